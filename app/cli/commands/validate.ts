@@ -1,0 +1,64 @@
+import { parseArgs } from 'node:util';
+import { loadSpec } from '../../engine/spec/load.js';
+import { countErrors, formatProblem } from '../../engine/spec/problem.js';
+import { EXIT, type CliIO } from '../io.js';
+import { displayPath, readSpec, specDirArg } from '../spec-input.js';
+
+export const usage = `Usage: harness validate <spec-dir> [--json]
+
+Parse and check a spec: SPEC.md, ROADMAP.md and every planning/plans/*/*-PLAN.md.
+Every problem is printed as file:line: message, all at once.
+
+Options:
+  --json     print a stable JSON report (see README: JSON output)
+  -h, --help show this help
+
+Exit: 0 no errors (warnings allowed), 1 problems found, 2 usage error.
+`;
+
+/** The stable `harness validate --json` report. */
+export interface ValidateJson {
+  spec: string;
+  id: string | null;
+  valid: boolean;
+  errors: number;
+  warnings: number;
+  phases: number;
+  plans: number;
+  problems: { file: string; line: number; severity: 'error' | 'warning'; code: string; message: string }[];
+}
+
+export async function validateCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' } } });
+  const dir = specDirArg(positionals);
+  const files = await readSpec(dir, io);
+  const loaded = loadSpec(files);
+  const shown = displayPath(dir);
+  const errors = countErrors(loaded.problems);
+  const warnings = loaded.problems.length - errors;
+  if (values.json) {
+    const report: ValidateJson = {
+      spec: shown,
+      id: loaded.spec?.id ?? null,
+      valid: loaded.valid,
+      errors,
+      warnings,
+      phases: loaded.spec?.phases.length ?? 0,
+      plans: loaded.spec?.plans.length ?? 0,
+      problems: loaded.problems.map((p) => ({ ...p, file: `${shown}/${p.file}` })),
+    };
+    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    for (const p of loaded.problems) io.stdout(`${formatProblem(p, shown)}\n`);
+    const what = loaded.spec ? `${loaded.spec.id}: ${plural(loaded.spec.plans.length, 'plan')} in ${plural(loaded.spec.phases.length, 'phase')}` : shown;
+    const verdict = errors === 0 ? 'valid' : plural(errors, 'error');
+    const warned = warnings ? `, ${plural(warnings, 'warning')}` : '';
+    (errors ? io.stderr : io.stdout)(`${what}: ${verdict}${warned}\n`);
+  }
+  return errors === 0 ? EXIT.ok : EXIT.problems;
+}
+
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

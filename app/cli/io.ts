@@ -1,0 +1,28 @@
+/** What a command may touch of the outside world; tests pass their own. */
+export interface CliIO {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  isTTY: boolean;
+}
+
+export function processIO(): CliIO {
+  return {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    cwd: process.cwd(),
+    env: process.env,
+    isTTY: Boolean(process.stdout.isTTY),
+  };
+}
+
+/** Exit codes shared by every command: DESIGN.md's CLI table. */
+export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = UsageError.name;
+  }
+}

@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import * as graph from './commands/graph.js';
+import * as validate from './commands/validate.js';
+import { EXIT, processIO, UsageError, type CliIO } from './io.js';
+
+interface Command {
+  usage: string;
+  summary: string;
+  run(args: string[], io: CliIO): Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  validate: { usage: validate.usage, summary: 'parse and check a spec', run: validate.validateCommand },
+  graph: { usage: graph.usage, summary: 'the dependency graph, critical path and conflicts', run: graph.graphCommand },
+};
+
+function overview(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const list = Object.entries(COMMANDS)
+    .map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`)
+    .join('\n');
+  return `Usage: harness <command> [options]
+
+Spec-driven work with coding agents, Git-native.
+
+Commands:
+${list}
+
+Run "harness <command> --help" for a command's options.
+`;
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** Run the CLI; returns the exit code. Never throws for bad input: that is a message and exit 2. */
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+    io.stdout(overview());
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout(`${version()}\n`);
+    return EXIT.ok;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(`harness: unknown command "${name}"\n\n${overview()}`);
+    return EXIT.usage;
+  }
+  if (args.includes('-h') || args.includes('--help')) {
+    io.stdout(command.usage);
+    return EXIT.ok;
+  }
+  try {
+    return await command.run(args, io);
+  } catch (e) {
+    if (e instanceof UsageError || isParseArgsError(e)) {
+      io.stderr(`harness ${name}: ${(e as Error).message}\n\n${command.usage}`);
+      return EXIT.usage;
+    }
+    throw e;
+  }
+}
+
+function isParseArgsError(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`harness: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exitCode = 70;
+    },
+  );
+}

@@ -1,0 +1,174 @@
+import matter from 'gray-matter';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { formatBytes, MAX_FRONTMATTER_BYTES } from './limits.js';
+import { problem, type Problem } from './problem.js';
+
+/** A key path into frontmatter: `['must_pass', 2, 'type']`. */
+export type KeyPath = readonly (string | number)[];
+
+/** Where each key and list item of a frontmatter block starts, so messages can name the line. */
+export class LineMap {
+  readonly #lines = new Map<string, number>();
+
+  constructor(readonly firstLine: number) {}
+
+  set(path: KeyPath, line: number): void {
+    this.#lines.set(path.join('\u0000'), line);
+  }
+
+  /** The line of the key at `path`, or of its nearest ancestor that exists. */
+  lineOf(path: KeyPath): number {
+    for (let n = path.length; n > 0; n--) {
+      const line = this.#lines.get(path.slice(0, n).join('\u0000'));
+      if (line !== undefined) return line;
+    }
+    return this.firstLine;
+  }
+
+  /** Copy the lines recorded under `from` in `source` to `to` in this map. */
+  copy(source: LineMap, from: KeyPath, to: KeyPath): void {
+    const prefix = from.join('\u0000');
+    const target = to.join('\u0000');
+    for (const [key, line] of source.#lines) {
+      if (key === prefix) this.#lines.set(target, line);
+      else if (key.startsWith(`${prefix}\u0000`)) this.#lines.set(target + key.slice(prefix.length), line);
+    }
+  }
+
+  has(path: KeyPath): boolean {
+    return this.#lines.has(path.join('\u0000'));
+  }
+}
+
+export interface Frontmatter {
+  data: Record<string, unknown>;
+  lines: LineMap;
+  body: string;
+  /** The file line the body starts on. */
+  bodyLine: number;
+}
+
+export type FrontmatterResult =
+  | { ok: true; frontmatter: Frontmatter }
+  | { ok: false; problems: Problem[] };
+
+const OPENING = /^---[a-z]*[ \t]*$/;
+
+/**
+ * Split a Markdown file into YAML frontmatter and body, keeping the line of every key.
+ * `required: false` lets a document without frontmatter through with empty data.
+ */
+export function parseFrontmatter(file: string, text: string, required = true): FrontmatterResult {
+  const firstLineEnd = text.indexOf('\n');
+  const firstLine = firstLineEnd === -1 ? text : text.slice(0, firstLineEnd);
+  if (!OPENING.test(firstLine)) {
+    if (!required) return { ok: true, frontmatter: { data: {}, lines: new LineMap(1), body: text, bodyLine: 1 } };
+    return {
+      ok: false,
+      problems: [
+        problem(
+          file,
+          1,
+          'frontmatter-missing',
+          'no YAML frontmatter: start the file with a line "---", the keys, and a closing "---" (see templates/)',
+        ),
+      ],
+    };
+  }
+  const closing = /\n(---|\.\.\.)[ \t]*(\n|$)/.exec(text.slice(firstLineEnd === -1 ? text.length : firstLineEnd));
+  if (!closing) {
+    return {
+      ok: false,
+      problems: [
+        problem(file, 1, 'frontmatter-unclosed', 'frontmatter opened on line 1 is never closed: add a line "---" after the last key'),
+      ],
+    };
+  }
+
+  let raw = '';
+  let parsed: { doc: ReturnType<typeof parseDocument>; counter: LineCounter } | undefined;
+  const result = matter(text, {
+    engines: {
+      yaml: {
+        parse: (source: string) => {
+          raw = source;
+          const counter = new LineCounter();
+          parsed = { doc: parseDocument(source, { lineCounter: counter, uniqueKeys: true, prettyErrors: false }), counter };
+          return {};
+        },
+      },
+    },
+  });
+  const content = result.content;
+
+  if (Buffer.byteLength(raw, 'utf8') > MAX_FRONTMATTER_BYTES) {
+    return {
+      ok: false,
+      problems: [
+        problem(
+          file,
+          1,
+          'file-too-large',
+          `frontmatter is ${formatBytes(Buffer.byteLength(raw, 'utf8'))}, over the ${formatBytes(MAX_FRONTMATTER_BYTES)} limit; move prose into the body`,
+        ),
+      ],
+    };
+  }
+
+  // gray-matter's matter string starts with the newline after the opening "---",
+  // so line N of it is line N of the file.
+  const frontmatterLines = raw.split('\n').length;
+  const bodyLine = frontmatterLines + 2;
+  const lines = new LineMap(1);
+  if (!parsed) {
+    return { ok: true, frontmatter: { data: {}, lines, body: content, bodyLine } };
+  }
+  const { doc, counter } = parsed;
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      problems: doc.errors.map((e) =>
+        problem(file, counter.linePos(e.pos[0]).line, 'yaml', `malformed YAML: ${cleanYamlMessage(e.message)}`),
+      ),
+    };
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    return { ok: false, problems: [problem(file, 1, 'yaml', `malformed YAML: ${cleanYamlMessage(String((e as Error).message))}`)] };
+  }
+  if (data === null || data === undefined) data = {};
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    return {
+      ok: false,
+      problems: [problem(file, 2, 'field-type', 'frontmatter must be a mapping of keys to values, like "title: Login endpoint"')],
+    };
+  }
+  if (doc.contents) record(doc.contents as Node, [], lines, counter);
+  return { ok: true, frontmatter: { data: data as Record<string, unknown>, lines, body: content, bodyLine } };
+}
+
+function record(node: Node, path: (string | number)[], lines: LineMap, counter: LineCounter): void {
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+      const at = isScalar(pair.key) && pair.key.range ? pair.key.range[0] : (node.range?.[0] ?? 0);
+      const child = [...path, key];
+      lines.set(child, counter.linePos(at).line);
+      if (pair.value && typeof pair.value === 'object') record(pair.value as Node, child, lines, counter);
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, index) => {
+      const child = [...path, index];
+      const at = (item as Node | null)?.range?.[0] ?? node.range?.[0] ?? 0;
+      lines.set(child, counter.linePos(at).line);
+      if (item && typeof item === 'object') record(item as Node, child, lines, counter);
+    });
+  }
+}
+
+function cleanYamlMessage(message: string): string {
+  const first = message.split('\n')[0] ?? message;
+  return first.replace(/ at line \d+, column \d+:?$/, '').replace(/:$/, '');
+}

@@ -1,0 +1,199 @@
+import type { z } from 'zod';
+import type { KeyPath, LineMap } from './frontmatter.js';
+import { problem, type Problem, type ProblemCode } from './problem.js';
+import { CHECK_TYPES } from './schema.js';
+import { didYouMean } from './suggest.js';
+
+/** What each field should look like, said the way a person would fix it. */
+const HINTS: Record<string, string> = {
+  plan_id: 'a plan id PP-NN such as "03-02" (PP is the phase), quoted',
+  depends_on: 'a list of plan ids such as ["03-01"]',
+  files_modified: 'a list of globs relative to the repository root, such as ["src/auth/**"]',
+  files_read: 'a list of globs relative to the repository root',
+  autonomous: 'true or false',
+  checkpoints: 'a list of decision, verification or action',
+  agent: 'an agent name such as script, claude or command',
+  timeout_minutes: 'whole minutes from 1 to 360 (GitHub-hosted jobs stop after six hours)',
+  must_pass: 'a list of checks such as { id: tests, type: tests_pass, command: "npm test" }',
+  title: 'a short line of text',
+  id: 'an id of letters, digits, ".", "_" or "-"',
+  type: `one of ${CHECK_TYPES.join(', ')}`,
+  request: 'a method and path, such as "POST /api/auth/login"',
+  url: 'an http(s) URL such as http://127.0.0.1:3000',
+  command: 'a shell command such as "npm test"',
+  path: 'a path relative to the repository root',
+  expect: 'a mapping of expectations',
+  steps: 'a list of steps such as { click: "#login" }',
+  requirements: 'a list of requirement ids',
+  truths: 'a list of sentences',
+  phases: 'a list of phases such as { id: "01", title: Foundation }',
+};
+
+export function pathText(path: KeyPath): string {
+  let out = '';
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out ? `.${part}` : part;
+  return out || 'frontmatter';
+}
+
+function lastKey(path: KeyPath): string {
+  for (let i = path.length - 1; i >= 0; i--) if (typeof path[i] === 'string') return path[i] as string;
+  return '';
+}
+
+export function describeValue(value: unknown): string {
+  if (value === null) return 'empty (null)';
+  if (Array.isArray(value)) return 'a list';
+  switch (typeof value) {
+    case 'string':
+      return `"${value.length > 60 ? `${value.slice(0, 57)}...` : value}"`;
+    case 'number':
+      return `the number ${value}`;
+    case 'boolean':
+      return `${value}`;
+    case 'object':
+      return 'a mapping';
+    default:
+      return String(value);
+  }
+}
+
+function valueAt(data: unknown, path: KeyPath): unknown {
+  let v: unknown = data;
+  for (const p of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string | number, unknown>)[p];
+  }
+  return v;
+}
+
+/**
+ * Turn zod's issues into problems at the right line, each naming the key, what was found
+ * and what to write instead. `prefix` is prepended to issue paths (for nested documents).
+ */
+export function issuesToProblems(
+  file: string,
+  schema: z.ZodType,
+  error: z.ZodError,
+  data: unknown,
+  lines: LineMap,
+  prefix: KeyPath = [],
+): Problem[] {
+  const out: Problem[] = [];
+  for (const issue of error.issues) {
+    const path: KeyPath = [...prefix, ...(issue.path as (string | number)[])];
+    const local = issue.path as (string | number)[];
+    const key = lastKey(path);
+    const hint = HINTS[key];
+    const value = valueAt(data, local);
+    const at = lines.lineOf(path);
+    const add = (code: ProblemCode, message: string) => out.push(problem(file, at, code, message));
+    switch (issue.code) {
+      case 'invalid_type': {
+        if (value === undefined) {
+          const parent = pathText(path.slice(0, -1));
+          const where = path.length > 1 ? ` in ${parent}` : '';
+          add('field-missing', `missing required key "${key}"${where}${hint ? `: ${hint}` : ''}`);
+        } else {
+          add('field-type', `${pathText(path)} is ${describeValue(value)}; it must be ${hint ?? issue.expected}`);
+        }
+        break;
+      }
+      case 'invalid_format':
+      case 'invalid_value':
+      case 'too_small':
+      case 'too_big': {
+        if (issue.code === 'too_small' && typeof value === 'string' && value.length === 0) {
+          add('field-value', `${pathText(path)} is empty; it must be ${hint ?? 'filled in'}`);
+        } else if (issue.code === 'too_small' && Array.isArray(value)) {
+          add('field-value', `${pathText(path)} is empty; it must be ${hint ?? 'a non-empty list'}`);
+        } else if (issue.code === 'invalid_value') {
+          const options = (issue.values as unknown[]).map(String);
+          add(
+            'field-value',
+            `${pathText(path)} is ${describeValue(value)}; it must be one of ${options.join(', ')}${typeof value === 'string' ? didYouMean(value, options) : ''}`,
+          );
+        } else {
+          add('field-value', `${pathText(path)} is ${describeValue(value)}; it must be ${hint ?? issue.message}`);
+        }
+        break;
+      }
+      case 'unrecognized_keys': {
+        const known = keysAt(schema, local, data);
+        for (const k of issue.keys) {
+          const keyPath = [...path, k];
+          out.push(
+            problem(
+              file,
+              lines.lineOf(keyPath),
+              'field-unknown',
+              `unknown key "${k}"${path.length ? ` in ${pathText(path)}` : ''}${
+                didYouMean(k, known) || (path.length === 0 ? '; put keys of your own under metadata:' : `; use one of ${known.join(', ')}`)
+              }`,
+            ),
+          );
+        }
+        break;
+      }
+      case 'invalid_union': {
+        if (key === 'type' && 'discriminator' in issue) {
+          if (value === undefined) {
+            add('field-missing', `${pathText(path.slice(0, -1))} has no "type"; it must be one of ${CHECK_TYPES.join(', ')}`);
+          } else {
+            add(
+              'unknown-check-type',
+              `${pathText(path)} ${describeValue(value)} is not a verification type${
+                typeof value === 'string' ? didYouMean(value, CHECK_TYPES) : ''
+              }; use one of ${CHECK_TYPES.join(', ')}`,
+            );
+          }
+        } else if (key === 'steps') {
+          add(
+            'field-value',
+            `${pathText(path)} is not a step; use one of { goto: "/path" }, { click: "selector" }, { fill: "selector", value: "text" }, { press: "selector", key: "Enter" }, { wait_for: "selector" }`,
+          );
+        } else {
+          add('field-value', `${pathText(path)} is ${describeValue(value)}; it must be ${hint ?? 'valid'}`);
+        }
+        break;
+      }
+      default:
+        add('field-value', `${pathText(path)}: ${issue.message}`);
+    }
+  }
+  return out;
+}
+
+/** The keys a zod schema allows at `path`, following the data through lists and unions. */
+export function keysAt(schema: z.ZodType, path: KeyPath, data: unknown): string[] {
+  let node: z.ZodType | undefined = schema;
+  let value: unknown = data;
+  for (const part of path) {
+    node = unwrap(node, value);
+    if (!node) return [];
+    const def = node.def as { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType };
+    if (def.type === 'object' && typeof part === 'string') node = def.shape?.[part];
+    else if (def.type === 'array' && typeof part === 'number') node = def.element;
+    else return [];
+    value = value !== null && typeof value === 'object' ? (value as Record<string | number, unknown>)[part] : undefined;
+  }
+  node = unwrap(node, value);
+  const def = node?.def as { type: string; shape?: Record<string, z.ZodType> } | undefined;
+  return def?.type === 'object' && def.shape ? Object.keys(def.shape) : [];
+}
+
+function unwrap(node: z.ZodType | undefined, value: unknown): z.ZodType | undefined {
+  for (let guard = 0; node && guard < 10; guard++) {
+    const def = node.def as { type: string; innerType?: z.ZodType; in?: z.ZodType; options?: z.ZodType[]; discriminator?: string };
+    if (def.type === 'optional' || def.type === 'default' || def.type === 'nullable' || def.type === 'prefault') node = def.innerType;
+    else if (def.type === 'pipe') node = def.in;
+    else if (def.type === 'union' && def.options) {
+      const tag = def.discriminator && value && typeof value === 'object' ? (value as Record<string, unknown>)[def.discriminator] : undefined;
+      node = def.options.find((o) => {
+        const shape = (o.def as { shape?: Record<string, z.ZodType> }).shape;
+        const lit = shape?.[def.discriminator ?? '']?.def as { values?: unknown[] } | undefined;
+        return lit?.values?.includes(tag);
+      });
+    } else return node;
+  }
+  return node;
+}

@@ -1,0 +1,73 @@
+/**
+ * A problem found in a spec: where it is, how bad it is, and what to do about it.
+ * Messages are written for the person who has to fix the file.
+ */
+export type Severity = 'error' | 'warning';
+
+/** Stable codes: scripts reading `harness validate --json` match on these. */
+export type ProblemCode =
+  | 'spec-missing'
+  | 'not-a-spec'
+  | 'file-empty'
+  | 'file-too-large'
+  | 'not-utf8'
+  | 'frontmatter-missing'
+  | 'frontmatter-unclosed'
+  | 'yaml'
+  | 'field-missing'
+  | 'field-type'
+  | 'field-value'
+  | 'field-unknown'
+  | 'field-ignored'
+  | 'plan-location'
+  | 'duplicate-plan'
+  | 'duplicate-check'
+  | 'duplicate-phase'
+  | 'unknown-dependency'
+  | 'self-dependency'
+  | 'cycle'
+  | 'later-phase-dependency'
+  | 'path-outside-repo'
+  | 'unknown-check-type'
+  | 'vacuous-plan'
+  | 'needs-server'
+  | 'phase-unknown'
+  | 'phase-empty'
+  | 'too-many-plans';
+
+export interface Problem {
+  /** Path relative to the spec directory, with forward slashes. */
+  file: string;
+  /** 1-based line; the line of the offending key where there is one. */
+  line: number;
+  severity: Severity;
+  code: ProblemCode;
+  message: string;
+}
+
+export function problem(
+  file: string,
+  line: number,
+  code: ProblemCode,
+  message: string,
+  severity: Severity = 'error',
+): Problem {
+  return { file, line, code, message, severity };
+}
+
+/** `path:line: message`, the form editors and CI logs turn into links. */
+export function formatProblem(p: Problem, prefix = ''): string {
+  const file = prefix ? `${prefix.replace(/\/+$/, '')}/${p.file}` : p.file;
+  const tag = p.severity === 'warning' ? 'warning: ' : '';
+  return `${file}:${p.line}: ${tag}${p.message}`;
+}
+
+export function sortProblems(problems: Problem[]): Problem[] {
+  return [...problems].sort(
+    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.message.localeCompare(b.message),
+  );
+}
+
+export function countErrors(problems: readonly Problem[]): number {
+  return problems.filter((p) => p.severity === 'error').length;
+}

@@ -1,0 +1,79 @@
+import { LineMap, parseFrontmatter } from './frontmatter.js';
+import { issuesToProblems } from './issues.js';
+import type { Check, Serve } from './model.js';
+import { checkCheckPaths, checkChecks, normalizeCheck } from './plan.js';
+import { problem, type Problem } from './problem.js';
+import { RoadmapFrontmatterSchema } from './schema.js';
+
+export interface RoadmapPhase {
+  id: string;
+  title: string;
+  goal?: string;
+  mustPass: Check[];
+  serve?: Serve;
+  line: number;
+}
+
+export interface ParsedRoadmap {
+  phases: RoadmapPhase[];
+  /** Line of the `phases:` key, or 1. */
+  line: number;
+  lines: LineMap;
+  problems: Problem[];
+}
+
+const HEADING = /^#{2,3}\s+Phase\s+(\d{1,3})(\.\d+)?\s*[:.\u2013\u2014-]\s*(.+?)\s*$/i;
+const GOAL = /^\*\*Goal\*\*:?\s*(.+)$/i;
+
+/**
+ * ROADMAP.md lists phases in its frontmatter (harness's form). A roadmap without
+ * frontmatter phases, as GSD writes it, is read from its "### Phase N: Name" headings.
+ */
+export function parseRoadmap(file: string, text: string): ParsedRoadmap {
+  const fm = parseFrontmatter(file, text, false);
+  if (!fm.ok) return { phases: [], line: 1, lines: new LineMap(1), problems: fm.problems };
+  const { data, lines, body, bodyLine } = fm.frontmatter;
+  const problems: Problem[] = [];
+  if (Array.isArray(data.phases)) {
+    data.phases.forEach((p: unknown, i) => {
+      if (p && typeof p === 'object') problems.push(...checkCheckPaths(file, (p as Record<string, unknown>).must_pass, lines, ['phases', i, 'must_pass']));
+    });
+  }
+  const parsed = RoadmapFrontmatterSchema.safeParse(data);
+  if (!parsed.success) {
+    return { phases: [], line: 1, lines, problems: [...problems, ...issuesToProblems(file, RoadmapFrontmatterSchema, parsed.error, data, lines)] };
+  }
+  if (parsed.data.phases.length > 0) {
+    const phases = parsed.data.phases.map((p, i): RoadmapPhase => {
+      const mustPass = p.must_pass.map(normalizeCheck);
+      problems.push(...checkChecks(file, mustPass, lines, ['phases', i, 'must_pass'], p.serve));
+      const phase: RoadmapPhase = { id: p.id, title: p.title, mustPass, line: lines.lineOf(['phases', i]) };
+      if (p.goal !== undefined) phase.goal = p.goal;
+      if (p.serve !== undefined) phase.serve = p.serve;
+      return phase;
+    });
+    return { phases, line: lines.lineOf(['phases']), lines, problems };
+  }
+  const phases: RoadmapPhase[] = [];
+  const bodyLines = body.split('\n');
+  bodyLines.forEach((text, i) => {
+    const m = HEADING.exec(text);
+    if (!m) return;
+    if (m[2]) {
+      problems.push(
+        problem(file, bodyLine + i, 'field-ignored', `decimal phase ${m[1]}${m[2]} is not supported; renumber it as a whole phase`, 'warning'),
+      );
+      return;
+    }
+    const phase: RoadmapPhase = { id: m[1]!.padStart(2, '0'), title: m[3]!.replace(/\*+/g, '').trim(), mustPass: [], line: bodyLine + i };
+    for (let k = i + 1; k < bodyLines.length && !/^#{1,3}\s/.test(bodyLines[k]!); k++) {
+      const goal = GOAL.exec(bodyLines[k]!.trim());
+      if (goal) {
+        phase.goal = goal[1]!.trim();
+        break;
+      }
+    }
+    phases.push(phase);
+  });
+  return { phases, line: 1, lines, problems };
+}

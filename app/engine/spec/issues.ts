@@ -8,6 +8,9 @@ import { didYouMean } from './suggest.js';
 const HINTS: Record<string, string> = {
   plan_id: 'a plan id PP-NN such as "03-02" (PP is the phase), quoted',
   depends_on: 'a list of plan ids such as ["03-01"]',
+  'depends_on[]': 'a plan id PP-NN such as "03-01", quoted',
+  'files_modified[]': 'a glob such as "src/auth/**"',
+  'files_read[]': 'a glob such as "src/utils/**"',
   files_modified: 'a list of globs relative to the repository root, such as ["src/auth/**"]',
   files_read: 'a list of globs relative to the repository root',
   autonomous: 'true or false',
@@ -83,7 +86,7 @@ export function issuesToProblems(
     const path: KeyPath = [...prefix, ...(issue.path as (string | number)[])];
     const local = issue.path as (string | number)[];
     const key = lastKey(path);
-    const hint = HINTS[key];
+    const hint = (typeof path[path.length - 1] === 'number' ? HINTS[`${key}[]`] : undefined) ?? HINTS[key];
     const value = valueAt(data, local);
     const at = lines.lineOf(path);
     const add = (code: ProblemCode, message: string) => out.push(problem(file, at, code, message));

@@ -255,7 +255,7 @@ function checkDependencies(
       if (!target && claimed.has(dep)) return;
       if (!target) {
         problems.push(
-          problem(plan.file, line, 'unknown-dependency', `depends_on "${dep}" is not a plan in this spec${didYouMean(dep, [...claimed])}`),
+          problem(plan.file, line, 'unknown-dependency', `depends_on "${dep}" is not a plan in this spec${didYouMean(dep, [...claimed].filter((id) => id !== plan.id))}`),
         );
         return;
       }

@@ -251,8 +251,5 @@ export const RoadmapFrontmatterSchema = z
 
 /** The JSON Schema editors use for PLAN.md frontmatter (`npm run schema` writes it). */
 export function planJsonSchema(): Record<string, unknown> {
-  return {
-    ...z.toJSONSchema(PlanFrontmatterSchema, { io: 'input', unrepresentable: 'any' }),
-    $id: 'https://harness.dev/schema/plan.schema.json',
-  };
+  return z.toJSONSchema(PlanFrontmatterSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
 }

@@ -1,3 +1,4 @@
+import type { PlanState } from '../run/state.js';
 import type { Spec } from '../spec/model.js';
 import type { GraphAnalysis } from './analyze.js';
 
@@ -72,8 +73,6 @@ export function graphText(spec: Spec, analysis: GraphAnalysis): string {
   } else out.push('No write conflicts between plans that could run at once.');
   return `${out.join('\n')}\n`;
 }
-
-export type PlanState = 'pending' | 'ready' | 'running' | 'blocked' | 'checkpoint' | 'verified' | 'failed';
 
 /** Mermaid refuses diagrams over 50,000 characters (its default maxTextSize). */
 export const MERMAID_MAX_TEXT = 50_000;

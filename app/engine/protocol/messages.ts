@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+/**
+ * The worker protocol: how a worker (one plan, one agent) and the orchestrator talk.
+ * Workers report state in structured messages; nothing is inferred from free-form output.
+ * Every message names its session; times are ISO-8601.
+ */
+
+export const CHECKPOINT_TYPES = ['decision', 'verification', 'action'] as const;
+export type CheckpointType = (typeof CHECKPOINT_TYPES)[number];
+
+export const CheckpointSchema = z.object({
+  /** Stable within the plan, e.g. "step-3" or a check id. */
+  id: z.string().min(1),
+  kind: z.enum(CHECKPOINT_TYPES),
+  prompt: z.string().min(1),
+  options: z.array(z.string()).optional(),
+  /** Where it came from: a step title or a check id. */
+  source: z.string().optional(),
+});
+export type Checkpoint = z.infer<typeof CheckpointSchema>;
+
+const envelope = { session: z.string().min(1), at: z.string().min(1) };
+
+export const WorkerMessageSchema = z.discriminatedUnion('type', [
+  z.object({ ...envelope, type: z.literal('session_ready'), agent: z.string() }),
+  z.object({ ...envelope, type: z.literal('task_started'), plan: z.string(), task: z.number().int().min(1), total: z.number().int().min(1), title: z.string() }),
+  z.object({ ...envelope, type: z.literal('progress_update'), plan: z.string(), message: z.string(), task: z.number().int().optional(), total: z.number().int().optional() }),
+  z.object({ ...envelope, type: z.literal('verification_needed'), plan: z.string(), checkpoint: CheckpointSchema }),
+  z.object({ ...envelope, type: z.literal('decision_needed'), plan: z.string(), checkpoint: CheckpointSchema }),
+  z.object({ ...envelope, type: z.literal('action_needed'), plan: z.string(), checkpoint: CheckpointSchema }),
+  z.object({ ...envelope, type: z.literal('task_completed'), plan: z.string(), commits: z.array(z.string()), summary: z.string().optional() }),
+  z.object({ ...envelope, type: z.literal('task_failed'), plan: z.string(), error: z.string(), retryable: z.boolean().default(false) }),
+]);
+export type WorkerMessage = z.infer<typeof WorkerMessageSchema>;
+export type WorkerMessageType = WorkerMessage['type'];
+
+export const AssignTaskSchema = z.object({
+  ...envelope,
+  type: z.literal('assign_task'),
+  spec: z.string(),
+  plan: z.string(),
+  /** True when an earlier attempt of this session was interrupted. */
+  resume: z.boolean(),
+  /** The plan's checkout, absolute. */
+  worktree: z.string(),
+  /** The plan's Markdown (frontmatter and body), as the agent's brief. */
+  prompt: z.string(),
+  timeout_minutes: z.number().int().positive(),
+});
+export type AssignTask = z.infer<typeof AssignTaskSchema>;
+
+export const OrchestratorMessageSchema = z.discriminatedUnion('type', [
+  AssignTaskSchema,
+  z.object({ ...envelope, type: z.literal('verification_result'), checkpoint: z.string(), passed: z.boolean(), details: z.string().optional() }),
+  z.object({ ...envelope, type: z.literal('decision_made'), checkpoint: z.string(), answer: z.string() }),
+  z.object({ ...envelope, type: z.literal('action_completed'), checkpoint: z.string(), note: z.string().optional() }),
+  z.object({ ...envelope, type: z.literal('abort_task'), reason: z.string() }),
+]);
+export type OrchestratorMessage = z.infer<typeof OrchestratorMessageSchema>;
+
+/** The message a worker sends for a checkpoint of a kind. */
+export function checkpointMessageType(kind: CheckpointType): 'decision_needed' | 'verification_needed' | 'action_needed' {
+  return kind === 'decision' ? 'decision_needed' : kind === 'verification' ? 'verification_needed' : 'action_needed';
+}
+
+/** Parse one line a worker wrote; undefined for anything that is not a protocol message. */
+export function parseWorkerLine(line: string): WorkerMessage | undefined {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith('{')) return undefined;
+  try {
+    const parsed = WorkerMessageSchema.safeParse(JSON.parse(trimmed));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,29 @@
+import type { AssignTask, Checkpoint, OrchestratorMessage, WorkerMessage } from '../engine/protocol/messages.js';
+import type { Plan } from '../engine/spec/model.js';
+
+/**
+ * A worker runs one plan with one agent in the plan's own checkout. It reports through
+ * `emit` (protocol messages) and, at a checkpoint, waits on `awaitResponse`. It never
+ * verifies its own work: the orchestrator does that after `task_completed`.
+ */
+export interface WorkerContext {
+  task: AssignTask;
+  plan: Plan;
+  /** The spec id, for commit trailers. */
+  spec: string;
+  emit(message: WorkerMessage): void | Promise<void>;
+  /** Resolves with the orchestrator's answer to a checkpoint (decision_made, verification_result, action_completed or abort_task). */
+  awaitResponse(checkpoint: Checkpoint): Promise<OrchestratorMessage>;
+  signal: AbortSignal;
+  /** Extra environment for the agent's processes. */
+  env: Record<string, string>;
+  /** Where the agent may write logs (absolute). */
+  logDir: string;
+  now(): Date;
+}
+
+export interface Agent {
+  readonly name: string;
+  /** Run the plan to completion: resolves after emitting task_completed or task_failed. */
+  run(context: WorkerContext): Promise<void>;
+}

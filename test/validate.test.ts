@@ -11,7 +11,7 @@ function problemsOf(files: ReturnType<typeof specFiles>): string[] {
 
 const PLAN = planPath('01-01');
 
-function withPlan(text: string, extra: Record<string, string | Uint8Array> = {}) {
+function withPlan(text: string | Uint8Array, extra: Record<string, string | Uint8Array> = {}) {
   return specFiles({ 'SPEC.md': SPEC_MD, [PLAN]: text, ...extra });
 }
 

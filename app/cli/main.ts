@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import * as graph from './commands/graph.js';
+import * as gsdImport from './commands/import.js';
+import * as simulate from './commands/simulate.js';
 import * as validate from './commands/validate.js';
 import { EXIT, processIO, UsageError, type CliIO } from './io.js';
 
@@ -13,6 +15,8 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   validate: { usage: validate.usage, summary: 'parse and check a spec', run: validate.validateCommand },
   graph: { usage: graph.usage, summary: 'the dependency graph, critical path and conflicts', run: graph.graphCommand },
+  simulate: { usage: simulate.usage, summary: 'the scheduler alone, on given durations', run: simulate.simulateCommand },
+  import: { usage: gsdImport.usage, summary: 'convert a GSD .planning/ directory into a spec', run: gsdImport.importCommand },
 };
 
 function overview(): string {

@@ -1,0 +1,194 @@
+import { stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { importGsd, type GsdImport } from '../../engine/gsd/import.js';
+import { comparePaths } from '../../engine/gsd/import-path.js';
+import type { ImportProblem } from '../../engine/gsd/import-problem.js';
+import { specIdFromDir } from '../../engine/gsd/spec-id.js';
+import { loadSpec, type LoadedSpec } from '../../engine/spec/load.js';
+import { countErrors, formatProblem } from '../../engine/spec/problem.js';
+import { SPEC_ID } from '../../engine/spec/schema.js';
+import { readTree, TreeError } from '../../local/read-tree.js';
+import { readSpecFiles } from '../../local/spec-files.js';
+import { directoryState, writeTree } from '../../local/write-tree.js';
+import { EXIT, UsageError, type CliIO } from '../io.js';
+import { displayPath } from '../spec-input.js';
+
+export const usage = `Usage: harness import <gsd-planning-dir> <spec-dir> [--id SPC-NNN] [--force] [--json]
+
+Convert a GSD .planning/ directory into a harness spec directory, then validate it.
+<gsd-planning-dir> is the .planning directory, or the project that holds one.
+The spec id comes from the spec directory's name (SPC-003-billing → SPC-003), or --id.
+
+  PROJECT.md, REQUIREMENTS.md, STATE.md   → planning/
+  ROADMAP.md                              → ROADMAP.md, phases in frontmatter
+  phases/NN-name/NN-MM-PLAN.md            → planning/plans/NN-name/, harness frontmatter
+  phases/NN-name/NN-MM-SUMMARY.md         → execution/phases/NN-name/
+  phases/NN-name/NN-RESEARCH.md, -CONTEXT → planning/research/phase-NN-research.md, -context.md
+  phases/NN-name/NN-VERIFICATION.md, -UAT → execution/phases/NN-name/VERIFICATION.md, UAT.md
+  research/*.md                           → planning/research/project/
+  SPEC.md is written from PROJECT.md. Every other file is listed as skipped, with the reason.
+
+Options:
+  --id ID     the spec id, when the directory name does not carry one
+  --force     write into a non-empty spec directory (files of the same name are replaced,
+              others are left alone); without it a non-empty directory is refused (exit 2)
+  --json      print a stable JSON report of written and skipped files and problems
+  -h, --help  show this help
+
+Exit: 0 imported and the spec validates, 1 import problems or validation errors,
+2 usage error (including a non-empty spec directory without --force); nothing is written on 2.
+`;
+
+/** The stable `harness import --json` report. */
+export interface ImportJson {
+  /** The GSD directory read, as given (or its .planning). */
+  source: string;
+  /** The spec directory written, as given. */
+  spec: string;
+  id: string;
+  /** Exit 0: no import errors and the written spec validates. */
+  ok: boolean;
+  /** Spec-relative paths written, with the GSD path each came from (null: written by harness). */
+  written: { path: string; from: string | null }[];
+  /** Source-relative paths not imported, with the reason. */
+  skipped: { path: string; reason: string }[];
+  /** Import problems; `file` is prefixed with `source`. */
+  problems: JsonProblem[];
+  /** `harness validate` of the written spec; `file` is prefixed with `spec`. */
+  validation: { valid: boolean; errors: number; warnings: number; phases: number; plans: number; problems: JsonProblem[] };
+}
+
+interface JsonProblem {
+  file: string;
+  line: number;
+  severity: 'error' | 'warning';
+  code: string;
+  message: string;
+}
+
+export async function importCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { id: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } },
+  });
+  if (positionals.length < 2) throw new UsageError(positionals.length === 0 ? 'missing <gsd-planning-dir> and <spec-dir>' : 'missing <spec-dir>');
+  if (positionals.length > 2) throw new UsageError(`unexpected argument "${positionals[2]}"`);
+  const [sourceArg, specArg] = positionals as [string, string];
+
+  const specId = values.id ?? specIdFromDir(resolve(io.cwd, specArg));
+  if (specId === undefined) {
+    throw new UsageError(`cannot tell the spec id from "${displayPath(specArg)}": name the directory like SPC-003-billing, or pass --id SPC-003`);
+  }
+  if (!SPEC_ID.test(specId)) throw new UsageError(`--id "${specId}" must look like SPC-001 (capital letters, "-", digits)`);
+
+  const { full: source, shown: sourceShown } = await planningDir(sourceArg, io);
+  const target = resolve(io.cwd, specArg);
+  const specShown = displayPath(specArg);
+  const inside = relative(source, target);
+  if (!inside || (!inside.startsWith('..') && !isAbsolute(inside))) {
+    throw new UsageError(`${specShown} is inside ${sourceShown}; write the spec somewhere else`);
+  }
+  const state = await directoryState(target);
+  if (state === 'not-a-directory') throw new UsageError(`${specShown} is a file, not a directory`);
+  if (state === 'non-empty' && !values.force) {
+    throw new UsageError(`${specShown} is not empty; pass --force to write into it (files of the same name are replaced, others are left alone)`);
+  }
+
+  let tree;
+  try {
+    tree = await readTree(source);
+  } catch (e) {
+    if (e instanceof TreeError) throw new UsageError(e.message.replace(source, sourceShown));
+    throw e;
+  }
+  const result = importGsd(tree.files, { specId });
+  result.skipped.push(...tree.unread);
+  result.skipped.sort((a, b) => comparePaths(a.path, b.path));
+
+  let loaded: LoadedSpec | undefined;
+  if (result.files.length > 0) {
+    await writeTree(target, result.files);
+    loaded = loadSpec(await readSpecFiles(target));
+  }
+  const importErrors = result.problems.filter((p) => p.severity === 'error').length;
+  const ok = importErrors === 0 && loaded?.valid === true;
+
+  if (values.json) io.stdout(`${JSON.stringify(report(result, loaded, sourceShown, specShown, ok), null, 2)}\n`);
+  else printHuman(io, result, loaded, sourceShown, specShown);
+  return ok ? EXIT.ok : EXIT.problems;
+}
+
+/** The `.planning` directory itself, or the project directory that holds one. */
+async function planningDir(arg: string, io: CliIO): Promise<{ full: string; shown: string }> {
+  const full = resolve(io.cwd, arg);
+  const shown = displayPath(arg);
+  const info = await stat(full).catch(() => undefined);
+  if (!info) throw new UsageError(`${shown}: no such directory`);
+  if (!info.isDirectory()) throw new UsageError(`${shown}: not a directory`);
+  const nested = join(full, '.planning');
+  const hasOwn = await Promise.all(['ROADMAP.md', 'PROJECT.md', 'phases'].map((n) => stat(join(full, n)).then(() => true, () => false)));
+  if (!hasOwn.some(Boolean) && (await stat(nested).catch(() => undefined))?.isDirectory()) {
+    return { full: nested, shown: `${shown === '.' ? '' : `${shown}/`}.planning` };
+  }
+  return { full, shown };
+}
+
+function report(result: GsdImport, loaded: LoadedSpec | undefined, source: string, spec: string, ok: boolean): ImportJson {
+  const problems = loaded?.problems ?? [];
+  const errors = countErrors(problems);
+  return {
+    source,
+    spec,
+    id: result.id,
+    ok,
+    written: result.files.map((f) => ({ path: f.path, from: f.from })),
+    skipped: result.skipped.map((s) => ({ path: s.path, reason: s.reason })),
+    problems: result.problems.map((p) => jsonProblem(p, source)),
+    validation: {
+      valid: loaded?.valid ?? false,
+      errors,
+      warnings: problems.length - errors,
+      phases: loaded?.spec?.phases.length ?? 0,
+      plans: loaded?.spec?.plans.length ?? 0,
+      problems: problems.map((p) => jsonProblem(p, spec)),
+    },
+  };
+}
+
+function jsonProblem(p: ImportProblem | JsonProblem, prefix: string): JsonProblem {
+  return { file: prefixed(prefix, p.file), line: p.line, severity: p.severity, code: p.code, message: p.message };
+}
+
+function prefixed(prefix: string, file: string): string {
+  return file === '.' ? prefix : `${prefix.replace(/\/+$/, '')}/${file}`;
+}
+
+function printHuman(io: CliIO, result: GsdImport, loaded: LoadedSpec | undefined, source: string, spec: string): void {
+  if (result.files.length > 0) {
+    io.stdout(`${source} → ${spec} (${result.id}): wrote ${plural(result.files.length, 'file')}\n`);
+    for (const f of result.files) io.stdout(`  ${f.path}${f.from ? `  ← ${f.from}` : ''}\n`);
+  }
+  if (result.skipped.length > 0) {
+    io.stdout(`skipped ${plural(result.skipped.length, 'file')}:\n`);
+    for (const s of result.skipped) io.stdout(`  ${s.path}: ${s.reason}\n`);
+  }
+  for (const p of result.problems) {
+    (p.severity === 'error' ? io.stderr : io.stdout)(`${prefixed(source, p.file)}:${p.line}: ${p.severity === 'warning' ? 'warning: ' : ''}${p.message}\n`);
+  }
+  if (!loaded) {
+    io.stderr(`harness import: nothing written to ${spec}\n`);
+    return;
+  }
+  for (const p of loaded.problems) io.stdout(`${formatProblem(p, spec)}\n`);
+  const errors = countErrors(loaded.problems);
+  const warnings = loaded.problems.length - errors;
+  const what = loaded.spec ? `${loaded.spec.id}: ${plural(loaded.spec.plans.length, 'plan')} in ${plural(loaded.spec.phases.length, 'phase')}` : spec;
+  const verdict = errors === 0 ? 'valid' : plural(errors, 'error');
+  (errors ? io.stderr : io.stdout)(`${what}: ${verdict}${warnings ? `, ${plural(warnings, 'warning')}` : ''}\n`);
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

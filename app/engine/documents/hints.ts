@@ -1,0 +1,38 @@
+import { CHECK_TYPES } from '../spec/schema.js';
+import { TIMESTAMP_HINT } from './fields.js';
+
+/** How to write each key of the generated documents, said the way a person would fix it. */
+export const DOCUMENT_HINTS: Readonly<Record<string, string>> = {
+  started: TIMESTAMP_HINT,
+  finished: TIMESTAMP_HINT,
+  verified_at: TIMESTAMP_HINT,
+  updated: TIMESTAMP_HINT,
+  duration_minutes: 'a number of minutes, 0 or more',
+  duration_seconds: 'a number of seconds, 0 or more',
+  attempts: 'a whole number, 1 or more',
+  attempt: 'a whole number, 1 or more',
+  agent: 'an agent name such as claude, codex or command',
+  branch: 'a branch name such as harness/SPC-001/01-01',
+  commits: 'a list such as { sha: 3f9c2ab, message: "feat: add the types" }',
+  'commits[].sha': 'a commit sha (7 to 40 lowercase hex digits)',
+  'commits[].message': 'the commit message\'s first line',
+  deviations: 'a list such as { description: "...", reason: "..." }',
+  'deviations[].description': 'what was done differently from the plan',
+  'deviations[].reason': 'why it was done differently',
+  'deviations[].files': 'a list of paths',
+  checks: 'a list of results such as { id: tests, result: pass, evidence: "42 passed" }',
+  'checks[].id': 'the id of the must_pass check, such as tests',
+  'checks[].type': `one of ${CHECK_TYPES.join(', ')}`,
+  'checks[].evidence': 'what showed the result, such as a line of command output',
+  current_phase: 'a phase id such as "03", quoted, or null',
+  progress: 'a mapping of plans_total, plans_verified, phases_total, phases_verified and percent',
+  velocity: 'a mapping of plans_completed, total_minutes and average_minutes_per_plan',
+  plans_total: 'a whole number, 0 or more',
+  plans_verified: 'a whole number, 0 or more',
+  phases_total: 'a whole number, 0 or more',
+  phases_verified: 'a whole number, 0 or more',
+  plans_completed: 'a whole number, 0 or more',
+  percent: 'a whole number from 0 to 100',
+  total_minutes: 'a number of minutes, 0 or more',
+  average_minutes_per_plan: 'a number of minutes, 0 or more',
+};

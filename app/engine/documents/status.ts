@@ -1,0 +1,55 @@
+import { problem, type Problem } from '../spec/problem.js';
+import { DOCUMENT_HINTS } from './hints.js';
+import type { DocumentContext, DocumentRules } from './parse-with.js';
+import { StatusSchema, type Status } from './schema.js';
+
+/** STATUS.md: progress and velocity, consistent with themselves. */
+export const statusRules: DocumentRules<typeof StatusSchema> = {
+  schema: StatusSchema,
+  template: 'templates/STATUS.md',
+  hints: DOCUMENT_HINTS,
+  check: checkStatus,
+};
+
+/** round(100 × verified / total), 0 for a spec without plans. */
+export function progressPercent(plansVerified: number, plansTotal: number): number {
+  return plansTotal === 0 ? 0 : Math.round((100 * plansVerified) / plansTotal);
+}
+
+/** Minutes per completed plan, to one decimal; 0 before the first plan completes. */
+export function averageMinutes(totalMinutes: number, plansCompleted: number): number {
+  return plansCompleted === 0 ? 0 : Math.round((10 * totalMinutes) / plansCompleted) / 10;
+}
+
+function checkStatus({ file, data, lines }: DocumentContext<Status>): Problem[] {
+  const problems: Problem[] = [];
+  const { progress, velocity } = data;
+  const at = (...path: string[]) => lines.lineOf(path);
+  if (progress.plans_verified > progress.plans_total) {
+    problems.push(problem(file, at('progress', 'plans_verified'), 'field-value', `progress.plans_verified (${progress.plans_verified}) is more than plans_total (${progress.plans_total})`));
+  }
+  if (progress.phases_verified > progress.phases_total) {
+    problems.push(problem(file, at('progress', 'phases_verified'), 'field-value', `progress.phases_verified (${progress.phases_verified}) is more than phases_total (${progress.phases_total})`));
+  }
+  const percent = progressPercent(progress.plans_verified, progress.plans_total);
+  if (progress.percent !== percent) {
+    problems.push(
+      problem(file, at('progress', 'percent'), 'field-value', `progress.percent is ${progress.percent} but ${progress.plans_verified} of ${progress.plans_total} plans verified is ${percent}`),
+    );
+  }
+  const average = averageMinutes(velocity.total_minutes, velocity.plans_completed);
+  if (Math.abs(velocity.average_minutes_per_plan - average) > 0.05) {
+    problems.push(
+      problem(
+        file,
+        at('velocity', 'average_minutes_per_plan'),
+        'field-value',
+        `velocity.average_minutes_per_plan is ${velocity.average_minutes_per_plan} but ${velocity.total_minutes} minutes over ${velocity.plans_completed} plans is ${average}`,
+      ),
+    );
+  }
+  if (data.status === 'complete' && (progress.plans_verified < progress.plans_total || progress.phases_verified < progress.phases_total)) {
+    problems.push(problem(file, at('status'), 'field-value', 'status is complete but not every plan and phase is verified; a spec is complete only when every phase has passed'));
+  }
+  return problems;
+}

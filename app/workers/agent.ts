@@ -17,8 +17,18 @@ export interface WorkerContext {
   signal: AbortSignal;
   /** Extra environment for the agent's processes. */
   env: Record<string, string>;
-  /** Where the agent may write logs (absolute). */
+  /**
+   * Where the agent may write logs (absolute). The runner keeps it across restarts of the same
+   * plan: agents record checkpoint answers and their starting point there. It must lie outside
+   * the worktree (or be ignored there), or `git add -A` would commit it.
+   */
   logDir: string;
+  /**
+   * The commit the plan's branch started from, when the runner knows it: only commits after it
+   * are the plan's. Without it an agent falls back on what it recorded in logDir, then on the
+   * Plan/Spec trailers of the whole history.
+   */
+  base?: string;
   now(): Date;
 }
 

@@ -1,0 +1,185 @@
+/**
+ * Claude Code's headless output (`claude -p … --output-format stream-json --verbose`): one JSON
+ * object a line. The shapes read here:
+ *
+ *   {"type":"system","subtype":"init","session_id":"…","cwd":"…","model":"…","tools":[…],…}
+ *   {"type":"assistant","message":{"content":[{"type":"text","text":"…"},{"type":"tool_use","id":"…","name":"Edit","input":{…}}],…},"session_id":"…"}
+ *   {"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"…","content":"…","is_error":true}]},"session_id":"…"}
+ *   {"type":"result","subtype":"success"|"error_max_turns"|"error_during_execution"|…,"is_error":false,
+ *    "result":"…","session_id":"…","num_turns":6,"duration_ms":18319,"total_cost_usd":0.19,"errors":[…]}
+ *
+ * Parsing is tolerant: an unknown type or a line that is not JSON yields nothing rather than an
+ * error, because the CLI adds fields and event types between versions. A failed API call arrives
+ * as subtype "success" with is_error true, so both are checked.
+ */
+
+export type ClaudeEvent =
+  | { type: 'init'; sessionId: string; model?: string }
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'tool_result'; toolUseId: string; isError: boolean; content: string }
+  | ClaudeResult;
+
+export interface ClaudeResult {
+  type: 'result';
+  subtype: string;
+  isError: boolean;
+  /** The final text; absent on error subtypes. */
+  result?: string;
+  sessionId?: string;
+  numTurns?: number;
+  durationMs?: number;
+  costUsd?: number;
+  errors: string[];
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** The events of one line of output (an assistant message may carry several content blocks). */
+export function parseClaudeLine(line: string): ClaudeEvent[] {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith('{')) return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch {
+    return [];
+  }
+  if (!isObject(value)) return [];
+  switch (value.type) {
+    case 'system': {
+      const sessionId = str(value.session_id);
+      if (value.subtype !== 'init' || !sessionId) return [];
+      const model = str(value.model);
+      return [model ? { type: 'init', sessionId, model } : { type: 'init', sessionId }];
+    }
+    case 'assistant':
+      return contentOf(value).flatMap((block): ClaudeEvent[] => {
+        if (block.type === 'text' && typeof block.text === 'string' && block.text.trim()) return [{ type: 'text', text: block.text }];
+        if (block.type === 'tool_use' && typeof block.name === 'string') {
+          return [{ type: 'tool_use', id: str(block.id) ?? '', name: block.name, input: isObject(block.input) ? block.input : {} }];
+        }
+        return [];
+      });
+    case 'user':
+      return contentOf(value).flatMap((block): ClaudeEvent[] =>
+        block.type === 'tool_result'
+          ? [{ type: 'tool_result', toolUseId: str(block.tool_use_id) ?? '', isError: block.is_error === true, content: textOf(block.content) }]
+          : [],
+      );
+    case 'result': {
+      const result: ClaudeResult = {
+        type: 'result',
+        subtype: str(value.subtype) ?? 'unknown',
+        isError: value.is_error === true,
+        errors: Array.isArray(value.errors) ? value.errors.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))) : [],
+      };
+      const fields = {
+        result: str(value.result),
+        sessionId: str(value.session_id),
+        numTurns: num(value.num_turns),
+        durationMs: num(value.duration_ms),
+        costUsd: num(value.total_cost_usd),
+      };
+      for (const [key, v] of Object.entries(fields)) if (v !== undefined) Object.assign(result, { [key]: v });
+      return [result];
+    }
+    default:
+      return [];
+  }
+}
+
+function contentOf(value: Json): Json[] {
+  const message = value.message;
+  if (!isObject(message) || !Array.isArray(message.content)) return [];
+  return message.content.filter(isObject);
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((c) => (isObject(c) && typeof c.text === 'string' ? c.text : '')).join('\n');
+  return '';
+}
+
+/** One line for a person watching: what the agent is doing. Undefined for events not worth a message. */
+export function describeClaudeEvent(event: ClaudeEvent, root: string): string | undefined {
+  switch (event.type) {
+    case 'init':
+      return `claude session ${event.sessionId}${event.model ? ` (${event.model})` : ''}`;
+    case 'text':
+      return clip(event.text.replace(/\s+/g, ' ').trim(), 300);
+    case 'tool_use':
+      return describeToolUse(event.name, event.input, root);
+    case 'tool_result':
+      return event.isError ? `tool error: ${clip(firstLine(event.content), 200)}` : undefined;
+    case 'result':
+      return `claude finished (${event.subtype}): ${resultStats(event)}`;
+  }
+}
+
+export function describeToolUse(name: string, input: Record<string, unknown>, root: string): string {
+  const path = str(input.file_path) ?? str(input.notebook_path);
+  switch (name) {
+    case 'Bash':
+      return `Bash: ${clip(firstLine(str(input.command) ?? ''), 200)}`;
+    case 'Grep':
+      return `Grep ${str(input.pattern) ?? ''}${str(input.path) ? ` in ${relative(str(input.path)!, root)}` : ''}`;
+    case 'Glob':
+      return `Glob ${str(input.pattern) ?? ''}`;
+    case 'Task':
+      return `Task: ${str(input.description) ?? ''}`;
+    case 'WebFetch':
+      return `WebFetch ${str(input.url) ?? ''}`;
+    case 'WebSearch':
+      return `WebSearch ${str(input.query) ?? ''}`;
+    case 'TodoWrite':
+      return `TodoWrite (${Array.isArray(input.todos) ? input.todos.length : 0} items)`;
+    default:
+      return path ? `${name} ${relative(path, root)}` : name;
+  }
+}
+
+export function resultStats(result: ClaudeResult): string {
+  const parts: string[] = [];
+  if (result.numTurns !== undefined) parts.push(`${result.numTurns} turn${result.numTurns === 1 ? '' : 's'}`);
+  if (result.costUsd !== undefined) parts.push(`$${result.costUsd.toFixed(2)}`);
+  if (result.durationMs !== undefined) parts.push(`${(result.durationMs / 1000).toFixed(1)}s`);
+  return parts.join(', ') || 'no statistics';
+}
+
+/** Why a result is a failure, or undefined for a success. */
+export function resultFailure(result: ClaudeResult): { error: string; retryable: boolean } | undefined {
+  if (result.subtype === 'success' && !result.isError) return undefined;
+  const stats = resultStats(result);
+  const details = [...result.errors, ...(result.isError && result.result ? [result.result] : [])].join('; ');
+  const detail = details ? `: ${clip(details, 500)}` : '';
+  switch (result.subtype) {
+    case 'error_max_turns':
+      // The same brief would hit the same limit again: raise max_turns or split the plan.
+      return { error: `claude stopped at its turn limit (${stats})${detail}`, retryable: false };
+    case 'error_during_execution':
+      return { error: `claude failed during execution (${stats})${detail}`, retryable: true };
+    case 'success':
+      // An API error (overload, rate limit) reported as a result: worth another attempt.
+      return { error: `claude reported an error (${stats})${detail}`, retryable: true };
+    default:
+      return { error: `claude ended with ${result.subtype} (${stats})${detail}`, retryable: false };
+  }
+}
+
+function relative(path: string, root: string): string {
+  const base = root.endsWith('/') ? root : `${root}/`;
+  return path.startsWith(base) ? path.slice(base.length) : path;
+}
+
+function firstLine(text: string): string {
+  return text.trim().split('\n')[0] ?? '';
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

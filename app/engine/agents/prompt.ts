@@ -1,0 +1,148 @@
+import type { Check, Plan } from '../spec/model.js';
+import { CHECKPOINT_MARKER } from './checkpoint-line.js';
+import { parsePlanTasks } from './tasks.js';
+
+/**
+ * The brief a coding agent works from: the plan itself, plus what the agent cannot see in it —
+ * which files are its own, how its work will be judged, how to ask a person, how to commit.
+ * It is plain Markdown so that any agent (Claude Code, a command) can read it on stdin or argv.
+ */
+
+export interface PromptOptions {
+  /** The spec id, for commit trailers. */
+  spec: string;
+  /**
+   * How the agent asks a person: `line` ends its turn with a HARNESS_CHECKPOINT line (agents
+   * that only print text), `protocol` writes a decision_needed message on stdout and reads the
+   * answer from stdin (commands that speak the worker protocol), `none` cannot ask at all.
+   */
+  checkpoints: 'line' | 'protocol' | 'none';
+  /** Checkpoints answered in an earlier attempt: never asked again. */
+  answers?: Readonly<Record<string, string>>;
+  /** Commits the plan already has on its branch, when an interrupted attempt is resumed. */
+  commits?: { sha: string; subject: string }[];
+}
+
+export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
+  const out: string[] = [];
+  out.push(`# Plan ${plan.id} of ${options.spec}: ${plan.title}`, '');
+  out.push(
+    'You are a worker: you carry out this one plan in the current directory, a git checkout of the plan’s own branch. ' +
+      'Other plans run at the same time in other checkouts. When you are done, the orchestrator checks your work; ' +
+      'you do not merge, push or open pull requests.',
+    '',
+  );
+
+  out.push('## Goal', '', plan.title);
+  if (plan.truths.length > 0) out.push('', 'When you are done, these hold:', ...plan.truths.map((t) => `- ${t}`));
+  if (plan.requirements.length > 0) out.push('', `Requirements: ${plan.requirements.join(', ')}.`);
+  out.push('');
+
+  out.push('## Files', '');
+  if (plan.filesModified.length > 0) {
+    out.push('You may change only these (globs); other plans own the rest:', ...plan.filesModified.map((f) => `- ${f}`));
+  } else out.push('The plan names no files it changes: change as little as the goal needs.');
+  if (plan.filesRead.length > 0) out.push('', 'You will want to read:', ...plan.filesRead.map((f) => `- ${f}`));
+  out.push('');
+
+  const { steps, checkpoints } = parsePlanTasks(plan.body, plan.bodyLine);
+  if (steps.length > 0) {
+    out.push('## Steps', '', 'The plan breaks the work into these steps; do them in order:', ...steps.map((s) => `${s.index}. ${s.title}`), '');
+  }
+
+  out.push('## The plan', '', plan.body.trim(), '');
+
+  out.push('## How your work is checked', '');
+  if (plan.mustPass.length > 0) {
+    out.push('After you finish, the orchestrator runs these checks on your branch; every one must pass:', ...plan.mustPass.map((c) => `- ${describeCheck(c)}`));
+    out.push('', 'Run the machine checks yourself before you finish, and fix what fails.');
+  } else out.push('The plan lists no checks: make the goal observably true.');
+  out.push('');
+
+  out.push('## When you need a person', '');
+  if (plan.autonomous || options.checkpoints === 'none') {
+    out.push(
+      `${plan.autonomous ? 'This plan is autonomous' : 'You cannot reach a person during this run'}: do not stop to ask. ` +
+        'Make the reasonable choice, and say what you chose and why in the commit message.',
+    );
+  } else if (options.checkpoints === 'line') {
+    out.push(
+      'When you need a decision, a verification or an action from a person, stop working and end your turn with one last line, exactly:',
+      '',
+      `    ${CHECKPOINT_MARKER} {"kind":"decision","id":"storage","prompt":"Which store should notes use?","options":["memory","file"]}`,
+      '',
+      '`kind` is decision, verification or action; `id` is a short stable name for the question; `options` is optional. ' +
+        'Leave your work in place (uncommitted is fine): the session is resumed with the person’s answer.',
+    );
+  } else {
+    out.push(
+      'When you need a decision, a verification or an action from a person, write one line of JSON on stdout:',
+      '',
+      '    {"type":"decision_needed","session":"…","at":"…","plan":"…","checkpoint":{"id":"storage","kind":"decision","prompt":"Which store?","options":["memory","file"]}}',
+      '',
+      '(or verification_needed, action_needed) and read the answer as one line of JSON on stdin ' +
+        '(decision_made, verification_result, action_completed or abort_task).',
+    );
+  }
+  const planned = checkpoints.map((c) => `- ${c.id} (${c.type}): ${c.prompt.split('\n')[0]}`);
+  if (planned.length > 0) out.push('', 'The plan itself foresees these checkpoints:', ...planned);
+  const answers = Object.entries(options.answers ?? {});
+  if (answers.length > 0) {
+    out.push('', 'Already answered (do not ask again):', ...answers.map(([id, answer]) => `- ${id}: ${answer}`));
+  }
+  out.push('');
+
+  out.push('## Commits', '');
+  out.push(
+    'Commit each coherent piece of work as you go, one commit per piece. The subject is ' +
+      `"${plan.id}: <what it does>"; the message ends with a blank line and these trailers:`,
+    '',
+    `    Plan: ${plan.id}`,
+    `    Spec: ${options.spec}`,
+    '',
+    'Never amend, rebase or reset commits that are already on the branch. ' +
+      'Whatever is left uncommitted when you finish is committed for you, so do not leave scratch files behind.',
+  );
+  if (options.commits && options.commits.length > 0) {
+    out.push(
+      '',
+      'An earlier attempt at this plan was interrupted. These commits are already on the branch; build on them and do not redo their work:',
+      ...options.commits.map((c) => `- ${c.sha.slice(0, 7)} ${c.subject}`),
+    );
+  }
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** One line saying what a check demands, in the words a worker needs to satisfy it. */
+export function describeCheck(check: Check): string {
+  const id = `${check.id}: `;
+  switch (check.type) {
+    case 'file_exists':
+      return `${id}the file ${check.path} exists`;
+    case 'file_contains':
+      return `${id}${check.path} contains ${check.contains !== undefined ? JSON.stringify(check.contains) : `a match for /${check.pattern}/`}`;
+    case 'command_output': {
+      const expect: string[] = [];
+      if (check.expect.exit_code !== undefined) expect.push(`exits ${check.expect.exit_code}`);
+      if (check.expect.contains !== undefined) expect.push(`prints ${JSON.stringify(check.expect.contains)}`);
+      if (check.expect.matches !== undefined) expect.push(`prints a match for /${check.expect.matches}/`);
+      return `${id}\`${check.command}\` ${expect.join(' and ')}`;
+    }
+    case 'build_succeeds':
+      return `${id}the build \`${check.command}\` succeeds`;
+    case 'tests_pass':
+      return `${id}the tests \`${check.command}\` pass`;
+    case 'api_response':
+      return `${id}${check.request} answers ${JSON.stringify(check.expect)}`;
+    case 'ui_element_exists':
+      return `${id}the page ${check.url} shows ${check.selector}${check.text ? ` with text ${JSON.stringify(check.text)}` : ''}`;
+    case 'ui_navigation':
+      return `${id}navigating from ${check.url} (${check.steps.length} step${check.steps.length === 1 ? '' : 's'}) ends at ${JSON.stringify(check.expect)}`;
+    case 'human':
+      return `${id}a person judges (${check.kind}): ${check.prompt}`;
+    case 'artifact':
+      return `${id}${check.path} exists${check.min_lines ? ` with at least ${check.min_lines} lines` : ''}${check.exports ? `, exporting ${check.exports.join(', ')}` : ''}${check.contains ? `, containing ${JSON.stringify(check.contains)}` : ''}`;
+    case 'key_link':
+      return `${id}${check.from} is wired to ${check.to}${check.via ? ` via ${check.via}` : ''}${check.pattern ? ` (matching /${check.pattern}/)` : ''}`;
+  }
+}

@@ -1,0 +1,50 @@
+import { answerOf } from '../engine/agents/answers.js';
+import type { Checkpoint } from '../engine/protocol/messages.js';
+import { raceAbort } from './abort.js';
+import type { WorkerContext } from './agent.js';
+import type { AnswerStore } from './answer-store.js';
+import type { Reporter } from './reporter.js';
+
+export type GateOutcome = { ok: true; answer: string } | { ok: false; error: string; retryable: boolean };
+
+/**
+ * Pass one checkpoint: with the answer recorded by an earlier attempt (a person is never asked
+ * twice), with its default in an autonomous plan, or by asking the orchestrator and waiting.
+ * A new answer is recorded before the agent goes on, so a crash right after cannot lose it.
+ */
+export async function passCheckpoint(
+  context: WorkerContext,
+  reporter: Reporter,
+  store: AnswerStore,
+  checkpoint: Checkpoint,
+  fallback: string | undefined,
+): Promise<GateOutcome> {
+  const recorded = store.get(checkpoint.id);
+  if (recorded !== undefined) {
+    await reporter.progress(`checkpoint ${checkpoint.id} already answered: ${recorded}`);
+    return { ok: true, answer: recorded };
+  }
+  if (context.plan.autonomous) {
+    if (fallback === undefined) {
+      return {
+        ok: false,
+        retryable: false,
+        error:
+          `checkpoint "${checkpoint.id}" (${checkpoint.kind}) needs a person, but plan ${context.plan.id} is autonomous: true ` +
+          'and the checkpoint has no default',
+      };
+    }
+    await store.set(checkpoint.id, fallback);
+    await reporter.progress(`checkpoint ${checkpoint.id}: autonomous plan, took the default: ${fallback}`);
+    return { ok: true, answer: fallback };
+  }
+  await reporter.checkpoint(checkpoint);
+  const raced = await raceAbort(context.awaitResponse(checkpoint), context.signal);
+  if (raced.aborted) return { ok: false, retryable: true, error: `aborted at checkpoint "${checkpoint.id}": ${raced.reason}` };
+  const answer = answerOf(checkpoint, raced.value);
+  // A person's abort_task is a decision, not an accident: the orchestrator should not retry it on its own.
+  if (!answer.ok) return { ok: false, retryable: false, error: answer.error };
+  await store.set(checkpoint.id, answer.answer);
+  await reporter.progress(`checkpoint ${checkpoint.id} answered: ${answer.answer}`);
+  return { ok: true, answer: answer.answer };
+}

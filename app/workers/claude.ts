@@ -1,0 +1,226 @@
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { findCheckpointLine } from '../engine/agents/checkpoint-line.js';
+import { describeClaudeEvent, parseClaudeLine, resultFailure, type ClaudeResult } from '../engine/agents/claude-stream.js';
+import { buildWorkerPrompt } from '../engine/agents/prompt.js';
+import type { Checkpoint } from '../engine/protocol/messages.js';
+import { abortReason } from './abort.js';
+import type { Agent, WorkerContext } from './agent.js';
+import { agentEnv } from './agent-env.js';
+import { AnswerStore } from './answer-store.js';
+import { passCheckpoint } from './checkpoint-gate.js';
+import { Git } from './git.js';
+import { PlanHistory } from './plan-history.js';
+import { runProcess } from './process.js';
+import { Reporter } from './reporter.js';
+import { WorkBudget } from './work-budget.js';
+import { finishedEarlier, finishWholePlan } from './whole-plan.js';
+import { PID_FILE, prepareWorktree } from './worktree.js';
+
+export interface ClaudeAgentOptions {
+  /** The Claude Code CLI; "claude" from PATH by default. */
+  executable?: string;
+  /**
+   * --permission-mode. "acceptEdits" by default: headless Claude Code may not write files
+   * otherwise, and the worktree is the plan's own. Commands need allowedTools, or
+   * "bypassPermissions" on a runner that is isolated anyway.
+   */
+  permissionMode?: string;
+  /** --allowedTools, e.g. ["Bash(npm test:*)", "Bash(git commit:*)"]. */
+  allowedTools?: string[];
+  /** --max-turns for each session run. */
+  maxTurns?: number;
+  model?: string;
+  /** More arguments, passed as they are. */
+  extraArgs?: string[];
+  /** Checkpoints one plan may stop at, against an agent that never stops asking. */
+  maxCheckpoints?: number;
+}
+
+/** What the worker remembers of its Claude session in logDir, to continue it after a restart. */
+interface ClaudeState {
+  sessionId?: string;
+  /** The checkpoint the session stopped at and nobody has answered yet. */
+  checkpoint?: Checkpoint;
+  default?: string;
+}
+
+const STATE_FILE = 'claude.json';
+const DEFAULT_MAX_CHECKPOINTS = 20;
+
+/**
+ * Claude Code, headless: `claude -p <brief> --output-format stream-json --verbose` in the plan's
+ * worktree. Its stream becomes progress_update messages; a final HARNESS_CHECKPOINT line becomes
+ * decision_needed (verification_needed, action_needed), and the answer continues the same
+ * session (`--resume <session_id>`). The agent may commit as it works (the brief asks for Plan
+ * and Spec trailers); whatever it leaves is committed by the worker as task 1/1.
+ *
+ * A restarted worker continues a session that was waiting at a checkpoint, with its work in
+ * place; a session that was cut off mid-turn is not continued: its leftovers are discarded and a
+ * new session starts from the branch, told which commits are already there.
+ */
+export class ClaudeAgent implements Agent {
+  readonly name = 'claude';
+
+  constructor(private readonly options: ClaudeAgentOptions = {}) {}
+
+  async run(context: WorkerContext): Promise<void> {
+    const reporter = new Reporter(context);
+    try {
+      await this.execute(context, reporter);
+    } catch (e) {
+      await reporter.failed(`claude agent: ${e instanceof Error ? e.message : String(e)}`, true);
+    }
+  }
+
+  private async execute(context: WorkerContext, reporter: Reporter): Promise<void> {
+    await reporter.ready(this.name);
+    const git = new Git(context.task.worktree, { env: context.env });
+    const statePath = join(context.logDir, STATE_FILE);
+    const saved = context.task.resume ? await readState(statePath) : {};
+    const waiting = saved.sessionId !== undefined && saved.checkpoint !== undefined;
+    const prepared = await prepareWorktree(context, git, waiting ? 'keep' : context.task.resume ? 'discard' : 'refuse');
+    if (!prepared.ok) return reporter.failed(prepared.error);
+    if (prepared.discarded.length > 0) {
+      await reporter.progress(`discarded what the interrupted attempt left uncommitted: ${prepared.discarded.join(', ')}`);
+    }
+    const history = await PlanHistory.open(context, git);
+    const earlier = await finishedEarlier(history);
+    if (earlier) return reporter.completed(earlier, 'finished by an earlier attempt');
+
+    const store = await AnswerStore.open(context.logDir);
+    const budget = new WorkBudget(context.task.timeout_minutes);
+    const save = (state: ClaudeState) => writeState(statePath, state);
+    let next: { prompt: string; resume?: string };
+    if (waiting) {
+      const gate = await passCheckpoint(context, reporter, store, saved.checkpoint!, saved.default);
+      if (!gate.ok) return reporter.failed(gate.error, gate.retryable);
+      await save({ sessionId: saved.sessionId! });
+      next = { prompt: answerPrompt(saved.checkpoint!, gate.answer), resume: saved.sessionId! };
+    } else {
+      const commits = context.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
+      next = { prompt: buildWorkerPrompt(context.plan, { spec: context.spec, checkpoints: 'line', answers: store.all(), commits }) };
+      await save({});
+    }
+
+    const maxCheckpoints = this.options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS;
+    for (let asked = 0; ; asked++) {
+      const turn = await this.turn(context, reporter, store, budget, next);
+      if (turn.sessionId) await save({ sessionId: turn.sessionId });
+      if (!turn.ok) return reporter.failed(turn.error, turn.retryable);
+      const line = findCheckpointLine(turn.result.result ?? '');
+      if (!line.found) return finishWholePlan(context, git, history, reporter, summaryOf(turn.result.result ?? '', turn.result));
+      if ('error' in line) return reporter.failed(`claude asked for a person in a form the worker cannot read: ${line.error}`);
+      if (!turn.sessionId) return reporter.failed('claude asked for a person but reported no session id to continue');
+      if (asked >= maxCheckpoints) return reporter.failed(`claude stopped at more than ${maxCheckpoints} checkpoints; the plan needs splitting or clearer decisions`);
+      const { request } = line;
+      const checkpoint: Checkpoint = {
+        // Without an id of its own the question belongs to this session only: a new session's question is a new one.
+        id: request.id ?? `${turn.sessionId.slice(0, 8)}-${asked + 1}`,
+        kind: request.kind,
+        prompt: request.prompt,
+        source: 'claude',
+      };
+      if (request.options) checkpoint.options = request.options;
+      await save({ sessionId: turn.sessionId, checkpoint, ...(request.default !== undefined ? { default: request.default } : {}) });
+      const gate = await passCheckpoint(context, reporter, store, checkpoint, request.default);
+      if (!gate.ok) return reporter.failed(gate.error, gate.retryable);
+      await save({ sessionId: turn.sessionId });
+      next = { prompt: answerPrompt(checkpoint, gate.answer), resume: turn.sessionId };
+    }
+  }
+
+  /** One run of the CLI: a new session, or a resumed one. */
+  private async turn(
+    context: WorkerContext,
+    reporter: Reporter,
+    store: AnswerStore,
+    budget: WorkBudget,
+    next: { prompt: string; resume?: string },
+  ): Promise<({ ok: true; result: ClaudeResult } | { ok: false; error: string; retryable: boolean }) & { sessionId?: string }> {
+    let sessionId = next.resume;
+    let result: ClaudeResult | undefined;
+    const root = context.task.worktree;
+    const run = await budget.spend(() =>
+      runProcess({
+        command: this.options.executable ?? 'claude',
+        args: this.args(next),
+        cwd: root,
+        env: agentEnv(context, store),
+        signal: context.signal,
+        timeoutMs: budget.remainingMs(),
+        logFile: join(context.logDir, 'claude.log'),
+        pidFile: join(context.logDir, PID_FILE),
+        onLine: async (text, stream) => {
+          if (stream !== 'stdout') return;
+          for (const event of parseClaudeLine(text)) {
+            if (event.type === 'init') sessionId = event.sessionId;
+            if (event.type === 'result') {
+              result = event;
+              sessionId = event.sessionId ?? sessionId;
+            }
+            const message = describeClaudeEvent(event, root);
+            if (message !== undefined) await reporter.progress(message);
+          }
+        },
+      }),
+    );
+    const withSession = sessionId !== undefined ? { sessionId } : {};
+    const tail = run.tail.length > 0 ? `\n${run.tail.slice(-10).join('\n')}` : '';
+    if (run.aborted) return { ok: false, retryable: true, error: `claude was aborted: ${abortReason(context.signal)}`, ...withSession };
+    if (run.timedOut) {
+      return { ok: false, retryable: false, error: `claude was stopped: plan ${context.plan.id} used up its timeout_minutes (${context.task.timeout_minutes})`, ...withSession };
+    }
+    if (run.error && result === undefined) {
+      const hint = (run.error as NodeJS.ErrnoException).code === 'ENOENT' ? ' (is Claude Code installed and on PATH?)' : '';
+      return { ok: false, retryable: false, error: `claude could not run: ${run.error.message}${hint}`, ...withSession };
+    }
+    if (result === undefined) {
+      return { ok: false, retryable: true, error: `claude exited with ${run.code === null ? `signal ${run.signal}` : `code ${run.code}`} and no result${tail}`, ...withSession };
+    }
+    const failure = resultFailure(result);
+    if (failure) return { ok: false, ...failure, ...withSession };
+    return { ok: true, result, ...withSession };
+  }
+
+  private args(next: { prompt: string; resume?: string }): string[] {
+    const o = this.options;
+    const args = ['-p', next.prompt, '--output-format', 'stream-json', '--verbose'];
+    if (next.resume) args.push('--resume', next.resume);
+    args.push('--permission-mode', o.permissionMode ?? 'acceptEdits');
+    if (o.allowedTools && o.allowedTools.length > 0) args.push('--allowedTools', o.allowedTools.join(','));
+    if (o.maxTurns !== undefined) args.push('--max-turns', String(o.maxTurns));
+    if (o.model) args.push('--model', o.model);
+    args.push(...(o.extraArgs ?? []));
+    return args;
+  }
+}
+
+/** The message that continues a session after a person answered. */
+export function answerPrompt(checkpoint: Checkpoint, answer: string): string {
+  return `The person answered checkpoint "${checkpoint.id}" (${checkpoint.kind}): ${answer}\n\nContinue the plan from where you stopped.`;
+}
+
+function summaryOf(text: string, result: ClaudeResult): string {
+  const words = text.trim();
+  const clipped = words.length > 2000 ? `${words.slice(0, 1999)}…` : words;
+  const stats = [result.numTurns !== undefined ? `${result.numTurns} turns` : '', result.costUsd !== undefined ? `$${result.costUsd.toFixed(2)}` : '']
+    .filter(Boolean)
+    .join(', ');
+  return stats ? `${clipped}${clipped ? '\n\n' : ''}(claude: ${stats})` : clipped;
+}
+
+async function readState(path: string): Promise<ClaudeState> {
+  const text = await readFile(path, 'utf8').catch(() => undefined);
+  if (text === undefined) return {};
+  try {
+    return JSON.parse(text) as ClaudeState;
+  } catch {
+    return {};
+  }
+}
+
+async function writeState(path: string, state: ClaudeState): Promise<void> {
+  await writeFile(`${path}.tmp`, `${JSON.stringify(state, null, 2)}\n`);
+  await rename(`${path}.tmp`, path);
+}

@@ -1,0 +1,153 @@
+import { join } from 'node:path';
+import { responseFor } from '../engine/agents/answers.js';
+import { buildWorkerPrompt } from '../engine/agents/prompt.js';
+import { parseWorkerLine, type WorkerMessage } from '../engine/protocol/messages.js';
+import { abortReason } from './abort.js';
+import type { Agent, WorkerContext } from './agent.js';
+import { agentEnv } from './agent-env.js';
+import { AnswerStore } from './answer-store.js';
+import { passCheckpoint } from './checkpoint-gate.js';
+import { Git } from './git.js';
+import { PlanHistory } from './plan-history.js';
+import { startProcess, type RunningProcess } from './process.js';
+import { Reporter } from './reporter.js';
+import { WorkBudget } from './work-budget.js';
+import { finishedEarlier, finishWholePlan } from './whole-plan.js';
+import { PID_FILE, prepareWorktree } from './worktree.js';
+
+export interface CommandAgentOptions {
+  /** Run with `sh -c` in the worktree, e.g. "codex exec --full-auto -" or "./scripts/agent.sh". */
+  command: string;
+  /**
+   * The command speaks the worker protocol. Its stdin then carries JSON lines: first the
+   * assign_task message (the brief in `prompt`), then one answer (decision_made,
+   * verification_result, action_completed) for each checkpoint it asks; it is closed when the
+   * command reports task_completed or task_failed. Otherwise stdin is the brief as plain text, then closed, as most agent CLIs expect.
+   */
+  protocol?: boolean;
+}
+
+/** Lines of plain output become progress messages of at most this length. */
+const MAX_PROGRESS = 500;
+/** Lines of output quoted when the command fails. */
+const TAIL_LINES = 10;
+
+/**
+ * Any command as the agent. Lines of its stdout that are protocol messages are forwarded
+ * (task_started, progress_update) or acted on (checkpoints are asked and answered on stdin;
+ * its own task_completed/task_failed lend their summary or error: the worker alone ends the
+ * task); every other line becomes a progress_update. Exit 0 commits what is left (task 1/1)
+ * and completes the plan; any other exit fails it. stderr goes to the log only.
+ */
+export class CommandAgent implements Agent {
+  readonly name = 'command';
+
+  constructor(private readonly options: CommandAgentOptions) {}
+
+  async run(context: WorkerContext): Promise<void> {
+    const reporter = new Reporter(context);
+    try {
+      await this.execute(context, reporter);
+    } catch (e) {
+      await reporter.failed(`command agent: ${e instanceof Error ? e.message : String(e)}`, true);
+    }
+  }
+
+  private async execute(context: WorkerContext, reporter: Reporter): Promise<void> {
+    await reporter.ready(this.name);
+    const git = new Git(context.task.worktree, { env: context.env });
+    const prepared = await prepareWorktree(context, git, context.task.resume ? 'discard' : 'refuse');
+    if (!prepared.ok) return reporter.failed(prepared.error);
+    if (prepared.discarded.length > 0) {
+      await reporter.progress(`discarded what the interrupted attempt left uncommitted: ${prepared.discarded.join(', ')}`);
+    }
+    const history = await PlanHistory.open(context, git);
+    const earlier = await finishedEarlier(history);
+    if (earlier) return reporter.completed(earlier, 'finished by an earlier attempt');
+
+    const store = await AnswerStore.open(context.logDir);
+    const protocol = this.options.protocol === true;
+    const commits = context.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
+    const brief = buildWorkerPrompt(context.plan, { spec: context.spec, checkpoints: protocol ? 'protocol' : 'none', answers: store.all(), commits });
+    const input = protocol ? `${JSON.stringify({ ...context.task, at: context.now().toISOString(), prompt: brief })}\n` : brief;
+
+    let failure: { error: string; retryable: boolean } | undefined;
+    let reported: { error: string; retryable: boolean } | undefined;
+    let summary: string | undefined;
+    let proc: RunningProcess | undefined;
+    // The output a person needs when the command fails: its own words, not the protocol lines.
+    const output: string[] = [];
+    const stop = (why: { error: string; retryable: boolean }) => {
+      failure ??= why;
+      proc?.kill();
+    };
+    const onMessage = async (message: WorkerMessage) => {
+      switch (message.type) {
+        case 'session_ready':
+          return; // The worker announced the session itself.
+        case 'task_started':
+        case 'progress_update':
+          return reporter.forward(message);
+        case 'task_completed':
+          summary = message.summary;
+          // No answer can follow the end: a command reading stdin to its end must not wait for one.
+          proc?.closeStdin();
+          return;
+        case 'task_failed':
+          reported = { error: message.error, retryable: message.retryable };
+          proc?.closeStdin();
+          return;
+        default: {
+          if (!protocol) {
+            return stop({
+              retryable: false,
+              error: `the command asked for a person (${message.type}) but does not speak the protocol, so it cannot hear the answer: set protocol: true`,
+            });
+          }
+          const gate = await passCheckpoint(context, reporter, store, message.checkpoint, undefined);
+          if (!gate.ok) return stop(gate);
+          proc?.writeLine(JSON.stringify(responseFor(message.checkpoint, gate.answer, context.task.session, context.now().toISOString())));
+        }
+      }
+    };
+
+    const budget = new WorkBudget(context.task.timeout_minutes);
+    const result = await budget.spend(() => {
+      proc = startProcess({
+        command: 'sh',
+        args: ['-c', this.options.command],
+        cwd: context.task.worktree,
+        env: agentEnv(context, store),
+        input,
+        keepStdin: protocol,
+        signal: context.signal,
+        // A command that speaks the protocol may wait for a person; that time is spent on its clock too.
+        timeoutMs: budget.remainingMs(),
+        logFile: join(context.logDir, 'command.log'),
+        pidFile: join(context.logDir, PID_FILE),
+        onLine: async (line, stream) => {
+          if (failure) return;
+          const message = stream === 'stdout' ? parseWorkerLine(line) : undefined;
+          if (message) return onMessage(message);
+          output.push(line);
+          if (output.length > TAIL_LINES) output.shift();
+          const text = line.trim();
+          if (stream === 'stdout' && text) await reporter.progress(text.length > MAX_PROGRESS ? `${text.slice(0, MAX_PROGRESS - 1)}…` : text);
+        },
+      });
+      return proc.done;
+    });
+
+    const tail = output.length > 0 ? `\n${output.join('\n')}` : '';
+    if (failure) return reporter.failed(failure.error, failure.retryable);
+    if (result.aborted) return reporter.failed(`the command was aborted: ${abortReason(context.signal)}`, true);
+    if (result.timedOut) return reporter.failed(`the command was stopped: plan ${context.plan.id} used up its timeout_minutes (${context.task.timeout_minutes})${tail}`);
+    if (result.error) return reporter.failed(`the command could not run: ${result.error.message}`);
+    if (result.code !== 0) {
+      const how = result.code === null ? `was killed by ${result.signal}` : `exited with code ${result.code}`;
+      return reporter.failed(`the command ${how}${reported ? `: ${reported.error}` : ''}${tail}`, reported?.retryable ?? false);
+    }
+    if (reported) return reporter.failed(reported.error, reported.retryable);
+    await finishWholePlan(context, git, history, reporter, summary ?? `\`${this.options.command}\` finished`);
+  }
+}

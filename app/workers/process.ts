@@ -1,0 +1,216 @@
+import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+
+/**
+ * One agent process (a step's shell, claude, a command) in its own process group, so that an
+ * abort, a timeout or the end of the process takes everything it started with it: a step that
+ * leaves a server running in the background must not keep writing into the worktree after the
+ * worker moved on. Output is appended to a log file as it arrives and handed over line by line.
+ */
+
+export interface ProcessOptions {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** Written to stdin, which is then closed unless keepStdin. */
+  input?: string;
+  /** Keep stdin open for writeLine (a command that reads answers to its checkpoints). */
+  keepStdin?: boolean;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Both streams are appended here, as they arrive. */
+  logFile?: string;
+  /**
+   * Holds the process group's id while it runs. If the worker itself is killed (SIGKILL), its
+   * children live on; a restarted worker ends them with killOrphan before it touches the worktree.
+   */
+  pidFile?: string;
+  /** Called for each line, in order; a slow (async) handler holds back the next line, not the process. */
+  onLine?: (line: string, stream: 'stdout' | 'stderr') => void | Promise<void>;
+}
+
+export interface ProcessResult {
+  /** null when the process was ended by a signal or never started. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  aborted: boolean;
+  timedOut: boolean;
+  /** Why the process did not start (command not found), or what a line handler threw. */
+  error?: Error;
+  /** Lines of output, both streams. */
+  lines: number;
+  /** The last lines of output, both streams, for error messages. */
+  tail: string[];
+}
+
+export interface RunningProcess {
+  readonly pid: number | undefined;
+  /** Write one line to stdin; false when stdin is closed. */
+  writeLine(line: string): boolean;
+  closeStdin(): void;
+  /** End the process group (SIGTERM, then SIGKILL after a grace period). */
+  kill(): void;
+  readonly done: Promise<ProcessResult>;
+}
+
+const TAIL_LINES = 30;
+const MAX_TAIL_LINE = 1000;
+/** Time a process group gets between SIGTERM and SIGKILL. */
+const KILL_GRACE_MS = 2000;
+
+export function startProcess(options: ProcessOptions): RunningProcess {
+  const result: ProcessResult = { code: null, signal: null, aborted: false, timedOut: false, lines: 0, tail: [] };
+  if (options.signal?.aborted) {
+    result.aborted = true;
+    return { pid: undefined, writeLine: () => false, closeStdin: () => undefined, kill: () => undefined, done: Promise.resolve(result) };
+  }
+
+  const child = spawn(options.command, options.args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    // Its own process group: kill(-pid) reaches every process it started.
+    detached: true,
+  });
+  const pid = child.pid;
+  const log = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
+  log?.on('error', () => undefined);
+  const pidWritten = pid !== undefined && options.pidFile ? writeFile(options.pidFile, JSON.stringify({ pid })).catch(() => undefined) : Promise.resolve();
+
+  let chain: Promise<void> = Promise.resolve();
+  let exited = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  const killGroup = (signal: NodeJS.Signals) => {
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // Already gone.
+    }
+  };
+  const kill = () => {
+    if (exited) return;
+    killGroup('SIGTERM');
+    killTimer ??= setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS);
+  };
+
+  const pushLine = (line: string, stream: 'stdout' | 'stderr') => {
+    result.lines++;
+    result.tail.push(line.length > MAX_TAIL_LINE ? `${line.slice(0, MAX_TAIL_LINE)}…` : line);
+    if (result.tail.length > TAIL_LINES) result.tail.shift();
+    const handler = options.onLine;
+    if (!handler) return;
+    chain = chain
+      .then(() => handler(line, stream))
+      .catch((e: unknown) => {
+        result.error ??= e instanceof Error ? e : new Error(String(e));
+        kill();
+      });
+  };
+  const buffers = { stdout: '', stderr: '' };
+  for (const stream of ['stdout', 'stderr'] as const) {
+    child[stream].setEncoding('utf8');
+    child[stream].on('data', (chunk: string) => {
+      log?.write(chunk);
+      const text = buffers[stream] + chunk;
+      const parts = text.split('\n');
+      buffers[stream] = parts.pop()!;
+      for (const part of parts) pushLine(part.replace(/\r$/, ''), stream);
+    });
+  }
+
+  const onAbort = () => {
+    result.aborted = true;
+    kill();
+  };
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const timeout =
+    options.timeoutMs !== undefined
+      ? setTimeout(() => {
+          result.timedOut = true;
+          kill();
+        }, Math.max(0, options.timeoutMs))
+      : undefined;
+
+  child.stdin.on('error', () => undefined);
+  if (options.input !== undefined) child.stdin.write(options.input);
+  if (!options.keepStdin) child.stdin.end();
+
+  child.on('exit', (code, signal) => {
+    exited = true;
+    result.code = code;
+    result.signal = signal;
+    // Whatever the process left running in its group ends with it.
+    killGroup('SIGKILL');
+  });
+
+  const done = new Promise<ProcessResult>((resolve) => {
+    let settled = false;
+    const finish = async () => {
+      if (settled) return;
+      settled = true;
+      if (timeout) clearTimeout(timeout);
+      if (killTimer) clearTimeout(killTimer);
+      options.signal?.removeEventListener('abort', onAbort);
+      for (const stream of ['stdout', 'stderr'] as const) {
+        if (buffers[stream]) pushLine(buffers[stream], stream);
+        buffers[stream] = '';
+      }
+      await chain;
+      if (log) await new Promise<void>((r) => log.end(r));
+      await pidWritten;
+      if (options.pidFile) await rm(options.pidFile, { force: true });
+      resolve(result);
+    };
+    child.on('error', (e) => {
+      result.error ??= e;
+      // A process that never started emits no exit; one that did is finished by close.
+      if (pid === undefined) void finish();
+    });
+    child.on('close', () => void finish());
+  });
+
+  return {
+    pid,
+    writeLine: (line) => {
+      if (child.stdin.destroyed || child.stdin.writableEnded) return false;
+      child.stdin.write(`${line}\n`);
+      return true;
+    },
+    closeStdin: () => {
+      if (!child.stdin.writableEnded) child.stdin.end();
+    },
+    kill,
+    done,
+  };
+}
+
+/** Run to the end; see startProcess. */
+export function runProcess(options: ProcessOptions): Promise<ProcessResult> {
+  return startProcess(options).done;
+}
+
+/**
+ * End the process group a killed worker left behind (see ProcessOptions.pidFile). Resolves with
+ * whether one was still running.
+ */
+export async function killOrphan(pidFile: string): Promise<boolean> {
+  const text = await readFile(pidFile, 'utf8').catch(() => undefined);
+  if (text === undefined) return false;
+  await rm(pidFile, { force: true });
+  let pid: unknown;
+  try {
+    pid = (JSON.parse(text) as { pid?: unknown }).pid;
+  } catch {
+    return false;
+  }
+  if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 1) return false;
+  try {
+    process.kill(-pid, 'SIGKILL');
+    return true;
+  } catch {
+    return false;
+  }
+}

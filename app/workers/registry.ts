@@ -1,0 +1,37 @@
+import type { Agent } from './agent.js';
+import { ClaudeAgent, type ClaudeAgentOptions } from './claude.js';
+import { CommandAgent, type CommandAgentOptions } from './command.js';
+import { ScriptAgent } from './script.js';
+
+/** Settings of the agents that have any, by agent name. */
+export interface AgentsConfig {
+  claude?: ClaudeAgentOptions;
+  command?: CommandAgentOptions;
+}
+
+export const AGENT_NAMES = ['script', 'claude', 'command'] as const;
+export type AgentName = (typeof AGENT_NAMES)[number];
+
+export class AgentConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = AgentConfigError.name;
+  }
+}
+
+/** The agent a plan asks for (its `agent:`, or the repository default). */
+export function agentFor(name: string, config: AgentsConfig = {}): Agent {
+  switch (name) {
+    case 'script':
+      return new ScriptAgent();
+    case 'claude':
+      return new ClaudeAgent(config.claude);
+    case 'command':
+      if (!config.command?.command.trim()) {
+        throw new AgentConfigError('the command agent needs a command to run: configure command: { command: "…" }');
+      }
+      return new CommandAgent(config.command);
+    default:
+      throw new AgentConfigError(`unknown agent "${name}"; known agents: ${AGENT_NAMES.join(', ')}`);
+  }
+}

@@ -1,0 +1,52 @@
+import { checkpointMessageType, type Checkpoint, type WorkerMessage } from '../engine/protocol/messages.js';
+import type { WorkerContext } from './agent.js';
+
+/**
+ * Builds and emits an agent's protocol messages, so that every agent fills the envelope
+ * (session, time, plan) the same way and none can forget a field.
+ */
+export class Reporter {
+  constructor(private readonly context: WorkerContext) {}
+
+  private get envelope() {
+    return { session: this.context.task.session, at: this.context.now().toISOString() };
+  }
+
+  private get plan() {
+    return this.context.plan.id;
+  }
+
+  async send(message: WorkerMessage): Promise<void> {
+    await this.context.emit(message);
+  }
+
+  ready(agent: string): Promise<void> {
+    return this.send({ ...this.envelope, type: 'session_ready', agent });
+  }
+
+  started(task: number, total: number, title: string): Promise<void> {
+    return this.send({ ...this.envelope, type: 'task_started', plan: this.plan, task, total, title });
+  }
+
+  progress(message: string, task?: { task: number; total: number }): Promise<void> {
+    return this.send({ ...this.envelope, type: 'progress_update', plan: this.plan, message, ...(task ?? {}) });
+  }
+
+  checkpoint(checkpoint: Checkpoint): Promise<void> {
+    return this.send({ ...this.envelope, type: checkpointMessageType(checkpoint.kind), plan: this.plan, checkpoint });
+  }
+
+  completed(commits: string[], summary?: string): Promise<void> {
+    return this.send({ ...this.envelope, type: 'task_completed', plan: this.plan, commits, ...(summary !== undefined ? { summary } : {}) });
+  }
+
+  failed(error: string, retryable = false): Promise<void> {
+    return this.send({ ...this.envelope, type: 'task_failed', plan: this.plan, error, retryable });
+  }
+
+  /** A message an agent process wrote itself, in this worker's session and plan. */
+  forward(message: WorkerMessage): Promise<void> {
+    const own = { ...message, session: this.context.task.session };
+    return this.send('plan' in own ? { ...own, plan: this.plan } : own);
+  }
+}

@@ -57,9 +57,13 @@ export interface BrowserPort {
   newPage(): Promise<BrowserPage>;
 }
 
+export type PathKind = 'file' | 'directory';
+
 export interface VerifyPorts {
-  /** File text relative to the checkout root; undefined when absent. */
+  /** File text relative to the checkout root; undefined when absent. Rejects a path that leaves the root. */
   readFile(path: string): Promise<string | undefined>;
+  /** What is at a path relative to the checkout root, without reading it; undefined when absent. */
+  exists(path: string): Promise<PathKind | undefined>;
   exec(command: string, options: ExecOptions): Promise<ExecResult>;
   http(url: string, init: { method: string; headers?: Record<string, string>; body?: string; timeoutMs: number }): Promise<HttpResponse>;
   /** Start the plan's or phase's server and wait until it answers. */

@@ -1,0 +1,66 @@
+import type { Check } from '../spec/model.js';
+import { fail, pass, type Finding } from './check-result.js';
+import { commandEvidence, quote, stripAnsi } from './evidence.js';
+import type { ExecResult, VerifyPorts } from './ports.js';
+import { compileRegex } from './regex.js';
+import { testsRan } from './tests-ran.js';
+import { formatMs } from './with-timeout.js';
+
+type CommandOutput = Extract<Check, { type: 'command_output' }>;
+type BuildSucceeds = Extract<Check, { type: 'build_succeeds' }>;
+type TestsPass = Extract<Check, { type: 'tests_pass' }>;
+type CommandCheck = CommandOutput | BuildSucceeds | TestsPass;
+
+async function run(check: CommandCheck, ports: VerifyPorts, timeoutMs: number): Promise<ExecResult> {
+  return ports.exec(check.command, { cwd: check.cwd, timeoutMs });
+}
+
+function exitOf(r: ExecResult): string {
+  if (r.timedOut) return `timed out after ${formatMs(r.durationMs)} and was killed`;
+  return r.code === null ? 'was killed by a signal' : `exit ${r.code}`;
+}
+
+/** Output as a person reads it: stdout then stderr, without colour codes. */
+function combined(r: ExecResult): string {
+  return stripAnsi([r.stdout, r.stderr].map((s) => s.replace(/\s+$/, '')).filter((s) => s !== '').join('\n'));
+}
+
+/** exit_code (default 0), and `contains`/`matches` against stdout and stderr together. */
+export async function checkCommandOutput(check: CommandOutput, ports: VerifyPorts, timeoutMs: number): Promise<Finding> {
+  const r = await run(check, ports, timeoutMs);
+  const want = check.expect.exit_code ?? 0;
+  const exit = exitOf(r);
+  if (r.timedOut || r.code !== want) return fail(commandEvidence(`${exit}, expected exit ${want}`, r.stdout, r.stderr));
+  const out = combined(r);
+  if (check.expect.contains !== undefined && !out.includes(check.expect.contains)) {
+    return fail(commandEvidence(`${exit} but the output does not contain ${quote(check.expect.contains)}`, r.stdout, r.stderr));
+  }
+  if (check.expect.matches !== undefined) {
+    const re = compileRegex(check.expect.matches, 'm');
+    if (typeof re === 'string') return fail(re);
+    if (!re.test(out)) return fail(commandEvidence(`${exit} but the output has no match for /${check.expect.matches}/`, r.stdout, r.stderr));
+  }
+  return pass(commandEvidence(exit, r.stdout, r.stderr));
+}
+
+export async function checkBuildSucceeds(check: BuildSucceeds, ports: VerifyPorts, timeoutMs: number): Promise<Finding> {
+  const r = await run(check, ports, timeoutMs);
+  const ok = !r.timedOut && r.code === 0;
+  return (ok ? pass : fail)(commandEvidence(exitOf(r), r.stdout, r.stderr));
+}
+
+/**
+ * Exit 0 is necessary but not enough: a runner that found no tests is not green. Output the
+ * checker cannot read (an unfamiliar runner) is judged by its exit code, and says so.
+ */
+export async function checkTestsPass(check: TestsPass, ports: VerifyPorts, timeoutMs: number): Promise<Finding> {
+  const r = await run(check, ports, timeoutMs);
+  const exit = exitOf(r);
+  if (r.timedOut || r.code !== 0) return fail(commandEvidence(exit, r.stdout, r.stderr));
+  const ran = testsRan(combined(r));
+  if (ran.verdict === 'none') {
+    return fail(commandEvidence(`${exit} but no tests ran (${quote(ran.seen ?? '', 60)}); a test command that runs nothing is not green`, r.stdout, r.stderr));
+  }
+  const how = ran.verdict === 'ran' ? `tests ran (${quote(ran.seen ?? '', 60)})` : 'no test summary recognised, judged by exit code';
+  return pass(commandEvidence(`${exit}; ${how}`, r.stdout, r.stderr));
+}

@@ -1,0 +1,85 @@
+import type { ChildProcess } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+
+/**
+ * Checks and servers run in a process group of their own (spawned detached), so that a
+ * timeout or a stop ends everything the command started, not just its shell: `sh -c "npm
+ * start"` leaves node running if only sh is killed.
+ */
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+/** Resolves once the process has exited (at once if it already has). */
+export function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', () => resolve());
+  });
+}
+
+function wait(ms: number): Promise<'timeout'> {
+  return new Promise((resolve) => setTimeout(() => resolve('timeout'), ms).unref());
+}
+
+/**
+ * Does the group still have a live member? Zombies do not count: they are dead, but in a
+ * container whose init reaps no one they stay in the process table (and in the group) for
+ * good. Read from /proc where there is one; elsewhere any member counts.
+ */
+export async function groupAlive(pgid: number): Promise<boolean> {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
+  let entries: string[];
+  try {
+    entries = await readdir('/proc');
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // "pid (comm) state ppid pgrp …"; comm may hold spaces and parentheses, so split after the last ")".
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (state !== 'Z' && state !== 'X' && Number(pgrp) === pgid) return true;
+  }
+  return false;
+}
+
+async function groupGone(pgid: number, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (!(await groupAlive(pgid))) return true;
+    if (Date.now() >= end) return false;
+    await wait(25);
+  }
+}
+
+/**
+ * SIGTERM the group, SIGKILL it after `graceMs`, and wait until every member is gone (not
+ * just the shell that leads it: `sh -c "node server.js"` may leave node a moment longer).
+ */
+export async function stopGroup(child: ChildProcess, graceMs = 3_000): Promise<void> {
+  const pgid = child.pid;
+  if (pgid === undefined) return;
+  killGroup(child, 'SIGTERM');
+  if (!(await groupGone(pgid, graceMs))) {
+    killGroup(child, 'SIGKILL');
+    await groupGone(pgid, graceMs);
+  }
+  await Promise.race([exited(child), wait(graceMs)]);
+}

@@ -27,7 +27,7 @@ export default tseslint.config(
           patterns: [
             { group: ['node:fs', 'node:fs/*', 'fs', 'fs/*', 'node:child_process', 'child_process', 'node:net', 'node:http', 'node:https'], message: 'The engine does no I/O: take a port instead.' },
             { group: ['@octokit/*', 'octokit', 'probot', '@actions/*'], message: 'The engine never talks to GitHub or Actions directly: that belongs in an adapter.' },
-            { group: ['../local/*', '../../local/*', '../cli/*', '../../cli/*', '../github/*', '../../github/*'], message: 'The engine must not depend on its adapters.' },
+            { group: ['../local/*', '../../local/*', '../cli/*', '../../cli/*', '../github/*', '../../github/*', '../workers/*', '../../workers/*'], message: 'The engine must not depend on its adapters.' },
           ],
         },
       ],

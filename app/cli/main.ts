@@ -3,6 +3,9 @@ import { pathToFileURL } from 'node:url';
 import * as graph from './commands/graph.js';
 import * as gsdImport from './commands/import.js';
 import * as simulate from './commands/simulate.js';
+import * as respond from './commands/respond.js';
+import * as run from './commands/run.js';
+import * as status from './commands/status.js';
 import * as validate from './commands/validate.js';
 import { EXIT, processIO, UsageError, type CliIO } from './io.js';
 
@@ -16,6 +19,9 @@ const COMMANDS: Record<string, Command> = {
   validate: { usage: validate.usage, summary: 'parse and check a spec', run: validate.validateCommand },
   graph: { usage: graph.usage, summary: 'the dependency graph, critical path and conflicts', run: graph.graphCommand },
   simulate: { usage: simulate.usage, summary: 'the scheduler alone, on given durations', run: simulate.simulateCommand },
+  run: { usage: run.usage, summary: 'execute a spec locally, resumably', run: run.runCommand },
+  status: { usage: status.usage, summary: 'progress at a glance', run: status.statusCommand },
+  respond: { usage: respond.usage, summary: 'answer a checkpoint', run: respond.respondCommand },
   import: { usage: gsdImport.usage, summary: 'convert a GSD .planning/ directory into a spec', run: gsdImport.importCommand },
 };
 

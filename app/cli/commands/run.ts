@@ -1,0 +1,160 @@
+import { readFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import { CONFIG_PATH, parseConfig } from '../../engine/config/parse.js';
+import { DEFAULT_CONFIG, type HarnessConfig } from '../../engine/config/schema.js';
+import { formatProblem } from '../../engine/spec/problem.js';
+import type { RunOptions } from '../../local/run/context.js';
+import { RunLockedError } from '../../local/run/lock.js';
+import { PlainReporter, TtyReporter } from '../../local/run/progress.js';
+import { RunError, RunRepo } from '../../local/run/repo.js';
+import { runSpec } from '../../local/run/runner.js';
+import { agentsConfig } from '../../workers/config.js';
+import { AGENT_NAMES } from '../../workers/registry.js';
+import { EXIT, UsageError, type CliIO } from '../io.js';
+import { displayPath, specDirArg } from '../spec-input.js';
+
+export const usage = `Usage: harness run <spec-dir> [--phase P] [--plan ID] [--slots N] [--agent NAME] [--retry]
+
+Execute a spec locally: each plan in its own git worktree and branch
+(harness/<spec>/<plan>), run by its agent, verified, and merged in dependency
+order into harness/<spec>/integration, where phases are verified and SUMMARY.md,
+VERIFICATION.md, STATUS.md, ROADMAP.md and execution/commits.log are written.
+A run stopped at any moment (Ctrl-C, a crash, SIGKILL) resumes where it was when
+started again. Checkpoints wait for "harness respond" (or an answer typed here).
+
+Options:
+  --phase P    start only plans of phase P
+  --plan ID    start only this plan
+  --slots N    plans at once (default: slots in .github/harness.yml, else 4)
+  --agent NAME run every plan with this agent: ${AGENT_NAMES.join(', ')}
+  --retry      give failed and blocked plans, and failed phases, a fresh attempt
+  -h, --help   show this help
+
+Exit: 0 every plan and phase verified, 1 failures or work left, 2 usage error.
+`;
+
+export async function runCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      phase: { type: 'string' },
+      plan: { type: 'string' },
+      slots: { type: 'string' },
+      agent: { type: 'string' },
+      retry: { type: 'boolean' },
+    },
+  });
+  const dir = specDirArg(positionals);
+  const specDir = resolve(io.cwd, dir);
+  let slots: number | undefined;
+  if (values.slots !== undefined) {
+    slots = Number(values.slots);
+    if (!Number.isInteger(slots) || slots < 1 || slots > 64) throw new UsageError(`--slots must be a whole number from 1 to 64, not "${values.slots}"`);
+  }
+  if (values.agent !== undefined && !(AGENT_NAMES as readonly string[]).includes(values.agent)) {
+    throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')}, not "${values.agent}"`);
+  }
+  let repo: RunRepo;
+  try {
+    repo = await RunRepo.open(specDir);
+  } catch (e) {
+    if (e instanceof RunError) throw new UsageError(e.message);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`${displayPath(dir)}: no such directory`);
+    throw e;
+  }
+  const config = await readConfig(repo.root, io);
+  if (!config) return EXIT.problems;
+
+  const abort = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(130);
+    io.stderr('\nstopping: running plans are stopped and their state kept; run the same command again to resume (Ctrl-C again to quit at once)\n');
+    abort.abort();
+  };
+  process.on('SIGINT', onSigint);
+  const reporter = io.isTTY ? new TtyReporter(io.stdout) : new PlainReporter(io.stdout);
+  const options: RunOptions = {
+    specDir,
+    specArg: displayPath(relative(io.cwd, specDir) || '.'),
+    slots: slots ?? config.slots,
+    agents: agentsConfig(config),
+    defaultAgent: config.agent,
+    reporter,
+    signal: abort.signal,
+    env: await gitIdentity(repo),
+  };
+  if (values.agent !== undefined) options.agent = values.agent;
+  if (values.phase !== undefined) options.phase = values.phase.padStart(2, '0');
+  if (values.plan !== undefined) options.plan = values.plan;
+  if (values.retry) options.retry = true;
+  if (io.isTTY && process.stdin.isTTY) options.ask = askOnTerminal;
+  try {
+    const outcome = await runSpec(options);
+    if (outcome.problems) {
+      for (const p of outcome.problems) io.stderr(`${formatProblem(p, displayPath(dir))}\n`);
+      io.stderr(`harness run: ${displayPath(dir)} has errors; nothing ran\n`);
+      return EXIT.problems;
+    }
+    const plans = Object.values(outcome.plans);
+    const phases = Object.values(outcome.phases);
+    const count = (list: string[], s: string) => list.filter((x) => x === s).length;
+    io.stdout(
+      [
+        '',
+        `${outcome.spec}: ${count(plans, 'verified')}/${plans.length} plans verified, ${count(phases, 'verified')}/${phases.length} phases verified${
+          count(plans, 'failed') ? `, ${count(plans, 'failed')} failed` : ''
+        }${count(plans, 'blocked') ? `, ${count(plans, 'blocked')} blocked` : ''}${outcome.stopped ? ' (stopped; run again to resume)' : ''}`,
+        `  integration branch: ${outcome.integrationBranch}`,
+        `  its worktree:       ${outcome.integrationWorktree}`,
+        `  status:             ${outcome.statusFile}`,
+        outcome.complete ? `  next: review, then merge ${outcome.integrationBranch} into your branch` : `  next: harness status ${options.specArg}`,
+        '',
+      ].join('\n'),
+    );
+    return outcome.complete ? EXIT.ok : EXIT.problems;
+  } catch (e) {
+    if (e instanceof RunLockedError) {
+      io.stderr(`harness run: ${e.message}\n`);
+      return EXIT.problems;
+    }
+    if (e instanceof RunError) throw new UsageError(e.message);
+    throw e;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+async function readConfig(root: string, io: CliIO): Promise<HarnessConfig | undefined> {
+  const text = await readFile(join(root, CONFIG_PATH), 'utf8').catch(() => undefined);
+  if (text === undefined) return DEFAULT_CONFIG;
+  const { config, problems } = parseConfig(text);
+  for (const p of problems) io.stderr(`${formatProblem(p)}\n`);
+  return config;
+}
+
+/** Commits need an identity; a machine with none configured gets harness's own rather than a failed run. */
+async function gitIdentity(repo: RunRepo): Promise<Record<string, string>> {
+  const has = async (key: string) => Boolean((await repo.git().run(['config', '--get', key]).catch(() => '')).trim());
+  const out: Record<string, string> = {};
+  if (!(await has('user.name'))) out.GIT_AUTHOR_NAME = out.GIT_COMMITTER_NAME = 'harness';
+  if (!(await has('user.email'))) out.GIT_AUTHOR_EMAIL = out.GIT_COMMITTER_EMAIL = 'harness@localhost';
+  return out;
+}
+
+async function askOnTerminal(checkpoint: { plan: string; prompt: string; options?: string[] }, signal: AbortSignal): Promise<string | undefined> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const options = checkpoint.options?.length ? ` [${checkpoint.options.join('/')}]` : '';
+    const answer = await rl.question(`\n${checkpoint.plan}: ${checkpoint.prompt}${options}\n> `, { signal });
+    return answer.trim() || undefined;
+  } catch {
+    return undefined;
+  } finally {
+    rl.close();
+  }
+}

@@ -1,0 +1,123 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { progressOf } from '../../engine/run/status-document.js';
+import { RunRepo } from '../../local/run/repo.js';
+import { readRunState } from '../../local/run/run-state.js';
+import { OrchestrationStore } from '../../local/run/store.js';
+import { EXIT, UsageError, type CliIO } from '../io.js';
+import { displayPath, loadSpecDir, specDirArg } from '../spec-input.js';
+
+export const usage = `Usage: harness status <spec-dir> [--json]
+
+Progress at a glance: each phase and plan with its state, what runs, what waits for
+a person (and how to answer), what failed and why.
+
+Options:
+  --json     the same as stable JSON (see README: JSON output)
+  -h, --help show this help
+
+Exit: 0.
+`;
+
+export async function statusCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' } } });
+  const dir = specDirArg(positionals);
+  const loaded = await loadSpecDir(dir, io);
+  if (!loaded.spec) throw new UsageError(`${displayPath(dir)}: cannot read the spec (harness validate ${displayPath(dir)})`);
+  const spec = loaded.spec;
+  const repo = await RunRepo.open(resolve(io.cwd, dir)).catch(() => undefined);
+  const store = repo ? OrchestrationStore.for(repo.root, spec.id) : undefined;
+  const run = await store?.readRun();
+  const state = store
+    ? await readRunState(store, spec)
+    : { plans: new Map(), phases: new Map(), statuses: new Map(), results: new Map(), checkpoints: new Map(), minutes: new Map(), reasons: new Map(), researched: new Set<string>() };
+  const planState = (id: string) => state.plans.get(id) ?? 'pending';
+  const progress = progressOf(spec, {
+    spec: spec.id,
+    title: spec.title,
+    plans: new Map(spec.plans.map((p) => [p.id, planState(p.id)])),
+    phases: new Map(spec.phases.map((p) => [p.id, state.phases.get(p.id) ?? 'pending'])),
+    minutes: state.minutes,
+    reasons: state.reasons,
+    activity: [],
+    now: new Date(),
+  });
+  const checkpoints = [...state.checkpoints.values()].map((c) => ({ session: c.plan, kind: c.kind, prompt: c.prompt, options: c.options ?? [], askedAt: c.askedAt }));
+  if (values.json) {
+    io.stdout(
+      `${JSON.stringify(
+        {
+          spec: spec.id,
+          title: spec.title,
+          status: run ? progress.status : 'planning',
+          progress,
+          integrationBranch: run?.integrationBranch ?? null,
+          phases: spec.phases.map((p) => ({ id: p.id, title: p.title, state: state.phases.get(p.id) ?? 'pending' })),
+          plans: spec.plans.map((p) => {
+            const status = state.statuses.get(p.id);
+            return {
+              id: p.id,
+              title: p.title,
+              phase: p.phase,
+              state: planState(p.id),
+              task: status?.currentTask ?? null,
+              tasks: status?.totalTasks ?? null,
+              message: status?.message ?? null,
+              reason: state.reasons.get(p.id) ?? null,
+              minutes: state.minutes.get(p.id) ?? null,
+            };
+          }),
+          checkpoints,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    return EXIT.ok;
+  }
+  const out: string[] = [];
+  out.push(`${spec.id} ${spec.title}`);
+  out.push(
+    run
+      ? `${progress.status} · ${progress.plansVerified}/${progress.plansTotal} plans · ${progress.phasesVerified}/${progress.phasesTotal} phases · ${progress.percent}% · ${progress.totalMinutes} min of work`
+      : 'not run yet: harness run ' + displayPath(dir),
+  );
+  for (const phase of spec.phases) {
+    out.push('', `Phase ${phase.id} · ${phase.title} — ${state.phases.get(phase.id) ?? 'pending'}`);
+    for (const id of phase.plans) {
+      const plan = spec.planById.get(id)!;
+      const s = planState(id);
+      const status = state.statuses.get(id);
+      const detail =
+        s === 'running' && status?.currentTask ? `step ${status.currentTask}/${status.totalTasks}: ${status.message ?? ''}` : s === 'failed' || s === 'blocked' ? (state.reasons.get(id) ?? '') : s === 'verified' ? `${state.minutes.get(id) ?? 0} min` : '';
+      out.push(`  ${mark(s)} ${id} ${plan.title}  ${s}${detail ? ` · ${detail}` : ''}`);
+    }
+  }
+  if (checkpoints.length > 0) {
+    out.push('', 'Waiting for a person:');
+    for (const c of checkpoints) {
+      out.push(`  ${c.session} (${c.kind}): ${c.prompt.split('\n')[0]}`);
+      out.push(`    harness respond ${displayPath(dir)} ${c.session} <answer>${c.options.length ? `   (${c.options.join(' | ')})` : ''}`);
+    }
+  }
+  if (run) out.push('', `Integration branch: ${run.integrationBranch}`);
+  io.stdout(`${out.join('\n')}\n`);
+  return EXIT.ok;
+}
+
+function mark(state: string): string {
+  switch (state) {
+    case 'verified':
+      return '✓';
+    case 'failed':
+      return '✗';
+    case 'blocked':
+      return '⊘';
+    case 'running':
+      return '▶';
+    case 'checkpoint':
+      return '?';
+    default:
+      return '·';
+  }
+}

@@ -1,0 +1,82 @@
+import picomatch from 'picomatch';
+import { globsOverlap } from '../graph/glob.js';
+import type { Phase, Spec } from '../spec/model.js';
+
+/**
+ * Research-ahead without an agent: what a later phase will touch, looked up in the
+ * merged tree while earlier phases still run. It writes only a planning document
+ * (planning/research/phase-NN-research.md), never source files, so it can take any idle
+ * slot. An agent-written research document, when one exists, is never overwritten.
+ */
+export interface ResearchInput {
+  spec: Spec;
+  phase: Phase;
+  /** Files tracked on the integration branch now. */
+  tracked: readonly string[];
+  /** The commit those files are from. */
+  commit: string;
+  now: Date;
+}
+
+export const RESEARCH_MARKER = '<!-- harness:research generated -->';
+
+export function researchPath(phase: Phase): string {
+  return `planning/research/phase-${phase.id}-research.md`;
+}
+
+export function researchDocument(input: ResearchInput): string {
+  const { spec, phase, tracked } = input;
+  const plans = phase.plans.map((id) => spec.planById.get(id)!);
+  const earlier = spec.plans.filter((p) => Number(p.phase) < Number(phase.id));
+  const out: string[] = [
+    '---',
+    `spec: ${spec.id}`,
+    `phase: "${phase.id}"`,
+    `generated: ${input.now.toISOString()}`,
+    `commit: ${input.commit.slice(0, 12)}`,
+    '---',
+    RESEARCH_MARKER,
+    '',
+    `# Research: phase ${phase.id} · ${phase.title}`,
+    '',
+    phase.goal ? `**Goal:** ${phase.goal}\n` : '',
+    `What the phase's ${plans.length} plans will touch, looked up on the merged work at \`${input.commit.slice(0, 7)}\`.`,
+    '',
+  ];
+  const risks: string[] = [];
+  for (const plan of plans) {
+    out.push(`## ${plan.id} ${plan.title}`, '');
+    for (const [label, globs] of [
+      ['Writes', plan.filesModified],
+      ['Reads', plan.filesRead],
+    ] as const) {
+      if (globs.length === 0) continue;
+      out.push(`**${label}:**`, '');
+      for (const glob of globs) {
+        const match = picomatch(glob, { dot: true });
+        const existing = tracked.filter((f) => match(f));
+        const producers = earlier.filter((p) => p.filesModified.some((g) => globsOverlap(g, glob))).map((p) => p.id);
+        const state = existing.length > 0 ? `${existing.length} file${existing.length === 1 ? '' : 's'} now (${existing.slice(0, 5).map((f) => `\`${f}\``).join(', ')}${existing.length > 5 ? ', …' : ''})` : 'nothing yet';
+        const from = producers.length > 0 ? `; written earlier by ${producers.join(', ')}` : '';
+        out.push(`- \`${glob}\`: ${state}${from}`);
+        if (label === 'Reads' && existing.length === 0 && producers.length === 0) {
+          risks.push(`${plan.id} reads \`${glob}\`, which does not exist and which no earlier plan writes.`);
+        }
+      }
+      out.push('');
+    }
+    const deps = plan.dependsOn.filter((d) => !phase.plans.includes(d));
+    if (deps.length > 0) out.push(`Depends on earlier phases: ${deps.join(', ')}.`, '');
+  }
+  const inPhase: string[] = [];
+  for (let i = 0; i < plans.length; i++) {
+    for (let j = i + 1; j < plans.length; j++) {
+      const a = plans[i]!;
+      const b = plans[j]!;
+      const shared = a.filesModified.find((g) => b.filesModified.some((h) => globsOverlap(g, h)));
+      if (shared) inPhase.push(`${a.id} and ${b.id} both write \`${shared}\`; they run one after the other.`);
+    }
+  }
+  out.push('## Risks', '', ...(risks.length + inPhase.length > 0 ? [...risks, ...inPhase].map((r) => `- ${r}`) : ['None found.']), '');
+  return `${out.filter((l, i, all) => !(l === '' && all[i - 1] === '')).join('\n')}\n`;
+}

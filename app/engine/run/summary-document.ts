@@ -1,0 +1,84 @@
+import { renderTemplate } from '../documents/render-template.js';
+import type { Plan } from '../spec/model.js';
+import type { VerificationReport } from '../verify/levels.js';
+import type { Deviation } from './deviations.js';
+
+export interface SummaryInput {
+  spec: string;
+  plan: Plan;
+  status: 'verified' | 'failed';
+  agent: string;
+  started: string;
+  finished: string;
+  durationMinutes: number;
+  attempts: number;
+  branch: string;
+  commits: { sha: string; message: string }[];
+  deviations: Deviation[];
+  verification?: VerificationReport;
+  /** Why it failed, when it did. */
+  reason?: string;
+  /** What the agent said it did, if anything. */
+  agentSummary?: string;
+}
+
+const RESULT = { pass: 'pass', fail: 'fail', human: 'skipped-for-human' } as const;
+
+/** A plan's SUMMARY.md, from templates/SUMMARY.md. */
+export function summaryDocument(template: string, input: SummaryInput): string {
+  const checks = (input.verification?.results ?? []).map((r) => ({
+    id: r.id,
+    type: r.type,
+    result: RESULT[r.status],
+    evidence: r.evidence,
+    duration_seconds: Math.round(r.durationMs / 100) / 10,
+  }));
+  const frontmatter = {
+    plan_id: input.plan.id,
+    spec: input.spec,
+    title: input.plan.title,
+    status: input.status,
+    agent: input.agent,
+    started: input.started,
+    finished: input.finished,
+    duration_minutes: input.durationMinutes,
+    attempts: input.attempts,
+    branch: input.branch,
+    commits: input.commits.map((c) => ({ sha: c.sha.slice(0, 12), message: c.message })),
+    deviations: input.deviations.map((d) => ({ description: d.description, reason: d.reason, impact: d.impact, files: d.files })),
+    checks,
+  };
+  const built =
+    input.commits.length > 0
+      ? input.commits.map((c) => `- \`${c.sha.slice(0, 7)}\` ${c.message}`).join('\n')
+      : '_No commits._';
+  const agentNote = input.agentSummary ? `\n\n${input.agentSummary.trim()}` : '';
+  const verification =
+    checks.length > 0
+      ? [
+          '| Check | Type | Result | Evidence |',
+          '|---|---|---|---|',
+          ...checks.map((c) => `| ${c.id} | ${c.type} | ${c.result} | ${cell(c.evidence)} |`),
+        ].join('\n')
+      : `_Not verified: ${input.reason ?? 'the run ended before verification'}._`;
+  return renderTemplate(template, frontmatter, {
+    plan_id: input.plan.id,
+    title: input.plan.title,
+    built: built + agentNote,
+    deviations:
+      input.deviations.length > 0 ? input.deviations.map((d) => `- **${d.impact}**: ${d.description} ${d.reason}`).join('\n') : 'None.',
+    verification: input.status === 'failed' && input.reason ? `**Failed:** ${input.reason}\n\n${verification}` : verification,
+    notes: notes(input.plan),
+  });
+}
+
+function notes(plan: Plan): string {
+  const lines: string[] = [];
+  if (plan.filesModified.length > 0) lines.push(`Files this plan owns: ${plan.filesModified.map((f) => `\`${f}\``).join(', ')}.`);
+  if (plan.truths.length > 0) lines.push('Now true:', ...plan.truths.map((t) => `- ${t}`));
+  return lines.join('\n') || 'None.';
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
+}

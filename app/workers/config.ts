@@ -1,0 +1,19 @@
+import type { HarnessConfig } from '../engine/config/schema.js';
+import type { AgentsConfig } from './registry.js';
+
+/** The agents settings of `.github/harness.yml` in the form the workers take. */
+export function agentsConfig(config: HarnessConfig): AgentsConfig {
+  const out: AgentsConfig = {};
+  const c = config.agents.claude;
+  if (c) {
+    out.claude = {};
+    if (c.executable !== undefined) out.claude.executable = c.executable;
+    if (c.permission_mode !== undefined) out.claude.permissionMode = c.permission_mode;
+    if (c.allowed_tools !== undefined) out.claude.allowedTools = c.allowed_tools;
+    if (c.max_turns !== undefined) out.claude.maxTurns = c.max_turns;
+    if (c.model !== undefined) out.claude.model = c.model;
+    if (c.extra_args !== undefined) out.claude.extraArgs = c.extra_args;
+  }
+  if (config.agents.command) out.command = { command: config.agents.command.command, protocol: config.agents.command.protocol };
+  return out;
+}

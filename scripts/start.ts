@@ -1,0 +1,39 @@
+// npm start: the embedded default. A fresh git repository in a temporary directory, the
+// example spec committed into it, and `harness run` executing it end to end with the
+// deterministic script agent. It ends by saying where to look.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../app/cli/main.js';
+
+const example = new URL('../examples/specs/SPC-001-notes-service', import.meta.url).pathname;
+const repo = mkdtempSync(join(tmpdir(), 'harness-example-'));
+const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'pipe' });
+const env = { GIT_AUTHOR_NAME: 'harness example', GIT_AUTHOR_EMAIL: 'example@harness.local' };
+
+git('init', '--quiet', '--initial-branch=main');
+git('config', 'user.name', env.GIT_AUTHOR_NAME);
+git('config', 'user.email', env.GIT_AUTHOR_EMAIL);
+writeFileSync(join(repo, 'README.md'), '# Notes service\n\nBuilt by harness from docs/specs/SPC-001-notes-service.\n');
+cpSync(example, join(repo, 'docs/specs/SPC-001-notes-service'), { recursive: true });
+git('add', '-A');
+git('commit', '--quiet', '-m', 'Add spec SPC-001: notes service');
+
+console.log(`harness example: a fresh repository at ${repo}\n`);
+const code = await main(['run', 'docs/specs/SPC-001-notes-service', '--agent', 'script'], {
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  cwd: repo,
+  env: process.env,
+  isTTY: Boolean(process.stdout.isTTY),
+});
+const worktree = join(repo, '.git/harness/worktrees/SPC-001/integration');
+console.log(`Where to look:
+  the repository:        ${repo}
+  the built service:     ${worktree}  (node src/server.js, node bin/notes.js --help)
+  the spec's record:     ${join(worktree, 'docs/specs/SPC-001-notes-service')}  (STATUS.md, ROADMAP.md, execution/)
+  the history:           git -C ${repo} log --graph --oneline harness/SPC-001/integration
+  run state:             ${join(repo, '.orchestration/SPC-001')}
+  again, from there:     node ${new URL('../bin/harness.js', import.meta.url).pathname} status ${join(repo, 'docs/specs/SPC-001-notes-service')}`);
+process.exitCode = code;

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PhaseState, PlanState } from '../../engine/run/state.js';
+import { Scheduler } from '../../engine/schedule/scheduler.js';
 import { researchPath } from '../../engine/run/research.js';
 import type { Spec } from '../../engine/spec/model.js';
 import type { CheckpointRecord, OrchestrationStore, SessionResult, SessionStatus } from './store.js';
@@ -68,4 +69,18 @@ export async function readRunState(store: OrchestrationStore, spec: Spec, integr
     }),
   );
   return state;
+}
+
+/**
+ * Plans that cannot run because a plan or phase they need failed. The scheduler decides
+ * this from the other states, so it is never stored: `harness status` derives it the same
+ * way the run does.
+ */
+export function markBlocked(spec: Spec, state: RunState): void {
+  const scheduler = new Scheduler(spec);
+  const schedule = scheduler.state({ plans: state.plans, phases: state.phases });
+  for (const b of scheduler.blockedBy(schedule)) {
+    state.plans.set(b.plan, 'blocked');
+    state.reasons.set(b.plan, 'plan' in b.because ? `${b.because.plan} failed` : `phase ${b.because.phase} failed its verification`);
+  }
 }

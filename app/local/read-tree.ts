@@ -1,14 +1,11 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import pLimit from 'p-limit';
 import { formatBytes, MAX_DOCUMENT_BYTES } from '../engine/spec/limits.js';
 import { readCapped } from './spec-files.js';
 
 /** A GSD `.planning/` has dozens of files; thousands means the path points at something else (a repository root). */
 export const MAX_TREE_FILES = 5_000;
 
-/** Files are read many at a time, but not so many that a large tree runs out of descriptors. */
-const READ_CONCURRENCY = 64;
 
 export interface TreeFile {
   /** Relative to the directory read, forward slashes. */
@@ -58,8 +55,7 @@ export async function readTree(dir: string, maxBytes = MAX_DOCUMENT_BYTES): Prom
     throw new TreeError(`${dir}: ${paths.length} files, over the ${MAX_TREE_FILES} a GSD .planning directory could hold; is this the right directory?`);
   }
 
-  const limit = pLimit(READ_CONCURRENCY);
-  const read = await Promise.all(paths.map((path) => limit(() => readCapped(join(dir, path), path, maxBytes))));
+  const read = paths.map((path) => readCapped(join(dir, path), path, maxBytes));
   const files: TreeFile[] = [];
   for (const file of read) {
     const size = file.size ?? file.bytes.length;

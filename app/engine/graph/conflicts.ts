@@ -1,4 +1,4 @@
-import { globsOverlap, literalPrefix } from './glob.js';
+import { globsOverlap, literalPrefix, normalizeGlob } from './glob.js';
 import type { DependencyGraph } from './graph.js';
 
 export interface Conflict {
@@ -24,7 +24,8 @@ interface Entry {
 export function overlappingWriters(filesModified: readonly (readonly string[])[]): Conflict[] {
   const entries: Entry[] = [];
   filesModified.forEach((globs, plan) => {
-    for (const glob of globs) entries.push({ plan, glob, prefix: literalPrefix(glob) });
+    // The prefix is taken as globsOverlap reads the glob (no leading "./", no "//").
+    for (const glob of globs) entries.push({ plan, glob, prefix: literalPrefix(normalizeGlob(glob)) });
   });
   entries.sort((x, y) => (x.prefix < y.prefix ? -1 : x.prefix > y.prefix ? 1 : x.plan - y.plan));
 

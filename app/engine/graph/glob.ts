@@ -4,10 +4,12 @@
  * searches their product for a path both accept, so `src/**` and `src/a/*.ts`
  * overlap, `src/*.ts` and `src/*.css` do not, and `src/{a,b}.ts` and `src/b.ts` do.
  *
- * Semantics follow picomatch for the common syntax: `*` and `?` stay within a path
- * segment, `**` as a whole segment spans any number of segments (zero included),
- * `[...]`/`[!...]` are classes, `{a,b}` alternatives. Extglobs are treated as `*`
- * (wider, so never a missed conflict).
+ * Semantics follow picomatch (with PICOMATCH_OPTIONS) for the common syntax: `*` and `?`
+ * stay within a path segment, `**` as a whole segment spans any number of segments
+ * (zero included), `[...]`/`[!...]` are classes, `{a,b}` alternatives. Extglobs are
+ * treated as `*`, and where picomatch is irregular (a segment that starts with `**`,
+ * empty segments a brace leaves) the wider reading is taken: never a missed conflict.
+ * test/properties.test.ts checks this against picomatch.
  */
 
 type CharSet =
@@ -25,9 +27,19 @@ interface Automaton {
   states: State[];
   start: number;
   accept: number;
+  /** closures[s]: the states reachable from s by epsilon moves (s included), computed once. */
+  closures: number[][];
 }
 
 const MAX_BRACE_EXPANSION = 256;
+
+/**
+ * The picomatch options that read a glob as globsOverlap does: `*` and `**` match dot
+ * files, and `[!a]` means "not a" (with picomatch's defaults it means "! or a", so a
+ * file globsOverlap counts as written by a plan could be flagged as outside it).
+ * Match files against files_modified with these.
+ */
+export const PICOMATCH_OPTIONS = Object.freeze({ dot: true, posix: true });
 
 export function hasMagic(glob: string): boolean {
   return /[*?[\]{}()!+@]/.test(glob);
@@ -117,9 +129,16 @@ function compile(glob: string): Automaton {
   // cur --set--> cur: zero or more.
   const loop = (set: CharSet) => states[cur]!.edges.push({ set, to: cur });
 
+  // "a//b" is "a/b" and a trailing "/" names the same path as without it ("src/" is
+  // "src"), as for paths (normalizeRepoPath); so what a brace can leave, "a/**/" from
+  // "a/**/{b,}" or "a//**" from "a/{,b}/**", is "a/**". A segment of three or more
+  // stars is read as "**": picomatch lets it match nothing at all ("a/**/***" matches
+  // "a"), which one star cannot; the wider reading never misses a conflict.
   const segments = glob
-    .replace(/^\.\//, '')
+    .replace(/\/{2,}/g, '/')
+    .replace(/\/+$/, '')
     .split('/')
+    .map((seg) => (/^\*{3,}$/.test(seg) ? '**' : seg))
     .filter((seg, i, all) => !(seg === '**' && all[i - 1] === '**'));
   const trailing = segments.length > 1 && segments[segments.length - 1] === '**';
   if (trailing) segments.pop();
@@ -130,13 +149,15 @@ function compile(glob: string): Automaton {
         loop({ kind: 'all' });
         return;
       }
-      // "**/" spans zero or more whole segments: (anything "/")?
+      // "**/" spans zero or more whole segments: (anything "/")?. The loop sits on a state
+      // of its own: were it on `cur`, which also steps to `skip` without a "/", "**/a"
+      // would match "aa".
       const skip = add();
       states[cur]!.eps.push(skip);
-      loop({ kind: 'all' });
-      const slash = add();
-      states[cur]!.edges.push({ set: { kind: 'lit', ch: '/' }, to: slash });
-      states[slash]!.eps.push(skip);
+      const inner = add();
+      states[cur]!.eps.push(inner);
+      states[inner]!.edges.push({ set: { kind: 'all' }, to: inner });
+      states[inner]!.edges.push({ set: { kind: 'lit', ch: '/' }, to: skip });
       cur = skip;
       return;
     }
@@ -153,11 +174,19 @@ function compile(glob: string): Automaton {
     states[below]!.eps.push(after);
     cur = after;
   }
-  return { states, start, accept: cur };
+  return { states, start, accept: cur, closures: states.map((_, s) => closure(states, s)) };
 }
 
 function compileSegment(segment: string, char: (s: CharSet) => void, loop: (s: CharSet) => void): void {
-  for (let i = 0; i < segment.length; i++) {
+  let from = 0;
+  if (segment.startsWith('**')) {
+    // "**" that starts a segment but is not all of it: picomatch lets it span segments
+    // in some spots ("**{a,b}" matches "x/a", "**.ts" at the start matches "a/b.ts") and
+    // not in others ("**a"); reading it as spanning everywhere never misses a conflict.
+    loop({ kind: 'all' });
+    while (segment[from] === '*') from++;
+  }
+  for (let i = from; i < segment.length; i++) {
     const c = segment[i]!;
     if (c === '\\' && i + 1 < segment.length) {
       char({ kind: 'lit', ch: segment[++i]! });
@@ -272,12 +301,12 @@ function intersects(a: CharSet, b: CharSet): boolean {
   return cls.ranges.some(([lo, hi]) => lo !== SLASH || hi !== SLASH);
 }
 
-function closure(a: Automaton, seeds: number[]): number[] {
-  const seen = new Set(seeds);
-  const stack = [...seeds];
+function closure(states: State[], seed: number): number[] {
+  const seen = new Set([seed]);
+  const stack = [seed];
   while (stack.length) {
     const s = stack.pop()!;
-    for (const t of a.states[s]!.eps) {
+    for (const t of states[s]!.eps) {
       if (!seen.has(t)) {
         seen.add(t);
         stack.push(t);
@@ -288,7 +317,9 @@ function closure(a: Automaton, seeds: number[]): number[] {
 }
 
 function automatonOf(glob: string): Automaton[] {
-  return expandBraces(glob).map(compile);
+  // Leading "./"s are dropped before braces are expanded, as picomatch does: "././*" is "*",
+  // but "{.,}/*" is not (and every path a glob names starts with its literal prefix).
+  return expandBraces(normalizeGlob(glob)).map(compile);
 }
 
 const cache = new Map<string, Automaton[]>();
@@ -304,40 +335,78 @@ function cached(glob: string): Automaton[] {
 
 /** True when some path matches both globs. */
 export function globsOverlap(a: string, b: string): boolean {
-  if (!hasMagic(a) && !hasMagic(b)) return normalize(a) === normalize(b);
+  const plainA = !hasMagic(a);
+  const plainB = !hasMagic(b);
+  if (plainA && plainB) return normalize(a) === normalize(b);
+  // A plain path against a glob: run the glob's automata on the path (the same answer as
+  // the product below, without building an automaton for every path in the spec).
+  if (plainA && !a.includes('\\')) return cached(b).some((y) => accepts(y, normalize(a)));
+  if (plainB && !b.includes('\\')) return cached(a).some((x) => accepts(x, normalize(b)));
   for (const x of cached(a)) for (const y of cached(b)) if (productNonEmpty(x, y)) return true;
   return false;
 }
 
+/** Does the automaton accept this path? (By UTF-16 unit, as compile() reads the glob.) */
+function accepts(a: Automaton, path: string): boolean {
+  let current = a.closures[a.start]!;
+  const mark = new Int32Array(a.states.length).fill(-1);
+  for (let k = 0; k < path.length; k++) {
+    const cp = path.charCodeAt(k);
+    const next: number[] = [];
+    for (const s of current) {
+      for (const e of a.states[s]!.edges) {
+        if (!contains(e.set, cp)) continue;
+        for (const t of a.closures[e.to]!) {
+          if (mark[t] !== k) {
+            mark[t] = k;
+            next.push(t);
+          }
+        }
+      }
+    }
+    if (next.length === 0) return false;
+    current = next;
+  }
+  return current.includes(a.accept);
+}
+
 function normalize(path: string): string {
-  return path.replace(/^\.\//, '').replace(/\/+$/, '');
+  return normalizeGlob(path).replace(/\/+$/, '');
+}
+
+/**
+ * A glob as globsOverlap reads it: without leading "./"s and with "//" as "/", as
+ * normalizeRepoPath writes paths. Every path the glob names starts with its literalPrefix.
+ */
+export function normalizeGlob(glob: string): string {
+  return glob.replace(/^(\.\/)+/, '').replace(/\/{2,}/g, '/');
 }
 
 function productNonEmpty(x: Automaton, y: Automaton): boolean {
+  // Breadth-first over pairs of states (i, j), as i * width + j; epsilon closures are precomputed.
   const width = y.states.length;
-  const seen = new Set<number>();
-  const queue: [number, number][] = [];
-  const visit = (xs: number[], ys: number[]) => {
-    for (const i of closure(x, xs)) {
-      for (const j of closure(y, ys)) {
+  const seen = new Uint8Array(x.states.length * width);
+  const queue: number[] = [];
+  const visit = (i0: number, j0: number) => {
+    for (const i of x.closures[i0]!) {
+      for (const j of y.closures[j0]!) {
         const key = i * width + j;
-        if (!seen.has(key)) {
-          seen.add(key);
-          queue.push([i, j]);
+        if (!seen[key]) {
+          seen[key] = 1;
+          queue.push(key);
         }
       }
     }
   };
-  visit([x.start], [y.start]);
+  visit(x.start, y.start);
   for (let head = 0; head < queue.length; head++) {
-    const [i, j] = queue[head]!;
+    const key = queue[head]!;
+    const i = Math.floor(key / width);
+    const j = key - i * width;
     if (i === x.accept && j === y.accept) return true;
     for (const e of x.states[i]!.edges) {
       for (const f of y.states[j]!.edges) {
-        if (intersects(e.set, f.set)) {
-          const key = e.to * width + f.to;
-          if (!seen.has(key)) visit([e.to], [f.to]);
-        }
+        if (!seen[e.to * width + f.to] && intersects(e.set, f.set)) visit(e.to, f.to);
       }
     }
   }

@@ -1,4 +1,5 @@
 import picomatch from 'picomatch';
+import { PICOMATCH_OPTIONS } from '../graph/glob.js';
 
 export interface Deviation {
   description: string;
@@ -13,8 +14,8 @@ export interface Deviation {
  * it is recorded in the SUMMARY as a deviation for a person to look at.
  */
 export function undeclaredWrites(changed: readonly string[], filesModified: readonly string[], ignore: readonly string[] = []): Deviation[] {
-  const declared = picomatch([...filesModified], { dot: true });
-  const ignored = ignore.length > 0 ? picomatch([...ignore], { dot: true }) : () => false;
+  const declared = picomatch([...filesModified], PICOMATCH_OPTIONS);
+  const ignored = ignore.length > 0 ? picomatch([...ignore], PICOMATCH_OPTIONS) : () => false;
   const outside = changed.filter((f) => !declared(f) && !ignored(f));
   if (outside.length === 0) return [];
   return [

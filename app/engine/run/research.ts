@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { globsOverlap } from '../graph/glob.js';
+import { globsOverlap, PICOMATCH_OPTIONS } from '../graph/glob.js';
 import type { Phase, Spec } from '../spec/model.js';
 
 /**
@@ -53,7 +53,7 @@ export function researchDocument(input: ResearchInput): string {
       if (globs.length === 0) continue;
       out.push(`**${label}:**`, '');
       for (const glob of globs) {
-        const match = picomatch(glob, { dot: true });
+        const match = picomatch(glob, PICOMATCH_OPTIONS);
         const existing = tracked.filter((f) => match(f));
         const producers = earlier.filter((p) => p.filesModified.some((g) => globsOverlap(g, glob))).map((p) => p.id);
         const state = existing.length > 0 ? `${existing.length} file${existing.length === 1 ? '' : 's'} now (${existing.slice(0, 5).map((f) => `\`${f}\``).join(', ')}${existing.length > 5 ? ', …' : ''})` : 'nothing yet';

@@ -1,25 +1,40 @@
-import matter from 'gray-matter';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { formatBytes, MAX_FRONTMATTER_BYTES } from './limits.js';
 import { problem, type Problem } from './problem.js';
+import { parseSimpleYaml } from './yaml-fast.js';
 
 /** A key path into frontmatter: `['must_pass', 2, 'type']`. */
 export type KeyPath = readonly (string | number)[];
 
 /** Where each key and list item of a frontmatter block starts, so messages can name the line. */
 export class LineMap {
-  readonly #lines = new Map<string, number>();
+  // Lines are looked up only to report a problem, which most plans never have: they are
+  // kept as given and indexed on the first lookup. (Joining every key path into a map
+  // key up front was a tenth of the time of loading a large spec.)
+  #lines: Map<string, number> | undefined;
+  #pending: [KeyPath, number][] = [];
 
   constructor(readonly firstLine: number) {}
 
   set(path: KeyPath, line: number): void {
-    this.#lines.set(path.join('\u0000'), line);
+    if (this.#lines) this.#lines.set(path.join('\u0000'), line);
+    else this.#pending.push([path, line]);
+  }
+
+  #index(): Map<string, number> {
+    if (!this.#lines) {
+      this.#lines = new Map();
+      for (const [path, line] of this.#pending) this.#lines.set(path.join('\u0000'), line);
+      this.#pending = [];
+    }
+    return this.#lines;
   }
 
   /** The line of the key at `path`, or of its nearest ancestor that exists. */
   lineOf(path: KeyPath): number {
+    const lines = this.#index();
     for (let n = path.length; n > 0; n--) {
-      const line = this.#lines.get(path.slice(0, n).join('\u0000'));
+      const line = lines.get(path.slice(0, n).join('\u0000'));
       if (line !== undefined) return line;
     }
     return this.firstLine;
@@ -29,14 +44,15 @@ export class LineMap {
   copy(source: LineMap, from: KeyPath, to: KeyPath): void {
     const prefix = from.join('\u0000');
     const target = to.join('\u0000');
-    for (const [key, line] of source.#lines) {
-      if (key === prefix) this.#lines.set(target, line);
-      else if (key.startsWith(`${prefix}\u0000`)) this.#lines.set(target + key.slice(prefix.length), line);
+    const lines = this.#index();
+    for (const [key, line] of source.#index()) {
+      if (key === prefix) lines.set(target, line);
+      else if (key.startsWith(`${prefix}\u0000`)) lines.set(target + key.slice(prefix.length), line);
     }
   }
 
   has(path: KeyPath): boolean {
-    return this.#lines.has(path.join('\u0000'));
+    return this.#index().has(path.join('\u0000'));
   }
 }
 
@@ -56,9 +72,10 @@ const OPENING = /^---[a-z]*[ \t]*$/;
 
 /**
  * Split a Markdown file into YAML frontmatter and body, keeping the line of every key.
- * `required: false` lets a document without frontmatter through with empty data.
+ * `required: false` lets a document without frontmatter through with empty data;
+ * `fast: false` skips the fast path and always parses with yaml (tests compare the two).
  */
-export function parseFrontmatter(file: string, text: string, required = true): FrontmatterResult {
+export function parseFrontmatter(file: string, text: string, required = true, { fast = true } = {}): FrontmatterResult {
   const firstLineEnd = text.indexOf('\n');
   const firstLine = firstLineEnd === -1 ? text : text.slice(0, firstLineEnd);
   if (!OPENING.test(firstLine)) {
@@ -85,21 +102,14 @@ export function parseFrontmatter(file: string, text: string, required = true): F
     };
   }
 
-  let raw = '';
-  let parsed: { doc: ReturnType<typeof parseDocument>; counter: LineCounter } | undefined;
-  const result = matter(text, {
-    engines: {
-      yaml: {
-        parse: (source: string) => {
-          raw = source;
-          const counter = new LineCounter();
-          parsed = { doc: parseDocument(source, { lineCounter: counter, uniqueKeys: true, prettyErrors: false }), counter };
-          return {};
-        },
-      },
-    },
-  });
-  const content = result.content;
+  // The frontmatter is exactly the text between the opening line and the closing one found
+  // above. (gray-matter was used here once: it picks a parser from the opening line, so
+  // "---js" ran the frontmatter through eval and "---toml" threw; and it closed at any
+  // line merely starting with "---".) `raw` starts with the newline that ends the opening
+  // line, so line N of it is line N of the file.
+  const start = firstLineEnd;
+  const raw = text.slice(start, start + closing.index);
+  const content = text.slice(start + closing.index + closing[0].length);
 
   if (Buffer.byteLength(raw, 'utf8') > MAX_FRONTMATTER_BYTES) {
     return {
@@ -115,15 +125,17 @@ export function parseFrontmatter(file: string, text: string, required = true): F
     };
   }
 
-  // gray-matter's matter string starts with the newline after the opening "---",
-  // so line N of it is line N of the file.
   const frontmatterLines = raw.split('\n').length;
   const bodyLine = frontmatterLines + 2;
-  const lines = new LineMap(1);
-  if (!parsed) {
-    return { ok: true, frontmatter: { data: {}, lines, body: content, bodyLine } };
+  // Plain frontmatter takes the fast path; anything it does not know goes to yaml.
+  if (fast) {
+    const fastLines = new LineMap(1);
+    const data = parseSimpleYaml(raw, fastLines);
+    if (data) return { ok: true, frontmatter: { data, lines: fastLines, body: content, bodyLine } };
   }
-  const { doc, counter } = parsed;
+  const lines = new LineMap(1);
+  const counter = new LineCounter();
+  const doc = parseDocument(raw, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
   if (doc.errors.length > 0) {
     return {
       ok: false,

@@ -116,16 +116,15 @@ export function loadSpec(files: readonly SpecFile[]): LoadedSpec {
     if (parsed.claim && !parsed.plan) broken.push(parsed.claim);
     if (!parsed.plan) continue;
     const plan = parsed.plan;
-    const idLine = plan.lines.lineOf(['plan_id']);
     if (planPhase(plan.id) !== phase) {
       problems.push(
-        problem(file.path, idLine, 'plan-location', `plan_id "${plan.id}" belongs to phase ${planPhase(plan.id)} but the file is in ${dir}; fix the id or move the file`),
+        problem(file.path, plan.lines.lineOf(['plan_id']), 'plan-location', `plan_id "${plan.id}" belongs to phase ${planPhase(plan.id)} but the file is in ${dir}; fix the id or move the file`),
       );
     }
     const expected = `${plan.id}-PLAN.md`;
     if (m[2] !== expected) {
       problems.push(
-        problem(file.path, idLine, 'plan-location', `plan_id "${plan.id}" does not match the file name ${m[2]}; name the file ${expected} or fix the id`),
+        problem(file.path, plan.lines.lineOf(['plan_id']), 'plan-location', `plan_id "${plan.id}" does not match the file name ${m[2]}; name the file ${expected} or fix the id`),
       );
     }
     plans.push(plan);
@@ -240,14 +239,15 @@ function checkDependencies(
   for (const plan of claims) {
     const seen = new Set<string>();
     plan.dependsOn.forEach((dep, i) => {
-      const line = plan.lines.lineOf(['depends_on', i]);
+      // Looked up only for a problem: most dependencies have none.
+      const line = () => plan.lines.lineOf(['depends_on', i]);
       if (seen.has(dep)) {
-        problems.push(problem(plan.file, line, 'field-value', `depends_on lists "${dep}" twice; list it once`, 'warning'));
+        problems.push(problem(plan.file, line(), 'field-value', `depends_on lists "${dep}" twice; list it once`, 'warning'));
         return;
       }
       seen.add(dep);
       if (dep === plan.id) {
-        problems.push(problem(plan.file, line, 'self-dependency', `plan ${plan.id} depends on itself; remove "${dep}" from depends_on`));
+        problems.push(problem(plan.file, line(), 'self-dependency', `plan ${plan.id} depends on itself; remove "${dep}" from depends_on`));
         return;
       }
       const depPhase = byId.get(dep)?.phase ?? planPhase(dep);
@@ -255,7 +255,7 @@ function checkDependencies(
       if (!target && claimed.has(dep)) return;
       if (!target) {
         problems.push(
-          problem(plan.file, line, 'unknown-dependency', `depends_on "${dep}" is not a plan in this spec${didYouMean(dep, [...claimed].filter((id) => id !== plan.id))}`),
+          problem(plan.file, line(), 'unknown-dependency', `depends_on "${dep}" is not a plan in this spec${didYouMean(dep, [...claimed].filter((id) => id !== plan.id))}`),
         );
         return;
       }
@@ -263,7 +263,7 @@ function checkDependencies(
         problems.push(
           problem(
             plan.file,
-            line,
+            line(),
             'later-phase-dependency',
             `plan ${plan.id ?? plan.file} (phase ${plan.phase}) depends on ${dep} from the later phase ${depPhase}; phases run in order, so move one of the plans or drop the dependency`,
           ),

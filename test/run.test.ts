@@ -55,6 +55,15 @@ describe('harness run', () => {
     expect(c0).toBeLessThan(Math.min(a1, b1));
   });
 
+  it('starts many plans at once without git tripping over itself', async () => {
+    const plans: StepPlan[] = Array.from({ length: 16 }, (_, i) => ({ id: `01-${String(i + 1).padStart(2, '0')}`, steps: [`mkdir -p out && echo ${i} > out/01-${String(i + 1).padStart(2, '0')}.txt`] }));
+    const root = await makeRepo(specTree(plans));
+    const { outcome, reporter } = await run(root, { slots: 8 });
+    expect(reporter.events.filter((e) => e.kind === 'info')).toEqual([]);
+    expect(outcome.complete).toBe(true);
+    expect(git(integration(root), 'ls-tree', '--name-only', 'HEAD', 'out/').trim().split('\n')).toHaveLength(16);
+  });
+
   it('blocks exactly the dependants of a failed plan and runs everything else', async () => {
     const plans: StepPlan[] = [
       { id: '01-01', steps: ['mkdir -p out && echo ok > out/01-01.txt'] },

@@ -3,6 +3,7 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { GitError } from '../../workers/git.js';
 import type { CommitMessage } from '../../engine/agents/commit-message.js';
+import { Mutex } from './mutex.js';
 import { Stopwatch, TimedGit } from './timed-git.js';
 
 export class RunError extends Error {
@@ -32,6 +33,12 @@ export function integrationBranch(spec: string): string {
  */
 export class RunRepo {
   readonly watch = new Stopwatch();
+  /**
+   * Git's worktree administration is not safe to run concurrently: one `worktree add`
+   * reads the admin files of another that is half written ("failed to read
+   * .git/worktrees/<name>/commondir"). Adding, removing and pruning go one at a time.
+   */
+  readonly #admin = new Mutex();
 
   private constructor(
     readonly root: string,
@@ -85,17 +92,21 @@ export class RunRepo {
    * A worktree for `branch` at `path`, creating the branch at `startPoint` when it does not
    * exist. Reused as it is when it already exists (a resumed run).
    */
-  async ensureWorktree(path: string, branch: string, startPoint: string): Promise<void> {
-    if (existsSync(join(path, '.git'))) return;
-    await this.git().run(['worktree', 'prune']);
-    await mkdir(dirname(path), { recursive: true });
-    if (await this.branchExists(branch)) await this.git().run(['worktree', 'add', '--quiet', path, branch]);
-    else await this.git().run(['worktree', 'add', '--quiet', '-b', branch, path, startPoint]);
+  ensureWorktree(path: string, branch: string, startPoint: string): Promise<void> {
+    return this.#admin.run(async () => {
+      if (existsSync(join(path, '.git'))) return;
+      await this.git().run(['worktree', 'prune']);
+      await mkdir(dirname(path), { recursive: true });
+      if (await this.branchExists(branch)) await this.git().run(['worktree', 'add', '--quiet', path, branch]);
+      else await this.git().run(['worktree', 'add', '--quiet', '-b', branch, path, startPoint]);
+    });
   }
 
-  async removeWorktree(path: string): Promise<void> {
-    if (!existsSync(path)) return;
-    await this.git().run(['worktree', 'remove', '--force', path]);
+  removeWorktree(path: string): Promise<void> {
+    return this.#admin.run(async () => {
+      if (!existsSync(path)) return;
+      await this.git().run(['worktree', 'remove', '--force', path]);
+    });
   }
 
   /**

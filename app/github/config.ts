@@ -1,0 +1,25 @@
+import type { Context } from 'probot';
+import { CONFIG_PATH, parseConfig } from '../engine/config/parse.js';
+import { DEFAULT_CONFIG, type HarnessConfig } from '../engine/config/schema.js';
+import type { Problem } from '../engine/spec/problem.js';
+import { stringify } from 'yaml';
+
+export interface LoadedConfig {
+  config: HarnessConfig;
+  /** Problems in .github/harness.yml; the defaults stand in for a broken file. */
+  problems: Problem[];
+}
+
+/**
+ * `.github/harness.yml` through Probot's `context.config` (which also follows `_extends`
+ * and an organisation's `.github` repository). Every key is optional; a file with problems
+ * is reported and the defaults are used, so a typo never stops the app.
+ */
+export async function loadConfig(context: Context): Promise<LoadedConfig> {
+  const raw = (await context.config<Record<string, unknown>>('harness.yml')) ?? null;
+  if (raw === null) return { config: DEFAULT_CONFIG, problems: [] };
+  const { config, problems } = parseConfig(stringify(raw));
+  // context.config hands back data, not the file: lines are lost, so problems point at the
+  // top of the file and name the key instead.
+  return { config: config ?? DEFAULT_CONFIG, problems: problems.map((p) => ({ ...p, file: CONFIG_PATH, line: 1 })) };
+}

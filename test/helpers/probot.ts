@@ -1,0 +1,43 @@
+import { createRequire } from 'node:module';
+import nock from 'nock';
+import { Probot, ProbotOctokit } from 'probot';
+import harnessApp from '../../app/github/app.js';
+
+const require = createRequire(import.meta.url);
+// The package's JSON has no import attributes; createRequire loads it under any runtime.
+const examples = require('@octokit/webhooks-examples') as { name: string; examples: Record<string, unknown>[] }[];
+
+/** A real payload from @octokit/webhooks-examples, deep-copied so a test may adapt it. */
+export function webhookExample<T = Record<string, unknown>>(name: string, pick: (payload: Record<string, unknown>) => boolean = () => true): T {
+  const event = examples.find((e) => e.name === name);
+  const payload = event?.examples.find(pick);
+  if (!payload) throw new Error(`no example payload for ${name} matching the filter`);
+  return structuredClone(payload) as T;
+}
+
+/** Probot with throttling and retries off (Probot 14 only honours the function form) and a plain token. */
+export function testProbot(app: (probot: Probot) => void = harnessApp): Probot {
+  const probot = new Probot({
+    githubToken: 'test-token',
+    Octokit: ProbotOctokit.defaults((options: Record<string, unknown>) => ({
+      ...options,
+      throttle: { ...(options.throttle as object), enabled: false },
+      retry: { enabled: false },
+    })),
+    logLevel: 'fatal',
+  });
+  probot.load(app);
+  return probot;
+}
+
+export function githubApi(): nock.Scope {
+  return nock('https://api.github.com');
+}
+
+export function blockNetwork(): void {
+  nock.disableNetConnect();
+}
+
+export function resetNetwork(): void {
+  nock.cleanAll();
+}

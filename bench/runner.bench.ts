@@ -18,25 +18,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { median, type BenchModule, type Row, type Target } from './lib.js';
+import { median, mulberry32, type BenchModule, type Row, type Target } from './lib.js';
 
 const TARGET_MS = 50;
 const SPEC_DIR = 'docs/specs/SPC-900-bench';
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function makeRepo(plans: number, phases: number, seed: number): string {
   const root = mkdtempSync(join(tmpdir(), 'harness-bench-run-'));
-  const random = rng(seed);
+  const random = mulberry32(seed);
   const write = (path: string, text: string) => {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);

@@ -22,6 +22,7 @@ import { globsOverlap } from '../app/engine/graph/glob.js';
 import type { ScheduleSpec, SchedulePlan } from '../app/engine/schedule/layout.js';
 import { Scheduler } from '../app/engine/schedule/scheduler.js';
 import { simulate } from '../app/engine/schedule/simulate.js';
+import { mulberry32 } from './lib.js';
 
 const GRAPHS = 200;
 const SEED = 0x5eed;
@@ -29,17 +30,6 @@ const SLOTS = [4, 2, 8];
 const HEADLINE_SLOTS = 4;
 const RESULTS = fileURLToPath(new URL('./results/schedule.json', import.meta.url));
 
-/** mulberry32: small, fast, and the same everywhere. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Generated {
   spec: ScheduleSpec;
@@ -57,7 +47,7 @@ interface Generated {
  * are the conflicts that serialise work and that the plain lower bound cannot see.
  */
 export function randomSpec(seed: number, size?: number): Generated {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
   const n = size ?? int(50, 500);
   const modules = Math.max(4, Math.round(n / 6));

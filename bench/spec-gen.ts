@@ -7,6 +7,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { mulberry32 } from './lib.js';
 
 export interface SpecShape {
   plans: number;
@@ -24,17 +25,6 @@ export interface GeneratedSpec {
   edges: number;
 }
 
-/** mulberry32: small, fast, good enough to pick shapes; not for anything secret. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const AREAS = ['auth', 'billing', 'search', 'notifications', 'profile', 'admin', 'reports', 'checkout', 'inventory', 'audit', 'sync', 'export'];
 const VERBS = ['add', 'wire', 'validate', 'migrate', 'render', 'cache', 'index', 'retry', 'paginate', 'secure'];
@@ -49,7 +39,7 @@ export function generateSpec(shape: SpecShape): GeneratedSpec {
   const { plans: n, phases: p, edges: e } = shape;
   if (n < 1 || p < 1 || p > 999 || p > n) throw new Error(`cannot lay out ${n} plans in ${p} phases`);
   if (e > (n * (n - 1)) / 2) throw new Error(`${e} edges do not fit an acyclic graph of ${n} plans`);
-  const rand = random(shape.seed ?? 0x5eed);
+  const rand = mulberry32(shape.seed ?? 0x5eed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
   const chance = (q: number) => rand() < q;
 

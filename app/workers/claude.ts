@@ -12,7 +12,7 @@ import { passCheckpoint } from './checkpoint-gate.js';
 import { Git } from './git.js';
 import { PlanHistory } from './plan-history.js';
 import { runProcess } from './process.js';
-import { Reporter } from './reporter.js';
+import { reportingFailures, type Reporter } from './reporter.js';
 import { WorkBudget } from './work-budget.js';
 import { finishedEarlier, finishWholePlan } from './whole-plan.js';
 import { PID_FILE, prepareWorktree } from './worktree.js';
@@ -64,13 +64,8 @@ export class ClaudeAgent implements Agent {
 
   constructor(private readonly options: ClaudeAgentOptions = {}) {}
 
-  async run(context: WorkerContext): Promise<void> {
-    const reporter = new Reporter(context);
-    try {
-      await this.execute(context, reporter);
-    } catch (e) {
-      await reporter.failed(`claude agent: ${e instanceof Error ? e.message : String(e)}`, true);
-    }
+  run(context: WorkerContext): Promise<void> {
+    return reportingFailures(this.name, context, (reporter) => this.execute(context, reporter));
   }
 
   private async execute(context: WorkerContext, reporter: Reporter): Promise<void> {

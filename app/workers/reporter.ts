@@ -50,3 +50,16 @@ export class Reporter {
     return this.send('plan' in own ? { ...own, plan: this.plan } : own);
   }
 }
+
+/**
+ * Run an agent's work so that it always ends with task_completed or task_failed, whatever
+ * broke underneath (git, the file system, a process): the protocol's promise to the orchestrator.
+ */
+export async function reportingFailures(agent: string, context: WorkerContext, work: (reporter: Reporter) => Promise<void>): Promise<void> {
+  const reporter = new Reporter(context);
+  try {
+    await work(reporter);
+  } catch (e) {
+    await reporter.failed(`${agent} agent: ${e instanceof Error ? e.message : String(e)}`, true);
+  }
+}

@@ -10,7 +10,7 @@ import { passCheckpoint } from './checkpoint-gate.js';
 import { Git } from './git.js';
 import { PlanHistory } from './plan-history.js';
 import { runProcess } from './process.js';
-import { Reporter } from './reporter.js';
+import { reportingFailures, type Reporter } from './reporter.js';
 import { commitTask } from './task-commit.js';
 import { WorkBudget } from './work-budget.js';
 import { PID_FILE, prepareWorktree } from './worktree.js';
@@ -35,14 +35,8 @@ const SHELLS: Record<string, string> = { sh: 'sh', shell: 'sh', bash: 'bash' };
 export class ScriptAgent implements Agent {
   readonly name = 'script';
 
-  async run(context: WorkerContext): Promise<void> {
-    const reporter = new Reporter(context);
-    try {
-      await this.execute(context, reporter);
-    } catch (e) {
-      // The contract is to end with task_completed or task_failed, whatever broke (git, the file system).
-      await reporter.failed(`script agent: ${e instanceof Error ? e.message : String(e)}`, true);
-    }
+  run(context: WorkerContext): Promise<void> {
+    return reportingFailures(this.name, context, (reporter) => this.execute(context, reporter));
   }
 
   private async execute(context: WorkerContext, reporter: Reporter): Promise<void> {

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ScheduleEntry } from '../../engine/schedule/entry.js';
 import { DEFAULT_MINUTES, DEFAULT_SLOTS, simulate, type Simulation } from '../../engine/schedule/simulate.js';
 import { formatProblem } from '../../engine/spec/problem.js';
 import { didYouMean } from '../../engine/spec/suggest.js';
@@ -22,17 +21,8 @@ Options:
 Exit: 0 simulated, 1 the spec has errors (printed as file:line: message), 2 usage error.
 `;
 
-/** The stable `harness simulate --json` report. Times are minutes from the start; slots count from 1. */
-export interface SimulateJson {
-  spec: string;
-  slots: number;
-  makespan: number;
-  lowerBound: number;
-  criticalPath: number;
-  totalWork: number;
-  waveMakespan: number;
-  schedule: ScheduleEntry[];
-}
+/** The stable `harness simulate --json` report: the simulation, named. Times are minutes from the start; slots count from 1. */
+export type SimulateJson = { spec: string } & Simulation;
 
 const MAX_SLOTS = 10_000;
 

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { progressOf } from '../../engine/run/status-document.js';
 import { RunRepo } from '../../local/run/repo.js';
-import { markBlocked, readRunState } from '../../local/run/run-state.js';
+import { emptyRunState, markBlocked, readRunState } from '../../local/run/run-state.js';
 import { OrchestrationStore } from '../../local/run/store.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, loadSpecDir, specDirArg } from '../spec-input.js';
@@ -28,9 +28,7 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   const repo = await RunRepo.open(resolve(io.cwd, dir)).catch(() => undefined);
   const store = repo ? OrchestrationStore.for(repo.root, spec.id) : undefined;
   const run = await store?.readRun();
-  const state = store
-    ? await readRunState(store, spec)
-    : { plans: new Map(), phases: new Map(), statuses: new Map(), results: new Map(), checkpoints: new Map(), minutes: new Map(), reasons: new Map(), researched: new Set<string>() };
+  const state = store ? await readRunState(store, spec) : emptyRunState();
   markBlocked(spec, state);
   const planState = (id: string) => state.plans.get(id) ?? 'pending';
   const progress = progressOf(spec, {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { KeyPath, LineMap } from '../spec/frontmatter.js';
-import { describeValue, issuesToProblems, pathText } from '../spec/issues.js';
+import { describeValue, issuesToProblems, lastKey, pathText, valueAt } from '../spec/issues.js';
 import { problem, type Problem } from '../spec/problem.js';
 
 /**
@@ -79,16 +79,3 @@ function hintFor(path: KeyPath, hints: Readonly<Record<string, string>>): string
   return hints[shape] ?? (wildcard !== undefined ? hints[wildcard] : undefined) ?? hints[lastKey(path)];
 }
 
-function lastKey(path: KeyPath): string {
-  for (let i = path.length - 1; i >= 0; i--) if (typeof path[i] === 'string') return path[i] as string;
-  return '';
-}
-
-function valueAt(data: unknown, path: KeyPath): unknown {
-  let v: unknown = data;
-  for (const p of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<string | number, unknown>)[p];
-  }
-  return v;
-}

@@ -38,7 +38,7 @@ export function pathText(path: KeyPath): string {
   return out || 'frontmatter';
 }
 
-function lastKey(path: KeyPath): string {
+export function lastKey(path: KeyPath): string {
   for (let i = path.length - 1; i >= 0; i--) if (typeof path[i] === 'string') return path[i] as string;
   return '';
 }
@@ -60,7 +60,7 @@ export function describeValue(value: unknown): string {
   }
 }
 
-function valueAt(data: unknown, path: KeyPath): unknown {
+export function valueAt(data: unknown, path: KeyPath): unknown {
   let v: unknown = data;
   for (const p of path) {
     if (v === null || typeof v !== 'object') return undefined;

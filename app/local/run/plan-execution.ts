@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TRAILER_TASK, trailerValue } from '../../engine/agents/commit-message.js';
+import { TRAILER_SPEC, TRAILER_TASK, trailerValue } from '../../engine/agents/commit-message.js';
 import type { Checkpoint, OrchestratorMessage, WorkerMessage } from '../../engine/protocol/messages.js';
 import { undeclaredWrites } from '../../engine/run/deviations.js';
 import { summaryDocument } from '../../engine/run/summary-document.js';
@@ -86,7 +86,7 @@ export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
     const commits = await repo.git(worktree).log({ base: status.base });
     const merged = await repo.merge(ctx.integration.worktree, branch, {
       subject: `Merge plan ${plan.id}: ${plan.title}`,
-      trailers: [planTrailer(plan.id), { key: 'Spec', value: ctx.spec.id }],
+      trailers: [planTrailer(plan.id), { key: TRAILER_SPEC, value: ctx.spec.id }],
     });
     if (!merged.ok) {
       await failUnlocked(ctx, plan, status, `merging into ${ctx.integration.branch} conflicts in ${merged.conflicts.join(', ')}: a file outside files_modified?`, report);

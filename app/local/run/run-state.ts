@@ -27,8 +27,8 @@ export interface RunState {
  * is verified (merged) or failed; a plan with only a status was interrupted mid-run and is
  * resumed; a plan with neither has not started.
  */
-export async function readRunState(store: OrchestrationStore, spec: Spec, integrationWorktree?: string): Promise<RunState> {
-  const state: RunState = {
+export function emptyRunState(): RunState {
+  return {
     plans: new Map(),
     phases: new Map(),
     statuses: new Map(),
@@ -38,6 +38,10 @@ export async function readRunState(store: OrchestrationStore, spec: Spec, integr
     reasons: new Map(),
     researched: new Set(),
   };
+}
+
+export async function readRunState(store: OrchestrationStore, spec: Spec, integrationSpecDir?: string): Promise<RunState> {
+  const state = emptyRunState();
   await Promise.all(
     spec.plans.map(async (plan) => {
       const [status, result, checkpoint] = await Promise.all([store.readStatus(plan.id), store.readResult(plan.id), store.readCheckpoint(plan.id)]);
@@ -62,10 +66,7 @@ export async function readRunState(store: OrchestrationStore, spec: Spec, integr
       if (record) state.phases.set(phase.id, record.outcome);
       const checkpoint = await store.readCheckpoint(phaseSession(phase.id));
       if (checkpoint) state.checkpoints.set(phaseSession(phase.id), checkpoint);
-      if (integrationWorktree) {
-        const specDir = integrationWorktree;
-        if (existsSync(join(specDir, researchPath(phase)))) state.researched.add(phase.id);
-      }
+      if (integrationSpecDir && existsSync(join(integrationSpecDir, researchPath(phase)))) state.researched.add(phase.id);
     }),
   );
   return state;

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { analyzeGraph } from '../../engine/graph/analyze.js';
 import { graphJson } from '../../engine/graph/render.js';
@@ -250,8 +249,4 @@ async function forgetFailures(repo: RunRepo, store: OrchestrationStore, spec: st
     const record = await store.readPhase(phase);
     if (record?.outcome === 'failed') await store.forgetPhase(phase);
   }
-}
-
-export function hasIntegration(repoRoot: string, spec: string): boolean {
-  return existsSync(join(repoRoot, '.orchestration', spec, 'run.json'));
 }

@@ -1,0 +1,63 @@
+import { tmpdir } from 'node:os';
+import * as core from '@actions/core';
+import * as github from '@actions/github';
+import { GitHubForge } from '../../../app/worker-action/github-forge.js';
+import { parseInputs } from '../../../app/worker-action/inputs.js';
+import { runWorker } from '../../../app/worker-action/worker.js';
+import type { WorkerLog } from '../../../app/worker-action/worker-log.js';
+
+/**
+ * The Actions shell around app/worker-action: inputs in, outputs, summary and status out.
+ * Everything else lives there, behind ports, where the tests drive it.
+ */
+
+/** Secrets of this step that the agent's processes (plan steps, a coding agent) have no business seeing. */
+const STEP_SECRETS = ['INPUT_TOKEN', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
+
+function baseBranch(ref: string): string {
+  if (!ref.startsWith('refs/heads/')) throw new Error(`the worker must be dispatched on a branch (the base branch), not ${ref || 'no ref'}`);
+  return ref.slice('refs/heads/'.length);
+}
+
+const log: WorkerLog = {
+  info: (message) => core.info(message),
+  warning: (message) => core.warning(message),
+  group: (name, work) => core.group(name, work),
+};
+
+async function main(): Promise<void> {
+  const inputs = parseInputs((name) => core.getInput(name));
+  for (const name of STEP_SECRETS) delete process.env[name];
+  core.setSecret(inputs.token);
+  const { context } = github;
+  const octokit = github.getOctokit(inputs.token);
+  const forge = new GitHubForge((route, params) => octokit.request(route, params), context.repo);
+  const { token: _token, ...request } = inputs;
+  const outcome = await runWorker({
+    inputs: request,
+    base: baseBranch(context.ref),
+    root: process.env.GITHUB_WORKSPACE ?? process.cwd(),
+    tempDir: process.env.RUNNER_TEMP ?? tmpdir(),
+    forge,
+    log,
+    runUrl: `${context.serverUrl}/${context.repo.owner}/${context.repo.repo}/actions/runs/${context.runId}`,
+  });
+  core.setOutput('result', outcome.result);
+  if (outcome.pullRequest) {
+    core.setOutput('pull-request', outcome.pullRequest.number);
+    core.setOutput('pull-request-url', outcome.pullRequest.url);
+  }
+  if (outcome.checkpoint) core.setOutput('checkpoint', outcome.checkpoint);
+  await core.summary.addRaw(outcome.summary, true).write();
+  if (outcome.failure) core.setFailed(outcome.failure);
+}
+
+main().catch(async (e: unknown) => {
+  const message = e instanceof Error ? e.message : String(e);
+  core.setFailed(message);
+  // The summary is where people look first; a failure to write it must not hide the reason above.
+  await core.summary
+    .addRaw(`## harness worker\n\n**❌ Failed**: ${message}\n`, true)
+    .write()
+    .catch(() => undefined);
+});

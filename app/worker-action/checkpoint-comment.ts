@@ -1,0 +1,54 @@
+import { ISSUE_BODY_LIMIT } from '../engine/forge/limits.js';
+import type { Checkpoint } from '../engine/protocol/messages.js';
+import { isTrusted, type GivenAnswer } from './answer-comments.js';
+import type { IssueComment } from './worker-forge.js';
+
+/** The question's marker; the app finds the checkpoint to answer by it (engine/commands/checkpoint-markers.ts checkpointOf). */
+export function checkpointMarker(plan: string, checkpoint: string): string {
+  return `<!-- harness:checkpoint ${plan} ${checkpoint} -->`;
+}
+
+const CHECKPOINT = /^\s*<!-- harness:checkpoint (\S+) (\S+) -->/;
+/** Room for the lines around the prompt. */
+const PROMPT_BUDGET = ISSUE_BODY_LIMIT - 2_000;
+
+/** The question on the plan issue: the marker the app answers to, the prompt, the options and how to answer. */
+export function checkpointComment(plan: string, checkpoint: Checkpoint): string {
+  const cut = checkpoint.prompt.length > PROMPT_BUDGET ? `${checkpoint.prompt.slice(0, PROMPT_BUDGET)}\n…(cut)` : checkpoint.prompt;
+  // An agent writes the prompt: a harness marker in it must not become one in the comment.
+  const prompt = cut.replace(/<!--/g, '&lt;!--');
+  const from = checkpoint.source ? `, from "${checkpoint.source}"` : '';
+  const lines = [
+    checkpointMarker(plan, checkpoint.id),
+    `**Plan ${plan} waits for a person** at checkpoint \`${checkpoint.id}\` (${checkpoint.kind}${from}).`,
+    '',
+    ...prompt.split('\n').map((l) => `> ${l}`.trimEnd()),
+    '',
+  ];
+  if (checkpoint.kind === 'verification') {
+    lines.push(
+      `Approve with \`/harness respond ${plan} approve\` (or the Approve button of the plan's check run), or reject with \`/harness respond ${plan} reject <why>\`.`,
+    );
+  } else {
+    if (checkpoint.options && checkpoint.options.length > 0) lines.push(`Options: ${checkpoint.options.map((o) => `\`${o}\``).join(', ')}`, '');
+    lines.push(`Answer with \`/harness respond ${plan} <answer>\`.`);
+  }
+  lines.push('The worker then runs again from what is committed on the plan branch.');
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Is this question on the issue already, still unanswered? True when the last checkpoint
+ * comment for the plan asks it and no answer to it came since: a re-run of the same job then
+ * asks nobody twice, while a question asked again after a retry is posted again.
+ */
+export function alreadyAsked(comments: readonly IssueComment[], plan: string, checkpoint: string, answers: ReadonlyMap<string, GivenAnswer>): boolean {
+  const asked = comments.filter((c) => {
+    const m = CHECKPOINT.exec(c.body);
+    return m !== null && m[1] === plan && isTrusted(c);
+  });
+  const last = asked.at(-1);
+  if (!last || CHECKPOINT.exec(last.body)![2] !== checkpoint) return false;
+  const answer = answers.get(checkpoint);
+  return answer === undefined || Date.parse(answer.at) < Date.parse(last.createdAt);
+}

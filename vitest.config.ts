@@ -5,5 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     pool: 'forks',
+    // @actions/workflow-parser imports its JSON schemas without `with { type: 'json' }`, which
+    // Node refuses; inlined, Vite loads them.
+    server: { deps: { inline: ['@actions/workflow-parser'] } },
   },
 });

@@ -1,4 +1,7 @@
 import type { Probot } from 'probot';
+import { commands } from './commands/commands.js';
+import { scheduling } from './schedule/scheduling.js';
+import { specPullRequests } from './spec-pr/spec-pull-requests.js';
 
 /**
  * The harness GitHub App. It keeps no state of its own: everything it needs is in the
@@ -6,5 +9,8 @@ import type { Probot } from 'probot';
  * twice changes nothing. Each part owns its events; this file only wires them.
  */
 export default function harnessApp(app: Probot): void {
+  commands(app);
+  scheduling(app);
+  specPullRequests(app);
   app.log.debug('harness app loaded');
 }

@@ -32,7 +32,10 @@ export interface DesiredIssueInput {
   issueNumbers: ReadonlyMap<string, number>;
 }
 
-const MARKER_LINE = /^<!-- harness:plan (\S+)\/(\S+?)(?: hash=([0-9a-f]+))? -->$/m;
+// `blocked_by=` records the native dependencies the spec PR sync has mirrored (see
+// mirrored-edges.ts); it sits on the marker line, outside the hash, so that recording it
+// never makes the issue look edited.
+const MARKER_LINE = /^<!-- harness:plan (\S+)\/(\S+?)(?: hash=([0-9a-f]+))?(?: blocked_by=(\S*))? -->$/m;
 
 export function issueTitle(plan: Plan): string {
   return `[${plan.id}] ${plan.title}`;
@@ -94,6 +97,8 @@ export interface ParsedMarker {
   spec: string;
   plan: string;
   hash?: string;
+  /** Plans this one is blocked by in GitHub's own issue dependencies, as harness mirrored them. */
+  blockedBy?: string[];
 }
 
 export function parseMarker(body: string | null | undefined): ParsedMarker | undefined {
@@ -101,6 +106,7 @@ export function parseMarker(body: string | null | undefined): ParsedMarker | und
   if (!m) return undefined;
   const out: ParsedMarker = { spec: m[1]!, plan: m[2]! };
   if (m[3]) out.hash = m[3];
+  if (m[4] !== undefined) out.blockedBy = m[4] === '' ? [] : m[4].split(',');
   return out;
 }
 

@@ -1,0 +1,56 @@
+import * as core from '@actions/core';
+import { run } from '@probot/adapter-github-actions';
+import type { ApplicationFunction, ApplicationFunctionOptions, Probot } from 'probot';
+import harnessApp from '../../../app/github/app.js';
+
+/**
+ * The harness App inside a workflow: the event that started the job is handed to the same
+ * app function `probot run` serves, through Probot's adapter for Actions.
+ */
+
+interface ActionInputs {
+  token: string;
+  eventName: string;
+}
+
+/**
+ * Workflows that run with secrets on pull requests from forks listen to
+ * `pull_request_target`: its payload is `pull_request`'s, but the workflow comes from the base
+ * branch, so a pull request cannot change what runs with the App's key. The app knows only
+ * `pull_request`.
+ */
+const EVENT_ALIASES: Readonly<Record<string, string>> = { pull_request_target: 'pull_request' };
+
+/** Whatever options the app function takes, it is handed what Probot gives. */
+const appFunction: ApplicationFunction = harnessApp;
+
+/** The adapter reports these missing only as a log line and then succeeds; this fails the step. */
+const RUNNER_VARIABLES = ['GITHUB_EVENT_NAME', 'GITHUB_EVENT_PATH', 'GITHUB_RUN_ID'] as const;
+
+function parseInputs(): ActionInputs {
+  const missing = RUNNER_VARIABLES.filter((name) => !process.env[name]);
+  if (missing.length > 0) throw new Error(`not inside a workflow run: ${missing.join(', ')} not set`);
+  const eventName = process.env.GITHUB_EVENT_NAME ?? '';
+  return { token: core.getInput('token', { required: true }), eventName: EVENT_ALIASES[eventName] ?? eventName };
+}
+
+async function main(): Promise<void> {
+  const inputs = parseInputs();
+  core.setSecret(inputs.token);
+  // The adapter reads GITHUB_TOKEN before the input, so a job-level GITHUB_TOKEN would
+  // otherwise win over the App token the workflow passed on purpose.
+  process.env.GITHUB_TOKEN = inputs.token;
+  process.env.GITHUB_EVENT_NAME = inputs.eventName;
+
+  // The adapter logs a handler's error and resolves; the job must fail so that someone sees it.
+  let failed = false;
+  await run((app: Probot, options: ApplicationFunctionOptions) => {
+    app.onError(() => {
+      failed = true;
+    });
+    return appFunction(app, options);
+  });
+  if (failed) core.setFailed(`harness could not handle ${inputs.eventName}: see the errors above`);
+}
+
+main().catch((error: unknown) => core.setFailed(error instanceof Error ? error.message : String(error)));

@@ -1,0 +1,27 @@
+/**
+ * The answer to `/harness help` and to any line that does not parse. No line of it starts
+ * with `/harness`: the App reads its own comments like anyone's, and must find no command there.
+ */
+export function helpText(problem?: string): string {
+  const lines: string[] = [];
+  if (problem !== undefined) lines.push(`I could not run that: ${problem}.`, '');
+  lines.push(
+    'harness understands these commands, written at the start of a line of an issue or pull request comment:',
+    '',
+    '| command | does | who |',
+    '|---|---|---|',
+    '| `/harness execute all`, `… execute 03`, `… execute 03-02` | queues the plans (ready when what they need is verified, else blocked) and starts what can run | write access |',
+    '| `/harness status` | the spec\'s progress, plan by plan | anyone |',
+    '| `/harness verify 03` or `… verify 03-02` | runs phase- or plan-level verification again | write access |',
+    '| `/harness retry 03-02` | starts a failed plan afresh (its branch is deleted) | write access |',
+    '| `/harness abort 03-02` | cancels the plan\'s worker runs and marks it failed | write access |',
+    '| `/harness respond 03-02 <answer…>` | answers the plan\'s checkpoint; the worker resumes | write access |',
+    '| `/harness spike "<question>"` | opens a knowledge PR with a spike\'s hypothesis to settle the question | write access |',
+    '| `/harness reflect` | reads the signals and opens a lesson PR for each recurring pattern | write access |',
+    '| `/harness help` | this | anyone |',
+    '',
+    'On a plan issue the spec is the issue\'s; on a spec pull request, the spec it changes. To name the spec, write it before the target: `SPC-002/03-02`, `SPC-002/all`, `status SPC-002`.',
+    'Only the first `/harness` line of a comment counts, and none inside a code block.',
+  );
+  return lines.join('\n');
+}

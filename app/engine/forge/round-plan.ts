@@ -1,0 +1,151 @@
+import { isRemoved, isSatisfied, labelNames, planIssueView, type IssueLike, type PlanIssueView } from '../commands/plan-issue-view.js';
+import type { PlanState } from '../run/state.js';
+import { Scheduler, type BlockedPlan } from '../schedule/scheduler.js';
+import { comparePlanIds, phaseNumber } from '../spec/model.js';
+import { parsePlan } from '../spec/plan.js';
+import { planTextFromBody } from './plan-issue.js';
+
+export interface RoundIssue extends PlanIssueView {
+  /** Every label of the issue, people's included: a status change writes them all back. */
+  labels: string[];
+}
+
+export interface RoundInput {
+  spec: string;
+  /** The spec's plan issues, in any order; issues of other specs and other issues are ignored. */
+  issues: readonly IssueLike[];
+  /** `slots` of .github/harness.yml: workers of this spec at once. */
+  slots: number;
+}
+
+export interface Relabel {
+  issue: RoundIssue;
+  to: 'ready' | 'blocked';
+}
+
+/** What one scheduling round should do (docs/github-flow.md, 3), decided from the issues alone. */
+export interface RoundPlan {
+  spec: string;
+  /** The spec's plans, in plan order; plans taken out of the spec are left out. */
+  plans: RoundIssue[];
+  /** Queued plans to claim and dispatch now, best first, at most the free slots. */
+  dispatch: RoundIssue[];
+  /** Queued plans, other than those dispatched, whose status label is not what their dependencies say. */
+  relabel: Relabel[];
+  /** Queued plans that cannot run until a person acts: a plan they need failed. */
+  blocked: BlockedPlan[];
+  /** Queued plans needing a plan the spec does not have (a stale `needs:` label): they wait. */
+  unknownNeeds: { plan: string; needs: string[] }[];
+  /** Phase ids, in order. */
+  phases: string[];
+  /** Phases every plan of which is satisfied: their verification may run unless it was claimed already. */
+  completePhases: string[];
+  /** Plans holding a slot: running or at a checkpoint. */
+  active: number;
+  freeSlots: number;
+}
+
+/** Queued: `/harness execute` gave it a status and no worker has taken it yet. */
+function isQueued(view: PlanIssueView): boolean {
+  return view.open && (view.status === 'ready' || view.status === 'blocked');
+}
+
+function comparePhases(a: string, b: string): number {
+  return phaseNumber(a) - phaseNumber(b) || a.localeCompare(b);
+}
+
+/**
+ * The files a plan writes, from the plan text its issue carries (no request). A plan whose
+ * text cannot be read is taken to write everything: it still runs, but never beside
+ * another writer.
+ */
+function filesModified(view: PlanIssueView, body: string | null | undefined): string[] {
+  const text = planTextFromBody(body);
+  const parsed = text === undefined ? undefined : parsePlan(`${view.plan}-PLAN.md`, text, view.phase).plan;
+  return parsed ? parsed.filesModified : ['**'];
+}
+
+/**
+ * The scheduler's state of a plan from its issue. Only queued plans with known dependencies
+ * are startable (`pending`); a plan that is planned but not queued, verified but not merged,
+ * or closed without being verified is `blocked` here: neither startable, nor holding a slot,
+ * nor satisfying its dependants.
+ */
+function scheduleState(view: PlanIssueView, needsKnown: boolean): PlanState {
+  if (isSatisfied(view)) return 'verified';
+  if (view.status === 'running' || view.status === 'checkpoint' || view.status === 'failed') return view.status;
+  return isQueued(view) && needsKnown ? 'pending' : 'blocked';
+}
+
+/**
+ * One scheduling round, pure: the spec's plan issues in, what to dispatch and relabel out.
+ * The policy is the engine's Scheduler, the one the local runner and `harness simulate`
+ * use: the same slots, file conflicts and priorities. Plans and their states are rebuilt
+ * from the labels on every round, which costs O(plans + dependencies) and no request.
+ */
+export function planRound(input: RoundInput): RoundPlan {
+  const plans: RoundIssue[] = [];
+  const bodies = new Map<string, string | null | undefined>();
+  // Oldest issue first, so that a duplicate (two issues claiming one plan) never wins over the original.
+  for (const issue of [...input.issues].sort((a, b) => a.number - b.number)) {
+    const view = planIssueView(issue);
+    if (!view || view.spec !== input.spec || isRemoved(view) || bodies.has(view.plan)) continue;
+    plans.push({ ...view, labels: labelNames(issue) });
+    bodies.set(view.plan, issue.body);
+  }
+  plans.sort((a, b) => comparePlanIds(a.plan, b.plan));
+  const byPlan = new Map(plans.map((p) => [p.plan, p]));
+  const unknown = (view: PlanIssueView) => view.needs.filter((d) => !byPlan.has(d));
+
+  const phases = [...new Set(plans.map((p) => p.phase))].sort(comparePhases);
+  // Only plans that may run or are running can conflict; the others need no plan text parsed.
+  const scheduler = new Scheduler({
+    phases: phases.map((id) => ({ id, plans: plans.filter((p) => p.phase === id).map((p) => p.plan) })),
+    plans: plans.map((p) => ({
+      id: p.plan,
+      phase: p.phase,
+      dependsOn: p.needs,
+      filesModified: isQueued(p) || p.status === 'running' || p.status === 'checkpoint' ? filesModified(p, bodies.get(p.plan)) : [],
+    })),
+  });
+  const state = scheduler.state({ plans: plans.map((p) => [p.plan, scheduleState(p, unknown(p).length === 0)] as const) });
+
+  const active = state.active.size;
+  const freeSlots = Math.max(0, input.slots - active);
+  const dispatch = scheduler.pick(state, freeSlots).map((id) => byPlan.get(id)!);
+  const picked = new Set(dispatch.map((p) => p.plan));
+
+  const relabel: Relabel[] = [];
+  const unknownNeeds: RoundPlan['unknownNeeds'] = [];
+  for (const p of plans) {
+    if (!isQueued(p) || picked.has(p.plan)) continue;
+    const missing = unknown(p);
+    if (missing.length > 0) unknownNeeds.push({ plan: p.plan, needs: missing });
+    // The rule `/harness execute` uses to queue a plan: ready when every plan it needs is satisfied.
+    const to = missing.length === 0 && p.needs.every((d) => isSatisfied(byPlan.get(d)!)) ? 'ready' : 'blocked';
+    if (p.status !== to) relabel.push({ issue: p, to });
+  }
+
+  return {
+    spec: input.spec,
+    plans,
+    dispatch,
+    relabel,
+    blocked: scheduler.blockedBy(state).filter((b) => isQueued(byPlan.get(b.plan)!)),
+    unknownNeeds,
+    phases,
+    completePhases: phases.filter((ph) => plans.every((p) => p.phase !== ph || isSatisfied(p))),
+    active,
+    freeSlots,
+  };
+}
+
+/**
+ * The phases whose verification to dispatch now: complete, and not claimed by an earlier
+ * round (`claimed`: the phases whose branch `harness/<spec>/phase-PP` exists). Each phase is
+ * verified once its own plans are, as DESIGN.md has it; a phase does not wait for the
+ * verification of the one before it, whose outcome only its check run knows.
+ */
+export function phasesToVerify(plan: Pick<RoundPlan, 'completePhases'>, claimed: ReadonlySet<string>): string[] {
+  return plan.completePhases.filter((ph) => !claimed.has(ph));
+}

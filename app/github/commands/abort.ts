@@ -1,0 +1,42 @@
+import type { Command } from '../../engine/commands/command.js';
+import { workerRunTitle } from '../../engine/forge/worker-target.js';
+import { cancelRun, unfinishedWorkerRuns } from '../resources/workflows.js';
+import type { Invocation } from './invocation.js';
+import { cancelCheckRun, openPlanCheckRuns } from './plan-check-runs.js';
+import { findPlan } from './plan-issues.js';
+import { resolveSpec } from './resolve-spec.js';
+import { setStatus } from './set-status.js';
+
+/**
+ * `/harness abort <PP-NN>` and the Abort button (docs/github-flow.md, 8): the plan's worker
+ * runs that have not finished are cancelled (they are the ones titled `harness <spec>/<plan>`),
+ * the plan becomes `status:failed` so that nothing starts it again until someone retries it,
+ * and its check run is concluded `cancelled`. A verified plan is done and is left alone.
+ */
+export async function abort(inv: Invocation, command: Extract<Command, { name: 'abort' }>): Promise<string> {
+  const choice = await resolveSpec(inv, command.spec, (spec) => `/harness abort ${spec}/${command.plan}`);
+  if (!choice.ok) return `I could not run that: ${choice.message}.`;
+  const { spec } = choice;
+  const found = await findPlan(inv, spec, command.plan);
+  if (typeof found === 'string') return `I could not run that: ${found}.`;
+  const { view } = found;
+  // Only a queued, running or waiting plan has something to stop. A failed one has no worker
+  // left, which also makes a second press of the button a no-op.
+  if (!view.open || view.status === undefined || view.status === 'verified' || view.status === 'failed') {
+    const now = !view.open ? 'closed' : (view.status ?? 'not queued');
+    return `${spec} plan ${view.plan} (#${view.number}) is ${now}: there is nothing to abort.`;
+  }
+
+  const title = workerRunTitle({ kind: 'plan', spec, plan: view.plan });
+  const runs = (await unfinishedWorkerRuns(inv.octokit, inv.repo)).filter((r) => r.displayTitle === title);
+  const cancelled: number[] = [];
+  for (const run of runs) if ((await cancelRun(inv.octokit, inv.repo, run.id)) === 'cancelling') cancelled.push(run.id);
+  const before = view.status;
+  await setStatus(inv, view, 'failed');
+
+  const checkRuns = inv.place.kind === 'check' ? [inv.place.checkRunId] : await openPlanCheckRuns(inv, spec, view.plan);
+  for (const id of checkRuns) await cancelCheckRun(inv, id, `Aborted by @${inv.actor}. Retry starts the plan again from scratch.`);
+
+  const what = cancelled.length === 0 ? 'no worker run was in progress' : `cancelled worker run${cancelled.length === 1 ? '' : 's'} ${cancelled.join(', ')}`;
+  return `Aborted ${spec} plan ${view.plan} (#${view.number}, was ${before}): ${what}; it is failed now, and retry starts it again.`;
+}

@@ -1,0 +1,45 @@
+import { describeTarget, targetToken, type Command } from '../../engine/commands/command.js';
+import type { PlanIssueView } from '../../engine/commands/plan-issue-view.js';
+import { queuePlans } from '../../engine/commands/queue-plans.js';
+import { scopePlans } from '../../engine/commands/scope-plans.js';
+import { scheduleRound } from '../schedule/round.js';
+import { roundBase, type Invocation } from './invocation.js';
+import { issuesNow, planIssues } from './plan-issues.js';
+import { resolveSpec } from './resolve-spec.js';
+import { setStatus } from './set-status.js';
+
+function names(views: readonly PlanIssueView[]): string {
+  return views.map((v) => `${v.plan} (#${v.number})`).join(', ');
+}
+
+/**
+ * `/harness execute <all|PP|PP-NN>` (docs/github-flow.md, 2): every scoped plan without a
+ * status is queued, `status:ready` when what it needs is verified, else `status:blocked`; then
+ * a scheduling round starts what can run. Plans already queued, running, verified or failed
+ * keep their status, so the command can be repeated safely.
+ */
+export async function execute(inv: Invocation, command: Extract<Command, { name: 'execute' }>): Promise<string> {
+  const choice = await resolveSpec(inv, command.spec, (spec) => `/harness execute ${spec}/${targetToken(command.target)}`);
+  if (!choice.ok) return `I could not run that: ${choice.message}.`;
+  const { spec } = choice;
+  const issues = await planIssues(inv, spec);
+  const scoped = scopePlans(spec, issues.views, command.target);
+  if (!scoped.ok) return `I could not run that: ${scoped.message}.`;
+
+  const decision = queuePlans(issues.views, scoped.plans);
+  for (const view of decision.ready) await setStatus(inv, view, 'ready');
+  for (const view of decision.blocked) await setStatus(inv, view, 'blocked');
+  const round = await scheduleRound(inv.context, spec, { config: await inv.config(), issues: issuesNow(issues), ...(await roundBase(inv)) });
+
+  const what = `${spec}, ${describeTarget(command.target)}`;
+  const queued = decision.ready.length + decision.blocked.length;
+  const lines = [queued === 0 ? `Nothing new to queue in ${what}.` : `Queued ${queued} plan${queued === 1 ? '' : 's'} of ${what}:`];
+  if (decision.ready.length > 0) lines.push(`- ready: ${names(decision.ready)}`);
+  if (decision.blocked.length > 0) lines.push(`- blocked until what they need is verified: ${names(decision.blocked)}`);
+  if (decision.untouched.length > 0) lines.push(`- left as they were: ${decision.untouched.map((u) => `${u.view.plan} (${u.why})`).join(', ')}`);
+  if (decision.unqueued.length > 0) {
+    lines.push('', `They wait for ${decision.unqueued.join(', ')}, which ${decision.unqueued.length === 1 ? 'is' : 'are'} not queued: execute ${decision.unqueued.length === 1 ? 'it' : 'them'} too.`);
+  }
+  lines.push('', round.dispatched.length > 0 ? `Started now: ${round.dispatched.join(', ')}. Each plan issue shows its status as it changes.` : 'Nothing can start yet: the scheduling round starts each plan when what it needs is verified and a slot is free.');
+  return lines.join('\n');
+}

@@ -1,0 +1,41 @@
+import { answerComment, checkpointOf } from '../../engine/commands/checkpoint-markers.js';
+import type { Command } from '../../engine/commands/command.js';
+import { PAGE_SIZE } from '../limits.js';
+import { dispatchWorker } from '../resources/workflows.js';
+import { baseBranch, type Invocation } from './invocation.js';
+import { findPlan } from './plan-issues.js';
+import { resolveSpec } from './resolve-spec.js';
+import { setStatus } from './set-status.js';
+
+/**
+ * `/harness respond <PP-NN> <answer…>` and the Approve button (docs/github-flow.md, 7): the
+ * answer goes on the plan issue under the marker of the checkpoint it answers (the latest
+ * question a bot asked there), the plan is `status:running` again and the worker is
+ * dispatched to resume. Only a plan at `status:checkpoint` is answered, which also makes a
+ * repeated answer (or a button pressed twice) a no-op rather than a second worker.
+ */
+export async function respond(inv: Invocation, command: Extract<Command, { name: 'respond' }>): Promise<string> {
+  const choice = await resolveSpec(inv, command.spec, (spec) => `/harness respond ${spec}/${command.plan} ${command.answer}`);
+  if (!choice.ok) return `I could not run that: ${choice.message}.`;
+  const { spec } = choice;
+  const found = await findPlan(inv, spec, command.plan);
+  if (typeof found === 'string') return `I could not run that: ${found}.`;
+  const { view } = found;
+  if (view.status !== 'checkpoint') {
+    return `${spec} plan ${view.plan} (#${view.number}) is ${view.status ?? 'not queued'}, not waiting at a checkpoint: there is nothing to answer.`;
+  }
+
+  const comments = await inv.octokit.paginate(inv.octokit.rest.issues.listComments, { ...inv.repo, issue_number: view.number, per_page: PAGE_SIZE });
+  // Only a bot's question counts: a marker is just text, and anyone may comment.
+  const asked = comments
+    .filter((c) => c.user?.type === 'Bot')
+    .map((c) => checkpointOf(c.body))
+    .filter((q) => q?.plan === view.plan)
+    .at(-1);
+  if (!asked) return `${spec} plan ${view.plan} (#${view.number}) is at a checkpoint, but I found no checkpoint question on its issue to answer.`;
+
+  await inv.octokit.rest.issues.createComment({ ...inv.repo, issue_number: view.number, body: answerComment(view.plan, asked.checkpoint, command.answer) });
+  await setStatus(inv, view, 'running');
+  await dispatchWorker(inv.octokit, inv.repo, await baseBranch(inv), { spec, plan: view.plan, resume: true });
+  return `Answered checkpoint \`${asked.checkpoint}\` of ${spec} plan ${view.plan} (#${view.number}) for @${inv.actor}; the worker resumes from what is committed on the plan branch.`;
+}

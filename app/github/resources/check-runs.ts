@@ -1,0 +1,145 @@
+import type { Context } from 'probot';
+
+type Octokit = Context['octokit'];
+
+/** An annotation's `message` and `raw_details`: "The maximum size is 64 KB" (REST: create a check run). */
+export const ANNOTATION_MESSAGE_MAX_BYTES = 64 * 1024;
+/** An annotation's `title`: "The maximum size is 255 characters". */
+export const ANNOTATION_TITLE_MAX = 255;
+
+/**
+ * A check run's buttons (`actions`), as GitHub documents them for create and update: "A
+ * maximum of three actions are accepted"; `label` "The maximum size is 20 characters",
+ * `description` "The maximum size is 40 characters", `identifier` "The maximum size is 20
+ * characters". GitHub refuses an oversize one without naming the field (some versions answer
+ * 5xx), so it is caught here, with the field named.
+ */
+export const CHECK_RUN_ACTIONS_MAX = 3;
+export const CHECK_RUN_ACTION_LABEL_MAX = 20;
+export const CHECK_RUN_ACTION_DESCRIPTION_MAX = 40;
+export const CHECK_RUN_ACTION_IDENTIFIER_MAX = 20;
+
+export interface CheckRunAction {
+  label: string;
+  description: string;
+  identifier: string;
+}
+
+export class CheckActionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = CheckActionError.name;
+  }
+}
+
+/** Throws CheckActionError when the buttons break GitHub's limits; returns them otherwise. */
+export function checkActions<T extends CheckRunAction>(actions: readonly T[]): readonly T[] {
+  if (actions.length > CHECK_RUN_ACTIONS_MAX) throw new CheckActionError(`${actions.length} check run actions: GitHub accepts at most ${CHECK_RUN_ACTIONS_MAX}`);
+  for (const a of actions) {
+    const over = [
+      [a.label, 'label', CHECK_RUN_ACTION_LABEL_MAX],
+      [a.description, 'description', CHECK_RUN_ACTION_DESCRIPTION_MAX],
+      [a.identifier, 'identifier', CHECK_RUN_ACTION_IDENTIFIER_MAX],
+    ] as const;
+    for (const [value, field, max] of over) {
+      if (value.length > max) throw new CheckActionError(`check run action ${field} "${value}" has ${value.length} characters: GitHub allows ${max}`);
+    }
+  }
+  return actions;
+}
+
+export interface CheckAnnotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  annotation_level: 'notice' | 'warning' | 'failure';
+  message: string;
+  title?: string;
+}
+
+export interface CheckOutput {
+  title: string;
+  summary: string;
+  text?: string;
+  /** At most CHECK_RUN_ANNOTATIONS_PER_REQUEST per request; each update appends. */
+  annotations?: CheckAnnotation[];
+}
+
+export type CheckConclusion = 'success' | 'failure' | 'neutral' | 'cancelled' | 'skipped' | 'timed_out' | 'action_required';
+
+export interface CheckRun {
+  id: number;
+  name: string;
+  headSha: string;
+  externalId: string | null;
+  status: string;
+  conclusion: string | null;
+  output: { title: string | null; summary: string | null; annotationsCount: number };
+}
+
+type RawCheckRun = {
+  id: number;
+  name: string;
+  head_sha: string;
+  external_id: string | null;
+  status: string;
+  conclusion: string | null;
+  output: { title: string | null; summary: string | null; annotations_count: number };
+};
+
+function toCheckRun(r: RawCheckRun): CheckRun {
+  return {
+    id: r.id,
+    name: r.name,
+    headSha: r.head_sha,
+    externalId: r.external_id,
+    status: r.status,
+    conclusion: r.conclusion,
+    output: { title: r.output.title, summary: r.output.summary, annotationsCount: r.output.annotations_count },
+  };
+}
+
+/**
+ * GET /repos/{owner}/{repo}/commits/{ref}/check-runs?check_name=: the check runs of that
+ * name on a commit, newest first (GitHub's default `filter=latest` keeps the most recent).
+ */
+export async function listCheckRuns(octokit: Octokit, repo: { owner: string; repo: string }, ref: string, name: string): Promise<CheckRun[]> {
+  const { data } = await octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { ...repo, ref, check_name: name });
+  return data.check_runs.map((r) => toCheckRun(r as RawCheckRun)).sort((a, b) => b.id - a.id);
+}
+
+export interface NewCheckRun {
+  name: string;
+  head_sha: string;
+  status: 'queued' | 'in_progress' | 'completed';
+  conclusion?: CheckConclusion;
+  external_id?: string;
+  /** Where the check's "Details" link goes; the App's homepage when absent. */
+  details_url?: string;
+  output?: CheckOutput;
+  /** Buttons; see checkActions for GitHub's limits. */
+  actions?: CheckRunAction[];
+}
+
+/** POST /repos/{owner}/{repo}/check-runs (a GitHub App only: `GITHUB_TOKEN` runs belong to Actions). */
+export async function createCheckRun(octokit: Octokit, repo: { owner: string; repo: string }, run: NewCheckRun): Promise<CheckRun> {
+  if (run.actions) checkActions(run.actions);
+  const { data } = await octokit.request('POST /repos/{owner}/{repo}/check-runs', { ...repo, ...run });
+  return toCheckRun(data as RawCheckRun);
+}
+
+export interface CheckRunUpdate {
+  status?: 'in_progress' | 'completed';
+  conclusion?: CheckConclusion;
+  external_id?: string;
+  /** Replaces the buttons; an empty list removes them. */
+  actions?: CheckRunAction[];
+  /** `title` and `summary` are required whenever `output` is sent. */
+  output?: CheckOutput;
+}
+
+/** PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}; annotations are appended to those already there. */
+export async function updateCheckRun(octokit: Octokit, repo: { owner: string; repo: string }, id: number, update: CheckRunUpdate): Promise<void> {
+  if (update.actions) checkActions(update.actions);
+  await octokit.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', { ...repo, check_run_id: id, ...update });
+}

@@ -1,0 +1,45 @@
+import type { Context } from 'probot';
+
+type Octokit = Context['octokit'];
+
+/**
+ * What became of a dependency write. GitHub's issue dependencies are not everywhere (older
+ * GitHub Enterprise Server, an App installed without the permission, a plan or policy that
+ * turns them off), so a refusal is an answer, not an error: the `needs:` labels stay the
+ * scheduler's source of truth.
+ * - `done`: the relation is as asked (for a removal, also when it was not there: 404).
+ * - `unavailable`: 403 or 410, or 404 on an addition: the feature is not there for us; stop trying this sync.
+ * - `refused`: 422, this one relation was not accepted (a limit, a rule); others may be.
+ */
+export type DependencyOutcome = 'done' | 'unavailable' | 'refused';
+
+function outcomeOf(e: unknown, removing: boolean): DependencyOutcome {
+  const status = (e as { status?: number }).status;
+  if (status === 404 && removing) return 'done';
+  if (status === 403 || status === 404 || status === 410) return 'unavailable';
+  if (status === 422) return 'refused';
+  throw e;
+}
+
+/**
+ * POST /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by {issue_id}: issue
+ * `issueNumber` is blocked by the issue whose database id is `blockingIssueId`.
+ */
+export async function addBlockedBy(octokit: Octokit, repo: { owner: string; repo: string }, issueNumber: number, blockingIssueId: number): Promise<DependencyOutcome> {
+  try {
+    await octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by', { ...repo, issue_number: issueNumber, issue_id: blockingIssueId });
+    return 'done';
+  } catch (e) {
+    return outcomeOf(e, false);
+  }
+}
+
+/** DELETE /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by/{issue_id} */
+export async function removeBlockedBy(octokit: Octokit, repo: { owner: string; repo: string }, issueNumber: number, blockingIssueId: number): Promise<DependencyOutcome> {
+  try {
+    await octokit.request('DELETE /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by/{issue_id}', { ...repo, issue_number: issueNumber, issue_id: blockingIssueId });
+    return 'done';
+  } catch (e) {
+    return outcomeOf(e, true);
+  }
+}

@@ -1,0 +1,70 @@
+import type { Context } from 'probot';
+import { PAGE_SIZE } from '../limits.js';
+
+type Octokit = Context['octokit'];
+
+/** An issue as harness reads it: labels by name, pull requests never included. */
+export interface IssueRecord {
+  /** The database id, which GitHub's issue dependencies take (not the number). */
+  id: number;
+  number: number;
+  title: string;
+  body: string | null;
+  labels: string[];
+  state: 'open' | 'closed';
+  stateReason: string | null;
+}
+
+type RawIssue = {
+  id: number;
+  number: number;
+  title: string;
+  body?: string | null;
+  labels: (string | { name?: string })[];
+  state: string;
+  state_reason?: string | null;
+  pull_request?: unknown;
+};
+
+function toIssue(r: RawIssue): IssueRecord {
+  return {
+    id: r.id,
+    number: r.number,
+    title: r.title,
+    body: r.body ?? null,
+    labels: r.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? ''))).filter((l) => l !== ''),
+    state: r.state === 'closed' ? 'closed' : 'open',
+    stateReason: r.state_reason ?? null,
+  };
+}
+
+/**
+ * GET /repos/{owner}/{repo}/issues?labels=a,b&state=all&per_page=100, every page: the issues
+ * carrying all of `labels`. The endpoint lists pull requests too; those are left out.
+ */
+export async function listIssuesWithLabels(octokit: Octokit, repo: { owner: string; repo: string }, labels: readonly string[]): Promise<IssueRecord[]> {
+  const all = await octokit.paginate('GET /repos/{owner}/{repo}/issues', { ...repo, labels: labels.join(','), state: 'all', per_page: PAGE_SIZE });
+  return (all as RawIssue[]).filter((i) => i.pull_request === undefined).map(toIssue);
+}
+
+/** POST /repos/{owner}/{repo}/issues. Labels that do not exist yet are created by GitHub (colour ededed). */
+export async function createIssue(octokit: Octokit, repo: { owner: string; repo: string }, issue: { title: string; body: string; labels: string[] }): Promise<IssueRecord> {
+  const { data } = await octokit.request('POST /repos/{owner}/{repo}/issues', { ...repo, ...issue });
+  return toIssue(data as RawIssue);
+}
+
+export interface IssueUpdate {
+  title?: string;
+  body?: string;
+  /** Replaces the whole list. */
+  labels?: string[];
+  state?: 'open' | 'closed';
+  /** Ignored by GitHub unless `state` changes. */
+  state_reason?: 'completed' | 'not_planned' | 'duplicate' | 'reopened';
+}
+
+/** PATCH /repos/{owner}/{repo}/issues/{issue_number} */
+export async function updateIssue(octokit: Octokit, repo: { owner: string; repo: string }, number: number, update: IssueUpdate): Promise<IssueRecord> {
+  const { data } = await octokit.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { ...repo, issue_number: number, ...update });
+  return toIssue(data as RawIssue);
+}

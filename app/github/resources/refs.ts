@@ -1,0 +1,61 @@
+import type { Context } from 'probot';
+
+type Octokit = Context['octokit'];
+
+/** Branches go by their short name here; the refs API wants `heads/<branch>`. */
+function headsRef(branch: string): string {
+  return `heads/${branch}`;
+}
+
+function statusOf(e: unknown): number | undefined {
+  return (e as { status?: number }).status;
+}
+
+/** The commit a branch points at, or undefined when there is no such branch (GET /git/ref/heads/{branch}: 404). */
+export async function branchSha(octokit: Octokit, repo: { owner: string; repo: string }, branch: string): Promise<string | undefined> {
+  try {
+    return (await octokit.rest.git.getRef({ ...repo, ref: headsRef(branch) })).data.object.sha;
+  } catch (e) {
+    if (statusOf(e) === 404) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * POST /git/refs: `exists` when GitHub answers 422 "Reference already exists". Creating a ref
+ * is atomic, so this is how two deliveries racing for the same branch learn which one won.
+ */
+export async function createBranch(octokit: Octokit, repo: { owner: string; repo: string }, branch: string, sha: string): Promise<'created' | 'exists'> {
+  try {
+    await octokit.rest.git.createRef({ ...repo, ref: `refs/${headsRef(branch)}`, sha });
+    return 'created';
+  } catch (e) {
+    if (statusOf(e) === 422 && /already exists/i.test((e as Error).message)) return 'exists';
+    throw e;
+  }
+}
+
+/**
+ * DELETE /git/refs/heads/{branch} (204). A branch that is not there is `missing`: GitHub
+ * answers 422 "Reference does not exist" (404 on some paths), and deleting twice is no error.
+ */
+export async function deleteBranch(octokit: Octokit, repo: { owner: string; repo: string }, branch: string): Promise<'deleted' | 'missing'> {
+  try {
+    await octokit.rest.git.deleteRef({ ...repo, ref: headsRef(branch) });
+    return 'deleted';
+  } catch (e) {
+    const status = statusOf(e);
+    if (status === 404 || (status === 422 && /does not exist/i.test((e as Error).message))) return 'missing';
+    throw e;
+  }
+}
+
+/**
+ * GET /git/matching-refs/heads/{prefix} (200, an array, empty when none match): the branches
+ * whose name starts with `prefix`, name → commit, in one request. GitHub matches on the
+ * prefix as text, so `harness/SPC-1/phase-` lists every phase branch of that spec.
+ */
+export async function branchesWithPrefix(octokit: Octokit, repo: { owner: string; repo: string }, prefix: string): Promise<Map<string, string>> {
+  const { data } = await octokit.rest.git.listMatchingRefs({ ...repo, ref: headsRef(prefix) });
+  return new Map(data.map((r) => [r.ref.slice('refs/heads/'.length), r.object.sha]));
+}

@@ -1,0 +1,42 @@
+import type { Context } from 'probot';
+
+type Octokit = Context['octokit'];
+
+/**
+ * "The limit for the tree array is 100,000 entries with a maximum size of 7 MB when using
+ * the recursive parameter"; past it GitHub answers `truncated: true` (REST: get a tree).
+ */
+export const TREE_RECURSIVE_MAX_ENTRIES = 100_000;
+export const TREE_RECURSIVE_MAX_BYTES = 7 * 1024 * 1024;
+
+export interface TreeEntry {
+  /** Relative to the tree asked for. */
+  path: string;
+  type: 'blob' | 'tree' | 'commit';
+  sha: string;
+  /** Blobs only. */
+  size?: number;
+}
+
+export interface Tree {
+  entries: TreeEntry[];
+  /** The recursive listing stopped at GitHub's limit: walk the sub-trees one at a time instead. */
+  truncated: boolean;
+}
+
+/** GET /repos/{owner}/{repo}/git/trees/{tree_sha}[?recursive=1] */
+export async function getTree(octokit: Octokit, repo: { owner: string; repo: string }, sha: string, recursive: boolean): Promise<Tree> {
+  const { data } = await octokit.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
+    ...repo,
+    tree_sha: sha,
+    ...(recursive ? { recursive: '1' } : {}),
+  });
+  const entries: TreeEntry[] = [];
+  for (const e of data.tree) {
+    if (e.path === undefined || e.sha === undefined || e.type === undefined) continue;
+    const entry: TreeEntry = { path: e.path, type: e.type as TreeEntry['type'], sha: e.sha };
+    if (e.size !== undefined) entry.size = e.size;
+    entries.push(entry);
+  }
+  return { entries, truncated: data.truncated };
+}

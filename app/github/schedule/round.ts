@@ -1,0 +1,99 @@
+import type { Context } from 'probot';
+import type { HarnessConfig } from '../../engine/config/schema.js';
+import { planBranch, type StatusValue } from '../../engine/forge/names.js';
+import { phasesToVerify, planRound, type RoundIssue, type RoundPlan } from '../../engine/forge/round-plan.js';
+import { withStatus } from '../../engine/forge/with-status.js';
+import { parseTargetBranch, targetInput, type WorkerTarget } from '../../engine/forge/worker-target.js';
+import { loadConfig } from '../config.js';
+import { updateIssue, type IssueRecord } from '../resources/issues.js';
+import { branchesWithPrefix, branchSha } from '../resources/refs.js';
+import { dispatchTarget, type BaseHead } from './dispatch.js';
+import { defaultBranch } from './repository.js';
+import { issueLike, specIssues } from './spec-issues.js';
+import { refreshStatus } from './status-comment.js';
+
+export interface RoundOptions {
+  /** .github/harness.yml as the caller read it in this delivery: saves the request. */
+  config?: HarnessConfig;
+  /** The spec's plan issues as the caller read (and changed) them in this delivery: saves the request. */
+  issues?: readonly IssueRecord[];
+  /**
+   * The spec's base, when the event names it (the branch a worker was dispatched on, a plan
+   * PR's base). Else the repository's default branch: see defaultBranch.
+   */
+  base?: string;
+}
+
+export interface RoundResult {
+  spec: string;
+  base: string;
+  /** The decision, from the issues as read. */
+  plan: RoundPlan;
+  /** Targets this round claimed and dispatched: plan ids, and `phase-PP` for phases. */
+  dispatched: string[];
+  /** Targets another delivery claimed first (GitHub answered "Reference already exists"). */
+  lost: string[];
+  relabelled: { plan: string; to: StatusValue }[];
+}
+
+/** The phases whose verification was claimed: their branch `harness/<spec>/phase-PP` exists. */
+async function claimedPhases(context: Context, spec: string): Promise<Set<string>> {
+  const branches = await branchesWithPrefix(context.octokit, context.repo(), planBranch(spec, 'phase-'));
+  const phases = new Set<string>();
+  for (const name of branches.keys()) {
+    const target = parseTargetBranch(name);
+    if (target?.kind === 'phase' && target.spec === spec) phases.add(target.phase);
+  }
+  return phases;
+}
+
+/**
+ * A scheduling round for one spec (docs/github-flow.md, 3): start what may run now, and
+ * nothing twice. It reads .github/harness.yml, the spec's plan issues (one list call: labels
+ * `harness:plan,spec:<id>`, state all, 100 a page) and, only when it has something to start,
+ * the base branch's head; when some phase has all its plans satisfied, the spec's phase
+ * branches (one matching-refs call). That is at most four reads whatever the number of plans,
+ * up to 100 plans: a spec of more takes one more read per 100 (the list is paginated, not
+ * cut). The decision is planRound's, from the labels alone; the writes are, per plan
+ * started, the claim, the dispatch, the check run and one label write, and one label write
+ * per queued plan whose ready/blocked status changed. A round run twice on the same issues
+ * makes the same decision and loses every claim the first one won, so a redelivered event
+ * writes nothing new.
+ */
+export async function scheduleRound(context: Context, spec: string, options: RoundOptions = {}): Promise<RoundResult> {
+  const { octokit } = context;
+  const repo = context.repo();
+  const config = options.config ?? (await loadConfig(context)).config;
+  const issues = options.issues ?? (await specIssues(context, spec));
+  const plan = planRound({ spec, issues: issues.map(issueLike), slots: config.slots });
+  const base = options.base ?? defaultBranch(context);
+  const result: RoundResult = { spec, base, plan, dispatched: [], lost: [], relabelled: [] };
+
+  let head: BaseHead | undefined;
+  const baseHead = async (): Promise<BaseHead> => {
+    if (head) return head;
+    const sha = await branchSha(octokit, repo, base);
+    if (sha === undefined) throw new Error(`${spec}: the base branch ${base} does not exist, so no plan branch can start from it`);
+    return (head = { branch: base, sha });
+  };
+  const start = async (target: WorkerTarget, issue?: RoundIssue) => {
+    const outcome = await dispatchTarget(context, target, await baseHead(), issue);
+    (outcome === 'dispatched' ? result.dispatched : result.lost).push(targetInput(target));
+  };
+
+  for (const issue of plan.dispatch) await start({ kind: 'plan', spec, plan: issue.plan }, issue);
+  for (const { issue, to } of plan.relabel) {
+    await updateIssue(octokit, repo, issue.number, { labels: withStatus(issue.labels, to) });
+    result.relabelled.push({ plan: issue.plan, to });
+  }
+  if (plan.completePhases.length > 0) {
+    for (const phase of phasesToVerify(plan, await claimedPhases(context, spec))) await start({ kind: 'phase', spec, phase });
+  }
+  for (const b of plan.blocked) {
+    context.log.debug(`${spec}/${b.plan} cannot run: ${'plan' in b.because ? `${b.because.plan} failed` : `phase ${b.because.phase} failed its verification`}`);
+  }
+  for (const u of plan.unknownNeeds) context.log.warn(`${spec}/${u.plan} needs ${u.needs.join(', ')}, which the spec has no issue for: it waits`);
+
+  await refreshStatus(context, result);
+  return result;
+}

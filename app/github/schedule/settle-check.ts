@@ -1,0 +1,50 @@
+import type { Context } from 'probot';
+import type { CheckState } from '../../engine/forge/worker-outcome.js';
+import { targetCheck, targetExternalId, type WorkerTarget } from '../../engine/forge/worker-target.js';
+import { createCheckRun, listCheckRuns, updateCheckRun } from '../resources/check-runs.js';
+
+export interface CheckPlaces {
+  /** The head of the plan (or phase) branch now: where its pull request shows checks. */
+  head: string;
+  /** The commit the finished run was dispatched at, where the round created the check run. */
+  runSha?: string;
+  detailsUrl: string;
+}
+
+/**
+ * Bring a target's check run to `state` when a worker run finished. The round created it,
+ * queued, on the claimed commit, which is the branch head until the worker pushes; once the
+ * worker has pushed, the plan PR shows the checks of the new head, so the check is created
+ * there too, and the one on the claimed commit (found through the run's head_sha, the base
+ * head it was dispatched at) is concluded rather than left queued. A check run already in
+ * the wanted state is not written: a redelivered event changes nothing.
+ */
+export async function settleCheck(context: Context, target: WorkerTarget, state: CheckState, places: CheckPlaces): Promise<void> {
+  const { octokit } = context;
+  const repo = context.repo();
+  const name = targetCheck(target);
+  const conclusion = state.conclusion ?? 'success';
+  const output = { title: state.title, summary: state.summary };
+  const externalId = targetExternalId(target);
+  for (const sha of new Set([places.head, places.runSha ?? places.head])) {
+    // Plan ids repeat across specs and their branches may start at one commit: the external id tells them apart.
+    const current = (await listCheckRuns(octokit, repo, sha, name)).find((r) => r.externalId === externalId);
+    if (current) {
+      // Title and summary may differ (an abort wrote its own): only the outcome decides a write.
+      if (current.status !== 'completed' || current.conclusion !== conclusion) {
+        await updateCheckRun(octokit, repo, current.id, { status: 'completed', conclusion, output, actions: state.actions });
+      }
+    } else if (sha === places.head) {
+      await createCheckRun(octokit, repo, {
+        name,
+        head_sha: sha,
+        status: 'completed',
+        conclusion,
+        external_id: externalId,
+        details_url: places.detailsUrl,
+        output,
+        actions: state.actions,
+      });
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import type { Context } from 'probot';
+import { planIssueView } from '../../engine/commands/plan-issue-view.js';
+import { WORKER_WORKFLOW } from '../../engine/forge/names.js';
+import { withStatus } from '../../engine/forge/with-status.js';
+import { workerOutcome } from '../../engine/forge/worker-outcome.js';
+import { parseWorkerRunTitle, targetBranch, targetExternalId } from '../../engine/forge/worker-target.js';
+import { loadConfig } from '../config.js';
+import { updateIssue, type IssueRecord } from '../resources/issues.js';
+import { branchSha } from '../resources/refs.js';
+import { detailsUrl } from './dispatch.js';
+import { scheduleRound } from './round.js';
+import { settleCheck } from './settle-check.js';
+import { findPlanIssue, issueLike, specIssues } from './spec-issues.js';
+
+/**
+ * `workflow_run` completed for the worker workflow (docs/github-flow.md, 5): the run's title
+ * (`run-name: harness <spec>/<plan>`) names its plan or phase; its conclusion becomes the
+ * plan's status label and its check run's conclusion (workerOutcome); then a round starts
+ * what that made possible. Labels and check runs are written only when they differ, so a
+ * redelivered event writes nothing but what the round finds new.
+ */
+export async function onWorkerRunCompleted(context: Context<'workflow_run.completed'>): Promise<void> {
+  const run = context.payload.workflow_run;
+  // Other workflows, and the worker started by hand (not by harness's dispatch), are not ours.
+  if (!run.path.endsWith(`/${WORKER_WORKFLOW}`) || run.event !== 'workflow_dispatch') return;
+  const target = parseWorkerRunTitle(run.display_title);
+  if (!target) {
+    context.log.warn(`worker run ${run.id} is titled "${run.display_title}", not "harness <spec>/<plan>": left alone`);
+    return;
+  }
+  const { octokit } = context;
+  const repo = context.repo();
+  const { config } = await loadConfig(context);
+  let issues: IssueRecord[] = await specIssues(context, target.spec);
+  // No branch: the plan was retried (its claim deleted) and this run is an old attempt.
+  const head = await branchSha(octokit, repo, targetBranch(target));
+
+  const record = target.kind === 'plan' ? findPlanIssue(issues, target.spec, target.plan) : undefined;
+  if (target.kind === 'plan' && !record) context.log.warn(`${targetExternalId(target)}: no plan issue; the run's outcome is not recorded`);
+  const view = record ? planIssueView(issueLike(record)) : undefined;
+  const outcome = head === undefined || (target.kind === 'plan' && !view) ? undefined : workerOutcome(target, run.conclusion, view?.status, run.html_url);
+  if (outcome && head !== undefined) {
+    if (record && outcome.status !== undefined && outcome.status !== view?.status) {
+      const labels = withStatus(record.labels, outcome.status);
+      await updateIssue(octokit, repo, record.number, { labels });
+      issues = issues.map((i) => (i === record ? { ...i, labels } : i));
+    }
+    await settleCheck(context, target, outcome.check, { head, runSha: run.head_sha, detailsUrl: detailsUrl(context, target, record) });
+  } else {
+    context.log.info(`${targetExternalId(target)}: run ${run.id} (${run.conclusion}) is not the current attempt; nothing recorded`);
+  }
+  await scheduleRound(context, target.spec, { config, issues, ...(run.head_branch ? { base: run.head_branch } : {}) });
+}
+

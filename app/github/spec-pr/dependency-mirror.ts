@@ -1,0 +1,54 @@
+import type { Context } from 'probot';
+import { addBlockedBy, removeBlockedBy } from '../resources/dependencies.js';
+
+type Octokit = Context['octokit'];
+
+/**
+ * GitHub's native issue dependencies, kept in step with the `needs:` labels, one edge per
+ * request (the API has no batch form). The first answer that says the feature is not
+ * there for harness stops every further dependency write in this sync: the labels carry
+ * the dependencies either way.
+ */
+export class DependencyMirror {
+  available = true;
+  added = 0;
+  removed = 0;
+  refused = 0;
+
+  constructor(
+    private readonly octokit: Octokit,
+    private readonly repo: { owner: string; repo: string },
+  ) {}
+
+  /**
+   * Make issue `issueNumber` blocked by exactly the issues of `wanted`, given the edges
+   * `recorded` as mirrored before; `issues` gives each plan's issue (its database id).
+   * Returns the edges mirrored now, to be recorded on the issue's marker line.
+   */
+  async sync(issueNumber: number, wanted: readonly string[], recorded: readonly string[], issues: ReadonlyMap<string, { id: number }>): Promise<string[]> {
+    const mirrored = new Set(recorded);
+    for (const plan of recorded) {
+      if (!this.available) break;
+      if (wanted.includes(plan)) continue;
+      const blocker = issues.get(plan);
+      const outcome = blocker ? await removeBlockedBy(this.octokit, this.repo, issueNumber, blocker.id) : 'done';
+      if (outcome === 'done') {
+        mirrored.delete(plan);
+        if (blocker) this.removed++;
+      } else if (outcome === 'unavailable') this.available = false;
+    }
+    for (const plan of wanted) {
+      if (!this.available) break;
+      if (mirrored.has(plan)) continue;
+      const blocker = issues.get(plan);
+      if (!blocker) continue;
+      const outcome = await addBlockedBy(this.octokit, this.repo, issueNumber, blocker.id);
+      if (outcome === 'done') {
+        mirrored.add(plan);
+        this.added++;
+      } else if (outcome === 'refused') this.refused++;
+      else this.available = false;
+    }
+    return [...mirrored];
+  }
+}

@@ -1,0 +1,52 @@
+import type { Context } from 'probot';
+import type { SpecCheckReport } from '../../engine/forge/spec-check-report.js';
+import { SPEC_CHECK } from '../../engine/forge/names.js';
+import { CHECK_RUN_ANNOTATIONS_PER_REQUEST } from '../limits.js';
+import { createCheckRun, updateCheckRun, type CheckAnnotation } from '../resources/check-runs.js';
+
+type Octokit = Context['octokit'];
+
+export interface SpecCheckTarget {
+  headSha: string;
+  externalId: string;
+  /** The check run opened as in progress, when there is one; else a new one is created. */
+  checkRunId?: number;
+}
+
+function batches(annotations: readonly CheckAnnotation[]): CheckAnnotation[][] {
+  const out: CheckAnnotation[][] = [];
+  for (let i = 0; i < annotations.length; i += CHECK_RUN_ANNOTATIONS_PER_REQUEST) out.push(annotations.slice(i, i + CHECK_RUN_ANNOTATIONS_PER_REQUEST));
+  return out.length > 0 ? out : [[]];
+}
+
+/**
+ * Report the `harness / spec` check run: the annotations go 50 to a request (the create
+ * carries the first batch, updates append the rest), and the request that completes the
+ * run is always the last. A delivery that dies halfway leaves the run in progress, which
+ * the next delivery does not take for a finished one.
+ */
+export async function reportSpecCheck(octokit: Octokit, repo: { owner: string; repo: string }, target: SpecCheckTarget, report: SpecCheckReport): Promise<number> {
+  const output = (annotations: CheckAnnotation[]) => ({ title: report.title, summary: report.summary, ...(annotations.length > 0 ? { annotations } : {}) });
+  const parts = batches(report.annotations);
+  let id = target.checkRunId;
+  let rest = parts;
+  if (id === undefined) {
+    const [first, ...others] = parts;
+    const done = others.length === 0;
+    const run = await createCheckRun(octokit, repo, {
+      name: SPEC_CHECK,
+      head_sha: target.headSha,
+      status: done ? 'completed' : 'in_progress',
+      ...(done ? { conclusion: report.conclusion } : {}),
+      external_id: target.externalId,
+      output: output(first!),
+    });
+    id = run.id;
+    rest = others;
+  }
+  for (let i = 0; i < rest.length; i++) {
+    const last = i === rest.length - 1;
+    await updateCheckRun(octokit, repo, id, { ...(last ? { status: 'completed' as const, conclusion: report.conclusion } : {}), output: output(rest[i]!) });
+  }
+  return id;
+}

@@ -1,0 +1,37 @@
+import type { Context } from 'probot';
+import { matchPlanIssues, type TrackedIssue } from '../../engine/forge/match-issues.js';
+import { statusMarker } from '../../engine/forge/names.js';
+import { statusComment } from '../../engine/forge/status-comment.js';
+import type { Spec } from '../../engine/spec/model.js';
+import { ISSUE_BODY_LIMIT } from '../limits.js';
+import { createComment, findComment, updateComment } from '../resources/comments.js';
+
+type Octokit = Context['octokit'];
+
+/**
+ * The sticky status comment on a spec PR (`<!-- harness:status <spec> -->` first), created
+ * the first time and edited afterwards, and only when its text changes: the comments are
+ * read (usually one page), and nothing is written when the rendering is the same.
+ *
+ * For a scheduling round too: pass the spec (e.g. rebuilt from the plan issues' bodies)
+ * and the spec's plan issues as listed (labels harness:plan and spec:<id>, state all).
+ */
+export async function refreshStatusComment(
+  octokit: Octokit,
+  repo: { owner: string; repo: string },
+  pull: number,
+  spec: Spec,
+  issues: readonly TrackedIssue[],
+): Promise<'created' | 'updated' | 'unchanged'> {
+  const marker = statusMarker(spec.id);
+  const body = statusComment(spec, matchPlanIssues(spec.id, issues).byPlan, ISSUE_BODY_LIMIT);
+  // Only a bot's comment counts: a person quoting the marker must not have their comment rewritten.
+  const existing = await findComment(octokit, repo, pull, (c) => c.authorType === 'Bot' && c.body.startsWith(marker));
+  if (!existing) {
+    await createComment(octokit, repo, pull, body);
+    return 'created';
+  }
+  if (existing.body === body) return 'unchanged';
+  await updateComment(octokit, repo, existing.id, body);
+  return 'updated';
+}

@@ -1,0 +1,105 @@
+import type { Context } from 'probot';
+import { issuePatch } from '../../engine/forge/issue-patch.js';
+import { matchPlanIssues } from '../../engine/forge/match-issues.js';
+import { mirroredEdges, withMirroredEdges } from '../../engine/forge/mirrored-edges.js';
+import { desiredIssue } from '../../engine/forge/plan-issue.js';
+import { removalNote } from '../../engine/forge/removal-note.js';
+import type { SyncTally } from '../../engine/forge/spec-check-report.js';
+import { buildGraph, topologicalOrder } from '../../engine/graph/graph.js';
+import type { Spec } from '../../engine/spec/model.js';
+import { createComment } from '../resources/comments.js';
+import { createIssue, updateIssue, type IssueRecord } from '../resources/issues.js';
+import { DependencyMirror } from './dependency-mirror.js';
+
+type Octokit = Context['octokit'];
+
+export interface PlanIssueSync {
+  octokit: Octokit;
+  repo: { owner: string; repo: string };
+  spec: Spec;
+  /** PLAN.md text by spec-relative path (Plan.file). */
+  planTexts: ReadonlyMap<string, string>;
+  /** Repository path of the spec directory. */
+  specPath: string;
+  /** Where the issues' links point: `https://github.com/o/r/blob/<base branch>`. */
+  blobBase: string;
+  /** The spec PR, named in the note on a removed plan's issue. */
+  pull: number;
+  /** The spec's issues as listed (labels harness:plan and spec:<id>, any state). */
+  issues: readonly IssueRecord[];
+}
+
+export interface PlanIssueSyncResult {
+  tally: SyncTally;
+  /** Each plan's issue after the sync, removed plans' included. */
+  issues: Map<string, IssueRecord>;
+}
+
+/**
+ * Make a spec's plan issues what the spec says, in the shape of probot/settings' Diffable:
+ * the desired issues (desiredIssue) against the actual ones (the list), then add what is
+ * missing, update what differs (one PATCH with everything that changed), and remove what
+ * is gone (a note, then closed as not planned; never deleted). Plans are visited in
+ * dependency order, so each new issue's `#n` links to the plans it needs are known when
+ * it is created: one write per new plan. Writes go one at a time (Probot's throttling then
+ * spaces them a second apart, under GitHub's secondary limit for content creation).
+ *
+ * Idempotent: with nothing changed, every comparison is equal and nothing is written. Two
+ * deliveries racing through a first sync can each create an issue for the same plan (GitHub
+ * has no conditional create); the next sync keeps the lowest-numbered one and closes the
+ * others as duplicates.
+ */
+export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyncResult> {
+  const { octokit, repo, spec } = input;
+  const matched = matchPlanIssues(spec.id, input.issues);
+  const issues = new Map(matched.byPlan);
+  const numbers = new Map([...issues].map(([plan, issue]) => [plan, issue.number]));
+  const mirror = new DependencyMirror(octokit, repo);
+  const tally: SyncTally = { created: [], updated: [], reopened: [], closed: [], duplicates: [], dependencies: { added: 0, removed: 0, refused: 0, unavailable: false } };
+
+  for (const index of topologicalOrder(buildGraph(spec.plans)).order) {
+    const plan = spec.plans[index]!;
+    const desired = desiredIssue({
+      spec,
+      plan,
+      planText: input.planTexts.get(plan.file) ?? '',
+      specPath: input.specPath,
+      blobBase: input.blobBase,
+      issueNumbers: numbers,
+    });
+    const actual = issues.get(plan.id);
+    if (!actual) {
+      // The record is written with the issue, as the edges about to be mirrored; it is
+      // corrected (one more write) only if GitHub turns them down.
+      const intended = mirror.available ? plan.dependsOn : [];
+      let created = await createIssue(octokit, repo, { title: desired.title, body: withMirroredEdges(desired.body, intended), labels: desired.labels });
+      const mirrored = await mirror.sync(created.number, plan.dependsOn, [], issues);
+      if (mirrored.length !== intended.length) created = await updateIssue(octokit, repo, created.number, { body: withMirroredEdges(desired.body, mirrored) });
+      issues.set(plan.id, created);
+      numbers.set(plan.id, created.number);
+      tally.created.push(created.number);
+      continue;
+    }
+    const mirrored = await mirror.sync(actual.number, plan.dependsOn, mirroredEdges(actual.body), issues);
+    const patch = issuePatch({ ...desired, body: withMirroredEdges(desired.body, mirrored) }, actual);
+    if (!patch) continue;
+    issues.set(plan.id, await updateIssue(octokit, repo, actual.number, patch));
+    if (patch.state === 'open') tally.reopened.push(actual.number);
+    else tally.updated.push(actual.number);
+  }
+
+  for (const [planId, issue] of issues) {
+    if (spec.planById.has(planId) || issue.state !== 'open') continue;
+    // The note first: if the close fails, the next sync closes it (and notes it again).
+    await createComment(octokit, repo, issue.number, removalNote(spec.id, planId, input.pull));
+    issues.set(planId, await updateIssue(octokit, repo, issue.number, { state: 'closed', state_reason: 'not_planned' }));
+    tally.closed.push(issue.number);
+  }
+  for (const { issue } of matched.duplicates) {
+    await updateIssue(octokit, repo, issue.number, { state: 'closed', state_reason: 'duplicate' });
+    tally.duplicates.push(issue.number);
+  }
+
+  tally.dependencies = { added: mirror.added, removed: mirror.removed, refused: mirror.refused, unavailable: !mirror.available };
+  return { tally, issues };
+}

@@ -1,0 +1,274 @@
+/**
+ * The scheduling round's section of the GitHub API economy benchmark (bench/github.bench.ts):
+ * the requests one round (app/github/schedule/round.ts) makes, reads and writes apart, on
+ * generated specs of 10, 50 and 100 plans, and of 250 to show what happens past one page of
+ * the issue list.
+ *
+ * The round runs for real, in a Probot app receiving a `check_run` completed event, against
+ * a fake GitHub (nock) that answers every request the way GitHub does and counts it: GET is
+ * a read, anything else a write. Plan issues carry the body and labels the spec-PR sync
+ * writes (desiredIssue), so the round parses what it would parse in production. Three
+ * moments of a spec's life, 4 slots:
+ *   - execute all: every plan just queued (ready or blocked), nothing running;
+ *   - mid-spec: the first phase merged, verified and its verification dispatched already
+ *     (its phase branch exists), 2 plans running, the rest queued;
+ *   - slots full: 4 plans running, the rest queued: nothing to start.
+ * Writes follow what there is to do (4 per plan started), not the spec's size; the target
+ * is that reads do not grow with the plans, up to the 100 a page of the issue list holds.
+ *
+ *   npm run bench -- github
+ */
+import nock from 'nock';
+import { Probot, ProbotOctokit } from 'probot';
+import { generateSpec } from './spec-gen.js';
+import type { EconomyRow, Section } from './github.bench.js';
+import { median, type Target } from './lib.js';
+import { desiredIssue } from '../app/engine/forge/plan-issue.js';
+import { statusLabel, type StatusValue } from '../app/engine/forge/names.js';
+import { loadSpec } from '../app/engine/spec/load.js';
+import type { Spec } from '../app/engine/spec/model.js';
+import { scheduleRound, type RoundResult } from '../app/github/schedule/round.js';
+
+const SIZES = [10, 50, 100, 250];
+const PAGE_TARGET = 100;
+const SLOTS = 4;
+const RUNS = 5;
+const API = 'https://api.github.com';
+const OWNER = 'acme';
+const REPO = 'app';
+const BASE_SHA = 'b'.repeat(40);
+
+interface PlanState {
+  status?: StatusValue;
+  closed?: boolean;
+}
+
+interface Scenario {
+  name: string;
+  states(spec: Spec): Map<string, PlanState>;
+}
+
+/** Queued plans carry what `/harness execute` gives them: ready when all they need is satisfied. */
+function queue(spec: Spec, states: Map<string, PlanState>): Map<string, PlanState> {
+  const satisfied = (id: string) => states.get(id)?.closed === true;
+  for (const p of spec.plans) if (!states.has(p.id)) states.set(p.id, { status: p.dependsOn.every(satisfied) ? 'ready' : 'blocked' });
+  return states;
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: 'execute all', states: (spec) => queue(spec, new Map()) },
+  {
+    name: 'mid-spec',
+    states: (spec) => {
+      const states = new Map<string, PlanState>();
+      const first = new Set(spec.phases[0]!.plans);
+      // Plans are generated in a topological order: the first phase needs nothing later.
+      for (const id of first) states.set(id, { status: 'verified', closed: true });
+      spec.plans.filter((p) => !first.has(p.id)).slice(0, 2).forEach((p) => states.set(p.id, { status: 'running' }));
+      return queue(spec, states);
+    },
+  },
+  {
+    name: 'slots full',
+    states: (spec) => {
+      const states = new Map<string, PlanState>();
+      spec.plans.slice(0, SLOTS).forEach((p) => states.set(p.id, { status: 'running' }));
+      return queue(spec, states);
+    },
+  },
+];
+
+function makeSpec(plans: number): { spec: Spec; texts: Map<string, string> } {
+  const generated = generateSpec({ plans, phases: Math.max(2, Math.round(plans / 10)), edges: Math.round(plans * 1.5) });
+  const encoder = new TextEncoder();
+  const loaded = loadSpec([...generated.files].map(([path, text]) => ({ path, bytes: encoder.encode(text) })));
+  if (!loaded.spec) throw new Error(`the generated spec of ${plans} plans did not load`);
+  return { spec: loaded.spec, texts: generated.files };
+}
+
+function issuesFor(spec: Spec, texts: Map<string, string>, states: Map<string, PlanState>) {
+  const numbers = new Map(spec.plans.map((p, i) => [p.id, i + 1]));
+  return spec.plans.map((plan, i) => {
+    const desired = desiredIssue({
+      spec,
+      plan,
+      planText: texts.get(plan.file)!,
+      specPath: `docs/specs/${spec.id}`,
+      blobBase: `https://github.com/${OWNER}/${REPO}/blob/main`,
+      issueNumbers: numbers,
+    });
+    const state = states.get(plan.id) ?? {};
+    const labels = [...desired.labels, ...(state.status ? [statusLabel(state.status)] : [])];
+    return {
+      id: 10_000 + i,
+      number: i + 1,
+      title: desired.title,
+      body: desired.body,
+      html_url: `https://github.com/${OWNER}/${REPO}/issues/${i + 1}`,
+      state: state.closed ? 'closed' : 'open',
+      state_reason: state.closed ? 'completed' : null,
+      labels: labels.map((name) => ({ name })),
+    };
+  });
+}
+
+interface Counted {
+  reads: number;
+  writes: number;
+  requests: string[];
+}
+
+/** A fake GitHub for one round: answers as GitHub does, counts every request. */
+function fakeGitHub(issues: ReturnType<typeof issuesFor>, claimedPhases: string[], spec: string): Counted {
+  const counted: Counted = { reads: 0, writes: 0, requests: [] };
+  const count = (method: string, uri: string) => {
+    if (method === 'GET') counted.reads++;
+    else counted.writes++;
+    counted.requests.push(`${method} ${decodeURIComponent(uri.split('?')[0]!)}`);
+  };
+  const repo = `/repos/${OWNER}/${REPO}`;
+  nock(API)
+    .persist()
+    .get(/.*/)
+    .reply((uri) => {
+      count('GET', uri);
+      const url = new URL(uri, API);
+      const path = decodeURIComponent(url.pathname);
+      if (path === `${repo}/contents/.github/harness.yml`) return [200, `slots: ${SLOTS}\n`, { 'content-type': 'application/vnd.github.raw; charset=utf-8' }];
+      if (path === `${repo}/issues`) {
+        const perPage = Number(url.searchParams.get('per_page') ?? 30);
+        const page = Number(url.searchParams.get('page') ?? 1);
+        const headers: Record<string, string> = {};
+        if (page * perPage < issues.length) {
+          const next = new URL(url);
+          next.searchParams.set('page', String(page + 1));
+          headers.link = `<${next.href}>; rel="next"`;
+        }
+        return [200, issues.slice((page - 1) * perPage, page * perPage), headers];
+      }
+      if (path === `${repo}/git/ref/heads/main`) return [200, { ref: 'refs/heads/main', object: { sha: BASE_SHA, type: 'commit' } }];
+      if (path.startsWith(`${repo}/git/matching-refs/heads/harness/${spec}/phase-`)) {
+        return [200, claimedPhases.map((ph) => ({ ref: `refs/heads/harness/${spec}/phase-${ph}`, object: { sha: BASE_SHA } }))];
+      }
+      return [404, { message: 'Not Found' }];
+    })
+    .post(/.*/)
+    .reply((uri, body) => {
+      count('POST', uri);
+      if (uri.endsWith('/dispatches')) return [204, ''];
+      if (uri.endsWith('/check-runs')) return [201, { id: 1, ...(body as object), external_id: null, conclusion: null, output: { title: null, summary: null, annotations_count: 0 } }];
+      return [201, { ref: (body as { ref: string }).ref, object: { sha: BASE_SHA } }];
+    })
+    .patch(/.*/)
+    .reply((uri, body) => {
+      count('PATCH', uri);
+      const n = Number(uri.split('/').pop());
+      const issue = issues.find((i) => i.number === n)!;
+      return [200, { ...issue, ...(body as object), labels: ((body as { labels?: string[] }).labels ?? []).map((name) => ({ name })) }];
+    });
+  return counted;
+}
+
+function checkRunEvent(spec: string) {
+  return {
+    id: 'bench',
+    name: 'check_run',
+    payload: {
+      action: 'completed',
+      check_run: { id: 1, name: 'harness / plan 01-01', external_id: `${spec}/01-01`, status: 'completed', conclusion: 'success', head_sha: BASE_SHA },
+      repository: { id: 1, name: REPO, full_name: `${OWNER}/${REPO}`, owner: { login: OWNER }, default_branch: 'main', html_url: `https://github.com/${OWNER}/${REPO}` },
+      sender: { login: 'harness[bot]', type: 'Bot' },
+    },
+  } as never;
+}
+
+async function oneRound(spec: Spec, issues: ReturnType<typeof issuesFor>, claimedPhases: string[]): Promise<{ counted: Counted; result: RoundResult; ms: number }> {
+  const counted = fakeGitHub(issues, claimedPhases, spec.id);
+  let result: RoundResult | undefined;
+  const probot = new Probot({
+    githubToken: 'bench-token',
+    logLevel: 'fatal',
+    Octokit: ProbotOctokit.defaults((options: Record<string, unknown>) => ({
+      ...options,
+      // Probot spaces writes a second apart in production; here that would only measure the wait.
+      throttle: { ...(options.throttle as object), enabled: false },
+      retry: { enabled: false },
+    })),
+  });
+  await probot.load((app) => {
+    app.on('check_run.completed', async (context) => {
+      result = await scheduleRound(context, spec.id);
+    });
+  });
+  const started = performance.now();
+  await probot.receive(checkRunEvent(spec.id));
+  const ms = performance.now() - started;
+  nock.cleanAll();
+  return { counted, result: result!, ms };
+}
+
+/** One row per spec size and moment, in the columns every section of the report shares. */
+export const schedulingRound: Section = async (log) => {
+  const S = 'scheduling round';
+  nock.disableNetConnect();
+  const rows: EconomyRow[] = [];
+  const results: unknown[] = [];
+  const reads = new Map<string, Map<number, number>>();
+  try {
+    for (const plans of SIZES) {
+      const { spec, texts } = makeSpec(plans);
+      for (const scenario of SCENARIOS) {
+        const states = scenario.states(spec);
+        const issues = issuesFor(spec, texts, states);
+        const complete = spec.phases.filter((ph) => ph.plans.every((id) => states.get(id)?.closed)).map((ph) => ph.id);
+        const times: number[] = [];
+        let last: Awaited<ReturnType<typeof oneRound>> | undefined;
+        for (let i = 0; i < RUNS; i++) {
+          last = await oneRound(spec, issues, complete);
+          times.push(last.ms);
+        }
+        const { counted, result } = last!;
+        log(`${plans} plans, ${scenario.name}: ${counted.reads} reads, ${counted.writes} writes`);
+        if (!reads.has(scenario.name)) reads.set(scenario.name, new Map());
+        reads.get(scenario.name)!.set(plans, counted.reads);
+        const labelWrites = counted.requests.filter((r) => /^PATCH \/repos\/[^/]+\/[^/]+\/issues\/\d+$/.test(r)).length;
+        rows.push({
+          section: S,
+          scenario: `${plans} plans, ${scenario.name}: ${result.dispatched.length} started`,
+          requests: counted.reads + counted.writes,
+          reads: counted.reads,
+          writes: counted.writes,
+          'issue writes': labelWrites,
+          'dependency writes': 0,
+          'other writes': counted.writes - labelWrites,
+        });
+        results.push({ plans, phases: spec.phases.length, scenario: scenario.name, reads: counted.reads, writes: counted.writes, dispatched: result.dispatched, relabelled: result.relabelled.length, requests: counted.requests, medianMs: median(times) });
+      }
+    }
+  } finally {
+    nock.cleanAll();
+    nock.enableNetConnect();
+  }
+
+  const upToPage = SIZES.filter((n) => n <= PAGE_TARGET);
+  const targets: Target[] = [...reads].map(([scenario, bySize]) => {
+    const beyond = SIZES.filter((n) => n > PAGE_TARGET).map((n) => `${n} plans: ${bySize.get(n)}`);
+    return {
+      name: `scheduling round, ${scenario}: reads do not depend on the number of plans (up to ${PAGE_TARGET})`,
+      met: new Set(upToPage.map((n) => bySize.get(n))).size === 1,
+      detail: `${upToPage.map((n) => `${n} plans: ${bySize.get(n)}`).join(', ')}${beyond.length > 0 ? `; past a page, ${beyond.join(', ')} (one more read per 100 plans)` : ''}`,
+    };
+  });
+  return {
+    notes: [
+      '',
+      `Scheduling round: one round in a Probot app (a check_run completed) against a fake GitHub that counts requests, on generated specs of ${SIZES.join(', ')} plans, phases of about 10 plans (at least 2), ${SLOTS} slots.`,
+      'Reads: .github/harness.yml, the plan issues (100 a page), the base head (only when something starts), the phase branches (only once a phase is complete).',
+      'Writes: per plan started, the claim (POST git/refs), the dispatch and the check run (other writes) and one label write (issue writes);',
+      'one label write per queued plan whose ready/blocked status changed (none in these moments: /harness execute set them right).',
+    ],
+    rows,
+    targets,
+    results: { sizes: SIZES, slots: SLOTS, runs: RUNS, rounds: results },
+  };
+};

@@ -1,0 +1,200 @@
+/**
+ * GitHub API economy: how many requests, and how many writes, the App makes per delivery
+ * on a generated spec of 100 plans. Requests are counted at the HTTP level: the App runs
+ * through Probot (`probot.receive` with real `pull_request` payloads from
+ * @octokit/webhooks-examples) against the fake GitHub of test/helpers/github-repo.ts, which
+ * records every request. Throttling is off, as in the tests: the counts, not the time, are
+ * the point (with Probot's throttling on, each write waits a second after the last one).
+ *
+ *   npm run bench -- github
+ *
+ * The report is made of sections, each a function that returns rows of the same columns
+ * (EconomyRow) with its notes and targets: a section for the scheduling round goes in
+ * SECTIONS beside the spec PR sync, and the table, targets and results take it as it is.
+ */
+import nock from 'nock';
+import { FakeGitHub } from '../test/helpers/github-repo.js';
+import { testProbot, webhookExample } from '../test/helpers/probot.js';
+import { schedulingRound } from './github-schedule.js';
+import type { BenchModule, Row, Target } from './lib.js';
+import { generateSpec } from './spec-gen.js';
+
+/** One delivery measured: the columns every section reports. */
+export interface EconomyRow extends Row {
+  section: string;
+  scenario: string;
+  requests: number;
+  reads: number;
+  writes: number;
+  /** Creates and updates of issues (plan issues and their notes). */
+  'issue writes': number;
+  /** Native issue dependencies: one request per `needs` edge added or removed. */
+  'dependency writes': number;
+  /** Check runs, labels, the status comment. */
+  'other writes': number;
+}
+
+export interface SectionReport {
+  notes: string[];
+  rows: EconomyRow[];
+  targets: Target[];
+  results: unknown;
+}
+
+export type Section = (log: (line: string) => void) => Promise<SectionReport>;
+
+const SHAPE = { plans: 100, phases: 5, edges: 150 };
+/**
+ * What a first sync writes besides one issue per plan: the `harness / spec` check run
+ * (created in progress, completed at the end), the 7 labels harness styles itself (the first
+ * time in a repository) and the status comment.
+ */
+const FIRST_SYNC_CONSTANT = 2 + 7 + 1;
+const RESYNC_MAX_READS = 5;
+const DIR = 'docs/specs/SPC-900-generated';
+
+interface PullRequestPayload {
+  action: string;
+  before?: string;
+  after?: string;
+  pull_request: { head: { sha: string } };
+}
+
+function measure(github: FakeGitHub, from: number, section: string, scenario: string): EconomyRow {
+  const requests = github.requests.slice(from);
+  const writes = requests.filter((r) => r.method !== 'GET');
+  const dependency = writes.filter((w) => w.url.includes('/dependencies/')).length;
+  // The spec PR is #2 in the example payloads: its comments are the status comment, not an issue's.
+  const onPullRequest = (url: string) => url.startsWith(`/repos/${github.owner}/${github.repo}/issues/2/`);
+  const issue = writes.filter((w) => /\/issues(\/\d+)?$/.test(w.url) || (/\/issues\/\d+\/comments$/.test(w.url) && !onPullRequest(w.url))).length;
+  return {
+    section,
+    scenario,
+    requests: requests.length,
+    reads: requests.length - writes.length,
+    writes: writes.length,
+    'issue writes': issue,
+    'dependency writes': dependency,
+    'other writes': writes.length - issue - dependency,
+  };
+}
+
+/** Step 1 of docs/github-flow.md: a spec PR's first sync, its redelivery, and pushes after it. */
+const specPullRequestSync: Section = async (log) => {
+  const generated = generateSpec(SHAPE);
+  const specFiles = Object.fromEntries([...generated.files].map(([path, text]) => [`${DIR}/${path}`, text]));
+  const payload = (action: string, head?: string): PullRequestPayload => {
+    const p = webhookExample<PullRequestPayload>('pull_request', (e) => e.action === action);
+    if (head) {
+      p.before = p.pull_request.head.sha;
+      p.after = head;
+      p.pull_request.head.sha = head;
+    }
+    return p;
+  };
+  const opened = payload('opened');
+  const head = opened.pull_request.head.sha;
+  const base = webhookExample<{ pull_request: { base: { sha: string } } }>('pull_request', (e) => e.action === 'opened').pull_request.base.sha;
+  const rows: EconomyRow[] = [];
+  const S = 'spec PR sync';
+
+  nock.disableNetConnect();
+  const run = async (dependencies: FakeGitHub['dependencies']) => {
+    const github = new FakeGitHub();
+    github.config = 'specs_root: docs/specs\n';
+    github.dependencies = dependencies;
+    github.commit(base, { 'README.md': '# Hello\n' });
+    github.commit(head, { 'README.md': '# Hello\n', ...specFiles });
+    github.install();
+    const deliver = async (p: PullRequestPayload, id: string, scenario: string) => {
+      const from = github.requests.length;
+      await testProbot().receive({ id, name: 'pull_request', payload: p } as never);
+      const row = measure(github, from, S, scenario);
+      log(`${scenario}: ${row.requests} requests, ${row.writes} writes`);
+      return row;
+    };
+    return { github, deliver };
+  };
+
+  try {
+    const { github, deliver } = await run('available');
+    rows.push(await deliver(opened, 'd-1', 'first sync (opened)'));
+    if (github.issues.length !== SHAPE.plans) throw new Error(`the first sync made ${github.issues.length} issues for ${SHAPE.plans} plans`);
+    rows.push(await deliver(opened, 'd-1', 'unchanged re-sync: redelivery'));
+    rows.push(await deliver(payload('reopened'), 'd-2', 'unchanged re-sync: reopened'));
+
+    const unchanged = 'c0ffee0000000000000000000000000000000001';
+    github.commit(unchanged, { 'README.md': '# Hello, again\n', ...specFiles });
+    rows.push(await deliver(payload('synchronize', unchanged), 'd-3', 'push, spec unchanged'));
+
+    const edited = 'c0ffee0000000000000000000000000000000002';
+    const [path, text] = [...generated.files].find(([p]) => p.endsWith('-PLAN.md'))!;
+    github.commit(edited, { 'README.md': '# Hello, again\n', ...specFiles, [`${DIR}/${path}`]: text.replace(/^title: (.*)$/m, 'title: $1, revised') });
+    rows.push(await deliver(payload('synchronize', edited), 'd-4', 'push, one plan edited'));
+
+    nock.cleanAll();
+    const without = await run(404);
+    rows.push(await without.deliver(opened, 'd-5', 'first sync, no native dependencies (404)'));
+  } finally {
+    nock.cleanAll();
+    nock.enableNetConnect();
+  }
+
+  const [first, redelivery, reopened, , oneEdit, firstWithout] = rows as [EconomyRow, EconomyRow, EconomyRow, EconomyRow, EconomyRow, EconomyRow];
+  const nonDependency = (r: EconomyRow) => r['issue writes'] + r['other writes'];
+  const targets: Target[] = [
+    {
+      name: `first sync: at most one write per plan plus a constant (${SHAPE.plans} + ${FIRST_SYNC_CONSTANT}), dependency writes apart`,
+      met: nonDependency(first) <= SHAPE.plans + FIRST_SYNC_CONSTANT,
+      detail: `${first['issue writes']} issue + ${first['other writes']} other writes = ${nonDependency(first)}; and ${first['dependency writes']} dependency writes, one per edge (${SHAPE.edges} edges): GitHub has no batch form, so these are on top of the target`,
+    },
+    ...[redelivery, reopened].map((r) => ({
+      name: `${r.scenario}: no write, at most ${RESYNC_MAX_READS} reads`,
+      met: r.writes === 0 && r.reads <= RESYNC_MAX_READS,
+      detail: `${r.writes} writes, ${r.reads} reads`,
+    })),
+    {
+      name: 'one plan edited: one issue write',
+      met: oneEdit['issue writes'] === 1 && oneEdit['dependency writes'] === 0,
+      detail: `${oneEdit['issue writes']} issue writes, ${oneEdit['dependency writes']} dependency writes, ${oneEdit['other writes']} other (the new commit's check run, created and completed, and the status comment when a title changes)`,
+    },
+    {
+      name: 'first sync without native dependencies: still one write per plan plus a constant',
+      met: nonDependency(firstWithout) + firstWithout['dependency writes'] <= SHAPE.plans + FIRST_SYNC_CONSTANT + 2,
+      detail: `${nonDependency(firstWithout)} issue and other writes, ${firstWithout['dependency writes']} dependency write (the one that learns they are unavailable, and one PATCH to correct that issue's record)`,
+    },
+  ];
+  return {
+    notes: [
+      `A generated spec of ${SHAPE.plans} plans in ${SHAPE.phases} phases with ${SHAPE.edges} dependencies (bench/spec-gen.ts), in ${DIR}.`,
+      'Each row is one delivery through Probot; requests are counted at the HTTP level. Reads of a first sync are mostly',
+      `one blob per spec file (${generated.files.size} files); writes are the issues, one per plan, plus ${FIRST_SYNC_CONSTANT} (check run x2, 7 labels once per`,
+      "repository, the status comment); dependency writes are GitHub's native issue dependencies, one request per edge.",
+      'An unchanged re-sync (same commit: a redelivery, a reopen) reads the check run and the spec\'s issues and writes nothing.',
+      "A push that leaves the spec unchanged finds the previous commit's check run for the same spec trees and carries it over: one write.",
+    ],
+    rows,
+    targets,
+    results: { shape: SHAPE, firstSyncConstant: FIRST_SYNC_CONSTANT, rows },
+  };
+};
+
+/** The sections of the report, in order. */
+export const SECTIONS: Section[] = [specPullRequestSync, schedulingRound];
+
+const github: BenchModule = {
+  name: 'github',
+  description: 'GitHub API economy: requests and writes per delivery on a 100-plan spec',
+  async run({ log }) {
+    const reports: SectionReport[] = [];
+    for (const section of SECTIONS) reports.push(await section(log));
+    return {
+      notes: reports.flatMap((r) => r.notes),
+      rows: reports.flatMap((r) => r.rows),
+      targets: reports.flatMap((r) => r.targets),
+      results: reports.map((r) => r.results),
+    };
+  },
+};
+
+export default github;

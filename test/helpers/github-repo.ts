@@ -1,0 +1,370 @@
+import { createHash } from 'node:crypto';
+import nock from 'nock';
+import type { SpecFile } from '../../app/engine/spec/text.js';
+
+/**
+ * A fake GitHub for one repository, at the HTTP level (nock): a Git object store with real
+ * blob and tree shas (so equal contents have equal shas, which the spec PR sync relies on),
+ * and in-memory issues, labels, check runs, comments and issue dependencies behind the REST
+ * endpoints harness uses, answering with the fields GitHub's responses carry. Every request
+ * is recorded, in order, so that a test can assert exactly what was asked, and nothing else.
+ */
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query, percent-decoded: `GET /repos/o/r/contents/docs/specs?ref=abc`. */
+  url: string;
+  /** JSON body, for writes. */
+  body?: unknown;
+}
+
+export interface FakeIssue {
+  id: number;
+  number: number;
+  title: string;
+  body: string | null;
+  labels: string[];
+  state: 'open' | 'closed';
+  state_reason: string | null;
+}
+
+export interface FakeCheckRun {
+  id: number;
+  name: string;
+  head_sha: string;
+  external_id: string | null;
+  status: string;
+  conclusion: string | null;
+  output: { title: string | null; summary: string | null; text: string | null };
+  annotations: Record<string, unknown>[];
+}
+
+export interface FakeComment {
+  id: number;
+  issue: number;
+  body: string;
+  userType: 'Bot' | 'User';
+}
+
+type GitObject = { type: 'blob'; bytes: Uint8Array } | { type: 'tree'; entries: { name: string; mode: string; sha: string }[] };
+
+type Reply = [number, unknown?, Record<string, string>?];
+
+const API = 'https://api.github.com';
+const encoder = new TextEncoder();
+
+function gitSha(type: string, content: Uint8Array): string {
+  return createHash('sha1').update(`${type} ${content.length}\0`).update(content).digest('hex');
+}
+
+export class FakeGitHub {
+  readonly requests: RecordedRequest[] = [];
+  /** `.github/harness.yml` on the default branch; undefined: no such file (404). */
+  config: string | undefined = undefined;
+  issues: FakeIssue[] = [];
+  labels: { name: string; color: string; description: string | null }[] = [];
+  checkRuns: FakeCheckRun[] = [];
+  comments: FakeComment[] = [];
+  /** Issue number → database ids of the issues blocking it. */
+  blockedBy = new Map<number, Set<number>>();
+  /** How GitHub answers issue-dependency writes: 'available', or the status it refuses them with. */
+  dependencies: 'available' | 403 | 404 | 410 = 'available';
+  /** Answer recursive tree reads with `truncated: true` (and only the first few entries). */
+  truncateTrees = false;
+  /** A status to answer instead of serving a request (say 500 for the third issue created); undefined serves it. */
+  fail: (method: string, url: string) => number | undefined = () => undefined;
+  /** `base...head` → merge base; the base itself unless set. */
+  mergeBases = new Map<string, string>();
+  nextIssue = 100;
+
+  private readonly objects = new Map<string, GitObject>();
+  private readonly roots = new Map<string, string>();
+  private nextId = 1;
+
+  constructor(
+    readonly owner = 'Codertocat',
+    readonly repo = 'Hello-World',
+  ) {}
+
+  /** The repository's files at commit `sha` (repository paths → contents). */
+  commit(sha: string, files: Record<string, string | Uint8Array>): void {
+    this.roots.set(sha, this.writeTree(Object.entries(files).map(([path, content]) => [path.split('/'), typeof content === 'string' ? encoder.encode(content) : content])));
+  }
+
+  /** The sha of the tree at `path` in commit `sha`. */
+  treeAt(sha: string, path: string): string | undefined {
+    let tree = this.roots.get(sha);
+    for (const name of path.split('/').filter(Boolean)) {
+      const obj = tree === undefined ? undefined : this.objects.get(tree);
+      tree = obj?.type === 'tree' ? obj.entries.find((e) => e.name === name && e.mode === '040000')?.sha : undefined;
+    }
+    return tree;
+  }
+
+  /** Serve api.github.com from this fake until nock.cleanAll(). */
+  install(): nock.Scope {
+    const scope = nock(API).persist();
+    for (const method of ['GET', 'POST', 'PATCH', 'DELETE']) {
+      // eslint-disable-next-line @typescript-eslint/no-this-alias -- nock hands the request to a function whose `this` is its own
+      const fake = this;
+      scope
+        .intercept(/.*/, method)
+        .query(true)
+        .reply(function (uri, body) {
+          return fake.handle(method, uri, body === '' ? undefined : body);
+        });
+    }
+    return scope;
+  }
+
+  /** Requests as `METHOD /path?query`, decoded. */
+  log(from = 0): string[] {
+    return this.requests.slice(from).map((r) => `${r.method} ${r.url}`);
+  }
+
+  writes(from = 0): RecordedRequest[] {
+    return this.requests.slice(from).filter((r) => r.method !== 'GET');
+  }
+
+  issue(number: number): FakeIssue {
+    const issue = this.issues.find((i) => i.number === number);
+    if (!issue) throw new Error(`no issue #${number}`);
+    return issue;
+  }
+
+  // --- Git objects ---------------------------------------------------------------------
+
+  private writeTree(files: [string[], Uint8Array][]): string {
+    const children = new Map<string, [string[], Uint8Array][]>();
+    const entries: { name: string; mode: string; sha: string }[] = [];
+    for (const [parts, bytes] of files) {
+      if (parts.length === 1) {
+        const sha = gitSha('blob', bytes);
+        this.objects.set(sha, { type: 'blob', bytes });
+        entries.push({ name: parts[0]!, mode: '100644', sha });
+      } else children.set(parts[0]!, [...(children.get(parts[0]!) ?? []), [parts.slice(1), bytes]]);
+    }
+    for (const [name, sub] of children) entries.push({ name, mode: '040000', sha: this.writeTree(sub) });
+    // Git orders tree entries by name, a directory as if its name ended in "/".
+    const key = (e: { name: string; mode: string }) => (e.mode === '040000' ? `${e.name}/` : e.name);
+    entries.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+    const parts: Buffer[] = [];
+    for (const e of entries) parts.push(Buffer.from(`${e.mode === '040000' ? '40000' : e.mode} ${e.name}\0`), Buffer.from(e.sha, 'hex'));
+    const sha = gitSha('tree', Buffer.concat(parts));
+    this.objects.set(sha, { type: 'tree', entries });
+    return sha;
+  }
+
+  private listTree(sha: string, prefix: string, recursive: boolean): { path: string; mode: string; type: string; sha: string; size?: number }[] {
+    const obj = this.objects.get(sha);
+    if (obj?.type !== 'tree') return [];
+    return obj.entries.flatMap((e) => {
+      const path = `${prefix}${e.name}`;
+      const child = this.objects.get(e.sha)!;
+      const self = child.type === 'blob' ? { path, mode: e.mode, type: 'blob', sha: e.sha, size: child.bytes.length } : { path, mode: e.mode, type: 'tree', sha: e.sha };
+      return recursive && child.type === 'tree' ? [self, ...this.listTree(e.sha, `${path}/`, true)] : [self];
+    });
+  }
+
+  // --- REST ----------------------------------------------------------------------------
+
+  private handle(method: string, uri: string, body: unknown): Reply {
+    const url = new URL(uri, API);
+    const path = decodeURIComponent(url.pathname);
+    const query = Object.fromEntries(url.searchParams);
+    const search = url.search ? `?${decodeURIComponent(url.search.slice(1))}` : '';
+    this.requests.push({ method, url: `${path}${search}`, ...(body === undefined ? {} : { body }) });
+    const failure = this.fail(method, `${path}${search}`);
+    if (failure !== undefined) return [failure, { message: 'Server Error' }];
+    const prefix = `/repos/${this.owner}/${this.repo}`;
+    if (!path.startsWith(`${prefix}/`)) return [404, { message: 'Not Found' }];
+    const route = `${method} ${path.slice(prefix.length)}`;
+    const b = (body ?? {}) as Record<string, unknown>;
+    let m: RegExpExecArray | null;
+
+    if (route === 'GET /contents/.github/harness.yml') {
+      return this.config === undefined ? [404, { message: 'Not Found' }] : [200, this.config, { 'content-type': 'application/vnd.github.raw; charset=utf-8' }];
+    }
+    if ((m = /^GET \/contents\/(.+)$/.exec(route))) {
+      const tree = this.treeAt(query.ref ?? '', m[1]!);
+      if (tree === undefined) return [404, { message: 'Not Found' }];
+      return [200, this.listTree(tree, `${m[1]}/`, false).map((e) => ({ type: e.type === 'tree' ? 'dir' : 'file', name: e.path.split('/').pop(), path: e.path, sha: e.sha, size: e.size ?? 0 }))];
+    }
+    if ((m = /^GET \/compare\/([0-9a-f]+)\.\.\.([0-9a-f]+)$/.exec(route))) {
+      return [200, { merge_base_commit: { sha: this.mergeBases.get(`${m[1]}...${m[2]}`) ?? m[1] }, commits: [], files: [] }];
+    }
+    if ((m = /^GET \/git\/trees\/([0-9a-f]+)$/.exec(route))) {
+      if (this.objects.get(m[1]!)?.type !== 'tree') return [404, { message: 'Not Found' }];
+      const entries = this.listTree(m[1]!, '', query.recursive !== undefined);
+      if (this.truncateTrees && query.recursive !== undefined) return [200, { sha: m[1], tree: entries.slice(0, 2), truncated: true }];
+      return [200, { sha: m[1], tree: entries, truncated: false }];
+    }
+    if ((m = /^GET \/git\/blobs\/([0-9a-f]+)$/.exec(route))) {
+      const obj = this.objects.get(m[1]!);
+      if (obj?.type !== 'blob') return [404, { message: 'Not Found' }];
+      return [200, { sha: m[1], size: obj.bytes.length, encoding: 'base64', content: Buffer.from(obj.bytes).toString('base64') }];
+    }
+
+    if ((m = /^GET \/commits\/([0-9a-f]+)\/check-runs$/.exec(route))) {
+      const runs = this.checkRuns.filter((r) => r.head_sha === m![1] && (query.check_name === undefined || r.name === query.check_name));
+      // filter=latest (the default): the most recent run of each name.
+      const latest = [...new Map(runs.map((r) => [r.name, r])).values()];
+      return [200, { total_count: latest.length, check_runs: latest.map((r) => this.checkRunJson(r)) }];
+    }
+    if (route === 'POST /check-runs') {
+      const run: FakeCheckRun = {
+        id: this.nextId++,
+        name: b.name as string,
+        head_sha: b.head_sha as string,
+        external_id: (b.external_id as string) ?? null,
+        status: (b.status as string) ?? 'queued',
+        conclusion: (b.conclusion as string) ?? null,
+        output: { title: null, summary: null, text: null },
+        annotations: [],
+      };
+      this.applyCheckRun(run, b);
+      this.checkRuns.push(run);
+      return [201, this.checkRunJson(run)];
+    }
+    if ((m = /^PATCH \/check-runs\/(\d+)$/.exec(route))) {
+      const run = this.checkRuns.find((r) => r.id === Number(m![1]));
+      if (!run) return [404, { message: 'Not Found' }];
+      this.applyCheckRun(run, b);
+      return [200, this.checkRunJson(run)];
+    }
+
+    if (route === 'GET /issues') {
+      const wanted = (query.labels ?? '').split(',').filter(Boolean);
+      const state = query.state ?? 'open';
+      const found = this.issues
+        .filter((i) => wanted.every((l) => i.labels.includes(l)) && (state === 'all' || i.state === state))
+        .sort((a, b) => b.number - a.number);
+      return this.page(url, found.map((i) => this.issueJson(i)));
+    }
+    if (route === 'POST /issues') {
+      const number = this.nextIssue++;
+      const issue: FakeIssue = { id: 900_000 + number, number, title: b.title as string, body: (b.body as string) ?? null, labels: [], state: 'open', state_reason: null };
+      issue.labels = this.applyLabels((b.labels as string[]) ?? []);
+      this.issues.push(issue);
+      return [201, this.issueJson(issue)];
+    }
+    if ((m = /^PATCH \/issues\/(\d+)$/.exec(route))) {
+      const issue = this.issues.find((i) => i.number === Number(m![1]));
+      if (!issue) return [404, { message: 'Not Found' }];
+      if (b.title !== undefined) issue.title = b.title as string;
+      if (b.body !== undefined) issue.body = b.body as string;
+      if (b.labels !== undefined) issue.labels = this.applyLabels(b.labels as string[]);
+      if (b.state !== undefined && b.state !== issue.state) {
+        issue.state = b.state as 'open' | 'closed';
+        issue.state_reason = issue.state === 'closed' ? ((b.state_reason as string) ?? 'completed') : 'reopened';
+      }
+      return [200, this.issueJson(issue)];
+    }
+    if ((m = /^GET \/issues\/(\d+)\/comments$/.exec(route))) {
+      return this.page(url, this.comments.filter((c) => c.issue === Number(m![1])).map((c) => this.commentJson(c)));
+    }
+    if ((m = /^POST \/issues\/(\d+)\/comments$/.exec(route))) {
+      const comment: FakeComment = { id: this.nextId++, issue: Number(m[1]), body: b.body as string, userType: 'Bot' };
+      this.comments.push(comment);
+      return [201, this.commentJson(comment)];
+    }
+    if ((m = /^PATCH \/issues\/comments\/(\d+)$/.exec(route))) {
+      const comment = this.comments.find((c) => c.id === Number(m![1]));
+      if (!comment) return [404, { message: 'Not Found' }];
+      comment.body = b.body as string;
+      return [200, this.commentJson(comment)];
+    }
+    if ((m = /^POST \/issues\/(\d+)\/dependencies\/blocked_by$/.exec(route))) {
+      if (this.dependencies !== 'available') return [this.dependencies, { message: 'Not Found' }];
+      const blocking = this.issues.find((i) => i.id === b.issue_id);
+      if (!blocking) return [422, { message: 'Validation Failed' }];
+      const set = this.blockedBy.get(Number(m[1])) ?? new Set<number>();
+      if (set.has(blocking.id)) return [422, { message: 'Validation Failed' }];
+      this.blockedBy.set(Number(m[1]), set.add(blocking.id));
+      return [201, this.issueJson(blocking)];
+    }
+    if ((m = /^DELETE \/issues\/(\d+)\/dependencies\/blocked_by\/(\d+)$/.exec(route))) {
+      if (this.dependencies !== 'available') return [this.dependencies, { message: 'Not Found' }];
+      const set = this.blockedBy.get(Number(m[1]));
+      if (!set?.delete(Number(m[2]))) return [404, { message: 'Not Found' }];
+      return [200, this.issueJson(this.issues.find((i) => i.id === Number(m![2]))!)];
+    }
+
+    if (route === 'GET /labels') return this.page(url, this.labels.map((l, i) => ({ id: i + 1, ...l, default: false })));
+    if (route === 'POST /labels') {
+      if (this.labels.some((l) => l.name.toLowerCase() === String(b.name).toLowerCase())) return [422, { message: 'Validation Failed', errors: [{ code: 'already_exists' }] }];
+      this.labels.push({ name: b.name as string, color: b.color as string, description: (b.description as string) ?? null });
+      return [201, { id: this.labels.length, ...this.labels.at(-1) }];
+    }
+    return [404, { message: `the fake has no route for ${route}` }];
+  }
+
+  /** GitHub creates a label applied to an issue when it does not exist yet (colour ededed). */
+  private applyLabels(names: string[]): string[] {
+    for (const name of names) if (!this.labels.some((l) => l.name === name)) this.labels.push({ name, color: 'ededed', description: null });
+    return [...names];
+  }
+
+  private applyCheckRun(run: FakeCheckRun, b: Record<string, unknown>): void {
+    if (b.status !== undefined) run.status = b.status as string;
+    if (b.conclusion !== undefined) {
+      run.conclusion = b.conclusion as string;
+      run.status = 'completed';
+    }
+    if (b.external_id !== undefined) run.external_id = b.external_id as string;
+    const output = b.output as { title?: string; summary?: string; text?: string; annotations?: Record<string, unknown>[] } | undefined;
+    if (output) {
+      run.output = { title: output.title ?? run.output.title, summary: output.summary ?? run.output.summary, text: output.text ?? run.output.text };
+      run.annotations.push(...(output.annotations ?? []));
+    }
+  }
+
+  private page(url: URL, items: unknown[]): Reply {
+    const perPage = Number(url.searchParams.get('per_page') ?? 30);
+    const page = Number(url.searchParams.get('page') ?? 1);
+    const headers: Record<string, string> = {};
+    if (page * perPage < items.length) {
+      const next = new URL(url);
+      next.searchParams.set('page', String(page + 1));
+      headers.link = `<${next.href}>; rel="next"`;
+    }
+    return [200, items.slice((page - 1) * perPage, page * perPage), headers];
+  }
+
+  private issueJson(i: FakeIssue): Record<string, unknown> {
+    return {
+      id: i.id,
+      node_id: `I_${i.id}`,
+      number: i.number,
+      title: i.title,
+      body: i.body,
+      labels: i.labels.map((name) => ({ name, color: this.labels.find((l) => l.name === name)?.color ?? 'ededed' })),
+      state: i.state,
+      state_reason: i.state_reason,
+      html_url: `https://github.com/${this.owner}/${this.repo}/issues/${i.number}`,
+      user: { login: 'harness[bot]', type: 'Bot' },
+    };
+  }
+
+  private checkRunJson(r: FakeCheckRun): Record<string, unknown> {
+    return {
+      id: r.id,
+      name: r.name,
+      head_sha: r.head_sha,
+      external_id: r.external_id,
+      status: r.status,
+      conclusion: r.conclusion,
+      output: { ...r.output, annotations_count: r.annotations.length, annotations_url: '' },
+      app: { id: 1, slug: 'harness' },
+    };
+  }
+
+  private commentJson(c: FakeComment): Record<string, unknown> {
+    return { id: c.id, body: c.body, user: { login: c.userType === 'Bot' ? 'harness[bot]' : 'octocat', type: c.userType } };
+  }
+}
+
+/** Spec files (as test/helpers/spec.ts builds them) placed at `dir` in a repository. */
+export function specAt(dir: string, files: readonly SpecFile[]): Record<string, Uint8Array> {
+  return Object.fromEntries(files.map((f) => [`${dir}/${f.path}`, f.bytes]));
+}

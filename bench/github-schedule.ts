@@ -13,7 +13,8 @@
  *   - mid-spec: the first phase merged, verified and its verification dispatched already
  *     (its phase branch exists), 2 plans running, the rest queued;
  *   - slots full: 4 plans running, the rest queued: nothing to start.
- * Writes follow what there is to do (4 per plan started), not the spec's size; the target
+ * Writes follow what there is to do (4 per plan started, and the status comment when what it
+ * shows changed), not the spec's size; the target
  * is that reads do not grow with the plans, up to the 100 a page of the issue list holds.
  *
  *   npm run bench -- github
@@ -23,7 +24,11 @@ import { Probot, ProbotOctokit } from 'probot';
 import { generateSpec } from './spec-gen.js';
 import type { EconomyRow, Section } from './github.bench.js';
 import { median, type Target } from './lib.js';
-import { desiredIssue } from '../app/engine/forge/plan-issue.js';
+import { matchPlanIssues } from '../app/engine/forge/match-issues.js';
+import { desiredIssue, withMarkerRecord } from '../app/engine/forge/plan-issue.js';
+import { specFromIssues } from '../app/engine/forge/spec-from-issues.js';
+import { statusComment } from '../app/engine/forge/status-comment.js';
+import { ISSUE_BODY_LIMIT } from '../app/engine/forge/limits.js';
 import { statusLabel, type StatusValue } from '../app/engine/forge/names.js';
 import { loadSpec } from '../app/engine/spec/load.js';
 import type { Spec } from '../app/engine/spec/model.js';
@@ -37,6 +42,8 @@ const API = 'https://api.github.com';
 const OWNER = 'acme';
 const REPO = 'app';
 const BASE_SHA = 'b'.repeat(40);
+const SPEC_PR = 2;
+const COMMENT_ID = 900;
 
 interface PlanState {
   status?: StatusValue;
@@ -103,7 +110,8 @@ function issuesFor(spec: Spec, texts: Map<string, string>, states: Map<string, P
       id: 10_000 + i,
       number: i + 1,
       title: desired.title,
-      body: desired.body,
+      // As the spec-PR sync writes it: the spec PR (#2) whose status comment rounds refresh.
+      body: withMarkerRecord(desired.body, 'pr', String(SPEC_PR)),
       html_url: `https://github.com/${OWNER}/${REPO}/issues/${i + 1}`,
       state: state.closed ? 'closed' : 'open',
       state_reason: state.closed ? 'completed' : null,
@@ -118,8 +126,18 @@ interface Counted {
   requests: string[];
 }
 
+/**
+ * The spec PR's status comment as the app renders it for the issues as they are before the
+ * round: a round that changes no status finds it current and writes nothing.
+ */
+function statusCommentBefore(spec: string, issues: ReturnType<typeof issuesFor>): string {
+  const tracked = issues.map((i) => ({ id: i.id, number: i.number, title: i.title, body: i.body, labels: i.labels.map((l) => l.name), state: i.state as 'open' | 'closed', stateReason: i.state_reason }));
+  return statusComment(specFromIssues(spec, tracked)!, matchPlanIssues(spec, tracked).byPlan, ISSUE_BODY_LIMIT);
+}
+
 /** A fake GitHub for one round: answers as GitHub does, counts every request. */
 function fakeGitHub(issues: ReturnType<typeof issuesFor>, claimedPhases: string[], spec: string): Counted {
+  let comment = statusCommentBefore(spec, issues);
   const counted: Counted = { reads: 0, writes: 0, requests: [] };
   const count = (method: string, uri: string) => {
     if (method === 'GET') counted.reads++;
@@ -146,6 +164,7 @@ function fakeGitHub(issues: ReturnType<typeof issuesFor>, claimedPhases: string[
         }
         return [200, issues.slice((page - 1) * perPage, page * perPage), headers];
       }
+      if (path === `${repo}/issues/${SPEC_PR}/comments`) return [200, [{ id: COMMENT_ID, user: { login: 'harness[bot]', type: 'Bot' }, body: comment }]];
       if (path === `${repo}/git/ref/heads/main`) return [200, { ref: 'refs/heads/main', object: { sha: BASE_SHA, type: 'commit' } }];
       if (path.startsWith(`${repo}/git/matching-refs/heads/harness/${spec}/phase-`)) {
         return [200, claimedPhases.map((ph) => ({ ref: `refs/heads/harness/${spec}/phase-${ph}`, object: { sha: BASE_SHA } }))];
@@ -162,6 +181,10 @@ function fakeGitHub(issues: ReturnType<typeof issuesFor>, claimedPhases: string[
     .patch(/.*/)
     .reply((uri, body) => {
       count('PATCH', uri);
+      if (uri.endsWith(`/issues/comments/${COMMENT_ID}`)) {
+        comment = (body as { body: string }).body;
+        return [200, { id: COMMENT_ID, user: { login: 'harness[bot]', type: 'Bot' }, body: comment }];
+      }
       const n = Number(uri.split('/').pop());
       const issue = issues.find((i) => i.number === n)!;
       return [200, { ...issue, ...(body as object), labels: ((body as { labels?: string[] }).labels ?? []).map((name) => ({ name })) }];
@@ -232,6 +255,7 @@ export const schedulingRound: Section = async (log) => {
         if (!reads.has(scenario.name)) reads.set(scenario.name, new Map());
         reads.get(scenario.name)!.set(plans, counted.reads);
         const labelWrites = counted.requests.filter((r) => /^PATCH \/repos\/[^/]+\/[^/]+\/issues\/\d+$/.test(r)).length;
+        // "other writes": per plan started, the claim, the dispatch and the check run; and the status comment when it changed.
         rows.push({
           section: S,
           scenario: `${plans} plans, ${scenario.name}: ${result.dispatched.length} started`,

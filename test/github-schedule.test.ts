@@ -26,6 +26,8 @@ afterEach(() => nock.cleanAll());
 interface PlanFixture {
   number: number;
   plan: string;
+  /** The spec PR the issue records on its marker line, whose status comment rounds refresh. */
+  pr?: number;
   needs?: string[];
   files?: string[];
   status?: StatusValue;
@@ -71,7 +73,7 @@ function planIssue(p: PlanFixture) {
     state: p.closed ? 'closed' : 'open',
     state_reason: p.closed ?? null,
     labels: labels(p).map((name) => ({ name })),
-    body: [`<!-- harness:plan ${SPEC}/${p.plan} hash=0123456789abcdef -->`, '**Spec** …', '', '<details><summary>The plan</summary>', '', '```markdown', planText(p), '```', '', '</details>'].join('\n'),
+    body: [`<!-- harness:plan ${SPEC}/${p.plan} hash=0123456789abcdef${p.pr ? ` pr=${p.pr}` : ''} -->`, `**Spec** [${SPEC} Notes](${WEB}/blob/master/docs/specs/${SPEC}/SPEC.md) · **Phase** ${p.plan.slice(0, 2)} Core · **Plan** [\`${p.plan}-PLAN.md\`](#)`, '', '<details><summary>The plan</summary>', '', '```markdown', planText(p), '```', '', '</details>'].join('\n'),
   };
 }
 
@@ -224,6 +226,33 @@ describe('a scheduling round', () => {
       // One write: the whole list, people's label kept.
       { labels: ['harness:plan', 'phase:01', `spec:${SPEC}`, 'good first issue', 'status:running'] },
     ]);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('refreshes the spec PR\'s status comment the issues record, with the statuses the round left, and only when it changed', async () => {
+    const plans: PlanFixture[] = [
+      { number: 11, plan: '01-01', status: 'ready', pr: 7 },
+      { number: 12, plan: '01-02', status: 'blocked', needs: ['01-01'], pr: 7 },
+    ];
+    const log = recordRequests(scope);
+    mockConfig(scope, 4);
+    mockIssues(scope, plans);
+    mockBaseHead(scope);
+    mockDispatch(scope, plans[0]!, bodies);
+    const bot = { type: 'Bot', login: 'harness[bot]' };
+    let written = '';
+    scope.get(`${R}/issues/7/comments`).query({ per_page: '100' }).reply(200, [{ id: 70, user: bot, body: `<!-- harness:status ${SPEC} -->\nold` }]);
+    scope.patch(`${R}/issues/comments/70`, (b) => ((written = b.body), true)).reply(200, { id: 70, user: bot, body: '' });
+
+    await testProbot().receive(checkCompleted());
+
+    expect(log.slice(-2)).toEqual(['GET /issues/7/comments', 'PATCH /issues/comments/70']);
+    expect(written.split('\n')[0]).toBe(`<!-- harness:status ${SPEC} -->`);
+    expect(written).toContain(`### harness · ${SPEC} Notes`);
+    // 01-01 was just dispatched: the comment shows it running, 01-02 still waiting for it.
+    expect(written).toMatch(/\| 01-01 Plan 01-01 \| #11 \| [^|]*running[^|]* \|/);
+    expect(written).toMatch(/\| 01-02 Plan 01-02 \| #12 \| [^|]*blocked[^|]* \| 01-01 \|/);
+    expect(written).toContain('```mermaid');
     expect(scope.pendingMocks()).toEqual([]);
   });
 

@@ -91,8 +91,9 @@ function discovery(head: string, tree: string, blobs: number): unknown[] {
 const SPEC_ISSUES = `GET ${R}/issues?labels=harness:plan,spec:SPC-042&state=all&per_page=100`;
 const LABELS = ['harness:plan', 'status:ready', 'status:running', 'status:blocked', 'status:checkpoint', 'status:verified', 'status:failed'];
 
-function marker(plan: string, blockedBy = ''): RegExp {
-  return new RegExp(`^<!-- harness:plan SPC-042/${plan} hash=[0-9a-f]{16}${blockedBy ? ` blocked_by=${blockedBy}` : ''} -->\n`);
+/** A plan issue's marker line; `pr` is the spec PR it records (its status comment is the one rounds refresh). */
+function marker(plan: string, blockedBy = '', pr = '\\d+'): RegExp {
+  return new RegExp(`^<!-- harness:plan SPC-042/${plan} hash=[0-9a-f]{16}${blockedBy ? ` blocked_by=${blockedBy}` : ''} pr=${pr} -->\n`);
 }
 
 beforeAll(() => nock.disableNetConnect());

@@ -1,5 +1,5 @@
 import { comparePlanIds } from '../spec/model.js';
-import { parseMarker } from './plan-issue.js';
+import { parseMarker, withMarkerRecord } from './plan-issue.js';
 
 /**
  * Which of a plan's dependencies harness has mirrored as GitHub's native "blocked by"
@@ -15,11 +15,6 @@ export function mirroredEdges(body: string | null | undefined): string[] {
 
 /** The body with its marker line recording exactly `plans` (none: no record at all). */
 export function withMirroredEdges(body: string, plans: Iterable<string>): string {
-  const nl = body.indexOf('\n');
-  const first = nl === -1 ? body : body.slice(0, nl);
-  const rest = nl === -1 ? '' : body.slice(nl);
   const sorted = [...new Set(plans)].sort(comparePlanIds);
-  const bare = first.replace(/ blocked_by=\S*/, '');
-  const line = sorted.length > 0 ? bare.replace(/ -->$/, ` blocked_by=${sorted.join(',')} -->`) : bare;
-  return `${line}${rest}`;
+  return withMarkerRecord(body, 'blocked_by', sorted.length > 0 ? sorted.join(',') : undefined);
 }

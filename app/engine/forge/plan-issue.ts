@@ -32,10 +32,11 @@ export interface DesiredIssueInput {
   issueNumbers: ReadonlyMap<string, number>;
 }
 
-// `blocked_by=` records the native dependencies the spec PR sync has mirrored (see
-// mirrored-edges.ts); it sits on the marker line, outside the hash, so that recording it
-// never makes the issue look edited.
-const MARKER_LINE = /^<!-- harness:plan (\S+)\/(\S+?)(?: hash=([0-9a-f]+))?(?: blocked_by=(\S*))? -->$/m;
+// After the hash, the marker line carries records that are not part of what harness wrote
+// for people, so they sit outside the hash and recording them never makes the issue look
+// edited: `blocked_by=` (the native dependencies mirrored, see mirrored-edges.ts) and `pr=`
+// (the spec PR whose sticky status comment the scheduling rounds keep up to date).
+const MARKER_LINE = /^<!-- harness:plan (\S+)\/(\S+?)((?: [a-z_]+=\S*)*) -->$/m;
 
 export function issueTitle(plan: Plan): string {
   return `[${plan.id}] ${plan.title}`;
@@ -99,15 +100,48 @@ export interface ParsedMarker {
   hash?: string;
   /** Plans this one is blocked by in GitHub's own issue dependencies, as harness mirrored them. */
   blockedBy?: string[];
+  /** The spec PR whose status comment tracks this plan. */
+  pr?: number;
+}
+
+/** The marker line's records, in the order they are written. */
+const MARKER_KEYS = ['hash', 'blocked_by', 'pr'] as const;
+type MarkerKey = (typeof MARKER_KEYS)[number];
+
+function markerRecords(body: string | null | undefined): { spec: string; plan: string; records: Map<string, string> } | undefined {
+  const m = MARKER_LINE.exec(body ?? '');
+  if (!m) return undefined;
+  const records = new Map<string, string>();
+  for (const pair of m[3]!.trim().split(' ').filter(Boolean)) {
+    const eq = pair.indexOf('=');
+    records.set(pair.slice(0, eq), pair.slice(eq + 1));
+  }
+  return { spec: m[1]!, plan: m[2]!, records };
 }
 
 export function parseMarker(body: string | null | undefined): ParsedMarker | undefined {
-  const m = MARKER_LINE.exec(body ?? '');
-  if (!m) return undefined;
-  const out: ParsedMarker = { spec: m[1]!, plan: m[2]! };
-  if (m[3]) out.hash = m[3];
-  if (m[4] !== undefined) out.blockedBy = m[4] === '' ? [] : m[4].split(',');
+  const found = markerRecords(body);
+  if (!found) return undefined;
+  const out: ParsedMarker = { spec: found.spec, plan: found.plan };
+  const hash = found.records.get('hash');
+  if (hash && /^[0-9a-f]+$/.test(hash)) out.hash = hash;
+  const blockedBy = found.records.get('blocked_by');
+  if (blockedBy !== undefined) out.blockedBy = blockedBy === '' ? [] : blockedBy.split(',');
+  const pr = Number(found.records.get('pr'));
+  if (Number.isInteger(pr) && pr > 0) out.pr = pr;
   return out;
+}
+
+/** The body with one record of its marker line set (or, with undefined, removed); the rest untouched. */
+export function withMarkerRecord(body: string, key: MarkerKey, value: string | undefined): string {
+  const found = markerRecords(body);
+  if (!found) return body;
+  if (value === undefined) found.records.delete(key);
+  else found.records.set(key, value);
+  const nl = body.indexOf('\n');
+  const rest = nl === -1 ? '' : body.slice(nl);
+  const records = MARKER_KEYS.filter((k) => found.records.has(k)).map((k) => ` ${k}=${found.records.get(k)}`);
+  return `<!-- harness:plan ${found.spec}/${found.plan}${records.join('')} -->${rest}`;
 }
 
 /**

@@ -94,6 +94,6 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   }
   for (const u of plan.unknownNeeds) context.log.warn(`${spec}/${u.plan} needs ${u.needs.join(', ')}, which the spec has no issue for: it waits`);
 
-  await refreshStatus(context, result);
+  await refreshStatus(context, result, issues);
   return result;
 }

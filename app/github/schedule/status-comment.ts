@@ -1,19 +1,29 @@
 import type { Context } from 'probot';
+import { withStatus } from '../../engine/forge/with-status.js';
+import { parseMarker } from '../../engine/forge/plan-issue.js';
+import { specFromIssues } from '../../engine/forge/spec-from-issues.js';
+import type { IssueRecord } from '../resources/issues.js';
+import { refreshStatusComment } from '../spec-pr/status-comment.js';
 import type { RoundResult } from './round.js';
 
 /**
- * After a round, the spec PR's sticky status comment (`<!-- harness:status <spec> -->`) is
- * to be refreshed when what it shows changed (docs/github-flow.md, 3).
- *
- * CALL SITE, NOT WIRED: the spec-PR part's `refreshStatusComment(octokit, repo, pull, spec,
- * issues)` (app/github/spec-pr/status-comment.ts) renders from a full `Spec` and needs the
- * spec PR's number. A round has neither: its events (a worker run, a check run, a plan PR)
- * do not name the spec PR, and the plan issues it reads carry no PR number; reading the
- * spec back from the repository would cost a request per file. Wiring it needs the spec PR's
- * number recorded where a round already looks (the plan issues' marker line, as
- * `blocked_by=` is) and a rendering from the plan issues alone. Until then the comment shows
- * what the last spec-PR sync wrote, and each plan issue's label is the live status.
+ * After a round, the spec PR's sticky status comment (`<!-- harness:status <spec> -->`) shows
+ * the statuses as they are now (docs/github-flow.md, 3). The PR is the one the plan issues
+ * record on their marker line (`pr=`); the spec is rebuilt from the issues' bodies, so this
+ * costs one read (the PR's comments) and a write only when the comment's text changed.
  */
-export async function refreshStatus(context: Context, round: RoundResult): Promise<void> {
-  if (round.dispatched.length + round.relabelled.length > 0) context.log.debug(`${round.spec}: statuses changed; the spec PR's status comment is not refreshed by rounds yet`);
+export async function refreshStatus(context: Context, round: RoundResult, issues: readonly IssueRecord[]): Promise<void> {
+  const after = issues.map((issue) => {
+    const plan = parseMarker(issue.body)?.plan;
+    const dispatched = plan !== undefined && round.dispatched.includes(plan);
+    const relabel = round.relabelled.find((r) => r.plan === plan);
+    const labels = dispatched ? withStatus(issue.labels, 'running') : relabel ? withStatus(issue.labels, relabel.to) : issue.labels;
+    return { ...issue, labels };
+  });
+  const prs = after.map((i) => parseMarker(i.body)?.pr).filter((n): n is number => n !== undefined);
+  if (prs.length === 0) return;
+  const spec = specFromIssues(round.spec, after);
+  if (!spec) return;
+  // Issues synced from later spec PRs keep the first PR's record; the lowest number is that PR.
+  await refreshStatusComment(context.octokit, context.repo(), Math.min(...prs), spec, after);
 }

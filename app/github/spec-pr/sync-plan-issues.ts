@@ -2,7 +2,7 @@ import type { Context } from 'probot';
 import { issuePatch } from '../../engine/forge/issue-patch.js';
 import { matchPlanIssues } from '../../engine/forge/match-issues.js';
 import { mirroredEdges, withMirroredEdges } from '../../engine/forge/mirrored-edges.js';
-import { desiredIssue } from '../../engine/forge/plan-issue.js';
+import { desiredIssue, parseMarker, withMarkerRecord } from '../../engine/forge/plan-issue.js';
 import { removalNote } from '../../engine/forge/removal-note.js';
 import type { SyncTally } from '../../engine/forge/spec-check-report.js';
 import { buildGraph, topologicalOrder } from '../../engine/graph/graph.js';
@@ -72,16 +72,21 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
       // The record is written with the issue, as the edges about to be mirrored; it is
       // corrected (one more write) only if GitHub turns them down.
       const intended = mirror.available ? plan.dependsOn : [];
-      let created = await createIssue(octokit, repo, { title: desired.title, body: withMirroredEdges(desired.body, intended), labels: desired.labels });
+      // The issue remembers the spec PR it came from: its status comment is the one the
+      // scheduling rounds keep up to date.
+      const tracked = withMarkerRecord(desired.body, 'pr', String(input.pull));
+      let created = await createIssue(octokit, repo, { title: desired.title, body: withMirroredEdges(tracked, intended), labels: desired.labels });
       const mirrored = await mirror.sync(created.number, plan.dependsOn, [], issues);
-      if (mirrored.length !== intended.length) created = await updateIssue(octokit, repo, created.number, { body: withMirroredEdges(desired.body, mirrored) });
+      if (mirrored.length !== intended.length) created = await updateIssue(octokit, repo, created.number, { body: withMirroredEdges(tracked, mirrored) });
       issues.set(plan.id, created);
       numbers.set(plan.id, created.number);
       tally.created.push(created.number);
       continue;
     }
     const mirrored = await mirror.sync(actual.number, plan.dependsOn, mirroredEdges(actual.body), issues);
-    const patch = issuePatch({ ...desired, body: withMirroredEdges(desired.body, mirrored) }, actual);
+    // A later spec PR changes the plan, not where its status is tracked: the first PR's record stays.
+    const pr = parseMarker(actual.body)?.pr ?? input.pull;
+    const patch = issuePatch({ ...desired, body: withMirroredEdges(withMarkerRecord(desired.body, 'pr', String(pr)), mirrored) }, actual);
     if (!patch) continue;
     issues.set(plan.id, await updateIssue(octokit, repo, actual.number, patch));
     if (patch.state === 'open') tally.reopened.push(actual.number);

@@ -430,6 +430,71 @@ describe('a worker run finishing', () => {
     expect(scope.pendingMocks()).toEqual([]);
   });
 
+  it('marks the plans of a phase that failed its verification, and holds the queued plans that depend on it', async () => {
+    const merged: PlanFixture[] = [
+      { number: 11, plan: '01-01', status: 'verified', closed: 'completed' },
+      { number: 12, plan: '01-02', status: 'verified', closed: 'completed' },
+    ];
+    // Queued as ready when its dependency merged; the phase it depends on now fails.
+    const waiting: PlanFixture = { number: 21, plan: '02-01', status: 'ready', needs: ['01-01'] };
+    const independent: PlanFixture = { number: 22, plan: '02-02', status: 'ready' };
+    const phaseCheck = { id: 88, name: 'harness / phase 01', head_sha: BASE_SHA, external_id: `${SPEC}/phase-01`, status: 'queued', conclusion: null, output: { title: 'Worker dispatched', summary: '', annotations_count: 0 } };
+    const log = recordRequests(scope);
+    const sent: Record<string, unknown>[] = [];
+    mockConfig(scope, 4);
+    mockIssues(scope, [...merged, waiting, independent]);
+    scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2Fphase-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } });
+    scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / phase 01' }).reply(200, { total_count: 1, check_runs: [phaseCheck] });
+    scope.patch(`${R}/check-runs/88`, (b) => sent.push(b) > 0).reply(200, {});
+    for (const p of merged) scope.patch(`${R}/issues/${p.number}`, { labels: [...labels(p), 'harness:phase-failed'] }).reply(200, issueReply(p));
+    // The round: 02-02 starts; 02-01 is held, and shows it.
+    mockBaseHead(scope);
+    const bodies: Record<string, unknown>[] = [];
+    mockDispatch(scope, independent, bodies);
+    scope.patch(`${R}/issues/21`, relabelled(waiting, 'blocked')).reply(200, issueReply(waiting));
+    scope.get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`).reply(200, [{ ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } }]);
+
+    await testProbot().receive(workerRunCompleted('phase-01', 'failure'));
+
+    expect(sent[0]).toMatchObject({ status: 'completed', conclusion: 'failure', output: { title: 'Phase 01 failed its verification' } });
+    expect(log).toEqual([
+      'GET /contents/.github/harness.yml',
+      'GET /issues',
+      `GET /git/ref/heads/harness/${SPEC}/phase-01`,
+      `GET /commits/${BASE_SHA}/check-runs`,
+      'PATCH /check-runs/88',
+      'PATCH /issues/11',
+      'PATCH /issues/12',
+      'GET /git/ref/heads/master',
+      'POST /git/refs',
+      'POST /actions/workflows/harness-worker.yml/dispatches',
+      'POST /check-runs',
+      'PATCH /issues/22',
+      'PATCH /issues/21',
+      `GET /git/matching-refs/heads/harness/${SPEC}/phase-`,
+    ]);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('takes the mark off when the phase passes a later verification', async () => {
+    const plans: PlanFixture[] = [
+      { number: 11, plan: '01-01', status: 'verified', closed: 'completed', extra: ['harness:phase-failed'] },
+      { number: 12, plan: '01-02', status: 'verified', closed: 'completed', extra: ['harness:phase-failed'] },
+    ];
+    const phaseCheck = { id: 89, name: 'harness / phase 01', head_sha: BASE_SHA, external_id: `${SPEC}/phase-01`, status: 'queued', conclusion: null, output: { title: 'Worker dispatched', summary: '', annotations_count: 0 } };
+    mockConfig(scope, 4);
+    mockIssues(scope, plans);
+    scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2Fphase-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } });
+    scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / phase 01' }).reply(200, { total_count: 1, check_runs: [phaseCheck] });
+    scope.patch(`${R}/check-runs/89`).reply(200, {});
+    for (const p of plans) scope.patch(`${R}/issues/${p.number}`, { labels: labels({ ...p, extra: [] }) }).reply(200, issueReply(p));
+    scope.get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`).reply(200, [{ ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } }]);
+
+    await testProbot().receive(workerRunCompleted('phase-01', 'success'));
+
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
   it('puts the check run where the plan PR shows it once the worker pushed, and concludes the queued one on the claimed commit, not another spec\'s', async () => {
     const plan: PlanFixture = { number: 11, plan: '01-01', status: 'running' };
     mockConfig(scope, 4);

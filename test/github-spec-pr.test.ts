@@ -89,7 +89,7 @@ function discovery(head: string, tree: string, blobs: number): unknown[] {
 }
 
 const SPEC_ISSUES = `GET ${R}/issues?labels=harness:plan,spec:SPC-042&state=all&per_page=100`;
-const LABELS = ['harness:plan', 'status:ready', 'status:running', 'status:blocked', 'status:checkpoint', 'status:verified', 'status:failed'];
+const LABELS = ['harness:plan', 'status:ready', 'status:running', 'status:blocked', 'status:checkpoint', 'status:verified', 'status:failed', 'harness:phase-failed'];
 
 /** A plan issue's marker line; `pr` is the spec PR it records (its status comment is the one rounds refresh). */
 function marker(plan: string, blockedBy = '', pr = '\\d+'): RegExp {
@@ -129,7 +129,7 @@ describe('a spec pull request, first sync', () => {
       external_id: `SPC-042@${tree}`,
       output: { title: 'Syncing plan issues', summary: 'harness has validated SPC-042 and is bringing the plan issues in step with it (3 plans).' },
     });
-    expect(writes.slice(1, 8).map((w) => w.body)).toEqual([
+    expect(writes.slice(1, 9).map((w) => w.body)).toEqual([
       { name: 'harness:plan', color: '5319e7', description: 'A plan of a harness spec' },
       { name: 'status:ready', color: '0e8a16', description: 'harness: dependencies verified; may start' },
       { name: 'status:running', color: 'fbca04', description: 'harness: a worker is on it' },
@@ -137,9 +137,10 @@ describe('a spec pull request, first sync', () => {
       { name: 'status:checkpoint', color: 'd876e3', description: 'harness: waiting for a person' },
       { name: 'status:verified', color: '1d76db', description: 'harness: passed plan-level verification' },
       { name: 'status:failed', color: 'b60205', description: 'harness: failed; /harness retry to try again' },
+      { name: 'harness:phase-failed', color: 'd93f0b', description: 'harness: its phase failed phase-level verification' },
     ]);
     // Created with no status label (planned, not queued); each knows its dependencies' numbers.
-    expect(writes.slice(8, 13)).toEqual([
+    expect(writes.slice(9, 14)).toEqual([
       { method: 'POST', url: `${R}/issues`, body: { title: '[01-01] Reset tokens', body: expect.stringMatching(marker('01-01')), labels: ['harness:plan', 'phase:01', 'spec:SPC-042'] } },
       { method: 'POST', url: `${R}/issues`, body: { title: '[01-02] Reset endpoint', body: expect.stringMatching(marker('01-02', '01-01')), labels: ['harness:plan', 'needs:01-01', 'phase:01', 'spec:SPC-042'] } },
       { method: 'POST', url: `${R}/issues/101/dependencies/blocked_by`, body: { issue_id: github.issue(100).id } },

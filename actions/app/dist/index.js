@@ -94262,6 +94262,7 @@ var RoadmapFrontmatterSchema = external_exports.object({
 // app/engine/forge/names.ts
 var LABEL_PLAN = "harness:plan";
 var LABEL_KNOWLEDGE = "harness:knowledge";
+var LABEL_PHASE_FAILED = "harness:phase-failed";
 function specLabel(spec) {
   return `spec:${spec}`;
 }
@@ -94288,7 +94289,8 @@ var LABEL_COLORS = {
   [statusLabel("blocked")]: { color: "bfd4f2", description: "harness: waiting for the plans it needs" },
   [statusLabel("checkpoint")]: { color: "d876e3", description: "harness: waiting for a person" },
   [statusLabel("verified")]: { color: "1d76db", description: "harness: passed plan-level verification" },
-  [statusLabel("failed")]: { color: "b60205", description: "harness: failed; /harness retry to try again" }
+  [statusLabel("failed")]: { color: "b60205", description: "harness: failed; /harness retry to try again" },
+  [LABEL_PHASE_FAILED]: { color: "d93f0b", description: "harness: its phase failed phase-level verification" }
 };
 function planBranch(spec, plan2) {
   return `harness/${spec}/${plan2}`;
@@ -95114,7 +95116,7 @@ import { createHash } from "node:crypto";
 var ISSUE_BODY_LIMIT = 65536;
 
 // app/engine/forge/plan-issue.ts
-var MARKER_LINE = /^<!-- harness:plan (\S+)\/(\S+?)(?: hash=([0-9a-f]+))?(?: blocked_by=(\S*))? -->$/m;
+var MARKER_LINE = /^<!-- harness:plan (\S+)\/(\S+?)((?: [a-z_]+=\S*)*) -->$/m;
 function issueTitle(plan2) {
   return `[${plan2.id}] ${plan2.title}`;
 }
@@ -95167,13 +95169,38 @@ function markerWithHash(spec, plan2, hash2) {
 function hashOf(title, rest, labels) {
   return createHash("sha256").update(JSON.stringify([title, rest, [...labels].sort()])).digest("hex").slice(0, 16);
 }
-function parseMarker(body) {
+var MARKER_KEYS = ["hash", "blocked_by", "pr"];
+function markerRecords(body) {
   const m = MARKER_LINE.exec(body ?? "");
   if (!m) return void 0;
-  const out = { spec: m[1], plan: m[2] };
-  if (m[3]) out.hash = m[3];
-  if (m[4] !== void 0) out.blockedBy = m[4] === "" ? [] : m[4].split(",");
+  const records = /* @__PURE__ */ new Map();
+  for (const pair of m[3].trim().split(" ").filter(Boolean)) {
+    const eq = pair.indexOf("=");
+    records.set(pair.slice(0, eq), pair.slice(eq + 1));
+  }
+  return { spec: m[1], plan: m[2], records };
+}
+function parseMarker(body) {
+  const found = markerRecords(body);
+  if (!found) return void 0;
+  const out = { spec: found.spec, plan: found.plan };
+  const hash2 = found.records.get("hash");
+  if (hash2 && /^[0-9a-f]+$/.test(hash2)) out.hash = hash2;
+  const blockedBy = found.records.get("blocked_by");
+  if (blockedBy !== void 0) out.blockedBy = blockedBy === "" ? [] : blockedBy.split(",");
+  const pr = Number(found.records.get("pr"));
+  if (Number.isInteger(pr) && pr > 0) out.pr = pr;
   return out;
+}
+function withMarkerRecord(body, key, value) {
+  const found = markerRecords(body);
+  if (!found) return body;
+  if (value === void 0) found.records.delete(key);
+  else found.records.set(key, value);
+  const nl = body.indexOf("\n");
+  const rest = nl === -1 ? "" : body.slice(nl);
+  const records = MARKER_KEYS.filter((k) => found.records.has(k)).map((k) => ` ${k}=${found.records.get(k)}`);
+  return `<!-- harness:plan ${found.spec}/${found.plan}${records.join("")} -->${rest}`;
 }
 function issueUnchanged(issue3) {
   const body = issue3.body ?? "";
@@ -97038,7 +97065,13 @@ function planRound(input2) {
       filesModified: isQueued(p) || p.status === "running" || p.status === "checkpoint" ? filesModified(p, bodies.get(p.plan)) : []
     }))
   });
-  const state = scheduler.state({ plans: plans.map((p) => [p.plan, scheduleState(p, unknown2(p).length === 0)]) });
+  const failedPhases = phases.filter((ph) => plans.some((p) => p.phase === ph && p.labels.includes(LABEL_PHASE_FAILED)));
+  const state = scheduler.state({
+    plans: plans.map((p) => [p.plan, scheduleState(p, unknown2(p).length === 0)]),
+    phases: failedPhases.map((ph) => [ph, "failed"])
+  });
+  const blocked = scheduler.blockedBy(state).filter((b) => isQueued(byPlan.get(b.plan)));
+  const heldByPhase = new Set(blocked.filter((b) => "phase" in b.because).map((b) => b.plan));
   const active = state.active.size;
   const freeSlots = Math.max(0, input2.slots - active);
   const dispatch = scheduler.pick(state, freeSlots).map((id) => byPlan.get(id));
@@ -97049,7 +97082,7 @@ function planRound(input2) {
     if (!isQueued(p) || picked.has(p.plan)) continue;
     const missing = unknown2(p);
     if (missing.length > 0) unknownNeeds.push({ plan: p.plan, needs: missing });
-    const to = missing.length === 0 && p.needs.every((d) => isSatisfied(byPlan.get(d))) ? "ready" : "blocked";
+    const to = missing.length === 0 && !heldByPhase.has(p.plan) && p.needs.every((d) => isSatisfied(byPlan.get(d))) ? "ready" : "blocked";
     if (p.status !== to) relabel.push({ issue: p, to });
   }
   return {
@@ -97057,7 +97090,7 @@ function planRound(input2) {
     plans,
     dispatch,
     relabel,
-    blocked: scheduler.blockedBy(state).filter((b) => isQueued(byPlan.get(b.plan))),
+    blocked,
     unknownNeeds,
     phases,
     completePhases: phases.filter((ph) => plans.every((p) => p.phase !== ph || isSatisfied(p))),
@@ -97242,9 +97275,248 @@ function findPlanIssue(issues, spec, plan2) {
   });
 }
 
+// app/engine/forge/spec-from-issues.ts
+var SPEC_LINE = /\*\*Spec\*\* \[(\S+) (.+?)\]\(/;
+var PHASE_LINE = /\*\*Phase\*\* (\d+) (.+?) · \*\*Plan\*\*/;
+function specFromIssues(specId3, issues) {
+  let title;
+  const phaseTitles = /* @__PURE__ */ new Map();
+  const plans = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const issue3 of issues) {
+    const marker = parseMarker(issue3.body);
+    if (!marker || marker.spec !== specId3 || seen.has(marker.plan)) continue;
+    if (issue3.state === "closed" && issue3.stateReason === "not_planned") continue;
+    const text = planTextFromBody(issue3.body);
+    if (text === void 0) continue;
+    const phase = planPhase(marker.plan);
+    const parsed = parsePlan(`planning/plans/${phase}/${marker.plan}-PLAN.md`, text, phase).plan;
+    if (!parsed || parsed.id !== marker.plan) continue;
+    seen.add(parsed.id);
+    plans.push(parsed);
+    title ??= SPEC_LINE.exec(issue3.body ?? "")?.[2];
+    const phaseTitle = PHASE_LINE.exec(issue3.body ?? "")?.[2];
+    if (phaseTitle && !phaseTitles.has(phase)) phaseTitles.set(phase, phaseTitle);
+  }
+  if (plans.length === 0) return void 0;
+  plans.sort((a, b) => comparePlanIds(a.id, b.id));
+  const phases = /* @__PURE__ */ new Map();
+  for (const plan2 of plans) {
+    let phase = phases.get(plan2.phase);
+    if (!phase) {
+      phase = { id: plan2.phase, number: phaseNumber(plan2.phase), title: phaseTitles.get(plan2.phase) ?? `Phase ${plan2.phase}`, plans: [], mustPass: [] };
+      phases.set(plan2.phase, phase);
+    }
+    phase.plans.push(plan2.id);
+  }
+  const known = new Set(plans.map((p) => p.id));
+  for (const plan2 of plans) plan2.dependsOn = plan2.dependsOn.filter((d) => known.has(d));
+  return {
+    id: specId3,
+    title: title ?? specId3,
+    phases: [...phases.values()].sort((a, b) => a.number - b.number),
+    plans,
+    planById: new Map(plans.map((p) => [p.id, p]))
+  };
+}
+
+// app/engine/forge/match-issues.ts
+var TITLE_ID = /^\[(\d+-\d+)\] /;
+function planOf(specId3, issue3) {
+  const marker = parseMarker(issue3.body);
+  if (marker) return marker.spec === specId3 ? marker.plan : void 0;
+  return TITLE_ID.exec(issue3.title)?.[1];
+}
+function matchPlanIssues(specId3, issues) {
+  const groups2 = /* @__PURE__ */ new Map();
+  const unknown2 = [];
+  for (const issue3 of issues) {
+    const plan2 = planOf(specId3, issue3);
+    if (plan2 === void 0) unknown2.push(issue3);
+    else groups2.set(plan2, [...groups2.get(plan2) ?? [], issue3]);
+  }
+  const byPlan = /* @__PURE__ */ new Map();
+  const duplicates = [];
+  for (const [plan2, group] of groups2) {
+    const live = group.filter((i) => i.stateReason !== "duplicate").sort((a, b) => a.number - b.number);
+    const first = live[0];
+    if (!first) continue;
+    byPlan.set(plan2, first);
+    for (const extra of live.slice(1)) if (extra.state === "open") duplicates.push({ issue: extra, of: first });
+  }
+  return { byPlan, duplicates, unknown: unknown2 };
+}
+
+// app/engine/graph/analyze.ts
+function analyzeGraph(spec, weight = () => 1) {
+  const graph = buildGraph(spec.plans);
+  const { order } = topologicalOrder(graph);
+  const critical = criticalPath(graph, order, (i) => weight(spec.plans[i]));
+  const conflicts = concurrentConflicts(
+    graph,
+    order,
+    overlappingWriters(spec.plans.map((p) => p.filesModified))
+  );
+  return { graph, order, critical, conflicts };
+}
+
+// app/engine/graph/render.ts
+var MERMAID_MAX_TEXT = 5e4;
+var STATE_STYLES = {
+  pending: "fill:#f6f8fa,stroke:#8c959f,color:#24292f",
+  ready: "fill:#ddf4ff,stroke:#0969da,color:#0a3069",
+  running: "fill:#fff8c5,stroke:#bf8700,color:#4d2d00",
+  blocked: "fill:#eaeef2,stroke:#57606a,color:#57606a,stroke-dasharray:4 3",
+  checkpoint: "fill:#fbefff,stroke:#8250df,color:#3e1f79",
+  verified: "fill:#dafbe1,stroke:#1a7f37,color:#044f1e",
+  failed: "fill:#ffebe9,stroke:#cf222e,color:#82071e"
+};
+function nodeId(planId3) {
+  return `p${planId3.replace(/[^A-Za-z0-9]/g, "_")}`;
+}
+function label(text) {
+  return text.replace(/"/g, "#quot;").replace(/</g, "#lt;").replace(/>/g, "#gt;").replace(/[\r\n]+/g, " ");
+}
+function graphMermaid(spec, analysis, states) {
+  const full = mermaidByPlan(spec, analysis, states);
+  return full.length <= MERMAID_MAX_TEXT ? full : mermaidByPhase(spec, analysis, states);
+}
+function mermaidByPlan(spec, analysis, states) {
+  const ids = analysis.graph.ids;
+  const lines = ["flowchart LR"];
+  for (const phase of spec.phases) {
+    lines.push(`  subgraph phase_${phase.id}["Phase ${phase.id} · ${label(phase.title)}"]`);
+    for (const id of phase.plans) lines.push(`    ${nodeId(id)}["${id} ${label(spec.planById.get(id).title)}"]`);
+    lines.push("  end");
+  }
+  spec.plans.forEach((p, i) => {
+    for (const d of analysis.graph.deps[i]) lines.push(`  ${nodeId(ids[d])} --> ${nodeId(p.id)}`);
+  });
+  appendStyles(lines, spec, states);
+  if (analysis.critical.path.length > 1) {
+    lines.push("  classDef critical stroke-width:3px");
+    lines.push(`  class ${analysis.critical.path.map((i) => nodeId(ids[i])).join(",")} critical`);
+  }
+  return `${lines.join("\n")}
+`;
+}
+function appendStyles(lines, spec, states) {
+  if (!states) return;
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const p of spec.plans) {
+    const state = states.get(p.id) ?? "pending";
+    groups2.set(state, [...groups2.get(state) ?? [], nodeId(p.id)]);
+  }
+  for (const [state, nodes] of groups2) {
+    lines.push(`  classDef ${state} ${STATE_STYLES[state]}`);
+    lines.push(`  class ${nodes.join(",")} ${state}`);
+  }
+}
+function mermaidByPhase(spec, analysis, states) {
+  const lines = ["flowchart LR"];
+  const phaseOf = new Map(spec.plans.map((p) => [p.id, p.phase]));
+  for (const phase of spec.phases) {
+    const done = states ? phase.plans.filter((id) => states.get(id) === "verified").length : 0;
+    const count2 = states ? `${done}/${phase.plans.length} verified` : `${phase.plans.length} plans`;
+    lines.push(`  phase_${phase.id}["Phase ${phase.id} · ${label(phase.title)}<br/>${count2}"]`);
+  }
+  const edges = /* @__PURE__ */ new Set();
+  spec.plans.forEach((p, i) => {
+    for (const d of analysis.graph.deps[i]) {
+      const from = phaseOf.get(analysis.graph.ids[d]);
+      if (from !== p.phase) edges.add(`  phase_${from} --> phase_${p.phase}`);
+    }
+  });
+  lines.push(...edges);
+  return `${lines.join("\n")}
+`;
+}
+
+// app/engine/forge/status-comment.ts
+function displayedState(issue3) {
+  const value = issue3?.labels.find(isStatusLabel)?.slice("status:".length);
+  return value !== void 0 && STATUS_VALUES.includes(value) ? value : "pending";
+}
+var SHOWN = {
+  pending: "⚪ planned",
+  ready: "🔵 ready",
+  running: "🟡 running",
+  blocked: "⏸️ blocked",
+  checkpoint: "🟣 checkpoint",
+  verified: "✅ verified",
+  failed: "❌ failed"
+};
+var BAR_WIDTH = 10;
+function bar(done, total) {
+  const filled = total === 0 ? 0 : Math.round(done / total * BAR_WIDTH);
+  return `\`${"█".repeat(filled)}${"░".repeat(BAR_WIDTH - filled)}\` ${total === 0 ? 0 : Math.floor(done / total * 100)}%`;
+}
+function cell(text) {
+  return text.replace(/\|/g, "\\|").replace(/[\r\n]+/g, " ");
+}
+function statusComment(spec, issues, maxChars) {
+  const states = new Map(spec.plans.map((p) => [p.id, displayedState(issues.get(p.id))]));
+  const count2 = (state, ids = spec.plans.map((p) => p.id)) => ids.filter((id) => states.get(id) === state).length;
+  const total = spec.plans.length;
+  const tally = ["running", "checkpoint", "ready", "blocked", "failed", "pending"].map((s) => [s, count2(s)]).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${SHOWN[s].split(" ")[1]}`);
+  const head = [
+    statusMarker(spec.id),
+    `### harness · ${spec.id} ${spec.title}`,
+    "",
+    `**${count2("verified")} of ${total} plans verified** ${bar(count2("verified"), total)}${tally.length > 0 ? ` · ${tally.join(" · ")}` : ""}`,
+    "",
+    "| Phase | Plans | Verified | Progress |",
+    "|---|---:|---:|---|",
+    ...spec.phases.map((ph) => `| ${ph.id} · ${cell(ph.title)} | ${ph.plans.length} | ${count2("verified", ph.plans)} | ${bar(count2("verified", ph.plans), ph.plans.length)} |`)
+  ];
+  const graph = ["", "```mermaid", graphMermaid(spec, analyzeGraph(spec), states).trimEnd(), "```"];
+  const table = [
+    "",
+    "| Plan | Issue | Status | Needs |",
+    "|---|---|---|---|",
+    ...spec.plans.map((p) => {
+      const issue3 = issues.get(p.id);
+      return `| ${p.id} ${cell(p.title)} | ${issue3 ? `#${issue3.number}` : "—"} | ${SHOWN[states.get(p.id)]} | ${p.dependsOn.length > 0 ? p.dependsOn.join(", ") : "—"} |`;
+    })
+  ];
+  const foot = ["", `harness keeps this comment up to date. Queue plans with \`/harness execute all\`, a phase (\`/harness execute 01\`) or a plan (\`/harness execute ${spec.plans[0]?.id ?? "01-01"}\`).`];
+  const compose = (...parts) => `${parts.flat().join("\n")}
+`;
+  const full = compose(head, graph, table, foot);
+  if (full.length <= maxChars) return full;
+  const noTable = compose(head, graph, ["", "_The plan table does not fit in a comment; each plan issue shows its status._"], foot);
+  if (noTable.length <= maxChars) return noTable;
+  return compose(head, ["", "_The graph and the plan table do not fit in a comment; `harness graph` draws the graph, and each plan issue shows its status._"], foot).slice(0, maxChars);
+}
+
+// app/github/spec-pr/status-comment.ts
+async function refreshStatusComment(octokit, repo, pull, spec, issues) {
+  const marker = statusMarker(spec.id);
+  const body = statusComment(spec, matchPlanIssues(spec.id, issues).byPlan, ISSUE_BODY_LIMIT);
+  const existing2 = await findComment(octokit, repo, pull, (c) => c.authorType === "Bot" && c.body.startsWith(marker));
+  if (!existing2) {
+    await createComment(octokit, repo, pull, body);
+    return "created";
+  }
+  if (existing2.body === body) return "unchanged";
+  await updateComment(octokit, repo, existing2.id, body);
+  return "updated";
+}
+
 // app/github/schedule/status-comment.ts
-async function refreshStatus(context, round) {
-  if (round.dispatched.length + round.relabelled.length > 0) context.log.debug(`${round.spec}: statuses changed; the spec PR's status comment is not refreshed by rounds yet`);
+async function refreshStatus(context, round, issues) {
+  const after = issues.map((issue3) => {
+    const plan2 = parseMarker(issue3.body)?.plan;
+    const dispatched = plan2 !== void 0 && round.dispatched.includes(plan2);
+    const relabel = round.relabelled.find((r) => r.plan === plan2);
+    const labels = dispatched ? withStatus(issue3.labels, "running") : relabel ? withStatus(issue3.labels, relabel.to) : issue3.labels;
+    return { ...issue3, labels };
+  });
+  const prs = after.map((i) => parseMarker(i.body)?.pr).filter((n) => n !== void 0);
+  if (prs.length === 0) return;
+  const spec = specFromIssues(round.spec, after);
+  if (!spec) return;
+  await refreshStatusComment(context.octokit, context.repo(), Math.min(...prs), spec, after);
 }
 
 // app/github/schedule/round.ts
@@ -97288,7 +97560,7 @@ async function scheduleRound(context, spec, options2 = {}) {
     context.log.debug(`${spec}/${b.plan} cannot run: ${"plan" in b.because ? `${b.because.plan} failed` : `phase ${b.because.phase} failed its verification`}`);
   }
   for (const u of plan2.unknownNeeds) context.log.warn(`${spec}/${u.plan} needs ${u.needs.join(", ")}, which the spec has no issue for: it waits`);
-  await refreshStatus(context, result);
+  await refreshStatus(context, result, issues);
   return result;
 }
 
@@ -98359,7 +98631,7 @@ async function spike(inv, command2, askedIn) {
 }
 
 // app/engine/commands/status-table.ts
-function cell(text) {
+function cell2(text) {
   return text.replace(/\s+/g, " ").replace(/\|/g, "\\|");
 }
 function stateOf(view) {
@@ -98378,7 +98650,7 @@ function statusTable(spec, views) {
     "",
     "| plan | phase | title | status | issue |",
     "|---|---|---|---|---|",
-    ...live.map((v) => `| ${v.plan} | ${v.phase} | ${cell(v.title)} | ${stateOf(v)} | #${v.number} |`)
+    ...live.map((v) => `| ${v.plan} | ${v.phase} | ${cell2(v.title)} | ${stateOf(v)} | #${v.number} |`)
   ];
   return lines.join("\n");
 }
@@ -98603,10 +98875,27 @@ async function onWorkerRunCompleted(context) {
       issues = issues.map((i) => i === record3 ? { ...i, labels } : i);
     }
     await settleCheck(context, target2, outcome.check, { head, runSha: run3.head_sha, detailsUrl: detailsUrl(context, target2, record3) });
+    if (target2.kind === "phase") issues = await markPhase(context, target2.spec, target2.phase, run3.conclusion === "success", issues);
   } else {
     context.log.info(`${targetExternalId(target2)}: run ${run3.id} (${run3.conclusion}) is not the current attempt; nothing recorded`);
   }
   await scheduleRound(context, target2.spec, { config: config3, issues, ...run3.head_branch ? { base: run3.head_branch } : {} });
+}
+async function markPhase(context, spec, phase, passed, issues) {
+  const out = [];
+  for (const issue3 of issues) {
+    const marker = parseMarker(issue3.body);
+    const inPhase = marker?.spec === spec && marker.plan.startsWith(`${phase}-`);
+    const has = issue3.labels.includes(LABEL_PHASE_FAILED);
+    if (!inPhase || has === !passed) {
+      out.push(issue3);
+      continue;
+    }
+    const labels = passed ? issue3.labels.filter((l) => l !== LABEL_PHASE_FAILED) : [...issue3.labels, LABEL_PHASE_FAILED];
+    await updateIssue(context.octokit, context.repo(), issue3.number, { labels });
+    out.push({ ...issue3, labels });
+  }
+  return out;
 }
 
 // app/github/schedule/scheduling.ts
@@ -99111,33 +99400,6 @@ function checkDependencies(plans, broken, byId, claimed, problems) {
   }
 }
 
-// app/engine/forge/match-issues.ts
-var TITLE_ID = /^\[(\d+-\d+)\] /;
-function planOf(specId3, issue3) {
-  const marker = parseMarker(issue3.body);
-  if (marker) return marker.spec === specId3 ? marker.plan : void 0;
-  return TITLE_ID.exec(issue3.title)?.[1];
-}
-function matchPlanIssues(specId3, issues) {
-  const groups2 = /* @__PURE__ */ new Map();
-  const unknown2 = [];
-  for (const issue3 of issues) {
-    const plan2 = planOf(specId3, issue3);
-    if (plan2 === void 0) unknown2.push(issue3);
-    else groups2.set(plan2, [...groups2.get(plan2) ?? [], issue3]);
-  }
-  const byPlan = /* @__PURE__ */ new Map();
-  const duplicates = [];
-  for (const [plan2, group] of groups2) {
-    const live = group.filter((i) => i.stateReason !== "duplicate").sort((a, b) => a.number - b.number);
-    const first = live[0];
-    if (!first) continue;
-    byPlan.set(plan2, first);
-    for (const extra of live.slice(1)) if (extra.state === "open") duplicates.push({ issue: extra, of: first });
-  }
-  return { byPlan, duplicates, unknown: unknown2 };
-}
-
 // app/engine/forge/issues-intact.ts
 function issuesIntact(specId3, issues) {
   const { byPlan, duplicates, unknown: unknown2 } = matchPlanIssues(specId3, issues);
@@ -99284,162 +99546,6 @@ async function reportSpecCheck(octokit, repo, target2, report) {
   return id;
 }
 
-// app/engine/graph/analyze.ts
-function analyzeGraph(spec, weight = () => 1) {
-  const graph = buildGraph(spec.plans);
-  const { order } = topologicalOrder(graph);
-  const critical = criticalPath(graph, order, (i) => weight(spec.plans[i]));
-  const conflicts = concurrentConflicts(
-    graph,
-    order,
-    overlappingWriters(spec.plans.map((p) => p.filesModified))
-  );
-  return { graph, order, critical, conflicts };
-}
-
-// app/engine/graph/render.ts
-var MERMAID_MAX_TEXT = 5e4;
-var STATE_STYLES = {
-  pending: "fill:#f6f8fa,stroke:#8c959f,color:#24292f",
-  ready: "fill:#ddf4ff,stroke:#0969da,color:#0a3069",
-  running: "fill:#fff8c5,stroke:#bf8700,color:#4d2d00",
-  blocked: "fill:#eaeef2,stroke:#57606a,color:#57606a,stroke-dasharray:4 3",
-  checkpoint: "fill:#fbefff,stroke:#8250df,color:#3e1f79",
-  verified: "fill:#dafbe1,stroke:#1a7f37,color:#044f1e",
-  failed: "fill:#ffebe9,stroke:#cf222e,color:#82071e"
-};
-function nodeId(planId3) {
-  return `p${planId3.replace(/[^A-Za-z0-9]/g, "_")}`;
-}
-function label(text) {
-  return text.replace(/"/g, "#quot;").replace(/</g, "#lt;").replace(/>/g, "#gt;").replace(/[\r\n]+/g, " ");
-}
-function graphMermaid(spec, analysis, states) {
-  const full = mermaidByPlan(spec, analysis, states);
-  return full.length <= MERMAID_MAX_TEXT ? full : mermaidByPhase(spec, analysis, states);
-}
-function mermaidByPlan(spec, analysis, states) {
-  const ids = analysis.graph.ids;
-  const lines = ["flowchart LR"];
-  for (const phase of spec.phases) {
-    lines.push(`  subgraph phase_${phase.id}["Phase ${phase.id} · ${label(phase.title)}"]`);
-    for (const id of phase.plans) lines.push(`    ${nodeId(id)}["${id} ${label(spec.planById.get(id).title)}"]`);
-    lines.push("  end");
-  }
-  spec.plans.forEach((p, i) => {
-    for (const d of analysis.graph.deps[i]) lines.push(`  ${nodeId(ids[d])} --> ${nodeId(p.id)}`);
-  });
-  appendStyles(lines, spec, states);
-  if (analysis.critical.path.length > 1) {
-    lines.push("  classDef critical stroke-width:3px");
-    lines.push(`  class ${analysis.critical.path.map((i) => nodeId(ids[i])).join(",")} critical`);
-  }
-  return `${lines.join("\n")}
-`;
-}
-function appendStyles(lines, spec, states) {
-  if (!states) return;
-  const groups2 = /* @__PURE__ */ new Map();
-  for (const p of spec.plans) {
-    const state = states.get(p.id) ?? "pending";
-    groups2.set(state, [...groups2.get(state) ?? [], nodeId(p.id)]);
-  }
-  for (const [state, nodes] of groups2) {
-    lines.push(`  classDef ${state} ${STATE_STYLES[state]}`);
-    lines.push(`  class ${nodes.join(",")} ${state}`);
-  }
-}
-function mermaidByPhase(spec, analysis, states) {
-  const lines = ["flowchart LR"];
-  const phaseOf = new Map(spec.plans.map((p) => [p.id, p.phase]));
-  for (const phase of spec.phases) {
-    const done = states ? phase.plans.filter((id) => states.get(id) === "verified").length : 0;
-    const count2 = states ? `${done}/${phase.plans.length} verified` : `${phase.plans.length} plans`;
-    lines.push(`  phase_${phase.id}["Phase ${phase.id} · ${label(phase.title)}<br/>${count2}"]`);
-  }
-  const edges = /* @__PURE__ */ new Set();
-  spec.plans.forEach((p, i) => {
-    for (const d of analysis.graph.deps[i]) {
-      const from = phaseOf.get(analysis.graph.ids[d]);
-      if (from !== p.phase) edges.add(`  phase_${from} --> phase_${p.phase}`);
-    }
-  });
-  lines.push(...edges);
-  return `${lines.join("\n")}
-`;
-}
-
-// app/engine/forge/status-comment.ts
-function displayedState(issue3) {
-  const value = issue3?.labels.find(isStatusLabel)?.slice("status:".length);
-  return value !== void 0 && STATUS_VALUES.includes(value) ? value : "pending";
-}
-var SHOWN = {
-  pending: "⚪ planned",
-  ready: "🔵 ready",
-  running: "🟡 running",
-  blocked: "⏸️ blocked",
-  checkpoint: "🟣 checkpoint",
-  verified: "✅ verified",
-  failed: "❌ failed"
-};
-var BAR_WIDTH = 10;
-function bar(done, total) {
-  const filled = total === 0 ? 0 : Math.round(done / total * BAR_WIDTH);
-  return `\`${"█".repeat(filled)}${"░".repeat(BAR_WIDTH - filled)}\` ${total === 0 ? 0 : Math.floor(done / total * 100)}%`;
-}
-function cell2(text) {
-  return text.replace(/\|/g, "\\|").replace(/[\r\n]+/g, " ");
-}
-function statusComment(spec, issues, maxChars) {
-  const states = new Map(spec.plans.map((p) => [p.id, displayedState(issues.get(p.id))]));
-  const count2 = (state, ids = spec.plans.map((p) => p.id)) => ids.filter((id) => states.get(id) === state).length;
-  const total = spec.plans.length;
-  const tally = ["running", "checkpoint", "ready", "blocked", "failed", "pending"].map((s) => [s, count2(s)]).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${SHOWN[s].split(" ")[1]}`);
-  const head = [
-    statusMarker(spec.id),
-    `### harness · ${spec.id} ${spec.title}`,
-    "",
-    `**${count2("verified")} of ${total} plans verified** ${bar(count2("verified"), total)}${tally.length > 0 ? ` · ${tally.join(" · ")}` : ""}`,
-    "",
-    "| Phase | Plans | Verified | Progress |",
-    "|---|---:|---:|---|",
-    ...spec.phases.map((ph) => `| ${ph.id} · ${cell2(ph.title)} | ${ph.plans.length} | ${count2("verified", ph.plans)} | ${bar(count2("verified", ph.plans), ph.plans.length)} |`)
-  ];
-  const graph = ["", "```mermaid", graphMermaid(spec, analyzeGraph(spec), states).trimEnd(), "```"];
-  const table = [
-    "",
-    "| Plan | Issue | Status | Needs |",
-    "|---|---|---|---|",
-    ...spec.plans.map((p) => {
-      const issue3 = issues.get(p.id);
-      return `| ${p.id} ${cell2(p.title)} | ${issue3 ? `#${issue3.number}` : "—"} | ${SHOWN[states.get(p.id)]} | ${p.dependsOn.length > 0 ? p.dependsOn.join(", ") : "—"} |`;
-    })
-  ];
-  const foot = ["", `harness keeps this comment up to date. Queue plans with \`/harness execute all\`, a phase (\`/harness execute 01\`) or a plan (\`/harness execute ${spec.plans[0]?.id ?? "01-01"}\`).`];
-  const compose = (...parts) => `${parts.flat().join("\n")}
-`;
-  const full = compose(head, graph, table, foot);
-  if (full.length <= maxChars) return full;
-  const noTable = compose(head, graph, ["", "_The plan table does not fit in a comment; each plan issue shows its status._"], foot);
-  if (noTable.length <= maxChars) return noTable;
-  return compose(head, ["", "_The graph and the plan table do not fit in a comment; `harness graph` draws the graph, and each plan issue shows its status._"], foot).slice(0, maxChars);
-}
-
-// app/github/spec-pr/status-comment.ts
-async function refreshStatusComment(octokit, repo, pull, spec, issues) {
-  const marker = statusMarker(spec.id);
-  const body = statusComment(spec, matchPlanIssues(spec.id, issues).byPlan, ISSUE_BODY_LIMIT);
-  const existing2 = await findComment(octokit, repo, pull, (c) => c.authorType === "Bot" && c.body.startsWith(marker));
-  if (!existing2) {
-    await createComment(octokit, repo, pull, body);
-    return "created";
-  }
-  if (existing2.body === body) return "unchanged";
-  await updateComment(octokit, repo, existing2.id, body);
-  return "updated";
-}
-
 // app/engine/forge/issue-patch.ts
 function sameSet(a, b) {
   if (a.length !== b.length) return false;
@@ -99463,13 +99569,8 @@ function mirroredEdges(body) {
   return parseMarker(body)?.blockedBy ?? [];
 }
 function withMirroredEdges(body, plans) {
-  const nl = body.indexOf("\n");
-  const first = nl === -1 ? body : body.slice(0, nl);
-  const rest = nl === -1 ? "" : body.slice(nl);
   const sorted = [...new Set(plans)].sort(comparePlanIds);
-  const bare = first.replace(/ blocked_by=\S*/, "");
-  const line = sorted.length > 0 ? bare.replace(/ -->$/, ` blocked_by=${sorted.join(",")} -->`) : bare;
-  return `${line}${rest}`;
+  return withMarkerRecord(body, "blocked_by", sorted.length > 0 ? sorted.join(",") : void 0);
 }
 
 // app/engine/forge/removal-note.ts
@@ -99572,16 +99673,18 @@ async function syncPlanIssues(input2) {
     const actual = issues.get(plan2.id);
     if (!actual) {
       const intended = mirror.available ? plan2.dependsOn : [];
-      let created = await createIssue(octokit, repo, { title: desired.title, body: withMirroredEdges(desired.body, intended), labels: desired.labels });
+      const tracked = withMarkerRecord(desired.body, "pr", String(input2.pull));
+      let created = await createIssue(octokit, repo, { title: desired.title, body: withMirroredEdges(tracked, intended), labels: desired.labels });
       const mirrored2 = await mirror.sync(created.number, plan2.dependsOn, [], issues);
-      if (mirrored2.length !== intended.length) created = await updateIssue(octokit, repo, created.number, { body: withMirroredEdges(desired.body, mirrored2) });
+      if (mirrored2.length !== intended.length) created = await updateIssue(octokit, repo, created.number, { body: withMirroredEdges(tracked, mirrored2) });
       issues.set(plan2.id, created);
       numbers.set(plan2.id, created.number);
       tally.created.push(created.number);
       continue;
     }
     const mirrored = await mirror.sync(actual.number, plan2.dependsOn, mirroredEdges(actual.body), issues);
-    const patch = issuePatch({ ...desired, body: withMirroredEdges(desired.body, mirrored) }, actual);
+    const pr = parseMarker(actual.body)?.pr ?? input2.pull;
+    const patch = issuePatch({ ...desired, body: withMirroredEdges(withMarkerRecord(desired.body, "pr", String(pr)), mirrored) }, actual);
     if (!patch) continue;
     issues.set(plan2.id, await updateIssue(octokit, repo, actual.number, patch));
     if (patch.state === "open") tally.reopened.push(actual.number);

@@ -31986,6 +31986,7 @@ var PAGE_SIZE = 100;
 
 // app/engine/forge/names.ts
 var LABEL_PLAN = "harness:plan";
+var LABEL_PHASE_FAILED = "harness:phase-failed";
 function specLabel(spec) {
   return `spec:${spec}`;
 }
@@ -32002,20 +32003,35 @@ var LABEL_COLORS = {
   [statusLabel("blocked")]: { color: "bfd4f2", description: "harness: waiting for the plans it needs" },
   [statusLabel("checkpoint")]: { color: "d876e3", description: "harness: waiting for a person" },
   [statusLabel("verified")]: { color: "1d76db", description: "harness: passed plan-level verification" },
-  [statusLabel("failed")]: { color: "b60205", description: "harness: failed; /harness retry to try again" }
+  [statusLabel("failed")]: { color: "b60205", description: "harness: failed; /harness retry to try again" },
+  [LABEL_PHASE_FAILED]: { color: "d93f0b", description: "harness: its phase failed phase-level verification" }
 };
 function planBranch(spec, plan) {
   return `harness/${spec}/${plan}`;
 }
 
 // app/engine/forge/plan-issue.ts
-var MARKER_LINE = /^<!-- harness:plan (\S+)\/(\S+?)(?: hash=([0-9a-f]+))?(?: blocked_by=(\S*))? -->$/m;
-function parseMarker(body) {
+var MARKER_LINE = /^<!-- harness:plan (\S+)\/(\S+?)((?: [a-z_]+=\S*)*) -->$/m;
+function markerRecords(body) {
   const m = MARKER_LINE.exec(body ?? "");
   if (!m) return void 0;
-  const out = { spec: m[1], plan: m[2] };
-  if (m[3]) out.hash = m[3];
-  if (m[4] !== void 0) out.blockedBy = m[4] === "" ? [] : m[4].split(",");
+  const records = /* @__PURE__ */ new Map();
+  for (const pair of m[3].trim().split(" ").filter(Boolean)) {
+    const eq = pair.indexOf("=");
+    records.set(pair.slice(0, eq), pair.slice(eq + 1));
+  }
+  return { spec: m[1], plan: m[2], records };
+}
+function parseMarker(body) {
+  const found = markerRecords(body);
+  if (!found) return void 0;
+  const out = { spec: found.spec, plan: found.plan };
+  const hash2 = found.records.get("hash");
+  if (hash2 && /^[0-9a-f]+$/.test(hash2)) out.hash = hash2;
+  const blockedBy = found.records.get("blocked_by");
+  if (blockedBy !== void 0) out.blockedBy = blockedBy === "" ? [] : blockedBy.split(",");
+  const pr = Number(found.records.get("pr"));
+  if (Number.isInteger(pr) && pr > 0) out.pr = pr;
   return out;
 }
 

@@ -7,6 +7,12 @@ import type { PlanState } from '../run/state.js';
  */
 export const LABEL_PLAN = 'harness:plan';
 export const LABEL_KNOWLEDGE = 'harness:knowledge';
+/**
+ * On each plan issue of a phase that failed its verification: where a round already looks
+ * (the spec's issue list), so that plans depending on that phase and not started are held.
+ * Removed when the phase passes on a later `/harness verify`.
+ */
+export const LABEL_PHASE_FAILED = 'harness:phase-failed';
 
 export function specLabel(spec: string): string {
   return `spec:${spec}`;
@@ -63,6 +69,7 @@ export const LABEL_COLORS: Record<string, { color: string; description: string }
   [statusLabel('checkpoint')]: { color: 'd876e3', description: 'harness: waiting for a person' },
   [statusLabel('verified')]: { color: '1d76db', description: 'harness: passed plan-level verification' },
   [statusLabel('failed')]: { color: 'b60205', description: 'harness: failed; /harness retry to try again' },
+  [LABEL_PHASE_FAILED]: { color: 'd93f0b', description: 'harness: its phase failed phase-level verification' },
 };
 
 export function planBranch(spec: string, plan: string): string {

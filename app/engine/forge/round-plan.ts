@@ -3,6 +3,7 @@ import type { PlanState } from '../run/state.js';
 import { Scheduler, type BlockedPlan } from '../schedule/scheduler.js';
 import { comparePlanIds, phaseNumber } from '../spec/model.js';
 import { parsePlan } from '../spec/plan.js';
+import { LABEL_PHASE_FAILED } from './names.js';
 import { planTextFromBody } from './plan-issue.js';
 
 export interface RoundIssue extends PlanIssueView {
@@ -108,7 +109,14 @@ export function planRound(input: RoundInput): RoundPlan {
       filesModified: isQueued(p) || p.status === 'running' || p.status === 'checkpoint' ? filesModified(p, bodies.get(p.plan)) : [],
     })),
   });
-  const state = scheduler.state({ plans: plans.map((p) => [p.plan, scheduleState(p, unknown(p).length === 0)] as const) });
+  // A phase whose verification failed holds the plans that depend on it (and have not started).
+  const failedPhases = phases.filter((ph) => plans.some((p) => p.phase === ph && p.labels.includes(LABEL_PHASE_FAILED)));
+  const state = scheduler.state({
+    plans: plans.map((p) => [p.plan, scheduleState(p, unknown(p).length === 0)] as const),
+    phases: failedPhases.map((ph) => [ph, 'failed'] as const),
+  });
+  const blocked = scheduler.blockedBy(state).filter((b) => isQueued(byPlan.get(b.plan)!));
+  const heldByPhase = new Set(blocked.filter((b) => 'phase' in b.because).map((b) => b.plan));
 
   const active = state.active.size;
   const freeSlots = Math.max(0, input.slots - active);
@@ -122,7 +130,7 @@ export function planRound(input: RoundInput): RoundPlan {
     const missing = unknown(p);
     if (missing.length > 0) unknownNeeds.push({ plan: p.plan, needs: missing });
     // The rule `/harness execute` uses to queue a plan: ready when every plan it needs is satisfied.
-    const to = missing.length === 0 && p.needs.every((d) => isSatisfied(byPlan.get(d)!)) ? 'ready' : 'blocked';
+    const to = missing.length === 0 && !heldByPhase.has(p.plan) && p.needs.every((d) => isSatisfied(byPlan.get(d)!)) ? 'ready' : 'blocked';
     if (p.status !== to) relabel.push({ issue: p, to });
   }
 
@@ -131,7 +139,7 @@ export function planRound(input: RoundInput): RoundPlan {
     plans,
     dispatch,
     relabel,
-    blocked: scheduler.blockedBy(state).filter((b) => isQueued(byPlan.get(b.plan)!)),
+    blocked,
     unknownNeeds,
     phases,
     completePhases: phases.filter((ph) => plans.every((p) => p.phase !== ph || isSatisfied(p))),

@@ -1,6 +1,7 @@
 import type { Context } from 'probot';
 import { planIssueView } from '../../engine/commands/plan-issue-view.js';
-import { WORKER_WORKFLOW } from '../../engine/forge/names.js';
+import { LABEL_PHASE_FAILED, WORKER_WORKFLOW } from '../../engine/forge/names.js';
+import { parseMarker } from '../../engine/forge/plan-issue.js';
 import { withStatus } from '../../engine/forge/with-status.js';
 import { workerOutcome } from '../../engine/forge/worker-outcome.js';
 import { parseWorkerRunTitle, targetBranch, targetExternalId } from '../../engine/forge/worker-target.js';
@@ -46,9 +47,32 @@ export async function onWorkerRunCompleted(context: Context<'workflow_run.comple
       issues = issues.map((i) => (i === record ? { ...i, labels } : i));
     }
     await settleCheck(context, target, outcome.check, { head, runSha: run.head_sha, detailsUrl: detailsUrl(context, target, record) });
+    if (target.kind === 'phase') issues = await markPhase(context, target.spec, target.phase, run.conclusion === 'success', issues);
   } else {
     context.log.info(`${targetExternalId(target)}: run ${run.id} (${run.conclusion}) is not the current attempt; nothing recorded`);
   }
   await scheduleRound(context, target.spec, { config, issues, ...(run.head_branch ? { base: run.head_branch } : {}) });
 }
 
+
+/**
+ * A phase's verification outcome, where the next round reads it: `harness:phase-failed` on
+ * each plan issue of a phase that failed (its dependants are held), taken off when it
+ * passes. Each issue is written only when its label set changes.
+ */
+async function markPhase(context: Context, spec: string, phase: string, passed: boolean, issues: IssueRecord[]): Promise<IssueRecord[]> {
+  const out: IssueRecord[] = [];
+  for (const issue of issues) {
+    const marker = parseMarker(issue.body);
+    const inPhase = marker?.spec === spec && marker.plan.startsWith(`${phase}-`);
+    const has = issue.labels.includes(LABEL_PHASE_FAILED);
+    if (!inPhase || has === !passed) {
+      out.push(issue);
+      continue;
+    }
+    const labels = passed ? issue.labels.filter((l) => l !== LABEL_PHASE_FAILED) : [...issue.labels, LABEL_PHASE_FAILED];
+    await updateIssue(context.octokit, context.repo(), issue.number, { labels });
+    out.push({ ...issue, labels });
+  }
+  return out;
+}

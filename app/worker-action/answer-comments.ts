@@ -1,3 +1,4 @@
+import { answerOf } from '../engine/commands/checkpoint-markers.js';
 import type { IssueComment } from './worker-forge.js';
 
 /**
@@ -13,8 +14,6 @@ export interface GivenAnswer {
   at: string;
 }
 
-/** At the very start: a marker quoted further down (in a question, say) is no answer. */
-const ANSWER = /^\s*<!-- harness:answer (\S+) (\S+) -->[ \t]*\n?/;
 
 /**
  * Anyone may comment on an issue and a marker is only text, so only comments that the app
@@ -32,11 +31,9 @@ export function answerComments(comments: readonly IssueComment[], plan: string):
   const answers = new Map<string, GivenAnswer>();
   const ordered = [...comments].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id);
   for (const comment of ordered) {
-    const m = ANSWER.exec(comment.body);
-    if (!m || m[1] !== plan || !isTrusted(comment)) continue;
-    const answer = comment.body.slice(m.index + m[0].length).trim();
-    if (answer === '') continue;
-    answers.set(m[2]!, { checkpoint: m[2]!, answer, by: comment.author, at: comment.createdAt });
+    const given = answerOf(comment.body);
+    if (!given || given.plan !== plan || !isTrusted(comment) || given.answer === '') continue;
+    answers.set(given.checkpoint, { checkpoint: given.checkpoint, answer: given.answer, by: comment.author, at: comment.createdAt });
   }
   return answers;
 }

@@ -1,14 +1,9 @@
+import { checkpointMarker, checkpointOf } from '../engine/commands/checkpoint-markers.js';
 import { ISSUE_BODY_LIMIT } from '../engine/forge/limits.js';
 import type { Checkpoint } from '../engine/protocol/messages.js';
 import { isTrusted, type GivenAnswer } from './answer-comments.js';
 import type { IssueComment } from './worker-forge.js';
 
-/** The question's marker; the app finds the checkpoint to answer by it (engine/commands/checkpoint-markers.ts checkpointOf). */
-export function checkpointMarker(plan: string, checkpoint: string): string {
-  return `<!-- harness:checkpoint ${plan} ${checkpoint} -->`;
-}
-
-const CHECKPOINT = /^\s*<!-- harness:checkpoint (\S+) (\S+) -->/;
 /** Room for the lines around the prompt. */
 const PROMPT_BUDGET = ISSUE_BODY_LIMIT - 2_000;
 
@@ -43,12 +38,9 @@ export function checkpointComment(plan: string, checkpoint: Checkpoint): string 
  * asks nobody twice, while a question asked again after a retry is posted again.
  */
 export function alreadyAsked(comments: readonly IssueComment[], plan: string, checkpoint: string, answers: ReadonlyMap<string, GivenAnswer>): boolean {
-  const asked = comments.filter((c) => {
-    const m = CHECKPOINT.exec(c.body);
-    return m !== null && m[1] === plan && isTrusted(c);
-  });
+  const asked = comments.filter((c) => checkpointOf(c.body)?.plan === plan && isTrusted(c));
   const last = asked.at(-1);
-  if (!last || CHECKPOINT.exec(last.body)![2] !== checkpoint) return false;
+  if (!last || checkpointOf(last.body)!.checkpoint !== checkpoint) return false;
   const answer = answers.get(checkpoint);
   return answer === undefined || Date.parse(answer.at) < Date.parse(last.createdAt);
 }

@@ -98510,7 +98510,7 @@ async function treeBlobs(inv, sha) {
 }
 
 // app/engine/commands/checkpoint-markers.ts
-var CHECKPOINT = /<!-- harness:checkpoint (\S+) (\S+) -->/;
+var CHECKPOINT = /^\s*<!-- harness:checkpoint (\S+) (\S+) -->/;
 function answerMarker(plan2, checkpoint) {
   return `<!-- harness:answer ${plan2} ${checkpoint} -->`;
 }

@@ -56661,8 +56661,23 @@ function localVerifyPorts(root, options = {}) {
   };
 }
 
-// app/worker-action/answer-comments.ts
+// app/engine/commands/checkpoint-markers.ts
+var CHECKPOINT = /^\s*<!-- harness:checkpoint (\S+) (\S+) -->/;
 var ANSWER = /^\s*<!-- harness:answer (\S+) (\S+) -->[ \t]*\n?/;
+function checkpointMarker(plan, checkpoint) {
+  return `<!-- harness:checkpoint ${plan} ${checkpoint} -->`;
+}
+function checkpointOf(body) {
+  const m = CHECKPOINT.exec(body ?? "");
+  return m ? { plan: m[1], checkpoint: m[2] } : void 0;
+}
+function answerOf2(body) {
+  const text = body ?? "";
+  const m = ANSWER.exec(text);
+  return m ? { plan: m[1], checkpoint: m[2], answer: text.slice(m.index + m[0].length).trim() } : void 0;
+}
+
+// app/worker-action/answer-comments.ts
 var TRUSTED_ASSOCIATIONS = /* @__PURE__ */ new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
 function isTrusted(comment) {
   return comment.authorType === "Bot" || TRUSTED_ASSOCIATIONS.has(comment.association);
@@ -56671,11 +56686,9 @@ function answerComments(comments, plan) {
   const answers2 = /* @__PURE__ */ new Map();
   const ordered = [...comments].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id);
   for (const comment of ordered) {
-    const m = ANSWER.exec(comment.body);
-    if (!m || m[1] !== plan || !isTrusted(comment)) continue;
-    const answer = comment.body.slice(m.index + m[0].length).trim();
-    if (answer === "") continue;
-    answers2.set(m[2], { checkpoint: m[2], answer, by: comment.author, at: comment.createdAt });
+    const given = answerOf2(comment.body);
+    if (!given || given.plan !== plan || !isTrusted(comment) || given.answer === "") continue;
+    answers2.set(given.checkpoint, { checkpoint: given.checkpoint, answer: given.answer, by: comment.author, at: comment.createdAt });
   }
   return answers2;
 }
@@ -56795,10 +56808,6 @@ function agentsConfig(config2) {
 }
 
 // app/worker-action/checkpoint-comment.ts
-function checkpointMarker(plan, checkpoint) {
-  return `<!-- harness:checkpoint ${plan} ${checkpoint} -->`;
-}
-var CHECKPOINT = /^\s*<!-- harness:checkpoint (\S+) (\S+) -->/;
 var PROMPT_BUDGET = ISSUE_BODY_LIMIT - 2e3;
 function checkpointComment(plan, checkpoint) {
   const cut = checkpoint.prompt.length > PROMPT_BUDGET ? `${checkpoint.prompt.slice(0, PROMPT_BUDGET)}
@@ -56825,12 +56834,9 @@ function checkpointComment(plan, checkpoint) {
 `;
 }
 function alreadyAsked(comments, plan, checkpoint, answers2) {
-  const asked = comments.filter((c) => {
-    const m = CHECKPOINT.exec(c.body);
-    return m !== null && m[1] === plan && isTrusted(c);
-  });
+  const asked = comments.filter((c) => checkpointOf(c.body)?.plan === plan && isTrusted(c));
   const last = asked.at(-1);
-  if (!last || CHECKPOINT.exec(last.body)[2] !== checkpoint) return false;
+  if (!last || checkpointOf(last.body).checkpoint !== checkpoint) return false;
   const answer = answers2.get(checkpoint);
   return answer === void 0 || Date.parse(answer.at) < Date.parse(last.createdAt);
 }

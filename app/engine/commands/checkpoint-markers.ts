@@ -1,9 +1,15 @@
 /**
  * The markers that tie a checkpoint's question to its answer on a plan issue
- * (docs/github-flow.md, 4 and 7). The worker writes the question, the App the answer; the
- * worker reads everything after the answer's marker as the answer.
+ * (docs/github-flow.md, 4 and 7). The worker writes the question, the App the answer; each
+ * marker counts only at the very start of a comment, so a marker quoted further down (in a
+ * question, say) is neither a question nor an answer.
  */
-const CHECKPOINT = /<!-- harness:checkpoint (\S+) (\S+) -->/;
+const CHECKPOINT = /^\s*<!-- harness:checkpoint (\S+) (\S+) -->/;
+const ANSWER = /^\s*<!-- harness:answer (\S+) (\S+) -->[ \t]*\n?/;
+
+export function checkpointMarker(plan: string, checkpoint: string): string {
+  return `<!-- harness:checkpoint ${plan} ${checkpoint} -->`;
+}
 
 export function answerMarker(plan: string, checkpoint: string): string {
   return `<!-- harness:answer ${plan} ${checkpoint} -->`;
@@ -18,4 +24,11 @@ export function answerComment(plan: string, checkpoint: string, answer: string):
 export function checkpointOf(body: string | null | undefined): { plan: string; checkpoint: string } | undefined {
   const m = CHECKPOINT.exec(body ?? '');
   return m ? { plan: m[1]!, checkpoint: m[2]! } : undefined;
+}
+
+/** The plan, checkpoint and answer of an answer comment (everything after its marker line). */
+export function answerOf(body: string | null | undefined): { plan: string; checkpoint: string; answer: string } | undefined {
+  const text = body ?? '';
+  const m = ANSWER.exec(text);
+  return m ? { plan: m[1]!, checkpoint: m[2]!, answer: text.slice(m.index + m[0].length).trim() } : undefined;
 }

@@ -13,6 +13,7 @@
  * SECTIONS beside the spec PR sync, and the table, targets and results take it as it is.
  */
 import nock from 'nock';
+import { LABEL_COLORS } from '../app/engine/forge/names.js';
 import { FakeGitHub } from '../test/helpers/github-repo.js';
 import { testProbot, webhookExample } from '../test/helpers/probot.js';
 import { schedulingRound } from './github-schedule.js';
@@ -46,10 +47,10 @@ export type Section = (log: (line: string) => void) => Promise<SectionReport>;
 const SHAPE = { plans: 100, phases: 5, edges: 150 };
 /**
  * What a first sync writes besides one issue per plan: the `harness / spec` check run
- * (created in progress, completed at the end), the 7 labels harness styles itself (the first
- * time in a repository) and the status comment.
+ * (created in progress, completed at the end), the labels harness styles itself (the first
+ * time in a repository: LABEL_COLORS) and the status comment. None depends on the spec's size.
  */
-const FIRST_SYNC_CONSTANT = 2 + 7 + 1;
+const FIRST_SYNC_CONSTANT = 2 + Object.keys(LABEL_COLORS).length + 1;
 const RESYNC_MAX_READS = 5;
 const DIR = 'docs/specs/SPC-900-generated';
 
@@ -168,7 +169,7 @@ const specPullRequestSync: Section = async (log) => {
     notes: [
       `A generated spec of ${SHAPE.plans} plans in ${SHAPE.phases} phases with ${SHAPE.edges} dependencies (bench/spec-gen.ts), in ${DIR}.`,
       'Each row is one delivery through Probot; requests are counted at the HTTP level. Reads of a first sync are mostly',
-      `one blob per spec file (${generated.files.size} files); writes are the issues, one per plan, plus ${FIRST_SYNC_CONSTANT} (check run x2, 7 labels once per`,
+      `one blob per spec file (${generated.files.size} files); writes are the issues, one per plan, plus ${FIRST_SYNC_CONSTANT} (check run x2, ${Object.keys(LABEL_COLORS).length} labels once per`,
       "repository, the status comment); dependency writes are GitHub's native issue dependencies, one request per edge.",
       'An unchanged re-sync (same commit: a redelivery, a reopen) reads the check run and the spec\'s issues and writes nothing.',
       "A push that leaves the spec unchanged finds the previous commit's check run for the same spec trees and carries it over: one write.",

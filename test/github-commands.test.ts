@@ -14,7 +14,7 @@ import { parseKnowledge } from '../app/engine/knowledge/parse.js';
 import { reflect, type SignalRecord } from '../app/engine/knowledge/reflect.js';
 import type { Signal } from '../app/engine/knowledge/schema.js';
 import { loadSpec } from '../app/engine/spec/load.js';
-import { loadTemplate } from '../app/github/commands/load-template.js';
+import { loadTemplate } from '../app/templates.js';
 import { githubApi, testProbot, webhookExample } from './helpers/probot.js';
 import { planMd, specOf, type PlanOptions } from './helpers/spec.js';
 

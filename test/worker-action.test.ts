@@ -90,7 +90,6 @@ afterEach(() => {
 });
 
 afterAll(() => {
-  nock.enableNetConnect();
   restoreGit();
 });
 

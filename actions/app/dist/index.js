@@ -98425,7 +98425,7 @@ async function pullsFor(inv, branch) {
   return [...data].sort((a, b) => b.number - a.number)[0];
 }
 
-// app/github/commands/load-template.ts
+// app/templates.ts
 import { existsSync as existsSync2 } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -98434,7 +98434,7 @@ var LEVELS_UP = 6;
 function templatesDir() {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i <= LEVELS_UP; i++) {
-    if (existsSync2(join(dir, "templates", "lesson.md"))) return join(dir, "templates");
+    if (existsSync2(join(dir, "templates", "PLAN.md"))) return join(dir, "templates");
     dir = dirname(dir);
   }
   throw new Error("harness templates/ directory not found above the app; it ships with the package");

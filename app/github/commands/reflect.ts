@@ -7,7 +7,7 @@ import { listDirectory, type DirectoryEntry } from '../resources/contents.js';
 import { getTree, type TreeEntry } from '../resources/trees.js';
 import type { Invocation } from './invocation.js';
 import { openKnowledgePr } from './knowledge-pr.js';
-import { loadTemplate } from './load-template.js';
+import { loadTemplate } from '../../templates.js';
 
 /**
  * Each signal is one blob read (GET /git/blobs/{sha}); the newest this many are read, which

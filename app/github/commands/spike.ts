@@ -3,7 +3,7 @@ import { projectName } from '../../engine/commands/knowledge-draft.js';
 import { spikeDraft } from '../../engine/commands/spike-draft.js';
 import type { Invocation } from './invocation.js';
 import { openKnowledgePr } from './knowledge-pr.js';
-import { loadTemplate } from './load-template.js';
+import { loadTemplate } from '../../templates.js';
 import { specsHere } from './resolve-spec.js';
 
 /**

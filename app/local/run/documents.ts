@@ -7,7 +7,7 @@ import type { RunSnapshot } from '../../engine/run/snapshot.js';
 import { statusDocument } from '../../engine/run/status-document.js';
 import type { Phase } from '../../engine/spec/model.js';
 import type { RunContext } from './context.js';
-import { loadTemplate } from './templates.js';
+import { loadTemplate } from '../../templates.js';
 
 /** A phase's directory under execution/phases/, named like its plans' directory. */
 export function executionDir(phase: Phase): string {

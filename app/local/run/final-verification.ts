@@ -1,6 +1,6 @@
 import { renderTemplate } from '../../engine/documents/render-template.js';
 import type { RunContext } from './context.js';
-import { loadTemplate } from './templates.js';
+import { loadTemplate } from '../../templates.js';
 
 const RESULT = { pass: 'pass', fail: 'fail', human: 'skipped-for-human' } as const;
 

@@ -6,7 +6,7 @@ import type { RunContext } from './context.js';
 import { commitDocuments, executionDir, noteActivity } from './documents.js';
 import { verifyWithPeople } from './plan-execution.js';
 import { phaseSession } from './run-state.js';
-import { loadTemplate } from './templates.js';
+import { loadTemplate } from '../../templates.js';
 
 /**
  * Phase-level verification on the merged work: every plan's checks again, then the

@@ -14,7 +14,7 @@ import type { RunContext } from './context.js';
 import { commitDocuments, executionDir, noteActivity, planTrailer } from './documents.js';
 import { planBranch } from './repo.js';
 import type { SessionResult, SessionStatus } from './store.js';
-import { loadTemplate } from './templates.js';
+import { loadTemplate } from '../../templates.js';
 
 /** How many times a plan's verification may come back to a person before the run gives up asking. */
 const MAX_HUMAN_ROUNDS = 5;

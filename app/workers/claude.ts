@@ -10,12 +10,11 @@ import { agentEnv } from './agent-env.js';
 import { AnswerStore } from './answer-store.js';
 import { passCheckpoint } from './checkpoint-gate.js';
 import { Git } from './git.js';
-import { PlanHistory } from './plan-history.js';
 import { runProcess } from './process.js';
 import { reportingFailures, type Reporter } from './reporter.js';
 import { WorkBudget } from './work-budget.js';
-import { finishedEarlier, finishWholePlan } from './whole-plan.js';
-import { PID_FILE, prepareWorktree } from './worktree.js';
+import { beginWholePlan, finishWholePlan } from './whole-plan.js';
+import { PID_FILE } from './worktree.js';
 
 export interface ClaudeAgentOptions {
   /** The Claude Code CLI; "claude" from PATH by default. */
@@ -74,14 +73,8 @@ export class ClaudeAgent implements Agent {
     const statePath = join(context.logDir, STATE_FILE);
     const saved = context.task.resume ? await readState(statePath) : {};
     const waiting = saved.sessionId !== undefined && saved.checkpoint !== undefined;
-    const prepared = await prepareWorktree(context, git, waiting ? 'keep' : context.task.resume ? 'discard' : 'refuse');
-    if (!prepared.ok) return reporter.failed(prepared.error);
-    if (prepared.discarded.length > 0) {
-      await reporter.progress(`discarded what the interrupted attempt left uncommitted: ${prepared.discarded.join(', ')}`);
-    }
-    const history = await PlanHistory.open(context, git);
-    const earlier = await finishedEarlier(history);
-    if (earlier) return reporter.completed(earlier, 'finished by an earlier attempt');
+    const history = await beginWholePlan(context, git, reporter, waiting ? 'keep' : context.task.resume ? 'discard' : 'refuse');
+    if (!history) return;
 
     const store = await AnswerStore.open(context.logDir);
     const budget = new WorkBudget(context.task.timeout_minutes);

@@ -8,12 +8,11 @@ import { agentEnv } from './agent-env.js';
 import { AnswerStore } from './answer-store.js';
 import { passCheckpoint } from './checkpoint-gate.js';
 import { Git } from './git.js';
-import { PlanHistory } from './plan-history.js';
 import { startProcess, type RunningProcess } from './process.js';
 import { reportingFailures, type Reporter } from './reporter.js';
 import { WorkBudget } from './work-budget.js';
-import { finishedEarlier, finishWholePlan } from './whole-plan.js';
-import { PID_FILE, prepareWorktree } from './worktree.js';
+import { beginWholePlan, finishWholePlan } from './whole-plan.js';
+import { PID_FILE } from './worktree.js';
 
 export interface CommandAgentOptions {
   /** Run with `sh -c` in the worktree, e.g. "codex exec --full-auto -" or "./scripts/agent.sh". */
@@ -51,14 +50,8 @@ export class CommandAgent implements Agent {
   private async execute(context: WorkerContext, reporter: Reporter): Promise<void> {
     await reporter.ready(this.name);
     const git = new Git(context.task.worktree, { env: context.env });
-    const prepared = await prepareWorktree(context, git, context.task.resume ? 'discard' : 'refuse');
-    if (!prepared.ok) return reporter.failed(prepared.error);
-    if (prepared.discarded.length > 0) {
-      await reporter.progress(`discarded what the interrupted attempt left uncommitted: ${prepared.discarded.join(', ')}`);
-    }
-    const history = await PlanHistory.open(context, git);
-    const earlier = await finishedEarlier(history);
-    if (earlier) return reporter.completed(earlier, 'finished by an earlier attempt');
+    const history = await beginWholePlan(context, git, reporter, context.task.resume ? 'discard' : 'refuse');
+    if (!history) return;
 
     const store = await AnswerStore.open(context.logDir);
     const protocol = this.options.protocol === true;

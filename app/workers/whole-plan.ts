@@ -1,14 +1,39 @@
 import type { WorkerContext } from './agent.js';
 import type { Git } from './git.js';
-import type { PlanHistory } from './plan-history.js';
+import { PlanHistory } from './plan-history.js';
 import type { Reporter } from './reporter.js';
 import { commitTask } from './task-commit.js';
+import { prepareWorktree, type Leftovers } from './worktree.js';
 
 /**
  * Agents that take the plan as one piece of work (claude, command) make it one task: the agent
  * may commit as it goes, and the worker ends the plan with the commit of task 1/1 (what is left,
  * or empty). That last commit is the durable mark that the plan is done on its branch.
  */
+
+/**
+ * The start every whole-plan attempt shares: the checkout made ready (an interrupted
+ * attempt's leftovers ended and, as `leftovers` says, discarded), and the plan's history on
+ * its branch. Undefined when the attempt is already over: the checkout could not be used
+ * (task_failed sent) or an earlier attempt finished the plan (task_completed sent).
+ */
+export async function beginWholePlan(context: WorkerContext, git: Git, reporter: Reporter, leftovers: Leftovers): Promise<PlanHistory | undefined> {
+  const prepared = await prepareWorktree(context, git, leftovers);
+  if (!prepared.ok) {
+    await reporter.failed(prepared.error);
+    return undefined;
+  }
+  if (prepared.discarded.length > 0) {
+    await reporter.progress(`discarded what the interrupted attempt left uncommitted: ${prepared.discarded.join(', ')}`);
+  }
+  const history = await PlanHistory.open(context, git);
+  const earlier = await finishedEarlier(history);
+  if (earlier) {
+    await reporter.completed(earlier, 'finished by an earlier attempt');
+    return undefined;
+  }
+  return history;
+}
 
 /** The commits of a plan finished by an earlier attempt, or undefined when it is not finished. */
 export async function finishedEarlier(history: PlanHistory): Promise<string[] | undefined> {

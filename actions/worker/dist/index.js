@@ -52788,63 +52788,10 @@ function grepLiteral(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-// app/workers/plan-history.ts
-import { readFile as readFile2, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join2 } from "node:path";
-var PlanHistory = class _PlanHistory {
-  constructor(git, spec, plan, base2) {
-    this.git = git;
-    this.spec = spec;
-    this.plan = plan;
-    this.base = base2;
-  }
-  git;
-  spec;
-  plan;
-  base;
-  static BASE_FILE = "base.json";
-  static async open(context3, git) {
-    return new _PlanHistory(git, context3.spec, context3.plan.id, await findBase(context3, git));
-  }
-  /** The plan's commits, oldest first: everything after the base, or, without one, those with its trailers. */
-  async commits() {
-    if (this.base) return this.git.log({ base: this.base });
-    return this.git.log({
-      grep: [`^${TRAILER_PLAN}: ${grepLiteral(this.plan)}$`, `^${TRAILER_SPEC}: ${grepLiteral(this.spec)}$`]
-    });
-  }
-  /** Task number → the commit that completed it, for a plan of `total` tasks. */
-  async doneTasks(total) {
-    const done = /* @__PURE__ */ new Map();
-    for (const commit of await this.commits()) {
-      const task = taskOf(commit.trailers, this.spec, this.plan);
-      if (task && task.total === total && !done.has(task.task)) done.set(task.task, commit);
-    }
-    return done;
-  }
-};
-async function findBase(context3, git) {
-  if (context3.base) return context3.base;
-  const file2 = join2(context3.logDir, PlanHistory.BASE_FILE);
-  const text = await readFile2(file2, "utf8").catch(() => void 0);
-  if (text !== void 0) {
-    try {
-      const base2 = JSON.parse(text).base;
-      if (typeof base2 === "string" && await git.isAncestor(base2)) return base2;
-    } catch {
-    }
-  }
-  if (context3.task.resume) return void 0;
-  const head = await git.head();
-  await writeFile3(file2, `${JSON.stringify({ base: head })}
-`);
-  return head;
-}
-
 // app/workers/process.ts
 import { spawn as spawn2 } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import { readFile as readFile3, rm as rm2, writeFile as writeFile4 } from "node:fs/promises";
+import { readFile as readFile2, rm as rm2, writeFile as writeFile3 } from "node:fs/promises";
 var TAIL_LINES = 30;
 var MAX_TAIL_LINE = 1e3;
 var KILL_GRACE_MS = 2e3;
@@ -52864,7 +52811,7 @@ function startProcess(options) {
   const pid = child.pid;
   const log2 = options.logFile ? createWriteStream(options.logFile, { flags: "a" }) : void 0;
   log2?.on("error", () => void 0);
-  const pidWritten = pid !== void 0 && options.pidFile ? writeFile4(options.pidFile, JSON.stringify({ pid })).catch(() => void 0) : Promise.resolve();
+  const pidWritten = pid !== void 0 && options.pidFile ? writeFile3(options.pidFile, JSON.stringify({ pid })).catch(() => void 0) : Promise.resolve();
   let chain = Promise.resolve();
   let exited2 = false;
   let killTimer;
@@ -52963,7 +52910,7 @@ function runProcess(options) {
   return startProcess(options).done;
 }
 async function killOrphan(pidFile) {
-  const text = await readFile3(pidFile, "utf8").catch(() => void 0);
+  const text = await readFile2(pidFile, "utf8").catch(() => void 0);
   if (text === void 0) return false;
   await rm2(pidFile, { force: true });
   let pid;
@@ -53050,6 +52997,59 @@ var WorkBudget = class {
   }
 };
 
+// app/workers/plan-history.ts
+import { readFile as readFile3, writeFile as writeFile4 } from "node:fs/promises";
+import { join as join2 } from "node:path";
+var PlanHistory = class _PlanHistory {
+  constructor(git, spec, plan, base2) {
+    this.git = git;
+    this.spec = spec;
+    this.plan = plan;
+    this.base = base2;
+  }
+  git;
+  spec;
+  plan;
+  base;
+  static BASE_FILE = "base.json";
+  static async open(context3, git) {
+    return new _PlanHistory(git, context3.spec, context3.plan.id, await findBase(context3, git));
+  }
+  /** The plan's commits, oldest first: everything after the base, or, without one, those with its trailers. */
+  async commits() {
+    if (this.base) return this.git.log({ base: this.base });
+    return this.git.log({
+      grep: [`^${TRAILER_PLAN}: ${grepLiteral(this.plan)}$`, `^${TRAILER_SPEC}: ${grepLiteral(this.spec)}$`]
+    });
+  }
+  /** Task number → the commit that completed it, for a plan of `total` tasks. */
+  async doneTasks(total) {
+    const done = /* @__PURE__ */ new Map();
+    for (const commit of await this.commits()) {
+      const task = taskOf(commit.trailers, this.spec, this.plan);
+      if (task && task.total === total && !done.has(task.task)) done.set(task.task, commit);
+    }
+    return done;
+  }
+};
+async function findBase(context3, git) {
+  if (context3.base) return context3.base;
+  const file2 = join2(context3.logDir, PlanHistory.BASE_FILE);
+  const text = await readFile3(file2, "utf8").catch(() => void 0);
+  if (text !== void 0) {
+    try {
+      const base2 = JSON.parse(text).base;
+      if (typeof base2 === "string" && await git.isAncestor(base2)) return base2;
+    } catch {
+    }
+  }
+  if (context3.task.resume) return void 0;
+  const head = await git.head();
+  await writeFile4(file2, `${JSON.stringify({ base: head })}
+`);
+  return head;
+}
+
 // app/workers/task-commit.ts
 async function commitTask(git, input2) {
   await git.addAll();
@@ -53063,19 +53063,6 @@ async function commitTask(git, input2) {
     { allowEmpty: true, noVerify: true }
   );
   return { sha, files };
-}
-
-// app/workers/whole-plan.ts
-async function finishedEarlier(history) {
-  const done = await history.doneTasks(1);
-  if (!done.has(1)) return void 0;
-  return (await history.commits()).map((c) => c.sha);
-}
-async function finishWholePlan(context3, git, history, reporter, summary2) {
-  const commit = await commitTask(git, { spec: context3.spec, plan: context3.plan.id, task: 1, total: 1, title: context3.plan.title });
-  const changed = commit.files.length === 0 ? "nothing was left uncommitted" : `${commit.files.length} file${commit.files.length === 1 ? "" : "s"} left uncommitted`;
-  await reporter.progress(`committed as ${commit.sha.slice(0, 7)}: ${changed}`, { task: 1, total: 1 });
-  await reporter.completed((await history.commits()).map((c) => c.sha), summary2);
 }
 
 // app/workers/worktree.ts
@@ -53110,6 +53097,36 @@ async function prepareWorktree(context3, git, leftovers) {
   return { ok: true, discarded: paths };
 }
 
+// app/workers/whole-plan.ts
+async function beginWholePlan(context3, git, reporter, leftovers) {
+  const prepared = await prepareWorktree(context3, git, leftovers);
+  if (!prepared.ok) {
+    await reporter.failed(prepared.error);
+    return void 0;
+  }
+  if (prepared.discarded.length > 0) {
+    await reporter.progress(`discarded what the interrupted attempt left uncommitted: ${prepared.discarded.join(", ")}`);
+  }
+  const history = await PlanHistory.open(context3, git);
+  const earlier = await finishedEarlier(history);
+  if (earlier) {
+    await reporter.completed(earlier, "finished by an earlier attempt");
+    return void 0;
+  }
+  return history;
+}
+async function finishedEarlier(history) {
+  const done = await history.doneTasks(1);
+  if (!done.has(1)) return void 0;
+  return (await history.commits()).map((c) => c.sha);
+}
+async function finishWholePlan(context3, git, history, reporter, summary2) {
+  const commit = await commitTask(git, { spec: context3.spec, plan: context3.plan.id, task: 1, total: 1, title: context3.plan.title });
+  const changed = commit.files.length === 0 ? "nothing was left uncommitted" : `${commit.files.length} file${commit.files.length === 1 ? "" : "s"} left uncommitted`;
+  await reporter.progress(`committed as ${commit.sha.slice(0, 7)}: ${changed}`, { task: 1, total: 1 });
+  await reporter.completed((await history.commits()).map((c) => c.sha), summary2);
+}
+
 // app/workers/claude.ts
 var STATE_FILE = "claude.json";
 var DEFAULT_MAX_CHECKPOINTS = 20;
@@ -53128,14 +53145,8 @@ var ClaudeAgent = class {
     const statePath = join4(context3.logDir, STATE_FILE);
     const saved = context3.task.resume ? await readState(statePath) : {};
     const waiting = saved.sessionId !== void 0 && saved.checkpoint !== void 0;
-    const prepared = await prepareWorktree(context3, git, waiting ? "keep" : context3.task.resume ? "discard" : "refuse");
-    if (!prepared.ok) return reporter.failed(prepared.error);
-    if (prepared.discarded.length > 0) {
-      await reporter.progress(`discarded what the interrupted attempt left uncommitted: ${prepared.discarded.join(", ")}`);
-    }
-    const history = await PlanHistory.open(context3, git);
-    const earlier = await finishedEarlier(history);
-    if (earlier) return reporter.completed(earlier, "finished by an earlier attempt");
+    const history = await beginWholePlan(context3, git, reporter, waiting ? "keep" : context3.task.resume ? "discard" : "refuse");
+    if (!history) return;
     const store = await AnswerStore.open(context3.logDir);
     const budget2 = new WorkBudget(context3.task.timeout_minutes);
     const save = (state) => writeState(statePath, state);
@@ -53277,14 +53288,8 @@ var CommandAgent = class {
   async execute(context3, reporter) {
     await reporter.ready(this.name);
     const git = new Git(context3.task.worktree, { env: context3.env });
-    const prepared = await prepareWorktree(context3, git, context3.task.resume ? "discard" : "refuse");
-    if (!prepared.ok) return reporter.failed(prepared.error);
-    if (prepared.discarded.length > 0) {
-      await reporter.progress(`discarded what the interrupted attempt left uncommitted: ${prepared.discarded.join(", ")}`);
-    }
-    const history = await PlanHistory.open(context3, git);
-    const earlier = await finishedEarlier(history);
-    if (earlier) return reporter.completed(earlier, "finished by an earlier attempt");
+    const history = await beginWholePlan(context3, git, reporter, context3.task.resume ? "discard" : "refuse");
+    if (!history) return;
     const store = await AnswerStore.open(context3.logDir);
     const protocol = this.options.protocol === true;
     const commits = context3.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];

@@ -1,4 +1,4 @@
-import type { Severity } from '../spec/problem.js';
+import { problem, type Problem } from '../spec/problem.js';
 
 /** Stable codes: scripts reading `harness import --json` match on these. */
 export type ImportProblemCode =
@@ -18,20 +18,6 @@ export type ImportProblemCode =
   | 'spec-id';
 
 /** A problem found while importing; `file` is relative to the GSD `.planning/` directory. */
-export interface ImportProblem {
-  file: string;
-  line: number;
-  severity: Severity;
-  code: ImportProblemCode;
-  message: string;
-}
+export type ImportProblem = Problem<ImportProblemCode>;
 
-export function importProblem(
-  file: string,
-  line: number,
-  code: ImportProblemCode,
-  message: string,
-  severity: Severity = 'error',
-): ImportProblem {
-  return { file, line, severity, code, message };
-}
+export const importProblem = problem<ImportProblemCode>;

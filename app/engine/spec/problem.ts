@@ -35,23 +35,24 @@ export type ProblemCode =
   | 'phase-empty'
   | 'too-many-plans';
 
-export interface Problem {
+/** `C`: the stable codes of whoever reports it (validation's ProblemCode by default; import has its own). */
+export interface Problem<C extends string = ProblemCode> {
   /** Path relative to the spec directory, with forward slashes. */
   file: string;
   /** 1-based line; the line of the offending key where there is one. */
   line: number;
   severity: Severity;
-  code: ProblemCode;
+  code: C;
   message: string;
 }
 
-export function problem(
+export function problem<C extends string = ProblemCode>(
   file: string,
   line: number,
-  code: ProblemCode,
+  code: C,
   message: string,
   severity: Severity = 'error',
-): Problem {
+): Problem<C> {
   return { file, line, code, message, severity };
 }
 

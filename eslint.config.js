@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layersPlugin } from './eslint/layers.js';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'actions/*/dist/', 'coverage/', '.scratch/'] },
@@ -18,18 +19,26 @@ export default tseslint.config(
     },
   },
   {
-    // The engine is pure: it takes ports and never reaches for I/O, GitHub or Actions.
+    // Who may import whom (eslint/layers.js; docs/architecture.md draws it).
+    files: ['app/**/*.ts', 'actions/*/src/**/*.ts'],
+    plugins: { harness: layersPlugin },
+    rules: { 'harness/imports': 'error' },
+  },
+  {
+    // The engine is pure: no environment, no clock and no timers of its own; it takes ports.
     files: ['app/engine/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
+      'no-restricted-globals': [
         'error',
-        {
-          patterns: [
-            { group: ['node:fs', 'node:fs/*', 'fs', 'fs/*', 'node:child_process', 'child_process', 'node:net', 'node:http', 'node:https'], message: 'The engine does no I/O: take a port instead.' },
-            { group: ['@octokit/*', 'octokit', 'probot', '@actions/*'], message: 'The engine never talks to GitHub or Actions directly: that belongs in an adapter.' },
-            { group: ['../local/*', '../../local/*', '../cli/*', '../../cli/*', '../github/*', '../../github/*', '../workers/*', '../../workers/*'], message: 'The engine must not depend on its adapters.' },
-          ],
-        },
+        ...['process', 'fetch', 'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'setImmediate', 'performance'].map((name) => ({
+          name,
+          message: `The engine reads no environment, clock or network of its own: take it as a port (a Clock, the caller's env).`,
+        })),
+      ],
+      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'The engine reads no clock of its own: take a Clock.' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'The engine reads no clock of its own: take a Clock (clock.now()).' },
       ],
     },
   },

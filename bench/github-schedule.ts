@@ -30,9 +30,10 @@ import { specFromIssues } from '../app/engine/forge/spec-from-issues.js';
 import { statusComment } from '../app/engine/forge/status-comment.js';
 import { ISSUE_BODY_LIMIT } from '../app/engine/forge/limits.js';
 import { statusLabel, type StatusValue } from '../app/engine/forge/names.js';
-import { loadSpec } from '../app/engine/spec/load.js';
-import type { Spec } from '../app/engine/spec/model.js';
+import { loadSpec } from '../app/engine/core/spec/load.js';
+import type { Spec } from '../app/engine/core/spec/model.js';
 import { scheduleRound, type RoundResult } from '../app/github/schedule/round.js';
+import { PLAN_READING } from '../app/engine/importers/dialects.js';
 
 const SIZES = [10, 50, 100, 250];
 const PAGE_TARGET = 100;
@@ -88,7 +89,7 @@ const SCENARIOS: Scenario[] = [
 function makeSpec(plans: number): { spec: Spec; texts: Map<string, string> } {
   const generated = generateSpec({ plans, phases: Math.max(2, Math.round(plans / 10)), edges: Math.round(plans * 1.5) });
   const encoder = new TextEncoder();
-  const loaded = loadSpec([...generated.files].map(([path, text]) => ({ path, bytes: encoder.encode(text) })));
+  const loaded = loadSpec([...generated.files].map(([path, text]) => ({ path, bytes: encoder.encode(text) })), PLAN_READING);
   if (!loaded.spec) throw new Error(`the generated spec of ${plans} plans did not load`);
   return { spec: loaded.spec, texts: generated.files };
 }

@@ -86,8 +86,8 @@ childProcess.spawn = function timedSpawn(this: unknown, ...args: Parameters<type
 } as typeof originalSpawn;
 syncBuiltinESMExports();
 // Imported only now, so that their `spawn` is the timed one.
-const { RecordingReporter } = await import('../app/local/run/progress.js');
-const { runSpec } = await import('../app/local/run/runner.js');
+const { RecordingReporter } = await import('../app/runner/progress.js');
+const { runSpec } = await import('../app/runner/runner.js');
 
 interface Measure {
   plans: number;

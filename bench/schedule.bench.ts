@@ -18,10 +18,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { globsOverlap } from '../app/engine/graph/glob.js';
-import type { ScheduleSpec, SchedulePlan } from '../app/engine/schedule/layout.js';
-import { Scheduler } from '../app/engine/schedule/scheduler.js';
-import { simulate } from '../app/engine/schedule/simulate.js';
+import { globsOverlap } from '../app/engine/core/graph/glob.js';
+import type { ScheduleSpec, SchedulePlan } from '../app/engine/core/schedule/layout.js';
+import { Scheduler } from '../app/engine/core/schedule/scheduler.js';
+import { simulate } from '../app/engine/core/schedule/simulate.js';
 import { mulberry32 } from './lib.js';
 
 const GRAPHS = 200;

@@ -4,9 +4,10 @@
  * cold and then `runs` more times, and prints the timings and peak memory as JSON.
  */
 import { performance } from 'node:perf_hooks';
-import { analyzeGraph } from '../app/engine/graph/analyze.js';
-import { loadSpec } from '../app/engine/spec/load.js';
-import { readSpecFiles } from '../app/local/spec-files.js';
+import { analyzeGraph } from '../app/engine/core/analysis/analyze.js';
+import { loadSpec } from '../app/engine/core/spec/load.js';
+import { readSpecFiles } from '../app/machine/spec-files.js';
+import { PLAN_READING } from '../app/engine/importers/dialects.js';
 
 export interface Sample {
   readMs: number;
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const files = await readSpecFiles(dir);
     const t1 = performance.now();
-    const loaded = loadSpec(files);
+    const loaded = loadSpec(files, PLAN_READING);
     const t2 = performance.now();
     const analysis = analyzeGraph(loaded.spec!);
     const t3 = performance.now();

@@ -1,3 +1,4 @@
+import { HarnessError } from '../engine/core/error.js';
 /** What a command may touch of the outside world; tests pass their own. */
 export interface CliIO {
   stdout(text: string): void;
@@ -17,12 +18,7 @@ export function processIO(): CliIO {
   };
 }
 
-/** Exit codes shared by every command: DESIGN.md's CLI table. */
+/** Exit codes shared by every command: docs/design.md's CLI table. */
 export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;
 
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = UsageError.name;
-  }
-}
+export class UsageError extends HarnessError {}

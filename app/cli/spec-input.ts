@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
-import { loadSpec, type LoadedSpec } from '../engine/spec/load.js';
-import type { SpecFile } from '../engine/spec/text.js';
-import { readSpecFiles, SpecDirError } from '../local/spec-files.js';
+import { loadSpec, type LoadedSpec } from '../engine/core/spec/load.js';
+import type { SpecFile } from '../engine/core/spec/text.js';
+import { readSpecFiles, SpecDirError } from '../machine/spec-files.js';
 import { UsageError, type CliIO } from './io.js';
+import { PLAN_READING } from '../engine/importers/dialects.js';
 
 export function specDirArg(positionals: string[], what = '<spec-dir>'): string {
   if (positionals.length === 0) throw new UsageError(`missing ${what}`);
@@ -25,5 +26,5 @@ export async function readSpec(dir: string, io: CliIO): Promise<SpecFile[]> {
 }
 
 export async function loadSpecDir(dir: string, io: CliIO): Promise<LoadedSpec> {
-  return loadSpec(await readSpec(dir, io));
+  return loadSpec(await readSpec(dir, io), PLAN_READING);
 }

@@ -1,7 +1,7 @@
 import type { Context } from 'probot';
-import { CONFIG_PATH, parseConfig } from '../engine/config/parse.js';
-import { DEFAULT_CONFIG, type HarnessConfig } from '../engine/config/schema.js';
-import type { Problem } from '../engine/spec/problem.js';
+import { CONFIG_PATH, parseConfig } from '../engine/core/config/parse.js';
+import { DEFAULT_CONFIG, type HarnessConfig } from '../engine/core/config/schema.js';
+import type { Problem } from '../engine/core/spec/problem.js';
 import { stringify } from 'yaml';
 
 export interface LoadedConfig {

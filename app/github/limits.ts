@@ -12,7 +12,7 @@ export const CHECK_RUN_ANNOTATIONS_PER_REQUEST = 50;
 export { ISSUE_BODY_LIMIT } from '../engine/forge/limits.js';
 
 /** List endpoints return at most 100 items a page. */
-export const PAGE_SIZE = 100;
+export { PAGE_SIZE } from '../engine/forge/limits.js';
 
 /**
  * Content-creating requests: GitHub's secondary rate limits ask for no more than 80 a minute

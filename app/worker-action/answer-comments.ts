@@ -1,4 +1,4 @@
-import { answerOf } from '../engine/commands/checkpoint-markers.js';
+import { answerOf } from '../engine/forge/checkpoint-markers.js';
 import type { IssueComment } from './worker-forge.js';
 
 /**

@@ -1,6 +1,6 @@
-import { checkpointMarker, checkpointOf } from '../engine/commands/checkpoint-markers.js';
+import { checkpointMarker, checkpointOf } from '../engine/forge/checkpoint-markers.js';
 import { ISSUE_BODY_LIMIT } from '../engine/forge/limits.js';
-import type { Checkpoint } from '../engine/protocol/messages.js';
+import type { Checkpoint } from '../engine/core/protocol/messages.js';
 import { isTrusted, type GivenAnswer } from './answer-comments.js';
 import type { IssueComment } from './worker-forge.js';
 

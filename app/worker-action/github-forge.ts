@@ -1,7 +1,8 @@
-import { PAGE_SIZE } from '../github/limits.js';
+import { PAGE_SIZE } from '../engine/forge/limits.js';
 import { isStatusLabel, LABEL_PLAN, specLabel } from '../engine/forge/names.js';
 import { parseMarker } from '../engine/forge/plan-issue.js';
 import type { IssueComment, PlanIssue, PullRequestInput, PullRequestRef, WorkerForge } from './worker-forge.js';
+import { HarnessError } from '../engine/core/error.js';
 
 /**
  * The one call the forge makes: Octokit's `request` (route and parameters). Taking the function
@@ -14,13 +15,12 @@ export interface Repository {
   repo: string;
 }
 
-export class GitHubForgeError extends Error {
+export class GitHubForgeError extends HarnessError {
   constructor(
     message: string,
     readonly status?: number,
   ) {
     super(message);
-    this.name = GitHubForgeError.name;
   }
 }
 

@@ -1,8 +1,8 @@
-import { humanCheckpoint } from '../engine/verify/human-checkpoint.js';
-import type { HumanAnswer } from '../engine/verify/levels.js';
-import type { Checkpoint } from '../engine/protocol/messages.js';
-import type { HumanCheck, Plan } from '../engine/spec/model.js';
-import { isApproval } from '../local/run/answers.js';
+import { humanCheckpoint } from '../engine/core/verify/human-checkpoint.js';
+import type { HumanAnswer } from '../engine/core/verify/levels.js';
+import type { Checkpoint } from '../engine/core/protocol/messages.js';
+import type { HumanCheck, Plan } from '../engine/core/spec/model.js';
+import { isApproval } from '../engine/lifecycle/approval.js';
 import type { GivenAnswer } from './answer-comments.js';
 
 /** The checkpoint a human check becomes on the plan issue (the local runner names it the same). */

@@ -1,5 +1,6 @@
-import { PLAN_ID, SPEC_ID } from '../engine/spec/schema.js';
+import { PLAN_ID, SPEC_ID } from '../engine/core/spec/schema.js';
 import { AGENT_NAMES, type AgentName } from '../workers/registry.js';
+import { HarnessError } from '../engine/core/error.js';
 
 /** What the worker is asked to do: one plan, or the verification of one phase. */
 export type WorkerTarget = { kind: 'plan'; plan: string } | { kind: 'phase'; phase: string };
@@ -17,12 +18,7 @@ export interface WorkerInputs {
   specsRoot?: string;
 }
 
-export class WorkerInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = WorkerInputError.name;
-  }
-}
+export class WorkerInputError extends HarnessError {}
 
 const PHASE_TARGET = /^phase-(\d{2,})$/;
 

@@ -1,4 +1,4 @@
-import type { VerificationReport } from '../engine/verify/levels.js';
+import type { VerificationReport } from '../engine/core/verify/levels.js';
 import type { CommitInfo } from '../workers/git.js';
 import { verificationMarkdown } from './verification-markdown.js';
 

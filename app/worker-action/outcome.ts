@@ -1,4 +1,4 @@
-import type { VerificationReport } from '../engine/verify/levels.js';
+import type { VerificationReport } from '../engine/core/verify/levels.js';
 
 /** How a worker run ended; the entry point turns it into the job's outputs, summary and status. */
 export interface WorkerOutcome {

@@ -1,6 +1,7 @@
-import type { HumanAnswer } from '../engine/verify/levels.js';
-import { verifyPhase } from '../engine/verify/levels.js';
-import { localVerifyPorts } from '../local/verify-ports.js';
+import type { HumanAnswer } from '../engine/core/verify/levels.js';
+import { verifyPhase } from '../engine/core/verify/levels.js';
+import { localVerifyPorts } from '../machine/verify-ports.js';
+import { systemClock } from '../machine/clock.js';
 import { answerComments } from './answer-comments.js';
 import { humanAnswers } from './human-answers.js';
 import { jobSummary } from './job-summary.js';
@@ -21,10 +22,9 @@ export async function runPhaseWorker(run: WorkerRun, phaseId: string): Promise<W
   const heading = `${spec.id} / phase ${phase.id} ${phase.title}`;
   const answers = await approvedOnPlanIssues(run, phase.plans);
   const report = await log.group(`phase-level verification of phase ${phase.id}`, () => {
-    const ports = localVerifyPorts(run.root, { env: run.env });
+    const ports = localVerifyPorts(run.root, { env: run.env, clock: systemClock(run.now) });
     return verifyPhase(spec, phase, ports, {
       answers,
-      now: run.now,
       onResult: (r) => log.info(`${r.status.padEnd(5)} ${r.plan === undefined ? '' : `${r.plan}/`}${r.id} (${r.type}): ${r.evidence.split('\n')[0]}`),
     }).finally(() => ports.close());
   });

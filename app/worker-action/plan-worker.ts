@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { planBranch, statusLabel } from '../engine/forge/names.js';
-import type { Checkpoint } from '../engine/protocol/messages.js';
-import type { Plan } from '../engine/spec/model.js';
-import { verifyPlan, type VerificationReport } from '../engine/verify/levels.js';
-import { localVerifyPorts } from '../local/verify-ports.js';
+import type { Checkpoint } from '../engine/core/protocol/messages.js';
+import type { Plan } from '../engine/core/spec/model.js';
+import { verifyPlan, type VerificationReport } from '../engine/core/verify/levels.js';
+import { localVerifyPorts } from '../machine/verify-ports.js';
+import { systemClock } from '../machine/clock.js';
 import { agentsConfig } from '../workers/config.js';
 import type { CommitInfo } from '../workers/git.js';
 import { answerComments, type GivenAnswer } from './answer-comments.js';
@@ -83,11 +84,10 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
 
   const since = await checkout.headDate();
   const report = await log.group(`plan-level verification of ${plan.id}`, async () => {
-    const ports = localVerifyPorts(run.root, { env: run.env });
+    const ports = localVerifyPorts(run.root, { env: run.env, clock: systemClock(run.now) });
     return verifyPlan(plan, ports, {
       spec: spec.id,
       answers: humanAnswers(plan, job.answers, since),
-      now: run.now,
       onResult: (r) => log.info(`${r.status.padEnd(5)} ${r.id} (${r.type}): ${r.evidence.split('\n')[0]}`),
     }).finally(() => ports.close());
   });

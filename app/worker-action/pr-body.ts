@@ -1,6 +1,6 @@
 import { ISSUE_BODY_LIMIT } from '../engine/forge/limits.js';
-import type { Plan } from '../engine/spec/model.js';
-import type { VerificationReport } from '../engine/verify/levels.js';
+import type { Plan } from '../engine/core/spec/model.js';
+import type { VerificationReport } from '../engine/core/verify/levels.js';
 import type { CommitInfo } from '../workers/git.js';
 import { verificationMarkdown } from './verification-markdown.js';
 

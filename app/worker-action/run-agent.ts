@@ -1,6 +1,6 @@
-import type { Checkpoint, OrchestratorMessage, WorkerMessage } from '../engine/protocol/messages.js';
-import type { Plan } from '../engine/spec/model.js';
-import { isApproval } from '../local/run/answers.js';
+import type { Checkpoint, OrchestratorMessage, WorkerMessage } from '../engine/core/protocol/messages.js';
+import type { Plan } from '../engine/core/spec/model.js';
+import { isApproval } from '../engine/lifecycle/approval.js';
 import type { WorkerContext } from '../workers/agent.js';
 import { agentFor, type AgentsConfig } from '../workers/registry.js';
 import type { GivenAnswer } from './answer-comments.js';

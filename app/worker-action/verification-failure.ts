@@ -1,4 +1,4 @@
-import type { VerificationReport } from '../engine/verify/levels.js';
+import type { VerificationReport } from '../engine/core/verify/levels.js';
 
 /** Why a report did not pass, in one line for core.setFailed: each failed check with the first line of its evidence. */
 export function verificationFailure(report: VerificationReport): string {

@@ -1,4 +1,4 @@
-import type { LevelResult, VerificationReport } from '../engine/verify/levels.js';
+import type { LevelResult, VerificationReport } from '../engine/core/verify/levels.js';
 
 const MARK: Record<LevelResult['status'], string> = { pass: '✅ pass', fail: '❌ fail', human: '⏸️ waits for a person' };
 /** A table cell holds the first line of the evidence; failures show all of it below the table. */

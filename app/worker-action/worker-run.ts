@@ -1,5 +1,5 @@
-import type { HarnessConfig } from '../engine/config/schema.js';
-import type { Spec } from '../engine/spec/model.js';
+import type { HarnessConfig } from '../engine/core/config/schema.js';
+import type { Spec } from '../engine/core/spec/model.js';
 import type { WorkerInputs } from './inputs.js';
 import type { WorkerForge } from './worker-forge.js';
 import type { WorkerLog } from './worker-log.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { loadSpec } from '../engine/spec/load.js';
-import { readSpecFiles } from '../local/spec-files.js';
+import { loadSpec } from '../engine/core/spec/load.js';
+import { readSpecFiles } from '../machine/spec-files.js';
 import { jobSummary } from './job-summary.js';
 import type { WorkerOutcome } from './outcome.js';
 import { runPhaseWorker } from './phase-worker.js';
@@ -9,6 +9,7 @@ import { findSpecDir } from './spec-dir.js';
 import { readWorkerConfig } from './worker-config.js';
 import { WorkerError } from './worker-error.js';
 import type { WorkerDeps, WorkerRun } from './worker-run.js';
+import { PLAN_READING } from '../engine/importers/dialects.js';
 
 /** Problems listed in a failure before "and N more". */
 const PROBLEMS_SHOWN = 10;
@@ -26,7 +27,7 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerOutcome> {
     for (const p of problems) log.warning(`${p} (the defaults are used instead)`);
     const specsRoot = inputs.specsRoot ?? config.specs_root;
     const specPath = await findSpecDir(deps.root, specsRoot, inputs.spec);
-    const loaded = loadSpec(await readSpecFiles(join(deps.root, specPath)));
+    const loaded = loadSpec(await readSpecFiles(join(deps.root, specPath)), PLAN_READING);
     if (!loaded.spec || !loaded.valid) {
       const errors = loaded.problems.filter((p) => p.severity === 'error');
       const shown = errors.slice(0, PROBLEMS_SHOWN).map((p) => `${specPath}/${p.file}:${p.line}: ${p.message}`);

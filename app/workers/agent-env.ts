@@ -1,4 +1,4 @@
-import { answersEnv } from '../engine/agents/answers.js';
+import { answersEnv } from '../engine/core/agents/answers.js';
 import type { WorkerContext } from './agent.js';
 import type { AnswerStore } from './answer-store.js';
 

@@ -1,5 +1,6 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readTextIfExists } from '../machine/files.js';
 
 /**
  * Checkpoint answers of one plan, kept in `<logDir>/answers.json` as `{ "<checkpoint id>": "<answer>" }`.
@@ -18,7 +19,7 @@ export class AnswerStore {
   static async open(logDir: string): Promise<AnswerStore> {
     await mkdir(logDir, { recursive: true });
     const path = join(logDir, AnswerStore.FILE);
-    const text = await readFile(path, 'utf8').catch(() => undefined);
+    const text = await readTextIfExists(path);
     let answers: Record<string, string> = {};
     if (text !== undefined) {
       const parsed: unknown = JSON.parse(text);

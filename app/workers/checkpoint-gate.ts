@@ -1,5 +1,5 @@
-import { answerOf } from '../engine/agents/answers.js';
-import type { Checkpoint } from '../engine/protocol/messages.js';
+import { answerOf } from '../engine/core/agents/answers.js';
+import type { Checkpoint } from '../engine/core/protocol/messages.js';
 import { raceAbort } from './abort.js';
 import type { WorkerContext } from './agent.js';
 import type { AnswerStore } from './answer-store.js';

@@ -1,9 +1,9 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { findCheckpointLine } from '../engine/agents/checkpoint-line.js';
-import { describeClaudeEvent, parseClaudeLine, resultFailure, type ClaudeResult } from '../engine/agents/claude-stream.js';
-import { buildWorkerPrompt } from '../engine/agents/prompt.js';
-import type { Checkpoint } from '../engine/protocol/messages.js';
+import { findCheckpointLine } from '../engine/core/agents/checkpoint-line.js';
+import { describeClaudeEvent, parseClaudeLine, resultFailure, type ClaudeResult } from '../engine/core/agents/claude-stream.js';
+import { buildWorkerPrompt } from '../engine/core/agents/prompt.js';
+import type { Checkpoint } from '../engine/core/protocol/messages.js';
 import { abortReason } from './abort.js';
 import type { Agent, WorkerContext } from './agent.js';
 import { agentEnv } from './agent-env.js';
@@ -15,6 +15,7 @@ import { reportingFailures, type Reporter } from './reporter.js';
 import { WorkBudget } from './work-budget.js';
 import { beginWholePlan, finishWholePlan } from './whole-plan.js';
 import { PID_FILE } from './worktree.js';
+import { readTextIfExists } from '../machine/files.js';
 
 export interface ClaudeAgentOptions {
   /** The Claude Code CLI; "claude" from PATH by default. */
@@ -199,7 +200,7 @@ function summaryOf(text: string, result: ClaudeResult): string {
 }
 
 async function readState(path: string): Promise<ClaudeState> {
-  const text = await readFile(path, 'utf8').catch(() => undefined);
+  const text = await readTextIfExists(path);
   if (text === undefined) return {};
   try {
     return JSON.parse(text) as ClaudeState;

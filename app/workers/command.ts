@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { responseFor } from '../engine/agents/answers.js';
-import { buildWorkerPrompt } from '../engine/agents/prompt.js';
-import { parseWorkerLine, type WorkerMessage } from '../engine/protocol/messages.js';
+import { responseFor } from '../engine/core/agents/answers.js';
+import { buildWorkerPrompt } from '../engine/core/agents/prompt.js';
+import { parseWorkerLine, type WorkerMessage } from '../engine/core/protocol/messages.js';
 import { abortReason } from './abort.js';
 import type { Agent, WorkerContext } from './agent.js';
 import { agentEnv } from './agent-env.js';

@@ -1,4 +1,4 @@
-import type { HarnessConfig } from '../engine/config/schema.js';
+import type { HarnessConfig } from '../engine/core/config/schema.js';
 import type { AgentsConfig } from './registry.js';
 
 /** The agents settings of `.github/harness.yml` in the form the workers take. */

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { formatCommitMessage, parseTrailers, type ChangedFile, type CommitMessage, type Trailer } from '../engine/agents/commit-message.js';
+import { formatCommitMessage, parseTrailers, type ChangedFile, type CommitMessage, type Trailer } from '../engine/core/agents/commit-message.js';
+import { HarnessError } from '../engine/core/error.js';
 
 /**
  * A small typed wrapper over the git CLI for one checkout. Commands run without a shell (no
@@ -7,7 +8,7 @@ import { formatCommitMessage, parseTrailers, type ChangedFile, type CommitMessag
  * git's stderr, which is what a person needs to see.
  */
 
-export class GitError extends Error {
+export class GitError extends HarnessError {
   constructor(
     readonly args: readonly string[],
     readonly cwd: string,
@@ -15,7 +16,6 @@ export class GitError extends Error {
     readonly stderr: string,
   ) {
     super(`git ${args.join(' ')} failed in ${cwd} (exit ${code ?? 'signal'}): ${stderr.trim() || '(no output)'}`);
-    this.name = GitError.name;
   }
 }
 

@@ -1,8 +1,9 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { taskOf, TRAILER_PLAN, TRAILER_SPEC } from '../engine/agents/commit-message.js';
+import { taskOf, TRAILER_PLAN, TRAILER_SPEC } from '../engine/core/agents/commit-message.js';
 import type { WorkerContext } from './agent.js';
 import { grepLiteral, type CommitInfo, type Git } from './git.js';
+import { readTextIfExists } from '../machine/files.js';
 
 /**
  * What the plan's branch already holds. The branch is the durable record of progress: a task is
@@ -50,7 +51,7 @@ export class PlanHistory {
 async function findBase(context: WorkerContext, git: Git): Promise<string | undefined> {
   if (context.base) return context.base;
   const file = join(context.logDir, PlanHistory.BASE_FILE);
-  const text = await readFile(file, 'utf8').catch(() => undefined);
+  const text = await readTextIfExists(file);
   if (text !== undefined) {
     try {
       const base = (JSON.parse(text) as { base?: unknown }).base;

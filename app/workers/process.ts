@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
+import { readTextIfExists } from '../machine/files.js';
 
 /**
  * One agent process (a step's shell, claude, a command) in its own process group, so that an
@@ -197,7 +198,7 @@ export function runProcess(options: ProcessOptions): Promise<ProcessResult> {
  * whether one was still running.
  */
 export async function killOrphan(pidFile: string): Promise<boolean> {
-  const text = await readFile(pidFile, 'utf8').catch(() => undefined);
+  const text = await readTextIfExists(pidFile);
   if (text === undefined) return false;
   await rm(pidFile, { force: true });
   let pid: unknown;

@@ -2,6 +2,7 @@ import type { Agent } from './agent.js';
 import { ClaudeAgent, type ClaudeAgentOptions } from './claude.js';
 import { CommandAgent, type CommandAgentOptions } from './command.js';
 import { ScriptAgent } from './script.js';
+import { HarnessError } from '../engine/core/error.js';
 
 /** Settings of the agents that have any, by agent name. */
 export interface AgentsConfig {
@@ -12,12 +13,7 @@ export interface AgentsConfig {
 export const AGENT_NAMES = ['script', 'claude', 'command'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 
-export class AgentConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = AgentConfigError.name;
-  }
-}
+export class AgentConfigError extends HarnessError {}
 
 /** The agent a plan asks for (its `agent:`, or the repository default). */
 export function agentFor(name: string, config: AgentsConfig = {}): Agent {

@@ -1,4 +1,4 @@
-import { checkpointMessageType, type Checkpoint, type WorkerMessage } from '../engine/protocol/messages.js';
+import { checkpointMessageType, type Checkpoint, type WorkerMessage } from '../engine/core/protocol/messages.js';
 import type { WorkerContext } from './agent.js';
 
 /**

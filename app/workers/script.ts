@@ -1,7 +1,7 @@
 import { appendFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parsePlanTasks, type CheckpointTask, type StepTask } from '../engine/agents/tasks.js';
-import type { Checkpoint } from '../engine/protocol/messages.js';
+import { parsePlanTasks, type CheckpointTask, type StepTask } from '../engine/core/agents/tasks.js';
+import type { Checkpoint } from '../engine/core/protocol/messages.js';
 import { abortReason } from './abort.js';
 import type { Agent, WorkerContext } from './agent.js';
 import { agentEnv } from './agent-env.js';

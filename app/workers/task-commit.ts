@@ -1,4 +1,4 @@
-import { fileListBody, taskTrailers, type ChangedFile } from '../engine/agents/commit-message.js';
+import { fileListBody, taskTrailers, type ChangedFile } from '../engine/core/agents/commit-message.js';
 import type { Git } from './git.js';
 
 export interface TaskCommitInput {

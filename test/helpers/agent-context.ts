@@ -3,9 +3,9 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Checkpoint, OrchestratorMessage, WorkerMessage } from '../../app/engine/protocol/messages.js';
-import type { Plan } from '../../app/engine/spec/model.js';
-import { parsePlan } from '../../app/engine/spec/plan.js';
+import type { Checkpoint, OrchestratorMessage, WorkerMessage } from '../../app/engine/core/protocol/messages.js';
+import type { Plan } from '../../app/engine/core/spec/model.js';
+import { parsePlan } from '../../app/engine/core/spec/plan.js';
 import type { WorkerContext } from '../../app/workers/agent.js';
 
 const run = promisify(execFile);

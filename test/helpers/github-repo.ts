@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import nock from 'nock';
-import type { SpecFile } from '../../app/engine/spec/text.js';
+import type { SpecFile } from '../../app/engine/core/spec/text.js';
 
 /**
  * A fake GitHub for one repository, at the HTTP level (nock): a Git object store with real

@@ -1,4 +1,4 @@
-import type { SpecFile } from '../../app/engine/spec/text.js';
+import type { SpecFile } from '../../app/engine/core/spec/text.js';
 
 const encoder = new TextEncoder();
 

@@ -94099,7 +94099,7 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// app/engine/spec/schema.ts
+// app/engine/core/spec/schema.ts
 var PLAN_ID = /^\d{2,}-\d{2,}$/;
 var SPEC_ID = /^[A-Z][A-Z0-9]*-\d+$/;
 var CHECK_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -94242,7 +94242,7 @@ var PlanFrontmatterSchema = external_exports.object({
   // Read for GSD compatibility; the graph decides order, so these are ignored.
   wave: external_exports.number().int().optional(),
   type: external_exports.string().optional()
-}).strict().meta({ title: "harness PLAN.md frontmatter", description: "See DESIGN.md: PLAN.md frontmatter." });
+}).strict().meta({ title: "harness PLAN.md frontmatter", description: 'See docs/design.md, "PLAN.md frontmatter".' });
 var SpecFrontmatterSchema = external_exports.object({
   id: external_exports.string().regex(SPEC_ID),
   title: external_exports.string().min(1).max(200)
@@ -94346,10 +94346,10 @@ function parseTargetBranch(ref) {
   return m ? parseTargetId(m[1]) : void 0;
 }
 
-// app/engine/spec/frontmatter.ts
+// app/engine/core/spec/frontmatter.ts
 var import_yaml3 = __toESM(require_dist(), 1);
 
-// app/engine/spec/limits.ts
+// app/engine/core/spec/limits.ts
 var MAX_PLAN_BYTES = 6e4;
 var MAX_DOCUMENT_BYTES = 1048576;
 var MAX_FRONTMATTER_BYTES = 32768;
@@ -94360,7 +94360,7 @@ function formatBytes(n) {
   return `${n.toLocaleString("en-US")} bytes`;
 }
 
-// app/engine/spec/problem.ts
+// app/engine/core/spec/problem.ts
 function problem(file2, line, code, message, severity = "error") {
   return { file: file2, line, code, message, severity };
 }
@@ -94373,7 +94373,7 @@ function countErrors(problems) {
   return problems.filter((p) => p.severity === "error").length;
 }
 
-// app/engine/spec/yaml-fast.ts
+// app/engine/core/spec/yaml-fast.ts
 var BAIL = /* @__PURE__ */ Symbol("bail");
 function bail() {
   throw BAIL;
@@ -94658,7 +94658,7 @@ var Scanner = class {
   }
 };
 
-// app/engine/spec/frontmatter.ts
+// app/engine/core/spec/frontmatter.ts
 var LineMap = class {
   constructor(firstLine) {
     this.firstLine = firstLine;
@@ -94804,7 +94804,7 @@ function cleanYamlMessage(message) {
   return first.replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "");
 }
 
-// app/engine/spec/suggest.ts
+// app/engine/core/spec/suggest.ts
 function suggest(input2, candidates) {
   const needle = input2.toLowerCase();
   let best;
@@ -94843,7 +94843,7 @@ function distance(a, b) {
   return d[a.length][b.length];
 }
 
-// app/engine/spec/issues.ts
+// app/engine/core/spec/issues.ts
 var HINTS = {
   plan_id: 'a plan id PP-NN such as "03-02" (PP is the phase), quoted',
   depends_on: 'a list of plan ids such as ["03-01"]',
@@ -95017,7 +95017,7 @@ function unwrap(node2, value) {
   return node2;
 }
 
-// app/engine/config/schema.ts
+// app/engine/core/config/schema.ts
 var HarnessConfigSchema = external_exports.object({
   /** Where spec directories live. */
   specs_root: external_exports.string().min(1).default("docs/specs"),
@@ -95041,7 +95041,7 @@ var HarnessConfigSchema = external_exports.object({
 }).strict();
 var DEFAULT_CONFIG = HarnessConfigSchema.parse({});
 
-// app/engine/config/parse.ts
+// app/engine/core/config/parse.ts
 var CONFIG_PATH = ".github/harness.yml";
 function parseConfig(text) {
   const fm = parseFrontmatter(CONFIG_PATH, `---
@@ -95114,6 +95114,7 @@ import { createHash } from "node:crypto";
 
 // app/engine/forge/limits.ts
 var ISSUE_BODY_LIMIT = 65536;
+var PAGE_SIZE = 100;
 
 // app/engine/forge/plan-issue.ts
 var MARKER_LINE = /^<!-- harness:plan (\S+)\/(\S+?)((?: [a-z_]+=\S*)*) -->$/m;
@@ -95216,7 +95217,7 @@ function planTextFromBody(body) {
 ` : void 0;
 }
 
-// app/engine/spec/model.ts
+// app/engine/core/spec/model.ts
 var HUMAN_TYPES = /* @__PURE__ */ new Set(["human", "visual_quality", "ux_flow"]);
 var TRIVIAL_COMMAND = /^\s*(true|:|exit(\s+0)?|\/bin\/true|echo(\s.*)?)\s*;?\s*$/;
 function isTrivialCommand(command2) {
@@ -95239,7 +95240,7 @@ function comparePlanIds(a, b) {
   return pa - pb || na - nb || a.localeCompare(b);
 }
 
-// app/engine/commands/plan-issue-view.ts
+// app/engine/forge/plan-issue-view.ts
 function labelNames(issue3) {
   return (issue3.labels ?? []).map((l) => typeof l === "string" ? l : l.name ?? "").filter((n) => n !== "");
 }
@@ -95269,7 +95270,7 @@ function isRemoved(view) {
   return !view.open && view.stateReason === "not_planned";
 }
 
-// app/engine/commands/scope-plans.ts
+// app/engine/forge/scope-plans.ts
 function scopePlans(spec, views, target2) {
   const live = views.filter((v) => !isRemoved(v)).sort((a, b) => comparePlanIds(a.plan, b.plan));
   if (live.length === 0) {
@@ -95287,7 +95288,6 @@ function scopePlans(spec, views, target2) {
 // app/github/limits.ts
 var CHECK_RUN_TEXT_MAX = 65535;
 var CHECK_RUN_ANNOTATIONS_PER_REQUEST = 50;
-var PAGE_SIZE = 100;
 var CONTENT_WRITES_PER_HOUR = 500;
 
 // app/github/resources/issues.ts
@@ -95334,7 +95334,7 @@ async function findPlan(inv, spec, plan2) {
   return scoped.ok ? { view: scoped.plans[0], issues } : scoped.message;
 }
 
-// app/engine/commands/command.ts
+// app/engine/forge/command.ts
 var COMMAND_NAMES = ["execute", "status", "verify", "retry", "abort", "respond", "spike", "reflect", "help"];
 var READ_ONLY = /* @__PURE__ */ new Set(["help", "status"]);
 function changesAnything(command2) {
@@ -95354,12 +95354,19 @@ function describeTarget(target2) {
   }
 }
 
-// app/engine/commands/parse.ts
-var ParseError = class _ParseError extends Error {
+// app/engine/core/error.ts
+var HarnessError = class extends Error {
+  constructor(message, options2) {
+    super(message, options2);
+    this.name = new.target.name;
+  }
+};
+
+// app/engine/forge/parse-command.ts
+var ParseError = class extends HarnessError {
   constructor(message, command2) {
     super(message);
     this.command = command2;
-    this.name = _ParseError.name;
   }
   command;
 };
@@ -95499,7 +95506,7 @@ function question(rest) {
   return q;
 }
 
-// app/engine/commands/permits.ts
+// app/engine/forge/permits.ts
 var ROLE_ORDER = ["none", "read", "triage", "write", "maintain", "admin"];
 function isRole(name) {
   return ROLE_ORDER.includes(name);
@@ -95573,7 +95580,7 @@ async function reply(inv, issueNumber, text) {
   await createComment(inv.octokit, inv.repo, issueNumber, body);
 }
 
-// app/engine/commands/help.ts
+// app/engine/forge/help.ts
 function helpText(problem2) {
   const lines = [];
   if (problem2 !== void 0) lines.push(`I could not run that: ${problem2}.`, "");
@@ -95638,11 +95645,7 @@ var CHECK_RUN_ACTIONS_MAX = 3;
 var CHECK_RUN_ACTION_LABEL_MAX = 20;
 var CHECK_RUN_ACTION_DESCRIPTION_MAX = 40;
 var CHECK_RUN_ACTION_IDENTIFIER_MAX = 20;
-var CheckActionError = class _CheckActionError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = _CheckActionError.name;
-  }
+var CheckActionError = class extends HarnessError {
 };
 function checkActions(actions) {
   if (actions.length > CHECK_RUN_ACTIONS_MAX) throw new CheckActionError(`${actions.length} check run actions: GitHub accepts at most ${CHECK_RUN_ACTIONS_MAX}`);
@@ -95703,7 +95706,7 @@ async function cancelCheckRun(inv, checkRunId, summary2) {
   });
 }
 
-// app/engine/gsd/spec-id.ts
+// app/engine/importers/gsd/spec-id.ts
 var FROM_DIR = /^([A-Z][A-Z0-9]*-\d+)(?:[-_.].*)?$/;
 function specIdFromDir(name) {
   const base2 = name.replace(/\\/g, "/").replace(/\/+$/, "").split("/").pop() ?? "";
@@ -95799,7 +95802,7 @@ async function abort(inv, command2) {
   return `Aborted ${spec} plan ${view.plan} (#${view.number}, was ${before}): ${what}; it is failed now, and retry starts it again.`;
 }
 
-// app/engine/commands/queue-plans.ts
+// app/engine/forge/queue-plans.ts
 function queuePlans(all, scoped) {
   const byPlan = new Map(all.map((v) => [v.plan, v]));
   const decision = { ready: [], blocked: [], untouched: [], unqueued: [] };
@@ -95822,7 +95825,7 @@ function queuePlans(all, scoped) {
   return decision;
 }
 
-// app/engine/graph/glob.ts
+// app/engine/core/graph/glob.ts
 var MAX_BRACE_EXPANSION = 256;
 var PICOMATCH_OPTIONS = Object.freeze({ dot: true, posix: true });
 function hasMagic(glob2) {
@@ -96147,7 +96150,7 @@ function productNonEmpty(x, y) {
   return false;
 }
 
-// app/engine/graph/conflicts.ts
+// app/engine/core/graph/conflicts.ts
 function overlappingWriters(filesModified2) {
   const entries2 = [];
   filesModified2.forEach((globs, plan2) => {
@@ -96199,7 +96202,7 @@ function concurrentConflicts(graph, order, pairs) {
   return pairs.filter((p) => !reaches(p.a, p.b) && !reaches(p.b, p.a));
 }
 
-// app/engine/graph/heap.ts
+// app/engine/core/graph/heap.ts
 var MinHeap = class {
   constructor(less = (a, b) => a < b) {
     this.less = less;
@@ -96243,7 +96246,7 @@ var MinHeap = class {
   }
 };
 
-// app/engine/graph/graph.ts
+// app/engine/core/graph/graph.ts
 function buildGraph(nodes) {
   const ids = nodes.map((n) => n.id);
   const index = /* @__PURE__ */ new Map();
@@ -96378,7 +96381,7 @@ function criticalPath(graph, order, weight) {
   return { path: path2, length: start === -1 ? 0 : remaining[start], remaining };
 }
 
-// app/engine/schedule/layout.ts
+// app/engine/core/schedule/layout.ts
 function layout(spec, weight = () => 1) {
   const graph = buildGraph(spec.plans);
   const { order } = topologicalOrder(graph);
@@ -96400,12 +96403,12 @@ function layout(spec, weight = () => 1) {
   return { graph, order, conflicts, priority: critical.remaining, criticalPath: critical.length, phaseIds, phaseOf, phasePlans };
 }
 
-// app/engine/run/state.ts
+// app/engine/core/state/plan-state.ts
 function isActive(state) {
   return state === "running" || state === "checkpoint";
 }
 
-// app/engine/schedule/state.ts
+// app/engine/core/schedule/state.ts
 function startable(s) {
   return s === "pending" || s === "ready";
 }
@@ -96579,7 +96582,7 @@ function entries(from) {
   return Object.entries(from);
 }
 
-// app/engine/schedule/scheduler.ts
+// app/engine/core/schedule/scheduler.ts
 var RESEARCH_AHEAD = 2;
 var Scheduler = class {
   layout;
@@ -96705,104 +96708,7 @@ var Scheduler = class {
   }
 };
 
-// app/engine/gsd/plan.ts
-function isGsdPlan(data) {
-  return !("plan_id" in data) && "phase" in data && "plan" in data;
-}
-function gsdPhaseId(phase) {
-  const m = /^(\d{1,3})(?:[-_\s].*)?$/.exec(String(phase ?? "").trim());
-  return m ? m[1].padStart(2, "0") : void 0;
-}
-function two(n) {
-  const m = /^(\d{1,3})$/.exec(String(n ?? "").trim());
-  return m ? m[1].padStart(2, "0") : void 0;
-}
-function gsdDependency(dep, phase) {
-  const s = String(dep).trim();
-  const full = /^(\d{1,3})-(\d{1,3})$/.exec(s);
-  if (full) return `${full[1].padStart(2, "0")}-${full[2].padStart(2, "0")}`;
-  const bare = two(s);
-  if (bare && phase) return `${phase}-${bare}`;
-  return s;
-}
-function gsdTitle(body) {
-  const objective = /<objective>\s*\n?\s*([^\n<]+)/.exec(body);
-  if (objective) return objective[1].trim().replace(/\.$/, "").slice(0, 200);
-  const heading = /^#{1,3}\s+(.+)$/m.exec(body);
-  return heading ? heading[1].trim().slice(0, 200) : void 0;
-}
-function slug(value) {
-  return value.toLowerCase().replace(/\.[a-z0-9]+$/, "").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40);
-}
-function fromGsdPlan(data, lines, body) {
-  const out = {};
-  const map2 = new LineMap(lines.firstLine);
-  const phase = gsdPhaseId(data.phase);
-  const plan2 = two(data.plan);
-  out.plan_id = phase && plan2 ? `${phase}-${plan2}` : `${String(data.phase)}-${String(data.plan)}`;
-  map2.copy(lines, ["plan"], ["plan_id"]);
-  out.title = typeof data.title === "string" ? data.title : gsdTitle(body) ?? `Plan ${String(out.plan_id)}`;
-  map2.copy(lines, ["title"], ["title"]);
-  if (Array.isArray(data.depends_on)) out.depends_on = data.depends_on.map((d) => gsdDependency(d, phase));
-  else if (data.depends_on !== void 0) out.depends_on = data.depends_on;
-  map2.copy(lines, ["depends_on"], ["depends_on"]);
-  for (const key of ["files_modified", "files_read", "autonomous", "requirements", "agent", "timeout_minutes", "checkpoints", "serve", "metadata"]) {
-    if (data[key] !== void 0) {
-      out[key] = data[key];
-      map2.copy(lines, [key], [key]);
-    }
-  }
-  const mustPass = Array.isArray(data.must_pass) ? [...data.must_pass] : [];
-  if (Array.isArray(data.must_pass)) map2.copy(lines, ["must_pass"], ["must_pass"]);
-  const mustHaves = data.must_haves ?? {};
-  const used = new Set(mustPass.map((c) => String(c?.id)));
-  const uniqueId = (wanted) => {
-    let id = wanted || "check";
-    for (let n = 2; used.has(id); n++) id = `${wanted}-${n}`;
-    used.add(id);
-    return id;
-  };
-  if (Array.isArray(mustHaves.truths)) {
-    out.truths = mustHaves.truths.map(String);
-    map2.copy(lines, ["must_haves", "truths"], ["truths"]);
-  }
-  if (Array.isArray(mustHaves.artifacts)) {
-    mustHaves.artifacts.forEach((a, j) => {
-      const index = mustPass.length;
-      const check2 = {
-        id: uniqueId(`artifact-${slug(String(a?.path ?? j + 1))}`),
-        type: "artifact",
-        path: a?.path
-      };
-      if (a?.provides !== void 0) check2.provides = a.provides;
-      if (a?.min_lines !== void 0) check2.min_lines = a.min_lines;
-      if (a?.exports !== void 0) check2.exports = Array.isArray(a.exports) ? a.exports : [a.exports];
-      if (a?.contains !== void 0) check2.contains = a.contains;
-      mustPass.push(check2);
-      map2.copy(lines, ["must_haves", "artifacts", j], ["must_pass", index]);
-    });
-  }
-  if (Array.isArray(mustHaves.key_links)) {
-    mustHaves.key_links.forEach((k, j) => {
-      const index = mustPass.length;
-      const check2 = {
-        id: uniqueId(`link-${slug(String(k?.from ?? j + 1))}`),
-        type: "key_link",
-        from: k?.from,
-        to: k?.to
-      };
-      if (k?.via !== void 0) check2.via = k.via;
-      if (k?.pattern !== void 0) check2.pattern = k.pattern;
-      mustPass.push(check2);
-      map2.copy(lines, ["must_haves", "key_links", j], ["must_pass", index]);
-    });
-  }
-  out.must_pass = mustPass;
-  if (!map2.has(["must_pass"])) map2.copy(lines, ["must_haves"], ["must_pass"]);
-  return { data: out, lines: map2 };
-}
-
-// app/engine/spec/paths.ts
+// app/engine/core/spec/paths.ts
 function checkRepoPath(value, kind) {
   if (value.includes("\0")) return { ok: false, reason: "contains a NUL byte" };
   if (/^(\/|~|[A-Za-z]:[\\/]|\\\\)/.test(value)) {
@@ -96824,14 +96730,15 @@ function normalizeRepoPath(value) {
   return value.replace(/^(\.\/)+/, "").replace(/\/{2,}/g, "/");
 }
 
-// app/engine/spec/plan.ts
-function parsePlan(file2, text, phase) {
+// app/engine/core/spec/plan.ts
+function parsePlan(file2, text, phase, reading = {}) {
   const fm = parseFrontmatter(file2, text);
   if (!fm.ok) return { problems: fm.problems };
   let { data, lines } = fm.frontmatter;
   const { body, bodyLine } = fm.frontmatter;
-  const format = isGsdPlan(data) ? "gsd" : "harness";
-  if (format === "gsd") ({ data, lines } = fromGsdPlan(data, lines, body));
+  const dialect = reading.dialects?.find((d) => d.matches(data));
+  const format = dialect?.name ?? "harness";
+  if (dialect) ({ data, lines } = dialect.toHarness(data, lines, body));
   const problems = [...checkGlobs(file2, data, lines), ...checkCheckPaths(file2, data.must_pass, lines, ["must_pass"])];
   if (format === "harness" && data.wave !== void 0) {
     problems.push(
@@ -97026,6 +96933,107 @@ function parseSteps(body, bodyLine) {
   return steps;
 }
 
+// app/engine/importers/gsd/plan.ts
+function isGsdPlan(data) {
+  return !("plan_id" in data) && "phase" in data && "plan" in data;
+}
+function gsdPhaseId(phase) {
+  const m = /^(\d{1,3})(?:[-_\s].*)?$/.exec(String(phase ?? "").trim());
+  return m ? m[1].padStart(2, "0") : void 0;
+}
+function two(n) {
+  const m = /^(\d{1,3})$/.exec(String(n ?? "").trim());
+  return m ? m[1].padStart(2, "0") : void 0;
+}
+function gsdDependency(dep, phase) {
+  const s = String(dep).trim();
+  const full = /^(\d{1,3})-(\d{1,3})$/.exec(s);
+  if (full) return `${full[1].padStart(2, "0")}-${full[2].padStart(2, "0")}`;
+  const bare = two(s);
+  if (bare && phase) return `${phase}-${bare}`;
+  return s;
+}
+function gsdTitle(body) {
+  const objective = /<objective>\s*\n?\s*([^\n<]+)/.exec(body);
+  if (objective) return objective[1].trim().replace(/\.$/, "").slice(0, 200);
+  const heading = /^#{1,3}\s+(.+)$/m.exec(body);
+  return heading ? heading[1].trim().slice(0, 200) : void 0;
+}
+function slug(value) {
+  return value.toLowerCase().replace(/\.[a-z0-9]+$/, "").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40);
+}
+function fromGsdPlan(data, lines, body) {
+  const out = {};
+  const map2 = new LineMap(lines.firstLine);
+  const phase = gsdPhaseId(data.phase);
+  const plan2 = two(data.plan);
+  out.plan_id = phase && plan2 ? `${phase}-${plan2}` : `${String(data.phase)}-${String(data.plan)}`;
+  map2.copy(lines, ["plan"], ["plan_id"]);
+  out.title = typeof data.title === "string" ? data.title : gsdTitle(body) ?? `Plan ${String(out.plan_id)}`;
+  map2.copy(lines, ["title"], ["title"]);
+  if (Array.isArray(data.depends_on)) out.depends_on = data.depends_on.map((d) => gsdDependency(d, phase));
+  else if (data.depends_on !== void 0) out.depends_on = data.depends_on;
+  map2.copy(lines, ["depends_on"], ["depends_on"]);
+  for (const key of ["files_modified", "files_read", "autonomous", "requirements", "agent", "timeout_minutes", "checkpoints", "serve", "metadata"]) {
+    if (data[key] !== void 0) {
+      out[key] = data[key];
+      map2.copy(lines, [key], [key]);
+    }
+  }
+  const mustPass = Array.isArray(data.must_pass) ? [...data.must_pass] : [];
+  if (Array.isArray(data.must_pass)) map2.copy(lines, ["must_pass"], ["must_pass"]);
+  const mustHaves = data.must_haves ?? {};
+  const used = new Set(mustPass.map((c) => String(c?.id)));
+  const uniqueId = (wanted) => {
+    let id = wanted || "check";
+    for (let n = 2; used.has(id); n++) id = `${wanted}-${n}`;
+    used.add(id);
+    return id;
+  };
+  if (Array.isArray(mustHaves.truths)) {
+    out.truths = mustHaves.truths.map(String);
+    map2.copy(lines, ["must_haves", "truths"], ["truths"]);
+  }
+  if (Array.isArray(mustHaves.artifacts)) {
+    mustHaves.artifacts.forEach((a, j) => {
+      const index = mustPass.length;
+      const check2 = {
+        id: uniqueId(`artifact-${slug(String(a?.path ?? j + 1))}`),
+        type: "artifact",
+        path: a?.path
+      };
+      if (a?.provides !== void 0) check2.provides = a.provides;
+      if (a?.min_lines !== void 0) check2.min_lines = a.min_lines;
+      if (a?.exports !== void 0) check2.exports = Array.isArray(a.exports) ? a.exports : [a.exports];
+      if (a?.contains !== void 0) check2.contains = a.contains;
+      mustPass.push(check2);
+      map2.copy(lines, ["must_haves", "artifacts", j], ["must_pass", index]);
+    });
+  }
+  if (Array.isArray(mustHaves.key_links)) {
+    mustHaves.key_links.forEach((k, j) => {
+      const index = mustPass.length;
+      const check2 = {
+        id: uniqueId(`link-${slug(String(k?.from ?? j + 1))}`),
+        type: "key_link",
+        from: k?.from,
+        to: k?.to
+      };
+      if (k?.via !== void 0) check2.via = k.via;
+      if (k?.pattern !== void 0) check2.pattern = k.pattern;
+      mustPass.push(check2);
+      map2.copy(lines, ["must_haves", "key_links", j], ["must_pass", index]);
+    });
+  }
+  out.must_pass = mustPass;
+  if (!map2.has(["must_pass"])) map2.copy(lines, ["must_haves"], ["must_pass"]);
+  return { data: out, lines: map2 };
+}
+var GSD_PLAN_DIALECT = { name: "gsd", matches: isGsdPlan, toHarness: fromGsdPlan };
+
+// app/engine/importers/dialects.ts
+var PLAN_READING = { dialects: [GSD_PLAN_DIALECT] };
+
 // app/engine/forge/round-plan.ts
 function isQueued(view) {
   return view.open && (view.status === "ready" || view.status === "blocked");
@@ -97035,7 +97043,7 @@ function comparePhases(a, b) {
 }
 function filesModified(view, body) {
   const text = planTextFromBody(body);
-  const parsed = text === void 0 ? void 0 : parsePlan(`${view.plan}-PLAN.md`, text, view.phase).plan;
+  const parsed = text === void 0 ? void 0 : parsePlan(`${view.plan}-PLAN.md`, text, view.phase, PLAN_READING).plan;
   return parsed ? parsed.filesModified : ["**"];
 }
 function scheduleState(view, needsKnown) {
@@ -97290,7 +97298,7 @@ function specFromIssues(specId3, issues) {
     const text = planTextFromBody(issue3.body);
     if (text === void 0) continue;
     const phase = planPhase(marker.plan);
-    const parsed = parsePlan(`planning/plans/${phase}/${marker.plan}-PLAN.md`, text, phase).plan;
+    const parsed = parsePlan(`planning/plans/${phase}/${marker.plan}-PLAN.md`, text, phase, PLAN_READING).plan;
     if (!parsed || parsed.id !== marker.plan) continue;
     seen.add(parsed.id);
     plans.push(parsed);
@@ -97347,7 +97355,7 @@ function matchPlanIssues(specId3, issues) {
   return { byPlan, duplicates, unknown: unknown2 };
 }
 
-// app/engine/graph/analyze.ts
+// app/engine/core/analysis/analyze.ts
 function analyzeGraph(spec, weight = () => 1) {
   const graph = buildGraph(spec.plans);
   const { order } = topologicalOrder(graph);
@@ -97360,7 +97368,7 @@ function analyzeGraph(spec, weight = () => 1) {
   return { graph, order, critical, conflicts };
 }
 
-// app/engine/graph/render.ts
+// app/engine/core/analysis/render.ts
 var MERMAID_MAX_TEXT = 5e4;
 var STATE_STYLES = {
   pending: "fill:#f6f8fa,stroke:#8c959f,color:#24292f",
@@ -97592,7 +97600,7 @@ async function execute(inv, command2) {
   return lines.join("\n");
 }
 
-// app/engine/commands/knowledge-draft.ts
+// app/engine/forge/knowledge-draft.ts
 var KNOWLEDGE_ROOT = ".harness/knowledge";
 function knowledgeBranch(kind, slug4) {
   return `harness/knowledge/${kind}/${slug4}`;
@@ -97605,13 +97613,12 @@ function knowledgeLabels(kind) {
   return [LABEL_KNOWLEDGE, kind];
 }
 
-// app/engine/documents/render-template.ts
+// app/engine/core/documents/render-template.ts
 var import_yaml5 = __toESM(require_dist(), 1);
-var TemplateError = class _TemplateError extends Error {
+var TemplateError = class extends HarnessError {
   constructor(message, missing = []) {
     super(message);
     this.missing = missing;
-    this.name = _TemplateError.name;
   }
   missing;
 };
@@ -97675,7 +97682,7 @@ function orderLike(value, shape) {
   return out;
 }
 
-// app/engine/commands/slug.ts
+// app/engine/forge/slug.ts
 import { createHash as createHash2 } from "node:crypto";
 var SLUG_MAX = 48;
 function slug2(text, max = SLUG_MAX) {
@@ -97693,7 +97700,7 @@ function slug2(text, max = SLUG_MAX) {
   return `h-${createHash2("sha256").update(text).digest("hex").slice(0, 12)}`;
 }
 
-// app/engine/commands/lesson-draft.ts
+// app/engine/forge/lesson-draft.ts
 var CATEGORY = {
   deviation: "workflow",
   frustration: "workflow",
@@ -97761,7 +97768,7 @@ function lessonDraft(input2) {
   };
 }
 
-// app/engine/documents/sections.ts
+// app/engine/core/documents/sections.ts
 var HEADING = /^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$/;
 var FENCE3 = /^[ \t]{0,3}(```+|~~~+)/;
 function sections(body, bodyLine) {
@@ -97812,7 +97819,7 @@ function requireSections(file2, body, bodyLine, required2, template) {
   return problems;
 }
 
-// app/engine/documents/fields.ts
+// app/engine/core/documents/fields.ts
 var timestamp = external_exports.iso.datetime({ offset: true });
 var dateOrTimestamp = external_exports.union([external_exports.iso.date(), external_exports.iso.datetime({ offset: true })]);
 var specId2 = external_exports.string().regex(SPEC_ID);
@@ -97845,7 +97852,7 @@ var COMMON_HINTS = {
 var TIMESTAMP_HINT = "an ISO-8601 time with its zone, such as 2026-03-02T09:41:00Z";
 var DATE_HINT = "an ISO-8601 date or time, such as 2026-03-02 or 2026-03-02T09:41:00Z";
 
-// app/engine/documents/schema-problems.ts
+// app/engine/core/documents/schema-problems.ts
 function schemaProblems(file2, schema, error63, data, lines, hints) {
   const out = [];
   const reported = /* @__PURE__ */ new Set();
@@ -97899,7 +97906,7 @@ function hintFor2(path2, hints) {
   return hints[shape] ?? (wildcard !== void 0 ? hints[wildcard] : void 0) ?? hints[lastKey(path2)];
 }
 
-// app/engine/documents/parse-with.ts
+// app/engine/core/documents/parse-with.ts
 function parseWith(rules, file2, input2, options2 = {}) {
   const text = (input2.charCodeAt(0) === 65279 ? input2.slice(1) : input2).replace(/\r\n?/g, "\n");
   if (text.trim() === "") {
@@ -98308,7 +98315,7 @@ function parseKnowledge(kind, file2, text, options2 = {}) {
   return PARSERS[kind](file2, text, options2);
 }
 
-// app/engine/commands/signal-record.ts
+// app/engine/forge/signal-record.ts
 var SUMMARY_MAX = 160;
 function signalRecord(file2, text) {
   const parsed = parseKnowledge("signal", file2, text);
@@ -98425,7 +98432,7 @@ async function pullsFor(inv, branch) {
   return [...data].sort((a, b) => b.number - a.number)[0];
 }
 
-// app/templates.ts
+// app/machine/templates.ts
 import { existsSync as existsSync2 } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -98509,7 +98516,7 @@ async function treeBlobs(inv, sha) {
   return tree.entries.filter((e) => e.type === "blob");
 }
 
-// app/engine/commands/checkpoint-markers.ts
+// app/engine/forge/checkpoint-markers.ts
 var CHECKPOINT = /^\s*<!-- harness:checkpoint (\S+) (\S+) -->/;
 function answerMarker(plan2, checkpoint) {
   return `<!-- harness:answer ${plan2} ${checkpoint} -->`;
@@ -98565,7 +98572,7 @@ async function retry2(inv, command2) {
   ].join(" ");
 }
 
-// app/engine/commands/spike-draft.ts
+// app/engine/forge/spike-draft.ts
 var TO_WRITE = (what) => `_To be written: ${what}_`;
 function spikeDraft(input2) {
   const slug4 = slug2(input2.question);
@@ -98630,7 +98637,7 @@ async function spike(inv, command2, askedIn) {
   }
 }
 
-// app/engine/commands/status-table.ts
+// app/engine/forge/status-table.ts
 function cell2(text) {
   return text.replace(/\s+/g, " ").replace(/\|/g, "\\|");
 }
@@ -99029,7 +99036,7 @@ function fitSummary(sections2, max) {
   return summary2.length <= max ? summary2 : `${summary2.slice(0, max - 1)}…`;
 }
 
-// app/engine/spec/roadmap.ts
+// app/engine/core/spec/roadmap.ts
 var HEADING2 = /^#{2,3}\s+Phase\s+(\d{1,3})(\.\d+)?\s*[:.\u2013\u2014-]\s*(.+?)\s*$/i;
 var GOAL = /^\*\*Goal\*\*:?\s*(.+)$/i;
 function parseRoadmap(file2, text) {
@@ -99081,7 +99088,7 @@ function parseRoadmap(file2, text) {
   return { phases, line: 1, lines, problems };
 }
 
-// app/engine/spec/text.ts
+// app/engine/core/spec/text.ts
 var decoder = new TextDecoder("utf-8", { fatal: true });
 function decodeText(file2, maxBytes) {
   const size = file2.size ?? file2.bytes.length;
@@ -99157,14 +99164,14 @@ function firstInvalidUtf8(bytes) {
   return bytes.length;
 }
 
-// app/engine/spec/load.ts
+// app/engine/core/spec/load.ts
 var PLANS_DIR = "planning/plans/";
 var PLAN_FILE = /^planning\/plans\/([^/]+)\/([^/]+)$/;
 var PHASE_DIR = /^(\d{1,3})(?:[-_][A-Za-z0-9._-]*)?$/;
 function isSpecInput(path2) {
   return path2 === "SPEC.md" || path2 === "ROADMAP.md" || path2.startsWith(PLANS_DIR) && path2.endsWith("PLAN.md");
 }
-function loadSpec(files) {
+function loadSpec(files, reading = {}) {
   const problems = [];
   const byPath = new Map(files.map((f) => [f.path, f]));
   const specFile = byPath.get("SPEC.md");
@@ -99239,7 +99246,7 @@ function loadSpec(files) {
       problems.push(text.problem);
       continue;
     }
-    const parsed = parsePlan(file2.path, text.text, phase);
+    const parsed = parsePlan(file2.path, text.text, phase, reading);
     problems.push(...parsed.problems);
     claimed.add(parsed.claim?.id ?? m[2].replace(/-PLAN\.md$/, ""));
     if (parsed.claim && !parsed.plan) broken.push(parsed.claim);
@@ -99769,7 +99776,7 @@ async function handleSpecPullRequest(context) {
   const loaded = [];
   for (const dir of touched.specs) {
     const files = await readSpecFiles(octokit, repo, dir.tree);
-    loaded.push({ dir, files, result: loadSpec(files) });
+    loaded.push({ dir, files, result: loadSpec(files, PLAN_READING) });
   }
   rejectSharedIds(loaded);
   const fromThisRepo = pr.head.repo?.full_name === pr.base.repo.full_name;

@@ -4086,7 +4086,7 @@ var require_util2 = __commonJS({
     var { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = require_constants3();
     var { getGlobalOrigin } = require_global();
     var { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = require_data_url();
-    var { performance: performance3 } = __require("node:perf_hooks");
+    var { performance: performance4 } = __require("node:perf_hooks");
     var { isBlobLike, ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = require_util();
     var assert2 = __require("node:assert");
     var { isUint8Array } = __require("node:util/types");
@@ -4245,7 +4245,7 @@ var require_util2 = __commonJS({
       };
     }
     function coarsenedSharedCurrentTime(crossOriginIsolatedCapability) {
-      return coarsenTime(performance3.now(), crossOriginIsolatedCapability);
+      return coarsenTime(performance4.now(), crossOriginIsolatedCapability);
     }
     function createOpaqueTimingInfo(timingInfo) {
       return {
@@ -31980,8 +31980,6 @@ function getOctokit(token, options, ...additionalPlugins) {
 
 // app/engine/forge/limits.ts
 var ISSUE_BODY_LIMIT = 65536;
-
-// app/github/limits.ts
 var PAGE_SIZE = 100;
 
 // app/engine/forge/names.ts
@@ -32035,12 +32033,19 @@ function parseMarker(body) {
   return out;
 }
 
+// app/engine/core/error.ts
+var HarnessError = class extends Error {
+  constructor(message, options) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+};
+
 // app/worker-action/github-forge.ts
-var GitHubForgeError = class _GitHubForgeError extends Error {
+var GitHubForgeError = class extends HarnessError {
   constructor(message, status) {
     super(message);
     this.status = status;
-    this.name = _GitHubForgeError.name;
   }
   status;
 };
@@ -51861,7 +51866,7 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// app/engine/spec/schema.ts
+// app/engine/core/spec/schema.ts
 var PLAN_ID = /^\d{2,}-\d{2,}$/;
 var SPEC_ID = /^[A-Z][A-Z0-9]*-\d+$/;
 var CHECK_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -52004,7 +52009,7 @@ var PlanFrontmatterSchema = external_exports.object({
   // Read for GSD compatibility; the graph decides order, so these are ignored.
   wave: external_exports.number().int().optional(),
   type: external_exports.string().optional()
-}).strict().meta({ title: "harness PLAN.md frontmatter", description: "See DESIGN.md: PLAN.md frontmatter." });
+}).strict().meta({ title: "harness PLAN.md frontmatter", description: 'See docs/design.md, "PLAN.md frontmatter".' });
 var SpecFrontmatterSchema = external_exports.object({
   id: external_exports.string().regex(SPEC_ID),
   title: external_exports.string().min(1).max(200)
@@ -52022,10 +52027,10 @@ var RoadmapFrontmatterSchema = external_exports.object({
 }).passthrough();
 
 // app/workers/claude.ts
-import { readFile as readFile4, rename as rename3, writeFile as writeFile5 } from "node:fs/promises";
+import { rename as rename3, writeFile as writeFile5 } from "node:fs/promises";
 import { join as join4 } from "node:path";
 
-// app/engine/protocol/messages.ts
+// app/engine/core/protocol/messages.ts
 var CHECKPOINT_TYPES = ["decision", "verification", "action"];
 var CheckpointSchema = external_exports.object({
   /** Stable within the plan, e.g. "step-3" or a check id. */
@@ -52081,7 +52086,7 @@ function parseWorkerLine(line) {
   }
 }
 
-// app/engine/agents/checkpoint-line.ts
+// app/engine/core/agents/checkpoint-line.ts
 var CHECKPOINT_MARKER = "HARNESS_CHECKPOINT";
 var CheckpointRequestSchema = external_exports.object({
   kind: external_exports.enum(CHECKPOINT_TYPES),
@@ -52115,7 +52120,7 @@ function findCheckpointLine(result) {
   return { found: true, request: parsed.data, text };
 }
 
-// app/engine/agents/claude-stream.ts
+// app/engine/core/agents/claude-stream.ts
 var isObject2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 var str = (v) => typeof v === "string" ? v : void 0;
 var num = (v) => typeof v === "number" && Number.isFinite(v) ? v : void 0;
@@ -52248,7 +52253,7 @@ function clip(text, max) {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-// app/engine/agents/tasks.ts
+// app/engine/core/agents/tasks.ts
 var STEP_FENCE = /^(```+|~~~+)[ \t]*([A-Za-z0-9_+-]+)[ \t]+step\b[ \t]*(.*)$/;
 var CHECKPOINT_FENCE = /^(```+|~~~+)[ \t]*checkpoint\b[ \t]*(.*)$/;
 var FIELD = /^(options|default|id):[ \t]*(.*)$/i;
@@ -52336,7 +52341,7 @@ function slug(text) {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60).replace(/-+$/, "");
 }
 
-// app/engine/agents/prompt.ts
+// app/engine/core/agents/prompt.ts
 function buildWorkerPrompt(plan, options) {
   const out = [];
   out.push(`# Plan ${plan.id} of ${options.spec}: ${plan.title}`, "");
@@ -52476,7 +52481,7 @@ function raceAbort(promise2, signal) {
   });
 }
 
-// app/engine/agents/answers.ts
+// app/engine/core/agents/answers.ts
 var VERIFICATION_PASSED = "passed";
 var ACTION_DONE = "done";
 function answerOf(checkpoint, response) {
@@ -52531,8 +52536,32 @@ function agentEnv(context3, store, extra = {}) {
 }
 
 // app/workers/answer-store.ts
-import { mkdir as mkdir2, readFile, rename as rename2, writeFile as writeFile2 } from "node:fs/promises";
+import { mkdir as mkdir2, rename as rename2, writeFile as writeFile2 } from "node:fs/promises";
 import { join } from "node:path";
+
+// app/machine/files.ts
+import { readdir as readdir2, readFile, unlink as unlink2 } from "node:fs/promises";
+function isMissing(e) {
+  return e?.code === "ENOENT";
+}
+async function readTextIfExists(path) {
+  try {
+    return await readFile(path, "utf8");
+  } catch (e) {
+    if (isMissing(e)) return void 0;
+    throw e;
+  }
+}
+async function listIfExists(dir) {
+  try {
+    return await readdir2(dir, { withFileTypes: true });
+  } catch (e) {
+    if (isMissing(e)) return void 0;
+    throw e;
+  }
+}
+
+// app/workers/answer-store.ts
 var AnswerStore = class _AnswerStore {
   constructor(path, answers2) {
     this.path = path;
@@ -52544,7 +52573,7 @@ var AnswerStore = class _AnswerStore {
   static async open(logDir) {
     await mkdir2(logDir, { recursive: true });
     const path = join(logDir, _AnswerStore.FILE);
-    const text = await readFile(path, "utf8").catch(() => void 0);
+    const text = await readTextIfExists(path);
     let answers2 = {};
     if (text !== void 0) {
       const parsed = JSON.parse(text);
@@ -52606,7 +52635,7 @@ async function passCheckpoint(context3, reporter, store, checkpoint, fallback) {
 // app/workers/git.ts
 import { spawn } from "node:child_process";
 
-// app/engine/agents/commit-message.ts
+// app/engine/core/agents/commit-message.ts
 var TRAILER_PLAN = "Plan";
 var TRAILER_TASK = "Task";
 var TRAILER_SPEC = "Spec";
@@ -52661,14 +52690,13 @@ function taskOf(trailers, spec, plan) {
 }
 
 // app/workers/git.ts
-var GitError = class _GitError extends Error {
+var GitError = class extends HarnessError {
   constructor(args, cwd, code, stderr) {
     super(`git ${args.join(" ")} failed in ${cwd} (exit ${code ?? "signal"}): ${stderr.trim() || "(no output)"}`);
     this.args = args;
     this.cwd = cwd;
     this.code = code;
     this.stderr = stderr;
-    this.name = _GitError.name;
   }
   args;
   cwd;
@@ -52791,7 +52819,7 @@ function grepLiteral(text) {
 // app/workers/process.ts
 import { spawn as spawn2 } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import { readFile as readFile2, rm as rm2, writeFile as writeFile3 } from "node:fs/promises";
+import { rm as rm2, writeFile as writeFile3 } from "node:fs/promises";
 var TAIL_LINES = 30;
 var MAX_TAIL_LINE = 1e3;
 var KILL_GRACE_MS = 2e3;
@@ -52910,7 +52938,7 @@ function runProcess(options) {
   return startProcess(options).done;
 }
 async function killOrphan(pidFile) {
-  const text = await readFile2(pidFile, "utf8").catch(() => void 0);
+  const text = await readTextIfExists(pidFile);
   if (text === void 0) return false;
   await rm2(pidFile, { force: true });
   let pid;
@@ -52998,7 +53026,7 @@ var WorkBudget = class {
 };
 
 // app/workers/plan-history.ts
-import { readFile as readFile3, writeFile as writeFile4 } from "node:fs/promises";
+import { writeFile as writeFile4 } from "node:fs/promises";
 import { join as join2 } from "node:path";
 var PlanHistory = class _PlanHistory {
   constructor(git, spec, plan, base2) {
@@ -53035,7 +53063,7 @@ var PlanHistory = class _PlanHistory {
 async function findBase(context3, git) {
   if (context3.base) return context3.base;
   const file2 = join2(context3.logDir, PlanHistory.BASE_FILE);
-  const text = await readFile3(file2, "utf8").catch(() => void 0);
+  const text = await readTextIfExists(file2);
   if (text !== void 0) {
     try {
       const base2 = JSON.parse(text).base;
@@ -53258,7 +53286,7 @@ function summaryOf(text, result) {
   return stats ? `${clipped}${clipped ? "\n\n" : ""}(claude: ${stats})` : clipped;
 }
 async function readState(path) {
-  const text = await readFile4(path, "utf8").catch(() => void 0);
+  const text = await readTextIfExists(path);
   if (text === void 0) return {};
   try {
     return JSON.parse(text);
@@ -53487,11 +53515,7 @@ function toCheckpoint(task) {
 
 // app/workers/registry.ts
 var AGENT_NAMES = ["script", "claude", "command"];
-var AgentConfigError = class _AgentConfigError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = _AgentConfigError.name;
-  }
+var AgentConfigError = class extends HarnessError {
 };
 function agentFor(name2, config2 = {}) {
   switch (name2) {
@@ -53510,11 +53534,7 @@ function agentFor(name2, config2 = {}) {
 }
 
 // app/worker-action/inputs.ts
-var WorkerInputError = class _WorkerInputError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = _WorkerInputError.name;
-  }
+var WorkerInputError = class extends HarnessError {
 };
 var PHASE_TARGET = /^phase-(\d{2,})$/;
 function parseInputs(get) {
@@ -53544,7 +53564,7 @@ function parseInputs(get) {
 // app/worker-action/worker.ts
 import { join as join11 } from "node:path";
 
-// app/engine/graph/graph.ts
+// app/engine/core/graph/graph.ts
 function buildGraph(nodes) {
   const ids = nodes.map((n2) => n2.id);
   const index = /* @__PURE__ */ new Map();
@@ -53640,10 +53660,10 @@ function cycleWithin(graph, component) {
   return [start];
 }
 
-// app/engine/spec/frontmatter.ts
+// app/engine/core/spec/frontmatter.ts
 var import_yaml = __toESM(require_dist(), 1);
 
-// app/engine/spec/limits.ts
+// app/engine/core/spec/limits.ts
 var MAX_PLAN_BYTES = 6e4;
 var MAX_DOCUMENT_BYTES = 1048576;
 var MAX_FRONTMATTER_BYTES = 32768;
@@ -53654,7 +53674,7 @@ function formatBytes(n2) {
   return `${n2.toLocaleString("en-US")} bytes`;
 }
 
-// app/engine/spec/problem.ts
+// app/engine/core/spec/problem.ts
 function problem(file2, line, code, message, severity = "error") {
   return { file: file2, line, code, message, severity };
 }
@@ -53667,7 +53687,7 @@ function countErrors(problems) {
   return problems.filter((p) => p.severity === "error").length;
 }
 
-// app/engine/spec/yaml-fast.ts
+// app/engine/core/spec/yaml-fast.ts
 var BAIL = /* @__PURE__ */ Symbol("bail");
 function bail() {
   throw BAIL;
@@ -53952,7 +53972,7 @@ var Scanner = class {
   }
 };
 
-// app/engine/spec/frontmatter.ts
+// app/engine/core/spec/frontmatter.ts
 var LineMap = class {
   constructor(firstLine3) {
     this.firstLine = firstLine3;
@@ -54098,7 +54118,7 @@ function cleanYamlMessage(message) {
   return first.replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "");
 }
 
-// app/engine/spec/suggest.ts
+// app/engine/core/spec/suggest.ts
 function suggest(input2, candidates2) {
   const needle = input2.toLowerCase();
   let best;
@@ -54137,7 +54157,7 @@ function distance(a, b) {
   return d[a.length][b.length];
 }
 
-// app/engine/spec/issues.ts
+// app/engine/core/spec/issues.ts
 var HINTS = {
   plan_id: 'a plan id PP-NN such as "03-02" (PP is the phase), quoted',
   depends_on: 'a list of plan ids such as ["03-01"]',
@@ -54311,7 +54331,7 @@ function unwrap(node2, value) {
   return node2;
 }
 
-// app/engine/spec/model.ts
+// app/engine/core/spec/model.ts
 var HUMAN_TYPES = /* @__PURE__ */ new Set(["human", "visual_quality", "ux_flow"]);
 var TRIVIAL_COMMAND = /^\s*(true|:|exit(\s+0)?|\/bin\/true|echo(\s.*)?)\s*;?\s*$/;
 function isTrivialCommand(command2) {
@@ -54334,104 +54354,7 @@ function comparePlanIds(a, b) {
   return pa - pb || na - nb || a.localeCompare(b);
 }
 
-// app/engine/gsd/plan.ts
-function isGsdPlan(data) {
-  return !("plan_id" in data) && "phase" in data && "plan" in data;
-}
-function gsdPhaseId(phase) {
-  const m = /^(\d{1,3})(?:[-_\s].*)?$/.exec(String(phase ?? "").trim());
-  return m ? m[1].padStart(2, "0") : void 0;
-}
-function two(n2) {
-  const m = /^(\d{1,3})$/.exec(String(n2 ?? "").trim());
-  return m ? m[1].padStart(2, "0") : void 0;
-}
-function gsdDependency(dep, phase) {
-  const s = String(dep).trim();
-  const full = /^(\d{1,3})-(\d{1,3})$/.exec(s);
-  if (full) return `${full[1].padStart(2, "0")}-${full[2].padStart(2, "0")}`;
-  const bare = two(s);
-  if (bare && phase) return `${phase}-${bare}`;
-  return s;
-}
-function gsdTitle(body) {
-  const objective = /<objective>\s*\n?\s*([^\n<]+)/.exec(body);
-  if (objective) return objective[1].trim().replace(/\.$/, "").slice(0, 200);
-  const heading = /^#{1,3}\s+(.+)$/m.exec(body);
-  return heading ? heading[1].trim().slice(0, 200) : void 0;
-}
-function slug2(value) {
-  return value.toLowerCase().replace(/\.[a-z0-9]+$/, "").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40);
-}
-function fromGsdPlan(data, lines, body) {
-  const out = {};
-  const map2 = new LineMap(lines.firstLine);
-  const phase = gsdPhaseId(data.phase);
-  const plan = two(data.plan);
-  out.plan_id = phase && plan ? `${phase}-${plan}` : `${String(data.phase)}-${String(data.plan)}`;
-  map2.copy(lines, ["plan"], ["plan_id"]);
-  out.title = typeof data.title === "string" ? data.title : gsdTitle(body) ?? `Plan ${String(out.plan_id)}`;
-  map2.copy(lines, ["title"], ["title"]);
-  if (Array.isArray(data.depends_on)) out.depends_on = data.depends_on.map((d) => gsdDependency(d, phase));
-  else if (data.depends_on !== void 0) out.depends_on = data.depends_on;
-  map2.copy(lines, ["depends_on"], ["depends_on"]);
-  for (const key of ["files_modified", "files_read", "autonomous", "requirements", "agent", "timeout_minutes", "checkpoints", "serve", "metadata"]) {
-    if (data[key] !== void 0) {
-      out[key] = data[key];
-      map2.copy(lines, [key], [key]);
-    }
-  }
-  const mustPass = Array.isArray(data.must_pass) ? [...data.must_pass] : [];
-  if (Array.isArray(data.must_pass)) map2.copy(lines, ["must_pass"], ["must_pass"]);
-  const mustHaves = data.must_haves ?? {};
-  const used = new Set(mustPass.map((c) => String(c?.id)));
-  const uniqueId = (wanted) => {
-    let id = wanted || "check";
-    for (let n2 = 2; used.has(id); n2++) id = `${wanted}-${n2}`;
-    used.add(id);
-    return id;
-  };
-  if (Array.isArray(mustHaves.truths)) {
-    out.truths = mustHaves.truths.map(String);
-    map2.copy(lines, ["must_haves", "truths"], ["truths"]);
-  }
-  if (Array.isArray(mustHaves.artifacts)) {
-    mustHaves.artifacts.forEach((a, j) => {
-      const index = mustPass.length;
-      const check2 = {
-        id: uniqueId(`artifact-${slug2(String(a?.path ?? j + 1))}`),
-        type: "artifact",
-        path: a?.path
-      };
-      if (a?.provides !== void 0) check2.provides = a.provides;
-      if (a?.min_lines !== void 0) check2.min_lines = a.min_lines;
-      if (a?.exports !== void 0) check2.exports = Array.isArray(a.exports) ? a.exports : [a.exports];
-      if (a?.contains !== void 0) check2.contains = a.contains;
-      mustPass.push(check2);
-      map2.copy(lines, ["must_haves", "artifacts", j], ["must_pass", index]);
-    });
-  }
-  if (Array.isArray(mustHaves.key_links)) {
-    mustHaves.key_links.forEach((k, j) => {
-      const index = mustPass.length;
-      const check2 = {
-        id: uniqueId(`link-${slug2(String(k?.from ?? j + 1))}`),
-        type: "key_link",
-        from: k?.from,
-        to: k?.to
-      };
-      if (k?.via !== void 0) check2.via = k.via;
-      if (k?.pattern !== void 0) check2.pattern = k.pattern;
-      mustPass.push(check2);
-      map2.copy(lines, ["must_haves", "key_links", j], ["must_pass", index]);
-    });
-  }
-  out.must_pass = mustPass;
-  if (!map2.has(["must_pass"])) map2.copy(lines, ["must_haves"], ["must_pass"]);
-  return { data: out, lines: map2 };
-}
-
-// app/engine/spec/paths.ts
+// app/engine/core/spec/paths.ts
 function checkRepoPath(value, kind) {
   if (value.includes("\0")) return { ok: false, reason: "contains a NUL byte" };
   if (/^(\/|~|[A-Za-z]:[\\/]|\\\\)/.test(value)) {
@@ -54453,14 +54376,15 @@ function normalizeRepoPath(value) {
   return value.replace(/^(\.\/)+/, "").replace(/\/{2,}/g, "/");
 }
 
-// app/engine/spec/plan.ts
-function parsePlan(file2, text, phase) {
+// app/engine/core/spec/plan.ts
+function parsePlan(file2, text, phase, reading = {}) {
   const fm = parseFrontmatter(file2, text);
   if (!fm.ok) return { problems: fm.problems };
   let { data, lines } = fm.frontmatter;
   const { body, bodyLine } = fm.frontmatter;
-  const format = isGsdPlan(data) ? "gsd" : "harness";
-  if (format === "gsd") ({ data, lines } = fromGsdPlan(data, lines, body));
+  const dialect = reading.dialects?.find((d) => d.matches(data));
+  const format = dialect?.name ?? "harness";
+  if (dialect) ({ data, lines } = dialect.toHarness(data, lines, body));
   const problems = [...checkGlobs(file2, data, lines), ...checkCheckPaths(file2, data.must_pass, lines, ["must_pass"])];
   if (format === "harness" && data.wave !== void 0) {
     problems.push(
@@ -54655,7 +54579,7 @@ function parseSteps(body, bodyLine) {
   return steps;
 }
 
-// app/engine/spec/roadmap.ts
+// app/engine/core/spec/roadmap.ts
 var HEADING = /^#{2,3}\s+Phase\s+(\d{1,3})(\.\d+)?\s*[:.\u2013\u2014-]\s*(.+?)\s*$/i;
 var GOAL = /^\*\*Goal\*\*:?\s*(.+)$/i;
 function parseRoadmap(file2, text) {
@@ -54707,7 +54631,7 @@ function parseRoadmap(file2, text) {
   return { phases, line: 1, lines, problems };
 }
 
-// app/engine/spec/text.ts
+// app/engine/core/spec/text.ts
 var decoder = new TextDecoder("utf-8", { fatal: true });
 function decodeText(file2, maxBytes) {
   const size = file2.size ?? file2.bytes.length;
@@ -54783,11 +54707,11 @@ function firstInvalidUtf8(bytes) {
   return bytes.length;
 }
 
-// app/engine/spec/load.ts
+// app/engine/core/spec/load.ts
 var PLANS_DIR = "planning/plans/";
 var PLAN_FILE = /^planning\/plans\/([^/]+)\/([^/]+)$/;
 var PHASE_DIR = /^(\d{1,3})(?:[-_][A-Za-z0-9._-]*)?$/;
-function loadSpec(files) {
+function loadSpec(files, reading = {}) {
   const problems = [];
   const byPath = new Map(files.map((f) => [f.path, f]));
   const specFile = byPath.get("SPEC.md");
@@ -54862,7 +54786,7 @@ function loadSpec(files) {
       problems.push(text.problem);
       continue;
     }
-    const parsed = parsePlan(file2.path, text.text, phase);
+    const parsed = parsePlan(file2.path, text.text, phase, reading);
     problems.push(...parsed.problems);
     claimed.add(parsed.claim?.id ?? m[2].replace(/-PLAN\.md$/, ""));
     if (parsed.claim && !parsed.plan) broken.push(parsed.claim);
@@ -55023,14 +54947,10 @@ function checkDependencies(plans, broken, byId, claimed, problems) {
   }
 }
 
-// app/local/spec-files.ts
+// app/machine/spec-files.ts
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { join as join7, relative as relative3, sep as sep3 } from "node:path";
-var SpecDirError = class _SpecDirError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = _SpecDirError.name;
-  }
+var SpecDirError = class extends HarnessError {
 };
 async function readSpecFiles(dir) {
   const info2 = statOrUndefined(dir);
@@ -55120,7 +55040,7 @@ function jobSummary(input2) {
 `;
 }
 
-// app/engine/verify/check-result.ts
+// app/engine/core/verify/check-result.ts
 function pass(evidence) {
   return { status: "pass", evidence };
 }
@@ -55128,7 +55048,7 @@ function fail2(evidence) {
   return { status: "fail", evidence };
 }
 
-// app/engine/verify/evidence.ts
+// app/engine/core/verify/evidence.ts
 var MAX_EVIDENCE_CHARS = 800;
 var ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g;
 function stripAnsi(text) {
@@ -55157,7 +55077,7 @@ function commandEvidence(verdict, stdout, stderr) {
 ${tail(out)}`;
 }
 
-// app/engine/verify/json-subset.ts
+// app/engine/core/verify/json-subset.ts
 function jsonSubset(expected, actual, path = "$") {
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return `${path}: expected an array, got ${describe3(actual)}`;
@@ -55186,7 +55106,7 @@ function describe3(value) {
   return s.length > 60 ? `${s.slice(0, 57)}…` : s;
 }
 
-// app/engine/verify/target-url.ts
+// app/engine/core/verify/target-url.ts
 var ABSOLUTE = /^https?:\/\//i;
 function targetUrl(target, ctx) {
   if (ABSOLUTE.test(target)) return { url: target };
@@ -55198,7 +55118,7 @@ function targetUrl(target, ctx) {
   return { url: `${ctx.baseUrl.replace(/\/+$/, "")}/${target.replace(/^\/+/, "")}` };
 }
 
-// app/engine/verify/check-api.ts
+// app/engine/core/verify/check-api.ts
 async function checkApiResponse(check2, ports, ctx, timeoutMs) {
   const space = check2.request.indexOf(" ");
   const method = check2.request.slice(0, space);
@@ -55232,7 +55152,7 @@ async function checkApiResponse(check2, ports, ctx, timeoutMs) {
   return pass(`${seen}; ${shown}`);
 }
 
-// app/engine/verify/source-text.ts
+// app/engine/core/verify/source-text.ts
 var BY_EXTENSION = {
   ts: "js",
   tsx: "js",
@@ -55400,7 +55320,7 @@ function lineNumber(text, offset) {
   return n2;
 }
 
-// app/engine/verify/exports-of.ts
+// app/engine/core/verify/exports-of.ts
 var ID = "[A-Za-z_$][\\w$]*";
 function all(text, re) {
   return [...text.matchAll(re)];
@@ -55521,7 +55441,7 @@ function declares(text, lang, name2) {
   return new RegExp(`(^|[^\\w$])${escaped}($|[^\\w$])`).test(stripComments(text, lang));
 }
 
-// app/engine/verify/module-paths.ts
+// app/engine/core/verify/module-paths.ts
 function normalizePath(path) {
   const out = [];
   for (const part of path.split("/")) {
@@ -55585,7 +55505,7 @@ function looksLikeRepoPath(to) {
   return to.includes("/") || EXTENSION.test(to) || /\.(?:go|rs|rb|java|kt|swift|c|h|cpp|css|scss|html|md|sql|ya?ml|toml|sh)$/.test(to);
 }
 
-// app/engine/verify/stub-markers.ts
+// app/engine/core/verify/stub-markers.ts
 var MARKERS = [
   [/\bnot (?:yet )?implemented\b/i, "not implemented"],
   [/\b(?:TODO|FIXME|XXX)\b[\s:,-]*implement/i, "TODO: implement"],
@@ -55672,7 +55592,7 @@ function stubMarkers(text, lang) {
   return found;
 }
 
-// app/engine/verify/check-artifact.ts
+// app/engine/core/verify/check-artifact.ts
 var DEFAULT_MIN_LINES = 3;
 var MAX_STAR_DEPTH = 4;
 async function exportedNames(path, text, ports, depth = 0) {
@@ -55715,7 +55635,7 @@ async function checkArtifact(check2, ports) {
   return problems.length > 0 ? fail2(`${check2.path}: ${problems.join("; ")}`) : pass(`${check2.path}: ${seen.join("; ")}`);
 }
 
-// app/engine/verify/regex.ts
+// app/engine/core/verify/regex.ts
 function compileRegex(pattern, flags = "") {
   try {
     return new RegExp(pattern, flags);
@@ -55724,7 +55644,7 @@ function compileRegex(pattern, flags = "") {
   }
 }
 
-// app/engine/verify/tests-ran.ts
+// app/engine/core/verify/tests-ran.ts
 var lineOf = (text, index) => {
   const start = text.lastIndexOf("\n", index - 1) + 1;
   const end = text.indexOf("\n", index);
@@ -55778,13 +55698,12 @@ function testsRan(output2) {
   return none ? { verdict: "none", seen: none.line } : { verdict: "unknown" };
 }
 
-// app/engine/verify/with-timeout.ts
-var CheckTimeoutError = class _CheckTimeoutError extends Error {
+// app/engine/core/verify/with-timeout.ts
+var CheckTimeoutError = class extends HarnessError {
   constructor(what, ms) {
     super(`${what} timed out after ${formatMs(ms)}`);
     this.what = what;
     this.ms = ms;
-    this.name = _CheckTimeoutError.name;
   }
   what;
   ms;
@@ -55792,19 +55711,19 @@ var CheckTimeoutError = class _CheckTimeoutError extends Error {
 function formatMs(ms) {
   return ms >= 1e3 ? `${Math.round(ms / 100) / 10} s` : `${Math.round(ms)} ms`;
 }
-async function withTimeout(work, ms, what) {
-  let timer;
+async function withTimeout(work, ms, what, clock) {
+  let cancel;
   const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new CheckTimeoutError(what, ms)), ms);
+    cancel = clock.after(ms, () => reject(new CheckTimeoutError(what, ms)));
   });
   try {
     return await Promise.race([work, timeout]);
   } finally {
-    clearTimeout(timer);
+    cancel?.();
   }
 }
 
-// app/engine/verify/check-commands.ts
+// app/engine/core/verify/check-commands.ts
 async function run(check2, ports, timeoutMs) {
   return ports.exec(check2.command, { cwd: check2.cwd, timeoutMs });
 }
@@ -55848,7 +55767,7 @@ async function checkTestsPass(check2, ports, timeoutMs) {
   return pass(commandEvidence(`${exit}; ${how}`, r.stdout, r.stderr));
 }
 
-// app/engine/verify/check-files.ts
+// app/engine/core/verify/check-files.ts
 async function checkFileExists(check2, ports) {
   const kind = await ports.exists(check2.path);
   return kind ? pass(`${check2.path} exists (${kind})`) : fail2(`${check2.path} does not exist`);
@@ -55875,7 +55794,7 @@ async function checkFileContains(check2, ports) {
   return pass(`${check2.path} ${seen.join("; ")}`);
 }
 
-// app/engine/verify/check-key-link.ts
+// app/engine/core/verify/check-key-link.ts
 async function importsModule(from, code, to, ports) {
   const want = moduleKey(to);
   for (const spec of importSpecifiers(code)) {
@@ -55913,10 +55832,10 @@ async function checkKeyLink(check2, ports) {
   return fail2(`${check2.from} neither imports nor mentions ${check2.to}${via}; the link is missing`);
 }
 
-// app/engine/verify/check-ui.ts
-function budget(timeoutMs) {
-  const end = Date.now() + timeoutMs;
-  return () => Math.max(1, end - Date.now());
+// app/engine/core/verify/check-ui.ts
+function budget(ports, timeoutMs) {
+  const end = ports.clock.monotonic() + timeoutMs;
+  return () => Math.max(1, end - ports.clock.monotonic());
 }
 async function withPage(ports, use) {
   const browser = await ports.browser();
@@ -55930,7 +55849,7 @@ async function withPage(ports, use) {
 async function checkUiElementExists(check2, ports, ctx, timeoutMs) {
   const target = targetUrl(check2.url, ctx);
   if ("error" in target) return fail2(target.error);
-  const left = budget(timeoutMs);
+  const left = budget(ports, timeoutMs);
   return withPage(ports, async (page) => {
     await page.goto(target.url, left());
     const text = await page.textOf(check2.selector, left());
@@ -55982,7 +55901,7 @@ async function checkUiNavigation(check2, ports, ctx, timeoutMs) {
   if (url2 === void 0 && selector === void 0 && text === void 0) {
     return fail2("expect names none of url, selector, text, so the check could not fail; add one");
   }
-  const left = budget(timeoutMs);
+  const left = budget(ports, timeoutMs);
   return withPage(ports, async (page) => {
     await page.goto(target.url, left());
     for (const [i, step] of check2.steps.entries()) {
@@ -56010,15 +55929,11 @@ async function checkUiNavigation(check2, ports, ctx, timeoutMs) {
   });
 }
 
-// app/engine/verify/ports.ts
-var BrowserUnavailableError = class _BrowserUnavailableError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = _BrowserUnavailableError.name;
-  }
+// app/engine/core/verify/ports.ts
+var BrowserUnavailableError = class extends HarnessError {
 };
 
-// app/engine/verify/checks.ts
+// app/engine/core/verify/checks.ts
 var DEFAULT_TIMEOUT_SECONDS = {
   file_exists: 10,
   file_contains: 10,
@@ -56070,18 +55985,18 @@ function failure2(e, ms) {
   return fail2(`could not run the check: ${message.split("\n").slice(0, 3).join(" ")}`);
 }
 async function runCheck(check2, ports, ctx = {}) {
-  const started = Date.now();
+  const started = ports.clock.monotonic();
   const ms = timeoutOf(check2);
   let finding;
   try {
-    finding = await withTimeout(find(check2, ports, ctx, ms), SELF_LIMITED.has(check2.type) ? ms + SELF_LIMITED_GRACE_MS : ms, check2.id);
+    finding = await withTimeout(find(check2, ports, ctx, ms), SELF_LIMITED.has(check2.type) ? ms + SELF_LIMITED_GRACE_MS : ms, check2.id, ports.clock);
   } catch (e) {
     finding = failure2(e, ms);
   }
-  return { id: check2.id, type: check2.type, status: finding.status, evidence: clip2(finding.evidence), durationMs: Date.now() - started };
+  return { id: check2.id, type: check2.type, status: finding.status, evidence: clip2(finding.evidence), durationMs: ports.clock.monotonic() - started };
 }
 
-// app/engine/verify/levels.ts
+// app/engine/core/verify/levels.ts
 var SERVER_CHECKS = /* @__PURE__ */ new Set(["api_response", "ui_element_exists", "ui_navigation"]);
 var SERVE_GRACE_MS = 1e4;
 var STOP_TIMEOUT_MS = 3e4;
@@ -56102,7 +56017,7 @@ var SharedServer = class {
   async start(serve) {
     const ms = (serve.timeout_seconds ?? 30) * 1e3 + SERVE_GRACE_MS;
     try {
-      this.handle = await withTimeout(this.ports.serve(serve), ms, `serve ${quote(serve.command)}`);
+      this.handle = await withTimeout(this.ports.serve(serve), ms, `serve ${quote(serve.command)}`, this.ports.clock);
       return { baseUrl: this.handle.baseUrl };
     } catch (e) {
       return { serveError: `the server did not start (serve: ${quote(serve.command)}): ${e.message}` };
@@ -56113,7 +56028,7 @@ var SharedServer = class {
     if (this.started) await this.started;
     if (!this.handle) return void 0;
     try {
-      await withTimeout(this.handle.stop(), STOP_TIMEOUT_MS, "stopping the server");
+      await withTimeout(this.handle.stop(), STOP_TIMEOUT_MS, "stopping the server", this.ports.clock);
       return void 0;
     } catch (e) {
       return `the server ${this.handle.baseUrl} did not stop: ${e.message}`;
@@ -56147,9 +56062,9 @@ function statusOf(results, problems) {
   if (problems.length > 0 || results.some((r) => r.status === "fail")) return "fail";
   return results.some((r) => r.status === "human") ? "human" : "pass";
 }
-function finish2(level, id, spec, startedAt, results, problems, opts) {
+function finish2(level, id, spec, startedAt, results, problems, clock) {
   if (results.length === 0 && problems.length === 0) problems.push(`no checks to run: a ${level} cannot be verified by nothing; add must_pass checks`);
-  const finishedAt = (opts.now ?? (() => /* @__PURE__ */ new Date()))();
+  const finishedAt = clock.now();
   return {
     level,
     id,
@@ -56162,13 +56077,13 @@ function finish2(level, id, spec, startedAt, results, problems, opts) {
   };
 }
 async function verifyPlan(plan, ports, opts = {}) {
-  const startedAt = (opts.now ?? (() => /* @__PURE__ */ new Date()))();
+  const startedAt = ports.clock.now();
   const problems = [];
   const results = await runGroup(plan.mustPass, plan.serve, ports, opts, void 0, problems);
-  return finish2("plan", plan.id, opts.spec, startedAt, results, problems, opts);
+  return finish2("plan", plan.id, opts.spec, startedAt, results, problems, ports.clock);
 }
 async function verifyPhase(spec, phase, ports, opts = {}) {
-  const startedAt = (opts.now ?? (() => /* @__PURE__ */ new Date()))();
+  const startedAt = ports.clock.now();
   const problems = [];
   const results = [];
   for (const id of phase.plans) {
@@ -56180,17 +56095,30 @@ async function verifyPhase(spec, phase, ports, opts = {}) {
     results.push(...await runGroup(plan.mustPass, plan.serve, ports, opts, plan.id, problems));
   }
   results.push(...await runGroup(phase.mustPass, phase.serve, ports, opts, void 0, problems));
-  return finish2("phase", phase.id, opts.spec ?? spec.id, startedAt, results, problems, opts);
+  return finish2("phase", phase.id, opts.spec ?? spec.id, startedAt, results, problems, ports.clock);
 }
 
-// app/local/verify-ports.ts
+// app/machine/verify-ports.ts
 import { resolve as resolve2 } from "node:path";
 
-// app/local/process-run.ts
+// app/machine/clock.ts
+import { performance as performance3 } from "node:perf_hooks";
+function systemClock(now = () => /* @__PURE__ */ new Date()) {
+  return {
+    now,
+    monotonic: () => performance3.now(),
+    after(ms, fn) {
+      const timer = setTimeout(fn, ms);
+      return () => clearTimeout(timer);
+    }
+  };
+}
+
+// app/machine/process-run.ts
 import { spawn as spawn3 } from "node:child_process";
 
-// app/local/process-group.ts
-import { readdir as readdir2, readFile as readFile5 } from "node:fs/promises";
+// app/machine/process-group.ts
+import { readdir as readdir3, readFile as readFile2 } from "node:fs/promises";
 function killGroup(child, signal) {
   if (child.pid === void 0) return;
   try {
@@ -56216,7 +56144,7 @@ async function groupAlive(pgid) {
   }
   let entries;
   try {
-    entries = await readdir2("/proc");
+    entries = await readdir3("/proc");
   } catch {
     return true;
   }
@@ -56224,7 +56152,7 @@ async function groupAlive(pgid) {
     if (!/^\d+$/.test(entry)) continue;
     let stat3;
     try {
-      stat3 = await readFile5(`/proc/${entry}/stat`, "utf8");
+      stat3 = await readFile2(`/proc/${entry}/stat`, "utf8");
     } catch {
       continue;
     }
@@ -56252,7 +56180,7 @@ async function stopGroup(child, graceMs = 3e3) {
   await Promise.race([exited(child), wait(graceMs)]);
 }
 
-// app/local/process-tail.ts
+// app/machine/process-tail.ts
 var ProcessTail = class {
   constructor(cap) {
     this.cap = cap;
@@ -56285,7 +56213,7 @@ ${body}` : body;
   }
 };
 
-// app/local/process-run.ts
+// app/machine/process-run.ts
 var DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024;
 var KILL_GRACE_MS2 = 2e3;
 var CLOSE_GRACE_MS = 1e3;
@@ -56343,7 +56271,7 @@ function runShell(command2, options) {
   });
 }
 
-// app/local/verify-browser.ts
+// app/machine/verify-browser.ts
 import { constants as constants3 } from "node:fs";
 import { access as access2 } from "node:fs/promises";
 var DEFAULT_CHROMIUM = "/usr/bin/chromium";
@@ -56439,13 +56367,12 @@ var LazyBrowser = class {
   }
 };
 
-// app/local/verify-files.ts
-import { readFile as readFile6, realpath, stat as stat2 } from "node:fs/promises";
+// app/machine/verify-files.ts
+import { readFile as readFile3, realpath, stat as stat2 } from "node:fs/promises";
 import { isAbsolute as isAbsolute2, relative as relative4, resolve, sep as sep4 } from "node:path";
-var PathEscapeError = class _PathEscapeError extends Error {
+var PathEscapeError = class extends HarnessError {
   constructor(path, how) {
     super(`${path} is outside the checkout (${how}); checks may only read files under the repository root`);
-    this.name = _PathEscapeError.name;
   }
 };
 var MAX_CHECK_FILE_BYTES = 16 * 1024 * 1024;
@@ -56453,7 +56380,7 @@ function inside(root, path) {
   const rel = relative4(root, path);
   return rel === "" || !rel.startsWith(`..${sep4}`) && rel !== ".." && !isAbsolute2(rel);
 }
-function isMissing(e) {
+function isMissing2(e) {
   const code = e.code;
   return code === "ENOENT" || code === "ENOTDIR";
 }
@@ -56474,7 +56401,7 @@ var ConfinedFiles = class {
     try {
       real = await realpath(lexical);
     } catch (e) {
-      if (isMissing(e)) return void 0;
+      if (isMissing2(e)) return void 0;
       throw e;
     }
     if (!inside(root, real)) throw new PathEscapeError(path, "a symbolic link leads out");
@@ -56495,7 +56422,7 @@ var ConfinedFiles = class {
     if (s.size > MAX_CHECK_FILE_BYTES) {
       throw new Error(`${path} is ${s.size} bytes, over the ${MAX_CHECK_FILE_BYTES}-byte limit for files a check reads`);
     }
-    return readFile6(real, "utf8");
+    return readFile3(real, "utf8");
   }
   /** An existing directory under the root, for a command's cwd. */
   async directory(path) {
@@ -56505,7 +56432,7 @@ var ConfinedFiles = class {
   }
 };
 
-// app/local/verify-http.ts
+// app/machine/verify-http.ts
 function reason(e, timeoutMs) {
   const err = e;
   if (err.name === "TimeoutError" || err.name === "AbortError") return `no answer within ${timeoutMs} ms`;
@@ -56537,7 +56464,7 @@ async function verifyHttp(url2, init) {
   return { status: res.status, headers, body };
 }
 
-// app/local/verify-serve.ts
+// app/machine/verify-serve.ts
 import { spawn as spawn4 } from "node:child_process";
 import { createServer } from "node:net";
 var DEFAULT_READY_SECONDS = 30;
@@ -56631,7 +56558,7 @@ ${out}` : ""}`);
   }
 }
 
-// app/local/verify-ports.ts
+// app/machine/verify-ports.ts
 function localVerifyPorts(root, options = {}) {
   const absRoot = resolve2(root);
   const files = new ConfinedFiles(absRoot);
@@ -56658,6 +56585,7 @@ function localVerifyPorts(root, options = {}) {
       };
     },
     browser: () => browser.port(),
+    clock: options.clock ?? systemClock(),
     async close() {
       await Promise.all([...servers].map((s) => s.stop()));
       servers.clear();
@@ -56666,7 +56594,7 @@ function localVerifyPorts(root, options = {}) {
   };
 }
 
-// app/engine/commands/checkpoint-markers.ts
+// app/engine/forge/checkpoint-markers.ts
 var CHECKPOINT = /^\s*<!-- harness:checkpoint (\S+) (\S+) -->/;
 var ANSWER = /^\s*<!-- harness:answer (\S+) (\S+) -->[ \t]*\n?/;
 function checkpointMarker(plan, checkpoint) {
@@ -56698,7 +56626,7 @@ function answerComments(comments, plan) {
   return answers2;
 }
 
-// app/engine/verify/human-checkpoint.ts
+// app/engine/core/verify/human-checkpoint.ts
 function humanCheckpoint(check2, plan) {
   const what = check2.kind === "visual_quality" ? "Visual quality" : "UX flow";
   return {
@@ -56710,7 +56638,7 @@ function humanCheckpoint(check2, plan) {
   };
 }
 
-// app/local/run/answers.ts
+// app/engine/lifecycle/approval.ts
 var APPROVALS = /^(y|yes|ok|okay|approve|approved|pass|passed|accept|accepted|lgtm|done)\b/i;
 function isApproval(answer) {
   return APPROVALS.test(answer.trim());
@@ -56748,11 +56676,7 @@ function verificationFailure(report) {
 }
 
 // app/worker-action/worker-error.ts
-var WorkerError = class _WorkerError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = _WorkerError.name;
-  }
+var WorkerError = class extends HarnessError {
 };
 
 // app/worker-action/phase-worker.ts
@@ -56763,10 +56687,9 @@ async function runPhaseWorker(run2, phaseId2) {
   const heading = `${spec.id} / phase ${phase.id} ${phase.title}`;
   const answers2 = await approvedOnPlanIssues(run2, phase.plans);
   const report = await log2.group(`phase-level verification of phase ${phase.id}`, () => {
-    const ports = localVerifyPorts(run2.root, { env: run2.env });
+    const ports = localVerifyPorts(run2.root, { env: run2.env, clock: systemClock(run2.now) });
     return verifyPhase(spec, phase, ports, {
       answers: answers2,
-      now: run2.now,
       onResult: (r) => log2.info(`${r.status.padEnd(5)} ${r.plan === void 0 ? "" : `${r.plan}/`}${r.id} (${r.type}): ${r.evidence.split("\n")[0]}`)
     }).finally(() => ports.close());
   });
@@ -56792,7 +56715,7 @@ async function approvedOnPlanIssues(run2, planIds) {
 }
 
 // app/worker-action/plan-worker.ts
-import { readFile as readFile7 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 import { join as join8 } from "node:path";
 
 // app/workers/config.ts
@@ -57042,7 +56965,7 @@ async function runPlanWorker(run2, planId2) {
       logDir: join8(run2.tempDir, "harness", spec.id, plan.id),
       base: base2,
       resume: run2.inputs.resume,
-      prompt: await readFile7(join8(run2.root, run2.specPath, plan.file), "utf8"),
+      prompt: await readFile4(join8(run2.root, run2.specPath, plan.file), "utf8"),
       answers: job.answers,
       env: run2.env,
       log: log2,
@@ -57053,11 +56976,10 @@ async function runPlanWorker(run2, planId2) {
   if (outcome.kind === "failed") return failed(job, `the ${agent} agent failed: ${outcome.reason}`, await checkout.commits(base2));
   const since = await checkout.headDate();
   const report = await log2.group(`plan-level verification of ${plan.id}`, async () => {
-    const ports = localVerifyPorts(run2.root, { env: run2.env });
+    const ports = localVerifyPorts(run2.root, { env: run2.env, clock: systemClock(run2.now) });
     return verifyPlan(plan, ports, {
       spec: spec.id,
       answers: humanAnswers(plan, job.answers, since),
-      now: run2.now,
       onResult: (r) => log2.info(`${r.status.padEnd(5)} ${r.id} (${r.type}): ${r.evidence.split("\n")[0]}`)
     }).finally(() => ports.close());
   });
@@ -57127,15 +57049,14 @@ async function failed(job, reason2, commits, report) {
 }
 
 // app/worker-action/spec-dir.ts
-import { readdir as readdir3, readFile as readFile8 } from "node:fs/promises";
 import { join as join9 } from "node:path";
 async function findSpecDir(root, specsRoot, spec) {
   const base2 = join9(root, specsRoot);
-  const entries = await readdir3(base2, { withFileTypes: true }).catch(() => void 0);
+  const entries = await listIfExists(base2);
   if (!entries) throw new WorkerError(`no specs root ${specsRoot} in the checkout (specs_root in .github/harness.yml, or the action's specs-root input)`);
   const found = [];
   for (const entry of entries.filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
-    const text = await readFile8(join9(base2, entry.name, "SPEC.md"), "utf8").catch(() => void 0);
+    const text = await readTextIfExists(join9(base2, entry.name, "SPEC.md"));
     if (text === void 0) continue;
     const fm = parseFrontmatter("SPEC.md", text);
     if (fm.ok && fm.frontmatter.data.id === spec) found.push(entry.name);
@@ -57146,10 +57067,9 @@ async function findSpecDir(root, specsRoot, spec) {
 }
 
 // app/worker-action/worker-config.ts
-import { readFile as readFile9 } from "node:fs/promises";
 import { join as join10 } from "node:path";
 
-// app/engine/config/schema.ts
+// app/engine/core/config/schema.ts
 var HarnessConfigSchema = external_exports.object({
   /** Where spec directories live. */
   specs_root: external_exports.string().min(1).default("docs/specs"),
@@ -57173,7 +57093,7 @@ var HarnessConfigSchema = external_exports.object({
 }).strict();
 var DEFAULT_CONFIG = HarnessConfigSchema.parse({});
 
-// app/engine/config/parse.ts
+// app/engine/core/config/parse.ts
 var CONFIG_PATH = ".github/harness.yml";
 function parseConfig(text) {
   const fm = parseFrontmatter(CONFIG_PATH, `---
@@ -57196,11 +57116,112 @@ ${text}
 
 // app/worker-action/worker-config.ts
 async function readWorkerConfig(root) {
-  const text = await readFile9(join10(root, CONFIG_PATH), "utf8").catch(() => void 0);
+  const text = await readTextIfExists(join10(root, CONFIG_PATH));
   if (text === void 0) return { config: DEFAULT_CONFIG, problems: [] };
   const { config: config2, problems } = parseConfig(text);
   return { config: config2 ?? DEFAULT_CONFIG, problems: problems.map((p) => `${p.file}:${p.line}: ${p.message}`) };
 }
+
+// app/engine/importers/gsd/plan.ts
+function isGsdPlan(data) {
+  return !("plan_id" in data) && "phase" in data && "plan" in data;
+}
+function gsdPhaseId(phase) {
+  const m = /^(\d{1,3})(?:[-_\s].*)?$/.exec(String(phase ?? "").trim());
+  return m ? m[1].padStart(2, "0") : void 0;
+}
+function two(n2) {
+  const m = /^(\d{1,3})$/.exec(String(n2 ?? "").trim());
+  return m ? m[1].padStart(2, "0") : void 0;
+}
+function gsdDependency(dep, phase) {
+  const s = String(dep).trim();
+  const full = /^(\d{1,3})-(\d{1,3})$/.exec(s);
+  if (full) return `${full[1].padStart(2, "0")}-${full[2].padStart(2, "0")}`;
+  const bare = two(s);
+  if (bare && phase) return `${phase}-${bare}`;
+  return s;
+}
+function gsdTitle(body) {
+  const objective = /<objective>\s*\n?\s*([^\n<]+)/.exec(body);
+  if (objective) return objective[1].trim().replace(/\.$/, "").slice(0, 200);
+  const heading = /^#{1,3}\s+(.+)$/m.exec(body);
+  return heading ? heading[1].trim().slice(0, 200) : void 0;
+}
+function slug2(value) {
+  return value.toLowerCase().replace(/\.[a-z0-9]+$/, "").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40);
+}
+function fromGsdPlan(data, lines, body) {
+  const out = {};
+  const map2 = new LineMap(lines.firstLine);
+  const phase = gsdPhaseId(data.phase);
+  const plan = two(data.plan);
+  out.plan_id = phase && plan ? `${phase}-${plan}` : `${String(data.phase)}-${String(data.plan)}`;
+  map2.copy(lines, ["plan"], ["plan_id"]);
+  out.title = typeof data.title === "string" ? data.title : gsdTitle(body) ?? `Plan ${String(out.plan_id)}`;
+  map2.copy(lines, ["title"], ["title"]);
+  if (Array.isArray(data.depends_on)) out.depends_on = data.depends_on.map((d) => gsdDependency(d, phase));
+  else if (data.depends_on !== void 0) out.depends_on = data.depends_on;
+  map2.copy(lines, ["depends_on"], ["depends_on"]);
+  for (const key of ["files_modified", "files_read", "autonomous", "requirements", "agent", "timeout_minutes", "checkpoints", "serve", "metadata"]) {
+    if (data[key] !== void 0) {
+      out[key] = data[key];
+      map2.copy(lines, [key], [key]);
+    }
+  }
+  const mustPass = Array.isArray(data.must_pass) ? [...data.must_pass] : [];
+  if (Array.isArray(data.must_pass)) map2.copy(lines, ["must_pass"], ["must_pass"]);
+  const mustHaves = data.must_haves ?? {};
+  const used = new Set(mustPass.map((c) => String(c?.id)));
+  const uniqueId = (wanted) => {
+    let id = wanted || "check";
+    for (let n2 = 2; used.has(id); n2++) id = `${wanted}-${n2}`;
+    used.add(id);
+    return id;
+  };
+  if (Array.isArray(mustHaves.truths)) {
+    out.truths = mustHaves.truths.map(String);
+    map2.copy(lines, ["must_haves", "truths"], ["truths"]);
+  }
+  if (Array.isArray(mustHaves.artifacts)) {
+    mustHaves.artifacts.forEach((a, j) => {
+      const index = mustPass.length;
+      const check2 = {
+        id: uniqueId(`artifact-${slug2(String(a?.path ?? j + 1))}`),
+        type: "artifact",
+        path: a?.path
+      };
+      if (a?.provides !== void 0) check2.provides = a.provides;
+      if (a?.min_lines !== void 0) check2.min_lines = a.min_lines;
+      if (a?.exports !== void 0) check2.exports = Array.isArray(a.exports) ? a.exports : [a.exports];
+      if (a?.contains !== void 0) check2.contains = a.contains;
+      mustPass.push(check2);
+      map2.copy(lines, ["must_haves", "artifacts", j], ["must_pass", index]);
+    });
+  }
+  if (Array.isArray(mustHaves.key_links)) {
+    mustHaves.key_links.forEach((k, j) => {
+      const index = mustPass.length;
+      const check2 = {
+        id: uniqueId(`link-${slug2(String(k?.from ?? j + 1))}`),
+        type: "key_link",
+        from: k?.from,
+        to: k?.to
+      };
+      if (k?.via !== void 0) check2.via = k.via;
+      if (k?.pattern !== void 0) check2.pattern = k.pattern;
+      mustPass.push(check2);
+      map2.copy(lines, ["must_haves", "key_links", j], ["must_pass", index]);
+    });
+  }
+  out.must_pass = mustPass;
+  if (!map2.has(["must_pass"])) map2.copy(lines, ["must_haves"], ["must_pass"]);
+  return { data: out, lines: map2 };
+}
+var GSD_PLAN_DIALECT = { name: "gsd", matches: isGsdPlan, toHarness: fromGsdPlan };
+
+// app/engine/importers/dialects.ts
+var PLAN_READING = { dialects: [GSD_PLAN_DIALECT] };
 
 // app/worker-action/worker.ts
 var PROBLEMS_SHOWN = 10;
@@ -57212,7 +57233,7 @@ async function runWorker(deps) {
     for (const p of problems) log2.warning(`${p} (the defaults are used instead)`);
     const specsRoot = inputs.specsRoot ?? config2.specs_root;
     const specPath = await findSpecDir(deps.root, specsRoot, inputs.spec);
-    const loaded = loadSpec(await readSpecFiles(join11(deps.root, specPath)));
+    const loaded = loadSpec(await readSpecFiles(join11(deps.root, specPath)), PLAN_READING);
     if (!loaded.spec || !loaded.valid) {
       const errors = loaded.problems.filter((p) => p.severity === "error");
       const shown = errors.slice(0, PROBLEMS_SHOWN).map((p) => `${specPath}/${p.file}:${p.line}: ${p.message}`);

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { analyzeGraph } from '../../engine/graph/analyze.js';
-import { graphJson, graphMermaid, graphText } from '../../engine/graph/render.js';
-import { formatProblem } from '../../engine/spec/problem.js';
+import { analyzeGraph } from '../../engine/core/analysis/analyze.js';
+import { graphJson, graphMermaid, graphText } from '../../engine/core/analysis/render.js';
+import { formatProblem } from '../../engine/core/spec/problem.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, loadSpecDir, specDirArg } from '../spec-input.js';
 

@@ -1,18 +1,19 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { importGsd, type GsdImport } from '../../engine/gsd/import.js';
-import { comparePaths } from '../../engine/gsd/import-path.js';
-import type { ImportProblem } from '../../engine/gsd/import-problem.js';
-import { specIdFromDir } from '../../engine/gsd/spec-id.js';
-import { loadSpec, type LoadedSpec } from '../../engine/spec/load.js';
-import { countErrors, formatProblem } from '../../engine/spec/problem.js';
-import { SPEC_ID } from '../../engine/spec/schema.js';
-import { readTree, TreeError } from '../../local/read-tree.js';
-import { readSpecFiles } from '../../local/spec-files.js';
-import { directoryState, writeTree } from '../../local/write-tree.js';
+import { importGsd, type GsdImport } from '../../engine/importers/gsd/import.js';
+import { comparePaths } from '../../engine/importers/gsd/import-path.js';
+import type { ImportProblem } from '../../engine/importers/gsd/import-problem.js';
+import { specIdFromDir } from '../../engine/importers/gsd/spec-id.js';
+import { loadSpec, type LoadedSpec } from '../../engine/core/spec/load.js';
+import { countErrors, formatProblem } from '../../engine/core/spec/problem.js';
+import { SPEC_ID } from '../../engine/core/spec/schema.js';
+import { readTree, TreeError } from '../../machine/read-tree.js';
+import { readSpecFiles } from '../../machine/spec-files.js';
+import { directoryState, writeTree } from '../../machine/write-tree.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath } from '../spec-input.js';
+import { PLAN_READING } from '../../engine/importers/dialects.js';
 
 export const usage = `Usage: harness import <gsd-planning-dir> <spec-dir> [--id SPC-NNN] [--force] [--json]
 
@@ -110,7 +111,7 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
   let loaded: LoadedSpec | undefined;
   if (result.files.length > 0) {
     await writeTree(target, result.files);
-    loaded = loadSpec(await readSpecFiles(target));
+    loaded = loadSpec(await readSpecFiles(target), PLAN_READING);
   }
   const importErrors = result.problems.filter((p) => p.severity === 'error').length;
   const ok = importErrors === 0 && loaded?.valid === true;

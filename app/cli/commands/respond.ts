@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { RunRepo } from '../../local/run/repo.js';
-import { phaseSession } from '../../local/run/run-state.js';
-import { OrchestrationStore } from '../../local/run/store.js';
+import { RunRepo } from '../../runner/repo.js';
+import { phaseSession } from '../../runner/run-state.js';
+import { OrchestrationStore } from '../../runner/store.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, loadSpecDir } from '../spec-input.js';
 

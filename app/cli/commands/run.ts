@@ -1,19 +1,19 @@
-import { readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { CONFIG_PATH, parseConfig } from '../../engine/config/parse.js';
-import { DEFAULT_CONFIG, type HarnessConfig } from '../../engine/config/schema.js';
-import { formatProblem } from '../../engine/spec/problem.js';
-import type { RunOptions } from '../../local/run/context.js';
-import { RunLockedError } from '../../local/run/lock.js';
-import { PlainReporter, TtyReporter } from '../../local/run/progress.js';
-import { RunError, RunRepo } from '../../local/run/repo.js';
-import { runSpec } from '../../local/run/runner.js';
+import { CONFIG_PATH, parseConfig } from '../../engine/core/config/parse.js';
+import { DEFAULT_CONFIG, type HarnessConfig } from '../../engine/core/config/schema.js';
+import { formatProblem } from '../../engine/core/spec/problem.js';
+import type { RunOptions } from '../../runner/context.js';
+import { RunLockedError } from '../../runner/lock.js';
+import { PlainReporter, TtyReporter } from '../../runner/progress.js';
+import { RunError, RunRepo } from '../../runner/repo.js';
+import { runSpec } from '../../runner/runner.js';
 import { agentsConfig } from '../../workers/config.js';
 import { AGENT_NAMES } from '../../workers/registry.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, specDirArg } from '../spec-input.js';
+import { readTextIfExists } from '../../machine/files.js';
 
 export const usage = `Usage: harness run <spec-dir> [--phase P] [--plan ID] [--slots N] [--agent NAME] [--retry]
 
@@ -130,7 +130,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
 }
 
 async function readConfig(root: string, io: CliIO): Promise<HarnessConfig | undefined> {
-  const text = await readFile(join(root, CONFIG_PATH), 'utf8').catch(() => undefined);
+  const text = await readTextIfExists(join(root, CONFIG_PATH));
   if (text === undefined) return DEFAULT_CONFIG;
   const { config, problems } = parseConfig(text);
   for (const p of problems) io.stderr(`${formatProblem(p)}\n`);

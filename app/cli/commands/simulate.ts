@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_MINUTES, DEFAULT_SLOTS, simulate, type Simulation } from '../../engine/schedule/simulate.js';
-import { formatProblem } from '../../engine/spec/problem.js';
-import { didYouMean } from '../../engine/spec/suggest.js';
+import { DEFAULT_MINUTES, DEFAULT_SLOTS, simulate, type Simulation } from '../../engine/core/schedule/simulate.js';
+import { formatProblem } from '../../engine/core/spec/problem.js';
+import { didYouMean } from '../../engine/core/spec/suggest.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, loadSpecDir, specDirArg } from '../spec-input.js';
 

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { progressOf } from '../../engine/run/status-document.js';
-import { RunRepo } from '../../local/run/repo.js';
-import { emptyRunState, markBlocked, readRunState } from '../../local/run/run-state.js';
-import { OrchestrationStore } from '../../local/run/store.js';
+import { progressOf } from '../../engine/core/run/status-document.js';
+import { RunRepo } from '../../runner/repo.js';
+import { emptyRunState, markBlocked, readRunState } from '../../runner/run-state.js';
+import { OrchestrationStore } from '../../runner/store.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, loadSpecDir, specDirArg } from '../spec-input.js';
 

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
-import { loadSpec } from '../../engine/spec/load.js';
-import { countErrors, formatProblem } from '../../engine/spec/problem.js';
+import { loadSpec } from '../../engine/core/spec/load.js';
+import { countErrors, formatProblem } from '../../engine/core/spec/problem.js';
 import { EXIT, type CliIO } from '../io.js';
 import { displayPath, readSpec, specDirArg } from '../spec-input.js';
+import { PLAN_READING } from '../../engine/importers/dialects.js';
 
 export const usage = `Usage: harness validate <spec-dir> [--json]
 
@@ -32,7 +33,7 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' } } });
   const dir = specDirArg(positionals);
   const files = await readSpec(dir, io);
-  const loaded = loadSpec(files);
+  const loaded = loadSpec(files, PLAN_READING);
   const shown = displayPath(dir);
   const errors = countErrors(loaded.problems);
   const warnings = loaded.problems.length - errors;

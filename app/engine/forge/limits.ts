@@ -1,2 +1,5 @@
 /** GitHub rejects issue bodies over 65,536 characters ("body is too long"). */
 export const ISSUE_BODY_LIMIT = 65_536;
+
+/** List endpoints return at most 100 items a page. */
+export const PAGE_SIZE = 100;

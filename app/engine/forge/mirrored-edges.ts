@@ -1,4 +1,4 @@
-import { comparePlanIds } from '../spec/model.js';
+import { comparePlanIds } from '../core/spec/model.js';
 import { parseMarker, withMarkerRecord } from './plan-issue.js';
 
 /**

@@ -1,7 +1,7 @@
-import type { PlanState } from '../run/state.js';
+import type { PlanState } from '../core/state/plan-state.js';
 
 /**
- * Names harness uses on GitHub (DESIGN.md "Names on GitHub"), in one place. `spec:<id>`
+ * Names harness uses on GitHub (docs/design.md "Names on GitHub"), in one place. `spec:<id>`
  * is an addition: plan ids repeat across specs ("01-01" in every spec), so each plan issue
  * also carries its spec's label, which is what lets one list call fetch a spec's issues.
  */

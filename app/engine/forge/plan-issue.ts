@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Phase, Plan, Spec } from '../spec/model.js';
+import type { Phase, Plan, Spec } from '../core/spec/model.js';
 import { ISSUE_BODY_LIMIT } from './limits.js';
 import { LABEL_PLAN, needsLabel, phaseLabel, planMarker, specLabel } from './names.js';
 

@@ -1,10 +1,11 @@
-import { isRemoved, isSatisfied, labelNames, planIssueView, type IssueLike, type PlanIssueView } from '../commands/plan-issue-view.js';
-import type { PlanState } from '../run/state.js';
-import { Scheduler, type BlockedPlan } from '../schedule/scheduler.js';
-import { comparePlanIds, phaseNumber } from '../spec/model.js';
-import { parsePlan } from '../spec/plan.js';
+import { isRemoved, isSatisfied, labelNames, planIssueView, type IssueLike, type PlanIssueView } from './plan-issue-view.js';
+import type { PlanState } from '../core/state/plan-state.js';
+import { Scheduler, type BlockedPlan } from '../core/schedule/scheduler.js';
+import { comparePlanIds, phaseNumber } from '../core/spec/model.js';
+import { parsePlan } from '../core/spec/plan.js';
 import { LABEL_PHASE_FAILED } from './names.js';
 import { planTextFromBody } from './plan-issue.js';
+import { PLAN_READING } from '../importers/dialects.js';
 
 export interface RoundIssue extends PlanIssueView {
   /** Every label of the issue, people's included: a status change writes them all back. */
@@ -62,7 +63,7 @@ function comparePhases(a: string, b: string): number {
  */
 function filesModified(view: PlanIssueView, body: string | null | undefined): string[] {
   const text = planTextFromBody(body);
-  const parsed = text === undefined ? undefined : parsePlan(`${view.plan}-PLAN.md`, text, view.phase).plan;
+  const parsed = text === undefined ? undefined : parsePlan(`${view.plan}-PLAN.md`, text, view.phase, PLAN_READING).plan;
   return parsed ? parsed.filesModified : ['**'];
 }
 
@@ -151,7 +152,7 @@ export function planRound(input: RoundInput): RoundPlan {
 /**
  * The phases whose verification to dispatch now: complete, and not claimed by an earlier
  * round (`claimed`: the phases whose branch `harness/<spec>/phase-PP` exists). Each phase is
- * verified once its own plans are, as DESIGN.md has it; a phase does not wait for the
+ * verified once its own plans are, as docs/design.md has it; a phase does not wait for the
  * verification of the one before it, whose outcome only its check run knows.
  */
 export function phasesToVerify(plan: Pick<RoundPlan, 'completePhases'>, claimed: ReadonlySet<string>): string[] {

@@ -1,4 +1,4 @@
-import type { Problem } from '../spec/problem.js';
+import type { Problem } from '../core/spec/problem.js';
 
 /** What a spec PR's sync did to one spec's issues, for the check run's summary. */
 export interface SyncTally {

@@ -1,6 +1,7 @@
-import { comparePlanIds, phaseNumber, planPhase, type Phase, type Plan, type Spec } from '../spec/model.js';
-import { parsePlan } from '../spec/plan.js';
+import { comparePlanIds, phaseNumber, planPhase, type Phase, type Plan, type Spec } from '../core/spec/model.js';
+import { parsePlan } from '../core/spec/plan.js';
 import { parseMarker, planTextFromBody } from './plan-issue.js';
+import { PLAN_READING } from '../importers/dialects.js';
 
 /** What a spec's plan issues tell, for those who have the issues but not the spec's files. */
 export interface IssueView {
@@ -31,7 +32,7 @@ export function specFromIssues(specId: string, issues: readonly IssueView[]): Sp
     const text = planTextFromBody(issue.body);
     if (text === undefined) continue;
     const phase = planPhase(marker.plan);
-    const parsed = parsePlan(`planning/plans/${phase}/${marker.plan}-PLAN.md`, text, phase).plan;
+    const parsed = parsePlan(`planning/plans/${phase}/${marker.plan}-PLAN.md`, text, phase, PLAN_READING).plan;
     if (!parsed || parsed.id !== marker.plan) continue;
     seen.add(parsed.id);
     plans.push(parsed);

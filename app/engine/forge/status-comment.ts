@@ -1,7 +1,7 @@
-import { analyzeGraph } from '../graph/analyze.js';
-import { graphMermaid } from '../graph/render.js';
-import type { PlanState } from '../run/state.js';
-import type { Spec } from '../spec/model.js';
+import { analyzeGraph } from '../core/analysis/analyze.js';
+import { graphMermaid } from '../core/analysis/render.js';
+import type { PlanState } from '../core/state/plan-state.js';
+import type { Spec } from '../core/spec/model.js';
 import { isStatusLabel, STATUS_VALUES, statusMarker, type StatusValue } from './names.js';
 
 /** What the status comment needs of a plan's issue. */

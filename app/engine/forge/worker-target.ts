@@ -1,4 +1,4 @@
-import { PLAN_ID, SPEC_ID } from '../spec/schema.js';
+import { PLAN_ID, SPEC_ID } from '../core/spec/schema.js';
 import { phaseCheck, planBranch, planCheck } from './names.js';
 
 /**

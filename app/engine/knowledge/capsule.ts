@@ -1,5 +1,5 @@
-import type { DocumentContext, DocumentRules } from '../documents/parse-with.js';
-import { problem, type Problem } from '../spec/problem.js';
+import type { DocumentContext, DocumentRules } from '../core/documents/parse-with.js';
+import { problem, type Problem } from '../core/spec/problem.js';
 import { checkFileId } from './gene.js';
 import { CAPSULE_HINTS } from './hints.js';
 import { CapsuleSchema, type Capsule } from './schema.js';

@@ -1,6 +1,6 @@
-import type { ParseOptions } from '../documents/parse-with.js';
+import type { ParseOptions } from '../core/documents/parse-with.js';
 
-/** Where each kind's folder sits in the knowledge layout (DESIGN.md, Knowledge). */
+/** Where each kind's folder sits in the knowledge layout (docs/design.md, Knowledge). */
 export const FOLDER_PATTERNS = {
   skill: /(?:^|\/)skills(?:-archived)?\/([^/]+)\/SKILL\.md$/,
   spike: /(?:^|\/)spikes\/[^/]+\/([^/]+)\/(?:HYPOTHESIS|EXPERIMENT|DECISION)\.md$/,

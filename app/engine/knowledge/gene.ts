@@ -1,5 +1,5 @@
-import type { DocumentContext, DocumentRules } from '../documents/parse-with.js';
-import { problem, type Problem } from '../spec/problem.js';
+import type { DocumentContext, DocumentRules } from '../core/documents/parse-with.js';
+import { problem, type Problem } from '../core/spec/problem.js';
 import { GENE_HINTS } from './hints.js';
 import { GeneSchema, type Gene } from './schema.js';
 

@@ -1,4 +1,4 @@
-import { DATE_HINT, TIMESTAMP_HINT } from '../documents/fields.js';
+import { DATE_HINT, TIMESTAMP_HINT } from '../core/documents/fields.js';
 
 const AGENT = 'an agent name such as claude, codex or command';
 const WHOLE = 'a whole number, 0 or more';

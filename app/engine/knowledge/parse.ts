@@ -1,4 +1,4 @@
-import { parseWith, type ParsedDocument, type ParseOptions } from '../documents/parse-with.js';
+import { parseWith, type ParsedDocument, type ParseOptions } from '../core/documents/parse-with.js';
 import { capsuleRules } from './capsule.js';
 import { geneRules } from './gene.js';
 import { lessonRules } from './lesson.js';

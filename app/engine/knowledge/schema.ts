@@ -13,10 +13,10 @@ import {
   specId,
   tags,
   timestamp,
-} from '../documents/fields.js';
+} from '../core/documents/fields.js';
 
 /**
- * The knowledge store's documents (DESIGN.md, Knowledge): signals captured while work runs,
+ * The knowledge store's documents (docs/design.md, Knowledge): signals captured while work runs,
  * spikes that settle a question, lessons distilled from signals, skills in the Agent
  * Skills format, and genes and capsules. Each is Markdown with YAML frontmatter and is
  * committed only through a reviewed pull request.

@@ -1,6 +1,6 @@
-import type { DocumentContext, DocumentRules } from '../documents/parse-with.js';
-import { planPhase } from '../spec/model.js';
-import { problem, type Problem } from '../spec/problem.js';
+import type { DocumentContext, DocumentRules } from '../core/documents/parse-with.js';
+import { planPhase } from '../core/spec/model.js';
+import { problem, type Problem } from '../core/spec/problem.js';
 import { SIGNAL_HINTS } from './hints.js';
 import { SIGNAL_TYPES, SignalSchema, type Signal } from './schema.js';
 

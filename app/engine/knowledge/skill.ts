@@ -1,5 +1,5 @@
-import type { DocumentContext, DocumentRules } from '../documents/parse-with.js';
-import { problem, type Problem } from '../spec/problem.js';
+import type { DocumentContext, DocumentRules } from '../core/documents/parse-with.js';
+import { problem, type Problem } from '../core/spec/problem.js';
 import { folderOf } from './folder.js';
 import { SKILL_HINTS } from './hints.js';
 import { SkillSchema, type Skill } from './schema.js';

@@ -1,4 +1,4 @@
-import type { Command } from '../../engine/commands/command.js';
+import type { Command } from '../../engine/forge/command.js';
 import { workerRunTitle } from '../../engine/forge/worker-target.js';
 import { cancelRun, unfinishedWorkerRuns } from '../resources/workflows.js';
 import type { Invocation } from './invocation.js';

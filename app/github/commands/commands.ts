@@ -3,7 +3,7 @@ import { onCheckAction } from './on-check-action.js';
 import { onComment } from './on-comment.js';
 
 /**
- * The `/harness` slash commands (DESIGN.md, Slash commands; grammar in
+ * The `/harness` slash commands (docs/design.md, Slash commands; grammar in
  * engine/commands/parse.ts) and the buttons on plan check runs, which are the same commands.
  */
 export function commands(app: Probot): void {

@@ -1,7 +1,7 @@
-import { describeTarget, targetToken, type Command } from '../../engine/commands/command.js';
-import type { PlanIssueView } from '../../engine/commands/plan-issue-view.js';
-import { queuePlans } from '../../engine/commands/queue-plans.js';
-import { scopePlans } from '../../engine/commands/scope-plans.js';
+import { describeTarget, targetToken, type Command } from '../../engine/forge/command.js';
+import type { PlanIssueView } from '../../engine/forge/plan-issue-view.js';
+import { queuePlans } from '../../engine/forge/queue-plans.js';
+import { scopePlans } from '../../engine/forge/scope-plans.js';
 import { scheduleRound } from '../schedule/round.js';
 import { roundBase, type Invocation } from './invocation.js';
 import { issuesNow, planIssues } from './plan-issues.js';

@@ -1,6 +1,6 @@
 import type { Context } from 'probot';
-import type { HarnessConfig } from '../../engine/config/schema.js';
-import type { PlanIssueView } from '../../engine/commands/plan-issue-view.js';
+import type { HarnessConfig } from '../../engine/core/config/schema.js';
+import type { PlanIssueView } from '../../engine/forge/plan-issue-view.js';
 import type { PlanIssues } from './plan-issues.js';
 import { loadConfig } from '../config.js';
 

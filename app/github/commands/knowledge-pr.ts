@@ -1,4 +1,4 @@
-import type { KnowledgeDraft } from '../../engine/commands/knowledge-draft.js';
+import type { KnowledgeDraft } from '../../engine/forge/knowledge-draft.js';
 import { PAGE_SIZE } from '../limits.js';
 import { branchSha, createBranch } from '../resources/refs.js';
 import type { Invocation } from './invocation.js';
@@ -18,7 +18,7 @@ function existing(pull: PullSummary): KnowledgePr {
 }
 
 /**
- * A knowledge PR (DESIGN.md, Knowledge): one branch `harness/knowledge/<kind>/<slug>` from the
+ * A knowledge PR (docs/design.md, Knowledge): one branch `harness/knowledge/<kind>/<slug>` from the
  * default branch, one commit adding the draft's files, one PR labelled `harness:knowledge` and
  * the kind. The branch name is the identity, which makes asking twice safe:
  *

@@ -1,5 +1,5 @@
 import type { Context } from 'probot';
-import type { Command } from '../../engine/commands/command.js';
+import type { Command } from '../../engine/forge/command.js';
 import { parseTargetId } from '../../engine/forge/worker-target.js';
 import { invocation } from './invocation.js';
 import { findPlan } from './plan-issues.js';

@@ -1,7 +1,7 @@
 import type { Context } from 'probot';
-import { helpText } from '../../engine/commands/help.js';
-import { ParseError, parseCommand } from '../../engine/commands/parse.js';
-import { planIssueView } from '../../engine/commands/plan-issue-view.js';
+import { helpText } from '../../engine/forge/help.js';
+import { ParseError, parseCommand } from '../../engine/forge/parse-command.js';
+import { planIssueView } from '../../engine/forge/plan-issue-view.js';
 import { reactToComment, removeCommentReaction } from '../resources/reactions.js';
 import { invocation, type Place } from './invocation.js';
 import { refusal } from './refusal.js';

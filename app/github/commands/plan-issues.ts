@@ -1,5 +1,5 @@
-import { planIssueView, type PlanIssueView } from '../../engine/commands/plan-issue-view.js';
-import { scopePlans } from '../../engine/commands/scope-plans.js';
+import { planIssueView, type PlanIssueView } from '../../engine/forge/plan-issue-view.js';
+import { scopePlans } from '../../engine/forge/scope-plans.js';
 import { LABEL_PLAN, specLabel } from '../../engine/forge/names.js';
 import { listIssuesWithLabels, type IssueRecord } from '../resources/issues.js';
 import type { Invocation } from './invocation.js';

@@ -1,13 +1,13 @@
-import { KNOWLEDGE_ROOT } from '../../engine/commands/knowledge-draft.js';
-import { lessonDraft, lessonSlug } from '../../engine/commands/lesson-draft.js';
-import { signalRecord } from '../../engine/commands/signal-record.js';
+import { KNOWLEDGE_ROOT } from '../../engine/forge/knowledge-draft.js';
+import { lessonDraft, lessonSlug } from '../../engine/forge/lesson-draft.js';
+import { signalRecord } from '../../engine/forge/signal-record.js';
 import { reflect as recurringPatterns, type Pattern, type SignalRecord } from '../../engine/knowledge/reflect.js';
 import { getBlob } from '../resources/blobs.js';
 import { listDirectory, type DirectoryEntry } from '../resources/contents.js';
 import { getTree, type TreeEntry } from '../resources/trees.js';
 import type { Invocation } from './invocation.js';
 import { openKnowledgePr } from './knowledge-pr.js';
-import { loadTemplate } from '../../templates.js';
+import { loadTemplate } from '../../machine/templates.js';
 
 /**
  * Each signal is one blob read (GET /git/blobs/{sha}); the newest this many are read, which

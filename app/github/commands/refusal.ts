@@ -1,11 +1,11 @@
-import { changesAnything, type Command } from '../../engine/commands/command.js';
-import { ParseError } from '../../engine/commands/parse.js';
-import { permits } from '../../engine/commands/permits.js';
+import { changesAnything, type Command } from '../../engine/forge/command.js';
+import { ParseError } from '../../engine/forge/parse-command.js';
+import { permits } from '../../engine/forge/permits.js';
 import { repositoryRole } from '../resources/permissions.js';
 import type { Invocation } from './invocation.js';
 
 /**
- * Why a command may not run, or undefined when it may (DESIGN.md: only people with write
+ * Why a command may not run, or undefined when it may (docs/design.md: only people with write
  * access, configurable, may change anything; bots and forks never).
  *
  * - Bots are refused everything, so that two apps can never drive each other in a loop.

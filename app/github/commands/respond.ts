@@ -1,5 +1,5 @@
-import { answerComment, checkpointOf } from '../../engine/commands/checkpoint-markers.js';
-import type { Command } from '../../engine/commands/command.js';
+import { answerComment, checkpointOf } from '../../engine/forge/checkpoint-markers.js';
+import type { Command } from '../../engine/forge/command.js';
 import { PAGE_SIZE } from '../limits.js';
 import { dispatchWorker } from '../resources/workflows.js';
 import { baseBranch, type Invocation } from './invocation.js';

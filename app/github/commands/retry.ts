@@ -1,4 +1,4 @@
-import type { Command } from '../../engine/commands/command.js';
+import type { Command } from '../../engine/forge/command.js';
 import { planBranch } from '../../engine/forge/names.js';
 import { deleteBranch } from '../resources/refs.js';
 import { scheduleRound } from '../schedule/round.js';

@@ -1,5 +1,5 @@
-import type { Command } from '../../engine/commands/command.js';
-import { helpText } from '../../engine/commands/help.js';
+import type { Command } from '../../engine/forge/command.js';
+import { helpText } from '../../engine/forge/help.js';
 import { abort } from './abort.js';
 import { execute } from './execute.js';
 import type { Invocation } from './invocation.js';

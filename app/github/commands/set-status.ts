@@ -1,4 +1,4 @@
-import type { PlanIssueView } from '../../engine/commands/plan-issue-view.js';
+import type { PlanIssueView } from '../../engine/forge/plan-issue-view.js';
 import { isStatusLabel, statusLabel, type StatusValue } from '../../engine/forge/names.js';
 import { withStatus } from '../../engine/forge/with-status.js';
 import type { Invocation } from './invocation.js';

@@ -1,4 +1,4 @@
-import { specIdFromDir } from '../../engine/gsd/spec-id.js';
+import { specIdFromDir } from '../../engine/importers/gsd/spec-id.js';
 import { PAGE_SIZE } from '../limits.js';
 import type { Invocation } from './invocation.js';
 

@@ -1,9 +1,9 @@
-import type { Command } from '../../engine/commands/command.js';
-import { projectName } from '../../engine/commands/knowledge-draft.js';
-import { spikeDraft } from '../../engine/commands/spike-draft.js';
+import type { Command } from '../../engine/forge/command.js';
+import { projectName } from '../../engine/forge/knowledge-draft.js';
+import { spikeDraft } from '../../engine/forge/spike-draft.js';
 import type { Invocation } from './invocation.js';
 import { openKnowledgePr } from './knowledge-pr.js';
-import { loadTemplate } from '../../templates.js';
+import { loadTemplate } from '../../machine/templates.js';
 import { specsHere } from './resolve-spec.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { Command } from '../../engine/commands/command.js';
-import { statusTable } from '../../engine/commands/status-table.js';
+import type { Command } from '../../engine/forge/command.js';
+import { statusTable } from '../../engine/forge/status-table.js';
 import type { Invocation } from './invocation.js';
 import { planIssues } from './plan-issues.js';
 import { specsHere } from './resolve-spec.js';

@@ -1,5 +1,5 @@
-import { targetToken, type Command } from '../../engine/commands/command.js';
-import { scopePlans } from '../../engine/commands/scope-plans.js';
+import { targetToken, type Command } from '../../engine/forge/command.js';
+import { scopePlans } from '../../engine/forge/scope-plans.js';
 import { planBranch } from '../../engine/forge/names.js';
 import { targetInput } from '../../engine/forge/worker-target.js';
 import { dispatchWorker } from '../resources/workflows.js';

@@ -1,4 +1,5 @@
 import type { Context } from 'probot';
+import { HarnessError } from '../../engine/core/error.js';
 
 type Octokit = Context['octokit'];
 
@@ -25,12 +26,7 @@ export interface CheckRunAction {
   identifier: string;
 }
 
-export class CheckActionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = CheckActionError.name;
-  }
-}
+export class CheckActionError extends HarnessError {}
 
 /** Throws CheckActionError when the buttons break GitHub's limits; returns them otherwise. */
 export function checkActions<T extends CheckRunAction>(actions: readonly T[]): readonly T[] {

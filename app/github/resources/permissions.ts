@@ -1,5 +1,5 @@
 import type { Context } from 'probot';
-import { isRole, type Role } from '../../engine/commands/permits.js';
+import { isRole, type Role } from '../../engine/forge/permits.js';
 
 type Octokit = Context['octokit'];
 

@@ -3,7 +3,7 @@ import { WORKER_WORKFLOW } from '../../engine/forge/names.js';
 
 type Octokit = Context['octokit'];
 
-/** The worker workflow's `workflow_dispatch` inputs (DESIGN.md, Names on GitHub). */
+/** The worker workflow's `workflow_dispatch` inputs (docs/design.md, Names on GitHub). */
 export interface WorkerInputs {
   spec: string;
   /** A plan id, or `phase-PP` for phase-level verification. */

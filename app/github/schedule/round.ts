@@ -1,5 +1,5 @@
 import type { Context } from 'probot';
-import type { HarnessConfig } from '../../engine/config/schema.js';
+import type { HarnessConfig } from '../../engine/core/config/schema.js';
 import { planBranch, type StatusValue } from '../../engine/forge/names.js';
 import { phasesToVerify, planRound, type RoundIssue, type RoundPlan } from '../../engine/forge/round-plan.js';
 import { withStatus } from '../../engine/forge/with-status.js';

@@ -1,5 +1,5 @@
 import type { Context } from 'probot';
-import { planIssueView, type IssueLike } from '../../engine/commands/plan-issue-view.js';
+import { planIssueView, type IssueLike } from '../../engine/forge/plan-issue-view.js';
 import { LABEL_PLAN, specLabel } from '../../engine/forge/names.js';
 import { listIssuesWithLabels, type IssueRecord } from '../resources/issues.js';
 

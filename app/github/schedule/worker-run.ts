@@ -1,5 +1,5 @@
 import type { Context } from 'probot';
-import { planIssueView } from '../../engine/commands/plan-issue-view.js';
+import { planIssueView } from '../../engine/forge/plan-issue-view.js';
 import { LABEL_PHASE_FAILED, WORKER_WORKFLOW } from '../../engine/forge/names.js';
 import { parseMarker } from '../../engine/forge/plan-issue.js';
 import { withStatus } from '../../engine/forge/with-status.js';

@@ -2,9 +2,9 @@ import type { Context } from 'probot';
 import { LABEL_PLAN, SPEC_CHECK, specLabel } from '../../engine/forge/names.js';
 import { specCheckId } from '../../engine/forge/spec-check-id.js';
 import { specCheckReport, type SpecOutcome } from '../../engine/forge/spec-check-report.js';
-import { loadSpec, type LoadedSpec } from '../../engine/spec/load.js';
-import { problem } from '../../engine/spec/problem.js';
-import type { SpecFile } from '../../engine/spec/text.js';
+import { loadSpec, type LoadedSpec } from '../../engine/core/spec/load.js';
+import { problem } from '../../engine/core/spec/problem.js';
+import type { SpecFile } from '../../engine/core/spec/text.js';
 import { CHECK_RUN_TEXT_MAX, CONTENT_WRITES_PER_HOUR } from '../limits.js';
 import { ANNOTATION_MESSAGE_MAX_BYTES, ANNOTATION_TITLE_MAX, createCheckRun, updateCheckRun } from '../resources/check-runs.js';
 import { listIssuesWithLabels } from '../resources/issues.js';
@@ -17,6 +17,7 @@ import { reportSpecCheck } from './report-spec-check.js';
 import { refreshStatusComment } from './status-comment.js';
 import { syncPlanIssues } from './sync-plan-issues.js';
 import { touchedSpecs, type TouchedSpec } from './touched-specs.js';
+import { PLAN_READING } from '../../engine/importers/dialects.js';
 
 export type SpecPullRequestContext = Context<'pull_request.opened' | 'pull_request.synchronize' | 'pull_request.reopened'>;
 
@@ -84,7 +85,7 @@ export async function handleSpecPullRequest(context: SpecPullRequestContext): Pr
   const loaded: Loaded[] = [];
   for (const dir of touched.specs) {
     const files = await readSpecFiles(octokit, repo, dir.tree);
-    loaded.push({ dir, files, result: loadSpec(files) });
+    loaded.push({ dir, files, result: loadSpec(files, PLAN_READING) });
   }
   rejectSharedIds(loaded);
 

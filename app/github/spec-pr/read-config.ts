@@ -1,7 +1,7 @@
 import type { Context } from 'probot';
-import { CONFIG_PATH } from '../../engine/config/parse.js';
-import { DEFAULT_CONFIG } from '../../engine/config/schema.js';
-import { problem } from '../../engine/spec/problem.js';
+import { CONFIG_PATH } from '../../engine/core/config/parse.js';
+import { DEFAULT_CONFIG } from '../../engine/core/config/schema.js';
+import { problem } from '../../engine/core/spec/problem.js';
 import { loadConfig, type LoadedConfig } from '../config.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Context } from 'probot';
-import { isSpecInput, PLANS_DIR } from '../../engine/spec/load.js';
-import { MAX_DOCUMENT_BYTES, MAX_PLAN_BYTES } from '../../engine/spec/limits.js';
-import type { SpecFile } from '../../engine/spec/text.js';
+import { isSpecInput, PLANS_DIR } from '../../engine/core/spec/load.js';
+import { MAX_DOCUMENT_BYTES, MAX_PLAN_BYTES } from '../../engine/core/spec/limits.js';
+import type { SpecFile } from '../../engine/core/spec/text.js';
 import { getBlob } from '../resources/blobs.js';
 import { getTree, type TreeEntry } from '../resources/trees.js';
 

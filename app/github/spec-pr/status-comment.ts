@@ -2,7 +2,7 @@ import type { Context } from 'probot';
 import { matchPlanIssues, type TrackedIssue } from '../../engine/forge/match-issues.js';
 import { statusMarker } from '../../engine/forge/names.js';
 import { statusComment } from '../../engine/forge/status-comment.js';
-import type { Spec } from '../../engine/spec/model.js';
+import type { Spec } from '../../engine/core/spec/model.js';
 import { ISSUE_BODY_LIMIT } from '../limits.js';
 import { createComment, findComment, updateComment } from '../resources/comments.js';
 

@@ -5,8 +5,8 @@ import { mirroredEdges, withMirroredEdges } from '../../engine/forge/mirrored-ed
 import { desiredIssue, parseMarker, withMarkerRecord } from '../../engine/forge/plan-issue.js';
 import { removalNote } from '../../engine/forge/removal-note.js';
 import type { SyncTally } from '../../engine/forge/spec-check-report.js';
-import { buildGraph, topologicalOrder } from '../../engine/graph/graph.js';
-import type { Spec } from '../../engine/spec/model.js';
+import { buildGraph, topologicalOrder } from '../../engine/core/graph/graph.js';
+import type { Spec } from '../../engine/core/spec/model.js';
 import { createComment } from '../resources/comments.js';
 import { createIssue, updateIssue, type IssueRecord } from '../resources/issues.js';
 import { DependencyMirror } from './dependency-mirror.js';

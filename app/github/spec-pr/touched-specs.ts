@@ -1,6 +1,6 @@
 import type { Context } from 'probot';
 import { changedSpecDirs } from '../../engine/forge/changed-specs.js';
-import { normalizeRepoPath } from '../../engine/spec/paths.js';
+import { normalizeRepoPath } from '../../engine/core/spec/paths.js';
 import { mergeBase } from '../resources/compare.js';
 import { CONTENTS_DIRECTORY_MAX, listDirectory } from '../resources/contents.js';
 

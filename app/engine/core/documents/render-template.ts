@@ -1,0 +1,103 @@
+import { parse, stringify } from 'yaml';
+import { HarnessError } from '../error.js';
+
+/** A template that cannot be rendered as asked: a placeholder left without a value, or bad YAML. */
+export class TemplateError extends HarnessError {
+  constructor(
+    message: string,
+    /** Placeholder names that were given no value. */
+    readonly missing: readonly string[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** `{{name}}` in a template body; `${{ ... }}` (an Actions expression) is left alone. */
+const PLACEHOLDER = /(?<!\$)\{\{\s*([A-Za-z][A-Za-z0-9_.-]*)\s*\}\}/g;
+const OPENING = /^---[ \t]*$/;
+const CLOSING = /\n(?:---|\.\.\.)[ \t]*(?:\n|$)/;
+
+interface Split {
+  /** The YAML between the fences, or undefined when the template has no frontmatter. */
+  yaml: string | undefined;
+  body: string;
+}
+
+function split(text: string): Split {
+  const firstEnd = text.indexOf('\n');
+  if (firstEnd === -1 || !OPENING.test(text.slice(0, firstEnd))) return { yaml: undefined, body: text };
+  const rest = text.slice(firstEnd);
+  const close = CLOSING.exec(rest);
+  if (!close) throw new TemplateError('the template\'s frontmatter is never closed: add a line "---" after the last key');
+  return { yaml: rest.slice(1, close.index + 1), body: rest.slice(close.index + close[0].length) };
+}
+
+/** The placeholder names in a template's body, each once, in order of appearance. */
+export function templatePlaceholders(templateText: string): string[] {
+  const { body } = split(templateText.replace(/\r\n?/g, '\n'));
+  return [...new Set([...body.matchAll(PLACEHOLDER)].map((m) => m[1]!))];
+}
+
+/**
+ * Render a template: its frontmatter is replaced by `frontmatter` (keys in the template's
+ * order first, then the rest in the order given; `undefined` values are left out), and every
+ * `{{name}}` in its body by `values[name]`. A placeholder without a value is an error, so
+ * nothing half-filled is ever written. Pure: text in, text out.
+ */
+export function renderTemplate(templateText: string, frontmatter: Record<string, unknown>, values: Record<string, string>): string {
+  const { yaml, body } = split(templateText.replace(/\r\n?/g, '\n'));
+  let shape: unknown;
+  try {
+    shape = yaml === undefined ? undefined : parse(yaml);
+  } catch (e) {
+    throw new TemplateError(`the template's frontmatter is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+  }
+
+  const missing = new Set<string>();
+  const filled = body.replace(PLACEHOLDER, (whole, name: string) => {
+    if (Object.hasOwn(values, name)) return values[name]!;
+    missing.add(name);
+    return whole;
+  });
+  if (missing.size > 0) {
+    const names = [...missing];
+    throw new TemplateError(`no value for ${names.map((n) => `{{${n}}}`).join(', ')}; pass one for each placeholder`, names);
+  }
+
+  const data = orderLike(frontmatter, shape) as Record<string, unknown>;
+  if (yaml === undefined && Object.keys(data).length === 0) return filled;
+  return `---\n${toYaml(data)}---\n${filled}`;
+}
+
+/**
+ * YAML that reads back as the same data under YAML 1.2 (harness) and 1.1 (PyYAML in Agent
+ * Skills tools, among others): 1.1 rules quote 2026-03-02, "yes" and "01"; the few strings
+ * only 1.2 would misread (0o17) make every string quoted.
+ */
+function toYaml(data: Record<string, unknown>): string {
+  const plain = stringify(data, { version: '1.1', lineWidth: 0 });
+  if (JSON.stringify(parse(plain)) === JSON.stringify(data)) return plain;
+  return stringify(data, { version: '1.1', lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
+}
+
+/** A copy of `value` whose mappings list `shape`'s keys first, with Dates as ISO strings. */
+function orderLike(value: unknown, shape: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) {
+    const itemShape = Array.isArray(shape) ? shape[0] : undefined;
+    return value.map((item) => orderLike(item, itemShape));
+  }
+  if (!isPlainObject(value)) return value;
+  const template = isPlainObject(shape) ? shape : {};
+  const keys = [...Object.keys(template).filter((k) => Object.hasOwn(value, k)), ...Object.keys(value).filter((k) => !Object.hasOwn(template, k))];
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    if (value[key] === undefined) continue;
+    out[key] = orderLike(value[key], template[key]);
+  }
+  return out;
+}

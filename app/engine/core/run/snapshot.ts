@@ -1,0 +1,16 @@
+import type { PhaseState, PlanState } from '../state/plan-state.js';
+
+/** What a run knows at one moment, for the documents it writes and the status it prints. */
+export interface RunSnapshot {
+  spec: string;
+  title: string;
+  plans: ReadonlyMap<string, PlanState>;
+  phases: ReadonlyMap<string, PhaseState>;
+  /** Minutes of work per plan whose run has ended (verified or failed). */
+  minutes: ReadonlyMap<string, number>;
+  /** Why a plan is blocked or failed, in a line. */
+  reasons: ReadonlyMap<string, string>;
+  /** Newest last: "01-02 verified", with an ISO time. */
+  activity: readonly { at: string; text: string }[];
+  now: Date;
+}

@@ -1,0 +1,293 @@
+import { buildGraph, findCycles } from '../graph/graph.js';
+import { parseFrontmatter } from './frontmatter.js';
+import { issuesToProblems } from './issues.js';
+import { MAX_DOCUMENT_BYTES, MAX_PLAN_BYTES, MAX_PLANS_PER_SPEC } from './limits.js';
+import { comparePlanIds, phaseNumber, planPhase, type Phase, type Plan, type Spec } from './model.js';
+import { parsePlan, type PlanClaim, type PlanReading } from './plan.js';
+import { countErrors, problem, sortProblems, type Problem } from './problem.js';
+import { parseRoadmap, type ParsedRoadmap } from './roadmap.js';
+import { SpecFrontmatterSchema } from './schema.js';
+import { didYouMean } from './suggest.js';
+import { decodeText, type SpecFile } from './text.js';
+
+export interface LoadedSpec {
+  /** Present when SPEC.md could be read; holds every plan that parsed. */
+  spec?: Spec;
+  /** Every problem, sorted by file and line. */
+  problems: Problem[];
+  /** No errors (warnings allowed). */
+  valid: boolean;
+}
+
+export const PLANS_DIR = 'planning/plans/';
+const PLAN_FILE = /^planning\/plans\/([^/]+)\/([^/]+)$/;
+const PHASE_DIR = /^(\d{1,3})(?:[-_][A-Za-z0-9._-]*)?$/;
+
+/** Is this spec-relative path one the loader reads? Adapters use it to read only what matters. */
+export function isSpecInput(path: string): boolean {
+  return path === 'SPEC.md' || path === 'ROADMAP.md' || (path.startsWith(PLANS_DIR) && path.endsWith('PLAN.md'));
+}
+
+/**
+ * Read a spec from its files: parse every document, check each, then check them together.
+ * Plans in another tool's form are read through `reading.dialects` (importers/dialects.ts).
+ */
+export function loadSpec(files: readonly SpecFile[], reading: PlanReading = {}): LoadedSpec {
+  const problems: Problem[] = [];
+  const byPath = new Map(files.map((f) => [f.path, f]));
+
+  const specFile = byPath.get('SPEC.md');
+  let id = '';
+  let title = '';
+  if (!specFile) {
+    problems.push(problem('SPEC.md', 1, 'spec-missing', 'SPEC.md is missing: create it with frontmatter "id: SPC-001" and "title: ..." (see templates/SPEC.md)'));
+  } else {
+    const text = decodeText(specFile, MAX_DOCUMENT_BYTES);
+    if (!text.ok) problems.push(text.problem);
+    else {
+      const fm = parseFrontmatter('SPEC.md', text.text);
+      if (!fm.ok) problems.push(...fm.problems);
+      else {
+        const parsed = SpecFrontmatterSchema.safeParse(fm.frontmatter.data);
+        if (!parsed.success) {
+          problems.push(...issuesToProblems('SPEC.md', SpecFrontmatterSchema, parsed.error, fm.frontmatter.data, fm.frontmatter.lines).map(specHint));
+        } else {
+          id = parsed.data.id;
+          title = parsed.data.title;
+        }
+      }
+    }
+  }
+
+  let roadmap: ParsedRoadmap | undefined;
+  const roadmapFile = byPath.get('ROADMAP.md');
+  if (roadmapFile) {
+    const text = decodeText(roadmapFile, MAX_DOCUMENT_BYTES);
+    if (!text.ok) problems.push(text.problem);
+    else {
+      roadmap = parseRoadmap('ROADMAP.md', text.text);
+      problems.push(...roadmap.problems);
+    }
+  }
+
+  // Plans, by phase directory.
+  const plans: Plan[] = [];
+  const dirsByPhase = new Map<string, string>();
+  // Ids of every plan file, parsed or not: a broken plan is reported once, in its own file,
+  // not again as an unknown dependency of each plan that needs it.
+  const claimed = new Set<string>();
+  const broken: PlanClaim[] = [];
+  const planFiles = files.filter((f) => f.path.startsWith(PLANS_DIR) && f.path.endsWith('PLAN.md')).sort((a, b) => a.path.localeCompare(b.path));
+  if (planFiles.length > MAX_PLANS_PER_SPEC) {
+    problems.push(
+      problem(PLANS_DIR, 1, 'too-many-plans', `${planFiles.length} plans is over the limit of ${MAX_PLANS_PER_SPEC.toLocaleString('en-US')} per spec; split the spec`),
+    );
+    return finish(undefined, problems);
+  }
+  for (const file of planFiles) {
+    const m = PLAN_FILE.exec(file.path);
+    const dirMatch = m ? PHASE_DIR.exec(m[1]!) : null;
+    if (!m || !dirMatch) {
+      problems.push(
+        problem(
+          file.path,
+          1,
+          'plan-location',
+          `plans live at planning/plans/<NN-phase>/<NN-MM>-PLAN.md; move this file into a phase directory such as planning/plans/01-foundation/`,
+        ),
+      );
+      continue;
+    }
+    const dir = m[1]!;
+    const phase = dirMatch[1]!.padStart(2, '0');
+    const other = dirsByPhase.get(phase);
+    if (other !== undefined && other !== dir) {
+      problems.push(
+        problem(file.path, 1, 'duplicate-phase', `phase directories ${other} and ${dir} both claim phase ${phase}; merge or renumber one`),
+      );
+      continue;
+    }
+    dirsByPhase.set(phase, dir);
+    const text = decodeText(file, MAX_PLAN_BYTES);
+    if (!text.ok) {
+      problems.push(text.problem);
+      continue;
+    }
+    const parsed = parsePlan(file.path, text.text, phase, reading);
+    problems.push(...parsed.problems);
+    claimed.add(parsed.claim?.id ?? m[2]!.replace(/-PLAN\.md$/, ''));
+    if (parsed.claim && !parsed.plan) broken.push(parsed.claim);
+    if (!parsed.plan) continue;
+    const plan = parsed.plan;
+    if (planPhase(plan.id) !== phase) {
+      problems.push(
+        problem(file.path, plan.lines.lineOf(['plan_id']), 'plan-location', `plan_id "${plan.id}" belongs to phase ${planPhase(plan.id)} but the file is in ${dir}; fix the id or move the file`),
+      );
+    }
+    const expected = `${plan.id}-PLAN.md`;
+    if (m[2] !== expected) {
+      problems.push(
+        problem(file.path, plan.lines.lineOf(['plan_id']), 'plan-location', `plan_id "${plan.id}" does not match the file name ${m[2]}; name the file ${expected} or fix the id`),
+      );
+    }
+    plans.push(plan);
+  }
+
+  // Duplicates: the first file (in path order) keeps the id.
+  const planById = new Map<string, Plan>();
+  const unique: Plan[] = [];
+  for (const plan of plans) {
+    const first = planById.get(plan.id);
+    if (first) {
+      problems.push(
+        problem(
+          plan.file,
+          plan.lines.lineOf(['plan_id']),
+          'duplicate-plan',
+          `plan id "${plan.id}" is already used by ${first.file}:${first.lines.lineOf(['plan_id'])}; give each plan its own id`,
+        ),
+      );
+      continue;
+    }
+    planById.set(plan.id, plan);
+    unique.push(plan);
+  }
+  unique.sort((a, b) => comparePlanIds(a.id, b.id));
+
+  const phases = resolvePhases(roadmap, dirsByPhase, unique, problems);
+  if (planFiles.length === 0 && specFile) {
+    problems.push(
+      problem(PLANS_DIR, 1, 'phase-empty', 'the spec has no plans yet: add planning/plans/01-<name>/01-01-PLAN.md (see templates/PLAN.md)', 'warning'),
+    );
+  }
+  checkDependencies(unique, broken, planById, claimed, problems);
+
+  if (!id) return finish(undefined, problems);
+  return finish({ id, title, phases, plans: unique, planById }, problems);
+}
+
+function finish(spec: Spec | undefined, problems: Problem[]): LoadedSpec {
+  const sorted = sortProblems(problems);
+  const result: LoadedSpec = { problems: sorted, valid: countErrors(sorted) === 0 };
+  if (spec) result.spec = spec;
+  return result;
+}
+
+function specHint(p: Problem): Problem {
+  if (p.message.startsWith('id ')) return { ...p, message: `${p.message.replace(/; it must be.*$/, '')}; it must look like SPC-001 (capital letters, "-", digits)` };
+  return p;
+}
+
+function resolvePhases(roadmap: ParsedRoadmap | undefined, dirs: Map<string, string>, plans: Plan[], problems: Problem[]): Phase[] {
+  const phases = new Map<string, Phase>();
+  if (roadmap && roadmap.phases.length > 0) {
+    for (const p of roadmap.phases) {
+      if (phases.has(p.id)) {
+        problems.push(problem('ROADMAP.md', p.line, 'duplicate-phase', `phase ${p.id} is listed twice; give each phase its own id`));
+        continue;
+      }
+      const phase: Phase = { id: p.id, number: phaseNumber(p.id), title: p.title, plans: [], mustPass: p.mustPass };
+      if (p.goal !== undefined) phase.goal = p.goal;
+      if (p.serve !== undefined) phase.serve = p.serve;
+      const dir = dirs.get(p.id);
+      if (dir !== undefined) phase.dir = dir;
+      phases.set(p.id, phase);
+    }
+    for (const [id, dir] of dirs) {
+      if (!phases.has(id)) {
+        problems.push(
+          problem(
+            'ROADMAP.md',
+            roadmap.line,
+            'phase-unknown',
+            `phase ${id} (planning/plans/${dir}) is not in ROADMAP.md; add { id: "${id}", title: ... } to its phases`,
+          ),
+        );
+      }
+    }
+  }
+  for (const [id, dir] of dirs) {
+    if (phases.has(id)) continue;
+    phases.set(id, { id, number: phaseNumber(id), title: titleFromDir(dir), dir, plans: [], mustPass: [] });
+  }
+  for (const plan of plans) phases.get(plan.phase)?.plans.push(plan.id);
+  const ordered = [...phases.values()].sort((a, b) => a.number - b.number);
+  if (roadmap && roadmap.phases.length > 0) {
+    for (const phase of ordered) {
+      if (phase.plans.length === 0 && roadmap.phases.some((p) => p.id === phase.id)) {
+        const line = roadmap.phases.find((p) => p.id === phase.id)!.line;
+        problems.push(
+          problem('ROADMAP.md', line, 'phase-empty', `phase ${phase.id} has no plans yet; add planning/plans/${phase.id}-<name>/${phase.id}-01-PLAN.md`, 'warning'),
+        );
+      }
+    }
+  }
+  return ordered;
+}
+
+function titleFromDir(dir: string): string {
+  const words = dir.replace(/^\d+[-_]?/, '').replace(/[-_]+/g, ' ').trim();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : `Phase ${dir}`;
+}
+
+function checkDependencies(
+  plans: Plan[],
+  broken: PlanClaim[],
+  byId: Map<string, Plan>,
+  claimed: ReadonlySet<string>,
+  problems: Problem[],
+): void {
+  // Plans that did not parse are still checked for what they say they depend on.
+  const claims: PlanClaim[] = [...plans.map((p) => ({ ...p, id: p.id })), ...broken];
+  for (const plan of claims) {
+    const seen = new Set<string>();
+    plan.dependsOn.forEach((dep, i) => {
+      // Looked up only for a problem: most dependencies have none.
+      const line = () => plan.lines.lineOf(['depends_on', i]);
+      if (seen.has(dep)) {
+        problems.push(problem(plan.file, line(), 'field-value', `depends_on lists "${dep}" twice; list it once`, 'warning'));
+        return;
+      }
+      seen.add(dep);
+      if (dep === plan.id) {
+        problems.push(problem(plan.file, line(), 'self-dependency', `plan ${plan.id} depends on itself; remove "${dep}" from depends_on`));
+        return;
+      }
+      const depPhase = byId.get(dep)?.phase ?? planPhase(dep);
+      const target = byId.get(dep);
+      if (!target && claimed.has(dep)) return;
+      if (!target) {
+        problems.push(
+          problem(plan.file, line(), 'unknown-dependency', `depends_on "${dep}" is not a plan in this spec${didYouMean(dep, [...claimed].filter((id) => id !== plan.id))}`),
+        );
+        return;
+      }
+      if (phaseNumber(depPhase) > phaseNumber(plan.phase)) {
+        problems.push(
+          problem(
+            plan.file,
+            line(),
+            'later-phase-dependency',
+            `plan ${plan.id ?? plan.file} (phase ${plan.phase}) depends on ${dep} from the later phase ${depPhase}; phases run in order, so move one of the plans or drop the dependency`,
+          ),
+        );
+      }
+    });
+  }
+  const graph = buildGraph(plans);
+  for (const cycle of findCycles(graph)) {
+    if (cycle.length === 1) continue; // reported as self-dependency
+    const first = plans[cycle[0]!]!;
+    const next = graph.ids[cycle[1]!]!;
+    const path = [...cycle, cycle[0]!].map((i) => graph.ids[i]).join(' → ');
+    problems.push(
+      problem(
+        first.file,
+        first.lines.lineOf(['depends_on', first.dependsOn.indexOf(next)]),
+        'cycle',
+        `dependency cycle: ${path} (each depends on the next); remove one of these depends_on entries`,
+      ),
+    );
+  }
+}
+

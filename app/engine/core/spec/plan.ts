@@ -1,0 +1,270 @@
+import { parseFrontmatter, type KeyPath, type LineMap } from './frontmatter.js';
+import { issuesToProblems, pathText } from './issues.js';
+import {
+  HUMAN_TYPES,
+  isMachineCheckable,
+  isTrivialCommand,
+  type Check,
+  type Plan,
+  type Serve,
+  type Step,
+} from './model.js';
+import { checkRepoPath, normalizeRepoPath } from './paths.js';
+import { problem, type Problem } from './problem.js';
+import { PLAN_ID, PlanFrontmatterSchema, type CheckInput } from './schema.js';
+
+export interface ParsedPlan {
+  plan?: Plan;
+  problems: Problem[];
+  /** What the file says of its id and dependencies, even when the plan as a whole did not parse. */
+  claim?: PlanClaim;
+}
+
+export interface PlanClaim {
+  id?: string;
+  file: string;
+  phase: string;
+  dependsOn: string[];
+  lines: LineMap;
+}
+
+/**
+ * A plan written in another tool's form (GSD's, say: engine/importers) that harness reads as
+ * its own. The importer maps the frontmatter onto harness's keys before the plan is checked,
+ * keeping each key's line, so that problems still point into the file as written. The spec
+ * model knows no dialect itself: callers pass the ones they read (importers/dialects.ts).
+ */
+export interface PlanDialect {
+  /** Recorded as the plan's `format`. */
+  readonly name: string;
+  matches(data: Record<string, unknown>): boolean;
+  toHarness(data: Record<string, unknown>, lines: LineMap, body: string): { data: Record<string, unknown>; lines: LineMap };
+}
+
+export interface PlanReading {
+  /** Other forms a plan may be written in; harness's own is always read. */
+  dialects?: readonly PlanDialect[];
+}
+
+/** Parse and check one PLAN.md, in harness form or a dialect's. `file` is relative to the spec directory. */
+export function parsePlan(file: string, text: string, phase: string, reading: PlanReading = {}): ParsedPlan {
+  const fm = parseFrontmatter(file, text);
+  if (!fm.ok) return { problems: fm.problems };
+  let { data, lines } = fm.frontmatter;
+  const { body, bodyLine } = fm.frontmatter;
+  const dialect = reading.dialects?.find((d) => d.matches(data));
+  const format = dialect?.name ?? 'harness';
+  if (dialect) ({ data, lines } = dialect.toHarness(data, lines, body));
+
+  const problems: Problem[] = [...checkGlobs(file, data, lines), ...checkCheckPaths(file, data.must_pass, lines, ['must_pass'])];
+  if (format === 'harness' && data.wave !== undefined) {
+    problems.push(
+      problem(file, lines.lineOf(['wave']), 'field-ignored', 'wave is ignored: harness orders plans by depends_on', 'warning'),
+    );
+  }
+  const claim: PlanClaim = {
+    file,
+    phase,
+    dependsOn: Array.isArray(data.depends_on) ? data.depends_on.filter((d): d is string => typeof d === 'string' && PLAN_ID.test(d)) : [],
+    lines,
+  };
+  if (typeof data.plan_id === 'string' && PLAN_ID.test(data.plan_id)) claim.id = data.plan_id;
+  const parsed = PlanFrontmatterSchema.safeParse(data);
+  if (!parsed.success) {
+    return { problems: [...problems, ...issuesToProblems(file, PlanFrontmatterSchema, parsed.error, data, lines)], claim };
+  }
+  const fmData = parsed.data;
+  const mustPass = fmData.must_pass.map(normalizeCheck);
+  const plan: Plan = {
+    id: fmData.plan_id,
+    title: fmData.title,
+    phase,
+    file,
+    dependsOn: fmData.depends_on,
+    filesModified: fmData.files_modified.map(normalizeRepoPath),
+    filesRead: fmData.files_read.map(normalizeRepoPath),
+    autonomous: fmData.autonomous,
+    checkpoints: fmData.checkpoints,
+    timeoutMinutes: fmData.timeout_minutes,
+    mustPass,
+    requirements: fmData.requirements,
+    truths: fmData.truths,
+    body,
+    bodyLine,
+    steps: parseSteps(body, bodyLine),
+    format,
+    lines,
+  };
+  if (fmData.agent !== undefined) plan.agent = fmData.agent;
+  if (fmData.serve !== undefined) plan.serve = fmData.serve;
+  if (fmData.metadata !== undefined) plan.metadata = fmData.metadata;
+
+  problems.push(...checkChecks(file, mustPass, lines, ['must_pass'], plan.serve));
+  problems.push(...checkVacuous(file, plan, lines));
+  return { plan, problems, claim };
+}
+
+/** Globs outside the repository, checked on the raw frontmatter so they are reported even when other keys are wrong. */
+function checkGlobs(file: string, data: Record<string, unknown>, lines: LineMap): Problem[] {
+  const problems: Problem[] = [];
+  for (const key of ['files_modified', 'files_read']) {
+    const globs = data[key];
+    if (!Array.isArray(globs)) continue;
+    globs.forEach((glob, i) => {
+      if (typeof glob !== 'string') return;
+      const verdict = checkRepoPath(glob, 'glob');
+      if (!verdict.ok) problems.push(problem(file, lines.lineOf([key, i]), 'path-outside-repo', `${key}[${i}] "${glob}" ${verdict.reason}`));
+    });
+  }
+  return problems;
+}
+
+/** Paths in checks (path, cwd, from) that leave the repository, on raw frontmatter. */
+export function checkCheckPaths(file: string, checks: unknown, lines: LineMap, at: KeyPath): Problem[] {
+  if (!Array.isArray(checks)) return [];
+  const problems: Problem[] = [];
+  checks.forEach((check, i) => {
+    if (!check || typeof check !== 'object') return;
+    for (const key of ['path', 'cwd', 'from']) {
+      const value = (check as Record<string, unknown>)[key];
+      if (typeof value !== 'string') continue;
+      const verdict = checkRepoPath(value, 'path');
+      if (!verdict.ok) {
+        const keyPath = [...at, i, key];
+        problems.push(problem(file, lines.lineOf(keyPath), 'path-outside-repo', `${pathText(keyPath)} "${value}" ${verdict.reason}`));
+      }
+    }
+  });
+  return problems;
+}
+
+export function normalizeCheck(input: CheckInput): Check {
+  if (input.type === 'visual_quality' || input.type === 'ux_flow') {
+    const { type, ...rest } = input;
+    return { ...rest, type: 'human', kind: type };
+  }
+  return input;
+}
+
+/** Problems within a list of checks: duplicate ids, paths, regexes, servers, commands that check nothing. */
+export function checkChecks(file: string, checks: Check[], lines: LineMap, at: KeyPath, serve: Serve | undefined): Problem[] {
+  const problems: Problem[] = [];
+  const seen = new Map<string, number>();
+  checks.forEach((check, i) => {
+    const here = [...at, i];
+    const line = (key?: string) => lines.lineOf(key ? [...here, key] : here);
+    const first = seen.get(check.id);
+    if (first !== undefined) {
+      problems.push(
+        problem(file, line('id'), 'duplicate-check', `${pathText(here)}: check id "${check.id}" is already used by ${pathText([...at, first])}; give each check its own id`),
+      );
+    } else seen.set(check.id, i);
+
+    const regexes: [KeyPath, string | undefined][] = [];
+    if (check.type === 'file_contains' || check.type === 'key_link') regexes.push([['pattern'], check.pattern]);
+    if (check.type === 'command_output') regexes.push([['expect', 'matches'], check.expect.matches]);
+    for (const [key, source] of regexes) {
+      if (source === undefined) continue;
+      try {
+        new RegExp(source);
+      } catch (e) {
+        problems.push(
+          problem(
+            file,
+            lines.lineOf([...here, ...key]),
+            'field-value',
+            `${pathText([...here, ...key])} is not a valid regular expression: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`,
+          ),
+        );
+      }
+    }
+
+    if (check.type === 'file_contains' && check.contains === undefined && check.pattern === undefined) {
+      problems.push(problem(file, line(), 'field-missing', `${pathText(here)} (file_contains) needs "contains" or "pattern"`));
+    }
+    if (check.type === 'command_output' && Object.keys(check.expect).length === 0) {
+      problems.push(
+        problem(file, line('expect'), 'field-value', `${pathText([...here, 'expect'])} is empty; say what the output must hold: exit_code, contains or matches`),
+      );
+    }
+    if (check.type === 'api_response' && Object.keys(check.expect).length === 0) {
+      problems.push(
+        problem(file, line('expect'), 'field-value', `${pathText([...here, 'expect'])} is empty; say what the answer must hold: status, body_contains or json`),
+      );
+    }
+    if (check.type === 'ui_navigation' && Object.keys(check.expect).length === 0) {
+      problems.push(
+        problem(file, line('expect'), 'field-value', `${pathText([...here, 'expect'])} is empty; say where navigation must end: url, selector or text`),
+      );
+    }
+    if ('command' in check && isTrivialCommand(check.command)) {
+      problems.push(
+        problem(
+          file,
+          line('command'),
+          'vacuous-plan',
+          `${pathText([...here, 'command'])} "${check.command}" succeeds whatever the work did; run something that can fail`,
+          'warning',
+        ),
+      );
+    }
+    const target = check.type === 'api_response' ? check.request.split(' ')[1]! : 'url' in check ? check.url : undefined;
+    if (target !== undefined && !/^https?:\/\//.test(target) && !serve) {
+      problems.push(
+        problem(
+          file,
+          line(check.type === 'api_response' ? 'request' : 'url'),
+          'needs-server',
+          `${pathText(here)} (${check.type}) calls "${target}" but nothing serves it; add serve: { command: "npm start", url: "http://127.0.0.1:3000" } or use an absolute URL`,
+        ),
+      );
+    }
+  });
+  return problems;
+}
+
+function checkVacuous(file: string, plan: Plan, lines: LineMap): Problem[] {
+  const machine = plan.mustPass.filter(isMachineCheckable);
+  if (machine.length > 0) return [];
+  const human = plan.mustPass.filter((c) => HUMAN_TYPES.has(c.type));
+  if (human.length > 0 && !plan.autonomous) return [];
+  const line = lines.has(['must_pass']) ? lines.lineOf(['must_pass']) : lines.lineOf(['plan_id']);
+  const why =
+    plan.mustPass.length === 0
+      ? 'has no must_pass checks'
+      : human.length > 0
+        ? 'has only human checks but is autonomous: true'
+        : 'has only checks that cannot fail';
+  return [
+    problem(
+      file,
+      line,
+      'vacuous-plan',
+      `plan ${plan.id} ${why}, so it could pass without the work being done; add a machine-checkable check such as { id: tests, type: tests_pass, command: "npm test" }`,
+    ),
+  ];
+}
+
+const FENCE = /^(```+|~~~+)[ \t]*([A-Za-z0-9_+-]+)[ \t]+step\b[ \t]*(.*)$/;
+
+/** Shell blocks marked as steps: ```sh step Create the types */
+export function parseSteps(body: string, bodyLine: number): Step[] {
+  const steps: Step[] = [];
+  const lines = body.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const open = FENCE.exec(lines[i]!);
+    if (!open) continue;
+    const fence = open[1]!;
+    const content: string[] = [];
+    let j = i + 1;
+    while (j < lines.length && !lines[j]!.startsWith(fence[0]!.repeat(fence.length))) content.push(lines[j++]!);
+    steps.push({
+      title: open[3]!.trim() || `Step ${steps.length + 1}`,
+      lang: open[2]!,
+      script: content.join('\n'),
+      line: bodyLine + i,
+    });
+    i = j;
+  }
+  return steps;
+}

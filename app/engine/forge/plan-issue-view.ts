@@ -1,0 +1,68 @@
+import { isStatusLabel, STATUS_VALUES, type StatusValue } from './names.js';
+import { parseMarker } from './plan-issue.js';
+import { comparePlanIds, planPhase } from '../core/spec/model.js';
+
+/** What the commands need of a plan issue, read from its marker, labels and state alone. */
+export interface PlanIssueView {
+  number: number;
+  spec: string;
+  plan: string;
+  title: string;
+  phase: string;
+  /** Plan ids from the `needs:` labels. */
+  needs: string[];
+  /** Every label's name, people's included. */
+  labels: string[];
+  /** The status label; none while the plan is planned but not queued. */
+  status?: StatusValue;
+  open: boolean;
+  /** GitHub's state_reason: `completed` when the plan PR merged, `not_planned` when the plan left the spec. */
+  stateReason?: string;
+}
+
+export interface IssueLike {
+  number: number;
+  title: string;
+  body?: string | null;
+  state?: string;
+  state_reason?: string | null;
+  labels?: readonly (string | { name?: string | null })[];
+}
+
+export function labelNames(issue: Pick<IssueLike, 'labels'>): string[] {
+  return (issue.labels ?? []).map((l) => (typeof l === 'string' ? l : (l.name ?? ''))).filter((n) => n !== '');
+}
+
+/** The view of an issue harness made for a plan; undefined for any other issue. */
+export function planIssueView(issue: IssueLike): PlanIssueView | undefined {
+  const marker = parseMarker(issue.body);
+  if (!marker) return undefined;
+  const labels = labelNames(issue);
+  const status = labels
+    .filter(isStatusLabel)
+    .map((l) => l.slice('status:'.length))
+    .find((s): s is StatusValue => (STATUS_VALUES as readonly string[]).includes(s));
+  const view: PlanIssueView = {
+    number: issue.number,
+    spec: marker.spec,
+    plan: marker.plan,
+    title: issue.title.replace(/^\[[^\]]*\]\s*/, ''),
+    labels,
+    phase: labels.find((l) => l.startsWith('phase:'))?.slice('phase:'.length) ?? planPhase(marker.plan),
+    needs: labels.filter((l) => l.startsWith('needs:')).map((l) => l.slice('needs:'.length)).sort(comparePlanIds),
+    open: issue.state !== 'closed',
+  };
+  if (status !== undefined) view.status = status;
+  if (issue.state_reason) view.stateReason = issue.state_reason;
+  return view;
+}
+
+/** A dependency is satisfied when its issue is closed as completed and verified (docs/github-flow.md, 3). */
+export function isSatisfied(view: PlanIssueView): boolean {
+  return !view.open && view.stateReason === 'completed' && view.status === 'verified';
+}
+
+/** A plan taken out of the spec: its issue is closed as not planned, never deleted. */
+export function isRemoved(view: PlanIssueView): boolean {
+  return !view.open && view.stateReason === 'not_planned';
+}

@@ -1,0 +1,133 @@
+import { parseFrontmatter } from '../../core/spec/frontmatter.js';
+import { frontmatterText } from './frontmatter-text.js';
+import { importProblem, type ImportProblem } from './import-problem.js';
+import type { GsdPhaseDir } from './import-path.js';
+
+/** "### Phase 2: Invoices API", "#### Phase 5: Security" (milestone-grouped), "### ✅ Phase 1: Foundation". */
+const HEADING = /^#{2,4}\s+(?:[^\w\s#]+\s*)?Phase\s+(\d{1,3})(\.\d+)?\s*[:.\u2013\u2014-]\s*(.+?)\s*$/i;
+/** "- [ ] **Phase 1: Foundation** - Data model", the overview list GSD writes above the details. */
+const LISTED = /^\s*[-*]\s*\[[ xX]\]\s*\*\*Phase\s+(\d{1,3})(\.\d+)?\s*[:.]\s*(.+?)\*\*\s*(?:[-\u2013\u2014:]\s*(.+?))?\s*$/i;
+/** "**Goal**: …" or "**Goal:** …". */
+const GOAL = /^\*\*Goal\s*:?\s*\*\*\s*:?\s*(.+)$/i;
+const NEXT_HEADING = /^#{1,4}\s/;
+
+const MAX_TITLE = 200;
+
+export interface GsdRoadmapPhase {
+  /** "02", or "02.1" for an inserted phase. */
+  id: string;
+  title: string;
+  goal?: string;
+  /** Line in GSD's ROADMAP.md. */
+  line: number;
+}
+
+export interface ImportedRoadmap {
+  /** ROADMAP.md in harness's form: frontmatter phases, GSD's prose as the body. */
+  text: string;
+  /** Inserted phases the roadmap names (they are not in the frontmatter). */
+  decimals: GsdRoadmapPhase[];
+  problems: ImportProblem[];
+}
+
+/**
+ * Read GSD's phases from its "### Phase N: Name" headings (or, failing those, its
+ * "- [ ] **Phase N: Name**" list) and write them as harness's frontmatter phases. Phase
+ * directories the roadmap does not name are added, titled from the directory.
+ * `text` undefined: there is no ROADMAP.md, and one is written from the directories alone.
+ */
+export function importRoadmap(text: string | undefined, dirs: readonly GsdPhaseDir[]): ImportedRoadmap {
+  const problems: ImportProblem[] = [];
+  let data: Record<string, unknown> = {};
+  let body = '';
+  let bodyLine = 1;
+  if (text !== undefined) {
+    const fm = parseFrontmatter('ROADMAP.md', text, false);
+    if (fm.ok) ({ data, body, bodyLine } = fm.frontmatter);
+    else body = text;
+  }
+
+  const found = readPhases(body, bodyLine);
+  const decimals = found.filter((p) => p.id.includes('.'));
+  const phases = new Map<string, GsdRoadmapPhase>();
+  for (const phase of found) {
+    if (phase.id.includes('.')) continue;
+    const first = phases.get(phase.id);
+    if (first) {
+      problems.push(
+        importProblem('ROADMAP.md', phase.line, 'duplicate-phase', `phase ${phase.id} is listed again (first on line ${first.line}); the first is kept`, 'warning'),
+      );
+      continue;
+    }
+    phases.set(phase.id, phase);
+  }
+  for (const dir of dirs) {
+    if (dir.decimal || phases.has(dir.id)) continue;
+    phases.set(dir.id, { id: dir.id, title: titleFromDir(dir.source), line: 1 });
+    if (text !== undefined) {
+      problems.push(
+        importProblem(
+          `phases/${dir.source}`,
+          1,
+          'phase-not-in-roadmap',
+          `phase ${dir.id} is not in ROADMAP.md; it was added to the roadmap as "${titleFromDir(dir.source)}"`,
+          'warning',
+        ),
+      );
+    }
+  }
+
+  const entries = [...phases.values()]
+    .sort((a, b) => Number(a.id) - Number(b.id))
+    .map((p) => (p.goal === undefined ? { id: p.id, title: p.title } : { id: p.id, title: p.title, goal: p.goal }));
+  const { phases: _replaced, ...rest } = data;
+  const note =
+    text === undefined
+      ? '<!-- Written by harness import: the GSD tree had no ROADMAP.md, so the phases come from phases/. -->\n'
+      : '<!-- Imported from GSD by harness import: harness reads the phases above; the original roadmap follows. -->\n';
+  const prose = text === undefined ? '' : `\n${body.replace(/^\n+/, '')}`;
+  return { text: `${frontmatterText({ ...rest, phases: entries })}\n${note}${prose}`, decimals, problems };
+}
+
+function readPhases(body: string, bodyLine: number): GsdRoadmapPhase[] {
+  const lines = body.split('\n');
+  const headed: GsdRoadmapPhase[] = [];
+  const listed: GsdRoadmapPhase[] = [];
+  lines.forEach((line, i) => {
+    const heading = HEADING.exec(line);
+    if (heading) {
+      const phase = entry(heading[1]!, heading[2], heading[3]!, bodyLine + i);
+      for (let k = i + 1; k < lines.length && !NEXT_HEADING.test(lines[k]!); k++) {
+        const goal = GOAL.exec(lines[k]!.trim());
+        if (goal) {
+          phase.goal = goal[1]!.trim();
+          break;
+        }
+      }
+      headed.push(phase);
+      return;
+    }
+    const item = LISTED.exec(line);
+    if (item) {
+      const phase = entry(item[1]!, item[2], item[3]!, bodyLine + i);
+      if (item[4]) phase.goal = item[4].trim();
+      listed.push(phase);
+    }
+  });
+  return headed.length > 0 ? headed : listed;
+}
+
+function entry(number: string, decimal: string | undefined, title: string, line: number): GsdRoadmapPhase {
+  const id = number.padStart(2, '0') + (decimal ?? '');
+  const clean = title
+    .replace(/\(INSERTED\)/i, '')
+    .replace(/[*_`]+/g, '')
+    .trim()
+    .slice(0, MAX_TITLE);
+  return { id, title: clean || `Phase ${id}`, line };
+}
+
+function titleFromDir(dir: string): string {
+  const words = dir.replace(/^\d+(\.\d+)?[-_]?/, '').replace(/[-_]+/g, ' ').trim();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : `Phase ${dir}`;
+}

@@ -1,0 +1,145 @@
+import { LineMap } from '../../core/spec/frontmatter.js';
+import type { PlanDialect } from '../../core/spec/plan.js';
+
+/**
+ * GSD writes plans as `phase: 01-foundation`, `plan: 02` with goal-backward `must_haves`.
+ * harness reads them as they are: this maps a GSD frontmatter onto harness's own form,
+ * keeping every key's line so that problems still point into the GSD file.
+ */
+
+export interface GsdArtifact {
+  path?: unknown;
+  provides?: unknown;
+  min_lines?: unknown;
+  exports?: unknown;
+  contains?: unknown;
+}
+
+export interface GsdKeyLink {
+  from?: unknown;
+  to?: unknown;
+  via?: unknown;
+  pattern?: unknown;
+}
+
+export function isGsdPlan(data: Record<string, unknown>): boolean {
+  return !('plan_id' in data) && 'phase' in data && 'plan' in data;
+}
+
+/** "01-foundation" → "01", 3 → "03". */
+export function gsdPhaseId(phase: unknown): string | undefined {
+  const m = /^(\d{1,3})(?:[-_\s].*)?$/.exec(String(phase ?? '').trim());
+  return m ? m[1]!.padStart(2, '0') : undefined;
+}
+
+function two(n: unknown): string | undefined {
+  const m = /^(\d{1,3})$/.exec(String(n ?? '').trim());
+  return m ? m[1]!.padStart(2, '0') : undefined;
+}
+
+/** GSD ids may be "01-02", "1-2", or a bare "02" meaning plan 02 of the same phase. */
+export function gsdDependency(dep: unknown, phase: string | undefined): string {
+  const s = String(dep).trim();
+  const full = /^(\d{1,3})-(\d{1,3})$/.exec(s);
+  if (full) return `${full[1]!.padStart(2, '0')}-${full[2]!.padStart(2, '0')}`;
+  const bare = two(s);
+  if (bare && phase) return `${phase}-${bare}`;
+  return s;
+}
+
+/** Title from the body: GSD's `<objective>` first line, else the first heading. */
+export function gsdTitle(body: string): string | undefined {
+  const objective = /<objective>\s*\n?\s*([^\n<]+)/.exec(body);
+  if (objective) return objective[1]!.trim().replace(/\.$/, '').slice(0, 200);
+  const heading = /^#{1,3}\s+(.+)$/m.exec(body);
+  return heading ? heading[1]!.trim().slice(0, 200) : undefined;
+}
+
+function slug(value: string): string {
+  return value
+    .toLowerCase()
+    .replace(/\.[a-z0-9]+$/, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
+}
+
+export interface GsdConversion {
+  data: Record<string, unknown>;
+  lines: LineMap;
+}
+
+/** Map GSD frontmatter to harness's form; what cannot be mapped is left for the schema to report. */
+export function fromGsdPlan(data: Record<string, unknown>, lines: LineMap, body: string): GsdConversion {
+  const out: Record<string, unknown> = {};
+  const map = new LineMap(lines.firstLine);
+  const phase = gsdPhaseId(data.phase);
+  const plan = two(data.plan);
+  out.plan_id = phase && plan ? `${phase}-${plan}` : `${String(data.phase)}-${String(data.plan)}`;
+  map.copy(lines, ['plan'], ['plan_id']);
+  out.title = typeof data.title === 'string' ? data.title : (gsdTitle(body) ?? `Plan ${String(out.plan_id)}`);
+  map.copy(lines, ['title'], ['title']);
+
+  if (Array.isArray(data.depends_on)) out.depends_on = data.depends_on.map((d) => gsdDependency(d, phase));
+  else if (data.depends_on !== undefined) out.depends_on = data.depends_on;
+  map.copy(lines, ['depends_on'], ['depends_on']);
+
+  for (const key of ['files_modified', 'files_read', 'autonomous', 'requirements', 'agent', 'timeout_minutes', 'checkpoints', 'serve', 'metadata']) {
+    if (data[key] !== undefined) {
+      out[key] = data[key];
+      map.copy(lines, [key], [key]);
+    }
+  }
+
+  const mustPass: unknown[] = Array.isArray(data.must_pass) ? [...data.must_pass] : [];
+  if (Array.isArray(data.must_pass)) map.copy(lines, ['must_pass'], ['must_pass']);
+  const mustHaves = (data.must_haves ?? {}) as Record<string, unknown>;
+  const used = new Set<string>(mustPass.map((c) => String((c as { id?: unknown })?.id)));
+  const uniqueId = (wanted: string) => {
+    let id = wanted || 'check';
+    for (let n = 2; used.has(id); n++) id = `${wanted}-${n}`;
+    used.add(id);
+    return id;
+  };
+  if (Array.isArray(mustHaves.truths)) {
+    out.truths = mustHaves.truths.map(String);
+    map.copy(lines, ['must_haves', 'truths'], ['truths']);
+  }
+  if (Array.isArray(mustHaves.artifacts)) {
+    mustHaves.artifacts.forEach((a: GsdArtifact, j) => {
+      const index = mustPass.length;
+      const check: Record<string, unknown> = {
+        id: uniqueId(`artifact-${slug(String(a?.path ?? j + 1))}`),
+        type: 'artifact',
+        path: a?.path,
+      };
+      if (a?.provides !== undefined) check.provides = a.provides;
+      if (a?.min_lines !== undefined) check.min_lines = a.min_lines;
+      if (a?.exports !== undefined) check.exports = Array.isArray(a.exports) ? a.exports : [a.exports];
+      if (a?.contains !== undefined) check.contains = a.contains;
+      mustPass.push(check);
+      map.copy(lines, ['must_haves', 'artifacts', j], ['must_pass', index]);
+    });
+  }
+  if (Array.isArray(mustHaves.key_links)) {
+    mustHaves.key_links.forEach((k: GsdKeyLink, j) => {
+      const index = mustPass.length;
+      const check: Record<string, unknown> = {
+        id: uniqueId(`link-${slug(String(k?.from ?? j + 1))}`),
+        type: 'key_link',
+        from: k?.from,
+        to: k?.to,
+      };
+      if (k?.via !== undefined) check.via = k.via;
+      if (k?.pattern !== undefined) check.pattern = k.pattern;
+      mustPass.push(check);
+      map.copy(lines, ['must_haves', 'key_links', j], ['must_pass', index]);
+    });
+  }
+  out.must_pass = mustPass;
+  if (!map.has(['must_pass'])) map.copy(lines, ['must_haves'], ['must_pass']);
+  return { data: out, lines: map };
+}
+
+/** GSD's plan form, read wherever harness reads plans (engine/importers/dialects.ts). */
+export const GSD_PLAN_DIALECT: PlanDialect = { name: 'gsd', matches: isGsdPlan, toHarness: fromGsdPlan };

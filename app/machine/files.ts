@@ -1,0 +1,40 @@
+import { readdir, readFile, unlink } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+
+/**
+ * Reading what may not be there. Only "not there" is expected: a file that cannot be read for
+ * any other reason (permissions, a directory where a file should be, a failing disk) is an
+ * error to surface, never the same as an empty file.
+ */
+export function isMissing(e: unknown): boolean {
+  return (e as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}
+
+/** The file's text, or undefined when there is no such file. */
+export async function readTextIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    if (isMissing(e)) return undefined;
+    throw e;
+  }
+}
+
+/** The directory's entries, or undefined when there is no such directory. */
+export async function listIfExists(dir: string): Promise<Dirent[] | undefined> {
+  try {
+    return await readdir(dir, { withFileTypes: true });
+  } catch (e) {
+    if (isMissing(e)) return undefined;
+    throw e;
+  }
+}
+
+/** Remove a file; one that is gone already is what was wanted. */
+export async function removeIfExists(path: string): Promise<void> {
+  try {
+    await unlink(path);
+  } catch (e) {
+    if (!isMissing(e)) throw e;
+  }
+}

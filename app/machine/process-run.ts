@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import type { ExecResult } from '../engine/core/verify/ports.js';
+import { killGroup } from './process-group.js';
+import { ProcessTail } from './process-tail.js';
+
+export interface RunShellOptions {
+  /** Absolute working directory. */
+  cwd: string;
+  timeoutMs: number;
+  env?: Record<string, string>;
+  /** Bytes of each stream kept (the tail). */
+  maxOutputBytes?: number;
+}
+
+export const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024;
+/** After SIGTERM at the timeout, how long the group has before SIGKILL. */
+const KILL_GRACE_MS = 2_000;
+/** After the shell exits, how long its output pipes may stay open (held by a background child) before they are cut. */
+const CLOSE_GRACE_MS = 1_000;
+
+/**
+ * `sh -c command` in its own process group, stdin closed (so nothing waits for a person and
+ * watch modes stay off), output captured up to a cap. Never hangs: at the timeout the
+ * whole group is killed, and once the shell exits anything it left running is ended too.
+ */
+export function runShell(command: string, options: RunShellOptions): Promise<ExecResult> {
+  const started = Date.now();
+  const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const stdout = new ProcessTail(cap);
+  const stderr = new ProcessTail(cap);
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', command], {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let timedOut = false;
+    let settled = false;
+    let exitCode: number | null = null;
+    const timers: NodeJS.Timeout[] = [];
+
+    const settle = (spawnError?: Error) => {
+      if (settled) return;
+      settled = true;
+      timers.forEach(clearTimeout);
+      const err = stderr.text();
+      resolve({
+        code: timedOut ? null : exitCode,
+        stdout: stdout.text(),
+        stderr: spawnError ? `${err}${err ? '\n' : ''}could not start sh: ${spawnError.message}` : err,
+        timedOut,
+        durationMs: Date.now() - started,
+      });
+    };
+
+    child.stdout!.on('data', (c: Buffer) => stdout.push(c));
+    child.stderr!.on('data', (c: Buffer) => stderr.push(c));
+    child.once('error', (e) => settle(e));
+    child.once('exit', (code) => {
+      exitCode = code;
+      // Whatever the shell left behind in its group (a backgrounded server) ends with it.
+      killGroup(child, 'SIGKILL');
+      timers.push(
+        setTimeout(() => {
+          child.stdout!.destroy();
+          child.stderr!.destroy();
+          settle();
+        }, CLOSE_GRACE_MS),
+      );
+    });
+    child.once('close', () => settle());
+
+    timers.push(
+      setTimeout(() => {
+        timedOut = true;
+        killGroup(child, 'SIGTERM');
+        timers.push(setTimeout(() => killGroup(child, 'SIGKILL'), KILL_GRACE_MS));
+      }, options.timeoutMs),
+    );
+  });
+}

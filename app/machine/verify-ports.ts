@@ -1,0 +1,68 @@
+import { resolve } from 'node:path';
+import type { Serve } from '../engine/core/spec/model.js';
+import type { VerifyPorts } from '../engine/core/verify/ports.js';
+import type { Clock } from '../engine/core/clock.js';
+import { systemClock } from './clock.js';
+import { runShell } from './process-run.js';
+import { LazyBrowser } from './verify-browser.js';
+import { ConfinedFiles } from './verify-files.js';
+import { verifyHttp } from './verify-http.js';
+import { startServer, type StartedServer } from './verify-serve.js';
+
+export interface LocalVerifyOptions {
+  /** Added to the environment of commands and servers. */
+  env?: Record<string, string>;
+  /** Bytes of each output stream a command keeps (its tail). */
+  maxOutputBytes?: number;
+  /** Where HARNESS_CHROMIUM is read; process.env by default. */
+  processEnv?: NodeJS.ProcessEnv;
+  /** The machine's own by default; a run passes its own (its `now`). */
+  clock?: Clock;
+}
+
+export interface LocalVerifyPorts extends VerifyPorts {
+  readonly root: string;
+  /** Close the browser and stop any server still running. Call it when verification is over. */
+  close(): Promise<void>;
+}
+
+/**
+ * The verification ports on this machine, for a checkout at `root`: files confined to the
+ * root, commands and servers in process groups of their own, fetch for HTTP, and a headless
+ * Chromium through playwright-core, launched once on first use.
+ */
+export function localVerifyPorts(root: string, options: LocalVerifyOptions = {}): LocalVerifyPorts {
+  const absRoot = resolve(root);
+  const files = new ConfinedFiles(absRoot);
+  const browser = new LazyBrowser(options.processEnv ?? process.env);
+  const servers = new Set<StartedServer>();
+
+  return {
+    root: absRoot,
+    readFile: (path) => files.readFile(path),
+    exists: (path) => files.exists(path),
+    async exec(command, execOptions) {
+      const cwd = await files.directory(execOptions.cwd);
+      return runShell(command, { cwd, timeoutMs: execOptions.timeoutMs, env: { ...options.env, ...execOptions.env }, maxOutputBytes: options.maxOutputBytes });
+    },
+    http: (url, init) => verifyHttp(url, init),
+    async serve(serve: Serve) {
+      const server = await startServer(serve, absRoot, options.env);
+      servers.add(server);
+      return {
+        baseUrl: server.baseUrl,
+        stop: async () => {
+          servers.delete(server);
+          await server.stop();
+        },
+      };
+    },
+    browser: () => browser.port(),
+    clock: options.clock ?? systemClock(),
+    async close() {
+      await Promise.all([...servers].map((s) => s.stop()));
+      servers.clear();
+      await browser.close();
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { ServerHandle } from '../engine/core/verify/ports.js';
+import type { Serve } from '../engine/core/spec/model.js';
+import { exited, stopGroup } from './process-group.js';
+import { ProcessTail } from './process-tail.js';
+
+const DEFAULT_READY_SECONDS = 30;
+const POLL_MS = 150;
+const PROBE_TIMEOUT_MS = 2_000;
+const OUTPUT_CAP = 64 * 1024;
+
+/** A port nothing listens on now; the server is told it through PORT. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => (port > 0 ? resolve(port) : reject(new Error('no free port'))));
+    });
+  });
+}
+
+function lastLines(text: string, n = 8): string {
+  const lines = text.trim().split('\n');
+  return lines.slice(-n).join('\n');
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Any HTTP answer means the server is up: a 404 at ready_path is still a server. */
+async function answers(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    await res.body?.cancel();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface StartedServer extends ServerHandle {
+  readonly child: ChildProcess;
+}
+
+/**
+ * Start a plan's server: the command in its own process group under `root`, with PORT set
+ * (a free one when the URL says {port}), then poll ready_path until it answers. A server
+ * that exits or stays silent is stopped and reported with the end of its output.
+ */
+export async function startServer(serve: Serve, root: string, env: Record<string, string> = {}): Promise<StartedServer> {
+  let url = serve.url;
+  const portEnv: Record<string, string> = {};
+  if (url.includes('{port}')) {
+    const port = String(await freePort());
+    url = url.replaceAll('{port}', port);
+    portEnv.PORT = port;
+  } else {
+    const port = new URL(url).port;
+    if (port !== '') portEnv.PORT = port;
+  }
+  const baseUrl = url.replace(/\/+$/, '');
+  const readyPath = serve.ready_path ?? '/';
+  const readyUrl = `${baseUrl}/${readyPath.replace(/^\/+/, '')}`;
+
+  // With a fixed port, a server left over from an earlier run would answer for this one.
+  if (portEnv.PORT !== undefined && !serve.url.includes('{port}') && (await answers(readyUrl))) {
+    throw new Error(`something already answers at ${readyUrl} before ${JSON.stringify(serve.command)} started; stop it, or write {port} in serve.url to get a free port`);
+  }
+
+  const output = new ProcessTail(OUTPUT_CAP);
+  const child = spawn('sh', ['-c', serve.command], {
+    cwd: root,
+    env: { ...process.env, ...env, ...portEnv },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (c: Buffer) => output.push(c));
+  child.stderr!.on('data', (c: Buffer) => output.push(c));
+  let spawnError: Error | undefined;
+  child.once('error', (e) => (spawnError = e));
+
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= stopGroup(child).then(() => {
+      child.stdout!.destroy();
+      child.stderr!.destroy();
+    });
+    return stopped;
+  };
+
+  const seconds = serve.timeout_seconds ?? DEFAULT_READY_SECONDS;
+  const deadline = Date.now() + seconds * 1000;
+  let gone = false;
+  void exited(child).then(() => (gone = true));
+  for (;;) {
+    if (spawnError) throw new Error(`could not start ${serve.command}: ${spawnError.message}`);
+    if (gone) {
+      await stop();
+      const how = child.exitCode !== null ? `exit ${child.exitCode}` : `signal ${child.signalCode}`;
+      const out = lastLines(output.text());
+      throw new Error(`${JSON.stringify(serve.command)} ended (${how}) before answering at ${readyUrl}${out ? `; output ends:\n${out}` : ''}`);
+    }
+    if (await answers(readyUrl)) return { baseUrl, child, stop };
+    if (Date.now() >= deadline) {
+      await stop();
+      const out = lastLines(output.text());
+      throw new Error(`${JSON.stringify(serve.command)} did not answer at ${readyUrl} within ${seconds} s${out ? `; output ends:\n${out}` : ''}`);
+    }
+    await sleep(POLL_MS);
+  }
+}

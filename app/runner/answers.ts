@@ -1,0 +1,63 @@
+import type { Checkpoint } from '../engine/core/protocol/messages.js';
+import type { RunContext } from './context.js';
+import type { CheckpointRecord } from './store.js';
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}
+
+/**
+ * Wait for a person to answer a checkpoint. The question goes to checkpoint.json; the
+ * answer comes from checkpoint_response.json (`harness respond`, from any terminal, even
+ * while this run is stopped) or from the run's own prompt when it has a terminal. An
+ * answer already on file (given while the run was down) is taken at once.
+ */
+export async function awaitAnswer(ctx: RunContext, session: string, checkpoint: Checkpoint, origin: CheckpointRecord['origin']): Promise<string> {
+  const { store } = ctx;
+  const early = await store.readResponse(session);
+  if (early && early.checkpoint === checkpoint.id) {
+    await store.clearCheckpoint(session);
+    return early.answer;
+  }
+  const record: CheckpointRecord = { ...checkpoint, plan: session, origin, askedAt: ctx.now().toISOString() };
+  await store.writeCheckpoint(record);
+  ctx.state.checkpoints.set(session, record);
+  const isPlan = ctx.spec.planById.has(session);
+  if (isPlan) ctx.schedule.setPlan(session, 'checkpoint');
+  ctx.reporter.event({
+    kind: 'plan-checkpoint',
+    plan: session,
+    checkpoint,
+    respond: `harness respond ${ctx.options.specArg} ${session} <answer>${checkpoint.options?.length ? ` (one of: ${checkpoint.options.join(', ')})` : ''}`,
+  });
+
+  const done = new AbortController();
+  const stop = () => done.abort();
+  ctx.abort.signal.addEventListener('abort', stop, { once: true });
+  try {
+    const fromFile = (async () => {
+      while (!done.signal.aborted) {
+        const response = await store.readResponse(session);
+        if (response && response.checkpoint === checkpoint.id) return response.answer;
+        await sleep(ctx.options.pollMs ?? 500, done.signal);
+      }
+      return undefined;
+    })();
+    const fromPrompt = ctx.options.ask ? ctx.options.ask(record, done.signal).then((a) => (a === undefined ? new Promise<undefined>(() => {}) : a)) : new Promise<undefined>(() => {});
+    const answer = await Promise.race([fromFile, fromPrompt]);
+    if (answer === undefined) throw new Error('the run was stopped while waiting for an answer');
+    await store.clearCheckpoint(session);
+    ctx.state.checkpoints.delete(session);
+    if (isPlan) ctx.schedule.setPlan(session, 'running');
+    return answer;
+  } finally {
+    done.abort();
+    ctx.abort.signal.removeEventListener('abort', stop);
+  }
+}

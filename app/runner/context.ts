@@ -1,0 +1,66 @@
+import type { GraphAnalysis } from '../engine/core/analysis/analyze.js';
+import type { Scheduler } from '../engine/core/schedule/scheduler.js';
+import type { ScheduleState } from '../engine/core/schedule/state.js';
+import type { Spec } from '../engine/core/spec/model.js';
+import type { AgentsConfig } from '../workers/registry.js';
+import type { Mutex } from './mutex.js';
+import type { RunReporter } from './progress.js';
+import type { RunRepo } from './repo.js';
+import type { RunState } from './run-state.js';
+import type { CheckpointRecord, OrchestrationStore, RunRecord } from './store.js';
+
+export interface RunOptions {
+  /** The spec directory in the person's checkout (absolute). */
+  specDir: string;
+  /** How the person wrote it, for the commands we suggest. */
+  specArg: string;
+  slots: number;
+  /** Overrides every plan's agent. */
+  agent?: string;
+  /** Only start plans of this phase. */
+  phase?: string;
+  /** Only start this plan. */
+  plan?: string;
+  /** Give failed and blocked plans (and failed phases) another attempt. */
+  retry?: boolean;
+  agents?: AgentsConfig;
+  /** The agent for plans that name none. */
+  defaultAgent?: string;
+  reporter: RunReporter;
+  /** An interactive answer to a checkpoint (a terminal prompt); the file protocol is always watched too. */
+  ask?: (checkpoint: CheckpointRecord, signal: AbortSignal) => Promise<string | undefined>;
+  signal?: AbortSignal;
+  now?: () => Date;
+  /** How often to look for `harness respond`'s answer. */
+  pollMs?: number;
+  /** Extra environment for agents and checks. */
+  env?: Record<string, string>;
+}
+
+export interface Timing {
+  startedAt: number;
+  agentMs: number;
+  verifyMs: number;
+}
+
+/** Everything the parts of a run share. */
+export interface RunContext {
+  spec: Spec;
+  analysis: GraphAnalysis;
+  /** The spec directory relative to the repository root, forward slashes. */
+  specRel: string;
+  repo: RunRepo;
+  store: OrchestrationStore;
+  record: RunRecord;
+  integration: { branch: string; worktree: string; specDir: string };
+  scheduler: Scheduler;
+  schedule: ScheduleState;
+  state: RunState;
+  activity: { at: string; text: string }[];
+  options: RunOptions;
+  reporter: RunReporter;
+  mutex: Mutex;
+  timing: Timing;
+  abort: AbortController;
+  now(): Date;
+}

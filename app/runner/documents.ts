@@ -1,0 +1,79 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { TRAILER_PLAN, TRAILER_SPEC, type Trailer } from '../engine/core/agents/commit-message.js';
+import { appendCommits, type LoggedCommit } from '../engine/core/run/commits-log.js';
+import { updateRoadmapProgress } from '../engine/core/run/roadmap-progress.js';
+import type { RunSnapshot } from '../engine/core/run/snapshot.js';
+import { statusDocument } from '../engine/core/run/status-document.js';
+import type { Phase } from '../engine/core/spec/model.js';
+import type { RunContext } from './context.js';
+import { loadTemplate } from '../machine/templates.js';
+import { readTextIfExists } from '../machine/files.js';
+
+/** A phase's directory under execution/phases/, named like its plans' directory. */
+export function executionDir(phase: Phase): string {
+  return `execution/phases/${phase.dir ?? phase.id}`;
+}
+
+export function snapshotOf(ctx: RunContext): RunSnapshot {
+  const plans = new Map(ctx.spec.plans.map((p) => [p.id, ctx.schedule.plan(p.id)]));
+  const phases = new Map(ctx.spec.phases.map((p) => [p.id, ctx.schedule.phase(p.id)]));
+  return {
+    spec: ctx.spec.id,
+    title: ctx.spec.title,
+    plans,
+    phases,
+    minutes: ctx.state.minutes,
+    reasons: ctx.state.reasons,
+    activity: ctx.activity,
+    now: ctx.now(),
+  };
+}
+
+export function noteActivity(ctx: RunContext, text: string): void {
+  ctx.activity.push({ at: ctx.now().toISOString(), text });
+  if (ctx.activity.length > 50) ctx.activity.splice(0, ctx.activity.length - 50);
+}
+
+/**
+ * Write documents into the spec directory on the integration branch, together with
+ * STATUS.md, ROADMAP.md's checkboxes and commits.log, as one commit. Must run under the
+ * integration mutex. Writing the same content twice commits nothing, which keeps a
+ * resumed run from adding duplicate commits.
+ */
+export async function commitDocuments(
+  ctx: RunContext,
+  files: Record<string, string>,
+  subject: string,
+  trailers: Trailer[] = [],
+  logged: LoggedCommit[] = [],
+): Promise<string | undefined> {
+  const base = ctx.integration.specDir;
+  const write = async (rel: string, text: string) => {
+    const full = join(base, rel);
+    await mkdir(dirname(full), { recursive: true });
+    await writeFile(full, text);
+    return rel;
+  };
+  const paths: string[] = [];
+  for (const [rel, text] of Object.entries(files)) paths.push(await write(rel, text));
+
+  const snapshot = snapshotOf(ctx);
+  paths.push(await write('STATUS.md', statusDocument(await loadTemplate('STATUS.md'), ctx.spec, ctx.analysis, snapshot)));
+  const roadmap = await readTextIfExists(join(base, 'ROADMAP.md'));
+  if (roadmap !== undefined) paths.push(await write('ROADMAP.md', updateRoadmapProgress(roadmap, ctx.spec, snapshot)));
+  if (logged.length > 0) {
+    const log = (await readTextIfExists(join(base, 'execution/commits.log'))) ?? '';
+    paths.push(await write('execution/commits.log', appendCommits(log, logged)));
+  }
+  const specPrefix = ctx.specRel === '.' ? '' : `${ctx.specRel}/`;
+  return ctx.repo.commitPaths(
+    ctx.integration.worktree,
+    paths.map((p) => `${specPrefix}${p}`),
+    { subject: `docs(${ctx.spec.id}): ${subject}`, trailers: [...trailers, { key: TRAILER_SPEC, value: ctx.spec.id }] },
+  );
+}
+
+export function planTrailer(plan: string): Trailer {
+  return { key: TRAILER_PLAN, value: plan };
+}

@@ -1,0 +1,198 @@
+import type { Checkpoint } from '../engine/core/protocol/messages.js';
+
+/** What a run tells the person watching it. */
+export type RunEvent =
+  | { kind: 'plan-started'; plan: string; title: string; attempt: number; resumed: boolean }
+  | { kind: 'plan-progress'; plan: string; message: string; task?: number; total?: number }
+  | { kind: 'plan-checkpoint'; plan: string; checkpoint: Checkpoint; respond: string }
+  | { kind: 'plan-verifying'; plan: string }
+  | { kind: 'plan-verified'; plan: string; minutes: number }
+  | { kind: 'plan-failed'; plan: string; reason: string }
+  | { kind: 'plan-blocked'; plan: string; because: string }
+  | { kind: 'phase-verifying'; phase: string }
+  | { kind: 'phase-verified'; phase: string }
+  | { kind: 'phase-failed'; phase: string; reason: string }
+  | { kind: 'research'; phase: string; path: string }
+  | { kind: 'info'; text: string };
+
+export interface Totals {
+  plansVerified: number;
+  plansTotal: number;
+  phasesVerified: number;
+  phasesTotal: number;
+}
+
+export interface RunReporter {
+  event(event: RunEvent): void;
+  totals(totals: Totals): void;
+  close(): void;
+}
+
+function describe(e: RunEvent): string {
+  switch (e.kind) {
+    case 'plan-started':
+      return `${e.plan} ${e.resumed ? 'resumed' : 'started'}: ${e.title}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}`;
+    case 'plan-progress':
+      return `${e.plan} ${e.task !== undefined && e.total !== undefined ? `[${e.task}/${e.total}] ` : ''}${e.message}`;
+    case 'plan-checkpoint':
+      return `${e.plan} waits for a person (${e.checkpoint.kind}): ${e.checkpoint.prompt.split('\n')[0]}\n    answer with: ${e.respond}`;
+    case 'plan-verifying':
+      return `${e.plan} verifying`;
+    case 'plan-verified':
+      return `${e.plan} verified and merged (${e.minutes} min)`;
+    case 'plan-failed':
+      return `${e.plan} FAILED: ${e.reason}`;
+    case 'plan-blocked':
+      return `${e.plan} blocked: ${e.because}`;
+    case 'phase-verifying':
+      return `phase ${e.phase} verifying on the merged work`;
+    case 'phase-verified':
+      return `phase ${e.phase} verified`;
+    case 'phase-failed':
+      return `phase ${e.phase} FAILED: ${e.reason}`;
+    case 'research':
+      return `phase ${e.phase} researched ahead: ${e.path}`;
+    case 'info':
+      return e.text;
+  }
+}
+
+/** One timestamped line per event: logs, CI, pipes. */
+export class PlainReporter implements RunReporter {
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  event(e: RunEvent): void {
+    if (e.kind === 'plan-progress') return void this.write(`${this.stamp()} ${describe(e)}\n`);
+    this.write(`${this.stamp()} ${describe(e)}\n`);
+  }
+
+  totals(): void {}
+
+  close(): void {}
+
+  private stamp(): string {
+    return this.now().toISOString().slice(11, 19);
+  }
+}
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/**
+ * A live view for a terminal: finished events scroll up as lines, and below them one
+ * line per running plan and a bar for the spec, redrawn in place.
+ */
+export class TtyReporter implements RunReporter {
+  private readonly running = new Map<string, { title: string; detail: string; since: number; waiting: boolean }>();
+  private drawn = 0;
+  private frame = 0;
+  private current: Totals = { plansVerified: 0, plansTotal: 0, phasesVerified: 0, phasesTotal: 0 };
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly columns: () => number = () => process.stdout.columns ?? 100,
+  ) {
+    this.timer = setInterval(() => this.draw(), 120);
+    this.timer.unref();
+  }
+
+  event(e: RunEvent): void {
+    switch (e.kind) {
+      case 'plan-started':
+        this.running.set(e.plan, { title: e.title, detail: e.resumed ? 'resuming' : 'starting', since: Date.now(), waiting: false });
+        break;
+      case 'plan-progress': {
+        const r = this.running.get(e.plan);
+        if (r) r.detail = `${e.task !== undefined && e.total !== undefined ? `step ${e.task}/${e.total} ` : ''}${e.message}`;
+        this.draw();
+        return;
+      }
+      case 'plan-checkpoint': {
+        const r = this.running.get(e.plan);
+        if (r) {
+          r.detail = `waiting for a person: ${e.checkpoint.prompt.split('\n')[0]}`;
+          r.waiting = true;
+        }
+        break;
+      }
+      case 'plan-verifying': {
+        const r = this.running.get(e.plan);
+        if (r) {
+          r.detail = 'verifying';
+          r.waiting = false;
+        }
+        this.draw();
+        return;
+      }
+      case 'plan-verified':
+      case 'plan-failed':
+        this.running.delete(e.plan);
+        break;
+      default:
+        break;
+    }
+    this.clear();
+    this.write(`${describe(e)}\n`);
+    this.draw();
+  }
+
+  totals(totals: Totals): void {
+    this.current = totals;
+    this.draw();
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.clear();
+  }
+
+  private clear(): void {
+    if (this.drawn > 0) this.write(`\x1b[${this.drawn}A\x1b[0J`);
+    this.drawn = 0;
+  }
+
+  private draw(): void {
+    this.clear();
+    const width = Math.max(40, this.columns() - 1);
+    const lines: string[] = [];
+    this.frame = (this.frame + 1) % FRAMES.length;
+    for (const [plan, r] of this.running) {
+      const secs = Math.round((Date.now() - r.since) / 1000);
+      const mark = r.waiting ? '?' : FRAMES[this.frame]!;
+      lines.push(fit(`${mark} ${plan} ${r.title} · ${r.detail} · ${secs}s`, width));
+    }
+    const { plansVerified, plansTotal, phasesVerified, phasesTotal } = this.current;
+    if (plansTotal > 0) {
+      const barWidth = Math.min(30, width - 40);
+      const filled = Math.round((plansVerified / plansTotal) * barWidth);
+      lines.push(
+        fit(`[${'█'.repeat(filled)}${'░'.repeat(Math.max(0, barWidth - filled))}] ${plansVerified}/${plansTotal} plans · ${phasesVerified}/${phasesTotal} phases`, width),
+      );
+    }
+    if (lines.length > 0) this.write(`${lines.join('\n')}\n`);
+    this.drawn = lines.length;
+  }
+}
+
+function fit(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+}
+
+/** Collects events: for tests, and for the status a run prints at its end. */
+export class RecordingReporter implements RunReporter {
+  readonly events: RunEvent[] = [];
+  last: Totals | undefined;
+
+  event(e: RunEvent): void {
+    this.events.push(e);
+  }
+
+  totals(t: Totals): void {
+    this.last = t;
+  }
+
+  close(): void {}
+}

@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PhaseState, PlanState } from '../engine/core/state/plan-state.js';
+import { Scheduler } from '../engine/core/schedule/scheduler.js';
+import { researchPath } from '../engine/core/run/research.js';
+import type { Spec } from '../engine/core/spec/model.js';
+import type { CheckpointRecord, OrchestrationStore, SessionResult, SessionStatus } from './store.js';
+
+/** Session key of a phase's own checkpoints (its human checks). */
+export function phaseSession(phase: string): string {
+  return `phase-${phase}`;
+}
+
+export interface RunState {
+  plans: Map<string, PlanState>;
+  phases: Map<string, PhaseState>;
+  statuses: Map<string, SessionStatus>;
+  results: Map<string, SessionResult>;
+  checkpoints: Map<string, CheckpointRecord>;
+  minutes: Map<string, number>;
+  reasons: Map<string, string>;
+  researched: Set<string>;
+}
+
+/**
+ * What the files of `.orchestration/` say about each plan and phase. A plan with a result
+ * is verified (merged) or failed; a plan with only a status was interrupted mid-run and is
+ * resumed; a plan with neither has not started.
+ */
+export function emptyRunState(): RunState {
+  return {
+    plans: new Map(),
+    phases: new Map(),
+    statuses: new Map(),
+    results: new Map(),
+    checkpoints: new Map(),
+    minutes: new Map(),
+    reasons: new Map(),
+    researched: new Set(),
+  };
+}
+
+export async function readRunState(store: OrchestrationStore, spec: Spec, integrationSpecDir?: string): Promise<RunState> {
+  const state = emptyRunState();
+  await Promise.all(
+    spec.plans.map(async (plan) => {
+      const [status, result, checkpoint] = await Promise.all([store.readStatus(plan.id), store.readResult(plan.id), store.readCheckpoint(plan.id)]);
+      if (status) state.statuses.set(plan.id, status);
+      if (checkpoint) state.checkpoints.set(plan.id, checkpoint);
+      if (result) {
+        state.results.set(plan.id, result);
+        state.minutes.set(plan.id, result.durationMinutes);
+        if (result.outcome === 'verified' && result.mergedAs) state.plans.set(plan.id, 'verified');
+        else if (result.outcome === 'failed') {
+          state.plans.set(plan.id, 'failed');
+          if (result.reason) state.reasons.set(plan.id, result.reason);
+        } else state.plans.set(plan.id, 'running');
+      } else if (status) {
+        state.plans.set(plan.id, checkpoint ? 'checkpoint' : 'running');
+      }
+    }),
+  );
+  await Promise.all(
+    spec.phases.map(async (phase) => {
+      const record = await store.readPhase(phase.id);
+      if (record) state.phases.set(phase.id, record.outcome);
+      const checkpoint = await store.readCheckpoint(phaseSession(phase.id));
+      if (checkpoint) state.checkpoints.set(phaseSession(phase.id), checkpoint);
+      if (integrationSpecDir && existsSync(join(integrationSpecDir, researchPath(phase)))) state.researched.add(phase.id);
+    }),
+  );
+  return state;
+}
+
+/**
+ * Plans that cannot run because a plan or phase they need failed. The scheduler decides
+ * this from the other states, so it is never stored: `harness status` derives it the same
+ * way the run does.
+ */
+export function markBlocked(spec: Spec, state: RunState): void {
+  const scheduler = new Scheduler(spec);
+  const schedule = scheduler.state({ plans: state.plans, phases: state.phases });
+  for (const b of scheduler.blockedBy(schedule)) {
+    state.plans.set(b.plan, 'blocked');
+    state.reasons.set(b.plan, 'plan' in b.because ? `${b.because.plan} failed` : `phase ${b.because.phase} failed its verification`);
+  }
+}

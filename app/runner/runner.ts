@@ -1,0 +1,253 @@
+import { join, relative, sep } from 'node:path';
+import { analyzeGraph } from '../engine/core/analysis/analyze.js';
+import { graphJson } from '../engine/core/analysis/render.js';
+import type { PhaseState, PlanState } from '../engine/core/state/plan-state.js';
+import { progressOf } from '../engine/core/run/status-document.js';
+import { Scheduler } from '../engine/core/schedule/scheduler.js';
+import { loadSpec } from '../engine/core/spec/load.js';
+import type { Problem } from '../engine/core/spec/problem.js';
+import { readSpecFiles } from '../machine/spec-files.js';
+import type { RunContext, RunOptions } from './context.js';
+import { commitDocuments, noteActivity, snapshotOf } from './documents.js';
+import { finalVerification } from './final-verification.js';
+import { acquireRunLock } from './lock.js';
+import { Mutex } from './mutex.js';
+import { executePhase } from './phase-execution.js';
+import { executePlan } from './plan-execution.js';
+import { integrationBranch, planBranch, RunError, RunRepo } from './repo.js';
+import { executeResearch } from './research-execution.js';
+import { readRunState } from './run-state.js';
+import { OrchestrationStore } from './store.js';
+import { PLAN_READING } from '../engine/importers/dialects.js';
+
+export interface RunOutcome {
+  spec: string;
+  /** Every plan and phase verified. */
+  complete: boolean;
+  plans: Record<string, PlanState>;
+  phases: Record<string, PhaseState>;
+  integrationBranch: string;
+  integrationWorktree: string;
+  /** STATUS.md in the integration worktree. */
+  statusFile: string;
+  timing: { totalMs: number; agentMs: number; gitMs: number; verifyMs: number; plansRun: number };
+  /** Set when the spec itself does not validate (nothing ran). */
+  problems?: Problem[];
+  stopped: boolean;
+}
+
+/**
+ * `harness run`: execute a spec locally as fast as its graph allows. The run is a loop
+ * over the scheduler: start what is ready in free slots, verify phases as they complete,
+ * research ahead with idle slots, and wait for the next thing to finish. All state is in
+ * `.orchestration/` and on branches, so the loop can be killed and started again.
+ */
+export async function runSpec(options: RunOptions): Promise<RunOutcome> {
+  const now = options.now ?? (() => new Date());
+  const startedAt = performance.now();
+  const loaded = loadSpec(await readSpecFiles(options.specDir), PLAN_READING);
+  const repo = await RunRepo.open(options.specDir);
+  if (!loaded.valid || !loaded.spec) {
+    return {
+      spec: loaded.spec?.id ?? '',
+      complete: false,
+      plans: {},
+      phases: {},
+      integrationBranch: '',
+      integrationWorktree: '',
+      statusFile: '',
+      timing: { totalMs: 0, agentMs: 0, gitMs: 0, verifyMs: 0, plansRun: 0 },
+      problems: loaded.problems,
+      stopped: false,
+    };
+  }
+  const spec = loaded.spec;
+  const specRel = relative(repo.root, options.specDir).split(sep).join('/') || '.';
+  if (specRel.startsWith('..')) throw new RunError(`${options.specDir} is outside the repository ${repo.root}`);
+  for (const id of [options.plan].filter((x): x is string => x !== undefined)) {
+    if (!spec.planById.has(id)) throw new RunError(`--plan ${id}: no such plan in ${spec.id}`);
+  }
+  if (options.phase !== undefined && !spec.phases.some((p) => p.id === options.phase)) {
+    throw new RunError(`--phase ${options.phase}: no such phase in ${spec.id} (phases: ${spec.phases.map((p) => p.id).join(', ')})`);
+  }
+
+  const store = OrchestrationStore.for(repo.root, spec.id);
+  const release = await acquireRunLock(store.root);
+  const abort = new AbortController();
+  const onAbort = () => abort.abort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await repo.excludeOrchestration();
+    let record = await store.readRun();
+    const branch = integrationBranch(spec.id);
+    const worktree = repo.worktreePath(spec.id, 'integration');
+    if (!record) {
+      const baseSha = await repo.revParse('HEAD');
+      record = {
+        spec: spec.id,
+        specDir: specRel,
+        baseBranch: (await repo.currentBranch()) ?? baseSha,
+        baseSha,
+        integrationBranch: branch,
+        integrationWorktree: worktree,
+        createdAt: now().toISOString(),
+        updatedAt: now().toISOString(),
+      };
+    }
+    await repo.ensureWorktree(worktree, branch, record.baseSha);
+    record = { ...record, updatedAt: now().toISOString(), holder: { pid: process.pid, since: now().toISOString() } };
+    await store.writeRun(record);
+    const analysis = analyzeGraph(spec);
+    await store.writeGraph(graphJson(spec, analysis));
+    const integrationSpecDir = join(worktree, specRel);
+    if (options.retry) await forgetFailures(repo, store, spec.id, spec.plans.map((p) => p.id), spec.phases.map((p) => p.id));
+    const state = await readRunState(store, spec, integrationSpecDir);
+
+    const scheduler = new Scheduler(spec);
+    const schedule = scheduler.state({
+      plans: [...state.plans].map(([id, s]) => [id, s === 'running' || s === 'checkpoint' ? 'pending' : s] as const),
+      phases: state.phases,
+      research: [...state.researched].map((p) => [p, 'done'] as const),
+    });
+    const ctx: RunContext = {
+      spec,
+      analysis,
+      specRel,
+      repo,
+      store,
+      record,
+      integration: { branch, worktree, specDir: integrationSpecDir },
+      scheduler,
+      schedule,
+      state,
+      activity: [],
+      options,
+      reporter: options.reporter,
+      mutex: new Mutex(),
+      timing: { startedAt, agentMs: 0, verifyMs: 0 },
+      abort,
+      now,
+    };
+    const plansRun = await loop(ctx, [...state.plans].filter(([, s]) => s === 'running' || s === 'checkpoint').map(([id]) => id));
+
+    const snapshot = snapshotOf(ctx);
+    const progress = progressOf(spec, snapshot);
+    const complete = progress.status === 'complete';
+    if (!abort.signal.aborted) {
+      await ctx.mutex.run(async () => {
+        const files: Record<string, string> = {};
+        if (complete) Object.assign(files, await finalVerification(ctx));
+        await commitDocuments(ctx, files, complete ? 'all phases verified' : 'status');
+      });
+    }
+    await store.writeActiveFiles({});
+    options.reporter.close();
+    return {
+      spec: spec.id,
+      complete,
+      plans: Object.fromEntries(snapshot.plans),
+      phases: Object.fromEntries(snapshot.phases),
+      integrationBranch: branch,
+      integrationWorktree: worktree,
+      statusFile: join(integrationSpecDir, 'STATUS.md'),
+      timing: { totalMs: performance.now() - startedAt, agentMs: ctx.timing.agentMs, gitMs: repo.watch.ms, verifyMs: ctx.timing.verifyMs, plansRun },
+      stopped: abort.signal.aborted,
+    };
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+    options.reporter.close();
+    await release();
+  }
+}
+
+/** The scheduling loop; returns how many plans it ran. */
+async function loop(ctx: RunContext, interrupted: string[]): Promise<number> {
+  const { spec, scheduler, schedule, options } = ctx;
+  const inflight = new Map<string, Promise<void>>();
+  const activePlans = new Set<string>();
+  let plansRun = 0;
+  const allowed = (id: string) =>
+    (options.plan === undefined || options.plan === id) && (options.phase === undefined || spec.planById.get(id)!.phase === options.phase);
+
+  const launch = (key: string, work: () => Promise<void>) => {
+    const task = (async () => {
+      try {
+        await work();
+      } catch (e) {
+        if (!ctx.abort.signal.aborted) {
+          ctx.reporter.event({ kind: 'info', text: `${key}: internal error: ${(e as Error).stack ?? (e as Error).message}` });
+          ctx.abort.abort();
+        }
+      } finally {
+        inflight.delete(key);
+        activePlans.delete(key);
+      }
+    })();
+    inflight.set(key, task);
+  };
+  const startPlan = (id: string) => {
+    schedule.setPlan(id, 'running');
+    activePlans.add(id);
+    plansRun++;
+    launch(id, () => executePlan(ctx, spec.planById.get(id)!));
+  };
+
+  // Plans a killed run left mid-way go first: their slots were taken before the crash.
+  for (const id of interrupted) startPlan(id);
+  for (;;) {
+    if (ctx.abort.signal.aborted) break;
+    for (const b of scheduler.blockedBy(schedule)) {
+      if (schedule.plan(b.plan) === 'blocked') continue;
+      schedule.setPlan(b.plan, 'blocked');
+      const because = 'plan' in b.because ? `${b.because.plan} failed` : `phase ${b.because.phase} failed its verification`;
+      ctx.state.reasons.set(b.plan, because);
+      noteActivity(ctx, `${b.plan} blocked: ${because}`);
+      ctx.reporter.event({ kind: 'plan-blocked', plan: b.plan, because });
+    }
+    const research = [...inflight.keys()].filter((k) => k.startsWith('research:')).length;
+    let free = options.slots - activePlans.size - research;
+    if (free > 0) {
+      const picks = scheduler.pick(schedule, free + spec.plans.length).filter(allowed).slice(0, free);
+      for (const id of picks) startPlan(id);
+      free -= picks.length;
+    }
+    for (const phaseId of scheduler.phaseReady(schedule)) {
+      const key = `phase:${phaseId}`;
+      if (!inflight.has(key)) launch(key, () => executePhase(ctx, spec.phases.find((p) => p.id === phaseId)!));
+    }
+    if (free > 0 && options.plan === undefined) {
+      for (const phaseId of scheduler.researchCandidates(schedule).slice(0, free)) {
+        const key = `research:${phaseId}`;
+        if (!inflight.has(key)) launch(key, () => executeResearch(ctx, spec.phases.find((p) => p.id === phaseId)!));
+      }
+    }
+    await ctx.store.writeActiveFiles(Object.fromEntries([...activePlans].map((id) => [id, spec.planById.get(id)!.filesModified])));
+    ctx.reporter.totals({
+      plansVerified: spec.plans.filter((p) => schedule.plan(p.id) === 'verified').length,
+      plansTotal: spec.plans.length,
+      phasesVerified: spec.phases.filter((p) => schedule.phase(p.id) === 'verified').length,
+      phasesTotal: spec.phases.length,
+    });
+    if (inflight.size === 0) break;
+    await Promise.race(inflight.values());
+  }
+  // Let what is running stop cleanly (it sees the abort) before the run returns.
+  await Promise.allSettled(inflight.values());
+  return plansRun;
+}
+
+/** --retry: failed plans, the plans they blocked and failed phases get a fresh attempt from the current integration branch. */
+async function forgetFailures(repo: RunRepo, store: OrchestrationStore, spec: string, plans: string[], phases: string[]): Promise<void> {
+  for (const plan of plans) {
+    const result = await store.readResult(plan);
+    const status = await store.readStatus(plan);
+    if (result?.outcome !== 'failed' && status?.state !== 'failed') continue;
+    await repo.removeWorktree(repo.worktreePath(spec, plan)).catch(() => undefined);
+    if (await repo.branchExists(planBranch(spec, plan))) await repo.git().run(['branch', '-D', planBranch(spec, plan)]);
+    await store.resetSession(plan);
+  }
+  for (const phase of phases) {
+    const record = await store.readPhase(phase);
+    if (record?.outcome === 'failed') await store.forgetPhase(phase);
+  }
+}

@@ -1,0 +1,196 @@
+import { appendFile, mkdir, rm, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Checkpoint, WorkerMessage } from '../engine/core/protocol/messages.js';
+import type { VerificationReport } from '../engine/core/verify/levels.js';
+import { readJson, writeJsonAtomic } from './atomic.js';
+import { listIfExists } from '../machine/files.js';
+
+/**
+ * The `.orchestration/` file protocol: everything a run knows, on disk, one small JSON
+ * file per fact, each written atomically. A run killed at any moment is resumed by
+ * reading these back; nothing lives only in memory.
+ *
+ *   .orchestration/<spec>/
+ *     run.json                    base and integration branch, slots, who holds the run
+ *     dependency-graph.json       the graph as validated at the start of the run
+ *     active-files.json           files_modified of the plans running now
+ *     sessions/<plan>/
+ *       status.json               the worker: state, current task, process group
+ *       checkpoint.json           a question waiting for a person
+ *       checkpoint_response.json  the person's answer (harness respond writes it)
+ *       result.json               verification and merge outcome
+ *       messages.jsonl            every protocol message, in order
+ *       logs/                     agent output
+ *     phases/<NN>.json            phase-level verification outcome
+ */
+
+export type WorkerState = 'initializing' | 'running' | 'checkpoint' | 'completed' | 'failed';
+
+export interface SessionStatus {
+  sessionId: string;
+  plan: string;
+  phase: string;
+  attempt: number;
+  state: WorkerState;
+  currentTask?: number;
+  totalTasks?: number;
+  message?: string;
+  /** Process group of the agent's running process, to stop it after a crash. */
+  pgid?: number;
+  branch: string;
+  worktree: string;
+  /** The integration commit the plan's branch started from. */
+  base: string;
+  /** The agent doing the work. */
+  agent: string;
+  startedAt: string;
+  timestamp: string;
+  error?: string;
+}
+
+export interface CheckpointRecord extends Checkpoint {
+  plan: string;
+  /** Where the question came from: the worker (a step) or verification (a human check). */
+  origin: 'worker' | 'verification';
+  askedAt: string;
+}
+
+export interface CheckpointResponse {
+  checkpoint: string;
+  answer: string;
+  respondedAt: string;
+  by?: string;
+}
+
+export interface SessionResult {
+  plan: string;
+  outcome: 'verified' | 'failed';
+  /** Why it failed, in one line. */
+  reason?: string;
+  verification?: VerificationReport;
+  commits: string[];
+  /** The integration commit that merged the plan. */
+  mergedAs?: string;
+  startedAt: string;
+  finishedAt: string;
+  durationMinutes: number;
+}
+
+export interface PhaseRecord {
+  phase: string;
+  outcome: 'verified' | 'failed';
+  verification: VerificationReport;
+  at: string;
+}
+
+export interface RunRecord {
+  spec: string;
+  specDir: string;
+  baseBranch: string;
+  baseSha: string;
+  integrationBranch: string;
+  integrationWorktree: string;
+  createdAt: string;
+  updatedAt: string;
+  holder?: { pid: number; since: string };
+}
+
+export class OrchestrationStore {
+  constructor(readonly root: string) {}
+
+  static for(repoRoot: string, spec: string): OrchestrationStore {
+    return new OrchestrationStore(join(repoRoot, '.orchestration', spec));
+  }
+
+  sessionDir(plan: string): string {
+    return join(this.root, 'sessions', plan);
+  }
+
+  logDir(plan: string): string {
+    return join(this.sessionDir(plan), 'logs');
+  }
+
+  readRun(): Promise<RunRecord | undefined> {
+    return readJson(join(this.root, 'run.json'));
+  }
+
+  writeRun(run: RunRecord): Promise<void> {
+    return writeJsonAtomic(join(this.root, 'run.json'), run);
+  }
+
+  writeGraph(graph: unknown): Promise<void> {
+    return writeJsonAtomic(join(this.root, 'dependency-graph.json'), graph);
+  }
+
+  writeActiveFiles(active: Record<string, string[]>): Promise<void> {
+    return writeJsonAtomic(join(this.root, 'active-files.json'), active);
+  }
+
+  readStatus(plan: string): Promise<SessionStatus | undefined> {
+    return readJson(join(this.sessionDir(plan), 'status.json'));
+  }
+
+  writeStatus(status: SessionStatus): Promise<void> {
+    return writeJsonAtomic(join(this.sessionDir(status.plan), 'status.json'), status);
+  }
+
+  readCheckpoint(plan: string): Promise<CheckpointRecord | undefined> {
+    return readJson(join(this.sessionDir(plan), 'checkpoint.json'));
+  }
+
+  writeCheckpoint(record: CheckpointRecord): Promise<void> {
+    return writeJsonAtomic(join(this.sessionDir(record.plan), 'checkpoint.json'), record);
+  }
+
+  readResponse(plan: string): Promise<CheckpointResponse | undefined> {
+    return readJson(join(this.sessionDir(plan), 'checkpoint_response.json'));
+  }
+
+  writeResponse(plan: string, response: CheckpointResponse): Promise<void> {
+    return writeJsonAtomic(join(this.sessionDir(plan), 'checkpoint_response.json'), response);
+  }
+
+  /** The question is answered and acted on: neither file stays behind to be answered twice. */
+  async clearCheckpoint(plan: string): Promise<void> {
+    await unlink(join(this.sessionDir(plan), 'checkpoint_response.json')).catch(ignoreMissing);
+    await unlink(join(this.sessionDir(plan), 'checkpoint.json')).catch(ignoreMissing);
+  }
+
+  readResult(plan: string): Promise<SessionResult | undefined> {
+    return readJson(join(this.sessionDir(plan), 'result.json'));
+  }
+
+  writeResult(result: SessionResult): Promise<void> {
+    return writeJsonAtomic(join(this.sessionDir(result.plan), 'result.json'), result);
+  }
+
+  async appendMessage(plan: string, message: WorkerMessage): Promise<void> {
+    await mkdir(this.sessionDir(plan), { recursive: true });
+    await appendFile(join(this.sessionDir(plan), 'messages.jsonl'), `${JSON.stringify(message)}\n`);
+  }
+
+  readPhase(phase: string): Promise<PhaseRecord | undefined> {
+    return readJson(join(this.root, 'phases', `${phase}.json`));
+  }
+
+  writePhase(record: PhaseRecord): Promise<void> {
+    return writeJsonAtomic(join(this.root, 'phases', `${record.phase}.json`), record);
+  }
+
+  async forgetPhase(phase: string): Promise<void> {
+    await unlink(join(this.root, 'phases', `${phase}.json`)).catch(ignoreMissing);
+  }
+
+  async sessions(): Promise<string[]> {
+    return ((await listIfExists(join(this.root, 'sessions'))) ?? []).map((e) => e.name);
+  }
+
+  /** Forget a plan's attempt (retry): its worktree and branch are the caller's business. */
+  async resetSession(plan: string): Promise<void> {
+    await rm(this.sessionDir(plan), { recursive: true, force: true });
+  }
+}
+
+function ignoreMissing(e: NodeJS.ErrnoException): void {
+  if (e.code !== 'ENOENT') throw e;
+}

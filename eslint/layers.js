@@ -1,0 +1,93 @@
+// @ts-check
+/**
+ * harness's layers, enforced: which area of the code may import which. An area is a folder;
+ * a file belongs to the longest area its path starts with. Imports inside an area are free;
+ * across areas only the edges listed here exist, so that dependencies run one way (the pure
+ * engine at the bottom, the adapters around it, the shells of the actions at the top). The
+ * picture and the reasons are in docs/architecture.md.
+ */
+import { isAbsolute, posix, relative, sep } from 'node:path';
+
+const CORE = 'app/engine/core';
+const KNOWLEDGE = 'app/engine/knowledge';
+const LIFECYCLE = 'app/engine/lifecycle';
+const FORGE = 'app/engine/forge';
+const IMPORTERS = 'app/engine/importers';
+const ENGINE = [CORE, KNOWLEDGE, LIFECYCLE, FORGE, IMPORTERS];
+
+/** @type {Record<string, { may: string[]; why: string }>} */
+export const LAYERS = {
+  [CORE]: { may: [], why: 'the core (spec, graph, schedule, verify, protocol, documents, config, plan states) depends on nothing above it' },
+  [KNOWLEDGE]: { may: [CORE], why: 'knowledge sits on the core documents and nothing else' },
+  [IMPORTERS]: { may: [CORE], why: 'importers translate other tools\' files into the core model, before the spec loader' },
+  [LIFECYCLE]: { may: [CORE, KNOWLEDGE], why: 'the plan lifecycle runs on the core and feeds knowledge; it knows no forge and no runtime' },
+  [FORGE]: { may: [CORE, KNOWLEDGE, IMPORTERS], why: 'the forge model (names, markers, issue views, rounds, commands) is what the App and the worker share; it knows no lifecycle' },
+  'app/machine': { may: ENGINE, why: 'the machine-side ports (files, processes, browser, server) serve the engine and know none of their callers' },
+  'app/workers': { may: [...ENGINE, 'app/machine'], why: 'agents run on the machine ports; they know no runner, worker or App' },
+  'app/runner': { may: [...ENGINE, 'app/machine', 'app/workers'], why: 'the local runner knows no GitHub' },
+  'app/gateway': { may: ENGINE, why: 'the one gateway to GitHub knows the forge model and nothing of its callers' },
+  'app/worker-action': { may: [...ENGINE, 'app/machine', 'app/workers', 'app/gateway'], why: 'the worker never imports the local runner or the App' },
+  'app/github': { may: [...ENGINE, 'app/machine', 'app/gateway'], why: 'the App reaches GitHub through the gateway and runs no plan itself' },
+  'app/cli': { may: [...ENGINE, 'app/machine', 'app/workers', 'app/runner'], why: 'the CLI is the local shell: no GitHub' },
+  'actions/worker/src': { may: [...ENGINE, 'app/machine', 'app/workers', 'app/gateway', 'app/worker-action'], why: 'the worker action is the shell of app/worker-action' },
+  'actions/app/src': { may: [...ENGINE, 'app/machine', 'app/gateway', 'app/github'], why: 'the app action is the shell of app/github' },
+};
+
+/** What the engine may import from outside the repository: computation, never I/O. */
+export const ENGINE_PACKAGES = ['node:crypto', 'picomatch', 'yaml', 'zod'];
+
+const AREAS = Object.keys(LAYERS).sort((a, b) => b.length - a.length);
+
+/** @param {string} path repository-relative, forward slashes */
+export function areaOf(path) {
+  return AREAS.find((area) => path === area || path.startsWith(`${area}/`));
+}
+
+/** @param {string} area */
+function isEngine(area) {
+  return ENGINE.includes(area);
+}
+
+/**
+ * Why `from` may not import `to` (both repository-relative), or undefined when it may.
+ * @param {string} from
+ * @param {string} specifier
+ * @returns {string | undefined}
+ */
+export function forbidden(from, specifier) {
+  const area = areaOf(from);
+  if (area === undefined) return undefined;
+  if (!specifier.startsWith('.')) {
+    if (!isEngine(area)) return undefined;
+    const bare = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
+    if (ENGINE_PACKAGES.includes(bare ?? '')) return undefined;
+    return `${from} imports "${specifier}": the engine does no I/O and talks to no GitHub or Actions; take a port (or add a pure package to ENGINE_PACKAGES in eslint/layers.js, with the reason)`;
+  }
+  const target = posix.normalize(posix.join(posix.dirname(from), specifier));
+  const to = areaOf(target);
+  if (to === undefined || to === area || LAYERS[area]?.may.includes(to)) return undefined;
+  return `${from} imports ${target}: ${area} may not depend on ${to} (${LAYERS[area]?.why}); move the shared piece down a layer, or take it as a port`;
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+const importsRule = {
+  meta: { type: 'problem', docs: { description: 'imports follow the layers of eslint/layers.js' }, schema: [] },
+  create(context) {
+    const file = relative(context.cwd, context.filename).split(sep).join('/');
+    if (isAbsolute(file) || file.startsWith('..')) return {};
+    /** @param {any} node @param {unknown} source */
+    const check = (node, source) => {
+      if (typeof source !== 'string') return;
+      const why = forbidden(file, source);
+      if (why) context.report({ node, message: why });
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};
+
+export const layersPlugin = { rules: { imports: importsRule } };

@@ -1,0 +1,155 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
+import { convertActionTemplate, parseAction } from '@actions/workflow-parser/actions/index';
+import { Probot } from 'probot';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import harnessApp from '../../app/github/app.js';
+import { APP_EVENT_NAMES, APP_EVENTS } from '../../app/github/events.js';
+import { checkActions, findActions } from '../../scripts/build-actions.js';
+import { ROOT } from '../helpers/paths.js';
+
+const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
+
+/** The permission GitHub requires of an App before it sends each event. */
+const EVENT_PERMISSION: Record<string, string> = {
+  pull_request: 'pull_requests',
+  issue_comment: 'issues',
+  check_run: 'checks',
+  workflow_run: 'actions',
+};
+
+/** Every `app.on(...)` the app makes when loaded, as event → actions (`null`: every action). */
+async function handledEvents(): Promise<Map<string, Set<string | null>>> {
+  const handled = new Map<string, Set<string | null>>();
+  const probot = new Probot({ githubToken: 'test-token', logLevel: 'fatal' });
+  const on = probot.on;
+  probot.on = ((names: string | string[], handler: never) => {
+    for (const name of Array.isArray(names) ? names : [names]) {
+      const [event = name, action = null] = name.split('.');
+      handled.set(event, (handled.get(event) ?? new Set()).add(action));
+    }
+    return on(names as never, handler);
+  }) as typeof probot.on;
+  probot.onAny = (() => {
+    handled.set('*', new Set([null]));
+  }) as typeof probot.onAny;
+  await probot.load(harnessApp);
+  return handled;
+}
+
+describe('app.yml', () => {
+  const manifest = parse(read('app.yml')) as Record<string, unknown>;
+
+  it('asks for the least permissions that work, and says so', () => {
+    expect(manifest.default_permissions).toEqual({
+      actions: 'write',
+      checks: 'write',
+      contents: 'write',
+      issues: 'write',
+      metadata: 'read',
+      pull_requests: 'write',
+    });
+    expect(manifest.public).toBe(false);
+    expect(manifest).toMatchObject({ name: expect.any(String), description: expect.any(String), url: expect.stringMatching(/^https:\/\//) });
+    // Probot fills the webhook in from where it runs; a value here would replace it.
+    expect(manifest).not.toHaveProperty('hook_attributes');
+  });
+
+  it('subscribes to exactly the events in app/github/events.ts, each with the permission GitHub requires for it', () => {
+    expect(manifest.default_events).toEqual(APP_EVENT_NAMES);
+    const permissions = manifest.default_permissions as Record<string, string>;
+    for (const event of APP_EVENT_NAMES) expect(permissions[EVENT_PERMISSION[event] ?? `no permission known for ${event}`]).toBeDefined();
+  });
+});
+
+describe('the events the app handles', () => {
+  it('are the ones it subscribes to: no handler for an event GitHub never sends it, no subscription nothing handles', async () => {
+    const handled = await handledEvents();
+    expect(handled.has('*'), 'onAny would need every event').toBe(false);
+    expect([...handled.keys()].sort()).toEqual(APP_EVENT_NAMES);
+    // The declared actions are what harness-app.yml starts a job for: each must have a handler.
+    for (const [event, actions] of handled) {
+      const declared = [...APP_EVENTS[event as keyof typeof APP_EVENTS].actions].sort();
+      if (!actions.has(null)) expect([...actions].sort(), `the actions of ${event} the app handles`).toEqual(declared);
+    }
+  });
+});
+
+describe('the actions', () => {
+  const actionDirs = readdirSync(join(ROOT, 'actions'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+
+  it.each(actionDirs)('actions/%s/action.yml is valid, runs node24, and its main exists', (name) => {
+    const file = `actions/${name}/action.yml`;
+    const content = read(file);
+    const result = parseAction({ name: file, content }, new NoOperationTraceWriter());
+    expect(result.context.errors.getErrors().map((e) => e.message)).toEqual([]);
+    expect(result.value).toBeDefined();
+    const action = convertActionTemplate(result.context, result.value!);
+    expect(result.context.errors.getErrors().map((e) => e.message)).toEqual([]);
+    expect(action.runs.using).toBe('node24');
+    const main = (action.runs as { main: string }).main;
+    expect(main).toBe('dist/index.js');
+    expect(existsSync(join(ROOT, 'actions', name, main)), `${file}: runs.main ${main} is missing; run npm run build:actions`).toBe(true);
+  });
+
+  it('every action with sources is bundled by the build script', () => {
+    expect(findActions(ROOT).map((a) => a.name)).toEqual(actionDirs.filter((name) => existsSync(join(ROOT, 'actions', name, 'src', 'index.ts'))));
+  });
+
+  it('the committed bundles are what the sources build to (npm run build:actions -- --check)', async () => {
+    expect(await checkActions(ROOT)).toEqual({ stale: [], orphaned: [] });
+  }, 120_000);
+});
+
+describe('workflows', () => {
+  const files = ['.github/workflows/ci.yml', 'templates/workflows/harness-app.yml'];
+
+  it.each(files)('%s is a valid workflow', async (file) => {
+    const result = parseWorkflow({ name: file, content: read(file) }, new NoOperationTraceWriter());
+    expect(result.context.errors.getErrors().map((e) => e.message)).toEqual([]);
+    const template = await convertWorkflowTemplate(result.context, result.value!);
+    expect(template.errors ?? []).toEqual([]);
+    expect(template.jobs.length).toBeGreaterThan(0);
+  });
+
+  it.each(files)('%s grants no permission by default and pins every action to a commit', (file) => {
+    const workflow = parse(read(file)) as { permissions: unknown; jobs: Record<string, { steps: { uses?: string }[] }> };
+    expect(workflow.permissions).toEqual({});
+    const uses = Object.values(workflow.jobs).flatMap((job) => job.steps.map((step) => step.uses).filter((u) => u !== undefined));
+    // The template names harness's own action by a placeholder: where harness lives is the team's to fill in.
+    const unpinned = uses.filter((u) => !/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/.test(u) && !u.startsWith('OWNER/harness/'));
+    expect(unpinned).toEqual([]);
+  });
+
+  it('ci.yml reads the repository and nothing more', () => {
+    const workflow = parse(read('.github/workflows/ci.yml')) as { jobs: Record<string, { permissions?: unknown }> };
+    for (const job of Object.values(workflow.jobs)) expect(job.permissions).toEqual({ contents: 'read' });
+  });
+
+  it('harness-app.yml starts on exactly the events and actions the app handles', () => {
+    const workflow = parse(read('templates/workflows/harness-app.yml')) as {
+      on: Record<string, { types: string[]; workflows?: string[] }>;
+      jobs: Record<string, { steps: { uses?: string; with?: Record<string, string> }[] }>;
+    };
+    // pull_request_target carries pull_request's payload; the action hands it on under that name.
+    const asApp = (event: string): string => (event === 'pull_request_target' ? 'pull_request' : event);
+    expect(Object.keys(workflow.on).map(asApp).sort()).toEqual(APP_EVENT_NAMES);
+    for (const [event, trigger] of Object.entries(workflow.on)) {
+      expect(trigger.types, event).toEqual(APP_EVENTS[asApp(event) as keyof typeof APP_EVENTS].actions);
+    }
+    // GitHub matches workflow_run's filter against the worker's name, not its file name.
+    const worker = 'templates/workflows/harness-worker.yml';
+    if (existsSync(join(ROOT, worker))) {
+      expect(workflow.on.workflow_run?.workflows).toContain((parse(read(worker)) as { name: string }).name);
+    }
+    const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+    const mint = steps.find((s) => s.uses?.startsWith('actions/create-github-app-token@'));
+    expect(mint?.with).toEqual({ 'app-id': '${{ secrets.HARNESS_APP_ID }}', 'private-key': '${{ secrets.HARNESS_APP_PRIVATE_KEY }}' });
+    expect(steps.find((s) => s.uses?.includes('/actions/app@'))?.with).toEqual({ token: '${{ steps.token.outputs.token }}' });
+  });
+});

@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { desiredIssue, issueUnchanged, parseMarker, planTextFromBody } from '../../../app/engine/forge/plan-issue.js';
+import { planStateFromLabels } from '../../../app/engine/forge/names.js';
+import { loadSpec } from '../../../app/engine/core/spec/load.js';
+import { readSpecFiles } from '../../../app/machine/spec-files.js';
+import { EXAMPLE_SPEC } from '../../helpers/paths.js';
+
+const EXAMPLE = EXAMPLE_SPEC;
+
+describe('a plan issue', async () => {
+  const spec = loadSpec(await readSpecFiles(EXAMPLE)).spec!;
+  const plan = spec.planById.get('02-03')!;
+  const planText = readFileSync(join(EXAMPLE, plan.file), 'utf8');
+  const desired = desiredIssue({
+    spec,
+    plan,
+    planText,
+    specPath: 'docs/specs/SPC-001-notes-service',
+    blobBase: 'https://github.com/acme/notes/blob/main',
+    issueNumbers: new Map([['01-02', 12]]),
+  });
+
+  it('is titled by the plan and labelled for the scheduler', () => {
+    expect(desired.title).toBe('[02-03] Notes endpoints');
+    expect(desired.labels).toEqual(['harness:plan', 'needs:01-02', 'needs:02-02', 'phase:02', 'spec:SPC-001']);
+    expect(desired.body.split('\n')[0]).toMatch(/^<!-- harness:plan SPC-001\/02-03 hash=[0-9a-f]{16} -->$/);
+    expect(desired.body).toContain('**Depends on:** #12 (01-02), 02-02');
+  });
+
+  it('carries the plan text, which the scheduler reads back without another request', () => {
+    expect(planTextFromBody(desired.body)).toBe(planText);
+    expect(parseMarker(desired.body)).toMatchObject({ spec: 'SPC-001', plan: '02-03' });
+  });
+
+  it('knows when someone changed what harness owns, and ignores status and people\'s labels', () => {
+    const labels = [...desired.labels, 'status:running', 'good first issue'];
+    expect(issueUnchanged({ title: desired.title, body: desired.body, labels })).toBe(true);
+    expect(issueUnchanged({ title: `${desired.title}!`, body: desired.body, labels })).toBe(false);
+    expect(issueUnchanged({ title: desired.title, body: desired.body.replace('Notes', 'Nodes'), labels })).toBe(false);
+    expect(issueUnchanged({ title: desired.title, body: desired.body, labels: labels.filter((l) => l !== 'needs:02-02') })).toBe(false);
+  });
+
+  it('reads the scheduler\'s state from the status label', () => {
+    expect(planStateFromLabels(['harness:plan', 'status:verified'])).toBe('verified');
+    expect(planStateFromLabels(['status:ready'])).toBe('pending');
+    expect(planStateFromLabels(['status:blocked'])).toBe('pending');
+    expect(planStateFromLabels([])).toBe('pending');
+  });
+});

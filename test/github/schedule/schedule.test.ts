@@ -1,0 +1,728 @@
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
+import nock from 'nock';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ABORT_ACTION, APPROVE_ACTION, RETRY_ACTION } from '../../../app/engine/forge/check-actions.js';
+import type { StatusValue } from '../../../app/engine/forge/names.js';
+import { phasesToVerify, planRound } from '../../../app/engine/forge/round-plan.js';
+import { workerOutcome } from '../../../app/engine/forge/worker-outcome.js';
+import { parseTargetBranch, parseWorkerRunTitle } from '../../../app/engine/forge/worker-target.js';
+import { CheckActionError, checkActions } from '../../../app/github/resources/check-runs.js';
+import { githubApi, testProbot, webhookExample } from '../../helpers/probot.js';
+import { ROOT } from '../../helpers/paths.js';
+
+// The repository of the example payloads in @octokit/webhooks-examples.
+const OWNER = 'Codertocat';
+const REPO = 'Hello-World';
+const R = `/repos/${OWNER}/${REPO}`;
+const WEB = `https://github.com/${OWNER}/${REPO}`;
+const SPEC = 'SPC-001';
+const BASE_SHA = '1111111111111111111111111111111111111111';
+const PUSHED_SHA = '2222222222222222222222222222222222222222';
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+interface PlanFixture {
+  number: number;
+  plan: string;
+  /** The spec PR the issue records on its marker line, whose status comment rounds refresh. */
+  pr?: number;
+  needs?: string[];
+  files?: string[];
+  status?: StatusValue;
+  /** Closed with this state_reason; open when absent. */
+  closed?: 'completed' | 'not_planned';
+  /** Labels of people, which every label write must keep. */
+  extra?: string[];
+}
+
+function planText(p: PlanFixture): string {
+  return [
+    '---',
+    `plan_id: "${p.plan}"`,
+    `title: Plan ${p.plan}`,
+    `depends_on: [${(p.needs ?? []).map((d) => `"${d}"`).join(', ')}]`,
+    `files_modified: [${(p.files ?? [`src/${p.plan}.ts`]).map((f) => `"${f}"`).join(', ')}]`,
+    'must_pass:',
+    `  - { id: exists, type: file_exists, path: "src/${p.plan}.ts" }`,
+    '---',
+    '',
+    'Do the work.',
+  ].join('\n');
+}
+
+function labels(p: PlanFixture): string[] {
+  return [
+    'harness:plan',
+    ...(p.needs ?? []).map((d) => `needs:${d}`),
+    `phase:${p.plan.slice(0, 2)}`,
+    `spec:${SPEC}`,
+    ...(p.status ? [`status:${p.status}`] : []),
+    ...(p.extra ?? []),
+  ];
+}
+
+/** A plan issue as GET /repos/{owner}/{repo}/issues lists it, body in the format sync writes. */
+function planIssue(p: PlanFixture) {
+  return {
+    id: 1000 + p.number,
+    number: p.number,
+    title: `[${p.plan}] Plan ${p.plan}`,
+    html_url: `${WEB}/issues/${p.number}`,
+    state: p.closed ? 'closed' : 'open',
+    state_reason: p.closed ?? null,
+    labels: labels(p).map((name) => ({ name })),
+    body: [`<!-- harness:plan ${SPEC}/${p.plan} hash=0123456789abcdef${p.pr ? ` pr=${p.pr}` : ''} -->`, `**Spec** [${SPEC} Notes](${WEB}/blob/master/docs/specs/${SPEC}/SPEC.md) · **Phase** ${p.plan.slice(0, 2)} Core · **Plan** [\`${p.plan}-PLAN.md\`](#)`, '', '<details><summary>The plan</summary>', '', '```markdown', planText(p), '```', '', '</details>'].join('\n'),
+  };
+}
+
+/** The labels a status write sends: everything else as it was, the status last. */
+function relabelled(p: PlanFixture, status: StatusValue): { labels: string[] } {
+  return { labels: [...labels({ ...p, status: undefined }), `status:${status}`] };
+}
+
+/** What PATCH /issues/{n} answers; the app reads nothing from it but its shape. */
+function issueReply(p: PlanFixture) {
+  return (_uri: string, body: Record<string, unknown>) => ({ ...planIssue(p), ...body, labels: ((body.labels as string[] | undefined) ?? labels(p)).map((name) => ({ name })) });
+}
+
+/** Every request the app made, in order, as "METHOD /path" with the repository prefix cut. */
+function recordRequests(scope: nock.Scope): string[] {
+  const log: string[] = [];
+  scope.on('request', (req: { method: string; path: string }) => {
+    log.push(`${req.method} ${decodeURIComponent(req.path.split('?')[0]!).replace(R, '')}`);
+  });
+  return log;
+}
+
+function mockConfig(scope: nock.Scope, slots: number): void {
+  scope.get(`${R}/contents/.github%2Fharness.yml`).reply(200, `slots: ${slots}\n`, { 'content-type': 'application/vnd.github.raw; charset=utf-8' });
+}
+
+function mockIssues(scope: nock.Scope, plans: PlanFixture[]): void {
+  scope.get(`${R}/issues`).query({ labels: `harness:plan,spec:${SPEC}`, state: 'all', per_page: '100' }).reply(200, plans.map(planIssue));
+}
+
+function mockBaseHead(scope: nock.Scope): void {
+  scope.get(`${R}/git/ref/heads%2Fmaster`).reply(200, { ref: 'refs/heads/master', object: { sha: BASE_SHA, type: 'commit' } });
+}
+
+/** The four writes of one dispatch, with the bodies GitHub must receive, recorded in `bodies`. */
+function mockDispatch(scope: nock.Scope, p: PlanFixture, bodies: Record<string, unknown>[]): void {
+  const keep = (_uri: string, body: Record<string, unknown>) => {
+    bodies.push(body);
+    return true;
+  };
+  scope
+    .post(`${R}/git/refs`, (b) => keep('', b) && b.ref === `refs/heads/harness/${SPEC}/${p.plan}`)
+    .reply(201, { ref: `refs/heads/harness/${SPEC}/${p.plan}`, object: { sha: BASE_SHA } });
+  scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`, (b) => keep('', b) && b.inputs?.plan === p.plan).reply(204);
+  scope.post(`${R}/check-runs`, (b) => keep('', b) && b.name === `harness / plan ${p.plan}`).reply(201, { id: 500 + p.number, name: `harness / plan ${p.plan}`, head_sha: BASE_SHA, external_id: `${SPEC}/${p.plan}`, status: 'queued', conclusion: null, output: { title: null, summary: null, annotations_count: 0 } });
+  scope.patch(`${R}/issues/${p.number}`, (b) => keep('', b) && Array.isArray(b.labels)).reply(200, issueReply(p));
+}
+
+/** A `harness / plan …` check run completing: the cheapest event that starts a round. */
+function checkCompleted(plan = '01-09') {
+  const payload = webhookExample<Record<string, Record<string, unknown>>>('check_run', (p) => p.action === 'completed');
+  payload.check_run!.name = `harness / plan ${plan}`;
+  payload.check_run!.external_id = `${SPEC}/${plan}`;
+  return { id: `check-${plan}`, name: 'check_run', payload } as never;
+}
+
+function workerRunCompleted(plan: string, conclusion: string) {
+  const payload = webhookExample<Record<string, Record<string, unknown>>>('workflow_run', (p) => p.action === 'completed' && (p.workflow_run as { status: string }).status === 'completed');
+  // The example's run lives in another repository than the other examples: one repository for all.
+  payload.repository = webhookExample<Record<string, Record<string, unknown>>>('check_run').repository!;
+  Object.assign(payload.workflow_run!, {
+    path: '.github/workflows/harness-worker.yml',
+    event: 'workflow_dispatch',
+    name: 'harness worker',
+    display_title: `harness ${SPEC}/${plan}`,
+    conclusion,
+    head_branch: 'master',
+    head_sha: BASE_SHA,
+  });
+  return { id: `run-${plan}-${conclusion}`, name: 'workflow_run', payload } as never;
+}
+
+function planMerged(plan: string) {
+  const payload = webhookExample<Record<string, Record<string, Record<string, unknown>>>>('pull_request', (p) => p.action === 'closed');
+  payload.pull_request!.merged = true as never;
+  payload.pull_request!.head!.ref = `harness/${SPEC}/${plan}`;
+  return { id: `merged-${plan}`, name: 'pull_request', payload } as never;
+}
+
+describe('a scheduling round', () => {
+  let scope: nock.Scope;
+  let bodies: Record<string, unknown>[];
+  beforeEach(() => {
+    scope = githubApi();
+    bodies = [];
+  });
+
+  it('dispatches exactly the queued plans that may run, most critical first, within the free slots and never beside a writer of the same files', async () => {
+    const plans: PlanFixture[] = [
+      { number: 11, plan: '01-01', status: 'ready', files: ['src/shared.ts'] },
+      { number: 12, plan: '01-02', status: 'ready', files: ['src/b.ts'] },
+      // The longest path to the end of the spec starts here: it goes first.
+      { number: 13, plan: '01-03', status: 'ready', files: ['src/shared.ts'] },
+      { number: 14, plan: '01-04', status: 'running', files: ['src/d/**'] },
+      { number: 21, plan: '02-01', status: 'blocked', needs: ['01-03'] },
+      // Planned, never queued: not started, though a slot would be free.
+      { number: 22, plan: '02-02' },
+      // Writes under a running plan's glob.
+      { number: 23, plan: '02-03', status: 'ready', files: ['src/d/x.ts'] },
+    ];
+    const log = recordRequests(scope);
+    mockConfig(scope, 3);
+    mockIssues(scope, plans);
+    mockBaseHead(scope);
+    mockDispatch(scope, plans[2]!, bodies);
+    mockDispatch(scope, plans[1]!, bodies);
+
+    await testProbot().receive(checkCompleted('01-04'));
+
+    // 3 slots, 01-04 holds one; 01-01 and 01-03 both write src/shared.ts; 02-03 waits for 01-04's files.
+    expect(log).toEqual([
+      'GET /contents/.github/harness.yml',
+      'GET /issues',
+      'GET /git/ref/heads/master',
+      'POST /git/refs',
+      'POST /actions/workflows/harness-worker.yml/dispatches',
+      'POST /check-runs',
+      'PATCH /issues/13',
+      'POST /git/refs',
+      'POST /actions/workflows/harness-worker.yml/dispatches',
+      'POST /check-runs',
+      'PATCH /issues/12',
+    ]);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('claims, dispatches, creates the check run and sets status:running, in that order, with exactly these requests', async () => {
+    const plan: PlanFixture = { number: 11, plan: '01-01', status: 'ready', extra: ['good first issue'] };
+    const log = recordRequests(scope);
+    mockConfig(scope, 4);
+    mockIssues(scope, [plan]);
+    mockBaseHead(scope);
+    mockDispatch(scope, plan, bodies);
+
+    await testProbot().receive(checkCompleted());
+
+    expect(log.slice(3)).toEqual(['POST /git/refs', 'POST /actions/workflows/harness-worker.yml/dispatches', 'POST /check-runs', 'PATCH /issues/11']);
+    expect(bodies).toEqual([
+      { ref: `refs/heads/harness/${SPEC}/01-01`, sha: BASE_SHA },
+      { ref: 'master', inputs: { spec: SPEC, plan: '01-01', resume: 'false' } },
+      {
+        name: 'harness / plan 01-01',
+        head_sha: BASE_SHA,
+        status: 'queued',
+        external_id: `${SPEC}/01-01`,
+        details_url: `${WEB}/issues/11`,
+        output: { title: 'Worker dispatched', summary: `harness dispatched the worker for plan 01-01 of ${SPEC} on the branch \`harness/${SPEC}/01-01\`. Its issue is #11.` },
+        actions: [{ label: 'Abort', description: 'Cancel the worker; the plan fails', identifier: 'abort' }],
+      },
+      // One write: the whole list, people's label kept.
+      { labels: ['harness:plan', 'phase:01', `spec:${SPEC}`, 'good first issue', 'status:running'] },
+    ]);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('refreshes the spec PR\'s status comment the issues record, with the statuses the round left, and only when it changed', async () => {
+    const plans: PlanFixture[] = [
+      { number: 11, plan: '01-01', status: 'ready', pr: 7 },
+      { number: 12, plan: '01-02', status: 'blocked', needs: ['01-01'], pr: 7 },
+    ];
+    const log = recordRequests(scope);
+    mockConfig(scope, 4);
+    mockIssues(scope, plans);
+    mockBaseHead(scope);
+    mockDispatch(scope, plans[0]!, bodies);
+    const bot = { type: 'Bot', login: 'harness[bot]' };
+    let written = '';
+    scope.get(`${R}/issues/7/comments`).query({ per_page: '100' }).reply(200, [{ id: 70, user: bot, body: `<!-- harness:status ${SPEC} -->\nold` }]);
+    scope.patch(`${R}/issues/comments/70`, (b) => ((written = b.body), true)).reply(200, { id: 70, user: bot, body: '' });
+
+    await testProbot().receive(checkCompleted());
+
+    expect(log.slice(-2)).toEqual(['GET /issues/7/comments', 'PATCH /issues/comments/70']);
+    expect(written.split('\n')[0]).toBe(`<!-- harness:status ${SPEC} -->`);
+    expect(written).toContain(`### harness · ${SPEC} Notes`);
+    // 01-01 was just dispatched: the comment shows it running, 01-02 still waiting for it.
+    expect(written).toMatch(/\| 01-01 Plan 01-01 \| #11 \| [^|]*running[^|]* \|/);
+    expect(written).toMatch(/\| 01-02 Plan 01-02 \| #12 \| [^|]*blocked[^|]* \| 01-01 \|/);
+    expect(written).toContain('```mermaid');
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('stops at a lost claim: GitHub answers 422 "Reference already exists", and nothing is dispatched, created or labelled', async () => {
+    const log = recordRequests(scope);
+    mockConfig(scope, 4);
+    mockIssues(scope, [{ number: 11, plan: '01-01', status: 'ready' }]);
+    mockBaseHead(scope);
+    scope.post(`${R}/git/refs`).reply(422, { message: 'Reference already exists', documentation_url: 'https://docs.github.com/rest/git/refs#create-a-reference', status: '422' });
+
+    await testProbot().receive(checkCompleted());
+
+    expect(log).toEqual(['GET /contents/.github/harness.yml', 'GET /issues', 'GET /git/ref/heads/master', 'POST /git/refs']);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('dispatches a plan once when two deliveries race for it: the second claim is refused and that round stops there', async () => {
+    const plan: PlanFixture = { number: 11, plan: '01-01', status: 'ready' };
+    const log = recordRequests(scope);
+    for (let i = 0; i < 2; i++) {
+      mockConfig(scope, 4);
+      mockIssues(scope, [plan]);
+      mockBaseHead(scope);
+    }
+    // GitHub creates a ref atomically: whichever request comes first gets 201, the other 422.
+    scope.post(`${R}/git/refs`).reply(201, { ref: `refs/heads/harness/${SPEC}/01-01`, object: { sha: BASE_SHA } });
+    scope.post(`${R}/git/refs`).reply(422, { message: 'Reference already exists' });
+    scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`).once().reply(204);
+    scope.post(`${R}/check-runs`).once().reply(201, { id: 1, name: 'harness / plan 01-01', head_sha: BASE_SHA, external_id: null, status: 'queued', conclusion: null, output: { title: null, summary: null, annotations_count: 0 } });
+    scope.patch(`${R}/issues/11`).once().reply(200, issueReply(plan));
+
+    const probot = testProbot();
+    await Promise.all([probot.receive(checkCompleted()), probot.receive({ ...(checkCompleted() as object), id: 'redelivered' } as never)]);
+
+    // Both rounds read the plan as ready and both tried to claim it before either dispatched.
+    expect(log.filter((l) => l === 'POST /git/refs')).toHaveLength(2);
+    expect(log.lastIndexOf('POST /git/refs')).toBeLessThan(log.indexOf('POST /actions/workflows/harness-worker.yml/dispatches'));
+    expect(log.filter((l) => l.includes('/dispatches'))).toHaveLength(1);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('moves queued plans between ready and blocked as their dependencies change, and leaves planned and failed plans alone', async () => {
+    const plans: PlanFixture[] = [
+      { number: 11, plan: '01-01', status: 'verified', closed: 'completed' },
+      { number: 12, plan: '01-02', status: 'failed' },
+      { number: 13, plan: '01-03', status: 'verified' },
+      // All it needs is satisfied, but the only slot is taken.
+      { number: 21, plan: '02-01', status: 'blocked', needs: ['01-01'] },
+      // 01-03 is verified but its PR is not merged: not satisfied yet.
+      { number: 22, plan: '02-02', status: 'ready', needs: ['01-03'] },
+      // Needs a failed plan: blocked it stays, and the round says why in its log.
+      { number: 23, plan: '02-03', status: 'blocked', needs: ['01-02'] },
+      { number: 24, plan: '02-04', status: 'running' },
+    ];
+    const log = recordRequests(scope);
+    mockConfig(scope, 1);
+    mockIssues(scope, plans);
+    scope.patch(`${R}/issues/21`, relabelled(plans[3]!, 'ready')).reply(200, issueReply(plans[3]!));
+    scope.patch(`${R}/issues/22`, relabelled(plans[4]!, 'blocked')).reply(200, issueReply(plans[4]!));
+
+    await testProbot().receive(checkCompleted());
+
+    expect(log).toEqual(['GET /contents/.github/harness.yml', 'GET /issues', 'PATCH /issues/21', 'PATCH /issues/22']);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('dispatches the verification of a phase whose plans are all merged and verified, once: its branch is the claim', async () => {
+    const plans: PlanFixture[] = [
+      { number: 11, plan: '01-01', status: 'verified', closed: 'completed' },
+      { number: 12, plan: '01-02', status: 'verified', closed: 'completed' },
+      { number: 21, plan: '02-01', status: 'running', needs: ['01-01'] },
+    ];
+    const log = recordRequests(scope);
+    mockConfig(scope, 4);
+    mockIssues(scope, plans);
+    scope.get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`).reply(200, []);
+    mockBaseHead(scope);
+    scope.post(`${R}/git/refs`, { ref: `refs/heads/harness/${SPEC}/phase-01`, sha: BASE_SHA }).reply(201, {});
+    scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: 'phase-01', resume: 'false' } }).reply(204);
+    scope
+      .post(`${R}/check-runs`, {
+        name: 'harness / phase 01',
+        head_sha: BASE_SHA,
+        status: 'queued',
+        external_id: `${SPEC}/phase-01`,
+        details_url: `${WEB}/issues?q=${encodeURIComponent(`is:issue label:"spec:${SPEC}" label:"phase:01"`)}`,
+        output: { title: 'Worker dispatched', summary: `harness dispatched the worker for the verification of phase 01 of ${SPEC} on the branch \`harness/${SPEC}/phase-01\`.` },
+        actions: [],
+      })
+      .reply(201, { id: 9, name: 'harness / phase 01', head_sha: BASE_SHA, external_id: null, status: 'queued', conclusion: null, output: { title: null, summary: null, annotations_count: 0 } });
+
+    await testProbot().receive(checkCompleted());
+    expect(log).toEqual([
+      'GET /contents/.github/harness.yml',
+      'GET /issues',
+      `GET /git/matching-refs/heads/harness/${SPEC}/phase-`,
+      'GET /git/ref/heads/master',
+      'POST /git/refs',
+      'POST /actions/workflows/harness-worker.yml/dispatches',
+      'POST /check-runs',
+    ]);
+    expect(scope.pendingMocks()).toEqual([]);
+
+    // The next round finds the phase branch and leaves the phase alone.
+    mockConfig(scope, 4);
+    mockIssues(scope, plans);
+    scope.get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`).reply(200, [{ ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } }]);
+    await testProbot().receive(checkCompleted());
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+});
+
+describe('a worker run finishing', () => {
+  let scope: nock.Scope;
+  beforeEach(() => {
+    scope = githubApi();
+  });
+
+  const queuedCheck = { id: 77, name: 'harness / plan 01-01', head_sha: BASE_SHA, external_id: `${SPEC}/01-01`, status: 'queued', conclusion: null, output: { title: 'Worker dispatched', summary: '', annotations_count: 0 } };
+  const dependant: PlanFixture = { number: 21, plan: '02-01', status: 'blocked', needs: ['01-01'] };
+
+  it.each([
+    {
+      conclusion: 'success',
+      status: 'running' as const,
+      label: 'verified' as const,
+      check: { status: 'completed', conclusion: 'success', output: { title: 'Verified' }, actions: [] },
+    },
+    {
+      conclusion: 'failure',
+      status: 'running' as const,
+      label: 'failed' as const,
+      check: { status: 'completed', conclusion: 'failure', output: { title: 'Failed' }, actions: [RETRY_ACTION] },
+    },
+    {
+      conclusion: 'timed_out',
+      status: 'running' as const,
+      label: 'failed' as const,
+      check: { status: 'completed', conclusion: 'timed_out', output: { title: 'Timed out' }, actions: [RETRY_ACTION] },
+    },
+    {
+      // The worker labelled the checkpoint itself and ended successfully: a person answers next.
+      conclusion: 'success',
+      status: 'checkpoint' as const,
+      label: undefined,
+      check: { status: 'completed', conclusion: 'action_required', output: { title: 'Waiting at a checkpoint' }, actions: [APPROVE_ACTION] },
+    },
+  ])('$conclusion with the plan $status: status $label, check run $check.conclusion', async ({ conclusion, status, label, check }) => {
+    const plan: PlanFixture = { number: 11, plan: '01-01', status };
+    const log = recordRequests(scope);
+    mockConfig(scope, 4);
+    mockIssues(scope, [plan, dependant]);
+    // The worker pushed nothing yet: the branch head is the claimed commit, where the check run is.
+    scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2F01-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/01-01`, object: { sha: BASE_SHA } });
+    if (label) scope.patch(`${R}/issues/11`, relabelled(plan, label)).reply(200, issueReply(plan));
+    scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [queuedCheck] });
+    const sent: Record<string, unknown>[] = [];
+    scope.patch(`${R}/check-runs/77`, (b) => sent.push(b) > 0).reply(200, {});
+
+    await testProbot().receive(workerRunCompleted('01-01', conclusion));
+
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject(check);
+    expect(sent[0]!.actions).toEqual(check.actions);
+
+    // Verified is not satisfied until the plan PR merges: the dependant waits, and the round writes nothing.
+    expect(log).toEqual([
+      'GET /contents/.github/harness.yml',
+      'GET /issues',
+      `GET /git/ref/heads/harness/${SPEC}/01-01`,
+      ...(label ? ['PATCH /issues/11'] : []),
+      `GET /commits/${BASE_SHA}/check-runs`,
+      'PATCH /check-runs/77',
+    ]);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('marks the plans of a phase that failed its verification, and holds the queued plans that depend on it', async () => {
+    const merged: PlanFixture[] = [
+      { number: 11, plan: '01-01', status: 'verified', closed: 'completed' },
+      { number: 12, plan: '01-02', status: 'verified', closed: 'completed' },
+    ];
+    // Queued as ready when its dependency merged; the phase it depends on now fails.
+    const waiting: PlanFixture = { number: 21, plan: '02-01', status: 'ready', needs: ['01-01'] };
+    const independent: PlanFixture = { number: 22, plan: '02-02', status: 'ready' };
+    const phaseCheck = { id: 88, name: 'harness / phase 01', head_sha: BASE_SHA, external_id: `${SPEC}/phase-01`, status: 'queued', conclusion: null, output: { title: 'Worker dispatched', summary: '', annotations_count: 0 } };
+    const log = recordRequests(scope);
+    const sent: Record<string, unknown>[] = [];
+    mockConfig(scope, 4);
+    mockIssues(scope, [...merged, waiting, independent]);
+    scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2Fphase-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } });
+    scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / phase 01' }).reply(200, { total_count: 1, check_runs: [phaseCheck] });
+    scope.patch(`${R}/check-runs/88`, (b) => sent.push(b) > 0).reply(200, {});
+    for (const p of merged) scope.patch(`${R}/issues/${p.number}`, { labels: [...labels(p), 'harness:phase-failed'] }).reply(200, issueReply(p));
+    // The round: 02-02 starts; 02-01 is held, and shows it.
+    mockBaseHead(scope);
+    const bodies: Record<string, unknown>[] = [];
+    mockDispatch(scope, independent, bodies);
+    scope.patch(`${R}/issues/21`, relabelled(waiting, 'blocked')).reply(200, issueReply(waiting));
+    scope.get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`).reply(200, [{ ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } }]);
+
+    await testProbot().receive(workerRunCompleted('phase-01', 'failure'));
+
+    expect(sent[0]).toMatchObject({ status: 'completed', conclusion: 'failure', output: { title: 'Phase 01 failed its verification' } });
+    expect(log).toEqual([
+      'GET /contents/.github/harness.yml',
+      'GET /issues',
+      `GET /git/ref/heads/harness/${SPEC}/phase-01`,
+      `GET /commits/${BASE_SHA}/check-runs`,
+      'PATCH /check-runs/88',
+      'PATCH /issues/11',
+      'PATCH /issues/12',
+      'GET /git/ref/heads/master',
+      'POST /git/refs',
+      'POST /actions/workflows/harness-worker.yml/dispatches',
+      'POST /check-runs',
+      'PATCH /issues/22',
+      'PATCH /issues/21',
+      `GET /git/matching-refs/heads/harness/${SPEC}/phase-`,
+    ]);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('takes the mark off when the phase passes a later verification', async () => {
+    const plans: PlanFixture[] = [
+      { number: 11, plan: '01-01', status: 'verified', closed: 'completed', extra: ['harness:phase-failed'] },
+      { number: 12, plan: '01-02', status: 'verified', closed: 'completed', extra: ['harness:phase-failed'] },
+    ];
+    const phaseCheck = { id: 89, name: 'harness / phase 01', head_sha: BASE_SHA, external_id: `${SPEC}/phase-01`, status: 'queued', conclusion: null, output: { title: 'Worker dispatched', summary: '', annotations_count: 0 } };
+    mockConfig(scope, 4);
+    mockIssues(scope, plans);
+    scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2Fphase-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } });
+    scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / phase 01' }).reply(200, { total_count: 1, check_runs: [phaseCheck] });
+    scope.patch(`${R}/check-runs/89`).reply(200, {});
+    for (const p of plans) scope.patch(`${R}/issues/${p.number}`, { labels: labels({ ...p, extra: [] }) }).reply(200, issueReply(p));
+    scope.get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`).reply(200, [{ ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } }]);
+
+    await testProbot().receive(workerRunCompleted('phase-01', 'success'));
+
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('puts the check run where the plan PR shows it once the worker pushed, and concludes the queued one on the claimed commit, not another spec\'s', async () => {
+    const plan: PlanFixture = { number: 11, plan: '01-01', status: 'running' };
+    mockConfig(scope, 4);
+    mockIssues(scope, [plan]);
+    scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2F01-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/01-01`, object: { sha: PUSHED_SHA } });
+    scope.patch(`${R}/issues/11`, relabelled(plan, 'verified')).reply(200, issueReply(plan));
+    scope.get(`${R}/commits/${PUSHED_SHA}/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 0, check_runs: [] });
+    scope
+      .post(`${R}/check-runs`, {
+        name: 'harness / plan 01-01',
+        head_sha: PUSHED_SHA,
+        status: 'completed',
+        conclusion: 'success',
+        external_id: `${SPEC}/01-01`,
+        details_url: `${WEB}/issues/11`,
+        output: { title: 'Verified', summary: /passed its verification/ as unknown as string },
+        actions: [],
+      })
+      .reply(201, { ...queuedCheck, id: 78, head_sha: PUSHED_SHA, status: 'completed', conclusion: 'success' });
+    // Another spec's plan 01-01 was claimed at the same commit: its check run has the same name.
+    const otherSpecs = { ...queuedCheck, id: 99, external_id: 'SPC-002/01-01' };
+    scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 2, check_runs: [otherSpecs, queuedCheck] });
+    scope.patch(`${R}/check-runs/77`, (b) => b.conclusion === 'success').reply(200, {});
+
+    await testProbot().receive(workerRunCompleted('01-01', 'success'));
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('makes no write when the same event is delivered again', async () => {
+    // As the first delivery left things: verified, check run concluded, nothing new to start.
+    const plan: PlanFixture = { number: 11, plan: '01-01', status: 'verified' };
+    const log = recordRequests(scope);
+    mockConfig(scope, 4);
+    mockIssues(scope, [plan, dependant]);
+    scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2F01-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/01-01`, object: { sha: BASE_SHA } });
+    scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [{ ...queuedCheck, status: 'completed', conclusion: 'success' }] });
+
+    await testProbot().receive(workerRunCompleted('01-01', 'success'));
+
+    expect(log.filter((l) => !l.startsWith('GET'))).toEqual([]);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('leaves a plan that was retried meanwhile alone: its branch is gone, so the run is an old attempt', async () => {
+    mockConfig(scope, 4);
+    // Retried: ready again, claim deleted, and (slots free) the round starts the new attempt.
+    const plan: PlanFixture = { number: 11, plan: '01-01', status: 'ready' };
+    mockIssues(scope, [plan]);
+    scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2F01-01`).reply(404, { message: 'Not Found' });
+    mockBaseHead(scope);
+    mockDispatch(scope, plan, []);
+
+    await testProbot().receive(workerRunCompleted('01-01', 'failure'));
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('ignores runs of other workflows', async () => {
+    const event = workerRunCompleted('01-01', 'success') as { payload: { workflow_run: Record<string, unknown> } };
+    event.payload.workflow_run.path = '.github/workflows/ci.yml';
+    await testProbot().receive(event as never);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+});
+
+describe('a plan PR merging', () => {
+  it('closes the plan issue as completed when GitHub did not, then starts the plans that needed it', async () => {
+    const scope = githubApi();
+    const merged: PlanFixture = { number: 11, plan: '01-01', status: 'verified' };
+    const sibling: PlanFixture = { number: 12, plan: '01-02', status: 'running' };
+    const dependant: PlanFixture = { number: 21, plan: '02-01', status: 'blocked', needs: ['01-01'] };
+    const log = recordRequests(scope);
+    mockIssues(scope, [merged, sibling, dependant]);
+    scope.patch(`${R}/issues/11`, { state: 'closed', state_reason: 'completed' }).reply(200, issueReply(merged));
+    mockConfig(scope, 4);
+    mockBaseHead(scope);
+    const bodies: Record<string, unknown>[] = [];
+    mockDispatch(scope, dependant, bodies);
+
+    await testProbot().receive(planMerged('01-01'));
+
+    expect(log).toEqual([
+      'GET /issues',
+      'PATCH /issues/11',
+      'GET /contents/.github/harness.yml',
+      'GET /git/ref/heads/master',
+      'POST /git/refs',
+      'POST /actions/workflows/harness-worker.yml/dispatches',
+      'POST /check-runs',
+      'PATCH /issues/21',
+    ]);
+    // The plan PR's base is the spec's base: the dependant starts from it.
+    expect(bodies[1]).toEqual({ ref: 'master', inputs: { spec: SPEC, plan: '02-01', resume: 'false' } });
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('ignores pull requests closed without merging, and branches that are not plan branches', async () => {
+    const scope = githubApi();
+    const closed = planMerged('01-01') as { payload: { pull_request: Record<string, unknown> } };
+    closed.payload.pull_request.merged = false;
+    const knowledge = planMerged('01-01') as { payload: { pull_request: { head: { ref: string } } } };
+    knowledge.payload.pull_request.head.ref = 'harness/knowledge/lesson/retry-budget';
+    const probot = testProbot();
+    await probot.receive(closed as never);
+    await probot.receive(knowledge as never);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+});
+
+describe('the round decision (pure)', () => {
+  const issues = (plans: PlanFixture[]) => plans.map(planIssue);
+
+  it('reads a plan whose text cannot be read as writing everything: it runs alone', () => {
+    const broken = { ...planIssue({ number: 11, plan: '01-01', status: 'ready' }), body: `<!-- harness:plan ${SPEC}/01-01 -->\nno plan here` };
+    const plan = planRound({ spec: SPEC, slots: 4, issues: [broken, planIssue({ number: 12, plan: '01-02', status: 'ready' })] });
+    expect(plan.dispatch.map((p) => p.plan)).toEqual(['01-01']);
+  });
+
+  it('lists queued plans a failed plan blocks, and plans needing a plan the spec does not have', () => {
+    const plan = planRound({
+      spec: SPEC,
+      slots: 4,
+      issues: issues([
+        { number: 11, plan: '01-01', status: 'failed' },
+        { number: 21, plan: '02-01', status: 'blocked', needs: ['01-01'] },
+        { number: 22, plan: '02-02', status: 'blocked', needs: ['01-09'] },
+      ]),
+    });
+    expect(plan.dispatch).toEqual([]);
+    expect(plan.blocked).toEqual([{ plan: '02-01', because: { plan: '01-01' } }]);
+    expect(plan.unknownNeeds).toEqual([{ plan: '02-02', needs: ['01-09'] }]);
+    expect(plan.relabel).toEqual([]);
+  });
+
+  it('leaves plans taken out of the spec out of it, and offers each complete phase not claimed yet', () => {
+    const plan = planRound({
+      spec: SPEC,
+      slots: 4,
+      issues: issues([
+        { number: 11, plan: '01-01', status: 'verified', closed: 'completed' },
+        { number: 12, plan: '01-02', closed: 'not_planned' },
+        { number: 21, plan: '02-01', status: 'verified', closed: 'completed' },
+      ]),
+    });
+    expect(plan.plans.map((p) => p.plan)).toEqual(['01-01', '02-01']);
+    expect(plan.completePhases).toEqual(['01', '02']);
+    expect(phasesToVerify(plan, new Set(['01']))).toEqual(['02']);
+  });
+});
+
+describe('what a finished worker run means (pure)', () => {
+  const plan = { kind: 'plan', spec: SPEC, plan: '01-01' } as const;
+
+  it('leaves a plan a person moved on alone: an aborted plan stays failed when its run ends well after all', () => {
+    expect(workerOutcome(plan, 'success', 'failed')).toBeUndefined();
+    expect(workerOutcome(plan, 'failure', 'verified')).toBeUndefined();
+    expect(workerOutcome(plan, 'failure', undefined)).toBeUndefined();
+  });
+
+  it('keeps an abort\'s cancelled conclusion when the cancelled run reports, and settles a redelivery the same way', () => {
+    expect(workerOutcome(plan, 'cancelled', 'failed')).toMatchObject({ status: 'failed', check: { conclusion: 'cancelled' } });
+    expect(workerOutcome(plan, 'success', 'verified')).toMatchObject({ status: 'verified', check: { conclusion: 'success' } });
+  });
+
+  it('concludes a phase\'s check run and touches no label', () => {
+    expect(workerOutcome({ kind: 'phase', spec: SPEC, phase: '01' }, 'failure', undefined)).toEqual({
+      check: { conclusion: 'failure', title: 'Phase 01 failed its verification', summary: 'See the worker run. Fix the work, then `/harness verify 01`.', actions: [] },
+    });
+  });
+});
+
+describe('names a worker run and a branch carry', () => {
+  it('parses the run title and the branch, and nothing else', () => {
+    expect(parseWorkerRunTitle(`harness ${SPEC}/03-02`)).toEqual({ kind: 'plan', spec: SPEC, plan: '03-02' });
+    expect(parseWorkerRunTitle(`harness ${SPEC}/phase-03`)).toEqual({ kind: 'phase', spec: SPEC, phase: '03' });
+    expect(parseWorkerRunTitle('ci: build')).toBeUndefined();
+    expect(parseTargetBranch(`harness/${SPEC}/03-02`)).toEqual({ kind: 'plan', spec: SPEC, plan: '03-02' });
+    expect(parseTargetBranch('harness/knowledge/skill/x')).toBeUndefined();
+    expect(parseTargetBranch(`harness/${SPEC}/03-02/x`)).toBeUndefined();
+  });
+
+  it('gives every check run button within GitHub\'s limits, and refuses one over them', () => {
+    expect(checkActions([ABORT_ACTION, APPROVE_ACTION, RETRY_ACTION])).toHaveLength(3);
+    expect(() => checkActions([{ label: 'Abort the worker right now', description: 'x', identifier: 'abort' }])).toThrow(CheckActionError);
+    expect(() => checkActions([ABORT_ACTION, APPROVE_ACTION, RETRY_ACTION, ABORT_ACTION])).toThrow(/at most 3/);
+  });
+});
+
+describe('templates/workflows/harness-worker.yml', () => {
+  const file = 'templates/workflows/harness-worker.yml';
+  const content = readFileSync(join(ROOT, file), 'utf8');
+  const workflow = parse(content) as {
+    name: string;
+    'run-name': string;
+    on: { workflow_dispatch: { inputs: Record<string, { type: string; required: boolean; description: string }> } };
+    permissions: unknown;
+    concurrency: { group: string };
+    jobs: Record<string, { permissions: Record<string, string>; steps: { uses?: string; with?: Record<string, string> }[] }>;
+  };
+
+  it('is a valid workflow', async () => {
+    const result = parseWorkflow({ name: file, content }, new NoOperationTraceWriter());
+    expect(result.context.errors.getErrors().map((e) => e.message)).toEqual([]);
+    const template = await convertWorkflowTemplate(result.context, result.value!);
+    expect(template.errors ?? []).toEqual([]);
+    expect(template.jobs).toHaveLength(1);
+  });
+
+  it('takes the inputs the App dispatches with and is titled so that the App finds the plan again', () => {
+    const inputs = workflow.on.workflow_dispatch.inputs;
+    expect(Object.keys(inputs)).toEqual(['spec', 'plan', 'resume']);
+    for (const input of Object.values(inputs)) expect(input).toMatchObject({ type: 'string', required: true, description: expect.any(String) });
+    expect(workflow['run-name']).toBe('harness ${{ inputs.spec }}/${{ inputs.plan }}');
+    expect(parseWorkerRunTitle('harness SPC-002/03-02')).toBeDefined();
+    expect(workflow.concurrency.group).toContain('${{ inputs.spec }}-${{ inputs.plan }}');
+  });
+
+  it('grants nothing by default and the job only what the worker does', () => {
+    expect(workflow.permissions).toEqual({});
+    expect(Object.values(workflow.jobs).map((j) => j.permissions)).toEqual([{ contents: 'write', 'pull-requests': 'write', issues: 'write' }]);
+  });
+
+  it('checks out the plan branch, then runs the worker action with its inputs', () => {
+    const steps = Object.values(workflow.jobs)[0]!.steps;
+    expect(steps[0]).toMatchObject({ uses: expect.stringMatching(/^actions\/checkout@[0-9a-f]{40}$/), with: { ref: 'harness/${{ inputs.spec }}/${{ inputs.plan }}' } });
+    const worker = steps.find((s) => s.uses?.endsWith('/actions/worker'));
+    expect(worker?.with).toMatchObject({ spec: '${{ inputs.spec }}', plan: '${{ inputs.plan }}', resume: '${{ inputs.resume }}' });
+    for (const s of steps) if (s.uses && !s.uses.startsWith('./')) expect(s.uses).toMatch(/@[0-9a-f]{40}$/);
+  });
+});

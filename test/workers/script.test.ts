@@ -1,0 +1,441 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import type { WorkerMessage } from '../../app/engine/core/protocol/messages.js';
+import { ScriptAgent } from '../../app/workers/script.js';
+import { commitsSince, ENVELOPE, git, makeRepo, planFrom, SPEC, testWorker } from '../helpers/agent-context.js';
+import { FIXTURES } from '../helpers/paths.js';
+
+const FENCE = '```';
+
+function plan(body: string, extra = ''): string {
+  return [
+    '---',
+    'plan_id: "01-02"',
+    'title: Greeting files',
+    'files_modified: [greeting.txt, "notes/**"]',
+    'must_pass:',
+    '  - { id: greeting, type: file_exists, path: greeting.txt }',
+    extra,
+    '---',
+    '# Greeting files',
+    '',
+    body,
+  ]
+    .filter((l) => l !== '')
+    .join('\n');
+}
+
+const THREE_STEPS = plan(`
+${FENCE}sh step Write the greeting
+echo "hello from $HARNESS_SPEC $HARNESS_PLAN $HARNESS_TASK" > greeting.txt
+echo "wrote greeting"
+${FENCE}
+
+${FENCE}sh step Add a note
+mkdir -p notes
+echo one > notes/one.txt
+echo "a warning" >&2
+${FENCE}
+
+${FENCE}bash step Check the greeting
+[[ -f greeting.txt ]]
+${FENCE}
+`);
+
+const message = (subject: string, body: string, task: string) => `${subject}\n\n${body}\n\nPlan: 01-02\nTask: ${task}\nSpec: ${SPEC}\n`;
+
+/** Running, and not a zombie waiting for a parent that died with the worker. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  if (!existsSync(`/proc/${pid}/stat`)) return true;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+}
+
+async function waitForFile(path: string): Promise<void> {
+  for (let i = 0; i < 200 && !existsSync(path); i++) await sleep(25);
+  if (!existsSync(path)) throw new Error(`${path} never appeared`);
+}
+
+describe('script agent', () => {
+  it('runs the steps in order and commits each as one commit with Plan, Task and Spec trailers', async () => {
+    const { repo, logDir, base } = await makeRepo();
+    const worker = testWorker({ repo, logDir, plan: planFrom(THREE_STEPS) });
+    await new ScriptAgent().run(worker.context);
+
+    const commits = await commitsSince(repo, base);
+    expect(commits.map((c) => c.message)).toEqual([
+      message('01-02: Write the greeting', '- added greeting.txt', '1/3'),
+      message('01-02: Add a note', '- added notes/one.txt', '2/3'),
+      message('01-02: Check the greeting', 'No files changed.', '3/3'),
+    ]);
+    const [c1, c2, c3] = commits.map((c) => c.sha);
+    expect(worker.messages).toEqual([
+      { ...ENVELOPE, type: 'session_ready', agent: 'script' },
+      { ...ENVELOPE, type: 'task_started', plan: '01-02', task: 1, total: 3, title: 'Write the greeting' },
+      { ...ENVELOPE, type: 'progress_update', plan: '01-02', task: 1, total: 3, message: `step 1/3 committed as ${c1!.slice(0, 7)}: 1 file changed` },
+      { ...ENVELOPE, type: 'task_started', plan: '01-02', task: 2, total: 3, title: 'Add a note' },
+      { ...ENVELOPE, type: 'progress_update', plan: '01-02', task: 2, total: 3, message: `step 2/3 committed as ${c2!.slice(0, 7)}: 1 file changed` },
+      { ...ENVELOPE, type: 'task_started', plan: '01-02', task: 3, total: 3, title: 'Check the greeting' },
+      { ...ENVELOPE, type: 'progress_update', plan: '01-02', task: 3, total: 3, message: `step 3/3 committed as ${c3!.slice(0, 7)}: no files changed` },
+      { ...ENVELOPE, type: 'task_completed', plan: '01-02', commits: [c1, c2, c3], summary: '3 steps committed' },
+    ]);
+    // Steps see the spec, plan and task; their output, both streams, goes to a log per step.
+    expect(await readFile(join(repo, 'greeting.txt'), 'utf8')).toBe('hello from SPC-007 01-02 1/3\n');
+    expect(await readFile(join(logDir, 'step-1.log'), 'utf8')).toBe('# 2024-05-01T12:00:00.000Z step 1/3 "Write the greeting"\nwrote greeting\n');
+    expect(await readFile(join(logDir, 'step-2.log'), 'utf8')).toContain('a warning\n');
+    expect(await git(repo, 'status', '--porcelain')).toBe('');
+  });
+
+  it('stops at a failing step with its exit code and output, and commits nothing for it', async () => {
+    const { repo, logDir, base } = await makeRepo();
+    const body = `
+${FENCE}sh step Write the greeting
+echo hi > greeting.txt
+${FENCE}
+
+${FENCE}sh step Break
+echo half > notes.txt
+echo "checking the notes"
+false
+echo "never printed"
+${FENCE}
+
+${FENCE}sh step Never runs
+touch never.txt
+${FENCE}
+`;
+    const worker = testWorker({ repo, logDir, plan: planFrom(plan(body)) });
+    await new ScriptAgent().run(worker.context);
+
+    const commits = await commitsSince(repo, base);
+    expect(commits.map((c) => c.message.split('\n')[0])).toEqual(['01-02: Write the greeting']);
+    expect(worker.messages.slice(-2)).toEqual([
+      { ...ENVELOPE, type: 'task_started', plan: '01-02', task: 2, total: 3, title: 'Break' },
+      {
+        ...ENVELOPE,
+        type: 'task_failed',
+        plan: '01-02',
+        retryable: false,
+        error: `step 2/3 "Break" failed with exit code 1 (log: ${join(logDir, 'step-2.log')})\nchecking the notes`,
+      },
+    ]);
+    expect(existsSync(join(repo, 'never.txt'))).toBe(false);
+  });
+
+  it('refuses a plan without steps, a step in another language, and a malformed checkpoint', async () => {
+    const { repo, logDir } = await makeRepo();
+    const cases: [string, string][] = [
+      ['No steps here.', 'plan 01-02 (planning/plans/01-core/01-02-PLAN.md) has no step blocks (```sh step <title>): the script agent has nothing to run'],
+      [
+        `${FENCE}python step Compute\nprint(1)\n${FENCE}`,
+        'plan 01-02 (planning/plans/01-core/01-02-PLAN.md) line 9: step "Compute" is written in "python"; the script agent runs sh, shell, bash',
+      ],
+      [
+        `${FENCE}sh step A\ntrue\n${FENCE}\n${FENCE}checkpoint question Really?\n${FENCE}`,
+        'plan 01-02 (planning/plans/01-core/01-02-PLAN.md): line 12: checkpoint kind "question" is not one of decision, verification, action: write ```checkpoint decision <title>',
+      ],
+    ];
+    for (const [body, error] of cases) {
+      const worker = testWorker({ repo, logDir, plan: planFrom(plan(body)) });
+      await new ScriptAgent().run(worker.context);
+      expect(worker.messages.at(-1)).toEqual({ ...ENVELOPE, type: 'task_failed', plan: '01-02', retryable: false, error });
+    }
+  });
+
+  it('refuses to start a fresh attempt on a dirty worktree', async () => {
+    const { repo, logDir, base } = await makeRepo();
+    await writeFile(join(repo, 'stray.txt'), 'mine\n');
+    const worker = testWorker({ repo, logDir, plan: planFrom(THREE_STEPS) });
+    await new ScriptAgent().run(worker.context);
+    expect(worker.messages.at(-1)).toEqual({
+      ...ENVELOPE,
+      type: 'task_failed',
+      plan: '01-02',
+      retryable: false,
+      error: `the worktree ${repo} has uncommitted changes (stray.txt); a fresh attempt starts from a clean checkout, and a resumed one (resume: true) discards them`,
+    });
+    expect(await readFile(join(repo, 'stray.txt'), 'utf8')).toBe('mine\n');
+    expect(await commitsSince(repo, base)).toEqual([]);
+  });
+
+  it('refuses a log directory that would be committed with the work, and accepts an ignored one', async () => {
+    const { repo } = await makeRepo({ 'README.md': '# demo\n', '.gitignore': '.harness-logs/\n' });
+    const exposed = testWorker({ repo, logDir: join(repo, 'logs'), plan: planFrom(THREE_STEPS) });
+    await new ScriptAgent().run(exposed.context);
+    expect(exposed.messages.at(-1)).toEqual({
+      ...ENVELOPE,
+      type: 'task_failed',
+      plan: '01-02',
+      retryable: false,
+      error: `the log directory ${join(repo, 'logs')} is inside the worktree ${repo} and not ignored: its logs and answers would be committed with the plan's work`,
+    });
+    const ignored = testWorker({ repo, logDir: join(repo, '.harness-logs', '01-02'), plan: planFrom(THREE_STEPS) });
+    await new ScriptAgent().run(ignored.context);
+    expect(ignored.messages.at(-1)?.type).toBe('task_completed');
+    expect(await git(repo, 'status', '--porcelain')).toBe('');
+  });
+
+  const INTERRUPTIBLE = plan(`
+${FENCE}sh step Write a
+echo a > a.txt
+${FENCE}
+
+${FENCE}sh step Write b slowly
+echo partial > b.txt
+echo "$$" > "$MARK"
+if [ -n "$SLOW" ]; then sleep 2; echo late > late.txt; sleep 30; fi
+echo done > b.txt
+${FENCE}
+
+${FENCE}sh step Write c
+echo c > c.txt
+${FENCE}
+`);
+
+  it('is aborted mid-step, and a resumed run discards the leftovers and ends with one commit per step', async () => {
+    const { repo, logDir, base } = await makeRepo();
+    const mark = join(logDir, '..', 'step-2-started');
+    const first = testWorker({ repo, logDir, plan: planFrom(INTERRUPTIBLE), env: { SLOW: '1', MARK: mark } });
+    const running = new ScriptAgent().run(first.context);
+    await waitForFile(mark);
+    first.controller.abort(new Error('stopped by the test'));
+    await running;
+    expect(first.messages.at(-1)).toEqual({
+      ...ENVELOPE,
+      type: 'task_failed',
+      plan: '01-02',
+      retryable: true,
+      error: 'aborted during step 2/3 "Write b slowly": stopped by the test',
+    });
+    expect(await git(repo, 'status', '--porcelain')).toBe('?? b.txt\n');
+
+    const second = testWorker({ repo, logDir, plan: planFrom(INTERRUPTIBLE), resume: true, env: { MARK: mark } });
+    await new ScriptAgent().run(second.context);
+    const commits = await commitsSince(repo, base);
+    expect(commits.map((c) => c.message.split('\n\n')[0])).toEqual(['01-02: Write a', '01-02: Write b slowly', '01-02: Write c']);
+    expect(commits.map((c) => c.message.split('\n\n').at(-1))).toEqual([
+      `Plan: 01-02\nTask: 1/3\nSpec: ${SPEC}\n`,
+      `Plan: 01-02\nTask: 2/3\nSpec: ${SPEC}\n`,
+      `Plan: 01-02\nTask: 3/3\nSpec: ${SPEC}\n`,
+    ]);
+    const [a, b, c] = commits.map((x) => x.sha);
+    expect(second.messages).toEqual([
+      { ...ENVELOPE, type: 'session_ready', agent: 'script' },
+      { ...ENVELOPE, type: 'progress_update', plan: '01-02', message: 'discarded what the interrupted attempt left uncommitted: b.txt' },
+      { ...ENVELOPE, type: 'progress_update', plan: '01-02', task: 1, total: 3, message: `step 1/3 already committed as ${a!.slice(0, 7)}: Write a` },
+      { ...ENVELOPE, type: 'task_started', plan: '01-02', task: 2, total: 3, title: 'Write b slowly' },
+      { ...ENVELOPE, type: 'progress_update', plan: '01-02', task: 2, total: 3, message: `step 2/3 committed as ${b!.slice(0, 7)}: 1 file changed` },
+      { ...ENVELOPE, type: 'task_started', plan: '01-02', task: 3, total: 3, title: 'Write c' },
+      { ...ENVELOPE, type: 'progress_update', plan: '01-02', task: 3, total: 3, message: `step 3/3 committed as ${c!.slice(0, 7)}: 1 file changed` },
+      { ...ENVELOPE, type: 'task_completed', plan: '01-02', commits: [a, b, c], summary: '3 steps committed (1 by an earlier attempt)' },
+    ]);
+    expect(await readFile(join(repo, 'b.txt'), 'utf8')).toBe('done\n');
+
+    // A third run finds everything committed and adds nothing.
+    const third = testWorker({ repo, logDir, plan: planFrom(INTERRUPTIBLE), resume: true, env: { MARK: mark } });
+    await new ScriptAgent().run(third.context);
+    expect((await commitsSince(repo, base)).length).toBe(3);
+    expect(third.messages.at(-1)).toEqual({ ...ENVELOPE, type: 'task_completed', plan: '01-02', commits: [a, b, c], summary: '3 steps committed (3 by an earlier attempt)' });
+  });
+
+  it('survives SIGKILL of the worker mid-step: the orphaned step is ended, and the rerun makes no duplicate commits', async () => {
+    const { repo, logDir, base } = await makeRepo();
+    const mark = join(logDir, '..', 'step-2-started');
+    const planFile = join(logDir, '..', 'PLAN.md');
+    await writeFile(planFile, INTERRUPTIBLE);
+    const driver = join(FIXTURES, 'agents/run-script-agent.ts');
+    const child = spawn(process.execPath, ['--import', 'tsx', driver, repo, logDir, planFile, JSON.stringify({ SLOW: '1', MARK: mark })], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise((r) => child.on('exit', r));
+    await waitForFile(mark);
+    const stepPid = Number((await readFile(mark, 'utf8')).trim());
+    child.kill('SIGKILL');
+    await exited;
+    const seen = out.trim().split('\n').map((l) => JSON.parse(l) as WorkerMessage);
+    expect(seen.map((m) => m.type)).toEqual(['session_ready', 'task_started', 'progress_update', 'task_started']);
+    // The killed worker's step shell lives on in its own process group…
+    expect(alive(stepPid)).toBe(true);
+
+    const second = testWorker({ repo, logDir, plan: planFrom(INTERRUPTIBLE), resume: true, env: { MARK: mark } });
+    await new ScriptAgent().run(second.context);
+    // …until the resumed worker ends it before touching the worktree.
+    expect(alive(stepPid)).toBe(false);
+    await sleep(2500);
+    expect(existsSync(join(repo, 'late.txt'))).toBe(false);
+    expect(await git(repo, 'status', '--porcelain')).toBe('');
+    const commits = await commitsSince(repo, base);
+    expect(commits.map((c) => c.message.split('\n')[0])).toEqual(['01-02: Write a', '01-02: Write b slowly', '01-02: Write c']);
+    expect(second.messages.at(-1)).toMatchObject({ type: 'task_completed', commits: commits.map((c) => c.sha) });
+  });
+
+  const WITH_CHECKPOINT = (autonomous: boolean, fields = 'options: memory, file\ndefault: memory') =>
+    plan(
+      `
+${FENCE}sh step Write the greeting
+echo hi > greeting.txt
+${FENCE}
+
+${FENCE}checkpoint decision Storage backend
+Which store should notes use?
+${fields}
+${FENCE}
+
+${FENCE}sh step Use the answer
+echo "$HARNESS_ANSWER_STORAGE_BACKEND" > store.txt
+test -z "$FAIL_ONCE" || { [ -f "$FAIL_ONCE" ] || { touch "$FAIL_ONCE"; exit 4; }; }
+cp "$HARNESS_ANSWERS" answers.json
+${FENCE}
+`,
+      `autonomous: ${autonomous}\ncheckpoints: [decision]`,
+    );
+
+  it('waits at a checkpoint of a non-autonomous plan, and later steps see the answer', async () => {
+    const { repo, logDir } = await makeRepo();
+    const worker = testWorker({ repo, logDir, plan: planFrom(WITH_CHECKPOINT(false)) });
+    const running = new ScriptAgent().run(worker.context);
+    const asked = await worker.waitFor('decision_needed');
+    expect(asked).toEqual({
+      ...ENVELOPE,
+      type: 'decision_needed',
+      plan: '01-02',
+      checkpoint: { id: 'storage-backend', kind: 'decision', prompt: 'Which store should notes use?', options: ['memory', 'file'], source: 'Storage backend' },
+    });
+    await sleep(200);
+    expect(worker.messages.filter((m) => m.type === 'task_started').length).toBe(1);
+    worker.respond({ ...ENVELOPE, type: 'decision_made', checkpoint: 'storage-backend', answer: 'file' });
+    await running;
+
+    expect(worker.messages.slice(3, 6)).toEqual([
+      asked,
+      { ...ENVELOPE, type: 'progress_update', plan: '01-02', message: 'checkpoint storage-backend answered: file' },
+      { ...ENVELOPE, type: 'task_started', plan: '01-02', task: 2, total: 2, title: 'Use the answer' },
+    ]);
+    expect(worker.messages.at(-1)?.type).toBe('task_completed');
+    expect(await readFile(join(repo, 'store.txt'), 'utf8')).toBe('file\n');
+    expect(JSON.parse(await readFile(join(repo, 'answers.json'), 'utf8'))).toEqual({ 'storage-backend': 'file' });
+    // The answers live in logDir, never in the worktree's commits (answers.json above is the step's own copy).
+    expect(JSON.parse(await readFile(join(logDir, 'answers.json'), 'utf8'))).toEqual({ 'storage-backend': 'file' });
+  });
+
+  it('takes the default in an autonomous plan, and refuses a checkpoint without one before running anything', async () => {
+    const { repo, logDir, base } = await makeRepo();
+    const worker = testWorker({ repo, logDir, plan: planFrom(WITH_CHECKPOINT(true)) });
+    await new ScriptAgent().run(worker.context);
+    expect(worker.asked).toEqual([]);
+    expect(worker.messages).toContainEqual({
+      ...ENVELOPE,
+      type: 'progress_update',
+      plan: '01-02',
+      message: 'checkpoint storage-backend: autonomous plan, took the default: memory',
+    });
+    expect(await readFile(join(repo, 'store.txt'), 'utf8')).toBe('memory\n');
+
+    const other = await makeRepo();
+    const refused = testWorker({ repo: other.repo, logDir: other.logDir, plan: planFrom(WITH_CHECKPOINT(true, 'options: memory, file')) });
+    await new ScriptAgent().run(refused.context);
+    expect(refused.messages).toEqual([
+      { ...ENVELOPE, type: 'session_ready', agent: 'script' },
+      {
+        ...ENVELOPE,
+        type: 'task_failed',
+        plan: '01-02',
+        retryable: false,
+        error:
+          'checkpoint "storage-backend" (decision) needs a person, but plan 01-02 is autonomous: true and the checkpoint has no default; give it a "default:" line or set autonomous: false',
+      },
+    ]);
+    expect(await commitsSince(other.repo, other.base)).toEqual([]);
+    expect(base).toBeTruthy();
+  });
+
+  it('does not ask again, after a restart, for a checkpoint already answered', async () => {
+    const { repo, logDir, base } = await makeRepo();
+    const failOnce = join(logDir, '..', 'failed-once');
+    const first = testWorker({
+      repo,
+      logDir,
+      plan: planFrom(WITH_CHECKPOINT(false)),
+      env: { FAIL_ONCE: failOnce },
+      answer: (cp) => ({ ...ENVELOPE, type: 'decision_made', checkpoint: cp.id, answer: 'file' }),
+    });
+    await new ScriptAgent().run(first.context);
+    expect(first.asked.map((c) => c.id)).toEqual(['storage-backend']);
+    expect(first.messages.at(-1)).toMatchObject({ type: 'task_failed', error: expect.stringMatching(/^step 2\/2 "Use the answer" failed with exit code 4/) });
+
+    const second = testWorker({ repo, logDir, plan: planFrom(WITH_CHECKPOINT(false)), resume: true, env: { FAIL_ONCE: failOnce } });
+    await new ScriptAgent().run(second.context);
+    expect(second.asked).toEqual([]);
+    expect(second.messages.map((m) => m.type)).not.toContain('decision_needed');
+    expect(second.messages).toContainEqual({ ...ENVELOPE, type: 'progress_update', plan: '01-02', message: 'checkpoint storage-backend already answered: file' });
+    expect(second.messages.at(-1)?.type).toBe('task_completed');
+    expect(await readFile(join(repo, 'store.txt'), 'utf8')).toBe('file\n');
+    expect((await commitsSince(repo, base)).map((c) => c.message.split('\n')[0])).toEqual(['01-02: Write the greeting', '01-02: Use the answer']);
+  });
+
+  it('fails the task when a person aborts at a checkpoint or rejects a verification', async () => {
+    const { repo, logDir } = await makeRepo();
+    const aborted = testWorker({
+      repo,
+      logDir,
+      plan: planFrom(WITH_CHECKPOINT(false)),
+      answer: () => ({ ...ENVELOPE, type: 'abort_task', reason: 'wrong approach' }),
+    });
+    await new ScriptAgent().run(aborted.context);
+    expect(aborted.messages.at(-1)).toEqual({
+      ...ENVELOPE,
+      type: 'task_failed',
+      plan: '01-02',
+      retryable: false,
+      error: 'aborted at checkpoint "storage-backend": wrong approach',
+    });
+
+    const other = await makeRepo();
+    const verification = plan(
+      `${FENCE}sh step Draw\necho art > art.txt\n${FENCE}\n\n${FENCE}checkpoint verification Looks right\nDoes art.txt look right?\n${FENCE}`,
+      'autonomous: false\ncheckpoints: [verification]',
+    );
+    const rejected = testWorker({
+      repo: other.repo,
+      logDir: other.logDir,
+      plan: planFrom(verification),
+      answer: (cp) => ({ ...ENVELOPE, type: 'verification_result', checkpoint: cp.id, passed: false, details: 'too dark' }),
+    });
+    await new ScriptAgent().run(rejected.context);
+    expect(rejected.messages.at(-2)).toMatchObject({ type: 'verification_needed', checkpoint: { id: 'looks-right', kind: 'verification' } });
+    expect(rejected.messages.at(-1)).toEqual({
+      ...ENVELOPE,
+      type: 'task_failed',
+      plan: '01-02',
+      retryable: false,
+      error: 'verification "looks-right" did not pass: too dark',
+    });
+  });
+
+  it('is aborted while it waits at a checkpoint', async () => {
+    const { repo, logDir } = await makeRepo();
+    const worker = testWorker({ repo, logDir, plan: planFrom(WITH_CHECKPOINT(false)) });
+    const running = new ScriptAgent().run(worker.context);
+    await worker.waitFor('decision_needed');
+    worker.controller.abort('runner shutting down');
+    await running;
+    expect(worker.messages.at(-1)).toEqual({
+      ...ENVELOPE,
+      type: 'task_failed',
+      plan: '01-02',
+      retryable: true,
+      error: 'aborted at checkpoint "storage-backend": runner shutting down',
+    });
+  });
+});

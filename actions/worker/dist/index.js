@@ -58265,22 +58265,22 @@ async function attemptPlan(input2, ports) {
       agentMs = clock.monotonic() - started;
     });
   }
-  const facts = (writes) => ({
-    ...input2.attempt === void 0 ? {} : { attempt: input2.attempt },
-    agent: input2.agent,
-    undeclaredWrites: writes,
-    timedOut: agent?.kind === "failed" && agent.timedOut,
-    ...agent?.kind !== "checkpoint" && agent?.usage ? { usage: agent.usage } : {}
-  });
-  const ended = async (tolerant) => {
-    const look = (p) => tolerant ? p.catch(() => []) : p;
+  const ended = async (how) => {
+    const look = (p) => how.failed ? p.catch(() => []) : p;
     const [commits, changed] = await Promise.all([look(workspace.commits(base2)), look(workspace.changedFiles(base2))]);
-    return { commits, facts: facts(undeclaredWrites(changed, plan.filesModified)), timing: { agentMs, verifyMs: 0 } };
+    const facts = {
+      ...input2.attempt === void 0 ? {} : { attempt: input2.attempt },
+      agent: input2.agent,
+      undeclaredWrites: undeclaredWrites(changed, plan.filesModified),
+      timedOut: agent?.kind === "failed" && agent.timedOut,
+      ...agent?.kind !== "checkpoint" && agent?.usage ? { usage: agent.usage } : {}
+    };
+    return { commits, facts, timing: { agentMs, verifyMs: how.verifyMs } };
   };
-  if (agent?.kind === "checkpoint") return { kind: "checkpoint", checkpoint: agent.checkpoint, ...await ended(false) };
-  if (agent?.kind === "failed") return { kind: "failed", reason: agentFailure(input2.agent, agent.error), ...await ended(true) };
+  if (agent?.kind === "checkpoint") return { kind: "checkpoint", checkpoint: agent.checkpoint, ...await ended({ failed: false, verifyMs: 0 }) };
+  if (agent?.kind === "failed") return { kind: "failed", reason: agentFailure(input2.agent, agent.error), ...await ended({ failed: true, verifyMs: 0 }) };
   await progress.event({ kind: "verifying", level: "plan" });
-  const verified = await verifyWithPeople(
+  const { report, waiting, verifyMs } = await verifyWithPeople(
     {
       title: `plan-level verification of ${plan.id}`,
       humanChecks: planHumanChecks(plan),
@@ -58289,12 +58289,11 @@ async function attemptPlan(input2, ports) {
     },
     ports
   );
-  const { report } = verified;
-  const done = await ended(report.status !== "pass" && !verified.waiting);
-  const common = { ...done, timing: { agentMs, verifyMs: verified.verifyMs } };
-  if (verified.waiting) return { kind: "checkpoint", checkpoint: verified.waiting, report, ...common };
-  if (report.status !== "pass") return { kind: "failed", reason: verificationFailure(report), report, ...common };
-  return { kind: "verified", report, ...agent?.kind === "completed" && agent.summary !== void 0 ? { summary: agent.summary } : {}, ...common };
+  const failed2 = report.status !== "pass" && !waiting;
+  const end = await ended({ failed: failed2, verifyMs });
+  if (waiting) return { kind: "checkpoint", checkpoint: waiting, report, ...end };
+  if (failed2) return { kind: "failed", reason: verificationFailure(report), report, ...end };
+  return { kind: "verified", report, ...agent?.kind === "completed" && agent.summary !== void 0 ? { summary: agent.summary } : {}, ...end };
 }
 
 // app/engine/lifecycle/verify-phase.ts

@@ -62,25 +62,25 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
       agentMs = clock.monotonic() - started;
     });
   }
-  const facts = (writes: Deviation[]): AttemptFacts => ({
-    ...(input.attempt === undefined ? {} : { attempt: input.attempt }),
-    agent: input.agent,
-    undeclaredWrites: writes,
-    timedOut: agent?.kind === 'failed' && agent.timedOut,
-    ...(agent?.kind !== 'checkpoint' && agent?.usage ? { usage: agent.usage } : {}),
-  });
-  // What the branch holds when the attempt ends; a checkout that cannot say must not hide why it failed.
-  const ended = async (tolerant: boolean): Promise<Ended> => {
-    const look = <T>(p: Promise<T[]>) => (tolerant ? p.catch((): T[] => []) : p);
+  // What the branch holds when the attempt ends; a failed attempt's checkout that cannot say must not hide why it failed.
+  const ended = async (how: { failed: boolean; verifyMs: number }): Promise<Ended> => {
+    const look = <T>(p: Promise<T[]>) => (how.failed ? p.catch((): T[] => []) : p);
     const [commits, changed] = await Promise.all([look(workspace.commits(base)), look(workspace.changedFiles(base))]);
-    return { commits, facts: facts(undeclaredWrites(changed, plan.filesModified)), timing: { agentMs, verifyMs: 0 } };
+    const facts: AttemptFacts = {
+      ...(input.attempt === undefined ? {} : { attempt: input.attempt }),
+      agent: input.agent,
+      undeclaredWrites: undeclaredWrites(changed, plan.filesModified),
+      timedOut: agent?.kind === 'failed' && agent.timedOut,
+      ...(agent?.kind !== 'checkpoint' && agent?.usage ? { usage: agent.usage } : {}),
+    };
+    return { commits, facts, timing: { agentMs, verifyMs: how.verifyMs } };
   };
 
-  if (agent?.kind === 'checkpoint') return { kind: 'checkpoint', checkpoint: agent.checkpoint, ...(await ended(false)) };
-  if (agent?.kind === 'failed') return { kind: 'failed', reason: agentFailure(input.agent, agent.error), ...(await ended(true)) };
+  if (agent?.kind === 'checkpoint') return { kind: 'checkpoint', checkpoint: agent.checkpoint, ...(await ended({ failed: false, verifyMs: 0 })) };
+  if (agent?.kind === 'failed') return { kind: 'failed', reason: agentFailure(input.agent, agent.error), ...(await ended({ failed: true, verifyMs: 0 })) };
 
   await progress.event({ kind: 'verifying', level: 'plan' });
-  const verified = await verifyWithPeople(
+  const { report, waiting, verifyMs } = await verifyWithPeople(
     {
       title: `plan-level verification of ${plan.id}`,
       humanChecks: planHumanChecks(plan),
@@ -89,10 +89,9 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
     },
     ports,
   );
-  const { report } = verified;
-  const done = await ended(report.status !== 'pass' && !verified.waiting);
-  const common = { ...done, timing: { agentMs, verifyMs: verified.verifyMs } };
-  if (verified.waiting) return { kind: 'checkpoint', checkpoint: verified.waiting, report, ...common };
-  if (report.status !== 'pass') return { kind: 'failed', reason: verificationFailure(report), report, ...common };
-  return { kind: 'verified', report, ...(agent?.kind === 'completed' && agent.summary !== undefined ? { summary: agent.summary } : {}), ...common };
+  const failed = report.status !== 'pass' && !waiting;
+  const end = await ended({ failed, verifyMs });
+  if (waiting) return { kind: 'checkpoint', checkpoint: waiting, report, ...end };
+  if (failed) return { kind: 'failed', reason: verificationFailure(report), report, ...end };
+  return { kind: 'verified', report, ...(agent?.kind === 'completed' && agent.summary !== undefined ? { summary: agent.summary } : {}), ...end };
 }

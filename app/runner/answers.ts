@@ -1,4 +1,6 @@
 import type { Checkpoint } from '../engine/core/protocol/messages.js';
+import type { Answers } from '../engine/lifecycle/ports.js';
+import { AttemptStoppedError } from '../engine/lifecycle/run-agent.js';
 import type { RunContext } from './context.js';
 import type { CheckpointRecord } from './store.js';
 
@@ -51,7 +53,7 @@ export async function awaitAnswer(ctx: RunContext, session: string, checkpoint: 
     })();
     const fromPrompt = ctx.options.ask ? ctx.options.ask(record, done.signal).then((a) => (a === undefined ? new Promise<undefined>(() => {}) : a)) : new Promise<undefined>(() => {});
     const answer = await Promise.race([fromFile, fromPrompt]);
-    if (answer === undefined) throw new Error('the run was stopped while waiting for an answer');
+    if (answer === undefined) throw new AttemptStoppedError('the run was stopped while waiting for an answer');
     await store.clearCheckpoint(session);
     ctx.state.checkpoints.delete(session);
     if (isPlan) ctx.schedule.setPlan(session, 'running');
@@ -60,4 +62,15 @@ export async function awaitAnswer(ctx: RunContext, session: string, checkpoint: 
     done.abort();
     ctx.abort.signal.removeEventListener('abort', stop);
   }
+}
+
+/**
+ * The answers port of a local run: nothing is known before it is asked (an answer given while
+ * the run was down is on file, and awaitAnswer takes it at once), and every question is waited for.
+ */
+export function localAnswers(ctx: RunContext, session: string): Answers {
+  return {
+    given: () => undefined,
+    ask: async (checkpoint, origin) => ({ answer: await awaitAnswer(ctx, session, checkpoint, origin === 'agent' ? 'worker' : 'verification') }),
+  };
 }

@@ -1,4 +1,5 @@
 import type { GraphAnalysis } from '../engine/core/analysis/analyze.js';
+import type { Clock } from '../engine/core/clock.js';
 import type { Scheduler } from '../engine/core/schedule/scheduler.js';
 import type { ScheduleState } from '../engine/core/schedule/state.js';
 import type { Spec } from '../engine/core/spec/model.js';
@@ -63,4 +64,6 @@ export interface RunContext {
   timing: Timing;
   abort: AbortController;
   now(): Date;
+  /** The run's clock (its `now`) with the machine's timers: for agents and checks. */
+  clock: Clock;
 }

@@ -6,6 +6,7 @@ import { progressOf } from '../engine/core/run/status-document.js';
 import { Scheduler } from '../engine/core/schedule/scheduler.js';
 import { loadSpec } from '../engine/core/spec/load.js';
 import type { Problem } from '../engine/core/spec/problem.js';
+import { systemClock } from '../machine/clock.js';
 import { readSpecFiles } from '../machine/spec-files.js';
 import type { RunContext, RunOptions } from './context.js';
 import { commitDocuments, noteActivity, snapshotOf } from './documents.js';
@@ -127,6 +128,7 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
       timing: { startedAt, agentMs: 0, verifyMs: 0 },
       abort,
       now,
+      clock: systemClock(now),
     };
     const plansRun = await loop(ctx, [...state.plans].filter(([, s]) => s === 'running' || s === 'checkpoint').map(([id]) => id));
 

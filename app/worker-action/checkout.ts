@@ -1,3 +1,4 @@
+import type { Workspace } from '../engine/lifecycle/ports.js';
 import { Git, GitError, type CommitInfo } from '../workers/git.js';
 
 /** Who commits when the workflow configured nobody: the identity GitHub shows as github-actions. */
@@ -6,9 +7,10 @@ export const BOT_EMAIL = '41898282+github-actions[bot]@users.noreply.github.com'
 
 /**
  * The runner's checkout of the plan branch (actions/checkout put it there, with credentials
- * for `origin`): what the worker does with Git besides what the agent does.
+ * for `origin`): what the worker does with Git besides what the agent does, and the plan's
+ * workspace for its attempt.
  */
-export class Checkout {
+export class Checkout implements Workspace {
   readonly git: Git;
 
   constructor(
@@ -52,6 +54,11 @@ export class Checkout {
   /** The plan's commits since `base`, oldest first. */
   commits(base: string): Promise<CommitInfo[]> {
     return this.git.log({ base });
+  }
+
+  /** Files that differ between `base` and HEAD. */
+  async changedFiles(base: string): Promise<string[]> {
+    return (await this.git.run(['diff', '--name-only', '--no-renames', `${base}...HEAD`])).split('\n').filter(Boolean);
   }
 
   /** When HEAD was committed: answers given before it are about other work. */

@@ -1,25 +1,22 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { planBranch, statusLabel } from '../engine/forge/names.js';
 import type { Checkpoint } from '../engine/core/protocol/messages.js';
 import type { Plan } from '../engine/core/spec/model.js';
-import { verifyPlan, type VerificationReport } from '../engine/core/verify/levels.js';
-import { localVerifyPorts } from '../machine/verify-ports.js';
+import type { VerificationReport } from '../engine/core/verify/levels.js';
+import { planBranch, statusLabel } from '../engine/forge/names.js';
+import { agentName } from '../engine/lifecycle/assignment.js';
+import { attemptPlan } from '../engine/lifecycle/attempt-plan.js';
+import type { PlanCommit } from '../engine/lifecycle/ports.js';
 import { systemClock } from '../machine/clock.js';
+import { localVerifyPorts } from '../machine/verify-ports.js';
 import { agentsConfig } from '../workers/config.js';
-import type { CommitInfo } from '../workers/git.js';
-import { answerComments, type GivenAnswer } from './answer-comments.js';
-import { alreadyAsked, checkpointComment } from './checkpoint-comment.js';
+import { agentFor } from '../workers/registry.js';
 import { Checkout } from './checkout.js';
-import { humanAnswers, humanCheckQuestion } from './human-answers.js';
-import { jobSummary } from './job-summary.js';
-import type { WorkerOutcome } from './outcome.js';
-import { prBody, prTitle } from './pr-body.js';
-import { runAgent } from './run-agent.js';
-import { verificationFailure } from './verification-failure.js';
-import { WorkerError } from './worker-error.js';
+import { alreadyAsked, answerComments, checkpointComment, issueAnswers, type GivenAnswer } from './issue-answers.js';
+import { jobProgress } from './job-log.js';
+import { jobSummary, prBody, prTitle } from './reports.js';
+import { WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
 import type { IssueComment, PlanIssue } from './worker-forge.js';
-import type { WorkerRun } from './worker-run.js';
 
 interface PlanJob {
   run: WorkerRun;
@@ -29,14 +26,13 @@ interface PlanJob {
   answers: ReadonlyMap<string, GivenAnswer>;
   checkout: Checkout;
   branch: string;
-  agent: string;
   heading: string;
 }
 
 /**
- * One plan on a runner (docs/github-flow.md, step 4): the agent on the plan branch, plan-level
- * verification on the checkout, then the branch pushed and the plan PR opened. A question
- * nobody has answered yet ends the run successfully with the question on the plan issue.
+ * One plan on a runner (docs/github-flow.md, step 4): the attempt on the checkout of the plan
+ * branch, then the branch pushed and the plan PR opened. A question nobody has answered yet
+ * ends the run successfully with the question on the plan issue.
  */
 export async function runPlanWorker(run: WorkerRun, planId: string): Promise<WorkerOutcome> {
   const { spec, log, forge } = run;
@@ -47,7 +43,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
   const comments = await forge.listComments(issue.number);
   const checkout = new Checkout(run.root);
   const identity = await checkout.ensureIdentity();
-  const agent = run.inputs.agent ?? plan.agent ?? run.config.agent;
+  const agent = agentName(plan, { override: run.inputs.agent, configured: run.config.agent });
   const job: PlanJob = {
     run,
     plan,
@@ -56,49 +52,35 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
     answers: answerComments(comments, plan.id),
     checkout,
     branch: planBranch(spec.id, plan.id),
-    agent,
     heading: `${spec.id} / ${plan.id} ${plan.title}`,
   };
   run.notes.push(`agent \`${agent}\`${run.inputs.resume ? ', resumed' : ''}; commits as ${identity.name}; plan issue #${issue.number}`);
 
-  const base = await checkout.planBase(run.base);
-  const outcome = await log.group(`agent ${agent}: ${plan.id} ${plan.title}`, async () =>
-    runAgent({
+  const clock = systemClock(run.now);
+  const outcome = await attemptPlan(
+    {
       spec: spec.id,
       plan,
       agent,
-      agents: agentsConfig(run.config),
-      root: run.root,
-      logDir: join(run.tempDir, 'harness', spec.id, plan.id),
-      base,
+      session: `${spec.id}-${plan.id}`,
+      base: await checkout.planBase(run.base),
       resume: run.inputs.resume,
-      prompt: await readFile(join(run.root, run.specPath, plan.file), 'utf8'),
-      answers: job.answers,
+      prompt: () => readFile(join(run.root, run.specPath, plan.file), 'utf8'),
       env: run.env,
-      log,
-      now: run.now,
-    }),
+      logDir: join(run.tempDir, 'harness', spec.id, plan.id),
+    },
+    {
+      agent: (name) => agentFor(name, agentsConfig(run.config)),
+      workspace: checkout,
+      verifyPorts: () => localVerifyPorts(run.root, { env: run.env, clock }),
+      answers: issueAnswers(job.answers),
+      progress: jobProgress(log),
+      clock,
+    },
   );
-  if (outcome.kind === 'checkpoint') return ask(job, outcome.checkpoint, await checkout.commits(base));
-  if (outcome.kind === 'failed') return failed(job, `the ${agent} agent failed: ${outcome.reason}`, await checkout.commits(base));
-
-  const since = await checkout.headDate();
-  const report = await log.group(`plan-level verification of ${plan.id}`, async () => {
-    const ports = localVerifyPorts(run.root, { env: run.env, clock: systemClock(run.now) });
-    return verifyPlan(plan, ports, {
-      spec: spec.id,
-      answers: humanAnswers(plan, job.answers, since),
-      onResult: (r) => log.info(`${r.status.padEnd(5)} ${r.id} (${r.type}): ${r.evidence.split('\n')[0]}`),
-    }).finally(() => ports.close());
-  });
-  const commits = await checkout.commits(base);
-  if (report.status === 'human') {
-    const waiting = report.results.find((r) => r.status === 'human')!;
-    const check = plan.mustPass.find((c) => c.id === waiting.id);
-    if (check?.type !== 'human') throw new Error(`check ${waiting.id} waits for a person but is no human check of plan ${plan.id}`);
-    return ask(job, humanCheckQuestion(check), commits, report);
-  }
-  if (report.status === 'fail') return failed(job, verificationFailure(report), commits, report);
+  if (outcome.kind === 'checkpoint') return ask(job, outcome.checkpoint, outcome.commits, outcome.report);
+  if (outcome.kind === 'failed') return failed(job, outcome.reason, outcome.commits, outcome.report);
+  const { report, commits } = outcome;
   // Nothing to merge is no finished plan: its issue would never close.
   if (commits.length === 0) return failed(job, `plan ${plan.id} passed its checks but made no commits: there is nothing to open a pull request for`, commits, report);
 
@@ -129,7 +111,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
 }
 
 /** Stop for a person: the work so far on the branch, the question on the issue, the issue marked. */
-async function ask(job: PlanJob, checkpoint: Checkpoint, commits: CommitInfo[], report?: VerificationReport): Promise<WorkerOutcome> {
+async function ask(job: PlanJob, checkpoint: Checkpoint, commits: PlanCommit[], report?: VerificationReport): Promise<WorkerOutcome> {
   const { run, plan, issue } = job;
   // Pushed first, so that whoever reads the question can see the work it is about.
   await job.checkout.push(job.branch);
@@ -152,7 +134,7 @@ async function ask(job: PlanJob, checkpoint: Checkpoint, commits: CommitInfo[], 
   };
 }
 
-async function failed(job: PlanJob, reason: string, commits: CommitInfo[], report?: VerificationReport): Promise<WorkerOutcome> {
+async function failed(job: PlanJob, reason: string, commits: PlanCommit[], report?: VerificationReport): Promise<WorkerOutcome> {
   // What was committed stays visible on the branch; a push that fails must not hide the reason.
   if (commits.length > 0) await job.checkout.push(job.branch).catch((e: Error) => job.run.log.warning(`could not push ${job.branch}: ${e.message}`));
   return {

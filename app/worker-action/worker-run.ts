@@ -1,8 +1,12 @@
 import type { HarnessConfig } from '../engine/core/config/schema.js';
+import { HarnessError } from '../engine/core/error.js';
 import type { Spec } from '../engine/core/spec/model.js';
+import type { VerificationReport } from '../engine/core/verify/levels.js';
 import type { WorkerInputs } from './inputs.js';
+import type { WorkerLog } from './job-log.js';
 import type { WorkerForge } from './worker-forge.js';
-import type { WorkerLog } from './worker-log.js';
+
+/** A worker run: what it is given, what it reads first, and how it ends. */
 
 /** Everything a worker run is given: the inputs, where it is, and its ports. */
 export interface WorkerDeps {
@@ -33,3 +37,20 @@ export interface WorkerRun extends WorkerDeps {
   env: Record<string, string>;
   now: () => Date;
 }
+
+/** How a worker run ended; the entry point turns it into the job's outputs, summary and status. */
+export interface WorkerOutcome {
+  /** verified: the plan (or phase) passed; checkpoint: it waits for a person (the job succeeds); failed: the job fails. */
+  result: 'verified' | 'checkpoint' | 'failed';
+  /** The job summary, Markdown. */
+  summary: string;
+  /** Why the job fails, for core.setFailed. */
+  failure?: string;
+  pullRequest?: { number: number; url: string };
+  /** The checkpoint it waits at. */
+  checkpoint?: string;
+  report?: VerificationReport;
+}
+
+/** A reason the worker cannot do its job that a person must fix (a missing spec, plan or issue): the job fails with it. */
+export class WorkerError extends HarnessError {}

@@ -1,15 +1,15 @@
 import { join } from 'node:path';
+import { CONFIG_PATH, parseConfig } from '../engine/core/config/parse.js';
+import { DEFAULT_CONFIG, type HarnessConfig } from '../engine/core/config/schema.js';
+import { parseFrontmatter } from '../engine/core/spec/frontmatter.js';
 import { loadSpec } from '../engine/core/spec/load.js';
+import { PLAN_READING } from '../engine/importers/dialects.js';
+import { listIfExists, readTextIfExists } from '../machine/files.js';
 import { readSpecFiles } from '../machine/spec-files.js';
-import { jobSummary } from './job-summary.js';
-import type { WorkerOutcome } from './outcome.js';
 import { runPhaseWorker } from './phase-worker.js';
 import { runPlanWorker } from './plan-worker.js';
-import { findSpecDir } from './spec-dir.js';
-import { readWorkerConfig } from './worker-config.js';
-import { WorkerError } from './worker-error.js';
-import type { WorkerDeps, WorkerRun } from './worker-run.js';
-import { PLAN_READING } from '../engine/importers/dialects.js';
+import { jobSummary } from './reports.js';
+import { WorkerError, type WorkerDeps, type WorkerOutcome, type WorkerRun } from './worker-run.js';
 
 /** Problems listed in a failure before "and N more". */
 const PROBLEMS_SHOWN = 10;
@@ -48,4 +48,35 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerOutcome> {
     if (!(e instanceof WorkerError)) throw e;
     return { result: 'failed', failure: e.message, summary: jobSummary({ heading: `${inputs.spec} / ${target}`, status: 'failed', detail: e.message }) };
   }
+}
+
+/**
+ * `.github/harness.yml` as the checkout has it (the runner reads files, not `context.config`),
+ * with its problems as `file:line: message`; the defaults stand in for a broken file, as in the app.
+ */
+async function readWorkerConfig(root: string): Promise<{ config: HarnessConfig; problems: string[] }> {
+  const text = await readTextIfExists(join(root, CONFIG_PATH));
+  if (text === undefined) return { config: DEFAULT_CONFIG, problems: [] };
+  const { config, problems } = parseConfig(text);
+  return { config: config ?? DEFAULT_CONFIG, problems: problems.map((p) => `${p.file}:${p.line}: ${p.message}`) };
+}
+
+/**
+ * The spec directory under specs_root whose SPEC.md names the spec: the inputs carry the spec
+ * id, and the directory name ("SPC-002-notifications") is the author's to choose.
+ */
+async function findSpecDir(root: string, specsRoot: string, spec: string): Promise<string> {
+  const base = join(root, specsRoot);
+  const entries = await listIfExists(base);
+  if (!entries) throw new WorkerError(`no specs root ${specsRoot} in the checkout (specs_root in .github/harness.yml, or the action's specs-root input)`);
+  const found: string[] = [];
+  for (const entry of entries.filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
+    const text = await readTextIfExists(join(base, entry.name, 'SPEC.md'));
+    if (text === undefined) continue;
+    const fm = parseFrontmatter('SPEC.md', text);
+    if (fm.ok && fm.frontmatter.data.id === spec) found.push(entry.name);
+  }
+  if (found.length === 0) throw new WorkerError(`no spec ${spec} under ${specsRoot}: no SPEC.md there has id: ${spec}`);
+  if (found.length > 1) throw new WorkerError(`spec ${spec} is in more than one directory under ${specsRoot}: ${found.join(', ')}`);
+  return `${specsRoot.replace(/\/+$/, '')}/${found[0]}`;
 }

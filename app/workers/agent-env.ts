@@ -1,5 +1,5 @@
 import { answersEnv } from '../engine/core/agents/answers.js';
-import type { WorkerContext } from './agent.js';
+import type { WorkerContext } from '../engine/core/agents/agent.js';
 import type { AnswerStore } from './answer-store.js';
 
 /**

@@ -1,7 +1,7 @@
 import { answerOf } from '../engine/core/agents/answers.js';
 import type { Checkpoint } from '../engine/core/protocol/messages.js';
 import { raceAbort } from './abort.js';
-import type { WorkerContext } from './agent.js';
+import type { WorkerContext } from '../engine/core/agents/agent.js';
 import type { AnswerStore } from './answer-store.js';
 import type { Reporter } from './reporter.js';
 

@@ -1,11 +1,11 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findCheckpointLine } from '../engine/core/agents/checkpoint-line.js';
-import { describeClaudeEvent, parseClaudeLine, resultFailure, type ClaudeResult } from '../engine/core/agents/claude-stream.js';
+import { describeClaudeEvent, parseClaudeLine, resultFailure, totalUsage, usageOf, type ClaudeResult } from '../engine/core/agents/claude-stream.js';
 import { buildWorkerPrompt } from '../engine/core/agents/prompt.js';
-import type { Checkpoint } from '../engine/core/protocol/messages.js';
+import type { Checkpoint, Usage } from '../engine/core/protocol/messages.js';
 import { abortReason } from './abort.js';
-import type { Agent, WorkerContext } from './agent.js';
+import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { agentEnv } from './agent-env.js';
 import { AnswerStore } from './answer-store.js';
 import { passCheckpoint } from './checkpoint-gate.js';
@@ -93,15 +93,19 @@ export class ClaudeAgent implements Agent {
     }
 
     const maxCheckpoints = this.options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS;
+    // What each run of the CLI in this attempt reported it used; the messages carry the total.
+    const runs: (Usage | undefined)[] = [];
+    const failed = (error: string, retryable = false, timedOut = false) => reporter.failed(error, retryable, { timedOut, usage: totalUsage(runs) });
     for (let asked = 0; ; asked++) {
       const turn = await this.turn(context, reporter, store, budget, next);
+      runs.push(turn.result && usageOf(turn.result));
       if (turn.sessionId) await save({ sessionId: turn.sessionId });
-      if (!turn.ok) return reporter.failed(turn.error, turn.retryable);
+      if (!turn.ok) return failed(turn.error, turn.retryable, turn.timedOut);
       const line = findCheckpointLine(turn.result.result ?? '');
-      if (!line.found) return finishWholePlan(context, git, history, reporter, summaryOf(turn.result.result ?? '', turn.result));
-      if ('error' in line) return reporter.failed(`claude asked for a person in a form the worker cannot read: ${line.error}`);
-      if (!turn.sessionId) return reporter.failed('claude asked for a person but reported no session id to continue');
-      if (asked >= maxCheckpoints) return reporter.failed(`claude stopped at more than ${maxCheckpoints} checkpoints; the plan needs splitting or clearer decisions`);
+      if (!line.found) return finishWholePlan(context, git, history, reporter, summaryOf(turn.result.result ?? '', turn.result), totalUsage(runs));
+      if ('error' in line) return failed(`claude asked for a person in a form the worker cannot read: ${line.error}`);
+      if (!turn.sessionId) return failed('claude asked for a person but reported no session id to continue');
+      if (asked >= maxCheckpoints) return failed(`claude stopped at more than ${maxCheckpoints} checkpoints; the plan needs splitting or clearer decisions`);
       const { request } = line;
       const checkpoint: Checkpoint = {
         // Without an id of its own the question belongs to this session only: a new session's question is a new one.
@@ -113,7 +117,7 @@ export class ClaudeAgent implements Agent {
       if (request.options) checkpoint.options = request.options;
       await save({ sessionId: turn.sessionId, checkpoint, ...(request.default !== undefined ? { default: request.default } : {}) });
       const gate = await passCheckpoint(context, reporter, store, checkpoint, request.default);
-      if (!gate.ok) return reporter.failed(gate.error, gate.retryable);
+      if (!gate.ok) return failed(gate.error, gate.retryable);
       await save({ sessionId: turn.sessionId });
       next = { prompt: answerPrompt(checkpoint, gate.answer), resume: turn.sessionId };
     }
@@ -126,7 +130,7 @@ export class ClaudeAgent implements Agent {
     store: AnswerStore,
     budget: WorkBudget,
     next: { prompt: string; resume?: string },
-  ): Promise<({ ok: true; result: ClaudeResult } | { ok: false; error: string; retryable: boolean }) & { sessionId?: string }> {
+  ): Promise<({ ok: true; result: ClaudeResult } | { ok: false; error: string; retryable: boolean; timedOut?: boolean; result?: ClaudeResult }) & { sessionId?: string }> {
     let sessionId = next.resume;
     let result: ClaudeResult | undefined;
     const root = context.task.worktree;
@@ -158,7 +162,7 @@ export class ClaudeAgent implements Agent {
     const tail = run.tail.length > 0 ? `\n${run.tail.slice(-10).join('\n')}` : '';
     if (run.aborted) return { ok: false, retryable: true, error: `claude was aborted: ${abortReason(context.signal)}`, ...withSession };
     if (run.timedOut) {
-      return { ok: false, retryable: false, error: `claude was stopped: plan ${context.plan.id} used up its timeout_minutes (${context.task.timeout_minutes})`, ...withSession };
+      return { ok: false, retryable: false, timedOut: true, error: `claude was stopped: plan ${context.plan.id} used up its timeout_minutes (${context.task.timeout_minutes})`, ...withSession };
     }
     if (run.error && result === undefined) {
       const hint = (run.error as NodeJS.ErrnoException).code === 'ENOENT' ? ' (is Claude Code installed and on PATH?)' : '';
@@ -168,7 +172,7 @@ export class ClaudeAgent implements Agent {
       return { ok: false, retryable: true, error: `claude exited with ${run.code === null ? `signal ${run.signal}` : `code ${run.code}`} and no result${tail}`, ...withSession };
     }
     const failure = resultFailure(result);
-    if (failure) return { ok: false, ...failure, ...withSession };
+    if (failure) return { ok: false, ...failure, result, ...withSession };
     return { ok: true, result, ...withSession };
   }
 

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { responseFor } from '../engine/core/agents/answers.js';
 import { buildWorkerPrompt } from '../engine/core/agents/prompt.js';
-import { parseWorkerLine, type WorkerMessage } from '../engine/core/protocol/messages.js';
+import { parseWorkerLine, type Usage, type WorkerMessage } from '../engine/core/protocol/messages.js';
 import { abortReason } from './abort.js';
-import type { Agent, WorkerContext } from './agent.js';
+import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { agentEnv } from './agent-env.js';
 import { AnswerStore } from './answer-store.js';
 import { passCheckpoint } from './checkpoint-gate.js';
@@ -62,6 +62,8 @@ export class CommandAgent implements Agent {
     let failure: { error: string; retryable: boolean } | undefined;
     let reported: { error: string; retryable: boolean } | undefined;
     let summary: string | undefined;
+    // A command that speaks the protocol may report what it used; no other figure is made up.
+    let usage: Usage | undefined;
     let proc: RunningProcess | undefined;
     // The output a person needs when the command fails: its own words, not the protocol lines.
     const output: string[] = [];
@@ -78,11 +80,13 @@ export class CommandAgent implements Agent {
           return reporter.forward(message);
         case 'task_completed':
           summary = message.summary;
+          usage = message.usage;
           // No answer can follow the end: a command reading stdin to its end must not wait for one.
           proc?.closeStdin();
           return;
         case 'task_failed':
           reported = { error: message.error, retryable: message.retryable };
+          usage = message.usage;
           proc?.closeStdin();
           return;
         default: {
@@ -127,15 +131,17 @@ export class CommandAgent implements Agent {
     });
 
     const tail = output.length > 0 ? `\n${output.join('\n')}` : '';
-    if (failure) return reporter.failed(failure.error, failure.retryable);
-    if (result.aborted) return reporter.failed(`the command was aborted: ${abortReason(context.signal)}`, true);
-    if (result.timedOut) return reporter.failed(`the command was stopped: plan ${context.plan.id} used up its timeout_minutes (${context.task.timeout_minutes})${tail}`);
-    if (result.error) return reporter.failed(`the command could not run: ${result.error.message}`);
+    if (failure) return reporter.failed(failure.error, failure.retryable, { usage });
+    if (result.aborted) return reporter.failed(`the command was aborted: ${abortReason(context.signal)}`, true, { usage });
+    if (result.timedOut) {
+      return reporter.failed(`the command was stopped: plan ${context.plan.id} used up its timeout_minutes (${context.task.timeout_minutes})${tail}`, false, { timedOut: true, usage });
+    }
+    if (result.error) return reporter.failed(`the command could not run: ${result.error.message}`, false, { usage });
     if (result.code !== 0) {
       const how = result.code === null ? `was killed by ${result.signal}` : `exited with code ${result.code}`;
-      return reporter.failed(`the command ${how}${reported ? `: ${reported.error}` : ''}${tail}`, reported?.retryable ?? false);
+      return reporter.failed(`the command ${how}${reported ? `: ${reported.error}` : ''}${tail}`, reported?.retryable ?? false, { usage });
     }
-    if (reported) return reporter.failed(reported.error, reported.retryable);
-    await finishWholePlan(context, git, history, reporter, summary ?? `\`${this.options.command}\` finished`);
+    if (reported) return reporter.failed(reported.error, reported.retryable, { usage });
+    await finishWholePlan(context, git, history, reporter, summary ?? `\`${this.options.command}\` finished`, usage);
   }
 }

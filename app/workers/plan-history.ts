@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { taskOf, TRAILER_PLAN, TRAILER_SPEC } from '../engine/core/agents/commit-message.js';
-import type { WorkerContext } from './agent.js';
+import type { WorkerContext } from '../engine/core/agents/agent.js';
 import { grepLiteral, type CommitInfo, type Git } from './git.js';
 import { readTextIfExists } from '../machine/files.js';
 

@@ -1,4 +1,4 @@
-import type { Agent } from './agent.js';
+import type { Agent } from '../engine/core/agents/agent.js';
 import { ClaudeAgent, type ClaudeAgentOptions } from './claude.js';
 import { CommandAgent, type CommandAgentOptions } from './command.js';
 import { ScriptAgent } from './script.js';

@@ -1,5 +1,5 @@
-import { checkpointMessageType, type Checkpoint, type WorkerMessage } from '../engine/core/protocol/messages.js';
-import type { WorkerContext } from './agent.js';
+import { checkpointMessageType, type Checkpoint, type Usage, type WorkerMessage } from '../engine/core/protocol/messages.js';
+import type { WorkerContext } from '../engine/core/agents/agent.js';
 
 /**
  * Builds and emits an agent's protocol messages, so that every agent fills the envelope
@@ -36,12 +36,21 @@ export class Reporter {
     return this.send({ ...this.envelope, type: checkpointMessageType(checkpoint.kind), plan: this.plan, checkpoint });
   }
 
-  completed(commits: string[], summary?: string): Promise<void> {
-    return this.send({ ...this.envelope, type: 'task_completed', plan: this.plan, commits, ...(summary !== undefined ? { summary } : {}) });
+  completed(commits: string[], summary?: string, usage?: Usage): Promise<void> {
+    return this.send({ ...this.envelope, type: 'task_completed', plan: this.plan, commits, ...(summary !== undefined ? { summary } : {}), ...(usage ? { usage } : {}) });
   }
 
-  failed(error: string, retryable = false): Promise<void> {
-    return this.send({ ...this.envelope, type: 'task_failed', plan: this.plan, error, retryable });
+  /** `timedOut`: the plan's timeout_minutes stopped the work; `usage`: what the agent reported it used. */
+  failed(error: string, retryable = false, facts: { timedOut?: boolean; usage?: Usage | undefined } = {}): Promise<void> {
+    return this.send({
+      ...this.envelope,
+      type: 'task_failed',
+      plan: this.plan,
+      error,
+      retryable,
+      ...(facts.timedOut ? { timedOut: true } : {}),
+      ...(facts.usage ? { usage: facts.usage } : {}),
+    });
   }
 
   /** A message an agent process wrote itself, in this worker's session and plan. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parsePlanTasks, type CheckpointTask, type StepTask } from '../engine/core/agents/tasks.js';
 import type { Checkpoint } from '../engine/core/protocol/messages.js';
 import { abortReason } from './abort.js';
-import type { Agent, WorkerContext } from './agent.js';
+import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { agentEnv } from './agent-env.js';
 import { AnswerStore } from './answer-store.js';
 import { passCheckpoint } from './checkpoint-gate.js';
@@ -96,7 +96,7 @@ export class ScriptAgent implements Agent {
       }
       await reporter.started(task.index, total, task.title);
       const failure = await this.runStep(context, task, total, store, budget);
-      if (failure) return reporter.failed(failure.error, failure.retryable);
+      if (failure) return reporter.failed(failure.error, failure.retryable, { timedOut: failure.timedOut === true });
       const commit = await commitTask(git, { spec, plan: plan.id, task: task.index, total, title: task.title });
       commits.push(commit.sha);
       const changed = commit.files.length === 0 ? 'no files changed' : `${commit.files.length} file${commit.files.length === 1 ? '' : 's'} changed`;
@@ -113,7 +113,7 @@ export class ScriptAgent implements Agent {
     total: number,
     store: AnswerStore,
     budget: WorkBudget,
-  ): Promise<{ error: string; retryable: boolean } | undefined> {
+  ): Promise<{ error: string; retryable: boolean; timedOut?: boolean } | undefined> {
     const label = `step ${step.index}/${total} "${step.title}"`;
     const file = join(context.logDir, `step-${step.index}.sh`);
     const log = join(context.logDir, `step-${step.index}.log`);
@@ -135,7 +135,7 @@ export class ScriptAgent implements Agent {
     const tail = result.tail.length > 0 ? `\n${result.tail.join('\n')}` : '';
     if (result.aborted) return { error: `aborted during ${label}: ${abortReason(context.signal)}`, retryable: true };
     if (result.timedOut) {
-      return { error: `${label} was stopped: plan ${context.plan.id} used up its timeout_minutes (${context.task.timeout_minutes})${tail}`, retryable: false };
+      return { error: `${label} was stopped: plan ${context.plan.id} used up its timeout_minutes (${context.task.timeout_minutes})${tail}`, retryable: false, timedOut: true };
     }
     if (result.error) return { error: `${label} could not run: ${result.error.message}`, retryable: false };
     if (result.code !== 0) {

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import type { WorkerContext } from './agent.js';
+import type { WorkerContext } from '../engine/core/agents/agent.js';
 import type { Git } from './git.js';
 import { killOrphan } from './process.js';
 

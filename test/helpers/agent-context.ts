@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import type { Checkpoint, OrchestratorMessage, WorkerMessage } from '../../app/engine/core/protocol/messages.js';
 import type { Plan } from '../../app/engine/core/spec/model.js';
 import { parsePlan } from '../../app/engine/core/spec/plan.js';
-import type { WorkerContext } from '../../app/workers/agent.js';
+import type { WorkerContext } from '../../app/engine/core/agents/agent.js';
 
 const run = promisify(execFile);
 

@@ -2,7 +2,7 @@ import nock from 'nock';
 import { ProbotOctokit } from 'probot';
 import { GitHubForge } from '../../app/worker-action/github-forge.js';
 import type { IssueComment } from '../../app/worker-action/worker-forge.js';
-import type { WorkerLog } from '../../app/worker-action/worker-log.js';
+import type { WorkerLog } from '../../app/worker-action/job-log.js';
 
 export const OWNER = 'octo-org';
 export const REPO = 'widgets';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findCheckpointLine } from '../../app/engine/core/agents/checkpoint-line.js';
-import { describeClaudeEvent, parseClaudeLine, resultFailure, type ClaudeResult } from '../../app/engine/core/agents/claude-stream.js';
+import { describeClaudeEvent, parseClaudeLine, resultFailure, totalUsage, usageOf, type ClaudeResult } from '../../app/engine/core/agents/claude-stream.js';
 import { buildWorkerPrompt } from '../../app/engine/core/agents/prompt.js';
 import { answerPrompt, ClaudeAgent } from '../../app/workers/claude.js';
 import { commitsSince, ENVELOPE, makeRepo, planFrom, SPEC, testWorker } from '../helpers/agent-context.js';
@@ -104,6 +104,17 @@ describe('claude stream-json parser', () => {
     expect(['not json', '', '{"type":"stream_event","event":{}}', '{"type":"system","subtype":"compact_boundary"}', '[1]'].flatMap(parseClaudeLine)).toEqual([]);
   });
 
+  it('sums what the runs of an attempt reported, and leaves out a figure any run did not report', async () => {
+    const [success] = (await fixture('success.jsonl')).flatMap(parseClaudeLine).filter((e): e is ClaudeResult => e.type === 'result');
+    expect(usageOf(success!)).toEqual({ turns: 7, costUsd: 0.1843 });
+    expect(usageOf({ type: 'result', subtype: 'success', isError: false, errors: [], numTurns: 2 })).toEqual({ turns: 2 });
+    expect(totalUsage([{ turns: 3, costUsd: 0.0731 }, { turns: 2, costUsd: 0.0318 }])).toEqual({ turns: 5, costUsd: 0.1049 });
+    // A run stopped before its result reported nothing: the total would be short, so there is none.
+    expect(totalUsage([{ turns: 3, costUsd: 0.0731 }, undefined])).toBeUndefined();
+    expect(totalUsage([{ turns: 3, costUsd: 0.0731 }, { turns: 2 }])).toEqual({ turns: 5 });
+    expect(totalUsage([])).toBeUndefined();
+  });
+
   it('finds a checkpoint on the last line of the final text, and only there', async () => {
     const result = (await fixture('checkpoint.jsonl')).flatMap(parseClaudeLine).at(-1) as ClaudeResult;
     expect(findCheckpointLine(result.result!)).toEqual({
@@ -154,6 +165,8 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
         plan: '01-02',
         commits: commits.map((c) => c.sha),
         summary: 'The memory store is in place and exported from src/index.js.\n\n(claude: 7 turns, $0.18)',
+        // As the result event reported them (num_turns, total_cost_usd).
+        usage: { turns: 7, costUsd: 0.1843 },
       },
     ]);
     const [call] = await calls();
@@ -193,7 +206,7 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
     expect(worker.messages.slice(-3)).toEqual([
       progress('Grep createNote in src'),
       progress('claude finished (error_max_turns): 3 turns, $0.04, 12.0s'),
-      { ...ENVELOPE, type: 'task_failed', plan: '01-02', retryable: false, error: 'claude stopped at its turn limit (3 turns, $0.04, 12.0s)' },
+      { ...ENVELOPE, type: 'task_failed', plan: '01-02', retryable: false, error: 'claude stopped at its turn limit (3 turns, $0.04, 12.0s)', usage: { turns: 3, costUsd: 0.0412 } },
     ]);
     expect(await commitsSince(repo, base)).toEqual([]);
   });
@@ -230,6 +243,8 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
       `01-02: In-memory note store\n\n- modified src/index.js\n- added src/store/memory.js\n\nPlan: 01-02\nTask: 1/1\nSpec: ${SPEC}\n`,
     ]);
     expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed', summary: 'The server now starts with the memory store.\n\n(claude: 2 turns, $0.03)' });
+    // Both runs of the session count: 3 turns and $0.0731 before the question, 2 and $0.0318 after.
+    expect(worker.messages.at(-1)).toMatchObject({ usage: { turns: 5, costUsd: 0.1049 } });
   });
 
   it('after a restart while waiting at a checkpoint, asks again and continues the session with its work in place', async () => {
@@ -271,7 +286,29 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
       plan: '01-02',
       retryable: false,
       error: 'checkpoint "default-store" (decision) needs a person, but plan 01-02 is autonomous: true and the checkpoint has no default',
+      // The run that asked the question was Claude's work too.
+      usage: { turns: 3, costUsd: 0.0731 },
     });
+  });
+
+  it('says when the plan\'s timeout_minutes stopped claude, and reports no usage it was not told', async () => {
+    const { repo, logDir, base } = await makeRepo();
+    const bin = await mkdtemp(join(tmpdir(), 'slow-claude-'));
+    // Starts a session, then works past the budget without a result: no turns or cost to report.
+    await writeFile(join(bin, 'claude'), '#!/bin/sh\necho \'{"type":"system","subtype":"init","session_id":"slow-1"}\'\nsleep 20\n');
+    await chmod(join(bin, 'claude'), 0o755);
+    const worker = testWorker({ repo, logDir, plan: planFrom(PLAN(true)) });
+    worker.context.task.timeout_minutes = 0.005;
+    await new ClaudeAgent({ executable: join(bin, 'claude') }).run(worker.context);
+    expect(worker.messages.at(-1)).toEqual({
+      ...ENVELOPE,
+      type: 'task_failed',
+      plan: '01-02',
+      retryable: false,
+      timedOut: true,
+      error: 'claude was stopped: plan 01-02 used up its timeout_minutes (0.005)',
+    });
+    expect(await commitsSince(repo, base)).toEqual([]);
   });
 
   it('says so when claude is not installed', async () => {

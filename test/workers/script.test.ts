@@ -423,6 +423,23 @@ ${FENCE}
     });
   });
 
+  it('says when the plan\'s timeout_minutes stopped a step, so that a time-out is known as one', async () => {
+    const { repo, logDir, base } = await makeRepo();
+    const worker = testWorker({ repo, logDir, plan: planFrom(plan(`${FENCE}sh step Wait\necho waiting\nsleep 20\n${FENCE}`)) });
+    // A third of a second of budget: the step's sleep outlasts it.
+    worker.context.task.timeout_minutes = 0.005;
+    await new ScriptAgent().run(worker.context);
+    expect(worker.messages.at(-1)).toEqual({
+      ...ENVELOPE,
+      type: 'task_failed',
+      plan: '01-02',
+      retryable: false,
+      timedOut: true,
+      error: 'step 1/1 "Wait" was stopped: plan 01-02 used up its timeout_minutes (0.005)\nwaiting',
+    });
+    expect(await commitsSince(repo, base)).toEqual([]);
+  });
+
   it('is aborted while it waits at a checkpoint', async () => {
     const { repo, logDir } = await makeRepo();
     const worker = testWorker({ repo, logDir, plan: planFrom(WITH_CHECKPOINT(false)) });

@@ -94315,6 +94315,11 @@ var PHASE_INPUT = /^phase-(\d{2,})$/;
 function targetInput(target2) {
   return target2.kind === "plan" ? target2.plan : `phase-${target2.phase}`;
 }
+function parseTargetInput(input2) {
+  if (PLAN_ID.test(input2)) return { kind: "plan", plan: input2 };
+  const phase = PHASE_INPUT.exec(input2);
+  return phase ? { kind: "phase", phase: phase[1] } : void 0;
+}
 function targetBranch(target2) {
   return planBranch(target2.spec, targetInput(target2));
 }
@@ -94332,10 +94337,8 @@ function parseTargetId(text) {
   if (slash === -1) return void 0;
   const spec = text.slice(0, slash);
   const rest = text.slice(slash + 1);
-  if (!SPEC_ID.test(spec)) return void 0;
-  if (PLAN_ID.test(rest)) return { kind: "plan", spec, plan: rest };
-  const phase = PHASE_INPUT.exec(rest);
-  return phase ? { kind: "phase", spec, phase: phase[1] } : void 0;
+  const target2 = SPEC_ID.test(spec) ? parseTargetInput(rest) : void 0;
+  return target2 && { ...target2, spec };
 }
 function parseWorkerRunTitle(title) {
   const m = /^harness (\S+)$/.exec(title ?? "");

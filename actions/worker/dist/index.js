@@ -25,9 +25,9 @@ var __export = (target, all2) => {
 };
 var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
-    for (let key of __getOwnPropNames(from))
-      if (!__hasOwnProp.call(to, key) && key !== except)
-        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+    for (let key2 of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key2) && key2 !== except)
+        __defProp(to, key2, { get: () => from[key2], enumerable: !(desc = __getOwnPropDesc(from, key2)) || desc.enumerable });
   }
   return to;
 };
@@ -811,9 +811,9 @@ var require_constants = __commonJS({
       "X-XSS-Protection"
     ];
     for (let i = 0; i < wellknownHeaderNames.length; ++i) {
-      const key = wellknownHeaderNames[i];
-      const lowerCasedKey = key.toLowerCase();
-      headerNameLowerCasedRecord[key] = headerNameLowerCasedRecord[lowerCasedKey] = lowerCasedKey;
+      const key2 = wellknownHeaderNames[i];
+      const lowerCasedKey = key2.toLowerCase();
+      headerNameLowerCasedRecord[key2] = headerNameLowerCasedRecord[lowerCasedKey] = lowerCasedKey;
     }
     Object.setPrototypeOf(headerNameLowerCasedRecord, null);
     module.exports = {
@@ -847,16 +847,16 @@ var require_tree = __commonJS({
        * @param {any} value
        * @param {number} index
        */
-      constructor(key, value, index) {
-        if (index === void 0 || index >= key.length) {
+      constructor(key2, value, index) {
+        if (index === void 0 || index >= key2.length) {
           throw new TypeError("Unreachable");
         }
-        const code = this.code = key.charCodeAt(index);
+        const code = this.code = key2.charCodeAt(index);
         if (code > 127) {
           throw new TypeError("key must be ascii string");
         }
-        if (key.length !== ++index) {
-          this.middle = new _TstNode(key, value, index);
+        if (key2.length !== ++index) {
+          this.middle = new _TstNode(key2, value, index);
         } else {
           this.value = value;
         }
@@ -865,15 +865,15 @@ var require_tree = __commonJS({
        * @param {string} key
        * @param {any} value
        */
-      add(key, value) {
-        const length = key.length;
+      add(key2, value) {
+        const length = key2.length;
         if (length === 0) {
           throw new TypeError("Unreachable");
         }
         let index = 0;
         let node2 = this;
         while (true) {
-          const code = key.charCodeAt(index);
+          const code = key2.charCodeAt(index);
           if (code > 127) {
             throw new TypeError("key must be ascii string");
           }
@@ -884,20 +884,20 @@ var require_tree = __commonJS({
             } else if (node2.middle !== null) {
               node2 = node2.middle;
             } else {
-              node2.middle = new _TstNode(key, value, index);
+              node2.middle = new _TstNode(key2, value, index);
               break;
             }
           } else if (node2.code < code) {
             if (node2.left !== null) {
               node2 = node2.left;
             } else {
-              node2.left = new _TstNode(key, value, index);
+              node2.left = new _TstNode(key2, value, index);
               break;
             }
           } else if (node2.right !== null) {
             node2 = node2.right;
           } else {
-            node2.right = new _TstNode(key, value, index);
+            node2.right = new _TstNode(key2, value, index);
             break;
           }
         }
@@ -906,12 +906,12 @@ var require_tree = __commonJS({
        * @param {Uint8Array} key
        * @return {TstNode | null}
        */
-      search(key) {
-        const keylength = key.length;
+      search(key2) {
+        const keylength = key2.length;
         let index = 0;
         let node2 = this;
         while (node2 !== null && index < keylength) {
-          let code = key[index];
+          let code = key2[index];
           if (code <= 90 && code >= 65) {
             code |= 32;
           }
@@ -936,25 +936,25 @@ var require_tree = __commonJS({
        * @param {string} key
        * @param {any} value
        * */
-      insert(key, value) {
+      insert(key2, value) {
         if (this.node === null) {
-          this.node = new TstNode(key, value, 0);
+          this.node = new TstNode(key2, value, 0);
         } else {
-          this.node.add(key, value);
+          this.node.add(key2, value);
         }
       }
       /**
        * @param {Uint8Array} key
        * @return {any}
        */
-      lookup(key) {
-        return this.node?.search(key)?.value ?? null;
+      lookup(key2) {
+        return this.node?.search(key2)?.value ?? null;
       }
     };
     var tree = new TernarySearchTree();
     for (let i = 0; i < wellknownHeaderNames.length; ++i) {
-      const key = headerNameLowerCasedRecord[wellknownHeaderNames[i]];
-      tree.insert(key, key);
+      const key2 = headerNameLowerCasedRecord[wellknownHeaderNames[i]];
+      tree.insert(key2, key2);
     }
     module.exports = {
       TernarySearchTree,
@@ -1178,20 +1178,20 @@ var require_util = __commonJS({
     function parseHeaders(headers, obj) {
       if (obj === void 0) obj = {};
       for (let i = 0; i < headers.length; i += 2) {
-        const key = headerNameToString(headers[i]);
-        let val = obj[key];
+        const key2 = headerNameToString(headers[i]);
+        let val = obj[key2];
         if (val) {
           if (typeof val === "string") {
             val = [val];
-            obj[key] = val;
+            obj[key2] = val;
           }
           val.push(headers[i + 1].toString("utf8"));
         } else {
           const headersValue = headers[i + 1];
           if (typeof headersValue === "string") {
-            obj[key] = headersValue;
+            obj[key2] = headersValue;
           } else {
-            obj[key] = Array.isArray(headersValue) ? headersValue.map((x) => x.toString("utf8")) : headersValue.toString("utf8");
+            obj[key2] = Array.isArray(headersValue) ? headersValue.map((x) => x.toString("utf8")) : headersValue.toString("utf8");
           }
         }
       }
@@ -1205,21 +1205,21 @@ var require_util = __commonJS({
       const ret = new Array(len);
       let hasContentLength = false;
       let contentDispositionIdx = -1;
-      let key;
+      let key2;
       let val;
       let kLen = 0;
       for (let n2 = 0; n2 < headers.length; n2 += 2) {
-        key = headers[n2];
+        key2 = headers[n2];
         val = headers[n2 + 1];
-        typeof key !== "string" && (key = key.toString());
+        typeof key2 !== "string" && (key2 = key2.toString());
         typeof val !== "string" && (val = val.toString("utf8"));
-        kLen = key.length;
-        if (kLen === 14 && key[7] === "-" && (key === "content-length" || key.toLowerCase() === "content-length")) {
+        kLen = key2.length;
+        if (kLen === 14 && key2[7] === "-" && (key2 === "content-length" || key2.toLowerCase() === "content-length")) {
           hasContentLength = true;
-        } else if (kLen === 19 && key[7] === "-" && (key === "content-disposition" || key.toLowerCase() === "content-disposition")) {
+        } else if (kLen === 19 && key2[7] === "-" && (key2 === "content-disposition" || key2.toLowerCase() === "content-disposition")) {
           contentDispositionIdx = n2 + 1;
         }
-        ret[n2] = key;
+        ret[n2] = key2;
         ret[n2 + 1] = val;
       }
       if (hasContentLength && contentDispositionIdx !== -1) {
@@ -1960,20 +1960,20 @@ var require_request = __commonJS({
           this.endHandler = null;
         }
       }
-      addHeader(key, value) {
-        processHeader(this, key, value);
+      addHeader(key2, value) {
+        processHeader(this, key2, value);
         return this;
       }
     };
-    function processHeader(request2, key, val) {
+    function processHeader(request2, key2, val) {
       if (val && (typeof val === "object" && !Array.isArray(val))) {
-        throw new InvalidArgumentError(`invalid ${key} header`);
+        throw new InvalidArgumentError(`invalid ${key2} header`);
       } else if (val === void 0) {
         return;
       }
-      let headerName = headerNameLowerCasedRecord[key];
+      let headerName = headerNameLowerCasedRecord[key2];
       if (headerName === void 0) {
-        headerName = key.toLowerCase();
+        headerName = key2.toLowerCase();
         if (headerNameLowerCasedRecord[headerName] === void 0 && !isValidHTTPToken(headerName)) {
           throw new InvalidArgumentError("invalid header key");
         }
@@ -1983,17 +1983,17 @@ var require_request = __commonJS({
         for (let i = 0; i < val.length; i++) {
           if (typeof val[i] === "string") {
             if (!isValidHeaderValue(val[i])) {
-              throw new InvalidArgumentError(`invalid ${key} header`);
+              throw new InvalidArgumentError(`invalid ${key2} header`);
             }
             arr.push(val[i]);
           } else if (val[i] === null) {
             arr.push("");
           } else if (typeof val[i] === "object") {
-            throw new InvalidArgumentError(`invalid ${key} header`);
+            throw new InvalidArgumentError(`invalid ${key2} header`);
           } else {
             const str2 = `${val[i]}`;
             if (!isValidHeaderValue(str2)) {
-              throw new InvalidArgumentError(`invalid ${key} header`);
+              throw new InvalidArgumentError(`invalid ${key2} header`);
             }
             arr.push(str2);
           }
@@ -2001,14 +2001,14 @@ var require_request = __commonJS({
         val = arr;
       } else if (typeof val === "string") {
         if (!isValidHeaderValue(val)) {
-          throw new InvalidArgumentError(`invalid ${key} header`);
+          throw new InvalidArgumentError(`invalid ${key2} header`);
         }
       } else if (val === null) {
         val = "";
       } else {
         val = `${val}`;
         if (!isValidHeaderValue(val)) {
-          throw new InvalidArgumentError(`invalid ${key} header`);
+          throw new InvalidArgumentError(`invalid ${key2} header`);
         }
       }
       if (headerName === "host") {
@@ -2029,7 +2029,7 @@ var require_request = __commonJS({
         }
       } else if (request2.contentType === null && headerName === "content-type") {
         request2.contentType = val;
-        request2.headers.push(key, val);
+        request2.headers.push(key2, val);
       } else if (headerName === "transfer-encoding" || headerName === "keep-alive" || headerName === "upgrade") {
         throw new InvalidArgumentError(`invalid ${headerName} header`);
       } else if (headerName === "connection") {
@@ -2043,7 +2043,7 @@ var require_request = __commonJS({
       } else if (headerName === "expect") {
         throw new NotSupportedError("expect header not supported");
       } else {
-        request2.headers.push(key, val);
+        request2.headers.push(key2, val);
       }
     }
     module.exports = Request;
@@ -2531,13 +2531,13 @@ var require_connect = __commonJS({
         constructor(maxCachedSessions) {
           this._maxCachedSessions = maxCachedSessions;
           this._sessionCache = /* @__PURE__ */ new Map();
-          this._sessionRegistry = new global.FinalizationRegistry((key) => {
+          this._sessionRegistry = new global.FinalizationRegistry((key2) => {
             if (this._sessionCache.size < this._maxCachedSessions) {
               return;
             }
-            const ref = this._sessionCache.get(key);
+            const ref = this._sessionCache.get(key2);
             if (ref !== void 0 && ref.deref() === void 0) {
-              this._sessionCache.delete(key);
+              this._sessionCache.delete(key2);
             }
           });
         }
@@ -2701,10 +2701,10 @@ var require_utils = __commonJS({
     exports.enumToMap = void 0;
     function enumToMap(obj) {
       const res = {};
-      Object.keys(obj).forEach((key) => {
-        const value = obj[key];
+      Object.keys(obj).forEach((key2) => {
+        const value = obj[key2];
         if (typeof value === "number") {
-          res[key] = value;
+          res[key2] = value;
         }
       });
       return res;
@@ -2881,9 +2881,9 @@ var require_constants2 = __commonJS({
     ];
     exports.METHOD_MAP = utils_1.enumToMap(METHODS);
     exports.H_METHOD_MAP = {};
-    Object.keys(exports.METHOD_MAP).forEach((key) => {
-      if (/^H/.test(key)) {
-        exports.H_METHOD_MAP[key] = exports.METHOD_MAP[key];
+    Object.keys(exports.METHOD_MAP).forEach((key2) => {
+      if (/^H/.test(key2)) {
+        exports.H_METHOD_MAP[key2] = exports.METHOD_MAP[key2];
       }
     });
     var FINISH;
@@ -3854,19 +3854,19 @@ var require_webidl = __commonJS({
         const result = {};
         if (!types.isProxy(O)) {
           const keys2 = [...Object.getOwnPropertyNames(O), ...Object.getOwnPropertySymbols(O)];
-          for (const key of keys2) {
-            const typedKey = keyConverter(key, prefix, argument);
-            const typedValue = valueConverter(O[key], prefix, argument);
+          for (const key2 of keys2) {
+            const typedKey = keyConverter(key2, prefix, argument);
+            const typedValue = valueConverter(O[key2], prefix, argument);
             result[typedKey] = typedValue;
           }
           return result;
         }
         const keys = Reflect.ownKeys(O);
-        for (const key of keys) {
-          const desc = Reflect.getOwnPropertyDescriptor(O, key);
+        for (const key2 of keys) {
+          const desc = Reflect.getOwnPropertyDescriptor(O, key2);
           if (desc?.enumerable) {
-            const typedKey = keyConverter(key, prefix, argument);
-            const typedValue = valueConverter(O[key], prefix, argument);
+            const typedKey = keyConverter(key2, prefix, argument);
+            const typedValue = valueConverter(O[key2], prefix, argument);
             result[typedKey] = typedValue;
           }
         }
@@ -3897,29 +3897,29 @@ var require_webidl = __commonJS({
           });
         }
         for (const options of converters) {
-          const { key, defaultValue, required: required2, converter } = options;
+          const { key: key2, defaultValue, required: required2, converter } = options;
           if (required2 === true) {
-            if (!Object.hasOwn(dictionary, key)) {
+            if (!Object.hasOwn(dictionary, key2)) {
               throw webidl.errors.exception({
                 header: prefix,
-                message: `Missing required key "${key}".`
+                message: `Missing required key "${key2}".`
               });
             }
           }
-          let value = dictionary[key];
+          let value = dictionary[key2];
           const hasDefault = Object.hasOwn(options, "defaultValue");
           if (hasDefault && value !== null) {
             value ??= defaultValue();
           }
           if (required2 || hasDefault || value !== void 0) {
-            value = converter(value, prefix, `${argument}.${key}`);
+            value = converter(value, prefix, `${argument}.${key2}`);
             if (options.allowedValues && !options.allowedValues.includes(value)) {
               throw webidl.errors.exception({
                 header: prefix,
                 message: `${value} is not an accepted type. Expected one of ${options.allowedValues.join(", ")}.`
               });
             }
-            dict[key] = value;
+            dict[key2] = value;
           }
         }
         return dict;
@@ -4534,18 +4534,18 @@ var require_util2 = __commonJS({
               done: true
             };
           }
-          const { [keyIndex]: key, [valueIndex]: value } = values[index];
+          const { [keyIndex]: key2, [valueIndex]: value } = values[index];
           this.#index = index + 1;
           let result;
           switch (this.#kind) {
             case "key":
-              result = key;
+              result = key2;
               break;
             case "value":
               result = value;
               break;
             case "key+value":
-              result = [key, value];
+              result = [key2, value];
               break;
           }
           return {
@@ -4611,8 +4611,8 @@ var require_util2 = __commonJS({
                 `Failed to execute 'forEach' on '${name2}': parameter 1 is not of type 'Function'.`
               );
             }
-            for (const { 0: key, 1: value } of makeIterator(this, "key+value")) {
-              callbackfn.call(thisArg, value, key, this);
+            for (const { 0: key2, 1: value } of makeIterator(this, "key+value")) {
+              callbackfn.call(thisArg, value, key2, this);
             }
           }
         }
@@ -6055,15 +6055,15 @@ var require_client_h1 = __commonJS({
         } else {
           this.headers[len - 1] = Buffer.concat([this.headers[len - 1], buf]);
         }
-        const key = this.headers[len - 2];
-        if (key.length === 10) {
-          const headerName = util.bufferToLowerCasedHeaderName(key);
+        const key2 = this.headers[len - 2];
+        if (key2.length === 10) {
+          const headerName = util.bufferToLowerCasedHeaderName(key2);
           if (headerName === "keep-alive") {
             this.keepAlive += buf.toString();
           } else if (headerName === "connection") {
             this.connection += buf.toString();
           }
-        } else if (key.length === 14 && util.bufferToLowerCasedHeaderName(key) === "content-length") {
+        } else if (key2.length === 14 && util.bufferToLowerCasedHeaderName(key2) === "content-length") {
           this.contentLength += buf.toString();
         }
         this.trackHeader(buf.length);
@@ -6561,15 +6561,15 @@ upgrade: ${upgrade}\r
       }
       if (Array.isArray(headers)) {
         for (let n2 = 0; n2 < headers.length; n2 += 2) {
-          const key = headers[n2 + 0];
+          const key2 = headers[n2 + 0];
           const val = headers[n2 + 1];
           if (Array.isArray(val)) {
             for (let i = 0; i < val.length; i++) {
-              header += `${key}: ${val[i]}\r
+              header += `${key2}: ${val[i]}\r
 `;
             }
           } else {
-            header += `${key}: ${val}\r
+            header += `${key2}: ${val}\r
 `;
           }
         }
@@ -7079,18 +7079,18 @@ var require_client_h2 = __commonJS({
       }
       const headers = {};
       for (let n2 = 0; n2 < reqHeaders.length; n2 += 2) {
-        const key = reqHeaders[n2 + 0];
+        const key2 = reqHeaders[n2 + 0];
         const val = reqHeaders[n2 + 1];
         if (Array.isArray(val)) {
           for (let i = 0; i < val.length; i++) {
-            if (headers[key]) {
-              headers[key] += `,${val[i]}`;
+            if (headers[key2]) {
+              headers[key2] += `,${val[i]}`;
             } else {
-              headers[key] = val[i];
+              headers[key2] = val[i];
             }
           }
         } else {
-          headers[key] = val;
+          headers[key2] = val;
         }
       }
       let stream;
@@ -7585,9 +7585,9 @@ var require_redirect_handler = __commonJS({
           }
         }
       } else if (headers && typeof headers === "object") {
-        for (const key of Object.keys(headers)) {
-          if (!shouldRemoveHeader(key, removeContent, unknownOrigin)) {
-            ret.push(key, headers[key]);
+        for (const key2 of Object.keys(headers)) {
+          if (!shouldRemoveHeader(key2, removeContent, unknownOrigin)) {
+            ret.push(key2, headers[key2]);
           }
         }
       } else {
@@ -8668,16 +8668,16 @@ var require_agent = __commonJS({
         return ret;
       }
       [kDispatch](opts, handler2) {
-        let key;
+        let key2;
         if (opts.origin && (typeof opts.origin === "string" || opts.origin instanceof URL)) {
-          key = String(opts.origin);
+          key2 = String(opts.origin);
         } else {
           throw new InvalidArgumentError("opts.origin must be a non-empty string or URL.");
         }
-        let dispatcher = this[kClients].get(key);
+        let dispatcher = this[kClients].get(key2);
         if (!dispatcher) {
           dispatcher = this[kFactory](opts.origin, this[kOptions]).on("drain", this[kOnDrain]).on("connect", this[kOnConnect]).on("disconnect", this[kOnDisconnect]).on("connectionError", this[kOnConnectionError]);
-          this[kClients].set(key, dispatcher);
+          this[kClients].set(key2, dispatcher);
         }
         return dispatcher.dispatch(opts, handler2);
       }
@@ -8916,7 +8916,7 @@ var require_proxy_agent = __commonJS({
       return headers;
     }
     function throwIfProxyAuthIsSent(headers) {
-      const existProxyAuth = headers && Object.keys(headers).find((key) => key.toLowerCase() === "proxy-authorization");
+      const existProxyAuth = headers && Object.keys(headers).find((key2) => key2.toLowerCase() === "proxy-authorization");
       if (existProxyAuth) {
         throw new InvalidArgumentError("Proxy-Authorization should be sent in ProxyAgent constructor");
       }
@@ -10694,18 +10694,18 @@ var require_mock_utils = __commonJS({
         })
       );
     }
-    function getHeaderByName(headers, key) {
+    function getHeaderByName(headers, key2) {
       if (Array.isArray(headers)) {
         for (let i = 0; i < headers.length; i += 2) {
-          if (headers[i].toLocaleLowerCase() === key.toLocaleLowerCase()) {
+          if (headers[i].toLocaleLowerCase() === key2.toLocaleLowerCase()) {
             return headers[i + 1];
           }
         }
         return void 0;
       } else if (typeof headers.get === "function") {
-        return headers.get(key);
+        return headers.get(key2);
       } else {
-        return lowerCaseEntries(headers)[key.toLocaleLowerCase()];
+        return lowerCaseEntries(headers)[key2.toLocaleLowerCase()];
       }
     }
     function buildHeadersFromArray(headers) {
@@ -10769,41 +10769,41 @@ var require_mock_utils = __commonJS({
         return data.toString();
       }
     }
-    function getMockDispatch(mockDispatches, key) {
-      const basePath = key.query ? buildURL(key.path, key.query) : key.path;
+    function getMockDispatch(mockDispatches, key2) {
+      const basePath = key2.query ? buildURL(key2.path, key2.query) : key2.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
       let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path }) => matchValue(safeUrl(path), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
-      matchedMockDispatches = matchedMockDispatches.filter(({ method }) => matchValue(method, key.method));
+      matchedMockDispatches = matchedMockDispatches.filter(({ method }) => matchValue(method, key2.method));
       if (matchedMockDispatches.length === 0) {
-        throw new MockNotMatchedError(`Mock dispatch not matched for method '${key.method}' on path '${resolvedPath}'`);
+        throw new MockNotMatchedError(`Mock dispatch not matched for method '${key2.method}' on path '${resolvedPath}'`);
       }
-      matchedMockDispatches = matchedMockDispatches.filter(({ body }) => typeof body !== "undefined" ? matchValue(body, key.body) : true);
+      matchedMockDispatches = matchedMockDispatches.filter(({ body }) => typeof body !== "undefined" ? matchValue(body, key2.body) : true);
       if (matchedMockDispatches.length === 0) {
-        throw new MockNotMatchedError(`Mock dispatch not matched for body '${key.body}' on path '${resolvedPath}'`);
+        throw new MockNotMatchedError(`Mock dispatch not matched for body '${key2.body}' on path '${resolvedPath}'`);
       }
-      matchedMockDispatches = matchedMockDispatches.filter((mockDispatch2) => matchHeaders(mockDispatch2, key.headers));
+      matchedMockDispatches = matchedMockDispatches.filter((mockDispatch2) => matchHeaders(mockDispatch2, key2.headers));
       if (matchedMockDispatches.length === 0) {
-        const headers = typeof key.headers === "object" ? JSON.stringify(key.headers) : key.headers;
+        const headers = typeof key2.headers === "object" ? JSON.stringify(key2.headers) : key2.headers;
         throw new MockNotMatchedError(`Mock dispatch not matched for headers '${headers}' on path '${resolvedPath}'`);
       }
       return matchedMockDispatches[0];
     }
-    function addMockDispatch(mockDispatches, key, data) {
+    function addMockDispatch(mockDispatches, key2, data) {
       const baseData = { timesInvoked: 0, times: 1, persist: false, consumed: false };
       const replyData = typeof data === "function" ? { callback: data } : { ...data };
-      const newMockDispatch = { ...baseData, ...key, pending: true, data: { error: null, ...replyData } };
+      const newMockDispatch = { ...baseData, ...key2, pending: true, data: { error: null, ...replyData } };
       mockDispatches.push(newMockDispatch);
       return newMockDispatch;
     }
-    function deleteMockDispatch(mockDispatches, key) {
+    function deleteMockDispatch(mockDispatches, key2) {
       const index = mockDispatches.findIndex((dispatch) => {
         if (!dispatch.consumed) {
           return false;
         }
-        return matchKey(dispatch, key);
+        return matchKey(dispatch, key2);
       });
       if (index !== -1) {
         mockDispatches.splice(index, 1);
@@ -10823,9 +10823,9 @@ var require_mock_utils = __commonJS({
       const keys = Object.keys(data);
       const result = [];
       for (let i = 0; i < keys.length; ++i) {
-        const key = keys[i];
-        const value = data[key];
-        const name2 = Buffer.from(`${key}`);
+        const key2 = keys[i];
+        const value = data[key2];
+        const name2 = Buffer.from(`${key2}`);
         if (Array.isArray(value)) {
           for (let j = 0; j < value.length; ++j) {
             result.push(name2, Buffer.from(`${value[j]}`));
@@ -10847,8 +10847,8 @@ var require_mock_utils = __commonJS({
       return Buffer.concat(buffers).toString("utf8");
     }
     function mockDispatch(opts, handler2) {
-      const key = buildKey(opts);
-      const mockDispatch2 = getMockDispatch(this[kDispatches], key);
+      const key2 = buildKey(opts);
+      const mockDispatch2 = getMockDispatch(this[kDispatches], key2);
       mockDispatch2.timesInvoked++;
       if (mockDispatch2.data.callback) {
         mockDispatch2.data = { ...mockDispatch2.data, ...mockDispatch2.data.callback(opts) };
@@ -10858,7 +10858,7 @@ var require_mock_utils = __commonJS({
       mockDispatch2.consumed = !persist && timesInvoked >= times;
       mockDispatch2.pending = timesInvoked < times;
       if (error63 !== null) {
-        deleteMockDispatch(this[kDispatches], key);
+        deleteMockDispatch(this[kDispatches], key2);
         handler2.onError(error63);
         return true;
       }
@@ -10883,7 +10883,7 @@ var require_mock_utils = __commonJS({
         handler2.onHeaders?.(statusCode, responseHeaders, resume, getStatusText(statusCode));
         handler2.onData?.(Buffer.from(responseData));
         handler2.onComplete?.(responseTrailers);
-        deleteMockDispatch(mockDispatches, key);
+        deleteMockDispatch(mockDispatches, key2);
       }
       function resume() {
       }
@@ -12790,16 +12790,16 @@ var require_dispatcher_weakref = __commonJS({
       constructor(finalizer) {
         this.finalizer = finalizer;
       }
-      register(dispatcher, key) {
+      register(dispatcher, key2) {
         if (dispatcher.on) {
           dispatcher.on("disconnect", () => {
             if (dispatcher[kConnected] === 0 && dispatcher[kSize] === 0) {
-              this.finalizer(key);
+              this.finalizer(key2);
             }
           });
         }
       }
-      unregister(key) {
+      unregister(key2) {
       }
     };
     module.exports = function() {
@@ -16284,8 +16284,8 @@ var require_util6 = __commonJS({
         if (!part.includes("=")) {
           throw new Error("Invalid unparsed");
         }
-        const [key, ...value] = part.split("=");
-        const trimmedKey = key.trim();
+        const [key2, ...value] = part.split("=");
+        const trimmedKey = key2.trim();
         const joinedValue = value.join("=");
         validateCookieName(trimmedKey);
         validateCookieValue(joinedValue);
@@ -19878,7 +19878,7 @@ var require_lib = __commonJS({
             if (statusCode === HttpCodes2.NotFound) {
               resolve3(response);
             }
-            function dateTimeDeserializer(key, value) {
+            function dateTimeDeserializer(key2, value) {
               if (typeof value === "string") {
                 const a = new Date(value);
                 if (!isNaN(a.valueOf())) {
@@ -20003,11 +20003,11 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path) {
-      const ctrl = callVisitor(key, node2, visitor, path);
+    function visit_(key2, node2, visitor, path) {
+      const ctrl = callVisitor(key2, node2, visitor, path);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path, ctrl);
-        return visit_(key, ctrl, visitor, path);
+        replaceNode(key2, path, ctrl);
+        return visit_(key2, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
@@ -20051,11 +20051,11 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path) {
-      const ctrl = await callVisitor(key, node2, visitor, path);
+    async function visitAsync_(key2, node2, visitor, path) {
+      const ctrl = await callVisitor(key2, node2, visitor, path);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path, ctrl);
-        return visitAsync_(key, ctrl, visitor, path);
+        replaceNode(key2, path, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
@@ -20105,27 +20105,27 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path) {
+    function callVisitor(key2, node2, visitor, path) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path);
+        return visitor(key2, node2, path);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path);
+        return visitor.Map?.(key2, node2, path);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path);
+        return visitor.Seq?.(key2, node2, path);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path);
+        return visitor.Pair?.(key2, node2, path);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path);
+        return visitor.Scalar?.(key2, node2, path);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path);
+        return visitor.Alias?.(key2, node2, path);
       return void 0;
     }
-    function replaceNode(key, path, node2) {
+    function replaceNode(key2, path, node2) {
       const parent = path[path.length - 1];
       if (identity.isCollection(parent)) {
-        parent.items[key] = node2;
+        parent.items[key2] = node2;
       } else if (identity.isPair(parent)) {
-        if (key === "key")
+        if (key2 === "key")
           parent.key = node2;
         else
           parent.value = node2;
@@ -20386,7 +20386,7 @@ var require_anchors = __commonJS({
 var require_applyReviver = __commonJS({
   "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
-    function applyReviver(reviver, obj, key, val) {
+    function applyReviver(reviver, obj, key2, val) {
       if (val && typeof val === "object") {
         if (Array.isArray(val)) {
           for (let i = 0, len = val.length; i < len; ++i) {
@@ -20426,7 +20426,7 @@ var require_applyReviver = __commonJS({
           }
         }
       }
-      return reviver.call(obj, key, val);
+      return reviver.call(obj, key2, val);
     }
     exports.applyReviver = applyReviver;
   }
@@ -20789,14 +20789,14 @@ var require_Collection = __commonJS({
         if (isEmptyPath(path))
           this.add(value);
         else {
-          const [key, ...rest] = path;
-          const node2 = this.get(key, true);
+          const [key2, ...rest] = path;
+          const node2 = this.get(key2, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
           else if (node2 === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
+            this.set(key2, collectionFromPath(this.schema, rest, value));
           else
-            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+            throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
         }
       }
       /**
@@ -20804,14 +20804,14 @@ var require_Collection = __commonJS({
        * @returns `true` if the item was found and removed.
        */
       deleteIn(path) {
-        const [key, ...rest] = path;
+        const [key2, ...rest] = path;
         if (rest.length === 0)
-          return this.delete(key);
-        const node2 = this.get(key, true);
+          return this.delete(key2);
+        const node2 = this.get(key2, true);
         if (identity.isCollection(node2))
           return node2.deleteIn(rest);
         else
-          throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+          throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -20819,8 +20819,8 @@ var require_Collection = __commonJS({
        * `true` (collections are always returned intact).
        */
       getIn(path, keepScalar) {
-        const [key, ...rest] = path;
-        const node2 = this.get(key, true);
+        const [key2, ...rest] = path;
+        const node2 = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
         else
@@ -20838,10 +20838,10 @@ var require_Collection = __commonJS({
        * Checks if the collection includes a value with the key `key`.
        */
       hasIn(path) {
-        const [key, ...rest] = path;
+        const [key2, ...rest] = path;
         if (rest.length === 0)
-          return this.has(key);
-        const node2 = this.get(key, true);
+          return this.has(key2);
+        const node2 = this.get(key2, true);
         return identity.isCollection(node2) ? node2.hasIn(rest) : false;
       }
       /**
@@ -20849,17 +20849,17 @@ var require_Collection = __commonJS({
        * boolean to add/remove the item from the set.
        */
       setIn(path, value) {
-        const [key, ...rest] = path;
+        const [key2, ...rest] = path;
         if (rest.length === 0) {
-          this.set(key, value);
+          this.set(key2, value);
         } else {
-          const node2 = this.get(key, true);
+          const node2 = this.get(key2, true);
           if (identity.isCollection(node2))
             node2.setIn(rest, value);
           else if (node2 === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
+            this.set(key2, collectionFromPath(this.schema, rest, value));
           else
-            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+            throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
         }
       }
     };
@@ -21437,19 +21437,19 @@ var require_stringifyPair = __commonJS({
     var Scalar = require_Scalar();
     var stringify = require_stringify();
     var stringifyComment = require_stringifyComment();
-    function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
+    function stringifyPair({ key: key2, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
-      let keyComment = identity.isNode(key) && key.comment || null;
+      let keyComment = identity.isNode(key2) && key2.comment || null;
       if (simpleKeys) {
         if (keyComment) {
           throw new Error("With simple keys, key nodes cannot have comments");
         }
-        if (identity.isCollection(key) || !identity.isNode(key) && typeof key === "object") {
+        if (identity.isCollection(key2) || !identity.isNode(key2) && typeof key2 === "object") {
           const msg = "With simple keys, collection cannot be used as a key value";
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      let explicitKey = !simpleKeys && (!key2 || keyComment && value == null && !ctx.inFlow || identity.isCollection(key2) || (identity.isScalar(key2) ? key2.type === Scalar.Scalar.BLOCK_FOLDED || key2.type === Scalar.Scalar.BLOCK_LITERAL : typeof key2 === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -21457,7 +21457,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str2 = stringify.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str2 = stringify.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str2.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -21601,7 +21601,7 @@ var require_merge = __commonJS({
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key) => (merge3.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge3.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge3.tag && tag.default);
+    var isMergeKey = (ctx, key2) => (merge3.identify(key2) || identity.isScalar(key2) && (!key2.type || key2.type === Scalar.Scalar.PLAIN) && merge3.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge3.tag && tag.default);
     function addMergeToJSMap(ctx, map2, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity.isSeq(source))
@@ -21618,14 +21618,14 @@ var require_merge = __commonJS({
       if (!identity.isMap(source))
         throw new Error("Merge sources must be maps or map aliases");
       const srcMap = source.toJSON(null, ctx, Map);
-      for (const [key, value2] of srcMap) {
+      for (const [key2, value2] of srcMap) {
         if (map2 instanceof Map) {
-          if (!map2.has(key))
-            map2.set(key, value2);
+          if (!map2.has(key2))
+            map2.set(key2, value2);
         } else if (map2 instanceof Set) {
-          map2.add(key);
-        } else if (!Object.prototype.hasOwnProperty.call(map2, key)) {
-          Object.defineProperty(map2, key, {
+          map2.add(key2);
+        } else if (!Object.prototype.hasOwnProperty.call(map2, key2)) {
+          Object.defineProperty(map2, key2, {
             value: value2,
             writable: true,
             enumerable: true,
@@ -21653,19 +21653,19 @@ var require_addPairToJSMap = __commonJS({
     var stringify = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
-    function addPairToJSMap(ctx, map2, { key, value }) {
-      if (identity.isNode(key) && key.addToJSMap)
-        key.addToJSMap(ctx, map2, value);
-      else if (merge3.isMergeKey(ctx, key))
+    function addPairToJSMap(ctx, map2, { key: key2, value }) {
+      if (identity.isNode(key2) && key2.addToJSMap)
+        key2.addToJSMap(ctx, map2, value);
+      else if (merge3.isMergeKey(ctx, key2))
         merge3.addMergeToJSMap(ctx, map2, value);
       else {
-        const jsKey = toJS.toJS(key, "", ctx);
+        const jsKey = toJS.toJS(key2, "", ctx);
         if (map2 instanceof Map) {
           map2.set(jsKey, toJS.toJS(value, jsKey, ctx));
         } else if (map2 instanceof Set) {
           map2.add(jsKey);
         } else {
-          const stringKey = stringifyKey(key, jsKey, ctx);
+          const stringKey = stringifyKey(key2, jsKey, ctx);
           const jsValue = toJS.toJS(value, stringKey, ctx);
           if (stringKey in map2)
             Object.defineProperty(map2, stringKey, {
@@ -21680,19 +21680,19 @@ var require_addPairToJSMap = __commonJS({
       }
       return map2;
     }
-    function stringifyKey(key, jsKey, ctx) {
+    function stringifyKey(key2, jsKey, ctx) {
       if (jsKey === null)
         return "";
       if (typeof jsKey !== "object")
         return String(jsKey);
-      if (identity.isNode(key) && ctx?.doc) {
+      if (identity.isNode(key2) && ctx?.doc) {
         const strCtx = stringify.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node2 of ctx.anchors.keys())
           strCtx.anchors.add(node2.anchor);
         strCtx.inFlow = true;
         strCtx.inStringifyKey = true;
-        const strKey = key.toString(strCtx);
+        const strKey = key2.toString(strCtx);
         if (!ctx.mapKeyWarned) {
           let jsonStr = JSON.stringify(strKey);
           if (jsonStr.length > 40)
@@ -21716,24 +21716,24 @@ var require_Pair = __commonJS({
     var stringifyPair = require_stringifyPair();
     var addPairToJSMap = require_addPairToJSMap();
     var identity = require_identity();
-    function createPair(key, value, ctx) {
-      const k = createNode.createNode(key, void 0, ctx);
+    function createPair(key2, value, ctx) {
+      const k = createNode.createNode(key2, void 0, ctx);
       const v = createNode.createNode(value, void 0, ctx);
       return new Pair(k, v);
     }
     var Pair = class _Pair {
-      constructor(key, value = null) {
+      constructor(key2, value = null) {
         Object.defineProperty(this, identity.NODE_TYPE, { value: identity.PAIR });
-        this.key = key;
+        this.key = key2;
         this.value = value;
       }
       clone(schema) {
-        let { key, value } = this;
-        if (identity.isNode(key))
-          key = key.clone(schema);
+        let { key: key2, value } = this;
+        if (identity.isNode(key2))
+          key2 = key2.clone(schema);
         if (identity.isNode(value))
           value = value.clone(schema);
-        return new _Pair(key, value);
+        return new _Pair(key2, value);
       }
       toJSON(_, ctx) {
         const pair = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
@@ -21909,11 +21909,11 @@ var require_YAMLMap = __commonJS({
     var identity = require_identity();
     var Pair = require_Pair();
     var Scalar = require_Scalar();
-    function findPair(items, key) {
-      const k = identity.isScalar(key) ? key.value : key;
+    function findPair(items, key2) {
+      const k = identity.isScalar(key2) ? key2.value : key2;
       for (const it of items) {
         if (identity.isPair(it)) {
-          if (it.key === key || it.key === k)
+          if (it.key === key2 || it.key === k)
             return it;
           if (identity.isScalar(it.key) && it.key.value === k)
             return it;
@@ -21936,20 +21936,20 @@ var require_YAMLMap = __commonJS({
       static from(schema, obj, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map2 = new this(schema);
-        const add = (key, value) => {
+        const add = (key2, value) => {
           if (typeof replacer === "function")
-            value = replacer.call(obj, key, value);
-          else if (Array.isArray(replacer) && !replacer.includes(key))
+            value = replacer.call(obj, key2, value);
+          else if (Array.isArray(replacer) && !replacer.includes(key2))
             return;
           if (value !== void 0 || keepUndefined)
-            map2.items.push(Pair.createPair(key, value, ctx));
+            map2.items.push(Pair.createPair(key2, value, ctx));
         };
         if (obj instanceof Map) {
-          for (const [key, value] of obj)
-            add(key, value);
+          for (const [key2, value] of obj)
+            add(key2, value);
         } else if (obj && typeof obj === "object") {
-          for (const key of Object.keys(obj))
-            add(key, obj[key]);
+          for (const key2 of Object.keys(obj))
+            add(key2, obj[key2]);
         }
         if (typeof schema.sortMapEntries === "function") {
           map2.items.sort(schema.sortMapEntries);
@@ -21989,23 +21989,23 @@ var require_YAMLMap = __commonJS({
           this.items.push(_pair);
         }
       }
-      delete(key) {
-        const it = findPair(this.items, key);
+      delete(key2) {
+        const it = findPair(this.items, key2);
         if (!it)
           return false;
         const del = this.items.splice(this.items.indexOf(it), 1);
         return del.length > 0;
       }
-      get(key, keepScalar) {
-        const it = findPair(this.items, key);
+      get(key2, keepScalar) {
+        const it = findPair(this.items, key2);
         const node2 = it?.value;
         return (!keepScalar && identity.isScalar(node2) ? node2.value : node2) ?? void 0;
       }
-      has(key) {
-        return !!findPair(this.items, key);
+      has(key2) {
+        return !!findPair(this.items, key2);
       }
-      set(key, value) {
-        this.add(new Pair.Pair(key, value), true);
+      set(key2, value) {
+        this.add(new Pair.Pair(key2, value), true);
       }
       /**
        * @param ctx - Conversion context, originally set in Document#toJS()
@@ -22094,15 +22094,15 @@ var require_YAMLSeq = __commonJS({
        *
        * @returns `true` if the item was found and removed.
        */
-      delete(key) {
-        const idx = asItemIndex(key);
+      delete(key2) {
+        const idx = asItemIndex(key2);
         if (typeof idx !== "number")
           return false;
         const del = this.items.splice(idx, 1);
         return del.length > 0;
       }
-      get(key, keepScalar) {
-        const idx = asItemIndex(key);
+      get(key2, keepScalar) {
+        const idx = asItemIndex(key2);
         if (typeof idx !== "number")
           return void 0;
         const it = this.items[idx];
@@ -22114,8 +22114,8 @@ var require_YAMLSeq = __commonJS({
        * `key` must contain a representation of an integer for this to succeed.
        * It may be wrapped in a `Scalar`.
        */
-      has(key) {
-        const idx = asItemIndex(key);
+      has(key2) {
+        const idx = asItemIndex(key2);
         return typeof idx === "number" && idx < this.items.length;
       }
       /**
@@ -22125,10 +22125,10 @@ var require_YAMLSeq = __commonJS({
        * If `key` does not contain a representation of an integer, this will throw.
        * It may be wrapped in a `Scalar`.
        */
-      set(key, value) {
-        const idx = asItemIndex(key);
+      set(key2, value) {
+        const idx = asItemIndex(key2);
         if (typeof idx !== "number")
-          throw new Error(`Expected a valid index, not ${key}.`);
+          throw new Error(`Expected a valid index, not ${key2}.`);
         const prev = this.items[idx];
         if (identity.isScalar(prev) && Scalar.isScalarValue(value))
           prev.value = value;
@@ -22162,8 +22162,8 @@ var require_YAMLSeq = __commonJS({
           let i = 0;
           for (let it of obj) {
             if (typeof replacer === "function") {
-              const key = obj instanceof Set ? it : String(i++);
-              it = replacer.call(obj, key, it);
+              const key2 = obj instanceof Set ? it : String(i++);
+              it = replacer.call(obj, key2, it);
             }
             seq.items.push(createNode.createNode(it, void 0, ctx));
           }
@@ -22171,8 +22171,8 @@ var require_YAMLSeq = __commonJS({
         return seq;
       }
     };
-    function asItemIndex(key) {
-      let idx = identity.isScalar(key) ? key.value : key;
+    function asItemIndex(key2) {
+      let idx = identity.isScalar(key2) ? key2.value : key2;
       if (idx && typeof idx === "string")
         idx = Number(idx);
       return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
@@ -22586,25 +22586,25 @@ ${cn.comment}` : item.comment;
         for (let it of iterable) {
           if (typeof replacer === "function")
             it = replacer.call(iterable, String(i++), it);
-          let key, value;
+          let key2, value;
           if (Array.isArray(it)) {
             if (it.length === 2) {
-              key = it[0];
+              key2 = it[0];
               value = it[1];
             } else
               throw new TypeError(`Expected [key, value] tuple: ${it}`);
           } else if (it && it instanceof Object) {
             const keys = Object.keys(it);
             if (keys.length === 1) {
-              key = keys[0];
-              value = it[key];
+              key2 = keys[0];
+              value = it[key2];
             } else {
               throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
             }
           } else {
-            key = it;
+            key2 = it;
           }
-          pairs2.items.push(Pair.createPair(key, value, ctx));
+          pairs2.items.push(Pair.createPair(key2, value, ctx));
         }
       return pairs2;
     }
@@ -22651,16 +22651,16 @@ var require_omap = __commonJS({
         if (ctx?.onCreate)
           ctx.onCreate(map2);
         for (const pair of this.items) {
-          let key, value;
+          let key2, value;
           if (identity.isPair(pair)) {
-            key = toJS.toJS(pair.key, "", ctx);
-            value = toJS.toJS(pair.value, key, ctx);
+            key2 = toJS.toJS(pair.key, "", ctx);
+            value = toJS.toJS(pair.value, key2, ctx);
           } else {
-            key = toJS.toJS(pair, "", ctx);
+            key2 = toJS.toJS(pair, "", ctx);
           }
-          if (map2.has(key))
+          if (map2.has(key2))
             throw new Error("Ordered maps must not include duplicate keys");
-          map2.set(key, value);
+          map2.set(key2, value);
         }
         return map2;
       }
@@ -22681,12 +22681,12 @@ var require_omap = __commonJS({
       resolve(seq, onError) {
         const pairs$1 = pairs.resolvePairs(seq, onError);
         const seenKeys = [];
-        for (const { key } of pairs$1.items) {
-          if (identity.isScalar(key)) {
-            if (seenKeys.includes(key.value)) {
-              onError(`Ordered maps must not include duplicate keys: ${key.value}`);
+        for (const { key: key2 } of pairs$1.items) {
+          if (identity.isScalar(key2)) {
+            if (seenKeys.includes(key2.value)) {
+              onError(`Ordered maps must not include duplicate keys: ${key2.value}`);
             } else {
-              seenKeys.push(key.value);
+              seenKeys.push(key2.value);
             }
           }
         }
@@ -22871,14 +22871,14 @@ var require_set = __commonJS({
         super(schema);
         this.tag = _YAMLSet.tag;
       }
-      add(key) {
+      add(key2) {
         let pair;
-        if (identity.isPair(key))
-          pair = key;
-        else if (key && typeof key === "object" && "key" in key && "value" in key && key.value === null)
-          pair = new Pair.Pair(key.key, null);
+        if (identity.isPair(key2))
+          pair = key2;
+        else if (key2 && typeof key2 === "object" && "key" in key2 && "value" in key2 && key2.value === null)
+          pair = new Pair.Pair(key2.key, null);
         else
-          pair = new Pair.Pair(key, null);
+          pair = new Pair.Pair(key2, null);
         const prev = YAMLMap.findPair(this.items, pair.key);
         if (!prev)
           this.items.push(pair);
@@ -22887,18 +22887,18 @@ var require_set = __commonJS({
        * If `keepPair` is `true`, returns the Pair matching `key`.
        * Otherwise, returns the value of that Pair's key.
        */
-      get(key, keepPair) {
-        const pair = YAMLMap.findPair(this.items, key);
+      get(key2, keepPair) {
+        const pair = YAMLMap.findPair(this.items, key2);
         return !keepPair && identity.isPair(pair) ? identity.isScalar(pair.key) ? pair.key.value : pair.key : pair;
       }
-      set(key, value) {
+      set(key2, value) {
         if (typeof value !== "boolean")
           throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
-        const prev = YAMLMap.findPair(this.items, key);
+        const prev = YAMLMap.findPair(this.items, key2);
         if (prev && !value) {
           this.items.splice(this.items.indexOf(prev), 1);
         } else if (!prev && value) {
-          this.items.push(new Pair.Pair(key));
+          this.items.push(new Pair.Pair(key2));
         }
       }
       toJSON(_, ctx) {
@@ -23145,7 +23145,7 @@ var require_tags = __commonJS({
         if (Array.isArray(customTags))
           tags = [];
         else {
-          const keys = Array.from(schemas.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
+          const keys = Array.from(schemas.keys()).filter((key2) => key2 !== "yaml11").map((key2) => JSON.stringify(key2)).join(", ");
           throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
         }
       }
@@ -23161,7 +23161,7 @@ var require_tags = __commonJS({
         const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
         if (!tagObj) {
           const tagName = JSON.stringify(tag);
-          const keys = Object.keys(tagsByName).map((key) => JSON.stringify(key)).join(", ");
+          const keys = Object.keys(tagsByName).map((key2) => JSON.stringify(key2)).join(", ");
           throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
         }
         if (!tags2.includes(tagObj))
@@ -23425,8 +23425,8 @@ var require_Document = __commonJS({
        * Convert a key and a value into a `Pair` using the current schema,
        * recursively wrapping all values as `Scalar` or `Collection` nodes.
        */
-      createPair(key, value, options = {}) {
-        const k = this.createNode(key, null, options);
+      createPair(key2, value, options = {}) {
+        const k = this.createNode(key2, null, options);
         const v = this.createNode(value, null, options);
         return new Pair.Pair(k, v);
       }
@@ -23434,8 +23434,8 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      delete(key) {
-        return assertCollection(this.contents) ? this.contents.delete(key) : false;
+      delete(key2) {
+        return assertCollection(this.contents) ? this.contents.delete(key2) : false;
       }
       /**
        * Removes a value from the document.
@@ -23455,8 +23455,8 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      get(key, keepScalar) {
-        return identity.isCollection(this.contents) ? this.contents.get(key, keepScalar) : void 0;
+      get(key2, keepScalar) {
+        return identity.isCollection(this.contents) ? this.contents.get(key2, keepScalar) : void 0;
       }
       /**
        * Returns item at `path`, or `undefined` if not found. By default unwraps
@@ -23471,8 +23471,8 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value with the key `key`.
        */
-      has(key) {
-        return identity.isCollection(this.contents) ? this.contents.has(key) : false;
+      has(key2) {
+        return identity.isCollection(this.contents) ? this.contents.has(key2) : false;
       }
       /**
        * Checks if the document includes a value at `path`.
@@ -23486,11 +23486,11 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      set(key, value) {
+      set(key2, value) {
         if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, [key], value);
+          this.contents = Collection2.collectionFromPath(this.schema, [key2], value);
         } else if (assertCollection(this.contents)) {
-          this.contents.set(key, value);
+          this.contents.set(key2, value);
         }
       }
       /**
@@ -23798,24 +23798,24 @@ var require_resolve_props = __commonJS({
 var require_util_contains_newline = __commonJS({
   "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
     "use strict";
-    function containsNewline(key) {
-      if (!key)
+    function containsNewline(key2) {
+      if (!key2)
         return null;
-      switch (key.type) {
+      switch (key2.type) {
         case "alias":
         case "scalar":
         case "double-quoted-scalar":
         case "single-quoted-scalar":
-          if (key.source.includes("\n"))
+          if (key2.source.includes("\n"))
             return true;
-          if (key.end) {
-            for (const st of key.end)
+          if (key2.end) {
+            for (const st of key2.end)
               if (st.type === "newline")
                 return true;
           }
           return false;
         case "flow-collection":
-          for (const it of key.items) {
+          for (const it of key2.items) {
             for (const st of it.start)
               if (st.type === "newline")
                 return true;
@@ -23889,10 +23889,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep5, value } = collItem;
+        const { start, key: key2, sep: sep5, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep5?.[0],
+          next: key2 ?? sep5?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -23900,10 +23900,10 @@ var require_resolve_block_map = __commonJS({
         });
         const implicitKey = !keyProps.found;
         if (implicitKey) {
-          if (key) {
-            if (key.type === "block-seq")
+          if (key2) {
+            if (key2.type === "block-seq")
               onError(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key");
-            else if ("indent" in key && key.indent !== bm.indent)
+            else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
           if (!keyProps.anchor && !keyProps.tag && !sep5) {
@@ -23916,17 +23916,17 @@ var require_resolve_block_map = __commonJS({
             }
             continue;
           }
-          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key)) {
-            onError(key ?? start[start.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
+          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key2)) {
+            onError(key2 ?? start[start.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
           }
         } else if (keyProps.found?.indent !== bm.indent) {
           onError(offset, "BAD_INDENT", startColMsg);
         }
         ctx.atKey = true;
         const keyStart = keyProps.end;
-        const keyNode = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
+        const keyNode = key2 ? composeNode(ctx, key2, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
         if (ctx.schema.compat)
-          utilFlowIndentCheck.flowIndentCheck(bm.indent, key, onError);
+          utilFlowIndentCheck.flowIndentCheck(bm.indent, key2, onError);
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -23936,7 +23936,7 @@ var require_resolve_block_map = __commonJS({
           offset: keyNode.range[2],
           onError,
           parentIndent: bm.indent,
-          startOnNewline: !key || key.type === "block-scalar"
+          startOnNewline: !key2 || key2.type === "block-scalar"
         });
         offset = valueProps.end;
         if (valueProps.found) {
@@ -24100,11 +24100,11 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep5, value } = collItem;
+        const { start, key: key2, sep: sep5, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep5?.[0],
+          next: key2 ?? sep5?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
@@ -24125,9 +24125,9 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
             onError(
-              key,
+              key2,
               // checked by containsNewline()
               "MULTILINE_IMPLICIT_KEY",
               "Implicit keys of flow sequence pairs need to be on a single line"
@@ -24174,8 +24174,8 @@ var require_resolve_flow_collection = __commonJS({
         } else {
           ctx.atKey = true;
           const keyStart = props.end;
-          const keyNode = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
-          if (isBlock(key))
+          const keyNode = key2 ? composeNode(ctx, key2, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
+          if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
           const valueProps = resolveProps.resolveProps(sep5 ?? [], {
@@ -25325,9 +25325,9 @@ var require_cst_scalar = __commonJS({
         ];
         if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
           props.push({ type: "newline", offset: -1, indent, source: "\n" });
-        for (const key of Object.keys(token))
-          if (key !== "type" && key !== "offset")
-            delete token[key];
+        for (const key2 of Object.keys(token))
+          if (key2 !== "type" && key2 !== "offset")
+            delete token[key2];
         Object.assign(token, { type: "block-scalar", indent, props, source: body });
       }
     }
@@ -25375,9 +25375,9 @@ var require_cst_scalar = __commonJS({
         default: {
           const indent = "indent" in token ? token.indent : -1;
           const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
-          for (const key of Object.keys(token))
-            if (key !== "type" && key !== "offset")
-              delete token[key];
+          for (const key2 of Object.keys(token))
+            if (key2 !== "type" && key2 !== "offset")
+              delete token[key2];
           Object.assign(token, { type, indent, source, end });
         }
       }
@@ -25432,12 +25432,12 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep5, value }) {
+    function stringifyItem({ start, key: key2, sep: sep5, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
-      if (key)
-        res += stringifyToken(key);
+      if (key2)
+        res += stringifyToken(key2);
       if (sep5)
         for (const st of sep5)
           res += st.source;
@@ -26769,7 +26769,7 @@ var require_parser = __commonJS({
                   });
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
-                  const key = it.key;
+                  const key2 = it.key;
                   const sep5 = it.sep;
                   sep5.push(this.sourceToken);
                   delete it.key;
@@ -26778,7 +26778,7 @@ var require_parser = __commonJS({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep5 }]
+                    items: [{ start: start2, key: key2, sep: sep5 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -27256,6 +27256,1782 @@ var require_dist = __commonJS({
   }
 });
 
+// node_modules/picomatch/lib/constants.js
+var require_constants6 = __commonJS({
+  "node_modules/picomatch/lib/constants.js"(exports, module) {
+    "use strict";
+    var WIN_SLASH = "\\\\/";
+    var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+    var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+    var DOT_LITERAL = "\\.";
+    var PLUS_LITERAL = "\\+";
+    var QMARK_LITERAL = "\\?";
+    var SLASH_LITERAL = "\\/";
+    var ONE_CHAR = "(?=.)";
+    var QMARK = "[^/]";
+    var END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+    var START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+    var DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+    var NO_DOT = `(?!${DOT_LITERAL})`;
+    var NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+    var NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+    var NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+    var QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+    var STAR = `${QMARK}*?`;
+    var SEP = "/";
+    var POSIX_CHARS = {
+      DOT_LITERAL,
+      PLUS_LITERAL,
+      QMARK_LITERAL,
+      SLASH_LITERAL,
+      ONE_CHAR,
+      QMARK,
+      END_ANCHOR,
+      DOTS_SLASH,
+      NO_DOT,
+      NO_DOTS,
+      NO_DOT_SLASH,
+      NO_DOTS_SLASH,
+      QMARK_NO_DOT,
+      STAR,
+      START_ANCHOR,
+      SEP
+    };
+    var WINDOWS_CHARS = {
+      ...POSIX_CHARS,
+      SLASH_LITERAL: `[${WIN_SLASH}]`,
+      QMARK: WIN_NO_SLASH,
+      STAR: `${WIN_NO_SLASH}*?`,
+      DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+      NO_DOT: `(?!${DOT_LITERAL})`,
+      NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+      NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+      START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+      END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+      SEP: "\\"
+    };
+    var POSIX_REGEX_SOURCE = {
+      __proto__: null,
+      alnum: "a-zA-Z0-9",
+      alpha: "a-zA-Z",
+      ascii: "\\x00-\\x7F",
+      blank: " \\t",
+      cntrl: "\\x00-\\x1F\\x7F",
+      digit: "0-9",
+      graph: "\\x21-\\x7E",
+      lower: "a-z",
+      print: "\\x20-\\x7E ",
+      punct: "\\-!\"#$%&'()\\*+,./:;<=>?@[\\]^_`{|}~",
+      space: " \\t\\r\\n\\v\\f",
+      upper: "A-Z",
+      word: "A-Za-z0-9_",
+      xdigit: "A-Fa-f0-9"
+    };
+    module.exports = {
+      DEFAULT_MAX_EXTGLOB_RECURSION,
+      MAX_LENGTH: 1024 * 64,
+      POSIX_REGEX_SOURCE,
+      // regular expressions
+      REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+      REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+      REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+      REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+      REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+      REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+      // Replace globs with equivalent patterns to reduce parsing time.
+      REPLACEMENTS: {
+        __proto__: null,
+        "***": "*",
+        "**/**": "**",
+        "**/**/**": "**"
+      },
+      // Digits
+      CHAR_0: 48,
+      /* 0 */
+      CHAR_9: 57,
+      /* 9 */
+      // Alphabet chars.
+      CHAR_UPPERCASE_A: 65,
+      /* A */
+      CHAR_LOWERCASE_A: 97,
+      /* a */
+      CHAR_UPPERCASE_Z: 90,
+      /* Z */
+      CHAR_LOWERCASE_Z: 122,
+      /* z */
+      CHAR_LEFT_PARENTHESES: 40,
+      /* ( */
+      CHAR_RIGHT_PARENTHESES: 41,
+      /* ) */
+      CHAR_ASTERISK: 42,
+      /* * */
+      // Non-alphabetic chars.
+      CHAR_AMPERSAND: 38,
+      /* & */
+      CHAR_AT: 64,
+      /* @ */
+      CHAR_BACKWARD_SLASH: 92,
+      /* \ */
+      CHAR_CARRIAGE_RETURN: 13,
+      /* \r */
+      CHAR_CIRCUMFLEX_ACCENT: 94,
+      /* ^ */
+      CHAR_COLON: 58,
+      /* : */
+      CHAR_COMMA: 44,
+      /* , */
+      CHAR_DOT: 46,
+      /* . */
+      CHAR_DOUBLE_QUOTE: 34,
+      /* " */
+      CHAR_EQUAL: 61,
+      /* = */
+      CHAR_EXCLAMATION_MARK: 33,
+      /* ! */
+      CHAR_FORM_FEED: 12,
+      /* \f */
+      CHAR_FORWARD_SLASH: 47,
+      /* / */
+      CHAR_GRAVE_ACCENT: 96,
+      /* ` */
+      CHAR_HASH: 35,
+      /* # */
+      CHAR_HYPHEN_MINUS: 45,
+      /* - */
+      CHAR_LEFT_ANGLE_BRACKET: 60,
+      /* < */
+      CHAR_LEFT_CURLY_BRACE: 123,
+      /* { */
+      CHAR_LEFT_SQUARE_BRACKET: 91,
+      /* [ */
+      CHAR_LINE_FEED: 10,
+      /* \n */
+      CHAR_NO_BREAK_SPACE: 160,
+      /* \u00A0 */
+      CHAR_PERCENT: 37,
+      /* % */
+      CHAR_PLUS: 43,
+      /* + */
+      CHAR_QUESTION_MARK: 63,
+      /* ? */
+      CHAR_RIGHT_ANGLE_BRACKET: 62,
+      /* > */
+      CHAR_RIGHT_CURLY_BRACE: 125,
+      /* } */
+      CHAR_RIGHT_SQUARE_BRACKET: 93,
+      /* ] */
+      CHAR_SEMICOLON: 59,
+      /* ; */
+      CHAR_SINGLE_QUOTE: 39,
+      /* ' */
+      CHAR_SPACE: 32,
+      /*   */
+      CHAR_TAB: 9,
+      /* \t */
+      CHAR_UNDERSCORE: 95,
+      /* _ */
+      CHAR_VERTICAL_LINE: 124,
+      /* | */
+      CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
+      /* \uFEFF */
+      /**
+       * Create EXTGLOB_CHARS
+       */
+      extglobChars(chars) {
+        return {
+          "!": { type: "negate", open: "(?:(?!(?:", close: `))${chars.STAR})` },
+          "?": { type: "qmark", open: "(?:", close: ")?" },
+          "+": { type: "plus", open: "(?:", close: ")+" },
+          "*": { type: "star", open: "(?:", close: ")*" },
+          "@": { type: "at", open: "(?:", close: ")" }
+        };
+      },
+      /**
+       * Create GLOB_CHARS
+       */
+      globChars(win32) {
+        return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+      }
+    };
+  }
+});
+
+// node_modules/picomatch/lib/utils.js
+var require_utils2 = __commonJS({
+  "node_modules/picomatch/lib/utils.js"(exports) {
+    "use strict";
+    var {
+      REGEX_BACKSLASH,
+      REGEX_REMOVE_BACKSLASH,
+      REGEX_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_GLOBAL
+    } = require_constants6();
+    exports.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
+    exports.hasRegexChars = (str2) => REGEX_SPECIAL_CHARS.test(str2);
+    exports.isRegexChar = (str2) => str2.length === 1 && exports.hasRegexChars(str2);
+    exports.escapeRegex = (str2) => str2.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
+    exports.toPosixSlashes = (str2) => str2.replace(REGEX_BACKSLASH, "/");
+    exports.isWindows = () => {
+      if (typeof navigator !== "undefined" && navigator.platform) {
+        const platform2 = navigator.platform.toLowerCase();
+        return platform2 === "win32" || platform2 === "windows";
+      }
+      if (typeof process !== "undefined" && process.platform) {
+        return process.platform === "win32";
+      }
+      return false;
+    };
+    exports.removeBackslashes = (str2) => {
+      return str2.replace(REGEX_REMOVE_BACKSLASH, (match) => {
+        return match === "\\" ? "" : match;
+      });
+    };
+    exports.escapeLast = (input2, char, lastIdx) => {
+      const idx = input2.lastIndexOf(char, lastIdx);
+      if (idx === -1) return input2;
+      if (input2[idx - 1] === "\\") return exports.escapeLast(input2, char, idx - 1);
+      return `${input2.slice(0, idx)}\\${input2.slice(idx)}`;
+    };
+    exports.removePrefix = (input2, state = {}) => {
+      let output2 = input2;
+      if (output2.startsWith("./")) {
+        output2 = output2.slice(2);
+        state.prefix = "./";
+      }
+      return output2;
+    };
+    exports.wrapOutput = (input2, state = {}, options = {}) => {
+      const prepend = options.contains ? "" : "^";
+      const append = options.contains ? "" : "$";
+      let output2 = `${prepend}(?:${input2})${append}`;
+      if (state.negated === true) {
+        output2 = `(?:^(?!${output2}).*$)`;
+      }
+      return output2;
+    };
+    exports.basename = (path, { windows } = {}) => {
+      const segs = path.split(windows ? /[\\/]/ : "/");
+      const last = segs[segs.length - 1];
+      if (last === "") {
+        return segs[segs.length - 2];
+      }
+      return last;
+    };
+  }
+});
+
+// node_modules/picomatch/lib/scan.js
+var require_scan = __commonJS({
+  "node_modules/picomatch/lib/scan.js"(exports, module) {
+    "use strict";
+    var utils = require_utils2();
+    var {
+      CHAR_ASTERISK,
+      /* * */
+      CHAR_AT,
+      /* @ */
+      CHAR_BACKWARD_SLASH,
+      /* \ */
+      CHAR_COMMA,
+      /* , */
+      CHAR_DOT,
+      /* . */
+      CHAR_EXCLAMATION_MARK,
+      /* ! */
+      CHAR_FORWARD_SLASH,
+      /* / */
+      CHAR_LEFT_CURLY_BRACE,
+      /* { */
+      CHAR_LEFT_PARENTHESES,
+      /* ( */
+      CHAR_LEFT_SQUARE_BRACKET,
+      /* [ */
+      CHAR_PLUS,
+      /* + */
+      CHAR_QUESTION_MARK,
+      /* ? */
+      CHAR_RIGHT_CURLY_BRACE,
+      /* } */
+      CHAR_RIGHT_PARENTHESES,
+      /* ) */
+      CHAR_RIGHT_SQUARE_BRACKET
+      /* ] */
+    } = require_constants6();
+    var isPathSeparator = (code) => {
+      return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+    };
+    var depth = (token) => {
+      if (token.isPrefix !== true) {
+        token.depth = token.isGlobstar ? Infinity : 1;
+      }
+    };
+    var scan = (input2, options) => {
+      const opts = options || {};
+      const length = input2.length - 1;
+      const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+      const slashes = [];
+      const tokens = [];
+      const parts = [];
+      let str2 = input2;
+      let index = -1;
+      let start = 0;
+      let lastIndex = 0;
+      let isBrace = false;
+      let isBracket = false;
+      let isGlob = false;
+      let isExtglob = false;
+      let isGlobstar = false;
+      let braceEscaped = false;
+      let backslashes = false;
+      let negated = false;
+      let negatedExtglob = false;
+      let finished = false;
+      let braces = 0;
+      let prev;
+      let code;
+      let token = { value: "", depth: 0, isGlob: false };
+      const eos = () => index >= length;
+      const peek = () => str2.charCodeAt(index + 1);
+      const advance = () => {
+        prev = code;
+        return str2.charCodeAt(++index);
+      };
+      while (index < length) {
+        code = advance();
+        let next;
+        if (code === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          code = advance();
+          if (code === CHAR_LEFT_CURLY_BRACE) {
+            braceEscaped = true;
+          }
+          continue;
+        }
+        if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+          braces++;
+          while (eos() !== true && (code = advance())) {
+            if (code === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (code === CHAR_LEFT_CURLY_BRACE) {
+              braces++;
+              continue;
+            }
+            if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (braceEscaped !== true && code === CHAR_COMMA) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (code === CHAR_RIGHT_CURLY_BRACE) {
+              braces--;
+              if (braces === 0) {
+                braceEscaped = false;
+                isBrace = token.isBrace = true;
+                finished = true;
+                break;
+              }
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_FORWARD_SLASH) {
+          slashes.push(index);
+          tokens.push(token);
+          token = { value: "", depth: 0, isGlob: false };
+          if (finished === true) continue;
+          if (prev === CHAR_DOT && index === start + 1) {
+            start += 2;
+            continue;
+          }
+          lastIndex = index + 1;
+          continue;
+        }
+        if (opts.noext !== true) {
+          const isExtglobChar = code === CHAR_PLUS || code === CHAR_AT || code === CHAR_ASTERISK || code === CHAR_QUESTION_MARK || code === CHAR_EXCLAMATION_MARK;
+          if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+            isGlob = token.isGlob = true;
+            isExtglob = token.isExtglob = true;
+            finished = true;
+            if (code === CHAR_EXCLAMATION_MARK && index === start) {
+              negatedExtglob = true;
+            }
+            if (scanToEnd === true) {
+              let parens = 0;
+              while (eos() !== true && (code = advance())) {
+                if (code === CHAR_BACKWARD_SLASH) {
+                  backslashes = token.backslashes = true;
+                  advance();
+                  continue;
+                }
+                if (code === CHAR_LEFT_PARENTHESES) {
+                  parens++;
+                  continue;
+                }
+                if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                  finished = true;
+                  break;
+                }
+              }
+              continue;
+            }
+            break;
+          }
+        }
+        if (code === CHAR_ASTERISK) {
+          if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_QUESTION_MARK) {
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_LEFT_SQUARE_BRACKET) {
+          while (eos() !== true && (next = advance())) {
+            if (next === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+              isBracket = token.isBracket = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              break;
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
+          negated = token.negated = true;
+          start++;
+          continue;
+        }
+        if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+          isGlob = token.isGlob = true;
+          if (scanToEnd === true) {
+            let parens = 1;
+            while (eos() !== true && (code = advance())) {
+              if (code === CHAR_BACKWARD_SLASH) {
+                backslashes = token.backslashes = true;
+                advance();
+                continue;
+              }
+              if (code === CHAR_LEFT_PARENTHESES) {
+                parens++;
+                continue;
+              }
+              if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                finished = true;
+                break;
+              }
+            }
+            continue;
+          }
+          break;
+        }
+        if (isGlob === true) {
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+      }
+      if (opts.noext === true) {
+        isExtglob = false;
+        isGlob = false;
+      }
+      let base2 = str2;
+      let prefix = "";
+      let glob2 = "";
+      if (start > 0) {
+        prefix = str2.slice(0, start);
+        str2 = str2.slice(start);
+        lastIndex -= start;
+      }
+      if (base2 && isGlob === true && lastIndex > 0) {
+        base2 = str2.slice(0, lastIndex);
+        glob2 = str2.slice(lastIndex);
+      } else if (isGlob === true) {
+        base2 = "";
+        glob2 = str2;
+      } else {
+        base2 = str2;
+      }
+      if (base2 && base2 !== "" && base2 !== "/" && base2 !== str2) {
+        if (isPathSeparator(base2.charCodeAt(base2.length - 1))) {
+          base2 = base2.slice(0, -1);
+        }
+      }
+      if (opts.unescape === true) {
+        if (glob2) glob2 = utils.removeBackslashes(glob2);
+        if (base2 && backslashes === true) {
+          base2 = utils.removeBackslashes(base2);
+        }
+      }
+      const state = {
+        prefix,
+        input: input2,
+        start,
+        base: base2,
+        glob: glob2,
+        isBrace,
+        isBracket,
+        isGlob,
+        isExtglob,
+        isGlobstar,
+        negated,
+        negatedExtglob
+      };
+      if (opts.tokens === true) {
+        state.maxDepth = 0;
+        if (!isPathSeparator(code)) {
+          tokens.push(token);
+        }
+        state.tokens = tokens;
+      }
+      if (opts.parts === true || opts.tokens === true) {
+        let prevIndex;
+        for (let idx = 0; idx < slashes.length; idx++) {
+          const n3 = prevIndex !== void 0 ? prevIndex + 1 : start;
+          const i = slashes[idx];
+          const value2 = input2.slice(n3, i);
+          if (opts.tokens) {
+            if (idx === 0 && start !== 0) {
+              tokens[idx].isPrefix = true;
+              tokens[idx].value = prefix;
+            } else {
+              tokens[idx].value = value2;
+            }
+            depth(tokens[idx]);
+            state.maxDepth += tokens[idx].depth;
+          }
+          if (i >= start) {
+            parts.push(value2);
+            prevIndex = i;
+          }
+        }
+        const n2 = prevIndex !== void 0 ? prevIndex + 1 : start;
+        const value = input2.slice(n2);
+        parts.push(value);
+        if (opts.tokens && prevIndex && prevIndex + 1 < input2.length) {
+          tokens[tokens.length - 1].value = value;
+          depth(tokens[tokens.length - 1]);
+          state.maxDepth += tokens[tokens.length - 1].depth;
+        }
+        state.slashes = slashes;
+        state.parts = parts;
+      }
+      return state;
+    };
+    module.exports = scan;
+  }
+});
+
+// node_modules/picomatch/lib/parse.js
+var require_parse2 = __commonJS({
+  "node_modules/picomatch/lib/parse.js"(exports, module) {
+    "use strict";
+    var constants4 = require_constants6();
+    var utils = require_utils2();
+    var {
+      MAX_LENGTH,
+      POSIX_REGEX_SOURCE,
+      REGEX_NON_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_BACKREF,
+      REPLACEMENTS
+    } = constants4;
+    var expandRange = (args, options) => {
+      if (typeof options.expandRange === "function") {
+        return options.expandRange(...args, options);
+      }
+      args.sort();
+      const value = `[${args.join("-")}]`;
+      try {
+        new RegExp(value);
+      } catch (ex) {
+        return args.map((v) => utils.escapeRegex(v)).join("..");
+      }
+      return value;
+    };
+    var syntaxError = (type, char) => {
+      return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+    };
+    var splitTopLevel = (input2) => {
+      const parts = [];
+      let bracket = 0;
+      let paren = 0;
+      let quote2 = 0;
+      let value = "";
+      let escaped = false;
+      for (const ch of input2) {
+        if (escaped === true) {
+          value += ch;
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          value += ch;
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote2 = quote2 === 1 ? 0 : 1;
+          value += ch;
+          continue;
+        }
+        if (quote2 === 0) {
+          if (ch === "[") {
+            bracket++;
+          } else if (ch === "]" && bracket > 0) {
+            bracket--;
+          } else if (bracket === 0) {
+            if (ch === "(") {
+              paren++;
+            } else if (ch === ")" && paren > 0) {
+              paren--;
+            } else if (ch === "|" && paren === 0) {
+              parts.push(value);
+              value = "";
+              continue;
+            }
+          }
+        }
+        value += ch;
+      }
+      parts.push(value);
+      return parts;
+    };
+    var isPlainBranch = (branch) => {
+      let escaped = false;
+      for (const ch of branch) {
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (/[?*+@!()[\]{}]/.test(ch)) {
+          return false;
+        }
+      }
+      return true;
+    };
+    var normalizeSimpleBranch = (branch) => {
+      let value = branch.trim();
+      let changed = true;
+      while (changed === true) {
+        changed = false;
+        if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+          value = value.slice(2, -1);
+          changed = true;
+        }
+      }
+      if (!isPlainBranch(value)) {
+        return;
+      }
+      return value.replace(/\\(.)/g, "$1");
+    };
+    var hasRepeatedCharPrefixOverlap = (branches) => {
+      const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+      for (let i = 0; i < values.length; i++) {
+        for (let j = i + 1; j < values.length; j++) {
+          const a = values[i];
+          const b = values[j];
+          const char = a[0];
+          if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+            continue;
+          }
+          if (a === b || a.startsWith(b) || b.startsWith(a)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    };
+    var parseRepeatedExtglob = (pattern, requireEnd = true) => {
+      if (pattern[0] !== "+" && pattern[0] !== "*" || pattern[1] !== "(") {
+        return;
+      }
+      let bracket = 0;
+      let paren = 0;
+      let quote2 = 0;
+      let escaped = false;
+      for (let i = 1; i < pattern.length; i++) {
+        const ch = pattern[i];
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote2 = quote2 === 1 ? 0 : 1;
+          continue;
+        }
+        if (quote2 === 1) {
+          continue;
+        }
+        if (ch === "[") {
+          bracket++;
+          continue;
+        }
+        if (ch === "]" && bracket > 0) {
+          bracket--;
+          continue;
+        }
+        if (bracket > 0) {
+          continue;
+        }
+        if (ch === "(") {
+          paren++;
+          continue;
+        }
+        if (ch === ")") {
+          paren--;
+          if (paren === 0) {
+            if (requireEnd === true && i !== pattern.length - 1) {
+              return;
+            }
+            return {
+              type: pattern[0],
+              body: pattern.slice(2, i),
+              end: i
+            };
+          }
+        }
+      }
+    };
+    var buildCharClassStar = (chars) => {
+      const source = chars.length === 1 ? utils.escapeRegex(chars[0]) : `[${chars.map((ch) => utils.escapeRegex(ch)).join("")}]`;
+      return `${source}*`;
+    };
+    var getStarExtglobSequenceChars = (pattern) => {
+      let index = 0;
+      const chars = [];
+      while (index < pattern.length) {
+        const match = parseRepeatedExtglob(pattern.slice(index), false);
+        if (!match || match.type !== "*") {
+          return;
+        }
+        const branches = splitTopLevel(match.body).map((branch2) => branch2.trim());
+        if (branches.length !== 1) {
+          return;
+        }
+        const branch = normalizeSimpleBranch(branches[0]);
+        if (!branch || branch.length !== 1) {
+          return;
+        }
+        chars.push(branch);
+        index += match.end + 1;
+      }
+      if (chars.length < 1) {
+        return;
+      }
+      return chars;
+    };
+    var repeatedExtglobRecursion = (pattern) => {
+      let depth = 0;
+      let value = pattern.trim();
+      let match = parseRepeatedExtglob(value);
+      while (match) {
+        depth++;
+        value = match.body.trim();
+        match = parseRepeatedExtglob(value);
+      }
+      return depth;
+    };
+    var analyzeRepeatedExtglob = (body, options) => {
+      if (options.maxExtglobRecursion === false) {
+        return { risky: false };
+      }
+      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants4.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const branches = splitTopLevel(body).map((branch) => branch.trim());
+      if (branches.length > 1) {
+        if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
+          return { risky: true };
+        }
+      }
+      const safeChars = [];
+      let sawStarSequence = false;
+      let combinable = true;
+      for (const branch of branches) {
+        const chars = getStarExtglobSequenceChars(branch);
+        if (chars) {
+          sawStarSequence = true;
+          safeChars.push(...chars);
+          continue;
+        }
+        const literal2 = normalizeSimpleBranch(branch);
+        if (literal2 && literal2.length === 1) {
+          safeChars.push(literal2);
+          continue;
+        }
+        combinable = false;
+        if (repeatedExtglobRecursion(branch) > max) {
+          return { risky: true };
+        }
+      }
+      if (sawStarSequence) {
+        return combinable ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) } : { risky: true };
+      }
+      return { risky: false };
+    };
+    var parse5 = (input2, options) => {
+      if (typeof input2 !== "string") {
+        throw new TypeError("Expected a string");
+      }
+      input2 = REPLACEMENTS[input2] || input2;
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      let len = input2.length;
+      if (len > max) {
+        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+      }
+      const bos = { type: "bos", value: "", output: opts.prepend || "" };
+      const tokens = [bos];
+      const capture = opts.capture ? "" : "?:";
+      const PLATFORM_CHARS = constants4.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants4.extglobChars(PLATFORM_CHARS);
+      const {
+        DOT_LITERAL,
+        PLUS_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOT_SLASH,
+        NO_DOTS_SLASH,
+        QMARK,
+        QMARK_NO_DOT,
+        STAR,
+        START_ANCHOR
+      } = PLATFORM_CHARS;
+      const globstar = (opts2) => {
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const nodot = opts.dot ? "" : NO_DOT;
+      const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+      let star = opts.bash === true ? globstar(opts) : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      if (typeof opts.noext === "boolean") {
+        opts.noextglob = opts.noext;
+      }
+      const state = {
+        input: input2,
+        index: -1,
+        start: 0,
+        dot: opts.dot === true,
+        consumed: "",
+        output: "",
+        prefix: "",
+        backtrack: false,
+        negated: false,
+        brackets: 0,
+        braces: 0,
+        parens: 0,
+        quotes: 0,
+        globstar: false,
+        tokens
+      };
+      input2 = utils.removePrefix(input2, state);
+      len = input2.length;
+      const extglobs = [];
+      const braces = [];
+      const stack = [];
+      let prev = bos;
+      let value;
+      const eos = () => state.index === len - 1;
+      const peek = state.peek = (n2 = 1) => input2[state.index + n2];
+      const advance = state.advance = () => input2[++state.index] || "";
+      const remaining = () => input2.slice(state.index + 1);
+      const consume = (value2 = "", num2 = 0) => {
+        state.consumed += value2;
+        state.index += num2;
+      };
+      const append = (token) => {
+        state.output += token.output != null ? token.output : token.value;
+        consume(token.value);
+      };
+      const negate = () => {
+        let count = 1;
+        while (peek() === "!" && (peek(2) !== "(" || peek(3) === "?")) {
+          advance();
+          state.start++;
+          count++;
+        }
+        if (count % 2 === 0) {
+          return false;
+        }
+        state.negated = true;
+        state.start++;
+        return true;
+      };
+      const increment = (type) => {
+        state[type]++;
+        stack.push(type);
+      };
+      const decrement = (type) => {
+        state[type]--;
+        stack.pop();
+      };
+      const push = (tok) => {
+        if (prev.type === "globstar") {
+          const isBrace = state.braces > 0 && (tok.type === "comma" || tok.type === "brace");
+          const isExtglob = tok.extglob === true || extglobs.length && (tok.type === "pipe" || tok.type === "paren");
+          if (tok.type !== "slash" && tok.type !== "paren" && !isBrace && !isExtglob) {
+            state.output = state.output.slice(0, -prev.output.length);
+            prev.type = "star";
+            prev.value = "*";
+            prev.output = star;
+            state.output += prev.output;
+          }
+        }
+        if (extglobs.length && tok.type !== "paren") {
+          extglobs[extglobs.length - 1].inner += tok.value;
+        }
+        if (tok.value || tok.output) append(tok);
+        if (prev && prev.type === "text" && tok.type === "text") {
+          prev.output = (prev.output || prev.value) + tok.value;
+          prev.value += tok.value;
+          return;
+        }
+        tok.prev = prev;
+        tokens.push(tok);
+        prev = tok;
+      };
+      const extglobOpen = (type, value2) => {
+        const token = { ...EXTGLOB_CHARS[value2], conditions: 1, inner: "" };
+        token.prev = prev;
+        token.parens = state.parens;
+        token.output = state.output;
+        token.startIndex = state.index;
+        token.tokensIndex = tokens.length;
+        const output2 = (opts.capture ? "(" : "") + token.open;
+        increment("parens");
+        push({ type, value: value2, output: state.output ? "" : ONE_CHAR });
+        push({ type: "paren", extglob: true, value: advance(), output: output2 });
+        extglobs.push(token);
+      };
+      const extglobClose = (token) => {
+        const literal2 = input2.slice(token.startIndex, state.index + 1);
+        const body = input2.slice(token.startIndex + 2, state.index);
+        const analysis = analyzeRepeatedExtglob(body, opts);
+        if ((token.type === "plus" || token.type === "star") && analysis.risky) {
+          const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
+          const open3 = tokens[token.tokensIndex];
+          open3.type = "text";
+          open3.value = literal2;
+          open3.output = safeOutput || utils.escapeRegex(literal2);
+          for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+            tokens[i].value = "";
+            tokens[i].output = "";
+            delete tokens[i].suffix;
+          }
+          state.output = token.output + open3.output;
+          state.backtrack = true;
+          push({ type: "paren", extglob: true, value, output: "" });
+          decrement("parens");
+          return;
+        }
+        let output2 = token.close + (opts.capture ? ")" : "");
+        let rest;
+        if (token.type === "negate") {
+          let extglobStar = star;
+          if (token.inner && token.inner.length > 1 && token.inner.includes("/")) {
+            extglobStar = globstar(opts);
+          }
+          if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+            output2 = token.close = `)$))${extglobStar}`;
+          }
+          if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+            const expression = parse5(rest, { ...options, fastpaths: false }).output;
+            output2 = token.close = `)${expression})${extglobStar})`;
+          }
+          if (token.prev.type === "bos") {
+            state.negatedExtglob = true;
+          }
+        }
+        push({ type: "paren", extglob: true, value, output: output2 });
+        decrement("parens");
+      };
+      if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input2)) {
+        let backslashes = false;
+        let output2 = input2.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc2, chars, first, rest, index) => {
+          if (first === "\\") {
+            backslashes = true;
+            return m;
+          }
+          if (first === "?") {
+            if (esc2) {
+              return esc2 + first + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            if (index === 0) {
+              return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            return QMARK.repeat(chars.length);
+          }
+          if (first === ".") {
+            return DOT_LITERAL.repeat(chars.length);
+          }
+          if (first === "*") {
+            if (esc2) {
+              return esc2 + first + (rest ? star : "");
+            }
+            return star;
+          }
+          return esc2 ? m : `\\${m}`;
+        });
+        if (backslashes === true) {
+          if (opts.unescape === true) {
+            output2 = output2.replace(/\\/g, "");
+          } else {
+            output2 = output2.replace(/\\+/g, (m) => {
+              return m.length % 2 === 0 ? "\\\\" : m ? "\\" : "";
+            });
+          }
+        }
+        if (output2 === input2 && opts.contains === true) {
+          state.output = input2;
+          return state;
+        }
+        state.output = utils.wrapOutput(output2, state, options);
+        return state;
+      }
+      while (!eos()) {
+        value = advance();
+        if (value === "\0") {
+          continue;
+        }
+        if (value === "\\") {
+          const next = peek();
+          if (next === "/" && opts.bash !== true) {
+            continue;
+          }
+          if (next === "." || next === ";") {
+            continue;
+          }
+          if (!next) {
+            value += "\\";
+            push({ type: "text", value });
+            continue;
+          }
+          const match = /^\\+/.exec(remaining());
+          let slashes = 0;
+          if (match && match[0].length > 2) {
+            slashes = match[0].length;
+            state.index += slashes;
+            if (slashes % 2 !== 0) {
+              value += "\\";
+            }
+          }
+          if (opts.unescape === true) {
+            value = advance();
+          } else {
+            value += advance();
+          }
+          if (state.brackets === 0) {
+            push({ type: "text", value });
+            continue;
+          }
+        }
+        if (state.brackets > 0 && (value !== "]" || prev.value === "[" || prev.value === "[^")) {
+          if (opts.posix !== false && value === ":") {
+            const inner = prev.value.slice(1);
+            if (inner.includes("[")) {
+              prev.posix = true;
+              if (inner.includes(":")) {
+                const idx = prev.value.lastIndexOf("[");
+                const pre = prev.value.slice(0, idx);
+                const rest2 = prev.value.slice(idx + 2);
+                const posix = POSIX_REGEX_SOURCE[rest2];
+                if (posix) {
+                  prev.value = pre + posix;
+                  state.backtrack = true;
+                  advance();
+                  if (!bos.output && tokens.indexOf(prev) === 1) {
+                    bos.output = ONE_CHAR;
+                  }
+                  continue;
+                }
+              }
+            }
+          }
+          if (value === "[" && peek() !== ":" || value === "-" && peek() === "]") {
+            value = `\\${value}`;
+          }
+          if (value === "]" && (prev.value === "[" || prev.value === "[^")) {
+            value = `\\${value}`;
+          }
+          if (opts.posix === true && value === "!" && prev.value === "[") {
+            value = "^";
+          }
+          prev.value += value;
+          append({ value });
+          continue;
+        }
+        if (state.quotes === 1 && value !== '"') {
+          value = utils.escapeRegex(value);
+          prev.value += value;
+          append({ value });
+          continue;
+        }
+        if (value === '"') {
+          state.quotes = state.quotes === 1 ? 0 : 1;
+          if (opts.keepQuotes === true) {
+            push({ type: "text", value });
+          }
+          continue;
+        }
+        if (value === "(") {
+          increment("parens");
+          push({ type: "paren", value });
+          continue;
+        }
+        if (value === ")") {
+          if (state.parens === 0 && opts.strictBrackets === true) {
+            throw new SyntaxError(syntaxError("opening", "("));
+          }
+          const extglob = extglobs[extglobs.length - 1];
+          if (extglob && state.parens === extglob.parens + 1) {
+            extglobClose(extglobs.pop());
+            continue;
+          }
+          push({ type: "paren", value, output: state.parens ? ")" : "\\)" });
+          decrement("parens");
+          continue;
+        }
+        if (value === "[") {
+          if (opts.nobracket === true || !remaining().includes("]")) {
+            if (opts.nobracket !== true && opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("closing", "]"));
+            }
+            value = `\\${value}`;
+          } else {
+            increment("brackets");
+          }
+          push({ type: "bracket", value });
+          continue;
+        }
+        if (value === "]") {
+          if (opts.nobracket === true || prev && prev.type === "bracket" && prev.value.length === 1) {
+            push({ type: "text", value, output: `\\${value}` });
+            continue;
+          }
+          if (state.brackets === 0) {
+            if (opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("opening", "["));
+            }
+            push({ type: "text", value, output: `\\${value}` });
+            continue;
+          }
+          decrement("brackets");
+          const prevValue = prev.value.slice(1);
+          if (prev.posix !== true && prevValue[0] === "^" && !prevValue.includes("/")) {
+            value = `/${value}`;
+          }
+          prev.value += value;
+          append({ value });
+          if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+            continue;
+          }
+          const escaped = utils.escapeRegex(prev.value);
+          state.output = state.output.slice(0, -prev.value.length);
+          if (opts.literalBrackets === true) {
+            state.output += escaped;
+            prev.value = escaped;
+            continue;
+          }
+          prev.value = `(${capture}${escaped}|${prev.value})`;
+          state.output += prev.value;
+          continue;
+        }
+        if (value === "{" && opts.nobrace !== true) {
+          increment("braces");
+          const open3 = {
+            type: "brace",
+            value,
+            output: "(",
+            outputIndex: state.output.length,
+            tokensIndex: state.tokens.length
+          };
+          braces.push(open3);
+          push(open3);
+          continue;
+        }
+        if (value === "}") {
+          const brace = braces[braces.length - 1];
+          if (opts.nobrace === true || !brace) {
+            push({ type: "text", value, output: value });
+            continue;
+          }
+          let output2 = ")";
+          if (brace.dots === true) {
+            const arr = tokens.slice();
+            const range = [];
+            for (let i = arr.length - 1; i >= 0; i--) {
+              tokens.pop();
+              if (arr[i].type === "brace") {
+                break;
+              }
+              if (arr[i].type !== "dots") {
+                range.unshift(arr[i].value);
+              }
+            }
+            output2 = expandRange(range, opts);
+            state.backtrack = true;
+          }
+          if (brace.comma !== true && brace.dots !== true) {
+            const out = state.output.slice(0, brace.outputIndex);
+            const toks = state.tokens.slice(brace.tokensIndex);
+            brace.value = brace.output = "\\{";
+            value = output2 = "\\}";
+            state.output = out;
+            for (const t of toks) {
+              state.output += t.output || t.value;
+            }
+          }
+          push({ type: "brace", value, output: output2 });
+          decrement("braces");
+          braces.pop();
+          continue;
+        }
+        if (value === "|") {
+          if (extglobs.length > 0) {
+            extglobs[extglobs.length - 1].conditions++;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (value === ",") {
+          let output2 = value;
+          const brace = braces[braces.length - 1];
+          if (brace && stack[stack.length - 1] === "braces") {
+            brace.comma = true;
+            output2 = "|";
+          }
+          push({ type: "comma", value, output: output2 });
+          continue;
+        }
+        if (value === "/") {
+          if (prev.type === "dot" && state.index === state.start + 1) {
+            state.start = state.index + 1;
+            state.consumed = "";
+            state.output = "";
+            tokens.pop();
+            prev = bos;
+            continue;
+          }
+          push({ type: "slash", value, output: SLASH_LITERAL });
+          continue;
+        }
+        if (value === ".") {
+          if (state.braces > 0 && prev.type === "dot") {
+            if (prev.value === ".") prev.output = DOT_LITERAL;
+            const brace = braces[braces.length - 1];
+            prev.type = "dots";
+            prev.output += value;
+            prev.value += value;
+            brace.dots = true;
+            continue;
+          }
+          if (state.braces + state.parens === 0 && prev.type !== "bos" && prev.type !== "slash") {
+            push({ type: "text", value, output: DOT_LITERAL });
+            continue;
+          }
+          push({ type: "dot", value, output: DOT_LITERAL });
+          continue;
+        }
+        if (value === "?") {
+          const isGroup = prev && prev.value === "(";
+          if (!isGroup && opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            extglobOpen("qmark", value);
+            continue;
+          }
+          if (prev && prev.type === "paren") {
+            const next = peek();
+            let output2 = value;
+            if (prev.value === "(" && !/[!=<:]/.test(next) || next === "<" && !/<([!=]|\w+>)/.test(remaining())) {
+              output2 = `\\${value}`;
+            }
+            push({ type: "text", value, output: output2 });
+            continue;
+          }
+          if (opts.dot !== true && (prev.type === "slash" || prev.type === "bos")) {
+            push({ type: "qmark", value, output: QMARK_NO_DOT });
+            continue;
+          }
+          push({ type: "qmark", value, output: QMARK });
+          continue;
+        }
+        if (value === "!") {
+          if (opts.noextglob !== true && peek() === "(") {
+            if (peek(2) !== "?" || !/[!=<:]/.test(peek(3))) {
+              extglobOpen("negate", value);
+              continue;
+            }
+          }
+          if (opts.nonegate !== true && state.index === 0) {
+            negate();
+            continue;
+          }
+        }
+        if (value === "+") {
+          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            extglobOpen("plus", value);
+            continue;
+          }
+          if (prev && prev.value === "(" || opts.regex === false) {
+            push({ type: "plus", value, output: PLUS_LITERAL });
+            continue;
+          }
+          if (prev && (prev.type === "bracket" || prev.type === "paren" || prev.type === "brace") || state.parens > 0) {
+            push({ type: "plus", value });
+            continue;
+          }
+          push({ type: "plus", value: PLUS_LITERAL });
+          continue;
+        }
+        if (value === "@") {
+          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            push({ type: "at", extglob: true, value, output: "" });
+            continue;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (value !== "*") {
+          if (value === "$" || value === "^") {
+            value = `\\${value}`;
+          }
+          const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+          if (match) {
+            value += match[0];
+            state.index += match[0].length;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (prev && (prev.type === "globstar" || prev.star === true)) {
+          prev.type = "star";
+          prev.star = true;
+          prev.value += value;
+          prev.output = star;
+          state.backtrack = true;
+          state.globstar = true;
+          consume(value);
+          continue;
+        }
+        let rest = remaining();
+        if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+          extglobOpen("star", value);
+          continue;
+        }
+        if (prev.type === "star") {
+          if (opts.noglobstar === true) {
+            consume(value);
+            continue;
+          }
+          const prior = prev.prev;
+          const before = prior.prev;
+          const isStart = prior.type === "slash" || prior.type === "bos";
+          const afterStar = before && (before.type === "star" || before.type === "globstar");
+          if (opts.bash === true && (!isStart || rest[0] && rest[0] !== "/")) {
+            push({ type: "star", value, output: "" });
+            continue;
+          }
+          const isBrace = state.braces > 0 && (prior.type === "comma" || prior.type === "brace");
+          const isExtglob = extglobs.length && (prior.type === "pipe" || prior.type === "paren");
+          if (!isStart && prior.type !== "paren" && !isBrace && !isExtglob) {
+            push({ type: "star", value, output: "" });
+            continue;
+          }
+          while (rest.slice(0, 3) === "/**") {
+            const after = input2[state.index + 4];
+            if (after && after !== "/") {
+              break;
+            }
+            rest = rest.slice(3);
+            consume("/**", 3);
+          }
+          const isEnd = eos() || state.parens > 0 && rest === ")".repeat(state.parens) && !extglobs.some((extglob) => extglob.type === "negate");
+          if (prior.type === "bos" && eos()) {
+            prev.type = "globstar";
+            prev.value += value;
+            prev.output = globstar(opts);
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && !afterStar && isEnd) {
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = globstar(opts) + (opts.strictSlashes ? ")" : "|$)");
+            prev.value += value;
+            state.globstar = true;
+            state.output += prior.output + prev.output;
+            consume(value);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && rest[0] === "/") {
+            const end = rest[1] !== void 0 ? "|$" : "";
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+            prev.value += value;
+            state.output += prior.output + prev.output;
+            state.globstar = true;
+            consume(value + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          if (prior.type === "bos" && rest[0] === "/") {
+            prev.type = "globstar";
+            prev.value += value;
+            prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          state.output = state.output.slice(0, -prev.output.length);
+          prev.type = "globstar";
+          prev.output = globstar(opts);
+          prev.value += value;
+          state.output += prev.output;
+          state.globstar = true;
+          consume(value);
+          continue;
+        }
+        const token = { type: "star", value, output: star };
+        if (opts.bash === true) {
+          token.output = ".*?";
+          if (prev.type === "bos" || prev.type === "slash") {
+            token.output = nodot + token.output;
+          }
+          push(token);
+          continue;
+        }
+        if (prev && (prev.type === "bracket" || prev.type === "paren") && opts.regex === true) {
+          token.output = value;
+          push(token);
+          continue;
+        }
+        if (state.index === state.start || prev.type === "slash" || prev.type === "dot") {
+          if (prev.type === "dot") {
+            state.output += NO_DOT_SLASH;
+            prev.output += NO_DOT_SLASH;
+          } else if (opts.dot === true) {
+            state.output += NO_DOTS_SLASH;
+            prev.output += NO_DOTS_SLASH;
+          } else {
+            state.output += nodot;
+            prev.output += nodot;
+          }
+          if (peek() !== "*") {
+            state.output += ONE_CHAR;
+            prev.output += ONE_CHAR;
+          }
+        }
+        push(token);
+      }
+      while (state.brackets > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "]"));
+        state.output = utils.escapeLast(state.output, "[");
+        decrement("brackets");
+      }
+      while (state.parens > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", ")"));
+        state.output = utils.escapeLast(state.output, "(");
+        decrement("parens");
+      }
+      while (state.braces > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "}"));
+        state.output = utils.escapeLast(state.output, "{");
+        decrement("braces");
+      }
+      if (opts.strictSlashes !== true && (prev.type === "star" || prev.type === "bracket")) {
+        push({ type: "maybe_slash", value: "", output: `${SLASH_LITERAL}?` });
+      }
+      if (state.backtrack === true) {
+        state.output = "";
+        for (const token of state.tokens) {
+          state.output += token.output != null ? token.output : token.value;
+          if (token.suffix) {
+            state.output += token.suffix;
+          }
+        }
+      }
+      return state;
+    };
+    parse5.fastpaths = (input2, options) => {
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      const len = input2.length;
+      if (len > max) {
+        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+      }
+      input2 = REPLACEMENTS[input2] || input2;
+      const {
+        DOT_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOTS,
+        NO_DOTS_SLASH,
+        STAR,
+        START_ANCHOR
+      } = constants4.globChars(opts.windows);
+      const nodot = opts.dot ? NO_DOTS : NO_DOT;
+      const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+      const capture = opts.capture ? "" : "?:";
+      const state = { negated: false, prefix: "" };
+      let star = opts.bash === true ? ".*?" : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      const globstar = (opts2) => {
+        if (opts2.noglobstar === true) return star;
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const create = (str2) => {
+        switch (str2) {
+          case "*":
+            return `${nodot}${ONE_CHAR}${star}`;
+          case ".*":
+            return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*.*":
+            return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*/*":
+            return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+          case "**":
+            return nodot + globstar(opts);
+          case "**/*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+          case "**/*.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "**/.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+          default: {
+            const match = /^(.*?)\.(\w+)$/.exec(str2);
+            if (!match) return;
+            const source2 = create(match[1]);
+            if (!source2) return;
+            return source2 + DOT_LITERAL + match[2];
+          }
+        }
+      };
+      const output2 = utils.removePrefix(input2, state);
+      let source = create(output2);
+      if (source && opts.strictSlashes !== true) {
+        source += `${SLASH_LITERAL}?`;
+      }
+      return source;
+    };
+    module.exports = parse5;
+  }
+});
+
+// node_modules/picomatch/lib/picomatch.js
+var require_picomatch = __commonJS({
+  "node_modules/picomatch/lib/picomatch.js"(exports, module) {
+    "use strict";
+    var scan = require_scan();
+    var parse5 = require_parse2();
+    var utils = require_utils2();
+    var constants4 = require_constants6();
+    var isObject3 = (val) => val && typeof val === "object" && !Array.isArray(val);
+    var picomatch2 = (glob2, options, returnState = false) => {
+      if (Array.isArray(glob2)) {
+        const fns = glob2.map((input2) => picomatch2(input2, options, returnState));
+        const arrayMatcher = (str2) => {
+          for (const isMatch of fns) {
+            const state2 = isMatch(str2);
+            if (state2) return state2;
+          }
+          return false;
+        };
+        return arrayMatcher;
+      }
+      const isState = isObject3(glob2) && glob2.tokens && glob2.input;
+      if (glob2 === "" || typeof glob2 !== "string" && !isState) {
+        throw new TypeError("Expected pattern to be a non-empty string");
+      }
+      const opts = options || {};
+      const posix = opts.windows;
+      const regex = isState ? picomatch2.compileRe(glob2, options) : picomatch2.makeRe(glob2, options, false, true);
+      const state = regex.state;
+      delete regex.state;
+      let isIgnored = () => false;
+      if (opts.ignore) {
+        const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+        isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
+      }
+      const matcher = (input2, returnObject = false) => {
+        const { isMatch, match, output: output2 } = picomatch2.test(input2, regex, options, { glob: glob2, posix });
+        const result = { glob: glob2, state, regex, posix, input: input2, output: output2, match, isMatch };
+        if (typeof opts.onResult === "function") {
+          opts.onResult(result);
+        }
+        if (isMatch === false) {
+          result.isMatch = false;
+          return returnObject ? result : false;
+        }
+        if (isIgnored(input2)) {
+          if (typeof opts.onIgnore === "function") {
+            opts.onIgnore(result);
+          }
+          result.isMatch = false;
+          return returnObject ? result : false;
+        }
+        if (typeof opts.onMatch === "function") {
+          opts.onMatch(result);
+        }
+        return returnObject ? result : true;
+      };
+      if (returnState) {
+        matcher.state = state;
+      }
+      return matcher;
+    };
+    picomatch2.test = (input2, regex, options, { glob: glob2, posix } = {}) => {
+      if (typeof input2 !== "string") {
+        throw new TypeError("Expected input to be a string");
+      }
+      if (input2 === "") {
+        return { isMatch: false, output: "" };
+      }
+      const opts = options || {};
+      const format = opts.format || (posix ? utils.toPosixSlashes : null);
+      let match = input2 === glob2;
+      let output2 = match && format ? format(input2) : input2;
+      if (match === false) {
+        output2 = format ? format(input2) : input2;
+        match = output2 === glob2;
+      }
+      if (match === false || opts.capture === true) {
+        if (opts.matchBase === true || opts.basename === true) {
+          match = picomatch2.matchBase(input2, regex, options, posix);
+        } else {
+          match = regex.exec(output2);
+        }
+      }
+      return { isMatch: Boolean(match), match, output: output2 };
+    };
+    picomatch2.matchBase = (input2, glob2, options, posix = options && options.windows) => {
+      const regex = glob2 instanceof RegExp ? glob2 : picomatch2.makeRe(glob2, options);
+      return regex.test(utils.basename(input2, { windows: posix }));
+    };
+    picomatch2.isMatch = (str2, patterns, options) => picomatch2(patterns, options)(str2);
+    picomatch2.parse = (pattern, options) => {
+      if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options));
+      return parse5(pattern, { ...options, fastpaths: false });
+    };
+    picomatch2.scan = (input2, options) => scan(input2, options);
+    picomatch2.compileRe = (state, options, returnOutput = false, returnState = false) => {
+      if (returnOutput === true) {
+        return state.output;
+      }
+      const opts = options || {};
+      const prepend = opts.contains ? "" : "^";
+      const append = opts.contains ? "" : "$";
+      let source = `${prepend}(?:${state.output})${append}`;
+      if (state && state.negated === true) {
+        source = `^(?!${source}).*$`;
+      }
+      const regex = picomatch2.toRegex(source, options);
+      if (returnState === true) {
+        regex.state = state;
+      }
+      return regex;
+    };
+    picomatch2.makeRe = (input2, options = {}, returnOutput = false, returnState = false) => {
+      if (!input2 || typeof input2 !== "string") {
+        throw new TypeError("Expected a non-empty string");
+      }
+      let parsed = { negated: false, fastpaths: true };
+      if (options.fastpaths !== false && (input2[0] === "." || input2[0] === "*")) {
+        parsed.output = parse5.fastpaths(input2, options);
+      }
+      if (!parsed.output) {
+        parsed = parse5(input2, options);
+      }
+      return picomatch2.compileRe(parsed, options, returnOutput, returnState);
+    };
+    picomatch2.toRegex = (source, options) => {
+      try {
+        const opts = options || {};
+        return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
+      } catch (err) {
+        if (options && options.debug === true) throw err;
+        return /$^/;
+      }
+    };
+    picomatch2.constants = constants4;
+    module.exports = picomatch2;
+  }
+});
+
+// node_modules/picomatch/index.js
+var require_picomatch2 = __commonJS({
+  "node_modules/picomatch/index.js"(exports, module) {
+    "use strict";
+    var pico = require_picomatch();
+    var utils = require_utils2();
+    function picomatch2(glob2, options, returnState = false) {
+      if (options && (options.windows === null || options.windows === void 0)) {
+        options = { ...options, windows: utils.isWindows() };
+      }
+      return pico(glob2, options, returnState);
+    }
+    Object.assign(picomatch2, pico);
+    module.exports = picomatch2;
+  }
+});
+
 // actions/worker/src/index.ts
 import { tmpdir } from "node:os";
 
@@ -27308,16 +29084,16 @@ var Command = class {
     if (this.properties && Object.keys(this.properties).length > 0) {
       cmdStr += " ";
       let first = true;
-      for (const key in this.properties) {
-        if (this.properties.hasOwnProperty(key)) {
-          const val = this.properties[key];
+      for (const key2 in this.properties) {
+        if (this.properties.hasOwnProperty(key2)) {
+          const val = this.properties[key2];
           if (val) {
             if (first) {
               first = false;
             } else {
               cmdStr += ",";
             }
-            cmdStr += `${key}=${escapeProperty(val)}`;
+            cmdStr += `${key2}=${escapeProperty(val)}`;
           }
         }
       }
@@ -27349,16 +29125,16 @@ function issueFileCommand(command2, message) {
     encoding: "utf8"
   });
 }
-function prepareKeyValueMessage(key, value) {
+function prepareKeyValueMessage(key2, value) {
   const delimiter = `ghadelimiter_${crypto.randomUUID()}`;
   const convertedValue = toCommandValue(value);
-  if (key.includes(delimiter)) {
+  if (key2.includes(delimiter)) {
     throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
   }
   if (convertedValue.includes(delimiter)) {
     throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
   }
-  return `${key}<<${delimiter}${os2.EOL}${convertedValue}${os2.EOL}${delimiter}`;
+  return `${key2}<<${delimiter}${os2.EOL}${convertedValue}${os2.EOL}${delimiter}`;
 }
 
 // node_modules/@actions/core/lib/core.js
@@ -27489,7 +29265,7 @@ var Summary = class {
    * @returns {string} content wrapped in HTML element
    */
   wrap(tag, content, attrs = {}) {
-    const htmlAttrs = Object.entries(attrs).map(([key, value]) => ` ${key}="${value}"`).join("");
+    const htmlAttrs = Object.entries(attrs).map(([key2, value]) => ` ${key2}="${value}"`).join("");
     if (!content) {
       return `<${tag}${htmlAttrs}>`;
     }
@@ -28069,8 +29845,8 @@ function lowercaseKeys(object2) {
   if (!object2) {
     return {};
   }
-  return Object.keys(object2).reduce((newObj, key) => {
-    newObj[key.toLowerCase()] = object2[key];
+  return Object.keys(object2).reduce((newObj, key2) => {
+    newObj[key2.toLowerCase()] = object2[key2];
     return newObj;
   }, {});
 }
@@ -28084,20 +29860,20 @@ function isPlainObject(value) {
 }
 function mergeDeep(defaults2, options) {
   const result = Object.assign({}, defaults2);
-  Object.keys(options).forEach((key) => {
-    if (isPlainObject(options[key])) {
-      if (!(key in defaults2)) Object.assign(result, { [key]: options[key] });
-      else result[key] = mergeDeep(defaults2[key], options[key]);
+  Object.keys(options).forEach((key2) => {
+    if (isPlainObject(options[key2])) {
+      if (!(key2 in defaults2)) Object.assign(result, { [key2]: options[key2] });
+      else result[key2] = mergeDeep(defaults2[key2], options[key2]);
     } else {
-      Object.assign(result, { [key]: options[key] });
+      Object.assign(result, { [key2]: options[key2] });
     }
   });
   return result;
 }
 function removeUndefinedProperties(obj) {
-  for (const key in obj) {
-    if (obj[key] === void 0) {
-      delete obj[key];
+  for (const key2 in obj) {
+    if (obj[key2] === void 0) {
+      delete obj[key2];
     }
   }
   return obj;
@@ -28149,9 +29925,9 @@ function extractUrlVariableNames(url2) {
 }
 function omit(object2, keysToOmit) {
   const result = { __proto__: null };
-  for (const key of Object.keys(object2)) {
-    if (keysToOmit.indexOf(key) === -1) {
-      result[key] = object2[key];
+  for (const key2 of Object.keys(object2)) {
+    if (keysToOmit.indexOf(key2) === -1) {
+      result[key2] = object2[key2];
     }
   }
   return result;
@@ -28169,10 +29945,10 @@ function encodeUnreserved(str2) {
     return "%" + c.charCodeAt(0).toString(16).toUpperCase();
   });
 }
-function encodeValue(operator, value, key) {
+function encodeValue(operator, value, key2) {
   value = operator === "+" || operator === "#" ? encodeReserved(value) : encodeUnreserved(value);
-  if (key) {
-    return encodeUnreserved(key) + "=" + value;
+  if (key2) {
+    return encodeUnreserved(key2) + "=" + value;
   } else {
     return value;
   }
@@ -28183,8 +29959,8 @@ function isDefined(value) {
 function isKeyOperator(operator) {
   return operator === ";" || operator === "&" || operator === "?";
 }
-function getValues(context3, operator, key, modifier) {
-  var value = context3[key], result = [];
+function getValues(context3, operator, key2, modifier) {
+  var value = context3[key2], result = [];
   if (isDefined(value) && value !== "") {
     if (typeof value === "string" || typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
       value = value.toString();
@@ -28192,14 +29968,14 @@ function getValues(context3, operator, key, modifier) {
         value = value.substring(0, parseInt(modifier, 10));
       }
       result.push(
-        encodeValue(operator, value, isKeyOperator(operator) ? key : "")
+        encodeValue(operator, value, isKeyOperator(operator) ? key2 : "")
       );
     } else {
       if (modifier === "*") {
         if (Array.isArray(value)) {
           value.filter(isDefined).forEach(function(value2) {
             result.push(
-              encodeValue(operator, value2, isKeyOperator(operator) ? key : "")
+              encodeValue(operator, value2, isKeyOperator(operator) ? key2 : "")
             );
           });
         } else {
@@ -28224,7 +30000,7 @@ function getValues(context3, operator, key, modifier) {
           });
         }
         if (isKeyOperator(operator)) {
-          result.push(encodeUnreserved(key) + "=" + tmp.join(","));
+          result.push(encodeUnreserved(key2) + "=" + tmp.join(","));
         } else if (tmp.length !== 0) {
           result.push(tmp.join(","));
         }
@@ -28233,10 +30009,10 @@ function getValues(context3, operator, key, modifier) {
   } else {
     if (operator === ";") {
       if (isDefined(value)) {
-        result.push(encodeUnreserved(key));
+        result.push(encodeUnreserved(key2));
       }
     } else if (value === "" && (operator === "&" || operator === "?")) {
-      result.push(encodeUnreserved(key) + "=");
+      result.push(encodeUnreserved(key2) + "=");
     } else if (value === "") {
       result.push("");
     }
@@ -28461,7 +30237,7 @@ function parseParameters(header, type, index, len, stopFlags) {
       if (code === EQ) {
         const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
         const value = header.slice(keyStart, keyEnd);
-        const key = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
+        const key2 = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
         index++;
         while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
           index++;
@@ -28472,8 +30248,8 @@ function parseParameters(header, type, index, len, stopFlags) {
           while (index < len) {
             const code2 = header.charCodeAt(index);
             if (code2 === DQUOTE) {
-              if (parameters[key] === void 0) {
-                parameters[key] = escaped ? unescapeQuotedPairs(header, quotedStart, index) : header.slice(quotedStart, index);
+              if (parameters[key2] === void 0) {
+                parameters[key2] = escaped ? unescapeQuotedPairs(header, quotedStart, index) : header.slice(quotedStart, index);
               }
               index++;
               let stop2 = 0;
@@ -28517,9 +30293,9 @@ function parseParameters(header, type, index, len, stopFlags) {
           }
           index++;
         }
-        if (parameters[key] === void 0) {
+        if (parameters[key2] === void 0) {
           const valueEnd = valueWhitespace === -1 ? index : valueWhitespace;
-          parameters[key] = header.slice(valueStart, valueEnd);
+          parameters[key2] = header.slice(valueStart, valueEnd);
         }
         if (stop !== 0)
           break parameter;
@@ -28567,11 +30343,11 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   }
   const isFunctionReplacer = typeof replacer === "function";
   const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
-  const prepareVal = (parent, key, val) => {
+  const prepareVal = (parent, key2, val) => {
     const isObject3 = val !== null && typeof val === "object";
     const hasToJSON = isObject3 && typeof val.toJSON === "function";
     if (hasToJSON) {
-      val = val.toJSON(key);
+      val = val.toJSON(key2);
     }
     const isNoise = typeof val === "string" && noiseValue.test(val);
     if (isNoise) return val + "n";
@@ -28582,7 +30358,7 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
       return val.toString() + "n";
     }
     if (isFunctionReplacer) {
-      val = replacer.call(parent, key, val);
+      val = replacer.call(parent, key2, val);
     }
     const isPostReplacerObject = val !== null && typeof val === "object";
     if (isPostReplacerObject) {
@@ -28719,11 +30495,11 @@ var JSONStringify = (value, replacer, space) => {
     if (supportsRawJSON) {
       return originalStringify(
         value,
-        (key, val) => {
+        (key2, val) => {
           if (typeof val === "bigint") return JSON.rawJSON(val.toString());
           const hasFunctionReplacer = typeof replacer === "function";
-          if (hasFunctionReplacer) return replacer(key, val);
-          const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key);
+          if (hasFunctionReplacer) return replacer(key2, val);
+          const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key2);
           if (isKeyInArrayReplacer) return val;
           return val;
         },
@@ -28733,13 +30509,13 @@ var JSONStringify = (value, replacer, space) => {
     if (!value) return originalStringify(value, replacer, space);
     const convertedToCustomJSON = originalStringify(
       value,
-      (key, val) => {
+      (key2, val) => {
         const isNoise = typeof val === "string" && noiseValue.test(val);
         if (isNoise) return val.toString() + "n";
         if (typeof val === "bigint") return val.toString() + "n";
         const hasFunctionReplacer = typeof replacer === "function";
-        if (hasFunctionReplacer) return replacer(key, val);
-        const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key);
+        if (hasFunctionReplacer) return replacer(key2, val);
+        const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key2);
         if (isKeyInArrayReplacer) return val;
         return val;
       },
@@ -28781,17 +30557,17 @@ var isContextSourceSupported = () => {
     return false;
   }
 };
-var convertMarkedBigIntsReviver = (key, value, context3, userReviver) => {
+var convertMarkedBigIntsReviver = (key2, value, context3, userReviver) => {
   const isCustomFormatBigInt = typeof value === "string" && customFormat.test(value);
   if (isCustomFormatBigInt) return BigInt(value.slice(0, -1));
   const isNoiseValue = typeof value === "string" && noiseValue.test(value);
   if (isNoiseValue) return value.slice(0, -1);
   const hasUserReviver = typeof userReviver === "function";
   if (!hasUserReviver) return value;
-  return userReviver(key, value, context3);
+  return userReviver(key2, value, context3);
 };
 var JSONParseV2 = (text, reviver) => {
-  return JSON.parse(text, (key, value, context3) => {
+  return JSON.parse(text, (key2, value, context3) => {
     const isNumber = typeof value === "number";
     const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
     const isBigNumber = isNumber && isOutOfBounds;
@@ -28800,7 +30576,7 @@ var JSONParseV2 = (text, reviver) => {
     if (isBigInt) return BigInt(context3.source);
     const hasCustomReviver = typeof reviver === "function";
     if (!hasCustomReviver) return value;
-    return reviver(key, value, context3);
+    return reviver(key2, value, context3);
   });
 };
 var MAX_INT = Number.MAX_SAFE_INTEGER.toString();
@@ -28823,8 +30599,8 @@ var applyReviverIteratively = (parsed, userReviver) => {
         }
       }
     } else {
-      const { parent, key } = node2;
-      let value = parent[key];
+      const { parent, key: key2 } = node2;
+      let value = parent[key2];
       if (typeof value === "string") {
         const isCustomFormatBigInt = customFormat.test(value);
         if (isCustomFormatBigInt) {
@@ -28836,13 +30612,13 @@ var applyReviverIteratively = (parsed, userReviver) => {
       }
       const hasUserReviver = typeof userReviver === "function";
       if (hasUserReviver) {
-        value = userReviver.call(parent, key, value);
+        value = userReviver.call(parent, key2, value);
       }
       const isDeleted = value === void 0;
       if (isDeleted) {
-        delete parent[key];
+        delete parent[key2];
       } else {
-        parent[key] = value;
+        parent[key2] = value;
       }
       stack.pop();
     }
@@ -28871,7 +30647,7 @@ var JSONParse = (text, reviver) => {
     const serializedData = serializeBigInts(text);
     return originalParse(
       serializedData,
-      (key, value, context3) => convertMarkedBigIntsReviver(key, value, context3, reviver)
+      (key2, value, context3) => convertMarkedBigIntsReviver(key2, value, context3, reviver)
     );
   } catch (error63) {
     if (error63 instanceof RangeError) {
@@ -28991,8 +30767,8 @@ async function fetchWrapper(requestOptions) {
   const status = fetchResponse.status;
   const url2 = fetchResponse.url;
   const responseHeaders = {};
-  for (const [key, value] of fetchResponse.headers) {
-    responseHeaders[key] = value;
+  for (const [key2, value] of fetchResponse.headers) {
+    responseHeaders[key2] = value;
   }
   const octokitResponse = {
     url: url2,
@@ -29148,11 +30924,11 @@ function graphql(request2, query, options) {
         new Error(`[@octokit/graphql] "query" cannot be used as variable name`)
       );
     }
-    for (const key in options) {
-      if (!FORBIDDEN_VARIABLE_OPTIONS.includes(key)) continue;
+    for (const key2 in options) {
+      if (!FORBIDDEN_VARIABLE_OPTIONS.includes(key2)) continue;
       return Promise.reject(
         new Error(
-          `[@octokit/graphql] "${key}" cannot be used as variable name`
+          `[@octokit/graphql] "${key2}" cannot be used as variable name`
         )
       );
     }
@@ -29160,15 +30936,15 @@ function graphql(request2, query, options) {
   const parsedOptions = typeof query === "string" ? Object.assign({ query }, options) : query;
   const requestOptions = Object.keys(
     parsedOptions
-  ).reduce((result, key) => {
-    if (NON_VARIABLE_OPTIONS.includes(key)) {
-      result[key] = parsedOptions[key];
+  ).reduce((result, key2) => {
+    if (NON_VARIABLE_OPTIONS.includes(key2)) {
+      result[key2] = parsedOptions[key2];
       return result;
     }
     if (!result.variables) {
       result.variables = {};
     }
-    result.variables[key] = parsedOptions[key];
+    result.variables[key2] = parsedOptions[key2];
     return result;
   }, {});
   const baseUrl2 = parsedOptions.baseUrl || request2.endpoint.DEFAULTS.baseUrl;
@@ -29178,8 +30954,8 @@ function graphql(request2, query, options) {
   return request2(requestOptions).then((response) => {
     if (response.data.errors) {
       const headers = {};
-      for (const key of Object.keys(response.headers)) {
-        headers[key] = response.headers[key];
+      for (const key2 of Object.keys(response.headers)) {
+        headers[key2] = response.headers[key2];
       }
       throw new GraphqlResponseError(
         requestOptions,
@@ -32872,9 +34648,9 @@ function floatSafeRemainder(val, step) {
   return ratio - roundedRatio;
 }
 var EVALUATING = /* @__PURE__ */ Symbol("evaluating");
-function defineLazy(object2, key, getter) {
+function defineLazy(object2, key2, getter) {
   let value = void 0;
-  Object.defineProperty(object2, key, {
+  Object.defineProperty(object2, key2, {
     get() {
       if (value === EVALUATING) {
         return void 0;
@@ -32886,7 +34662,7 @@ function defineLazy(object2, key, getter) {
       return value;
     },
     set(v) {
-      Object.defineProperty(object2, key, {
+      Object.defineProperty(object2, key2, {
         value: v
         // configurable: true,
       });
@@ -32912,47 +34688,47 @@ function rawShape(def) {
 function sourceShape(schema) {
   return rawShape(schema._zod.def) ?? schema._zod.def.shape;
 }
-function deferProp(target, key, getter) {
-  Object.defineProperty(target, key, {
+function deferProp(target, key2, getter) {
+  Object.defineProperty(target, key2, {
     get() {
       const value = getter();
-      assignProp(this, key, value);
+      assignProp(this, key2, value);
       return value;
     },
     enumerable: true,
     configurable: true
   });
 }
-function putProp(target, key, value) {
-  if (key in target)
-    assignProp(target, key, value);
+function putProp(target, key2, value) {
+  if (key2 in target)
+    assignProp(target, key2, value);
   else
-    target[key] = value;
+    target[key2] = value;
 }
 function mirrorShape(target, source, keys, wrap) {
   const raw = sourceShape(source);
-  for (const key of keys) {
-    const desc = Object.getOwnPropertyDescriptor(raw, key);
+  for (const key2 of keys) {
+    const desc = Object.getOwnPropertyDescriptor(raw, key2);
     if (!desc.enumerable)
       continue;
     if (desc.get) {
-      deferProp(target, key, () => {
-        const value = source._zod.def.shape[key];
-        return wrap ? wrap(value, key) : value;
+      deferProp(target, key2, () => {
+        const value = source._zod.def.shape[key2];
+        return wrap ? wrap(value, key2) : value;
       });
     } else
-      putProp(target, key, wrap ? wrap(desc.value, key) : desc.value);
+      putProp(target, key2, wrap ? wrap(desc.value, key2) : desc.value);
   }
 }
 function mirrorProps(target, source) {
-  for (const key of Reflect.ownKeys(source)) {
-    const desc = Object.getOwnPropertyDescriptor(source, key);
+  for (const key2 of Reflect.ownKeys(source)) {
+    const desc = Object.getOwnPropertyDescriptor(source, key2);
     if (!desc.enumerable)
       continue;
     if (desc.get)
-      deferProp(target, key, () => source[key]);
+      deferProp(target, key2, () => source[key2]);
     else
-      putProp(target, key, desc.value);
+      putProp(target, key2, desc.value);
   }
 }
 function mergeDefs(...defs) {
@@ -32969,11 +34745,11 @@ function cloneDef(schema) {
 function getElementAtPath(obj, path) {
   if (!path)
     return obj;
-  return path.reduce((acc, key) => acc?.[key], obj);
+  return path.reduce((acc, key2) => acc?.[key2], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
-  const promises3 = keys.map((key) => promisesObj[key]);
+  const promises3 = keys.map((key2) => promisesObj[key2]);
   return Promise.all(promises3).then((results) => {
     const resolvedObj = {};
     for (let i = 0; i < keys.length; i++) {
@@ -33045,8 +34821,8 @@ function shallowClone(o) {
 }
 function numKeys(data) {
   let keyCount = 0;
-  for (const key in data) {
-    if (Object.prototype.hasOwnProperty.call(data, key)) {
+  for (const key2 in data) {
+    if (Object.prototype.hasOwnProperty.call(data, key2)) {
       keyCount++;
     }
   }
@@ -33200,12 +34976,12 @@ function pick(schema, mask) {
 function maskedKeys(schema, mask) {
   const raw = sourceShape(schema);
   const keys = [];
-  for (const key of Reflect.ownKeys(mask)) {
-    if (!Object.getOwnPropertyDescriptor(raw, key)?.enumerable) {
-      throw new Error(`Unrecognized key: "${String(key)}"`);
+  for (const key2 of Reflect.ownKeys(mask)) {
+    if (!Object.getOwnPropertyDescriptor(raw, key2)?.enumerable) {
+      throw new Error(`Unrecognized key: "${String(key2)}"`);
     }
-    if (mask[key])
-      keys.push(key);
+    if (mask[key2])
+      keys.push(key2);
   }
   return keys;
 }
@@ -33218,7 +34994,7 @@ function omit2(schema, mask) {
   }
   const omitted = new Set(maskedKeys(schema, mask));
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key) => !omitted.has(key)));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key2) => !omitted.has(key2)));
   return clone(schema, mergeDefs(currDef, { shape: newShape, checks: [] }));
 }
 function extend(schema, shape) {
@@ -33229,8 +35005,8 @@ function extend(schema, shape) {
   const hasChecks = checks && checks.length > 0;
   if (hasChecks) {
     const existingShape = sourceShape(schema);
-    for (const key of Reflect.ownKeys(shape)) {
-      if (Object.getOwnPropertyDescriptor(existingShape, key) !== void 0) {
+    for (const key2 of Reflect.ownKeys(shape)) {
+      if (Object.getOwnPropertyDescriptor(existingShape, key2) !== void 0) {
         throw new Error("Cannot overwrite keys on object schemas containing refinements. Use `.safeExtend()` instead.");
       }
     }
@@ -33277,15 +35053,15 @@ function partial(Class2, schema, mask, name2 = "partial") {
   }
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key) => selected && !selected.has(key) ? value : new Class2({ type: "optional", innerType: value })));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key2) => selected && !selected.has(key2) ? value : new Class2({ type: "optional", innerType: value })));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape, checks: [] }));
 }
 function required(Class2, schema, mask) {
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key) => (
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key2) => (
     // overwrite with non-optional
-    selected && !selected.has(key) ? value : new Class2({ type: "nonoptional", innerType: value })
+    selected && !selected.has(key2) ? value : new Class2({ type: "nonoptional", innerType: value })
   ));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape }));
 }
@@ -33472,46 +35248,46 @@ var Class = class {
   }
 };
 function members(proto, table) {
-  for (const key in table) {
-    const desc = Object.getOwnPropertyDescriptor(table, key);
+  for (const key2 in table) {
+    const desc = Object.getOwnPropertyDescriptor(table, key2);
     if (desc.get)
-      Object.defineProperty(proto, key, { ...desc, enumerable: false });
+      Object.defineProperty(proto, key2, { ...desc, enumerable: false });
     else
-      defineBound(proto, key, desc.value);
+      defineBound(proto, key2, desc.value);
   }
 }
-function own(inst, key, value, enumerable = true) {
-  Object.defineProperty(inst, key, { configurable: true, writable: true, enumerable, value });
+function own(inst, key2, value, enumerable = true) {
+  Object.defineProperty(inst, key2, { configurable: true, writable: true, enumerable, value });
   return value;
 }
-function hide(inst, key, value) {
-  return own(inst, key, value, false);
+function hide(inst, key2, value) {
+  return own(inst, key2, value, false);
 }
 // @__NO_SIDE_EFFECTS__
 function derived(computes, table) {
-  for (const key in computes) {
-    const compute = computes[key];
-    Object.defineProperty(table, key, {
+  for (const key2 in computes) {
+    const compute = computes[key2];
+    Object.defineProperty(table, key2, {
       configurable: true,
       enumerable: true,
       get() {
-        return own(this, key, compute(this));
+        return own(this, key2, compute(this));
       },
       set(value) {
-        own(this, key, value);
+        own(this, key2, value);
       }
     });
   }
   return table;
 }
-function defineBound(proto, key, fn) {
-  Object.defineProperty(proto, key, {
+function defineBound(proto, key2, fn) {
+  Object.defineProperty(proto, key2, {
     configurable: true,
     get() {
-      return this == null ? fn : own(this, key, fn.bind(this));
+      return this == null ? fn : own(this, key2, fn.bind(this));
     },
     set(value) {
-      own(this, key, value);
+      own(this, key2, value);
     }
   });
 }
@@ -33528,53 +35304,53 @@ var breaker = {
     return void 0;
   }
 };
-function defineLazyInternal(inst, key, compute) {
+function defineLazyInternal(inst, key2, compute) {
   const proto = Object.getPrototypeOf(inst._zod);
-  if (key in proto && installing !== inst._zod) {
+  if (key2 in proto && installing !== inst._zod) {
     installing = void 0;
     return;
   }
   installing = inst._zod;
-  Object.defineProperty(proto, key, {
+  Object.defineProperty(proto, key2, {
     configurable: true,
     get() {
-      Object.defineProperty(this, key, breaker);
+      Object.defineProperty(this, key2, breaker);
       const outer = broke;
       broke = false;
       try {
         const value = compute(this);
         if (broke)
-          delete this[key];
+          delete this[key2];
         else
-          Object.defineProperty(this, key, { configurable: true, writable: true, value });
+          Object.defineProperty(this, key2, { configurable: true, writable: true, value });
         broke = broke || outer;
         return value;
       } catch (err) {
-        delete this[key];
+        delete this[key2];
         broke = broke || outer;
         throw err;
       }
     },
     set(value) {
-      Object.defineProperty(this, key, { configurable: true, writable: true, value });
+      Object.defineProperty(this, key2, { configurable: true, writable: true, value });
     }
   });
 }
-function installLazyProp(inst, key, make, enumerable) {
-  const proto = claim(inst, key);
+function installLazyProp(inst, key2, make, enumerable) {
+  const proto = claim(inst, key2);
   if (!proto)
     return;
-  Object.defineProperty(proto, key, {
+  Object.defineProperty(proto, key2, {
     configurable: true,
     get() {
       const desc = { configurable: true, writable: true, enumerable, value: void 0 };
-      Object.defineProperty(this, key, desc);
+      Object.defineProperty(this, key2, desc);
       desc.value = make(this);
-      Object.defineProperty(this, key, desc);
+      Object.defineProperty(this, key2, desc);
       return desc.value;
     },
     set(value) {
-      Object.defineProperty(this, key, { configurable: true, writable: true, enumerable, value });
+      Object.defineProperty(this, key2, { configurable: true, writable: true, enumerable, value });
     }
   });
 }
@@ -33751,15 +35527,15 @@ var $ZodError = $constructor("$ZodError", initializer);
 var $ZodRealError = $constructor("$ZodError", initializer, void 0, {
   Parent: Error
 });
-function node(obj, key, make) {
-  if (!Object.prototype.hasOwnProperty.call(obj, key)) {
-    if (key === "__proto__") {
-      Object.defineProperty(obj, key, { value: make(), writable: true, enumerable: true, configurable: true });
+function node(obj, key2, make) {
+  if (!Object.prototype.hasOwnProperty.call(obj, key2)) {
+    if (key2 === "__proto__") {
+      Object.defineProperty(obj, key2, { value: make(), writable: true, enumerable: true, configurable: true });
     } else {
-      obj[key] = make();
+      obj[key2] = make();
     }
   }
-  return obj[key];
+  return obj[key2];
 }
 function flattenError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = {};
@@ -34668,16 +36444,16 @@ var $ZodCheckProperties = /* @__PURE__ */ $constructor("$ZodCheckProperties", (i
       payload.issues.push({ expected: "object", code: "invalid_type", input: payload.value, inst });
       return void 0;
     }
-    entries ?? (entries = Reflect.ownKeys(def.shape).map((key) => [key, def.shape[key]]));
+    entries ?? (entries = Reflect.ownKeys(def.shape).map((key2) => [key2, def.shape[key2]]));
     const input2 = payload.value;
     let proms;
-    for (const [key, schema] of entries) {
-      const result = schema._zod.run({ value: input2[key], issues: [] }, {});
+    for (const [key2, schema] of entries) {
+      const result = schema._zod.run({ value: input2[key2], issues: [] }, {});
       if (result instanceof Promise) {
         proms ?? (proms = []);
-        proms.push(result.then((result2) => handleCheckPropertyResult(result2, payload, key)));
+        proms.push(result.then((result2) => handleCheckPropertyResult(result2, payload, key2)));
       } else {
-        handleCheckPropertyResult(result, payload, key);
+        handleCheckPropertyResult(result, payload, key2);
       }
     }
     if (proms)
@@ -35578,8 +37354,8 @@ var $ZodArray = /* @__PURE__ */ $constructor("$ZodArray", (inst, def) => {
   };
   capSize(inst, arraySize);
 });
-function handlePropertyResult(result, final, key, input2, optin, optout) {
-  const isPresent = key in input2;
+function handlePropertyResult(result, final, key2, input2, optin, optout) {
+  const isPresent = key2 in input2;
   const isOptionalOut = optout === "optional";
   if (!isPresent && isOptionalOut && optin === "optional") {
     return;
@@ -35588,7 +37364,7 @@ function handlePropertyResult(result, final, key, input2, optin, optout) {
     if (optin !== void 0 && isOptionalOut && !isPresent) {
       return;
     }
-    final.issues.push(...prefixIssues(key, result.issues));
+    final.issues.push(...prefixIssues(key2, result.issues));
   }
   if (!isPresent && optin === void 0) {
     if (!result.issues.length) {
@@ -35596,17 +37372,17 @@ function handlePropertyResult(result, final, key, input2, optin, optout) {
         code: "invalid_type",
         expected: "nonoptional",
         input: void 0,
-        path: [key]
+        path: [key2]
       });
     }
     return;
   }
   if (result.value === void 0) {
     if (isPresent || optin === "defaulted" && !isOptionalOut) {
-      final.value[key] = void 0;
+      final.value[key2] = void 0;
     }
   } else {
-    final.value[key] = result.value;
+    final.value[key2] = result.value;
   }
 }
 var NO_SYMBOL_KEYS = [];
@@ -35639,28 +37415,28 @@ function handleCatchall(proms, input2, payload, ctx, def, inst, abortEarly) {
   const optin = _catchall.optin;
   const optout = _catchall.optout;
   let seen = 0;
-  for (const key in input2) {
+  for (const key2 in input2) {
     if (abortEarly && payload.issues.length !== seen) {
       if (aborted(payload, seen))
         break;
       seen = payload.issues.length;
     }
-    if (keySet.has(key))
+    if (keySet.has(key2))
       continue;
-    if (key === "__proto__") {
+    if (key2 === "__proto__") {
       if (t === "never")
-        unrecognized.push(key);
+        unrecognized.push(key2);
       continue;
     }
     if (t === "never") {
-      unrecognized.push(key);
+      unrecognized.push(key2);
       continue;
     }
-    const r = _catchall.run({ value: input2[key], issues: [] }, ctx);
+    const r = _catchall.run({ value: input2[key2], issues: [] }, ctx);
     if (r instanceof Promise) {
-      proms.push(r.then((r2) => handlePropertyResult(r2, payload, key, input2, optin, optout)));
+      proms.push(r.then((r2) => handlePropertyResult(r2, payload, key2, input2, optin, optout)));
     } else {
-      handlePropertyResult(r, payload, key, input2, optin, optout);
+      handlePropertyResult(r, payload, key2, input2, optin, optout);
     }
   }
   if (unrecognized.length) {
@@ -35697,16 +37473,16 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   defineLazyInternal(inst, "propValues", (zod) => {
     const shape = zod.def.shape;
     const propValues = {};
-    for (const key in shape) {
-      const field = shape[key]._zod;
+    for (const key2 in shape) {
+      const field = shape[key2]._zod;
       if (field.values) {
-        if (!Object.prototype.hasOwnProperty.call(propValues, key)) {
-          assignProp(propValues, key, /* @__PURE__ */ new Set());
+        if (!Object.prototype.hasOwnProperty.call(propValues, key2)) {
+          assignProp(propValues, key2, /* @__PURE__ */ new Set());
         }
         for (const v of field.values)
-          propValues[key].add(v);
+          propValues[key2].add(v);
         if (field.optin !== void 0)
-          propValues[key].add(void 0);
+          propValues[key2].add(void 0);
       }
     }
     return propValues;
@@ -35733,22 +37509,22 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     const shape = value.shape;
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const key of value.allKeys) {
+    for (const key2 of value.allKeys) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
         seen = payload.issues.length;
       }
-      if (key === "__proto__")
+      if (key2 === "__proto__")
         continue;
-      const el = shape[key];
+      const el = shape[key2];
       const optin = el._zod.optin;
       const optout = el._zod.optout;
-      const r = el._zod.run({ value: input2[key], issues: [] }, ctx);
+      const r = el._zod.run({ value: input2[key2], issues: [] }, ctx);
       if (r instanceof Promise) {
-        proms.push(r.then((r2) => handlePropertyResult(r2, payload, key, input2, optin, optout)));
+        proms.push(r.then((r2) => handlePropertyResult(r2, payload, key2, input2, optin, optout)));
       } else {
-        handlePropertyResult(r, payload, key, input2, optin, optout);
+        handlePropertyResult(r, payload, key2, input2, optin, optout);
       }
     }
     if (!catchall) {
@@ -35782,17 +37558,17 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     doc.write(`const input = payload.value;`);
     const ids = /* @__PURE__ */ Object.create(null);
     let counter = 0;
-    for (const key of normalized.allKeys) {
-      ids[key] = `key_${counter++}`;
+    for (const key2 of normalized.allKeys) {
+      ids[key2] = `key_${counter++}`;
     }
     doc.write(memo2 ? `const newResult = memo.alloc(inst, payload, {}, ctx);` : `const newResult = {};`);
-    for (const key of normalized.allKeys) {
-      if (key === "__proto__")
+    for (const key2 of normalized.allKeys) {
+      if (key2 === "__proto__")
         continue;
-      const id = ids[key];
-      const k = typeof key === "symbol" ? `syms[${syms.indexOf(key)}]` : esc(key);
+      const id = ids[key2];
+      const k = typeof key2 === "symbol" ? `syms[${syms.indexOf(key2)}]` : esc(key2);
       const isPresent = `${k} in input`;
-      const schema = shape[key];
+      const schema = shape[key2];
       const optin = schema?._zod?.optin;
       const isOptionalIn = optin !== void 0;
       const isOptionalOut = schema?._zod?.optout === "optional";
@@ -36126,21 +37902,21 @@ function mergeValues(a, b) {
   }
   if (isPlainObject3(a) && isPlainObject3(b)) {
     const bKeys = Object.keys(b);
-    const sharedKeys = Object.keys(a).filter((key) => bKeys.indexOf(key) !== -1);
+    const sharedKeys = Object.keys(a).filter((key2) => bKeys.indexOf(key2) !== -1);
     const newObj = { ...a, ...b };
     if (Object.prototype.hasOwnProperty.call(newObj, "__proto__"))
       delete newObj.__proto__;
-    for (const key of sharedKeys) {
-      if (key === "__proto__")
+    for (const key2 of sharedKeys) {
+      if (key2 === "__proto__")
         continue;
-      const sharedValue = mergeValues(a[key], b[key]);
+      const sharedValue = mergeValues(a[key2], b[key2]);
       if (!sharedValue.valid) {
         return {
           valid: false,
-          mergeErrorPath: [key, ...sharedValue.mergeErrorPath]
+          mergeErrorPath: [key2, ...sharedValue.mergeErrorPath]
         };
       }
-      newObj[key] = sharedValue.data;
+      newObj[key2] = sharedValue.data;
     }
     return { valid: true, data: newObj };
   }
@@ -36299,9 +38075,9 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
     return handleTupleResults(itemResults, payload, items, input2, optoutStart);
   };
 });
-function getTupleOptStart(items, key) {
+function getTupleOptStart(items, key2) {
   for (let i = items.length - 1; i >= 0; i--) {
-    const omittable = key === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
+    const omittable = key2 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
     if (!omittable)
       return i + 1;
   }
@@ -36359,12 +38135,12 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
     if (values && !def.partial) {
       payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
       const recordKeys = /* @__PURE__ */ new Set();
-      for (const key of values) {
-        if (typeof key === "string" || typeof key === "number" || typeof key === "symbol") {
-          recordKeys.add(typeof key === "number" ? key.toString() : key);
-          if (key === "__proto__")
+      for (const key2 of values) {
+        if (typeof key2 === "string" || typeof key2 === "number" || typeof key2 === "symbol") {
+          recordKeys.add(typeof key2 === "number" ? key2.toString() : key2);
+          if (key2 === "__proto__")
             continue;
-          const keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
+          const keyResult = def.keyType._zod.run({ value: key2, issues: [] }, ctx);
           if (keyResult instanceof Promise) {
             throw new Error("Async schemas not supported in object keys currently");
           }
@@ -36373,8 +38149,8 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
               code: "invalid_key",
               origin: "record",
               issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
-              input: key,
-              path: [key],
+              input: key2,
+              path: [key2],
               inst
             });
             continue;
@@ -36382,32 +38158,32 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
           const outKey = keyResult.value;
           if (outKey === "__proto__")
             continue;
-          const result = def.valueType._zod.run({ value: input2[key], issues: [] }, ctx);
+          const result = def.valueType._zod.run({ value: input2[key2], issues: [] }, ctx);
           if (result instanceof Promise) {
             proms.push(result.then((result2) => {
               if (result2.issues.length) {
-                payload.issues.push(...prefixIssues(key, result2.issues));
+                payload.issues.push(...prefixIssues(key2, result2.issues));
               }
               payload.value[outKey] = result2.value;
             }));
           } else {
             if (result.issues.length) {
-              payload.issues.push(...prefixIssues(key, result.issues));
+              payload.issues.push(...prefixIssues(key2, result.issues));
             }
             payload.value[outKey] = result.value;
           }
         }
       }
       let unrecognized;
-      for (const key in input2) {
-        if (!recordKeys.has(key)) {
+      for (const key2 in input2) {
+        if (!recordKeys.has(key2)) {
           if (def.mode === "loose") {
-            if (key === "__proto__")
+            if (key2 === "__proto__")
               continue;
-            payload.value[key] = input2[key];
+            payload.value[key2] = input2[key2];
           } else {
             unrecognized = unrecognized ?? [];
-            unrecognized.push(key);
+            unrecognized.push(key2);
           }
         }
       }
@@ -36423,18 +38199,18 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
     } else {
       payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
       let unrecognized;
-      for (const key of Reflect.ownKeys(input2)) {
-        if (key === "__proto__")
+      for (const key2 of Reflect.ownKeys(input2)) {
+        if (key2 === "__proto__")
           continue;
-        if (!Object.prototype.propertyIsEnumerable.call(input2, key))
+        if (!Object.prototype.propertyIsEnumerable.call(input2, key2))
           continue;
-        let keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
+        let keyResult = def.keyType._zod.run({ value: key2, issues: [] }, ctx);
         if (keyResult instanceof Promise) {
           throw new Error("Async schemas not supported in object keys currently");
         }
-        const checkNumericKey = typeof key === "string" && number.test(key) && keyResult.issues.length;
+        const checkNumericKey = typeof key2 === "string" && number.test(key2) && keyResult.issues.length;
         if (checkNumericKey) {
-          const retryResult = def.keyType._zod.run({ value: Number(key), issues: [] }, ctx);
+          const retryResult = def.keyType._zod.run({ value: Number(key2), issues: [] }, ctx);
           if (retryResult instanceof Promise) {
             throw new Error("Async schemas not supported in object keys currently");
           }
@@ -36444,17 +38220,17 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         }
         if (keyResult.issues.length) {
           if (def.mode === "loose") {
-            payload.value[key] = input2[key];
+            payload.value[key2] = input2[key2];
           } else if (values) {
             unrecognized = unrecognized ?? [];
-            unrecognized.push(key);
+            unrecognized.push(key2);
           } else {
             payload.issues.push({
               code: "invalid_key",
               origin: "record",
               issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
-              input: key,
-              path: [key],
+              input: key2,
+              path: [key2],
               inst
             });
           }
@@ -36463,17 +38239,17 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         const outKey = keyResult.value;
         if (outKey === "__proto__")
           continue;
-        const result = def.valueType._zod.run({ value: input2[key], issues: [] }, ctx);
+        const result = def.valueType._zod.run({ value: input2[key2], issues: [] }, ctx);
         if (result instanceof Promise) {
           proms.push(result.then((result2) => {
             if (result2.issues.length) {
-              payload.issues.push(...prefixIssues(key, result2.issues));
+              payload.issues.push(...prefixIssues(key2, result2.issues));
             }
             payload.value[outKey] = result2.value;
           }));
         } else {
           if (result.issues.length) {
-            payload.issues.push(...prefixIssues(key, result.issues));
+            payload.issues.push(...prefixIssues(key2, result.issues));
           }
           payload.value[outKey] = result.value;
         }
@@ -36513,20 +38289,20 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
     payload.value = memo2 ? memo2.alloc(inst, payload, /* @__PURE__ */ new Map(), ctx) : /* @__PURE__ */ new Map();
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const [key, value] of input2) {
+    for (const [key2, value] of input2) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
         seen = payload.issues.length;
       }
-      const keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
+      const keyResult = def.keyType._zod.run({ value: key2, issues: [] }, ctx);
       const valueResult = def.valueType._zod.run({ value, issues: [] }, ctx);
       if (keyResult instanceof Promise || valueResult instanceof Promise) {
         proms.push(Promise.all([keyResult, valueResult]).then(([keyResult2, valueResult2]) => {
-          handleMapResult(keyResult2, valueResult2, payload, key, input2, inst, ctx);
+          handleMapResult(keyResult2, valueResult2, payload, key2, input2, inst, ctx);
         }));
       } else {
-        handleMapResult(keyResult, valueResult, payload, key, input2, inst, ctx);
+        handleMapResult(keyResult, valueResult, payload, key2, input2, inst, ctx);
       }
     }
     if (proms.length)
@@ -36535,10 +38311,10 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
   };
   capSize(inst, mapSize);
 });
-function handleMapResult(keyResult, valueResult, final, key, input2, inst, ctx) {
+function handleMapResult(keyResult, valueResult, final, key2, input2, inst, ctx) {
   if (keyResult.issues.length) {
-    if (propertyKeyTypes.has(typeof key)) {
-      final.issues.push(...prefixIssues(key, keyResult.issues));
+    if (propertyKeyTypes.has(typeof key2)) {
+      final.issues.push(...prefixIssues(key2, keyResult.issues));
     } else {
       final.issues.push({
         code: "invalid_key",
@@ -36550,15 +38326,15 @@ function handleMapResult(keyResult, valueResult, final, key, input2, inst, ctx) 
     }
   }
   if (valueResult.issues.length) {
-    if (propertyKeyTypes.has(typeof key)) {
-      final.issues.push(...prefixIssues(key, valueResult.issues));
+    if (propertyKeyTypes.has(typeof key2)) {
+      final.issues.push(...prefixIssues(key2, valueResult.issues));
     } else {
       final.issues.push({
         origin: "map",
         code: "invalid_element",
         input: input2,
         inst,
-        key,
+        key: key2,
         issues: valueResult.issues.map((iss) => finalizeIssue(iss, ctx, config()))
       });
     }
@@ -37233,8 +39009,8 @@ function isRecursive(inst, stack, resolve3) {
   };
   const shape = (sh, spread) => {
     let answer = NONE;
-    for (const key of Reflect.ownKeys(sh)) {
-      const desc = Object.getOwnPropertyDescriptor(sh, key);
+    for (const key2 of Reflect.ownKeys(sh)) {
+      const desc = Object.getOwnPropertyDescriptor(sh, key2);
       if (spread && !desc.enumerable)
         continue;
       const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve3) : NONE;
@@ -37330,8 +39106,8 @@ function isRecursive(inst, stack, resolve3) {
       break;
     default: {
       kind;
-      for (const key in def) {
-        const desc = Object.getOwnPropertyDescriptor(def, key);
+      for (const key2 in def) {
+        const desc = Object.getOwnPropertyDescriptor(def, key2);
         if (!desc || desc.get)
           continue;
         const value = desc.value;
@@ -45464,11 +47240,11 @@ function generatePropertiesChecks(doc, ctx, def, accessor) {
   }
   doc.write(`if (${accessor} == null) return INVALID;`);
   const shape = def.shape;
-  for (const key of Reflect.ownKeys(shape)) {
-    const keyExpr = typeof key === "symbol" ? addConstant(ctx, key) : esc(key);
+  for (const key2 of Reflect.ownKeys(shape)) {
+    const keyExpr = typeof key2 === "symbol" ? addConstant(ctx, key2) : esc(key2);
     const inputVar = newVar(ctx);
     doc.write(`const ${inputVar} = ${accessor}[${keyExpr}];`);
-    compileChild(doc, ctx, shape[key], inputVar, false);
+    compileChild(doc, ctx, shape[key2], inputVar, false);
   }
 }
 function generatePropertyCheck(doc, ctx, def, accessor) {
@@ -45861,9 +47637,9 @@ function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
     throw new ZodCompileUnsupportedError('object shape key "__proto__"');
   }
   const propOutputs = /* @__PURE__ */ new Map();
-  for (const key of allKeys) {
-    const propSchema = propShape[key];
-    const kx = keyExpr(key);
+  for (const key2 of allKeys) {
+    const propSchema = propShape[key2];
+    const kx = keyExpr(key2);
     const inputVar = newVar(ctx);
     doc.write(`const ${inputVar} = ${accessor}[${kx}];`);
     if (propSchema._zod.optin !== void 0) {
@@ -45884,14 +47660,14 @@ function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
       } else {
         doc.write(`if (${outputVar2} === INVALID) return INVALID;`);
       }
-      propOutputs.set(key, outputVar2);
+      propOutputs.set(key2, outputVar2);
     } else {
       if (requiresPresenceCheck(propSchema)) {
         doc.write(`if (!(${kx} in ${accessor})) return INVALID;`);
       }
       const outputAccessor = compileChild(doc, ctx, propSchema, inputVar, buildsValue);
       if (outputAccessor !== null)
-        propOutputs.set(key, outputAccessor);
+        propOutputs.set(key2, outputAccessor);
     }
   }
   const catchall = def.catchall;
@@ -46312,9 +48088,9 @@ function generateTupleCheck(doc, ctx, schema, accessor) {
   }
   return outputVar;
 }
-function getTupleOptStart2(items, key) {
+function getTupleOptStart2(items, key2) {
   for (let i = items.length - 1; i >= 0; i--) {
-    const omittable = key === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
+    const omittable = key2 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
     if (!omittable)
       return i + 1;
   }
@@ -46444,16 +48220,16 @@ function generateRecordCheck(doc, ctx, schema, accessor) {
   const keyValues = recordDef.partial ? void 0 : def.keyType._zod.values;
   if (keyValues) {
     const inputKeys = [];
-    for (const key of keyValues) {
-      if (!(typeof key === "string" || typeof key === "number" || typeof key === "symbol")) {
-        throw new ZodCompileUnsupportedError(`record key value ${String(key)}`);
+    for (const key2 of keyValues) {
+      if (!(typeof key2 === "string" || typeof key2 === "number" || typeof key2 === "symbol")) {
+        throw new ZodCompileUnsupportedError(`record key value ${String(key2)}`);
       }
-      const inputKey = typeof key === "number" ? key.toString() : key;
+      const inputKey = typeof key2 === "number" ? key2.toString() : key2;
       if (inputKey === "__proto__") {
         throw new ZodCompileUnsupportedError('record key "__proto__"');
       }
       inputKeys.push(inputKey);
-      const keyConst = addConstant(ctx, key);
+      const keyConst = addConstant(ctx, key2);
       const outKey = generateCheck(doc, ctx, def.keyType, keyConst);
       const valueVar = newVar(ctx);
       doc.write(`const ${valueVar} = ${accessor}[${literalPropertyKey(ctx, inputKey)}];`);
@@ -46531,10 +48307,10 @@ function emitOwnKeys(doc, ctx, accessor, kVar, body, onSymbol) {
   });
   doc.write(`}`);
 }
-function literalPropertyKey(ctx, key) {
-  if (typeof key === "string")
-    return esc(key);
-  return addConstant(ctx, key);
+function literalPropertyKey(ctx, key2) {
+  if (typeof key2 === "string")
+    return esc(key2);
+  return addConstant(ctx, key2);
 }
 function generateMapCheck(doc, ctx, schema, accessor) {
   const def = schema._zod.def;
@@ -47763,9 +49539,9 @@ function _stringFormat(Class2, format, fnOrRegex, _params = {}) {
 // node_modules/zod/v4/core/to-json-schema.js
 function assignProps(target, ...sources) {
   for (const source of sources) {
-    for (const key of Reflect.ownKeys(source)) {
-      if (Object.prototype.propertyIsEnumerable.call(source, key)) {
-        assignProp(target, key, source[key]);
+    for (const key2 of Reflect.ownKeys(source)) {
+      if (Object.prototype.propertyIsEnumerable.call(source, key2)) {
+        assignProp(target, key2, source[key2]);
       }
     }
   }
@@ -47911,8 +49687,8 @@ function extractDefs(ctx, schema) {
     if (defId)
       seen.defId = defId;
     const schema2 = seen.schema;
-    for (const key in schema2) {
-      delete schema2[key];
+    for (const key2 in schema2) {
+      delete schema2[key2];
     }
     schema2.$ref = ref;
   };
@@ -47993,8 +49769,8 @@ function foldObjects(members2) {
   for (const member of members2) {
     if (typeof member !== "object" || member.type !== "object")
       return null;
-    for (const key in member) {
-      if (!FOLDABLE_KEYS.has(key))
+    for (const key2 in member) {
+      if (!FOLDABLE_KEYS.has(key2))
         return null;
     }
     objects.push(member);
@@ -48002,22 +49778,22 @@ function foldObjects(members2) {
   const properties = {};
   const required2 = /* @__PURE__ */ new Set();
   for (const object2 of objects) {
-    for (const key in object2.properties) {
-      if (Object.prototype.hasOwnProperty.call(properties, key))
+    for (const key2 in object2.properties) {
+      if (Object.prototype.hasOwnProperty.call(properties, key2))
         continue;
       const parts = [];
       for (const other of objects) {
-        const part = other.properties?.[key] ?? undeclaredConstraint(other);
+        const part = other.properties?.[key2] ?? undeclaredConstraint(other);
         if (part === null || part === void 0)
           continue;
         if (!parts.some((seen) => JSON.stringify(seen) === JSON.stringify(part)))
           parts.push(part);
       }
       const merged = parts.length === 1 ? parts[0] : foldObjects(parts) ?? { allOf: parts };
-      assignProp(properties, key, merged);
+      assignProp(properties, key2, merged);
     }
-    for (const key of object2.required ?? [])
-      required2.add(key);
+    for (const key2 of object2.required ?? [])
+      required2.add(key2);
   }
   const folded = { type: "object", properties };
   if (required2.size)
@@ -48042,8 +49818,8 @@ function foldIntersection(json2) {
   const allOf = json2.allOf;
   if (!Array.isArray(allOf) || allOf.length < 2)
     return;
-  for (const key of FOLDABLE_KEYS)
-    if (key in json2)
+  for (const key2 of FOLDABLE_KEYS)
+    if (key2 in json2)
       return;
   const unions = allOf.filter((m) => UNION_KEYS.some((k) => Array.isArray(m[k])));
   let folded = null;
@@ -48090,20 +49866,20 @@ function finalize(ctx, schema) {
       assignProps(schema2, _cached);
       const isParentRef = zodSchema._zod.parent === ref;
       if (isParentRef) {
-        for (const key in schema2) {
-          if (key === "$ref" || key === "allOf")
+        for (const key2 in schema2) {
+          if (key2 === "$ref" || key2 === "allOf")
             continue;
-          if (!(key in _cached)) {
-            delete schema2[key];
+          if (!(key2 in _cached)) {
+            delete schema2[key2];
           }
         }
       }
       if (refSchema.$ref && refSeen.def) {
-        for (const key in schema2) {
-          if (key === "$ref" || key === "allOf")
+        for (const key2 in schema2) {
+          if (key2 === "$ref" || key2 === "allOf")
             continue;
-          if (key in refSeen.def && JSON.stringify(schema2[key]) === JSON.stringify(refSeen.def[key])) {
-            delete schema2[key];
+          if (key2 in refSeen.def && JSON.stringify(schema2[key2]) === JSON.stringify(refSeen.def[key2])) {
+            delete schema2[key2];
           }
         }
       }
@@ -48115,11 +49891,11 @@ function finalize(ctx, schema) {
       if (parentSeen?.schema.$ref) {
         schema2.$ref = parentSeen.schema.$ref;
         if (parentSeen.def) {
-          for (const key in schema2) {
-            if (key === "$ref" || key === "allOf")
+          for (const key2 in schema2) {
+            if (key2 === "$ref" || key2 === "allOf")
               continue;
-            if (key in parentSeen.def && JSON.stringify(schema2[key]) === JSON.stringify(parentSeen.def[key])) {
-              delete schema2[key];
+            if (key2 in parentSeen.def && JSON.stringify(schema2[key2]) === JSON.stringify(parentSeen.def[key2])) {
+              delete schema2[key2];
             }
           }
         }
@@ -48252,8 +50028,8 @@ function isTransforming(_schema, _ctx) {
     return isTransforming(def.in, ctx) || isTransforming(def.out, ctx);
   }
   if (def.type === "object") {
-    for (const key in def.shape) {
-      if (isTransforming(def.shape[key], ctx))
+    for (const key2 in def.shape) {
+      if (isTransforming(def.shape[key2], ctx))
         return true;
     }
     return false;
@@ -48291,13 +50067,13 @@ var createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) =
 };
 
 // node_modules/zod/v4/core/json-schema-processors.js
-var narrowMin = (agg, key, value) => {
-  if (agg[key] === void 0 || value > agg[key])
-    agg[key] = value;
+var narrowMin = (agg, key2, value) => {
+  if (agg[key2] === void 0 || value > agg[key2])
+    agg[key2] = value;
 };
-var narrowMax = (agg, key, value) => {
-  if (agg[key] === void 0 || value < agg[key])
-    agg[key] = value;
+var narrowMax = (agg, key2, value) => {
+  if (agg[key2] === void 0 || value < agg[key2])
+    agg[key2] = value;
 };
 var narrowBoth = (agg, value) => {
   narrowMin(agg, "minimum", value);
@@ -48635,17 +50411,17 @@ var objectProcessor = (schema, ctx, _json, params) => {
   }
   json2.type = "object";
   json2.properties = {};
-  for (const key in shape) {
-    assignProp(json2.properties, key, processSchema(shape[key], ctx, {
+  for (const key2 in shape) {
+    assignProp(json2.properties, key2, processSchema(shape[key2], ctx, {
       ...params,
-      path: [...params.path, "properties", key]
+      path: [...params.path, "properties", key2]
     }));
   }
   const requiredKeys = [];
-  for (const key of Object.keys(shape)) {
-    const field = def.shape[key];
+  for (const key2 of Object.keys(shape)) {
+    const field = def.shape[key2];
     if (ctx.io === "input" ? inputOptin(field) === void 0 : field._zod.optout === void 0) {
-      requiredKeys.push(key);
+      requiredKeys.push(key2);
     }
   }
   if (requiredKeys.length > 0) {
@@ -49020,9 +50796,9 @@ function toJSONSchema(input2, params) {
     };
     ctx2.external = external;
     for (const entry of registry2._idmap.entries()) {
-      const [key, schema] = entry;
+      const [key2, schema] = entry;
       extractDefs(ctx2, schema);
-      assignProp(schemas, key, finalize(ctx2, schema));
+      assignProp(schemas, key2, finalize(ctx2, schema));
     }
     if (Object.keys(defs).length > 0) {
       const defsSegment = ctx2.target === "draft-2020-12" ? "$defs" : "definitions";
@@ -49337,17 +51113,17 @@ __export(checks_exports2, {
 
 // node_modules/zod/v4/classic/errors.js
 var _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
-function _lazyMethod(proto, key, make) {
-  Object.defineProperty(proto, key, {
+function _lazyMethod(proto, key2, make) {
+  Object.defineProperty(proto, key2, {
     configurable: true,
     enumerable: false,
     get() {
       const value = make(this);
-      Object.defineProperty(this, key, { value, configurable: true, writable: true });
+      Object.defineProperty(this, key2, { value, configurable: true, writable: true });
       return value;
     },
     set(value) {
-      Object.defineProperty(this, key, { value, configurable: true, writable: true });
+      Object.defineProperty(this, key2, { value, configurable: true, writable: true });
     }
   });
 }
@@ -51017,11 +52793,11 @@ function resolveRef(ref, ctx) {
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
   if (path[0] === defsKey) {
-    const key = path[1] === void 0 ? void 0 : decodeJSONPointerSegment(path[1]);
-    if (!key || !ctx.defs[key]) {
+    const key2 = path[1] === void 0 ? void 0 : decodeJSONPointerSegment(path[1]);
+    if (!key2 || !ctx.defs[key2]) {
       throw new Error(`Reference not found: ${ref}`);
     }
-    return ctx.defs[key];
+    return ctx.defs[key2];
   }
   throw new Error(`Reference not found: ${ref}`);
 }
@@ -51056,16 +52832,16 @@ function checkObjectGuards(objectSchema, guards) {
       });
     }
     if (guards.keySchema) {
-      for (const key of keys) {
-        const result = guards.keySchema.safeParse(key);
+      for (const key2 of keys) {
+        const result = guards.keySchema.safeParse(key2);
         if (result.success)
           continue;
         payload.issues.push({
           code: "invalid_key",
           origin: "record",
           issues: result.error.issues,
-          input: key,
-          path: [key],
+          input: key2,
+          path: [key2],
           continue: true
         });
       }
@@ -51090,20 +52866,20 @@ function canonicalKey(value, seen) {
     if (Array.isArray(value)) {
       const parts2 = [];
       for (const item of value) {
-        const key = canonicalKey(item, seen);
-        if (key === null)
+        const key2 = canonicalKey(item, seen);
+        if (key2 === null)
           return null;
-        parts2.push(key);
+        parts2.push(key2);
       }
       return `a${parts2.length}:[${parts2.join(",")}]`;
     }
     const keys = Object.keys(value).sort();
     const parts = [];
     for (const k of keys) {
-      const key = canonicalKey(value[k], seen);
-      if (key === null)
+      const key2 = canonicalKey(value[k], seen);
+      if (key2 === null)
         return null;
-      parts.push(`${k.length}:${k}=${key}`);
+      parts.push(`${k.length}:${k}=${key2}`);
     }
     return `o${parts.length}:{${parts.join(",")}}`;
   } finally {
@@ -51143,10 +52919,10 @@ function containsRef(value) {
     return value.some(containsRef);
   if (typeof value.$ref === "string")
     return true;
-  return Object.entries(value).some(([key, sub]) => {
-    if (SCHEMA_KEYWORDS.has(key))
+  return Object.entries(value).some(([key2, sub]) => {
+    if (SCHEMA_KEYWORDS.has(key2))
       return containsRef(sub);
-    if (!SCHEMA_MAP_KEYWORDS.has(key) || typeof sub !== "object" || sub === null)
+    if (!SCHEMA_MAP_KEYWORDS.has(key2) || typeof sub !== "object" || sub === null)
       return false;
     return Object.values(sub).some(containsRef);
   });
@@ -51162,12 +52938,12 @@ function checkArrayGuards(arraySchema, guards) {
     if (guards.uniqueItems === true) {
       const firstSeen = /* @__PURE__ */ new Map();
       for (let i = 0; i < items.length; i++) {
-        const key = canonicalKey(items[i], /* @__PURE__ */ new Set());
-        if (key === null)
+        const key2 = canonicalKey(items[i], /* @__PURE__ */ new Set());
+        if (key2 === null)
           continue;
-        const first = firstSeen.get(key);
+        const first = firstSeen.get(key2);
         if (first === void 0) {
-          firstSeen.set(key, i);
+          firstSeen.set(key2, i);
           continue;
         }
         payload.issues.push({
@@ -51406,9 +53182,9 @@ function convertBaseSchema(schema, ctx) {
       const properties = schema.properties || {};
       const requiredSet = new Set(schema.required || []);
       const additionalSchema = typeof schema.additionalProperties === "object" ? convertSchema(schema.additionalProperties, ctx) : void 0;
-      for (const [key, propSchema] of Object.entries(properties)) {
+      for (const [key2, propSchema] of Object.entries(properties)) {
         const propZodSchema = convertSchema(propSchema, ctx);
-        assignProp(shape, key, requiredSet.has(key) ? propZodSchema : propZodSchema.optional());
+        assignProp(shape, key2, requiredSet.has(key2) ? propZodSchema : propZodSchema.optional());
       }
       if (schema.patternProperties) {
         const patternProps = schema.patternProperties;
@@ -51443,12 +53219,12 @@ function convertBaseSchema(schema, ctx) {
             if (!isPlainObject3(payload.value))
               return;
             const unrecognized = [];
-            for (const key of Object.keys(payload.value)) {
-              if (propertyKeys.includes(key))
+            for (const key2 of Object.keys(payload.value)) {
+              if (propertyKeys.includes(key2))
                 continue;
-              if (patterns.some((regex) => regex.test(key)))
+              if (patterns.some((regex) => regex.test(key2)))
                 continue;
-              unrecognized.push(key);
+              unrecognized.push(key2);
             }
             if (unrecognized.length) {
               payload.issues.push({
@@ -51579,38 +53355,38 @@ function convertSchema(schema, ctx) {
   }
   const extraMeta = {};
   const coreMetadataKeys = ["$id", "id", "$comment", "$anchor", "$vocabulary", "$dynamicRef", "$dynamicAnchor"];
-  for (const key of coreMetadataKeys) {
-    if (key in schema) {
-      extraMeta[key] = schema[key];
+  for (const key2 of coreMetadataKeys) {
+    if (key2 in schema) {
+      extraMeta[key2] = schema[key2];
     }
   }
   const contentMetadataKeys = ["contentEncoding", "contentMediaType", "contentSchema"];
-  for (const key of contentMetadataKeys) {
-    if (key in schema) {
-      extraMeta[key] = schema[key];
+  for (const key2 of contentMetadataKeys) {
+    if (key2 in schema) {
+      extraMeta[key2] = schema[key2];
     }
   }
   if (schema.type === "object" && schema.$ref === void 0) {
     if (schema.propertyNames !== void 0 && !containsRef(schema.propertyNames)) {
       extraMeta.propertyNames = schema.propertyNames;
     }
-    for (const key of ["minProperties", "maxProperties"]) {
-      if (schema[key] !== void 0)
-        extraMeta[key] = schema[key];
+    for (const key2 of ["minProperties", "maxProperties"]) {
+      if (schema[key2] !== void 0)
+        extraMeta[key2] = schema[key2];
     }
   }
   if (schema.type === "array" && schema.$ref === void 0) {
     if (schema.contains !== void 0 && !containsRef(schema.contains)) {
       extraMeta.contains = schema.contains;
     }
-    for (const key of ["uniqueItems", "minContains", "maxContains"]) {
-      if (schema[key] !== void 0)
-        extraMeta[key] = schema[key];
+    for (const key2 of ["uniqueItems", "minContains", "maxContains"]) {
+      if (schema[key2] !== void 0)
+        extraMeta[key2] = schema[key2];
     }
   }
-  for (const key of Object.keys(schema)) {
-    if (!RECOGNIZED_KEYS.has(key)) {
-      assignProp(extraMeta, key, schema[key]);
+  for (const key2 of Object.keys(schema)) {
+    if (!RECOGNIZED_KEYS.has(key2)) {
+      assignProp(extraMeta, key2, schema[key2]);
     }
   }
   if (Object.keys(extraMeta).length > 0) {
@@ -52026,6 +53802,14 @@ var RoadmapFrontmatterSchema = external_exports.object({
   phases: external_exports.array(RoadmapPhaseSchema).default([])
 }).passthrough();
 
+// app/engine/forge/worker-target.ts
+var PHASE_INPUT = /^phase-(\d{2,})$/;
+function parseTargetInput(input2) {
+  if (PLAN_ID.test(input2)) return { kind: "plan", plan: input2 };
+  const phase = PHASE_INPUT.exec(input2);
+  return phase ? { kind: "phase", phase: phase[1] } : void 0;
+}
+
 // app/workers/claude.ts
 import { rename as rename3, writeFile as writeFile5 } from "node:fs/promises";
 import { join as join4 } from "node:path";
@@ -52042,6 +53826,7 @@ var CheckpointSchema = external_exports.object({
   source: external_exports.string().optional()
 });
 var envelope = { session: external_exports.string().min(1), at: external_exports.string().min(1) };
+var UsageSchema = external_exports.object({ turns: external_exports.number().int().min(0).optional(), costUsd: external_exports.number().min(0).optional() });
 var WorkerMessageSchema = external_exports.discriminatedUnion("type", [
   external_exports.object({ ...envelope, type: external_exports.literal("session_ready"), agent: external_exports.string() }),
   external_exports.object({ ...envelope, type: external_exports.literal("task_started"), plan: external_exports.string(), task: external_exports.number().int().min(1), total: external_exports.number().int().min(1), title: external_exports.string() }),
@@ -52049,8 +53834,17 @@ var WorkerMessageSchema = external_exports.discriminatedUnion("type", [
   external_exports.object({ ...envelope, type: external_exports.literal("verification_needed"), plan: external_exports.string(), checkpoint: CheckpointSchema }),
   external_exports.object({ ...envelope, type: external_exports.literal("decision_needed"), plan: external_exports.string(), checkpoint: CheckpointSchema }),
   external_exports.object({ ...envelope, type: external_exports.literal("action_needed"), plan: external_exports.string(), checkpoint: CheckpointSchema }),
-  external_exports.object({ ...envelope, type: external_exports.literal("task_completed"), plan: external_exports.string(), commits: external_exports.array(external_exports.string()), summary: external_exports.string().optional() }),
-  external_exports.object({ ...envelope, type: external_exports.literal("task_failed"), plan: external_exports.string(), error: external_exports.string(), retryable: external_exports.boolean().default(false) })
+  external_exports.object({ ...envelope, type: external_exports.literal("task_completed"), plan: external_exports.string(), commits: external_exports.array(external_exports.string()), summary: external_exports.string().optional(), usage: UsageSchema.optional() }),
+  external_exports.object({
+    ...envelope,
+    type: external_exports.literal("task_failed"),
+    plan: external_exports.string(),
+    error: external_exports.string(),
+    retryable: external_exports.boolean().default(false),
+    /** The plan's timeout_minutes ran out and the agent was stopped. */
+    timedOut: external_exports.boolean().optional(),
+    usage: UsageSchema.optional()
+  })
 ]);
 var AssignTaskSchema = external_exports.object({
   ...envelope,
@@ -52167,7 +53961,7 @@ function parseClaudeLine(line) {
         durationMs: num(value.duration_ms),
         costUsd: num(value.total_cost_usd)
       };
-      for (const [key, v] of Object.entries(fields)) if (v !== void 0) Object.assign(result, { [key]: v });
+      for (const [key2, v] of Object.entries(fields)) if (v !== void 0) Object.assign(result, { [key2]: v });
       return [result];
     }
     default:
@@ -52225,6 +54019,17 @@ function resultStats(result) {
   if (result.costUsd !== void 0) parts.push(`$${result.costUsd.toFixed(2)}`);
   if (result.durationMs !== void 0) parts.push(`${(result.durationMs / 1e3).toFixed(1)}s`);
   return parts.join(", ") || "no statistics";
+}
+function usageOf(result) {
+  return { ...result.numTurns === void 0 ? {} : { turns: result.numTurns }, ...result.costUsd === void 0 ? {} : { costUsd: result.costUsd } };
+}
+function totalUsage(runs) {
+  if (runs.length === 0) return void 0;
+  const sum = (key2) => runs.every((r) => r?.[key2] !== void 0) ? runs.reduce((total, r) => total + r[key2], 0) : void 0;
+  const turns = sum("turns");
+  const costUsd = sum("costUsd");
+  if (turns === void 0 && costUsd === void 0) return void 0;
+  return { ...turns === void 0 ? {} : { turns }, ...costUsd === void 0 ? {} : { costUsd: Math.round(costUsd * 1e6) / 1e6 } };
 }
 function resultFailure(result) {
   if (result.subtype === "success" && !result.isError) return void 0;
@@ -52666,8 +54471,8 @@ function parseTrailers(message) {
   }
   return trailers;
 }
-function trailerValue(trailers, key) {
-  const lower = key.toLowerCase();
+function trailerValue(trailers, key2) {
+  const lower = key2.toLowerCase();
   return trailers.findLast((t) => t.key.toLowerCase() === lower)?.value;
 }
 function parseTaskTrailer(value) {
@@ -52983,11 +54788,20 @@ var Reporter = class {
   checkpoint(checkpoint) {
     return this.send({ ...this.envelope, type: checkpointMessageType(checkpoint.kind), plan: this.plan, checkpoint });
   }
-  completed(commits, summary2) {
-    return this.send({ ...this.envelope, type: "task_completed", plan: this.plan, commits, ...summary2 !== void 0 ? { summary: summary2 } : {} });
+  completed(commits, summary2, usage) {
+    return this.send({ ...this.envelope, type: "task_completed", plan: this.plan, commits, ...summary2 !== void 0 ? { summary: summary2 } : {}, ...usage ? { usage } : {} });
   }
-  failed(error63, retryable = false) {
-    return this.send({ ...this.envelope, type: "task_failed", plan: this.plan, error: error63, retryable });
+  /** `timedOut`: the plan's timeout_minutes stopped the work; `usage`: what the agent reported it used. */
+  failed(error63, retryable = false, facts = {}) {
+    return this.send({
+      ...this.envelope,
+      type: "task_failed",
+      plan: this.plan,
+      error: error63,
+      retryable,
+      ...facts.timedOut ? { timedOut: true } : {},
+      ...facts.usage ? { usage: facts.usage } : {}
+    });
   }
   /** A message an agent process wrote itself, in this worker's session and plan. */
   forward(message) {
@@ -53148,11 +54962,11 @@ async function finishedEarlier(history) {
   if (!done.has(1)) return void 0;
   return (await history.commits()).map((c) => c.sha);
 }
-async function finishWholePlan(context3, git, history, reporter, summary2) {
+async function finishWholePlan(context3, git, history, reporter, summary2, usage) {
   const commit = await commitTask(git, { spec: context3.spec, plan: context3.plan.id, task: 1, total: 1, title: context3.plan.title });
   const changed = commit.files.length === 0 ? "nothing was left uncommitted" : `${commit.files.length} file${commit.files.length === 1 ? "" : "s"} left uncommitted`;
   await reporter.progress(`committed as ${commit.sha.slice(0, 7)}: ${changed}`, { task: 1, total: 1 });
-  await reporter.completed((await history.commits()).map((c) => c.sha), summary2);
+  await reporter.completed((await history.commits()).map((c) => c.sha), summary2, usage);
 }
 
 // app/workers/claude.ts
@@ -53190,15 +55004,18 @@ var ClaudeAgent = class {
       await save({});
     }
     const maxCheckpoints = this.options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS;
+    const runs = [];
+    const failed2 = (error63, retryable = false, timedOut = false) => reporter.failed(error63, retryable, { timedOut, usage: totalUsage(runs) });
     for (let asked = 0; ; asked++) {
       const turn = await this.turn(context3, reporter, store, budget2, next);
+      runs.push(turn.result && usageOf(turn.result));
       if (turn.sessionId) await save({ sessionId: turn.sessionId });
-      if (!turn.ok) return reporter.failed(turn.error, turn.retryable);
+      if (!turn.ok) return failed2(turn.error, turn.retryable, turn.timedOut);
       const line = findCheckpointLine(turn.result.result ?? "");
-      if (!line.found) return finishWholePlan(context3, git, history, reporter, summaryOf(turn.result.result ?? "", turn.result));
-      if ("error" in line) return reporter.failed(`claude asked for a person in a form the worker cannot read: ${line.error}`);
-      if (!turn.sessionId) return reporter.failed("claude asked for a person but reported no session id to continue");
-      if (asked >= maxCheckpoints) return reporter.failed(`claude stopped at more than ${maxCheckpoints} checkpoints; the plan needs splitting or clearer decisions`);
+      if (!line.found) return finishWholePlan(context3, git, history, reporter, summaryOf(turn.result.result ?? "", turn.result), totalUsage(runs));
+      if ("error" in line) return failed2(`claude asked for a person in a form the worker cannot read: ${line.error}`);
+      if (!turn.sessionId) return failed2("claude asked for a person but reported no session id to continue");
+      if (asked >= maxCheckpoints) return failed2(`claude stopped at more than ${maxCheckpoints} checkpoints; the plan needs splitting or clearer decisions`);
       const { request: request2 } = line;
       const checkpoint = {
         // Without an id of its own the question belongs to this session only: a new session's question is a new one.
@@ -53210,7 +55027,7 @@ var ClaudeAgent = class {
       if (request2.options) checkpoint.options = request2.options;
       await save({ sessionId: turn.sessionId, checkpoint, ...request2.default !== void 0 ? { default: request2.default } : {} });
       const gate = await passCheckpoint(context3, reporter, store, checkpoint, request2.default);
-      if (!gate.ok) return reporter.failed(gate.error, gate.retryable);
+      if (!gate.ok) return failed2(gate.error, gate.retryable);
       await save({ sessionId: turn.sessionId });
       next = { prompt: answerPrompt(checkpoint, gate.answer), resume: turn.sessionId };
     }
@@ -53249,7 +55066,7 @@ var ClaudeAgent = class {
 ${run2.tail.slice(-10).join("\n")}` : "";
     if (run2.aborted) return { ok: false, retryable: true, error: `claude was aborted: ${abortReason(context3.signal)}`, ...withSession };
     if (run2.timedOut) {
-      return { ok: false, retryable: false, error: `claude was stopped: plan ${context3.plan.id} used up its timeout_minutes (${context3.task.timeout_minutes})`, ...withSession };
+      return { ok: false, retryable: false, timedOut: true, error: `claude was stopped: plan ${context3.plan.id} used up its timeout_minutes (${context3.task.timeout_minutes})`, ...withSession };
     }
     if (run2.error && result === void 0) {
       const hint2 = run2.error.code === "ENOENT" ? " (is Claude Code installed and on PATH?)" : "";
@@ -53259,7 +55076,7 @@ ${run2.tail.slice(-10).join("\n")}` : "";
       return { ok: false, retryable: true, error: `claude exited with ${run2.code === null ? `signal ${run2.signal}` : `code ${run2.code}`} and no result${tail2}`, ...withSession };
     }
     const failure3 = resultFailure(result);
-    if (failure3) return { ok: false, ...failure3, ...withSession };
+    if (failure3) return { ok: false, ...failure3, result, ...withSession };
     return { ok: true, result, ...withSession };
   }
   args(next) {
@@ -53327,6 +55144,7 @@ var CommandAgent = class {
     let failure3;
     let reported;
     let summary2;
+    let usage;
     let proc;
     const output2 = [];
     const stop = (why) => {
@@ -53343,10 +55161,12 @@ var CommandAgent = class {
           return reporter.forward(message);
         case "task_completed":
           summary2 = message.summary;
+          usage = message.usage;
           proc?.closeStdin();
           return;
         case "task_failed":
           reported = { error: message.error, retryable: message.retryable };
+          usage = message.usage;
           proc?.closeStdin();
           return;
         default: {
@@ -53390,16 +55210,18 @@ var CommandAgent = class {
     });
     const tail2 = output2.length > 0 ? `
 ${output2.join("\n")}` : "";
-    if (failure3) return reporter.failed(failure3.error, failure3.retryable);
-    if (result.aborted) return reporter.failed(`the command was aborted: ${abortReason(context3.signal)}`, true);
-    if (result.timedOut) return reporter.failed(`the command was stopped: plan ${context3.plan.id} used up its timeout_minutes (${context3.task.timeout_minutes})${tail2}`);
-    if (result.error) return reporter.failed(`the command could not run: ${result.error.message}`);
+    if (failure3) return reporter.failed(failure3.error, failure3.retryable, { usage });
+    if (result.aborted) return reporter.failed(`the command was aborted: ${abortReason(context3.signal)}`, true, { usage });
+    if (result.timedOut) {
+      return reporter.failed(`the command was stopped: plan ${context3.plan.id} used up its timeout_minutes (${context3.task.timeout_minutes})${tail2}`, false, { timedOut: true, usage });
+    }
+    if (result.error) return reporter.failed(`the command could not run: ${result.error.message}`, false, { usage });
     if (result.code !== 0) {
       const how = result.code === null ? `was killed by ${result.signal}` : `exited with code ${result.code}`;
-      return reporter.failed(`the command ${how}${reported ? `: ${reported.error}` : ""}${tail2}`, reported?.retryable ?? false);
+      return reporter.failed(`the command ${how}${reported ? `: ${reported.error}` : ""}${tail2}`, reported?.retryable ?? false, { usage });
     }
-    if (reported) return reporter.failed(reported.error, reported.retryable);
-    await finishWholePlan(context3, git, history, reporter, summary2 ?? `\`${this.options.command}\` finished`);
+    if (reported) return reporter.failed(reported.error, reported.retryable, { usage });
+    await finishWholePlan(context3, git, history, reporter, summary2 ?? `\`${this.options.command}\` finished`, usage);
   }
 };
 
@@ -53463,7 +55285,7 @@ var ScriptAgent = class {
       }
       await reporter.started(task.index, total, task.title);
       const failure3 = await this.runStep(context3, task, total, store, budget2);
-      if (failure3) return reporter.failed(failure3.error, failure3.retryable);
+      if (failure3) return reporter.failed(failure3.error, failure3.retryable, { timedOut: failure3.timedOut === true });
       const commit = await commitTask(git, { spec, plan: plan.id, task: task.index, total, title: task.title });
       commits.push(commit.sha);
       const changed = commit.files.length === 0 ? "no files changed" : `${commit.files.length} file${commit.files.length === 1 ? "" : "s"} changed`;
@@ -53497,7 +55319,7 @@ var ScriptAgent = class {
 ${result.tail.join("\n")}` : "";
     if (result.aborted) return { error: `aborted during ${label}: ${abortReason(context3.signal)}`, retryable: true };
     if (result.timedOut) {
-      return { error: `${label} was stopped: plan ${context3.plan.id} used up its timeout_minutes (${context3.task.timeout_minutes})${tail2}`, retryable: false };
+      return { error: `${label} was stopped: plan ${context3.plan.id} used up its timeout_minutes (${context3.task.timeout_minutes})${tail2}`, retryable: false, timedOut: true };
     }
     if (result.error) return { error: `${label} could not run: ${result.error.message}`, retryable: false };
     if (result.code !== 0) {
@@ -53536,16 +55358,12 @@ function agentFor(name2, config2 = {}) {
 // app/worker-action/inputs.ts
 var WorkerInputError = class extends HarnessError {
 };
-var PHASE_TARGET = /^phase-(\d{2,})$/;
 function parseInputs(get) {
   const spec = get("spec");
   if (!SPEC_ID.test(spec)) throw new WorkerInputError(`input spec: "${spec}" is not a spec id like SPC-002`);
   const plan = get("plan");
-  const phase = PHASE_TARGET.exec(plan);
-  let target;
-  if (phase) target = { kind: "phase", phase: phase[1] };
-  else if (PLAN_ID.test(plan)) target = { kind: "plan", plan };
-  else throw new WorkerInputError(`input plan: "${plan}" is neither a plan id like 03-02 nor a phase like phase-03`);
+  const target = parseTargetInput(plan);
+  if (!target) throw new WorkerInputError(`input plan: "${plan}" is neither a plan id like 03-02 nor a phase like phase-03`);
   const resume = get("resume").toLowerCase();
   if (!["", "true", "false"].includes(resume)) throw new WorkerInputError(`input resume: "${resume}" is neither "true" nor "false"`);
   const token = get("token");
@@ -53562,103 +55380,7 @@ function parseInputs(get) {
 }
 
 // app/worker-action/worker.ts
-import { join as join11 } from "node:path";
-
-// app/engine/core/graph/graph.ts
-function buildGraph(nodes) {
-  const ids = nodes.map((n2) => n2.id);
-  const index = /* @__PURE__ */ new Map();
-  ids.forEach((id, i) => {
-    if (!index.has(id)) index.set(id, i);
-  });
-  const deps = nodes.map(() => []);
-  const dependants = nodes.map(() => []);
-  let edgeCount = 0;
-  nodes.forEach((node2, i) => {
-    const seen = /* @__PURE__ */ new Set();
-    for (const dep of node2.dependsOn) {
-      const j = index.get(dep);
-      if (j === void 0 || seen.has(j)) continue;
-      seen.add(j);
-      deps[i].push(j);
-      dependants[j].push(i);
-      edgeCount++;
-    }
-  });
-  return { ids, index, deps, dependants, edgeCount };
-}
-function findCycles(graph) {
-  const n2 = graph.ids.length;
-  const indexOf = new Int32Array(n2).fill(-1);
-  const low = new Int32Array(n2);
-  const onStack = new Uint8Array(n2);
-  const stack = [];
-  const cycles = [];
-  let counter = 0;
-  const work = [];
-  for (let root = 0; root < n2; root++) {
-    if (indexOf[root] !== -1) continue;
-    work.push([root, 0]);
-    while (work.length > 0) {
-      const frame = work[work.length - 1];
-      const [v, next] = frame;
-      if (next === 0 && indexOf[v] === -1) {
-        indexOf[v] = low[v] = counter++;
-        stack.push(v);
-        onStack[v] = 1;
-      }
-      const edges = graph.deps[v];
-      if (next < edges.length) {
-        frame[1] = next + 1;
-        const w = edges[next];
-        if (indexOf[w] === -1) work.push([w, 0]);
-        else if (onStack[w]) low[v] = Math.min(low[v], indexOf[w]);
-        continue;
-      }
-      work.pop();
-      if (work.length > 0) {
-        const parent = work[work.length - 1][0];
-        low[parent] = Math.min(low[parent], low[v]);
-      }
-      if (low[v] === indexOf[v]) {
-        const component = [];
-        let w;
-        do {
-          w = stack.pop();
-          onStack[w] = 0;
-          component.push(w);
-        } while (w !== v);
-        if (component.length > 1 || graph.deps[v].includes(v)) cycles.push(cycleWithin(graph, component));
-      }
-    }
-  }
-  return cycles.sort((a, b) => a[0] - b[0]);
-}
-function cycleWithin(graph, component) {
-  const members2 = new Set(component);
-  const start = Math.min(...component);
-  const parent = /* @__PURE__ */ new Map();
-  const queue = [start];
-  for (let head = 0; head < queue.length; head++) {
-    const v = queue[head];
-    for (const w of graph.deps[v]) {
-      if (!members2.has(w)) continue;
-      if (w === start) {
-        const path = [v];
-        for (let p = v; p !== start; ) {
-          p = parent.get(p);
-          path.push(p);
-        }
-        return path.reverse();
-      }
-      if (!parent.has(w)) {
-        parent.set(w, v);
-        queue.push(w);
-      }
-    }
-  }
-  return [start];
-}
+import { join as join9 } from "node:path";
 
 // app/engine/core/spec/frontmatter.ts
 var import_yaml = __toESM(require_dist(), 1);
@@ -53732,8 +55454,8 @@ function parseSimpleYaml(raw, sink) {
 function isSeqItem(text) {
   return text === "-" || text.startsWith("- ");
 }
-function checkKey(key, into) {
-  if (!KEY.test(key) || RESERVED_KEY.test(key) || Object.prototype.hasOwnProperty.call(into, key)) bail();
+function checkKey(key2, into) {
+  if (!KEY.test(key2) || RESERVED_KEY.test(key2) || Object.prototype.hasOwnProperty.call(into, key2)) bail();
 }
 var Parser = class {
   constructor(lines, sink) {
@@ -53766,20 +55488,20 @@ var Parser = class {
       }
       const colon = text.indexOf(":");
       if (colon <= 0) bail();
-      const key = text.slice(0, colon);
-      checkKey(key, map2);
+      const key2 = text.slice(0, colon);
+      checkKey(key2, map2);
       if (colon + 1 < text.length && text[colon + 1] !== " ") bail();
       let start = colon + 1;
       while (text.charCodeAt(start) === 32) start++;
-      const keyPath = [...path, key];
+      const keyPath = [...path, key2];
       this.sink.set(keyPath, no);
       if (start === text.length || text[start] === "#") {
         const next = this.lines[this.#i];
-        if (next && next.indent > indent) map2[key] = this.block(next.indent, keyPath);
-        else if (next && next.indent === indent && isSeqItem(next.text)) map2[key] = this.blockSeq(indent, keyPath);
-        else map2[key] = null;
+        if (next && next.indent > indent) map2[key2] = this.block(next.indent, keyPath);
+        else if (next && next.indent === indent && isSeqItem(next.text)) map2[key2] = this.blockSeq(indent, keyPath);
+        else map2[key2] = null;
       } else {
-        map2[key] = inline(text, start, no, keyPath, this.sink);
+        map2[key2] = inline(text, start, no, keyPath, this.sink);
         this.noDeeperThan(indent);
       }
     }
@@ -53923,15 +55645,15 @@ var Scanner = class {
     for (; ; ) {
       const colon = this.text.indexOf(": ", this.pos);
       if (colon === -1) bail();
-      const key = this.text.slice(this.pos, colon);
-      checkKey(key, map2);
-      const keyPath = [...path, key];
+      const key2 = this.text.slice(this.pos, colon);
+      checkKey(key2, map2);
+      const keyPath = [...path, key2];
       this.sink.set(keyPath, this.no);
       this.pos = colon + 2;
       this.spaces();
       const v = this.text[this.pos];
       if (v === void 0 || v === "," || v === "}") bail();
-      map2[key] = this.value(keyPath, true);
+      map2[key2] = this.value(keyPath, true);
       this.spaces();
       const c = this.text[this.pos];
       this.pos++;
@@ -54009,9 +55731,9 @@ var LineMap = class {
     const prefix = from.join("\0");
     const target = to.join("\0");
     const lines = this.#index();
-    for (const [key, line] of source.#index()) {
-      if (key === prefix) lines.set(target, line);
-      else if (key.startsWith(`${prefix}\0`)) lines.set(target + key.slice(prefix.length), line);
+    for (const [key2, line] of source.#index()) {
+      if (key2 === prefix) lines.set(target, line);
+      else if (key2.startsWith(`${prefix}\0`)) lines.set(target + key2.slice(prefix.length), line);
     }
   }
   has(path) {
@@ -54098,9 +55820,9 @@ function parseFrontmatter(file2, text, required2 = true, { fast = true } = {}) {
 function record2(node2, path, lines, counter) {
   if ((0, import_yaml.isMap)(node2)) {
     for (const pair of node2.items) {
-      const key = (0, import_yaml.isScalar)(pair.key) ? String(pair.key.value) : String(pair.key);
+      const key2 = (0, import_yaml.isScalar)(pair.key) ? String(pair.key.value) : String(pair.key);
       const at = (0, import_yaml.isScalar)(pair.key) && pair.key.range ? pair.key.range[0] : node2.range?.[0] ?? 0;
-      const child = [...path, key];
+      const child = [...path, key2];
       lines.set(child, counter.linePos(at).line);
       if (pair.value && typeof pair.value === "object") record2(pair.value, child, lines, counter);
     }
@@ -54222,8 +55944,8 @@ function issuesToProblems(file2, schema, error63, data, lines, prefix = []) {
   for (const issue3 of error63.issues) {
     const path = [...prefix, ...issue3.path];
     const local = issue3.path;
-    const key = lastKey(path);
-    const hint2 = (typeof path[path.length - 1] === "number" ? HINTS[`${key}[]`] : void 0) ?? HINTS[key];
+    const key2 = lastKey(path);
+    const hint2 = (typeof path[path.length - 1] === "number" ? HINTS[`${key2}[]`] : void 0) ?? HINTS[key2];
     const value = valueAt(data, local);
     const at = lines.lineOf(path);
     const add = (code, message) => out.push(problem(file2, at, code, message));
@@ -54232,7 +55954,7 @@ function issuesToProblems(file2, schema, error63, data, lines, prefix = []) {
         if (value === void 0) {
           const parent = pathText(path.slice(0, -1));
           const where = path.length > 1 ? ` in ${parent}` : "";
-          add("field-missing", `missing required key "${key}"${where}${hint2 ? `: ${hint2}` : ""}`);
+          add("field-missing", `missing required key "${key2}"${where}${hint2 ? `: ${hint2}` : ""}`);
         } else {
           add("field-type", `${pathText(path)} is ${describeValue(value)}; it must be ${hint2 ?? issue3.expected}`);
         }
@@ -54273,7 +55995,7 @@ function issuesToProblems(file2, schema, error63, data, lines, prefix = []) {
         break;
       }
       case "invalid_union": {
-        if (key === "type" && "discriminator" in issue3) {
+        if (key2 === "type" && "discriminator" in issue3) {
           if (value === void 0) {
             add("field-missing", `${pathText(path.slice(0, -1))} has no "type"; it must be one of ${CHECK_TYPES.join(", ")}`);
           } else {
@@ -54282,7 +56004,7 @@ function issuesToProblems(file2, schema, error63, data, lines, prefix = []) {
               `${pathText(path)} ${describeValue(value)} is not a verification type${typeof value === "string" ? didYouMean(value, CHECK_TYPES) : ""}; use one of ${CHECK_TYPES.join(", ")}`
             );
           }
-        } else if (key === "steps") {
+        } else if (key2 === "steps") {
           add(
             "field-value",
             `${pathText(path)} is not a step; use one of { goto: "/path" }, { click: "selector" }, { fill: "selector", value: "text" }, { press: "selector", key: "Enter" }, { wait_for: "selector" }`
@@ -54329,6 +56051,147 @@ function unwrap(node2, value) {
     } else return node2;
   }
   return node2;
+}
+
+// app/engine/core/config/schema.ts
+var HarnessConfigSchema = external_exports.object({
+  /** Where spec directories live. */
+  specs_root: external_exports.string().min(1).default("docs/specs"),
+  /** Plans running at once. */
+  slots: external_exports.number().int().min(1).max(64).default(4),
+  /** The agent for plans that name none. */
+  agent: external_exports.enum(["script", "claude", "command"]).default("claude"),
+  agents: external_exports.object({
+    claude: external_exports.object({
+      executable: external_exports.string().optional(),
+      permission_mode: external_exports.string().optional(),
+      allowed_tools: external_exports.array(external_exports.string()).optional(),
+      max_turns: external_exports.number().int().positive().optional(),
+      model: external_exports.string().optional(),
+      extra_args: external_exports.array(external_exports.string()).optional()
+    }).strict().optional(),
+    command: external_exports.object({ command: external_exports.string().min(1), protocol: external_exports.boolean().default(false) }).strict().optional()
+  }).strict().default({}),
+  /** The least permission a person needs to run a /harness command that changes anything. */
+  permission: external_exports.enum(["read", "triage", "write", "maintain", "admin"]).default("write")
+}).strict();
+var DEFAULT_CONFIG = HarnessConfigSchema.parse({});
+
+// app/engine/core/config/parse.ts
+var CONFIG_PATH = ".github/harness.yml";
+function parseConfig(text) {
+  const fm = parseFrontmatter(CONFIG_PATH, `---
+${text}
+---
+`);
+  if (!fm.ok) return { problems: fm.problems.map((p) => ({ ...p, line: Math.max(1, p.line - 1) })) };
+  const parsed = HarnessConfigSchema.safeParse(fm.frontmatter.data);
+  if (!parsed.success) {
+    return {
+      problems: issuesToProblems(CONFIG_PATH, HarnessConfigSchema, parsed.error, fm.frontmatter.data, fm.frontmatter.lines).map((p) => ({
+        ...p,
+        line: Math.max(1, p.line - 1),
+        message: p.message.replace("; put keys of your own under metadata:", "")
+      }))
+    };
+  }
+  return { config: parsed.data, problems: [] };
+}
+
+// app/engine/core/graph/graph.ts
+function buildGraph(nodes) {
+  const ids = nodes.map((n2) => n2.id);
+  const index = /* @__PURE__ */ new Map();
+  ids.forEach((id, i) => {
+    if (!index.has(id)) index.set(id, i);
+  });
+  const deps = nodes.map(() => []);
+  const dependants = nodes.map(() => []);
+  let edgeCount = 0;
+  nodes.forEach((node2, i) => {
+    const seen = /* @__PURE__ */ new Set();
+    for (const dep of node2.dependsOn) {
+      const j = index.get(dep);
+      if (j === void 0 || seen.has(j)) continue;
+      seen.add(j);
+      deps[i].push(j);
+      dependants[j].push(i);
+      edgeCount++;
+    }
+  });
+  return { ids, index, deps, dependants, edgeCount };
+}
+function findCycles(graph) {
+  const n2 = graph.ids.length;
+  const indexOf = new Int32Array(n2).fill(-1);
+  const low = new Int32Array(n2);
+  const onStack = new Uint8Array(n2);
+  const stack = [];
+  const cycles = [];
+  let counter = 0;
+  const work = [];
+  for (let root = 0; root < n2; root++) {
+    if (indexOf[root] !== -1) continue;
+    work.push([root, 0]);
+    while (work.length > 0) {
+      const frame = work[work.length - 1];
+      const [v, next] = frame;
+      if (next === 0 && indexOf[v] === -1) {
+        indexOf[v] = low[v] = counter++;
+        stack.push(v);
+        onStack[v] = 1;
+      }
+      const edges = graph.deps[v];
+      if (next < edges.length) {
+        frame[1] = next + 1;
+        const w = edges[next];
+        if (indexOf[w] === -1) work.push([w, 0]);
+        else if (onStack[w]) low[v] = Math.min(low[v], indexOf[w]);
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = work[work.length - 1][0];
+        low[parent] = Math.min(low[parent], low[v]);
+      }
+      if (low[v] === indexOf[v]) {
+        const component = [];
+        let w;
+        do {
+          w = stack.pop();
+          onStack[w] = 0;
+          component.push(w);
+        } while (w !== v);
+        if (component.length > 1 || graph.deps[v].includes(v)) cycles.push(cycleWithin(graph, component));
+      }
+    }
+  }
+  return cycles.sort((a, b) => a[0] - b[0]);
+}
+function cycleWithin(graph, component) {
+  const members2 = new Set(component);
+  const start = Math.min(...component);
+  const parent = /* @__PURE__ */ new Map();
+  const queue = [start];
+  for (let head = 0; head < queue.length; head++) {
+    const v = queue[head];
+    for (const w of graph.deps[v]) {
+      if (!members2.has(w)) continue;
+      if (w === start) {
+        const path = [v];
+        for (let p = v; p !== start; ) {
+          p = parent.get(p);
+          path.push(p);
+        }
+        return path.reverse();
+      }
+      if (!parent.has(w)) {
+        parent.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  return [start];
 }
 
 // app/engine/core/spec/model.ts
@@ -54433,13 +56296,13 @@ function parsePlan(file2, text, phase, reading = {}) {
 }
 function checkGlobs(file2, data, lines) {
   const problems = [];
-  for (const key of ["files_modified", "files_read"]) {
-    const globs = data[key];
+  for (const key2 of ["files_modified", "files_read"]) {
+    const globs = data[key2];
     if (!Array.isArray(globs)) continue;
     globs.forEach((glob2, i) => {
       if (typeof glob2 !== "string") return;
       const verdict = checkRepoPath(glob2, "glob");
-      if (!verdict.ok) problems.push(problem(file2, lines.lineOf([key, i]), "path-outside-repo", `${key}[${i}] "${glob2}" ${verdict.reason}`));
+      if (!verdict.ok) problems.push(problem(file2, lines.lineOf([key2, i]), "path-outside-repo", `${key2}[${i}] "${glob2}" ${verdict.reason}`));
     });
   }
   return problems;
@@ -54449,12 +56312,12 @@ function checkCheckPaths(file2, checks, lines, at) {
   const problems = [];
   checks.forEach((check2, i) => {
     if (!check2 || typeof check2 !== "object") return;
-    for (const key of ["path", "cwd", "from"]) {
-      const value = check2[key];
+    for (const key2 of ["path", "cwd", "from"]) {
+      const value = check2[key2];
       if (typeof value !== "string") continue;
       const verdict = checkRepoPath(value, "path");
       if (!verdict.ok) {
-        const keyPath = [...at, i, key];
+        const keyPath = [...at, i, key2];
         problems.push(problem(file2, lines.lineOf(keyPath), "path-outside-repo", `${pathText(keyPath)} "${value}" ${verdict.reason}`));
       }
     }
@@ -54473,7 +56336,7 @@ function checkChecks(file2, checks, lines, at, serve) {
   const seen = /* @__PURE__ */ new Map();
   checks.forEach((check2, i) => {
     const here = [...at, i];
-    const line = (key) => lines.lineOf(key ? [...here, key] : here);
+    const line = (key2) => lines.lineOf(key2 ? [...here, key2] : here);
     const first = seen.get(check2.id);
     if (first !== void 0) {
       problems.push(
@@ -54483,7 +56346,7 @@ function checkChecks(file2, checks, lines, at, serve) {
     const regexes = [];
     if (check2.type === "file_contains" || check2.type === "key_link") regexes.push([["pattern"], check2.pattern]);
     if (check2.type === "command_output") regexes.push([["expect", "matches"], check2.expect.matches]);
-    for (const [key, source] of regexes) {
+    for (const [key2, source] of regexes) {
       if (source === void 0) continue;
       try {
         new RegExp(source);
@@ -54491,9 +56354,9 @@ function checkChecks(file2, checks, lines, at, serve) {
         problems.push(
           problem(
             file2,
-            lines.lineOf([...here, ...key]),
+            lines.lineOf([...here, ...key2]),
             "field-value",
-            `${pathText([...here, ...key])} is not a valid regular expression: ${e.message.replace(/^Invalid regular expression: /, "")}`
+            `${pathText([...here, ...key2])} is not a valid regular expression: ${e.message.replace(/^Invalid regular expression: /, "")}`
           )
         );
       }
@@ -54947,6 +56810,107 @@ function checkDependencies(plans, broken, byId, claimed, problems) {
   }
 }
 
+// app/engine/importers/gsd/plan.ts
+function isGsdPlan(data) {
+  return !("plan_id" in data) && "phase" in data && "plan" in data;
+}
+function gsdPhaseId(phase) {
+  const m = /^(\d{1,3})(?:[-_\s].*)?$/.exec(String(phase ?? "").trim());
+  return m ? m[1].padStart(2, "0") : void 0;
+}
+function two(n2) {
+  const m = /^(\d{1,3})$/.exec(String(n2 ?? "").trim());
+  return m ? m[1].padStart(2, "0") : void 0;
+}
+function gsdDependency(dep, phase) {
+  const s = String(dep).trim();
+  const full = /^(\d{1,3})-(\d{1,3})$/.exec(s);
+  if (full) return `${full[1].padStart(2, "0")}-${full[2].padStart(2, "0")}`;
+  const bare = two(s);
+  if (bare && phase) return `${phase}-${bare}`;
+  return s;
+}
+function gsdTitle(body) {
+  const objective = /<objective>\s*\n?\s*([^\n<]+)/.exec(body);
+  if (objective) return objective[1].trim().replace(/\.$/, "").slice(0, 200);
+  const heading = /^#{1,3}\s+(.+)$/m.exec(body);
+  return heading ? heading[1].trim().slice(0, 200) : void 0;
+}
+function slug2(value) {
+  return value.toLowerCase().replace(/\.[a-z0-9]+$/, "").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40);
+}
+function fromGsdPlan(data, lines, body) {
+  const out = {};
+  const map2 = new LineMap(lines.firstLine);
+  const phase = gsdPhaseId(data.phase);
+  const plan = two(data.plan);
+  out.plan_id = phase && plan ? `${phase}-${plan}` : `${String(data.phase)}-${String(data.plan)}`;
+  map2.copy(lines, ["plan"], ["plan_id"]);
+  out.title = typeof data.title === "string" ? data.title : gsdTitle(body) ?? `Plan ${String(out.plan_id)}`;
+  map2.copy(lines, ["title"], ["title"]);
+  if (Array.isArray(data.depends_on)) out.depends_on = data.depends_on.map((d) => gsdDependency(d, phase));
+  else if (data.depends_on !== void 0) out.depends_on = data.depends_on;
+  map2.copy(lines, ["depends_on"], ["depends_on"]);
+  for (const key2 of ["files_modified", "files_read", "autonomous", "requirements", "agent", "timeout_minutes", "checkpoints", "serve", "metadata"]) {
+    if (data[key2] !== void 0) {
+      out[key2] = data[key2];
+      map2.copy(lines, [key2], [key2]);
+    }
+  }
+  const mustPass = Array.isArray(data.must_pass) ? [...data.must_pass] : [];
+  if (Array.isArray(data.must_pass)) map2.copy(lines, ["must_pass"], ["must_pass"]);
+  const mustHaves = data.must_haves ?? {};
+  const used = new Set(mustPass.map((c) => String(c?.id)));
+  const uniqueId = (wanted) => {
+    let id = wanted || "check";
+    for (let n2 = 2; used.has(id); n2++) id = `${wanted}-${n2}`;
+    used.add(id);
+    return id;
+  };
+  if (Array.isArray(mustHaves.truths)) {
+    out.truths = mustHaves.truths.map(String);
+    map2.copy(lines, ["must_haves", "truths"], ["truths"]);
+  }
+  if (Array.isArray(mustHaves.artifacts)) {
+    mustHaves.artifacts.forEach((a, j) => {
+      const index = mustPass.length;
+      const check2 = {
+        id: uniqueId(`artifact-${slug2(String(a?.path ?? j + 1))}`),
+        type: "artifact",
+        path: a?.path
+      };
+      if (a?.provides !== void 0) check2.provides = a.provides;
+      if (a?.min_lines !== void 0) check2.min_lines = a.min_lines;
+      if (a?.exports !== void 0) check2.exports = Array.isArray(a.exports) ? a.exports : [a.exports];
+      if (a?.contains !== void 0) check2.contains = a.contains;
+      mustPass.push(check2);
+      map2.copy(lines, ["must_haves", "artifacts", j], ["must_pass", index]);
+    });
+  }
+  if (Array.isArray(mustHaves.key_links)) {
+    mustHaves.key_links.forEach((k, j) => {
+      const index = mustPass.length;
+      const check2 = {
+        id: uniqueId(`link-${slug2(String(k?.from ?? j + 1))}`),
+        type: "key_link",
+        from: k?.from,
+        to: k?.to
+      };
+      if (k?.via !== void 0) check2.via = k.via;
+      if (k?.pattern !== void 0) check2.pattern = k.pattern;
+      mustPass.push(check2);
+      map2.copy(lines, ["must_haves", "key_links", j], ["must_pass", index]);
+    });
+  }
+  out.must_pass = mustPass;
+  if (!map2.has(["must_pass"])) map2.copy(lines, ["must_haves"], ["must_pass"]);
+  return { data: out, lines: map2 };
+}
+var GSD_PLAN_DIALECT = { name: "gsd", matches: isGsdPlan, toHarness: fromGsdPlan };
+
+// app/engine/importers/dialects.ts
+var PLAN_READING = { dialects: [GSD_PLAN_DIALECT] };
+
 // app/machine/spec-files.ts
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { join as join7, relative as relative3, sep as sep3 } from "node:path";
@@ -54996,48 +56960,60 @@ function readCapped(full, path, max) {
   }
 }
 
-// app/worker-action/verification-markdown.ts
-var MARK = { pass: "✅ pass", fail: "❌ fail", human: "⏸️ waits for a person" };
-var CELL_MAX = 200;
-var DETAIL_MAX = 4e3;
-function cell(text) {
-  const line = text.split("\n")[0] ?? "";
-  const short = line.length > CELL_MAX ? `${line.slice(0, CELL_MAX - 1)}…` : line;
-  return short.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/</g, "&lt;");
-}
-function fenced(text) {
-  const fence = "`".repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-  return `${fence}
-${text}
-${fence}`;
-}
-function name(result) {
-  return result.plan === void 0 ? result.id : `${result.plan}/${result.id}`;
-}
-function verificationMarkdown(report) {
-  const lines = ["| Check | Type | Result | Evidence |", "|---|---|---|---|"];
-  for (const r of report.results) lines.push(`| \`${name(r)}\` | ${r.type} | ${MARK[r.status]} | ${cell(r.evidence)} |`);
-  if (report.results.length === 0) lines.push("| – | – | – | no checks ran |");
-  for (const r of report.results.filter((x) => x.status === "fail" && x.evidence.includes("\n"))) {
-    const evidence = r.evidence.length > DETAIL_MAX ? `${r.evidence.slice(0, DETAIL_MAX)}
-…(cut)` : r.evidence;
-    lines.push("", `<details><summary><code>${name(r)}</code> evidence</summary>`, "", fenced(evidence), "", "</details>");
-  }
-  if (report.problems.length > 0) lines.push("", ...report.problems.map((p) => `- ⚠️ ${p}`));
-  return lines.join("\n");
+// app/engine/core/verify/human-checkpoint.ts
+function humanCheckpoint(check2, plan) {
+  const what = check2.kind === "visual_quality" ? "Visual quality" : "UX flow";
+  return {
+    id: plan === void 0 ? check2.id : `${plan}/${check2.id}`,
+    kind: "verification",
+    prompt: `${what}: ${check2.prompt}`,
+    options: ["pass", "fail"],
+    source: check2.id
+  };
 }
 
-// app/worker-action/job-summary.ts
-var STATUS = { verified: "✅ Verified", checkpoint: "⏸️ Waiting for a person", failed: "❌ Failed" };
-function jobSummary(input2) {
-  const lines = [`## harness ${input2.heading}`, "", `**${STATUS[input2.status]}**${input2.detail ? `: ${input2.detail}` : ""}`];
-  if (input2.notes && input2.notes.length > 0) lines.push("", ...input2.notes.map((n2) => `- ${n2}`));
-  if (input2.report) lines.push("", `### ${input2.report.level === "plan" ? "Plan" : "Phase"} verification`, "", verificationMarkdown(input2.report));
-  if (input2.commits && input2.commits.length > 0) {
-    lines.push("", `### Commits (${input2.commits.length})`, "", ...input2.commits.map((c) => `- \`${c.sha.slice(0, 7)}\` ${c.subject}`));
-  }
-  return `${lines.join("\n")}
-`;
+// app/engine/lifecycle/answers.ts
+var APPROVALS = /^(y|yes|ok|okay|approve|approved|pass|passed|accept|accepted|lgtm|done)\b/i;
+function isApproval(answer) {
+  return APPROVALS.test(answer.trim());
+}
+function responseTo(checkpoint, answer, session, at) {
+  const envelope2 = { session, at, checkpoint: checkpoint.id };
+  if (checkpoint.kind === "decision") return { ...envelope2, type: "decision_made", answer };
+  if (checkpoint.kind === "verification") return { ...envelope2, type: "verification_result", passed: isApproval(answer), details: answer };
+  return { ...envelope2, type: "action_completed", note: answer };
+}
+function humanCheckpointId(key2) {
+  return `check-${key2}`;
+}
+function humanCheckQuestion(ref) {
+  return { ...humanCheckpoint(ref.check), id: humanCheckpointId(ref.key), options: ["approve", "reject"] };
+}
+function humanAnswer(given) {
+  return { passed: isApproval(given.answer), ...given.by === void 0 ? {} : { by: given.by }, note: given.answer };
+}
+
+// app/engine/core/run/deviations.ts
+var import_picomatch = __toESM(require_picomatch2(), 1);
+
+// app/engine/core/graph/glob.ts
+var PICOMATCH_OPTIONS = Object.freeze({ dot: true, posix: true });
+var SLASH = "/".codePointAt(0);
+
+// app/engine/core/run/deviations.ts
+function undeclaredWrites(changed, filesModified, ignore = []) {
+  const declared = (0, import_picomatch.default)([...filesModified], PICOMATCH_OPTIONS);
+  const ignored = ignore.length > 0 ? (0, import_picomatch.default)([...ignore], PICOMATCH_OPTIONS) : () => false;
+  const outside = changed.filter((f) => !declared(f) && !ignored(f));
+  if (outside.length === 0) return [];
+  return [
+    {
+      description: `Changed ${outside.length === 1 ? "a file" : `${outside.length} files`} outside files_modified: ${outside.slice(0, 10).join(", ")}${outside.length > 10 ? ", …" : ""}.`,
+      reason: "Not declared in the plan; parallel plans are kept apart only by their declared files.",
+      impact: outside.length > 3 ? "high" : "medium",
+      files: outside
+    }
+  ];
 }
 
 // app/engine/core/verify/check-result.ts
@@ -55091,10 +57067,10 @@ function jsonSubset(expected, actual, path = "$") {
   }
   if (expected !== null && typeof expected === "object") {
     if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return `${path}: expected an object, got ${describe3(actual)}`;
-    for (const [key, value] of Object.entries(expected)) {
-      const sub = /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
-      if (!(key in actual)) return `${sub}: missing`;
-      const diff = jsonSubset(value, actual[key], sub);
+    for (const [key2, value] of Object.entries(expected)) {
+      const sub = /^[A-Za-z_$][\w$]*$/.test(key2) ? `${path}.${key2}` : `${path}[${JSON.stringify(key2)}]`;
+      if (!(key2 in actual)) return `${sub}: missing`;
+      const diff = jsonSubset(value, actual[key2], sub);
       if (diff !== void 0) return diff;
     }
     return void 0;
@@ -56047,8 +58023,8 @@ async function runGroup(checks, serve, ports, opts, plan, problems) {
   try {
     for (const check2 of checks) {
       const result = await runCheck(check2, ports, await server.context(check2));
-      const key = plan === void 0 ? check2.id : `${plan}/${check2.id}`;
-      const final = { ...answered(check2, result, opts.answers?.[key]), ...plan === void 0 ? {} : { plan } };
+      const key2 = plan === void 0 ? check2.id : `${plan}/${check2.id}`;
+      const final = { ...answered(check2, result, opts.answers?.[key2]), ...plan === void 0 ? {} : { plan } };
       results.push(final);
       opts.onResult?.(final);
     }
@@ -56098,8 +58074,249 @@ async function verifyPhase(spec, phase, ports, opts = {}) {
   return finish2("phase", phase.id, opts.spec ?? spec.id, startedAt, results, problems, ports.clock);
 }
 
-// app/machine/verify-ports.ts
-import { resolve as resolve2 } from "node:path";
+// app/engine/lifecycle/failure-reason.ts
+function agentFailure(agent, error63) {
+  return `the ${agent} agent failed: ${error63}`;
+}
+function key(result) {
+  return result.plan === void 0 ? result.id : `${result.plan}/${result.id}`;
+}
+function verificationFailure(report) {
+  const what = report.level === "plan" ? `plan ${report.id}` : `phase ${report.id}`;
+  const failed2 = report.results.filter((r) => r.status === "fail");
+  const parts = [];
+  if (failed2.length > 0) {
+    const reasons = failed2.map((r) => `${key(r)} (${r.evidence.split("\n")[0]})`);
+    parts.push(`${failed2.length} check${failed2.length === 1 ? "" : "s"} failed: ${reasons.join("; ")}`);
+  }
+  parts.push(...report.problems);
+  const waiting = report.results.filter((r) => r.status === "human");
+  if (parts.length === 0 && waiting.length > 0) parts.push(`${waiting.length} human check${waiting.length === 1 ? "" : "s"} not approved: ${waiting.map(key).join(", ")}`);
+  return `${what} did not pass verification: ${parts.join("; ") || "no reason given"}`;
+}
+
+// app/engine/lifecycle/assignment.ts
+function agentName(plan, choice = {}) {
+  return choice.override ?? plan.agent ?? choice.configured ?? (plan.steps.length > 0 ? "script" : "claude");
+}
+function assignTask(a) {
+  return {
+    type: "assign_task",
+    session: a.session,
+    at: a.at.toISOString(),
+    spec: a.spec,
+    plan: a.plan.id,
+    resume: a.resume,
+    worktree: a.worktree,
+    prompt: a.prompt,
+    timeout_minutes: a.plan.timeoutMinutes
+  };
+}
+
+// app/engine/lifecycle/run-agent.ts
+var AttemptStoppedError = class extends HarnessError {
+};
+async function runAgent(run2, ports) {
+  const { plan, session } = run2;
+  const { answers: answers2, progress, clock } = ports;
+  const controller = new AbortController();
+  const stop = () => controller.abort(run2.signal?.reason);
+  run2.signal?.addEventListener("abort", stop, { once: true });
+  if (run2.signal?.aborted) stop();
+  let terminal;
+  let waiting;
+  const at = () => clock.now().toISOString();
+  const emit = async (message) => {
+    await progress.record?.(message);
+    switch (message.type) {
+      case "session_ready":
+        return progress.event({ kind: "agent-started", agent: message.agent });
+      case "task_started":
+        return progress.event({ kind: "task-started", task: message.task, total: message.total, title: message.title });
+      case "progress_update":
+        return progress.event({
+          kind: "progress",
+          message: message.message,
+          ...message.task !== void 0 && message.total !== void 0 ? { task: message.task, total: message.total } : {}
+        });
+      case "decision_needed":
+      case "verification_needed":
+      case "action_needed":
+        return progress.event({ kind: "agent-waiting", checkpoint: message.checkpoint });
+      case "task_completed":
+      case "task_failed":
+        terminal = message;
+    }
+  };
+  const awaitResponse = async (checkpoint) => {
+    const given = answers2.given(checkpoint.id) ?? await answers2.ask(checkpoint, "agent");
+    if (given) {
+      await progress.event({ kind: "agent-answered", checkpoint, answer: given });
+      return responseTo(checkpoint, given.answer, session, at());
+    }
+    if (plan.autonomous) return { type: "abort_task", session, at: at(), reason: `plan ${plan.id} is autonomous: true, and nobody can answer checkpoint "${checkpoint.id}" in a run` };
+    waiting = checkpoint;
+    controller.abort(new Error(`waiting for an answer to checkpoint "${checkpoint.id}"`));
+    return { type: "abort_task", session, at: at(), reason: `waiting for an answer to checkpoint "${checkpoint.id}"` };
+  };
+  try {
+    const context3 = {
+      task: assignTask({ session, spec: run2.spec, plan, resume: run2.resume, worktree: ports.workspace.root, prompt: await run2.prompt(), at: clock.now() }),
+      plan,
+      spec: run2.spec,
+      base: run2.base,
+      env: { ...run2.env },
+      logDir: run2.logDir,
+      signal: controller.signal,
+      now: () => clock.now(),
+      emit,
+      awaitResponse
+    };
+    await ports.agent(run2.agent).run(context3);
+  } catch (e) {
+    if (!waiting && !run2.signal?.aborted) terminal = { type: "task_failed", session, at: at(), plan: plan.id, error: e.message, retryable: false };
+  } finally {
+    run2.signal?.removeEventListener("abort", stop);
+  }
+  if (run2.signal?.aborted) throw new AttemptStoppedError(`plan ${plan.id} was stopped`);
+  if (waiting) return { kind: "checkpoint", checkpoint: waiting };
+  if (terminal?.type === "task_completed") {
+    await progress.event({ kind: "agent-finished" });
+    return { kind: "completed", ...terminal.summary === void 0 ? {} : { summary: terminal.summary }, ...terminal.usage ? { usage: terminal.usage } : {} };
+  }
+  const error63 = terminal?.type === "task_failed" ? terminal.error : "it ended without saying it completed";
+  await progress.event({ kind: "agent-failed", error: error63 });
+  return {
+    kind: "failed",
+    error: error63,
+    timedOut: terminal?.type === "task_failed" && terminal.timedOut === true,
+    ...terminal?.type === "task_failed" && terminal.usage ? { usage: terminal.usage } : {}
+  };
+}
+
+// app/engine/lifecycle/verify-with-people.ts
+var MAX_HUMAN_ROUNDS = 5;
+var UnknownHumanCheckError = class extends HarnessError {
+};
+async function verifyWithPeople(level, ports) {
+  const { answers: answers2, progress, clock } = ports;
+  const known = await standingAnswers(level, answers2);
+  let verifyMs = 0;
+  const once = async () => {
+    const started = clock.monotonic();
+    const open3 = ports.verifyPorts();
+    try {
+      return await level.run(open3, { answers: known, onResult: (result) => void progress.event({ kind: "check", result }) });
+    } finally {
+      await open3.close();
+      verifyMs += clock.monotonic() - started;
+    }
+  };
+  return progress.stage(level.title, async () => {
+    for (let round = 0; ; round++) {
+      const report = await once();
+      if (report.status !== "human" || round >= MAX_HUMAN_ROUNDS) return { report, verifyMs };
+      for (const result of report.results.filter((r) => r.status === "human")) {
+        const key2 = keyOf(result);
+        if (known[key2]) continue;
+        const question = humanCheckQuestion(refOf(level, key2));
+        const given = await answers2.ask(question, "verification");
+        if (!given) return { report, waiting: question, verifyMs };
+        known[key2] = humanAnswer(given);
+      }
+    }
+  });
+}
+function keyOf(result) {
+  return result.plan === void 0 ? result.id : `${result.plan}/${result.id}`;
+}
+function refOf(level, key2) {
+  const ref = level.humanChecks.find((h) => h.key === key2);
+  if (!ref) throw new UnknownHumanCheckError(`check ${key2} waits for a person but is no human check of this level`);
+  return ref;
+}
+async function standingAnswers(level, answers2) {
+  const known = {};
+  let since;
+  for (const ref of level.humanChecks) {
+    const given = answers2.given(humanCheckpointId(ref.key));
+    if (!given) continue;
+    if (given.at !== void 0 && level.since) {
+      since ??= await level.since();
+      if (Date.parse(given.at) < since.getTime()) continue;
+    }
+    known[ref.key] = humanAnswer(given);
+  }
+  return known;
+}
+
+// app/engine/lifecycle/attempt-plan.ts
+function planHumanChecks(plan) {
+  return plan.mustPass.flatMap((check2) => check2.type === "human" ? [{ key: check2.id, check: check2 }] : []);
+}
+async function attemptPlan(input2, ports) {
+  const { plan, base: base2 } = input2;
+  const { workspace, progress, clock } = ports;
+  let agent;
+  let agentMs = 0;
+  if (!input2.agentDone) {
+    const started = clock.monotonic();
+    agent = await progress.stage(`agent ${input2.agent}: ${plan.id} ${plan.title}`, () => runAgent(input2, ports)).finally(() => {
+      agentMs = clock.monotonic() - started;
+    });
+  }
+  const ended = async (how) => {
+    const look = (p) => how.failed ? p.catch(() => []) : p;
+    const [commits, changed] = await Promise.all([look(workspace.commits(base2)), look(workspace.changedFiles(base2))]);
+    const facts = {
+      ...input2.attempt === void 0 ? {} : { attempt: input2.attempt },
+      agent: input2.agent,
+      undeclaredWrites: undeclaredWrites(changed, plan.filesModified),
+      timedOut: agent?.kind === "failed" && agent.timedOut,
+      ...agent?.kind !== "checkpoint" && agent?.usage ? { usage: agent.usage } : {}
+    };
+    return { commits, facts, timing: { agentMs, verifyMs: how.verifyMs } };
+  };
+  if (agent?.kind === "checkpoint") return { kind: "checkpoint", checkpoint: agent.checkpoint, ...await ended({ failed: false, verifyMs: 0 }) };
+  if (agent?.kind === "failed") return { kind: "failed", reason: agentFailure(input2.agent, agent.error), ...await ended({ failed: true, verifyMs: 0 }) };
+  await progress.event({ kind: "verifying", level: "plan" });
+  const { report, waiting, verifyMs } = await verifyWithPeople(
+    {
+      title: `plan-level verification of ${plan.id}`,
+      humanChecks: planHumanChecks(plan),
+      since: () => workspace.headDate(),
+      run: (verifyPorts, options) => verifyPlan(plan, verifyPorts, { ...options, spec: input2.spec })
+    },
+    ports
+  );
+  const failed2 = report.status !== "pass" && !waiting;
+  const end = await ended({ failed: failed2, verifyMs });
+  if (waiting) return { kind: "checkpoint", checkpoint: waiting, report, ...end };
+  if (failed2) return { kind: "failed", reason: verificationFailure(report), report, ...end };
+  return { kind: "verified", report, ...agent?.kind === "completed" && agent.summary !== void 0 ? { summary: agent.summary } : {}, ...end };
+}
+
+// app/engine/lifecycle/verify-phase.ts
+function phaseHumanChecks(spec, phase) {
+  const refs = [];
+  for (const id of phase.plans) {
+    for (const check2 of spec.planById.get(id)?.mustPass ?? []) if (check2.type === "human") refs.push({ key: `${id}/${check2.id}`, check: check2, plan: id });
+  }
+  for (const check2 of phase.mustPass) if (check2.type === "human") refs.push({ key: check2.id, check: check2 });
+  return refs;
+}
+async function verifyPhaseLevel(spec, phase, ports) {
+  await ports.progress.event({ kind: "verifying", level: "phase" });
+  const { report, verifyMs } = await verifyWithPeople(
+    {
+      title: `phase-level verification of phase ${phase.id}`,
+      humanChecks: phaseHumanChecks(spec, phase),
+      run: (verifyPorts, options) => verifyPhase(spec, phase, verifyPorts, options)
+    },
+    ports
+  );
+  return report.status === "pass" ? { kind: "verified", report, verifyMs } : { kind: "failed", reason: verificationFailure(report), report, verifyMs };
+}
 
 // app/machine/clock.ts
 import { performance as performance3 } from "node:perf_hooks";
@@ -56113,6 +58330,9 @@ function systemClock(now = () => /* @__PURE__ */ new Date()) {
     }
   };
 }
+
+// app/machine/verify-ports.ts
+import { resolve as resolve2 } from "node:path";
 
 // app/machine/process-run.ts
 import { spawn as spawn3 } from "node:child_process";
@@ -56340,8 +58560,8 @@ async function openPage(browser) {
     async fill(selector, value, timeoutMs) {
       await page.fill(selector, value, { timeout: timeoutMs });
     },
-    async press(selector, key, timeoutMs) {
-      await page.press(selector, key, { timeout: timeoutMs });
+    async press(selector, key2, timeoutMs) {
+      await page.press(selector, key2, { timeout: timeoutMs });
     },
     url: () => page.url(),
     close: () => context3.close()
@@ -56458,8 +58678,8 @@ async function verifyHttp(url2, init) {
     throw new Error(`${init.method} ${url2} answered ${res.status} but the body could not be read: ${reason(e, init.timeoutMs)}`, { cause: e });
   }
   const headers = {};
-  res.headers.forEach((value, key) => {
-    headers[key] = value;
+  res.headers.forEach((value, key2) => {
+    headers[key2] = value;
   });
   return { status: res.status, headers, body };
 }
@@ -56610,7 +58830,7 @@ function answerOf2(body) {
   return m ? { plan: m[1], checkpoint: m[2], answer: text.slice(m.index + m[0].length).trim() } : void 0;
 }
 
-// app/worker-action/answer-comments.ts
+// app/worker-action/issue-answers.ts
 var TRUSTED_ASSOCIATIONS = /* @__PURE__ */ new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
 function isTrusted(comment) {
   return comment.authorType === "Bot" || TRUSTED_ASSOCIATIONS.has(comment.association);
@@ -56625,117 +58845,12 @@ function answerComments(comments, plan) {
   }
   return answers2;
 }
-
-// app/engine/core/verify/human-checkpoint.ts
-function humanCheckpoint(check2, plan) {
-  const what = check2.kind === "visual_quality" ? "Visual quality" : "UX flow";
+function issueAnswers(given) {
   return {
-    id: plan === void 0 ? check2.id : `${plan}/${check2.id}`,
-    kind: "verification",
-    prompt: `${what}: ${check2.prompt}`,
-    options: ["pass", "fail"],
-    source: check2.id
+    given: (checkpoint) => given.get(checkpoint),
+    ask: () => Promise.resolve(void 0)
   };
 }
-
-// app/engine/lifecycle/approval.ts
-var APPROVALS = /^(y|yes|ok|okay|approve|approved|pass|passed|accept|accepted|lgtm|done)\b/i;
-function isApproval(answer) {
-  return APPROVALS.test(answer.trim());
-}
-
-// app/worker-action/human-answers.ts
-function humanCheckpointId(check2) {
-  return `check-${check2}`;
-}
-function humanCheckQuestion(check2) {
-  return { ...humanCheckpoint(check2), id: humanCheckpointId(check2.id), options: ["approve", "reject"] };
-}
-function humanAnswers(plan, given, since) {
-  const answers2 = {};
-  for (const check2 of plan.mustPass) {
-    if (check2.type !== "human") continue;
-    const answer = given.get(humanCheckpointId(check2.id));
-    if (!answer || since !== void 0 && Date.parse(answer.at) < since.getTime()) continue;
-    answers2[check2.id] = { passed: isApproval(answer.answer), by: answer.by, note: answer.answer };
-  }
-  return answers2;
-}
-
-// app/worker-action/verification-failure.ts
-function verificationFailure(report) {
-  const what = report.level === "plan" ? `plan ${report.id}` : `phase ${report.id}`;
-  const failed2 = report.results.filter((r) => r.status === "fail");
-  const reasons = failed2.map((r) => `${r.plan === void 0 ? r.id : `${r.plan}/${r.id}`} (${r.evidence.split("\n")[0]})`);
-  const parts = [];
-  if (failed2.length > 0) parts.push(`${failed2.length} check${failed2.length === 1 ? "" : "s"} failed: ${reasons.join("; ")}`);
-  parts.push(...report.problems);
-  const waiting = report.results.filter((r) => r.status === "human");
-  if (parts.length === 0 && waiting.length > 0) parts.push(`${waiting.length} human check${waiting.length === 1 ? "" : "s"} not approved: ${waiting.map((r) => r.plan === void 0 ? r.id : `${r.plan}/${r.id}`).join(", ")}`);
-  return `${what} did not pass verification: ${parts.join("; ") || "no reason given"}`;
-}
-
-// app/worker-action/worker-error.ts
-var WorkerError = class extends HarnessError {
-};
-
-// app/worker-action/phase-worker.ts
-async function runPhaseWorker(run2, phaseId2) {
-  const { spec, log: log2 } = run2;
-  const phase = spec.phases.find((p) => p.id === phaseId2);
-  if (!phase) throw new WorkerError(`spec ${spec.id} (${run2.specPath}) has no phase ${phaseId2}`);
-  const heading = `${spec.id} / phase ${phase.id} ${phase.title}`;
-  const answers2 = await approvedOnPlanIssues(run2, phase.plans);
-  const report = await log2.group(`phase-level verification of phase ${phase.id}`, () => {
-    const ports = localVerifyPorts(run2.root, { env: run2.env, clock: systemClock(run2.now) });
-    return verifyPhase(spec, phase, ports, {
-      answers: answers2,
-      onResult: (r) => log2.info(`${r.status.padEnd(5)} ${r.plan === void 0 ? "" : `${r.plan}/`}${r.id} (${r.type}): ${r.evidence.split("\n")[0]}`)
-    }).finally(() => ports.close());
-  });
-  if (report.status === "pass") return { result: "verified", report, summary: jobSummary({ heading, status: "verified", notes: run2.notes, report }) };
-  const reason2 = verificationFailure(report);
-  return { result: "failed", failure: reason2, report, summary: jobSummary({ heading, status: "failed", detail: reason2, notes: run2.notes, report }) };
-}
-async function approvedOnPlanIssues(run2, planIds) {
-  const plans = planIds.flatMap((id) => {
-    const plan = run2.spec.planById.get(id);
-    return plan?.mustPass.some((c) => c.type === "human") ? [plan] : [];
-  });
-  if (plans.length === 0) return {};
-  const issues = await run2.forge.listPlanIssues(run2.spec.id);
-  const answers2 = {};
-  for (const plan of plans) {
-    const issue3 = issues.get(plan.id);
-    if (!issue3) continue;
-    const given = answerComments(await run2.forge.listComments(issue3.number), plan.id);
-    for (const [check2, answer] of Object.entries(humanAnswers(plan, given))) answers2[`${plan.id}/${check2}`] = answer;
-  }
-  return answers2;
-}
-
-// app/worker-action/plan-worker.ts
-import { readFile as readFile4 } from "node:fs/promises";
-import { join as join8 } from "node:path";
-
-// app/workers/config.ts
-function agentsConfig(config2) {
-  const out = {};
-  const c = config2.agents.claude;
-  if (c) {
-    out.claude = {};
-    if (c.executable !== void 0) out.claude.executable = c.executable;
-    if (c.permission_mode !== void 0) out.claude.permissionMode = c.permission_mode;
-    if (c.allowed_tools !== void 0) out.claude.allowedTools = c.allowed_tools;
-    if (c.max_turns !== void 0) out.claude.maxTurns = c.max_turns;
-    if (c.model !== void 0) out.claude.model = c.model;
-    if (c.extra_args !== void 0) out.claude.extraArgs = c.extra_args;
-  }
-  if (config2.agents.command) out.command = { command: config2.agents.command.command, protocol: config2.agents.command.protocol };
-  return out;
-}
-
-// app/worker-action/checkpoint-comment.ts
 var PROMPT_BUDGET = ISSUE_BODY_LIMIT - 2e3;
 function checkpointComment(plan, checkpoint) {
   const cut = checkpoint.prompt.length > PROMPT_BUDGET ? `${checkpoint.prompt.slice(0, PROMPT_BUDGET)}
@@ -56769,60 +58884,74 @@ function alreadyAsked(comments, plan, checkpoint, answers2) {
   return answer === void 0 || Date.parse(answer.at) < Date.parse(last.createdAt);
 }
 
-// app/worker-action/checkout.ts
-var BOT_NAME = "github-actions[bot]";
-var BOT_EMAIL = "41898282+github-actions[bot]@users.noreply.github.com";
-var Checkout = class {
-  constructor(root, remote = "origin") {
-    this.root = root;
-    this.remote = remote;
-    this.git = new Git(root);
-  }
-  root;
-  remote;
-  git;
-  /** Commit as github-actions unless the workflow (or the runner) set an identity. */
-  async ensureIdentity() {
-    const name2 = await this.config("user.name");
-    const email3 = await this.config("user.email");
-    if (!name2) await this.git.run(["config", "user.name", BOT_NAME]);
-    if (!email3) await this.git.run(["config", "user.email", BOT_EMAIL]);
-    return { name: name2 ?? BOT_NAME, email: email3 ?? BOT_EMAIL };
-  }
-  async config(key) {
-    try {
-      const value = (await this.git.run(["config", "--get", key])).trim();
-      return value === "" ? void 0 : value;
-    } catch (e) {
-      if (e instanceof GitError && e.code === 1) return void 0;
-      throw e;
-    }
-  }
-  /**
-   * Where the plan's own commits start: the merge base with the base branch. A shallow checkout
-   * (actions/checkout's default depth 1) has no history to find it in, so it is deepened first.
-   */
-  async planBase(base2) {
-    const shallow = (await this.git.run(["rev-parse", "--is-shallow-repository"])).trim() === "true";
-    const fetch3 = ["fetch", "--quiet", "--no-tags", ...shallow ? ["--unshallow"] : [], this.remote, `+refs/heads/${base2}:refs/remotes/${this.remote}/${base2}`];
-    await this.git.run(fetch3);
-    return (await this.git.run(["merge-base", "HEAD", `refs/remotes/${this.remote}/${base2}`])).trim();
-  }
-  /** The plan's commits since `base`, oldest first. */
-  commits(base2) {
-    return this.git.log({ base: base2 });
-  }
-  /** When HEAD was committed: answers given before it are about other work. */
-  async headDate() {
-    return new Date((await this.git.run(["log", "-1", "--format=%cI", "HEAD"])).trim());
-  }
-  /** Push what is committed to the plan branch; never forced: a branch that moved elsewhere is a conflict to see. */
-  async push(branch) {
-    await this.git.run(["push", "--quiet", this.remote, `HEAD:refs/heads/${branch}`]);
-  }
-};
+// app/worker-action/job-log.ts
+function jobProgress(log2) {
+  return {
+    event(e) {
+      switch (e.kind) {
+        case "agent-started":
+          return log2.info(`agent ${e.agent} started`);
+        case "task-started":
+          return log2.info(`[${e.task}/${e.total}] ${e.title}`);
+        case "progress":
+          return log2.info(e.message);
+        case "agent-waiting":
+          return log2.info(`checkpoint ${e.checkpoint.id} (${e.checkpoint.kind}): ${e.checkpoint.prompt.split("\n")[0]}`);
+        case "agent-answered":
+          return log2.info(`checkpoint ${e.checkpoint.id} was answered on the plan issue by ${e.answer.by ?? "someone"}: ${e.answer.answer}`);
+        case "check": {
+          const r = e.result;
+          return log2.info(`${r.status.padEnd(5)} ${r.plan === void 0 ? "" : `${r.plan}/`}${r.id} (${r.type}): ${r.evidence.split("\n")[0]}`);
+        }
+        default:
+          return;
+      }
+    },
+    stage: (title, work) => log2.group(title, work)
+  };
+}
 
-// app/worker-action/pr-body.ts
+// app/worker-action/reports.ts
+var MARK = { pass: "✅ pass", fail: "❌ fail", human: "⏸️ waits for a person" };
+var CELL_MAX = 200;
+var DETAIL_MAX = 4e3;
+function cell(text) {
+  const line = text.split("\n")[0] ?? "";
+  const short = line.length > CELL_MAX ? `${line.slice(0, CELL_MAX - 1)}…` : line;
+  return short.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/</g, "&lt;");
+}
+function fenced(text) {
+  const fence = "`".repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return `${fence}
+${text}
+${fence}`;
+}
+function name(result) {
+  return result.plan === void 0 ? result.id : `${result.plan}/${result.id}`;
+}
+function verificationMarkdown(report) {
+  const lines = ["| Check | Type | Result | Evidence |", "|---|---|---|---|"];
+  for (const r of report.results) lines.push(`| \`${name(r)}\` | ${r.type} | ${MARK[r.status]} | ${cell(r.evidence)} |`);
+  if (report.results.length === 0) lines.push("| – | – | – | no checks ran |");
+  for (const r of report.results.filter((x) => x.status === "fail" && x.evidence.includes("\n"))) {
+    const evidence = r.evidence.length > DETAIL_MAX ? `${r.evidence.slice(0, DETAIL_MAX)}
+…(cut)` : r.evidence;
+    lines.push("", `<details><summary><code>${name(r)}</code> evidence</summary>`, "", fenced(evidence), "", "</details>");
+  }
+  if (report.problems.length > 0) lines.push("", ...report.problems.map((p) => `- ⚠️ ${p}`));
+  return lines.join("\n");
+}
+var STATUS = { verified: "✅ Verified", checkpoint: "⏸️ Waiting for a person", failed: "❌ Failed" };
+function jobSummary(input2) {
+  const lines = [`## harness ${input2.heading}`, "", `**${STATUS[input2.status]}**${input2.detail ? `: ${input2.detail}` : ""}`];
+  if (input2.notes && input2.notes.length > 0) lines.push("", ...input2.notes.map((n2) => `- ${n2}`));
+  if (input2.report) lines.push("", `### ${input2.report.level === "plan" ? "Plan" : "Phase"} verification`, "", verificationMarkdown(input2.report));
+  if (input2.commits && input2.commits.length > 0) {
+    lines.push("", `### Commits (${input2.commits.length})`, "", ...input2.commits.map((c) => `- \`${c.sha.slice(0, 7)}\` ${c.subject}`));
+  }
+  return `${lines.join("\n")}
+`;
+}
 function prTitle(plan) {
   return `[${plan.id}] ${plan.title}`;
 }
@@ -56853,82 +58982,124 @@ ${lines.join("\n")}
 `;
 }
 
-// app/worker-action/run-agent.ts
-function responseTo(checkpoint, answer, session, at) {
-  const envelope2 = { session, at, checkpoint: checkpoint.id };
-  if (checkpoint.kind === "decision") return { ...envelope2, type: "decision_made", answer };
-  if (checkpoint.kind === "verification") return { ...envelope2, type: "verification_result", passed: isApproval(answer), details: answer };
-  return { ...envelope2, type: "action_completed", note: answer };
+// app/worker-action/worker-run.ts
+var WorkerError = class extends HarnessError {
+};
+
+// app/worker-action/phase-worker.ts
+async function runPhaseWorker(run2, phaseId2) {
+  const { spec, log: log2 } = run2;
+  const phase = spec.phases.find((p) => p.id === phaseId2);
+  if (!phase) throw new WorkerError(`spec ${spec.id} (${run2.specPath}) has no phase ${phaseId2}`);
+  const heading = `${spec.id} / phase ${phase.id} ${phase.title}`;
+  const clock = systemClock(run2.now);
+  const outcome = await verifyPhaseLevel(spec, phase, {
+    verifyPorts: () => localVerifyPorts(run2.root, { env: run2.env, clock }),
+    answers: issueAnswers(await approvedOnPlanIssues(run2, phase.plans)),
+    progress: jobProgress(log2),
+    clock
+  });
+  const { report } = outcome;
+  if (outcome.kind === "verified") return { result: "verified", report, summary: jobSummary({ heading, status: "verified", notes: run2.notes, report }) };
+  return { result: "failed", failure: outcome.reason, report, summary: jobSummary({ heading, status: "failed", detail: outcome.reason, notes: run2.notes, report }) };
 }
-async function runAgent(run2) {
-  const { plan, log: log2 } = run2;
-  const session = `${run2.spec}-${plan.id}`;
-  const controller = new AbortController();
-  let terminal;
-  let waiting;
-  const context3 = {
-    task: {
-      type: "assign_task",
-      session,
-      at: run2.now().toISOString(),
-      spec: run2.spec,
-      plan: plan.id,
-      resume: run2.resume,
-      worktree: run2.root,
-      prompt: run2.prompt,
-      timeout_minutes: plan.timeoutMinutes
-    },
-    plan,
-    spec: run2.spec,
-    base: run2.base,
-    env: run2.env,
-    logDir: run2.logDir,
-    signal: controller.signal,
-    now: run2.now,
-    emit(message) {
-      switch (message.type) {
-        case "session_ready":
-          log2.info(`agent ${message.agent} started`);
-          break;
-        case "task_started":
-          log2.info(`[${message.task}/${message.total}] ${message.title}`);
-          break;
-        case "progress_update":
-          log2.info(message.message);
-          break;
-        case "decision_needed":
-        case "verification_needed":
-        case "action_needed":
-          log2.info(`checkpoint ${message.checkpoint.id} (${message.checkpoint.kind}): ${message.checkpoint.prompt.split("\n")[0]}`);
-          break;
-        case "task_completed":
-        case "task_failed":
-          terminal = message;
-          break;
-      }
-    },
-    async awaitResponse(checkpoint) {
-      const at = run2.now().toISOString();
-      const given = run2.answers.get(checkpoint.id);
-      if (given) {
-        log2.info(`checkpoint ${checkpoint.id} was answered on the plan issue by ${given.by}: ${given.answer}`);
-        return responseTo(checkpoint, given.answer, session, at);
-      }
-      if (plan.autonomous) return { type: "abort_task", session, at, reason: `plan ${plan.id} is autonomous: true, and nobody can answer checkpoint "${checkpoint.id}" in a run` };
-      waiting = checkpoint;
-      controller.abort(new Error(`waiting for an answer to checkpoint "${checkpoint.id}" on the plan issue`));
-      return { type: "abort_task", session, at, reason: `waiting for an answer to checkpoint "${checkpoint.id}"` };
+async function approvedOnPlanIssues(run2, planIds) {
+  const plans = planIds.flatMap((id) => {
+    const plan = run2.spec.planById.get(id);
+    return plan?.mustPass.some((c) => c.type === "human") ? [plan] : [];
+  });
+  const answers2 = /* @__PURE__ */ new Map();
+  if (plans.length === 0) return answers2;
+  const issues = await run2.forge.listPlanIssues(run2.spec.id);
+  for (const plan of plans) {
+    const issue3 = issues.get(plan.id);
+    if (!issue3) continue;
+    const given = answerComments(await run2.forge.listComments(issue3.number), plan.id);
+    for (const { key: key2 } of planHumanChecks(plan)) {
+      const answer = given.get(humanCheckpointId(key2));
+      if (answer) answers2.set(humanCheckpointId(`${plan.id}/${key2}`), answer);
     }
-  };
-  try {
-    await agentFor(run2.agent, run2.agents).run(context3);
-  } catch (e) {
-    if (!waiting) return { kind: "failed", reason: e.message };
   }
-  if (waiting) return { kind: "checkpoint", checkpoint: waiting };
-  if (terminal?.type === "task_completed") return terminal.summary === void 0 ? { kind: "completed" } : { kind: "completed", summary: terminal.summary };
-  return { kind: "failed", reason: terminal?.type === "task_failed" ? terminal.error : `the ${run2.agent} agent ended without saying it completed` };
+  return answers2;
 }
+
+// app/worker-action/plan-worker.ts
+import { readFile as readFile4 } from "node:fs/promises";
+import { join as join8 } from "node:path";
+
+// app/workers/config.ts
+function agentsConfig(config2) {
+  const out = {};
+  const c = config2.agents.claude;
+  if (c) {
+    out.claude = {};
+    if (c.executable !== void 0) out.claude.executable = c.executable;
+    if (c.permission_mode !== void 0) out.claude.permissionMode = c.permission_mode;
+    if (c.allowed_tools !== void 0) out.claude.allowedTools = c.allowed_tools;
+    if (c.max_turns !== void 0) out.claude.maxTurns = c.max_turns;
+    if (c.model !== void 0) out.claude.model = c.model;
+    if (c.extra_args !== void 0) out.claude.extraArgs = c.extra_args;
+  }
+  if (config2.agents.command) out.command = { command: config2.agents.command.command, protocol: config2.agents.command.protocol };
+  return out;
+}
+
+// app/worker-action/checkout.ts
+var BOT_NAME = "github-actions[bot]";
+var BOT_EMAIL = "41898282+github-actions[bot]@users.noreply.github.com";
+var Checkout = class {
+  constructor(root, remote = "origin") {
+    this.root = root;
+    this.remote = remote;
+    this.git = new Git(root);
+  }
+  root;
+  remote;
+  git;
+  /** Commit as github-actions unless the workflow (or the runner) set an identity. */
+  async ensureIdentity() {
+    const name2 = await this.config("user.name");
+    const email3 = await this.config("user.email");
+    if (!name2) await this.git.run(["config", "user.name", BOT_NAME]);
+    if (!email3) await this.git.run(["config", "user.email", BOT_EMAIL]);
+    return { name: name2 ?? BOT_NAME, email: email3 ?? BOT_EMAIL };
+  }
+  async config(key2) {
+    try {
+      const value = (await this.git.run(["config", "--get", key2])).trim();
+      return value === "" ? void 0 : value;
+    } catch (e) {
+      if (e instanceof GitError && e.code === 1) return void 0;
+      throw e;
+    }
+  }
+  /**
+   * Where the plan's own commits start: the merge base with the base branch. A shallow checkout
+   * (actions/checkout's default depth 1) has no history to find it in, so it is deepened first.
+   */
+  async planBase(base2) {
+    const shallow = (await this.git.run(["rev-parse", "--is-shallow-repository"])).trim() === "true";
+    const fetch3 = ["fetch", "--quiet", "--no-tags", ...shallow ? ["--unshallow"] : [], this.remote, `+refs/heads/${base2}:refs/remotes/${this.remote}/${base2}`];
+    await this.git.run(fetch3);
+    return (await this.git.run(["merge-base", "HEAD", `refs/remotes/${this.remote}/${base2}`])).trim();
+  }
+  /** The plan's commits since `base`, oldest first. */
+  commits(base2) {
+    return this.git.log({ base: base2 });
+  }
+  /** Files that differ between `base` and HEAD. */
+  async changedFiles(base2) {
+    return (await this.git.run(["diff", "--name-only", "--no-renames", `${base2}...HEAD`])).split("\n").filter(Boolean);
+  }
+  /** When HEAD was committed: answers given before it are about other work. */
+  async headDate() {
+    return new Date((await this.git.run(["log", "-1", "--format=%cI", "HEAD"])).trim());
+  }
+  /** Push what is committed to the plan branch; never forced: a branch that moved elsewhere is a conflict to see. */
+  async push(branch) {
+    await this.git.run(["push", "--quiet", this.remote, `HEAD:refs/heads/${branch}`]);
+  }
+};
 
 // app/worker-action/plan-worker.ts
 async function runPlanWorker(run2, planId2) {
@@ -56940,7 +59111,7 @@ async function runPlanWorker(run2, planId2) {
   const comments = await forge.listComments(issue3.number);
   const checkout = new Checkout(run2.root);
   const identity = await checkout.ensureIdentity();
-  const agent = run2.inputs.agent ?? plan.agent ?? run2.config.agent;
+  const agent = agentName(plan, { override: run2.inputs.agent, configured: run2.config.agent });
   const job = {
     run: run2,
     plan,
@@ -56949,48 +59120,34 @@ async function runPlanWorker(run2, planId2) {
     answers: answerComments(comments, plan.id),
     checkout,
     branch: planBranch(spec.id, plan.id),
-    agent,
     heading: `${spec.id} / ${plan.id} ${plan.title}`
   };
   run2.notes.push(`agent \`${agent}\`${run2.inputs.resume ? ", resumed" : ""}; commits as ${identity.name}; plan issue #${issue3.number}`);
-  const base2 = await checkout.planBase(run2.base);
-  const outcome = await log2.group(
-    `agent ${agent}: ${plan.id} ${plan.title}`,
-    async () => runAgent({
+  const clock = systemClock(run2.now);
+  const outcome = await attemptPlan(
+    {
       spec: spec.id,
       plan,
       agent,
-      agents: agentsConfig(run2.config),
-      root: run2.root,
-      logDir: join8(run2.tempDir, "harness", spec.id, plan.id),
-      base: base2,
+      session: `${spec.id}-${plan.id}`,
+      base: await checkout.planBase(run2.base),
       resume: run2.inputs.resume,
-      prompt: await readFile4(join8(run2.root, run2.specPath, plan.file), "utf8"),
-      answers: job.answers,
+      prompt: () => readFile4(join8(run2.root, run2.specPath, plan.file), "utf8"),
       env: run2.env,
-      log: log2,
-      now: run2.now
-    })
+      logDir: join8(run2.tempDir, "harness", spec.id, plan.id)
+    },
+    {
+      agent: (name2) => agentFor(name2, agentsConfig(run2.config)),
+      workspace: checkout,
+      verifyPorts: () => localVerifyPorts(run2.root, { env: run2.env, clock }),
+      answers: issueAnswers(job.answers),
+      progress: jobProgress(log2),
+      clock
+    }
   );
-  if (outcome.kind === "checkpoint") return ask(job, outcome.checkpoint, await checkout.commits(base2));
-  if (outcome.kind === "failed") return failed(job, `the ${agent} agent failed: ${outcome.reason}`, await checkout.commits(base2));
-  const since = await checkout.headDate();
-  const report = await log2.group(`plan-level verification of ${plan.id}`, async () => {
-    const ports = localVerifyPorts(run2.root, { env: run2.env, clock: systemClock(run2.now) });
-    return verifyPlan(plan, ports, {
-      spec: spec.id,
-      answers: humanAnswers(plan, job.answers, since),
-      onResult: (r) => log2.info(`${r.status.padEnd(5)} ${r.id} (${r.type}): ${r.evidence.split("\n")[0]}`)
-    }).finally(() => ports.close());
-  });
-  const commits = await checkout.commits(base2);
-  if (report.status === "human") {
-    const waiting = report.results.find((r) => r.status === "human");
-    const check2 = plan.mustPass.find((c) => c.id === waiting.id);
-    if (check2?.type !== "human") throw new Error(`check ${waiting.id} waits for a person but is no human check of plan ${plan.id}`);
-    return ask(job, humanCheckQuestion(check2), commits, report);
-  }
-  if (report.status === "fail") return failed(job, verificationFailure(report), commits, report);
+  if (outcome.kind === "checkpoint") return ask(job, outcome.checkpoint, outcome.commits, outcome.report);
+  if (outcome.kind === "failed") return failed(job, outcome.reason, outcome.commits, outcome.report);
+  const { report, commits } = outcome;
   if (commits.length === 0) return failed(job, `plan ${plan.id} passed its checks but made no commits: there is nothing to open a pull request for`, commits, report);
   await checkout.push(job.branch);
   const pr = await forge.openPullRequest({
@@ -57048,181 +59205,6 @@ async function failed(job, reason2, commits, report) {
   };
 }
 
-// app/worker-action/spec-dir.ts
-import { join as join9 } from "node:path";
-async function findSpecDir(root, specsRoot, spec) {
-  const base2 = join9(root, specsRoot);
-  const entries = await listIfExists(base2);
-  if (!entries) throw new WorkerError(`no specs root ${specsRoot} in the checkout (specs_root in .github/harness.yml, or the action's specs-root input)`);
-  const found = [];
-  for (const entry of entries.filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
-    const text = await readTextIfExists(join9(base2, entry.name, "SPEC.md"));
-    if (text === void 0) continue;
-    const fm = parseFrontmatter("SPEC.md", text);
-    if (fm.ok && fm.frontmatter.data.id === spec) found.push(entry.name);
-  }
-  if (found.length === 0) throw new WorkerError(`no spec ${spec} under ${specsRoot}: no SPEC.md there has id: ${spec}`);
-  if (found.length > 1) throw new WorkerError(`spec ${spec} is in more than one directory under ${specsRoot}: ${found.join(", ")}`);
-  return `${specsRoot.replace(/\/+$/, "")}/${found[0]}`;
-}
-
-// app/worker-action/worker-config.ts
-import { join as join10 } from "node:path";
-
-// app/engine/core/config/schema.ts
-var HarnessConfigSchema = external_exports.object({
-  /** Where spec directories live. */
-  specs_root: external_exports.string().min(1).default("docs/specs"),
-  /** Plans running at once. */
-  slots: external_exports.number().int().min(1).max(64).default(4),
-  /** The agent for plans that name none. */
-  agent: external_exports.enum(["script", "claude", "command"]).default("claude"),
-  agents: external_exports.object({
-    claude: external_exports.object({
-      executable: external_exports.string().optional(),
-      permission_mode: external_exports.string().optional(),
-      allowed_tools: external_exports.array(external_exports.string()).optional(),
-      max_turns: external_exports.number().int().positive().optional(),
-      model: external_exports.string().optional(),
-      extra_args: external_exports.array(external_exports.string()).optional()
-    }).strict().optional(),
-    command: external_exports.object({ command: external_exports.string().min(1), protocol: external_exports.boolean().default(false) }).strict().optional()
-  }).strict().default({}),
-  /** The least permission a person needs to run a /harness command that changes anything. */
-  permission: external_exports.enum(["read", "triage", "write", "maintain", "admin"]).default("write")
-}).strict();
-var DEFAULT_CONFIG = HarnessConfigSchema.parse({});
-
-// app/engine/core/config/parse.ts
-var CONFIG_PATH = ".github/harness.yml";
-function parseConfig(text) {
-  const fm = parseFrontmatter(CONFIG_PATH, `---
-${text}
----
-`);
-  if (!fm.ok) return { problems: fm.problems.map((p) => ({ ...p, line: Math.max(1, p.line - 1) })) };
-  const parsed = HarnessConfigSchema.safeParse(fm.frontmatter.data);
-  if (!parsed.success) {
-    return {
-      problems: issuesToProblems(CONFIG_PATH, HarnessConfigSchema, parsed.error, fm.frontmatter.data, fm.frontmatter.lines).map((p) => ({
-        ...p,
-        line: Math.max(1, p.line - 1),
-        message: p.message.replace("; put keys of your own under metadata:", "")
-      }))
-    };
-  }
-  return { config: parsed.data, problems: [] };
-}
-
-// app/worker-action/worker-config.ts
-async function readWorkerConfig(root) {
-  const text = await readTextIfExists(join10(root, CONFIG_PATH));
-  if (text === void 0) return { config: DEFAULT_CONFIG, problems: [] };
-  const { config: config2, problems } = parseConfig(text);
-  return { config: config2 ?? DEFAULT_CONFIG, problems: problems.map((p) => `${p.file}:${p.line}: ${p.message}`) };
-}
-
-// app/engine/importers/gsd/plan.ts
-function isGsdPlan(data) {
-  return !("plan_id" in data) && "phase" in data && "plan" in data;
-}
-function gsdPhaseId(phase) {
-  const m = /^(\d{1,3})(?:[-_\s].*)?$/.exec(String(phase ?? "").trim());
-  return m ? m[1].padStart(2, "0") : void 0;
-}
-function two(n2) {
-  const m = /^(\d{1,3})$/.exec(String(n2 ?? "").trim());
-  return m ? m[1].padStart(2, "0") : void 0;
-}
-function gsdDependency(dep, phase) {
-  const s = String(dep).trim();
-  const full = /^(\d{1,3})-(\d{1,3})$/.exec(s);
-  if (full) return `${full[1].padStart(2, "0")}-${full[2].padStart(2, "0")}`;
-  const bare = two(s);
-  if (bare && phase) return `${phase}-${bare}`;
-  return s;
-}
-function gsdTitle(body) {
-  const objective = /<objective>\s*\n?\s*([^\n<]+)/.exec(body);
-  if (objective) return objective[1].trim().replace(/\.$/, "").slice(0, 200);
-  const heading = /^#{1,3}\s+(.+)$/m.exec(body);
-  return heading ? heading[1].trim().slice(0, 200) : void 0;
-}
-function slug2(value) {
-  return value.toLowerCase().replace(/\.[a-z0-9]+$/, "").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40);
-}
-function fromGsdPlan(data, lines, body) {
-  const out = {};
-  const map2 = new LineMap(lines.firstLine);
-  const phase = gsdPhaseId(data.phase);
-  const plan = two(data.plan);
-  out.plan_id = phase && plan ? `${phase}-${plan}` : `${String(data.phase)}-${String(data.plan)}`;
-  map2.copy(lines, ["plan"], ["plan_id"]);
-  out.title = typeof data.title === "string" ? data.title : gsdTitle(body) ?? `Plan ${String(out.plan_id)}`;
-  map2.copy(lines, ["title"], ["title"]);
-  if (Array.isArray(data.depends_on)) out.depends_on = data.depends_on.map((d) => gsdDependency(d, phase));
-  else if (data.depends_on !== void 0) out.depends_on = data.depends_on;
-  map2.copy(lines, ["depends_on"], ["depends_on"]);
-  for (const key of ["files_modified", "files_read", "autonomous", "requirements", "agent", "timeout_minutes", "checkpoints", "serve", "metadata"]) {
-    if (data[key] !== void 0) {
-      out[key] = data[key];
-      map2.copy(lines, [key], [key]);
-    }
-  }
-  const mustPass = Array.isArray(data.must_pass) ? [...data.must_pass] : [];
-  if (Array.isArray(data.must_pass)) map2.copy(lines, ["must_pass"], ["must_pass"]);
-  const mustHaves = data.must_haves ?? {};
-  const used = new Set(mustPass.map((c) => String(c?.id)));
-  const uniqueId = (wanted) => {
-    let id = wanted || "check";
-    for (let n2 = 2; used.has(id); n2++) id = `${wanted}-${n2}`;
-    used.add(id);
-    return id;
-  };
-  if (Array.isArray(mustHaves.truths)) {
-    out.truths = mustHaves.truths.map(String);
-    map2.copy(lines, ["must_haves", "truths"], ["truths"]);
-  }
-  if (Array.isArray(mustHaves.artifacts)) {
-    mustHaves.artifacts.forEach((a, j) => {
-      const index = mustPass.length;
-      const check2 = {
-        id: uniqueId(`artifact-${slug2(String(a?.path ?? j + 1))}`),
-        type: "artifact",
-        path: a?.path
-      };
-      if (a?.provides !== void 0) check2.provides = a.provides;
-      if (a?.min_lines !== void 0) check2.min_lines = a.min_lines;
-      if (a?.exports !== void 0) check2.exports = Array.isArray(a.exports) ? a.exports : [a.exports];
-      if (a?.contains !== void 0) check2.contains = a.contains;
-      mustPass.push(check2);
-      map2.copy(lines, ["must_haves", "artifacts", j], ["must_pass", index]);
-    });
-  }
-  if (Array.isArray(mustHaves.key_links)) {
-    mustHaves.key_links.forEach((k, j) => {
-      const index = mustPass.length;
-      const check2 = {
-        id: uniqueId(`link-${slug2(String(k?.from ?? j + 1))}`),
-        type: "key_link",
-        from: k?.from,
-        to: k?.to
-      };
-      if (k?.via !== void 0) check2.via = k.via;
-      if (k?.pattern !== void 0) check2.pattern = k.pattern;
-      mustPass.push(check2);
-      map2.copy(lines, ["must_haves", "key_links", j], ["must_pass", index]);
-    });
-  }
-  out.must_pass = mustPass;
-  if (!map2.has(["must_pass"])) map2.copy(lines, ["must_haves"], ["must_pass"]);
-  return { data: out, lines: map2 };
-}
-var GSD_PLAN_DIALECT = { name: "gsd", matches: isGsdPlan, toHarness: fromGsdPlan };
-
-// app/engine/importers/dialects.ts
-var PLAN_READING = { dialects: [GSD_PLAN_DIALECT] };
-
 // app/worker-action/worker.ts
 var PROBLEMS_SHOWN = 10;
 async function runWorker(deps) {
@@ -57233,7 +59215,7 @@ async function runWorker(deps) {
     for (const p of problems) log2.warning(`${p} (the defaults are used instead)`);
     const specsRoot = inputs.specsRoot ?? config2.specs_root;
     const specPath = await findSpecDir(deps.root, specsRoot, inputs.spec);
-    const loaded = loadSpec(await readSpecFiles(join11(deps.root, specPath)), PLAN_READING);
+    const loaded = loadSpec(await readSpecFiles(join9(deps.root, specPath)), PLAN_READING);
     if (!loaded.spec || !loaded.valid) {
       const errors = loaded.problems.filter((p) => p.severity === "error");
       const shown = errors.slice(0, PROBLEMS_SHOWN).map((p) => `${specPath}/${p.file}:${p.line}: ${p.message}`);
@@ -57254,6 +59236,27 @@ async function runWorker(deps) {
     if (!(e instanceof WorkerError)) throw e;
     return { result: "failed", failure: e.message, summary: jobSummary({ heading: `${inputs.spec} / ${target}`, status: "failed", detail: e.message }) };
   }
+}
+async function readWorkerConfig(root) {
+  const text = await readTextIfExists(join9(root, CONFIG_PATH));
+  if (text === void 0) return { config: DEFAULT_CONFIG, problems: [] };
+  const { config: config2, problems } = parseConfig(text);
+  return { config: config2 ?? DEFAULT_CONFIG, problems: problems.map((p) => `${p.file}:${p.line}: ${p.message}`) };
+}
+async function findSpecDir(root, specsRoot, spec) {
+  const base2 = join9(root, specsRoot);
+  const entries = await listIfExists(base2);
+  if (!entries) throw new WorkerError(`no specs root ${specsRoot} in the checkout (specs_root in .github/harness.yml, or the action's specs-root input)`);
+  const found = [];
+  for (const entry of entries.filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
+    const text = await readTextIfExists(join9(base2, entry.name, "SPEC.md"));
+    if (text === void 0) continue;
+    const fm = parseFrontmatter("SPEC.md", text);
+    if (fm.ok && fm.frontmatter.data.id === spec) found.push(entry.name);
+  }
+  if (found.length === 0) throw new WorkerError(`no spec ${spec} under ${specsRoot}: no SPEC.md there has id: ${spec}`);
+  if (found.length > 1) throw new WorkerError(`spec ${spec} is in more than one directory under ${specsRoot}: ${found.join(", ")}`);
+  return `${specsRoot.replace(/\/+$/, "")}/${found[0]}`;
 }
 
 // actions/worker/src/index.ts

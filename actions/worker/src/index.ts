@@ -4,7 +4,7 @@ import * as github from '@actions/github';
 import { GitHubForge } from '../../../app/worker-action/github-forge.js';
 import { parseInputs } from '../../../app/worker-action/inputs.js';
 import { runWorker } from '../../../app/worker-action/worker.js';
-import type { WorkerLog } from '../../../app/worker-action/worker-log.js';
+import type { WorkerLog } from '../../../app/worker-action/job-log.js';
 
 /**
  * The Actions shell around app/worker-action: inputs in, outputs, summary and status out.

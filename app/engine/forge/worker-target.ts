@@ -6,13 +6,23 @@ import { phaseCheck, planBranch, planCheck } from './names.js';
  * takes both through its `plan` input (a phase as `phase-PP`), and the same word names the
  * branch (`harness/<spec>/<plan>` or `harness/<spec>/phase-PP`) and the run's title.
  */
-export type WorkerTarget = { kind: 'plan'; spec: string; plan: string } | { kind: 'phase'; spec: string; phase: string };
+export type PlanOrPhase = { kind: 'plan'; plan: string } | { kind: 'phase'; phase: string };
+
+/** A target with its spec, as the App names runs, branches and check runs. */
+export type WorkerTarget = PlanOrPhase & { spec: string };
 
 const PHASE_INPUT = /^phase-(\d{2,})$/;
 
-/** The worker's `plan` input: the plan id, or `phase-PP`. */
-export function targetInput(target: WorkerTarget): string {
+/** The worker's `plan` input: the plan id, or `phase-PP` (of a target with its spec or without). */
+export function targetInput(target: WorkerTarget | PlanOrPhase): string {
   return target.kind === 'plan' ? target.plan : `phase-${target.phase}`;
+}
+
+/** The worker's `plan` input read back, checked: a plan id or `phase-PP`. */
+export function parseTargetInput(input: string): PlanOrPhase | undefined {
+  if (PLAN_ID.test(input)) return { kind: 'plan', plan: input };
+  const phase = PHASE_INPUT.exec(input);
+  return phase ? { kind: 'phase', phase: phase[1]! } : undefined;
 }
 
 export function targetBranch(target: WorkerTarget): string {
@@ -39,10 +49,8 @@ export function parseTargetId(text: string | null | undefined): WorkerTarget | u
   if (slash === -1) return undefined;
   const spec = text!.slice(0, slash);
   const rest = text!.slice(slash + 1);
-  if (!SPEC_ID.test(spec)) return undefined;
-  if (PLAN_ID.test(rest)) return { kind: 'plan', spec, plan: rest };
-  const phase = PHASE_INPUT.exec(rest);
-  return phase ? { kind: 'phase', spec, phase: phase[1]! } : undefined;
+  const target = SPEC_ID.test(spec) ? parseTargetInput(rest) : undefined;
+  return target && { ...target, spec };
 }
 
 export function parseWorkerRunTitle(title: string | null | undefined): WorkerTarget | undefined {

@@ -1,3 +1,5 @@
+import type { Usage } from '../protocol/messages.js';
+
 /**
  * Claude Code's headless output (`claude -p … --output-format stream-json --verbose`): one JSON
  * object a line. The shapes read here:
@@ -149,6 +151,28 @@ export function resultStats(result: ClaudeResult): string {
   if (result.costUsd !== undefined) parts.push(`$${result.costUsd.toFixed(2)}`);
   if (result.durationMs !== undefined) parts.push(`${(result.durationMs / 1000).toFixed(1)}s`);
   return parts.join(', ') || 'no statistics';
+}
+
+/** What one run of the CLI reported it used: the figures its result carries, and no others. */
+export function usageOf(result: ClaudeResult): Usage {
+  return { ...(result.numTurns === undefined ? {} : { turns: result.numTurns }), ...(result.costUsd === undefined ? {} : { costUsd: result.costUsd }) };
+}
+
+/**
+ * The usage of every run of one attempt (undefined: a run that reported nothing, such as one
+ * stopped by the time-out). A figure is summed only when every run reported it: a total with a
+ * run missing would be smaller than what was used, so it is left out instead. Undefined when no
+ * figure is known.
+ */
+export function totalUsage(runs: readonly (Usage | undefined)[]): Usage | undefined {
+  if (runs.length === 0) return undefined;
+  const sum = (key: keyof Usage): number | undefined =>
+    runs.every((r) => r?.[key] !== undefined) ? runs.reduce((total, r) => total + r![key]!, 0) : undefined;
+  const turns = sum('turns');
+  const costUsd = sum('costUsd');
+  if (turns === undefined && costUsd === undefined) return undefined;
+  // To a millionth of a dollar: sums of floats grow long tails (0.1843 + 0.0318).
+  return { ...(turns === undefined ? {} : { turns }), ...(costUsd === undefined ? {} : { costUsd: Math.round(costUsd * 1e6) / 1e6 }) };
 }
 
 /** Why a result is a failure, or undefined for a success. */

@@ -73,7 +73,7 @@ export function parseTrailers(message: string): Trailer[] {
   return trailers;
 }
 
-export function trailerValue(trailers: Trailer[], key: string): string | undefined {
+export function trailerValue(trailers: readonly Trailer[], key: string): string | undefined {
   const lower = key.toLowerCase();
   return trailers.findLast((t) => t.key.toLowerCase() === lower)?.value;
 }

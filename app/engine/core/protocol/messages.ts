@@ -22,6 +22,13 @@ export type Checkpoint = z.infer<typeof CheckpointSchema>;
 
 const envelope = { session: z.string().min(1), at: z.string().min(1) };
 
+/**
+ * What an agent used, as the agent itself reported it (Claude Code's num_turns and
+ * total_cost_usd): a figure no agent reported is left out, never estimated.
+ */
+export const UsageSchema = z.object({ turns: z.number().int().min(0).optional(), costUsd: z.number().min(0).optional() });
+export type Usage = z.infer<typeof UsageSchema>;
+
 export const WorkerMessageSchema = z.discriminatedUnion('type', [
   z.object({ ...envelope, type: z.literal('session_ready'), agent: z.string() }),
   z.object({ ...envelope, type: z.literal('task_started'), plan: z.string(), task: z.number().int().min(1), total: z.number().int().min(1), title: z.string() }),
@@ -29,8 +36,17 @@ export const WorkerMessageSchema = z.discriminatedUnion('type', [
   z.object({ ...envelope, type: z.literal('verification_needed'), plan: z.string(), checkpoint: CheckpointSchema }),
   z.object({ ...envelope, type: z.literal('decision_needed'), plan: z.string(), checkpoint: CheckpointSchema }),
   z.object({ ...envelope, type: z.literal('action_needed'), plan: z.string(), checkpoint: CheckpointSchema }),
-  z.object({ ...envelope, type: z.literal('task_completed'), plan: z.string(), commits: z.array(z.string()), summary: z.string().optional() }),
-  z.object({ ...envelope, type: z.literal('task_failed'), plan: z.string(), error: z.string(), retryable: z.boolean().default(false) }),
+  z.object({ ...envelope, type: z.literal('task_completed'), plan: z.string(), commits: z.array(z.string()), summary: z.string().optional(), usage: UsageSchema.optional() }),
+  z.object({
+    ...envelope,
+    type: z.literal('task_failed'),
+    plan: z.string(),
+    error: z.string(),
+    retryable: z.boolean().default(false),
+    /** The plan's timeout_minutes ran out and the agent was stopped. */
+    timedOut: z.boolean().optional(),
+    usage: UsageSchema.optional(),
+  }),
 ]);
 export type WorkerMessage = z.infer<typeof WorkerMessageSchema>;
 export type WorkerMessageType = WorkerMessage['type'];

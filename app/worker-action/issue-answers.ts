@@ -1,8 +1,57 @@
-import { checkpointMarker, checkpointOf } from '../engine/forge/checkpoint-markers.js';
-import { ISSUE_BODY_LIMIT } from '../engine/forge/limits.js';
 import type { Checkpoint } from '../engine/core/protocol/messages.js';
-import { isTrusted, type GivenAnswer } from './answer-comments.js';
+import { answerOf, checkpointMarker, checkpointOf } from '../engine/forge/checkpoint-markers.js';
+import { ISSUE_BODY_LIMIT } from '../engine/forge/limits.js';
+import type { Answers } from '../engine/lifecycle/ports.js';
 import type { IssueComment } from './worker-forge.js';
+
+/**
+ * The plan issue as the place where a job asks and people answer (docs/github-flow.md, step 7):
+ * the question is a comment with `<!-- harness:checkpoint <plan> <id> -->` on its first line,
+ * the answer one with `<!-- harness:answer <plan> <id> -->` (engine/forge/checkpoint-markers.ts).
+ */
+
+/** An answer on the issue, by checkpoint id. */
+export interface GivenAnswer {
+  checkpoint: string;
+  answer: string;
+  by: string;
+  /** When the comment was written (ISO-8601). */
+  at: string;
+}
+
+/**
+ * Anyone may comment on an issue and a marker is only text, so only comments that the app
+ * (a bot) or a person with write access wrote count as answers: otherwise a passer-by could
+ * approve a human check.
+ */
+const TRUSTED_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
+
+export function isTrusted(comment: IssueComment): boolean {
+  return comment.authorType === 'Bot' || TRUSTED_ASSOCIATIONS.has(comment.association);
+}
+
+/** The answers given to a plan's checkpoints, by checkpoint id; a later answer replaces an earlier one. */
+export function answerComments(comments: readonly IssueComment[], plan: string): Map<string, GivenAnswer> {
+  const answers = new Map<string, GivenAnswer>();
+  const ordered = [...comments].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id);
+  for (const comment of ordered) {
+    const given = answerOf(comment.body);
+    if (!given || given.plan !== plan || !isTrusted(comment) || given.answer === '') continue;
+    answers.set(given.checkpoint, { checkpoint: given.checkpoint, answer: given.answer, by: comment.author, at: comment.createdAt });
+  }
+  return answers;
+}
+
+/**
+ * The answers port of a job: what was answered on the issue before the job started, and no
+ * waiting (a job cannot wait hours for a person; it ends, and the answer dispatches the next).
+ */
+export function issueAnswers(given: ReadonlyMap<string, GivenAnswer>): Answers {
+  return {
+    given: (checkpoint) => given.get(checkpoint),
+    ask: () => Promise.resolve(undefined),
+  };
+}
 
 /** Room for the lines around the prompt. */
 const PROMPT_BUDGET = ISSUE_BODY_LIMIT - 2_000;

@@ -1,5 +1,5 @@
-import type { AssignTask, Checkpoint, OrchestratorMessage, WorkerMessage } from '../engine/core/protocol/messages.js';
-import type { Plan } from '../engine/core/spec/model.js';
+import type { AssignTask, Checkpoint, OrchestratorMessage, WorkerMessage } from '../protocol/messages.js';
+import type { Plan } from '../spec/model.js';
 
 /**
  * A worker runs one plan with one agent in the plan's own checkout. It reports through

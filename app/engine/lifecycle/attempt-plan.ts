@@ -1,0 +1,97 @@
+import type { Checkpoint, Usage } from '../core/protocol/messages.js';
+import { undeclaredWrites, type Deviation } from '../core/run/deviations.js';
+import type { Plan } from '../core/spec/model.js';
+import { verifyPlan, type VerificationReport } from '../core/verify/levels.js';
+import type { HumanCheckRef } from './answers.js';
+import { agentFailure, verificationFailure } from './failure-reason.js';
+import type { AttemptPorts, PlanCommit } from './ports.js';
+import { runAgent, type AgentResult, type AgentRun } from './run-agent.js';
+import { verifyWithPeople } from './verify-with-people.js';
+
+export interface AttemptInput extends AgentRun {
+  /** Which attempt at the plan this is, where the runtime counts them (1 for the first). */
+  attempt?: number;
+  /** The agent finished in an earlier run of this attempt: only verification is left. */
+  agentDone?: boolean;
+}
+
+/** What the knowledge loop learns from an attempt, whatever its end. */
+export interface AttemptFacts {
+  attempt?: number;
+  agent: string;
+  /** Files the plan changed outside its files_modified. */
+  undeclaredWrites: Deviation[];
+  /** The plan's timeout_minutes stopped the agent. */
+  timedOut: boolean;
+  /** Turns and cost, only as the agent reported them. */
+  usage?: Usage;
+}
+
+interface Ended {
+  /** The plan's commits since its base, oldest first. */
+  commits: PlanCommit[];
+  facts: AttemptFacts;
+  /** Milliseconds spent in the agent and in verification (not waiting for people). */
+  timing: { agentMs: number; verifyMs: number };
+}
+
+export type AttemptOutcome =
+  | (Ended & { kind: 'verified'; report: VerificationReport; /** What the agent said it did. */ summary?: string })
+  | (Ended & { kind: 'failed'; reason: string; report?: VerificationReport })
+  /** A person must answer first, and this runtime cannot wait: the question is for the caller to put where people see it. */
+  | (Ended & { kind: 'checkpoint'; checkpoint: Checkpoint; report?: VerificationReport });
+
+/** The plan's human checks, as plan-level verification names them. */
+export function planHumanChecks(plan: Plan): HumanCheckRef[] {
+  return plan.mustPass.flatMap((check) => (check.type === 'human' ? [{ key: check.id, check }] : []));
+}
+
+/**
+ * One attempt at a plan, the same on this machine and on a runner: the agent on the plan's
+ * checkout, then plan-level verification (human checks answered through the answers port),
+ * then what came of it. Merging, pull requests and records are the caller's.
+ */
+export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Promise<AttemptOutcome> {
+  const { plan, base } = input;
+  const { workspace, progress, clock } = ports;
+  let agent: AgentResult | undefined;
+  let agentMs = 0;
+  if (!input.agentDone) {
+    const started = clock.monotonic();
+    agent = await progress.stage(`agent ${input.agent}: ${plan.id} ${plan.title}`, () => runAgent(input, ports)).finally(() => {
+      agentMs = clock.monotonic() - started;
+    });
+  }
+  // What the branch holds when the attempt ends; a failed attempt's checkout that cannot say must not hide why it failed.
+  const ended = async (how: { failed: boolean; verifyMs: number }): Promise<Ended> => {
+    const look = <T>(p: Promise<T[]>) => (how.failed ? p.catch((): T[] => []) : p);
+    const [commits, changed] = await Promise.all([look(workspace.commits(base)), look(workspace.changedFiles(base))]);
+    const facts: AttemptFacts = {
+      ...(input.attempt === undefined ? {} : { attempt: input.attempt }),
+      agent: input.agent,
+      undeclaredWrites: undeclaredWrites(changed, plan.filesModified),
+      timedOut: agent?.kind === 'failed' && agent.timedOut,
+      ...(agent?.kind !== 'checkpoint' && agent?.usage ? { usage: agent.usage } : {}),
+    };
+    return { commits, facts, timing: { agentMs, verifyMs: how.verifyMs } };
+  };
+
+  if (agent?.kind === 'checkpoint') return { kind: 'checkpoint', checkpoint: agent.checkpoint, ...(await ended({ failed: false, verifyMs: 0 })) };
+  if (agent?.kind === 'failed') return { kind: 'failed', reason: agentFailure(input.agent, agent.error), ...(await ended({ failed: true, verifyMs: 0 })) };
+
+  await progress.event({ kind: 'verifying', level: 'plan' });
+  const { report, waiting, verifyMs } = await verifyWithPeople(
+    {
+      title: `plan-level verification of ${plan.id}`,
+      humanChecks: planHumanChecks(plan),
+      since: () => workspace.headDate(),
+      run: (verifyPorts, options) => verifyPlan(plan, verifyPorts, { ...options, spec: input.spec }),
+    },
+    ports,
+  );
+  const failed = report.status !== 'pass' && !waiting;
+  const end = await ended({ failed, verifyMs });
+  if (waiting) return { kind: 'checkpoint', checkpoint: waiting, report, ...end };
+  if (failed) return { kind: 'failed', reason: verificationFailure(report), report, ...end };
+  return { kind: 'verified', report, ...(agent?.kind === 'completed' && agent.summary !== undefined ? { summary: agent.summary } : {}), ...end };
+}

@@ -1,0 +1,30 @@
+import type { LevelResult, VerificationReport } from '../core/verify/levels.js';
+
+/**
+ * Why an attempt or a phase failed, in one line: the same words in SUMMARY.md, STATUS.md, the
+ * terminal, the job's failure and its summary, wherever the plan ran.
+ */
+
+/** The agent did not finish the plan. */
+export function agentFailure(agent: string, error: string): string {
+  return `the ${agent} agent failed: ${error}`;
+}
+
+function key(result: LevelResult): string {
+  return result.plan === undefined ? result.id : `${result.plan}/${result.id}`;
+}
+
+/** A report that did not pass: each failed check with the first line of its evidence, then the level's problems, else the human checks still waiting. */
+export function verificationFailure(report: VerificationReport): string {
+  const what = report.level === 'plan' ? `plan ${report.id}` : `phase ${report.id}`;
+  const failed = report.results.filter((r) => r.status === 'fail');
+  const parts: string[] = [];
+  if (failed.length > 0) {
+    const reasons = failed.map((r) => `${key(r)} (${r.evidence.split('\n')[0]})`);
+    parts.push(`${failed.length} check${failed.length === 1 ? '' : 's'} failed: ${reasons.join('; ')}`);
+  }
+  parts.push(...report.problems);
+  const waiting = report.results.filter((r) => r.status === 'human');
+  if (parts.length === 0 && waiting.length > 0) parts.push(`${waiting.length} human check${waiting.length === 1 ? '' : 's'} not approved: ${waiting.map(key).join(', ')}`);
+  return `${what} did not pass verification: ${parts.join('; ') || 'no reason given'}`;
+}

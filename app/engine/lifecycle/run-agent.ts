@@ -1,0 +1,122 @@
+import type { WorkerContext } from '../core/agents/agent.js';
+import { HarnessError } from '../core/error.js';
+import type { Checkpoint, OrchestratorMessage, Usage, WorkerMessage } from '../core/protocol/messages.js';
+import type { Plan } from '../core/spec/model.js';
+import { responseTo } from './answers.js';
+import { assignTask } from './assignment.js';
+import type { AttemptPorts } from './ports.js';
+
+/** The runtime stopped (Ctrl-C, a shutdown) while the attempt ran: nothing is decided, the next run resumes it. */
+export class AttemptStoppedError extends HarnessError {}
+
+export interface AgentRun {
+  spec: string;
+  plan: Plan;
+  agent: string;
+  session: string;
+  /** Where the plan's commits start. */
+  base: string;
+  resume: boolean;
+  /** The PLAN.md text, read when the agent starts. */
+  prompt: () => Promise<string>;
+  /** Added to the environment of the agent's processes. */
+  env: Record<string, string>;
+  /** Outside the checkout: the agent's logs and recorded answers. */
+  logDir: string;
+  /** The runtime stopping. */
+  signal?: AbortSignal | undefined;
+}
+
+export type AgentResult =
+  | { kind: 'completed'; summary?: string; usage?: Usage }
+  | { kind: 'failed'; error: string; timedOut: boolean; usage?: Usage }
+  /** Stopped at a checkpoint nobody has answered yet, where nobody can wait for one. */
+  | { kind: 'checkpoint'; checkpoint: Checkpoint };
+
+/**
+ * Run the plan's agent once: the assignment, its messages turned into events, its checkpoints
+ * answered through the answers port. Where nobody can wait for an answer, the agent is stopped
+ * at the question and the result is the checkpoint; the next run starts again from what the
+ * branch holds and finds the answer given by then.
+ */
+export async function runAgent(run: AgentRun, ports: Pick<AttemptPorts, 'agent' | 'workspace' | 'answers' | 'progress' | 'clock'>): Promise<AgentResult> {
+  const { plan, session } = run;
+  const { answers, progress, clock } = ports;
+  const controller = new AbortController();
+  const stop = () => controller.abort(run.signal?.reason);
+  run.signal?.addEventListener('abort', stop, { once: true });
+  if (run.signal?.aborted) stop();
+  let terminal: Extract<WorkerMessage, { type: 'task_completed' | 'task_failed' }> | undefined;
+  let waiting: Checkpoint | undefined;
+  const at = () => clock.now().toISOString();
+
+  const emit = async (message: WorkerMessage): Promise<void> => {
+    await progress.record?.(message);
+    switch (message.type) {
+      case 'session_ready':
+        return progress.event({ kind: 'agent-started', agent: message.agent });
+      case 'task_started':
+        return progress.event({ kind: 'task-started', task: message.task, total: message.total, title: message.title });
+      case 'progress_update':
+        return progress.event({
+          kind: 'progress',
+          message: message.message,
+          ...(message.task !== undefined && message.total !== undefined ? { task: message.task, total: message.total } : {}),
+        });
+      case 'decision_needed':
+      case 'verification_needed':
+      case 'action_needed':
+        return progress.event({ kind: 'agent-waiting', checkpoint: message.checkpoint });
+      case 'task_completed':
+      case 'task_failed':
+        terminal = message;
+    }
+  };
+
+  const awaitResponse = async (checkpoint: Checkpoint): Promise<OrchestratorMessage> => {
+    const given = answers.given(checkpoint.id) ?? (await answers.ask(checkpoint, 'agent'));
+    if (given) {
+      await progress.event({ kind: 'agent-answered', checkpoint, answer: given });
+      return responseTo(checkpoint, given.answer, session, at());
+    }
+    if (plan.autonomous) return { type: 'abort_task', session, at: at(), reason: `plan ${plan.id} is autonomous: true, and nobody can answer checkpoint "${checkpoint.id}" in a run` };
+    waiting = checkpoint;
+    // Stop the agent, and any process of it that waits on the answer: the question goes where a person sees it.
+    controller.abort(new Error(`waiting for an answer to checkpoint "${checkpoint.id}"`));
+    return { type: 'abort_task', session, at: at(), reason: `waiting for an answer to checkpoint "${checkpoint.id}"` };
+  };
+
+  try {
+    const context: WorkerContext = {
+      task: assignTask({ session, spec: run.spec, plan, resume: run.resume, worktree: ports.workspace.root, prompt: await run.prompt(), at: clock.now() }),
+      plan,
+      spec: run.spec,
+      base: run.base,
+      env: { ...run.env },
+      logDir: run.logDir,
+      signal: controller.signal,
+      now: () => clock.now(),
+      emit,
+      awaitResponse,
+    };
+    await ports.agent(run.agent).run(context);
+  } catch (e) {
+    if (!waiting && !run.signal?.aborted) terminal = { type: 'task_failed', session, at: at(), plan: plan.id, error: (e as Error).message, retryable: false };
+  } finally {
+    run.signal?.removeEventListener('abort', stop);
+  }
+  if (run.signal?.aborted) throw new AttemptStoppedError(`plan ${plan.id} was stopped`);
+  if (waiting) return { kind: 'checkpoint', checkpoint: waiting };
+  if (terminal?.type === 'task_completed') {
+    await progress.event({ kind: 'agent-finished' });
+    return { kind: 'completed', ...(terminal.summary === undefined ? {} : { summary: terminal.summary }), ...(terminal.usage ? { usage: terminal.usage } : {}) };
+  }
+  const error = terminal?.type === 'task_failed' ? terminal.error : 'it ended without saying it completed';
+  await progress.event({ kind: 'agent-failed', error });
+  return {
+    kind: 'failed',
+    error,
+    timedOut: terminal?.type === 'task_failed' && terminal.timedOut === true,
+    ...(terminal?.type === 'task_failed' && terminal.usage ? { usage: terminal.usage } : {}),
+  };
+}

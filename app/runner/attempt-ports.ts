@@ -1,0 +1,66 @@
+import type { Plan } from '../engine/core/spec/model.js';
+import type { AttemptPorts, Progress, Workspace } from '../engine/lifecycle/ports.js';
+import { localVerifyPorts } from '../machine/verify-ports.js';
+import { agentFor } from '../workers/registry.js';
+import { localAnswers } from './answers.js';
+import type { RunContext } from './context.js';
+import type { PlanSession } from './session.js';
+
+/** The plan's worktree, through the run's timed git. */
+export function localWorkspace(ctx: RunContext, worktree: string): Workspace {
+  return {
+    root: worktree,
+    commits: (base) => ctx.repo.git(worktree).log({ base }),
+    changedFiles: (base) => ctx.repo.changedFiles(worktree, base, 'HEAD'),
+    headDate: async () => new Date((await ctx.repo.git(worktree).run(['log', '-1', '--format=%cI', 'HEAD'])).trim()),
+  };
+}
+
+/**
+ * What an attempt reports, kept by a local run: every agent message in messages.jsonl, the
+ * plan's state in status.json, and progress for the person watching.
+ */
+function localProgress(ctx: RunContext, plan: Plan, session: PlanSession): Progress {
+  const reporter = ctx.reporter;
+  return {
+    record: (message) => ctx.store.appendMessage(plan.id, message),
+    async event(e) {
+      switch (e.kind) {
+        case 'agent-started':
+          return session.update({ state: 'running' });
+        case 'task-started':
+          await session.update({ state: 'running', currentTask: e.task, totalTasks: e.total, message: e.title });
+          return reporter.event({ kind: 'plan-progress', plan: plan.id, message: e.title, task: e.task, total: e.total });
+        case 'progress':
+          await session.update({ message: e.message });
+          return reporter.event({ kind: 'plan-progress', plan: plan.id, message: e.message, ...(e.task === undefined ? {} : { task: e.task, total: e.total }) });
+        case 'agent-waiting':
+          return session.update({ state: 'checkpoint', message: e.checkpoint.prompt.split('\n')[0] });
+        case 'agent-answered':
+          return session.update({ state: 'running' });
+        case 'agent-finished':
+          return session.update({ state: 'completed', message: 'work done; verifying' });
+        case 'agent-failed':
+          return session.update({ state: 'failed', error: e.error });
+        case 'verifying':
+          return reporter.event({ kind: 'plan-verifying', plan: plan.id });
+        case 'check':
+          return;
+      }
+    },
+    stage: (_title, work) => work(),
+  };
+}
+
+/** The ports of one plan's attempt on this machine. */
+export function localAttemptPorts(ctx: RunContext, plan: Plan, session: PlanSession): AttemptPorts {
+  const { worktree } = session.status;
+  return {
+    agent: (name) => agentFor(name, ctx.options.agents),
+    workspace: localWorkspace(ctx, worktree),
+    verifyPorts: () => localVerifyPorts(worktree, { env: ctx.options.env ?? {}, clock: ctx.clock }),
+    answers: localAnswers(ctx, plan.id),
+    progress: localProgress(ctx, plan, session),
+    clock: ctx.clock,
+  };
+}

@@ -1,0 +1,75 @@
+import type { Plan } from '../engine/core/spec/model.js';
+import type { RunContext } from './context.js';
+import { planBranch } from './repo.js';
+import type { SessionResult, SessionStatus } from './store.js';
+
+/** What an attempt changes in a plan's status as it goes. */
+export type StatusPatch = Partial<Pick<SessionStatus, 'state' | 'currentTask' | 'totalTasks' | 'message' | 'error'>>;
+
+/**
+ * One plan's session in `.orchestration/`: its status.json, replaced whole on every change (never
+ * edited in place, so the run's picture of it and the file are the same object), and at the end
+ * its result.json. The one path by which an attempt changes what the run knows of its plan.
+ */
+export class PlanSession {
+  #status: SessionStatus;
+
+  private constructor(
+    private readonly ctx: RunContext,
+    status: SessionStatus,
+    /** An earlier run started this attempt and was stopped. */
+    readonly resumed: boolean,
+  ) {
+    this.#status = status;
+  }
+
+  /**
+   * The plan's session as the last run left it, or a new attempt on a branch from the
+   * integration branch's head; either way with its worktree ready.
+   */
+  static async open(ctx: RunContext, plan: Plan, agent: string): Promise<PlanSession> {
+    const previous = ctx.state.statuses.get(plan.id);
+    const status = previous ?? (await fresh(ctx, plan, agent));
+    await ctx.repo.ensureWorktree(status.worktree, status.branch, status.base);
+    const session = new PlanSession(ctx, status, previous !== undefined);
+    await session.save(status);
+    return session;
+  }
+
+  get status(): Readonly<SessionStatus> {
+    return this.#status;
+  }
+
+  update(patch: StatusPatch): Promise<void> {
+    return this.save({ ...this.#status, ...patch, timestamp: this.ctx.now().toISOString() });
+  }
+
+  /** The attempt is over and its documents are committed: result.json says how it ended. */
+  async finish(result: SessionResult): Promise<void> {
+    await this.ctx.store.writeResult(result);
+    this.ctx.state.results.set(result.plan, result);
+  }
+
+  private async save(status: SessionStatus): Promise<void> {
+    this.#status = status;
+    await this.ctx.store.writeStatus(status);
+    this.ctx.state.statuses.set(status.plan, status);
+  }
+}
+
+async function fresh(ctx: RunContext, plan: Plan, agent: string): Promise<SessionStatus> {
+  const at = ctx.now().toISOString();
+  return {
+    sessionId: `${ctx.spec.id}-${plan.id}`,
+    plan: plan.id,
+    phase: plan.phase,
+    attempt: (ctx.state.results.get(plan.id) ? 1 : 0) + 1,
+    state: 'initializing',
+    branch: planBranch(ctx.spec.id, plan.id),
+    worktree: ctx.repo.worktreePath(ctx.spec.id, plan.id),
+    base: await ctx.repo.revParse('HEAD', ctx.integration.worktree),
+    agent,
+    startedAt: at,
+    timestamp: at,
+  };
+}

@@ -1,0 +1,112 @@
+import type { Plan } from '../engine/core/spec/model.js';
+import type { LevelResult, VerificationReport } from '../engine/core/verify/levels.js';
+import { ISSUE_BODY_LIMIT } from '../engine/forge/limits.js';
+import type { PlanCommit } from '../engine/lifecycle/ports.js';
+
+/**
+ * What the worker writes for people: the job summary and the plan PR's body, around the
+ * verification table they share.
+ */
+
+const MARK: Record<LevelResult['status'], string> = { pass: '✅ pass', fail: '❌ fail', human: '⏸️ waits for a person' };
+/** A table cell holds the first line of the evidence; failures show all of it below the table. */
+const CELL_MAX = 200;
+const DETAIL_MAX = 4_000;
+
+function cell(text: string): string {
+  const line = text.split('\n')[0] ?? '';
+  const short = line.length > CELL_MAX ? `${line.slice(0, CELL_MAX - 1)}…` : line;
+  return short.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;');
+}
+
+/** A fence longer than any run of backticks in the text. */
+function fenced(text: string): string {
+  const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return `${fence}\n${text}\n${fence}`;
+}
+
+function name(result: LevelResult): string {
+  return result.plan === undefined ? result.id : `${result.plan}/${result.id}`;
+}
+
+/** A verification report as Markdown: one row per check, then the full evidence of what failed and any problem. */
+export function verificationMarkdown(report: VerificationReport): string {
+  const lines = ['| Check | Type | Result | Evidence |', '|---|---|---|---|'];
+  for (const r of report.results) lines.push(`| \`${name(r)}\` | ${r.type} | ${MARK[r.status]} | ${cell(r.evidence)} |`);
+  if (report.results.length === 0) lines.push('| – | – | – | no checks ran |');
+  for (const r of report.results.filter((x) => x.status === 'fail' && x.evidence.includes('\n'))) {
+    const evidence = r.evidence.length > DETAIL_MAX ? `${r.evidence.slice(0, DETAIL_MAX)}\n…(cut)` : r.evidence;
+    lines.push('', `<details><summary><code>${name(r)}</code> evidence</summary>`, '', fenced(evidence), '', '</details>');
+  }
+  if (report.problems.length > 0) lines.push('', ...report.problems.map((p) => `- ⚠️ ${p}`));
+  return lines.join('\n');
+}
+
+export interface JobSummaryInput {
+  /** "SPC-007 / 01-02 Greeting files" or "SPC-007 / phase 01 Foundation". */
+  heading: string;
+  status: 'verified' | 'checkpoint' | 'failed';
+  /** One line under the status: the PR, the question, or why it failed. */
+  detail?: string;
+  report?: VerificationReport;
+  commits?: readonly PlanCommit[];
+  notes?: readonly string[];
+}
+
+const STATUS = { verified: '✅ Verified', checkpoint: '⏸️ Waiting for a person', failed: '❌ Failed' } as const;
+
+/** The job summary: the outcome first, then the checks with their evidence, then the commits. */
+export function jobSummary(input: JobSummaryInput): string {
+  const lines = [`## harness ${input.heading}`, '', `**${STATUS[input.status]}**${input.detail ? `: ${input.detail}` : ''}`];
+  if (input.notes && input.notes.length > 0) lines.push('', ...input.notes.map((n) => `- ${n}`));
+  if (input.report) lines.push('', `### ${input.report.level === 'plan' ? 'Plan' : 'Phase'} verification`, '', verificationMarkdown(input.report));
+  if (input.commits && input.commits.length > 0) {
+    lines.push('', `### Commits (${input.commits.length})`, '', ...input.commits.map((c) => `- \`${c.sha.slice(0, 7)}\` ${c.subject}`));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export interface PrBodyInput {
+  spec: string;
+  specPath: string;
+  plan: Plan;
+  issue: number;
+  agent: string;
+  report: VerificationReport;
+  commits: readonly PlanCommit[];
+  agentSummary?: string;
+  runUrl?: string;
+}
+
+export function prTitle(plan: Plan): string {
+  return `[${plan.id}] ${plan.title}`;
+}
+
+/** The plan PR's body: what it closes, how it was verified, and what it commits. */
+export function prBody(input: PrBodyInput): string {
+  const { plan } = input;
+  const head = [
+    `Closes #${input.issue}`,
+    '',
+    `Plan **${plan.id} ${plan.title}** of spec **${input.spec}** (\`${input.specPath}/${plan.file}\`), done by the \`${input.agent}\` agent` +
+      (input.runUrl ? ` in [this worker run](${input.runUrl})` : '') +
+      ' and verified by harness.',
+  ];
+  if (input.agentSummary) head.push('', `> ${input.agentSummary.split('\n').join('\n> ')}`);
+  head.push('', '### Verification', '', verificationMarkdown(input.report), '', `### Commits (${input.commits.length})`, '');
+  const text = head.join('\n');
+  // The commits go last and are the part cut to fit GitHub's body limit.
+  const budget = ISSUE_BODY_LIMIT - text.length - 100;
+  const lines: string[] = [];
+  let used = 0;
+  for (const c of input.commits) {
+    const line = `- ${c.sha.slice(0, 7)} ${c.subject}`;
+    if (used + line.length + 1 > budget) {
+      lines.push(`- … and ${input.commits.length - lines.length} more`);
+      break;
+    }
+    lines.push(line);
+    used += line.length + 1;
+  }
+  return `${text}\n${lines.join('\n')}\n`;
+}

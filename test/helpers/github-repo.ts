@@ -260,6 +260,19 @@ export class FakeGitHub {
       }
       return [200, this.issueJson(issue)];
     }
+    if ((m = /^POST \/issues\/(\d+)\/labels$/.exec(route))) {
+      const issue = this.issues.find((i) => i.number === Number(m![1]));
+      if (!issue) return [404, { message: 'Not Found' }];
+      const added = this.applyLabels((b.labels as string[]) ?? []).filter((l) => !issue.labels.includes(l));
+      issue.labels.push(...added);
+      return [200, this.issueJson(issue).labels];
+    }
+    if ((m = /^DELETE \/issues\/(\d+)\/labels\/(.+)$/.exec(route))) {
+      const issue = this.issues.find((i) => i.number === Number(m![1]));
+      if (!issue?.labels.includes(m[2]!)) return [404, { message: 'Label does not exist' }];
+      issue.labels = issue.labels.filter((l) => l !== m![2]);
+      return [200, this.issueJson(issue).labels];
+    }
     if ((m = /^GET \/issues\/(\d+)\/comments$/.exec(route))) {
       return this.page(url, this.comments.filter((c) => c.issue === Number(m![1])).map((c) => this.commentJson(c)));
     }

@@ -16,7 +16,7 @@ export function testForge(): GitHubForge {
     retry: { enabled: false },
   }));
   const octokit = new Octokit({ auth: { token: 'test-token' } });
-  return new GitHubForge((route, params) => octokit.request(route, params), { owner: OWNER, repo: REPO });
+  return new GitHubForge(octokit.request, { owner: OWNER, repo: REPO });
 }
 
 export function api(): nock.Scope {

@@ -1,21 +1,23 @@
 import type { Context } from 'probot';
 import type { HarnessConfig } from '../../engine/core/config/schema.js';
 import { planBranch, type StatusValue } from '../../engine/forge/names.js';
+import type { IssueLike } from '../../engine/forge/plan-issue-view.js';
 import { phasesToVerify, planRound, type RoundIssue, type RoundPlan } from '../../engine/forge/round-plan.js';
-import { withStatus } from '../../engine/forge/with-status.js';
 import { parseTargetBranch, targetInput, type WorkerTarget } from '../../engine/forge/worker-target.js';
+import type { IssueRecord } from '../../gateway/issues.js';
+import { appGateway } from '../app-gateway.js';
 import { loadConfig } from '../config.js';
-import { updateIssue, type IssueRecord } from '../resources/issues.js';
-import { branchesWithPrefix, branchSha } from '../resources/refs.js';
 import { dispatchTarget, type BaseHead } from './dispatch.js';
 import { defaultBranch } from './repository.js';
-import { issueLike, specIssues } from './spec-issues.js';
 import { refreshStatus } from './status-comment.js';
 
 export interface RoundOptions {
   /** .github/harness.yml as the caller read it in this delivery: saves the request. */
   config?: HarnessConfig;
-  /** The spec's plan issues as the caller read (and changed) them in this delivery: saves the request. */
+  /**
+   * Each plan's issue (the gateway's SpecIssues.byPlan) as the caller read and changed them in
+   * this delivery: saves the request.
+   */
   issues?: readonly IssueRecord[];
   /**
    * The spec's base, when the event names it (the branch a worker was dispatched on, a plan
@@ -36,9 +38,19 @@ export interface RoundResult {
   relabelled: { plan: string; to: StatusValue }[];
 }
 
+/** The engine's view of an issue record (GitHub's own field names). */
+export function issueLike(issue: IssueRecord): IssueLike {
+  return { number: issue.number, title: issue.title, body: issue.body, state: issue.state, state_reason: issue.stateReason, labels: issue.labels };
+}
+
+/** Each plan's issue of a spec, as the gateway resolves them: one list read. */
+export async function planIssuesOf(context: Context, spec: string): Promise<IssueRecord[]> {
+  return [...(await appGateway(context).planIssues(spec)).byPlan.values()];
+}
+
 /** The phases whose verification was claimed: their branch `harness/<spec>/phase-PP` exists. */
 async function claimedPhases(context: Context, spec: string): Promise<Set<string>> {
-  const branches = await branchesWithPrefix(context.octokit, context.repo(), planBranch(spec, 'phase-'));
+  const branches = await appGateway(context).branchesWithPrefix(planBranch(spec, 'phase-'));
   const phases = new Set<string>();
   for (const name of branches.keys()) {
     const target = parseTargetBranch(name);
@@ -55,16 +67,16 @@ async function claimedPhases(context: Context, spec: string): Promise<Set<string
  * branches (one matching-refs call). That is at most four reads whatever the number of plans,
  * up to 100 plans: a spec of more takes one more read per 100 (the list is paginated, not
  * cut). The decision is planRound's, from the labels alone; the writes are, per plan
- * started, the claim, the dispatch, the check run and one label write, and one label write
- * per queued plan whose ready/blocked status changed. A round run twice on the same issues
+ * started, the claim, the dispatch, the check run and the status write (add status:running,
+ * then remove the old status label: two requests, the race-safe form), and the same two per
+ * queued plan whose ready/blocked status changed. A round run twice on the same issues
  * makes the same decision and loses every claim the first one won, so a redelivered event
  * writes nothing new.
  */
 export async function scheduleRound(context: Context, spec: string, options: RoundOptions = {}): Promise<RoundResult> {
-  const { octokit } = context;
-  const repo = context.repo();
+  const github = appGateway(context);
   const config = options.config ?? (await loadConfig(context)).config;
-  const issues = options.issues ?? (await specIssues(context, spec));
+  const issues = options.issues ?? (await planIssuesOf(context, spec));
   const plan = planRound({ spec, issues: issues.map(issueLike), slots: config.slots });
   const base = options.base ?? defaultBranch(context);
   const result: RoundResult = { spec, base, plan, dispatched: [], lost: [], relabelled: [] };
@@ -72,7 +84,7 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   let head: BaseHead | undefined;
   const baseHead = async (): Promise<BaseHead> => {
     if (head) return head;
-    const sha = await branchSha(octokit, repo, base);
+    const sha = await github.branchSha(base);
     if (sha === undefined) throw new Error(`${spec}: the base branch ${base} does not exist, so no plan branch can start from it`);
     return (head = { branch: base, sha });
   };
@@ -83,7 +95,7 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
 
   for (const issue of plan.dispatch) await start({ kind: 'plan', spec, plan: issue.plan }, issue);
   for (const { issue, to } of plan.relabel) {
-    await updateIssue(octokit, repo, issue.number, { labels: withStatus(issue.labels, to) });
+    await github.setStatus(issue, to);
     result.relabelled.push({ plan: issue.plan, to });
   }
   if (plan.completePhases.length > 0) {

@@ -2,7 +2,8 @@ import type { Context } from 'probot';
 import { withStatus } from '../../engine/forge/with-status.js';
 import { parseMarker } from '../../engine/forge/plan-issue.js';
 import { specFromIssues } from '../../engine/forge/spec-from-issues.js';
-import type { IssueRecord } from '../resources/issues.js';
+import type { IssueRecord } from '../../gateway/issues.js';
+import { appGateway } from '../app-gateway.js';
 import { refreshStatusComment } from '../spec-pr/status-comment.js';
 import type { RoundResult } from './round.js';
 
@@ -25,5 +26,5 @@ export async function refreshStatus(context: Context, round: RoundResult, issues
   const spec = specFromIssues(round.spec, after);
   if (!spec) return;
   // Issues synced from later spec PRs keep the first PR's record; the lowest number is that PR.
-  await refreshStatusComment(context.octokit, context.repo(), Math.min(...prs), spec, after);
+  await refreshStatusComment(appGateway(context), Math.min(...prs), spec, after);
 }

@@ -97434,130 +97434,6 @@ function phasesToVerify(plan2, claimed) {
   return plan2.completePhases.filter((ph) => !claimed.has(ph));
 }
 
-// app/engine/forge/check-actions.ts
-var ABORT_ACTION = { label: "Abort", description: "Cancel the worker; the plan fails", identifier: "abort" };
-var APPROVE_ACTION = { label: "Approve", description: "Answer the checkpoint with approve", identifier: "approve" };
-var RETRY_ACTION = { label: "Retry", description: "Start this plan again from scratch", identifier: "retry" };
-
-// app/engine/forge/worker-outcome.ts
-function dispatchedCheck(target2, branch, issue3) {
-  const what = target2.kind === "plan" ? `plan ${target2.plan}` : `the verification of phase ${target2.phase}`;
-  const where = issue3 ? ` Its issue is #${issue3.number}.` : "";
-  return {
-    title: "Worker dispatched",
-    summary: `harness dispatched the worker for ${what} of ${target2.spec} on the branch \`${branch}\`.${where}`,
-    actions: target2.kind === "plan" ? [ABORT_ACTION] : []
-  };
-}
-var SETTLES = /* @__PURE__ */ new Set(["running", "checkpoint", "ready", "blocked"]);
-function workerOutcome(target2, conclusion, status2, runUrl) {
-  const run3 = runUrl ? `[the worker run](${runUrl})` : "the worker run";
-  if (target2.kind === "phase") {
-    const ok = conclusion === "success";
-    return {
-      check: {
-        conclusion: ok ? "success" : failedConclusion(conclusion),
-        title: ok ? `Phase ${target2.phase} verified` : `Phase ${target2.phase} failed its verification`,
-        summary: ok ? `Every check of phase ${target2.phase} passed on the merged work (${run3}).` : `See ${run3}. Fix the work, then \`/harness verify ${target2.phase}\`.`,
-        actions: []
-      }
-    };
-  }
-  const success2 = conclusion === "success";
-  const next = success2 ? status2 === "checkpoint" ? "checkpoint" : "verified" : "failed";
-  if (!SETTLES.has(status2) && status2 !== next) return void 0;
-  if (next === "checkpoint") {
-    return {
-      status: next,
-      check: {
-        conclusion: "action_required",
-        title: "Waiting at a checkpoint",
-        summary: `The worker stopped at a checkpoint and asked a question on the plan issue. Answer there with \`/harness respond ${target2.plan} <answer>\`, or approve here.`,
-        actions: [APPROVE_ACTION]
-      }
-    };
-  }
-  if (next === "verified") {
-    return {
-      status: next,
-      check: { conclusion: "success", title: "Verified", summary: `Plan ${target2.plan} passed its verification (${run3}); merging its pull request completes it.`, actions: [] }
-    };
-  }
-  return {
-    status: next,
-    check: {
-      conclusion: failedConclusion(conclusion),
-      title: conclusion === "cancelled" ? "Cancelled" : conclusion === "timed_out" ? "Timed out" : "Failed",
-      summary: `Plan ${target2.plan} did not pass (${run3}). \`/harness retry ${target2.plan}\` runs it again.`,
-      actions: [RETRY_ACTION]
-    }
-  };
-}
-function failedConclusion(conclusion) {
-  return conclusion === "cancelled" || conclusion === "timed_out" ? conclusion : "failure";
-}
-
-// app/github/schedule/repository.ts
-function repository(context) {
-  const repo = context.payload.repository;
-  if (!repo) throw new Error(`a ${context.name} event without a repository cannot start a scheduling round`);
-  return repo;
-}
-function defaultBranch(context) {
-  const branch = repository(context).default_branch;
-  if (!branch) throw new Error(`the ${context.name} payload does not name the repository's default branch`);
-  return branch;
-}
-function repositoryUrl(context) {
-  const url2 = repository(context).html_url;
-  if (!url2) {
-    const { owner, repo } = context.repo();
-    return `https://github.com/${owner}/${repo}`;
-  }
-  return url2;
-}
-
-// app/github/schedule/dispatch.ts
-function detailsUrl(context, target2, issue3) {
-  const base2 = repositoryUrl(context);
-  if (issue3) return `${base2}/issues/${issue3.number}`;
-  const phase = target2.kind === "phase" ? target2.phase : target2.plan.split("-")[0];
-  return `${base2}/issues?q=${encodeURIComponent(`is:issue label:"${specLabel(target2.spec)}" label:"${phaseLabel(phase)}"`)}`;
-}
-async function dispatchTarget(context, target2, base2, issue3) {
-  const github = appGateway(context);
-  const branch = targetBranch(target2);
-  if (await github.createBranch(branch, base2.sha) === "exists") {
-    context.log.info(`${targetExternalId(target2)}: ${branch} exists, another delivery claimed it`);
-    return "lost";
-  }
-  try {
-    await github.dispatchWorker(base2.branch, { spec: target2.spec, plan: targetInput(target2), resume: false });
-  } catch (e) {
-    await github.deleteBranch(branch).catch((undo) => context.log.error(`${branch}: could not delete the claim after a failed dispatch: ${String(undo)}`));
-    throw e;
-  }
-  const check2 = dispatchedCheck(target2, branch, issue3);
-  let checkFailed;
-  try {
-    await github.createCheckRun({
-      name: targetCheck(target2),
-      head_sha: base2.sha,
-      status: "queued",
-      external_id: targetExternalId(target2),
-      details_url: detailsUrl(context, target2, issue3),
-      output: { title: check2.title, summary: check2.summary },
-      actions: check2.actions
-    });
-  } catch (e) {
-    checkFailed = e;
-  }
-  if (issue3) await github.setStatus(issue3, "running");
-  if (checkFailed !== void 0) throw checkFailed;
-  context.log.info(`${targetExternalId(target2)}: worker dispatched on ${base2.branch} from ${base2.sha}`);
-  return "dispatched";
-}
-
 // app/engine/forge/spec-from-issues.ts
 var SPEC_LINE = /\*\*Spec\*\* \[(\S+) (.+?)\]\(/;
 var PHASE_LINE = /\*\*Phase\*\* (\d+) (.+?) · \*\*Plan\*\*/;
@@ -97759,28 +97635,133 @@ async function refreshStatusComment(github, pull, spec, issues) {
   return "updated";
 }
 
-// app/github/schedule/status-comment.ts
-async function refreshStatus(context, round, issues) {
-  const after = issues.map((issue3) => {
-    const plan2 = parseMarker(issue3.body)?.plan;
-    const dispatched = plan2 !== void 0 && round.dispatched.includes(plan2);
-    const relabel = round.relabelled.find((r) => r.plan === plan2);
-    const labels = dispatched ? withStatus(issue3.labels, "running") : relabel ? withStatus(issue3.labels, relabel.to) : issue3.labels;
-    return { ...issue3, labels };
-  });
-  const prs = after.map((i) => parseMarker(i.body)?.pr).filter((n) => n !== void 0);
-  if (prs.length === 0) return;
-  const spec = specFromIssues(round.spec, after);
-  if (!spec) return;
-  await refreshStatusComment(appGateway(context), Math.min(...prs), spec, after);
+// app/engine/forge/check-actions.ts
+var ABORT_ACTION = { label: "Abort", description: "Cancel the worker; the plan fails", identifier: "abort" };
+var APPROVE_ACTION = { label: "Approve", description: "Answer the checkpoint with approve", identifier: "approve" };
+var RETRY_ACTION = { label: "Retry", description: "Start this plan again from scratch", identifier: "retry" };
+
+// app/engine/forge/worker-outcome.ts
+function dispatchedCheck(target2, branch, issue3) {
+  const what = target2.kind === "plan" ? `plan ${target2.plan}` : `the verification of phase ${target2.phase}`;
+  const where = issue3 ? ` Its issue is #${issue3.number}.` : "";
+  return {
+    title: "Worker dispatched",
+    summary: `harness dispatched the worker for ${what} of ${target2.spec} on the branch \`${branch}\`.${where}`,
+    actions: target2.kind === "plan" ? [ABORT_ACTION] : []
+  };
+}
+var SETTLES = /* @__PURE__ */ new Set(["running", "checkpoint", "ready", "blocked"]);
+function workerOutcome(target2, conclusion, status2, runUrl) {
+  const run3 = runUrl ? `[the worker run](${runUrl})` : "the worker run";
+  if (target2.kind === "phase") {
+    const ok = conclusion === "success";
+    return {
+      check: {
+        conclusion: ok ? "success" : failedConclusion(conclusion),
+        title: ok ? `Phase ${target2.phase} verified` : `Phase ${target2.phase} failed its verification`,
+        summary: ok ? `Every check of phase ${target2.phase} passed on the merged work (${run3}).` : `See ${run3}. Fix the work, then \`/harness verify ${target2.phase}\`.`,
+        actions: []
+      }
+    };
+  }
+  const success2 = conclusion === "success";
+  const next = success2 ? status2 === "checkpoint" ? "checkpoint" : "verified" : "failed";
+  if (!SETTLES.has(status2) && status2 !== next) return void 0;
+  if (next === "checkpoint") {
+    return {
+      status: next,
+      check: {
+        conclusion: "action_required",
+        title: "Waiting at a checkpoint",
+        summary: `The worker stopped at a checkpoint and asked a question on the plan issue. Answer there with \`/harness respond ${target2.plan} <answer>\`, or approve here.`,
+        actions: [APPROVE_ACTION]
+      }
+    };
+  }
+  if (next === "verified") {
+    return {
+      status: next,
+      check: { conclusion: "success", title: "Verified", summary: `Plan ${target2.plan} passed its verification (${run3}); merging its pull request completes it.`, actions: [] }
+    };
+  }
+  return {
+    status: next,
+    check: {
+      conclusion: failedConclusion(conclusion),
+      title: conclusion === "cancelled" ? "Cancelled" : conclusion === "timed_out" ? "Timed out" : "Failed",
+      summary: `Plan ${target2.plan} did not pass (${run3}). \`/harness retry ${target2.plan}\` runs it again.`,
+      actions: [RETRY_ACTION]
+    }
+  };
+}
+function failedConclusion(conclusion) {
+  return conclusion === "cancelled" || conclusion === "timed_out" ? conclusion : "failure";
+}
+
+// app/github/schedule/repository.ts
+function repository(context) {
+  const repo = context.payload.repository;
+  if (!repo) throw new Error(`a ${context.name} event without a repository cannot start a scheduling round`);
+  return repo;
+}
+function defaultBranch(context) {
+  const branch = repository(context).default_branch;
+  if (!branch) throw new Error(`the ${context.name} payload does not name the repository's default branch`);
+  return branch;
+}
+function repositoryUrl(context) {
+  const url2 = repository(context).html_url;
+  if (!url2) {
+    const { owner, repo } = context.repo();
+    return `https://github.com/${owner}/${repo}`;
+  }
+  return url2;
+}
+
+// app/github/schedule/dispatch.ts
+function detailsUrl(context, target2, issue3) {
+  const base2 = repositoryUrl(context);
+  if (issue3) return `${base2}/issues/${issue3.number}`;
+  const phase = target2.kind === "phase" ? target2.phase : target2.plan.split("-")[0];
+  return `${base2}/issues?q=${encodeURIComponent(`is:issue label:"${specLabel(target2.spec)}" label:"${phaseLabel(phase)}"`)}`;
+}
+async function dispatchTarget(context, target2, base2, issue3) {
+  const github = appGateway(context);
+  const branch = targetBranch(target2);
+  if (await github.createBranch(branch, base2.sha) === "exists") {
+    context.log.info(`${targetExternalId(target2)}: ${branch} exists, another delivery claimed it`);
+    return "lost";
+  }
+  try {
+    await github.dispatchWorker(base2.branch, { spec: target2.spec, plan: targetInput(target2), resume: false });
+  } catch (e) {
+    await github.deleteBranch(branch).catch((undo) => context.log.error(`${branch}: could not delete the claim after a failed dispatch: ${String(undo)}`));
+    throw e;
+  }
+  const check2 = dispatchedCheck(target2, branch, issue3);
+  let checkFailed;
+  try {
+    await github.createCheckRun({
+      name: targetCheck(target2),
+      head_sha: base2.sha,
+      status: "queued",
+      external_id: targetExternalId(target2),
+      details_url: detailsUrl(context, target2, issue3),
+      output: { title: check2.title, summary: check2.summary },
+      actions: check2.actions
+    });
+  } catch (e) {
+    checkFailed = e;
+  }
+  if (issue3) await github.setStatus(issue3, "running");
+  if (checkFailed !== void 0) throw checkFailed;
+  context.log.info(`${targetExternalId(target2)}: worker dispatched on ${base2.branch} from ${base2.sha}`);
+  return "dispatched";
 }
 
 // app/github/schedule/round.ts
 function issueLike(issue3) {
   return { number: issue3.number, title: issue3.title, body: issue3.body, state: issue3.state, state_reason: issue3.stateReason, labels: issue3.labels };
-}
-async function planIssuesOf(context, spec) {
-  return [...(await appGateway(context).planIssues(spec)).byPlan.values()];
 }
 async function claimedPhases(context, spec) {
   const branches = await appGateway(context).branchesWithPrefix(planBranch(spec, "phase-"));
@@ -97794,7 +97775,7 @@ async function claimedPhases(context, spec) {
 async function scheduleRound(context, spec, options2 = {}) {
   const github = appGateway(context);
   const config3 = options2.config ?? (await loadConfig(context)).config;
-  const issues = options2.issues ?? await planIssuesOf(context, spec);
+  const issues = options2.issues ?? [...(await github.planIssues(spec)).byPlan.values()];
   const plan2 = planRound({ spec, issues: issues.map(issueLike), slots: config3.slots });
   const base2 = options2.base ?? defaultBranch(context);
   const result = { spec, base: base2, plan: plan2, dispatched: [], lost: [], relabelled: [] };
@@ -97823,6 +97804,20 @@ async function scheduleRound(context, spec, options2 = {}) {
   for (const u of plan2.unknownNeeds) context.log.warn(`${spec}/${u.plan} needs ${u.needs.join(", ")}, which the spec has no issue for: it waits`);
   await refreshStatus(context, result, issues);
   return result;
+}
+async function refreshStatus(context, round, issues) {
+  const after = issues.map((issue3) => {
+    const plan2 = parseMarker(issue3.body)?.plan;
+    const dispatched = plan2 !== void 0 && round.dispatched.includes(plan2);
+    const relabel = round.relabelled.find((r) => r.plan === plan2);
+    const labels = dispatched ? withStatus(issue3.labels, "running") : relabel ? withStatus(issue3.labels, relabel.to) : issue3.labels;
+    return { ...issue3, labels };
+  });
+  const prs = after.map((i) => parseMarker(i.body)?.pr).filter((n) => n !== void 0);
+  if (prs.length === 0) return;
+  const spec = specFromIssues(round.spec, after);
+  if (!spec) return;
+  await refreshStatusComment(appGateway(context), Math.min(...prs), spec, after);
 }
 
 // app/github/commands/plan-issues.ts
@@ -99741,17 +99736,6 @@ ${previous.output.summary ?? ""}`;
   return true;
 }
 
-// app/github/spec-pr/ensure-labels.ts
-async function ensurePlanLabels(github) {
-  const existing2 = new Set((await github.labels()).map((l) => l.name.toLowerCase()));
-  let created = 0;
-  for (const [name, style] of Object.entries(LABEL_COLORS)) {
-    if (existing2.has(name.toLowerCase())) continue;
-    if (await github.createLabel({ name, color: style.color, description: style.description }) === "created") created++;
-  }
-  return created;
-}
-
 // app/github/spec-pr/read-spec.ts
 function limitFor(path2) {
   return path2.startsWith(PLANS_DIR) ? MAX_PLAN_BYTES : MAX_DOCUMENT_BYTES;
@@ -99895,6 +99879,7 @@ var DependencyMirror = class {
 // app/github/spec-pr/sync-plan-issues.ts
 async function syncPlanIssues(input2) {
   const { github, spec } = input2;
+  if (input2.issues.listed.length === 0 && spec.plans.length > 0) await ensurePlanLabels(github);
   const issues = new Map(input2.issues.byPlan);
   const numbers = new Map([...issues].map(([plan2, issue3]) => [plan2, issue3.number]));
   const mirror = new DependencyMirror(github);
@@ -99949,6 +99934,15 @@ async function applyPatch(github, actual, patch) {
   if (labels.add.length > 0) await github.addLabels(actual.number, labels.add);
   for (const name of labels.remove) await github.removeLabel(actual.number, name);
   return { ...updated, labels: [...updated.labels.filter((l) => !labels.remove.includes(l) && !labels.add.includes(l)), ...labels.add] };
+}
+async function ensurePlanLabels(github) {
+  const existing2 = new Set((await github.labels()).map((l) => l.name.toLowerCase()));
+  let created = 0;
+  for (const [name, style] of Object.entries(LABEL_COLORS)) {
+    if (existing2.has(name.toLowerCase())) continue;
+    if (await github.createLabel({ name, color: style.color, description: style.description }) === "created") created++;
+  }
+  return created;
 }
 
 // app/engine/forge/changed-specs.ts
@@ -100043,7 +100037,6 @@ async function handleSpecPullRequest(context) {
       }
       if (spec && toSync.includes(l)) {
         const issues = await github.planIssues(spec.id);
-        if (issues.listed.length === 0 && spec.plans.length > 0) await ensurePlanLabels(github);
         const synced = await syncPlanIssues({
           github,
           spec,

@@ -2,14 +2,17 @@ import type { Context } from 'probot';
 import type { HarnessConfig } from '../../engine/core/config/schema.js';
 import { planBranch, type StatusValue } from '../../engine/forge/names.js';
 import type { IssueLike } from '../../engine/forge/plan-issue-view.js';
+import { parseMarker } from '../../engine/forge/plan-issue.js';
 import { phasesToVerify, planRound, type RoundIssue, type RoundPlan } from '../../engine/forge/round-plan.js';
+import { specFromIssues } from '../../engine/forge/spec-from-issues.js';
+import { withStatus } from '../../engine/forge/with-status.js';
 import { parseTargetBranch, targetInput, type WorkerTarget } from '../../engine/forge/worker-target.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import { appGateway } from '../app-gateway.js';
 import { loadConfig } from '../config.js';
+import { refreshStatusComment } from '../spec-pr/status-comment.js';
 import { dispatchTarget, type BaseHead } from './dispatch.js';
 import { defaultBranch } from './repository.js';
-import { refreshStatus } from './status-comment.js';
 
 export interface RoundOptions {
   /** .github/harness.yml as the caller read it in this delivery: saves the request. */
@@ -43,11 +46,6 @@ export function issueLike(issue: IssueRecord): IssueLike {
   return { number: issue.number, title: issue.title, body: issue.body, state: issue.state, state_reason: issue.stateReason, labels: issue.labels };
 }
 
-/** Each plan's issue of a spec, as the gateway resolves them: one list read. */
-export async function planIssuesOf(context: Context, spec: string): Promise<IssueRecord[]> {
-  return [...(await appGateway(context).planIssues(spec)).byPlan.values()];
-}
-
 /** The phases whose verification was claimed: their branch `harness/<spec>/phase-PP` exists. */
 async function claimedPhases(context: Context, spec: string): Promise<Set<string>> {
   const branches = await appGateway(context).branchesWithPrefix(planBranch(spec, 'phase-'));
@@ -76,7 +74,8 @@ async function claimedPhases(context: Context, spec: string): Promise<Set<string
 export async function scheduleRound(context: Context, spec: string, options: RoundOptions = {}): Promise<RoundResult> {
   const github = appGateway(context);
   const config = options.config ?? (await loadConfig(context)).config;
-  const issues = options.issues ?? (await planIssuesOf(context, spec));
+  // Each plan's issue as the gateway resolves them (one list read), unless the caller has them.
+  const issues = options.issues ?? [...(await github.planIssues(spec)).byPlan.values()];
   const plan = planRound({ spec, issues: issues.map(issueLike), slots: config.slots });
   const base = options.base ?? defaultBranch(context);
   const result: RoundResult = { spec, base, plan, dispatched: [], lost: [], relabelled: [] };
@@ -108,4 +107,26 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
 
   await refreshStatus(context, result, issues);
   return result;
+}
+
+/**
+ * After a round, the spec PR's sticky status comment (`<!-- harness:status <spec> -->`) shows
+ * the statuses as they are now (docs/github-flow.md, 3). The PR is the one the plan issues
+ * record on their marker line (`pr=`); the spec is rebuilt from the issues' bodies, so this
+ * costs one read (the PR's comments) and a write only when the comment's text changed.
+ */
+async function refreshStatus(context: Context, round: RoundResult, issues: readonly IssueRecord[]): Promise<void> {
+  const after = issues.map((issue) => {
+    const plan = parseMarker(issue.body)?.plan;
+    const dispatched = plan !== undefined && round.dispatched.includes(plan);
+    const relabel = round.relabelled.find((r) => r.plan === plan);
+    const labels = dispatched ? withStatus(issue.labels, 'running') : relabel ? withStatus(issue.labels, relabel.to) : issue.labels;
+    return { ...issue, labels };
+  });
+  const prs = after.map((i) => parseMarker(i.body)?.pr).filter((n): n is number => n !== undefined);
+  if (prs.length === 0) return;
+  const spec = specFromIssues(round.spec, after);
+  if (!spec) return;
+  // Issues synced from later spec PRs keep the first PR's record; the lowest number is that PR.
+  await refreshStatusComment(appGateway(context), Math.min(...prs), spec, after);
 }

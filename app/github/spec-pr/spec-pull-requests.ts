@@ -11,7 +11,6 @@ import { appGateway } from '../app-gateway.js';
 import { readConfig } from '../config.js';
 import { alreadySynced } from './already-synced.js';
 import { carryForward } from './carry-forward.js';
-import { ensurePlanLabels } from './ensure-labels.js';
 import { readSpecFiles } from './read-spec.js';
 import { reportSpecCheck } from './report-spec-check.js';
 import { refreshStatusComment } from './status-comment.js';
@@ -128,7 +127,6 @@ async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<v
       }
       if (spec && toSync.includes(l)) {
         const issues = await github.planIssues(spec.id);
-        if (issues.listed.length === 0 && spec.plans.length > 0) await ensurePlanLabels(github);
         const synced = await syncPlanIssues({
           github,
           spec,

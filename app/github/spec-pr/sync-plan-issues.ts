@@ -1,5 +1,6 @@
 import { issuePatch, type IssuePatch } from '../../engine/forge/issue-patch.js';
 import { mirroredEdges, withMirroredEdges } from '../../engine/forge/mirrored-edges.js';
+import { LABEL_COLORS } from '../../engine/forge/names.js';
 import { desiredIssue, parseMarker, withMarkerRecord } from '../../engine/forge/plan-issue.js';
 import { removalNote } from '../../engine/forge/removal-note.js';
 import type { SyncTally } from '../../engine/forge/spec-check-report.js';
@@ -36,10 +37,12 @@ export interface PlanIssueSyncResult {
  * the desired issues (desiredIssue) against the actual ones (the list), then add what is
  * missing, update what differs (one PATCH for title, body and state; harness's own labels
  * added and removed one request each, never the whole list, which could undo a status set
- * meanwhile), and remove what is gone (a note, then closed as not planned; never deleted). Plans are visited in
- * dependency order, so each new issue's `#n` links to the plans it needs are known when
- * it is created: one write per new plan. Writes go one at a time (Probot's throttling then
- * spaces them a second apart, under GitHub's secondary limit for content creation).
+ * meanwhile), and remove what is gone (a note, then closed as not planned; never deleted).
+ * Before a spec's first issue, the labels harness styles are made (ensurePlanLabels). Plans
+ * are visited in dependency order, so each new issue's `#n` links to the plans it needs are
+ * known when it is created: one write per new plan. Writes go one at a time (Probot's
+ * throttling then spaces them a second apart, under GitHub's secondary limit for content
+ * creation).
  *
  * Idempotent: with nothing changed, every comparison is equal and nothing is written. Two
  * deliveries racing through a first sync can each create an issue for the same plan (GitHub
@@ -48,6 +51,7 @@ export interface PlanIssueSyncResult {
  */
 export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyncResult> {
   const { github, spec } = input;
+  if (input.issues.listed.length === 0 && spec.plans.length > 0) await ensurePlanLabels(github);
   const issues = new Map(input.issues.byPlan);
   const numbers = new Map([...issues].map(([plan, issue]) => [plan, issue.number]));
   const mirror = new DependencyMirror(github);
@@ -116,4 +120,21 @@ async function applyPatch(github: Gateway, actual: IssueRecord, patch: IssuePatc
   if (labels.add.length > 0) await github.addLabels(actual.number, labels.add);
   for (const name of labels.remove) await github.removeLabel(actual.number, name);
   return { ...updated, labels: [...updated.labels.filter((l) => !labels.remove.includes(l) && !labels.add.includes(l)), ...labels.add] };
+}
+
+/**
+ * The labels harness styles itself (harness:plan and the status:* set, colours from
+ * names.ts) exist in the repository. Done only when a spec has no plan issue yet, so a
+ * repository pays for it once per spec at most (a list read) and once ever for the creates;
+ * the phase:, needs: and spec: labels are left to GitHub, which creates a label applied to
+ * a new issue when it does not exist. A label someone has restyled is left as it is.
+ */
+async function ensurePlanLabels(github: Gateway): Promise<number> {
+  const existing = new Set((await github.labels()).map((l) => l.name.toLowerCase()));
+  let created = 0;
+  for (const [name, style] of Object.entries(LABEL_COLORS)) {
+    if (existing.has(name.toLowerCase())) continue;
+    if ((await github.createLabel({ name, color: style.color, description: style.description })) === 'created') created++;
+  }
+  return created;
 }

@@ -69,20 +69,20 @@ function permissionHint(route: string, token: TokenKind): string {
 
 /** What a 422 usually means, route by route: GitHub's message rarely names the cause. */
 const UNPROCESSABLE: { route: RegExp; hint: string }[] = [
-  { route: /^POST .*\/git\/refs$/, hint: 'the branch exists already (another delivery claimed it first), or the sha is not a commit of this repository' },
-  { route: /^DELETE .*\/git\/refs\//, hint: 'the branch does not exist: it was deleted already' },
-  { route: /^GET .*\/commits\/[^/]+\/check-runs$/, hint: 'no commit or branch of that name: nothing ran on it' },
-  { route: /\/check-runs/, hint: "a field is over GitHub's limits (output text 65,535 characters, 50 annotations a request, 3 actions, a label 20 characters) or not one it takes" },
-  { route: /\/dispatches$/, hint: 'the workflow on that ref has no `workflow_dispatch` trigger, or was sent an input it does not declare' },
+  { route: /^POST .*\/git\/refs$/, hint: 'The branch exists already (another delivery claimed it first), or the sha is not a commit of this repository' },
+  { route: /^DELETE .*\/git\/refs\//, hint: 'The branch does not exist: it was deleted already' },
+  { route: /^GET .*\/commits\/[^/]+\/check-runs$/, hint: 'No commit or branch of that name: nothing ran on it' },
+  { route: /\/check-runs/, hint: "A field is over GitHub's limits (output text 65,535 characters, 50 annotations a request, 3 actions, a label 20 characters) or not one it takes" },
+  { route: /\/dispatches$/, hint: 'The workflow on that ref has no `workflow_dispatch` trigger, or was sent an input it does not declare' },
   { route: /\/dependencies\//, hint: 'GitHub refused this dependency: it would close a cycle, is already there, or names an issue it cannot link' },
-  { route: /^POST .*\/pulls$/, hint: 'a pull request from this head into this base exists already, or the head has no commit the base lacks' },
-  { route: /^POST \/repos\/[^/]+\/[^/]+\/labels$/, hint: 'a label of that name exists already' },
+  { route: /^POST .*\/pulls$/, hint: 'A pull request from this head into this base exists already, or the head has no commit the base lacks' },
+  { route: /^POST \/repos\/[^/]+\/[^/]+\/labels$/, hint: 'A label of that name exists already' },
   { route: /\/issues/, hint: 'GitHub refused a title, body (at most 65,536 characters) or label of the issue' },
 ];
 
 const CONFLICT: { route: RegExp; hint: string }[] = [
-  { route: /\/cancel$/, hint: 'the run has finished already: there is nothing to cancel' },
-  { route: /\/git\//, hint: 'the repository is empty, or the branch moved meanwhile' },
+  { route: /\/cancel$/, hint: 'The run has finished already: there is nothing to cancel' },
+  { route: /\/git\//, hint: 'The repository is empty, or the branch moved meanwhile' },
 ];
 
 function rateLimited(e: RequestError): string | undefined {
@@ -93,7 +93,7 @@ function rateLimited(e: RequestError): string | undefined {
   }
   if (e.status === 403 && String(headers['x-ratelimit-remaining']) === '0') {
     const reset = Number(headers['x-ratelimit-reset']);
-    return `this token's hourly rate limit is spent${Number.isFinite(reset) ? ` until ${new Date(reset * 1000).toISOString()}` : ''}; what failed can be done again then`;
+    return `This token's hourly rate limit is spent${Number.isFinite(reset) ? ` until ${new Date(reset * 1000).toISOString()}` : ''}; what failed can be done again then`;
   }
   return undefined;
 }
@@ -101,16 +101,20 @@ function rateLimited(e: RequestError): string | undefined {
 function classify(e: RequestError, route: string, token: TokenKind): { kind: GitHubErrorKind; hint: string } {
   const limited = rateLimited(e);
   if (limited) return { kind: 'rate-limited', hint: limited };
+  const permission = permissionHint(route, token);
   switch (e.status) {
     case 401:
-      return { kind: 'unauthorized', hint: token === 'app' ? 'the installation token was refused: check the App\'s id and private key, and that it is still installed' : 'the workflow\'s token was refused: pass `${{ github.token }}` as the `token` input' };
+      return {
+        kind: 'unauthorized',
+        hint: token === 'app' ? "The installation token was refused: check the App's id and private key, and that it is still installed" : "The workflow's token was refused: pass `${{ github.token }}` as the `token` input",
+      };
     case 403:
-      return { kind: 'forbidden', hint: permissionHint(route, token) };
+      return { kind: 'forbidden', hint: `${permission[0]!.toUpperCase()}${permission.slice(1)}` };
     case 404:
       // GitHub answers 404, not 403, where the token may not even know the thing exists.
-      return { kind: 'not-found', hint: `either it does not exist, or ${permissionHint(route, token)}` };
+      return { kind: 'not-found', hint: `Either it does not exist, or ${permission}` };
     case 409:
-      return { kind: 'conflict', hint: CONFLICT.find((c) => c.route.test(route))?.hint ?? 'it changed meanwhile: read it again' };
+      return { kind: 'conflict', hint: CONFLICT.find((c) => c.route.test(route))?.hint ?? 'It changed meanwhile: read it again' };
     case 410:
       return { kind: 'gone', hint: 'GitHub has turned this off for the repository (issues disabled?) or deleted it' };
     case 422:
@@ -121,12 +125,22 @@ function classify(e: RequestError, route: string, token: TokenKind): { kind: Git
 }
 
 /**
+ * Octokit's RequestError. Known by its shape too (name `HttpError`, a numeric status): a
+ * second copy of @octokit/request-error in the dependency tree would throw its own class,
+ * and a failure missed here would reach callers that decide on the status.
+ */
+function isRequestError(e: unknown): e is RequestError {
+  if (e instanceof RequestError) return true;
+  return e instanceof Error && e.name === 'HttpError' && typeof (e as Partial<RequestError>).status === 'number';
+}
+
+/**
  * The one place an HTTP failure becomes a harness error: a RequestError (what Octokit throws
  * for any answer but 2xx, and for a request that got none) becomes a GitHubError for `route`.
  * Anything else is no HTTP failure, and comes back as it was.
  */
 export function gitHubError(e: unknown, route: string, token: TokenKind): unknown {
-  if (e instanceof GitHubError || !(e instanceof RequestError)) return e;
+  if (e instanceof GitHubError || !isRequestError(e)) return e;
   const { kind, hint } = classify(e, route, token);
   return new GitHubError(route, e.status, kind, e.message, hint, { cause: e });
 }

@@ -5,6 +5,9 @@ import { isStatusLabel, STATUS_VALUES, type StatusValue } from '../engine/forge/
 import type { IssueComment, PlanIssue, PullRequestInput, PullRequestRef, WorkerForge } from './worker-forge.js';
 import { WorkerError } from './worker-error.js';
 
+/** The one function the forge is built on, as before the gateway: Octokit's `request`. */
+export type { GitHubRequest } from '../gateway/request.js';
+
 function toComment(c: CommentRecord): IssueComment {
   return { id: c.id, body: c.body, author: c.author, authorType: c.authorType, association: c.association, createdAt: c.createdAt, url: c.url };
 }

@@ -44,7 +44,7 @@ describe('a refusal names the permission to grant, for the token that was refuse
     expect(e).toMatchObject({ status: 403, kind: 'forbidden', route: 'POST /repos/{owner}/{repo}/issues/{issue_number}/labels' });
     expect(e.message).toBe(
       'POST /repos/{owner}/{repo}/issues/{issue_number}/labels answered 403: Resource not accessible by integration - https://docs.github.com/rest/issues/labels#add-labels-to-an-issue. ' +
-        "the worker workflow's job must grant `issues: write` in `permissions:` (templates/workflows/harness-worker.yml grants contents, pull-requests and issues write)",
+        "The worker workflow's job must grant `issues: write` in `permissions:` (templates/workflows/harness-worker.yml grants contents, pull-requests and issues write)",
     );
   });
 
@@ -54,7 +54,7 @@ describe('a refusal names the permission to grant, for the token that was refuse
     const e = await failure(github('workflow').openPullRequest({ head: 'harness/SPC-007/01-01', base: 'main', title: 't', body: 'b' }));
 
     expect(e).toMatchObject({ status: 404, kind: 'not-found', route: 'GET /repos/{owner}/{repo}/pulls' });
-    expect(e.hint).toBe("either it does not exist, or the worker workflow's job must grant `pull-requests: read` in `permissions:` (templates/workflows/harness-worker.yml grants contents, pull-requests and issues write)");
+    expect(e.hint).toBe("Either it does not exist, or the worker workflow's job must grant `pull-requests: read` in `permissions:` (templates/workflows/harness-worker.yml grants contents, pull-requests and issues write)");
   });
 
   it('403 on the App\'s token: the permission app.yml must ask for, and an owner accept', async () => {
@@ -63,7 +63,7 @@ describe('a refusal names the permission to grant, for the token that was refuse
     const e = await failure(github('app').createCheckRun({ name: 'harness / spec', head_sha: 'a'.repeat(40), status: 'in_progress' }));
 
     expect(e).toMatchObject({ status: 403, kind: 'forbidden', route: 'POST /repos/{owner}/{repo}/check-runs' });
-    expect(e.hint).toBe("the App needs `checks: write` (app.yml, default_permissions) and must be installed on this repository; after a permission is added, an owner accepts it in the installation's settings");
+    expect(e.hint).toBe("The App needs `checks: write` (app.yml, default_permissions) and must be installed on this repository; after a permission is added, an owner accepts it in the installation's settings");
   });
 
   it('401: the token itself was refused', async () => {
@@ -72,7 +72,7 @@ describe('a refusal names the permission to grant, for the token that was refuse
     const e = await failure(github('app').branchSha('main'));
 
     expect(e).toMatchObject({ status: 401, kind: 'unauthorized', reason: 'Bad credentials' });
-    expect(e.hint).toBe("the installation token was refused: check the App's id and private key, and that it is still installed");
+    expect(e.hint).toBe("The installation token was refused: check the App's id and private key, and that it is still installed");
   });
 });
 
@@ -89,7 +89,7 @@ describe('a 422 says what it usually means for that route', () => {
 
     expect(e).toMatchObject({ status: 422, kind: 'unprocessable', reason: 'Object does not exist' });
     expect(e.message).toBe(
-      'POST /repos/{owner}/{repo}/git/refs answered 422: Object does not exist. the branch exists already (another delivery claimed it first), or the sha is not a commit of this repository',
+      'POST /repos/{owner}/{repo}/git/refs answered 422: Object does not exist. The branch exists already (another delivery claimed it first), or the sha is not a commit of this repository',
     );
   });
 
@@ -100,7 +100,7 @@ describe('a 422 says what it usually means for that route', () => {
 
     const e = await failure(github('app').dispatchWorker('main', { spec: 'SPC-007', plan: '01-01', resume: false }));
 
-    expect(e.hint).toBe('the workflow on that ref has no `workflow_dispatch` trigger, or was sent an input it does not declare');
+    expect(e.hint).toBe('The workflow on that ref has no `workflow_dispatch` trigger, or was sent an input it does not declare');
   });
 
   it('a 409 on cancelling a run is an answer: the run finished meanwhile', async () => {
@@ -120,7 +120,7 @@ describe('rate limits, GitHub\'s own failures, and what is no HTTP failure', () 
     const e = await failure(github('app').labels());
 
     expect(e).toMatchObject({ status: 403, kind: 'rate-limited' });
-    expect(e.hint).toBe("this token's hourly rate limit is spent until 2023-11-14T22:13:20.000Z; what failed can be done again then");
+    expect(e.hint).toBe("This token's hourly rate limit is spent until 2023-11-14T22:13:20.000Z; what failed can be done again then");
   });
 
   it('429 (a secondary limit): how long to wait', async () => {
@@ -141,6 +141,16 @@ describe('rate limits, GitHub\'s own failures, and what is no HTTP failure', () 
 
     expect(e).toMatchObject({ status: 502, kind: 'server', hint: '', explanation: 'Server Error' });
     expect(e.message).toBe('GET /repos/{owner}/{repo}/issues answered 502: Server Error');
+  });
+
+  it('a RequestError from another copy of @octokit/request-error is known by its shape', () => {
+    scope = nock('https://api.github.com');
+    const foreign = Object.assign(new Error('Not Found'), { name: 'HttpError', status: 404 });
+
+    const e = gitHubError(foreign, 'GET /repos/{owner}/{repo}/git/ref/{ref}', 'app');
+
+    expect(e).toBeInstanceOf(GitHubError);
+    expect(e).toMatchObject({ status: 404, kind: 'not-found', reason: 'Not Found', cause: foreign });
   });
 
   it('what is not an HTTP failure comes back as it was', () => {

@@ -84,7 +84,7 @@ describe("the worker's forge", () => {
 
     expect(e).toBeInstanceOf(GitHubError);
     expect((e as GitHubError).message).toBe(
-      "POST /repos/{owner}/{repo}/issues/{issue_number}/comments answered 403: Resource not accessible by integration. the worker workflow's job must grant `issues: write` in `permissions:` (templates/workflows/harness-worker.yml grants contents, pull-requests and issues write)",
+      "POST /repos/{owner}/{repo}/issues/{issue_number}/comments answered 403: Resource not accessible by integration. The worker workflow's job must grant `issues: write` in `permissions:` (templates/workflows/harness-worker.yml grants contents, pull-requests and issues write)",
     );
   });
 });

@@ -13,7 +13,7 @@
  *   - mid-spec: the first phase merged, verified and its verification dispatched already
  *     (its phase branch exists), 2 plans running, the rest queued;
  *   - slots full: 4 plans running, the rest queued: nothing to start.
- * Writes follow what there is to do (4 per plan started, and the status comment when what it
+ * Writes follow what there is to do (5 per plan started, and the status comment when what it
  * shows changed), not the spec's size; the target
  * is that reads do not grow with the plans, up to the 100 a page of the issue list holds.
  *
@@ -176,8 +176,16 @@ function fakeGitHub(issues: ReturnType<typeof issuesFor>, claimedPhases: string[
     .reply((uri, body) => {
       count('POST', uri);
       if (uri.endsWith('/dispatches')) return [204, ''];
+      // POST /issues/{n}/labels answers with the issue's labels; the round reads nothing from it.
+      if (/\/issues\/\d+\/labels$/.test(uri)) return [200, ((body as { labels: string[] }).labels ?? []).map((name) => ({ name }))];
       if (uri.endsWith('/check-runs')) return [201, { id: 1, ...(body as object), external_id: null, conclusion: null, output: { title: null, summary: null, annotations_count: 0 } }];
       return [201, { ref: (body as { ref: string }).ref, object: { sha: BASE_SHA } }];
+    })
+    .delete(/.*/)
+    .reply((uri) => {
+      count('DELETE', uri);
+      // DELETE /issues/{n}/labels/{name}: the labels left, which the round does not read either.
+      return [200, []];
     })
     .patch(/.*/)
     .reply((uri, body) => {
@@ -255,7 +263,8 @@ export const schedulingRound: Section = async (log) => {
         log(`${plans} plans, ${scenario.name}: ${counted.reads} reads, ${counted.writes} writes`);
         if (!reads.has(scenario.name)) reads.set(scenario.name, new Map());
         reads.get(scenario.name)!.set(plans, counted.reads);
-        const labelWrites = counted.requests.filter((r) => /^PATCH \/repos\/[^/]+\/[^/]+\/issues\/\d+$/.test(r)).length;
+        // Status writes: the label added (POST …/labels) and the old one removed (DELETE …/labels/{name}).
+        const labelWrites = counted.requests.filter((r) => /^(PATCH|POST|DELETE) \/repos\/[^/]+\/[^/]+\/issues\/\d+(\/labels(\/.+)?)?$/.test(r)).length;
         // "other writes": per plan started, the claim, the dispatch and the check run; and the status comment when it changed.
         rows.push({
           section: S,
@@ -289,8 +298,9 @@ export const schedulingRound: Section = async (log) => {
       '',
       `Scheduling round: one round in a Probot app (a check_run completed) against a fake GitHub that counts requests, on generated specs of ${SIZES.join(', ')} plans, phases of about 10 plans (at least 2), ${SLOTS} slots.`,
       'Reads: .github/harness.yml, the plan issues (100 a page), the base head (only when something starts), the phase branches (only once a phase is complete).',
-      'Writes: per plan started, the claim (POST git/refs), the dispatch and the check run (other writes) and one label write (issue writes);',
-      'one label write per queued plan whose ready/blocked status changed (none in these moments: /harness execute set them right).',
+      'Writes: per plan started, the claim (POST git/refs), the dispatch and the check run (other writes) and the status write (issue writes):',
+      'status:running added, then the queued status removed, two requests (the race-safe form: the whole label list is never written back);',
+      'the same two per queued plan whose ready/blocked status changed (none in these moments: /harness execute set them right).',
     ],
     rows,
     targets,

@@ -27,7 +27,7 @@ export interface EconomyRow extends Row {
   requests: number;
   reads: number;
   writes: number;
-  /** Creates and updates of issues (plan issues and their notes). */
+  /** Creates and updates of issues (plan issues and their notes), and their label writes. */
   'issue writes': number;
   /** Native issue dependencies: one request per `needs` edge added or removed. */
   'dependency writes': number;
@@ -67,7 +67,7 @@ function measure(github: FakeGitHub, from: number, section: string, scenario: st
   const dependency = writes.filter((w) => w.url.includes('/dependencies/')).length;
   // The spec PR is #2 in the example payloads: its comments are the status comment, not an issue's.
   const onPullRequest = (url: string) => url.startsWith(`/repos/${github.owner}/${github.repo}/issues/2/`);
-  const issue = writes.filter((w) => /\/issues(\/\d+)?$/.test(w.url) || (/\/issues\/\d+\/comments$/.test(w.url) && !onPullRequest(w.url))).length;
+  const issue = writes.filter((w) => /\/issues(\/\d+)?$/.test(w.url) || /\/issues\/\d+\/labels(\/.+)?$/.test(w.url) || (/\/issues\/\d+\/comments$/.test(w.url) && !onPullRequest(w.url))).length;
   return {
     section,
     scenario,

@@ -1,7 +1,8 @@
 /**
  * What the worker needs from GitHub, and nothing more: the plan's issue and its comments, a
  * comment and a status label at a checkpoint, and the plan's pull request. The Actions entry
- * point implements it over Octokit (github-forge.ts); the logic never sees a client.
+ * point implements it with the gateway to GitHub (github-forge.ts); the logic never sees a
+ * client.
  */
 
 export interface PlanIssue {

@@ -76,6 +76,16 @@ export class FakeGitHub {
   /** `base...head` → merge base; the base itself unless set. */
   mergeBases = new Map<string, string>();
   nextIssue = 100;
+  /** Branches: name → commit. */
+  branches = new Map<string, string>();
+  /** Pull requests by number, as GET /pulls/{n} answers (the fields harness reads). */
+  pulls = new Map<number, { base: { ref: string; full_name: string }; head: { ref: string; full_name: string } }>();
+  /** Someone's role on the repository (GET /collaborators/{user}/permission); 404 for anyone else. */
+  roles = new Map<string, 'admin' | 'maintain' | 'write' | 'triage' | 'read'>();
+  /** Workflow dispatches received: the workflow and the body. */
+  dispatches: { workflow: string; body: unknown }[] = [];
+  /** Comment ids the App has reacted to: GitHub answers 201 the first time, 200 after. */
+  private readonly reactions = new Set<number>();
 
   private readonly objects = new Map<string, GitObject>();
   private readonly roots = new Map<string, string>();
@@ -260,6 +270,19 @@ export class FakeGitHub {
       }
       return [200, this.issueJson(issue)];
     }
+    if ((m = /^POST \/issues\/(\d+)\/labels$/.exec(route))) {
+      const issue = this.issues.find((i) => i.number === Number(m![1]));
+      if (!issue) return [404, { message: 'Not Found' }];
+      const added = this.applyLabels((b.labels as string[]) ?? []).filter((l) => !issue.labels.includes(l));
+      issue.labels.push(...added);
+      return [200, this.issueJson(issue).labels];
+    }
+    if ((m = /^DELETE \/issues\/(\d+)\/labels\/(.+)$/.exec(route))) {
+      const issue = this.issues.find((i) => i.number === Number(m![1]));
+      if (!issue?.labels.includes(m[2]!)) return [404, { message: 'Label does not exist' }];
+      issue.labels = issue.labels.filter((l) => l !== m![2]);
+      return [200, this.issueJson(issue).labels];
+    }
     if ((m = /^GET \/issues\/(\d+)\/comments$/.exec(route))) {
       return this.page(url, this.comments.filter((c) => c.issue === Number(m![1])).map((c) => this.commentJson(c)));
     }
@@ -288,6 +311,46 @@ export class FakeGitHub {
       const set = this.blockedBy.get(Number(m[1]));
       if (!set?.delete(Number(m[2]))) return [404, { message: 'Not Found' }];
       return [200, this.issueJson(this.issues.find((i) => i.id === Number(m![2]))!)];
+    }
+
+    if ((m = /^GET \/collaborators\/([^/]+)\/permission$/.exec(route))) {
+      const role = this.roles.get(m[1]!);
+      if (!role) return [404, { message: 'Not Found' }];
+      const rank = ['read', 'triage', 'write', 'maintain', 'admin'].indexOf(role);
+      const permissions = { pull: rank >= 0, triage: rank >= 1, push: rank >= 2, maintain: rank >= 3, admin: rank >= 4 };
+      return [200, { permission: rank >= 4 ? 'admin' : rank >= 2 ? 'write' : 'read', role_name: role, user: { login: m[1], permissions } }];
+    }
+    if ((m = /^POST \/issues\/comments\/(\d+)\/reactions$/.exec(route))) {
+      const first = !this.reactions.has(Number(m[1]));
+      this.reactions.add(Number(m[1]));
+      return [first ? 201 : 200, { id: Number(m[1]), content: b.content }];
+    }
+    if ((m = /^GET \/pulls\/(\d+)$/.exec(route))) {
+      const pull = this.pulls.get(Number(m[1]));
+      if (!pull) return [404, { message: 'Not Found' }];
+      const side = (s: { ref: string; full_name: string }) => ({ ref: s.ref, repo: { full_name: s.full_name } });
+      return [200, { number: Number(m[1]), base: side(pull.base), head: side(pull.head) }];
+    }
+    if ((m = /^GET \/git\/ref\/heads\/(.+)$/.exec(route))) {
+      const sha = this.branches.get(m[1]!);
+      return sha === undefined ? [404, { message: 'Not Found' }] : [200, { ref: `refs/heads/${m[1]}`, object: { sha, type: 'commit' } }];
+    }
+    if ((m = /^GET \/git\/matching-refs\/heads\/(.*)$/.exec(route))) {
+      const prefix = m[1]!;
+      return [200, [...this.branches].filter(([name]) => name.startsWith(prefix)).map(([name, sha]) => ({ ref: `refs/heads/${name}`, object: { sha, type: 'commit' } }))];
+    }
+    if (route === 'POST /git/refs') {
+      const name = String(b.ref).replace(/^refs\/heads\//, '');
+      if (this.branches.has(name)) return [422, { message: 'Reference already exists' }];
+      this.branches.set(name, b.sha as string);
+      return [201, { ref: b.ref, object: { sha: b.sha, type: 'commit' } }];
+    }
+    if ((m = /^DELETE \/git\/refs\/heads\/(.+)$/.exec(route))) {
+      return this.branches.delete(m[1]!) ? [204] : [422, { message: 'Reference does not exist' }];
+    }
+    if ((m = /^POST \/actions\/workflows\/([^/]+)\/dispatches$/.exec(route))) {
+      this.dispatches.push({ workflow: m[1]!, body });
+      return [204];
     }
 
     if (route === 'GET /labels') return this.page(url, this.labels.map((l, i) => ({ id: i + 1, ...l, default: false })));

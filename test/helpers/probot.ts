@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import nock from 'nock';
-import { Probot, ProbotOctokit } from 'probot';
+import { Probot } from 'probot';
 import harnessApp from '../../app/github/app.js';
+import { TestOctokit } from './octokit.js';
 
 const require = createRequire(import.meta.url);
 // The package's JSON has no import attributes; createRequire loads it under any runtime.
@@ -15,17 +16,9 @@ export function webhookExample<T = Record<string, unknown>>(name: string, pick: 
   return structuredClone(payload) as T;
 }
 
-/** Probot with throttling and retries off (Probot 14 only honours the function form) and a plain token. */
+/** Probot with throttling and retries off and a plain token. */
 export function testProbot(app: (probot: Probot) => void = harnessApp): Probot {
-  const probot = new Probot({
-    githubToken: 'test-token',
-    Octokit: ProbotOctokit.defaults((options: Record<string, unknown>) => ({
-      ...options,
-      throttle: { ...(options.throttle as object), enabled: false },
-      retry: { enabled: false },
-    })),
-    logLevel: 'fatal',
-  });
+  const probot = new Probot({ githubToken: 'test-token', Octokit: TestOctokit, logLevel: 'fatal' });
   probot.load(app);
   return probot;
 }

@@ -1,8 +1,8 @@
 import nock from 'nock';
-import { ProbotOctokit } from 'probot';
 import { GitHubForge } from '../../app/worker-action/github-forge.js';
 import type { IssueComment } from '../../app/worker-action/worker-forge.js';
 import type { WorkerLog } from '../../app/worker-action/job-log.js';
+import { testOctokit } from './octokit.js';
 
 export const OWNER = 'octo-org';
 export const REPO = 'widgets';
@@ -10,17 +10,59 @@ export const REPO_PATH = `/repos/${OWNER}/${REPO}`;
 
 /** The worker's forge over a real Octokit (retries and throttling off), so that nock sees real requests. */
 export function testForge(): GitHubForge {
-  const Octokit = ProbotOctokit.defaults((options: Record<string, unknown>) => ({
-    ...options,
-    throttle: { ...(options.throttle as object), enabled: false },
-    retry: { enabled: false },
-  }));
-  const octokit = new Octokit({ auth: { token: 'test-token' } });
-  return new GitHubForge((route, params) => octokit.request(route, params), { owner: OWNER, repo: REPO });
+  return new GitHubForge(testOctokit().request, { owner: OWNER, repo: REPO });
 }
 
 export function api(): nock.Scope {
   return nock('https://api.github.com');
+}
+
+/** A pull request as GET /pulls lists it and POST /pulls answers: the fields the forge reads. */
+export interface PullFixture {
+  number: number;
+  html_url: string;
+}
+
+/**
+ * The requests of one worker run, in the order the worker makes them, each exactly as the
+ * gateway sends it: the spec's plan issues; the plan's comments; at a checkpoint, the
+ * question and the status write (`status:checkpoint` added, the old status removed); at the
+ * end, the plan PR (the open ones for the branch listed, then one created, or the open one
+ * updated). Each part is there only when given. The bodies the worker sends go to `sent`.
+ */
+export interface WorkerRequests {
+  spec: string;
+  /** What GET /issues?labels=harness:plan,spec:<spec>&state=all answers. */
+  issues: nock.Body[];
+  /** The plan's issue and what GET …/comments answers. */
+  comments?: { issue: number; answer: nock.Body[] };
+  /** A question asked on the issue: what POST …/comments answers, and the status the issue had. */
+  ask?: { issue: number; answer: nock.Body; from: string };
+  /** The plan PR from `head` into `base`: `open` is what the list finds (updated when there is one), `created` what POST /pulls answers. */
+  pull?: { head: string; base: string; open: PullFixture[]; created?: PullFixture };
+  sent?: (route: string, body: Record<string, unknown>) => void;
+}
+
+export function workerRequests(r: WorkerRequests): nock.Scope {
+  const keep = (route: string) => (body: Record<string, unknown>) => {
+    r.sent?.(route, body);
+    return true;
+  };
+  const scope = api().get(`${REPO_PATH}/issues`).query({ labels: `harness:plan,spec:${r.spec}`, state: 'all', per_page: '100' }).reply(200, r.issues);
+  if (r.comments) scope.get(`${REPO_PATH}/issues/${r.comments.issue}/comments`).query({ per_page: '100' }).reply(200, r.comments.answer);
+  if (r.ask) {
+    const issue = `${REPO_PATH}/issues/${r.ask.issue}`;
+    scope.post(`${issue}/comments`, keep(`POST ${issue}/comments`)).reply(201, r.ask.answer);
+    scope.post(`${issue}/labels`, { labels: ['status:checkpoint'] }).reply(200, []);
+    if (r.ask.from !== 'checkpoint') scope.delete(`${issue}/labels/${encodeURIComponent(`status:${r.ask.from}`)}`).reply(200, []);
+  }
+  if (r.pull) {
+    const { head, base, open, created } = r.pull;
+    scope.get(`${REPO_PATH}/pulls`).query({ head: `${OWNER}:${head}`, base, state: 'open', per_page: '100' }).reply(200, open);
+    if (open[0]) scope.patch(`${REPO_PATH}/pulls/${open[0].number}`, keep(`PATCH ${REPO_PATH}/pulls/${open[0].number}`)).reply(200, open[0]);
+    else if (created) scope.post(`${REPO_PATH}/pulls`, keep(`POST ${REPO_PATH}/pulls`)).reply(201, created);
+  }
+  return scope;
 }
 
 export interface IssueFixture {

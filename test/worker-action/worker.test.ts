@@ -61,8 +61,8 @@ const ROADMAP = [
 const FILES = specRepo([GREETING, STORAGE, PAGE], { [`${SPEC_PATH}/ROADMAP.md`]: ROADMAP });
 
 const ISSUES = `${REPO_PATH}/issues`;
-const LIST_ISSUES = { labels: `harness:plan,spec:${SPEC}`, state: 'all', per_page: '100', page: '1' };
-const FIRST_PAGE = { per_page: '100', page: '1' };
+const LIST_ISSUES = { labels: `harness:plan,spec:${SPEC}`, state: 'all', per_page: '100' };
+const FIRST_PAGE = { per_page: '100' };
 
 /** The spec's plan issues as GET /issues lists them, with a pull request and another spec's issue that are not plan issues of SPC-007. */
 function planIssues(status = 'running') {

@@ -74382,6 +74382,31 @@ async function run2(app) {
   });
 }
 
+// app/engine/forge/help.ts
+function helpText(problem2) {
+  const lines = [];
+  if (problem2 !== void 0) lines.push(`I could not run that: ${problem2}.`, "");
+  lines.push(
+    "harness understands these commands, written at the start of a line of an issue or pull request comment:",
+    "",
+    "| command | does | who |",
+    "|---|---|---|",
+    "| `/harness execute all`, `… execute 03`, `… execute 03-02` | queues the plans (ready when what they need is verified, else blocked) and starts what can run | write access |",
+    "| `/harness status` | the spec's progress, plan by plan | anyone |",
+    "| `/harness verify 03` or `… verify 03-02` | runs phase- or plan-level verification again | write access |",
+    "| `/harness retry 03-02` | starts a failed plan afresh (its branch is deleted) | write access |",
+    "| `/harness abort 03-02` | cancels the plan's worker runs and marks it failed | write access |",
+    "| `/harness respond 03-02 <answer…>` | answers the plan's checkpoint; the worker resumes | write access |",
+    '| `/harness spike "<question>"` | opens a knowledge PR with a spike\'s hypothesis to settle the question | write access |',
+    "| `/harness reflect` | reads the signals and opens a lesson PR for each recurring pattern | write access |",
+    "| `/harness help` | this | anyone |",
+    "",
+    "On a plan issue the spec is the issue's; on a spec pull request, the spec it changes. To name the spec, write it before the target: `SPC-002/03-02`, `SPC-002/all`, `status SPC-002`.",
+    "Only the first `/harness` line of a comment counts, and none inside a code block."
+  );
+  return lines.join("\n");
+}
+
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
@@ -94259,6 +94284,217 @@ var RoadmapFrontmatterSchema = external_exports.object({
   phases: external_exports.array(RoadmapPhaseSchema).default([])
 }).passthrough();
 
+// app/engine/core/spec/suggest.ts
+function suggest(input2, candidates) {
+  const needle = input2.toLowerCase();
+  let best;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const d = distance(needle, candidate.toLowerCase());
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = candidate;
+    }
+  }
+  const allowed = Math.max(1, Math.floor(needle.length / 3));
+  return bestDistance <= allowed ? best : void 0;
+}
+function didYouMean(input2, candidates) {
+  const s = suggest(input2, candidates);
+  return s ? `; did you mean "${s}"?` : "";
+}
+function distance(a, b) {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const d = Array.from({ length: rows }, (_, i) => {
+    const row = new Array(cols).fill(0);
+    row[0] = i;
+    return row;
+  });
+  for (let j = 0; j < cols; j++) d[0][j] = j;
+  for (let i = 1; i < rows; i++) {
+    for (let j = 1; j < cols; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2][j - 2] + 1);
+      d[i][j] = v;
+    }
+  }
+  return d[a.length][b.length];
+}
+
+// app/engine/forge/command.ts
+var COMMAND_NAMES = ["execute", "status", "verify", "retry", "abort", "respond", "spike", "reflect", "help"];
+var READ_ONLY = /* @__PURE__ */ new Set(["help", "status"]);
+function changesAnything(command2) {
+  return !READ_ONLY.has(command2.name);
+}
+function targetToken(target2) {
+  return target2.kind === "all" ? "all" : target2.kind === "phase" ? target2.phase : target2.plan;
+}
+function describeTarget(target2) {
+  switch (target2.kind) {
+    case "all":
+      return "every plan";
+    case "phase":
+      return `phase ${target2.phase}`;
+    case "plan":
+      return target2.plan;
+  }
+}
+
+// app/engine/core/error.ts
+var HarnessError = class extends Error {
+  constructor(message, options2) {
+    super(message, options2);
+    this.name = new.target.name;
+  }
+};
+
+// app/engine/forge/parse-command.ts
+var ParseError = class extends HarnessError {
+  constructor(message, command2) {
+    super(message);
+    this.command = command2;
+  }
+  command;
+};
+var USAGE = {
+  execute: "execute <all|PP|PP-NN>",
+  status: "status [SPEC]",
+  verify: "verify <PP|PP-NN>",
+  retry: "retry <PP-NN>",
+  abort: "abort <PP-NN>",
+  respond: "respond <PP-NN> <answer…>",
+  spike: 'spike "<question>"',
+  reflect: "reflect",
+  help: "help"
+};
+var QUESTION_MAX = 300;
+var PREFIX = "/harness";
+var FENCE = /^ {0,3}(`{3,}|~{3,})/;
+var PHASE_ID = /^\d{2,}$/;
+var QUOTED = /^["“”](.*)["“”]$/;
+function commandLine(body) {
+  let fence;
+  for (const line of (body ?? "").split(/\r?\n/)) {
+    const f = FENCE.exec(line);
+    if (f) {
+      const marker = f[1];
+      if (fence === void 0) fence = marker;
+      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = void 0;
+      continue;
+    }
+    if (fence !== void 0) continue;
+    const text = line.trimStart();
+    if (text === PREFIX || text.startsWith(PREFIX) && /\s/.test(text[PREFIX.length])) return text.slice(PREFIX.length).trim();
+  }
+  return void 0;
+}
+function parseCommand(body) {
+  const line = commandLine(body);
+  if (line === void 0) return void 0;
+  try {
+    return parseLine(line);
+  } catch (e) {
+    if (e instanceof ParseError) return e;
+    throw e;
+  }
+}
+function parseLine(line) {
+  if (line === "") throw new ParseError("no command after /harness");
+  const space = line.search(/\s/);
+  const word = space === -1 ? line : line.slice(0, space);
+  const rest = space === -1 ? "" : line.slice(space).trim();
+  const name = COMMAND_NAMES.find((n) => n === word);
+  if (name === void 0) throw new ParseError(`\`${word}\` is not a harness command${didYouMean(word, COMMAND_NAMES)}`);
+  const args = rest === "" ? [] : rest.split(/\s+/);
+  switch (name) {
+    case "execute": {
+      const [token] = exactly(name, args, 1);
+      return { name, ...target(name, token, true) };
+    }
+    case "verify": {
+      const [token] = exactly(name, args, 1);
+      return { name, ...phaseOrPlan(name, token) };
+    }
+    case "retry":
+    case "abort": {
+      const [token] = exactly(name, args, 1);
+      return { name, ...plan(name, token) };
+    }
+    case "respond": {
+      if (args.length === 0) throw usage(name, "name the plan and give the answer");
+      const answer = rest.slice(args[0].length).trim();
+      if (answer === "") throw usage(name, `give the answer after the plan id`);
+      return { name, ...plan(name, args[0]), answer };
+    }
+    case "status": {
+      if (args.length > 1) throw usage(name, `status takes at most a spec id, not "${rest}"`);
+      if (args.length === 0) return { name };
+      return { name, spec: specId(name, args[0]) };
+    }
+    case "spike":
+      return { name, question: question(rest) };
+    case "reflect":
+    case "help":
+      exactly(name, args, 0);
+      return { name };
+  }
+}
+function usage(name, problem2) {
+  return new ParseError(`${problem2}; the form is \`/harness ${USAGE[name]}\``, name);
+}
+function exactly(name, args, n) {
+  if (args.length === n) return args;
+  if (n === 0) return fail(usage(name, `${name} takes nothing after it, not "${args.join(" ")}"`));
+  if (args.length === 0) return fail(usage(name, `${name} needs a target`));
+  return fail(usage(name, `${name} takes one target, not "${args.join(" ")}"`));
+}
+function fail(error63) {
+  throw error63;
+}
+function specId(name, text) {
+  if (SPEC_ID.test(text)) return text;
+  throw usage(name, `\`${text}\` is not a spec id (spec ids look like SPC-002)`);
+}
+function qualified(name, token) {
+  const slash = token.indexOf("/");
+  if (slash === -1) return { id: token };
+  return { spec: specId(name, token.slice(0, slash)), id: token.slice(slash + 1) };
+}
+function withSpec(spec, value) {
+  return spec === void 0 ? value : { spec, ...value };
+}
+function target(name, token, allowAll) {
+  const { spec, id } = qualified(name, token);
+  if (id === "all" && allowAll) return withSpec(spec, { target: { kind: "all" } });
+  if (PHASE_ID.test(id)) return withSpec(spec, { target: { kind: "phase", phase: id } });
+  if (PLAN_ID.test(id)) return withSpec(spec, { target: { kind: "plan", plan: id } });
+  throw usage(name, `\`${id}\` is not ${allowAll ? "`all`, " : ""}a phase (such as 03) or a plan (such as 03-02)${hintFor(id)}`);
+}
+function phaseOrPlan(name, token) {
+  const parsed = target(name, token, false);
+  return parsed;
+}
+function plan(name, token) {
+  const { spec, id } = qualified(name, token);
+  if (PLAN_ID.test(id)) return withSpec(spec, { plan: id });
+  throw usage(name, `\`${id}\` is not a plan id (plan ids look like 03-02)${hintFor(id)}`);
+}
+function hintFor(id) {
+  const padded = id.replace(/(^|-)(\d)(?=-|$)/g, "$10$2");
+  return padded !== id && (PHASE_ID.test(padded) || PLAN_ID.test(padded)) ? `; did you mean ${padded}?` : "";
+}
+function question(rest) {
+  const m = QUOTED.exec(rest);
+  if (!m) throw usage("spike", rest === "" ? "ask the question in quotes" : "put the question in double quotes, and nothing after it");
+  const q = m[1].trim();
+  if (q === "") throw usage("spike", "the question is empty");
+  if (q.length > QUESTION_MAX) throw usage("spike", `the question is ${q.length} characters; keep it to ${QUESTION_MAX}`);
+  return q;
+}
+
 // app/engine/forge/names.ts
 var LABEL_PLAN = "harness:plan";
 var LABEL_KNOWLEDGE = "harness:knowledge";
@@ -94310,6 +94546,167 @@ function statusMarker(spec) {
   return `<!-- harness:status ${spec} -->`;
 }
 
+// app/engine/forge/plan-issue.ts
+import { createHash } from "node:crypto";
+
+// app/engine/forge/limits.ts
+var ISSUE_BODY_LIMIT = 65536;
+var PAGE_SIZE = 100;
+
+// app/engine/forge/plan-issue.ts
+var MARKER_LINE = /^<!-- harness:plan (\S+)\/(\S+?)((?: [a-z_]+=\S*)*) -->$/m;
+function issueTitle(plan2) {
+  return `[${plan2.id}] ${plan2.title}`;
+}
+function managedLabels(spec, plan2) {
+  return [LABEL_PLAN, specLabel(spec), phaseLabel(plan2.phase), ...plan2.dependsOn.map(needsLabel)].sort();
+}
+function fenceFor(text) {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  return "`".repeat(longest + 1);
+}
+function desiredIssue(input2) {
+  const { spec, plan: plan2 } = input2;
+  const phase = spec.phases.find((p) => p.id === plan2.phase);
+  const file2 = `${input2.specPath}/${plan2.file}`;
+  const deps = plan2.dependsOn.map((d) => {
+    const n = input2.issueNumbers.get(d);
+    return n === void 0 ? d : `#${n} (${d})`;
+  });
+  const fence = fenceFor(input2.planText);
+  const lines = [
+    `**Spec** [${spec.id} ${spec.title}](${input2.blobBase}/${input2.specPath}/SPEC.md) · **Phase** ${phase.id} ${phase.title} · **Plan** [\`${plan2.file.split("/").pop()}\`](${input2.blobBase}/${file2})`,
+    "",
+    `**Depends on:** ${deps.length > 0 ? deps.join(", ") : "nothing"}`,
+    `**Writes:** ${plan2.filesModified.length > 0 ? plan2.filesModified.map((f) => `\`${f}\``).join(", ") : "nothing declared"}`,
+    `**Verified by:** ${plan2.mustPass.map((c) => `${c.id} (${c.type})`).join(", ")}`,
+    "",
+    "Run it with `/harness execute " + plan2.id + "`. harness keeps this issue in step with the spec: edit the plan in the spec, not here.",
+    "",
+    "<details><summary>The plan</summary>",
+    "",
+    `${fence}markdown`,
+    input2.planText.replace(/\s+$/, ""),
+    fence,
+    "",
+    "</details>"
+  ];
+  let rest = lines.join("\n");
+  const budget = ISSUE_BODY_LIMIT - 200;
+  if (rest.length > budget) rest = `${rest.slice(0, budget)}
+
+_(cut: the plan is longer than an issue body holds; read it in the spec)_`;
+  const title = issueTitle(plan2);
+  const labels = managedLabels(spec.id, plan2);
+  return { plan: plan2.id, title, body: `${markerWithHash(spec.id, plan2.id, hashOf(title, rest, labels))}
+${rest}`, labels, dependsOn: plan2.dependsOn };
+}
+function markerWithHash(spec, plan2, hash2) {
+  return planMarker(spec, plan2).replace(" -->", ` hash=${hash2} -->`);
+}
+function hashOf(title, rest, labels) {
+  return createHash("sha256").update(JSON.stringify([title, rest, [...labels].sort()])).digest("hex").slice(0, 16);
+}
+var MARKER_KEYS = ["hash", "blocked_by", "pr"];
+function markerRecords(body) {
+  const m = MARKER_LINE.exec(body ?? "");
+  if (!m) return void 0;
+  const records = /* @__PURE__ */ new Map();
+  for (const pair of m[3].trim().split(" ").filter(Boolean)) {
+    const eq = pair.indexOf("=");
+    records.set(pair.slice(0, eq), pair.slice(eq + 1));
+  }
+  return { spec: m[1], plan: m[2], records };
+}
+function parseMarker(body) {
+  const found = markerRecords(body);
+  if (!found) return void 0;
+  const out = { spec: found.spec, plan: found.plan };
+  const hash2 = found.records.get("hash");
+  if (hash2 && /^[0-9a-f]+$/.test(hash2)) out.hash = hash2;
+  const blockedBy = found.records.get("blocked_by");
+  if (blockedBy !== void 0) out.blockedBy = blockedBy === "" ? [] : blockedBy.split(",");
+  const pr = Number(found.records.get("pr"));
+  if (Number.isInteger(pr) && pr > 0) out.pr = pr;
+  return out;
+}
+function withMarkerRecord(body, key, value) {
+  const found = markerRecords(body);
+  if (!found) return body;
+  if (value === void 0) found.records.delete(key);
+  else found.records.set(key, value);
+  const nl = body.indexOf("\n");
+  const rest = nl === -1 ? "" : body.slice(nl);
+  const records = MARKER_KEYS.filter((k) => found.records.has(k)).map((k) => ` ${k}=${found.records.get(k)}`);
+  return `<!-- harness:plan ${found.spec}/${found.plan}${records.join("")} -->${rest}`;
+}
+function issueUnchanged(issue3) {
+  const body = issue3.body ?? "";
+  const marker = parseMarker(body);
+  if (!marker?.hash) return false;
+  const rest = body.slice(body.indexOf("\n") + 1);
+  const managed = issue3.labels.filter((l) => l === LABEL_PLAN || /^(spec|phase|needs):/.test(l));
+  return hashOf(issue3.title, rest, managed) === marker.hash;
+}
+function planTextFromBody(body) {
+  const m = /\n(`{3,})markdown\n([\s\S]*?)\n\1\n/.exec(body ?? "");
+  return m ? `${m[2]}
+` : void 0;
+}
+
+// app/engine/core/spec/model.ts
+var HUMAN_TYPES = /* @__PURE__ */ new Set(["human", "visual_quality", "ux_flow"]);
+var TRIVIAL_COMMAND = /^\s*(true|:|exit(\s+0)?|\/bin\/true|echo(\s.*)?)\s*;?\s*$/;
+function isTrivialCommand(command2) {
+  return TRIVIAL_COMMAND.test(command2);
+}
+function isMachineCheckable(check2) {
+  if (check2.type === "human") return false;
+  if ("command" in check2 && typeof check2.command === "string" && isTrivialCommand(check2.command)) return false;
+  return true;
+}
+function phaseNumber(id) {
+  return Number.parseInt(id, 10);
+}
+function planPhase(planId3) {
+  return planId3.slice(0, planId3.indexOf("-"));
+}
+function comparePlanIds(a, b) {
+  const [pa, na] = a.split("-").map(Number);
+  const [pb, nb] = b.split("-").map(Number);
+  return pa - pb || na - nb || a.localeCompare(b);
+}
+
+// app/engine/forge/plan-issue-view.ts
+function labelNames(issue3) {
+  return (issue3.labels ?? []).map((l) => typeof l === "string" ? l : l.name ?? "").filter((n) => n !== "");
+}
+function planIssueView(issue3) {
+  const marker = parseMarker(issue3.body);
+  if (!marker) return void 0;
+  const labels = labelNames(issue3);
+  const status2 = labels.filter(isStatusLabel).map((l) => l.slice("status:".length)).find((s) => STATUS_VALUES.includes(s));
+  const view = {
+    number: issue3.number,
+    spec: marker.spec,
+    plan: marker.plan,
+    title: issue3.title.replace(/^\[[^\]]*\]\s*/, ""),
+    labels,
+    phase: labels.find((l) => l.startsWith("phase:"))?.slice("phase:".length) ?? planPhase(marker.plan),
+    needs: labels.filter((l) => l.startsWith("needs:")).map((l) => l.slice("needs:".length)).sort(comparePlanIds),
+    open: issue3.state !== "closed"
+  };
+  if (status2 !== void 0) view.status = status2;
+  if (issue3.state_reason) view.stateReason = issue3.state_reason;
+  return view;
+}
+function isSatisfied(view) {
+  return !view.open && view.stateReason === "completed" && view.status === "verified";
+}
+function isRemoved(view) {
+  return !view.open && view.stateReason === "not_planned";
+}
+
 // app/engine/forge/worker-target.ts
 var PHASE_INPUT = /^phase-(\d{2,})$/;
 function targetInput(target2) {
@@ -94348,6 +94745,630 @@ function parseTargetBranch(ref) {
   const m = /^harness\/(.+)$/.exec(ref ?? "");
   return m ? parseTargetId(m[1]) : void 0;
 }
+
+// app/gateway/github-error.ts
+var GitHubError = class extends HarnessError {
+  constructor(route, status2, kind, reason, hint, options2) {
+    super(`${route} answered ${status2}: ${reason}${hint ? `. ${hint}` : ""}`, options2);
+    this.route = route;
+    this.status = status2;
+    this.kind = kind;
+    this.reason = reason;
+    this.hint = hint;
+  }
+  route;
+  status;
+  kind;
+  reason;
+  hint;
+  /** GitHub's message and the hint, without the route: for an answer to a person. */
+  get explanation() {
+    return `${this.reason}${this.hint ? `. ${this.hint}` : ""}`;
+  }
+};
+var PERMISSIONS = [
+  { route: /\/check-runs|\/check-suites/, workflow: "checks", app: "checks" },
+  { route: /\/actions\//, workflow: "actions", app: "actions" },
+  { route: /\/pulls/, workflow: "pull-requests", app: "pull_requests" },
+  { route: /\/issues|\/labels/, workflow: "issues", app: "issues" },
+  { route: /\/git\/|\/contents\/|\/compare\/|\/commits\//, workflow: "contents", app: "contents" },
+  { route: /\/collaborators\//, workflow: "metadata", app: "metadata" }
+];
+function permissionHint(route, token) {
+  const found = PERMISSIONS.find((p) => p.route.test(route));
+  const access2 = route.startsWith("GET ") ? "read" : "write";
+  if (token === "workflow") {
+    const grant2 = found ? `\`${found.workflow}: ${access2}\`` : "the permission this route needs";
+    return `the worker workflow's job must grant ${grant2} in \`permissions:\` (templates/workflows/harness-worker.yml grants contents, pull-requests and issues write)`;
+  }
+  const grant = found ? `\`${found.app}: ${access2}\`` : "the permission this route needs";
+  return `the App needs ${grant} (app.yml, default_permissions) and must be installed on this repository; after a permission is added, an owner accepts it in the installation's settings`;
+}
+var UNPROCESSABLE = [
+  { route: /^POST .*\/git\/refs$/, hint: "The branch exists already (another delivery claimed it first), or the sha is not a commit of this repository" },
+  { route: /^DELETE .*\/git\/refs\//, hint: "The branch does not exist: it was deleted already" },
+  { route: /^GET .*\/commits\/[^/]+\/check-runs$/, hint: "No commit or branch of that name: nothing ran on it" },
+  { route: /\/check-runs/, hint: "A field is over GitHub's limits (output text 65,535 characters, 50 annotations a request, 3 actions, a label 20 characters) or not one it takes" },
+  { route: /\/dispatches$/, hint: "The workflow on that ref has no `workflow_dispatch` trigger, or was sent an input it does not declare" },
+  { route: /\/dependencies\//, hint: "GitHub refused this dependency: it would close a cycle, is already there, or names an issue it cannot link" },
+  { route: /^POST .*\/pulls$/, hint: "A pull request from this head into this base exists already, or the head has no commit the base lacks" },
+  { route: /^POST \/repos\/[^/]+\/[^/]+\/labels$/, hint: "A label of that name exists already" },
+  { route: /\/issues/, hint: "GitHub refused a title, body (at most 65,536 characters) or label of the issue" }
+];
+var CONFLICT = [
+  { route: /\/cancel$/, hint: "The run has finished already: there is nothing to cancel" },
+  { route: /\/git\//, hint: "The repository is empty, or the branch moved meanwhile" }
+];
+function rateLimited(e) {
+  const headers = e.response?.headers ?? {};
+  if (e.status === 429 || /secondary rate limit/i.test(e.message)) {
+    const after = headers["retry-after"];
+    return `GitHub's secondary rate limit: too many requests too fast; wait ${after ? `${String(after)} seconds` : "a minute"} before writing again`;
+  }
+  if (e.status === 403 && String(headers["x-ratelimit-remaining"]) === "0") {
+    const reset = Number(headers["x-ratelimit-reset"]);
+    return `This token's hourly rate limit is spent${Number.isFinite(reset) ? ` until ${new Date(reset * 1e3).toISOString()}` : ""}; what failed can be done again then`;
+  }
+  return void 0;
+}
+function classify(e, route, token) {
+  const limited = rateLimited(e);
+  if (limited) return { kind: "rate-limited", hint: limited };
+  const permission = permissionHint(route, token);
+  switch (e.status) {
+    case 401:
+      return {
+        kind: "unauthorized",
+        hint: token === "app" ? "The installation token was refused: check the App's id and private key, and that it is still installed" : "The workflow's token was refused: pass `${{ github.token }}` as the `token` input"
+      };
+    case 403:
+      return { kind: "forbidden", hint: `${permission[0].toUpperCase()}${permission.slice(1)}` };
+    case 404:
+      return { kind: "not-found", hint: `Either it does not exist, or ${permission}` };
+    case 409:
+      return { kind: "conflict", hint: CONFLICT.find((c) => c.route.test(route))?.hint ?? "It changed meanwhile: read it again" };
+    case 410:
+      return { kind: "gone", hint: "GitHub has turned this off for the repository (issues disabled?) or deleted it" };
+    case 422:
+      return { kind: "unprocessable", hint: UNPROCESSABLE.find((u) => u.route.test(route))?.hint ?? "GitHub refused the content of the request as invalid" };
+  }
+  return { kind: e.status >= 500 ? "server" : "other", hint: "" };
+}
+function isRequestError2(e) {
+  if (e instanceof RequestError) return true;
+  return e instanceof Error && e.name === "HttpError" && typeof e.status === "number";
+}
+function gitHubError(e, route, token) {
+  if (e instanceof GitHubError || !isRequestError2(e)) return e;
+  const { kind, hint } = classify(e, route, token);
+  return new GitHubError(route, e.status, kind, e.message, hint, { cause: e });
+}
+function hasStatus(e, ...statuses) {
+  return e instanceof GitHubError && statuses.includes(e.status);
+}
+
+// app/gateway/limits.ts
+var CHECK_RUN_TEXT_MAX = 65535;
+var CHECK_RUN_ANNOTATIONS_PER_REQUEST = 50;
+var CONTENT_WRITES_PER_HOUR = 500;
+
+// app/engine/importers/gsd/spec-id.ts
+var FROM_DIR = /^([A-Z][A-Z0-9]*-\d+)(?:[-_.].*)?$/;
+function specIdFromDir(name) {
+  const base2 = name.replace(/\\/g, "/").replace(/\/+$/, "").split("/").pop() ?? "";
+  const m = FROM_DIR.exec(base2);
+  return m && SPEC_ID.test(m[1]) ? m[1] : void 0;
+}
+
+// app/gateway/blobs.ts
+var BLOB_MAX_BYTES = 100 * 1024 * 1024;
+async function getBlob(request2, repo, sha) {
+  const { data } = await request2("GET /repos/{owner}/{repo}/git/blobs/{file_sha}", { ...repo, file_sha: sha });
+  const bytes = Buffer.from(data.content, data.encoding === "base64" ? "base64" : "utf8");
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+// app/gateway/check-runs.ts
+var ANNOTATION_MESSAGE_MAX_BYTES = 64 * 1024;
+var ANNOTATION_TITLE_MAX = 255;
+var CHECK_RUN_ACTIONS_MAX = 3;
+var CHECK_RUN_ACTION_LABEL_MAX = 20;
+var CHECK_RUN_ACTION_DESCRIPTION_MAX = 40;
+var CHECK_RUN_ACTION_IDENTIFIER_MAX = 20;
+var CheckActionError = class extends HarnessError {
+};
+function checkActions(actions) {
+  if (actions.length > CHECK_RUN_ACTIONS_MAX) throw new CheckActionError(`${actions.length} check run actions: GitHub accepts at most ${CHECK_RUN_ACTIONS_MAX}`);
+  for (const a of actions) {
+    const over = [
+      [a.label, "label", CHECK_RUN_ACTION_LABEL_MAX],
+      [a.description, "description", CHECK_RUN_ACTION_DESCRIPTION_MAX],
+      [a.identifier, "identifier", CHECK_RUN_ACTION_IDENTIFIER_MAX]
+    ];
+    for (const [value, field, max] of over) {
+      if (value.length > max) throw new CheckActionError(`check run action ${field} "${value}" has ${value.length} characters: GitHub allows ${max}`);
+    }
+  }
+  return actions;
+}
+function toCheckRun(r) {
+  return {
+    id: r.id,
+    name: r.name,
+    headSha: r.head_sha,
+    externalId: r.external_id,
+    status: r.status,
+    conclusion: r.conclusion,
+    output: { title: r.output.title, summary: r.output.summary, annotationsCount: r.output.annotations_count }
+  };
+}
+async function listCheckRuns(request2, repo, ref, name) {
+  const { data } = await request2("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", { ...repo, ref, check_name: name });
+  return data.check_runs.map((r) => toCheckRun(r)).sort((a, b) => b.id - a.id);
+}
+async function createCheckRun(request2, repo, run3) {
+  if (run3.actions) checkActions(run3.actions);
+  const { data } = await request2("POST /repos/{owner}/{repo}/check-runs", { ...repo, ...run3 });
+  return toCheckRun(data);
+}
+async function updateCheckRun(request2, repo, id, update) {
+  if (update.actions) checkActions(update.actions);
+  await request2("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { ...repo, check_run_id: id, ...update });
+}
+
+// app/gateway/paginate.ts
+function nextPage(link) {
+  return /<([^>]+)>;\s*rel="next"/.exec(link ?? "")?.[1];
+}
+async function* pages(request2, route, params, items = (data) => data) {
+  let response = await request2(route, params);
+  for (; ; ) {
+    yield items(response.data);
+    const next = nextPage(response.headers.link);
+    if (next === void 0) return;
+    response = await request2({ method: "GET", url: next });
+  }
+}
+async function paginate2(request2, route, params, items) {
+  const all = [];
+  for await (const page of pages(request2, route, params, items)) all.push(...page);
+  return all;
+}
+
+// app/gateway/comments.ts
+function toComment(c) {
+  return {
+    // The schema allows a bigint id; comment ids fit a double comfortably.
+    id: Number(c.id),
+    body: c.body ?? "",
+    author: c.user?.login ?? "ghost",
+    authorType: c.user?.type ?? "User",
+    association: c.author_association ?? "NONE",
+    createdAt: c.created_at ?? "",
+    url: c.html_url ?? ""
+  };
+}
+var LIST = "GET /repos/{owner}/{repo}/issues/{issue_number}/comments";
+async function listComments(request2, repo, issueNumber) {
+  const all = [];
+  for await (const page of pages(request2, LIST, { ...repo, issue_number: issueNumber, per_page: PAGE_SIZE })) all.push(...page.map(toComment));
+  return all;
+}
+async function findComment(request2, repo, issueNumber, match) {
+  for await (const page of pages(request2, LIST, { ...repo, issue_number: issueNumber, per_page: PAGE_SIZE })) {
+    const found = page.map(toComment).find(match);
+    if (found) return found;
+  }
+  return void 0;
+}
+async function createComment(request2, repo, issueNumber, body) {
+  const { data } = await request2("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...repo, issue_number: issueNumber, body });
+  return toComment({ ...data, body: data.body ?? body });
+}
+async function updateComment(request2, repo, commentId, body) {
+  await request2("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...repo, comment_id: commentId, body });
+}
+
+// app/gateway/commits.ts
+async function commitTree(request2, repo, sha) {
+  return (await request2("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", { ...repo, commit_sha: sha })).data.tree.sha;
+}
+async function createCommit(request2, repo, commit) {
+  return (await request2("POST /repos/{owner}/{repo}/git/commits", { ...repo, ...commit })).data.sha;
+}
+
+// app/gateway/compare.ts
+async function mergeBase(request2, repo, base2, head) {
+  const { data } = await request2("GET /repos/{owner}/{repo}/compare/{basehead}", { ...repo, basehead: `${base2}...${head}`, per_page: 1 });
+  return data.merge_base_commit.sha;
+}
+
+// app/gateway/contents.ts
+var CONTENTS_DIRECTORY_MAX = 1e3;
+async function listDirectory(request2, repo, path2, ref) {
+  try {
+    const { data } = await request2("GET /repos/{owner}/{repo}/contents/{path}", { ...repo, path: path2, ref });
+    if (!Array.isArray(data)) return void 0;
+    return data.map((e) => ({ name: e.name, path: e.path, type: e.type, sha: e.sha }));
+  } catch (e) {
+    if (hasStatus(e, 404)) return void 0;
+    throw e;
+  }
+}
+
+// app/gateway/dependencies.ts
+function outcomeOf(e, removing) {
+  if (!(e instanceof GitHubError)) throw e;
+  if (e.status === 404 && removing) return "done";
+  if (e.status === 403 || e.status === 404 || e.status === 410) return "unavailable";
+  if (e.status === 422) return "refused";
+  throw e;
+}
+async function addBlockedBy(request2, repo, issueNumber, blockingIssueId) {
+  try {
+    await request2("POST /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by", { ...repo, issue_number: issueNumber, issue_id: blockingIssueId });
+    return "done";
+  } catch (e) {
+    return outcomeOf(e, false);
+  }
+}
+async function removeBlockedBy(request2, repo, issueNumber, blockingIssueId) {
+  try {
+    await request2("DELETE /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by/{issue_id}", { ...repo, issue_number: issueNumber, issue_id: blockingIssueId });
+    return "done";
+  } catch (e) {
+    return outcomeOf(e, true);
+  }
+}
+
+// app/gateway/issues.ts
+function toIssue(r) {
+  return {
+    id: r.id,
+    number: r.number,
+    title: r.title,
+    body: r.body ?? null,
+    labels: r.labels.map((l) => typeof l === "string" ? l : l.name ?? "").filter((l) => l !== ""),
+    state: r.state === "closed" ? "closed" : "open",
+    stateReason: r.state_reason ?? null,
+    url: r.html_url ?? ""
+  };
+}
+async function listIssuesWithLabels(request2, repo, labels) {
+  const all = await paginate2(request2, "GET /repos/{owner}/{repo}/issues", { ...repo, labels: labels.join(","), state: "all", per_page: PAGE_SIZE });
+  return all.filter((i) => i.pull_request === void 0).map(toIssue);
+}
+async function createIssue(request2, repo, issue3) {
+  const { data } = await request2("POST /repos/{owner}/{repo}/issues", { ...repo, ...issue3 });
+  return toIssue(data);
+}
+async function updateIssue(request2, repo, number4, update) {
+  const { data } = await request2("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { ...repo, issue_number: number4, ...update });
+  return toIssue(data);
+}
+
+// app/gateway/labels.ts
+async function listLabels(request2, repo) {
+  const all = await paginate2(request2, "GET /repos/{owner}/{repo}/labels", { ...repo, per_page: PAGE_SIZE });
+  return all.map((l) => ({ name: l.name, color: l.color, description: l.description }));
+}
+async function createLabel(request2, repo, label2) {
+  try {
+    await request2("POST /repos/{owner}/{repo}/labels", { ...repo, name: label2.name, color: label2.color, ...label2.description ? { description: label2.description } : {} });
+    return "created";
+  } catch (e) {
+    if (hasStatus(e, 422)) return "exists";
+    throw e;
+  }
+}
+async function addLabels(request2, repo, issueNumber, labels) {
+  await request2("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...repo, issue_number: issueNumber, labels: [...labels] });
+}
+async function removeLabel(request2, repo, issueNumber, name) {
+  try {
+    await request2("DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", { ...repo, issue_number: issueNumber, name });
+    return "removed";
+  } catch (e) {
+    if (hasStatus(e, 404)) return "absent";
+    throw e;
+  }
+}
+
+// app/engine/forge/permits.ts
+var ROLE_ORDER = ["none", "read", "triage", "write", "maintain", "admin"];
+function isRole(name) {
+  return ROLE_ORDER.includes(name);
+}
+function permits(have, need) {
+  return ROLE_ORDER.indexOf(have) >= ROLE_ORDER.indexOf(need);
+}
+
+// app/gateway/permissions.ts
+async function repositoryRole(request2, repo, username) {
+  let data;
+  try {
+    data = (await request2("GET /repos/{owner}/{repo}/collaborators/{username}/permission", { ...repo, username })).data;
+  } catch (e) {
+    if (hasStatus(e, 404)) return "none";
+    throw e;
+  }
+  if (data.role_name !== void 0 && isRole(data.role_name)) return data.role_name;
+  const flags = data.user?.permissions;
+  if (flags) {
+    if (flags.admin) return "admin";
+    if (flags.maintain) return "maintain";
+    if (flags.push) return "write";
+    if (flags.triage) return "triage";
+    if (flags.pull) return "read";
+  }
+  return data.permission !== void 0 && isRole(data.permission) ? data.permission : "none";
+}
+
+// app/engine/forge/match-issues.ts
+var TITLE_ID = /^\[(\d+-\d+)\] /;
+function planOf(specId3, issue3) {
+  const marker = parseMarker(issue3.body);
+  if (marker) return marker.spec === specId3 ? marker.plan : void 0;
+  return TITLE_ID.exec(issue3.title)?.[1];
+}
+function matchPlanIssues(specId3, issues) {
+  const groups2 = /* @__PURE__ */ new Map();
+  const unknown2 = [];
+  for (const issue3 of issues) {
+    const plan2 = planOf(specId3, issue3);
+    if (plan2 === void 0) unknown2.push(issue3);
+    else groups2.set(plan2, [...groups2.get(plan2) ?? [], issue3]);
+  }
+  const byPlan = /* @__PURE__ */ new Map();
+  const duplicates = [];
+  for (const [plan2, group] of groups2) {
+    const live = group.filter((i) => i.stateReason !== "duplicate").sort((a, b) => a.number - b.number);
+    const first = live[0];
+    if (!first) continue;
+    byPlan.set(plan2, first);
+    for (const extra of live.slice(1)) if (extra.state === "open") duplicates.push({ issue: extra, of: first });
+  }
+  return { byPlan, duplicates, unknown: unknown2 };
+}
+
+// app/engine/forge/with-status.ts
+function withStatus(labels, status2) {
+  const kept = labels.filter((l) => !isStatusLabel(l));
+  return status2 === void 0 ? kept : [...kept, statusLabel(status2)];
+}
+
+// app/gateway/plan-issues.ts
+async function listSpecIssues(request2, repo, spec) {
+  const listed = await listIssuesWithLabels(request2, repo, [LABEL_PLAN, specLabel(spec)]);
+  return { listed, ...matchPlanIssues(spec, listed) };
+}
+async function setStatus(request2, repo, issue3, status2) {
+  const label2 = statusLabel(status2);
+  if (!issue3.labels.includes(label2)) await addLabels(request2, repo, issue3.number, [label2]);
+  for (const old of issue3.labels.filter((l) => isStatusLabel(l) && l !== label2)) await removeLabel(request2, repo, issue3.number, old);
+  return withStatus(issue3.labels, status2);
+}
+
+// app/gateway/pulls.ts
+function toSummary(p) {
+  return { number: p.number, url: p.html_url, state: p.state === "closed" ? "closed" : "open", mergedAt: p.merged_at ?? null };
+}
+async function getPullRequest(request2, repo, number4) {
+  const { data } = await request2("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...repo, pull_number: number4 });
+  return { number: data.number, baseRef: data.base.ref, baseRepo: data.base.repo.full_name, headRef: data.head.ref, headRepo: data.head.repo?.full_name ?? null };
+}
+async function pullRequestFiles(request2, repo, number4) {
+  const files = await paginate2(request2, "GET /repos/{owner}/{repo}/pulls/{pull_number}/files", { ...repo, pull_number: number4, per_page: PAGE_SIZE });
+  return files.map((f) => f.filename);
+}
+async function listPullRequests(request2, repo, query) {
+  const { data } = await request2("GET /repos/{owner}/{repo}/pulls", {
+    ...repo,
+    head: `${repo.owner}:${query.head}`,
+    ...query.base !== void 0 ? { base: query.base } : {},
+    state: query.state,
+    per_page: PAGE_SIZE
+  });
+  return data.map(toSummary);
+}
+async function createPullRequest(request2, repo, pull) {
+  const { data } = await request2("POST /repos/{owner}/{repo}/pulls", { ...repo, title: pull.title, head: pull.head, base: pull.base, body: pull.body });
+  return toSummary(data);
+}
+async function updatePullRequest(request2, repo, number4, text) {
+  await request2("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", { ...repo, pull_number: number4, title: text.title, body: text.body });
+}
+async function openPullRequest(request2, repo, pull) {
+  const openOne = async () => (await listPullRequests(request2, repo, { head: pull.head, base: pull.base, state: "open" }))[0];
+  const update = async (found) => {
+    await updatePullRequest(request2, repo, found.number, pull);
+    return { number: found.number, url: found.url, created: false };
+  };
+  const existing2 = await openOne();
+  if (existing2) return update(existing2);
+  try {
+    const created = await createPullRequest(request2, repo, pull);
+    return { number: created.number, url: created.url, created: true };
+  } catch (e) {
+    if (!hasStatus(e, 422)) throw e;
+    const raced = await openOne();
+    if (!raced) throw e;
+    return update(raced);
+  }
+}
+
+// app/gateway/reactions.ts
+async function reactToComment(request2, repo, commentId, content) {
+  const res = await request2("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", { ...repo, comment_id: commentId, content });
+  return { id: res.data.id, created: res.status === 201 };
+}
+async function removeCommentReaction(request2, repo, commentId, reactionId) {
+  await request2("DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id}", { ...repo, comment_id: commentId, reaction_id: reactionId });
+}
+
+// app/gateway/refs.ts
+function headsRef(branch) {
+  return `heads/${branch}`;
+}
+async function branchSha(request2, repo, branch) {
+  try {
+    return (await request2("GET /repos/{owner}/{repo}/git/ref/{ref}", { ...repo, ref: headsRef(branch) })).data.object.sha;
+  } catch (e) {
+    if (hasStatus(e, 404)) return void 0;
+    throw e;
+  }
+}
+async function createBranch(request2, repo, branch, sha) {
+  try {
+    await request2("POST /repos/{owner}/{repo}/git/refs", { ...repo, ref: `refs/${headsRef(branch)}`, sha });
+    return "created";
+  } catch (e) {
+    if (hasStatus(e, 422) && /already exists/i.test(e.reason)) return "exists";
+    throw e;
+  }
+}
+async function deleteBranch(request2, repo, branch) {
+  try {
+    await request2("DELETE /repos/{owner}/{repo}/git/refs/{ref}", { ...repo, ref: headsRef(branch) });
+    return "deleted";
+  } catch (e) {
+    if (hasStatus(e, 404) || hasStatus(e, 422) && /does not exist/i.test(e.reason)) return "missing";
+    throw e;
+  }
+}
+async function branchesWithPrefix(request2, repo, prefix) {
+  const { data } = await request2("GET /repos/{owner}/{repo}/git/matching-refs/{ref}", { ...repo, ref: headsRef(prefix) });
+  return new Map(data.map((r) => [r.ref.slice("refs/heads/".length), r.object.sha]));
+}
+
+// app/gateway/request.ts
+function routeOf(route) {
+  if (typeof route === "string") return route;
+  const options2 = route;
+  return `${options2.method ?? "GET"} ${options2.url ?? ""}`;
+}
+function gatewayRequest(request2, token) {
+  const call = request2;
+  const send = async (route, params) => {
+    try {
+      return await call(route, params);
+    } catch (e) {
+      throw gitHubError(e, routeOf(route), token);
+    }
+  };
+  return Object.assign(send, {
+    endpoint: request2.endpoint,
+    defaults: (options2) => gatewayRequest(request2.defaults(options2), token)
+  });
+}
+
+// app/gateway/trees.ts
+var TREE_RECURSIVE_MAX_BYTES = 7 * 1024 * 1024;
+async function getTree(request2, repo, sha, recursive2) {
+  const { data } = await request2("GET /repos/{owner}/{repo}/git/trees/{tree_sha}", {
+    ...repo,
+    tree_sha: sha,
+    ...recursive2 ? { recursive: "1" } : {}
+  });
+  const entries2 = [];
+  for (const e of data.tree) {
+    if (e.path === void 0 || e.sha === void 0 || e.type === void 0) continue;
+    const entry = { path: e.path, type: e.type, sha: e.sha };
+    if (e.size !== void 0) entry.size = e.size;
+    entries2.push(entry);
+  }
+  return { entries: entries2, truncated: data.truncated };
+}
+async function createTree(request2, repo, base2, files) {
+  const tree = files.map((f) => ({ path: f.path, mode: "100644", type: "blob", content: f.content }));
+  return (await request2("POST /repos/{owner}/{repo}/git/trees", { ...repo, base_tree: base2, tree })).data.sha;
+}
+
+// app/gateway/workflows.ts
+async function dispatchWorker(request2, repo, ref, inputs) {
+  await request2("POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", {
+    ...repo,
+    workflow_id: WORKER_WORKFLOW,
+    ref,
+    inputs: { spec: inputs.spec, plan: inputs.plan, resume: inputs.resume ? "true" : "false" }
+  });
+}
+var UNFINISHED = ["queued", "in_progress"];
+async function unfinishedWorkerRuns(request2, repo) {
+  const runs = [];
+  for (const status2 of UNFINISHED) {
+    const found = await paginate2(request2, "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs", { ...repo, workflow_id: WORKER_WORKFLOW, status: status2, per_page: PAGE_SIZE }, (data) => data.workflow_runs);
+    for (const run3 of found) runs.push({ id: run3.id, displayTitle: run3.display_title, status: run3.status ?? status2 });
+  }
+  return runs;
+}
+async function cancelRun(request2, repo, runId) {
+  try {
+    await request2("POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel", { ...repo, run_id: runId });
+    return "cancelling";
+  } catch (e) {
+    if (hasStatus(e, 409)) return "finished";
+    throw e;
+  }
+}
+
+// app/gateway/gateway.ts
+function gateway(request2, repo, token) {
+  const r = gatewayRequest(request2, token);
+  return {
+    repo,
+    planIssues: (spec) => listSpecIssues(r, repo, spec),
+    createIssue: (issue3) => createIssue(r, repo, issue3),
+    updateIssue: (number4, update) => updateIssue(r, repo, number4, update),
+    setStatus: (issue3, status2) => setStatus(r, repo, issue3, status2),
+    addLabels: (issue3, labels) => addLabels(r, repo, issue3, labels),
+    removeLabel: (issue3, name) => removeLabel(r, repo, issue3, name),
+    labels: () => listLabels(r, repo),
+    createLabel: (label2) => createLabel(r, repo, label2),
+    addBlockedBy: (issue3, blocking) => addBlockedBy(r, repo, issue3, blocking),
+    removeBlockedBy: (issue3, blocking) => removeBlockedBy(r, repo, issue3, blocking),
+    comment: (issue3, body) => createComment(r, repo, issue3, body),
+    comments: (issue3) => listComments(r, repo, issue3),
+    findComment: (issue3, match) => findComment(r, repo, issue3, match),
+    updateComment: (id, body) => updateComment(r, repo, id, body),
+    react: (id, content) => reactToComment(r, repo, id, content),
+    unreact: (id, reaction) => removeCommentReaction(r, repo, id, reaction),
+    role: (username) => repositoryRole(r, repo, username),
+    pullRequest: (number4) => getPullRequest(r, repo, number4),
+    pullRequestFiles: (number4) => pullRequestFiles(r, repo, number4),
+    pullRequests: (query) => listPullRequests(r, repo, query),
+    createPullRequest: (pull) => createPullRequest(r, repo, pull),
+    openPullRequest: (pull) => openPullRequest(r, repo, pull),
+    dispatchWorker: (ref, inputs) => dispatchWorker(r, repo, ref, inputs),
+    unfinishedWorkerRuns: () => unfinishedWorkerRuns(r, repo),
+    cancelRun: (id) => cancelRun(r, repo, id),
+    checkRuns: (ref, name) => listCheckRuns(r, repo, ref, name),
+    createCheckRun: (run3) => createCheckRun(r, repo, run3),
+    updateCheckRun: (id, update) => updateCheckRun(r, repo, id, update),
+    directory: (path2, ref) => listDirectory(r, repo, path2, ref),
+    tree: (sha, recursive2) => getTree(r, repo, sha, recursive2),
+    blob: (sha) => getBlob(r, repo, sha),
+    mergeBase: (base2, head) => mergeBase(r, repo, base2, head),
+    commitTree: (sha) => commitTree(r, repo, sha),
+    createTree: (base2, files) => createTree(r, repo, base2, files),
+    createCommit: (commit) => createCommit(r, repo, commit),
+    branchSha: (branch) => branchSha(r, repo, branch),
+    createBranch: (branch, sha) => createBranch(r, repo, branch, sha),
+    deleteBranch: (branch) => deleteBranch(r, repo, branch),
+    branchesWithPrefix: (prefix) => branchesWithPrefix(r, repo, prefix)
+  };
+}
+
+// app/github/app-gateway.ts
+var gateways = /* @__PURE__ */ new WeakMap();
+function appGateway(context) {
+  let found = gateways.get(context);
+  if (!found) gateways.set(context, found = gateway(context.octokit.request, context.repo(), "app"));
+  return found;
+}
+
+// app/github/config.ts
+var import_yaml4 = __toESM(require_dist(), 1);
 
 // app/engine/core/spec/frontmatter.ts
 var import_yaml3 = __toESM(require_dist(), 1);
@@ -94807,45 +95828,6 @@ function cleanYamlMessage(message) {
   return first.replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "");
 }
 
-// app/engine/core/spec/suggest.ts
-function suggest(input2, candidates) {
-  const needle = input2.toLowerCase();
-  let best;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const d = distance(needle, candidate.toLowerCase());
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = candidate;
-    }
-  }
-  const allowed = Math.max(1, Math.floor(needle.length / 3));
-  return bestDistance <= allowed ? best : void 0;
-}
-function didYouMean(input2, candidates) {
-  const s = suggest(input2, candidates);
-  return s ? `; did you mean "${s}"?` : "";
-}
-function distance(a, b) {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d = Array.from({ length: rows }, (_, i) => {
-    const row = new Array(cols).fill(0);
-    row[0] = i;
-    return row;
-  });
-  for (let j = 0; j < cols; j++) d[0][j] = j;
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < cols; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2][j - 2] + 1);
-      d[i][j] = v;
-    }
-  }
-  return d[a.length][b.length];
-}
-
 // app/engine/core/spec/issues.ts
 var HINTS = {
   plan_id: 'a plan id PP-NN such as "03-02" (PP is the phase), quoted',
@@ -95066,12 +96048,21 @@ ${text}
 }
 
 // app/github/config.ts
-var import_yaml4 = __toESM(require_dist(), 1);
 async function loadConfig(context) {
   const raw = await context.config("harness.yml") ?? null;
   if (raw === null) return { config: DEFAULT_CONFIG, problems: [] };
   const { config: config3, problems } = parseConfig((0, import_yaml4.stringify)(raw));
   return { config: config3 ?? DEFAULT_CONFIG, problems: problems.map((p) => ({ ...p, file: CONFIG_PATH, line: 1 })) };
+}
+async function readConfig(context) {
+  try {
+    return await loadConfig(context);
+  } catch (e) {
+    const failure2 = gitHubError(e, "GET /repos/{owner}/{repo}/contents/{path}", "app");
+    if (failure2 instanceof GitHubError) throw failure2;
+    const reason = e instanceof Error ? e.message.replace(/^\[@probot\/octokit-plugin-config\] /, "") : String(e);
+    return { config: DEFAULT_CONFIG, problems: [problem(CONFIG_PATH, 1, "yaml", `${CONFIG_PATH} could not be read: ${reason}`)] };
+  }
 }
 
 // app/github/commands/invocation.ts
@@ -95081,10 +96072,9 @@ function once(load) {
 }
 function invocation(context, actor, place) {
   const payload = context.payload;
-  const repo = { owner: payload.repository.owner.login, repo: payload.repository.name };
+  const github = appGateway(context);
   return {
-    octokit: context.octokit,
-    repo,
+    github,
     log: context.log,
     actor,
     place,
@@ -95098,9 +96088,8 @@ function invocation(context, actor, place) {
     }),
     pull: once(async () => {
       if (place.kind !== "pull") return void 0;
-      const { data } = await context.octokit.rest.pulls.get({ ...repo, pull_number: place.number });
-      const base2 = data.base.repo.full_name;
-      return { number: data.number, baseRef: data.base.ref, fromFork: data.head.repo === null || data.head.repo.full_name !== base2 };
+      const pull = await github.pullRequest(place.number);
+      return { number: pull.number, baseRef: pull.baseRef, fromFork: pull.headRepo === null || pull.headRepo !== pull.baseRepo };
     })
   };
 }
@@ -95111,631 +96100,19 @@ async function roundBase(inv) {
 async function baseBranch(inv) {
   return (await inv.pull())?.baseRef ?? inv.defaultBranch;
 }
-
-// app/engine/forge/plan-issue.ts
-import { createHash } from "node:crypto";
-
-// app/engine/forge/limits.ts
-var ISSUE_BODY_LIMIT = 65536;
-var PAGE_SIZE = 100;
-
-// app/engine/forge/plan-issue.ts
-var MARKER_LINE = /^<!-- harness:plan (\S+)\/(\S+?)((?: [a-z_]+=\S*)*) -->$/m;
-function issueTitle(plan2) {
-  return `[${plan2.id}] ${plan2.title}`;
-}
-function managedLabels(spec, plan2) {
-  return [LABEL_PLAN, specLabel(spec), phaseLabel(plan2.phase), ...plan2.dependsOn.map(needsLabel)].sort();
-}
-function fenceFor(text) {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  return "`".repeat(longest + 1);
-}
-function desiredIssue(input2) {
-  const { spec, plan: plan2 } = input2;
-  const phase = spec.phases.find((p) => p.id === plan2.phase);
-  const file2 = `${input2.specPath}/${plan2.file}`;
-  const deps = plan2.dependsOn.map((d) => {
-    const n = input2.issueNumbers.get(d);
-    return n === void 0 ? d : `#${n} (${d})`;
-  });
-  const fence = fenceFor(input2.planText);
-  const lines = [
-    `**Spec** [${spec.id} ${spec.title}](${input2.blobBase}/${input2.specPath}/SPEC.md) · **Phase** ${phase.id} ${phase.title} · **Plan** [\`${plan2.file.split("/").pop()}\`](${input2.blobBase}/${file2})`,
-    "",
-    `**Depends on:** ${deps.length > 0 ? deps.join(", ") : "nothing"}`,
-    `**Writes:** ${plan2.filesModified.length > 0 ? plan2.filesModified.map((f) => `\`${f}\``).join(", ") : "nothing declared"}`,
-    `**Verified by:** ${plan2.mustPass.map((c) => `${c.id} (${c.type})`).join(", ")}`,
-    "",
-    "Run it with `/harness execute " + plan2.id + "`. harness keeps this issue in step with the spec: edit the plan in the spec, not here.",
-    "",
-    "<details><summary>The plan</summary>",
-    "",
-    `${fence}markdown`,
-    input2.planText.replace(/\s+$/, ""),
-    fence,
-    "",
-    "</details>"
-  ];
-  let rest = lines.join("\n");
-  const budget = ISSUE_BODY_LIMIT - 200;
-  if (rest.length > budget) rest = `${rest.slice(0, budget)}
-
-_(cut: the plan is longer than an issue body holds; read it in the spec)_`;
-  const title = issueTitle(plan2);
-  const labels = managedLabels(spec.id, plan2);
-  return { plan: plan2.id, title, body: `${markerWithHash(spec.id, plan2.id, hashOf(title, rest, labels))}
-${rest}`, labels, dependsOn: plan2.dependsOn };
-}
-function markerWithHash(spec, plan2, hash2) {
-  return planMarker(spec, plan2).replace(" -->", ` hash=${hash2} -->`);
-}
-function hashOf(title, rest, labels) {
-  return createHash("sha256").update(JSON.stringify([title, rest, [...labels].sort()])).digest("hex").slice(0, 16);
-}
-var MARKER_KEYS = ["hash", "blocked_by", "pr"];
-function markerRecords(body) {
-  const m = MARKER_LINE.exec(body ?? "");
-  if (!m) return void 0;
-  const records = /* @__PURE__ */ new Map();
-  for (const pair of m[3].trim().split(" ").filter(Boolean)) {
-    const eq = pair.indexOf("=");
-    records.set(pair.slice(0, eq), pair.slice(eq + 1));
-  }
-  return { spec: m[1], plan: m[2], records };
-}
-function parseMarker(body) {
-  const found = markerRecords(body);
-  if (!found) return void 0;
-  const out = { spec: found.spec, plan: found.plan };
-  const hash2 = found.records.get("hash");
-  if (hash2 && /^[0-9a-f]+$/.test(hash2)) out.hash = hash2;
-  const blockedBy = found.records.get("blocked_by");
-  if (blockedBy !== void 0) out.blockedBy = blockedBy === "" ? [] : blockedBy.split(",");
-  const pr = Number(found.records.get("pr"));
-  if (Number.isInteger(pr) && pr > 0) out.pr = pr;
-  return out;
-}
-function withMarkerRecord(body, key, value) {
-  const found = markerRecords(body);
-  if (!found) return body;
-  if (value === void 0) found.records.delete(key);
-  else found.records.set(key, value);
-  const nl = body.indexOf("\n");
-  const rest = nl === -1 ? "" : body.slice(nl);
-  const records = MARKER_KEYS.filter((k) => found.records.has(k)).map((k) => ` ${k}=${found.records.get(k)}`);
-  return `<!-- harness:plan ${found.spec}/${found.plan}${records.join("")} -->${rest}`;
-}
-function issueUnchanged(issue3) {
-  const body = issue3.body ?? "";
-  const marker = parseMarker(body);
-  if (!marker?.hash) return false;
-  const rest = body.slice(body.indexOf("\n") + 1);
-  const managed = issue3.labels.filter((l) => l === LABEL_PLAN || /^(spec|phase|needs):/.test(l));
-  return hashOf(issue3.title, rest, managed) === marker.hash;
-}
-function planTextFromBody(body) {
-  const m = /\n(`{3,})markdown\n([\s\S]*?)\n\1\n/.exec(body ?? "");
-  return m ? `${m[2]}
-` : void 0;
-}
-
-// app/engine/core/spec/model.ts
-var HUMAN_TYPES = /* @__PURE__ */ new Set(["human", "visual_quality", "ux_flow"]);
-var TRIVIAL_COMMAND = /^\s*(true|:|exit(\s+0)?|\/bin\/true|echo(\s.*)?)\s*;?\s*$/;
-function isTrivialCommand(command2) {
-  return TRIVIAL_COMMAND.test(command2);
-}
-function isMachineCheckable(check2) {
-  if (check2.type === "human") return false;
-  if ("command" in check2 && typeof check2.command === "string" && isTrivialCommand(check2.command)) return false;
-  return true;
-}
-function phaseNumber(id) {
-  return Number.parseInt(id, 10);
-}
-function planPhase(planId3) {
-  return planId3.slice(0, planId3.indexOf("-"));
-}
-function comparePlanIds(a, b) {
-  const [pa, na] = a.split("-").map(Number);
-  const [pb, nb] = b.split("-").map(Number);
-  return pa - pb || na - nb || a.localeCompare(b);
-}
-
-// app/engine/forge/plan-issue-view.ts
-function labelNames(issue3) {
-  return (issue3.labels ?? []).map((l) => typeof l === "string" ? l : l.name ?? "").filter((n) => n !== "");
-}
-function planIssueView(issue3) {
-  const marker = parseMarker(issue3.body);
-  if (!marker) return void 0;
-  const labels = labelNames(issue3);
-  const status2 = labels.filter(isStatusLabel).map((l) => l.slice("status:".length)).find((s) => STATUS_VALUES.includes(s));
-  const view = {
-    number: issue3.number,
-    spec: marker.spec,
-    plan: marker.plan,
-    title: issue3.title.replace(/^\[[^\]]*\]\s*/, ""),
-    labels,
-    phase: labels.find((l) => l.startsWith("phase:"))?.slice("phase:".length) ?? planPhase(marker.plan),
-    needs: labels.filter((l) => l.startsWith("needs:")).map((l) => l.slice("needs:".length)).sort(comparePlanIds),
-    open: issue3.state !== "closed"
-  };
-  if (status2 !== void 0) view.status = status2;
-  if (issue3.state_reason) view.stateReason = issue3.state_reason;
-  return view;
-}
-function isSatisfied(view) {
-  return !view.open && view.stateReason === "completed" && view.status === "verified";
-}
-function isRemoved(view) {
-  return !view.open && view.stateReason === "not_planned";
-}
-
-// app/engine/forge/scope-plans.ts
-function scopePlans(spec, views, target2) {
-  const live = views.filter((v) => !isRemoved(v)).sort((a, b) => comparePlanIds(a.plan, b.plan));
-  if (live.length === 0) {
-    return { ok: false, message: `${spec} has no plan issues yet: they are made when the spec's pull request passes the \`harness / spec\` check` };
-  }
-  const plans = live.filter((v) => target2.kind === "all" || (target2.kind === "phase" ? v.phase === target2.phase : v.plan === target2.plan));
-  if (plans.length > 0) return { ok: true, plans };
-  if (target2.kind === "phase") {
-    const phases = [...new Set(live.map((v) => v.phase))].sort();
-    return { ok: false, message: `${spec} has no phase ${target2.phase}; its phases are ${phases.join(", ")}` };
-  }
-  return { ok: false, message: `${spec} has no plan ${target2.kind === "plan" ? target2.plan : ""}; its plans are ${live.map((v) => v.plan).join(", ")}` };
-}
-
-// app/github/limits.ts
-var CHECK_RUN_TEXT_MAX = 65535;
-var CHECK_RUN_ANNOTATIONS_PER_REQUEST = 50;
-var CONTENT_WRITES_PER_HOUR = 500;
-
-// app/github/resources/issues.ts
-function toIssue(r) {
-  return {
-    id: r.id,
-    number: r.number,
-    title: r.title,
-    body: r.body ?? null,
-    labels: r.labels.map((l) => typeof l === "string" ? l : l.name ?? "").filter((l) => l !== ""),
-    state: r.state === "closed" ? "closed" : "open",
-    stateReason: r.state_reason ?? null
-  };
-}
-async function listIssuesWithLabels(octokit, repo, labels) {
-  const all = await octokit.paginate("GET /repos/{owner}/{repo}/issues", { ...repo, labels: labels.join(","), state: "all", per_page: PAGE_SIZE });
-  return all.filter((i) => i.pull_request === void 0).map(toIssue);
-}
-async function createIssue(octokit, repo, issue3) {
-  const { data } = await octokit.request("POST /repos/{owner}/{repo}/issues", { ...repo, ...issue3 });
-  return toIssue(data);
-}
-async function updateIssue(octokit, repo, number4, update) {
-  const { data } = await octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { ...repo, issue_number: number4, ...update });
-  return toIssue(data);
-}
-
-// app/github/commands/plan-issues.ts
-async function planIssues(inv, spec) {
-  const records = await listIssuesWithLabels(inv.octokit, inv.repo, [LABEL_PLAN, specLabel(spec)]);
-  const views = records.map((r) => planIssueView({ number: r.number, title: r.title, body: r.body, state: r.state, state_reason: r.stateReason, labels: r.labels })).filter((v) => v !== void 0 && v.spec === spec);
-  return { views, records };
-}
-function issuesNow(issues) {
-  const labels = new Map(issues.views.map((v) => [v.number, v.labels]));
-  return issues.records.map((r) => ({ ...r, labels: labels.get(r.number) ?? r.labels }));
-}
-async function findPlan(inv, spec, plan2) {
-  const { place } = inv;
-  const here = place.kind === "issue" || place.kind === "check" ? place.plan : void 0;
-  if (here && here.spec === spec && here.plan === plan2) return place.kind === "check" && place.issues ? { view: here, issues: place.issues } : { view: here };
-  const issues = await planIssues(inv, spec);
-  const scoped = scopePlans(spec, issues.views, { kind: "plan", plan: plan2 });
-  return scoped.ok ? { view: scoped.plans[0], issues } : scoped.message;
-}
-
-// app/engine/forge/command.ts
-var COMMAND_NAMES = ["execute", "status", "verify", "retry", "abort", "respond", "spike", "reflect", "help"];
-var READ_ONLY = /* @__PURE__ */ new Set(["help", "status"]);
-function changesAnything(command2) {
-  return !READ_ONLY.has(command2.name);
-}
-function targetToken(target2) {
-  return target2.kind === "all" ? "all" : target2.kind === "phase" ? target2.phase : target2.plan;
-}
-function describeTarget(target2) {
-  switch (target2.kind) {
-    case "all":
-      return "every plan";
-    case "phase":
-      return `phase ${target2.phase}`;
-    case "plan":
-      return target2.plan;
-  }
-}
-
-// app/engine/core/error.ts
-var HarnessError = class extends Error {
-  constructor(message, options2) {
-    super(message, options2);
-    this.name = new.target.name;
-  }
-};
-
-// app/engine/forge/parse-command.ts
-var ParseError = class extends HarnessError {
-  constructor(message, command2) {
-    super(message);
-    this.command = command2;
-  }
-  command;
-};
-var USAGE = {
-  execute: "execute <all|PP|PP-NN>",
-  status: "status [SPEC]",
-  verify: "verify <PP|PP-NN>",
-  retry: "retry <PP-NN>",
-  abort: "abort <PP-NN>",
-  respond: "respond <PP-NN> <answer…>",
-  spike: 'spike "<question>"',
-  reflect: "reflect",
-  help: "help"
-};
-var QUESTION_MAX = 300;
-var PREFIX = "/harness";
-var FENCE = /^ {0,3}(`{3,}|~{3,})/;
-var PHASE_ID = /^\d{2,}$/;
-var QUOTED = /^["“”](.*)["“”]$/;
-function commandLine(body) {
-  let fence;
-  for (const line of (body ?? "").split(/\r?\n/)) {
-    const f = FENCE.exec(line);
-    if (f) {
-      const marker = f[1];
-      if (fence === void 0) fence = marker;
-      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = void 0;
-      continue;
-    }
-    if (fence !== void 0) continue;
-    const text = line.trimStart();
-    if (text === PREFIX || text.startsWith(PREFIX) && /\s/.test(text[PREFIX.length])) return text.slice(PREFIX.length).trim();
-  }
-  return void 0;
-}
-function parseCommand(body) {
-  const line = commandLine(body);
-  if (line === void 0) return void 0;
-  try {
-    return parseLine(line);
-  } catch (e) {
-    if (e instanceof ParseError) return e;
-    throw e;
-  }
-}
-function parseLine(line) {
-  if (line === "") throw new ParseError("no command after /harness");
-  const space = line.search(/\s/);
-  const word = space === -1 ? line : line.slice(0, space);
-  const rest = space === -1 ? "" : line.slice(space).trim();
-  const name = COMMAND_NAMES.find((n) => n === word);
-  if (name === void 0) throw new ParseError(`\`${word}\` is not a harness command${didYouMean(word, COMMAND_NAMES)}`);
-  const args = rest === "" ? [] : rest.split(/\s+/);
-  switch (name) {
-    case "execute": {
-      const [token] = exactly(name, args, 1);
-      return { name, ...target(name, token, true) };
-    }
-    case "verify": {
-      const [token] = exactly(name, args, 1);
-      return { name, ...phaseOrPlan(name, token) };
-    }
-    case "retry":
-    case "abort": {
-      const [token] = exactly(name, args, 1);
-      return { name, ...plan(name, token) };
-    }
-    case "respond": {
-      if (args.length === 0) throw usage(name, "name the plan and give the answer");
-      const answer = rest.slice(args[0].length).trim();
-      if (answer === "") throw usage(name, `give the answer after the plan id`);
-      return { name, ...plan(name, args[0]), answer };
-    }
-    case "status": {
-      if (args.length > 1) throw usage(name, `status takes at most a spec id, not "${rest}"`);
-      if (args.length === 0) return { name };
-      return { name, spec: specId(name, args[0]) };
-    }
-    case "spike":
-      return { name, question: question(rest) };
-    case "reflect":
-    case "help":
-      exactly(name, args, 0);
-      return { name };
-  }
-}
-function usage(name, problem2) {
-  return new ParseError(`${problem2}; the form is \`/harness ${USAGE[name]}\``, name);
-}
-function exactly(name, args, n) {
-  if (args.length === n) return args;
-  if (n === 0) return fail(usage(name, `${name} takes nothing after it, not "${args.join(" ")}"`));
-  if (args.length === 0) return fail(usage(name, `${name} needs a target`));
-  return fail(usage(name, `${name} takes one target, not "${args.join(" ")}"`));
-}
-function fail(error63) {
-  throw error63;
-}
-function specId(name, text) {
-  if (SPEC_ID.test(text)) return text;
-  throw usage(name, `\`${text}\` is not a spec id (spec ids look like SPC-002)`);
-}
-function qualified(name, token) {
-  const slash = token.indexOf("/");
-  if (slash === -1) return { id: token };
-  return { spec: specId(name, token.slice(0, slash)), id: token.slice(slash + 1) };
-}
-function withSpec(spec, value) {
-  return spec === void 0 ? value : { spec, ...value };
-}
-function target(name, token, allowAll) {
-  const { spec, id } = qualified(name, token);
-  if (id === "all" && allowAll) return withSpec(spec, { target: { kind: "all" } });
-  if (PHASE_ID.test(id)) return withSpec(spec, { target: { kind: "phase", phase: id } });
-  if (PLAN_ID.test(id)) return withSpec(spec, { target: { kind: "plan", plan: id } });
-  throw usage(name, `\`${id}\` is not ${allowAll ? "`all`, " : ""}a phase (such as 03) or a plan (such as 03-02)${hintFor(id)}`);
-}
-function phaseOrPlan(name, token) {
-  const parsed = target(name, token, false);
-  return parsed;
-}
-function plan(name, token) {
-  const { spec, id } = qualified(name, token);
-  if (PLAN_ID.test(id)) return withSpec(spec, { plan: id });
-  throw usage(name, `\`${id}\` is not a plan id (plan ids look like 03-02)${hintFor(id)}`);
-}
-function hintFor(id) {
-  const padded = id.replace(/(^|-)(\d)(?=-|$)/g, "$10$2");
-  return padded !== id && (PHASE_ID.test(padded) || PLAN_ID.test(padded)) ? `; did you mean ${padded}?` : "";
-}
-function question(rest) {
-  const m = QUOTED.exec(rest);
-  if (!m) throw usage("spike", rest === "" ? "ask the question in quotes" : "put the question in double quotes, and nothing after it");
-  const q = m[1].trim();
-  if (q === "") throw usage("spike", "the question is empty");
-  if (q.length > QUESTION_MAX) throw usage("spike", `the question is ${q.length} characters; keep it to ${QUESTION_MAX}`);
-  return q;
-}
-
-// app/engine/forge/permits.ts
-var ROLE_ORDER = ["none", "read", "triage", "write", "maintain", "admin"];
-function isRole(name) {
-  return ROLE_ORDER.includes(name);
-}
-function permits(have, need) {
-  return ROLE_ORDER.indexOf(have) >= ROLE_ORDER.indexOf(need);
-}
-
-// app/github/resources/permissions.ts
-async function repositoryRole(octokit, repo, username) {
-  let data;
-  try {
-    data = (await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username })).data;
-  } catch (e) {
-    if (e.status === 404) return "none";
-    throw e;
-  }
-  if (data.role_name !== void 0 && isRole(data.role_name)) return data.role_name;
-  const flags = data.user?.permissions;
-  if (flags) {
-    if (flags.admin) return "admin";
-    if (flags.maintain) return "maintain";
-    if (flags.push) return "write";
-    if (flags.triage) return "triage";
-    if (flags.pull) return "read";
-  }
-  return data.permission !== void 0 && isRole(data.permission) ? data.permission : "none";
-}
-
-// app/github/commands/refusal.ts
-async function refusal(inv, command2, senderIsBot) {
-  if (senderIsBot) return `Thanks, but harness takes commands from people only, not from bots (@${inv.actor}), so nothing was run.`;
-  if (command2 instanceof ParseError || !changesAnything(command2)) return void 0;
-  const need = (await inv.config()).permission;
-  const have = await repositoryRole(inv.octokit, inv.repo, inv.actor);
-  if (!permits(have, need)) {
-    return [
-      `Sorry @${inv.actor}, \`${command2.name}\` changes things, so it needs the ${need} role on this repository or above, and you have ${have === "none" ? "no role" : `the ${have} role`}. Nothing was run.`,
-      "Anyone may ask for `status` or `help`; for the rest, ask someone with access."
-    ].join(" ");
-  }
-  if ((await inv.pull())?.fromFork) {
-    return `Sorry @${inv.actor}, commands that change anything do not run on pull requests from forks: what they act on would come from outside this repository. Nothing was run.`;
-  }
-  return void 0;
-}
-
-// app/github/resources/comments.ts
-async function findComment(octokit, repo, issueNumber, match) {
-  const pages = octokit.paginate.iterator("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...repo, issue_number: issueNumber, per_page: PAGE_SIZE });
-  for await (const page of pages) {
-    for (const c of page.data) {
-      const comment = { id: c.id, body: c.body ?? "", authorType: c.user?.type };
-      if (match(comment)) return comment;
-    }
-  }
-  return void 0;
-}
-async function createComment(octokit, repo, issueNumber, body) {
-  const { data } = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...repo, issue_number: issueNumber, body });
-  return { id: Number(data.id), body: data.body ?? body, authorType: data.user?.type };
-}
-async function updateComment(octokit, repo, commentId, body) {
-  await octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...repo, comment_id: commentId, body });
-}
-
-// app/github/commands/reply.ts
-var CUT = "\n\n_(cut: the answer is longer than a comment holds)_";
-async function reply(inv, issueNumber, text) {
-  const body = text.length > ISSUE_BODY_LIMIT ? `${text.slice(0, ISSUE_BODY_LIMIT - CUT.length)}${CUT}` : text;
-  await createComment(inv.octokit, inv.repo, issueNumber, body);
-}
-
-// app/engine/forge/help.ts
-function helpText(problem2) {
-  const lines = [];
-  if (problem2 !== void 0) lines.push(`I could not run that: ${problem2}.`, "");
-  lines.push(
-    "harness understands these commands, written at the start of a line of an issue or pull request comment:",
-    "",
-    "| command | does | who |",
-    "|---|---|---|",
-    "| `/harness execute all`, `… execute 03`, `… execute 03-02` | queues the plans (ready when what they need is verified, else blocked) and starts what can run | write access |",
-    "| `/harness status` | the spec's progress, plan by plan | anyone |",
-    "| `/harness verify 03` or `… verify 03-02` | runs phase- or plan-level verification again | write access |",
-    "| `/harness retry 03-02` | starts a failed plan afresh (its branch is deleted) | write access |",
-    "| `/harness abort 03-02` | cancels the plan's worker runs and marks it failed | write access |",
-    "| `/harness respond 03-02 <answer…>` | answers the plan's checkpoint; the worker resumes | write access |",
-    '| `/harness spike "<question>"` | opens a knowledge PR with a spike\'s hypothesis to settle the question | write access |',
-    "| `/harness reflect` | reads the signals and opens a lesson PR for each recurring pattern | write access |",
-    "| `/harness help` | this | anyone |",
-    "",
-    "On a plan issue the spec is the issue's; on a spec pull request, the spec it changes. To name the spec, write it before the target: `SPC-002/03-02`, `SPC-002/all`, `status SPC-002`.",
-    "Only the first `/harness` line of a comment counts, and none inside a code block."
-  );
-  return lines.join("\n");
-}
-
-// app/github/resources/workflows.ts
-async function dispatchWorker(octokit, repo, ref, inputs) {
-  await octokit.rest.actions.createWorkflowDispatch({
-    ...repo,
-    workflow_id: WORKER_WORKFLOW,
-    ref,
-    inputs: { spec: inputs.spec, plan: inputs.plan, resume: inputs.resume ? "true" : "false" }
-  });
-}
-var UNFINISHED = ["queued", "in_progress"];
-async function unfinishedWorkerRuns(octokit, repo) {
-  const runs = [];
-  for (const status2 of UNFINISHED) {
-    const found = await octokit.paginate(octokit.rest.actions.listWorkflowRuns, { ...repo, workflow_id: WORKER_WORKFLOW, status: status2, per_page: 100 });
-    for (const run3 of found) runs.push({ id: run3.id, displayTitle: run3.display_title, status: run3.status ?? status2 });
-  }
-  return runs;
-}
-async function cancelRun(octokit, repo, runId) {
-  try {
-    await octokit.rest.actions.cancelWorkflowRun({ ...repo, run_id: runId });
-    return "cancelling";
-  } catch (e) {
-    if (e.status === 409) return "finished";
-    throw e;
-  }
-}
-
-// app/engine/forge/check-actions.ts
-var ABORT_ACTION = { label: "Abort", description: "Cancel the worker; the plan fails", identifier: "abort" };
-var APPROVE_ACTION = { label: "Approve", description: "Answer the checkpoint with approve", identifier: "approve" };
-var RETRY_ACTION = { label: "Retry", description: "Start this plan again from scratch", identifier: "retry" };
-
-// app/github/resources/check-runs.ts
-var ANNOTATION_MESSAGE_MAX_BYTES = 64 * 1024;
-var ANNOTATION_TITLE_MAX = 255;
-var CHECK_RUN_ACTIONS_MAX = 3;
-var CHECK_RUN_ACTION_LABEL_MAX = 20;
-var CHECK_RUN_ACTION_DESCRIPTION_MAX = 40;
-var CHECK_RUN_ACTION_IDENTIFIER_MAX = 20;
-var CheckActionError = class extends HarnessError {
-};
-function checkActions(actions) {
-  if (actions.length > CHECK_RUN_ACTIONS_MAX) throw new CheckActionError(`${actions.length} check run actions: GitHub accepts at most ${CHECK_RUN_ACTIONS_MAX}`);
-  for (const a of actions) {
-    const over = [
-      [a.label, "label", CHECK_RUN_ACTION_LABEL_MAX],
-      [a.description, "description", CHECK_RUN_ACTION_DESCRIPTION_MAX],
-      [a.identifier, "identifier", CHECK_RUN_ACTION_IDENTIFIER_MAX]
-    ];
-    for (const [value, field, max] of over) {
-      if (value.length > max) throw new CheckActionError(`check run action ${field} "${value}" has ${value.length} characters: GitHub allows ${max}`);
-    }
-  }
-  return actions;
-}
-function toCheckRun(r) {
-  return {
-    id: r.id,
-    name: r.name,
-    headSha: r.head_sha,
-    externalId: r.external_id,
-    status: r.status,
-    conclusion: r.conclusion,
-    output: { title: r.output.title, summary: r.output.summary, annotationsCount: r.output.annotations_count }
-  };
-}
-async function listCheckRuns(octokit, repo, ref, name) {
-  const { data } = await octokit.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", { ...repo, ref, check_name: name });
-  return data.check_runs.map((r) => toCheckRun(r)).sort((a, b) => b.id - a.id);
-}
-async function createCheckRun(octokit, repo, run3) {
-  if (run3.actions) checkActions(run3.actions);
-  const { data } = await octokit.request("POST /repos/{owner}/{repo}/check-runs", { ...repo, ...run3 });
-  return toCheckRun(data);
-}
-async function updateCheckRun(octokit, repo, id, update) {
-  if (update.actions) checkActions(update.actions);
-  await octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { ...repo, check_run_id: id, ...update });
-}
-
-// app/github/commands/plan-check-runs.ts
-async function openPlanCheckRuns(inv, spec, plan2) {
-  try {
-    const runs = await listCheckRuns(inv.octokit, inv.repo, planBranch(spec, plan2), planCheck(plan2));
-    return runs.filter((r) => r.status !== "completed" || r.conclusion === "action_required").map((r) => r.id);
-  } catch (e) {
-    const status2 = e.status;
-    if (status2 === 404 || status2 === 422) return [];
-    throw e;
-  }
-}
-async function cancelCheckRun(inv, checkRunId, summary2) {
-  await updateCheckRun(inv.octokit, inv.repo, checkRunId, {
-    status: "completed",
-    conclusion: "cancelled",
-    output: { title: "Aborted", summary: summary2 },
-    actions: [RETRY_ACTION]
-  });
-}
-
-// app/engine/importers/gsd/spec-id.ts
-var FROM_DIR = /^([A-Z][A-Z0-9]*-\d+)(?:[-_.].*)?$/;
-function specIdFromDir(name) {
-  const base2 = name.replace(/\\/g, "/").replace(/\/+$/, "").split("/").pop() ?? "";
-  const m = FROM_DIR.exec(base2);
-  return m && SPEC_ID.test(m[1]) ? m[1] : void 0;
-}
-
-// app/github/commands/specs-of-pull.ts
 var STATUS_MARKER = /^<!-- harness:status (\S+) -->/;
 async function specsOfPull(inv, number4) {
-  const comments = await inv.octokit.paginate(inv.octokit.rest.issues.listComments, { ...inv.repo, issue_number: number4, per_page: PAGE_SIZE });
-  const sticky = comments.filter((c) => c.user?.type === "Bot").map((c) => STATUS_MARKER.exec(c.body ?? "")?.[1]).filter((s) => s !== void 0);
+  const sticky = (await inv.github.comments(number4)).filter((c) => c.authorType === "Bot").map((c) => STATUS_MARKER.exec(c.body)?.[1]).filter((s) => s !== void 0);
   if (sticky.length > 0) return [...new Set(sticky)].sort();
   const root = (await inv.config()).specs_root.replace(/\/+$/, "");
-  const files = await inv.octokit.paginate(inv.octokit.rest.pulls.listFiles, { ...inv.repo, pull_number: number4, per_page: PAGE_SIZE });
   const specs = /* @__PURE__ */ new Set();
-  for (const f of files) {
-    if (!f.filename.startsWith(`${root}/`)) continue;
-    const dir = f.filename.slice(root.length + 1).split("/")[0];
-    const id = specIdFromDir(dir);
+  for (const file2 of await inv.github.pullRequestFiles(number4)) {
+    if (!file2.startsWith(`${root}/`)) continue;
+    const id = specIdFromDir(file2.slice(root.length + 1).split("/")[0]);
     if (id !== void 0) specs.add(id);
   }
   return [...specs].sort();
 }
-
-// app/github/commands/resolve-spec.ts
 async function specsHere(inv) {
   switch (inv.place.kind) {
     case "issue":
@@ -95757,75 +96134,19 @@ async function resolveSpec(inv, named, example) {
   return { ok: false, message: `${where}, so name the spec, as in \`${example("SPC-001")}\`` };
 }
 
-// app/engine/forge/with-status.ts
-function withStatus(labels, status2) {
-  const kept = labels.filter((l) => !isStatusLabel(l));
-  return status2 === void 0 ? kept : [...kept, statusLabel(status2)];
-}
-
-// app/github/commands/set-status.ts
-async function setStatus(inv, view, status2) {
-  const old = view.labels.filter((l) => isStatusLabel(l) && l !== statusLabel(status2));
-  if (old.length === 0 && view.status === status2) return;
-  if (!view.labels.includes(statusLabel(status2))) {
-    await inv.octokit.rest.issues.addLabels({ ...inv.repo, issue_number: view.number, labels: [statusLabel(status2)] });
+// app/engine/forge/scope-plans.ts
+function scopePlans(spec, views, target2) {
+  const live = views.filter((v) => !isRemoved(v)).sort((a, b) => comparePlanIds(a.plan, b.plan));
+  if (live.length === 0) {
+    return { ok: false, message: `${spec} has no plan issues yet: they are made when the spec's pull request passes the \`harness / spec\` check` };
   }
-  for (const name of old) {
-    try {
-      await inv.octokit.rest.issues.removeLabel({ ...inv.repo, issue_number: view.number, name });
-    } catch (e) {
-      if (e.status !== 404) throw e;
-    }
+  const plans = live.filter((v) => target2.kind === "all" || (target2.kind === "phase" ? v.phase === target2.phase : v.plan === target2.plan));
+  if (plans.length > 0) return { ok: true, plans };
+  if (target2.kind === "phase") {
+    const phases = [...new Set(live.map((v) => v.phase))].sort();
+    return { ok: false, message: `${spec} has no phase ${target2.phase}; its phases are ${phases.join(", ")}` };
   }
-  view.labels = withStatus(view.labels, status2);
-  view.status = status2;
-}
-
-// app/github/commands/abort.ts
-async function abort(inv, command2) {
-  const choice = await resolveSpec(inv, command2.spec, (spec2) => `/harness abort ${spec2}/${command2.plan}`);
-  if (!choice.ok) return `I could not run that: ${choice.message}.`;
-  const { spec } = choice;
-  const found = await findPlan(inv, spec, command2.plan);
-  if (typeof found === "string") return `I could not run that: ${found}.`;
-  const { view } = found;
-  if (!view.open || view.status === void 0 || view.status === "verified" || view.status === "failed") {
-    const now = !view.open ? "closed" : view.status ?? "not queued";
-    return `${spec} plan ${view.plan} (#${view.number}) is ${now}: there is nothing to abort.`;
-  }
-  const title = workerRunTitle({ kind: "plan", spec, plan: view.plan });
-  const runs = (await unfinishedWorkerRuns(inv.octokit, inv.repo)).filter((r) => r.displayTitle === title);
-  const cancelled = [];
-  for (const run3 of runs) if (await cancelRun(inv.octokit, inv.repo, run3.id) === "cancelling") cancelled.push(run3.id);
-  const before = view.status;
-  await setStatus(inv, view, "failed");
-  const checkRuns = inv.place.kind === "check" ? [inv.place.checkRunId] : await openPlanCheckRuns(inv, spec, view.plan);
-  for (const id of checkRuns) await cancelCheckRun(inv, id, `Aborted by @${inv.actor}. Retry starts the plan again from scratch.`);
-  const what = cancelled.length === 0 ? "no worker run was in progress" : `cancelled worker run${cancelled.length === 1 ? "" : "s"} ${cancelled.join(", ")}`;
-  return `Aborted ${spec} plan ${view.plan} (#${view.number}, was ${before}): ${what}; it is failed now, and retry starts it again.`;
-}
-
-// app/engine/forge/queue-plans.ts
-function queuePlans(all, scoped) {
-  const byPlan = new Map(all.map((v) => [v.plan, v]));
-  const decision = { ready: [], blocked: [], untouched: [], unqueued: [] };
-  for (const view of scoped) {
-    if (!view.open) decision.untouched.push({ view, why: view.status ?? "closed" });
-    else if (view.status !== void 0) decision.untouched.push({ view, why: view.status });
-    else if (view.needs.every((d) => byPlan.has(d) && isSatisfied(byPlan.get(d)))) decision.ready.push(view);
-    else decision.blocked.push(view);
-  }
-  const queued = new Set(decision.ready.concat(decision.blocked).map((v) => v.plan));
-  const unqueued = /* @__PURE__ */ new Set();
-  const visit2 = (plan2) => {
-    const dep = byPlan.get(plan2);
-    if (queued.has(plan2) || unqueued.has(plan2) || dep && (dep.status !== void 0 || !dep.open)) return;
-    unqueued.add(plan2);
-    dep?.needs.forEach(visit2);
-  };
-  for (const view of decision.blocked) view.needs.forEach(visit2);
-  decision.unqueued = [...unqueued].sort(comparePlanIds);
-  return decision;
+  return { ok: false, message: `${spec} has no plan ${target2.kind === "plan" ? target2.plan : ""}; its plans are ${live.map((v) => v.plan).join(", ")}` };
 }
 
 // app/engine/core/graph/glob.ts
@@ -97054,12 +97375,23 @@ function scheduleState(view, needsKnown) {
   if (view.status === "running" || view.status === "checkpoint" || view.status === "failed") return view.status;
   return isQueued(view) && needsKnown ? "pending" : "blocked";
 }
+function plansIssues(spec, issues) {
+  const tracked = issues.map((issue3) => ({
+    issue: issue3,
+    number: issue3.number,
+    title: issue3.title,
+    body: issue3.body ?? null,
+    state: issue3.state === "closed" ? "closed" : "open",
+    stateReason: issue3.state_reason ?? null
+  }));
+  return [...matchPlanIssues(spec, tracked).byPlan.values()].map((t) => t.issue);
+}
 function planRound(input2) {
   const plans = [];
   const bodies = /* @__PURE__ */ new Map();
-  for (const issue3 of [...input2.issues].sort((a, b) => a.number - b.number)) {
+  for (const issue3 of plansIssues(input2.spec, input2.issues)) {
     const view = planIssueView(issue3);
-    if (!view || view.spec !== input2.spec || isRemoved(view) || bodies.has(view.plan)) continue;
+    if (!view || view.spec !== input2.spec || isRemoved(view)) continue;
     plans.push({ ...view, labels: labelNames(issue3) });
     bodies.set(view.plan, issue3.body);
   }
@@ -97113,179 +97445,6 @@ function phasesToVerify(plan2, claimed) {
   return plan2.completePhases.filter((ph) => !claimed.has(ph));
 }
 
-// app/github/resources/refs.ts
-function headsRef(branch) {
-  return `heads/${branch}`;
-}
-function statusOf(e) {
-  return e.status;
-}
-async function branchSha(octokit, repo, branch) {
-  try {
-    return (await octokit.rest.git.getRef({ ...repo, ref: headsRef(branch) })).data.object.sha;
-  } catch (e) {
-    if (statusOf(e) === 404) return void 0;
-    throw e;
-  }
-}
-async function createBranch(octokit, repo, branch, sha) {
-  try {
-    await octokit.rest.git.createRef({ ...repo, ref: `refs/${headsRef(branch)}`, sha });
-    return "created";
-  } catch (e) {
-    if (statusOf(e) === 422 && /already exists/i.test(e.message)) return "exists";
-    throw e;
-  }
-}
-async function deleteBranch(octokit, repo, branch) {
-  try {
-    await octokit.rest.git.deleteRef({ ...repo, ref: headsRef(branch) });
-    return "deleted";
-  } catch (e) {
-    const status2 = statusOf(e);
-    if (status2 === 404 || status2 === 422 && /does not exist/i.test(e.message)) return "missing";
-    throw e;
-  }
-}
-async function branchesWithPrefix(octokit, repo, prefix) {
-  const { data } = await octokit.rest.git.listMatchingRefs({ ...repo, ref: headsRef(prefix) });
-  return new Map(data.map((r) => [r.ref.slice("refs/heads/".length), r.object.sha]));
-}
-
-// app/engine/forge/worker-outcome.ts
-function dispatchedCheck(target2, branch, issue3) {
-  const what = target2.kind === "plan" ? `plan ${target2.plan}` : `the verification of phase ${target2.phase}`;
-  const where = issue3 ? ` Its issue is #${issue3.number}.` : "";
-  return {
-    title: "Worker dispatched",
-    summary: `harness dispatched the worker for ${what} of ${target2.spec} on the branch \`${branch}\`.${where}`,
-    actions: target2.kind === "plan" ? [ABORT_ACTION] : []
-  };
-}
-var SETTLES = /* @__PURE__ */ new Set(["running", "checkpoint", "ready", "blocked"]);
-function workerOutcome(target2, conclusion, status2, runUrl) {
-  const run3 = runUrl ? `[the worker run](${runUrl})` : "the worker run";
-  if (target2.kind === "phase") {
-    const ok = conclusion === "success";
-    return {
-      check: {
-        conclusion: ok ? "success" : failedConclusion(conclusion),
-        title: ok ? `Phase ${target2.phase} verified` : `Phase ${target2.phase} failed its verification`,
-        summary: ok ? `Every check of phase ${target2.phase} passed on the merged work (${run3}).` : `See ${run3}. Fix the work, then \`/harness verify ${target2.phase}\`.`,
-        actions: []
-      }
-    };
-  }
-  const success2 = conclusion === "success";
-  const next = success2 ? status2 === "checkpoint" ? "checkpoint" : "verified" : "failed";
-  if (!SETTLES.has(status2) && status2 !== next) return void 0;
-  if (next === "checkpoint") {
-    return {
-      status: next,
-      check: {
-        conclusion: "action_required",
-        title: "Waiting at a checkpoint",
-        summary: `The worker stopped at a checkpoint and asked a question on the plan issue. Answer there with \`/harness respond ${target2.plan} <answer>\`, or approve here.`,
-        actions: [APPROVE_ACTION]
-      }
-    };
-  }
-  if (next === "verified") {
-    return {
-      status: next,
-      check: { conclusion: "success", title: "Verified", summary: `Plan ${target2.plan} passed its verification (${run3}); merging its pull request completes it.`, actions: [] }
-    };
-  }
-  return {
-    status: next,
-    check: {
-      conclusion: failedConclusion(conclusion),
-      title: conclusion === "cancelled" ? "Cancelled" : conclusion === "timed_out" ? "Timed out" : "Failed",
-      summary: `Plan ${target2.plan} did not pass (${run3}). \`/harness retry ${target2.plan}\` runs it again.`,
-      actions: [RETRY_ACTION]
-    }
-  };
-}
-function failedConclusion(conclusion) {
-  return conclusion === "cancelled" || conclusion === "timed_out" ? conclusion : "failure";
-}
-
-// app/github/schedule/repository.ts
-function repository(context) {
-  const repo = context.payload.repository;
-  if (!repo) throw new Error(`a ${context.name} event without a repository cannot start a scheduling round`);
-  return repo;
-}
-function defaultBranch(context) {
-  const branch = repository(context).default_branch;
-  if (!branch) throw new Error(`the ${context.name} payload does not name the repository's default branch`);
-  return branch;
-}
-function repositoryUrl(context) {
-  const url2 = repository(context).html_url;
-  if (!url2) {
-    const { owner, repo } = context.repo();
-    return `https://github.com/${owner}/${repo}`;
-  }
-  return url2;
-}
-
-// app/github/schedule/dispatch.ts
-function detailsUrl(context, target2, issue3) {
-  const base2 = repositoryUrl(context);
-  if (issue3) return `${base2}/issues/${issue3.number}`;
-  const phase = target2.kind === "phase" ? target2.phase : target2.plan.split("-")[0];
-  return `${base2}/issues?q=${encodeURIComponent(`is:issue label:"${specLabel(target2.spec)}" label:"${phaseLabel(phase)}"`)}`;
-}
-async function dispatchTarget(context, target2, base2, issue3) {
-  const { octokit } = context;
-  const repo = context.repo();
-  const branch = targetBranch(target2);
-  if (await createBranch(octokit, repo, branch, base2.sha) === "exists") {
-    context.log.info(`${targetExternalId(target2)}: ${branch} exists, another delivery claimed it`);
-    return "lost";
-  }
-  try {
-    await dispatchWorker(octokit, repo, base2.branch, { spec: target2.spec, plan: targetInput(target2), resume: false });
-  } catch (e) {
-    await deleteBranch(octokit, repo, branch).catch((undo) => context.log.error(`${branch}: could not delete the claim after a failed dispatch: ${String(undo)}`));
-    throw e;
-  }
-  const check2 = dispatchedCheck(target2, branch, issue3);
-  let checkFailed;
-  try {
-    await createCheckRun(octokit, repo, {
-      name: targetCheck(target2),
-      head_sha: base2.sha,
-      status: "queued",
-      external_id: targetExternalId(target2),
-      details_url: detailsUrl(context, target2, issue3),
-      output: { title: check2.title, summary: check2.summary },
-      actions: check2.actions
-    });
-  } catch (e) {
-    checkFailed = e;
-  }
-  if (issue3) await updateIssue(octokit, repo, issue3.number, { labels: withStatus(issue3.labels, "running") });
-  if (checkFailed !== void 0) throw checkFailed;
-  context.log.info(`${targetExternalId(target2)}: worker dispatched on ${base2.branch} from ${base2.sha}`);
-  return "dispatched";
-}
-
-// app/github/schedule/spec-issues.ts
-function specIssues(context, spec) {
-  return listIssuesWithLabels(context.octokit, context.repo(), [LABEL_PLAN, specLabel(spec)]);
-}
-function issueLike(issue3) {
-  return { number: issue3.number, title: issue3.title, body: issue3.body, state: issue3.state, state_reason: issue3.stateReason, labels: issue3.labels };
-}
-function findPlanIssue(issues, spec, plan2) {
-  return [...issues].sort((a, b) => a.number - b.number).find((i) => {
-    const view = planIssueView(issueLike(i));
-    return view?.spec === spec && view.plan === plan2;
-  });
-}
-
 // app/engine/forge/spec-from-issues.ts
 var SPEC_LINE = /\*\*Spec\*\* \[(\S+) (.+?)\]\(/;
 var PHASE_LINE = /\*\*Phase\*\* (\d+) (.+?) · \*\*Plan\*\*/;
@@ -97329,33 +97488,6 @@ function specFromIssues(specId3, issues) {
     plans,
     planById: new Map(plans.map((p) => [p.id, p]))
   };
-}
-
-// app/engine/forge/match-issues.ts
-var TITLE_ID = /^\[(\d+-\d+)\] /;
-function planOf(specId3, issue3) {
-  const marker = parseMarker(issue3.body);
-  if (marker) return marker.spec === specId3 ? marker.plan : void 0;
-  return TITLE_ID.exec(issue3.title)?.[1];
-}
-function matchPlanIssues(specId3, issues) {
-  const groups2 = /* @__PURE__ */ new Map();
-  const unknown2 = [];
-  for (const issue3 of issues) {
-    const plan2 = planOf(specId3, issue3);
-    if (plan2 === void 0) unknown2.push(issue3);
-    else groups2.set(plan2, [...groups2.get(plan2) ?? [], issue3]);
-  }
-  const byPlan = /* @__PURE__ */ new Map();
-  const duplicates = [];
-  for (const [plan2, group] of groups2) {
-    const live = group.filter((i) => i.stateReason !== "duplicate").sort((a, b) => a.number - b.number);
-    const first = live[0];
-    if (!first) continue;
-    byPlan.set(plan2, first);
-    for (const extra of live.slice(1)) if (extra.state === "open") duplicates.push({ issue: extra, of: first });
-  }
-  return { byPlan, duplicates, unknown: unknown2 };
 }
 
 // app/engine/core/analysis/analyze.ts
@@ -97501,20 +97633,189 @@ function statusComment(spec, issues, maxChars) {
 }
 
 // app/github/spec-pr/status-comment.ts
-async function refreshStatusComment(octokit, repo, pull, spec, issues) {
+async function refreshStatusComment(github, pull, spec, issues) {
   const marker = statusMarker(spec.id);
   const body = statusComment(spec, matchPlanIssues(spec.id, issues).byPlan, ISSUE_BODY_LIMIT);
-  const existing2 = await findComment(octokit, repo, pull, (c) => c.authorType === "Bot" && c.body.startsWith(marker));
+  const existing2 = await github.findComment(pull, (c) => c.authorType === "Bot" && c.body.startsWith(marker));
   if (!existing2) {
-    await createComment(octokit, repo, pull, body);
+    await github.comment(pull, body);
     return "created";
   }
   if (existing2.body === body) return "unchanged";
-  await updateComment(octokit, repo, existing2.id, body);
+  await github.updateComment(existing2.id, body);
   return "updated";
 }
 
-// app/github/schedule/status-comment.ts
+// app/engine/forge/check-actions.ts
+var ABORT_ACTION = { label: "Abort", description: "Cancel the worker; the plan fails", identifier: "abort" };
+var APPROVE_ACTION = { label: "Approve", description: "Answer the checkpoint with approve", identifier: "approve" };
+var RETRY_ACTION = { label: "Retry", description: "Start this plan again from scratch", identifier: "retry" };
+
+// app/engine/forge/worker-outcome.ts
+function dispatchedCheck(target2, branch, issue3) {
+  const what = target2.kind === "plan" ? `plan ${target2.plan}` : `the verification of phase ${target2.phase}`;
+  const where = issue3 ? ` Its issue is #${issue3.number}.` : "";
+  return {
+    title: "Worker dispatched",
+    summary: `harness dispatched the worker for ${what} of ${target2.spec} on the branch \`${branch}\`.${where}`,
+    actions: target2.kind === "plan" ? [ABORT_ACTION] : []
+  };
+}
+var SETTLES = /* @__PURE__ */ new Set(["running", "checkpoint", "ready", "blocked"]);
+function workerOutcome(target2, conclusion, status2, runUrl) {
+  const run3 = runUrl ? `[the worker run](${runUrl})` : "the worker run";
+  if (target2.kind === "phase") {
+    const ok = conclusion === "success";
+    return {
+      check: {
+        conclusion: ok ? "success" : failedConclusion(conclusion),
+        title: ok ? `Phase ${target2.phase} verified` : `Phase ${target2.phase} failed its verification`,
+        summary: ok ? `Every check of phase ${target2.phase} passed on the merged work (${run3}).` : `See ${run3}. Fix the work, then \`/harness verify ${target2.phase}\`.`,
+        actions: []
+      }
+    };
+  }
+  const success2 = conclusion === "success";
+  const next = success2 ? status2 === "checkpoint" ? "checkpoint" : "verified" : "failed";
+  if (!SETTLES.has(status2) && status2 !== next) return void 0;
+  if (next === "checkpoint") {
+    return {
+      status: next,
+      check: {
+        conclusion: "action_required",
+        title: "Waiting at a checkpoint",
+        summary: `The worker stopped at a checkpoint and asked a question on the plan issue. Answer there with \`/harness respond ${target2.plan} <answer>\`, or approve here.`,
+        actions: [APPROVE_ACTION]
+      }
+    };
+  }
+  if (next === "verified") {
+    return {
+      status: next,
+      check: { conclusion: "success", title: "Verified", summary: `Plan ${target2.plan} passed its verification (${run3}); merging its pull request completes it.`, actions: [] }
+    };
+  }
+  return {
+    status: next,
+    check: {
+      conclusion: failedConclusion(conclusion),
+      title: conclusion === "cancelled" ? "Cancelled" : conclusion === "timed_out" ? "Timed out" : "Failed",
+      summary: `Plan ${target2.plan} did not pass (${run3}). \`/harness retry ${target2.plan}\` runs it again.`,
+      actions: [RETRY_ACTION]
+    }
+  };
+}
+function failedConclusion(conclusion) {
+  return conclusion === "cancelled" || conclusion === "timed_out" ? conclusion : "failure";
+}
+
+// app/github/schedule/repository.ts
+function repository(context) {
+  const repo = context.payload.repository;
+  if (!repo) throw new Error(`a ${context.name} event without a repository cannot start a scheduling round`);
+  return repo;
+}
+function defaultBranch(context) {
+  const branch = repository(context).default_branch;
+  if (!branch) throw new Error(`the ${context.name} payload does not name the repository's default branch`);
+  return branch;
+}
+function repositoryUrl(context) {
+  const url2 = repository(context).html_url;
+  if (!url2) {
+    const { owner, repo } = context.repo();
+    return `https://github.com/${owner}/${repo}`;
+  }
+  return url2;
+}
+
+// app/github/schedule/dispatch.ts
+function detailsUrl(context, target2, issue3) {
+  const base2 = repositoryUrl(context);
+  if (issue3) return `${base2}/issues/${issue3.number}`;
+  const phase = target2.kind === "phase" ? target2.phase : target2.plan.split("-")[0];
+  return `${base2}/issues?q=${encodeURIComponent(`is:issue label:"${specLabel(target2.spec)}" label:"${phaseLabel(phase)}"`)}`;
+}
+async function dispatchTarget(context, target2, base2, issue3) {
+  const github = appGateway(context);
+  const branch = targetBranch(target2);
+  if (await github.createBranch(branch, base2.sha) === "exists") {
+    context.log.info(`${targetExternalId(target2)}: ${branch} exists, another delivery claimed it`);
+    return "lost";
+  }
+  try {
+    await github.dispatchWorker(base2.branch, { spec: target2.spec, plan: targetInput(target2), resume: false });
+  } catch (e) {
+    await github.deleteBranch(branch).catch((undo) => context.log.error(`${branch}: could not delete the claim after a failed dispatch: ${String(undo)}`));
+    throw e;
+  }
+  const check2 = dispatchedCheck(target2, branch, issue3);
+  let checkFailed;
+  try {
+    await github.createCheckRun({
+      name: targetCheck(target2),
+      head_sha: base2.sha,
+      status: "queued",
+      external_id: targetExternalId(target2),
+      details_url: detailsUrl(context, target2, issue3),
+      output: { title: check2.title, summary: check2.summary },
+      actions: check2.actions
+    });
+  } catch (e) {
+    checkFailed = e;
+  }
+  if (issue3) await github.setStatus(issue3, "running");
+  if (checkFailed !== void 0) throw checkFailed;
+  context.log.info(`${targetExternalId(target2)}: worker dispatched on ${base2.branch} from ${base2.sha}`);
+  return "dispatched";
+}
+
+// app/github/schedule/round.ts
+function issueLike(issue3) {
+  return { number: issue3.number, title: issue3.title, body: issue3.body, state: issue3.state, state_reason: issue3.stateReason, labels: issue3.labels };
+}
+async function claimedPhases(context, spec) {
+  const branches = await appGateway(context).branchesWithPrefix(planBranch(spec, "phase-"));
+  const phases = /* @__PURE__ */ new Set();
+  for (const name of branches.keys()) {
+    const target2 = parseTargetBranch(name);
+    if (target2?.kind === "phase" && target2.spec === spec) phases.add(target2.phase);
+  }
+  return phases;
+}
+async function scheduleRound(context, spec, options2 = {}) {
+  const github = appGateway(context);
+  const config3 = options2.config ?? (await loadConfig(context)).config;
+  const issues = options2.issues ?? [...(await github.planIssues(spec)).byPlan.values()];
+  const plan2 = planRound({ spec, issues: issues.map(issueLike), slots: config3.slots });
+  const base2 = options2.base ?? defaultBranch(context);
+  const result = { spec, base: base2, plan: plan2, dispatched: [], lost: [], relabelled: [] };
+  let head;
+  const baseHead = async () => {
+    if (head) return head;
+    const sha = await github.branchSha(base2);
+    if (sha === void 0) throw new Error(`${spec}: the base branch ${base2} does not exist, so no plan branch can start from it`);
+    return head = { branch: base2, sha };
+  };
+  const start = async (target2, issue3) => {
+    const outcome = await dispatchTarget(context, target2, await baseHead(), issue3);
+    (outcome === "dispatched" ? result.dispatched : result.lost).push(targetInput(target2));
+  };
+  for (const issue3 of plan2.dispatch) await start({ kind: "plan", spec, plan: issue3.plan }, issue3);
+  for (const { issue: issue3, to } of plan2.relabel) {
+    await github.setStatus(issue3, to);
+    result.relabelled.push({ plan: issue3.plan, to });
+  }
+  if (plan2.completePhases.length > 0) {
+    for (const phase of phasesToVerify(plan2, await claimedPhases(context, spec))) await start({ kind: "phase", spec, phase });
+  }
+  for (const b of plan2.blocked) {
+    context.log.debug(`${spec}/${b.plan} cannot run: ${"plan" in b.because ? `${b.because.plan} failed` : `phase ${b.because.phase} failed its verification`}`);
+  }
+  for (const u of plan2.unknownNeeds) context.log.warn(`${spec}/${u.plan} needs ${u.needs.join(", ")}, which the spec has no issue for: it waits`);
+  await refreshStatus(context, result, issues);
+  return result;
+}
 async function refreshStatus(context, round, issues) {
   const after = issues.map((issue3) => {
     const plan2 = parseMarker(issue3.body)?.plan;
@@ -97527,52 +97828,132 @@ async function refreshStatus(context, round, issues) {
   if (prs.length === 0) return;
   const spec = specFromIssues(round.spec, after);
   if (!spec) return;
-  await refreshStatusComment(context.octokit, context.repo(), Math.min(...prs), spec, after);
+  await refreshStatusComment(appGateway(context), Math.min(...prs), spec, after);
 }
 
-// app/github/schedule/round.ts
-async function claimedPhases(context, spec) {
-  const branches = await branchesWithPrefix(context.octokit, context.repo(), planBranch(spec, "phase-"));
-  const phases = /* @__PURE__ */ new Set();
-  for (const name of branches.keys()) {
-    const target2 = parseTargetBranch(name);
-    if (target2?.kind === "phase" && target2.spec === spec) phases.add(target2.phase);
-  }
-  return phases;
+// app/github/commands/plan-issues.ts
+async function planIssues(inv, spec) {
+  const records = [...(await inv.github.planIssues(spec)).byPlan.values()];
+  const views = records.map((r) => planIssueView(issueLike(r))).filter((v) => v !== void 0 && v.spec === spec);
+  return { views, records };
 }
-async function scheduleRound(context, spec, options2 = {}) {
-  const { octokit } = context;
-  const repo = context.repo();
-  const config3 = options2.config ?? (await loadConfig(context)).config;
-  const issues = options2.issues ?? await specIssues(context, spec);
-  const plan2 = planRound({ spec, issues: issues.map(issueLike), slots: config3.slots });
-  const base2 = options2.base ?? defaultBranch(context);
-  const result = { spec, base: base2, plan: plan2, dispatched: [], lost: [], relabelled: [] };
-  let head;
-  const baseHead = async () => {
-    if (head) return head;
-    const sha = await branchSha(octokit, repo, base2);
-    if (sha === void 0) throw new Error(`${spec}: the base branch ${base2} does not exist, so no plan branch can start from it`);
-    return head = { branch: base2, sha };
+function issuesNow(issues) {
+  const labels = new Map(issues.views.map((v) => [v.number, v.labels]));
+  return issues.records.map((r) => ({ ...r, labels: labels.get(r.number) ?? r.labels }));
+}
+async function findPlan(inv, spec, plan2) {
+  const { place } = inv;
+  const here = place.kind === "issue" || place.kind === "check" ? place.plan : void 0;
+  if (here && here.spec === spec && here.plan === plan2 && here.stateReason !== "duplicate") {
+    return place.kind === "check" && place.issues ? { view: here, issues: place.issues } : { view: here };
+  }
+  const issues = await planIssues(inv, spec);
+  const scoped = scopePlans(spec, issues.views, { kind: "plan", plan: plan2 });
+  return scoped.ok ? { view: scoped.plans[0], issues } : scoped.message;
+}
+async function setStatus2(inv, view, status2) {
+  view.labels = await inv.github.setStatus(view, status2);
+  view.status = status2;
+}
+
+// app/github/commands/refusal.ts
+async function refusal(inv, command2, senderIsBot) {
+  if (senderIsBot) return `Thanks, but harness takes commands from people only, not from bots (@${inv.actor}), so nothing was run.`;
+  if (command2 instanceof ParseError || !changesAnything(command2)) return void 0;
+  const need = (await inv.config()).permission;
+  const have = await inv.github.role(inv.actor);
+  if (!permits(have, need)) {
+    return [
+      `Sorry @${inv.actor}, \`${command2.name}\` changes things, so it needs the ${need} role on this repository or above, and you have ${have === "none" ? "no role" : `the ${have} role`}. Nothing was run.`,
+      "Anyone may ask for `status` or `help`; for the rest, ask someone with access."
+    ].join(" ");
+  }
+  if ((await inv.pull())?.fromFork) {
+    return `Sorry @${inv.actor}, commands that change anything do not run on pull requests from forks: what they act on would come from outside this repository. Nothing was run.`;
+  }
+  return void 0;
+}
+
+// app/engine/forge/status-table.ts
+function cell2(text) {
+  return text.replace(/\s+/g, " ").replace(/\|/g, "\\|");
+}
+function stateOf(view) {
+  if (view.status !== void 0) return view.status;
+  return view.open ? "planned" : "closed";
+}
+function statusTable(spec, views) {
+  const live = views.filter((v) => !isRemoved(v)).sort((a, b) => comparePlanIds(a.plan, b.plan));
+  if (live.length === 0) return `**${spec}** has no plan issues yet: they are made when the spec's pull request passes the \`harness / spec\` check.`;
+  const counts2 = /* @__PURE__ */ new Map();
+  for (const v of live) counts2.set(stateOf(v), (counts2.get(stateOf(v)) ?? 0) + 1);
+  const verified = counts2.get("verified") ?? 0;
+  const others = ["running", "checkpoint", "ready", "blocked", "failed", "planned", "closed"].filter((s) => (counts2.get(s) ?? 0) > 0).map((s) => `${counts2.get(s)} ${s}`);
+  const lines = [
+    `**${spec}**: ${verified} of ${live.length} plans verified${others.length > 0 ? ` · ${others.join(" · ")}` : ""}`,
+    "",
+    "| plan | phase | title | status | issue |",
+    "|---|---|---|---|---|",
+    ...live.map((v) => `| ${v.plan} | ${v.phase} | ${cell2(v.title)} | ${stateOf(v)} | #${v.number} |`)
+  ];
+  return lines.join("\n");
+}
+
+// app/github/commands/abort.ts
+async function abort(inv, command2) {
+  const choice = await resolveSpec(inv, command2.spec, (spec2) => `/harness abort ${spec2}/${command2.plan}`);
+  if (!choice.ok) return `I could not run that: ${choice.message}.`;
+  const { spec } = choice;
+  const found = await findPlan(inv, spec, command2.plan);
+  if (typeof found === "string") return `I could not run that: ${found}.`;
+  const { view } = found;
+  if (!view.open || view.status === void 0 || view.status === "verified" || view.status === "failed") {
+    const now = !view.open ? "closed" : view.status ?? "not queued";
+    return `${spec} plan ${view.plan} (#${view.number}) is ${now}: there is nothing to abort.`;
+  }
+  const title = workerRunTitle({ kind: "plan", spec, plan: view.plan });
+  const runs = (await inv.github.unfinishedWorkerRuns()).filter((r) => r.displayTitle === title);
+  const cancelled = [];
+  for (const run3 of runs) if (await inv.github.cancelRun(run3.id) === "cancelling") cancelled.push(run3.id);
+  const before = view.status;
+  await setStatus2(inv, view, "failed");
+  const checkRuns = inv.place.kind === "check" ? [inv.place.checkRunId] : await openPlanCheckRuns(inv, spec, view.plan);
+  const summary2 = `Aborted by @${inv.actor}. Retry starts the plan again from scratch.`;
+  for (const id of checkRuns) await inv.github.updateCheckRun(id, { status: "completed", conclusion: "cancelled", output: { title: "Aborted", summary: summary2 }, actions: [RETRY_ACTION] });
+  const what = cancelled.length === 0 ? "no worker run was in progress" : `cancelled worker run${cancelled.length === 1 ? "" : "s"} ${cancelled.join(", ")}`;
+  return `Aborted ${spec} plan ${view.plan} (#${view.number}, was ${before}): ${what}; it is failed now, and retry starts it again.`;
+}
+async function openPlanCheckRuns(inv, spec, plan2) {
+  try {
+    const runs = await inv.github.checkRuns(planBranch(spec, plan2), planCheck(plan2));
+    return runs.filter((r) => r.status !== "completed" || r.conclusion === "action_required").map((r) => r.id);
+  } catch (e) {
+    if (hasStatus(e, 404, 422)) return [];
+    throw e;
+  }
+}
+
+// app/engine/forge/queue-plans.ts
+function queuePlans(all, scoped) {
+  const byPlan = new Map(all.map((v) => [v.plan, v]));
+  const decision = { ready: [], blocked: [], untouched: [], unqueued: [] };
+  for (const view of scoped) {
+    if (!view.open) decision.untouched.push({ view, why: view.status ?? "closed" });
+    else if (view.status !== void 0) decision.untouched.push({ view, why: view.status });
+    else if (view.needs.every((d) => byPlan.has(d) && isSatisfied(byPlan.get(d)))) decision.ready.push(view);
+    else decision.blocked.push(view);
+  }
+  const queued = new Set(decision.ready.concat(decision.blocked).map((v) => v.plan));
+  const unqueued = /* @__PURE__ */ new Set();
+  const visit2 = (plan2) => {
+    const dep = byPlan.get(plan2);
+    if (queued.has(plan2) || unqueued.has(plan2) || dep && (dep.status !== void 0 || !dep.open)) return;
+    unqueued.add(plan2);
+    dep?.needs.forEach(visit2);
   };
-  const start = async (target2, issue3) => {
-    const outcome = await dispatchTarget(context, target2, await baseHead(), issue3);
-    (outcome === "dispatched" ? result.dispatched : result.lost).push(targetInput(target2));
-  };
-  for (const issue3 of plan2.dispatch) await start({ kind: "plan", spec, plan: issue3.plan }, issue3);
-  for (const { issue: issue3, to } of plan2.relabel) {
-    await updateIssue(octokit, repo, issue3.number, { labels: withStatus(issue3.labels, to) });
-    result.relabelled.push({ plan: issue3.plan, to });
-  }
-  if (plan2.completePhases.length > 0) {
-    for (const phase of phasesToVerify(plan2, await claimedPhases(context, spec))) await start({ kind: "phase", spec, phase });
-  }
-  for (const b of plan2.blocked) {
-    context.log.debug(`${spec}/${b.plan} cannot run: ${"plan" in b.because ? `${b.because.plan} failed` : `phase ${b.because.phase} failed its verification`}`);
-  }
-  for (const u of plan2.unknownNeeds) context.log.warn(`${spec}/${u.plan} needs ${u.needs.join(", ")}, which the spec has no issue for: it waits`);
-  await refreshStatus(context, result, issues);
-  return result;
+  for (const view of decision.blocked) view.needs.forEach(visit2);
+  decision.unqueued = [...unqueued].sort(comparePlanIds);
+  return decision;
 }
 
 // app/github/commands/execute.ts
@@ -97587,8 +97968,8 @@ async function execute(inv, command2) {
   const scoped = scopePlans(spec, issues.views, command2.target);
   if (!scoped.ok) return `I could not run that: ${scoped.message}.`;
   const decision = queuePlans(issues.views, scoped.plans);
-  for (const view of decision.ready) await setStatus(inv, view, "ready");
-  for (const view of decision.blocked) await setStatus(inv, view, "blocked");
+  for (const view of decision.ready) await setStatus2(inv, view, "ready");
+  for (const view of decision.blocked) await setStatus2(inv, view, "blocked");
   const round = await scheduleRound(inv.context, spec, { config: await inv.config(), issues: issuesNow(issues), ...await roundBase(inv) });
   const what = `${spec}, ${describeTarget(command2.target)}`;
   const queued = decision.ready.length + decision.blocked.length;
@@ -97701,6 +98082,123 @@ function slug2(text, max = SLUG_MAX) {
   }
   if (out !== "") return out;
   return `h-${createHash2("sha256").update(text).digest("hex").slice(0, 12)}`;
+}
+
+// app/engine/forge/spike-draft.ts
+var TO_WRITE = (what) => `_To be written: ${what}_`;
+function spikeDraft(input2) {
+  const slug4 = slug2(input2.question);
+  const path2 = `${KNOWLEDGE_ROOT}/spikes/${input2.project}/${slug4}/HYPOTHESIS.md`;
+  const content = renderTemplate(
+    input2.template,
+    {
+      spike: slug4,
+      project: input2.project,
+      spec: input2.spec,
+      question: input2.question,
+      status: "open",
+      created: input2.now.toISOString().replace(/\.\d{3}Z$/, "Z"),
+      tags: []
+    },
+    {
+      question: input2.question,
+      hypothesis: TO_WRITE("the answer you expect, as a claim an experiment could prove wrong."),
+      why: `${input2.askedIn} ${TO_WRITE("what the answer decides, and what it costs to get it wrong.")}`,
+      criteria: TO_WRITE("the result that would confirm the hypothesis, and the one that would refute it.")
+    }
+  );
+  return {
+    kind: "spike",
+    slug: slug4,
+    branch: knowledgeBranch("spike", slug4),
+    files: [{ path: path2, content }],
+    commitMessage: `spike: ${input2.question}`,
+    title: `Spike: ${input2.question}`,
+    body: [
+      `A spike to settle one question before it costs a plan: **${input2.question}**`,
+      "",
+      input2.askedIn,
+      "",
+      `This PR adds \`${path2}\`. Write the hypothesis and its success criteria here; the experiment (EXPERIMENT.md) and the decision (DECISION.md) follow in the same folder. Merging files the spike; closing the PR drops it.`
+    ].join("\n"),
+    labels: knowledgeLabels("spike")
+  };
+}
+
+// app/machine/templates.ts
+import { existsSync as existsSync2 } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+var LEVELS_UP = 6;
+function templatesDir() {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i <= LEVELS_UP; i++) {
+    if (existsSync2(join(dir, "templates", "PLAN.md"))) return join(dir, "templates");
+    dir = dirname(dir);
+  }
+  throw new Error("harness templates/ directory not found above the app; it ships with the package");
+}
+var cache2 = /* @__PURE__ */ new Map();
+function loadTemplate(name) {
+  let text = cache2.get(name);
+  if (!text) {
+    text = readFile(join(templatesDir(), name), "utf8");
+    cache2.set(name, text);
+  }
+  return text;
+}
+
+// app/github/commands/knowledge.ts
+async function spike(inv, command2, askedIn) {
+  const specs = await specsHere(inv);
+  const draft = spikeDraft({
+    template: await loadTemplate("spike/HYPOTHESIS.md"),
+    question: command2.question,
+    project: projectName(inv.github.repo.repo),
+    ...specs.length === 1 ? { spec: specs[0] } : {},
+    now: inv.now(),
+    askedIn
+  });
+  const pr = await openKnowledgePr(inv, draft);
+  switch (pr.state) {
+    case "opened":
+      return `Opened spike #${pr.number} for "${command2.question}": write the hypothesis and its success criteria there. ${pr.url}`;
+    case "open":
+      return `This question has a spike already: #${pr.number} (${pr.url}).`;
+    case "merged":
+      return `This question was spiked already, in #${pr.number} (merged): its folder is \`${draft.files[0].path.replace(/\/HYPOTHESIS\.md$/, "")}\`.`;
+    case "closed":
+      return `A spike for this question was closed without merging: #${pr.number}. Reopen it, or ask a differently worded question.`;
+  }
+}
+function existing(pull) {
+  const state = pull.state === "open" ? "open" : pull.mergedAt ? "merged" : "closed";
+  return { number: pull.number, url: pull.url, state };
+}
+async function openKnowledgePr(inv, draft) {
+  const { github } = inv;
+  const found = await newestPull(inv, draft.branch);
+  if (found) return existing(found);
+  const base2 = inv.defaultBranch;
+  const headSha = await github.branchSha(base2);
+  if (headSha === void 0) throw new Error(`the default branch ${base2} has no commit to start ${draft.branch} from`);
+  const tree = await github.createTree(await github.commitTree(headSha), draft.files);
+  const commit = await github.createCommit({ message: draft.commitMessage, tree, parents: [headSha] });
+  await github.createBranch(draft.branch, commit);
+  let pull;
+  try {
+    pull = await github.createPullRequest({ title: draft.title, head: draft.branch, base: base2, body: draft.body });
+  } catch (e) {
+    const again = hasStatus(e, 422) ? await newestPull(inv, draft.branch) : void 0;
+    if (!again) throw e;
+    return existing(again);
+  }
+  await github.addLabels(pull.number, draft.labels);
+  return { number: pull.number, url: pull.url, state: "opened" };
+}
+async function newestPull(inv, branch) {
+  return [...await inv.github.pullRequests({ head: branch, state: "all" })].sort((a, b) => b.number - a.number)[0];
 }
 
 // app/engine/forge/lesson-draft.ts
@@ -98361,104 +98859,6 @@ function byTime(a, b) {
   return Date.parse(a.signal.timestamp) - Date.parse(b.signal.timestamp) || a.file.localeCompare(b.file);
 }
 
-// app/github/resources/blobs.ts
-var BLOB_MAX_BYTES = 100 * 1024 * 1024;
-async function getBlob(octokit, repo, sha) {
-  const { data } = await octokit.request("GET /repos/{owner}/{repo}/git/blobs/{file_sha}", { ...repo, file_sha: sha });
-  const bytes = Buffer.from(data.content, data.encoding === "base64" ? "base64" : "utf8");
-  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-// app/github/resources/contents.ts
-var CONTENTS_DIRECTORY_MAX = 1e3;
-async function listDirectory(octokit, repo, path2, ref) {
-  try {
-    const { data } = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { ...repo, path: path2, ref });
-    if (!Array.isArray(data)) return void 0;
-    return data.map((e) => ({ name: e.name, path: e.path, type: e.type, sha: e.sha }));
-  } catch (e) {
-    if (e.status === 404) return void 0;
-    throw e;
-  }
-}
-
-// app/github/resources/trees.ts
-var TREE_RECURSIVE_MAX_BYTES = 7 * 1024 * 1024;
-async function getTree(octokit, repo, sha, recursive2) {
-  const { data } = await octokit.request("GET /repos/{owner}/{repo}/git/trees/{tree_sha}", {
-    ...repo,
-    tree_sha: sha,
-    ...recursive2 ? { recursive: "1" } : {}
-  });
-  const entries2 = [];
-  for (const e of data.tree) {
-    if (e.path === void 0 || e.sha === void 0 || e.type === void 0) continue;
-    const entry = { path: e.path, type: e.type, sha: e.sha };
-    if (e.size !== void 0) entry.size = e.size;
-    entries2.push(entry);
-  }
-  return { entries: entries2, truncated: data.truncated };
-}
-
-// app/github/commands/knowledge-pr.ts
-function existing(pull) {
-  const state = pull.state === "open" ? "open" : pull.merged_at ? "merged" : "closed";
-  return { number: pull.number, url: pull.html_url, state };
-}
-async function openKnowledgePr(inv, draft) {
-  const found = await pullsFor(inv, draft.branch);
-  if (found) return existing(found);
-  const base2 = inv.defaultBranch;
-  const headSha = await branchSha(inv.octokit, inv.repo, base2);
-  if (headSha === void 0) throw new Error(`the default branch ${base2} has no commit to start ${draft.branch} from`);
-  const { data: commit } = await inv.octokit.rest.git.getCommit({ ...inv.repo, commit_sha: headSha });
-  const { data: tree } = await inv.octokit.rest.git.createTree({
-    ...inv.repo,
-    base_tree: commit.tree.sha,
-    tree: draft.files.map((f) => ({ path: f.path, mode: "100644", type: "blob", content: f.content }))
-  });
-  const { data: created } = await inv.octokit.rest.git.createCommit({ ...inv.repo, message: draft.commitMessage, tree: tree.sha, parents: [headSha] });
-  await createBranch(inv.octokit, inv.repo, draft.branch, created.sha);
-  let pull;
-  try {
-    pull = (await inv.octokit.rest.pulls.create({ ...inv.repo, title: draft.title, head: draft.branch, base: base2, body: draft.body })).data;
-  } catch (e) {
-    const again = e.status === 422 ? await pullsFor(inv, draft.branch) : void 0;
-    if (!again) throw e;
-    return existing(again);
-  }
-  await inv.octokit.rest.issues.addLabels({ ...inv.repo, issue_number: pull.number, labels: draft.labels });
-  return { number: pull.number, url: pull.html_url, state: "opened" };
-}
-async function pullsFor(inv, branch) {
-  const { data } = await inv.octokit.rest.pulls.list({ ...inv.repo, head: `${inv.repo.owner}:${branch}`, state: "all", per_page: PAGE_SIZE });
-  return [...data].sort((a, b) => b.number - a.number)[0];
-}
-
-// app/machine/templates.ts
-import { existsSync as existsSync2 } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-var LEVELS_UP = 6;
-function templatesDir() {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i <= LEVELS_UP; i++) {
-    if (existsSync2(join(dir, "templates", "PLAN.md"))) return join(dir, "templates");
-    dir = dirname(dir);
-  }
-  throw new Error("harness templates/ directory not found above the app; it ships with the package");
-}
-var cache2 = /* @__PURE__ */ new Map();
-function loadTemplate(name) {
-  let text = cache2.get(name);
-  if (!text) {
-    text = readFile(join(templatesDir(), name), "utf8");
-    cache2.set(name, text);
-  }
-  return text;
-}
-
 // app/github/commands/reflect.ts
 var MAX_SIGNALS_READ = 300;
 var MAX_LESSON_PRS = 5;
@@ -98471,7 +98871,7 @@ async function reflect2(inv) {
   const unreadable = [];
   for (const f of files) {
     const path2 = `${KNOWLEDGE_ROOT}/signals/${f.path}`;
-    const read = signalRecord(path2, new TextDecoder().decode(await getBlob(inv.octokit, inv.repo, f.sha)));
+    const read = signalRecord(path2, new TextDecoder().decode(await inv.github.blob(f.sha)));
     if ("signal" in read) records.push(read);
     else unreadable.push(`\`${read.file}\`: ${read.problem}`);
   }
@@ -98511,10 +98911,10 @@ function basename(path2) {
   return path2.slice(path2.lastIndexOf("/") + 1);
 }
 async function knowledgeFolders(inv) {
-  return await listDirectory(inv.octokit, inv.repo, KNOWLEDGE_ROOT, inv.defaultBranch) ?? [];
+  return await inv.github.directory(KNOWLEDGE_ROOT, inv.defaultBranch) ?? [];
 }
 async function treeBlobs(inv, sha) {
-  const tree = await getTree(inv.octokit, inv.repo, sha, true);
+  const tree = await inv.github.tree(sha, true);
   if (tree.truncated) inv.log.warn(`the tree ${sha} is larger than GitHub returns at once; reflecting on the part it returned`);
   return tree.entries.filter((e) => e.type === "blob");
 }
@@ -98544,12 +98944,11 @@ async function respond(inv, command2) {
   if (view.status !== "checkpoint") {
     return `${spec} plan ${view.plan} (#${view.number}) is ${view.status ?? "not queued"}, not waiting at a checkpoint: there is nothing to answer.`;
   }
-  const comments = await inv.octokit.paginate(inv.octokit.rest.issues.listComments, { ...inv.repo, issue_number: view.number, per_page: PAGE_SIZE });
-  const asked = comments.filter((c) => c.user?.type === "Bot").map((c) => checkpointOf(c.body)).filter((q) => q?.plan === view.plan).at(-1);
+  const asked = (await inv.github.comments(view.number)).filter((c) => c.authorType === "Bot").map((c) => checkpointOf(c.body)).filter((q) => q?.plan === view.plan).at(-1);
   if (!asked) return `${spec} plan ${view.plan} (#${view.number}) is at a checkpoint, but I found no checkpoint question on its issue to answer.`;
-  await inv.octokit.rest.issues.createComment({ ...inv.repo, issue_number: view.number, body: answerComment(view.plan, asked.checkpoint, command2.answer) });
-  await setStatus(inv, view, "running");
-  await dispatchWorker(inv.octokit, inv.repo, await baseBranch(inv), { spec, plan: view.plan, resume: true });
+  await inv.github.comment(view.number, answerComment(view.plan, asked.checkpoint, command2.answer));
+  await setStatus2(inv, view, "running");
+  await inv.github.dispatchWorker(await baseBranch(inv), { spec, plan: view.plan, resume: true });
   return `Answered checkpoint \`${asked.checkpoint}\` of ${spec} plan ${view.plan} (#${view.number}) for @${inv.actor}; the worker resumes from what is committed on the plan branch.`;
 }
 
@@ -98566,115 +98965,13 @@ async function retry2(inv, command2) {
     return `${spec} plan ${view.plan} (#${view.number}) is ${now}, not failed: retry only starts a failed plan again.`;
   }
   const branch = planBranch(spec, view.plan);
-  const deleted = await deleteBranch(inv.octokit, inv.repo, branch);
-  await setStatus(inv, view, "ready");
+  const deleted = await inv.github.deleteBranch(branch);
+  await setStatus2(inv, view, "ready");
   await scheduleRound(inv.context, spec, { config: await inv.config(), ...found.issues ? { issues: issuesNow(found.issues) } : {}, ...await roundBase(inv) });
   return [
     `Retrying ${spec} plan ${view.plan} (#${view.number}): ${deleted === "deleted" ? `its branch \`${branch}\` is deleted` : `its branch \`${branch}\` was already gone`} and the plan is ready again.`,
     "A scheduling round starts it as soon as a slot is free."
   ].join(" ");
-}
-
-// app/engine/forge/spike-draft.ts
-var TO_WRITE = (what) => `_To be written: ${what}_`;
-function spikeDraft(input2) {
-  const slug4 = slug2(input2.question);
-  const path2 = `${KNOWLEDGE_ROOT}/spikes/${input2.project}/${slug4}/HYPOTHESIS.md`;
-  const content = renderTemplate(
-    input2.template,
-    {
-      spike: slug4,
-      project: input2.project,
-      spec: input2.spec,
-      question: input2.question,
-      status: "open",
-      created: input2.now.toISOString().replace(/\.\d{3}Z$/, "Z"),
-      tags: []
-    },
-    {
-      question: input2.question,
-      hypothesis: TO_WRITE("the answer you expect, as a claim an experiment could prove wrong."),
-      why: `${input2.askedIn} ${TO_WRITE("what the answer decides, and what it costs to get it wrong.")}`,
-      criteria: TO_WRITE("the result that would confirm the hypothesis, and the one that would refute it.")
-    }
-  );
-  return {
-    kind: "spike",
-    slug: slug4,
-    branch: knowledgeBranch("spike", slug4),
-    files: [{ path: path2, content }],
-    commitMessage: `spike: ${input2.question}`,
-    title: `Spike: ${input2.question}`,
-    body: [
-      `A spike to settle one question before it costs a plan: **${input2.question}**`,
-      "",
-      input2.askedIn,
-      "",
-      `This PR adds \`${path2}\`. Write the hypothesis and its success criteria here; the experiment (EXPERIMENT.md) and the decision (DECISION.md) follow in the same folder. Merging files the spike; closing the PR drops it.`
-    ].join("\n"),
-    labels: knowledgeLabels("spike")
-  };
-}
-
-// app/github/commands/spike.ts
-async function spike(inv, command2, askedIn) {
-  const specs = await specsHere(inv);
-  const draft = spikeDraft({
-    template: await loadTemplate("spike/HYPOTHESIS.md"),
-    question: command2.question,
-    project: projectName(inv.repo.repo),
-    ...specs.length === 1 ? { spec: specs[0] } : {},
-    now: inv.now(),
-    askedIn
-  });
-  const pr = await openKnowledgePr(inv, draft);
-  switch (pr.state) {
-    case "opened":
-      return `Opened spike #${pr.number} for "${command2.question}": write the hypothesis and its success criteria there. ${pr.url}`;
-    case "open":
-      return `This question has a spike already: #${pr.number} (${pr.url}).`;
-    case "merged":
-      return `This question was spiked already, in #${pr.number} (merged): its folder is \`${draft.files[0].path.replace(/\/HYPOTHESIS\.md$/, "")}\`.`;
-    case "closed":
-      return `A spike for this question was closed without merging: #${pr.number}. Reopen it, or ask a differently worded question.`;
-  }
-}
-
-// app/engine/forge/status-table.ts
-function cell2(text) {
-  return text.replace(/\s+/g, " ").replace(/\|/g, "\\|");
-}
-function stateOf(view) {
-  if (view.status !== void 0) return view.status;
-  return view.open ? "planned" : "closed";
-}
-function statusTable(spec, views) {
-  const live = views.filter((v) => !isRemoved(v)).sort((a, b) => comparePlanIds(a.plan, b.plan));
-  if (live.length === 0) return `**${spec}** has no plan issues yet: they are made when the spec's pull request passes the \`harness / spec\` check.`;
-  const counts2 = /* @__PURE__ */ new Map();
-  for (const v of live) counts2.set(stateOf(v), (counts2.get(stateOf(v)) ?? 0) + 1);
-  const verified = counts2.get("verified") ?? 0;
-  const others = ["running", "checkpoint", "ready", "blocked", "failed", "planned", "closed"].filter((s) => (counts2.get(s) ?? 0) > 0).map((s) => `${counts2.get(s)} ${s}`);
-  const lines = [
-    `**${spec}**: ${verified} of ${live.length} plans verified${others.length > 0 ? ` · ${others.join(" · ")}` : ""}`,
-    "",
-    "| plan | phase | title | status | issue |",
-    "|---|---|---|---|---|",
-    ...live.map((v) => `| ${v.plan} | ${v.phase} | ${cell2(v.title)} | ${stateOf(v)} | #${v.number} |`)
-  ];
-  return lines.join("\n");
-}
-
-// app/github/commands/status.ts
-async function status(inv, command2) {
-  const specs = command2.spec !== void 0 ? [command2.spec] : await specsHere(inv);
-  if (specs.length === 0) {
-    const where = inv.place.kind === "pull" ? "This pull request changes no spec" : "This issue is not a plan issue";
-    return `${where}; name the spec, as in \`/harness status SPC-001\`.`;
-  }
-  const tables = [];
-  for (const spec of specs) tables.push(statusTable(spec, (await planIssues(inv, spec)).views));
-  return tables.join("\n\n");
 }
 
 // app/github/commands/verify.ts
@@ -98692,7 +98989,7 @@ async function verify2(inv, command2) {
   }
   const plan2 = targetInput(target2.kind === "plan" ? { kind: "plan", spec, plan: target2.plan } : { kind: "phase", spec, phase: target2.phase });
   const ref = await baseBranch(inv);
-  await dispatchWorker(inv.octokit, inv.repo, ref, { spec, plan: plan2, resume: true });
+  await inv.github.dispatchWorker(ref, { spec, plan: plan2, resume: true });
   const what = target2.kind === "plan" ? `plan ${target2.plan}` : `phase ${target2.phase}`;
   return `Verifying ${what} of ${spec} again: the worker is dispatched on \`${ref}\` and resumes \`${planBranch(spec, plan2)}\`. Its check run shows the result.`;
 }
@@ -98720,8 +99017,49 @@ async function runCommand(inv, command2, askedIn) {
       return helpText();
   }
 }
+async function status(inv, command2) {
+  const specs = command2.spec !== void 0 ? [command2.spec] : await specsHere(inv);
+  if (specs.length === 0) {
+    const where = inv.place.kind === "pull" ? "This pull request changes no spec" : "This issue is not a plan issue";
+    return `${where}; name the spec, as in \`/harness status SPC-001\`.`;
+  }
+  const tables = [];
+  for (const spec of specs) tables.push(statusTable(spec, (await planIssues(inv, spec)).views));
+  return tables.join("\n\n");
+}
 
-// app/github/commands/on-check-action.ts
+// app/github/commands/commands.ts
+function commands(app) {
+  app.on("issue_comment.created", onComment);
+  app.on("check_run.requested_action", onCheckAction);
+}
+var ACK = "eyes";
+async function onComment(context) {
+  const { comment, issue: issue3, sender } = context.payload;
+  const parsed = parseCommand(comment.body);
+  if (parsed === void 0) return;
+  const plan2 = issue3.pull_request ? void 0 : planIssueView(issue3);
+  const place = issue3.pull_request ? { kind: "pull", number: issue3.number } : { kind: "issue", number: issue3.number, ...plan2 ? { plan: plan2 } : {} };
+  const inv = invocation(context, sender.login, place);
+  const ack = await inv.github.react(comment.id, ACK);
+  if (!ack.created) {
+    inv.log.info(`comment ${comment.id} was acknowledged before (delivery ${context.id}); not handling it twice`);
+    return;
+  }
+  try {
+    const refused = await refusal(inv, parsed, context.isBot);
+    const askedIn = `Asked by @${sender.login} in [a comment](${comment.html_url}) on #${issue3.number}.`;
+    const text = refused ?? (parsed instanceof ParseError ? helpText(parsed.message) : await runCommand(inv, parsed, askedIn));
+    await reply(inv, issue3.number, text);
+  } catch (e) {
+    inv.log.error(e, `/harness on comment ${comment.id} failed`);
+    await inv.github.unreact(comment.id, ack.id).catch(() => void 0);
+    const name = parsed instanceof ParseError ? "the command" : `\`${parsed.name}\``;
+    const why = e instanceof GitHubError ? e.explanation : e.message;
+    await reply(inv, issue3.number, `Something went wrong running ${name}: ${why}. Write the command again to retry.`).catch(() => void 0);
+    throw e;
+  }
+}
 var PLAN_CHECK = /^harness \/ plan (\S+)$/;
 function commandFor(identifier, spec, plan2) {
   switch (identifier) {
@@ -98759,94 +99097,27 @@ async function onCheckAction(context) {
   const text = await refusal(inv, command2, context.isBot) ?? await runCommand(inv, command2, "");
   await reply(inv, found.view.number, text);
 }
-
-// app/github/resources/reactions.ts
-async function reactToComment(octokit, repo, commentId, content) {
-  const res = await octokit.rest.reactions.createForIssueComment({ ...repo, comment_id: commentId, content });
-  return { id: res.data.id, created: res.status === 201 };
-}
-async function removeCommentReaction(octokit, repo, commentId, reactionId) {
-  await octokit.rest.reactions.deleteForIssueComment({ ...repo, comment_id: commentId, reaction_id: reactionId });
-}
-
-// app/github/commands/on-comment.ts
-var ACK = "eyes";
-async function onComment(context) {
-  const { comment, issue: issue3, sender } = context.payload;
-  const parsed = parseCommand(comment.body);
-  if (parsed === void 0) return;
-  const plan2 = issue3.pull_request ? void 0 : planIssueView(issue3);
-  const place = issue3.pull_request ? { kind: "pull", number: issue3.number } : { kind: "issue", number: issue3.number, ...plan2 ? { plan: plan2 } : {} };
-  const inv = invocation(context, sender.login, place);
-  const ack = await reactToComment(inv.octokit, inv.repo, comment.id, ACK);
-  if (!ack.created) {
-    inv.log.info(`comment ${comment.id} was acknowledged before (delivery ${context.id}); not handling it twice`);
-    return;
-  }
-  try {
-    const refused = await refusal(inv, parsed, context.isBot);
-    const askedIn = `Asked by @${sender.login} in [a comment](${comment.html_url}) on #${issue3.number}.`;
-    const text = refused ?? (parsed instanceof ParseError ? helpText(parsed.message) : await runCommand(inv, parsed, askedIn));
-    await reply(inv, issue3.number, text);
-  } catch (e) {
-    inv.log.error(e, `/harness on comment ${comment.id} failed`);
-    await removeCommentReaction(inv.octokit, inv.repo, comment.id, ack.id).catch(() => void 0);
-    const name = parsed instanceof ParseError ? "the command" : `\`${parsed.name}\``;
-    await reply(inv, issue3.number, `Something went wrong running ${name}: ${e.message}. Write the command again to retry.`).catch(() => void 0);
-    throw e;
-  }
-}
-
-// app/github/commands/commands.ts
-function commands(app) {
-  app.on("issue_comment.created", onComment);
-  app.on("check_run.requested_action", onCheckAction);
-}
-
-// app/github/schedule/check-completed.ts
-async function onHarnessCheckCompleted(context) {
-  const check2 = context.payload.check_run;
-  if (!/^harness \/ (plan|phase) /.test(check2.name)) return;
-  const target2 = parseTargetId(check2.external_id);
-  if (!target2) return;
-  await scheduleRound(context, target2.spec);
-}
-
-// app/github/schedule/plan-merged.ts
-async function onPlanMerged(context) {
-  const pr = context.payload.pull_request;
-  if (!pr.merged) return;
-  const target2 = parseTargetBranch(pr.head.ref);
-  if (target2?.kind !== "plan") return;
-  if (pr.head.repo?.full_name !== context.payload.repository.full_name) return;
-  const { octokit } = context;
-  const repo = context.repo();
-  let issues = await specIssues(context, target2.spec);
-  const record3 = findPlanIssue(issues, target2.spec, target2.plan);
-  if (!record3) context.log.warn(`${target2.spec}/${target2.plan}: merged, but no plan issue to close`);
-  else if (record3.state === "open") {
-    await updateIssue(octokit, repo, record3.number, { state: "closed", state_reason: "completed" });
-    issues = issues.map((i) => i === record3 ? { ...i, state: "closed", stateReason: "completed" } : i);
-  }
-  await scheduleRound(context, target2.spec, { issues, base: pr.base.ref });
+var CUT = "\n\n_(cut: the answer is longer than a comment holds)_";
+async function reply(inv, issueNumber, text) {
+  const body = text.length > ISSUE_BODY_LIMIT ? `${text.slice(0, ISSUE_BODY_LIMIT - CUT.length)}${CUT}` : text;
+  await inv.github.comment(issueNumber, body);
 }
 
 // app/github/schedule/settle-check.ts
 async function settleCheck(context, target2, state, places) {
-  const { octokit } = context;
-  const repo = context.repo();
+  const github = appGateway(context);
   const name = targetCheck(target2);
   const conclusion = state.conclusion ?? "success";
   const output2 = { title: state.title, summary: state.summary };
   const externalId = targetExternalId(target2);
   for (const sha of /* @__PURE__ */ new Set([places.head, places.runSha ?? places.head])) {
-    const current = (await listCheckRuns(octokit, repo, sha, name)).find((r) => r.externalId === externalId);
+    const current = (await github.checkRuns(sha, name)).find((r) => r.externalId === externalId);
     if (current) {
       if (current.status !== "completed" || current.conclusion !== conclusion) {
-        await updateCheckRun(octokit, repo, current.id, { status: "completed", conclusion, output: output2, actions: state.actions });
+        await github.updateCheckRun(current.id, { status: "completed", conclusion, output: output2, actions: state.actions });
       }
     } else if (sha === places.head) {
-      await createCheckRun(octokit, repo, {
+      await github.createCheckRun({
         name,
         head_sha: sha,
         status: "completed",
@@ -98869,19 +99140,18 @@ async function onWorkerRunCompleted(context) {
     context.log.warn(`worker run ${run3.id} is titled "${run3.display_title}", not "harness <spec>/<plan>": left alone`);
     return;
   }
-  const { octokit } = context;
-  const repo = context.repo();
+  const github = appGateway(context);
   const { config: config3 } = await loadConfig(context);
-  let issues = await specIssues(context, target2.spec);
-  const head = await branchSha(octokit, repo, targetBranch(target2));
-  const record3 = target2.kind === "plan" ? findPlanIssue(issues, target2.spec, target2.plan) : void 0;
+  const { byPlan } = await github.planIssues(target2.spec);
+  let issues = [...byPlan.values()];
+  const head = await github.branchSha(targetBranch(target2));
+  const record3 = target2.kind === "plan" ? byPlan.get(target2.plan) : void 0;
   if (target2.kind === "plan" && !record3) context.log.warn(`${targetExternalId(target2)}: no plan issue; the run's outcome is not recorded`);
   const view = record3 ? planIssueView(issueLike(record3)) : void 0;
   const outcome = head === void 0 || target2.kind === "plan" && !view ? void 0 : workerOutcome(target2, run3.conclusion, view?.status, run3.html_url);
   if (outcome && head !== void 0) {
     if (record3 && outcome.status !== void 0 && outcome.status !== view?.status) {
-      const labels = withStatus(record3.labels, outcome.status);
-      await updateIssue(octokit, repo, record3.number, { labels });
+      const labels = await github.setStatus(record3, outcome.status);
       issues = issues.map((i) => i === record3 ? { ...i, labels } : i);
     }
     await settleCheck(context, target2, outcome.check, { head, runSha: run3.head_sha, detailsUrl: detailsUrl(context, target2, record3) });
@@ -98902,7 +99172,7 @@ async function markPhase(context, spec, phase, passed, issues) {
       continue;
     }
     const labels = passed ? issue3.labels.filter((l) => l !== LABEL_PHASE_FAILED) : [...issue3.labels, LABEL_PHASE_FAILED];
-    await updateIssue(context.octokit, context.repo(), issue3.number, { labels });
+    await appGateway(context).updateIssue(issue3.number, { labels });
     out.push({ ...issue3, labels });
   }
   return out;
@@ -98913,6 +99183,30 @@ function scheduling(app) {
   app.on("workflow_run.completed", onWorkerRunCompleted);
   app.on("check_run.completed", onHarnessCheckCompleted);
   app.on("pull_request.closed", onPlanMerged);
+}
+async function onHarnessCheckCompleted(context) {
+  const check2 = context.payload.check_run;
+  if (!/^harness \/ (plan|phase) /.test(check2.name)) return;
+  const target2 = parseTargetId(check2.external_id);
+  if (!target2) return;
+  await scheduleRound(context, target2.spec);
+}
+async function onPlanMerged(context) {
+  const pr = context.payload.pull_request;
+  if (!pr.merged) return;
+  const target2 = parseTargetBranch(pr.head.ref);
+  if (target2?.kind !== "plan") return;
+  if (pr.head.repo?.full_name !== context.payload.repository.full_name) return;
+  const github = appGateway(context);
+  const { byPlan } = await github.planIssues(target2.spec);
+  let issues = [...byPlan.values()];
+  const record3 = byPlan.get(target2.plan);
+  if (!record3) context.log.warn(`${target2.spec}/${target2.plan}: merged, but no plan issue to close`);
+  else if (record3.state === "open") {
+    await github.updateIssue(record3.number, { state: "closed", state_reason: "completed" });
+    issues = issues.map((i) => i === record3 ? { ...i, state: "closed", stateReason: "completed" } : i);
+  }
+  await scheduleRound(context, target2.spec, { issues, base: pr.base.ref });
 }
 
 // app/engine/forge/spec-check-id.ts
@@ -99418,31 +99712,31 @@ function issuesIntact(specId3, issues) {
 }
 
 // app/github/spec-pr/already-synced.ts
-async function alreadySynced(octokit, repo, headSha) {
-  const latest = (await listCheckRuns(octokit, repo, headSha, SPEC_CHECK))[0];
+async function alreadySynced(github, headSha) {
+  const latest = (await github.checkRuns(headSha, SPEC_CHECK))[0];
   if (latest?.status !== "completed") return false;
   const entries2 = parseSpecCheckId(latest.externalId);
   if (!entries2) return false;
   for (const { spec } of entries2) {
-    if (!issuesIntact(spec, await listIssuesWithLabels(octokit, repo, [LABEL_PLAN, specLabel(spec)]))) return false;
+    if (!issuesIntact(spec, (await github.planIssues(spec)).listed)) return false;
   }
   return true;
 }
 
 // app/github/spec-pr/carry-forward.ts
-async function carryForward(octokit, repo, { before, head, touched }) {
-  const previous = (await listCheckRuns(octokit, repo, before, SPEC_CHECK))[0];
+async function carryForward(github, { before, head, touched }) {
+  const previous = (await github.checkRuns(before, SPEC_CHECK))[0];
   if (previous?.status !== "completed" || previous.conclusion !== "success" || previous.output.annotationsCount > 0) return false;
   const entries2 = parseSpecCheckId(previous.externalId);
   const trees = new Set(touched.map((t) => t.tree));
   if (!entries2 || entries2.length !== trees.size || !entries2.every((e) => trees.has(e.tree))) return false;
   for (const { spec } of entries2) {
-    if (!issuesIntact(spec, await listIssuesWithLabels(octokit, repo, [LABEL_PLAN, specLabel(spec)]))) return false;
+    if (!issuesIntact(spec, (await github.planIssues(spec)).listed)) return false;
   }
   const summary2 = `The specs are as they were at ${before.slice(0, 7)}, which harness validated and synced: nothing new to write.
 
 ${previous.output.summary ?? ""}`;
-  await createCheckRun(octokit, repo, {
+  await github.createCheckRun({
     name: SPEC_CHECK,
     head_sha: head,
     status: "completed",
@@ -99453,62 +99747,25 @@ ${previous.output.summary ?? ""}`;
   return true;
 }
 
-// app/github/resources/labels.ts
-async function listLabels(octokit, repo) {
-  const all = await octokit.paginate("GET /repos/{owner}/{repo}/labels", { ...repo, per_page: PAGE_SIZE });
-  return all.map((l) => ({ name: l.name, color: l.color, description: l.description }));
-}
-async function createLabel(octokit, repo, label2) {
-  try {
-    await octokit.request("POST /repos/{owner}/{repo}/labels", { ...repo, name: label2.name, color: label2.color, ...label2.description ? { description: label2.description } : {} });
-    return "created";
-  } catch (e) {
-    if (e.status === 422) return "exists";
-    throw e;
-  }
-}
-
-// app/github/spec-pr/ensure-labels.ts
-async function ensurePlanLabels(octokit, repo) {
-  const existing2 = new Set((await listLabels(octokit, repo)).map((l) => l.name.toLowerCase()));
-  let created = 0;
-  for (const [name, style] of Object.entries(LABEL_COLORS)) {
-    if (existing2.has(name.toLowerCase())) continue;
-    if (await createLabel(octokit, repo, { name, color: style.color, description: style.description }) === "created") created++;
-  }
-  return created;
-}
-
-// app/github/spec-pr/read-config.ts
-async function readConfig(context) {
-  try {
-    return await loadConfig(context);
-  } catch (e) {
-    if (e.status !== void 0) throw e;
-    const reason = e instanceof Error ? e.message.replace(/^\[@probot\/octokit-plugin-config\] /, "") : String(e);
-    return { config: DEFAULT_CONFIG, problems: [problem(CONFIG_PATH, 1, "yaml", `${CONFIG_PATH} could not be read: ${reason}`)] };
-  }
-}
-
 // app/github/spec-pr/read-spec.ts
 function limitFor(path2) {
   return path2.startsWith(PLANS_DIR) ? MAX_PLAN_BYTES : MAX_DOCUMENT_BYTES;
 }
-async function readSpecFiles(octokit, repo, treeSha) {
-  const tree = await getTree(octokit, repo, treeSha, true);
-  const inputs = tree.truncated ? await walkInputs(octokit, repo, treeSha) : tree.entries.filter((e) => e.type === "blob" && isSpecInput(e.path));
+async function readSpecFiles(github, treeSha) {
+  const tree = await github.tree(treeSha, true);
+  const inputs = tree.truncated ? await walkInputs(github, treeSha) : tree.entries.filter((e) => e.type === "blob" && isSpecInput(e.path));
   const files = [];
   for (const entry of inputs.sort((a, b) => a.path.localeCompare(b.path))) {
     if (entry.size !== void 0 && entry.size > limitFor(entry.path)) {
       files.push({ path: entry.path, bytes: new Uint8Array(0), size: entry.size });
       continue;
     }
-    files.push({ path: entry.path, bytes: await getBlob(octokit, repo, entry.sha) });
+    files.push({ path: entry.path, bytes: await github.blob(entry.sha) });
   }
   return files;
 }
-async function walkInputs(octokit, repo, treeSha) {
-  const list = async (sha, prefix) => (await getTree(octokit, repo, sha, false)).entries.map((e) => ({ ...e, path: `${prefix}${e.path}` }));
+async function walkInputs(github, treeSha) {
+  const list = async (sha, prefix) => (await github.tree(sha, false)).entries.map((e) => ({ ...e, path: `${prefix}${e.path}` }));
   const out = [];
   const root = await list(treeSha, "");
   out.push(...root.filter((e) => e.type === "blob" && isSpecInput(e.path)));
@@ -99530,7 +99787,7 @@ function batches(annotations) {
   for (let i = 0; i < annotations.length; i += CHECK_RUN_ANNOTATIONS_PER_REQUEST) out.push(annotations.slice(i, i + CHECK_RUN_ANNOTATIONS_PER_REQUEST));
   return out.length > 0 ? out : [[]];
 }
-async function reportSpecCheck(octokit, repo, target2, report) {
+async function reportSpecCheck(github, target2, report) {
   const output2 = (annotations) => ({ title: report.title, summary: report.summary, ...annotations.length > 0 ? { annotations } : {} });
   const parts = batches(report.annotations);
   let id = target2.checkRunId;
@@ -99538,7 +99795,7 @@ async function reportSpecCheck(octokit, repo, target2, report) {
   if (id === void 0) {
     const [first, ...others] = parts;
     const done = others.length === 0;
-    const run3 = await createCheckRun(octokit, repo, {
+    const run3 = await github.createCheckRun({
       name: SPEC_CHECK,
       head_sha: target2.headSha,
       status: done ? "completed" : "in_progress",
@@ -99551,25 +99808,20 @@ async function reportSpecCheck(octokit, repo, target2, report) {
   }
   for (let i = 0; i < rest.length; i++) {
     const last = i === rest.length - 1;
-    await updateCheckRun(octokit, repo, id, { ...last ? { status: "completed", conclusion: report.conclusion } : {}, output: output2(rest[i]) });
+    await github.updateCheckRun(id, { ...last ? { status: "completed", conclusion: report.conclusion } : {}, output: output2(rest[i]) });
   }
   return id;
 }
 
 // app/engine/forge/issue-patch.ts
-function sameSet(a, b) {
-  if (a.length !== b.length) return false;
-  const set3 = new Set(a);
-  return b.every((x) => set3.has(x));
-}
 function issuePatch(desired, actual) {
   const patch = {};
   if (actual.title !== desired.title) patch.title = desired.title;
   if ((actual.body ?? "") !== desired.body) patch.body = desired.body;
   const managed = actual.labels.filter((l) => isManagedLabel(l) && !isStatusLabel(l));
-  if (!sameSet(managed, desired.labels)) {
-    patch.labels = [...desired.labels, ...actual.labels.filter((l) => !isManagedLabel(l) || isStatusLabel(l))];
-  }
+  const add = desired.labels.filter((l) => !managed.includes(l));
+  const remove = managed.filter((l) => !desired.labels.includes(l));
+  if (add.length > 0 || remove.length > 0) patch.labels = { add, remove };
   if (actual.state === "closed" && actual.stateReason === "not_planned") patch.state = "open";
   return Object.keys(patch).length > 0 ? patch : void 0;
 }
@@ -99592,39 +99844,12 @@ function removalNote(specId3, planId3, pull) {
   ].join("\n");
 }
 
-// app/github/resources/dependencies.ts
-function outcomeOf(e, removing) {
-  const status2 = e.status;
-  if (status2 === 404 && removing) return "done";
-  if (status2 === 403 || status2 === 404 || status2 === 410) return "unavailable";
-  if (status2 === 422) return "refused";
-  throw e;
-}
-async function addBlockedBy(octokit, repo, issueNumber, blockingIssueId) {
-  try {
-    await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by", { ...repo, issue_number: issueNumber, issue_id: blockingIssueId });
-    return "done";
-  } catch (e) {
-    return outcomeOf(e, false);
-  }
-}
-async function removeBlockedBy(octokit, repo, issueNumber, blockingIssueId) {
-  try {
-    await octokit.request("DELETE /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by/{issue_id}", { ...repo, issue_number: issueNumber, issue_id: blockingIssueId });
-    return "done";
-  } catch (e) {
-    return outcomeOf(e, true);
-  }
-}
-
 // app/github/spec-pr/dependency-mirror.ts
 var DependencyMirror = class {
-  constructor(octokit, repo) {
-    this.octokit = octokit;
-    this.repo = repo;
+  constructor(github) {
+    this.github = github;
   }
-  octokit;
-  repo;
+  github;
   available = true;
   added = 0;
   removed = 0;
@@ -99640,7 +99865,7 @@ var DependencyMirror = class {
       if (!this.available) break;
       if (wanted.includes(plan2)) continue;
       const blocker = issues.get(plan2);
-      const outcome = blocker ? await removeBlockedBy(this.octokit, this.repo, issueNumber, blocker.id) : "done";
+      const outcome = blocker ? await this.github.removeBlockedBy(issueNumber, blocker.id) : "done";
       if (outcome === "done") {
         mirrored.delete(plan2);
         if (blocker) this.removed++;
@@ -99651,7 +99876,7 @@ var DependencyMirror = class {
       if (mirrored.has(plan2)) continue;
       const blocker = issues.get(plan2);
       if (!blocker) continue;
-      const outcome = await addBlockedBy(this.octokit, this.repo, issueNumber, blocker.id);
+      const outcome = await this.github.addBlockedBy(issueNumber, blocker.id);
       if (outcome === "done") {
         mirrored.add(plan2);
         this.added++;
@@ -99664,11 +99889,11 @@ var DependencyMirror = class {
 
 // app/github/spec-pr/sync-plan-issues.ts
 async function syncPlanIssues(input2) {
-  const { octokit, repo, spec } = input2;
-  const matched = matchPlanIssues(spec.id, input2.issues);
-  const issues = new Map(matched.byPlan);
+  const { github, spec } = input2;
+  if (input2.issues.listed.length === 0 && spec.plans.length > 0) await ensurePlanLabels(github);
+  const issues = new Map(input2.issues.byPlan);
   const numbers = new Map([...issues].map(([plan2, issue3]) => [plan2, issue3.number]));
-  const mirror = new DependencyMirror(octokit, repo);
+  const mirror = new DependencyMirror(github);
   const tally = { created: [], updated: [], reopened: [], closed: [], duplicates: [], dependencies: { added: 0, removed: 0, refused: 0, unavailable: false } };
   for (const index of topologicalOrder(buildGraph(spec.plans)).order) {
     const plan2 = spec.plans[index];
@@ -99684,9 +99909,9 @@ async function syncPlanIssues(input2) {
     if (!actual) {
       const intended = mirror.available ? plan2.dependsOn : [];
       const tracked = withMarkerRecord(desired.body, "pr", String(input2.pull));
-      let created = await createIssue(octokit, repo, { title: desired.title, body: withMirroredEdges(tracked, intended), labels: desired.labels });
+      let created = await github.createIssue({ title: desired.title, body: withMirroredEdges(tracked, intended), labels: desired.labels });
       const mirrored2 = await mirror.sync(created.number, plan2.dependsOn, [], issues);
-      if (mirrored2.length !== intended.length) created = await updateIssue(octokit, repo, created.number, { body: withMirroredEdges(tracked, mirrored2) });
+      if (mirrored2.length !== intended.length) created = await github.updateIssue(created.number, { body: withMirroredEdges(tracked, mirrored2) });
       issues.set(plan2.id, created);
       numbers.set(plan2.id, created.number);
       tally.created.push(created.number);
@@ -99696,22 +99921,39 @@ async function syncPlanIssues(input2) {
     const pr = parseMarker(actual.body)?.pr ?? input2.pull;
     const patch = issuePatch({ ...desired, body: withMirroredEdges(withMarkerRecord(desired.body, "pr", String(pr)), mirrored) }, actual);
     if (!patch) continue;
-    issues.set(plan2.id, await updateIssue(octokit, repo, actual.number, patch));
+    issues.set(plan2.id, await applyPatch(github, actual, patch));
     if (patch.state === "open") tally.reopened.push(actual.number);
     else tally.updated.push(actual.number);
   }
   for (const [planId3, issue3] of issues) {
     if (spec.planById.has(planId3) || issue3.state !== "open") continue;
-    await createComment(octokit, repo, issue3.number, removalNote(spec.id, planId3, input2.pull));
-    issues.set(planId3, await updateIssue(octokit, repo, issue3.number, { state: "closed", state_reason: "not_planned" }));
+    await github.comment(issue3.number, removalNote(spec.id, planId3, input2.pull));
+    issues.set(planId3, await github.updateIssue(issue3.number, { state: "closed", state_reason: "not_planned" }));
     tally.closed.push(issue3.number);
   }
-  for (const { issue: issue3 } of matched.duplicates) {
-    await updateIssue(octokit, repo, issue3.number, { state: "closed", state_reason: "duplicate" });
+  for (const { issue: issue3 } of input2.issues.duplicates) {
+    await github.updateIssue(issue3.number, { state: "closed", state_reason: "duplicate" });
     tally.duplicates.push(issue3.number);
   }
   tally.dependencies = { added: mirror.added, removed: mirror.removed, refused: mirror.refused, unavailable: !mirror.available };
   return { tally, issues };
+}
+async function applyPatch(github, actual, patch) {
+  const { labels, ...fields } = patch;
+  const updated = Object.keys(fields).length > 0 ? await github.updateIssue(actual.number, fields) : actual;
+  if (!labels) return updated;
+  if (labels.add.length > 0) await github.addLabels(actual.number, labels.add);
+  for (const name of labels.remove) await github.removeLabel(actual.number, name);
+  return { ...updated, labels: [...updated.labels.filter((l) => !labels.remove.includes(l) && !labels.add.includes(l)), ...labels.add] };
+}
+async function ensurePlanLabels(github) {
+  const existing2 = new Set((await github.labels()).map((l) => l.name.toLowerCase()));
+  let created = 0;
+  for (const [name, style] of Object.entries(LABEL_COLORS)) {
+    if (existing2.has(name.toLowerCase())) continue;
+    if (await github.createLabel({ name, color: style.color, description: style.description }) === "created") created++;
+  }
+  return created;
 }
 
 // app/engine/forge/changed-specs.ts
@@ -99720,27 +99962,24 @@ function changedSpecDirs(head, base2) {
   return head.filter((e) => e.type === "dir" && before.get(e.name) !== e.sha).sort((a, b) => a.name.localeCompare(b.name));
 }
 
-// app/github/resources/compare.ts
-async function mergeBase(octokit, repo, base2, head) {
-  const { data } = await octokit.request("GET /repos/{owner}/{repo}/compare/{basehead}", { ...repo, basehead: `${base2}...${head}`, per_page: 1 });
-  return data.merge_base_commit.sha;
-}
-
 // app/github/spec-pr/touched-specs.ts
-async function touchedSpecs(octokit, repo, specsRoot, head, base2) {
+async function touchedSpecs(github, specsRoot, head, base2) {
   const root = normalizeRepoPath(specsRoot).replace(/\/+$/, "");
-  const atHead = await listDirectory(octokit, repo, root, head);
+  const atHead = await github.directory(root, head);
   if (!atHead) return { specs: [], listingFull: false };
   const listingFull = atHead.length >= CONTENTS_DIRECTORY_MAX;
-  let changed = changedSpecDirs(atHead, await listDirectory(octokit, repo, root, base2));
+  let changed = changedSpecDirs(atHead, await github.directory(root, base2));
   if (changed.length === 0) return { specs: [], listingFull };
-  const fork = await mergeBase(octokit, repo, base2, head);
-  if (fork !== base2) changed = changedSpecDirs(atHead, await listDirectory(octokit, repo, root, fork));
+  const fork = await github.mergeBase(base2, head);
+  if (fork !== base2) changed = changedSpecDirs(atHead, await github.directory(root, fork));
   return { specs: changed.map((e) => ({ name: e.name, path: e.path, tree: e.sha })), listingFull };
 }
 
-// app/github/spec-pr/handle-spec-pr.ts
+// app/github/spec-pr/spec-pull-requests.ts
 var decoder2 = new TextDecoder();
+function specPullRequests(app) {
+  app.on(["pull_request.opened", "pull_request.synchronize", "pull_request.reopened"], handleSpecPullRequest);
+}
 function isHarnessBranch(ref) {
   return ref.startsWith("harness/");
 }
@@ -99760,25 +99999,24 @@ function rejectSharedIds(loaded) {
 async function handleSpecPullRequest(context) {
   const pr = context.payload.pull_request;
   if (isHarnessBranch(pr.head.ref)) return;
-  const octokit = context.octokit;
-  const repo = context.repo();
+  const github = appGateway(context);
   const head = pr.head.sha;
-  if (await alreadySynced(octokit, repo, head)) {
+  if (await alreadySynced(github, head)) {
     context.log.info({ head }, "harness / spec: this commit is validated and its plan issues are in step; nothing to do");
     return;
   }
   const { config: config3, problems: configProblems } = await readConfig(context);
-  const touched = await touchedSpecs(octokit, repo, config3.specs_root, head, pr.base.sha);
+  const touched = await touchedSpecs(github, config3.specs_root, head, pr.base.sha);
   if (touched.listingFull) context.log.warn(`${config3.specs_root} lists the most entries GitHub's contents API returns; specs beyond them are not seen`);
   if (touched.specs.length === 0) return;
   const before = context.payload.action === "synchronize" ? context.payload.before : void 0;
-  if (before && configProblems.length === 0 && await carryForward(octokit, repo, { before, head, touched: touched.specs })) {
+  if (before && configProblems.length === 0 && await carryForward(github, { before, head, touched: touched.specs })) {
     context.log.info({ head, before }, "harness / spec: the specs are unchanged since the previous push; its result carried over");
     return;
   }
   const loaded = [];
   for (const dir of touched.specs) {
-    const files = await readSpecFiles(octokit, repo, dir.tree);
+    const files = await readSpecFiles(github, dir.tree);
     loaded.push({ dir, files, result: loadSpec(files, PLAN_READING) });
   }
   rejectSharedIds(loaded);
@@ -99790,7 +100028,7 @@ async function handleSpecPullRequest(context) {
     const plans = toSync.reduce((n, l) => n + l.result.spec.plans.length, 0);
     const edges = toSync.reduce((n, l) => n + l.result.spec.plans.reduce((e, p) => e + p.dependsOn.length, 0), 0);
     const note = plans + edges > CONTENT_WRITES_PER_HOUR ? ` A first sync of this size is over ${CONTENT_WRITES_PER_HOUR} writes, GitHub's hourly allowance for creating content: harness paces them and waits whenever GitHub asks it to, so it takes a while.` : "";
-    const run3 = await createCheckRun(octokit, repo, {
+    const run3 = await github.createCheckRun({
       name: SPEC_CHECK,
       head_sha: head,
       status: "in_progress",
@@ -99809,11 +100047,9 @@ async function handleSpecPullRequest(context) {
         outcome.stats = { plans: spec.plans.length, phases: spec.phases.length, dependencies: spec.plans.reduce((n, p) => n + p.dependsOn.length, 0) };
       }
       if (spec && toSync.includes(l)) {
-        const issues = await listIssuesWithLabels(octokit, repo, [LABEL_PLAN, specLabel(spec.id)]);
-        if (issues.length === 0 && spec.plans.length > 0) await ensurePlanLabels(octokit, repo);
+        const issues = await github.planIssues(spec.id);
         const synced = await syncPlanIssues({
-          octokit,
-          repo,
+          github,
           spec,
           planTexts: new Map(l.files.map((f) => [f.path, decoder2.decode(f.bytes)])),
           specPath: l.dir.path,
@@ -99821,7 +100057,7 @@ async function handleSpecPullRequest(context) {
           pull: pr.number,
           issues
         });
-        await refreshStatusComment(octokit, repo, pr.number, spec, [...synced.issues.values()]);
+        await refreshStatusComment(github, pr.number, spec, [...synced.issues.values()]);
         outcome.sync = synced.tally;
       } else if (spec && l.result.valid) {
         outcome.notSynced = "This pull request comes from a fork, so harness validated the spec but wrote no issues: plan issues are synced from pull requests of branches in this repository.";
@@ -99829,10 +100065,10 @@ async function handleSpecPullRequest(context) {
       outcomes.push(outcome);
     }
     const report = specCheckReport(outcomes, configProblems, { summaryMax: CHECK_RUN_TEXT_MAX, messageMaxBytes: ANNOTATION_MESSAGE_MAX_BYTES, titleMax: ANNOTATION_TITLE_MAX });
-    await reportSpecCheck(octokit, repo, { headSha: head, externalId, ...checkRunId !== void 0 ? { checkRunId } : {} }, report);
+    await reportSpecCheck(github, { headSha: head, externalId, ...checkRunId !== void 0 ? { checkRunId } : {} }, report);
   } catch (e) {
     if (checkRunId !== void 0) {
-      await updateCheckRun(octokit, repo, checkRunId, {
+      await github.updateCheckRun(checkRunId, {
         conclusion: "failure",
         external_id: "",
         output: { title: "harness could not finish the sync", summary: `${e instanceof Error ? e.message : String(e)}
@@ -99842,11 +100078,6 @@ What was written stays; push again and harness carries on from there.` }
     }
     throw e;
   }
-}
-
-// app/github/spec-pr/spec-pull-requests.ts
-function specPullRequests(app) {
-  app.on(["pull_request.opened", "pull_request.synchronize", "pull_request.reopened"], handleSpecPullRequest);
 }
 
 // app/github/app.ts

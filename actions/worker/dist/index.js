@@ -17830,9 +17830,9 @@ var require_sender = __commonJS({
       constructor(socket) {
         this.#socket = socket;
       }
-      add(item, cb, hint2) {
-        if (hint2 !== sendHints.blob) {
-          const frame = createFrame(item, hint2);
+      add(item, cb, hint) {
+        if (hint !== sendHints.blob) {
+          const frame = createFrame(item, hint);
           if (!this.#running) {
             this.#socket.write(frame, cb);
           } else {
@@ -17848,7 +17848,7 @@ var require_sender = __commonJS({
         const node2 = {
           promise: item.arrayBuffer().then((ab) => {
             node2.promise = null;
-            node2.frame = createFrame(ab, hint2);
+            node2.frame = createFrame(ab, hint);
           }),
           callback: cb,
           frame: null
@@ -17872,11 +17872,11 @@ var require_sender = __commonJS({
         this.#running = false;
       }
     };
-    function createFrame(data, hint2) {
-      return new WebsocketFrameSend(toBuffer(data, hint2)).createFrame(hint2 === sendHints.string ? opcodes.TEXT : opcodes.BINARY);
+    function createFrame(data, hint) {
+      return new WebsocketFrameSend(toBuffer(data, hint)).createFrame(hint === sendHints.string ? opcodes.TEXT : opcodes.BINARY);
     }
-    function toBuffer(data, hint2) {
-      switch (hint2) {
+    function toBuffer(data, hint) {
+      switch (hint) {
         case sendHints.string:
           return Buffer.from(data);
         case sendHints.arrayBuffer:
@@ -33754,9 +33754,357 @@ function getOctokit(token, options, ...additionalPlugins) {
   return new GitHubWithPlugins(getOctokitOptions(token, options));
 }
 
+// app/gateway/blobs.ts
+var BLOB_MAX_BYTES = 100 * 1024 * 1024;
+async function getBlob(request2, repo, sha) {
+  const { data } = await request2("GET /repos/{owner}/{repo}/git/blobs/{file_sha}", { ...repo, file_sha: sha });
+  const bytes = Buffer.from(data.content, data.encoding === "base64" ? "base64" : "utf8");
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+// app/engine/core/error.ts
+var HarnessError = class extends Error {
+  constructor(message, options) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+};
+
+// app/gateway/check-runs.ts
+var ANNOTATION_MESSAGE_MAX_BYTES = 64 * 1024;
+var CHECK_RUN_ACTIONS_MAX = 3;
+var CHECK_RUN_ACTION_LABEL_MAX = 20;
+var CHECK_RUN_ACTION_DESCRIPTION_MAX = 40;
+var CHECK_RUN_ACTION_IDENTIFIER_MAX = 20;
+var CheckActionError = class extends HarnessError {
+};
+function checkActions(actions) {
+  if (actions.length > CHECK_RUN_ACTIONS_MAX) throw new CheckActionError(`${actions.length} check run actions: GitHub accepts at most ${CHECK_RUN_ACTIONS_MAX}`);
+  for (const a of actions) {
+    const over = [
+      [a.label, "label", CHECK_RUN_ACTION_LABEL_MAX],
+      [a.description, "description", CHECK_RUN_ACTION_DESCRIPTION_MAX],
+      [a.identifier, "identifier", CHECK_RUN_ACTION_IDENTIFIER_MAX]
+    ];
+    for (const [value, field, max] of over) {
+      if (value.length > max) throw new CheckActionError(`check run action ${field} "${value}" has ${value.length} characters: GitHub allows ${max}`);
+    }
+  }
+  return actions;
+}
+function toCheckRun(r) {
+  return {
+    id: r.id,
+    name: r.name,
+    headSha: r.head_sha,
+    externalId: r.external_id,
+    status: r.status,
+    conclusion: r.conclusion,
+    output: { title: r.output.title, summary: r.output.summary, annotationsCount: r.output.annotations_count }
+  };
+}
+async function listCheckRuns(request2, repo, ref, name2) {
+  const { data } = await request2("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", { ...repo, ref, check_name: name2 });
+  return data.check_runs.map((r) => toCheckRun(r)).sort((a, b) => b.id - a.id);
+}
+async function createCheckRun(request2, repo, run2) {
+  if (run2.actions) checkActions(run2.actions);
+  const { data } = await request2("POST /repos/{owner}/{repo}/check-runs", { ...repo, ...run2 });
+  return toCheckRun(data);
+}
+async function updateCheckRun(request2, repo, id, update) {
+  if (update.actions) checkActions(update.actions);
+  await request2("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { ...repo, check_run_id: id, ...update });
+}
+
 // app/engine/forge/limits.ts
 var ISSUE_BODY_LIMIT = 65536;
 var PAGE_SIZE = 100;
+
+// app/gateway/paginate.ts
+function nextPage(link) {
+  return /<([^>]+)>;\s*rel="next"/.exec(link ?? "")?.[1];
+}
+async function* pages(request2, route, params, items = (data) => data) {
+  let response = await request2(route, params);
+  for (; ; ) {
+    yield items(response.data);
+    const next = nextPage(response.headers.link);
+    if (next === void 0) return;
+    response = await request2({ method: "GET", url: next });
+  }
+}
+async function paginate2(request2, route, params, items) {
+  const all2 = [];
+  for await (const page of pages(request2, route, params, items)) all2.push(...page);
+  return all2;
+}
+
+// app/gateway/comments.ts
+function toComment(c) {
+  return {
+    // The schema allows a bigint id; comment ids fit a double comfortably.
+    id: Number(c.id),
+    body: c.body ?? "",
+    author: c.user?.login ?? "ghost",
+    authorType: c.user?.type ?? "User",
+    association: c.author_association ?? "NONE",
+    createdAt: c.created_at ?? "",
+    url: c.html_url ?? ""
+  };
+}
+var LIST = "GET /repos/{owner}/{repo}/issues/{issue_number}/comments";
+async function listComments(request2, repo, issueNumber) {
+  const all2 = [];
+  for await (const page of pages(request2, LIST, { ...repo, issue_number: issueNumber, per_page: PAGE_SIZE })) all2.push(...page.map(toComment));
+  return all2;
+}
+async function findComment(request2, repo, issueNumber, match) {
+  for await (const page of pages(request2, LIST, { ...repo, issue_number: issueNumber, per_page: PAGE_SIZE })) {
+    const found = page.map(toComment).find(match);
+    if (found) return found;
+  }
+  return void 0;
+}
+async function createComment(request2, repo, issueNumber, body) {
+  const { data } = await request2("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...repo, issue_number: issueNumber, body });
+  return toComment({ ...data, body: data.body ?? body });
+}
+async function updateComment(request2, repo, commentId, body) {
+  await request2("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...repo, comment_id: commentId, body });
+}
+
+// app/gateway/commits.ts
+async function commitTree(request2, repo, sha) {
+  return (await request2("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", { ...repo, commit_sha: sha })).data.tree.sha;
+}
+async function createCommit(request2, repo, commit) {
+  return (await request2("POST /repos/{owner}/{repo}/git/commits", { ...repo, ...commit })).data.sha;
+}
+
+// app/gateway/compare.ts
+async function mergeBase(request2, repo, base2, head) {
+  const { data } = await request2("GET /repos/{owner}/{repo}/compare/{basehead}", { ...repo, basehead: `${base2}...${head}`, per_page: 1 });
+  return data.merge_base_commit.sha;
+}
+
+// app/gateway/github-error.ts
+var GitHubError = class extends HarnessError {
+  constructor(route, status, kind, reason2, hint, options) {
+    super(`${route} answered ${status}: ${reason2}${hint ? `. ${hint}` : ""}`, options);
+    this.route = route;
+    this.status = status;
+    this.kind = kind;
+    this.reason = reason2;
+    this.hint = hint;
+  }
+  route;
+  status;
+  kind;
+  reason;
+  hint;
+  /** GitHub's message and the hint, without the route: for an answer to a person. */
+  get explanation() {
+    return `${this.reason}${this.hint ? `. ${this.hint}` : ""}`;
+  }
+};
+var PERMISSIONS = [
+  { route: /\/check-runs|\/check-suites/, workflow: "checks", app: "checks" },
+  { route: /\/actions\//, workflow: "actions", app: "actions" },
+  { route: /\/pulls/, workflow: "pull-requests", app: "pull_requests" },
+  { route: /\/issues|\/labels/, workflow: "issues", app: "issues" },
+  { route: /\/git\/|\/contents\/|\/compare\/|\/commits\//, workflow: "contents", app: "contents" },
+  { route: /\/collaborators\//, workflow: "metadata", app: "metadata" }
+];
+function permissionHint(route, token) {
+  const found = PERMISSIONS.find((p) => p.route.test(route));
+  const access3 = route.startsWith("GET ") ? "read" : "write";
+  if (token === "workflow") {
+    const grant2 = found ? `\`${found.workflow}: ${access3}\`` : "the permission this route needs";
+    return `the worker workflow's job must grant ${grant2} in \`permissions:\` (templates/workflows/harness-worker.yml grants contents, pull-requests and issues write)`;
+  }
+  const grant = found ? `\`${found.app}: ${access3}\`` : "the permission this route needs";
+  return `the App needs ${grant} (app.yml, default_permissions) and must be installed on this repository; after a permission is added, an owner accepts it in the installation's settings`;
+}
+var UNPROCESSABLE = [
+  { route: /^POST .*\/git\/refs$/, hint: "The branch exists already (another delivery claimed it first), or the sha is not a commit of this repository" },
+  { route: /^DELETE .*\/git\/refs\//, hint: "The branch does not exist: it was deleted already" },
+  { route: /^GET .*\/commits\/[^/]+\/check-runs$/, hint: "No commit or branch of that name: nothing ran on it" },
+  { route: /\/check-runs/, hint: "A field is over GitHub's limits (output text 65,535 characters, 50 annotations a request, 3 actions, a label 20 characters) or not one it takes" },
+  { route: /\/dispatches$/, hint: "The workflow on that ref has no `workflow_dispatch` trigger, or was sent an input it does not declare" },
+  { route: /\/dependencies\//, hint: "GitHub refused this dependency: it would close a cycle, is already there, or names an issue it cannot link" },
+  { route: /^POST .*\/pulls$/, hint: "A pull request from this head into this base exists already, or the head has no commit the base lacks" },
+  { route: /^POST \/repos\/[^/]+\/[^/]+\/labels$/, hint: "A label of that name exists already" },
+  { route: /\/issues/, hint: "GitHub refused a title, body (at most 65,536 characters) or label of the issue" }
+];
+var CONFLICT = [
+  { route: /\/cancel$/, hint: "The run has finished already: there is nothing to cancel" },
+  { route: /\/git\//, hint: "The repository is empty, or the branch moved meanwhile" }
+];
+function rateLimited(e) {
+  const headers = e.response?.headers ?? {};
+  if (e.status === 429 || /secondary rate limit/i.test(e.message)) {
+    const after = headers["retry-after"];
+    return `GitHub's secondary rate limit: too many requests too fast; wait ${after ? `${String(after)} seconds` : "a minute"} before writing again`;
+  }
+  if (e.status === 403 && String(headers["x-ratelimit-remaining"]) === "0") {
+    const reset = Number(headers["x-ratelimit-reset"]);
+    return `This token's hourly rate limit is spent${Number.isFinite(reset) ? ` until ${new Date(reset * 1e3).toISOString()}` : ""}; what failed can be done again then`;
+  }
+  return void 0;
+}
+function classify(e, route, token) {
+  const limited = rateLimited(e);
+  if (limited) return { kind: "rate-limited", hint: limited };
+  const permission = permissionHint(route, token);
+  switch (e.status) {
+    case 401:
+      return {
+        kind: "unauthorized",
+        hint: token === "app" ? "The installation token was refused: check the App's id and private key, and that it is still installed" : "The workflow's token was refused: pass `${{ github.token }}` as the `token` input"
+      };
+    case 403:
+      return { kind: "forbidden", hint: `${permission[0].toUpperCase()}${permission.slice(1)}` };
+    case 404:
+      return { kind: "not-found", hint: `Either it does not exist, or ${permission}` };
+    case 409:
+      return { kind: "conflict", hint: CONFLICT.find((c) => c.route.test(route))?.hint ?? "It changed meanwhile: read it again" };
+    case 410:
+      return { kind: "gone", hint: "GitHub has turned this off for the repository (issues disabled?) or deleted it" };
+    case 422:
+      return { kind: "unprocessable", hint: UNPROCESSABLE.find((u) => u.route.test(route))?.hint ?? "GitHub refused the content of the request as invalid" };
+  }
+  return { kind: e.status >= 500 ? "server" : "other", hint: "" };
+}
+function isRequestError(e) {
+  if (e instanceof RequestError) return true;
+  return e instanceof Error && e.name === "HttpError" && typeof e.status === "number";
+}
+function gitHubError(e, route, token) {
+  if (e instanceof GitHubError || !isRequestError(e)) return e;
+  const { kind, hint } = classify(e, route, token);
+  return new GitHubError(route, e.status, kind, e.message, hint, { cause: e });
+}
+function hasStatus(e, ...statuses) {
+  return e instanceof GitHubError && statuses.includes(e.status);
+}
+
+// app/gateway/contents.ts
+async function listDirectory(request2, repo, path, ref) {
+  try {
+    const { data } = await request2("GET /repos/{owner}/{repo}/contents/{path}", { ...repo, path, ref });
+    if (!Array.isArray(data)) return void 0;
+    return data.map((e) => ({ name: e.name, path: e.path, type: e.type, sha: e.sha }));
+  } catch (e) {
+    if (hasStatus(e, 404)) return void 0;
+    throw e;
+  }
+}
+
+// app/gateway/dependencies.ts
+function outcomeOf(e, removing) {
+  if (!(e instanceof GitHubError)) throw e;
+  if (e.status === 404 && removing) return "done";
+  if (e.status === 403 || e.status === 404 || e.status === 410) return "unavailable";
+  if (e.status === 422) return "refused";
+  throw e;
+}
+async function addBlockedBy(request2, repo, issueNumber, blockingIssueId) {
+  try {
+    await request2("POST /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by", { ...repo, issue_number: issueNumber, issue_id: blockingIssueId });
+    return "done";
+  } catch (e) {
+    return outcomeOf(e, false);
+  }
+}
+async function removeBlockedBy(request2, repo, issueNumber, blockingIssueId) {
+  try {
+    await request2("DELETE /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by/{issue_id}", { ...repo, issue_number: issueNumber, issue_id: blockingIssueId });
+    return "done";
+  } catch (e) {
+    return outcomeOf(e, true);
+  }
+}
+
+// app/gateway/issues.ts
+function toIssue(r) {
+  return {
+    id: r.id,
+    number: r.number,
+    title: r.title,
+    body: r.body ?? null,
+    labels: r.labels.map((l) => typeof l === "string" ? l : l.name ?? "").filter((l) => l !== ""),
+    state: r.state === "closed" ? "closed" : "open",
+    stateReason: r.state_reason ?? null,
+    url: r.html_url ?? ""
+  };
+}
+async function listIssuesWithLabels(request2, repo, labels) {
+  const all2 = await paginate2(request2, "GET /repos/{owner}/{repo}/issues", { ...repo, labels: labels.join(","), state: "all", per_page: PAGE_SIZE });
+  return all2.filter((i) => i.pull_request === void 0).map(toIssue);
+}
+async function createIssue(request2, repo, issue3) {
+  const { data } = await request2("POST /repos/{owner}/{repo}/issues", { ...repo, ...issue3 });
+  return toIssue(data);
+}
+async function updateIssue(request2, repo, number4, update) {
+  const { data } = await request2("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { ...repo, issue_number: number4, ...update });
+  return toIssue(data);
+}
+
+// app/gateway/labels.ts
+async function listLabels(request2, repo) {
+  const all2 = await paginate2(request2, "GET /repos/{owner}/{repo}/labels", { ...repo, per_page: PAGE_SIZE });
+  return all2.map((l) => ({ name: l.name, color: l.color, description: l.description }));
+}
+async function createLabel(request2, repo, label) {
+  try {
+    await request2("POST /repos/{owner}/{repo}/labels", { ...repo, name: label.name, color: label.color, ...label.description ? { description: label.description } : {} });
+    return "created";
+  } catch (e) {
+    if (hasStatus(e, 422)) return "exists";
+    throw e;
+  }
+}
+async function addLabels(request2, repo, issueNumber, labels) {
+  await request2("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...repo, issue_number: issueNumber, labels: [...labels] });
+}
+async function removeLabel(request2, repo, issueNumber, name2) {
+  try {
+    await request2("DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", { ...repo, issue_number: issueNumber, name: name2 });
+    return "removed";
+  } catch (e) {
+    if (hasStatus(e, 404)) return "absent";
+    throw e;
+  }
+}
+
+// app/engine/forge/permits.ts
+var ROLE_ORDER = ["none", "read", "triage", "write", "maintain", "admin"];
+function isRole(name2) {
+  return ROLE_ORDER.includes(name2);
+}
+
+// app/gateway/permissions.ts
+async function repositoryRole(request2, repo, username) {
+  let data;
+  try {
+    data = (await request2("GET /repos/{owner}/{repo}/collaborators/{username}/permission", { ...repo, username })).data;
+  } catch (e) {
+    if (hasStatus(e, 404)) return "none";
+    throw e;
+  }
+  if (data.role_name !== void 0 && isRole(data.role_name)) return data.role_name;
+  const flags = data.user?.permissions;
+  if (flags) {
+    if (flags.admin) return "admin";
+    if (flags.maintain) return "maintain";
+    if (flags.push) return "write";
+    if (flags.triage) return "triage";
+    if (flags.pull) return "read";
+  }
+  return data.permission !== void 0 && isRole(data.permission) ? data.permission : "none";
+}
 
 // app/engine/forge/names.ts
 var LABEL_PLAN = "harness:plan";
@@ -33764,6 +34112,7 @@ var LABEL_PHASE_FAILED = "harness:phase-failed";
 function specLabel(spec) {
   return `spec:${spec}`;
 }
+var STATUS_VALUES = ["ready", "running", "blocked", "checkpoint", "verified", "failed"];
 function statusLabel(status) {
   return `status:${status}`;
 }
@@ -33783,6 +34132,7 @@ var LABEL_COLORS = {
 function planBranch(spec, plan) {
   return `harness/${spec}/${plan}`;
 }
+var WORKER_WORKFLOW = "harness-worker.yml";
 
 // app/engine/forge/plan-issue.ts
 var MARKER_LINE = /^<!-- harness:plan (\S+)\/(\S+?)((?: [a-z_]+=\S*)*) -->$/m;
@@ -33809,121 +34159,296 @@ function parseMarker(body) {
   return out;
 }
 
-// app/engine/core/error.ts
-var HarnessError = class extends Error {
-  constructor(message, options) {
-    super(message, options);
-    this.name = new.target.name;
+// app/engine/forge/match-issues.ts
+var TITLE_ID = /^\[(\d+-\d+)\] /;
+function planOf(specId, issue3) {
+  const marker = parseMarker(issue3.body);
+  if (marker) return marker.spec === specId ? marker.plan : void 0;
+  return TITLE_ID.exec(issue3.title)?.[1];
+}
+function matchPlanIssues(specId, issues) {
+  const groups = /* @__PURE__ */ new Map();
+  const unknown2 = [];
+  for (const issue3 of issues) {
+    const plan = planOf(specId, issue3);
+    if (plan === void 0) unknown2.push(issue3);
+    else groups.set(plan, [...groups.get(plan) ?? [], issue3]);
   }
+  const byPlan = /* @__PURE__ */ new Map();
+  const duplicates = [];
+  for (const [plan, group2] of groups) {
+    const live = group2.filter((i) => i.stateReason !== "duplicate").sort((a, b) => a.number - b.number);
+    const first = live[0];
+    if (!first) continue;
+    byPlan.set(plan, first);
+    for (const extra of live.slice(1)) if (extra.state === "open") duplicates.push({ issue: extra, of: first });
+  }
+  return { byPlan, duplicates, unknown: unknown2 };
+}
+
+// app/engine/forge/with-status.ts
+function withStatus(labels, status) {
+  const kept = labels.filter((l) => !isStatusLabel(l));
+  return status === void 0 ? kept : [...kept, statusLabel(status)];
+}
+
+// app/gateway/plan-issues.ts
+async function listSpecIssues(request2, repo, spec) {
+  const listed = await listIssuesWithLabels(request2, repo, [LABEL_PLAN, specLabel(spec)]);
+  return { listed, ...matchPlanIssues(spec, listed) };
+}
+async function setStatus(request2, repo, issue3, status) {
+  const label = statusLabel(status);
+  if (!issue3.labels.includes(label)) await addLabels(request2, repo, issue3.number, [label]);
+  for (const old of issue3.labels.filter((l) => isStatusLabel(l) && l !== label)) await removeLabel(request2, repo, issue3.number, old);
+  return withStatus(issue3.labels, status);
+}
+
+// app/gateway/pulls.ts
+function toSummary(p) {
+  return { number: p.number, url: p.html_url, state: p.state === "closed" ? "closed" : "open", mergedAt: p.merged_at ?? null };
+}
+async function getPullRequest(request2, repo, number4) {
+  const { data } = await request2("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...repo, pull_number: number4 });
+  return { number: data.number, baseRef: data.base.ref, baseRepo: data.base.repo.full_name, headRef: data.head.ref, headRepo: data.head.repo?.full_name ?? null };
+}
+async function pullRequestFiles(request2, repo, number4) {
+  const files = await paginate2(request2, "GET /repos/{owner}/{repo}/pulls/{pull_number}/files", { ...repo, pull_number: number4, per_page: PAGE_SIZE });
+  return files.map((f) => f.filename);
+}
+async function listPullRequests(request2, repo, query) {
+  const { data } = await request2("GET /repos/{owner}/{repo}/pulls", {
+    ...repo,
+    head: `${repo.owner}:${query.head}`,
+    ...query.base !== void 0 ? { base: query.base } : {},
+    state: query.state,
+    per_page: PAGE_SIZE
+  });
+  return data.map(toSummary);
+}
+async function createPullRequest(request2, repo, pull) {
+  const { data } = await request2("POST /repos/{owner}/{repo}/pulls", { ...repo, title: pull.title, head: pull.head, base: pull.base, body: pull.body });
+  return toSummary(data);
+}
+async function updatePullRequest(request2, repo, number4, text) {
+  await request2("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", { ...repo, pull_number: number4, title: text.title, body: text.body });
+}
+async function openPullRequest(request2, repo, pull) {
+  const openOne = async () => (await listPullRequests(request2, repo, { head: pull.head, base: pull.base, state: "open" }))[0];
+  const update = async (found) => {
+    await updatePullRequest(request2, repo, found.number, pull);
+    return { number: found.number, url: found.url, created: false };
+  };
+  const existing = await openOne();
+  if (existing) return update(existing);
+  try {
+    const created = await createPullRequest(request2, repo, pull);
+    return { number: created.number, url: created.url, created: true };
+  } catch (e) {
+    if (!hasStatus(e, 422)) throw e;
+    const raced = await openOne();
+    if (!raced) throw e;
+    return update(raced);
+  }
+}
+
+// app/gateway/reactions.ts
+async function reactToComment(request2, repo, commentId, content) {
+  const res = await request2("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", { ...repo, comment_id: commentId, content });
+  return { id: res.data.id, created: res.status === 201 };
+}
+async function removeCommentReaction(request2, repo, commentId, reactionId) {
+  await request2("DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id}", { ...repo, comment_id: commentId, reaction_id: reactionId });
+}
+
+// app/gateway/refs.ts
+function headsRef(branch) {
+  return `heads/${branch}`;
+}
+async function branchSha(request2, repo, branch) {
+  try {
+    return (await request2("GET /repos/{owner}/{repo}/git/ref/{ref}", { ...repo, ref: headsRef(branch) })).data.object.sha;
+  } catch (e) {
+    if (hasStatus(e, 404)) return void 0;
+    throw e;
+  }
+}
+async function createBranch(request2, repo, branch, sha) {
+  try {
+    await request2("POST /repos/{owner}/{repo}/git/refs", { ...repo, ref: `refs/${headsRef(branch)}`, sha });
+    return "created";
+  } catch (e) {
+    if (hasStatus(e, 422) && /already exists/i.test(e.reason)) return "exists";
+    throw e;
+  }
+}
+async function deleteBranch(request2, repo, branch) {
+  try {
+    await request2("DELETE /repos/{owner}/{repo}/git/refs/{ref}", { ...repo, ref: headsRef(branch) });
+    return "deleted";
+  } catch (e) {
+    if (hasStatus(e, 404) || hasStatus(e, 422) && /does not exist/i.test(e.reason)) return "missing";
+    throw e;
+  }
+}
+async function branchesWithPrefix(request2, repo, prefix) {
+  const { data } = await request2("GET /repos/{owner}/{repo}/git/matching-refs/{ref}", { ...repo, ref: headsRef(prefix) });
+  return new Map(data.map((r) => [r.ref.slice("refs/heads/".length), r.object.sha]));
+}
+
+// app/gateway/request.ts
+function routeOf(route) {
+  if (typeof route === "string") return route;
+  const options = route;
+  return `${options.method ?? "GET"} ${options.url ?? ""}`;
+}
+function gatewayRequest(request2, token) {
+  const call = request2;
+  const send = async (route, params) => {
+    try {
+      return await call(route, params);
+    } catch (e) {
+      throw gitHubError(e, routeOf(route), token);
+    }
+  };
+  return Object.assign(send, {
+    endpoint: request2.endpoint,
+    defaults: (options) => gatewayRequest(request2.defaults(options), token)
+  });
+}
+
+// app/gateway/trees.ts
+var TREE_RECURSIVE_MAX_BYTES = 7 * 1024 * 1024;
+async function getTree(request2, repo, sha, recursive2) {
+  const { data } = await request2("GET /repos/{owner}/{repo}/git/trees/{tree_sha}", {
+    ...repo,
+    tree_sha: sha,
+    ...recursive2 ? { recursive: "1" } : {}
+  });
+  const entries = [];
+  for (const e of data.tree) {
+    if (e.path === void 0 || e.sha === void 0 || e.type === void 0) continue;
+    const entry = { path: e.path, type: e.type, sha: e.sha };
+    if (e.size !== void 0) entry.size = e.size;
+    entries.push(entry);
+  }
+  return { entries, truncated: data.truncated };
+}
+async function createTree(request2, repo, base2, files) {
+  const tree = files.map((f) => ({ path: f.path, mode: "100644", type: "blob", content: f.content }));
+  return (await request2("POST /repos/{owner}/{repo}/git/trees", { ...repo, base_tree: base2, tree })).data.sha;
+}
+
+// app/gateway/workflows.ts
+async function dispatchWorker(request2, repo, ref, inputs) {
+  await request2("POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", {
+    ...repo,
+    workflow_id: WORKER_WORKFLOW,
+    ref,
+    inputs: { spec: inputs.spec, plan: inputs.plan, resume: inputs.resume ? "true" : "false" }
+  });
+}
+var UNFINISHED = ["queued", "in_progress"];
+async function unfinishedWorkerRuns(request2, repo) {
+  const runs = [];
+  for (const status of UNFINISHED) {
+    const found = await paginate2(request2, "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs", { ...repo, workflow_id: WORKER_WORKFLOW, status, per_page: PAGE_SIZE }, (data) => data.workflow_runs);
+    for (const run2 of found) runs.push({ id: run2.id, displayTitle: run2.display_title, status: run2.status ?? status });
+  }
+  return runs;
+}
+async function cancelRun(request2, repo, runId) {
+  try {
+    await request2("POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel", { ...repo, run_id: runId });
+    return "cancelling";
+  } catch (e) {
+    if (hasStatus(e, 409)) return "finished";
+    throw e;
+  }
+}
+
+// app/gateway/gateway.ts
+function gateway(request2, repo, token) {
+  const r = gatewayRequest(request2, token);
+  return {
+    repo,
+    planIssues: (spec) => listSpecIssues(r, repo, spec),
+    createIssue: (issue3) => createIssue(r, repo, issue3),
+    updateIssue: (number4, update) => updateIssue(r, repo, number4, update),
+    setStatus: (issue3, status) => setStatus(r, repo, issue3, status),
+    addLabels: (issue3, labels) => addLabels(r, repo, issue3, labels),
+    removeLabel: (issue3, name2) => removeLabel(r, repo, issue3, name2),
+    labels: () => listLabels(r, repo),
+    createLabel: (label) => createLabel(r, repo, label),
+    addBlockedBy: (issue3, blocking) => addBlockedBy(r, repo, issue3, blocking),
+    removeBlockedBy: (issue3, blocking) => removeBlockedBy(r, repo, issue3, blocking),
+    comment: (issue3, body) => createComment(r, repo, issue3, body),
+    comments: (issue3) => listComments(r, repo, issue3),
+    findComment: (issue3, match) => findComment(r, repo, issue3, match),
+    updateComment: (id, body) => updateComment(r, repo, id, body),
+    react: (id, content) => reactToComment(r, repo, id, content),
+    unreact: (id, reaction) => removeCommentReaction(r, repo, id, reaction),
+    role: (username) => repositoryRole(r, repo, username),
+    pullRequest: (number4) => getPullRequest(r, repo, number4),
+    pullRequestFiles: (number4) => pullRequestFiles(r, repo, number4),
+    pullRequests: (query) => listPullRequests(r, repo, query),
+    createPullRequest: (pull) => createPullRequest(r, repo, pull),
+    openPullRequest: (pull) => openPullRequest(r, repo, pull),
+    dispatchWorker: (ref, inputs) => dispatchWorker(r, repo, ref, inputs),
+    unfinishedWorkerRuns: () => unfinishedWorkerRuns(r, repo),
+    cancelRun: (id) => cancelRun(r, repo, id),
+    checkRuns: (ref, name2) => listCheckRuns(r, repo, ref, name2),
+    createCheckRun: (run2) => createCheckRun(r, repo, run2),
+    updateCheckRun: (id, update) => updateCheckRun(r, repo, id, update),
+    directory: (path, ref) => listDirectory(r, repo, path, ref),
+    tree: (sha, recursive2) => getTree(r, repo, sha, recursive2),
+    blob: (sha) => getBlob(r, repo, sha),
+    mergeBase: (base2, head) => mergeBase(r, repo, base2, head),
+    commitTree: (sha) => commitTree(r, repo, sha),
+    createTree: (base2, files) => createTree(r, repo, base2, files),
+    createCommit: (commit) => createCommit(r, repo, commit),
+    branchSha: (branch) => branchSha(r, repo, branch),
+    createBranch: (branch, sha) => createBranch(r, repo, branch, sha),
+    deleteBranch: (branch) => deleteBranch(r, repo, branch),
+    branchesWithPrefix: (prefix) => branchesWithPrefix(r, repo, prefix)
+  };
+}
+
+// app/worker-action/worker-run.ts
+var WorkerError = class extends HarnessError {
 };
 
 // app/worker-action/github-forge.ts
-var GitHubForgeError = class extends HarnessError {
-  constructor(message, status) {
-    super(message);
-    this.status = status;
-  }
-  status;
-};
-function hint(status) {
-  if (status === 403 || status === 404) {
-    return " (does the token have issues: write, pull-requests: write and contents: write? the worker workflow must grant them in `permissions:`)";
-  }
-  return "";
+function toComment2(c) {
+  return { id: c.id, body: c.body, author: c.author, authorType: c.authorType, association: c.association, createdAt: c.createdAt, url: c.url };
+}
+function statusOf(label) {
+  const status = label.slice("status:".length);
+  if (!isStatusLabel(label) || !STATUS_VALUES.includes(status)) throw new WorkerError(`"${label}" is not a harness status label`);
+  return status;
 }
 var GitHubForge = class {
+  github;
   constructor(request2, repository) {
-    this.request = request2;
-    this.repository = repository;
-  }
-  request;
-  repository;
-  async call(route, params = {}) {
-    try {
-      return (await this.request(route, { ...this.repository, ...params })).data;
-    } catch (e) {
-      const status = e.status;
-      const code = typeof status === "number" ? status : void 0;
-      throw new GitHubForgeError(`${route} failed${code === void 0 ? "" : ` (${code})`}: ${e.message}${hint(code)}`, code);
-    }
-  }
-  /** Every page of a list: a short page is the last one. */
-  async all(route, params = {}) {
-    const items = [];
-    for (let page = 1; ; page++) {
-      const batch = await this.call(route, { ...params, per_page: PAGE_SIZE, page });
-      items.push(...batch);
-      if (batch.length < PAGE_SIZE) return items;
-    }
+    this.github = gateway(request2, repository, "workflow");
   }
   async listPlanIssues(spec) {
-    const issues = await this.all("GET /repos/{owner}/{repo}/issues", { labels: `${LABEL_PLAN},${specLabel(spec)}`, state: "all" });
-    const ordered = issues.filter((i) => i.pull_request === void 0).sort((a, b) => a.state === b.state ? a.number - b.number : a.state === "open" ? -1 : 1);
-    const byPlan = /* @__PURE__ */ new Map();
-    for (const issue3 of ordered) {
-      const marker = parseMarker(issue3.body);
-      if (marker?.spec !== spec || byPlan.has(marker.plan)) continue;
-      byPlan.set(marker.plan, {
-        number: issue3.number,
-        title: issue3.title,
-        state: issue3.state,
-        url: issue3.html_url,
-        labels: issue3.labels.map((l) => typeof l === "string" ? l : l.name ?? "").filter((l) => l !== "")
-      });
-    }
-    return byPlan;
+    const { byPlan } = await this.github.planIssues(spec);
+    return new Map([...byPlan].map(([plan, i]) => [plan, { number: i.number, title: i.title, labels: i.labels, url: i.url, state: i.state }]));
   }
   async listComments(issue3) {
-    const comments = await this.all("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", { issue_number: issue3 });
-    return comments.map(toComment);
+    return (await this.github.comments(issue3)).map(toComment2);
   }
   async comment(issue3, body) {
-    return toComment(await this.call("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { issue_number: issue3, body }));
+    return toComment2(await this.github.comment(issue3, body));
   }
   async setStatusLabel(issue3, label) {
-    if (!issue3.labels.includes(label)) await this.call("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { issue_number: issue3.number, labels: [label] });
-    for (const other of issue3.labels.filter((l) => isStatusLabel(l) && l !== label)) {
-      try {
-        await this.call("DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", { issue_number: issue3.number, name: other });
-      } catch (e) {
-        if (!(e instanceof GitHubForgeError && e.status === 404)) throw e;
-      }
-    }
-    issue3.labels = [...issue3.labels.filter((l) => !isStatusLabel(l)), label];
+    issue3.labels = await this.github.setStatus(issue3, statusOf(label));
   }
   async openPullRequest(input2) {
-    const existing = await this.openPullFor(input2);
-    if (existing) {
-      await this.call("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", { pull_number: existing.number, title: input2.title, body: input2.body });
-      return { number: existing.number, url: existing.html_url, created: false };
-    }
-    try {
-      const pull = await this.call("POST /repos/{owner}/{repo}/pulls", { head: input2.head, base: input2.base, title: input2.title, body: input2.body });
-      return { number: pull.number, url: pull.html_url, created: true };
-    } catch (e) {
-      if (!(e instanceof GitHubForgeError && e.status === 422)) throw e;
-      const raced = await this.openPullFor(input2);
-      if (!raced) throw e;
-      await this.call("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", { pull_number: raced.number, title: input2.title, body: input2.body });
-      return { number: raced.number, url: raced.html_url, created: false };
-    }
-  }
-  async openPullFor(input2) {
-    const pulls = await this.call("GET /repos/{owner}/{repo}/pulls", { head: `${this.repository.owner}:${input2.head}`, base: input2.base, state: "open", per_page: PAGE_SIZE });
-    return pulls[0];
+    return this.github.openPullRequest(input2);
   }
 };
-function toComment(c) {
-  return {
-    id: c.id,
-    body: c.body ?? "",
-    author: c.user?.login ?? "ghost",
-    authorType: c.user?.type ?? "User",
-    association: c.author_association,
-    createdAt: c.created_at,
-    url: c.html_url
-  };
-}
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -55069,8 +55594,8 @@ ${run2.tail.slice(-10).join("\n")}` : "";
       return { ok: false, retryable: false, timedOut: true, error: `claude was stopped: plan ${context3.plan.id} used up its timeout_minutes (${context3.task.timeout_minutes})`, ...withSession };
     }
     if (run2.error && result === void 0) {
-      const hint2 = run2.error.code === "ENOENT" ? " (is Claude Code installed and on PATH?)" : "";
-      return { ok: false, retryable: false, error: `claude could not run: ${run2.error.message}${hint2}`, ...withSession };
+      const hint = run2.error.code === "ENOENT" ? " (is Claude Code installed and on PATH?)" : "";
+      return { ok: false, retryable: false, error: `claude could not run: ${run2.error.message}${hint}`, ...withSession };
     }
     if (result === void 0) {
       return { ok: false, retryable: true, error: `claude exited with ${run2.code === null ? `signal ${run2.signal}` : `code ${run2.code}`} and no result${tail2}`, ...withSession };
@@ -55945,7 +56470,7 @@ function issuesToProblems(file2, schema, error63, data, lines, prefix = []) {
     const path = [...prefix, ...issue3.path];
     const local = issue3.path;
     const key2 = lastKey(path);
-    const hint2 = (typeof path[path.length - 1] === "number" ? HINTS[`${key2}[]`] : void 0) ?? HINTS[key2];
+    const hint = (typeof path[path.length - 1] === "number" ? HINTS[`${key2}[]`] : void 0) ?? HINTS[key2];
     const value = valueAt(data, local);
     const at = lines.lineOf(path);
     const add = (code, message) => out.push(problem(file2, at, code, message));
@@ -55954,9 +56479,9 @@ function issuesToProblems(file2, schema, error63, data, lines, prefix = []) {
         if (value === void 0) {
           const parent = pathText(path.slice(0, -1));
           const where = path.length > 1 ? ` in ${parent}` : "";
-          add("field-missing", `missing required key "${key2}"${where}${hint2 ? `: ${hint2}` : ""}`);
+          add("field-missing", `missing required key "${key2}"${where}${hint ? `: ${hint}` : ""}`);
         } else {
-          add("field-type", `${pathText(path)} is ${describeValue(value)}; it must be ${hint2 ?? issue3.expected}`);
+          add("field-type", `${pathText(path)} is ${describeValue(value)}; it must be ${hint ?? issue3.expected}`);
         }
         break;
       }
@@ -55965,9 +56490,9 @@ function issuesToProblems(file2, schema, error63, data, lines, prefix = []) {
       case "too_small":
       case "too_big": {
         if (issue3.code === "too_small" && typeof value === "string" && value.length === 0) {
-          add("field-value", `${pathText(path)} is empty; it must be ${hint2 ?? "filled in"}`);
+          add("field-value", `${pathText(path)} is empty; it must be ${hint ?? "filled in"}`);
         } else if (issue3.code === "too_small" && Array.isArray(value)) {
-          add("field-value", `${pathText(path)} is empty; it must be ${hint2 ?? "a non-empty list"}`);
+          add("field-value", `${pathText(path)} is empty; it must be ${hint ?? "a non-empty list"}`);
         } else if (issue3.code === "invalid_value") {
           const options = issue3.values.map(String);
           add(
@@ -55975,7 +56500,7 @@ function issuesToProblems(file2, schema, error63, data, lines, prefix = []) {
             `${pathText(path)} is ${describeValue(value)}; it must be one of ${options.join(", ")}${typeof value === "string" ? didYouMean(value, options) : ""}`
           );
         } else {
-          add("field-value", `${pathText(path)} is ${describeValue(value)}; it must be ${hint2 ?? issue3.message}`);
+          add("field-value", `${pathText(path)} is ${describeValue(value)}; it must be ${hint ?? issue3.message}`);
         }
         break;
       }
@@ -56010,7 +56535,7 @@ function issuesToProblems(file2, schema, error63, data, lines, prefix = []) {
             `${pathText(path)} is not a step; use one of { goto: "/path" }, { click: "selector" }, { fill: "selector", value: "text" }, { press: "selector", key: "Enter" }, { wait_for: "selector" }`
           );
         } else {
-          add("field-value", `${pathText(path)} is ${describeValue(value)}; it must be ${hint2 ?? "valid"}`);
+          add("field-value", `${pathText(path)} is ${describeValue(value)}; it must be ${hint ?? "valid"}`);
         }
         break;
       }
@@ -58034,7 +58559,7 @@ async function runGroup(checks, serve, ports, opts, plan, problems) {
   }
   return results;
 }
-function statusOf(results, problems) {
+function statusOf2(results, problems) {
   if (problems.length > 0 || results.some((r) => r.status === "fail")) return "fail";
   return results.some((r) => r.status === "human") ? "human" : "pass";
 }
@@ -58045,7 +58570,7 @@ function finish2(level, id, spec, startedAt, results, problems, clock) {
     level,
     id,
     ...spec === void 0 ? {} : { spec },
-    status: statusOf(results, problems),
+    status: statusOf2(results, problems),
     results,
     problems,
     startedAt: startedAt.toISOString(),
@@ -58982,10 +59507,6 @@ ${lines.join("\n")}
 `;
 }
 
-// app/worker-action/worker-run.ts
-var WorkerError = class extends HarnessError {
-};
-
 // app/worker-action/phase-worker.ts
 async function runPhaseWorker(run2, phaseId2) {
   const { spec, log: log2 } = run2;
@@ -59276,7 +59797,7 @@ async function main() {
   setSecret(inputs.token);
   const { context: context3 } = github_exports;
   const octokit = getOctokit(inputs.token);
-  const forge = new GitHubForge((route, params) => octokit.request(route, params), context3.repo);
+  const forge = new GitHubForge(octokit.request, context3.repo);
   const { token: _token, ...request2 } = inputs;
   const outcome = await runWorker({
     inputs: request2,

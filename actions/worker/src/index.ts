@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   core.setSecret(inputs.token);
   const { context } = github;
   const octokit = github.getOctokit(inputs.token);
-  const forge = new GitHubForge((route, params) => octokit.request(route, params), context.repo);
+  const forge = new GitHubForge(octokit.request, context.repo);
   const { token: _token, ...request } = inputs;
   const outcome = await runWorker({
     inputs: request,

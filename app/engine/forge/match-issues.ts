@@ -12,7 +12,10 @@ export interface TrackedIssue {
   stateReason: string | null;
 }
 
-export interface MatchedIssues<T extends TrackedIssue> {
+/** What the rule looks at: an issue's number, marker (or title) and state. */
+export type MatchableIssue = Pick<TrackedIssue, 'number' | 'title' | 'body' | 'state' | 'stateReason'>;
+
+export interface MatchedIssues<T extends MatchableIssue> {
   /**
    * The issue of each plan, for plans in the spec and plans removed from it: the
    * lowest-numbered one not closed as a duplicate, so that every delivery picks the same.
@@ -27,14 +30,18 @@ export interface MatchedIssues<T extends TrackedIssue> {
 const TITLE_ID = /^\[(\d+-\d+)\] /;
 
 /** Which plan an issue is for: its marker, or, when someone deleted the marker, its title. */
-function planOf(specId: string, issue: TrackedIssue): string | undefined {
+function planOf(specId: string, issue: MatchableIssue): string | undefined {
   const marker = parseMarker(issue.body);
   if (marker) return marker.spec === specId ? marker.plan : undefined;
   return TITLE_ID.exec(issue.title)?.[1];
 }
 
-/** Group a spec's listed issues by plan; see MatchedIssues for the rules. */
-export function matchPlanIssues<T extends TrackedIssue>(specId: string, issues: readonly T[]): MatchedIssues<T> {
+/**
+ * Group a spec's listed issues by plan; see MatchedIssues for the rules. This is THE rule for
+ * which issue is a plan's: the sync, the scheduling rounds, the commands and the worker all
+ * take a plan's issue from it (app/gateway/plan-issues.ts lists and matches once).
+ */
+export function matchPlanIssues<T extends MatchableIssue>(specId: string, issues: readonly T[]): MatchedIssues<T> {
   const groups = new Map<string, T[]>();
   const unknown: T[] = [];
   for (const issue of issues) {

@@ -3,6 +3,7 @@ import type { PlanState } from '../core/state/plan-state.js';
 import { Scheduler, type BlockedPlan } from '../core/schedule/scheduler.js';
 import { comparePlanIds, phaseNumber } from '../core/spec/model.js';
 import { parsePlan } from '../core/spec/plan.js';
+import { matchPlanIssues } from './match-issues.js';
 import { LABEL_PHASE_FAILED } from './names.js';
 import { planTextFromBody } from './plan-issue.js';
 import { PLAN_READING } from '../importers/dialects.js';
@@ -14,7 +15,10 @@ export interface RoundIssue extends PlanIssueView {
 
 export interface RoundInput {
   spec: string;
-  /** The spec's plan issues, in any order; issues of other specs and other issues are ignored. */
+  /**
+   * The spec's plan issues, in any order; issues of other specs and other issues are ignored,
+   * and of two issues of one plan, the one matchPlanIssues picks is the plan's.
+   */
   issues: readonly IssueLike[];
   /** `slots` of .github/harness.yml: workers of this spec at once. */
   slots: number;
@@ -79,6 +83,19 @@ function scheduleState(view: PlanIssueView, needsKnown: boolean): PlanState {
   return isQueued(view) && needsKnown ? 'pending' : 'blocked';
 }
 
+/** Each plan's issue, by the rule the sync, the commands and the worker use too (matchPlanIssues). */
+function plansIssues(spec: string, issues: readonly IssueLike[]): IssueLike[] {
+  const tracked = issues.map((issue) => ({
+    issue,
+    number: issue.number,
+    title: issue.title,
+    body: issue.body ?? null,
+    state: issue.state === 'closed' ? ('closed' as const) : ('open' as const),
+    stateReason: issue.state_reason ?? null,
+  }));
+  return [...matchPlanIssues(spec, tracked).byPlan.values()].map((t) => t.issue);
+}
+
 /**
  * One scheduling round, pure: the spec's plan issues in, what to dispatch and relabel out.
  * The policy is the engine's Scheduler, the one the local runner and `harness simulate`
@@ -88,10 +105,9 @@ function scheduleState(view: PlanIssueView, needsKnown: boolean): PlanState {
 export function planRound(input: RoundInput): RoundPlan {
   const plans: RoundIssue[] = [];
   const bodies = new Map<string, string | null | undefined>();
-  // Oldest issue first, so that a duplicate (two issues claiming one plan) never wins over the original.
-  for (const issue of [...input.issues].sort((a, b) => a.number - b.number)) {
+  for (const issue of plansIssues(input.spec, input.issues)) {
     const view = planIssueView(issue);
-    if (!view || view.spec !== input.spec || isRemoved(view) || bodies.has(view.plan)) continue;
+    if (!view || view.spec !== input.spec || isRemoved(view)) continue;
     plans.push({ ...view, labels: labelNames(issue) });
     bodies.set(view.plan, issue.body);
   }

@@ -1,11 +1,10 @@
+import { RETRY_ACTION } from '../../engine/forge/check-actions.js';
 import type { Command } from '../../engine/forge/command.js';
+import { planBranch, planCheck } from '../../engine/forge/names.js';
 import { workerRunTitle } from '../../engine/forge/worker-target.js';
-import { cancelRun, unfinishedWorkerRuns } from '../resources/workflows.js';
-import type { Invocation } from './invocation.js';
-import { cancelCheckRun, openPlanCheckRuns } from './plan-check-runs.js';
-import { findPlan } from './plan-issues.js';
-import { resolveSpec } from './resolve-spec.js';
-import { setStatus } from './set-status.js';
+import { hasStatus } from '../../gateway/github-error.js';
+import { resolveSpec, type Invocation } from './invocation.js';
+import { findPlan, setStatus } from './plan-issues.js';
 
 /**
  * `/harness abort <PP-NN>` and the Abort button (docs/github-flow.md, 8): the plan's worker
@@ -28,15 +27,32 @@ export async function abort(inv: Invocation, command: Extract<Command, { name: '
   }
 
   const title = workerRunTitle({ kind: 'plan', spec, plan: view.plan });
-  const runs = (await unfinishedWorkerRuns(inv.octokit, inv.repo)).filter((r) => r.displayTitle === title);
+  const runs = (await inv.github.unfinishedWorkerRuns()).filter((r) => r.displayTitle === title);
   const cancelled: number[] = [];
-  for (const run of runs) if ((await cancelRun(inv.octokit, inv.repo, run.id)) === 'cancelling') cancelled.push(run.id);
+  for (const run of runs) if ((await inv.github.cancelRun(run.id)) === 'cancelling') cancelled.push(run.id);
   const before = view.status;
   await setStatus(inv, view, 'failed');
 
   const checkRuns = inv.place.kind === 'check' ? [inv.place.checkRunId] : await openPlanCheckRuns(inv, spec, view.plan);
-  for (const id of checkRuns) await cancelCheckRun(inv, id, `Aborted by @${inv.actor}. Retry starts the plan again from scratch.`);
+  // Retry is what an aborted plan takes next: the same button a failed run gets, in place of whatever it offered.
+  const summary = `Aborted by @${inv.actor}. Retry starts the plan again from scratch.`;
+  for (const id of checkRuns) await inv.github.updateCheckRun(id, { status: 'completed', conclusion: 'cancelled', output: { title: 'Aborted', summary }, actions: [RETRY_ACTION] });
 
   const what = cancelled.length === 0 ? 'no worker run was in progress' : `cancelled worker run${cancelled.length === 1 ? '' : 's'} ${cancelled.join(', ')}`;
   return `Aborted ${spec} plan ${view.plan} (#${view.number}, was ${before}): ${what}; it is failed now, and retry starts it again.`;
+}
+
+/**
+ * The plan's `harness / plan <id>` check runs that are still open (queued, in progress, or
+ * waiting for a person at a checkpoint), on the plan branch. A plan that never got a branch
+ * has none: GitHub answers 404 or 422 for the ref.
+ */
+async function openPlanCheckRuns(inv: Invocation, spec: string, plan: string): Promise<number[]> {
+  try {
+    const runs = await inv.github.checkRuns(planBranch(spec, plan), planCheck(plan));
+    return runs.filter((r) => r.status !== 'completed' || r.conclusion === 'action_required').map((r) => r.id);
+  } catch (e) {
+    if (hasStatus(e, 404, 422)) return [];
+    throw e;
+  }
 }

@@ -1,12 +1,126 @@
-import type { Probot } from 'probot';
-import { onCheckAction } from './on-check-action.js';
-import { onComment } from './on-comment.js';
+import type { Context, Probot } from 'probot';
+import type { Command } from '../../engine/forge/command.js';
+import { helpText } from '../../engine/forge/help.js';
+import { ParseError, parseCommand } from '../../engine/forge/parse-command.js';
+import { planIssueView } from '../../engine/forge/plan-issue-view.js';
+import { parseTargetId } from '../../engine/forge/worker-target.js';
+import { GitHubError } from '../../gateway/github-error.js';
+import { ISSUE_BODY_LIMIT } from '../../gateway/limits.js';
+import { invocation, type Invocation, type Place } from './invocation.js';
+import { findPlan } from './plan-issues.js';
+import { refusal } from './refusal.js';
+import { runCommand } from './run-command.js';
 
 /**
  * The `/harness` slash commands (docs/design.md, Slash commands; grammar in
- * engine/commands/parse.ts) and the buttons on plan check runs, which are the same commands.
+ * engine/forge/parse-command.ts) and the buttons on plan check runs, which are the same
+ * commands: each is authorised (refusal.ts), run (run-command.ts) and answered here.
  */
 export function commands(app: Probot): void {
   app.on('issue_comment.created', onComment);
   app.on('check_run.requested_action', onCheckAction);
+}
+
+/** The acknowledgement: seen, and being handled. */
+const ACK = 'eyes';
+
+/**
+ * A `/harness` comment on an issue or a pull request.
+ *
+ * Exactly once, without state: the first request is the acknowledgement reaction, and GitHub
+ * answers 201 only to the call that created it, 200 to any later one by the same App. A
+ * webhook redelivered (same X-GitHub-Delivery) or delivered twice to two running copies of the
+ * App therefore finds the reaction there and stops. If handling then fails, the reaction is
+ * taken back, so that a redelivery or the same command written again can try once more.
+ *
+ * Then, in order: a bot is refused; a line that does not parse is answered with the help
+ * text; a command that changes anything is checked for the commenter's role and, on a pull
+ * request, for a fork; the command runs and its answer is posted as a reply.
+ */
+async function onComment(context: Context<'issue_comment.created'>): Promise<void> {
+  const { comment, issue, sender } = context.payload;
+  const parsed = parseCommand(comment.body);
+  if (parsed === undefined) return;
+
+  const plan = issue.pull_request ? undefined : planIssueView(issue);
+  const place: Place = issue.pull_request ? { kind: 'pull', number: issue.number } : { kind: 'issue', number: issue.number, ...(plan ? { plan } : {}) };
+  const inv = invocation(context, sender.login, place);
+  const ack = await inv.github.react(comment.id, ACK);
+  if (!ack.created) {
+    inv.log.info(`comment ${comment.id} was acknowledged before (delivery ${context.id}); not handling it twice`);
+    return;
+  }
+
+  try {
+    const refused = await refusal(inv, parsed, context.isBot);
+    const askedIn = `Asked by @${sender.login} in [a comment](${comment.html_url}) on #${issue.number}.`;
+    const text = refused ?? (parsed instanceof ParseError ? helpText(parsed.message) : await runCommand(inv, parsed, askedIn));
+    await reply(inv, issue.number, text);
+  } catch (e) {
+    inv.log.error(e as Error, `/harness on comment ${comment.id} failed`);
+    await inv.github.unreact(comment.id, ack.id).catch(() => undefined);
+    const name = parsed instanceof ParseError ? 'the command' : `\`${parsed.name}\``;
+    // A person reads this: GitHub's reason and what to do, not the route.
+    const why = e instanceof GitHubError ? e.explanation : (e as Error).message;
+    await reply(inv, issue.number, `Something went wrong running ${name}: ${why}. Write the command again to retry.`).catch(() => undefined);
+    throw e;
+  }
+}
+
+const PLAN_CHECK = /^harness \/ plan (\S+)$/;
+
+/** The buttons harness puts on plan check runs (identifiers at most 20 characters), as the commands they stand for. */
+function commandFor(identifier: string, spec: string, plan: string): Command | undefined {
+  switch (identifier) {
+    case 'retry':
+      return { name: 'retry', spec, plan };
+    case 'abort':
+      return { name: 'abort', spec, plan };
+    case 'approve':
+      return { name: 'respond', spec, plan, answer: 'approve' };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A button pressed on a `harness / plan <id>` check run (`check_run.requested_action`; the
+ * check run's external_id is `<spec>/<plan>`). It runs the command it stands for, with the
+ * same permission check on whoever pressed it, and the answer goes on the plan issue, since a
+ * check run has no conversation. Buttons have no reaction to deduplicate a redelivery with;
+ * the commands' own state checks do it instead (retry wants a failed plan, respond a plan at
+ * a checkpoint, abort one not failed yet).
+ */
+async function onCheckAction(context: Context<'check_run.requested_action'>): Promise<void> {
+  const { check_run: run, sender } = context.payload;
+  const identifier = context.payload.requested_action?.identifier ?? '';
+  const named = PLAN_CHECK.exec(run.name);
+  const target = parseTargetId(run.external_id);
+  if (!named || target?.kind !== 'plan' || target.plan !== named[1]) {
+    context.log.debug(`check run "${run.name}" (${run.external_id}) is not a harness plan check; ignoring "${identifier}"`);
+    return;
+  }
+  const { spec, plan } = target;
+  const command = commandFor(identifier, spec, plan);
+  if (!command) {
+    context.log.warn(`unknown button "${identifier}" on ${run.name}`);
+    return;
+  }
+
+  const found = await findPlan(invocation(context, sender.login, { kind: 'check', checkRunId: run.id, spec }), spec, plan);
+  if (typeof found === 'string') {
+    context.log.warn(`button "${identifier}" on ${run.name}: ${found}`);
+    return;
+  }
+  const inv = invocation(context, sender.login, { kind: 'check', checkRunId: run.id, spec, plan: found.view, ...(found.issues ? { issues: found.issues } : {}) });
+  const text = (await refusal(inv, command, context.isBot)) ?? (await runCommand(inv, command, ''));
+  await reply(inv, found.view.number, text);
+}
+
+const CUT = '\n\n_(cut: the answer is longer than a comment holds)_';
+
+/** The answer to a command, as a comment on the issue or pull request (POST …/issues/{n}/comments, 201). */
+async function reply(inv: Invocation, issueNumber: number, text: string): Promise<void> {
+  const body = text.length > ISSUE_BODY_LIMIT ? `${text.slice(0, ISSUE_BODY_LIMIT - CUT.length)}${CUT}` : text;
+  await inv.github.comment(issueNumber, body);
 }

@@ -3,10 +3,8 @@ import type { PlanIssueView } from '../../engine/forge/plan-issue-view.js';
 import { queuePlans } from '../../engine/forge/queue-plans.js';
 import { scopePlans } from '../../engine/forge/scope-plans.js';
 import { scheduleRound } from '../schedule/round.js';
-import { roundBase, type Invocation } from './invocation.js';
-import { issuesNow, planIssues } from './plan-issues.js';
-import { resolveSpec } from './resolve-spec.js';
-import { setStatus } from './set-status.js';
+import { resolveSpec, roundBase, type Invocation } from './invocation.js';
+import { issuesNow, planIssues, setStatus } from './plan-issues.js';
 
 function names(views: readonly PlanIssueView[]): string {
   return views.map((v) => `${v.plan} (#${v.number})`).join(', ');

@@ -1,14 +1,11 @@
 import type { Context } from 'probot';
 import type { HarnessConfig } from '../../engine/core/config/schema.js';
 import type { PlanIssueView } from '../../engine/forge/plan-issue-view.js';
-import type { PlanIssues } from './plan-issues.js';
+import { specIdFromDir } from '../../engine/importers/gsd/spec-id.js';
+import type { Gateway } from '../../gateway/gateway.js';
+import { appGateway } from '../app-gateway.js';
 import { loadConfig } from '../config.js';
-
-export type Octokit = Context['octokit'];
-export interface Repo {
-  owner: string;
-  repo: string;
-}
+import type { PlanIssues } from './plan-issues.js';
 
 /** Where a command came from, which decides its spec and where the answer goes. */
 export type Place =
@@ -27,12 +24,11 @@ export interface PullInfo {
 }
 
 /**
- * One command being handled: who asked, where, and the repository's client. Config and the
+ * One command being handled: who asked, where, and the repository's gateway. Config and the
  * pull request are read once, and only by the commands that need them.
  */
 export interface Invocation {
-  octokit: Octokit;
-  repo: Repo;
+  github: Gateway;
   log: Context['log'];
   actor: string;
   place: Place;
@@ -51,11 +47,10 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 }
 
 export function invocation(context: Context, actor: string, place: Place): Invocation {
-  const payload = context.payload as { repository: { owner: { login: string }; name: string; default_branch: string } };
-  const repo = { owner: payload.repository.owner.login, repo: payload.repository.name };
+  const payload = context.payload as { repository: { default_branch: string } };
+  const github = appGateway(context);
   return {
-    octokit: context.octokit,
-    repo,
+    github,
     log: context.log,
     actor,
     place,
@@ -69,9 +64,8 @@ export function invocation(context: Context, actor: string, place: Place): Invoc
     }),
     pull: once(async () => {
       if (place.kind !== 'pull') return undefined;
-      const { data } = await context.octokit.rest.pulls.get({ ...repo, pull_number: place.number });
-      const base = data.base.repo.full_name;
-      return { number: data.number, baseRef: data.base.ref, fromFork: data.head.repo === null || data.head.repo.full_name !== base };
+      const pull = await github.pullRequest(place.number);
+      return { number: pull.number, baseRef: pull.baseRef, fromFork: pull.headRepo === null || pull.headRepo !== pull.baseRepo };
     }),
   };
 }
@@ -88,4 +82,61 @@ export async function roundBase(inv: Invocation): Promise<{ base?: string }> {
  */
 export async function baseBranch(inv: Invocation): Promise<string> {
   return (await inv.pull())?.baseRef ?? inv.defaultBranch;
+}
+
+/** The sticky status comment's first line, written by the spec PR sync (docs/github-flow.md, 1). */
+const STATUS_MARKER = /^<!-- harness:status (\S+) -->/;
+
+/**
+ * The specs a pull request changes. The sync keeps one sticky status comment per spec on a
+ * spec PR, starting with `<!-- harness:status <spec> -->`; only comments by a bot count, so
+ * that a person quoting the marker changes nothing. When there is none (the PR was never
+ * synced), the PR's files are listed once and each directory under `specs_root` named
+ * `<ID>-…` gives its spec id.
+ */
+async function specsOfPull(inv: Invocation, number: number): Promise<string[]> {
+  const sticky = (await inv.github.comments(number))
+    .filter((c) => c.authorType === 'Bot')
+    .map((c) => STATUS_MARKER.exec(c.body)?.[1])
+    .filter((s): s is string => s !== undefined);
+  if (sticky.length > 0) return [...new Set(sticky)].sort();
+
+  const root = (await inv.config()).specs_root.replace(/\/+$/, '');
+  const specs = new Set<string>();
+  for (const file of await inv.github.pullRequestFiles(number)) {
+    if (!file.startsWith(`${root}/`)) continue;
+    const id = specIdFromDir(file.slice(root.length + 1).split('/')[0]!);
+    if (id !== undefined) specs.add(id);
+  }
+  return [...specs].sort();
+}
+
+/** The specs the place a command was written in is about: none on an ordinary issue. */
+export async function specsHere(inv: Invocation): Promise<string[]> {
+  switch (inv.place.kind) {
+    case 'issue':
+      return inv.place.plan ? [inv.place.plan.spec] : [];
+    case 'pull':
+      return specsOfPull(inv, inv.place.number);
+    case 'check':
+      return [inv.place.spec];
+  }
+}
+
+export type SpecChoice = { ok: true; spec: string } | { ok: false; message: string };
+
+/**
+ * The one spec a command acts on: the one it names (`SPC-002/03-02`), else the plan issue's,
+ * else the spec PR's when it changes exactly one. Otherwise the answer asks for the name,
+ * with the command written the way that works (`example` shows where the spec goes).
+ */
+export async function resolveSpec(inv: Invocation, named: string | undefined, example: (spec: string) => string): Promise<SpecChoice> {
+  if (named !== undefined) return { ok: true, spec: named };
+  const specs = await specsHere(inv);
+  if (specs.length === 1) return { ok: true, spec: specs[0]! };
+  if (specs.length > 1) {
+    return { ok: false, message: `this pull request changes ${specs.length} specs (${specs.join(', ')}); name the one you mean, as in \`${example(specs[0]!)}\`` };
+  }
+  const where = inv.place.kind === 'pull' ? 'this pull request changes no spec' : 'this issue is not a plan issue';
+  return { ok: false, message: `${where}, so name the spec, as in \`${example('SPC-001')}\`` };
 }

@@ -1,10 +1,11 @@
+import type { StatusValue } from '../../engine/forge/names.js';
 import { planIssueView, type PlanIssueView } from '../../engine/forge/plan-issue-view.js';
 import { scopePlans } from '../../engine/forge/scope-plans.js';
-import { LABEL_PLAN, specLabel } from '../../engine/forge/names.js';
-import { listIssuesWithLabels, type IssueRecord } from '../resources/issues.js';
+import type { IssueRecord } from '../../gateway/issues.js';
+import { issueLike } from '../schedule/round.js';
 import type { Invocation } from './invocation.js';
 
-/** A spec's plan issues as read, and the commands' view of them. */
+/** Each plan's issue of a spec as read, and the commands' view of them. */
 export interface PlanIssues {
   views: PlanIssueView[];
   records: IssueRecord[];
@@ -12,13 +13,12 @@ export interface PlanIssues {
 
 /**
  * A spec's plan issues, open and closed, in one paginated list call (labels `harness:plan`
- * and `spec:<id>`, state all), the same read a scheduling round makes.
+ * and `spec:<id>`, state all), the same read a scheduling round makes: each plan's issue as
+ * the gateway resolves it, so that a command acts on the issue the round schedules.
  */
 export async function planIssues(inv: Invocation, spec: string): Promise<PlanIssues> {
-  const records = await listIssuesWithLabels(inv.octokit, inv.repo, [LABEL_PLAN, specLabel(spec)]);
-  const views = records
-    .map((r) => planIssueView({ number: r.number, title: r.title, body: r.body, state: r.state, state_reason: r.stateReason, labels: r.labels }))
-    .filter((v): v is PlanIssueView => v !== undefined && v.spec === spec);
+  const records = [...(await inv.github.planIssues(spec)).byPlan.values()];
+  const views = records.map((r) => planIssueView(issueLike(r))).filter((v): v is PlanIssueView => v !== undefined && v.spec === spec);
   return { views, records };
 }
 
@@ -33,15 +33,24 @@ export function issuesNow(issues: PlanIssues): IssueRecord[] {
 
 /**
  * One plan's issue: the one the command was written on (or whose check run's button was
- * pressed) when it is that plan's, which saves the list call, else from the spec's list. A
- * plan the spec does not have (or no longer has) gives the message to answer with, naming
- * the plans it does have.
+ * pressed) when it is that plan's, which saves the list call, else from the spec's list. An
+ * issue closed as a duplicate is never the plan's (matchPlanIssues), so a command written on
+ * one reads the list too. A plan the spec does not have (or no longer has) gives the message
+ * to answer with, naming the plans it does have.
  */
 export async function findPlan(inv: Invocation, spec: string, plan: string): Promise<{ view: PlanIssueView; issues?: PlanIssues } | string> {
   const { place } = inv;
   const here = place.kind === 'issue' || place.kind === 'check' ? place.plan : undefined;
-  if (here && here.spec === spec && here.plan === plan) return place.kind === 'check' && place.issues ? { view: here, issues: place.issues } : { view: here };
+  if (here && here.spec === spec && here.plan === plan && here.stateReason !== 'duplicate') {
+    return place.kind === 'check' && place.issues ? { view: here, issues: place.issues } : { view: here };
+  }
   const issues = await planIssues(inv, spec);
   const scoped = scopePlans(spec, issues.views, { kind: 'plan', plan });
   return scoped.ok ? { view: scoped.plans[0]!, issues } : scoped.message;
+}
+
+/** Moves the plan to `status` (the gateway's race-safe write); the view follows, for what the command does next. */
+export async function setStatus(inv: Invocation, view: PlanIssueView, status: StatusValue): Promise<void> {
+  view.labels = await inv.github.setStatus(view, status);
+  view.status = status;
 }

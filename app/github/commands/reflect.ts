@@ -2,12 +2,11 @@ import { KNOWLEDGE_ROOT } from '../../engine/forge/knowledge-draft.js';
 import { lessonDraft, lessonSlug } from '../../engine/forge/lesson-draft.js';
 import { signalRecord } from '../../engine/forge/signal-record.js';
 import { reflect as recurringPatterns, type Pattern, type SignalRecord } from '../../engine/knowledge/reflect.js';
-import { getBlob } from '../resources/blobs.js';
-import { listDirectory, type DirectoryEntry } from '../resources/contents.js';
-import { getTree, type TreeEntry } from '../resources/trees.js';
-import type { Invocation } from './invocation.js';
-import { openKnowledgePr } from './knowledge-pr.js';
+import type { DirectoryEntry } from '../../gateway/contents.js';
+import type { TreeEntry } from '../../gateway/trees.js';
 import { loadTemplate } from '../../machine/templates.js';
+import type { Invocation } from './invocation.js';
+import { openKnowledgePr } from './knowledge.js';
 
 /**
  * Each signal is one blob read (GET /git/blobs/{sha}); the newest this many are read, which
@@ -39,7 +38,7 @@ export async function reflect(inv: Invocation): Promise<string> {
   const unreadable: string[] = [];
   for (const f of files) {
     const path = `${KNOWLEDGE_ROOT}/signals/${f.path}`;
-    const read = signalRecord(path, new TextDecoder().decode(await getBlob(inv.octokit, inv.repo, f.sha)));
+    const read = signalRecord(path, new TextDecoder().decode(await inv.github.blob(f.sha)));
     if ('signal' in read) records.push(read);
     else unreadable.push(`\`${read.file}\`: ${read.problem}`);
   }
@@ -85,12 +84,12 @@ function basename(path: string): string {
 
 /** The entries of `.harness/knowledge/` on the default branch; none when it does not exist. */
 async function knowledgeFolders(inv: Invocation): Promise<DirectoryEntry[]> {
-  return (await listDirectory(inv.octokit, inv.repo, KNOWLEDGE_ROOT, inv.defaultBranch)) ?? [];
+  return (await inv.github.directory(KNOWLEDGE_ROOT, inv.defaultBranch)) ?? [];
 }
 
 /** Every file below a tree, paths relative to it (GET /git/trees/{sha}?recursive=1). */
 async function treeBlobs(inv: Invocation, sha: string): Promise<TreeEntry[]> {
-  const tree = await getTree(inv.octokit, inv.repo, sha, true);
+  const tree = await inv.github.tree(sha, true);
   if (tree.truncated) inv.log.warn(`the tree ${sha} is larger than GitHub returns at once; reflecting on the part it returned`);
   return tree.entries.filter((e) => e.type === 'blob');
 }

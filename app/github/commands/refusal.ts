@@ -1,7 +1,6 @@
 import { changesAnything, type Command } from '../../engine/forge/command.js';
 import { ParseError } from '../../engine/forge/parse-command.js';
 import { permits } from '../../engine/forge/permits.js';
-import { repositoryRole } from '../resources/permissions.js';
 import type { Invocation } from './invocation.js';
 
 /**
@@ -21,7 +20,7 @@ export async function refusal(inv: Invocation, command: Command | ParseError, se
   // A line that does not parse is answered with the help text, which changes nothing either.
   if (command instanceof ParseError || !changesAnything(command)) return undefined;
   const need = (await inv.config()).permission;
-  const have = await repositoryRole(inv.octokit, inv.repo, inv.actor);
+  const have = await inv.github.role(inv.actor);
   if (!permits(have, need)) {
     return [
       `Sorry @${inv.actor}, \`${command.name}\` changes things, so it needs the ${need} role on this repository or above, and you have ${have === 'none' ? 'no role' : `the ${have} role`}. Nothing was run.`,

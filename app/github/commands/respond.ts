@@ -1,11 +1,7 @@
 import { answerComment, checkpointOf } from '../../engine/forge/checkpoint-markers.js';
 import type { Command } from '../../engine/forge/command.js';
-import { PAGE_SIZE } from '../limits.js';
-import { dispatchWorker } from '../resources/workflows.js';
-import { baseBranch, type Invocation } from './invocation.js';
-import { findPlan } from './plan-issues.js';
-import { resolveSpec } from './resolve-spec.js';
-import { setStatus } from './set-status.js';
+import { baseBranch, resolveSpec, type Invocation } from './invocation.js';
+import { findPlan, setStatus } from './plan-issues.js';
 
 /**
  * `/harness respond <PP-NN> <answer…>` and the Approve button (docs/github-flow.md, 7): the
@@ -25,17 +21,16 @@ export async function respond(inv: Invocation, command: Extract<Command, { name:
     return `${spec} plan ${view.plan} (#${view.number}) is ${view.status ?? 'not queued'}, not waiting at a checkpoint: there is nothing to answer.`;
   }
 
-  const comments = await inv.octokit.paginate(inv.octokit.rest.issues.listComments, { ...inv.repo, issue_number: view.number, per_page: PAGE_SIZE });
   // Only a bot's question counts: a marker is just text, and anyone may comment.
-  const asked = comments
-    .filter((c) => c.user?.type === 'Bot')
+  const asked = (await inv.github.comments(view.number))
+    .filter((c) => c.authorType === 'Bot')
     .map((c) => checkpointOf(c.body))
     .filter((q) => q?.plan === view.plan)
     .at(-1);
   if (!asked) return `${spec} plan ${view.plan} (#${view.number}) is at a checkpoint, but I found no checkpoint question on its issue to answer.`;
 
-  await inv.octokit.rest.issues.createComment({ ...inv.repo, issue_number: view.number, body: answerComment(view.plan, asked.checkpoint, command.answer) });
+  await inv.github.comment(view.number, answerComment(view.plan, asked.checkpoint, command.answer));
   await setStatus(inv, view, 'running');
-  await dispatchWorker(inv.octokit, inv.repo, await baseBranch(inv), { spec, plan: view.plan, resume: true });
+  await inv.github.dispatchWorker(await baseBranch(inv), { spec, plan: view.plan, resume: true });
   return `Answered checkpoint \`${asked.checkpoint}\` of ${spec} plan ${view.plan} (#${view.number}) for @${inv.actor}; the worker resumes from what is committed on the plan branch.`;
 }

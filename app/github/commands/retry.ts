@@ -1,11 +1,8 @@
 import type { Command } from '../../engine/forge/command.js';
 import { planBranch } from '../../engine/forge/names.js';
-import { deleteBranch } from '../resources/refs.js';
 import { scheduleRound } from '../schedule/round.js';
-import { roundBase, type Invocation } from './invocation.js';
-import { findPlan, issuesNow } from './plan-issues.js';
-import { resolveSpec } from './resolve-spec.js';
-import { setStatus } from './set-status.js';
+import { resolveSpec, roundBase, type Invocation } from './invocation.js';
+import { findPlan, issuesNow, setStatus } from './plan-issues.js';
 
 /**
  * `/harness retry <PP-NN>` and the Retry button (docs/github-flow.md, 8): a failed plan starts
@@ -26,7 +23,7 @@ export async function retry(inv: Invocation, command: Extract<Command, { name: '
   }
 
   const branch = planBranch(spec, view.plan);
-  const deleted = await deleteBranch(inv.octokit, inv.repo, branch);
+  const deleted = await inv.github.deleteBranch(branch);
   await setStatus(inv, view, 'ready');
   await scheduleRound(inv.context, spec, { config: await inv.config(), ...(found.issues ? { issues: issuesNow(found.issues) } : {}), ...(await roundBase(inv)) });
   return [

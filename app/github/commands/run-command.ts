@@ -1,13 +1,14 @@
 import type { Command } from '../../engine/forge/command.js';
 import { helpText } from '../../engine/forge/help.js';
+import { statusTable } from '../../engine/forge/status-table.js';
 import { abort } from './abort.js';
 import { execute } from './execute.js';
-import type { Invocation } from './invocation.js';
+import { specsHere, type Invocation } from './invocation.js';
+import { spike } from './knowledge.js';
+import { planIssues } from './plan-issues.js';
 import { reflect } from './reflect.js';
 import { respond } from './respond.js';
 import { retry } from './retry.js';
-import { spike } from './spike.js';
-import { status } from './status.js';
 import { verify } from './verify.js';
 
 /** Runs an authorised command; the answer to post is what it returns. */
@@ -32,4 +33,19 @@ export async function runCommand(inv: Invocation, command: Command, askedIn: str
     case 'help':
       return helpText();
   }
+}
+
+/**
+ * `/harness status [SPEC]`: each spec's progress from its plan issues. On a pull request that
+ * changes several specs it answers for all of them, since reading needs no choosing.
+ */
+async function status(inv: Invocation, command: Extract<Command, { name: 'status' }>): Promise<string> {
+  const specs = command.spec !== undefined ? [command.spec] : await specsHere(inv);
+  if (specs.length === 0) {
+    const where = inv.place.kind === 'pull' ? 'This pull request changes no spec' : 'This issue is not a plan issue';
+    return `${where}; name the spec, as in \`/harness status SPC-001\`.`;
+  }
+  const tables: string[] = [];
+  for (const spec of specs) tables.push(statusTable(spec, (await planIssues(inv, spec)).views));
+  return tables.join('\n\n');
 }

@@ -2,10 +2,8 @@ import { targetToken, type Command } from '../../engine/forge/command.js';
 import { scopePlans } from '../../engine/forge/scope-plans.js';
 import { planBranch } from '../../engine/forge/names.js';
 import { targetInput } from '../../engine/forge/worker-target.js';
-import { dispatchWorker } from '../resources/workflows.js';
-import { baseBranch, type Invocation } from './invocation.js';
+import { baseBranch, resolveSpec, type Invocation } from './invocation.js';
 import { findPlan, planIssues } from './plan-issues.js';
-import { resolveSpec } from './resolve-spec.js';
 
 /**
  * `/harness verify <PP|PP-NN>`: the worker runs the plan's (or the phase's) verification
@@ -28,7 +26,7 @@ export async function verify(inv: Invocation, command: Extract<Command, { name: 
 
   const plan = targetInput(target.kind === 'plan' ? { kind: 'plan', spec, plan: target.plan } : { kind: 'phase', spec, phase: target.phase });
   const ref = await baseBranch(inv);
-  await dispatchWorker(inv.octokit, inv.repo, ref, { spec, plan, resume: true });
+  await inv.github.dispatchWorker(ref, { spec, plan, resume: true });
   const what = target.kind === 'plan' ? `plan ${target.plan}` : `phase ${target.phase}`;
   return `Verifying ${what} of ${spec} again: the worker is dispatched on \`${ref}\` and resumes \`${planBranch(spec, plan)}\`. Its check run shows the result.`;
 }

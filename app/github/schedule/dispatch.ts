@@ -1,13 +1,9 @@
 import type { Context } from 'probot';
 import { phaseLabel, specLabel } from '../../engine/forge/names.js';
 import type { RoundIssue } from '../../engine/forge/round-plan.js';
-import { withStatus } from '../../engine/forge/with-status.js';
 import { dispatchedCheck } from '../../engine/forge/worker-outcome.js';
 import { targetBranch, targetCheck, targetExternalId, targetInput, type WorkerTarget } from '../../engine/forge/worker-target.js';
-import { createCheckRun } from '../resources/check-runs.js';
-import { updateIssue } from '../resources/issues.js';
-import { createBranch, deleteBranch } from '../resources/refs.js';
-import { dispatchWorker } from '../resources/workflows.js';
+import { appGateway } from '../app-gateway.js';
 import { repositoryUrl } from './repository.js';
 
 /** The base branch and the commit of it a round read once and starts every branch from. */
@@ -29,31 +25,31 @@ export function detailsUrl(context: Context, target: WorkerTarget, issue?: { num
 /**
  * Start one worker (docs/github-flow.md, 3), in this order: create the branch at the base
  * head, which is the claim; dispatch the worker workflow on the base branch; create the
- * App-owned check run on the claimed commit; set the plan issue to `status:running`.
+ * App-owned check run on the claimed commit; set the plan issue to `status:running` (the
+ * race-safe status write: add it, then remove the queued status).
  *
  * Creating a ref is atomic on GitHub: of two deliveries racing for one plan, one gets 201
  * and the other 422 "Reference already exists". The loser does nothing more, so the plan
- * gets one worker, one check run and one label write however many rounds raced for it.
+ * gets one worker, one check run and one status write however many rounds raced for it.
  */
 export async function dispatchTarget(context: Context, target: WorkerTarget, base: BaseHead, issue?: RoundIssue): Promise<DispatchOutcome> {
-  const { octokit } = context;
-  const repo = context.repo();
+  const github = appGateway(context);
   const branch = targetBranch(target);
-  if ((await createBranch(octokit, repo, branch, base.sha)) === 'exists') {
+  if ((await github.createBranch(branch, base.sha)) === 'exists') {
     context.log.info(`${targetExternalId(target)}: ${branch} exists, another delivery claimed it`);
     return 'lost';
   }
   try {
-    await dispatchWorker(octokit, repo, base.branch, { spec: target.spec, plan: targetInput(target), resume: false });
+    await github.dispatchWorker(base.branch, { spec: target.spec, plan: targetInput(target), resume: false });
   } catch (e) {
     // A claim without a worker would hold the plan forever (every later claim loses): give it back.
-    await deleteBranch(octokit, repo, branch).catch((undo: unknown) => context.log.error(`${branch}: could not delete the claim after a failed dispatch: ${String(undo)}`));
+    await github.deleteBranch(branch).catch((undo: unknown) => context.log.error(`${branch}: could not delete the claim after a failed dispatch: ${String(undo)}`));
     throw e;
   }
   const check = dispatchedCheck(target, branch, issue);
   let checkFailed: unknown;
   try {
-    await createCheckRun(octokit, repo, {
+    await github.createCheckRun({
       name: targetCheck(target),
       head_sha: base.sha,
       status: 'queued',
@@ -66,7 +62,7 @@ export async function dispatchTarget(context: Context, target: WorkerTarget, bas
     checkFailed = e;
   }
   // The worker runs whether or not its check run could be made: the label must say so.
-  if (issue) await updateIssue(octokit, repo, issue.number, { labels: withStatus(issue.labels, 'running') });
+  if (issue) await github.setStatus(issue, 'running');
   if (checkFailed !== undefined) throw checkFailed;
   context.log.info(`${targetExternalId(target)}: worker dispatched on ${base.branch} from ${base.sha}`);
   return 'dispatched';

@@ -1,21 +1,26 @@
 import type { Context } from 'probot';
 import type { HarnessConfig } from '../../engine/core/config/schema.js';
 import { planBranch, type StatusValue } from '../../engine/forge/names.js';
+import type { IssueLike } from '../../engine/forge/plan-issue-view.js';
+import { parseMarker } from '../../engine/forge/plan-issue.js';
 import { phasesToVerify, planRound, type RoundIssue, type RoundPlan } from '../../engine/forge/round-plan.js';
+import { specFromIssues } from '../../engine/forge/spec-from-issues.js';
 import { withStatus } from '../../engine/forge/with-status.js';
 import { parseTargetBranch, targetInput, type WorkerTarget } from '../../engine/forge/worker-target.js';
+import type { IssueRecord } from '../../gateway/issues.js';
+import { appGateway } from '../app-gateway.js';
 import { loadConfig } from '../config.js';
-import { updateIssue, type IssueRecord } from '../resources/issues.js';
-import { branchesWithPrefix, branchSha } from '../resources/refs.js';
+import { refreshStatusComment } from '../spec-pr/status-comment.js';
 import { dispatchTarget, type BaseHead } from './dispatch.js';
 import { defaultBranch } from './repository.js';
-import { issueLike, specIssues } from './spec-issues.js';
-import { refreshStatus } from './status-comment.js';
 
 export interface RoundOptions {
   /** .github/harness.yml as the caller read it in this delivery: saves the request. */
   config?: HarnessConfig;
-  /** The spec's plan issues as the caller read (and changed) them in this delivery: saves the request. */
+  /**
+   * Each plan's issue (the gateway's SpecIssues.byPlan) as the caller read and changed them in
+   * this delivery: saves the request.
+   */
   issues?: readonly IssueRecord[];
   /**
    * The spec's base, when the event names it (the branch a worker was dispatched on, a plan
@@ -36,9 +41,14 @@ export interface RoundResult {
   relabelled: { plan: string; to: StatusValue }[];
 }
 
+/** The engine's view of an issue record (GitHub's own field names). */
+export function issueLike(issue: IssueRecord): IssueLike {
+  return { number: issue.number, title: issue.title, body: issue.body, state: issue.state, state_reason: issue.stateReason, labels: issue.labels };
+}
+
 /** The phases whose verification was claimed: their branch `harness/<spec>/phase-PP` exists. */
 async function claimedPhases(context: Context, spec: string): Promise<Set<string>> {
-  const branches = await branchesWithPrefix(context.octokit, context.repo(), planBranch(spec, 'phase-'));
+  const branches = await appGateway(context).branchesWithPrefix(planBranch(spec, 'phase-'));
   const phases = new Set<string>();
   for (const name of branches.keys()) {
     const target = parseTargetBranch(name);
@@ -55,16 +65,17 @@ async function claimedPhases(context: Context, spec: string): Promise<Set<string
  * branches (one matching-refs call). That is at most four reads whatever the number of plans,
  * up to 100 plans: a spec of more takes one more read per 100 (the list is paginated, not
  * cut). The decision is planRound's, from the labels alone; the writes are, per plan
- * started, the claim, the dispatch, the check run and one label write, and one label write
- * per queued plan whose ready/blocked status changed. A round run twice on the same issues
+ * started, the claim, the dispatch, the check run and the status write (add status:running,
+ * then remove the old status label: two requests, the race-safe form), and the same two per
+ * queued plan whose ready/blocked status changed. A round run twice on the same issues
  * makes the same decision and loses every claim the first one won, so a redelivered event
  * writes nothing new.
  */
 export async function scheduleRound(context: Context, spec: string, options: RoundOptions = {}): Promise<RoundResult> {
-  const { octokit } = context;
-  const repo = context.repo();
+  const github = appGateway(context);
   const config = options.config ?? (await loadConfig(context)).config;
-  const issues = options.issues ?? (await specIssues(context, spec));
+  // Each plan's issue as the gateway resolves them (one list read), unless the caller has them.
+  const issues = options.issues ?? [...(await github.planIssues(spec)).byPlan.values()];
   const plan = planRound({ spec, issues: issues.map(issueLike), slots: config.slots });
   const base = options.base ?? defaultBranch(context);
   const result: RoundResult = { spec, base, plan, dispatched: [], lost: [], relabelled: [] };
@@ -72,7 +83,7 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   let head: BaseHead | undefined;
   const baseHead = async (): Promise<BaseHead> => {
     if (head) return head;
-    const sha = await branchSha(octokit, repo, base);
+    const sha = await github.branchSha(base);
     if (sha === undefined) throw new Error(`${spec}: the base branch ${base} does not exist, so no plan branch can start from it`);
     return (head = { branch: base, sha });
   };
@@ -83,7 +94,7 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
 
   for (const issue of plan.dispatch) await start({ kind: 'plan', spec, plan: issue.plan }, issue);
   for (const { issue, to } of plan.relabel) {
-    await updateIssue(octokit, repo, issue.number, { labels: withStatus(issue.labels, to) });
+    await github.setStatus(issue, to);
     result.relabelled.push({ plan: issue.plan, to });
   }
   if (plan.completePhases.length > 0) {
@@ -96,4 +107,26 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
 
   await refreshStatus(context, result, issues);
   return result;
+}
+
+/**
+ * After a round, the spec PR's sticky status comment (`<!-- harness:status <spec> -->`) shows
+ * the statuses as they are now (docs/github-flow.md, 3). The PR is the one the plan issues
+ * record on their marker line (`pr=`); the spec is rebuilt from the issues' bodies, so this
+ * costs one read (the PR's comments) and a write only when the comment's text changed.
+ */
+async function refreshStatus(context: Context, round: RoundResult, issues: readonly IssueRecord[]): Promise<void> {
+  const after = issues.map((issue) => {
+    const plan = parseMarker(issue.body)?.plan;
+    const dispatched = plan !== undefined && round.dispatched.includes(plan);
+    const relabel = round.relabelled.find((r) => r.plan === plan);
+    const labels = dispatched ? withStatus(issue.labels, 'running') : relabel ? withStatus(issue.labels, relabel.to) : issue.labels;
+    return { ...issue, labels };
+  });
+  const prs = after.map((i) => parseMarker(i.body)?.pr).filter((n): n is number => n !== undefined);
+  if (prs.length === 0) return;
+  const spec = specFromIssues(round.spec, after);
+  if (!spec) return;
+  // Issues synced from later spec PRs keep the first PR's record; the lowest number is that PR.
+  await refreshStatusComment(appGateway(context), Math.min(...prs), spec, after);
 }

@@ -1,6 +1,7 @@
-import type { Probot } from 'probot';
-import { onHarnessCheckCompleted } from './check-completed.js';
-import { onPlanMerged } from './plan-merged.js';
+import type { Context, Probot } from 'probot';
+import { parseTargetBranch, parseTargetId } from '../../engine/forge/worker-target.js';
+import { appGateway } from '../app-gateway.js';
+import { scheduleRound } from './round.js';
 import { onWorkerRunCompleted } from './worker-run.js';
 
 /**
@@ -13,4 +14,43 @@ export function scheduling(app: Probot): void {
   app.on('workflow_run.completed', onWorkerRunCompleted);
   app.on('check_run.completed', onHarnessCheckCompleted);
   app.on('pull_request.closed', onPlanMerged);
+}
+
+/**
+ * `check_run` completed for a `harness / plan …` or `harness / phase …` check run
+ * (docs/github-flow.md, 6): a round. The spec comes from the check's `external_id`
+ * (`<spec>/<plan>`), which harness sets on every check run it creates; a check of that name
+ * without one is someone else's.
+ */
+async function onHarnessCheckCompleted(context: Context<'check_run.completed'>): Promise<void> {
+  const check = context.payload.check_run;
+  if (!/^harness \/ (plan|phase) /.test(check.name)) return;
+  const target = parseTargetId(check.external_id);
+  if (!target) return;
+  await scheduleRound(context, target.spec);
+}
+
+/**
+ * A plan PR merged (`pull_request` closed, merged, head `harness/<spec>/<plan>`;
+ * docs/github-flow.md, 6): its plan issue is closed as completed when GitHub did not do it
+ * (`Closes #n` closes issues only for pull requests into the default branch), which is what
+ * makes the plan satisfy its dependants; then a round starts them.
+ */
+async function onPlanMerged(context: Context<'pull_request.closed'>): Promise<void> {
+  const pr = context.payload.pull_request;
+  if (!pr.merged) return;
+  const target = parseTargetBranch(pr.head.ref);
+  if (target?.kind !== 'plan') return;
+  // A branch of that name in a fork is not harness's claim: forks never drive the app.
+  if (pr.head.repo?.full_name !== context.payload.repository.full_name) return;
+  const github = appGateway(context);
+  const { byPlan } = await github.planIssues(target.spec);
+  let issues = [...byPlan.values()];
+  const record = byPlan.get(target.plan);
+  if (!record) context.log.warn(`${target.spec}/${target.plan}: merged, but no plan issue to close`);
+  else if (record.state === 'open') {
+    await github.updateIssue(record.number, { state: 'closed', state_reason: 'completed' });
+    issues = issues.map((i) => (i === record ? { ...i, state: 'closed', stateReason: 'completed' } : i));
+  }
+  await scheduleRound(context, target.spec, { issues, base: pr.base.ref });
 }

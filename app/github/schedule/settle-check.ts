@@ -1,7 +1,7 @@
 import type { Context } from 'probot';
 import type { CheckState } from '../../engine/forge/worker-outcome.js';
 import { targetCheck, targetExternalId, type WorkerTarget } from '../../engine/forge/worker-target.js';
-import { createCheckRun, listCheckRuns, updateCheckRun } from '../resources/check-runs.js';
+import { appGateway } from '../app-gateway.js';
 
 export interface CheckPlaces {
   /** The head of the plan (or phase) branch now: where its pull request shows checks. */
@@ -20,22 +20,21 @@ export interface CheckPlaces {
  * the wanted state is not written: a redelivered event changes nothing.
  */
 export async function settleCheck(context: Context, target: WorkerTarget, state: CheckState, places: CheckPlaces): Promise<void> {
-  const { octokit } = context;
-  const repo = context.repo();
+  const github = appGateway(context);
   const name = targetCheck(target);
   const conclusion = state.conclusion ?? 'success';
   const output = { title: state.title, summary: state.summary };
   const externalId = targetExternalId(target);
   for (const sha of new Set([places.head, places.runSha ?? places.head])) {
     // Plan ids repeat across specs and their branches may start at one commit: the external id tells them apart.
-    const current = (await listCheckRuns(octokit, repo, sha, name)).find((r) => r.externalId === externalId);
+    const current = (await github.checkRuns(sha, name)).find((r) => r.externalId === externalId);
     if (current) {
       // Title and summary may differ (an abort wrote its own): only the outcome decides a write.
       if (current.status !== 'completed' || current.conclusion !== conclusion) {
-        await updateCheckRun(octokit, repo, current.id, { status: 'completed', conclusion, output, actions: state.actions });
+        await github.updateCheckRun(current.id, { status: 'completed', conclusion, output, actions: state.actions });
       }
     } else if (sha === places.head) {
-      await createCheckRun(octokit, repo, {
+      await github.createCheckRun({
         name,
         head_sha: sha,
         status: 'completed',

@@ -2,16 +2,14 @@ import type { Context } from 'probot';
 import { planIssueView } from '../../engine/forge/plan-issue-view.js';
 import { LABEL_PHASE_FAILED, WORKER_WORKFLOW } from '../../engine/forge/names.js';
 import { parseMarker } from '../../engine/forge/plan-issue.js';
-import { withStatus } from '../../engine/forge/with-status.js';
 import { workerOutcome } from '../../engine/forge/worker-outcome.js';
 import { parseWorkerRunTitle, targetBranch, targetExternalId } from '../../engine/forge/worker-target.js';
+import type { IssueRecord } from '../../gateway/issues.js';
+import { appGateway } from '../app-gateway.js';
 import { loadConfig } from '../config.js';
-import { updateIssue, type IssueRecord } from '../resources/issues.js';
-import { branchSha } from '../resources/refs.js';
 import { detailsUrl } from './dispatch.js';
-import { scheduleRound } from './round.js';
+import { issueLike, scheduleRound } from './round.js';
 import { settleCheck } from './settle-check.js';
-import { findPlanIssue, issueLike, specIssues } from './spec-issues.js';
 
 /**
  * `workflow_run` completed for the worker workflow (docs/github-flow.md, 5): the run's title
@@ -29,21 +27,20 @@ export async function onWorkerRunCompleted(context: Context<'workflow_run.comple
     context.log.warn(`worker run ${run.id} is titled "${run.display_title}", not "harness <spec>/<plan>": left alone`);
     return;
   }
-  const { octokit } = context;
-  const repo = context.repo();
+  const github = appGateway(context);
   const { config } = await loadConfig(context);
-  let issues: IssueRecord[] = await specIssues(context, target.spec);
+  const { byPlan } = await github.planIssues(target.spec);
+  let issues = [...byPlan.values()];
   // No branch: the plan was retried (its claim deleted) and this run is an old attempt.
-  const head = await branchSha(octokit, repo, targetBranch(target));
+  const head = await github.branchSha(targetBranch(target));
 
-  const record = target.kind === 'plan' ? findPlanIssue(issues, target.spec, target.plan) : undefined;
+  const record = target.kind === 'plan' ? byPlan.get(target.plan) : undefined;
   if (target.kind === 'plan' && !record) context.log.warn(`${targetExternalId(target)}: no plan issue; the run's outcome is not recorded`);
   const view = record ? planIssueView(issueLike(record)) : undefined;
   const outcome = head === undefined || (target.kind === 'plan' && !view) ? undefined : workerOutcome(target, run.conclusion, view?.status, run.html_url);
   if (outcome && head !== undefined) {
     if (record && outcome.status !== undefined && outcome.status !== view?.status) {
-      const labels = withStatus(record.labels, outcome.status);
-      await updateIssue(octokit, repo, record.number, { labels });
+      const labels = await github.setStatus(record, outcome.status);
       issues = issues.map((i) => (i === record ? { ...i, labels } : i));
     }
     await settleCheck(context, target, outcome.check, { head, runSha: run.head_sha, detailsUrl: detailsUrl(context, target, record) });
@@ -53,7 +50,6 @@ export async function onWorkerRunCompleted(context: Context<'workflow_run.comple
   }
   await scheduleRound(context, target.spec, { config, issues, ...(run.head_branch ? { base: run.head_branch } : {}) });
 }
-
 
 /**
  * A phase's verification outcome, where the next round reads it: `harness:phase-failed` on
@@ -71,7 +67,7 @@ async function markPhase(context: Context, spec: string, phase: string, passed: 
       continue;
     }
     const labels = passed ? issue.labels.filter((l) => l !== LABEL_PHASE_FAILED) : [...issue.labels, LABEL_PHASE_FAILED];
-    await updateIssue(context.octokit, context.repo(), issue.number, { labels });
+    await appGateway(context).updateIssue(issue.number, { labels });
     out.push({ ...issue, labels });
   }
   return out;

@@ -1,11 +1,7 @@
-import type { Context } from 'probot';
 import { issuesIntact } from '../../engine/forge/issues-intact.js';
-import { LABEL_PLAN, SPEC_CHECK, specLabel } from '../../engine/forge/names.js';
+import { SPEC_CHECK } from '../../engine/forge/names.js';
 import { parseSpecCheckId } from '../../engine/forge/spec-check-id.js';
-import { listCheckRuns } from '../resources/check-runs.js';
-import { listIssuesWithLabels } from '../resources/issues.js';
-
-type Octokit = Context['octokit'];
+import type { Gateway } from '../../gateway/gateway.js';
 
 /**
  * Is there nothing to do for this head commit? A completed `harness / spec` check run on it
@@ -15,13 +11,13 @@ type Octokit = Context['octokit'];
  * redelivered webhook or a reopened PR: one read for the check runs and one per spec for
  * its issues, and no write.
  */
-export async function alreadySynced(octokit: Octokit, repo: { owner: string; repo: string }, headSha: string): Promise<boolean> {
-  const latest = (await listCheckRuns(octokit, repo, headSha, SPEC_CHECK))[0];
+export async function alreadySynced(github: Gateway, headSha: string): Promise<boolean> {
+  const latest = (await github.checkRuns(headSha, SPEC_CHECK))[0];
   if (latest?.status !== 'completed') return false;
   const entries = parseSpecCheckId(latest.externalId);
   if (!entries) return false;
   for (const { spec } of entries) {
-    if (!issuesIntact(spec, await listIssuesWithLabels(octokit, repo, [LABEL_PLAN, specLabel(spec)]))) return false;
+    if (!issuesIntact(spec, (await github.planIssues(spec)).listed)) return false;
   }
   return true;
 }

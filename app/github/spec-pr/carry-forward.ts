@@ -1,13 +1,10 @@
-import type { Context } from 'probot';
 import { issuesIntact } from '../../engine/forge/issues-intact.js';
-import { LABEL_PLAN, SPEC_CHECK, specLabel } from '../../engine/forge/names.js';
+import { SPEC_CHECK } from '../../engine/forge/names.js';
 import { parseSpecCheckId } from '../../engine/forge/spec-check-id.js';
-import { CHECK_RUN_TEXT_MAX } from '../limits.js';
-import { createCheckRun, listCheckRuns, type CheckConclusion } from '../resources/check-runs.js';
-import { listIssuesWithLabels } from '../resources/issues.js';
+import type { CheckConclusion } from '../../gateway/check-runs.js';
+import type { Gateway } from '../../gateway/gateway.js';
+import { CHECK_RUN_TEXT_MAX } from '../../gateway/limits.js';
 import type { TouchedSpec } from './touched-specs.js';
-
-type Octokit = Context['octokit'];
 
 /**
  * A push that leaves every spec the PR changes exactly as it was at the previous head (the
@@ -19,20 +16,19 @@ type Octokit = Context['octokit'];
  * goes the full way.
  */
 export async function carryForward(
-  octokit: Octokit,
-  repo: { owner: string; repo: string },
+  github: Gateway,
   { before, head, touched }: { before: string; head: string; touched: readonly TouchedSpec[] },
 ): Promise<boolean> {
-  const previous = (await listCheckRuns(octokit, repo, before, SPEC_CHECK))[0];
+  const previous = (await github.checkRuns(before, SPEC_CHECK))[0];
   if (previous?.status !== 'completed' || previous.conclusion !== 'success' || previous.output.annotationsCount > 0) return false;
   const entries = parseSpecCheckId(previous.externalId);
   const trees = new Set(touched.map((t) => t.tree));
   if (!entries || entries.length !== trees.size || !entries.every((e) => trees.has(e.tree))) return false;
   for (const { spec } of entries) {
-    if (!issuesIntact(spec, await listIssuesWithLabels(octokit, repo, [LABEL_PLAN, specLabel(spec)]))) return false;
+    if (!issuesIntact(spec, (await github.planIssues(spec)).listed)) return false;
   }
   const summary = `The specs are as they were at ${before.slice(0, 7)}, which harness validated and synced: nothing new to write.\n\n${previous.output.summary ?? ''}`;
-  await createCheckRun(octokit, repo, {
+  await github.createCheckRun({
     name: SPEC_CHECK,
     head_sha: head,
     status: 'completed',

@@ -1,7 +1,4 @@
-import type { Context } from 'probot';
-import { addBlockedBy, removeBlockedBy } from '../resources/dependencies.js';
-
-type Octokit = Context['octokit'];
+import type { Gateway } from '../../gateway/gateway.js';
 
 /**
  * GitHub's native issue dependencies, kept in step with the `needs:` labels, one edge per
@@ -15,10 +12,7 @@ export class DependencyMirror {
   removed = 0;
   refused = 0;
 
-  constructor(
-    private readonly octokit: Octokit,
-    private readonly repo: { owner: string; repo: string },
-  ) {}
+  constructor(private readonly github: Gateway) {}
 
   /**
    * Make issue `issueNumber` blocked by exactly the issues of `wanted`, given the edges
@@ -31,7 +25,7 @@ export class DependencyMirror {
       if (!this.available) break;
       if (wanted.includes(plan)) continue;
       const blocker = issues.get(plan);
-      const outcome = blocker ? await removeBlockedBy(this.octokit, this.repo, issueNumber, blocker.id) : 'done';
+      const outcome = blocker ? await this.github.removeBlockedBy(issueNumber, blocker.id) : 'done';
       if (outcome === 'done') {
         mirrored.delete(plan);
         if (blocker) this.removed++;
@@ -42,7 +36,7 @@ export class DependencyMirror {
       if (mirrored.has(plan)) continue;
       const blocker = issues.get(plan);
       if (!blocker) continue;
-      const outcome = await addBlockedBy(this.octokit, this.repo, issueNumber, blocker.id);
+      const outcome = await this.github.addBlockedBy(issueNumber, blocker.id);
       if (outcome === 'done') {
         mirrored.add(plan);
         this.added++;

@@ -1,11 +1,8 @@
-import type { Context } from 'probot';
 import { isSpecInput, PLANS_DIR } from '../../engine/core/spec/load.js';
 import { MAX_DOCUMENT_BYTES, MAX_PLAN_BYTES } from '../../engine/core/spec/limits.js';
 import type { SpecFile } from '../../engine/core/spec/text.js';
-import { getBlob } from '../resources/blobs.js';
-import { getTree, type TreeEntry } from '../resources/trees.js';
-
-type Octokit = Context['octokit'];
+import type { Gateway } from '../../gateway/gateway.js';
+import type { TreeEntry } from '../../gateway/trees.js';
 
 /** The bytes loadSpec will look at for a file: past them it reports the file as too large. */
 function limitFor(path: string): number {
@@ -18,16 +15,16 @@ function limitFor(path: string): number {
  * (GitHub asks integrations to make requests serially). A file over loadSpec's limit is not
  * downloaded at all: its size from the tree is enough for the "too large" problem.
  */
-export async function readSpecFiles(octokit: Octokit, repo: { owner: string; repo: string }, treeSha: string): Promise<SpecFile[]> {
-  const tree = await getTree(octokit, repo, treeSha, true);
-  const inputs = tree.truncated ? await walkInputs(octokit, repo, treeSha) : tree.entries.filter((e) => e.type === 'blob' && isSpecInput(e.path));
+export async function readSpecFiles(github: Gateway, treeSha: string): Promise<SpecFile[]> {
+  const tree = await github.tree(treeSha, true);
+  const inputs = tree.truncated ? await walkInputs(github, treeSha) : tree.entries.filter((e) => e.type === 'blob' && isSpecInput(e.path));
   const files: SpecFile[] = [];
   for (const entry of inputs.sort((a, b) => a.path.localeCompare(b.path))) {
     if (entry.size !== undefined && entry.size > limitFor(entry.path)) {
       files.push({ path: entry.path, bytes: new Uint8Array(0), size: entry.size });
       continue;
     }
-    files.push({ path: entry.path, bytes: await getBlob(octokit, repo, entry.sha) });
+    files.push({ path: entry.path, bytes: await github.blob(entry.sha) });
   }
   return files;
 }
@@ -37,8 +34,8 @@ export async function readSpecFiles(octokit: Octokit, repo: { owner: string; rep
  * say), walk only the trees that can hold inputs: the root, planning/, planning/plans/
  * and each phase directory in it.
  */
-async function walkInputs(octokit: Octokit, repo: { owner: string; repo: string }, treeSha: string): Promise<TreeEntry[]> {
-  const list = async (sha: string, prefix: string) => (await getTree(octokit, repo, sha, false)).entries.map((e) => ({ ...e, path: `${prefix}${e.path}` }));
+async function walkInputs(github: Gateway, treeSha: string): Promise<TreeEntry[]> {
+  const list = async (sha: string, prefix: string) => (await github.tree(sha, false)).entries.map((e) => ({ ...e, path: `${prefix}${e.path}` }));
   const out: TreeEntry[] = [];
   const root = await list(treeSha, '');
   out.push(...root.filter((e) => e.type === 'blob' && isSpecInput(e.path)));

@@ -1,10 +1,8 @@
-import type { Context } from 'probot';
 import type { SpecCheckReport } from '../../engine/forge/spec-check-report.js';
 import { SPEC_CHECK } from '../../engine/forge/names.js';
-import { CHECK_RUN_ANNOTATIONS_PER_REQUEST } from '../limits.js';
-import { createCheckRun, updateCheckRun, type CheckAnnotation } from '../resources/check-runs.js';
-
-type Octokit = Context['octokit'];
+import type { CheckAnnotation } from '../../gateway/check-runs.js';
+import type { Gateway } from '../../gateway/gateway.js';
+import { CHECK_RUN_ANNOTATIONS_PER_REQUEST } from '../../gateway/limits.js';
 
 export interface SpecCheckTarget {
   headSha: string;
@@ -25,7 +23,7 @@ function batches(annotations: readonly CheckAnnotation[]): CheckAnnotation[][] {
  * run is always the last. A delivery that dies halfway leaves the run in progress, which
  * the next delivery does not take for a finished one.
  */
-export async function reportSpecCheck(octokit: Octokit, repo: { owner: string; repo: string }, target: SpecCheckTarget, report: SpecCheckReport): Promise<number> {
+export async function reportSpecCheck(github: Gateway, target: SpecCheckTarget, report: SpecCheckReport): Promise<number> {
   const output = (annotations: CheckAnnotation[]) => ({ title: report.title, summary: report.summary, ...(annotations.length > 0 ? { annotations } : {}) });
   const parts = batches(report.annotations);
   let id = target.checkRunId;
@@ -33,7 +31,7 @@ export async function reportSpecCheck(octokit: Octokit, repo: { owner: string; r
   if (id === undefined) {
     const [first, ...others] = parts;
     const done = others.length === 0;
-    const run = await createCheckRun(octokit, repo, {
+    const run = await github.createCheckRun({
       name: SPEC_CHECK,
       head_sha: target.headSha,
       status: done ? 'completed' : 'in_progress',
@@ -46,7 +44,7 @@ export async function reportSpecCheck(octokit: Octokit, repo: { owner: string; r
   }
   for (let i = 0; i < rest.length; i++) {
     const last = i === rest.length - 1;
-    await updateCheckRun(octokit, repo, id, { ...(last ? { status: 'completed' as const, conclusion: report.conclusion } : {}), output: output(rest[i]!) });
+    await github.updateCheckRun(id, { ...(last ? { status: 'completed' as const, conclusion: report.conclusion } : {}), output: output(rest[i]!) });
   }
   return id;
 }

@@ -1,7 +1,159 @@
-import type { Probot } from 'probot';
-import { handleSpecPullRequest } from './handle-spec-pr.js';
+import type { Context, Probot } from 'probot';
+import { SPEC_CHECK } from '../../engine/forge/names.js';
+import { specCheckId } from '../../engine/forge/spec-check-id.js';
+import { specCheckReport, type SpecOutcome } from '../../engine/forge/spec-check-report.js';
+import { loadSpec, type LoadedSpec } from '../../engine/core/spec/load.js';
+import { problem } from '../../engine/core/spec/problem.js';
+import type { SpecFile } from '../../engine/core/spec/text.js';
+import { ANNOTATION_MESSAGE_MAX_BYTES, ANNOTATION_TITLE_MAX } from '../../gateway/check-runs.js';
+import { CHECK_RUN_TEXT_MAX, CONTENT_WRITES_PER_HOUR } from '../../gateway/limits.js';
+import { appGateway } from '../app-gateway.js';
+import { readConfig } from '../config.js';
+import { alreadySynced } from './already-synced.js';
+import { carryForward } from './carry-forward.js';
+import { readSpecFiles } from './read-spec.js';
+import { reportSpecCheck } from './report-spec-check.js';
+import { refreshStatusComment } from './status-comment.js';
+import { syncPlanIssues } from './sync-plan-issues.js';
+import { touchedSpecs, type TouchedSpec } from './touched-specs.js';
+import { PLAN_READING } from '../../engine/importers/dialects.js';
+
+export type SpecPullRequestContext = Context<'pull_request.opened' | 'pull_request.synchronize' | 'pull_request.reopened'>;
+
+interface Loaded {
+  dir: TouchedSpec;
+  files: SpecFile[];
+  result: LoadedSpec;
+}
+
+const decoder = new TextDecoder();
 
 /** Step 1 of docs/github-flow.md: spec PRs are validated, and their plans synced to issues. */
 export function specPullRequests(app: Probot): void {
   app.on(['pull_request.opened', 'pull_request.synchronize', 'pull_request.reopened'], handleSpecPullRequest);
+}
+
+/** harness's own PRs (plan branches, knowledge PRs) write into spec directories without being spec changes. */
+function isHarnessBranch(ref: string): boolean {
+  return ref.startsWith('harness/');
+}
+
+/** Two directories of one PR claiming the same spec id would sync one set of issues two ways. */
+function rejectSharedIds(loaded: Loaded[]): void {
+  const seen = new Map<string, string>();
+  for (const l of loaded) {
+    const id = l.result.spec?.id;
+    if (id === undefined) continue;
+    const first = seen.get(id);
+    if (first === undefined) {
+      seen.set(id, l.dir.path);
+      continue;
+    }
+    l.result = { ...l.result, valid: false, problems: [...l.result.problems, problem('SPEC.md', 1, 'field-value', `spec id ${id} is also the id of ${first}; give each spec its own id`)] };
+  }
+}
+
+/**
+ * A spec PR opened, pushed to or reopened (docs/github-flow.md, step 1): find the specs it
+ * changes, validate them, sync each valid one's plan issues and status comment, and report
+ * the `harness / spec` check run on the head commit. A redelivery, or anything else for a
+ * commit already done, ends after two reads (alreadySynced); a push that leaves the specs
+ * as they were carries the previous commit's result over (carryForward).
+ *
+ * The check run is written last (or completed last, when it was opened as in progress for
+ * a sync that writes), so that a completed run on a commit always means "done": a delivery
+ * that fails halfway leaves one that the next delivery does not trust.
+ */
+async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<void> {
+  const pr = context.payload.pull_request;
+  if (isHarnessBranch(pr.head.ref)) return;
+  const github = appGateway(context);
+  const head = pr.head.sha;
+
+  if (await alreadySynced(github, head)) {
+    context.log.info({ head }, 'harness / spec: this commit is validated and its plan issues are in step; nothing to do');
+    return;
+  }
+
+  const { config, problems: configProblems } = await readConfig(context);
+  const touched = await touchedSpecs(github, config.specs_root, head, pr.base.sha);
+  if (touched.listingFull) context.log.warn(`${config.specs_root} lists the most entries GitHub's contents API returns; specs beyond them are not seen`);
+  if (touched.specs.length === 0) return;
+  const before = context.payload.action === 'synchronize' ? context.payload.before : undefined;
+  if (before && configProblems.length === 0 && (await carryForward(github, { before, head, touched: touched.specs }))) {
+    context.log.info({ head, before }, 'harness / spec: the specs are unchanged since the previous push; its result carried over');
+    return;
+  }
+
+  const loaded: Loaded[] = [];
+  for (const dir of touched.specs) {
+    const files = await readSpecFiles(github, dir.tree);
+    loaded.push({ dir, files, result: loadSpec(files, PLAN_READING) });
+  }
+  rejectSharedIds(loaded);
+
+  // Issues are written only for PRs from this repository's own branches: anyone can open a
+  // PR from a fork, and a fork's spec must not be able to fill the tracker with issues.
+  const fromThisRepo = pr.head.repo?.full_name === pr.base.repo.full_name;
+  const toSync = fromThisRepo ? loaded.filter((l) => l.result.valid && l.result.spec) : [];
+  const externalId = specCheckId(loaded.map((l) => ({ spec: l.result.spec?.id ?? l.dir.name, tree: l.dir.tree })));
+
+  let checkRunId: number | undefined;
+  if (toSync.length > 0) {
+    const plans = toSync.reduce((n, l) => n + l.result.spec!.plans.length, 0);
+    const edges = toSync.reduce((n, l) => n + l.result.spec!.plans.reduce((e, p) => e + p.dependsOn.length, 0), 0);
+    const note =
+      plans + edges > CONTENT_WRITES_PER_HOUR
+        ? ` A first sync of this size is over ${CONTENT_WRITES_PER_HOUR} writes, GitHub's hourly allowance for creating content: harness paces them and waits whenever GitHub asks it to, so it takes a while.`
+        : '';
+    const run = await github.createCheckRun({
+      name: SPEC_CHECK,
+      head_sha: head,
+      status: 'in_progress',
+      external_id: externalId,
+      output: { title: 'Syncing plan issues', summary: `harness has validated ${toSync.map((l) => l.result.spec!.id).join(', ')} and is bringing the plan issues in step with it (${plans} plans).${note}` },
+    });
+    checkRunId = run.id;
+  }
+
+  try {
+    const outcomes: SpecOutcome[] = [];
+    for (const l of loaded) {
+      const spec = l.result.spec;
+      const outcome: SpecOutcome = { path: l.dir.path, name: spec?.id ?? l.dir.name, problems: l.result.problems, valid: l.result.valid };
+      if (spec) {
+        outcome.title = spec.title;
+        outcome.stats = { plans: spec.plans.length, phases: spec.phases.length, dependencies: spec.plans.reduce((n, p) => n + p.dependsOn.length, 0) };
+      }
+      if (spec && toSync.includes(l)) {
+        const issues = await github.planIssues(spec.id);
+        const synced = await syncPlanIssues({
+          github,
+          spec,
+          planTexts: new Map(l.files.map((f) => [f.path, decoder.decode(f.bytes)])),
+          specPath: l.dir.path,
+          blobBase: `${context.payload.repository.html_url}/blob/${pr.base.ref}`,
+          pull: pr.number,
+          issues,
+        });
+        await refreshStatusComment(github, pr.number, spec, [...synced.issues.values()]);
+        outcome.sync = synced.tally;
+      } else if (spec && l.result.valid) {
+        outcome.notSynced = 'This pull request comes from a fork, so harness validated the spec but wrote no issues: plan issues are synced from pull requests of branches in this repository.';
+      }
+      outcomes.push(outcome);
+    }
+    const report = specCheckReport(outcomes, configProblems, { summaryMax: CHECK_RUN_TEXT_MAX, messageMaxBytes: ANNOTATION_MESSAGE_MAX_BYTES, titleMax: ANNOTATION_TITLE_MAX });
+    await reportSpecCheck(github, { headSha: head, externalId, ...(checkRunId !== undefined ? { checkRunId } : {}) }, report);
+  } catch (e) {
+    if (checkRunId !== undefined) {
+      // No external_id: a failed sync must not pass for a finished one; the next delivery redoes it.
+      await github.updateCheckRun(checkRunId, {
+        conclusion: 'failure',
+        external_id: '',
+        output: { title: 'harness could not finish the sync', summary: `${e instanceof Error ? e.message : String(e)}\n\nWhat was written stays; push again and harness carries on from there.` },
+      }).catch(() => undefined);
+    }
+    throw e;
+  }
 }

@@ -1,12 +1,9 @@
-import type { Context } from 'probot';
 import { matchPlanIssues, type TrackedIssue } from '../../engine/forge/match-issues.js';
 import { statusMarker } from '../../engine/forge/names.js';
 import { statusComment } from '../../engine/forge/status-comment.js';
 import type { Spec } from '../../engine/core/spec/model.js';
-import { ISSUE_BODY_LIMIT } from '../limits.js';
-import { createComment, findComment, updateComment } from '../resources/comments.js';
-
-type Octokit = Context['octokit'];
+import type { Gateway } from '../../gateway/gateway.js';
+import { ISSUE_BODY_LIMIT } from '../../gateway/limits.js';
 
 /**
  * The sticky status comment on a spec PR (`<!-- harness:status <spec> -->` first), created
@@ -17,8 +14,7 @@ type Octokit = Context['octokit'];
  * and the spec's plan issues as listed (labels harness:plan and spec:<id>, state all).
  */
 export async function refreshStatusComment(
-  octokit: Octokit,
-  repo: { owner: string; repo: string },
+  github: Gateway,
   pull: number,
   spec: Spec,
   issues: readonly TrackedIssue[],
@@ -26,12 +22,12 @@ export async function refreshStatusComment(
   const marker = statusMarker(spec.id);
   const body = statusComment(spec, matchPlanIssues(spec.id, issues).byPlan, ISSUE_BODY_LIMIT);
   // Only a bot's comment counts: a person quoting the marker must not have their comment rewritten.
-  const existing = await findComment(octokit, repo, pull, (c) => c.authorType === 'Bot' && c.body.startsWith(marker));
+  const existing = await github.findComment(pull, (c) => c.authorType === 'Bot' && c.body.startsWith(marker));
   if (!existing) {
-    await createComment(octokit, repo, pull, body);
+    await github.comment(pull, body);
     return 'created';
   }
   if (existing.body === body) return 'unchanged';
-  await updateComment(octokit, repo, existing.id, body);
+  await github.updateComment(existing.id, body);
   return 'updated';
 }

@@ -1,21 +1,18 @@
-import type { Context } from 'probot';
-import { issuePatch } from '../../engine/forge/issue-patch.js';
-import { matchPlanIssues } from '../../engine/forge/match-issues.js';
+import { issuePatch, type IssuePatch } from '../../engine/forge/issue-patch.js';
 import { mirroredEdges, withMirroredEdges } from '../../engine/forge/mirrored-edges.js';
+import { LABEL_COLORS } from '../../engine/forge/names.js';
 import { desiredIssue, parseMarker, withMarkerRecord } from '../../engine/forge/plan-issue.js';
 import { removalNote } from '../../engine/forge/removal-note.js';
 import type { SyncTally } from '../../engine/forge/spec-check-report.js';
 import { buildGraph, topologicalOrder } from '../../engine/core/graph/graph.js';
 import type { Spec } from '../../engine/core/spec/model.js';
-import { createComment } from '../resources/comments.js';
-import { createIssue, updateIssue, type IssueRecord } from '../resources/issues.js';
+import type { Gateway } from '../../gateway/gateway.js';
+import type { IssueRecord } from '../../gateway/issues.js';
+import type { SpecIssues } from '../../gateway/plan-issues.js';
 import { DependencyMirror } from './dependency-mirror.js';
 
-type Octokit = Context['octokit'];
-
 export interface PlanIssueSync {
-  octokit: Octokit;
-  repo: { owner: string; repo: string };
+  github: Gateway;
   spec: Spec;
   /** PLAN.md text by spec-relative path (Plan.file). */
   planTexts: ReadonlyMap<string, string>;
@@ -25,8 +22,8 @@ export interface PlanIssueSync {
   blobBase: string;
   /** The spec PR, named in the note on a removed plan's issue. */
   pull: number;
-  /** The spec's issues as listed (labels harness:plan and spec:<id>, any state). */
-  issues: readonly IssueRecord[];
+  /** The spec's issues as the gateway listed and matched them (labels harness:plan and spec:<id>, any state). */
+  issues: SpecIssues;
 }
 
 export interface PlanIssueSyncResult {
@@ -38,11 +35,14 @@ export interface PlanIssueSyncResult {
 /**
  * Make a spec's plan issues what the spec says, in the shape of probot/settings' Diffable:
  * the desired issues (desiredIssue) against the actual ones (the list), then add what is
- * missing, update what differs (one PATCH with everything that changed), and remove what
- * is gone (a note, then closed as not planned; never deleted). Plans are visited in
- * dependency order, so each new issue's `#n` links to the plans it needs are known when
- * it is created: one write per new plan. Writes go one at a time (Probot's throttling then
- * spaces them a second apart, under GitHub's secondary limit for content creation).
+ * missing, update what differs (one PATCH for title, body and state; harness's own labels
+ * added and removed one request each, never the whole list, which could undo a status set
+ * meanwhile), and remove what is gone (a note, then closed as not planned; never deleted).
+ * Before a spec's first issue, the labels harness styles are made (ensurePlanLabels). Plans
+ * are visited in dependency order, so each new issue's `#n` links to the plans it needs are
+ * known when it is created: one write per new plan. Writes go one at a time (Probot's
+ * throttling then spaces them a second apart, under GitHub's secondary limit for content
+ * creation).
  *
  * Idempotent: with nothing changed, every comparison is equal and nothing is written. Two
  * deliveries racing through a first sync can each create an issue for the same plan (GitHub
@@ -50,11 +50,11 @@ export interface PlanIssueSyncResult {
  * others as duplicates.
  */
 export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyncResult> {
-  const { octokit, repo, spec } = input;
-  const matched = matchPlanIssues(spec.id, input.issues);
-  const issues = new Map(matched.byPlan);
+  const { github, spec } = input;
+  if (input.issues.listed.length === 0 && spec.plans.length > 0) await ensurePlanLabels(github);
+  const issues = new Map(input.issues.byPlan);
   const numbers = new Map([...issues].map(([plan, issue]) => [plan, issue.number]));
-  const mirror = new DependencyMirror(octokit, repo);
+  const mirror = new DependencyMirror(github);
   const tally: SyncTally = { created: [], updated: [], reopened: [], closed: [], duplicates: [], dependencies: { added: 0, removed: 0, refused: 0, unavailable: false } };
 
   for (const index of topologicalOrder(buildGraph(spec.plans)).order) {
@@ -75,9 +75,9 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
       // The issue remembers the spec PR it came from: its status comment is the one the
       // scheduling rounds keep up to date.
       const tracked = withMarkerRecord(desired.body, 'pr', String(input.pull));
-      let created = await createIssue(octokit, repo, { title: desired.title, body: withMirroredEdges(tracked, intended), labels: desired.labels });
+      let created = await github.createIssue({ title: desired.title, body: withMirroredEdges(tracked, intended), labels: desired.labels });
       const mirrored = await mirror.sync(created.number, plan.dependsOn, [], issues);
-      if (mirrored.length !== intended.length) created = await updateIssue(octokit, repo, created.number, { body: withMirroredEdges(tracked, mirrored) });
+      if (mirrored.length !== intended.length) created = await github.updateIssue(created.number, { body: withMirroredEdges(tracked, mirrored) });
       issues.set(plan.id, created);
       numbers.set(plan.id, created.number);
       tally.created.push(created.number);
@@ -88,7 +88,7 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
     const pr = parseMarker(actual.body)?.pr ?? input.pull;
     const patch = issuePatch({ ...desired, body: withMirroredEdges(withMarkerRecord(desired.body, 'pr', String(pr)), mirrored) }, actual);
     if (!patch) continue;
-    issues.set(plan.id, await updateIssue(octokit, repo, actual.number, patch));
+    issues.set(plan.id, await applyPatch(github, actual, patch));
     if (patch.state === 'open') tally.reopened.push(actual.number);
     else tally.updated.push(actual.number);
   }
@@ -96,15 +96,45 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
   for (const [planId, issue] of issues) {
     if (spec.planById.has(planId) || issue.state !== 'open') continue;
     // The note first: if the close fails, the next sync closes it (and notes it again).
-    await createComment(octokit, repo, issue.number, removalNote(spec.id, planId, input.pull));
-    issues.set(planId, await updateIssue(octokit, repo, issue.number, { state: 'closed', state_reason: 'not_planned' }));
+    await github.comment(issue.number, removalNote(spec.id, planId, input.pull));
+    issues.set(planId, await github.updateIssue(issue.number, { state: 'closed', state_reason: 'not_planned' }));
     tally.closed.push(issue.number);
   }
-  for (const { issue } of matched.duplicates) {
-    await updateIssue(octokit, repo, issue.number, { state: 'closed', state_reason: 'duplicate' });
+  for (const { issue } of input.issues.duplicates) {
+    await github.updateIssue(issue.number, { state: 'closed', state_reason: 'duplicate' });
     tally.duplicates.push(issue.number);
   }
 
   tally.dependencies = { added: mirror.added, removed: mirror.removed, refused: mirror.refused, unavailable: !mirror.available };
   return { tally, issues };
+}
+
+/**
+ * One changed plan's writes: the PATCH (title, body, state) when any of them changed, then
+ * the labels to add in one request and those to take off one each. The issue as it is after.
+ */
+async function applyPatch(github: Gateway, actual: IssueRecord, patch: IssuePatch): Promise<IssueRecord> {
+  const { labels, ...fields } = patch;
+  const updated = Object.keys(fields).length > 0 ? await github.updateIssue(actual.number, fields) : actual;
+  if (!labels) return updated;
+  if (labels.add.length > 0) await github.addLabels(actual.number, labels.add);
+  for (const name of labels.remove) await github.removeLabel(actual.number, name);
+  return { ...updated, labels: [...updated.labels.filter((l) => !labels.remove.includes(l) && !labels.add.includes(l)), ...labels.add] };
+}
+
+/**
+ * The labels harness styles itself (harness:plan and the status:* set, colours from
+ * names.ts) exist in the repository. Done only when a spec has no plan issue yet, so a
+ * repository pays for it once per spec at most (a list read) and once ever for the creates;
+ * the phase:, needs: and spec: labels are left to GitHub, which creates a label applied to
+ * a new issue when it does not exist. A label someone has restyled is left as it is.
+ */
+async function ensurePlanLabels(github: Gateway): Promise<number> {
+  const existing = new Set((await github.labels()).map((l) => l.name.toLowerCase()));
+  let created = 0;
+  for (const [name, style] of Object.entries(LABEL_COLORS)) {
+    if (existing.has(name.toLowerCase())) continue;
+    if ((await github.createLabel({ name, color: style.color, description: style.description })) === 'created') created++;
+  }
+  return created;
 }

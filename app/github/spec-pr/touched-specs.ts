@@ -1,10 +1,7 @@
-import type { Context } from 'probot';
 import { changedSpecDirs } from '../../engine/forge/changed-specs.js';
 import { normalizeRepoPath } from '../../engine/core/spec/paths.js';
-import { mergeBase } from '../resources/compare.js';
-import { CONTENTS_DIRECTORY_MAX, listDirectory } from '../resources/contents.js';
-
-type Octokit = Context['octokit'];
+import { CONTENTS_DIRECTORY_MAX } from '../../gateway/contents.js';
+import type { Gateway } from '../../gateway/gateway.js';
 
 export interface TouchedSpec {
   /** The directory's name under the specs root. */
@@ -30,14 +27,14 @@ export interface TouchedSpecs {
  * something differs from the tip, the merge base is asked for, and listed too if it is not
  * the tip. Two or three reads, whatever the size of the PR.
  */
-export async function touchedSpecs(octokit: Octokit, repo: { owner: string; repo: string }, specsRoot: string, head: string, base: string): Promise<TouchedSpecs> {
+export async function touchedSpecs(github: Gateway, specsRoot: string, head: string, base: string): Promise<TouchedSpecs> {
   const root = normalizeRepoPath(specsRoot).replace(/\/+$/, '');
-  const atHead = await listDirectory(octokit, repo, root, head);
+  const atHead = await github.directory(root, head);
   if (!atHead) return { specs: [], listingFull: false };
   const listingFull = atHead.length >= CONTENTS_DIRECTORY_MAX;
-  let changed = changedSpecDirs(atHead, await listDirectory(octokit, repo, root, base));
+  let changed = changedSpecDirs(atHead, await github.directory(root, base));
   if (changed.length === 0) return { specs: [], listingFull };
-  const fork = await mergeBase(octokit, repo, base, head);
-  if (fork !== base) changed = changedSpecDirs(atHead, await listDirectory(octokit, repo, root, fork));
+  const fork = await github.mergeBase(base, head);
+  if (fork !== base) changed = changedSpecDirs(atHead, await github.directory(root, fork));
   return { specs: changed.map((e) => ({ name: e.name, path: e.path, tree: e.sha })), listingFull };
 }

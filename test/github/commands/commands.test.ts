@@ -74,10 +74,6 @@ function planIssues(states: Record<string, IssueState> = TODAY) {
   return PLANS.map((p) => planIssue(p.id, states[p.id] ?? {}));
 }
 
-function labelsOf(issue: ReturnType<typeof planIssue>): string[] {
-  return issue.labels.map((l) => l.name);
-}
-
 type CommentPayload = {
   comment: { id: number; body: string; user: { login: string; type: string } };
   issue: Record<string, unknown> & { number: number; body: string | null; pull_request?: unknown };
@@ -368,7 +364,8 @@ describe('/harness on issue and pull request comments', () => {
         conclusion: null,
         output: { title: null, summary: null, annotations_count: 0 },
       });
-      scope.patch(`${REPO}/issues/${issue.number}`, { labels: [...labelsOf(issue).filter((l) => l !== 'status:ready'), 'status:running'] }).reply(200, { ...issue });
+      // The race-safe status write: status:running added, then status:ready (set just above) removed.
+      labelled(scope, issue.number, 'running', 'ready');
     }
     const answer = answered(scope, 11);
 

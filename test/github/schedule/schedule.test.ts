@@ -9,7 +9,7 @@ import type { StatusValue } from '../../../app/engine/forge/names.js';
 import { phasesToVerify, planRound } from '../../../app/engine/forge/round-plan.js';
 import { workerOutcome } from '../../../app/engine/forge/worker-outcome.js';
 import { parseTargetBranch, parseWorkerRunTitle } from '../../../app/engine/forge/worker-target.js';
-import { CheckActionError, checkActions } from '../../../app/github/resources/check-runs.js';
+import { CheckActionError, checkActions } from '../../../app/gateway/check-runs.js';
 import { githubApi, testProbot, webhookExample } from '../../helpers/probot.js';
 import { ROOT } from '../../helpers/paths.js';
 
@@ -79,9 +79,21 @@ function planIssue(p: PlanFixture) {
   };
 }
 
-/** The labels a status write sends: everything else as it was, the status last. */
-function relabelled(p: PlanFixture, status: StatusValue): { labels: string[] } {
-  return { labels: [...labels({ ...p, status: undefined }), `status:${status}`] };
+/**
+ * The race-safe status write: the new status label added (POST …/labels with that label
+ * alone), then the old one removed (DELETE …/labels/{name}); no other label is ever sent, so
+ * people's labels, and any set meanwhile, stay as they are. The bodies sent go in `bodies`.
+ */
+function mockStatusWrite(scope: nock.Scope, p: PlanFixture, to: StatusValue, bodies?: Record<string, unknown>[]): void {
+  const after = labels({ ...p, status: to }).map((name) => ({ name }));
+  scope
+    .post(`${R}/issues/${p.number}/labels`, (b: Record<string, unknown>) => {
+      const exact = JSON.stringify(b) === JSON.stringify({ labels: [`status:${to}`] });
+      if (exact) bodies?.push(b);
+      return exact;
+    })
+    .reply(200, after);
+  if (p.status && p.status !== to) scope.delete(`${R}/issues/${p.number}/labels/${encodeURIComponent(`status:${p.status}`)}`).reply(200, after);
 }
 
 /** What PATCH /issues/{n} answers; the app reads nothing from it but its shape. */
@@ -110,7 +122,7 @@ function mockBaseHead(scope: nock.Scope): void {
   scope.get(`${R}/git/ref/heads%2Fmaster`).reply(200, { ref: 'refs/heads/master', object: { sha: BASE_SHA, type: 'commit' } });
 }
 
-/** The four writes of one dispatch, with the bodies GitHub must receive, recorded in `bodies`. */
+/** The writes of one dispatch, with the bodies GitHub must receive, recorded in `bodies`. */
 function mockDispatch(scope: nock.Scope, p: PlanFixture, bodies: Record<string, unknown>[]): void {
   const keep = (_uri: string, body: Record<string, unknown>) => {
     bodies.push(body);
@@ -121,7 +133,7 @@ function mockDispatch(scope: nock.Scope, p: PlanFixture, bodies: Record<string, 
     .reply(201, { ref: `refs/heads/harness/${SPEC}/${p.plan}`, object: { sha: BASE_SHA } });
   scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`, (b) => keep('', b) && b.inputs?.plan === p.plan).reply(204);
   scope.post(`${R}/check-runs`, (b) => keep('', b) && b.name === `harness / plan ${p.plan}`).reply(201, { id: 500 + p.number, name: `harness / plan ${p.plan}`, head_sha: BASE_SHA, external_id: `${SPEC}/${p.plan}`, status: 'queued', conclusion: null, output: { title: null, summary: null, annotations_count: 0 } });
-  scope.patch(`${R}/issues/${p.number}`, (b) => keep('', b) && Array.isArray(b.labels)).reply(200, issueReply(p));
+  mockStatusWrite(scope, p, 'running', bodies);
 }
 
 /** A `harness / plan …` check run completing: the cheapest event that starts a round. */
@@ -193,11 +205,13 @@ describe('a scheduling round', () => {
       'POST /git/refs',
       'POST /actions/workflows/harness-worker.yml/dispatches',
       'POST /check-runs',
-      'PATCH /issues/13',
+      'POST /issues/13/labels',
+      'DELETE /issues/13/labels/status:ready',
       'POST /git/refs',
       'POST /actions/workflows/harness-worker.yml/dispatches',
       'POST /check-runs',
-      'PATCH /issues/12',
+      'POST /issues/12/labels',
+      'DELETE /issues/12/labels/status:ready',
     ]);
     expect(scope.pendingMocks()).toEqual([]);
   });
@@ -212,7 +226,7 @@ describe('a scheduling round', () => {
 
     await testProbot().receive(checkCompleted());
 
-    expect(log.slice(3)).toEqual(['POST /git/refs', 'POST /actions/workflows/harness-worker.yml/dispatches', 'POST /check-runs', 'PATCH /issues/11']);
+    expect(log.slice(3)).toEqual(['POST /git/refs', 'POST /actions/workflows/harness-worker.yml/dispatches', 'POST /check-runs', 'POST /issues/11/labels', 'DELETE /issues/11/labels/status:ready']);
     expect(bodies).toEqual([
       { ref: `refs/heads/harness/${SPEC}/01-01`, sha: BASE_SHA },
       { ref: 'master', inputs: { spec: SPEC, plan: '01-01', resume: 'false' } },
@@ -225,8 +239,8 @@ describe('a scheduling round', () => {
         output: { title: 'Worker dispatched', summary: `harness dispatched the worker for plan 01-01 of ${SPEC} on the branch \`harness/${SPEC}/01-01\`. Its issue is #11.` },
         actions: [{ label: 'Abort', description: 'Cancel the worker; the plan fails', identifier: 'abort' }],
       },
-      // One write: the whole list, people's label kept.
-      { labels: ['harness:plan', 'phase:01', `spec:${SPEC}`, 'good first issue', 'status:running'] },
+      // The status write adds status:running alone (then removes status:ready): people's label is never sent.
+      { labels: ['status:running'] },
     ]);
     expect(scope.pendingMocks()).toEqual([]);
   });
@@ -284,7 +298,7 @@ describe('a scheduling round', () => {
     scope.post(`${R}/git/refs`).reply(422, { message: 'Reference already exists' });
     scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`).once().reply(204);
     scope.post(`${R}/check-runs`).once().reply(201, { id: 1, name: 'harness / plan 01-01', head_sha: BASE_SHA, external_id: null, status: 'queued', conclusion: null, output: { title: null, summary: null, annotations_count: 0 } });
-    scope.patch(`${R}/issues/11`).once().reply(200, issueReply(plan));
+    mockStatusWrite(scope, plan, 'running');
 
     const probot = testProbot();
     await Promise.all([probot.receive(checkCompleted()), probot.receive({ ...(checkCompleted() as object), id: 'redelivered' } as never)]);
@@ -312,12 +326,19 @@ describe('a scheduling round', () => {
     const log = recordRequests(scope);
     mockConfig(scope, 1);
     mockIssues(scope, plans);
-    scope.patch(`${R}/issues/21`, relabelled(plans[3]!, 'ready')).reply(200, issueReply(plans[3]!));
-    scope.patch(`${R}/issues/22`, relabelled(plans[4]!, 'blocked')).reply(200, issueReply(plans[4]!));
+    mockStatusWrite(scope, plans[3]!, 'ready');
+    mockStatusWrite(scope, plans[4]!, 'blocked');
 
     await testProbot().receive(checkCompleted());
 
-    expect(log).toEqual(['GET /contents/.github/harness.yml', 'GET /issues', 'PATCH /issues/21', 'PATCH /issues/22']);
+    expect(log).toEqual([
+      'GET /contents/.github/harness.yml',
+      'GET /issues',
+      'POST /issues/21/labels',
+      'DELETE /issues/21/labels/status:blocked',
+      'POST /issues/22/labels',
+      'DELETE /issues/22/labels/status:ready',
+    ]);
     expect(scope.pendingMocks()).toEqual([]);
   });
 
@@ -409,7 +430,7 @@ describe('a worker run finishing', () => {
     mockIssues(scope, [plan, dependant]);
     // The worker pushed nothing yet: the branch head is the claimed commit, where the check run is.
     scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2F01-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/01-01`, object: { sha: BASE_SHA } });
-    if (label) scope.patch(`${R}/issues/11`, relabelled(plan, label)).reply(200, issueReply(plan));
+    if (label) mockStatusWrite(scope, plan, label);
     scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [queuedCheck] });
     const sent: Record<string, unknown>[] = [];
     scope.patch(`${R}/check-runs/77`, (b) => sent.push(b) > 0).reply(200, {});
@@ -425,7 +446,7 @@ describe('a worker run finishing', () => {
       'GET /contents/.github/harness.yml',
       'GET /issues',
       `GET /git/ref/heads/harness/${SPEC}/01-01`,
-      ...(label ? ['PATCH /issues/11'] : []),
+      ...(label ? ['POST /issues/11/labels', 'DELETE /issues/11/labels/status:running'] : []),
       `GET /commits/${BASE_SHA}/check-runs`,
       'PATCH /check-runs/77',
     ]);
@@ -453,7 +474,7 @@ describe('a worker run finishing', () => {
     mockBaseHead(scope);
     const bodies: Record<string, unknown>[] = [];
     mockDispatch(scope, independent, bodies);
-    scope.patch(`${R}/issues/21`, relabelled(waiting, 'blocked')).reply(200, issueReply(waiting));
+    mockStatusWrite(scope, waiting, 'blocked');
     scope.get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`).reply(200, [{ ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } }]);
 
     await testProbot().receive(workerRunCompleted('phase-01', 'failure'));
@@ -471,8 +492,10 @@ describe('a worker run finishing', () => {
       'POST /git/refs',
       'POST /actions/workflows/harness-worker.yml/dispatches',
       'POST /check-runs',
-      'PATCH /issues/22',
-      'PATCH /issues/21',
+      'POST /issues/22/labels',
+      'DELETE /issues/22/labels/status:ready',
+      'POST /issues/21/labels',
+      'DELETE /issues/21/labels/status:ready',
       `GET /git/matching-refs/heads/harness/${SPEC}/phase-`,
     ]);
     expect(scope.pendingMocks()).toEqual([]);
@@ -502,7 +525,7 @@ describe('a worker run finishing', () => {
     mockConfig(scope, 4);
     mockIssues(scope, [plan]);
     scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2F01-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/01-01`, object: { sha: PUSHED_SHA } });
-    scope.patch(`${R}/issues/11`, relabelled(plan, 'verified')).reply(200, issueReply(plan));
+    mockStatusWrite(scope, plan, 'verified');
     scope.get(`${R}/commits/${PUSHED_SHA}/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 0, check_runs: [] });
     scope
       .post(`${R}/check-runs`, {
@@ -585,7 +608,8 @@ describe('a plan PR merging', () => {
       'POST /git/refs',
       'POST /actions/workflows/harness-worker.yml/dispatches',
       'POST /check-runs',
-      'PATCH /issues/21',
+      'POST /issues/21/labels',
+      'DELETE /issues/21/labels/status:blocked',
     ]);
     // The plan PR's base is the spec's base: the dependant starts from it.
     expect(bodies[1]).toEqual({ ref: 'master', inputs: { spec: SPEC, plan: '02-01', resume: 'false' } });

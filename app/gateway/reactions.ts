@@ -1,6 +1,4 @@
-import type { Context } from 'probot';
-
-type Octokit = Context['octokit'];
+import type { GatewayRequest, Repo } from './request.js';
 
 /** The reactions GitHub offers (REST: create reaction for an issue comment, `content`). */
 export type ReactionContent = '+1' | '-1' | 'laugh' | 'confused' | 'heart' | 'hooray' | 'rocket' | 'eyes';
@@ -15,12 +13,12 @@ export interface Reaction {
 }
 
 /** POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions */
-export async function reactToComment(octokit: Octokit, repo: { owner: string; repo: string }, commentId: number, content: ReactionContent): Promise<Reaction> {
-  const res = await octokit.rest.reactions.createForIssueComment({ ...repo, comment_id: commentId, content });
+export async function reactToComment(request: GatewayRequest, repo: Repo, commentId: number, content: ReactionContent): Promise<Reaction> {
+  const res = await request('POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', { ...repo, comment_id: commentId, content });
   return { id: res.data.id, created: (res.status as number) === 201 };
 }
 
 /** DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id} (204). */
-export async function removeCommentReaction(octokit: Octokit, repo: { owner: string; repo: string }, commentId: number, reactionId: number): Promise<void> {
-  await octokit.rest.reactions.deleteForIssueComment({ ...repo, comment_id: commentId, reaction_id: reactionId });
+export async function removeCommentReaction(request: GatewayRequest, repo: Repo, commentId: number, reactionId: number): Promise<void> {
+  await request('DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id}', { ...repo, comment_id: commentId, reaction_id: reactionId });
 }

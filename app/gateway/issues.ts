@@ -1,7 +1,6 @@
-import type { Context } from 'probot';
-import { PAGE_SIZE } from '../limits.js';
-
-type Octokit = Context['octokit'];
+import { PAGE_SIZE } from './limits.js';
+import { paginate } from './paginate.js';
+import type { GatewayRequest, Repo } from './request.js';
 
 /** An issue as harness reads it: labels by name, pull requests never included. */
 export interface IssueRecord {
@@ -13,9 +12,10 @@ export interface IssueRecord {
   labels: string[];
   state: 'open' | 'closed';
   stateReason: string | null;
+  url: string;
 }
 
-type RawIssue = {
+interface RawIssue {
   id: number;
   number: number;
   title: string;
@@ -23,8 +23,9 @@ type RawIssue = {
   labels: (string | { name?: string })[];
   state: string;
   state_reason?: string | null;
+  html_url?: string;
   pull_request?: unknown;
-};
+}
 
 function toIssue(r: RawIssue): IssueRecord {
   return {
@@ -35,6 +36,7 @@ function toIssue(r: RawIssue): IssueRecord {
     labels: r.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? ''))).filter((l) => l !== ''),
     state: r.state === 'closed' ? 'closed' : 'open',
     stateReason: r.state_reason ?? null,
+    url: r.html_url ?? '',
   };
 }
 
@@ -42,21 +44,24 @@ function toIssue(r: RawIssue): IssueRecord {
  * GET /repos/{owner}/{repo}/issues?labels=a,b&state=all&per_page=100, every page: the issues
  * carrying all of `labels`. The endpoint lists pull requests too; those are left out.
  */
-export async function listIssuesWithLabels(octokit: Octokit, repo: { owner: string; repo: string }, labels: readonly string[]): Promise<IssueRecord[]> {
-  const all = await octokit.paginate('GET /repos/{owner}/{repo}/issues', { ...repo, labels: labels.join(','), state: 'all', per_page: PAGE_SIZE });
-  return (all as RawIssue[]).filter((i) => i.pull_request === undefined).map(toIssue);
+export async function listIssuesWithLabels(request: GatewayRequest, repo: Repo, labels: readonly string[]): Promise<IssueRecord[]> {
+  const all = await paginate<RawIssue>(request, 'GET /repos/{owner}/{repo}/issues', { ...repo, labels: labels.join(','), state: 'all', per_page: PAGE_SIZE });
+  return all.filter((i) => i.pull_request === undefined).map(toIssue);
 }
 
 /** POST /repos/{owner}/{repo}/issues. Labels that do not exist yet are created by GitHub (colour ededed). */
-export async function createIssue(octokit: Octokit, repo: { owner: string; repo: string }, issue: { title: string; body: string; labels: string[] }): Promise<IssueRecord> {
-  const { data } = await octokit.request('POST /repos/{owner}/{repo}/issues', { ...repo, ...issue });
+export async function createIssue(request: GatewayRequest, repo: Repo, issue: { title: string; body: string; labels: string[] }): Promise<IssueRecord> {
+  const { data } = await request('POST /repos/{owner}/{repo}/issues', { ...repo, ...issue });
   return toIssue(data as RawIssue);
 }
 
 export interface IssueUpdate {
   title?: string;
   body?: string;
-  /** Replaces the whole list. */
+  /**
+   * Replaces the whole list, which undoes any label someone changed since it was read: only
+   * for labels no one else writes (never a status label; see setStatus).
+   */
   labels?: string[];
   state?: 'open' | 'closed';
   /** Ignored by GitHub unless `state` changes. */
@@ -64,7 +69,7 @@ export interface IssueUpdate {
 }
 
 /** PATCH /repos/{owner}/{repo}/issues/{issue_number} */
-export async function updateIssue(octokit: Octokit, repo: { owner: string; repo: string }, number: number, update: IssueUpdate): Promise<IssueRecord> {
-  const { data } = await octokit.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { ...repo, issue_number: number, ...update });
+export async function updateIssue(request: GatewayRequest, repo: Repo, number: number, update: IssueUpdate): Promise<IssueRecord> {
+  const { data } = await request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { ...repo, issue_number: number, ...update });
   return toIssue(data as RawIssue);
 }

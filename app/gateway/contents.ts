@@ -1,6 +1,5 @@
-import type { Context } from 'probot';
-
-type Octokit = Context['octokit'];
+import { hasStatus } from './github-error.js';
+import type { GatewayRequest, Repo } from './request.js';
 
 /** "This API has an upper limit of 1,000 files for a directory" (REST: get repository content). */
 export const CONTENTS_DIRECTORY_MAX = 1_000;
@@ -18,13 +17,13 @@ export interface DirectoryEntry {
  * GET /repos/{owner}/{repo}/contents/{path}?ref= for a directory. Undefined when nothing is
  * at `path` at that commit (404) or when it is a file: either way there is no directory to list.
  */
-export async function listDirectory(octokit: Octokit, repo: { owner: string; repo: string }, path: string, ref: string): Promise<DirectoryEntry[] | undefined> {
+export async function listDirectory(request: GatewayRequest, repo: Repo, path: string, ref: string): Promise<DirectoryEntry[] | undefined> {
   try {
-    const { data } = await octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { ...repo, path, ref });
+    const { data } = await request('GET /repos/{owner}/{repo}/contents/{path}', { ...repo, path, ref });
     if (!Array.isArray(data)) return undefined;
     return data.map((e) => ({ name: e.name, path: e.path, type: e.type as DirectoryEntry['type'], sha: e.sha }));
   } catch (e) {
-    if ((e as { status?: number }).status === 404) return undefined;
+    if (hasStatus(e, 404)) return undefined;
     throw e;
   }
 }

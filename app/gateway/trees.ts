@@ -1,6 +1,4 @@
-import type { Context } from 'probot';
-
-type Octokit = Context['octokit'];
+import type { GatewayRequest, Repo } from './request.js';
 
 /**
  * "The limit for the tree array is 100,000 entries with a maximum size of 7 MB when using
@@ -25,8 +23,8 @@ export interface Tree {
 }
 
 /** GET /repos/{owner}/{repo}/git/trees/{tree_sha}[?recursive=1] */
-export async function getTree(octokit: Octokit, repo: { owner: string; repo: string }, sha: string, recursive: boolean): Promise<Tree> {
-  const { data } = await octokit.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
+export async function getTree(request: GatewayRequest, repo: Repo, sha: string, recursive: boolean): Promise<Tree> {
+  const { data } = await request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
     ...repo,
     tree_sha: sha,
     ...(recursive ? { recursive: '1' } : {}),
@@ -39,4 +37,16 @@ export async function getTree(octokit: Octokit, repo: { owner: string; repo: str
     entries.push(entry);
   }
   return { entries, truncated: data.truncated };
+}
+
+/** A file written inline into a new tree (mode 100644: a regular file). */
+export interface NewFile {
+  path: string;
+  content: string;
+}
+
+/** POST /repos/{owner}/{repo}/git/trees (201): `base` with `files` added or replaced; the new tree's sha. */
+export async function createTree(request: GatewayRequest, repo: Repo, base: string, files: readonly NewFile[]): Promise<string> {
+  const tree = files.map((f) => ({ path: f.path, mode: '100644' as const, type: 'blob' as const, content: f.content }));
+  return (await request('POST /repos/{owner}/{repo}/git/trees', { ...repo, base_tree: base, tree })).data.sha;
 }

@@ -1,6 +1,5 @@
-import type { Context } from 'probot';
-
-type Octokit = Context['octokit'];
+import { GitHubError } from './github-error.js';
+import type { GatewayRequest, Repo } from './request.js';
 
 /**
  * What became of a dependency write. GitHub's issue dependencies are not everywhere (older
@@ -14,10 +13,10 @@ type Octokit = Context['octokit'];
 export type DependencyOutcome = 'done' | 'unavailable' | 'refused';
 
 function outcomeOf(e: unknown, removing: boolean): DependencyOutcome {
-  const status = (e as { status?: number }).status;
-  if (status === 404 && removing) return 'done';
-  if (status === 403 || status === 404 || status === 410) return 'unavailable';
-  if (status === 422) return 'refused';
+  if (!(e instanceof GitHubError)) throw e;
+  if (e.status === 404 && removing) return 'done';
+  if (e.status === 403 || e.status === 404 || e.status === 410) return 'unavailable';
+  if (e.status === 422) return 'refused';
   throw e;
 }
 
@@ -25,9 +24,9 @@ function outcomeOf(e: unknown, removing: boolean): DependencyOutcome {
  * POST /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by {issue_id}: issue
  * `issueNumber` is blocked by the issue whose database id is `blockingIssueId`.
  */
-export async function addBlockedBy(octokit: Octokit, repo: { owner: string; repo: string }, issueNumber: number, blockingIssueId: number): Promise<DependencyOutcome> {
+export async function addBlockedBy(request: GatewayRequest, repo: Repo, issueNumber: number, blockingIssueId: number): Promise<DependencyOutcome> {
   try {
-    await octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by', { ...repo, issue_number: issueNumber, issue_id: blockingIssueId });
+    await request('POST /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by', { ...repo, issue_number: issueNumber, issue_id: blockingIssueId });
     return 'done';
   } catch (e) {
     return outcomeOf(e, false);
@@ -35,9 +34,9 @@ export async function addBlockedBy(octokit: Octokit, repo: { owner: string; repo
 }
 
 /** DELETE /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by/{issue_id} */
-export async function removeBlockedBy(octokit: Octokit, repo: { owner: string; repo: string }, issueNumber: number, blockingIssueId: number): Promise<DependencyOutcome> {
+export async function removeBlockedBy(request: GatewayRequest, repo: Repo, issueNumber: number, blockingIssueId: number): Promise<DependencyOutcome> {
   try {
-    await octokit.request('DELETE /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by/{issue_id}', { ...repo, issue_number: issueNumber, issue_id: blockingIssueId });
+    await request('DELETE /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by/{issue_id}', { ...repo, issue_number: issueNumber, issue_id: blockingIssueId });
     return 'done';
   } catch (e) {
     return outcomeOf(e, true);

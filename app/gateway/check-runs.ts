@@ -1,7 +1,5 @@
-import type { Context } from 'probot';
-import { HarnessError } from '../../engine/core/error.js';
-
-type Octokit = Context['octokit'];
+import type { GatewayRequest, Repo } from './request.js';
+import { HarnessError } from '../engine/core/error.js';
 
 /** An annotation's `message` and `raw_details`: "The maximum size is 64 KB" (REST: create a check run). */
 export const ANNOTATION_MESSAGE_MAX_BYTES = 64 * 1024;
@@ -99,8 +97,8 @@ function toCheckRun(r: RawCheckRun): CheckRun {
  * GET /repos/{owner}/{repo}/commits/{ref}/check-runs?check_name=: the check runs of that
  * name on a commit, newest first (GitHub's default `filter=latest` keeps the most recent).
  */
-export async function listCheckRuns(octokit: Octokit, repo: { owner: string; repo: string }, ref: string, name: string): Promise<CheckRun[]> {
-  const { data } = await octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { ...repo, ref, check_name: name });
+export async function listCheckRuns(request: GatewayRequest, repo: Repo, ref: string, name: string): Promise<CheckRun[]> {
+  const { data } = await request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { ...repo, ref, check_name: name });
   return data.check_runs.map((r) => toCheckRun(r as RawCheckRun)).sort((a, b) => b.id - a.id);
 }
 
@@ -118,9 +116,9 @@ export interface NewCheckRun {
 }
 
 /** POST /repos/{owner}/{repo}/check-runs (a GitHub App only: `GITHUB_TOKEN` runs belong to Actions). */
-export async function createCheckRun(octokit: Octokit, repo: { owner: string; repo: string }, run: NewCheckRun): Promise<CheckRun> {
+export async function createCheckRun(request: GatewayRequest, repo: Repo, run: NewCheckRun): Promise<CheckRun> {
   if (run.actions) checkActions(run.actions);
-  const { data } = await octokit.request('POST /repos/{owner}/{repo}/check-runs', { ...repo, ...run });
+  const { data } = await request('POST /repos/{owner}/{repo}/check-runs', { ...repo, ...run });
   return toCheckRun(data as RawCheckRun);
 }
 
@@ -135,7 +133,7 @@ export interface CheckRunUpdate {
 }
 
 /** PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}; annotations are appended to those already there. */
-export async function updateCheckRun(octokit: Octokit, repo: { owner: string; repo: string }, id: number, update: CheckRunUpdate): Promise<void> {
+export async function updateCheckRun(request: GatewayRequest, repo: Repo, id: number, update: CheckRunUpdate): Promise<void> {
   if (update.actions) checkActions(update.actions);
-  await octokit.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', { ...repo, check_run_id: id, ...update });
+  await request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', { ...repo, check_run_id: id, ...update });
 }

@@ -1,7 +1,8 @@
-import type { Context } from 'probot';
-import { WORKER_WORKFLOW } from '../../engine/forge/names.js';
-
-type Octokit = Context['octokit'];
+import { WORKER_WORKFLOW } from '../engine/forge/names.js';
+import { hasStatus } from './github-error.js';
+import { PAGE_SIZE } from './limits.js';
+import { paginate } from './paginate.js';
+import type { GatewayRequest, Repo } from './request.js';
 
 /** The worker workflow's `workflow_dispatch` inputs (docs/design.md, Names on GitHub). */
 export interface WorkerInputs {
@@ -17,8 +18,8 @@ export interface WorkerInputs {
  * the branch whose copy of the workflow runs. Inputs are strings: a `workflow_dispatch`
  * input of type boolean still arrives as text, so "true"/"false" is what the worker reads.
  */
-export async function dispatchWorker(octokit: Octokit, repo: { owner: string; repo: string }, ref: string, inputs: WorkerInputs): Promise<void> {
-  await octokit.rest.actions.createWorkflowDispatch({
+export async function dispatchWorker(request: GatewayRequest, repo: Repo, ref: string, inputs: WorkerInputs): Promise<void> {
+  await request('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', {
     ...repo,
     workflow_id: WORKER_WORKFLOW,
     ref,
@@ -35,27 +36,33 @@ export interface WorkerRun {
 /** Statuses of a run that has not finished and can still be cancelled. */
 const UNFINISHED = ['queued', 'in_progress'] as const;
 
+interface RawRun {
+  id: number;
+  display_title: string;
+  status: string | null;
+}
+
 /**
  * The worker's runs that have not finished: GET .../actions/workflows/harness-worker.yml/runs
  * with `status=queued` and `status=in_progress` (the filter takes one status at a time). A run
  * dispatched a moment ago is still queued, and an abort must catch it too.
  */
-export async function unfinishedWorkerRuns(octokit: Octokit, repo: { owner: string; repo: string }): Promise<WorkerRun[]> {
+export async function unfinishedWorkerRuns(request: GatewayRequest, repo: Repo): Promise<WorkerRun[]> {
   const runs: WorkerRun[] = [];
   for (const status of UNFINISHED) {
-    const found = await octokit.paginate(octokit.rest.actions.listWorkflowRuns, { ...repo, workflow_id: WORKER_WORKFLOW, status, per_page: 100 });
+    const found = await paginate<RawRun>(request, 'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs', { ...repo, workflow_id: WORKER_WORKFLOW, status, per_page: PAGE_SIZE }, (data) => (data as { workflow_runs: RawRun[] }).workflow_runs);
     for (const run of found) runs.push({ id: run.id, displayTitle: run.display_title, status: run.status ?? status });
   }
   return runs;
 }
 
 /** POST /actions/runs/{run_id}/cancel (202). A run that finished meanwhile answers 409: nothing left to cancel. */
-export async function cancelRun(octokit: Octokit, repo: { owner: string; repo: string }, runId: number): Promise<'cancelling' | 'finished'> {
+export async function cancelRun(request: GatewayRequest, repo: Repo, runId: number): Promise<'cancelling' | 'finished'> {
   try {
-    await octokit.rest.actions.cancelWorkflowRun({ ...repo, run_id: runId });
+    await request('POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel', { ...repo, run_id: runId });
     return 'cancelling';
   } catch (e) {
-    if ((e as { status?: number }).status === 409) return 'finished';
+    if (hasStatus(e, 409)) return 'finished';
     throw e;
   }
 }

@@ -1,7 +1,6 @@
-import type { Context } from 'probot';
-import { isRole, type Role } from '../../engine/forge/permits.js';
-
-type Octokit = Context['octokit'];
+import { isRole, type Role } from '../engine/forge/permits.js';
+import { hasStatus } from './github-error.js';
+import type { GatewayRequest, Repo } from './request.js';
 
 interface PermissionAnswer {
   permission?: string;
@@ -18,12 +17,12 @@ interface PermissionAnswer {
  * and triage as read. The first that is precise wins: a custom role counts as the base role
  * its flags show. Someone GitHub does not know on the repository (404) has none.
  */
-export async function repositoryRole(octokit: Octokit, repo: { owner: string; repo: string }, username: string): Promise<Role> {
+export async function repositoryRole(request: GatewayRequest, repo: Repo, username: string): Promise<Role> {
   let data: PermissionAnswer;
   try {
-    data = (await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username })).data as PermissionAnswer;
+    data = (await request('GET /repos/{owner}/{repo}/collaborators/{username}/permission', { ...repo, username })).data as PermissionAnswer;
   } catch (e) {
-    if ((e as { status?: number }).status === 404) return 'none';
+    if (hasStatus(e, 404)) return 'none';
     throw e;
   }
   if (data.role_name !== undefined && isRole(data.role_name)) return data.role_name;

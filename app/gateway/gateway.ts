@@ -1,0 +1,155 @@
+import type { StatusValue } from '../engine/forge/names.js';
+import type { Role } from '../engine/forge/permits.js';
+import { getBlob } from './blobs.js';
+import { createCheckRun, listCheckRuns, updateCheckRun, type CheckRun, type CheckRunUpdate, type NewCheckRun } from './check-runs.js';
+import { createComment, findComment, listComments, updateComment, type CommentRecord } from './comments.js';
+import { commitTree, createCommit } from './commits.js';
+import { mergeBase } from './compare.js';
+import { listDirectory, type DirectoryEntry } from './contents.js';
+import { addBlockedBy, removeBlockedBy, type DependencyOutcome } from './dependencies.js';
+import type { TokenKind } from './github-error.js';
+import { createIssue, updateIssue, type IssueRecord, type IssueUpdate } from './issues.js';
+import { addLabels, createLabel, listLabels, removeLabel, type Label } from './labels.js';
+import { repositoryRole } from './permissions.js';
+import { listSpecIssues, setStatus, type SpecIssues } from './plan-issues.js';
+import {
+  createPullRequest,
+  getPullRequest,
+  listPullRequests,
+  openPullRequest,
+  pullRequestFiles,
+  type NewPullRequest,
+  type OpenedPullRequest,
+  type PullRequestInfo,
+  type PullRequestQuery,
+  type PullRequestSummary,
+} from './pulls.js';
+import { reactToComment, removeCommentReaction, type Reaction, type ReactionContent } from './reactions.js';
+import { branchesWithPrefix, branchSha, createBranch, deleteBranch } from './refs.js';
+import { gatewayRequest, type GitHubRequest, type Repo } from './request.js';
+import { createTree, getTree, type NewFile, type Tree } from './trees.js';
+import { cancelRun, dispatchWorker, unfinishedWorkerRuns, type WorkerInputs, type WorkerRun } from './workflows.js';
+
+/** An issue whose labels a status write starts from. */
+export interface LabelledIssue {
+  number: number;
+  labels: readonly string[];
+}
+
+/**
+ * Everything harness asks of GitHub, for one repository: the App's handlers and the worker
+ * both go through it, so that a plan's issue is found one way, a status is written one way
+ * and every failure is a GitHubError (github-error.ts). Each method is one documented REST
+ * call, or a few for what only makes sense together (a status, a plan PR).
+ */
+export interface Gateway {
+  readonly repo: Repo;
+
+  /** The spec's plan issues, each plan's own resolved by matchPlanIssues. */
+  planIssues(spec: string): Promise<SpecIssues>;
+  createIssue(issue: { title: string; body: string; labels: string[] }): Promise<IssueRecord>;
+  updateIssue(number: number, update: IssueUpdate): Promise<IssueRecord>;
+  /** The race-safe status write (plan-issues.ts, setStatus); the labels as they are after it. */
+  setStatus(issue: LabelledIssue, status: StatusValue): Promise<string[]>;
+  addLabels(issue: number, labels: readonly string[]): Promise<void>;
+  removeLabel(issue: number, name: string): Promise<'removed' | 'absent'>;
+  labels(): Promise<Label[]>;
+  createLabel(label: Label): Promise<'created' | 'exists'>;
+  addBlockedBy(issue: number, blockingIssueId: number): Promise<DependencyOutcome>;
+  removeBlockedBy(issue: number, blockingIssueId: number): Promise<DependencyOutcome>;
+
+  comment(issue: number, body: string): Promise<CommentRecord>;
+  /** Every comment, oldest first. */
+  comments(issue: number): Promise<CommentRecord[]>;
+  /** The first comment `match` accepts, reading no further page than needed. */
+  findComment(issue: number, match: (comment: CommentRecord) => boolean): Promise<CommentRecord | undefined>;
+  updateComment(commentId: number, body: string): Promise<void>;
+  react(commentId: number, content: ReactionContent): Promise<Reaction>;
+  unreact(commentId: number, reactionId: number): Promise<void>;
+  role(username: string): Promise<Role>;
+
+  pullRequest(number: number): Promise<PullRequestInfo>;
+  pullRequestFiles(number: number): Promise<string[]>;
+  pullRequests(query: PullRequestQuery): Promise<PullRequestSummary[]>;
+  createPullRequest(pull: NewPullRequest): Promise<PullRequestSummary>;
+  /** The open pull request from head into base with this title and body: updated, or created. */
+  openPullRequest(pull: NewPullRequest): Promise<OpenedPullRequest>;
+
+  dispatchWorker(ref: string, inputs: WorkerInputs): Promise<void>;
+  unfinishedWorkerRuns(): Promise<WorkerRun[]>;
+  cancelRun(runId: number): Promise<'cancelling' | 'finished'>;
+
+  checkRuns(ref: string, name: string): Promise<CheckRun[]>;
+  createCheckRun(run: NewCheckRun): Promise<CheckRun>;
+  updateCheckRun(id: number, update: CheckRunUpdate): Promise<void>;
+
+  directory(path: string, ref: string): Promise<DirectoryEntry[] | undefined>;
+  tree(sha: string, recursive: boolean): Promise<Tree>;
+  blob(sha: string): Promise<Uint8Array>;
+  mergeBase(base: string, head: string): Promise<string>;
+  commitTree(sha: string): Promise<string>;
+  createTree(base: string, files: readonly NewFile[]): Promise<string>;
+  createCommit(commit: { message: string; tree: string; parents: string[] }): Promise<string>;
+
+  branchSha(branch: string): Promise<string | undefined>;
+  createBranch(branch: string, sha: string): Promise<'created' | 'exists'>;
+  deleteBranch(branch: string): Promise<'deleted' | 'missing'>;
+  branchesWithPrefix(prefix: string): Promise<Map<string, string>>;
+}
+
+/**
+ * The Gateway over Octokit's `request` for `repo`, its requests carrying a `token` of that
+ * kind (which the error hints speak of): `context.octokit.request` in the App, the worker's
+ * `@actions/github` client's in the worker.
+ */
+export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind): Gateway {
+  const r = gatewayRequest(request, token);
+  return {
+    repo,
+    planIssues: (spec) => listSpecIssues(r, repo, spec),
+    createIssue: (issue) => createIssue(r, repo, issue),
+    updateIssue: (number, update) => updateIssue(r, repo, number, update),
+    setStatus: (issue, status) => setStatus(r, repo, issue, status),
+    addLabels: (issue, labels) => addLabels(r, repo, issue, labels),
+    removeLabel: (issue, name) => removeLabel(r, repo, issue, name),
+    labels: () => listLabels(r, repo),
+    createLabel: (label) => createLabel(r, repo, label),
+    addBlockedBy: (issue, blocking) => addBlockedBy(r, repo, issue, blocking),
+    removeBlockedBy: (issue, blocking) => removeBlockedBy(r, repo, issue, blocking),
+
+    comment: (issue, body) => createComment(r, repo, issue, body),
+    comments: (issue) => listComments(r, repo, issue),
+    findComment: (issue, match) => findComment(r, repo, issue, match),
+    updateComment: (id, body) => updateComment(r, repo, id, body),
+    react: (id, content) => reactToComment(r, repo, id, content),
+    unreact: (id, reaction) => removeCommentReaction(r, repo, id, reaction),
+    role: (username) => repositoryRole(r, repo, username),
+
+    pullRequest: (number) => getPullRequest(r, repo, number),
+    pullRequestFiles: (number) => pullRequestFiles(r, repo, number),
+    pullRequests: (query) => listPullRequests(r, repo, query),
+    createPullRequest: (pull) => createPullRequest(r, repo, pull),
+    openPullRequest: (pull) => openPullRequest(r, repo, pull),
+
+    dispatchWorker: (ref, inputs) => dispatchWorker(r, repo, ref, inputs),
+    unfinishedWorkerRuns: () => unfinishedWorkerRuns(r, repo),
+    cancelRun: (id) => cancelRun(r, repo, id),
+
+    checkRuns: (ref, name) => listCheckRuns(r, repo, ref, name),
+    createCheckRun: (run) => createCheckRun(r, repo, run),
+    updateCheckRun: (id, update) => updateCheckRun(r, repo, id, update),
+
+    directory: (path, ref) => listDirectory(r, repo, path, ref),
+    tree: (sha, recursive) => getTree(r, repo, sha, recursive),
+    blob: (sha) => getBlob(r, repo, sha),
+    mergeBase: (base, head) => mergeBase(r, repo, base, head),
+    commitTree: (sha) => commitTree(r, repo, sha),
+    createTree: (base, files) => createTree(r, repo, base, files),
+    createCommit: (commit) => createCommit(r, repo, commit),
+
+    branchSha: (branch) => branchSha(r, repo, branch),
+    createBranch: (branch, sha) => createBranch(r, repo, branch, sha),
+    deleteBranch: (branch) => deleteBranch(r, repo, branch),
+    branchesWithPrefix: (prefix) => branchesWithPrefix(r, repo, prefix),
+  };
+}

@@ -1,0 +1,38 @@
+import { matchPlanIssues, type MatchedIssues } from '../engine/forge/match-issues.js';
+import { isStatusLabel, LABEL_PLAN, specLabel, statusLabel, type StatusValue } from '../engine/forge/names.js';
+import { withStatus } from '../engine/forge/with-status.js';
+import { listIssuesWithLabels, type IssueRecord } from './issues.js';
+import { addLabels, removeLabel } from './labels.js';
+import type { GatewayRequest, Repo } from './request.js';
+
+/** A spec's plan issues: every one listed, and each plan's own, duplicates resolved. */
+export interface SpecIssues extends MatchedIssues<IssueRecord> {
+  /** Every issue under the spec's labels, open and closed, pull requests aside, in GitHub's order. */
+  listed: IssueRecord[];
+}
+
+/**
+ * A spec's plan issues in one paginated list call (labels `harness:plan,spec:<id>`, state
+ * all, 100 a page), matched to their plans by THE rule (matchPlanIssues: the
+ * lowest-numbered issue not closed as a duplicate), so that the sync, a round, a command
+ * and the worker all act on the same issue of a plan.
+ */
+export async function listSpecIssues(request: GatewayRequest, repo: Repo, spec: string): Promise<SpecIssues> {
+  const listed = await listIssuesWithLabels(request, repo, [LABEL_PLAN, specLabel(spec)]);
+  return { listed, ...matchPlanIssues(spec, listed) };
+}
+
+/**
+ * Moves an issue to `status`, race-safely: the new label is added first (POST …/labels, 200)
+ * and the old status labels removed after (DELETE …/labels/{name}, 200), so that the issue
+ * is never seen without a status, which would read as "not queued". Adding and removing
+ * single labels, rather than writing the whole list, leaves any label someone else changed
+ * meanwhile alone; a label already gone (404) is fine. No request when the issue shows that
+ * status and no other; no removal when it had none. Returns the labels as they are now.
+ */
+export async function setStatus(request: GatewayRequest, repo: Repo, issue: { number: number; labels: readonly string[] }, status: StatusValue): Promise<string[]> {
+  const label = statusLabel(status);
+  if (!issue.labels.includes(label)) await addLabels(request, repo, issue.number, [label]);
+  for (const old of issue.labels.filter((l) => isStatusLabel(l) && l !== label)) await removeLabel(request, repo, issue.number, old);
+  return withStatus(issue.labels, status);
+}

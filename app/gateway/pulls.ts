@@ -1,0 +1,116 @@
+import { hasStatus } from './github-error.js';
+import { PAGE_SIZE } from './limits.js';
+import { paginate } from './paginate.js';
+import type { GatewayRequest, Repo } from './request.js';
+
+export interface PullRequestInfo {
+  number: number;
+  baseRef: string;
+  /** `owner/name` of the base repository. */
+  baseRepo: string;
+  headRef: string;
+  /** `owner/name` of the head's repository; null when that repository was deleted. */
+  headRepo: string | null;
+}
+
+/** A pull request as a list shows it. */
+export interface PullRequestSummary {
+  number: number;
+  url: string;
+  state: 'open' | 'closed';
+  mergedAt: string | null;
+}
+
+interface RawPull {
+  number: number;
+  html_url: string;
+  state?: string;
+  merged_at?: string | null;
+}
+
+function toSummary(p: RawPull): PullRequestSummary {
+  return { number: p.number, url: p.html_url, state: p.state === 'closed' ? 'closed' : 'open', mergedAt: p.merged_at ?? null };
+}
+
+/** GET /repos/{owner}/{repo}/pulls/{pull_number} */
+export async function getPullRequest(request: GatewayRequest, repo: Repo, number: number): Promise<PullRequestInfo> {
+  const { data } = await request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...repo, pull_number: number });
+  return { number: data.number, baseRef: data.base.ref, baseRepo: data.base.repo.full_name, headRef: data.head.ref, headRepo: data.head.repo?.full_name ?? null };
+}
+
+/** The paths a pull request changes: GET /repos/{owner}/{repo}/pulls/{pull_number}/files?per_page=100, every page. */
+export async function pullRequestFiles(request: GatewayRequest, repo: Repo, number: number): Promise<string[]> {
+  const files = await paginate<{ filename: string }>(request, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/files', { ...repo, pull_number: number, per_page: PAGE_SIZE });
+  return files.map((f) => f.filename);
+}
+
+export interface PullRequestQuery {
+  /** The head branch, in this repository (the query names it `owner:branch`). */
+  head: string;
+  base?: string;
+  state: 'open' | 'closed' | 'all';
+}
+
+/**
+ * GET /repos/{owner}/{repo}/pulls?head=<owner>:<branch>[&base=]&state=&per_page=100: the pull
+ * requests of one head branch. One page: a branch has a few, never a hundred.
+ */
+export async function listPullRequests(request: GatewayRequest, repo: Repo, query: PullRequestQuery): Promise<PullRequestSummary[]> {
+  const { data } = await request('GET /repos/{owner}/{repo}/pulls', {
+    ...repo,
+    head: `${repo.owner}:${query.head}`,
+    ...(query.base !== undefined ? { base: query.base } : {}),
+    state: query.state,
+    per_page: PAGE_SIZE,
+  });
+  return (data as RawPull[]).map(toSummary);
+}
+
+export interface NewPullRequest {
+  head: string;
+  base: string;
+  title: string;
+  body: string;
+}
+
+/** POST /repos/{owner}/{repo}/pulls (201). GitHub answers 422 when one for the same head and base is open already. */
+export async function createPullRequest(request: GatewayRequest, repo: Repo, pull: NewPullRequest): Promise<PullRequestSummary> {
+  const { data } = await request('POST /repos/{owner}/{repo}/pulls', { ...repo, title: pull.title, head: pull.head, base: pull.base, body: pull.body });
+  return toSummary(data as RawPull);
+}
+
+/** PATCH /repos/{owner}/{repo}/pulls/{pull_number}: a new title and body. */
+export async function updatePullRequest(request: GatewayRequest, repo: Repo, number: number, text: { title: string; body: string }): Promise<void> {
+  await request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { ...repo, pull_number: number, title: text.title, body: text.body });
+}
+
+/** What openPullRequest did: `created` false when an open one was there already and was brought up to date. */
+export interface OpenedPullRequest {
+  number: number;
+  url: string;
+  created: boolean;
+}
+
+/**
+ * The open pull request from `head` into `base`, made to say `title` and `body`: the one
+ * there is (listed, then updated), or a new one. A 422 on the create is another run of the
+ * same plan having opened it meanwhile: it is listed again and updated.
+ */
+export async function openPullRequest(request: GatewayRequest, repo: Repo, pull: NewPullRequest): Promise<OpenedPullRequest> {
+  const openOne = async () => (await listPullRequests(request, repo, { head: pull.head, base: pull.base, state: 'open' }))[0];
+  const update = async (found: PullRequestSummary): Promise<OpenedPullRequest> => {
+    await updatePullRequest(request, repo, found.number, pull);
+    return { number: found.number, url: found.url, created: false };
+  };
+  const existing = await openOne();
+  if (existing) return update(existing);
+  try {
+    const created = await createPullRequest(request, repo, pull);
+    return { number: created.number, url: created.url, created: true };
+  } catch (e) {
+    if (!hasStatus(e, 422)) throw e;
+    const raced = await openOne();
+    if (!raced) throw e;
+    return update(raced);
+  }
+}

@@ -1,0 +1,155 @@
+import nock from 'nock';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { gateway, type Gateway } from '../../app/gateway/gateway.js';
+import { GitHubError } from '../../app/gateway/github-error.js';
+import { GitHubForge } from '../../app/worker-action/github-forge.js';
+import { testOctokit } from '../helpers/octokit.js';
+
+/**
+ * A spec's plan issues, listed once and matched once (app/gateway/plan-issues.ts): of two
+ * issues naming one plan, the plan's is the lowest-numbered not closed as a duplicate,
+ * whoever asks. And the one way a status is written: the new label added, then the old ones
+ * removed, and nothing written that is not needed.
+ */
+
+const API = 'https://api.github.com';
+const R = '/repos/octo-org/widgets';
+const LIST = { labels: 'harness:plan,spec:SPC-007', state: 'all', per_page: '100' };
+
+function github(): Gateway {
+  return gateway(testOctokit().request, { owner: 'octo-org', repo: 'widgets' }, 'app');
+}
+
+interface Fixture {
+  number: number;
+  plan: string;
+  status?: string;
+  closed?: 'completed' | 'not_planned' | 'duplicate';
+}
+
+/** A plan issue as GET /issues lists it. */
+function issue(f: Fixture) {
+  return {
+    id: 7000 + f.number,
+    number: f.number,
+    title: `[${f.plan}] Plan ${f.plan}`,
+    body: `<!-- harness:plan SPC-007/${f.plan} hash=0123456789abcdef -->\n**Spec** …`,
+    labels: ['harness:plan', 'spec:SPC-007', ...(f.status ? [`status:${f.status}`] : [])].map((name) => ({ name })),
+    state: f.closed ? 'closed' : 'open',
+    state_reason: f.closed ?? null,
+    html_url: `https://github.com/octo-org/widgets/issues/${f.number}`,
+  };
+}
+
+let scope: nock.Scope;
+const requests: string[] = [];
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => {
+  expect(scope.pendingMocks()).toEqual([]);
+  nock.cleanAll();
+  requests.length = 0;
+});
+
+function api(): nock.Scope {
+  scope = nock(API);
+  scope.on('request', (req: { method: string; path: string }) => requests.push(`${req.method} ${decodeURIComponent(req.path)}`));
+  return scope;
+}
+
+/** GitHub lists issues newest first. */
+function listed(...fixtures: Fixture[]): void {
+  api()
+    .get(`${R}/issues`)
+    .query(LIST)
+    .reply(200, fixtures.sort((a, b) => b.number - a.number).map(issue));
+}
+
+describe('the plan\'s issue, for the App and for the worker alike', () => {
+  it('open #10 failed and #12 closed as its duplicate: #10, and nothing left to close', async () => {
+    listed({ number: 10, plan: '01-01', status: 'failed' }, { number: 12, plan: '01-01', status: 'failed', closed: 'duplicate' });
+
+    const { byPlan, duplicates, listed: all } = await github().planIssues('SPC-007');
+
+    expect(byPlan.get('01-01')?.number).toBe(10);
+    expect(duplicates).toEqual([]);
+    expect(all.map((i) => i.number)).toEqual([12, 10]);
+  });
+
+  it('#10 done and closed, #12 an open copy not closed yet: still #10, with #12 its duplicate to close; the worker takes #10 too, not the open one', async () => {
+    const fixtures: Fixture[] = [
+      { number: 10, plan: '01-01', status: 'verified', closed: 'completed' },
+      { number: 12, plan: '01-01' },
+    ];
+    listed(...fixtures);
+    const { byPlan, duplicates } = await github().planIssues('SPC-007');
+    expect(byPlan.get('01-01')?.number).toBe(10);
+    expect(duplicates.map((d) => [d.issue.number, d.of.number])).toEqual([[12, 10]]);
+
+    listed(...fixtures);
+    const forge = new GitHubForge(testOctokit().request, { owner: 'octo-org', repo: 'widgets' });
+    expect((await forge.listPlanIssues('SPC-007')).get('01-01')).toEqual({
+      number: 10,
+      title: '[01-01] Plan 01-01',
+      labels: ['harness:plan', 'spec:SPC-007', 'status:verified'],
+      url: 'https://github.com/octo-org/widgets/issues/10',
+      state: 'closed',
+    });
+  });
+
+  it('an issue closed as a duplicate is never the plan\'s, even the oldest', async () => {
+    listed({ number: 10, plan: '01-01', closed: 'duplicate' }, { number: 12, plan: '01-01', status: 'running' });
+
+    expect((await github().planIssues('SPC-007')).byPlan.get('01-01')?.number).toBe(12);
+  });
+});
+
+describe('a status written the race-safe way, and only when it changes', () => {
+  const labels = ['harness:plan', 'spec:SPC-007', 'good first issue'];
+
+  it('the status it has already, and no other: no request', async () => {
+    api();
+    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready'] }, 'ready')).toEqual([...labels, 'status:ready']);
+    expect(requests).toEqual([]);
+  });
+
+  it('no status yet: the label added, nothing to remove', async () => {
+    api().post(`${R}/issues/5/labels`, { labels: ['status:ready'] }).reply(200, []);
+
+    expect(await github().setStatus({ number: 5, labels }, 'ready')).toEqual([...labels, 'status:ready']);
+    expect(requests).toEqual([`POST ${R}/issues/5/labels`]);
+  });
+
+  it('another status: the new one added first, then the old one removed, people\'s labels never sent', async () => {
+    api()
+      .post(`${R}/issues/5/labels`, { labels: ['status:running'] })
+      .reply(200, [])
+      .delete(`${R}/issues/5/labels/status%3Aready`)
+      .reply(200, []);
+
+    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready'] }, 'running')).toEqual([...labels, 'status:running']);
+    expect(requests).toEqual([`POST ${R}/issues/5/labels`, `DELETE ${R}/issues/5/labels/status:ready`]);
+  });
+
+  it('the status it has, beside a stray one: only the stray one removed', async () => {
+    api().delete(`${R}/issues/5/labels/status%3Ablocked`).reply(200, []);
+
+    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready', 'status:blocked'] }, 'ready')).toEqual([...labels, 'status:ready']);
+    expect(requests).toEqual([`DELETE ${R}/issues/5/labels/status:blocked`]);
+  });
+
+  it('an old label someone took off meanwhile (404) is what was wanted; any other refusal is an error', async () => {
+    api()
+      .post(`${R}/issues/5/labels`, { labels: ['status:failed'] })
+      .reply(200, [])
+      .delete(`${R}/issues/5/labels/status%3Arunning`)
+      .reply(404, { message: 'Label does not exist' });
+    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:running'] }, 'failed')).toEqual([...labels, 'status:failed']);
+
+    scope
+      .post(`${R}/issues/6/labels`, { labels: ['status:failed'] })
+      .reply(200, [])
+      .delete(`${R}/issues/6/labels/status%3Arunning`)
+      .reply(403, { message: 'Resource not accessible by integration' });
+    await expect(github().setStatus({ number: 6, labels: ['status:running'] }, 'failed')).rejects.toThrow(GitHubError);
+  });
+});

@@ -2,7 +2,7 @@ import type { Checkpoint } from '../engine/core/protocol/messages.js';
 import { answerOf, checkpointMarker, checkpointOf } from '../engine/forge/checkpoint-markers.js';
 import { ISSUE_BODY_LIMIT } from '../engine/forge/limits.js';
 import type { Answers } from '../engine/lifecycle/ports.js';
-import type { IssueComment } from './worker-forge.js';
+import type { CommentRecord } from '../gateway/comments.js';
 
 /**
  * The plan issue as the place where a job asks and people answer (docs/github-flow.md, step 7):
@@ -26,12 +26,12 @@ export interface GivenAnswer {
  */
 const TRUSTED_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
 
-export function isTrusted(comment: IssueComment): boolean {
+export function isTrusted(comment: CommentRecord): boolean {
   return comment.authorType === 'Bot' || TRUSTED_ASSOCIATIONS.has(comment.association);
 }
 
 /** The answers given to a plan's checkpoints, by checkpoint id; a later answer replaces an earlier one. */
-export function answerComments(comments: readonly IssueComment[], plan: string): Map<string, GivenAnswer> {
+export function answerComments(comments: readonly CommentRecord[], plan: string): Map<string, GivenAnswer> {
   const answers = new Map<string, GivenAnswer>();
   const ordered = [...comments].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id);
   for (const comment of ordered) {
@@ -86,7 +86,7 @@ export function checkpointComment(plan: string, checkpoint: Checkpoint): string 
  * comment for the plan asks it and no answer to it came since: a re-run of the same job then
  * asks nobody twice, while a question asked again after a retry is posted again.
  */
-export function alreadyAsked(comments: readonly IssueComment[], plan: string, checkpoint: string, answers: ReadonlyMap<string, GivenAnswer>): boolean {
+export function alreadyAsked(comments: readonly CommentRecord[], plan: string, checkpoint: string, answers: ReadonlyMap<string, GivenAnswer>): boolean {
   const asked = comments.filter((c) => checkpointOf(c.body)?.plan === plan && isTrusted(c));
   const last = asked.at(-1);
   if (!last || checkpointOf(last.body)!.checkpoint !== checkpoint) return false;

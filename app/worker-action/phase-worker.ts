@@ -43,11 +43,11 @@ async function approvedOnPlanIssues(run: WorkerRun, planIds: readonly string[]):
   });
   const answers = new Map<string, GivenAnswer>();
   if (plans.length === 0) return answers;
-  const issues = await run.forge.listPlanIssues(run.spec.id);
+  const issues = (await run.forge.planIssues(run.spec.id)).byPlan;
   for (const plan of plans) {
     const issue = issues.get(plan.id);
     if (!issue) continue;
-    const given = answerComments(await run.forge.listComments(issue.number), plan.id);
+    const given = answerComments(await run.forge.comments(issue.number), plan.id);
     for (const { key } of planHumanChecks(plan)) {
       const answer = given.get(humanCheckpointId(key));
       if (answer) answers.set(humanCheckpointId(`${plan.id}/${key}`), answer);

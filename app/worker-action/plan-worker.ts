@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Checkpoint } from '../engine/core/protocol/messages.js';
 import type { Plan } from '../engine/core/spec/model.js';
 import type { VerificationReport } from '../engine/core/verify/levels.js';
-import { planBranch, statusLabel } from '../engine/forge/names.js';
+import { planBranch } from '../engine/forge/names.js';
 import { agentName } from '../engine/lifecycle/assignment.js';
 import { attemptPlan } from '../engine/lifecycle/attempt-plan.js';
 import type { PlanCommit } from '../engine/lifecycle/ports.js';
@@ -16,13 +16,14 @@ import { alreadyAsked, answerComments, checkpointComment, issueAnswers, type Giv
 import { jobProgress } from './job-log.js';
 import { jobSummary, prBody, prTitle } from './reports.js';
 import { WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
-import type { IssueComment, PlanIssue } from './worker-forge.js';
+import type { CommentRecord } from '../gateway/comments.js';
+import type { IssueRecord } from '../gateway/issues.js';
 
 interface PlanJob {
   run: WorkerRun;
   plan: Plan;
-  issue: PlanIssue;
-  comments: IssueComment[];
+  issue: IssueRecord;
+  comments: CommentRecord[];
   answers: ReadonlyMap<string, GivenAnswer>;
   checkout: Checkout;
   branch: string;
@@ -38,9 +39,9 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
   const { spec, log, forge } = run;
   const plan = spec.planById.get(planId);
   if (!plan) throw new WorkerError(`spec ${spec.id} (${run.specPath}) has no plan ${planId}`);
-  const issue = (await forge.listPlanIssues(spec.id)).get(plan.id);
+  const issue = (await forge.planIssues(spec.id)).byPlan.get(plan.id);
   if (!issue) throw new WorkerError(`plan ${plan.id} of ${spec.id} has no issue (labels harness:plan, spec:${spec.id}, marker <!-- harness:plan ${spec.id}/${plan.id} -->): has the spec PR been synced?`);
-  const comments = await forge.listComments(issue.number);
+  const comments = await forge.comments(issue.number);
   const checkout = new Checkout(run.root);
   const identity = await checkout.ensureIdentity();
   const agent = agentName(plan, { override: run.inputs.agent, configured: run.config.agent });
@@ -117,7 +118,7 @@ async function ask(job: PlanJob, checkpoint: Checkpoint, commits: PlanCommit[], 
   await job.checkout.push(job.branch);
   if (alreadyAsked(job.comments, plan.id, checkpoint.id, job.answers)) run.log.info(`checkpoint ${checkpoint.id} was asked on #${issue.number} already`);
   else await run.forge.comment(issue.number, checkpointComment(plan.id, checkpoint));
-  await run.forge.setStatusLabel(issue, statusLabel('checkpoint'));
+  issue.labels = await run.forge.setStatus(issue, 'checkpoint');
   run.log.info(`waiting for a person at checkpoint ${checkpoint.id}: asked on ${issue.url}`);
   return {
     result: 'checkpoint',

@@ -4,9 +4,22 @@ import type { Spec } from '../engine/core/spec/model.js';
 import type { VerificationReport } from '../engine/core/verify/levels.js';
 import type { WorkerInputs } from './inputs.js';
 import type { WorkerLog } from './job-log.js';
-import type { WorkerForge } from './worker-forge.js';
+import { gateway, type Gateway } from '../gateway/gateway.js';
+import type { GitHubRequest, Repo } from '../gateway/request.js';
 
 /** A worker run: what it is given, what it reads first, and how it ends. */
+
+/**
+ * What the worker asks of GitHub, and nothing more: the plan's issue (the same one the App
+ * picks) and its comments, a question and a status at a checkpoint, and the plan's pull
+ * request. The Actions entry point hands it the gateway over the job's token.
+ */
+export type WorkerForge = Pick<Gateway, 'planIssues' | 'comments' | 'comment' | 'setStatus' | 'openPullRequest'>;
+
+/** The worker's forge: the gateway over the job's client (its errors name the `permissions:` to grant). */
+export function workerForge(request: GitHubRequest, repo: Repo): WorkerForge {
+  return gateway(request, repo, 'workflow');
+}
 
 /** Everything a worker run is given: the inputs, where it is, and its ports. */
 export interface WorkerDeps {

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GitHubForge } from '../../app/worker-action/github-forge.js';
+import { workerForge } from '../../app/worker-action/worker-run.js';
 import { FakeGitHub, specAt } from '../helpers/github-repo.js';
 import { testOctokit } from '../helpers/octokit.js';
 import { testProbot, webhookExample } from '../helpers/probot.js';
@@ -147,10 +147,10 @@ describe('a plan with an issue closed as its duplicate: everyone takes the same 
   });
 
   it('the worker\'s forge takes #10, and sets its status there', async () => {
-    const forge = new GitHubForge(testOctokit('worker-token').request, { owner: github.owner, repo: github.repo });
+    const forge = workerForge(testOctokit('worker-token').request, { owner: github.owner, repo: github.repo });
 
-    const issue = (await forge.listPlanIssues('SPC-042')).get('01-01')!;
-    await forge.setStatusLabel(issue, 'status:running');
+    const issue = (await forge.planIssues('SPC-042')).byPlan.get('01-01')!;
+    issue.labels = await forge.setStatus(issue, 'running');
 
     expect(issue).toMatchObject({ number: 10, state: 'open', url: `https://github.com/Codertocat/Hello-World/issues/10` });
     expect(github.log(before)).toEqual([SPEC_ISSUES, `POST ${R}/issues/10/labels`, `DELETE ${R}/issues/10/labels/status:failed`]);

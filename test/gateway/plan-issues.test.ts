@@ -2,7 +2,7 @@ import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { gateway, type Gateway } from '../../app/gateway/gateway.js';
 import { GitHubError } from '../../app/gateway/github-error.js';
-import { GitHubForge } from '../../app/worker-action/github-forge.js';
+import { workerForge } from '../../app/worker-action/worker-run.js';
 import { testOctokit } from '../helpers/octokit.js';
 
 /**
@@ -86,13 +86,14 @@ describe('the plan\'s issue, for the App and for the worker alike', () => {
     expect(duplicates.map((d) => [d.issue.number, d.of.number])).toEqual([[12, 10]]);
 
     listed(...fixtures);
-    const forge = new GitHubForge(testOctokit().request, { owner: 'octo-org', repo: 'widgets' });
-    expect((await forge.listPlanIssues('SPC-007')).get('01-01')).toEqual({
+    const forge = workerForge(testOctokit().request, { owner: 'octo-org', repo: 'widgets' });
+    expect((await forge.planIssues('SPC-007')).byPlan.get('01-01')).toMatchObject({
       number: 10,
       title: '[01-01] Plan 01-01',
       labels: ['harness:plan', 'spec:SPC-007', 'status:verified'],
       url: 'https://github.com/octo-org/widgets/issues/10',
       state: 'closed',
+      stateReason: 'completed',
     });
   });
 

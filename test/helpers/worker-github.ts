@@ -1,6 +1,6 @@
 import nock from 'nock';
-import { GitHubForge } from '../../app/worker-action/github-forge.js';
-import type { IssueComment } from '../../app/worker-action/worker-forge.js';
+import type { CommentRecord } from '../../app/gateway/comments.js';
+import { workerForge, type WorkerForge } from '../../app/worker-action/worker-run.js';
 import type { WorkerLog } from '../../app/worker-action/job-log.js';
 import { testOctokit } from './octokit.js';
 
@@ -9,8 +9,8 @@ export const REPO = 'widgets';
 export const REPO_PATH = `/repos/${OWNER}/${REPO}`;
 
 /** The worker's forge over a real Octokit (retries and throttling off), so that nock sees real requests. */
-export function testForge(): GitHubForge {
-  return new GitHubForge(testOctokit().request, { owner: OWNER, repo: REPO });
+export function testForge(): WorkerForge {
+  return workerForge(testOctokit().request, { owner: OWNER, repo: REPO });
 }
 
 export function api(): nock.Scope {
@@ -109,7 +109,7 @@ export function commentJson(c: CommentFixture) {
 }
 
 /** The same comment as the forge hands it to the worker. */
-export function issueComment(c: CommentFixture): IssueComment {
+export function issueComment(c: CommentFixture): CommentRecord {
   const json = commentJson(c);
   return { id: json.id, body: json.body, author: json.user.login, authorType: json.user.type, association: json.author_association, createdAt: json.created_at, url: json.html_url };
 }

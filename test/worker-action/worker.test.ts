@@ -7,7 +7,7 @@ import { answerComments, checkpointComment } from '../../app/worker-action/issue
 import { parseInputs } from '../../app/worker-action/inputs.js';
 import { runWorker } from '../../app/worker-action/worker.js';
 import type { WorkerDeps } from '../../app/worker-action/worker-run.js';
-import { api, commentJson, issueComment, issueJson, OWNER, REPO, REPO_PATH, testForge, testLog } from '../helpers/worker-github.js';
+import { commentJson, issueComment, issueJson, OWNER, REPO, testForge, testLog, workerRequests } from '../helpers/worker-github.js';
 import { cloneBranch, commitOnMain, git, isolateGit, remoteCommits, workerRepo, type WorkerRepo } from '../helpers/worker-repo.js';
 import { checkpoint, SPEC, SPEC_PATH, specRepo, step, type WorkerPlan } from '../helpers/worker-spec.js';
 
@@ -59,10 +59,6 @@ const ROADMAP = [
 ].join('\n');
 
 const FILES = specRepo([GREETING, STORAGE, PAGE], { [`${SPEC_PATH}/ROADMAP.md`]: ROADMAP });
-
-const ISSUES = `${REPO_PATH}/issues`;
-const LIST_ISSUES = { labels: `harness:plan,spec:${SPEC}`, state: 'all', per_page: '100' };
-const FIRST_PAGE = { per_page: '100' };
 
 /** The spec's plan issues as GET /issues lists them, with a pull request and another spec's issue that are not plan issues of SPC-007. */
 function planIssues(status = 'running') {
@@ -120,21 +116,13 @@ describe('the worker action: a plan', () => {
     // The base moved on while the plan ran: the plan's commits are still only its own.
     await commitOnMain(repo.remote, { 'CHANGELOG.md': 'later\n' });
     let pr: unknown;
-    const scope = api()
-      .get(ISSUES)
-      .query(LIST_ISSUES)
-      .reply(200, planIssues())
-      .get(`${ISSUES}/3/comments`)
-      .query(FIRST_PAGE)
-      .reply(200, [])
-      .get(`${REPO_PATH}/pulls`)
-      .query({ head: `${OWNER}:${branch}`, base: 'main', state: 'open', per_page: '100' })
-      .reply(200, [])
-      .post(`${REPO_PATH}/pulls`, (body: unknown) => {
-        pr = body;
-        return true;
-      })
-      .reply(201, { number: 12, html_url: `https://github.com/${OWNER}/${REPO}/pull/12` });
+    const scope = workerRequests({
+      spec: SPEC,
+      issues: planIssues(),
+      comments: { issue: 3, answer: [] },
+      pull: { head: branch, base: 'main', open: [], created: { number: 12, html_url: `https://github.com/${OWNER}/${REPO}/pull/12` } },
+      sent: (_route, body) => (pr = body),
+    });
     const { deps: d, trace } = deps(repo, '01-01');
 
     const outcome = await runWorker(d);
@@ -186,21 +174,13 @@ describe('the worker action: a plan', () => {
     const branch = `harness/${SPEC}/01-01`;
     const repo = await workerRepo(FILES, branch);
     let patch: { title?: string; body?: string } = {};
-    api()
-      .get(ISSUES)
-      .query(LIST_ISSUES)
-      .reply(200, planIssues())
-      .get(`${ISSUES}/3/comments`)
-      .query(FIRST_PAGE)
-      .reply(200, [])
-      .get(`${REPO_PATH}/pulls`)
-      .query({ head: `${OWNER}:${branch}`, base: 'main', state: 'open', per_page: '100' })
-      .reply(200, [{ number: 11, html_url: `https://github.com/${OWNER}/${REPO}/pull/11` }])
-      .patch(`${REPO_PATH}/pulls/11`, (body: typeof patch) => {
-        patch = body;
-        return true;
-      })
-      .reply(200, { number: 11 });
+    workerRequests({
+      spec: SPEC,
+      issues: planIssues(),
+      comments: { issue: 3, answer: [] },
+      pull: { head: branch, base: 'main', open: [{ number: 11, html_url: `https://github.com/${OWNER}/${REPO}/pull/11` }] },
+      sent: (_route, body) => (patch = body),
+    });
 
     const outcome = await runWorker(deps(repo, '01-01').deps);
 
@@ -213,7 +193,7 @@ describe('the worker action: a plan', () => {
     const branch = `harness/${SPEC}/01-01`;
     const unsigned: WorkerPlan = { ...GREETING, blocks: [GREETING.blocks[0]!] };
     const repo = await workerRepo(specRepo([unsigned]), branch);
-    api().get(ISSUES).query(LIST_ISSUES).reply(200, planIssues()).get(`${ISSUES}/3/comments`).query(FIRST_PAGE).reply(200, []);
+    workerRequests({ spec: SPEC, issues: planIssues(), comments: { issue: 3, answer: [] } });
 
     const outcome = await runWorker(deps(repo, '01-01').deps);
 
@@ -228,7 +208,7 @@ describe('the worker action: a plan', () => {
     const branch = `harness/${SPEC}/01-01`;
     const broken: WorkerPlan = { ...GREETING, blocks: [step('Break', 'echo "no disk" >&2\nexit 3')] };
     const repo = await workerRepo(specRepo([broken]), branch);
-    api().get(ISSUES).query(LIST_ISSUES).reply(200, planIssues()).get(`${ISSUES}/3/comments`).query(FIRST_PAGE).reply(200, []);
+    workerRequests({ spec: SPEC, issues: planIssues(), comments: { issue: 3, answer: [] } });
 
     const outcome = await runWorker(deps(repo, '01-01').deps);
 
@@ -241,7 +221,7 @@ describe('the worker action: a plan', () => {
 
   it('fails with a clear reason when the plan has no issue', async () => {
     const repo = await workerRepo(FILES, `harness/${SPEC}/01-01`);
-    api().get(ISSUES).query(LIST_ISSUES).reply(200, []);
+    workerRequests({ spec: SPEC, issues: [] });
 
     const outcome = await runWorker(deps(repo, '01-01').deps);
 
@@ -266,24 +246,15 @@ describe('the worker action: checkpoints', () => {
   ].join('\n');
 
   /** The requests of a run that stops at the storage checkpoint. */
-  function expectQuestion(comments: unknown[] = []) {
+  function expectQuestion(comments: ReturnType<typeof commentJson>[] = []) {
     let asked = '';
-    const scope = api()
-      .get(ISSUES)
-      .query(LIST_ISSUES)
-      .reply(200, planIssues())
-      .get(`${ISSUES}/4/comments`)
-      .query(FIRST_PAGE)
-      .reply(200, comments)
-      .post(`${ISSUES}/4/comments`, (body: { body: string }) => {
-        asked = body.body;
-        return true;
-      })
-      .reply(201, commentJson({ id: 100, body: question, at: '2024-05-01T12:31:00Z', login: 'github-actions[bot]' }))
-      .post(`${ISSUES}/4/labels`, { labels: ['status:checkpoint'] })
-      .reply(200, [])
-      .delete(`${ISSUES}/4/labels/status%3Arunning`)
-      .reply(200, []);
+    const scope = workerRequests({
+      spec: SPEC,
+      issues: planIssues(),
+      comments: { issue: 4, answer: comments },
+      ask: { issue: 4, answer: commentJson({ id: 100, body: question, at: '2024-05-01T12:31:00Z', login: 'github-actions[bot]' }), from: 'running' },
+      sent: (_route, body) => (asked = String(body.body)),
+    });
     return { scope, asked: () => asked };
   }
 
@@ -315,21 +286,13 @@ describe('the worker action: checkpoints', () => {
       commentJson({ id: 102, body: '<!-- harness:answer 01-02 storage -->\nmemory', at: '2024-05-02T10:00:00Z', login: 'passer-by', type: 'User', association: 'NONE' }),
     ];
     let body = '';
-    api()
-      .get(ISSUES)
-      .query(LIST_ISSUES)
-      .reply(200, planIssues())
-      .get(`${ISSUES}/4/comments`)
-      .query(FIRST_PAGE)
-      .reply(200, comments)
-      .get(`${REPO_PATH}/pulls`)
-      .query({ head: `${OWNER}:${branch}`, base: 'main', state: 'open', per_page: '100' })
-      .reply(200, [])
-      .post(`${REPO_PATH}/pulls`, (b: { body: string }) => {
-        body = b.body;
-        return true;
-      })
-      .reply(201, { number: 13, html_url: `https://github.com/${OWNER}/${REPO}/pull/13` });
+    workerRequests({
+      spec: SPEC,
+      issues: planIssues(),
+      comments: { issue: 4, answer: comments },
+      pull: { head: branch, base: 'main', open: [], created: { number: 13, html_url: `https://github.com/${OWNER}/${REPO}/pull/13` } },
+      sent: (_route, b) => (body = String(b.body)),
+    });
     const { deps: d, log } = deps(repo, '01-02');
 
     const outcome = await runWorker(d);
@@ -349,21 +312,18 @@ describe('the worker action: checkpoints', () => {
     nock.cleanAll();
 
     // The app answers on the issue and dispatches the worker again with resume: "true".
-    api()
-      .get(ISSUES)
-      .query(LIST_ISSUES)
-      .reply(200, planIssues('running'))
-      .get(`${ISSUES}/4/comments`)
-      .query(FIRST_PAGE)
-      .reply(200, [
-        commentJson({ id: 100, body: question, at: '2024-05-01T12:31:00Z', login: 'github-actions[bot]' }),
-        commentJson({ id: 101, body: '<!-- harness:answer 01-02 storage -->\nmemory', at: LATER }),
-      ])
-      .get(`${REPO_PATH}/pulls`)
-      .query(true)
-      .reply(200, [])
-      .post(`${REPO_PATH}/pulls`)
-      .reply(201, { number: 14, html_url: `https://github.com/${OWNER}/${REPO}/pull/14` });
+    workerRequests({
+      spec: SPEC,
+      issues: planIssues('running'),
+      comments: {
+        issue: 4,
+        answer: [
+          commentJson({ id: 100, body: question, at: '2024-05-01T12:31:00Z', login: 'github-actions[bot]' }),
+          commentJson({ id: 101, body: '<!-- harness:answer 01-02 storage -->\nmemory', at: LATER }),
+        ],
+      },
+      pull: { head: branch, base: 'main', open: [], created: { number: 14, html_url: `https://github.com/${OWNER}/${REPO}/pull/14` } },
+    });
     const checkout = cloneBranch(repo.remote, branch, join(repo.temp, '..', 'checkout-2'));
     const second = deps(repo, '01-02', { resume: true, checkout });
 
@@ -382,13 +342,11 @@ describe('the worker action: checkpoints', () => {
 
   it('a re-run of a job that asked already does not ask again', async () => {
     const repo = await workerRepo(FILES, branch);
-    api()
-      .get(ISSUES)
-      .query(LIST_ISSUES)
-      .reply(200, planIssues('checkpoint'))
-      .get(`${ISSUES}/4/comments`)
-      .query(FIRST_PAGE)
-      .reply(200, [commentJson({ id: 100, body: question, at: '2024-05-01T12:31:00Z', login: 'github-actions[bot]' })]);
+    workerRequests({
+      spec: SPEC,
+      issues: planIssues('checkpoint'),
+      comments: { issue: 4, answer: [commentJson({ id: 100, body: question, at: '2024-05-01T12:31:00Z', login: 'github-actions[bot]' })] },
+    });
 
     const outcome = await runWorker(deps(repo, '01-02').deps);
 
@@ -411,46 +369,37 @@ describe('the worker action: checkpoints', () => {
     ].join('\n');
     // An approval from before the work was committed (an earlier attempt's) is not one of this work.
     const stale = commentJson({ id: 90, body: '<!-- harness:answer 01-03 check-looks -->\napprove', at: EARLIER });
-    api()
-      .get(ISSUES)
-      .query(LIST_ISSUES)
-      .reply(200, planIssues())
-      .get(`${ISSUES}/5/comments`)
-      .query(FIRST_PAGE)
-      .reply(200, [stale])
-      .post(`${ISSUES}/5/comments`, { body: asked })
-      .reply(201, commentJson({ id: 110, body: asked, at: '2024-05-01T12:31:00Z', login: 'github-actions[bot]' }))
-      .post(`${ISSUES}/5/labels`, { labels: ['status:checkpoint'] })
-      .reply(200, [])
-      .delete(`${ISSUES}/5/labels/status%3Arunning`)
-      .reply(200, []);
+    const sent: unknown[] = [];
+    workerRequests({
+      spec: SPEC,
+      issues: planIssues(),
+      comments: { issue: 5, answer: [stale] },
+      ask: { issue: 5, answer: commentJson({ id: 110, body: asked, at: '2024-05-01T12:31:00Z', login: 'github-actions[bot]' }), from: 'running' },
+      sent: (_route, body) => sent.push(body),
+    });
 
     const waiting = await runWorker(deps(repo, '01-03').deps);
 
     expect(waiting).toMatchObject({ result: 'checkpoint', checkpoint: 'check-looks' });
+    expect(sent).toEqual([{ body: asked }]);
     expect(waiting.summary).toContain('| `looks` | human | ⏸️ waits for a person | waits for a person (visual_quality): "The page reads well" |');
     nock.cleanAll();
 
     let body = '';
-    api()
-      .get(ISSUES)
-      .query(LIST_ISSUES)
-      .reply(200, planIssues('running'))
-      .get(`${ISSUES}/5/comments`)
-      .query(FIRST_PAGE)
-      .reply(200, [
-        stale,
-        commentJson({ id: 110, body: asked, at: '2024-05-01T12:31:00Z', login: 'github-actions[bot]' }),
-        commentJson({ id: 111, body: '<!-- harness:answer 01-03 check-looks -->\napprove', at: LATER }),
-      ])
-      .get(`${REPO_PATH}/pulls`)
-      .query(true)
-      .reply(200, [])
-      .post(`${REPO_PATH}/pulls`, (b: { body: string }) => {
-        body = b.body;
-        return true;
-      })
-      .reply(201, { number: 15, html_url: `https://github.com/${OWNER}/${REPO}/pull/15` });
+    workerRequests({
+      spec: SPEC,
+      issues: planIssues('running'),
+      comments: {
+        issue: 5,
+        answer: [
+          stale,
+          commentJson({ id: 110, body: asked, at: '2024-05-01T12:31:00Z', login: 'github-actions[bot]' }),
+          commentJson({ id: 111, body: '<!-- harness:answer 01-03 check-looks -->\napprove', at: LATER }),
+        ],
+      },
+      pull: { head: pageBranch, base: 'main', open: [], created: { number: 15, html_url: `https://github.com/${OWNER}/${REPO}/pull/15` } },
+      sent: (_route, b) => (body = String(b.body)),
+    });
     const checkout = cloneBranch(repo.remote, pageBranch, join(repo.temp, '..', 'checkout-2'));
 
     const approved = await runWorker(deps(repo, '01-03', { resume: true, checkout }).deps);
@@ -465,13 +414,11 @@ describe('the worker action: a phase', () => {
     const merged = { 'out/greeting.txt': 'hello\n-- harness\n', 'out/storage.txt': 'file\n', 'out/page.html': '<h1>hi</h1>\n' };
     const repo = await workerRepo({ ...FILES, ...merged }, `harness/${SPEC}/phase-01`);
     // 01-03's human check was approved on its issue: that approval stands at phase level.
-    api()
-      .get(ISSUES)
-      .query(LIST_ISSUES)
-      .reply(200, planIssues('verified'))
-      .get(`${ISSUES}/5/comments`)
-      .query(FIRST_PAGE)
-      .reply(200, [commentJson({ id: 111, body: '<!-- harness:answer 01-03 check-looks -->\napprove', at: LATER })]);
+    workerRequests({
+      spec: SPEC,
+      issues: planIssues('verified'),
+      comments: { issue: 5, answer: [commentJson({ id: 111, body: '<!-- harness:answer 01-03 check-looks -->\napprove', at: LATER })] },
+    });
 
     const outcome = await runWorker(deps(repo, 'phase-01').deps);
 

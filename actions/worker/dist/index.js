@@ -33754,14 +33754,6 @@ function getOctokit(token, options, ...additionalPlugins) {
   return new GitHubWithPlugins(getOctokitOptions(token, options));
 }
 
-// app/gateway/blobs.ts
-var BLOB_MAX_BYTES = 100 * 1024 * 1024;
-async function getBlob(request2, repo, sha) {
-  const { data } = await request2("GET /repos/{owner}/{repo}/git/blobs/{file_sha}", { ...repo, file_sha: sha });
-  const bytes = Buffer.from(data.content, data.encoding === "base64" ? "base64" : "utf8");
-  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
 // app/engine/core/error.ts
 var HarnessError = class extends Error {
   constructor(message, options) {
@@ -33769,6 +33761,14 @@ var HarnessError = class extends Error {
     this.name = new.target.name;
   }
 };
+
+// app/gateway/blobs.ts
+var BLOB_MAX_BYTES = 100 * 1024 * 1024;
+async function getBlob(request2, repo, sha) {
+  const { data } = await request2("GET /repos/{owner}/{repo}/git/blobs/{file_sha}", { ...repo, file_sha: sha });
+  const bytes = Buffer.from(data.content, data.encoding === "base64" ? "base64" : "utf8");
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
 
 // app/gateway/check-runs.ts
 var ANNOTATION_MESSAGE_MAX_BYTES = 64 * 1024;
@@ -34112,7 +34112,6 @@ var LABEL_PHASE_FAILED = "harness:phase-failed";
 function specLabel(spec) {
   return `spec:${spec}`;
 }
-var STATUS_VALUES = ["ready", "running", "blocked", "checkpoint", "verified", "failed"];
 function statusLabel(status) {
   return `status:${status}`;
 }
@@ -34415,39 +34414,10 @@ function gateway(request2, repo, token) {
 }
 
 // app/worker-action/worker-run.ts
+function workerForge(request2, repo) {
+  return gateway(request2, repo, "workflow");
+}
 var WorkerError = class extends HarnessError {
-};
-
-// app/worker-action/github-forge.ts
-function toComment2(c) {
-  return { id: c.id, body: c.body, author: c.author, authorType: c.authorType, association: c.association, createdAt: c.createdAt, url: c.url };
-}
-function statusOf(label) {
-  const status = label.slice("status:".length);
-  if (!isStatusLabel(label) || !STATUS_VALUES.includes(status)) throw new WorkerError(`"${label}" is not a harness status label`);
-  return status;
-}
-var GitHubForge = class {
-  github;
-  constructor(request2, repository) {
-    this.github = gateway(request2, repository, "workflow");
-  }
-  async listPlanIssues(spec) {
-    const { byPlan } = await this.github.planIssues(spec);
-    return new Map([...byPlan].map(([plan, i]) => [plan, { number: i.number, title: i.title, labels: i.labels, url: i.url, state: i.state }]));
-  }
-  async listComments(issue3) {
-    return (await this.github.comments(issue3)).map(toComment2);
-  }
-  async comment(issue3, body) {
-    return toComment2(await this.github.comment(issue3, body));
-  }
-  async setStatusLabel(issue3, label) {
-    issue3.labels = await this.github.setStatus(issue3, statusOf(label));
-  }
-  async openPullRequest(input2) {
-    return this.github.openPullRequest(input2);
-  }
 };
 
 // node_modules/zod/v4/classic/external.js
@@ -58559,7 +58529,7 @@ async function runGroup(checks, serve, ports, opts, plan, problems) {
   }
   return results;
 }
-function statusOf2(results, problems) {
+function statusOf(results, problems) {
   if (problems.length > 0 || results.some((r) => r.status === "fail")) return "fail";
   return results.some((r) => r.status === "human") ? "human" : "pass";
 }
@@ -58570,7 +58540,7 @@ function finish2(level, id, spec, startedAt, results, problems, clock) {
     level,
     id,
     ...spec === void 0 ? {} : { spec },
-    status: statusOf2(results, problems),
+    status: statusOf(results, problems),
     results,
     problems,
     startedAt: startedAt.toISOString(),
@@ -59531,11 +59501,11 @@ async function approvedOnPlanIssues(run2, planIds) {
   });
   const answers2 = /* @__PURE__ */ new Map();
   if (plans.length === 0) return answers2;
-  const issues = await run2.forge.listPlanIssues(run2.spec.id);
+  const issues = (await run2.forge.planIssues(run2.spec.id)).byPlan;
   for (const plan of plans) {
     const issue3 = issues.get(plan.id);
     if (!issue3) continue;
-    const given = answerComments(await run2.forge.listComments(issue3.number), plan.id);
+    const given = answerComments(await run2.forge.comments(issue3.number), plan.id);
     for (const { key: key2 } of planHumanChecks(plan)) {
       const answer = given.get(humanCheckpointId(key2));
       if (answer) answers2.set(humanCheckpointId(`${plan.id}/${key2}`), answer);
@@ -59627,9 +59597,9 @@ async function runPlanWorker(run2, planId2) {
   const { spec, log: log2, forge } = run2;
   const plan = spec.planById.get(planId2);
   if (!plan) throw new WorkerError(`spec ${spec.id} (${run2.specPath}) has no plan ${planId2}`);
-  const issue3 = (await forge.listPlanIssues(spec.id)).get(plan.id);
+  const issue3 = (await forge.planIssues(spec.id)).byPlan.get(plan.id);
   if (!issue3) throw new WorkerError(`plan ${plan.id} of ${spec.id} has no issue (labels harness:plan, spec:${spec.id}, marker <!-- harness:plan ${spec.id}/${plan.id} -->): has the spec PR been synced?`);
-  const comments = await forge.listComments(issue3.number);
+  const comments = await forge.comments(issue3.number);
   const checkout = new Checkout(run2.root);
   const identity = await checkout.ensureIdentity();
   const agent = agentName(plan, { override: run2.inputs.agent, configured: run2.config.agent });
@@ -59700,7 +59670,7 @@ async function ask(job, checkpoint, commits, report) {
   await job.checkout.push(job.branch);
   if (alreadyAsked(job.comments, plan.id, checkpoint.id, job.answers)) run2.log.info(`checkpoint ${checkpoint.id} was asked on #${issue3.number} already`);
   else await run2.forge.comment(issue3.number, checkpointComment(plan.id, checkpoint));
-  await run2.forge.setStatusLabel(issue3, statusLabel("checkpoint"));
+  issue3.labels = await run2.forge.setStatus(issue3, "checkpoint");
   run2.log.info(`waiting for a person at checkpoint ${checkpoint.id}: asked on ${issue3.url}`);
   return {
     result: "checkpoint",
@@ -59797,7 +59767,7 @@ async function main() {
   setSecret(inputs.token);
   const { context: context3 } = github_exports;
   const octokit = getOctokit(inputs.token);
-  const forge = new GitHubForge(octokit.request, context3.repo);
+  const forge = workerForge(octokit.request, context3.repo);
   const { token: _token, ...request2 } = inputs;
   const outcome = await runWorker({
     inputs: request2,

@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
-import { GitHubForge } from '../../../app/worker-action/github-forge.js';
+import { workerForge } from '../../../app/worker-action/worker-run.js';
 import { parseInputs } from '../../../app/worker-action/inputs.js';
 import { runWorker } from '../../../app/worker-action/worker.js';
 import type { WorkerLog } from '../../../app/worker-action/job-log.js';
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   core.setSecret(inputs.token);
   const { context } = github;
   const octokit = github.getOctokit(inputs.token);
-  const forge = new GitHubForge(octokit.request, context.repo);
+  const forge = workerForge(octokit.request, context.repo);
   const { token: _token, ...request } = inputs;
   const outcome = await runWorker({
     inputs: request,

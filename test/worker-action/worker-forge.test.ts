@@ -4,7 +4,7 @@ import { GitHubError } from '../../app/gateway/github-error.js';
 import { api, commentJson, issueComment, issueJson, OWNER, REPO, REPO_PATH, testForge, workerRequests } from '../helpers/worker-github.js';
 
 /**
- * The worker's forge is the gateway seen through WorkerForge: the worker's requests, each
+ * The worker's forge is the gateway, narrowed to what the worker asks: its requests, each
  * exactly as sent, through workerRequests (the one nock chain of a worker run).
  */
 
@@ -33,12 +33,12 @@ describe("the worker's forge", () => {
     });
     const forge = testForge();
 
-    const issues = await forge.listPlanIssues(SPEC);
+    const issues = (await forge.planIssues(SPEC)).byPlan;
     const issue = issues.get('01-02')!;
     expect([...issues.keys()]).toEqual(['01-02']);
-    expect(await forge.listComments(issue.number)).toEqual([]);
+    expect(await forge.comments(issue.number)).toEqual([]);
     expect(await forge.comment(issue.number, QUESTION)).toEqual(issueComment(asked));
-    await forge.setStatusLabel(issue, 'status:checkpoint');
+    issue.labels = await forge.setStatus(issue, 'checkpoint');
     expect(issue.labels).toEqual(['harness:plan', `spec:${SPEC}`, 'phase:01', 'status:checkpoint']);
     expect(await forge.openPullRequest({ head: BRANCH, base: 'main', title: '[01-02] Storage', body: 'Closes #4' })).toEqual({ number: 13, url: PULL.html_url, created: true });
 
@@ -53,7 +53,7 @@ describe("the worker's forge", () => {
     workerRequests({ spec: SPEC, issues: [], pull: { head: BRANCH, base: 'main', open: [PULL] }, sent: (route, body) => sent.push([route, body]) });
     const forge = testForge();
 
-    expect((await forge.listPlanIssues(SPEC)).size).toBe(0);
+    expect((await forge.planIssues(SPEC)).byPlan.size).toBe(0);
     expect(await forge.openPullRequest({ head: BRANCH, base: 'main', title: 't', body: 'b' })).toEqual({ number: 13, url: PULL.html_url, created: false });
     expect(sent).toEqual([[`PATCH ${REPO_PATH}/pulls/13`, { title: 't', body: 'b' }]]);
   });

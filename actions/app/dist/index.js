@@ -99162,6 +99162,7 @@ async function onWorkerRunCompleted(context) {
   await scheduleRound(context, target2.spec, { config: config3, issues, ...run3.head_branch ? { base: run3.head_branch } : {} });
 }
 async function markPhase(context, spec, phase, passed, issues) {
+  const github = appGateway(context);
   const out = [];
   for (const issue3 of issues) {
     const marker = parseMarker(issue3.body);
@@ -99171,9 +99172,9 @@ async function markPhase(context, spec, phase, passed, issues) {
       out.push(issue3);
       continue;
     }
-    const labels = passed ? issue3.labels.filter((l) => l !== LABEL_PHASE_FAILED) : [...issue3.labels, LABEL_PHASE_FAILED];
-    await appGateway(context).updateIssue(issue3.number, { labels });
-    out.push({ ...issue3, labels });
+    if (passed) await github.removeLabel(issue3.number, LABEL_PHASE_FAILED);
+    else await github.addLabels(issue3.number, [LABEL_PHASE_FAILED]);
+    out.push({ ...issue3, labels: passed ? issue3.labels.filter((l) => l !== LABEL_PHASE_FAILED) : [...issue3.labels, LABEL_PHASE_FAILED] });
   }
   return out;
 }

@@ -54,9 +54,11 @@ export async function onWorkerRunCompleted(context: Context<'workflow_run.comple
 /**
  * A phase's verification outcome, where the next round reads it: `harness:phase-failed` on
  * each plan issue of a phase that failed (its dependants are held), taken off when it
- * passes. Each issue is written only when its label set changes.
+ * passes. The one label is added or removed on its own, as a status is, so that a label
+ * someone changed meanwhile is left alone; an issue is written only when the mark changes.
  */
 async function markPhase(context: Context, spec: string, phase: string, passed: boolean, issues: IssueRecord[]): Promise<IssueRecord[]> {
+  const github = appGateway(context);
   const out: IssueRecord[] = [];
   for (const issue of issues) {
     const marker = parseMarker(issue.body);
@@ -66,9 +68,9 @@ async function markPhase(context: Context, spec: string, phase: string, passed: 
       out.push(issue);
       continue;
     }
-    const labels = passed ? issue.labels.filter((l) => l !== LABEL_PHASE_FAILED) : [...issue.labels, LABEL_PHASE_FAILED];
-    await appGateway(context).updateIssue(issue.number, { labels });
-    out.push({ ...issue, labels });
+    if (passed) await github.removeLabel(issue.number, LABEL_PHASE_FAILED);
+    else await github.addLabels(issue.number, [LABEL_PHASE_FAILED]);
+    out.push({ ...issue, labels: passed ? issue.labels.filter((l) => l !== LABEL_PHASE_FAILED) : [...issue.labels, LABEL_PHASE_FAILED] });
   }
   return out;
 }

@@ -469,7 +469,7 @@ describe('a worker run finishing', () => {
     scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2Fphase-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } });
     scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / phase 01' }).reply(200, { total_count: 1, check_runs: [phaseCheck] });
     scope.patch(`${R}/check-runs/88`, (b) => sent.push(b) > 0).reply(200, {});
-    for (const p of merged) scope.patch(`${R}/issues/${p.number}`, { labels: [...labels(p), 'harness:phase-failed'] }).reply(200, issueReply(p));
+    for (const p of merged) scope.post(`${R}/issues/${p.number}/labels`, { labels: ['harness:phase-failed'] }).reply(200, []);
     // The round: 02-02 starts; 02-01 is held, and shows it.
     mockBaseHead(scope);
     const bodies: Record<string, unknown>[] = [];
@@ -486,8 +486,8 @@ describe('a worker run finishing', () => {
       `GET /git/ref/heads/harness/${SPEC}/phase-01`,
       `GET /commits/${BASE_SHA}/check-runs`,
       'PATCH /check-runs/88',
-      'PATCH /issues/11',
-      'PATCH /issues/12',
+      'POST /issues/11/labels',
+      'POST /issues/12/labels',
       'GET /git/ref/heads/master',
       'POST /git/refs',
       'POST /actions/workflows/harness-worker.yml/dispatches',
@@ -512,7 +512,7 @@ describe('a worker run finishing', () => {
     scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2Fphase-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } });
     scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / phase 01' }).reply(200, { total_count: 1, check_runs: [phaseCheck] });
     scope.patch(`${R}/check-runs/89`).reply(200, {});
-    for (const p of plans) scope.patch(`${R}/issues/${p.number}`, { labels: labels({ ...p, extra: [] }) }).reply(200, issueReply(p));
+    for (const p of plans) scope.delete(`${R}/issues/${p.number}/labels/harness%3Aphase-failed`).reply(200, []);
     scope.get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`).reply(200, [{ ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } }]);
 
     await testProbot().receive(workerRunCompleted('phase-01', 'success'));

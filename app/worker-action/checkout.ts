@@ -1,5 +1,5 @@
 import type { Workspace } from '../engine/lifecycle/ports.js';
-import { Git, GitError, type CommitInfo } from '../workers/git.js';
+import { Git, type CommitInfo } from '../workers/git.js';
 
 /** Who commits when the workflow configured nobody: the identity GitHub shows as github-actions. */
 export const BOT_NAME = 'github-actions[bot]';
@@ -23,21 +23,11 @@ export class Checkout implements Workspace {
   /** Commit as github-actions unless the workflow (or the runner) set an identity. */
   async ensureIdentity(): Promise<{ name: string; email: string }> {
     // GIT_AUTHOR_* and GIT_COMMITTER_* in the environment still win over this, as git has it.
-    const name = await this.config('user.name');
-    const email = await this.config('user.email');
+    const name = await this.git.config('user.name');
+    const email = await this.git.config('user.email');
     if (!name) await this.git.run(['config', 'user.name', BOT_NAME]);
     if (!email) await this.git.run(['config', 'user.email', BOT_EMAIL]);
     return { name: name ?? BOT_NAME, email: email ?? BOT_EMAIL };
-  }
-
-  private async config(key: string): Promise<string | undefined> {
-    try {
-      const value = (await this.git.run(['config', '--get', key])).trim();
-      return value === '' ? undefined : value;
-    } catch (e) {
-      if (e instanceof GitError && e.code === 1) return undefined;
-      throw e;
-    }
   }
 
   /**

@@ -149,6 +149,17 @@ export class Git {
     await this.run(['clean', '-fd', '--quiet']);
   }
 
+  /** A config value as git resolves it, or undefined when it is not set (git config exits 1). */
+  async config(key: string): Promise<string | undefined> {
+    try {
+      const value = (await this.run(['config', '--get', key])).trim();
+      return value === '' ? undefined : value;
+    } catch (e) {
+      if (e instanceof GitError && e.code === 1) return undefined;
+      throw e;
+    }
+  }
+
   /** Would git ignore this path (relative to the checkout)? */
   async isIgnored(path: string): Promise<boolean> {
     try {

@@ -139,7 +139,7 @@ async function readConfig(root: string, io: CliIO): Promise<HarnessConfig | unde
 
 /** Commits need an identity; a machine with none configured gets harness's own rather than a failed run. */
 async function gitIdentity(repo: RunRepo): Promise<Record<string, string>> {
-  const has = async (key: string) => Boolean((await repo.git().run(['config', '--get', key]).catch(() => '')).trim());
+  const has = async (key: string) => (await repo.git().config(key)) !== undefined;
   const out: Record<string, string> = {};
   if (!(await has('user.name'))) out.GIT_AUTHOR_NAME = out.GIT_COMMITTER_NAME = 'harness';
   if (!(await has('user.email'))) out.GIT_AUTHOR_EMAIL = out.GIT_COMMITTER_EMAIL = 'harness@localhost';

@@ -55091,6 +55091,16 @@ var Git = class {
   async clean() {
     await this.run(["clean", "-fd", "--quiet"]);
   }
+  /** A config value as git resolves it, or undefined when it is not set (git config exits 1). */
+  async config(key2) {
+    try {
+      const value = (await this.run(["config", "--get", key2])).trim();
+      return value === "" ? void 0 : value;
+    } catch (e) {
+      if (e instanceof GitError && e.code === 1) return void 0;
+      throw e;
+    }
+  }
   /** Would git ignore this path (relative to the checkout)? */
   async isIgnored(path) {
     try {
@@ -59549,20 +59559,11 @@ var Checkout = class {
   git;
   /** Commit as github-actions unless the workflow (or the runner) set an identity. */
   async ensureIdentity() {
-    const name2 = await this.config("user.name");
-    const email3 = await this.config("user.email");
+    const name2 = await this.git.config("user.name");
+    const email3 = await this.git.config("user.email");
     if (!name2) await this.git.run(["config", "user.name", BOT_NAME]);
     if (!email3) await this.git.run(["config", "user.email", BOT_EMAIL]);
     return { name: name2 ?? BOT_NAME, email: email3 ?? BOT_EMAIL };
-  }
-  async config(key2) {
-    try {
-      const value = (await this.git.run(["config", "--get", key2])).trim();
-      return value === "" ? void 0 : value;
-    } catch (e) {
-      if (e instanceof GitError && e.code === 1) return void 0;
-      throw e;
-    }
   }
   /**
    * Where the plan's own commits start: the merge base with the base branch. A shallow checkout

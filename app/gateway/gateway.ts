@@ -1,3 +1,4 @@
+import type { KnowledgeDraft } from '../engine/forge/knowledge-draft.js';
 import type { StatusValue } from '../engine/forge/names.js';
 import type { Role } from '../engine/forge/permits.js';
 import { getBlob } from './blobs.js';
@@ -9,6 +10,7 @@ import { listDirectory, type DirectoryEntry } from './contents.js';
 import { addBlockedBy, removeBlockedBy, type DependencyOutcome } from './dependencies.js';
 import type { TokenKind } from './github-error.js';
 import { createIssue, updateIssue, type IssueRecord, type IssueUpdate } from './issues.js';
+import { openKnowledgePr, type KnowledgePr } from './knowledge-pr.js';
 import { addLabels, createLabel, listLabels, removeLabel, type Label } from './labels.js';
 import { repositoryRole } from './permissions.js';
 import { listSpecIssues, setStatus, type SpecIssues } from './plan-issues.js';
@@ -74,6 +76,8 @@ export interface Gateway {
   createPullRequest(pull: NewPullRequest): Promise<PullRequestSummary>;
   /** The open pull request from head into base with this title and body: updated, or created. */
   openPullRequest(pull: NewPullRequest): Promise<OpenedPullRequest>;
+  /** The knowledge PR of a draft from `base`, or the one its branch has already (knowledge-pr.ts). */
+  openKnowledgePr(draft: KnowledgeDraft, base: string): Promise<KnowledgePr>;
 
   dispatchWorker(ref: string, inputs: WorkerInputs): Promise<void>;
   unfinishedWorkerRuns(): Promise<WorkerRun[]>;
@@ -130,6 +134,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind): G
     pullRequests: (query) => listPullRequests(r, repo, query),
     createPullRequest: (pull) => createPullRequest(r, repo, pull),
     openPullRequest: (pull) => openPullRequest(r, repo, pull),
+    openKnowledgePr: (draft, base) => openKnowledgePr(r, repo, draft, base),
 
     dispatchWorker: (ref, inputs) => dispatchWorker(r, repo, ref, inputs),
     unfinishedWorkerRuns: () => unfinishedWorkerRuns(r, repo),

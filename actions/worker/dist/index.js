@@ -34079,6 +34079,139 @@ async function removeLabel(request2, repo, issueNumber, name2) {
   }
 }
 
+// app/gateway/pulls.ts
+function toSummary(p) {
+  return { number: p.number, url: p.html_url, state: p.state === "closed" ? "closed" : "open", mergedAt: p.merged_at ?? null };
+}
+async function getPullRequest(request2, repo, number4) {
+  const { data } = await request2("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...repo, pull_number: number4 });
+  return { number: data.number, baseRef: data.base.ref, baseRepo: data.base.repo.full_name, headRef: data.head.ref, headRepo: data.head.repo?.full_name ?? null };
+}
+async function pullRequestFiles(request2, repo, number4) {
+  const files = await paginate2(request2, "GET /repos/{owner}/{repo}/pulls/{pull_number}/files", { ...repo, pull_number: number4, per_page: PAGE_SIZE });
+  return files.map((f) => f.filename);
+}
+async function listPullRequests(request2, repo, query) {
+  const { data } = await request2("GET /repos/{owner}/{repo}/pulls", {
+    ...repo,
+    head: `${repo.owner}:${query.head}`,
+    ...query.base !== void 0 ? { base: query.base } : {},
+    state: query.state,
+    per_page: PAGE_SIZE
+  });
+  return data.map(toSummary);
+}
+async function createPullRequest(request2, repo, pull) {
+  const { data } = await request2("POST /repos/{owner}/{repo}/pulls", { ...repo, title: pull.title, head: pull.head, base: pull.base, body: pull.body });
+  return toSummary(data);
+}
+async function updatePullRequest(request2, repo, number4, text) {
+  await request2("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", { ...repo, pull_number: number4, title: text.title, body: text.body });
+}
+async function openPullRequest(request2, repo, pull) {
+  const openOne = async () => (await listPullRequests(request2, repo, { head: pull.head, base: pull.base, state: "open" }))[0];
+  const update = async (found) => {
+    await updatePullRequest(request2, repo, found.number, pull);
+    return { number: found.number, url: found.url, created: false };
+  };
+  const existing2 = await openOne();
+  if (existing2) return update(existing2);
+  try {
+    const created = await createPullRequest(request2, repo, pull);
+    return { number: created.number, url: created.url, created: true };
+  } catch (e) {
+    if (!hasStatus(e, 422)) throw e;
+    const raced = await openOne();
+    if (!raced) throw e;
+    return update(raced);
+  }
+}
+
+// app/gateway/refs.ts
+function headsRef(branch) {
+  return `heads/${branch}`;
+}
+async function branchSha(request2, repo, branch) {
+  try {
+    return (await request2("GET /repos/{owner}/{repo}/git/ref/{ref}", { ...repo, ref: headsRef(branch) })).data.object.sha;
+  } catch (e) {
+    if (hasStatus(e, 404)) return void 0;
+    throw e;
+  }
+}
+async function createBranch(request2, repo, branch, sha) {
+  try {
+    await request2("POST /repos/{owner}/{repo}/git/refs", { ...repo, ref: `refs/${headsRef(branch)}`, sha });
+    return "created";
+  } catch (e) {
+    if (hasStatus(e, 422) && /already exists/i.test(e.reason)) return "exists";
+    throw e;
+  }
+}
+async function deleteBranch(request2, repo, branch) {
+  try {
+    await request2("DELETE /repos/{owner}/{repo}/git/refs/{ref}", { ...repo, ref: headsRef(branch) });
+    return "deleted";
+  } catch (e) {
+    if (hasStatus(e, 404) || hasStatus(e, 422) && /does not exist/i.test(e.reason)) return "missing";
+    throw e;
+  }
+}
+async function branchesWithPrefix(request2, repo, prefix) {
+  const { data } = await request2("GET /repos/{owner}/{repo}/git/matching-refs/{ref}", { ...repo, ref: headsRef(prefix) });
+  return new Map(data.map((r) => [r.ref.slice("refs/heads/".length), r.object.sha]));
+}
+
+// app/gateway/trees.ts
+var TREE_RECURSIVE_MAX_BYTES = 7 * 1024 * 1024;
+async function getTree(request2, repo, sha, recursive2) {
+  const { data } = await request2("GET /repos/{owner}/{repo}/git/trees/{tree_sha}", {
+    ...repo,
+    tree_sha: sha,
+    ...recursive2 ? { recursive: "1" } : {}
+  });
+  const entries = [];
+  for (const e of data.tree) {
+    if (e.path === void 0 || e.sha === void 0 || e.type === void 0) continue;
+    const entry = { path: e.path, type: e.type, sha: e.sha };
+    if (e.size !== void 0) entry.size = e.size;
+    entries.push(entry);
+  }
+  return { entries, truncated: data.truncated };
+}
+async function createTree(request2, repo, base2, files) {
+  const tree = files.map((f) => ({ path: f.path, mode: "100644", type: "blob", content: f.content }));
+  return (await request2("POST /repos/{owner}/{repo}/git/trees", { ...repo, base_tree: base2, tree })).data.sha;
+}
+
+// app/gateway/knowledge-pr.ts
+function existing(pull) {
+  const state = pull.state === "open" ? "open" : pull.mergedAt ? "merged" : "closed";
+  return { number: pull.number, url: pull.url, state };
+}
+async function newestPull(request2, repo, branch) {
+  return [...await listPullRequests(request2, repo, { head: branch, state: "all" })].sort((a, b) => b.number - a.number)[0];
+}
+async function openKnowledgePr(request2, repo, draft, base2) {
+  const found = await newestPull(request2, repo, draft.branch);
+  if (found) return existing(found);
+  const headSha = await branchSha(request2, repo, base2);
+  if (headSha === void 0) throw new Error(`the branch ${base2} has no commit to start ${draft.branch} from`);
+  const tree = await createTree(request2, repo, await commitTree(request2, repo, headSha), draft.files);
+  const commit = await createCommit(request2, repo, { message: draft.commitMessage, tree, parents: [headSha] });
+  await createBranch(request2, repo, draft.branch, commit);
+  let pull;
+  try {
+    pull = await createPullRequest(request2, repo, { title: draft.title, head: draft.branch, base: base2, body: draft.body });
+  } catch (e) {
+    const again = hasStatus(e, 422) ? await newestPull(request2, repo, draft.branch) : void 0;
+    if (!again) throw e;
+    return existing(again);
+  }
+  await addLabels(request2, repo, pull.number, draft.labels);
+  return { number: pull.number, url: pull.url, state: "opened" };
+}
+
 // app/engine/forge/permits.ts
 var ROLE_ORDER = ["none", "read", "triage", "write", "maintain", "admin"];
 function isRole(name2) {
@@ -34203,54 +34336,6 @@ async function setStatus(request2, repo, issue3, status) {
   return withStatus(issue3.labels, status);
 }
 
-// app/gateway/pulls.ts
-function toSummary(p) {
-  return { number: p.number, url: p.html_url, state: p.state === "closed" ? "closed" : "open", mergedAt: p.merged_at ?? null };
-}
-async function getPullRequest(request2, repo, number4) {
-  const { data } = await request2("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...repo, pull_number: number4 });
-  return { number: data.number, baseRef: data.base.ref, baseRepo: data.base.repo.full_name, headRef: data.head.ref, headRepo: data.head.repo?.full_name ?? null };
-}
-async function pullRequestFiles(request2, repo, number4) {
-  const files = await paginate2(request2, "GET /repos/{owner}/{repo}/pulls/{pull_number}/files", { ...repo, pull_number: number4, per_page: PAGE_SIZE });
-  return files.map((f) => f.filename);
-}
-async function listPullRequests(request2, repo, query) {
-  const { data } = await request2("GET /repos/{owner}/{repo}/pulls", {
-    ...repo,
-    head: `${repo.owner}:${query.head}`,
-    ...query.base !== void 0 ? { base: query.base } : {},
-    state: query.state,
-    per_page: PAGE_SIZE
-  });
-  return data.map(toSummary);
-}
-async function createPullRequest(request2, repo, pull) {
-  const { data } = await request2("POST /repos/{owner}/{repo}/pulls", { ...repo, title: pull.title, head: pull.head, base: pull.base, body: pull.body });
-  return toSummary(data);
-}
-async function updatePullRequest(request2, repo, number4, text) {
-  await request2("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", { ...repo, pull_number: number4, title: text.title, body: text.body });
-}
-async function openPullRequest(request2, repo, pull) {
-  const openOne = async () => (await listPullRequests(request2, repo, { head: pull.head, base: pull.base, state: "open" }))[0];
-  const update = async (found) => {
-    await updatePullRequest(request2, repo, found.number, pull);
-    return { number: found.number, url: found.url, created: false };
-  };
-  const existing = await openOne();
-  if (existing) return update(existing);
-  try {
-    const created = await createPullRequest(request2, repo, pull);
-    return { number: created.number, url: created.url, created: true };
-  } catch (e) {
-    if (!hasStatus(e, 422)) throw e;
-    const raced = await openOne();
-    if (!raced) throw e;
-    return update(raced);
-  }
-}
-
 // app/gateway/reactions.ts
 async function reactToComment(request2, repo, commentId, content) {
   const res = await request2("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", { ...repo, comment_id: commentId, content });
@@ -34258,41 +34343,6 @@ async function reactToComment(request2, repo, commentId, content) {
 }
 async function removeCommentReaction(request2, repo, commentId, reactionId) {
   await request2("DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id}", { ...repo, comment_id: commentId, reaction_id: reactionId });
-}
-
-// app/gateway/refs.ts
-function headsRef(branch) {
-  return `heads/${branch}`;
-}
-async function branchSha(request2, repo, branch) {
-  try {
-    return (await request2("GET /repos/{owner}/{repo}/git/ref/{ref}", { ...repo, ref: headsRef(branch) })).data.object.sha;
-  } catch (e) {
-    if (hasStatus(e, 404)) return void 0;
-    throw e;
-  }
-}
-async function createBranch(request2, repo, branch, sha) {
-  try {
-    await request2("POST /repos/{owner}/{repo}/git/refs", { ...repo, ref: `refs/${headsRef(branch)}`, sha });
-    return "created";
-  } catch (e) {
-    if (hasStatus(e, 422) && /already exists/i.test(e.reason)) return "exists";
-    throw e;
-  }
-}
-async function deleteBranch(request2, repo, branch) {
-  try {
-    await request2("DELETE /repos/{owner}/{repo}/git/refs/{ref}", { ...repo, ref: headsRef(branch) });
-    return "deleted";
-  } catch (e) {
-    if (hasStatus(e, 404) || hasStatus(e, 422) && /does not exist/i.test(e.reason)) return "missing";
-    throw e;
-  }
-}
-async function branchesWithPrefix(request2, repo, prefix) {
-  const { data } = await request2("GET /repos/{owner}/{repo}/git/matching-refs/{ref}", { ...repo, ref: headsRef(prefix) });
-  return new Map(data.map((r) => [r.ref.slice("refs/heads/".length), r.object.sha]));
 }
 
 // app/gateway/request.ts
@@ -34314,28 +34364,6 @@ function gatewayRequest(request2, token) {
     endpoint: request2.endpoint,
     defaults: (options) => gatewayRequest(request2.defaults(options), token)
   });
-}
-
-// app/gateway/trees.ts
-var TREE_RECURSIVE_MAX_BYTES = 7 * 1024 * 1024;
-async function getTree(request2, repo, sha, recursive2) {
-  const { data } = await request2("GET /repos/{owner}/{repo}/git/trees/{tree_sha}", {
-    ...repo,
-    tree_sha: sha,
-    ...recursive2 ? { recursive: "1" } : {}
-  });
-  const entries = [];
-  for (const e of data.tree) {
-    if (e.path === void 0 || e.sha === void 0 || e.type === void 0) continue;
-    const entry = { path: e.path, type: e.type, sha: e.sha };
-    if (e.size !== void 0) entry.size = e.size;
-    entries.push(entry);
-  }
-  return { entries, truncated: data.truncated };
-}
-async function createTree(request2, repo, base2, files) {
-  const tree = files.map((f) => ({ path: f.path, mode: "100644", type: "blob", content: f.content }));
-  return (await request2("POST /repos/{owner}/{repo}/git/trees", { ...repo, base_tree: base2, tree })).data.sha;
 }
 
 // app/gateway/workflows.ts
@@ -34393,6 +34421,7 @@ function gateway(request2, repo, token) {
     pullRequests: (query) => listPullRequests(r, repo, query),
     createPullRequest: (pull) => createPullRequest(r, repo, pull),
     openPullRequest: (pull) => openPullRequest(r, repo, pull),
+    openKnowledgePr: (draft, base2) => openKnowledgePr(r, repo, draft, base2),
     dispatchWorker: (ref, inputs) => dispatchWorker(r, repo, ref, inputs),
     unfinishedWorkerRuns: () => unfinishedWorkerRuns(r, repo),
     cancelRun: (id) => cancelRun(r, repo, id),
@@ -49939,8 +49968,8 @@ function describe(description) {
   const ch = new $ZodCheck({ check: "describe" });
   ch._zod.onattach = [
     (inst) => {
-      const existing = globalRegistry.get(inst) ?? {};
-      globalRegistry.add(inst, { ...existing, description });
+      const existing2 = globalRegistry.get(inst) ?? {};
+      globalRegistry.add(inst, { ...existing2, description });
     }
   ];
   ch._zod.check = () => {
@@ -49952,8 +49981,8 @@ function meta(metadata) {
   const ch = new $ZodCheck({ check: "meta" });
   ch._zod.onattach = [
     (inst) => {
-      const existing = globalRegistry.get(inst) ?? {};
-      globalRegistry.add(inst, { ...existing, ...metadata });
+      const existing2 = globalRegistry.get(inst) ?? {};
+      globalRegistry.add(inst, { ...existing2, ...metadata });
     }
   ];
   ch._zod.check = () => {
@@ -50145,8 +50174,8 @@ function extractDefs(ctx, schema) {
   for (const entry of ctx.seen.entries()) {
     const id = ctx.metadataRegistry.get(entry[0])?.id;
     if (id) {
-      const existing = idToSchema.get(id);
-      if (existing && existing !== entry[0]) {
+      const existing2 = idToSchema.get(id);
+      if (existing2 && existing2 !== entry[0]) {
         throw new Error(`Duplicate schema id "${id}" detected during JSON Schema conversion. Two different schemas cannot share the same id when converted together.`);
       }
       idToSchema.set(id, entry[0]);
@@ -50420,9 +50449,9 @@ function finalize(ctx, schema) {
           const allOf = json2?.allOf;
           if (!Array.isArray(allOf))
             continue;
-          const existing = carriers.get(allOf);
-          if (existing)
-            existing.push(json2);
+          const existing2 = carriers.get(allOf);
+          if (existing2)
+            existing2.push(json2);
           else
             carriers.set(allOf, [json2]);
         }
@@ -56578,7 +56607,37 @@ var HarnessConfigSchema = external_exports.object({
     command: external_exports.object({ command: external_exports.string().min(1), protocol: external_exports.boolean().default(false) }).strict().optional()
   }).strict().default({}),
   /** The least permission a person needs to run a /harness command that changes anything. */
-  permission: external_exports.enum(["read", "triage", "write", "maintain", "admin"]).default("write")
+  permission: external_exports.enum(["read", "triage", "write", "maintain", "admin"]).default("write"),
+  /** The learning loop: what is captured, when reflection runs, how much is surfaced (docs/design.md, Knowledge). */
+  knowledge: external_exports.object({
+    /** A separate knowledge repository (`owner/name`), for learning across projects; else this repository's `.harness/knowledge/`. */
+    repository: external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/).optional(),
+    capture: external_exports.object({
+      /** Capture signals at all. */
+      enabled: external_exports.boolean().default(true),
+      /** Signals one phase of one run may write at most: a bad run must not flood the store. */
+      max_per_phase: external_exports.number().int().min(1).max(1e3).default(20)
+    }).strict().default({ enabled: true, max_per_phase: 20 }),
+    reflect: external_exports.object({
+      /** Reflect when a phase is verified, and when a whole spec is. */
+      on_phase: external_exports.boolean().default(false),
+      on_spec: external_exports.boolean().default(true),
+      /** The weight a pattern needs (each signal counts by its severity: low 1, medium 2, high 3). */
+      min_weight: external_exports.number().positive().max(1e3).default(4),
+      /** The distinct plans (or projects) a pattern must span: a one-off is never a lesson. */
+      min_plans: external_exports.number().int().min(2).max(100).default(2)
+    }).strict().default({ on_phase: false, on_spec: true, min_weight: 4, min_plans: 2 }),
+    surface: external_exports.object({
+      /** Tokens of the brief the surfaced knowledge may take, about four characters each. */
+      budget_tokens: external_exports.number().int().min(0).max(2e4).default(500),
+      /** Lessons, skills and genes surfaced at most. */
+      max_entries: external_exports.number().int().min(0).max(50).default(5)
+    }).strict().default({ budget_tokens: 500, max_entries: 5 })
+  }).strict().default({
+    capture: { enabled: true, max_per_phase: 20 },
+    reflect: { on_phase: false, on_spec: true, min_weight: 4, min_plans: 2 },
+    surface: { budget_tokens: 500, max_entries: 5 }
+  })
 }).strict();
 var DEFAULT_CONFIG = HarnessConfigSchema.parse({});
 

@@ -32,6 +32,51 @@ export const HarnessConfigSchema = z
       .default({}),
     /** The least permission a person needs to run a /harness command that changes anything. */
     permission: z.enum(['read', 'triage', 'write', 'maintain', 'admin']).default('write'),
+    /** The learning loop: what is captured, when reflection runs, how much is surfaced (docs/design.md, Knowledge). */
+    knowledge: z
+      .object({
+        /** A separate knowledge repository (`owner/name`), for learning across projects; else this repository's `.harness/knowledge/`. */
+        repository: z
+          .string()
+          .regex(/^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/)
+          .optional(),
+        capture: z
+          .object({
+            /** Capture signals at all. */
+            enabled: z.boolean().default(true),
+            /** Signals one phase of one run may write at most: a bad run must not flood the store. */
+            max_per_phase: z.number().int().min(1).max(1000).default(20),
+          })
+          .strict()
+          .default({ enabled: true, max_per_phase: 20 }),
+        reflect: z
+          .object({
+            /** Reflect when a phase is verified, and when a whole spec is. */
+            on_phase: z.boolean().default(false),
+            on_spec: z.boolean().default(true),
+            /** The weight a pattern needs (each signal counts by its severity: low 1, medium 2, high 3). */
+            min_weight: z.number().positive().max(1000).default(4),
+            /** The distinct plans (or projects) a pattern must span: a one-off is never a lesson. */
+            min_plans: z.number().int().min(2).max(100).default(2),
+          })
+          .strict()
+          .default({ on_phase: false, on_spec: true, min_weight: 4, min_plans: 2 }),
+        surface: z
+          .object({
+            /** Tokens of the brief the surfaced knowledge may take, about four characters each. */
+            budget_tokens: z.number().int().min(0).max(20_000).default(500),
+            /** Lessons, skills and genes surfaced at most. */
+            max_entries: z.number().int().min(0).max(50).default(5),
+          })
+          .strict()
+          .default({ budget_tokens: 500, max_entries: 5 }),
+      })
+      .strict()
+      .default({
+        capture: { enabled: true, max_per_phase: 20 },
+        reflect: { on_phase: false, on_spec: true, min_weight: 4, min_plans: 2 },
+        surface: { budget_tokens: 500, max_entries: 5 },
+      }),
   })
   .strict();
 

@@ -1,0 +1,104 @@
+import { lintSource } from '@secretlint/core';
+import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+
+/**
+ * The content-safety pass every text goes through before harness writes it where others read
+ * it (a knowledge file, a commit, a comment, a check run, a pull request body): secrets are
+ * redacted and this machine's absolute paths become `${PROJECT_ROOT}`-relative.
+ *
+ * Secrets are found by secretlint's recommended preset, a maintained set of rules for the
+ * credentials people actually leak (cloud keys, GitHub, npm, Slack and model-provider tokens,
+ * private keys, basic-auth URLs…), and, beside it, by the values of the secrets this process
+ * was given (its token and API key variables): a scanner cannot know a custom token's shape,
+ * but the process knows what it holds.
+ */
+
+/** What stands where a secret was. */
+export const REDACTED = '[REDACTED]';
+/** What stands where the project's absolute root was. */
+export const PROJECT_ROOT = '${PROJECT_ROOT}';
+
+export interface Redaction {
+  /** The rule that found it: a secretlint rule id, or `known-secret` for one of the process's own. */
+  rule: string;
+  /** 1-based line of the original text. */
+  line: number;
+}
+
+export interface SafeText {
+  text: string;
+  redactions: Redaction[];
+}
+
+export interface SafetyOptions {
+  /** Absolute directories that stand for the project (the repository, its worktrees, a runner's checkout). */
+  roots?: readonly string[];
+  /** Secret values this process holds (secretValues(process.env)); each occurrence is redacted. */
+  secrets?: readonly string[];
+}
+
+const CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
+
+/** Shorter values are too likely to occur by chance ("true", a port) to be worth redacting. */
+const MIN_SECRET_LENGTH = 8;
+/** Environment variables whose values are secrets by their name. */
+const SECRET_NAME = /(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_?KEY|CREDENTIALS?)$/i;
+
+/** The values of the secret-named variables of an environment, longest first. */
+export function secretValues(env: Readonly<Record<string, string | undefined>>): string[] {
+  const values = Object.entries(env)
+    .filter(([name, value]) => SECRET_NAME.test(name) && value !== undefined && value.trim().length >= MIN_SECRET_LENGTH)
+    .map(([, value]) => value!.trim());
+  return [...new Set(values)].sort((a, b) => b.length - a.length);
+}
+
+function lineAt(text: string, index: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+/** Redact secrets and relativise paths; see the module's comment. */
+export async function makeSafe(text: string, options: SafetyOptions = {}): Promise<SafeText> {
+  const found: { start: number; end: number; rule: string }[] = [];
+  for (const secret of options.secrets ?? []) {
+    if (secret.length < MIN_SECRET_LENGTH) continue;
+    for (let i = text.indexOf(secret); i !== -1; i = text.indexOf(secret, i + secret.length)) found.push({ start: i, end: i + secret.length, rule: 'known-secret' });
+  }
+  const result = await lintSource({ source: { filePath: 'harness-content.txt', content: text, contentType: 'text' }, options: { config: CONFIG } });
+  for (const m of result.messages) found.push({ start: m.range[0], end: m.range[1], rule: m.ruleId });
+
+  // Overlapping findings become one redaction; the text is rebuilt once, front to back.
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const redactions: Redaction[] = [];
+  let out = '';
+  let at = 0;
+  for (const f of found) {
+    if (f.end <= at) continue;
+    const start = Math.max(f.start, at);
+    out += text.slice(at, start) + REDACTED;
+    at = f.end;
+    redactions.push({ rule: f.rule, line: lineAt(text, f.start) });
+  }
+  out += text.slice(at);
+  return { text: relativise(out, options.roots ?? []), redactions };
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** What may follow a root for it to be the whole path: a separator, space, a quote, a bracket, punctuation or the end. */
+const PATH_END = /(?=[/\\\s"'`)\]:;,]|$)/.source;
+
+/**
+ * This machine's paths under a project root as `${PROJECT_ROOT}/…`, longest root first. A root
+ * counts only as a whole path: `/tmp/repo` is not replaced inside `/tmp/repo-2`.
+ */
+export function relativise(text: string, roots: readonly string[]): string {
+  let out = text;
+  for (const root of [...roots].map((r) => r.replace(/\/+$/, '')).filter((r) => r.length > 1).sort((a, b) => b.length - a.length)) {
+    out = out.replace(new RegExp(`${escape(root)}${PATH_END}`, 'g'), PROJECT_ROOT);
+  }
+  return out;
+}

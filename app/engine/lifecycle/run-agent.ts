@@ -2,6 +2,7 @@ import type { WorkerContext } from '../core/agents/agent.js';
 import { HarnessError } from '../core/error.js';
 import type { Checkpoint, OrchestratorMessage, Usage, WorkerMessage } from '../core/protocol/messages.js';
 import type { Plan } from '../core/spec/model.js';
+import type { SurfacedEntry } from '../knowledge/loop.js';
 import { responseTo } from './answers.js';
 import { assignTask } from './assignment.js';
 import type { AttemptPorts } from './ports.js';
@@ -25,6 +26,8 @@ export interface AgentRun {
   logDir: string;
   /** The runtime stopping. */
   signal?: AbortSignal | undefined;
+  /** The accepted knowledge that applies to this plan (surfacing), for its brief. */
+  knowledge?: readonly SurfacedEntry[];
 }
 
 export type AgentResult =

@@ -29,6 +29,7 @@ export const slug = z.string().max(64).regex(SLUG);
 
 export const LEVELS = ['low', 'medium', 'high'] as const;
 export const level = z.enum(LEVELS);
+export type Level = (typeof LEVELS)[number];
 
 export const tags = z.array(z.string().regex(/^\S+$/)).default([]);
 

@@ -1,5 +1,6 @@
 import type { Check, Plan } from '../spec/model.js';
 import { CHECKPOINT_MARKER } from './checkpoint-line.js';
+import { insightInstructions } from './insight-line.js';
 import { parsePlanTasks } from './tasks.js';
 
 /**
@@ -91,6 +92,10 @@ export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
     out.push('', 'Already answered (do not ask again):', ...answers.map(([id, answer]) => `- ${id}: ${answer}`));
   }
   out.push('');
+
+  // An agent that cannot speak the protocol can still print a line.
+  const insights = insightInstructions(options.checkpoints === 'protocol' ? 'protocol' : 'line');
+  if (insights.length > 0) out.push(...insights, '');
 
   out.push('## Commits', '');
   out.push(

@@ -1,5 +1,6 @@
 import type { GraphAnalysis } from '../engine/core/analysis/analyze.js';
 import type { Clock } from '../engine/core/clock.js';
+import type { HarnessConfig } from '../engine/core/config/schema.js';
 import type { Scheduler } from '../engine/core/schedule/scheduler.js';
 import type { ScheduleState } from '../engine/core/schedule/state.js';
 import type { Spec } from '../engine/core/spec/model.js';
@@ -36,6 +37,8 @@ export interface RunOptions {
   pollMs?: number;
   /** Extra environment for agents and checks. */
   env?: Record<string, string>;
+  /** The knowledge section of .github/harness.yml: what is captured (runner/capture.ts); its defaults when absent. */
+  knowledge?: HarnessConfig['knowledge'];
 }
 
 export interface Timing {

@@ -87,6 +87,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     reporter,
     signal: abort.signal,
     env: await gitIdentity(repo),
+    knowledge: config.knowledge,
   };
   if (values.agent !== undefined) options.agent = values.agent;
   if (values.phase !== undefined) options.phase = values.phase.padStart(2, '0');

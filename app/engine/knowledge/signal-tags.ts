@@ -167,27 +167,35 @@ function fileTags(path: string): string[] {
   return out;
 }
 
+/** A program's name as a command starts it: a word, not code or an expansion. */
+const PROGRAM = /^[A-Za-z][A-Za-z0-9._+-]*$/;
+/** Interpreters whose arguments are code or a script path, never a subject. */
+const INTERPRETERS = new Set(['node', 'deno', 'python', 'python3', 'ruby', 'perl', 'php', 'bun']);
+
 function commandTags(line: string): string[] {
   const out: string[] = [];
-  for (const part of line.split(/&&|\|\||[;|\n]/)) {
+  // Quoted arguments are data (a script for `node -e`, a message): their words are not programs.
+  const unquoted = line.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, ' ');
+  for (const part of unquoted.split(/&&|\|\||[;|\n()`]/)) {
     const words = part.trim().split(/\s+/).filter(Boolean);
     let i = 0;
     while (i < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!) || WRAPPERS.has(words[i]!))) i++;
     const program = words[i]?.replace(/^.*\//, '');
-    if (!program || PLUMBING.has(program)) continue;
-    const tag = normaliseTag(program);
+    if (!program || !PROGRAM.test(program) || PLUMBING.has(program)) continue;
+    // python3 and sqlite3 are python and sqlite.
+    const tag = normaliseTag(program.replace(/(?<=[a-z]{2})\d+$/i, ''));
     if (tag) out.push(tag);
     if (MANAGERS.has(program)) {
       // `npm run lint`, `npm test`, `python -m pytest`, `go test ./...`
       const rest = words.slice(i + 1).filter((w) => !w.startsWith('-') && w !== 'run' && w !== 'exec');
       const sub = rest[0];
-      if (sub !== undefined) {
-        const subject = SUBJECTS[sub] ?? (program.startsWith('python') || program === 'node' ? undefined : normaliseTag(sub));
+      if (sub !== undefined && PROGRAM.test(sub)) {
+        const subject = SUBJECTS[sub] ?? (INTERPRETERS.has(program) ? undefined : normaliseTag(sub));
         if (subject) out.push(subject);
-        if (program.startsWith('python') && words.includes('-m')) {
-          const module = normaliseTag(words[words.indexOf('-m') + 1] ?? '');
-          if (module) out.push(module);
-        }
+      }
+      if (program.startsWith('python') && words.includes('-m')) {
+        const module = normaliseTag(words[words.indexOf('-m') + 1] ?? '');
+        if (module) out.push(module);
       }
     }
     if (/\b(?:jest|vitest|pytest|mocha|rspec|phpunit)\b/.test(program)) out.push('testing');

@@ -3,11 +3,9 @@ import { DEFAULT_CONFIG, type HarnessConfig } from '../engine/core/config/schema
 import type { Plan } from '../engine/core/spec/model.js';
 import { KNOWLEDGE_ROOT, projectName } from '../engine/forge/knowledge-draft.js';
 import { captureFiles, captureReads } from '../engine/knowledge/capture.js';
-import { INDEX_FILE } from '../engine/knowledge/store-index.js';
-import { parseKnowledge } from '../engine/knowledge/parse.js';
 import { trajectoryEvents, type TrajectoryEvent } from '../engine/knowledge/trajectory.js';
 import type { SignalDraft, SurfacedEntry } from '../engine/knowledge/loop.js';
-import { historyCandidates, latestAttempt } from '../engine/lifecycle/history.js';
+import { readAttemptHistory } from '../engine/lifecycle/history.js';
 import type { AttemptHistory } from '../engine/lifecycle/signals.js';
 import { secretValues, type SafetyOptions } from '../machine/content-safety.js';
 import { readTextIfExists } from '../machine/files.js';
@@ -67,14 +65,7 @@ export function planHistory(ctx: RunContext, plan: Plan): () => Promise<AttemptH
     if (!knowledgeSettings(ctx).capture.enabled) return undefined;
     try {
       const dir = storeDir(ctx);
-      const paths = historyCandidates(await readTextIfExists(join(dir, INDEX_FILE)), { project: await runProject(ctx), spec: ctx.spec.id, plan: plan.id });
-      const signals = await Promise.all(
-        paths.map(async (path) => {
-          const text = await readTextIfExists(join(dir, path));
-          return text === undefined ? undefined : parseKnowledge('signal', path, text).data;
-        }),
-      );
-      return latestAttempt(signals);
+      return await readAttemptHistory((path) => readTextIfExists(join(dir, path)), { project: await runProject(ctx), spec: ctx.spec.id, plan: plan.id });
     } catch (e) {
       ctx.reporter.event({ kind: 'info', text: `${plan.id}: could not read its earlier attempts from ${KNOWLEDGE_ROOT}: ${(e as Error).message}` });
       return undefined;

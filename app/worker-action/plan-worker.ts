@@ -5,12 +5,13 @@ import type { Plan } from '../engine/core/spec/model.js';
 import type { VerificationReport } from '../engine/core/verify/levels.js';
 import { planBranch } from '../engine/forge/names.js';
 import { agentName } from '../engine/lifecycle/assignment.js';
-import { attemptPlan } from '../engine/lifecycle/attempt-plan.js';
+import { attemptPlan, type AttemptInput } from '../engine/lifecycle/attempt-plan.js';
 import type { PlanCommit } from '../engine/lifecycle/ports.js';
 import { systemClock } from '../machine/clock.js';
 import { localVerifyPorts } from '../machine/verify-ports.js';
 import { agentsConfig } from '../workers/config.js';
 import { agentFor } from '../workers/registry.js';
+import { workerCapture } from './capture.js';
 import { Checkout } from './checkout.js';
 import { alreadyAsked, answerComments, checkpointComment, issueAnswers, type GivenAnswer } from './issue-answers.js';
 import { jobProgress } from './job-log.js';
@@ -58,18 +59,22 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
   run.notes.push(`agent \`${agent}\`${run.inputs.resume ? ', resumed' : ''}; commits as ${identity.name}; plan issue #${issue.number}`);
 
   const clock = systemClock(run.now);
+  const capture = workerCapture(run);
+  const input: AttemptInput = {
+    spec: spec.id,
+    plan,
+    agent,
+    session: `${spec.id}-${plan.id}`,
+    base: await checkout.planBase(run.base),
+    resume: run.inputs.resume,
+    prompt: () => readFile(join(run.root, run.specPath, plan.file), 'utf8'),
+    env: run.env,
+    logDir: join(run.tempDir, 'harness', spec.id, plan.id),
+    ...(capture ? { history: capture.history(plan) } : {}),
+    ...(agent === 'claude' && run.config.agents.claude?.model ? { expects: { model: run.config.agents.claude.model } } : {}),
+  };
   const outcome = await attemptPlan(
-    {
-      spec: spec.id,
-      plan,
-      agent,
-      session: `${spec.id}-${plan.id}`,
-      base: await checkout.planBase(run.base),
-      resume: run.inputs.resume,
-      prompt: () => readFile(join(run.root, run.specPath, plan.file), 'utf8'),
-      env: run.env,
-      logDir: join(run.tempDir, 'harness', spec.id, plan.id),
-    },
+    input,
     {
       agent: (name) => agentFor(name, agentsConfig(run.config)),
       workspace: checkout,
@@ -79,6 +84,9 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
       clock,
     },
   );
+  // The attempt's signals go to the spec's signals PR whatever came of it; only an ended attempt has its knowledge on record.
+  const ended = outcome.kind !== 'checkpoint';
+  await capture?.file(`${plan.id} ${outcome.kind}`, outcome.signals, ended ? { plan, entries: input.knowledge ?? [], verified: outcome.kind === 'verified' } : undefined);
   if (outcome.kind === 'checkpoint') return ask(job, outcome.checkpoint, outcome.commits, outcome.report);
   if (outcome.kind === 'failed') return failed(job, outcome.reason, outcome.commits, outcome.report);
   const { report, commits } = outcome;

@@ -1,5 +1,6 @@
+import { parseKnowledge } from '../knowledge/parse.js';
 import type { Signal } from '../knowledge/schema.js';
-import { signalEntries } from '../knowledge/store-index.js';
+import { INDEX_FILE, signalEntries } from '../knowledge/store-index.js';
 import type { AttemptFailure, AttemptHistory } from './signals.js';
 
 /**
@@ -44,4 +45,19 @@ export function latestAttempt(signals: readonly (Signal | undefined)[]): Attempt
     if (h && (best === undefined || h.attempt > best.attempt)) best = h;
   }
   return best;
+}
+
+/**
+ * The plan's last failed attempt in a store read through `read` (a path relative to the
+ * store's root → its text): the index, then the few signals it points at.
+ */
+export async function readAttemptHistory(read: (path: string) => Promise<string | undefined>, where: { project: string; spec: string; plan: string }): Promise<AttemptHistory | undefined> {
+  const paths = historyCandidates(await read(INDEX_FILE), where);
+  const signals = await Promise.all(
+    paths.map(async (path) => {
+      const text = await read(path);
+      return text === undefined ? undefined : parseKnowledge('signal', path, text).data;
+    }),
+  );
+  return latestAttempt(signals);
 }

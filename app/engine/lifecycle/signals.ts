@@ -339,8 +339,11 @@ export function phaseCompletion(input: { spec: string; phase: Phase; plans: read
   };
 }
 
+/** What a stop knows of a plan it cut short (the App knows it from the plan's issue). */
+export type StoppedPlan = Pick<Plan, 'id' | 'title' | 'phase' | 'filesModified'>;
+
 /** A run a person stopped (Ctrl-C locally, `/harness abort` on GitHub), with what was running then. */
-export function interruptedSignal(input: { spec: string; plans: readonly Plan[]; by: string; phase?: string }): SignalDraft {
+export function interruptedSignal(input: { spec: string; plans: readonly StoppedPlan[]; by: string; phase?: string; context?: string }): SignalDraft {
   const { plans } = input;
   const phases = [...new Set(plans.map((p) => p.phase))];
   const one = plans.length === 1 ? plans[0] : undefined;
@@ -351,7 +354,10 @@ export function interruptedSignal(input: { spec: string; plans: readonly Plan[];
     ...(one ? { phase: one.phase, plan: one.id } : phases.length === 1 ? { phase: phases[0]! } : input.phase !== undefined ? { phase: input.phase } : {}),
     tags: deriveTags({ files: plans.flatMap((p) => p.filesModified), words: ['interrupted'] }),
     happened: `${input.by} stopped ${plans.length === 0 ? `the run of ${input.spec}` : `${plans.map((p) => `plan ${p.id} (${p.title})`).join(', ')} of ${input.spec}`} while ${plans.length === 1 ? 'it was' : 'they were'} running.`,
-    context: plans.length > 0 ? plans.map((p) => `- ${p.id}: files ${p.filesModified.map((f) => `\`${f}\``).join(', ') || 'none declared'}`).join('\n') : 'No plan was running.',
+    context: [
+      ...(plans.length > 0 ? plans.map((p) => `- ${p.id}: files ${p.filesModified.map((f) => `\`${f}\``).join(', ') || 'not known here'}`) : ['No plan was running.']),
+      ...(input.context ? ['', input.context] : []),
+    ].join('\n'),
     cause: 'A person chose to stop the work: it was going wrong, taking too long, or no longer wanted.',
     metadata: { plans: plans.map((p) => p.id) },
   };

@@ -123,6 +123,8 @@ const STOP = new Set([
   'plans',
   'execution',
   'phases',
+  'init',
+  'setup',
 ]);
 
 /** Programs that only run another: the tag is what they run. */
@@ -144,26 +146,26 @@ export function normaliseTag(word: string): string | undefined {
   return tag;
 }
 
-function fileTags(path: string): string[] {
+/**
+ * A file's tags with their weights: what the name says it is (npm, docker, testing, ci) counts
+ * most, then the directories it sits in, then the words of its name; the language least, since
+ * nearly every file of a project shares it.
+ */
+function fileTags(path: string): Map<string, number> {
   const parts = path.split('/').filter(Boolean);
   const name = parts.pop() ?? '';
-  const out: string[] = [];
-  const lower = name.toLowerCase();
-  const named = NAMED_FILES[lower];
-  if (named) out.push(named);
-  if (/(?:^|[._-])(?:test|spec)s?\.[a-z]+$/i.test(name) || parts.some((p) => /^(?:tests?|__tests__|e2e)$/i.test(p))) out.push('testing');
-  if (parts.some((p) => p === '.github') && parts.includes('workflows')) out.push('ci');
+  const out = new Map<string, number>();
+  const add = (tag: string | undefined, weight: number) => {
+    if (tag !== undefined && !/^\d/.test(tag)) out.set(tag, Math.max(out.get(tag) ?? 0, weight));
+  };
+  add(NAMED_FILES[name.toLowerCase()], 2);
+  if (/(?:^|[._-])(?:test|spec)s?\.[a-z]+$/i.test(name) || parts.some((p) => /^(?:tests?|__tests__|e2e)$/i.test(p))) add('testing', 2);
+  if (parts.includes('.github') && parts.includes('workflows')) add('ci', 2);
   const dot = name.lastIndexOf('.');
-  const ext = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
-  const language = LANGUAGES[ext];
-  if (language) out.push(language);
-  const stem = dot > 0 ? name.slice(0, dot) : name;
-  // Directory names and the words of the file's own name: `src/store/sqlite-store.ts` is about a store and sqlite.
-  for (const word of [...parts, ...stem.split(/[-_.]+/)]) {
-    if (/^(?:tests?|spec|__tests__)$/i.test(word)) continue;
-    const tag = normaliseTag(word);
-    if (tag && !/^\d/.test(tag)) out.push(tag);
-  }
+  add(LANGUAGES[dot > 0 ? name.slice(dot + 1).toLowerCase() : ''], 0.75);
+  for (const dir of parts) if (!/^(?:tests?|spec|__tests__)$/i.test(dir)) add(normaliseTag(dir), 1.5);
+  // The words of the file's own name: `sqlite-store.ts` is about sqlite and a store.
+  for (const word of (dot > 0 ? name.slice(0, dot) : name).split(/[-_.]+/)) if (!/^(?:tests?|spec)$/i.test(word)) add(normaliseTag(word), 1);
   return out;
 }
 
@@ -212,10 +214,12 @@ export function deriveTags(sources: TagSources): string[] {
   const add = (tag: string | undefined, weight = 1) => {
     if (tag !== undefined) counts.set(tag, (counts.get(tag) ?? 0) + weight);
   };
-  for (const word of sources.words ?? []) add(normaliseTag(word), 1000);
+  // Given words lead, in the order given.
+  const words = sources.words ?? [];
+  words.forEach((word, i) => add(normaliseTag(word), 1000 + words.length - i));
   for (const check of sources.checks ?? []) add(CHECK_TAGS[check], 2);
   for (const command of sources.commands ?? []) for (const tag of commandTags(command)) add(tag, 2);
-  for (const file of sources.files ?? []) for (const tag of new Set(fileTags(file))) add(tag);
+  for (const file of sources.files ?? []) for (const [tag, weight] of fileTags(file)) add(tag, weight);
   return [...counts]
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, MAX_TAGS)

@@ -53,7 +53,9 @@ function storeDir(ctx: RunContext): string {
 
 /** What the content-safety pass takes this machine's project to be, and the secrets this run holds. */
 export function runSafety(ctx: RunContext): SafetyOptions {
-  return { roots: [ctx.repo.root, ctx.integration.worktree], secrets: secretValues({ ...process.env, ...(ctx.options.env ?? {}) }) };
+  // A plan's worktree is the project too: what an agent saw at `<worktree>/src/a.ts` is `${PROJECT_ROOT}/src/a.ts`.
+  const worktrees = ctx.spec.plans.map((p) => ctx.repo.worktreePath(ctx.spec.id, p.id));
+  return { roots: [ctx.repo.root, ctx.integration.worktree, ...worktrees], secrets: secretValues({ ...process.env, ...(ctx.options.env ?? {}) }) };
 }
 
 /**

@@ -79,7 +79,8 @@ export function workerCapture(run: WorkerRun): WorkerCapture | undefined {
         const branch = signalsBranch(run.spec.id, project, shared !== undefined);
         const ref = (await store.branchSha(branch)) ?? (await base);
         const read = (path: string) => store.fileText(root === '' ? path : `${root}/${path}`, ref);
-        return await readAttemptHistory(read, { project, spec: run.spec.id, plan: plan.id });
+        // A re-run of this workflow run is this attempt again: its own signals are no earlier attempt.
+        return await readAttemptHistory(read, { project, spec: run.spec.id, plan: plan.id }, origin(run));
       } catch (e) {
         run.log.warning(`could not read ${plan.id}'s earlier attempts from ${where}: ${refused(e)}`);
         return undefined;

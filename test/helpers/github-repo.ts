@@ -211,14 +211,18 @@ export class FakeGitHub {
     return tree;
   }
 
-  /** Serve api.github.com from this fake until nock.cleanAll(). */
-  install(): nock.Scope {
+  /**
+   * Serve api.github.com from this fake until nock.cleanAll(): every request, or with `ownOnly`
+   * only this repository's (so that two fakes, a project and its knowledge repository, can serve side by side).
+   */
+  install(options: { ownOnly?: boolean } = {}): nock.Scope {
     const scope = nock(API).persist();
+    const paths = options.ownOnly ? new RegExp(`^/repos/${this.owner}/${this.repo}(?:[/?]|$)`) : /.*/;
     for (const method of ['GET', 'POST', 'PATCH', 'DELETE']) {
       // eslint-disable-next-line @typescript-eslint/no-this-alias -- nock hands the request to a function whose `this` is its own
       const fake = this;
       scope
-        .intercept(/.*/, method)
+        .intercept(paths, method)
         .query(true)
         .reply(function (uri, body) {
           return fake.handle(method, uri, body === '' ? undefined : body);

@@ -103,6 +103,7 @@ export function captureFiles(batch: CaptureBatch, existing: StoreTexts): Capture
       project: batch.project,
       at: batch.at,
       key,
+      origin: batch.origin,
       related: related.slice(0, MAX_RELATED).map((e) => e.path),
       occurrences: related.length + 1,
     });

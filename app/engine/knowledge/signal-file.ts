@@ -20,6 +20,8 @@ export interface Filing {
   related?: readonly string[];
   /** How often this has been seen, this one included. */
   occurrences?: number;
+  /** Where it was captured (signalKey's origin), kept so that a re-run of the same job knows its own signals. */
+  origin?: string;
 }
 
 /** Hex digits of the key that go into the file name: enough to tell a day's signals apart. */
@@ -51,7 +53,7 @@ export function keyOfSignalPath(path: string): string | undefined {
 
 /** The file of one draft, rendered from templates/signal.md (its text as given). */
 export function renderSignal(template: string, draft: SignalDraft, filing: Filing): { path: string; text: string } {
-  const metadata: Record<string, unknown> = { key: filing.key, ...(draft.metadata ?? {}) };
+  const metadata: Record<string, unknown> = { key: filing.key, ...(filing.origin === undefined ? {} : { origin: filing.origin }), ...(draft.metadata ?? {}) };
   if (filing.occurrences !== undefined && filing.occurrences > 1) metadata.occurrences = filing.occurrences;
   if (filing.related && filing.related.length > 0) metadata.related = [...filing.related];
   const phase = draft.phase ?? (draft.plan !== undefined ? planPhase(draft.plan) : undefined);

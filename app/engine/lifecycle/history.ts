@@ -37,10 +37,14 @@ export function historyOf(signal: Signal): AttemptHistory | undefined {
   return { attempt: m.attempt, failure };
 }
 
-/** The latest attempt among the candidates' signals (read in the order historyCandidates gave). */
-export function latestAttempt(signals: readonly (Signal | undefined)[]): AttemptHistory | undefined {
+/**
+ * The latest attempt among the candidates' signals. `notFrom`: an origin whose signals are this
+ * very attempt's (a re-run of the same workflow run), which are no earlier attempt.
+ */
+export function latestAttempt(signals: readonly (Signal | undefined)[], notFrom?: string): AttemptHistory | undefined {
   let best: AttemptHistory | undefined;
   for (const s of signals) {
+    if (notFrom !== undefined && s?.metadata?.origin === notFrom) continue;
     const h = s && historyOf(s);
     if (h && (best === undefined || h.attempt > best.attempt)) best = h;
   }
@@ -51,7 +55,11 @@ export function latestAttempt(signals: readonly (Signal | undefined)[]): Attempt
  * The plan's last failed attempt in a store read through `read` (a path relative to the
  * store's root → its text): the index, then the few signals it points at.
  */
-export async function readAttemptHistory(read: (path: string) => Promise<string | undefined>, where: { project: string; spec: string; plan: string }): Promise<AttemptHistory | undefined> {
+export async function readAttemptHistory(
+  read: (path: string) => Promise<string | undefined>,
+  where: { project: string; spec: string; plan: string },
+  notFrom?: string,
+): Promise<AttemptHistory | undefined> {
   const paths = historyCandidates(await read(INDEX_FILE), where);
   const signals = await Promise.all(
     paths.map(async (path) => {
@@ -59,5 +67,5 @@ export async function readAttemptHistory(read: (path: string) => Promise<string 
       return text === undefined ? undefined : parseKnowledge('signal', path, text).data;
     }),
   );
-  return latestAttempt(signals);
+  return latestAttempt(signals, notFrom);
 }

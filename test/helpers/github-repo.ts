@@ -44,6 +44,9 @@ export interface FakeComment {
   issue: number;
   body: string;
   userType: 'Bot' | 'User';
+  /** Who wrote it: `octocat` for a person, the App's bot otherwise, unless given. */
+  login?: string;
+  created_at?: string;
 }
 
 type GitObject = { type: 'blob'; bytes: Uint8Array } | { type: 'tree'; entries: { name: string; mode: string; sha: string }[] };
@@ -99,6 +102,8 @@ export class FakeGitHub {
   roles = new Map<string, 'admin' | 'maintain' | 'write' | 'triage' | 'read'>();
   /** Workflow dispatches received: the workflow and the body. */
   dispatches: { workflow: string; body: unknown }[] = [];
+  /** The worker workflow's runs, as GET …/actions/workflows/harness-worker.yml/runs lists them by status. */
+  workflowRuns: { id: number; display_title: string; status: string }[] = [];
   /** Pull requests opened through the API (POST /pulls), by number. */
   pullRequests: FakePull[] = [];
   defaultBranch = 'master';
@@ -506,6 +511,16 @@ export class FakeGitHub {
     if ((m = /^DELETE \/git\/refs\/heads\/(.+)$/.exec(route))) {
       return this.branches.delete(m[1]!) ? [204] : [422, { message: 'Reference does not exist' }];
     }
+    if (route === 'GET /actions/workflows/harness-worker.yml/runs') {
+      const runs = this.workflowRuns.filter((r) => query.status === undefined || r.status === query.status);
+      return [200, { total_count: runs.length, workflow_runs: runs }];
+    }
+    if ((m = /^POST \/actions\/runs\/(\d+)\/cancel$/.exec(route))) {
+      const run = this.workflowRuns.find((r) => r.id === Number(m![1]));
+      if (!run || run.status === 'completed') return [409, { message: 'Cannot cancel a workflow run that is completed.' }];
+      run.status = 'completed';
+      return [202, {}];
+    }
     if ((m = /^POST \/actions\/workflows\/([^/]+)\/dispatches$/.exec(route))) {
       this.dispatches.push({ workflow: m[1]!, body });
       return [204];
@@ -610,7 +625,7 @@ export class FakeGitHub {
   }
 
   private commentJson(c: FakeComment): Record<string, unknown> {
-    return { id: c.id, body: c.body, user: { login: c.userType === 'Bot' ? 'harness[bot]' : 'octocat', type: c.userType } };
+    return { id: c.id, body: c.body, user: { login: c.login ?? (c.userType === 'Bot' ? 'harness[bot]' : 'octocat'), type: c.userType }, ...(c.created_at ? { created_at: c.created_at } : {}) };
   }
 }
 

@@ -9,7 +9,7 @@ import { FakeGitHub } from '../helpers/github-repo.js';
 import { testOctokit } from '../helpers/octokit.js';
 import { OWNER, REPO, testLog } from '../helpers/worker-github.js';
 import { isolateGit, workerRepo, type WorkerRepo } from '../helpers/worker-repo.js';
-import { SPEC, SPEC_PATH, specRepo, step, type WorkerPlan } from '../helpers/worker-spec.js';
+import { SPEC, specRepo, step, type WorkerPlan } from '../helpers/worker-spec.js';
 
 /**
  * The worker's signals on GitHub (app/worker-action/capture.ts): each job appends to the spec's

@@ -332,7 +332,7 @@ export function phaseCompletion(input: { spec: string; phase: Phase; plans: read
     spec: input.spec,
     phase: phase.id,
     tags,
-    happened: `Phase ${phase.id} (${phase.title}) of ${input.spec} was verified: ${done.length} plan${done.length === 1 ? '' : 's'}${timed.length > 0 ? ` in ${minutes >= 1 ? `${minutes} minutes` : 'under a minute'} of work` : ''}, ${attempts} attempt${attempts === 1 ? '' : 's'}.\n\n${lines.join('\n')}`,
+    happened: `Phase ${phase.id} (${phase.title}) of ${input.spec} was verified: ${done.length} plan${done.length === 1 ? '' : 's'}${timed.length > 0 ? ` in ${minutes >= 1 ? `${minutes} minutes` : 'under a minute'} of work` : ''}, ${attempts === done.length ? `${done.length === 1 ? 'on its' : 'each on its'} first attempt` : `${attempts} attempts`}.\n\n${lines.join('\n')}`,
     context: `${checks.length > 0 ? `Phase-level verification ran ${checks.length} check${checks.length === 1 ? '' : 's'} on the merged work; all passed.` : 'The phase has no checks of its own beyond its plans\'.'}${retried.length > 0 ? ` Needed more than one attempt: ${retried.map((p) => p.id).join(', ')}.` : ''}`,
     cause: retried.length > 0 ? 'Most plans passed at once; the ones that did not have their own signals.' : 'Every plan passed on its first attempt.',
     metadata: { plans: done.length, attempts, ...(timed.length > 0 ? { minutes } : {}) },

@@ -61,8 +61,12 @@ const INTRO = [
 
 interface Section {
   heading: string;
+  /** What the heading says of its rows: a signal section's project and spec, or another kind. */
+  of: SectionOf | undefined;
   /** The rows harness wrote, by path. */
   entries: Map<string, IndexEntry>;
+  /** Each row's line as it was read, kept as it is when the row does not change. */
+  lines: Map<string, string>;
   /** Lines in the section harness did not write and cannot read: kept as they are. */
   other: string[];
 }
@@ -73,6 +77,8 @@ function cell(text: string): string {
 
 function cells(row: string): string[] {
   const inner = row.trim().replace(/^\|/, '').replace(/\|$/, '');
+  // Most rows escape nothing: a plain split is what keeps reading a large index cheap.
+  if (!inner.includes('\\|')) return inner.split('|').map((c) => c.trim());
   return inner.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
 }
 
@@ -111,10 +117,19 @@ function parseTags(text: string): string[] {
   return text === NONE ? [] : text.split(',').map((t) => t.trim()).filter(Boolean);
 }
 
-function parseRow(heading: string, row: string): IndexEntry | undefined {
-  const c = cells(row);
+type SectionOf = { kind: 'signal'; project: string; spec: string | undefined } | { kind: IndexedKind };
+
+function sectionOf(heading: string): SectionOf | undefined {
   const signal = /^## Signals · (\S+) · (\S+)$/.exec(heading);
-  if (signal) {
+  if (signal) return { kind: 'signal', project: signal[1]!, spec: signal[2] === NONE ? undefined : signal[2]! };
+  const kind = (Object.keys(TITLES) as IndexedKind[]).find((k) => heading === `## ${TITLES[k]}`);
+  return kind ? { kind } : undefined;
+}
+
+function parseRow(of: SectionOf | undefined, row: string): IndexEntry | undefined {
+  if (!of) return undefined;
+  const c = cells(row);
+  if (of.kind === 'signal') {
     if (c.length !== 7) return undefined;
     const path = linkTarget(c[6]!);
     if (!path || !/^\d{4}-\d\d-\d\dT/.test(c[0]!)) return undefined;
@@ -124,11 +139,11 @@ function parseRow(heading: string, row: string): IndexEntry | undefined {
       timestamp: c[0]!,
       type: c[1] as SignalType,
       severity: c[2] as Level,
-      project: signal[1]!,
+      project: of.project,
       tags: parseTags(c[4]!),
       summary: c[5] === NONE ? '' : c[5]!,
     };
-    if (signal[2] !== NONE) entry.spec = signal[2]!;
+    if (of.spec !== undefined) entry.spec = of.spec;
     const phase = /^phase (\S+)$/.exec(c[3]!);
     if (phase) entry.phase = phase[1]!;
     else if (c[3] !== NONE) {
@@ -137,11 +152,14 @@ function parseRow(heading: string, row: string): IndexEntry | undefined {
     }
     return entry;
   }
-  const kind = (Object.keys(TITLES) as IndexedKind[]).find((k) => heading === `## ${TITLES[k]}`);
-  if (!kind || c.length !== 4) return undefined;
+  if (c.length !== 4) return undefined;
   const path = linkTarget(c[3]!);
   if (!path) return undefined;
-  return { kind, path, updated: c[0]!, title: c[1] === NONE ? '' : c[1]!, tags: parseTags(c[2]!) };
+  return { kind: of.kind, path, updated: c[0]!, title: c[1] === NONE ? '' : c[1]!, tags: parseTags(c[2]!) };
+}
+
+function newSection(heading: string): Section {
+  return { heading, of: sectionOf(heading), entries: new Map(), lines: new Map(), other: [] };
 }
 
 function parseSections(text: string): Map<string, Section> {
@@ -149,14 +167,16 @@ function parseSections(text: string): Map<string, Section> {
   let current: Section | undefined;
   for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
     if (line.startsWith('## ')) {
-      current = sections.get(line.trim()) ?? { heading: line.trim(), entries: new Map(), other: [] };
+      current = sections.get(line.trim()) ?? newSection(line.trim());
       sections.set(current.heading, current);
       continue;
     }
     if (!current || line.trim() === '' || SIGNAL_HEADER.includes(line.trim()) || DOCUMENT_HEADER.includes(line.trim())) continue;
-    const entry = line.trimStart().startsWith('|') ? parseRow(current.heading, line) : undefined;
-    if (entry) current.entries.set(entry.path, entry);
-    else current.other.push(line);
+    const entry = line.trimStart().startsWith('|') ? parseRow(current.of, line) : undefined;
+    if (entry) {
+      current.entries.set(entry.path, entry);
+      current.lines.set(entry.path, line);
+    } else current.other.push(line);
   }
   return sections;
 }
@@ -178,8 +198,13 @@ function sectionOrder(heading: string): string {
   return i >= 0 ? `0${i}` : `1${heading}`;
 }
 
+/** Code-point order: the index is ASCII, and localeCompare would cost more than the rest of a capture. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 function byNewest(a: IndexEntry, b: IndexEntry): number {
-  return whenOf(b).localeCompare(whenOf(a)) || b.path.localeCompare(a.path);
+  return compareText(whenOf(b), whenOf(a)) || compareText(b.path, a.path);
 }
 
 /**
@@ -189,19 +214,25 @@ function byNewest(a: IndexEntry, b: IndexEntry): number {
  */
 export function updateIndex(text: string | undefined, entries: readonly IndexEntry[]): string {
   const sections = parseSections(text ?? '');
+  const moved = new Set(entries.map((e) => e.path));
+  for (const s of sections.values()) {
+    for (const path of moved) {
+      s.entries.delete(path);
+      s.lines.delete(path);
+    }
+  }
   for (const entry of entries) {
     const heading = headingOf(entry);
-    for (const s of sections.values()) if (s.heading !== heading) s.entries.delete(entry.path);
-    const section = sections.get(heading) ?? { heading, entries: new Map(), other: [] };
+    const section = sections.get(heading) ?? newSection(heading);
     section.entries.set(entry.path, entry);
     sections.set(heading, section);
   }
   const out = [...INTRO];
-  for (const section of [...sections.values()].sort((a, b) => sectionOrder(a.heading).localeCompare(sectionOrder(b.heading)))) {
+  for (const section of [...sections.values()].sort((a, b) => compareText(sectionOrder(a.heading), sectionOrder(b.heading)))) {
     if (section.entries.size === 0 && section.other.length === 0) continue;
     const rows = [...section.entries.values()].sort(byNewest);
     const header = section.heading.startsWith('## Signals') ? SIGNAL_HEADER : DOCUMENT_HEADER;
-    out.push('', section.heading, '', ...header, ...rows.map(renderRow));
+    out.push('', section.heading, '', ...header, ...rows.map((e) => section.lines.get(e.path) ?? renderRow(e)));
     if (section.other.length > 0) out.push('', ...section.other);
   }
   return `${out.join('\n')}\n`;

@@ -1,6 +1,6 @@
 import { parseKnowledge } from '../knowledge/parse.js';
 import type { Signal } from '../knowledge/schema.js';
-import { INDEX_FILE, signalEntries } from '../knowledge/store-index.js';
+import { compareText, INDEX_FILE, signalEntries } from '../knowledge/store-index.js';
 import type { AttemptFailure, AttemptHistory } from './signals.js';
 
 /**
@@ -17,7 +17,7 @@ const FAILURE_TYPES = new Set(['struggle', 'stuck', 'timeout']);
 export function historyCandidates(index: string | undefined, where: { project: string; spec: string; plan: string }, limit = 5): string[] {
   return signalEntries(index)
     .filter((e) => FAILURE_TYPES.has(e.type) && e.project === where.project && e.spec === where.spec && e.plan === where.plan)
-    .sort((a, b) => b.timestamp.localeCompare(a.timestamp) || b.path.localeCompare(a.path))
+    .sort((a, b) => compareText(b.timestamp, a.timestamp) || compareText(b.path, a.path))
     .slice(0, limit)
     .map((e) => e.path);
 }

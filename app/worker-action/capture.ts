@@ -61,7 +61,9 @@ export function workerCapture(run: WorkerRun): WorkerCapture | undefined {
   const project = projectName(run.forge.repo.repo);
   const root = storeRoot(shared);
   const where = shared ?? 'this repository';
-  const base = shared === undefined ? Promise.resolve(run.base) : store.defaultBranch();
+  // Asked only when needed, and only ever inside a try: a refused request must not go unobserved.
+  let asked: Promise<string> | undefined;
+  const base = () => (asked ??= shared === undefined ? Promise.resolve(run.base) : store.defaultBranch());
   const refused = (e: unknown): string => {
     if (shared !== undefined && e instanceof GitHubError && (e.kind === 'forbidden' || e.kind === 'not-found' || e.kind === 'unauthorized')) {
       return `${e.message}. The knowledge repository ${shared} is another repository, which a job's GITHUB_TOKEN cannot write: give the worker a token that can (a GitHub App installation token or a fine-grained token with contents and pull-requests write on ${shared}) as its \`token\` input`;
@@ -77,7 +79,7 @@ export function workerCapture(run: WorkerRun): WorkerCapture | undefined {
     history: (plan) => async () => {
       try {
         const branch = signalsBranch(run.spec.id, project, shared !== undefined);
-        const ref = (await store.branchSha(branch)) ?? (await base);
+        const ref = (await store.branchSha(branch)) ?? (await base());
         const read = (path: string) => store.fileText(root === '' ? path : `${root}/${path}`, ref);
         // A re-run of this workflow run is this attempt again: its own signals are no earlier attempt.
         return await readAttemptHistory(read, { project, spec: run.spec.id, plan: plan.id }, origin(run));
@@ -103,7 +105,7 @@ export function workerCapture(run: WorkerRun): WorkerCapture | undefined {
           trajectory,
           template: await loadTemplate('signal.md'),
           maxPerPhase: settings.capture.max_per_phase,
-          base: await base,
+          base: await base(),
           ...(shared === undefined ? {} : { knowledgeRepository: shared }),
           what,
           safe: async (text) => (await makeSafe(text, safety)).text,

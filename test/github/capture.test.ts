@@ -8,7 +8,7 @@ import { testProbot, webhookExample } from '../helpers/probot.js';
 import { planMd, specOf } from '../helpers/spec.js';
 
 /**
- * The App's own signals (app/github/capture.ts): a person's frustration read off the thread a
+ * The App's own signals (app/github/commands/signals.ts): a person's frustration read off the thread a
  * command arrives in, and a plan a person aborted, appended to the spec's signals PR that the
  * workers append to. Against the stateful fake, through Probot with real webhook payloads.
  */

@@ -4,7 +4,7 @@ import { planBranch, planCheck } from '../../engine/forge/names.js';
 import { workerRunTitle } from '../../engine/forge/worker-target.js';
 import { hasStatus } from '../../gateway/github-error.js';
 import { interruptedSignal } from '../../engine/lifecycle/signals.js';
-import { captureFromApp } from '../capture.js';
+import { captureFromApp } from './signals.js';
 import { resolveSpec, type Invocation } from './invocation.js';
 import { findPlan, setStatus } from './plan-issues.js';
 

@@ -2,7 +2,7 @@ import type { Command } from '../../engine/forge/command.js';
 import { changesAnything } from '../../engine/forge/command.js';
 import { frustrationSignal } from '../../engine/forge/frustration.js';
 import type { CommentRecord } from '../../gateway/comments.js';
-import { captureFromApp } from '../capture.js';
+import { captureFromApp } from './signals.js';
 import type { Invocation } from './invocation.js';
 
 /** The sticky status comment's first line, which names the spec a spec PR is about. */

@@ -1,11 +1,11 @@
-import { projectName } from '../engine/forge/knowledge-draft.js';
-import { signalsAppend } from '../engine/forge/signals-pr.js';
-import type { SignalDraft } from '../engine/knowledge/loop.js';
-import { gateway, type Gateway } from '../gateway/gateway.js';
-import { GitHubError } from '../gateway/github-error.js';
-import { makeSafe, secretValues } from '../machine/content-safety.js';
-import { loadTemplate } from '../machine/templates.js';
-import type { Invocation } from './commands/invocation.js';
+import { projectName } from '../../engine/forge/knowledge-draft.js';
+import { signalsAppend } from '../../engine/forge/signals-pr.js';
+import type { SignalDraft } from '../../engine/knowledge/loop.js';
+import { gateway, type Gateway } from '../../gateway/gateway.js';
+import { GitHubError } from '../../gateway/github-error.js';
+import { makeSafe, secretValues } from '../../machine/content-safety.js';
+import { loadTemplate } from '../../machine/templates.js';
+import type { Invocation } from './invocation.js';
 
 /**
  * The App's own signals (what people do: frustration, a plan aborted) appended to the spec's

@@ -76,7 +76,10 @@ export function spikeHome(repo: RunRepo, slug: string): { worktree: string; logD
  */
 export async function runLocalSpike(repo: RunRepo, options: LocalSpikeOptions): Promise<LocalSpike> {
   const now = options.now ?? (() => new Date());
-  const slug = slugOf(options.question);
+  const secrets = secretValues({ ...process.env, ...options.env });
+  // The question names a branch and is committed: what it should not carry is taken out first.
+  const question = (await makeSafe(options.question, { roots: [repo.root], secrets })).text;
+  const slug = slugOf(question);
   const project = options.project ?? (await localProject(repo));
   const branch = knowledgeBranch('spike', slug);
   const { worktree, logDir } = spikeHome(repo, slug);
@@ -91,7 +94,7 @@ export async function runLocalSpike(repo: RunRepo, options: LocalSpikeOptions): 
   try {
     const opened = !(await repo.branchExists(branch));
     await repo.ensureWorktree(worktree, branch, await repo.revParse('HEAD'));
-    const safety = { roots: [worktree, repo.root, logDir], secrets: secretValues({ ...process.env, ...options.env }) };
+    const safety = { roots: [worktree, repo.root, logDir], secrets };
     let folder = spikeFolder(project, slug);
     if (opened || !existsSync(join(worktree, folder, SPIKE_FILES.hypothesis))) {
       // A branch made by an earlier run under another project name keeps its folder.
@@ -100,7 +103,7 @@ export async function runLocalSpike(repo: RunRepo, options: LocalSpikeOptions): 
       else {
         const draft = spikeDraft({
           template: await loadTemplate('spike/HYPOTHESIS.md'),
-          question: options.question,
+          question,
           project,
           now: now(),
           askedIn: `Asked${options.askedBy ? ` by ${options.askedBy}` : ''} with \`harness spike\`.`,

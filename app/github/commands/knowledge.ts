@@ -20,10 +20,12 @@ import { specsHere, type Invocation } from './invocation.js';
 export async function spike(inv: Invocation, command: Extract<Command, { name: 'spike' }>, askedIn: string): Promise<string> {
   const specs = await specsHere(inv);
   const project = projectName(inv.github.repo.repo);
+  // The question is written into a commit, a PR and a reply: what it should not carry is taken out first.
+  const question = await safe(command.question);
   const draft = await safeDraft(
     spikeDraft({
       template: await loadTemplate('spike/HYPOTHESIS.md'),
-      question: command.question,
+      question,
       project,
       ...(specs.length === 1 ? { spec: specs[0]! } : {}),
       now: inv.now(),
@@ -36,9 +38,9 @@ export async function spike(inv: Invocation, command: Extract<Command, { name: '
     case 'opened': {
       const started = await startWorker(inv, draft.slug, false);
       if (started !== true) {
-        return `Opened spike #${pr.number} for "${command.question}" (${pr.url}), but its worker could not be started: ${started}. Once that is fixed, ask again to start it.`;
+        return `Opened spike #${pr.number} for "${question}" (${pr.url}), but its worker could not be started: ${started}. Once that is fixed, ask again to start it.`;
       }
-      return `Opened spike #${pr.number} for "${command.question}": its worker drafts the hypothesis and the experiment, runs it in \`${folder}/\` and writes the decision there. ${pr.url}`;
+      return `Opened spike #${pr.number} for "${question}": its worker drafts the hypothesis and the experiment, runs it in \`${folder}/\` and writes the decision there. ${pr.url}`;
     }
     case 'open': {
       const entries = await inv.github.directory(folder, draft.branch);
@@ -73,10 +75,13 @@ async function startWorker(inv: Invocation, slug: string, resume: boolean): Prom
   }
 }
 
-/** A draft's texts as they may be committed and shown: no secret of this process, no path of this machine. */
+/** Text as it may be committed and shown: no secret of this process, no path of this machine. */
+async function safe(text: string): Promise<string> {
+  return (await makeSafe(text, { roots: [process.cwd()], secrets: secretValues(process.env) })).text;
+}
+
+/** A draft's texts made safe (the template and the commenter's words are in them). */
 async function safeDraft(draft: KnowledgeDraft): Promise<KnowledgeDraft> {
-  const options = { roots: [process.cwd()], secrets: secretValues(process.env) };
-  const safe = async (text: string) => (await makeSafe(text, options)).text;
   return {
     ...draft,
     files: await Promise.all(draft.files.map(async (f) => ({ path: f.path, content: await safe(f.content) }))),

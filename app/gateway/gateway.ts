@@ -75,8 +75,8 @@ export interface Gateway {
   pullRequestFiles(number: number): Promise<string[]>;
   pullRequests(query: PullRequestQuery): Promise<PullRequestSummary[]>;
   createPullRequest(pull: NewPullRequest): Promise<PullRequestSummary>;
-  /** A pull request's new title and body. */
-  updatePullRequest(number: number, text: { title: string; body: string }): Promise<void>;
+  /** A pull request's new body, and title when one is given. */
+  updatePullRequest(number: number, text: { title?: string; body: string }): Promise<void>;
   /** The open pull request from head into base with this title and body: updated, or created. */
   openPullRequest(pull: NewPullRequest): Promise<OpenedPullRequest>;
   /** The knowledge PR of a draft from `base`, or the one its branch has already (knowledge-pr.ts). */

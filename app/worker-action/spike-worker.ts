@@ -50,11 +50,12 @@ export async function runSpikeWorker(run: SpikeWorkerRun, slug: string): Promise
   // What the stages committed is the spike's record so far, whatever the end: a later run goes on from it.
   if (outcome.commits.length > 0) await checkout.push(branch);
 
-  const question = outcome.kind === 'decided' ? outcome.identity.question : (outcome.identity?.question ?? slug);
-  const report = (await makeSafe(spikeReport(reportInput(outcome, question, folder, agent, run.runUrl)), { roots: [run.root, run.tempDir], secrets: secretValues({ ...process.env, ...run.env }) })).text;
+  // Without the question (its record cannot be read) the PR keeps the title it has.
+  const question = outcome.identity?.question;
+  const report = (await makeSafe(spikeReport(reportInput(outcome, question ?? `the spike ${slug}`, folder, agent, run.runUrl)), { roots: [run.root, run.tempDir], secrets: secretValues({ ...process.env, ...run.env }) })).text;
   const pull = (await forge.pullRequests({ head: branch, state: 'open' }))[0];
   if (pull) {
-    await forge.updatePullRequest(pull.number, { title: spikeTitle(question), body: report });
+    await forge.updatePullRequest(pull.number, { ...(question === undefined ? {} : { title: spikeTitle(question) }), body: report });
     log.info(`told the spike's PR #${pull.number} what was found: ${pull.url}`);
   } else {
     log.warning(`no open pull request for ${branch}: the spike was closed or merged meanwhile; its records are pushed to the branch`);

@@ -1,6 +1,7 @@
 import { renderTemplate } from '../core/documents/render-template.js';
 import { knowledgeBranch, knowledgeLabels, KNOWLEDGE_ROOT, type KnowledgeDraft } from './knowledge-draft.js';
 import { slug as slugOf } from './slug.js';
+import { spikeTitle } from './spike-pr.js';
 
 export interface SpikeDraftInput {
   /** templates/spike/HYPOTHESIS.md as shipped. */
@@ -52,7 +53,7 @@ export function spikeDraft(input: SpikeDraftInput): KnowledgeDraft {
     branch: knowledgeBranch('spike', slug),
     files: [{ path, content }],
     commitMessage: `spike: ${input.question}`,
-    title: `Spike: ${input.question}`,
+    title: spikeTitle(input.question),
     body: [
       `A spike to settle one question before it costs a plan: **${input.question}**`,
       '',

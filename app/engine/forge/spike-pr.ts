@@ -68,7 +68,7 @@ export function spikeReport(input: SpikeReportInput): string {
     if (failed.problems.length > 0) out.push('', ...failed.problems.map((p) => `- ${p}`));
     out.push(
       '',
-      `It was run by ${by}. What the stages before finished is committed on this branch, in \`${input.folder}/\`. Ask again with the same \`/harness spike\` question to run it from there.`,
+      `It was run by ${by}. Whatever stage finished before is committed on this branch, in \`${input.folder}/\`. Once what is said above is fixed, ask again with the same \`/harness spike\` question: the spike goes on from what the branch holds.`,
     );
   }
   const kept: string[] = [];

@@ -119,9 +119,6 @@ export async function runSpike(input: SpikeInput, ports: SpikePorts): Promise<Sp
   const note = (message: string) => progress.event({ kind: 'progress', message });
   const read = (name: string) => workspace.read(spikeFile(folder, name));
 
-  const refused = spikeAgentRefusal(agent);
-  if (refused) return failed(refused);
-
   const left = await workspace.interrupted();
   if (left) {
     report.leftovers = await workspace.reset(left.since);
@@ -136,6 +133,9 @@ export async function runSpike(input: SpikeInput, ports: SpikePorts): Promise<Sp
   if (!folder.replace(/\/+$/, '').endsWith(`/${expected}`)) {
     return failed(`${spikeFile(folder, SPIKE_FILES.hypothesis)} names the spike ${expected}, which is not its folder ${folder}; make project and spike match the folder`, { identity });
   }
+
+  const refused = spikeAgentRefusal(agent);
+  if (refused) return failed(refused, { identity });
 
   const decided = await decidedAlready(input, ports, identity);
   if (decided) return { ...decided, ...report };

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseKnowledge } from '../../app/engine/knowledge/parse.js';
@@ -243,6 +244,44 @@ describe('harness spike', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('is Claude\'s by default: a stand-in claude on PATH gets each stage\'s brief, headless', async () => {
+    const bin = await tempDir('fake-claude-');
+    await writeFile(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(FIXTURES, 'claude', 'fake-claude.mjs')}" "$@"\n`);
+    await chmod(join(bin, 'claude'), 0o755);
+    const saved = { PATH: process.env.PATH, FAKE_CLAUDE_SCRIPT: process.env.FAKE_CLAUDE_SCRIPT, FAKE_CLAUDE_STATE: process.env.FAKE_CLAUDE_STATE };
+    Object.assign(process.env, { PATH: `${bin}:${process.env.PATH}`, FAKE_CLAUDE_SCRIPT: 'spike-design.jsonl,spike-run.jsonl', FAKE_CLAUDE_STATE: bin });
+    try {
+      const root = await makeRepo({});
+      const slug = 'does-sqlite-wal-mode-help-concurrent-writers';
+      const folder = `.harness/knowledge/spikes/notes/${slug}`;
+
+      const result = await runCli(['spike', 'Does SQLite WAL mode help concurrent writers?', '--project', 'notes'], root);
+
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(`spike ${slug}: design, by claude`);
+      expect(result.stdout).toContain('  decision:  Run the notes store in WAL mode with a 5 s busy timeout.');
+      const calls = readFileSync(join(bin, 'calls.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { args: string[]; env: Record<string, string> });
+      expect(calls.map((c) => [c.env.HARNESS_PLAN, c.env.HARNESS_SPIKE_STAGE, c.env.HARNESS_SPIKE_FOLDER])).toEqual([
+        ['design', 'design', folder],
+        ['run', 'run', folder],
+      ]);
+      for (const c of calls) expect(c.args.slice(2, 6)).toEqual(['--output-format', 'stream-json', '--verbose', '--permission-mode']);
+      expect(calls[0]!.args[1]).toContain('## Design');
+      expect(calls[1]!.args[1]).toContain('- `busy`: writes failing with SQLITE_BUSY, out of 400; target: 0');
+      const decision = parseKnowledge('decision', `${folder}/DECISION.md`, git(root, 'show', `harness/knowledge/spike/${slug}:${folder}/DECISION.md`));
+      expect(decision.problems).toEqual([]);
+      expect(decision.data).toMatchObject({ outcome: 'confirmed', confidence: 'high' });
+    } finally {
+      Object.assign(process.env, saved);
+      if (saved.FAKE_CLAUDE_SCRIPT === undefined) delete process.env.FAKE_CLAUDE_SCRIPT;
+      if (saved.FAKE_CLAUDE_STATE === undefined) delete process.env.FAKE_CLAUDE_STATE;
+    }
   });
 
   it('files the spike under --project, and says why the script agent cannot run one', async () => {

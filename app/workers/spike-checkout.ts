@@ -77,7 +77,7 @@ export class SpikeCheckout implements SpikeWorkspace {
     if (gone.length > 0) await this.git.run(['rm', '--cached', '--quiet', '--ignore-unmatch', '-r', '--', ...gone]);
   }
 
-  async commit(since: string, message: CommitMessage): Promise<SpikeCommit | undefined> {
+  async commit(since: string, message: CommitMessage, folder?: string): Promise<SpikeCommit | undefined> {
     const redactions: SpikeCommit['redactions'] = [];
     const dropped: SpikeCommit['dropped'] = [];
     for (const path of await this.changedSince(since)) {
@@ -110,7 +110,8 @@ export class SpikeCheckout implements SpikeWorkspace {
     const subject = (await makeSafe(message.subject, this.options.safety)).text;
     const body = message.body === undefined ? undefined : (await makeSafe(message.body, this.options.safety)).text;
     await this.git.run(['reset', '--soft', '--quiet', since]);
-    await this.git.addAll();
+    if (folder === undefined) await this.git.addAll();
+    else await this.git.run(['add', '-A', '--', folder]);
     if ((await this.git.stagedFiles()).length === 0) return undefined;
     const sha = await this.git.commit({ subject, ...(body === undefined ? {} : { body }), trailers: message.trailers }, { noVerify: true });
     return { sha, redactions, dropped };

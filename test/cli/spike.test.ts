@@ -130,13 +130,14 @@ describe('harness spike', () => {
     const result = await runCli(['spike', QUESTION], root);
 
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("  put back, written outside the spike's folder: README.md, notes/outside.txt");
+    // hidden.txt shows only once the agent's .gitignore is put back: it is put back too.
+    expect(result.stdout).toContain("  put back, written outside the spike's folder: .gitignore, README.md, notes/outside.txt, hidden.txt");
     expect(show(root, 'README.md')).toBe('# test');
-    expect(() => show(root, 'notes/outside.txt')).toThrow();
+    for (const path of ['notes/outside.txt', '.gitignore', 'hidden.txt']) expect(() => show(root, path)).toThrow();
     expect(git(root, 'diff', '--name-only', `main..${BRANCH}`).trim().split('\n').every((p) => p.startsWith(`${folder}/`))).toBe(true);
     // No commit on the branch ever held them: the agent's own commits are folded into harness's.
     expect(git(root, 'log', '--format=%H', '--all', '--', 'notes/outside.txt').trim()).toBe('');
-    expect(commits(root)[1]!.body).toContain("Put back as they were (written outside the spike's folder): README.md, notes/outside.txt.");
+    expect(commits(root)[1]!.body).toContain("Put back as they were (written outside the spike's folder): .gitignore, README.md, notes/outside.txt, hidden.txt.");
   });
 
   it('commits no secret and no path of this machine that the agent wrote into its results', async () => {

@@ -125,7 +125,7 @@ describe('the worker action: a spike', () => {
       expect(body).toContain(`The spike was designed and run by the \`command\` agent in [this worker run](${RUN_URL}); its records are in \`${FOLDER}/\`.`);
       expect(body).toContain('### Method\n\nA benchmark within a time box of 5 minutes, against 2 criteria:\n\n- `roundtrip`: ms to write and read back 200 files; target under 2000\n- `intact`: files read back unchanged, out of 200; target 200');
       expect(body).toMatch(/### Results\n\n\| criterion \| target \| measured \| met \| from \|\n\|---\|---\|---\|---\|---\|\n\| roundtrip \| under 2000 \| [\d.]+ ms \| yes \| results\/roundtrip\.txt \|\n\| intact \| 200 \| 200 \| yes \| results\/roundtrip\.txt \|/);
-      expect(body).toContain("### Kept out of the records\n\n- Put back as they were, written outside the spike's folder: `README.md`, `notes/outside.txt`");
+      expect(body).toContain("### Kept out of the records\n\n- Put back as they were, written outside the spike's folder: `.gitignore`, `README.md`, `notes/outside.txt`, `hidden.txt`");
       expect(body).toContain(`- Redacted: 2 secrets (\`${FOLDER}/results/roundtrip.txt:3\`, \`${FOLDER}/results/roundtrip.txt:4\`)`);
       for (const text of [body, outcome.summary, git(repo.remote, 'log', '-p', '--all')]) {
         expect(text).not.toContain(TOKEN);

@@ -324,9 +324,8 @@ async function stage(input: SpikeInput, ports: SpikePorts, report: SpikeReport, 
       return { ok: false, reason: `${agentFailure(agent, error)}${timedOut ? ` (the ${spec.stage} stage's limit is ${plan.timeoutMinutes} minutes)` : ''}; the ${spec.stage} stage was undone`, problems: [] };
     }
 
-    const outside = (await workspace.changedSince(since)).filter((p) => !inSpikeFolder(p, folder));
+    const outside = await confine(workspace, since, folder);
     if (outside.length > 0) {
-      await workspace.restore(since, outside);
       for (const p of outside) if (!report.discarded.includes(p)) report.discarded.push(p);
       await progress.event({ kind: 'progress', message: `put back what the agent wrote outside ${folder}/: ${outside.join(', ')}` });
     }
@@ -342,9 +341,9 @@ async function stage(input: SpikeInput, ports: SpikePorts, report: SpikeReport, 
         ],
       });
     // Committed before the checks, so that they read what was made safe and what will be kept; then again with harness's keys set.
-    const first = await workspace.commit(since, message());
+    const first = await workspace.commit(since, message(), folder);
     problems = await spec.check();
-    const second = await workspace.commit(since, message());
+    const second = await workspace.commit(since, message(), folder);
     for (const made of [first, second]) {
       // A retry commits the stage again: what was taken out before is counted once.
       for (const r of made?.redactions ?? []) if (!report.redactions.some((x) => x.path === r.path && x.line === r.line && x.rule === r.rule)) report.redactions.push(r);
@@ -366,6 +365,22 @@ async function stage(input: SpikeInput, ports: SpikePorts, report: SpikeReport, 
   await workspace.end();
   report.commits.push(sha);
   return { ok: true };
+}
+
+/**
+ * Put back everything that differs from `since` outside the folder, until nothing does: a
+ * write can surface only once another is undone (a file the agent hid with its own .gitignore
+ * rule shows when the rule is put back). The paths put back, in order.
+ */
+async function confine(workspace: SpikePorts['workspace'], since: string, folder: string): Promise<string[]> {
+  const all: string[] = [];
+  for (let round = 0; round < 5; round++) {
+    const outside = (await workspace.changedSince(since)).filter((p) => !inSpikeFolder(p, folder) && !all.includes(p));
+    if (outside.length === 0) return all;
+    await workspace.restore(since, outside);
+    all.push(...outside);
+  }
+  return all;
 }
 
 function fixSection(problems: readonly Problem[]): string {

@@ -33,9 +33,10 @@ export interface SpikeWorkspace extends Workspace {
   restore(since: string, paths: readonly string[]): Promise<void>;
   /**
    * Everything since `since` as one commit on top of it (commits made meanwhile folded in),
-   * each file made safe first; undefined when nothing differs from `since`.
+   * each file made safe first; only what is under `folder` when one is given. Undefined when
+   * nothing differs from `since`.
    */
-  commit(since: string, message: CommitMessage): Promise<SpikeCommit | undefined>;
+  commit(since: string, message: CommitMessage, folder?: string): Promise<SpikeCommit | undefined>;
   /** Back to `since`, committed or not; the paths that were thrown away. */
   reset(since: string): Promise<string[]>;
   /** A stage begins from `since`: recorded, so that a stage cut off by a crash is found and undone on the next start. */

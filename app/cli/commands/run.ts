@@ -129,7 +129,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
 }
 
-async function readConfig(root: string, io: CliIO): Promise<HarnessConfig | undefined> {
+export async function readConfig(root: string, io: CliIO): Promise<HarnessConfig | undefined> {
   const text = await readTextIfExists(join(root, CONFIG_PATH));
   if (text === undefined) return DEFAULT_CONFIG;
   const { config, problems } = parseConfig(text);
@@ -138,7 +138,7 @@ async function readConfig(root: string, io: CliIO): Promise<HarnessConfig | unde
 }
 
 /** Commits need an identity; a machine with none configured gets harness's own rather than a failed run. */
-async function gitIdentity(repo: RunRepo): Promise<Record<string, string>> {
+export async function gitIdentity(repo: RunRepo): Promise<Record<string, string>> {
   const has = async (key: string) => (await repo.git().config(key)) !== undefined;
   const out: Record<string, string> = {};
   if (!(await has('user.name'))) out.GIT_AUTHOR_NAME = out.GIT_COMMITTER_NAME = 'harness';

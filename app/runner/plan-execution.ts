@@ -6,6 +6,7 @@ import { summaryDocument } from '../engine/core/run/summary-document.js';
 import type { Plan } from '../engine/core/spec/model.js';
 import { agentName } from '../engine/lifecycle/assignment.js';
 import { attemptPlan, type AttemptOutcome } from '../engine/lifecycle/attempt-plan.js';
+import type { SurfacedEntry } from '../engine/knowledge/loop.js';
 import { readTextIfExists } from '../machine/files.js';
 import { loadTemplate } from '../machine/templates.js';
 import { localAttemptPorts } from './attempt-ports.js';
@@ -13,6 +14,7 @@ import type { RunContext } from './context.js';
 import { commitDocuments, executionDir, noteActivity, planTrailer } from './documents.js';
 import { PlanSession } from './session.js';
 import type { SessionResult } from './store.js';
+import { surfaceForPlan } from './surfacing.js';
 
 type Ended = Extract<AttemptOutcome, { kind: 'verified' | 'failed' }>;
 
@@ -30,6 +32,8 @@ export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
   const session = await PlanSession.open(ctx, plan, agentName(plan, { override: ctx.options.agent, configured: ctx.options.defaultAgent }));
   const { status } = session;
   ctx.reporter.event({ kind: 'plan-started', plan: plan.id, title: plan.title, attempt: status.attempt, resumed: session.resumed });
+  // The script agent runs the plan's own steps and reads no brief: there is nothing to surface into.
+  const knowledge = status.agent === 'script' ? undefined : await surfaceForPlan(ctx, plan, session.resumed);
 
   const outcome = await attemptPlan(
     {
@@ -45,6 +49,7 @@ export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
       signal: ctx.abort.signal,
       attempt: status.attempt,
       agentDone: status.state === 'completed',
+      ...(knowledge ? { knowledge } : {}),
     },
     localAttemptPorts(ctx, plan, session),
   );
@@ -52,7 +57,7 @@ export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
   ctx.timing.verifyMs += outcome.timing.verifyMs;
   // Nobody answered and the run could not wait (it was stopped): the session stays as it is, and the next run resumes it.
   if (outcome.kind === 'checkpoint') return;
-  if (outcome.kind === 'failed') return ctx.mutex.run(() => record(ctx, plan, session, outcome));
+  if (outcome.kind === 'failed') return ctx.mutex.run(() => record(ctx, plan, session, outcome, knowledge));
 
   // Merge and record, one plan at a time on the integration worktree.
   await ctx.mutex.run(async () => {
@@ -62,9 +67,9 @@ export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
     });
     if (!merged.ok) {
       const reason = `merging into ${ctx.integration.branch} conflicts in ${merged.conflicts.join(', ')}: a file outside files_modified?`;
-      return record(ctx, plan, session, { ...outcome, kind: 'failed', reason });
+      return record(ctx, plan, session, { ...outcome, kind: 'failed', reason }, knowledge);
     }
-    return record(ctx, plan, session, outcome, merged.sha);
+    return record(ctx, plan, session, outcome, knowledge, merged.sha);
   });
   if (ctx.schedule.plan(plan.id) === 'verified') await ctx.repo.removeWorktree(status.worktree).catch(() => undefined);
 }
@@ -73,7 +78,7 @@ export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
  * The end of an attempt, under the integration mutex: the run's picture of the plan, its
  * SUMMARY.md (with commits.log) committed on the integration branch, then result.json.
  */
-async function record(ctx: RunContext, plan: Plan, session: PlanSession, outcome: Ended, mergedAs?: string): Promise<void> {
+async function record(ctx: RunContext, plan: Plan, session: PlanSession, outcome: Ended, knowledge: readonly SurfacedEntry[] | undefined, mergedAs?: string): Promise<void> {
   const { status } = session;
   const verified = outcome.kind === 'verified';
   const reason = outcome.kind === 'failed' ? outcome.reason : undefined;
@@ -101,6 +106,7 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, outcome
     ...(reason === undefined ? {} : { reason }),
     ...(outcome.report ? { verification: outcome.report } : {}),
     ...(agentSummary === undefined ? {} : { agentSummary }),
+    ...(knowledge ? { knowledge } : {}),
   });
   const phase = ctx.spec.phases.find((p) => p.id === plan.phase)!;
   await commitDocuments(

@@ -15,6 +15,7 @@ import { Checkout } from './checkout.js';
 import { alreadyAsked, answerComments, checkpointComment, issueAnswers, type GivenAnswer } from './issue-answers.js';
 import { jobProgress } from './job-log.js';
 import { jobSummary, prBody, prTitle } from './reports.js';
+import { surfaceOnRunner } from './surfacing.js';
 import { WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
 import type { CommentRecord } from '../gateway/comments.js';
 import type { IssueRecord } from '../gateway/issues.js';
@@ -56,6 +57,9 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
     heading: `${spec.id} / ${plan.id} ${plan.title}`,
   };
   run.notes.push(`agent \`${agent}\`${run.inputs.resume ? ', resumed' : ''}; commits as ${identity.name}; plan issue #${issue.number}`);
+  // The script agent runs the plan's own steps and reads no brief: there is nothing to surface into.
+  const knowledge = agent === 'script' ? undefined : await surfaceOnRunner(run, plan);
+  if (knowledge && knowledge.length > 0) run.notes.push(`surfaced into the brief: ${knowledge.map((k) => `${k.kind} \`${k.path}\``).join(', ')}`);
 
   const clock = systemClock(run.now);
   const outcome = await attemptPlan(
@@ -69,6 +73,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
       prompt: () => readFile(join(run.root, run.specPath, plan.file), 'utf8'),
       env: run.env,
       logDir: join(run.tempDir, 'harness', spec.id, plan.id),
+      ...(knowledge ? { knowledge } : {}),
     },
     {
       agent: (name) => agentFor(name, agentsConfig(run.config)),
@@ -100,6 +105,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
       commits,
       ...(outcome.summary === undefined ? {} : { agentSummary: outcome.summary }),
       ...(run.runUrl === undefined ? {} : { runUrl: run.runUrl }),
+      ...(knowledge && knowledge.length > 0 ? { knowledge } : {}),
     }),
   });
   log.info(`${pr.created ? 'opened' : 'updated'} the plan PR #${pr.number}: ${pr.url}`);

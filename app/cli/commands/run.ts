@@ -15,7 +15,7 @@ import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, specDirArg } from '../spec-input.js';
 import { readTextIfExists } from '../../machine/files.js';
 
-export const usage = `Usage: harness run <spec-dir> [--phase P] [--plan ID] [--slots N] [--agent NAME] [--retry]
+export const usage = `Usage: harness run <spec-dir> [--phase P] [--plan ID] [--slots N] [--agent NAME] [--retry] [--knowledge DIR]
 
 Execute a spec locally: each plan in its own git worktree and branch
 (harness/<spec>/<plan>), run by its agent, verified, and merged in dependency
@@ -30,6 +30,9 @@ Options:
   --slots N    plans at once (default: slots in .github/harness.yml, else 4)
   --agent NAME run every plan with this agent: ${AGENT_NAMES.join(', ')}
   --retry      give failed and blocked plans, and failed phases, a fresh attempt
+  --knowledge DIR
+               the knowledge store whose lessons, skills and genes are surfaced into
+               each plan's brief (default: .harness/knowledge of the repository)
   -h, --help   show this help
 
 Exit: 0 every plan and phase verified, 1 failures or work left, 2 usage error.
@@ -45,6 +48,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       slots: { type: 'string' },
       agent: { type: 'string' },
       retry: { type: 'boolean' },
+      knowledge: { type: 'string' },
     },
   });
   const dir = specDirArg(positionals);
@@ -67,6 +71,9 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
   const config = await readConfig(repo.root, io);
   if (!config) return EXIT.problems;
+  if (values.knowledge === undefined && config.knowledge.repository !== undefined) {
+    io.stderr(`harness run: knowledge.repository is ${config.knowledge.repository}; pass --knowledge <its checkout> to surface from it (the repository's own .harness/knowledge is read now)\n`);
+  }
 
   const abort = new AbortController();
   let interrupts = 0;
@@ -87,6 +94,11 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     reporter,
     signal: abort.signal,
     env: await gitIdentity(repo),
+    knowledge: {
+      ...(values.knowledge === undefined ? {} : { dir: resolve(io.cwd, values.knowledge) }),
+      budgetTokens: config.knowledge.surface.budget_tokens,
+      maxEntries: config.knowledge.surface.max_entries,
+    },
   };
   if (values.agent !== undefined) options.agent = values.agent;
   if (values.phase !== undefined) options.phase = values.phase.padStart(2, '0');

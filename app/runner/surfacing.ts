@@ -44,7 +44,8 @@ function runIndex(ctx: RunContext): Promise<KnowledgeIndex | undefined> {
         if (loaded.problems.length > 0) {
           const shown = loaded.problems.slice(0, 10).map((p) => `  ${formatProblem(p, dir)}`);
           const more = loaded.problems.length > shown.length ? [`  … and ${loaded.problems.length - shown.length} more (harness surface <PLAN.md> lists them all)`] : [];
-          ctx.reporter.event({ kind: 'info', text: `knowledge: ${loaded.problems.length} problem(s) in ${dir}; those files are not surfaced:\n${[...shown, ...more].join('\n')}` });
+          const n = loaded.problems.length;
+          ctx.reporter.event({ kind: 'info', text: `knowledge: ${n} problem${n === 1 ? '' : 's'} in ${dir} (those files are not surfaced):\n${[...shown, ...more].join('\n')}` });
         }
         return loaded;
       },

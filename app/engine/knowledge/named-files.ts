@@ -40,7 +40,8 @@ export function namedFiles(text: string): string[] {
     const path = projectPath(candidate);
     if (path !== undefined) found.add(path);
   };
-  const prose = text.replace(/<!--[\s\S]*?-->/g, ' ');
+  // Content safety writes this machine's paths as ${PROJECT_ROOT}/…: the rest is the project path.
+  const prose = text.replace(/<!--[\s\S]*?-->/g, ' ').replace(/\$\{PROJECT_ROOT\}\//g, '');
   for (const m of prose.matchAll(CODE_SPAN)) for (const part of m[1]!.split(/\s+/)) add(part);
   const outside = prose.replace(CODE_SPAN, ' ').replace(/https?:\/\/\S+/g, ' ');
   for (const m of outside.matchAll(BARE_PATH)) if (BARE_FILE.test(m[1]!.replace(/[.,;:)]+$/, ''))) add(m[1]!);

@@ -80,11 +80,14 @@ describe('surfacing in harness run', () => {
     ]);
   });
 
-  it('reads a knowledge directory given instead, keeps to its cap, and names the files it could not read', async () => {
+  it('reads a knowledge directory given instead, with its secrets and this machine\'s paths kept out of the brief, keeps to its cap, and names the files it could not read', async () => {
     const root = await makeRepo(specTree(PLANS));
     const store = await mkdtemp(join(tmpdir(), 'harness-store-'));
+    // A store from outside the repository may hold what the repository's never would: a token, this machine's paths.
+    const token = `ghp_${'A1b2C3d4E5'.repeat(3)}xY9z0w`;
+    const leaky = (text: string) => text.replace('Never point tests at the development database.', `Never point tests at ${root}/dev.db; CI logs in with ${token}.`);
     await writeTree(store, {
-      ...Object.fromEntries(storeFiles().map((f) => [f.path, f.text])),
+      ...Object.fromEntries(storeFiles().map((f) => [f.path, f.path.includes('sqlite-parallel') ? leaky(f.text) : f.text])),
       'lessons/testing/half.lesson.md': lessonText({ tags: ['sqlite'], lesson: 'x', when: 'y', recommendation: 'z' }).replace('confidence: medium', 'confidence: sure'),
     });
     const { outcome, reporter, brief } = await runWithCommand(root, { knowledge: { dir: store, budgetTokens: 500, maxEntries: 1 } });
@@ -92,6 +95,11 @@ describe('surfacing in harness run', () => {
     const first = await brief('01-01');
     expect(first).toContain('`lessons/testing/sqlite-parallel-tests.lesson.md`');
     expect(first).not.toContain('skills/sqlite-busy-in-parallel-tests');
+    expect(first).toContain('Never point tests at ${PROJECT_ROOT}/dev.db; CI logs in with [REDACTED].');
+    for (const written of [first, summaryOf(root, '01-01')]) {
+      expect(written).not.toContain(token);
+      expect(written).not.toContain(root);
+    }
     const infos = reporter.events.flatMap((e) => (e.kind === 'info' ? [e.text] : []));
     expect(infos[0]).toMatch(/^knowledge: 1 problem in .* \(those files are not surfaced\):\n {2}.*\/lessons\/testing\/half\.lesson\.md:3: confidence is "sure"/);
   });

@@ -1,5 +1,6 @@
 import { findSection, sections } from '../core/documents/sections.js';
 import type { Problem } from '../core/spec/problem.js';
+import { namedFileKeys } from './file-keys.js';
 import type { SurfacedKind } from './loop.js';
 import { namedFiles, projectPath } from './named-files.js';
 import { parseKnowledge } from './parse.js';
@@ -38,12 +39,14 @@ export interface IndexedEntry {
   files: string[];
   /** How far its own record makes it worth surfacing: a lesson's confidence, a gene's success rate. */
   weight: number;
+  /** The words that say when it applies, each with its share of them by rarity (they sum to 1). */
+  triggers: { word: string; share: number }[];
 }
 
 /** Postings: parallel lists of entry numbers and a weight for each. */
-interface Postings {
-  entries: number[];
-  weights: number[];
+export interface Postings {
+  entries: Int32Array;
+  weights: Float64Array;
 }
 
 export interface KnowledgeIndex {
@@ -56,7 +59,7 @@ export interface KnowledgeIndex {
   triggers: ReadonlyMap<string, Postings>;
   /** A tag's first word → entries, with the tag's number in the entry. */
   tags: ReadonlyMap<string, Postings>;
-  /** A file key (fileKeys) → entries naming such a file. */
+  /** A file key (file-keys.ts) → entries naming such a file. */
   files: ReadonlyMap<string, number[]>;
   /** Files that are no valid lesson, skill or gene: they are not surfaced, and a person should hear of them. */
   problems: Problem[];
@@ -141,6 +144,7 @@ function lessonDraft(path: string, data: Lesson, body: string, bodyLine: number)
       tags: tagsOf(data.tags),
       files: [...new Set([...metadataFiles(data.metadata), ...namedFiles([lesson, when, recommendation].join('\n'))])],
       weight: CONFIDENCE[data.confidence],
+      triggers: [],
     },
     body: [name, lesson, when, recommendation, evidence].join('\n'),
     trigger: when!,
@@ -159,6 +163,7 @@ function skillDraft(path: string, data: Skill, body: string, bodyLine: number): 
       tags: tagsOf(metaTags),
       files: [...new Set([...metadataFiles(data.metadata), ...namedFiles(body)])],
       weight: 1,
+      triggers: [],
     },
     body: [data.name.replace(/-/g, ' '), data.description, prose(body)].join('\n'),
     trigger: [data.description, whenToUse].join('\n'),
@@ -178,6 +183,7 @@ function geneDraft(path: string, data: Gene, body: string, bodyLine: number): Dr
       tags: tagsOf([...data.tags, ...data.scenarios]),
       files: [...new Set([...metadataFiles(data.metadata), ...namedFiles([content, when].join('\n'))])],
       weight: data.status === 'candidate' ? record * 0.9 : record,
+      triggers: [],
     },
     body: [data.name, data.description, content, when].join('\n'),
     trigger: [data.description, when, data.scenarios.join(' ')].join('\n'),
@@ -198,29 +204,23 @@ function draftOf(file: KnowledgeFile, kind: SurfacedKind, problems: Problem[]): 
   return gene.status === 'deprecated' ? undefined : geneDraft(file.path, gene, body, bodyLine);
 }
 
-/**
- * The keys a file or glob is looked up by: its literal name, its literal extension, and its
- * literal top directory. Two paths can only meet if they share one of these, which keeps the
- * exact comparison to a few candidates; a glob with none of them (`**`) names no file in
- * particular and is left out.
- */
-export function fileKeys(path: string): string[] {
-  const keys: string[] = [];
-  const segments = path.split('/');
-  const last = segments.at(-1)!;
-  const magic = /[*?[\]{}()!+@]/;
-  if (last !== '' && !magic.test(last)) keys.push(`name:${last}`);
-  const ext = /\.([A-Za-z0-9]+)$/.exec(last);
-  if (ext) keys.push(`ext:${ext[1]!.toLowerCase()}`);
-  if (segments.length > 1 && !magic.test(segments[0]!)) keys.push(`dir:${segments[0]}`);
-  return keys;
+/** Postings as they are built: plain lists, made typed arrays once the index is complete. */
+interface Building {
+  entries: number[];
+  weights: number[];
 }
 
-function push(map: Map<string, Postings>, key: string, entry: number, weight: number): void {
+function push(map: Map<string, Building>, key: string, entry: number, weight: number): void {
   let p = map.get(key);
   if (!p) map.set(key, (p = { entries: [], weights: [] }));
   p.entries.push(entry);
   p.weights.push(weight);
+}
+
+function frozen(map: Map<string, Building>): Map<string, Postings> {
+  const out = new Map<string, Postings>();
+  for (const [key, p] of map) out.set(key, { entries: Int32Array.from(p.entries), weights: Float64Array.from(p.weights) });
+  return out;
 }
 
 /**
@@ -246,9 +246,9 @@ export function indexKnowledge(files: readonly KnowledgeFile[]): KnowledgeIndex 
   const idf = new Map<string, number>();
   for (const [w, k] of df) idf.set(w, Math.log(1 + n / k));
 
-  const text = new Map<string, Postings>();
-  const triggers = new Map<string, Postings>();
-  const tags = new Map<string, Postings>();
+  const text = new Map<string, Building>();
+  const triggers = new Map<string, Building>();
+  const tags = new Map<string, Building>();
   const fileIndex = new Map<string, number[]>();
   drafts.forEach((d, i) => {
     const vector: [string, number][] = [];
@@ -265,16 +265,19 @@ export function indexKnowledge(files: readonly KnowledgeFile[]): KnowledgeIndex 
     const triggerWords = [...new Set(words(d.trigger))];
     const rarity = triggerWords.map((w) => idf.get(w) ?? Math.log(1 + n));
     const total = rarity.reduce((a, b) => a + b, 0);
-    if (total > 0) triggerWords.forEach((w, k) => push(triggers, w, i, rarity[k]! / total));
+    if (total > 0) {
+      d.entry.triggers = triggerWords.map((word, k) => ({ word, share: rarity[k]! / total }));
+      for (const t of d.entry.triggers) push(triggers, t.word, i, t.share);
+    }
 
     d.entry.tags.forEach((t, k) => push(tags, t.words[0]!, i, k));
-    const keys = new Set(d.entry.files.flatMap(fileKeys));
+    const keys = new Set(d.entry.files.flatMap(namedFileKeys));
     for (const key of keys) {
       const list = fileIndex.get(key);
       if (list) list.push(i);
       else fileIndex.set(key, [i]);
     }
   });
-  return { entries: drafts.map((d) => d.entry), idf, text, triggers, tags, files: fileIndex, problems };
+  return { entries: drafts.map((d) => d.entry), idf, text: frozen(text), triggers: frozen(triggers), tags: frozen(tags), files: fileIndex, problems };
 }
 

@@ -2,7 +2,8 @@ import picomatch from 'picomatch';
 import { KNOWLEDGE_OVERHEAD, knowledgeLine, CHARS_PER_TOKEN } from '../core/agents/knowledge-brief.js';
 import { globsOverlap, hasMagic, PICOMATCH_OPTIONS } from '../core/graph/glob.js';
 import type { Check, Plan } from '../core/spec/model.js';
-import { fileKeys, type IndexedEntry, type KnowledgeIndex } from './knowledge-index.js';
+import { planGlobKeys } from './file-keys.js';
+import { type IndexedEntry, type KnowledgeIndex, type Postings } from './knowledge-index.js';
 import type { SurfacedEntry } from './loop.js';
 import { wordCounts, wordForms } from './words.js';
 
@@ -82,20 +83,20 @@ export function planSubject(plan: Plan): SurfaceSubject {
   return { text, files: [...plan.filesModified, ...plan.filesRead] };
 }
 
-interface Candidate {
-  index: number;
-  similarity: number;
-  trigger: number;
-  /** The numbers of the entry's tags the plan has. */
+interface Match {
   tags: number[];
   files: { entry: string; plan: string }[];
+}
+
+interface Scored {
+  index: number;
   score: number;
 }
 
-function candidateOf(map: Map<number, Candidate>, index: number): Candidate {
-  let c = map.get(index);
-  if (!c) map.set(index, (c = { index, similarity: 0, trigger: 0, tags: [], files: [], score: 0 }));
-  return c;
+function matchOf(map: Map<number, Match>, index: number): Match {
+  let m = map.get(index);
+  if (!m) map.set(index, (m = { tags: [], files: [] }));
+  return m;
 }
 
 /** A file a piece of knowledge names against a plan's glob: the same path, a glob over it, or (for a bare name) the same file name. */
@@ -112,35 +113,35 @@ function fileMeets(entryFile: string, planGlob: string, matcher: (path: string) 
   return globsOverlap(entryFile, planGlob);
 }
 
-function fileMatches(index: KnowledgeIndex, files: readonly string[], found: Map<number, Candidate>): void {
+function fileMatches(index: KnowledgeIndex, files: readonly string[], found: Map<number, Match>): void {
   for (const glob of files) {
     const matcher = picomatch(glob, PICOMATCH_OPTIONS);
     const seen = new Set<number>();
-    for (const key of fileKeys(glob)) {
+    for (const key of planGlobKeys(glob)) {
       for (const i of index.files.get(key) ?? []) {
         if (seen.has(i)) continue;
         seen.add(i);
         const entry = index.entries[i]!;
         const named = entry.files.find((f) => fileMeets(f, glob, matcher));
         if (named === undefined) continue;
-        const c = candidateOf(found, i);
-        if (!c.files.some((f) => f.entry === named)) c.files.push({ entry: named, plan: glob });
+        const m = matchOf(found, i);
+        if (!m.files.some((f) => f.entry === named)) m.files.push({ entry: named, plan: glob });
       }
     }
   }
 }
 
-function why(entry: IndexedEntry, c: Candidate, triggerWords: string[]): string {
+function why(entry: IndexedEntry, match: Match | undefined, triggerWords: string[], similarity: number): string {
   const parts: string[] = [];
-  if (c.tags.length > 0) {
-    const tags = [...c.tags].sort((a, b) => a - b).map((k) => entry.tags[k]!.tag);
+  if (match && match.tags.length > 0) {
+    const tags = [...match.tags].sort((a, b) => a - b).map((k) => entry.tags[k]!.tag);
     parts.push(`tags ${tags.join(', ')}${tags.length < entry.tags.length ? ` (${tags.length} of ${entry.tags.length})` : ''}`);
   }
-  if (c.files.length > 0) {
-    parts.push(`names ${c.files.map((f) => (f.entry === f.plan ? f.entry : `${f.entry} (plan: ${f.plan})`)).join(', ')}`);
+  if (match && match.files.length > 0) {
+    parts.push(`names ${match.files.map((f) => (f.entry === f.plan ? f.entry : `${f.entry} (plan: ${f.plan})`)).join(', ')}`);
   }
   if (triggerWords.length > 0) parts.push(`its trigger words ${triggerWords.slice(0, 5).join(', ')}`);
-  if (c.similarity >= 0.05) parts.push(`text similarity ${c.similarity.toFixed(2)}`);
+  if (similarity >= 0.05) parts.push(`text similarity ${similarity.toFixed(2)}`);
   return parts.join('; ');
 }
 
@@ -157,68 +158,92 @@ function sectionChars(lines: readonly string[]): number {
 export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options: SurfaceOptions = DEFAULT_SURFACE): SurfacedEntry[] {
   if (options.maxEntries <= 0 || options.budgetTokens <= 0 || index.entries.length === 0) return [];
   const counts = wordCounts(subject.text);
-  const found = new Map<number, Candidate>();
+  const n = index.entries.length;
+  // Accumulators by entry number: a common word reaches most of a large store, and a typed
+  // array takes that in stride where an object per entry would not.
+  const similarity = new Float64Array(n);
+  const trigger = new Float64Array(n);
+  const reached = new Uint8Array(n);
+  const touched: number[] = [];
 
   // Text similarity: the plan's tf-idf vector (by the store's rarity) against each entry's.
   let norm = 0;
-  const planWeights = new Map<string, number>();
+  const planWeights: [Postings, number][] = [];
   for (const [w, c] of counts) {
     const idf = index.idf.get(w);
     if (idf === undefined) continue;
     const weight = (1 + Math.log(c)) * idf;
-    planWeights.set(w, weight);
+    planWeights.push([index.text.get(w)!, weight]);
     norm += weight * weight;
   }
   norm = Math.sqrt(norm);
-  for (const [w, weight] of planWeights) {
-    const postings = index.text.get(w)!;
-    for (let k = 0; k < postings.entries.length; k++) candidateOf(found, postings.entries[k]!).similarity += (weight / norm) * postings.weights[k]!;
-  }
-
-  const matchedTriggers = new Map<number, { word: string; share: number }[]>();
-  for (const w of counts.keys()) {
-    const postings = index.triggers.get(w);
-    if (!postings) continue;
-    for (let k = 0; k < postings.entries.length; k++) {
-      const i = postings.entries[k]!;
-      const share = postings.weights[k]!;
-      candidateOf(found, i).trigger += share;
-      const list = matchedTriggers.get(i);
-      if (list) list.push({ word: w, share });
-      else matchedTriggers.set(i, [{ word: w, share }]);
+  for (const [postings, weight] of planWeights) {
+    const share = weight / norm;
+    const { entries, weights } = postings;
+    for (let k = 0; k < entries.length; k++) {
+      const i = entries[k]!;
+      similarity[i] += share * weights[k]!;
+      if (reached[i] === 0) {
+        reached[i] = 1;
+        touched.push(i);
+      }
     }
   }
 
+  for (const w of counts.keys()) {
+    const postings = index.triggers.get(w);
+    if (!postings) continue;
+    const { entries, weights } = postings;
+    for (let k = 0; k < entries.length; k++) {
+      const i = entries[k]!;
+      trigger[i] += weights[k]!;
+      if (reached[i] === 0) {
+        reached[i] = 1;
+        touched.push(i);
+      }
+    }
+  }
+
+  const matches = new Map<number, Match>();
   for (const w of counts.keys()) {
     const postings = index.tags.get(w);
     if (!postings) continue;
     for (let k = 0; k < postings.entries.length; k++) {
       const i = postings.entries[k]!;
       const tag = index.entries[i]!.tags[postings.weights[k]!]!;
-      if (tag.words.every((t) => counts.has(t))) candidateOf(found, i).tags.push(postings.weights[k]!);
+      if (tag.words.every((t) => counts.has(t))) matchOf(matches, i).tags.push(postings.weights[k]!);
+    }
+  }
+  fileMatches(index, subject.files, matches);
+  for (const i of matches.keys()) {
+    if (reached[i] === 0) {
+      reached[i] = 1;
+      touched.push(i);
     }
   }
 
-  fileMatches(index, subject.files, found);
-
-  const scored: Candidate[] = [];
-  for (const c of found.values()) {
-    const entry = index.entries[c.index]!;
-    const tagShare = entry.tags.length === 0 ? 0 : c.tags.length / entry.tags.length;
-    const files = c.files.length === 0 ? 0 : Math.min(MAX_FILE_SCORE, FILE_WEIGHT + MORE_FILES_WEIGHT * (c.files.length - 1));
-    const applies = files > 0 || tagShare >= TAG_GATE || (c.similarity >= TEXT_GATE && c.trigger >= TRIGGER_GATE);
+  const scored: Scored[] = [];
+  for (const i of touched) {
+    const entry = index.entries[i]!;
+    const match = matches.get(i);
+    const tagShare = match === undefined || entry.tags.length === 0 ? 0 : match.tags.length / entry.tags.length;
+    const files = match === undefined || match.files.length === 0 ? 0 : Math.min(MAX_FILE_SCORE, FILE_WEIGHT + MORE_FILES_WEIGHT * (match.files.length - 1));
+    const applies = files > 0 || tagShare >= TAG_GATE || (similarity[i]! >= TEXT_GATE && trigger[i]! >= TRIGGER_GATE);
     if (!applies) continue;
-    c.score = entry.weight * (TAG_WEIGHT * tagShare * tagShare + files + TRIGGER_WEIGHT * c.trigger + TEXT_WEIGHT * c.similarity);
-    if (c.score >= MIN_SCORE) scored.push(c);
+    const score = entry.weight * (TAG_WEIGHT * tagShare * tagShare + files + TRIGGER_WEIGHT * trigger[i]! + TEXT_WEIGHT * similarity[i]!);
+    if (score >= MIN_SCORE) scored.push({ index: i, score });
   }
   scored.sort((a, b) => b.score - a.score || (index.entries[a.index]!.path < index.entries[b.index]!.path ? -1 : 1));
   const floor = (scored[0]?.score ?? 0) * RELATIVE_FLOOR;
 
   const budget = options.budgetTokens * CHARS_PER_TOKEN;
   let forms: Map<string, string> | undefined;
-  // The rarest trigger words first: they are the ones that tell.
-  const written = (matched: { word: string; share: number }[]) =>
-    [...matched].sort((a, b) => b.share - a.share || (a.word < b.word ? -1 : 1)).map(({ word }) => (forms ??= wordForms(subject.text)).get(word) ?? word);
+  // The plan's own words for the entry's trigger words it has, the rarest first: they are the ones that tell.
+  const triggerWords = (entry: IndexedEntry) =>
+    entry.triggers
+      .filter((t) => counts.has(t.word))
+      .sort((a, b) => b.share - a.share || (a.word < b.word ? -1 : 1))
+      .map(({ word }) => (forms ??= wordForms(subject.text)).get(word) ?? word);
   const lines: string[] = [];
   const out: SurfacedEntry[] = [];
   for (const c of scored) {
@@ -230,7 +255,7 @@ export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options:
       title: entry.title,
       text: entry.text,
       score: Math.round(c.score * 1000) / 1000,
-      why: why(entry, c, written(matchedTriggers.get(c.index) ?? [])),
+      why: why(entry, matches.get(c.index), triggerWords(entry), similarity[c.index]!),
     };
     let line = knowledgeLine(chosen);
     const room = budget - sectionChars([...lines, line]);

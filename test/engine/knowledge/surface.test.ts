@@ -149,6 +149,35 @@ describe('what the store says of itself', () => {
   });
 });
 
+describe('files', () => {
+  // One lesson per way of naming files; each names its files in metadata and says nothing else the plans say.
+  const named = (files: string[]) => lessonText({ category: 'workflow', tags: ['zzqx'], lesson: 'Qwv.', when: 'Qwv.', recommendation: 'Qwv.' }).replace('tags: [zzqx]', `tags: [zzqx]\nmetadata: { files: [${files.map((f) => `"${f}"`).join(', ')}] }`);
+  const store = indexKnowledge([
+    { path: 'lessons/workflow/literal.lesson.md', text: named(['src/db/pool.ts']) },
+    { path: 'lessons/workflow/bare-name.lesson.md', text: named(['tsconfig.json']) },
+    { path: 'lessons/workflow/dir-glob.lesson.md', text: named(['db/migrations/**']) },
+    { path: 'lessons/workflow/ext-glob.lesson.md', text: named(['*.sql']) },
+    { path: 'lessons/workflow/directory.lesson.md', text: named(['src/api']) },
+    { path: 'lessons/workflow/everything.lesson.md', text: named(['**']) },
+  ]);
+  const hits = (...files: string[]) =>
+    surface(store, { text: 'plan', files }, { budgetTokens: 5000, maxEntries: 50 })
+      .map((e) => e.path.slice('lessons/workflow/'.length, -'.lesson.md'.length))
+      .sort();
+
+  it('meets a plan file named by a lesson however either side writes it, and nothing a glob of everything names', () => {
+    expect(hits('src/db/pool.ts')).toEqual(['literal']);
+    expect(hits('src/db/*.ts')).toEqual(['literal']);
+    expect(hits('src/**')).toEqual(['directory', 'literal']);
+    expect(hits('tsconfig.json')).toEqual(['bare-name']);
+    expect(hits('packages/web/tsconfig.json')).toEqual(['bare-name']);
+    expect(hits('*.json')).toEqual(['bare-name']);
+    expect(hits('db/migrations/004-tags.sql')).toEqual(['dir-glob', 'ext-glob']);
+    expect(hits('src/api/routes.ts')).toEqual(['directory']);
+    expect(hits('src/apis/routes.ts', 'src/db/pool.js', 'README.md')).toEqual([]);
+  });
+});
+
 describe('words', () => {
   it('meets the forms a lesson and a plan write the same thing in', () => {
     expect(words('Locked locks locking lock')).toEqual(['lock', 'lock', 'lock', 'lock']);

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir, writeTree } from '../helpers/cli.js';
-import { makeRepo } from '../helpers/repo.js';
+import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
 import { lessonText, PLANS, storeFiles } from '../helpers/surfacing.js';
 
 const plan = (name: string) => readFileSync(join(PLANS, name), 'utf8');
@@ -104,9 +104,24 @@ describe('harness surface', () => {
       expect(stderr).toContain('Usage: harness surface <PLAN.md>');
     }
     expect((await runCli(['surface', 'missing-PLAN.md'], root)).stderr).toMatch(/^harness surface: missing-PLAN\.md: no such file\n/);
+    await writeTree(root, { 'p/01-02-PLAN.md': plan('01-02-PLAN.md'), 'a-file': 'x\n' });
+    const missing = await runCli(['surface', 'p/01-02-PLAN.md', '--knowledge', 'nowhere'], root);
+    expect([missing.code, missing.stderr.split('\n')[0]]).toEqual([2, 'harness surface: --knowledge nowhere: no such directory']);
+    const file = await runCli(['surface', 'p/01-02-PLAN.md', '--knowledge', 'a-file'], root);
+    expect([file.code, file.stderr.split('\n')[0]]).toEqual([2, 'harness surface: --knowledge a-file: not a directory']);
     const help = await runCli(['surface', '--help'], root);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: harness surface <PLAN\.md> \[--knowledge DIR\]/);
     expect((await runCli(['--help'], root)).stdout).toContain('surface   the lessons, skills and genes that apply to a plan');
+  });
+});
+
+describe('harness run --knowledge', () => {
+  it('refuses a knowledge directory that is not there, before anything runs', async () => {
+    const root = await makeRepo(specTree([{ id: '01-01', steps: ['mkdir -p out && echo ok > out/01-01.txt'] }]));
+    const { code, stderr } = await runCli(['run', SPEC_DIR, '--knowledge', 'nowhere'], root);
+    expect(code).toBe(2);
+    expect(stderr.split('\n')[0]).toBe('harness run: --knowledge nowhere: no such directory');
+    expect(existsSync(join(root, '.orchestration'))).toBe(false);
   });
 });

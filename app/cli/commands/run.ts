@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
@@ -13,7 +14,7 @@ import { agentsConfig } from '../../workers/config.js';
 import { AGENT_NAMES } from '../../workers/registry.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, specDirArg } from '../spec-input.js';
-import { readTextIfExists } from '../../machine/files.js';
+import { isMissing, readTextIfExists } from '../../machine/files.js';
 
 export const usage = `Usage: harness run <spec-dir> [--phase P] [--plan ID] [--slots N] [--agent NAME] [--retry] [--knowledge DIR]
 
@@ -71,6 +72,9 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
   const config = await readConfig(repo.root, io);
   if (!config) return EXIT.problems;
+  if (values.knowledge !== undefined && !(await isDirectory(resolve(io.cwd, values.knowledge)))) {
+    throw new UsageError(`--knowledge ${values.knowledge}: no such directory`);
+  }
   if (values.knowledge === undefined && config.knowledge.repository !== undefined) {
     io.stderr(`harness run: knowledge.repository is ${config.knowledge.repository}; pass --knowledge <its checkout> to surface from it (the repository's own .harness/knowledge is read now)\n`);
   }
@@ -138,6 +142,15 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     throw e;
   } finally {
     process.off('SIGINT', onSigint);
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch (e) {
+    if (isMissing(e)) return false;
+    throw e;
   }
 }
 

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CONFIG_PATH, parseConfig } from '../../engine/core/config/parse.js';
@@ -10,7 +11,8 @@ import { PLAN_READING } from '../../engine/importers/dialects.js';
 import { parseAnyDocument } from '../../engine/knowledge/any-document.js';
 import type { SurfacedEntry } from '../../engine/knowledge/loop.js';
 import { planSubject, surface, type SurfaceOptions } from '../../engine/knowledge/surface.js';
-import { readTextIfExists } from '../../machine/files.js';
+import { isMissing, readTextIfExists } from '../../machine/files.js';
+import { TreeError } from '../../machine/read-tree.js';
 import { loadSurfacingIndex } from '../../machine/surfacing-store.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath } from '../spec-input.js';
@@ -87,6 +89,18 @@ export async function surfaceCommand(args: string[], io: CliIO): Promise<number>
   }
   const storeDir = values.knowledge !== undefined ? resolve(io.cwd, values.knowledge) : join(repo ?? io.cwd, KNOWLEDGE_ROOT);
   const storeShown = displayPath(relative(io.cwd, storeDir) || '.');
+  // The repository's store may not exist yet (nothing learned); one the person named must.
+  const storeKind = await stat(storeDir).then(
+    (s) => (s.isDirectory() ? 'directory' : 'file'),
+    (e: unknown) => {
+      if (isMissing(e)) return 'missing';
+      throw e;
+    },
+  );
+  if (storeKind === 'file' || (storeKind === 'missing' && values.knowledge !== undefined)) {
+    const named = values.knowledge === undefined ? storeShown : `--knowledge ${displayPath(values.knowledge)}`;
+    throw new UsageError(`${named}: ${storeKind === 'file' ? 'not a directory' : 'no such directory'}`);
+  }
   if (values.knowledge === undefined && config.knowledge.repository !== undefined) {
     io.stderr(`harness surface: knowledge.repository is ${config.knowledge.repository}; pass --knowledge <its checkout> to surface from it (reading ${storeShown} now)\n`);
   }
@@ -98,7 +112,15 @@ export async function surfaceCommand(args: string[], io: CliIO): Promise<number>
   const parsed = parseAnyDocument('plan', planArg, text, { reading: PLAN_READING });
   problems.push(...parsed.problems);
   const plan: Plan | undefined = countErrors(parsed.problems) === 0 ? parsed.data : undefined;
-  const index = await loadSurfacingIndex(storeDir);
+  let index;
+  try {
+    index = await loadSurfacingIndex(storeDir);
+  } catch (e) {
+    // A store too large to read as a tree, or not a directory: the person must point elsewhere.
+    if (!(e instanceof TreeError)) throw e;
+    io.stderr(`harness surface: ${storeShown}: ${e.message.slice(e.message.lastIndexOf(': ') + 2)}; pass --knowledge <the store's directory>\n`);
+    return EXIT.problems;
+  }
   problems.push(...index.problems.map((p) => ({ ...p, file: `${storeShown}/${p.file}` })));
   const matches = plan ? surface(index, planSubject(plan), options) : [];
 

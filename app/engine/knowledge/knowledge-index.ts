@@ -93,10 +93,15 @@ function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
 }
 
-/** The first sentence of a text, for a lesson's title. */
+/** The first sentence of a text, for a lesson's title; a sentence quoted inside it does not end it. */
 function firstSentence(text: string): string {
-  const m = /^(.+?[.!?])(?:\s|$)/.exec(text);
-  return m ? m[1]! : text;
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"' || c === '“' || c === '”') quoted = c === '“' ? true : c === '”' ? false : !quoted;
+    else if (!quoted && (c === '.' || c === '!' || c === '?') && (i + 1 === text.length || /\s/.test(text[i + 1]!))) return text.slice(0, i + 1);
+  }
+  return text;
 }
 
 /** `metadata.files` as a list or as space-separated text (Agent Skills metadata values are strings). */

@@ -12,15 +12,17 @@ import { wordCounts, wordForms } from './words.js';
  * first, within what the brief can spare (docs/design.md, Knowledge). Four things say an
  * entry applies, and each is kept apart so that the reason can be told:
  *
- * - its tags are all among the plan's words (title, body, truths, requirements, files, checks);
+ * - its tags are among the plan's words (title, body, truths, requirements, files, checks);
  * - a file it names is one the plan writes or reads (files_modified, files_read);
  * - the plan has the words that say when it applies (a lesson's "When this applies", a
  *   skill's description and "When to use", a gene's "When it applies" and scenarios);
  * - the plan and the entry say the same things (tf-idf cosine over the whole store).
  *
  * A partial tag match counts for little (a lesson tagged sqlite and tests is not about every
- * plan with tests), and a score below MIN_SCORE or far below the best is not surfaced: a
- * brief holds what applies, not what is merely near.
+ * plan with tests). An entry needs a file, half its tags, or both a close text and many of its
+ * trigger words; and one scoring below MIN_SCORE or far below the best is not surfaced: a
+ * brief holds what applies, not what is merely near. A lesson's confidence and a gene's record
+ * weigh its score.
  */
 
 export interface SurfaceOptions {

@@ -72,6 +72,52 @@ describe('surfacing against the recorded store', () => {
   });
 });
 
+describe('a lesson as reflection drafts it', () => {
+  // The shape harness's own draft takes when no reflector agent writes the lesson: the words the
+  // signals share, an excerpt, the places, the cause; tags from the files and commands involved.
+  const drafted = [
+    '---',
+    'category: testing',
+    'confidence: medium',
+    'evidence_count: 3',
+    'last_updated: 2026-03-02',
+    'tags: [notes, store, test]',
+    'projects: [notes-service]',
+    '---',
+    '',
+    '## Lesson',
+    '',
+    'Work involving store, lock, notes and test keeps going wrong the same way, in 3 places so far: "npm test failed. The notes store could not open data/notes.db: locked".',
+    '',
+    '## When this applies',
+    '',
+    'Plans whose work involves store, lock, notes, test or database (the words these struggle and repair signals share), or tagged `notes`, `store` or `test`. Seen in notes-service SPC-001 01-02, notes-service SPC-001 02-01 and notes-service SPC-002 01-01.',
+    '',
+    '## Recommendation',
+    '',
+    'Plan for it before the work starts. The signals name this cause: "every test opens the same data/notes.db". Deal with it in the plan itself (a task, or a must_pass check that catches it early), and read in the evidence below what each run tried.',
+    '',
+    '## Evidence',
+    '',
+    '- `.harness/knowledge/signals/notes-service/2026-03-01/2026-03-01T10-00-00Z-struggle.signal.md` (struggle, medium, notes-service SPC-001 01-02, 2026-03-01T10:00:00Z): npm test failed',
+    '',
+    '_Drafted by harness from this evidence, not written by an agent: no reflector agent is configured (knowledge.reflect.agent). Sharpen the lesson and the recommendation before merging._',
+    '',
+  ].join('\n');
+  const store = indexKnowledge([...storeFiles(), { path: 'lessons/testing/struggle-store-lock-notes.lesson.md', text: drafted }]);
+
+  it('reaches the next plan on the same store, whole sentence for its title, and no plan about something else', () => {
+    const plan = fixturePlan('01-02-PLAN.md');
+    const similar = planSubject({ ...plan, title: 'Notes search', filesModified: ['src/search/notes-index.ts', 'test/search.test.js'], body: 'Keep a search index of the notes in the store, and test it with npm test.' });
+    const found = surface(store, similar);
+    expect(found.map((e) => e.path)).toContain('lessons/testing/struggle-store-lock-notes.lesson.md');
+    const lesson = found.find((e) => e.path.includes('struggle'))!;
+    expect(lesson.title).toBe('Work involving store, lock, notes and test keeps going wrong the same way, in 3 places so far: "npm test failed. The notes store could not open data/notes.db: locked".');
+    expect(lesson.why).toMatch(/^tags notes, store, test; /);
+    expect(surface(store, planSubject(fixturePlan('03-01-PLAN.md'))).map((e) => e.path)).toEqual([]);
+  });
+});
+
 describe('the budget and the cap', () => {
   // Twelve lessons that all apply to the SQLite plan, each with a long recommendation.
   const many = indexKnowledge(

@@ -5,7 +5,7 @@ import type { Plan } from '../engine/core/spec/model.js';
 import type { VerificationReport } from '../engine/core/verify/levels.js';
 import { planBranch } from '../engine/forge/names.js';
 import { agentName } from '../engine/lifecycle/assignment.js';
-import { attemptPlan } from '../engine/lifecycle/attempt-plan.js';
+import { attemptPlan, type AttemptInput } from '../engine/lifecycle/attempt-plan.js';
 import type { PlanCommit } from '../engine/lifecycle/ports.js';
 import { systemClock } from '../machine/clock.js';
 import { localVerifyPorts } from '../machine/verify-ports.js';
@@ -57,24 +57,25 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
     heading: `${spec.id} / ${plan.id} ${plan.title}`,
   };
   run.notes.push(`agent \`${agent}\`${run.inputs.resume ? ', resumed' : ''}; commits as ${identity.name}; plan issue #${issue.number}`);
+
+  const clock = systemClock(run.now);
   // The script agent runs the plan's own steps and reads no brief: there is nothing to surface into.
   const knowledge = agent === 'script' ? undefined : await surfaceOnRunner(run, plan);
   if (knowledge && knowledge.length > 0) run.notes.push(`surfaced into the brief: ${knowledge.map((k) => `${k.kind} \`${k.path}\``).join(', ')}`);
-
-  const clock = systemClock(run.now);
+  const input: AttemptInput = {
+    spec: spec.id,
+    plan,
+    agent,
+    session: `${spec.id}-${plan.id}`,
+    base: await checkout.planBase(run.base),
+    resume: run.inputs.resume,
+    prompt: () => readFile(join(run.root, run.specPath, plan.file), 'utf8'),
+    env: run.env,
+    logDir: join(run.tempDir, 'harness', spec.id, plan.id),
+    ...(knowledge ? { knowledge } : {}),
+  };
   const outcome = await attemptPlan(
-    {
-      spec: spec.id,
-      plan,
-      agent,
-      session: `${spec.id}-${plan.id}`,
-      base: await checkout.planBase(run.base),
-      resume: run.inputs.resume,
-      prompt: () => readFile(join(run.root, run.specPath, plan.file), 'utf8'),
-      env: run.env,
-      logDir: join(run.tempDir, 'harness', spec.id, plan.id),
-      ...(knowledge ? { knowledge } : {}),
-    },
+    input,
     {
       agent: (name) => agentFor(name, agentsConfig(run.config)),
       workspace: checkout,
@@ -105,7 +106,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
       commits,
       ...(outcome.summary === undefined ? {} : { agentSummary: outcome.summary }),
       ...(run.runUrl === undefined ? {} : { runUrl: run.runUrl }),
-      ...(knowledge && knowledge.length > 0 ? { knowledge } : {}),
+      ...(input.knowledge && input.knowledge.length > 0 ? { knowledge: input.knowledge } : {}),
     }),
   });
   log.info(`${pr.created ? 'opened' : 'updated'} the plan PR #${pr.number}: ${pr.url}`);

@@ -8,6 +8,7 @@ import type { Mutex } from './mutex.js';
 import type { RunReporter } from './progress.js';
 import type { RunRepo } from './repo.js';
 import type { RunState } from './run-state.js';
+import type { RunKnowledge } from './surfacing.js';
 import type { CheckpointRecord, OrchestrationStore, RunRecord } from './store.js';
 
 export interface RunOptions {
@@ -36,6 +37,8 @@ export interface RunOptions {
   pollMs?: number;
   /** Extra environment for agents and checks. */
   env?: Record<string, string>;
+  /** Where surfacing reads knowledge and how much a brief takes; the repository's store with the defaults when absent. */
+  knowledge?: RunKnowledge;
 }
 
 export interface Timing {

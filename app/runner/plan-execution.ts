@@ -5,7 +5,7 @@ import type { WorkerMessage } from '../engine/core/protocol/messages.js';
 import { summaryDocument } from '../engine/core/run/summary-document.js';
 import type { Plan } from '../engine/core/spec/model.js';
 import { agentName } from '../engine/lifecycle/assignment.js';
-import { attemptPlan, type AttemptOutcome } from '../engine/lifecycle/attempt-plan.js';
+import { attemptPlan, type AttemptInput, type AttemptOutcome } from '../engine/lifecycle/attempt-plan.js';
 import { readTextIfExists } from '../machine/files.js';
 import { loadTemplate } from '../machine/templates.js';
 import { localAttemptPorts } from './attempt-ports.js';
@@ -13,6 +13,7 @@ import type { RunContext } from './context.js';
 import { commitDocuments, executionDir, noteActivity, planTrailer } from './documents.js';
 import { PlanSession } from './session.js';
 import type { SessionResult } from './store.js';
+import { surfaceForPlan } from './surfacing.js';
 
 type Ended = Extract<AttemptOutcome, { kind: 'verified' | 'failed' }>;
 
@@ -31,28 +32,29 @@ export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
   const { status } = session;
   ctx.reporter.event({ kind: 'plan-started', plan: plan.id, title: plan.title, attempt: status.attempt, resumed: session.resumed });
 
-  const outcome = await attemptPlan(
-    {
-      spec: ctx.spec.id,
-      plan,
-      agent: status.agent,
-      session: status.sessionId,
-      base: status.base,
-      resume: session.resumed,
-      prompt: () => readFile(join(ctx.options.specDir, plan.file), 'utf8'),
-      env: ctx.options.env ?? {},
-      logDir: ctx.store.logDir(plan.id),
-      signal: ctx.abort.signal,
-      attempt: status.attempt,
-      agentDone: status.state === 'completed',
-    },
-    localAttemptPorts(ctx, plan, session),
-  );
+  // The script agent runs the plan's own steps and reads no brief: there is nothing to surface into.
+  const knowledge = status.agent === 'script' ? undefined : await surfaceForPlan(ctx, plan, session.resumed);
+  const input: AttemptInput = {
+    spec: ctx.spec.id,
+    plan,
+    agent: status.agent,
+    session: status.sessionId,
+    base: status.base,
+    resume: session.resumed,
+    prompt: () => readFile(join(ctx.options.specDir, plan.file), 'utf8'),
+    env: ctx.options.env ?? {},
+    logDir: ctx.store.logDir(plan.id),
+    signal: ctx.abort.signal,
+    attempt: status.attempt,
+    agentDone: status.state === 'completed',
+    ...(knowledge ? { knowledge } : {}),
+  };
+  const outcome = await attemptPlan(input, localAttemptPorts(ctx, plan, session));
   ctx.timing.agentMs += outcome.timing.agentMs;
   ctx.timing.verifyMs += outcome.timing.verifyMs;
   // Nobody answered and the run could not wait (it was stopped): the session stays as it is, and the next run resumes it.
   if (outcome.kind === 'checkpoint') return;
-  if (outcome.kind === 'failed') return ctx.mutex.run(() => record(ctx, plan, session, outcome));
+  if (outcome.kind === 'failed') return ctx.mutex.run(() => record(ctx, plan, session, input, outcome));
 
   // Merge and record, one plan at a time on the integration worktree.
   await ctx.mutex.run(async () => {
@@ -62,9 +64,9 @@ export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
     });
     if (!merged.ok) {
       const reason = `merging into ${ctx.integration.branch} conflicts in ${merged.conflicts.join(', ')}: a file outside files_modified?`;
-      return record(ctx, plan, session, { ...outcome, kind: 'failed', reason });
+      return record(ctx, plan, session, input, { ...outcome, kind: 'failed', reason });
     }
-    return record(ctx, plan, session, outcome, merged.sha);
+    return record(ctx, plan, session, input, outcome, merged.sha);
   });
   if (ctx.schedule.plan(plan.id) === 'verified') await ctx.repo.removeWorktree(status.worktree).catch(() => undefined);
 }
@@ -73,7 +75,7 @@ export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
  * The end of an attempt, under the integration mutex: the run's picture of the plan, its
  * SUMMARY.md (with commits.log) committed on the integration branch, then result.json.
  */
-async function record(ctx: RunContext, plan: Plan, session: PlanSession, outcome: Ended, mergedAs?: string): Promise<void> {
+async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: AttemptInput, outcome: Ended, mergedAs?: string): Promise<void> {
   const { status } = session;
   const verified = outcome.kind === 'verified';
   const reason = outcome.kind === 'failed' ? outcome.reason : undefined;
@@ -101,6 +103,7 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, outcome
     ...(reason === undefined ? {} : { reason }),
     ...(outcome.report ? { verification: outcome.report } : {}),
     ...(agentSummary === undefined ? {} : { agentSummary }),
+    ...(input.knowledge ? { knowledge: input.knowledge } : {}),
   });
   const phase = ctx.spec.phases.find((p) => p.id === plan.phase)!;
   await commitDocuments(

@@ -5,7 +5,7 @@ import type { Plan } from '../engine/core/spec/model.js';
 import type { VerificationReport } from '../engine/core/verify/levels.js';
 import { planBranch } from '../engine/forge/names.js';
 import { agentName } from '../engine/lifecycle/assignment.js';
-import { attemptPlan } from '../engine/lifecycle/attempt-plan.js';
+import { attemptPlan, type AttemptInput } from '../engine/lifecycle/attempt-plan.js';
 import type { PlanCommit } from '../engine/lifecycle/ports.js';
 import { systemClock } from '../machine/clock.js';
 import { localVerifyPorts } from '../machine/verify-ports.js';
@@ -15,6 +15,7 @@ import { Checkout } from './checkout.js';
 import { alreadyAsked, answerComments, checkpointComment, issueAnswers, type GivenAnswer } from './issue-answers.js';
 import { jobProgress } from './job-log.js';
 import { jobSummary, prBody, prTitle } from './reports.js';
+import { surfaceOnRunner } from './surfacing.js';
 import { WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
 import type { CommentRecord } from '../gateway/comments.js';
 import type { IssueRecord } from '../gateway/issues.js';
@@ -58,18 +59,23 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
   run.notes.push(`agent \`${agent}\`${run.inputs.resume ? ', resumed' : ''}; commits as ${identity.name}; plan issue #${issue.number}`);
 
   const clock = systemClock(run.now);
+  // The script agent runs the plan's own steps and reads no brief: there is nothing to surface into.
+  const knowledge = agent === 'script' ? undefined : await surfaceOnRunner(run, plan);
+  if (knowledge && knowledge.length > 0) run.notes.push(`surfaced into the brief: ${knowledge.map((k) => `${k.kind} \`${k.path}\``).join(', ')}`);
+  const input: AttemptInput = {
+    spec: spec.id,
+    plan,
+    agent,
+    session: `${spec.id}-${plan.id}`,
+    base: await checkout.planBase(run.base),
+    resume: run.inputs.resume,
+    prompt: () => readFile(join(run.root, run.specPath, plan.file), 'utf8'),
+    env: run.env,
+    logDir: join(run.tempDir, 'harness', spec.id, plan.id),
+    ...(knowledge ? { knowledge } : {}),
+  };
   const outcome = await attemptPlan(
-    {
-      spec: spec.id,
-      plan,
-      agent,
-      session: `${spec.id}-${plan.id}`,
-      base: await checkout.planBase(run.base),
-      resume: run.inputs.resume,
-      prompt: () => readFile(join(run.root, run.specPath, plan.file), 'utf8'),
-      env: run.env,
-      logDir: join(run.tempDir, 'harness', spec.id, plan.id),
-    },
+    input,
     {
       agent: (name) => agentFor(name, agentsConfig(run.config)),
       workspace: checkout,
@@ -100,6 +106,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
       commits,
       ...(outcome.summary === undefined ? {} : { agentSummary: outcome.summary }),
       ...(run.runUrl === undefined ? {} : { runUrl: run.runUrl }),
+      ...(input.knowledge && input.knowledge.length > 0 ? { knowledge: input.knowledge } : {}),
     }),
   });
   log.info(`${pr.created ? 'opened' : 'updated'} the plan PR #${pr.number}: ${pr.url}`);

@@ -15050,11 +15050,11 @@ var require_util4 = __commonJS({
             dataURL += serializeAMimeType(parsed);
           }
           dataURL += ";base64,";
-          const decoder2 = new StringDecoder("latin1");
+          const decoder3 = new StringDecoder("latin1");
           for (const chunk of bytes) {
-            dataURL += btoa2(decoder2.write(chunk));
+            dataURL += btoa2(decoder3.write(chunk));
           }
-          dataURL += btoa2(decoder2.end());
+          dataURL += btoa2(decoder3.end());
           return dataURL;
         }
         case "Text": {
@@ -15079,11 +15079,11 @@ var require_util4 = __commonJS({
         }
         case "BinaryString": {
           let binaryString = "";
-          const decoder2 = new StringDecoder("latin1");
+          const decoder3 = new StringDecoder("latin1");
           for (const chunk of bytes) {
-            binaryString += decoder2.write(chunk);
+            binaryString += decoder3.write(chunk);
           }
-          binaryString += decoder2.end();
+          binaryString += decoder3.end();
           return binaryString;
         }
       }
@@ -15763,8 +15763,8 @@ var require_cache = __commonJS({
        * @returns {requestResponseList}
        */
       #batchCacheOperations(operations) {
-        const cache2 = this.#relevantRequestResponseList;
-        const backupCache = [...cache2];
+        const cache3 = this.#relevantRequestResponseList;
+        const backupCache = [...cache3];
         const addedItems = [];
         const resultList = [];
         try {
@@ -15791,9 +15791,9 @@ var require_cache = __commonJS({
                 return [];
               }
               for (const requestResponse of requestResponses) {
-                const idx = cache2.indexOf(requestResponse);
+                const idx = cache3.indexOf(requestResponse);
                 assert2(idx !== -1);
-                cache2.splice(idx, 1);
+                cache3.splice(idx, 1);
               }
             } else if (operation.type === "put") {
               if (operation.response == null) {
@@ -15823,11 +15823,11 @@ var require_cache = __commonJS({
               }
               requestResponses = this.#queryCache(operation.request);
               for (const requestResponse of requestResponses) {
-                const idx = cache2.indexOf(requestResponse);
+                const idx = cache3.indexOf(requestResponse);
                 assert2(idx !== -1);
-                cache2.splice(idx, 1);
+                cache3.splice(idx, 1);
               }
-              cache2.push([operation.request, operation.response]);
+              cache3.push([operation.request, operation.response]);
               addedItems.push([operation.request, operation.response]);
             }
             resultList.push([operation.request, operation.response]);
@@ -16001,13 +16001,13 @@ var require_cachestorage = __commonJS({
         if (options.cacheName != null) {
           if (this.#caches.has(options.cacheName)) {
             const cacheList = this.#caches.get(options.cacheName);
-            const cache2 = new Cache(kConstruct, cacheList);
-            return await cache2.match(request2, options);
+            const cache3 = new Cache(kConstruct, cacheList);
+            return await cache3.match(request2, options);
           }
         } else {
           for (const cacheList of this.#caches.values()) {
-            const cache2 = new Cache(kConstruct, cacheList);
-            const response = await cache2.match(request2, options);
+            const cache3 = new Cache(kConstruct, cacheList);
+            const response = await cache3.match(request2, options);
             if (response !== void 0) {
               return response;
             }
@@ -16037,12 +16037,12 @@ var require_cachestorage = __commonJS({
         webidl.argumentLengthCheck(arguments, 1, prefix);
         cacheName = webidl.converters.DOMString(cacheName, prefix, "cacheName");
         if (this.#caches.has(cacheName)) {
-          const cache3 = this.#caches.get(cacheName);
-          return new Cache(kConstruct, cache3);
+          const cache4 = this.#caches.get(cacheName);
+          return new Cache(kConstruct, cache4);
         }
-        const cache2 = [];
-        this.#caches.set(cacheName, cache2);
-        return new Cache(kConstruct, cache2);
+        const cache3 = [];
+        this.#caches.set(cacheName, cache3);
+        return new Cache(kConstruct, cache3);
       }
       /**
        * @see https://w3c.github.io/ServiceWorker/#cache-storage-delete
@@ -20199,26 +20199,26 @@ var require_directives = __commonJS({
           this.tags = Object.assign({}, _Directives.defaultTags);
           this.atNextDocument = false;
         }
-        const parts = line.trim().split(/[ \t]+/);
-        const name2 = parts.shift();
+        const parts2 = line.trim().split(/[ \t]+/);
+        const name2 = parts2.shift();
         switch (name2) {
           case "%TAG": {
-            if (parts.length !== 2) {
+            if (parts2.length !== 2) {
               onError(0, "%TAG directive should contain exactly two parts");
-              if (parts.length < 2)
+              if (parts2.length < 2)
                 return false;
             }
-            const [handle, prefix] = parts;
+            const [handle, prefix] = parts2;
             this.tags[handle] = prefix;
             return true;
           }
           case "%YAML": {
             this.yaml.explicit = true;
-            if (parts.length !== 1) {
+            if (parts2.length !== 1) {
               onError(0, "%YAML directive should contain exactly one part");
               return false;
             }
-            const [version2] = parts;
+            const [version2] = parts2;
             if (version2 === "1.1" || version2 === "1.2") {
               this.yaml.version = version2;
               return true;
@@ -22955,9 +22955,9 @@ var require_timestamp = __commonJS({
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str2, asBigInt) {
       const sign = str2[0];
-      const parts = sign === "-" || sign === "+" ? str2.substring(1) : str2;
+      const parts2 = sign === "-" || sign === "+" ? str2.substring(1) : str2;
       const num2 = (n2) => asBigInt ? BigInt(n2) : Number(n2);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
+      const res = parts2.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
       return sign === "-" ? num2(-1) * res : res;
     }
     function stringifySexagesimal(node2) {
@@ -22973,18 +22973,18 @@ var require_timestamp = __commonJS({
         value *= num2(-1);
       }
       const _60 = num2(60);
-      const parts = [value % _60];
+      const parts2 = [value % _60];
       if (value < 60) {
-        parts.unshift(0);
+        parts2.unshift(0);
       } else {
-        value = (value - parts[0]) / _60;
-        parts.unshift(value % _60);
+        value = (value - parts2[0]) / _60;
+        parts2.unshift(value % _60);
         if (value >= 60) {
-          value = (value - parts[0]) / _60;
-          parts.unshift(value);
+          value = (value - parts2[0]) / _60;
+          parts2.unshift(value);
         }
       }
-      return sign + parts.map((n2) => String(n2).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
+      return sign + parts2.map((n2) => String(n2).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
     }
     var intTime = {
       identify: (value) => typeof value === "bigint" || Number.isInteger(value),
@@ -23889,10 +23889,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key: key2, sep: sep5, value } = collItem;
+        const { start, key: key2, sep: sep6, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key2 ?? sep5?.[0],
+          next: key2 ?? sep6?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -23906,7 +23906,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep5) {
+          if (!keyProps.anchor && !keyProps.tag && !sep6) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -23930,7 +23930,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep6 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -23946,7 +23946,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep5, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -24037,7 +24037,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep5 = "";
+        let sep6 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -24051,13 +24051,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep5 + cb;
-              sep5 = "";
+                comment += sep6 + cb;
+              sep6 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep5 += source;
+                sep6 += source;
               hasSpace = true;
               break;
             default:
@@ -24100,18 +24100,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key: key2, sep: sep5, value } = collItem;
+        const { start, key: key2, sep: sep6, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key2 ?? sep5?.[0],
+          next: key2 ?? sep6?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep5 && !value) {
+          if (!props.anchor && !props.tag && !sep6 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -24165,8 +24165,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep5 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep5, null, props, onError);
+        if (!isMap3 && !sep6 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -24178,7 +24178,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep6 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -24189,8 +24189,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep5)
-                for (const st of sep5) {
+              if (sep6)
+                for (const st of sep6) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -24207,7 +24207,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep5, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -24387,7 +24387,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep5 = "";
+      let sep6 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines2[i][0].slice(trimIndent) + "\n";
@@ -24404,24 +24404,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep5 + indent.slice(trimIndent) + content;
-          sep5 = "\n";
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep5 === " ")
-            sep5 = "\n";
-          else if (!prevMoreIndented && sep5 === "\n")
-            sep5 = "\n\n";
-          value += sep5 + indent.slice(trimIndent) + content;
-          sep5 = "\n";
+          if (sep6 === " ")
+            sep6 = "\n";
+          else if (!prevMoreIndented && sep6 === "\n")
+            sep6 = "\n\n";
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep5 === "\n")
+          if (sep6 === "\n")
             value += "\n";
           else
-            sep5 = "\n";
+            sep6 = "\n";
         } else {
-          value += sep5 + content;
-          sep5 = " ";
+          value += sep6 + content;
+          sep6 = " ";
           prevMoreIndented = false;
         }
       }
@@ -24604,25 +24604,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep5 = " ";
+      let sep6 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep5 === "\n")
-            res += sep5;
+          if (sep6 === "\n")
+            res += sep6;
           else
-            sep5 = "\n";
+            sep6 = "\n";
         } else {
-          res += sep5 + lm;
-          sep5 = " ";
+          res += sep6 + lm;
+          sep6 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep5 + (match?.[1] ?? "");
+      return res + sep6 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -25432,14 +25432,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key: key2, sep: sep5, value }) {
+    function stringifyItem({ start, key: key2, sep: sep6, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key2)
         res += stringifyToken(key2);
-      if (sep5)
-        for (const st of sep5)
+      if (sep6)
+        for (const st of sep6)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -26606,18 +26606,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep5;
+          let sep6;
           if (scalar.end) {
-            sep5 = scalar.end;
-            sep5.push(this.sourceToken);
+            sep6 = scalar.end;
+            sep6.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep5 = [this.sourceToken];
+            sep6 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep5 }]
+            items: [{ start, key: scalar, sep: sep6 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -26770,15 +26770,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key2 = it.key;
-                  const sep5 = it.sep;
-                  sep5.push(this.sourceToken);
+                  const sep6 = it.sep;
+                  sep6.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key: key2, sep: sep5 }]
+                    items: [{ start: start2, key: key2, sep: sep6 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -26972,13 +26972,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep5 = fc.end.splice(1, fc.end.length);
-            sep5.push(this.sourceToken);
+            const sep6 = fc.end.splice(1, fc.end.length);
+            sep6.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep5 }]
+              items: [{ start, key: fc, sep: sep6 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -27573,7 +27573,7 @@ var require_scan = __commonJS({
       const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
       const slashes = [];
       const tokens = [];
-      const parts = [];
+      const parts2 = [];
       let str2 = input2;
       let index = -1;
       let start = 0;
@@ -27839,20 +27839,20 @@ var require_scan = __commonJS({
             state.maxDepth += tokens[idx].depth;
           }
           if (i >= start) {
-            parts.push(value2);
+            parts2.push(value2);
             prevIndex = i;
           }
         }
         const n2 = prevIndex !== void 0 ? prevIndex + 1 : start;
         const value = input2.slice(n2);
-        parts.push(value);
+        parts2.push(value);
         if (opts.tokens && prevIndex && prevIndex + 1 < input2.length) {
           tokens[tokens.length - 1].value = value;
           depth(tokens[tokens.length - 1]);
           state.maxDepth += tokens[tokens.length - 1].depth;
         }
         state.slashes = slashes;
-        state.parts = parts;
+        state.parts = parts2;
       }
       return state;
     };
@@ -27890,7 +27890,7 @@ var require_parse2 = __commonJS({
       return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
     };
     var splitTopLevel = (input2) => {
-      const parts = [];
+      const parts2 = [];
       let bracket = 0;
       let paren = 0;
       let quote2 = 0;
@@ -27923,7 +27923,7 @@ var require_parse2 = __commonJS({
             } else if (ch === ")" && paren > 0) {
               paren--;
             } else if (ch === "|" && paren === 0) {
-              parts.push(value);
+              parts2.push(value);
               value = "";
               continue;
             }
@@ -27931,8 +27931,8 @@ var require_parse2 = __commonJS({
         }
         value += ch;
       }
-      parts.push(value);
-      return parts;
+      parts2.push(value);
+      return parts2;
     };
     var isPlainBranch = (branch) => {
       let escaped = false;
@@ -28213,7 +28213,7 @@ var require_parse2 = __commonJS({
         state[type]--;
         stack.pop();
       };
-      const push = (tok) => {
+      const push2 = (tok) => {
         if (prev.type === "globstar") {
           const isBrace = state.braces > 0 && (tok.type === "comma" || tok.type === "brace");
           const isExtglob = tok.extglob === true || extglobs.length && (tok.type === "pipe" || tok.type === "paren");
@@ -28247,8 +28247,8 @@ var require_parse2 = __commonJS({
         token.tokensIndex = tokens.length;
         const output2 = (opts.capture ? "(" : "") + token.open;
         increment("parens");
-        push({ type, value: value2, output: state.output ? "" : ONE_CHAR });
-        push({ type: "paren", extglob: true, value: advance(), output: output2 });
+        push2({ type, value: value2, output: state.output ? "" : ONE_CHAR });
+        push2({ type: "paren", extglob: true, value: advance(), output: output2 });
         extglobs.push(token);
       };
       const extglobClose = (token) => {
@@ -28268,7 +28268,7 @@ var require_parse2 = __commonJS({
           }
           state.output = token.output + open3.output;
           state.backtrack = true;
-          push({ type: "paren", extglob: true, value, output: "" });
+          push2({ type: "paren", extglob: true, value, output: "" });
           decrement("parens");
           return;
         }
@@ -28290,7 +28290,7 @@ var require_parse2 = __commonJS({
             state.negatedExtglob = true;
           }
         }
-        push({ type: "paren", extglob: true, value, output: output2 });
+        push2({ type: "paren", extglob: true, value, output: output2 });
         decrement("parens");
       };
       if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input2)) {
@@ -28351,7 +28351,7 @@ var require_parse2 = __commonJS({
           }
           if (!next) {
             value += "\\";
-            push({ type: "text", value });
+            push2({ type: "text", value });
             continue;
           }
           const match = /^\\+/.exec(remaining());
@@ -28369,7 +28369,7 @@ var require_parse2 = __commonJS({
             value += advance();
           }
           if (state.brackets === 0) {
-            push({ type: "text", value });
+            push2({ type: "text", value });
             continue;
           }
         }
@@ -28417,13 +28417,13 @@ var require_parse2 = __commonJS({
         if (value === '"') {
           state.quotes = state.quotes === 1 ? 0 : 1;
           if (opts.keepQuotes === true) {
-            push({ type: "text", value });
+            push2({ type: "text", value });
           }
           continue;
         }
         if (value === "(") {
           increment("parens");
-          push({ type: "paren", value });
+          push2({ type: "paren", value });
           continue;
         }
         if (value === ")") {
@@ -28435,7 +28435,7 @@ var require_parse2 = __commonJS({
             extglobClose(extglobs.pop());
             continue;
           }
-          push({ type: "paren", value, output: state.parens ? ")" : "\\)" });
+          push2({ type: "paren", value, output: state.parens ? ")" : "\\)" });
           decrement("parens");
           continue;
         }
@@ -28448,19 +28448,19 @@ var require_parse2 = __commonJS({
           } else {
             increment("brackets");
           }
-          push({ type: "bracket", value });
+          push2({ type: "bracket", value });
           continue;
         }
         if (value === "]") {
           if (opts.nobracket === true || prev && prev.type === "bracket" && prev.value.length === 1) {
-            push({ type: "text", value, output: `\\${value}` });
+            push2({ type: "text", value, output: `\\${value}` });
             continue;
           }
           if (state.brackets === 0) {
             if (opts.strictBrackets === true) {
               throw new SyntaxError(syntaxError("opening", "["));
             }
-            push({ type: "text", value, output: `\\${value}` });
+            push2({ type: "text", value, output: `\\${value}` });
             continue;
           }
           decrement("brackets");
@@ -28494,13 +28494,13 @@ var require_parse2 = __commonJS({
             tokensIndex: state.tokens.length
           };
           braces.push(open3);
-          push(open3);
+          push2(open3);
           continue;
         }
         if (value === "}") {
           const brace = braces[braces.length - 1];
           if (opts.nobrace === true || !brace) {
-            push({ type: "text", value, output: value });
+            push2({ type: "text", value, output: value });
             continue;
           }
           let output2 = ")";
@@ -28529,7 +28529,7 @@ var require_parse2 = __commonJS({
               state.output += t.output || t.value;
             }
           }
-          push({ type: "brace", value, output: output2 });
+          push2({ type: "brace", value, output: output2 });
           decrement("braces");
           braces.pop();
           continue;
@@ -28538,7 +28538,7 @@ var require_parse2 = __commonJS({
           if (extglobs.length > 0) {
             extglobs[extglobs.length - 1].conditions++;
           }
-          push({ type: "text", value });
+          push2({ type: "text", value });
           continue;
         }
         if (value === ",") {
@@ -28548,7 +28548,7 @@ var require_parse2 = __commonJS({
             brace.comma = true;
             output2 = "|";
           }
-          push({ type: "comma", value, output: output2 });
+          push2({ type: "comma", value, output: output2 });
           continue;
         }
         if (value === "/") {
@@ -28560,7 +28560,7 @@ var require_parse2 = __commonJS({
             prev = bos;
             continue;
           }
-          push({ type: "slash", value, output: SLASH_LITERAL });
+          push2({ type: "slash", value, output: SLASH_LITERAL });
           continue;
         }
         if (value === ".") {
@@ -28574,10 +28574,10 @@ var require_parse2 = __commonJS({
             continue;
           }
           if (state.braces + state.parens === 0 && prev.type !== "bos" && prev.type !== "slash") {
-            push({ type: "text", value, output: DOT_LITERAL });
+            push2({ type: "text", value, output: DOT_LITERAL });
             continue;
           }
-          push({ type: "dot", value, output: DOT_LITERAL });
+          push2({ type: "dot", value, output: DOT_LITERAL });
           continue;
         }
         if (value === "?") {
@@ -28592,14 +28592,14 @@ var require_parse2 = __commonJS({
             if (prev.value === "(" && !/[!=<:]/.test(next) || next === "<" && !/<([!=]|\w+>)/.test(remaining())) {
               output2 = `\\${value}`;
             }
-            push({ type: "text", value, output: output2 });
+            push2({ type: "text", value, output: output2 });
             continue;
           }
           if (opts.dot !== true && (prev.type === "slash" || prev.type === "bos")) {
-            push({ type: "qmark", value, output: QMARK_NO_DOT });
+            push2({ type: "qmark", value, output: QMARK_NO_DOT });
             continue;
           }
-          push({ type: "qmark", value, output: QMARK });
+          push2({ type: "qmark", value, output: QMARK });
           continue;
         }
         if (value === "!") {
@@ -28620,22 +28620,22 @@ var require_parse2 = __commonJS({
             continue;
           }
           if (prev && prev.value === "(" || opts.regex === false) {
-            push({ type: "plus", value, output: PLUS_LITERAL });
+            push2({ type: "plus", value, output: PLUS_LITERAL });
             continue;
           }
           if (prev && (prev.type === "bracket" || prev.type === "paren" || prev.type === "brace") || state.parens > 0) {
-            push({ type: "plus", value });
+            push2({ type: "plus", value });
             continue;
           }
-          push({ type: "plus", value: PLUS_LITERAL });
+          push2({ type: "plus", value: PLUS_LITERAL });
           continue;
         }
         if (value === "@") {
           if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
-            push({ type: "at", extglob: true, value, output: "" });
+            push2({ type: "at", extglob: true, value, output: "" });
             continue;
           }
-          push({ type: "text", value });
+          push2({ type: "text", value });
           continue;
         }
         if (value !== "*") {
@@ -28647,7 +28647,7 @@ var require_parse2 = __commonJS({
             value += match[0];
             state.index += match[0].length;
           }
-          push({ type: "text", value });
+          push2({ type: "text", value });
           continue;
         }
         if (prev && (prev.type === "globstar" || prev.star === true)) {
@@ -28675,13 +28675,13 @@ var require_parse2 = __commonJS({
           const isStart = prior.type === "slash" || prior.type === "bos";
           const afterStar = before && (before.type === "star" || before.type === "globstar");
           if (opts.bash === true && (!isStart || rest[0] && rest[0] !== "/")) {
-            push({ type: "star", value, output: "" });
+            push2({ type: "star", value, output: "" });
             continue;
           }
           const isBrace = state.braces > 0 && (prior.type === "comma" || prior.type === "brace");
           const isExtglob = extglobs.length && (prior.type === "pipe" || prior.type === "paren");
           if (!isStart && prior.type !== "paren" && !isBrace && !isExtglob) {
-            push({ type: "star", value, output: "" });
+            push2({ type: "star", value, output: "" });
             continue;
           }
           while (rest.slice(0, 3) === "/**") {
@@ -28723,7 +28723,7 @@ var require_parse2 = __commonJS({
             state.output += prior.output + prev.output;
             state.globstar = true;
             consume(value + advance());
-            push({ type: "slash", value: "/", output: "" });
+            push2({ type: "slash", value: "/", output: "" });
             continue;
           }
           if (prior.type === "bos" && rest[0] === "/") {
@@ -28733,7 +28733,7 @@ var require_parse2 = __commonJS({
             state.output = prev.output;
             state.globstar = true;
             consume(value + advance());
-            push({ type: "slash", value: "/", output: "" });
+            push2({ type: "slash", value: "/", output: "" });
             continue;
           }
           state.output = state.output.slice(0, -prev.output.length);
@@ -28751,12 +28751,12 @@ var require_parse2 = __commonJS({
           if (prev.type === "bos" || prev.type === "slash") {
             token.output = nodot + token.output;
           }
-          push(token);
+          push2(token);
           continue;
         }
         if (prev && (prev.type === "bracket" || prev.type === "paren") && opts.regex === true) {
           token.output = value;
-          push(token);
+          push2(token);
           continue;
         }
         if (state.index === state.start || prev.type === "slash" || prev.type === "dot") {
@@ -28775,7 +28775,7 @@ var require_parse2 = __commonJS({
             prev.output += ONE_CHAR;
           }
         }
-        push(token);
+        push2(token);
       }
       while (state.brackets > 0) {
         if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "]"));
@@ -28793,7 +28793,7 @@ var require_parse2 = __commonJS({
         decrement("braces");
       }
       if (opts.strictSlashes !== true && (prev.type === "star" || prev.type === "bracket")) {
-        push({ type: "maybe_slash", value: "", output: `${SLASH_LITERAL}?` });
+        push2({ type: "maybe_slash", value: "", output: `${SLASH_LITERAL}?` });
       }
       if (state.backtrack === true) {
         state.output = "";
@@ -28884,9 +28884,9 @@ var require_picomatch = __commonJS({
     var utils = require_utils2();
     var constants4 = require_constants6();
     var isObject3 = (val) => val && typeof val === "object" && !Array.isArray(val);
-    var picomatch2 = (glob2, options, returnState = false) => {
+    var picomatch3 = (glob2, options, returnState = false) => {
       if (Array.isArray(glob2)) {
-        const fns = glob2.map((input2) => picomatch2(input2, options, returnState));
+        const fns = glob2.map((input2) => picomatch3(input2, options, returnState));
         const arrayMatcher = (str2) => {
           for (const isMatch of fns) {
             const state2 = isMatch(str2);
@@ -28902,16 +28902,16 @@ var require_picomatch = __commonJS({
       }
       const opts = options || {};
       const posix = opts.windows;
-      const regex = isState ? picomatch2.compileRe(glob2, options) : picomatch2.makeRe(glob2, options, false, true);
+      const regex = isState ? picomatch3.compileRe(glob2, options) : picomatch3.makeRe(glob2, options, false, true);
       const state = regex.state;
       delete regex.state;
       let isIgnored = () => false;
       if (opts.ignore) {
         const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
-        isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
+        isIgnored = picomatch3(opts.ignore, ignoreOpts, returnState);
       }
       const matcher = (input2, returnObject = false) => {
-        const { isMatch, match, output: output2 } = picomatch2.test(input2, regex, options, { glob: glob2, posix });
+        const { isMatch, match, output: output2 } = picomatch3.test(input2, regex, options, { glob: glob2, posix });
         const result = { glob: glob2, state, regex, posix, input: input2, output: output2, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
@@ -28937,7 +28937,7 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     };
-    picomatch2.test = (input2, regex, options, { glob: glob2, posix } = {}) => {
+    picomatch3.test = (input2, regex, options, { glob: glob2, posix } = {}) => {
       if (typeof input2 !== "string") {
         throw new TypeError("Expected input to be a string");
       }
@@ -28954,24 +28954,24 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch2.matchBase(input2, regex, options, posix);
+          match = picomatch3.matchBase(input2, regex, options, posix);
         } else {
           match = regex.exec(output2);
         }
       }
       return { isMatch: Boolean(match), match, output: output2 };
     };
-    picomatch2.matchBase = (input2, glob2, options, posix = options && options.windows) => {
-      const regex = glob2 instanceof RegExp ? glob2 : picomatch2.makeRe(glob2, options);
+    picomatch3.matchBase = (input2, glob2, options, posix = options && options.windows) => {
+      const regex = glob2 instanceof RegExp ? glob2 : picomatch3.makeRe(glob2, options);
       return regex.test(utils.basename(input2, { windows: posix }));
     };
-    picomatch2.isMatch = (str2, patterns, options) => picomatch2(patterns, options)(str2);
-    picomatch2.parse = (pattern, options) => {
-      if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options));
+    picomatch3.isMatch = (str2, patterns, options) => picomatch3(patterns, options)(str2);
+    picomatch3.parse = (pattern, options) => {
+      if (Array.isArray(pattern)) return pattern.map((p) => picomatch3.parse(p, options));
       return parse5(pattern, { ...options, fastpaths: false });
     };
-    picomatch2.scan = (input2, options) => scan(input2, options);
-    picomatch2.compileRe = (state, options, returnOutput = false, returnState = false) => {
+    picomatch3.scan = (input2, options) => scan(input2, options);
+    picomatch3.compileRe = (state, options, returnOutput = false, returnState = false) => {
       if (returnOutput === true) {
         return state.output;
       }
@@ -28982,13 +28982,13 @@ var require_picomatch = __commonJS({
       if (state && state.negated === true) {
         source = `^(?!${source}).*$`;
       }
-      const regex = picomatch2.toRegex(source, options);
+      const regex = picomatch3.toRegex(source, options);
       if (returnState === true) {
         regex.state = state;
       }
       return regex;
     };
-    picomatch2.makeRe = (input2, options = {}, returnOutput = false, returnState = false) => {
+    picomatch3.makeRe = (input2, options = {}, returnOutput = false, returnState = false) => {
       if (!input2 || typeof input2 !== "string") {
         throw new TypeError("Expected a non-empty string");
       }
@@ -28999,9 +28999,9 @@ var require_picomatch = __commonJS({
       if (!parsed.output) {
         parsed = parse5(input2, options);
       }
-      return picomatch2.compileRe(parsed, options, returnOutput, returnState);
+      return picomatch3.compileRe(parsed, options, returnOutput, returnState);
     };
-    picomatch2.toRegex = (source, options) => {
+    picomatch3.toRegex = (source, options) => {
       try {
         const opts = options || {};
         return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
@@ -29010,8 +29010,8 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch2.constants = constants4;
-    module.exports = picomatch2;
+    picomatch3.constants = constants4;
+    module.exports = picomatch3;
   }
 });
 
@@ -29021,14 +29021,14 @@ var require_picomatch2 = __commonJS({
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils2();
-    function picomatch2(glob2, options, returnState = false) {
+    function picomatch3(glob2, options, returnState = false) {
       if (options && (options.windows === null || options.windows === void 0)) {
         options = { ...options, windows: utils.isWindows() };
       }
       return pico(glob2, options, returnState);
     }
-    Object.assign(picomatch2, pico);
-    module.exports = picomatch2;
+    Object.assign(picomatch3, pico);
+    module.exports = picomatch3;
   }
 });
 
@@ -34294,9 +34294,9 @@ var handler = {
   set(target, methodName, value) {
     return target.cache[methodName] = value;
   },
-  get({ octokit, scope, cache: cache2 }, methodName) {
-    if (cache2[methodName]) {
-      return cache2[methodName];
+  get({ octokit, scope, cache: cache3 }, methodName) {
+    if (cache3[methodName]) {
+      return cache3[methodName];
     }
     const method = endpointMethodsMap.get(scope).get(methodName);
     if (!method) {
@@ -34304,7 +34304,7 @@ var handler = {
     }
     const { endpointDefaults, decorations } = method;
     if (decorations) {
-      cache2[methodName] = decorate(
+      cache3[methodName] = decorate(
         octokit,
         scope,
         methodName,
@@ -34312,9 +34312,9 @@ var handler = {
         decorations
       );
     } else {
-      cache2[methodName] = octokit.request.defaults(endpointDefaults);
+      cache3[methodName] = octokit.request.defaults(endpointDefaults);
     }
-    return cache2[methodName];
+    return cache3[methodName];
   }
 };
 function endpointsToMethods(octokit) {
@@ -38206,10 +38206,10 @@ var $ZodCIDRv4 = /* @__PURE__ */ $constructor("$ZodCIDRv4", (inst, def) => {
   $ZodStringFormat.init(inst, def);
 });
 function isValidCIDRv6(value) {
-  const parts = value.split("/");
-  if (parts.length !== 2)
+  const parts2 = value.split("/");
+  if (parts2.length !== 2)
     return false;
-  const [address, prefix] = parts;
+  const [address, prefix] = parts2;
   if (!prefix)
     return false;
   const prefixNum = Number(prefix);
@@ -40294,9 +40294,9 @@ var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
 function isRecursive(inst, stack, resolve3) {
-  const cached2 = recursive.get(inst);
-  if (cached2 !== void 0)
-    return cached2 ? PROVEN : NONE;
+  const cached3 = recursive.get(inst);
+  if (cached3 !== void 0)
+    return cached3 ? PROVEN : NONE;
   if (stack.has(inst))
     return PROVEN;
   stack.add(inst);
@@ -50666,10 +50666,10 @@ function _readonly(Class2, innerType) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _templateLiteral(Class2, parts, params) {
+function _templateLiteral(Class2, parts2, params) {
   return new Class2({
     type: "template_literal",
-    parts,
+    parts: parts2,
     ...normalizeParams(params)
   });
 }
@@ -51082,15 +51082,15 @@ function foldObjects(members2) {
     for (const key2 in object2.properties) {
       if (Object.prototype.hasOwnProperty.call(properties, key2))
         continue;
-      const parts = [];
+      const parts2 = [];
       for (const other of objects) {
         const part = other.properties?.[key2] ?? undeclaredConstraint(other);
         if (part === null || part === void 0)
           continue;
-        if (!parts.some((seen) => JSON.stringify(seen) === JSON.stringify(part)))
-          parts.push(part);
+        if (!parts2.some((seen) => JSON.stringify(seen) === JSON.stringify(part)))
+          parts2.push(part);
       }
-      const merged = parts.length === 1 ? parts[0] : foldObjects(parts) ?? { allOf: parts };
+      const merged = parts2.length === 1 ? parts2[0] : foldObjects(parts2) ?? { allOf: parts2 };
       assignProp(properties, key2, merged);
     }
     for (const key2 of object2.required ?? [])
@@ -53822,10 +53822,10 @@ var ZodTemplateLiteral = /* @__PURE__ */ $constructor("ZodTemplateLiteral", (ins
   ZodType.init(inst, def);
   inst._zod.processJSONSchema = (ctx, json2, params) => templateLiteralProcessor(inst, ctx, json2, params);
 });
-function templateLiteral(parts, params) {
+function templateLiteral(parts2, params) {
   return new ZodTemplateLiteral({
     type: "template_literal",
-    parts,
+    parts: parts2,
     ...util_exports.normalizeParams(params)
   });
 }
@@ -54165,24 +54165,24 @@ function canonicalKey(value, seen) {
   seen.add(value);
   try {
     if (Array.isArray(value)) {
-      const parts2 = [];
+      const parts3 = [];
       for (const item of value) {
         const key2 = canonicalKey(item, seen);
         if (key2 === null)
           return null;
-        parts2.push(key2);
+        parts3.push(key2);
       }
-      return `a${parts2.length}:[${parts2.join(",")}]`;
+      return `a${parts3.length}:[${parts3.join(",")}]`;
     }
     const keys = Object.keys(value).sort();
-    const parts = [];
+    const parts2 = [];
     for (const k of keys) {
       const key2 = canonicalKey(value[k], seen);
       if (key2 === null)
         return null;
-      parts.push(`${k.length}:${k}=${key2}`);
+      parts2.push(`${k.length}:${k}=${key2}`);
     }
-    return `o${parts.length}:{${parts.join(",")}}`;
+    return `o${parts2.length}:{${parts2.join(",")}}`;
   } finally {
     seen.delete(value);
   }
@@ -54728,21 +54728,21 @@ function visit(schema, fnOrHandlers) {
     const h = fnOrHandlers[node2._zod.def.type];
     return h ? h(node2, rewritten) : node2;
   };
-  const cache2 = /* @__PURE__ */ new Map();
+  const cache3 = /* @__PURE__ */ new Map();
   function run2(s) {
-    const cached2 = cache2.get(s);
-    if (cached2 === RESOLVING) {
+    const cached3 = cache3.get(s);
+    if (cached3 === RESOLVING) {
       return new $ZodLazy({
         type: "lazy",
-        getter: () => cache2.get(s)
+        getter: () => cache3.get(s)
       });
     }
-    if (cached2 !== void 0)
-      return cached2;
-    cache2.set(s, RESOLVING);
+    if (cached3 !== void 0)
+      return cached3;
+    cache3.set(s, RESOLVING);
     const inner = mapInner(s);
     const mapped = fn(inner, inner !== s);
-    cache2.set(s, mapped);
+    cache3.set(s, mapped);
     return mapped;
   }
   function mapInner(s) {
@@ -55153,6 +55153,17 @@ var WorkerMessageSchema = external_exports.discriminatedUnion("type", [
     usage: UsageSchema.optional()
   })
 ]);
+var BriefKnowledgeSchema = external_exports.object({
+  /** Its file, relative to the knowledge store's root (`lessons/testing/sqlite-busy.lesson.md`). */
+  path: external_exports.string().min(1),
+  kind: external_exports.enum(["lesson", "skill", "gene"]),
+  title: external_exports.string().min(1),
+  /** What the brief says of it. */
+  text: external_exports.string(),
+  score: external_exports.number(),
+  /** Why it was chosen. */
+  why: external_exports.string()
+});
 var AssignTaskSchema = external_exports.object({
   ...envelope,
   type: external_exports.literal("assign_task"),
@@ -55164,7 +55175,9 @@ var AssignTaskSchema = external_exports.object({
   worktree: external_exports.string(),
   /** The plan's Markdown (frontmatter and body), as the agent's brief. */
   prompt: external_exports.string(),
-  timeout_minutes: external_exports.number().int().positive()
+  timeout_minutes: external_exports.number().int().positive(),
+  /** What harness has learned that applies to this plan, best first; absent when nothing does. */
+  knowledge: external_exports.array(BriefKnowledgeSchema).optional()
 });
 var OrchestratorMessageSchema = external_exports.discriminatedUnion("type", [
   AssignTaskSchema,
@@ -55321,11 +55334,11 @@ function describeToolUse(name2, input2, root) {
   }
 }
 function resultStats(result) {
-  const parts = [];
-  if (result.numTurns !== void 0) parts.push(`${result.numTurns} turn${result.numTurns === 1 ? "" : "s"}`);
-  if (result.costUsd !== void 0) parts.push(`$${result.costUsd.toFixed(2)}`);
-  if (result.durationMs !== void 0) parts.push(`${(result.durationMs / 1e3).toFixed(1)}s`);
-  return parts.join(", ") || "no statistics";
+  const parts2 = [];
+  if (result.numTurns !== void 0) parts2.push(`${result.numTurns} turn${result.numTurns === 1 ? "" : "s"}`);
+  if (result.costUsd !== void 0) parts2.push(`$${result.costUsd.toFixed(2)}`);
+  if (result.durationMs !== void 0) parts2.push(`${(result.durationMs / 1e3).toFixed(1)}s`);
+  return parts2.join(", ") || "no statistics";
 }
 function usageOf(result) {
   return { ...result.numTurns === void 0 ? {} : { turns: result.numTurns }, ...result.costUsd === void 0 ? {} : { costUsd: result.costUsd } };
@@ -55364,6 +55377,21 @@ function firstLine(text) {
 function clip(text, max) {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
+
+// app/engine/core/agents/knowledge-brief.ts
+var KNOWLEDGE_HEADING = "## What harness has learned that applies here";
+var KNOWLEDGE_INTRO = "Earlier work left these in harness’s knowledge store (`.harness/knowledge/` unless the project keeps it elsewhere); each was chosen because it applies to this plan. Follow them unless the plan says otherwise, and say in a commit message when one did not fit.";
+var CHARS_PER_TOKEN = 4;
+function knowledgeLine(entry) {
+  const title = /[.!?:]$/.test(entry.title) ? entry.title : `${entry.title}:`;
+  const text = entry.text.trim();
+  return `- **${title}** ${text}${text ? " " : ""}(${entry.kind}, \`${entry.path}\`)`;
+}
+function knowledgeBrief(entries) {
+  if (entries.length === 0) return [];
+  return [KNOWLEDGE_HEADING, "", KNOWLEDGE_INTRO, "", ...entries.map(knowledgeLine)];
+}
+var KNOWLEDGE_OVERHEAD = [KNOWLEDGE_HEADING, "", KNOWLEDGE_INTRO, ""].join("\n").length + 1;
 
 // app/engine/core/agents/tasks.ts
 var STEP_FENCE = /^(```+|~~~+)[ \t]*([A-Za-z0-9_+-]+)[ \t]+step\b[ \t]*(.*)$/;
@@ -55476,6 +55504,8 @@ function buildWorkerPrompt(plan, options) {
     out.push("## Steps", "", "The plan breaks the work into these steps; do them in order:", ...steps.map((s) => `${s.index}. ${s.title}`), "");
   }
   out.push("## The plan", "", plan.body.trim(), "");
+  const learned = knowledgeBrief(options.knowledge ?? []);
+  if (learned.length > 0) out.push(...learned, "");
   out.push("## How your work is checked", "");
   if (plan.mustPass.length > 0) {
     out.push("After you finish, the orchestrator runs these checks on your branch; every one must pass:", ...plan.mustPass.map((c) => `- ${describeCheck(c)}`));
@@ -55760,10 +55790,10 @@ var TRAILER_TASK = "Task";
 var TRAILER_SPEC = "Spec";
 var MAX_LISTED_FILES = 50;
 function formatCommitMessage(message) {
-  const parts = [message.subject.replace(/\s*\n\s*/g, " ").trim()];
-  if (message.body?.trim()) parts.push(message.body.trim());
-  if (message.trailers.length > 0) parts.push(message.trailers.map((t) => `${t.key}: ${t.value}`).join("\n"));
-  return `${parts.join("\n\n")}
+  const parts2 = [message.subject.replace(/\s*\n\s*/g, " ").trim()];
+  if (message.body?.trim()) parts2.push(message.body.trim());
+  if (message.trailers.length > 0) parts2.push(message.trailers.map((t) => `${t.key}: ${t.value}`).join("\n"));
+  return `${parts2.join("\n\n")}
 `;
 }
 function taskTrailers(spec, plan, task, total) {
@@ -56001,9 +56031,9 @@ function startProcess(options) {
     child[stream].on("data", (chunk) => {
       log2?.write(chunk);
       const text = buffers[stream] + chunk;
-      const parts = text.split("\n");
-      buffers[stream] = parts.pop();
-      for (const part of parts) pushLine(part.replace(/\r$/, ""), stream);
+      const parts2 = text.split("\n");
+      buffers[stream] = parts2.pop();
+      for (const part of parts2) pushLine(part.replace(/\r$/, ""), stream);
     });
   }
   const onAbort = () => {
@@ -56324,7 +56354,7 @@ var ClaudeAgent = class {
       next = { prompt: answerPrompt(saved.checkpoint, gate.answer), resume: saved.sessionId };
     } else {
       const commits = context3.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
-      next = { prompt: buildWorkerPrompt(context3.plan, { spec: context3.spec, checkpoints: "line", answers: store.all(), commits }) };
+      next = { prompt: buildWorkerPrompt(context3.plan, { spec: context3.spec, checkpoints: "line", answers: store.all(), commits, knowledge: context3.task.knowledge ?? [] }) };
       await save({});
     }
     const maxCheckpoints = this.options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS;
@@ -56421,8 +56451,8 @@ function answerPrompt(checkpoint, answer) {
 Continue the plan from where you stopped.`;
 }
 function summaryOf(text, result) {
-  const words = text.trim();
-  const clipped = words.length > 2e3 ? `${words.slice(0, 1999)}…` : words;
+  const words2 = text.trim();
+  const clipped = words2.length > 2e3 ? `${words2.slice(0, 1999)}…` : words2;
   const stats = [result.numTurns !== void 0 ? `${result.numTurns} turns` : "", result.costUsd !== void 0 ? `$${result.costUsd.toFixed(2)}` : ""].filter(Boolean).join(", ");
   return stats ? `${clipped}${clipped ? "\n\n" : ""}(claude: ${stats})` : clipped;
 }
@@ -56462,7 +56492,13 @@ var CommandAgent = class {
     const store = await AnswerStore.open(context3.logDir);
     const protocol = this.options.protocol === true;
     const commits = context3.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
-    const brief = buildWorkerPrompt(context3.plan, { spec: context3.spec, checkpoints: protocol ? "protocol" : "none", answers: store.all(), commits });
+    const brief = buildWorkerPrompt(context3.plan, {
+      spec: context3.spec,
+      checkpoints: protocol ? "protocol" : "none",
+      answers: store.all(),
+      commits,
+      knowledge: context3.task.knowledge ?? []
+    });
     const input2 = protocol ? `${JSON.stringify({ ...context3.task, at: context3.now().toISOString(), prompt: brief })}
 ` : brief;
     let failure3;
@@ -56471,8 +56507,8 @@ var CommandAgent = class {
     let usage;
     let proc;
     const output2 = [];
-    const stop = (why) => {
-      failure3 ??= why;
+    const stop = (why2) => {
+      failure3 ??= why2;
       proc?.kill();
     };
     const onMessage = async (message) => {
@@ -56706,7 +56742,7 @@ function parseInputs(get) {
 }
 
 // app/worker-action/worker.ts
-import { join as join14 } from "node:path";
+import { join as join17 } from "node:path";
 
 // app/engine/core/spec/frontmatter.ts
 var import_yaml = __toESM(require_dist(), 1);
@@ -57775,13 +57811,13 @@ function checkVacuous(file2, plan, lines2) {
   const human = plan.mustPass.filter((c) => HUMAN_TYPES.has(c.type));
   if (human.length > 0 && !plan.autonomous) return [];
   const line = lines2.has(["must_pass"]) ? lines2.lineOf(["must_pass"]) : lines2.lineOf(["plan_id"]);
-  const why = plan.mustPass.length === 0 ? "has no must_pass checks" : human.length > 0 ? "has only human checks but is autonomous: true" : "has only checks that cannot fail";
+  const why2 = plan.mustPass.length === 0 ? "has no must_pass checks" : human.length > 0 ? "has only human checks but is autonomous: true" : "has only checks that cannot fail";
   return [
     problem(
       file2,
       line,
       "vacuous-plan",
-      `plan ${plan.id} ${why}, so it could pass without the work being done; add a machine-checkable check such as { id: tests, type: tests_pass, command: "npm test" }`
+      `plan ${plan.id} ${why2}, so it could pass without the work being done; add a machine-checkable check such as { id: tests, type: tests_pass, command: "npm test" }`
     )
   ];
 }
@@ -58119,8 +58155,8 @@ function resolvePhases(roadmap, dirs, plans, problems) {
   return ordered;
 }
 function titleFromDir(dir) {
-  const words = dir.replace(/^\d+[-_]?/, "").replace(/[-_]+/g, " ").trim();
-  return words ? words[0].toUpperCase() + words.slice(1) : `Phase ${dir}`;
+  const words2 = dir.replace(/^\d+[-_]?/, "").replace(/[-_]+/g, " ").trim();
+  return words2 ? words2[0].toUpperCase() + words2.slice(1) : `Phase ${dir}`;
 }
 function checkDependencies(plans, broken, byId, claimed, problems) {
   const claims = [...plans.map((p) => ({ ...p, id: p.id })), ...broken];
@@ -58362,8 +58398,325 @@ function humanAnswer(given) {
 var import_picomatch = __toESM(require_picomatch2(), 1);
 
 // app/engine/core/graph/glob.ts
+var MAX_BRACE_EXPANSION = 256;
 var PICOMATCH_OPTIONS = Object.freeze({ dot: true, posix: true });
+function hasMagic(glob2) {
+  return /[*?[\]{}()!+@]/.test(glob2);
+}
+function expandBraces(glob2) {
+  const open3 = findBrace(glob2);
+  if (!open3) return [glob2];
+  const { start, end, parts: parts2 } = open3;
+  const out = [];
+  for (const part of parts2) {
+    for (const rest of expandBraces(glob2.slice(0, start) + part + glob2.slice(end + 1))) {
+      out.push(rest);
+      if (out.length >= MAX_BRACE_EXPANSION) return out;
+    }
+  }
+  return out;
+}
+function findBrace(glob2) {
+  for (let i = 0; i < glob2.length; i++) {
+    if (glob2[i] === "\\") {
+      i++;
+      continue;
+    }
+    if (glob2[i] !== "{") continue;
+    let depth = 0;
+    const commas = [];
+    for (let j = i; j < glob2.length; j++) {
+      const c = glob2[j];
+      if (c === "\\") {
+        j++;
+        continue;
+      }
+      if (c === "{") depth++;
+      else if (c === "}") {
+        depth--;
+        if (depth === 0) {
+          const inner = glob2.slice(i + 1, j);
+          if (commas.length > 0) {
+            const parts2 = [];
+            let from = i + 1;
+            for (const c2 of commas) {
+              parts2.push(glob2.slice(from, c2));
+              from = c2 + 1;
+            }
+            parts2.push(glob2.slice(from, j));
+            return { start: i, end: j, parts: parts2 };
+          }
+          const range = /^(-?\d+)\.\.(-?\d+)$/.exec(inner);
+          if (range) {
+            const a = Number(range[1]);
+            const b = Number(range[2]);
+            const step = a <= b ? 1 : -1;
+            const parts2 = [];
+            for (let k = a; parts2.length < MAX_BRACE_EXPANSION; k += step) {
+              parts2.push(String(k));
+              if (k === b) break;
+            }
+            return { start: i, end: j, parts: parts2 };
+          }
+          break;
+        }
+      } else if (c === "," && depth === 1) commas.push(j);
+    }
+  }
+  return void 0;
+}
+function compile2(glob2) {
+  const states = [];
+  const add = () => states.push({ eps: [], edges: [] }) - 1;
+  const start = add();
+  let cur = start;
+  const char = (set2) => {
+    const next = add();
+    states[cur].edges.push({ set: set2, to: next });
+    cur = next;
+  };
+  const loop = (set2) => states[cur].edges.push({ set: set2, to: cur });
+  const segments = glob2.replace(/\/{2,}/g, "/").replace(/\/+$/, "").split("/").map((seg) => /^\*{3,}$/.test(seg) ? "**" : seg).filter((seg, i, all2) => !(seg === "**" && all2[i - 1] === "**"));
+  const trailing = segments.length > 1 && segments[segments.length - 1] === "**";
+  if (trailing) segments.pop();
+  segments.forEach((segment2, s) => {
+    const last = s === segments.length - 1;
+    if (segment2 === "**") {
+      if (segments.length === 1) {
+        loop({ kind: "all" });
+        return;
+      }
+      const skip = add();
+      states[cur].eps.push(skip);
+      const inner = add();
+      states[cur].eps.push(inner);
+      states[inner].edges.push({ set: { kind: "all" }, to: inner });
+      states[inner].edges.push({ set: { kind: "lit", ch: "/" }, to: skip });
+      cur = skip;
+      return;
+    }
+    compileSegment(segment2, char, loop);
+    if (!last) char({ kind: "lit", ch: "/" });
+  });
+  if (trailing) {
+    const after = add();
+    states[cur].eps.push(after);
+    const below = add();
+    states[cur].edges.push({ set: { kind: "lit", ch: "/" }, to: below });
+    states[below].edges.push({ set: { kind: "all" }, to: below });
+    states[below].eps.push(after);
+    cur = after;
+  }
+  return { states, start, accept: cur, closures: states.map((_, s) => closure(states, s)) };
+}
+function compileSegment(segment2, char, loop) {
+  let from = 0;
+  if (segment2.startsWith("**")) {
+    loop({ kind: "all" });
+    while (segment2[from] === "*") from++;
+  }
+  for (let i = from; i < segment2.length; i++) {
+    const c = segment2[i];
+    if (c === "\\" && i + 1 < segment2.length) {
+      char({ kind: "lit", ch: segment2[++i] });
+    } else if (c === "*") {
+      while (segment2[i + 1] === "*") i++;
+      loop({ kind: "any" });
+    } else if (c === "?") {
+      char({ kind: "any" });
+    } else if (c === "[") {
+      const parsed = parseClass(segment2, i);
+      if (!parsed) {
+        char({ kind: "lit", ch: c });
+        continue;
+      }
+      char(parsed.set);
+      i = parsed.end;
+    } else if ("!+@".includes(c) && segment2[i + 1] === "(") {
+      const close = segment2.indexOf(")", i);
+      loop({ kind: "any" });
+      i = close === -1 ? segment2.length : close;
+    } else if (c === "(" || c === ")" || c === "|") {
+      loop({ kind: "any" });
+    } else {
+      char({ kind: "lit", ch: c });
+    }
+  }
+}
+function parseClass(segment2, open3) {
+  let i = open3 + 1;
+  let negated = false;
+  if (segment2[i] === "!" || segment2[i] === "^") {
+    negated = true;
+    i++;
+  }
+  const ranges = [];
+  let first = true;
+  for (; i < segment2.length; i++) {
+    const c = segment2[i];
+    if (c === "]" && !first) return { set: { kind: "class", negated, ranges }, end: i };
+    first = false;
+    if (c === "[" && segment2[i + 1] === ":") {
+      const close = segment2.indexOf(":]", i);
+      if (close !== -1) {
+        ranges.push(...posixClass(segment2.slice(i + 2, close)));
+        i = close + 1;
+        continue;
+      }
+    }
+    let lo = c.codePointAt(0);
+    if (c === "\\" && i + 1 < segment2.length) lo = segment2[++i].codePointAt(0);
+    if (segment2[i + 1] === "-" && segment2[i + 2] !== void 0 && segment2[i + 2] !== "]") {
+      const hi = segment2[i + 2].codePointAt(0);
+      ranges.push([Math.min(lo, hi), Math.max(lo, hi)]);
+      i += 2;
+    } else ranges.push([lo, lo]);
+  }
+  return void 0;
+}
+function posixClass(name2) {
+  const r = (a, b) => [a.codePointAt(0), b.codePointAt(0)];
+  switch (name2) {
+    case "alpha":
+      return [r("a", "z"), r("A", "Z")];
+    case "digit":
+      return [r("0", "9")];
+    case "alnum":
+      return [r("a", "z"), r("A", "Z"), r("0", "9")];
+    case "upper":
+      return [r("A", "Z")];
+    case "lower":
+      return [r("a", "z")];
+    default:
+      return [[32, 126]];
+  }
+}
 var SLASH = "/".codePointAt(0);
+function contains(set2, cp) {
+  switch (set2.kind) {
+    case "lit":
+      return set2.ch.codePointAt(0) === cp;
+    case "any":
+      return cp !== SLASH;
+    case "all":
+      return true;
+    case "class": {
+      if (cp === SLASH) return false;
+      const inside2 = set2.ranges.some(([lo, hi]) => cp >= lo && cp <= hi);
+      return set2.negated ? !inside2 : inside2;
+    }
+  }
+}
+function intersects(a, b) {
+  if (a.kind === "lit") return contains(b, a.ch.codePointAt(0));
+  if (b.kind === "lit") return contains(a, b.ch.codePointAt(0));
+  if (a.kind !== "class" && b.kind !== "class") return true;
+  if (a.kind === "class" && b.kind === "class") {
+    if (a.negated && b.negated) return true;
+    const [pos, other] = a.negated ? [b, a] : [a, b];
+    for (const [lo, hi] of pos.ranges) {
+      for (let cp = lo; cp <= hi; cp++) if (contains(pos, cp) && contains(other, cp)) return true;
+      if (hi - lo > 4096) return true;
+    }
+    return false;
+  }
+  const cls = a.kind === "class" ? a : b;
+  if (cls.negated) return true;
+  return cls.ranges.some(([lo, hi]) => lo !== SLASH || hi !== SLASH);
+}
+function closure(states, seed) {
+  const seen = /* @__PURE__ */ new Set([seed]);
+  const stack = [seed];
+  while (stack.length) {
+    const s = stack.pop();
+    for (const t of states[s].eps) {
+      if (!seen.has(t)) {
+        seen.add(t);
+        stack.push(t);
+      }
+    }
+  }
+  return [...seen];
+}
+function automatonOf(glob2) {
+  return expandBraces(normalizeGlob(glob2)).map(compile2);
+}
+var cache = /* @__PURE__ */ new Map();
+function cached2(glob2) {
+  let a = cache.get(glob2);
+  if (!a) {
+    if (cache.size > 1e4) cache.clear();
+    a = automatonOf(glob2);
+    cache.set(glob2, a);
+  }
+  return a;
+}
+function globsOverlap(a, b) {
+  const plainA = !hasMagic(a);
+  const plainB = !hasMagic(b);
+  if (plainA && plainB) return normalize(a) === normalize(b);
+  if (plainA && !a.includes("\\")) return cached2(b).some((y) => accepts(y, normalize(a)));
+  if (plainB && !b.includes("\\")) return cached2(a).some((x) => accepts(x, normalize(b)));
+  for (const x of cached2(a)) for (const y of cached2(b)) if (productNonEmpty(x, y)) return true;
+  return false;
+}
+function accepts(a, path2) {
+  let current = a.closures[a.start];
+  const mark = new Int32Array(a.states.length).fill(-1);
+  for (let k = 0; k < path2.length; k++) {
+    const cp = path2.charCodeAt(k);
+    const next = [];
+    for (const s of current) {
+      for (const e of a.states[s].edges) {
+        if (!contains(e.set, cp)) continue;
+        for (const t of a.closures[e.to]) {
+          if (mark[t] !== k) {
+            mark[t] = k;
+            next.push(t);
+          }
+        }
+      }
+    }
+    if (next.length === 0) return false;
+    current = next;
+  }
+  return current.includes(a.accept);
+}
+function normalize(path2) {
+  return normalizeGlob(path2).replace(/\/+$/, "");
+}
+function normalizeGlob(glob2) {
+  return glob2.replace(/^(\.\/)+/, "").replace(/\/{2,}/g, "/");
+}
+function productNonEmpty(x, y) {
+  const width = y.states.length;
+  const seen = new Uint8Array(x.states.length * width);
+  const queue = [];
+  const visit2 = (i0, j0) => {
+    for (const i of x.closures[i0]) {
+      for (const j of y.closures[j0]) {
+        const key2 = i * width + j;
+        if (!seen[key2]) {
+          seen[key2] = 1;
+          queue.push(key2);
+        }
+      }
+    }
+  };
+  visit2(x.start, y.start);
+  for (let head = 0; head < queue.length; head++) {
+    const key2 = queue[head];
+    const i = Math.floor(key2 / width);
+    const j = key2 - i * width;
+    if (i === x.accept && j === y.accept) return true;
+    for (const e of x.states[i].edges) {
+      for (const f of y.states[j].edges) {
+        if (!seen[e.to * width + f.to] && intersects(e.set, f.set)) visit2(e.to, f.to);
+      }
+    }
+  }
+  return false;
+}
 
 // app/engine/core/run/deviations.ts
 function undeclaredWrites(changed, filesModified, ignore = []) {
@@ -58475,11 +58828,11 @@ async function checkApiResponse(check2, ports, ctx, timeoutMs) {
   const res = await ports.http(target.url, { method, headers, body, timeoutMs });
   const seen = `${method} ${target.url} → ${res.status}`;
   const shown = res.body.trim() === "" ? "empty body" : `body ${quote(res.body.trim(), 160)}`;
-  const { status, body_contains: contains, json: json2 } = check2.expect;
+  const { status, body_contains: contains2, json: json2 } = check2.expect;
   if (status !== void 0 ? res.status !== status : res.status < 200 || res.status > 299) {
     return fail2(`${seen}, expected ${status ?? "a 2xx status"}; ${shown}`);
   }
-  if (contains !== void 0 && !res.body.includes(contains)) return fail2(`${seen}; ${shown} does not contain ${quote(contains)}`);
+  if (contains2 !== void 0 && !res.body.includes(contains2)) return fail2(`${seen}; ${shown} does not contain ${quote(contains2)}`);
   if (json2 !== void 0) {
     let parsed;
     try {
@@ -58679,7 +59032,7 @@ function objectKeys(text, open3) {
   const close = matchingBracket(text, open3);
   if (close < 0) return [];
   const body = text.slice(open3 + 1, close);
-  const parts = [];
+  const parts2 = [];
   let depth = 0;
   let start = 0;
   for (let i = 0; i < body.length; i++) {
@@ -58687,12 +59040,12 @@ function objectKeys(text, open3) {
     if ("{[(".includes(c)) depth++;
     else if ("}])".includes(c)) depth--;
     else if (c === "," && depth === 0) {
-      parts.push(body.slice(start, i));
+      parts2.push(body.slice(start, i));
       start = i + 1;
     }
   }
-  parts.push(body.slice(start));
-  return parts.map((p) => /^\s*(?:async\s+|get\s+|set\s+|\*\s*)?['"]?([A-Za-z_$][\w$]*)['"]?/.exec(p)?.[1]).filter((k) => k !== void 0);
+  parts2.push(body.slice(start));
+  return parts2.map((p) => /^\s*(?:async\s+|get\s+|set\s+|\*\s*)?['"]?([A-Za-z_$][\w$]*)['"]?/.exec(p)?.[1]).filter((k) => k !== void 0);
 }
 function jsExports(text) {
   const t = stripComments(text, "js", { strings: true });
@@ -58804,10 +59157,10 @@ function moduleKey(path2) {
   return path2.replace(EXTENSION, "").replace(/\/(?:index|__init__)$/, "");
 }
 function candidates(base2) {
-  const stem = base2.replace(/\.(?:[cm]?js|jsx)$/, "");
+  const stem2 = base2.replace(/\.(?:[cm]?js|jsx)$/, "");
   return [
     base2,
-    ...SOURCE_EXTENSIONS.map((e) => stem + e),
+    ...SOURCE_EXTENSIONS.map((e) => stem2 + e),
     ...SOURCE_EXTENSIONS.map((e) => `${base2}/index${e}`),
     `${base2}/__init__.py`
   ];
@@ -59449,15 +59802,15 @@ function key(result) {
 function verificationFailure(report) {
   const what = report.level === "plan" ? `plan ${report.id}` : `phase ${report.id}`;
   const failed2 = report.results.filter((r) => r.status === "fail");
-  const parts = [];
+  const parts2 = [];
   if (failed2.length > 0) {
     const reasons = failed2.map((r) => `${key(r)} (${r.evidence.split("\n")[0]})`);
-    parts.push(`${failed2.length} check${failed2.length === 1 ? "" : "s"} failed: ${reasons.join("; ")}`);
+    parts2.push(`${failed2.length} check${failed2.length === 1 ? "" : "s"} failed: ${reasons.join("; ")}`);
   }
-  parts.push(...report.problems);
+  parts2.push(...report.problems);
   const waiting = report.results.filter((r) => r.status === "human");
-  if (parts.length === 0 && waiting.length > 0) parts.push(`${waiting.length} human check${waiting.length === 1 ? "" : "s"} not approved: ${waiting.map(key).join(", ")}`);
-  return `${what} did not pass verification: ${parts.join("; ") || "no reason given"}`;
+  if (parts2.length === 0 && waiting.length > 0) parts2.push(`${waiting.length} human check${waiting.length === 1 ? "" : "s"} not approved: ${waiting.map(key).join(", ")}`);
+  return `${what} did not pass verification: ${parts2.join("; ") || "no reason given"}`;
 }
 
 // app/engine/lifecycle/assignment.ts
@@ -59474,7 +59827,8 @@ function assignTask(a) {
     resume: a.resume,
     worktree: a.worktree,
     prompt: a.prompt,
-    timeout_minutes: a.plan.timeoutMinutes
+    timeout_minutes: a.plan.timeoutMinutes,
+    ...a.knowledge && a.knowledge.length > 0 ? { knowledge: a.knowledge.map((k) => ({ ...k })) } : {}
   };
 }
 
@@ -59526,7 +59880,16 @@ async function runAgent(run2, ports) {
   };
   try {
     const context3 = {
-      task: assignTask({ session, spec: run2.spec, plan, resume: run2.resume, worktree: ports.workspace.root, prompt: await run2.prompt(), at: clock.now() }),
+      task: assignTask({
+        session,
+        spec: run2.spec,
+        plan,
+        resume: run2.resume,
+        worktree: ports.workspace.root,
+        prompt: await run2.prompt(),
+        at: clock.now(),
+        ...run2.knowledge ? { knowledge: run2.knowledge } : {}
+      }),
       plan,
       spec: run2.spec,
       base: run2.base,
@@ -59735,13 +60098,13 @@ async function groupAlive(pgid) {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat3;
+    let stat5;
     try {
-      stat3 = await readFile2(`/proc/${entry}/stat`, "utf8");
+      stat5 = await readFile2(`/proc/${entry}/stat`, "utf8");
     } catch {
       continue;
     }
-    const [state, , pgrp] = stat3.slice(stat3.lastIndexOf(")") + 2).split(" ");
+    const [state, , pgrp] = stat5.slice(stat5.lastIndexOf(")") + 2).split(" ");
     if (state !== "Z" && state !== "X" && Number(pgrp) === pgid) return true;
   }
   return false;
@@ -60276,6 +60639,12 @@ function jobProgress(log2) {
   };
 }
 
+// app/engine/forge/knowledge-draft.ts
+var KNOWLEDGE_ROOT = ".harness/knowledge";
+function knowledgeBranch(kind, slug4) {
+  return `harness/knowledge/${kind}/${slug4}`;
+}
+
 // app/worker-action/reports.ts
 var MARK = { pass: "✅ pass", fail: "❌ fail", human: "⏸️ waits for a person" };
 var CELL_MAX = 200;
@@ -60328,7 +60697,12 @@ function prBody(input2) {
     `Plan **${plan.id} ${plan.title}** of spec **${input2.spec}** (\`${input2.specPath}/${plan.file}\`), done by the \`${input2.agent}\` agent` + (input2.runUrl ? ` in [this worker run](${input2.runUrl})` : "") + " and verified by harness."
   ];
   if (input2.agentSummary) head.push("", `> ${input2.agentSummary.split("\n").join("\n> ")}`);
-  head.push("", "### Verification", "", verificationMarkdown(input2.report), "", `### Commits (${input2.commits.length})`, "");
+  head.push("", "### Verification", "", verificationMarkdown(input2.report));
+  if (input2.knowledge && input2.knowledge.length > 0) {
+    head.push("", "### Knowledge surfaced", "", "What harness had learned that applies, as the agent's brief gave it:", "");
+    head.push(...input2.knowledge.map((k) => `- \`${KNOWLEDGE_ROOT}/${k.path}\` (${k.kind}): ${k.why}`));
+  }
+  head.push("", `### Commits (${input2.commits.length})`, "");
   const text = head.join("\n");
   const budget2 = ISSUE_BODY_LIMIT - text.length - 100;
   const lines2 = [];
@@ -60386,7 +60760,7 @@ async function approvedOnPlanIssues(run2, planIds) {
 
 // app/worker-action/plan-worker.ts
 import { readFile as readFile4 } from "node:fs/promises";
-import { join as join8 } from "node:path";
+import { join as join11 } from "node:path";
 
 // app/workers/config.ts
 function agentsConfig(config2) {
@@ -60453,117 +60827,47 @@ var Checkout = class {
   }
 };
 
-// app/worker-action/plan-worker.ts
-async function runPlanWorker(run2, planId3) {
-  const { spec, log: log2, forge } = run2;
-  const plan = spec.planById.get(planId3);
-  if (!plan) throw new WorkerError(`spec ${spec.id} (${run2.specPath}) has no plan ${planId3}`);
-  const issue3 = (await forge.planIssues(spec.id)).byPlan.get(plan.id);
-  if (!issue3) throw new WorkerError(`plan ${plan.id} of ${spec.id} has no issue (labels harness:plan, spec:${spec.id}, marker <!-- harness:plan ${spec.id}/${plan.id} -->): has the spec PR been synced?`);
-  const comments = await forge.comments(issue3.number);
-  const checkout = new Checkout(run2.root);
-  const identity = await checkout.ensureIdentity();
-  const agent = agentName(plan, { override: run2.inputs.agent, configured: run2.config.agent });
-  const job = {
-    run: run2,
-    plan,
-    issue: issue3,
-    comments,
-    answers: answerComments(comments, plan.id),
-    checkout,
-    branch: planBranch(spec.id, plan.id),
-    heading: `${spec.id} / ${plan.id} ${plan.title}`
-  };
-  run2.notes.push(`agent \`${agent}\`${run2.inputs.resume ? ", resumed" : ""}; commits as ${identity.name}; plan issue #${issue3.number}`);
-  const clock = systemClock(run2.now);
-  const outcome = await attemptPlan(
-    {
-      spec: spec.id,
-      plan,
-      agent,
-      session: `${spec.id}-${plan.id}`,
-      base: await checkout.planBase(run2.base),
-      resume: run2.inputs.resume,
-      prompt: () => readFile4(join8(run2.root, run2.specPath, plan.file), "utf8"),
-      env: run2.env,
-      logDir: join8(run2.tempDir, "harness", spec.id, plan.id)
-    },
-    {
-      agent: (name2) => agentFor(name2, agentsConfig(run2.config)),
-      workspace: checkout,
-      verifyPorts: () => localVerifyPorts(run2.root, { env: run2.env, clock }),
-      answers: issueAnswers(job.answers),
-      progress: jobProgress(log2),
-      clock
-    }
-  );
-  if (outcome.kind === "checkpoint") return ask(job, outcome.checkpoint, outcome.commits, outcome.report);
-  if (outcome.kind === "failed") return failed(job, outcome.reason, outcome.commits, outcome.report);
-  const { report, commits } = outcome;
-  if (commits.length === 0) return failed(job, `plan ${plan.id} passed its checks but made no commits: there is nothing to open a pull request for`, commits, report);
-  await checkout.push(job.branch);
-  const pr = await forge.openPullRequest({
-    head: job.branch,
-    base: run2.base,
-    title: prTitle(plan),
-    body: prBody({
-      spec: spec.id,
-      specPath: run2.specPath,
-      plan,
-      issue: issue3.number,
-      agent,
-      report,
-      commits,
-      ...outcome.summary === void 0 ? {} : { agentSummary: outcome.summary },
-      ...run2.runUrl === void 0 ? {} : { runUrl: run2.runUrl }
-    })
-  });
-  log2.info(`${pr.created ? "opened" : "updated"} the plan PR #${pr.number}: ${pr.url}`);
-  return {
-    result: "verified",
-    pullRequest: { number: pr.number, url: pr.url },
-    report,
-    summary: jobSummary({ heading: job.heading, status: "verified", detail: `plan PR [#${pr.number}](${pr.url}) into \`${run2.base}\``, notes: run2.notes, report, commits })
-  };
-}
-async function ask(job, checkpoint, commits, report) {
-  const { run: run2, plan, issue: issue3 } = job;
-  await job.checkout.push(job.branch);
-  if (alreadyAsked(job.comments, plan.id, checkpoint.id, job.answers)) run2.log.info(`checkpoint ${checkpoint.id} was asked on #${issue3.number} already`);
-  else await run2.forge.comment(issue3.number, checkpointComment(plan.id, checkpoint));
-  issue3.labels = await run2.forge.setStatus(issue3, "checkpoint");
-  run2.log.info(`waiting for a person at checkpoint ${checkpoint.id}: asked on ${issue3.url}`);
-  return {
-    result: "checkpoint",
-    checkpoint: checkpoint.id,
-    ...report ? { report } : {},
-    summary: jobSummary({
-      heading: job.heading,
-      status: "checkpoint",
-      detail: `checkpoint \`${checkpoint.id}\` (${checkpoint.kind}) asked on [#${issue3.number}](${issue3.url}); answer with \`/harness respond ${plan.id} <answer>\``,
-      notes: run2.notes,
-      ...report ? { report } : {},
-      commits
-    })
-  };
-}
-async function failed(job, reason2, commits, report) {
-  if (commits.length > 0) await job.checkout.push(job.branch).catch((e) => job.run.log.warning(`could not push ${job.branch}: ${e.message}`));
-  return {
-    result: "failed",
-    failure: reason2,
-    ...report ? { report } : {},
-    summary: jobSummary({ heading: job.heading, status: "failed", detail: reason2, notes: job.run.notes, ...report ? { report } : {}, commits })
-  };
-}
+// app/worker-action/surfacing.ts
+import { join as join10 } from "node:path";
 
-// app/worker-action/spike-worker.ts
-import { join as join13 } from "node:path";
+// app/engine/knowledge/surface.ts
+var import_picomatch2 = __toESM(require_picomatch2(), 1);
 
-// app/engine/forge/knowledge-draft.ts
-var KNOWLEDGE_ROOT = ".harness/knowledge";
-function knowledgeBranch(kind, slug4) {
-  return `harness/knowledge/${kind}/${slug4}`;
+// app/engine/knowledge/file-keys.ts
+function parts(path2) {
+  const segments = path2.split("/");
+  const last = segments.at(-1);
+  const ext = /\.([A-Za-z0-9]+)$/.exec(last)?.[1]?.toLowerCase();
+  const first = segments[0];
+  return {
+    name: last !== "" && !hasMagic(last) ? last : void 0,
+    ext: ext !== void 0 && !hasMagic(ext) ? ext : void 0,
+    top: segments.length > 1 && first !== "" && !hasMagic(first) ? first : void 0
+  };
+}
+function namedFileKeys(path2) {
+  const { name: name2, ext, top } = parts(path2);
+  const keys = [];
+  if (name2 !== void 0) {
+    keys.push(`name:${name2}`);
+    if (ext !== void 0) keys.push(`file-ext:${ext}`);
+    if (top !== void 0) keys.push(`file-top:${top}`);
+    if (ext === void 0 && top !== void 0) keys.push(`glob-top:${top}`);
+  } else if (ext !== void 0) keys.push(`glob-ext:${ext}`);
+  else if (top !== void 0) keys.push(`glob-top:${top}`);
+  return keys;
+}
+function planGlobKeys(glob2) {
+  const { name: name2, ext, top } = parts(glob2);
+  const keys = [];
+  if (name2 !== void 0) keys.push(`name:${name2}`);
+  else {
+    if (ext !== void 0) keys.push(`file-ext:${ext}`);
+    if (top !== void 0) keys.push(`file-top:${top}`);
+  }
+  if (ext !== void 0) keys.push(`glob-ext:${ext}`);
+  if (top !== void 0) keys.push(`glob-top:${top}`);
+  return keys;
 }
 
 // app/engine/core/documents/sections.ts
@@ -60596,12 +60900,12 @@ function sections(body, bodyLine) {
     return { level: h.level, title: h.title, line: bodyLine + h.index, content: lines2.slice(h.index + 1, end).join("\n") };
   });
 }
-function normalize(title) {
+function normalize2(title) {
   return title.toLowerCase().replace(/[:.]+$/, "").replace(/\s+/g, " ").trim();
 }
 function findSection(all2, title) {
-  const want = normalize(title);
-  return all2.find((s) => s.level === 2 && normalize(s.title) === want);
+  const want = normalize2(title);
+  return all2.find((s) => s.level === 2 && normalize2(s.title) === want);
 }
 function requireSections(file2, body, bodyLine, required2, template) {
   const all2 = sections(body, bodyLine);
@@ -60617,67 +60921,942 @@ function requireSections(file2, body, bodyLine, required2, template) {
   return problems;
 }
 
-// app/engine/forge/spike-pr.ts
-function section(body, title) {
-  return (findSection(sections(body, 1), title)?.content ?? "").replace(/<!--[\s\S]*?-->/g, "").trim();
+// app/engine/knowledge/named-files.ts
+var CODE_SPAN = /`([^`\n]+)`/g;
+var BARE_PATH = /(?:^|[\s(["'])((?:\.{0,2}\/)?[A-Za-z0-9_@.*{}\-[\]]+(?:\/[A-Za-z0-9_@.*{}\-[\],]+)+\/?)/g;
+var BARE_FILE = /(\.[A-Za-z][A-Za-z0-9]{0,7}|[*{[]|\/)$/;
+var FILE_NAME = /^[A-Za-z0-9_@*{}\-[\],.]*[A-Za-z0-9_*}\]]\.[A-Za-z][A-Za-z0-9]{0,7}$/;
+var PATH_CHARS = /^[A-Za-z0-9_@.*{}\-[\],/]+$/;
+function projectPath(candidate) {
+  let path2 = candidate.trim().replace(/[.,;:)]+$/, "");
+  if (path2.startsWith("${PROJECT_ROOT}/")) path2 = path2.slice("${PROJECT_ROOT}/".length);
+  path2 = path2.replace(/^(?:\.\/)+/, "");
+  if (path2 === "" || path2.startsWith("/") || path2.startsWith("../") || path2.includes("://") || path2.includes("//")) return void 0;
+  if (!PATH_CHARS.test(path2) || !/[A-Za-z]/.test(path2)) return void 0;
+  const last = path2.slice(path2.lastIndexOf("/") + 1);
+  if (path2.includes("/")) return last === "" ? `${path2}**` : path2;
+  if (!FILE_NAME.test(last)) return void 0;
+  const base2 = last.slice(0, last.lastIndexOf("."));
+  if (base2.length < 2 && base2 !== "*") return void 0;
+  if (/^[\d.]+$/.test(base2) || /^v\d/.test(base2)) return void 0;
+  return path2;
 }
-var PART_MAX = 12e3;
-function clip3(text) {
-  return text.length > PART_MAX ? `${text.slice(0, PART_MAX)}
+function namedFiles(text) {
+  const found = /* @__PURE__ */ new Set();
+  const add = (candidate) => {
+    const path2 = projectPath(candidate);
+    if (path2 !== void 0) found.add(path2);
+  };
+  const prose2 = text.replace(/<!--[\s\S]*?-->/g, " ").replace(/\$\{PROJECT_ROOT\}\//g, "");
+  for (const m of prose2.matchAll(CODE_SPAN)) for (const part of m[1].split(/\s+/)) add(part);
+  const outside = prose2.replace(CODE_SPAN, " ").replace(/https?:\/\/\S+/g, " ");
+  for (const m of outside.matchAll(BARE_PATH)) if (BARE_FILE.test(m[1].replace(/[.,;:)]+$/, ""))) add(m[1]);
+  return [...found];
+}
 
-…(cut: the rest is in the record on the branch)` : text;
-}
-function spikeTitle(question) {
-  return `Spike: ${question}`;
-}
-function spikeReport(input2) {
+// app/engine/core/documents/fields.ts
+var timestamp = external_exports.iso.datetime({ offset: true });
+var dateOrTimestamp = external_exports.union([external_exports.iso.date(), external_exports.iso.datetime({ offset: true })]);
+var specId = external_exports.string().regex(SPEC_ID);
+var planId2 = external_exports.string().regex(PLAN_ID);
+var phaseId2 = external_exports.string().regex(/^\d{2,}$/);
+var checkId = external_exports.string().regex(CHECK_ID);
+var commitSha = external_exports.string().regex(/^[0-9a-f]{7,40}$/);
+var segment = external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/);
+var SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+var slug3 = external_exports.string().max(64).regex(SLUG);
+var LEVELS = ["low", "medium", "high"];
+var level = external_exports.enum(LEVELS);
+var tags = external_exports.array(external_exports.string().regex(/^\S+$/)).default([]);
+var metadata = external_exports.record(external_exports.string(), external_exports.unknown()).optional();
+var fraction = external_exports.number().min(0).max(1);
+var count = external_exports.number().int().min(0);
+var COMMON_HINTS = {
+  spec: "a spec id such as SPC-001",
+  plan: 'a plan id PP-NN such as "03-02", quoted',
+  plan_id: 'a plan id PP-NN such as "03-02", quoted',
+  phase: 'a phase id such as "03", quoted',
+  project: 'a project name of letters, digits, ".", "_" or "-" (it names a folder)',
+  tags: "a list of single words such as [sqlite, locking]",
+  metadata: "a mapping of keys of your own",
+  "metadata.*": "any value",
+  commit: "a commit sha (7 to 40 hex digits)",
+  description: "a line of text",
+  title: "a short line of text"
+};
+var TIMESTAMP_HINT = "an ISO-8601 time with its zone, such as 2026-03-02T09:41:00Z";
+var DATE_HINT = "an ISO-8601 date or time, such as 2026-03-02 or 2026-03-02T09:41:00Z";
+
+// app/engine/core/documents/schema-problems.ts
+function schemaProblems(file2, schema, error63, data, lines2, hints) {
   const out = [];
-  const { decided, failed: failed2 } = input2;
-  const by = `the \`${input2.agent}\` agent${input2.runUrl ? ` in [this worker run](${input2.runUrl})` : ""}`;
-  if (decided) {
-    const { decision, experiment } = decided;
-    out.push(`**${input2.question}** — ${decision.outcome}, with ${decision.confidence} confidence.`, "", `> ${decision.decision}`, "");
-    out.push(`The spike was designed and run by ${by}; its records are in \`${input2.folder}/\`. Merging this PR accepts the decision; closing it drops the spike.`);
-    const says = section(decided.decisionBody, "Decision");
-    if (says) out.push("", "### Decision", "", clip3(says));
-    out.push("", "### Method", "", `A ${experiment.method} within a time box of ${experiment.time_box_minutes} minutes, against ${experiment.criteria.length} criteri${experiment.criteria.length === 1 ? "on" : "a"}:`, "");
-    for (const c of experiment.criteria) out.push(`- \`${c.id}\`: ${c.measure}; target ${c.target}`);
-    const results = section(decided.experimentBody, "Results");
-    if (results) out.push("", "### Results", "", clip3(results));
-    const evidence = section(decided.decisionBody, "Evidence");
-    if (evidence) out.push("", "### Evidence", "", clip3(evidence));
-    out.push("", "### Records", "", `- \`${input2.folder}/HYPOTHESIS.md\`, \`EXPERIMENT.md\`, \`DECISION.md\``, `- \`${input2.folder}/results/\`: ${decided.results.length} file${decided.results.length === 1 ? "" : "s"} of raw output`);
-  } else if (failed2) {
-    out.push(`**${input2.question}** — the spike could not finish${failed2.stage ? ` its ${failed2.stage} stage` : ""}: ${failed2.reason}.`);
-    if (failed2.problems.length > 0) out.push("", ...failed2.problems.map((p) => `- ${p}`));
-    out.push(
-      "",
-      `It was run by ${by}. Whatever stage finished before is committed on this branch, in \`${input2.folder}/\`. Once what is said above is fixed, ask again with the same \`/harness spike\` question: the spike goes on from what the branch holds.`
+  const reported = /* @__PURE__ */ new Set();
+  for (const issue3 of error63.issues) {
+    const path2 = issue3.path;
+    if (issue3.code !== "unrecognized_keys") {
+      const key2 = path2.join("\0");
+      if (reported.has(key2)) continue;
+      reported.add(key2);
+    }
+    const own2 = phrase(issue3, path2, valueAt(data, path2), hints);
+    if (own2) out.push(problem(file2, lines2.lineOf(path2), own2.code, own2.message));
+    else out.push(...issuesToProblems(file2, schema, new external_exports.ZodError([issue3]), data, lines2));
+  }
+  return out;
+}
+function phrase(issue3, path2, value, hints) {
+  const key2 = lastKey(path2);
+  const enumHint = issue3.code === "invalid_value" ? `one of ${issue3.values.map(String).join(", ")}` : void 0;
+  if (value === void 0 && key2 !== "" && path2.length > 0 && typeof path2[path2.length - 1] === "string") {
+    if (issue3.code !== "invalid_type" && issue3.code !== "invalid_value" && issue3.code !== "invalid_union") return void 0;
+    const hint2 = hintFor(path2, hints) ?? enumHint;
+    const where = path2.length > 1 ? ` in ${pathText(path2.slice(0, -1))}` : "";
+    return { code: "field-missing", message: `missing required key "${key2}"${where}${hint2 ? `: ${hint2}` : ""}` };
+  }
+  const hint = hintFor(path2, hints);
+  if (!hint) return void 0;
+  const at = pathText(path2);
+  switch (issue3.code) {
+    case "invalid_type":
+      return { code: "field-type", message: `${at} is ${describeValue(value)}; it must be ${hint}` };
+    case "too_small":
+    case "too_big":
+      if ((typeof value === "string" || Array.isArray(value)) && value.length === 0) {
+        return { code: "field-value", message: `${at} is empty; it must be ${hint}` };
+      }
+      if (typeof value === "string") {
+        return { code: "field-value", message: `${at} is ${value.length.toLocaleString("en-US")} characters long; it must be ${hint}` };
+      }
+      return { code: "field-value", message: `${at} is ${describeValue(value)}; it must be ${hint}` };
+    case "invalid_format":
+    case "invalid_union":
+      return { code: "field-value", message: `${at} is ${describeValue(value)}; it must be ${hint}` };
+    default:
+      return void 0;
+  }
+}
+function hintFor(path2, hints) {
+  const shape = pathText(path2.map((p) => typeof p === "number" ? -1 : p)).replace(/\[-1\]/g, "[]");
+  const wildcard = typeof path2[path2.length - 1] === "string" ? shape.replace(/[^.[\]]+$/, "*") : void 0;
+  return hints[shape] ?? (wildcard !== void 0 ? hints[wildcard] : void 0) ?? hints[lastKey(path2)];
+}
+
+// app/engine/core/documents/parse-with.ts
+function parseWith(rules2, file2, input2, options = {}) {
+  const text = (input2.charCodeAt(0) === 65279 ? input2.slice(1) : input2).replace(/\r\n?/g, "\n");
+  if (text.trim() === "") {
+    return { problems: [problem(file2, 1, "file-empty", `file is empty; fill it in from ${rules2.template}`)] };
+  }
+  const fm = parseFrontmatter(file2, text);
+  if (!fm.ok) return { problems: fm.problems };
+  const { data: raw, lines: lines2, body, bodyLine } = fm.frontmatter;
+  const problems = [];
+  if (rules2.sections) problems.push(...requireSections(file2, body, bodyLine, rules2.sections, rules2.template));
+  const parsed = rules2.schema.safeParse(raw);
+  if (!parsed.success) {
+    const hints = { ...COMMON_HINTS, ...rules2.hints };
+    return { body, bodyLine, problems: sortProblems([...schemaProblems(file2, rules2.schema, parsed.error, raw, lines2, hints), ...problems]) };
+  }
+  const data = parsed.data;
+  if (rules2.check) problems.push(...rules2.check({ file: file2, data, lines: lines2, body, bodyLine, options }));
+  return { data, body, bodyLine, problems: sortProblems(problems) };
+}
+
+// app/engine/knowledge/hints.ts
+var AGENT = "an agent name such as claude, codex or command";
+var WHOLE = "a whole number, 0 or more";
+var FRACTION = "a number from 0 to 1";
+var SIGNAL_HINTS = {
+  timestamp: TIMESTAMP_HINT,
+  agent: AGENT
+};
+var SPIKE_HINTS = {
+  spike: 'the spike folder name: lowercase a-z, 0-9 and single "-", such as state-in-files',
+  question: "the question the spike answers, in one line",
+  created: TIMESTAMP_HINT,
+  started: TIMESTAMP_HINT,
+  finished: TIMESTAMP_HINT,
+  decided: TIMESTAMP_HINT,
+  time_box_minutes: "whole minutes from 1 to 1440",
+  criteria: 'a list such as { id: resume, measure: "time to resume a run", target: "under 1 s" }',
+  "criteria[].id": 'an id of letters, digits, ".", "_" or "-"',
+  "criteria[].measure": "what is measured",
+  "criteria[].target": "the value that counts as success",
+  decision: "the decision in one line",
+  supersedes: "the name of the spike whose decision this one replaces"
+};
+var LESSON_HINTS = {
+  evidence_count: "a whole number, 1 or more: the signals and spikes behind the lesson",
+  last_updated: DATE_HINT,
+  projects: "a list of project names"
+};
+var SKILL_HINTS = {
+  name: '1 to 64 characters of lowercase a-z and 0-9, with single "-" between words (such as fix-sqlite-busy)',
+  description: "1 to 1024 characters saying what the skill does and when to use it",
+  license: "a license name such as MIT, or the name of a bundled license file",
+  compatibility: "at most 500 characters on what the skill needs (product, packages, network access)",
+  "allowed-tools": 'one string of space-separated tools, such as "Bash(npm:*) Read"',
+  metadata: "a mapping of keys to text values",
+  "metadata.*": "text in quotes: Agent Skills metadata values are strings"
+};
+var GENE_HINTS = {
+  id: "a gene id gene-YYYYMMDD-<8 hex digits>, such as gene-20260302-a1b2c3d4",
+  name: "a short line of text",
+  description: "1 to 1024 characters",
+  version: "a whole number, 1 or more",
+  success_rate: FRACTION,
+  usage_count: WHOLE,
+  consecutive_successes: WHOLE,
+  consecutive_failures: WHOLE,
+  created: TIMESTAMP_HINT,
+  updated: TIMESTAMP_HINT,
+  last_used: TIMESTAMP_HINT,
+  scenarios: "a list of scenario names such as [api-integration]",
+  env: 'a mapping of text values such as { node: "20.x" }',
+  publishable: "true or false",
+  source: "where the gene came from, such as session or signal",
+  mutations: 'a list such as { id: mut-001, from: "...", to: "...", reason: "...", timestamp: 2026-03-02T09:41:00Z }',
+  "mutations[].id": "a mutation id such as mut-001",
+  "mutations[].timestamp": TIMESTAMP_HINT
+};
+var CAPSULE_HINTS = {
+  id: "a capsule id cap-YYYYMMDD-<8 hex digits>, such as cap-20260302-e5f6a7b8",
+  name: "a short line of text",
+  description: "1 to 1024 characters",
+  genes: "a list of gene ids such as [gene-20260302-a1b2c3d4]",
+  steps: 'a list such as { action: "Install dependencies", command: "npm ci", outcome: success }',
+  "steps[].action": "what the step does",
+  "steps[].command": "a shell command",
+  "steps[].duration_seconds": "a number of seconds, 0 or more",
+  validation: "a mapping of confidence, impact_scope, consecutive_successes and test_pass_rate",
+  confidence: FRACTION,
+  test_pass_rate: FRACTION,
+  impact_scope: WHOLE,
+  consecutive_successes: WHOLE,
+  publishable: "true or false",
+  audit_log: "a list such as { timestamp: 2026-03-02T09:41:00Z, event: created }",
+  "audit_log[].timestamp": TIMESTAMP_HINT
+};
+
+// app/engine/knowledge/schema.ts
+var SIGNAL_TYPES = [
+  "deviation",
+  "frustration",
+  "struggle",
+  "config",
+  "pattern",
+  "repair",
+  "innovation",
+  "completion",
+  "use",
+  "interrupted",
+  "timeout",
+  "stuck"
+];
+var SignalSchema = external_exports.object({
+  type: external_exports.enum(SIGNAL_TYPES),
+  severity: level,
+  project: segment,
+  spec: specId.optional(),
+  phase: phaseId2.optional(),
+  plan: planId2.optional(),
+  timestamp,
+  agent: external_exports.string().regex(/^[a-z][a-z0-9-]*$/).optional(),
+  tags,
+  metadata
+}).strict().meta({ title: "harness signal frontmatter" });
+var SPIKE_STATUSES = ["open", "running", "concluded", "abandoned"];
+var SPIKE_METHODS = ["prototype", "benchmark", "comparison", "investigation"];
+var SPIKE_OUTCOMES = ["confirmed", "refuted", "inconclusive"];
+var spikeBase = {
+  spike: slug3.meta({ description: "The spike folder name." }),
+  project: segment,
+  spec: specId.optional(),
+  tags,
+  metadata
+};
+var HypothesisSchema = external_exports.object({
+  ...spikeBase,
+  question: external_exports.string().min(1).max(300),
+  status: external_exports.enum(SPIKE_STATUSES).default("open"),
+  created: timestamp
+}).strict().meta({ title: "harness spike HYPOTHESIS.md frontmatter" });
+var CriterionSchema = external_exports.object({
+  id: external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/),
+  measure: external_exports.string().min(1),
+  target: external_exports.string().min(1)
+}).strict();
+var ExperimentSchema = external_exports.object({
+  ...spikeBase,
+  method: external_exports.enum(SPIKE_METHODS),
+  time_box_minutes: external_exports.number().int().min(1).max(1440),
+  criteria: external_exports.array(CriterionSchema).min(1),
+  started: timestamp,
+  finished: timestamp.optional()
+}).strict().meta({ title: "harness spike EXPERIMENT.md frontmatter" });
+var DecisionSchema = external_exports.object({
+  ...spikeBase,
+  decision: external_exports.string().min(1).max(300),
+  outcome: external_exports.enum(SPIKE_OUTCOMES),
+  confidence: level,
+  decided: timestamp,
+  supersedes: external_exports.string().min(1).optional().meta({ description: "The spike whose decision this one replaces." })
+}).strict().meta({ title: "harness spike DECISION.md frontmatter" });
+var LESSON_CATEGORIES = ["library", "architecture", "workflow", "tooling", "testing", "verification"];
+var LessonSchema = external_exports.object({
+  category: external_exports.enum(LESSON_CATEGORIES),
+  confidence: level,
+  evidence_count: external_exports.number().int().min(1),
+  last_updated: dateOrTimestamp,
+  tags,
+  projects: external_exports.array(segment).default([]),
+  metadata
+}).strict().meta({ title: "harness lesson frontmatter" });
+var SkillSchema = external_exports.object({
+  name: external_exports.string().min(1).max(64).regex(SLUG),
+  description: external_exports.string().min(1).max(1024).regex(/\S/),
+  license: external_exports.string().min(1).optional(),
+  compatibility: external_exports.string().min(1).max(500).optional(),
+  "allowed-tools": external_exports.string().min(1).optional().meta({ description: "Space-separated tools the skill may use (experimental in the format)." }),
+  metadata: external_exports.record(external_exports.string(), external_exports.string()).optional()
+}).strict().meta({ title: "Agent Skill SKILL.md frontmatter" });
+var GENE_TYPES = ["pattern", "prompt", "config", "workflow"];
+var GENE_STATUSES = ["candidate", "active", "deprecated"];
+var GENE_ID = /^gene-\d{8}-[0-9a-f]{8}$/;
+var CAPSULE_ID = /^cap-\d{8}-[0-9a-f]{8}$/;
+var MutationSchema = external_exports.object({
+  id: external_exports.string().regex(/^mut-[A-Za-z0-9-]+$/),
+  from: external_exports.string().min(1),
+  to: external_exports.string().min(1),
+  reason: external_exports.string().min(1),
+  timestamp
+}).strict();
+var GeneSchema = external_exports.object({
+  id: external_exports.string().regex(GENE_ID),
+  type: external_exports.enum(GENE_TYPES),
+  name: external_exports.string().min(1).max(200),
+  description: external_exports.string().min(1).max(1024),
+  version: external_exports.number().int().min(1),
+  status: external_exports.enum(GENE_STATUSES).default("candidate"),
+  success_rate: fraction,
+  usage_count: count,
+  consecutive_successes: count.default(0),
+  consecutive_failures: count.default(0),
+  created: timestamp,
+  updated: timestamp,
+  last_used: timestamp.optional(),
+  scenarios: external_exports.array(external_exports.string().min(1)).default([]),
+  tags,
+  env: external_exports.record(external_exports.string(), external_exports.string()).optional().meta({ description: 'Where it was seen to work: { node: "20.x" }.' }),
+  publishable: external_exports.boolean().default(false),
+  source: external_exports.string().min(1).optional(),
+  mutations: external_exports.array(MutationSchema).default([]),
+  metadata
+}).strict().meta({ title: "harness gene frontmatter" });
+var STEP_OUTCOMES = ["success", "failure", "skipped"];
+var CAPSULE_EVENTS = ["created", "validated", "promoted", "used", "deprecated", "pruned"];
+var CapsuleSchema = external_exports.object({
+  id: external_exports.string().regex(CAPSULE_ID),
+  name: external_exports.string().min(1).max(200),
+  description: external_exports.string().min(1).max(1024),
+  genes: external_exports.array(external_exports.string().regex(GENE_ID)).min(1),
+  steps: external_exports.array(
+    external_exports.object({
+      action: external_exports.string().min(1),
+      command: external_exports.string().min(1).optional(),
+      outcome: external_exports.enum(STEP_OUTCOMES),
+      duration_seconds: external_exports.number().min(0).optional()
+    }).strict()
+  ).min(1),
+  validation: external_exports.object({
+    confidence: fraction,
+    impact_scope: count,
+    consecutive_successes: count,
+    test_pass_rate: fraction
+  }).strict(),
+  scope: external_exports.enum(["project", "workspace"]),
+  project: segment.optional(),
+  publishable: external_exports.boolean().default(false),
+  audit_log: external_exports.array(external_exports.object({ timestamp, event: external_exports.enum(CAPSULE_EVENTS), by: external_exports.string().min(1).optional() }).strict()).default([]),
+  tags,
+  metadata
+}).strict().meta({ title: "harness capsule frontmatter" });
+
+// app/engine/knowledge/gene.ts
+var geneRules = {
+  schema: GeneSchema,
+  template: "templates/gene.md",
+  hints: GENE_HINTS,
+  sections: ["Content"],
+  check: checkGene
+};
+function checkFileId(file2, id, suffix, line) {
+  const base2 = file2.slice(file2.lastIndexOf("/") + 1);
+  if (!base2.endsWith(suffix)) return [];
+  const named = base2.slice(0, -suffix.length);
+  return named === id ? [] : [problem(file2, line, "field-value", `id is "${id}" but the file is named ${base2}; name it ${id}${suffix}`)];
+}
+function checkGene({ file: file2, data, lines: lines2 }) {
+  const problems = checkFileId(file2, data.id, ".gene.md", lines2.lineOf(["id"]));
+  if (Date.parse(data.updated) < Date.parse(data.created)) {
+    problems.push(problem(file2, lines2.lineOf(["updated"]), "field-value", `updated (${data.updated}) is before created (${data.created})`));
+  }
+  return problems;
+}
+
+// app/engine/knowledge/capsule.ts
+var capsuleRules = {
+  schema: CapsuleSchema,
+  template: "templates/capsule.md",
+  hints: CAPSULE_HINTS,
+  check: checkCapsule
+};
+function checkCapsule({ file: file2, data, lines: lines2 }) {
+  const problems = checkFileId(file2, data.id, ".capsule.md", lines2.lineOf(["id"]));
+  if (data.scope === "project" && data.project === void 0) {
+    problems.push(problem(file2, lines2.lineOf(["scope"]), "field-missing", 'scope is project but there is no "project" key; name the project, or set scope: workspace'));
+  }
+  return problems;
+}
+
+// app/engine/knowledge/folder.ts
+var FOLDER_PATTERNS = {
+  skill: /(?:^|\/)skills(?:-archived)?\/([^/]+)\/SKILL\.md$/,
+  spike: /(?:^|\/)spikes\/[^/]+\/([^/]+)\/(?:HYPOTHESIS|EXPERIMENT|DECISION)\.md$/,
+  lesson: /(?:^|\/)lessons\/([^/]+)\/[^/]+\.lesson\.md$/
+};
+function folderOf(file2, options, kind) {
+  if (options.folder !== void 0) return options.folder;
+  return FOLDER_PATTERNS[kind].exec(file2)?.[1];
+}
+
+// app/engine/knowledge/lesson.ts
+var lessonRules = {
+  schema: LessonSchema,
+  template: "templates/lesson.md",
+  hints: LESSON_HINTS,
+  sections: ["Lesson", "When this applies", "Recommendation", "Evidence"],
+  check: checkLesson
+};
+function checkLesson({ file: file2, data, lines: lines2, options }) {
+  const folder = folderOf(file2, options, "lesson");
+  if (folder === void 0 || folder === data.category) return [];
+  return [
+    problem(file2, lines2.lineOf(["category"]), "field-value", `category is ${data.category} but the lesson is filed under lessons/${folder}/; move it or change the category`)
+  ];
+}
+
+// app/engine/knowledge/signal.ts
+var FILE_TYPE = /-([a-z]+)\.signal\.md$/;
+var signalRules = {
+  schema: SignalSchema,
+  template: "templates/signal.md",
+  hints: SIGNAL_HINTS,
+  sections: ["What happened"],
+  check: checkSignal
+};
+function checkSignal({ file: file2, data, lines: lines2 }) {
+  const problems = [];
+  if (data.plan !== void 0 && data.phase !== void 0 && planPhase(data.plan) !== data.phase) {
+    problems.push(problem(file2, lines2.lineOf(["phase"]), "field-value", `phase is "${data.phase}" but plan ${data.plan} belongs to phase ${planPhase(data.plan)}`));
+  }
+  const named = FILE_TYPE.exec(file2)?.[1];
+  if (named !== void 0 && SIGNAL_TYPES.includes(named) && named !== data.type) {
+    problems.push(
+      problem(file2, lines2.lineOf(["type"]), "field-value", `type is ${data.type} but the file name says ${named}; signals are named <timestamp>-<type>.signal.md`)
     );
   }
-  const kept = [];
-  if (input2.discarded.length > 0) kept.push(`- Put back as they were, written outside the spike's folder: ${input2.discarded.map((p) => `\`${p}\``).join(", ")}`);
-  if (input2.redactions.length > 0) {
-    kept.push(`- Redacted: ${input2.redactions.length} secret${input2.redactions.length === 1 ? "" : "s"} (${[...new Set(input2.redactions.map((r) => `\`${r.path}:${r.line}\``))].join(", ")})`);
+  return problems;
+}
+
+// app/engine/knowledge/skill.ts
+var skillRules = {
+  schema: SkillSchema,
+  template: "templates/skill/SKILL.md",
+  hints: SKILL_HINTS,
+  check: checkSkill
+};
+function checkSkill({ file: file2, data, lines: lines2, body, bodyLine, options }) {
+  const problems = [];
+  const folder = folderOf(file2, options, "skill");
+  if (folder !== void 0 && folder !== data.name) {
+    problems.push(
+      problem(file2, lines2.lineOf(["name"]), "field-value", `name is "${data.name}" but the folder is "${folder}"; an Agent Skill's name must equal its folder's`)
+    );
   }
-  for (const d of input2.dropped) kept.push(`- Left out: \`${d.path}\`: ${d.why}`);
-  for (const r of input2.retries) kept.push(`- Given back to the agent once: ${r}`);
-  if (kept.length > 0) out.push("", "### Kept out of the records", "", ...kept);
-  const body = `${out.join("\n")}
-`;
-  return body.length > ISSUE_BODY_LIMIT ? `${body.slice(0, ISSUE_BODY_LIMIT - 80)}
-
-…(cut: the records on the branch have the rest)
-` : body;
+  if (body.replace(/<!--[\s\S]*?-->/g, "").trim() === "") {
+    problems.push(problem(file2, bodyLine, "field-missing", "the skill has no instructions; write them in the body, below the frontmatter (see templates/skill/SKILL.md)"));
+  }
+  return problems;
 }
 
-// app/engine/lifecycle/spike-agent.ts
-function spikeAgentName(choice) {
-  return choice.override ?? choice.spike ?? choice.worker ?? choice.configured ?? "claude";
+// app/engine/knowledge/spike.ts
+function checkFolder({ file: file2, data, lines: lines2, options }) {
+  const folder = folderOf(file2, options, "spike");
+  if (folder === void 0 || folder === data.spike) return [];
+  return [
+    problem(file2, lines2.lineOf(["spike"]), "field-value", `spike is "${data.spike}" but the folder is "${folder}"; rename one so they match`)
+  ];
 }
-function spikeAgentRefusal(agent) {
-  if (agent !== "script") return void 0;
-  return "the script agent cannot run a spike: it runs the shell steps a plan spells out, and a spike has none until an agent drafts its hypothesis and experiment. Use claude or command: harness spike --agent claude, or knowledge: { spike: { agent: claude } } in .github/harness.yml";
+var hypothesisRules = {
+  schema: HypothesisSchema,
+  template: "templates/spike/HYPOTHESIS.md",
+  hints: SPIKE_HINTS,
+  sections: ["Hypothesis", "Success criteria"],
+  check: checkFolder
+};
+var experimentRules = {
+  schema: ExperimentSchema,
+  template: "templates/spike/EXPERIMENT.md",
+  hints: SPIKE_HINTS,
+  sections: ["Setup", "Procedure", "Results"],
+  check: (doc) => {
+    const problems = checkFolder(doc);
+    const { data, file: file2, lines: lines2 } = doc;
+    if (data.finished !== void 0 && Date.parse(data.finished) < Date.parse(data.started)) {
+      problems.push(problem(file2, lines2.lineOf(["finished"]), "field-value", `finished (${data.finished}) is before started (${data.started})`));
+    }
+    const seen = /* @__PURE__ */ new Set();
+    data.criteria.forEach((c, i) => {
+      if (seen.has(c.id)) {
+        problems.push(problem(file2, lines2.lineOf(["criteria", i, "id"]), "field-value", `criteria[${i}]: id "${c.id}" is used twice; give each criterion its own id`));
+      }
+      seen.add(c.id);
+    });
+    return problems;
+  }
+};
+var decisionRules = {
+  schema: DecisionSchema,
+  template: "templates/spike/DECISION.md",
+  hints: SPIKE_HINTS,
+  sections: ["Decision", "Evidence", "Consequences"],
+  check: checkFolder
+};
+
+// app/engine/knowledge/parse.ts
+var PARSERS = {
+  signal: (file2, text, options) => parseWith(signalRules, file2, text, options),
+  hypothesis: (file2, text, options) => parseWith(hypothesisRules, file2, text, options),
+  experiment: (file2, text, options) => parseWith(experimentRules, file2, text, options),
+  decision: (file2, text, options) => parseWith(decisionRules, file2, text, options),
+  lesson: (file2, text, options) => parseWith(lessonRules, file2, text, options),
+  skill: (file2, text, options) => parseWith(skillRules, file2, text, options),
+  gene: (file2, text, options) => parseWith(geneRules, file2, text, options),
+  capsule: (file2, text, options) => parseWith(capsuleRules, file2, text, options)
+};
+var KNOWLEDGE_KINDS = Object.keys(PARSERS);
+function parseKnowledge(kind, file2, text, options = {}) {
+  return PARSERS[kind](file2, text, options);
+}
+
+// app/engine/knowledge/words.ts
+var STOPWORDS = new Set(
+  "a an and are as at be been but by can could did do does done for from had has have how if in into is it its may might more most must no not of on once only or other our out over own so some such than that the their them then there these they this those through to too under until up very was we were what when where which while who why will with within without would you your all any each every also just about after again against before being below between both during few further here i me my myself nor off same should she he him his her us e g ie eg etc now like just even still yet since one two via use used uses using make makes made get gets got let lets see new".split(" ")
+);
+function pieces(text) {
+  const out = [];
+  for (const raw of text.split(/[^A-Za-z0-9]+/)) {
+    if (raw === "") continue;
+    const lower = raw.toLowerCase();
+    out.push(lower);
+    if (/[a-z][A-Z]/.test(raw)) {
+      for (const part of raw.replace(/([a-z0-9])([A-Z])/g, "$1 $2").split(" ")) if (part.length > 2) out.push(part.toLowerCase());
+    }
+    const versioned = /^([a-z]{3,})\d+$/.exec(lower);
+    if (versioned) out.push(versioned[1]);
+  }
+  return out;
+}
+function stem(word) {
+  let w = word;
+  if (w.length > 4 && w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 4 && w.endsWith("ied")) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith("sses")) w = w.slice(0, -2);
+  else if (w.length > 3 && w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  if (w.length > 5 && w.endsWith("ing")) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith("ed") && !w.endsWith("eed")) w = w.slice(0, -2);
+  if (w.length > 4 && w.endsWith("e")) w = w.slice(0, -1);
+  if (w.length > 3 && /([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
+  return w;
+}
+function words(text) {
+  const out = [];
+  for (const piece of pieces(text)) {
+    if (piece.length < 2 || STOPWORDS.has(piece) || /^\d+$/.test(piece)) continue;
+    out.push(stem(piece));
+  }
+  return out;
+}
+function wordCounts(text) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const w of words(text)) counts.set(w, (counts.get(w) ?? 0) + 1);
+  return counts;
+}
+function wordForms(text) {
+  const forms = /* @__PURE__ */ new Map();
+  for (const piece of pieces(text)) {
+    if (piece.length < 2 || STOPWORDS.has(piece) || /^\d+$/.test(piece)) continue;
+    const w = stem(piece);
+    if (!forms.has(w)) forms.set(w, piece);
+  }
+  return forms;
+}
+
+// app/engine/knowledge/knowledge-index.ts
+var LESSON = /^lessons\/(?:[^/]+\/)*[^/]+\.lesson\.md$/;
+var SKILL = /^skills\/[^/]+\/SKILL\.md$/;
+var GENE = /^genes\/[^/]+\.gene\.md$/;
+function surfacedKind(path2) {
+  if (LESSON.test(path2)) return "lesson";
+  if (SKILL.test(path2)) return "skill";
+  if (GENE.test(path2)) return "gene";
+  return void 0;
+}
+var CONFIDENCE = { low: 0.8, medium: 1, high: 1.2 };
+var MAX_TITLE = 200;
+var MAX_TEXT = 600;
+function prose(text) {
+  return text.replace(/<!--[\s\S]*?-->/g, " ").replace(/\s+/g, " ").trim();
+}
+function clip3(text, max) {
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+}
+function firstSentence(text) {
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "“" || c === "”") quoted = c === "“" ? true : c === "”" ? false : !quoted;
+    else if (!quoted && (c === "." || c === "!" || c === "?") && (i + 1 === text.length || /\s/.test(text[i + 1]))) return text.slice(0, i + 1);
+  }
+  return text;
+}
+function metadataFiles(metadata2) {
+  const value = metadata2?.files;
+  const list = typeof value === "string" ? value.split(/[\s,]+/) : Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
+  return list.map((f) => projectPath(f)).filter((f) => f !== void 0);
+}
+function tagsOf(list) {
+  const seen = /* @__PURE__ */ new Set();
+  const out = [];
+  for (const tag of list) {
+    const tagWords = [...new Set(words(tag))];
+    const key2 = tagWords.join(" ");
+    if (tagWords.length === 0 || seen.has(key2)) continue;
+    seen.add(key2);
+    out.push({ tag, words: tagWords });
+  }
+  return out;
+}
+function sectionText(body, bodyLine, ...titles) {
+  const all2 = sections(body, bodyLine);
+  return titles.map((t) => prose(findSection(all2, t)?.content ?? ""));
+}
+function lessonDraft(path2, data, body, bodyLine) {
+  const [lesson, when, recommendation, evidence] = sectionText(body, bodyLine, "Lesson", "When this applies", "Recommendation", "Evidence");
+  const name2 = path2.slice(path2.lastIndexOf("/") + 1, -".lesson.md".length).replace(/-/g, " ");
+  return {
+    entry: {
+      path: path2,
+      kind: "lesson",
+      title: clip3(firstSentence(lesson) || name2, MAX_TITLE),
+      text: clip3(recommendation, MAX_TEXT),
+      tags: tagsOf(data.tags),
+      files: [.../* @__PURE__ */ new Set([...metadataFiles(data.metadata), ...namedFiles([lesson, when, recommendation].join("\n"))])],
+      weight: CONFIDENCE[data.confidence],
+      triggers: []
+    },
+    body: [name2, lesson, when, recommendation, evidence].join("\n"),
+    trigger: when
+  };
+}
+function skillDraft(path2, data, body, bodyLine) {
+  const [whenToUse] = sectionText(body, bodyLine, "When to use");
+  const metaTags = (data.metadata?.tags ?? "").split(/[\s,]+/).filter(Boolean);
+  return {
+    entry: {
+      path: path2,
+      kind: "skill",
+      title: clip3(data.name, MAX_TITLE),
+      text: clip3(prose(data.description), MAX_TEXT),
+      tags: tagsOf(metaTags),
+      files: [.../* @__PURE__ */ new Set([...metadataFiles(data.metadata), ...namedFiles(body)])],
+      weight: 1,
+      triggers: []
+    },
+    body: [data.name.replace(/-/g, " "), data.description, prose(body)].join("\n"),
+    trigger: [data.description, whenToUse].join("\n")
+  };
+}
+function geneDraft(path2, data, body, bodyLine) {
+  const [content, when] = sectionText(body, bodyLine, "Content", "When it applies");
+  const record3 = 0.75 + 0.5 * data.success_rate;
+  return {
+    entry: {
+      path: path2,
+      kind: "gene",
+      title: clip3(data.name, MAX_TITLE),
+      text: clip3(prose(data.description), MAX_TEXT),
+      tags: tagsOf([...data.tags, ...data.scenarios]),
+      files: [.../* @__PURE__ */ new Set([...metadataFiles(data.metadata), ...namedFiles([content, when].join("\n"))])],
+      weight: data.status === "candidate" ? record3 * 0.9 : record3,
+      triggers: []
+    },
+    body: [data.name, data.description, content, when].join("\n"),
+    trigger: [data.description, when, data.scenarios.join(" ")].join("\n")
+  };
+}
+function draftOf(file2, kind, problems) {
+  const parsed = parseKnowledge(kind, file2.path, file2.text);
+  const errors = parsed.problems.filter((p) => p.severity === "error");
+  problems.push(...parsed.problems);
+  if (errors.length > 0 || parsed.data === void 0) return void 0;
+  const body = parsed.body ?? "";
+  const bodyLine = parsed.bodyLine ?? 1;
+  if (kind === "lesson") return lessonDraft(file2.path, parsed.data, body, bodyLine);
+  if (kind === "skill") return skillDraft(file2.path, parsed.data, body, bodyLine);
+  const gene = parsed.data;
+  return gene.status === "deprecated" ? void 0 : geneDraft(file2.path, gene, body, bodyLine);
+}
+function push(map2, key2, entry, weight) {
+  let p = map2.get(key2);
+  if (!p) map2.set(key2, p = { entries: [], weights: [] });
+  p.entries.push(entry);
+  p.weights.push(weight);
+}
+function frozen(map2) {
+  const out = /* @__PURE__ */ new Map();
+  for (const [key2, p] of map2) out.set(key2, { entries: Int32Array.from(p.entries), weights: Float64Array.from(p.weights) });
+  return out;
+}
+function indexKnowledge(files) {
+  const problems = [];
+  const drafts = [];
+  for (const file2 of [...files].sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) {
+    const kind = surfacedKind(file2.path);
+    if (kind === void 0) continue;
+    const draft = draftOf(file2, kind, problems);
+    if (draft) drafts.push(draft);
+  }
+  const counts = drafts.map((d) => wordCounts(d.body));
+  const df = /* @__PURE__ */ new Map();
+  for (const c of counts) for (const w of c.keys()) df.set(w, (df.get(w) ?? 0) + 1);
+  const n2 = drafts.length;
+  const idf = /* @__PURE__ */ new Map();
+  for (const [w, k] of df) idf.set(w, Math.log(1 + n2 / k));
+  const text = /* @__PURE__ */ new Map();
+  const triggers = /* @__PURE__ */ new Map();
+  const tags2 = /* @__PURE__ */ new Map();
+  const fileIndex = /* @__PURE__ */ new Map();
+  drafts.forEach((d, i) => {
+    const vector = [];
+    let norm = 0;
+    for (const [w, c] of counts[i]) {
+      const weight = (1 + Math.log(c)) * idf.get(w);
+      vector.push([w, weight]);
+      norm += weight * weight;
+    }
+    norm = Math.sqrt(norm);
+    if (norm > 0) for (const [w, weight] of vector) push(text, w, i, weight / norm);
+    const triggerWords = [...new Set(words(d.trigger))];
+    const rarity = triggerWords.map((w) => idf.get(w) ?? Math.log(1 + n2));
+    const total = rarity.reduce((a, b) => a + b, 0);
+    if (total > 0) {
+      d.entry.triggers = triggerWords.map((word, k) => ({ word, share: rarity[k] / total }));
+      for (const t of d.entry.triggers) push(triggers, t.word, i, t.share);
+    }
+    d.entry.tags.forEach((t, k) => push(tags2, t.words[0], i, k));
+    const keys = new Set(d.entry.files.flatMap(namedFileKeys));
+    for (const key2 of keys) {
+      const list = fileIndex.get(key2);
+      if (list) list.push(i);
+      else fileIndex.set(key2, [i]);
+    }
+  });
+  return { entries: drafts.map((d) => d.entry), idf, text: frozen(text), triggers: frozen(triggers), tags: frozen(tags2), files: fileIndex, problems };
+}
+
+// app/engine/knowledge/surface.ts
+var DEFAULT_SURFACE = { budgetTokens: 500, maxEntries: 5 };
+var TAG_WEIGHT = 2;
+var FILE_WEIGHT = 2.5;
+var MORE_FILES_WEIGHT = 0.5;
+var MAX_FILE_SCORE = 3.5;
+var TRIGGER_WEIGHT = 2;
+var TEXT_WEIGHT = 4;
+var MIN_SCORE = 1.5;
+var TEXT_GATE = 0.25;
+var TRIGGER_GATE = 0.3;
+var TAG_GATE = 0.5;
+var RELATIVE_FLOOR = 0.25;
+var MIN_TEXT = 60;
+function checkWords(check2) {
+  const values = Object.entries(check2).flatMap(([key2, value]) => key2 === "id" || key2 === "type" || typeof value !== "string" ? [] : [value]);
+  return [check2.type.replace(/_/g, " "), ...values].join(" ");
+}
+function planSubject(plan) {
+  const text = [
+    plan.title,
+    plan.body.replace(/<!--[\s\S]*?-->/g, " "),
+    ...plan.truths,
+    ...plan.requirements,
+    ...plan.filesModified,
+    ...plan.filesRead,
+    ...plan.mustPass.map(checkWords)
+  ].join("\n");
+  return { text, files: [...plan.filesModified, ...plan.filesRead] };
+}
+function matchOf(map2, index) {
+  let m = map2.get(index);
+  if (!m) map2.set(index, m = { tags: [], files: [] });
+  return m;
+}
+function fileMeets(entryFile, planGlob, matcher) {
+  if (!entryFile.includes("/")) {
+    const name2 = planGlob.slice(planGlob.lastIndexOf("/") + 1);
+    return hasMagic(entryFile) || hasMagic(name2) ? globsOverlap(entryFile, name2) : entryFile === name2;
+  }
+  if (!hasMagic(entryFile)) {
+    if (matcher(entryFile)) return true;
+    return !/\.[A-Za-z0-9]+$/.test(entryFile) && globsOverlap(`${entryFile}/**`, planGlob);
+  }
+  return globsOverlap(entryFile, planGlob);
+}
+function fileMatches(index, files, found) {
+  for (const glob2 of files) {
+    const matcher = (0, import_picomatch2.default)(glob2, PICOMATCH_OPTIONS);
+    const seen = /* @__PURE__ */ new Set();
+    for (const key2 of planGlobKeys(glob2)) {
+      for (const i of index.files.get(key2) ?? []) {
+        if (seen.has(i)) continue;
+        seen.add(i);
+        const entry = index.entries[i];
+        const named = entry.files.find((f) => fileMeets(f, glob2, matcher));
+        if (named === void 0) continue;
+        const m = matchOf(found, i);
+        if (!m.files.some((f) => f.entry === named)) m.files.push({ entry: named, plan: glob2 });
+      }
+    }
+  }
+}
+function why(entry, match, triggerWords, similarity) {
+  const parts2 = [];
+  if (match && match.tags.length > 0) {
+    const tags2 = [...match.tags].sort((a, b) => a - b).map((k) => entry.tags[k].tag);
+    parts2.push(`tags ${tags2.join(", ")}${tags2.length < entry.tags.length ? ` (${tags2.length} of ${entry.tags.length})` : ""}`);
+  }
+  if (match && match.files.length > 0) {
+    parts2.push(`names ${match.files.map((f) => f.entry === f.plan ? f.entry : `${f.entry} (plan: ${f.plan})`).join(", ")}`);
+  }
+  if (triggerWords.length > 0) parts2.push(`its trigger words ${triggerWords.slice(0, 5).join(", ")}`);
+  if (similarity >= 0.05) parts2.push(`text similarity ${similarity.toFixed(2)}`);
+  return parts2.join("; ");
+}
+function sectionChars(lines2) {
+  return lines2.length === 0 ? 0 : KNOWLEDGE_OVERHEAD + lines2.reduce((n2, l) => n2 + l.length + 1, 0) - 1;
+}
+function surface(index, subject, options = DEFAULT_SURFACE) {
+  if (options.maxEntries <= 0 || options.budgetTokens <= 0 || index.entries.length === 0) return [];
+  const counts = wordCounts(subject.text);
+  const n2 = index.entries.length;
+  const similarity = new Float64Array(n2);
+  const trigger = new Float64Array(n2);
+  const reached = new Uint8Array(n2);
+  const touched = [];
+  let norm = 0;
+  const planWeights = [];
+  for (const [w, c] of counts) {
+    const idf = index.idf.get(w);
+    if (idf === void 0) continue;
+    const weight = (1 + Math.log(c)) * idf;
+    planWeights.push([index.text.get(w), weight]);
+    norm += weight * weight;
+  }
+  norm = Math.sqrt(norm);
+  for (const [postings, weight] of planWeights) {
+    const share = weight / norm;
+    const { entries, weights } = postings;
+    for (let k = 0; k < entries.length; k++) {
+      const i = entries[k];
+      similarity[i] += share * weights[k];
+      if (reached[i] === 0) {
+        reached[i] = 1;
+        touched.push(i);
+      }
+    }
+  }
+  for (const w of counts.keys()) {
+    const postings = index.triggers.get(w);
+    if (!postings) continue;
+    const { entries, weights } = postings;
+    for (let k = 0; k < entries.length; k++) {
+      const i = entries[k];
+      trigger[i] += weights[k];
+      if (reached[i] === 0) {
+        reached[i] = 1;
+        touched.push(i);
+      }
+    }
+  }
+  const matches = /* @__PURE__ */ new Map();
+  for (const w of counts.keys()) {
+    const postings = index.tags.get(w);
+    if (!postings) continue;
+    for (let k = 0; k < postings.entries.length; k++) {
+      const i = postings.entries[k];
+      const tag = index.entries[i].tags[postings.weights[k]];
+      if (tag.words.every((t) => counts.has(t))) matchOf(matches, i).tags.push(postings.weights[k]);
+    }
+  }
+  fileMatches(index, subject.files, matches);
+  for (const i of matches.keys()) {
+    if (reached[i] === 0) {
+      reached[i] = 1;
+      touched.push(i);
+    }
+  }
+  const scored = [];
+  for (const i of touched) {
+    const entry = index.entries[i];
+    const match = matches.get(i);
+    const tagShare = match === void 0 || entry.tags.length === 0 ? 0 : match.tags.length / entry.tags.length;
+    const files = match === void 0 || match.files.length === 0 ? 0 : Math.min(MAX_FILE_SCORE, FILE_WEIGHT + MORE_FILES_WEIGHT * (match.files.length - 1));
+    const applies = files > 0 || tagShare >= TAG_GATE || similarity[i] >= TEXT_GATE && trigger[i] >= TRIGGER_GATE;
+    if (!applies) continue;
+    const score = entry.weight * (TAG_WEIGHT * tagShare * tagShare + files + TRIGGER_WEIGHT * trigger[i] + TEXT_WEIGHT * similarity[i]);
+    if (score >= MIN_SCORE) scored.push({ index: i, score });
+  }
+  scored.sort((a, b) => b.score - a.score || (index.entries[a.index].path < index.entries[b.index].path ? -1 : 1));
+  const floor = (scored[0]?.score ?? 0) * RELATIVE_FLOOR;
+  const budget2 = options.budgetTokens * CHARS_PER_TOKEN;
+  let forms;
+  const triggerWords = (entry) => entry.triggers.filter((t) => counts.has(t.word)).sort((a, b) => b.share - a.share || (a.word < b.word ? -1 : 1)).map(({ word }) => (forms ??= wordForms(subject.text)).get(word) ?? word);
+  const lines2 = [];
+  const out = [];
+  for (const c of scored) {
+    if (out.length >= options.maxEntries || c.score < floor) break;
+    const entry = index.entries[c.index];
+    const chosen = {
+      path: entry.path,
+      kind: entry.kind,
+      title: entry.title,
+      text: entry.text,
+      score: Math.round(c.score * 1e3) / 1e3,
+      why: why(entry, matches.get(c.index), triggerWords(entry), similarity[c.index])
+    };
+    let line = knowledgeLine(chosen);
+    const room = budget2 - sectionChars([...lines2, line]);
+    if (room < 0) {
+      const keep2 = chosen.text.length + room - 1;
+      if (keep2 < MIN_TEXT) continue;
+      chosen.text = `${chosen.text.slice(0, keep2).trimEnd()}…`;
+      line = knowledgeLine(chosen);
+      if (sectionChars([...lines2, line]) > budget2) continue;
+    }
+    lines2.push(line);
+    out.push(chosen);
+  }
+  return out;
 }
 
 // node_modules/@secretlint/core/module/SecretLintSourceCodeImpl.js
@@ -61551,8 +62730,8 @@ function requireLodash_uniq() {
   function baseIsNaN(value) {
     return value !== value;
   }
-  function cacheHas(cache2, key2) {
-    return cache2.has(key2);
+  function cacheHas(cache3, key2) {
+    return cache3.has(key2);
   }
   function getValue(object2, key2) {
     return object2 == null ? void 0 : object2[key2];
@@ -61869,8 +63048,8 @@ function requireLodash_uniqwith() {
   function baseIsNaN(value) {
     return value !== value;
   }
-  function cacheHas(cache2, key2) {
-    return cache2.has(key2);
+  function cacheHas(cache3, key2) {
+    return cache3.has(key2);
   }
   function getValue(object2, key2) {
     return object2 == null ? void 0 : object2[key2];
@@ -62431,16 +63610,16 @@ function requireLodash_sortby() {
       return this.__data__.has(key2);
     }
     function stackSet(key2, value) {
-      var cache2 = this.__data__;
-      if (cache2 instanceof ListCache) {
-        var pairs = cache2.__data__;
+      var cache3 = this.__data__;
+      if (cache3 instanceof ListCache) {
+        var pairs = cache3.__data__;
         if (!Map2 || pairs.length < LARGE_ARRAY_SIZE - 1) {
           pairs.push([key2, value]);
           return this;
         }
-        cache2 = this.__data__ = new MapCache(pairs);
+        cache3 = this.__data__ = new MapCache(pairs);
       }
-      cache2.set(key2, value);
+      cache3.set(key2, value);
       return this;
     }
     Stack.prototype.clear = stackClear;
@@ -63011,12 +64190,12 @@ function requireLodash_sortby() {
         throw new TypeError(FUNC_ERROR_TEXT);
       }
       var memoized = function() {
-        var args = arguments, key2 = resolver ? resolver.apply(this, args) : args[0], cache2 = memoized.cache;
-        if (cache2.has(key2)) {
-          return cache2.get(key2);
+        var args = arguments, key2 = resolver ? resolver.apply(this, args) : args[0], cache3 = memoized.cache;
+        if (cache3.has(key2)) {
+          return cache3.get(key2);
         }
         var result = func.apply(this, args);
-        memoized.cache = cache2.set(key2, result);
+        memoized.cache = cache3.set(key2, result);
         return result;
       };
       memoized.cache = new (memoize.Cache || MapCache)();
@@ -65450,8 +66629,288 @@ function relativise(text, roots) {
   return out;
 }
 
+// app/machine/surfacing-store.ts
+import { join as join9 } from "node:path";
+
+// app/machine/knowledge-store.ts
+import { stat as stat4 } from "node:fs/promises";
+
+// app/machine/read-tree.ts
+import { readdir as readdir4, stat as stat3 } from "node:fs/promises";
+import { join as join8, relative as relative5, sep as sep5 } from "node:path";
+var MAX_TREE_FILES = 5e3;
+var TreeError = class extends HarnessError {
+};
+var decoder2 = new TextDecoder("utf-8", { fatal: true });
+async function readTree(dir, maxBytes = MAX_DOCUMENT_BYTES) {
+  const info2 = await stat3(dir).catch(() => void 0);
+  if (!info2) throw new TreeError(`${dir}: no such directory`);
+  if (!info2.isDirectory()) throw new TreeError(`${dir}: not a directory`);
+  const entries = await readdir4(dir, { recursive: true, withFileTypes: true });
+  const paths = [];
+  const unread = [];
+  for (const entry of entries) {
+    if (entry.isDirectory()) continue;
+    const path2 = relative5(dir, join8(entry.parentPath, entry.name)).split(sep5).join("/");
+    if (entry.isFile()) paths.push(path2);
+    else unread.push({ path: path2, reason: entry.isSymbolicLink() ? "a symbolic link; not followed" : "not a regular file" });
+  }
+  if (paths.length > MAX_TREE_FILES) {
+    throw new TreeError(`${dir}: ${paths.length} files, over the ${MAX_TREE_FILES} a GSD .planning directory could hold; is this the right directory?`);
+  }
+  const read = paths.map((path2) => readCapped(join8(dir, path2), path2, maxBytes));
+  const files = [];
+  for (const file2 of read) {
+    const size = file2.size ?? file2.bytes.length;
+    if (size > maxBytes) {
+      unread.push({ path: file2.path, reason: `${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit` });
+      continue;
+    }
+    try {
+      files.push({ path: file2.path, text: decoder2.decode(file2.bytes) });
+    } catch {
+      unread.push({ path: file2.path, reason: "not UTF-8 text" });
+    }
+  }
+  const byPath = (a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+  return { files: files.sort(byPath), unread: unread.sort(byPath) };
+}
+
+// app/machine/knowledge-store.ts
+var KNOWLEDGE_FILE = /\.(md|jsonl)$/;
+async function readKnowledgeStore(root) {
+  try {
+    await stat4(root);
+  } catch (e) {
+    if (isMissing(e)) return { files: [], unread: [] };
+    throw e;
+  }
+  const tree = await readTree(root);
+  return { files: tree.files.filter((f) => KNOWLEDGE_FILE.test(f.path)), unread: tree.unread };
+}
+
+// app/machine/surfacing-store.ts
+var SURFACED_FOLDERS = ["lessons", "skills", "genes"];
+async function loadSurfacingIndex(root) {
+  const files = [];
+  const unread = [];
+  for (const folder of SURFACED_FOLDERS) {
+    const read = await readKnowledgeStore(join9(root, folder));
+    for (const f of read.files) files.push({ path: `${folder}/${f.path}`, text: f.text });
+    for (const u of read.unread) unread.push({ path: `${folder}/${u.path}`, reason: u.reason });
+  }
+  const index = indexKnowledge(files);
+  for (const u of unread) {
+    const code = u.reason.includes("UTF-8") ? "not-utf8" : u.reason.includes("limit") ? "file-too-large" : void 0;
+    if (code === void 0 || !u.path.endsWith(".md")) continue;
+    index.problems.push(problem(u.path, 1, code, `not read (${u.reason}), so it is never surfaced; make it UTF-8 Markdown within the limit`));
+  }
+  return index;
+}
+async function safeSurfaced(entries, safety) {
+  const safe = async (text) => text === "" ? text : (await makeSafe(text, safety)).text;
+  return Promise.all(entries.map(async (e) => ({ ...e, title: await safe(e.title), text: await safe(e.text), why: await safe(e.why) })));
+}
+
+// app/worker-action/surfacing.ts
+var PROBLEMS_SHOWN = 10;
+async function surfaceOnRunner(run2, plan) {
+  const dir = join10(run2.root, KNOWLEDGE_ROOT);
+  if (run2.config.knowledge.repository !== void 0) {
+    run2.notes.push(`knowledge.repository is ${run2.config.knowledge.repository}; the worker surfaces from this repository's ${KNOWLEDGE_ROOT}/ only`);
+  }
+  let index;
+  try {
+    index = await loadSurfacingIndex(dir);
+  } catch (e) {
+    run2.log.warning(`${KNOWLEDGE_ROOT} could not be read (${e.message}); plan ${plan.id} runs without surfaced knowledge`);
+    return [];
+  }
+  for (const p of index.problems.slice(0, PROBLEMS_SHOWN)) run2.log.warning(`${formatProblem(p, KNOWLEDGE_ROOT)} (not surfaced)`);
+  if (index.problems.length > PROBLEMS_SHOWN) run2.log.warning(`… and ${index.problems.length - PROBLEMS_SHOWN} more problems in ${KNOWLEDGE_ROOT}`);
+  const found = surface(index, planSubject(plan), { budgetTokens: run2.config.knowledge.surface.budget_tokens, maxEntries: run2.config.knowledge.surface.max_entries });
+  const entries = await safeSurfaced(found, { roots: [run2.root, run2.tempDir], secrets: secretValues({ ...process.env, ...run2.env }) });
+  for (const e of entries) run2.log.info(`surfaced ${e.kind} ${KNOWLEDGE_ROOT}/${e.path} (score ${e.score}): ${e.why}`);
+  return entries;
+}
+
+// app/worker-action/plan-worker.ts
+async function runPlanWorker(run2, planId3) {
+  const { spec, log: log2, forge } = run2;
+  const plan = spec.planById.get(planId3);
+  if (!plan) throw new WorkerError(`spec ${spec.id} (${run2.specPath}) has no plan ${planId3}`);
+  const issue3 = (await forge.planIssues(spec.id)).byPlan.get(plan.id);
+  if (!issue3) throw new WorkerError(`plan ${plan.id} of ${spec.id} has no issue (labels harness:plan, spec:${spec.id}, marker <!-- harness:plan ${spec.id}/${plan.id} -->): has the spec PR been synced?`);
+  const comments = await forge.comments(issue3.number);
+  const checkout = new Checkout(run2.root);
+  const identity = await checkout.ensureIdentity();
+  const agent = agentName(plan, { override: run2.inputs.agent, configured: run2.config.agent });
+  const job = {
+    run: run2,
+    plan,
+    issue: issue3,
+    comments,
+    answers: answerComments(comments, plan.id),
+    checkout,
+    branch: planBranch(spec.id, plan.id),
+    heading: `${spec.id} / ${plan.id} ${plan.title}`
+  };
+  run2.notes.push(`agent \`${agent}\`${run2.inputs.resume ? ", resumed" : ""}; commits as ${identity.name}; plan issue #${issue3.number}`);
+  const clock = systemClock(run2.now);
+  const knowledge = agent === "script" ? void 0 : await surfaceOnRunner(run2, plan);
+  if (knowledge && knowledge.length > 0) run2.notes.push(`surfaced into the brief: ${knowledge.map((k) => `${k.kind} \`${k.path}\``).join(", ")}`);
+  const input2 = {
+    spec: spec.id,
+    plan,
+    agent,
+    session: `${spec.id}-${plan.id}`,
+    base: await checkout.planBase(run2.base),
+    resume: run2.inputs.resume,
+    prompt: () => readFile4(join11(run2.root, run2.specPath, plan.file), "utf8"),
+    env: run2.env,
+    logDir: join11(run2.tempDir, "harness", spec.id, plan.id),
+    ...knowledge ? { knowledge } : {}
+  };
+  const outcome = await attemptPlan(
+    input2,
+    {
+      agent: (name2) => agentFor(name2, agentsConfig(run2.config)),
+      workspace: checkout,
+      verifyPorts: () => localVerifyPorts(run2.root, { env: run2.env, clock }),
+      answers: issueAnswers(job.answers),
+      progress: jobProgress(log2),
+      clock
+    }
+  );
+  if (outcome.kind === "checkpoint") return ask(job, outcome.checkpoint, outcome.commits, outcome.report);
+  if (outcome.kind === "failed") return failed(job, outcome.reason, outcome.commits, outcome.report);
+  const { report, commits } = outcome;
+  if (commits.length === 0) return failed(job, `plan ${plan.id} passed its checks but made no commits: there is nothing to open a pull request for`, commits, report);
+  await checkout.push(job.branch);
+  const pr = await forge.openPullRequest({
+    head: job.branch,
+    base: run2.base,
+    title: prTitle(plan),
+    body: prBody({
+      spec: spec.id,
+      specPath: run2.specPath,
+      plan,
+      issue: issue3.number,
+      agent,
+      report,
+      commits,
+      ...outcome.summary === void 0 ? {} : { agentSummary: outcome.summary },
+      ...run2.runUrl === void 0 ? {} : { runUrl: run2.runUrl },
+      ...input2.knowledge && input2.knowledge.length > 0 ? { knowledge: input2.knowledge } : {}
+    })
+  });
+  log2.info(`${pr.created ? "opened" : "updated"} the plan PR #${pr.number}: ${pr.url}`);
+  return {
+    result: "verified",
+    pullRequest: { number: pr.number, url: pr.url },
+    report,
+    summary: jobSummary({ heading: job.heading, status: "verified", detail: `plan PR [#${pr.number}](${pr.url}) into \`${run2.base}\``, notes: run2.notes, report, commits })
+  };
+}
+async function ask(job, checkpoint, commits, report) {
+  const { run: run2, plan, issue: issue3 } = job;
+  await job.checkout.push(job.branch);
+  if (alreadyAsked(job.comments, plan.id, checkpoint.id, job.answers)) run2.log.info(`checkpoint ${checkpoint.id} was asked on #${issue3.number} already`);
+  else await run2.forge.comment(issue3.number, checkpointComment(plan.id, checkpoint));
+  issue3.labels = await run2.forge.setStatus(issue3, "checkpoint");
+  run2.log.info(`waiting for a person at checkpoint ${checkpoint.id}: asked on ${issue3.url}`);
+  return {
+    result: "checkpoint",
+    checkpoint: checkpoint.id,
+    ...report ? { report } : {},
+    summary: jobSummary({
+      heading: job.heading,
+      status: "checkpoint",
+      detail: `checkpoint \`${checkpoint.id}\` (${checkpoint.kind}) asked on [#${issue3.number}](${issue3.url}); answer with \`/harness respond ${plan.id} <answer>\``,
+      notes: run2.notes,
+      ...report ? { report } : {},
+      commits
+    })
+  };
+}
+async function failed(job, reason2, commits, report) {
+  if (commits.length > 0) await job.checkout.push(job.branch).catch((e) => job.run.log.warning(`could not push ${job.branch}: ${e.message}`));
+  return {
+    result: "failed",
+    failure: reason2,
+    ...report ? { report } : {},
+    summary: jobSummary({ heading: job.heading, status: "failed", detail: reason2, notes: job.run.notes, ...report ? { report } : {}, commits })
+  };
+}
+
+// app/worker-action/spike-worker.ts
+import { join as join16 } from "node:path";
+
+// app/engine/forge/spike-pr.ts
+function section(body, title) {
+  return (findSection(sections(body, 1), title)?.content ?? "").replace(/<!--[\s\S]*?-->/g, "").trim();
+}
+var PART_MAX = 12e3;
+function clip4(text) {
+  return text.length > PART_MAX ? `${text.slice(0, PART_MAX)}
+
+…(cut: the rest is in the record on the branch)` : text;
+}
+function spikeTitle(question) {
+  return `Spike: ${question}`;
+}
+function spikeReport(input2) {
+  const out = [];
+  const { decided, failed: failed2 } = input2;
+  const by = `the \`${input2.agent}\` agent${input2.runUrl ? ` in [this worker run](${input2.runUrl})` : ""}`;
+  if (decided) {
+    const { decision, experiment } = decided;
+    out.push(`**${input2.question}** — ${decision.outcome}, with ${decision.confidence} confidence.`, "", `> ${decision.decision}`, "");
+    out.push(`The spike was designed and run by ${by}; its records are in \`${input2.folder}/\`. Merging this PR accepts the decision; closing it drops the spike.`);
+    const says = section(decided.decisionBody, "Decision");
+    if (says) out.push("", "### Decision", "", clip4(says));
+    out.push("", "### Method", "", `A ${experiment.method} within a time box of ${experiment.time_box_minutes} minutes, against ${experiment.criteria.length} criteri${experiment.criteria.length === 1 ? "on" : "a"}:`, "");
+    for (const c of experiment.criteria) out.push(`- \`${c.id}\`: ${c.measure}; target ${c.target}`);
+    const results = section(decided.experimentBody, "Results");
+    if (results) out.push("", "### Results", "", clip4(results));
+    const evidence = section(decided.decisionBody, "Evidence");
+    if (evidence) out.push("", "### Evidence", "", clip4(evidence));
+    out.push("", "### Records", "", `- \`${input2.folder}/HYPOTHESIS.md\`, \`EXPERIMENT.md\`, \`DECISION.md\``, `- \`${input2.folder}/results/\`: ${decided.results.length} file${decided.results.length === 1 ? "" : "s"} of raw output`);
+  } else if (failed2) {
+    out.push(`**${input2.question}** — the spike could not finish${failed2.stage ? ` its ${failed2.stage} stage` : ""}: ${failed2.reason}.`);
+    if (failed2.problems.length > 0) out.push("", ...failed2.problems.map((p) => `- ${p}`));
+    out.push(
+      "",
+      `It was run by ${by}. Whatever stage finished before is committed on this branch, in \`${input2.folder}/\`. Once what is said above is fixed, ask again with the same \`/harness spike\` question: the spike goes on from what the branch holds.`
+    );
+  }
+  const kept = [];
+  if (input2.discarded.length > 0) kept.push(`- Put back as they were, written outside the spike's folder: ${input2.discarded.map((p) => `\`${p}\``).join(", ")}`);
+  if (input2.redactions.length > 0) {
+    kept.push(`- Redacted: ${input2.redactions.length} secret${input2.redactions.length === 1 ? "" : "s"} (${[...new Set(input2.redactions.map((r) => `\`${r.path}:${r.line}\``))].join(", ")})`);
+  }
+  for (const d of input2.dropped) kept.push(`- Left out: \`${d.path}\`: ${d.why}`);
+  for (const r of input2.retries) kept.push(`- Given back to the agent once: ${r}`);
+  if (kept.length > 0) out.push("", "### Kept out of the records", "", ...kept);
+  const body = `${out.join("\n")}
+`;
+  return body.length > ISSUE_BODY_LIMIT ? `${body.slice(0, ISSUE_BODY_LIMIT - 80)}
+
+…(cut: the records on the branch have the rest)
+` : body;
+}
+
+// app/engine/lifecycle/spike-agent.ts
+function spikeAgentName(choice) {
+  return choice.override ?? choice.spike ?? choice.worker ?? choice.configured ?? "claude";
+}
+function spikeAgentRefusal(agent) {
+  if (agent !== "script") return void 0;
+  return "the script agent cannot run a spike: it runs the shell steps a plan spells out, and a spike has none until an agent drafts its hypothesis and experiment. Use claude or command: harness spike --agent claude, or knowledge: { spike: { agent: claude } } in .github/harness.yml";
+}
+
 // app/workers/run-spike-here.ts
-import { join as join11 } from "node:path";
+import { join as join14 } from "node:path";
 
 // app/engine/knowledge/spike-instructions.ts
 var SPIKE_INSTRUCTIONS = { shipped: "agents/spike.md", override: ".harness/agents/spike.md" };
@@ -65486,7 +66945,7 @@ function parseSpikeInstructions(file2, input2) {
   const starts = /* @__PURE__ */ new Map();
   let fence;
   let current = "preamble";
-  const parts = { preamble: [], design: [], run: [] };
+  const parts2 = { preamble: [], design: [], run: [] };
   lines2.forEach((text, index) => {
     const line = index + 1;
     const f = FENCE3.exec(text);
@@ -65511,7 +66970,7 @@ function parseSpikeInstructions(file2, input2) {
         problems.push(problem(file2, line, "field-value", `{{${name2}}} is not a placeholder harness fills; the known ones are ${known}`));
       }
     }
-    parts[current].push(text);
+    parts2[current].push(text);
   });
   for (const stage2 of SPIKE_STAGES) {
     if (!starts.has(stage2)) {
@@ -65521,9 +66980,9 @@ function parseSpikeInstructions(file2, input2) {
   if (problems.length > 0) return { ok: false, problems: problems.sort((a, b) => a.line - b.line) };
   const tidy = (part) => part.join("\n").replace(/\n{3,}/g, "\n\n").trim();
   for (const stage2 of SPIKE_STAGES) {
-    if (tidy(parts[stage2]) === "") return { ok: false, problems: [problem(file2, starts.get(stage2), "field-value", `the section "## ${HEADING3[stage2]}" is empty; say what the agent does in this stage`)] };
+    if (tidy(parts2[stage2]) === "") return { ok: false, problems: [problem(file2, starts.get(stage2), "field-value", `the section "## ${HEADING3[stage2]}" is empty; say what the agent does in this stage`)] };
   }
-  return { ok: true, instructions: { file: file2, preamble: tidy(parts.preamble), stages: { design: tidy(parts.design), run: tidy(parts.run) } } };
+  return { ok: true, instructions: { file: file2, preamble: tidy(parts2.preamble), stages: { design: tidy(parts2.design), run: tidy(parts2.run) } } };
 }
 function renderSpikeStage(instructions, stage2, values) {
   const text = [instructions.preamble, `## ${HEADING3[stage2]}
@@ -65532,502 +66991,6 @@ ${instructions.stages[stage2]}`].filter((p) => p !== "").join("\n\n");
   const all2 = values;
   return `${text.replace(PLACEHOLDER, (whole, name2) => all2[name2] ?? whole)}
 `;
-}
-
-// app/engine/core/documents/fields.ts
-var timestamp = external_exports.iso.datetime({ offset: true });
-var dateOrTimestamp = external_exports.union([external_exports.iso.date(), external_exports.iso.datetime({ offset: true })]);
-var specId = external_exports.string().regex(SPEC_ID);
-var planId2 = external_exports.string().regex(PLAN_ID);
-var phaseId2 = external_exports.string().regex(/^\d{2,}$/);
-var checkId = external_exports.string().regex(CHECK_ID);
-var commitSha = external_exports.string().regex(/^[0-9a-f]{7,40}$/);
-var segment = external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/);
-var SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-var slug3 = external_exports.string().max(64).regex(SLUG);
-var LEVELS = ["low", "medium", "high"];
-var level = external_exports.enum(LEVELS);
-var tags = external_exports.array(external_exports.string().regex(/^\S+$/)).default([]);
-var metadata = external_exports.record(external_exports.string(), external_exports.unknown()).optional();
-var fraction = external_exports.number().min(0).max(1);
-var count = external_exports.number().int().min(0);
-var COMMON_HINTS = {
-  spec: "a spec id such as SPC-001",
-  plan: 'a plan id PP-NN such as "03-02", quoted',
-  plan_id: 'a plan id PP-NN such as "03-02", quoted',
-  phase: 'a phase id such as "03", quoted',
-  project: 'a project name of letters, digits, ".", "_" or "-" (it names a folder)',
-  tags: "a list of single words such as [sqlite, locking]",
-  metadata: "a mapping of keys of your own",
-  "metadata.*": "any value",
-  commit: "a commit sha (7 to 40 hex digits)",
-  description: "a line of text",
-  title: "a short line of text"
-};
-var TIMESTAMP_HINT = "an ISO-8601 time with its zone, such as 2026-03-02T09:41:00Z";
-var DATE_HINT = "an ISO-8601 date or time, such as 2026-03-02 or 2026-03-02T09:41:00Z";
-
-// app/engine/core/documents/schema-problems.ts
-function schemaProblems(file2, schema, error63, data, lines2, hints) {
-  const out = [];
-  const reported = /* @__PURE__ */ new Set();
-  for (const issue3 of error63.issues) {
-    const path2 = issue3.path;
-    if (issue3.code !== "unrecognized_keys") {
-      const key2 = path2.join("\0");
-      if (reported.has(key2)) continue;
-      reported.add(key2);
-    }
-    const own2 = phrase(issue3, path2, valueAt(data, path2), hints);
-    if (own2) out.push(problem(file2, lines2.lineOf(path2), own2.code, own2.message));
-    else out.push(...issuesToProblems(file2, schema, new external_exports.ZodError([issue3]), data, lines2));
-  }
-  return out;
-}
-function phrase(issue3, path2, value, hints) {
-  const key2 = lastKey(path2);
-  const enumHint = issue3.code === "invalid_value" ? `one of ${issue3.values.map(String).join(", ")}` : void 0;
-  if (value === void 0 && key2 !== "" && path2.length > 0 && typeof path2[path2.length - 1] === "string") {
-    if (issue3.code !== "invalid_type" && issue3.code !== "invalid_value" && issue3.code !== "invalid_union") return void 0;
-    const hint2 = hintFor(path2, hints) ?? enumHint;
-    const where = path2.length > 1 ? ` in ${pathText(path2.slice(0, -1))}` : "";
-    return { code: "field-missing", message: `missing required key "${key2}"${where}${hint2 ? `: ${hint2}` : ""}` };
-  }
-  const hint = hintFor(path2, hints);
-  if (!hint) return void 0;
-  const at = pathText(path2);
-  switch (issue3.code) {
-    case "invalid_type":
-      return { code: "field-type", message: `${at} is ${describeValue(value)}; it must be ${hint}` };
-    case "too_small":
-    case "too_big":
-      if ((typeof value === "string" || Array.isArray(value)) && value.length === 0) {
-        return { code: "field-value", message: `${at} is empty; it must be ${hint}` };
-      }
-      if (typeof value === "string") {
-        return { code: "field-value", message: `${at} is ${value.length.toLocaleString("en-US")} characters long; it must be ${hint}` };
-      }
-      return { code: "field-value", message: `${at} is ${describeValue(value)}; it must be ${hint}` };
-    case "invalid_format":
-    case "invalid_union":
-      return { code: "field-value", message: `${at} is ${describeValue(value)}; it must be ${hint}` };
-    default:
-      return void 0;
-  }
-}
-function hintFor(path2, hints) {
-  const shape = pathText(path2.map((p) => typeof p === "number" ? -1 : p)).replace(/\[-1\]/g, "[]");
-  const wildcard = typeof path2[path2.length - 1] === "string" ? shape.replace(/[^.[\]]+$/, "*") : void 0;
-  return hints[shape] ?? (wildcard !== void 0 ? hints[wildcard] : void 0) ?? hints[lastKey(path2)];
-}
-
-// app/engine/core/documents/parse-with.ts
-function parseWith(rules2, file2, input2, options = {}) {
-  const text = (input2.charCodeAt(0) === 65279 ? input2.slice(1) : input2).replace(/\r\n?/g, "\n");
-  if (text.trim() === "") {
-    return { problems: [problem(file2, 1, "file-empty", `file is empty; fill it in from ${rules2.template}`)] };
-  }
-  const fm = parseFrontmatter(file2, text);
-  if (!fm.ok) return { problems: fm.problems };
-  const { data: raw, lines: lines2, body, bodyLine } = fm.frontmatter;
-  const problems = [];
-  if (rules2.sections) problems.push(...requireSections(file2, body, bodyLine, rules2.sections, rules2.template));
-  const parsed = rules2.schema.safeParse(raw);
-  if (!parsed.success) {
-    const hints = { ...COMMON_HINTS, ...rules2.hints };
-    return { body, bodyLine, problems: sortProblems([...schemaProblems(file2, rules2.schema, parsed.error, raw, lines2, hints), ...problems]) };
-  }
-  const data = parsed.data;
-  if (rules2.check) problems.push(...rules2.check({ file: file2, data, lines: lines2, body, bodyLine, options }));
-  return { data, body, bodyLine, problems: sortProblems(problems) };
-}
-
-// app/engine/knowledge/hints.ts
-var AGENT = "an agent name such as claude, codex or command";
-var WHOLE = "a whole number, 0 or more";
-var FRACTION = "a number from 0 to 1";
-var SIGNAL_HINTS = {
-  timestamp: TIMESTAMP_HINT,
-  agent: AGENT
-};
-var SPIKE_HINTS = {
-  spike: 'the spike folder name: lowercase a-z, 0-9 and single "-", such as state-in-files',
-  question: "the question the spike answers, in one line",
-  created: TIMESTAMP_HINT,
-  started: TIMESTAMP_HINT,
-  finished: TIMESTAMP_HINT,
-  decided: TIMESTAMP_HINT,
-  time_box_minutes: "whole minutes from 1 to 1440",
-  criteria: 'a list such as { id: resume, measure: "time to resume a run", target: "under 1 s" }',
-  "criteria[].id": 'an id of letters, digits, ".", "_" or "-"',
-  "criteria[].measure": "what is measured",
-  "criteria[].target": "the value that counts as success",
-  decision: "the decision in one line",
-  supersedes: "the name of the spike whose decision this one replaces"
-};
-var LESSON_HINTS = {
-  evidence_count: "a whole number, 1 or more: the signals and spikes behind the lesson",
-  last_updated: DATE_HINT,
-  projects: "a list of project names"
-};
-var SKILL_HINTS = {
-  name: '1 to 64 characters of lowercase a-z and 0-9, with single "-" between words (such as fix-sqlite-busy)',
-  description: "1 to 1024 characters saying what the skill does and when to use it",
-  license: "a license name such as MIT, or the name of a bundled license file",
-  compatibility: "at most 500 characters on what the skill needs (product, packages, network access)",
-  "allowed-tools": 'one string of space-separated tools, such as "Bash(npm:*) Read"',
-  metadata: "a mapping of keys to text values",
-  "metadata.*": "text in quotes: Agent Skills metadata values are strings"
-};
-var GENE_HINTS = {
-  id: "a gene id gene-YYYYMMDD-<8 hex digits>, such as gene-20260302-a1b2c3d4",
-  name: "a short line of text",
-  description: "1 to 1024 characters",
-  version: "a whole number, 1 or more",
-  success_rate: FRACTION,
-  usage_count: WHOLE,
-  consecutive_successes: WHOLE,
-  consecutive_failures: WHOLE,
-  created: TIMESTAMP_HINT,
-  updated: TIMESTAMP_HINT,
-  last_used: TIMESTAMP_HINT,
-  scenarios: "a list of scenario names such as [api-integration]",
-  env: 'a mapping of text values such as { node: "20.x" }',
-  publishable: "true or false",
-  source: "where the gene came from, such as session or signal",
-  mutations: 'a list such as { id: mut-001, from: "...", to: "...", reason: "...", timestamp: 2026-03-02T09:41:00Z }',
-  "mutations[].id": "a mutation id such as mut-001",
-  "mutations[].timestamp": TIMESTAMP_HINT
-};
-var CAPSULE_HINTS = {
-  id: "a capsule id cap-YYYYMMDD-<8 hex digits>, such as cap-20260302-e5f6a7b8",
-  name: "a short line of text",
-  description: "1 to 1024 characters",
-  genes: "a list of gene ids such as [gene-20260302-a1b2c3d4]",
-  steps: 'a list such as { action: "Install dependencies", command: "npm ci", outcome: success }',
-  "steps[].action": "what the step does",
-  "steps[].command": "a shell command",
-  "steps[].duration_seconds": "a number of seconds, 0 or more",
-  validation: "a mapping of confidence, impact_scope, consecutive_successes and test_pass_rate",
-  confidence: FRACTION,
-  test_pass_rate: FRACTION,
-  impact_scope: WHOLE,
-  consecutive_successes: WHOLE,
-  publishable: "true or false",
-  audit_log: "a list such as { timestamp: 2026-03-02T09:41:00Z, event: created }",
-  "audit_log[].timestamp": TIMESTAMP_HINT
-};
-
-// app/engine/knowledge/schema.ts
-var SIGNAL_TYPES = [
-  "deviation",
-  "frustration",
-  "struggle",
-  "config",
-  "pattern",
-  "repair",
-  "innovation",
-  "completion",
-  "use",
-  "interrupted",
-  "timeout",
-  "stuck"
-];
-var SignalSchema = external_exports.object({
-  type: external_exports.enum(SIGNAL_TYPES),
-  severity: level,
-  project: segment,
-  spec: specId.optional(),
-  phase: phaseId2.optional(),
-  plan: planId2.optional(),
-  timestamp,
-  agent: external_exports.string().regex(/^[a-z][a-z0-9-]*$/).optional(),
-  tags,
-  metadata
-}).strict().meta({ title: "harness signal frontmatter" });
-var SPIKE_STATUSES = ["open", "running", "concluded", "abandoned"];
-var SPIKE_METHODS = ["prototype", "benchmark", "comparison", "investigation"];
-var SPIKE_OUTCOMES = ["confirmed", "refuted", "inconclusive"];
-var spikeBase = {
-  spike: slug3.meta({ description: "The spike folder name." }),
-  project: segment,
-  spec: specId.optional(),
-  tags,
-  metadata
-};
-var HypothesisSchema = external_exports.object({
-  ...spikeBase,
-  question: external_exports.string().min(1).max(300),
-  status: external_exports.enum(SPIKE_STATUSES).default("open"),
-  created: timestamp
-}).strict().meta({ title: "harness spike HYPOTHESIS.md frontmatter" });
-var CriterionSchema = external_exports.object({
-  id: external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/),
-  measure: external_exports.string().min(1),
-  target: external_exports.string().min(1)
-}).strict();
-var ExperimentSchema = external_exports.object({
-  ...spikeBase,
-  method: external_exports.enum(SPIKE_METHODS),
-  time_box_minutes: external_exports.number().int().min(1).max(1440),
-  criteria: external_exports.array(CriterionSchema).min(1),
-  started: timestamp,
-  finished: timestamp.optional()
-}).strict().meta({ title: "harness spike EXPERIMENT.md frontmatter" });
-var DecisionSchema = external_exports.object({
-  ...spikeBase,
-  decision: external_exports.string().min(1).max(300),
-  outcome: external_exports.enum(SPIKE_OUTCOMES),
-  confidence: level,
-  decided: timestamp,
-  supersedes: external_exports.string().min(1).optional().meta({ description: "The spike whose decision this one replaces." })
-}).strict().meta({ title: "harness spike DECISION.md frontmatter" });
-var LESSON_CATEGORIES = ["library", "architecture", "workflow", "tooling", "testing", "verification"];
-var LessonSchema = external_exports.object({
-  category: external_exports.enum(LESSON_CATEGORIES),
-  confidence: level,
-  evidence_count: external_exports.number().int().min(1),
-  last_updated: dateOrTimestamp,
-  tags,
-  projects: external_exports.array(segment).default([]),
-  metadata
-}).strict().meta({ title: "harness lesson frontmatter" });
-var SkillSchema = external_exports.object({
-  name: external_exports.string().min(1).max(64).regex(SLUG),
-  description: external_exports.string().min(1).max(1024).regex(/\S/),
-  license: external_exports.string().min(1).optional(),
-  compatibility: external_exports.string().min(1).max(500).optional(),
-  "allowed-tools": external_exports.string().min(1).optional().meta({ description: "Space-separated tools the skill may use (experimental in the format)." }),
-  metadata: external_exports.record(external_exports.string(), external_exports.string()).optional()
-}).strict().meta({ title: "Agent Skill SKILL.md frontmatter" });
-var GENE_TYPES = ["pattern", "prompt", "config", "workflow"];
-var GENE_STATUSES = ["candidate", "active", "deprecated"];
-var GENE_ID = /^gene-\d{8}-[0-9a-f]{8}$/;
-var CAPSULE_ID = /^cap-\d{8}-[0-9a-f]{8}$/;
-var MutationSchema = external_exports.object({
-  id: external_exports.string().regex(/^mut-[A-Za-z0-9-]+$/),
-  from: external_exports.string().min(1),
-  to: external_exports.string().min(1),
-  reason: external_exports.string().min(1),
-  timestamp
-}).strict();
-var GeneSchema = external_exports.object({
-  id: external_exports.string().regex(GENE_ID),
-  type: external_exports.enum(GENE_TYPES),
-  name: external_exports.string().min(1).max(200),
-  description: external_exports.string().min(1).max(1024),
-  version: external_exports.number().int().min(1),
-  status: external_exports.enum(GENE_STATUSES).default("candidate"),
-  success_rate: fraction,
-  usage_count: count,
-  consecutive_successes: count.default(0),
-  consecutive_failures: count.default(0),
-  created: timestamp,
-  updated: timestamp,
-  last_used: timestamp.optional(),
-  scenarios: external_exports.array(external_exports.string().min(1)).default([]),
-  tags,
-  env: external_exports.record(external_exports.string(), external_exports.string()).optional().meta({ description: 'Where it was seen to work: { node: "20.x" }.' }),
-  publishable: external_exports.boolean().default(false),
-  source: external_exports.string().min(1).optional(),
-  mutations: external_exports.array(MutationSchema).default([]),
-  metadata
-}).strict().meta({ title: "harness gene frontmatter" });
-var STEP_OUTCOMES = ["success", "failure", "skipped"];
-var CAPSULE_EVENTS = ["created", "validated", "promoted", "used", "deprecated", "pruned"];
-var CapsuleSchema = external_exports.object({
-  id: external_exports.string().regex(CAPSULE_ID),
-  name: external_exports.string().min(1).max(200),
-  description: external_exports.string().min(1).max(1024),
-  genes: external_exports.array(external_exports.string().regex(GENE_ID)).min(1),
-  steps: external_exports.array(
-    external_exports.object({
-      action: external_exports.string().min(1),
-      command: external_exports.string().min(1).optional(),
-      outcome: external_exports.enum(STEP_OUTCOMES),
-      duration_seconds: external_exports.number().min(0).optional()
-    }).strict()
-  ).min(1),
-  validation: external_exports.object({
-    confidence: fraction,
-    impact_scope: count,
-    consecutive_successes: count,
-    test_pass_rate: fraction
-  }).strict(),
-  scope: external_exports.enum(["project", "workspace"]),
-  project: segment.optional(),
-  publishable: external_exports.boolean().default(false),
-  audit_log: external_exports.array(external_exports.object({ timestamp, event: external_exports.enum(CAPSULE_EVENTS), by: external_exports.string().min(1).optional() }).strict()).default([]),
-  tags,
-  metadata
-}).strict().meta({ title: "harness capsule frontmatter" });
-
-// app/engine/knowledge/gene.ts
-var geneRules = {
-  schema: GeneSchema,
-  template: "templates/gene.md",
-  hints: GENE_HINTS,
-  sections: ["Content"],
-  check: checkGene
-};
-function checkFileId(file2, id, suffix, line) {
-  const base2 = file2.slice(file2.lastIndexOf("/") + 1);
-  if (!base2.endsWith(suffix)) return [];
-  const named = base2.slice(0, -suffix.length);
-  return named === id ? [] : [problem(file2, line, "field-value", `id is "${id}" but the file is named ${base2}; name it ${id}${suffix}`)];
-}
-function checkGene({ file: file2, data, lines: lines2 }) {
-  const problems = checkFileId(file2, data.id, ".gene.md", lines2.lineOf(["id"]));
-  if (Date.parse(data.updated) < Date.parse(data.created)) {
-    problems.push(problem(file2, lines2.lineOf(["updated"]), "field-value", `updated (${data.updated}) is before created (${data.created})`));
-  }
-  return problems;
-}
-
-// app/engine/knowledge/capsule.ts
-var capsuleRules = {
-  schema: CapsuleSchema,
-  template: "templates/capsule.md",
-  hints: CAPSULE_HINTS,
-  check: checkCapsule
-};
-function checkCapsule({ file: file2, data, lines: lines2 }) {
-  const problems = checkFileId(file2, data.id, ".capsule.md", lines2.lineOf(["id"]));
-  if (data.scope === "project" && data.project === void 0) {
-    problems.push(problem(file2, lines2.lineOf(["scope"]), "field-missing", 'scope is project but there is no "project" key; name the project, or set scope: workspace'));
-  }
-  return problems;
-}
-
-// app/engine/knowledge/folder.ts
-var FOLDER_PATTERNS = {
-  skill: /(?:^|\/)skills(?:-archived)?\/([^/]+)\/SKILL\.md$/,
-  spike: /(?:^|\/)spikes\/[^/]+\/([^/]+)\/(?:HYPOTHESIS|EXPERIMENT|DECISION)\.md$/,
-  lesson: /(?:^|\/)lessons\/([^/]+)\/[^/]+\.lesson\.md$/
-};
-function folderOf(file2, options, kind) {
-  if (options.folder !== void 0) return options.folder;
-  return FOLDER_PATTERNS[kind].exec(file2)?.[1];
-}
-
-// app/engine/knowledge/lesson.ts
-var lessonRules = {
-  schema: LessonSchema,
-  template: "templates/lesson.md",
-  hints: LESSON_HINTS,
-  sections: ["Lesson", "When this applies", "Recommendation", "Evidence"],
-  check: checkLesson
-};
-function checkLesson({ file: file2, data, lines: lines2, options }) {
-  const folder = folderOf(file2, options, "lesson");
-  if (folder === void 0 || folder === data.category) return [];
-  return [
-    problem(file2, lines2.lineOf(["category"]), "field-value", `category is ${data.category} but the lesson is filed under lessons/${folder}/; move it or change the category`)
-  ];
-}
-
-// app/engine/knowledge/signal.ts
-var FILE_TYPE = /-([a-z]+)\.signal\.md$/;
-var signalRules = {
-  schema: SignalSchema,
-  template: "templates/signal.md",
-  hints: SIGNAL_HINTS,
-  sections: ["What happened"],
-  check: checkSignal
-};
-function checkSignal({ file: file2, data, lines: lines2 }) {
-  const problems = [];
-  if (data.plan !== void 0 && data.phase !== void 0 && planPhase(data.plan) !== data.phase) {
-    problems.push(problem(file2, lines2.lineOf(["phase"]), "field-value", `phase is "${data.phase}" but plan ${data.plan} belongs to phase ${planPhase(data.plan)}`));
-  }
-  const named = FILE_TYPE.exec(file2)?.[1];
-  if (named !== void 0 && SIGNAL_TYPES.includes(named) && named !== data.type) {
-    problems.push(
-      problem(file2, lines2.lineOf(["type"]), "field-value", `type is ${data.type} but the file name says ${named}; signals are named <timestamp>-<type>.signal.md`)
-    );
-  }
-  return problems;
-}
-
-// app/engine/knowledge/skill.ts
-var skillRules = {
-  schema: SkillSchema,
-  template: "templates/skill/SKILL.md",
-  hints: SKILL_HINTS,
-  check: checkSkill
-};
-function checkSkill({ file: file2, data, lines: lines2, body, bodyLine, options }) {
-  const problems = [];
-  const folder = folderOf(file2, options, "skill");
-  if (folder !== void 0 && folder !== data.name) {
-    problems.push(
-      problem(file2, lines2.lineOf(["name"]), "field-value", `name is "${data.name}" but the folder is "${folder}"; an Agent Skill's name must equal its folder's`)
-    );
-  }
-  if (body.replace(/<!--[\s\S]*?-->/g, "").trim() === "") {
-    problems.push(problem(file2, bodyLine, "field-missing", "the skill has no instructions; write them in the body, below the frontmatter (see templates/skill/SKILL.md)"));
-  }
-  return problems;
-}
-
-// app/engine/knowledge/spike.ts
-function checkFolder({ file: file2, data, lines: lines2, options }) {
-  const folder = folderOf(file2, options, "spike");
-  if (folder === void 0 || folder === data.spike) return [];
-  return [
-    problem(file2, lines2.lineOf(["spike"]), "field-value", `spike is "${data.spike}" but the folder is "${folder}"; rename one so they match`)
-  ];
-}
-var hypothesisRules = {
-  schema: HypothesisSchema,
-  template: "templates/spike/HYPOTHESIS.md",
-  hints: SPIKE_HINTS,
-  sections: ["Hypothesis", "Success criteria"],
-  check: checkFolder
-};
-var experimentRules = {
-  schema: ExperimentSchema,
-  template: "templates/spike/EXPERIMENT.md",
-  hints: SPIKE_HINTS,
-  sections: ["Setup", "Procedure", "Results"],
-  check: (doc) => {
-    const problems = checkFolder(doc);
-    const { data, file: file2, lines: lines2 } = doc;
-    if (data.finished !== void 0 && Date.parse(data.finished) < Date.parse(data.started)) {
-      problems.push(problem(file2, lines2.lineOf(["finished"]), "field-value", `finished (${data.finished}) is before started (${data.started})`));
-    }
-    const seen = /* @__PURE__ */ new Set();
-    data.criteria.forEach((c, i) => {
-      if (seen.has(c.id)) {
-        problems.push(problem(file2, lines2.lineOf(["criteria", i, "id"]), "field-value", `criteria[${i}]: id "${c.id}" is used twice; give each criterion its own id`));
-      }
-      seen.add(c.id);
-    });
-    return problems;
-  }
-};
-var decisionRules = {
-  schema: DecisionSchema,
-  template: "templates/spike/DECISION.md",
-  hints: SPIKE_HINTS,
-  sections: ["Decision", "Evidence", "Consequences"],
-  check: checkFolder
-};
-
-// app/engine/knowledge/parse.ts
-var PARSERS = {
-  signal: (file2, text, options) => parseWith(signalRules, file2, text, options),
-  hypothesis: (file2, text, options) => parseWith(hypothesisRules, file2, text, options),
-  experiment: (file2, text, options) => parseWith(experimentRules, file2, text, options),
-  decision: (file2, text, options) => parseWith(decisionRules, file2, text, options),
-  lesson: (file2, text, options) => parseWith(lessonRules, file2, text, options),
-  skill: (file2, text, options) => parseWith(skillRules, file2, text, options),
-  gene: (file2, text, options) => parseWith(geneRules, file2, text, options),
-  capsule: (file2, text, options) => parseWith(capsuleRules, file2, text, options)
-};
-var KNOWLEDGE_KINDS = Object.keys(PARSERS);
-function parseKnowledge(kind, file2, text, options = {}) {
-  return PARSERS[kind](file2, text, options);
 }
 
 // app/engine/knowledge/set-frontmatter.ts
@@ -66471,30 +67434,30 @@ function fixSection(problems) {
 // app/machine/templates.ts
 import { existsSync as existsSync3 } from "node:fs";
 import { readFile as readFile5 } from "node:fs/promises";
-import { dirname, join as join9 } from "node:path";
+import { dirname, join as join12 } from "node:path";
 import { fileURLToPath } from "node:url";
 var LEVELS_UP = 6;
 function templatesDir() {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i <= LEVELS_UP; i++) {
-    if (existsSync3(join9(dir, "templates", "PLAN.md"))) return join9(dir, "templates");
+    if (existsSync3(join12(dir, "templates", "PLAN.md"))) return join12(dir, "templates");
     dir = dirname(dir);
   }
   throw new Error("harness templates/ directory not found above the app; it ships with the package");
 }
-var cache = /* @__PURE__ */ new Map();
+var cache2 = /* @__PURE__ */ new Map();
 function loadTemplate(name2) {
-  let text = cache.get(name2);
+  let text = cache2.get(name2);
   if (!text) {
-    text = readFile5(join9(templatesDir(), name2), "utf8");
-    cache.set(name2, text);
+    text = readFile5(join12(templatesDir(), name2), "utf8");
+    cache2.set(name2, text);
   }
   return text;
 }
 
 // app/workers/spike-checkout.ts
 import { lstat as lstat2, mkdir as mkdir4, readFile as readFile6, rename as rename4, rm as rm3, writeFile as writeFile7 } from "node:fs/promises";
-import { dirname as dirname2, join as join10 } from "node:path";
+import { dirname as dirname2, join as join13 } from "node:path";
 var MAX_SPIKE_FILE_BYTES = 2 * 1024 * 1024;
 function lines(out) {
   return out.split("\0").filter((p) => p !== "");
@@ -66512,10 +67475,10 @@ var SpikeCheckout = class {
     return this.git.head();
   }
   read(path2) {
-    return readTextIfExists(join10(this.root, path2));
+    return readTextIfExists(join13(this.root, path2));
   }
   async write(path2, text) {
-    const full = join10(this.root, path2);
+    const full = join13(this.root, path2);
     await mkdir4(dirname2(full), { recursive: true });
     await writeFile7(full, text);
   }
@@ -66536,14 +67499,14 @@ var SpikeCheckout = class {
     const back = paths.filter((p) => had.has(p));
     const gone = paths.filter((p) => !had.has(p));
     if (back.length > 0) await this.git.run(["checkout", since, "--", ...back]);
-    for (const path2 of gone) await rm3(join10(this.root, path2), { force: true, recursive: true });
+    for (const path2 of gone) await rm3(join13(this.root, path2), { force: true, recursive: true });
     if (gone.length > 0) await this.git.run(["rm", "--cached", "--quiet", "--ignore-unmatch", "-r", "--", ...gone]);
   }
   async commit(since, message, folder) {
     const redactions = [];
     const dropped = [];
     for (const path2 of await this.changedSince(since)) {
-      const full = join10(this.root, path2);
+      const full = join13(this.root, path2);
       const info2 = await lstat2(full).catch((e) => {
         if (isMissing(e)) return void 0;
         throw e;
@@ -66620,7 +67583,7 @@ var SpikeCheckout = class {
   }
   async exists(path2) {
     try {
-      await lstat2(join10(this.root, path2));
+      await lstat2(join13(this.root, path2));
       return true;
     } catch (e) {
       if (isMissing(e)) return false;
@@ -66631,7 +67594,7 @@ var SpikeCheckout = class {
 
 // app/workers/run-spike-here.ts
 async function runSpikeHere(options) {
-  const own2 = await readTextIfExists(join11(options.root, SPIKE_INSTRUCTIONS.override));
+  const own2 = await readTextIfExists(join14(options.root, SPIKE_INSTRUCTIONS.override));
   const file2 = own2 === void 0 ? `templates/${SPIKE_INSTRUCTIONS.shipped}` : SPIKE_INSTRUCTIONS.override;
   const parsed = parseSpikeInstructions(file2, own2 ?? await loadTemplate(SPIKE_INSTRUCTIONS.shipped));
   if (!parsed.ok) {
@@ -66648,7 +67611,7 @@ async function runSpikeHere(options) {
     };
   }
   const checkout = new SpikeCheckout(options.root, {
-    journal: join11(options.logDir, "stage.json"),
+    journal: join14(options.logDir, "stage.json"),
     safety: { roots: [options.root, ...options.roots ?? [], options.logDir], secrets: secretValues({ ...process.env, ...options.env }) },
     env: options.env
   });
@@ -66672,12 +67635,12 @@ async function runSpikeHere(options) {
 
 // app/workers/spike-folder.ts
 import { existsSync as existsSync4 } from "node:fs";
-import { join as join12 } from "node:path";
+import { join as join15 } from "node:path";
 async function findSpikeFolders(root, slug4) {
   const spikes = `${KNOWLEDGE_ROOT}/spikes`;
   const found = [];
-  for (const entry of await listIfExists(join12(root, spikes)) ?? []) {
-    if (entry.isDirectory() && existsSync4(join12(root, spikes, entry.name, slug4, SPIKE_FILES.hypothesis))) found.push(`${spikes}/${entry.name}/${slug4}`);
+  for (const entry of await listIfExists(join15(root, spikes)) ?? []) {
+    if (entry.isDirectory() && existsSync4(join15(root, spikes, entry.name, slug4, SPIKE_FILES.hypothesis))) found.push(`${spikes}/${entry.name}/${slug4}`);
   }
   return found.sort();
 }
@@ -66696,7 +67659,7 @@ async function runSpikeWorker(run2, slug4) {
   const identity = await checkout.ensureIdentity();
   const agent = spikeAgentName({ spike: run2.config.knowledge.spike?.agent, worker: run2.inputs.agent, configured: run2.config.agent });
   run2.notes.push(`agent \`${agent}\`; commits as ${identity.name}; folder \`${folder}\``);
-  const logDir = join13(run2.tempDir, "harness", "spikes", slug4);
+  const logDir = join16(run2.tempDir, "harness", "spikes", slug4);
   const outcome = await runSpikeHere({
     root: run2.root,
     folder,
@@ -66757,7 +67720,7 @@ function reportInput(outcome, question, folder, agent, runUrl) {
 }
 
 // app/worker-action/worker.ts
-var PROBLEMS_SHOWN = 10;
+var PROBLEMS_SHOWN2 = 10;
 async function runWorker(deps) {
   const { inputs, log: log2 } = deps;
   const target = inputs.target.kind === "plan" ? inputs.target.plan : inputs.target.kind === "phase" ? `phase-${inputs.target.phase}` : `spike/${inputs.target.slug}`;
@@ -66770,11 +67733,11 @@ async function runWorker(deps) {
     }
     const specsRoot = inputs.specsRoot ?? config2.specs_root;
     const specPath = await findSpecDir(deps.root, specsRoot, inputs.spec);
-    const loaded = loadSpec(await readSpecFiles(join14(deps.root, specPath)), PLAN_READING);
+    const loaded = loadSpec(await readSpecFiles(join17(deps.root, specPath)), PLAN_READING);
     if (!loaded.spec || !loaded.valid) {
       const errors = loaded.problems.filter((p) => p.severity === "error");
-      const shown = errors.slice(0, PROBLEMS_SHOWN).map((p) => `${specPath}/${p.file}:${p.line}: ${p.message}`);
-      if (errors.length > PROBLEMS_SHOWN) shown.push(`… and ${errors.length - PROBLEMS_SHOWN} more`);
+      const shown = errors.slice(0, PROBLEMS_SHOWN2).map((p) => `${specPath}/${p.file}:${p.line}: ${p.message}`);
+      if (errors.length > PROBLEMS_SHOWN2) shown.push(`… and ${errors.length - PROBLEMS_SHOWN2} more`);
       throw new WorkerError(`spec ${inputs.spec} does not validate (run harness validate ${specPath}): ${shown.join("; ")}`);
     }
     const run2 = {
@@ -66793,18 +67756,18 @@ async function runWorker(deps) {
   }
 }
 async function readWorkerConfig(root) {
-  const text = await readTextIfExists(join14(root, CONFIG_PATH));
+  const text = await readTextIfExists(join17(root, CONFIG_PATH));
   if (text === void 0) return { config: DEFAULT_CONFIG, problems: [] };
   const { config: config2, problems } = parseConfig(text);
   return { config: config2 ?? DEFAULT_CONFIG, problems: problems.map((p) => `${p.file}:${p.line}: ${p.message}`) };
 }
 async function findSpecDir(root, specsRoot, spec) {
-  const base2 = join14(root, specsRoot);
+  const base2 = join17(root, specsRoot);
   const entries = await listIfExists(base2);
   if (!entries) throw new WorkerError(`no specs root ${specsRoot} in the checkout (specs_root in .github/harness.yml, or the action's specs-root input)`);
   const found = [];
   for (const entry of entries.filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
-    const text = await readTextIfExists(join14(base2, entry.name, "SPEC.md"));
+    const text = await readTextIfExists(join17(base2, entry.name, "SPEC.md"));
     if (text === void 0) continue;
     const fm = parseFrontmatter("SPEC.md", text);
     if (fm.ok && fm.frontmatter.data.id === spec) found.push(entry.name);

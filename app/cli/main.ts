@@ -5,7 +5,9 @@ import * as gsdImport from './commands/import.js';
 import * as simulate from './commands/simulate.js';
 import * as respond from './commands/respond.js';
 import * as run from './commands/run.js';
+import * as spike from './commands/spike.js';
 import * as status from './commands/status.js';
+import * as surface from './commands/surface.js';
 import * as validate from './commands/validate.js';
 import { EXIT, processIO, UsageError, type CliIO } from './io.js';
 
@@ -22,7 +24,9 @@ const COMMANDS: Record<string, Command> = {
   run: { usage: run.usage, summary: 'execute a spec locally, resumably', run: run.runCommand },
   status: { usage: status.usage, summary: 'progress at a glance', run: status.statusCommand },
   respond: { usage: respond.usage, summary: 'answer a checkpoint', run: respond.respondCommand },
+  surface: { usage: surface.usage, summary: 'the lessons, skills and genes that apply to a plan', run: surface.surfaceCommand },
   import: { usage: gsdImport.usage, summary: 'convert a GSD .planning/ directory into a spec', run: gsdImport.importCommand },
+  spike: { usage: spike.usage, summary: 'settle a question by experiment, on a branch of its own', run: spike.spikeCommand },
 };
 
 function overview(): string {

@@ -21,6 +21,7 @@ import {
   listPullRequests,
   openPullRequest,
   pullRequestFiles,
+  updatePullRequest,
   type NewPullRequest,
   type OpenedPullRequest,
   type PullRequestInfo,
@@ -76,6 +77,8 @@ export interface Gateway {
   pullRequestFiles(number: number): Promise<string[]>;
   pullRequests(query: PullRequestQuery): Promise<PullRequestSummary[]>;
   createPullRequest(pull: NewPullRequest): Promise<PullRequestSummary>;
+  /** A pull request's new body, and title when one is given. */
+  updatePullRequest(number: number, text: { title?: string; body: string }): Promise<void>;
   /** The open pull request from head into base with this title and body: updated, or created. */
   openPullRequest(pull: NewPullRequest): Promise<OpenedPullRequest>;
   /** The knowledge PR of a draft from `base`, or the one its branch has already (knowledge-pr.ts). */
@@ -143,6 +146,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind): G
     pullRequestFiles: (number) => pullRequestFiles(r, repo, number),
     pullRequests: (query) => listPullRequests(r, repo, query),
     createPullRequest: (pull) => createPullRequest(r, repo, pull),
+    updatePullRequest: (number, text) => updatePullRequest(r, repo, number, text),
     openPullRequest: (pull) => openPullRequest(r, repo, pull),
     openKnowledgePr: (draft, base) => openKnowledgePr(r, repo, draft, base),
     appendKnowledge: (append) => appendKnowledge(r, repo, append),

@@ -91,9 +91,9 @@ export async function createPullRequest(request: GatewayRequest, repo: Repo, pul
   return toSummary(data as RawPull);
 }
 
-/** PATCH /repos/{owner}/{repo}/pulls/{pull_number}: a new title and body. */
-export async function updatePullRequest(request: GatewayRequest, repo: Repo, number: number, text: { title: string; body: string }): Promise<void> {
-  await request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { ...repo, pull_number: number, title: text.title, body: text.body });
+/** PATCH /repos/{owner}/{repo}/pulls/{pull_number}: a new body, and a new title when one is given. */
+export async function updatePullRequest(request: GatewayRequest, repo: Repo, number: number, text: { title?: string; body: string }): Promise<void> {
+  await request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { ...repo, pull_number: number, ...(text.title === undefined ? {} : { title: text.title }), body: text.body });
 }
 
 /** What openPullRequest did: `created` false when an open one was there already and was brought up to date. */

@@ -20,10 +20,10 @@ import type { RunContext } from './context.js';
  * failure to capture is said on the terminal and the run goes on.
  */
 
-export type KnowledgeSettings = HarnessConfig['knowledge'];
+export type CaptureSettings = HarnessConfig['knowledge']['capture'];
 
-export function knowledgeSettings(ctx: RunContext): KnowledgeSettings {
-  return ctx.options.knowledge ?? DEFAULT_CONFIG.knowledge;
+export function captureSettings(ctx: RunContext): CaptureSettings {
+  return ctx.options.capture ?? DEFAULT_CONFIG.knowledge.capture;
 }
 
 /** Where the signals of this run come from, part of each one's key: the same run files a fact once however often it is resumed. */
@@ -64,7 +64,7 @@ export function runSafety(ctx: RunContext): SafetyOptions {
  */
 export function planHistory(ctx: RunContext, plan: Plan): () => Promise<AttemptHistory | undefined> {
   return async () => {
-    if (!knowledgeSettings(ctx).capture.enabled) return undefined;
+    if (!captureSettings(ctx).enabled) return undefined;
     try {
       const dir = storeDir(ctx);
       return await readAttemptHistory((path) => readTextIfExists(join(dir, path)), { project: await runProject(ctx), spec: ctx.spec.id, plan: plan.id });
@@ -88,8 +88,8 @@ export interface LocalCapture {
  * mutex. Never throws: what cannot be filed is reported and left out.
  */
 export async function fileKnowledge(ctx: RunContext, capture: LocalCapture): Promise<string[]> {
-  const settings = knowledgeSettings(ctx);
-  if (!settings.capture.enabled || (capture.drafts.length === 0 && (capture.trajectory?.length ?? 0) === 0)) return [];
+  const settings = captureSettings(ctx);
+  if (!settings.enabled || (capture.drafts.length === 0 && (capture.trajectory?.length ?? 0) === 0)) return [];
   try {
     const dir = storeDir(ctx);
     const at = ctx.now();
@@ -103,7 +103,7 @@ export async function fileKnowledge(ctx: RunContext, capture: LocalCapture): Pro
         origin: runOrigin(ctx),
         at,
         template: await loadTemplate('signal.md'),
-        cap: { max: settings.capture.max_per_phase, since: ctx.record.createdAt },
+        cap: { max: settings.max_per_phase, since: ctx.record.createdAt },
       },
       { index, trajectory },
     );
@@ -111,7 +111,7 @@ export async function fileKnowledge(ctx: RunContext, capture: LocalCapture): Pro
     if (capped.length > 0) {
       ctx.reporter.event({
         kind: 'info',
-        text: `${capture.label}: ${capped.length} signal${capped.length === 1 ? '' : 's'} not filed, the phase has ${settings.capture.max_per_phase} already (knowledge.capture.max_per_phase): ${capped.map((s) => s.draft.type).join(', ')}`,
+        text: `${capture.label}: ${capped.length} signal${capped.length === 1 ? '' : 's'} not filed, the phase has ${settings.max_per_phase} already (knowledge.capture.max_per_phase): ${capped.map((s) => s.draft.type).join(', ')}`,
       });
     }
     if (result.files.length === 0) return [];

@@ -9,6 +9,7 @@ import type { Mutex } from './mutex.js';
 import type { RunReporter } from './progress.js';
 import type { RunRepo } from './repo.js';
 import type { RunState } from './run-state.js';
+import type { RunKnowledge } from './surfacing.js';
 import type { CheckpointRecord, OrchestrationStore, RunRecord } from './store.js';
 
 export interface RunOptions {
@@ -37,8 +38,10 @@ export interface RunOptions {
   pollMs?: number;
   /** Extra environment for agents and checks. */
   env?: Record<string, string>;
-  /** The knowledge section of .github/harness.yml: what is captured (runner/capture.ts); its defaults when absent. */
-  knowledge?: HarnessConfig['knowledge'];
+  /** Where surfacing reads knowledge and how much a brief takes; the repository's store with the defaults when absent. */
+  knowledge?: RunKnowledge;
+  /** What is captured (knowledge.capture of .github/harness.yml; runner/capture.ts): its defaults when absent. */
+  capture?: HarnessConfig['knowledge']['capture'];
 }
 
 export interface Timing {

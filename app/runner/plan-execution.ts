@@ -14,6 +14,7 @@ import type { RunContext } from './context.js';
 import { commitDocuments, executionDir, noteActivity, planTrailer } from './documents.js';
 import { PlanSession } from './session.js';
 import type { SessionResult } from './store.js';
+import { surfaceForPlan } from './surfacing.js';
 
 type Ended = Extract<AttemptOutcome, { kind: 'verified' | 'failed' }>;
 
@@ -32,6 +33,8 @@ export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
   const { status } = session;
   ctx.reporter.event({ kind: 'plan-started', plan: plan.id, title: plan.title, attempt: status.attempt, resumed: session.resumed });
 
+  // The script agent runs the plan's own steps and reads no brief: there is nothing to surface into.
+  const knowledge = status.agent === 'script' ? undefined : await surfaceForPlan(ctx, plan, session.resumed);
   const input: AttemptInput = {
     spec: ctx.spec.id,
     plan,
@@ -48,6 +51,7 @@ export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
     // The store is written under the integration mutex: it is read under it too.
     history: () => ctx.mutex.run(planHistory(ctx, plan)),
     ...(status.agent === 'claude' && ctx.options.agents?.claude?.model ? { expects: { model: ctx.options.agents.claude.model } } : {}),
+    ...(knowledge ? { knowledge } : {}),
   };
   const outcome = await attemptPlan(input, localAttemptPorts(ctx, plan, session));
   ctx.timing.agentMs += outcome.timing.agentMs;
@@ -105,6 +109,7 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
     ...(reason === undefined ? {} : { reason }),
     ...(outcome.report ? { verification: outcome.report } : {}),
     ...(agentSummary === undefined ? {} : { agentSummary }),
+    ...(input.knowledge ? { knowledge: input.knowledge } : {}),
   });
   const phase = ctx.spec.phases.find((p) => p.id === plan.phase)!;
   const knowledge = await fileKnowledge(ctx, {

@@ -1,13 +1,14 @@
 import { HarnessError } from '../engine/core/error.js';
 import { SPEC_ID } from '../engine/core/spec/schema.js';
-import { parseTargetInput, type PlanOrPhase } from '../engine/forge/worker-target.js';
+import { parseSpikeInputs, parseTargetInput, SPIKE_SPEC_INPUT, type PlanOrPhase, type SpikeTarget } from '../engine/forge/worker-target.js';
 import { AGENT_NAMES, type AgentName } from '../workers/registry.js';
 
 /** The action's inputs, read once and checked (action.yml documents them). */
 export interface WorkerInputs {
+  /** The spec id; `knowledge` for a spike. */
   spec: string;
-  /** One plan, or the verification of one phase. */
-  target: PlanOrPhase;
+  /** One plan, the verification of one phase, or a spike (spec `knowledge`, plan `spike/<slug>`). */
+  target: PlanOrPhase | SpikeTarget;
   /** The branch already holds steps an earlier run committed. */
   resume: boolean;
   token: string;
@@ -22,9 +23,11 @@ export class WorkerInputError extends HarnessError {}
 /** Read the inputs through `get` (core.getInput on a runner: trimmed, "" when absent). */
 export function parseInputs(get: (name: string) => string): WorkerInputs {
   const spec = get('spec');
-  if (!SPEC_ID.test(spec)) throw new WorkerInputError(`input spec: "${spec}" is not a spec id like SPC-002`);
   const plan = get('plan');
-  const target = parseTargetInput(plan);
+  const spike = parseSpikeInputs(spec, plan);
+  if (!spike && spec === SPIKE_SPEC_INPUT) throw new WorkerInputError(`input plan: "${plan}" is not a spike like spike/<name>, which spec "${SPIKE_SPEC_INPUT}" asks for`);
+  if (!spike && !SPEC_ID.test(spec)) throw new WorkerInputError(`input spec: "${spec}" is not a spec id like SPC-002 (nor "${SPIKE_SPEC_INPUT}", for a spike)`);
+  const target = spike ?? parseTargetInput(plan);
   if (!target) throw new WorkerInputError(`input plan: "${plan}" is neither a plan id like 03-02 nor a phase like phase-03`);
   const resume = get('resume').toLowerCase();
   if (!['', 'true', 'false'].includes(resume)) throw new WorkerInputError(`input resume: "${resume}" is neither "true" nor "false"`);

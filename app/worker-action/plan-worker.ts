@@ -16,6 +16,7 @@ import { Checkout } from './checkout.js';
 import { alreadyAsked, answerComments, checkpointComment, issueAnswers, type GivenAnswer } from './issue-answers.js';
 import { jobProgress } from './job-log.js';
 import { jobSummary, prBody, prTitle } from './reports.js';
+import { surfaceOnRunner } from './surfacing.js';
 import { WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
 import type { CommentRecord } from '../gateway/comments.js';
 import type { IssueRecord } from '../gateway/issues.js';
@@ -60,6 +61,9 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
 
   const clock = systemClock(run.now);
   const capture = workerCapture(run);
+  // The script agent runs the plan's own steps and reads no brief: there is nothing to surface into.
+  const knowledge = agent === 'script' ? undefined : await surfaceOnRunner(run, plan);
+  if (knowledge && knowledge.length > 0) run.notes.push(`surfaced into the brief: ${knowledge.map((k) => `${k.kind} \`${k.path}\``).join(', ')}`);
   const input: AttemptInput = {
     spec: spec.id,
     plan,
@@ -72,6 +76,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
     logDir: join(run.tempDir, 'harness', spec.id, plan.id),
     ...(capture ? { history: capture.history(plan) } : {}),
     ...(agent === 'claude' && run.config.agents.claude?.model ? { expects: { model: run.config.agents.claude.model } } : {}),
+    ...(knowledge ? { knowledge } : {}),
   };
   const outcome = await attemptPlan(
     input,
@@ -108,6 +113,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
       commits,
       ...(outcome.summary === undefined ? {} : { agentSummary: outcome.summary }),
       ...(run.runUrl === undefined ? {} : { runUrl: run.runUrl }),
+      ...(input.knowledge && input.knowledge.length > 0 ? { knowledge: input.knowledge } : {}),
     }),
   });
   log.info(`${pr.created ? 'opened' : 'updated'} the plan PR #${pr.number}: ${pr.url}`);

@@ -1,5 +1,7 @@
+import type { BriefKnowledge } from '../engine/core/protocol/messages.js';
 import type { Plan } from '../engine/core/spec/model.js';
 import type { LevelResult, VerificationReport } from '../engine/core/verify/levels.js';
+import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
 import { ISSUE_BODY_LIMIT } from '../engine/forge/limits.js';
 import type { PlanCommit } from '../engine/lifecycle/ports.js';
 
@@ -76,6 +78,8 @@ export interface PrBodyInput {
   commits: readonly PlanCommit[];
   agentSummary?: string;
   runUrl?: string;
+  /** The lessons, skills and genes surfaced into the agent's brief (paths relative to the knowledge store). */
+  knowledge?: readonly BriefKnowledge[];
 }
 
 export function prTitle(plan: Plan): string {
@@ -93,7 +97,12 @@ export function prBody(input: PrBodyInput): string {
       ' and verified by harness.',
   ];
   if (input.agentSummary) head.push('', `> ${input.agentSummary.split('\n').join('\n> ')}`);
-  head.push('', '### Verification', '', verificationMarkdown(input.report), '', `### Commits (${input.commits.length})`, '');
+  head.push('', '### Verification', '', verificationMarkdown(input.report));
+  if (input.knowledge && input.knowledge.length > 0) {
+    head.push('', '### Knowledge surfaced', '', "What harness had learned that applies, as the agent's brief gave it:", '');
+    head.push(...input.knowledge.map((k) => `- \`${KNOWLEDGE_ROOT}/${k.path}\` (${k.kind}): ${k.why}`));
+  }
+  head.push('', `### Commits (${input.commits.length})`, '');
   const text = head.join('\n');
   // The commits go last and are the part cut to fit GitHub's body limit.
   const budget = ISSUE_BODY_LIMIT - text.length - 100;

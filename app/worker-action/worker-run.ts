@@ -13,9 +13,10 @@ import type { GitHubRequest, Repo } from '../gateway/request.js';
 /**
  * What the worker asks of GitHub, and nothing more: the plan's issue (the same one the App
  * picks) and its comments, a question and a status at a checkpoint, and the plan's pull
- * request. The Actions entry point hands it the gateway over the job's token.
+ * request; for a spike, its knowledge PR found and told what was found. The Actions entry
+ * point hands it the gateway over the job's token.
  */
-export type WorkerForge = Pick<Gateway, 'repo' | 'planIssues' | 'comments' | 'comment' | 'setStatus' | 'openPullRequest'>;
+export type WorkerForge = Pick<Gateway, 'repo' | 'planIssues' | 'comments' | 'comment' | 'setStatus' | 'openPullRequest' | 'pullRequests' | 'updatePullRequest'>;
 
 /** The worker's forge: the gateway over the job's client (its errors name the `permissions:` to grant). */
 export function workerForge(request: GitHubRequest, repo: Repo): WorkerForge {

@@ -10,6 +10,7 @@ import { workerSafety } from './capture.js';
 import { runPhaseWorker } from './phase-worker.js';
 import { safeForge, safeOutcome } from './safe-forge.js';
 import { runPlanWorker } from './plan-worker.js';
+import { runSpikeWorker } from './spike-worker.js';
 import { jobSummary } from './reports.js';
 import { WorkerError, type WorkerDeps, type WorkerOutcome, type WorkerRun } from './worker-run.js';
 
@@ -23,10 +24,14 @@ const PROBLEMS_SHOWN = 10;
  */
 export async function runWorker(deps: WorkerDeps): Promise<WorkerOutcome> {
   const { inputs, log } = deps;
-  const target = inputs.target.kind === 'plan' ? inputs.target.plan : `phase-${inputs.target.phase}`;
+  const target = inputs.target.kind === 'plan' ? inputs.target.plan : inputs.target.kind === 'phase' ? `phase-${inputs.target.phase}` : `spike/${inputs.target.slug}`;
   try {
     const { config, problems } = await readWorkerConfig(deps.root);
     for (const p of problems) log.warning(`${p} (the defaults are used instead)`);
+    if (inputs.target.kind === 'spike') {
+      const notes = problems.map((p) => `config problem, defaults used: ${p}`);
+      return await runSpikeWorker({ ...deps, config, notes, env: deps.env ?? {}, now: deps.now ?? (() => new Date()) }, inputs.target.slug);
+    }
     const specsRoot = inputs.specsRoot ?? config.specs_root;
     const specPath = await findSpecDir(deps.root, specsRoot, inputs.spec);
     const loaded = loadSpec(await readSpecFiles(join(deps.root, specPath)), PLAN_READING);

@@ -90,7 +90,7 @@ export class ClaudeAgent implements Agent {
       next = { prompt: answerPrompt(saved.checkpoint!, gate.answer), resume: saved.sessionId! };
     } else {
       const commits = context.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
-      next = { prompt: buildWorkerPrompt(context.plan, { spec: context.spec, checkpoints: 'line', answers: store.all(), commits }) };
+      next = { prompt: buildWorkerPrompt(context.plan, { spec: context.spec, checkpoints: 'line', answers: store.all(), commits, knowledge: context.task.knowledge ?? [] }) };
       await save({});
     }
 

@@ -57,7 +57,13 @@ export class CommandAgent implements Agent {
     const store = await AnswerStore.open(context.logDir);
     const protocol = this.options.protocol === true;
     const commits = context.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
-    const brief = buildWorkerPrompt(context.plan, { spec: context.spec, checkpoints: protocol ? 'protocol' : 'none', answers: store.all(), commits });
+    const brief = buildWorkerPrompt(context.plan, {
+      spec: context.spec,
+      checkpoints: protocol ? 'protocol' : 'none',
+      answers: store.all(),
+      commits,
+      knowledge: context.task.knowledge ?? [],
+    });
     const input = protocol ? `${JSON.stringify({ ...context.task, at: context.now().toISOString(), prompt: brief })}\n` : brief;
 
     let failure: { error: string; retryable: boolean } | undefined;

@@ -99,9 +99,7 @@ describe('capture in a local run', () => {
   it('caps the signals of a phase (knowledge.capture.max_per_phase) and says so', async () => {
     const deviating = (id: string): StepPlan => ({ id, files: [`out/${id}.txt`], steps: [`mkdir -p out stray && echo ok > out/${id}.txt && echo x > stray/${id}.txt`] });
     const root = await makeRepo(specTree([deviating('01-01'), deviating('01-02'), deviating('01-03')]));
-    const knowledge = { ...DEFAULT_CONFIG.knowledge, capture: { enabled: true, max_per_phase: 2 } };
-
-    const { reporter } = await run(root, { knowledge, slots: 1 });
+    const { reporter } = await run(root, { capture: { enabled: true, max_per_phase: 2 }, slots: 1 });
 
     expect(signals(root).map((s) => s.data.type)).toEqual(['deviation', 'deviation']);
     const said = reporter.events.filter((e) => e.kind === 'info').map((e) => (e.kind === 'info' ? e.text : ''));
@@ -113,7 +111,7 @@ describe('capture in a local run', () => {
 
   it('captures nothing with knowledge.capture.enabled false', async () => {
     const root = await makeRepo(specTree([{ id: '01-01', files: ['out/01-01.txt'], steps: ['mkdir -p out x && echo ok > out/01-01.txt && echo y > x/y.txt'] }]));
-    const { outcome } = await run(root, { knowledge: { ...DEFAULT_CONFIG.knowledge, capture: { enabled: false, max_per_phase: 20 } } });
+    const { outcome } = await run(root, { capture: { enabled: false, max_per_phase: DEFAULT_CONFIG.knowledge.capture.max_per_phase } });
     expect(outcome.complete).toBe(true);
     expect(committed(root).size).toBe(0);
   });

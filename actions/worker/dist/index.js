@@ -80,44 +80,44 @@ var require_tunnel = __commonJS({
       return agent;
     }
     function TunnelingAgent(options) {
-      var self = this;
-      self.options = options || {};
-      self.proxyOptions = self.options.proxy || {};
-      self.maxSockets = self.options.maxSockets || http.Agent.defaultMaxSockets;
-      self.requests = [];
-      self.sockets = [];
-      self.on("free", function onFree(socket, host, port, localAddress) {
+      var self2 = this;
+      self2.options = options || {};
+      self2.proxyOptions = self2.options.proxy || {};
+      self2.maxSockets = self2.options.maxSockets || http.Agent.defaultMaxSockets;
+      self2.requests = [];
+      self2.sockets = [];
+      self2.on("free", function onFree(socket, host, port, localAddress) {
         var options2 = toOptions(host, port, localAddress);
-        for (var i = 0, len = self.requests.length; i < len; ++i) {
-          var pending = self.requests[i];
+        for (var i = 0, len = self2.requests.length; i < len; ++i) {
+          var pending = self2.requests[i];
           if (pending.host === options2.host && pending.port === options2.port) {
-            self.requests.splice(i, 1);
+            self2.requests.splice(i, 1);
             pending.request.onSocket(socket);
             return;
           }
         }
         socket.destroy();
-        self.removeSocket(socket);
+        self2.removeSocket(socket);
       });
     }
     util.inherits(TunnelingAgent, events.EventEmitter);
     TunnelingAgent.prototype.addRequest = function addRequest(req, host, port, localAddress) {
-      var self = this;
-      var options = mergeOptions({ request: req }, self.options, toOptions(host, port, localAddress));
-      if (self.sockets.length >= this.maxSockets) {
-        self.requests.push(options);
+      var self2 = this;
+      var options = mergeOptions({ request: req }, self2.options, toOptions(host, port, localAddress));
+      if (self2.sockets.length >= this.maxSockets) {
+        self2.requests.push(options);
         return;
       }
-      self.createSocket(options, function(socket) {
+      self2.createSocket(options, function(socket) {
         socket.on("free", onFree);
         socket.on("close", onCloseOrRemove);
         socket.on("agentRemove", onCloseOrRemove);
         req.onSocket(socket);
         function onFree() {
-          self.emit("free", socket, options);
+          self2.emit("free", socket, options);
         }
         function onCloseOrRemove(err) {
-          self.removeSocket(socket);
+          self2.removeSocket(socket);
           socket.removeListener("free", onFree);
           socket.removeListener("close", onCloseOrRemove);
           socket.removeListener("agentRemove", onCloseOrRemove);
@@ -125,10 +125,10 @@ var require_tunnel = __commonJS({
       });
     };
     TunnelingAgent.prototype.createSocket = function createSocket(options, cb) {
-      var self = this;
+      var self2 = this;
       var placeholder = {};
-      self.sockets.push(placeholder);
-      var connectOptions = mergeOptions({}, self.proxyOptions, {
+      self2.sockets.push(placeholder);
+      var connectOptions = mergeOptions({}, self2.proxyOptions, {
         method: "CONNECT",
         path: options.host + ":" + options.port,
         agent: false,
@@ -143,8 +143,8 @@ var require_tunnel = __commonJS({
         connectOptions.headers = connectOptions.headers || {};
         connectOptions.headers["Proxy-Authorization"] = "Basic " + new Buffer(connectOptions.proxyAuth).toString("base64");
       }
-      debug2("making CONNECT request");
-      var connectReq = self.request(connectOptions);
+      debug3("making CONNECT request");
+      var connectReq = self2.request(connectOptions);
       connectReq.useChunkedEncodingByDefault = false;
       connectReq.once("response", onResponse);
       connectReq.once("upgrade", onUpgrade);
@@ -163,7 +163,7 @@ var require_tunnel = __commonJS({
         connectReq.removeAllListeners();
         socket.removeAllListeners();
         if (res.statusCode !== 200) {
-          debug2(
+          debug3(
             "tunneling socket could not be established, statusCode=%d",
             res.statusCode
           );
@@ -171,25 +171,25 @@ var require_tunnel = __commonJS({
           var error63 = new Error("tunneling socket could not be established, statusCode=" + res.statusCode);
           error63.code = "ECONNRESET";
           options.request.emit("error", error63);
-          self.removeSocket(placeholder);
+          self2.removeSocket(placeholder);
           return;
         }
         if (head.length > 0) {
-          debug2("got illegal response body from proxy");
+          debug3("got illegal response body from proxy");
           socket.destroy();
           var error63 = new Error("got illegal response body from proxy");
           error63.code = "ECONNRESET";
           options.request.emit("error", error63);
-          self.removeSocket(placeholder);
+          self2.removeSocket(placeholder);
           return;
         }
-        debug2("tunneling connection has established");
-        self.sockets[self.sockets.indexOf(placeholder)] = socket;
+        debug3("tunneling connection has established");
+        self2.sockets[self2.sockets.indexOf(placeholder)] = socket;
         return cb(socket);
       }
       function onError(cause) {
         connectReq.removeAllListeners();
-        debug2(
+        debug3(
           "tunneling socket could not be established, cause=%s\n",
           cause.message,
           cause.stack
@@ -197,7 +197,7 @@ var require_tunnel = __commonJS({
         var error63 = new Error("tunneling socket could not be established, cause=" + cause.message);
         error63.code = "ECONNRESET";
         options.request.emit("error", error63);
-        self.removeSocket(placeholder);
+        self2.removeSocket(placeholder);
       }
     };
     TunnelingAgent.prototype.removeSocket = function removeSocket(socket) {
@@ -214,15 +214,15 @@ var require_tunnel = __commonJS({
       }
     };
     function createSecureSocket(options, cb) {
-      var self = this;
-      TunnelingAgent.prototype.createSocket.call(self, options, function(socket) {
+      var self2 = this;
+      TunnelingAgent.prototype.createSocket.call(self2, options, function(socket) {
         var hostHeader = options.request.getHeader("host");
-        var tlsOptions = mergeOptions({}, self.options, {
+        var tlsOptions = mergeOptions({}, self2.options, {
           socket,
           servername: hostHeader ? hostHeader.replace(/:.*$/, "") : options.host
         });
         var secureSocket = tls.connect(0, tlsOptions);
-        self.sockets[self.sockets.indexOf(socket)] = secureSocket;
+        self2.sockets[self2.sockets.indexOf(socket)] = secureSocket;
         cb(secureSocket);
       });
     }
@@ -251,9 +251,9 @@ var require_tunnel = __commonJS({
       }
       return target;
     }
-    var debug2;
+    var debug3;
     if (process.env.NODE_DEBUG && /\btunnel\b/.test(process.env.NODE_DEBUG)) {
-      debug2 = function() {
+      debug3 = function() {
         var args = Array.prototype.slice.call(arguments);
         if (typeof args[0] === "string") {
           args[0] = "TUNNEL: " + args[0];
@@ -263,10 +263,10 @@ var require_tunnel = __commonJS({
         console.error.apply(console, args);
       };
     } else {
-      debug2 = function() {
+      debug3 = function() {
       };
     }
-    exports.debug = debug2;
+    exports.debug = debug3;
   }
 });
 
@@ -1079,14 +1079,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path2 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path && path[0] !== "/") {
-          path = `/${path}`;
+        if (path2 && path2[0] !== "/") {
+          path2 = `/${path2}`;
         }
-        return new URL(`${origin}${path}`);
+        return new URL(`${origin}${path2}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1537,39 +1537,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path, origin }
+          request: { method, path: path2, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path);
+        debuglog("sending request to %s %s/%s", method, origin, path2);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path, origin },
+          request: { method, path: path2, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path,
+          path2,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path, origin }
+          request: { method, path: path2, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path);
+        debuglog("trailers received from %s %s/%s", method, origin, path2);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path, origin },
+          request: { method, path: path2, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path,
+          path2,
           error63.message
         );
       });
@@ -1618,9 +1618,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path, origin }
+            request: { method, path: path2, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path);
+          debuglog("sending request to %s %s/%s", method, origin, path2);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1683,7 +1683,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path,
+        path: path2,
         method,
         body,
         headers,
@@ -1698,11 +1698,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path !== "string") {
+        if (typeof path2 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path[0] !== "/" && !(path.startsWith("http://") || path.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path2[0] !== "/" && !(path2.startsWith("http://") || path2.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path)) {
+        } else if (invalidPathRegex.test(path2)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1768,7 +1768,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path, query) : path;
+        this.path = query ? buildURL(path2, query) : path2;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -2054,8 +2054,8 @@ var require_request = __commonJS({
 var require_dispatcher = __commonJS({
   "node_modules/undici/lib/dispatcher/dispatcher.js"(exports, module) {
     "use strict";
-    var EventEmitter = __require("node:events");
-    var Dispatcher = class extends EventEmitter {
+    var EventEmitter2 = __require("node:events");
+    var Dispatcher = class extends EventEmitter2 {
       dispatch() {
         throw new Error("not implemented");
       }
@@ -4221,8 +4221,8 @@ var require_util2 = __commonJS({
         request2.headersList.append("origin", serializedOrigin, true);
       }
     }
-    function coarsenTime(timestamp, crossOriginIsolatedCapability) {
-      return timestamp;
+    function coarsenTime(timestamp2, crossOriginIsolatedCapability) {
+      return timestamp2;
     }
     function clampAndCoarsenConnectionTimingInfo(connectionTimingInfo, defaultStartTime, crossOriginIsolatedCapability) {
       if (!connectionTimingInfo?.startTime || connectionTimingInfo.startTime < defaultStartTime) {
@@ -4380,8 +4380,8 @@ var require_util2 = __commonJS({
         return true;
       }
       const strongest = getStrongestMetadata(parsedMetadata);
-      const metadata = filterMetadataListByAlgorithm(parsedMetadata, strongest);
-      for (const item of metadata) {
+      const metadata2 = filterMetadataListByAlgorithm(parsedMetadata, strongest);
+      for (const item of metadata2) {
         const algorithm = item.algo;
         const expectedValue = item.hash;
         let actualValue = crypto2.createHash(algorithm).update(bytes).digest("base64");
@@ -4399,10 +4399,10 @@ var require_util2 = __commonJS({
       return false;
     }
     var parseHashWithOptions = /(?<algo>sha256|sha384|sha512)-((?<hash>[A-Za-z0-9+/]+|[A-Za-z0-9_-]+)={0,2}(?:\s|$)( +[!-~]*)?)?/i;
-    function parseMetadata(metadata) {
+    function parseMetadata(metadata2) {
       const result = [];
       let empty = true;
-      for (const token of metadata.split(" ")) {
+      for (const token of metadata2.split(" ")) {
         empty = false;
         const parsedToken = parseHashWithOptions.exec(token);
         if (parsedToken === null || parsedToken.groups === void 0 || parsedToken.groups.algo === void 0) {
@@ -4424,13 +4424,13 @@ var require_util2 = __commonJS({
         return algorithm;
       }
       for (let i = 1; i < metadataList.length; ++i) {
-        const metadata = metadataList[i];
-        if (metadata.algo[3] === "5") {
+        const metadata2 = metadataList[i];
+        if (metadata2.algo[3] === "5") {
           algorithm = "sha512";
           break;
         } else if (algorithm[3] === "3") {
           continue;
-        } else if (metadata.algo[3] === "3") {
+        } else if (metadata2.algo[3] === "3") {
           algorithm = "sha384";
         }
       }
@@ -5505,7 +5505,7 @@ var require_body = __commonJS({
         const boundary = `----formdata-undici-0${`${random(1e11)}`.padStart(11, "0")}`;
         const prefix = `--${boundary}\r
 Content-Disposition: form-data`;
-        const escape = (str2) => str2.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
+        const escape3 = (str2) => str2.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
         const normalizeLinefeeds = (value) => value.replace(/\r?\n|\r/g, "\r\n");
         const blobParts = [];
         const rn = new Uint8Array([13, 10]);
@@ -5513,14 +5513,14 @@ Content-Disposition: form-data`;
         let hasUnknownSizeValue = false;
         for (const [name2, value] of object2) {
           if (typeof value === "string") {
-            const chunk2 = textEncoder.encode(prefix + `; name="${escape(normalizeLinefeeds(name2))}"\r
+            const chunk2 = textEncoder.encode(prefix + `; name="${escape3(normalizeLinefeeds(name2))}"\r
 \r
 ${normalizeLinefeeds(value)}\r
 `);
             blobParts.push(chunk2);
             length += chunk2.byteLength;
           } else {
-            const chunk2 = textEncoder.encode(`${prefix}; name="${escape(normalizeLinefeeds(name2))}"` + (value.name ? `; filename="${escape(value.name)}"` : "") + `\r
+            const chunk2 = textEncoder.encode(`${prefix}; name="${escape3(normalizeLinefeeds(name2))}"` + (value.name ? `; filename="${escape3(value.name)}"` : "") + `\r
 Content-Type: ${value.type || "application/octet-stream"}\r
 \r
 `);
@@ -6461,7 +6461,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path, host, upgrade, blocking, reset } = request2;
+      const { method, path: path2, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6542,7 +6542,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path} HTTP/1.1\r
+      let header = `${method} ${path2} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7071,7 +7071,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path2, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7168,7 +7168,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path;
+      headers[HTTP2_HEADER_PATH] = path2;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7521,9 +7521,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path = search ? `${pathname}${search}` : pathname;
+        const path2 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path;
+        this.opts.path = path2;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8762,10 +8762,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path = "/",
+          path: path2 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path;
+        opts.path = origin + path2;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -9601,11 +9601,11 @@ var require_readable = __commonJS({
         });
       }
     };
-    function isLocked(self) {
-      return self[kBody] && self[kBody].locked === true || self[kConsume];
+    function isLocked(self2) {
+      return self2[kBody] && self2[kBody].locked === true || self2[kConsume];
     }
-    function isUnusable(self) {
-      return util.isDisturbed(self) || isLocked(self);
+    function isUnusable(self2) {
+      return util.isDisturbed(self2) || isLocked(self2);
     }
     async function consume(stream, type) {
       assert2(!stream[kConsume]);
@@ -9992,42 +9992,42 @@ var require_abort_signal = __commonJS({
     var { RequestAbortedError } = require_errors();
     var kListener = /* @__PURE__ */ Symbol("kListener");
     var kSignal = /* @__PURE__ */ Symbol("kSignal");
-    function abort(self) {
-      if (self.abort) {
-        self.abort(self[kSignal]?.reason);
+    function abort(self2) {
+      if (self2.abort) {
+        self2.abort(self2[kSignal]?.reason);
       } else {
-        self.reason = self[kSignal]?.reason ?? new RequestAbortedError();
+        self2.reason = self2[kSignal]?.reason ?? new RequestAbortedError();
       }
-      removeSignal(self);
+      removeSignal(self2);
     }
-    function addSignal(self, signal) {
-      self.reason = null;
-      self[kSignal] = null;
-      self[kListener] = null;
+    function addSignal(self2, signal) {
+      self2.reason = null;
+      self2[kSignal] = null;
+      self2[kListener] = null;
       if (!signal) {
         return;
       }
       if (signal.aborted) {
-        abort(self);
+        abort(self2);
         return;
       }
-      self[kSignal] = signal;
-      self[kListener] = () => {
-        abort(self);
+      self2[kSignal] = signal;
+      self2[kListener] = () => {
+        abort(self2);
       };
-      addAbortListener(self[kSignal], self[kListener]);
+      addAbortListener(self2[kSignal], self2[kListener]);
     }
-    function removeSignal(self) {
-      if (!self[kSignal]) {
+    function removeSignal(self2) {
+      if (!self2[kSignal]) {
         return;
       }
-      if ("removeEventListener" in self[kSignal]) {
-        self[kSignal].removeEventListener("abort", self[kListener]);
+      if ("removeEventListener" in self2[kSignal]) {
+        self2[kSignal].removeEventListener("abort", self2[kListener]);
       } else {
-        self[kSignal].removeListener("abort", self[kListener]);
+        self2[kSignal].removeListener("abort", self2[kListener]);
       }
-      self[kSignal] = null;
-      self[kListener] = null;
+      self2[kSignal] = null;
+      self2[kListener] = null;
     }
     module.exports = {
       addSignal,
@@ -10737,20 +10737,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path) {
-      if (typeof path !== "string") {
-        return path;
+    function safeUrl(path2) {
+      if (typeof path2 !== "string") {
+        return path2;
       }
-      const pathSegments = path.split("?");
+      const pathSegments = path2.split("?");
       if (pathSegments.length !== 2) {
-        return path;
+        return path2;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path);
+    function matchKey(mockDispatch2, { path: path2, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path2);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10772,7 +10772,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key2) {
       const basePath = key2.query ? buildURL(key2.path, key2.query) : key2.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path }) => matchValue(safeUrl(path), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path2 }) => matchValue(safeUrl(path2), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10810,9 +10810,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path, method, body, headers, query } = opts;
+      const { path: path2, method, body, headers, query } = opts;
       return {
-        path,
+        path: path2,
         method,
         body,
         headers,
@@ -11241,11 +11241,11 @@ var require_pluralizer = __commonJS({
         this.singular = singular;
         this.plural = plural2;
       }
-      pluralize(count) {
-        const one = count === 1;
+      pluralize(count2) {
+        const one = count2 === 1;
         const keys = one ? singulars : plurals;
         const noun = one ? this.singular : this.plural;
-        return { ...keys, count, noun };
+        return { ...keys, count: count2, noun };
       }
     };
   }
@@ -11275,10 +11275,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path2, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path,
+            Path: path2,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -11797,10 +11797,10 @@ var require_dns = __commonJS({
         return ip;
       }
       setRecords(origin, addresses) {
-        const timestamp = Date.now();
+        const timestamp2 = Date.now();
         const records = { records: { 4: null, 6: null } };
         for (const record3 of addresses) {
-          record3.timestamp = timestamp;
+          record3.timestamp = timestamp2;
           if (typeof record3.ttl === "number") {
             record3.ttl = Math.min(record3.ttl, this.#maxTTL);
           } else {
@@ -12913,15 +12913,15 @@ var require_request2 = __commonJS({
           signal = input2[kSignal];
         }
         const origin = environmentSettingsObject.settingsObject.origin;
-        let window = "client";
+        let window2 = "client";
         if (request2.window?.constructor?.name === "EnvironmentSettingsObject" && sameOrigin(request2.window, origin)) {
-          window = request2.window;
+          window2 = request2.window;
         }
         if (init.window != null) {
-          throw new TypeError(`'window' option '${window}' must be null`);
+          throw new TypeError(`'window' option '${window2}' must be null`);
         }
         if ("window" in init) {
-          window = "no-window";
+          window2 = "no-window";
         }
         request2 = makeRequest({
           // URL request’s URL.
@@ -12936,7 +12936,7 @@ var require_request2 = __commonJS({
           // client This’s relevant settings object.
           client: environmentSettingsObject.settingsObject,
           // window window.
-          window,
+          window: window2,
           // priority request’s priority.
           priority: request2.priority,
           // origin request’s origin. The propagation of the origin is only significant for navigation requests
@@ -15050,11 +15050,11 @@ var require_util4 = __commonJS({
             dataURL += serializeAMimeType(parsed);
           }
           dataURL += ";base64,";
-          const decoder2 = new StringDecoder("latin1");
+          const decoder3 = new StringDecoder("latin1");
           for (const chunk of bytes) {
-            dataURL += btoa2(decoder2.write(chunk));
+            dataURL += btoa2(decoder3.write(chunk));
           }
-          dataURL += btoa2(decoder2.end());
+          dataURL += btoa2(decoder3.end());
           return dataURL;
         }
         case "Text": {
@@ -15079,11 +15079,11 @@ var require_util4 = __commonJS({
         }
         case "BinaryString": {
           let binaryString = "";
-          const decoder2 = new StringDecoder("latin1");
+          const decoder3 = new StringDecoder("latin1");
           for (const chunk of bytes) {
-            binaryString += decoder2.write(chunk);
+            binaryString += decoder3.write(chunk);
           }
-          binaryString += decoder2.end();
+          binaryString += decoder3.end();
           return binaryString;
         }
       }
@@ -15763,8 +15763,8 @@ var require_cache = __commonJS({
        * @returns {requestResponseList}
        */
       #batchCacheOperations(operations) {
-        const cache = this.#relevantRequestResponseList;
-        const backupCache = [...cache];
+        const cache3 = this.#relevantRequestResponseList;
+        const backupCache = [...cache3];
         const addedItems = [];
         const resultList = [];
         try {
@@ -15791,9 +15791,9 @@ var require_cache = __commonJS({
                 return [];
               }
               for (const requestResponse of requestResponses) {
-                const idx = cache.indexOf(requestResponse);
+                const idx = cache3.indexOf(requestResponse);
                 assert2(idx !== -1);
-                cache.splice(idx, 1);
+                cache3.splice(idx, 1);
               }
             } else if (operation.type === "put") {
               if (operation.response == null) {
@@ -15823,11 +15823,11 @@ var require_cache = __commonJS({
               }
               requestResponses = this.#queryCache(operation.request);
               for (const requestResponse of requestResponses) {
-                const idx = cache.indexOf(requestResponse);
+                const idx = cache3.indexOf(requestResponse);
                 assert2(idx !== -1);
-                cache.splice(idx, 1);
+                cache3.splice(idx, 1);
               }
-              cache.push([operation.request, operation.response]);
+              cache3.push([operation.request, operation.response]);
               addedItems.push([operation.request, operation.response]);
             }
             resultList.push([operation.request, operation.response]);
@@ -16001,13 +16001,13 @@ var require_cachestorage = __commonJS({
         if (options.cacheName != null) {
           if (this.#caches.has(options.cacheName)) {
             const cacheList = this.#caches.get(options.cacheName);
-            const cache = new Cache(kConstruct, cacheList);
-            return await cache.match(request2, options);
+            const cache3 = new Cache(kConstruct, cacheList);
+            return await cache3.match(request2, options);
           }
         } else {
           for (const cacheList of this.#caches.values()) {
-            const cache = new Cache(kConstruct, cacheList);
-            const response = await cache.match(request2, options);
+            const cache3 = new Cache(kConstruct, cacheList);
+            const response = await cache3.match(request2, options);
             if (response !== void 0) {
               return response;
             }
@@ -16037,12 +16037,12 @@ var require_cachestorage = __commonJS({
         webidl.argumentLengthCheck(arguments, 1, prefix);
         cacheName = webidl.converters.DOMString(cacheName, prefix, "cacheName");
         if (this.#caches.has(cacheName)) {
-          const cache2 = this.#caches.get(cacheName);
-          return new Cache(kConstruct, cache2);
+          const cache4 = this.#caches.get(cacheName);
+          return new Cache(kConstruct, cache4);
         }
-        const cache = [];
-        this.#caches.set(cacheName, cache);
-        return new Cache(kConstruct, cache);
+        const cache3 = [];
+        this.#caches.set(cacheName, cache3);
+        return new Cache(kConstruct, cache3);
       }
       /**
        * @see https://w3c.github.io/ServiceWorker/#cache-storage-delete
@@ -16157,9 +16157,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path) {
-      for (let i = 0; i < path.length; ++i) {
-        const code = path.charCodeAt(i);
+    function validateCookiePath(path2) {
+      for (let i = 0; i < path2.length; ++i) {
+        const code = path2.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -17231,8 +17231,8 @@ var require_connection = __commonJS({
             return;
           }
           const secWSAccept = response.headersList.get("Sec-WebSocket-Accept");
-          const digest = crypto2.createHash("sha1").update(keyValue + uid).digest("base64");
-          if (secWSAccept !== digest) {
+          const digest2 = crypto2.createHash("sha1").update(keyValue + uid).digest("base64");
+          if (secWSAccept !== digest2) {
             failWebsocketConnection(ws, "Incorrect hash received in Sec-WebSocket-Accept header.");
             return;
           }
@@ -18664,15 +18664,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count) {
-        while (count > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count2) {
+        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count < remaining) {
-            this.linePos += count;
-            count = 0;
+          if (count2 < remaining) {
+            this.linePos += count2;
+            count2 = 0;
           } else {
-            count -= remaining;
+            count2 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -19079,11 +19079,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path = opts.path;
+          let path2 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path = `/${path}`;
+            path2 = `/${path2}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path);
+          url2 = new URL(util.parseOrigin(url2).origin + path2);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -19939,7 +19939,7 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
     var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
-    var isMap2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
+    var isMap3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
     var isPair = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR2;
     var isScalar2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
     var isSeq2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
@@ -19975,7 +19975,7 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap2;
+    exports.isMap = isMap3;
     exports.isNode = isNode;
     exports.isPair = isPair;
     exports.isScalar = isScalar2;
@@ -20003,17 +20003,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key2, node2, visitor, path) {
-      const ctrl = callVisitor(key2, node2, visitor, path);
+    function visit_(key2, node2, visitor, path2) {
+      const ctrl = callVisitor(key2, node2, visitor, path2);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path, ctrl);
-        return visit_(key2, ctrl, visitor, path);
+        replaceNode(key2, path2, ctrl);
+        return visit_(key2, ctrl, visitor, path2);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path = Object.freeze(path.concat(node2));
+          path2 = Object.freeze(path2.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path);
+            const ci = visit_(i, node2.items[i], visitor, path2);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -20024,13 +20024,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path = Object.freeze(path.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path);
+          path2 = Object.freeze(path2.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path2);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path);
+          const cv = visit_("value", node2.value, visitor, path2);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -20051,17 +20051,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node2, visitor, path) {
-      const ctrl = await callVisitor(key2, node2, visitor, path);
+    async function visitAsync_(key2, node2, visitor, path2) {
+      const ctrl = await callVisitor(key2, node2, visitor, path2);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path);
+        replaceNode(key2, path2, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path2);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path = Object.freeze(path.concat(node2));
+          path2 = Object.freeze(path2.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path2);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -20072,13 +20072,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path = Object.freeze(path.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path);
+          path2 = Object.freeze(path2.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path2);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path);
+          const cv = await visitAsync_("value", node2.value, visitor, path2);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -20105,23 +20105,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node2, visitor, path) {
+    function callVisitor(key2, node2, visitor, path2) {
       if (typeof visitor === "function")
-        return visitor(key2, node2, path);
+        return visitor(key2, node2, path2);
       if (identity.isMap(node2))
-        return visitor.Map?.(key2, node2, path);
+        return visitor.Map?.(key2, node2, path2);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key2, node2, path);
+        return visitor.Seq?.(key2, node2, path2);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key2, node2, path);
+        return visitor.Pair?.(key2, node2, path2);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key2, node2, path);
+        return visitor.Scalar?.(key2, node2, path2);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key2, node2, path);
+        return visitor.Alias?.(key2, node2, path2);
       return void 0;
     }
-    function replaceNode(key2, path, node2) {
-      const parent = path[path.length - 1];
+    function replaceNode(key2, path2, node2) {
+      const parent = path2[path2.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key2] = node2;
       } else if (identity.isPair(parent)) {
@@ -20157,11 +20157,11 @@ var require_directives = __commonJS({
     };
     var escapeTagName = (tn) => tn.replace(/[!,[\]{}]/g, (ch) => escapeChars[ch]);
     var Directives = class _Directives {
-      constructor(yaml, tags) {
+      constructor(yaml, tags2) {
         this.docStart = null;
         this.docEnd = false;
         this.yaml = Object.assign({}, _Directives.defaultYaml, yaml);
-        this.tags = Object.assign({}, _Directives.defaultTags, tags);
+        this.tags = Object.assign({}, _Directives.defaultTags, tags2);
       }
       clone() {
         const copy = new _Directives(this.yaml, this.tags);
@@ -20199,26 +20199,26 @@ var require_directives = __commonJS({
           this.tags = Object.assign({}, _Directives.defaultTags);
           this.atNextDocument = false;
         }
-        const parts = line.trim().split(/[ \t]+/);
-        const name2 = parts.shift();
+        const parts2 = line.trim().split(/[ \t]+/);
+        const name2 = parts2.shift();
         switch (name2) {
           case "%TAG": {
-            if (parts.length !== 2) {
+            if (parts2.length !== 2) {
               onError(0, "%TAG directive should contain exactly two parts");
-              if (parts.length < 2)
+              if (parts2.length < 2)
                 return false;
             }
-            const [handle, prefix] = parts;
+            const [handle, prefix] = parts2;
             this.tags[handle] = prefix;
             return true;
           }
           case "%YAML": {
             this.yaml.explicit = true;
-            if (parts.length !== 1) {
+            if (parts2.length !== 1) {
               onError(0, "%YAML directive should contain exactly one part");
               return false;
             }
-            const [version2] = parts;
+            const [version2] = parts2;
             if (version2 === "1.1" || version2 === "1.2") {
               this.yaml.version = version2;
               return true;
@@ -20285,25 +20285,25 @@ var require_directives = __commonJS({
         return tag[0] === "!" ? tag : `!<${tag}>`;
       }
       toString(doc) {
-        const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
+        const lines2 = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
         const tagEntries = Object.entries(this.tags);
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
-          const tags = {};
+          const tags2 = {};
           visit2.visit(doc.contents, (_key, node2) => {
             if (identity.isNode(node2) && node2.tag)
-              tags[node2.tag] = true;
+              tags2[node2.tag] = true;
           });
-          tagNames = Object.keys(tags);
+          tagNames = Object.keys(tags2);
         } else
           tagNames = [];
         for (const [handle, prefix] of tagEntries) {
           if (handle === "!!" && prefix === "tag:yaml.org,2002:")
             continue;
           if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
-            lines.push(`%TAG ${handle} ${prefix}`);
+            lines2.push(`%TAG ${handle} ${prefix}`);
         }
-        return lines.join("\n");
+        return lines2.join("\n");
       }
     };
     Directives.defaultYaml = { explicit: false, version: "1.2" };
@@ -20494,8 +20494,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -20603,13 +20603,13 @@ var require_Alias = __commonJS({
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
       } else if (identity.isCollection(node2)) {
-        let count = 0;
+        let count2 = 0;
         for (const item of node2.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count)
-            count = c;
+          if (c > count2)
+            count2 = c;
         }
-        return count;
+        return count2;
       } else if (identity.isPair(node2)) {
         const kc = getAliasCount(doc, node2.key, anchors2);
         const vc = getAliasCount(doc, node2.value, anchors2);
@@ -20659,15 +20659,15 @@ var require_createNode = __commonJS({
     var identity = require_identity();
     var Scalar = require_Scalar();
     var defaultTagPrefix = "tag:yaml.org,2002:";
-    function findTagObject(value, tagName, tags) {
+    function findTagObject(value, tagName, tags2) {
       if (tagName) {
-        const match = tags.filter((t) => t.tag === tagName);
+        const match = tags2.filter((t) => t.tag === tagName);
         const tagObj = match.find((t) => !t.format) ?? match[0];
         if (!tagObj)
           throw new Error(`Tag ${tagName} not found`);
         return tagObj;
       }
-      return tags.find((t) => t.identify?.(value) && !t.format);
+      return tags2.find((t) => t.identify?.(value) && !t.format);
     }
     function createNode(value, tagName, ctx) {
       if (identity.isDocument(value))
@@ -20733,10 +20733,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path, value) {
+    function collectionFromPath(schema, path2, value) {
       let v = value;
-      for (let i = path.length - 1; i >= 0; --i) {
-        const k = path[i];
+      for (let i = path2.length - 1; i >= 0; --i) {
+        const k = path2[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -20755,7 +20755,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path) => path == null || typeof path === "object" && !!path[Symbol.iterator]().next().done;
+    var isEmptyPath = (path2) => path2 == null || typeof path2 === "object" && !!path2[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -20785,11 +20785,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path, value) {
-        if (isEmptyPath(path))
+      addIn(path2, value) {
+        if (isEmptyPath(path2))
           this.add(value);
         else {
-          const [key2, ...rest] = path;
+          const [key2, ...rest] = path2;
           const node2 = this.get(key2, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -20803,8 +20803,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path) {
-        const [key2, ...rest] = path;
+      deleteIn(path2) {
+        const [key2, ...rest] = path2;
         if (rest.length === 0)
           return this.delete(key2);
         const node2 = this.get(key2, true);
@@ -20818,8 +20818,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path, keepScalar) {
-        const [key2, ...rest] = path;
+      getIn(path2, keepScalar) {
+        const [key2, ...rest] = path2;
         const node2 = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -20837,8 +20837,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path) {
-        const [key2, ...rest] = path;
+      hasIn(path2) {
+        const [key2, ...rest] = path2;
         if (rest.length === 0)
           return this.has(key2);
         const node2 = this.get(key2, true);
@@ -20848,8 +20848,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path, value) {
-        const [key2, ...rest] = path;
+      setIn(path2, value) {
+        const [key2, ...rest] = path2;
         if (rest.length === 0) {
           this.set(key2, value);
         } else {
@@ -21262,8 +21262,8 @@ ${indent}${start}${value}${end}`;
 ${indent}`);
       if (actualString) {
         const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str2);
-        const { compat, tags } = ctx.doc.schema;
-        if (tags.some(test) || compat?.some(test))
+        const { compat, tags: tags2 } = ctx.doc.schema;
+        if (tags2.some(test) || compat?.some(test))
           return quotedString(value, ctx);
       }
       return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
@@ -21355,9 +21355,9 @@ var require_stringify = __commonJS({
         options: opt
       };
     }
-    function getTagObject(tags, item) {
+    function getTagObject(tags2, item) {
       if (item.tag) {
-        const match = tags.filter((t) => t.tag === item.tag);
+        const match = tags2.filter((t) => t.tag === item.tag);
         if (match.length > 0)
           return match.find((t) => t.format === item.format) ?? match[0];
       }
@@ -21365,7 +21365,7 @@ var require_stringify = __commonJS({
       let obj;
       if (identity.isScalar(item)) {
         obj = item.value;
-        let match = tags.filter((t) => t.identify?.(obj));
+        let match = tags2.filter((t) => t.identify?.(obj));
         if (match.length > 1) {
           const testMatch = match.filter((t) => t.test);
           if (testMatch.length > 0)
@@ -21374,7 +21374,7 @@ var require_stringify = __commonJS({
         tagObj = match.find((t) => t.format === item.format) ?? match.find((t) => !t.format);
       } else {
         obj = item;
-        tagObj = tags.find((t) => t.nodeClass && obj instanceof t.nodeClass);
+        tagObj = tags2.find((t) => t.nodeClass && obj instanceof t.nodeClass);
       }
       if (!tagObj) {
         const name2 = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
@@ -21567,9 +21567,9 @@ var require_log = __commonJS({
   "node_modules/yaml/dist/log.js"(exports) {
     "use strict";
     var node_process = __require("process");
-    function debug2(logLevel, ...messages) {
+    function debug3(logLevel, ...messages2) {
       if (logLevel === "debug")
-        console.log(...messages);
+        console.log(...messages2);
     }
     function warn(logLevel, warning2) {
       if (logLevel === "debug" || logLevel === "warn") {
@@ -21579,7 +21579,7 @@ var require_log = __commonJS({
           console.warn(warning2);
       }
     }
-    exports.debug = debug2;
+    exports.debug = debug3;
     exports.warn = warn;
   }
 });
@@ -21764,22 +21764,22 @@ var require_stringifyCollection = __commonJS({
       const { indent, options: { commentString } } = ctx;
       const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
       let chompKeep = false;
-      const lines = [];
+      const lines2 = [];
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment2 = null;
         if (identity.isNode(item)) {
           if (!chompKeep && item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
+            lines2.push("");
+          addCommentBefore(ctx, lines2, item.commentBefore, chompKeep);
           if (item.comment)
             comment2 = item.comment;
         } else if (identity.isPair(item)) {
           const ik = identity.isNode(item.key) ? item.key : null;
           if (ik) {
             if (!chompKeep && ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
+              lines2.push("");
+            addCommentBefore(ctx, lines2, ik.commentBefore, chompKeep);
           }
         }
         chompKeep = false;
@@ -21788,15 +21788,15 @@ var require_stringifyCollection = __commonJS({
           str3 += stringifyComment.lineComment(str3, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
           chompKeep = false;
-        lines.push(blockItemPrefix + str3);
+        lines2.push(blockItemPrefix + str3);
       }
       let str2;
-      if (lines.length === 0) {
+      if (lines2.length === 0) {
         str2 = flowChars.start + flowChars.end;
       } else {
-        str2 = lines[0];
-        for (let i = 1; i < lines.length; ++i) {
-          const line = lines[i];
+        str2 = lines2[0];
+        for (let i = 1; i < lines2.length; ++i) {
+          const line = lines2[i];
           str2 += line ? `
 ${indent}${line}` : "\n";
         }
@@ -21819,22 +21819,22 @@ ${indent}${line}` : "\n";
       });
       let reqNewline = false;
       let linesAtValue = 0;
-      const lines = [];
+      const lines2 = [];
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment = null;
         if (identity.isNode(item)) {
           if (item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, false);
+            lines2.push("");
+          addCommentBefore(ctx, lines2, item.commentBefore, false);
           if (item.comment)
             comment = item.comment;
         } else if (identity.isPair(item)) {
           const ik = identity.isNode(item.key) ? item.key : null;
           if (ik) {
             if (ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, false);
+              lines2.push("");
+            addCommentBefore(ctx, lines2, ik.commentBefore, false);
             if (ik.comment)
               reqNewline = true;
           }
@@ -21851,12 +21851,12 @@ ${indent}${line}` : "\n";
         if (comment)
           reqNewline = true;
         let str2 = stringify.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str2.includes("\n"));
+        reqNewline || (reqNewline = lines2.length > linesAtValue || str2.includes("\n"));
         if (i < items.length - 1) {
           str2 += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str2.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines2.reduce((sum, line) => sum + line.length + 2, 2) + (str2.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
             str2 += ",";
@@ -21864,35 +21864,35 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment));
-        lines.push(str2);
-        linesAtValue = lines.length;
+        lines2.push(str2);
+        linesAtValue = lines2.length;
       }
       const { start, end } = flowChars;
-      if (lines.length === 0) {
+      if (lines2.length === 0) {
         return start + end;
       } else {
         if (!reqNewline) {
-          const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
+          const len = lines2.reduce((sum, line) => sum + line.length + 2, 2);
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
           let str2 = start;
-          for (const line of lines)
+          for (const line of lines2)
             str2 += line ? `
 ${indentStep}${indent}${line}` : "\n";
           return `${str2}
 ${indent}${end}`;
         } else {
-          return `${start}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
+          return `${start}${fcPadding}${lines2.join(" ")}${fcPadding}${end}`;
         }
       }
     }
-    function addCommentBefore({ indent, options: { commentString } }, lines, comment, chompKeep) {
+    function addCommentBefore({ indent, options: { commentString } }, lines2, comment, chompKeep) {
       if (comment && chompKeep)
         comment = comment.replace(/^\n+/, "");
       if (comment) {
         const ic = stringifyComment.indentComment(commentString(comment), indent);
-        lines.push(ic.trimStart());
+        lines2.push(ic.trimStart());
       }
     }
     exports.stringifyCollection = stringifyCollection;
@@ -22530,11 +22530,11 @@ var require_binary = __commonJS({
         if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
           const n2 = Math.ceil(str2.length / lineWidth);
-          const lines = new Array(n2);
+          const lines2 = new Array(n2);
           for (let i = 0, o = 0; i < n2; ++i, o += lineWidth) {
-            lines[i] = str2.substr(o, lineWidth);
+            lines2[i] = str2.substr(o, lineWidth);
           }
-          str2 = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str2 = lines2.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
         return stringifyString.stringifyString({ comment, type, value: str2 }, ctx, onComment, onChompKeep);
       }
@@ -22955,9 +22955,9 @@ var require_timestamp = __commonJS({
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str2, asBigInt) {
       const sign = str2[0];
-      const parts = sign === "-" || sign === "+" ? str2.substring(1) : str2;
+      const parts2 = sign === "-" || sign === "+" ? str2.substring(1) : str2;
       const num2 = (n2) => asBigInt ? BigInt(n2) : Number(n2);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
+      const res = parts2.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
       return sign === "-" ? num2(-1) * res : res;
     }
     function stringifySexagesimal(node2) {
@@ -22973,18 +22973,18 @@ var require_timestamp = __commonJS({
         value *= num2(-1);
       }
       const _60 = num2(60);
-      const parts = [value % _60];
+      const parts2 = [value % _60];
       if (value < 60) {
-        parts.unshift(0);
+        parts2.unshift(0);
       } else {
-        value = (value - parts[0]) / _60;
-        parts.unshift(value % _60);
+        value = (value - parts2[0]) / _60;
+        parts2.unshift(value % _60);
         if (value >= 60) {
-          value = (value - parts[0]) / _60;
-          parts.unshift(value);
+          value = (value - parts2[0]) / _60;
+          parts2.unshift(value);
         }
       }
-      return sign + parts.map((n2) => String(n2).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
+      return sign + parts2.map((n2) => String(n2).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
     }
     var intTime = {
       identify: (value) => typeof value === "bigint" || Number.isInteger(value),
@@ -23004,7 +23004,7 @@ var require_timestamp = __commonJS({
       resolve: (str2) => parseSexagesimal(str2, false),
       stringify: stringifySexagesimal
     };
-    var timestamp = {
+    var timestamp2 = {
       identify: (value) => value instanceof Date,
       default: true,
       tag: "tag:yaml.org,2002:timestamp",
@@ -23013,7 +23013,7 @@ var require_timestamp = __commonJS({
       // assumed to be 00:00:00Z (start of day, UTC).
       test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
       resolve(str2) {
-        const match = str2.match(timestamp.test);
+        const match = str2.match(timestamp2.test);
         if (!match)
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
         const [, year, month, day, hour, minute, second] = match.map(Number);
@@ -23032,7 +23032,7 @@ var require_timestamp = __commonJS({
     };
     exports.floatTime = floatTime;
     exports.intTime = intTime;
-    exports.timestamp = timestamp;
+    exports.timestamp = timestamp2;
   }
 });
 
@@ -23052,7 +23052,7 @@ var require_schema3 = __commonJS({
     var omap = require_omap();
     var pairs = require_pairs();
     var set2 = require_set();
-    var timestamp = require_timestamp();
+    var timestamp2 = require_timestamp();
     var schema = [
       map2.map,
       seq.seq,
@@ -23072,9 +23072,9 @@ var require_schema3 = __commonJS({
       omap.omap,
       pairs.pairs,
       set2.set,
-      timestamp.intTime,
-      timestamp.floatTime,
-      timestamp.timestamp
+      timestamp2.intTime,
+      timestamp2.floatTime,
+      timestamp2.timestamp
     ];
     exports.schema = schema;
   }
@@ -23099,7 +23099,7 @@ var require_tags = __commonJS({
     var pairs = require_pairs();
     var schema$2 = require_schema3();
     var set2 = require_set();
-    var timestamp = require_timestamp();
+    var timestamp2 = require_timestamp();
     var schemas = /* @__PURE__ */ new Map([
       ["core", schema.schema],
       ["failsafe", [map2.map, seq.seq, string4.string]],
@@ -23113,11 +23113,11 @@ var require_tags = __commonJS({
       float: float.float,
       floatExp: float.floatExp,
       floatNaN: float.floatNaN,
-      floatTime: timestamp.floatTime,
+      floatTime: timestamp2.floatTime,
       int: int2.int,
       intHex: int2.intHex,
       intOct: int2.intOct,
-      intTime: timestamp.intTime,
+      intTime: timestamp2.intTime,
       map: map2.map,
       merge: merge3.merge,
       null: _null4.nullTag,
@@ -23125,7 +23125,7 @@ var require_tags = __commonJS({
       pairs: pairs.pairs,
       seq: seq.seq,
       set: set2.set,
-      timestamp: timestamp.timestamp
+      timestamp: timestamp2.timestamp
     };
     var coreKnownTags = {
       "tag:yaml.org,2002:binary": binary.binary,
@@ -23133,17 +23133,17 @@ var require_tags = __commonJS({
       "tag:yaml.org,2002:omap": omap.omap,
       "tag:yaml.org,2002:pairs": pairs.pairs,
       "tag:yaml.org,2002:set": set2.set,
-      "tag:yaml.org,2002:timestamp": timestamp.timestamp
+      "tag:yaml.org,2002:timestamp": timestamp2.timestamp
     };
     function getTags(customTags, schemaName, addMergeTag) {
       const schemaTags = schemas.get(schemaName);
       if (schemaTags && !customTags) {
         return addMergeTag && !schemaTags.includes(merge3.merge) ? schemaTags.concat(merge3.merge) : schemaTags.slice();
       }
-      let tags = schemaTags;
-      if (!tags) {
+      let tags2 = schemaTags;
+      if (!tags2) {
         if (Array.isArray(customTags))
-          tags = [];
+          tags2 = [];
         else {
           const keys = Array.from(schemas.keys()).filter((key2) => key2 !== "yaml11").map((key2) => JSON.stringify(key2)).join(", ");
           throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
@@ -23151,22 +23151,22 @@ var require_tags = __commonJS({
       }
       if (Array.isArray(customTags)) {
         for (const tag of customTags)
-          tags = tags.concat(tag);
+          tags2 = tags2.concat(tag);
       } else if (typeof customTags === "function") {
-        tags = customTags(tags.slice());
+        tags2 = customTags(tags2.slice());
       }
       if (addMergeTag)
-        tags = tags.concat(merge3.merge);
-      return tags.reduce((tags2, tag) => {
+        tags2 = tags2.concat(merge3.merge);
+      return tags2.reduce((tags3, tag) => {
         const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
         if (!tagObj) {
           const tagName = JSON.stringify(tag);
           const keys = Object.keys(tagsByName).map((key2) => JSON.stringify(key2)).join(", ");
           throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
         }
-        if (!tags2.includes(tagObj))
-          tags2.push(tagObj);
-        return tags2;
+        if (!tags3.includes(tagObj))
+          tags3.push(tagObj);
+        return tags3;
       }, []);
     }
     exports.coreKnownTags = coreKnownTags;
@@ -23182,14 +23182,14 @@ var require_Schema = __commonJS({
     var map2 = require_map();
     var seq = require_seq();
     var string4 = require_string();
-    var tags = require_tags();
+    var tags2 = require_tags();
     var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
     var Schema = class _Schema {
       constructor({ compat, customTags, merge: merge3, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
-        this.compat = Array.isArray(compat) ? tags.getTags(compat, "compat") : compat ? tags.getTags(null, compat) : null;
+        this.compat = Array.isArray(compat) ? tags2.getTags(compat, "compat") : compat ? tags2.getTags(null, compat) : null;
         this.name = typeof schema === "string" && schema || "core";
-        this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
-        this.tags = tags.getTags(customTags, this.name, merge3);
+        this.knownTags = resolveKnownTags ? tags2.coreKnownTags : {};
+        this.tags = tags2.getTags(customTags, this.name, merge3);
         this.toStringOptions = toStringDefaults ?? null;
         Object.defineProperty(this, identity.MAP, { value: map2.map });
         Object.defineProperty(this, identity.SCALAR, { value: string4.string });
@@ -23214,35 +23214,35 @@ var require_stringifyDocument = __commonJS({
     var stringify = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
-      const lines = [];
+      const lines2 = [];
       let hasDirectives = options.directives === true;
       if (options.directives !== false && doc.directives) {
         const dir = doc.directives.toString(doc);
         if (dir) {
-          lines.push(dir);
+          lines2.push(dir);
           hasDirectives = true;
         } else if (doc.directives.docStart)
           hasDirectives = true;
       }
       if (hasDirectives)
-        lines.push("---");
+        lines2.push("---");
       const ctx = stringify.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
-        if (lines.length !== 1)
-          lines.unshift("");
+        if (lines2.length !== 1)
+          lines2.unshift("");
         const cs = commentString(doc.commentBefore);
-        lines.unshift(stringifyComment.indentComment(cs, ""));
+        lines2.unshift(stringifyComment.indentComment(cs, ""));
       }
       let chompKeep = false;
       let contentComment = null;
       if (doc.contents) {
         if (identity.isNode(doc.contents)) {
           if (doc.contents.spaceBefore && hasDirectives)
-            lines.push("");
+            lines2.push("");
           if (doc.contents.commentBefore) {
             const cs = commentString(doc.contents.commentBefore);
-            lines.push(stringifyComment.indentComment(cs, ""));
+            lines2.push(stringifyComment.indentComment(cs, ""));
           }
           ctx.forceBlockIndent = !!doc.comment;
           contentComment = doc.contents.comment;
@@ -23251,36 +23251,36 @@ var require_stringifyDocument = __commonJS({
         let body = stringify.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
-        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
-          lines[lines.length - 1] = `--- ${body}`;
+        if ((body[0] === "|" || body[0] === ">") && lines2[lines2.length - 1] === "---") {
+          lines2[lines2.length - 1] = `--- ${body}`;
         } else
-          lines.push(body);
+          lines2.push(body);
       } else {
-        lines.push(stringify.stringify(doc.contents, ctx));
+        lines2.push(stringify.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
           const cs = commentString(doc.comment);
           if (cs.includes("\n")) {
-            lines.push("...");
-            lines.push(stringifyComment.indentComment(cs, ""));
+            lines2.push("...");
+            lines2.push(stringifyComment.indentComment(cs, ""));
           } else {
-            lines.push(`... ${cs}`);
+            lines2.push(`... ${cs}`);
           }
         } else {
-          lines.push("...");
+          lines2.push("...");
         }
       } else {
         let dc = doc.comment;
         if (dc && chompKeep)
           dc = dc.replace(/^\n+/, "");
         if (dc) {
-          if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
-            lines.push("");
-          lines.push(stringifyComment.indentComment(commentString(dc), ""));
+          if ((!chompKeep || contentComment) && lines2[lines2.length - 1] !== "")
+            lines2.push("");
+          lines2.push(stringifyComment.indentComment(commentString(dc), ""));
         }
       }
-      return lines.join("\n") + "\n";
+      return lines2.join("\n") + "\n";
     }
     exports.stringifyDocument = stringifyDocument;
   }
@@ -23364,9 +23364,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path, value) {
+      addIn(path2, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path, value);
+          this.contents.addIn(path2, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -23441,14 +23441,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path) {
-        if (Collection2.isEmptyPath(path)) {
+      deleteIn(path2) {
+        if (Collection2.isEmptyPath(path2)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path2) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -23463,10 +23463,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path, keepScalar) {
-        if (Collection2.isEmptyPath(path))
+      getIn(path2, keepScalar) {
+        if (Collection2.isEmptyPath(path2))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path2, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -23477,10 +23477,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path) {
-        if (Collection2.isEmptyPath(path))
+      hasIn(path2) {
+        if (Collection2.isEmptyPath(path2))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path2) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -23497,13 +23497,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path, value) {
-        if (Collection2.isEmptyPath(path)) {
+      setIn(path2, value) {
+        if (Collection2.isEmptyPath(path2)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path2), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path, value);
+          this.contents.setIn(path2, value);
         }
       }
       /**
@@ -23562,8 +23562,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -23640,12 +23640,12 @@ var require_errors2 = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count = 1;
+        let count2 = 1;
         const end = error63.linePos[1];
         if (end?.line === line && end.col > col) {
-          count = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count);
+        const pointer = " ".repeat(ci) + "^".repeat(count2);
         error63.message += `:
 
 ${lineStr}
@@ -23889,10 +23889,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key: key2, sep: sep5, value } = collItem;
+        const { start, key: key2, sep: sep6, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key2 ?? sep5?.[0],
+          next: key2 ?? sep6?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -23906,7 +23906,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep5) {
+          if (!keyProps.anchor && !keyProps.tag && !sep6) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -23930,7 +23930,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep6 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -23946,7 +23946,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep5, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -24037,7 +24037,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep5 = "";
+        let sep6 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -24051,13 +24051,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep5 + cb;
-              sep5 = "";
+                comment += sep6 + cb;
+              sep6 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep5 += source;
+                sep6 += source;
               hasSpace = true;
               break;
             default:
@@ -24087,9 +24087,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap2 = fc.start.source === "{";
-      const fcName = isMap2 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap3 = fc.start.source === "{";
+      const fcName = isMap3 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap3 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -24100,18 +24100,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key: key2, sep: sep5, value } = collItem;
+        const { start, key: key2, sep: sep6, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key2 ?? sep5?.[0],
+          next: key2 ?? sep6?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep5 && !value) {
+          if (!props.anchor && !props.tag && !sep6 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -24125,7 +24125,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
+          if (!isMap3 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
             onError(
               key2,
               // checked by containsNewline()
@@ -24165,8 +24165,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep5 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep5, null, props, onError);
+        if (!isMap3 && !sep6 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -24178,7 +24178,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep6 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -24188,9 +24188,9 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep5)
-                for (const st of sep5) {
+            if (!isMap3 && !props.found && ctx.options.strict) {
+              if (sep6)
+                for (const st of sep6) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -24207,7 +24207,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep5, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -24220,7 +24220,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap2) {
+          if (isMap3) {
             const map2 = coll;
             if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -24236,7 +24236,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap2 ? "}" : "]";
+      const expectedEnd = isMap3 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -24342,17 +24342,17 @@ var require_resolve_block_scalar = __commonJS({
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
       const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
-      const lines = scalar.source ? splitLines(scalar.source) : [];
-      let chompStart = lines.length;
-      for (let i = lines.length - 1; i >= 0; --i) {
-        const content = lines[i][1];
+      const lines2 = scalar.source ? splitLines(scalar.source) : [];
+      let chompStart = lines2.length;
+      for (let i = lines2.length - 1; i >= 0; --i) {
+        const content = lines2[i][1];
         if (content === "" || content === "\r")
           chompStart = i;
         else
           break;
       }
       if (chompStart === 0) {
-        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        const value2 = header.chomp === "+" && lines2.length > 0 ? "\n".repeat(Math.max(1, lines2.length - 1)) : "";
         let end2 = start + header.length;
         if (scalar.source)
           end2 += scalar.source.length;
@@ -24362,7 +24362,7 @@ var require_resolve_block_scalar = __commonJS({
       let offset = scalar.offset + header.length;
       let contentStart = 0;
       for (let i = 0; i < chompStart; ++i) {
-        const [indent, content] = lines[i];
+        const [indent, content] = lines2[i];
         if (content === "" || content === "\r") {
           if (header.indent === 0 && indent.length > trimIndent)
             trimIndent = indent.length;
@@ -24382,17 +24382,17 @@ var require_resolve_block_scalar = __commonJS({
         }
         offset += indent.length + content.length + 1;
       }
-      for (let i = lines.length - 1; i >= chompStart; --i) {
-        if (lines[i][0].length > trimIndent)
+      for (let i = lines2.length - 1; i >= chompStart; --i) {
+        if (lines2[i][0].length > trimIndent)
           chompStart = i + 1;
       }
       let value = "";
-      let sep5 = "";
+      let sep6 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
-        value += lines[i][0].slice(trimIndent) + "\n";
+        value += lines2[i][0].slice(trimIndent) + "\n";
       for (let i = contentStart; i < chompStart; ++i) {
-        let [indent, content] = lines[i];
+        let [indent, content] = lines2[i];
         offset += indent.length + content.length + 1;
         const crlf = content[content.length - 1] === "\r";
         if (crlf)
@@ -24404,24 +24404,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep5 + indent.slice(trimIndent) + content;
-          sep5 = "\n";
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep5 === " ")
-            sep5 = "\n";
-          else if (!prevMoreIndented && sep5 === "\n")
-            sep5 = "\n\n";
-          value += sep5 + indent.slice(trimIndent) + content;
-          sep5 = "\n";
+          if (sep6 === " ")
+            sep6 = "\n";
+          else if (!prevMoreIndented && sep6 === "\n")
+            sep6 = "\n\n";
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep5 === "\n")
+          if (sep6 === "\n")
             value += "\n";
           else
-            sep5 = "\n";
+            sep6 = "\n";
         } else {
-          value += sep5 + content;
-          sep5 = " ";
+          value += sep6 + content;
+          sep6 = " ";
           prevMoreIndented = false;
         }
       }
@@ -24429,8 +24429,8 @@ var require_resolve_block_scalar = __commonJS({
         case "-":
           break;
         case "+":
-          for (let i = chompStart; i < lines.length; ++i)
-            value += "\n" + lines[i][0].slice(trimIndent);
+          for (let i = chompStart; i < lines2.length; ++i)
+            value += "\n" + lines2[i][0].slice(trimIndent);
           if (value[value.length - 1] !== "\n")
             value += "\n";
           break;
@@ -24505,10 +24505,10 @@ var require_resolve_block_scalar = __commonJS({
       const first = split[0];
       const m = first.match(/^( *)/);
       const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
-      const lines = [line0];
+      const lines2 = [line0];
       for (let i = 1; i < split.length; i += 2)
-        lines.push([split[i], split[i + 1]]);
-      return lines;
+        lines2.push([split[i], split[i + 1]]);
+      return lines2;
     }
     exports.resolveBlockScalar = resolveBlockScalar;
   }
@@ -24604,25 +24604,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep5 = " ";
+      let sep6 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep5 === "\n")
-            res += sep5;
+          if (sep6 === "\n")
+            res += sep6;
           else
-            sep5 = "\n";
+            sep6 = "\n";
         } else {
-          res += sep5 + lm;
-          sep5 = " ";
+          res += sep6 + lm;
+          sep6 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep5 + (match?.[1] ?? "");
+      return res + sep6 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -25432,14 +25432,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key: key2, sep: sep5, value }) {
+    function stringifyItem({ start, key: key2, sep: sep6, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key2)
         res += stringifyToken(key2);
-      if (sep5)
-        for (const st of sep5)
+      if (sep6)
+        for (const st of sep6)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -25464,9 +25464,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path) => {
+    visit2.itemAtPath = (cst, path2) => {
       let item = cst;
-      for (const [field, index] of path) {
+      for (const [field, index] of path2) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -25475,23 +25475,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path) => {
-      const parent = visit2.itemAtPath(cst, path.slice(0, -1));
-      const field = path[path.length - 1][0];
+    visit2.parentCollection = (cst, path2) => {
+      const parent = visit2.itemAtPath(cst, path2.slice(0, -1));
+      const field = path2[path2.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path, item, visitor) {
-      let ctrl = visitor(item, path);
+    function _visit(path2, item, visitor) {
+      let ctrl = visitor(item, path2);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path2.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25502,10 +25502,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path);
+            ctrl = ctrl(item, path2);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path2) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -26606,18 +26606,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep5;
+          let sep6;
           if (scalar.end) {
-            sep5 = scalar.end;
-            sep5.push(this.sourceToken);
+            sep6 = scalar.end;
+            sep6.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep5 = [this.sourceToken];
+            sep6 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep5 }]
+            items: [{ start, key: scalar, sep: sep6 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -26770,15 +26770,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key2 = it.key;
-                  const sep5 = it.sep;
-                  sep5.push(this.sourceToken);
+                  const sep6 = it.sep;
+                  sep6.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key: key2, sep: sep5 }]
+                    items: [{ start: start2, key: key2, sep: sep6 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -26972,13 +26972,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep5 = fc.end.splice(1, fc.end.length);
-            sep5.push(this.sourceToken);
+            const sep6 = fc.end.splice(1, fc.end.length);
+            sep6.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep5 }]
+              items: [{ start, key: fc, sep: sep6 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -27137,7 +27137,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument2(source, options = {}) {
+    function parseDocument3(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -27163,7 +27163,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument2(src, options);
+      const doc = parseDocument3(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning2) => log2.warn(doc.options.logLevel, warning2));
@@ -27199,7 +27199,7 @@ var require_public_api = __commonJS({
     }
     exports.parse = parse5;
     exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument2;
+    exports.parseDocument = parseDocument3;
     exports.stringify = stringify;
   }
 });
@@ -27511,8 +27511,8 @@ var require_utils2 = __commonJS({
       }
       return output2;
     };
-    exports.basename = (path, { windows } = {}) => {
-      const segs = path.split(windows ? /[\\/]/ : "/");
+    exports.basename = (path2, { windows } = {}) => {
+      const segs = path2.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -27573,7 +27573,7 @@ var require_scan = __commonJS({
       const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
       const slashes = [];
       const tokens = [];
-      const parts = [];
+      const parts2 = [];
       let str2 = input2;
       let index = -1;
       let start = 0;
@@ -27839,20 +27839,20 @@ var require_scan = __commonJS({
             state.maxDepth += tokens[idx].depth;
           }
           if (i >= start) {
-            parts.push(value2);
+            parts2.push(value2);
             prevIndex = i;
           }
         }
         const n2 = prevIndex !== void 0 ? prevIndex + 1 : start;
         const value = input2.slice(n2);
-        parts.push(value);
+        parts2.push(value);
         if (opts.tokens && prevIndex && prevIndex + 1 < input2.length) {
           tokens[tokens.length - 1].value = value;
           depth(tokens[tokens.length - 1]);
           state.maxDepth += tokens[tokens.length - 1].depth;
         }
         state.slashes = slashes;
-        state.parts = parts;
+        state.parts = parts2;
       }
       return state;
     };
@@ -27890,7 +27890,7 @@ var require_parse2 = __commonJS({
       return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
     };
     var splitTopLevel = (input2) => {
-      const parts = [];
+      const parts2 = [];
       let bracket = 0;
       let paren = 0;
       let quote2 = 0;
@@ -27923,7 +27923,7 @@ var require_parse2 = __commonJS({
             } else if (ch === ")" && paren > 0) {
               paren--;
             } else if (ch === "|" && paren === 0) {
-              parts.push(value);
+              parts2.push(value);
               value = "";
               continue;
             }
@@ -27931,8 +27931,8 @@ var require_parse2 = __commonJS({
         }
         value += ch;
       }
-      parts.push(value);
-      return parts;
+      parts2.push(value);
+      return parts2;
     };
     var isPlainBranch = (branch) => {
       let escaped = false;
@@ -28192,13 +28192,13 @@ var require_parse2 = __commonJS({
         consume(token.value);
       };
       const negate = () => {
-        let count = 1;
+        let count2 = 1;
         while (peek() === "!" && (peek(2) !== "(" || peek(3) === "?")) {
           advance();
           state.start++;
-          count++;
+          count2++;
         }
-        if (count % 2 === 0) {
+        if (count2 % 2 === 0) {
           return false;
         }
         state.negated = true;
@@ -28213,7 +28213,7 @@ var require_parse2 = __commonJS({
         state[type]--;
         stack.pop();
       };
-      const push = (tok) => {
+      const push2 = (tok) => {
         if (prev.type === "globstar") {
           const isBrace = state.braces > 0 && (tok.type === "comma" || tok.type === "brace");
           const isExtglob = tok.extglob === true || extglobs.length && (tok.type === "pipe" || tok.type === "paren");
@@ -28247,8 +28247,8 @@ var require_parse2 = __commonJS({
         token.tokensIndex = tokens.length;
         const output2 = (opts.capture ? "(" : "") + token.open;
         increment("parens");
-        push({ type, value: value2, output: state.output ? "" : ONE_CHAR });
-        push({ type: "paren", extglob: true, value: advance(), output: output2 });
+        push2({ type, value: value2, output: state.output ? "" : ONE_CHAR });
+        push2({ type: "paren", extglob: true, value: advance(), output: output2 });
         extglobs.push(token);
       };
       const extglobClose = (token) => {
@@ -28268,7 +28268,7 @@ var require_parse2 = __commonJS({
           }
           state.output = token.output + open3.output;
           state.backtrack = true;
-          push({ type: "paren", extglob: true, value, output: "" });
+          push2({ type: "paren", extglob: true, value, output: "" });
           decrement("parens");
           return;
         }
@@ -28290,7 +28290,7 @@ var require_parse2 = __commonJS({
             state.negatedExtglob = true;
           }
         }
-        push({ type: "paren", extglob: true, value, output: output2 });
+        push2({ type: "paren", extglob: true, value, output: output2 });
         decrement("parens");
       };
       if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input2)) {
@@ -28351,7 +28351,7 @@ var require_parse2 = __commonJS({
           }
           if (!next) {
             value += "\\";
-            push({ type: "text", value });
+            push2({ type: "text", value });
             continue;
           }
           const match = /^\\+/.exec(remaining());
@@ -28369,7 +28369,7 @@ var require_parse2 = __commonJS({
             value += advance();
           }
           if (state.brackets === 0) {
-            push({ type: "text", value });
+            push2({ type: "text", value });
             continue;
           }
         }
@@ -28417,13 +28417,13 @@ var require_parse2 = __commonJS({
         if (value === '"') {
           state.quotes = state.quotes === 1 ? 0 : 1;
           if (opts.keepQuotes === true) {
-            push({ type: "text", value });
+            push2({ type: "text", value });
           }
           continue;
         }
         if (value === "(") {
           increment("parens");
-          push({ type: "paren", value });
+          push2({ type: "paren", value });
           continue;
         }
         if (value === ")") {
@@ -28435,7 +28435,7 @@ var require_parse2 = __commonJS({
             extglobClose(extglobs.pop());
             continue;
           }
-          push({ type: "paren", value, output: state.parens ? ")" : "\\)" });
+          push2({ type: "paren", value, output: state.parens ? ")" : "\\)" });
           decrement("parens");
           continue;
         }
@@ -28448,19 +28448,19 @@ var require_parse2 = __commonJS({
           } else {
             increment("brackets");
           }
-          push({ type: "bracket", value });
+          push2({ type: "bracket", value });
           continue;
         }
         if (value === "]") {
           if (opts.nobracket === true || prev && prev.type === "bracket" && prev.value.length === 1) {
-            push({ type: "text", value, output: `\\${value}` });
+            push2({ type: "text", value, output: `\\${value}` });
             continue;
           }
           if (state.brackets === 0) {
             if (opts.strictBrackets === true) {
               throw new SyntaxError(syntaxError("opening", "["));
             }
-            push({ type: "text", value, output: `\\${value}` });
+            push2({ type: "text", value, output: `\\${value}` });
             continue;
           }
           decrement("brackets");
@@ -28494,13 +28494,13 @@ var require_parse2 = __commonJS({
             tokensIndex: state.tokens.length
           };
           braces.push(open3);
-          push(open3);
+          push2(open3);
           continue;
         }
         if (value === "}") {
           const brace = braces[braces.length - 1];
           if (opts.nobrace === true || !brace) {
-            push({ type: "text", value, output: value });
+            push2({ type: "text", value, output: value });
             continue;
           }
           let output2 = ")";
@@ -28529,7 +28529,7 @@ var require_parse2 = __commonJS({
               state.output += t.output || t.value;
             }
           }
-          push({ type: "brace", value, output: output2 });
+          push2({ type: "brace", value, output: output2 });
           decrement("braces");
           braces.pop();
           continue;
@@ -28538,7 +28538,7 @@ var require_parse2 = __commonJS({
           if (extglobs.length > 0) {
             extglobs[extglobs.length - 1].conditions++;
           }
-          push({ type: "text", value });
+          push2({ type: "text", value });
           continue;
         }
         if (value === ",") {
@@ -28548,7 +28548,7 @@ var require_parse2 = __commonJS({
             brace.comma = true;
             output2 = "|";
           }
-          push({ type: "comma", value, output: output2 });
+          push2({ type: "comma", value, output: output2 });
           continue;
         }
         if (value === "/") {
@@ -28560,7 +28560,7 @@ var require_parse2 = __commonJS({
             prev = bos;
             continue;
           }
-          push({ type: "slash", value, output: SLASH_LITERAL });
+          push2({ type: "slash", value, output: SLASH_LITERAL });
           continue;
         }
         if (value === ".") {
@@ -28574,10 +28574,10 @@ var require_parse2 = __commonJS({
             continue;
           }
           if (state.braces + state.parens === 0 && prev.type !== "bos" && prev.type !== "slash") {
-            push({ type: "text", value, output: DOT_LITERAL });
+            push2({ type: "text", value, output: DOT_LITERAL });
             continue;
           }
-          push({ type: "dot", value, output: DOT_LITERAL });
+          push2({ type: "dot", value, output: DOT_LITERAL });
           continue;
         }
         if (value === "?") {
@@ -28592,14 +28592,14 @@ var require_parse2 = __commonJS({
             if (prev.value === "(" && !/[!=<:]/.test(next) || next === "<" && !/<([!=]|\w+>)/.test(remaining())) {
               output2 = `\\${value}`;
             }
-            push({ type: "text", value, output: output2 });
+            push2({ type: "text", value, output: output2 });
             continue;
           }
           if (opts.dot !== true && (prev.type === "slash" || prev.type === "bos")) {
-            push({ type: "qmark", value, output: QMARK_NO_DOT });
+            push2({ type: "qmark", value, output: QMARK_NO_DOT });
             continue;
           }
-          push({ type: "qmark", value, output: QMARK });
+          push2({ type: "qmark", value, output: QMARK });
           continue;
         }
         if (value === "!") {
@@ -28620,22 +28620,22 @@ var require_parse2 = __commonJS({
             continue;
           }
           if (prev && prev.value === "(" || opts.regex === false) {
-            push({ type: "plus", value, output: PLUS_LITERAL });
+            push2({ type: "plus", value, output: PLUS_LITERAL });
             continue;
           }
           if (prev && (prev.type === "bracket" || prev.type === "paren" || prev.type === "brace") || state.parens > 0) {
-            push({ type: "plus", value });
+            push2({ type: "plus", value });
             continue;
           }
-          push({ type: "plus", value: PLUS_LITERAL });
+          push2({ type: "plus", value: PLUS_LITERAL });
           continue;
         }
         if (value === "@") {
           if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
-            push({ type: "at", extglob: true, value, output: "" });
+            push2({ type: "at", extglob: true, value, output: "" });
             continue;
           }
-          push({ type: "text", value });
+          push2({ type: "text", value });
           continue;
         }
         if (value !== "*") {
@@ -28647,7 +28647,7 @@ var require_parse2 = __commonJS({
             value += match[0];
             state.index += match[0].length;
           }
-          push({ type: "text", value });
+          push2({ type: "text", value });
           continue;
         }
         if (prev && (prev.type === "globstar" || prev.star === true)) {
@@ -28675,13 +28675,13 @@ var require_parse2 = __commonJS({
           const isStart = prior.type === "slash" || prior.type === "bos";
           const afterStar = before && (before.type === "star" || before.type === "globstar");
           if (opts.bash === true && (!isStart || rest[0] && rest[0] !== "/")) {
-            push({ type: "star", value, output: "" });
+            push2({ type: "star", value, output: "" });
             continue;
           }
           const isBrace = state.braces > 0 && (prior.type === "comma" || prior.type === "brace");
           const isExtglob = extglobs.length && (prior.type === "pipe" || prior.type === "paren");
           if (!isStart && prior.type !== "paren" && !isBrace && !isExtglob) {
-            push({ type: "star", value, output: "" });
+            push2({ type: "star", value, output: "" });
             continue;
           }
           while (rest.slice(0, 3) === "/**") {
@@ -28723,7 +28723,7 @@ var require_parse2 = __commonJS({
             state.output += prior.output + prev.output;
             state.globstar = true;
             consume(value + advance());
-            push({ type: "slash", value: "/", output: "" });
+            push2({ type: "slash", value: "/", output: "" });
             continue;
           }
           if (prior.type === "bos" && rest[0] === "/") {
@@ -28733,7 +28733,7 @@ var require_parse2 = __commonJS({
             state.output = prev.output;
             state.globstar = true;
             consume(value + advance());
-            push({ type: "slash", value: "/", output: "" });
+            push2({ type: "slash", value: "/", output: "" });
             continue;
           }
           state.output = state.output.slice(0, -prev.output.length);
@@ -28751,12 +28751,12 @@ var require_parse2 = __commonJS({
           if (prev.type === "bos" || prev.type === "slash") {
             token.output = nodot + token.output;
           }
-          push(token);
+          push2(token);
           continue;
         }
         if (prev && (prev.type === "bracket" || prev.type === "paren") && opts.regex === true) {
           token.output = value;
-          push(token);
+          push2(token);
           continue;
         }
         if (state.index === state.start || prev.type === "slash" || prev.type === "dot") {
@@ -28775,7 +28775,7 @@ var require_parse2 = __commonJS({
             prev.output += ONE_CHAR;
           }
         }
-        push(token);
+        push2(token);
       }
       while (state.brackets > 0) {
         if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "]"));
@@ -28793,7 +28793,7 @@ var require_parse2 = __commonJS({
         decrement("braces");
       }
       if (opts.strictSlashes !== true && (prev.type === "star" || prev.type === "bracket")) {
-        push({ type: "maybe_slash", value: "", output: `${SLASH_LITERAL}?` });
+        push2({ type: "maybe_slash", value: "", output: `${SLASH_LITERAL}?` });
       }
       if (state.backtrack === true) {
         state.output = "";
@@ -28884,9 +28884,9 @@ var require_picomatch = __commonJS({
     var utils = require_utils2();
     var constants4 = require_constants6();
     var isObject3 = (val) => val && typeof val === "object" && !Array.isArray(val);
-    var picomatch2 = (glob2, options, returnState = false) => {
+    var picomatch3 = (glob2, options, returnState = false) => {
       if (Array.isArray(glob2)) {
-        const fns = glob2.map((input2) => picomatch2(input2, options, returnState));
+        const fns = glob2.map((input2) => picomatch3(input2, options, returnState));
         const arrayMatcher = (str2) => {
           for (const isMatch of fns) {
             const state2 = isMatch(str2);
@@ -28902,16 +28902,16 @@ var require_picomatch = __commonJS({
       }
       const opts = options || {};
       const posix = opts.windows;
-      const regex = isState ? picomatch2.compileRe(glob2, options) : picomatch2.makeRe(glob2, options, false, true);
+      const regex = isState ? picomatch3.compileRe(glob2, options) : picomatch3.makeRe(glob2, options, false, true);
       const state = regex.state;
       delete regex.state;
       let isIgnored = () => false;
       if (opts.ignore) {
         const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
-        isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
+        isIgnored = picomatch3(opts.ignore, ignoreOpts, returnState);
       }
       const matcher = (input2, returnObject = false) => {
-        const { isMatch, match, output: output2 } = picomatch2.test(input2, regex, options, { glob: glob2, posix });
+        const { isMatch, match, output: output2 } = picomatch3.test(input2, regex, options, { glob: glob2, posix });
         const result = { glob: glob2, state, regex, posix, input: input2, output: output2, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
@@ -28937,7 +28937,7 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     };
-    picomatch2.test = (input2, regex, options, { glob: glob2, posix } = {}) => {
+    picomatch3.test = (input2, regex, options, { glob: glob2, posix } = {}) => {
       if (typeof input2 !== "string") {
         throw new TypeError("Expected input to be a string");
       }
@@ -28954,24 +28954,24 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch2.matchBase(input2, regex, options, posix);
+          match = picomatch3.matchBase(input2, regex, options, posix);
         } else {
           match = regex.exec(output2);
         }
       }
       return { isMatch: Boolean(match), match, output: output2 };
     };
-    picomatch2.matchBase = (input2, glob2, options, posix = options && options.windows) => {
-      const regex = glob2 instanceof RegExp ? glob2 : picomatch2.makeRe(glob2, options);
+    picomatch3.matchBase = (input2, glob2, options, posix = options && options.windows) => {
+      const regex = glob2 instanceof RegExp ? glob2 : picomatch3.makeRe(glob2, options);
       return regex.test(utils.basename(input2, { windows: posix }));
     };
-    picomatch2.isMatch = (str2, patterns, options) => picomatch2(patterns, options)(str2);
-    picomatch2.parse = (pattern, options) => {
-      if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options));
+    picomatch3.isMatch = (str2, patterns, options) => picomatch3(patterns, options)(str2);
+    picomatch3.parse = (pattern, options) => {
+      if (Array.isArray(pattern)) return pattern.map((p) => picomatch3.parse(p, options));
       return parse5(pattern, { ...options, fastpaths: false });
     };
-    picomatch2.scan = (input2, options) => scan(input2, options);
-    picomatch2.compileRe = (state, options, returnOutput = false, returnState = false) => {
+    picomatch3.scan = (input2, options) => scan(input2, options);
+    picomatch3.compileRe = (state, options, returnOutput = false, returnState = false) => {
       if (returnOutput === true) {
         return state.output;
       }
@@ -28982,13 +28982,13 @@ var require_picomatch = __commonJS({
       if (state && state.negated === true) {
         source = `^(?!${source}).*$`;
       }
-      const regex = picomatch2.toRegex(source, options);
+      const regex = picomatch3.toRegex(source, options);
       if (returnState === true) {
         regex.state = state;
       }
       return regex;
     };
-    picomatch2.makeRe = (input2, options = {}, returnOutput = false, returnState = false) => {
+    picomatch3.makeRe = (input2, options = {}, returnOutput = false, returnState = false) => {
       if (!input2 || typeof input2 !== "string") {
         throw new TypeError("Expected a non-empty string");
       }
@@ -28999,9 +28999,9 @@ var require_picomatch = __commonJS({
       if (!parsed.output) {
         parsed = parse5(input2, options);
       }
-      return picomatch2.compileRe(parsed, options, returnOutput, returnState);
+      return picomatch3.compileRe(parsed, options, returnOutput, returnState);
     };
-    picomatch2.toRegex = (source, options) => {
+    picomatch3.toRegex = (source, options) => {
       try {
         const opts = options || {};
         return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
@@ -29010,8 +29010,8 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch2.constants = constants4;
-    module.exports = picomatch2;
+    picomatch3.constants = constants4;
+    module.exports = picomatch3;
   }
 });
 
@@ -29021,14 +29021,790 @@ var require_picomatch2 = __commonJS({
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils2();
-    function picomatch2(glob2, options, returnState = false) {
+    function picomatch3(glob2, options, returnState = false) {
       if (options && (options.windows === null || options.windows === void 0)) {
         options = { ...options, windows: utils.isWindows() };
       }
       return pico(glob2, options, returnState);
     }
-    Object.assign(picomatch2, pico);
-    module.exports = picomatch2;
+    Object.assign(picomatch3, pico);
+    module.exports = picomatch3;
+  }
+});
+
+// node_modules/boundary/lib/index.js
+var require_lib2 = __commonJS({
+  "node_modules/boundary/lib/index.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.binarySearch = exports.upperBound = exports.lowerBound = exports.compare = void 0;
+    function compare(v1, v2) {
+      return v1 < v2;
+    }
+    exports.compare = compare;
+    function upperBound(array2, value, comp = compare) {
+      let len = array2.length;
+      let i = 0;
+      while (len) {
+        let diff = len >>> 1;
+        let cursor = i + diff;
+        if (comp(value, array2[cursor])) {
+          len = diff;
+        } else {
+          i = cursor + 1;
+          len -= diff + 1;
+        }
+      }
+      return i;
+    }
+    exports.upperBound = upperBound;
+    function lowerBound(array2, value, comp = compare) {
+      let len = array2.length;
+      let i = 0;
+      while (len) {
+        let diff = len >>> 1;
+        let cursor = i + diff;
+        if (comp(array2[cursor], value)) {
+          i = cursor + 1;
+          len -= diff + 1;
+        } else {
+          len = diff;
+        }
+      }
+      return i;
+    }
+    exports.lowerBound = lowerBound;
+    function binarySearch(array2, value, comp = compare) {
+      let cursor = lowerBound(array2, value, comp);
+      return cursor !== array2.length && !comp(value, array2[cursor]);
+    }
+    exports.binarySearch = binarySearch;
+  }
+});
+
+// node_modules/structured-source/lib/structured-source.js
+var require_structured_source = __commonJS({
+  "node_modules/structured-source/lib/structured-source.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.StructuredSource = void 0;
+    var boundary_1 = require_lib2();
+    var StructuredSource2 = class {
+      /**
+       * @constructs StructuredSource
+       * @param {string} source - source code text.
+       */
+      constructor(source) {
+        this.indice = [0];
+        let regexp = /[\r\n\u2028\u2029]/g;
+        const length = source.length;
+        regexp.lastIndex = 0;
+        while (true) {
+          let result = regexp.exec(source);
+          if (!result) {
+            break;
+          }
+          let index = result.index;
+          if (source.charCodeAt(index) === 13 && source.charCodeAt(index + 1) === 10) {
+            index += 1;
+          }
+          let nextIndex = index + 1;
+          if (length < nextIndex) {
+            break;
+          }
+          this.indice.push(nextIndex);
+          regexp.lastIndex = nextIndex;
+        }
+      }
+      get line() {
+        return this.indice.length;
+      }
+      /**
+       * @param {SourceLocation} loc - location indicator.
+       * @return {[ number, number ]} range.
+       */
+      locationToRange(loc) {
+        return [this.positionToIndex(loc.start), this.positionToIndex(loc.end)];
+      }
+      /**
+       * @param {[ number, number ]} range - pair of indice.
+       * @return {SourceLocation} location.
+       */
+      rangeToLocation(range) {
+        return {
+          start: this.indexToPosition(range[0]),
+          end: this.indexToPosition(range[1])
+        };
+      }
+      /**
+       * @param {SourcePosition} pos - position indicator.
+       * @return {number} index.
+       */
+      positionToIndex(pos) {
+        let start = this.indice[pos.line - 1];
+        return start + pos.column;
+      }
+      /**
+       * @param {number} index - index to the source code.
+       * @return {SourcePosition} position.
+       */
+      indexToPosition(index) {
+        const startLine = (0, boundary_1.upperBound)(this.indice, index);
+        return {
+          line: startLine,
+          column: index - this.indice[startLine - 1]
+        };
+      }
+    };
+    exports.StructuredSource = StructuredSource2;
+  }
+});
+
+// node_modules/ms/index.js
+var require_ms = __commonJS({
+  "node_modules/ms/index.js"(exports, module) {
+    var s = 1e3;
+    var m = s * 60;
+    var h = m * 60;
+    var d = h * 24;
+    var w = d * 7;
+    var y = d * 365.25;
+    module.exports = function(val, options) {
+      options = options || {};
+      var type = typeof val;
+      if (type === "string" && val.length > 0) {
+        return parse5(val);
+      } else if (type === "number" && isFinite(val)) {
+        return options.long ? fmtLong(val) : fmtShort(val);
+      }
+      throw new Error(
+        "val is not a non-empty string or a valid number. val=" + JSON.stringify(val)
+      );
+    };
+    function parse5(str2) {
+      str2 = String(str2);
+      if (str2.length > 100) {
+        return;
+      }
+      var match = /^(-?(?:\d+)?\.?\d+) *(milliseconds?|msecs?|ms|seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|w|years?|yrs?|y)?$/i.exec(
+        str2
+      );
+      if (!match) {
+        return;
+      }
+      var n2 = parseFloat(match[1]);
+      var type = (match[2] || "ms").toLowerCase();
+      switch (type) {
+        case "years":
+        case "year":
+        case "yrs":
+        case "yr":
+        case "y":
+          return n2 * y;
+        case "weeks":
+        case "week":
+        case "w":
+          return n2 * w;
+        case "days":
+        case "day":
+        case "d":
+          return n2 * d;
+        case "hours":
+        case "hour":
+        case "hrs":
+        case "hr":
+        case "h":
+          return n2 * h;
+        case "minutes":
+        case "minute":
+        case "mins":
+        case "min":
+        case "m":
+          return n2 * m;
+        case "seconds":
+        case "second":
+        case "secs":
+        case "sec":
+        case "s":
+          return n2 * s;
+        case "milliseconds":
+        case "millisecond":
+        case "msecs":
+        case "msec":
+        case "ms":
+          return n2;
+        default:
+          return void 0;
+      }
+    }
+    function fmtShort(ms) {
+      var msAbs = Math.abs(ms);
+      if (msAbs >= d) {
+        return Math.round(ms / d) + "d";
+      }
+      if (msAbs >= h) {
+        return Math.round(ms / h) + "h";
+      }
+      if (msAbs >= m) {
+        return Math.round(ms / m) + "m";
+      }
+      if (msAbs >= s) {
+        return Math.round(ms / s) + "s";
+      }
+      return ms + "ms";
+    }
+    function fmtLong(ms) {
+      var msAbs = Math.abs(ms);
+      if (msAbs >= d) {
+        return plural2(ms, msAbs, d, "day");
+      }
+      if (msAbs >= h) {
+        return plural2(ms, msAbs, h, "hour");
+      }
+      if (msAbs >= m) {
+        return plural2(ms, msAbs, m, "minute");
+      }
+      if (msAbs >= s) {
+        return plural2(ms, msAbs, s, "second");
+      }
+      return ms + " ms";
+    }
+    function plural2(ms, msAbs, n2, name2) {
+      var isPlural = msAbs >= n2 * 1.5;
+      return Math.round(ms / n2) + " " + name2 + (isPlural ? "s" : "");
+    }
+  }
+});
+
+// node_modules/debug/src/common.js
+var require_common = __commonJS({
+  "node_modules/debug/src/common.js"(exports, module) {
+    function setup(env) {
+      createDebug.debug = createDebug;
+      createDebug.default = createDebug;
+      createDebug.coerce = coerce;
+      createDebug.disable = disable;
+      createDebug.enable = enable;
+      createDebug.enabled = enabled;
+      createDebug.humanize = require_ms();
+      createDebug.destroy = destroy;
+      Object.keys(env).forEach((key2) => {
+        createDebug[key2] = env[key2];
+      });
+      createDebug.names = [];
+      createDebug.skips = [];
+      createDebug.formatters = {};
+      function selectColor(namespace) {
+        let hash2 = 0;
+        for (let i = 0; i < namespace.length; i++) {
+          hash2 = (hash2 << 5) - hash2 + namespace.charCodeAt(i);
+          hash2 |= 0;
+        }
+        return createDebug.colors[Math.abs(hash2) % createDebug.colors.length];
+      }
+      createDebug.selectColor = selectColor;
+      function createDebug(namespace) {
+        let prevTime;
+        let enableOverride = null;
+        let namespacesCache;
+        let enabledCache;
+        function debug3(...args) {
+          if (!debug3.enabled) {
+            return;
+          }
+          const self2 = debug3;
+          const curr = Number(/* @__PURE__ */ new Date());
+          const ms = curr - (prevTime || curr);
+          self2.diff = ms;
+          self2.prev = prevTime;
+          self2.curr = curr;
+          prevTime = curr;
+          args[0] = createDebug.coerce(args[0]);
+          if (typeof args[0] !== "string") {
+            args.unshift("%O");
+          }
+          let index = 0;
+          args[0] = args[0].replace(/%([a-zA-Z%])/g, (match, format) => {
+            if (match === "%%") {
+              return "%";
+            }
+            index++;
+            const formatter = createDebug.formatters[format];
+            if (typeof formatter === "function") {
+              const val = args[index];
+              match = formatter.call(self2, val);
+              args.splice(index, 1);
+              index--;
+            }
+            return match;
+          });
+          createDebug.formatArgs.call(self2, args);
+          const logFn = self2.log || createDebug.log;
+          logFn.apply(self2, args);
+        }
+        debug3.namespace = namespace;
+        debug3.useColors = createDebug.useColors();
+        debug3.color = createDebug.selectColor(namespace);
+        debug3.extend = extend2;
+        debug3.destroy = createDebug.destroy;
+        Object.defineProperty(debug3, "enabled", {
+          enumerable: true,
+          configurable: false,
+          get: () => {
+            if (enableOverride !== null) {
+              return enableOverride;
+            }
+            if (namespacesCache !== createDebug.namespaces) {
+              namespacesCache = createDebug.namespaces;
+              enabledCache = createDebug.enabled(namespace);
+            }
+            return enabledCache;
+          },
+          set: (v) => {
+            enableOverride = v;
+          }
+        });
+        if (typeof createDebug.init === "function") {
+          createDebug.init(debug3);
+        }
+        return debug3;
+      }
+      function extend2(namespace, delimiter) {
+        const newDebug = createDebug(this.namespace + (typeof delimiter === "undefined" ? ":" : delimiter) + namespace);
+        newDebug.log = this.log;
+        return newDebug;
+      }
+      function enable(namespaces) {
+        createDebug.save(namespaces);
+        createDebug.namespaces = namespaces;
+        createDebug.names = [];
+        createDebug.skips = [];
+        const split = (typeof namespaces === "string" ? namespaces : "").trim().replace(/\s+/g, ",").split(",").filter(Boolean);
+        for (const ns of split) {
+          if (ns[0] === "-") {
+            createDebug.skips.push(ns.slice(1));
+          } else {
+            createDebug.names.push(ns);
+          }
+        }
+      }
+      function matchesTemplate(search, template) {
+        let searchIndex = 0;
+        let templateIndex = 0;
+        let starIndex = -1;
+        let matchIndex = 0;
+        while (searchIndex < search.length) {
+          if (templateIndex < template.length && (template[templateIndex] === search[searchIndex] || template[templateIndex] === "*")) {
+            if (template[templateIndex] === "*") {
+              starIndex = templateIndex;
+              matchIndex = searchIndex;
+              templateIndex++;
+            } else {
+              searchIndex++;
+              templateIndex++;
+            }
+          } else if (starIndex !== -1) {
+            templateIndex = starIndex + 1;
+            matchIndex++;
+            searchIndex = matchIndex;
+          } else {
+            return false;
+          }
+        }
+        while (templateIndex < template.length && template[templateIndex] === "*") {
+          templateIndex++;
+        }
+        return templateIndex === template.length;
+      }
+      function disable() {
+        const namespaces = [
+          ...createDebug.names,
+          ...createDebug.skips.map((namespace) => "-" + namespace)
+        ].join(",");
+        createDebug.enable("");
+        return namespaces;
+      }
+      function enabled(name2) {
+        for (const skip of createDebug.skips) {
+          if (matchesTemplate(name2, skip)) {
+            return false;
+          }
+        }
+        for (const ns of createDebug.names) {
+          if (matchesTemplate(name2, ns)) {
+            return true;
+          }
+        }
+        return false;
+      }
+      function coerce(val) {
+        if (val instanceof Error) {
+          return val.stack || val.message;
+        }
+        return val;
+      }
+      function destroy() {
+        console.warn("Instance method `debug.destroy()` is deprecated and no longer does anything. It will be removed in the next major version of `debug`.");
+      }
+      createDebug.enable(createDebug.load());
+      return createDebug;
+    }
+    module.exports = setup;
+  }
+});
+
+// node_modules/debug/src/browser.js
+var require_browser = __commonJS({
+  "node_modules/debug/src/browser.js"(exports, module) {
+    exports.formatArgs = formatArgs;
+    exports.save = save;
+    exports.load = load;
+    exports.useColors = useColors;
+    exports.storage = localstorage();
+    exports.destroy = /* @__PURE__ */ (() => {
+      let warned = false;
+      return () => {
+        if (!warned) {
+          warned = true;
+          console.warn("Instance method `debug.destroy()` is deprecated and no longer does anything. It will be removed in the next major version of `debug`.");
+        }
+      };
+    })();
+    exports.colors = [
+      "#0000CC",
+      "#0000FF",
+      "#0033CC",
+      "#0033FF",
+      "#0066CC",
+      "#0066FF",
+      "#0099CC",
+      "#0099FF",
+      "#00CC00",
+      "#00CC33",
+      "#00CC66",
+      "#00CC99",
+      "#00CCCC",
+      "#00CCFF",
+      "#3300CC",
+      "#3300FF",
+      "#3333CC",
+      "#3333FF",
+      "#3366CC",
+      "#3366FF",
+      "#3399CC",
+      "#3399FF",
+      "#33CC00",
+      "#33CC33",
+      "#33CC66",
+      "#33CC99",
+      "#33CCCC",
+      "#33CCFF",
+      "#6600CC",
+      "#6600FF",
+      "#6633CC",
+      "#6633FF",
+      "#66CC00",
+      "#66CC33",
+      "#9900CC",
+      "#9900FF",
+      "#9933CC",
+      "#9933FF",
+      "#99CC00",
+      "#99CC33",
+      "#CC0000",
+      "#CC0033",
+      "#CC0066",
+      "#CC0099",
+      "#CC00CC",
+      "#CC00FF",
+      "#CC3300",
+      "#CC3333",
+      "#CC3366",
+      "#CC3399",
+      "#CC33CC",
+      "#CC33FF",
+      "#CC6600",
+      "#CC6633",
+      "#CC9900",
+      "#CC9933",
+      "#CCCC00",
+      "#CCCC33",
+      "#FF0000",
+      "#FF0033",
+      "#FF0066",
+      "#FF0099",
+      "#FF00CC",
+      "#FF00FF",
+      "#FF3300",
+      "#FF3333",
+      "#FF3366",
+      "#FF3399",
+      "#FF33CC",
+      "#FF33FF",
+      "#FF6600",
+      "#FF6633",
+      "#FF9900",
+      "#FF9933",
+      "#FFCC00",
+      "#FFCC33"
+    ];
+    function useColors() {
+      if (typeof window !== "undefined" && window.process && (window.process.type === "renderer" || window.process.__nwjs)) {
+        return true;
+      }
+      if (typeof navigator !== "undefined" && navigator.userAgent && navigator.userAgent.toLowerCase().match(/(edge|trident)\/(\d+)/)) {
+        return false;
+      }
+      let m;
+      return typeof document !== "undefined" && document.documentElement && document.documentElement.style && document.documentElement.style.WebkitAppearance || // Is firebug? http://stackoverflow.com/a/398120/376773
+      typeof window !== "undefined" && window.console && (window.console.firebug || window.console.exception && window.console.table) || // Is firefox >= v31?
+      // https://developer.mozilla.org/en-US/docs/Tools/Web_Console#Styling_messages
+      typeof navigator !== "undefined" && navigator.userAgent && (m = navigator.userAgent.toLowerCase().match(/firefox\/(\d+)/)) && parseInt(m[1], 10) >= 31 || // Double check webkit in userAgent just in case we are in a worker
+      typeof navigator !== "undefined" && navigator.userAgent && navigator.userAgent.toLowerCase().match(/applewebkit\/(\d+)/);
+    }
+    function formatArgs(args) {
+      args[0] = (this.useColors ? "%c" : "") + this.namespace + (this.useColors ? " %c" : " ") + args[0] + (this.useColors ? "%c " : " ") + "+" + module.exports.humanize(this.diff);
+      if (!this.useColors) {
+        return;
+      }
+      const c = "color: " + this.color;
+      args.splice(1, 0, c, "color: inherit");
+      let index = 0;
+      let lastC = 0;
+      args[0].replace(/%[a-zA-Z%]/g, (match) => {
+        if (match === "%%") {
+          return;
+        }
+        index++;
+        if (match === "%c") {
+          lastC = index;
+        }
+      });
+      args.splice(lastC, 0, c);
+    }
+    exports.log = console.debug || console.log || (() => {
+    });
+    function save(namespaces) {
+      try {
+        if (namespaces) {
+          exports.storage.setItem("debug", namespaces);
+        } else {
+          exports.storage.removeItem("debug");
+        }
+      } catch (error63) {
+      }
+    }
+    function load() {
+      let r;
+      try {
+        r = exports.storage.getItem("debug") || exports.storage.getItem("DEBUG");
+      } catch (error63) {
+      }
+      if (!r && typeof process !== "undefined" && "env" in process) {
+        r = process.env.DEBUG;
+      }
+      return r;
+    }
+    function localstorage() {
+      try {
+        return localStorage;
+      } catch (error63) {
+      }
+    }
+    module.exports = require_common()(exports);
+    var { formatters } = module.exports;
+    formatters.j = function(v) {
+      try {
+        return JSON.stringify(v);
+      } catch (error63) {
+        return "[UnexpectedJSONParseError]: " + error63.message;
+      }
+    };
+  }
+});
+
+// node_modules/debug/src/node.js
+var require_node = __commonJS({
+  "node_modules/debug/src/node.js"(exports, module) {
+    var tty = __require("tty");
+    var util = __require("util");
+    exports.init = init;
+    exports.log = log2;
+    exports.formatArgs = formatArgs;
+    exports.save = save;
+    exports.load = load;
+    exports.useColors = useColors;
+    exports.destroy = util.deprecate(
+      () => {
+      },
+      "Instance method `debug.destroy()` is deprecated and no longer does anything. It will be removed in the next major version of `debug`."
+    );
+    exports.colors = [6, 2, 3, 4, 5, 1];
+    try {
+      const supportsColor = __require("supports-color");
+      if (supportsColor && (supportsColor.stderr || supportsColor).level >= 2) {
+        exports.colors = [
+          20,
+          21,
+          26,
+          27,
+          32,
+          33,
+          38,
+          39,
+          40,
+          41,
+          42,
+          43,
+          44,
+          45,
+          56,
+          57,
+          62,
+          63,
+          68,
+          69,
+          74,
+          75,
+          76,
+          77,
+          78,
+          79,
+          80,
+          81,
+          92,
+          93,
+          98,
+          99,
+          112,
+          113,
+          128,
+          129,
+          134,
+          135,
+          148,
+          149,
+          160,
+          161,
+          162,
+          163,
+          164,
+          165,
+          166,
+          167,
+          168,
+          169,
+          170,
+          171,
+          172,
+          173,
+          178,
+          179,
+          184,
+          185,
+          196,
+          197,
+          198,
+          199,
+          200,
+          201,
+          202,
+          203,
+          204,
+          205,
+          206,
+          207,
+          208,
+          209,
+          214,
+          215,
+          220,
+          221
+        ];
+      }
+    } catch (error63) {
+    }
+    exports.inspectOpts = Object.keys(process.env).filter((key2) => {
+      return /^debug_/i.test(key2);
+    }).reduce((obj, key2) => {
+      const prop = key2.substring(6).toLowerCase().replace(/_([a-z])/g, (_, k) => {
+        return k.toUpperCase();
+      });
+      let val = process.env[key2];
+      if (/^(yes|on|true|enabled)$/i.test(val)) {
+        val = true;
+      } else if (/^(no|off|false|disabled)$/i.test(val)) {
+        val = false;
+      } else if (val === "null") {
+        val = null;
+      } else {
+        val = Number(val);
+      }
+      obj[prop] = val;
+      return obj;
+    }, {});
+    function useColors() {
+      return "colors" in exports.inspectOpts ? Boolean(exports.inspectOpts.colors) : tty.isatty(process.stderr.fd);
+    }
+    function formatArgs(args) {
+      const { namespace: name2, useColors: useColors2 } = this;
+      if (useColors2) {
+        const c = this.color;
+        const colorCode = "\x1B[3" + (c < 8 ? c : "8;5;" + c);
+        const prefix = `  ${colorCode};1m${name2} \x1B[0m`;
+        args[0] = prefix + args[0].split("\n").join("\n" + prefix);
+        args.push(colorCode + "m+" + module.exports.humanize(this.diff) + "\x1B[0m");
+      } else {
+        args[0] = getDate() + name2 + " " + args[0];
+      }
+    }
+    function getDate() {
+      if (exports.inspectOpts.hideDate) {
+        return "";
+      }
+      return (/* @__PURE__ */ new Date()).toISOString() + " ";
+    }
+    function log2(...args) {
+      return process.stderr.write(util.formatWithOptions(exports.inspectOpts, ...args) + "\n");
+    }
+    function save(namespaces) {
+      if (namespaces) {
+        process.env.DEBUG = namespaces;
+      } else {
+        delete process.env.DEBUG;
+      }
+    }
+    function load() {
+      return process.env.DEBUG;
+    }
+    function init(debug3) {
+      debug3.inspectOpts = {};
+      const keys = Object.keys(exports.inspectOpts);
+      for (let i = 0; i < keys.length; i++) {
+        debug3.inspectOpts[keys[i]] = exports.inspectOpts[keys[i]];
+      }
+    }
+    module.exports = require_common()(exports);
+    var { formatters } = module.exports;
+    formatters.o = function(v) {
+      this.inspectOpts.colors = this.useColors;
+      return util.inspect(v, this.inspectOpts).split("\n").map((str2) => str2.trim()).join(" ");
+    };
+    formatters.O = function(v) {
+      this.inspectOpts.colors = this.useColors;
+      return util.inspect(v, this.inspectOpts);
+    };
+  }
+});
+
+// node_modules/debug/src/index.js
+var require_src = __commonJS({
+  "node_modules/debug/src/index.js"(exports, module) {
+    if (typeof process === "undefined" || process.type === "renderer" || process.browser === true || process.__nwjs) {
+      module.exports = require_browser();
+    } else {
+      module.exports = require_node();
+    }
   }
 });
 
@@ -29427,8 +30203,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addHeading(text, level) {
-    const tag = `h${level}`;
+  addHeading(text, level2) {
+    const tag = `h${level2}`;
     const allowedTag = ["h1", "h2", "h3", "h4", "h5", "h6"].includes(tag) ? tag : "h1";
     const element = this.wrap(allowedTag, text);
     return this.addRaw(element).addEOL();
@@ -29603,8 +30379,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path} does not exist${EOL5}`);
+        const path2 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path2} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -30379,7 +31155,7 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
     return originalStringify(rootProcessed);
   }
   const chunks = [];
-  let level = 0;
+  let level2 = 0;
   const stack = [
     {
       parent: { "": rootProcessed },
@@ -30396,13 +31172,13 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
     const node2 = stack[stack.length - 1];
     if (node2.index === 0) {
       chunks.push(node2.isArray ? "[" : "{");
-      level++;
+      level2++;
     }
     let isDone = false;
     if (node2.isArray) {
       if (node2.index < node2.val.length) {
         if (!node2.first) chunks.push(",");
-        if (space) chunks.push("\n" + space.repeat(level));
+        if (space) chunks.push("\n" + space.repeat(level2));
         const childRaw = node2.val[node2.index];
         const childVal = prepareVal(node2.val, String(node2.index), childRaw);
         if (isUnstringifiable(childVal)) {
@@ -30447,7 +31223,7 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
         if (isUnstringifiable(childVal)) continue;
         if (!node2.first) chunks.push(",");
         if (space) {
-          chunks.push("\n" + space.repeat(level) + originalStringify(k) + ": ");
+          chunks.push("\n" + space.repeat(level2) + originalStringify(k) + ": ");
         } else {
           chunks.push(originalStringify(k) + ":");
         }
@@ -30480,8 +31256,8 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
       }
     }
     if (isDone) {
-      level--;
-      if (!node2.first && space) chunks.push("\n" + space.repeat(level));
+      level2--;
+      if (!node2.first && space) chunks.push("\n" + space.repeat(level2));
       chunks.push(node2.isArray ? "]" : "}");
       visited.delete(node2.val);
       stack.pop();
@@ -33518,9 +34294,9 @@ var handler = {
   set(target, methodName, value) {
     return target.cache[methodName] = value;
   },
-  get({ octokit, scope, cache }, methodName) {
-    if (cache[methodName]) {
-      return cache[methodName];
+  get({ octokit, scope, cache: cache3 }, methodName) {
+    if (cache3[methodName]) {
+      return cache3[methodName];
     }
     const method = endpointMethodsMap.get(scope).get(methodName);
     if (!method) {
@@ -33528,7 +34304,7 @@ var handler = {
     }
     const { endpointDefaults, decorations } = method;
     if (decorations) {
-      cache[methodName] = decorate(
+      cache3[methodName] = decorate(
         octokit,
         scope,
         methodName,
@@ -33536,9 +34312,9 @@ var handler = {
         decorations
       );
     } else {
-      cache[methodName] = octokit.request.defaults(endpointDefaults);
+      cache3[methodName] = octokit.request.defaults(endpointDefaults);
     }
-    return cache[methodName];
+    return cache3[methodName];
   }
 };
 function endpointsToMethods(octokit) {
@@ -33990,9 +34766,9 @@ function hasStatus(e, ...statuses) {
 }
 
 // app/gateway/contents.ts
-async function listDirectory(request2, repo, path, ref) {
+async function listDirectory(request2, repo, path2, ref) {
   try {
-    const { data } = await request2("GET /repos/{owner}/{repo}/contents/{path}", { ...repo, path, ref });
+    const { data } = await request2("GET /repos/{owner}/{repo}/contents/{path}", { ...repo, path: path2, ref });
     if (!Array.isArray(data)) return void 0;
     return data.map((e) => ({ name: e.name, path: e.path, type: e.type, sha: e.sha }));
   } catch (e) {
@@ -34106,7 +34882,7 @@ async function createPullRequest(request2, repo, pull) {
   return toSummary(data);
 }
 async function updatePullRequest(request2, repo, number4, text) {
-  await request2("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", { ...repo, pull_number: number4, title: text.title, body: text.body });
+  await request2("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", { ...repo, pull_number: number4, ...text.title === void 0 ? {} : { title: text.title }, body: text.body });
 }
 async function openPullRequest(request2, repo, pull) {
   const openOne = async () => (await listPullRequests(request2, repo, { head: pull.head, base: pull.base, state: "open" }))[0];
@@ -34293,16 +35069,16 @@ function parseMarker(body) {
 
 // app/engine/forge/match-issues.ts
 var TITLE_ID = /^\[(\d+-\d+)\] /;
-function planOf(specId, issue3) {
+function planOf(specId2, issue3) {
   const marker = parseMarker(issue3.body);
-  if (marker) return marker.spec === specId ? marker.plan : void 0;
+  if (marker) return marker.spec === specId2 ? marker.plan : void 0;
   return TITLE_ID.exec(issue3.title)?.[1];
 }
-function matchPlanIssues(specId, issues) {
+function matchPlanIssues(specId2, issues) {
   const groups = /* @__PURE__ */ new Map();
   const unknown2 = [];
   for (const issue3 of issues) {
-    const plan = planOf(specId, issue3);
+    const plan = planOf(specId2, issue3);
     if (plan === void 0) unknown2.push(issue3);
     else groups.set(plan, [...groups.get(plan) ?? [], issue3]);
   }
@@ -34420,6 +35196,7 @@ function gateway(request2, repo, token) {
     pullRequestFiles: (number4) => pullRequestFiles(r, repo, number4),
     pullRequests: (query) => listPullRequests(r, repo, query),
     createPullRequest: (pull) => createPullRequest(r, repo, pull),
+    updatePullRequest: (number4, text) => updatePullRequest(r, repo, number4, text),
     openPullRequest: (pull) => openPullRequest(r, repo, pull),
     openKnowledgePr: (draft, base2) => openKnowledgePr(r, repo, draft, base2),
     dispatchWorker: (ref, inputs) => dispatchWorker(r, repo, ref, inputs),
@@ -34428,7 +35205,7 @@ function gateway(request2, repo, token) {
     checkRuns: (ref, name2) => listCheckRuns(r, repo, ref, name2),
     createCheckRun: (run2) => createCheckRun(r, repo, run2),
     updateCheckRun: (id, update) => updateCheckRun(r, repo, id, update),
-    directory: (path, ref) => listDirectory(r, repo, path, ref),
+    directory: (path2, ref) => listDirectory(r, repo, path2, ref),
     tree: (sha, recursive2) => getTree(r, repo, sha, recursive2),
     blob: (sha) => getBlob(r, repo, sha),
     mergeBase: (base2, head) => mergeBase(r, repo, base2, head),
@@ -35266,10 +36043,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path) {
-  if (!path)
+function getElementAtPath(obj, path2) {
+  if (!path2)
     return obj;
-  return path.reduce((acc, key2) => acc?.[key2], obj);
+  return path2.reduce((acc, key2) => acc?.[key2], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -35609,11 +36386,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path, issues) {
+function prefixIssues(path2, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path);
+    iss.path.unshift(path2);
     return iss;
   });
 }
@@ -35676,14 +36453,14 @@ function codePointLength(str2) {
   const units = str2.length;
   if (!highSurrogate.test(str2))
     return units;
-  let count = units;
+  let count2 = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str2.charCodeAt(i) & 64512) === 55296 && (str2.charCodeAt(i + 1) & 64512) === 56320) {
-      count--;
+      count2--;
       i++;
     }
   }
-  return count;
+  return count2;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -36075,16 +36852,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path = []) => {
+  const processError = (error64, path2 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path2, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path2, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path2, ...issue3.path]);
       } else {
-        const fullpath = [...path, ...issue3.path];
+        const fullpath = [...path2, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -36123,17 +36900,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path = []) => {
+  const processError = (error64, path2 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path2, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path2, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path2, ...issue3.path]);
       } else {
-        const fullpath = [...path, ...issue3.path];
+        const fullpath = [...path2, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -36172,8 +36949,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path) {
+  const path2 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path2) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -36189,14 +36966,14 @@ function toDotPath(_path) {
   return segs.join("");
 }
 function prettifyError(error63) {
-  const lines = [];
+  const lines2 = [];
   const issues = [...error63.issues].sort((a, b) => (a.path ?? []).length - (b.path ?? []).length);
   for (const issue3 of issues) {
-    lines.push(`✖ ${issue3.message}`);
+    lines2.push(`✖ ${issue3.message}`);
     if (issue3.path?.length)
-      lines.push(`  → at ${toDotPath(issue3.path)}`);
+      lines2.push(`  → at ${toDotPath(issue3.path)}`);
   }
-  return lines.join("\n");
+  return lines2.join("\n");
 }
 
 // node_modules/zod/v4/core/parse.js
@@ -37031,9 +37808,9 @@ var Doc = class {
       return;
     }
     const content = arg;
-    const lines = content.split("\n").filter((x) => x);
-    const minIndent = Math.min(...lines.map((x) => x.length - x.trimStart().length));
-    const dedented = lines.map((x) => x.slice(minIndent)).map((x) => " ".repeat(this.indent * 2) + x);
+    const lines2 = content.split("\n").filter((x) => x);
+    const minIndent = Math.min(...lines2.map((x) => x.length - x.trimStart().length));
+    const dedented = lines2.map((x) => x.slice(minIndent)).map((x) => " ".repeat(this.indent * 2) + x);
     for (const line of dedented) {
       this.content.push(line);
     }
@@ -37429,10 +38206,10 @@ var $ZodCIDRv4 = /* @__PURE__ */ $constructor("$ZodCIDRv4", (inst, def) => {
   $ZodStringFormat.init(inst, def);
 });
 function isValidCIDRv6(value) {
-  const parts = value.split("/");
-  if (parts.length !== 2)
+  const parts2 = value.split("/");
+  if (parts2.length !== 2)
     return false;
-  const [address, prefix] = parts;
+  const [address, prefix] = parts2;
   if (!prefix)
     return false;
   const prefixNum = Number(prefix);
@@ -39517,9 +40294,9 @@ var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
 function isRecursive(inst, stack, resolve3) {
-  const cached2 = recursive.get(inst);
-  if (cached2 !== void 0)
-    return cached2 ? PROVEN : NONE;
+  const cached3 = recursive.get(inst);
+  if (cached3 !== void 0)
+    return cached3 ? PROVEN : NONE;
   if (stack.has(inst))
     return PROVEN;
   stack.add(inst);
@@ -40066,8 +40843,8 @@ function az_default() {
 }
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count, one, few, many) {
-  const absCount = Math.abs(count);
+function getBelarusianPlural(count2, one, few, many) {
+  const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -42714,8 +43491,8 @@ function hu_default() {
 }
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count, one, many) {
-  return Math.abs(count) === 1 ? one : many;
+function getArmenianPlural(count2, one, many) {
+  return Math.abs(count2) === 1 ? one : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -45453,8 +46230,8 @@ function ro_default() {
 }
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count, one, few, many) {
-  const absCount = Math.abs(count);
+function getRussianPlural(count2, one, few, many) {
+  const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -49889,10 +50666,10 @@ function _readonly(Class2, innerType) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _templateLiteral(Class2, parts, params) {
+function _templateLiteral(Class2, parts2, params) {
   return new Class2({
     type: "template_literal",
-    parts,
+    parts: parts2,
     ...normalizeParams(params)
   });
 }
@@ -49977,12 +50754,12 @@ function describe(description) {
   return ch;
 }
 // @__NO_SIDE_EFFECTS__
-function meta(metadata) {
+function meta(metadata2) {
   const ch = new $ZodCheck({ check: "meta" });
   ch._zod.onattach = [
     (inst) => {
       const existing2 = globalRegistry.get(inst) ?? {};
-      globalRegistry.add(inst, { ...existing2, ...metadata });
+      globalRegistry.add(inst, { ...existing2, ...metadata2 });
     }
   ];
   ch._zod.check = () => {
@@ -50161,8 +50938,8 @@ function processSchema(schema, ctx, _params = { path: [], schemaPath: [] }) {
   const _result = ctx.seen.get(schema);
   return _result.schema;
 }
-function encodeJSONPointerSegment(segment) {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+function encodeJSONPointerSegment(segment2) {
+  return segment2.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 function extractDefs(ctx, schema) {
   const root = ctx.seen.get(schema);
@@ -50305,15 +51082,15 @@ function foldObjects(members2) {
     for (const key2 in object2.properties) {
       if (Object.prototype.hasOwnProperty.call(properties, key2))
         continue;
-      const parts = [];
+      const parts2 = [];
       for (const other of objects) {
         const part = other.properties?.[key2] ?? undeclaredConstraint(other);
         if (part === null || part === void 0)
           continue;
-        if (!parts.some((seen) => JSON.stringify(seen) === JSON.stringify(part)))
-          parts.push(part);
+        if (!parts2.some((seen) => JSON.stringify(seen) === JSON.stringify(part)))
+          parts2.push(part);
       }
-      const merged = parts.length === 1 ? parts[0] : foldObjects(parts) ?? { allOf: parts };
+      const merged = parts2.length === 1 ? parts2[0] : foldObjects(parts2) ?? { allOf: parts2 };
       assignProp(properties, key2, merged);
     }
     for (const key2 of object2.required ?? [])
@@ -51658,15 +52435,15 @@ var initializer2 = (inst, issues) => {
   if (_installedErrorProtos.has(proto))
     return;
   _installedErrorProtos.add(proto);
-  _lazyMethod(proto, "format", (self) => (mapper) => formatError(self, mapper));
-  _lazyMethod(proto, "flatten", (self) => (mapper) => flattenError(self, mapper));
-  _lazyMethod(proto, "addIssue", (self) => (issue3) => {
-    self.issues.push(issue3);
-    self.message = JSON.stringify(self.issues, jsonStringifyReplacer, 2);
+  _lazyMethod(proto, "format", (self2) => (mapper) => formatError(self2, mapper));
+  _lazyMethod(proto, "flatten", (self2) => (mapper) => flattenError(self2, mapper));
+  _lazyMethod(proto, "addIssue", (self2) => (issue3) => {
+    self2.issues.push(issue3);
+    self2.message = JSON.stringify(self2.issues, jsonStringifyReplacer, 2);
   });
-  _lazyMethod(proto, "addIssues", (self) => (issues2) => {
-    self.issues.push(...issues2);
-    self.message = JSON.stringify(self.issues, jsonStringifyReplacer, 2);
+  _lazyMethod(proto, "addIssues", (self2) => (issues2) => {
+    self2.issues.push(...issues2);
+    self2.message = JSON.stringify(self2.issues, jsonStringifyReplacer, 2);
   });
   Object.defineProperty(proto, "isEmpty", {
     configurable: true,
@@ -52512,7 +53289,7 @@ var ZodObject = /* @__PURE__ */ $constructor("ZodObject", (inst, def) => {
   $ZodObjectJIT.init(inst, def);
   ZodType.init(inst, def);
   inst._zod.processJSONSchema = (ctx, json2, params) => objectProcessor(inst, ctx, json2, params);
-  util_exports.installLazyProp(inst, "shape", (self) => self._zod.def.shape, false);
+  util_exports.installLazyProp(inst, "shape", (self2) => self2._zod.def.shape, false);
 }, {
   keyof() {
     return _enum2(Object.keys(this._zod.def.shape));
@@ -53045,10 +53822,10 @@ var ZodTemplateLiteral = /* @__PURE__ */ $constructor("ZodTemplateLiteral", (ins
   ZodType.init(inst, def);
   inst._zod.processJSONSchema = (ctx, json2, params) => templateLiteralProcessor(inst, ctx, json2, params);
 });
-function templateLiteral(parts, params) {
+function templateLiteral(parts2, params) {
   return new ZodTemplateLiteral({
     type: "template_literal",
-    parts,
+    parts: parts2,
     ...util_exports.normalizeParams(params)
   });
 }
@@ -53304,20 +54081,20 @@ function detectVersion(schema, defaultTarget) {
 function applyMinItems(items, minItems) {
   return items.map((item, index) => index < minItems ? item : item.optional());
 }
-function decodeJSONPointerSegment(segment) {
-  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
+function decodeJSONPointerSegment(segment2) {
+  return segment2.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path = ref.slice(1).split("/").filter(Boolean);
-  if (path.length === 0) {
+  const path2 = ref.slice(1).split("/").filter(Boolean);
+  if (path2.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path[0] === defsKey) {
-    const key2 = path[1] === void 0 ? void 0 : decodeJSONPointerSegment(path[1]);
+  if (path2[0] === defsKey) {
+    const key2 = path2[1] === void 0 ? void 0 : decodeJSONPointerSegment(path2[1]);
     if (!key2 || !ctx.defs[key2]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -53388,24 +54165,24 @@ function canonicalKey(value, seen) {
   seen.add(value);
   try {
     if (Array.isArray(value)) {
-      const parts2 = [];
+      const parts3 = [];
       for (const item of value) {
         const key2 = canonicalKey(item, seen);
         if (key2 === null)
           return null;
-        parts2.push(key2);
+        parts3.push(key2);
       }
-      return `a${parts2.length}:[${parts2.join(",")}]`;
+      return `a${parts3.length}:[${parts3.join(",")}]`;
     }
     const keys = Object.keys(value).sort();
-    const parts = [];
+    const parts2 = [];
     for (const k of keys) {
       const key2 = canonicalKey(value[k], seen);
       if (key2 === null)
         return null;
-      parts.push(`${k.length}:${k}=${key2}`);
+      parts2.push(`${k.length}:${k}=${key2}`);
     }
-    return `o${parts.length}:{${parts.join(",")}}`;
+    return `o${parts2.length}:{${parts2.join(",")}}`;
   } finally {
     seen.delete(value);
   }
@@ -53951,21 +54728,21 @@ function visit(schema, fnOrHandlers) {
     const h = fnOrHandlers[node2._zod.def.type];
     return h ? h(node2, rewritten) : node2;
   };
-  const cache = /* @__PURE__ */ new Map();
+  const cache3 = /* @__PURE__ */ new Map();
   function run2(s) {
-    const cached2 = cache.get(s);
-    if (cached2 === RESOLVING) {
+    const cached3 = cache3.get(s);
+    if (cached3 === RESOLVING) {
       return new $ZodLazy({
         type: "lazy",
-        getter: () => cache.get(s)
+        getter: () => cache3.get(s)
       });
     }
-    if (cached2 !== void 0)
-      return cached2;
-    cache.set(s, RESOLVING);
+    if (cached3 !== void 0)
+      return cached3;
+    cache3.set(s, RESOLVING);
     const inner = mapInner(s);
     const mapped = fn(inner, inner !== s);
-    cache.set(s, mapped);
+    cache3.set(s, mapped);
     return mapped;
   }
   function mapInner(s) {
@@ -54333,6 +55110,12 @@ function parseTargetInput(input2) {
   const phase = PHASE_INPUT.exec(input2);
   return phase ? { kind: "phase", phase: phase[1] } : void 0;
 }
+var SPIKE_SPEC_INPUT = "knowledge";
+var SPIKE_PLAN_INPUT = /^spike\/([a-z0-9]+(?:-[a-z0-9]+)*)$/;
+function parseSpikeInputs(spec, plan) {
+  const m = spec === SPIKE_SPEC_INPUT ? SPIKE_PLAN_INPUT.exec(plan) : null;
+  return m ? { kind: "spike", slug: m[1] } : void 0;
+}
 
 // app/workers/claude.ts
 import { rename as rename3, writeFile as writeFile5 } from "node:fs/promises";
@@ -54370,6 +55153,17 @@ var WorkerMessageSchema = external_exports.discriminatedUnion("type", [
     usage: UsageSchema.optional()
   })
 ]);
+var BriefKnowledgeSchema = external_exports.object({
+  /** Its file, relative to the knowledge store's root (`lessons/testing/sqlite-busy.lesson.md`). */
+  path: external_exports.string().min(1),
+  kind: external_exports.enum(["lesson", "skill", "gene"]),
+  title: external_exports.string().min(1),
+  /** What the brief says of it. */
+  text: external_exports.string(),
+  score: external_exports.number(),
+  /** Why it was chosen. */
+  why: external_exports.string()
+});
 var AssignTaskSchema = external_exports.object({
   ...envelope,
   type: external_exports.literal("assign_task"),
@@ -54381,7 +55175,9 @@ var AssignTaskSchema = external_exports.object({
   worktree: external_exports.string(),
   /** The plan's Markdown (frontmatter and body), as the agent's brief. */
   prompt: external_exports.string(),
-  timeout_minutes: external_exports.number().int().positive()
+  timeout_minutes: external_exports.number().int().positive(),
+  /** What harness has learned that applies to this plan, best first; absent when nothing does. */
+  knowledge: external_exports.array(BriefKnowledgeSchema).optional()
 });
 var OrchestratorMessageSchema = external_exports.discriminatedUnion("type", [
   AssignTaskSchema,
@@ -54416,13 +55212,13 @@ var CheckpointRequestSchema = external_exports.object({
   default: external_exports.string().min(1).optional()
 });
 function findCheckpointLine(result) {
-  const lines = result.replace(/\r\n/g, "\n").split("\n");
-  let last = lines.length - 1;
-  while (last >= 0 && lines[last].trim() === "") last--;
+  const lines2 = result.replace(/\r\n/g, "\n").split("\n");
+  let last = lines2.length - 1;
+  while (last >= 0 && lines2[last].trim() === "") last--;
   if (last < 0) return { found: false };
-  const line = lines[last].trim().replace(/^`+|`+$/g, "").trim();
+  const line = lines2[last].trim().replace(/^`+|`+$/g, "").trim();
   if (!line.startsWith(`${CHECKPOINT_MARKER} `) && line !== CHECKPOINT_MARKER) return { found: false };
-  const text = lines.slice(0, last).join("\n").trim();
+  const text = lines2.slice(0, last).join("\n").trim();
   const json2 = line.slice(CHECKPOINT_MARKER.length).trim();
   let value;
   try {
@@ -54517,7 +55313,7 @@ function describeClaudeEvent(event, root) {
   }
 }
 function describeToolUse(name2, input2, root) {
-  const path = str(input2.file_path) ?? str(input2.notebook_path);
+  const path2 = str(input2.file_path) ?? str(input2.notebook_path);
   switch (name2) {
     case "Bash":
       return `Bash: ${clip(firstLine(str(input2.command) ?? ""), 200)}`;
@@ -54534,15 +55330,15 @@ function describeToolUse(name2, input2, root) {
     case "TodoWrite":
       return `TodoWrite (${Array.isArray(input2.todos) ? input2.todos.length : 0} items)`;
     default:
-      return path ? `${name2} ${relative(path, root)}` : name2;
+      return path2 ? `${name2} ${relative(path2, root)}` : name2;
   }
 }
 function resultStats(result) {
-  const parts = [];
-  if (result.numTurns !== void 0) parts.push(`${result.numTurns} turn${result.numTurns === 1 ? "" : "s"}`);
-  if (result.costUsd !== void 0) parts.push(`$${result.costUsd.toFixed(2)}`);
-  if (result.durationMs !== void 0) parts.push(`${(result.durationMs / 1e3).toFixed(1)}s`);
-  return parts.join(", ") || "no statistics";
+  const parts2 = [];
+  if (result.numTurns !== void 0) parts2.push(`${result.numTurns} turn${result.numTurns === 1 ? "" : "s"}`);
+  if (result.costUsd !== void 0) parts2.push(`$${result.costUsd.toFixed(2)}`);
+  if (result.durationMs !== void 0) parts2.push(`${(result.durationMs / 1e3).toFixed(1)}s`);
+  return parts2.join(", ") || "no statistics";
 }
 function usageOf(result) {
   return { ...result.numTurns === void 0 ? {} : { turns: result.numTurns }, ...result.costUsd === void 0 ? {} : { costUsd: result.costUsd } };
@@ -54571,9 +55367,9 @@ function resultFailure(result) {
       return { error: `claude ended with ${result.subtype} (${stats})${detail}`, retryable: false };
   }
 }
-function relative(path, root) {
+function relative(path2, root) {
   const base2 = root.endsWith("/") ? root : `${root}/`;
-  return path.startsWith(base2) ? path.slice(base2.length) : path;
+  return path2.startsWith(base2) ? path2.slice(base2.length) : path2;
 }
 function firstLine(text) {
   return text.trim().split("\n")[0] ?? "";
@@ -54581,6 +55377,21 @@ function firstLine(text) {
 function clip(text, max) {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
+
+// app/engine/core/agents/knowledge-brief.ts
+var KNOWLEDGE_HEADING = "## What harness has learned that applies here";
+var KNOWLEDGE_INTRO = "Earlier work left these in harness’s knowledge store (`.harness/knowledge/` unless the project keeps it elsewhere); each was chosen because it applies to this plan. Follow them unless the plan says otherwise, and say in a commit message when one did not fit.";
+var CHARS_PER_TOKEN = 4;
+function knowledgeLine(entry) {
+  const title = /[.!?:]$/.test(entry.title) ? entry.title : `${entry.title}:`;
+  const text = entry.text.trim();
+  return `- **${title}** ${text}${text ? " " : ""}(${entry.kind}, \`${entry.path}\`)`;
+}
+function knowledgeBrief(entries) {
+  if (entries.length === 0) return [];
+  return [KNOWLEDGE_HEADING, "", KNOWLEDGE_INTRO, "", ...entries.map(knowledgeLine)];
+}
+var KNOWLEDGE_OVERHEAD = [KNOWLEDGE_HEADING, "", KNOWLEDGE_INTRO, ""].join("\n").length + 1;
 
 // app/engine/core/agents/tasks.ts
 var STEP_FENCE = /^(```+|~~~+)[ \t]*([A-Za-z0-9_+-]+)[ \t]+step\b[ \t]*(.*)$/;
@@ -54591,21 +55402,21 @@ function parsePlanTasks(body, bodyLine) {
   const tasks = [];
   const problems = [];
   const usedIds = /* @__PURE__ */ new Set();
-  const lines = body.split("\n");
+  const lines2 = body.split("\n");
   let stepCount = 0;
   let checkpointCount = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const checkpoint = CHECKPOINT_FENCE.exec(lines[i]);
-    const step = checkpoint ? void 0 : STEP_FENCE.exec(lines[i]);
+  for (let i = 0; i < lines2.length; i++) {
+    const checkpoint = CHECKPOINT_FENCE.exec(lines2[i]);
+    const step = checkpoint ? void 0 : STEP_FENCE.exec(lines2[i]);
     const open3 = checkpoint ?? step;
     if (!open3) continue;
     const fence = open3[1];
     const closing = fence[0].repeat(fence.length);
     const content = [];
     let j = i + 1;
-    while (j < lines.length && !lines[j].startsWith(closing)) content.push(lines[j++]);
+    while (j < lines2.length && !lines2[j].startsWith(closing)) content.push(lines2[j++]);
     const line = bodyLine + i;
-    if (j >= lines.length) problems.push({ line, message: `the block opened here is never closed with ${closing}` });
+    if (j >= lines2.length) problems.push({ line, message: `the block opened here is never closed with ${closing}` });
     if (step) {
       stepCount++;
       tasks.push({ kind: "step", index: stepCount, title: step[3].trim() || `Step ${stepCount}`, lang: step[2], script: content.join("\n"), line });
@@ -54693,6 +55504,8 @@ function buildWorkerPrompt(plan, options) {
     out.push("## Steps", "", "The plan breaks the work into these steps; do them in order:", ...steps.map((s) => `${s.index}. ${s.title}`), "");
   }
   out.push("## The plan", "", plan.body.trim(), "");
+  const learned = knowledgeBrief(options.knowledge ?? []);
+  if (learned.length > 0) out.push(...learned, "");
   out.push("## How your work is checked", "");
   if (plan.mustPass.length > 0) {
     out.push("After you finish, the orchestrator runs these checks on your branch; every one must pass:", ...plan.mustPass.map((c) => `- ${describeCheck(c)}`));
@@ -54873,9 +55686,9 @@ import { readdir as readdir2, readFile, unlink as unlink2 } from "node:fs/promis
 function isMissing(e) {
   return e?.code === "ENOENT";
 }
-async function readTextIfExists(path) {
+async function readTextIfExists(path2) {
   try {
-    return await readFile(path, "utf8");
+    return await readFile(path2, "utf8");
   } catch (e) {
     if (isMissing(e)) return void 0;
     throw e;
@@ -54889,11 +55702,18 @@ async function listIfExists(dir) {
     throw e;
   }
 }
+async function removeIfExists(path2) {
+  try {
+    await unlink2(path2);
+  } catch (e) {
+    if (!isMissing(e)) throw e;
+  }
+}
 
 // app/workers/answer-store.ts
 var AnswerStore = class _AnswerStore {
-  constructor(path, answers2) {
-    this.path = path;
+  constructor(path2, answers2) {
+    this.path = path2;
     this.answers = answers2;
   }
   path;
@@ -54901,15 +55721,15 @@ var AnswerStore = class _AnswerStore {
   static FILE = "answers.json";
   static async open(logDir) {
     await mkdir2(logDir, { recursive: true });
-    const path = join(logDir, _AnswerStore.FILE);
-    const text = await readTextIfExists(path);
+    const path2 = join(logDir, _AnswerStore.FILE);
+    const text = await readTextIfExists(path2);
     let answers2 = {};
     if (text !== void 0) {
       const parsed = JSON.parse(text);
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error(`${path}: expected a JSON object of answers`);
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error(`${path2}: expected a JSON object of answers`);
       answers2 = Object.fromEntries(Object.entries(parsed).filter((e) => typeof e[1] === "string"));
     }
-    const store = new _AnswerStore(path, answers2);
+    const store = new _AnswerStore(path2, answers2);
     if (text === void 0) await store.save();
     return store;
   }
@@ -54970,10 +55790,10 @@ var TRAILER_TASK = "Task";
 var TRAILER_SPEC = "Spec";
 var MAX_LISTED_FILES = 50;
 function formatCommitMessage(message) {
-  const parts = [message.subject.replace(/\s*\n\s*/g, " ").trim()];
-  if (message.body?.trim()) parts.push(message.body.trim());
-  if (message.trailers.length > 0) parts.push(message.trailers.map((t) => `${t.key}: ${t.value}`).join("\n"));
-  return `${parts.join("\n\n")}
+  const parts2 = [message.subject.replace(/\s*\n\s*/g, " ").trim()];
+  if (message.body?.trim()) parts2.push(message.body.trim());
+  if (message.trailers.length > 0) parts2.push(message.trailers.map((t) => `${t.key}: ${t.value}`).join("\n"));
+  return `${parts2.join("\n\n")}
 `;
 }
 function taskTrailers(spec, plan, task, total) {
@@ -55131,9 +55951,9 @@ var Git = class {
     }
   }
   /** Would git ignore this path (relative to the checkout)? */
-  async isIgnored(path) {
+  async isIgnored(path2) {
     try {
-      await this.run(["check-ignore", "--quiet", "--no-index", path]);
+      await this.run(["check-ignore", "--quiet", "--no-index", path2]);
       return true;
     } catch (e) {
       if (e instanceof GitError && e.code === 1) return false;
@@ -55211,9 +56031,9 @@ function startProcess(options) {
     child[stream].on("data", (chunk) => {
       log2?.write(chunk);
       const text = buffers[stream] + chunk;
-      const parts = text.split("\n");
-      buffers[stream] = parts.pop();
-      for (const part of parts) pushLine(part.replace(/\r$/, ""), stream);
+      const parts2 = text.split("\n");
+      buffers[stream] = parts2.pop();
+      for (const part of parts2) pushLine(part.replace(/\r$/, ""), stream);
     });
   }
   const onAbort = () => {
@@ -55534,7 +56354,7 @@ var ClaudeAgent = class {
       next = { prompt: answerPrompt(saved.checkpoint, gate.answer), resume: saved.sessionId };
     } else {
       const commits = context3.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
-      next = { prompt: buildWorkerPrompt(context3.plan, { spec: context3.spec, checkpoints: "line", answers: store.all(), commits }) };
+      next = { prompt: buildWorkerPrompt(context3.plan, { spec: context3.spec, checkpoints: "line", answers: store.all(), commits, knowledge: context3.task.knowledge ?? [] }) };
       await save({});
     }
     const maxCheckpoints = this.options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS;
@@ -55631,13 +56451,13 @@ function answerPrompt(checkpoint, answer) {
 Continue the plan from where you stopped.`;
 }
 function summaryOf(text, result) {
-  const words = text.trim();
-  const clipped = words.length > 2e3 ? `${words.slice(0, 1999)}…` : words;
+  const words2 = text.trim();
+  const clipped = words2.length > 2e3 ? `${words2.slice(0, 1999)}…` : words2;
   const stats = [result.numTurns !== void 0 ? `${result.numTurns} turns` : "", result.costUsd !== void 0 ? `$${result.costUsd.toFixed(2)}` : ""].filter(Boolean).join(", ");
   return stats ? `${clipped}${clipped ? "\n\n" : ""}(claude: ${stats})` : clipped;
 }
-async function readState(path) {
-  const text = await readTextIfExists(path);
+async function readState(path2) {
+  const text = await readTextIfExists(path2);
   if (text === void 0) return {};
   try {
     return JSON.parse(text);
@@ -55645,10 +56465,10 @@ async function readState(path) {
     return {};
   }
 }
-async function writeState(path, state) {
-  await writeFile5(`${path}.tmp`, `${JSON.stringify(state, null, 2)}
+async function writeState(path2, state) {
+  await writeFile5(`${path2}.tmp`, `${JSON.stringify(state, null, 2)}
 `);
-  await rename3(`${path}.tmp`, path);
+  await rename3(`${path2}.tmp`, path2);
 }
 
 // app/workers/command.ts
@@ -55672,7 +56492,13 @@ var CommandAgent = class {
     const store = await AnswerStore.open(context3.logDir);
     const protocol = this.options.protocol === true;
     const commits = context3.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
-    const brief = buildWorkerPrompt(context3.plan, { spec: context3.spec, checkpoints: protocol ? "protocol" : "none", answers: store.all(), commits });
+    const brief = buildWorkerPrompt(context3.plan, {
+      spec: context3.spec,
+      checkpoints: protocol ? "protocol" : "none",
+      answers: store.all(),
+      commits,
+      knowledge: context3.task.knowledge ?? []
+    });
     const input2 = protocol ? `${JSON.stringify({ ...context3.task, at: context3.now().toISOString(), prompt: brief })}
 ` : brief;
     let failure3;
@@ -55681,8 +56507,8 @@ var CommandAgent = class {
     let usage;
     let proc;
     const output2 = [];
-    const stop = (why) => {
-      failure3 ??= why;
+    const stop = (why2) => {
+      failure3 ??= why2;
       proc?.kill();
     };
     const onMessage = async (message) => {
@@ -55894,9 +56720,11 @@ var WorkerInputError = class extends HarnessError {
 };
 function parseInputs(get) {
   const spec = get("spec");
-  if (!SPEC_ID.test(spec)) throw new WorkerInputError(`input spec: "${spec}" is not a spec id like SPC-002`);
   const plan = get("plan");
-  const target = parseTargetInput(plan);
+  const spike = parseSpikeInputs(spec, plan);
+  if (!spike && spec === SPIKE_SPEC_INPUT) throw new WorkerInputError(`input plan: "${plan}" is not a spike like spike/<name>, which spec "${SPIKE_SPEC_INPUT}" asks for`);
+  if (!spike && !SPEC_ID.test(spec)) throw new WorkerInputError(`input spec: "${spec}" is not a spec id like SPC-002 (nor "${SPIKE_SPEC_INPUT}", for a spike)`);
+  const target = spike ?? parseTargetInput(plan);
   if (!target) throw new WorkerInputError(`input plan: "${plan}" is neither a plan id like 03-02 nor a phase like phase-03`);
   const resume = get("resume").toLowerCase();
   if (!["", "true", "false"].includes(resume)) throw new WorkerInputError(`input resume: "${resume}" is neither "true" nor "false"`);
@@ -55914,7 +56742,7 @@ function parseInputs(get) {
 }
 
 // app/worker-action/worker.ts
-import { join as join9 } from "node:path";
+import { join as join17 } from "node:path";
 
 // app/engine/core/spec/frontmatter.ts
 var import_yaml = __toESM(require_dist(), 1);
@@ -55933,6 +56761,11 @@ function formatBytes(n2) {
 // app/engine/core/spec/problem.ts
 function problem(file2, line, code, message, severity = "error") {
   return { file: file2, line, code, message, severity };
+}
+function formatProblem(p, prefix = "") {
+  const file2 = prefix ? `${prefix.replace(/\/+$/, "")}/${p.file}` : p.file;
+  const tag = p.severity === "warning" ? "warning: " : "";
+  return `${file2}:${p.line}: ${tag}${p.message}`;
 }
 function sortProblems(problems) {
   return [...problems].sort(
@@ -55961,7 +56794,7 @@ var INDICATOR = new Set("-?:,[]{}#&*!|>'\"%@`".split(""));
 var ESCAPES = { "\\": "\\", '"': '"', "/": "/", n: "\n", t: "	" };
 function parseSimpleYaml(raw, sink) {
   if (UNSUPPORTED.test(raw)) return void 0;
-  const lines = [];
+  const lines2 = [];
   const split = raw.split("\n");
   for (let k = 0; k < split.length; k++) {
     const s = split[k];
@@ -55972,12 +56805,12 @@ function parseSimpleYaml(raw, sink) {
     const text = s.slice(indent, end);
     if (text === "" || text[0] === "#") continue;
     if (indent === 0 && (text.startsWith("---") || text.startsWith("...") || text[0] === "%")) return void 0;
-    lines.push({ no: k + 1, indent, text });
+    lines2.push({ no: k + 1, indent, text });
   }
-  if (lines.length === 0) return {};
-  if (lines[0].indent !== 0 || isSeqItem(lines[0].text)) return void 0;
+  if (lines2.length === 0) return {};
+  if (lines2[0].indent !== 0 || isSeqItem(lines2[0].text)) return void 0;
   try {
-    const parser = new Parser(lines, sink);
+    const parser = new Parser(lines2, sink);
     const data = parser.blockMap(0, []);
     return parser.done() ? data : void 0;
   } catch (e) {
@@ -55992,8 +56825,8 @@ function checkKey(key2, into) {
   if (!KEY.test(key2) || RESERVED_KEY.test(key2) || Object.prototype.hasOwnProperty.call(into, key2)) bail();
 }
 var Parser = class {
-  constructor(lines, sink) {
-    this.lines = lines;
+  constructor(lines2, sink) {
+    this.lines = lines2;
     this.sink = sink;
   }
   lines;
@@ -56003,7 +56836,7 @@ var Parser = class {
     return this.#i === this.lines.length;
   }
   /** A block mapping whose keys sit at `indent`; `first` is a pair already begun on a "- " line. */
-  blockMap(indent, path, first) {
+  blockMap(indent, path2, first) {
     const map2 = {};
     let pending = first;
     for (; ; ) {
@@ -56027,7 +56860,7 @@ var Parser = class {
       if (colon + 1 < text.length && text[colon + 1] !== " ") bail();
       let start = colon + 1;
       while (text.charCodeAt(start) === 32) start++;
-      const keyPath = [...path, key2];
+      const keyPath = [...path2, key2];
       this.sink.set(keyPath, no);
       if (start === text.length || text[start] === "#") {
         const next = this.lines[this.#i];
@@ -56041,10 +56874,10 @@ var Parser = class {
     }
     return map2;
   }
-  block(indent, path) {
-    return isSeqItem(this.lines[this.#i].text) ? this.blockSeq(indent, path) : this.blockMap(indent, path);
+  block(indent, path2) {
+    return isSeqItem(this.lines[this.#i].text) ? this.blockSeq(indent, path2) : this.blockMap(indent, path2);
   }
-  blockSeq(indent, path) {
+  blockSeq(indent, path2) {
     const list = [];
     for (; ; ) {
       const line = this.lines[this.#i];
@@ -56057,7 +56890,7 @@ var Parser = class {
       while (line.text.charCodeAt(start) === 32) start++;
       const rest = line.text.slice(start);
       if (rest === "" || rest[0] === "#" || isSeqItem(rest)) bail();
-      const itemPath = [...path, list.length];
+      const itemPath = [...path2, list.length];
       this.sink.set(itemPath, line.no);
       if (PAIR.test(rest)) {
         list.push(this.blockMap(indent + start, itemPath, { text: rest, no: line.no }));
@@ -56074,9 +56907,9 @@ var Parser = class {
     if (next && next.indent > indent) bail();
   }
 };
-function inline(text, start, no, path, sink) {
+function inline(text, start, no, path2, sink) {
   const scanner = new Scanner(text, start, no, sink);
-  const value = scanner.value(path, false);
+  const value = scanner.value(path2, false);
   scanner.end();
   return value;
 }
@@ -56100,16 +56933,16 @@ var Scanner = class {
     this.spaces();
     if (this.pos < this.text.length && !(this.text[this.pos] === "#" && this.pos > before)) bail();
   }
-  value(path, flow) {
+  value(path2, flow) {
     switch (this.text[this.pos]) {
       case '"':
         return this.doubleQuoted();
       case "'":
         return this.singleQuoted();
       case "[":
-        return this.flowSeq(path);
+        return this.flowSeq(path2);
       case "{":
-        return this.flowMap(path);
+        return this.flowMap(path2);
       default:
         return this.plain(flow);
     }
@@ -56147,7 +56980,7 @@ var Scanner = class {
     }
     return bail();
   }
-  flowSeq(path) {
+  flowSeq(path2) {
     const list = [];
     this.pos++;
     this.spaces();
@@ -56156,7 +56989,7 @@ var Scanner = class {
       return list;
     }
     for (; ; ) {
-      const itemPath = [...path, list.length];
+      const itemPath = [...path2, list.length];
       this.sink.set(itemPath, this.no);
       list.push(this.value(itemPath, true));
       this.spaces();
@@ -56168,7 +57001,7 @@ var Scanner = class {
       if (this.text[this.pos] === "]") bail();
     }
   }
-  flowMap(path) {
+  flowMap(path2) {
     const map2 = {};
     this.pos++;
     this.spaces();
@@ -56181,7 +57014,7 @@ var Scanner = class {
       if (colon === -1) bail();
       const key2 = this.text.slice(this.pos, colon);
       checkKey(key2, map2);
-      const keyPath = [...path, key2];
+      const keyPath = [...path2, key2];
       this.sink.set(keyPath, this.no);
       this.pos = colon + 2;
       this.spaces();
@@ -56239,23 +57072,23 @@ var LineMap = class {
   // key up front was a tenth of the time of loading a large spec.)
   #lines;
   #pending = [];
-  set(path, line) {
-    if (this.#lines) this.#lines.set(path.join("\0"), line);
-    else this.#pending.push([path, line]);
+  set(path2, line) {
+    if (this.#lines) this.#lines.set(path2.join("\0"), line);
+    else this.#pending.push([path2, line]);
   }
   #index() {
     if (!this.#lines) {
       this.#lines = /* @__PURE__ */ new Map();
-      for (const [path, line] of this.#pending) this.#lines.set(path.join("\0"), line);
+      for (const [path2, line] of this.#pending) this.#lines.set(path2.join("\0"), line);
       this.#pending = [];
     }
     return this.#lines;
   }
   /** The line of the key at `path`, or of its nearest ancestor that exists. */
-  lineOf(path) {
-    const lines = this.#index();
-    for (let n2 = path.length; n2 > 0; n2--) {
-      const line = lines.get(path.slice(0, n2).join("\0"));
+  lineOf(path2) {
+    const lines2 = this.#index();
+    for (let n2 = path2.length; n2 > 0; n2--) {
+      const line = lines2.get(path2.slice(0, n2).join("\0"));
       if (line !== void 0) return line;
     }
     return this.firstLine;
@@ -56264,14 +57097,14 @@ var LineMap = class {
   copy(source, from, to) {
     const prefix = from.join("\0");
     const target = to.join("\0");
-    const lines = this.#index();
+    const lines2 = this.#index();
     for (const [key2, line] of source.#index()) {
-      if (key2 === prefix) lines.set(target, line);
-      else if (key2.startsWith(`${prefix}\0`)) lines.set(target + key2.slice(prefix.length), line);
+      if (key2 === prefix) lines2.set(target, line);
+      else if (key2.startsWith(`${prefix}\0`)) lines2.set(target + key2.slice(prefix.length), line);
     }
   }
-  has(path) {
-    return this.#index().has(path.join("\0"));
+  has(path2) {
+    return this.#index().has(path2.join("\0"));
   }
 };
 var OPENING = /^---[a-z]*[ \t]*$/;
@@ -56324,7 +57157,7 @@ function parseFrontmatter(file2, text, required2 = true, { fast = true } = {}) {
     const data2 = parseSimpleYaml(raw, fastLines);
     if (data2) return { ok: true, frontmatter: { data: data2, lines: fastLines, body: content, bodyLine } };
   }
-  const lines = new LineMap(1);
+  const lines2 = new LineMap(1);
   const counter = new import_yaml.LineCounter();
   const doc = (0, import_yaml.parseDocument)(raw, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -56348,24 +57181,24 @@ function parseFrontmatter(file2, text, required2 = true, { fast = true } = {}) {
       problems: [problem(file2, 2, "field-type", 'frontmatter must be a mapping of keys to values, like "title: Login endpoint"')]
     };
   }
-  if (doc.contents) record2(doc.contents, [], lines, counter);
-  return { ok: true, frontmatter: { data, lines, body: content, bodyLine } };
+  if (doc.contents) record2(doc.contents, [], lines2, counter);
+  return { ok: true, frontmatter: { data, lines: lines2, body: content, bodyLine } };
 }
-function record2(node2, path, lines, counter) {
+function record2(node2, path2, lines2, counter) {
   if ((0, import_yaml.isMap)(node2)) {
     for (const pair of node2.items) {
       const key2 = (0, import_yaml.isScalar)(pair.key) ? String(pair.key.value) : String(pair.key);
       const at = (0, import_yaml.isScalar)(pair.key) && pair.key.range ? pair.key.range[0] : node2.range?.[0] ?? 0;
-      const child = [...path, key2];
-      lines.set(child, counter.linePos(at).line);
-      if (pair.value && typeof pair.value === "object") record2(pair.value, child, lines, counter);
+      const child = [...path2, key2];
+      lines2.set(child, counter.linePos(at).line);
+      if (pair.value && typeof pair.value === "object") record2(pair.value, child, lines2, counter);
     }
   } else if ((0, import_yaml.isSeq)(node2)) {
     node2.items.forEach((item, index) => {
-      const child = [...path, index];
+      const child = [...path2, index];
       const at = item?.range?.[0] ?? node2.range?.[0] ?? 0;
-      lines.set(child, counter.linePos(at).line);
-      if (item && typeof item === "object") record2(item, child, lines, counter);
+      lines2.set(child, counter.linePos(at).line);
+      if (item && typeof item === "object") record2(item, child, lines2, counter);
     });
   }
 }
@@ -56440,13 +57273,13 @@ var HINTS = {
   truths: "a list of sentences",
   phases: 'a list of phases such as { id: "01", title: Foundation }'
 };
-function pathText(path) {
+function pathText(path2) {
   let out = "";
-  for (const part of path) out += typeof part === "number" ? `[${part}]` : out ? `.${part}` : part;
+  for (const part of path2) out += typeof part === "number" ? `[${part}]` : out ? `.${part}` : part;
   return out || "frontmatter";
 }
-function lastKey(path) {
-  for (let i = path.length - 1; i >= 0; i--) if (typeof path[i] === "string") return path[i];
+function lastKey(path2) {
+  for (let i = path2.length - 1; i >= 0; i--) if (typeof path2[i] === "string") return path2[i];
   return "";
 }
 function describeValue(value) {
@@ -56465,32 +57298,32 @@ function describeValue(value) {
       return String(value);
   }
 }
-function valueAt(data, path) {
+function valueAt(data, path2) {
   let v = data;
-  for (const p of path) {
+  for (const p of path2) {
     if (v === null || typeof v !== "object") return void 0;
     v = v[p];
   }
   return v;
 }
-function issuesToProblems(file2, schema, error63, data, lines, prefix = []) {
+function issuesToProblems(file2, schema, error63, data, lines2, prefix = []) {
   const out = [];
   for (const issue3 of error63.issues) {
-    const path = [...prefix, ...issue3.path];
+    const path2 = [...prefix, ...issue3.path];
     const local = issue3.path;
-    const key2 = lastKey(path);
-    const hint = (typeof path[path.length - 1] === "number" ? HINTS[`${key2}[]`] : void 0) ?? HINTS[key2];
+    const key2 = lastKey(path2);
+    const hint = (typeof path2[path2.length - 1] === "number" ? HINTS[`${key2}[]`] : void 0) ?? HINTS[key2];
     const value = valueAt(data, local);
-    const at = lines.lineOf(path);
+    const at = lines2.lineOf(path2);
     const add = (code, message) => out.push(problem(file2, at, code, message));
     switch (issue3.code) {
       case "invalid_type": {
         if (value === void 0) {
-          const parent = pathText(path.slice(0, -1));
-          const where = path.length > 1 ? ` in ${parent}` : "";
+          const parent = pathText(path2.slice(0, -1));
+          const where = path2.length > 1 ? ` in ${parent}` : "";
           add("field-missing", `missing required key "${key2}"${where}${hint ? `: ${hint}` : ""}`);
         } else {
-          add("field-type", `${pathText(path)} is ${describeValue(value)}; it must be ${hint ?? issue3.expected}`);
+          add("field-type", `${pathText(path2)} is ${describeValue(value)}; it must be ${hint ?? issue3.expected}`);
         }
         break;
       }
@@ -56499,30 +57332,30 @@ function issuesToProblems(file2, schema, error63, data, lines, prefix = []) {
       case "too_small":
       case "too_big": {
         if (issue3.code === "too_small" && typeof value === "string" && value.length === 0) {
-          add("field-value", `${pathText(path)} is empty; it must be ${hint ?? "filled in"}`);
+          add("field-value", `${pathText(path2)} is empty; it must be ${hint ?? "filled in"}`);
         } else if (issue3.code === "too_small" && Array.isArray(value)) {
-          add("field-value", `${pathText(path)} is empty; it must be ${hint ?? "a non-empty list"}`);
+          add("field-value", `${pathText(path2)} is empty; it must be ${hint ?? "a non-empty list"}`);
         } else if (issue3.code === "invalid_value") {
           const options = issue3.values.map(String);
           add(
             "field-value",
-            `${pathText(path)} is ${describeValue(value)}; it must be one of ${options.join(", ")}${typeof value === "string" ? didYouMean(value, options) : ""}`
+            `${pathText(path2)} is ${describeValue(value)}; it must be one of ${options.join(", ")}${typeof value === "string" ? didYouMean(value, options) : ""}`
           );
         } else {
-          add("field-value", `${pathText(path)} is ${describeValue(value)}; it must be ${hint ?? issue3.message}`);
+          add("field-value", `${pathText(path2)} is ${describeValue(value)}; it must be ${hint ?? issue3.message}`);
         }
         break;
       }
       case "unrecognized_keys": {
         const known = keysAt(schema, local, data);
         for (const k of issue3.keys) {
-          const keyPath = [...path, k];
+          const keyPath = [...path2, k];
           out.push(
             problem(
               file2,
-              lines.lineOf(keyPath),
+              lines2.lineOf(keyPath),
               "field-unknown",
-              `unknown key "${k}"${path.length ? ` in ${pathText(path)}` : ""}${didYouMean(k, known) || (path.length === 0 ? "; put keys of your own under metadata:" : `; use one of ${known.join(", ")}`)}`
+              `unknown key "${k}"${path2.length ? ` in ${pathText(path2)}` : ""}${didYouMean(k, known) || (path2.length === 0 ? "; put keys of your own under metadata:" : `; use one of ${known.join(", ")}`)}`
             )
           );
         }
@@ -56531,33 +57364,33 @@ function issuesToProblems(file2, schema, error63, data, lines, prefix = []) {
       case "invalid_union": {
         if (key2 === "type" && "discriminator" in issue3) {
           if (value === void 0) {
-            add("field-missing", `${pathText(path.slice(0, -1))} has no "type"; it must be one of ${CHECK_TYPES.join(", ")}`);
+            add("field-missing", `${pathText(path2.slice(0, -1))} has no "type"; it must be one of ${CHECK_TYPES.join(", ")}`);
           } else {
             add(
               "unknown-check-type",
-              `${pathText(path)} ${describeValue(value)} is not a verification type${typeof value === "string" ? didYouMean(value, CHECK_TYPES) : ""}; use one of ${CHECK_TYPES.join(", ")}`
+              `${pathText(path2)} ${describeValue(value)} is not a verification type${typeof value === "string" ? didYouMean(value, CHECK_TYPES) : ""}; use one of ${CHECK_TYPES.join(", ")}`
             );
           }
         } else if (key2 === "steps") {
           add(
             "field-value",
-            `${pathText(path)} is not a step; use one of { goto: "/path" }, { click: "selector" }, { fill: "selector", value: "text" }, { press: "selector", key: "Enter" }, { wait_for: "selector" }`
+            `${pathText(path2)} is not a step; use one of { goto: "/path" }, { click: "selector" }, { fill: "selector", value: "text" }, { press: "selector", key: "Enter" }, { wait_for: "selector" }`
           );
         } else {
-          add("field-value", `${pathText(path)} is ${describeValue(value)}; it must be ${hint ?? "valid"}`);
+          add("field-value", `${pathText(path2)} is ${describeValue(value)}; it must be ${hint ?? "valid"}`);
         }
         break;
       }
       default:
-        add("field-value", `${pathText(path)}: ${issue3.message}`);
+        add("field-value", `${pathText(path2)}: ${issue3.message}`);
     }
   }
   return out;
 }
-function keysAt(schema, path, data) {
+function keysAt(schema, path2, data) {
   let node2 = schema;
   let value = data;
-  for (const part of path) {
+  for (const part of path2) {
     node2 = unwrap(node2, value);
     if (!node2) return [];
     const def2 = node2.def;
@@ -56632,7 +57465,11 @@ var HarnessConfigSchema = external_exports.object({
       budget_tokens: external_exports.number().int().min(0).max(2e4).default(500),
       /** Lessons, skills and genes surfaced at most. */
       max_entries: external_exports.number().int().min(0).max(50).default(5)
-    }).strict().default({ budget_tokens: 500, max_entries: 5 })
+    }).strict().default({ budget_tokens: 500, max_entries: 5 }),
+    spike: external_exports.object({
+      /** The agent that runs spikes, when it is not the repository's `agent` (a repository whose plans are all scripts). */
+      agent: external_exports.enum(["claude", "command"]).optional()
+    }).strict().optional()
   }).strict().default({
     capture: { enabled: true, max_per_phase: 20 },
     reflect: { on_phase: false, on_spec: true, min_weight: 4, min_plans: 2 },
@@ -56742,12 +57579,12 @@ function cycleWithin(graph, component) {
     for (const w of graph.deps[v]) {
       if (!members2.has(w)) continue;
       if (w === start) {
-        const path = [v];
+        const path2 = [v];
         for (let p = v; p !== start; ) {
           p = parent.get(p);
-          path.push(p);
+          path2.push(p);
         }
-        return path.reverse();
+        return path2.reverse();
       }
       if (!parent.has(w)) {
         parent.set(w, v);
@@ -56772,8 +57609,8 @@ function isMachineCheckable(check2) {
 function phaseNumber(id) {
   return Number.parseInt(id, 10);
 }
-function planPhase(planId2) {
-  return planId2.slice(0, planId2.indexOf("-"));
+function planPhase(planId3) {
+  return planId3.slice(0, planId3.indexOf("-"));
 }
 function comparePlanIds(a, b) {
   const [pa, na] = a.split("-").map(Number);
@@ -56807,27 +57644,27 @@ function normalizeRepoPath(value) {
 function parsePlan(file2, text, phase, reading = {}) {
   const fm = parseFrontmatter(file2, text);
   if (!fm.ok) return { problems: fm.problems };
-  let { data, lines } = fm.frontmatter;
+  let { data, lines: lines2 } = fm.frontmatter;
   const { body, bodyLine } = fm.frontmatter;
   const dialect = reading.dialects?.find((d) => d.matches(data));
   const format = dialect?.name ?? "harness";
-  if (dialect) ({ data, lines } = dialect.toHarness(data, lines, body));
-  const problems = [...checkGlobs(file2, data, lines), ...checkCheckPaths(file2, data.must_pass, lines, ["must_pass"])];
+  if (dialect) ({ data, lines: lines2 } = dialect.toHarness(data, lines2, body));
+  const problems = [...checkGlobs(file2, data, lines2), ...checkCheckPaths(file2, data.must_pass, lines2, ["must_pass"])];
   if (format === "harness" && data.wave !== void 0) {
     problems.push(
-      problem(file2, lines.lineOf(["wave"]), "field-ignored", "wave is ignored: harness orders plans by depends_on", "warning")
+      problem(file2, lines2.lineOf(["wave"]), "field-ignored", "wave is ignored: harness orders plans by depends_on", "warning")
     );
   }
   const claim2 = {
     file: file2,
     phase,
     dependsOn: Array.isArray(data.depends_on) ? data.depends_on.filter((d) => typeof d === "string" && PLAN_ID.test(d)) : [],
-    lines
+    lines: lines2
   };
   if (typeof data.plan_id === "string" && PLAN_ID.test(data.plan_id)) claim2.id = data.plan_id;
   const parsed = PlanFrontmatterSchema.safeParse(data);
   if (!parsed.success) {
-    return { problems: [...problems, ...issuesToProblems(file2, PlanFrontmatterSchema, parsed.error, data, lines)], claim: claim2 };
+    return { problems: [...problems, ...issuesToProblems(file2, PlanFrontmatterSchema, parsed.error, data, lines2)], claim: claim2 };
   }
   const fmData = parsed.data;
   const mustPass = fmData.must_pass.map(normalizeCheck);
@@ -56849,16 +57686,16 @@ function parsePlan(file2, text, phase, reading = {}) {
     bodyLine,
     steps: parseSteps(body, bodyLine),
     format,
-    lines
+    lines: lines2
   };
   if (fmData.agent !== void 0) plan.agent = fmData.agent;
   if (fmData.serve !== void 0) plan.serve = fmData.serve;
   if (fmData.metadata !== void 0) plan.metadata = fmData.metadata;
-  problems.push(...checkChecks(file2, mustPass, lines, ["must_pass"], plan.serve));
-  problems.push(...checkVacuous(file2, plan, lines));
+  problems.push(...checkChecks(file2, mustPass, lines2, ["must_pass"], plan.serve));
+  problems.push(...checkVacuous(file2, plan, lines2));
   return { plan, problems, claim: claim2 };
 }
-function checkGlobs(file2, data, lines) {
+function checkGlobs(file2, data, lines2) {
   const problems = [];
   for (const key2 of ["files_modified", "files_read"]) {
     const globs = data[key2];
@@ -56866,12 +57703,12 @@ function checkGlobs(file2, data, lines) {
     globs.forEach((glob2, i) => {
       if (typeof glob2 !== "string") return;
       const verdict = checkRepoPath(glob2, "glob");
-      if (!verdict.ok) problems.push(problem(file2, lines.lineOf([key2, i]), "path-outside-repo", `${key2}[${i}] "${glob2}" ${verdict.reason}`));
+      if (!verdict.ok) problems.push(problem(file2, lines2.lineOf([key2, i]), "path-outside-repo", `${key2}[${i}] "${glob2}" ${verdict.reason}`));
     });
   }
   return problems;
 }
-function checkCheckPaths(file2, checks, lines, at) {
+function checkCheckPaths(file2, checks, lines2, at) {
   if (!Array.isArray(checks)) return [];
   const problems = [];
   checks.forEach((check2, i) => {
@@ -56882,7 +57719,7 @@ function checkCheckPaths(file2, checks, lines, at) {
       const verdict = checkRepoPath(value, "path");
       if (!verdict.ok) {
         const keyPath = [...at, i, key2];
-        problems.push(problem(file2, lines.lineOf(keyPath), "path-outside-repo", `${pathText(keyPath)} "${value}" ${verdict.reason}`));
+        problems.push(problem(file2, lines2.lineOf(keyPath), "path-outside-repo", `${pathText(keyPath)} "${value}" ${verdict.reason}`));
       }
     }
   });
@@ -56895,12 +57732,12 @@ function normalizeCheck(input2) {
   }
   return input2;
 }
-function checkChecks(file2, checks, lines, at, serve) {
+function checkChecks(file2, checks, lines2, at, serve) {
   const problems = [];
   const seen = /* @__PURE__ */ new Map();
   checks.forEach((check2, i) => {
     const here = [...at, i];
-    const line = (key2) => lines.lineOf(key2 ? [...here, key2] : here);
+    const line = (key2) => lines2.lineOf(key2 ? [...here, key2] : here);
     const first = seen.get(check2.id);
     if (first !== void 0) {
       problems.push(
@@ -56918,7 +57755,7 @@ function checkChecks(file2, checks, lines, at, serve) {
         problems.push(
           problem(
             file2,
-            lines.lineOf([...here, ...key2]),
+            lines2.lineOf([...here, ...key2]),
             "field-value",
             `${pathText([...here, ...key2])} is not a valid regular expression: ${e.message.replace(/^Invalid regular expression: /, "")}`
           )
@@ -56968,33 +57805,33 @@ function checkChecks(file2, checks, lines, at, serve) {
   });
   return problems;
 }
-function checkVacuous(file2, plan, lines) {
+function checkVacuous(file2, plan, lines2) {
   const machine = plan.mustPass.filter(isMachineCheckable);
   if (machine.length > 0) return [];
   const human = plan.mustPass.filter((c) => HUMAN_TYPES.has(c.type));
   if (human.length > 0 && !plan.autonomous) return [];
-  const line = lines.has(["must_pass"]) ? lines.lineOf(["must_pass"]) : lines.lineOf(["plan_id"]);
-  const why = plan.mustPass.length === 0 ? "has no must_pass checks" : human.length > 0 ? "has only human checks but is autonomous: true" : "has only checks that cannot fail";
+  const line = lines2.has(["must_pass"]) ? lines2.lineOf(["must_pass"]) : lines2.lineOf(["plan_id"]);
+  const why2 = plan.mustPass.length === 0 ? "has no must_pass checks" : human.length > 0 ? "has only human checks but is autonomous: true" : "has only checks that cannot fail";
   return [
     problem(
       file2,
       line,
       "vacuous-plan",
-      `plan ${plan.id} ${why}, so it could pass without the work being done; add a machine-checkable check such as { id: tests, type: tests_pass, command: "npm test" }`
+      `plan ${plan.id} ${why2}, so it could pass without the work being done; add a machine-checkable check such as { id: tests, type: tests_pass, command: "npm test" }`
     )
   ];
 }
 var FENCE = /^(```+|~~~+)[ \t]*([A-Za-z0-9_+-]+)[ \t]+step\b[ \t]*(.*)$/;
 function parseSteps(body, bodyLine) {
   const steps = [];
-  const lines = body.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const open3 = FENCE.exec(lines[i]);
+  const lines2 = body.split("\n");
+  for (let i = 0; i < lines2.length; i++) {
+    const open3 = FENCE.exec(lines2[i]);
     if (!open3) continue;
     const fence = open3[1];
     const content = [];
     let j = i + 1;
-    while (j < lines.length && !lines[j].startsWith(fence[0].repeat(fence.length))) content.push(lines[j++]);
+    while (j < lines2.length && !lines2[j].startsWith(fence[0].repeat(fence.length))) content.push(lines2[j++]);
     steps.push({
       title: open3[3].trim() || `Step ${steps.length + 1}`,
       lang: open3[2],
@@ -57012,27 +57849,27 @@ var GOAL = /^\*\*Goal\*\*:?\s*(.+)$/i;
 function parseRoadmap(file2, text) {
   const fm = parseFrontmatter(file2, text, false);
   if (!fm.ok) return { phases: [], line: 1, lines: new LineMap(1), problems: fm.problems };
-  const { data, lines, body, bodyLine } = fm.frontmatter;
+  const { data, lines: lines2, body, bodyLine } = fm.frontmatter;
   const problems = [];
   if (Array.isArray(data.phases)) {
     data.phases.forEach((p, i) => {
-      if (p && typeof p === "object") problems.push(...checkCheckPaths(file2, p.must_pass, lines, ["phases", i, "must_pass"]));
+      if (p && typeof p === "object") problems.push(...checkCheckPaths(file2, p.must_pass, lines2, ["phases", i, "must_pass"]));
     });
   }
   const parsed = RoadmapFrontmatterSchema.safeParse(data);
   if (!parsed.success) {
-    return { phases: [], line: 1, lines, problems: [...problems, ...issuesToProblems(file2, RoadmapFrontmatterSchema, parsed.error, data, lines)] };
+    return { phases: [], line: 1, lines: lines2, problems: [...problems, ...issuesToProblems(file2, RoadmapFrontmatterSchema, parsed.error, data, lines2)] };
   }
   if (parsed.data.phases.length > 0) {
     const phases2 = parsed.data.phases.map((p, i) => {
       const mustPass = p.must_pass.map(normalizeCheck);
-      problems.push(...checkChecks(file2, mustPass, lines, ["phases", i, "must_pass"], p.serve));
-      const phase = { id: p.id, title: p.title, mustPass, line: lines.lineOf(["phases", i]) };
+      problems.push(...checkChecks(file2, mustPass, lines2, ["phases", i, "must_pass"], p.serve));
+      const phase = { id: p.id, title: p.title, mustPass, line: lines2.lineOf(["phases", i]) };
       if (p.goal !== void 0) phase.goal = p.goal;
       if (p.serve !== void 0) phase.serve = p.serve;
       return phase;
     });
-    return { phases: phases2, line: lines.lineOf(["phases"]), lines, problems };
+    return { phases: phases2, line: lines2.lineOf(["phases"]), lines: lines2, problems };
   }
   const phases = [];
   const bodyLines = body.split("\n");
@@ -57055,7 +57892,7 @@ function parseRoadmap(file2, text) {
     }
     phases.push(phase);
   });
-  return { phases, line: 1, lines, problems };
+  return { phases, line: 1, lines: lines2, problems };
 }
 
 // app/engine/core/spec/text.ts
@@ -57318,8 +58155,8 @@ function resolvePhases(roadmap, dirs, plans, problems) {
   return ordered;
 }
 function titleFromDir(dir) {
-  const words = dir.replace(/^\d+[-_]?/, "").replace(/[-_]+/g, " ").trim();
-  return words ? words[0].toUpperCase() + words.slice(1) : `Phase ${dir}`;
+  const words2 = dir.replace(/^\d+[-_]?/, "").replace(/[-_]+/g, " ").trim();
+  return words2 ? words2[0].toUpperCase() + words2.slice(1) : `Phase ${dir}`;
 }
 function checkDependencies(plans, broken, byId, claimed, problems) {
   const claims = [...plans.map((p) => ({ ...p, id: p.id })), ...broken];
@@ -57362,13 +58199,13 @@ function checkDependencies(plans, broken, byId, claimed, problems) {
     if (cycle.length === 1) continue;
     const first = plans[cycle[0]];
     const next = graph.ids[cycle[1]];
-    const path = [...cycle, cycle[0]].map((i) => graph.ids[i]).join(" → ");
+    const path2 = [...cycle, cycle[0]].map((i) => graph.ids[i]).join(" → ");
     problems.push(
       problem(
         first.file,
         first.lines.lineOf(["depends_on", first.dependsOn.indexOf(next)]),
         "cycle",
-        `dependency cycle: ${path} (each depends on the next); remove one of these depends_on entries`
+        `dependency cycle: ${path2} (each depends on the next); remove one of these depends_on entries`
       )
     );
   }
@@ -57403,26 +58240,26 @@ function gsdTitle(body) {
 function slug2(value) {
   return value.toLowerCase().replace(/\.[a-z0-9]+$/, "").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40);
 }
-function fromGsdPlan(data, lines, body) {
+function fromGsdPlan(data, lines2, body) {
   const out = {};
-  const map2 = new LineMap(lines.firstLine);
+  const map2 = new LineMap(lines2.firstLine);
   const phase = gsdPhaseId(data.phase);
   const plan = two(data.plan);
   out.plan_id = phase && plan ? `${phase}-${plan}` : `${String(data.phase)}-${String(data.plan)}`;
-  map2.copy(lines, ["plan"], ["plan_id"]);
+  map2.copy(lines2, ["plan"], ["plan_id"]);
   out.title = typeof data.title === "string" ? data.title : gsdTitle(body) ?? `Plan ${String(out.plan_id)}`;
-  map2.copy(lines, ["title"], ["title"]);
+  map2.copy(lines2, ["title"], ["title"]);
   if (Array.isArray(data.depends_on)) out.depends_on = data.depends_on.map((d) => gsdDependency(d, phase));
   else if (data.depends_on !== void 0) out.depends_on = data.depends_on;
-  map2.copy(lines, ["depends_on"], ["depends_on"]);
+  map2.copy(lines2, ["depends_on"], ["depends_on"]);
   for (const key2 of ["files_modified", "files_read", "autonomous", "requirements", "agent", "timeout_minutes", "checkpoints", "serve", "metadata"]) {
     if (data[key2] !== void 0) {
       out[key2] = data[key2];
-      map2.copy(lines, [key2], [key2]);
+      map2.copy(lines2, [key2], [key2]);
     }
   }
   const mustPass = Array.isArray(data.must_pass) ? [...data.must_pass] : [];
-  if (Array.isArray(data.must_pass)) map2.copy(lines, ["must_pass"], ["must_pass"]);
+  if (Array.isArray(data.must_pass)) map2.copy(lines2, ["must_pass"], ["must_pass"]);
   const mustHaves = data.must_haves ?? {};
   const used = new Set(mustPass.map((c) => String(c?.id)));
   const uniqueId = (wanted) => {
@@ -57433,7 +58270,7 @@ function fromGsdPlan(data, lines, body) {
   };
   if (Array.isArray(mustHaves.truths)) {
     out.truths = mustHaves.truths.map(String);
-    map2.copy(lines, ["must_haves", "truths"], ["truths"]);
+    map2.copy(lines2, ["must_haves", "truths"], ["truths"]);
   }
   if (Array.isArray(mustHaves.artifacts)) {
     mustHaves.artifacts.forEach((a, j) => {
@@ -57448,7 +58285,7 @@ function fromGsdPlan(data, lines, body) {
       if (a?.exports !== void 0) check2.exports = Array.isArray(a.exports) ? a.exports : [a.exports];
       if (a?.contains !== void 0) check2.contains = a.contains;
       mustPass.push(check2);
-      map2.copy(lines, ["must_haves", "artifacts", j], ["must_pass", index]);
+      map2.copy(lines2, ["must_haves", "artifacts", j], ["must_pass", index]);
     });
   }
   if (Array.isArray(mustHaves.key_links)) {
@@ -57463,11 +58300,11 @@ function fromGsdPlan(data, lines, body) {
       if (k?.via !== void 0) check2.via = k.via;
       if (k?.pattern !== void 0) check2.pattern = k.pattern;
       mustPass.push(check2);
-      map2.copy(lines, ["must_haves", "key_links", j], ["must_pass", index]);
+      map2.copy(lines2, ["must_haves", "key_links", j], ["must_pass", index]);
     });
   }
   out.must_pass = mustPass;
-  if (!map2.has(["must_pass"])) map2.copy(lines, ["must_haves"], ["must_pass"]);
+  if (!map2.has(["must_pass"])) map2.copy(lines2, ["must_haves"], ["must_pass"]);
   return { data: out, lines: map2 };
 }
 var GSD_PLAN_DIALECT = { name: "gsd", matches: isGsdPlan, toHarness: fromGsdPlan };
@@ -57497,16 +58334,16 @@ async function readSpecFiles(dir) {
     if (!entry.isFile() || !entry.name.endsWith("PLAN.md")) continue;
     paths.push(relative3(dir, join7(entry.parentPath, entry.name)).split(sep3).join("/"));
   }
-  return paths.map((path) => readCapped(join7(dir, path), path, path.startsWith(PLANS_DIR) ? MAX_PLAN_BYTES : MAX_DOCUMENT_BYTES));
+  return paths.map((path2) => readCapped(join7(dir, path2), path2, path2.startsWith(PLANS_DIR) ? MAX_PLAN_BYTES : MAX_DOCUMENT_BYTES));
 }
-function statOrUndefined(path) {
+function statOrUndefined(path2) {
   try {
-    return statSync(path);
+    return statSync(path2);
   } catch {
     return void 0;
   }
 }
-function readCapped(full, path, max) {
+function readCapped(full, path2, max) {
   const fd = openSync(full, "r");
   try {
     const { size } = fstatSync(fd);
@@ -57518,7 +58355,7 @@ function readCapped(full, path, max) {
       if (read === 0) break;
       offset += read;
     }
-    return { path, bytes: offset === want ? bytes : bytes.subarray(0, offset), size };
+    return { path: path2, bytes: offset === want ? bytes : bytes.subarray(0, offset), size };
   } finally {
     closeSync(fd);
   }
@@ -57561,8 +58398,325 @@ function humanAnswer(given) {
 var import_picomatch = __toESM(require_picomatch2(), 1);
 
 // app/engine/core/graph/glob.ts
+var MAX_BRACE_EXPANSION = 256;
 var PICOMATCH_OPTIONS = Object.freeze({ dot: true, posix: true });
+function hasMagic(glob2) {
+  return /[*?[\]{}()!+@]/.test(glob2);
+}
+function expandBraces(glob2) {
+  const open3 = findBrace(glob2);
+  if (!open3) return [glob2];
+  const { start, end, parts: parts2 } = open3;
+  const out = [];
+  for (const part of parts2) {
+    for (const rest of expandBraces(glob2.slice(0, start) + part + glob2.slice(end + 1))) {
+      out.push(rest);
+      if (out.length >= MAX_BRACE_EXPANSION) return out;
+    }
+  }
+  return out;
+}
+function findBrace(glob2) {
+  for (let i = 0; i < glob2.length; i++) {
+    if (glob2[i] === "\\") {
+      i++;
+      continue;
+    }
+    if (glob2[i] !== "{") continue;
+    let depth = 0;
+    const commas = [];
+    for (let j = i; j < glob2.length; j++) {
+      const c = glob2[j];
+      if (c === "\\") {
+        j++;
+        continue;
+      }
+      if (c === "{") depth++;
+      else if (c === "}") {
+        depth--;
+        if (depth === 0) {
+          const inner = glob2.slice(i + 1, j);
+          if (commas.length > 0) {
+            const parts2 = [];
+            let from = i + 1;
+            for (const c2 of commas) {
+              parts2.push(glob2.slice(from, c2));
+              from = c2 + 1;
+            }
+            parts2.push(glob2.slice(from, j));
+            return { start: i, end: j, parts: parts2 };
+          }
+          const range = /^(-?\d+)\.\.(-?\d+)$/.exec(inner);
+          if (range) {
+            const a = Number(range[1]);
+            const b = Number(range[2]);
+            const step = a <= b ? 1 : -1;
+            const parts2 = [];
+            for (let k = a; parts2.length < MAX_BRACE_EXPANSION; k += step) {
+              parts2.push(String(k));
+              if (k === b) break;
+            }
+            return { start: i, end: j, parts: parts2 };
+          }
+          break;
+        }
+      } else if (c === "," && depth === 1) commas.push(j);
+    }
+  }
+  return void 0;
+}
+function compile2(glob2) {
+  const states = [];
+  const add = () => states.push({ eps: [], edges: [] }) - 1;
+  const start = add();
+  let cur = start;
+  const char = (set2) => {
+    const next = add();
+    states[cur].edges.push({ set: set2, to: next });
+    cur = next;
+  };
+  const loop = (set2) => states[cur].edges.push({ set: set2, to: cur });
+  const segments = glob2.replace(/\/{2,}/g, "/").replace(/\/+$/, "").split("/").map((seg) => /^\*{3,}$/.test(seg) ? "**" : seg).filter((seg, i, all2) => !(seg === "**" && all2[i - 1] === "**"));
+  const trailing = segments.length > 1 && segments[segments.length - 1] === "**";
+  if (trailing) segments.pop();
+  segments.forEach((segment2, s) => {
+    const last = s === segments.length - 1;
+    if (segment2 === "**") {
+      if (segments.length === 1) {
+        loop({ kind: "all" });
+        return;
+      }
+      const skip = add();
+      states[cur].eps.push(skip);
+      const inner = add();
+      states[cur].eps.push(inner);
+      states[inner].edges.push({ set: { kind: "all" }, to: inner });
+      states[inner].edges.push({ set: { kind: "lit", ch: "/" }, to: skip });
+      cur = skip;
+      return;
+    }
+    compileSegment(segment2, char, loop);
+    if (!last) char({ kind: "lit", ch: "/" });
+  });
+  if (trailing) {
+    const after = add();
+    states[cur].eps.push(after);
+    const below = add();
+    states[cur].edges.push({ set: { kind: "lit", ch: "/" }, to: below });
+    states[below].edges.push({ set: { kind: "all" }, to: below });
+    states[below].eps.push(after);
+    cur = after;
+  }
+  return { states, start, accept: cur, closures: states.map((_, s) => closure(states, s)) };
+}
+function compileSegment(segment2, char, loop) {
+  let from = 0;
+  if (segment2.startsWith("**")) {
+    loop({ kind: "all" });
+    while (segment2[from] === "*") from++;
+  }
+  for (let i = from; i < segment2.length; i++) {
+    const c = segment2[i];
+    if (c === "\\" && i + 1 < segment2.length) {
+      char({ kind: "lit", ch: segment2[++i] });
+    } else if (c === "*") {
+      while (segment2[i + 1] === "*") i++;
+      loop({ kind: "any" });
+    } else if (c === "?") {
+      char({ kind: "any" });
+    } else if (c === "[") {
+      const parsed = parseClass(segment2, i);
+      if (!parsed) {
+        char({ kind: "lit", ch: c });
+        continue;
+      }
+      char(parsed.set);
+      i = parsed.end;
+    } else if ("!+@".includes(c) && segment2[i + 1] === "(") {
+      const close = segment2.indexOf(")", i);
+      loop({ kind: "any" });
+      i = close === -1 ? segment2.length : close;
+    } else if (c === "(" || c === ")" || c === "|") {
+      loop({ kind: "any" });
+    } else {
+      char({ kind: "lit", ch: c });
+    }
+  }
+}
+function parseClass(segment2, open3) {
+  let i = open3 + 1;
+  let negated = false;
+  if (segment2[i] === "!" || segment2[i] === "^") {
+    negated = true;
+    i++;
+  }
+  const ranges = [];
+  let first = true;
+  for (; i < segment2.length; i++) {
+    const c = segment2[i];
+    if (c === "]" && !first) return { set: { kind: "class", negated, ranges }, end: i };
+    first = false;
+    if (c === "[" && segment2[i + 1] === ":") {
+      const close = segment2.indexOf(":]", i);
+      if (close !== -1) {
+        ranges.push(...posixClass(segment2.slice(i + 2, close)));
+        i = close + 1;
+        continue;
+      }
+    }
+    let lo = c.codePointAt(0);
+    if (c === "\\" && i + 1 < segment2.length) lo = segment2[++i].codePointAt(0);
+    if (segment2[i + 1] === "-" && segment2[i + 2] !== void 0 && segment2[i + 2] !== "]") {
+      const hi = segment2[i + 2].codePointAt(0);
+      ranges.push([Math.min(lo, hi), Math.max(lo, hi)]);
+      i += 2;
+    } else ranges.push([lo, lo]);
+  }
+  return void 0;
+}
+function posixClass(name2) {
+  const r = (a, b) => [a.codePointAt(0), b.codePointAt(0)];
+  switch (name2) {
+    case "alpha":
+      return [r("a", "z"), r("A", "Z")];
+    case "digit":
+      return [r("0", "9")];
+    case "alnum":
+      return [r("a", "z"), r("A", "Z"), r("0", "9")];
+    case "upper":
+      return [r("A", "Z")];
+    case "lower":
+      return [r("a", "z")];
+    default:
+      return [[32, 126]];
+  }
+}
 var SLASH = "/".codePointAt(0);
+function contains(set2, cp) {
+  switch (set2.kind) {
+    case "lit":
+      return set2.ch.codePointAt(0) === cp;
+    case "any":
+      return cp !== SLASH;
+    case "all":
+      return true;
+    case "class": {
+      if (cp === SLASH) return false;
+      const inside2 = set2.ranges.some(([lo, hi]) => cp >= lo && cp <= hi);
+      return set2.negated ? !inside2 : inside2;
+    }
+  }
+}
+function intersects(a, b) {
+  if (a.kind === "lit") return contains(b, a.ch.codePointAt(0));
+  if (b.kind === "lit") return contains(a, b.ch.codePointAt(0));
+  if (a.kind !== "class" && b.kind !== "class") return true;
+  if (a.kind === "class" && b.kind === "class") {
+    if (a.negated && b.negated) return true;
+    const [pos, other] = a.negated ? [b, a] : [a, b];
+    for (const [lo, hi] of pos.ranges) {
+      for (let cp = lo; cp <= hi; cp++) if (contains(pos, cp) && contains(other, cp)) return true;
+      if (hi - lo > 4096) return true;
+    }
+    return false;
+  }
+  const cls = a.kind === "class" ? a : b;
+  if (cls.negated) return true;
+  return cls.ranges.some(([lo, hi]) => lo !== SLASH || hi !== SLASH);
+}
+function closure(states, seed) {
+  const seen = /* @__PURE__ */ new Set([seed]);
+  const stack = [seed];
+  while (stack.length) {
+    const s = stack.pop();
+    for (const t of states[s].eps) {
+      if (!seen.has(t)) {
+        seen.add(t);
+        stack.push(t);
+      }
+    }
+  }
+  return [...seen];
+}
+function automatonOf(glob2) {
+  return expandBraces(normalizeGlob(glob2)).map(compile2);
+}
+var cache = /* @__PURE__ */ new Map();
+function cached2(glob2) {
+  let a = cache.get(glob2);
+  if (!a) {
+    if (cache.size > 1e4) cache.clear();
+    a = automatonOf(glob2);
+    cache.set(glob2, a);
+  }
+  return a;
+}
+function globsOverlap(a, b) {
+  const plainA = !hasMagic(a);
+  const plainB = !hasMagic(b);
+  if (plainA && plainB) return normalize(a) === normalize(b);
+  if (plainA && !a.includes("\\")) return cached2(b).some((y) => accepts(y, normalize(a)));
+  if (plainB && !b.includes("\\")) return cached2(a).some((x) => accepts(x, normalize(b)));
+  for (const x of cached2(a)) for (const y of cached2(b)) if (productNonEmpty(x, y)) return true;
+  return false;
+}
+function accepts(a, path2) {
+  let current = a.closures[a.start];
+  const mark = new Int32Array(a.states.length).fill(-1);
+  for (let k = 0; k < path2.length; k++) {
+    const cp = path2.charCodeAt(k);
+    const next = [];
+    for (const s of current) {
+      for (const e of a.states[s].edges) {
+        if (!contains(e.set, cp)) continue;
+        for (const t of a.closures[e.to]) {
+          if (mark[t] !== k) {
+            mark[t] = k;
+            next.push(t);
+          }
+        }
+      }
+    }
+    if (next.length === 0) return false;
+    current = next;
+  }
+  return current.includes(a.accept);
+}
+function normalize(path2) {
+  return normalizeGlob(path2).replace(/\/+$/, "");
+}
+function normalizeGlob(glob2) {
+  return glob2.replace(/^(\.\/)+/, "").replace(/\/{2,}/g, "/");
+}
+function productNonEmpty(x, y) {
+  const width = y.states.length;
+  const seen = new Uint8Array(x.states.length * width);
+  const queue = [];
+  const visit2 = (i0, j0) => {
+    for (const i of x.closures[i0]) {
+      for (const j of y.closures[j0]) {
+        const key2 = i * width + j;
+        if (!seen[key2]) {
+          seen[key2] = 1;
+          queue.push(key2);
+        }
+      }
+    }
+  };
+  visit2(x.start, y.start);
+  for (let head = 0; head < queue.length; head++) {
+    const key2 = queue[head];
+    const i = Math.floor(key2 / width);
+    const j = key2 - i * width;
+    if (i === x.accept && j === y.accept) return true;
+    for (const e of x.states[i].edges) {
+      for (const f of y.states[j].edges) {
+        if (!seen[e.to * width + f.to] && intersects(e.set, f.set)) visit2(e.to, f.to);
+      }
+    }
+  }
+  return false;
+}
 
 // app/engine/core/run/deviations.ts
 function undeclaredWrites(changed, filesModified, ignore = []) {
@@ -57595,9 +58749,9 @@ function stripAnsi(text) {
   return text.replace(ANSI, "");
 }
 function tail(text, maxLines = 12, maxChars = 500) {
-  const lines = stripAnsi(text).replace(/\s+$/, "").split(/\r?\n/);
-  let out = lines.slice(-maxLines).join("\n");
-  const cut = lines.length > maxLines || out.length > maxChars;
+  const lines2 = stripAnsi(text).replace(/\s+$/, "").split(/\r?\n/);
+  let out = lines2.slice(-maxLines).join("\n");
+  const cut = lines2.length > maxLines || out.length > maxChars;
   if (out.length > maxChars) out = out.slice(out.length - maxChars);
   return cut ? `…${out}` : out;
 }
@@ -57618,28 +58772,28 @@ ${tail(out)}`;
 }
 
 // app/engine/core/verify/json-subset.ts
-function jsonSubset(expected, actual, path = "$") {
+function jsonSubset(expected, actual, path2 = "$") {
   if (Array.isArray(expected)) {
-    if (!Array.isArray(actual)) return `${path}: expected an array, got ${describe3(actual)}`;
+    if (!Array.isArray(actual)) return `${path2}: expected an array, got ${describe3(actual)}`;
     const used = /* @__PURE__ */ new Set();
     for (let i = 0; i < expected.length; i++) {
       const at = actual.findIndex((a, j) => !used.has(j) && jsonSubset(expected[i], a) === void 0);
-      if (at < 0) return `${path}: no element matches ${describe3(expected[i])}`;
+      if (at < 0) return `${path2}: no element matches ${describe3(expected[i])}`;
       used.add(at);
     }
     return void 0;
   }
   if (expected !== null && typeof expected === "object") {
-    if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return `${path}: expected an object, got ${describe3(actual)}`;
+    if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return `${path2}: expected an object, got ${describe3(actual)}`;
     for (const [key2, value] of Object.entries(expected)) {
-      const sub = /^[A-Za-z_$][\w$]*$/.test(key2) ? `${path}.${key2}` : `${path}[${JSON.stringify(key2)}]`;
+      const sub = /^[A-Za-z_$][\w$]*$/.test(key2) ? `${path2}.${key2}` : `${path2}[${JSON.stringify(key2)}]`;
       if (!(key2 in actual)) return `${sub}: missing`;
       const diff = jsonSubset(value, actual[key2], sub);
       if (diff !== void 0) return diff;
     }
     return void 0;
   }
-  return expected === actual ? void 0 : `${path}: expected ${describe3(expected)}, got ${describe3(actual)}`;
+  return expected === actual ? void 0 : `${path2}: expected ${describe3(expected)}, got ${describe3(actual)}`;
 }
 function describe3(value) {
   const s = value === void 0 ? "undefined" : JSON.stringify(value);
@@ -57674,11 +58828,11 @@ async function checkApiResponse(check2, ports, ctx, timeoutMs) {
   const res = await ports.http(target.url, { method, headers, body, timeoutMs });
   const seen = `${method} ${target.url} → ${res.status}`;
   const shown = res.body.trim() === "" ? "empty body" : `body ${quote(res.body.trim(), 160)}`;
-  const { status, body_contains: contains, json: json2 } = check2.expect;
+  const { status, body_contains: contains2, json: json2 } = check2.expect;
   if (status !== void 0 ? res.status !== status : res.status < 200 || res.status > 299) {
     return fail2(`${seen}, expected ${status ?? "a 2xx status"}; ${shown}`);
   }
-  if (contains !== void 0 && !res.body.includes(contains)) return fail2(`${seen}; ${shown} does not contain ${quote(contains)}`);
+  if (contains2 !== void 0 && !res.body.includes(contains2)) return fail2(`${seen}; ${shown} does not contain ${quote(contains2)}`);
   if (json2 !== void 0) {
     let parsed;
     try {
@@ -57744,8 +58898,8 @@ var BY_EXTENSION = {
   sql: "sql",
   lua: "sql"
 };
-function languageOf(path) {
-  const base2 = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+function languageOf(path2) {
+  const base2 = path2.slice(path2.lastIndexOf("/") + 1).toLowerCase();
   if (base2 === "dockerfile" || base2 === "makefile") return "hash";
   const dot = base2.lastIndexOf(".");
   return dot < 0 ? "text" : BY_EXTENSION[base2.slice(dot + 1)] ?? "text";
@@ -57878,7 +59032,7 @@ function objectKeys(text, open3) {
   const close = matchingBracket(text, open3);
   if (close < 0) return [];
   const body = text.slice(open3 + 1, close);
-  const parts = [];
+  const parts2 = [];
   let depth = 0;
   let start = 0;
   for (let i = 0; i < body.length; i++) {
@@ -57886,12 +59040,12 @@ function objectKeys(text, open3) {
     if ("{[(".includes(c)) depth++;
     else if ("}])".includes(c)) depth--;
     else if (c === "," && depth === 0) {
-      parts.push(body.slice(start, i));
+      parts2.push(body.slice(start, i));
       start = i + 1;
     }
   }
-  parts.push(body.slice(start));
-  return parts.map((p) => /^\s*(?:async\s+|get\s+|set\s+|\*\s*)?['"]?([A-Za-z_$][\w$]*)['"]?/.exec(p)?.[1]).filter((k) => k !== void 0);
+  parts2.push(body.slice(start));
+  return parts2.map((p) => /^\s*(?:async\s+|get\s+|set\s+|\*\s*)?['"]?([A-Za-z_$][\w$]*)['"]?/.exec(p)?.[1]).filter((k) => k !== void 0);
 }
 function jsExports(text) {
   const t = stripComments(text, "js", { strings: true });
@@ -57982,9 +59136,9 @@ function declares(text, lang, name2) {
 }
 
 // app/engine/core/verify/module-paths.ts
-function normalizePath(path) {
+function normalizePath(path2) {
   const out = [];
-  for (const part of path.split("/")) {
+  for (const part of path2.split("/")) {
     if (part === "" || part === ".") continue;
     if (part === "..") {
       if (out.length === 0) return void 0;
@@ -57993,20 +59147,20 @@ function normalizePath(path) {
   }
   return out.join("/");
 }
-function dirnameOf(path) {
-  const i = path.lastIndexOf("/");
-  return i < 0 ? "" : path.slice(0, i);
+function dirnameOf(path2) {
+  const i = path2.lastIndexOf("/");
+  return i < 0 ? "" : path2.slice(0, i);
 }
 var SOURCE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte", ".py", ".json"];
 var EXTENSION = /\.(?:[cm]?[jt]sx?|vue|svelte|py|json)$/;
-function moduleKey(path) {
-  return path.replace(EXTENSION, "").replace(/\/(?:index|__init__)$/, "");
+function moduleKey(path2) {
+  return path2.replace(EXTENSION, "").replace(/\/(?:index|__init__)$/, "");
 }
 function candidates(base2) {
-  const stem = base2.replace(/\.(?:[cm]?js|jsx)$/, "");
+  const stem2 = base2.replace(/\.(?:[cm]?js|jsx)$/, "");
   return [
     base2,
-    ...SOURCE_EXTENSIONS.map((e) => stem + e),
+    ...SOURCE_EXTENSIONS.map((e) => stem2 + e),
     ...SOURCE_EXTENSIONS.map((e) => `${base2}/index${e}`),
     `${base2}/__init__.py`
   ];
@@ -58018,8 +59172,8 @@ async function resolveModule(fromFile, specifier, ports) {
   for (const c of candidates(base2)) if (await ports.exists(c) === "file") return c;
   return void 0;
 }
-async function existingModule(path, ports) {
-  const base2 = normalizePath(path);
+async function existingModule(path2, ports) {
+  const base2 = normalizePath(path2);
   if (base2 === void 0) return void 0;
   if (await ports.exists(base2) !== void 0) return base2;
   for (const c of candidates(base2).slice(1)) if (await ports.exists(c) === "file") return c;
@@ -58102,16 +59256,16 @@ function emptyBodies(text, lang) {
   return out;
 }
 function emptyPythonBodies(text) {
-  const lines = stripComments(text, "py").split("\n");
+  const lines2 = stripComments(text, "py").split("\n");
   const out = [];
-  lines.forEach((line, i) => {
+  lines2.forEach((line, i) => {
     const m = /^([ \t]*)(?:async\s+)?def\s+(\w+)\s*\(.*\)[^:]*:\s*(.*)$/.exec(line);
     if (!m) return;
     const indent = m[1].length;
     const body = m[3].trim() !== "" ? [m[3].trim()] : [];
     if (body.length === 0) {
-      for (let j = i + 1; j < lines.length; j++) {
-        const l = lines[j];
+      for (let j = i + 1; j < lines2.length; j++) {
+        const l = lines2[j];
         if (l.trim() === "") continue;
         if (l.length - l.trimStart().length <= indent) break;
         body.push(l.trim());
@@ -58135,12 +59289,12 @@ function stubMarkers(text, lang) {
 // app/engine/core/verify/check-artifact.ts
 var DEFAULT_MIN_LINES = 3;
 var MAX_STAR_DEPTH = 4;
-async function exportedNames(path, text, ports, depth = 0) {
-  const lang = languageOf(path);
+async function exportedNames(path2, text, ports, depth = 0) {
+  const lang = languageOf(path2);
   const found = exportsOf(text, lang);
   if (depth < MAX_STAR_DEPTH) {
     for (const spec of found.starFrom) {
-      const target = await resolveModule(path, spec, ports);
+      const target = await resolveModule(path2, spec, ports);
       const targetText = target === void 0 ? void 0 : await ports.readFile(target);
       if (target === void 0 || targetText === void 0) continue;
       const inner = await exportedNames(target, targetText, ports, depth + 1);
@@ -58156,9 +59310,9 @@ async function checkArtifact(check2, ports) {
   const problems = [];
   const seen = [];
   const min = check2.min_lines ?? DEFAULT_MIN_LINES;
-  const lines = substantiveLines(text, lang);
-  if (lines < min) problems.push(`${lines} substantive lines, fewer than ${min}`);
-  else seen.push(`${lines} substantive lines (min ${min})`);
+  const lines2 = substantiveLines(text, lang);
+  if (lines2 < min) problems.push(`${lines2} substantive lines, fewer than ${min}`);
+  else seen.push(`${lines2} substantive lines (min ${min})`);
   if (check2.exports !== void 0 && check2.exports.length > 0) {
     const { names, known } = await exportedNames(check2.path, text, ports);
     const missing = check2.exports.filter((name2) => known ? !names.has(name2) : !declares(text, lang, name2));
@@ -58602,11 +59756,11 @@ function statusOf(results, problems) {
   if (problems.length > 0 || results.some((r) => r.status === "fail")) return "fail";
   return results.some((r) => r.status === "human") ? "human" : "pass";
 }
-function finish2(level, id, spec, startedAt, results, problems, clock) {
-  if (results.length === 0 && problems.length === 0) problems.push(`no checks to run: a ${level} cannot be verified by nothing; add must_pass checks`);
+function finish2(level2, id, spec, startedAt, results, problems, clock) {
+  if (results.length === 0 && problems.length === 0) problems.push(`no checks to run: a ${level2} cannot be verified by nothing; add must_pass checks`);
   const finishedAt = clock.now();
   return {
-    level,
+    level: level2,
     id,
     ...spec === void 0 ? {} : { spec },
     status: statusOf(results, problems),
@@ -58648,15 +59802,15 @@ function key(result) {
 function verificationFailure(report) {
   const what = report.level === "plan" ? `plan ${report.id}` : `phase ${report.id}`;
   const failed2 = report.results.filter((r) => r.status === "fail");
-  const parts = [];
+  const parts2 = [];
   if (failed2.length > 0) {
     const reasons = failed2.map((r) => `${key(r)} (${r.evidence.split("\n")[0]})`);
-    parts.push(`${failed2.length} check${failed2.length === 1 ? "" : "s"} failed: ${reasons.join("; ")}`);
+    parts2.push(`${failed2.length} check${failed2.length === 1 ? "" : "s"} failed: ${reasons.join("; ")}`);
   }
-  parts.push(...report.problems);
+  parts2.push(...report.problems);
   const waiting = report.results.filter((r) => r.status === "human");
-  if (parts.length === 0 && waiting.length > 0) parts.push(`${waiting.length} human check${waiting.length === 1 ? "" : "s"} not approved: ${waiting.map(key).join(", ")}`);
-  return `${what} did not pass verification: ${parts.join("; ") || "no reason given"}`;
+  if (parts2.length === 0 && waiting.length > 0) parts2.push(`${waiting.length} human check${waiting.length === 1 ? "" : "s"} not approved: ${waiting.map(key).join(", ")}`);
+  return `${what} did not pass verification: ${parts2.join("; ") || "no reason given"}`;
 }
 
 // app/engine/lifecycle/assignment.ts
@@ -58673,7 +59827,8 @@ function assignTask(a) {
     resume: a.resume,
     worktree: a.worktree,
     prompt: a.prompt,
-    timeout_minutes: a.plan.timeoutMinutes
+    timeout_minutes: a.plan.timeoutMinutes,
+    ...a.knowledge && a.knowledge.length > 0 ? { knowledge: a.knowledge.map((k) => ({ ...k })) } : {}
   };
 }
 
@@ -58725,7 +59880,16 @@ async function runAgent(run2, ports) {
   };
   try {
     const context3 = {
-      task: assignTask({ session, spec: run2.spec, plan, resume: run2.resume, worktree: ports.workspace.root, prompt: await run2.prompt(), at: clock.now() }),
+      task: assignTask({
+        session,
+        spec: run2.spec,
+        plan,
+        resume: run2.resume,
+        worktree: ports.workspace.root,
+        prompt: await run2.prompt(),
+        at: clock.now(),
+        ...run2.knowledge ? { knowledge: run2.knowledge } : {}
+      }),
       plan,
       spec: run2.spec,
       base: run2.base,
@@ -58762,28 +59926,28 @@ async function runAgent(run2, ports) {
 var MAX_HUMAN_ROUNDS = 5;
 var UnknownHumanCheckError = class extends HarnessError {
 };
-async function verifyWithPeople(level, ports) {
+async function verifyWithPeople(level2, ports) {
   const { answers: answers2, progress, clock } = ports;
-  const known = await standingAnswers(level, answers2);
+  const known = await standingAnswers(level2, answers2);
   let verifyMs = 0;
   const once = async () => {
     const started = clock.monotonic();
     const open3 = ports.verifyPorts();
     try {
-      return await level.run(open3, { answers: known, onResult: (result) => void progress.event({ kind: "check", result }) });
+      return await level2.run(open3, { answers: known, onResult: (result) => void progress.event({ kind: "check", result }) });
     } finally {
       await open3.close();
       verifyMs += clock.monotonic() - started;
     }
   };
-  return progress.stage(level.title, async () => {
+  return progress.stage(level2.title, async () => {
     for (let round = 0; ; round++) {
       const report = await once();
       if (report.status !== "human" || round >= MAX_HUMAN_ROUNDS) return { report, verifyMs };
       for (const result of report.results.filter((r) => r.status === "human")) {
         const key2 = keyOf(result);
         if (known[key2]) continue;
-        const question = humanCheckQuestion(refOf(level, key2));
+        const question = humanCheckQuestion(refOf(level2, key2));
         const given = await answers2.ask(question, "verification");
         if (!given) return { report, waiting: question, verifyMs };
         known[key2] = humanAnswer(given);
@@ -58794,19 +59958,19 @@ async function verifyWithPeople(level, ports) {
 function keyOf(result) {
   return result.plan === void 0 ? result.id : `${result.plan}/${result.id}`;
 }
-function refOf(level, key2) {
-  const ref = level.humanChecks.find((h) => h.key === key2);
+function refOf(level2, key2) {
+  const ref = level2.humanChecks.find((h) => h.key === key2);
   if (!ref) throw new UnknownHumanCheckError(`check ${key2} waits for a person but is no human check of this level`);
   return ref;
 }
-async function standingAnswers(level, answers2) {
+async function standingAnswers(level2, answers2) {
   const known = {};
   let since;
-  for (const ref of level.humanChecks) {
+  for (const ref of level2.humanChecks) {
     const given = answers2.given(humanCheckpointId(ref.key));
     if (!given) continue;
-    if (given.at !== void 0 && level.since) {
-      since ??= await level.since();
+    if (given.at !== void 0 && level2.since) {
+      since ??= await level2.since();
       if (Date.parse(given.at) < since.getTime()) continue;
     }
     known[ref.key] = humanAnswer(given);
@@ -58934,13 +60098,13 @@ async function groupAlive(pgid) {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat3;
+    let stat5;
     try {
-      stat3 = await readFile2(`/proc/${entry}/stat`, "utf8");
+      stat5 = await readFile2(`/proc/${entry}/stat`, "utf8");
     } catch {
       continue;
     }
-    const [state, , pgrp] = stat3.slice(stat3.lastIndexOf(")") + 2).split(" ");
+    const [state, , pgrp] = stat5.slice(stat5.lastIndexOf(")") + 2).split(" ");
     if (state !== "Z" && state !== "X" && Number(pgrp) === pgid) return true;
   }
   return false;
@@ -59155,13 +60319,13 @@ var LazyBrowser = class {
 import { readFile as readFile3, realpath, stat as stat2 } from "node:fs/promises";
 import { isAbsolute as isAbsolute2, relative as relative4, resolve, sep as sep4 } from "node:path";
 var PathEscapeError = class extends HarnessError {
-  constructor(path, how) {
-    super(`${path} is outside the checkout (${how}); checks may only read files under the repository root`);
+  constructor(path2, how) {
+    super(`${path2} is outside the checkout (${how}); checks may only read files under the repository root`);
   }
 };
 var MAX_CHECK_FILE_BYTES = 16 * 1024 * 1024;
-function inside(root, path) {
-  const rel = relative4(root, path);
+function inside(root, path2) {
+  const rel = relative4(root, path2);
   return rel === "" || !rel.startsWith(`..${sep4}`) && rel !== ".." && !isAbsolute2(rel);
 }
 function isMissing2(e) {
@@ -59175,12 +60339,12 @@ var ConfinedFiles = class {
   root;
   realRoot;
   /** The real absolute path, undefined when nothing is there; throws PathEscapeError. */
-  async resolve(path) {
-    if (isAbsolute2(path)) throw new PathEscapeError(path, "an absolute path");
+  async resolve(path2) {
+    if (isAbsolute2(path2)) throw new PathEscapeError(path2, "an absolute path");
     this.realRoot ??= realpath(this.root);
     const root = await this.realRoot;
-    const lexical = resolve(root, path);
-    if (!inside(root, lexical)) throw new PathEscapeError(path, "it climbs out with ..");
+    const lexical = resolve(root, path2);
+    if (!inside(root, lexical)) throw new PathEscapeError(path2, "it climbs out with ..");
     let real;
     try {
       real = await realpath(lexical);
@@ -59188,30 +60352,30 @@ var ConfinedFiles = class {
       if (isMissing2(e)) return void 0;
       throw e;
     }
-    if (!inside(root, real)) throw new PathEscapeError(path, "a symbolic link leads out");
+    if (!inside(root, real)) throw new PathEscapeError(path2, "a symbolic link leads out");
     return real;
   }
-  async exists(path) {
-    const real = await this.resolve(path);
+  async exists(path2) {
+    const real = await this.resolve(path2);
     if (real === void 0) return void 0;
     const s = await stat2(real);
     return s.isDirectory() ? "directory" : "file";
   }
-  async readFile(path) {
-    const real = await this.resolve(path);
+  async readFile(path2) {
+    const real = await this.resolve(path2);
     if (real === void 0) return void 0;
     const s = await stat2(real);
     if (s.isDirectory()) return void 0;
-    if (!s.isFile()) throw new Error(`${path} is not a regular file`);
+    if (!s.isFile()) throw new Error(`${path2} is not a regular file`);
     if (s.size > MAX_CHECK_FILE_BYTES) {
-      throw new Error(`${path} is ${s.size} bytes, over the ${MAX_CHECK_FILE_BYTES}-byte limit for files a check reads`);
+      throw new Error(`${path2} is ${s.size} bytes, over the ${MAX_CHECK_FILE_BYTES}-byte limit for files a check reads`);
     }
     return readFile3(real, "utf8");
   }
   /** An existing directory under the root, for a command's cwd. */
-  async directory(path) {
-    const real = await this.resolve(path ?? ".");
-    if (real === void 0 || !(await stat2(real)).isDirectory()) throw new Error(`cwd ${path} is not a directory in the checkout`);
+  async directory(path2) {
+    const real = await this.resolve(path2 ?? ".");
+    if (real === void 0 || !(await stat2(real)).isDirectory()) throw new Error(`cwd ${path2} is not a directory in the checkout`);
     return real;
   }
 };
@@ -59267,8 +60431,8 @@ function freePort() {
   });
 }
 function lastLines(text, n2 = 8) {
-  const lines = text.trim().split("\n");
-  return lines.slice(-n2).join("\n");
+  const lines2 = text.trim().split("\n");
+  return lines2.slice(-n2).join("\n");
 }
 function sleep(ms) {
   return new Promise((resolve3) => setTimeout(resolve3, ms));
@@ -59350,8 +60514,8 @@ function localVerifyPorts(root, options = {}) {
   const servers = /* @__PURE__ */ new Set();
   return {
     root: absRoot,
-    readFile: (path) => files.readFile(path),
-    exists: (path) => files.exists(path),
+    readFile: (path2) => files.readFile(path2),
+    exists: (path2) => files.exists(path2),
     async exec(command2, execOptions) {
       const cwd = await files.directory(execOptions.cwd);
       return runShell(command2, { cwd, timeoutMs: execOptions.timeoutMs, env: { ...options.env, ...execOptions.env }, maxOutputBytes: options.maxOutputBytes });
@@ -59421,7 +60585,7 @@ function checkpointComment(plan, checkpoint) {
 …(cut)` : checkpoint.prompt;
   const prompt = cut.replace(/<!--/g, "&lt;!--");
   const from = checkpoint.source ? `, from "${checkpoint.source}"` : "";
-  const lines = [
+  const lines2 = [
     checkpointMarker(plan, checkpoint.id),
     `**Plan ${plan} waits for a person** at checkpoint \`${checkpoint.id}\` (${checkpoint.kind}${from}).`,
     "",
@@ -59429,15 +60593,15 @@ function checkpointComment(plan, checkpoint) {
     ""
   ];
   if (checkpoint.kind === "verification") {
-    lines.push(
+    lines2.push(
       `Approve with \`/harness respond ${plan} approve\` (or the Approve button of the plan's check run), or reject with \`/harness respond ${plan} reject <why>\`.`
     );
   } else {
-    if (checkpoint.options && checkpoint.options.length > 0) lines.push(`Options: ${checkpoint.options.map((o) => `\`${o}\``).join(", ")}`, "");
-    lines.push(`Answer with \`/harness respond ${plan} <answer>\`.`);
+    if (checkpoint.options && checkpoint.options.length > 0) lines2.push(`Options: ${checkpoint.options.map((o) => `\`${o}\``).join(", ")}`, "");
+    lines2.push(`Answer with \`/harness respond ${plan} <answer>\`.`);
   }
-  lines.push("The worker then runs again from what is committed on the plan branch.");
-  return `${lines.join("\n")}
+  lines2.push("The worker then runs again from what is committed on the plan branch.");
+  return `${lines2.join("\n")}
 `;
 }
 function alreadyAsked(comments, plan, checkpoint, answers2) {
@@ -59475,6 +60639,12 @@ function jobProgress(log2) {
   };
 }
 
+// app/engine/forge/knowledge-draft.ts
+var KNOWLEDGE_ROOT = ".harness/knowledge";
+function knowledgeBranch(kind, slug4) {
+  return `harness/knowledge/${kind}/${slug4}`;
+}
+
 // app/worker-action/reports.ts
 var MARK = { pass: "✅ pass", fail: "❌ fail", human: "⏸️ waits for a person" };
 var CELL_MAX = 200;
@@ -59494,26 +60664,26 @@ function name(result) {
   return result.plan === void 0 ? result.id : `${result.plan}/${result.id}`;
 }
 function verificationMarkdown(report) {
-  const lines = ["| Check | Type | Result | Evidence |", "|---|---|---|---|"];
-  for (const r of report.results) lines.push(`| \`${name(r)}\` | ${r.type} | ${MARK[r.status]} | ${cell(r.evidence)} |`);
-  if (report.results.length === 0) lines.push("| – | – | – | no checks ran |");
+  const lines2 = ["| Check | Type | Result | Evidence |", "|---|---|---|---|"];
+  for (const r of report.results) lines2.push(`| \`${name(r)}\` | ${r.type} | ${MARK[r.status]} | ${cell(r.evidence)} |`);
+  if (report.results.length === 0) lines2.push("| – | – | – | no checks ran |");
   for (const r of report.results.filter((x) => x.status === "fail" && x.evidence.includes("\n"))) {
     const evidence = r.evidence.length > DETAIL_MAX ? `${r.evidence.slice(0, DETAIL_MAX)}
 …(cut)` : r.evidence;
-    lines.push("", `<details><summary><code>${name(r)}</code> evidence</summary>`, "", fenced(evidence), "", "</details>");
+    lines2.push("", `<details><summary><code>${name(r)}</code> evidence</summary>`, "", fenced(evidence), "", "</details>");
   }
-  if (report.problems.length > 0) lines.push("", ...report.problems.map((p) => `- ⚠️ ${p}`));
-  return lines.join("\n");
+  if (report.problems.length > 0) lines2.push("", ...report.problems.map((p) => `- ⚠️ ${p}`));
+  return lines2.join("\n");
 }
 var STATUS = { verified: "✅ Verified", checkpoint: "⏸️ Waiting for a person", failed: "❌ Failed" };
 function jobSummary(input2) {
-  const lines = [`## harness ${input2.heading}`, "", `**${STATUS[input2.status]}**${input2.detail ? `: ${input2.detail}` : ""}`];
-  if (input2.notes && input2.notes.length > 0) lines.push("", ...input2.notes.map((n2) => `- ${n2}`));
-  if (input2.report) lines.push("", `### ${input2.report.level === "plan" ? "Plan" : "Phase"} verification`, "", verificationMarkdown(input2.report));
+  const lines2 = [`## harness ${input2.heading}`, "", `**${STATUS[input2.status]}**${input2.detail ? `: ${input2.detail}` : ""}`];
+  if (input2.notes && input2.notes.length > 0) lines2.push("", ...input2.notes.map((n2) => `- ${n2}`));
+  if (input2.report) lines2.push("", `### ${input2.report.level === "plan" ? "Plan" : "Phase"} verification`, "", verificationMarkdown(input2.report));
   if (input2.commits && input2.commits.length > 0) {
-    lines.push("", `### Commits (${input2.commits.length})`, "", ...input2.commits.map((c) => `- \`${c.sha.slice(0, 7)}\` ${c.subject}`));
+    lines2.push("", `### Commits (${input2.commits.length})`, "", ...input2.commits.map((c) => `- \`${c.sha.slice(0, 7)}\` ${c.subject}`));
   }
-  return `${lines.join("\n")}
+  return `${lines2.join("\n")}
 `;
 }
 function prTitle(plan) {
@@ -59527,30 +60697,35 @@ function prBody(input2) {
     `Plan **${plan.id} ${plan.title}** of spec **${input2.spec}** (\`${input2.specPath}/${plan.file}\`), done by the \`${input2.agent}\` agent` + (input2.runUrl ? ` in [this worker run](${input2.runUrl})` : "") + " and verified by harness."
   ];
   if (input2.agentSummary) head.push("", `> ${input2.agentSummary.split("\n").join("\n> ")}`);
-  head.push("", "### Verification", "", verificationMarkdown(input2.report), "", `### Commits (${input2.commits.length})`, "");
+  head.push("", "### Verification", "", verificationMarkdown(input2.report));
+  if (input2.knowledge && input2.knowledge.length > 0) {
+    head.push("", "### Knowledge surfaced", "", "What harness had learned that applies, as the agent's brief gave it:", "");
+    head.push(...input2.knowledge.map((k) => `- \`${KNOWLEDGE_ROOT}/${k.path}\` (${k.kind}): ${k.why}`));
+  }
+  head.push("", `### Commits (${input2.commits.length})`, "");
   const text = head.join("\n");
   const budget2 = ISSUE_BODY_LIMIT - text.length - 100;
-  const lines = [];
+  const lines2 = [];
   let used = 0;
   for (const c of input2.commits) {
     const line = `- ${c.sha.slice(0, 7)} ${c.subject}`;
     if (used + line.length + 1 > budget2) {
-      lines.push(`- … and ${input2.commits.length - lines.length} more`);
+      lines2.push(`- … and ${input2.commits.length - lines2.length} more`);
       break;
     }
-    lines.push(line);
+    lines2.push(line);
     used += line.length + 1;
   }
   return `${text}
-${lines.join("\n")}
+${lines2.join("\n")}
 `;
 }
 
 // app/worker-action/phase-worker.ts
-async function runPhaseWorker(run2, phaseId2) {
+async function runPhaseWorker(run2, phaseId3) {
   const { spec, log: log2 } = run2;
-  const phase = spec.phases.find((p) => p.id === phaseId2);
-  if (!phase) throw new WorkerError(`spec ${spec.id} (${run2.specPath}) has no phase ${phaseId2}`);
+  const phase = spec.phases.find((p) => p.id === phaseId3);
+  if (!phase) throw new WorkerError(`spec ${spec.id} (${run2.specPath}) has no phase ${phaseId3}`);
   const heading = `${spec.id} / phase ${phase.id} ${phase.title}`;
   const clock = systemClock(run2.now);
   const outcome = await verifyPhaseLevel(spec, phase, {
@@ -59585,7 +60760,7 @@ async function approvedOnPlanIssues(run2, planIds) {
 
 // app/worker-action/plan-worker.ts
 import { readFile as readFile4 } from "node:fs/promises";
-import { join as join8 } from "node:path";
+import { join as join11 } from "node:path";
 
 // app/workers/config.ts
 function agentsConfig(config2) {
@@ -59652,11 +60827,5918 @@ var Checkout = class {
   }
 };
 
+// app/worker-action/surfacing.ts
+import { join as join10 } from "node:path";
+
+// app/engine/knowledge/surface.ts
+var import_picomatch2 = __toESM(require_picomatch2(), 1);
+
+// app/engine/knowledge/file-keys.ts
+function parts(path2) {
+  const segments = path2.split("/");
+  const last = segments.at(-1);
+  const ext = /\.([A-Za-z0-9]+)$/.exec(last)?.[1]?.toLowerCase();
+  const first = segments[0];
+  return {
+    name: last !== "" && !hasMagic(last) ? last : void 0,
+    ext: ext !== void 0 && !hasMagic(ext) ? ext : void 0,
+    top: segments.length > 1 && first !== "" && !hasMagic(first) ? first : void 0
+  };
+}
+function namedFileKeys(path2) {
+  const { name: name2, ext, top } = parts(path2);
+  const keys = [];
+  if (name2 !== void 0) {
+    keys.push(`name:${name2}`);
+    if (ext !== void 0) keys.push(`file-ext:${ext}`);
+    if (top !== void 0) keys.push(`file-top:${top}`);
+    if (ext === void 0 && top !== void 0) keys.push(`glob-top:${top}`);
+  } else if (ext !== void 0) keys.push(`glob-ext:${ext}`);
+  else if (top !== void 0) keys.push(`glob-top:${top}`);
+  return keys;
+}
+function planGlobKeys(glob2) {
+  const { name: name2, ext, top } = parts(glob2);
+  const keys = [];
+  if (name2 !== void 0) keys.push(`name:${name2}`);
+  else {
+    if (ext !== void 0) keys.push(`file-ext:${ext}`);
+    if (top !== void 0) keys.push(`file-top:${top}`);
+  }
+  if (ext !== void 0) keys.push(`glob-ext:${ext}`);
+  if (top !== void 0) keys.push(`glob-top:${top}`);
+  return keys;
+}
+
+// app/engine/core/documents/sections.ts
+var HEADING2 = /^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$/;
+var FENCE2 = /^[ \t]{0,3}(```+|~~~+)/;
+function sections(body, bodyLine) {
+  const lines2 = body.split("\n");
+  const found = [];
+  let fence;
+  lines2.forEach((text, index) => {
+    const f = FENCE2.exec(text);
+    if (f) {
+      const marker = f[1];
+      if (fence === void 0) fence = marker;
+      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = void 0;
+      return;
+    }
+    if (fence !== void 0) return;
+    const h = HEADING2.exec(text);
+    if (h) found.push({ level: h[1].length, title: h[2], index });
+  });
+  return found.map((h, i) => {
+    let end = lines2.length;
+    for (let k = i + 1; k < found.length; k++) {
+      if (found[k].level <= h.level) {
+        end = found[k].index;
+        break;
+      }
+    }
+    return { level: h.level, title: h.title, line: bodyLine + h.index, content: lines2.slice(h.index + 1, end).join("\n") };
+  });
+}
+function normalize2(title) {
+  return title.toLowerCase().replace(/[:.]+$/, "").replace(/\s+/g, " ").trim();
+}
+function findSection(all2, title) {
+  const want = normalize2(title);
+  return all2.find((s) => s.level === 2 && normalize2(s.title) === want);
+}
+function requireSections(file2, body, bodyLine, required2, template) {
+  const all2 = sections(body, bodyLine);
+  const problems = [];
+  for (const title of required2) {
+    const section2 = findSection(all2, title);
+    if (!section2) {
+      problems.push(problem(file2, bodyLine, "field-missing", `missing the section "## ${title}"; add it to the body (see ${template})`));
+    } else if (section2.content.replace(/<!--[\s\S]*?-->/g, "").trim() === "") {
+      problems.push(problem(file2, section2.line, "field-value", `the section "## ${title}" is empty; write what belongs there`));
+    }
+  }
+  return problems;
+}
+
+// app/engine/knowledge/named-files.ts
+var CODE_SPAN = /`([^`\n]+)`/g;
+var BARE_PATH = /(?:^|[\s(["'])((?:\.{0,2}\/)?[A-Za-z0-9_@.*{}\-[\]]+(?:\/[A-Za-z0-9_@.*{}\-[\],]+)+\/?)/g;
+var BARE_FILE = /(\.[A-Za-z][A-Za-z0-9]{0,7}|[*{[]|\/)$/;
+var FILE_NAME = /^[A-Za-z0-9_@*{}\-[\],.]*[A-Za-z0-9_*}\]]\.[A-Za-z][A-Za-z0-9]{0,7}$/;
+var PATH_CHARS = /^[A-Za-z0-9_@.*{}\-[\],/]+$/;
+function projectPath(candidate) {
+  let path2 = candidate.trim().replace(/[.,;:)]+$/, "");
+  if (path2.startsWith("${PROJECT_ROOT}/")) path2 = path2.slice("${PROJECT_ROOT}/".length);
+  path2 = path2.replace(/^(?:\.\/)+/, "");
+  if (path2 === "" || path2.startsWith("/") || path2.startsWith("../") || path2.includes("://") || path2.includes("//")) return void 0;
+  if (!PATH_CHARS.test(path2) || !/[A-Za-z]/.test(path2)) return void 0;
+  const last = path2.slice(path2.lastIndexOf("/") + 1);
+  if (path2.includes("/")) return last === "" ? `${path2}**` : path2;
+  if (!FILE_NAME.test(last)) return void 0;
+  const base2 = last.slice(0, last.lastIndexOf("."));
+  if (base2.length < 2 && base2 !== "*") return void 0;
+  if (/^[\d.]+$/.test(base2) || /^v\d/.test(base2)) return void 0;
+  return path2;
+}
+function namedFiles(text) {
+  const found = /* @__PURE__ */ new Set();
+  const add = (candidate) => {
+    const path2 = projectPath(candidate);
+    if (path2 !== void 0) found.add(path2);
+  };
+  const prose2 = text.replace(/<!--[\s\S]*?-->/g, " ").replace(/\$\{PROJECT_ROOT\}\//g, "");
+  for (const m of prose2.matchAll(CODE_SPAN)) for (const part of m[1].split(/\s+/)) add(part);
+  const outside = prose2.replace(CODE_SPAN, " ").replace(/https?:\/\/\S+/g, " ");
+  for (const m of outside.matchAll(BARE_PATH)) if (BARE_FILE.test(m[1].replace(/[.,;:)]+$/, ""))) add(m[1]);
+  return [...found];
+}
+
+// app/engine/core/documents/fields.ts
+var timestamp = external_exports.iso.datetime({ offset: true });
+var dateOrTimestamp = external_exports.union([external_exports.iso.date(), external_exports.iso.datetime({ offset: true })]);
+var specId = external_exports.string().regex(SPEC_ID);
+var planId2 = external_exports.string().regex(PLAN_ID);
+var phaseId2 = external_exports.string().regex(/^\d{2,}$/);
+var checkId = external_exports.string().regex(CHECK_ID);
+var commitSha = external_exports.string().regex(/^[0-9a-f]{7,40}$/);
+var segment = external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/);
+var SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+var slug3 = external_exports.string().max(64).regex(SLUG);
+var LEVELS = ["low", "medium", "high"];
+var level = external_exports.enum(LEVELS);
+var tags = external_exports.array(external_exports.string().regex(/^\S+$/)).default([]);
+var metadata = external_exports.record(external_exports.string(), external_exports.unknown()).optional();
+var fraction = external_exports.number().min(0).max(1);
+var count = external_exports.number().int().min(0);
+var COMMON_HINTS = {
+  spec: "a spec id such as SPC-001",
+  plan: 'a plan id PP-NN such as "03-02", quoted',
+  plan_id: 'a plan id PP-NN such as "03-02", quoted',
+  phase: 'a phase id such as "03", quoted',
+  project: 'a project name of letters, digits, ".", "_" or "-" (it names a folder)',
+  tags: "a list of single words such as [sqlite, locking]",
+  metadata: "a mapping of keys of your own",
+  "metadata.*": "any value",
+  commit: "a commit sha (7 to 40 hex digits)",
+  description: "a line of text",
+  title: "a short line of text"
+};
+var TIMESTAMP_HINT = "an ISO-8601 time with its zone, such as 2026-03-02T09:41:00Z";
+var DATE_HINT = "an ISO-8601 date or time, such as 2026-03-02 or 2026-03-02T09:41:00Z";
+
+// app/engine/core/documents/schema-problems.ts
+function schemaProblems(file2, schema, error63, data, lines2, hints) {
+  const out = [];
+  const reported = /* @__PURE__ */ new Set();
+  for (const issue3 of error63.issues) {
+    const path2 = issue3.path;
+    if (issue3.code !== "unrecognized_keys") {
+      const key2 = path2.join("\0");
+      if (reported.has(key2)) continue;
+      reported.add(key2);
+    }
+    const own2 = phrase(issue3, path2, valueAt(data, path2), hints);
+    if (own2) out.push(problem(file2, lines2.lineOf(path2), own2.code, own2.message));
+    else out.push(...issuesToProblems(file2, schema, new external_exports.ZodError([issue3]), data, lines2));
+  }
+  return out;
+}
+function phrase(issue3, path2, value, hints) {
+  const key2 = lastKey(path2);
+  const enumHint = issue3.code === "invalid_value" ? `one of ${issue3.values.map(String).join(", ")}` : void 0;
+  if (value === void 0 && key2 !== "" && path2.length > 0 && typeof path2[path2.length - 1] === "string") {
+    if (issue3.code !== "invalid_type" && issue3.code !== "invalid_value" && issue3.code !== "invalid_union") return void 0;
+    const hint2 = hintFor(path2, hints) ?? enumHint;
+    const where = path2.length > 1 ? ` in ${pathText(path2.slice(0, -1))}` : "";
+    return { code: "field-missing", message: `missing required key "${key2}"${where}${hint2 ? `: ${hint2}` : ""}` };
+  }
+  const hint = hintFor(path2, hints);
+  if (!hint) return void 0;
+  const at = pathText(path2);
+  switch (issue3.code) {
+    case "invalid_type":
+      return { code: "field-type", message: `${at} is ${describeValue(value)}; it must be ${hint}` };
+    case "too_small":
+    case "too_big":
+      if ((typeof value === "string" || Array.isArray(value)) && value.length === 0) {
+        return { code: "field-value", message: `${at} is empty; it must be ${hint}` };
+      }
+      if (typeof value === "string") {
+        return { code: "field-value", message: `${at} is ${value.length.toLocaleString("en-US")} characters long; it must be ${hint}` };
+      }
+      return { code: "field-value", message: `${at} is ${describeValue(value)}; it must be ${hint}` };
+    case "invalid_format":
+    case "invalid_union":
+      return { code: "field-value", message: `${at} is ${describeValue(value)}; it must be ${hint}` };
+    default:
+      return void 0;
+  }
+}
+function hintFor(path2, hints) {
+  const shape = pathText(path2.map((p) => typeof p === "number" ? -1 : p)).replace(/\[-1\]/g, "[]");
+  const wildcard = typeof path2[path2.length - 1] === "string" ? shape.replace(/[^.[\]]+$/, "*") : void 0;
+  return hints[shape] ?? (wildcard !== void 0 ? hints[wildcard] : void 0) ?? hints[lastKey(path2)];
+}
+
+// app/engine/core/documents/parse-with.ts
+function parseWith(rules2, file2, input2, options = {}) {
+  const text = (input2.charCodeAt(0) === 65279 ? input2.slice(1) : input2).replace(/\r\n?/g, "\n");
+  if (text.trim() === "") {
+    return { problems: [problem(file2, 1, "file-empty", `file is empty; fill it in from ${rules2.template}`)] };
+  }
+  const fm = parseFrontmatter(file2, text);
+  if (!fm.ok) return { problems: fm.problems };
+  const { data: raw, lines: lines2, body, bodyLine } = fm.frontmatter;
+  const problems = [];
+  if (rules2.sections) problems.push(...requireSections(file2, body, bodyLine, rules2.sections, rules2.template));
+  const parsed = rules2.schema.safeParse(raw);
+  if (!parsed.success) {
+    const hints = { ...COMMON_HINTS, ...rules2.hints };
+    return { body, bodyLine, problems: sortProblems([...schemaProblems(file2, rules2.schema, parsed.error, raw, lines2, hints), ...problems]) };
+  }
+  const data = parsed.data;
+  if (rules2.check) problems.push(...rules2.check({ file: file2, data, lines: lines2, body, bodyLine, options }));
+  return { data, body, bodyLine, problems: sortProblems(problems) };
+}
+
+// app/engine/knowledge/hints.ts
+var AGENT = "an agent name such as claude, codex or command";
+var WHOLE = "a whole number, 0 or more";
+var FRACTION = "a number from 0 to 1";
+var SIGNAL_HINTS = {
+  timestamp: TIMESTAMP_HINT,
+  agent: AGENT
+};
+var SPIKE_HINTS = {
+  spike: 'the spike folder name: lowercase a-z, 0-9 and single "-", such as state-in-files',
+  question: "the question the spike answers, in one line",
+  created: TIMESTAMP_HINT,
+  started: TIMESTAMP_HINT,
+  finished: TIMESTAMP_HINT,
+  decided: TIMESTAMP_HINT,
+  time_box_minutes: "whole minutes from 1 to 1440",
+  criteria: 'a list such as { id: resume, measure: "time to resume a run", target: "under 1 s" }',
+  "criteria[].id": 'an id of letters, digits, ".", "_" or "-"',
+  "criteria[].measure": "what is measured",
+  "criteria[].target": "the value that counts as success",
+  decision: "the decision in one line",
+  supersedes: "the name of the spike whose decision this one replaces"
+};
+var LESSON_HINTS = {
+  evidence_count: "a whole number, 1 or more: the signals and spikes behind the lesson",
+  last_updated: DATE_HINT,
+  projects: "a list of project names"
+};
+var SKILL_HINTS = {
+  name: '1 to 64 characters of lowercase a-z and 0-9, with single "-" between words (such as fix-sqlite-busy)',
+  description: "1 to 1024 characters saying what the skill does and when to use it",
+  license: "a license name such as MIT, or the name of a bundled license file",
+  compatibility: "at most 500 characters on what the skill needs (product, packages, network access)",
+  "allowed-tools": 'one string of space-separated tools, such as "Bash(npm:*) Read"',
+  metadata: "a mapping of keys to text values",
+  "metadata.*": "text in quotes: Agent Skills metadata values are strings"
+};
+var GENE_HINTS = {
+  id: "a gene id gene-YYYYMMDD-<8 hex digits>, such as gene-20260302-a1b2c3d4",
+  name: "a short line of text",
+  description: "1 to 1024 characters",
+  version: "a whole number, 1 or more",
+  success_rate: FRACTION,
+  usage_count: WHOLE,
+  consecutive_successes: WHOLE,
+  consecutive_failures: WHOLE,
+  created: TIMESTAMP_HINT,
+  updated: TIMESTAMP_HINT,
+  last_used: TIMESTAMP_HINT,
+  scenarios: "a list of scenario names such as [api-integration]",
+  env: 'a mapping of text values such as { node: "20.x" }',
+  publishable: "true or false",
+  source: "where the gene came from, such as session or signal",
+  mutations: 'a list such as { id: mut-001, from: "...", to: "...", reason: "...", timestamp: 2026-03-02T09:41:00Z }',
+  "mutations[].id": "a mutation id such as mut-001",
+  "mutations[].timestamp": TIMESTAMP_HINT
+};
+var CAPSULE_HINTS = {
+  id: "a capsule id cap-YYYYMMDD-<8 hex digits>, such as cap-20260302-e5f6a7b8",
+  name: "a short line of text",
+  description: "1 to 1024 characters",
+  genes: "a list of gene ids such as [gene-20260302-a1b2c3d4]",
+  steps: 'a list such as { action: "Install dependencies", command: "npm ci", outcome: success }',
+  "steps[].action": "what the step does",
+  "steps[].command": "a shell command",
+  "steps[].duration_seconds": "a number of seconds, 0 or more",
+  validation: "a mapping of confidence, impact_scope, consecutive_successes and test_pass_rate",
+  confidence: FRACTION,
+  test_pass_rate: FRACTION,
+  impact_scope: WHOLE,
+  consecutive_successes: WHOLE,
+  publishable: "true or false",
+  audit_log: "a list such as { timestamp: 2026-03-02T09:41:00Z, event: created }",
+  "audit_log[].timestamp": TIMESTAMP_HINT
+};
+
+// app/engine/knowledge/schema.ts
+var SIGNAL_TYPES = [
+  "deviation",
+  "frustration",
+  "struggle",
+  "config",
+  "pattern",
+  "repair",
+  "innovation",
+  "completion",
+  "use",
+  "interrupted",
+  "timeout",
+  "stuck"
+];
+var SignalSchema = external_exports.object({
+  type: external_exports.enum(SIGNAL_TYPES),
+  severity: level,
+  project: segment,
+  spec: specId.optional(),
+  phase: phaseId2.optional(),
+  plan: planId2.optional(),
+  timestamp,
+  agent: external_exports.string().regex(/^[a-z][a-z0-9-]*$/).optional(),
+  tags,
+  metadata
+}).strict().meta({ title: "harness signal frontmatter" });
+var SPIKE_STATUSES = ["open", "running", "concluded", "abandoned"];
+var SPIKE_METHODS = ["prototype", "benchmark", "comparison", "investigation"];
+var SPIKE_OUTCOMES = ["confirmed", "refuted", "inconclusive"];
+var spikeBase = {
+  spike: slug3.meta({ description: "The spike folder name." }),
+  project: segment,
+  spec: specId.optional(),
+  tags,
+  metadata
+};
+var HypothesisSchema = external_exports.object({
+  ...spikeBase,
+  question: external_exports.string().min(1).max(300),
+  status: external_exports.enum(SPIKE_STATUSES).default("open"),
+  created: timestamp
+}).strict().meta({ title: "harness spike HYPOTHESIS.md frontmatter" });
+var CriterionSchema = external_exports.object({
+  id: external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/),
+  measure: external_exports.string().min(1),
+  target: external_exports.string().min(1)
+}).strict();
+var ExperimentSchema = external_exports.object({
+  ...spikeBase,
+  method: external_exports.enum(SPIKE_METHODS),
+  time_box_minutes: external_exports.number().int().min(1).max(1440),
+  criteria: external_exports.array(CriterionSchema).min(1),
+  started: timestamp,
+  finished: timestamp.optional()
+}).strict().meta({ title: "harness spike EXPERIMENT.md frontmatter" });
+var DecisionSchema = external_exports.object({
+  ...spikeBase,
+  decision: external_exports.string().min(1).max(300),
+  outcome: external_exports.enum(SPIKE_OUTCOMES),
+  confidence: level,
+  decided: timestamp,
+  supersedes: external_exports.string().min(1).optional().meta({ description: "The spike whose decision this one replaces." })
+}).strict().meta({ title: "harness spike DECISION.md frontmatter" });
+var LESSON_CATEGORIES = ["library", "architecture", "workflow", "tooling", "testing", "verification"];
+var LessonSchema = external_exports.object({
+  category: external_exports.enum(LESSON_CATEGORIES),
+  confidence: level,
+  evidence_count: external_exports.number().int().min(1),
+  last_updated: dateOrTimestamp,
+  tags,
+  projects: external_exports.array(segment).default([]),
+  metadata
+}).strict().meta({ title: "harness lesson frontmatter" });
+var SkillSchema = external_exports.object({
+  name: external_exports.string().min(1).max(64).regex(SLUG),
+  description: external_exports.string().min(1).max(1024).regex(/\S/),
+  license: external_exports.string().min(1).optional(),
+  compatibility: external_exports.string().min(1).max(500).optional(),
+  "allowed-tools": external_exports.string().min(1).optional().meta({ description: "Space-separated tools the skill may use (experimental in the format)." }),
+  metadata: external_exports.record(external_exports.string(), external_exports.string()).optional()
+}).strict().meta({ title: "Agent Skill SKILL.md frontmatter" });
+var GENE_TYPES = ["pattern", "prompt", "config", "workflow"];
+var GENE_STATUSES = ["candidate", "active", "deprecated"];
+var GENE_ID = /^gene-\d{8}-[0-9a-f]{8}$/;
+var CAPSULE_ID = /^cap-\d{8}-[0-9a-f]{8}$/;
+var MutationSchema = external_exports.object({
+  id: external_exports.string().regex(/^mut-[A-Za-z0-9-]+$/),
+  from: external_exports.string().min(1),
+  to: external_exports.string().min(1),
+  reason: external_exports.string().min(1),
+  timestamp
+}).strict();
+var GeneSchema = external_exports.object({
+  id: external_exports.string().regex(GENE_ID),
+  type: external_exports.enum(GENE_TYPES),
+  name: external_exports.string().min(1).max(200),
+  description: external_exports.string().min(1).max(1024),
+  version: external_exports.number().int().min(1),
+  status: external_exports.enum(GENE_STATUSES).default("candidate"),
+  success_rate: fraction,
+  usage_count: count,
+  consecutive_successes: count.default(0),
+  consecutive_failures: count.default(0),
+  created: timestamp,
+  updated: timestamp,
+  last_used: timestamp.optional(),
+  scenarios: external_exports.array(external_exports.string().min(1)).default([]),
+  tags,
+  env: external_exports.record(external_exports.string(), external_exports.string()).optional().meta({ description: 'Where it was seen to work: { node: "20.x" }.' }),
+  publishable: external_exports.boolean().default(false),
+  source: external_exports.string().min(1).optional(),
+  mutations: external_exports.array(MutationSchema).default([]),
+  metadata
+}).strict().meta({ title: "harness gene frontmatter" });
+var STEP_OUTCOMES = ["success", "failure", "skipped"];
+var CAPSULE_EVENTS = ["created", "validated", "promoted", "used", "deprecated", "pruned"];
+var CapsuleSchema = external_exports.object({
+  id: external_exports.string().regex(CAPSULE_ID),
+  name: external_exports.string().min(1).max(200),
+  description: external_exports.string().min(1).max(1024),
+  genes: external_exports.array(external_exports.string().regex(GENE_ID)).min(1),
+  steps: external_exports.array(
+    external_exports.object({
+      action: external_exports.string().min(1),
+      command: external_exports.string().min(1).optional(),
+      outcome: external_exports.enum(STEP_OUTCOMES),
+      duration_seconds: external_exports.number().min(0).optional()
+    }).strict()
+  ).min(1),
+  validation: external_exports.object({
+    confidence: fraction,
+    impact_scope: count,
+    consecutive_successes: count,
+    test_pass_rate: fraction
+  }).strict(),
+  scope: external_exports.enum(["project", "workspace"]),
+  project: segment.optional(),
+  publishable: external_exports.boolean().default(false),
+  audit_log: external_exports.array(external_exports.object({ timestamp, event: external_exports.enum(CAPSULE_EVENTS), by: external_exports.string().min(1).optional() }).strict()).default([]),
+  tags,
+  metadata
+}).strict().meta({ title: "harness capsule frontmatter" });
+
+// app/engine/knowledge/gene.ts
+var geneRules = {
+  schema: GeneSchema,
+  template: "templates/gene.md",
+  hints: GENE_HINTS,
+  sections: ["Content"],
+  check: checkGene
+};
+function checkFileId(file2, id, suffix, line) {
+  const base2 = file2.slice(file2.lastIndexOf("/") + 1);
+  if (!base2.endsWith(suffix)) return [];
+  const named = base2.slice(0, -suffix.length);
+  return named === id ? [] : [problem(file2, line, "field-value", `id is "${id}" but the file is named ${base2}; name it ${id}${suffix}`)];
+}
+function checkGene({ file: file2, data, lines: lines2 }) {
+  const problems = checkFileId(file2, data.id, ".gene.md", lines2.lineOf(["id"]));
+  if (Date.parse(data.updated) < Date.parse(data.created)) {
+    problems.push(problem(file2, lines2.lineOf(["updated"]), "field-value", `updated (${data.updated}) is before created (${data.created})`));
+  }
+  return problems;
+}
+
+// app/engine/knowledge/capsule.ts
+var capsuleRules = {
+  schema: CapsuleSchema,
+  template: "templates/capsule.md",
+  hints: CAPSULE_HINTS,
+  check: checkCapsule
+};
+function checkCapsule({ file: file2, data, lines: lines2 }) {
+  const problems = checkFileId(file2, data.id, ".capsule.md", lines2.lineOf(["id"]));
+  if (data.scope === "project" && data.project === void 0) {
+    problems.push(problem(file2, lines2.lineOf(["scope"]), "field-missing", 'scope is project but there is no "project" key; name the project, or set scope: workspace'));
+  }
+  return problems;
+}
+
+// app/engine/knowledge/folder.ts
+var FOLDER_PATTERNS = {
+  skill: /(?:^|\/)skills(?:-archived)?\/([^/]+)\/SKILL\.md$/,
+  spike: /(?:^|\/)spikes\/[^/]+\/([^/]+)\/(?:HYPOTHESIS|EXPERIMENT|DECISION)\.md$/,
+  lesson: /(?:^|\/)lessons\/([^/]+)\/[^/]+\.lesson\.md$/
+};
+function folderOf(file2, options, kind) {
+  if (options.folder !== void 0) return options.folder;
+  return FOLDER_PATTERNS[kind].exec(file2)?.[1];
+}
+
+// app/engine/knowledge/lesson.ts
+var lessonRules = {
+  schema: LessonSchema,
+  template: "templates/lesson.md",
+  hints: LESSON_HINTS,
+  sections: ["Lesson", "When this applies", "Recommendation", "Evidence"],
+  check: checkLesson
+};
+function checkLesson({ file: file2, data, lines: lines2, options }) {
+  const folder = folderOf(file2, options, "lesson");
+  if (folder === void 0 || folder === data.category) return [];
+  return [
+    problem(file2, lines2.lineOf(["category"]), "field-value", `category is ${data.category} but the lesson is filed under lessons/${folder}/; move it or change the category`)
+  ];
+}
+
+// app/engine/knowledge/signal.ts
+var FILE_TYPE = /-([a-z]+)\.signal\.md$/;
+var signalRules = {
+  schema: SignalSchema,
+  template: "templates/signal.md",
+  hints: SIGNAL_HINTS,
+  sections: ["What happened"],
+  check: checkSignal
+};
+function checkSignal({ file: file2, data, lines: lines2 }) {
+  const problems = [];
+  if (data.plan !== void 0 && data.phase !== void 0 && planPhase(data.plan) !== data.phase) {
+    problems.push(problem(file2, lines2.lineOf(["phase"]), "field-value", `phase is "${data.phase}" but plan ${data.plan} belongs to phase ${planPhase(data.plan)}`));
+  }
+  const named = FILE_TYPE.exec(file2)?.[1];
+  if (named !== void 0 && SIGNAL_TYPES.includes(named) && named !== data.type) {
+    problems.push(
+      problem(file2, lines2.lineOf(["type"]), "field-value", `type is ${data.type} but the file name says ${named}; signals are named <timestamp>-<type>.signal.md`)
+    );
+  }
+  return problems;
+}
+
+// app/engine/knowledge/skill.ts
+var skillRules = {
+  schema: SkillSchema,
+  template: "templates/skill/SKILL.md",
+  hints: SKILL_HINTS,
+  check: checkSkill
+};
+function checkSkill({ file: file2, data, lines: lines2, body, bodyLine, options }) {
+  const problems = [];
+  const folder = folderOf(file2, options, "skill");
+  if (folder !== void 0 && folder !== data.name) {
+    problems.push(
+      problem(file2, lines2.lineOf(["name"]), "field-value", `name is "${data.name}" but the folder is "${folder}"; an Agent Skill's name must equal its folder's`)
+    );
+  }
+  if (body.replace(/<!--[\s\S]*?-->/g, "").trim() === "") {
+    problems.push(problem(file2, bodyLine, "field-missing", "the skill has no instructions; write them in the body, below the frontmatter (see templates/skill/SKILL.md)"));
+  }
+  return problems;
+}
+
+// app/engine/knowledge/spike.ts
+function checkFolder({ file: file2, data, lines: lines2, options }) {
+  const folder = folderOf(file2, options, "spike");
+  if (folder === void 0 || folder === data.spike) return [];
+  return [
+    problem(file2, lines2.lineOf(["spike"]), "field-value", `spike is "${data.spike}" but the folder is "${folder}"; rename one so they match`)
+  ];
+}
+var hypothesisRules = {
+  schema: HypothesisSchema,
+  template: "templates/spike/HYPOTHESIS.md",
+  hints: SPIKE_HINTS,
+  sections: ["Hypothesis", "Success criteria"],
+  check: checkFolder
+};
+var experimentRules = {
+  schema: ExperimentSchema,
+  template: "templates/spike/EXPERIMENT.md",
+  hints: SPIKE_HINTS,
+  sections: ["Setup", "Procedure", "Results"],
+  check: (doc) => {
+    const problems = checkFolder(doc);
+    const { data, file: file2, lines: lines2 } = doc;
+    if (data.finished !== void 0 && Date.parse(data.finished) < Date.parse(data.started)) {
+      problems.push(problem(file2, lines2.lineOf(["finished"]), "field-value", `finished (${data.finished}) is before started (${data.started})`));
+    }
+    const seen = /* @__PURE__ */ new Set();
+    data.criteria.forEach((c, i) => {
+      if (seen.has(c.id)) {
+        problems.push(problem(file2, lines2.lineOf(["criteria", i, "id"]), "field-value", `criteria[${i}]: id "${c.id}" is used twice; give each criterion its own id`));
+      }
+      seen.add(c.id);
+    });
+    return problems;
+  }
+};
+var decisionRules = {
+  schema: DecisionSchema,
+  template: "templates/spike/DECISION.md",
+  hints: SPIKE_HINTS,
+  sections: ["Decision", "Evidence", "Consequences"],
+  check: checkFolder
+};
+
+// app/engine/knowledge/parse.ts
+var PARSERS = {
+  signal: (file2, text, options) => parseWith(signalRules, file2, text, options),
+  hypothesis: (file2, text, options) => parseWith(hypothesisRules, file2, text, options),
+  experiment: (file2, text, options) => parseWith(experimentRules, file2, text, options),
+  decision: (file2, text, options) => parseWith(decisionRules, file2, text, options),
+  lesson: (file2, text, options) => parseWith(lessonRules, file2, text, options),
+  skill: (file2, text, options) => parseWith(skillRules, file2, text, options),
+  gene: (file2, text, options) => parseWith(geneRules, file2, text, options),
+  capsule: (file2, text, options) => parseWith(capsuleRules, file2, text, options)
+};
+var KNOWLEDGE_KINDS = Object.keys(PARSERS);
+function parseKnowledge(kind, file2, text, options = {}) {
+  return PARSERS[kind](file2, text, options);
+}
+
+// app/engine/knowledge/words.ts
+var STOPWORDS = new Set(
+  "a an and are as at be been but by can could did do does done for from had has have how if in into is it its may might more most must no not of on once only or other our out over own so some such than that the their them then there these they this those through to too under until up very was we were what when where which while who why will with within without would you your all any each every also just about after again against before being below between both during few further here i me my myself nor off same should she he him his her us e g ie eg etc now like just even still yet since one two via use used uses using make makes made get gets got let lets see new".split(" ")
+);
+function pieces(text) {
+  const out = [];
+  for (const raw of text.split(/[^A-Za-z0-9]+/)) {
+    if (raw === "") continue;
+    const lower = raw.toLowerCase();
+    out.push(lower);
+    if (/[a-z][A-Z]/.test(raw)) {
+      for (const part of raw.replace(/([a-z0-9])([A-Z])/g, "$1 $2").split(" ")) if (part.length > 2) out.push(part.toLowerCase());
+    }
+    const versioned = /^([a-z]{3,})\d+$/.exec(lower);
+    if (versioned) out.push(versioned[1]);
+  }
+  return out;
+}
+function stem(word) {
+  let w = word;
+  if (w.length > 4 && w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 4 && w.endsWith("ied")) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith("sses")) w = w.slice(0, -2);
+  else if (w.length > 3 && w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  if (w.length > 5 && w.endsWith("ing")) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith("ed") && !w.endsWith("eed")) w = w.slice(0, -2);
+  if (w.length > 4 && w.endsWith("e")) w = w.slice(0, -1);
+  if (w.length > 3 && /([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
+  return w;
+}
+function words(text) {
+  const out = [];
+  for (const piece of pieces(text)) {
+    if (piece.length < 2 || STOPWORDS.has(piece) || /^\d+$/.test(piece)) continue;
+    out.push(stem(piece));
+  }
+  return out;
+}
+function wordCounts(text) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const w of words(text)) counts.set(w, (counts.get(w) ?? 0) + 1);
+  return counts;
+}
+function wordForms(text) {
+  const forms = /* @__PURE__ */ new Map();
+  for (const piece of pieces(text)) {
+    if (piece.length < 2 || STOPWORDS.has(piece) || /^\d+$/.test(piece)) continue;
+    const w = stem(piece);
+    if (!forms.has(w)) forms.set(w, piece);
+  }
+  return forms;
+}
+
+// app/engine/knowledge/knowledge-index.ts
+var LESSON = /^lessons\/(?:[^/]+\/)*[^/]+\.lesson\.md$/;
+var SKILL = /^skills\/[^/]+\/SKILL\.md$/;
+var GENE = /^genes\/[^/]+\.gene\.md$/;
+function surfacedKind(path2) {
+  if (LESSON.test(path2)) return "lesson";
+  if (SKILL.test(path2)) return "skill";
+  if (GENE.test(path2)) return "gene";
+  return void 0;
+}
+var CONFIDENCE = { low: 0.8, medium: 1, high: 1.2 };
+var MAX_TITLE = 200;
+var MAX_TEXT = 600;
+function prose(text) {
+  return text.replace(/<!--[\s\S]*?-->/g, " ").replace(/\s+/g, " ").trim();
+}
+function clip3(text, max) {
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+}
+function firstSentence(text) {
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "“" || c === "”") quoted = c === "“" ? true : c === "”" ? false : !quoted;
+    else if (!quoted && (c === "." || c === "!" || c === "?") && (i + 1 === text.length || /\s/.test(text[i + 1]))) return text.slice(0, i + 1);
+  }
+  return text;
+}
+function metadataFiles(metadata2) {
+  const value = metadata2?.files;
+  const list = typeof value === "string" ? value.split(/[\s,]+/) : Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
+  return list.map((f) => projectPath(f)).filter((f) => f !== void 0);
+}
+function tagsOf(list) {
+  const seen = /* @__PURE__ */ new Set();
+  const out = [];
+  for (const tag of list) {
+    const tagWords = [...new Set(words(tag))];
+    const key2 = tagWords.join(" ");
+    if (tagWords.length === 0 || seen.has(key2)) continue;
+    seen.add(key2);
+    out.push({ tag, words: tagWords });
+  }
+  return out;
+}
+function sectionText(body, bodyLine, ...titles) {
+  const all2 = sections(body, bodyLine);
+  return titles.map((t) => prose(findSection(all2, t)?.content ?? ""));
+}
+function lessonDraft(path2, data, body, bodyLine) {
+  const [lesson, when, recommendation, evidence] = sectionText(body, bodyLine, "Lesson", "When this applies", "Recommendation", "Evidence");
+  const name2 = path2.slice(path2.lastIndexOf("/") + 1, -".lesson.md".length).replace(/-/g, " ");
+  return {
+    entry: {
+      path: path2,
+      kind: "lesson",
+      title: clip3(firstSentence(lesson) || name2, MAX_TITLE),
+      text: clip3(recommendation, MAX_TEXT),
+      tags: tagsOf(data.tags),
+      files: [.../* @__PURE__ */ new Set([...metadataFiles(data.metadata), ...namedFiles([lesson, when, recommendation].join("\n"))])],
+      weight: CONFIDENCE[data.confidence],
+      triggers: []
+    },
+    body: [name2, lesson, when, recommendation, evidence].join("\n"),
+    trigger: when
+  };
+}
+function skillDraft(path2, data, body, bodyLine) {
+  const [whenToUse] = sectionText(body, bodyLine, "When to use");
+  const metaTags = (data.metadata?.tags ?? "").split(/[\s,]+/).filter(Boolean);
+  return {
+    entry: {
+      path: path2,
+      kind: "skill",
+      title: clip3(data.name, MAX_TITLE),
+      text: clip3(prose(data.description), MAX_TEXT),
+      tags: tagsOf(metaTags),
+      files: [.../* @__PURE__ */ new Set([...metadataFiles(data.metadata), ...namedFiles(body)])],
+      weight: 1,
+      triggers: []
+    },
+    body: [data.name.replace(/-/g, " "), data.description, prose(body)].join("\n"),
+    trigger: [data.description, whenToUse].join("\n")
+  };
+}
+function geneDraft(path2, data, body, bodyLine) {
+  const [content, when] = sectionText(body, bodyLine, "Content", "When it applies");
+  const record3 = 0.75 + 0.5 * data.success_rate;
+  return {
+    entry: {
+      path: path2,
+      kind: "gene",
+      title: clip3(data.name, MAX_TITLE),
+      text: clip3(prose(data.description), MAX_TEXT),
+      tags: tagsOf([...data.tags, ...data.scenarios]),
+      files: [.../* @__PURE__ */ new Set([...metadataFiles(data.metadata), ...namedFiles([content, when].join("\n"))])],
+      weight: data.status === "candidate" ? record3 * 0.9 : record3,
+      triggers: []
+    },
+    body: [data.name, data.description, content, when].join("\n"),
+    trigger: [data.description, when, data.scenarios.join(" ")].join("\n")
+  };
+}
+function draftOf(file2, kind, problems) {
+  const parsed = parseKnowledge(kind, file2.path, file2.text);
+  const errors = parsed.problems.filter((p) => p.severity === "error");
+  problems.push(...parsed.problems);
+  if (errors.length > 0 || parsed.data === void 0) return void 0;
+  const body = parsed.body ?? "";
+  const bodyLine = parsed.bodyLine ?? 1;
+  if (kind === "lesson") return lessonDraft(file2.path, parsed.data, body, bodyLine);
+  if (kind === "skill") return skillDraft(file2.path, parsed.data, body, bodyLine);
+  const gene = parsed.data;
+  return gene.status === "deprecated" ? void 0 : geneDraft(file2.path, gene, body, bodyLine);
+}
+function push(map2, key2, entry, weight) {
+  let p = map2.get(key2);
+  if (!p) map2.set(key2, p = { entries: [], weights: [] });
+  p.entries.push(entry);
+  p.weights.push(weight);
+}
+function frozen(map2) {
+  const out = /* @__PURE__ */ new Map();
+  for (const [key2, p] of map2) out.set(key2, { entries: Int32Array.from(p.entries), weights: Float64Array.from(p.weights) });
+  return out;
+}
+function indexKnowledge(files) {
+  const problems = [];
+  const drafts = [];
+  for (const file2 of [...files].sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) {
+    const kind = surfacedKind(file2.path);
+    if (kind === void 0) continue;
+    const draft = draftOf(file2, kind, problems);
+    if (draft) drafts.push(draft);
+  }
+  const counts = drafts.map((d) => wordCounts(d.body));
+  const df = /* @__PURE__ */ new Map();
+  for (const c of counts) for (const w of c.keys()) df.set(w, (df.get(w) ?? 0) + 1);
+  const n2 = drafts.length;
+  const idf = /* @__PURE__ */ new Map();
+  for (const [w, k] of df) idf.set(w, Math.log(1 + n2 / k));
+  const text = /* @__PURE__ */ new Map();
+  const triggers = /* @__PURE__ */ new Map();
+  const tags2 = /* @__PURE__ */ new Map();
+  const fileIndex = /* @__PURE__ */ new Map();
+  drafts.forEach((d, i) => {
+    const vector = [];
+    let norm = 0;
+    for (const [w, c] of counts[i]) {
+      const weight = (1 + Math.log(c)) * idf.get(w);
+      vector.push([w, weight]);
+      norm += weight * weight;
+    }
+    norm = Math.sqrt(norm);
+    if (norm > 0) for (const [w, weight] of vector) push(text, w, i, weight / norm);
+    const triggerWords = [...new Set(words(d.trigger))];
+    const rarity = triggerWords.map((w) => idf.get(w) ?? Math.log(1 + n2));
+    const total = rarity.reduce((a, b) => a + b, 0);
+    if (total > 0) {
+      d.entry.triggers = triggerWords.map((word, k) => ({ word, share: rarity[k] / total }));
+      for (const t of d.entry.triggers) push(triggers, t.word, i, t.share);
+    }
+    d.entry.tags.forEach((t, k) => push(tags2, t.words[0], i, k));
+    const keys = new Set(d.entry.files.flatMap(namedFileKeys));
+    for (const key2 of keys) {
+      const list = fileIndex.get(key2);
+      if (list) list.push(i);
+      else fileIndex.set(key2, [i]);
+    }
+  });
+  return { entries: drafts.map((d) => d.entry), idf, text: frozen(text), triggers: frozen(triggers), tags: frozen(tags2), files: fileIndex, problems };
+}
+
+// app/engine/knowledge/surface.ts
+var DEFAULT_SURFACE = { budgetTokens: 500, maxEntries: 5 };
+var TAG_WEIGHT = 2;
+var FILE_WEIGHT = 2.5;
+var MORE_FILES_WEIGHT = 0.5;
+var MAX_FILE_SCORE = 3.5;
+var TRIGGER_WEIGHT = 2;
+var TEXT_WEIGHT = 4;
+var MIN_SCORE = 1.5;
+var TEXT_GATE = 0.25;
+var TRIGGER_GATE = 0.3;
+var TAG_GATE = 0.5;
+var RELATIVE_FLOOR = 0.25;
+var MIN_TEXT = 60;
+function checkWords(check2) {
+  const values = Object.entries(check2).flatMap(([key2, value]) => key2 === "id" || key2 === "type" || typeof value !== "string" ? [] : [value]);
+  return [check2.type.replace(/_/g, " "), ...values].join(" ");
+}
+function planSubject(plan) {
+  const text = [
+    plan.title,
+    plan.body.replace(/<!--[\s\S]*?-->/g, " "),
+    ...plan.truths,
+    ...plan.requirements,
+    ...plan.filesModified,
+    ...plan.filesRead,
+    ...plan.mustPass.map(checkWords)
+  ].join("\n");
+  return { text, files: [...plan.filesModified, ...plan.filesRead] };
+}
+function matchOf(map2, index) {
+  let m = map2.get(index);
+  if (!m) map2.set(index, m = { tags: [], files: [] });
+  return m;
+}
+function fileMeets(entryFile, planGlob, matcher) {
+  if (!entryFile.includes("/")) {
+    const name2 = planGlob.slice(planGlob.lastIndexOf("/") + 1);
+    return hasMagic(entryFile) || hasMagic(name2) ? globsOverlap(entryFile, name2) : entryFile === name2;
+  }
+  if (!hasMagic(entryFile)) {
+    if (matcher(entryFile)) return true;
+    return !/\.[A-Za-z0-9]+$/.test(entryFile) && globsOverlap(`${entryFile}/**`, planGlob);
+  }
+  return globsOverlap(entryFile, planGlob);
+}
+function fileMatches(index, files, found) {
+  for (const glob2 of files) {
+    const matcher = (0, import_picomatch2.default)(glob2, PICOMATCH_OPTIONS);
+    const seen = /* @__PURE__ */ new Set();
+    for (const key2 of planGlobKeys(glob2)) {
+      for (const i of index.files.get(key2) ?? []) {
+        if (seen.has(i)) continue;
+        seen.add(i);
+        const entry = index.entries[i];
+        const named = entry.files.find((f) => fileMeets(f, glob2, matcher));
+        if (named === void 0) continue;
+        const m = matchOf(found, i);
+        if (!m.files.some((f) => f.entry === named)) m.files.push({ entry: named, plan: glob2 });
+      }
+    }
+  }
+}
+function why(entry, match, triggerWords, similarity) {
+  const parts2 = [];
+  if (match && match.tags.length > 0) {
+    const tags2 = [...match.tags].sort((a, b) => a - b).map((k) => entry.tags[k].tag);
+    parts2.push(`tags ${tags2.join(", ")}${tags2.length < entry.tags.length ? ` (${tags2.length} of ${entry.tags.length})` : ""}`);
+  }
+  if (match && match.files.length > 0) {
+    parts2.push(`names ${match.files.map((f) => f.entry === f.plan ? f.entry : `${f.entry} (plan: ${f.plan})`).join(", ")}`);
+  }
+  if (triggerWords.length > 0) parts2.push(`its trigger words ${triggerWords.slice(0, 5).join(", ")}`);
+  if (similarity >= 0.05) parts2.push(`text similarity ${similarity.toFixed(2)}`);
+  return parts2.join("; ");
+}
+function sectionChars(lines2) {
+  return lines2.length === 0 ? 0 : KNOWLEDGE_OVERHEAD + lines2.reduce((n2, l) => n2 + l.length + 1, 0) - 1;
+}
+function surface(index, subject, options = DEFAULT_SURFACE) {
+  if (options.maxEntries <= 0 || options.budgetTokens <= 0 || index.entries.length === 0) return [];
+  const counts = wordCounts(subject.text);
+  const n2 = index.entries.length;
+  const similarity = new Float64Array(n2);
+  const trigger = new Float64Array(n2);
+  const reached = new Uint8Array(n2);
+  const touched = [];
+  let norm = 0;
+  const planWeights = [];
+  for (const [w, c] of counts) {
+    const idf = index.idf.get(w);
+    if (idf === void 0) continue;
+    const weight = (1 + Math.log(c)) * idf;
+    planWeights.push([index.text.get(w), weight]);
+    norm += weight * weight;
+  }
+  norm = Math.sqrt(norm);
+  for (const [postings, weight] of planWeights) {
+    const share = weight / norm;
+    const { entries, weights } = postings;
+    for (let k = 0; k < entries.length; k++) {
+      const i = entries[k];
+      similarity[i] += share * weights[k];
+      if (reached[i] === 0) {
+        reached[i] = 1;
+        touched.push(i);
+      }
+    }
+  }
+  for (const w of counts.keys()) {
+    const postings = index.triggers.get(w);
+    if (!postings) continue;
+    const { entries, weights } = postings;
+    for (let k = 0; k < entries.length; k++) {
+      const i = entries[k];
+      trigger[i] += weights[k];
+      if (reached[i] === 0) {
+        reached[i] = 1;
+        touched.push(i);
+      }
+    }
+  }
+  const matches = /* @__PURE__ */ new Map();
+  for (const w of counts.keys()) {
+    const postings = index.tags.get(w);
+    if (!postings) continue;
+    for (let k = 0; k < postings.entries.length; k++) {
+      const i = postings.entries[k];
+      const tag = index.entries[i].tags[postings.weights[k]];
+      if (tag.words.every((t) => counts.has(t))) matchOf(matches, i).tags.push(postings.weights[k]);
+    }
+  }
+  fileMatches(index, subject.files, matches);
+  for (const i of matches.keys()) {
+    if (reached[i] === 0) {
+      reached[i] = 1;
+      touched.push(i);
+    }
+  }
+  const scored = [];
+  for (const i of touched) {
+    const entry = index.entries[i];
+    const match = matches.get(i);
+    const tagShare = match === void 0 || entry.tags.length === 0 ? 0 : match.tags.length / entry.tags.length;
+    const files = match === void 0 || match.files.length === 0 ? 0 : Math.min(MAX_FILE_SCORE, FILE_WEIGHT + MORE_FILES_WEIGHT * (match.files.length - 1));
+    const applies = files > 0 || tagShare >= TAG_GATE || similarity[i] >= TEXT_GATE && trigger[i] >= TRIGGER_GATE;
+    if (!applies) continue;
+    const score = entry.weight * (TAG_WEIGHT * tagShare * tagShare + files + TRIGGER_WEIGHT * trigger[i] + TEXT_WEIGHT * similarity[i]);
+    if (score >= MIN_SCORE) scored.push({ index: i, score });
+  }
+  scored.sort((a, b) => b.score - a.score || (index.entries[a.index].path < index.entries[b.index].path ? -1 : 1));
+  const floor = (scored[0]?.score ?? 0) * RELATIVE_FLOOR;
+  const budget2 = options.budgetTokens * CHARS_PER_TOKEN;
+  let forms;
+  const triggerWords = (entry) => entry.triggers.filter((t) => counts.has(t.word)).sort((a, b) => b.share - a.share || (a.word < b.word ? -1 : 1)).map(({ word }) => (forms ??= wordForms(subject.text)).get(word) ?? word);
+  const lines2 = [];
+  const out = [];
+  for (const c of scored) {
+    if (out.length >= options.maxEntries || c.score < floor) break;
+    const entry = index.entries[c.index];
+    const chosen = {
+      path: entry.path,
+      kind: entry.kind,
+      title: entry.title,
+      text: entry.text,
+      score: Math.round(c.score * 1e3) / 1e3,
+      why: why(entry, matches.get(c.index), triggerWords(entry), similarity[c.index])
+    };
+    let line = knowledgeLine(chosen);
+    const room = budget2 - sectionChars([...lines2, line]);
+    if (room < 0) {
+      const keep2 = chosen.text.length + room - 1;
+      if (keep2 < MIN_TEXT) continue;
+      chosen.text = `${chosen.text.slice(0, keep2).trimEnd()}…`;
+      line = knowledgeLine(chosen);
+      if (sectionChars([...lines2, line]) > budget2) continue;
+    }
+    lines2.push(line);
+    out.push(chosen);
+  }
+  return out;
+}
+
+// node_modules/@secretlint/core/module/SecretLintSourceCodeImpl.js
+var import_structured_source = __toESM(require_structured_source(), 1);
+
+// node_modules/@secretlint/core/module/helper/invariant.js
+function invariant(condition, message) {
+  if (!condition)
+    throw new Error(message);
+}
+
+// node_modules/@secretlint/core/module/SecretLintSourceCodeImpl.js
+var SecretLintSourceCodeImpl = class {
+  hasBOM;
+  content;
+  filePath;
+  physicalFilePath;
+  contentType;
+  ext;
+  structuredSource;
+  constructor({ content = "", ext, filePath, physicalFilePath, contentType }) {
+    invariant(ext || filePath, "should be set either of fileExt or filePath.");
+    this.hasBOM = content.charCodeAt(0) === 65279;
+    this.content = this.hasBOM ? content.slice(1) : content;
+    this.structuredSource = new import_structured_source.StructuredSource(this.content);
+    this.filePath = filePath;
+    this.physicalFilePath = physicalFilePath;
+    this.contentType = contentType;
+    this.ext = ext;
+  }
+  /**
+   * get file path
+   * This return `undefined` if the source code is created without file path.
+   * For example, use core API to create a source code directly.
+   *
+   * You can use this path to detect file type.
+   * However, if you want to read the file content, use `getPhysicalFilePath` instead.
+   * @returns {string|undefined}
+   */
+  getFilePath() {
+    return this.filePath;
+  }
+  /**
+   * get physical file path
+   * This return `undefined` if the source code is not related to file.
+   * For example, the source code is given from the stdin.
+   *
+   * You can use this path to read the file content.
+   */
+  getPhysicalFilePath() {
+    return this.physicalFilePath;
+  }
+  /**
+   * @param {SecretLintSourceNodeLocation} loc - location indicator.
+   * @return {[ number, number ]} range.
+   */
+  locationToRange(loc) {
+    return this.structuredSource.locationToRange(loc);
+  }
+  /**
+   * @param {[ number, number ]} range - pair of indice.
+   * @return {SecretLintSourceNodeLocation} location.
+   */
+  rangeToLocation(range) {
+    const location = this.structuredSource.rangeToLocation(range);
+    return {
+      start: {
+        line: location.start.line,
+        column: location.start.column
+      },
+      end: {
+        line: location.end.line,
+        column: location.end.column
+      }
+    };
+  }
+  /**
+   * @param {Position} pos - position indicator.
+   * @return {number} index.
+   */
+  positionToIndex(pos) {
+    return this.structuredSource.positionToIndex(pos);
+  }
+  /**
+   * @param {number} index - index to the source code.
+   * @return {Position} position.
+   */
+  indexToPosition(index) {
+    const position = this.structuredSource.indexToPosition(index);
+    return {
+      line: position.line,
+      column: position.column
+    };
+  }
+};
+
+// node_modules/@secretlint/core/module/helper/promise-event-emitter.js
+var EventEmitter = class {
+  #listeners = /* @__PURE__ */ new Map();
+  on(type, listener) {
+    const prevSet = this.#listeners.get(type);
+    const listenerSet = prevSet ?? /* @__PURE__ */ new Set();
+    listenerSet?.add(listener);
+    this.#listeners.set(type, listenerSet);
+  }
+  emit(type, ...args) {
+    const listenerSet = this.#listeners.get(type);
+    if (!listenerSet) {
+      return;
+    }
+    for (const listenerSetElement of listenerSet) {
+      listenerSetElement(...args);
+    }
+  }
+  off(type, listener) {
+    const listenerSet = this.#listeners.get(type);
+    if (!listenerSet) {
+      return;
+    }
+    for (const listenerSetElement of listenerSet) {
+      if (listenerSetElement === listener) {
+        listenerSet.delete(listener);
+      }
+    }
+  }
+  removeAllListeners() {
+    this.#listeners.clear();
+  }
+  listenerCount(type) {
+    return this.#listeners.get(type)?.size ?? 0;
+  }
+  listeners(type) {
+    return Array.from(this.#listeners.get(type) ?? []);
+  }
+};
+var PromiseEventEmitter = class {
+  events;
+  constructor() {
+    this.events = new EventEmitter();
+  }
+  listenerCount(type) {
+    return this.events.listenerCount(type);
+  }
+  on(event, listener) {
+    return this.events.on(event, listener);
+  }
+  emit(event, ...args) {
+    const promises3 = [];
+    this.events.listeners(event).forEach((listener) => {
+      promises3.push(listener(...args));
+    });
+    return Promise.all(promises3);
+  }
+};
+
+// node_modules/@secretlint/core/module/helper/SecretLintRuleMessageTranslator.js
+var DEFAULT_LOCAL = "en";
+var formatMessage = (messageHandler, props) => {
+  if (typeof props !== "object" || props === null) {
+    return messageHandler();
+  }
+  return messageHandler(props);
+};
+var getMatchedLocaleMessage = (locale, locales) => {
+  const localKeys = Object.keys(locales);
+  const matchLocale = localKeys.find((key2) => {
+    return key2 === locale;
+  });
+  if (matchLocale) {
+    return matchLocale;
+  }
+  const [lang] = locale.split("-");
+  if (!lang) {
+    return DEFAULT_LOCAL;
+  }
+  const fallbackMatchLocal = localKeys.find((key2) => {
+    return key2 === lang;
+  });
+  if (fallbackMatchLocal) {
+    return fallbackMatchLocal;
+  }
+  return DEFAULT_LOCAL;
+};
+var createTranslator = (messages2, options) => {
+  return (messageId, props) => {
+    const messageHandler = messages2[messageId];
+    if (!messageHandler) {
+      throw new Error(`messages:${String(messageId)} is missing in messages.`);
+    }
+    if (typeof messageHandler === "function") {
+      if (typeof messageId !== "string") {
+        throw new Error(`message's key:${String(messageId)} should be string`);
+      }
+      return {
+        message: formatMessage(messageHandler, props),
+        messageId,
+        data: props
+      };
+    }
+    const defaultLocal = options && options.defaultLocale ? options.defaultLocale : DEFAULT_LOCAL;
+    const locale = getMatchedLocaleMessage(defaultLocal, messageHandler);
+    const localizedMessage = messageHandler[locale];
+    if (!localizedMessage) {
+      if (messageHandler[DEFAULT_LOCAL]) {
+        throw new Error(`messages${String(messageId)}.${locale} is missing in messages.`);
+      }
+      throw new Error(`message's key:${String(messageId)}.${DEFAULT_LOCAL} should be defined in messages.`);
+    }
+    if (typeof messageId !== "string") {
+      throw new Error(`message's key:${String(messageId)}.${DEFAULT_LOCAL} should be string`);
+    }
+    return {
+      message: formatMessage(localizedMessage, props),
+      messageId,
+      data: props
+    };
+  };
+};
+
+// node_modules/@secretlint/core/module/RuleContext.js
+var createContextEvents = () => {
+  const contextEvents = new EventEmitter();
+  const REPORT_SYMBOL = /* @__PURE__ */ Symbol("report");
+  const IGNORE_SYMBOL = /* @__PURE__ */ Symbol("ignore");
+  return {
+    report(descriptor) {
+      contextEvents.emit(REPORT_SYMBOL, descriptor);
+    },
+    onReport(handler2) {
+      const listener = (descriptor) => {
+        handler2(descriptor);
+      };
+      contextEvents.on(REPORT_SYMBOL, listener);
+      return () => {
+        contextEvents.off(REPORT_SYMBOL, listener);
+      };
+    },
+    ignore(descriptor) {
+      contextEvents.emit(IGNORE_SYMBOL, descriptor);
+    },
+    onIgnore(handler2) {
+      const listener = (descriptor) => {
+        handler2(descriptor);
+      };
+      contextEvents.on(IGNORE_SYMBOL, listener);
+      return () => {
+        contextEvents.off(IGNORE_SYMBOL, listener);
+      };
+    }
+  };
+};
+var createRuleContext = ({ ruleId, ruleParentId, meta: meta3, severity, sourceCode, contextEvents, sharedOptions, locale }) => {
+  return {
+    sharedOptions,
+    createTranslator: (messages2) => {
+      return createTranslator(messages2, {
+        defaultLocale: locale
+      });
+    },
+    ignore(descriptor) {
+      const { message } = descriptor.message;
+      contextEvents.ignore({
+        type: "ignore",
+        ruleId,
+        ruleParentId,
+        range: descriptor.range,
+        targetRuleId: descriptor.targetRuleId,
+        loc: sourceCode.rangeToLocation(descriptor.range),
+        message
+      });
+    },
+    report(descriptor) {
+      const { message, messageId, data } = descriptor.message;
+      const severityLevel = severity ?? "error";
+      if (ruleParentId) {
+        contextEvents.report({
+          ...descriptor,
+          type: "message",
+          ruleId,
+          ruleParentId,
+          loc: sourceCode.rangeToLocation(descriptor.range),
+          severity: severityLevel,
+          message,
+          messageId,
+          docsUrl: meta3.docs?.url ? `${meta3.docs.url}#${messageId}` : void 0,
+          data
+        });
+      } else {
+        contextEvents.report({
+          ...descriptor,
+          type: "message",
+          ruleId,
+          loc: sourceCode.rangeToLocation(descriptor.range),
+          severity: severityLevel,
+          message,
+          messageId,
+          docsUrl: meta3.docs?.url ? `${meta3.docs.url}#${messageId}` : void 0,
+          data
+        });
+      }
+    }
+  };
+};
+
+// node_modules/@secretlint/core/module/SecretLintRuleImpl.js
+var SecretLintRule = class {
+  ruleReportHandle;
+  ruleCreator;
+  descriptorRule;
+  constructor({ descriptorRule, context: context3 }) {
+    this.descriptorRule = descriptorRule;
+    this.ruleCreator = descriptorRule.rule;
+    const ruleCreatorOptions = descriptorRule.options || {};
+    this.ruleReportHandle = this.ruleCreator.create(context3, ruleCreatorOptions);
+  }
+  allowMessageIds() {
+    if (!this.descriptorRule.allowMessageIds) {
+      return [];
+    }
+    const ruleId = this.ruleCreator.meta.id;
+    return this.descriptorRule.allowMessageIds.map((allowMessageId) => {
+      return {
+        messageId: allowMessageId,
+        ruleId
+      };
+    });
+  }
+  supportSourceCode(sourceCode) {
+    const contentType = sourceCode.contentType;
+    if (contentType === "unknown") {
+      return true;
+    }
+    if (this.ruleCreator.meta.supportedContentTypes.includes("all")) {
+      return true;
+    }
+    return this.ruleCreator.meta.supportedContentTypes.includes(contentType);
+  }
+  async file(source) {
+    const file2 = this.ruleReportHandle.file;
+    if (!file2) {
+      return;
+    }
+    return file2(source);
+  }
+};
+
+// node_modules/@secretlint/profiler/module/index.js
+var SecretLintProfiler = class {
+  perf;
+  PerformanceObserver;
+  observer;
+  /**
+   * Profiling costs performance.
+   * `performance.mark()` and `PerformanceObserver` callback are called for each rule and each file.
+   * So, the profiler should be disabled if the user does not need the profiling result.
+   * https://github.com/secretlint/secretlint/issues/1633
+   */
+  enabled;
+  entries = [];
+  measures = [];
+  /**
+   * Set of mark names that have already been marked as `{mark}::start`
+   */
+  startMarkNames = /* @__PURE__ */ new Set();
+  executionPromises = [];
+  constructor(options) {
+    this.perf = options.perf;
+    this.PerformanceObserver = options.PerformanceObserver;
+    this.enabled = options.enabled ?? true;
+  }
+  get isEnabled() {
+    return this.enabled;
+  }
+  /**
+   * Enable or Disable the profiler.
+   * If the profiler is disabled, `mark()` does nothing and collected entries are cleared.
+   * @param enabled
+   */
+  setEnabled(enabled) {
+    if (this.enabled === enabled) {
+      return;
+    }
+    this.enabled = enabled;
+    if (!enabled) {
+      this.stopObserving();
+    }
+  }
+  startObserving() {
+    const pattern = /(.*?)::end(\|\|.*)?/;
+    const observer = new this.PerformanceObserver((items) => {
+      if (!this.enabled) {
+        return;
+      }
+      const entries = items.getEntries();
+      entries.forEach((entry) => {
+        if (entry.entryType === "mark") {
+          const match = entry.name.match(pattern);
+          const endIdentifier = match ? match[1] : void 0;
+          const suffix = match && match[2] ? match[2] : "";
+          if (endIdentifier) {
+            const startMarkName = `${endIdentifier}::start${suffix}`;
+            if (this.startMarkNames.has(startMarkName)) {
+              this.executionPromises.push(Promise.resolve().then(() => {
+                this.perf.measure(endIdentifier + suffix, startMarkName, entry.name);
+              }));
+            }
+          } else {
+            this.startMarkNames.add(entry.name);
+          }
+          this.entries.push(entry);
+        } else if (entry.entryType === "measure") {
+          this.measures.push(entry);
+        }
+      });
+    });
+    observer.observe({ entryTypes: ["mark", "measure"] });
+    this.observer = observer;
+  }
+  stopObserving() {
+    this.observer?.disconnect();
+    this.observer = void 0;
+    this.entries.length = 0;
+    this.measures.length = 0;
+    this.executionPromises.length = 0;
+    this.startMarkNames.clear();
+  }
+  mark(marker) {
+    if (!this.enabled) {
+      return;
+    }
+    if (!this.observer) {
+      this.startObserving();
+    }
+    if ("id" in marker) {
+      this.perf.mark(`${marker.type}||${marker.id}`);
+    } else {
+      this.perf.mark(marker.type);
+    }
+  }
+  waifForExecutionPromises = () => {
+    return Promise.all(this.executionPromises).finally(() => {
+      this.executionPromises.length = 0;
+    });
+  };
+  async getEntries() {
+    await this.waifForExecutionPromises();
+    return this.entries;
+  }
+  async getMeasures() {
+    await this.waifForExecutionPromises();
+    return this.measures;
+  }
+};
+
+// node_modules/@secretlint/profiler/module/node.js
+import perf_hooks from "node:perf_hooks";
+var NullPerformanceObserver = class {
+  disconnect() {
+  }
+  observe(_options) {
+  }
+};
+var secretLintProfiler = new SecretLintProfiler({
+  perf: perf_hooks.performance,
+  PerformanceObserver: perf_hooks.PerformanceObserver ? perf_hooks.PerformanceObserver : NullPerformanceObserver
+});
+
+// node_modules/@secretlint/core/module/RunningEvents.js
+var createRunningEvents = () => {
+  const contextEvents = new PromiseEventEmitter();
+  const registerSet = /* @__PURE__ */ new Set();
+  const LINT_HANDLE = /* @__PURE__ */ Symbol("lint:start");
+  const rules2 = [];
+  return {
+    collectAllowMessageIds() {
+      const allowMessageIds = [];
+      rules2.forEach((rule) => {
+        allowMessageIds.push(...rule.allowMessageIds());
+      });
+      return allowMessageIds;
+    },
+    /**
+     * Start to run linting
+     * @param options
+     */
+    runLint(options) {
+      return contextEvents.emit(LINT_HANDLE, options);
+    },
+    registerRule({ descriptorRule, context: context3 }) {
+      if (registerSet.has(descriptorRule.id)) {
+        throw new Error(`rule.id:${descriptorRule.id} is already registered.
+                
+Duplicated rule.id is something wrong in .secretlintrc.                
+`);
+      }
+      registerSet.add(descriptorRule.id);
+      const rule = new SecretLintRule({
+        descriptorRule,
+        context: context3
+      });
+      rules2.push(rule);
+      contextEvents.on(LINT_HANDLE, async ({ sourceCode }) => {
+        secretLintProfiler.mark({
+          type: "@core>rule-handler::start",
+          id: descriptorRule.rule.meta.id
+        });
+        if (rule.supportSourceCode(sourceCode)) {
+          await rule.file(sourceCode);
+        }
+        secretLintProfiler.mark({
+          type: "@core>rule-handler::end",
+          id: descriptorRule.rule.meta.id
+        });
+      });
+    },
+    registerRulePreset({ descriptorRulePreset, context: context3 }) {
+      const rulePresetCreatorOptions = descriptorRulePreset.options || [];
+      descriptorRulePreset.rule.create(context3, rulePresetCreatorOptions);
+    },
+    isRegistered(ruleId) {
+      return registerSet.has(ruleId);
+    }
+  };
+};
+
+// node_modules/@secretlint/core/module/RulePresetContext.js
+var createRulePresetContext = ({ configRulePreset, sourceCode, runningEvents, contextEvents, sharedOptions, locale }) => {
+  const presetRules = configRulePreset.rules || [];
+  if (!Array.isArray(presetRules)) {
+    console.error(`${configRulePreset.id}:PresetRules is invalid format`, presetRules);
+    throw new Error("preset's rules should be an array of rule definitions");
+  }
+  return {
+    sharedOptions,
+    registerRule(rule, defaultValue) {
+      const descriptorRule = presetRules.find((descriptorRule2) => {
+        return descriptorRule2.id === rule.meta.id;
+      });
+      const descriptorRuleOptions = descriptorRule ? descriptorRule.options : void 0;
+      const descriptorRuleDisabled = descriptorRule ? descriptorRule.disabled : void 0;
+      const descriptorRuleSeverity = descriptorRule ? descriptorRule.severity : void 0;
+      const descriptorAllowMessageIds = descriptorRule ? descriptorRule.allowMessageIds : void 0;
+      const context3 = createRuleContext({
+        // rule id is a single rule in a preset
+        ruleId: rule.meta.id,
+        // parent rule id is rule preset id
+        ruleParentId: configRulePreset.id,
+        meta: rule.meta,
+        severity: descriptorRuleSeverity,
+        sourceCode,
+        contextEvents,
+        sharedOptions,
+        locale
+      });
+      const defaultValueOfPreset = defaultValue ? defaultValue : {};
+      runningEvents.registerRule({
+        descriptorRule: {
+          // options and disabled ...
+          ...defaultValueOfPreset,
+          // Prefer to use user setting
+          // User can override preset setting
+          ...descriptorRule,
+          id: rule.meta.id,
+          options: descriptorRuleOptions,
+          rule,
+          disabled: descriptorRuleDisabled,
+          allowMessageIds: descriptorAllowMessageIds,
+          severity: descriptorRuleSeverity
+        },
+        context: context3
+      });
+    }
+  };
+};
+
+// node_modules/@secretlint/core/module/messages/filter-ignored-process.js
+var isContainedRange = (index, range) => {
+  const [start, end] = range;
+  return start <= index && index <= end;
+};
+function filterIgnoredMessages(options) {
+  const reportedMessages = options.reportedMessages;
+  const ignoreMessages = options.ignoredMessages;
+  return reportedMessages.filter((message) => {
+    return !ignoreMessages.some((ignoreMessage) => {
+      const isInIgnoringRange = isContainedRange(message.range[0], ignoreMessage.range) && isContainedRange(message.range[1], ignoreMessage.range);
+      if (isInIgnoringRange && ignoreMessage.targetRuleId) {
+        if (ignoreMessage.targetRuleId === "*") {
+          return true;
+        }
+        return message.ruleId === ignoreMessage.targetRuleId;
+      }
+      return isInIgnoringRange;
+    });
+  });
+}
+
+// node_modules/@secretlint/core/module/messages/MessageProcessManager.js
+var createMessageProcessor = (processors) => {
+  return {
+    /**
+     * process `messages` with registered processes
+     */
+    process(messages2) {
+      const originalMessages = messages2;
+      if (processors.length === 0) {
+        throw new Error("processors should be > 0");
+      }
+      return processors.reduce((messages3, filter) => {
+        return filter(messages3);
+      }, originalMessages);
+    }
+  };
+};
+
+// node_modules/@secretlint/core/module/messages/filter-duplicated-process.js
+var isEqualMessage = (aMessage, bMessage) => {
+  return aMessage.range[0] === bMessage.range[0] && aMessage.range[1] === bMessage.range[1] && "severity" in aMessage && "severity" in bMessage && aMessage.severity === bMessage.severity && aMessage.message === bMessage.message;
+};
+function filterDuplicatedMessages(messages2 = []) {
+  return messages2.filter((message, index) => {
+    const restMessages = messages2.slice(index + 1);
+    return !restMessages.some((restMessage) => {
+      return isEqualMessage(message, restMessage);
+    });
+  });
+}
+
+// node_modules/@secretlint/core/module/messages/sort-messages-process.js
+function sortMessagesByLocation(messages2) {
+  return messages2.sort(function(a, b) {
+    const startIndexDiff = a.range[0] - b.range[0];
+    if (startIndexDiff === 0) {
+      return a.range[1] - b.range[1];
+    } else {
+      return startIndexDiff;
+    }
+  });
+}
+
+// node_modules/@secretlint/core/module/messages/filter-message-id.js
+var filterByAllowMessageIds = (messages2, allowMessageIds) => {
+  const disabledSet = new Set(allowMessageIds.map((allowMessage) => {
+    return `${allowMessage.ruleId}--${allowMessage.messageId}`;
+  }));
+  return messages2.filter((message) => {
+    return !disabledSet.has(`${message.ruleId}--${message.messageId}`);
+  });
+};
+
+// node_modules/@secretlint/core/module/messages/filter-mask-secrets.js
+var deepMask = (object2, handler2) => {
+  for (const key2 of Object.keys(object2)) {
+    if (typeof object2[key2] === "object") {
+      object2[key2] = deepMask(object2[key2], handler2);
+    } else if (Array.isArray(object2[key2])) {
+      object2[key2] = object2[key2].map((item) => deepMask(item, handler2));
+    } else if (typeof object2[key2] === "string") {
+      object2[key2] = handler2(object2[key2]);
+    }
+  }
+  return object2;
+};
+var createMaskValue = (value) => {
+  return "*".repeat(value.length);
+};
+var maskWithValues = (str2, maskedValues) => {
+  let result = str2;
+  for (const maskValue of maskedValues) {
+    result = result.replaceAll(maskValue, "*".repeat(maskValue.length));
+  }
+  return result;
+};
+var filterMaskSecretsData = (messages2 = []) => {
+  return messages2.map((message) => {
+    if (message.type !== "message") {
+      return message;
+    }
+    const maskedValues = [];
+    const maskedData = message.data ? deepMask(message.data, (value) => {
+      maskedValues.push(value);
+      return createMaskValue(value);
+    }) : void 0;
+    if (!maskedData) {
+      return message;
+    }
+    const maskedMessage = maskWithValues(message.message, maskedValues);
+    return {
+      ...message,
+      message: maskedMessage,
+      data: maskedData
+    };
+  });
+};
+
+// node_modules/@secretlint/core/module/messages/index.js
+var cleanupMessages = (options) => {
+  const reportedMessages = filterIgnoredMessages(options);
+  const reportedMessagesWithoutAllowMessageIds = filterByAllowMessageIds(reportedMessages, options.allowMessageIds);
+  const filters = options.maskSecrets ? [filterDuplicatedMessages, filterMaskSecretsData] : [filterDuplicatedMessages];
+  const filterProcess = createMessageProcessor(filters);
+  return sortMessagesByLocation(filterProcess.process(reportedMessagesWithoutAllowMessageIds));
+};
+
+// node_modules/@secretlint/core/module/index.js
+var import_debug = __toESM(require_src(), 1);
+var debug2 = (0, import_debug.default)("@secretlint/core");
+var lintSource = ({ source, options }) => {
+  secretLintProfiler.mark({
+    type: "@core>lint::start",
+    id: source.filePath
+  });
+  debug2(`source filePath: %O`, source.filePath);
+  debug2(`options: %O`, options);
+  const rules2 = options.config.rules;
+  const locale = options.locale ?? "en";
+  const maskSecrets = options.maskSecrets ?? false;
+  const contextEvents = createContextEvents();
+  const runningEvents = createRunningEvents();
+  const reportedMessages = [];
+  const ignoredMessages = [];
+  contextEvents.onReport((message) => {
+    reportedMessages.push(message);
+  });
+  contextEvents.onIgnore((message) => {
+    ignoredMessages.push(message);
+  });
+  const sourceCode = new SecretLintSourceCodeImpl({
+    content: source.content,
+    filePath: source.filePath,
+    physicalFilePath: options.noPhysicFilePath ? void 0 : source.filePath,
+    ext: source.ext || "",
+    contentType: source.contentType
+  });
+  secretLintProfiler.mark({
+    type: "@core>setup-rules::start"
+  });
+  rules2.forEach((rule) => {
+    secretLintProfiler.mark({
+      type: "@core>setup-rule::start",
+      id: rule.rule.meta.id
+    });
+    registerRule({
+      sourceCode,
+      config: options.config,
+      descriptorRule: rule,
+      contextEvents,
+      runningEvents,
+      locale
+    });
+    secretLintProfiler.mark({
+      type: "@core>setup-rule::end",
+      id: rule.rule.meta.id
+    });
+  });
+  secretLintProfiler.mark({
+    type: "@core>setup-rules::end"
+  });
+  return runningEvents.runLint({
+    sourceCode
+  }).then(() => {
+    return {
+      filePath: source.filePath,
+      // binary content should be skipped
+      sourceContent: source.contentType === "text" ? source.content : void 0,
+      sourceContentType: source.contentType,
+      messages: cleanupMessages({
+        reportedMessages,
+        ignoredMessages,
+        allowMessageIds: runningEvents.collectAllowMessageIds(),
+        maskSecrets
+      })
+    };
+  }).finally(() => {
+    secretLintProfiler.mark({
+      type: "@core>lint::end",
+      id: source.filePath
+    });
+  });
+};
+var isRulePreset = (ruleDescriptor) => {
+  return ruleDescriptor.rule.meta.type === "preset";
+};
+var isRule = (ruleDescriptor) => {
+  return ruleDescriptor.rule.meta.type === "scanner";
+};
+var registerRule = ({ sourceCode, config: config2, descriptorRule, contextEvents, runningEvents, locale }) => {
+  const ruleId = descriptorRule.id;
+  if (descriptorRule.disabled) {
+    debug2("Skip registerRule %s, because it is disabled", ruleId);
+    return;
+  }
+  debug2("registerRule %s", ruleId);
+  const sharedOptionsWithDefault = config2.sharedOptions ?? {};
+  if (isRulePreset(descriptorRule)) {
+    const context3 = createRulePresetContext({
+      configRulePreset: descriptorRule,
+      sourceCode,
+      contextEvents,
+      runningEvents,
+      sharedOptions: sharedOptionsWithDefault,
+      locale
+    });
+    runningEvents.registerRulePreset({
+      descriptorRulePreset: descriptorRule,
+      context: context3
+    });
+    return;
+  } else if (isRule(descriptorRule)) {
+    const context3 = createRuleContext({
+      ruleId,
+      severity: descriptorRule.severity,
+      meta: descriptorRule.rule.meta,
+      sourceCode,
+      contextEvents,
+      sharedOptions: sharedOptionsWithDefault,
+      locale
+    });
+    runningEvents.registerRule({
+      descriptorRule,
+      context: context3
+    });
+    return;
+  }
+  throw new Error(`Unknown descriptor type: ${descriptorRule}`);
+};
+
+// node_modules/@secretlint/secretlint-rule-preset-recommend/module/index.js
+import path from "node:path";
+var commonjsGlobal = typeof globalThis !== "undefined" ? globalThis : typeof window !== "undefined" ? window : typeof global !== "undefined" ? global : typeof self !== "undefined" ? self : {};
+var regexpStringMatcher = {};
+var lodash_uniq;
+var hasRequiredLodash_uniq;
+function requireLodash_uniq() {
+  if (hasRequiredLodash_uniq) return lodash_uniq;
+  hasRequiredLodash_uniq = 1;
+  var LARGE_ARRAY_SIZE = 200;
+  var HASH_UNDEFINED = "__lodash_hash_undefined__";
+  var INFINITY = 1 / 0;
+  var funcTag = "[object Function]", genTag = "[object GeneratorFunction]";
+  var reRegExpChar = /[\\^$.*+?()[\]{}|]/g;
+  var reIsHostCtor = /^\[object .+?Constructor\]$/;
+  var freeGlobal = typeof commonjsGlobal == "object" && commonjsGlobal && commonjsGlobal.Object === Object && commonjsGlobal;
+  var freeSelf = typeof self == "object" && self && self.Object === Object && self;
+  var root = freeGlobal || freeSelf || Function("return this")();
+  function arrayIncludes(array2, value) {
+    var length = array2 ? array2.length : 0;
+    return !!length && baseIndexOf(array2, value, 0) > -1;
+  }
+  function baseFindIndex(array2, predicate, fromIndex, fromRight) {
+    var length = array2.length, index = fromIndex + -1;
+    while (++index < length) {
+      if (predicate(array2[index], index, array2)) {
+        return index;
+      }
+    }
+    return -1;
+  }
+  function baseIndexOf(array2, value, fromIndex) {
+    if (value !== value) {
+      return baseFindIndex(array2, baseIsNaN, fromIndex);
+    }
+    var index = fromIndex - 1, length = array2.length;
+    while (++index < length) {
+      if (array2[index] === value) {
+        return index;
+      }
+    }
+    return -1;
+  }
+  function baseIsNaN(value) {
+    return value !== value;
+  }
+  function cacheHas(cache3, key2) {
+    return cache3.has(key2);
+  }
+  function getValue(object2, key2) {
+    return object2 == null ? void 0 : object2[key2];
+  }
+  function isHostObject(value) {
+    var result = false;
+    if (value != null && typeof value.toString != "function") {
+      try {
+        result = !!(value + "");
+      } catch (e) {
+      }
+    }
+    return result;
+  }
+  function setToArray(set2) {
+    var index = -1, result = Array(set2.size);
+    set2.forEach(function(value) {
+      result[++index] = value;
+    });
+    return result;
+  }
+  var arrayProto = Array.prototype, funcProto = Function.prototype, objectProto = Object.prototype;
+  var coreJsData = root["__core-js_shared__"];
+  var maskSrcKey = (function() {
+    var uid = /[^.]+$/.exec(coreJsData && coreJsData.keys && coreJsData.keys.IE_PROTO || "");
+    return uid ? "Symbol(src)_1." + uid : "";
+  })();
+  var funcToString = funcProto.toString;
+  var hasOwnProperty = objectProto.hasOwnProperty;
+  var objectToString = objectProto.toString;
+  var reIsNative = RegExp(
+    "^" + funcToString.call(hasOwnProperty).replace(reRegExpChar, "\\$&").replace(/hasOwnProperty|(function).*?(?=\\\()| for .+?(?=\\\])/g, "$1.*?") + "$"
+  );
+  var splice = arrayProto.splice;
+  var Map2 = getNative(root, "Map"), Set2 = getNative(root, "Set"), nativeCreate = getNative(Object, "create");
+  function Hash(entries) {
+    var index = -1, length = entries ? entries.length : 0;
+    this.clear();
+    while (++index < length) {
+      var entry = entries[index];
+      this.set(entry[0], entry[1]);
+    }
+  }
+  function hashClear() {
+    this.__data__ = nativeCreate ? nativeCreate(null) : {};
+  }
+  function hashDelete(key2) {
+    return this.has(key2) && delete this.__data__[key2];
+  }
+  function hashGet(key2) {
+    var data = this.__data__;
+    if (nativeCreate) {
+      var result = data[key2];
+      return result === HASH_UNDEFINED ? void 0 : result;
+    }
+    return hasOwnProperty.call(data, key2) ? data[key2] : void 0;
+  }
+  function hashHas(key2) {
+    var data = this.__data__;
+    return nativeCreate ? data[key2] !== void 0 : hasOwnProperty.call(data, key2);
+  }
+  function hashSet(key2, value) {
+    var data = this.__data__;
+    data[key2] = nativeCreate && value === void 0 ? HASH_UNDEFINED : value;
+    return this;
+  }
+  Hash.prototype.clear = hashClear;
+  Hash.prototype["delete"] = hashDelete;
+  Hash.prototype.get = hashGet;
+  Hash.prototype.has = hashHas;
+  Hash.prototype.set = hashSet;
+  function ListCache(entries) {
+    var index = -1, length = entries ? entries.length : 0;
+    this.clear();
+    while (++index < length) {
+      var entry = entries[index];
+      this.set(entry[0], entry[1]);
+    }
+  }
+  function listCacheClear() {
+    this.__data__ = [];
+  }
+  function listCacheDelete(key2) {
+    var data = this.__data__, index = assocIndexOf(data, key2);
+    if (index < 0) {
+      return false;
+    }
+    var lastIndex = data.length - 1;
+    if (index == lastIndex) {
+      data.pop();
+    } else {
+      splice.call(data, index, 1);
+    }
+    return true;
+  }
+  function listCacheGet(key2) {
+    var data = this.__data__, index = assocIndexOf(data, key2);
+    return index < 0 ? void 0 : data[index][1];
+  }
+  function listCacheHas(key2) {
+    return assocIndexOf(this.__data__, key2) > -1;
+  }
+  function listCacheSet(key2, value) {
+    var data = this.__data__, index = assocIndexOf(data, key2);
+    if (index < 0) {
+      data.push([key2, value]);
+    } else {
+      data[index][1] = value;
+    }
+    return this;
+  }
+  ListCache.prototype.clear = listCacheClear;
+  ListCache.prototype["delete"] = listCacheDelete;
+  ListCache.prototype.get = listCacheGet;
+  ListCache.prototype.has = listCacheHas;
+  ListCache.prototype.set = listCacheSet;
+  function MapCache(entries) {
+    var index = -1, length = entries ? entries.length : 0;
+    this.clear();
+    while (++index < length) {
+      var entry = entries[index];
+      this.set(entry[0], entry[1]);
+    }
+  }
+  function mapCacheClear() {
+    this.__data__ = {
+      "hash": new Hash(),
+      "map": new (Map2 || ListCache)(),
+      "string": new Hash()
+    };
+  }
+  function mapCacheDelete(key2) {
+    return getMapData(this, key2)["delete"](key2);
+  }
+  function mapCacheGet(key2) {
+    return getMapData(this, key2).get(key2);
+  }
+  function mapCacheHas(key2) {
+    return getMapData(this, key2).has(key2);
+  }
+  function mapCacheSet(key2, value) {
+    getMapData(this, key2).set(key2, value);
+    return this;
+  }
+  MapCache.prototype.clear = mapCacheClear;
+  MapCache.prototype["delete"] = mapCacheDelete;
+  MapCache.prototype.get = mapCacheGet;
+  MapCache.prototype.has = mapCacheHas;
+  MapCache.prototype.set = mapCacheSet;
+  function SetCache(values) {
+    var index = -1, length = values ? values.length : 0;
+    this.__data__ = new MapCache();
+    while (++index < length) {
+      this.add(values[index]);
+    }
+  }
+  function setCacheAdd(value) {
+    this.__data__.set(value, HASH_UNDEFINED);
+    return this;
+  }
+  function setCacheHas(value) {
+    return this.__data__.has(value);
+  }
+  SetCache.prototype.add = SetCache.prototype.push = setCacheAdd;
+  SetCache.prototype.has = setCacheHas;
+  function assocIndexOf(array2, key2) {
+    var length = array2.length;
+    while (length--) {
+      if (eq(array2[length][0], key2)) {
+        return length;
+      }
+    }
+    return -1;
+  }
+  function baseIsNative(value) {
+    if (!isObject3(value) || isMasked(value)) {
+      return false;
+    }
+    var pattern = isFunction(value) || isHostObject(value) ? reIsNative : reIsHostCtor;
+    return pattern.test(toSource(value));
+  }
+  function baseUniq(array2, iteratee, comparator) {
+    var index = -1, includes = arrayIncludes, length = array2.length, isCommon = true, result = [], seen = result;
+    if (length >= LARGE_ARRAY_SIZE) {
+      var set2 = createSet(array2);
+      if (set2) {
+        return setToArray(set2);
+      }
+      isCommon = false;
+      includes = cacheHas;
+      seen = new SetCache();
+    } else {
+      seen = result;
+    }
+    outer:
+      while (++index < length) {
+        var value = array2[index], computed = value;
+        value = value !== 0 ? value : 0;
+        if (isCommon && computed === computed) {
+          var seenIndex = seen.length;
+          while (seenIndex--) {
+            if (seen[seenIndex] === computed) {
+              continue outer;
+            }
+          }
+          result.push(value);
+        } else if (!includes(seen, computed, comparator)) {
+          if (seen !== result) {
+            seen.push(computed);
+          }
+          result.push(value);
+        }
+      }
+    return result;
+  }
+  var createSet = !(Set2 && 1 / setToArray(new Set2([, -0]))[1] == INFINITY) ? noop3 : function(values) {
+    return new Set2(values);
+  };
+  function getMapData(map2, key2) {
+    var data = map2.__data__;
+    return isKeyable(key2) ? data[typeof key2 == "string" ? "string" : "hash"] : data.map;
+  }
+  function getNative(object2, key2) {
+    var value = getValue(object2, key2);
+    return baseIsNative(value) ? value : void 0;
+  }
+  function isKeyable(value) {
+    var type = typeof value;
+    return type == "string" || type == "number" || type == "symbol" || type == "boolean" ? value !== "__proto__" : value === null;
+  }
+  function isMasked(func) {
+    return !!maskSrcKey && maskSrcKey in func;
+  }
+  function toSource(func) {
+    if (func != null) {
+      try {
+        return funcToString.call(func);
+      } catch (e) {
+      }
+      try {
+        return func + "";
+      } catch (e) {
+      }
+    }
+    return "";
+  }
+  function uniq(array2) {
+    return array2 && array2.length ? baseUniq(array2) : [];
+  }
+  function eq(value, other) {
+    return value === other || value !== value && other !== other;
+  }
+  function isFunction(value) {
+    var tag = isObject3(value) ? objectToString.call(value) : "";
+    return tag == funcTag || tag == genTag;
+  }
+  function isObject3(value) {
+    var type = typeof value;
+    return !!value && (type == "object" || type == "function");
+  }
+  function noop3() {
+  }
+  lodash_uniq = uniq;
+  return lodash_uniq;
+}
+var lodash_uniqwith;
+var hasRequiredLodash_uniqwith;
+function requireLodash_uniqwith() {
+  if (hasRequiredLodash_uniqwith) return lodash_uniqwith;
+  hasRequiredLodash_uniqwith = 1;
+  var LARGE_ARRAY_SIZE = 200;
+  var HASH_UNDEFINED = "__lodash_hash_undefined__";
+  var INFINITY = 1 / 0;
+  var funcTag = "[object Function]", genTag = "[object GeneratorFunction]";
+  var reRegExpChar = /[\\^$.*+?()[\]{}|]/g;
+  var reIsHostCtor = /^\[object .+?Constructor\]$/;
+  var freeGlobal = typeof commonjsGlobal == "object" && commonjsGlobal && commonjsGlobal.Object === Object && commonjsGlobal;
+  var freeSelf = typeof self == "object" && self && self.Object === Object && self;
+  var root = freeGlobal || freeSelf || Function("return this")();
+  function arrayIncludes(array2, value) {
+    var length = array2 ? array2.length : 0;
+    return !!length && baseIndexOf(array2, value, 0) > -1;
+  }
+  function arrayIncludesWith(array2, value, comparator) {
+    var index = -1, length = array2 ? array2.length : 0;
+    while (++index < length) {
+      if (comparator(value, array2[index])) {
+        return true;
+      }
+    }
+    return false;
+  }
+  function baseFindIndex(array2, predicate, fromIndex, fromRight) {
+    var length = array2.length, index = fromIndex + -1;
+    while (++index < length) {
+      if (predicate(array2[index], index, array2)) {
+        return index;
+      }
+    }
+    return -1;
+  }
+  function baseIndexOf(array2, value, fromIndex) {
+    if (value !== value) {
+      return baseFindIndex(array2, baseIsNaN, fromIndex);
+    }
+    var index = fromIndex - 1, length = array2.length;
+    while (++index < length) {
+      if (array2[index] === value) {
+        return index;
+      }
+    }
+    return -1;
+  }
+  function baseIsNaN(value) {
+    return value !== value;
+  }
+  function cacheHas(cache3, key2) {
+    return cache3.has(key2);
+  }
+  function getValue(object2, key2) {
+    return object2 == null ? void 0 : object2[key2];
+  }
+  function isHostObject(value) {
+    var result = false;
+    if (value != null && typeof value.toString != "function") {
+      try {
+        result = !!(value + "");
+      } catch (e) {
+      }
+    }
+    return result;
+  }
+  function setToArray(set2) {
+    var index = -1, result = Array(set2.size);
+    set2.forEach(function(value) {
+      result[++index] = value;
+    });
+    return result;
+  }
+  var arrayProto = Array.prototype, funcProto = Function.prototype, objectProto = Object.prototype;
+  var coreJsData = root["__core-js_shared__"];
+  var maskSrcKey = (function() {
+    var uid = /[^.]+$/.exec(coreJsData && coreJsData.keys && coreJsData.keys.IE_PROTO || "");
+    return uid ? "Symbol(src)_1." + uid : "";
+  })();
+  var funcToString = funcProto.toString;
+  var hasOwnProperty = objectProto.hasOwnProperty;
+  var objectToString = objectProto.toString;
+  var reIsNative = RegExp(
+    "^" + funcToString.call(hasOwnProperty).replace(reRegExpChar, "\\$&").replace(/hasOwnProperty|(function).*?(?=\\\()| for .+?(?=\\\])/g, "$1.*?") + "$"
+  );
+  var splice = arrayProto.splice;
+  var Map2 = getNative(root, "Map"), Set2 = getNative(root, "Set"), nativeCreate = getNative(Object, "create");
+  function Hash(entries) {
+    var index = -1, length = entries ? entries.length : 0;
+    this.clear();
+    while (++index < length) {
+      var entry = entries[index];
+      this.set(entry[0], entry[1]);
+    }
+  }
+  function hashClear() {
+    this.__data__ = nativeCreate ? nativeCreate(null) : {};
+  }
+  function hashDelete(key2) {
+    return this.has(key2) && delete this.__data__[key2];
+  }
+  function hashGet(key2) {
+    var data = this.__data__;
+    if (nativeCreate) {
+      var result = data[key2];
+      return result === HASH_UNDEFINED ? void 0 : result;
+    }
+    return hasOwnProperty.call(data, key2) ? data[key2] : void 0;
+  }
+  function hashHas(key2) {
+    var data = this.__data__;
+    return nativeCreate ? data[key2] !== void 0 : hasOwnProperty.call(data, key2);
+  }
+  function hashSet(key2, value) {
+    var data = this.__data__;
+    data[key2] = nativeCreate && value === void 0 ? HASH_UNDEFINED : value;
+    return this;
+  }
+  Hash.prototype.clear = hashClear;
+  Hash.prototype["delete"] = hashDelete;
+  Hash.prototype.get = hashGet;
+  Hash.prototype.has = hashHas;
+  Hash.prototype.set = hashSet;
+  function ListCache(entries) {
+    var index = -1, length = entries ? entries.length : 0;
+    this.clear();
+    while (++index < length) {
+      var entry = entries[index];
+      this.set(entry[0], entry[1]);
+    }
+  }
+  function listCacheClear() {
+    this.__data__ = [];
+  }
+  function listCacheDelete(key2) {
+    var data = this.__data__, index = assocIndexOf(data, key2);
+    if (index < 0) {
+      return false;
+    }
+    var lastIndex = data.length - 1;
+    if (index == lastIndex) {
+      data.pop();
+    } else {
+      splice.call(data, index, 1);
+    }
+    return true;
+  }
+  function listCacheGet(key2) {
+    var data = this.__data__, index = assocIndexOf(data, key2);
+    return index < 0 ? void 0 : data[index][1];
+  }
+  function listCacheHas(key2) {
+    return assocIndexOf(this.__data__, key2) > -1;
+  }
+  function listCacheSet(key2, value) {
+    var data = this.__data__, index = assocIndexOf(data, key2);
+    if (index < 0) {
+      data.push([key2, value]);
+    } else {
+      data[index][1] = value;
+    }
+    return this;
+  }
+  ListCache.prototype.clear = listCacheClear;
+  ListCache.prototype["delete"] = listCacheDelete;
+  ListCache.prototype.get = listCacheGet;
+  ListCache.prototype.has = listCacheHas;
+  ListCache.prototype.set = listCacheSet;
+  function MapCache(entries) {
+    var index = -1, length = entries ? entries.length : 0;
+    this.clear();
+    while (++index < length) {
+      var entry = entries[index];
+      this.set(entry[0], entry[1]);
+    }
+  }
+  function mapCacheClear() {
+    this.__data__ = {
+      "hash": new Hash(),
+      "map": new (Map2 || ListCache)(),
+      "string": new Hash()
+    };
+  }
+  function mapCacheDelete(key2) {
+    return getMapData(this, key2)["delete"](key2);
+  }
+  function mapCacheGet(key2) {
+    return getMapData(this, key2).get(key2);
+  }
+  function mapCacheHas(key2) {
+    return getMapData(this, key2).has(key2);
+  }
+  function mapCacheSet(key2, value) {
+    getMapData(this, key2).set(key2, value);
+    return this;
+  }
+  MapCache.prototype.clear = mapCacheClear;
+  MapCache.prototype["delete"] = mapCacheDelete;
+  MapCache.prototype.get = mapCacheGet;
+  MapCache.prototype.has = mapCacheHas;
+  MapCache.prototype.set = mapCacheSet;
+  function SetCache(values) {
+    var index = -1, length = values ? values.length : 0;
+    this.__data__ = new MapCache();
+    while (++index < length) {
+      this.add(values[index]);
+    }
+  }
+  function setCacheAdd(value) {
+    this.__data__.set(value, HASH_UNDEFINED);
+    return this;
+  }
+  function setCacheHas(value) {
+    return this.__data__.has(value);
+  }
+  SetCache.prototype.add = SetCache.prototype.push = setCacheAdd;
+  SetCache.prototype.has = setCacheHas;
+  function assocIndexOf(array2, key2) {
+    var length = array2.length;
+    while (length--) {
+      if (eq(array2[length][0], key2)) {
+        return length;
+      }
+    }
+    return -1;
+  }
+  function baseIsNative(value) {
+    if (!isObject3(value) || isMasked(value)) {
+      return false;
+    }
+    var pattern = isFunction(value) || isHostObject(value) ? reIsNative : reIsHostCtor;
+    return pattern.test(toSource(value));
+  }
+  function baseUniq(array2, iteratee, comparator) {
+    var index = -1, includes = arrayIncludes, length = array2.length, isCommon = true, result = [], seen = result;
+    if (comparator) {
+      isCommon = false;
+      includes = arrayIncludesWith;
+    } else if (length >= LARGE_ARRAY_SIZE) {
+      var set2 = createSet(array2);
+      if (set2) {
+        return setToArray(set2);
+      }
+      isCommon = false;
+      includes = cacheHas;
+      seen = new SetCache();
+    } else {
+      seen = result;
+    }
+    outer:
+      while (++index < length) {
+        var value = array2[index], computed = value;
+        value = comparator || value !== 0 ? value : 0;
+        if (isCommon && computed === computed) {
+          var seenIndex = seen.length;
+          while (seenIndex--) {
+            if (seen[seenIndex] === computed) {
+              continue outer;
+            }
+          }
+          result.push(value);
+        } else if (!includes(seen, computed, comparator)) {
+          if (seen !== result) {
+            seen.push(computed);
+          }
+          result.push(value);
+        }
+      }
+    return result;
+  }
+  var createSet = !(Set2 && 1 / setToArray(new Set2([, -0]))[1] == INFINITY) ? noop3 : function(values) {
+    return new Set2(values);
+  };
+  function getMapData(map2, key2) {
+    var data = map2.__data__;
+    return isKeyable(key2) ? data[typeof key2 == "string" ? "string" : "hash"] : data.map;
+  }
+  function getNative(object2, key2) {
+    var value = getValue(object2, key2);
+    return baseIsNative(value) ? value : void 0;
+  }
+  function isKeyable(value) {
+    var type = typeof value;
+    return type == "string" || type == "number" || type == "symbol" || type == "boolean" ? value !== "__proto__" : value === null;
+  }
+  function isMasked(func) {
+    return !!maskSrcKey && maskSrcKey in func;
+  }
+  function toSource(func) {
+    if (func != null) {
+      try {
+        return funcToString.call(func);
+      } catch (e) {
+      }
+      try {
+        return func + "";
+      } catch (e) {
+      }
+    }
+    return "";
+  }
+  function uniqWith(array2, comparator) {
+    return array2 && array2.length ? baseUniq(array2, void 0, comparator) : [];
+  }
+  function eq(value, other) {
+    return value === other || value !== value && other !== other;
+  }
+  function isFunction(value) {
+    var tag = isObject3(value) ? objectToString.call(value) : "";
+    return tag == funcTag || tag == genTag;
+  }
+  function isObject3(value) {
+    var type = typeof value;
+    return !!value && (type == "object" || type == "function");
+  }
+  function noop3() {
+  }
+  lodash_uniqwith = uniqWith;
+  return lodash_uniqwith;
+}
+var lodash_sortby = { exports: {} };
+lodash_sortby.exports;
+var hasRequiredLodash_sortby;
+function requireLodash_sortby() {
+  if (hasRequiredLodash_sortby) return lodash_sortby.exports;
+  hasRequiredLodash_sortby = 1;
+  (function(module, exports) {
+    var LARGE_ARRAY_SIZE = 200;
+    var FUNC_ERROR_TEXT = "Expected a function";
+    var HASH_UNDEFINED = "__lodash_hash_undefined__";
+    var UNORDERED_COMPARE_FLAG = 1, PARTIAL_COMPARE_FLAG = 2;
+    var MAX_SAFE_INTEGER = 9007199254740991;
+    var argsTag = "[object Arguments]", arrayTag = "[object Array]", boolTag = "[object Boolean]", dateTag = "[object Date]", errorTag = "[object Error]", funcTag = "[object Function]", genTag = "[object GeneratorFunction]", mapTag = "[object Map]", numberTag = "[object Number]", objectTag = "[object Object]", promiseTag = "[object Promise]", regexpTag = "[object RegExp]", setTag = "[object Set]", stringTag = "[object String]", symbolTag = "[object Symbol]", weakMapTag = "[object WeakMap]";
+    var arrayBufferTag = "[object ArrayBuffer]", dataViewTag = "[object DataView]", float32Tag = "[object Float32Array]", float64Tag = "[object Float64Array]", int8Tag = "[object Int8Array]", int16Tag = "[object Int16Array]", int32Tag = "[object Int32Array]", uint8Tag = "[object Uint8Array]", uint8ClampedTag = "[object Uint8ClampedArray]", uint16Tag = "[object Uint16Array]", uint32Tag = "[object Uint32Array]";
+    var reIsDeepProp = /\.|\[(?:[^[\]]*|(["'])(?:(?!\1)[^\\]|\\.)*?\1)\]/, reIsPlainProp = /^\w*$/, reLeadingDot = /^\./, rePropName = /[^.[\]]+|\[(?:(-?\d+(?:\.\d+)?)|(["'])((?:(?!\2)[^\\]|\\.)*?)\2)\]|(?=(?:\.|\[\])(?:\.|\[\]|$))/g;
+    var reRegExpChar = /[\\^$.*+?()[\]{}|]/g;
+    var reEscapeChar = /\\(\\)?/g;
+    var reIsHostCtor = /^\[object .+?Constructor\]$/;
+    var reIsUint = /^(?:0|[1-9]\d*)$/;
+    var typedArrayTags = {};
+    typedArrayTags[float32Tag] = typedArrayTags[float64Tag] = typedArrayTags[int8Tag] = typedArrayTags[int16Tag] = typedArrayTags[int32Tag] = typedArrayTags[uint8Tag] = typedArrayTags[uint8ClampedTag] = typedArrayTags[uint16Tag] = typedArrayTags[uint32Tag] = true;
+    typedArrayTags[argsTag] = typedArrayTags[arrayTag] = typedArrayTags[arrayBufferTag] = typedArrayTags[boolTag] = typedArrayTags[dataViewTag] = typedArrayTags[dateTag] = typedArrayTags[errorTag] = typedArrayTags[funcTag] = typedArrayTags[mapTag] = typedArrayTags[numberTag] = typedArrayTags[objectTag] = typedArrayTags[regexpTag] = typedArrayTags[setTag] = typedArrayTags[stringTag] = typedArrayTags[weakMapTag] = false;
+    var freeGlobal = typeof commonjsGlobal == "object" && commonjsGlobal && commonjsGlobal.Object === Object && commonjsGlobal;
+    var freeSelf = typeof self == "object" && self && self.Object === Object && self;
+    var root = freeGlobal || freeSelf || Function("return this")();
+    var freeExports = exports && !exports.nodeType && exports;
+    var freeModule = freeExports && true && module && !module.nodeType && module;
+    var moduleExports = freeModule && freeModule.exports === freeExports;
+    var freeProcess = moduleExports && freeGlobal.process;
+    var nodeUtil = (function() {
+      try {
+        return freeProcess && freeProcess.binding("util");
+      } catch (e) {
+      }
+    })();
+    var nodeIsTypedArray = nodeUtil && nodeUtil.isTypedArray;
+    function apply(func, thisArg, args) {
+      switch (args.length) {
+        case 0:
+          return func.call(thisArg);
+        case 1:
+          return func.call(thisArg, args[0]);
+        case 2:
+          return func.call(thisArg, args[0], args[1]);
+        case 3:
+          return func.call(thisArg, args[0], args[1], args[2]);
+      }
+      return func.apply(thisArg, args);
+    }
+    function arrayMap(array2, iteratee) {
+      var index = -1, length = array2 ? array2.length : 0, result = Array(length);
+      while (++index < length) {
+        result[index] = iteratee(array2[index], index, array2);
+      }
+      return result;
+    }
+    function arrayPush(array2, values) {
+      var index = -1, length = values.length, offset = array2.length;
+      while (++index < length) {
+        array2[offset + index] = values[index];
+      }
+      return array2;
+    }
+    function arraySome(array2, predicate) {
+      var index = -1, length = array2 ? array2.length : 0;
+      while (++index < length) {
+        if (predicate(array2[index], index, array2)) {
+          return true;
+        }
+      }
+      return false;
+    }
+    function baseProperty(key2) {
+      return function(object2) {
+        return object2 == null ? void 0 : object2[key2];
+      };
+    }
+    function baseSortBy(array2, comparer) {
+      var length = array2.length;
+      array2.sort(comparer);
+      while (length--) {
+        array2[length] = array2[length].value;
+      }
+      return array2;
+    }
+    function baseTimes(n2, iteratee) {
+      var index = -1, result = Array(n2);
+      while (++index < n2) {
+        result[index] = iteratee(index);
+      }
+      return result;
+    }
+    function baseUnary(func) {
+      return function(value) {
+        return func(value);
+      };
+    }
+    function getValue(object2, key2) {
+      return object2 == null ? void 0 : object2[key2];
+    }
+    function isHostObject(value) {
+      var result = false;
+      if (value != null && typeof value.toString != "function") {
+        try {
+          result = !!(value + "");
+        } catch (e) {
+        }
+      }
+      return result;
+    }
+    function mapToArray(map2) {
+      var index = -1, result = Array(map2.size);
+      map2.forEach(function(value, key2) {
+        result[++index] = [key2, value];
+      });
+      return result;
+    }
+    function overArg(func, transform2) {
+      return function(arg) {
+        return func(transform2(arg));
+      };
+    }
+    function setToArray(set2) {
+      var index = -1, result = Array(set2.size);
+      set2.forEach(function(value) {
+        result[++index] = value;
+      });
+      return result;
+    }
+    var arrayProto = Array.prototype, funcProto = Function.prototype, objectProto = Object.prototype;
+    var coreJsData = root["__core-js_shared__"];
+    var maskSrcKey = (function() {
+      var uid = /[^.]+$/.exec(coreJsData && coreJsData.keys && coreJsData.keys.IE_PROTO || "");
+      return uid ? "Symbol(src)_1." + uid : "";
+    })();
+    var funcToString = funcProto.toString;
+    var hasOwnProperty = objectProto.hasOwnProperty;
+    var objectToString = objectProto.toString;
+    var reIsNative = RegExp(
+      "^" + funcToString.call(hasOwnProperty).replace(reRegExpChar, "\\$&").replace(/hasOwnProperty|(function).*?(?=\\\()| for .+?(?=\\\])/g, "$1.*?") + "$"
+    );
+    var Symbol2 = root.Symbol, Uint8Array2 = root.Uint8Array, propertyIsEnumerable = objectProto.propertyIsEnumerable, splice = arrayProto.splice, spreadableSymbol = Symbol2 ? Symbol2.isConcatSpreadable : void 0;
+    var nativeKeys = overArg(Object.keys, Object), nativeMax = Math.max;
+    var DataView = getNative(root, "DataView"), Map2 = getNative(root, "Map"), Promise2 = getNative(root, "Promise"), Set2 = getNative(root, "Set"), WeakMap2 = getNative(root, "WeakMap"), nativeCreate = getNative(Object, "create");
+    var dataViewCtorString = toSource(DataView), mapCtorString = toSource(Map2), promiseCtorString = toSource(Promise2), setCtorString = toSource(Set2), weakMapCtorString = toSource(WeakMap2);
+    var symbolProto = Symbol2 ? Symbol2.prototype : void 0, symbolValueOf = symbolProto ? symbolProto.valueOf : void 0, symbolToString = symbolProto ? symbolProto.toString : void 0;
+    function Hash(entries) {
+      var index = -1, length = entries ? entries.length : 0;
+      this.clear();
+      while (++index < length) {
+        var entry = entries[index];
+        this.set(entry[0], entry[1]);
+      }
+    }
+    function hashClear() {
+      this.__data__ = nativeCreate ? nativeCreate(null) : {};
+    }
+    function hashDelete(key2) {
+      return this.has(key2) && delete this.__data__[key2];
+    }
+    function hashGet(key2) {
+      var data = this.__data__;
+      if (nativeCreate) {
+        var result = data[key2];
+        return result === HASH_UNDEFINED ? void 0 : result;
+      }
+      return hasOwnProperty.call(data, key2) ? data[key2] : void 0;
+    }
+    function hashHas(key2) {
+      var data = this.__data__;
+      return nativeCreate ? data[key2] !== void 0 : hasOwnProperty.call(data, key2);
+    }
+    function hashSet(key2, value) {
+      var data = this.__data__;
+      data[key2] = nativeCreate && value === void 0 ? HASH_UNDEFINED : value;
+      return this;
+    }
+    Hash.prototype.clear = hashClear;
+    Hash.prototype["delete"] = hashDelete;
+    Hash.prototype.get = hashGet;
+    Hash.prototype.has = hashHas;
+    Hash.prototype.set = hashSet;
+    function ListCache(entries) {
+      var index = -1, length = entries ? entries.length : 0;
+      this.clear();
+      while (++index < length) {
+        var entry = entries[index];
+        this.set(entry[0], entry[1]);
+      }
+    }
+    function listCacheClear() {
+      this.__data__ = [];
+    }
+    function listCacheDelete(key2) {
+      var data = this.__data__, index = assocIndexOf(data, key2);
+      if (index < 0) {
+        return false;
+      }
+      var lastIndex = data.length - 1;
+      if (index == lastIndex) {
+        data.pop();
+      } else {
+        splice.call(data, index, 1);
+      }
+      return true;
+    }
+    function listCacheGet(key2) {
+      var data = this.__data__, index = assocIndexOf(data, key2);
+      return index < 0 ? void 0 : data[index][1];
+    }
+    function listCacheHas(key2) {
+      return assocIndexOf(this.__data__, key2) > -1;
+    }
+    function listCacheSet(key2, value) {
+      var data = this.__data__, index = assocIndexOf(data, key2);
+      if (index < 0) {
+        data.push([key2, value]);
+      } else {
+        data[index][1] = value;
+      }
+      return this;
+    }
+    ListCache.prototype.clear = listCacheClear;
+    ListCache.prototype["delete"] = listCacheDelete;
+    ListCache.prototype.get = listCacheGet;
+    ListCache.prototype.has = listCacheHas;
+    ListCache.prototype.set = listCacheSet;
+    function MapCache(entries) {
+      var index = -1, length = entries ? entries.length : 0;
+      this.clear();
+      while (++index < length) {
+        var entry = entries[index];
+        this.set(entry[0], entry[1]);
+      }
+    }
+    function mapCacheClear() {
+      this.__data__ = {
+        "hash": new Hash(),
+        "map": new (Map2 || ListCache)(),
+        "string": new Hash()
+      };
+    }
+    function mapCacheDelete(key2) {
+      return getMapData(this, key2)["delete"](key2);
+    }
+    function mapCacheGet(key2) {
+      return getMapData(this, key2).get(key2);
+    }
+    function mapCacheHas(key2) {
+      return getMapData(this, key2).has(key2);
+    }
+    function mapCacheSet(key2, value) {
+      getMapData(this, key2).set(key2, value);
+      return this;
+    }
+    MapCache.prototype.clear = mapCacheClear;
+    MapCache.prototype["delete"] = mapCacheDelete;
+    MapCache.prototype.get = mapCacheGet;
+    MapCache.prototype.has = mapCacheHas;
+    MapCache.prototype.set = mapCacheSet;
+    function SetCache(values) {
+      var index = -1, length = values ? values.length : 0;
+      this.__data__ = new MapCache();
+      while (++index < length) {
+        this.add(values[index]);
+      }
+    }
+    function setCacheAdd(value) {
+      this.__data__.set(value, HASH_UNDEFINED);
+      return this;
+    }
+    function setCacheHas(value) {
+      return this.__data__.has(value);
+    }
+    SetCache.prototype.add = SetCache.prototype.push = setCacheAdd;
+    SetCache.prototype.has = setCacheHas;
+    function Stack(entries) {
+      this.__data__ = new ListCache(entries);
+    }
+    function stackClear() {
+      this.__data__ = new ListCache();
+    }
+    function stackDelete(key2) {
+      return this.__data__["delete"](key2);
+    }
+    function stackGet(key2) {
+      return this.__data__.get(key2);
+    }
+    function stackHas(key2) {
+      return this.__data__.has(key2);
+    }
+    function stackSet(key2, value) {
+      var cache3 = this.__data__;
+      if (cache3 instanceof ListCache) {
+        var pairs = cache3.__data__;
+        if (!Map2 || pairs.length < LARGE_ARRAY_SIZE - 1) {
+          pairs.push([key2, value]);
+          return this;
+        }
+        cache3 = this.__data__ = new MapCache(pairs);
+      }
+      cache3.set(key2, value);
+      return this;
+    }
+    Stack.prototype.clear = stackClear;
+    Stack.prototype["delete"] = stackDelete;
+    Stack.prototype.get = stackGet;
+    Stack.prototype.has = stackHas;
+    Stack.prototype.set = stackSet;
+    function arrayLikeKeys(value, inherited) {
+      var result = isArray(value) || isArguments(value) ? baseTimes(value.length, String) : [];
+      var length = result.length, skipIndexes = !!length;
+      for (var key2 in value) {
+        if (hasOwnProperty.call(value, key2) && !(skipIndexes && (key2 == "length" || isIndex(key2, length)))) {
+          result.push(key2);
+        }
+      }
+      return result;
+    }
+    function assocIndexOf(array2, key2) {
+      var length = array2.length;
+      while (length--) {
+        if (eq(array2[length][0], key2)) {
+          return length;
+        }
+      }
+      return -1;
+    }
+    var baseEach = createBaseEach(baseForOwn);
+    function baseFlatten(array2, depth, predicate, isStrict, result) {
+      var index = -1, length = array2.length;
+      predicate || (predicate = isFlattenable);
+      result || (result = []);
+      while (++index < length) {
+        var value = array2[index];
+        if (predicate(value)) {
+          {
+            arrayPush(result, value);
+          }
+        } else {
+          result[result.length] = value;
+        }
+      }
+      return result;
+    }
+    var baseFor = createBaseFor();
+    function baseForOwn(object2, iteratee) {
+      return object2 && baseFor(object2, iteratee, keys);
+    }
+    function baseGet(object2, path2) {
+      path2 = isKey(path2, object2) ? [path2] : castPath(path2);
+      var index = 0, length = path2.length;
+      while (object2 != null && index < length) {
+        object2 = object2[toKey(path2[index++])];
+      }
+      return index && index == length ? object2 : void 0;
+    }
+    function baseGetTag(value) {
+      return objectToString.call(value);
+    }
+    function baseHasIn(object2, key2) {
+      return object2 != null && key2 in Object(object2);
+    }
+    function baseIsEqual(value, other, customizer, bitmask, stack) {
+      if (value === other) {
+        return true;
+      }
+      if (value == null || other == null || !isObject3(value) && !isObjectLike(other)) {
+        return value !== value && other !== other;
+      }
+      return baseIsEqualDeep(value, other, baseIsEqual, customizer, bitmask, stack);
+    }
+    function baseIsEqualDeep(object2, other, equalFunc, customizer, bitmask, stack) {
+      var objIsArr = isArray(object2), othIsArr = isArray(other), objTag = arrayTag, othTag = arrayTag;
+      if (!objIsArr) {
+        objTag = getTag(object2);
+        objTag = objTag == argsTag ? objectTag : objTag;
+      }
+      if (!othIsArr) {
+        othTag = getTag(other);
+        othTag = othTag == argsTag ? objectTag : othTag;
+      }
+      var objIsObj = objTag == objectTag && !isHostObject(object2), othIsObj = othTag == objectTag && !isHostObject(other), isSameTag = objTag == othTag;
+      if (isSameTag && !objIsObj) {
+        stack || (stack = new Stack());
+        return objIsArr || isTypedArray(object2) ? equalArrays(object2, other, equalFunc, customizer, bitmask, stack) : equalByTag(object2, other, objTag, equalFunc, customizer, bitmask, stack);
+      }
+      if (!(bitmask & PARTIAL_COMPARE_FLAG)) {
+        var objIsWrapped = objIsObj && hasOwnProperty.call(object2, "__wrapped__"), othIsWrapped = othIsObj && hasOwnProperty.call(other, "__wrapped__");
+        if (objIsWrapped || othIsWrapped) {
+          var objUnwrapped = objIsWrapped ? object2.value() : object2, othUnwrapped = othIsWrapped ? other.value() : other;
+          stack || (stack = new Stack());
+          return equalFunc(objUnwrapped, othUnwrapped, customizer, bitmask, stack);
+        }
+      }
+      if (!isSameTag) {
+        return false;
+      }
+      stack || (stack = new Stack());
+      return equalObjects(object2, other, equalFunc, customizer, bitmask, stack);
+    }
+    function baseIsMatch(object2, source, matchData, customizer) {
+      var index = matchData.length, length = index;
+      if (object2 == null) {
+        return !length;
+      }
+      object2 = Object(object2);
+      while (index--) {
+        var data = matchData[index];
+        if (data[2] ? data[1] !== object2[data[0]] : !(data[0] in object2)) {
+          return false;
+        }
+      }
+      while (++index < length) {
+        data = matchData[index];
+        var key2 = data[0], objValue = object2[key2], srcValue = data[1];
+        if (data[2]) {
+          if (objValue === void 0 && !(key2 in object2)) {
+            return false;
+          }
+        } else {
+          var stack = new Stack();
+          var result;
+          if (!(result === void 0 ? baseIsEqual(srcValue, objValue, customizer, UNORDERED_COMPARE_FLAG | PARTIAL_COMPARE_FLAG, stack) : result)) {
+            return false;
+          }
+        }
+      }
+      return true;
+    }
+    function baseIsNative(value) {
+      if (!isObject3(value) || isMasked(value)) {
+        return false;
+      }
+      var pattern = isFunction(value) || isHostObject(value) ? reIsNative : reIsHostCtor;
+      return pattern.test(toSource(value));
+    }
+    function baseIsTypedArray(value) {
+      return isObjectLike(value) && isLength(value.length) && !!typedArrayTags[objectToString.call(value)];
+    }
+    function baseIteratee(value) {
+      if (typeof value == "function") {
+        return value;
+      }
+      if (value == null) {
+        return identity;
+      }
+      if (typeof value == "object") {
+        return isArray(value) ? baseMatchesProperty(value[0], value[1]) : baseMatches(value);
+      }
+      return property(value);
+    }
+    function baseKeys(object2) {
+      if (!isPrototype(object2)) {
+        return nativeKeys(object2);
+      }
+      var result = [];
+      for (var key2 in Object(object2)) {
+        if (hasOwnProperty.call(object2, key2) && key2 != "constructor") {
+          result.push(key2);
+        }
+      }
+      return result;
+    }
+    function baseMap(collection, iteratee) {
+      var index = -1, result = isArrayLike(collection) ? Array(collection.length) : [];
+      baseEach(collection, function(value, key2, collection2) {
+        result[++index] = iteratee(value, key2, collection2);
+      });
+      return result;
+    }
+    function baseMatches(source) {
+      var matchData = getMatchData(source);
+      if (matchData.length == 1 && matchData[0][2]) {
+        return matchesStrictComparable(matchData[0][0], matchData[0][1]);
+      }
+      return function(object2) {
+        return object2 === source || baseIsMatch(object2, source, matchData);
+      };
+    }
+    function baseMatchesProperty(path2, srcValue) {
+      if (isKey(path2) && isStrictComparable(srcValue)) {
+        return matchesStrictComparable(toKey(path2), srcValue);
+      }
+      return function(object2) {
+        var objValue = get(object2, path2);
+        return objValue === void 0 && objValue === srcValue ? hasIn(object2, path2) : baseIsEqual(srcValue, objValue, void 0, UNORDERED_COMPARE_FLAG | PARTIAL_COMPARE_FLAG);
+      };
+    }
+    function baseOrderBy(collection, iteratees, orders) {
+      var index = -1;
+      iteratees = arrayMap(iteratees.length ? iteratees : [identity], baseUnary(baseIteratee));
+      var result = baseMap(collection, function(value, key2, collection2) {
+        var criteria = arrayMap(iteratees, function(iteratee) {
+          return iteratee(value);
+        });
+        return { "criteria": criteria, "index": ++index, "value": value };
+      });
+      return baseSortBy(result, function(object2, other) {
+        return compareMultiple(object2, other, orders);
+      });
+    }
+    function basePropertyDeep(path2) {
+      return function(object2) {
+        return baseGet(object2, path2);
+      };
+    }
+    function baseRest(func, start) {
+      start = nativeMax(start === void 0 ? func.length - 1 : start, 0);
+      return function() {
+        var args = arguments, index = -1, length = nativeMax(args.length - start, 0), array2 = Array(length);
+        while (++index < length) {
+          array2[index] = args[start + index];
+        }
+        index = -1;
+        var otherArgs = Array(start + 1);
+        while (++index < start) {
+          otherArgs[index] = args[index];
+        }
+        otherArgs[start] = array2;
+        return apply(func, this, otherArgs);
+      };
+    }
+    function baseToString(value) {
+      if (typeof value == "string") {
+        return value;
+      }
+      if (isSymbol(value)) {
+        return symbolToString ? symbolToString.call(value) : "";
+      }
+      var result = value + "";
+      return result == "0" && 1 / value == -Infinity ? "-0" : result;
+    }
+    function castPath(value) {
+      return isArray(value) ? value : stringToPath(value);
+    }
+    function compareAscending(value, other) {
+      if (value !== other) {
+        var valIsDefined = value !== void 0, valIsNull = value === null, valIsReflexive = value === value, valIsSymbol = isSymbol(value);
+        var othIsDefined = other !== void 0, othIsNull = other === null, othIsReflexive = other === other, othIsSymbol = isSymbol(other);
+        if (!othIsNull && !othIsSymbol && !valIsSymbol && value > other || valIsSymbol && othIsDefined && othIsReflexive && !othIsNull && !othIsSymbol || valIsNull && othIsDefined && othIsReflexive || !valIsDefined && othIsReflexive || !valIsReflexive) {
+          return 1;
+        }
+        if (!valIsNull && !valIsSymbol && !othIsSymbol && value < other || othIsSymbol && valIsDefined && valIsReflexive && !valIsNull && !valIsSymbol || othIsNull && valIsDefined && valIsReflexive || !othIsDefined && valIsReflexive || !othIsReflexive) {
+          return -1;
+        }
+      }
+      return 0;
+    }
+    function compareMultiple(object2, other, orders) {
+      var index = -1, objCriteria = object2.criteria, othCriteria = other.criteria, length = objCriteria.length, ordersLength = orders.length;
+      while (++index < length) {
+        var result = compareAscending(objCriteria[index], othCriteria[index]);
+        if (result) {
+          if (index >= ordersLength) {
+            return result;
+          }
+          var order = orders[index];
+          return result * (order == "desc" ? -1 : 1);
+        }
+      }
+      return object2.index - other.index;
+    }
+    function createBaseEach(eachFunc, fromRight) {
+      return function(collection, iteratee) {
+        if (collection == null) {
+          return collection;
+        }
+        if (!isArrayLike(collection)) {
+          return eachFunc(collection, iteratee);
+        }
+        var length = collection.length, index = -1, iterable = Object(collection);
+        while (++index < length) {
+          if (iteratee(iterable[index], index, iterable) === false) {
+            break;
+          }
+        }
+        return collection;
+      };
+    }
+    function createBaseFor(fromRight) {
+      return function(object2, iteratee, keysFunc) {
+        var index = -1, iterable = Object(object2), props = keysFunc(object2), length = props.length;
+        while (length--) {
+          var key2 = props[++index];
+          if (iteratee(iterable[key2], key2, iterable) === false) {
+            break;
+          }
+        }
+        return object2;
+      };
+    }
+    function equalArrays(array2, other, equalFunc, customizer, bitmask, stack) {
+      var isPartial = bitmask & PARTIAL_COMPARE_FLAG, arrLength = array2.length, othLength = other.length;
+      if (arrLength != othLength && !(isPartial && othLength > arrLength)) {
+        return false;
+      }
+      var stacked = stack.get(array2);
+      if (stacked && stack.get(other)) {
+        return stacked == other;
+      }
+      var index = -1, result = true, seen = bitmask & UNORDERED_COMPARE_FLAG ? new SetCache() : void 0;
+      stack.set(array2, other);
+      stack.set(other, array2);
+      while (++index < arrLength) {
+        var arrValue = array2[index], othValue = other[index];
+        if (customizer) {
+          var compared = isPartial ? customizer(othValue, arrValue, index, other, array2, stack) : customizer(arrValue, othValue, index, array2, other, stack);
+        }
+        if (compared !== void 0) {
+          if (compared) {
+            continue;
+          }
+          result = false;
+          break;
+        }
+        if (seen) {
+          if (!arraySome(other, function(othValue2, othIndex) {
+            if (!seen.has(othIndex) && (arrValue === othValue2 || equalFunc(arrValue, othValue2, customizer, bitmask, stack))) {
+              return seen.add(othIndex);
+            }
+          })) {
+            result = false;
+            break;
+          }
+        } else if (!(arrValue === othValue || equalFunc(arrValue, othValue, customizer, bitmask, stack))) {
+          result = false;
+          break;
+        }
+      }
+      stack["delete"](array2);
+      stack["delete"](other);
+      return result;
+    }
+    function equalByTag(object2, other, tag, equalFunc, customizer, bitmask, stack) {
+      switch (tag) {
+        case dataViewTag:
+          if (object2.byteLength != other.byteLength || object2.byteOffset != other.byteOffset) {
+            return false;
+          }
+          object2 = object2.buffer;
+          other = other.buffer;
+        case arrayBufferTag:
+          if (object2.byteLength != other.byteLength || !equalFunc(new Uint8Array2(object2), new Uint8Array2(other))) {
+            return false;
+          }
+          return true;
+        case boolTag:
+        case dateTag:
+        case numberTag:
+          return eq(+object2, +other);
+        case errorTag:
+          return object2.name == other.name && object2.message == other.message;
+        case regexpTag:
+        case stringTag:
+          return object2 == other + "";
+        case mapTag:
+          var convert = mapToArray;
+        case setTag:
+          var isPartial = bitmask & PARTIAL_COMPARE_FLAG;
+          convert || (convert = setToArray);
+          if (object2.size != other.size && !isPartial) {
+            return false;
+          }
+          var stacked = stack.get(object2);
+          if (stacked) {
+            return stacked == other;
+          }
+          bitmask |= UNORDERED_COMPARE_FLAG;
+          stack.set(object2, other);
+          var result = equalArrays(convert(object2), convert(other), equalFunc, customizer, bitmask, stack);
+          stack["delete"](object2);
+          return result;
+        case symbolTag:
+          if (symbolValueOf) {
+            return symbolValueOf.call(object2) == symbolValueOf.call(other);
+          }
+      }
+      return false;
+    }
+    function equalObjects(object2, other, equalFunc, customizer, bitmask, stack) {
+      var isPartial = bitmask & PARTIAL_COMPARE_FLAG, objProps = keys(object2), objLength = objProps.length, othProps = keys(other), othLength = othProps.length;
+      if (objLength != othLength && !isPartial) {
+        return false;
+      }
+      var index = objLength;
+      while (index--) {
+        var key2 = objProps[index];
+        if (!(isPartial ? key2 in other : hasOwnProperty.call(other, key2))) {
+          return false;
+        }
+      }
+      var stacked = stack.get(object2);
+      if (stacked && stack.get(other)) {
+        return stacked == other;
+      }
+      var result = true;
+      stack.set(object2, other);
+      stack.set(other, object2);
+      var skipCtor = isPartial;
+      while (++index < objLength) {
+        key2 = objProps[index];
+        var objValue = object2[key2], othValue = other[key2];
+        if (customizer) {
+          var compared = isPartial ? customizer(othValue, objValue, key2, other, object2, stack) : customizer(objValue, othValue, key2, object2, other, stack);
+        }
+        if (!(compared === void 0 ? objValue === othValue || equalFunc(objValue, othValue, customizer, bitmask, stack) : compared)) {
+          result = false;
+          break;
+        }
+        skipCtor || (skipCtor = key2 == "constructor");
+      }
+      if (result && !skipCtor) {
+        var objCtor = object2.constructor, othCtor = other.constructor;
+        if (objCtor != othCtor && ("constructor" in object2 && "constructor" in other) && !(typeof objCtor == "function" && objCtor instanceof objCtor && typeof othCtor == "function" && othCtor instanceof othCtor)) {
+          result = false;
+        }
+      }
+      stack["delete"](object2);
+      stack["delete"](other);
+      return result;
+    }
+    function getMapData(map2, key2) {
+      var data = map2.__data__;
+      return isKeyable(key2) ? data[typeof key2 == "string" ? "string" : "hash"] : data.map;
+    }
+    function getMatchData(object2) {
+      var result = keys(object2), length = result.length;
+      while (length--) {
+        var key2 = result[length], value = object2[key2];
+        result[length] = [key2, value, isStrictComparable(value)];
+      }
+      return result;
+    }
+    function getNative(object2, key2) {
+      var value = getValue(object2, key2);
+      return baseIsNative(value) ? value : void 0;
+    }
+    var getTag = baseGetTag;
+    if (DataView && getTag(new DataView(new ArrayBuffer(1))) != dataViewTag || Map2 && getTag(new Map2()) != mapTag || Promise2 && getTag(Promise2.resolve()) != promiseTag || Set2 && getTag(new Set2()) != setTag || WeakMap2 && getTag(new WeakMap2()) != weakMapTag) {
+      getTag = function(value) {
+        var result = objectToString.call(value), Ctor = result == objectTag ? value.constructor : void 0, ctorString = Ctor ? toSource(Ctor) : void 0;
+        if (ctorString) {
+          switch (ctorString) {
+            case dataViewCtorString:
+              return dataViewTag;
+            case mapCtorString:
+              return mapTag;
+            case promiseCtorString:
+              return promiseTag;
+            case setCtorString:
+              return setTag;
+            case weakMapCtorString:
+              return weakMapTag;
+          }
+        }
+        return result;
+      };
+    }
+    function hasPath(object2, path2, hasFunc) {
+      path2 = isKey(path2, object2) ? [path2] : castPath(path2);
+      var result, index = -1, length = path2.length;
+      while (++index < length) {
+        var key2 = toKey(path2[index]);
+        if (!(result = object2 != null && hasFunc(object2, key2))) {
+          break;
+        }
+        object2 = object2[key2];
+      }
+      if (result) {
+        return result;
+      }
+      var length = object2 ? object2.length : 0;
+      return !!length && isLength(length) && isIndex(key2, length) && (isArray(object2) || isArguments(object2));
+    }
+    function isFlattenable(value) {
+      return isArray(value) || isArguments(value) || !!(spreadableSymbol && value && value[spreadableSymbol]);
+    }
+    function isIndex(value, length) {
+      length = length == null ? MAX_SAFE_INTEGER : length;
+      return !!length && (typeof value == "number" || reIsUint.test(value)) && (value > -1 && value % 1 == 0 && value < length);
+    }
+    function isIterateeCall(value, index, object2) {
+      if (!isObject3(object2)) {
+        return false;
+      }
+      var type = typeof index;
+      if (type == "number" ? isArrayLike(object2) && isIndex(index, object2.length) : type == "string" && index in object2) {
+        return eq(object2[index], value);
+      }
+      return false;
+    }
+    function isKey(value, object2) {
+      if (isArray(value)) {
+        return false;
+      }
+      var type = typeof value;
+      if (type == "number" || type == "symbol" || type == "boolean" || value == null || isSymbol(value)) {
+        return true;
+      }
+      return reIsPlainProp.test(value) || !reIsDeepProp.test(value) || object2 != null && value in Object(object2);
+    }
+    function isKeyable(value) {
+      var type = typeof value;
+      return type == "string" || type == "number" || type == "symbol" || type == "boolean" ? value !== "__proto__" : value === null;
+    }
+    function isMasked(func) {
+      return !!maskSrcKey && maskSrcKey in func;
+    }
+    function isPrototype(value) {
+      var Ctor = value && value.constructor, proto = typeof Ctor == "function" && Ctor.prototype || objectProto;
+      return value === proto;
+    }
+    function isStrictComparable(value) {
+      return value === value && !isObject3(value);
+    }
+    function matchesStrictComparable(key2, srcValue) {
+      return function(object2) {
+        if (object2 == null) {
+          return false;
+        }
+        return object2[key2] === srcValue && (srcValue !== void 0 || key2 in Object(object2));
+      };
+    }
+    var stringToPath = memoize(function(string4) {
+      string4 = toString(string4);
+      var result = [];
+      if (reLeadingDot.test(string4)) {
+        result.push("");
+      }
+      string4.replace(rePropName, function(match, number4, quote2, string5) {
+        result.push(quote2 ? string5.replace(reEscapeChar, "$1") : number4 || match);
+      });
+      return result;
+    });
+    function toKey(value) {
+      if (typeof value == "string" || isSymbol(value)) {
+        return value;
+      }
+      var result = value + "";
+      return result == "0" && 1 / value == -Infinity ? "-0" : result;
+    }
+    function toSource(func) {
+      if (func != null) {
+        try {
+          return funcToString.call(func);
+        } catch (e) {
+        }
+        try {
+          return func + "";
+        } catch (e) {
+        }
+      }
+      return "";
+    }
+    var sortBy = baseRest(function(collection, iteratees) {
+      if (collection == null) {
+        return [];
+      }
+      var length = iteratees.length;
+      if (length > 1 && isIterateeCall(collection, iteratees[0], iteratees[1])) {
+        iteratees = [];
+      } else if (length > 2 && isIterateeCall(iteratees[0], iteratees[1], iteratees[2])) {
+        iteratees = [iteratees[0]];
+      }
+      return baseOrderBy(collection, baseFlatten(iteratees), []);
+    });
+    function memoize(func, resolver) {
+      if (typeof func != "function" || resolver && typeof resolver != "function") {
+        throw new TypeError(FUNC_ERROR_TEXT);
+      }
+      var memoized = function() {
+        var args = arguments, key2 = resolver ? resolver.apply(this, args) : args[0], cache3 = memoized.cache;
+        if (cache3.has(key2)) {
+          return cache3.get(key2);
+        }
+        var result = func.apply(this, args);
+        memoized.cache = cache3.set(key2, result);
+        return result;
+      };
+      memoized.cache = new (memoize.Cache || MapCache)();
+      return memoized;
+    }
+    memoize.Cache = MapCache;
+    function eq(value, other) {
+      return value === other || value !== value && other !== other;
+    }
+    function isArguments(value) {
+      return isArrayLikeObject(value) && hasOwnProperty.call(value, "callee") && (!propertyIsEnumerable.call(value, "callee") || objectToString.call(value) == argsTag);
+    }
+    var isArray = Array.isArray;
+    function isArrayLike(value) {
+      return value != null && isLength(value.length) && !isFunction(value);
+    }
+    function isArrayLikeObject(value) {
+      return isObjectLike(value) && isArrayLike(value);
+    }
+    function isFunction(value) {
+      var tag = isObject3(value) ? objectToString.call(value) : "";
+      return tag == funcTag || tag == genTag;
+    }
+    function isLength(value) {
+      return typeof value == "number" && value > -1 && value % 1 == 0 && value <= MAX_SAFE_INTEGER;
+    }
+    function isObject3(value) {
+      var type = typeof value;
+      return !!value && (type == "object" || type == "function");
+    }
+    function isObjectLike(value) {
+      return !!value && typeof value == "object";
+    }
+    function isSymbol(value) {
+      return typeof value == "symbol" || isObjectLike(value) && objectToString.call(value) == symbolTag;
+    }
+    var isTypedArray = nodeIsTypedArray ? baseUnary(nodeIsTypedArray) : baseIsTypedArray;
+    function toString(value) {
+      return value == null ? "" : baseToString(value);
+    }
+    function get(object2, path2, defaultValue) {
+      var result = object2 == null ? void 0 : baseGet(object2, path2);
+      return result === void 0 ? defaultValue : result;
+    }
+    function hasIn(object2, path2) {
+      return object2 != null && hasPath(object2, path2, baseHasIn);
+    }
+    function keys(object2) {
+      return isArrayLike(object2) ? arrayLikeKeys(object2) : baseKeys(object2);
+    }
+    function identity(value) {
+      return value;
+    }
+    function property(path2) {
+      return isKey(path2) ? baseProperty(toKey(path2)) : basePropertyDeep(path2);
+    }
+    module.exports = sortBy;
+  })(lodash_sortby, lodash_sortby.exports);
+  return lodash_sortby.exports;
+}
+var escapeStringRegexp;
+var hasRequiredEscapeStringRegexp;
+function requireEscapeStringRegexp() {
+  if (hasRequiredEscapeStringRegexp) return escapeStringRegexp;
+  hasRequiredEscapeStringRegexp = 1;
+  escapeStringRegexp = (string4) => {
+    if (typeof string4 !== "string") {
+      throw new TypeError("Expected a string");
+    }
+    return string4.replace(/[|\\{}()[\]^$+*?.]/g, "\\$&").replace(/-/g, "\\x2d");
+  };
+  return escapeStringRegexp;
+}
+var regexpParse = {};
+var hasRequiredRegexpParse;
+function requireRegexpParse() {
+  if (hasRequiredRegexpParse) return regexpParse;
+  hasRequiredRegexpParse = 1;
+  Object.defineProperty(regexpParse, "__esModule", { value: true });
+  regexpParse.isRegExpString = regexpParse.parseRegExpString = void 0;
+  var REGEXP_LITERAL_PATTERN = /^\/(.+)\/([guimysd]*)$/;
+  var parseRegExpString = function(str2) {
+    var result = str2.match(REGEXP_LITERAL_PATTERN);
+    if (!result) {
+      return null;
+    }
+    return {
+      source: result[1],
+      flagString: result[2]
+    };
+  };
+  regexpParse.parseRegExpString = parseRegExpString;
+  var isRegExpString = function(str2) {
+    return REGEXP_LITERAL_PATTERN.test(str2);
+  };
+  regexpParse.isRegExpString = isRegExpString;
+  return regexpParse;
+}
+var hasRequiredRegexpStringMatcher;
+function requireRegexpStringMatcher() {
+  if (hasRequiredRegexpStringMatcher) return regexpStringMatcher;
+  hasRequiredRegexpStringMatcher = 1;
+  (function(exports) {
+    var __importDefault = regexpStringMatcher && regexpStringMatcher.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.matchPatterns = exports.createRegExp = void 0;
+    var lodash_uniq_1 = __importDefault(requireLodash_uniq());
+    var lodash_uniqwith_1 = __importDefault(requireLodash_uniqwith());
+    var lodash_sortby_1 = __importDefault(requireLodash_sortby());
+    var escape_string_regexp_1 = __importDefault(requireEscapeStringRegexp());
+    var regexp_parse_1 = requireRegexpParse();
+    var DEFAULT_FLAGS = "ug";
+    var defaultFlags = function(flagsString) {
+      if (flagsString.length === 0) {
+        return DEFAULT_FLAGS;
+      }
+      return (0, lodash_uniq_1.default)((flagsString + DEFAULT_FLAGS).split("")).join("");
+    };
+    var createRegExp = function(patternString, defaultFlag) {
+      if (defaultFlag === void 0) {
+        defaultFlag = DEFAULT_FLAGS;
+      }
+      if (patternString.length === 0) {
+        throw new Error("Empty string can not handled");
+      }
+      if ((0, regexp_parse_1.isRegExpString)(patternString)) {
+        var regExpStructure = (0, regexp_parse_1.parseRegExpString)(patternString);
+        if (regExpStructure) {
+          return new RegExp(regExpStructure.source, defaultFlags(regExpStructure.flagString));
+        }
+        throw new Error('"'.concat(patternString, '" can not parse as RegExp.'));
+      } else {
+        return new RegExp((0, escape_string_regexp_1.default)(patternString), defaultFlag);
+      }
+    };
+    exports.createRegExp = createRegExp;
+    var isEqualMatchPatternResult = function(a, b) {
+      return a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.match === b.match;
+    };
+    var matchPatterns = function(text, regExpLikeStrings) {
+      var matchPatternResults = [];
+      regExpLikeStrings.map(function(patternString) {
+        return (0, exports.createRegExp)(patternString);
+      }).forEach(function(regExp) {
+        var results = text.matchAll(regExp);
+        Array.from(results).forEach(function(result) {
+          if (result.index === void 0) {
+            return;
+          }
+          var match = result[0];
+          var index = result.index;
+          matchPatternResults.push({
+            match,
+            captures: result.slice(1),
+            startIndex: index,
+            endIndex: index + match.length
+          });
+        });
+      });
+      var uniqResults = (0, lodash_uniqwith_1.default)(matchPatternResults, isEqualMatchPatternResult);
+      return (0, lodash_sortby_1.default)(uniqResults, ["startIndex", "endIndex"]);
+    };
+    exports.matchPatterns = matchPatterns;
+  })(regexpStringMatcher);
+  return regexpStringMatcher;
+}
+var regexpStringMatcherExports = requireRegexpStringMatcher();
+var BUILTIN_IGNORED = {
+  AWSAccountID: ["AKIAIOSFODNN7EXAMPLE"],
+  AWSSecretAccessKey: ["wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"]
+};
+var messages$r = {
+  AWSAccountID: {
+    en: (props) => `found AWS Account ID: ${props.ID}`,
+    ja: (props) => `AWS Account ID: ${props.ID} がみつかりました`
+  },
+  AWSSecretAccessKey: {
+    en: (props) => `found AWS Secret Access Key: ${props.KEY}`,
+    ja: (props) => `AWS Secret Access Key: ${props.KEY} がみつかりました`
+  },
+  AWSAccessKeyID: {
+    en: (props) => `found AWS Access Key ID: ${props.ID}`,
+    ja: (props) => `AWS Access Key Id: ${props.ID} がみつかりました`
+  }
+};
+var reportAWSAccessKey = ({ t, source, context: context3, options }) => {
+  const AWSAccessKeyIDPattern = /\b(A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}\b/g;
+  const results = source.content.matchAll(AWSAccessKeyIDPattern);
+  for (const result of results) {
+    const index = result.index || 0;
+    const match = result[0] || "";
+    const range = [index, index + match.length];
+    if (BUILTIN_IGNORED.AWSAccountID.includes(match)) {
+      continue;
+    }
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("AWSAccessKeyID", {
+        ID: match
+      }),
+      range
+    });
+  }
+};
+var reportAWSSecretAccessKey = ({ t, source, context: context3, options }) => {
+  const AWS = "(?:AWS|aws|Aws)?_?";
+  const QUOTE = `["']?`;
+  const CONNECT = "\\s*(?::|=>|=)\\s*";
+  const AWSSecretPatten = new RegExp(String.raw`${QUOTE}${AWS}(?:SECRET|secret|Secret)_?(?:ACCESS|access|Access)_?(?:KEY|key|Key)${QUOTE}${CONNECT}${QUOTE}([A-Za-z0-9/\+=]{40})${QUOTE}\b`, "g");
+  const results = source.content.matchAll(AWSSecretPatten);
+  for (const result of results) {
+    const index = result.index || 0;
+    const match = result[1] || "";
+    const range = [index, index + match.length];
+    if (BUILTIN_IGNORED.AWSSecretAccessKey.includes(match)) {
+      continue;
+    }
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("AWSSecretAccessKey", {
+        KEY: match
+      }),
+      range
+    });
+  }
+};
+var reportAWSAccountID = ({ t, source, context: context3, options }) => {
+  const AWS = "(AWS|aws|Aws)?_?";
+  const QUOTE = `("|')?`;
+  const CONNECT = "\\s*(:|=>|=)\\s*";
+  const AWSSecretPatten = new RegExp(String.raw`${QUOTE}${AWS}(ACCOUNT|account|Account)_?(ID|id|Id)?${QUOTE}${CONNECT}${QUOTE}[0-9]{4}\-?[0-9]{4}\-?[0-9]{4}${QUOTE}\b`, "g");
+  const results = source.content.matchAll(AWSSecretPatten);
+  for (const result of results) {
+    const index = result.index || 0;
+    const match = result[0] || "";
+    const range = [index, index + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("AWSAccountID", {
+        ID: match
+      }),
+      range
+    });
+  }
+};
+var creator$s = {
+  messages: messages$r,
+  meta: {
+    id: "@secretlint/secretlint-rule-aws",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-aws/README.md"
+    }
+  },
+  create(context3, options) {
+    const normalizedOptions = {
+      allows: options.allows || [],
+      enableIDScanRule: options.enableIDScanRule ?? false
+    };
+    const t = context3.createTranslator(messages$r);
+    return {
+      file(source) {
+        if (normalizedOptions.enableIDScanRule) {
+          reportAWSAccessKey({ t, source, context: context3, options: normalizedOptions });
+          reportAWSAccountID({ t, source, context: context3, options: normalizedOptions });
+        }
+        reportAWSSecretAccessKey({ t, source, context: context3, options: normalizedOptions });
+      }
+    };
+  }
+};
+var TAG_INTEGER = 2;
+var TAG_OCTET_STRING = 4;
+var TAG_NULL = 5;
+var TAG_OID = 6;
+var TAG_SEQUENCE = 48;
+var TAG_CONTEXT_0 = 160;
+function readTlv(buf, offset) {
+  if (offset + 2 > buf.length) {
+    throw new Error("PKCS12: truncated TLV header");
+  }
+  const tag = buf[offset];
+  const lenByte = buf[offset + 1];
+  let length;
+  let contentStart;
+  if (lenByte < 128) {
+    length = lenByte;
+    contentStart = offset + 2;
+  } else {
+    const lenBytes = lenByte & 127;
+    if (lenBytes === 0 || lenBytes > 4) {
+      throw new Error("PKCS12: unsupported ASN.1 length encoding");
+    }
+    if (offset + 2 + lenBytes > buf.length) {
+      throw new Error("PKCS12: truncated ASN.1 length");
+    }
+    length = 0;
+    for (let i = 0; i < lenBytes; i++) {
+      length = length * 256 + buf[offset + 2 + i];
+    }
+    contentStart = offset + 2 + lenBytes;
+  }
+  const end = contentStart + length;
+  if (end > buf.length) {
+    throw new Error("PKCS12: TLV extends past buffer");
+  }
+  return { tag, content: buf.subarray(contentStart, end), end };
+}
+function expectTag(tlv, tag, label) {
+  if (tlv.tag !== tag) {
+    throw new Error(`PKCS12: expected ${label} tag 0x${tag.toString(16)} but got 0x${tlv.tag.toString(16)}`);
+  }
+}
+function readInteger(tlv) {
+  expectTag(tlv, TAG_INTEGER, "INTEGER");
+  let value = 0;
+  for (const byte of tlv.content) {
+    value = value * 256 + byte;
+  }
+  return value;
+}
+function bytesEqual(a, b) {
+  if (a.length !== b.length)
+    return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) {
+    diff |= a[i] ^ b[i];
+  }
+  return diff === 0;
+}
+var OID_DATA = new Uint8Array([42, 134, 72, 134, 247, 13, 1, 7, 1]);
+var OID_SHA1 = new Uint8Array([43, 14, 3, 2, 26]);
+var OID_SHA256 = new Uint8Array([96, 134, 72, 1, 101, 3, 4, 2, 1]);
+var OID_SHA384 = new Uint8Array([96, 134, 72, 1, 101, 3, 4, 2, 2]);
+var OID_SHA512 = new Uint8Array([96, 134, 72, 1, 101, 3, 4, 2, 3]);
+var MAC_HASHES = [
+  { oid: OID_SHA1, hash: { name: "SHA-1", outputSize: 20, blockSize: 64 } },
+  { oid: OID_SHA256, hash: { name: "SHA-256", outputSize: 32, blockSize: 64 } },
+  { oid: OID_SHA384, hash: { name: "SHA-384", outputSize: 48, blockSize: 128 } },
+  { oid: OID_SHA512, hash: { name: "SHA-512", outputSize: 64, blockSize: 128 } }
+];
+function matchHash(oidBytes) {
+  for (const { oid, hash: hash2 } of MAC_HASHES) {
+    if (bytesEqual(oidBytes, oid))
+      return hash2;
+  }
+  return void 0;
+}
+var MAX_MAC_ITERATIONS = 1e6;
+function parsePkcs12(buf) {
+  const pfx = readTlv(buf, 0);
+  expectTag(pfx, TAG_SEQUENCE, "PFX SEQUENCE");
+  const version2 = readTlv(pfx.content, 0);
+  if (readInteger(version2) !== 3) {
+    throw new Error("PKCS12: unsupported version");
+  }
+  const authSafeInfo = readTlv(pfx.content, version2.end);
+  expectTag(authSafeInfo, TAG_SEQUENCE, "ContentInfo SEQUENCE");
+  const contentType = readTlv(authSafeInfo.content, 0);
+  expectTag(contentType, TAG_OID, "contentType OID");
+  if (!bytesEqual(contentType.content, OID_DATA)) {
+    throw new Error("PKCS12: unsupported authSafe contentType");
+  }
+  const explicit0 = readTlv(authSafeInfo.content, contentType.end);
+  expectTag(explicit0, TAG_CONTEXT_0, "[0] EXPLICIT");
+  const authSafeOctet = readTlv(explicit0.content, 0);
+  expectTag(authSafeOctet, TAG_OCTET_STRING, "authSafe OCTET STRING");
+  const macData = readTlv(pfx.content, authSafeInfo.end);
+  expectTag(macData, TAG_SEQUENCE, "MacData SEQUENCE");
+  const digestInfo = readTlv(macData.content, 0);
+  expectTag(digestInfo, TAG_SEQUENCE, "DigestInfo SEQUENCE");
+  const alg = readTlv(digestInfo.content, 0);
+  expectTag(alg, TAG_SEQUENCE, "AlgorithmIdentifier SEQUENCE");
+  const algOid = readTlv(alg.content, 0);
+  expectTag(algOid, TAG_OID, "algorithm OID");
+  const macHash = matchHash(algOid.content);
+  if (!macHash) {
+    throw new Error("PKCS12: unsupported MAC digest algorithm");
+  }
+  if (algOid.end < alg.content.length) {
+    const params = readTlv(alg.content, algOid.end);
+    if (params.tag !== TAG_NULL) {
+      throw new Error("PKCS12: unexpected MAC algorithm parameters");
+    }
+  }
+  const digest2 = readTlv(digestInfo.content, alg.end);
+  expectTag(digest2, TAG_OCTET_STRING, "digest OCTET STRING");
+  const salt = readTlv(macData.content, digestInfo.end);
+  expectTag(salt, TAG_OCTET_STRING, "macSalt OCTET STRING");
+  let iterations = 1;
+  if (salt.end < macData.content.length) {
+    const iter = readTlv(macData.content, salt.end);
+    iterations = readInteger(iter);
+  }
+  if (iterations < 1 || iterations > MAX_MAC_ITERATIONS) {
+    throw new Error("PKCS12: MAC iteration count out of range");
+  }
+  return {
+    authSafe: authSafeOctet.content,
+    macHash,
+    macSalt: salt.content,
+    macDigest: digest2.content,
+    iterations
+  };
+}
+function toBufferSource(data) {
+  const copy = new Uint8Array(data.length);
+  copy.set(data);
+  return copy;
+}
+async function digest(hash2, data) {
+  return new Uint8Array(await globalThis.crypto.subtle.digest(hash2.name, toBufferSource(data)));
+}
+function padToMultipleOf(src, blockSize) {
+  if (src.length === 0)
+    return new Uint8Array(0);
+  const padded = new Uint8Array(Math.ceil(src.length / blockSize) * blockSize);
+  for (let i = 0; i < padded.length; i++) {
+    padded[i] = src[i % src.length];
+  }
+  return padded;
+}
+function encodePasswordAsBmpString(password) {
+  if (password.length === 0)
+    return new Uint8Array(0);
+  const bytes = new Uint8Array(password.length * 2 + 2);
+  for (let i = 0; i < password.length; i++) {
+    const code = password.charCodeAt(i);
+    bytes[i * 2] = code >> 8 & 255;
+    bytes[i * 2 + 1] = code & 255;
+  }
+  return bytes;
+}
+async function deriveMacKey(hash2, password, salt, iterations) {
+  const v = hash2.blockSize;
+  const u = hash2.outputSize;
+  const ID_MAC = 3;
+  const D = new Uint8Array(v).fill(ID_MAC);
+  const P = padToMultipleOf(encodePasswordAsBmpString(password), v);
+  const S = padToMultipleOf(salt, v);
+  const DI = new Uint8Array(D.length + S.length + P.length);
+  DI.set(D, 0);
+  DI.set(S, D.length);
+  DI.set(P, D.length + S.length);
+  let A = await digest(hash2, DI);
+  for (let i = 1; i < iterations; i++) {
+    A = await digest(hash2, A);
+  }
+  return A.subarray(0, u);
+}
+async function verifyPkcs12Mac(pfxBytes, password) {
+  let parsed;
+  try {
+    parsed = parsePkcs12(pfxBytes);
+  } catch {
+    return false;
+  }
+  try {
+    const key2 = await deriveMacKey(parsed.macHash, password, parsed.macSalt, parsed.iterations);
+    const cryptoKey = await globalThis.crypto.subtle.importKey("raw", toBufferSource(key2), { name: "HMAC", hash: parsed.macHash.name }, false, ["sign"]);
+    const mac3 = new Uint8Array(await globalThis.crypto.subtle.sign("HMAC", cryptoKey, toBufferSource(parsed.authSafe)));
+    return bytesEqual(mac3, parsed.macDigest);
+  } catch {
+    return false;
+  }
+}
+var GCP_SERVICE_ACCOUNT_P12_PASSWORD = "notasecret";
+async function reportIfFoundPrivateKeyP12Format({ source, context: context3, t }) {
+  if (!source.filePath) {
+    return;
+  }
+  try {
+    const fs3 = await import("node:fs");
+    const path2 = await import("node:path");
+    const pfxBytes = new Uint8Array(fs3.readFileSync(source.filePath));
+    const isGcpServiceAccountP12 = await verifyPkcs12Mac(pfxBytes, GCP_SERVICE_ACCOUNT_P12_PASSWORD);
+    if (!isGcpServiceAccountP12) {
+      return;
+    }
+    context3.report({
+      message: t("PrivateKeyP12", {
+        FILE_NAME: path2.basename(source.filePath)
+      }),
+      range: [0, source.content.length]
+    });
+  } catch {
+  }
+}
+var messages$q = {
+  PrivateKeyP12: {
+    en: (props) => `found GCP Service Account's private key(p12): ${props.FILE_NAME}`,
+    ja: (props) => `GCPサービスアカウントの秘密鍵(p12) ${props.FILE_NAME} がみつかりました`
+  },
+  PrivateKeyJSON: {
+    en: (props) => `found GCP Service Account's private key(json): ${props.FILE_NAME}`,
+    ja: (props) => `GCPサービスアカウントの秘密鍵(json): ${props.FILE_NAME} がみつかりました`
+  }
+};
+function reportIfFoundPrivateKeyJSONFormat({ source, context: context3, t }) {
+  try {
+    const credentialObject = JSON.parse(source.content);
+    const PRIVATE_KEY_PATTERN = /-----BEGIN\s?(DSA|RSA|EC|PGP|OPENSSH)?\s?PRIVATE KEY/gm;
+    const isGCPServiceAccountPrivateKeyJSON = "private_key_id" in credentialObject && "private_key" in credentialObject && PRIVATE_KEY_PATTERN.test(credentialObject["private_key"]);
+    if (!isGCPServiceAccountPrivateKeyJSON) {
+      return;
+    }
+    context3.report({
+      message: t("PrivateKeyJSON", {
+        FILE_NAME: source.filePath ? path.basename(source.filePath) : ""
+      }),
+      range: [0, source.content.length]
+    });
+  } catch {
+  }
+}
+var creator$r = {
+  messages: messages$q,
+  meta: {
+    id: "@secretlint/secretlint-rule-gcp",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["all"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-gcp/README.md"
+    }
+  },
+  create(context3, options) {
+    const t = context3.createTranslator(messages$q);
+    ({
+      allows: options.allows || []
+    });
+    return {
+      file(source) {
+        if (source.ext === ".p12") {
+          return reportIfFoundPrivateKeyP12Format({ source, context: context3, t });
+        } else if (source.ext === ".json") {
+          return reportIfFoundPrivateKeyJSONFormat({ source, context: context3, t });
+        }
+      }
+    };
+  }
+};
+var messages$p = {
+  PackageJSON_xOauthToken: {
+    en: (props) => `found GitHub Token: ${props.TOKEN}`,
+    ja: (props) => `GitHub Token: ${props.TOKEN} がみつかりました`
+  },
+  Npmrc_authToken: {
+    en: (props) => `found npmrc authToken: ${props.TOKEN}`,
+    ja: (props) => `npmrc authToken: ${props.TOKEN} がみつかりました`
+  },
+  NPM_ACCESS_TOKEN: {
+    en: (props) => `found npm access token: ${props.TOKEN}`,
+    ja: (props) => `npm access token: ${props.TOKEN} がみつかりました`
+  }
+};
+function reportIfFoundXOauthGitHubToken({ source, options, context: context3, t }) {
+  const XOAuthPattern = /https?:\/\/(.{1,256}):x-oauth-basic@github.com\//g;
+  const results = source.content.matchAll(XOAuthPattern);
+  for (const result of results) {
+    const index = result.index || 0;
+    const match = result[1] || "";
+    const range = [index, index + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("PackageJSON_xOauthToken", {
+        TOKEN: match
+      }),
+      range
+    });
+  }
+}
+function reportIfFound_AuthTokenInNpmrc({ source, options, context: context3, t }) {
+  const AuthTokenPattern = /_authToken=([^$].*)/g;
+  const results = source.content.matchAll(AuthTokenPattern);
+  for (const result of results) {
+    const index = result.index || 0;
+    const match = result[1] || "";
+    const range = [index, index + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("Npmrc_authToken", {
+        TOKEN: match
+      }),
+      range
+    });
+  }
+}
+function reportIfFound_NPM_ACCESS_TOKEN({ source, options, context: context3, t }) {
+  const NPM_ACCESS_TOKEN_PATTERN = new RegExp("(?<!\\p{L})npm_[A-Za-z0-9_]{36}(?![A-Za-z0-9_])", "gu");
+  const results = source.content.matchAll(NPM_ACCESS_TOKEN_PATTERN);
+  for (const result of results) {
+    const index = result.index || 0;
+    const match = result[0] || "";
+    const range = [index, index + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("NPM_ACCESS_TOKEN", {
+        TOKEN: match
+      }),
+      range
+    });
+  }
+}
+var isPackageFile = (filePath) => {
+  if (!filePath) {
+    return true;
+  }
+  return filePath.endsWith("package.json") || filePath.endsWith("package-lock.json");
+};
+var isNpmrc = (filePath) => {
+  if (!filePath) {
+    return true;
+  }
+  return filePath.endsWith(".npmrc");
+};
+var creator$q = {
+  messages: messages$p,
+  meta: {
+    id: "@secretlint/secretlint-rule-npm",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-npm/README.md"
+    }
+  },
+  create(context3, options) {
+    const t = context3.createTranslator(messages$p);
+    const normalizedOptions = {
+      allows: options.allows || []
+    };
+    return {
+      file(source) {
+        if (isPackageFile(source.filePath)) {
+          reportIfFoundXOauthGitHubToken({ source, options: normalizedOptions, context: context3, t });
+        } else if (isNpmrc(source.filePath)) {
+          reportIfFound_AuthTokenInNpmrc({ source, options: normalizedOptions, context: context3, t });
+        }
+        reportIfFound_NPM_ACCESS_TOKEN({ source, options: normalizedOptions, context: context3, t });
+      }
+    };
+  }
+};
+var messages$o = {
+  SLACK_TOKEN: {
+    en: (props) => `found slack token: ${props.TOKEN}`,
+    ja: (props) => `Slackトークン: ${props.TOKEN} がみつかりました`
+  },
+  IncomingWebhook: {
+    en: (props) => `found Slack Incoming Webhook: ${props.URL}`,
+    ja: (props) => `SlackのIncoming Webhooks: ${props.TOKEN} がみつかりました`
+  }
+};
+function reportIfFoundRawPrivateKey$1({ source, options, context: context3, t }) {
+  const SLACK_TOKEN_PATTERN = /\b(?:xoxb|xoxp|xapp|xoxa|xoxo|xoxr)-(?:\d-)?(?:[a-zA-Z0-9]{1,40}-)+[a-zA-Z0-9]{1,40}\b/g;
+  const results = source.content.matchAll(SLACK_TOKEN_PATTERN);
+  for (const result of results) {
+    const index = result.index || 0;
+    const match = result[0] || "";
+    const range = [index, index + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("SLACK_TOKEN", {
+        TOKEN: match
+      }),
+      range
+    });
+  }
+}
+function reportIfFoundIncomingWebhook({ source, options, context: context3, t }) {
+  const IncomingWebhooksPattern = /https:\/\/hooks\.slack\.com\/services\/T[a-zA-Z0-9]{1,40}\/B[a-zA-Z0-9]{1,40}\/[a-zA-Z0-9]{1,40}/gi;
+  const results = source.content.matchAll(IncomingWebhooksPattern);
+  for (const result of results) {
+    const index = result.index || 0;
+    const match = result[0] || "";
+    const range = [index, index + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("IncomingWebhook", {
+        URL: match
+      }),
+      range
+    });
+  }
+}
+var creator$p = {
+  messages: messages$o,
+  meta: {
+    id: "@secretlint/secretlint-rule-slack",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-slack/README.md"
+    }
+  },
+  create(context3, options) {
+    const t = context3.createTranslator(messages$o);
+    const normalizedOptions = {
+      allows: options.allows || []
+    };
+    return {
+      file(source) {
+        reportIfFoundRawPrivateKey$1({ source, options: normalizedOptions, context: context3, t });
+        reportIfFoundIncomingWebhook({ source, options: normalizedOptions, context: context3, t });
+      }
+    };
+  }
+};
+var messages$n = {
+  BasicAuth: {
+    en: (props) => `found basic auth credential: ${props.CREDENTIAL}`,
+    ja: (props) => `ベーシック認証情報: ${props.CREDENTIAL} がみつかりました`
+  }
+};
+var BUILTIN_IGNORED_PATTERNS$1 = [
+  "localhost",
+  "127.0.0.1",
+  "password",
+  "mypassword",
+  "myusername",
+  "{password}",
+  "${password}",
+  "{{password}}",
+  "{username}",
+  "${username}",
+  "{{username}}",
+  "YOUR_PASSWORD",
+  "YOUR_USERNAME",
+  "REPLACE_WITH_PASSWORD",
+  "REPLACE_WITH_USERNAME"
+];
+function isVariableLikeString$1(str2) {
+  const variablePatterns = [
+    /\$\{[^}]{1,50}\}/,
+    // ${var}
+    /\{\{[^}]{1,50}\}\}/,
+    // {{var}}
+    /\{[^}]{1,50}\}/,
+    // {var}
+    /%[A-Z_]{1,30}%/,
+    // %VAR%
+    /\$[A-Z_]{1,30}/
+    // $VAR
+  ];
+  return variablePatterns.some((pattern) => pattern.test(str2));
+}
+function isLikelyRealUsername(username) {
+  if (username.length < 2)
+    return false;
+  if (isVariableLikeString$1(username))
+    return false;
+  if (BUILTIN_IGNORED_PATTERNS$1.some((pattern) => username.toLowerCase().includes(pattern.toLowerCase()))) {
+    return false;
+  }
+  return true;
+}
+function isLikelyRealPassword(password) {
+  if (password.length < 4)
+    return false;
+  if (isVariableLikeString$1(password))
+    return false;
+  if (BUILTIN_IGNORED_PATTERNS$1.some((pattern) => password.toLowerCase().includes(pattern.toLowerCase()))) {
+    return false;
+  }
+  if (/^(.)\1{3,}$/.test(password))
+    return false;
+  return true;
+}
+function reportIfFoundBasicAuth({ source, options, context: context3, t }) {
+  const URL_PATTERN = /(?<protocol>(?:https?|ftp|ftps)):\/\/(?<user>[-a-zA-Z0-9_]{1,256}):(?<password>[-a-zA-Z0-9_]{1,256})@[-a-zA-Z0-9%._+~#=]{1,256}\.[a-zA-Z0-9()]{1,6}\b/g;
+  const results = source.content.matchAll(URL_PATTERN);
+  for (const result of results) {
+    const index = result.index || 0;
+    const match = result[0] || "";
+    const username = result.groups?.user;
+    const password = result.groups?.password;
+    if (!username || !password)
+      continue;
+    if (!isLikelyRealUsername(username))
+      continue;
+    if (!isLikelyRealPassword(password))
+      continue;
+    const range = [index, index + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("BasicAuth", {
+        CREDENTIAL: match
+      }),
+      range
+    });
+  }
+}
+var creator$o = {
+  messages: messages$n,
+  meta: {
+    id: "@secretlint/secretlint-rule-basicauth",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-basicauth/README.md"
+    }
+  },
+  create(context3, options) {
+    const t = context3.createTranslator(messages$n);
+    const normalizedOptions = {
+      allows: options.allows || []
+    };
+    return {
+      file(source) {
+        reportIfFoundBasicAuth({ source, options: normalizedOptions, context: context3, t });
+      }
+    };
+  }
+};
+var messages$m = {
+  OPENAI_TOKEN: {
+    en: (props) => `found OpenAI API token: ${props.TOKEN}`,
+    ja: (props) => `OpenAI API トークン: ${props.TOKEN} がみつかりました`
+  }
+};
+var creator$n = {
+  messages: messages$m,
+  meta: {
+    id: "@secretlint/secretlint-rule-openai",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-openai/README.md"
+    }
+  },
+  create(context3) {
+    const t = context3.createTranslator(messages$m);
+    return {
+      file(source) {
+        const pattern = /sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})\b|sk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20}/g;
+        const matches = source.content.matchAll(pattern);
+        for (const match of matches) {
+          const index = match.index ?? 0;
+          const matchString = match[0] ?? "";
+          const range = [index, index + matchString.length];
+          context3.report({
+            message: t("OPENAI_TOKEN", {
+              TOKEN: matchString
+            }),
+            range
+          });
+        }
+      }
+    };
+  }
+};
+var messages$l = {
+  ANTHROPIC_API_KEY: {
+    en: (props) => `found Anthropic Claude API key: ${props.KEY}`,
+    ja: (props) => `Anthropic Claude API キー: ${props.KEY} がみつかりました`
+  }
+};
+var creator$m = {
+  messages: messages$l,
+  meta: {
+    id: "@secretlint/secretlint-rule-anthropic",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-anthropic/README.md"
+    }
+  },
+  create(context3) {
+    const t = context3.createTranslator(messages$l);
+    return {
+      file(source) {
+        const pattern = new RegExp("(?<!\\p{L})sk-ant-api0\\d-[A-Za-z0-9_-]{90,128}AA(?![A-Za-z0-9_-])", "gu");
+        const matches = source.content.matchAll(pattern);
+        for (const match of matches) {
+          const index = match.index ?? 0;
+          const matchString = match[0] ?? "";
+          const range = [index, index + matchString.length];
+          context3.report({
+            message: t("ANTHROPIC_API_KEY", {
+              KEY: matchString
+            }),
+            range
+          });
+        }
+      }
+    };
+  }
+};
+var messages$k = {
+  GROQ_API_KEY: {
+    en: (props) => `found Groq API key: ${props.KEY}`,
+    ja: (props) => `Groq API キー: ${props.KEY} がみつかりました`
+  }
+};
+var creator$l = {
+  messages: messages$k,
+  meta: {
+    id: "@secretlint/secretlint-rule-groq",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-groq/README.md"
+    }
+  },
+  create(context3, options) {
+    const t = context3.createTranslator(messages$k);
+    const normalizedOptions = {
+      allows: options?.allows ?? []
+    };
+    return {
+      file(source) {
+        const pattern = new RegExp("(?<!\\p{L})gsk_[a-zA-Z0-9]{52}(?![a-zA-Z0-9])", "gu");
+        const matches = source.content.matchAll(pattern);
+        for (const match of matches) {
+          const index = match.index ?? 0;
+          const matchString = match[0] ?? "";
+          const allowedResults = regexpStringMatcherExports.matchPatterns(matchString, normalizedOptions.allows);
+          if (allowedResults.length > 0) {
+            continue;
+          }
+          const range = [index, index + matchString.length];
+          context3.report({
+            message: t("GROQ_API_KEY", {
+              KEY: matchString
+            }),
+            range
+          });
+        }
+      }
+    };
+  }
+};
+var messages$j = {
+  HUGGINGFACE_USER_ACCESS_TOKEN: {
+    en: (props) => `found Hugging Face User Access Token: ${props.TOKEN}`,
+    ja: (props) => `Hugging Face User Access Token: ${props.TOKEN} がみつかりました`
+  }
+};
+var creator$k = {
+  messages: messages$j,
+  meta: {
+    id: "@secretlint/secretlint-rule-huggingface",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-huggingface/README.md"
+    }
+  },
+  create(context3, options) {
+    const t = context3.createTranslator(messages$j);
+    const normalizedOptions = {
+      allows: options?.allows ?? []
+    };
+    return {
+      file(source) {
+        const pattern = new RegExp("(?<!\\p{L})hf_[a-zA-Z]{34}(?![a-zA-Z])", "gu");
+        const matches = source.content.matchAll(pattern);
+        for (const match of matches) {
+          const index = match.index ?? 0;
+          const matchString = match[0] ?? "";
+          const allowedResults = regexpStringMatcherExports.matchPatterns(matchString, normalizedOptions.allows);
+          if (allowedResults.length > 0) {
+            continue;
+          }
+          const range = [index, index + matchString.length];
+          context3.report({
+            message: t("HUGGINGFACE_USER_ACCESS_TOKEN", {
+              TOKEN: matchString
+            }),
+            range
+          });
+        }
+      }
+    };
+  }
+};
+var messages$i = {
+  LINEAR_API_TOKEN: {
+    en: (props) => `found linear api token: ${props.ID}`,
+    ja: (props) => `linear api token: ${props.ID} がみつかりました`
+  }
+};
+var creator$j = {
+  messages: messages$i,
+  meta: {
+    id: "@secretlint/secretlint-rule-linear",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-linear/README.md"
+    }
+  },
+  create(context3) {
+    const t = context3.createTranslator(messages$i);
+    return {
+      file(source) {
+        const pattern = new RegExp("(?<!\\p{L})lin_api_[a-zA-Z0-9_]{32,128}(?![a-zA-Z0-9_])", "gu");
+        const matches = source.content.matchAll(pattern);
+        for (const match of matches) {
+          const index = match.index ?? 0;
+          const matchString = match[0] ?? "";
+          const range = [index, index + matchString.length];
+          context3.report({
+            message: t("LINEAR_API_TOKEN", {
+              ID: matchString
+            }),
+            range
+          });
+        }
+      }
+    };
+  }
+};
+var messages$h = {
+  NOTION_INTEGRATION_TOKEN: {
+    en: (props) => `found Notion integration token: ${props.TOKEN}`,
+    ja: (props) => `Notion integration トークン: ${props.TOKEN} がみつかりました`
+  }
+};
+function reportIfFoundToken({ source, options, context: context3, t }) {
+  const NOTION_INTEGRATION_TOKEN_PATTERN = new RegExp("(?<!\\p{L})ntn_[0-9]{11}[A-Za-z0-9]{35}(?![A-Za-z0-9])", "gu");
+  const results = source.content.matchAll(NOTION_INTEGRATION_TOKEN_PATTERN);
+  for (const result of results) {
+    const index = result.index ?? 0;
+    const match = result[0] ?? "";
+    const range = [index, index + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("NOTION_INTEGRATION_TOKEN", {
+        TOKEN: match
+      }),
+      range
+    });
+  }
+}
+var creator$i = {
+  messages: messages$h,
+  meta: {
+    id: "@secretlint/secretlint-rule-notion",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-notion/README.md"
+    }
+  },
+  create(context3, options) {
+    const t = context3.createTranslator(messages$h);
+    const normalizedOptions = {
+      allows: options.allows ?? []
+    };
+    return {
+      file(source) {
+        reportIfFoundToken({ source, options: normalizedOptions, context: context3, t });
+      }
+    };
+  }
+};
+var messages$g = {
+  PrivateKey: {
+    en: (props) => `found private key: ${props.KEY}`,
+    ja: (props) => `秘密鍵: ${props.KEY} がみつかりました`
+  }
+};
+var PEM_CONTENT_PATTERN = /-----BEGIN[ ]?(?:(?:RSA|DSA|EC|OPENSSH|PGP) )?PRIVATE KEY(?: BLOCK)?-----\n?([A-Za-z0-9+/=\s\\]{100,10000})\n?-----END[ ]?(?:(?:RSA|DSA|EC|OPENSSH|PGP) )?PRIVATE KEY(?: BLOCK)?-----/gm;
+function validateBase64KeyContent(base64Content) {
+  if (!/^[A-Za-z0-9+/]+=*$/.test(base64Content)) {
+    return false;
+  }
+  if (base64Content.length < 100) {
+    return false;
+  }
+  const validMagicBytes = /^(MI|b3BlbnNzaC1rZXktdjE)/;
+  if (!validMagicBytes.test(base64Content)) {
+    return false;
+  }
+  return true;
+}
+function reportIfFoundRawPrivateKey({ source, options, context: context3, t }) {
+  const results = source.content.matchAll(PEM_CONTENT_PATTERN);
+  for (const result of results) {
+    const index = result.index || 0;
+    const match = result[0] || "";
+    const base64Raw = result[1] || "";
+    const range = [index, index + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    const base64Content = base64Raw.replace(/\s|\\n/g, "");
+    if (!validateBase64KeyContent(base64Content)) {
+      continue;
+    }
+    context3.report({
+      message: t("PrivateKey", {
+        KEY: match
+      }),
+      range
+    });
+  }
+}
+var creator$h = {
+  messages: messages$g,
+  meta: {
+    id: "@secretlint/secretlint-rule-privatekey",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-privatekey/README.md"
+    }
+  },
+  create(context3, options) {
+    const t = context3.createTranslator(messages$g);
+    const normalizedOptions = {
+      allows: options.allows || []
+    };
+    return {
+      file(source) {
+        reportIfFoundRawPrivateKey({ source, options: normalizedOptions, context: context3, t });
+      }
+    };
+  }
+};
+var messages$f = {
+  SENDGRID_KEY: {
+    en: (props) => `found Sendgrid api key: ${props.KEY}`,
+    ja: (props) => `Sendgrid APIキーが見つかりました： ${props.KEY}`
+  }
+};
+function reportIfFoundKey$3({ source, options, context: context3, t }) {
+  const SENDGRID_KEY_PATTERN = new RegExp("(?<!\\p{L})SG\\.\\w{1,128}\\.\\w{1,128}([-_]?)\\w{1,128}(?!\\w)", "gu");
+  const results = source.content.matchAll(SENDGRID_KEY_PATTERN);
+  for (const result of results) {
+    const index = result.index || 0;
+    const match = result[0] || "";
+    if (match.length !== 69) {
+      continue;
+    }
+    const range = [index, index + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("SENDGRID_KEY", {
+        KEY: match
+      }),
+      range
+    });
+  }
+}
+var creator$g = {
+  messages: messages$f,
+  meta: {
+    id: "@secretlint/secretlint-rule-sendgrid",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-sendgrid/README.md"
+    }
+  },
+  create(context3, options) {
+    const t = context3.createTranslator(messages$f);
+    const normalizedOptions = {
+      allows: options.allows || []
+    };
+    return {
+      file(source) {
+        reportIfFoundKey$3({ source, options: normalizedOptions, context: context3, t });
+      }
+    };
+  }
+};
+var messages$e = {
+  SHOPIFY_KEY: {
+    en: (props) => `found Shopify api key: ${props.KEY}`,
+    ja: (props) => `Shopify APIキーが見つかりました： ${props.KEY}`
+  }
+};
+function reportIfFoundKey$2({ source, options, context: context3, t }) {
+  const SHOPIFY_KEY_PATTERN = new RegExp("(?<!\\p{L})(shppa|shpca|shpat|shpss)_[a-zA-Z0-9]{32,64}(?![a-zA-Z0-9])", "gu");
+  const results = source.content.matchAll(SHOPIFY_KEY_PATTERN);
+  for (const result of results) {
+    const index = result.index || 0;
+    const match = result[0] || "";
+    const range = [index, index + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("SHOPIFY_KEY", {
+        KEY: match
+      }),
+      range
+    });
+  }
+}
+var creator$f = {
+  messages: messages$e,
+  meta: {
+    id: "@secretlint/secretlint-rule-shopify",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-shopify/README.md"
+    }
+  },
+  create(context3, options) {
+    const t = context3.createTranslator(messages$e);
+    const normalizedOptions = {
+      allows: options.allows || []
+    };
+    return {
+      file(source) {
+        reportIfFoundKey$2({ source, options: normalizedOptions, context: context3, t });
+      }
+    };
+  }
+};
+var messages$d = {
+  STRIPE_SECRET_KEY_LIVE: {
+    en: (props) => `found Stripe Live Secret Key: ${props.KEY}`,
+    ja: (props) => `Stripe Live Secret Keyが見つかりました: ${props.KEY}`
+  },
+  STRIPE_SECRET_KEY_TEST: {
+    en: (props) => `found Stripe Test Secret Key: ${props.KEY}`,
+    ja: (props) => `Stripe Test Secret Keyが見つかりました: ${props.KEY}`
+  },
+  STRIPE_RESTRICTED_KEY_LIVE: {
+    en: (props) => `found Stripe Live Restricted Key: ${props.KEY}`,
+    ja: (props) => `Stripe Live Restricted Keyが見つかりました: ${props.KEY}`
+  },
+  STRIPE_RESTRICTED_KEY_TEST: {
+    en: (props) => `found Stripe Test Restricted Key: ${props.KEY}`,
+    ja: (props) => `Stripe Test Restricted Keyが見つかりました: ${props.KEY}`
+  }
+};
+var messageIdMap$1 = {
+  sk_live: "STRIPE_SECRET_KEY_LIVE",
+  sk_test: "STRIPE_SECRET_KEY_TEST",
+  rk_live: "STRIPE_RESTRICTED_KEY_LIVE",
+  rk_test: "STRIPE_RESTRICTED_KEY_TEST"
+};
+var STRIPE_KEY_PATTERN = new RegExp("(?<!\\p{L})(?<prefix>sk_live|sk_test|rk_live|rk_test)_[a-zA-Z0-9]{24,99}(?![a-zA-Z0-9])", "gu");
+function reportIfFound$2({ source, options, context: context3, t }) {
+  const results = source.content.matchAll(STRIPE_KEY_PATTERN);
+  for (const result of results) {
+    const index = result.index ?? 0;
+    const match = result[0] ?? "";
+    const prefix = result.groups?.["prefix"];
+    if (!prefix) {
+      continue;
+    }
+    const range = [index, index + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t(messageIdMap$1[prefix], {
+        KEY: match
+      }),
+      range
+    });
+  }
+}
+var creator$e = {
+  messages: messages$d,
+  meta: {
+    id: "@secretlint/secretlint-rule-stripe",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-stripe/README.md"
+    }
+  },
+  create(context3, options) {
+    const t = context3.createTranslator(messages$d);
+    const normalizedOptions = {
+      allows: options.allows ?? []
+    };
+    return {
+      file(source) {
+        reportIfFound$2({ source, options: normalizedOptions, context: context3, t });
+      }
+    };
+  }
+};
+var messages$c = {
+  GITHUB_TOKEN: {
+    en: (props) => `found GitHub Token(${props.typeName}): ${props.KEY}`,
+    ja: (props) => `GitHub Token(${props.typeName})が見つかりました： ${props.KEY}`
+  }
+};
+var typeMap = /* @__PURE__ */ new Map([
+  ["ghp", "GitHub personal access tokens"],
+  ["gho", "OAuth access tokens"],
+  ["ghu", "GitHub user-to-server tokens"],
+  ["ghs", "GitHub server-to-server tokens"],
+  ["ghr", "refresh tokens"],
+  ["github_pat", "fine-grained personal access tokens"]
+]);
+function reportIfFoundKey$1({ pattern, source, options, context: context3, t }) {
+  const results = source.content.matchAll(pattern);
+  for (const result of results) {
+    const index = result.index || 0;
+    const type = result.groups?.type;
+    const typeName = typeMap.get(type);
+    if (!typeName) {
+      throw new Error("Unknown type:" + typeName);
+    }
+    const match = result[0] || "";
+    const range = [index, index + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("GITHUB_TOKEN", {
+        KEY: match,
+        typeName
+      }),
+      range
+    });
+  }
+}
+var creator$d = {
+  messages: messages$c,
+  meta: {
+    id: "@secretlint/secretlint-rule-github",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-github/README.md"
+    }
+  },
+  create(context3, options) {
+    const CLASSIC_GITHUB_TOKEN_PATTERN = new RegExp("(?<!\\p{L})(?<type>ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9_]{36}(?![A-Za-z0-9_])", "gu");
+    const FINE_GRAINED_GITHUB_TOKEN_PATTERN = new RegExp("(?<!\\p{L})(?<type>github_pat)_[A-Za-z0-9_]{82}(?![A-Za-z0-9_])", "gu");
+    const GITHUB_APP_INSTALLATION_TOKEN_PATTERN = new RegExp("(?<!\\p{L})(?<type>ghs)_[0-9]{1,20}_[A-Za-z0-9_-]{1,1000}\\.[A-Za-z0-9_-]{1,10000}\\.[A-Za-z0-9_-]{1,1000}(?![A-Za-z0-9_-])", "gu");
+    const patterns = [
+      CLASSIC_GITHUB_TOKEN_PATTERN,
+      FINE_GRAINED_GITHUB_TOKEN_PATTERN,
+      GITHUB_APP_INSTALLATION_TOKEN_PATTERN
+    ];
+    const t = context3.createTranslator(messages$c);
+    const normalizedOptions = {
+      allows: options.allows || []
+    };
+    return {
+      file(source) {
+        for (const pattern of patterns) {
+          reportIfFoundKey$1({ pattern, source, options: normalizedOptions, context: context3, t });
+        }
+      }
+    };
+  }
+};
+var messages$b = {
+  GITLAB_PERSONAL_ACCESS_TOKEN: {
+    en: (props) => `found GitLab Personal Access Token: ${props.KEY}`,
+    ja: (props) => `GitLab Personal Access Tokenが見つかりました: ${props.KEY}`
+  }
+};
+function reportIfFoundKey({ pattern, source, options, context: context3, t }) {
+  const results = source.content.matchAll(pattern);
+  for (const result of results) {
+    const index = result.index ?? 0;
+    const match = result[0] ?? "";
+    const range = [index, index + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("GITLAB_PERSONAL_ACCESS_TOKEN", {
+        KEY: match
+      }),
+      range
+    });
+  }
+}
+var creator$c = {
+  messages: messages$b,
+  meta: {
+    id: "@secretlint/secretlint-rule-gitlab",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-gitlab/README.md"
+    }
+  },
+  create(context3, options) {
+    const GITLAB_PERSONAL_ACCESS_TOKEN_PATTERN = new RegExp("(?<!\\p{L})glpat-[A-Za-z0-9_-]{20,128}(?![A-Za-z0-9_-])", "gu");
+    const patterns = [GITLAB_PERSONAL_ACCESS_TOKEN_PATTERN];
+    const t = context3.createTranslator(messages$b);
+    const normalizedOptions = {
+      allows: options.allows ?? []
+    };
+    return {
+      file(source) {
+        for (const pattern of patterns) {
+          reportIfFoundKey({ pattern, source, options: normalizedOptions, context: context3, t });
+        }
+      }
+    };
+  }
+};
+var messages$a = {
+  GRAFANA_CLOUD_API_TOKEN: {
+    en: (props) => `found Grafana Cloud API token: ${props.TOKEN}`,
+    ja: (props) => `Grafana Cloud API トークン: ${props.TOKEN} がみつかりました`
+  },
+  GRAFANA_SERVICE_ACCOUNT_TOKEN: {
+    en: (props) => `found Grafana Service Account token: ${props.TOKEN}`,
+    ja: (props) => `Grafana Service Account トークン: ${props.TOKEN} がみつかりました`
+  }
+};
+function reportIfFound$1({ pattern, messageId, source, options, context: context3, t }) {
+  const results = source.content.matchAll(pattern);
+  for (const result of results) {
+    const index = result.index ?? 0;
+    const match = result[0] ?? "";
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    const range = [index, index + match.length];
+    context3.report({
+      message: t(messageId, {
+        TOKEN: match
+      }),
+      range
+    });
+  }
+}
+var creator$b = {
+  messages: messages$a,
+  meta: {
+    id: "@secretlint/secretlint-rule-grafana",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-grafana/README.md"
+    }
+  },
+  create(context3, options) {
+    const t = context3.createTranslator(messages$a);
+    const normalizedOptions = {
+      allows: options?.allows ?? []
+    };
+    const GRAFANA_CLOUD_API_TOKEN_PATTERN = new RegExp("(?<!\\p{L})glc_[A-Za-z0-9+/]{32,400}={0,2}(?![A-Za-z0-9+/=])", "gu");
+    const GRAFANA_SERVICE_ACCOUNT_TOKEN_PATTERN = new RegExp("(?<!\\p{L})glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?![A-Fa-f0-9])", "gu");
+    return {
+      file(source) {
+        reportIfFound$1({
+          pattern: GRAFANA_CLOUD_API_TOKEN_PATTERN,
+          messageId: "GRAFANA_CLOUD_API_TOKEN",
+          source,
+          options: normalizedOptions,
+          context: context3,
+          t
+        });
+        reportIfFound$1({
+          pattern: GRAFANA_SERVICE_ACCOUNT_TOKEN_PATTERN,
+          messageId: "GRAFANA_SERVICE_ACCOUNT_TOKEN",
+          source,
+          options: normalizedOptions,
+          context: context3,
+          t
+        });
+      }
+    };
+  }
+};
+var messages$9 = {
+  OPS_TOKEN: {
+    en: (props) => `found 1Password Service Account token: ${props.TOKEN}`,
+    ja: (props) => `1Password Service Account: ${props.TOKEN} がみつかりました`
+  }
+};
+var is1PasswordServiceAccountToken = (base64String) => {
+  try {
+    const jsonString = atob(base64String.replace(/-/g, "+").replace(/_/g, "/"));
+    const json2 = JSON.parse(jsonString);
+    return typeof json2 === "object" && json2 !== null;
+  } catch (error63) {
+    return false;
+  }
+};
+var creator$a = {
+  messages: messages$9,
+  meta: {
+    id: "@secretlint/secretlint-rule-1password",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-1password/README.md"
+    }
+  },
+  create(context3, options) {
+    const t = context3.createTranslator(messages$9);
+    const normalizedOptions = {
+      allows: options?.allows ?? []
+    };
+    return {
+      file(source) {
+        const pattern = new RegExp("(?<!\\p{L})ops_(ey[A-Za-z0-9+/=]{100,1280}fQ={0,2})(?![A-Za-z0-9+/=])", "gu");
+        const matches = source.content.matchAll(pattern);
+        for (const match of matches) {
+          const index = match.index ?? 0;
+          const matchString = match[0] ?? "";
+          const base64String = match[1] ?? "";
+          if (!is1PasswordServiceAccountToken(base64String)) {
+            continue;
+          }
+          const allowedResults = regexpStringMatcherExports.matchPatterns(matchString, normalizedOptions.allows);
+          if (allowedResults.length > 0) {
+            continue;
+          }
+          const range = [index, index + matchString.length];
+          context3.report({
+            message: t("OPS_TOKEN", {
+              TOKEN: matchString
+            }),
+            range
+          });
+        }
+      }
+    };
+  }
+};
+var messages$8 = {
+  MongoDBConnection: {
+    en: (props) => `found MongoDB connection string: ${props.URI}`,
+    ja: (props) => `MongoDB接続文字列: ${props.URI} がみつかりました`
+  },
+  MySQLConnection: {
+    en: (props) => `found MySQL connection string: ${props.URI}`,
+    ja: (props) => `MySQL接続文字列: ${props.URI} がみつかりました`
+  },
+  PostgreSQLConnection: {
+    en: (props) => `found PostgreSQL connection string: ${props.URI}`,
+    ja: (props) => `PostgreSQL接続文字列: ${props.URI} がみつかりました`
+  }
+};
+var BUILTIN_IGNORED_PATTERNS = [
+  "localhost",
+  "127.0.0.1",
+  "example.com",
+  "example.org",
+  "test.com",
+  "password",
+  "username",
+  "secret",
+  "mypassword",
+  "myusername",
+  "root",
+  "admin",
+  "user",
+  "pass",
+  "{password}",
+  "${password}",
+  "{{password}}",
+  "{username}",
+  "${username}",
+  "{{username}}",
+  "YOUR_PASSWORD",
+  "YOUR_USERNAME",
+  "REPLACE_WITH_PASSWORD"
+];
+function isVariableLikeString(str2) {
+  const variablePatterns = [
+    /\$\{[^}]{1,50}\}/,
+    // ${var}
+    /\{\{[^}]{1,50}\}\}/,
+    // {{var}}
+    /\{[^}]{1,50}\}/,
+    // {var}
+    /%[A-Z_]{1,30}%/,
+    // %VAR%
+    /\$[A-Z_]{1,30}/,
+    // $VAR
+    /\$\([^)]{1,50}\)/
+    // $(var)
+  ];
+  return variablePatterns.some((pattern) => pattern.test(str2));
+}
+function isLikelyRealCredential(username, password) {
+  if (username === password)
+    return false;
+  if (password.length < 4)
+    return false;
+  if (isVariableLikeString(password))
+    return false;
+  const passwordLower = password.toLowerCase();
+  if (BUILTIN_IGNORED_PATTERNS.some((pattern) => passwordLower === pattern.toLowerCase())) {
+    return false;
+  }
+  if (/^(.)\1{3,}$/.test(password))
+    return false;
+  return true;
+}
+function reportMongoDBConnectionString({ source, options, context: context3, t }) {
+  const MONGODB_PATTERN = /mongodb(?:\+srv)?:\/\/(?:(?<username>[^:\/\s]{1,100}):(?<password>[^@\/\s]{1,200})@)?(?<host>[^\/\s?]{1,100})(?:\/(?<database>[^?\s]{0,100}))?(?:\?(?<options>[^\s]{0,500}))?/gi;
+  const results = source.content.matchAll(MONGODB_PATTERN);
+  for (const result of results) {
+    const index = result.index || 0;
+    const match = result[0] || "";
+    const username = result.groups?.username;
+    const password = result.groups?.password;
+    if (!username || !password)
+      continue;
+    if (!isLikelyRealCredential(username, password))
+      continue;
+    const range = [index, index + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("MongoDBConnection", {
+        URI: match
+      }),
+      range
+    });
+  }
+}
+function reportMySQLConnectionString({ source, options, context: context3, t }) {
+  const MYSQL_URI_PATTERN = /(?:jdbc:)?mysql(?:x)?:\/\/(?:(?<username>[^:\/\s]{1,100}):(?<password>[^@\/\s]{1,200})@)?(?<host>[^\/\s?]{1,100})(?:\/(?<database>[^?\s]{0,100}))?(?:\?(?<options>[^\s]{0,500}))?/gi;
+  const results = source.content.matchAll(MYSQL_URI_PATTERN);
+  for (const result of results) {
+    const index = result.index || 0;
+    const match = result[0] || "";
+    const username = result.groups?.username;
+    const password = result.groups?.password;
+    if (!username || !password)
+      continue;
+    if (!isLikelyRealCredential(username, password))
+      continue;
+    const range = [index, index + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("MySQLConnection", {
+        URI: match
+      }),
+      range
+    });
+  }
+}
+function reportPostgreSQLConnectionString({ source, options, context: context3, t }) {
+  const POSTGRESQL_URI_PATTERN = /postgres(?:ql)?:\/\/(?:(?<username>[^:\/\s]{1,100}):(?<password>[^@\/\s]{1,200})@)?(?<host>[^\/\s?]{1,100})(?:\/(?<database>[^?\s]{0,100}))?(?:\?(?<options>[^\s]{0,500}))?/gi;
+  const results = source.content.matchAll(POSTGRESQL_URI_PATTERN);
+  for (const result of results) {
+    const index = result.index || 0;
+    const match = result[0] || "";
+    const username = result.groups?.username;
+    const password = result.groups?.password;
+    if (!username || !password)
+      continue;
+    if (!isLikelyRealCredential(username, password))
+      continue;
+    const range = [index, index + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("PostgreSQLConnection", {
+        URI: match
+      }),
+      range
+    });
+  }
+}
+var creator$9 = {
+  messages: messages$8,
+  meta: {
+    id: "@secretlint/secretlint-rule-database-connection-string",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-database-connection-string/README.md"
+    }
+  },
+  create(context3, options) {
+    const normalizedOptions = {
+      allows: options.allows || []
+    };
+    const t = context3.createTranslator(messages$8);
+    return {
+      file(source) {
+        reportMongoDBConnectionString({ source, options: normalizedOptions, context: context3, t });
+        reportMySQLConnectionString({ source, options: normalizedOptions, context: context3, t });
+        reportPostgreSQLConnectionString({ source, options: normalizedOptions, context: context3, t });
+      }
+    };
+  }
+};
+var messages$7 = {
+  HASHICORP_VAULT_SERVICE_TOKEN: {
+    en: (props) => `found HashiCorp Vault service token: ${props.TOKEN}`,
+    ja: (props) => `HashiCorp Vault service token: ${props.TOKEN} がみつかりました`
+  },
+  HASHICORP_VAULT_BATCH_TOKEN: {
+    en: (props) => `found HashiCorp Vault batch token: ${props.TOKEN}`,
+    ja: (props) => `HashiCorp Vault batch token: ${props.TOKEN} がみつかりました`
+  },
+  HASHICORP_VAULT_RECOVERY_TOKEN: {
+    en: (props) => `found HashiCorp Vault recovery token: ${props.TOKEN}`,
+    ja: (props) => `HashiCorp Vault recovery token: ${props.TOKEN} がみつかりました`
+  }
+};
+var serviceTokenPattern = new RegExp("(?<!\\p{L})hvs\\.[A-Za-z0-9_-]{90,120}(?![A-Za-z0-9_-])", "gu");
+var batchTokenPattern = new RegExp("(?<!\\p{L})hvb\\.[A-Za-z0-9_-]{138,300}(?![A-Za-z0-9_-])", "gu");
+var recoveryTokenPattern = new RegExp("(?<!\\p{L})hvr\\.[A-Za-z0-9_-]{90,120}(?![A-Za-z0-9_-])", "gu");
+var creator$8 = {
+  messages: messages$7,
+  meta: {
+    id: "@secretlint/secretlint-rule-hashicorp-vault",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-hashicorp-vault/README.md"
+    }
+  },
+  create(context3, options) {
+    const t = context3.createTranslator(messages$7);
+    const normalizedOptions = {
+      allows: options?.allows ?? []
+    };
+    const reportMatches = (source, pattern, messageId) => {
+      const matches = source.content.matchAll(pattern);
+      for (const match of matches) {
+        const index = match.index ?? 0;
+        const matchString = match[0] ?? "";
+        const allowedResults = regexpStringMatcherExports.matchPatterns(matchString, normalizedOptions.allows);
+        if (allowedResults.length > 0) {
+          continue;
+        }
+        const range = [index, index + matchString.length];
+        context3.report({
+          message: t(messageId, {
+            TOKEN: matchString
+          }),
+          range
+        });
+      }
+    };
+    return {
+      file(source) {
+        reportMatches(source, serviceTokenPattern, "HASHICORP_VAULT_SERVICE_TOKEN");
+        reportMatches(source, batchTokenPattern, "HASHICORP_VAULT_BATCH_TOKEN");
+        reportMatches(source, recoveryTokenPattern, "HASHICORP_VAULT_RECOVERY_TOKEN");
+      }
+    };
+  }
+};
+var messages$6 = {
+  VERCEL_PERSONAL_ACCESS_TOKEN: {
+    en: (props) => `found Vercel personal access token: ${props.ID}`,
+    ja: (props) => `Vercel personal access token: ${props.ID} がみつかりました`
+  },
+  VERCEL_INTEGRATION_TOKEN: {
+    en: (props) => `found Vercel integration token: ${props.ID}`,
+    ja: (props) => `Vercel integration token: ${props.ID} がみつかりました`
+  },
+  VERCEL_APP_ACCESS_TOKEN: {
+    en: (props) => `found Vercel app access token: ${props.ID}`,
+    ja: (props) => `Vercel app access token: ${props.ID} がみつかりました`
+  },
+  VERCEL_APP_REFRESH_TOKEN: {
+    en: (props) => `found Vercel app refresh token: ${props.ID}`,
+    ja: (props) => `Vercel app refresh token: ${props.ID} がみつかりました`
+  },
+  VERCEL_AI_GATEWAY_API_KEY: {
+    en: (props) => `found Vercel AI Gateway API key: ${props.ID}`,
+    ja: (props) => `Vercel AI Gateway API key: ${props.ID} がみつかりました`
+  }
+};
+var prefixToMessageId = {
+  vcp: "VERCEL_PERSONAL_ACCESS_TOKEN",
+  vci: "VERCEL_INTEGRATION_TOKEN",
+  vca: "VERCEL_APP_ACCESS_TOKEN",
+  vcr: "VERCEL_APP_REFRESH_TOKEN",
+  vck: "VERCEL_AI_GATEWAY_API_KEY"
+};
+var creator$7 = {
+  messages: messages$6,
+  meta: {
+    id: "@secretlint/secretlint-rule-vercel",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-vercel/README.md"
+    }
+  },
+  create(context3, options) {
+    const t = context3.createTranslator(messages$6);
+    const normalizedOptions = {
+      allows: options?.allows ?? []
+    };
+    return {
+      file(source) {
+        const pattern = new RegExp("(?<!\\p{L})(?<prefix>vcp|vci|vca|vcr|vck)_[A-Za-z0-9]{20,60}(?![A-Za-z0-9])", "gu");
+        const matches = source.content.matchAll(pattern);
+        for (const match of matches) {
+          const index = match.index ?? 0;
+          const matchString = match[0] ?? "";
+          const prefix = match.groups?.prefix;
+          const messageId = prefixToMessageId[prefix];
+          const allowedResults = regexpStringMatcherExports.matchPatterns(matchString, normalizedOptions.allows);
+          if (allowedResults.length > 0) {
+            continue;
+          }
+          const range = [index, index + matchString.length];
+          context3.report({
+            message: t(messageId, {
+              ID: matchString
+            }),
+            range
+          });
+        }
+      }
+    };
+  }
+};
+var messages$5 = {
+  DATABRICKS_PERSONAL_ACCESS_TOKEN: {
+    en: (props) => `found Databricks personal access token: ${props.ID}`,
+    ja: (props) => `Databricks personal access token: ${props.ID} がみつかりました`
+  }
+};
+var creator$6 = {
+  messages: messages$5,
+  meta: {
+    id: "@secretlint/secretlint-rule-databricks",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-databricks/README.md"
+    }
+  },
+  create(context3, options) {
+    const t = context3.createTranslator(messages$5);
+    const normalizedOptions = {
+      allows: options?.allows ?? []
+    };
+    return {
+      file(source) {
+        const pattern = new RegExp("(?<!\\p{L})dapi[A-Fa-f0-9]{32}(?:-[0-9])?(?![A-Fa-f0-9])", "gu");
+        const matches = source.content.matchAll(pattern);
+        for (const match of matches) {
+          const index = match.index ?? 0;
+          const matchString = match[0] ?? "";
+          const allowedResults = regexpStringMatcherExports.matchPatterns(matchString, normalizedOptions.allows);
+          if (allowedResults.length > 0) {
+            continue;
+          }
+          const range = [index, index + matchString.length];
+          context3.report({
+            message: t("DATABRICKS_PERSONAL_ACCESS_TOKEN", {
+              ID: matchString
+            }),
+            range
+          });
+        }
+      }
+    };
+  }
+};
+var messages$4 = {
+  DOCKER_PERSONAL_ACCESS_TOKEN: {
+    en: (props) => `found Docker Personal Access Token: ${props.TOKEN}`,
+    ja: (props) => `Docker Personal Access Token: ${props.TOKEN} がみつかりました`
+  }
+};
+function reportIfFoundDockerPAT({ source, options, context: context3, t }) {
+  const DOCKER_PAT_PATTERN = new RegExp("(?<!\\p{L})dckr_pat_[a-zA-Z0-9_-]{27}(?![a-zA-Z0-9_-])", "gu");
+  const results = source.content.matchAll(DOCKER_PAT_PATTERN);
+  for (const result of results) {
+    const index = result.index || 0;
+    const match = result[0] || "";
+    const range = [index, index + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("DOCKER_PERSONAL_ACCESS_TOKEN", {
+        TOKEN: match
+      }),
+      range
+    });
+  }
+}
+var creator$5 = {
+  messages: messages$4,
+  meta: {
+    id: "@secretlint/secretlint-rule-docker",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-docker/README.md"
+    }
+  },
+  create(context3, options) {
+    const t = context3.createTranslator(messages$4);
+    const normalizedOptions = {
+      allows: options.allows || []
+    };
+    return {
+      file(source) {
+        reportIfFoundDockerPAT({ source, options: normalizedOptions, context: context3, t });
+      }
+    };
+  }
+};
+var messages$3 = {
+  FIGMA_PERSONAL_ACCESS_TOKEN: {
+    en: (props) => `found Figma Personal Access Token: ${props.ID}`,
+    ja: (props) => `Figma Personal Access Token: ${props.ID} がみつかりました`
+  }
+};
+var creator$4 = {
+  messages: messages$3,
+  meta: {
+    id: "@secretlint/secretlint-rule-figma",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-figma/README.md"
+    }
+  },
+  create(context3, options) {
+    const t = context3.createTranslator(messages$3);
+    const normalizedOptions = {
+      allows: options?.allows ?? []
+    };
+    return {
+      file(source) {
+        const pattern = new RegExp("(?<!\\p{L})figd_[A-Za-z0-9_-]{40,200}(?![A-Za-z0-9_-])", "gu");
+        const matches = source.content.matchAll(pattern);
+        for (const match of matches) {
+          const index = match.index ?? 0;
+          const matchString = match[0] ?? "";
+          const allowedResults = regexpStringMatcherExports.matchPatterns(matchString, normalizedOptions.allows);
+          if (allowedResults.length > 0) {
+            continue;
+          }
+          const range = [index, index + matchString.length];
+          context3.report({
+            message: t("FIGMA_PERSONAL_ACCESS_TOKEN", {
+              ID: matchString
+            }),
+            range
+          });
+        }
+      }
+    };
+  }
+};
+var messages$2 = {
+  CLOUDFLARE_GLOBAL_API_KEY: {
+    en: (props) => `found Cloudflare Global API Key: ${props.TOKEN}`,
+    ja: (props) => `Cloudflare Global API Keyが見つかりました: ${props.TOKEN}`
+  },
+  CLOUDFLARE_USER_API_TOKEN: {
+    en: (props) => `found Cloudflare User API Token: ${props.TOKEN}`,
+    ja: (props) => `Cloudflare User API Tokenが見つかりました: ${props.TOKEN}`
+  },
+  CLOUDFLARE_ACCOUNT_API_TOKEN: {
+    en: (props) => `found Cloudflare Account API Token: ${props.TOKEN}`,
+    ja: (props) => `Cloudflare Account API Tokenが見つかりました: ${props.TOKEN}`
+  }
+};
+var messageIdMap = {
+  cfk: "CLOUDFLARE_GLOBAL_API_KEY",
+  cfut: "CLOUDFLARE_USER_API_TOKEN",
+  cfat: "CLOUDFLARE_ACCOUNT_API_TOKEN"
+};
+var CLOUDFLARE_TOKEN_PATTERN = new RegExp("(?<!\\p{L})(?<prefix>cfk|cfut|cfat)_[A-Za-z0-9]{40}[0-9a-f]{8}(?![A-Za-z0-9])", "gu");
+function reportIfFound({ source, options, context: context3, t }) {
+  const results = source.content.matchAll(CLOUDFLARE_TOKEN_PATTERN);
+  for (const result of results) {
+    const index = result.index ?? 0;
+    const match = result[0] ?? "";
+    const prefix = result.groups?.["prefix"];
+    if (!prefix) {
+      continue;
+    }
+    const range = [index, index + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t(messageIdMap[prefix], {
+        TOKEN: match
+      }),
+      range
+    });
+  }
+}
+var creator$3 = {
+  messages: messages$2,
+  meta: {
+    id: "@secretlint/secretlint-rule-cloudflare",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-cloudflare/README.md"
+    }
+  },
+  create(context3, options) {
+    const t = context3.createTranslator(messages$2);
+    const normalizedOptions = {
+      allows: options.allows ?? []
+    };
+    return {
+      file(source) {
+        reportIfFound({ source, options: normalizedOptions, context: context3, t });
+      }
+    };
+  }
+};
+var messages$1 = {
+  TAILSCALE_API_KEY: {
+    en: (props) => `found Tailscale API access token: ${props.KEY}`,
+    ja: (props) => `Tailscale API アクセストークン: ${props.KEY} がみつかりました`
+  },
+  TAILSCALE_AUTH_KEY: {
+    en: (props) => `found Tailscale pre-authentication key: ${props.KEY}`,
+    ja: (props) => `Tailscale 事前認証キー: ${props.KEY} がみつかりました`
+  },
+  TAILSCALE_CLIENT_KEY: {
+    en: (props) => `found Tailscale OAuth client key: ${props.KEY}`,
+    ja: (props) => `Tailscale OAuth クライアントキー: ${props.KEY} がみつかりました`
+  },
+  TAILSCALE_SCIM_KEY: {
+    en: (props) => `found Tailscale SCIM key: ${props.KEY}`,
+    ja: (props) => `Tailscale SCIM キー: ${props.KEY} がみつかりました`
+  },
+  TAILSCALE_WEBHOOK_KEY: {
+    en: (props) => `found Tailscale webhook key: ${props.KEY}`,
+    ja: (props) => `Tailscale Webhook キー: ${props.KEY} がみつかりました`
+  },
+  TAILSCALE_KEY: {
+    en: (props) => `found Tailscale key: ${props.KEY}`,
+    ja: (props) => `Tailscale キー: ${props.KEY} がみつかりました`
+  }
+};
+var messageIdByType = {
+  api: "TAILSCALE_API_KEY",
+  auth: "TAILSCALE_AUTH_KEY",
+  client: "TAILSCALE_CLIENT_KEY",
+  scim: "TAILSCALE_SCIM_KEY",
+  webhook: "TAILSCALE_WEBHOOK_KEY"
+};
+var creator$2 = {
+  messages: messages$1,
+  meta: {
+    id: "@secretlint/secretlint-rule-tailscale",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-tailscale/README.md"
+    }
+  },
+  create(context3, options) {
+    const t = context3.createTranslator(messages$1);
+    const normalizedOptions = {
+      allows: options.allows ?? []
+    };
+    return {
+      file(source) {
+        const pattern = new RegExp("(?<!\\p{L})tskey-(?<type>[a-z]{2,20})-[0-9A-Za-z_]{8,40}-[0-9A-Za-z_]{16,60}(?![0-9A-Za-z_])", "gu");
+        const matches = source.content.matchAll(pattern);
+        for (const match of matches) {
+          const index = match.index ?? 0;
+          const matchString = match[0] ?? "";
+          const type = match.groups?.type ?? "";
+          const range = [index, index + matchString.length];
+          const allowedResults = regexpStringMatcherExports.matchPatterns(matchString, normalizedOptions.allows);
+          if (allowedResults.length > 0) {
+            continue;
+          }
+          const messageId = messageIdByType[type] ?? "TAILSCALE_KEY";
+          context3.report({
+            message: t(messageId, {
+              KEY: matchString
+            }),
+            range
+          });
+        }
+      }
+    };
+  }
+};
+var HTML_COMMENT_REGEXP = /(?<type>secretlint-(?:disable-next-line|disable-line|disable|enable))(?<options>.*)/g;
+var parseComments = (source) => {
+  const matches = source.content.matchAll(HTML_COMMENT_REGEXP);
+  return Array.from(matches).map((match) => {
+    const type = match.groups?.type;
+    const index = match.index;
+    if (type === "secretlint-disable-line") {
+      return {
+        type,
+        options: parseComment(match.groups?.options),
+        line: source.indexToPosition(index).line
+      };
+    }
+    if (type === "secretlint-disable-next-line") {
+      return {
+        type,
+        options: parseComment(match.groups?.options),
+        line: source.indexToPosition(index).line + 1
+      };
+    }
+    return {
+      type,
+      options: parseComment(match.groups?.options),
+      index
+    };
+  });
+};
+function parseComment(options) {
+  if (!options) {
+    return [];
+  }
+  const commentStart = options.indexOf("--");
+  const ruleIdString = commentStart === -1 ? options : options.slice(0, commentStart);
+  return ruleIdString.split(/,/).map((arg) => arg.trim()).filter((arg) => arg !== "") ?? [];
+}
+var CommentState = class {
+  source;
+  reportingConfig;
+  endIndex;
+  constructor(source) {
+    this.source = source;
+    this.reportingConfig = [];
+    this.endIndex = source.content.length;
+  }
+  getIgnoringMessages() {
+    const isFilledMessage = (message) => {
+      return message.startIndex !== null && message.endIndex !== null && message.ruleId !== null;
+    };
+    return this.reportingConfig.map((reporting) => {
+      if (reporting.endIndex === null) {
+        reporting.endIndex = this.endIndex;
+      }
+      return reporting;
+    }).filter(isFilledMessage);
+  }
+  disableLine(lineNumber2, rulesToDisable) {
+    const reportingConfig = this.reportingConfig;
+    const range = this.source.locationToRange({
+      start: {
+        line: lineNumber2,
+        column: 0
+      },
+      end: {
+        line: lineNumber2 + 1,
+        column: 0
+      }
+    });
+    if (rulesToDisable.length) {
+      rulesToDisable.forEach((ruleId) => {
+        reportingConfig.push({
+          startIndex: range[0],
+          endIndex: range[1] - 1,
+          ruleId
+        });
+      });
+    } else {
+      reportingConfig.push({
+        startIndex: range[0],
+        endIndex: range[1] - 1,
+        ruleId: "*"
+      });
+    }
+  }
+  /**
+   * Add data to reporting configuration to disable reporting for list of rules
+   * starting from start location
+   * @returns {void}
+   */
+  disableReporting(startIndex, rulesToDisable) {
+    const reportingConfig = this.reportingConfig;
+    if (rulesToDisable.length) {
+      rulesToDisable.forEach(function(ruleId) {
+        reportingConfig.push({
+          startIndex,
+          endIndex: null,
+          ruleId
+        });
+      });
+    } else {
+      reportingConfig.push({
+        startIndex,
+        endIndex: null,
+        ruleId: "*"
+      });
+    }
+  }
+  /**
+   * Add data to reporting configuration to enable reporting for list of rules
+   * starting from start location
+   */
+  enableReporting(endIndex, rulesToEnable) {
+    const reportingConfig = this.reportingConfig;
+    if (rulesToEnable.length) {
+      rulesToEnable.forEach(function(ruleId) {
+        for (let i = reportingConfig.length - 1; i >= 0; i--) {
+          if (!reportingConfig[i].endIndex && reportingConfig[i].ruleId === ruleId) {
+            reportingConfig[i].endIndex = endIndex;
+            break;
+          }
+        }
+      });
+    } else {
+      let prevStart;
+      for (let i = reportingConfig.length - 1; i >= 0; i--) {
+        if (prevStart && prevStart !== reportingConfig[i].startIndex) {
+          break;
+        }
+        if (!reportingConfig[i].endIndex) {
+          reportingConfig[i].endIndex = endIndex;
+          prevStart = reportingConfig[i].startIndex;
+        }
+      }
+    }
+  }
+};
+var messages = {
+  IGNORE_MESSAGE: {
+    en: () => `disable by secretlint-disable comment`
+  }
+};
+var creator$1 = {
+  messages,
+  meta: {
+    id: "@secretlint/secretlint-rule-filter-comments",
+    recommended: true,
+    type: "scanner",
+    supportedContentTypes: ["text"],
+    docs: {
+      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-filter-comments/README.md"
+    }
+  },
+  create(context3) {
+    const t = context3.createTranslator(messages);
+    return {
+      file(source) {
+        const state = new CommentState(source);
+        const comments = parseComments(source);
+        for (const comment of comments) {
+          if (comment.type === "secretlint-disable") {
+            state.disableReporting(comment.index, comment.options);
+          } else if (comment.type === "secretlint-enable") {
+            state.enableReporting(comment.index, comment.options);
+          } else if (comment.type === "secretlint-disable-line") {
+            state.disableLine(comment.line, comment.options);
+          } else if (comment.type === "secretlint-disable-next-line") {
+            state.disableLine(comment.line, comment.options);
+          }
+        }
+        state.getIgnoringMessages().forEach((message) => {
+          context3.ignore({
+            message: t("IGNORE_MESSAGE"),
+            range: [message.startIndex, message.endIndex],
+            targetRuleId: message.ruleId
+          });
+        });
+      }
+    };
+  }
+};
+var rules = [
+  creator$s,
+  creator$r,
+  creator$h,
+  creator$q,
+  creator$o,
+  creator$p,
+  creator$g,
+  creator$f,
+  creator$e,
+  creator$d,
+  creator$c,
+  creator$b,
+  creator$n,
+  creator$m,
+  creator$l,
+  creator$k,
+  creator$j,
+  creator$i,
+  creator$a,
+  creator$9,
+  creator$8,
+  creator$7,
+  creator$6,
+  creator$5,
+  creator$4,
+  creator$3,
+  creator$2,
+  creator$1
+];
+var creator = {
+  meta: {
+    id: "@secretlint/secretlint-rule-preset-recommend",
+    recommended: true,
+    type: "preset"
+  },
+  rules,
+  create(context3, _options) {
+    rules.forEach((rule) => {
+      context3.registerRule(rule);
+    });
+  }
+};
+
+// app/machine/content-safety.ts
+var REDACTED = "[REDACTED]";
+var PROJECT_ROOT = "${PROJECT_ROOT}";
+var CONFIG = { rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", rule: creator }] };
+var MIN_SECRET_LENGTH = 8;
+var SECRET_NAME = /(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_?KEY|CREDENTIALS?)$/i;
+function secretValues(env) {
+  const values = Object.entries(env).filter(([name2, value]) => SECRET_NAME.test(name2) && value !== void 0 && value.trim().length >= MIN_SECRET_LENGTH).map(([, value]) => value.trim());
+  return [...new Set(values)].sort((a, b) => b.length - a.length);
+}
+function lineAt(text, index) {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < index; i = text.indexOf("\n", i + 1)) line++;
+  return line;
+}
+async function makeSafe(text, options = {}) {
+  const found = [];
+  for (const secret of options.secrets ?? []) {
+    if (secret.length < MIN_SECRET_LENGTH) continue;
+    for (let i = text.indexOf(secret); i !== -1; i = text.indexOf(secret, i + secret.length)) found.push({ start: i, end: i + secret.length, rule: "known-secret" });
+  }
+  const result = await lintSource({ source: { filePath: "harness-content.txt", content: text, contentType: "text" }, options: { config: CONFIG } });
+  for (const m of result.messages) found.push({ start: m.range[0], end: m.range[1], rule: m.ruleId });
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const redactions = [];
+  let out = "";
+  let at = 0;
+  for (const f of found) {
+    if (f.end <= at) continue;
+    const start = Math.max(f.start, at);
+    out += text.slice(at, start) + REDACTED;
+    at = f.end;
+    redactions.push({ rule: f.rule, line: lineAt(text, f.start) });
+  }
+  out += text.slice(at);
+  return { text: relativise(out, options.roots ?? []), redactions };
+}
+function escape(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+var PATH_END = /(?=[/\\\s"'`)\]:;,]|$)/.source;
+function relativise(text, roots) {
+  let out = text;
+  for (const root of [...roots].map((r) => r.replace(/\/+$/, "")).filter((r) => r.length > 1).sort((a, b) => b.length - a.length)) {
+    out = out.replace(new RegExp(`${escape(root)}${PATH_END}`, "g"), PROJECT_ROOT);
+  }
+  return out;
+}
+
+// app/machine/surfacing-store.ts
+import { join as join9 } from "node:path";
+
+// app/machine/knowledge-store.ts
+import { stat as stat4 } from "node:fs/promises";
+
+// app/machine/read-tree.ts
+import { readdir as readdir4, stat as stat3 } from "node:fs/promises";
+import { join as join8, relative as relative5, sep as sep5 } from "node:path";
+var MAX_TREE_FILES = 5e3;
+var TreeError = class extends HarnessError {
+};
+var decoder2 = new TextDecoder("utf-8", { fatal: true });
+async function readTree(dir, maxBytes = MAX_DOCUMENT_BYTES) {
+  const info2 = await stat3(dir).catch(() => void 0);
+  if (!info2) throw new TreeError(`${dir}: no such directory`);
+  if (!info2.isDirectory()) throw new TreeError(`${dir}: not a directory`);
+  const entries = await readdir4(dir, { recursive: true, withFileTypes: true });
+  const paths = [];
+  const unread = [];
+  for (const entry of entries) {
+    if (entry.isDirectory()) continue;
+    const path2 = relative5(dir, join8(entry.parentPath, entry.name)).split(sep5).join("/");
+    if (entry.isFile()) paths.push(path2);
+    else unread.push({ path: path2, reason: entry.isSymbolicLink() ? "a symbolic link; not followed" : "not a regular file" });
+  }
+  if (paths.length > MAX_TREE_FILES) {
+    throw new TreeError(`${dir}: ${paths.length} files, over the ${MAX_TREE_FILES} a GSD .planning directory could hold; is this the right directory?`);
+  }
+  const read = paths.map((path2) => readCapped(join8(dir, path2), path2, maxBytes));
+  const files = [];
+  for (const file2 of read) {
+    const size = file2.size ?? file2.bytes.length;
+    if (size > maxBytes) {
+      unread.push({ path: file2.path, reason: `${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit` });
+      continue;
+    }
+    try {
+      files.push({ path: file2.path, text: decoder2.decode(file2.bytes) });
+    } catch {
+      unread.push({ path: file2.path, reason: "not UTF-8 text" });
+    }
+  }
+  const byPath = (a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+  return { files: files.sort(byPath), unread: unread.sort(byPath) };
+}
+
+// app/machine/knowledge-store.ts
+var KNOWLEDGE_FILE = /\.(md|jsonl)$/;
+async function readKnowledgeStore(root) {
+  try {
+    await stat4(root);
+  } catch (e) {
+    if (isMissing(e)) return { files: [], unread: [] };
+    throw e;
+  }
+  const tree = await readTree(root);
+  return { files: tree.files.filter((f) => KNOWLEDGE_FILE.test(f.path)), unread: tree.unread };
+}
+
+// app/machine/surfacing-store.ts
+var SURFACED_FOLDERS = ["lessons", "skills", "genes"];
+async function loadSurfacingIndex(root) {
+  const files = [];
+  const unread = [];
+  for (const folder of SURFACED_FOLDERS) {
+    const read = await readKnowledgeStore(join9(root, folder));
+    for (const f of read.files) files.push({ path: `${folder}/${f.path}`, text: f.text });
+    for (const u of read.unread) unread.push({ path: `${folder}/${u.path}`, reason: u.reason });
+  }
+  const index = indexKnowledge(files);
+  for (const u of unread) {
+    const code = u.reason.includes("UTF-8") ? "not-utf8" : u.reason.includes("limit") ? "file-too-large" : void 0;
+    if (code === void 0 || !u.path.endsWith(".md")) continue;
+    index.problems.push(problem(u.path, 1, code, `not read (${u.reason}), so it is never surfaced; make it UTF-8 Markdown within the limit`));
+  }
+  return index;
+}
+async function safeSurfaced(entries, safety) {
+  const safe = async (text) => text === "" ? text : (await makeSafe(text, safety)).text;
+  return Promise.all(entries.map(async (e) => ({ ...e, title: await safe(e.title), text: await safe(e.text), why: await safe(e.why) })));
+}
+
+// app/worker-action/surfacing.ts
+var PROBLEMS_SHOWN = 10;
+async function surfaceOnRunner(run2, plan) {
+  const dir = join10(run2.root, KNOWLEDGE_ROOT);
+  if (run2.config.knowledge.repository !== void 0) {
+    run2.notes.push(`knowledge.repository is ${run2.config.knowledge.repository}; the worker surfaces from this repository's ${KNOWLEDGE_ROOT}/ only`);
+  }
+  let index;
+  try {
+    index = await loadSurfacingIndex(dir);
+  } catch (e) {
+    run2.log.warning(`${KNOWLEDGE_ROOT} could not be read (${e.message}); plan ${plan.id} runs without surfaced knowledge`);
+    return [];
+  }
+  for (const p of index.problems.slice(0, PROBLEMS_SHOWN)) run2.log.warning(`${formatProblem(p, KNOWLEDGE_ROOT)} (not surfaced)`);
+  if (index.problems.length > PROBLEMS_SHOWN) run2.log.warning(`… and ${index.problems.length - PROBLEMS_SHOWN} more problems in ${KNOWLEDGE_ROOT}`);
+  const found = surface(index, planSubject(plan), { budgetTokens: run2.config.knowledge.surface.budget_tokens, maxEntries: run2.config.knowledge.surface.max_entries });
+  const entries = await safeSurfaced(found, { roots: [run2.root, run2.tempDir], secrets: secretValues({ ...process.env, ...run2.env }) });
+  for (const e of entries) run2.log.info(`surfaced ${e.kind} ${KNOWLEDGE_ROOT}/${e.path} (score ${e.score}): ${e.why}`);
+  return entries;
+}
+
 // app/worker-action/plan-worker.ts
-async function runPlanWorker(run2, planId2) {
+async function runPlanWorker(run2, planId3) {
   const { spec, log: log2, forge } = run2;
-  const plan = spec.planById.get(planId2);
-  if (!plan) throw new WorkerError(`spec ${spec.id} (${run2.specPath}) has no plan ${planId2}`);
+  const plan = spec.planById.get(planId3);
+  if (!plan) throw new WorkerError(`spec ${spec.id} (${run2.specPath}) has no plan ${planId3}`);
   const issue3 = (await forge.planIssues(spec.id)).byPlan.get(plan.id);
   if (!issue3) throw new WorkerError(`plan ${plan.id} of ${spec.id} has no issue (labels harness:plan, spec:${spec.id}, marker <!-- harness:plan ${spec.id}/${plan.id} -->): has the spec PR been synced?`);
   const comments = await forge.comments(issue3.number);
@@ -59675,18 +66757,22 @@ async function runPlanWorker(run2, planId2) {
   };
   run2.notes.push(`agent \`${agent}\`${run2.inputs.resume ? ", resumed" : ""}; commits as ${identity.name}; plan issue #${issue3.number}`);
   const clock = systemClock(run2.now);
+  const knowledge = agent === "script" ? void 0 : await surfaceOnRunner(run2, plan);
+  if (knowledge && knowledge.length > 0) run2.notes.push(`surfaced into the brief: ${knowledge.map((k) => `${k.kind} \`${k.path}\``).join(", ")}`);
+  const input2 = {
+    spec: spec.id,
+    plan,
+    agent,
+    session: `${spec.id}-${plan.id}`,
+    base: await checkout.planBase(run2.base),
+    resume: run2.inputs.resume,
+    prompt: () => readFile4(join11(run2.root, run2.specPath, plan.file), "utf8"),
+    env: run2.env,
+    logDir: join11(run2.tempDir, "harness", spec.id, plan.id),
+    ...knowledge ? { knowledge } : {}
+  };
   const outcome = await attemptPlan(
-    {
-      spec: spec.id,
-      plan,
-      agent,
-      session: `${spec.id}-${plan.id}`,
-      base: await checkout.planBase(run2.base),
-      resume: run2.inputs.resume,
-      prompt: () => readFile4(join8(run2.root, run2.specPath, plan.file), "utf8"),
-      env: run2.env,
-      logDir: join8(run2.tempDir, "harness", spec.id, plan.id)
-    },
+    input2,
     {
       agent: (name2) => agentFor(name2, agentsConfig(run2.config)),
       workspace: checkout,
@@ -59714,7 +66800,8 @@ async function runPlanWorker(run2, planId2) {
       report,
       commits,
       ...outcome.summary === void 0 ? {} : { agentSummary: outcome.summary },
-      ...run2.runUrl === void 0 ? {} : { runUrl: run2.runUrl }
+      ...run2.runUrl === void 0 ? {} : { runUrl: run2.runUrl },
+      ...input2.knowledge && input2.knowledge.length > 0 ? { knowledge: input2.knowledge } : {}
     })
   });
   log2.info(`${pr.created ? "opened" : "updated"} the plan PR #${pr.number}: ${pr.url}`);
@@ -59756,21 +66843,901 @@ async function failed(job, reason2, commits, report) {
   };
 }
 
+// app/worker-action/spike-worker.ts
+import { join as join16 } from "node:path";
+
+// app/engine/forge/spike-pr.ts
+function section(body, title) {
+  return (findSection(sections(body, 1), title)?.content ?? "").replace(/<!--[\s\S]*?-->/g, "").trim();
+}
+var PART_MAX = 12e3;
+function clip4(text) {
+  return text.length > PART_MAX ? `${text.slice(0, PART_MAX)}
+
+…(cut: the rest is in the record on the branch)` : text;
+}
+function spikeTitle(question) {
+  return `Spike: ${question}`;
+}
+function spikeReport(input2) {
+  const out = [];
+  const { decided, failed: failed2 } = input2;
+  const by = `the \`${input2.agent}\` agent${input2.runUrl ? ` in [this worker run](${input2.runUrl})` : ""}`;
+  if (decided) {
+    const { decision, experiment } = decided;
+    out.push(`**${input2.question}** — ${decision.outcome}, with ${decision.confidence} confidence.`, "", `> ${decision.decision}`, "");
+    out.push(`The spike was designed and run by ${by}; its records are in \`${input2.folder}/\`. Merging this PR accepts the decision; closing it drops the spike.`);
+    const says = section(decided.decisionBody, "Decision");
+    if (says) out.push("", "### Decision", "", clip4(says));
+    out.push("", "### Method", "", `A ${experiment.method} within a time box of ${experiment.time_box_minutes} minutes, against ${experiment.criteria.length} criteri${experiment.criteria.length === 1 ? "on" : "a"}:`, "");
+    for (const c of experiment.criteria) out.push(`- \`${c.id}\`: ${c.measure}; target ${c.target}`);
+    const results = section(decided.experimentBody, "Results");
+    if (results) out.push("", "### Results", "", clip4(results));
+    const evidence = section(decided.decisionBody, "Evidence");
+    if (evidence) out.push("", "### Evidence", "", clip4(evidence));
+    out.push("", "### Records", "", `- \`${input2.folder}/HYPOTHESIS.md\`, \`EXPERIMENT.md\`, \`DECISION.md\``, `- \`${input2.folder}/results/\`: ${decided.results.length} file${decided.results.length === 1 ? "" : "s"} of raw output`);
+  } else if (failed2) {
+    out.push(`**${input2.question}** — the spike could not finish${failed2.stage ? ` its ${failed2.stage} stage` : ""}: ${failed2.reason}.`);
+    if (failed2.problems.length > 0) out.push("", ...failed2.problems.map((p) => `- ${p}`));
+    out.push(
+      "",
+      `It was run by ${by}. Whatever stage finished before is committed on this branch, in \`${input2.folder}/\`. Once what is said above is fixed, ask again with the same \`/harness spike\` question: the spike goes on from what the branch holds.`
+    );
+  }
+  const kept = [];
+  if (input2.discarded.length > 0) kept.push(`- Put back as they were, written outside the spike's folder: ${input2.discarded.map((p) => `\`${p}\``).join(", ")}`);
+  if (input2.redactions.length > 0) {
+    kept.push(`- Redacted: ${input2.redactions.length} secret${input2.redactions.length === 1 ? "" : "s"} (${[...new Set(input2.redactions.map((r) => `\`${r.path}:${r.line}\``))].join(", ")})`);
+  }
+  for (const d of input2.dropped) kept.push(`- Left out: \`${d.path}\`: ${d.why}`);
+  for (const r of input2.retries) kept.push(`- Given back to the agent once: ${r}`);
+  if (kept.length > 0) out.push("", "### Kept out of the records", "", ...kept);
+  const body = `${out.join("\n")}
+`;
+  return body.length > ISSUE_BODY_LIMIT ? `${body.slice(0, ISSUE_BODY_LIMIT - 80)}
+
+…(cut: the records on the branch have the rest)
+` : body;
+}
+
+// app/engine/lifecycle/spike-agent.ts
+function spikeAgentName(choice) {
+  return choice.override ?? choice.spike ?? choice.worker ?? choice.configured ?? "claude";
+}
+function spikeAgentRefusal(agent) {
+  if (agent !== "script") return void 0;
+  return "the script agent cannot run a spike: it runs the shell steps a plan spells out, and a spike has none until an agent drafts its hypothesis and experiment. Use claude or command: harness spike --agent claude, or knowledge: { spike: { agent: claude } } in .github/harness.yml";
+}
+
+// app/workers/run-spike-here.ts
+import { join as join14 } from "node:path";
+
+// app/engine/knowledge/spike-instructions.ts
+var SPIKE_INSTRUCTIONS = { shipped: "agents/spike.md", override: ".harness/agents/spike.md" };
+var SPIKE_STAGES = ["design", "run"];
+var HEADING3 = { design: "Design", run: "Run" };
+var SPIKE_PLACEHOLDERS = [
+  "question",
+  "slug",
+  "project",
+  "spec",
+  "folder",
+  "now",
+  "max_minutes",
+  "hypothesis_template",
+  "experiment_template",
+  "decision_template"
+];
+var RUN_PLACEHOLDERS = ["criteria", "time_box"];
+var PLACEHOLDER = /(?<!\$)\{\{\s*([A-Za-z][A-Za-z0-9_.-]*)\s*\}\}/g;
+var HEADING_LINE = /^##[ \t]+(.+?)[ \t]*#*[ \t]*$/;
+var FENCE3 = /^[ \t]{0,3}(```+|~~~+)/;
+function withoutComments(text) {
+  return text.replace(/<!--[\s\S]*?-->/g, (comment) => "\n".repeat(comment.split("\n").length - 1));
+}
+function stageOf(title) {
+  const t = title.toLowerCase().replace(/[:.]+$/, "").trim();
+  return SPIKE_STAGES.find((s) => HEADING3[s].toLowerCase() === t);
+}
+function parseSpikeInstructions(file2, input2) {
+  const lines2 = withoutComments(input2.replace(/\r\n?/g, "\n")).split("\n");
+  const problems = [];
+  const starts = /* @__PURE__ */ new Map();
+  let fence;
+  let current = "preamble";
+  const parts2 = { preamble: [], design: [], run: [] };
+  lines2.forEach((text, index) => {
+    const line = index + 1;
+    const f = FENCE3.exec(text);
+    if (f) {
+      if (fence === void 0) fence = f[1];
+      else if (f[1][0] === fence[0] && f[1].length >= fence.length) fence = void 0;
+    }
+    const heading = fence === void 0 && !f ? HEADING_LINE.exec(text) : null;
+    const stage2 = heading ? stageOf(heading[1]) : void 0;
+    if (stage2) {
+      if (starts.has(stage2)) problems.push(problem(file2, line, "field-value", `"## ${HEADING3[stage2]}" appears a second time (first on line ${starts.get(stage2)}); keep one section per stage`));
+      else starts.set(stage2, line);
+      current = stage2;
+      return;
+    }
+    for (const m of text.matchAll(PLACEHOLDER)) {
+      const name2 = m[1];
+      if (RUN_PLACEHOLDERS.includes(name2)) {
+        if (current !== "run") problems.push(problem(file2, line, "field-value", `{{${name2}}} is known only when the experiment has been designed: use it under "## Run"`));
+      } else if (!SPIKE_PLACEHOLDERS.includes(name2)) {
+        const known = [...SPIKE_PLACEHOLDERS, ...RUN_PLACEHOLDERS].map((p) => `{{${p}}}`).join(", ");
+        problems.push(problem(file2, line, "field-value", `{{${name2}}} is not a placeholder harness fills; the known ones are ${known}`));
+      }
+    }
+    parts2[current].push(text);
+  });
+  for (const stage2 of SPIKE_STAGES) {
+    if (!starts.has(stage2)) {
+      problems.push(problem(file2, 1, "field-missing", `no "## ${HEADING3[stage2]}" section: it holds what the agent does in the ${stage2} stage of a spike (see templates/agents/spike.md)`));
+    }
+  }
+  if (problems.length > 0) return { ok: false, problems: problems.sort((a, b) => a.line - b.line) };
+  const tidy = (part) => part.join("\n").replace(/\n{3,}/g, "\n\n").trim();
+  for (const stage2 of SPIKE_STAGES) {
+    if (tidy(parts2[stage2]) === "") return { ok: false, problems: [problem(file2, starts.get(stage2), "field-value", `the section "## ${HEADING3[stage2]}" is empty; say what the agent does in this stage`)] };
+  }
+  return { ok: true, instructions: { file: file2, preamble: tidy(parts2.preamble), stages: { design: tidy(parts2.design), run: tidy(parts2.run) } } };
+}
+function renderSpikeStage(instructions, stage2, values) {
+  const text = [instructions.preamble, `## ${HEADING3[stage2]}
+
+${instructions.stages[stage2]}`].filter((p) => p !== "").join("\n\n");
+  const all2 = values;
+  return `${text.replace(PLACEHOLDER, (whole, name2) => all2[name2] ?? whole)}
+`;
+}
+
+// app/engine/knowledge/set-frontmatter.ts
+var import_yaml2 = __toESM(require_dist(), 1);
+var OPENING2 = /^---[ \t]*$/;
+var CLOSING = /\n(?:---|\.\.\.)[ \t]*(?:\n|$)/;
+function setFrontmatter(file2, text, values) {
+  const normal = (text.charCodeAt(0) === 65279 ? text.slice(1) : text).replace(/\r\n?/g, "\n");
+  const firstEnd = normal.indexOf("\n");
+  if (firstEnd === -1 || !OPENING2.test(normal.slice(0, firstEnd))) {
+    return { ok: false, problem: problem(file2, 1, "frontmatter-missing", 'no YAML frontmatter: start the file with a line "---", the keys, and a closing "---"') };
+  }
+  const rest = normal.slice(firstEnd);
+  const close = CLOSING.exec(rest);
+  if (!close) return { ok: false, problem: problem(file2, 1, "frontmatter-unclosed", 'frontmatter opened on line 1 is never closed: add a line "---" after the last key') };
+  const yaml = rest.slice(1, close.index + 1);
+  const body = rest.slice(close.index + close[0].length);
+  const doc = (0, import_yaml2.parseDocument)(yaml, { uniqueKeys: true, prettyErrors: false });
+  const error63 = doc.errors[0];
+  if (error63) {
+    const line = 1 + yaml.slice(0, error63.pos[0]).split("\n").length;
+    return { ok: false, problem: problem(file2, line, "yaml", `malformed YAML: ${error63.message.split("\n")[0]}`) };
+  }
+  if (doc.contents !== null && !(0, import_yaml2.isMap)(doc.contents)) {
+    return { ok: false, problem: problem(file2, 2, "field-type", 'frontmatter must be a mapping of keys to values, like "spike: my-question"') };
+  }
+  for (const [key2, value] of Object.entries(values)) {
+    if (value === void 0) doc.delete(key2);
+    else doc.set(key2, value);
+  }
+  return { ok: true, text: `---
+${doc.toString({ lineWidth: 0, flowCollectionPadding: false })}---
+${body}` };
+}
+
+// app/engine/knowledge/spike-files.ts
+var SPIKE_FILES = {
+  hypothesis: "HYPOTHESIS.md",
+  experiment: "EXPERIMENT.md",
+  decision: "DECISION.md",
+  /** Raw output of the experiment: logs, measurements, tables. */
+  results: "results"
+};
+function inSpikeFolder(path2, folder) {
+  const root = folder.replace(/\/+$/, "");
+  return path2 === root || path2.startsWith(`${root}/`);
+}
+function spikeFile(folder, name2) {
+  return `${folder.replace(/\/+$/, "")}/${name2}`;
+}
+
+// app/engine/knowledge/spike-checks.ts
+var PLACEHOLDER2 = /(?<!\$)\{\{\s*[A-Za-z][A-Za-z0-9_.-]*\s*\}\}/;
+function checkRecord(kind, path2, text, values) {
+  if (text === void 0) return { path: path2, problems: [problem(path2, 1, "field-missing", `${path2} is missing; write it (see templates/spike/${path2.slice(path2.lastIndexOf("/") + 1)})`)] };
+  const edited = setFrontmatter(path2, text, values);
+  if (!edited.ok) return { path: path2, text, problems: [edited.problem] };
+  const parsed = parseKnowledge(kind, path2, edited.text);
+  const problems = parsed.problems.filter((p) => p.severity === "error");
+  if (parsed.body !== void 0) {
+    const at = parsed.body.split("\n").findIndex((l) => PLACEHOLDER2.test(l));
+    if (at !== -1) {
+      const found = PLACEHOLDER2.exec(parsed.body.split("\n")[at])[0];
+      problems.push(problem(path2, (parsed.bodyLine ?? 1) + at, "field-value", `the template placeholder ${found} is still there; replace it with what belongs in that section`));
+    }
+  }
+  const out = { path: path2, text: edited.text, problems };
+  if (parsed.data !== void 0 && problems.length === 0) out.data = parsed.data;
+  if (parsed.body !== void 0) out.body = parsed.body;
+  if (parsed.bodyLine !== void 0) out.bodyLine = parsed.bodyLine;
+  return out;
+}
+function lineOfKey(text, key2) {
+  const index = (text ?? "").split("\n").findIndex((l) => l.startsWith(`${key2}:`));
+  return index === -1 ? 1 : index + 1;
+}
+function identityKeys(identity) {
+  return { spike: identity.slug, project: identity.project, spec: identity.spec };
+}
+function readSpikeIdentity(folder, text) {
+  const path2 = spikeFile(folder, SPIKE_FILES.hypothesis);
+  if (text === void 0) {
+    return { ok: false, problems: [problem(path2, 1, "field-missing", `${path2} is missing: a spike starts from its question, recorded there when it is opened (harness spike "<question>", or /harness spike)`)] };
+  }
+  const parsed = parseKnowledge("hypothesis", path2, text);
+  const errors = parsed.problems.filter((p) => p.severity === "error");
+  if (!parsed.data || errors.length > 0) return { ok: false, problems: errors };
+  const { spike, project, spec, question, created, status } = parsed.data;
+  return { ok: true, identity: { slug: spike, project, ...spec === void 0 ? {} : { spec }, question, created }, status };
+}
+function checkSpikeDesign(input2) {
+  const { folder, identity } = input2;
+  const hypothesis = checkRecord("hypothesis", spikeFile(folder, SPIKE_FILES.hypothesis), input2.hypothesis, {
+    ...identityKeys(identity),
+    question: identity.question,
+    status: "running",
+    created: identity.created
+  });
+  const experiment = checkRecord("experiment", spikeFile(folder, SPIKE_FILES.experiment), input2.experiment, { ...identityKeys(identity), started: input2.now, finished: void 0 });
+  if (experiment.data && experiment.data.time_box_minutes > input2.maxMinutes) {
+    experiment.problems.push(
+      problem(
+        experiment.path,
+        lineOfKey(experiment.text, "time_box_minutes"),
+        "field-value",
+        `time_box_minutes is ${experiment.data.time_box_minutes}, more than a spike may run (${input2.maxMinutes}); plan a smaller experiment that fits`
+      )
+    );
+    delete experiment.data;
+  }
+  return { hypothesis, experiment, problems: [...hypothesis.problems, ...experiment.problems] };
+}
+function escape2(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+function checkSpikeDecision(input2) {
+  const { folder, identity } = input2;
+  const hypothesis = checkRecord("hypothesis", spikeFile(folder, SPIKE_FILES.hypothesis), input2.hypothesis, {
+    ...identityKeys(identity),
+    question: identity.question,
+    status: "concluded",
+    created: identity.created
+  });
+  const experiment = checkRecord("experiment", spikeFile(folder, SPIKE_FILES.experiment), input2.experiment, { ...identityKeys(identity), started: input2.started, finished: input2.now });
+  const decision = checkRecord("decision", spikeFile(folder, SPIKE_FILES.decision), input2.decision, { ...identityKeys(identity), decided: input2.now });
+  if (experiment.data && experiment.body !== void 0) {
+    const results = findSection(sections(experiment.body, experiment.bodyLine ?? 1), "Results");
+    if (results) {
+      for (const c of experiment.data.criteria) {
+        if (!new RegExp(`(^|[^A-Za-z0-9_.-])${escape2(c.id)}([^A-Za-z0-9_.-]|$)`).test(results.content)) {
+          experiment.problems.push(
+            problem(experiment.path, results.line, "field-value", `"## Results" does not report the criterion "${c.id}" (${c.measure}): give what was measured against its target, ${c.target}`)
+          );
+        }
+      }
+    }
+  }
+  const resultsDir = spikeFile(folder, SPIKE_FILES.results);
+  if (input2.results.length === 0) {
+    decision.problems.push(problem(resultsDir, 1, "field-missing", `${resultsDir}/ holds no file: save the experiment's raw output there (logs, measurements), which the evidence cites`));
+  }
+  return { hypothesis, experiment, decision, problems: [...hypothesis.problems, ...experiment.problems, ...decision.problems] };
+}
+
+// app/engine/lifecycle/spike-plan.ts
+var TITLE = { design: "Hypothesis and experiment", run: "Results and decision" };
+function spikeStagePlan(input2) {
+  const records = input2.stage === "design" ? [SPIKE_FILES.hypothesis, SPIKE_FILES.experiment] : [SPIKE_FILES.experiment, SPIKE_FILES.decision];
+  const mustPass = records.map((name2) => ({ id: name2.replace(/\.md$/, "").toLowerCase(), type: "file_exists", path: spikeFile(input2.folder, name2) }));
+  const truths = input2.stage === "design" ? [`${records.join(" and ")} in ${input2.folder}/ are valid harness spike records for the question "${input2.question}"`] : [
+    `${input2.folder}/results/ holds the raw output of the experiment`,
+    `the Results of ${SPIKE_FILES.experiment} report every criterion, and ${SPIKE_FILES.decision} decides with that evidence`
+  ];
+  return {
+    id: input2.fix ? `${input2.stage}-fix` : input2.stage,
+    title: `${TITLE[input2.stage]} for “${input2.question}”`,
+    phase: "00",
+    file: input2.file,
+    dependsOn: [],
+    filesModified: [`${input2.folder}/**`],
+    filesRead: [],
+    autonomous: true,
+    checkpoints: [],
+    timeoutMinutes: input2.timeoutMinutes,
+    mustPass,
+    requirements: [],
+    truths,
+    body: input2.body,
+    bodyLine: 1,
+    steps: [],
+    format: "harness",
+    lines: new LineMap(1)
+  };
+}
+
+// app/engine/lifecycle/run-spike.ts
+var MAX_TIME_BOX_MINUTES = 120;
+var DESIGN_MINUTES = 20;
+var FIX_MINUTES = 10;
+var NOBODY = { given: () => void 0, ask: async () => void 0 };
+function iso(date5) {
+  return date5.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+function fenced2(text) {
+  const fence = "`".repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return `${fence}markdown
+${text.trim()}
+${fence}`;
+}
+async function runSpike(input2, ports) {
+  const { folder, agent } = input2;
+  const { workspace, progress, clock } = ports;
+  const report = { leftovers: [], discarded: [], redactions: [], dropped: [], retries: [], commits: [] };
+  const failed2 = (reason2, more = {}) => {
+    const { problems = [], ...rest } = more;
+    return { kind: "failed", reason: reason2, problems: problems.map((p) => formatProblem(p)), ...rest, ...report };
+  };
+  const note = (message) => progress.event({ kind: "progress", message });
+  const read = (name2) => workspace.read(spikeFile(folder, name2));
+  const left = await workspace.interrupted();
+  if (left) {
+    report.leftovers = await workspace.reset(left.since);
+    await workspace.end();
+    await note(`the ${left.stage} stage of an earlier run was cut off: what it left is thrown away${report.leftovers.length > 0 ? ` (${report.leftovers.join(", ")})` : ""}`);
+  }
+  const asked = readSpikeIdentity(folder, await read(SPIKE_FILES.hypothesis));
+  if (!asked.ok) return failed2(`the spike's question cannot be read from ${spikeFile(folder, SPIKE_FILES.hypothesis)}`, { problems: asked.problems });
+  const { identity } = asked;
+  const expected = `${identity.project}/${identity.slug}`;
+  if (!folder.replace(/\/+$/, "").endsWith(`/${expected}`)) {
+    return failed2(`${spikeFile(folder, SPIKE_FILES.hypothesis)} names the spike ${expected}, which is not its folder ${folder}; make project and spike match the folder`, { identity });
+  }
+  const refused = spikeAgentRefusal(agent);
+  if (refused) return failed2(refused, { identity });
+  const decided = await decidedAlready(input2, ports, identity);
+  if (decided) return { ...decided, ...report };
+  const values = {
+    question: identity.question,
+    slug: identity.slug,
+    project: identity.project,
+    spec: identity.spec ?? "none",
+    folder,
+    now: iso(clock.now()),
+    max_minutes: String(MAX_TIME_BOX_MINUTES),
+    hypothesis_template: fenced2(input2.templates.hypothesis),
+    experiment_template: fenced2(input2.templates.experiment),
+    decision_template: fenced2(input2.templates.decision)
+  };
+  const designed = parseKnowledge("experiment", spikeFile(folder, SPIKE_FILES.experiment), await read(SPIKE_FILES.experiment) ?? "").problems.every((p) => p.severity !== "error");
+  if (!designed) {
+    const design = await stage(input2, ports, report, {
+      stage: "design",
+      identity,
+      body: renderSpikeStage(input2.instructions, "design", values),
+      timeoutMinutes: DESIGN_MINUTES,
+      message: (commit) => ({ subject: `spike ${identity.slug}: hypothesis and experiment`, ...commit }),
+      check: async () => {
+        const checked = checkSpikeDesign({
+          folder,
+          identity,
+          hypothesis: await read(SPIKE_FILES.hypothesis),
+          experiment: await read(SPIKE_FILES.experiment),
+          now: iso(clock.now()),
+          maxMinutes: MAX_TIME_BOX_MINUTES
+        });
+        await keep(ports, [checked.hypothesis, checked.experiment]);
+        return checked.problems;
+      }
+    });
+    if (!design.ok) return failed2(design.reason, { identity, stage: "design", problems: design.problems });
+  } else {
+    await note(`${spikeFile(folder, SPIKE_FILES.experiment)} is designed already: running it`);
+  }
+  const experimentText = await read(SPIKE_FILES.experiment) ?? "";
+  const experiment = parseKnowledge("experiment", spikeFile(folder, SPIKE_FILES.experiment), experimentText).data;
+  if (!experiment) return failed2(`${spikeFile(folder, SPIKE_FILES.experiment)} no longer parses after the design stage`, { identity, stage: "run" });
+  const timeBox = Math.min(experiment.time_box_minutes, MAX_TIME_BOX_MINUTES);
+  const started = iso(clock.now());
+  let final;
+  const run2 = await stage(input2, ports, report, {
+    stage: "run",
+    identity,
+    body: renderSpikeStage(input2.instructions, "run", {
+      ...values,
+      criteria: experiment.criteria.map((c) => `- \`${c.id}\`: ${c.measure}; target: ${c.target}`).join("\n"),
+      time_box: String(timeBox)
+    }),
+    timeoutMinutes: timeBox,
+    message: (commit) => ({ subject: `spike ${identity.slug}: decision${final?.decision.data ? ` (${final.decision.data.outcome})` : ""}`, ...commit }),
+    check: async () => {
+      final = checkSpikeDecision({
+        folder,
+        identity,
+        hypothesis: await read(SPIKE_FILES.hypothesis),
+        experiment: await read(SPIKE_FILES.experiment),
+        decision: await read(SPIKE_FILES.decision),
+        results: await workspace.files(spikeFile(folder, SPIKE_FILES.results)),
+        started,
+        now: iso(clock.now())
+      });
+      await keep(ports, [final.hypothesis, final.experiment, final.decision]);
+      return final.problems;
+    }
+  });
+  if (!run2.ok) return failed2(run2.reason, { identity, stage: "run", problems: run2.problems });
+  const { hypothesis, decision } = final;
+  return {
+    kind: "decided",
+    already: false,
+    identity,
+    hypothesis: hypothesis.data,
+    experiment: final.experiment.data,
+    decision: decision.data,
+    decisionBody: decision.body ?? "",
+    experimentBody: final.experiment.body ?? "",
+    results: await workspace.files(spikeFile(folder, SPIKE_FILES.results)),
+    ...report
+  };
+}
+async function keep(ports, records) {
+  for (const r of records) {
+    if (r.text !== void 0 && r.text !== await ports.workspace.read(r.path)) await ports.workspace.write(r.path, r.text);
+  }
+}
+async function decidedAlready(input2, ports, identity) {
+  const { folder } = input2;
+  const { workspace } = ports;
+  const parse5 = async (kind, name2) => {
+    const path2 = spikeFile(folder, name2);
+    const text = await workspace.read(path2);
+    if (text === void 0) return void 0;
+    const parsed = parseKnowledge(kind, path2, text);
+    return parsed.problems.some((p) => p.severity === "error") ? void 0 : parsed;
+  };
+  const decision = await parse5("decision", SPIKE_FILES.decision);
+  if (!decision?.data) return void 0;
+  const [hypothesis, experiment] = [await parse5("hypothesis", SPIKE_FILES.hypothesis), await parse5("experiment", SPIKE_FILES.experiment)];
+  const results = await workspace.files(spikeFile(folder, SPIKE_FILES.results));
+  if (!hypothesis?.data || !experiment?.data || results.length === 0) return void 0;
+  await ports.progress.event({ kind: "progress", message: `${spikeFile(folder, SPIKE_FILES.decision)} is written already: the spike is decided` });
+  return {
+    kind: "decided",
+    already: true,
+    identity,
+    hypothesis: hypothesis.data,
+    experiment: experiment.data,
+    decision: decision.data,
+    decisionBody: decision.body ?? "",
+    experimentBody: experiment.body ?? "",
+    results
+  };
+}
+async function stage(input2, ports, report, spec) {
+  const { workspace, progress } = ports;
+  const { folder, agent } = input2;
+  const { identity } = spec;
+  const since = await workspace.head();
+  await workspace.begin(spec.stage, since);
+  const undo = async () => {
+    await workspace.reset(since);
+    await workspace.end();
+  };
+  let problems = [];
+  for (const fix of [false, true]) {
+    const body = fix ? `${spec.body}
+${fixSection(problems)}` : spec.body;
+    const plan = spikeStagePlan({
+      stage: spec.stage,
+      fix,
+      question: identity.question,
+      folder,
+      file: input2.instructions.file,
+      body,
+      timeoutMinutes: fix ? Math.min(FIX_MINUTES, spec.timeoutMinutes) : spec.timeoutMinutes
+    });
+    const base2 = await workspace.head();
+    const result = await progress.stage(
+      `spike ${identity.slug}: ${spec.stage}${fix ? " (fixing the records)" : ""}, by ${agent}`,
+      () => runAgent(
+        {
+          spec: `spike/${identity.slug}`,
+          plan,
+          agent,
+          session: `spike-${identity.slug}-${plan.id}`,
+          base: base2,
+          resume: false,
+          prompt: async () => body,
+          env: { ...input2.env, HARNESS_SPIKE: identity.slug, HARNESS_SPIKE_FOLDER: folder, HARNESS_SPIKE_STAGE: spec.stage },
+          logDir: `${input2.logDir.replace(/\/+$/, "")}/${plan.id}`,
+          signal: input2.signal
+        },
+        { ...ports, answers: NOBODY }
+      )
+    );
+    if (result.kind !== "completed") {
+      await undo();
+      const error63 = result.kind === "failed" ? result.error : `it stopped to ask "${result.checkpoint.prompt.split("\n")[0]}", and nobody answers a spike's agent`;
+      const timedOut = result.kind === "failed" && result.timedOut;
+      return { ok: false, reason: `${agentFailure(agent, error63)}${timedOut ? ` (the ${spec.stage} stage's limit is ${plan.timeoutMinutes} minutes)` : ""}; the ${spec.stage} stage was undone`, problems: [] };
+    }
+    const outside = await confine(workspace, since, folder);
+    if (outside.length > 0) {
+      for (const p of outside) if (!report.discarded.includes(p)) report.discarded.push(p);
+      await progress.event({ kind: "progress", message: `put back what the agent wrote outside ${folder}/: ${outside.join(", ")}` });
+    }
+    const message = () => spec.message({
+      body: [
+        `The ${spec.stage} stage of the spike "${identity.question}", by the ${agent} agent.`,
+        ...outside.length > 0 ? [`Put back as they were (written outside the spike's folder): ${outside.join(", ")}.`] : []
+      ].join("\n\n"),
+      trailers: [
+        { key: "Spike", value: identity.slug },
+        { key: "Spike-Stage", value: spec.stage }
+      ]
+    });
+    const first = await workspace.commit(since, message(), folder);
+    problems = await spec.check();
+    const second = await workspace.commit(since, message(), folder);
+    for (const made of [first, second]) {
+      for (const r of made?.redactions ?? []) if (!report.redactions.some((x) => x.path === r.path && x.line === r.line && x.rule === r.rule)) report.redactions.push(r);
+      for (const d of made?.dropped ?? []) if (!report.dropped.some((x) => x.path === d.path)) report.dropped.push(d);
+    }
+    if (problems.length === 0) break;
+    if (fix) {
+      await undo();
+      return { ok: false, reason: `the ${spec.stage} stage's records still have ${problems.length} problem${problems.length === 1 ? "" : "s"} after the agent's second try; the stage was undone`, problems };
+    }
+    report.retries.push(`${spec.stage}: the records had ${problems.length} problem${problems.length === 1 ? "" : "s"} (${problems.map((p) => formatProblem(p)).join("; ")}); the agent was given them to fix`);
+    await progress.event({ kind: "progress", message: `the records have ${problems.length} problem${problems.length === 1 ? "" : "s"}: giving them back to the agent once` });
+  }
+  const sha = await workspace.head();
+  if (sha === since) {
+    await undo();
+    return { ok: false, reason: `the ${spec.stage} stage changed nothing in ${folder}/`, problems: [] };
+  }
+  await workspace.end();
+  report.commits.push(sha);
+  return { ok: true };
+}
+async function confine(workspace, since, folder) {
+  const all2 = [];
+  for (let round = 0; round < 5; round++) {
+    const outside = (await workspace.changedSince(since)).filter((p) => !inSpikeFolder(p, folder) && !all2.includes(p));
+    if (outside.length === 0) return all2;
+    await workspace.restore(since, outside);
+    all2.push(...outside);
+  }
+  return all2;
+}
+function fixSection(problems) {
+  return [
+    "## First, fix these",
+    "",
+    "harness checked the records you wrote and found these problems. Fix them, and change nothing else:",
+    "",
+    ...problems.map((p) => `- ${formatProblem(p)}`),
+    ""
+  ].join("\n");
+}
+
+// app/machine/templates.ts
+import { existsSync as existsSync3 } from "node:fs";
+import { readFile as readFile5 } from "node:fs/promises";
+import { dirname, join as join12 } from "node:path";
+import { fileURLToPath } from "node:url";
+var LEVELS_UP = 6;
+function templatesDir() {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i <= LEVELS_UP; i++) {
+    if (existsSync3(join12(dir, "templates", "PLAN.md"))) return join12(dir, "templates");
+    dir = dirname(dir);
+  }
+  throw new Error("harness templates/ directory not found above the app; it ships with the package");
+}
+var cache2 = /* @__PURE__ */ new Map();
+function loadTemplate(name2) {
+  let text = cache2.get(name2);
+  if (!text) {
+    text = readFile5(join12(templatesDir(), name2), "utf8");
+    cache2.set(name2, text);
+  }
+  return text;
+}
+
+// app/workers/spike-checkout.ts
+import { lstat as lstat2, mkdir as mkdir4, readFile as readFile6, rename as rename4, rm as rm3, writeFile as writeFile7 } from "node:fs/promises";
+import { dirname as dirname2, join as join13 } from "node:path";
+var MAX_SPIKE_FILE_BYTES = 2 * 1024 * 1024;
+function lines(out) {
+  return out.split("\0").filter((p) => p !== "");
+}
+var SpikeCheckout = class {
+  constructor(root, options) {
+    this.root = root;
+    this.options = options;
+    this.git = new Git(root, options.env ? { env: options.env } : {});
+  }
+  root;
+  options;
+  git;
+  async head() {
+    return this.git.head();
+  }
+  read(path2) {
+    return readTextIfExists(join13(this.root, path2));
+  }
+  async write(path2, text) {
+    const full = join13(this.root, path2);
+    await mkdir4(dirname2(full), { recursive: true });
+    await writeFile7(full, text);
+  }
+  async files(folder) {
+    const listed = lines(await this.git.run(["ls-files", "--cached", "--others", "--exclude-standard", "-z", "--", folder]));
+    const present = [];
+    for (const path2 of new Set(listed)) if (await this.exists(path2)) present.push(path2);
+    return present.sort();
+  }
+  async changedSince(since) {
+    const changed = lines(await this.git.run(["diff", "--name-only", "--no-renames", "-z", since, "--"]));
+    const untracked = lines(await this.git.run(["ls-files", "--others", "--exclude-standard", "-z"]));
+    return [.../* @__PURE__ */ new Set([...changed, ...untracked])].sort();
+  }
+  async restore(since, paths) {
+    if (paths.length === 0) return;
+    const had = new Set(lines(await this.git.run(["ls-tree", "-r", "-z", "--name-only", since, "--", ...paths])));
+    const back = paths.filter((p) => had.has(p));
+    const gone = paths.filter((p) => !had.has(p));
+    if (back.length > 0) await this.git.run(["checkout", since, "--", ...back]);
+    for (const path2 of gone) await rm3(join13(this.root, path2), { force: true, recursive: true });
+    if (gone.length > 0) await this.git.run(["rm", "--cached", "--quiet", "--ignore-unmatch", "-r", "--", ...gone]);
+  }
+  async commit(since, message, folder) {
+    const redactions = [];
+    const dropped = [];
+    for (const path2 of await this.changedSince(since)) {
+      const full = join13(this.root, path2);
+      const info2 = await lstat2(full).catch((e) => {
+        if (isMissing(e)) return void 0;
+        throw e;
+      });
+      if (!info2?.isFile()) continue;
+      if (info2.size > MAX_SPIKE_FILE_BYTES) {
+        await rm3(full, { force: true });
+        dropped.push({ path: path2, why: `${Math.round(info2.size / 1024)} KiB is more than a spike's file may hold (${MAX_SPIKE_FILE_BYTES / 1024 / 1024} MiB); keep a summary or a sample in results/` });
+        continue;
+      }
+      const bytes = await readFile6(full);
+      if (bytes.includes(0)) {
+        const safe2 = await makeSafe(bytes.toString("latin1"), this.options.safety);
+        if (safe2.redactions.length > 0) {
+          await rm3(full, { force: true });
+          dropped.push({ path: path2, why: `a binary file holding what looks like a secret (${[...new Set(safe2.redactions.map((r) => r.rule))].join(", ")})` });
+        }
+        continue;
+      }
+      const text = bytes.toString("utf8");
+      const safe = await makeSafe(text, this.options.safety);
+      if (safe.text !== text) await writeFile7(full, safe.text);
+      for (const r of safe.redactions) redactions.push({ path: path2, rule: r.rule, line: r.line });
+    }
+    const subject = (await makeSafe(message.subject, this.options.safety)).text;
+    const body = message.body === void 0 ? void 0 : (await makeSafe(message.body, this.options.safety)).text;
+    await this.git.run(["reset", "--soft", "--quiet", since]);
+    if (folder === void 0) await this.git.addAll();
+    else await this.git.run(["add", "-A", "--", folder]);
+    if ((await this.git.stagedFiles()).length === 0) return void 0;
+    const sha = await this.git.commit({ subject, ...body === void 0 ? {} : { body }, trailers: message.trailers }, { noVerify: true });
+    return { sha, redactions, dropped };
+  }
+  async reset(since) {
+    const thrown = await this.changedSince(since);
+    await this.git.resetHard(since);
+    await this.git.clean();
+    return thrown;
+  }
+  async begin(stage2, since) {
+    const path2 = this.options.journal;
+    await mkdir4(dirname2(path2), { recursive: true });
+    await writeFile7(`${path2}.tmp`, `${JSON.stringify({ stage: stage2, since })}
+`);
+    await rename4(`${path2}.tmp`, path2);
+  }
+  end() {
+    return removeIfExists(this.options.journal);
+  }
+  async interrupted() {
+    const text = await readTextIfExists(this.options.journal);
+    if (text === void 0) return void 0;
+    let entry;
+    try {
+      entry = JSON.parse(text);
+    } catch {
+      return void 0;
+    }
+    if (typeof entry.stage !== "string" || typeof entry.since !== "string") return void 0;
+    const ours = await this.git.isAncestor(entry.since).catch((e) => {
+      if (e instanceof GitError) return false;
+      throw e;
+    });
+    return ours ? { stage: entry.stage, since: entry.since } : void 0;
+  }
+  commits(base2) {
+    return this.git.log({ base: base2 });
+  }
+  async changedFiles(base2) {
+    return lines(await this.git.run(["diff", "--name-only", "--no-renames", "-z", `${base2}...HEAD`]));
+  }
+  async headDate() {
+    return new Date((await this.git.run(["log", "-1", "--format=%cI", "HEAD"])).trim());
+  }
+  async exists(path2) {
+    try {
+      await lstat2(join13(this.root, path2));
+      return true;
+    } catch (e) {
+      if (isMissing(e)) return false;
+      throw e;
+    }
+  }
+};
+
+// app/workers/run-spike-here.ts
+async function runSpikeHere(options) {
+  const own2 = await readTextIfExists(join14(options.root, SPIKE_INSTRUCTIONS.override));
+  const file2 = own2 === void 0 ? `templates/${SPIKE_INSTRUCTIONS.shipped}` : SPIKE_INSTRUCTIONS.override;
+  const parsed = parseSpikeInstructions(file2, own2 ?? await loadTemplate(SPIKE_INSTRUCTIONS.shipped));
+  if (!parsed.ok) {
+    return {
+      kind: "failed",
+      reason: `the spike agent's instructions in ${file2} cannot be used; fix them${own2 === void 0 ? "" : ", or delete the file to use the shipped ones"}`,
+      problems: parsed.problems.map((p) => formatProblem(p)),
+      leftovers: [],
+      discarded: [],
+      redactions: [],
+      dropped: [],
+      retries: [],
+      commits: []
+    };
+  }
+  const checkout = new SpikeCheckout(options.root, {
+    journal: join14(options.logDir, "stage.json"),
+    safety: { roots: [options.root, ...options.roots ?? [], options.logDir], secrets: secretValues({ ...process.env, ...options.env }) },
+    env: options.env
+  });
+  return runSpike(
+    {
+      folder: options.folder,
+      agent: options.agent,
+      instructions: parsed.instructions,
+      templates: {
+        hypothesis: await loadTemplate("spike/HYPOTHESIS.md"),
+        experiment: await loadTemplate("spike/EXPERIMENT.md"),
+        decision: await loadTemplate("spike/DECISION.md")
+      },
+      env: options.env,
+      logDir: options.logDir,
+      signal: options.signal
+    },
+    { agent: (name2) => agentFor(name2, options.agents), workspace: checkout, progress: options.progress, clock: options.clock }
+  );
+}
+
+// app/workers/spike-folder.ts
+import { existsSync as existsSync4 } from "node:fs";
+import { join as join15 } from "node:path";
+async function findSpikeFolders(root, slug4) {
+  const spikes = `${KNOWLEDGE_ROOT}/spikes`;
+  const found = [];
+  for (const entry of await listIfExists(join15(root, spikes)) ?? []) {
+    if (entry.isDirectory() && existsSync4(join15(root, spikes, entry.name, slug4, SPIKE_FILES.hypothesis))) found.push(`${spikes}/${entry.name}/${slug4}`);
+  }
+  return found.sort();
+}
+
+// app/worker-action/spike-worker.ts
+async function runSpikeWorker(run2, slug4) {
+  const { log: log2, forge } = run2;
+  const branch = knowledgeBranch("spike", slug4);
+  const folders = await findSpikeFolders(run2.root, slug4);
+  if (folders.length === 0) {
+    throw new WorkerError(`the checkout of ${branch} has no spike ${slug4}: no ${KNOWLEDGE_ROOT}/spikes/<project>/${slug4}/HYPOTHESIS.md; open the spike with /harness spike "<question>"`);
+  }
+  if (folders.length > 1) throw new WorkerError(`spike ${slug4} is filed in more than one folder (${folders.join(", ")}); keep one and remove the others from ${branch}`);
+  const folder = folders[0];
+  const checkout = new Checkout(run2.root);
+  const identity = await checkout.ensureIdentity();
+  const agent = spikeAgentName({ spike: run2.config.knowledge.spike?.agent, worker: run2.inputs.agent, configured: run2.config.agent });
+  run2.notes.push(`agent \`${agent}\`; commits as ${identity.name}; folder \`${folder}\``);
+  const logDir = join16(run2.tempDir, "harness", "spikes", slug4);
+  const outcome = await runSpikeHere({
+    root: run2.root,
+    folder,
+    agent,
+    agents: agentsConfig(run2.config),
+    env: run2.env,
+    logDir,
+    progress: jobProgress(log2),
+    clock: systemClock(run2.now)
+  });
+  if (outcome.commits.length > 0) await checkout.push(branch);
+  const question = outcome.identity?.question;
+  const report = (await makeSafe(spikeReport(reportInput(outcome, question ?? `the spike ${slug4}`, folder, agent, run2.runUrl)), { roots: [run2.root, run2.tempDir], secrets: secretValues({ ...process.env, ...run2.env }) })).text;
+  const pull = (await forge.pullRequests({ head: branch, state: "open" }))[0];
+  if (pull) {
+    await forge.updatePullRequest(pull.number, { ...question === void 0 ? {} : { title: spikeTitle(question) }, body: report });
+    log2.info(`told the spike's PR #${pull.number} what was found: ${pull.url}`);
+  } else {
+    log2.warning(`no open pull request for ${branch}: the spike was closed or merged meanwhile; its records are pushed to the branch`);
+  }
+  const summary2 = `## harness spike ${slug4}
+
+${outcome.kind === "decided" ? "**✅ Decided**" : "**❌ Failed**"}${pull ? `: [#${pull.number}](${pull.url})` : ""}
+
+${run2.notes.map((n2) => `- ${n2}`).join("\n")}
+
+${report}`;
+  return {
+    result: outcome.kind === "decided" ? "verified" : "failed",
+    ...outcome.kind === "failed" ? { failure: `spike ${slug4}: ${outcome.reason}` } : {},
+    ...pull ? { pullRequest: { number: pull.number, url: pull.url } } : {},
+    summary: summary2
+  };
+}
+function reportInput(outcome, question, folder, agent, runUrl) {
+  const input2 = {
+    question,
+    folder,
+    agent,
+    discarded: outcome.discarded,
+    redactions: outcome.redactions,
+    dropped: outcome.dropped,
+    retries: outcome.retries,
+    ...runUrl === void 0 ? {} : { runUrl }
+  };
+  if (outcome.kind === "decided") {
+    input2.decided = {
+      decision: outcome.decision,
+      experiment: outcome.experiment,
+      decisionBody: outcome.decisionBody,
+      experimentBody: outcome.experimentBody,
+      results: outcome.results
+    };
+  } else {
+    input2.failed = { reason: outcome.reason, problems: outcome.problems, ...outcome.stage === void 0 ? {} : { stage: outcome.stage } };
+  }
+  return input2;
+}
+
 // app/worker-action/worker.ts
-var PROBLEMS_SHOWN = 10;
+var PROBLEMS_SHOWN2 = 10;
 async function runWorker(deps) {
   const { inputs, log: log2 } = deps;
-  const target = inputs.target.kind === "plan" ? inputs.target.plan : `phase-${inputs.target.phase}`;
+  const target = inputs.target.kind === "plan" ? inputs.target.plan : inputs.target.kind === "phase" ? `phase-${inputs.target.phase}` : `spike/${inputs.target.slug}`;
   try {
     const { config: config2, problems } = await readWorkerConfig(deps.root);
     for (const p of problems) log2.warning(`${p} (the defaults are used instead)`);
+    if (inputs.target.kind === "spike") {
+      const notes = problems.map((p) => `config problem, defaults used: ${p}`);
+      return await runSpikeWorker({ ...deps, config: config2, notes, env: deps.env ?? {}, now: deps.now ?? (() => /* @__PURE__ */ new Date()) }, inputs.target.slug);
+    }
     const specsRoot = inputs.specsRoot ?? config2.specs_root;
     const specPath = await findSpecDir(deps.root, specsRoot, inputs.spec);
-    const loaded = loadSpec(await readSpecFiles(join9(deps.root, specPath)), PLAN_READING);
+    const loaded = loadSpec(await readSpecFiles(join17(deps.root, specPath)), PLAN_READING);
     if (!loaded.spec || !loaded.valid) {
       const errors = loaded.problems.filter((p) => p.severity === "error");
-      const shown = errors.slice(0, PROBLEMS_SHOWN).map((p) => `${specPath}/${p.file}:${p.line}: ${p.message}`);
-      if (errors.length > PROBLEMS_SHOWN) shown.push(`… and ${errors.length - PROBLEMS_SHOWN} more`);
+      const shown = errors.slice(0, PROBLEMS_SHOWN2).map((p) => `${specPath}/${p.file}:${p.line}: ${p.message}`);
+      if (errors.length > PROBLEMS_SHOWN2) shown.push(`… and ${errors.length - PROBLEMS_SHOWN2} more`);
       throw new WorkerError(`spec ${inputs.spec} does not validate (run harness validate ${specPath}): ${shown.join("; ")}`);
     }
     const run2 = {
@@ -59789,18 +67756,18 @@ async function runWorker(deps) {
   }
 }
 async function readWorkerConfig(root) {
-  const text = await readTextIfExists(join9(root, CONFIG_PATH));
+  const text = await readTextIfExists(join17(root, CONFIG_PATH));
   if (text === void 0) return { config: DEFAULT_CONFIG, problems: [] };
   const { config: config2, problems } = parseConfig(text);
   return { config: config2 ?? DEFAULT_CONFIG, problems: problems.map((p) => `${p.file}:${p.line}: ${p.message}`) };
 }
 async function findSpecDir(root, specsRoot, spec) {
-  const base2 = join9(root, specsRoot);
+  const base2 = join17(root, specsRoot);
   const entries = await listIfExists(base2);
   if (!entries) throw new WorkerError(`no specs root ${specsRoot} in the checkout (specs_root in .github/harness.yml, or the action's specs-root input)`);
   const found = [];
   for (const entry of entries.filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
-    const text = await readTextIfExists(join9(base2, entry.name, "SPEC.md"));
+    const text = await readTextIfExists(join17(base2, entry.name, "SPEC.md"));
     if (text === void 0) continue;
     const fm = parseFrontmatter("SPEC.md", text);
     if (fm.ok && fm.frontmatter.data.id === spec) found.push(entry.name);

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
@@ -13,9 +14,9 @@ import { agentsConfig } from '../../workers/config.js';
 import { AGENT_NAMES } from '../../workers/registry.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, specDirArg } from '../spec-input.js';
-import { readTextIfExists } from '../../machine/files.js';
+import { isMissing, readTextIfExists } from '../../machine/files.js';
 
-export const usage = `Usage: harness run <spec-dir> [--phase P] [--plan ID] [--slots N] [--agent NAME] [--retry]
+export const usage = `Usage: harness run <spec-dir> [--phase P] [--plan ID] [--slots N] [--agent NAME] [--retry] [--knowledge DIR]
 
 Execute a spec locally: each plan in its own git worktree and branch
 (harness/<spec>/<plan>), run by its agent, verified, and merged in dependency
@@ -30,6 +31,9 @@ Options:
   --slots N    plans at once (default: slots in .github/harness.yml, else 4)
   --agent NAME run every plan with this agent: ${AGENT_NAMES.join(', ')}
   --retry      give failed and blocked plans, and failed phases, a fresh attempt
+  --knowledge DIR
+               the knowledge store whose lessons, skills and genes are surfaced into
+               each plan's brief (default: .harness/knowledge of the repository)
   -h, --help   show this help
 
 Exit: 0 every plan and phase verified, 1 failures or work left, 2 usage error.
@@ -45,6 +49,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       slots: { type: 'string' },
       agent: { type: 'string' },
       retry: { type: 'boolean' },
+      knowledge: { type: 'string' },
     },
   });
   const dir = specDirArg(positionals);
@@ -67,6 +72,12 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
   const config = await readConfig(repo.root, io);
   if (!config) return EXIT.problems;
+  if (values.knowledge !== undefined && !(await isDirectory(resolve(io.cwd, values.knowledge)))) {
+    throw new UsageError(`--knowledge ${values.knowledge}: no such directory`);
+  }
+  if (values.knowledge === undefined && config.knowledge.repository !== undefined) {
+    io.stderr(`harness run: knowledge.repository is ${config.knowledge.repository}; pass --knowledge <its checkout> to surface from it (the repository's own .harness/knowledge is read now)\n`);
+  }
 
   const abort = new AbortController();
   let interrupts = 0;
@@ -87,7 +98,12 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     reporter,
     signal: abort.signal,
     env: await gitIdentity(repo),
-    knowledge: config.knowledge,
+    knowledge: {
+      ...(values.knowledge === undefined ? {} : { dir: resolve(io.cwd, values.knowledge) }),
+      budgetTokens: config.knowledge.surface.budget_tokens,
+      maxEntries: config.knowledge.surface.max_entries,
+    },
+    capture: config.knowledge.capture,
   };
   if (values.agent !== undefined) options.agent = values.agent;
   if (values.phase !== undefined) options.phase = values.phase.padStart(2, '0');
@@ -130,7 +146,16 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
 }
 
-async function readConfig(root: string, io: CliIO): Promise<HarnessConfig | undefined> {
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch (e) {
+    if (isMissing(e)) return false;
+    throw e;
+  }
+}
+
+export async function readConfig(root: string, io: CliIO): Promise<HarnessConfig | undefined> {
   const text = await readTextIfExists(join(root, CONFIG_PATH));
   if (text === undefined) return DEFAULT_CONFIG;
   const { config, problems } = parseConfig(text);
@@ -139,7 +164,7 @@ async function readConfig(root: string, io: CliIO): Promise<HarnessConfig | unde
 }
 
 /** Commits need an identity; a machine with none configured gets harness's own rather than a failed run. */
-async function gitIdentity(repo: RunRepo): Promise<Record<string, string>> {
+export async function gitIdentity(repo: RunRepo): Promise<Record<string, string>> {
   const has = async (key: string) => (await repo.git().config(key)) !== undefined;
   const out: Record<string, string> = {};
   if (!(await has('user.name'))) out.GIT_AUTHOR_NAME = out.GIT_COMMITTER_NAME = 'harness';

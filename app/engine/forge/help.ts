@@ -16,7 +16,7 @@ export function helpText(problem?: string): string {
     '| `/harness retry 03-02` | starts a failed plan afresh (its branch is deleted) | write access |',
     '| `/harness abort 03-02` | cancels the plan\'s worker runs and marks it failed | write access |',
     '| `/harness respond 03-02 <answer…>` | answers the plan\'s checkpoint; the worker resumes | write access |',
-    '| `/harness spike "<question>"` | opens a knowledge PR with a spike\'s hypothesis to settle the question | write access |',
+    '| `/harness spike "<question>"` | opens a spike\'s knowledge PR and starts its worker, which drafts the hypothesis and the experiment, runs it and writes the decision there | write access |',
     '| `/harness reflect` | reads the signals and opens a lesson PR for each recurring pattern | write access |',
     '| `/harness help` | this | anyone |',
     '',

@@ -1,6 +1,7 @@
 import { renderTemplate } from '../core/documents/render-template.js';
 import { knowledgeBranch, knowledgeLabels, KNOWLEDGE_ROOT, type KnowledgeDraft } from './knowledge-draft.js';
 import { slug as slugOf } from './slug.js';
+import { spikeTitle } from './spike-pr.js';
 
 export interface SpikeDraftInput {
   /** templates/spike/HYPOTHESIS.md as shipped. */
@@ -14,16 +15,20 @@ export interface SpikeDraftInput {
   askedIn: string;
 }
 
-const TO_WRITE = (what: string) => `_To be written: ${what}_`;
+/** A spike's folder in the repository's knowledge store: `.harness/knowledge/spikes/<project>/<slug>`. */
+export function spikeFolder(project: string, slug: string): string {
+  return `${KNOWLEDGE_ROOT}/spikes/${project}/${slug}`;
+}
 
 /**
- * `/harness spike "<question>"`: the spike's HYPOTHESIS.md, filed under
- * spikes/<project>/<slug>/. Only the question is known when someone asks it; the rest is left
- * as a prompt for whoever runs the spike, and the PR's review is where it gets written.
+ * A spike as it is opened (`harness spike`, `/harness spike "<question>"`): its HYPOTHESIS.md
+ * under spikes/<project>/<slug>/, holding the question and who asked it. That record is where
+ * every run of the spike starts from: the spike agent then drafts the hypothesis and the
+ * experiment in its place (engine/lifecycle/run-spike.ts).
  */
 export function spikeDraft(input: SpikeDraftInput): KnowledgeDraft {
   const slug = slugOf(input.question);
-  const path = `${KNOWLEDGE_ROOT}/spikes/${input.project}/${slug}/HYPOTHESIS.md`;
+  const path = `${spikeFolder(input.project, slug)}/HYPOTHESIS.md`;
   const content = renderTemplate(
     input.template,
     {
@@ -37,9 +42,9 @@ export function spikeDraft(input: SpikeDraftInput): KnowledgeDraft {
     },
     {
       question: input.question,
-      hypothesis: TO_WRITE('the answer you expect, as a claim an experiment could prove wrong.'),
-      why: `${input.askedIn} ${TO_WRITE('what the answer decides, and what it costs to get it wrong.')}`,
-      criteria: TO_WRITE('the result that would confirm the hypothesis, and the one that would refute it.'),
+      hypothesis: 'The spike agent drafts the hypothesis from the question when the spike runs: the answer it expects, as a claim the experiment can prove wrong.',
+      why: `${input.askedIn} What the answer decides is drafted with the hypothesis.`,
+      criteria: 'Drafted with the hypothesis, together with EXPERIMENT.md: the results that would confirm it, and those that would refute it.',
     },
   );
   return {
@@ -48,13 +53,13 @@ export function spikeDraft(input: SpikeDraftInput): KnowledgeDraft {
     branch: knowledgeBranch('spike', slug),
     files: [{ path, content }],
     commitMessage: `spike: ${input.question}`,
-    title: `Spike: ${input.question}`,
+    title: spikeTitle(input.question),
     body: [
       `A spike to settle one question before it costs a plan: **${input.question}**`,
       '',
       input.askedIn,
       '',
-      `This PR adds \`${path}\`. Write the hypothesis and its success criteria here; the experiment (EXPERIMENT.md) and the decision (DECISION.md) follow in the same folder. Merging files the spike; closing the PR drops it.`,
+      `This PR adds \`${path}\` with the question. The spike's worker drafts the hypothesis and the experiment (EXPERIMENT.md) in the same folder, runs the experiment there (raw output in \`results/\`) and writes the decision (DECISION.md); this description then says what it found. Merging accepts the decision; closing the PR drops the spike.`,
     ].join('\n'),
     labels: knowledgeLabels('spike'),
   };

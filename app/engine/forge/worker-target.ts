@@ -63,3 +63,41 @@ export function parseTargetBranch(ref: string | null | undefined): WorkerTarget 
   const m = /^harness\/(.+)$/.exec(ref ?? '');
   return m ? parseTargetId(m[1]) : undefined;
 }
+
+/**
+ * A spike's worker run. The worker workflow checks out `harness/<spec>/<plan>`, and a spike's
+ * branch is `harness/knowledge/spike/<slug>` (knowledgeBranch): so a spike is dispatched with
+ * the spec input `knowledge` and the plan input `spike/<slug>`, which name its branch the way a
+ * plan's name its own, title its run `harness knowledge/spike/<slug>`, and need no change to a
+ * repository's copy of the workflow. No spec id can be `knowledge` (SPEC_ID), so nothing else
+ * reads these inputs as a plan.
+ */
+export interface SpikeTarget {
+  kind: 'spike';
+  slug: string;
+}
+
+export const SPIKE_SPEC_INPUT = 'knowledge';
+const SPIKE_PLAN_INPUT = /^spike\/([a-z0-9]+(?:-[a-z0-9]+)*)$/;
+
+/** The worker's `spec` and `plan` inputs for a spike. */
+export function spikeInputs(slug: string): { spec: string; plan: string } {
+  return { spec: SPIKE_SPEC_INPUT, plan: `spike/${slug}` };
+}
+
+/** The inputs read back as a spike, or undefined when they name a plan or a phase (or nothing valid). */
+export function parseSpikeInputs(spec: string, plan: string): SpikeTarget | undefined {
+  const m = spec === SPIKE_SPEC_INPUT ? SPIKE_PLAN_INPUT.exec(plan) : null;
+  return m ? { kind: 'spike', slug: m[1]! } : undefined;
+}
+
+/** The run's title for a spike, as the workflow's `run-name` makes it from the inputs. */
+export function spikeRunTitle(slug: string): string {
+  const inputs = spikeInputs(slug);
+  return `harness ${inputs.spec}/${inputs.plan}`;
+}
+
+export function parseSpikeRunTitle(title: string | null | undefined): SpikeTarget | undefined {
+  const m = /^harness ([^/\s]+)\/(\S+)$/.exec(title ?? '');
+  return m ? parseSpikeInputs(m[1]!, m[2]!) : undefined;
+}

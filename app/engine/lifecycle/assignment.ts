@@ -1,4 +1,4 @@
-import type { AssignTask } from '../core/protocol/messages.js';
+import type { AssignTask, BriefKnowledge } from '../core/protocol/messages.js';
 import type { Plan } from '../core/spec/model.js';
 
 /** Who does a plan, and what they are given to do it. */
@@ -30,6 +30,8 @@ export interface Assignment {
   /** The PLAN.md text. */
   prompt: string;
   at: Date;
+  /** What surfacing found applies to the plan, best first. */
+  knowledge?: readonly BriefKnowledge[];
 }
 
 /** The assign_task message that starts an agent on a plan. */
@@ -44,5 +46,6 @@ export function assignTask(a: Assignment): AssignTask {
     worktree: a.worktree,
     prompt: a.prompt,
     timeout_minutes: a.plan.timeoutMinutes,
+    ...(a.knowledge && a.knowledge.length > 0 ? { knowledge: a.knowledge.map((k) => ({ ...k })) } : {}),
   };
 }

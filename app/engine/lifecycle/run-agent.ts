@@ -108,7 +108,16 @@ export async function runAgent(run: AgentRun, ports: Pick<AttemptPorts, 'agent' 
 
   try {
     const context: WorkerContext = {
-      task: assignTask({ session, spec: run.spec, plan, resume: run.resume, worktree: ports.workspace.root, prompt: await run.prompt(), at: clock.now() }),
+      task: assignTask({
+        session,
+        spec: run.spec,
+        plan,
+        resume: run.resume,
+        worktree: ports.workspace.root,
+        prompt: await run.prompt(),
+        at: clock.now(),
+        ...(run.knowledge ? { knowledge: run.knowledge } : {}),
+      }),
       plan,
       spec: run.spec,
       base: run.base,

@@ -3,13 +3,14 @@ import { planIssueView } from '../../engine/forge/plan-issue-view.js';
 import { LABEL_PHASE_FAILED, WORKER_WORKFLOW } from '../../engine/forge/names.js';
 import { parseMarker } from '../../engine/forge/plan-issue.js';
 import { workerOutcome } from '../../engine/forge/worker-outcome.js';
-import { parseWorkerRunTitle, targetBranch, targetExternalId } from '../../engine/forge/worker-target.js';
+import { parseSpikeRunTitle, parseWorkerRunTitle, targetBranch, targetExternalId } from '../../engine/forge/worker-target.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import { appGateway } from '../app-gateway.js';
 import { loadConfig } from '../config.js';
 import { detailsUrl } from './dispatch.js';
 import { issueLike, scheduleRound } from './round.js';
 import { settleCheck } from './settle-check.js';
+import { onSpikeRunCompleted } from './spike-run.js';
 
 /**
  * `workflow_run` completed for the worker workflow (docs/github-flow.md, 5): the run's title
@@ -22,6 +23,8 @@ export async function onWorkerRunCompleted(context: Context<'workflow_run.comple
   const run = context.payload.workflow_run;
   // Other workflows, and the worker started by hand (not by harness's dispatch), are not ours.
   if (!run.path.endsWith(`/${WORKER_WORKFLOW}`) || run.event !== 'workflow_dispatch') return;
+  const spike = parseSpikeRunTitle(run.display_title);
+  if (spike) return onSpikeRunCompleted(context, spike.slug, run);
   const target = parseWorkerRunTitle(run.display_title);
   if (!target) {
     context.log.warn(`worker run ${run.id} is titled "${run.display_title}", not "harness <spec>/<plan>": left alone`);

@@ -648,6 +648,8 @@ describe('/harness on issue and pull request comments', () => {
       .post(`${REPO}/pulls`, (b: { title: string; head: string; base: string; body: string }) => b.title === 'Spike: Can SQLite take concurrent writers?' && b.head === branch && b.base === 'master' && b.body.includes(path))
       .reply(201, { number: 50, html_url: 'https://github.com/Codertocat/Hello-World/pull/50', state: 'open', merged_at: null });
     scope.post(`${REPO}/issues/50/labels`, { labels: ['harness:knowledge', 'spike'] }).reply(200, []);
+    // The worker runs the spike on its branch: spec "knowledge" and plan "spike/<slug>" name harness/knowledge/spike/<slug>.
+    scope.post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: 'knowledge', plan: 'spike/can-sqlite-take-concurrent-writers', resume: 'false' } }).reply(204);
     const answer = answered(scope);
 
     await run(commentEvent('/harness spike "Can SQLite take concurrent writers?"'));
@@ -658,7 +660,7 @@ describe('/harness on issue and pull request comments', () => {
     expect(parsed.data).toMatchObject({ spike: 'can-sqlite-take-concurrent-writers', project: 'Hello-World', question: 'Can SQLite take concurrent writers?', status: 'open' });
     expect(parsed.body).toContain('Asked by @Codertocat in [a comment](https://github.com/Codertocat/Hello-World/issues/1#issuecomment-492700400) on #1.');
     expect(answer.text()).toBe(
-      'Opened spike #50 for "Can SQLite take concurrent writers?": write the hypothesis and its success criteria there. https://github.com/Codertocat/Hello-World/pull/50',
+      'Opened spike #50 for "Can SQLite take concurrent writers?": its worker drafts the hypothesis and the experiment, runs it in `.harness/knowledge/spikes/Hello-World/can-sqlite-take-concurrent-writers/` and writes the decision there. https://github.com/Codertocat/Hello-World/pull/50',
     );
   });
 
@@ -671,12 +673,18 @@ describe('/harness on issue and pull request comments', () => {
       .get(`${REPO}/pulls`)
       .query({ head: 'Codertocat:harness/knowledge/spike/can-sqlite-take-concurrent-writers', state: 'all', per_page: '100' })
       .reply(200, [{ number: 50, html_url: 'https://github.com/Codertocat/Hello-World/pull/50', state: 'open', merged_at: null }]);
+    // Its branch has the decision: nothing is run again.
+    const folder = '.harness/knowledge/spikes/Hello-World/can-sqlite-take-concurrent-writers';
+    scope
+      .get(`${REPO}/contents/${encodeURIComponent(folder)}`)
+      .query({ ref: 'harness/knowledge/spike/can-sqlite-take-concurrent-writers' })
+      .reply(200, ['HYPOTHESIS.md', 'EXPERIMENT.md', 'DECISION.md'].map((name) => ({ name, path: `${folder}/${name}`, type: 'file', sha: name })));
     const answer = answered(scope);
 
     await run(commentEvent('/harness spike "Can SQLite take concurrent writers?"'));
 
     expect(scope.pendingMocks()).toEqual([]);
-    expect(answer.text()).toBe('This question has a spike already: #50 (https://github.com/Codertocat/Hello-World/pull/50).');
+    expect(answer.text()).toBe(`This question has a spike already: #50 (https://github.com/Codertocat/Hello-World/pull/50), decided in \`${folder}/DECISION.md\`.`);
   });
 
   it('reflect: reads the signals, skips the unreadable, and opens a lesson PR for the recurring pattern', async () => {

@@ -55,8 +55,8 @@ export function insightInstructions(mode: 'line' | 'protocol' | 'none'): string[
   if (mode === 'none') return [];
   const how =
     mode === 'line'
-      ? [`put one line in your final message for each, exactly:`, '', `    ${INSIGHT_MARKER} {"kind":"pattern","summary":"The store tests need a fresh database file each","tags":["sqlite","testing"]}`]
-      : ['write one line of JSON on stdout for each:', '', '    {"type":"insight","session":"…","at":"…","plan":"…","insight":{"kind":"pattern","summary":"The store tests need a fresh database file each","tags":["sqlite","testing"]}}'];
+      ? [`put one line in your final message for each, exactly:`, '', `    ${INSIGHT_MARKER} {"kind":"pattern","summary":"The form tests must wait for the page to settle","tags":["forms","testing"]}`]
+      : ['write one line of JSON on stdout for each:', '', '    {"type":"insight","session":"…","at":"…","plan":"…","insight":{"kind":"pattern","summary":"The form tests must wait for the page to settle","tags":["forms","testing"]}}'];
   return [
     '## What you learned',
     '',

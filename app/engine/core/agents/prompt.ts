@@ -1,6 +1,8 @@
+import type { BriefKnowledge } from '../protocol/messages.js';
 import type { Check, Plan } from '../spec/model.js';
 import { CHECKPOINT_MARKER } from './checkpoint-line.js';
 import { insightInstructions } from './insight-line.js';
+import { knowledgeBrief } from './knowledge-brief.js';
 import { parsePlanTasks } from './tasks.js';
 
 /**
@@ -22,6 +24,8 @@ export interface PromptOptions {
   answers?: Readonly<Record<string, string>>;
   /** Commits the plan already has on its branch, when an interrupted attempt is resumed. */
   commits?: { sha: string; subject: string }[];
+  /** What harness has learned that applies to the plan (assign_task's `knowledge`), best first. */
+  knowledge?: readonly BriefKnowledge[];
 }
 
 export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
@@ -52,6 +56,9 @@ export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
   }
 
   out.push('## The plan', '', plan.body.trim(), '');
+
+  const learned = knowledgeBrief(options.knowledge ?? []);
+  if (learned.length > 0) out.push(...learned, '');
 
   out.push('## How your work is checked', '');
   if (plan.mustPass.length > 0) {

@@ -70,6 +70,13 @@ export const HarnessConfigSchema = z
           })
           .strict()
           .default({ budget_tokens: 500, max_entries: 5 }),
+        spike: z
+          .object({
+            /** The agent that runs spikes, when it is not the repository's `agent` (a repository whose plans are all scripts). */
+            agent: z.enum(['claude', 'command']).optional(),
+          })
+          .strict()
+          .optional(),
       })
       .strict()
       .default({

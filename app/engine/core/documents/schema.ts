@@ -39,6 +39,16 @@ export const DeviationSchema = z
   })
   .strict();
 
+/** A lesson, skill or gene surfaced into the agent's brief for the plan, and why. */
+export const SurfacedRecordSchema = z
+  .object({
+    path: z.string().min(1).meta({ description: "The entry's file, relative to the knowledge store's root." }),
+    kind: z.enum(['lesson', 'skill', 'gene']),
+    score: z.number().min(0).optional(),
+    why: z.string().min(1).optional(),
+  })
+  .strict();
+
 export const SUMMARY_STATUSES = ['verified', 'failed'] as const;
 
 /** execution/phases/<NN-name>/<PP-NN>-SUMMARY.md: one plan's run. */
@@ -57,6 +67,8 @@ export const SummarySchema = z
     commits: z.array(CommitSchema).default([]),
     deviations: z.array(DeviationSchema).default([]),
     checks: z.array(CheckRecordSchema).default([]),
+    /** What harness had learned that applied, as the agent's brief gave it; [] when nothing did. */
+    knowledge: z.array(SurfacedRecordSchema).default([]),
     metadata,
   })
   .strict()

@@ -90,6 +90,23 @@ export const WorkerMessageSchema = z.discriminatedUnion('type', [
 export type WorkerMessage = z.infer<typeof WorkerMessageSchema>;
 export type WorkerMessageType = WorkerMessage['type'];
 
+/**
+ * A piece of accepted knowledge (a lesson, a skill, a gene) that applies to the plan, as
+ * surfacing chose it: the agent's brief quotes it, and its file is named for the whole of it.
+ */
+export const BriefKnowledgeSchema = z.object({
+  /** Its file, relative to the knowledge store's root (`lessons/testing/sqlite-busy.lesson.md`). */
+  path: z.string().min(1),
+  kind: z.enum(['lesson', 'skill', 'gene']),
+  title: z.string().min(1),
+  /** What the brief says of it. */
+  text: z.string(),
+  score: z.number(),
+  /** Why it was chosen. */
+  why: z.string(),
+});
+export type BriefKnowledge = z.infer<typeof BriefKnowledgeSchema>;
+
 export const AssignTaskSchema = z.object({
   ...envelope,
   type: z.literal('assign_task'),
@@ -102,6 +119,8 @@ export const AssignTaskSchema = z.object({
   /** The plan's Markdown (frontmatter and body), as the agent's brief. */
   prompt: z.string(),
   timeout_minutes: z.number().int().positive(),
+  /** What harness has learned that applies to this plan, best first; absent when nothing does. */
+  knowledge: z.array(BriefKnowledgeSchema).optional(),
 });
 export type AssignTask = z.infer<typeof AssignTaskSchema>;
 

@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
 import { globsOverlap, PICOMATCH_OPTIONS } from '../graph/glob.js';
+import type { BriefKnowledge } from '../protocol/messages.js';
 import type { Phase, Spec } from '../spec/model.js';
 
 /**
@@ -16,6 +17,8 @@ export interface ResearchInput {
   /** The commit those files are from. */
   commit: string;
   now: Date;
+  /** What harness has learned that applies, by plan id (surfacing); each plan's brief will carry it too. */
+  knowledge?: ReadonlyMap<string, readonly BriefKnowledge[]>;
 }
 
 export const RESEARCH_MARKER = '<!-- harness:research generated -->';
@@ -67,6 +70,10 @@ export function researchDocument(input: ResearchInput): string {
     }
     const deps = plan.dependsOn.filter((d) => !phase.plans.includes(d));
     if (deps.length > 0) out.push(`Depends on earlier phases: ${deps.join(', ')}.`, '');
+    const learned = input.knowledge?.get(plan.id) ?? [];
+    if (learned.length > 0) {
+      out.push('**Learned before (knowledge store):**', '', ...learned.map((k) => `- \`${k.path}\` (${k.kind}): ${k.title}${k.why ? ` (${k.why})` : ''}`), '');
+    }
   }
   const inPhase: string[] = [];
   for (let i = 0; i < plans.length; i++) {

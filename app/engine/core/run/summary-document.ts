@@ -1,4 +1,5 @@
 import { renderTemplate } from '../documents/render-template.js';
+import type { BriefKnowledge } from '../protocol/messages.js';
 import type { Plan } from '../spec/model.js';
 import type { VerificationReport } from '../verify/levels.js';
 import type { Deviation } from './deviations.js';
@@ -20,6 +21,8 @@ export interface SummaryInput {
   reason?: string;
   /** What the agent said it did, if anything. */
   agentSummary?: string;
+  /** The lessons, skills and genes surfaced into the agent's brief, best first. */
+  knowledge?: readonly BriefKnowledge[];
 }
 
 const RESULT = { pass: 'pass', fail: 'fail', human: 'skipped-for-human' } as const;
@@ -47,6 +50,7 @@ export function summaryDocument(template: string, input: SummaryInput): string {
     commits: input.commits.map((c) => ({ sha: c.sha.slice(0, 12), message: c.message })),
     deviations: input.deviations.map((d) => ({ description: d.description, reason: d.reason, impact: d.impact, files: d.files })),
     checks,
+    knowledge: (input.knowledge ?? []).map((k) => ({ path: k.path, kind: k.kind, score: k.score, ...(k.why ? { why: k.why } : {}) })),
   };
   const built =
     input.commits.length > 0
@@ -68,8 +72,20 @@ export function summaryDocument(template: string, input: SummaryInput): string {
     deviations:
       input.deviations.length > 0 ? input.deviations.map((d) => `- **${d.impact}**: ${d.description} ${d.reason}`).join('\n') : 'None.',
     verification: input.status === 'failed' && input.reason ? `**Failed:** ${input.reason}\n\n${verification}` : verification,
+    knowledge: knowledgeNote(input.knowledge),
     notes: notes(input.plan),
   });
+}
+
+/** Nothing given: the agent took no brief (the script agent runs the plan's own steps). */
+function knowledgeNote(knowledge: readonly BriefKnowledge[] | undefined): string {
+  if (knowledge === undefined) return 'None.';
+  if (knowledge.length === 0) return 'None: nothing in the knowledge store applied to this plan.';
+  return [
+    "Surfaced into the agent's brief, best first:",
+    '',
+    ...knowledge.map((k) => `- \`${k.path}\` (${k.kind}): ${k.title}${/[.!?]$/.test(k.title) ? '' : '.'}${k.why ? ` Why: ${k.why}.` : ''}`),
+  ].join('\n');
 }
 
 function notes(plan: Plan): string {

@@ -1,0 +1,155 @@
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CONFIG_PATH, parseConfig } from '../../engine/core/config/parse.js';
+import { DEFAULT_CONFIG, type HarnessConfig } from '../../engine/core/config/schema.js';
+import type { Plan } from '../../engine/core/spec/model.js';
+import { countErrors, formatProblem, type Problem } from '../../engine/core/spec/problem.js';
+import { KNOWLEDGE_ROOT } from '../../engine/forge/knowledge-draft.js';
+import { PLAN_READING } from '../../engine/importers/dialects.js';
+import { parseAnyDocument } from '../../engine/knowledge/any-document.js';
+import type { SurfacedEntry } from '../../engine/knowledge/loop.js';
+import { planSubject, surface, type SurfaceOptions } from '../../engine/knowledge/surface.js';
+import { isMissing, readTextIfExists } from '../../machine/files.js';
+import { TreeError } from '../../machine/read-tree.js';
+import { loadSurfacingIndex } from '../../machine/surfacing-store.js';
+import { EXIT, UsageError, type CliIO } from '../io.js';
+import { displayPath } from '../spec-input.js';
+
+export const usage = `Usage: harness surface <PLAN.md> [--knowledge DIR] [--budget TOKENS] [--max N] [--json]
+
+What harness has learned that applies to a plan: the accepted lessons
+(lessons/**/*.lesson.md), skills (skills/<name>/SKILL.md; never skills-archived/)
+and genes (genes/*.gene.md, not deprecated) of the knowledge store, scored
+against the plan by their tags, the files they name, their trigger words and
+their text, best first, within the budget the agent's brief gives them. This is
+what "harness run" puts into each plan's brief and SUMMARY.md.
+
+Options:
+  --knowledge DIR  the knowledge store (default: .harness/knowledge of the plan's
+                   repository)
+  --budget TOKENS  tokens the brief's section may take, about four characters each
+                   (default: knowledge.surface.budget_tokens of .github/harness.yml, else 500)
+  --max N          entries at most (default: knowledge.surface.max_entries, else 5)
+  --json           { "matches": [{ "path", "kind", "score", "why", "title", "text" }],
+                   "problems": [...] }; paths are relative to the store
+  -h, --help       show this help
+
+Exit: 0 surfaced (or nothing applies), 1 the plan, the store or the config has
+problems (each as file:line: message), 2 usage error.
+`;
+
+/** The stable `harness surface --json` answer: fields are only ever added. */
+export interface SurfaceJson {
+  plan: string | null;
+  store: string;
+  matches: { path: string; kind: SurfacedEntry['kind']; score: number; why: string; title: string; text: string }[];
+  problems: { file: string; line: number; severity: Problem['severity']; code: string; message: string }[];
+}
+
+function count(value: string | undefined, flag: string, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > max) throw new UsageError(`${flag} must be a whole number from 0 to ${max}, not "${value}"`);
+  return n;
+}
+
+/** The repository a path is in: the nearest directory above it with a .git. */
+function repositoryOf(dir: string): string | undefined {
+  for (let at = dir; ; at = dirname(at)) {
+    if (existsSync(join(at, '.git'))) return at;
+    if (dirname(at) === at) return undefined;
+  }
+}
+
+export async function surfaceCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { knowledge: { type: 'string' }, budget: { type: 'string' }, max: { type: 'string' }, json: { type: 'boolean' } },
+  });
+  if (positionals.length === 0) throw new UsageError('missing <PLAN.md>');
+  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
+  const planArg = displayPath(positionals[0]!);
+  const planPath = resolve(io.cwd, planArg);
+  const text = await readTextIfExists(planPath);
+  if (text === undefined) throw new UsageError(`${planArg}: no such file`);
+  const budget = count(values.budget, '--budget', 20_000);
+  const max = count(values.max, '--max', 50);
+
+  const repo = repositoryOf(dirname(planPath));
+  const problems: Problem[] = [];
+  let config: HarnessConfig = DEFAULT_CONFIG;
+  const configText = repo === undefined ? undefined : await readTextIfExists(join(repo, CONFIG_PATH));
+  if (configText !== undefined) {
+    const parsed = parseConfig(configText);
+    problems.push(...parsed.problems.map((p) => ({ ...p, file: displayPath(relative(io.cwd, join(repo!, p.file))) })));
+    if (parsed.config) config = parsed.config;
+  }
+  const storeDir = values.knowledge !== undefined ? resolve(io.cwd, values.knowledge) : join(repo ?? io.cwd, KNOWLEDGE_ROOT);
+  const storeShown = displayPath(relative(io.cwd, storeDir) || '.');
+  // The repository's store may not exist yet (nothing learned); one the person named must.
+  const storeKind = await stat(storeDir).then(
+    (s) => (s.isDirectory() ? 'directory' : 'file'),
+    (e: unknown) => {
+      if (isMissing(e)) return 'missing';
+      throw e;
+    },
+  );
+  if (storeKind === 'file' || (storeKind === 'missing' && values.knowledge !== undefined)) {
+    const named = values.knowledge === undefined ? storeShown : `--knowledge ${displayPath(values.knowledge)}`;
+    throw new UsageError(`${named}: ${storeKind === 'file' ? 'not a directory' : 'no such directory'}`);
+  }
+  if (values.knowledge === undefined && config.knowledge.repository !== undefined) {
+    io.stderr(`harness surface: knowledge.repository is ${config.knowledge.repository}; pass --knowledge <its checkout> to surface from it (reading ${storeShown} now)\n`);
+  }
+  const options: SurfaceOptions = {
+    budgetTokens: budget ?? config.knowledge.surface.budget_tokens,
+    maxEntries: max ?? config.knowledge.surface.max_entries,
+  };
+
+  const parsed = parseAnyDocument('plan', planArg, text, { reading: PLAN_READING });
+  problems.push(...parsed.problems);
+  const plan: Plan | undefined = countErrors(parsed.problems) === 0 ? parsed.data : undefined;
+  let index;
+  try {
+    index = await loadSurfacingIndex(storeDir);
+  } catch (e) {
+    // A store too large to read as a tree, or not a directory: the person must point elsewhere.
+    if (!(e instanceof TreeError)) throw e;
+    io.stderr(`harness surface: ${storeShown}: ${e.message.slice(e.message.lastIndexOf(': ') + 2)}; pass --knowledge <the store's directory>\n`);
+    return EXIT.problems;
+  }
+  problems.push(...index.problems.map((p) => ({ ...p, file: `${storeShown}/${p.file}` })));
+  const matches = plan ? surface(index, planSubject(plan), options) : [];
+
+  if (values.json) {
+    const answer: SurfaceJson = {
+      plan: plan?.id ?? null,
+      store: storeShown,
+      matches: matches.map((m) => ({ path: m.path, kind: m.kind, score: m.score, why: m.why, title: m.title, text: m.text })),
+      problems: problems.map((p) => ({ file: p.file, line: p.line, severity: p.severity, code: p.code, message: p.message })),
+    };
+    io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
+  } else {
+    for (const p of problems) io.stderr(`${formatProblem(p)}\n`);
+    if (plan) io.stdout(report(plan, matches, index.entries.length, storeShown, options));
+    else io.stderr(`harness surface: ${planArg} is not a valid plan; fix the problems above\n`);
+  }
+  return countErrors(problems) === 0 ? EXIT.ok : EXIT.problems;
+}
+
+function report(plan: Plan, matches: readonly SurfacedEntry[], entries: number, store: string, options: SurfaceOptions): string {
+  const head = `${plan.id} ${plan.title}`;
+  if (entries === 0) return `${head}: nothing to surface; ${store} holds no lessons, skills or genes\n`;
+  const read = `the ${entries} lesson${entries === 1 ? '' : 's'}, skills and genes in ${store}`;
+  if (matches.length === 0) return `${head}: nothing of ${read} applies\n`;
+  const lines = [`${head}: ${matches.length} of ${read} apply (budget ${options.budgetTokens} tokens, at most ${options.maxEntries})`, ''];
+  matches.forEach((m, i) => {
+    lines.push(`${i + 1}. ${m.kind} ${m.path} (score ${m.score})`, `   ${m.title}`);
+    if (m.text) lines.push(`   ${m.text}`);
+    lines.push(`   why: ${m.why}`, '');
+  });
+  return `${lines.join('\n')}`;
+}

@@ -1,0 +1,95 @@
+import { join } from 'node:path';
+import { formatProblem } from '../engine/core/spec/problem.js';
+import type { Plan } from '../engine/core/spec/model.js';
+import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
+import type { KnowledgeIndex } from '../engine/knowledge/knowledge-index.js';
+import type { SurfacedEntry } from '../engine/knowledge/loop.js';
+import { DEFAULT_SURFACE, planSubject, surface, type SurfaceOptions } from '../engine/knowledge/surface.js';
+import { secretValues, type SafetyOptions } from '../machine/content-safety.js';
+import { loadSurfacingIndex, safeSurfaced } from '../machine/surfacing-store.js';
+import { readJson, writeJsonAtomic } from './atomic.js';
+import type { RunContext } from './context.js';
+
+/**
+ * Surfacing in `harness run`: the knowledge store is read once per run (the person's
+ * checkout's `.harness/knowledge/`, where a lesson they accepted is, whether or not the run's
+ * integration branch has it yet; or the directory `--knowledge` named), and each plan's
+ * brief gets what applies to it. What a plan was given is kept with its session, so that an
+ * attempt resumed after a stop gives the agent, and records, the same knowledge.
+ */
+
+/** Where the run reads knowledge from, and how much of it a brief takes. */
+export interface RunKnowledge extends SurfaceOptions {
+  /** The store, absolute; the repository's `.harness/knowledge/` when absent. */
+  dir?: string;
+}
+
+const indexes = new WeakMap<RunContext, Promise<KnowledgeIndex | undefined>>();
+
+function storeDir(ctx: RunContext): string {
+  return ctx.options.knowledge?.dir ?? join(ctx.repo.root, KNOWLEDGE_ROOT);
+}
+
+/**
+ * The run's index of the store. Knowledge helps the work and must never stop it: a store
+ * that cannot be read is reported and the run goes on without it; files that do not parse
+ * are reported once and left out.
+ */
+function runIndex(ctx: RunContext): Promise<KnowledgeIndex | undefined> {
+  let index = indexes.get(ctx);
+  if (!index) {
+    const dir = storeDir(ctx);
+    index = loadSurfacingIndex(dir).then(
+      (loaded) => {
+        if (loaded.problems.length > 0) {
+          const shown = loaded.problems.slice(0, 10).map((p) => `  ${formatProblem(p, dir)}`);
+          const more = loaded.problems.length > shown.length ? [`  … and ${loaded.problems.length - shown.length} more (harness surface <PLAN.md> lists them all)`] : [];
+          const n = loaded.problems.length;
+          ctx.reporter.event({ kind: 'info', text: `knowledge: ${n} problem${n === 1 ? '' : 's'} in ${dir} (those files are not surfaced):\n${[...shown, ...more].join('\n')}` });
+        }
+        return loaded;
+      },
+      (e: unknown) => {
+        ctx.reporter.event({ kind: 'info', text: `knowledge: ${dir} could not be read (${(e as Error).message}); plans run without surfaced knowledge` });
+        return undefined;
+      },
+    );
+    indexes.set(ctx, index);
+  }
+  return index;
+}
+
+function optionsOf(ctx: RunContext): SurfaceOptions {
+  const k = ctx.options.knowledge;
+  return k ? { budgetTokens: k.budgetTokens, maxEntries: k.maxEntries } : DEFAULT_SURFACE;
+}
+
+function safety(ctx: RunContext): SafetyOptions {
+  return { roots: [ctx.repo.root, storeDir(ctx)], secrets: secretValues({ ...process.env, ...ctx.options.env }) };
+}
+
+function recordPath(ctx: RunContext, plan: Plan): string {
+  return join(ctx.store.sessionDir(plan.id), 'knowledge.json');
+}
+
+/** What applies to a plan, for its brief: the attempt's own record when it is resumed, else surfaced now and recorded. */
+export async function surfaceForPlan(ctx: RunContext, plan: Plan, resumed: boolean): Promise<SurfacedEntry[]> {
+  if (resumed) {
+    const recorded = await readJson<SurfacedEntry[]>(recordPath(ctx, plan));
+    if (recorded) return recorded;
+  }
+  const index = await runIndex(ctx);
+  const entries = index ? await safeSurfaced(surface(index, planSubject(plan), optionsOf(ctx)), safety(ctx)) : [];
+  await writeJsonAtomic(recordPath(ctx, plan), entries);
+  if (entries.length > 0) ctx.reporter.event({ kind: 'info', text: `${plan.id} brief: ${entries.map((e) => `${e.kind} ${e.path}`).join(', ')}` });
+  return entries;
+}
+
+/** What applies to each plan of a phase, for research ahead: nothing is recorded, the plans surface again when they start. */
+export async function surfaceForPhase(ctx: RunContext, plans: readonly Plan[]): Promise<Map<string, SurfacedEntry[]>> {
+  const index = await runIndex(ctx);
+  const out = new Map<string, SurfacedEntry[]>();
+  if (!index) return out;
+  for (const plan of plans) out.set(plan.id, await safeSurfaced(surface(index, planSubject(plan), optionsOf(ctx)), safety(ctx)));
+  return out;
+}

@@ -1,0 +1,37 @@
+import { join } from 'node:path';
+import { formatProblem } from '../engine/core/spec/problem.js';
+import type { Plan } from '../engine/core/spec/model.js';
+import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
+import type { SurfacedEntry } from '../engine/knowledge/loop.js';
+import { planSubject, surface } from '../engine/knowledge/surface.js';
+import { secretValues } from '../machine/content-safety.js';
+import { loadSurfacingIndex, safeSurfaced } from '../machine/surfacing-store.js';
+import type { WorkerRun } from './worker-run.js';
+
+/** Store problems named in the job log before "and N more". */
+const PROBLEMS_SHOWN = 10;
+
+/**
+ * Surfacing on a runner: the checkout's `.harness/knowledge/` is the base branch's, so what
+ * is surfaced is what people merged. Knowledge helps the work and never stops it: a store
+ * that cannot be read, or files in it that do not parse, are warnings in the job log.
+ */
+export async function surfaceOnRunner(run: WorkerRun, plan: Plan): Promise<SurfacedEntry[]> {
+  const dir = join(run.root, KNOWLEDGE_ROOT);
+  if (run.config.knowledge.repository !== undefined) {
+    run.notes.push(`knowledge.repository is ${run.config.knowledge.repository}; the worker surfaces from this repository's ${KNOWLEDGE_ROOT}/ only`);
+  }
+  let index;
+  try {
+    index = await loadSurfacingIndex(dir);
+  } catch (e) {
+    run.log.warning(`${KNOWLEDGE_ROOT} could not be read (${(e as Error).message}); plan ${plan.id} runs without surfaced knowledge`);
+    return [];
+  }
+  for (const p of index.problems.slice(0, PROBLEMS_SHOWN)) run.log.warning(`${formatProblem(p, KNOWLEDGE_ROOT)} (not surfaced)`);
+  if (index.problems.length > PROBLEMS_SHOWN) run.log.warning(`… and ${index.problems.length - PROBLEMS_SHOWN} more problems in ${KNOWLEDGE_ROOT}`);
+  const found = surface(index, planSubject(plan), { budgetTokens: run.config.knowledge.surface.budget_tokens, maxEntries: run.config.knowledge.surface.max_entries });
+  const entries = await safeSurfaced(found, { roots: [run.root, run.tempDir], secrets: secretValues({ ...process.env, ...run.env }) });
+  for (const e of entries) run.log.info(`surfaced ${e.kind} ${KNOWLEDGE_ROOT}/${e.path} (score ${e.score}): ${e.why}`);
+  return entries;
+}

@@ -1,0 +1,127 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir, writeTree } from '../helpers/cli.js';
+import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+import { lessonText, PLANS, storeFiles } from '../helpers/surfacing.js';
+
+const plan = (name: string) => readFileSync(join(PLANS, name), 'utf8');
+const store = () => Object.fromEntries(storeFiles().map((f) => [`.harness/knowledge/${f.path}`, f.text]));
+const PLAN_PATH = 'docs/specs/SPC-001-notes/planning/plans/01-store/01-02-PLAN.md';
+
+describe('harness surface', () => {
+  it("answers JSON, best first, from the plan's repository's .harness/knowledge", async () => {
+    const root = await makeRepo({ ...store(), [PLAN_PATH]: plan('01-02-PLAN.md') });
+    const { code, stdout, stderr } = await runCli(['surface', PLAN_PATH, '--json'], root);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const answer = JSON.parse(stdout);
+    expect(answer.plan).toBe('01-02');
+    expect(answer.store).toBe('.harness/knowledge');
+    expect(answer.problems).toEqual([]);
+    expect(answer.matches.map((m: { path: string; kind: string }) => [m.kind, m.path])).toEqual([
+      ['lesson', 'lessons/testing/sqlite-parallel-tests.lesson.md'],
+      ['skill', 'skills/sqlite-busy-in-parallel-tests/SKILL.md'],
+    ]);
+    for (const m of answer.matches) {
+      expect(Object.keys(m)).toEqual(['path', 'kind', 'score', 'why', 'title', 'text']);
+      expect(m.score).toBeGreaterThan(0);
+      expect(m.why).not.toBe('');
+    }
+    expect(answer.matches[0].score).toBeGreaterThan(answer.matches[1].score);
+  });
+
+  it('says in words what applies and why, and that nothing does when nothing does', async () => {
+    const root = await makeRepo({ ...store(), 'plans/01-02-PLAN.md': plan('01-02-PLAN.md'), 'plans/03-01-PLAN.md': plan('03-01-PLAN.md') });
+    const found = await runCli(['surface', 'plans/01-02-PLAN.md'], root);
+    expect(found.code).toBe(0);
+    expect(found.stdout).toMatch(/^01-02 Note storage and its tests: 2 of the 7 lessons, skills and genes in \.harness\/knowledge apply \(budget 500 tokens, at most 5\)\n\n1\. lesson lessons\/testing\/sqlite-parallel-tests\.lesson\.md \(score [\d.]+\)\n {3}Test files that share one SQLite database file/);
+    expect(found.stdout).toContain('   why: tags sqlite, tests, parallel; names src/db/** (plan: src/db/notes.ts);');
+    const none = await runCli(['surface', 'plans/03-01-PLAN.md'], root);
+    expect(none).toEqual({ code: 0, stdout: '03-01 Dark mode colors: nothing of the 7 lessons, skills and genes in .harness/knowledge applies\n', stderr: '' });
+    const empty = await makeRepo({ 'p/01-02-PLAN.md': plan('01-02-PLAN.md') });
+    expect((await runCli(['surface', 'p/01-02-PLAN.md'], empty)).stdout).toBe('01-02 Note storage and its tests: nothing to surface; .harness/knowledge holds no lessons, skills or genes\n');
+  });
+
+  it('reads the store --knowledge names, with the budget and cap of .github/harness.yml or of its flags', async () => {
+    const root = await makeRepo({ 'p/01-02-PLAN.md': plan('01-02-PLAN.md'), '.github/harness.yml': 'knowledge:\n  surface: { budget_tokens: 500, max_entries: 1 }\n' });
+    const dir = await tempDir('harness-knowledge-');
+    await writeTree(dir, Object.fromEntries(storeFiles().map((f) => [f.path, f.text])));
+    const capped = JSON.parse((await runCli(['surface', 'p/01-02-PLAN.md', '--knowledge', dir, '--json'], root)).stdout);
+    expect(capped.matches.map((m: { path: string }) => m.path)).toEqual(['lessons/testing/sqlite-parallel-tests.lesson.md']);
+    const both = JSON.parse((await runCli(['surface', 'p/01-02-PLAN.md', '--knowledge', dir, '--max', '5', '--json'], root)).stdout);
+    expect(both.matches).toHaveLength(2);
+    const none = JSON.parse((await runCli(['surface', 'p/01-02-PLAN.md', '--knowledge', dir, '--budget', '0', '--json'], root)).stdout);
+    expect(none.matches).toEqual([]);
+  });
+
+  it('exits 1 naming each problem of the store by file and line, and still surfaces from the rest', async () => {
+    const root = await makeRepo({
+      ...store(),
+      '.harness/knowledge/lessons/testing/unsure.lesson.md': lessonText({ tags: ['sqlite'], lesson: 'x', when: 'y', recommendation: 'z' }).replace('confidence: medium', 'confidence: sure'),
+      '.harness/knowledge/skills/misnamed/SKILL.md': '---\nname: another-name\ndescription: Does a thing.\n---\n\nDo it.\n',
+      'p/01-02-PLAN.md': plan('01-02-PLAN.md'),
+    });
+    const text = await runCli(['surface', 'p/01-02-PLAN.md'], root);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toBe(
+      [
+        '.harness/knowledge/lessons/testing/unsure.lesson.md:3: confidence is "sure"; it must be one of low, medium, high',
+        '.harness/knowledge/skills/misnamed/SKILL.md:2: name is "another-name" but the folder is "misnamed"; an Agent Skill\'s name must equal its folder\'s',
+        '',
+      ].join('\n'),
+    );
+    expect(text.stdout).toContain('2 of the 7 lessons, skills and genes');
+    const json = await runCli(['surface', 'p/01-02-PLAN.md', '--json'], root);
+    expect(json.code).toBe(1);
+    const answer = JSON.parse(json.stdout);
+    expect(answer.problems.map((p: { file: string; line: number; severity: string }) => [p.file, p.line, p.severity])).toEqual([
+      ['.harness/knowledge/lessons/testing/unsure.lesson.md', 3, 'error'],
+      ['.harness/knowledge/skills/misnamed/SKILL.md', 2, 'error'],
+    ]);
+    expect(answer.matches).toHaveLength(2);
+  });
+
+  it('exits 1 for a plan that is not valid, naming its lines', async () => {
+    const root = await makeRepo({ ...store(), 'p/01-02-PLAN.md': plan('01-02-PLAN.md').replace('autonomous: true', 'autonomous: maybe') });
+    const { code, stdout, stderr } = await runCli(['surface', 'p/01-02-PLAN.md', '--json'], root);
+    expect(code).toBe(1);
+    const answer = JSON.parse(stdout);
+    expect(answer.plan).toBeNull();
+    expect(answer.matches).toEqual([]);
+    expect(answer.problems).toEqual([expect.objectContaining({ file: 'p/01-02-PLAN.md', line: 7, severity: 'error', code: 'field-type', message: 'autonomous is "maybe"; it must be true or false' })]);
+    expect(stderr).toBe('');
+    const text = await runCli(['surface', 'p/01-02-PLAN.md'], root);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toMatch(/^p\/01-02-PLAN\.md:7: autonomous is "maybe"; it must be true or false\nharness surface: p\/01-02-PLAN\.md is not a valid plan; fix the problems above\n$/);
+  });
+
+  it('exits 2 on usage errors, and 0 with its help', async () => {
+    const root = await tempDir();
+    for (const args of [['surface'], ['surface', 'a.md', 'b.md'], ['surface', 'missing-PLAN.md'], ['surface', 'x.md', '--bogus'], ['surface', 'x.md', '--max', '-1']]) {
+      const { code, stderr } = await runCli(args, root);
+      expect(code, args.join(' ')).toBe(2);
+      expect(stderr).toContain('Usage: harness surface <PLAN.md>');
+    }
+    expect((await runCli(['surface', 'missing-PLAN.md'], root)).stderr).toMatch(/^harness surface: missing-PLAN\.md: no such file\n/);
+    await writeTree(root, { 'p/01-02-PLAN.md': plan('01-02-PLAN.md'), 'a-file': 'x\n' });
+    const missing = await runCli(['surface', 'p/01-02-PLAN.md', '--knowledge', 'nowhere'], root);
+    expect([missing.code, missing.stderr.split('\n')[0]]).toEqual([2, 'harness surface: --knowledge nowhere: no such directory']);
+    const file = await runCli(['surface', 'p/01-02-PLAN.md', '--knowledge', 'a-file'], root);
+    expect([file.code, file.stderr.split('\n')[0]]).toEqual([2, 'harness surface: --knowledge a-file: not a directory']);
+    const help = await runCli(['surface', '--help'], root);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: harness surface <PLAN\.md> \[--knowledge DIR\]/);
+    expect((await runCli(['--help'], root)).stdout).toContain('surface   the lessons, skills and genes that apply to a plan');
+  });
+});
+
+describe('harness run --knowledge', () => {
+  it('refuses a knowledge directory that is not there, before anything runs', async () => {
+    const root = await makeRepo(specTree([{ id: '01-01', steps: ['mkdir -p out && echo ok > out/01-01.txt'] }]));
+    const { code, stderr } = await runCli(['run', SPEC_DIR, '--knowledge', 'nowhere'], root);
+    expect(code).toBe(2);
+    expect(stderr.split('\n')[0]).toBe('harness run: --knowledge nowhere: no such directory');
+    expect(existsSync(join(root, '.orchestration'))).toBe(false);
+  });
+});

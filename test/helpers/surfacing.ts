@@ -1,0 +1,59 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { Plan } from '../../app/engine/core/spec/model.js';
+import { parsePlan } from '../../app/engine/core/spec/plan.js';
+import type { KnowledgeFile } from '../../app/engine/knowledge/knowledge-index.js';
+import { FIXTURES } from './paths.js';
+
+/** The recorded knowledge store of test/fixtures/knowledge/store: lessons, skills (one archived), genes (one deprecated), a signal. */
+export const STORE = join(FIXTURES, 'knowledge', 'store');
+export const PLANS = join(FIXTURES, 'knowledge', 'plans');
+
+/** Every file of a directory, paths relative to it with forward slashes. */
+export function storeFiles(dir = STORE): KnowledgeFile[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => {
+      const path = join(e.parentPath, e.name);
+      return { path: relative(dir, path).split(sep).join('/'), text: readFileSync(path, 'utf8') };
+    })
+    .sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** A recorded plan of test/fixtures/knowledge/plans, parsed. */
+export function fixturePlan(name: string): Plan {
+  const text = readFileSync(join(PLANS, name), 'utf8');
+  const parsed = parsePlan(`planning/plans/${name.slice(0, 2)}-phase/${name}`, text, name.slice(0, 2));
+  if (!parsed.plan) throw new Error(`${name} does not parse: ${JSON.stringify(parsed.problems)}`);
+  return parsed.plan;
+}
+
+/** A lesson file's text. */
+export function lessonText(o: { category?: string; tags: string[]; lesson: string; when: string; recommendation: string; confidence?: 'low' | 'medium' | 'high' }): string {
+  return [
+    '---',
+    `category: ${o.category ?? 'testing'}`,
+    `confidence: ${o.confidence ?? 'medium'}`,
+    'evidence_count: 2',
+    'last_updated: 2026-03-01',
+    `tags: [${o.tags.join(', ')}]`,
+    '---',
+    '',
+    '## Lesson',
+    '',
+    o.lesson,
+    '',
+    '## When this applies',
+    '',
+    o.when,
+    '',
+    '## Recommendation',
+    '',
+    o.recommendation,
+    '',
+    '## Evidence',
+    '',
+    '- Signal: signals/demo/2026-03-01/2026-03-01T10-00-00Z-struggle.signal.md — it happened',
+    '',
+  ].join('\n');
+}

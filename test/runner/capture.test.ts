@@ -9,6 +9,7 @@ import { signalEntries } from '../../app/engine/knowledge/store-index.js';
 import { RecordingReporter } from '../../app/runner/progress.js';
 import { runSpec } from '../../app/runner/runner.js';
 import { git, makeRepo, SPEC_DIR, specTree, type StepPlan } from '../helpers/repo.js';
+import { storeFiles } from '../helpers/surfacing.js';
 
 /**
  * Capture in a local run (app/runner/capture.ts): the run's signals are committed on the
@@ -114,6 +115,30 @@ describe('capture in a local run', () => {
     const { outcome } = await run(root, { capture: { enabled: false, max_per_phase: DEFAULT_CONFIG.knowledge.capture.max_per_phase } });
     expect(outcome.complete).toBe(true);
     expect(committed(root).size).toBe(0);
+  });
+
+  it('a plan that passed with a lesson in its brief: a use signal, and match and use lines in the trajectory; none for a plan given nothing', async () => {
+    const plans: StepPlan[] = [
+      { id: '01-01', title: 'Note storage tests', files: ['out/01-01.txt', 'src/db/notes.ts'], steps: [], body: 'Store notes in the SQLite database and cover save and load with vitest tests; the test files run in parallel.' },
+      { id: '01-02', title: 'Dark mode colors', files: ['out/01-02.txt', 'src/styles/theme.css'], steps: [], body: 'Define the palette as CSS custom properties for a dark theme.' },
+    ];
+    const store = Object.fromEntries(storeFiles().map((f) => [`${STORE}/${f.path}`, f.text]));
+    const root = await makeRepo({ ...specTree(plans), ...store });
+
+    const { outcome } = await run(root, { agent: 'command', agents: { command: { command: 'mkdir -p out && cat > /dev/null && echo done > "out/$HARNESS_PLAN.txt"' } }, slots: 1 });
+
+    expect(outcome.complete).toBe(true);
+    const use = signals(root).filter((s) => s.data.type === 'use');
+    const given = ['lessons/testing/sqlite-parallel-tests.lesson.md', 'skills/sqlite-busy-in-parallel-tests/SKILL.md'];
+    expect(use.map((s) => [s.data.plan, s.data.metadata?.entries])).toEqual([['01-01', given]]);
+    const day = [...committed(root).keys()].find((p) => p.startsWith(`${STORE}/trajectory/`))!;
+    const lines = committed(root).get(day)!.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l.type, l.plan, l.entry, l.kind])).toEqual([
+      ['match', '01-01', given[0], 'lesson'],
+      ['match', '01-01', given[1], 'skill'],
+      ['use', '01-01', given[0], 'lesson'],
+      ['use', '01-01', given[1], 'skill'],
+    ]);
   });
 
   it('a run a person stopped (Ctrl-C) leaves an interrupted signal naming the plan it cut short, committed', async () => {

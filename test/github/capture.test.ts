@@ -113,4 +113,25 @@ describe('the App\'s signals', () => {
     expect(s!.text).toContain('@Codertocat (/harness abort) stopped plan 02-03 (Pick the database) of SPC-042 while it was running.');
     expect(s!.text).toContain('The plan was running; cancelled worker run 77.');
   });
+
+  it('with knowledge.repository, go to that repository\'s signals PR, under the project\'s name', async () => {
+    nock.cleanAll();
+    const shared = new FakeGitHub('Codertocat', 'knowledge');
+    shared.commit(BASE, { 'README.md': '# Knowledge\n' });
+    shared.branches.set('main', BASE);
+    shared.defaultBranch = 'main';
+    shared.install({ ownOnly: true });
+    github.config = 'knowledge:\n  repository: Codertocat/knowledge\n';
+    github.install({ ownOnly: true });
+    github.issue(14).labels = github.issue(14).labels.map((l) => (l === 'status:failed' ? 'status:running' : l));
+
+    await testProbot().receive(comment('/harness abort 02-03', 1, 0));
+
+    const branch = `harness/knowledge/signal/Hello-World/${SPEC}`;
+    expect(shared.pullRequests.map((p) => [p.head, p.base, p.title, p.labels])).toEqual([[branch, 'main', `Signals of ${SPEC} from Hello-World`, ['harness:knowledge', 'signal']]]);
+    const files = Object.keys(shared.files(branch));
+    expect(files).toContain('index.md');
+    expect(files.filter((f) => f.startsWith('signals/Hello-World/') && f.endsWith('-interrupted.signal.md'))).toHaveLength(1);
+    expect(github.branches.has(SIGNALS)).toBe(false);
+  });
 });

@@ -2,10 +2,11 @@
 // example spec committed into it, and `harness run` executing it end to end with the
 // deterministic script agent. It ends by saying where to look.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../app/cli/main.js';
+import { signalEntries } from '../app/engine/knowledge/store-index.js';
 
 const example = new URL('../examples/specs/SPC-001-notes-service', import.meta.url).pathname;
 const repo = mkdtempSync(join(tmpdir(), 'harness-example-'));
@@ -29,6 +30,13 @@ const code = await main(['run', 'docs/specs/SPC-001-notes-service', '--agent', '
   isTTY: Boolean(process.stdout.isTTY),
 });
 const worktree = join(repo, '.git/harness/worktrees/SPC-001/integration');
+// What the run captured: the signals it committed in the store on the integration branch.
+const index = join(worktree, '.harness/knowledge/index.md');
+const signals = existsSync(index) ? signalEntries(readFileSync(index, 'utf8')).reverse() : [];
+console.log(`\nSignals captured (${signals.length}, committed in ${join(worktree, '.harness/knowledge')}):`);
+for (const s of signals) console.log(`  ${s.type.padEnd(12)} ${s.severity.padEnd(6)} ${(s.plan ?? (s.phase ? `phase ${s.phase}` : '')).padEnd(9)} ${s.summary}`);
+if (signals.length === 0) console.log('  none');
+console.log('');
 console.log(`Where to look:
   the repository:        ${repo}
   the built service:     ${worktree}  (node src/server.js, node bin/notes.js --help)

@@ -6,10 +6,11 @@ import { createCheckRun, listCheckRuns, updateCheckRun, type CheckRun, type Chec
 import { createComment, findComment, listComments, updateComment, type CommentRecord } from './comments.js';
 import { commitTree, createCommit } from './commits.js';
 import { mergeBase } from './compare.js';
-import { listDirectory, type DirectoryEntry } from './contents.js';
+import { fileText, listDirectory, type DirectoryEntry } from './contents.js';
 import { addBlockedBy, removeBlockedBy, type DependencyOutcome } from './dependencies.js';
 import type { TokenKind } from './github-error.js';
 import { createIssue, updateIssue, type IssueRecord, type IssueUpdate } from './issues.js';
+import { appendKnowledge, type KnowledgeAppend, type KnowledgeAppended } from './knowledge-append.js';
 import { openKnowledgePr, type KnowledgePr } from './knowledge-pr.js';
 import { addLabels, createLabel, listLabels, removeLabel, type Label } from './labels.js';
 import { repositoryRole } from './permissions.js';
@@ -27,8 +28,9 @@ import {
   type PullRequestQuery,
   type PullRequestSummary,
 } from './pulls.js';
+import { defaultBranch } from './repository.js';
 import { reactToComment, removeCommentReaction, type Reaction, type ReactionContent } from './reactions.js';
-import { branchesWithPrefix, branchSha, createBranch, deleteBranch } from './refs.js';
+import { branchesWithPrefix, branchSha, createBranch, deleteBranch, updateBranch } from './refs.js';
 import { gatewayRequest, type GitHubRequest, type Repo } from './request.js';
 import { createTree, getTree, type NewFile, type Tree } from './trees.js';
 import { cancelRun, dispatchWorker, unfinishedWorkerRuns, type WorkerInputs, type WorkerRun } from './workflows.js';
@@ -81,6 +83,8 @@ export interface Gateway {
   openPullRequest(pull: NewPullRequest): Promise<OpenedPullRequest>;
   /** The knowledge PR of a draft from `base`, or the one its branch has already (knowledge-pr.ts). */
   openKnowledgePr(draft: KnowledgeDraft, base: string): Promise<KnowledgePr>;
+  /** Files committed onto a knowledge branch that collects them, never over another writer's, and its PR open (knowledge-append.ts). */
+  appendKnowledge(append: KnowledgeAppend): Promise<KnowledgeAppended>;
 
   dispatchWorker(ref: string, inputs: WorkerInputs): Promise<void>;
   unfinishedWorkerRuns(): Promise<WorkerRun[]>;
@@ -91,6 +95,8 @@ export interface Gateway {
   updateCheckRun(id: number, update: CheckRunUpdate): Promise<void>;
 
   directory(path: string, ref: string): Promise<DirectoryEntry[] | undefined>;
+  /** A file's text at a ref; undefined when there is none. */
+  fileText(path: string, ref: string): Promise<string | undefined>;
   tree(sha: string, recursive: boolean): Promise<Tree>;
   blob(sha: string): Promise<Uint8Array>;
   mergeBase(base: string, head: string): Promise<string>;
@@ -98,8 +104,12 @@ export interface Gateway {
   createTree(base: string, files: readonly NewFile[]): Promise<string>;
   createCommit(commit: { message: string; tree: string; parents: string[] }): Promise<string>;
 
+  /** The repository's default branch. */
+  defaultBranch(): Promise<string>;
   branchSha(branch: string): Promise<string | undefined>;
   createBranch(branch: string, sha: string): Promise<'created' | 'exists'>;
+  /** Move a branch forward to `sha`; `moved` when it moved elsewhere meanwhile and was left there. */
+  updateBranch(branch: string, sha: string): Promise<'updated' | 'moved'>;
   deleteBranch(branch: string): Promise<'deleted' | 'missing'>;
   branchesWithPrefix(prefix: string): Promise<Map<string, string>>;
 }
@@ -139,6 +149,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind): G
     updatePullRequest: (number, text) => updatePullRequest(r, repo, number, text),
     openPullRequest: (pull) => openPullRequest(r, repo, pull),
     openKnowledgePr: (draft, base) => openKnowledgePr(r, repo, draft, base),
+    appendKnowledge: (append) => appendKnowledge(r, repo, append),
 
     dispatchWorker: (ref, inputs) => dispatchWorker(r, repo, ref, inputs),
     unfinishedWorkerRuns: () => unfinishedWorkerRuns(r, repo),
@@ -149,6 +160,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind): G
     updateCheckRun: (id, update) => updateCheckRun(r, repo, id, update),
 
     directory: (path, ref) => listDirectory(r, repo, path, ref),
+    fileText: (path, ref) => fileText(r, repo, path, ref),
     tree: (sha, recursive) => getTree(r, repo, sha, recursive),
     blob: (sha) => getBlob(r, repo, sha),
     mergeBase: (base, head) => mergeBase(r, repo, base, head),
@@ -156,8 +168,10 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind): G
     createTree: (base, files) => createTree(r, repo, base, files),
     createCommit: (commit) => createCommit(r, repo, commit),
 
+    defaultBranch: () => defaultBranch(r, repo),
     branchSha: (branch) => branchSha(r, repo, branch),
     createBranch: (branch, sha) => createBranch(r, repo, branch, sha),
+    updateBranch: (branch, sha) => updateBranch(r, repo, branch, sha),
     deleteBranch: (branch) => deleteBranch(r, repo, branch),
     branchesWithPrefix: (prefix) => branchesWithPrefix(r, repo, prefix),
   };

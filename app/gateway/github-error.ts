@@ -71,6 +71,7 @@ function permissionHint(route: string, token: TokenKind): string {
 const UNPROCESSABLE: { route: RegExp; hint: string }[] = [
   { route: /^POST .*\/git\/refs$/, hint: 'The branch exists already (another delivery claimed it first), or the sha is not a commit of this repository' },
   { route: /^DELETE .*\/git\/refs\//, hint: 'The branch does not exist: it was deleted already' },
+  { route: /^PATCH .*\/git\/refs\//, hint: 'The branch moved meanwhile (the new commit does not descend from where it is now), or it does not exist' },
   { route: /^GET .*\/commits\/[^/]+\/check-runs$/, hint: 'No commit or branch of that name: nothing ran on it' },
   { route: /\/check-runs/, hint: "A field is over GitHub's limits (output text 65,535 characters, 50 annotations a request, 3 actions, a label 20 characters) or not one it takes" },
   { route: /\/dispatches$/, hint: 'The workflow on that ref has no `workflow_dispatch` trigger, or was sent an input it does not declare' },

@@ -19,6 +19,9 @@ export interface PullRequestSummary {
   url: string;
   state: 'open' | 'closed';
   mergedAt: string | null;
+  /** The commit its head branch pointed at (for a closed one: when it was closed). */
+  headSha?: string;
+  createdAt?: string;
 }
 
 interface RawPull {
@@ -26,10 +29,19 @@ interface RawPull {
   html_url: string;
   state?: string;
   merged_at?: string | null;
+  head?: { sha?: string };
+  created_at?: string;
 }
 
 function toSummary(p: RawPull): PullRequestSummary {
-  return { number: p.number, url: p.html_url, state: p.state === 'closed' ? 'closed' : 'open', mergedAt: p.merged_at ?? null };
+  return {
+    number: p.number,
+    url: p.html_url,
+    state: p.state === 'closed' ? 'closed' : 'open',
+    mergedAt: p.merged_at ?? null,
+    ...(p.head?.sha === undefined ? {} : { headSha: p.head.sha }),
+    ...(p.created_at === undefined ? {} : { createdAt: p.created_at }),
+  };
 }
 
 /** GET /repos/{owner}/{repo}/pulls/{pull_number} */

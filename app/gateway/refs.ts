@@ -31,6 +31,21 @@ export async function createBranch(request: GatewayRequest, repo: Repo, branch: 
 }
 
 /**
+ * PATCH /git/refs/heads/{branch} with `force: false`: the branch moves to `sha` only when `sha`
+ * descends from where it is. `moved` when GitHub refuses ("Update is not a fast forward"):
+ * someone else moved it meanwhile, and whatever `sha` was built on is out of date.
+ */
+export async function updateBranch(request: GatewayRequest, repo: Repo, branch: string, sha: string): Promise<'updated' | 'moved'> {
+  try {
+    await request('PATCH /repos/{owner}/{repo}/git/refs/{ref}', { ...repo, ref: headsRef(branch), sha, force: false });
+    return 'updated';
+  } catch (e) {
+    if (hasStatus(e, 409) || (hasStatus(e, 422) && /fast.?forward/i.test(e.reason))) return 'moved';
+    throw e;
+  }
+}
+
+/**
  * DELETE /git/refs/heads/{branch} (204). A branch that is not there is `missing`: GitHub
  * answers 422 "Reference does not exist" (404 on some paths), and deleting twice is no error.
  */

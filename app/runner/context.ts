@@ -1,5 +1,6 @@
 import type { GraphAnalysis } from '../engine/core/analysis/analyze.js';
 import type { Clock } from '../engine/core/clock.js';
+import type { HarnessConfig } from '../engine/core/config/schema.js';
 import type { Scheduler } from '../engine/core/schedule/scheduler.js';
 import type { ScheduleState } from '../engine/core/schedule/state.js';
 import type { Spec } from '../engine/core/spec/model.js';
@@ -39,6 +40,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Where surfacing reads knowledge and how much a brief takes; the repository's store with the defaults when absent. */
   knowledge?: RunKnowledge;
+  /** What is captured (knowledge.capture of .github/harness.yml; runner/capture.ts): its defaults when absent. */
+  capture?: HarnessConfig['knowledge']['capture'];
 }
 
 export interface Timing {

@@ -9,6 +9,8 @@ import type { Phase } from '../engine/core/spec/model.js';
 import type { RunContext } from './context.js';
 import { loadTemplate } from '../machine/templates.js';
 import { readTextIfExists } from '../machine/files.js';
+import { makeSafe } from '../machine/content-safety.js';
+import { runSafety } from './capture.js';
 
 /** A phase's directory under execution/phases/, named like its plans' directory. */
 export function executionDir(phase: Phase): string {
@@ -39,7 +41,9 @@ export function noteActivity(ctx: RunContext, text: string): void {
  * Write documents into the spec directory on the integration branch, together with
  * STATUS.md, ROADMAP.md's checkboxes and commits.log, as one commit. Must run under the
  * integration mutex. Writing the same content twice commits nothing, which keeps a
- * resumed run from adding duplicate commits.
+ * resumed run from adding duplicate commits. The documents harness writes from what agents
+ * and checks said go through the content-safety pass first; `knowledge` are files the run
+ * filed into the knowledge store already (repository paths), committed with them.
  */
 export async function commitDocuments(
   ctx: RunContext,
@@ -47,12 +51,14 @@ export async function commitDocuments(
   subject: string,
   trailers: Trailer[] = [],
   logged: LoggedCommit[] = [],
+  knowledge: readonly string[] = [],
 ): Promise<string | undefined> {
   const base = ctx.integration.specDir;
-  const write = async (rel: string, text: string) => {
+  const safety = runSafety(ctx);
+  const write = async (rel: string, text: string, safe = true) => {
     const full = join(base, rel);
     await mkdir(dirname(full), { recursive: true });
-    await writeFile(full, text);
+    await writeFile(full, safe ? (await makeSafe(text, safety)).text : text);
     return rel;
   };
   const paths: string[] = [];
@@ -61,7 +67,8 @@ export async function commitDocuments(
   const snapshot = snapshotOf(ctx);
   paths.push(await write('STATUS.md', statusDocument(await loadTemplate('STATUS.md'), ctx.spec, ctx.analysis, snapshot)));
   const roadmap = await readTextIfExists(join(base, 'ROADMAP.md'));
-  if (roadmap !== undefined) paths.push(await write('ROADMAP.md', updateRoadmapProgress(roadmap, ctx.spec, snapshot)));
+  // The people's own roadmap: only its checkboxes change, and its text is theirs.
+  if (roadmap !== undefined) paths.push(await write('ROADMAP.md', updateRoadmapProgress(roadmap, ctx.spec, snapshot), false));
   if (logged.length > 0) {
     const log = (await readTextIfExists(join(base, 'execution/commits.log'))) ?? '';
     paths.push(await write('execution/commits.log', appendCommits(log, logged)));
@@ -69,7 +76,7 @@ export async function commitDocuments(
   const specPrefix = ctx.specRel === '.' ? '' : `${ctx.specRel}/`;
   return ctx.repo.commitPaths(
     ctx.integration.worktree,
-    paths.map((p) => `${specPrefix}${p}`),
+    [...paths.map((p) => `${specPrefix}${p}`), ...knowledge],
     { subject: `docs(${ctx.spec.id}): ${subject}`, trailers: [...trailers, { key: TRAILER_SPEC, value: ctx.spec.id }] },
   );
 }

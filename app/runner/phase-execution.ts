@@ -1,9 +1,11 @@
 import type { Phase } from '../engine/core/spec/model.js';
 import { renderVerification } from '../engine/core/verify/render-verification.js';
+import { phaseCompletion } from '../engine/lifecycle/signals.js';
 import { verifyPhaseLevel } from '../engine/lifecycle/verify-phase.js';
 import { localVerifyPorts } from '../machine/verify-ports.js';
 import { loadTemplate } from '../machine/templates.js';
 import { localAnswers } from './answers.js';
+import { fileKnowledge } from './capture.js';
 import type { RunContext } from './context.js';
 import { commitDocuments, executionDir, noteActivity } from './documents.js';
 import { phaseSession } from './run-state.js';
@@ -36,7 +38,27 @@ export async function executePhase(ctx: RunContext, phase: Phase): Promise<void>
     });
     ctx.schedule.setPhase(phase.id, outcome.kind);
     noteActivity(ctx, `phase ${phase.id} ${outcome.kind}`);
-    await commitDocuments(ctx, { [`${executionDir(phase)}/VERIFICATION.md`]: document }, `phase ${phase.id} ${outcome.kind}`);
+    // A verified phase is one completion signal, whatever the number of its plans.
+    const knowledge =
+      outcome.kind === 'verified'
+        ? await fileKnowledge(ctx, {
+            drafts: [
+              phaseCompletion({
+                spec: ctx.spec.id,
+                phase,
+                plans: phase.plans.map((id) => ctx.spec.planById.get(id)!),
+                done: phase.plans.map((id) => {
+                  const minutes = ctx.state.minutes.get(id);
+                  const attempt = ctx.state.statuses.get(id)?.attempt;
+                  return { id, title: ctx.spec.planById.get(id)!.title, ...(attempt === undefined ? {} : { attempts: attempt }), ...(minutes === undefined ? {} : { minutes }) };
+                }),
+                report,
+              }),
+            ],
+            label: `phase ${phase.id}`,
+          })
+        : [];
+    await commitDocuments(ctx, { [`${executionDir(phase)}/VERIFICATION.md`]: document }, `phase ${phase.id} ${outcome.kind}`, [], [], knowledge);
     await ctx.store.writePhase({ phase: phase.id, outcome: outcome.kind, verification: report, at: ctx.now().toISOString() });
     ctx.reporter.event(outcome.kind === 'verified' ? { kind: 'phase-verified', phase: phase.id } : { kind: 'phase-failed', phase: phase.id, reason: outcome.reason });
   });

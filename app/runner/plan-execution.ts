@@ -9,6 +9,7 @@ import { attemptPlan, type AttemptInput, type AttemptOutcome } from '../engine/l
 import { readTextIfExists } from '../machine/files.js';
 import { loadTemplate } from '../machine/templates.js';
 import { localAttemptPorts } from './attempt-ports.js';
+import { attemptTrajectory, fileKnowledge, planHistory } from './capture.js';
 import type { RunContext } from './context.js';
 import { commitDocuments, executionDir, noteActivity, planTrailer } from './documents.js';
 import { PlanSession } from './session.js';
@@ -47,6 +48,9 @@ export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
     signal: ctx.abort.signal,
     attempt: status.attempt,
     agentDone: status.state === 'completed',
+    // The store is written under the integration mutex: it is read under it too.
+    history: () => ctx.mutex.run(planHistory(ctx, plan)),
+    ...(status.agent === 'claude' && ctx.options.agents?.claude?.model ? { expects: { model: ctx.options.agents.claude.model } } : {}),
     ...(knowledge ? { knowledge } : {}),
   };
   const outcome = await attemptPlan(input, localAttemptPorts(ctx, plan, session));
@@ -64,7 +68,9 @@ export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
     });
     if (!merged.ok) {
       const reason = `merging into ${ctx.integration.branch} conflicts in ${merged.conflicts.join(', ')}: a file outside files_modified?`;
-      return record(ctx, plan, session, input, { ...outcome, kind: 'failed', reason });
+      // What said the plan passed is no longer true of it.
+      const signals = outcome.signals.filter((s) => s.type !== 'use' && s.type !== 'repair');
+      return record(ctx, plan, session, input, { ...outcome, kind: 'failed', reason, signals });
     }
     return record(ctx, plan, session, input, outcome, merged.sha);
   });
@@ -106,12 +112,18 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
     ...(input.knowledge ? { knowledge: input.knowledge } : {}),
   });
   const phase = ctx.spec.phases.find((p) => p.id === plan.phase)!;
+  const knowledge = await fileKnowledge(ctx, {
+    drafts: outcome.signals,
+    trajectory: await attemptTrajectory(ctx, plan, input.knowledge ?? [], { verified, attempt: status.attempt }),
+    label: plan.id,
+  });
   await commitDocuments(
     ctx,
     { [`${executionDir(phase)}/${plan.id}-SUMMARY.md`]: summary },
     verified ? `summary of ${plan.id}` : `${plan.id} failed`,
     [planTrailer(plan.id)],
     verified ? outcome.commits.map((c) => ({ sha: c.sha, plan: plan.id, task: trailerValue(c.trailers, TRAILER_TASK) ?? '-', subject: c.subject })) : [],
+    knowledge,
   );
   const result: SessionResult = {
     plan: plan.id,

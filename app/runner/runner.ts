@@ -10,6 +10,9 @@ import { systemClock } from '../machine/clock.js';
 import { readSpecFiles } from '../machine/spec-files.js';
 import type { RunContext, RunOptions } from './context.js';
 import { commitDocuments, noteActivity, snapshotOf } from './documents.js';
+import { fileKnowledge } from './capture.js';
+import { interruptedSignal } from '../engine/lifecycle/signals.js';
+import { TRAILER_SPEC } from '../engine/core/agents/commit-message.js';
 import { finalVerification } from './final-verification.js';
 import { acquireRunLock } from './lock.js';
 import { Mutex } from './mutex.js';
@@ -140,6 +143,13 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
         const files: Record<string, string> = {};
         if (complete) Object.assign(files, await finalVerification(ctx));
         await commitDocuments(ctx, files, complete ? 'all phases verified' : 'status');
+      });
+    } else if (options.signal?.aborted) {
+      // A person stopped the run (Ctrl-C): that is a signal, committed on its own; the plans it cut short resume next time.
+      await ctx.mutex.run(async () => {
+        const cut = spec.plans.filter((p) => snapshot.plans.get(p.id) === 'running');
+        const knowledge = await fileKnowledge(ctx, { drafts: [interruptedSignal({ spec: spec.id, plans: cut, by: 'A person (Ctrl-C)' })], label: 'the stopped run' });
+        if (knowledge.length > 0) await ctx.repo.commitPaths(ctx.integration.worktree, knowledge, { subject: `docs(${spec.id}): the run was stopped`, trailers: [{ key: TRAILER_SPEC, value: spec.id }] });
       });
     }
     await store.writeActiveFiles({});

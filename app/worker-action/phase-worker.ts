@@ -1,8 +1,10 @@
 import { humanCheckpointId } from '../engine/lifecycle/answers.js';
 import { planHumanChecks } from '../engine/lifecycle/attempt-plan.js';
+import { phaseCompletion } from '../engine/lifecycle/signals.js';
 import { verifyPhaseLevel } from '../engine/lifecycle/verify-phase.js';
 import { systemClock } from '../machine/clock.js';
 import { localVerifyPorts } from '../machine/verify-ports.js';
+import { workerCapture } from './capture.js';
 import { answerComments, issueAnswers, type GivenAnswer } from './issue-answers.js';
 import { jobProgress } from './job-log.js';
 import { jobSummary } from './reports.js';
@@ -26,7 +28,12 @@ export async function runPhaseWorker(run: WorkerRun, phaseId: string): Promise<W
     clock,
   });
   const { report } = outcome;
-  if (outcome.kind === 'verified') return { result: 'verified', report, summary: jobSummary({ heading, status: 'verified', notes: run.notes, report }) };
+  if (outcome.kind === 'verified') {
+    // A verified phase is one completion signal, whatever the number of its plans.
+    const plans = phase.plans.map((id) => spec.planById.get(id)!);
+    await workerCapture(run)?.file(`phase ${phase.id} verified`, [phaseCompletion({ spec: spec.id, phase, plans, done: plans.map((p) => ({ id: p.id, title: p.title })), report })]);
+    return { result: 'verified', report, summary: jobSummary({ heading, status: 'verified', notes: run.notes, report }) };
+  }
   // A human check of the phase's own has no issue to be asked on: people check it in the summary and re-run the job.
   return { result: 'failed', failure: outcome.reason, report, summary: jobSummary({ heading, status: 'failed', detail: outcome.reason, notes: run.notes, report }) };
 }

@@ -11,6 +11,7 @@ import { systemClock } from '../machine/clock.js';
 import { localVerifyPorts } from '../machine/verify-ports.js';
 import { agentsConfig } from '../workers/config.js';
 import { agentFor } from '../workers/registry.js';
+import { workerCapture } from './capture.js';
 import { Checkout } from './checkout.js';
 import { alreadyAsked, answerComments, checkpointComment, issueAnswers, type GivenAnswer } from './issue-answers.js';
 import { jobProgress } from './job-log.js';
@@ -59,6 +60,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
   run.notes.push(`agent \`${agent}\`${run.inputs.resume ? ', resumed' : ''}; commits as ${identity.name}; plan issue #${issue.number}`);
 
   const clock = systemClock(run.now);
+  const capture = workerCapture(run);
   // The script agent runs the plan's own steps and reads no brief: there is nothing to surface into.
   const knowledge = agent === 'script' ? undefined : await surfaceOnRunner(run, plan);
   if (knowledge && knowledge.length > 0) run.notes.push(`surfaced into the brief: ${knowledge.map((k) => `${k.kind} \`${k.path}\``).join(', ')}`);
@@ -72,6 +74,8 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
     prompt: () => readFile(join(run.root, run.specPath, plan.file), 'utf8'),
     env: run.env,
     logDir: join(run.tempDir, 'harness', spec.id, plan.id),
+    ...(capture ? { history: capture.history(plan) } : {}),
+    ...(agent === 'claude' && run.config.agents.claude?.model ? { expects: { model: run.config.agents.claude.model } } : {}),
     ...(knowledge ? { knowledge } : {}),
   };
   const outcome = await attemptPlan(
@@ -85,6 +89,9 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
       clock,
     },
   );
+  // The attempt's signals go to the spec's signals PR whatever came of it; only an ended attempt has its knowledge on record.
+  const ended = outcome.kind !== 'checkpoint';
+  await capture?.file(`${plan.id} ${outcome.kind}`, outcome.signals, ended ? { plan, entries: input.knowledge ?? [], verified: outcome.kind === 'verified' } : undefined);
   if (outcome.kind === 'checkpoint') return ask(job, outcome.checkpoint, outcome.commits, outcome.report);
   if (outcome.kind === 'failed') return failed(job, outcome.reason, outcome.commits, outcome.report);
   const { report, commits } = outcome;

@@ -3,6 +3,7 @@ import { HarnessError } from '../engine/core/error.js';
 import type { Spec } from '../engine/core/spec/model.js';
 import type { VerificationReport } from '../engine/core/verify/levels.js';
 import type { WorkerInputs } from './inputs.js';
+import type { KnowledgeForge } from './capture.js';
 import type { WorkerLog } from './job-log.js';
 import { gateway, type Gateway } from '../gateway/gateway.js';
 import type { GitHubRequest, Repo } from '../gateway/request.js';
@@ -15,7 +16,7 @@ import type { GitHubRequest, Repo } from '../gateway/request.js';
  * request; for a spike, its knowledge PR found and told what was found. The Actions entry
  * point hands it the gateway over the job's token.
  */
-export type WorkerForge = Pick<Gateway, 'planIssues' | 'comments' | 'comment' | 'setStatus' | 'openPullRequest' | 'pullRequests' | 'updatePullRequest'>;
+export type WorkerForge = Pick<Gateway, 'repo' | 'planIssues' | 'comments' | 'comment' | 'setStatus' | 'openPullRequest' | 'pullRequests' | 'updatePullRequest'>;
 
 /** The worker's forge: the gateway over the job's client (its errors name the `permissions:` to grant). */
 export function workerForge(request: GitHubRequest, repo: Repo): WorkerForge {
@@ -38,6 +39,13 @@ export interface WorkerDeps {
   now?: () => Date;
   /** This workflow run on GitHub, for links. */
   runUrl?: string;
+  /**
+   * The repository that keeps the knowledge (this one, or the `knowledge.repository` of the
+   * config), where the job's signals go; without it they are captured but written nowhere.
+   */
+  knowledge?: (repository?: Repo) => KnowledgeForge;
+  /** Secret values the job holds beyond its environment (its token), redacted from whatever it writes. */
+  secrets?: readonly string[];
 }
 
 /** A run once the config and the spec are read. */

@@ -6,7 +6,9 @@ import { loadSpec } from '../engine/core/spec/load.js';
 import { PLAN_READING } from '../engine/importers/dialects.js';
 import { listIfExists, readTextIfExists } from '../machine/files.js';
 import { readSpecFiles } from '../machine/spec-files.js';
+import { workerSafety } from './capture.js';
 import { runPhaseWorker } from './phase-worker.js';
+import { safeForge, safeOutcome } from './safe-forge.js';
 import { runPlanWorker } from './plan-worker.js';
 import { runSpikeWorker } from './spike-worker.js';
 import { jobSummary } from './reports.js';
@@ -48,7 +50,10 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerOutcome> {
       env: deps.env ?? {},
       now: deps.now ?? (() => new Date()),
     };
-    return inputs.target.kind === 'plan' ? await runPlanWorker(run, inputs.target.plan) : await runPhaseWorker(run, inputs.target.phase);
+    // Whatever the agent printed may reach a comment, the PR and the summary: none of them may carry a secret.
+    const safety = workerSafety(run);
+    run.forge = safeForge(run.forge, safety);
+    return await safeOutcome(inputs.target.kind === 'plan' ? await runPlanWorker(run, inputs.target.plan) : await runPhaseWorker(run, inputs.target.phase), safety);
   } catch (e) {
     if (!(e instanceof WorkerError)) throw e;
     return { result: 'failed', failure: e.message, summary: jobSummary({ heading: `${inputs.spec} / ${target}`, status: 'failed', detail: e.message }) };

@@ -2,7 +2,9 @@ import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findCheckpointLine } from '../engine/core/agents/checkpoint-line.js';
 import { describeClaudeEvent, parseClaudeLine, resultFailure, totalUsage, usageOf, type ClaudeResult } from '../engine/core/agents/claude-stream.js';
+import { findInsightLines } from '../engine/core/agents/insight-line.js';
 import { buildWorkerPrompt } from '../engine/core/agents/prompt.js';
+import { StreamFacts } from '../engine/core/agents/stream-facts.js';
 import type { Checkpoint, Usage } from '../engine/core/protocol/messages.js';
 import { abortReason } from './abort.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
@@ -95,14 +97,17 @@ export class ClaudeAgent implements Agent {
     const maxCheckpoints = this.options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS;
     // What each run of the CLI in this attempt reported it used; the messages carry the total.
     const runs: (Usage | undefined)[] = [];
-    const failed = (error: string, retryable = false, timedOut = false) => reporter.failed(error, retryable, { timedOut, usage: totalUsage(runs) });
+    // Counted over every run of the CLI in this attempt, like the usage.
+    const facts = new StreamFacts();
+    const failed = (error: string, retryable = false, timedOut = false) => reporter.failed(error, retryable, { timedOut, usage: totalUsage(runs), agent: facts.facts() });
     for (let asked = 0; ; asked++) {
-      const turn = await this.turn(context, reporter, store, budget, next);
+      const turn = await this.turn(context, reporter, store, budget, next, facts);
       runs.push(turn.result && usageOf(turn.result));
       if (turn.sessionId) await save({ sessionId: turn.sessionId });
       if (!turn.ok) return failed(turn.error, turn.retryable, turn.timedOut);
-      const line = findCheckpointLine(turn.result.result ?? '');
-      if (!line.found) return finishWholePlan(context, git, history, reporter, summaryOf(turn.result.result ?? '', turn.result), totalUsage(runs));
+      const reported = await reportInsights(reporter, turn.result.result ?? '');
+      const line = findCheckpointLine(reported);
+      if (!line.found) return finishWholePlan(context, git, history, reporter, summaryOf(reported, turn.result), totalUsage(runs), facts.facts());
       if ('error' in line) return failed(`claude asked for a person in a form the worker cannot read: ${line.error}`);
       if (!turn.sessionId) return failed('claude asked for a person but reported no session id to continue');
       if (asked >= maxCheckpoints) return failed(`claude stopped at more than ${maxCheckpoints} checkpoints; the plan needs splitting or clearer decisions`);
@@ -130,6 +135,7 @@ export class ClaudeAgent implements Agent {
     store: AnswerStore,
     budget: WorkBudget,
     next: { prompt: string; resume?: string },
+    facts: StreamFacts,
   ): Promise<({ ok: true; result: ClaudeResult } | { ok: false; error: string; retryable: boolean; timedOut?: boolean; result?: ClaudeResult }) & { sessionId?: string }> {
     let sessionId = next.resume;
     let result: ClaudeResult | undefined;
@@ -147,6 +153,7 @@ export class ClaudeAgent implements Agent {
         onLine: async (text, stream) => {
           if (stream !== 'stdout') return;
           for (const event of parseClaudeLine(text)) {
+            facts.add(event);
             if (event.type === 'init') sessionId = event.sessionId;
             if (event.type === 'result') {
               result = event;
@@ -192,6 +199,17 @@ export class ClaudeAgent implements Agent {
 /** The message that continues a session after a person answered. */
 export function answerPrompt(checkpoint: Checkpoint, answer: string): string {
   return `The person answered checkpoint "${checkpoint.id}" (${checkpoint.kind}): ${answer}\n\nContinue the plan from where you stopped.`;
+}
+
+/**
+ * The insights of a final text sent as `insight` messages (a line that is not a valid one is
+ * said in the progress, not dropped silently); the text without those lines is returned.
+ */
+async function reportInsights(reporter: Reporter, text: string): Promise<string> {
+  const found = findInsightLines(text);
+  for (const insight of found.insights) await reporter.insight(insight);
+  for (const problem of found.problems) await reporter.progress(`an insight line was left out: ${problem}`);
+  return found.insights.length + found.problems.length > 0 ? found.text : text;
 }
 
 function summaryOf(text: string, result: ClaudeResult): string {

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { responseFor } from '../engine/core/agents/answers.js';
+import { findInsightLines, INSIGHT_MARKER } from '../engine/core/agents/insight-line.js';
 import { buildWorkerPrompt } from '../engine/core/agents/prompt.js';
-import { parseWorkerLine, type Usage, type WorkerMessage } from '../engine/core/protocol/messages.js';
+import { parseWorkerLine, type AgentFacts, type Usage, type WorkerMessage } from '../engine/core/protocol/messages.js';
 import { abortReason } from './abort.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { agentEnv } from './agent-env.js';
@@ -70,6 +71,7 @@ export class CommandAgent implements Agent {
     let summary: string | undefined;
     // A command that speaks the protocol may report what it used; no other figure is made up.
     let usage: Usage | undefined;
+    let facts: AgentFacts | undefined;
     let proc: RunningProcess | undefined;
     // The output a person needs when the command fails: its own words, not the protocol lines.
     const output: string[] = [];
@@ -83,16 +85,19 @@ export class CommandAgent implements Agent {
           return; // The worker announced the session itself.
         case 'task_started':
         case 'progress_update':
+        case 'insight':
           return reporter.forward(message);
         case 'task_completed':
           summary = message.summary;
           usage = message.usage;
+          facts = message.facts;
           // No answer can follow the end: a command reading stdin to its end must not wait for one.
           proc?.closeStdin();
           return;
         case 'task_failed':
           reported = { error: message.error, retryable: message.retryable };
           usage = message.usage;
+          facts = message.facts;
           proc?.closeStdin();
           return;
         default: {
@@ -127,6 +132,12 @@ export class CommandAgent implements Agent {
           if (failure) return;
           const message = stream === 'stdout' ? parseWorkerLine(line) : undefined;
           if (message) return onMessage(message);
+          // A command that cannot speak the protocol reports an insight as a line, as Claude does.
+          if (stream === 'stdout' && line.includes(INSIGHT_MARKER)) {
+            const found = findInsightLines(line);
+            for (const insight of found.insights) await reporter.insight(insight);
+            if (found.insights.length > 0) return;
+          }
           output.push(line);
           if (output.length > TAIL_LINES) output.shift();
           const text = line.trim();
@@ -137,17 +148,18 @@ export class CommandAgent implements Agent {
     });
 
     const tail = output.length > 0 ? `\n${output.join('\n')}` : '';
-    if (failure) return reporter.failed(failure.error, failure.retryable, { usage });
-    if (result.aborted) return reporter.failed(`the command was aborted: ${abortReason(context.signal)}`, true, { usage });
+    const agent = facts;
+    if (failure) return reporter.failed(failure.error, failure.retryable, { usage, agent });
+    if (result.aborted) return reporter.failed(`the command was aborted: ${abortReason(context.signal)}`, true, { usage, agent });
     if (result.timedOut) {
-      return reporter.failed(`the command was stopped: plan ${context.plan.id} used up its timeout_minutes (${context.task.timeout_minutes})${tail}`, false, { timedOut: true, usage });
+      return reporter.failed(`the command was stopped: plan ${context.plan.id} used up its timeout_minutes (${context.task.timeout_minutes})${tail}`, false, { timedOut: true, usage, agent });
     }
-    if (result.error) return reporter.failed(`the command could not run: ${result.error.message}`, false, { usage });
+    if (result.error) return reporter.failed(`the command could not run: ${result.error.message}`, false, { usage, agent });
     if (result.code !== 0) {
       const how = result.code === null ? `was killed by ${result.signal}` : `exited with code ${result.code}`;
-      return reporter.failed(`the command ${how}${reported ? `: ${reported.error}` : ''}${tail}`, reported?.retryable ?? false, { usage });
+      return reporter.failed(`the command ${how}${reported ? `: ${reported.error}` : ''}${tail}`, reported?.retryable ?? false, { usage, agent });
     }
-    if (reported) return reporter.failed(reported.error, reported.retryable, { usage });
-    await finishWholePlan(context, git, history, reporter, summary ?? `\`${this.options.command}\` finished`, usage);
+    if (reported) return reporter.failed(reported.error, reported.retryable, { usage, agent });
+    await finishWholePlan(context, git, history, reporter, summary ?? `\`${this.options.command}\` finished`, usage, facts);
   }
 }

@@ -1,4 +1,4 @@
-import { checkpointMessageType, type Checkpoint, type Usage, type WorkerMessage } from '../engine/core/protocol/messages.js';
+import { checkpointMessageType, type AgentFacts, type Checkpoint, type Insight, type Usage, type WorkerMessage } from '../engine/core/protocol/messages.js';
 import type { WorkerContext } from '../engine/core/agents/agent.js';
 
 /**
@@ -36,12 +36,20 @@ export class Reporter {
     return this.send({ ...this.envelope, type: checkpointMessageType(checkpoint.kind), plan: this.plan, checkpoint });
   }
 
-  completed(commits: string[], summary?: string, usage?: Usage): Promise<void> {
-    return this.send({ ...this.envelope, type: 'task_completed', plan: this.plan, commits, ...(summary !== undefined ? { summary } : {}), ...(usage ? { usage } : {}) });
+  completed(commits: string[], summary?: string, usage?: Usage, facts?: AgentFacts): Promise<void> {
+    return this.send({
+      ...this.envelope,
+      type: 'task_completed',
+      plan: this.plan,
+      commits,
+      ...(summary !== undefined ? { summary } : {}),
+      ...(usage ? { usage } : {}),
+      ...(facts ? { facts } : {}),
+    });
   }
 
-  /** `timedOut`: the plan's timeout_minutes stopped the work; `usage`: what the agent reported it used. */
-  failed(error: string, retryable = false, facts: { timedOut?: boolean; usage?: Usage | undefined } = {}): Promise<void> {
+  /** `timedOut`: the plan's timeout_minutes stopped the work; `usage`: what the agent reported it used; `agent`: what it counted of its work. */
+  failed(error: string, retryable = false, facts: { timedOut?: boolean; usage?: Usage | undefined; agent?: AgentFacts | undefined } = {}): Promise<void> {
     return this.send({
       ...this.envelope,
       type: 'task_failed',
@@ -50,7 +58,13 @@ export class Reporter {
       retryable,
       ...(facts.timedOut ? { timedOut: true } : {}),
       ...(facts.usage ? { usage: facts.usage } : {}),
+      ...(facts.agent ? { facts: facts.agent } : {}),
     });
+  }
+
+  /** Something the agent learned (an innovation, a pattern), for the knowledge loop. */
+  insight(insight: Insight): Promise<void> {
+    return this.send({ ...this.envelope, type: 'insight', plan: this.plan, insight });
   }
 
   /** A message an agent process wrote itself, in this worker's session and plan. */

@@ -1,5 +1,5 @@
 import type { WorkerContext } from '../engine/core/agents/agent.js';
-import type { Usage } from '../engine/core/protocol/messages.js';
+import type { AgentFacts, Usage } from '../engine/core/protocol/messages.js';
 import type { Git } from './git.js';
 import { PlanHistory } from './plan-history.js';
 import type { Reporter } from './reporter.js';
@@ -43,9 +43,9 @@ export async function finishedEarlier(history: PlanHistory): Promise<string[] | 
   return (await history.commits()).map((c) => c.sha);
 }
 
-export async function finishWholePlan(context: WorkerContext, git: Git, history: PlanHistory, reporter: Reporter, summary: string, usage?: Usage): Promise<void> {
+export async function finishWholePlan(context: WorkerContext, git: Git, history: PlanHistory, reporter: Reporter, summary: string, usage?: Usage, facts?: AgentFacts): Promise<void> {
   const commit = await commitTask(git, { spec: context.spec, plan: context.plan.id, task: 1, total: 1, title: context.plan.title });
   const changed = commit.files.length === 0 ? 'nothing was left uncommitted' : `${commit.files.length} file${commit.files.length === 1 ? '' : 's'} left uncommitted`;
   await reporter.progress(`committed as ${commit.sha.slice(0, 7)}: ${changed}`, { task: 1, total: 1 });
-  await reporter.completed((await history.commits()).map((c) => c.sha), summary, usage);
+  await reporter.completed((await history.commits()).map((c) => c.sha), summary, usage, facts);
 }

@@ -44,9 +44,27 @@ export interface FakeComment {
   issue: number;
   body: string;
   userType: 'Bot' | 'User';
+  /** Who wrote it: `octocat` for a person, the App's bot otherwise, unless given. */
+  login?: string;
+  created_at?: string;
 }
 
 type GitObject = { type: 'blob'; bytes: Uint8Array } | { type: 'tree'; entries: { name: string; mode: string; sha: string }[] };
+
+/** A pull request the fake keeps (GET /pulls lists them, POST /pulls opens one). */
+export interface FakePull {
+  number: number;
+  title: string;
+  body: string;
+  head: string;
+  base: string;
+  state: 'open' | 'closed';
+  merged: boolean;
+  labels: string[];
+  created_at: string;
+  /** The head's commit while open; frozen when closed, as GitHub keeps it. */
+  closedHeadSha?: string;
+}
 
 type Reply = [number, unknown?, Record<string, string>?];
 
@@ -84,8 +102,20 @@ export class FakeGitHub {
   roles = new Map<string, 'admin' | 'maintain' | 'write' | 'triage' | 'read'>();
   /** Workflow dispatches received: the workflow and the body. */
   dispatches: { workflow: string; body: unknown }[] = [];
+  /** The worker workflow's runs, as GET …/actions/workflows/harness-worker.yml/runs lists them by status. */
+  workflowRuns: { id: number; display_title: string; status: string }[] = [];
+  /** Pull requests opened through the API (POST /pulls), by number. */
+  pullRequests: FakePull[] = [];
+  defaultBranch = 'master';
+  /** When pull requests are opened. */
+  now: () => Date = () => new Date();
+  /** Called before a request is served, to let a test change the repository in between (a racing writer). */
+  beforeServe: (method: string, url: string) => void = () => undefined;
   /** Comment ids the App has reacted to: GitHub answers 201 the first time, 200 after. */
   private readonly reactions = new Set<number>();
+  /** Commits made through the git data API, or given parents by `commit`. */
+  private readonly commitParents = new Map<string, string[]>();
+  private readonly commitMessages = new Map<string, string>();
 
   private readonly objects = new Map<string, GitObject>();
   private readonly roots = new Map<string, string>();
@@ -96,9 +126,84 @@ export class FakeGitHub {
     readonly repo = 'Hello-World',
   ) {}
 
-  /** The repository's files at commit `sha` (repository paths → contents). */
-  commit(sha: string, files: Record<string, string | Uint8Array>): void {
+  /** The repository's files at commit `sha` (repository paths → contents), on `parents`. */
+  commit(sha: string, files: Record<string, string | Uint8Array>, parents: string[] = []): void {
     this.roots.set(sha, this.writeTree(Object.entries(files).map(([path, content]) => [path.split('/'), typeof content === 'string' ? encoder.encode(content) : content])));
+    this.commitParents.set(sha, parents);
+  }
+
+  /** The repository's files at a commit or branch: path → text. */
+  files(ref: string): Record<string, string> {
+    const root = this.roots.get(this.branches.get(ref) ?? ref);
+    if (root === undefined) throw new Error(`no commit or branch ${ref}`);
+    return Object.fromEntries(
+      this.listTree(root, '', true)
+        .filter((e) => e.type === 'blob')
+        .map((e) => [e.path, new TextDecoder().decode((this.objects.get(e.sha) as { bytes: Uint8Array }).bytes)]),
+    );
+  }
+
+  /** A commit's parents, first parent first. */
+  parents(sha: string): string[] {
+    return this.commitParents.get(sha) ?? [];
+  }
+
+  message(sha: string): string | undefined {
+    return this.commitMessages.get(sha);
+  }
+
+  /** A commit on top of a branch, as another writer (a person, a racing job) would push it. */
+  pushTo(branch: string, files: Record<string, string>, message = 'someone else'): string {
+    const head = this.branches.get(branch);
+    if (head === undefined) throw new Error(`no branch ${branch}`);
+    const tree = this.mergeTree(this.roots.get(head)!, Object.entries(files).map(([path, text]) => ({ path, bytes: encoder.encode(text) })));
+    const sha = this.newCommit(tree, [head], message);
+    this.branches.set(branch, sha);
+    return sha;
+  }
+
+  private newCommit(tree: string, parents: string[], message: string): string {
+    const sha = gitSha('commit', encoder.encode(`tree ${tree}\n${parents.map((p) => `parent ${p}\n`).join('')}\n${message}\n${this.nextId++}`));
+    this.roots.set(sha, tree);
+    this.commitParents.set(sha, parents);
+    this.commitMessages.set(sha, message);
+    return sha;
+  }
+
+  /** Is `ancestor` reachable from `sha` through parents? */
+  private descends(sha: string, ancestor: string): boolean {
+    const seen = new Set<string>();
+    const todo = [sha];
+    while (todo.length > 0) {
+      const next = todo.pop()!;
+      if (next === ancestor) return true;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      todo.push(...this.parents(next));
+    }
+    return false;
+  }
+
+  /** `base` with files added or replaced, as POST /git/trees with base_tree builds it. */
+  private mergeTree(base: string, files: { path: string; bytes: Uint8Array }[]): string {
+    const all = new Map(
+      this.listTree(base, '', true)
+        .filter((e) => e.type === 'blob')
+        .map((e) => [e.path, (this.objects.get(e.sha) as { bytes: Uint8Array }).bytes]),
+    );
+    for (const f of files) all.set(f.path, f.bytes);
+    return this.writeTree([...all].map(([path, bytes]) => [path.split('/'), bytes]));
+  }
+
+  /** The blob at `path` in commit (or branch) `ref`. */
+  private blobAt(ref: string, path: string): { sha: string; bytes: Uint8Array } | undefined {
+    const parts = path.split('/');
+    const name = parts.pop()!;
+    const dir = this.treeAt(this.branches.get(ref) ?? ref, parts.join('/'));
+    const obj = dir === undefined ? undefined : this.objects.get(dir);
+    const entry = obj?.type === 'tree' ? obj.entries.find((e) => e.name === name && e.mode !== '040000') : undefined;
+    const blob = entry ? this.objects.get(entry.sha) : undefined;
+    return blob?.type === 'blob' ? { sha: entry!.sha, bytes: blob.bytes } : undefined;
   }
 
   /** The sha of the tree at `path` in commit `sha`. */
@@ -111,14 +216,18 @@ export class FakeGitHub {
     return tree;
   }
 
-  /** Serve api.github.com from this fake until nock.cleanAll(). */
-  install(): nock.Scope {
+  /**
+   * Serve api.github.com from this fake until nock.cleanAll(): every request, or with `ownOnly`
+   * only this repository's (so that two fakes, a project and its knowledge repository, can serve side by side).
+   */
+  install(options: { ownOnly?: boolean } = {}): nock.Scope {
     const scope = nock(API).persist();
+    const paths = options.ownOnly ? new RegExp(`^/repos/${this.owner}/${this.repo}(?:[/?]|$)`) : /.*/;
     for (const method of ['GET', 'POST', 'PATCH', 'DELETE']) {
       // eslint-disable-next-line @typescript-eslint/no-this-alias -- nock hands the request to a function whose `this` is its own
       const fake = this;
       scope
-        .intercept(/.*/, method)
+        .intercept(paths, method)
         .query(true)
         .reply(function (uri, body) {
           return fake.handle(method, uri, body === '' ? undefined : body);
@@ -183,10 +292,12 @@ export class FakeGitHub {
     const path = decodeURIComponent(url.pathname);
     const query = Object.fromEntries(url.searchParams);
     const search = url.search ? `?${decodeURIComponent(url.search.slice(1))}` : '';
+    this.beforeServe(method, `${path}${search}`);
     this.requests.push({ method, url: `${path}${search}`, ...(body === undefined ? {} : { body }) });
     const failure = this.fail(method, `${path}${search}`);
     if (failure !== undefined) return [failure, { message: 'Server Error' }];
     const prefix = `/repos/${this.owner}/${this.repo}`;
+    if (method === 'GET' && path === prefix) return [200, { name: this.repo, full_name: `${this.owner}/${this.repo}`, default_branch: this.defaultBranch }];
     if (!path.startsWith(`${prefix}/`)) return [404, { message: 'Not Found' }];
     const route = `${method} ${path.slice(prefix.length)}`;
     const b = (body ?? {}) as Record<string, unknown>;
@@ -196,7 +307,10 @@ export class FakeGitHub {
       return this.config === undefined ? [404, { message: 'Not Found' }] : [200, this.config, { 'content-type': 'application/vnd.github.raw; charset=utf-8' }];
     }
     if ((m = /^GET \/contents\/(.+)$/.exec(route))) {
-      const tree = this.treeAt(query.ref ?? '', m[1]!);
+      const ref = query.ref ?? this.defaultBranch;
+      const file = this.blobAt(ref, m[1]!);
+      if (file) return [200, { type: 'file', encoding: 'base64', size: file.bytes.length, name: m[1]!.split('/').pop(), path: m[1], sha: file.sha, content: Buffer.from(file.bytes).toString('base64') }];
+      const tree = this.treeAt(this.branches.get(ref) ?? ref, m[1]!);
       if (tree === undefined) return [404, { message: 'Not Found' }];
       return [200, this.listTree(tree, `${m[1]}/`, false).map((e) => ({ type: e.type === 'tree' ? 'dir' : 'file', name: e.path.split('/').pop(), path: e.path, sha: e.sha, size: e.size ?? 0 }))];
     }
@@ -208,6 +322,50 @@ export class FakeGitHub {
       const entries = this.listTree(m[1]!, '', query.recursive !== undefined);
       if (this.truncateTrees && query.recursive !== undefined) return [200, { sha: m[1], tree: entries.slice(0, 2), truncated: true }];
       return [200, { sha: m[1], tree: entries, truncated: false }];
+    }
+    if ((m = /^GET \/git\/commits\/([0-9a-f]+)$/.exec(route))) {
+      const tree = this.roots.get(m[1]!);
+      if (tree === undefined) return [404, { message: 'Not Found' }];
+      return [200, { sha: m[1], tree: { sha: tree }, parents: this.parents(m[1]!).map((sha) => ({ sha })), message: this.commitMessages.get(m[1]!) ?? '' }];
+    }
+    if (route === 'POST /git/trees') {
+      if (this.objects.get(b.base_tree as string)?.type !== 'tree') return [422, { message: 'Invalid tree info' }];
+      const files = (b.tree as { path: string; content: string }[]).map((f) => ({ path: f.path, bytes: encoder.encode(f.content) }));
+      const sha = this.mergeTree(b.base_tree as string, files);
+      return [201, { sha, tree: [], truncated: false }];
+    }
+    if (route === 'POST /git/commits') {
+      if (this.objects.get(b.tree as string)?.type !== 'tree') return [422, { message: 'Tree SHA does not exist' }];
+      const sha = this.newCommit(b.tree as string, b.parents as string[], b.message as string);
+      return [201, { sha, tree: { sha: b.tree }, parents: (b.parents as string[]).map((p) => ({ sha: p })), message: b.message }];
+    }
+    if ((m = /^PATCH \/git\/refs\/heads\/(.+)$/.exec(route))) {
+      const current = this.branches.get(m[1]!);
+      if (current === undefined) return [422, { message: 'Reference does not exist' }];
+      if (b.force !== true && !this.descends(b.sha as string, current)) return [422, { message: 'Update is not a fast forward' }];
+      this.branches.set(m[1]!, b.sha as string);
+      return [200, { ref: `refs/heads/${m[1]}`, object: { sha: b.sha, type: 'commit' } }];
+    }
+    if (route === 'GET /pulls') {
+      const head = query.head?.replace(new RegExp(`^${this.owner}:`), '');
+      const found = this.pullRequests
+        .filter((p) => (head === undefined || p.head === head) && (query.base === undefined || p.base === query.base) && (query.state === 'all' || p.state === (query.state ?? 'open')))
+        .sort((x, y) => y.number - x.number);
+      return this.page(url, found.map((p) => this.pullJson(p)));
+    }
+    if (route === 'POST /pulls') {
+      if (!this.branches.has(b.head as string)) return [422, { message: 'Validation Failed', errors: [{ field: 'head', code: 'invalid' }] }];
+      if (this.pullRequests.some((p) => p.state === 'open' && p.head === b.head && p.base === b.base)) return [422, { message: `A pull request already exists for ${this.owner}:${b.head as string}.` }];
+      const pull: FakePull = { number: this.nextIssue++, title: b.title as string, body: (b.body as string) ?? '', head: b.head as string, base: b.base as string, state: 'open', merged: false, labels: [], created_at: this.now().toISOString() };
+      this.pullRequests.push(pull);
+      return [201, this.pullJson(pull)];
+    }
+    if ((m = /^PATCH \/pulls\/(\d+)$/.exec(route))) {
+      const pull = this.pullRequests.find((p) => p.number === Number(m![1]));
+      if (!pull) return [404, { message: 'Not Found' }];
+      if (b.title !== undefined) pull.title = b.title as string;
+      if (b.body !== undefined) pull.body = b.body as string;
+      return [200, this.pullJson(pull)];
     }
     if ((m = /^GET \/git\/blobs\/([0-9a-f]+)$/.exec(route))) {
       const obj = this.objects.get(m[1]!);
@@ -271,6 +429,11 @@ export class FakeGitHub {
       return [200, this.issueJson(issue)];
     }
     if ((m = /^POST \/issues\/(\d+)\/labels$/.exec(route))) {
+      const pull = this.pullRequests.find((p) => p.number === Number(m![1]));
+      if (pull) {
+        pull.labels.push(...this.applyLabels((b.labels as string[]) ?? []).filter((l) => !pull.labels.includes(l)));
+        return [200, pull.labels.map((name) => ({ name }))];
+      }
       const issue = this.issues.find((i) => i.number === Number(m![1]));
       if (!issue) return [404, { message: 'Not Found' }];
       const added = this.applyLabels((b.labels as string[]) ?? []).filter((l) => !issue.labels.includes(l));
@@ -348,6 +511,16 @@ export class FakeGitHub {
     if ((m = /^DELETE \/git\/refs\/heads\/(.+)$/.exec(route))) {
       return this.branches.delete(m[1]!) ? [204] : [422, { message: 'Reference does not exist' }];
     }
+    if (route === 'GET /actions/workflows/harness-worker.yml/runs') {
+      const runs = this.workflowRuns.filter((r) => query.status === undefined || r.status === query.status);
+      return [200, { total_count: runs.length, workflow_runs: runs }];
+    }
+    if ((m = /^POST \/actions\/runs\/(\d+)\/cancel$/.exec(route))) {
+      const run = this.workflowRuns.find((r) => r.id === Number(m![1]));
+      if (!run || run.status === 'completed') return [409, { message: 'Cannot cancel a workflow run that is completed.' }];
+      run.status = 'completed';
+      return [202, {}];
+    }
     if ((m = /^POST \/actions\/workflows\/([^/]+)\/dispatches$/.exec(route))) {
       this.dispatches.push({ workflow: m[1]!, body });
       return [204];
@@ -409,6 +582,35 @@ export class FakeGitHub {
     };
   }
 
+  /** Merge a pull request as GitHub's merge button does (a merge commit on its base), or close it. */
+  settle(number: number, how: 'merge' | 'close'): void {
+    const pull = this.pullRequests.find((p) => p.number === number);
+    if (!pull || pull.state !== 'open') throw new Error(`no open pull request #${number}`);
+    const head = this.branches.get(pull.head)!;
+    pull.state = 'closed';
+    pull.closedHeadSha = head;
+    if (how === 'merge') {
+      const base = this.branches.get(pull.base)!;
+      this.branches.set(pull.base, this.newCommit(this.roots.get(head)!, [base, head], `Merge pull request #${number}`));
+      pull.merged = true;
+    }
+  }
+
+  private pullJson(p: FakePull): Record<string, unknown> {
+    return {
+      number: p.number,
+      html_url: `https://github.com/${this.owner}/${this.repo}/pull/${p.number}`,
+      title: p.title,
+      body: p.body,
+      state: p.state,
+      merged_at: p.merged ? '2024-05-02T00:00:00Z' : null,
+      created_at: p.created_at,
+      labels: p.labels.map((name) => ({ name })),
+      head: { ref: p.head, sha: p.closedHeadSha ?? this.branches.get(p.head) ?? null, repo: { full_name: `${this.owner}/${this.repo}` } },
+      base: { ref: p.base, repo: { full_name: `${this.owner}/${this.repo}` } },
+    };
+  }
+
   private checkRunJson(r: FakeCheckRun): Record<string, unknown> {
     return {
       id: r.id,
@@ -423,7 +625,7 @@ export class FakeGitHub {
   }
 
   private commentJson(c: FakeComment): Record<string, unknown> {
-    return { id: c.id, body: c.body, user: { login: c.userType === 'Bot' ? 'harness[bot]' : 'octocat', type: c.userType } };
+    return { id: c.id, body: c.body, user: { login: c.login ?? (c.userType === 'Bot' ? 'harness[bot]' : 'octocat'), type: c.userType }, ...(c.created_at ? { created_at: c.created_at } : {}) };
   }
 }
 

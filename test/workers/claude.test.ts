@@ -167,6 +167,8 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
         summary: 'The memory store is in place and exported from src/index.js.\n\n(claude: 7 turns, $0.18)',
         // As the result event reported them (num_turns, total_cost_usd).
         usage: { turns: 7, costUsd: 0.1843 },
+        // Counted from the stream: the five tool calls, `npm test` failing, the model of the init line.
+        facts: { toolCalls: 5, toolErrors: 1, retries: 0, model: 'claude-sonnet-4-5-20250929' },
       },
     ]);
     const [call] = await calls();
@@ -206,7 +208,15 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
     expect(worker.messages.slice(-3)).toEqual([
       progress('Grep createNote in src'),
       progress('claude finished (error_max_turns): 3 turns, $0.04, 12.0s'),
-      { ...ENVELOPE, type: 'task_failed', plan: '01-02', retryable: false, error: 'claude stopped at its turn limit (3 turns, $0.04, 12.0s)', usage: { turns: 3, costUsd: 0.0412 } },
+      {
+        ...ENVELOPE,
+        type: 'task_failed',
+        plan: '01-02',
+        retryable: false,
+        error: 'claude stopped at its turn limit (3 turns, $0.04, 12.0s)',
+        usage: { turns: 3, costUsd: 0.0412 },
+        facts: { toolCalls: 2, toolErrors: 0, retries: 0, model: 'claude-sonnet-4-5-20250929' },
+      },
     ]);
     expect(await commitsSince(repo, base)).toEqual([]);
   });
@@ -288,6 +298,7 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
       error: 'checkpoint "default-store" (decision) needs a person, but plan 01-02 is autonomous: true and the checkpoint has no default',
       // The run that asked the question was Claude's work too.
       usage: { turns: 3, costUsd: 0.0731 },
+      facts: { toolCalls: 1, toolErrors: 0, retries: 0, model: 'claude-sonnet-4-5-20250929' },
     });
   });
 

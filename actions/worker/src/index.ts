@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { workerForge } from '../../../app/worker-action/worker-run.js';
+import { knowledgeForge } from '../../../app/worker-action/capture.js';
 import { parseInputs } from '../../../app/worker-action/inputs.js';
 import { runWorker } from '../../../app/worker-action/worker.js';
 import type { WorkerLog } from '../../../app/worker-action/job-log.js';
@@ -40,6 +41,9 @@ async function main(): Promise<void> {
     tempDir: process.env.RUNNER_TEMP ?? tmpdir(),
     forge,
     log,
+    // Signals go to this repository, or with the same token to the config's knowledge.repository (README: which token that needs).
+    knowledge: (repo) => knowledgeForge(octokit.request, repo ?? context.repo),
+    secrets: [inputs.token],
     runUrl: `${context.serverUrl}/${context.repo.owner}/${context.repo.repo}/actions/runs/${context.runId}`,
   });
   core.setOutput('result', outcome.result);

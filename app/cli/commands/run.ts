@@ -103,6 +103,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       budgetTokens: config.knowledge.surface.budget_tokens,
       maxEntries: config.knowledge.surface.max_entries,
     },
+    capture: config.knowledge.capture,
   };
   if (values.agent !== undefined) options.agent = values.agent;
   if (values.phase !== undefined) options.phase = values.phase.padStart(2, '0');

@@ -1,11 +1,13 @@
-import type { Checkpoint, Usage } from '../core/protocol/messages.js';
+import type { AgentFacts, Checkpoint, Insight, Usage } from '../core/protocol/messages.js';
 import { undeclaredWrites, type Deviation } from '../core/run/deviations.js';
 import type { Plan } from '../core/spec/model.js';
 import { verifyPlan, type VerificationReport } from '../core/verify/levels.js';
+import type { SignalDraft } from '../knowledge/loop.js';
 import type { HumanCheckRef } from './answers.js';
 import { agentFailure, verificationFailure } from './failure-reason.js';
 import type { AttemptPorts, PlanCommit } from './ports.js';
 import { runAgent, type AgentResult, type AgentRun } from './run-agent.js';
+import { attemptFailure, attemptSignals, type AttemptFailure, type AttemptHistory } from './signals.js';
 import { verifyWithPeople } from './verify-with-people.js';
 
 export interface AttemptInput extends AgentRun {
@@ -13,6 +15,14 @@ export interface AttemptInput extends AgentRun {
   attempt?: number;
   /** The agent finished in an earlier run of this attempt: only verification is left. */
   agentDone?: boolean;
+  /**
+   * The plan's previous attempt when it failed, as the knowledge store remembers it: asked once
+   * the attempt has ended, to tell a repair or a plan stuck on the same failure. Must not
+   * reject: a runtime that cannot tell answers undefined.
+   */
+  history?: () => Promise<AttemptHistory | undefined>;
+  /** What the configuration asks of the agent, to notice when it ran otherwise. */
+  expects?: { model?: string };
 }
 
 /** What the knowledge loop learns from an attempt, whatever its end. */
@@ -25,6 +35,12 @@ export interface AttemptFacts {
   timedOut: boolean;
   /** Turns and cost, only as the agent reported them. */
   usage?: Usage;
+  /** What the agent counted of its own work (tool calls, failures, its model), when it reported any. */
+  agentFacts?: AgentFacts;
+  /** What the agent reported it learned, when it did. */
+  insights?: Insight[];
+  /** How it failed, in a form that stays the same when it fails the same way again. */
+  failure?: AttemptFailure;
 }
 
 interface Ended {
@@ -33,6 +49,8 @@ interface Ended {
   facts: AttemptFacts;
   /** Milliseconds spent in the agent and in verification (not waiting for people). */
   timing: { agentMs: number; verifyMs: number };
+  /** What the knowledge loop captures of the attempt (engine/lifecycle/signals.ts), for the runtime to file. */
+  signals: SignalDraft[];
 }
 
 export type AttemptOutcome =
@@ -63,21 +81,49 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
     });
   }
   // What the branch holds when the attempt ends; a failed attempt's checkout that cannot say must not hide why it failed.
-  const ended = async (how: { failed: boolean; verifyMs: number }): Promise<Ended> => {
-    const look = <T>(p: Promise<T[]>) => (how.failed ? p.catch((): T[] => []) : p);
+  const ended = async (how: { end: 'verified' | 'failed' | 'checkpoint'; verifyMs: number; reason?: string; report?: VerificationReport }): Promise<Ended> => {
+    const failed = how.end === 'failed';
+    const look = <T>(p: Promise<T[]>) => (failed ? p.catch((): T[] => []) : p);
     const [commits, changed] = await Promise.all([look(workspace.commits(base)), look(workspace.changedFiles(base))]);
+    const timedOut = agent?.kind === 'failed' && agent.timedOut;
+    const seen = agent?.seen;
     const facts: AttemptFacts = {
       ...(input.attempt === undefined ? {} : { attempt: input.attempt }),
       agent: input.agent,
       undeclaredWrites: undeclaredWrites(changed, plan.filesModified),
-      timedOut: agent?.kind === 'failed' && agent.timedOut,
+      timedOut,
       ...(agent?.kind !== 'checkpoint' && agent?.usage ? { usage: agent.usage } : {}),
+      ...(seen?.facts ? { agentFacts: seen.facts } : {}),
+      ...(seen && seen.insights.length > 0 ? { insights: seen.insights } : {}),
+      ...(failed ? { failure: attemptFailure({ ...(agent?.kind === 'failed' ? { agentError: agent.error } : {}), timedOut, ...(how.report ? { report: how.report } : {}) }) } : {}),
     };
-    return { commits, facts, timing: { agentMs, verifyMs: how.verifyMs } };
+    // Only an attempt that ended looks back: a checkpoint is the same attempt, still going.
+    const previous = how.end === 'checkpoint' ? undefined : await input.history?.();
+    const failedBefore = Math.max(previous?.attempt ?? 0, (input.attempt ?? 1) - 1);
+    const signals = attemptSignals({
+      spec: input.spec,
+      plan,
+      agent: input.agent,
+      attempt: failedBefore + 1,
+      failedBefore,
+      ...(previous ? { previous } : {}),
+      end: how.end,
+      ...(how.reason === undefined ? {} : { reason: how.reason }),
+      ...(facts.failure ? { failure: facts.failure } : {}),
+      timedOut,
+      undeclaredWrites: facts.undeclaredWrites,
+      ...(seen ? { seen } : {}),
+      ...(input.expects ? { expects: input.expects } : {}),
+      ...(input.knowledge ? { knowledge: input.knowledge } : {}),
+    });
+    return { commits, facts, timing: { agentMs, verifyMs: how.verifyMs }, signals };
   };
 
-  if (agent?.kind === 'checkpoint') return { kind: 'checkpoint', checkpoint: agent.checkpoint, ...(await ended({ failed: false, verifyMs: 0 })) };
-  if (agent?.kind === 'failed') return { kind: 'failed', reason: agentFailure(input.agent, agent.error), ...(await ended({ failed: true, verifyMs: 0 })) };
+  if (agent?.kind === 'checkpoint') return { kind: 'checkpoint', checkpoint: agent.checkpoint, ...(await ended({ end: 'checkpoint', verifyMs: 0 })) };
+  if (agent?.kind === 'failed') {
+    const reason = agentFailure(input.agent, agent.error);
+    return { kind: 'failed', reason, ...(await ended({ end: 'failed', verifyMs: 0, reason })) };
+  }
 
   await progress.event({ kind: 'verifying', level: 'plan' });
   const { report, waiting, verifyMs } = await verifyWithPeople(
@@ -90,8 +136,9 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
     ports,
   );
   const failed = report.status !== 'pass' && !waiting;
-  const end = await ended({ failed, verifyMs });
+  const reason = failed ? verificationFailure(report) : undefined;
+  const end = await ended({ end: waiting ? 'checkpoint' : failed ? 'failed' : 'verified', verifyMs, report, ...(reason === undefined ? {} : { reason }) });
   if (waiting) return { kind: 'checkpoint', checkpoint: waiting, report, ...end };
-  if (failed) return { kind: 'failed', reason: verificationFailure(report), report, ...end };
+  if (failed) return { kind: 'failed', reason: reason!, report, ...end };
   return { kind: 'verified', report, ...(agent?.kind === 'completed' && agent.summary !== undefined ? { summary: agent.summary } : {}), ...end };
 }

@@ -1,6 +1,6 @@
 import type { WorkerContext } from '../core/agents/agent.js';
 import { HarnessError } from '../core/error.js';
-import type { Checkpoint, OrchestratorMessage, Usage, WorkerMessage } from '../core/protocol/messages.js';
+import type { AgentFacts, Checkpoint, Insight, OrchestratorMessage, Usage, WorkerMessage } from '../core/protocol/messages.js';
 import type { Plan } from '../core/spec/model.js';
 import type { SurfacedEntry } from '../knowledge/loop.js';
 import { responseTo } from './answers.js';
@@ -30,11 +30,22 @@ export interface AgentRun {
   knowledge?: readonly SurfacedEntry[];
 }
 
-export type AgentResult =
+/** What the agent said of itself while it worked, for the knowledge loop. */
+export interface AgentSeen {
+  /** The agent its session_ready named. */
+  agent?: string;
+  /** What it counted of its work (task_completed / task_failed). */
+  facts?: AgentFacts;
+  /** What it reported it learned, in order. */
+  insights: Insight[];
+}
+
+export type AgentResult = (
   | { kind: 'completed'; summary?: string; usage?: Usage }
   | { kind: 'failed'; error: string; timedOut: boolean; usage?: Usage }
   /** Stopped at a checkpoint nobody has answered yet, where nobody can wait for one. */
-  | { kind: 'checkpoint'; checkpoint: Checkpoint };
+  | { kind: 'checkpoint'; checkpoint: Checkpoint }
+) & { seen?: AgentSeen };
 
 /**
  * Run the plan's agent once: the assignment, its messages turned into events, its checkpoints
@@ -52,12 +63,17 @@ export async function runAgent(run: AgentRun, ports: Pick<AttemptPorts, 'agent' 
   let terminal: Extract<WorkerMessage, { type: 'task_completed' | 'task_failed' }> | undefined;
   let waiting: Checkpoint | undefined;
   const at = () => clock.now().toISOString();
+  const seen: AgentSeen = { insights: [] };
 
   const emit = async (message: WorkerMessage): Promise<void> => {
     await progress.record?.(message);
     switch (message.type) {
       case 'session_ready':
+        seen.agent = message.agent;
         return progress.event({ kind: 'agent-started', agent: message.agent });
+      case 'insight':
+        seen.insights.push(message.insight);
+        return progress.event({ kind: 'progress', message: `${message.insight.kind}: ${message.insight.summary}` });
       case 'task_started':
         return progress.event({ kind: 'task-started', task: message.task, total: message.total, title: message.title });
       case 'progress_update':
@@ -73,6 +89,7 @@ export async function runAgent(run: AgentRun, ports: Pick<AttemptPorts, 'agent' 
       case 'task_completed':
       case 'task_failed':
         terminal = message;
+        if (message.facts) seen.facts = message.facts;
     }
   };
 
@@ -118,10 +135,10 @@ export async function runAgent(run: AgentRun, ports: Pick<AttemptPorts, 'agent' 
     run.signal?.removeEventListener('abort', stop);
   }
   if (run.signal?.aborted) throw new AttemptStoppedError(`plan ${plan.id} was stopped`);
-  if (waiting) return { kind: 'checkpoint', checkpoint: waiting };
+  if (waiting) return { kind: 'checkpoint', checkpoint: waiting, seen };
   if (terminal?.type === 'task_completed') {
     await progress.event({ kind: 'agent-finished' });
-    return { kind: 'completed', ...(terminal.summary === undefined ? {} : { summary: terminal.summary }), ...(terminal.usage ? { usage: terminal.usage } : {}) };
+    return { kind: 'completed', ...(terminal.summary === undefined ? {} : { summary: terminal.summary }), ...(terminal.usage ? { usage: terminal.usage } : {}), seen };
   }
   const error = terminal?.type === 'task_failed' ? terminal.error : 'it ended without saying it completed';
   await progress.event({ kind: 'agent-failed', error });
@@ -130,5 +147,6 @@ export async function runAgent(run: AgentRun, ports: Pick<AttemptPorts, 'agent' 
     error,
     timedOut: terminal?.type === 'task_failed' && terminal.timedOut === true,
     ...(terminal?.type === 'task_failed' && terminal.usage ? { usage: terminal.usage } : {}),
+    seen,
   };
 }

@@ -3,6 +3,8 @@ import type { Command } from '../../engine/forge/command.js';
 import { planBranch, planCheck } from '../../engine/forge/names.js';
 import { workerRunTitle } from '../../engine/forge/worker-target.js';
 import { hasStatus } from '../../gateway/github-error.js';
+import { interruptedSignal } from '../../engine/lifecycle/signals.js';
+import { captureFromApp } from './signals.js';
 import { resolveSpec, type Invocation } from './invocation.js';
 import { findPlan, setStatus } from './plan-issues.js';
 
@@ -39,6 +41,14 @@ export async function abort(inv: Invocation, command: Extract<Command, { name: '
   for (const id of checkRuns) await inv.github.updateCheckRun(id, { status: 'completed', conclusion: 'cancelled', output: { title: 'Aborted', summary }, actions: [RETRY_ACTION] });
 
   const what = cancelled.length === 0 ? 'no worker run was in progress' : `cancelled worker run${cancelled.length === 1 ? '' : 's'} ${cancelled.join(', ')}`;
+  // A person stopped the plan: that is a signal, on the spec's signals PR (never holding up the answer's truth).
+  const by = `@${inv.actor} (${inv.place.kind === 'check' ? 'the Abort button' : '/harness abort'})`;
+  await captureFromApp(inv, {
+    spec,
+    drafts: [interruptedSignal({ spec, plans: [{ id: view.plan, title: view.title, phase: view.phase, filesModified: [] }], by, context: `The plan was ${before}; ${what}.` })],
+    what: `${view.plan} aborted`,
+    origin: `abort:${cancelled.length > 0 ? cancelled.join(',') : inv.now().toISOString()}`,
+  });
   return `Aborted ${spec} plan ${view.plan} (#${view.number}, was ${before}): ${what}; it is failed now, and retry starts it again.`;
 }
 

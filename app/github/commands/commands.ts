@@ -7,6 +7,7 @@ import { parseTargetId } from '../../engine/forge/worker-target.js';
 import { GitHubError } from '../../gateway/github-error.js';
 import { ISSUE_BODY_LIMIT } from '../../gateway/limits.js';
 import { invocation, type Invocation, type Place } from './invocation.js';
+import { noteFrustration } from './frustration.js';
 import { findPlan } from './plan-issues.js';
 import { refusal } from './refusal.js';
 import { runCommand } from './run-command.js';
@@ -56,6 +57,7 @@ async function onComment(context: Context<'issue_comment.created'>): Promise<voi
     const askedIn = `Asked by @${sender.login} in [a comment](${comment.html_url}) on #${issue.number}.`;
     const text = refused ?? (parsed instanceof ParseError ? helpText(parsed.message) : await runCommand(inv, parsed, askedIn));
     await reply(inv, issue.number, text);
+    if (refused === undefined && !(parsed instanceof ParseError)) await noteFrustration(inv, parsed, { id: comment.id, author: sender.login }, { number: issue.number, comments: issue.comments ?? 0 });
   } catch (e) {
     inv.log.error(e as Error, `/harness on comment ${comment.id} failed`);
     await inv.github.unreact(comment.id, ack.id).catch(() => undefined);

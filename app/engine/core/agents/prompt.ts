@@ -1,6 +1,7 @@
 import type { BriefKnowledge } from '../protocol/messages.js';
 import type { Check, Plan } from '../spec/model.js';
 import { CHECKPOINT_MARKER } from './checkpoint-line.js';
+import { insightInstructions } from './insight-line.js';
 import { knowledgeBrief } from './knowledge-brief.js';
 import { parsePlanTasks } from './tasks.js';
 
@@ -98,6 +99,10 @@ export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
     out.push('', 'Already answered (do not ask again):', ...answers.map(([id, answer]) => `- ${id}: ${answer}`));
   }
   out.push('');
+
+  // An agent that cannot speak the protocol can still print a line.
+  const insights = insightInstructions(options.checkpoints === 'protocol' ? 'protocol' : 'line');
+  if (insights.length > 0) out.push(...insights, '');
 
   out.push('## Commits', '');
   out.push(

@@ -29,6 +29,35 @@ const envelope = { session: z.string().min(1), at: z.string().min(1) };
 export const UsageSchema = z.object({ turns: z.number().int().min(0).optional(), costUsd: z.number().min(0).optional() });
 export type Usage = z.infer<typeof UsageSchema>;
 
+/**
+ * What an agent saw of its own work that the orchestrator cannot see from outside, counted
+ * from its stream (Claude Code's stream-json): the knowledge loop learns struggle and
+ * configuration drift from them. Like usage, a figure no agent reported is left out.
+ */
+export const AgentFactsSchema = z.object({
+  /** Tool calls made, and how many of them came back as errors. */
+  toolCalls: z.number().int().min(0).optional(),
+  toolErrors: z.number().int().min(0).optional(),
+  /** Calls repeated after they failed: the same tool with the same input again. */
+  retries: z.number().int().min(0).optional(),
+  /** The model the agent reported it ran. */
+  model: z.string().min(1).optional(),
+});
+export type AgentFacts = z.infer<typeof AgentFactsSchema>;
+
+export const INSIGHT_KINDS = ['innovation', 'pattern'] as const;
+export type InsightKind = (typeof INSIGHT_KINDS)[number];
+
+/** Something the agent learned that is worth keeping: a new way it found (innovation), or one it saw recur (pattern). */
+export const InsightSchema = z.object({
+  kind: z.enum(INSIGHT_KINDS),
+  /** One line. */
+  summary: z.string().min(1).max(300),
+  detail: z.string().max(4000).optional(),
+  tags: z.array(z.string().regex(/^\S+$/)).max(8).optional(),
+});
+export type Insight = z.infer<typeof InsightSchema>;
+
 export const WorkerMessageSchema = z.discriminatedUnion('type', [
   z.object({ ...envelope, type: z.literal('session_ready'), agent: z.string() }),
   z.object({ ...envelope, type: z.literal('task_started'), plan: z.string(), task: z.number().int().min(1), total: z.number().int().min(1), title: z.string() }),
@@ -36,7 +65,15 @@ export const WorkerMessageSchema = z.discriminatedUnion('type', [
   z.object({ ...envelope, type: z.literal('verification_needed'), plan: z.string(), checkpoint: CheckpointSchema }),
   z.object({ ...envelope, type: z.literal('decision_needed'), plan: z.string(), checkpoint: CheckpointSchema }),
   z.object({ ...envelope, type: z.literal('action_needed'), plan: z.string(), checkpoint: CheckpointSchema }),
-  z.object({ ...envelope, type: z.literal('task_completed'), plan: z.string(), commits: z.array(z.string()), summary: z.string().optional(), usage: UsageSchema.optional() }),
+  z.object({
+    ...envelope,
+    type: z.literal('task_completed'),
+    plan: z.string(),
+    commits: z.array(z.string()),
+    summary: z.string().optional(),
+    usage: UsageSchema.optional(),
+    facts: AgentFactsSchema.optional(),
+  }),
   z.object({
     ...envelope,
     type: z.literal('task_failed'),
@@ -46,7 +83,9 @@ export const WorkerMessageSchema = z.discriminatedUnion('type', [
     /** The plan's timeout_minutes ran out and the agent was stopped. */
     timedOut: z.boolean().optional(),
     usage: UsageSchema.optional(),
+    facts: AgentFactsSchema.optional(),
   }),
+  z.object({ ...envelope, type: z.literal('insight'), plan: z.string(), insight: InsightSchema }),
 ]);
 export type WorkerMessage = z.infer<typeof WorkerMessageSchema>;
 export type WorkerMessageType = WorkerMessage['type'];

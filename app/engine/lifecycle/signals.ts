@@ -1,0 +1,368 @@
+import type { Level } from '../core/documents/fields.js';
+import type { Insight } from '../core/protocol/messages.js';
+import type { Deviation } from '../core/run/deviations.js';
+import type { Check, Phase, Plan } from '../core/spec/model.js';
+import type { LevelResult, VerificationReport } from '../core/verify/levels.js';
+import type { SignalDraft, SurfacedEntry } from '../knowledge/loop.js';
+import { deriveTags, type TagSources } from '../knowledge/signal-tags.js';
+import type { AgentSeen } from './run-agent.js';
+
+/**
+ * Capture at the source (docs/design.md, Knowledge): the signals one plan attempt, one phase or
+ * one stopped run gives, read off facts the runtime already holds. The same rules run on this
+ * machine and on a runner, so the same attempt leaves the same signals wherever it ran. Cheap
+ * and without judgement: reflection decides later what, if anything, they mean.
+ */
+
+/** How an attempt failed, in a form that stays the same when it fails the same way again. */
+export interface AttemptFailure {
+  kind: 'agent' | 'verification' | 'timeout';
+  /** Stable across attempts: the failing checks, the failing step, or the error with its numbers and paths taken out. */
+  fingerprint: string;
+  /** Failing checks, `plan/check` or `check`. */
+  checks?: string[];
+  /** The failing step's title, when the agent says which. */
+  step?: string;
+}
+
+/** The plan's previous attempt, when it failed: what the runtime found in the store. */
+export interface AttemptHistory {
+  attempt: number;
+  failure?: AttemptFailure;
+}
+
+/** Failed attempts before a verified one from which it is also a struggle. */
+export const STRUGGLE_AFTER_FAILURES = 3;
+/** Tool calls failing in one attempt from which it was a struggle, and retries of a failed call. */
+export const STRUGGLE_TOOL_ERRORS = 3;
+export const STRUGGLE_RETRIES = 2;
+
+const STEP_ERROR = /^step \d+\/\d+ "([^"]+)"/;
+
+/** Numbers, hashes, paths and quoted values vary between attempts that fail the same way. */
+function normalise(text: string): string {
+  return text
+    .split('\n')[0]!
+    .toLowerCase()
+    .replace(/\(log: [^)]*\)/g, '')
+    .replace(/(?:\/[^\s/:'"]+)+\/?/g, '<path>')
+    .replace(/\b[0-9a-f]{7,40}\b/g, '<sha>')
+    .replace(/\d+(?:\.\d+)?/g, '#')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 160);
+}
+
+function checkKey(result: LevelResult): string {
+  return result.plan === undefined ? result.id : `${result.plan}/${result.id}`;
+}
+
+/** The failure of an attempt, from its agent error or its verification report. */
+export function attemptFailure(input: { agentError?: string; timedOut: boolean; report?: VerificationReport }): AttemptFailure {
+  if (input.agentError !== undefined) {
+    const step = STEP_ERROR.exec(input.agentError)?.[1];
+    const kind = input.timedOut ? 'timeout' : 'agent';
+    const fingerprint = step !== undefined ? `${kind}:step:${step}` : `${kind}:${normalise(input.agentError)}`;
+    return { kind, fingerprint, ...(step === undefined ? {} : { step }) };
+  }
+  const failed = (input.report?.results ?? []).filter((r) => r.status === 'fail').map(checkKey).sort();
+  if (failed.length > 0) return { kind: 'verification', fingerprint: `checks:${failed.join(',')}`, checks: failed };
+  const problems = (input.report?.problems ?? []).map(normalise).sort();
+  return { kind: 'verification', fingerprint: `verification:${problems.join(';') || 'no reason'}` };
+}
+
+function describeFailure(failure: AttemptFailure): string {
+  if (failure.checks) return `check${failure.checks.length === 1 ? '' : 's'} ${failure.checks.join(', ')} failed`;
+  if (failure.step) return `${failure.kind === 'timeout' ? 'time ran out in' : 'the agent failed at'} step "${failure.step}"`;
+  return failure.kind === 'timeout' ? 'time ran out' : `the agent failed (${failure.fingerprint.replace(/^[a-z]+:/, '')})`;
+}
+
+function commandOf(check: Check): string | undefined {
+  return 'command' in check && typeof check.command === 'string' ? check.command : undefined;
+}
+
+/** Where a plan's tags come from: its files, its checks (the failing ones when some failed), the step that failed. */
+function planSources(plan: Plan, failure?: AttemptFailure, extra: TagSources = {}): TagSources {
+  const failing = new Set(failure?.checks?.map((c) => c.slice(c.lastIndexOf('/') + 1)) ?? []);
+  const checks = failing.size > 0 ? plan.mustPass.filter((c) => failing.has(c.id)) : plan.mustPass;
+  const step = failure?.step !== undefined ? plan.steps.find((s) => s.title === failure.step) : undefined;
+  return {
+    files: [...plan.filesModified, ...(extra.files ?? [])],
+    commands: [...checks.flatMap((c) => commandOf(c) ?? []), ...(step ? [step.script] : []), ...(extra.commands ?? [])],
+    checks: [...checks.map((c) => c.type), ...(extra.checks ?? [])],
+    words: [...(extra.words ?? [])],
+  };
+}
+
+/** What an attempt was, for the rules below. */
+export interface AttemptRecord {
+  spec: string;
+  plan: Plan;
+  /** The agent the attempt ran. */
+  agent: string;
+  /** This attempt's number (1 for the first). */
+  attempt: number;
+  /** Failed attempts before this one. */
+  failedBefore: number;
+  previous?: AttemptHistory;
+  end: 'verified' | 'failed' | 'checkpoint';
+  /** Why it failed. */
+  reason?: string;
+  failure?: AttemptFailure;
+  timedOut: boolean;
+  undeclaredWrites: readonly Deviation[];
+  seen?: AgentSeen;
+  /** What the configuration asks the agent to be. */
+  expects?: { model?: string };
+  /** The knowledge surfaced into its brief. */
+  knowledge?: readonly SurfacedEntry[];
+}
+
+function draft(r: AttemptRecord, type: SignalDraft['type'], severity: Level, tags: string[], text: { happened: string; context: string; cause: string }, metadata: Record<string, unknown>): SignalDraft {
+  return { type, severity, spec: r.spec, phase: r.plan.phase, plan: r.plan.id, agent: r.agent, tags, ...text, metadata: { attempt: r.attempt, ...metadata } };
+}
+
+function where(r: AttemptRecord): string {
+  return `plan ${r.plan.id} (${r.plan.title}) of ${r.spec}`;
+}
+
+function baseContext(r: AttemptRecord): string[] {
+  const lines = [`Attempt ${r.attempt} by the ${r.agent} agent.`];
+  if (r.plan.filesModified.length > 0) lines.push(`The plan's files: ${r.plan.filesModified.map((f) => `\`${f}\``).join(', ')}.`);
+  const checks = r.plan.mustPass.map((c) => `\`${c.id}\` (${c.type})`);
+  if (checks.length > 0) lines.push(`Its checks: ${checks.join(', ')}.`);
+  const facts = r.seen?.facts;
+  if (facts?.toolCalls !== undefined) lines.push(`The agent made ${facts.toolCalls} tool calls; ${facts.toolErrors ?? 0} failed and ${facts.retries ?? 0} repeated a failed one.`);
+  return lines;
+}
+
+function failureSignals(r: AttemptRecord): SignalDraft[] {
+  const failure = r.failure!;
+  const tags = deriveTags(planSources(r.plan, failure));
+  const facts = { outcome: 'failed', failure: failure.fingerprint, ...(failure.checks ? { checks: failure.checks } : {}), ...(failure.step ? { step: failure.step } : {}) };
+  const reason = r.reason ?? describeFailure(failure);
+  const context = baseContext(r);
+  if (r.failedBefore > 0) context.push(`${r.failedBefore} earlier attempt${r.failedBefore === 1 ? '' : 's'} failed too.`);
+  const same = r.previous?.failure?.fingerprint === failure.fingerprint;
+  const out: SignalDraft[] = [];
+  if (r.timedOut) {
+    out.push(
+      draft(r, 'timeout', 'high', tags, {
+        happened: `${capitalise(where(r))} ran out of its ${r.plan.timeoutMinutes} minutes (timeout_minutes) on attempt ${r.attempt}.\n\n${reason}`,
+        context: context.join('\n'),
+        cause: failure.step ? `The work stopped in step "${failure.step}": the step takes longer than the plan allows, or it waits on something that never comes.` : 'The work takes longer than timeout_minutes allows, or the agent waited on something that never came.',
+      }, facts),
+    );
+  }
+  if (same) {
+    out.push(
+      draft(r, 'stuck', 'high', tags, {
+        happened: `${capitalise(where(r))} failed the same way as its attempt before: ${describeFailure(failure)} (attempt ${r.attempt}, as attempt ${r.previous!.attempt}).\n\n${reason}`,
+        context: context.join('\n'),
+        cause: 'Another attempt changed nothing that matters to this failure: the plan, its checks or what the agent is told must change, not the number of tries.',
+      }, { ...facts, previous: r.previous!.attempt }),
+    );
+  } else if (!r.timedOut) {
+    out.push(
+      draft(r, 'struggle', 'medium', tags, {
+        happened: `Attempt ${r.attempt} at ${where(r)} failed: ${describeFailure(failure)}.\n\n${reason}`,
+        context: context.join('\n'),
+        cause:
+          failure.kind === 'verification'
+            ? 'The agent finished, but the work does not meet the checks named above.'
+            : 'The agent could not finish the plan; its own error is quoted above.',
+      }, facts),
+    );
+  }
+  return out;
+}
+
+function repairSignals(r: AttemptRecord): SignalDraft[] {
+  if (r.failedBefore === 0) return [];
+  const last = r.previous?.failure;
+  const tags = deriveTags(planSources(r.plan, last));
+  const context = baseContext(r);
+  if (last) context.push(`The attempt before failed: ${describeFailure(last)}.`);
+  const facts = { outcome: 'verified', failedBefore: r.failedBefore, ...(last ? { repaired: last.fingerprint } : {}) };
+  const out = [
+    draft(r, 'repair', r.failedBefore >= 2 ? 'medium' : 'low', tags, {
+      happened: `${capitalise(where(r))} passed on attempt ${r.attempt}, after ${r.failedBefore} failed attempt${r.failedBefore === 1 ? '' : 's'}.`,
+      context: context.join('\n'),
+      cause: last ? `What failed before (${describeFailure(last)}) was put right in this attempt.` : 'An earlier attempt failed; this one put it right.',
+    }, facts),
+  ];
+  if (r.failedBefore >= STRUGGLE_AFTER_FAILURES) {
+    out.push(
+      draft(r, 'struggle', 'high', tags, {
+        happened: `${capitalise(where(r))} needed ${r.attempt} attempts to pass.`,
+        context: context.join('\n'),
+        cause: 'The plan is harder than it reads, or its brief lacks what the agent needs to get it right the first time.',
+      }, { ...facts, reason: 'attempts' }),
+    );
+  }
+  return out;
+}
+
+function streamStruggle(r: AttemptRecord, alreadyStruggling: boolean): SignalDraft[] {
+  const facts = r.seen?.facts;
+  if (!facts || alreadyStruggling) return [];
+  const errors = facts.toolErrors ?? 0;
+  const retries = facts.retries ?? 0;
+  if (errors < STRUGGLE_TOOL_ERRORS && retries < STRUGGLE_RETRIES) return [];
+  return [
+    draft(r, 'struggle', errors >= 2 * STRUGGLE_TOOL_ERRORS || retries >= 2 * STRUGGLE_RETRIES ? 'medium' : 'low', deriveTags(planSources(r.plan)), {
+      happened: `The agent on ${where(r)} had ${errors} failing tool call${errors === 1 ? '' : 's'} and ${retries} retr${retries === 1 ? 'y' : 'ies'} of a failed call, of ${facts.toolCalls ?? 0} calls.`,
+      context: baseContext(r).join('\n'),
+      cause: 'The agent went by trial and error: something it needed (a command, a path, an API) was not what it expected.',
+    }, { reason: 'tool-errors', toolCalls: facts.toolCalls ?? 0, toolErrors: errors, retries }),
+  ];
+}
+
+function deviationSignals(r: AttemptRecord): SignalDraft[] {
+  return r.undeclaredWrites.map((d) =>
+    draft(r, 'deviation', d.impact, deriveTags({ files: d.files }), {
+      happened: `${capitalise(where(r))} changed ${d.files.length === 1 ? 'a file' : `${d.files.length} files`} outside its files_modified: ${d.files.slice(0, 20).map((f) => `\`${f}\``).join(', ')}${d.files.length > 20 ? ', …' : ''}.`,
+      context: [...baseContext(r), `files_modified: ${r.plan.filesModified.length > 0 ? r.plan.filesModified.map((f) => `\`${f}\``).join(', ') : 'none'}.`].join('\n'),
+      cause: `${d.reason} Either the plan should declare these files, or the agent went beyond the plan.`,
+    }, { files: d.files }),
+  );
+}
+
+/** `sonnet` names `claude-sonnet-4-5-20250929`; a different family or version does not. */
+function sameModel(configured: string, reported: string): boolean {
+  const a = configured.toLowerCase();
+  const b = reported.toLowerCase();
+  return a === b || b.includes(a) || a.includes(b);
+}
+
+function configSignals(r: AttemptRecord): SignalDraft[] {
+  const out: SignalDraft[] = [];
+  const model = r.seen?.facts?.model;
+  const wanted = r.expects?.model;
+  const tags = deriveTags({ words: ['config', r.agent] });
+  if (model !== undefined && wanted !== undefined && !sameModel(wanted, model)) {
+    out.push(
+      draft(r, 'config', 'medium', deriveTags({ words: ['config', 'model', r.agent] }), {
+        happened: `The ${r.agent} agent on ${where(r)} ran the model \`${model}\`; the configuration asks for \`${wanted}\`.`,
+        context: baseContext(r).join('\n'),
+        cause: 'The configured model was not honoured: an alias resolved differently, an account without access to it, or a setting that overrides the one in .github/harness.yml.',
+      }, { configured: wanted, reported: model }),
+    );
+  }
+  const named = r.seen?.agent;
+  if (named !== undefined && named !== r.agent) {
+    out.push(
+      draft(r, 'config', 'medium', tags, {
+        happened: `${capitalise(where(r))} was given to the ${r.agent} agent, but the agent that answered calls itself \`${named}\`.`,
+        context: baseContext(r).join('\n'),
+        cause: 'The agent configured under that name runs something else than the configuration says.',
+      }, { configured: r.agent, reported: named }),
+    );
+  }
+  return out;
+}
+
+function insightSignals(r: AttemptRecord): SignalDraft[] {
+  return (r.seen?.insights ?? []).map((insight: Insight) =>
+    draft(r, insight.kind, 'low', deriveTags(planSources(r.plan, undefined, { words: insight.tags ?? [] })), {
+      happened: [insight.summary, ...(insight.detail ? ['', insight.detail] : [])].join('\n'),
+      context: [`Reported by the ${r.agent} agent while working on ${where(r)}, attempt ${r.attempt}, which ${r.end === 'verified' ? 'passed' : r.end === 'failed' ? 'failed' : 'stopped for a person'}.`].join('\n'),
+      cause: "The agent's own account; harness has not checked it.",
+    }, { reported: 'agent' }),
+  );
+}
+
+function useSignals(r: AttemptRecord): SignalDraft[] {
+  const entries = r.knowledge ?? [];
+  if (r.end !== 'verified' || entries.length === 0) return [];
+  return [
+    draft(r, 'use', 'low', deriveTags(planSources(r.plan)), {
+      happened: `${capitalise(where(r))} passed with ${entries.length} piece${entries.length === 1 ? '' : 's'} of knowledge in its brief: ${entries.map((e) => `${e.kind} \`${e.path}\``).join(', ')}.`,
+      context: entries.map((e) => `- ${e.kind} \`${e.path}\` (${e.title}): ${e.why}`).join('\n'),
+      cause: 'Surfacing chose these for the plan; the plan passed with them in the brief.',
+    }, { entries: entries.map((e) => e.path) }),
+  ];
+}
+
+/** The signals of one attempt, most telling first (a cap keeps the first ones). */
+export function attemptSignals(r: AttemptRecord): SignalDraft[] {
+  const failed = r.end === 'failed' && r.failure !== undefined ? failureSignals(r) : [];
+  const repaired = r.end === 'verified' ? repairSignals(r) : [];
+  const struggling = [...failed, ...repaired].some((s) => s.type === 'struggle');
+  const settled = r.end !== 'checkpoint';
+  return [
+    ...failed,
+    ...repaired,
+    ...streamStruggle(r, struggling),
+    ...(settled ? deviationSignals(r) : []),
+    ...configSignals(r),
+    ...insightSignals(r),
+    ...useSignals(r),
+  ];
+}
+
+/** One plan of a verified phase, as the completion signal sums it up. */
+export interface CompletedPlan {
+  id: string;
+  title: string;
+  attempts?: number;
+  minutes?: number;
+}
+
+/**
+ * A phase verified: one `completion` signal for the whole phase, not one per plan (the plans'
+ * own facts are in their SUMMARY.md), so that success is on record without drowning the rest.
+ */
+export function phaseCompletion(input: { spec: string; phase: Phase; plans: readonly Plan[]; done: readonly CompletedPlan[]; report?: VerificationReport }): SignalDraft {
+  const { phase, done } = input;
+  const attempts = done.reduce((n, p) => n + (p.attempts ?? 1), 0);
+  const timed = done.filter((p) => p.minutes !== undefined);
+  const minutes = Math.round(timed.reduce((n, p) => n + p.minutes!, 0) * 10) / 10;
+  const retried = done.filter((p) => (p.attempts ?? 1) > 1);
+  const checks = input.report?.results ?? [];
+  const tags = deriveTags({
+    files: input.plans.flatMap((p) => p.filesModified),
+    checks: [...input.plans.flatMap((p) => p.mustPass.map((c) => c.type)), ...phase.mustPass.map((c) => c.type)],
+    commands: phase.mustPass.flatMap((c) => commandOf(c) ?? []),
+  });
+  const lines = done.map((p) => `- ${p.id} ${p.title}${p.attempts !== undefined && p.attempts > 1 ? `: ${p.attempts} attempts` : ''}${p.minutes !== undefined ? ` (${p.minutes > 0 ? p.minutes : '<0.1'} min)` : ''}`);
+  return {
+    type: 'completion',
+    severity: 'low',
+    spec: input.spec,
+    phase: phase.id,
+    tags,
+    happened: `Phase ${phase.id} (${phase.title}) of ${input.spec} was verified: ${done.length} plan${done.length === 1 ? '' : 's'}${timed.length > 0 ? ` in ${minutes >= 1 ? `${minutes} minutes` : 'under a minute'} of work` : ''}, ${attempts === done.length ? `${done.length === 1 ? 'on its' : 'each on its'} first attempt` : `${attempts} attempts`}.\n\n${lines.join('\n')}`,
+    context: `${checks.length > 0 ? `Phase-level verification ran ${checks.length} check${checks.length === 1 ? '' : 's'} on the merged work; all passed.` : 'The phase has no checks of its own beyond its plans\'.'}${retried.length > 0 ? ` Needed more than one attempt: ${retried.map((p) => p.id).join(', ')}.` : ''}`,
+    cause: retried.length > 0 ? 'Most plans passed at once; the ones that did not have their own signals.' : 'Every plan passed on its first attempt.',
+    metadata: { plans: done.length, attempts, ...(timed.length > 0 ? { minutes } : {}) },
+  };
+}
+
+/** What a stop knows of a plan it cut short (the App knows it from the plan's issue). */
+export type StoppedPlan = Pick<Plan, 'id' | 'title' | 'phase' | 'filesModified'>;
+
+/** A run a person stopped (Ctrl-C locally, `/harness abort` on GitHub), with what was running then. */
+export function interruptedSignal(input: { spec: string; plans: readonly StoppedPlan[]; by: string; phase?: string; context?: string }): SignalDraft {
+  const { plans } = input;
+  const phases = [...new Set(plans.map((p) => p.phase))];
+  const one = plans.length === 1 ? plans[0] : undefined;
+  return {
+    type: 'interrupted',
+    severity: 'medium',
+    spec: input.spec,
+    ...(one ? { phase: one.phase, plan: one.id } : phases.length === 1 ? { phase: phases[0]! } : input.phase !== undefined ? { phase: input.phase } : {}),
+    tags: deriveTags({ files: plans.flatMap((p) => p.filesModified), words: ['interrupted'] }),
+    happened: `${input.by} stopped ${plans.length === 0 ? `the run of ${input.spec}` : `${plans.map((p) => `plan ${p.id} (${p.title})`).join(', ')} of ${input.spec}`} while ${plans.length === 1 ? 'it was' : 'they were'} running.`,
+    context: [
+      ...(plans.length > 0 ? plans.map((p) => `- ${p.id}: files ${p.filesModified.map((f) => `\`${f}\``).join(', ') || 'not known here'}`) : ['No plan was running.']),
+      ...(input.context ? ['', input.context] : []),
+    ].join('\n'),
+    cause: 'A person chose to stop the work: it was going wrong, taking too long, or no longer wanted.',
+    metadata: { plans: plans.map((p) => p.id) },
+  };
+}
+
+function capitalise(text: string): string {
+  return `${text[0]!.toUpperCase()}${text.slice(1)}`;
+}

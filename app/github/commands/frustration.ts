@@ -1,0 +1,38 @@
+import type { Command } from '../../engine/forge/command.js';
+import { changesAnything } from '../../engine/forge/command.js';
+import { frustrationSignal } from '../../engine/forge/frustration.js';
+import type { CommentRecord } from '../../gateway/comments.js';
+import { captureFromApp } from './signals.js';
+import type { Invocation } from './invocation.js';
+
+/** The sticky status comment's first line, which names the spec a spec PR is about. */
+const STATUS_MARKER = /^<!-- harness:status (\S+) -->/;
+
+function stickySpec(thread: readonly CommentRecord[]): string | undefined {
+  const specs = new Set(thread.filter((c) => c.authorType === 'Bot').flatMap((c) => STATUS_MARKER.exec(c.body)?.[1] ?? []));
+  return specs.size === 1 ? [...specs][0] : undefined;
+}
+
+/**
+ * After a command is answered: was it a person repeating or contradicting an earlier request in
+ * the same thread (engine/forge/frustration.ts)? Costs nothing on a thread with no other
+ * comment (the webhook's count says so); otherwise one read of the thread, and a signal on the
+ * spec's signals PR when there is frustration to note. Never blocking.
+ */
+export async function noteFrustration(inv: Invocation, command: Command, comment: { id: number; author: string }, issue: { number: number; comments: number }): Promise<void> {
+  if (!changesAnything(command) || issue.comments === 0) return;
+  try {
+    const thread = await inv.github.comments(issue.number);
+    const spec = ('spec' in command ? command.spec : undefined) ?? (inv.place.kind === 'issue' ? inv.place.plan?.spec : undefined) ?? stickySpec(thread);
+    const place = inv.place.kind === 'pull' ? `pull request #${issue.number}` : `${inv.place.kind === 'issue' && inv.place.plan ? 'plan issue' : 'issue'} #${issue.number}`;
+    const draft = frustrationSignal({ command, comment, thread, ...(spec === undefined ? {} : { spec }), place });
+    if (!draft) return;
+    if (draft.spec === undefined) {
+      inv.log.info(`frustration on ${place} not filed: the thread names no one spec whose signals PR could take it`);
+      return;
+    }
+    await captureFromApp(inv, { spec: draft.spec, drafts: [draft], what: `frustration on ${place}`, origin: `comment:${comment.id}` });
+  } catch (e) {
+    inv.log.warn(`could not look for frustration on #${issue.number}: ${(e as Error).message}`);
+  }
+}

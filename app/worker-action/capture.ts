@@ -1,0 +1,129 @@
+import type { Plan } from '../engine/core/spec/model.js';
+import { projectName } from '../engine/forge/knowledge-draft.js';
+import { signalsAppend, signalsBranch, storeRoot } from '../engine/forge/signals-pr.js';
+import type { SignalDraft, SurfacedEntry } from '../engine/knowledge/loop.js';
+import { trajectoryEvents } from '../engine/knowledge/trajectory.js';
+import { readAttemptHistory } from '../engine/lifecycle/history.js';
+import type { AttemptHistory } from '../engine/lifecycle/signals.js';
+import type { Gateway } from '../gateway/gateway.js';
+import { GitHubError } from '../gateway/github-error.js';
+import type { GitHubRequest, Repo } from '../gateway/request.js';
+import { gateway } from '../gateway/gateway.js';
+import { makeSafe, secretValues, type SafetyOptions } from '../machine/content-safety.js';
+import { loadTemplate } from '../machine/templates.js';
+import type { WorkerRun } from './worker-run.js';
+
+/**
+ * The worker's side of capture: a job's signals appended to the spec's signals PR (engine/
+ * forge/signals-pr.ts through the gateway's appendKnowledge), in this repository or in the
+ * knowledge repository the config names. Never blocking: whatever goes wrong is a warning in
+ * the job log and a note in its summary, and the plan's outcome stands.
+ */
+
+/** What the worker asks of the repository that keeps the knowledge. */
+export type KnowledgeForge = Pick<Gateway, 'repo' | 'appendKnowledge' | 'fileText' | 'branchSha' | 'defaultBranch'>;
+
+/** The knowledge forge over the job's client for a repository (its errors name the `permissions:` to grant). */
+export function knowledgeForge(request: GitHubRequest, repo: Repo): KnowledgeForge {
+  return gateway(request, repo, 'workflow');
+}
+
+function parseRepository(full: string): Repo {
+  const [owner, repo] = full.split('/') as [string, string];
+  return { owner, repo };
+}
+
+/** The content-safety pass as the worker runs it: the checkout is the project; the job's token and secret-named variables are secrets. */
+export function workerSafety(run: WorkerRun): SafetyOptions {
+  const secrets = [...secretValues({ ...process.env, ...run.env }), ...(run.secrets ?? [])];
+  return { roots: [run.root], secrets: [...new Set(secrets)].sort((a, b) => b.length - a.length) };
+}
+
+/** Where this job's signals come from: the workflow run, which a re-run of the job keeps. */
+function origin(run: WorkerRun): string {
+  const id = /\/actions\/runs\/(\d+)/.exec(run.runUrl ?? '')?.[1];
+  return id !== undefined ? `actions:${id}` : `job:${run.now().toISOString()}`;
+}
+
+export interface WorkerCapture {
+  /** The plan's last failed attempt, from the store on the signals branch (or the base); never rejects. */
+  history(plan: Plan): () => Promise<AttemptHistory | undefined>;
+  /** Append signals (and trajectory lines) to the spec's signals PR; never rejects. */
+  file(what: string, drafts: readonly SignalDraft[], knowledge?: { plan: Plan; entries: readonly SurfacedEntry[]; verified: boolean; attempt?: number }): Promise<void>;
+}
+
+/** Capture for this run, or undefined when the config turns it off or the job has nowhere to write. */
+export function workerCapture(run: WorkerRun): WorkerCapture | undefined {
+  const settings = run.config.knowledge;
+  if (!run.knowledge || !settings.capture.enabled) return undefined;
+  const shared = settings.repository;
+  const store = run.knowledge(shared === undefined ? undefined : parseRepository(shared));
+  const project = projectName(run.forge.repo.repo);
+  const root = storeRoot(shared);
+  const where = shared ?? 'this repository';
+  // Asked only when needed, and only ever inside a try: a refused request must not go unobserved.
+  let asked: Promise<string> | undefined;
+  const base = () => (asked ??= shared === undefined ? Promise.resolve(run.base) : store.defaultBranch());
+  const refused = (e: unknown): string => {
+    if (shared !== undefined && e instanceof GitHubError && (e.kind === 'forbidden' || e.kind === 'not-found' || e.kind === 'unauthorized')) {
+      return `${e.message}. The knowledge repository ${shared} is another repository, which a job's GITHUB_TOKEN cannot write: give the worker a token that can (a GitHub App installation token or a fine-grained token with contents and pull-requests write on ${shared}) as its \`token\` input`;
+    }
+    return (e as Error).message;
+  };
+  const warn = (text: string) => {
+    run.log.warning(text);
+    run.notes.push(text);
+  };
+
+  return {
+    history: (plan) => async () => {
+      try {
+        const branch = signalsBranch(run.spec.id, project, shared !== undefined);
+        const ref = (await store.branchSha(branch)) ?? (await base());
+        const read = (path: string) => store.fileText(root === '' ? path : `${root}/${path}`, ref);
+        // A re-run of this workflow run is this attempt again: its own signals are no earlier attempt.
+        return await readAttemptHistory(read, { project, spec: run.spec.id, plan: plan.id }, origin(run));
+      } catch (e) {
+        run.log.warning(`could not read ${plan.id}'s earlier attempts from ${where}: ${refused(e)}`);
+        return undefined;
+      }
+    },
+    async file(what, drafts, knowledge) {
+      const at = run.now();
+      const trajectory = knowledge
+        ? trajectoryEvents({ entries: knowledge.entries, project, spec: run.spec.id, plan: knowledge.plan.id, ...(knowledge.attempt === undefined ? {} : { attempt: knowledge.attempt }), verified: knowledge.verified, at, origin: origin(run) })
+        : [];
+      if (drafts.length === 0 && trajectory.length === 0) return;
+      try {
+        const safety = workerSafety(run);
+        const { append, decided } = await signalsAppend({
+          spec: run.spec.id,
+          project,
+          origin: origin(run),
+          at,
+          drafts,
+          trajectory,
+          template: await loadTemplate('signal.md'),
+          maxPerPhase: settings.capture.max_per_phase,
+          base: await base(),
+          ...(shared === undefined ? {} : { knowledgeRepository: shared }),
+          what,
+          safe: async (text) => (await makeSafe(text, safety)).text,
+        });
+        const done = await store.appendKnowledge(append);
+        const result = decided();
+        const filed = result?.filed.map((e) => e.type) ?? [];
+        const capped = result?.skipped.filter((s) => s.reason === 'cap').length ?? 0;
+        const again = result?.skipped.filter((s) => s.reason === 'duplicate').length ?? 0;
+        if (done.pr) {
+          run.log.info(
+            `signals: ${filed.length > 0 ? filed.join(', ') : 'nothing new'} on ${where}'s ${append.branch} (PR #${done.pr.number}${done.pr.state === 'opened' ? ', opened' : ''})${again > 0 ? `; ${again} there already` : ''}${done.tries > 1 ? `; the branch moved meanwhile, added on try ${done.tries}` : ''}`,
+          );
+        }
+        if (capped > 0) warn(`${capped} signal${capped === 1 ? ' was' : 's were'} not filed: the phase has ${settings.capture.max_per_phase} on the open signals PR already (knowledge.capture.max_per_phase)`);
+      } catch (e) {
+        warn(`signals of ${what} were not filed on ${where}: ${refused(e)}`);
+      }
+    },
+  };
+}

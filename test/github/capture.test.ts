@@ -1,0 +1,137 @@
+import nock from 'nock';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { desiredIssue } from '../../app/engine/forge/plan-issue.js';
+import { loadSpec } from '../../app/engine/core/spec/load.js';
+import { parseKnowledge } from '../../app/engine/knowledge/parse.js';
+import { FakeGitHub } from '../helpers/github-repo.js';
+import { testProbot, webhookExample } from '../helpers/probot.js';
+import { planMd, specOf } from '../helpers/spec.js';
+
+/**
+ * The App's own signals (app/github/commands/signals.ts): a person's frustration read off the thread a
+ * command arrives in, and a plan a person aborted, appended to the spec's signals PR that the
+ * workers append to. Against the stateful fake, through Probot with real webhook payloads.
+ */
+
+const R = '/repos/Codertocat/Hello-World';
+const SPEC = 'SPC-042';
+const SIGNALS = `harness/knowledge/signal/${SPEC}`;
+const BASE = 'c'.repeat(40);
+const spec = loadSpec(specOf([{ id: '02-03', title: 'Pick the database' }])).spec!;
+
+type CommentPayload = {
+  comment: { id: number; body: string; user: { login: string; type: string }; html_url: string };
+  issue: Record<string, unknown> & { number: number; comments: number };
+  sender: { login: string; type: string };
+};
+
+let github: FakeGitHub;
+
+function planIssue(status: string) {
+  const desired = desiredIssue({ spec, plan: spec.planById.get('02-03')!, planText: planMd({ id: '02-03' }), specPath: `docs/specs/${SPEC}-db`, blobBase: 'https://github.com/Codertocat/Hello-World/blob/master', issueNumbers: new Map([['02-03', 14]]) });
+  return { ...desired, labels: [...desired.labels, `status:${status}`] };
+}
+
+/** A `/harness` comment on plan issue #14, the thread having `comments` comments by then (GitHub counts them in the payload). */
+function comment(body: string, id: number, comments: number) {
+  const payload = webhookExample<CommentPayload>('issue_comment', (p) => p.action === 'created');
+  const issue = planIssue(github.issue(14).labels.find((l) => l.startsWith('status:'))!.slice('status:'.length));
+  Object.assign(payload.issue, { number: 14, title: issue.title, body: issue.body, labels: issue.labels.map((name) => ({ name })), state: 'open', comments });
+  payload.comment.id = id;
+  payload.comment.body = body;
+  // The comment is in the thread by the time the App reads it, as on GitHub.
+  github.comments.push({ id, issue: 14, body, userType: 'User', login: payload.sender.login, created_at: `2024-05-01T10:0${id}:00Z` });
+  return { id: `delivery-${id}`, name: 'issue_comment', payload } as never;
+}
+
+beforeAll(() => nock.disableNetConnect());
+beforeEach(() => {
+  github = new FakeGitHub();
+  github.commit(BASE, { 'README.md': '# Hello\n' });
+  github.branches.set('master', BASE);
+  github.roles.set('Codertocat', 'write');
+  const issue = planIssue('failed');
+  github.issues.push({ id: 900_014, number: 14, title: issue.title, body: issue.body, labels: issue.labels, state: 'open', state_reason: null });
+  github.nextIssue = 100;
+  github.install();
+});
+afterEach(() => nock.cleanAll());
+
+function signalFiles(ref = SIGNALS) {
+  return Object.entries(github.files(ref))
+    .filter(([p]) => p.endsWith('.signal.md'))
+    .map(([path, text]) => ({ path, text, data: parseKnowledge('signal', path, text).data! }));
+}
+
+describe('the App\'s signals', () => {
+  it('the same command again is frustration, on the spec\'s signals PR; the first time costs not one request more', async () => {
+    await testProbot().receive(comment('/harness spike "Should notes live in SQLite?"', 1, 0));
+    // No thread to read: the payload counted no comment before this one.
+    expect(github.log().filter((l) => l.includes('/issues/14/comments') && l.startsWith('GET'))).toEqual([]);
+    expect(github.branches.has(SIGNALS)).toBe(false);
+
+    const before = github.requests.length;
+    await testProbot().receive(comment('/harness spike "Should notes live in SQLite?"', 3, 2));
+
+    const log = github.log(before);
+    const reply = log.indexOf(`POST ${R}/issues/14/comments`);
+    expect(log.slice(reply)).toEqual([
+      `POST ${R}/issues/14/comments`,
+      `GET ${R}/issues/14/comments?per_page=100`,
+      `GET ${R}/pulls?head=Codertocat:${SIGNALS}&state=all&per_page=100`,
+      `GET ${R}/git/ref/heads/${SIGNALS}`,
+      `GET ${R}/git/ref/heads/master`,
+      `GET ${R}/contents/.harness/knowledge/index.md?ref=${BASE}`,
+      expect.stringMatching(new RegExp(`^GET ${R}/contents/\\.harness/knowledge/trajectory/\\d{4}-\\d\\d-\\d\\d\\.jsonl\\?ref=${BASE}$`)),
+      `GET ${R}/git/commits/${BASE}`,
+      `POST ${R}/git/trees`,
+      `POST ${R}/git/commits`,
+      `POST ${R}/git/refs`,
+      `POST ${R}/pulls`,
+      `POST ${R}/issues/${github.pullRequests.find((p) => p.head === SIGNALS)!.number}/labels`,
+    ]);
+    const [s] = signalFiles();
+    expect(s!.data).toMatchObject({ type: 'frustration', severity: 'low', project: 'Hello-World', spec: SPEC, tags: ['frustration', 'spike'], metadata: { reason: 'repeated-command', times: 2, comment: 3, earlier: [1] } });
+    expect(s!.text).toContain('@Codertocat wrote `/harness spike "Should notes live in SQLite?"` on plan issue #14 for the second time.');
+    expect(github.pullRequests.find((p) => p.head === SIGNALS)).toMatchObject({ title: `Signals of ${SPEC}`, labels: ['harness:knowledge', 'signal'] });
+
+    // The same delivery again changes nothing: the reaction is there, so the command is not handled twice.
+    const head = github.branches.get(SIGNALS);
+    await testProbot().receive({ ...(comment('/harness spike "Should notes live in SQLite?"', 3, 2) as object), id: 'delivery-3' } as never);
+    expect(github.branches.get(SIGNALS)).toBe(head);
+  });
+
+  it('a plan a person aborted is interrupted, on the spec\'s signals PR', async () => {
+    github.issue(14).labels = github.issue(14).labels.map((l) => (l === 'status:failed' ? 'status:running' : l));
+    github.workflowRuns.push({ id: 77, display_title: `harness ${SPEC}/02-03`, status: 'in_progress' });
+
+    await testProbot().receive(comment('/harness abort 02-03', 1, 0));
+
+    expect(github.comments.at(-1)!.body).toBe(`Aborted ${SPEC} plan 02-03 (#14, was running): cancelled worker run 77; it is failed now, and retry starts it again.`);
+    const [s] = signalFiles();
+    expect(s!.data).toMatchObject({ type: 'interrupted', severity: 'medium', spec: SPEC, phase: '02', plan: '02-03', metadata: { plans: ['02-03'] } });
+    expect(s!.text).toContain('@Codertocat (/harness abort) stopped plan 02-03 (Pick the database) of SPC-042 while it was running.');
+    expect(s!.text).toContain('The plan was running; cancelled worker run 77.');
+  });
+
+  it('with knowledge.repository, go to that repository\'s signals PR, under the project\'s name', async () => {
+    nock.cleanAll();
+    const shared = new FakeGitHub('Codertocat', 'knowledge');
+    shared.commit(BASE, { 'README.md': '# Knowledge\n' });
+    shared.branches.set('main', BASE);
+    shared.defaultBranch = 'main';
+    shared.install({ ownOnly: true });
+    github.config = 'knowledge:\n  repository: Codertocat/knowledge\n';
+    github.install({ ownOnly: true });
+    github.issue(14).labels = github.issue(14).labels.map((l) => (l === 'status:failed' ? 'status:running' : l));
+
+    await testProbot().receive(comment('/harness abort 02-03', 1, 0));
+
+    const branch = `harness/knowledge/signal/Hello-World/${SPEC}`;
+    expect(shared.pullRequests.map((p) => [p.head, p.base, p.title, p.labels])).toEqual([[branch, 'main', `Signals of ${SPEC} from Hello-World`, ['harness:knowledge', 'signal']]]);
+    const files = Object.keys(shared.files(branch));
+    expect(files).toContain('index.md');
+    expect(files.filter((f) => f.startsWith('signals/Hello-World/') && f.endsWith('-interrupted.signal.md'))).toHaveLength(1);
+    expect(github.branches.has(SIGNALS)).toBe(false);
+  });
+});

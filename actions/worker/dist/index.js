@@ -974,7 +974,7 @@ var require_util = __commonJS({
     var net = __require("node:net");
     var { Blob: Blob2 } = __require("node:buffer");
     var nodeUtil = __require("node:util");
-    var { stringify } = __require("node:querystring");
+    var { stringify: stringify2 } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var { InvalidArgumentError } = require_errors();
     var { headerNameLowerCasedRecord } = require_constants();
@@ -1034,7 +1034,7 @@ var require_util = __commonJS({
       if (url2.includes("?") || url2.includes("#")) {
         throw new Error('Query params cannot be passed when url already contains "?" or "#".');
       }
-      const stringified = stringify(queryParams);
+      const stringified = stringify2(queryParams);
       if (stringified) {
         url2 += "?" + stringified;
       }
@@ -1078,15 +1078,15 @@ var require_util = __commonJS({
           throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
-        let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
+        let origin2 = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
         let path2 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
-        if (origin[origin.length - 1] === "/") {
-          origin = origin.slice(0, origin.length - 1);
+        if (origin2[origin2.length - 1] === "/") {
+          origin2 = origin2.slice(0, origin2.length - 1);
         }
         if (path2 && path2[0] !== "/") {
           path2 = `/${path2}`;
         }
-        return new URL(`${origin}${path2}`);
+        return new URL(`${origin2}${path2}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1537,38 +1537,38 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path2, origin }
+          request: { method, path: path2, origin: origin2 }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path2);
+        debuglog("sending request to %s %s/%s", method, origin2, path2);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path2, origin },
+          request: { method, path: path2, origin: origin2 },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
-          origin,
+          origin2,
           path2,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path2, origin }
+          request: { method, path: path2, origin: origin2 }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path2);
+        debuglog("trailers received from %s %s/%s", method, origin2, path2);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path2, origin },
+          request: { method, path: path2, origin: origin2 },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
-          origin,
+          origin2,
           path2,
           error63.message
         );
@@ -1618,9 +1618,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path2, origin }
+            request: { method, path: path2, origin: origin2 }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path2);
+          debuglog("sending request to %s %s/%s", method, origin2, path2);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1682,7 +1682,7 @@ var require_request = __commonJS({
     var invalidPathRegex = /[^\u0021-\u00ff]/;
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
-      constructor(origin, {
+      constructor(origin2, {
         path: path2,
         method,
         body,
@@ -1769,7 +1769,7 @@ var require_request = __commonJS({
         this.aborted = false;
         this.upgrade = upgrade || null;
         this.path = query ? buildURL(path2, query) : path2;
-        this.origin = origin;
+        this.origin = origin2;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
         this.reset = reset == null ? null : reset;
@@ -4356,9 +4356,9 @@ var require_util2 = __commonJS({
       if (url2.protocol === "data:") return true;
       if (url2.protocol === "file:") return true;
       return isOriginPotentiallyTrustworthy(url2.origin);
-      function isOriginPotentiallyTrustworthy(origin) {
-        if (origin == null || origin === "null") return false;
-        const originAsURL = new URL(origin);
+      function isOriginPotentiallyTrustworthy(origin2) {
+        if (origin2 == null || origin2 === "null") return false;
+        const originAsURL = new URL(origin2);
         if (originAsURL.protocol === "https:" || originAsURL.protocol === "wss:") {
           return true;
         }
@@ -7520,11 +7520,11 @@ var require_redirect_handler = __commonJS({
         if (!this.location) {
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
-        const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
+        const { origin: origin2, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
         const path2 = search ? `${pathname}${search}` : pathname;
-        this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
+        this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin2);
         this.opts.path = path2;
-        this.opts.origin = origin;
+        this.opts.origin = origin2;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
         if (statusCode === 303 && this.opts.method !== "HEAD") {
@@ -7872,8 +7872,8 @@ var require_client = __commonJS({
         this.once("connect", cb);
       }
       [kDispatch](opts, handler2) {
-        const origin = opts.origin || this[kUrl].origin;
-        const request2 = new Request(origin, opts, handler2);
+        const origin2 = opts.origin || this[kUrl].origin;
+        const request2 = new Request(origin2, opts, handler2);
         this[kQueue].push(request2);
         if (this[kResuming]) {
         } else if (util.bodyLength(request2.body) == null && util.isIterable(request2.body)) {
@@ -8239,7 +8239,7 @@ var require_pool_base = __commonJS({
         this[kClients] = [];
         this[kQueued] = 0;
         const pool = this;
-        this[kOnDrain] = function onDrain(origin, targets) {
+        this[kOnDrain] = function onDrain(origin2, targets) {
           const queue = pool[kQueue];
           let needDrain = false;
           while (!needDrain) {
@@ -8253,20 +8253,20 @@ var require_pool_base = __commonJS({
           this[kNeedDrain] = needDrain;
           if (!this[kNeedDrain] && pool[kNeedDrain]) {
             pool[kNeedDrain] = false;
-            pool.emit("drain", origin, [pool, ...targets]);
+            pool.emit("drain", origin2, [pool, ...targets]);
           }
           if (pool[kClosedResolve] && queue.isEmpty()) {
             Promise.all(pool[kClients].map((c) => c.close())).then(pool[kClosedResolve]);
           }
         };
-        this[kOnConnect] = (origin, targets) => {
-          pool.emit("connect", origin, [pool, ...targets]);
+        this[kOnConnect] = (origin2, targets) => {
+          pool.emit("connect", origin2, [pool, ...targets]);
         };
-        this[kOnDisconnect] = (origin, targets, err) => {
-          pool.emit("disconnect", origin, [pool, ...targets], err);
+        this[kOnDisconnect] = (origin2, targets, err) => {
+          pool.emit("disconnect", origin2, [pool, ...targets], err);
         };
-        this[kOnConnectionError] = (origin, targets, err) => {
-          pool.emit("connectionError", origin, [pool, ...targets], err);
+        this[kOnConnectionError] = (origin2, targets, err) => {
+          pool.emit("connectionError", origin2, [pool, ...targets], err);
         };
         this[kStats] = new PoolStats(this);
       }
@@ -8388,11 +8388,11 @@ var require_pool = __commonJS({
     var kOptions = /* @__PURE__ */ Symbol("options");
     var kConnections = /* @__PURE__ */ Symbol("connections");
     var kFactory = /* @__PURE__ */ Symbol("factory");
-    function defaultFactory(origin, opts) {
-      return new Client(origin, opts);
+    function defaultFactory(origin2, opts) {
+      return new Client(origin2, opts);
     }
     var Pool = class extends PoolBase {
-      constructor(origin, {
+      constructor(origin2, {
         connections,
         factory = defaultFactory,
         connect,
@@ -8428,11 +8428,11 @@ var require_pool = __commonJS({
         super(options);
         this[kInterceptors] = options.interceptors?.Pool && Array.isArray(options.interceptors.Pool) ? options.interceptors.Pool : [];
         this[kConnections] = connections || null;
-        this[kUrl] = util.parseOrigin(origin);
+        this[kUrl] = util.parseOrigin(origin2);
         this[kOptions] = { ...util.deepClone(options), connect, allowH2 };
         this[kOptions].interceptors = options.interceptors ? { ...options.interceptors } : void 0;
         this[kFactory] = factory;
-        this.on("connectionError", (origin2, targets, error63) => {
+        this.on("connectionError", (origin3, targets, error63) => {
           for (const target of targets) {
             const idx = this[kClients].indexOf(target);
             if (idx !== -1) {
@@ -8494,8 +8494,8 @@ var require_balanced_pool = __commonJS({
       }
       return a;
     }
-    function defaultFactory(origin, opts) {
-      return new Pool(origin, opts);
+    function defaultFactory(origin2, opts) {
+      return new Pool(origin2, opts);
     }
     var BalancedPool = class extends PoolBase {
       constructor(upstreams = [], { factory = defaultFactory, ...opts } = {}) {
@@ -8620,8 +8620,8 @@ var require_agent = __commonJS({
     var kOnDrain = /* @__PURE__ */ Symbol("onDrain");
     var kFactory = /* @__PURE__ */ Symbol("factory");
     var kOptions = /* @__PURE__ */ Symbol("options");
-    function defaultFactory(origin, opts) {
-      return opts && opts.connections === 1 ? new Client(origin, opts) : new Pool(origin, opts);
+    function defaultFactory(origin2, opts) {
+      return opts && opts.connections === 1 ? new Client(origin2, opts) : new Pool(origin2, opts);
     }
     var Agent = class extends DispatcherBase {
       constructor({ factory = defaultFactory, maxRedirections = 0, connect, tls, ...options } = {}) {
@@ -8647,17 +8647,17 @@ var require_agent = __commonJS({
         this[kMaxRedirections] = maxRedirections;
         this[kFactory] = factory;
         this[kClients] = /* @__PURE__ */ new Map();
-        this[kOnDrain] = (origin, targets) => {
-          this.emit("drain", origin, [this, ...targets]);
+        this[kOnDrain] = (origin2, targets) => {
+          this.emit("drain", origin2, [this, ...targets]);
         };
-        this[kOnConnect] = (origin, targets) => {
-          this.emit("connect", origin, [this, ...targets]);
+        this[kOnConnect] = (origin2, targets) => {
+          this.emit("connect", origin2, [this, ...targets]);
         };
-        this[kOnDisconnect] = (origin, targets, err) => {
-          this.emit("disconnect", origin, [this, ...targets], err);
+        this[kOnDisconnect] = (origin2, targets, err) => {
+          this.emit("disconnect", origin2, [this, ...targets], err);
         };
-        this[kOnConnectionError] = (origin, targets, err) => {
-          this.emit("connectionError", origin, [this, ...targets], err);
+        this[kOnConnectionError] = (origin2, targets, err) => {
+          this.emit("connectionError", origin2, [this, ...targets], err);
         };
       }
       get [kRunning]() {
@@ -8724,16 +8724,16 @@ var require_proxy_agent = __commonJS({
     function defaultProtocolPort(protocol) {
       return protocol === "https:" ? 443 : 80;
     }
-    function defaultFactory(origin, opts) {
-      return new Pool(origin, opts);
+    function defaultFactory(origin2, opts) {
+      return new Pool(origin2, opts);
     }
     var noop3 = () => {
     };
-    function defaultAgentFactory(origin, opts) {
+    function defaultAgentFactory(origin2, opts) {
       if (opts.connections === 1) {
-        return new Client(origin, opts);
+        return new Client(origin2, opts);
       }
-      return new Pool(origin, opts);
+      return new Pool(origin2, opts);
     }
     var Http1ProxyWrapper = class extends DispatcherBase {
       #client;
@@ -8761,13 +8761,13 @@ var require_proxy_agent = __commonJS({
           if (onHeaders) onHeaders.call(this, statusCode, data, resume);
         };
         const {
-          origin,
+          origin: origin2,
           path: path2 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path2;
+        opts.path = origin2 + path2;
         if (!("host" in headers) && !("Host" in headers)) {
-          const { host } = new URL2(origin);
+          const { host } = new URL2(origin2);
           headers.host = host;
         }
         opts.headers = { ...this[kProxyHeaders], ...headers };
@@ -8792,7 +8792,7 @@ var require_proxy_agent = __commonJS({
         }
         const { proxyTunnel = true } = opts;
         const url2 = this.#getUrl(opts);
-        const { href, origin, port, protocol, username, password, hostname: proxyHostname } = url2;
+        const { href, origin: origin2, port, protocol, username, password, hostname: proxyHostname } = url2;
         this[kProxy] = { uri: href, protocol };
         this[kInterceptors] = opts.interceptors?.ProxyAgent && Array.isArray(opts.interceptors.ProxyAgent) ? opts.interceptors.ProxyAgent : [];
         this[kRequestTls] = opts.requestTls;
@@ -8811,8 +8811,8 @@ var require_proxy_agent = __commonJS({
         const connect = buildConnector({ ...opts.proxyTls });
         this[kConnectEndpoint] = buildConnector({ ...opts.requestTls });
         const agentFactory = opts.factory || defaultAgentFactory;
-        const factory = (origin2, options) => {
-          const { protocol: protocol2 } = new URL2(origin2);
+        const factory = (origin3, options) => {
+          const { protocol: protocol2 } = new URL2(origin3);
           if (!this[kTunnelProxy] && protocol2 === "http:" && this[kProxy].protocol === "http:") {
             return new Http1ProxyWrapper(this[kProxy].uri, {
               headers: this[kProxyHeaders],
@@ -8820,7 +8820,7 @@ var require_proxy_agent = __commonJS({
               factory: agentFactory
             });
           }
-          return agentFactory(origin2, options);
+          return agentFactory(origin3, options);
         };
         this[kClient] = clientFactory(url2, { connect });
         this[kAgent] = new Agent({
@@ -8833,7 +8833,7 @@ var require_proxy_agent = __commonJS({
             }
             try {
               const { socket, statusCode } = await this[kClient].connect({
-                origin,
+                origin: origin2,
                 port,
                 path: requestedPath,
                 signal: opts2.signal,
@@ -10891,7 +10891,7 @@ var require_mock_utils = __commonJS({
     }
     function buildMockDispatch() {
       const agent = this[kMockAgent];
-      const origin = this[kOrigin];
+      const origin2 = this[kOrigin];
       const originalDispatch = this[kOriginalDispatch];
       return function dispatch(opts, handler2) {
         if (agent.isMockActive) {
@@ -10901,12 +10901,12 @@ var require_mock_utils = __commonJS({
             if (error63 instanceof MockNotMatchedError) {
               const netConnect = agent[kGetNetConnect]();
               if (netConnect === false) {
-                throw new MockNotMatchedError(`${error63.message}: subsequent request to origin ${origin} was not allowed (net.connect disabled)`);
+                throw new MockNotMatchedError(`${error63.message}: subsequent request to origin ${origin2} was not allowed (net.connect disabled)`);
               }
-              if (checkNetConnect(netConnect, origin)) {
+              if (checkNetConnect(netConnect, origin2)) {
                 originalDispatch.call(this, opts, handler2);
               } else {
-                throw new MockNotMatchedError(`${error63.message}: subsequent request to origin ${origin} was not allowed (net.connect is not enabled for this origin)`);
+                throw new MockNotMatchedError(`${error63.message}: subsequent request to origin ${origin2} was not allowed (net.connect is not enabled for this origin)`);
               }
             } else {
               throw error63;
@@ -10917,8 +10917,8 @@ var require_mock_utils = __commonJS({
         }
       };
     }
-    function checkNetConnect(netConnect, origin) {
-      const url2 = new URL(origin);
+    function checkNetConnect(netConnect, origin2) {
+      const url2 = new URL(origin2);
       if (netConnect === true) {
         return true;
       } else if (Array.isArray(netConnect) && netConnect.some((matcher) => matchValue(matcher, url2.host))) {
@@ -11134,13 +11134,13 @@ var require_mock_client = __commonJS({
     var Symbols = require_symbols();
     var { InvalidArgumentError } = require_errors();
     var MockClient = class extends Client {
-      constructor(origin, opts) {
-        super(origin, opts);
+      constructor(origin2, opts) {
+        super(origin2, opts);
         if (!opts || !opts.agent || typeof opts.agent.dispatch !== "function") {
           throw new InvalidArgumentError("Argument opts.agent must implement Agent");
         }
         this[kMockAgent] = opts.agent;
-        this[kOrigin] = origin;
+        this[kOrigin] = origin2;
         this[kDispatches] = [];
         this[kConnected] = 1;
         this[kOriginalDispatch] = this.dispatch;
@@ -11187,13 +11187,13 @@ var require_mock_pool = __commonJS({
     var Symbols = require_symbols();
     var { InvalidArgumentError } = require_errors();
     var MockPool = class extends Pool {
-      constructor(origin, opts) {
-        super(origin, opts);
+      constructor(origin2, opts) {
+        super(origin2, opts);
         if (!opts || !opts.agent || typeof opts.agent.dispatch !== "function") {
           throw new InvalidArgumentError("Argument opts.agent must implement Agent");
         }
         this[kMockAgent] = opts.agent;
-        this[kOrigin] = origin;
+        this[kOrigin] = origin2;
         this[kDispatches] = [];
         this[kConnected] = 1;
         this[kOriginalDispatch] = this.dispatch;
@@ -11275,9 +11275,9 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path2, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path2, data: { statusCode }, persist, times, timesInvoked, origin: origin2 }) => ({
             Method: method,
-            Origin: origin,
+            Origin: origin2,
             Path: path2,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
@@ -11329,11 +11329,11 @@ var require_mock_agent = __commonJS({
         this[kClients] = agent[kClients];
         this[kOptions] = buildMockOptions(opts);
       }
-      get(origin) {
-        let dispatcher = this[kMockAgentGet](origin);
+      get(origin2) {
+        let dispatcher = this[kMockAgentGet](origin2);
         if (!dispatcher) {
-          dispatcher = this[kFactory](origin);
-          this[kMockAgentSet](origin, dispatcher);
+          dispatcher = this[kFactory](origin2);
+          this[kMockAgentSet](origin2, dispatcher);
         }
         return dispatcher;
       }
@@ -11372,27 +11372,27 @@ var require_mock_agent = __commonJS({
       get isMockActive() {
         return this[kIsMockActive];
       }
-      [kMockAgentSet](origin, dispatcher) {
-        this[kClients].set(origin, dispatcher);
+      [kMockAgentSet](origin2, dispatcher) {
+        this[kClients].set(origin2, dispatcher);
       }
-      [kFactory](origin) {
+      [kFactory](origin2) {
         const mockOptions = Object.assign({ agent: this }, this[kOptions]);
-        return this[kOptions] && this[kOptions].connections === 1 ? new MockClient(origin, mockOptions) : new MockPool(origin, mockOptions);
+        return this[kOptions] && this[kOptions].connections === 1 ? new MockClient(origin2, mockOptions) : new MockPool(origin2, mockOptions);
       }
-      [kMockAgentGet](origin) {
-        const client = this[kClients].get(origin);
+      [kMockAgentGet](origin2) {
+        const client = this[kClients].get(origin2);
         if (client) {
           return client;
         }
-        if (typeof origin !== "string") {
+        if (typeof origin2 !== "string") {
           const dispatcher = this[kFactory]("http://localhost:9999");
-          this[kMockAgentSet](origin, dispatcher);
+          this[kMockAgentSet](origin2, dispatcher);
           return dispatcher;
         }
         for (const [keyMatcher, nonExplicitDispatcher] of Array.from(this[kClients])) {
-          if (nonExplicitDispatcher && typeof keyMatcher !== "string" && matchValue(keyMatcher, origin)) {
-            const dispatcher = this[kFactory](origin);
-            this[kMockAgentSet](origin, dispatcher);
+          if (nonExplicitDispatcher && typeof keyMatcher !== "string" && matchValue(keyMatcher, origin2)) {
+            const dispatcher = this[kFactory](origin2);
+            this[kMockAgentSet](origin2, dispatcher);
             dispatcher[kDispatches] = nonExplicitDispatcher[kDispatches];
             return dispatcher;
           }
@@ -11403,7 +11403,7 @@ var require_mock_agent = __commonJS({
       }
       pendingInterceptors() {
         const mockAgentClients = this[kClients];
-        return Array.from(mockAgentClients.entries()).flatMap(([origin, scope]) => scope[kDispatches].map((dispatch) => ({ ...dispatch, origin }))).filter(({ pending }) => pending);
+        return Array.from(mockAgentClients.entries()).flatMap(([origin2, scope]) => scope[kDispatches].map((dispatch) => ({ ...dispatch, origin: origin2 }))).filter(({ pending }) => pending);
       }
       assertNoPendingInterceptors({ pendingInterceptorsFormatter = new PendingInterceptorsFormatter() } = {}) {
         const pending = this.pendingInterceptors();
@@ -11669,10 +11669,10 @@ var require_dns = __commonJS({
       get full() {
         return this.#records.size === this.#maxItems;
       }
-      runLookup(origin, opts, cb) {
-        const ips = this.#records.get(origin.hostname);
+      runLookup(origin2, opts, cb) {
+        const ips = this.#records.get(origin2.hostname);
         if (ips == null && this.full) {
-          cb(null, origin.origin);
+          cb(null, origin2.origin);
           return;
         }
         const newOpts = {
@@ -11685,59 +11685,59 @@ var require_dns = __commonJS({
           maxItems: this.#maxItems
         };
         if (ips == null) {
-          this.lookup(origin, newOpts, (err, addresses) => {
+          this.lookup(origin2, newOpts, (err, addresses) => {
             if (err || addresses == null || addresses.length === 0) {
               cb(err ?? new InformationalError("No DNS entries found"));
               return;
             }
-            this.setRecords(origin, addresses);
-            const records = this.#records.get(origin.hostname);
+            this.setRecords(origin2, addresses);
+            const records = this.#records.get(origin2.hostname);
             const ip = this.pick(
-              origin,
+              origin2,
               records,
               newOpts.affinity
             );
             let port;
             if (typeof ip.port === "number") {
               port = `:${ip.port}`;
-            } else if (origin.port !== "") {
-              port = `:${origin.port}`;
+            } else if (origin2.port !== "") {
+              port = `:${origin2.port}`;
             } else {
               port = "";
             }
             cb(
               null,
-              `${origin.protocol}//${ip.family === 6 ? `[${ip.address}]` : ip.address}${port}`
+              `${origin2.protocol}//${ip.family === 6 ? `[${ip.address}]` : ip.address}${port}`
             );
           });
         } else {
           const ip = this.pick(
-            origin,
+            origin2,
             ips,
             newOpts.affinity
           );
           if (ip == null) {
-            this.#records.delete(origin.hostname);
-            this.runLookup(origin, opts, cb);
+            this.#records.delete(origin2.hostname);
+            this.runLookup(origin2, opts, cb);
             return;
           }
           let port;
           if (typeof ip.port === "number") {
             port = `:${ip.port}`;
-          } else if (origin.port !== "") {
-            port = `:${origin.port}`;
+          } else if (origin2.port !== "") {
+            port = `:${origin2.port}`;
           } else {
             port = "";
           }
           cb(
             null,
-            `${origin.protocol}//${ip.family === 6 ? `[${ip.address}]` : ip.address}${port}`
+            `${origin2.protocol}//${ip.family === 6 ? `[${ip.address}]` : ip.address}${port}`
           );
         }
       }
-      #defaultLookup(origin, opts, cb) {
+      #defaultLookup(origin2, opts, cb) {
         lookup(
-          origin.hostname,
+          origin2.hostname,
           {
             all: true,
             family: this.dualStack === false ? this.affinity : 0,
@@ -11755,7 +11755,7 @@ var require_dns = __commonJS({
           }
         );
       }
-      #defaultPick(origin, hostnameRecords, affinity) {
+      #defaultPick(origin2, hostnameRecords, affinity) {
         let ip = null;
         const { records, offset } = hostnameRecords;
         let family;
@@ -11792,11 +11792,11 @@ var require_dns = __commonJS({
         }
         if (Date.now() - ip.timestamp > ip.ttl) {
           family.ips.splice(position, 1);
-          return this.pick(origin, hostnameRecords, affinity);
+          return this.pick(origin2, hostnameRecords, affinity);
         }
         return ip;
       }
-      setRecords(origin, addresses) {
+      setRecords(origin2, addresses) {
         const timestamp2 = Date.now();
         const records = { records: { 4: null, 6: null } };
         for (const record3 of addresses) {
@@ -11810,7 +11810,7 @@ var require_dns = __commonJS({
           familyRecords.ips.push(record3);
           records.records[record3.family] = familyRecords;
         }
-        this.#records.set(origin.hostname, records);
+        this.#records.set(origin2.hostname, records);
       }
       getHandler(meta3, opts) {
         return new DNSDispatchHandler(this, meta3, opts);
@@ -11822,9 +11822,9 @@ var require_dns = __commonJS({
       #dispatch = null;
       #handler = null;
       #origin = null;
-      constructor(state, { origin, handler: handler2, dispatch }, opts) {
+      constructor(state, { origin: origin2, handler: handler2, dispatch }, opts) {
         super(handler2);
-        this.#origin = origin;
+        this.#origin = origin2;
         this.#handler = handler2;
         this.#opts = { ...opts };
         this.#state = state;
@@ -11899,28 +11899,28 @@ var require_dns = __commonJS({
       const instance = new DNSInstance(opts);
       return (dispatch) => {
         return function dnsInterceptor(origDispatchOpts, handler2) {
-          const origin = origDispatchOpts.origin.constructor === URL ? origDispatchOpts.origin : new URL(origDispatchOpts.origin);
-          if (isIP(origin.hostname) !== 0) {
+          const origin2 = origDispatchOpts.origin.constructor === URL ? origDispatchOpts.origin : new URL(origDispatchOpts.origin);
+          if (isIP(origin2.hostname) !== 0) {
             return dispatch(origDispatchOpts, handler2);
           }
-          instance.runLookup(origin, origDispatchOpts, (err, newOrigin) => {
+          instance.runLookup(origin2, origDispatchOpts, (err, newOrigin) => {
             if (err) {
               return handler2.onError(err);
             }
             let dispatchOpts = null;
             dispatchOpts = {
               ...origDispatchOpts,
-              servername: origin.hostname,
+              servername: origin2.hostname,
               // For SNI on TLS
               origin: newOrigin,
               headers: {
-                host: origin.hostname,
+                host: origin2.hostname,
                 ...origDispatchOpts.headers
               }
             };
             dispatch(
               dispatchOpts,
-              instance.getHandler({ origin, dispatch, handler: handler2 }, origDispatchOpts)
+              instance.getHandler({ origin: origin2, dispatch, handler: handler2 }, origDispatchOpts)
             );
           });
           return true;
@@ -12912,9 +12912,9 @@ var require_request2 = __commonJS({
           request2 = input2[kState];
           signal = input2[kSignal];
         }
-        const origin = environmentSettingsObject.settingsObject.origin;
+        const origin2 = environmentSettingsObject.settingsObject.origin;
         let window2 = "client";
-        if (request2.window?.constructor?.name === "EnvironmentSettingsObject" && sameOrigin(request2.window, origin)) {
+        if (request2.window?.constructor?.name === "EnvironmentSettingsObject" && sameOrigin(request2.window, origin2)) {
           window2 = request2.window;
         }
         if (init.window != null) {
@@ -12990,7 +12990,7 @@ var require_request2 = __commonJS({
             } catch (err) {
               throw new TypeError(`Referrer "${referrer}" is not a valid URL.`, { cause: err });
             }
-            if (parsedReferrer.protocol === "about:" && parsedReferrer.hostname === "client" || origin && !sameOrigin(parsedReferrer, environmentSettingsObject.settingsObject.baseUrl)) {
+            if (parsedReferrer.protocol === "about:" && parsedReferrer.hostname === "client" || origin2 && !sameOrigin(parsedReferrer, environmentSettingsObject.settingsObject.baseUrl)) {
               request2.referrer = "client";
             } else {
               request2.referrer = parsedReferrer;
@@ -16241,7 +16241,7 @@ var require_util6 = __commonJS({
         throw new Error("Invalid cookie max-age");
       }
     }
-    function stringify(cookie) {
+    function stringify2(cookie) {
       if (cookie.name.length === 0) {
         return null;
       }
@@ -16299,7 +16299,7 @@ var require_util6 = __commonJS({
       validateCookiePath,
       validateCookieValue,
       toIMFDate,
-      stringify
+      stringify: stringify2
     };
   }
 });
@@ -16445,7 +16445,7 @@ var require_cookies = __commonJS({
   "node_modules/undici/lib/web/cookies/index.js"(exports, module) {
     "use strict";
     var { parseSetCookie } = require_parse();
-    var { stringify } = require_util6();
+    var { stringify: stringify2 } = require_util6();
     var { webidl } = require_webidl();
     var { Headers: Headers2 } = require_headers();
     function getCookies(headers) {
@@ -16488,7 +16488,7 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       webidl.brandCheck(headers, Headers2, { strict: false });
       cookie = webidl.converters.Cookie(cookie);
-      const str2 = stringify(cookie);
+      const str2 = stringify2(cookie);
       if (str2) {
         headers.append("Set-Cookie", str2);
       }
@@ -16616,14 +16616,14 @@ var require_events = __commonJS({
         }
         return this.#eventInit.ports;
       }
-      initMessageEvent(type, bubbles = false, cancelable = false, data = null, origin = "", lastEventId = "", source = null, ports = []) {
+      initMessageEvent(type, bubbles = false, cancelable = false, data = null, origin2 = "", lastEventId = "", source = null, ports = []) {
         webidl.brandCheck(this, _MessageEvent);
         webidl.argumentLengthCheck(arguments, 1, "MessageEvent.initMessageEvent");
         return new _MessageEvent(type, {
           bubbles,
           cancelable,
           data,
-          origin,
+          origin: origin2,
           lastEventId,
           source,
           ports
@@ -20910,7 +20910,7 @@ var require_foldFlowLines = __commonJS({
         else
           end = lineWidth - indentAtStart;
       }
-      let split = void 0;
+      let split2 = void 0;
       let prev = void 0;
       let overflow = false;
       let i = -1;
@@ -20943,18 +20943,18 @@ var require_foldFlowLines = __commonJS({
           if (mode === FOLD_BLOCK)
             i = consumeMoreIndentedLines(text, i, indent.length);
           end = i + indent.length + endStep;
-          split = void 0;
+          split2 = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
             const next = text[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
-              split = i;
+              split2 = i;
           }
           if (i >= end) {
-            if (split) {
-              folds.push(split);
-              end = split + endStep;
-              split = void 0;
+            if (split2) {
+              folds.push(split2);
+              end = split2 + endStep;
+              split2 = void 0;
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
@@ -20967,7 +20967,7 @@ var require_foldFlowLines = __commonJS({
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
-              split = void 0;
+              split2 = void 0;
             } else {
               overflow = true;
             }
@@ -21396,7 +21396,7 @@ var require_stringify = __commonJS({
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
     }
-    function stringify(item, ctx, onComment, onChompKeep) {
+    function stringify2(item, ctx, onComment, onChompKeep) {
       if (identity.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
       if (identity.isAlias(item)) {
@@ -21425,7 +21425,7 @@ var require_stringify = __commonJS({
 ${ctx.indent}${str2}`;
     }
     exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
   }
 });
 
@@ -21435,7 +21435,7 @@ var require_stringifyPair = __commonJS({
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key: key2, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -21457,7 +21457,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str2 = stringify.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str2 = stringify2.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str2.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -21509,7 +21509,7 @@ ${indent}:`;
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify2.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -21650,7 +21650,7 @@ var require_addPairToJSMap = __commonJS({
     "use strict";
     var log2 = require_log();
     var merge3 = require_merge();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map2, { key: key2, value }) {
@@ -21686,7 +21686,7 @@ var require_addPairToJSMap = __commonJS({
       if (typeof jsKey !== "object")
         return String(jsKey);
       if (identity.isNode(key2) && ctx?.doc) {
-        const strCtx = stringify.createStringifyContext(ctx.doc, {});
+        const strCtx = stringify2.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node2 of ctx.anchors.keys())
           strCtx.anchors.add(node2.anchor);
@@ -21753,12 +21753,12 @@ var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow = ctx.inFlow ?? collection.flow;
-      const stringify2 = flow ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify2(collection, ctx, options);
+      const stringify3 = flow ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify3(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -21783,7 +21783,7 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str3 = stringify.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str3 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
           str3 += stringifyComment.lineComment(str3, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
@@ -21850,7 +21850,7 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str2 = stringify.stringify(item, itemCtx, () => comment = null);
+        let str2 = stringify2.stringify(item, itemCtx, () => comment = null);
         reqNewline || (reqNewline = lines2.length > linesAtValue || str2.includes("\n"));
         if (i < items.length - 1) {
           str2 += ",";
@@ -23211,7 +23211,7 @@ var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
       const lines2 = [];
@@ -23226,7 +23226,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines2.push("---");
-      const ctx = stringify.createStringifyContext(doc, options);
+      const ctx = stringify2.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines2.length !== 1)
@@ -23248,7 +23248,7 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body = stringify2.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
         if ((body[0] === "|" || body[0] === ">") && lines2[lines2.length - 1] === "---") {
@@ -23256,7 +23256,7 @@ var require_stringifyDocument = __commonJS({
         } else
           lines2.push(body);
       } else {
-        lines2.push(stringify.stringify(doc.contents, ctx));
+        lines2.push(stringify2.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
@@ -24501,13 +24501,13 @@ var require_resolve_block_scalar = __commonJS({
       return { mode, indent, chomp, comment, length };
     }
     function splitLines(source) {
-      const split = source.split(/\n( *)/);
-      const first = split[0];
+      const split2 = source.split(/\n( *)/);
+      const first = split2[0];
       const m = first.match(/^( *)/);
       const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
       const lines2 = [line0];
-      for (let i = 1; i < split.length; i += 2)
-        lines2.push([split[i], split[i + 1]]);
+      for (let i = 1; i < split2.length; i += 2)
+        lines2.push([split2[i], split2[i + 1]]);
       return lines2;
     }
     exports.resolveBlockScalar = resolveBlockScalar;
@@ -25392,7 +25392,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
-    var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -25445,7 +25445,7 @@ var require_cst_stringify = __commonJS({
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
   }
 });
 
@@ -27156,7 +27156,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse5(src, reviver, options) {
+    function parse6(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -27175,7 +27175,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify(value, replacer, options) {
+    function stringify2(value, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -27197,10 +27197,10 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse5;
+    exports.parse = parse6;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument3;
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
   }
 });
 
@@ -27253,6 +27253,782 @@ var require_dist = __commonJS({
     exports.stringify = publicApi.stringify;
     exports.visit = visit2.visit;
     exports.visitAsync = visit2.visitAsync;
+  }
+});
+
+// node_modules/boundary/lib/index.js
+var require_lib2 = __commonJS({
+  "node_modules/boundary/lib/index.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.binarySearch = exports.upperBound = exports.lowerBound = exports.compare = void 0;
+    function compare(v1, v2) {
+      return v1 < v2;
+    }
+    exports.compare = compare;
+    function upperBound(array2, value, comp = compare) {
+      let len = array2.length;
+      let i = 0;
+      while (len) {
+        let diff = len >>> 1;
+        let cursor = i + diff;
+        if (comp(value, array2[cursor])) {
+          len = diff;
+        } else {
+          i = cursor + 1;
+          len -= diff + 1;
+        }
+      }
+      return i;
+    }
+    exports.upperBound = upperBound;
+    function lowerBound(array2, value, comp = compare) {
+      let len = array2.length;
+      let i = 0;
+      while (len) {
+        let diff = len >>> 1;
+        let cursor = i + diff;
+        if (comp(array2[cursor], value)) {
+          i = cursor + 1;
+          len -= diff + 1;
+        } else {
+          len = diff;
+        }
+      }
+      return i;
+    }
+    exports.lowerBound = lowerBound;
+    function binarySearch(array2, value, comp = compare) {
+      let cursor = lowerBound(array2, value, comp);
+      return cursor !== array2.length && !comp(value, array2[cursor]);
+    }
+    exports.binarySearch = binarySearch;
+  }
+});
+
+// node_modules/structured-source/lib/structured-source.js
+var require_structured_source = __commonJS({
+  "node_modules/structured-source/lib/structured-source.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.StructuredSource = void 0;
+    var boundary_1 = require_lib2();
+    var StructuredSource2 = class {
+      /**
+       * @constructs StructuredSource
+       * @param {string} source - source code text.
+       */
+      constructor(source) {
+        this.indice = [0];
+        let regexp = /[\r\n\u2028\u2029]/g;
+        const length = source.length;
+        regexp.lastIndex = 0;
+        while (true) {
+          let result = regexp.exec(source);
+          if (!result) {
+            break;
+          }
+          let index = result.index;
+          if (source.charCodeAt(index) === 13 && source.charCodeAt(index + 1) === 10) {
+            index += 1;
+          }
+          let nextIndex = index + 1;
+          if (length < nextIndex) {
+            break;
+          }
+          this.indice.push(nextIndex);
+          regexp.lastIndex = nextIndex;
+        }
+      }
+      get line() {
+        return this.indice.length;
+      }
+      /**
+       * @param {SourceLocation} loc - location indicator.
+       * @return {[ number, number ]} range.
+       */
+      locationToRange(loc) {
+        return [this.positionToIndex(loc.start), this.positionToIndex(loc.end)];
+      }
+      /**
+       * @param {[ number, number ]} range - pair of indice.
+       * @return {SourceLocation} location.
+       */
+      rangeToLocation(range) {
+        return {
+          start: this.indexToPosition(range[0]),
+          end: this.indexToPosition(range[1])
+        };
+      }
+      /**
+       * @param {SourcePosition} pos - position indicator.
+       * @return {number} index.
+       */
+      positionToIndex(pos) {
+        let start = this.indice[pos.line - 1];
+        return start + pos.column;
+      }
+      /**
+       * @param {number} index - index to the source code.
+       * @return {SourcePosition} position.
+       */
+      indexToPosition(index) {
+        const startLine = (0, boundary_1.upperBound)(this.indice, index);
+        return {
+          line: startLine,
+          column: index - this.indice[startLine - 1]
+        };
+      }
+    };
+    exports.StructuredSource = StructuredSource2;
+  }
+});
+
+// node_modules/ms/index.js
+var require_ms = __commonJS({
+  "node_modules/ms/index.js"(exports, module) {
+    var s = 1e3;
+    var m = s * 60;
+    var h = m * 60;
+    var d = h * 24;
+    var w = d * 7;
+    var y = d * 365.25;
+    module.exports = function(val, options) {
+      options = options || {};
+      var type = typeof val;
+      if (type === "string" && val.length > 0) {
+        return parse6(val);
+      } else if (type === "number" && isFinite(val)) {
+        return options.long ? fmtLong(val) : fmtShort(val);
+      }
+      throw new Error(
+        "val is not a non-empty string or a valid number. val=" + JSON.stringify(val)
+      );
+    };
+    function parse6(str2) {
+      str2 = String(str2);
+      if (str2.length > 100) {
+        return;
+      }
+      var match = /^(-?(?:\d+)?\.?\d+) *(milliseconds?|msecs?|ms|seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|w|years?|yrs?|y)?$/i.exec(
+        str2
+      );
+      if (!match) {
+        return;
+      }
+      var n2 = parseFloat(match[1]);
+      var type = (match[2] || "ms").toLowerCase();
+      switch (type) {
+        case "years":
+        case "year":
+        case "yrs":
+        case "yr":
+        case "y":
+          return n2 * y;
+        case "weeks":
+        case "week":
+        case "w":
+          return n2 * w;
+        case "days":
+        case "day":
+        case "d":
+          return n2 * d;
+        case "hours":
+        case "hour":
+        case "hrs":
+        case "hr":
+        case "h":
+          return n2 * h;
+        case "minutes":
+        case "minute":
+        case "mins":
+        case "min":
+        case "m":
+          return n2 * m;
+        case "seconds":
+        case "second":
+        case "secs":
+        case "sec":
+        case "s":
+          return n2 * s;
+        case "milliseconds":
+        case "millisecond":
+        case "msecs":
+        case "msec":
+        case "ms":
+          return n2;
+        default:
+          return void 0;
+      }
+    }
+    function fmtShort(ms) {
+      var msAbs = Math.abs(ms);
+      if (msAbs >= d) {
+        return Math.round(ms / d) + "d";
+      }
+      if (msAbs >= h) {
+        return Math.round(ms / h) + "h";
+      }
+      if (msAbs >= m) {
+        return Math.round(ms / m) + "m";
+      }
+      if (msAbs >= s) {
+        return Math.round(ms / s) + "s";
+      }
+      return ms + "ms";
+    }
+    function fmtLong(ms) {
+      var msAbs = Math.abs(ms);
+      if (msAbs >= d) {
+        return plural2(ms, msAbs, d, "day");
+      }
+      if (msAbs >= h) {
+        return plural2(ms, msAbs, h, "hour");
+      }
+      if (msAbs >= m) {
+        return plural2(ms, msAbs, m, "minute");
+      }
+      if (msAbs >= s) {
+        return plural2(ms, msAbs, s, "second");
+      }
+      return ms + " ms";
+    }
+    function plural2(ms, msAbs, n2, name2) {
+      var isPlural = msAbs >= n2 * 1.5;
+      return Math.round(ms / n2) + " " + name2 + (isPlural ? "s" : "");
+    }
+  }
+});
+
+// node_modules/debug/src/common.js
+var require_common = __commonJS({
+  "node_modules/debug/src/common.js"(exports, module) {
+    function setup(env) {
+      createDebug.debug = createDebug;
+      createDebug.default = createDebug;
+      createDebug.coerce = coerce;
+      createDebug.disable = disable;
+      createDebug.enable = enable;
+      createDebug.enabled = enabled;
+      createDebug.humanize = require_ms();
+      createDebug.destroy = destroy;
+      Object.keys(env).forEach((key2) => {
+        createDebug[key2] = env[key2];
+      });
+      createDebug.names = [];
+      createDebug.skips = [];
+      createDebug.formatters = {};
+      function selectColor(namespace) {
+        let hash2 = 0;
+        for (let i = 0; i < namespace.length; i++) {
+          hash2 = (hash2 << 5) - hash2 + namespace.charCodeAt(i);
+          hash2 |= 0;
+        }
+        return createDebug.colors[Math.abs(hash2) % createDebug.colors.length];
+      }
+      createDebug.selectColor = selectColor;
+      function createDebug(namespace) {
+        let prevTime;
+        let enableOverride = null;
+        let namespacesCache;
+        let enabledCache;
+        function debug3(...args) {
+          if (!debug3.enabled) {
+            return;
+          }
+          const self2 = debug3;
+          const curr = Number(/* @__PURE__ */ new Date());
+          const ms = curr - (prevTime || curr);
+          self2.diff = ms;
+          self2.prev = prevTime;
+          self2.curr = curr;
+          prevTime = curr;
+          args[0] = createDebug.coerce(args[0]);
+          if (typeof args[0] !== "string") {
+            args.unshift("%O");
+          }
+          let index = 0;
+          args[0] = args[0].replace(/%([a-zA-Z%])/g, (match, format) => {
+            if (match === "%%") {
+              return "%";
+            }
+            index++;
+            const formatter = createDebug.formatters[format];
+            if (typeof formatter === "function") {
+              const val = args[index];
+              match = formatter.call(self2, val);
+              args.splice(index, 1);
+              index--;
+            }
+            return match;
+          });
+          createDebug.formatArgs.call(self2, args);
+          const logFn = self2.log || createDebug.log;
+          logFn.apply(self2, args);
+        }
+        debug3.namespace = namespace;
+        debug3.useColors = createDebug.useColors();
+        debug3.color = createDebug.selectColor(namespace);
+        debug3.extend = extend2;
+        debug3.destroy = createDebug.destroy;
+        Object.defineProperty(debug3, "enabled", {
+          enumerable: true,
+          configurable: false,
+          get: () => {
+            if (enableOverride !== null) {
+              return enableOverride;
+            }
+            if (namespacesCache !== createDebug.namespaces) {
+              namespacesCache = createDebug.namespaces;
+              enabledCache = createDebug.enabled(namespace);
+            }
+            return enabledCache;
+          },
+          set: (v) => {
+            enableOverride = v;
+          }
+        });
+        if (typeof createDebug.init === "function") {
+          createDebug.init(debug3);
+        }
+        return debug3;
+      }
+      function extend2(namespace, delimiter) {
+        const newDebug = createDebug(this.namespace + (typeof delimiter === "undefined" ? ":" : delimiter) + namespace);
+        newDebug.log = this.log;
+        return newDebug;
+      }
+      function enable(namespaces) {
+        createDebug.save(namespaces);
+        createDebug.namespaces = namespaces;
+        createDebug.names = [];
+        createDebug.skips = [];
+        const split2 = (typeof namespaces === "string" ? namespaces : "").trim().replace(/\s+/g, ",").split(",").filter(Boolean);
+        for (const ns of split2) {
+          if (ns[0] === "-") {
+            createDebug.skips.push(ns.slice(1));
+          } else {
+            createDebug.names.push(ns);
+          }
+        }
+      }
+      function matchesTemplate(search, template) {
+        let searchIndex = 0;
+        let templateIndex = 0;
+        let starIndex = -1;
+        let matchIndex = 0;
+        while (searchIndex < search.length) {
+          if (templateIndex < template.length && (template[templateIndex] === search[searchIndex] || template[templateIndex] === "*")) {
+            if (template[templateIndex] === "*") {
+              starIndex = templateIndex;
+              matchIndex = searchIndex;
+              templateIndex++;
+            } else {
+              searchIndex++;
+              templateIndex++;
+            }
+          } else if (starIndex !== -1) {
+            templateIndex = starIndex + 1;
+            matchIndex++;
+            searchIndex = matchIndex;
+          } else {
+            return false;
+          }
+        }
+        while (templateIndex < template.length && template[templateIndex] === "*") {
+          templateIndex++;
+        }
+        return templateIndex === template.length;
+      }
+      function disable() {
+        const namespaces = [
+          ...createDebug.names,
+          ...createDebug.skips.map((namespace) => "-" + namespace)
+        ].join(",");
+        createDebug.enable("");
+        return namespaces;
+      }
+      function enabled(name2) {
+        for (const skip of createDebug.skips) {
+          if (matchesTemplate(name2, skip)) {
+            return false;
+          }
+        }
+        for (const ns of createDebug.names) {
+          if (matchesTemplate(name2, ns)) {
+            return true;
+          }
+        }
+        return false;
+      }
+      function coerce(val) {
+        if (val instanceof Error) {
+          return val.stack || val.message;
+        }
+        return val;
+      }
+      function destroy() {
+        console.warn("Instance method `debug.destroy()` is deprecated and no longer does anything. It will be removed in the next major version of `debug`.");
+      }
+      createDebug.enable(createDebug.load());
+      return createDebug;
+    }
+    module.exports = setup;
+  }
+});
+
+// node_modules/debug/src/browser.js
+var require_browser = __commonJS({
+  "node_modules/debug/src/browser.js"(exports, module) {
+    exports.formatArgs = formatArgs;
+    exports.save = save;
+    exports.load = load;
+    exports.useColors = useColors;
+    exports.storage = localstorage();
+    exports.destroy = /* @__PURE__ */ (() => {
+      let warned = false;
+      return () => {
+        if (!warned) {
+          warned = true;
+          console.warn("Instance method `debug.destroy()` is deprecated and no longer does anything. It will be removed in the next major version of `debug`.");
+        }
+      };
+    })();
+    exports.colors = [
+      "#0000CC",
+      "#0000FF",
+      "#0033CC",
+      "#0033FF",
+      "#0066CC",
+      "#0066FF",
+      "#0099CC",
+      "#0099FF",
+      "#00CC00",
+      "#00CC33",
+      "#00CC66",
+      "#00CC99",
+      "#00CCCC",
+      "#00CCFF",
+      "#3300CC",
+      "#3300FF",
+      "#3333CC",
+      "#3333FF",
+      "#3366CC",
+      "#3366FF",
+      "#3399CC",
+      "#3399FF",
+      "#33CC00",
+      "#33CC33",
+      "#33CC66",
+      "#33CC99",
+      "#33CCCC",
+      "#33CCFF",
+      "#6600CC",
+      "#6600FF",
+      "#6633CC",
+      "#6633FF",
+      "#66CC00",
+      "#66CC33",
+      "#9900CC",
+      "#9900FF",
+      "#9933CC",
+      "#9933FF",
+      "#99CC00",
+      "#99CC33",
+      "#CC0000",
+      "#CC0033",
+      "#CC0066",
+      "#CC0099",
+      "#CC00CC",
+      "#CC00FF",
+      "#CC3300",
+      "#CC3333",
+      "#CC3366",
+      "#CC3399",
+      "#CC33CC",
+      "#CC33FF",
+      "#CC6600",
+      "#CC6633",
+      "#CC9900",
+      "#CC9933",
+      "#CCCC00",
+      "#CCCC33",
+      "#FF0000",
+      "#FF0033",
+      "#FF0066",
+      "#FF0099",
+      "#FF00CC",
+      "#FF00FF",
+      "#FF3300",
+      "#FF3333",
+      "#FF3366",
+      "#FF3399",
+      "#FF33CC",
+      "#FF33FF",
+      "#FF6600",
+      "#FF6633",
+      "#FF9900",
+      "#FF9933",
+      "#FFCC00",
+      "#FFCC33"
+    ];
+    function useColors() {
+      if (typeof window !== "undefined" && window.process && (window.process.type === "renderer" || window.process.__nwjs)) {
+        return true;
+      }
+      if (typeof navigator !== "undefined" && navigator.userAgent && navigator.userAgent.toLowerCase().match(/(edge|trident)\/(\d+)/)) {
+        return false;
+      }
+      let m;
+      return typeof document !== "undefined" && document.documentElement && document.documentElement.style && document.documentElement.style.WebkitAppearance || // Is firebug? http://stackoverflow.com/a/398120/376773
+      typeof window !== "undefined" && window.console && (window.console.firebug || window.console.exception && window.console.table) || // Is firefox >= v31?
+      // https://developer.mozilla.org/en-US/docs/Tools/Web_Console#Styling_messages
+      typeof navigator !== "undefined" && navigator.userAgent && (m = navigator.userAgent.toLowerCase().match(/firefox\/(\d+)/)) && parseInt(m[1], 10) >= 31 || // Double check webkit in userAgent just in case we are in a worker
+      typeof navigator !== "undefined" && navigator.userAgent && navigator.userAgent.toLowerCase().match(/applewebkit\/(\d+)/);
+    }
+    function formatArgs(args) {
+      args[0] = (this.useColors ? "%c" : "") + this.namespace + (this.useColors ? " %c" : " ") + args[0] + (this.useColors ? "%c " : " ") + "+" + module.exports.humanize(this.diff);
+      if (!this.useColors) {
+        return;
+      }
+      const c = "color: " + this.color;
+      args.splice(1, 0, c, "color: inherit");
+      let index = 0;
+      let lastC = 0;
+      args[0].replace(/%[a-zA-Z%]/g, (match) => {
+        if (match === "%%") {
+          return;
+        }
+        index++;
+        if (match === "%c") {
+          lastC = index;
+        }
+      });
+      args.splice(lastC, 0, c);
+    }
+    exports.log = console.debug || console.log || (() => {
+    });
+    function save(namespaces) {
+      try {
+        if (namespaces) {
+          exports.storage.setItem("debug", namespaces);
+        } else {
+          exports.storage.removeItem("debug");
+        }
+      } catch (error63) {
+      }
+    }
+    function load() {
+      let r;
+      try {
+        r = exports.storage.getItem("debug") || exports.storage.getItem("DEBUG");
+      } catch (error63) {
+      }
+      if (!r && typeof process !== "undefined" && "env" in process) {
+        r = process.env.DEBUG;
+      }
+      return r;
+    }
+    function localstorage() {
+      try {
+        return localStorage;
+      } catch (error63) {
+      }
+    }
+    module.exports = require_common()(exports);
+    var { formatters } = module.exports;
+    formatters.j = function(v) {
+      try {
+        return JSON.stringify(v);
+      } catch (error63) {
+        return "[UnexpectedJSONParseError]: " + error63.message;
+      }
+    };
+  }
+});
+
+// node_modules/debug/src/node.js
+var require_node = __commonJS({
+  "node_modules/debug/src/node.js"(exports, module) {
+    var tty = __require("tty");
+    var util = __require("util");
+    exports.init = init;
+    exports.log = log2;
+    exports.formatArgs = formatArgs;
+    exports.save = save;
+    exports.load = load;
+    exports.useColors = useColors;
+    exports.destroy = util.deprecate(
+      () => {
+      },
+      "Instance method `debug.destroy()` is deprecated and no longer does anything. It will be removed in the next major version of `debug`."
+    );
+    exports.colors = [6, 2, 3, 4, 5, 1];
+    try {
+      const supportsColor = __require("supports-color");
+      if (supportsColor && (supportsColor.stderr || supportsColor).level >= 2) {
+        exports.colors = [
+          20,
+          21,
+          26,
+          27,
+          32,
+          33,
+          38,
+          39,
+          40,
+          41,
+          42,
+          43,
+          44,
+          45,
+          56,
+          57,
+          62,
+          63,
+          68,
+          69,
+          74,
+          75,
+          76,
+          77,
+          78,
+          79,
+          80,
+          81,
+          92,
+          93,
+          98,
+          99,
+          112,
+          113,
+          128,
+          129,
+          134,
+          135,
+          148,
+          149,
+          160,
+          161,
+          162,
+          163,
+          164,
+          165,
+          166,
+          167,
+          168,
+          169,
+          170,
+          171,
+          172,
+          173,
+          178,
+          179,
+          184,
+          185,
+          196,
+          197,
+          198,
+          199,
+          200,
+          201,
+          202,
+          203,
+          204,
+          205,
+          206,
+          207,
+          208,
+          209,
+          214,
+          215,
+          220,
+          221
+        ];
+      }
+    } catch (error63) {
+    }
+    exports.inspectOpts = Object.keys(process.env).filter((key2) => {
+      return /^debug_/i.test(key2);
+    }).reduce((obj, key2) => {
+      const prop = key2.substring(6).toLowerCase().replace(/_([a-z])/g, (_, k) => {
+        return k.toUpperCase();
+      });
+      let val = process.env[key2];
+      if (/^(yes|on|true|enabled)$/i.test(val)) {
+        val = true;
+      } else if (/^(no|off|false|disabled)$/i.test(val)) {
+        val = false;
+      } else if (val === "null") {
+        val = null;
+      } else {
+        val = Number(val);
+      }
+      obj[prop] = val;
+      return obj;
+    }, {});
+    function useColors() {
+      return "colors" in exports.inspectOpts ? Boolean(exports.inspectOpts.colors) : tty.isatty(process.stderr.fd);
+    }
+    function formatArgs(args) {
+      const { namespace: name2, useColors: useColors2 } = this;
+      if (useColors2) {
+        const c = this.color;
+        const colorCode = "\x1B[3" + (c < 8 ? c : "8;5;" + c);
+        const prefix = `  ${colorCode};1m${name2} \x1B[0m`;
+        args[0] = prefix + args[0].split("\n").join("\n" + prefix);
+        args.push(colorCode + "m+" + module.exports.humanize(this.diff) + "\x1B[0m");
+      } else {
+        args[0] = getDate() + name2 + " " + args[0];
+      }
+    }
+    function getDate() {
+      if (exports.inspectOpts.hideDate) {
+        return "";
+      }
+      return (/* @__PURE__ */ new Date()).toISOString() + " ";
+    }
+    function log2(...args) {
+      return process.stderr.write(util.formatWithOptions(exports.inspectOpts, ...args) + "\n");
+    }
+    function save(namespaces) {
+      if (namespaces) {
+        process.env.DEBUG = namespaces;
+      } else {
+        delete process.env.DEBUG;
+      }
+    }
+    function load() {
+      return process.env.DEBUG;
+    }
+    function init(debug3) {
+      debug3.inspectOpts = {};
+      const keys = Object.keys(exports.inspectOpts);
+      for (let i = 0; i < keys.length; i++) {
+        debug3.inspectOpts[keys[i]] = exports.inspectOpts[keys[i]];
+      }
+    }
+    module.exports = require_common()(exports);
+    var { formatters } = module.exports;
+    formatters.o = function(v) {
+      this.inspectOpts.colors = this.useColors;
+      return util.inspect(v, this.inspectOpts).split("\n").map((str2) => str2.trim()).join(" ");
+    };
+    formatters.O = function(v) {
+      this.inspectOpts.colors = this.useColors;
+      return util.inspect(v, this.inspectOpts);
+    };
+  }
+});
+
+// node_modules/debug/src/index.js
+var require_src = __commonJS({
+  "node_modules/debug/src/index.js"(exports, module) {
+    if (typeof process === "undefined" || process.type === "renderer" || process.browser === true || process.__nwjs) {
+      module.exports = require_browser();
+    } else {
+      module.exports = require_node();
+    }
   }
 });
 
@@ -28113,7 +28889,7 @@ var require_parse2 = __commonJS({
       }
       return { risky: false };
     };
-    var parse5 = (input2, options) => {
+    var parse6 = (input2, options) => {
       if (typeof input2 !== "string") {
         throw new TypeError("Expected a string");
       }
@@ -28283,7 +29059,7 @@ var require_parse2 = __commonJS({
             output2 = token.close = `)$))${extglobStar}`;
           }
           if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
-            const expression = parse5(rest, { ...options, fastpaths: false }).output;
+            const expression = parse6(rest, { ...options, fastpaths: false }).output;
             output2 = token.close = `)${expression})${extglobStar})`;
           }
           if (token.prev.type === "bos") {
@@ -28806,7 +29582,7 @@ var require_parse2 = __commonJS({
       }
       return state;
     };
-    parse5.fastpaths = (input2, options) => {
+    parse6.fastpaths = (input2, options) => {
       const opts = { ...options };
       const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
       const len = input2.length;
@@ -28871,7 +29647,7 @@ var require_parse2 = __commonJS({
       }
       return source;
     };
-    module.exports = parse5;
+    module.exports = parse6;
   }
 });
 
@@ -28880,7 +29656,7 @@ var require_picomatch = __commonJS({
   "node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
     var scan = require_scan();
-    var parse5 = require_parse2();
+    var parse6 = require_parse2();
     var utils = require_utils2();
     var constants4 = require_constants6();
     var isObject3 = (val) => val && typeof val === "object" && !Array.isArray(val);
@@ -28968,7 +29744,7 @@ var require_picomatch = __commonJS({
     picomatch3.isMatch = (str2, patterns, options) => picomatch3(patterns, options)(str2);
     picomatch3.parse = (pattern, options) => {
       if (Array.isArray(pattern)) return pattern.map((p) => picomatch3.parse(p, options));
-      return parse5(pattern, { ...options, fastpaths: false });
+      return parse6(pattern, { ...options, fastpaths: false });
     };
     picomatch3.scan = (input2, options) => scan(input2, options);
     picomatch3.compileRe = (state, options, returnOutput = false, returnState = false) => {
@@ -28994,10 +29770,10 @@ var require_picomatch = __commonJS({
       }
       let parsed = { negated: false, fastpaths: true };
       if (options.fastpaths !== false && (input2[0] === "." || input2[0] === "*")) {
-        parsed.output = parse5.fastpaths(input2, options);
+        parsed.output = parse6.fastpaths(input2, options);
       }
       if (!parsed.output) {
-        parsed = parse5(input2, options);
+        parsed = parse6(input2, options);
       }
       return picomatch3.compileRe(parsed, options, returnOutput, returnState);
     };
@@ -29029,782 +29805,6 @@ var require_picomatch2 = __commonJS({
     }
     Object.assign(picomatch3, pico);
     module.exports = picomatch3;
-  }
-});
-
-// node_modules/boundary/lib/index.js
-var require_lib2 = __commonJS({
-  "node_modules/boundary/lib/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.binarySearch = exports.upperBound = exports.lowerBound = exports.compare = void 0;
-    function compare(v1, v2) {
-      return v1 < v2;
-    }
-    exports.compare = compare;
-    function upperBound(array2, value, comp = compare) {
-      let len = array2.length;
-      let i = 0;
-      while (len) {
-        let diff = len >>> 1;
-        let cursor = i + diff;
-        if (comp(value, array2[cursor])) {
-          len = diff;
-        } else {
-          i = cursor + 1;
-          len -= diff + 1;
-        }
-      }
-      return i;
-    }
-    exports.upperBound = upperBound;
-    function lowerBound(array2, value, comp = compare) {
-      let len = array2.length;
-      let i = 0;
-      while (len) {
-        let diff = len >>> 1;
-        let cursor = i + diff;
-        if (comp(array2[cursor], value)) {
-          i = cursor + 1;
-          len -= diff + 1;
-        } else {
-          len = diff;
-        }
-      }
-      return i;
-    }
-    exports.lowerBound = lowerBound;
-    function binarySearch(array2, value, comp = compare) {
-      let cursor = lowerBound(array2, value, comp);
-      return cursor !== array2.length && !comp(value, array2[cursor]);
-    }
-    exports.binarySearch = binarySearch;
-  }
-});
-
-// node_modules/structured-source/lib/structured-source.js
-var require_structured_source = __commonJS({
-  "node_modules/structured-source/lib/structured-source.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.StructuredSource = void 0;
-    var boundary_1 = require_lib2();
-    var StructuredSource2 = class {
-      /**
-       * @constructs StructuredSource
-       * @param {string} source - source code text.
-       */
-      constructor(source) {
-        this.indice = [0];
-        let regexp = /[\r\n\u2028\u2029]/g;
-        const length = source.length;
-        regexp.lastIndex = 0;
-        while (true) {
-          let result = regexp.exec(source);
-          if (!result) {
-            break;
-          }
-          let index = result.index;
-          if (source.charCodeAt(index) === 13 && source.charCodeAt(index + 1) === 10) {
-            index += 1;
-          }
-          let nextIndex = index + 1;
-          if (length < nextIndex) {
-            break;
-          }
-          this.indice.push(nextIndex);
-          regexp.lastIndex = nextIndex;
-        }
-      }
-      get line() {
-        return this.indice.length;
-      }
-      /**
-       * @param {SourceLocation} loc - location indicator.
-       * @return {[ number, number ]} range.
-       */
-      locationToRange(loc) {
-        return [this.positionToIndex(loc.start), this.positionToIndex(loc.end)];
-      }
-      /**
-       * @param {[ number, number ]} range - pair of indice.
-       * @return {SourceLocation} location.
-       */
-      rangeToLocation(range) {
-        return {
-          start: this.indexToPosition(range[0]),
-          end: this.indexToPosition(range[1])
-        };
-      }
-      /**
-       * @param {SourcePosition} pos - position indicator.
-       * @return {number} index.
-       */
-      positionToIndex(pos) {
-        let start = this.indice[pos.line - 1];
-        return start + pos.column;
-      }
-      /**
-       * @param {number} index - index to the source code.
-       * @return {SourcePosition} position.
-       */
-      indexToPosition(index) {
-        const startLine = (0, boundary_1.upperBound)(this.indice, index);
-        return {
-          line: startLine,
-          column: index - this.indice[startLine - 1]
-        };
-      }
-    };
-    exports.StructuredSource = StructuredSource2;
-  }
-});
-
-// node_modules/ms/index.js
-var require_ms = __commonJS({
-  "node_modules/ms/index.js"(exports, module) {
-    var s = 1e3;
-    var m = s * 60;
-    var h = m * 60;
-    var d = h * 24;
-    var w = d * 7;
-    var y = d * 365.25;
-    module.exports = function(val, options) {
-      options = options || {};
-      var type = typeof val;
-      if (type === "string" && val.length > 0) {
-        return parse5(val);
-      } else if (type === "number" && isFinite(val)) {
-        return options.long ? fmtLong(val) : fmtShort(val);
-      }
-      throw new Error(
-        "val is not a non-empty string or a valid number. val=" + JSON.stringify(val)
-      );
-    };
-    function parse5(str2) {
-      str2 = String(str2);
-      if (str2.length > 100) {
-        return;
-      }
-      var match = /^(-?(?:\d+)?\.?\d+) *(milliseconds?|msecs?|ms|seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|w|years?|yrs?|y)?$/i.exec(
-        str2
-      );
-      if (!match) {
-        return;
-      }
-      var n2 = parseFloat(match[1]);
-      var type = (match[2] || "ms").toLowerCase();
-      switch (type) {
-        case "years":
-        case "year":
-        case "yrs":
-        case "yr":
-        case "y":
-          return n2 * y;
-        case "weeks":
-        case "week":
-        case "w":
-          return n2 * w;
-        case "days":
-        case "day":
-        case "d":
-          return n2 * d;
-        case "hours":
-        case "hour":
-        case "hrs":
-        case "hr":
-        case "h":
-          return n2 * h;
-        case "minutes":
-        case "minute":
-        case "mins":
-        case "min":
-        case "m":
-          return n2 * m;
-        case "seconds":
-        case "second":
-        case "secs":
-        case "sec":
-        case "s":
-          return n2 * s;
-        case "milliseconds":
-        case "millisecond":
-        case "msecs":
-        case "msec":
-        case "ms":
-          return n2;
-        default:
-          return void 0;
-      }
-    }
-    function fmtShort(ms) {
-      var msAbs = Math.abs(ms);
-      if (msAbs >= d) {
-        return Math.round(ms / d) + "d";
-      }
-      if (msAbs >= h) {
-        return Math.round(ms / h) + "h";
-      }
-      if (msAbs >= m) {
-        return Math.round(ms / m) + "m";
-      }
-      if (msAbs >= s) {
-        return Math.round(ms / s) + "s";
-      }
-      return ms + "ms";
-    }
-    function fmtLong(ms) {
-      var msAbs = Math.abs(ms);
-      if (msAbs >= d) {
-        return plural2(ms, msAbs, d, "day");
-      }
-      if (msAbs >= h) {
-        return plural2(ms, msAbs, h, "hour");
-      }
-      if (msAbs >= m) {
-        return plural2(ms, msAbs, m, "minute");
-      }
-      if (msAbs >= s) {
-        return plural2(ms, msAbs, s, "second");
-      }
-      return ms + " ms";
-    }
-    function plural2(ms, msAbs, n2, name2) {
-      var isPlural = msAbs >= n2 * 1.5;
-      return Math.round(ms / n2) + " " + name2 + (isPlural ? "s" : "");
-    }
-  }
-});
-
-// node_modules/debug/src/common.js
-var require_common = __commonJS({
-  "node_modules/debug/src/common.js"(exports, module) {
-    function setup(env) {
-      createDebug.debug = createDebug;
-      createDebug.default = createDebug;
-      createDebug.coerce = coerce;
-      createDebug.disable = disable;
-      createDebug.enable = enable;
-      createDebug.enabled = enabled;
-      createDebug.humanize = require_ms();
-      createDebug.destroy = destroy;
-      Object.keys(env).forEach((key2) => {
-        createDebug[key2] = env[key2];
-      });
-      createDebug.names = [];
-      createDebug.skips = [];
-      createDebug.formatters = {};
-      function selectColor(namespace) {
-        let hash2 = 0;
-        for (let i = 0; i < namespace.length; i++) {
-          hash2 = (hash2 << 5) - hash2 + namespace.charCodeAt(i);
-          hash2 |= 0;
-        }
-        return createDebug.colors[Math.abs(hash2) % createDebug.colors.length];
-      }
-      createDebug.selectColor = selectColor;
-      function createDebug(namespace) {
-        let prevTime;
-        let enableOverride = null;
-        let namespacesCache;
-        let enabledCache;
-        function debug3(...args) {
-          if (!debug3.enabled) {
-            return;
-          }
-          const self2 = debug3;
-          const curr = Number(/* @__PURE__ */ new Date());
-          const ms = curr - (prevTime || curr);
-          self2.diff = ms;
-          self2.prev = prevTime;
-          self2.curr = curr;
-          prevTime = curr;
-          args[0] = createDebug.coerce(args[0]);
-          if (typeof args[0] !== "string") {
-            args.unshift("%O");
-          }
-          let index = 0;
-          args[0] = args[0].replace(/%([a-zA-Z%])/g, (match, format) => {
-            if (match === "%%") {
-              return "%";
-            }
-            index++;
-            const formatter = createDebug.formatters[format];
-            if (typeof formatter === "function") {
-              const val = args[index];
-              match = formatter.call(self2, val);
-              args.splice(index, 1);
-              index--;
-            }
-            return match;
-          });
-          createDebug.formatArgs.call(self2, args);
-          const logFn = self2.log || createDebug.log;
-          logFn.apply(self2, args);
-        }
-        debug3.namespace = namespace;
-        debug3.useColors = createDebug.useColors();
-        debug3.color = createDebug.selectColor(namespace);
-        debug3.extend = extend2;
-        debug3.destroy = createDebug.destroy;
-        Object.defineProperty(debug3, "enabled", {
-          enumerable: true,
-          configurable: false,
-          get: () => {
-            if (enableOverride !== null) {
-              return enableOverride;
-            }
-            if (namespacesCache !== createDebug.namespaces) {
-              namespacesCache = createDebug.namespaces;
-              enabledCache = createDebug.enabled(namespace);
-            }
-            return enabledCache;
-          },
-          set: (v) => {
-            enableOverride = v;
-          }
-        });
-        if (typeof createDebug.init === "function") {
-          createDebug.init(debug3);
-        }
-        return debug3;
-      }
-      function extend2(namespace, delimiter) {
-        const newDebug = createDebug(this.namespace + (typeof delimiter === "undefined" ? ":" : delimiter) + namespace);
-        newDebug.log = this.log;
-        return newDebug;
-      }
-      function enable(namespaces) {
-        createDebug.save(namespaces);
-        createDebug.namespaces = namespaces;
-        createDebug.names = [];
-        createDebug.skips = [];
-        const split = (typeof namespaces === "string" ? namespaces : "").trim().replace(/\s+/g, ",").split(",").filter(Boolean);
-        for (const ns of split) {
-          if (ns[0] === "-") {
-            createDebug.skips.push(ns.slice(1));
-          } else {
-            createDebug.names.push(ns);
-          }
-        }
-      }
-      function matchesTemplate(search, template) {
-        let searchIndex = 0;
-        let templateIndex = 0;
-        let starIndex = -1;
-        let matchIndex = 0;
-        while (searchIndex < search.length) {
-          if (templateIndex < template.length && (template[templateIndex] === search[searchIndex] || template[templateIndex] === "*")) {
-            if (template[templateIndex] === "*") {
-              starIndex = templateIndex;
-              matchIndex = searchIndex;
-              templateIndex++;
-            } else {
-              searchIndex++;
-              templateIndex++;
-            }
-          } else if (starIndex !== -1) {
-            templateIndex = starIndex + 1;
-            matchIndex++;
-            searchIndex = matchIndex;
-          } else {
-            return false;
-          }
-        }
-        while (templateIndex < template.length && template[templateIndex] === "*") {
-          templateIndex++;
-        }
-        return templateIndex === template.length;
-      }
-      function disable() {
-        const namespaces = [
-          ...createDebug.names,
-          ...createDebug.skips.map((namespace) => "-" + namespace)
-        ].join(",");
-        createDebug.enable("");
-        return namespaces;
-      }
-      function enabled(name2) {
-        for (const skip of createDebug.skips) {
-          if (matchesTemplate(name2, skip)) {
-            return false;
-          }
-        }
-        for (const ns of createDebug.names) {
-          if (matchesTemplate(name2, ns)) {
-            return true;
-          }
-        }
-        return false;
-      }
-      function coerce(val) {
-        if (val instanceof Error) {
-          return val.stack || val.message;
-        }
-        return val;
-      }
-      function destroy() {
-        console.warn("Instance method `debug.destroy()` is deprecated and no longer does anything. It will be removed in the next major version of `debug`.");
-      }
-      createDebug.enable(createDebug.load());
-      return createDebug;
-    }
-    module.exports = setup;
-  }
-});
-
-// node_modules/debug/src/browser.js
-var require_browser = __commonJS({
-  "node_modules/debug/src/browser.js"(exports, module) {
-    exports.formatArgs = formatArgs;
-    exports.save = save;
-    exports.load = load;
-    exports.useColors = useColors;
-    exports.storage = localstorage();
-    exports.destroy = /* @__PURE__ */ (() => {
-      let warned = false;
-      return () => {
-        if (!warned) {
-          warned = true;
-          console.warn("Instance method `debug.destroy()` is deprecated and no longer does anything. It will be removed in the next major version of `debug`.");
-        }
-      };
-    })();
-    exports.colors = [
-      "#0000CC",
-      "#0000FF",
-      "#0033CC",
-      "#0033FF",
-      "#0066CC",
-      "#0066FF",
-      "#0099CC",
-      "#0099FF",
-      "#00CC00",
-      "#00CC33",
-      "#00CC66",
-      "#00CC99",
-      "#00CCCC",
-      "#00CCFF",
-      "#3300CC",
-      "#3300FF",
-      "#3333CC",
-      "#3333FF",
-      "#3366CC",
-      "#3366FF",
-      "#3399CC",
-      "#3399FF",
-      "#33CC00",
-      "#33CC33",
-      "#33CC66",
-      "#33CC99",
-      "#33CCCC",
-      "#33CCFF",
-      "#6600CC",
-      "#6600FF",
-      "#6633CC",
-      "#6633FF",
-      "#66CC00",
-      "#66CC33",
-      "#9900CC",
-      "#9900FF",
-      "#9933CC",
-      "#9933FF",
-      "#99CC00",
-      "#99CC33",
-      "#CC0000",
-      "#CC0033",
-      "#CC0066",
-      "#CC0099",
-      "#CC00CC",
-      "#CC00FF",
-      "#CC3300",
-      "#CC3333",
-      "#CC3366",
-      "#CC3399",
-      "#CC33CC",
-      "#CC33FF",
-      "#CC6600",
-      "#CC6633",
-      "#CC9900",
-      "#CC9933",
-      "#CCCC00",
-      "#CCCC33",
-      "#FF0000",
-      "#FF0033",
-      "#FF0066",
-      "#FF0099",
-      "#FF00CC",
-      "#FF00FF",
-      "#FF3300",
-      "#FF3333",
-      "#FF3366",
-      "#FF3399",
-      "#FF33CC",
-      "#FF33FF",
-      "#FF6600",
-      "#FF6633",
-      "#FF9900",
-      "#FF9933",
-      "#FFCC00",
-      "#FFCC33"
-    ];
-    function useColors() {
-      if (typeof window !== "undefined" && window.process && (window.process.type === "renderer" || window.process.__nwjs)) {
-        return true;
-      }
-      if (typeof navigator !== "undefined" && navigator.userAgent && navigator.userAgent.toLowerCase().match(/(edge|trident)\/(\d+)/)) {
-        return false;
-      }
-      let m;
-      return typeof document !== "undefined" && document.documentElement && document.documentElement.style && document.documentElement.style.WebkitAppearance || // Is firebug? http://stackoverflow.com/a/398120/376773
-      typeof window !== "undefined" && window.console && (window.console.firebug || window.console.exception && window.console.table) || // Is firefox >= v31?
-      // https://developer.mozilla.org/en-US/docs/Tools/Web_Console#Styling_messages
-      typeof navigator !== "undefined" && navigator.userAgent && (m = navigator.userAgent.toLowerCase().match(/firefox\/(\d+)/)) && parseInt(m[1], 10) >= 31 || // Double check webkit in userAgent just in case we are in a worker
-      typeof navigator !== "undefined" && navigator.userAgent && navigator.userAgent.toLowerCase().match(/applewebkit\/(\d+)/);
-    }
-    function formatArgs(args) {
-      args[0] = (this.useColors ? "%c" : "") + this.namespace + (this.useColors ? " %c" : " ") + args[0] + (this.useColors ? "%c " : " ") + "+" + module.exports.humanize(this.diff);
-      if (!this.useColors) {
-        return;
-      }
-      const c = "color: " + this.color;
-      args.splice(1, 0, c, "color: inherit");
-      let index = 0;
-      let lastC = 0;
-      args[0].replace(/%[a-zA-Z%]/g, (match) => {
-        if (match === "%%") {
-          return;
-        }
-        index++;
-        if (match === "%c") {
-          lastC = index;
-        }
-      });
-      args.splice(lastC, 0, c);
-    }
-    exports.log = console.debug || console.log || (() => {
-    });
-    function save(namespaces) {
-      try {
-        if (namespaces) {
-          exports.storage.setItem("debug", namespaces);
-        } else {
-          exports.storage.removeItem("debug");
-        }
-      } catch (error63) {
-      }
-    }
-    function load() {
-      let r;
-      try {
-        r = exports.storage.getItem("debug") || exports.storage.getItem("DEBUG");
-      } catch (error63) {
-      }
-      if (!r && typeof process !== "undefined" && "env" in process) {
-        r = process.env.DEBUG;
-      }
-      return r;
-    }
-    function localstorage() {
-      try {
-        return localStorage;
-      } catch (error63) {
-      }
-    }
-    module.exports = require_common()(exports);
-    var { formatters } = module.exports;
-    formatters.j = function(v) {
-      try {
-        return JSON.stringify(v);
-      } catch (error63) {
-        return "[UnexpectedJSONParseError]: " + error63.message;
-      }
-    };
-  }
-});
-
-// node_modules/debug/src/node.js
-var require_node = __commonJS({
-  "node_modules/debug/src/node.js"(exports, module) {
-    var tty = __require("tty");
-    var util = __require("util");
-    exports.init = init;
-    exports.log = log2;
-    exports.formatArgs = formatArgs;
-    exports.save = save;
-    exports.load = load;
-    exports.useColors = useColors;
-    exports.destroy = util.deprecate(
-      () => {
-      },
-      "Instance method `debug.destroy()` is deprecated and no longer does anything. It will be removed in the next major version of `debug`."
-    );
-    exports.colors = [6, 2, 3, 4, 5, 1];
-    try {
-      const supportsColor = __require("supports-color");
-      if (supportsColor && (supportsColor.stderr || supportsColor).level >= 2) {
-        exports.colors = [
-          20,
-          21,
-          26,
-          27,
-          32,
-          33,
-          38,
-          39,
-          40,
-          41,
-          42,
-          43,
-          44,
-          45,
-          56,
-          57,
-          62,
-          63,
-          68,
-          69,
-          74,
-          75,
-          76,
-          77,
-          78,
-          79,
-          80,
-          81,
-          92,
-          93,
-          98,
-          99,
-          112,
-          113,
-          128,
-          129,
-          134,
-          135,
-          148,
-          149,
-          160,
-          161,
-          162,
-          163,
-          164,
-          165,
-          166,
-          167,
-          168,
-          169,
-          170,
-          171,
-          172,
-          173,
-          178,
-          179,
-          184,
-          185,
-          196,
-          197,
-          198,
-          199,
-          200,
-          201,
-          202,
-          203,
-          204,
-          205,
-          206,
-          207,
-          208,
-          209,
-          214,
-          215,
-          220,
-          221
-        ];
-      }
-    } catch (error63) {
-    }
-    exports.inspectOpts = Object.keys(process.env).filter((key2) => {
-      return /^debug_/i.test(key2);
-    }).reduce((obj, key2) => {
-      const prop = key2.substring(6).toLowerCase().replace(/_([a-z])/g, (_, k) => {
-        return k.toUpperCase();
-      });
-      let val = process.env[key2];
-      if (/^(yes|on|true|enabled)$/i.test(val)) {
-        val = true;
-      } else if (/^(no|off|false|disabled)$/i.test(val)) {
-        val = false;
-      } else if (val === "null") {
-        val = null;
-      } else {
-        val = Number(val);
-      }
-      obj[prop] = val;
-      return obj;
-    }, {});
-    function useColors() {
-      return "colors" in exports.inspectOpts ? Boolean(exports.inspectOpts.colors) : tty.isatty(process.stderr.fd);
-    }
-    function formatArgs(args) {
-      const { namespace: name2, useColors: useColors2 } = this;
-      if (useColors2) {
-        const c = this.color;
-        const colorCode = "\x1B[3" + (c < 8 ? c : "8;5;" + c);
-        const prefix = `  ${colorCode};1m${name2} \x1B[0m`;
-        args[0] = prefix + args[0].split("\n").join("\n" + prefix);
-        args.push(colorCode + "m+" + module.exports.humanize(this.diff) + "\x1B[0m");
-      } else {
-        args[0] = getDate() + name2 + " " + args[0];
-      }
-    }
-    function getDate() {
-      if (exports.inspectOpts.hideDate) {
-        return "";
-      }
-      return (/* @__PURE__ */ new Date()).toISOString() + " ";
-    }
-    function log2(...args) {
-      return process.stderr.write(util.formatWithOptions(exports.inspectOpts, ...args) + "\n");
-    }
-    function save(namespaces) {
-      if (namespaces) {
-        process.env.DEBUG = namespaces;
-      } else {
-        delete process.env.DEBUG;
-      }
-    }
-    function load() {
-      return process.env.DEBUG;
-    }
-    function init(debug3) {
-      debug3.inspectOpts = {};
-      const keys = Object.keys(exports.inspectOpts);
-      for (let i = 0; i < keys.length; i++) {
-        debug3.inspectOpts[keys[i]] = exports.inspectOpts[keys[i]];
-      }
-    }
-    module.exports = require_common()(exports);
-    var { formatters } = module.exports;
-    formatters.o = function(v) {
-      this.inspectOpts.colors = this.useColors;
-      return util.inspect(v, this.inspectOpts).split("\n").map((str2) => str2.trim()).join(" ");
-    };
-    formatters.O = function(v) {
-      this.inspectOpts.colors = this.useColors;
-      return util.inspect(v, this.inspectOpts);
-    };
-  }
-});
-
-// node_modules/debug/src/index.js
-var require_src = __commonJS({
-  "node_modules/debug/src/index.js"(exports, module) {
-    if (typeof process === "undefined" || process.type === "renderer" || process.browser === true || process.__nwjs) {
-      module.exports = require_browser();
-    } else {
-      module.exports = require_node();
-    }
   }
 });
 
@@ -30154,16 +30154,16 @@ var Summary = class {
    */
   addTable(rows) {
     const tableBody = rows.map((row) => {
-      const cells = row.map((cell2) => {
-        if (typeof cell2 === "string") {
-          return this.wrap("td", cell2);
+      const cells2 = row.map((cell3) => {
+        if (typeof cell3 === "string") {
+          return this.wrap("td", cell3);
         }
-        const { header, data, colspan, rowspan } = cell2;
+        const { header, data, colspan, rowspan } = cell3;
         const tag = header ? "th" : "td";
         const attrs = Object.assign(Object.assign({}, colspan && { colspan }), rowspan && { rowspan });
         return this.wrap(tag, data, attrs);
       }).join("");
-      return this.wrap("tr", cells);
+      return this.wrap("tr", cells2);
     }).join("");
     const element = this.wrap("table", tableBody);
     return this.addRaw(element).addEOL();
@@ -34598,8 +34598,8 @@ var ISSUE_BODY_LIMIT = 65536;
 var PAGE_SIZE = 100;
 
 // app/gateway/paginate.ts
-function nextPage(link) {
-  return /<([^>]+)>;\s*rel="next"/.exec(link ?? "")?.[1];
+function nextPage(link2) {
+  return /<([^>]+)>;\s*rel="next"/.exec(link2 ?? "")?.[1];
 }
 async function* pages(request2, route, params, items = (data) => data) {
   let response = await request2(route, params);
@@ -34705,6 +34705,7 @@ function permissionHint(route, token) {
 var UNPROCESSABLE = [
   { route: /^POST .*\/git\/refs$/, hint: "The branch exists already (another delivery claimed it first), or the sha is not a commit of this repository" },
   { route: /^DELETE .*\/git\/refs\//, hint: "The branch does not exist: it was deleted already" },
+  { route: /^PATCH .*\/git\/refs\//, hint: "The branch moved meanwhile (the new commit does not descend from where it is now), or it does not exist" },
   { route: /^GET .*\/commits\/[^/]+\/check-runs$/, hint: "No commit or branch of that name: nothing ran on it" },
   { route: /\/check-runs/, hint: "A field is over GitHub's limits (output text 65,535 characters, 50 annotations a request, 3 actions, a label 20 characters) or not one it takes" },
   { route: /\/dispatches$/, hint: "The workflow on that ref has no `workflow_dispatch` trigger, or was sent an input it does not declare" },
@@ -34775,6 +34776,22 @@ async function listDirectory(request2, repo, path2, ref) {
     if (hasStatus(e, 404)) return void 0;
     throw e;
   }
+}
+var CONTENTS_FILE_MAX = 1024 * 1024;
+async function fileText(request2, repo, path2, ref) {
+  let data;
+  try {
+    data = (await request2("GET /repos/{owner}/{repo}/contents/{path}", { ...repo, path: path2, ref })).data;
+  } catch (e) {
+    if (hasStatus(e, 404)) return void 0;
+    throw e;
+  }
+  if (Array.isArray(data)) return void 0;
+  const file2 = data;
+  if (file2.type !== "file" || file2.sha === void 0) return void 0;
+  const inline2 = file2.encoding === "base64" && ((file2.content ?? "") !== "" || (file2.size ?? 0) === 0) && (file2.size ?? 0) <= CONTENTS_FILE_MAX;
+  if (inline2) return Buffer.from(file2.content ?? "", "base64").toString("utf8");
+  return new TextDecoder().decode(await getBlob(request2, repo, file2.sha));
 }
 
 // app/gateway/dependencies.ts
@@ -34857,7 +34874,14 @@ async function removeLabel(request2, repo, issueNumber, name2) {
 
 // app/gateway/pulls.ts
 function toSummary(p) {
-  return { number: p.number, url: p.html_url, state: p.state === "closed" ? "closed" : "open", mergedAt: p.merged_at ?? null };
+  return {
+    number: p.number,
+    url: p.html_url,
+    state: p.state === "closed" ? "closed" : "open",
+    mergedAt: p.merged_at ?? null,
+    ...p.head?.sha === void 0 ? {} : { headSha: p.head.sha },
+    ...p.created_at === void 0 ? {} : { createdAt: p.created_at }
+  };
 }
 async function getPullRequest(request2, repo, number4) {
   const { data } = await request2("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...repo, pull_number: number4 });
@@ -34924,6 +34948,15 @@ async function createBranch(request2, repo, branch, sha) {
     throw e;
   }
 }
+async function updateBranch(request2, repo, branch, sha) {
+  try {
+    await request2("PATCH /repos/{owner}/{repo}/git/refs/{ref}", { ...repo, ref: headsRef(branch), sha, force: false });
+    return "updated";
+  } catch (e) {
+    if (hasStatus(e, 409) || hasStatus(e, 422) && /fast.?forward/i.test(e.reason)) return "moved";
+    throw e;
+  }
+}
 async function deleteBranch(request2, repo, branch) {
   try {
     await request2("DELETE /repos/{owner}/{repo}/git/refs/{ref}", { ...repo, ref: headsRef(branch) });
@@ -34960,6 +34993,66 @@ async function createTree(request2, repo, base2, files) {
   return (await request2("POST /repos/{owner}/{repo}/git/trees", { ...repo, base_tree: base2, tree })).data.sha;
 }
 
+// app/gateway/knowledge-append.ts
+var MAX_APPEND_TRIES = 6;
+function newest(pulls) {
+  return [...pulls].sort((a, b) => b.number - a.number)[0];
+}
+async function appendKnowledge(request2, repo, append) {
+  const where2 = (path2) => append.root === "" ? path2 : `${append.root}/${path2}`;
+  for (let tries = 1; tries <= MAX_APPEND_TRIES; tries++) {
+    const pulls = await listPullRequests(request2, repo, { head: append.branch, state: "all" });
+    const open3 = newest(pulls.filter((p) => p.state === "open"));
+    const last = newest(pulls);
+    const head = await branchSha(request2, repo, append.branch);
+    const stale = head !== void 0 && open3 === void 0 && last !== void 0 && last.headSha === head;
+    let start = head;
+    let parents = head === void 0 ? [] : [head];
+    if (head === void 0 || stale) {
+      const base2 = await branchSha(request2, repo, append.base);
+      if (base2 === void 0) throw new Error(`the branch ${append.base} has no commit to start ${append.branch} from`);
+      start = base2;
+      parents = [...parents, base2];
+    }
+    const files = await append.build({
+      read: (path2) => fileText(request2, repo, where2(path2), start),
+      ...open3?.createdAt === void 0 ? {} : { openedAt: open3.createdAt }
+    });
+    if (files.length === 0) {
+      const pr2 = open3 ? summary2(open3, "open") : head !== void 0 && !stale ? await ensurePr(request2, repo, append) : void 0;
+      return { ...pr2 ? { pr: pr2 } : {}, files: [], tries };
+    }
+    const tree = await createTree(request2, repo, await commitTree(request2, repo, start), files.map((f) => ({ path: where2(f.path), content: f.text })));
+    const commit = await createCommit(request2, repo, { message: append.commitMessage, tree, parents });
+    const moved = head === void 0 ? await createBranch(request2, repo, append.branch, commit) === "exists" : await updateBranch(request2, repo, append.branch, commit) === "moved";
+    if (moved) continue;
+    const pr = open3 ? summary2(open3, "open") : await ensurePr(request2, repo, append);
+    return { commit, pr, files: files.map((f) => where2(f.path)), tries };
+  }
+  throw new GitHubError(
+    `PATCH /repos/{owner}/{repo}/git/refs/heads/${append.branch}`,
+    409,
+    "conflict",
+    `the branch moved under each of ${MAX_APPEND_TRIES} tries`,
+    "Other writers keep changing it; what could not be added is in the job log, and the next writer adds its own"
+  );
+}
+function summary2(pull, state) {
+  return { number: pull.number, url: pull.url, state };
+}
+async function ensurePr(request2, repo, append) {
+  let pull;
+  try {
+    pull = await createPullRequest(request2, repo, { title: append.pr.title, head: append.branch, base: append.base, body: append.pr.body });
+  } catch (e) {
+    const again = hasStatus(e, 422) ? newest((await listPullRequests(request2, repo, { head: append.branch, state: "open" })).filter((p) => p.state === "open")) : void 0;
+    if (!again) throw e;
+    return summary2(again, "open");
+  }
+  await addLabels(request2, repo, pull.number, append.pr.labels);
+  return summary2(pull, "opened");
+}
+
 // app/gateway/knowledge-pr.ts
 function existing(pull) {
   const state = pull.state === "open" ? "open" : pull.mergedAt ? "merged" : "closed";
@@ -34968,23 +35061,23 @@ function existing(pull) {
 async function newestPull(request2, repo, branch) {
   return [...await listPullRequests(request2, repo, { head: branch, state: "all" })].sort((a, b) => b.number - a.number)[0];
 }
-async function openKnowledgePr(request2, repo, draft, base2) {
-  const found = await newestPull(request2, repo, draft.branch);
+async function openKnowledgePr(request2, repo, draft2, base2) {
+  const found = await newestPull(request2, repo, draft2.branch);
   if (found) return existing(found);
   const headSha = await branchSha(request2, repo, base2);
-  if (headSha === void 0) throw new Error(`the branch ${base2} has no commit to start ${draft.branch} from`);
-  const tree = await createTree(request2, repo, await commitTree(request2, repo, headSha), draft.files);
-  const commit = await createCommit(request2, repo, { message: draft.commitMessage, tree, parents: [headSha] });
-  await createBranch(request2, repo, draft.branch, commit);
+  if (headSha === void 0) throw new Error(`the branch ${base2} has no commit to start ${draft2.branch} from`);
+  const tree = await createTree(request2, repo, await commitTree(request2, repo, headSha), draft2.files);
+  const commit = await createCommit(request2, repo, { message: draft2.commitMessage, tree, parents: [headSha] });
+  await createBranch(request2, repo, draft2.branch, commit);
   let pull;
   try {
-    pull = await createPullRequest(request2, repo, { title: draft.title, head: draft.branch, base: base2, body: draft.body });
+    pull = await createPullRequest(request2, repo, { title: draft2.title, head: draft2.branch, base: base2, body: draft2.body });
   } catch (e) {
-    const again = hasStatus(e, 422) ? await newestPull(request2, repo, draft.branch) : void 0;
+    const again = hasStatus(e, 422) ? await newestPull(request2, repo, draft2.branch) : void 0;
     if (!again) throw e;
     return existing(again);
   }
-  await addLabels(request2, repo, pull.number, draft.labels);
+  await addLabels(request2, repo, pull.number, draft2.labels);
   return { number: pull.number, url: pull.url, state: "opened" };
 }
 
@@ -35017,6 +35110,7 @@ async function repositoryRole(request2, repo, username) {
 
 // app/engine/forge/names.ts
 var LABEL_PLAN = "harness:plan";
+var LABEL_KNOWLEDGE = "harness:knowledge";
 var LABEL_PHASE_FAILED = "harness:phase-failed";
 function specLabel(spec) {
   return `spec:${spec}`;
@@ -35112,6 +35206,11 @@ async function setStatus(request2, repo, issue3, status) {
   return withStatus(issue3.labels, status);
 }
 
+// app/gateway/repository.ts
+async function defaultBranch(request2, repo) {
+  return (await request2("GET /repos/{owner}/{repo}", { ...repo })).data.default_branch;
+}
+
 // app/gateway/reactions.ts
 async function reactToComment(request2, repo, commentId, content) {
   const res = await request2("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", { ...repo, comment_id: commentId, content });
@@ -35198,7 +35297,8 @@ function gateway(request2, repo, token) {
     createPullRequest: (pull) => createPullRequest(r, repo, pull),
     updatePullRequest: (number4, text) => updatePullRequest(r, repo, number4, text),
     openPullRequest: (pull) => openPullRequest(r, repo, pull),
-    openKnowledgePr: (draft, base2) => openKnowledgePr(r, repo, draft, base2),
+    openKnowledgePr: (draft2, base2) => openKnowledgePr(r, repo, draft2, base2),
+    appendKnowledge: (append) => appendKnowledge(r, repo, append),
     dispatchWorker: (ref, inputs) => dispatchWorker(r, repo, ref, inputs),
     unfinishedWorkerRuns: () => unfinishedWorkerRuns(r, repo),
     cancelRun: (id) => cancelRun(r, repo, id),
@@ -35206,14 +35306,17 @@ function gateway(request2, repo, token) {
     createCheckRun: (run2) => createCheckRun(r, repo, run2),
     updateCheckRun: (id, update) => updateCheckRun(r, repo, id, update),
     directory: (path2, ref) => listDirectory(r, repo, path2, ref),
+    fileText: (path2, ref) => fileText(r, repo, path2, ref),
     tree: (sha, recursive2) => getTree(r, repo, sha, recursive2),
     blob: (sha) => getBlob(r, repo, sha),
     mergeBase: (base2, head) => mergeBase(r, repo, base2, head),
     commitTree: (sha) => commitTree(r, repo, sha),
     createTree: (base2, files) => createTree(r, repo, base2, files),
     createCommit: (commit) => createCommit(r, repo, commit),
+    defaultBranch: () => defaultBranch(r, repo),
     branchSha: (branch) => branchSha(r, repo, branch),
     createBranch: (branch, sha) => createBranch(r, repo, branch, sha),
+    updateBranch: (branch, sha) => updateBranch(r, repo, branch, sha),
     deleteBranch: (branch) => deleteBranch(r, repo, branch),
     branchesWithPrefix: (prefix) => branchesWithPrefix(r, repo, prefix)
   };
@@ -35225,6 +35328,943 @@ function workerForge(request2, repo) {
 }
 var WorkerError = class extends HarnessError {
 };
+
+// app/engine/forge/knowledge-draft.ts
+var KNOWLEDGE_ROOT = ".harness/knowledge";
+function knowledgeBranch(kind, slug4) {
+  return `harness/knowledge/${kind}/${slug4}`;
+}
+function projectName(repo) {
+  const cleaned = repo.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "");
+  return (cleaned === "" ? "project" : cleaned).slice(0, 100);
+}
+function knowledgeLabels(kind) {
+  return [LABEL_KNOWLEDGE, kind];
+}
+
+// app/engine/core/spec/model.ts
+var HUMAN_TYPES = /* @__PURE__ */ new Set(["human", "visual_quality", "ux_flow"]);
+var TRIVIAL_COMMAND = /^\s*(true|:|exit(\s+0)?|\/bin\/true|echo(\s.*)?)\s*;?\s*$/;
+function isTrivialCommand(command2) {
+  return TRIVIAL_COMMAND.test(command2);
+}
+function isMachineCheckable(check2) {
+  if (check2.type === "human") return false;
+  if ("command" in check2 && typeof check2.command === "string" && isTrivialCommand(check2.command)) return false;
+  return true;
+}
+function phaseNumber(id) {
+  return Number.parseInt(id, 10);
+}
+function planPhase(planId3) {
+  return planId3.slice(0, planId3.indexOf("-"));
+}
+function comparePlanIds(a, b) {
+  const [pa, na] = a.split("-").map(Number);
+  const [pb, nb] = b.split("-").map(Number);
+  return pa - pb || na - nb || a.localeCompare(b);
+}
+
+// app/engine/knowledge/signal-file.ts
+import { createHash } from "node:crypto";
+
+// app/engine/core/documents/render-template.ts
+var import_yaml = __toESM(require_dist(), 1);
+var TemplateError = class extends HarnessError {
+  constructor(message, missing = []) {
+    super(message);
+    this.missing = missing;
+  }
+  missing;
+};
+var PLACEHOLDER = /(?<!\$)\{\{\s*([A-Za-z][A-Za-z0-9_.-]*)\s*\}\}/g;
+var OPENING = /^---[ \t]*$/;
+var CLOSING = /\n(?:---|\.\.\.)[ \t]*(?:\n|$)/;
+function split(text) {
+  const firstEnd = text.indexOf("\n");
+  if (firstEnd === -1 || !OPENING.test(text.slice(0, firstEnd))) return { yaml: void 0, body: text };
+  const rest = text.slice(firstEnd);
+  const close = CLOSING.exec(rest);
+  if (!close) throw new TemplateError(`the template's frontmatter is never closed: add a line "---" after the last key`);
+  return { yaml: rest.slice(1, close.index + 1), body: rest.slice(close.index + close[0].length) };
+}
+function renderTemplate(templateText, frontmatter, values) {
+  const { yaml, body } = split(templateText.replace(/\r\n?/g, "\n"));
+  let shape;
+  try {
+    shape = yaml === void 0 ? void 0 : (0, import_yaml.parse)(yaml);
+  } catch (e) {
+    throw new TemplateError(`the template's frontmatter is not valid YAML: ${e.message.split("\n")[0]}`);
+  }
+  const missing = /* @__PURE__ */ new Set();
+  const filled = body.replace(PLACEHOLDER, (whole, name2) => {
+    if (Object.hasOwn(values, name2)) return values[name2];
+    missing.add(name2);
+    return whole;
+  });
+  if (missing.size > 0) {
+    const names = [...missing];
+    throw new TemplateError(`no value for ${names.map((n2) => `{{${n2}}}`).join(", ")}; pass one for each placeholder`, names);
+  }
+  const data = orderLike(frontmatter, shape);
+  if (yaml === void 0 && Object.keys(data).length === 0) return filled;
+  return `---
+${toYaml(data)}---
+${filled}`;
+}
+function toYaml(data) {
+  const plain = (0, import_yaml.stringify)(data, { version: "1.1", lineWidth: 0 });
+  if (JSON.stringify((0, import_yaml.parse)(plain)) === JSON.stringify(data)) return plain;
+  return (0, import_yaml.stringify)(data, { version: "1.1", lineWidth: 0, defaultStringType: "QUOTE_DOUBLE", defaultKeyType: "PLAIN" });
+}
+function isPlainObject3(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date);
+}
+function orderLike(value, shape) {
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) {
+    const itemShape = Array.isArray(shape) ? shape[0] : void 0;
+    return value.map((item) => orderLike(item, itemShape));
+  }
+  if (!isPlainObject3(value)) return value;
+  const template = isPlainObject3(shape) ? shape : {};
+  const keys = [...Object.keys(template).filter((k) => Object.hasOwn(value, k)), ...Object.keys(value).filter((k) => !Object.hasOwn(template, k))];
+  const out = {};
+  for (const key2 of keys) {
+    if (value[key2] === void 0) continue;
+    out[key2] = orderLike(value[key2], template[key2]);
+  }
+  return out;
+}
+
+// app/engine/knowledge/signal-file.ts
+var KEY_LENGTH = 8;
+function signalKey(origin2, draft2) {
+  const facts = [origin2, draft2.type, draft2.spec ?? "", draft2.phase ?? "", draft2.plan ?? "", String(draft2.metadata?.attempt ?? ""), [...draft2.tags].sort().join(",")];
+  return createHash("sha256").update(JSON.stringify(facts)).digest("hex").slice(0, KEY_LENGTH);
+}
+function compactTime(at) {
+  return at.toISOString().replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "");
+}
+function signalPath(project, at, key2, type) {
+  return `signals/${project}/${at.toISOString().slice(0, 10)}/${compactTime(at)}-${key2}-${type}.signal.md`;
+}
+function keyOfSignalPath(path2) {
+  return /\/\d{8}T\d{6}Z-([0-9a-f]{8})-[a-z]+\.signal\.md$/.exec(path2)?.[1];
+}
+function renderSignal(template, draft2, filing) {
+  const metadata2 = { key: filing.key, ...filing.origin === void 0 ? {} : { origin: filing.origin }, ...draft2.metadata ?? {} };
+  if (filing.occurrences !== void 0 && filing.occurrences > 1) metadata2.occurrences = filing.occurrences;
+  if (filing.related && filing.related.length > 0) metadata2.related = [...filing.related];
+  const phase = draft2.phase ?? (draft2.plan !== void 0 ? planPhase(draft2.plan) : void 0);
+  const text = renderTemplate(
+    template,
+    {
+      type: draft2.type,
+      severity: draft2.severity,
+      project: filing.project,
+      spec: draft2.spec,
+      phase,
+      plan: draft2.plan,
+      timestamp: filing.at.toISOString(),
+      agent: draft2.agent,
+      tags: draft2.tags,
+      metadata: metadata2
+    },
+    { what_happened: draft2.happened.trim(), context: draft2.context.trim() || "Nothing more was recorded.", cause: draft2.cause.trim() || "Not known." }
+  );
+  return { path: signalPath(filing.project, filing.at, filing.key, draft2.type), text };
+}
+
+// app/engine/knowledge/store-index.ts
+var INDEX_FILE = "index.md";
+var TITLES = { lesson: "Lessons", skill: "Skills", spike: "Spikes", gene: "Genes", capsule: "Capsules" };
+var SIGNAL_HEADER = ["| When | Type | Severity | Plan | Tags | What happened | File |", "|---|---|---|---|---|---|---|"];
+var DOCUMENT_HEADER = ["| Updated | Title | Tags | File |", "|---|---|---|---|"];
+var NONE = "—";
+var SUMMARY_MAX = 160;
+var INTRO = [
+  "# Knowledge index",
+  "",
+  "Written by harness as knowledge is added: one row per document, newest first. Signals are",
+  "grouped by project and spec. The documents themselves are the record; this page only points at them."
+];
+function cell(text) {
+  return text.replace(/\s+/g, " ").replace(/\|/g, "\\|").trim() || NONE;
+}
+function cells(row) {
+  const inner = row.trim().replace(/^\|/, "").replace(/\|$/, "");
+  if (!inner.includes("\\|")) return inner.split("|").map((c) => c.trim());
+  return inner.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, "|"));
+}
+function link(path2) {
+  return `[${path2.slice(path2.lastIndexOf("/") + 1)}](${path2.replace(/ /g, "%20")})`;
+}
+function linkTarget(text) {
+  const target = /\]\(([^)]+)\)\s*$/.exec(text)?.[1];
+  return target?.replace(/%20/g, " ");
+}
+function signalHeading(project, spec) {
+  return `## Signals · ${project} · ${spec ?? NONE}`;
+}
+function headingOf(entry) {
+  return entry.kind === "signal" ? signalHeading(entry.project, entry.spec) : `## ${TITLES[entry.kind]}`;
+}
+function whenOf(entry) {
+  return entry.kind === "signal" ? entry.timestamp : entry.updated;
+}
+function renderRow(entry) {
+  const tags2 = entry.tags.length > 0 ? entry.tags.join(", ") : NONE;
+  if (entry.kind === "signal") {
+    const summary3 = entry.summary.length > SUMMARY_MAX ? `${entry.summary.slice(0, SUMMARY_MAX - 1)}…` : entry.summary;
+    const where2 = entry.plan ?? (entry.phase !== void 0 ? `phase ${entry.phase}` : NONE);
+    return `| ${[entry.timestamp, entry.type, entry.severity, where2, tags2, summary3].map(cell).join(" | ")} | ${link(entry.path)} |`;
+  }
+  return `| ${[entry.updated, entry.title, tags2].map(cell).join(" | ")} | ${link(entry.path)} |`;
+}
+function parseTags(text) {
+  return text === NONE ? [] : text.split(",").map((t) => t.trim()).filter(Boolean);
+}
+function sectionOf(heading) {
+  const signal = /^## Signals · (\S+) · (\S+)$/.exec(heading);
+  if (signal) return { kind: "signal", project: signal[1], spec: signal[2] === NONE ? void 0 : signal[2] };
+  const kind = Object.keys(TITLES).find((k) => heading === `## ${TITLES[k]}`);
+  return kind ? { kind } : void 0;
+}
+function parseRow(of, row) {
+  if (!of) return void 0;
+  const c = cells(row);
+  if (of.kind === "signal") {
+    if (c.length !== 7) return void 0;
+    const path3 = linkTarget(c[6]);
+    if (!path3 || !/^\d{4}-\d\d-\d\dT/.test(c[0])) return void 0;
+    const entry = {
+      kind: "signal",
+      path: path3,
+      timestamp: c[0],
+      type: c[1],
+      severity: c[2],
+      project: of.project,
+      tags: parseTags(c[4]),
+      summary: c[5] === NONE ? "" : c[5]
+    };
+    if (of.spec !== void 0) entry.spec = of.spec;
+    const phase = /^phase (\S+)$/.exec(c[3]);
+    if (phase) entry.phase = phase[1];
+    else if (c[3] !== NONE) {
+      entry.plan = c[3];
+      entry.phase = planPhase(c[3]);
+    }
+    return entry;
+  }
+  if (c.length !== 4) return void 0;
+  const path2 = linkTarget(c[3]);
+  if (!path2) return void 0;
+  return { kind: of.kind, path: path2, updated: c[0], title: c[1] === NONE ? "" : c[1], tags: parseTags(c[2]) };
+}
+function newSection(heading) {
+  return { heading, of: sectionOf(heading), entries: /* @__PURE__ */ new Map(), lines: /* @__PURE__ */ new Map(), other: [] };
+}
+function parseSections(text) {
+  const sections2 = /* @__PURE__ */ new Map();
+  let current;
+  for (const line of text.replace(/\r\n?/g, "\n").split("\n")) {
+    if (line.startsWith("## ")) {
+      current = sections2.get(line.trim()) ?? newSection(line.trim());
+      sections2.set(current.heading, current);
+      continue;
+    }
+    if (!current || line.trim() === "" || SIGNAL_HEADER.includes(line.trim()) || DOCUMENT_HEADER.includes(line.trim())) continue;
+    const entry = line.trimStart().startsWith("|") ? parseRow(current.of, line) : void 0;
+    if (entry) {
+      current.entries.set(entry.path, entry);
+      current.lines.set(entry.path, line);
+    } else current.other.push(line);
+  }
+  return sections2;
+}
+function parseIndex(text) {
+  if (text === void 0) return [];
+  return [...parseSections(text).values()].flatMap((s) => [...s.entries.values()]);
+}
+function signalEntries(text) {
+  return parseIndex(text).filter((e) => e.kind === "signal");
+}
+function sectionOrder(heading) {
+  const kinds = Object.values(TITLES);
+  const i = kinds.findIndex((t) => heading === `## ${t}`);
+  return i >= 0 ? `0${i}` : `1${heading}`;
+}
+function compareText(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+function byNewest(a, b) {
+  return compareText(whenOf(b), whenOf(a)) || compareText(b.path, a.path);
+}
+function updateIndex(text, entries) {
+  const sections2 = parseSections(text ?? "");
+  const moved = new Set(entries.map((e) => e.path));
+  for (const s of sections2.values()) {
+    for (const path2 of moved) {
+      s.entries.delete(path2);
+      s.lines.delete(path2);
+    }
+  }
+  for (const entry of entries) {
+    const heading = headingOf(entry);
+    const section2 = sections2.get(heading) ?? newSection(heading);
+    section2.entries.set(entry.path, entry);
+    sections2.set(heading, section2);
+  }
+  const out = [...INTRO];
+  for (const section2 of [...sections2.values()].sort((a, b) => compareText(sectionOrder(a.heading), sectionOrder(b.heading)))) {
+    if (section2.entries.size === 0 && section2.other.length === 0) continue;
+    const rows = [...section2.entries.values()].sort(byNewest);
+    const header = section2.heading.startsWith("## Signals") ? SIGNAL_HEADER : DOCUMENT_HEADER;
+    out.push("", section2.heading, "", ...header, ...rows.map((e) => section2.lines.get(e.path) ?? renderRow(e)));
+    if (section2.other.length > 0) out.push("", ...section2.other);
+  }
+  return `${out.join("\n")}
+`;
+}
+
+// app/engine/knowledge/trajectory.ts
+function trajectoryPath(at) {
+  return `trajectory/${at.toISOString().slice(0, 10)}.jsonl`;
+}
+function trajectoryEvents(input2) {
+  const types = input2.verified ? ["match", "use"] : ["match"];
+  return types.flatMap(
+    (type) => input2.entries.map((e) => ({
+      timestamp: input2.at.toISOString(),
+      type,
+      project: input2.project,
+      spec: input2.spec,
+      plan: input2.plan,
+      ...input2.attempt === void 0 ? {} : { attempt: input2.attempt },
+      entry: e.path,
+      kind: e.kind,
+      title: e.title,
+      score: Math.round(e.score * 1e3) / 1e3,
+      why: e.why,
+      key: `${input2.origin}/${input2.spec}/${input2.plan}/${input2.attempt ?? 1}/${type}/${e.path}`
+    }))
+  );
+}
+function keysIn(text) {
+  const keys = /* @__PURE__ */ new Set();
+  for (const line of text.split("\n")) {
+    if (!line.trim().startsWith("{")) continue;
+    try {
+      const key2 = JSON.parse(line).key;
+      if (typeof key2 === "string") keys.add(key2);
+    } catch {
+    }
+  }
+  return keys;
+}
+function appendTrajectory(text, events) {
+  const existing2 = text ?? "";
+  const seen = keysIn(existing2);
+  const fresh = events.filter((e) => !seen.has(e.key) && (seen.add(e.key), true));
+  if (fresh.length === 0) return void 0;
+  const base2 = existing2 === "" || existing2.endsWith("\n") ? existing2 : `${existing2}
+`;
+  return `${base2}${fresh.map((e) => JSON.stringify(e)).join("\n")}
+`;
+}
+
+// app/engine/knowledge/capture.ts
+function captureReads(at) {
+  return { index: INDEX_FILE, trajectory: trajectoryPath(at) };
+}
+var MAX_RELATED = 5;
+function phaseOf(draft2) {
+  return draft2.phase ?? (draft2.plan !== void 0 ? planPhase(draft2.plan) : "");
+}
+function summaryOf(draft2) {
+  return draft2.happened.split("\n").map((l) => l.trim()).find((l) => l !== "") ?? draft2.type;
+}
+function relatedTo(draft2, project, entries) {
+  const tags2 = new Set(draft2.tags);
+  if (tags2.size === 0) return [];
+  return entries.filter((e) => e.type === draft2.type && e.project === project && e.tags.some((t) => tags2.has(t)));
+}
+function captureFiles(batch, existing2) {
+  const entries = signalEntries(existing2.index);
+  const keys = new Set(entries.map((e) => keyOfSignalPath(e.path)).filter((k) => k !== void 0));
+  const since = batch.cap.since === void 0 ? void 0 : Date.parse(batch.cap.since);
+  const perPhase = /* @__PURE__ */ new Map();
+  for (const e of entries) {
+    if (since === void 0 || e.project !== batch.project || !(Date.parse(e.timestamp) >= since)) continue;
+    const k = `${e.spec ?? ""}/${e.phase ?? ""}`;
+    perPhase.set(k, (perPhase.get(k) ?? 0) + 1);
+  }
+  const filed = [];
+  const files = [];
+  const skipped = [];
+  for (const draft2 of batch.drafts) {
+    const key2 = signalKey(batch.origin, draft2);
+    if (keys.has(key2)) {
+      skipped.push({ draft: draft2, reason: "duplicate" });
+      continue;
+    }
+    const phase = phaseOf(draft2);
+    const capKey = `${draft2.spec ?? ""}/${phase}`;
+    const count2 = perPhase.get(capKey) ?? 0;
+    if (count2 >= batch.cap.max) {
+      skipped.push({ draft: draft2, reason: "cap" });
+      continue;
+    }
+    perPhase.set(capKey, count2 + 1);
+    keys.add(key2);
+    const related = [...relatedTo(draft2, batch.project, filed).reverse(), ...relatedTo(draft2, batch.project, entries)];
+    const { path: path2, text } = renderSignal(batch.template, draft2, {
+      project: batch.project,
+      at: batch.at,
+      key: key2,
+      origin: batch.origin,
+      related: related.slice(0, MAX_RELATED).map((e) => e.path),
+      occurrences: related.length + 1
+    });
+    files.push({ path: path2, text });
+    const entry = {
+      kind: "signal",
+      path: path2,
+      timestamp: batch.at.toISOString(),
+      type: draft2.type,
+      severity: draft2.severity,
+      project: batch.project,
+      tags: [...draft2.tags],
+      summary: summaryOf(draft2)
+    };
+    if (draft2.spec !== void 0) entry.spec = draft2.spec;
+    if (phase !== "") entry.phase = phase;
+    if (draft2.plan !== void 0) entry.plan = draft2.plan;
+    filed.push(entry);
+  }
+  if (filed.length > 0) files.push({ path: INDEX_FILE, text: updateIndex(existing2.index, filed) });
+  const trajectory = batch.trajectory && batch.trajectory.length > 0 ? appendTrajectory(existing2.trajectory, batch.trajectory) : void 0;
+  if (trajectory !== void 0) files.push({ path: trajectoryPath(batch.at), text: trajectory });
+  return { files, filed, skipped };
+}
+
+// app/engine/forge/signals-pr.ts
+function storeRoot(knowledgeRepository) {
+  return knowledgeRepository === void 0 ? KNOWLEDGE_ROOT : "";
+}
+function signalsBranch(spec, project, shared) {
+  return knowledgeBranch("signal", shared ? `${project}/${spec}` : spec);
+}
+async function signalsAppend(input2) {
+  let decided;
+  const shared = input2.knowledgeRepository !== void 0;
+  const from = shared ? ` from ${input2.project}` : "";
+  const types = [...new Set(input2.drafts.map((d) => d.type))].join(", ");
+  const root = storeRoot(input2.knowledgeRepository);
+  const append = {
+    branch: signalsBranch(input2.spec, input2.project, shared),
+    base: input2.base,
+    root,
+    commitMessage: await input2.safe(`signals(${input2.spec}): ${input2.what}${types ? ` (${types})` : ""}
+
+Spec: ${input2.spec}`),
+    pr: {
+      title: await input2.safe(`Signals of ${input2.spec}${from}`),
+      body: await input2.safe(signalsPrBody(input2.spec, input2.project, root)),
+      labels: knowledgeLabels("signal")
+    },
+    async build(store) {
+      const reads = captureReads(input2.at);
+      const [index, trajectory] = await Promise.all([store.read(reads.index), store.read(reads.trajectory)]);
+      decided = captureFiles(
+        {
+          drafts: input2.drafts,
+          ...input2.trajectory ? { trajectory: input2.trajectory } : {},
+          project: input2.project,
+          origin: input2.origin,
+          at: input2.at,
+          template: input2.template,
+          cap: { max: input2.maxPerPhase, ...store.openedAt === void 0 ? {} : { since: store.openedAt } }
+        },
+        { index, trajectory }
+      );
+      return Promise.all(decided.files.map(async (f) => ({ path: f.path, text: await input2.safe(f.text) })));
+    }
+  };
+  return { append, decided: () => decided };
+}
+function signalsPrBody(spec, project, root) {
+  const where2 = root === "" ? "this knowledge repository" : `\`${root}/\``;
+  return [
+    `harness captured these signals while **${spec}** ran in **${project}**: what happened as the plans were worked on (deviations, repairs, struggles, time-outs, completions, what the agents and people reported). Each worker job adds a commit; the PR stays open and collects them.`,
+    "",
+    `Merging accepts them into ${where2}, where reflection reads them and distils lessons. Closing it rejects them; the next signal of ${spec} starts a new PR. Every file went through harness's content-safety pass (secrets redacted, this machine's paths made \`\${PROJECT_ROOT}\`-relative); look through them before you merge.`
+  ].join("\n");
+}
+
+// app/engine/core/spec/frontmatter.ts
+var import_yaml2 = __toESM(require_dist(), 1);
+
+// app/engine/core/spec/limits.ts
+var MAX_PLAN_BYTES = 6e4;
+var MAX_DOCUMENT_BYTES = 1048576;
+var MAX_FRONTMATTER_BYTES = 32768;
+var MAX_PLANS_PER_SPEC = 5e4;
+function formatBytes(n2) {
+  if (n2 >= 1048576 && n2 % 1048576 === 0) return `${n2 / 1048576} MiB`;
+  if (n2 >= 1024 && n2 % 1024 === 0) return `${n2 / 1024} KiB`;
+  return `${n2.toLocaleString("en-US")} bytes`;
+}
+
+// app/engine/core/spec/problem.ts
+function problem(file2, line, code, message, severity = "error") {
+  return { file: file2, line, code, message, severity };
+}
+function formatProblem(p, prefix = "") {
+  const file2 = prefix ? `${prefix.replace(/\/+$/, "")}/${p.file}` : p.file;
+  const tag = p.severity === "warning" ? "warning: " : "";
+  return `${file2}:${p.line}: ${tag}${p.message}`;
+}
+function sortProblems(problems) {
+  return [...problems].sort(
+    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.message.localeCompare(b.message)
+  );
+}
+function countErrors(problems) {
+  return problems.filter((p) => p.severity === "error").length;
+}
+
+// app/engine/core/spec/yaml-fast.ts
+var BAIL = /* @__PURE__ */ Symbol("bail");
+function bail() {
+  throw BAIL;
+}
+var UNSUPPORTED = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
+var KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+var PAIR = /^[A-Za-z_][A-Za-z0-9_-]*:(?: |$)/;
+var RESERVED_KEY = /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|__proto__)$/;
+var NULL = /^(?:~|[Nn]ull|NULL)$/;
+var TRUE = /^(?:[Tt]rue|TRUE)$/;
+var FALSE = /^(?:[Ff]alse|FALSE)$/;
+var INT = /^(?:0|[1-9][0-9]{0,14})$/;
+var NUMERIC_START = /^[-+.0-9]/;
+var INDICATOR = new Set("-?:,[]{}#&*!|>'\"%@`".split(""));
+var ESCAPES = { "\\": "\\", '"': '"', "/": "/", n: "\n", t: "	" };
+function parseSimpleYaml(raw, sink) {
+  if (UNSUPPORTED.test(raw)) return void 0;
+  const lines2 = [];
+  const split2 = raw.split("\n");
+  for (let k = 0; k < split2.length; k++) {
+    const s = split2[k];
+    let indent = 0;
+    while (s.charCodeAt(indent) === 32) indent++;
+    let end = s.length;
+    while (end > indent && s.charCodeAt(end - 1) === 32) end--;
+    const text = s.slice(indent, end);
+    if (text === "" || text[0] === "#") continue;
+    if (indent === 0 && (text.startsWith("---") || text.startsWith("...") || text[0] === "%")) return void 0;
+    lines2.push({ no: k + 1, indent, text });
+  }
+  if (lines2.length === 0) return {};
+  if (lines2[0].indent !== 0 || isSeqItem(lines2[0].text)) return void 0;
+  try {
+    const parser = new Parser(lines2, sink);
+    const data = parser.blockMap(0, []);
+    return parser.done() ? data : void 0;
+  } catch (e) {
+    if (e === BAIL) return void 0;
+    throw e;
+  }
+}
+function isSeqItem(text) {
+  return text === "-" || text.startsWith("- ");
+}
+function checkKey(key2, into) {
+  if (!KEY.test(key2) || RESERVED_KEY.test(key2) || Object.prototype.hasOwnProperty.call(into, key2)) bail();
+}
+var Parser = class {
+  constructor(lines2, sink) {
+    this.lines = lines2;
+    this.sink = sink;
+  }
+  lines;
+  sink;
+  #i = 0;
+  done() {
+    return this.#i === this.lines.length;
+  }
+  /** A block mapping whose keys sit at `indent`; `first` is a pair already begun on a "- " line. */
+  blockMap(indent, path2, first) {
+    const map2 = {};
+    let pending = first;
+    for (; ; ) {
+      let text;
+      let no;
+      if (pending) {
+        ({ text, no } = pending);
+        pending = void 0;
+      } else {
+        const line = this.lines[this.#i];
+        if (!line || line.indent < indent) break;
+        if (line.indent > indent) bail();
+        if (isSeqItem(line.text)) break;
+        ({ text, no } = line);
+        this.#i++;
+      }
+      const colon = text.indexOf(":");
+      if (colon <= 0) bail();
+      const key2 = text.slice(0, colon);
+      checkKey(key2, map2);
+      if (colon + 1 < text.length && text[colon + 1] !== " ") bail();
+      let start = colon + 1;
+      while (text.charCodeAt(start) === 32) start++;
+      const keyPath = [...path2, key2];
+      this.sink.set(keyPath, no);
+      if (start === text.length || text[start] === "#") {
+        const next = this.lines[this.#i];
+        if (next && next.indent > indent) map2[key2] = this.block(next.indent, keyPath);
+        else if (next && next.indent === indent && isSeqItem(next.text)) map2[key2] = this.blockSeq(indent, keyPath);
+        else map2[key2] = null;
+      } else {
+        map2[key2] = inline(text, start, no, keyPath, this.sink);
+        this.noDeeperThan(indent);
+      }
+    }
+    return map2;
+  }
+  block(indent, path2) {
+    return isSeqItem(this.lines[this.#i].text) ? this.blockSeq(indent, path2) : this.blockMap(indent, path2);
+  }
+  blockSeq(indent, path2) {
+    const list = [];
+    for (; ; ) {
+      const line = this.lines[this.#i];
+      if (!line || line.indent !== indent || !isSeqItem(line.text)) {
+        if (line && line.indent > indent) bail();
+        break;
+      }
+      this.#i++;
+      let start = 1;
+      while (line.text.charCodeAt(start) === 32) start++;
+      const rest = line.text.slice(start);
+      if (rest === "" || rest[0] === "#" || isSeqItem(rest)) bail();
+      const itemPath = [...path2, list.length];
+      this.sink.set(itemPath, line.no);
+      if (PAIR.test(rest)) {
+        list.push(this.blockMap(indent + start, itemPath, { text: rest, no: line.no }));
+      } else {
+        list.push(inline(rest, 0, line.no, itemPath, this.sink));
+        this.noDeeperThan(indent);
+      }
+    }
+    return list;
+  }
+  /** After a value that ended its line, a deeper line would continue it: not ours. */
+  noDeeperThan(indent) {
+    const next = this.lines[this.#i];
+    if (next && next.indent > indent) bail();
+  }
+};
+function inline(text, start, no, path2, sink) {
+  const scanner = new Scanner(text, start, no, sink);
+  const value = scanner.value(path2, false);
+  scanner.end();
+  return value;
+}
+var Scanner = class {
+  constructor(text, pos, no, sink) {
+    this.text = text;
+    this.pos = pos;
+    this.no = no;
+    this.sink = sink;
+  }
+  text;
+  pos;
+  no;
+  sink;
+  spaces() {
+    while (this.text.charCodeAt(this.pos) === 32) this.pos++;
+  }
+  /** Only a comment (after a space) may follow the value. */
+  end() {
+    const before = this.pos;
+    this.spaces();
+    if (this.pos < this.text.length && !(this.text[this.pos] === "#" && this.pos > before)) bail();
+  }
+  value(path2, flow) {
+    switch (this.text[this.pos]) {
+      case '"':
+        return this.doubleQuoted();
+      case "'":
+        return this.singleQuoted();
+      case "[":
+        return this.flowSeq(path2);
+      case "{":
+        return this.flowMap(path2);
+      default:
+        return this.plain(flow);
+    }
+  }
+  doubleQuoted() {
+    let out = "";
+    for (let j = this.pos + 1; j < this.text.length; j++) {
+      const c = this.text[j];
+      if (c === '"') {
+        this.pos = j + 1;
+        return out;
+      }
+      if (c === "\\") {
+        const escaped = ESCAPES[this.text[++j] ?? ""];
+        if (escaped === void 0) bail();
+        out += escaped;
+      } else out += c;
+    }
+    return bail();
+  }
+  singleQuoted() {
+    let out = "";
+    for (let j = this.pos + 1; j < this.text.length; j++) {
+      const c = this.text[j];
+      if (c === "'") {
+        if (this.text[j + 1] === "'") {
+          out += "'";
+          j++;
+          continue;
+        }
+        this.pos = j + 1;
+        return out;
+      }
+      out += c;
+    }
+    return bail();
+  }
+  flowSeq(path2) {
+    const list = [];
+    this.pos++;
+    this.spaces();
+    if (this.text[this.pos] === "]") {
+      this.pos++;
+      return list;
+    }
+    for (; ; ) {
+      const itemPath = [...path2, list.length];
+      this.sink.set(itemPath, this.no);
+      list.push(this.value(itemPath, true));
+      this.spaces();
+      const c = this.text[this.pos];
+      this.pos++;
+      if (c === "]") return list;
+      if (c !== ",") bail();
+      this.spaces();
+      if (this.text[this.pos] === "]") bail();
+    }
+  }
+  flowMap(path2) {
+    const map2 = {};
+    this.pos++;
+    this.spaces();
+    if (this.text[this.pos] === "}") {
+      this.pos++;
+      return map2;
+    }
+    for (; ; ) {
+      const colon = this.text.indexOf(": ", this.pos);
+      if (colon === -1) bail();
+      const key2 = this.text.slice(this.pos, colon);
+      checkKey(key2, map2);
+      const keyPath = [...path2, key2];
+      this.sink.set(keyPath, this.no);
+      this.pos = colon + 2;
+      this.spaces();
+      const v = this.text[this.pos];
+      if (v === void 0 || v === "," || v === "}") bail();
+      map2[key2] = this.value(keyPath, true);
+      this.spaces();
+      const c = this.text[this.pos];
+      this.pos++;
+      if (c === "}") return map2;
+      if (c !== ",") bail();
+      this.spaces();
+      if (this.text[this.pos] === "}") bail();
+    }
+  }
+  plain(flow) {
+    const text = this.text;
+    const from = this.pos;
+    const first = text[from];
+    if (first === void 0 || INDICATOR.has(first)) bail();
+    let j = from;
+    for (; j < text.length; j++) {
+      const c = text[j];
+      if (c === "#" && text[j - 1] === " ") break;
+      if (c === ":") {
+        const after = text[j + 1];
+        if (after === void 0 || after === " " || flow && (after === "," || after === "]" || after === "}")) bail();
+      }
+      if (flow) {
+        if (c === "," || c === "]" || c === "}") break;
+        if (c === "[" || c === "{") bail();
+      }
+    }
+    let end = j;
+    while (end > from && text.charCodeAt(end - 1) === 32) end--;
+    this.pos = end;
+    const s = text.slice(from, end);
+    if (NULL.test(s)) return null;
+    if (TRUE.test(s)) return true;
+    if (FALSE.test(s)) return false;
+    if (INT.test(s)) return Number(s);
+    if (NUMERIC_START.test(s)) bail();
+    return s;
+  }
+};
+
+// app/engine/core/spec/frontmatter.ts
+var LineMap = class {
+  constructor(firstLine3) {
+    this.firstLine = firstLine3;
+  }
+  firstLine;
+  // Lines are looked up only to report a problem, which most plans never have: they are
+  // kept as given and indexed on the first lookup. (Joining every key path into a map
+  // key up front was a tenth of the time of loading a large spec.)
+  #lines;
+  #pending = [];
+  set(path2, line) {
+    if (this.#lines) this.#lines.set(path2.join("\0"), line);
+    else this.#pending.push([path2, line]);
+  }
+  #index() {
+    if (!this.#lines) {
+      this.#lines = /* @__PURE__ */ new Map();
+      for (const [path2, line] of this.#pending) this.#lines.set(path2.join("\0"), line);
+      this.#pending = [];
+    }
+    return this.#lines;
+  }
+  /** The line of the key at `path`, or of its nearest ancestor that exists. */
+  lineOf(path2) {
+    const lines2 = this.#index();
+    for (let n2 = path2.length; n2 > 0; n2--) {
+      const line = lines2.get(path2.slice(0, n2).join("\0"));
+      if (line !== void 0) return line;
+    }
+    return this.firstLine;
+  }
+  /** Copy the lines recorded under `from` in `source` to `to` in this map. */
+  copy(source, from, to) {
+    const prefix = from.join("\0");
+    const target = to.join("\0");
+    const lines2 = this.#index();
+    for (const [key2, line] of source.#index()) {
+      if (key2 === prefix) lines2.set(target, line);
+      else if (key2.startsWith(`${prefix}\0`)) lines2.set(target + key2.slice(prefix.length), line);
+    }
+  }
+  has(path2) {
+    return this.#index().has(path2.join("\0"));
+  }
+};
+var OPENING2 = /^---[a-z]*[ \t]*$/;
+function parseFrontmatter(file2, text, required2 = true, { fast = true } = {}) {
+  const firstLineEnd = text.indexOf("\n");
+  const firstLine3 = firstLineEnd === -1 ? text : text.slice(0, firstLineEnd);
+  if (!OPENING2.test(firstLine3)) {
+    if (!required2) return { ok: true, frontmatter: { data: {}, lines: new LineMap(1), body: text, bodyLine: 1 } };
+    return {
+      ok: false,
+      problems: [
+        problem(
+          file2,
+          1,
+          "frontmatter-missing",
+          'no YAML frontmatter: start the file with a line "---", the keys, and a closing "---" (see templates/)'
+        )
+      ]
+    };
+  }
+  const closing = /\n(---|\.\.\.)[ \t]*(\n|$)/.exec(text.slice(firstLineEnd === -1 ? text.length : firstLineEnd));
+  if (!closing) {
+    return {
+      ok: false,
+      problems: [
+        problem(file2, 1, "frontmatter-unclosed", 'frontmatter opened on line 1 is never closed: add a line "---" after the last key')
+      ]
+    };
+  }
+  const start = firstLineEnd;
+  const raw = text.slice(start, start + closing.index);
+  const content = text.slice(start + closing.index + closing[0].length);
+  if (Buffer.byteLength(raw, "utf8") > MAX_FRONTMATTER_BYTES) {
+    return {
+      ok: false,
+      problems: [
+        problem(
+          file2,
+          1,
+          "file-too-large",
+          `frontmatter is ${formatBytes(Buffer.byteLength(raw, "utf8"))}, over the ${formatBytes(MAX_FRONTMATTER_BYTES)} limit; move prose into the body`
+        )
+      ]
+    };
+  }
+  const frontmatterLines = raw.split("\n").length;
+  const bodyLine = frontmatterLines + 2;
+  if (fast) {
+    const fastLines = new LineMap(1);
+    const data2 = parseSimpleYaml(raw, fastLines);
+    if (data2) return { ok: true, frontmatter: { data: data2, lines: fastLines, body: content, bodyLine } };
+  }
+  const lines2 = new LineMap(1);
+  const counter = new import_yaml2.LineCounter();
+  const doc = (0, import_yaml2.parseDocument)(raw, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      problems: doc.errors.map(
+        (e) => problem(file2, counter.linePos(e.pos[0]).line, "yaml", `malformed YAML: ${cleanYamlMessage(e.message)}`)
+      )
+    };
+  }
+  let data;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    return { ok: false, problems: [problem(file2, 1, "yaml", `malformed YAML: ${cleanYamlMessage(String(e.message))}`)] };
+  }
+  if (data === null || data === void 0) data = {};
+  if (typeof data !== "object" || Array.isArray(data)) {
+    return {
+      ok: false,
+      problems: [problem(file2, 2, "field-type", 'frontmatter must be a mapping of keys to values, like "title: Login endpoint"')]
+    };
+  }
+  if (doc.contents) record(doc.contents, [], lines2, counter);
+  return { ok: true, frontmatter: { data, lines: lines2, body: content, bodyLine } };
+}
+function record(node2, path2, lines2, counter) {
+  if ((0, import_yaml2.isMap)(node2)) {
+    for (const pair of node2.items) {
+      const key2 = (0, import_yaml2.isScalar)(pair.key) ? String(pair.key.value) : String(pair.key);
+      const at = (0, import_yaml2.isScalar)(pair.key) && pair.key.range ? pair.key.range[0] : node2.range?.[0] ?? 0;
+      const child = [...path2, key2];
+      lines2.set(child, counter.linePos(at).line);
+      if (pair.value && typeof pair.value === "object") record(pair.value, child, lines2, counter);
+    }
+  } else if ((0, import_yaml2.isSeq)(node2)) {
+    node2.items.forEach((item, index) => {
+      const child = [...path2, index];
+      const at = item?.range?.[0] ?? node2.range?.[0] ?? 0;
+      lines2.set(child, counter.linePos(at).line);
+      if (item && typeof item === "object") record(item, child, lines2, counter);
+    });
+  }
+}
+function cleanYamlMessage(message) {
+  const first = message.split("\n")[0] ?? message;
+  return first.replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "");
+}
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -35424,7 +36464,7 @@ __export(external_exports, {
   optional: () => optional,
   output: () => output,
   overwrite: () => _overwrite,
-  parse: () => parse4,
+  parse: () => parse5,
   parseAsync: () => parseAsync2,
   partialRecord: () => partialRecord,
   pipe: () => pipe,
@@ -35436,7 +36476,7 @@ __export(external_exports, {
   properties: () => _properties,
   property: () => _property,
   readonly: () => readonly,
-  record: () => record,
+  record: () => record2,
   refine: () => refine,
   regex: () => _regex,
   regexes: () => regexes_exports,
@@ -35776,7 +36816,7 @@ __export(core_exports2, {
   memoizer: () => memoizer,
   mergeValues: () => mergeValues,
   meta: () => meta,
-  parse: () => parse3,
+  parse: () => parse4,
   parseAsync: () => parseAsync,
   parseURLObject: () => parseURLObject,
   prettifyError: () => prettifyError,
@@ -35851,7 +36891,7 @@ __export(util_exports, {
   hide: () => hide,
   installLazyProp: () => installLazyProp,
   isObject: () => isObject,
-  isPlainObject: () => isPlainObject3,
+  isPlainObject: () => isPlainObject4,
   issue: () => issue2,
   joinValues: () => joinValues,
   jsonStringifyReplacer: () => jsonStringifyReplacer,
@@ -36093,7 +37133,7 @@ var allowsEval = /* @__PURE__ */ cached(() => {
     return false;
   }
 });
-function isPlainObject3(o) {
+function isPlainObject4(o) {
   if (isObject(o) === false)
     return false;
   const ctor = o.constructor;
@@ -36110,7 +37150,7 @@ function isPlainObject3(o) {
   return true;
 }
 function shallowClone(o) {
-  if (isPlainObject3(o))
+  if (isPlainObject4(o))
     return { ...o };
   if (Array.isArray(o))
     return [...o];
@@ -36299,7 +37339,7 @@ function omit2(schema, mask) {
   return clone(schema, mergeDefs(currDef, { shape: newShape, checks: [] }));
 }
 function extend(schema, shape) {
-  if (!isPlainObject3(shape)) {
+  if (!isPlainObject4(shape)) {
     throw new Error("Invalid input to extend: expected a plain object");
   }
   const checks = schema._zod.def.checks;
@@ -36321,7 +37361,7 @@ function extended(schema, shape) {
   return newShape;
 }
 function safeExtend(schema, shape) {
-  if (!isPlainObject3(shape)) {
+  if (!isPlainObject4(shape)) {
     throw new Error("Invalid input to safeExtend: expected a plain object");
   }
   return clone(schema, mergeDefs(schema._zod.def, { shape: extended(schema, shape) }));
@@ -36996,7 +38036,7 @@ var _parse = (_Err) => {
   };
   return fn;
 };
-var parse3 = /* @__PURE__ */ _parse($ZodRealError);
+var parse4 = /* @__PURE__ */ _parse($ZodRealError);
 var _parseAsync = (_Err) => {
   const fn = async (schema, value, _ctx, params) => {
     const ctx = _ctx ? { ..._ctx, async: true } : { async: true };
@@ -37084,18 +38124,18 @@ var validateAsync = async (schema, value, _ctx) => {
   return result.issues.length === 0;
 };
 var _encode = (_Err) => {
-  const parse5 = _parse(_Err);
+  const parse6 = _parse(_Err);
   const fn = (schema, value, _ctx, _params) => {
     const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-    return parse5(schema, value, ctx, finalizeParams(fn, _params));
+    return parse6(schema, value, ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var encode = /* @__PURE__ */ _encode($ZodRealError);
 var _decode = (_Err) => {
-  const parse5 = _parse(_Err);
+  const parse6 = _parse(_Err);
   const fn = (schema, value, _ctx, _params) => {
-    return parse5(schema, value, _ctx, finalizeParams(fn, _params));
+    return parse6(schema, value, _ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
@@ -37330,13 +38370,13 @@ var numericOriginMap = {
 };
 var $ZodCheckLessThan = /* @__PURE__ */ $constructor("$ZodCheckLessThan", (inst, def) => {
   $ZodCheck.init(inst, def);
-  const origin = numericOriginMap[typeof def.value];
+  const origin2 = numericOriginMap[typeof def.value];
   inst._zod.check = (payload) => {
     if (def.inclusive ? payload.value <= def.value : payload.value < def.value) {
       return;
     }
     payload.issues.push({
-      origin: numericOriginMap[typeof payload.value] ?? origin,
+      origin: numericOriginMap[typeof payload.value] ?? origin2,
       code: "too_big",
       maximum: typeof def.value === "object" ? def.value.getTime() : def.value,
       input: payload.value,
@@ -37348,13 +38388,13 @@ var $ZodCheckLessThan = /* @__PURE__ */ $constructor("$ZodCheckLessThan", (inst,
 });
 var $ZodCheckGreaterThan = /* @__PURE__ */ $constructor("$ZodCheckGreaterThan", (inst, def) => {
   $ZodCheck.init(inst, def);
-  const origin = numericOriginMap[typeof def.value];
+  const origin2 = numericOriginMap[typeof def.value];
   inst._zod.check = (payload) => {
     if (def.inclusive ? payload.value >= def.value : payload.value > def.value) {
       return;
     }
     payload.issues.push({
-      origin: numericOriginMap[typeof payload.value] ?? origin,
+      origin: numericOriginMap[typeof payload.value] ?? origin2,
       code: "too_small",
       minimum: typeof def.value === "object" ? def.value.getTime() : def.value,
       input: payload.value,
@@ -37389,14 +38429,14 @@ var $ZodCheckNumberFormat = /* @__PURE__ */ $constructor("$ZodCheckNumberFormat"
   $ZodCheck.init(inst, def);
   def.format = def.format || "float64";
   const isInt = def.format?.includes("int");
-  const origin = isInt ? "int" : "number";
+  const origin2 = isInt ? "int" : "number";
   const [minimum, maximum] = NUMBER_FORMAT_RANGES[def.format];
   inst._zod.check = (payload) => {
     const input2 = payload.value;
     if (isInt) {
       if (!Number.isInteger(input2)) {
         payload.issues.push({
-          expected: origin,
+          expected: origin2,
           format: def.format,
           code: "invalid_type",
           continue: false,
@@ -37413,7 +38453,7 @@ var $ZodCheckNumberFormat = /* @__PURE__ */ $constructor("$ZodCheckNumberFormat"
             maximum: Number.MAX_SAFE_INTEGER,
             note: "Integers must be within the safe integer range.",
             inst,
-            origin,
+            origin: origin2,
             inclusive: true,
             continue: !def.abort
           });
@@ -37424,7 +38464,7 @@ var $ZodCheckNumberFormat = /* @__PURE__ */ $constructor("$ZodCheckNumberFormat"
             minimum: Number.MIN_SAFE_INTEGER,
             note: "Integers must be within the safe integer range.",
             inst,
-            origin,
+            origin: origin2,
             inclusive: true,
             continue: !def.abort
           });
@@ -37556,9 +38596,9 @@ var $ZodCheckMaxLength = /* @__PURE__ */ $constructor("$ZodCheckMaxLength", (ins
     const length = typeof input2 === "string" && units > def.maximum ? codePointLength(input2) : units;
     if (length <= def.maximum)
       return;
-    const origin = getLengthableOrigin(input2);
+    const origin2 = getLengthableOrigin(input2);
     payload.issues.push({
-      origin,
+      origin: origin2,
       code: "too_big",
       maximum: def.maximum,
       inclusive: true,
@@ -37578,9 +38618,9 @@ var $ZodCheckMinLength = /* @__PURE__ */ $constructor("$ZodCheckMinLength", (ins
     const length = typeof input2 === "string" && units >= def.minimum && units < def.minimum * 2 ? codePointLength(input2) : units;
     if (length >= def.minimum)
       return;
-    const origin = getLengthableOrigin(input2);
+    const origin2 = getLengthableOrigin(input2);
     payload.issues.push({
-      origin,
+      origin: origin2,
       code: "too_small",
       minimum: def.minimum,
       inclusive: true,
@@ -37600,10 +38640,10 @@ var $ZodCheckLengthEquals = /* @__PURE__ */ $constructor("$ZodCheckLengthEquals"
     const length = typeof input2 === "string" && units >= def.length && units <= def.length * 2 ? codePointLength(input2) : units;
     if (length === def.length)
       return;
-    const origin = getLengthableOrigin(input2);
+    const origin2 = getLengthableOrigin(input2);
     const tooBig = length > def.length;
     payload.issues.push({
-      origin,
+      origin: origin2,
       ...tooBig ? { code: "too_big", maximum: def.length } : { code: "too_small", minimum: def.length },
       inclusive: true,
       exact: true,
@@ -38590,7 +39630,7 @@ function capSize(inst, size) {
   if (!caps.length)
     return;
   const cap = Math.min(...caps.map((c) => c[0]));
-  const parse5 = inst._zod.parse;
+  const parse6 = inst._zod.parse;
   inst._zod.parse = (payload, ctx) => {
     const n2 = size(payload.value);
     if (n2 > cap && !ctx?.skipChecks && ctx?.direction !== "backward") {
@@ -38604,7 +39644,7 @@ function capSize(inst, size) {
         }
       }
     }
-    return parse5(payload, ctx);
+    return parse6(payload, ctx);
   };
 }
 var arraySize = (input2) => Array.isArray(input2) ? input2.length : -1;
@@ -39201,7 +40241,7 @@ function mergeValues(a, b) {
   if (a instanceof Date && b instanceof Date && +a === +b) {
     return { valid: true, data: a };
   }
-  if (isPlainObject3(a) && isPlainObject3(b)) {
+  if (isPlainObject4(a) && isPlainObject4(b)) {
     const bKeys = Object.keys(b);
     const sharedKeys = Object.keys(a).filter((key2) => bKeys.indexOf(key2) !== -1);
     const newObj = { ...a, ...b };
@@ -39422,7 +40462,7 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
   memo2?.attach(inst);
   inst._zod.parse = (payload, ctx) => {
     const input2 = payload.value;
-    if (!isPlainObject3(input2)) {
+    if (!isPlainObject4(input2)) {
       payload.issues.push({
         expected: "record",
         code: "invalid_type",
@@ -40149,10 +41189,10 @@ var $ZodFunction = /* @__PURE__ */ $constructor("$ZodFunction", (inst, def) => {
       throw new Error("implement() must be called with a function");
     }
     return Object.defineProperty(function(...args) {
-      const parsedArgs = inst._def.input ? parse3(inst._def.input, args) : args;
+      const parsedArgs = inst._def.input ? parse4(inst._def.input, args) : args;
       const result = Reflect.apply(func, this, parsedArgs);
       if (inst._def.output) {
-        return parse3(inst._def.output, result);
+        return parse4(inst._def.output, result);
       }
       return result;
     }, "_zod", { value: inst._zod, enumerable: false });
@@ -40290,17 +41330,17 @@ function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
 var recursive = /* @__PURE__ */ new WeakMap();
-var NONE = 0;
+var NONE2 = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
 function isRecursive(inst, stack, resolve3) {
   const cached3 = recursive.get(inst);
   if (cached3 !== void 0)
-    return cached3 ? PROVEN : NONE;
+    return cached3 ? PROVEN : NONE2;
   if (stack.has(inst))
     return PROVEN;
   stack.add(inst);
-  let result = NONE;
+  let result = NONE2;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
       const answer = isRecursive(child, stack, resolve3);
@@ -40309,12 +41349,12 @@ function isRecursive(inst, stack, resolve3) {
     }
   };
   const shape = (sh, spread) => {
-    let answer = NONE;
+    let answer = NONE2;
     for (const key2 of Reflect.ownKeys(sh)) {
       const desc = Object.getOwnPropertyDescriptor(sh, key2);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve3) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve3) : NONE2;
       if (child > answer)
         answer = child;
     }
@@ -40431,7 +41471,7 @@ function settle(inst, answer) {
   return answer;
 }
 function isRecursiveSchema(inst) {
-  return isRecursive(inst, /* @__PURE__ */ new Set(), true) !== NONE;
+  return isRecursive(inst, /* @__PURE__ */ new Set(), true) !== NONE2;
 }
 function bucketFor(state, inst) {
   let bucket = state.buckets.get(inst);
@@ -40481,7 +41521,7 @@ var memo = {
       const wrapped = (payload, ctx) => {
         if (isRecursiveInst === void 0) {
           const walked = isRecursive(inst, /* @__PURE__ */ new Set(), false);
-          if (walked === NONE) {
+          if (walked === NONE2) {
             inst._zod.parse = base2;
             if (inst._zod.run === wrapped)
               inst._zod.run = base2;
@@ -40628,8 +41668,8 @@ var error2 = () => {
     set: { unit: "عنصر", verb: "أن يحوي" },
     map: { unit: "عنصر", verb: "أن يحوي" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "مدخل",
@@ -40740,8 +41780,8 @@ var error3 = () => {
     set: { unit: "element", verb: "olmalıdır" },
     map: { unit: "element", verb: "olmalıdır" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "input",
@@ -40901,8 +41941,8 @@ var error4 = () => {
       verb: "мець"
     }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "увод",
@@ -41020,8 +42060,8 @@ var error5 = () => {
     set: { unit: "елемента", verb: "да съдържа" },
     map: { unit: "елемента", verb: "да съдържа" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "вход",
@@ -41146,8 +42186,8 @@ var error6 = () => {
     set: { unit: "আইটেম", verb: "থাকতে হবে" },
     map: { unit: "এন্ট্রি", verb: "থাকতে হবে" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "ইনপুট",
@@ -41260,8 +42300,8 @@ var error7 = () => {
     set: { unit: "elements", verb: "contenir" },
     map: { unit: "elements", verb: "contenir" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "entrada",
@@ -41374,8 +42414,8 @@ var error8 = () => {
     set: { unit: "دانە", verb: "بێت" },
     map: { unit: "دانە", verb: "بێت" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "regex",
@@ -41507,8 +42547,8 @@ var error9 = () => {
     set: { unit: "prvků", verb: "mít" },
     map: { unit: "prvků", verb: "mít" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "regulární výraz",
@@ -41624,8 +42664,8 @@ var error10 = () => {
     set: { unit: "elementer", verb: "indeholdt" },
     map: { unit: "elementer", verb: "indeholdt" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "input",
@@ -41689,19 +42729,19 @@ var error10 = () => {
       case "too_big": {
         const adj = issue3.inclusive ? "<=" : "<";
         const sizing = getSizing(issue3.origin);
-        const origin = TypeDictionary[issue3.origin] ?? issue3.origin;
+        const origin2 = TypeDictionary[issue3.origin] ?? issue3.origin;
         if (sizing)
-          return `For stor: forventede ${origin ?? "value"} ${sizing.verb} ${adj} ${issue3.maximum.toString()} ${sizing.unit ?? "elementer"}`;
-        return `For stor: forventede ${origin ?? "value"} havde ${adj} ${issue3.maximum.toString()}`;
+          return `For stor: forventede ${origin2 ?? "value"} ${sizing.verb} ${adj} ${issue3.maximum.toString()} ${sizing.unit ?? "elementer"}`;
+        return `For stor: forventede ${origin2 ?? "value"} havde ${adj} ${issue3.maximum.toString()}`;
       }
       case "too_small": {
         const adj = issue3.inclusive ? ">=" : ">";
         const sizing = getSizing(issue3.origin);
-        const origin = TypeDictionary[issue3.origin] ?? issue3.origin;
+        const origin2 = TypeDictionary[issue3.origin] ?? issue3.origin;
         if (sizing) {
-          return `For lille: forventede ${origin} ${sizing.verb} ${adj} ${issue3.minimum.toString()} ${sizing.unit}`;
+          return `For lille: forventede ${origin2} ${sizing.verb} ${adj} ${issue3.minimum.toString()} ${sizing.unit}`;
         }
-        return `For lille: forventede ${origin} havde ${adj} ${issue3.minimum.toString()}`;
+        return `For lille: forventede ${origin2} havde ${adj} ${issue3.minimum.toString()}`;
       }
       case "invalid_format": {
         const _issue = issue3;
@@ -41745,8 +42785,8 @@ var error11 = () => {
     set: { unit: "Elemente", verb: "zu haben" },
     map: { unit: "Elemente", verb: "zu haben" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "Eingabe",
@@ -41859,8 +42899,8 @@ var error12 = () => {
     set: { unit: "στοιχεία", verb: "να έχει" },
     map: { unit: "καταχωρήσεις", verb: "να έχει" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "είσοδος",
@@ -41972,8 +43012,8 @@ var error13 = () => {
     set: { unit: "items", verb: "to have" },
     map: { unit: "entries", verb: "to have" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "input",
@@ -42097,8 +43137,8 @@ var error14 = () => {
     set: { unit: "elementojn", verb: "havi" },
     map: { unit: "elementojn", verb: "havi" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "enigo",
@@ -42211,8 +43251,8 @@ var error15 = () => {
     array: { unit: "elementos", verb: "tener" },
     set: { unit: "elementos", verb: "tener" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "entrada",
@@ -42293,19 +43333,19 @@ var error15 = () => {
       case "too_big": {
         const adj = issue3.inclusive ? "<=" : "<";
         const sizing = getSizing(issue3.origin);
-        const origin = TypeDictionary[issue3.origin] ?? issue3.origin;
+        const origin2 = TypeDictionary[issue3.origin] ?? issue3.origin;
         if (sizing)
-          return `Demasiado grande: se esperaba que ${origin ?? "valor"} tuviera ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "elementos"}`;
-        return `Demasiado grande: se esperaba que ${origin ?? "valor"} fuera ${adj}${issue3.maximum.toString()}`;
+          return `Demasiado grande: se esperaba que ${origin2 ?? "valor"} tuviera ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "elementos"}`;
+        return `Demasiado grande: se esperaba que ${origin2 ?? "valor"} fuera ${adj}${issue3.maximum.toString()}`;
       }
       case "too_small": {
         const adj = issue3.inclusive ? ">=" : ">";
         const sizing = getSizing(issue3.origin);
-        const origin = TypeDictionary[issue3.origin] ?? issue3.origin;
+        const origin2 = TypeDictionary[issue3.origin] ?? issue3.origin;
         if (sizing) {
-          return `Demasiado pequeño: se esperaba que ${origin} tuviera ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
+          return `Demasiado pequeño: se esperaba que ${origin2} tuviera ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
         }
-        return `Demasiado pequeño: se esperaba que ${origin} fuera ${adj}${issue3.minimum.toString()}`;
+        return `Demasiado pequeño: se esperaba que ${origin2} fuera ${adj}${issue3.minimum.toString()}`;
       }
       case "invalid_format": {
         const _issue = issue3;
@@ -42349,8 +43389,8 @@ var error16 = () => {
     set: { unit: "آیتم", verb: "داشته باشد" },
     map: { unit: "آیتم", verb: "داشته باشد" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "ورودی",
@@ -42473,8 +43513,8 @@ var error17 = () => {
     int: { unit: "", subject: "kokonaisluvun" },
     date: { unit: "", subject: "päivämäärän" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "säännöllinen lauseke",
@@ -42586,8 +43626,8 @@ var error18 = () => {
     array: { unit: "éléments", verb: "avoir" },
     set: { unit: "éléments", verb: "avoir" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "expression régulière",
@@ -42717,8 +43757,8 @@ var error19 = () => {
     set: { unit: "éléments", verb: "avoir" },
     map: { unit: "éléments", verb: "avoir" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "entrée",
@@ -42830,8 +43870,8 @@ var error20 = () => {
     set: { unit: "આઇટમ", verb: "હોવા જોઈએ" },
     map: { unit: "એન્ટ્રી", verb: "હોવા જોઈએ" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "ઇનપુટ",
@@ -42978,10 +44018,10 @@ var error21 = () => {
     const gender = e?.gender ?? "m";
     return gender === "f" ? "צריכה להיות" : "צריך להיות";
   };
-  const getSizing = (origin) => {
-    if (!origin)
+  const getSizing = (origin2) => {
+    if (!origin2)
       return null;
-    return Sizable[origin] ?? null;
+    return Sizable[origin2] ?? null;
   };
   const FormatDictionary = {
     regex: { label: "קלט", gender: "m" },
@@ -43146,8 +44186,8 @@ var error22 = () => {
     set: { unit: "तत्व", verb: "रखने के लिए" },
     map: { unit: "प्रविष्टियाँ", verb: "रखने के लिए" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "इनपुट",
@@ -43257,8 +44297,8 @@ var error23 = () => {
     array: { unit: "stavki", verb: "imati" },
     set: { unit: "stavki", verb: "imati" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "unos",
@@ -43329,19 +44369,19 @@ var error23 = () => {
       case "too_big": {
         const adj = issue3.inclusive ? "<=" : "<";
         const sizing = getSizing(issue3.origin);
-        const origin = TypeDictionary[issue3.origin] ?? issue3.origin;
+        const origin2 = TypeDictionary[issue3.origin] ?? issue3.origin;
         if (sizing)
-          return `Preveliko: očekivano da ${origin ?? "vrijednost"} ima ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "elemenata"}`;
-        return `Preveliko: očekivano da ${origin ?? "vrijednost"} bude ${adj}${issue3.maximum.toString()}`;
+          return `Preveliko: očekivano da ${origin2 ?? "vrijednost"} ima ${adj}${issue3.maximum.toString()} ${sizing.unit ?? "elemenata"}`;
+        return `Preveliko: očekivano da ${origin2 ?? "vrijednost"} bude ${adj}${issue3.maximum.toString()}`;
       }
       case "too_small": {
         const adj = issue3.inclusive ? ">=" : ">";
         const sizing = getSizing(issue3.origin);
-        const origin = TypeDictionary[issue3.origin] ?? issue3.origin;
+        const origin2 = TypeDictionary[issue3.origin] ?? issue3.origin;
         if (sizing) {
-          return `Premalo: očekivano da ${origin} ima ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
+          return `Premalo: očekivano da ${origin2} ima ${adj}${issue3.minimum.toString()} ${sizing.unit}`;
         }
-        return `Premalo: očekivano da ${origin} bude ${adj}${issue3.minimum.toString()}`;
+        return `Premalo: očekivano da ${origin2} bude ${adj}${issue3.minimum.toString()}`;
       }
       case "invalid_format": {
         const _issue = issue3;
@@ -43385,8 +44425,8 @@ var error24 = () => {
     set: { unit: "elem", verb: "legyen" },
     map: { unit: "elem", verb: "legyen" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "bemenet",
@@ -43539,8 +44579,8 @@ var error25 = () => {
       verb: "ունենալ"
     }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "մուտք",
@@ -43658,8 +44698,8 @@ var error26 = () => {
     set: { unit: "item", verb: "memiliki" },
     map: { unit: "item", verb: "memiliki" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "input",
@@ -43770,8 +44810,8 @@ var error27 = () => {
     set: { unit: "hluti", verb: "að hafa" },
     map: { unit: "hluti", verb: "að hafa" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "gildi",
@@ -43885,8 +44925,8 @@ var error28 = () => {
     set: { unit: "elementi", verb: "avere" },
     map: { unit: "elementi", verb: "avere" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "input",
@@ -43999,8 +45039,8 @@ var error29 = () => {
     set: { unit: "要素", verb: "である" },
     map: { unit: "要素", verb: "である" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "入力値",
@@ -44112,8 +45152,8 @@ var error30 = () => {
     set: { unit: "ელემენტი", verb: "უნდა შეიცავდეს" },
     map: { unit: "ელემენტი", verb: "უნდა შეიცავდეს" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "შეყვანა",
@@ -44230,8 +45270,8 @@ var error31 = () => {
     set: { unit: "ធាតុ", verb: "គួរមាន" },
     map: { unit: "ធាតុ", verb: "គួរមាន" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "ទិន្នន័យបញ្ចូល",
@@ -44351,8 +45391,8 @@ var error32 = () => {
     set: { unit: "ವಸ್ತುಗಳು", verb: "ಹೊಂದಲು" },
     map: { unit: "entries", verb: "ಹೊಂದಲು" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "ಇನ್ಪುಟ್",
@@ -44467,8 +45507,8 @@ var error33 = () => {
     set: { unit: "개", verb: "to have" },
     map: { unit: "개", verb: "to have" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "입력",
@@ -44660,8 +45700,8 @@ var error34 = () => {
       }
     }
   };
-  function getSizing(origin, unitType, inclusive, targetShouldBe) {
-    const result = Sizable[origin] ?? null;
+  function getSizing(origin2, unitType, inclusive, targetShouldBe) {
+    const result = Sizable[origin2] ?? null;
     if (result === null)
       return result;
     return {
@@ -44732,20 +45772,20 @@ var error34 = () => {
           return `Privalo būti ${stringifyPrimitive(issue3.values[0])}`;
         return `Privalo būti vienas iš ${joinValues(issue3.values, "|")} pasirinkimų`;
       case "too_big": {
-        const origin = TypeDictionary[issue3.origin] ?? issue3.origin;
+        const origin2 = TypeDictionary[issue3.origin] ?? issue3.origin;
         const sizing = getSizing(issue3.origin, getUnitTypeFromNumber(Number(issue3.maximum)), issue3.inclusive ?? false, "smaller");
         if (sizing?.verb)
-          return `${capitalizeFirstCharacter(origin ?? issue3.origin ?? "reikšmė")} ${sizing.verb} ${issue3.maximum.toString()} ${sizing.unit ?? "elementų"}`;
+          return `${capitalizeFirstCharacter(origin2 ?? issue3.origin ?? "reikšmė")} ${sizing.verb} ${issue3.maximum.toString()} ${sizing.unit ?? "elementų"}`;
         const adj = issue3.inclusive ? "ne didesnis kaip" : "mažesnis kaip";
-        return `${capitalizeFirstCharacter(origin ?? issue3.origin ?? "reikšmė")} turi būti ${adj} ${issue3.maximum.toString()} ${sizing?.unit}`;
+        return `${capitalizeFirstCharacter(origin2 ?? issue3.origin ?? "reikšmė")} turi būti ${adj} ${issue3.maximum.toString()} ${sizing?.unit}`;
       }
       case "too_small": {
-        const origin = TypeDictionary[issue3.origin] ?? issue3.origin;
+        const origin2 = TypeDictionary[issue3.origin] ?? issue3.origin;
         const sizing = getSizing(issue3.origin, getUnitTypeFromNumber(Number(issue3.minimum)), issue3.inclusive ?? false, "bigger");
         if (sizing?.verb)
-          return `${capitalizeFirstCharacter(origin ?? issue3.origin ?? "reikšmė")} ${sizing.verb} ${issue3.minimum.toString()} ${sizing.unit ?? "elementų"}`;
+          return `${capitalizeFirstCharacter(origin2 ?? issue3.origin ?? "reikšmė")} ${sizing.verb} ${issue3.minimum.toString()} ${sizing.unit ?? "elementų"}`;
         const adj = issue3.inclusive ? "ne mažesnis kaip" : "didesnis kaip";
-        return `${capitalizeFirstCharacter(origin ?? issue3.origin ?? "reikšmė")} turi būti ${adj} ${issue3.minimum.toString()} ${sizing?.unit}`;
+        return `${capitalizeFirstCharacter(origin2 ?? issue3.origin ?? "reikšmė")} turi būti ${adj} ${issue3.minimum.toString()} ${sizing?.unit}`;
       }
       case "invalid_format": {
         const _issue = issue3;
@@ -44769,8 +45809,8 @@ var error34 = () => {
       case "invalid_union":
         return "Klaidinga įvestis";
       case "invalid_element": {
-        const origin = TypeDictionary[issue3.origin] ?? issue3.origin;
-        return `${capitalizeFirstCharacter(origin ?? issue3.origin ?? "reikšmė")} turi klaidingą įvestį`;
+        const origin2 = TypeDictionary[issue3.origin] ?? issue3.origin;
+        return `${capitalizeFirstCharacter(origin2 ?? issue3.origin ?? "reikšmė")} turi klaidingą įvestį`;
       }
       default:
         return "Klaidinga įvestis";
@@ -44792,8 +45832,8 @@ var error35 = () => {
     set: { unit: "ставки", verb: "да имаат" },
     map: { unit: "ставки", verb: "да имаат" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "внес",
@@ -44907,8 +45947,8 @@ var error36 = () => {
     set: { unit: "elemen", verb: "mempunyai" },
     map: { unit: "elemen", verb: "mempunyai" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "input",
@@ -45020,8 +46060,8 @@ var error37 = () => {
     set: { unit: "तत्व", verb: "हुनुपर्छ" },
     map: { unit: "प्रविष्टि", verb: "हुनुपर्छ" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "इनपुट",
@@ -45132,8 +46172,8 @@ var error38 = () => {
     set: { unit: "elementen", verb: "heeft" },
     map: { unit: "elementen", verb: "heeft" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "invoer",
@@ -45248,8 +46288,8 @@ var error39 = () => {
     set: { unit: "element", verb: "å innehalde" },
     map: { unit: "element", verb: "å innehalde" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "input",
@@ -45362,8 +46402,8 @@ var error40 = () => {
     set: { unit: "elementer", verb: "å inneholde" },
     map: { unit: "elementer", verb: "å inneholde" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "input",
@@ -45476,8 +46516,8 @@ var error41 = () => {
     set: { unit: "unsur", verb: "olmalıdır" },
     map: { unit: "unsur", verb: "olmalıdır" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "giren",
@@ -45591,8 +46631,8 @@ var error42 = () => {
     set: { unit: "توکي", verb: "ولري" },
     map: { unit: "توکي", verb: "ولري" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "ورودي",
@@ -45711,8 +46751,8 @@ var error43 = () => {
     set: { unit: "elementów", verb: "mieć" },
     map: { unit: "elementów", verb: "mieć" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "wyrażenie",
@@ -45826,8 +46866,8 @@ var error44 = () => {
     set: { unit: "elementos" },
     map: { unit: "entradas" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "a entrada",
@@ -45970,8 +47010,8 @@ var error45 = () => {
     set: { unit: "elementos" },
     map: { unit: "entradas" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "a entrada",
@@ -46115,8 +47155,8 @@ var error46 = () => {
     set: { unit: "elemente", verb: "să aibă" },
     map: { unit: "intrări", verb: "să aibă" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "intrare",
@@ -46288,8 +47328,8 @@ var error47 = () => {
       verb: "иметь"
     }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "ввод",
@@ -46407,8 +47447,8 @@ var error48 = () => {
     set: { unit: "prvkov", verb: "mať" },
     map: { unit: "položiek", verb: "mať" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "regulárny výraz",
@@ -46524,8 +47564,8 @@ var error49 = () => {
     set: { unit: "elementov", verb: "imeti" },
     map: { unit: "elementov", verb: "imeti" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "vnos",
@@ -46639,8 +47679,8 @@ var error50 = () => {
     set: { unit: "objekt", verb: "att innehålla" },
     map: { unit: "objekt", verb: "att innehålla" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "reguljärt uttryck",
@@ -46755,8 +47795,8 @@ var error51 = () => {
     set: { unit: "உறுப்புகள்", verb: "கொண்டிருக்க வேண்டும்" },
     map: { unit: "உறுப்புகள்", verb: "கொண்டிருக்க வேண்டும்" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "உள்ளீடு",
@@ -46871,8 +47911,8 @@ var error52 = () => {
     set: { unit: "унсур", verb: "дошта бошад" },
     map: { unit: "сабт", verb: "дошта бошад" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "вуруд",
@@ -46988,8 +48028,8 @@ var error53 = () => {
     set: { unit: "รายการ", verb: "ควรมี" },
     map: { unit: "รายการ", verb: "ควรมี" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "ข้อมูลที่ป้อน",
@@ -47104,8 +48144,8 @@ var error54 = () => {
     set: { unit: "elementler", verb: "bolmaly" },
     map: { unit: "elementler", verb: "bolmaly" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "giriş",
@@ -47212,8 +48252,8 @@ var error55 = () => {
     set: { unit: "öğe", verb: "olmalı" },
     map: { unit: "öğe", verb: "olmalı" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "girdi",
@@ -47323,8 +48363,8 @@ var error56 = () => {
     set: { unit: "елементів", verb: "матиме" },
     map: { unit: "елементів", verb: "матиме" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "вхідні дані",
@@ -47442,8 +48482,8 @@ var error57 = () => {
     set: { unit: "آئٹمز", verb: "ہونا" },
     map: { unit: "آئٹمز", verb: "ہونا" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "ان پٹ",
@@ -47558,8 +48598,8 @@ var error58 = () => {
     set: { unit: "element", verb: "bo‘lishi kerak" },
     map: { unit: "yozuv", verb: "bo‘lishi kerak" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "kirish",
@@ -47672,8 +48712,8 @@ var error59 = () => {
     set: { unit: "phần tử", verb: "có" },
     map: { unit: "phần tử", verb: "có" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "đầu vào",
@@ -47786,8 +48826,8 @@ var error60 = () => {
     set: { unit: "项", verb: "包含" },
     map: { unit: "项", verb: "包含" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "输入",
@@ -47901,8 +48941,8 @@ var error61 = () => {
     set: { unit: "項目", verb: "擁有" },
     map: { unit: "項目", verb: "擁有" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "輸入",
@@ -48014,8 +49054,8 @@ var error62 = () => {
     set: { unit: "nkan", verb: "ní" },
     map: { unit: "nkan", verb: "ní" }
   };
-  function getSizing(origin) {
-    return Sizable[origin] ?? null;
+  function getSizing(origin2) {
+    return Sizable[origin2] ?? null;
   }
   const FormatDictionary = {
     regex: "ẹ̀rọ ìbáwọlé",
@@ -49511,7 +50551,7 @@ function generateIntersectionCheck(doc, ctx, schema, accessor) {
 }
 function generateRecordCheck(doc, ctx, schema, accessor) {
   const def = schema._zod.def;
-  const isPlainObjectConst = addConstant(ctx, isPlainObject3);
+  const isPlainObjectConst = addConstant(ctx, isPlainObject4);
   doc.write(`if (!${isPlainObjectConst}(${accessor})) return INVALID;`);
   const outputVar = newVar(ctx);
   const kVar = newVar(ctx);
@@ -52348,7 +53388,7 @@ __export(schemas_exports2, {
   preprocess: () => preprocess,
   promise: () => promise,
   readonly: () => readonly,
-  record: () => record,
+  record: () => record2,
   refine: () => refine,
   set: () => set,
   strictObject: () => strictObject,
@@ -52459,7 +53499,7 @@ var ZodRealError = /* @__PURE__ */ $constructor("ZodError", initializer2, void 0
 });
 
 // node_modules/zod/v4/classic/parse.js
-var parse4 = /* @__PURE__ */ _parse(ZodRealError);
+var parse5 = /* @__PURE__ */ _parse(ZodRealError);
 var parseAsync2 = /* @__PURE__ */ _parseAsync(ZodRealError);
 var safeParse2 = /* @__PURE__ */ _safeParse(ZodRealError);
 var safeParseAsync2 = /* @__PURE__ */ _safeParseAsync(ZodRealError);
@@ -52596,7 +53636,7 @@ var ZodType = /* @__PURE__ */ $constructor("ZodType", (inst, def) => {
     util_exports.own(this, "~standard", value);
   },
   parse: function _parse2(data, params) {
-    return parse4(this, data, params, { callee: _parse2 });
+    return parse5(this, data, params, { callee: _parse2 });
   },
   parseAsync: async function _parseAsync2(data, params) {
     return await parseAsync2(this, data, params, { callee: _parseAsync2 });
@@ -53450,7 +54490,7 @@ var ZodRecord = /* @__PURE__ */ $constructor("ZodRecord", (inst, def) => {
   inst.keyType = def.keyType;
   inst.valueType = def.valueType;
 });
-function record(keyType, valueType, params) {
+function record2(keyType, valueType, params) {
   if (!valueType || !valueType._zod) {
     return new ZodRecord({
       type: "record",
@@ -53925,7 +54965,7 @@ var stringbool = (...args) => _stringbool({
 }, ...args);
 function json(params) {
   const jsonSchema = lazy(() => {
-    return union([string2(params), number2(), boolean2(), _null3(), array(jsonSchema), record(string2(), jsonSchema)]);
+    return union([string2(params), number2(), boolean2(), _null3(), array(jsonSchema), record2(string2(), jsonSchema)]);
   });
   return jsonSchema;
 }
@@ -54517,7 +55557,7 @@ function convertBaseSchema(schema, ctx) {
           const patterns = patternKeys.map((p) => new RegExp(p));
           const basePatternSchema = zodSchema;
           zodSchema = zodSchema.check((payload) => {
-            if (!isPlainObject3(payload.value))
+            if (!isPlainObject4(payload.value))
               return;
             const unrecognized = [];
             for (const key2 of Object.keys(payload.value)) {
@@ -55103,2109 +56143,38 @@ var RoadmapFrontmatterSchema = external_exports.object({
   phases: external_exports.array(RoadmapPhaseSchema).default([])
 }).passthrough();
 
-// app/engine/forge/worker-target.ts
-var PHASE_INPUT = /^phase-(\d{2,})$/;
-function parseTargetInput(input2) {
-  if (PLAN_ID.test(input2)) return { kind: "plan", plan: input2 };
-  const phase = PHASE_INPUT.exec(input2);
-  return phase ? { kind: "phase", phase: phase[1] } : void 0;
-}
-var SPIKE_SPEC_INPUT = "knowledge";
-var SPIKE_PLAN_INPUT = /^spike\/([a-z0-9]+(?:-[a-z0-9]+)*)$/;
-function parseSpikeInputs(spec, plan) {
-  const m = spec === SPIKE_SPEC_INPUT ? SPIKE_PLAN_INPUT.exec(plan) : null;
-  return m ? { kind: "spike", slug: m[1] } : void 0;
-}
-
-// app/workers/claude.ts
-import { rename as rename3, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join4 } from "node:path";
-
-// app/engine/core/protocol/messages.ts
-var CHECKPOINT_TYPES = ["decision", "verification", "action"];
-var CheckpointSchema = external_exports.object({
-  /** Stable within the plan, e.g. "step-3" or a check id. */
-  id: external_exports.string().min(1),
-  kind: external_exports.enum(CHECKPOINT_TYPES),
-  prompt: external_exports.string().min(1),
-  options: external_exports.array(external_exports.string()).optional(),
-  /** Where it came from: a step title or a check id. */
-  source: external_exports.string().optional()
-});
-var envelope = { session: external_exports.string().min(1), at: external_exports.string().min(1) };
-var UsageSchema = external_exports.object({ turns: external_exports.number().int().min(0).optional(), costUsd: external_exports.number().min(0).optional() });
-var WorkerMessageSchema = external_exports.discriminatedUnion("type", [
-  external_exports.object({ ...envelope, type: external_exports.literal("session_ready"), agent: external_exports.string() }),
-  external_exports.object({ ...envelope, type: external_exports.literal("task_started"), plan: external_exports.string(), task: external_exports.number().int().min(1), total: external_exports.number().int().min(1), title: external_exports.string() }),
-  external_exports.object({ ...envelope, type: external_exports.literal("progress_update"), plan: external_exports.string(), message: external_exports.string(), task: external_exports.number().int().optional(), total: external_exports.number().int().optional() }),
-  external_exports.object({ ...envelope, type: external_exports.literal("verification_needed"), plan: external_exports.string(), checkpoint: CheckpointSchema }),
-  external_exports.object({ ...envelope, type: external_exports.literal("decision_needed"), plan: external_exports.string(), checkpoint: CheckpointSchema }),
-  external_exports.object({ ...envelope, type: external_exports.literal("action_needed"), plan: external_exports.string(), checkpoint: CheckpointSchema }),
-  external_exports.object({ ...envelope, type: external_exports.literal("task_completed"), plan: external_exports.string(), commits: external_exports.array(external_exports.string()), summary: external_exports.string().optional(), usage: UsageSchema.optional() }),
-  external_exports.object({
-    ...envelope,
-    type: external_exports.literal("task_failed"),
-    plan: external_exports.string(),
-    error: external_exports.string(),
-    retryable: external_exports.boolean().default(false),
-    /** The plan's timeout_minutes ran out and the agent was stopped. */
-    timedOut: external_exports.boolean().optional(),
-    usage: UsageSchema.optional()
-  })
-]);
-var BriefKnowledgeSchema = external_exports.object({
-  /** Its file, relative to the knowledge store's root (`lessons/testing/sqlite-busy.lesson.md`). */
-  path: external_exports.string().min(1),
-  kind: external_exports.enum(["lesson", "skill", "gene"]),
-  title: external_exports.string().min(1),
-  /** What the brief says of it. */
-  text: external_exports.string(),
-  score: external_exports.number(),
-  /** Why it was chosen. */
-  why: external_exports.string()
-});
-var AssignTaskSchema = external_exports.object({
-  ...envelope,
-  type: external_exports.literal("assign_task"),
-  spec: external_exports.string(),
-  plan: external_exports.string(),
-  /** True when an earlier attempt of this session was interrupted. */
-  resume: external_exports.boolean(),
-  /** The plan's checkout, absolute. */
-  worktree: external_exports.string(),
-  /** The plan's Markdown (frontmatter and body), as the agent's brief. */
-  prompt: external_exports.string(),
-  timeout_minutes: external_exports.number().int().positive(),
-  /** What harness has learned that applies to this plan, best first; absent when nothing does. */
-  knowledge: external_exports.array(BriefKnowledgeSchema).optional()
-});
-var OrchestratorMessageSchema = external_exports.discriminatedUnion("type", [
-  AssignTaskSchema,
-  external_exports.object({ ...envelope, type: external_exports.literal("verification_result"), checkpoint: external_exports.string(), passed: external_exports.boolean(), details: external_exports.string().optional() }),
-  external_exports.object({ ...envelope, type: external_exports.literal("decision_made"), checkpoint: external_exports.string(), answer: external_exports.string() }),
-  external_exports.object({ ...envelope, type: external_exports.literal("action_completed"), checkpoint: external_exports.string(), note: external_exports.string().optional() }),
-  external_exports.object({ ...envelope, type: external_exports.literal("abort_task"), reason: external_exports.string() })
-]);
-function checkpointMessageType(kind) {
-  return kind === "decision" ? "decision_needed" : kind === "verification" ? "verification_needed" : "action_needed";
-}
-function parseWorkerLine(line) {
-  const trimmed = line.trim();
-  if (!trimmed.startsWith("{")) return void 0;
-  try {
-    const parsed = WorkerMessageSchema.safeParse(JSON.parse(trimmed));
-    return parsed.success ? parsed.data : void 0;
-  } catch {
-    return void 0;
-  }
-}
-
-// app/engine/core/agents/checkpoint-line.ts
-var CHECKPOINT_MARKER = "HARNESS_CHECKPOINT";
-var CheckpointRequestSchema = external_exports.object({
-  kind: external_exports.enum(CHECKPOINT_TYPES),
-  prompt: external_exports.string().min(1),
-  options: external_exports.array(external_exports.string().min(1)).optional(),
-  /** A stable name for the question; an answered id is not asked again after a restart. */
-  id: external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/).optional(),
-  /** What an autonomous plan takes without asking. */
-  default: external_exports.string().min(1).optional()
-});
-function findCheckpointLine(result) {
-  const lines2 = result.replace(/\r\n/g, "\n").split("\n");
-  let last = lines2.length - 1;
-  while (last >= 0 && lines2[last].trim() === "") last--;
-  if (last < 0) return { found: false };
-  const line = lines2[last].trim().replace(/^`+|`+$/g, "").trim();
-  if (!line.startsWith(`${CHECKPOINT_MARKER} `) && line !== CHECKPOINT_MARKER) return { found: false };
-  const text = lines2.slice(0, last).join("\n").trim();
-  const json2 = line.slice(CHECKPOINT_MARKER.length).trim();
-  let value;
-  try {
-    value = JSON.parse(json2);
-  } catch {
-    return { found: true, text, error: `${CHECKPOINT_MARKER} is not followed by JSON: ${json2.slice(0, 200)}` };
-  }
-  const parsed = CheckpointRequestSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue3 = parsed.error.issues[0];
-    return { found: true, text, error: `${CHECKPOINT_MARKER} JSON is invalid at ${issue3.path.join(".") || "(root)"}: ${issue3.message}` };
-  }
-  return { found: true, request: parsed.data, text };
-}
-
-// app/engine/core/agents/claude-stream.ts
-var isObject2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
-var str = (v) => typeof v === "string" ? v : void 0;
-var num = (v) => typeof v === "number" && Number.isFinite(v) ? v : void 0;
-function parseClaudeLine(line) {
-  const trimmed = line.trim();
-  if (!trimmed.startsWith("{")) return [];
-  let value;
-  try {
-    value = JSON.parse(trimmed);
-  } catch {
-    return [];
-  }
-  if (!isObject2(value)) return [];
-  switch (value.type) {
-    case "system": {
-      const sessionId = str(value.session_id);
-      if (value.subtype !== "init" || !sessionId) return [];
-      const model = str(value.model);
-      return [model ? { type: "init", sessionId, model } : { type: "init", sessionId }];
-    }
-    case "assistant":
-      return contentOf(value).flatMap((block) => {
-        if (block.type === "text" && typeof block.text === "string" && block.text.trim()) return [{ type: "text", text: block.text }];
-        if (block.type === "tool_use" && typeof block.name === "string") {
-          return [{ type: "tool_use", id: str(block.id) ?? "", name: block.name, input: isObject2(block.input) ? block.input : {} }];
-        }
-        return [];
-      });
-    case "user":
-      return contentOf(value).flatMap(
-        (block) => block.type === "tool_result" ? [{ type: "tool_result", toolUseId: str(block.tool_use_id) ?? "", isError: block.is_error === true, content: textOf(block.content) }] : []
-      );
-    case "result": {
-      const result = {
-        type: "result",
-        subtype: str(value.subtype) ?? "unknown",
-        isError: value.is_error === true,
-        errors: Array.isArray(value.errors) ? value.errors.map((e) => typeof e === "string" ? e : JSON.stringify(e)) : []
-      };
-      const fields = {
-        result: str(value.result),
-        sessionId: str(value.session_id),
-        numTurns: num(value.num_turns),
-        durationMs: num(value.duration_ms),
-        costUsd: num(value.total_cost_usd)
-      };
-      for (const [key2, v] of Object.entries(fields)) if (v !== void 0) Object.assign(result, { [key2]: v });
-      return [result];
-    }
-    default:
-      return [];
-  }
-}
-function contentOf(value) {
-  const message = value.message;
-  if (!isObject2(message) || !Array.isArray(message.content)) return [];
-  return message.content.filter(isObject2);
-}
-function textOf(content) {
-  if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((c) => isObject2(c) && typeof c.text === "string" ? c.text : "").join("\n");
-  return "";
-}
-function describeClaudeEvent(event, root) {
-  switch (event.type) {
-    case "init":
-      return `claude session ${event.sessionId}${event.model ? ` (${event.model})` : ""}`;
-    case "text":
-      return clip(event.text.replace(/\s+/g, " ").trim(), 300);
-    case "tool_use":
-      return describeToolUse(event.name, event.input, root);
-    case "tool_result":
-      return event.isError ? `tool error: ${clip(firstLine(event.content), 200)}` : void 0;
-    case "result":
-      return `claude finished (${event.subtype}): ${resultStats(event)}`;
-  }
-}
-function describeToolUse(name2, input2, root) {
-  const path2 = str(input2.file_path) ?? str(input2.notebook_path);
-  switch (name2) {
-    case "Bash":
-      return `Bash: ${clip(firstLine(str(input2.command) ?? ""), 200)}`;
-    case "Grep":
-      return `Grep ${str(input2.pattern) ?? ""}${str(input2.path) ? ` in ${relative(str(input2.path), root)}` : ""}`;
-    case "Glob":
-      return `Glob ${str(input2.pattern) ?? ""}`;
-    case "Task":
-      return `Task: ${str(input2.description) ?? ""}`;
-    case "WebFetch":
-      return `WebFetch ${str(input2.url) ?? ""}`;
-    case "WebSearch":
-      return `WebSearch ${str(input2.query) ?? ""}`;
-    case "TodoWrite":
-      return `TodoWrite (${Array.isArray(input2.todos) ? input2.todos.length : 0} items)`;
-    default:
-      return path2 ? `${name2} ${relative(path2, root)}` : name2;
-  }
-}
-function resultStats(result) {
-  const parts2 = [];
-  if (result.numTurns !== void 0) parts2.push(`${result.numTurns} turn${result.numTurns === 1 ? "" : "s"}`);
-  if (result.costUsd !== void 0) parts2.push(`$${result.costUsd.toFixed(2)}`);
-  if (result.durationMs !== void 0) parts2.push(`${(result.durationMs / 1e3).toFixed(1)}s`);
-  return parts2.join(", ") || "no statistics";
-}
-function usageOf(result) {
-  return { ...result.numTurns === void 0 ? {} : { turns: result.numTurns }, ...result.costUsd === void 0 ? {} : { costUsd: result.costUsd } };
-}
-function totalUsage(runs) {
-  if (runs.length === 0) return void 0;
-  const sum = (key2) => runs.every((r) => r?.[key2] !== void 0) ? runs.reduce((total, r) => total + r[key2], 0) : void 0;
-  const turns = sum("turns");
-  const costUsd = sum("costUsd");
-  if (turns === void 0 && costUsd === void 0) return void 0;
-  return { ...turns === void 0 ? {} : { turns }, ...costUsd === void 0 ? {} : { costUsd: Math.round(costUsd * 1e6) / 1e6 } };
-}
-function resultFailure(result) {
-  if (result.subtype === "success" && !result.isError) return void 0;
-  const stats = resultStats(result);
-  const details = [...result.errors, ...result.isError && result.result ? [result.result] : []].join("; ");
-  const detail = details ? `: ${clip(details, 500)}` : "";
-  switch (result.subtype) {
-    case "error_max_turns":
-      return { error: `claude stopped at its turn limit (${stats})${detail}`, retryable: false };
-    case "error_during_execution":
-      return { error: `claude failed during execution (${stats})${detail}`, retryable: true };
-    case "success":
-      return { error: `claude reported an error (${stats})${detail}`, retryable: true };
-    default:
-      return { error: `claude ended with ${result.subtype} (${stats})${detail}`, retryable: false };
-  }
-}
-function relative(path2, root) {
-  const base2 = root.endsWith("/") ? root : `${root}/`;
-  return path2.startsWith(base2) ? path2.slice(base2.length) : path2;
-}
-function firstLine(text) {
-  return text.trim().split("\n")[0] ?? "";
-}
-function clip(text, max) {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-// app/engine/core/agents/knowledge-brief.ts
-var KNOWLEDGE_HEADING = "## What harness has learned that applies here";
-var KNOWLEDGE_INTRO = "Earlier work left these in harness’s knowledge store (`.harness/knowledge/` unless the project keeps it elsewhere); each was chosen because it applies to this plan. Follow them unless the plan says otherwise, and say in a commit message when one did not fit.";
-var CHARS_PER_TOKEN = 4;
-function knowledgeLine(entry) {
-  const title = /[.!?:]$/.test(entry.title) ? entry.title : `${entry.title}:`;
-  const text = entry.text.trim();
-  return `- **${title}** ${text}${text ? " " : ""}(${entry.kind}, \`${entry.path}\`)`;
-}
-function knowledgeBrief(entries) {
-  if (entries.length === 0) return [];
-  return [KNOWLEDGE_HEADING, "", KNOWLEDGE_INTRO, "", ...entries.map(knowledgeLine)];
-}
-var KNOWLEDGE_OVERHEAD = [KNOWLEDGE_HEADING, "", KNOWLEDGE_INTRO, ""].join("\n").length + 1;
-
-// app/engine/core/agents/tasks.ts
-var STEP_FENCE = /^(```+|~~~+)[ \t]*([A-Za-z0-9_+-]+)[ \t]+step\b[ \t]*(.*)$/;
-var CHECKPOINT_FENCE = /^(```+|~~~+)[ \t]*checkpoint\b[ \t]*(.*)$/;
-var FIELD = /^(options|default|id):[ \t]*(.*)$/i;
-var CHECKPOINT_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-function parsePlanTasks(body, bodyLine) {
-  const tasks = [];
-  const problems = [];
-  const usedIds = /* @__PURE__ */ new Set();
-  const lines2 = body.split("\n");
-  let stepCount = 0;
-  let checkpointCount = 0;
-  for (let i = 0; i < lines2.length; i++) {
-    const checkpoint = CHECKPOINT_FENCE.exec(lines2[i]);
-    const step = checkpoint ? void 0 : STEP_FENCE.exec(lines2[i]);
-    const open3 = checkpoint ?? step;
-    if (!open3) continue;
-    const fence = open3[1];
-    const closing = fence[0].repeat(fence.length);
-    const content = [];
-    let j = i + 1;
-    while (j < lines2.length && !lines2[j].startsWith(closing)) content.push(lines2[j++]);
-    const line = bodyLine + i;
-    if (j >= lines2.length) problems.push({ line, message: `the block opened here is never closed with ${closing}` });
-    if (step) {
-      stepCount++;
-      tasks.push({ kind: "step", index: stepCount, title: step[3].trim() || `Step ${stepCount}`, lang: step[2], script: content.join("\n"), line });
-    } else {
-      checkpointCount++;
-      const parsed = parseCheckpoint(checkpoint[2], content, line, checkpointCount, usedIds, problems);
-      if (parsed) tasks.push(parsed);
-    }
-    i = j;
-  }
-  const steps = tasks.filter((t) => t.kind === "step");
-  const checkpoints = tasks.filter((t) => t.kind === "checkpoint");
-  return { tasks, steps, checkpoints, problems };
-}
-function parseCheckpoint(info2, content, line, n2, usedIds, problems) {
-  const [kindWord = "", ...titleWords] = info2.trim().split(/\s+/);
-  if (!CHECKPOINT_TYPES.includes(kindWord)) {
-    problems.push({
-      line,
-      message: `checkpoint kind "${kindWord}" is not one of ${CHECKPOINT_TYPES.join(", ")}: write \`\`\`checkpoint decision <title>`
-    });
-    return void 0;
-  }
-  const title = titleWords.join(" ").trim() || `Checkpoint ${n2}`;
-  const fields = {};
-  const prompt = [];
-  for (const text of content) {
-    const field = FIELD.exec(text.trim());
-    if (field) fields[field[1].toLowerCase()] = field[2].trim();
-    else prompt.push(text);
-  }
-  const options = fields.options?.split(",").map((o) => o.trim()).filter((o) => o.length > 0);
-  let id = fields.id ?? (slug(title) || `checkpoint-${n2}`);
-  if (fields.id !== void 0 && !CHECKPOINT_ID.test(fields.id)) {
-    problems.push({ line, message: `checkpoint id "${fields.id}" may hold only letters, digits, "_", "." and "-"` });
-  }
-  if (usedIds.has(id)) {
-    if (fields.id !== void 0) problems.push({ line, message: `checkpoint id "${id}" is already used by an earlier checkpoint` });
-    let k = 2;
-    while (usedIds.has(`${id}-${k}`)) k++;
-    id = `${id}-${k}`;
-  }
-  usedIds.add(id);
-  const task = {
-    kind: "checkpoint",
-    id,
-    type: kindWord,
-    title,
-    prompt: prompt.join("\n").trim() || title,
-    line
-  };
-  if (options && options.length > 0) task.options = options;
-  if (fields.default !== void 0 && fields.default !== "") {
-    task.default = fields.default;
-    if (task.options && !task.options.includes(task.default)) {
-      problems.push({ line, message: `checkpoint "${id}": default "${task.default}" is not one of its options (${task.options.join(", ")})` });
-    }
-  }
-  return task;
-}
-function slug(text) {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60).replace(/-+$/, "");
-}
-
-// app/engine/core/agents/prompt.ts
-function buildWorkerPrompt(plan, options) {
-  const out = [];
-  out.push(`# Plan ${plan.id} of ${options.spec}: ${plan.title}`, "");
-  out.push(
-    "You are a worker: you carry out this one plan in the current directory, a git checkout of the plan’s own branch. Other plans run at the same time in other checkouts. When you are done, the orchestrator checks your work; you do not merge, push or open pull requests.",
-    ""
-  );
-  out.push("## Goal", "", plan.title);
-  if (plan.truths.length > 0) out.push("", "When you are done, these hold:", ...plan.truths.map((t) => `- ${t}`));
-  if (plan.requirements.length > 0) out.push("", `Requirements: ${plan.requirements.join(", ")}.`);
-  out.push("");
-  out.push("## Files", "");
-  if (plan.filesModified.length > 0) {
-    out.push("You may change only these (globs); other plans own the rest:", ...plan.filesModified.map((f) => `- ${f}`));
-  } else out.push("The plan names no files it changes: change as little as the goal needs.");
-  if (plan.filesRead.length > 0) out.push("", "You will want to read:", ...plan.filesRead.map((f) => `- ${f}`));
-  out.push("");
-  const { steps, checkpoints } = parsePlanTasks(plan.body, plan.bodyLine);
-  if (steps.length > 0) {
-    out.push("## Steps", "", "The plan breaks the work into these steps; do them in order:", ...steps.map((s) => `${s.index}. ${s.title}`), "");
-  }
-  out.push("## The plan", "", plan.body.trim(), "");
-  const learned = knowledgeBrief(options.knowledge ?? []);
-  if (learned.length > 0) out.push(...learned, "");
-  out.push("## How your work is checked", "");
-  if (plan.mustPass.length > 0) {
-    out.push("After you finish, the orchestrator runs these checks on your branch; every one must pass:", ...plan.mustPass.map((c) => `- ${describeCheck(c)}`));
-    out.push("", "Run the machine checks yourself before you finish, and fix what fails.");
-  } else out.push("The plan lists no checks: make the goal observably true.");
-  out.push("");
-  out.push("## When you need a person", "");
-  if (plan.autonomous || options.checkpoints === "none") {
-    out.push(
-      `${plan.autonomous ? "This plan is autonomous" : "You cannot reach a person during this run"}: do not stop to ask. Make the reasonable choice, and say what you chose and why in the commit message.`
-    );
-  } else if (options.checkpoints === "line") {
-    out.push(
-      "When you need a decision, a verification or an action from a person, stop working and end your turn with one last line, exactly:",
-      "",
-      `    ${CHECKPOINT_MARKER} {"kind":"decision","id":"storage","prompt":"Which store should notes use?","options":["memory","file"]}`,
-      "",
-      "`kind` is decision, verification or action; `id` is a short stable name for the question; `options` is optional. Leave your work in place (uncommitted is fine): the session is resumed with the person’s answer."
-    );
-  } else {
-    out.push(
-      "When you need a decision, a verification or an action from a person, write one line of JSON on stdout:",
-      "",
-      '    {"type":"decision_needed","session":"…","at":"…","plan":"…","checkpoint":{"id":"storage","kind":"decision","prompt":"Which store?","options":["memory","file"]}}',
-      "",
-      "(or verification_needed, action_needed) and read the answer as one line of JSON on stdin (decision_made, verification_result, action_completed or abort_task)."
-    );
-  }
-  const planned = checkpoints.map((c) => `- ${c.id} (${c.type}): ${c.prompt.split("\n")[0]}`);
-  if (planned.length > 0) out.push("", "The plan itself foresees these checkpoints:", ...planned);
-  const answers2 = Object.entries(options.answers ?? {});
-  if (answers2.length > 0) {
-    out.push("", "Already answered (do not ask again):", ...answers2.map(([id, answer]) => `- ${id}: ${answer}`));
-  }
-  out.push("");
-  out.push("## Commits", "");
-  out.push(
-    `Commit each coherent piece of work as you go, one commit per piece. The subject is "${plan.id}: <what it does>"; the message ends with a blank line and these trailers:`,
-    "",
-    `    Plan: ${plan.id}`,
-    `    Spec: ${options.spec}`,
-    "",
-    "Never amend, rebase or reset commits that are already on the branch. Whatever is left uncommitted when you finish is committed for you, so do not leave scratch files behind."
-  );
-  if (options.commits && options.commits.length > 0) {
-    out.push(
-      "",
-      "An earlier attempt at this plan was interrupted. These commits are already on the branch; build on them and do not redo their work:",
-      ...options.commits.map((c) => `- ${c.sha.slice(0, 7)} ${c.subject}`)
-    );
-  }
-  return `${out.join("\n").trimEnd()}
-`;
-}
-function describeCheck(check2) {
-  const id = `${check2.id}: `;
-  switch (check2.type) {
-    case "file_exists":
-      return `${id}the file ${check2.path} exists`;
-    case "file_contains":
-      return `${id}${check2.path} contains ${check2.contains !== void 0 ? JSON.stringify(check2.contains) : `a match for /${check2.pattern}/`}`;
-    case "command_output": {
-      const expect = [];
-      if (check2.expect.exit_code !== void 0) expect.push(`exits ${check2.expect.exit_code}`);
-      if (check2.expect.contains !== void 0) expect.push(`prints ${JSON.stringify(check2.expect.contains)}`);
-      if (check2.expect.matches !== void 0) expect.push(`prints a match for /${check2.expect.matches}/`);
-      return `${id}\`${check2.command}\` ${expect.join(" and ")}`;
-    }
-    case "build_succeeds":
-      return `${id}the build \`${check2.command}\` succeeds`;
-    case "tests_pass":
-      return `${id}the tests \`${check2.command}\` pass`;
-    case "api_response":
-      return `${id}${check2.request} answers ${JSON.stringify(check2.expect)}`;
-    case "ui_element_exists":
-      return `${id}the page ${check2.url} shows ${check2.selector}${check2.text ? ` with text ${JSON.stringify(check2.text)}` : ""}`;
-    case "ui_navigation":
-      return `${id}navigating from ${check2.url} (${check2.steps.length} step${check2.steps.length === 1 ? "" : "s"}) ends at ${JSON.stringify(check2.expect)}`;
-    case "human":
-      return `${id}a person judges (${check2.kind}): ${check2.prompt}`;
-    case "artifact":
-      return `${id}${check2.path} exists${check2.min_lines ? ` with at least ${check2.min_lines} lines` : ""}${check2.exports ? `, exporting ${check2.exports.join(", ")}` : ""}${check2.contains ? `, containing ${JSON.stringify(check2.contains)}` : ""}`;
-    case "key_link":
-      return `${id}${check2.from} is wired to ${check2.to}${check2.via ? ` via ${check2.via}` : ""}${check2.pattern ? ` (matching /${check2.pattern}/)` : ""}`;
-  }
-}
-
-// app/workers/abort.ts
-function abortReason(signal) {
-  const reason2 = signal.reason;
-  if (reason2 instanceof Error) return reason2.message;
-  return reason2 === void 0 ? "aborted" : String(reason2);
-}
-function raceAbort(promise2, signal) {
-  if (signal.aborted) {
-    promise2.catch(() => void 0);
-    return Promise.resolve({ aborted: true, reason: abortReason(signal) });
-  }
-  return new Promise((resolve3, reject) => {
-    const onAbort = () => {
-      promise2.catch(() => void 0);
-      resolve3({ aborted: true, reason: abortReason(signal) });
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise2.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve3({ aborted: false, value });
-      },
-      (e) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      }
-    );
-  });
-}
-
-// app/engine/core/agents/answers.ts
-var VERIFICATION_PASSED = "passed";
-var ACTION_DONE = "done";
-function answerOf(checkpoint, response) {
-  if (response.type === "abort_task") return { ok: false, aborted: true, error: `aborted at checkpoint "${checkpoint.id}": ${response.reason}` };
-  if (response.type === "assign_task") {
-    return { ok: false, aborted: false, error: `checkpoint "${checkpoint.id}" was answered with assign_task, which answers nothing` };
-  }
-  if (response.checkpoint !== checkpoint.id) {
-    return { ok: false, aborted: false, error: `the answer is for checkpoint "${response.checkpoint}", but the worker waits at "${checkpoint.id}"` };
-  }
-  const expected = { decision: "decision_made", verification: "verification_result", action: "action_completed" }[checkpoint.kind];
-  if (response.type !== expected) {
-    return { ok: false, aborted: false, error: `checkpoint "${checkpoint.id}" (${checkpoint.kind}) needs ${expected}, got ${response.type}` };
-  }
-  switch (response.type) {
-    case "decision_made":
-      return { ok: true, answer: response.answer };
-    case "verification_result":
-      return response.passed ? { ok: true, answer: VERIFICATION_PASSED } : { ok: false, aborted: false, error: `verification "${checkpoint.id}" did not pass${response.details ? `: ${response.details}` : ""}` };
-    case "action_completed":
-      return { ok: true, answer: response.note?.trim() || ACTION_DONE };
-  }
-}
-function responseFor(checkpoint, answer, session, at) {
-  switch (checkpoint.kind) {
-    case "decision":
-      return { session, at, type: "decision_made", checkpoint: checkpoint.id, answer };
-    case "verification":
-      return { session, at, type: "verification_result", checkpoint: checkpoint.id, passed: answer === VERIFICATION_PASSED };
-    case "action":
-      return { session, at, type: "action_completed", checkpoint: checkpoint.id, note: answer };
-  }
-}
-function answerEnvName(id) {
-  return `HARNESS_ANSWER_${id.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`;
-}
-function answersEnv(answers2) {
-  return Object.fromEntries(Object.entries(answers2).map(([id, answer]) => [answerEnvName(id), answer]));
-}
-
-// app/workers/agent-env.ts
-function agentEnv(context3, store, extra = {}) {
-  return {
-    ...process.env,
-    ...context3.env,
-    HARNESS_SPEC: context3.spec,
-    HARNESS_PLAN: context3.plan.id,
-    HARNESS_ANSWERS: store.path,
-    ...answersEnv(store.all()),
-    ...extra
-  };
-}
-
-// app/workers/answer-store.ts
-import { mkdir as mkdir2, rename as rename2, writeFile as writeFile2 } from "node:fs/promises";
-import { join } from "node:path";
-
-// app/machine/files.ts
-import { readdir as readdir2, readFile, unlink as unlink2 } from "node:fs/promises";
-function isMissing(e) {
-  return e?.code === "ENOENT";
-}
-async function readTextIfExists(path2) {
-  try {
-    return await readFile(path2, "utf8");
-  } catch (e) {
-    if (isMissing(e)) return void 0;
-    throw e;
-  }
-}
-async function listIfExists(dir) {
-  try {
-    return await readdir2(dir, { withFileTypes: true });
-  } catch (e) {
-    if (isMissing(e)) return void 0;
-    throw e;
-  }
-}
-async function removeIfExists(path2) {
-  try {
-    await unlink2(path2);
-  } catch (e) {
-    if (!isMissing(e)) throw e;
-  }
-}
-
-// app/workers/answer-store.ts
-var AnswerStore = class _AnswerStore {
-  constructor(path2, answers2) {
-    this.path = path2;
-    this.answers = answers2;
-  }
-  path;
-  answers;
-  static FILE = "answers.json";
-  static async open(logDir) {
-    await mkdir2(logDir, { recursive: true });
-    const path2 = join(logDir, _AnswerStore.FILE);
-    const text = await readTextIfExists(path2);
-    let answers2 = {};
-    if (text !== void 0) {
-      const parsed = JSON.parse(text);
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error(`${path2}: expected a JSON object of answers`);
-      answers2 = Object.fromEntries(Object.entries(parsed).filter((e) => typeof e[1] === "string"));
-    }
-    const store = new _AnswerStore(path2, answers2);
-    if (text === void 0) await store.save();
-    return store;
-  }
-  get(id) {
-    return Object.hasOwn(this.answers, id) ? this.answers[id] : void 0;
-  }
-  all() {
-    return { ...this.answers };
-  }
-  async set(id, answer) {
-    this.answers = { ...this.answers, [id]: answer };
-    await this.save();
-  }
-  /** Write whole or not at all: a worker killed mid-write must not leave half a file. */
-  async save() {
-    const tmp = `${this.path}.${process.pid}.tmp`;
-    await writeFile2(tmp, `${JSON.stringify(this.answers, null, 2)}
-`);
-    await rename2(tmp, this.path);
-  }
+// app/engine/core/documents/fields.ts
+var timestamp = external_exports.iso.datetime({ offset: true });
+var dateOrTimestamp = external_exports.union([external_exports.iso.date(), external_exports.iso.datetime({ offset: true })]);
+var specId = external_exports.string().regex(SPEC_ID);
+var planId2 = external_exports.string().regex(PLAN_ID);
+var phaseId2 = external_exports.string().regex(/^\d{2,}$/);
+var checkId = external_exports.string().regex(CHECK_ID);
+var commitSha = external_exports.string().regex(/^[0-9a-f]{7,40}$/);
+var segment = external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/);
+var SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+var slug = external_exports.string().max(64).regex(SLUG);
+var LEVELS = ["low", "medium", "high"];
+var level = external_exports.enum(LEVELS);
+var tags = external_exports.array(external_exports.string().regex(/^\S+$/)).default([]);
+var metadata = external_exports.record(external_exports.string(), external_exports.unknown()).optional();
+var fraction = external_exports.number().min(0).max(1);
+var count = external_exports.number().int().min(0);
+var COMMON_HINTS = {
+  spec: "a spec id such as SPC-001",
+  plan: 'a plan id PP-NN such as "03-02", quoted',
+  plan_id: 'a plan id PP-NN such as "03-02", quoted',
+  phase: 'a phase id such as "03", quoted',
+  project: 'a project name of letters, digits, ".", "_" or "-" (it names a folder)',
+  tags: "a list of single words such as [sqlite, locking]",
+  metadata: "a mapping of keys of your own",
+  "metadata.*": "any value",
+  commit: "a commit sha (7 to 40 hex digits)",
+  description: "a line of text",
+  title: "a short line of text"
 };
-
-// app/workers/checkpoint-gate.ts
-async function passCheckpoint(context3, reporter, store, checkpoint, fallback) {
-  const recorded = store.get(checkpoint.id);
-  if (recorded !== void 0) {
-    await reporter.progress(`checkpoint ${checkpoint.id} already answered: ${recorded}`);
-    return { ok: true, answer: recorded };
-  }
-  if (context3.plan.autonomous) {
-    if (fallback === void 0) {
-      return {
-        ok: false,
-        retryable: false,
-        error: `checkpoint "${checkpoint.id}" (${checkpoint.kind}) needs a person, but plan ${context3.plan.id} is autonomous: true and the checkpoint has no default`
-      };
-    }
-    await store.set(checkpoint.id, fallback);
-    await reporter.progress(`checkpoint ${checkpoint.id}: autonomous plan, took the default: ${fallback}`);
-    return { ok: true, answer: fallback };
-  }
-  await reporter.checkpoint(checkpoint);
-  const raced = await raceAbort(context3.awaitResponse(checkpoint), context3.signal);
-  if (raced.aborted) return { ok: false, retryable: true, error: `aborted at checkpoint "${checkpoint.id}": ${raced.reason}` };
-  const answer = answerOf(checkpoint, raced.value);
-  if (!answer.ok) return { ok: false, retryable: false, error: answer.error };
-  await store.set(checkpoint.id, answer.answer);
-  await reporter.progress(`checkpoint ${checkpoint.id} answered: ${answer.answer}`);
-  return { ok: true, answer: answer.answer };
-}
-
-// app/workers/git.ts
-import { spawn } from "node:child_process";
-
-// app/engine/core/agents/commit-message.ts
-var TRAILER_PLAN = "Plan";
-var TRAILER_TASK = "Task";
-var TRAILER_SPEC = "Spec";
-var MAX_LISTED_FILES = 50;
-function formatCommitMessage(message) {
-  const parts2 = [message.subject.replace(/\s*\n\s*/g, " ").trim()];
-  if (message.body?.trim()) parts2.push(message.body.trim());
-  if (message.trailers.length > 0) parts2.push(message.trailers.map((t) => `${t.key}: ${t.value}`).join("\n"));
-  return `${parts2.join("\n\n")}
-`;
-}
-function taskTrailers(spec, plan, task, total) {
-  return [
-    { key: TRAILER_PLAN, value: plan },
-    { key: TRAILER_TASK, value: `${task}/${total}` },
-    { key: TRAILER_SPEC, value: spec }
-  ];
-}
-function parseTrailers(message) {
-  const paragraphs = message.replace(/\r\n/g, "\n").trim().split(/\n[ \t]*\n/);
-  if (paragraphs.length < 2) return [];
-  const last = paragraphs[paragraphs.length - 1].split("\n");
-  const trailers = [];
-  for (const line of last) {
-    const match = /^([A-Za-z0-9][A-Za-z0-9-]*):[ \t]*(.*?)\s*$/.exec(line);
-    if (!match) return [];
-    trailers.push({ key: match[1], value: match[2] });
-  }
-  return trailers;
-}
-function trailerValue(trailers, key2) {
-  const lower = key2.toLowerCase();
-  return trailers.findLast((t) => t.key.toLowerCase() === lower)?.value;
-}
-function parseTaskTrailer(value) {
-  const match = value === void 0 ? null : /^(\d+)\/(\d+)$/.exec(value.trim());
-  if (!match) return void 0;
-  const task = Number(match[1]);
-  const total = Number(match[2]);
-  return task >= 1 && task <= total ? { task, total } : void 0;
-}
-var STATUS_WORDS = { A: "added", M: "modified", D: "deleted", T: "type changed", R: "renamed", C: "copied" };
-function fileListBody(files) {
-  if (files.length === 0) return "No files changed.";
-  const listed = files.slice(0, MAX_LISTED_FILES).map((f) => `- ${STATUS_WORDS[f.status[0]] ?? f.status} ${f.path}`);
-  if (files.length > MAX_LISTED_FILES) listed.push(`- … and ${files.length - MAX_LISTED_FILES} more`);
-  return listed.join("\n");
-}
-function taskOf(trailers, spec, plan) {
-  if (trailerValue(trailers, TRAILER_PLAN) !== plan || trailerValue(trailers, TRAILER_SPEC) !== spec) return void 0;
-  return parseTaskTrailer(trailerValue(trailers, TRAILER_TASK));
-}
-
-// app/workers/git.ts
-var GitError = class extends HarnessError {
-  constructor(args, cwd, code, stderr) {
-    super(`git ${args.join(" ")} failed in ${cwd} (exit ${code ?? "signal"}): ${stderr.trim() || "(no output)"}`);
-    this.args = args;
-    this.cwd = cwd;
-    this.code = code;
-    this.stderr = stderr;
-  }
-  args;
-  cwd;
-  code;
-  stderr;
-};
-var Git = class {
-  constructor(cwd, options = {}) {
-    this.cwd = cwd;
-    this.options = options;
-  }
-  cwd;
-  options;
-  /** Run git; resolves with stdout, rejects with a GitError. */
-  run(args, input2) {
-    return new Promise((resolve3, reject) => {
-      const child = spawn("git", args, {
-        cwd: this.cwd,
-        env: { ...process.env, ...this.options.env, GIT_TERMINAL_PROMPT: "0" },
-        stdio: ["pipe", "pipe", "pipe"]
-      });
-      const stdout = [];
-      const stderr = [];
-      child.stdout.on("data", (d) => stdout.push(d));
-      child.stderr.on("data", (d) => stderr.push(d));
-      child.on("error", (e) => reject(new GitError(args, this.cwd, null, e.message)));
-      child.on("close", (code) => {
-        const err = Buffer.concat(stderr).toString("utf8");
-        if (code === 0) resolve3(Buffer.concat(stdout).toString("utf8"));
-        else reject(new GitError(args, this.cwd, code, err));
-      });
-      child.stdin.on("error", () => void 0);
-      child.stdin.end(input2 ?? "");
-    });
-  }
-  async head() {
-    return (await this.run(["rev-parse", "HEAD"])).trim();
-  }
-  /** Uncommitted changes, untracked files included (ignored ones are not). */
-  async status() {
-    const out = await this.run(["status", "--porcelain=v1", "-z", "--untracked-files=all"]);
-    const fields = out.split("\0");
-    const entries = [];
-    for (let i = 0; i < fields.length; i++) {
-      const field = fields[i];
-      if (field.length < 4) continue;
-      const code = field.slice(0, 2);
-      entries.push({ code, path: field.slice(3) });
-      if (code[0] === "R" || code[0] === "C") i++;
-    }
-    return entries;
-  }
-  async addAll() {
-    await this.run(["add", "-A"]);
-  }
-  /** What the index would commit, against HEAD. */
-  async stagedFiles() {
-    const out = await this.run(["diff", "--cached", "--name-status", "--no-renames", "-z"]);
-    const fields = out.split("\0").filter((f) => f.length > 0);
-    const files = [];
-    for (let i = 0; i + 1 < fields.length; i += 2) files.push({ status: fields[i], path: fields[i + 1] });
-    return files;
-  }
-  /** Commit the index; resolves with the new commit's sha. */
-  async commit(message, options = {}) {
-    const args = ["commit", "--file=-", "--cleanup=whitespace", "--quiet"];
-    if (options.allowEmpty) args.push("--allow-empty");
-    if (options.noVerify) args.push("--no-verify");
-    await this.run(args, formatCommitMessage(message));
-    return this.head();
-  }
-  /** Commits, oldest first, with their trailers parsed. */
-  async log(options = {}) {
-    const args = ["log", "--reverse", "--format=%H%x1f%B%x1e"];
-    if (options.grep && options.grep.length > 0) {
-      args.push("--all-match", "--extended-regexp", ...options.grep.map((g) => `--grep=${g}`));
-    }
-    args.push(options.base ? `${options.base}..HEAD` : "HEAD", "--");
-    const out = await this.run(args);
-    const commits = [];
-    for (const record3 of out.split("")) {
-      const [sha, message] = record3.replace(/^\n/, "").split("");
-      if (!sha || message === void 0) continue;
-      commits.push({ sha, subject: message.split("\n")[0] ?? "", message, trailers: parseTrailers(message) });
-    }
-    return commits;
-  }
-  async resetHard(ref = "HEAD") {
-    await this.run(["reset", "--hard", "--quiet", ref]);
-  }
-  /** Remove untracked files and directories; ignored files (node_modules, build output) stay. */
-  async clean() {
-    await this.run(["clean", "-fd", "--quiet"]);
-  }
-  /** A config value as git resolves it, or undefined when it is not set (git config exits 1). */
-  async config(key2) {
-    try {
-      const value = (await this.run(["config", "--get", key2])).trim();
-      return value === "" ? void 0 : value;
-    } catch (e) {
-      if (e instanceof GitError && e.code === 1) return void 0;
-      throw e;
-    }
-  }
-  /** Would git ignore this path (relative to the checkout)? */
-  async isIgnored(path2) {
-    try {
-      await this.run(["check-ignore", "--quiet", "--no-index", path2]);
-      return true;
-    } catch (e) {
-      if (e instanceof GitError && e.code === 1) return false;
-      throw e;
-    }
-  }
-  /** Is `ancestor` an ancestor of (or equal to) `of`? */
-  async isAncestor(ancestor, of = "HEAD") {
-    try {
-      await this.run(["merge-base", "--is-ancestor", ancestor, of]);
-      return true;
-    } catch (e) {
-      if (e instanceof GitError && e.code === 1) return false;
-      throw e;
-    }
-  }
-};
-function grepLiteral(text) {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-// app/workers/process.ts
-import { spawn as spawn2 } from "node:child_process";
-import { createWriteStream } from "node:fs";
-import { rm as rm2, writeFile as writeFile3 } from "node:fs/promises";
-var TAIL_LINES = 30;
-var MAX_TAIL_LINE = 1e3;
-var KILL_GRACE_MS = 2e3;
-function startProcess(options) {
-  const result = { code: null, signal: null, aborted: false, timedOut: false, lines: 0, tail: [] };
-  if (options.signal?.aborted) {
-    result.aborted = true;
-    return { pid: void 0, writeLine: () => false, closeStdin: () => void 0, kill: () => void 0, done: Promise.resolve(result) };
-  }
-  const child = spawn2(options.command, options.args, {
-    cwd: options.cwd,
-    env: options.env,
-    stdio: ["pipe", "pipe", "pipe"],
-    // Its own process group: kill(-pid) reaches every process it started.
-    detached: true
-  });
-  const pid = child.pid;
-  const log2 = options.logFile ? createWriteStream(options.logFile, { flags: "a" }) : void 0;
-  log2?.on("error", () => void 0);
-  const pidWritten = pid !== void 0 && options.pidFile ? writeFile3(options.pidFile, JSON.stringify({ pid })).catch(() => void 0) : Promise.resolve();
-  let chain = Promise.resolve();
-  let exited2 = false;
-  let killTimer;
-  const killGroup2 = (signal) => {
-    if (pid === void 0) return;
-    try {
-      process.kill(-pid, signal);
-    } catch {
-    }
-  };
-  const kill = () => {
-    if (exited2) return;
-    killGroup2("SIGTERM");
-    killTimer ??= setTimeout(() => killGroup2("SIGKILL"), KILL_GRACE_MS);
-  };
-  const pushLine = (line, stream) => {
-    result.lines++;
-    result.tail.push(line.length > MAX_TAIL_LINE ? `${line.slice(0, MAX_TAIL_LINE)}…` : line);
-    if (result.tail.length > TAIL_LINES) result.tail.shift();
-    const handler2 = options.onLine;
-    if (!handler2) return;
-    chain = chain.then(() => handler2(line, stream)).catch((e) => {
-      result.error ??= e instanceof Error ? e : new Error(String(e));
-      kill();
-    });
-  };
-  const buffers = { stdout: "", stderr: "" };
-  for (const stream of ["stdout", "stderr"]) {
-    child[stream].setEncoding("utf8");
-    child[stream].on("data", (chunk) => {
-      log2?.write(chunk);
-      const text = buffers[stream] + chunk;
-      const parts2 = text.split("\n");
-      buffers[stream] = parts2.pop();
-      for (const part of parts2) pushLine(part.replace(/\r$/, ""), stream);
-    });
-  }
-  const onAbort = () => {
-    result.aborted = true;
-    kill();
-  };
-  options.signal?.addEventListener("abort", onAbort, { once: true });
-  const timeout = options.timeoutMs !== void 0 ? setTimeout(() => {
-    result.timedOut = true;
-    kill();
-  }, Math.max(0, options.timeoutMs)) : void 0;
-  child.stdin.on("error", () => void 0);
-  if (options.input !== void 0) child.stdin.write(options.input);
-  if (!options.keepStdin) child.stdin.end();
-  child.on("exit", (code, signal) => {
-    exited2 = true;
-    result.code = code;
-    result.signal = signal;
-    killGroup2("SIGKILL");
-  });
-  const done = new Promise((resolve3) => {
-    let settled = false;
-    const finish3 = async () => {
-      if (settled) return;
-      settled = true;
-      if (timeout) clearTimeout(timeout);
-      if (killTimer) clearTimeout(killTimer);
-      options.signal?.removeEventListener("abort", onAbort);
-      for (const stream of ["stdout", "stderr"]) {
-        if (buffers[stream]) pushLine(buffers[stream], stream);
-        buffers[stream] = "";
-      }
-      await chain;
-      if (log2) await new Promise((r) => log2.end(r));
-      await pidWritten;
-      if (options.pidFile) await rm2(options.pidFile, { force: true });
-      resolve3(result);
-    };
-    child.on("error", (e) => {
-      result.error ??= e;
-      if (pid === void 0) void finish3();
-    });
-    child.on("close", () => void finish3());
-  });
-  return {
-    pid,
-    writeLine: (line) => {
-      if (child.stdin.destroyed || child.stdin.writableEnded) return false;
-      child.stdin.write(`${line}
-`);
-      return true;
-    },
-    closeStdin: () => {
-      if (!child.stdin.writableEnded) child.stdin.end();
-    },
-    kill,
-    done
-  };
-}
-function runProcess(options) {
-  return startProcess(options).done;
-}
-async function killOrphan(pidFile) {
-  const text = await readTextIfExists(pidFile);
-  if (text === void 0) return false;
-  await rm2(pidFile, { force: true });
-  let pid;
-  try {
-    pid = JSON.parse(text).pid;
-  } catch {
-    return false;
-  }
-  if (typeof pid !== "number" || !Number.isInteger(pid) || pid <= 1) return false;
-  try {
-    process.kill(-pid, "SIGKILL");
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// app/workers/reporter.ts
-var Reporter = class {
-  constructor(context3) {
-    this.context = context3;
-  }
-  context;
-  get envelope() {
-    return { session: this.context.task.session, at: this.context.now().toISOString() };
-  }
-  get plan() {
-    return this.context.plan.id;
-  }
-  async send(message) {
-    await this.context.emit(message);
-  }
-  ready(agent) {
-    return this.send({ ...this.envelope, type: "session_ready", agent });
-  }
-  started(task, total, title) {
-    return this.send({ ...this.envelope, type: "task_started", plan: this.plan, task, total, title });
-  }
-  progress(message, task) {
-    return this.send({ ...this.envelope, type: "progress_update", plan: this.plan, message, ...task ?? {} });
-  }
-  checkpoint(checkpoint) {
-    return this.send({ ...this.envelope, type: checkpointMessageType(checkpoint.kind), plan: this.plan, checkpoint });
-  }
-  completed(commits, summary2, usage) {
-    return this.send({ ...this.envelope, type: "task_completed", plan: this.plan, commits, ...summary2 !== void 0 ? { summary: summary2 } : {}, ...usage ? { usage } : {} });
-  }
-  /** `timedOut`: the plan's timeout_minutes stopped the work; `usage`: what the agent reported it used. */
-  failed(error63, retryable = false, facts = {}) {
-    return this.send({
-      ...this.envelope,
-      type: "task_failed",
-      plan: this.plan,
-      error: error63,
-      retryable,
-      ...facts.timedOut ? { timedOut: true } : {},
-      ...facts.usage ? { usage: facts.usage } : {}
-    });
-  }
-  /** A message an agent process wrote itself, in this worker's session and plan. */
-  forward(message) {
-    const own2 = { ...message, session: this.context.task.session };
-    return this.send("plan" in own2 ? { ...own2, plan: this.plan } : own2);
-  }
-};
-async function reportingFailures(agent, context3, work) {
-  const reporter = new Reporter(context3);
-  try {
-    await work(reporter);
-  } catch (e) {
-    await reporter.failed(`${agent} agent: ${e instanceof Error ? e.message : String(e)}`, true);
-  }
-}
-
-// app/workers/work-budget.ts
-import { performance as performance2 } from "node:perf_hooks";
-var WorkBudget = class {
-  constructor(minutes) {
-    this.minutes = minutes;
-  }
-  minutes;
-  usedMs = 0;
-  remainingMs() {
-    return Math.max(0, this.minutes * 6e4 - this.usedMs);
-  }
-  async spend(work) {
-    const start = performance2.now();
-    try {
-      return await work();
-    } finally {
-      this.usedMs += performance2.now() - start;
-    }
-  }
-};
-
-// app/workers/plan-history.ts
-import { writeFile as writeFile4 } from "node:fs/promises";
-import { join as join2 } from "node:path";
-var PlanHistory = class _PlanHistory {
-  constructor(git, spec, plan, base2) {
-    this.git = git;
-    this.spec = spec;
-    this.plan = plan;
-    this.base = base2;
-  }
-  git;
-  spec;
-  plan;
-  base;
-  static BASE_FILE = "base.json";
-  static async open(context3, git) {
-    return new _PlanHistory(git, context3.spec, context3.plan.id, await findBase(context3, git));
-  }
-  /** The plan's commits, oldest first: everything after the base, or, without one, those with its trailers. */
-  async commits() {
-    if (this.base) return this.git.log({ base: this.base });
-    return this.git.log({
-      grep: [`^${TRAILER_PLAN}: ${grepLiteral(this.plan)}$`, `^${TRAILER_SPEC}: ${grepLiteral(this.spec)}$`]
-    });
-  }
-  /** Task number → the commit that completed it, for a plan of `total` tasks. */
-  async doneTasks(total) {
-    const done = /* @__PURE__ */ new Map();
-    for (const commit of await this.commits()) {
-      const task = taskOf(commit.trailers, this.spec, this.plan);
-      if (task && task.total === total && !done.has(task.task)) done.set(task.task, commit);
-    }
-    return done;
-  }
-};
-async function findBase(context3, git) {
-  if (context3.base) return context3.base;
-  const file2 = join2(context3.logDir, PlanHistory.BASE_FILE);
-  const text = await readTextIfExists(file2);
-  if (text !== void 0) {
-    try {
-      const base2 = JSON.parse(text).base;
-      if (typeof base2 === "string" && await git.isAncestor(base2)) return base2;
-    } catch {
-    }
-  }
-  if (context3.task.resume) return void 0;
-  const head = await git.head();
-  await writeFile4(file2, `${JSON.stringify({ base: head })}
-`);
-  return head;
-}
-
-// app/workers/task-commit.ts
-async function commitTask(git, input2) {
-  await git.addAll();
-  const files = await git.stagedFiles();
-  const sha = await git.commit(
-    {
-      subject: `${input2.plan}: ${input2.title}`,
-      body: fileListBody(files),
-      trailers: taskTrailers(input2.spec, input2.plan, input2.task, input2.total)
-    },
-    { allowEmpty: true, noVerify: true }
-  );
-  return { sha, files };
-}
-
-// app/workers/worktree.ts
-import { mkdir as mkdir3 } from "node:fs/promises";
-import { isAbsolute, join as join3, relative as relative2, sep as sep2 } from "node:path";
-var PID_FILE = "agent.pid";
-async function prepareWorktree(context3, git, leftovers) {
-  const worktree = context3.task.worktree;
-  await mkdir3(context3.logDir, { recursive: true });
-  const inside2 = relative2(worktree, context3.logDir);
-  const within = inside2 === "" || !inside2.startsWith("..") && !isAbsolute(inside2);
-  if (within && (inside2 === "" || inside2.split(sep2)[0] !== ".git" && !await git.isIgnored(inside2))) {
-    return {
-      ok: false,
-      error: `the log directory ${context3.logDir} is inside the worktree ${worktree} and not ignored: its logs and answers would be committed with the plan's work`
-    };
-  }
-  await killOrphan(join3(context3.logDir, PID_FILE));
-  if (leftovers === "keep") return { ok: true, discarded: [] };
-  const dirty = await git.status();
-  if (dirty.length === 0) return { ok: true, discarded: [] };
-  const paths = dirty.map((d) => d.path);
-  if (leftovers === "refuse") {
-    const list = paths.slice(0, 10).join(", ") + (paths.length > 10 ? `, … (${paths.length} in all)` : "");
-    return {
-      ok: false,
-      error: `the worktree ${worktree} has uncommitted changes (${list}); a fresh attempt starts from a clean checkout, and a resumed one (resume: true) discards them`
-    };
-  }
-  await git.resetHard();
-  await git.clean();
-  return { ok: true, discarded: paths };
-}
-
-// app/workers/whole-plan.ts
-async function beginWholePlan(context3, git, reporter, leftovers) {
-  const prepared = await prepareWorktree(context3, git, leftovers);
-  if (!prepared.ok) {
-    await reporter.failed(prepared.error);
-    return void 0;
-  }
-  if (prepared.discarded.length > 0) {
-    await reporter.progress(`discarded what the interrupted attempt left uncommitted: ${prepared.discarded.join(", ")}`);
-  }
-  const history = await PlanHistory.open(context3, git);
-  const earlier = await finishedEarlier(history);
-  if (earlier) {
-    await reporter.completed(earlier, "finished by an earlier attempt");
-    return void 0;
-  }
-  return history;
-}
-async function finishedEarlier(history) {
-  const done = await history.doneTasks(1);
-  if (!done.has(1)) return void 0;
-  return (await history.commits()).map((c) => c.sha);
-}
-async function finishWholePlan(context3, git, history, reporter, summary2, usage) {
-  const commit = await commitTask(git, { spec: context3.spec, plan: context3.plan.id, task: 1, total: 1, title: context3.plan.title });
-  const changed = commit.files.length === 0 ? "nothing was left uncommitted" : `${commit.files.length} file${commit.files.length === 1 ? "" : "s"} left uncommitted`;
-  await reporter.progress(`committed as ${commit.sha.slice(0, 7)}: ${changed}`, { task: 1, total: 1 });
-  await reporter.completed((await history.commits()).map((c) => c.sha), summary2, usage);
-}
-
-// app/workers/claude.ts
-var STATE_FILE = "claude.json";
-var DEFAULT_MAX_CHECKPOINTS = 20;
-var ClaudeAgent = class {
-  constructor(options = {}) {
-    this.options = options;
-  }
-  options;
-  name = "claude";
-  run(context3) {
-    return reportingFailures(this.name, context3, (reporter) => this.execute(context3, reporter));
-  }
-  async execute(context3, reporter) {
-    await reporter.ready(this.name);
-    const git = new Git(context3.task.worktree, { env: context3.env });
-    const statePath = join4(context3.logDir, STATE_FILE);
-    const saved = context3.task.resume ? await readState(statePath) : {};
-    const waiting = saved.sessionId !== void 0 && saved.checkpoint !== void 0;
-    const history = await beginWholePlan(context3, git, reporter, waiting ? "keep" : context3.task.resume ? "discard" : "refuse");
-    if (!history) return;
-    const store = await AnswerStore.open(context3.logDir);
-    const budget2 = new WorkBudget(context3.task.timeout_minutes);
-    const save = (state) => writeState(statePath, state);
-    let next;
-    if (waiting) {
-      const gate = await passCheckpoint(context3, reporter, store, saved.checkpoint, saved.default);
-      if (!gate.ok) return reporter.failed(gate.error, gate.retryable);
-      await save({ sessionId: saved.sessionId });
-      next = { prompt: answerPrompt(saved.checkpoint, gate.answer), resume: saved.sessionId };
-    } else {
-      const commits = context3.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
-      next = { prompt: buildWorkerPrompt(context3.plan, { spec: context3.spec, checkpoints: "line", answers: store.all(), commits, knowledge: context3.task.knowledge ?? [] }) };
-      await save({});
-    }
-    const maxCheckpoints = this.options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS;
-    const runs = [];
-    const failed2 = (error63, retryable = false, timedOut = false) => reporter.failed(error63, retryable, { timedOut, usage: totalUsage(runs) });
-    for (let asked = 0; ; asked++) {
-      const turn = await this.turn(context3, reporter, store, budget2, next);
-      runs.push(turn.result && usageOf(turn.result));
-      if (turn.sessionId) await save({ sessionId: turn.sessionId });
-      if (!turn.ok) return failed2(turn.error, turn.retryable, turn.timedOut);
-      const line = findCheckpointLine(turn.result.result ?? "");
-      if (!line.found) return finishWholePlan(context3, git, history, reporter, summaryOf(turn.result.result ?? "", turn.result), totalUsage(runs));
-      if ("error" in line) return failed2(`claude asked for a person in a form the worker cannot read: ${line.error}`);
-      if (!turn.sessionId) return failed2("claude asked for a person but reported no session id to continue");
-      if (asked >= maxCheckpoints) return failed2(`claude stopped at more than ${maxCheckpoints} checkpoints; the plan needs splitting or clearer decisions`);
-      const { request: request2 } = line;
-      const checkpoint = {
-        // Without an id of its own the question belongs to this session only: a new session's question is a new one.
-        id: request2.id ?? `${turn.sessionId.slice(0, 8)}-${asked + 1}`,
-        kind: request2.kind,
-        prompt: request2.prompt,
-        source: "claude"
-      };
-      if (request2.options) checkpoint.options = request2.options;
-      await save({ sessionId: turn.sessionId, checkpoint, ...request2.default !== void 0 ? { default: request2.default } : {} });
-      const gate = await passCheckpoint(context3, reporter, store, checkpoint, request2.default);
-      if (!gate.ok) return failed2(gate.error, gate.retryable);
-      await save({ sessionId: turn.sessionId });
-      next = { prompt: answerPrompt(checkpoint, gate.answer), resume: turn.sessionId };
-    }
-  }
-  /** One run of the CLI: a new session, or a resumed one. */
-  async turn(context3, reporter, store, budget2, next) {
-    let sessionId = next.resume;
-    let result;
-    const root = context3.task.worktree;
-    const run2 = await budget2.spend(
-      () => runProcess({
-        command: this.options.executable ?? "claude",
-        args: this.args(next),
-        cwd: root,
-        env: agentEnv(context3, store),
-        signal: context3.signal,
-        timeoutMs: budget2.remainingMs(),
-        logFile: join4(context3.logDir, "claude.log"),
-        pidFile: join4(context3.logDir, PID_FILE),
-        onLine: async (text, stream) => {
-          if (stream !== "stdout") return;
-          for (const event of parseClaudeLine(text)) {
-            if (event.type === "init") sessionId = event.sessionId;
-            if (event.type === "result") {
-              result = event;
-              sessionId = event.sessionId ?? sessionId;
-            }
-            const message = describeClaudeEvent(event, root);
-            if (message !== void 0) await reporter.progress(message);
-          }
-        }
-      })
-    );
-    const withSession = sessionId !== void 0 ? { sessionId } : {};
-    const tail2 = run2.tail.length > 0 ? `
-${run2.tail.slice(-10).join("\n")}` : "";
-    if (run2.aborted) return { ok: false, retryable: true, error: `claude was aborted: ${abortReason(context3.signal)}`, ...withSession };
-    if (run2.timedOut) {
-      return { ok: false, retryable: false, timedOut: true, error: `claude was stopped: plan ${context3.plan.id} used up its timeout_minutes (${context3.task.timeout_minutes})`, ...withSession };
-    }
-    if (run2.error && result === void 0) {
-      const hint = run2.error.code === "ENOENT" ? " (is Claude Code installed and on PATH?)" : "";
-      return { ok: false, retryable: false, error: `claude could not run: ${run2.error.message}${hint}`, ...withSession };
-    }
-    if (result === void 0) {
-      return { ok: false, retryable: true, error: `claude exited with ${run2.code === null ? `signal ${run2.signal}` : `code ${run2.code}`} and no result${tail2}`, ...withSession };
-    }
-    const failure3 = resultFailure(result);
-    if (failure3) return { ok: false, ...failure3, result, ...withSession };
-    return { ok: true, result, ...withSession };
-  }
-  args(next) {
-    const o = this.options;
-    const args = ["-p", next.prompt, "--output-format", "stream-json", "--verbose"];
-    if (next.resume) args.push("--resume", next.resume);
-    args.push("--permission-mode", o.permissionMode ?? "acceptEdits");
-    if (o.allowedTools && o.allowedTools.length > 0) args.push("--allowedTools", o.allowedTools.join(","));
-    if (o.maxTurns !== void 0) args.push("--max-turns", String(o.maxTurns));
-    if (o.model) args.push("--model", o.model);
-    args.push(...o.extraArgs ?? []);
-    return args;
-  }
-};
-function answerPrompt(checkpoint, answer) {
-  return `The person answered checkpoint "${checkpoint.id}" (${checkpoint.kind}): ${answer}
-
-Continue the plan from where you stopped.`;
-}
-function summaryOf(text, result) {
-  const words2 = text.trim();
-  const clipped = words2.length > 2e3 ? `${words2.slice(0, 1999)}…` : words2;
-  const stats = [result.numTurns !== void 0 ? `${result.numTurns} turns` : "", result.costUsd !== void 0 ? `$${result.costUsd.toFixed(2)}` : ""].filter(Boolean).join(", ");
-  return stats ? `${clipped}${clipped ? "\n\n" : ""}(claude: ${stats})` : clipped;
-}
-async function readState(path2) {
-  const text = await readTextIfExists(path2);
-  if (text === void 0) return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    return {};
-  }
-}
-async function writeState(path2, state) {
-  await writeFile5(`${path2}.tmp`, `${JSON.stringify(state, null, 2)}
-`);
-  await rename3(`${path2}.tmp`, path2);
-}
-
-// app/workers/command.ts
-import { join as join5 } from "node:path";
-var MAX_PROGRESS = 500;
-var TAIL_LINES2 = 10;
-var CommandAgent = class {
-  constructor(options) {
-    this.options = options;
-  }
-  options;
-  name = "command";
-  run(context3) {
-    return reportingFailures(this.name, context3, (reporter) => this.execute(context3, reporter));
-  }
-  async execute(context3, reporter) {
-    await reporter.ready(this.name);
-    const git = new Git(context3.task.worktree, { env: context3.env });
-    const history = await beginWholePlan(context3, git, reporter, context3.task.resume ? "discard" : "refuse");
-    if (!history) return;
-    const store = await AnswerStore.open(context3.logDir);
-    const protocol = this.options.protocol === true;
-    const commits = context3.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
-    const brief = buildWorkerPrompt(context3.plan, {
-      spec: context3.spec,
-      checkpoints: protocol ? "protocol" : "none",
-      answers: store.all(),
-      commits,
-      knowledge: context3.task.knowledge ?? []
-    });
-    const input2 = protocol ? `${JSON.stringify({ ...context3.task, at: context3.now().toISOString(), prompt: brief })}
-` : brief;
-    let failure3;
-    let reported;
-    let summary2;
-    let usage;
-    let proc;
-    const output2 = [];
-    const stop = (why2) => {
-      failure3 ??= why2;
-      proc?.kill();
-    };
-    const onMessage = async (message) => {
-      switch (message.type) {
-        case "session_ready":
-          return;
-        // The worker announced the session itself.
-        case "task_started":
-        case "progress_update":
-          return reporter.forward(message);
-        case "task_completed":
-          summary2 = message.summary;
-          usage = message.usage;
-          proc?.closeStdin();
-          return;
-        case "task_failed":
-          reported = { error: message.error, retryable: message.retryable };
-          usage = message.usage;
-          proc?.closeStdin();
-          return;
-        default: {
-          if (!protocol) {
-            return stop({
-              retryable: false,
-              error: `the command asked for a person (${message.type}) but does not speak the protocol, so it cannot hear the answer: set protocol: true`
-            });
-          }
-          const gate = await passCheckpoint(context3, reporter, store, message.checkpoint, void 0);
-          if (!gate.ok) return stop(gate);
-          proc?.writeLine(JSON.stringify(responseFor(message.checkpoint, gate.answer, context3.task.session, context3.now().toISOString())));
-        }
-      }
-    };
-    const budget2 = new WorkBudget(context3.task.timeout_minutes);
-    const result = await budget2.spend(() => {
-      proc = startProcess({
-        command: "sh",
-        args: ["-c", this.options.command],
-        cwd: context3.task.worktree,
-        env: agentEnv(context3, store),
-        input: input2,
-        keepStdin: protocol,
-        signal: context3.signal,
-        // A command that speaks the protocol may wait for a person; that time is spent on its clock too.
-        timeoutMs: budget2.remainingMs(),
-        logFile: join5(context3.logDir, "command.log"),
-        pidFile: join5(context3.logDir, PID_FILE),
-        onLine: async (line, stream) => {
-          if (failure3) return;
-          const message = stream === "stdout" ? parseWorkerLine(line) : void 0;
-          if (message) return onMessage(message);
-          output2.push(line);
-          if (output2.length > TAIL_LINES2) output2.shift();
-          const text = line.trim();
-          if (stream === "stdout" && text) await reporter.progress(text.length > MAX_PROGRESS ? `${text.slice(0, MAX_PROGRESS - 1)}…` : text);
-        }
-      });
-      return proc.done;
-    });
-    const tail2 = output2.length > 0 ? `
-${output2.join("\n")}` : "";
-    if (failure3) return reporter.failed(failure3.error, failure3.retryable, { usage });
-    if (result.aborted) return reporter.failed(`the command was aborted: ${abortReason(context3.signal)}`, true, { usage });
-    if (result.timedOut) {
-      return reporter.failed(`the command was stopped: plan ${context3.plan.id} used up its timeout_minutes (${context3.task.timeout_minutes})${tail2}`, false, { timedOut: true, usage });
-    }
-    if (result.error) return reporter.failed(`the command could not run: ${result.error.message}`, false, { usage });
-    if (result.code !== 0) {
-      const how = result.code === null ? `was killed by ${result.signal}` : `exited with code ${result.code}`;
-      return reporter.failed(`the command ${how}${reported ? `: ${reported.error}` : ""}${tail2}`, reported?.retryable ?? false, { usage });
-    }
-    if (reported) return reporter.failed(reported.error, reported.retryable, { usage });
-    await finishWholePlan(context3, git, history, reporter, summary2 ?? `\`${this.options.command}\` finished`, usage);
-  }
-};
-
-// app/workers/script.ts
-import { appendFile as appendFile2, writeFile as writeFile6 } from "node:fs/promises";
-import { join as join6 } from "node:path";
-var SHELLS = { sh: "sh", shell: "sh", bash: "bash" };
-var ScriptAgent = class {
-  name = "script";
-  run(context3) {
-    return reportingFailures(this.name, context3, (reporter) => this.execute(context3, reporter));
-  }
-  async execute(context3, reporter) {
-    const { plan, spec } = context3;
-    await reporter.ready(this.name);
-    const { tasks, steps, problems } = parsePlanTasks(plan.body, plan.bodyLine);
-    if (problems.length > 0) {
-      return reporter.failed(`plan ${plan.id} (${plan.file}): ${problems.map((p) => `line ${p.line}: ${p.message}`).join("; ")}`);
-    }
-    if (steps.length === 0) {
-      return reporter.failed(`plan ${plan.id} (${plan.file}) has no step blocks (\`\`\`sh step <title>): the script agent has nothing to run`);
-    }
-    const undecidable = plan.autonomous ? tasks.find((t) => t.kind === "checkpoint" && t.default === void 0) : void 0;
-    if (undecidable?.kind === "checkpoint") {
-      return reporter.failed(
-        `checkpoint "${undecidable.id}" (${undecidable.type}) needs a person, but plan ${plan.id} is autonomous: true and the checkpoint has no default; give it a "default:" line or set autonomous: false`
-      );
-    }
-    const unknown2 = steps.find((s) => SHELLS[s.lang] === void 0);
-    if (unknown2) {
-      return reporter.failed(
-        `plan ${plan.id} (${plan.file}) line ${unknown2.line}: step "${unknown2.title}" is written in "${unknown2.lang}"; the script agent runs ${Object.keys(SHELLS).join(", ")}`
-      );
-    }
-    const git = new Git(context3.task.worktree, { env: context3.env });
-    const prepared = await prepareWorktree(context3, git, context3.task.resume ? "discard" : "refuse");
-    if (!prepared.ok) return reporter.failed(prepared.error);
-    if (prepared.discarded.length > 0) {
-      await reporter.progress(`discarded what the interrupted attempt left uncommitted: ${prepared.discarded.join(", ")}`);
-    }
-    const history = await PlanHistory.open(context3, git);
-    const done = await history.doneTasks(steps.length);
-    const store = await AnswerStore.open(context3.logDir);
-    const budget2 = new WorkBudget(context3.task.timeout_minutes);
-    const total = steps.length;
-    const commits = [];
-    for (const [i, task] of tasks.entries()) {
-      if (task.kind === "checkpoint") {
-        const later = tasks.slice(i + 1).filter((t) => t.kind === "step");
-        if (later.length > 0 && later.every((t) => done.has(t.index)) && store.get(task.id) === void 0) continue;
-        const gate = await passCheckpoint(context3, reporter, store, toCheckpoint(task), task.default);
-        if (!gate.ok) return reporter.failed(gate.error, gate.retryable);
-        continue;
-      }
-      const position = { task: task.index, total };
-      const committed = done.get(task.index);
-      if (committed) {
-        await reporter.progress(`step ${task.index}/${total} already committed as ${committed.sha.slice(0, 7)}: ${task.title}`, position);
-        commits.push(committed.sha);
-        continue;
-      }
-      await reporter.started(task.index, total, task.title);
-      const failure3 = await this.runStep(context3, task, total, store, budget2);
-      if (failure3) return reporter.failed(failure3.error, failure3.retryable, { timedOut: failure3.timedOut === true });
-      const commit = await commitTask(git, { spec, plan: plan.id, task: task.index, total, title: task.title });
-      commits.push(commit.sha);
-      const changed = commit.files.length === 0 ? "no files changed" : `${commit.files.length} file${commit.files.length === 1 ? "" : "s"} changed`;
-      await reporter.progress(`step ${task.index}/${total} committed as ${commit.sha.slice(0, 7)}: ${changed}`, position);
-    }
-    const reused = done.size;
-    await reporter.completed(commits, `${total} step${total === 1 ? "" : "s"} committed${reused > 0 ? ` (${reused} by an earlier attempt)` : ""}`);
-  }
-  /** Run one step; undefined when it succeeded, else why it did not. */
-  async runStep(context3, step, total, store, budget2) {
-    const label = `step ${step.index}/${total} "${step.title}"`;
-    const file2 = join6(context3.logDir, `step-${step.index}.sh`);
-    const log2 = join6(context3.logDir, `step-${step.index}.log`);
-    await writeFile6(file2, `${step.script}
-`);
-    await appendFile2(log2, `# ${context3.now().toISOString()} ${label}
-`);
-    const result = await budget2.spend(
-      () => runProcess({
-        command: SHELLS[step.lang],
-        args: ["-e", file2],
-        cwd: context3.task.worktree,
-        env: agentEnv(context3, store, { HARNESS_TASK: `${step.index}/${total}` }),
-        signal: context3.signal,
-        timeoutMs: budget2.remainingMs(),
-        logFile: log2,
-        pidFile: join6(context3.logDir, PID_FILE)
-      })
-    );
-    const tail2 = result.tail.length > 0 ? `
-${result.tail.join("\n")}` : "";
-    if (result.aborted) return { error: `aborted during ${label}: ${abortReason(context3.signal)}`, retryable: true };
-    if (result.timedOut) {
-      return { error: `${label} was stopped: plan ${context3.plan.id} used up its timeout_minutes (${context3.task.timeout_minutes})${tail2}`, retryable: false, timedOut: true };
-    }
-    if (result.error) return { error: `${label} could not run: ${result.error.message}`, retryable: false };
-    if (result.code !== 0) {
-      const how = result.code === null ? `was killed by ${result.signal}` : `failed with exit code ${result.code}`;
-      return { error: `${label} ${how} (log: ${log2})${tail2}`, retryable: false };
-    }
-    return void 0;
-  }
-};
-function toCheckpoint(task) {
-  const checkpoint = { id: task.id, kind: task.type, prompt: task.prompt, source: task.title };
-  if (task.options) checkpoint.options = task.options;
-  return checkpoint;
-}
-
-// app/workers/registry.ts
-var AGENT_NAMES = ["script", "claude", "command"];
-var AgentConfigError = class extends HarnessError {
-};
-function agentFor(name2, config2 = {}) {
-  switch (name2) {
-    case "script":
-      return new ScriptAgent();
-    case "claude":
-      return new ClaudeAgent(config2.claude);
-    case "command":
-      if (!config2.command?.command.trim()) {
-        throw new AgentConfigError('the command agent needs a command to run: configure command: { command: "…" }');
-      }
-      return new CommandAgent(config2.command);
-    default:
-      throw new AgentConfigError(`unknown agent "${name2}"; known agents: ${AGENT_NAMES.join(", ")}`);
-  }
-}
-
-// app/worker-action/inputs.ts
-var WorkerInputError = class extends HarnessError {
-};
-function parseInputs(get) {
-  const spec = get("spec");
-  const plan = get("plan");
-  const spike = parseSpikeInputs(spec, plan);
-  if (!spike && spec === SPIKE_SPEC_INPUT) throw new WorkerInputError(`input plan: "${plan}" is not a spike like spike/<name>, which spec "${SPIKE_SPEC_INPUT}" asks for`);
-  if (!spike && !SPEC_ID.test(spec)) throw new WorkerInputError(`input spec: "${spec}" is not a spec id like SPC-002 (nor "${SPIKE_SPEC_INPUT}", for a spike)`);
-  const target = spike ?? parseTargetInput(plan);
-  if (!target) throw new WorkerInputError(`input plan: "${plan}" is neither a plan id like 03-02 nor a phase like phase-03`);
-  const resume = get("resume").toLowerCase();
-  if (!["", "true", "false"].includes(resume)) throw new WorkerInputError(`input resume: "${resume}" is neither "true" nor "false"`);
-  const token = get("token");
-  if (!token) throw new WorkerInputError("input token is empty: pass a token that may read issues and open pull requests (the default is github.token)");
-  const inputs = { spec, target, resume: resume === "true", token };
-  const agent = get("agent");
-  if (agent) {
-    if (!AGENT_NAMES.includes(agent)) throw new WorkerInputError(`input agent: "${agent}" is not one of ${AGENT_NAMES.join(", ")}`);
-    inputs.agent = agent;
-  }
-  const specsRoot = get("specs-root");
-  if (specsRoot) inputs.specsRoot = specsRoot;
-  return inputs;
-}
-
-// app/worker-action/worker.ts
-import { join as join17 } from "node:path";
-
-// app/engine/core/spec/frontmatter.ts
-var import_yaml = __toESM(require_dist(), 1);
-
-// app/engine/core/spec/limits.ts
-var MAX_PLAN_BYTES = 6e4;
-var MAX_DOCUMENT_BYTES = 1048576;
-var MAX_FRONTMATTER_BYTES = 32768;
-var MAX_PLANS_PER_SPEC = 5e4;
-function formatBytes(n2) {
-  if (n2 >= 1048576 && n2 % 1048576 === 0) return `${n2 / 1048576} MiB`;
-  if (n2 >= 1024 && n2 % 1024 === 0) return `${n2 / 1024} KiB`;
-  return `${n2.toLocaleString("en-US")} bytes`;
-}
-
-// app/engine/core/spec/problem.ts
-function problem(file2, line, code, message, severity = "error") {
-  return { file: file2, line, code, message, severity };
-}
-function formatProblem(p, prefix = "") {
-  const file2 = prefix ? `${prefix.replace(/\/+$/, "")}/${p.file}` : p.file;
-  const tag = p.severity === "warning" ? "warning: " : "";
-  return `${file2}:${p.line}: ${tag}${p.message}`;
-}
-function sortProblems(problems) {
-  return [...problems].sort(
-    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.message.localeCompare(b.message)
-  );
-}
-function countErrors(problems) {
-  return problems.filter((p) => p.severity === "error").length;
-}
-
-// app/engine/core/spec/yaml-fast.ts
-var BAIL = /* @__PURE__ */ Symbol("bail");
-function bail() {
-  throw BAIL;
-}
-var UNSUPPORTED = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
-var KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-var PAIR = /^[A-Za-z_][A-Za-z0-9_-]*:(?: |$)/;
-var RESERVED_KEY = /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|__proto__)$/;
-var NULL = /^(?:~|[Nn]ull|NULL)$/;
-var TRUE = /^(?:[Tt]rue|TRUE)$/;
-var FALSE = /^(?:[Ff]alse|FALSE)$/;
-var INT = /^(?:0|[1-9][0-9]{0,14})$/;
-var NUMERIC_START = /^[-+.0-9]/;
-var INDICATOR = new Set("-?:,[]{}#&*!|>'\"%@`".split(""));
-var ESCAPES = { "\\": "\\", '"': '"', "/": "/", n: "\n", t: "	" };
-function parseSimpleYaml(raw, sink) {
-  if (UNSUPPORTED.test(raw)) return void 0;
-  const lines2 = [];
-  const split = raw.split("\n");
-  for (let k = 0; k < split.length; k++) {
-    const s = split[k];
-    let indent = 0;
-    while (s.charCodeAt(indent) === 32) indent++;
-    let end = s.length;
-    while (end > indent && s.charCodeAt(end - 1) === 32) end--;
-    const text = s.slice(indent, end);
-    if (text === "" || text[0] === "#") continue;
-    if (indent === 0 && (text.startsWith("---") || text.startsWith("...") || text[0] === "%")) return void 0;
-    lines2.push({ no: k + 1, indent, text });
-  }
-  if (lines2.length === 0) return {};
-  if (lines2[0].indent !== 0 || isSeqItem(lines2[0].text)) return void 0;
-  try {
-    const parser = new Parser(lines2, sink);
-    const data = parser.blockMap(0, []);
-    return parser.done() ? data : void 0;
-  } catch (e) {
-    if (e === BAIL) return void 0;
-    throw e;
-  }
-}
-function isSeqItem(text) {
-  return text === "-" || text.startsWith("- ");
-}
-function checkKey(key2, into) {
-  if (!KEY.test(key2) || RESERVED_KEY.test(key2) || Object.prototype.hasOwnProperty.call(into, key2)) bail();
-}
-var Parser = class {
-  constructor(lines2, sink) {
-    this.lines = lines2;
-    this.sink = sink;
-  }
-  lines;
-  sink;
-  #i = 0;
-  done() {
-    return this.#i === this.lines.length;
-  }
-  /** A block mapping whose keys sit at `indent`; `first` is a pair already begun on a "- " line. */
-  blockMap(indent, path2, first) {
-    const map2 = {};
-    let pending = first;
-    for (; ; ) {
-      let text;
-      let no;
-      if (pending) {
-        ({ text, no } = pending);
-        pending = void 0;
-      } else {
-        const line = this.lines[this.#i];
-        if (!line || line.indent < indent) break;
-        if (line.indent > indent) bail();
-        if (isSeqItem(line.text)) break;
-        ({ text, no } = line);
-        this.#i++;
-      }
-      const colon = text.indexOf(":");
-      if (colon <= 0) bail();
-      const key2 = text.slice(0, colon);
-      checkKey(key2, map2);
-      if (colon + 1 < text.length && text[colon + 1] !== " ") bail();
-      let start = colon + 1;
-      while (text.charCodeAt(start) === 32) start++;
-      const keyPath = [...path2, key2];
-      this.sink.set(keyPath, no);
-      if (start === text.length || text[start] === "#") {
-        const next = this.lines[this.#i];
-        if (next && next.indent > indent) map2[key2] = this.block(next.indent, keyPath);
-        else if (next && next.indent === indent && isSeqItem(next.text)) map2[key2] = this.blockSeq(indent, keyPath);
-        else map2[key2] = null;
-      } else {
-        map2[key2] = inline(text, start, no, keyPath, this.sink);
-        this.noDeeperThan(indent);
-      }
-    }
-    return map2;
-  }
-  block(indent, path2) {
-    return isSeqItem(this.lines[this.#i].text) ? this.blockSeq(indent, path2) : this.blockMap(indent, path2);
-  }
-  blockSeq(indent, path2) {
-    const list = [];
-    for (; ; ) {
-      const line = this.lines[this.#i];
-      if (!line || line.indent !== indent || !isSeqItem(line.text)) {
-        if (line && line.indent > indent) bail();
-        break;
-      }
-      this.#i++;
-      let start = 1;
-      while (line.text.charCodeAt(start) === 32) start++;
-      const rest = line.text.slice(start);
-      if (rest === "" || rest[0] === "#" || isSeqItem(rest)) bail();
-      const itemPath = [...path2, list.length];
-      this.sink.set(itemPath, line.no);
-      if (PAIR.test(rest)) {
-        list.push(this.blockMap(indent + start, itemPath, { text: rest, no: line.no }));
-      } else {
-        list.push(inline(rest, 0, line.no, itemPath, this.sink));
-        this.noDeeperThan(indent);
-      }
-    }
-    return list;
-  }
-  /** After a value that ended its line, a deeper line would continue it: not ours. */
-  noDeeperThan(indent) {
-    const next = this.lines[this.#i];
-    if (next && next.indent > indent) bail();
-  }
-};
-function inline(text, start, no, path2, sink) {
-  const scanner = new Scanner(text, start, no, sink);
-  const value = scanner.value(path2, false);
-  scanner.end();
-  return value;
-}
-var Scanner = class {
-  constructor(text, pos, no, sink) {
-    this.text = text;
-    this.pos = pos;
-    this.no = no;
-    this.sink = sink;
-  }
-  text;
-  pos;
-  no;
-  sink;
-  spaces() {
-    while (this.text.charCodeAt(this.pos) === 32) this.pos++;
-  }
-  /** Only a comment (after a space) may follow the value. */
-  end() {
-    const before = this.pos;
-    this.spaces();
-    if (this.pos < this.text.length && !(this.text[this.pos] === "#" && this.pos > before)) bail();
-  }
-  value(path2, flow) {
-    switch (this.text[this.pos]) {
-      case '"':
-        return this.doubleQuoted();
-      case "'":
-        return this.singleQuoted();
-      case "[":
-        return this.flowSeq(path2);
-      case "{":
-        return this.flowMap(path2);
-      default:
-        return this.plain(flow);
-    }
-  }
-  doubleQuoted() {
-    let out = "";
-    for (let j = this.pos + 1; j < this.text.length; j++) {
-      const c = this.text[j];
-      if (c === '"') {
-        this.pos = j + 1;
-        return out;
-      }
-      if (c === "\\") {
-        const escaped = ESCAPES[this.text[++j] ?? ""];
-        if (escaped === void 0) bail();
-        out += escaped;
-      } else out += c;
-    }
-    return bail();
-  }
-  singleQuoted() {
-    let out = "";
-    for (let j = this.pos + 1; j < this.text.length; j++) {
-      const c = this.text[j];
-      if (c === "'") {
-        if (this.text[j + 1] === "'") {
-          out += "'";
-          j++;
-          continue;
-        }
-        this.pos = j + 1;
-        return out;
-      }
-      out += c;
-    }
-    return bail();
-  }
-  flowSeq(path2) {
-    const list = [];
-    this.pos++;
-    this.spaces();
-    if (this.text[this.pos] === "]") {
-      this.pos++;
-      return list;
-    }
-    for (; ; ) {
-      const itemPath = [...path2, list.length];
-      this.sink.set(itemPath, this.no);
-      list.push(this.value(itemPath, true));
-      this.spaces();
-      const c = this.text[this.pos];
-      this.pos++;
-      if (c === "]") return list;
-      if (c !== ",") bail();
-      this.spaces();
-      if (this.text[this.pos] === "]") bail();
-    }
-  }
-  flowMap(path2) {
-    const map2 = {};
-    this.pos++;
-    this.spaces();
-    if (this.text[this.pos] === "}") {
-      this.pos++;
-      return map2;
-    }
-    for (; ; ) {
-      const colon = this.text.indexOf(": ", this.pos);
-      if (colon === -1) bail();
-      const key2 = this.text.slice(this.pos, colon);
-      checkKey(key2, map2);
-      const keyPath = [...path2, key2];
-      this.sink.set(keyPath, this.no);
-      this.pos = colon + 2;
-      this.spaces();
-      const v = this.text[this.pos];
-      if (v === void 0 || v === "," || v === "}") bail();
-      map2[key2] = this.value(keyPath, true);
-      this.spaces();
-      const c = this.text[this.pos];
-      this.pos++;
-      if (c === "}") return map2;
-      if (c !== ",") bail();
-      this.spaces();
-      if (this.text[this.pos] === "}") bail();
-    }
-  }
-  plain(flow) {
-    const text = this.text;
-    const from = this.pos;
-    const first = text[from];
-    if (first === void 0 || INDICATOR.has(first)) bail();
-    let j = from;
-    for (; j < text.length; j++) {
-      const c = text[j];
-      if (c === "#" && text[j - 1] === " ") break;
-      if (c === ":") {
-        const after = text[j + 1];
-        if (after === void 0 || after === " " || flow && (after === "," || after === "]" || after === "}")) bail();
-      }
-      if (flow) {
-        if (c === "," || c === "]" || c === "}") break;
-        if (c === "[" || c === "{") bail();
-      }
-    }
-    let end = j;
-    while (end > from && text.charCodeAt(end - 1) === 32) end--;
-    this.pos = end;
-    const s = text.slice(from, end);
-    if (NULL.test(s)) return null;
-    if (TRUE.test(s)) return true;
-    if (FALSE.test(s)) return false;
-    if (INT.test(s)) return Number(s);
-    if (NUMERIC_START.test(s)) bail();
-    return s;
-  }
-};
-
-// app/engine/core/spec/frontmatter.ts
-var LineMap = class {
-  constructor(firstLine3) {
-    this.firstLine = firstLine3;
-  }
-  firstLine;
-  // Lines are looked up only to report a problem, which most plans never have: they are
-  // kept as given and indexed on the first lookup. (Joining every key path into a map
-  // key up front was a tenth of the time of loading a large spec.)
-  #lines;
-  #pending = [];
-  set(path2, line) {
-    if (this.#lines) this.#lines.set(path2.join("\0"), line);
-    else this.#pending.push([path2, line]);
-  }
-  #index() {
-    if (!this.#lines) {
-      this.#lines = /* @__PURE__ */ new Map();
-      for (const [path2, line] of this.#pending) this.#lines.set(path2.join("\0"), line);
-      this.#pending = [];
-    }
-    return this.#lines;
-  }
-  /** The line of the key at `path`, or of its nearest ancestor that exists. */
-  lineOf(path2) {
-    const lines2 = this.#index();
-    for (let n2 = path2.length; n2 > 0; n2--) {
-      const line = lines2.get(path2.slice(0, n2).join("\0"));
-      if (line !== void 0) return line;
-    }
-    return this.firstLine;
-  }
-  /** Copy the lines recorded under `from` in `source` to `to` in this map. */
-  copy(source, from, to) {
-    const prefix = from.join("\0");
-    const target = to.join("\0");
-    const lines2 = this.#index();
-    for (const [key2, line] of source.#index()) {
-      if (key2 === prefix) lines2.set(target, line);
-      else if (key2.startsWith(`${prefix}\0`)) lines2.set(target + key2.slice(prefix.length), line);
-    }
-  }
-  has(path2) {
-    return this.#index().has(path2.join("\0"));
-  }
-};
-var OPENING = /^---[a-z]*[ \t]*$/;
-function parseFrontmatter(file2, text, required2 = true, { fast = true } = {}) {
-  const firstLineEnd = text.indexOf("\n");
-  const firstLine3 = firstLineEnd === -1 ? text : text.slice(0, firstLineEnd);
-  if (!OPENING.test(firstLine3)) {
-    if (!required2) return { ok: true, frontmatter: { data: {}, lines: new LineMap(1), body: text, bodyLine: 1 } };
-    return {
-      ok: false,
-      problems: [
-        problem(
-          file2,
-          1,
-          "frontmatter-missing",
-          'no YAML frontmatter: start the file with a line "---", the keys, and a closing "---" (see templates/)'
-        )
-      ]
-    };
-  }
-  const closing = /\n(---|\.\.\.)[ \t]*(\n|$)/.exec(text.slice(firstLineEnd === -1 ? text.length : firstLineEnd));
-  if (!closing) {
-    return {
-      ok: false,
-      problems: [
-        problem(file2, 1, "frontmatter-unclosed", 'frontmatter opened on line 1 is never closed: add a line "---" after the last key')
-      ]
-    };
-  }
-  const start = firstLineEnd;
-  const raw = text.slice(start, start + closing.index);
-  const content = text.slice(start + closing.index + closing[0].length);
-  if (Buffer.byteLength(raw, "utf8") > MAX_FRONTMATTER_BYTES) {
-    return {
-      ok: false,
-      problems: [
-        problem(
-          file2,
-          1,
-          "file-too-large",
-          `frontmatter is ${formatBytes(Buffer.byteLength(raw, "utf8"))}, over the ${formatBytes(MAX_FRONTMATTER_BYTES)} limit; move prose into the body`
-        )
-      ]
-    };
-  }
-  const frontmatterLines = raw.split("\n").length;
-  const bodyLine = frontmatterLines + 2;
-  if (fast) {
-    const fastLines = new LineMap(1);
-    const data2 = parseSimpleYaml(raw, fastLines);
-    if (data2) return { ok: true, frontmatter: { data: data2, lines: fastLines, body: content, bodyLine } };
-  }
-  const lines2 = new LineMap(1);
-  const counter = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(raw, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    return {
-      ok: false,
-      problems: doc.errors.map(
-        (e) => problem(file2, counter.linePos(e.pos[0]).line, "yaml", `malformed YAML: ${cleanYamlMessage(e.message)}`)
-      )
-    };
-  }
-  let data;
-  try {
-    data = doc.toJS({ maxAliasCount: 100 });
-  } catch (e) {
-    return { ok: false, problems: [problem(file2, 1, "yaml", `malformed YAML: ${cleanYamlMessage(String(e.message))}`)] };
-  }
-  if (data === null || data === void 0) data = {};
-  if (typeof data !== "object" || Array.isArray(data)) {
-    return {
-      ok: false,
-      problems: [problem(file2, 2, "field-type", 'frontmatter must be a mapping of keys to values, like "title: Login endpoint"')]
-    };
-  }
-  if (doc.contents) record2(doc.contents, [], lines2, counter);
-  return { ok: true, frontmatter: { data, lines: lines2, body: content, bodyLine } };
-}
-function record2(node2, path2, lines2, counter) {
-  if ((0, import_yaml.isMap)(node2)) {
-    for (const pair of node2.items) {
-      const key2 = (0, import_yaml.isScalar)(pair.key) ? String(pair.key.value) : String(pair.key);
-      const at = (0, import_yaml.isScalar)(pair.key) && pair.key.range ? pair.key.range[0] : node2.range?.[0] ?? 0;
-      const child = [...path2, key2];
-      lines2.set(child, counter.linePos(at).line);
-      if (pair.value && typeof pair.value === "object") record2(pair.value, child, lines2, counter);
-    }
-  } else if ((0, import_yaml.isSeq)(node2)) {
-    node2.items.forEach((item, index) => {
-      const child = [...path2, index];
-      const at = item?.range?.[0] ?? node2.range?.[0] ?? 0;
-      lines2.set(child, counter.linePos(at).line);
-      if (item && typeof item === "object") record2(item, child, lines2, counter);
-    });
-  }
-}
-function cleanYamlMessage(message) {
-  const first = message.split("\n")[0] ?? message;
-  return first.replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "");
-}
+var TIMESTAMP_HINT = "an ISO-8601 time with its zone, such as 2026-03-02T09:41:00Z";
+var DATE_HINT = "an ISO-8601 date or time, such as 2026-03-02 or 2026-03-02T09:41:00Z";
 
 // app/engine/core/spec/suggest.ts
 function suggest(input2, candidates2) {
@@ -57320,8 +56289,8 @@ function issuesToProblems(file2, schema, error63, data, lines2, prefix = []) {
       case "invalid_type": {
         if (value === void 0) {
           const parent = pathText(path2.slice(0, -1));
-          const where = path2.length > 1 ? ` in ${parent}` : "";
-          add("field-missing", `missing required key "${key2}"${where}${hint ? `: ${hint}` : ""}`);
+          const where2 = path2.length > 1 ? ` in ${parent}` : "";
+          add("field-missing", `missing required key "${key2}"${where2}${hint ? `: ${hint}` : ""}`);
         } else {
           add("field-type", `${pathText(path2)} is ${describeValue(value)}; it must be ${hint ?? issue3.expected}`);
         }
@@ -57420,3573 +56389,6 @@ function unwrap(node2, value) {
   return node2;
 }
 
-// app/engine/core/config/schema.ts
-var HarnessConfigSchema = external_exports.object({
-  /** Where spec directories live. */
-  specs_root: external_exports.string().min(1).default("docs/specs"),
-  /** Plans running at once. */
-  slots: external_exports.number().int().min(1).max(64).default(4),
-  /** The agent for plans that name none. */
-  agent: external_exports.enum(["script", "claude", "command"]).default("claude"),
-  agents: external_exports.object({
-    claude: external_exports.object({
-      executable: external_exports.string().optional(),
-      permission_mode: external_exports.string().optional(),
-      allowed_tools: external_exports.array(external_exports.string()).optional(),
-      max_turns: external_exports.number().int().positive().optional(),
-      model: external_exports.string().optional(),
-      extra_args: external_exports.array(external_exports.string()).optional()
-    }).strict().optional(),
-    command: external_exports.object({ command: external_exports.string().min(1), protocol: external_exports.boolean().default(false) }).strict().optional()
-  }).strict().default({}),
-  /** The least permission a person needs to run a /harness command that changes anything. */
-  permission: external_exports.enum(["read", "triage", "write", "maintain", "admin"]).default("write"),
-  /** The learning loop: what is captured, when reflection runs, how much is surfaced (docs/design.md, Knowledge). */
-  knowledge: external_exports.object({
-    /** A separate knowledge repository (`owner/name`), for learning across projects; else this repository's `.harness/knowledge/`. */
-    repository: external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/).optional(),
-    capture: external_exports.object({
-      /** Capture signals at all. */
-      enabled: external_exports.boolean().default(true),
-      /** Signals one phase of one run may write at most: a bad run must not flood the store. */
-      max_per_phase: external_exports.number().int().min(1).max(1e3).default(20)
-    }).strict().default({ enabled: true, max_per_phase: 20 }),
-    reflect: external_exports.object({
-      /** Reflect when a phase is verified, and when a whole spec is. */
-      on_phase: external_exports.boolean().default(false),
-      on_spec: external_exports.boolean().default(true),
-      /** The weight a pattern needs (each signal counts by its severity: low 1, medium 2, high 3). */
-      min_weight: external_exports.number().positive().max(1e3).default(4),
-      /** The distinct plans (or projects) a pattern must span: a one-off is never a lesson. */
-      min_plans: external_exports.number().int().min(2).max(100).default(2)
-    }).strict().default({ on_phase: false, on_spec: true, min_weight: 4, min_plans: 2 }),
-    surface: external_exports.object({
-      /** Tokens of the brief the surfaced knowledge may take, about four characters each. */
-      budget_tokens: external_exports.number().int().min(0).max(2e4).default(500),
-      /** Lessons, skills and genes surfaced at most. */
-      max_entries: external_exports.number().int().min(0).max(50).default(5)
-    }).strict().default({ budget_tokens: 500, max_entries: 5 }),
-    spike: external_exports.object({
-      /** The agent that runs spikes, when it is not the repository's `agent` (a repository whose plans are all scripts). */
-      agent: external_exports.enum(["claude", "command"]).optional()
-    }).strict().optional()
-  }).strict().default({
-    capture: { enabled: true, max_per_phase: 20 },
-    reflect: { on_phase: false, on_spec: true, min_weight: 4, min_plans: 2 },
-    surface: { budget_tokens: 500, max_entries: 5 }
-  })
-}).strict();
-var DEFAULT_CONFIG = HarnessConfigSchema.parse({});
-
-// app/engine/core/config/parse.ts
-var CONFIG_PATH = ".github/harness.yml";
-function parseConfig(text) {
-  const fm = parseFrontmatter(CONFIG_PATH, `---
-${text}
----
-`);
-  if (!fm.ok) return { problems: fm.problems.map((p) => ({ ...p, line: Math.max(1, p.line - 1) })) };
-  const parsed = HarnessConfigSchema.safeParse(fm.frontmatter.data);
-  if (!parsed.success) {
-    return {
-      problems: issuesToProblems(CONFIG_PATH, HarnessConfigSchema, parsed.error, fm.frontmatter.data, fm.frontmatter.lines).map((p) => ({
-        ...p,
-        line: Math.max(1, p.line - 1),
-        message: p.message.replace("; put keys of your own under metadata:", "")
-      }))
-    };
-  }
-  return { config: parsed.data, problems: [] };
-}
-
-// app/engine/core/graph/graph.ts
-function buildGraph(nodes) {
-  const ids = nodes.map((n2) => n2.id);
-  const index = /* @__PURE__ */ new Map();
-  ids.forEach((id, i) => {
-    if (!index.has(id)) index.set(id, i);
-  });
-  const deps = nodes.map(() => []);
-  const dependants = nodes.map(() => []);
-  let edgeCount = 0;
-  nodes.forEach((node2, i) => {
-    const seen = /* @__PURE__ */ new Set();
-    for (const dep of node2.dependsOn) {
-      const j = index.get(dep);
-      if (j === void 0 || seen.has(j)) continue;
-      seen.add(j);
-      deps[i].push(j);
-      dependants[j].push(i);
-      edgeCount++;
-    }
-  });
-  return { ids, index, deps, dependants, edgeCount };
-}
-function findCycles(graph) {
-  const n2 = graph.ids.length;
-  const indexOf = new Int32Array(n2).fill(-1);
-  const low = new Int32Array(n2);
-  const onStack = new Uint8Array(n2);
-  const stack = [];
-  const cycles = [];
-  let counter = 0;
-  const work = [];
-  for (let root = 0; root < n2; root++) {
-    if (indexOf[root] !== -1) continue;
-    work.push([root, 0]);
-    while (work.length > 0) {
-      const frame = work[work.length - 1];
-      const [v, next] = frame;
-      if (next === 0 && indexOf[v] === -1) {
-        indexOf[v] = low[v] = counter++;
-        stack.push(v);
-        onStack[v] = 1;
-      }
-      const edges = graph.deps[v];
-      if (next < edges.length) {
-        frame[1] = next + 1;
-        const w = edges[next];
-        if (indexOf[w] === -1) work.push([w, 0]);
-        else if (onStack[w]) low[v] = Math.min(low[v], indexOf[w]);
-        continue;
-      }
-      work.pop();
-      if (work.length > 0) {
-        const parent = work[work.length - 1][0];
-        low[parent] = Math.min(low[parent], low[v]);
-      }
-      if (low[v] === indexOf[v]) {
-        const component = [];
-        let w;
-        do {
-          w = stack.pop();
-          onStack[w] = 0;
-          component.push(w);
-        } while (w !== v);
-        if (component.length > 1 || graph.deps[v].includes(v)) cycles.push(cycleWithin(graph, component));
-      }
-    }
-  }
-  return cycles.sort((a, b) => a[0] - b[0]);
-}
-function cycleWithin(graph, component) {
-  const members2 = new Set(component);
-  const start = Math.min(...component);
-  const parent = /* @__PURE__ */ new Map();
-  const queue = [start];
-  for (let head = 0; head < queue.length; head++) {
-    const v = queue[head];
-    for (const w of graph.deps[v]) {
-      if (!members2.has(w)) continue;
-      if (w === start) {
-        const path2 = [v];
-        for (let p = v; p !== start; ) {
-          p = parent.get(p);
-          path2.push(p);
-        }
-        return path2.reverse();
-      }
-      if (!parent.has(w)) {
-        parent.set(w, v);
-        queue.push(w);
-      }
-    }
-  }
-  return [start];
-}
-
-// app/engine/core/spec/model.ts
-var HUMAN_TYPES = /* @__PURE__ */ new Set(["human", "visual_quality", "ux_flow"]);
-var TRIVIAL_COMMAND = /^\s*(true|:|exit(\s+0)?|\/bin\/true|echo(\s.*)?)\s*;?\s*$/;
-function isTrivialCommand(command2) {
-  return TRIVIAL_COMMAND.test(command2);
-}
-function isMachineCheckable(check2) {
-  if (check2.type === "human") return false;
-  if ("command" in check2 && typeof check2.command === "string" && isTrivialCommand(check2.command)) return false;
-  return true;
-}
-function phaseNumber(id) {
-  return Number.parseInt(id, 10);
-}
-function planPhase(planId3) {
-  return planId3.slice(0, planId3.indexOf("-"));
-}
-function comparePlanIds(a, b) {
-  const [pa, na] = a.split("-").map(Number);
-  const [pb, nb] = b.split("-").map(Number);
-  return pa - pb || na - nb || a.localeCompare(b);
-}
-
-// app/engine/core/spec/paths.ts
-function checkRepoPath(value, kind) {
-  if (value.includes("\0")) return { ok: false, reason: "contains a NUL byte" };
-  if (/^(\/|~|[A-Za-z]:[\\/]|\\\\)/.test(value)) {
-    return { ok: false, reason: "is absolute; write it relative to the repository root" };
-  }
-  const segments = value.split(kind === "path" ? /[\\/]/ : /\//);
-  if (segments.includes("..")) {
-    return { ok: false, reason: 'points outside the repository with ".."; write it relative to the repository root' };
-  }
-  if (kind === "glob" && value.startsWith("!")) {
-    return { ok: false, reason: "is a negated glob; list what the plan touches instead" };
-  }
-  if (value.startsWith(".git/") || value === ".git") {
-    return { ok: false, reason: "is inside .git; plans never touch Git's own files" };
-  }
-  return { ok: true };
-}
-function normalizeRepoPath(value) {
-  return value.replace(/^(\.\/)+/, "").replace(/\/{2,}/g, "/");
-}
-
-// app/engine/core/spec/plan.ts
-function parsePlan(file2, text, phase, reading = {}) {
-  const fm = parseFrontmatter(file2, text);
-  if (!fm.ok) return { problems: fm.problems };
-  let { data, lines: lines2 } = fm.frontmatter;
-  const { body, bodyLine } = fm.frontmatter;
-  const dialect = reading.dialects?.find((d) => d.matches(data));
-  const format = dialect?.name ?? "harness";
-  if (dialect) ({ data, lines: lines2 } = dialect.toHarness(data, lines2, body));
-  const problems = [...checkGlobs(file2, data, lines2), ...checkCheckPaths(file2, data.must_pass, lines2, ["must_pass"])];
-  if (format === "harness" && data.wave !== void 0) {
-    problems.push(
-      problem(file2, lines2.lineOf(["wave"]), "field-ignored", "wave is ignored: harness orders plans by depends_on", "warning")
-    );
-  }
-  const claim2 = {
-    file: file2,
-    phase,
-    dependsOn: Array.isArray(data.depends_on) ? data.depends_on.filter((d) => typeof d === "string" && PLAN_ID.test(d)) : [],
-    lines: lines2
-  };
-  if (typeof data.plan_id === "string" && PLAN_ID.test(data.plan_id)) claim2.id = data.plan_id;
-  const parsed = PlanFrontmatterSchema.safeParse(data);
-  if (!parsed.success) {
-    return { problems: [...problems, ...issuesToProblems(file2, PlanFrontmatterSchema, parsed.error, data, lines2)], claim: claim2 };
-  }
-  const fmData = parsed.data;
-  const mustPass = fmData.must_pass.map(normalizeCheck);
-  const plan = {
-    id: fmData.plan_id,
-    title: fmData.title,
-    phase,
-    file: file2,
-    dependsOn: fmData.depends_on,
-    filesModified: fmData.files_modified.map(normalizeRepoPath),
-    filesRead: fmData.files_read.map(normalizeRepoPath),
-    autonomous: fmData.autonomous,
-    checkpoints: fmData.checkpoints,
-    timeoutMinutes: fmData.timeout_minutes,
-    mustPass,
-    requirements: fmData.requirements,
-    truths: fmData.truths,
-    body,
-    bodyLine,
-    steps: parseSteps(body, bodyLine),
-    format,
-    lines: lines2
-  };
-  if (fmData.agent !== void 0) plan.agent = fmData.agent;
-  if (fmData.serve !== void 0) plan.serve = fmData.serve;
-  if (fmData.metadata !== void 0) plan.metadata = fmData.metadata;
-  problems.push(...checkChecks(file2, mustPass, lines2, ["must_pass"], plan.serve));
-  problems.push(...checkVacuous(file2, plan, lines2));
-  return { plan, problems, claim: claim2 };
-}
-function checkGlobs(file2, data, lines2) {
-  const problems = [];
-  for (const key2 of ["files_modified", "files_read"]) {
-    const globs = data[key2];
-    if (!Array.isArray(globs)) continue;
-    globs.forEach((glob2, i) => {
-      if (typeof glob2 !== "string") return;
-      const verdict = checkRepoPath(glob2, "glob");
-      if (!verdict.ok) problems.push(problem(file2, lines2.lineOf([key2, i]), "path-outside-repo", `${key2}[${i}] "${glob2}" ${verdict.reason}`));
-    });
-  }
-  return problems;
-}
-function checkCheckPaths(file2, checks, lines2, at) {
-  if (!Array.isArray(checks)) return [];
-  const problems = [];
-  checks.forEach((check2, i) => {
-    if (!check2 || typeof check2 !== "object") return;
-    for (const key2 of ["path", "cwd", "from"]) {
-      const value = check2[key2];
-      if (typeof value !== "string") continue;
-      const verdict = checkRepoPath(value, "path");
-      if (!verdict.ok) {
-        const keyPath = [...at, i, key2];
-        problems.push(problem(file2, lines2.lineOf(keyPath), "path-outside-repo", `${pathText(keyPath)} "${value}" ${verdict.reason}`));
-      }
-    }
-  });
-  return problems;
-}
-function normalizeCheck(input2) {
-  if (input2.type === "visual_quality" || input2.type === "ux_flow") {
-    const { type, ...rest } = input2;
-    return { ...rest, type: "human", kind: type };
-  }
-  return input2;
-}
-function checkChecks(file2, checks, lines2, at, serve) {
-  const problems = [];
-  const seen = /* @__PURE__ */ new Map();
-  checks.forEach((check2, i) => {
-    const here = [...at, i];
-    const line = (key2) => lines2.lineOf(key2 ? [...here, key2] : here);
-    const first = seen.get(check2.id);
-    if (first !== void 0) {
-      problems.push(
-        problem(file2, line("id"), "duplicate-check", `${pathText(here)}: check id "${check2.id}" is already used by ${pathText([...at, first])}; give each check its own id`)
-      );
-    } else seen.set(check2.id, i);
-    const regexes = [];
-    if (check2.type === "file_contains" || check2.type === "key_link") regexes.push([["pattern"], check2.pattern]);
-    if (check2.type === "command_output") regexes.push([["expect", "matches"], check2.expect.matches]);
-    for (const [key2, source] of regexes) {
-      if (source === void 0) continue;
-      try {
-        new RegExp(source);
-      } catch (e) {
-        problems.push(
-          problem(
-            file2,
-            lines2.lineOf([...here, ...key2]),
-            "field-value",
-            `${pathText([...here, ...key2])} is not a valid regular expression: ${e.message.replace(/^Invalid regular expression: /, "")}`
-          )
-        );
-      }
-    }
-    if (check2.type === "file_contains" && check2.contains === void 0 && check2.pattern === void 0) {
-      problems.push(problem(file2, line(), "field-missing", `${pathText(here)} (file_contains) needs "contains" or "pattern"`));
-    }
-    if (check2.type === "command_output" && Object.keys(check2.expect).length === 0) {
-      problems.push(
-        problem(file2, line("expect"), "field-value", `${pathText([...here, "expect"])} is empty; say what the output must hold: exit_code, contains or matches`)
-      );
-    }
-    if (check2.type === "api_response" && Object.keys(check2.expect).length === 0) {
-      problems.push(
-        problem(file2, line("expect"), "field-value", `${pathText([...here, "expect"])} is empty; say what the answer must hold: status, body_contains or json`)
-      );
-    }
-    if (check2.type === "ui_navigation" && Object.keys(check2.expect).length === 0) {
-      problems.push(
-        problem(file2, line("expect"), "field-value", `${pathText([...here, "expect"])} is empty; say where navigation must end: url, selector or text`)
-      );
-    }
-    if ("command" in check2 && isTrivialCommand(check2.command)) {
-      problems.push(
-        problem(
-          file2,
-          line("command"),
-          "vacuous-plan",
-          `${pathText([...here, "command"])} "${check2.command}" succeeds whatever the work did; run something that can fail`,
-          "warning"
-        )
-      );
-    }
-    const target = check2.type === "api_response" ? check2.request.split(" ")[1] : "url" in check2 ? check2.url : void 0;
-    if (target !== void 0 && !/^https?:\/\//.test(target) && !serve) {
-      problems.push(
-        problem(
-          file2,
-          line(check2.type === "api_response" ? "request" : "url"),
-          "needs-server",
-          `${pathText(here)} (${check2.type}) calls "${target}" but nothing serves it; add serve: { command: "npm start", url: "http://127.0.0.1:3000" } or use an absolute URL`
-        )
-      );
-    }
-  });
-  return problems;
-}
-function checkVacuous(file2, plan, lines2) {
-  const machine = plan.mustPass.filter(isMachineCheckable);
-  if (machine.length > 0) return [];
-  const human = plan.mustPass.filter((c) => HUMAN_TYPES.has(c.type));
-  if (human.length > 0 && !plan.autonomous) return [];
-  const line = lines2.has(["must_pass"]) ? lines2.lineOf(["must_pass"]) : lines2.lineOf(["plan_id"]);
-  const why2 = plan.mustPass.length === 0 ? "has no must_pass checks" : human.length > 0 ? "has only human checks but is autonomous: true" : "has only checks that cannot fail";
-  return [
-    problem(
-      file2,
-      line,
-      "vacuous-plan",
-      `plan ${plan.id} ${why2}, so it could pass without the work being done; add a machine-checkable check such as { id: tests, type: tests_pass, command: "npm test" }`
-    )
-  ];
-}
-var FENCE = /^(```+|~~~+)[ \t]*([A-Za-z0-9_+-]+)[ \t]+step\b[ \t]*(.*)$/;
-function parseSteps(body, bodyLine) {
-  const steps = [];
-  const lines2 = body.split("\n");
-  for (let i = 0; i < lines2.length; i++) {
-    const open3 = FENCE.exec(lines2[i]);
-    if (!open3) continue;
-    const fence = open3[1];
-    const content = [];
-    let j = i + 1;
-    while (j < lines2.length && !lines2[j].startsWith(fence[0].repeat(fence.length))) content.push(lines2[j++]);
-    steps.push({
-      title: open3[3].trim() || `Step ${steps.length + 1}`,
-      lang: open3[2],
-      script: content.join("\n"),
-      line: bodyLine + i
-    });
-    i = j;
-  }
-  return steps;
-}
-
-// app/engine/core/spec/roadmap.ts
-var HEADING = /^#{2,3}\s+Phase\s+(\d{1,3})(\.\d+)?\s*[:.\u2013\u2014-]\s*(.+?)\s*$/i;
-var GOAL = /^\*\*Goal\*\*:?\s*(.+)$/i;
-function parseRoadmap(file2, text) {
-  const fm = parseFrontmatter(file2, text, false);
-  if (!fm.ok) return { phases: [], line: 1, lines: new LineMap(1), problems: fm.problems };
-  const { data, lines: lines2, body, bodyLine } = fm.frontmatter;
-  const problems = [];
-  if (Array.isArray(data.phases)) {
-    data.phases.forEach((p, i) => {
-      if (p && typeof p === "object") problems.push(...checkCheckPaths(file2, p.must_pass, lines2, ["phases", i, "must_pass"]));
-    });
-  }
-  const parsed = RoadmapFrontmatterSchema.safeParse(data);
-  if (!parsed.success) {
-    return { phases: [], line: 1, lines: lines2, problems: [...problems, ...issuesToProblems(file2, RoadmapFrontmatterSchema, parsed.error, data, lines2)] };
-  }
-  if (parsed.data.phases.length > 0) {
-    const phases2 = parsed.data.phases.map((p, i) => {
-      const mustPass = p.must_pass.map(normalizeCheck);
-      problems.push(...checkChecks(file2, mustPass, lines2, ["phases", i, "must_pass"], p.serve));
-      const phase = { id: p.id, title: p.title, mustPass, line: lines2.lineOf(["phases", i]) };
-      if (p.goal !== void 0) phase.goal = p.goal;
-      if (p.serve !== void 0) phase.serve = p.serve;
-      return phase;
-    });
-    return { phases: phases2, line: lines2.lineOf(["phases"]), lines: lines2, problems };
-  }
-  const phases = [];
-  const bodyLines = body.split("\n");
-  bodyLines.forEach((text2, i) => {
-    const m = HEADING.exec(text2);
-    if (!m) return;
-    if (m[2]) {
-      problems.push(
-        problem(file2, bodyLine + i, "field-ignored", `decimal phase ${m[1]}${m[2]} is not supported; renumber it as a whole phase`, "warning")
-      );
-      return;
-    }
-    const phase = { id: m[1].padStart(2, "0"), title: m[3].replace(/\*+/g, "").trim(), mustPass: [], line: bodyLine + i };
-    for (let k = i + 1; k < bodyLines.length && !/^#{1,3}\s/.test(bodyLines[k]); k++) {
-      const goal = GOAL.exec(bodyLines[k].trim());
-      if (goal) {
-        phase.goal = goal[1].trim();
-        break;
-      }
-    }
-    phases.push(phase);
-  });
-  return { phases, line: 1, lines: lines2, problems };
-}
-
-// app/engine/core/spec/text.ts
-var decoder = new TextDecoder("utf-8", { fatal: true });
-function decodeText(file2, maxBytes) {
-  const size = file2.size ?? file2.bytes.length;
-  if (size > maxBytes) {
-    return fail(
-      problem(
-        file2.path,
-        1,
-        "file-too-large",
-        `file is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit; split it into smaller files`
-      )
-    );
-  }
-  let text;
-  try {
-    text = decoder.decode(file2.bytes);
-  } catch {
-    const at = firstInvalidUtf8(file2.bytes);
-    const line = lineAtByte(file2.bytes, at);
-    return fail(
-      problem(
-        file2.path,
-        line,
-        "not-utf8",
-        `not valid UTF-8 text (byte ${at} is 0x${(file2.bytes[at] ?? 0).toString(16).padStart(2, "0")}); save the file as UTF-8`
-      )
-    );
-  }
-  if (text.charCodeAt(0) === 65279) text = text.slice(1);
-  if (text.trim() === "") {
-    return fail(problem(file2.path, 1, "file-empty", "file is empty; fill it in from the template in templates/"));
-  }
-  return { ok: true, text: text.replace(/\r\n?/g, "\n") };
-}
-function fail(p) {
-  return { ok: false, problem: p };
-}
-function lineAtByte(bytes, offset) {
-  let line = 1;
-  for (let i = 0; i < offset && i < bytes.length; i++) if (bytes[i] === 10) line++;
-  return line;
-}
-function firstInvalidUtf8(bytes) {
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i];
-    let need;
-    let min;
-    if (b < 128) {
-      i++;
-      continue;
-    } else if (b >= 194 && b <= 223) {
-      need = 1;
-      min = 128;
-    } else if (b >= 224 && b <= 239) {
-      need = 2;
-      min = 2048;
-    } else if (b >= 240 && b <= 244) {
-      need = 3;
-      min = 65536;
-    } else {
-      return i;
-    }
-    let cp = b & 255 >> need + 2;
-    for (let k = 1; k <= need; k++) {
-      const c = bytes[i + k];
-      if (c === void 0 || (c & 192) !== 128) return i;
-      cp = cp << 6 | c & 63;
-    }
-    if (cp < min || cp > 1114111 || cp >= 55296 && cp <= 57343) return i;
-    i += need + 1;
-  }
-  return bytes.length;
-}
-
-// app/engine/core/spec/load.ts
-var PLANS_DIR = "planning/plans/";
-var PLAN_FILE = /^planning\/plans\/([^/]+)\/([^/]+)$/;
-var PHASE_DIR = /^(\d{1,3})(?:[-_][A-Za-z0-9._-]*)?$/;
-function loadSpec(files, reading = {}) {
-  const problems = [];
-  const byPath = new Map(files.map((f) => [f.path, f]));
-  const specFile = byPath.get("SPEC.md");
-  let id = "";
-  let title = "";
-  if (!specFile) {
-    problems.push(problem("SPEC.md", 1, "spec-missing", 'SPEC.md is missing: create it with frontmatter "id: SPC-001" and "title: ..." (see templates/SPEC.md)'));
-  } else {
-    const text = decodeText(specFile, MAX_DOCUMENT_BYTES);
-    if (!text.ok) problems.push(text.problem);
-    else {
-      const fm = parseFrontmatter("SPEC.md", text.text);
-      if (!fm.ok) problems.push(...fm.problems);
-      else {
-        const parsed = SpecFrontmatterSchema.safeParse(fm.frontmatter.data);
-        if (!parsed.success) {
-          problems.push(...issuesToProblems("SPEC.md", SpecFrontmatterSchema, parsed.error, fm.frontmatter.data, fm.frontmatter.lines).map(specHint));
-        } else {
-          id = parsed.data.id;
-          title = parsed.data.title;
-        }
-      }
-    }
-  }
-  let roadmap;
-  const roadmapFile = byPath.get("ROADMAP.md");
-  if (roadmapFile) {
-    const text = decodeText(roadmapFile, MAX_DOCUMENT_BYTES);
-    if (!text.ok) problems.push(text.problem);
-    else {
-      roadmap = parseRoadmap("ROADMAP.md", text.text);
-      problems.push(...roadmap.problems);
-    }
-  }
-  const plans = [];
-  const dirsByPhase = /* @__PURE__ */ new Map();
-  const claimed = /* @__PURE__ */ new Set();
-  const broken = [];
-  const planFiles = files.filter((f) => f.path.startsWith(PLANS_DIR) && f.path.endsWith("PLAN.md")).sort((a, b) => a.path.localeCompare(b.path));
-  if (planFiles.length > MAX_PLANS_PER_SPEC) {
-    problems.push(
-      problem(PLANS_DIR, 1, "too-many-plans", `${planFiles.length} plans is over the limit of ${MAX_PLANS_PER_SPEC.toLocaleString("en-US")} per spec; split the spec`)
-    );
-    return finish(void 0, problems);
-  }
-  for (const file2 of planFiles) {
-    const m = PLAN_FILE.exec(file2.path);
-    const dirMatch = m ? PHASE_DIR.exec(m[1]) : null;
-    if (!m || !dirMatch) {
-      problems.push(
-        problem(
-          file2.path,
-          1,
-          "plan-location",
-          `plans live at planning/plans/<NN-phase>/<NN-MM>-PLAN.md; move this file into a phase directory such as planning/plans/01-foundation/`
-        )
-      );
-      continue;
-    }
-    const dir = m[1];
-    const phase = dirMatch[1].padStart(2, "0");
-    const other = dirsByPhase.get(phase);
-    if (other !== void 0 && other !== dir) {
-      problems.push(
-        problem(file2.path, 1, "duplicate-phase", `phase directories ${other} and ${dir} both claim phase ${phase}; merge or renumber one`)
-      );
-      continue;
-    }
-    dirsByPhase.set(phase, dir);
-    const text = decodeText(file2, MAX_PLAN_BYTES);
-    if (!text.ok) {
-      problems.push(text.problem);
-      continue;
-    }
-    const parsed = parsePlan(file2.path, text.text, phase, reading);
-    problems.push(...parsed.problems);
-    claimed.add(parsed.claim?.id ?? m[2].replace(/-PLAN\.md$/, ""));
-    if (parsed.claim && !parsed.plan) broken.push(parsed.claim);
-    if (!parsed.plan) continue;
-    const plan = parsed.plan;
-    if (planPhase(plan.id) !== phase) {
-      problems.push(
-        problem(file2.path, plan.lines.lineOf(["plan_id"]), "plan-location", `plan_id "${plan.id}" belongs to phase ${planPhase(plan.id)} but the file is in ${dir}; fix the id or move the file`)
-      );
-    }
-    const expected = `${plan.id}-PLAN.md`;
-    if (m[2] !== expected) {
-      problems.push(
-        problem(file2.path, plan.lines.lineOf(["plan_id"]), "plan-location", `plan_id "${plan.id}" does not match the file name ${m[2]}; name the file ${expected} or fix the id`)
-      );
-    }
-    plans.push(plan);
-  }
-  const planById = /* @__PURE__ */ new Map();
-  const unique = [];
-  for (const plan of plans) {
-    const first = planById.get(plan.id);
-    if (first) {
-      problems.push(
-        problem(
-          plan.file,
-          plan.lines.lineOf(["plan_id"]),
-          "duplicate-plan",
-          `plan id "${plan.id}" is already used by ${first.file}:${first.lines.lineOf(["plan_id"])}; give each plan its own id`
-        )
-      );
-      continue;
-    }
-    planById.set(plan.id, plan);
-    unique.push(plan);
-  }
-  unique.sort((a, b) => comparePlanIds(a.id, b.id));
-  const phases = resolvePhases(roadmap, dirsByPhase, unique, problems);
-  if (planFiles.length === 0 && specFile) {
-    problems.push(
-      problem(PLANS_DIR, 1, "phase-empty", "the spec has no plans yet: add planning/plans/01-<name>/01-01-PLAN.md (see templates/PLAN.md)", "warning")
-    );
-  }
-  checkDependencies(unique, broken, planById, claimed, problems);
-  if (!id) return finish(void 0, problems);
-  return finish({ id, title, phases, plans: unique, planById }, problems);
-}
-function finish(spec, problems) {
-  const sorted = sortProblems(problems);
-  const result = { problems: sorted, valid: countErrors(sorted) === 0 };
-  if (spec) result.spec = spec;
-  return result;
-}
-function specHint(p) {
-  if (p.message.startsWith("id ")) return { ...p, message: `${p.message.replace(/; it must be.*$/, "")}; it must look like SPC-001 (capital letters, "-", digits)` };
-  return p;
-}
-function resolvePhases(roadmap, dirs, plans, problems) {
-  const phases = /* @__PURE__ */ new Map();
-  if (roadmap && roadmap.phases.length > 0) {
-    for (const p of roadmap.phases) {
-      if (phases.has(p.id)) {
-        problems.push(problem("ROADMAP.md", p.line, "duplicate-phase", `phase ${p.id} is listed twice; give each phase its own id`));
-        continue;
-      }
-      const phase = { id: p.id, number: phaseNumber(p.id), title: p.title, plans: [], mustPass: p.mustPass };
-      if (p.goal !== void 0) phase.goal = p.goal;
-      if (p.serve !== void 0) phase.serve = p.serve;
-      const dir = dirs.get(p.id);
-      if (dir !== void 0) phase.dir = dir;
-      phases.set(p.id, phase);
-    }
-    for (const [id, dir] of dirs) {
-      if (!phases.has(id)) {
-        problems.push(
-          problem(
-            "ROADMAP.md",
-            roadmap.line,
-            "phase-unknown",
-            `phase ${id} (planning/plans/${dir}) is not in ROADMAP.md; add { id: "${id}", title: ... } to its phases`
-          )
-        );
-      }
-    }
-  }
-  for (const [id, dir] of dirs) {
-    if (phases.has(id)) continue;
-    phases.set(id, { id, number: phaseNumber(id), title: titleFromDir(dir), dir, plans: [], mustPass: [] });
-  }
-  for (const plan of plans) phases.get(plan.phase)?.plans.push(plan.id);
-  const ordered = [...phases.values()].sort((a, b) => a.number - b.number);
-  if (roadmap && roadmap.phases.length > 0) {
-    for (const phase of ordered) {
-      if (phase.plans.length === 0 && roadmap.phases.some((p) => p.id === phase.id)) {
-        const line = roadmap.phases.find((p) => p.id === phase.id).line;
-        problems.push(
-          problem("ROADMAP.md", line, "phase-empty", `phase ${phase.id} has no plans yet; add planning/plans/${phase.id}-<name>/${phase.id}-01-PLAN.md`, "warning")
-        );
-      }
-    }
-  }
-  return ordered;
-}
-function titleFromDir(dir) {
-  const words2 = dir.replace(/^\d+[-_]?/, "").replace(/[-_]+/g, " ").trim();
-  return words2 ? words2[0].toUpperCase() + words2.slice(1) : `Phase ${dir}`;
-}
-function checkDependencies(plans, broken, byId, claimed, problems) {
-  const claims = [...plans.map((p) => ({ ...p, id: p.id })), ...broken];
-  for (const plan of claims) {
-    const seen = /* @__PURE__ */ new Set();
-    plan.dependsOn.forEach((dep, i) => {
-      const line = () => plan.lines.lineOf(["depends_on", i]);
-      if (seen.has(dep)) {
-        problems.push(problem(plan.file, line(), "field-value", `depends_on lists "${dep}" twice; list it once`, "warning"));
-        return;
-      }
-      seen.add(dep);
-      if (dep === plan.id) {
-        problems.push(problem(plan.file, line(), "self-dependency", `plan ${plan.id} depends on itself; remove "${dep}" from depends_on`));
-        return;
-      }
-      const depPhase = byId.get(dep)?.phase ?? planPhase(dep);
-      const target = byId.get(dep);
-      if (!target && claimed.has(dep)) return;
-      if (!target) {
-        problems.push(
-          problem(plan.file, line(), "unknown-dependency", `depends_on "${dep}" is not a plan in this spec${didYouMean(dep, [...claimed].filter((id) => id !== plan.id))}`)
-        );
-        return;
-      }
-      if (phaseNumber(depPhase) > phaseNumber(plan.phase)) {
-        problems.push(
-          problem(
-            plan.file,
-            line(),
-            "later-phase-dependency",
-            `plan ${plan.id ?? plan.file} (phase ${plan.phase}) depends on ${dep} from the later phase ${depPhase}; phases run in order, so move one of the plans or drop the dependency`
-          )
-        );
-      }
-    });
-  }
-  const graph = buildGraph(plans);
-  for (const cycle of findCycles(graph)) {
-    if (cycle.length === 1) continue;
-    const first = plans[cycle[0]];
-    const next = graph.ids[cycle[1]];
-    const path2 = [...cycle, cycle[0]].map((i) => graph.ids[i]).join(" → ");
-    problems.push(
-      problem(
-        first.file,
-        first.lines.lineOf(["depends_on", first.dependsOn.indexOf(next)]),
-        "cycle",
-        `dependency cycle: ${path2} (each depends on the next); remove one of these depends_on entries`
-      )
-    );
-  }
-}
-
-// app/engine/importers/gsd/plan.ts
-function isGsdPlan(data) {
-  return !("plan_id" in data) && "phase" in data && "plan" in data;
-}
-function gsdPhaseId(phase) {
-  const m = /^(\d{1,3})(?:[-_\s].*)?$/.exec(String(phase ?? "").trim());
-  return m ? m[1].padStart(2, "0") : void 0;
-}
-function two(n2) {
-  const m = /^(\d{1,3})$/.exec(String(n2 ?? "").trim());
-  return m ? m[1].padStart(2, "0") : void 0;
-}
-function gsdDependency(dep, phase) {
-  const s = String(dep).trim();
-  const full = /^(\d{1,3})-(\d{1,3})$/.exec(s);
-  if (full) return `${full[1].padStart(2, "0")}-${full[2].padStart(2, "0")}`;
-  const bare = two(s);
-  if (bare && phase) return `${phase}-${bare}`;
-  return s;
-}
-function gsdTitle(body) {
-  const objective = /<objective>\s*\n?\s*([^\n<]+)/.exec(body);
-  if (objective) return objective[1].trim().replace(/\.$/, "").slice(0, 200);
-  const heading = /^#{1,3}\s+(.+)$/m.exec(body);
-  return heading ? heading[1].trim().slice(0, 200) : void 0;
-}
-function slug2(value) {
-  return value.toLowerCase().replace(/\.[a-z0-9]+$/, "").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40);
-}
-function fromGsdPlan(data, lines2, body) {
-  const out = {};
-  const map2 = new LineMap(lines2.firstLine);
-  const phase = gsdPhaseId(data.phase);
-  const plan = two(data.plan);
-  out.plan_id = phase && plan ? `${phase}-${plan}` : `${String(data.phase)}-${String(data.plan)}`;
-  map2.copy(lines2, ["plan"], ["plan_id"]);
-  out.title = typeof data.title === "string" ? data.title : gsdTitle(body) ?? `Plan ${String(out.plan_id)}`;
-  map2.copy(lines2, ["title"], ["title"]);
-  if (Array.isArray(data.depends_on)) out.depends_on = data.depends_on.map((d) => gsdDependency(d, phase));
-  else if (data.depends_on !== void 0) out.depends_on = data.depends_on;
-  map2.copy(lines2, ["depends_on"], ["depends_on"]);
-  for (const key2 of ["files_modified", "files_read", "autonomous", "requirements", "agent", "timeout_minutes", "checkpoints", "serve", "metadata"]) {
-    if (data[key2] !== void 0) {
-      out[key2] = data[key2];
-      map2.copy(lines2, [key2], [key2]);
-    }
-  }
-  const mustPass = Array.isArray(data.must_pass) ? [...data.must_pass] : [];
-  if (Array.isArray(data.must_pass)) map2.copy(lines2, ["must_pass"], ["must_pass"]);
-  const mustHaves = data.must_haves ?? {};
-  const used = new Set(mustPass.map((c) => String(c?.id)));
-  const uniqueId = (wanted) => {
-    let id = wanted || "check";
-    for (let n2 = 2; used.has(id); n2++) id = `${wanted}-${n2}`;
-    used.add(id);
-    return id;
-  };
-  if (Array.isArray(mustHaves.truths)) {
-    out.truths = mustHaves.truths.map(String);
-    map2.copy(lines2, ["must_haves", "truths"], ["truths"]);
-  }
-  if (Array.isArray(mustHaves.artifacts)) {
-    mustHaves.artifacts.forEach((a, j) => {
-      const index = mustPass.length;
-      const check2 = {
-        id: uniqueId(`artifact-${slug2(String(a?.path ?? j + 1))}`),
-        type: "artifact",
-        path: a?.path
-      };
-      if (a?.provides !== void 0) check2.provides = a.provides;
-      if (a?.min_lines !== void 0) check2.min_lines = a.min_lines;
-      if (a?.exports !== void 0) check2.exports = Array.isArray(a.exports) ? a.exports : [a.exports];
-      if (a?.contains !== void 0) check2.contains = a.contains;
-      mustPass.push(check2);
-      map2.copy(lines2, ["must_haves", "artifacts", j], ["must_pass", index]);
-    });
-  }
-  if (Array.isArray(mustHaves.key_links)) {
-    mustHaves.key_links.forEach((k, j) => {
-      const index = mustPass.length;
-      const check2 = {
-        id: uniqueId(`link-${slug2(String(k?.from ?? j + 1))}`),
-        type: "key_link",
-        from: k?.from,
-        to: k?.to
-      };
-      if (k?.via !== void 0) check2.via = k.via;
-      if (k?.pattern !== void 0) check2.pattern = k.pattern;
-      mustPass.push(check2);
-      map2.copy(lines2, ["must_haves", "key_links", j], ["must_pass", index]);
-    });
-  }
-  out.must_pass = mustPass;
-  if (!map2.has(["must_pass"])) map2.copy(lines2, ["must_haves"], ["must_pass"]);
-  return { data: out, lines: map2 };
-}
-var GSD_PLAN_DIALECT = { name: "gsd", matches: isGsdPlan, toHarness: fromGsdPlan };
-
-// app/engine/importers/dialects.ts
-var PLAN_READING = { dialects: [GSD_PLAN_DIALECT] };
-
-// app/machine/spec-files.ts
-import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
-import { join as join7, relative as relative3, sep as sep3 } from "node:path";
-var SpecDirError = class extends HarnessError {
-};
-async function readSpecFiles(dir) {
-  const info2 = statOrUndefined(dir);
-  if (!info2) throw new SpecDirError(`${dir}: no such directory`);
-  if (!info2.isDirectory()) throw new SpecDirError(`${dir}: not a directory`);
-  const paths = [];
-  for (const name2 of ["SPEC.md", "ROADMAP.md"]) {
-    if (statOrUndefined(join7(dir, name2))?.isFile()) paths.push(name2);
-  }
-  let entries = [];
-  try {
-    entries = readdirSync(join7(dir, PLANS_DIR), { recursive: true, withFileTypes: true });
-  } catch {
-  }
-  for (const entry of entries) {
-    if (!entry.isFile() || !entry.name.endsWith("PLAN.md")) continue;
-    paths.push(relative3(dir, join7(entry.parentPath, entry.name)).split(sep3).join("/"));
-  }
-  return paths.map((path2) => readCapped(join7(dir, path2), path2, path2.startsWith(PLANS_DIR) ? MAX_PLAN_BYTES : MAX_DOCUMENT_BYTES));
-}
-function statOrUndefined(path2) {
-  try {
-    return statSync(path2);
-  } catch {
-    return void 0;
-  }
-}
-function readCapped(full, path2, max) {
-  const fd = openSync(full, "r");
-  try {
-    const { size } = fstatSync(fd);
-    const want = Math.min(size, max + 1);
-    const bytes = new Uint8Array(want);
-    let offset = 0;
-    while (offset < want) {
-      const read = readSync(fd, bytes, offset, want - offset, offset);
-      if (read === 0) break;
-      offset += read;
-    }
-    return { path: path2, bytes: offset === want ? bytes : bytes.subarray(0, offset), size };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-// app/engine/core/verify/human-checkpoint.ts
-function humanCheckpoint(check2, plan) {
-  const what = check2.kind === "visual_quality" ? "Visual quality" : "UX flow";
-  return {
-    id: plan === void 0 ? check2.id : `${plan}/${check2.id}`,
-    kind: "verification",
-    prompt: `${what}: ${check2.prompt}`,
-    options: ["pass", "fail"],
-    source: check2.id
-  };
-}
-
-// app/engine/lifecycle/answers.ts
-var APPROVALS = /^(y|yes|ok|okay|approve|approved|pass|passed|accept|accepted|lgtm|done)\b/i;
-function isApproval(answer) {
-  return APPROVALS.test(answer.trim());
-}
-function responseTo(checkpoint, answer, session, at) {
-  const envelope2 = { session, at, checkpoint: checkpoint.id };
-  if (checkpoint.kind === "decision") return { ...envelope2, type: "decision_made", answer };
-  if (checkpoint.kind === "verification") return { ...envelope2, type: "verification_result", passed: isApproval(answer), details: answer };
-  return { ...envelope2, type: "action_completed", note: answer };
-}
-function humanCheckpointId(key2) {
-  return `check-${key2}`;
-}
-function humanCheckQuestion(ref) {
-  return { ...humanCheckpoint(ref.check), id: humanCheckpointId(ref.key), options: ["approve", "reject"] };
-}
-function humanAnswer(given) {
-  return { passed: isApproval(given.answer), ...given.by === void 0 ? {} : { by: given.by }, note: given.answer };
-}
-
-// app/engine/core/run/deviations.ts
-var import_picomatch = __toESM(require_picomatch2(), 1);
-
-// app/engine/core/graph/glob.ts
-var MAX_BRACE_EXPANSION = 256;
-var PICOMATCH_OPTIONS = Object.freeze({ dot: true, posix: true });
-function hasMagic(glob2) {
-  return /[*?[\]{}()!+@]/.test(glob2);
-}
-function expandBraces(glob2) {
-  const open3 = findBrace(glob2);
-  if (!open3) return [glob2];
-  const { start, end, parts: parts2 } = open3;
-  const out = [];
-  for (const part of parts2) {
-    for (const rest of expandBraces(glob2.slice(0, start) + part + glob2.slice(end + 1))) {
-      out.push(rest);
-      if (out.length >= MAX_BRACE_EXPANSION) return out;
-    }
-  }
-  return out;
-}
-function findBrace(glob2) {
-  for (let i = 0; i < glob2.length; i++) {
-    if (glob2[i] === "\\") {
-      i++;
-      continue;
-    }
-    if (glob2[i] !== "{") continue;
-    let depth = 0;
-    const commas = [];
-    for (let j = i; j < glob2.length; j++) {
-      const c = glob2[j];
-      if (c === "\\") {
-        j++;
-        continue;
-      }
-      if (c === "{") depth++;
-      else if (c === "}") {
-        depth--;
-        if (depth === 0) {
-          const inner = glob2.slice(i + 1, j);
-          if (commas.length > 0) {
-            const parts2 = [];
-            let from = i + 1;
-            for (const c2 of commas) {
-              parts2.push(glob2.slice(from, c2));
-              from = c2 + 1;
-            }
-            parts2.push(glob2.slice(from, j));
-            return { start: i, end: j, parts: parts2 };
-          }
-          const range = /^(-?\d+)\.\.(-?\d+)$/.exec(inner);
-          if (range) {
-            const a = Number(range[1]);
-            const b = Number(range[2]);
-            const step = a <= b ? 1 : -1;
-            const parts2 = [];
-            for (let k = a; parts2.length < MAX_BRACE_EXPANSION; k += step) {
-              parts2.push(String(k));
-              if (k === b) break;
-            }
-            return { start: i, end: j, parts: parts2 };
-          }
-          break;
-        }
-      } else if (c === "," && depth === 1) commas.push(j);
-    }
-  }
-  return void 0;
-}
-function compile2(glob2) {
-  const states = [];
-  const add = () => states.push({ eps: [], edges: [] }) - 1;
-  const start = add();
-  let cur = start;
-  const char = (set2) => {
-    const next = add();
-    states[cur].edges.push({ set: set2, to: next });
-    cur = next;
-  };
-  const loop = (set2) => states[cur].edges.push({ set: set2, to: cur });
-  const segments = glob2.replace(/\/{2,}/g, "/").replace(/\/+$/, "").split("/").map((seg) => /^\*{3,}$/.test(seg) ? "**" : seg).filter((seg, i, all2) => !(seg === "**" && all2[i - 1] === "**"));
-  const trailing = segments.length > 1 && segments[segments.length - 1] === "**";
-  if (trailing) segments.pop();
-  segments.forEach((segment2, s) => {
-    const last = s === segments.length - 1;
-    if (segment2 === "**") {
-      if (segments.length === 1) {
-        loop({ kind: "all" });
-        return;
-      }
-      const skip = add();
-      states[cur].eps.push(skip);
-      const inner = add();
-      states[cur].eps.push(inner);
-      states[inner].edges.push({ set: { kind: "all" }, to: inner });
-      states[inner].edges.push({ set: { kind: "lit", ch: "/" }, to: skip });
-      cur = skip;
-      return;
-    }
-    compileSegment(segment2, char, loop);
-    if (!last) char({ kind: "lit", ch: "/" });
-  });
-  if (trailing) {
-    const after = add();
-    states[cur].eps.push(after);
-    const below = add();
-    states[cur].edges.push({ set: { kind: "lit", ch: "/" }, to: below });
-    states[below].edges.push({ set: { kind: "all" }, to: below });
-    states[below].eps.push(after);
-    cur = after;
-  }
-  return { states, start, accept: cur, closures: states.map((_, s) => closure(states, s)) };
-}
-function compileSegment(segment2, char, loop) {
-  let from = 0;
-  if (segment2.startsWith("**")) {
-    loop({ kind: "all" });
-    while (segment2[from] === "*") from++;
-  }
-  for (let i = from; i < segment2.length; i++) {
-    const c = segment2[i];
-    if (c === "\\" && i + 1 < segment2.length) {
-      char({ kind: "lit", ch: segment2[++i] });
-    } else if (c === "*") {
-      while (segment2[i + 1] === "*") i++;
-      loop({ kind: "any" });
-    } else if (c === "?") {
-      char({ kind: "any" });
-    } else if (c === "[") {
-      const parsed = parseClass(segment2, i);
-      if (!parsed) {
-        char({ kind: "lit", ch: c });
-        continue;
-      }
-      char(parsed.set);
-      i = parsed.end;
-    } else if ("!+@".includes(c) && segment2[i + 1] === "(") {
-      const close = segment2.indexOf(")", i);
-      loop({ kind: "any" });
-      i = close === -1 ? segment2.length : close;
-    } else if (c === "(" || c === ")" || c === "|") {
-      loop({ kind: "any" });
-    } else {
-      char({ kind: "lit", ch: c });
-    }
-  }
-}
-function parseClass(segment2, open3) {
-  let i = open3 + 1;
-  let negated = false;
-  if (segment2[i] === "!" || segment2[i] === "^") {
-    negated = true;
-    i++;
-  }
-  const ranges = [];
-  let first = true;
-  for (; i < segment2.length; i++) {
-    const c = segment2[i];
-    if (c === "]" && !first) return { set: { kind: "class", negated, ranges }, end: i };
-    first = false;
-    if (c === "[" && segment2[i + 1] === ":") {
-      const close = segment2.indexOf(":]", i);
-      if (close !== -1) {
-        ranges.push(...posixClass(segment2.slice(i + 2, close)));
-        i = close + 1;
-        continue;
-      }
-    }
-    let lo = c.codePointAt(0);
-    if (c === "\\" && i + 1 < segment2.length) lo = segment2[++i].codePointAt(0);
-    if (segment2[i + 1] === "-" && segment2[i + 2] !== void 0 && segment2[i + 2] !== "]") {
-      const hi = segment2[i + 2].codePointAt(0);
-      ranges.push([Math.min(lo, hi), Math.max(lo, hi)]);
-      i += 2;
-    } else ranges.push([lo, lo]);
-  }
-  return void 0;
-}
-function posixClass(name2) {
-  const r = (a, b) => [a.codePointAt(0), b.codePointAt(0)];
-  switch (name2) {
-    case "alpha":
-      return [r("a", "z"), r("A", "Z")];
-    case "digit":
-      return [r("0", "9")];
-    case "alnum":
-      return [r("a", "z"), r("A", "Z"), r("0", "9")];
-    case "upper":
-      return [r("A", "Z")];
-    case "lower":
-      return [r("a", "z")];
-    default:
-      return [[32, 126]];
-  }
-}
-var SLASH = "/".codePointAt(0);
-function contains(set2, cp) {
-  switch (set2.kind) {
-    case "lit":
-      return set2.ch.codePointAt(0) === cp;
-    case "any":
-      return cp !== SLASH;
-    case "all":
-      return true;
-    case "class": {
-      if (cp === SLASH) return false;
-      const inside2 = set2.ranges.some(([lo, hi]) => cp >= lo && cp <= hi);
-      return set2.negated ? !inside2 : inside2;
-    }
-  }
-}
-function intersects(a, b) {
-  if (a.kind === "lit") return contains(b, a.ch.codePointAt(0));
-  if (b.kind === "lit") return contains(a, b.ch.codePointAt(0));
-  if (a.kind !== "class" && b.kind !== "class") return true;
-  if (a.kind === "class" && b.kind === "class") {
-    if (a.negated && b.negated) return true;
-    const [pos, other] = a.negated ? [b, a] : [a, b];
-    for (const [lo, hi] of pos.ranges) {
-      for (let cp = lo; cp <= hi; cp++) if (contains(pos, cp) && contains(other, cp)) return true;
-      if (hi - lo > 4096) return true;
-    }
-    return false;
-  }
-  const cls = a.kind === "class" ? a : b;
-  if (cls.negated) return true;
-  return cls.ranges.some(([lo, hi]) => lo !== SLASH || hi !== SLASH);
-}
-function closure(states, seed) {
-  const seen = /* @__PURE__ */ new Set([seed]);
-  const stack = [seed];
-  while (stack.length) {
-    const s = stack.pop();
-    for (const t of states[s].eps) {
-      if (!seen.has(t)) {
-        seen.add(t);
-        stack.push(t);
-      }
-    }
-  }
-  return [...seen];
-}
-function automatonOf(glob2) {
-  return expandBraces(normalizeGlob(glob2)).map(compile2);
-}
-var cache = /* @__PURE__ */ new Map();
-function cached2(glob2) {
-  let a = cache.get(glob2);
-  if (!a) {
-    if (cache.size > 1e4) cache.clear();
-    a = automatonOf(glob2);
-    cache.set(glob2, a);
-  }
-  return a;
-}
-function globsOverlap(a, b) {
-  const plainA = !hasMagic(a);
-  const plainB = !hasMagic(b);
-  if (plainA && plainB) return normalize(a) === normalize(b);
-  if (plainA && !a.includes("\\")) return cached2(b).some((y) => accepts(y, normalize(a)));
-  if (plainB && !b.includes("\\")) return cached2(a).some((x) => accepts(x, normalize(b)));
-  for (const x of cached2(a)) for (const y of cached2(b)) if (productNonEmpty(x, y)) return true;
-  return false;
-}
-function accepts(a, path2) {
-  let current = a.closures[a.start];
-  const mark = new Int32Array(a.states.length).fill(-1);
-  for (let k = 0; k < path2.length; k++) {
-    const cp = path2.charCodeAt(k);
-    const next = [];
-    for (const s of current) {
-      for (const e of a.states[s].edges) {
-        if (!contains(e.set, cp)) continue;
-        for (const t of a.closures[e.to]) {
-          if (mark[t] !== k) {
-            mark[t] = k;
-            next.push(t);
-          }
-        }
-      }
-    }
-    if (next.length === 0) return false;
-    current = next;
-  }
-  return current.includes(a.accept);
-}
-function normalize(path2) {
-  return normalizeGlob(path2).replace(/\/+$/, "");
-}
-function normalizeGlob(glob2) {
-  return glob2.replace(/^(\.\/)+/, "").replace(/\/{2,}/g, "/");
-}
-function productNonEmpty(x, y) {
-  const width = y.states.length;
-  const seen = new Uint8Array(x.states.length * width);
-  const queue = [];
-  const visit2 = (i0, j0) => {
-    for (const i of x.closures[i0]) {
-      for (const j of y.closures[j0]) {
-        const key2 = i * width + j;
-        if (!seen[key2]) {
-          seen[key2] = 1;
-          queue.push(key2);
-        }
-      }
-    }
-  };
-  visit2(x.start, y.start);
-  for (let head = 0; head < queue.length; head++) {
-    const key2 = queue[head];
-    const i = Math.floor(key2 / width);
-    const j = key2 - i * width;
-    if (i === x.accept && j === y.accept) return true;
-    for (const e of x.states[i].edges) {
-      for (const f of y.states[j].edges) {
-        if (!seen[e.to * width + f.to] && intersects(e.set, f.set)) visit2(e.to, f.to);
-      }
-    }
-  }
-  return false;
-}
-
-// app/engine/core/run/deviations.ts
-function undeclaredWrites(changed, filesModified, ignore = []) {
-  const declared = (0, import_picomatch.default)([...filesModified], PICOMATCH_OPTIONS);
-  const ignored = ignore.length > 0 ? (0, import_picomatch.default)([...ignore], PICOMATCH_OPTIONS) : () => false;
-  const outside = changed.filter((f) => !declared(f) && !ignored(f));
-  if (outside.length === 0) return [];
-  return [
-    {
-      description: `Changed ${outside.length === 1 ? "a file" : `${outside.length} files`} outside files_modified: ${outside.slice(0, 10).join(", ")}${outside.length > 10 ? ", …" : ""}.`,
-      reason: "Not declared in the plan; parallel plans are kept apart only by their declared files.",
-      impact: outside.length > 3 ? "high" : "medium",
-      files: outside
-    }
-  ];
-}
-
-// app/engine/core/verify/check-result.ts
-function pass(evidence) {
-  return { status: "pass", evidence };
-}
-function fail2(evidence) {
-  return { status: "fail", evidence };
-}
-
-// app/engine/core/verify/evidence.ts
-var MAX_EVIDENCE_CHARS = 800;
-var ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g;
-function stripAnsi(text) {
-  return text.replace(ANSI, "");
-}
-function tail(text, maxLines = 12, maxChars = 500) {
-  const lines2 = stripAnsi(text).replace(/\s+$/, "").split(/\r?\n/);
-  let out = lines2.slice(-maxLines).join("\n");
-  const cut = lines2.length > maxLines || out.length > maxChars;
-  if (out.length > maxChars) out = out.slice(out.length - maxChars);
-  return cut ? `…${out}` : out;
-}
-function quote(value, max = 80) {
-  const q = JSON.stringify(value);
-  return q.length > max ? `${q.slice(0, max - 2)}…"` : q;
-}
-function clip2(text, max = MAX_EVIDENCE_CHARS) {
-  const t = text.trim() || "(nothing to show)";
-  if (t.length <= max) return t;
-  const head = Math.floor(max * 0.4);
-  return `${t.slice(0, head)} … ${t.slice(t.length - (max - head - 3))}`;
-}
-function commandEvidence(verdict, stdout, stderr) {
-  const out = [stdout, stderr].map((s) => s.replace(/\s+$/, "")).filter((s) => s !== "").join("\n");
-  return out.trim() === "" ? `${verdict}; no output` : `${verdict}; output ends:
-${tail(out)}`;
-}
-
-// app/engine/core/verify/json-subset.ts
-function jsonSubset(expected, actual, path2 = "$") {
-  if (Array.isArray(expected)) {
-    if (!Array.isArray(actual)) return `${path2}: expected an array, got ${describe3(actual)}`;
-    const used = /* @__PURE__ */ new Set();
-    for (let i = 0; i < expected.length; i++) {
-      const at = actual.findIndex((a, j) => !used.has(j) && jsonSubset(expected[i], a) === void 0);
-      if (at < 0) return `${path2}: no element matches ${describe3(expected[i])}`;
-      used.add(at);
-    }
-    return void 0;
-  }
-  if (expected !== null && typeof expected === "object") {
-    if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return `${path2}: expected an object, got ${describe3(actual)}`;
-    for (const [key2, value] of Object.entries(expected)) {
-      const sub = /^[A-Za-z_$][\w$]*$/.test(key2) ? `${path2}.${key2}` : `${path2}[${JSON.stringify(key2)}]`;
-      if (!(key2 in actual)) return `${sub}: missing`;
-      const diff = jsonSubset(value, actual[key2], sub);
-      if (diff !== void 0) return diff;
-    }
-    return void 0;
-  }
-  return expected === actual ? void 0 : `${path2}: expected ${describe3(expected)}, got ${describe3(actual)}`;
-}
-function describe3(value) {
-  const s = value === void 0 ? "undefined" : JSON.stringify(value);
-  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
-}
-
-// app/engine/core/verify/target-url.ts
-var ABSOLUTE = /^https?:\/\//i;
-function targetUrl(target, ctx) {
-  if (ABSOLUTE.test(target)) return { url: target };
-  if (ctx.baseUrl === void 0) {
-    return {
-      error: ctx.serveError ?? `${target} is a path but the plan has no serve: add serve { command, url } to the plan (or phase), or use an absolute URL`
-    };
-  }
-  return { url: `${ctx.baseUrl.replace(/\/+$/, "")}/${target.replace(/^\/+/, "")}` };
-}
-
-// app/engine/core/verify/check-api.ts
-async function checkApiResponse(check2, ports, ctx, timeoutMs) {
-  const space = check2.request.indexOf(" ");
-  const method = check2.request.slice(0, space);
-  const target = targetUrl(check2.request.slice(space + 1), ctx);
-  if ("error" in target) return fail2(target.error);
-  const headers = { ...check2.headers };
-  let body;
-  if (check2.body !== void 0) {
-    body = typeof check2.body === "string" ? check2.body : JSON.stringify(check2.body);
-    const typed = Object.keys(headers).some((h) => h.toLowerCase() === "content-type");
-    if (typeof check2.body !== "string" && !typed) headers["content-type"] = "application/json";
-  }
-  const res = await ports.http(target.url, { method, headers, body, timeoutMs });
-  const seen = `${method} ${target.url} → ${res.status}`;
-  const shown = res.body.trim() === "" ? "empty body" : `body ${quote(res.body.trim(), 160)}`;
-  const { status, body_contains: contains2, json: json2 } = check2.expect;
-  if (status !== void 0 ? res.status !== status : res.status < 200 || res.status > 299) {
-    return fail2(`${seen}, expected ${status ?? "a 2xx status"}; ${shown}`);
-  }
-  if (contains2 !== void 0 && !res.body.includes(contains2)) return fail2(`${seen}; ${shown} does not contain ${quote(contains2)}`);
-  if (json2 !== void 0) {
-    let parsed;
-    try {
-      parsed = JSON.parse(res.body);
-    } catch {
-      return fail2(`${seen}; expected JSON but the ${shown} does not parse`);
-    }
-    const diff = jsonSubset(json2, parsed);
-    if (diff !== void 0) return fail2(`${seen}; JSON differs at ${diff}; ${shown}`);
-  }
-  return pass(`${seen}; ${shown}`);
-}
-
-// app/engine/core/verify/source-text.ts
-var BY_EXTENSION = {
-  ts: "js",
-  tsx: "js",
-  mts: "js",
-  cts: "js",
-  js: "js",
-  jsx: "js",
-  mjs: "js",
-  cjs: "js",
-  vue: "js",
-  svelte: "js",
-  py: "py",
-  pyi: "py",
-  go: "go",
-  rs: "rust",
-  c: "c",
-  h: "c",
-  cc: "c",
-  cpp: "c",
-  hpp: "c",
-  java: "c",
-  kt: "c",
-  kts: "c",
-  swift: "c",
-  cs: "c",
-  scala: "c",
-  dart: "c",
-  css: "c",
-  scss: "c",
-  less: "c",
-  php: "c",
-  sh: "hash",
-  bash: "hash",
-  zsh: "hash",
-  rb: "hash",
-  yml: "hash",
-  yaml: "hash",
-  toml: "hash",
-  r: "hash",
-  pl: "hash",
-  dockerfile: "hash",
-  mk: "hash",
-  html: "markup",
-  htm: "markup",
-  xml: "markup",
-  svg: "markup",
-  md: "markup",
-  mdx: "markup",
-  sql: "sql",
-  lua: "sql"
-};
-function languageOf(path2) {
-  const base2 = path2.slice(path2.lastIndexOf("/") + 1).toLowerCase();
-  if (base2 === "dockerfile" || base2 === "makefile") return "hash";
-  const dot = base2.lastIndexOf(".");
-  return dot < 0 ? "text" : BY_EXTENSION[base2.slice(dot + 1)] ?? "text";
-}
-var SYNTAX = {
-  js: { line: ["//"], block: [["/*", "*/"], ["<!--", "-->"]], quotes: ["'", '"', "`"], triple: false },
-  go: { line: ["//"], block: [["/*", "*/"]], quotes: ["'", '"', "`"], triple: false },
-  // Rust lifetimes ('a) would read as open char literals, so only " quotes a string there.
-  rust: { line: ["//"], block: [["/*", "*/"]], quotes: ['"'], triple: false },
-  c: { line: ["//"], block: [["/*", "*/"]], quotes: ["'", '"'], triple: false },
-  py: { line: ["#"], block: [], quotes: ["'", '"'], triple: true },
-  hash: { line: ["#"], block: [], quotes: ["'", '"'], triple: false },
-  markup: { line: [], block: [["<!--", "-->"]], quotes: [], triple: false },
-  sql: { line: ["--"], block: [["/*", "*/"]], quotes: ["'", '"'], triple: false },
-  text: { line: [], block: [], quotes: [], triple: false }
-};
-function blank(s) {
-  return s.replace(/[^\n]/g, " ");
-}
-function stripComments(text, lang, options = {}) {
-  const syntax = SYNTAX[lang];
-  let out = "";
-  let i = 0;
-  const at = (token) => text.startsWith(token, i);
-  while (i < text.length) {
-    const line = syntax.line.find(at);
-    if (line !== void 0) {
-      const end = text.indexOf("\n", i);
-      const stop = end < 0 ? text.length : end;
-      out += blank(text.slice(i, stop));
-      i = stop;
-      continue;
-    }
-    const block = syntax.block.find(([open3]) => at(open3));
-    if (block !== void 0) {
-      const end = text.indexOf(block[1], i + block[0].length);
-      const stop = end < 0 ? text.length : end + block[1].length;
-      out += blank(text.slice(i, stop));
-      i = stop;
-      continue;
-    }
-    if (lang === "js" && text[i] === "/" && startsRegex(out)) {
-      const end = regexEnd(text, i);
-      if (end > i) {
-        out += text.slice(i, end);
-        i = end;
-        continue;
-      }
-    }
-    const quote2 = syntax.quotes.find(at);
-    if (quote2 !== void 0) {
-      const delim = syntax.triple && text.startsWith(quote2.repeat(3), i) ? quote2.repeat(3) : quote2;
-      let j = i + delim.length;
-      while (j < text.length && !text.startsWith(delim, j)) {
-        if (delim.length === 1 && delim !== "`" && text[j] === "\n") break;
-        j += text[j] === "\\" ? 2 : 1;
-      }
-      const close = text.startsWith(delim, j) ? delim : "";
-      const body = text.slice(i + delim.length, j);
-      out += delim + (options.strings ? blank(body) : body) + close;
-      i = j + close.length;
-      continue;
-    }
-    out += text[i];
-    i++;
-  }
-  return out;
-}
-function startsRegex(before) {
-  let end = before.length;
-  while (end > 0 && /\s/.test(before[end - 1])) end--;
-  if (end === 0) return true;
-  const last = before[end - 1];
-  if ("(,=:[!&|?{};+-*%<>~^".includes(last)) return true;
-  let start = end;
-  while (start > 0 && end - start < 12 && /[\w$]/.test(before[start - 1])) start--;
-  return /^(?:return|typeof|case|do|else|in|of|void|yield|await)$/.test(before.slice(start, end));
-}
-function regexEnd(text, start) {
-  let inClass = false;
-  for (let j = start + 1; j < text.length; j++) {
-    const c = text[j];
-    if (c === "\n") return -1;
-    if (c === "\\") j++;
-    else if (c === "[") inClass = true;
-    else if (c === "]") inClass = false;
-    else if (c === "/" && !inClass) {
-      let k = j + 1;
-      while (k < text.length && /[a-z]/i.test(text[k])) k++;
-      return k;
-    }
-  }
-  return -1;
-}
-function substantiveLines(text, lang) {
-  return stripComments(text, lang).split("\n").filter((l) => l.trim() !== "").length;
-}
-function matchingBracket(text, open3) {
-  const pairs = { "{": "}", "(": ")", "[": "]" };
-  const closeOf = pairs[text[open3]];
-  if (closeOf === void 0) return -1;
-  let depth = 0;
-  for (let i = open3; i < text.length; i++) {
-    if (text[i] === text[open3]) depth++;
-    else if (text[i] === closeOf && --depth === 0) return i;
-  }
-  return -1;
-}
-function lineNumber(text, offset) {
-  let n2 = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) n2++;
-  return n2;
-}
-
-// app/engine/core/verify/exports-of.ts
-var ID = "[A-Za-z_$][\\w$]*";
-function all(text, re) {
-  return [...text.matchAll(re)];
-}
-function listNames(list) {
-  return list.split(",").map((part) => part.trim().replace(/^type\s+/, "")).filter((part) => part !== "").map((part) => {
-    const as = /\bas\s+(\S+)$/.exec(part);
-    return (as ? as[1] : part.split(/\s/)[0]).replace(/^['"]|['"]$/g, "");
-  });
-}
-function patternNames(pattern) {
-  return pattern.slice(1, -1).split(",").map((part) => part.trim().replace(/^\.\.\./, "")).map((part) => (part.includes(":") ? part.slice(part.indexOf(":") + 1) : part).split("=")[0].trim()).filter((name2) => new RegExp(`^${ID}$`).test(name2));
-}
-function objectKeys(text, open3) {
-  const close = matchingBracket(text, open3);
-  if (close < 0) return [];
-  const body = text.slice(open3 + 1, close);
-  const parts2 = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i];
-    if ("{[(".includes(c)) depth++;
-    else if ("}])".includes(c)) depth--;
-    else if (c === "," && depth === 0) {
-      parts2.push(body.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts2.push(body.slice(start));
-  return parts2.map((p) => /^\s*(?:async\s+|get\s+|set\s+|\*\s*)?['"]?([A-Za-z_$][\w$]*)['"]?/.exec(p)?.[1]).filter((k) => k !== void 0);
-}
-function jsExports(text) {
-  const t = stripComments(text, "js", { strings: true });
-  const withStrings = stripComments(text, "js");
-  const quoted = (at) => /^(['"])([^'"\n]*)\1/.exec(withStrings.slice(at))?.[2];
-  const names = /* @__PURE__ */ new Set();
-  const add = (...n2) => n2.forEach((x) => names.add(x));
-  for (const m of all(t, new RegExp(`\\bexport\\s+(?:declare\\s+)?(default\\s+)?(?:async\\s+)?function\\s*\\*?\\s*(${ID})?`, "g"))) {
-    if (m[1]) add("default");
-    if (m[2]) add(m[2]);
-  }
-  for (const m of all(t, new RegExp(`\\bexport\\s+(?:declare\\s+)?(default\\s+)?(?:abstract\\s+)?class\\s+(${ID})?`, "g"))) {
-    if (m[1]) add("default");
-    if (m[2]) add(m[2]);
-  }
-  for (const m of all(t, new RegExp(`\\bexport\\s+(?:declare\\s+)?(?:const\\s+)?(?:type|interface|enum|namespace|module)\\s+(${ID})`, "g"))) add(m[1]);
-  for (const m of all(t, /\bexport\s+(?:declare\s+)?(?:const|let|var)\s+/g)) {
-    const at = m.index + m[0].length;
-    const open3 = t[at];
-    if (open3 === "{" || open3 === "[") {
-      const close = matchingBracket(t, at);
-      if (close > at) add(...patternNames(t.slice(at, close + 1)));
-    } else {
-      const id = new RegExp(`^${ID}`).exec(t.slice(at));
-      if (id) add(id[0]);
-    }
-  }
-  if (/\bexport\s+default\b/.test(t) || /\bexport\s*=/.test(t)) add("default");
-  for (const m of all(t, /\bexport\s+(?:type\s+)?\{([^}]*)\}/g)) add(...listNames(m[1]));
-  for (const m of all(t, new RegExp(`\\bexport\\s+\\*\\s+as\\s+(${ID})`, "g"))) add(m[1]);
-  const starFrom = all(t, /\bexport\s+\*\s+from\s+(?=['"])/g).map((m) => quoted(m.index + m[0].length)).filter((spec) => spec !== void 0);
-  for (const m of all(t, /\bmodule\.exports\s*=\s*/g)) {
-    add("default");
-    const at = m.index + m[0].length;
-    if (t[at] === "{") add(...objectKeys(t, at));
-    const named = new RegExp(`^(?:async\\s+)?(?:function\\s*\\*?|class)\\s+(${ID})|^(${ID})\\s*[;\\n]`).exec(t.slice(at));
-    if (named) add(named[1] ?? named[2]);
-  }
-  for (const m of all(t, new RegExp(`\\b(?:module\\.)?exports\\.(${ID})\\s*=`, "g"))) add(m[1]);
-  for (const m of all(t, /\bObject\.defineProperty\(\s*(?:module\.)?exports\s*,\s*(?=['"])/g)) {
-    const name2 = quoted(m.index + m[0].length);
-    if (name2 !== void 0) add(name2);
-  }
-  return { names, starFrom, known: true };
-}
-function pyExports(text) {
-  const t = stripComments(text, "py", { strings: true });
-  const names = /* @__PURE__ */ new Set();
-  for (const m of all(t, /^(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/gm)) names.add(m[1]);
-  for (const m of all(t, /^([A-Za-z_]\w*)\s*(?::[^=\n]+)?=(?!=)/gm)) names.add(m[1]);
-  for (const m of all(t, /^from\s+\S+\s+import\s+(?:\(([^)]*)\)|([^\n]+))/gm)) {
-    for (const name2 of listNames((m[1] ?? m[2]).replace(/\\\n/g, " "))) names.add(name2);
-  }
-  const list = /^__all__\s*=\s*[[(]([^\])]*)[\])]/m.exec(stripComments(text, "py"));
-  if (list) for (const q of all(list[1], /['"]([A-Za-z_]\w*)['"]/g)) names.add(q[1]);
-  return { names, starFrom: [], known: true };
-}
-function goExports(text) {
-  const t = stripComments(text, "go", { strings: true });
-  const names = /* @__PURE__ */ new Set();
-  for (const m of all(t, /^func\s+(?:\([^)]*\)\s*)?([A-Z]\w*)/gm)) names.add(m[1]);
-  for (const m of all(t, /^(?:type|var|const)\s+([A-Z]\w*)/gm)) names.add(m[1]);
-  for (const m of all(t, /^(?:type|var|const)\s*\(/gm)) {
-    const open3 = m.index + m[0].length - 1;
-    const group2 = t.slice(open3 + 1, Math.max(open3 + 1, matchingBracket(t, open3)));
-    for (const d of all(group2, /^\s*([A-Z]\w*)/gm)) names.add(d[1]);
-  }
-  return { names, starFrom: [], known: true };
-}
-function rustExports(text) {
-  const t = stripComments(text, "rust", { strings: true });
-  const names = /* @__PURE__ */ new Set();
-  const re = /\bpub(?:\([^)]*\))?\s+(?:async\s+)?(?:unsafe\s+)?(?:fn|struct|enum|trait|type|const|static|mod|union)\s+(\w+)/g;
-  for (const m of all(t, re)) names.add(m[1]);
-  for (const m of all(t, /\bpub\s+use\s+[^;]*?(\w+)\s*;/g)) names.add(m[1]);
-  return { names, starFrom: [], known: true };
-}
-function exportsOf(text, lang) {
-  if (lang === "js") return jsExports(text);
-  if (lang === "py") return pyExports(text);
-  if (lang === "go") return goExports(text);
-  if (lang === "rust") return rustExports(text);
-  return { names: /* @__PURE__ */ new Set(), starFrom: [], known: false };
-}
-function declares(text, lang, name2) {
-  const escaped = name2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(^|[^\\w$])${escaped}($|[^\\w$])`).test(stripComments(text, lang));
-}
-
-// app/engine/core/verify/module-paths.ts
-function normalizePath(path2) {
-  const out = [];
-  for (const part of path2.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") {
-      if (out.length === 0) return void 0;
-      out.pop();
-    } else out.push(part);
-  }
-  return out.join("/");
-}
-function dirnameOf(path2) {
-  const i = path2.lastIndexOf("/");
-  return i < 0 ? "" : path2.slice(0, i);
-}
-var SOURCE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte", ".py", ".json"];
-var EXTENSION = /\.(?:[cm]?[jt]sx?|vue|svelte|py|json)$/;
-function moduleKey(path2) {
-  return path2.replace(EXTENSION, "").replace(/\/(?:index|__init__)$/, "");
-}
-function candidates(base2) {
-  const stem2 = base2.replace(/\.(?:[cm]?js|jsx)$/, "");
-  return [
-    base2,
-    ...SOURCE_EXTENSIONS.map((e) => stem2 + e),
-    ...SOURCE_EXTENSIONS.map((e) => `${base2}/index${e}`),
-    `${base2}/__init__.py`
-  ];
-}
-async function resolveModule(fromFile, specifier, ports) {
-  if (!specifier.startsWith(".")) return void 0;
-  const base2 = normalizePath(`${dirnameOf(fromFile)}/${specifier}`);
-  if (base2 === void 0) return void 0;
-  for (const c of candidates(base2)) if (await ports.exists(c) === "file") return c;
-  return void 0;
-}
-async function existingModule(path2, ports) {
-  const base2 = normalizePath(path2);
-  if (base2 === void 0) return void 0;
-  if (await ports.exists(base2) !== void 0) return base2;
-  for (const c of candidates(base2).slice(1)) if (await ports.exists(c) === "file") return c;
-  return void 0;
-}
-function importSpecifiers(text) {
-  const out = /* @__PURE__ */ new Set();
-  const res = [
-    /\b(?:import|export)\s+(?:type\s+)?(?:[\w$*{}\s,]+?\s+from\s+)?(['"])([^'"\n]+)\1/g,
-    /\b(?:import|require)\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g
-  ];
-  for (const re of res) for (const m of text.matchAll(re)) out.add(m[2]);
-  for (const m of text.matchAll(/^\s*from\s+(\.*[\w.]*)\s+import\b|^\s*import\s+([\w.]+)/gm)) {
-    const spec = m[1] ?? m[2];
-    const dots = /^\.*/.exec(spec)[0].length;
-    const rest = spec.slice(dots).replace(/\./g, "/");
-    out.add(dots === 0 ? rest : `${dots === 1 ? "./" : "../".repeat(dots - 1)}${rest}`);
-  }
-  return [...out];
-}
-function looksLikeRepoPath(to) {
-  if (/\s|:\/\/|^\/|^[@~]/.test(to)) return false;
-  return to.includes("/") || EXTENSION.test(to) || /\.(?:go|rs|rb|java|kt|swift|c|h|cpp|css|scss|html|md|sql|ya?ml|toml|sh)$/.test(to);
-}
-
-// app/engine/core/verify/stub-markers.ts
-var MARKERS = [
-  [/\bnot (?:yet )?implemented\b/i, "not implemented"],
-  [/\b(?:TODO|FIXME|XXX)\b[\s:,-]*implement/i, "TODO: implement"],
-  [/\bimplement me\b/i, "implement me"],
-  [/\bNotImplementedError\b/, "NotImplementedError"],
-  [/\b(?:unimplemented|todo)!\s*\(/, "unimplemented!()"]
-];
-var EMPTY_VALUE = String.raw`(?:null|undefined|None|nil|\{\s*\}|\[\s*\]|''|""|\x60\x60|<>\s*<\/>|<\s*\/?\s*>)`;
-var EMPTY_RETURN = new RegExp(String.raw`^return(?:\s*\(?\s*${EMPTY_VALUE}\s*\)?)?\s*;?$`);
-var EMPTY_EXPRESSION = new RegExp(String.raw`^\(?\s*${EMPTY_VALUE}\s*\)?\s*(?:[;,)]|$)`);
-var NOT_FUNCTIONS = /* @__PURE__ */ new Set(["if", "for", "while", "switch", "catch", "with", "function", "return", "else", "do", "try"]);
-function markerFindings(text) {
-  const out = [];
-  text.split("\n").forEach((line, i) => {
-    for (const [re, label] of MARKERS) {
-      if (re.test(line)) {
-        out.push(`line ${i + 1} says ${label}: ${line.trim().slice(0, 80)}`);
-        break;
-      }
-    }
-  });
-  return out;
-}
-function emptyBodies(text, lang) {
-  const t = stripComments(text, lang, { strings: true });
-  const out = [];
-  const heads = [
-    /(^|[^\w$.])(export\s+(?:default\s+)?)?(?:async\s+)?function\s*\*?\s*([\w$]*)\s*\([^)]*\)\s*(?::\s*[^{;]+)?\{/g,
-    /^[ \t]*(?:(?:public|private|protected|static|async|override|readonly)\s+)*()([\w$]+)\s*\([^)]*\)\s*(?::\s*[^{;=]+)?\{/gm,
-    /^[ \t]*(export\s+)?(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:\([^)]*\)|[\w$]+)\s*(?::\s*[^=]+)?=>\s*/gm
-  ];
-  const seen = /* @__PURE__ */ new Set();
-  heads.forEach((re, kind) => {
-    for (const m of t.matchAll(re)) {
-      const exported = kind === 0 ? Boolean(m[2]) : kind === 2 ? Boolean(m[1]) : false;
-      const name2 = (kind === 0 ? m[3] : m[2]) || "anonymous";
-      if (NOT_FUNCTIONS.has(name2)) continue;
-      const end = (m.index ?? 0) + m[0].length;
-      const line = lineNumber(t, m.index ?? 0) + (m[0].startsWith("\n") ? 1 : 0);
-      if (seen.has(end)) continue;
-      seen.add(end);
-      if (kind === 2 && t[end] !== "{") {
-        if (EMPTY_EXPRESSION.test(t.slice(end, end + 40))) out.push(`line ${line}: ${name2} only returns ${t.slice(end, end + 20).split(/[;,\n]/)[0].trim()}`);
-        continue;
-      }
-      const open3 = kind === 2 ? end : end - 1;
-      const close = matchingBracket(t, open3);
-      if (close < 0) continue;
-      const body = t.slice(open3 + 1, close).trim();
-      if (body === "" && exported) out.push(`line ${line}: ${name2} has an empty body`);
-      else if (body !== "" && EMPTY_RETURN.test(body)) out.push(`line ${line}: ${name2} only does ${body.replace(/\s+/g, " ")}`);
-    }
-  });
-  return out;
-}
-function emptyPythonBodies(text) {
-  const lines2 = stripComments(text, "py").split("\n");
-  const out = [];
-  lines2.forEach((line, i) => {
-    const m = /^([ \t]*)(?:async\s+)?def\s+(\w+)\s*\(.*\)[^:]*:\s*(.*)$/.exec(line);
-    if (!m) return;
-    const indent = m[1].length;
-    const body = m[3].trim() !== "" ? [m[3].trim()] : [];
-    if (body.length === 0) {
-      for (let j = i + 1; j < lines2.length; j++) {
-        const l = lines2[j];
-        if (l.trim() === "") continue;
-        if (l.length - l.trimStart().length <= indent) break;
-        body.push(l.trim());
-      }
-    }
-    const joined = body.join("\n").replace(/^[rRuUbB]*("""|''')[\s\S]*?\1\s*/, "").replace(/^[rRuUbB]*(["'])[^\n]*?\1\s*(\n|$)/, "");
-    const statements = joined.split("\n").map((s) => s.trim()).filter((s) => s !== "");
-    if (statements.length > 0 && statements.every((s) => /^(pass|\.\.\.|return(\s+None)?)$/.test(s))) {
-      out.push(`line ${i + 1}: ${m[2]} only does ${statements.join("; ")}`);
-    }
-  });
-  return out;
-}
-function stubMarkers(text, lang) {
-  const found = markerFindings(text);
-  if (lang === "py") found.push(...emptyPythonBodies(text));
-  else if (lang === "js" || lang === "c") found.push(...emptyBodies(text, lang));
-  return found;
-}
-
-// app/engine/core/verify/check-artifact.ts
-var DEFAULT_MIN_LINES = 3;
-var MAX_STAR_DEPTH = 4;
-async function exportedNames(path2, text, ports, depth = 0) {
-  const lang = languageOf(path2);
-  const found = exportsOf(text, lang);
-  if (depth < MAX_STAR_DEPTH) {
-    for (const spec of found.starFrom) {
-      const target = await resolveModule(path2, spec, ports);
-      const targetText = target === void 0 ? void 0 : await ports.readFile(target);
-      if (target === void 0 || targetText === void 0) continue;
-      const inner = await exportedNames(target, targetText, ports, depth + 1);
-      for (const n2 of inner.names) if (n2 !== "default") found.names.add(n2);
-    }
-  }
-  return found;
-}
-async function checkArtifact(check2, ports) {
-  const text = await ports.readFile(check2.path);
-  if (text === void 0) return fail2(`${check2.path} does not exist`);
-  const lang = languageOf(check2.path);
-  const problems = [];
-  const seen = [];
-  const min = check2.min_lines ?? DEFAULT_MIN_LINES;
-  const lines2 = substantiveLines(text, lang);
-  if (lines2 < min) problems.push(`${lines2} substantive lines, fewer than ${min}`);
-  else seen.push(`${lines2} substantive lines (min ${min})`);
-  if (check2.exports !== void 0 && check2.exports.length > 0) {
-    const { names, known } = await exportedNames(check2.path, text, ports);
-    const missing = check2.exports.filter((name2) => known ? !names.has(name2) : !declares(text, lang, name2));
-    if (missing.length > 0) problems.push(`${known ? "does not export" : "does not declare"} ${missing.join(", ")}`);
-    else seen.push(`${known ? "exports" : "declares"} ${check2.exports.join(", ")}`);
-  }
-  if (check2.contains !== void 0) {
-    if (!text.includes(check2.contains)) problems.push(`does not contain ${quote(check2.contains)}`);
-    else seen.push(`contains ${quote(check2.contains)}`);
-  }
-  const stubs = stubMarkers(text, lang);
-  if (stubs.length > 0) problems.push(`looks like a stub: ${stubs.slice(0, 3).join("; ")}${stubs.length > 3 ? `; and ${stubs.length - 3} more` : ""}`);
-  else seen.push("no stub markers");
-  return problems.length > 0 ? fail2(`${check2.path}: ${problems.join("; ")}`) : pass(`${check2.path}: ${seen.join("; ")}`);
-}
-
-// app/engine/core/verify/regex.ts
-function compileRegex(pattern, flags = "") {
-  try {
-    return new RegExp(pattern, flags);
-  } catch (e) {
-    return `the pattern /${pattern}/ is not a valid regular expression: ${e.message}`;
-  }
-}
-
-// app/engine/core/verify/tests-ran.ts
-var lineOf = (text, index) => {
-  const start = text.lastIndexOf("\n", index - 1) + 1;
-  const end = text.indexOf("\n", index);
-  return text.slice(start, end < 0 ? void 0 : end).trim();
-};
-function each(text, re, judge) {
-  const out = [];
-  for (const m of text.matchAll(new RegExp(re.source, re.flags.includes("g") ? re.flags : `${re.flags}g`))) {
-    const ran = judge(m);
-    if (ran !== void 0) out.push({ ran, line: lineOf(text, m.index ?? 0) });
-  }
-  return out;
-}
-var n = (s) => Number.parseInt(s ?? "0", 10);
-var READERS = [
-  // node --test: TAP "# pass 3" (or the spec reporter's "ℹ pass 3"); "# tests 0" when nothing ran.
-  (t) => each(t, /^\s*(?:#|ℹ)\s*pass (\d+)\s*$/m, (m) => n(m[1]) > 0),
-  (t) => each(t, /^\s*(?:#|ℹ)\s*tests 0\s*$/m, () => false),
-  // TAP's plan for zero tests.
-  (t) => each(t, /^\s*1\.\.0\b/m, () => false),
-  // vitest "Tests  3 passed (3)", jest "Tests:  3 passed, 3 total"; all skipped or "no tests" is none.
-  (t) => each(t, /^\s*Tests:?\s+(.+)$/m, (m) => {
-    const passed = /(\d+) passed/.exec(m[1]);
-    if (passed) return n(passed[1]) > 0;
-    return /no tests|skipped|todo|\b0 total/.test(m[1]) ? false : void 0;
-  }),
-  (t) => each(t, /No test files found|No tests found/, () => false),
-  // mocha "2 passing (5ms)".
-  (t) => each(t, /^\s*(\d+) passing\b/m, (m) => n(m[1]) > 0),
-  // pytest "=== 3 passed, 1 skipped in 0.12s ===", "no tests ran", "collected 0 items".
-  (t) => each(t, /^=*\s*((?:\d+ (?:passed|failed|skipped|deselected|xfailed|xpassed|warnings?|errors?)(?:, )?)+) in [\d.]+s\b.*$/m, (m) => {
-    const passed = /(\d+) passed/.exec(m[1]);
-    return passed ? n(passed[1]) > 0 : false;
-  }),
-  (t) => each(t, /\bno tests ran\b|^collected 0 items\b/m, () => false),
-  // go test: "ok  pkg 0.01s" ran; "[no test files]" and "[no tests to run]" did not.
-  (t) => each(t, /^ok\s+\S+\s+(?:\(cached\)|[\d.]+s)(.*)$/m, (m) => !/no tests to run/.test(m[1])),
-  (t) => each(t, /^---\s*PASS:/m, () => true),
-  (t) => each(t, /\[no test files\]|testing: warning: no tests to run/, () => false),
-  // cargo test "test result: ok. 5 passed; 0 failed".
-  (t) => each(t, /^test result: \w+\. (\d+) passed/m, (m) => n(m[1]) > 0),
-  // The plain closing line any runner may print: "N passed, N failed".
-  (t) => each(t, /^(?:\w+:\s*)?(\d+) passed, \d+ failed(?:, \d+ skipped)?\s*$/m, (m) => n(m[1]) > 0)
-];
-function testsRan(output2) {
-  const text = stripAnsi(output2);
-  const signals = READERS.flatMap((read) => read(text));
-  const ran = signals.find((s) => s.ran);
-  if (ran) return { verdict: "ran", seen: ran.line };
-  const none = signals.find((s) => !s.ran);
-  return none ? { verdict: "none", seen: none.line } : { verdict: "unknown" };
-}
-
-// app/engine/core/verify/with-timeout.ts
-var CheckTimeoutError = class extends HarnessError {
-  constructor(what, ms) {
-    super(`${what} timed out after ${formatMs(ms)}`);
-    this.what = what;
-    this.ms = ms;
-  }
-  what;
-  ms;
-};
-function formatMs(ms) {
-  return ms >= 1e3 ? `${Math.round(ms / 100) / 10} s` : `${Math.round(ms)} ms`;
-}
-async function withTimeout(work, ms, what, clock) {
-  let cancel;
-  const timeout = new Promise((_, reject) => {
-    cancel = clock.after(ms, () => reject(new CheckTimeoutError(what, ms)));
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    cancel?.();
-  }
-}
-
-// app/engine/core/verify/check-commands.ts
-async function run(check2, ports, timeoutMs) {
-  return ports.exec(check2.command, { cwd: check2.cwd, timeoutMs });
-}
-function exitOf(r) {
-  if (r.timedOut) return `timed out after ${formatMs(r.durationMs)} and was killed`;
-  return r.code === null ? "was killed by a signal" : `exit ${r.code}`;
-}
-function combined(r) {
-  return stripAnsi([r.stdout, r.stderr].map((s) => s.replace(/\s+$/, "")).filter((s) => s !== "").join("\n"));
-}
-async function checkCommandOutput(check2, ports, timeoutMs) {
-  const r = await run(check2, ports, timeoutMs);
-  const want = check2.expect.exit_code ?? 0;
-  const exit = exitOf(r);
-  if (r.timedOut || r.code !== want) return fail2(commandEvidence(`${exit}, expected exit ${want}`, r.stdout, r.stderr));
-  const out = combined(r);
-  if (check2.expect.contains !== void 0 && !out.includes(check2.expect.contains)) {
-    return fail2(commandEvidence(`${exit} but the output does not contain ${quote(check2.expect.contains)}`, r.stdout, r.stderr));
-  }
-  if (check2.expect.matches !== void 0) {
-    const re = compileRegex(check2.expect.matches, "m");
-    if (typeof re === "string") return fail2(re);
-    if (!re.test(out)) return fail2(commandEvidence(`${exit} but the output has no match for /${check2.expect.matches}/`, r.stdout, r.stderr));
-  }
-  return pass(commandEvidence(exit, r.stdout, r.stderr));
-}
-async function checkBuildSucceeds(check2, ports, timeoutMs) {
-  const r = await run(check2, ports, timeoutMs);
-  const ok = !r.timedOut && r.code === 0;
-  return (ok ? pass : fail2)(commandEvidence(exitOf(r), r.stdout, r.stderr));
-}
-async function checkTestsPass(check2, ports, timeoutMs) {
-  const r = await run(check2, ports, timeoutMs);
-  const exit = exitOf(r);
-  if (r.timedOut || r.code !== 0) return fail2(commandEvidence(exit, r.stdout, r.stderr));
-  const ran = testsRan(combined(r));
-  if (ran.verdict === "none") {
-    return fail2(commandEvidence(`${exit} but no tests ran (${quote(ran.seen ?? "", 60)}); a test command that runs nothing is not green`, r.stdout, r.stderr));
-  }
-  const how = ran.verdict === "ran" ? `tests ran (${quote(ran.seen ?? "", 60)})` : "no test summary recognised, judged by exit code";
-  return pass(commandEvidence(`${exit}; ${how}`, r.stdout, r.stderr));
-}
-
-// app/engine/core/verify/check-files.ts
-async function checkFileExists(check2, ports) {
-  const kind = await ports.exists(check2.path);
-  return kind ? pass(`${check2.path} exists (${kind})`) : fail2(`${check2.path} does not exist`);
-}
-async function checkFileContains(check2, ports) {
-  if (check2.contains === void 0 && check2.pattern === void 0) {
-    return fail2("the check names neither contains nor pattern, so it could not fail; add one");
-  }
-  const text = await ports.readFile(check2.path);
-  if (text === void 0) return fail2(`${check2.path} does not exist`);
-  const seen = [];
-  if (check2.contains !== void 0) {
-    const at = text.indexOf(check2.contains);
-    if (at < 0) return fail2(`${check2.path} does not contain ${quote(check2.contains)}`);
-    seen.push(`contains ${quote(check2.contains)} at line ${lineNumber(text, at)}`);
-  }
-  if (check2.pattern !== void 0) {
-    const re = compileRegex(check2.pattern, "m");
-    if (typeof re === "string") return fail2(re);
-    const m = re.exec(text);
-    if (!m) return fail2(`${check2.path} has no match for /${check2.pattern}/`);
-    seen.push(`matches /${check2.pattern}/ at line ${lineNumber(text, m.index)}: ${quote(m[0])}`);
-  }
-  return pass(`${check2.path} ${seen.join("; ")}`);
-}
-
-// app/engine/core/verify/check-key-link.ts
-async function importsModule(from, code, to, ports) {
-  const want = moduleKey(to);
-  for (const spec of importSpecifiers(code)) {
-    if (spec.startsWith(".")) {
-      const resolved = await resolveModule(from, spec, ports);
-      if (resolved !== void 0 && moduleKey(resolved) === want) return spec;
-      continue;
-    }
-    const bare = moduleKey(spec.replace(/^(?:@|~|#)\//, ""));
-    if (bare !== "" && (want === bare || want.endsWith(`/${bare}`))) return spec;
-  }
-  return void 0;
-}
-async function checkKeyLink(check2, ports) {
-  const text = await ports.readFile(check2.from);
-  if (text === void 0) return fail2(`${check2.from} does not exist`);
-  const code = stripComments(text, languageOf(check2.from));
-  const via = check2.via ? ` (via ${check2.via})` : "";
-  const isPath = looksLikeRepoPath(check2.to);
-  const target = isPath ? await existingModule(check2.to, ports) : void 0;
-  if (isPath && target === void 0) return fail2(`${check2.to} does not exist, so ${check2.from} cannot link to it`);
-  if (check2.pattern !== void 0) {
-    const re = compileRegex(check2.pattern, "m");
-    if (typeof re === "string") return fail2(re);
-    const m = re.exec(code);
-    if (!m) return fail2(`${check2.from} has no match for /${check2.pattern}/ outside comments; the link to ${check2.to}${via} is missing`);
-    return pass(`${check2.from} line ${lineNumber(code, m.index)} links to ${check2.to}${via}: ${quote(m[0])}`);
-  }
-  if (target !== void 0) {
-    const spec = await importsModule(check2.from, code, target, ports);
-    if (spec !== void 0) return pass(`${check2.from} imports ${check2.to} as ${quote(spec)}${via}`);
-  }
-  const at = code.indexOf(check2.to);
-  if (at >= 0) return pass(`${check2.from} line ${lineNumber(code, at)} mentions ${quote(check2.to)}${via}`);
-  return fail2(`${check2.from} neither imports nor mentions ${check2.to}${via}; the link is missing`);
-}
-
-// app/engine/core/verify/check-ui.ts
-function budget(ports, timeoutMs) {
-  const end = ports.clock.monotonic() + timeoutMs;
-  return () => Math.max(1, end - ports.clock.monotonic());
-}
-async function withPage(ports, use) {
-  const browser = await ports.browser();
-  const page = await browser.newPage();
-  try {
-    return await use(page);
-  } finally {
-    await page.close().catch(() => void 0);
-  }
-}
-async function checkUiElementExists(check2, ports, ctx, timeoutMs) {
-  const target = targetUrl(check2.url, ctx);
-  if ("error" in target) return fail2(target.error);
-  const left = budget(ports, timeoutMs);
-  return withPage(ports, async (page) => {
-    await page.goto(target.url, left());
-    const text = await page.textOf(check2.selector, left());
-    if (text === void 0) return fail2(`no element matches ${check2.selector} at ${page.url()}`);
-    const shown = quote(text.trim(), 100);
-    if (check2.text !== void 0 && !text.includes(check2.text)) {
-      return fail2(`${check2.selector} at ${page.url()} has text ${shown}, which does not contain ${quote(check2.text)}`);
-    }
-    return pass(`${check2.selector} found at ${page.url()} with text ${shown}`);
-  });
-}
-function describeStep(step) {
-  if (step.goto !== void 0) return `goto ${step.goto}`;
-  if (step.click !== void 0) return `click ${step.click}`;
-  if (step.fill !== void 0) return `fill ${step.fill}`;
-  if (step.press !== void 0) return `press ${step.key ?? ""} in ${step.press}`;
-  return `wait_for ${step.wait_for ?? ""}`;
-}
-async function runStep(page, step, ctx, left) {
-  if (step.goto !== void 0) {
-    const target = targetUrl(step.goto, ctx);
-    if ("error" in target) return target.error;
-    await page.goto(target.url, left());
-  } else if (step.click !== void 0) await page.click(step.click, left());
-  else if (step.fill !== void 0) await page.fill(step.fill, step.value ?? "", left());
-  else if (step.press !== void 0) await page.press(step.press, step.key ?? "Enter", left());
-  else if (step.wait_for !== void 0) {
-    if (await page.textOf(step.wait_for, left()) === void 0) return `${step.wait_for} never appeared`;
-  }
-  return void 0;
-}
-function sameUrl(expected, actual) {
-  let want;
-  let got;
-  try {
-    want = new URL(expected, actual);
-    got = new URL(actual);
-  } catch {
-    return false;
-  }
-  const trim = (p) => p.replace(/\/+$/, "") || "/";
-  if (want.search !== "" || want.hash !== "") return want.href === got.href;
-  return want.origin === got.origin && trim(want.pathname) === trim(got.pathname);
-}
-async function checkUiNavigation(check2, ports, ctx, timeoutMs) {
-  const target = targetUrl(check2.url, ctx);
-  if ("error" in target) return fail2(target.error);
-  const { url: url2, selector, text } = check2.expect;
-  if (url2 === void 0 && selector === void 0 && text === void 0) {
-    return fail2("expect names none of url, selector, text, so the check could not fail; add one");
-  }
-  const left = budget(ports, timeoutMs);
-  return withPage(ports, async (page) => {
-    await page.goto(target.url, left());
-    for (const [i, step] of check2.steps.entries()) {
-      let problem2;
-      try {
-        problem2 = await runStep(page, step, ctx, left);
-      } catch (e) {
-        problem2 = e.message.split("\n")[0];
-      }
-      if (problem2 !== void 0) return fail2(`step ${i + 1} (${describeStep(step)}) failed at ${page.url()}: ${problem2}`);
-    }
-    const at = page.url();
-    if (url2 !== void 0 && !sameUrl(url2, at)) return fail2(`after ${check2.steps.length} steps the page is at ${at}, expected ${url2}`);
-    const seen = [`after ${check2.steps.length} steps at ${at}`];
-    if (selector !== void 0 || text !== void 0) {
-      const where = selector ?? "body";
-      const found = await page.textOf(where, left());
-      if (found === void 0) return fail2(`${seen[0]}: no element matches ${where}`);
-      if (text !== void 0 && !found.includes(text)) {
-        return fail2(`${seen[0]}: ${where} has text ${quote(found.trim(), 100)}, which does not contain ${quote(text)}`);
-      }
-      seen.push(`${where} has text ${quote(found.trim(), 100)}`);
-    }
-    return pass(seen.join("; "));
-  });
-}
-
-// app/engine/core/verify/ports.ts
-var BrowserUnavailableError = class extends HarnessError {
-};
-
-// app/engine/core/verify/checks.ts
-var DEFAULT_TIMEOUT_SECONDS = {
-  file_exists: 10,
-  file_contains: 10,
-  artifact: 20,
-  key_link: 20,
-  command_output: 120,
-  build_succeeds: 900,
-  tests_pass: 900,
-  api_response: 30,
-  ui_element_exists: 60,
-  ui_navigation: 90,
-  human: 1
-};
-var SELF_LIMITED = /* @__PURE__ */ new Set(["command_output", "build_succeeds", "tests_pass", "ui_element_exists", "ui_navigation"]);
-var SELF_LIMITED_GRACE_MS = 1e4;
-function timeoutOf(check2) {
-  return (check2.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS[check2.type]) * 1e3;
-}
-async function find(check2, ports, ctx, ms) {
-  switch (check2.type) {
-    case "file_exists":
-      return checkFileExists(check2, ports);
-    case "file_contains":
-      return checkFileContains(check2, ports);
-    case "artifact":
-      return checkArtifact(check2, ports);
-    case "key_link":
-      return checkKeyLink(check2, ports);
-    case "command_output":
-      return checkCommandOutput(check2, ports, ms);
-    case "build_succeeds":
-      return checkBuildSucceeds(check2, ports, ms);
-    case "tests_pass":
-      return checkTestsPass(check2, ports, ms);
-    case "api_response":
-      return checkApiResponse(check2, ports, ctx, ms);
-    case "ui_element_exists":
-      return checkUiElementExists(check2, ports, ctx, ms);
-    case "ui_navigation":
-      return checkUiNavigation(check2, ports, ctx, ms);
-    case "human":
-      return { status: "human", evidence: `waits for a person (${check2.kind}): ${quote(check2.prompt, 200)}` };
-  }
-}
-function failure2(e, ms) {
-  if (e instanceof BrowserUnavailableError) return fail2(e.message);
-  if (e instanceof CheckTimeoutError) return fail2(`no result within ${formatMs(ms)} (timeout_seconds), so the check was abandoned`);
-  const message = e instanceof Error ? e.message : String(e);
-  return fail2(`could not run the check: ${message.split("\n").slice(0, 3).join(" ")}`);
-}
-async function runCheck(check2, ports, ctx = {}) {
-  const started = ports.clock.monotonic();
-  const ms = timeoutOf(check2);
-  let finding;
-  try {
-    finding = await withTimeout(find(check2, ports, ctx, ms), SELF_LIMITED.has(check2.type) ? ms + SELF_LIMITED_GRACE_MS : ms, check2.id, ports.clock);
-  } catch (e) {
-    finding = failure2(e, ms);
-  }
-  return { id: check2.id, type: check2.type, status: finding.status, evidence: clip2(finding.evidence), durationMs: ports.clock.monotonic() - started };
-}
-
-// app/engine/core/verify/levels.ts
-var SERVER_CHECKS = /* @__PURE__ */ new Set(["api_response", "ui_element_exists", "ui_navigation"]);
-var SERVE_GRACE_MS = 1e4;
-var STOP_TIMEOUT_MS = 3e4;
-var SharedServer = class {
-  constructor(serve, ports) {
-    this.serve = serve;
-    this.ports = ports;
-  }
-  serve;
-  ports;
-  started;
-  handle;
-  context(check2) {
-    if (this.serve === void 0 || !SERVER_CHECKS.has(check2.type)) return Promise.resolve({});
-    this.started ??= this.start(this.serve);
-    return this.started;
-  }
-  async start(serve) {
-    const ms = (serve.timeout_seconds ?? 30) * 1e3 + SERVE_GRACE_MS;
-    try {
-      this.handle = await withTimeout(this.ports.serve(serve), ms, `serve ${quote(serve.command)}`, this.ports.clock);
-      return { baseUrl: this.handle.baseUrl };
-    } catch (e) {
-      return { serveError: `the server did not start (serve: ${quote(serve.command)}): ${e.message}` };
-    }
-  }
-  /** Always called, pass or fail; returns a problem when the server would not stop. */
-  async stop() {
-    if (this.started) await this.started;
-    if (!this.handle) return void 0;
-    try {
-      await withTimeout(this.handle.stop(), STOP_TIMEOUT_MS, "stopping the server", this.ports.clock);
-      return void 0;
-    } catch (e) {
-      return `the server ${this.handle.baseUrl} did not stop: ${e.message}`;
-    }
-  }
-};
-function answered(check2, result, answer) {
-  if (check2.type !== "human" || answer === void 0) return result;
-  const who = answer.by ? ` by ${answer.by}` : "";
-  const note = answer.note ? `: ${answer.note}` : "";
-  return { ...result, status: answer.passed ? "pass" : "fail", evidence: `answered ${answer.passed ? "pass" : "fail"}${who}${note}` };
-}
-async function runGroup(checks, serve, ports, opts, plan, problems) {
-  const server = new SharedServer(serve, ports);
-  const results = [];
-  try {
-    for (const check2 of checks) {
-      const result = await runCheck(check2, ports, await server.context(check2));
-      const key2 = plan === void 0 ? check2.id : `${plan}/${check2.id}`;
-      const final = { ...answered(check2, result, opts.answers?.[key2]), ...plan === void 0 ? {} : { plan } };
-      results.push(final);
-      opts.onResult?.(final);
-    }
-  } finally {
-    const problem2 = await server.stop();
-    if (problem2) problems.push(problem2);
-  }
-  return results;
-}
-function statusOf(results, problems) {
-  if (problems.length > 0 || results.some((r) => r.status === "fail")) return "fail";
-  return results.some((r) => r.status === "human") ? "human" : "pass";
-}
-function finish2(level2, id, spec, startedAt, results, problems, clock) {
-  if (results.length === 0 && problems.length === 0) problems.push(`no checks to run: a ${level2} cannot be verified by nothing; add must_pass checks`);
-  const finishedAt = clock.now();
-  return {
-    level: level2,
-    id,
-    ...spec === void 0 ? {} : { spec },
-    status: statusOf(results, problems),
-    results,
-    problems,
-    startedAt: startedAt.toISOString(),
-    finishedAt: finishedAt.toISOString()
-  };
-}
-async function verifyPlan(plan, ports, opts = {}) {
-  const startedAt = ports.clock.now();
-  const problems = [];
-  const results = await runGroup(plan.mustPass, plan.serve, ports, opts, void 0, problems);
-  return finish2("plan", plan.id, opts.spec, startedAt, results, problems, ports.clock);
-}
-async function verifyPhase(spec, phase, ports, opts = {}) {
-  const startedAt = ports.clock.now();
-  const problems = [];
-  const results = [];
-  for (const id of phase.plans) {
-    const plan = spec.planById.get(id);
-    if (!plan) {
-      problems.push(`plan ${id} of phase ${phase.id} is not in the spec`);
-      continue;
-    }
-    results.push(...await runGroup(plan.mustPass, plan.serve, ports, opts, plan.id, problems));
-  }
-  results.push(...await runGroup(phase.mustPass, phase.serve, ports, opts, void 0, problems));
-  return finish2("phase", phase.id, opts.spec ?? spec.id, startedAt, results, problems, ports.clock);
-}
-
-// app/engine/lifecycle/failure-reason.ts
-function agentFailure(agent, error63) {
-  return `the ${agent} agent failed: ${error63}`;
-}
-function key(result) {
-  return result.plan === void 0 ? result.id : `${result.plan}/${result.id}`;
-}
-function verificationFailure(report) {
-  const what = report.level === "plan" ? `plan ${report.id}` : `phase ${report.id}`;
-  const failed2 = report.results.filter((r) => r.status === "fail");
-  const parts2 = [];
-  if (failed2.length > 0) {
-    const reasons = failed2.map((r) => `${key(r)} (${r.evidence.split("\n")[0]})`);
-    parts2.push(`${failed2.length} check${failed2.length === 1 ? "" : "s"} failed: ${reasons.join("; ")}`);
-  }
-  parts2.push(...report.problems);
-  const waiting = report.results.filter((r) => r.status === "human");
-  if (parts2.length === 0 && waiting.length > 0) parts2.push(`${waiting.length} human check${waiting.length === 1 ? "" : "s"} not approved: ${waiting.map(key).join(", ")}`);
-  return `${what} did not pass verification: ${parts2.join("; ") || "no reason given"}`;
-}
-
-// app/engine/lifecycle/assignment.ts
-function agentName(plan, choice = {}) {
-  return choice.override ?? plan.agent ?? choice.configured ?? (plan.steps.length > 0 ? "script" : "claude");
-}
-function assignTask(a) {
-  return {
-    type: "assign_task",
-    session: a.session,
-    at: a.at.toISOString(),
-    spec: a.spec,
-    plan: a.plan.id,
-    resume: a.resume,
-    worktree: a.worktree,
-    prompt: a.prompt,
-    timeout_minutes: a.plan.timeoutMinutes,
-    ...a.knowledge && a.knowledge.length > 0 ? { knowledge: a.knowledge.map((k) => ({ ...k })) } : {}
-  };
-}
-
-// app/engine/lifecycle/run-agent.ts
-var AttemptStoppedError = class extends HarnessError {
-};
-async function runAgent(run2, ports) {
-  const { plan, session } = run2;
-  const { answers: answers2, progress, clock } = ports;
-  const controller = new AbortController();
-  const stop = () => controller.abort(run2.signal?.reason);
-  run2.signal?.addEventListener("abort", stop, { once: true });
-  if (run2.signal?.aborted) stop();
-  let terminal;
-  let waiting;
-  const at = () => clock.now().toISOString();
-  const emit = async (message) => {
-    await progress.record?.(message);
-    switch (message.type) {
-      case "session_ready":
-        return progress.event({ kind: "agent-started", agent: message.agent });
-      case "task_started":
-        return progress.event({ kind: "task-started", task: message.task, total: message.total, title: message.title });
-      case "progress_update":
-        return progress.event({
-          kind: "progress",
-          message: message.message,
-          ...message.task !== void 0 && message.total !== void 0 ? { task: message.task, total: message.total } : {}
-        });
-      case "decision_needed":
-      case "verification_needed":
-      case "action_needed":
-        return progress.event({ kind: "agent-waiting", checkpoint: message.checkpoint });
-      case "task_completed":
-      case "task_failed":
-        terminal = message;
-    }
-  };
-  const awaitResponse = async (checkpoint) => {
-    const given = answers2.given(checkpoint.id) ?? await answers2.ask(checkpoint, "agent");
-    if (given) {
-      await progress.event({ kind: "agent-answered", checkpoint, answer: given });
-      return responseTo(checkpoint, given.answer, session, at());
-    }
-    if (plan.autonomous) return { type: "abort_task", session, at: at(), reason: `plan ${plan.id} is autonomous: true, and nobody can answer checkpoint "${checkpoint.id}" in a run` };
-    waiting = checkpoint;
-    controller.abort(new Error(`waiting for an answer to checkpoint "${checkpoint.id}"`));
-    return { type: "abort_task", session, at: at(), reason: `waiting for an answer to checkpoint "${checkpoint.id}"` };
-  };
-  try {
-    const context3 = {
-      task: assignTask({
-        session,
-        spec: run2.spec,
-        plan,
-        resume: run2.resume,
-        worktree: ports.workspace.root,
-        prompt: await run2.prompt(),
-        at: clock.now(),
-        ...run2.knowledge ? { knowledge: run2.knowledge } : {}
-      }),
-      plan,
-      spec: run2.spec,
-      base: run2.base,
-      env: { ...run2.env },
-      logDir: run2.logDir,
-      signal: controller.signal,
-      now: () => clock.now(),
-      emit,
-      awaitResponse
-    };
-    await ports.agent(run2.agent).run(context3);
-  } catch (e) {
-    if (!waiting && !run2.signal?.aborted) terminal = { type: "task_failed", session, at: at(), plan: plan.id, error: e.message, retryable: false };
-  } finally {
-    run2.signal?.removeEventListener("abort", stop);
-  }
-  if (run2.signal?.aborted) throw new AttemptStoppedError(`plan ${plan.id} was stopped`);
-  if (waiting) return { kind: "checkpoint", checkpoint: waiting };
-  if (terminal?.type === "task_completed") {
-    await progress.event({ kind: "agent-finished" });
-    return { kind: "completed", ...terminal.summary === void 0 ? {} : { summary: terminal.summary }, ...terminal.usage ? { usage: terminal.usage } : {} };
-  }
-  const error63 = terminal?.type === "task_failed" ? terminal.error : "it ended without saying it completed";
-  await progress.event({ kind: "agent-failed", error: error63 });
-  return {
-    kind: "failed",
-    error: error63,
-    timedOut: terminal?.type === "task_failed" && terminal.timedOut === true,
-    ...terminal?.type === "task_failed" && terminal.usage ? { usage: terminal.usage } : {}
-  };
-}
-
-// app/engine/lifecycle/verify-with-people.ts
-var MAX_HUMAN_ROUNDS = 5;
-var UnknownHumanCheckError = class extends HarnessError {
-};
-async function verifyWithPeople(level2, ports) {
-  const { answers: answers2, progress, clock } = ports;
-  const known = await standingAnswers(level2, answers2);
-  let verifyMs = 0;
-  const once = async () => {
-    const started = clock.monotonic();
-    const open3 = ports.verifyPorts();
-    try {
-      return await level2.run(open3, { answers: known, onResult: (result) => void progress.event({ kind: "check", result }) });
-    } finally {
-      await open3.close();
-      verifyMs += clock.monotonic() - started;
-    }
-  };
-  return progress.stage(level2.title, async () => {
-    for (let round = 0; ; round++) {
-      const report = await once();
-      if (report.status !== "human" || round >= MAX_HUMAN_ROUNDS) return { report, verifyMs };
-      for (const result of report.results.filter((r) => r.status === "human")) {
-        const key2 = keyOf(result);
-        if (known[key2]) continue;
-        const question = humanCheckQuestion(refOf(level2, key2));
-        const given = await answers2.ask(question, "verification");
-        if (!given) return { report, waiting: question, verifyMs };
-        known[key2] = humanAnswer(given);
-      }
-    }
-  });
-}
-function keyOf(result) {
-  return result.plan === void 0 ? result.id : `${result.plan}/${result.id}`;
-}
-function refOf(level2, key2) {
-  const ref = level2.humanChecks.find((h) => h.key === key2);
-  if (!ref) throw new UnknownHumanCheckError(`check ${key2} waits for a person but is no human check of this level`);
-  return ref;
-}
-async function standingAnswers(level2, answers2) {
-  const known = {};
-  let since;
-  for (const ref of level2.humanChecks) {
-    const given = answers2.given(humanCheckpointId(ref.key));
-    if (!given) continue;
-    if (given.at !== void 0 && level2.since) {
-      since ??= await level2.since();
-      if (Date.parse(given.at) < since.getTime()) continue;
-    }
-    known[ref.key] = humanAnswer(given);
-  }
-  return known;
-}
-
-// app/engine/lifecycle/attempt-plan.ts
-function planHumanChecks(plan) {
-  return plan.mustPass.flatMap((check2) => check2.type === "human" ? [{ key: check2.id, check: check2 }] : []);
-}
-async function attemptPlan(input2, ports) {
-  const { plan, base: base2 } = input2;
-  const { workspace, progress, clock } = ports;
-  let agent;
-  let agentMs = 0;
-  if (!input2.agentDone) {
-    const started = clock.monotonic();
-    agent = await progress.stage(`agent ${input2.agent}: ${plan.id} ${plan.title}`, () => runAgent(input2, ports)).finally(() => {
-      agentMs = clock.monotonic() - started;
-    });
-  }
-  const ended = async (how) => {
-    const look = (p) => how.failed ? p.catch(() => []) : p;
-    const [commits, changed] = await Promise.all([look(workspace.commits(base2)), look(workspace.changedFiles(base2))]);
-    const facts = {
-      ...input2.attempt === void 0 ? {} : { attempt: input2.attempt },
-      agent: input2.agent,
-      undeclaredWrites: undeclaredWrites(changed, plan.filesModified),
-      timedOut: agent?.kind === "failed" && agent.timedOut,
-      ...agent?.kind !== "checkpoint" && agent?.usage ? { usage: agent.usage } : {}
-    };
-    return { commits, facts, timing: { agentMs, verifyMs: how.verifyMs } };
-  };
-  if (agent?.kind === "checkpoint") return { kind: "checkpoint", checkpoint: agent.checkpoint, ...await ended({ failed: false, verifyMs: 0 }) };
-  if (agent?.kind === "failed") return { kind: "failed", reason: agentFailure(input2.agent, agent.error), ...await ended({ failed: true, verifyMs: 0 }) };
-  await progress.event({ kind: "verifying", level: "plan" });
-  const { report, waiting, verifyMs } = await verifyWithPeople(
-    {
-      title: `plan-level verification of ${plan.id}`,
-      humanChecks: planHumanChecks(plan),
-      since: () => workspace.headDate(),
-      run: (verifyPorts, options) => verifyPlan(plan, verifyPorts, { ...options, spec: input2.spec })
-    },
-    ports
-  );
-  const failed2 = report.status !== "pass" && !waiting;
-  const end = await ended({ failed: failed2, verifyMs });
-  if (waiting) return { kind: "checkpoint", checkpoint: waiting, report, ...end };
-  if (failed2) return { kind: "failed", reason: verificationFailure(report), report, ...end };
-  return { kind: "verified", report, ...agent?.kind === "completed" && agent.summary !== void 0 ? { summary: agent.summary } : {}, ...end };
-}
-
-// app/engine/lifecycle/verify-phase.ts
-function phaseHumanChecks(spec, phase) {
-  const refs = [];
-  for (const id of phase.plans) {
-    for (const check2 of spec.planById.get(id)?.mustPass ?? []) if (check2.type === "human") refs.push({ key: `${id}/${check2.id}`, check: check2, plan: id });
-  }
-  for (const check2 of phase.mustPass) if (check2.type === "human") refs.push({ key: check2.id, check: check2 });
-  return refs;
-}
-async function verifyPhaseLevel(spec, phase, ports) {
-  await ports.progress.event({ kind: "verifying", level: "phase" });
-  const { report, verifyMs } = await verifyWithPeople(
-    {
-      title: `phase-level verification of phase ${phase.id}`,
-      humanChecks: phaseHumanChecks(spec, phase),
-      run: (verifyPorts, options) => verifyPhase(spec, phase, verifyPorts, options)
-    },
-    ports
-  );
-  return report.status === "pass" ? { kind: "verified", report, verifyMs } : { kind: "failed", reason: verificationFailure(report), report, verifyMs };
-}
-
-// app/machine/clock.ts
-import { performance as performance3 } from "node:perf_hooks";
-function systemClock(now = () => /* @__PURE__ */ new Date()) {
-  return {
-    now,
-    monotonic: () => performance3.now(),
-    after(ms, fn) {
-      const timer = setTimeout(fn, ms);
-      return () => clearTimeout(timer);
-    }
-  };
-}
-
-// app/machine/verify-ports.ts
-import { resolve as resolve2 } from "node:path";
-
-// app/machine/process-run.ts
-import { spawn as spawn3 } from "node:child_process";
-
-// app/machine/process-group.ts
-import { readdir as readdir3, readFile as readFile2 } from "node:fs/promises";
-function killGroup(child, signal) {
-  if (child.pid === void 0) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-  }
-}
-function exited(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve3) => {
-    child.once("exit", () => resolve3());
-    child.once("error", () => resolve3());
-  });
-}
-function wait(ms) {
-  return new Promise((resolve3) => setTimeout(() => resolve3("timeout"), ms).unref());
-}
-async function groupAlive(pgid) {
-  try {
-    process.kill(-pgid, 0);
-  } catch {
-    return false;
-  }
-  let entries;
-  try {
-    entries = await readdir3("/proc");
-  } catch {
-    return true;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat5;
-    try {
-      stat5 = await readFile2(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    const [state, , pgrp] = stat5.slice(stat5.lastIndexOf(")") + 2).split(" ");
-    if (state !== "Z" && state !== "X" && Number(pgrp) === pgid) return true;
-  }
-  return false;
-}
-async function groupGone(pgid, ms) {
-  const end = Date.now() + ms;
-  for (; ; ) {
-    if (!await groupAlive(pgid)) return true;
-    if (Date.now() >= end) return false;
-    await wait(25);
-  }
-}
-async function stopGroup(child, graceMs = 3e3) {
-  const pgid = child.pid;
-  if (pgid === void 0) return;
-  killGroup(child, "SIGTERM");
-  if (!await groupGone(pgid, graceMs)) {
-    killGroup(child, "SIGKILL");
-    await groupGone(pgid, graceMs);
-  }
-  await Promise.race([exited(child), wait(graceMs)]);
-}
-
-// app/machine/process-tail.ts
-var ProcessTail = class {
-  constructor(cap) {
-    this.cap = cap;
-  }
-  cap;
-  chunks = [];
-  size = 0;
-  dropped = 0;
-  push(chunk) {
-    this.chunks.push(chunk);
-    this.size += chunk.length;
-    while (this.size > this.cap && this.chunks.length > 0) {
-      const over = this.size - this.cap;
-      const first = this.chunks[0];
-      if (first.length <= over) {
-        this.chunks.shift();
-        this.size -= first.length;
-        this.dropped += first.length;
-      } else {
-        this.chunks[0] = first.subarray(over);
-        this.size -= over;
-        this.dropped += over;
-      }
-    }
-  }
-  text() {
-    const body = Buffer.concat(this.chunks).toString("utf8");
-    return this.dropped > 0 ? `[… ${this.dropped} bytes of earlier output cut …]
-${body}` : body;
-  }
-};
-
-// app/machine/process-run.ts
-var DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024;
-var KILL_GRACE_MS2 = 2e3;
-var CLOSE_GRACE_MS = 1e3;
-function runShell(command2, options) {
-  const started = Date.now();
-  const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-  const stdout = new ProcessTail(cap);
-  const stderr = new ProcessTail(cap);
-  return new Promise((resolve3) => {
-    const child = spawn3("sh", ["-c", command2], {
-      cwd: options.cwd,
-      env: { ...process.env, ...options.env },
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"]
-    });
-    let timedOut = false;
-    let settled = false;
-    let exitCode = null;
-    const timers = [];
-    const settle2 = (spawnError) => {
-      if (settled) return;
-      settled = true;
-      timers.forEach(clearTimeout);
-      const err = stderr.text();
-      resolve3({
-        code: timedOut ? null : exitCode,
-        stdout: stdout.text(),
-        stderr: spawnError ? `${err}${err ? "\n" : ""}could not start sh: ${spawnError.message}` : err,
-        timedOut,
-        durationMs: Date.now() - started
-      });
-    };
-    child.stdout.on("data", (c) => stdout.push(c));
-    child.stderr.on("data", (c) => stderr.push(c));
-    child.once("error", (e) => settle2(e));
-    child.once("exit", (code) => {
-      exitCode = code;
-      killGroup(child, "SIGKILL");
-      timers.push(
-        setTimeout(() => {
-          child.stdout.destroy();
-          child.stderr.destroy();
-          settle2();
-        }, CLOSE_GRACE_MS)
-      );
-    });
-    child.once("close", () => settle2());
-    timers.push(
-      setTimeout(() => {
-        timedOut = true;
-        killGroup(child, "SIGTERM");
-        timers.push(setTimeout(() => killGroup(child, "SIGKILL"), KILL_GRACE_MS2));
-      }, options.timeoutMs)
-    );
-  });
-}
-
-// app/machine/verify-browser.ts
-import { constants as constants3 } from "node:fs";
-import { access as access2 } from "node:fs/promises";
-var DEFAULT_CHROMIUM = "/usr/bin/chromium";
-var CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync"
-];
-var LAUNCH_TIMEOUT_MS = 6e4;
-var PLAYWRIGHT = "playwright-core";
-function chromiumPath(env = process.env) {
-  return env.HARNESS_CHROMIUM || DEFAULT_CHROMIUM;
-}
-function firstLine2(e) {
-  return (e instanceof Error ? e.message : String(e)).split("\n")[0];
-}
-async function launch(executable, fromEnv) {
-  try {
-    await access2(executable, constants3.X_OK);
-  } catch {
-    const where = fromEnv ? `HARNESS_CHROMIUM points at ${executable}, which is not an executable file` : `no Chromium at ${executable}`;
-    throw new BrowserUnavailableError(
-      `${where}. The ui_element_exists and ui_navigation checks drive a headless Chromium: install Debian's package with "apt-get install chromium" (it provides ${DEFAULT_CHROMIUM}), or set HARNESS_CHROMIUM to a Chromium or Chrome executable.`
-    );
-  }
-  let pw;
-  try {
-    pw = await import(PLAYWRIGHT);
-  } catch {
-    throw new BrowserUnavailableError('the ui checks need the npm package playwright-core, which is not installed: run "npm install playwright-core".');
-  }
-  try {
-    return await pw.chromium.launch({ executablePath: executable, headless: true, args: CHROMIUM_ARGS, timeout: LAUNCH_TIMEOUT_MS });
-  } catch (e) {
-    throw new BrowserUnavailableError(`Chromium at ${executable} did not start: ${firstLine2(e)}`);
-  }
-}
-function isTimeout(e) {
-  return e instanceof Error && e.name === "TimeoutError";
-}
-async function openPage(browser) {
-  const context3 = await browser.newContext();
-  const page = await context3.newPage();
-  return {
-    async goto(url2, timeoutMs) {
-      await page.goto(url2, { timeout: timeoutMs, waitUntil: "load" });
-    },
-    async textOf(selector, timeoutMs) {
-      const locator = page.locator(selector).first();
-      try {
-        await locator.waitFor({ state: "attached", timeout: timeoutMs });
-        return await locator.textContent({ timeout: timeoutMs }) ?? "";
-      } catch (e) {
-        if (isTimeout(e)) return void 0;
-        throw e;
-      }
-    },
-    async click(selector, timeoutMs) {
-      await page.click(selector, { timeout: timeoutMs });
-    },
-    async fill(selector, value, timeoutMs) {
-      await page.fill(selector, value, { timeout: timeoutMs });
-    },
-    async press(selector, key2, timeoutMs) {
-      await page.press(selector, key2, { timeout: timeoutMs });
-    },
-    url: () => page.url(),
-    close: () => context3.close()
-  };
-}
-var LazyBrowser = class {
-  constructor(env = process.env) {
-    this.env = env;
-  }
-  env;
-  launched;
-  async port() {
-    this.launched ??= launch(chromiumPath(this.env), Boolean(this.env.HARNESS_CHROMIUM));
-    const browser = await this.launched;
-    return { newPage: () => openPage(browser) };
-  }
-  async close() {
-    const launched = this.launched;
-    this.launched = void 0;
-    if (!launched) return;
-    const browser = await launched.catch(() => void 0);
-    await browser?.close().catch(() => void 0);
-  }
-};
-
-// app/machine/verify-files.ts
-import { readFile as readFile3, realpath, stat as stat2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute2, relative as relative4, resolve, sep as sep4 } from "node:path";
-var PathEscapeError = class extends HarnessError {
-  constructor(path2, how) {
-    super(`${path2} is outside the checkout (${how}); checks may only read files under the repository root`);
-  }
-};
-var MAX_CHECK_FILE_BYTES = 16 * 1024 * 1024;
-function inside(root, path2) {
-  const rel = relative4(root, path2);
-  return rel === "" || !rel.startsWith(`..${sep4}`) && rel !== ".." && !isAbsolute2(rel);
-}
-function isMissing2(e) {
-  const code = e.code;
-  return code === "ENOENT" || code === "ENOTDIR";
-}
-var ConfinedFiles = class {
-  constructor(root) {
-    this.root = root;
-  }
-  root;
-  realRoot;
-  /** The real absolute path, undefined when nothing is there; throws PathEscapeError. */
-  async resolve(path2) {
-    if (isAbsolute2(path2)) throw new PathEscapeError(path2, "an absolute path");
-    this.realRoot ??= realpath(this.root);
-    const root = await this.realRoot;
-    const lexical = resolve(root, path2);
-    if (!inside(root, lexical)) throw new PathEscapeError(path2, "it climbs out with ..");
-    let real;
-    try {
-      real = await realpath(lexical);
-    } catch (e) {
-      if (isMissing2(e)) return void 0;
-      throw e;
-    }
-    if (!inside(root, real)) throw new PathEscapeError(path2, "a symbolic link leads out");
-    return real;
-  }
-  async exists(path2) {
-    const real = await this.resolve(path2);
-    if (real === void 0) return void 0;
-    const s = await stat2(real);
-    return s.isDirectory() ? "directory" : "file";
-  }
-  async readFile(path2) {
-    const real = await this.resolve(path2);
-    if (real === void 0) return void 0;
-    const s = await stat2(real);
-    if (s.isDirectory()) return void 0;
-    if (!s.isFile()) throw new Error(`${path2} is not a regular file`);
-    if (s.size > MAX_CHECK_FILE_BYTES) {
-      throw new Error(`${path2} is ${s.size} bytes, over the ${MAX_CHECK_FILE_BYTES}-byte limit for files a check reads`);
-    }
-    return readFile3(real, "utf8");
-  }
-  /** An existing directory under the root, for a command's cwd. */
-  async directory(path2) {
-    const real = await this.resolve(path2 ?? ".");
-    if (real === void 0 || !(await stat2(real)).isDirectory()) throw new Error(`cwd ${path2} is not a directory in the checkout`);
-    return real;
-  }
-};
-
-// app/machine/verify-http.ts
-function reason(e, timeoutMs) {
-  const err = e;
-  if (err.name === "TimeoutError" || err.name === "AbortError") return `no answer within ${timeoutMs} ms`;
-  return err.cause?.message ?? err.cause?.code ?? err.message;
-}
-async function verifyHttp(url2, init) {
-  let res;
-  try {
-    res = await fetch(url2, {
-      method: init.method,
-      headers: init.headers,
-      body: init.body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(init.timeoutMs)
-    });
-  } catch (e) {
-    throw new Error(`${init.method} ${url2} failed: ${reason(e, init.timeoutMs)}`, { cause: e });
-  }
-  let body;
-  try {
-    body = await res.text();
-  } catch (e) {
-    throw new Error(`${init.method} ${url2} answered ${res.status} but the body could not be read: ${reason(e, init.timeoutMs)}`, { cause: e });
-  }
-  const headers = {};
-  res.headers.forEach((value, key2) => {
-    headers[key2] = value;
-  });
-  return { status: res.status, headers, body };
-}
-
-// app/machine/verify-serve.ts
-import { spawn as spawn4 } from "node:child_process";
-import { createServer } from "node:net";
-var DEFAULT_READY_SECONDS = 30;
-var POLL_MS = 150;
-var PROBE_TIMEOUT_MS = 2e3;
-var OUTPUT_CAP = 64 * 1024;
-function freePort() {
-  return new Promise((resolve3, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => port > 0 ? resolve3(port) : reject(new Error("no free port")));
-    });
-  });
-}
-function lastLines(text, n2 = 8) {
-  const lines2 = text.trim().split("\n");
-  return lines2.slice(-n2).join("\n");
-}
-function sleep(ms) {
-  return new Promise((resolve3) => setTimeout(resolve3, ms));
-}
-async function answers(url2) {
-  try {
-    const res = await fetch(url2, { redirect: "manual", signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
-    await res.body?.cancel();
-    return true;
-  } catch {
-    return false;
-  }
-}
-async function startServer(serve, root, env = {}) {
-  let url2 = serve.url;
-  const portEnv = {};
-  if (url2.includes("{port}")) {
-    const port = String(await freePort());
-    url2 = url2.replaceAll("{port}", port);
-    portEnv.PORT = port;
-  } else {
-    const port = new URL(url2).port;
-    if (port !== "") portEnv.PORT = port;
-  }
-  const baseUrl2 = url2.replace(/\/+$/, "");
-  const readyPath = serve.ready_path ?? "/";
-  const readyUrl = `${baseUrl2}/${readyPath.replace(/^\/+/, "")}`;
-  if (portEnv.PORT !== void 0 && !serve.url.includes("{port}") && await answers(readyUrl)) {
-    throw new Error(`something already answers at ${readyUrl} before ${JSON.stringify(serve.command)} started; stop it, or write {port} in serve.url to get a free port`);
-  }
-  const output2 = new ProcessTail(OUTPUT_CAP);
-  const child = spawn4("sh", ["-c", serve.command], {
-    cwd: root,
-    env: { ...process.env, ...env, ...portEnv },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"]
-  });
-  child.stdout.on("data", (c) => output2.push(c));
-  child.stderr.on("data", (c) => output2.push(c));
-  let spawnError;
-  child.once("error", (e) => spawnError = e);
-  let stopped;
-  const stop = () => {
-    stopped ??= stopGroup(child).then(() => {
-      child.stdout.destroy();
-      child.stderr.destroy();
-    });
-    return stopped;
-  };
-  const seconds = serve.timeout_seconds ?? DEFAULT_READY_SECONDS;
-  const deadline = Date.now() + seconds * 1e3;
-  let gone = false;
-  void exited(child).then(() => gone = true);
-  for (; ; ) {
-    if (spawnError) throw new Error(`could not start ${serve.command}: ${spawnError.message}`);
-    if (gone) {
-      await stop();
-      const how = child.exitCode !== null ? `exit ${child.exitCode}` : `signal ${child.signalCode}`;
-      const out = lastLines(output2.text());
-      throw new Error(`${JSON.stringify(serve.command)} ended (${how}) before answering at ${readyUrl}${out ? `; output ends:
-${out}` : ""}`);
-    }
-    if (await answers(readyUrl)) return { baseUrl: baseUrl2, child, stop };
-    if (Date.now() >= deadline) {
-      await stop();
-      const out = lastLines(output2.text());
-      throw new Error(`${JSON.stringify(serve.command)} did not answer at ${readyUrl} within ${seconds} s${out ? `; output ends:
-${out}` : ""}`);
-    }
-    await sleep(POLL_MS);
-  }
-}
-
-// app/machine/verify-ports.ts
-function localVerifyPorts(root, options = {}) {
-  const absRoot = resolve2(root);
-  const files = new ConfinedFiles(absRoot);
-  const browser = new LazyBrowser(options.processEnv ?? process.env);
-  const servers = /* @__PURE__ */ new Set();
-  return {
-    root: absRoot,
-    readFile: (path2) => files.readFile(path2),
-    exists: (path2) => files.exists(path2),
-    async exec(command2, execOptions) {
-      const cwd = await files.directory(execOptions.cwd);
-      return runShell(command2, { cwd, timeoutMs: execOptions.timeoutMs, env: { ...options.env, ...execOptions.env }, maxOutputBytes: options.maxOutputBytes });
-    },
-    http: (url2, init) => verifyHttp(url2, init),
-    async serve(serve) {
-      const server = await startServer(serve, absRoot, options.env);
-      servers.add(server);
-      return {
-        baseUrl: server.baseUrl,
-        stop: async () => {
-          servers.delete(server);
-          await server.stop();
-        }
-      };
-    },
-    browser: () => browser.port(),
-    clock: options.clock ?? systemClock(),
-    async close() {
-      await Promise.all([...servers].map((s) => s.stop()));
-      servers.clear();
-      await browser.close();
-    }
-  };
-}
-
-// app/engine/forge/checkpoint-markers.ts
-var CHECKPOINT = /^\s*<!-- harness:checkpoint (\S+) (\S+) -->/;
-var ANSWER = /^\s*<!-- harness:answer (\S+) (\S+) -->[ \t]*\n?/;
-function checkpointMarker(plan, checkpoint) {
-  return `<!-- harness:checkpoint ${plan} ${checkpoint} -->`;
-}
-function checkpointOf(body) {
-  const m = CHECKPOINT.exec(body ?? "");
-  return m ? { plan: m[1], checkpoint: m[2] } : void 0;
-}
-function answerOf2(body) {
-  const text = body ?? "";
-  const m = ANSWER.exec(text);
-  return m ? { plan: m[1], checkpoint: m[2], answer: text.slice(m.index + m[0].length).trim() } : void 0;
-}
-
-// app/worker-action/issue-answers.ts
-var TRUSTED_ASSOCIATIONS = /* @__PURE__ */ new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
-function isTrusted(comment) {
-  return comment.authorType === "Bot" || TRUSTED_ASSOCIATIONS.has(comment.association);
-}
-function answerComments(comments, plan) {
-  const answers2 = /* @__PURE__ */ new Map();
-  const ordered = [...comments].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id);
-  for (const comment of ordered) {
-    const given = answerOf2(comment.body);
-    if (!given || given.plan !== plan || !isTrusted(comment) || given.answer === "") continue;
-    answers2.set(given.checkpoint, { checkpoint: given.checkpoint, answer: given.answer, by: comment.author, at: comment.createdAt });
-  }
-  return answers2;
-}
-function issueAnswers(given) {
-  return {
-    given: (checkpoint) => given.get(checkpoint),
-    ask: () => Promise.resolve(void 0)
-  };
-}
-var PROMPT_BUDGET = ISSUE_BODY_LIMIT - 2e3;
-function checkpointComment(plan, checkpoint) {
-  const cut = checkpoint.prompt.length > PROMPT_BUDGET ? `${checkpoint.prompt.slice(0, PROMPT_BUDGET)}
-…(cut)` : checkpoint.prompt;
-  const prompt = cut.replace(/<!--/g, "&lt;!--");
-  const from = checkpoint.source ? `, from "${checkpoint.source}"` : "";
-  const lines2 = [
-    checkpointMarker(plan, checkpoint.id),
-    `**Plan ${plan} waits for a person** at checkpoint \`${checkpoint.id}\` (${checkpoint.kind}${from}).`,
-    "",
-    ...prompt.split("\n").map((l) => `> ${l}`.trimEnd()),
-    ""
-  ];
-  if (checkpoint.kind === "verification") {
-    lines2.push(
-      `Approve with \`/harness respond ${plan} approve\` (or the Approve button of the plan's check run), or reject with \`/harness respond ${plan} reject <why>\`.`
-    );
-  } else {
-    if (checkpoint.options && checkpoint.options.length > 0) lines2.push(`Options: ${checkpoint.options.map((o) => `\`${o}\``).join(", ")}`, "");
-    lines2.push(`Answer with \`/harness respond ${plan} <answer>\`.`);
-  }
-  lines2.push("The worker then runs again from what is committed on the plan branch.");
-  return `${lines2.join("\n")}
-`;
-}
-function alreadyAsked(comments, plan, checkpoint, answers2) {
-  const asked = comments.filter((c) => checkpointOf(c.body)?.plan === plan && isTrusted(c));
-  const last = asked.at(-1);
-  if (!last || checkpointOf(last.body).checkpoint !== checkpoint) return false;
-  const answer = answers2.get(checkpoint);
-  return answer === void 0 || Date.parse(answer.at) < Date.parse(last.createdAt);
-}
-
-// app/worker-action/job-log.ts
-function jobProgress(log2) {
-  return {
-    event(e) {
-      switch (e.kind) {
-        case "agent-started":
-          return log2.info(`agent ${e.agent} started`);
-        case "task-started":
-          return log2.info(`[${e.task}/${e.total}] ${e.title}`);
-        case "progress":
-          return log2.info(e.message);
-        case "agent-waiting":
-          return log2.info(`checkpoint ${e.checkpoint.id} (${e.checkpoint.kind}): ${e.checkpoint.prompt.split("\n")[0]}`);
-        case "agent-answered":
-          return log2.info(`checkpoint ${e.checkpoint.id} was answered on the plan issue by ${e.answer.by ?? "someone"}: ${e.answer.answer}`);
-        case "check": {
-          const r = e.result;
-          return log2.info(`${r.status.padEnd(5)} ${r.plan === void 0 ? "" : `${r.plan}/`}${r.id} (${r.type}): ${r.evidence.split("\n")[0]}`);
-        }
-        default:
-          return;
-      }
-    },
-    stage: (title, work) => log2.group(title, work)
-  };
-}
-
-// app/engine/forge/knowledge-draft.ts
-var KNOWLEDGE_ROOT = ".harness/knowledge";
-function knowledgeBranch(kind, slug4) {
-  return `harness/knowledge/${kind}/${slug4}`;
-}
-
-// app/worker-action/reports.ts
-var MARK = { pass: "✅ pass", fail: "❌ fail", human: "⏸️ waits for a person" };
-var CELL_MAX = 200;
-var DETAIL_MAX = 4e3;
-function cell(text) {
-  const line = text.split("\n")[0] ?? "";
-  const short = line.length > CELL_MAX ? `${line.slice(0, CELL_MAX - 1)}…` : line;
-  return short.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/</g, "&lt;");
-}
-function fenced(text) {
-  const fence = "`".repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-  return `${fence}
-${text}
-${fence}`;
-}
-function name(result) {
-  return result.plan === void 0 ? result.id : `${result.plan}/${result.id}`;
-}
-function verificationMarkdown(report) {
-  const lines2 = ["| Check | Type | Result | Evidence |", "|---|---|---|---|"];
-  for (const r of report.results) lines2.push(`| \`${name(r)}\` | ${r.type} | ${MARK[r.status]} | ${cell(r.evidence)} |`);
-  if (report.results.length === 0) lines2.push("| – | – | – | no checks ran |");
-  for (const r of report.results.filter((x) => x.status === "fail" && x.evidence.includes("\n"))) {
-    const evidence = r.evidence.length > DETAIL_MAX ? `${r.evidence.slice(0, DETAIL_MAX)}
-…(cut)` : r.evidence;
-    lines2.push("", `<details><summary><code>${name(r)}</code> evidence</summary>`, "", fenced(evidence), "", "</details>");
-  }
-  if (report.problems.length > 0) lines2.push("", ...report.problems.map((p) => `- ⚠️ ${p}`));
-  return lines2.join("\n");
-}
-var STATUS = { verified: "✅ Verified", checkpoint: "⏸️ Waiting for a person", failed: "❌ Failed" };
-function jobSummary(input2) {
-  const lines2 = [`## harness ${input2.heading}`, "", `**${STATUS[input2.status]}**${input2.detail ? `: ${input2.detail}` : ""}`];
-  if (input2.notes && input2.notes.length > 0) lines2.push("", ...input2.notes.map((n2) => `- ${n2}`));
-  if (input2.report) lines2.push("", `### ${input2.report.level === "plan" ? "Plan" : "Phase"} verification`, "", verificationMarkdown(input2.report));
-  if (input2.commits && input2.commits.length > 0) {
-    lines2.push("", `### Commits (${input2.commits.length})`, "", ...input2.commits.map((c) => `- \`${c.sha.slice(0, 7)}\` ${c.subject}`));
-  }
-  return `${lines2.join("\n")}
-`;
-}
-function prTitle(plan) {
-  return `[${plan.id}] ${plan.title}`;
-}
-function prBody(input2) {
-  const { plan } = input2;
-  const head = [
-    `Closes #${input2.issue}`,
-    "",
-    `Plan **${plan.id} ${plan.title}** of spec **${input2.spec}** (\`${input2.specPath}/${plan.file}\`), done by the \`${input2.agent}\` agent` + (input2.runUrl ? ` in [this worker run](${input2.runUrl})` : "") + " and verified by harness."
-  ];
-  if (input2.agentSummary) head.push("", `> ${input2.agentSummary.split("\n").join("\n> ")}`);
-  head.push("", "### Verification", "", verificationMarkdown(input2.report));
-  if (input2.knowledge && input2.knowledge.length > 0) {
-    head.push("", "### Knowledge surfaced", "", "What harness had learned that applies, as the agent's brief gave it:", "");
-    head.push(...input2.knowledge.map((k) => `- \`${KNOWLEDGE_ROOT}/${k.path}\` (${k.kind}): ${k.why}`));
-  }
-  head.push("", `### Commits (${input2.commits.length})`, "");
-  const text = head.join("\n");
-  const budget2 = ISSUE_BODY_LIMIT - text.length - 100;
-  const lines2 = [];
-  let used = 0;
-  for (const c of input2.commits) {
-    const line = `- ${c.sha.slice(0, 7)} ${c.subject}`;
-    if (used + line.length + 1 > budget2) {
-      lines2.push(`- … and ${input2.commits.length - lines2.length} more`);
-      break;
-    }
-    lines2.push(line);
-    used += line.length + 1;
-  }
-  return `${text}
-${lines2.join("\n")}
-`;
-}
-
-// app/worker-action/phase-worker.ts
-async function runPhaseWorker(run2, phaseId3) {
-  const { spec, log: log2 } = run2;
-  const phase = spec.phases.find((p) => p.id === phaseId3);
-  if (!phase) throw new WorkerError(`spec ${spec.id} (${run2.specPath}) has no phase ${phaseId3}`);
-  const heading = `${spec.id} / phase ${phase.id} ${phase.title}`;
-  const clock = systemClock(run2.now);
-  const outcome = await verifyPhaseLevel(spec, phase, {
-    verifyPorts: () => localVerifyPorts(run2.root, { env: run2.env, clock }),
-    answers: issueAnswers(await approvedOnPlanIssues(run2, phase.plans)),
-    progress: jobProgress(log2),
-    clock
-  });
-  const { report } = outcome;
-  if (outcome.kind === "verified") return { result: "verified", report, summary: jobSummary({ heading, status: "verified", notes: run2.notes, report }) };
-  return { result: "failed", failure: outcome.reason, report, summary: jobSummary({ heading, status: "failed", detail: outcome.reason, notes: run2.notes, report }) };
-}
-async function approvedOnPlanIssues(run2, planIds) {
-  const plans = planIds.flatMap((id) => {
-    const plan = run2.spec.planById.get(id);
-    return plan?.mustPass.some((c) => c.type === "human") ? [plan] : [];
-  });
-  const answers2 = /* @__PURE__ */ new Map();
-  if (plans.length === 0) return answers2;
-  const issues = (await run2.forge.planIssues(run2.spec.id)).byPlan;
-  for (const plan of plans) {
-    const issue3 = issues.get(plan.id);
-    if (!issue3) continue;
-    const given = answerComments(await run2.forge.comments(issue3.number), plan.id);
-    for (const { key: key2 } of planHumanChecks(plan)) {
-      const answer = given.get(humanCheckpointId(key2));
-      if (answer) answers2.set(humanCheckpointId(`${plan.id}/${key2}`), answer);
-    }
-  }
-  return answers2;
-}
-
-// app/worker-action/plan-worker.ts
-import { readFile as readFile4 } from "node:fs/promises";
-import { join as join11 } from "node:path";
-
-// app/workers/config.ts
-function agentsConfig(config2) {
-  const out = {};
-  const c = config2.agents.claude;
-  if (c) {
-    out.claude = {};
-    if (c.executable !== void 0) out.claude.executable = c.executable;
-    if (c.permission_mode !== void 0) out.claude.permissionMode = c.permission_mode;
-    if (c.allowed_tools !== void 0) out.claude.allowedTools = c.allowed_tools;
-    if (c.max_turns !== void 0) out.claude.maxTurns = c.max_turns;
-    if (c.model !== void 0) out.claude.model = c.model;
-    if (c.extra_args !== void 0) out.claude.extraArgs = c.extra_args;
-  }
-  if (config2.agents.command) out.command = { command: config2.agents.command.command, protocol: config2.agents.command.protocol };
-  return out;
-}
-
-// app/worker-action/checkout.ts
-var BOT_NAME = "github-actions[bot]";
-var BOT_EMAIL = "41898282+github-actions[bot]@users.noreply.github.com";
-var Checkout = class {
-  constructor(root, remote = "origin") {
-    this.root = root;
-    this.remote = remote;
-    this.git = new Git(root);
-  }
-  root;
-  remote;
-  git;
-  /** Commit as github-actions unless the workflow (or the runner) set an identity. */
-  async ensureIdentity() {
-    const name2 = await this.git.config("user.name");
-    const email3 = await this.git.config("user.email");
-    if (!name2) await this.git.run(["config", "user.name", BOT_NAME]);
-    if (!email3) await this.git.run(["config", "user.email", BOT_EMAIL]);
-    return { name: name2 ?? BOT_NAME, email: email3 ?? BOT_EMAIL };
-  }
-  /**
-   * Where the plan's own commits start: the merge base with the base branch. A shallow checkout
-   * (actions/checkout's default depth 1) has no history to find it in, so it is deepened first.
-   */
-  async planBase(base2) {
-    const shallow = (await this.git.run(["rev-parse", "--is-shallow-repository"])).trim() === "true";
-    const fetch3 = ["fetch", "--quiet", "--no-tags", ...shallow ? ["--unshallow"] : [], this.remote, `+refs/heads/${base2}:refs/remotes/${this.remote}/${base2}`];
-    await this.git.run(fetch3);
-    return (await this.git.run(["merge-base", "HEAD", `refs/remotes/${this.remote}/${base2}`])).trim();
-  }
-  /** The plan's commits since `base`, oldest first. */
-  commits(base2) {
-    return this.git.log({ base: base2 });
-  }
-  /** Files that differ between `base` and HEAD. */
-  async changedFiles(base2) {
-    return (await this.git.run(["diff", "--name-only", "--no-renames", `${base2}...HEAD`])).split("\n").filter(Boolean);
-  }
-  /** When HEAD was committed: answers given before it are about other work. */
-  async headDate() {
-    return new Date((await this.git.run(["log", "-1", "--format=%cI", "HEAD"])).trim());
-  }
-  /** Push what is committed to the plan branch; never forced: a branch that moved elsewhere is a conflict to see. */
-  async push(branch) {
-    await this.git.run(["push", "--quiet", this.remote, `HEAD:refs/heads/${branch}`]);
-  }
-};
-
-// app/worker-action/surfacing.ts
-import { join as join10 } from "node:path";
-
-// app/engine/knowledge/surface.ts
-var import_picomatch2 = __toESM(require_picomatch2(), 1);
-
-// app/engine/knowledge/file-keys.ts
-function parts(path2) {
-  const segments = path2.split("/");
-  const last = segments.at(-1);
-  const ext = /\.([A-Za-z0-9]+)$/.exec(last)?.[1]?.toLowerCase();
-  const first = segments[0];
-  return {
-    name: last !== "" && !hasMagic(last) ? last : void 0,
-    ext: ext !== void 0 && !hasMagic(ext) ? ext : void 0,
-    top: segments.length > 1 && first !== "" && !hasMagic(first) ? first : void 0
-  };
-}
-function namedFileKeys(path2) {
-  const { name: name2, ext, top } = parts(path2);
-  const keys = [];
-  if (name2 !== void 0) {
-    keys.push(`name:${name2}`);
-    if (ext !== void 0) keys.push(`file-ext:${ext}`);
-    if (top !== void 0) keys.push(`file-top:${top}`);
-    if (ext === void 0 && top !== void 0) keys.push(`glob-top:${top}`);
-  } else if (ext !== void 0) keys.push(`glob-ext:${ext}`);
-  else if (top !== void 0) keys.push(`glob-top:${top}`);
-  return keys;
-}
-function planGlobKeys(glob2) {
-  const { name: name2, ext, top } = parts(glob2);
-  const keys = [];
-  if (name2 !== void 0) keys.push(`name:${name2}`);
-  else {
-    if (ext !== void 0) keys.push(`file-ext:${ext}`);
-    if (top !== void 0) keys.push(`file-top:${top}`);
-  }
-  if (ext !== void 0) keys.push(`glob-ext:${ext}`);
-  if (top !== void 0) keys.push(`glob-top:${top}`);
-  return keys;
-}
-
-// app/engine/core/documents/sections.ts
-var HEADING2 = /^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$/;
-var FENCE2 = /^[ \t]{0,3}(```+|~~~+)/;
-function sections(body, bodyLine) {
-  const lines2 = body.split("\n");
-  const found = [];
-  let fence;
-  lines2.forEach((text, index) => {
-    const f = FENCE2.exec(text);
-    if (f) {
-      const marker = f[1];
-      if (fence === void 0) fence = marker;
-      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = void 0;
-      return;
-    }
-    if (fence !== void 0) return;
-    const h = HEADING2.exec(text);
-    if (h) found.push({ level: h[1].length, title: h[2], index });
-  });
-  return found.map((h, i) => {
-    let end = lines2.length;
-    for (let k = i + 1; k < found.length; k++) {
-      if (found[k].level <= h.level) {
-        end = found[k].index;
-        break;
-      }
-    }
-    return { level: h.level, title: h.title, line: bodyLine + h.index, content: lines2.slice(h.index + 1, end).join("\n") };
-  });
-}
-function normalize2(title) {
-  return title.toLowerCase().replace(/[:.]+$/, "").replace(/\s+/g, " ").trim();
-}
-function findSection(all2, title) {
-  const want = normalize2(title);
-  return all2.find((s) => s.level === 2 && normalize2(s.title) === want);
-}
-function requireSections(file2, body, bodyLine, required2, template) {
-  const all2 = sections(body, bodyLine);
-  const problems = [];
-  for (const title of required2) {
-    const section2 = findSection(all2, title);
-    if (!section2) {
-      problems.push(problem(file2, bodyLine, "field-missing", `missing the section "## ${title}"; add it to the body (see ${template})`));
-    } else if (section2.content.replace(/<!--[\s\S]*?-->/g, "").trim() === "") {
-      problems.push(problem(file2, section2.line, "field-value", `the section "## ${title}" is empty; write what belongs there`));
-    }
-  }
-  return problems;
-}
-
-// app/engine/knowledge/named-files.ts
-var CODE_SPAN = /`([^`\n]+)`/g;
-var BARE_PATH = /(?:^|[\s(["'])((?:\.{0,2}\/)?[A-Za-z0-9_@.*{}\-[\]]+(?:\/[A-Za-z0-9_@.*{}\-[\],]+)+\/?)/g;
-var BARE_FILE = /(\.[A-Za-z][A-Za-z0-9]{0,7}|[*{[]|\/)$/;
-var FILE_NAME = /^[A-Za-z0-9_@*{}\-[\],.]*[A-Za-z0-9_*}\]]\.[A-Za-z][A-Za-z0-9]{0,7}$/;
-var PATH_CHARS = /^[A-Za-z0-9_@.*{}\-[\],/]+$/;
-function projectPath(candidate) {
-  let path2 = candidate.trim().replace(/[.,;:)]+$/, "");
-  if (path2.startsWith("${PROJECT_ROOT}/")) path2 = path2.slice("${PROJECT_ROOT}/".length);
-  path2 = path2.replace(/^(?:\.\/)+/, "");
-  if (path2 === "" || path2.startsWith("/") || path2.startsWith("../") || path2.includes("://") || path2.includes("//")) return void 0;
-  if (!PATH_CHARS.test(path2) || !/[A-Za-z]/.test(path2)) return void 0;
-  const last = path2.slice(path2.lastIndexOf("/") + 1);
-  if (path2.includes("/")) return last === "" ? `${path2}**` : path2;
-  if (!FILE_NAME.test(last)) return void 0;
-  const base2 = last.slice(0, last.lastIndexOf("."));
-  if (base2.length < 2 && base2 !== "*") return void 0;
-  if (/^[\d.]+$/.test(base2) || /^v\d/.test(base2)) return void 0;
-  return path2;
-}
-function namedFiles(text) {
-  const found = /* @__PURE__ */ new Set();
-  const add = (candidate) => {
-    const path2 = projectPath(candidate);
-    if (path2 !== void 0) found.add(path2);
-  };
-  const prose2 = text.replace(/<!--[\s\S]*?-->/g, " ").replace(/\$\{PROJECT_ROOT\}\//g, "");
-  for (const m of prose2.matchAll(CODE_SPAN)) for (const part of m[1].split(/\s+/)) add(part);
-  const outside = prose2.replace(CODE_SPAN, " ").replace(/https?:\/\/\S+/g, " ");
-  for (const m of outside.matchAll(BARE_PATH)) if (BARE_FILE.test(m[1].replace(/[.,;:)]+$/, ""))) add(m[1]);
-  return [...found];
-}
-
-// app/engine/core/documents/fields.ts
-var timestamp = external_exports.iso.datetime({ offset: true });
-var dateOrTimestamp = external_exports.union([external_exports.iso.date(), external_exports.iso.datetime({ offset: true })]);
-var specId = external_exports.string().regex(SPEC_ID);
-var planId2 = external_exports.string().regex(PLAN_ID);
-var phaseId2 = external_exports.string().regex(/^\d{2,}$/);
-var checkId = external_exports.string().regex(CHECK_ID);
-var commitSha = external_exports.string().regex(/^[0-9a-f]{7,40}$/);
-var segment = external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/);
-var SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-var slug3 = external_exports.string().max(64).regex(SLUG);
-var LEVELS = ["low", "medium", "high"];
-var level = external_exports.enum(LEVELS);
-var tags = external_exports.array(external_exports.string().regex(/^\S+$/)).default([]);
-var metadata = external_exports.record(external_exports.string(), external_exports.unknown()).optional();
-var fraction = external_exports.number().min(0).max(1);
-var count = external_exports.number().int().min(0);
-var COMMON_HINTS = {
-  spec: "a spec id such as SPC-001",
-  plan: 'a plan id PP-NN such as "03-02", quoted',
-  plan_id: 'a plan id PP-NN such as "03-02", quoted',
-  phase: 'a phase id such as "03", quoted',
-  project: 'a project name of letters, digits, ".", "_" or "-" (it names a folder)',
-  tags: "a list of single words such as [sqlite, locking]",
-  metadata: "a mapping of keys of your own",
-  "metadata.*": "any value",
-  commit: "a commit sha (7 to 40 hex digits)",
-  description: "a line of text",
-  title: "a short line of text"
-};
-var TIMESTAMP_HINT = "an ISO-8601 time with its zone, such as 2026-03-02T09:41:00Z";
-var DATE_HINT = "an ISO-8601 date or time, such as 2026-03-02 or 2026-03-02T09:41:00Z";
-
 // app/engine/core/documents/schema-problems.ts
 function schemaProblems(file2, schema, error63, data, lines2, hints) {
   const out = [];
@@ -61010,8 +56412,8 @@ function phrase(issue3, path2, value, hints) {
   if (value === void 0 && key2 !== "" && path2.length > 0 && typeof path2[path2.length - 1] === "string") {
     if (issue3.code !== "invalid_type" && issue3.code !== "invalid_value" && issue3.code !== "invalid_union") return void 0;
     const hint2 = hintFor(path2, hints) ?? enumHint;
-    const where = path2.length > 1 ? ` in ${pathText(path2.slice(0, -1))}` : "";
-    return { code: "field-missing", message: `missing required key "${key2}"${where}${hint2 ? `: ${hint2}` : ""}` };
+    const where2 = path2.length > 1 ? ` in ${pathText(path2.slice(0, -1))}` : "";
+    return { code: "field-missing", message: `missing required key "${key2}"${where2}${hint2 ? `: ${hint2}` : ""}` };
   }
   const hint = hintFor(path2, hints);
   if (!hint) return void 0;
@@ -61039,6 +56441,57 @@ function hintFor(path2, hints) {
   const shape = pathText(path2.map((p) => typeof p === "number" ? -1 : p)).replace(/\[-1\]/g, "[]");
   const wildcard = typeof path2[path2.length - 1] === "string" ? shape.replace(/[^.[\]]+$/, "*") : void 0;
   return hints[shape] ?? (wildcard !== void 0 ? hints[wildcard] : void 0) ?? hints[lastKey(path2)];
+}
+
+// app/engine/core/documents/sections.ts
+var HEADING = /^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$/;
+var FENCE = /^[ \t]{0,3}(```+|~~~+)/;
+function sections(body, bodyLine) {
+  const lines2 = body.split("\n");
+  const found = [];
+  let fence;
+  lines2.forEach((text, index) => {
+    const f = FENCE.exec(text);
+    if (f) {
+      const marker = f[1];
+      if (fence === void 0) fence = marker;
+      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = void 0;
+      return;
+    }
+    if (fence !== void 0) return;
+    const h = HEADING.exec(text);
+    if (h) found.push({ level: h[1].length, title: h[2], index });
+  });
+  return found.map((h, i) => {
+    let end = lines2.length;
+    for (let k = i + 1; k < found.length; k++) {
+      if (found[k].level <= h.level) {
+        end = found[k].index;
+        break;
+      }
+    }
+    return { level: h.level, title: h.title, line: bodyLine + h.index, content: lines2.slice(h.index + 1, end).join("\n") };
+  });
+}
+function normalize(title) {
+  return title.toLowerCase().replace(/[:.]+$/, "").replace(/\s+/g, " ").trim();
+}
+function findSection(all2, title) {
+  const want = normalize(title);
+  return all2.find((s) => s.level === 2 && normalize(s.title) === want);
+}
+function requireSections(file2, body, bodyLine, required2, template) {
+  const all2 = sections(body, bodyLine);
+  const problems = [];
+  for (const title of required2) {
+    const section2 = findSection(all2, title);
+    if (!section2) {
+      problems.push(problem(file2, bodyLine, "field-missing", `missing the section "## ${title}"; add it to the body (see ${template})`));
+    } else if (section2.content.replace(/<!--[\s\S]*?-->/g, "").trim() === "") {
+      problems.push(problem(file2, section2.line, "field-value", `the section "## ${title}" is empty; write what belongs there`));
+    }
+  }
+  return problems;
 }
 
 // app/engine/core/documents/parse-with.ts
@@ -61169,7 +56622,7 @@ var SPIKE_STATUSES = ["open", "running", "concluded", "abandoned"];
 var SPIKE_METHODS = ["prototype", "benchmark", "comparison", "investigation"];
 var SPIKE_OUTCOMES = ["confirmed", "refuted", "inconclusive"];
 var spikeBase = {
-  spike: slug3.meta({ description: "The spike folder name." }),
+  spike: slug.meta({ description: "The spike folder name." }),
   project: segment,
   spec: specId.optional(),
   tags,
@@ -61450,413 +56903,41 @@ function parseKnowledge(kind, file2, text, options = {}) {
   return PARSERS[kind](file2, text, options);
 }
 
-// app/engine/knowledge/words.ts
-var STOPWORDS = new Set(
-  "a an and are as at be been but by can could did do does done for from had has have how if in into is it its may might more most must no not of on once only or other our out over own so some such than that the their them then there these they this those through to too under until up very was we were what when where which while who why will with within without would you your all any each every also just about after again against before being below between both during few further here i me my myself nor off same should she he him his her us e g ie eg etc now like just even still yet since one two via use used uses using make makes made get gets got let lets see new".split(" ")
-);
-function pieces(text) {
-  const out = [];
-  for (const raw of text.split(/[^A-Za-z0-9]+/)) {
-    if (raw === "") continue;
-    const lower = raw.toLowerCase();
-    out.push(lower);
-    if (/[a-z][A-Z]/.test(raw)) {
-      for (const part of raw.replace(/([a-z0-9])([A-Z])/g, "$1 $2").split(" ")) if (part.length > 2) out.push(part.toLowerCase());
-    }
-    const versioned = /^([a-z]{3,})\d+$/.exec(lower);
-    if (versioned) out.push(versioned[1]);
+// app/engine/lifecycle/history.ts
+var FAILURE_TYPES = /* @__PURE__ */ new Set(["struggle", "stuck", "timeout"]);
+function historyCandidates(index, where2, limit = 5) {
+  return signalEntries(index).filter((e) => FAILURE_TYPES.has(e.type) && e.project === where2.project && e.spec === where2.spec && e.plan === where2.plan).sort((a, b) => compareText(b.timestamp, a.timestamp) || compareText(b.path, a.path)).slice(0, limit).map((e) => e.path);
+}
+function strings(value) {
+  return Array.isArray(value) && value.every((v) => typeof v === "string") ? value : void 0;
+}
+function historyOf(signal) {
+  const m = signal.metadata ?? {};
+  if (m.outcome !== "failed" || typeof m.attempt !== "number" || typeof m.failure !== "string") return void 0;
+  const fingerprint = m.failure;
+  const kind = fingerprint.startsWith("timeout:") ? "timeout" : fingerprint.startsWith("agent:") ? "agent" : "verification";
+  const checks = strings(m.checks);
+  const failure3 = { kind, fingerprint, ...checks ? { checks } : {}, ...typeof m.step === "string" ? { step: m.step } : {} };
+  return { attempt: m.attempt, failure: failure3 };
+}
+function latestAttempt(signals, notFrom) {
+  let best;
+  for (const s of signals) {
+    if (notFrom !== void 0 && s?.metadata?.origin === notFrom) continue;
+    const h = s && historyOf(s);
+    if (h && (best === void 0 || h.attempt > best.attempt)) best = h;
   }
-  return out;
+  return best;
 }
-function stem(word) {
-  let w = word;
-  if (w.length > 4 && w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
-  else if (w.length > 4 && w.endsWith("ied")) w = `${w.slice(0, -3)}y`;
-  else if (w.endsWith("sses")) w = w.slice(0, -2);
-  else if (w.length > 3 && w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
-  if (w.length > 5 && w.endsWith("ing")) w = w.slice(0, -3);
-  else if (w.length > 4 && w.endsWith("ed") && !w.endsWith("eed")) w = w.slice(0, -2);
-  if (w.length > 4 && w.endsWith("e")) w = w.slice(0, -1);
-  if (w.length > 3 && /([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
-  return w;
-}
-function words(text) {
-  const out = [];
-  for (const piece of pieces(text)) {
-    if (piece.length < 2 || STOPWORDS.has(piece) || /^\d+$/.test(piece)) continue;
-    out.push(stem(piece));
-  }
-  return out;
-}
-function wordCounts(text) {
-  const counts = /* @__PURE__ */ new Map();
-  for (const w of words(text)) counts.set(w, (counts.get(w) ?? 0) + 1);
-  return counts;
-}
-function wordForms(text) {
-  const forms = /* @__PURE__ */ new Map();
-  for (const piece of pieces(text)) {
-    if (piece.length < 2 || STOPWORDS.has(piece) || /^\d+$/.test(piece)) continue;
-    const w = stem(piece);
-    if (!forms.has(w)) forms.set(w, piece);
-  }
-  return forms;
-}
-
-// app/engine/knowledge/knowledge-index.ts
-var LESSON = /^lessons\/(?:[^/]+\/)*[^/]+\.lesson\.md$/;
-var SKILL = /^skills\/[^/]+\/SKILL\.md$/;
-var GENE = /^genes\/[^/]+\.gene\.md$/;
-function surfacedKind(path2) {
-  if (LESSON.test(path2)) return "lesson";
-  if (SKILL.test(path2)) return "skill";
-  if (GENE.test(path2)) return "gene";
-  return void 0;
-}
-var CONFIDENCE = { low: 0.8, medium: 1, high: 1.2 };
-var MAX_TITLE = 200;
-var MAX_TEXT = 600;
-function prose(text) {
-  return text.replace(/<!--[\s\S]*?-->/g, " ").replace(/\s+/g, " ").trim();
-}
-function clip3(text, max) {
-  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
-}
-function firstSentence(text) {
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"' || c === "“" || c === "”") quoted = c === "“" ? true : c === "”" ? false : !quoted;
-    else if (!quoted && (c === "." || c === "!" || c === "?") && (i + 1 === text.length || /\s/.test(text[i + 1]))) return text.slice(0, i + 1);
-  }
-  return text;
-}
-function metadataFiles(metadata2) {
-  const value = metadata2?.files;
-  const list = typeof value === "string" ? value.split(/[\s,]+/) : Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
-  return list.map((f) => projectPath(f)).filter((f) => f !== void 0);
-}
-function tagsOf(list) {
-  const seen = /* @__PURE__ */ new Set();
-  const out = [];
-  for (const tag of list) {
-    const tagWords = [...new Set(words(tag))];
-    const key2 = tagWords.join(" ");
-    if (tagWords.length === 0 || seen.has(key2)) continue;
-    seen.add(key2);
-    out.push({ tag, words: tagWords });
-  }
-  return out;
-}
-function sectionText(body, bodyLine, ...titles) {
-  const all2 = sections(body, bodyLine);
-  return titles.map((t) => prose(findSection(all2, t)?.content ?? ""));
-}
-function lessonDraft(path2, data, body, bodyLine) {
-  const [lesson, when, recommendation, evidence] = sectionText(body, bodyLine, "Lesson", "When this applies", "Recommendation", "Evidence");
-  const name2 = path2.slice(path2.lastIndexOf("/") + 1, -".lesson.md".length).replace(/-/g, " ");
-  return {
-    entry: {
-      path: path2,
-      kind: "lesson",
-      title: clip3(firstSentence(lesson) || name2, MAX_TITLE),
-      text: clip3(recommendation, MAX_TEXT),
-      tags: tagsOf(data.tags),
-      files: [.../* @__PURE__ */ new Set([...metadataFiles(data.metadata), ...namedFiles([lesson, when, recommendation].join("\n"))])],
-      weight: CONFIDENCE[data.confidence],
-      triggers: []
-    },
-    body: [name2, lesson, when, recommendation, evidence].join("\n"),
-    trigger: when
-  };
-}
-function skillDraft(path2, data, body, bodyLine) {
-  const [whenToUse] = sectionText(body, bodyLine, "When to use");
-  const metaTags = (data.metadata?.tags ?? "").split(/[\s,]+/).filter(Boolean);
-  return {
-    entry: {
-      path: path2,
-      kind: "skill",
-      title: clip3(data.name, MAX_TITLE),
-      text: clip3(prose(data.description), MAX_TEXT),
-      tags: tagsOf(metaTags),
-      files: [.../* @__PURE__ */ new Set([...metadataFiles(data.metadata), ...namedFiles(body)])],
-      weight: 1,
-      triggers: []
-    },
-    body: [data.name.replace(/-/g, " "), data.description, prose(body)].join("\n"),
-    trigger: [data.description, whenToUse].join("\n")
-  };
-}
-function geneDraft(path2, data, body, bodyLine) {
-  const [content, when] = sectionText(body, bodyLine, "Content", "When it applies");
-  const record3 = 0.75 + 0.5 * data.success_rate;
-  return {
-    entry: {
-      path: path2,
-      kind: "gene",
-      title: clip3(data.name, MAX_TITLE),
-      text: clip3(prose(data.description), MAX_TEXT),
-      tags: tagsOf([...data.tags, ...data.scenarios]),
-      files: [.../* @__PURE__ */ new Set([...metadataFiles(data.metadata), ...namedFiles([content, when].join("\n"))])],
-      weight: data.status === "candidate" ? record3 * 0.9 : record3,
-      triggers: []
-    },
-    body: [data.name, data.description, content, when].join("\n"),
-    trigger: [data.description, when, data.scenarios.join(" ")].join("\n")
-  };
-}
-function draftOf(file2, kind, problems) {
-  const parsed = parseKnowledge(kind, file2.path, file2.text);
-  const errors = parsed.problems.filter((p) => p.severity === "error");
-  problems.push(...parsed.problems);
-  if (errors.length > 0 || parsed.data === void 0) return void 0;
-  const body = parsed.body ?? "";
-  const bodyLine = parsed.bodyLine ?? 1;
-  if (kind === "lesson") return lessonDraft(file2.path, parsed.data, body, bodyLine);
-  if (kind === "skill") return skillDraft(file2.path, parsed.data, body, bodyLine);
-  const gene = parsed.data;
-  return gene.status === "deprecated" ? void 0 : geneDraft(file2.path, gene, body, bodyLine);
-}
-function push(map2, key2, entry, weight) {
-  let p = map2.get(key2);
-  if (!p) map2.set(key2, p = { entries: [], weights: [] });
-  p.entries.push(entry);
-  p.weights.push(weight);
-}
-function frozen(map2) {
-  const out = /* @__PURE__ */ new Map();
-  for (const [key2, p] of map2) out.set(key2, { entries: Int32Array.from(p.entries), weights: Float64Array.from(p.weights) });
-  return out;
-}
-function indexKnowledge(files) {
-  const problems = [];
-  const drafts = [];
-  for (const file2 of [...files].sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) {
-    const kind = surfacedKind(file2.path);
-    if (kind === void 0) continue;
-    const draft = draftOf(file2, kind, problems);
-    if (draft) drafts.push(draft);
-  }
-  const counts = drafts.map((d) => wordCounts(d.body));
-  const df = /* @__PURE__ */ new Map();
-  for (const c of counts) for (const w of c.keys()) df.set(w, (df.get(w) ?? 0) + 1);
-  const n2 = drafts.length;
-  const idf = /* @__PURE__ */ new Map();
-  for (const [w, k] of df) idf.set(w, Math.log(1 + n2 / k));
-  const text = /* @__PURE__ */ new Map();
-  const triggers = /* @__PURE__ */ new Map();
-  const tags2 = /* @__PURE__ */ new Map();
-  const fileIndex = /* @__PURE__ */ new Map();
-  drafts.forEach((d, i) => {
-    const vector = [];
-    let norm = 0;
-    for (const [w, c] of counts[i]) {
-      const weight = (1 + Math.log(c)) * idf.get(w);
-      vector.push([w, weight]);
-      norm += weight * weight;
-    }
-    norm = Math.sqrt(norm);
-    if (norm > 0) for (const [w, weight] of vector) push(text, w, i, weight / norm);
-    const triggerWords = [...new Set(words(d.trigger))];
-    const rarity = triggerWords.map((w) => idf.get(w) ?? Math.log(1 + n2));
-    const total = rarity.reduce((a, b) => a + b, 0);
-    if (total > 0) {
-      d.entry.triggers = triggerWords.map((word, k) => ({ word, share: rarity[k] / total }));
-      for (const t of d.entry.triggers) push(triggers, t.word, i, t.share);
-    }
-    d.entry.tags.forEach((t, k) => push(tags2, t.words[0], i, k));
-    const keys = new Set(d.entry.files.flatMap(namedFileKeys));
-    for (const key2 of keys) {
-      const list = fileIndex.get(key2);
-      if (list) list.push(i);
-      else fileIndex.set(key2, [i]);
-    }
-  });
-  return { entries: drafts.map((d) => d.entry), idf, text: frozen(text), triggers: frozen(triggers), tags: frozen(tags2), files: fileIndex, problems };
-}
-
-// app/engine/knowledge/surface.ts
-var DEFAULT_SURFACE = { budgetTokens: 500, maxEntries: 5 };
-var TAG_WEIGHT = 2;
-var FILE_WEIGHT = 2.5;
-var MORE_FILES_WEIGHT = 0.5;
-var MAX_FILE_SCORE = 3.5;
-var TRIGGER_WEIGHT = 2;
-var TEXT_WEIGHT = 4;
-var MIN_SCORE = 1.5;
-var TEXT_GATE = 0.25;
-var TRIGGER_GATE = 0.3;
-var TAG_GATE = 0.5;
-var RELATIVE_FLOOR = 0.25;
-var MIN_TEXT = 60;
-function checkWords(check2) {
-  const values = Object.entries(check2).flatMap(([key2, value]) => key2 === "id" || key2 === "type" || typeof value !== "string" ? [] : [value]);
-  return [check2.type.replace(/_/g, " "), ...values].join(" ");
-}
-function planSubject(plan) {
-  const text = [
-    plan.title,
-    plan.body.replace(/<!--[\s\S]*?-->/g, " "),
-    ...plan.truths,
-    ...plan.requirements,
-    ...plan.filesModified,
-    ...plan.filesRead,
-    ...plan.mustPass.map(checkWords)
-  ].join("\n");
-  return { text, files: [...plan.filesModified, ...plan.filesRead] };
-}
-function matchOf(map2, index) {
-  let m = map2.get(index);
-  if (!m) map2.set(index, m = { tags: [], files: [] });
-  return m;
-}
-function fileMeets(entryFile, planGlob, matcher) {
-  if (!entryFile.includes("/")) {
-    const name2 = planGlob.slice(planGlob.lastIndexOf("/") + 1);
-    return hasMagic(entryFile) || hasMagic(name2) ? globsOverlap(entryFile, name2) : entryFile === name2;
-  }
-  if (!hasMagic(entryFile)) {
-    if (matcher(entryFile)) return true;
-    return !/\.[A-Za-z0-9]+$/.test(entryFile) && globsOverlap(`${entryFile}/**`, planGlob);
-  }
-  return globsOverlap(entryFile, planGlob);
-}
-function fileMatches(index, files, found) {
-  for (const glob2 of files) {
-    const matcher = (0, import_picomatch2.default)(glob2, PICOMATCH_OPTIONS);
-    const seen = /* @__PURE__ */ new Set();
-    for (const key2 of planGlobKeys(glob2)) {
-      for (const i of index.files.get(key2) ?? []) {
-        if (seen.has(i)) continue;
-        seen.add(i);
-        const entry = index.entries[i];
-        const named = entry.files.find((f) => fileMeets(f, glob2, matcher));
-        if (named === void 0) continue;
-        const m = matchOf(found, i);
-        if (!m.files.some((f) => f.entry === named)) m.files.push({ entry: named, plan: glob2 });
-      }
-    }
-  }
-}
-function why(entry, match, triggerWords, similarity) {
-  const parts2 = [];
-  if (match && match.tags.length > 0) {
-    const tags2 = [...match.tags].sort((a, b) => a - b).map((k) => entry.tags[k].tag);
-    parts2.push(`tags ${tags2.join(", ")}${tags2.length < entry.tags.length ? ` (${tags2.length} of ${entry.tags.length})` : ""}`);
-  }
-  if (match && match.files.length > 0) {
-    parts2.push(`names ${match.files.map((f) => f.entry === f.plan ? f.entry : `${f.entry} (plan: ${f.plan})`).join(", ")}`);
-  }
-  if (triggerWords.length > 0) parts2.push(`its trigger words ${triggerWords.slice(0, 5).join(", ")}`);
-  if (similarity >= 0.05) parts2.push(`text similarity ${similarity.toFixed(2)}`);
-  return parts2.join("; ");
-}
-function sectionChars(lines2) {
-  return lines2.length === 0 ? 0 : KNOWLEDGE_OVERHEAD + lines2.reduce((n2, l) => n2 + l.length + 1, 0) - 1;
-}
-function surface(index, subject, options = DEFAULT_SURFACE) {
-  if (options.maxEntries <= 0 || options.budgetTokens <= 0 || index.entries.length === 0) return [];
-  const counts = wordCounts(subject.text);
-  const n2 = index.entries.length;
-  const similarity = new Float64Array(n2);
-  const trigger = new Float64Array(n2);
-  const reached = new Uint8Array(n2);
-  const touched = [];
-  let norm = 0;
-  const planWeights = [];
-  for (const [w, c] of counts) {
-    const idf = index.idf.get(w);
-    if (idf === void 0) continue;
-    const weight = (1 + Math.log(c)) * idf;
-    planWeights.push([index.text.get(w), weight]);
-    norm += weight * weight;
-  }
-  norm = Math.sqrt(norm);
-  for (const [postings, weight] of planWeights) {
-    const share = weight / norm;
-    const { entries, weights } = postings;
-    for (let k = 0; k < entries.length; k++) {
-      const i = entries[k];
-      similarity[i] += share * weights[k];
-      if (reached[i] === 0) {
-        reached[i] = 1;
-        touched.push(i);
-      }
-    }
-  }
-  for (const w of counts.keys()) {
-    const postings = index.triggers.get(w);
-    if (!postings) continue;
-    const { entries, weights } = postings;
-    for (let k = 0; k < entries.length; k++) {
-      const i = entries[k];
-      trigger[i] += weights[k];
-      if (reached[i] === 0) {
-        reached[i] = 1;
-        touched.push(i);
-      }
-    }
-  }
-  const matches = /* @__PURE__ */ new Map();
-  for (const w of counts.keys()) {
-    const postings = index.tags.get(w);
-    if (!postings) continue;
-    for (let k = 0; k < postings.entries.length; k++) {
-      const i = postings.entries[k];
-      const tag = index.entries[i].tags[postings.weights[k]];
-      if (tag.words.every((t) => counts.has(t))) matchOf(matches, i).tags.push(postings.weights[k]);
-    }
-  }
-  fileMatches(index, subject.files, matches);
-  for (const i of matches.keys()) {
-    if (reached[i] === 0) {
-      reached[i] = 1;
-      touched.push(i);
-    }
-  }
-  const scored = [];
-  for (const i of touched) {
-    const entry = index.entries[i];
-    const match = matches.get(i);
-    const tagShare = match === void 0 || entry.tags.length === 0 ? 0 : match.tags.length / entry.tags.length;
-    const files = match === void 0 || match.files.length === 0 ? 0 : Math.min(MAX_FILE_SCORE, FILE_WEIGHT + MORE_FILES_WEIGHT * (match.files.length - 1));
-    const applies = files > 0 || tagShare >= TAG_GATE || similarity[i] >= TEXT_GATE && trigger[i] >= TRIGGER_GATE;
-    if (!applies) continue;
-    const score = entry.weight * (TAG_WEIGHT * tagShare * tagShare + files + TRIGGER_WEIGHT * trigger[i] + TEXT_WEIGHT * similarity[i]);
-    if (score >= MIN_SCORE) scored.push({ index: i, score });
-  }
-  scored.sort((a, b) => b.score - a.score || (index.entries[a.index].path < index.entries[b.index].path ? -1 : 1));
-  const floor = (scored[0]?.score ?? 0) * RELATIVE_FLOOR;
-  const budget2 = options.budgetTokens * CHARS_PER_TOKEN;
-  let forms;
-  const triggerWords = (entry) => entry.triggers.filter((t) => counts.has(t.word)).sort((a, b) => b.share - a.share || (a.word < b.word ? -1 : 1)).map(({ word }) => (forms ??= wordForms(subject.text)).get(word) ?? word);
-  const lines2 = [];
-  const out = [];
-  for (const c of scored) {
-    if (out.length >= options.maxEntries || c.score < floor) break;
-    const entry = index.entries[c.index];
-    const chosen = {
-      path: entry.path,
-      kind: entry.kind,
-      title: entry.title,
-      text: entry.text,
-      score: Math.round(c.score * 1e3) / 1e3,
-      why: why(entry, matches.get(c.index), triggerWords(entry), similarity[c.index])
-    };
-    let line = knowledgeLine(chosen);
-    const room = budget2 - sectionChars([...lines2, line]);
-    if (room < 0) {
-      const keep2 = chosen.text.length + room - 1;
-      if (keep2 < MIN_TEXT) continue;
-      chosen.text = `${chosen.text.slice(0, keep2).trimEnd()}…`;
-      line = knowledgeLine(chosen);
-      if (sectionChars([...lines2, line]) > budget2) continue;
-    }
-    lines2.push(line);
-    out.push(chosen);
-  }
-  return out;
+async function readAttemptHistory(read, where2, notFrom) {
+  const paths = historyCandidates(await read(INDEX_FILE), where2);
+  const signals = await Promise.all(
+    paths.map(async (path2) => {
+      const text = await read(path2);
+      return text === void 0 ? void 0 : parseKnowledge("signal", path2, text).data;
+    })
+  );
+  return latestAttempt(signals, notFrom);
 }
 
 // node_modules/@secretlint/core/module/SecretLintSourceCodeImpl.js
@@ -66629,15 +61710,6241 @@ function relativise(text, roots) {
   return out;
 }
 
+// app/machine/templates.ts
+import { existsSync as existsSync3 } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+var LEVELS_UP = 6;
+function templatesDir() {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i <= LEVELS_UP; i++) {
+    if (existsSync3(join(dir, "templates", "PLAN.md"))) return join(dir, "templates");
+    dir = dirname(dir);
+  }
+  throw new Error("harness templates/ directory not found above the app; it ships with the package");
+}
+var cache = /* @__PURE__ */ new Map();
+function loadTemplate(name2) {
+  let text = cache.get(name2);
+  if (!text) {
+    text = readFile(join(templatesDir(), name2), "utf8");
+    cache.set(name2, text);
+  }
+  return text;
+}
+
+// app/worker-action/capture.ts
+function knowledgeForge(request2, repo) {
+  return gateway(request2, repo, "workflow");
+}
+function parseRepository(full) {
+  const [owner, repo] = full.split("/");
+  return { owner, repo };
+}
+function workerSafety(run2) {
+  const secrets = [...secretValues({ ...process.env, ...run2.env }), ...run2.secrets ?? []];
+  return { roots: [run2.root], secrets: [...new Set(secrets)].sort((a, b) => b.length - a.length) };
+}
+function origin(run2) {
+  const id = /\/actions\/runs\/(\d+)/.exec(run2.runUrl ?? "")?.[1];
+  return id !== void 0 ? `actions:${id}` : `job:${run2.now().toISOString()}`;
+}
+function workerCapture(run2) {
+  const settings = run2.config.knowledge;
+  if (!run2.knowledge || !settings.capture.enabled) return void 0;
+  const shared = settings.repository;
+  const store = run2.knowledge(shared === void 0 ? void 0 : parseRepository(shared));
+  const project = projectName(run2.forge.repo.repo);
+  const root = storeRoot(shared);
+  const where2 = shared ?? "this repository";
+  let asked;
+  const base2 = () => asked ??= shared === void 0 ? Promise.resolve(run2.base) : store.defaultBranch();
+  const refused = (e) => {
+    if (shared !== void 0 && e instanceof GitHubError && (e.kind === "forbidden" || e.kind === "not-found" || e.kind === "unauthorized")) {
+      return `${e.message}. The knowledge repository ${shared} is another repository, which a job's GITHUB_TOKEN cannot write: give the worker a token that can (a GitHub App installation token or a fine-grained token with contents and pull-requests write on ${shared}) as its \`token\` input`;
+    }
+    return e.message;
+  };
+  const warn = (text) => {
+    run2.log.warning(text);
+    run2.notes.push(text);
+  };
+  return {
+    history: (plan) => async () => {
+      try {
+        const branch = signalsBranch(run2.spec.id, project, shared !== void 0);
+        const ref = await store.branchSha(branch) ?? await base2();
+        const read = (path2) => store.fileText(root === "" ? path2 : `${root}/${path2}`, ref);
+        return await readAttemptHistory(read, { project, spec: run2.spec.id, plan: plan.id }, origin(run2));
+      } catch (e) {
+        run2.log.warning(`could not read ${plan.id}'s earlier attempts from ${where2}: ${refused(e)}`);
+        return void 0;
+      }
+    },
+    async file(what, drafts, knowledge) {
+      const at = run2.now();
+      const trajectory = knowledge ? trajectoryEvents({ entries: knowledge.entries, project, spec: run2.spec.id, plan: knowledge.plan.id, ...knowledge.attempt === void 0 ? {} : { attempt: knowledge.attempt }, verified: knowledge.verified, at, origin: origin(run2) }) : [];
+      if (drafts.length === 0 && trajectory.length === 0) return;
+      try {
+        const safety = workerSafety(run2);
+        const { append, decided } = await signalsAppend({
+          spec: run2.spec.id,
+          project,
+          origin: origin(run2),
+          at,
+          drafts,
+          trajectory,
+          template: await loadTemplate("signal.md"),
+          maxPerPhase: settings.capture.max_per_phase,
+          base: await base2(),
+          ...shared === void 0 ? {} : { knowledgeRepository: shared },
+          what,
+          safe: async (text) => (await makeSafe(text, safety)).text
+        });
+        const done = await store.appendKnowledge(append);
+        const result = decided();
+        const filed = result?.filed.map((e) => e.type) ?? [];
+        const capped = result?.skipped.filter((s) => s.reason === "cap").length ?? 0;
+        const again = result?.skipped.filter((s) => s.reason === "duplicate").length ?? 0;
+        if (done.pr) {
+          run2.log.info(
+            `signals: ${filed.length > 0 ? filed.join(", ") : "nothing new"} on ${where2}'s ${append.branch} (PR #${done.pr.number}${done.pr.state === "opened" ? ", opened" : ""})${again > 0 ? `; ${again} there already` : ""}${done.tries > 1 ? `; the branch moved meanwhile, added on try ${done.tries}` : ""}`
+          );
+        }
+        if (capped > 0) warn(`${capped} signal${capped === 1 ? " was" : "s were"} not filed: the phase has ${settings.capture.max_per_phase} on the open signals PR already (knowledge.capture.max_per_phase)`);
+      } catch (e) {
+        warn(`signals of ${what} were not filed on ${where2}: ${refused(e)}`);
+      }
+    }
+  };
+}
+
+// app/engine/forge/worker-target.ts
+var PHASE_INPUT = /^phase-(\d{2,})$/;
+function parseTargetInput(input2) {
+  if (PLAN_ID.test(input2)) return { kind: "plan", plan: input2 };
+  const phase = PHASE_INPUT.exec(input2);
+  return phase ? { kind: "phase", phase: phase[1] } : void 0;
+}
+var SPIKE_SPEC_INPUT = "knowledge";
+var SPIKE_PLAN_INPUT = /^spike\/([a-z0-9]+(?:-[a-z0-9]+)*)$/;
+function parseSpikeInputs(spec, plan) {
+  const m = spec === SPIKE_SPEC_INPUT ? SPIKE_PLAN_INPUT.exec(plan) : null;
+  return m ? { kind: "spike", slug: m[1] } : void 0;
+}
+
+// app/workers/claude.ts
+import { rename as rename3, writeFile as writeFile5 } from "node:fs/promises";
+import { join as join5 } from "node:path";
+
+// app/engine/core/protocol/messages.ts
+var CHECKPOINT_TYPES = ["decision", "verification", "action"];
+var CheckpointSchema = external_exports.object({
+  /** Stable within the plan, e.g. "step-3" or a check id. */
+  id: external_exports.string().min(1),
+  kind: external_exports.enum(CHECKPOINT_TYPES),
+  prompt: external_exports.string().min(1),
+  options: external_exports.array(external_exports.string()).optional(),
+  /** Where it came from: a step title or a check id. */
+  source: external_exports.string().optional()
+});
+var envelope = { session: external_exports.string().min(1), at: external_exports.string().min(1) };
+var UsageSchema = external_exports.object({ turns: external_exports.number().int().min(0).optional(), costUsd: external_exports.number().min(0).optional() });
+var AgentFactsSchema = external_exports.object({
+  /** Tool calls made, and how many of them came back as errors. */
+  toolCalls: external_exports.number().int().min(0).optional(),
+  toolErrors: external_exports.number().int().min(0).optional(),
+  /** Calls repeated after they failed: the same tool with the same input again. */
+  retries: external_exports.number().int().min(0).optional(),
+  /** The model the agent reported it ran. */
+  model: external_exports.string().min(1).optional()
+});
+var INSIGHT_KINDS = ["innovation", "pattern"];
+var InsightSchema = external_exports.object({
+  kind: external_exports.enum(INSIGHT_KINDS),
+  /** One line. */
+  summary: external_exports.string().min(1).max(300),
+  detail: external_exports.string().max(4e3).optional(),
+  tags: external_exports.array(external_exports.string().regex(/^\S+$/)).max(8).optional()
+});
+var WorkerMessageSchema = external_exports.discriminatedUnion("type", [
+  external_exports.object({ ...envelope, type: external_exports.literal("session_ready"), agent: external_exports.string() }),
+  external_exports.object({ ...envelope, type: external_exports.literal("task_started"), plan: external_exports.string(), task: external_exports.number().int().min(1), total: external_exports.number().int().min(1), title: external_exports.string() }),
+  external_exports.object({ ...envelope, type: external_exports.literal("progress_update"), plan: external_exports.string(), message: external_exports.string(), task: external_exports.number().int().optional(), total: external_exports.number().int().optional() }),
+  external_exports.object({ ...envelope, type: external_exports.literal("verification_needed"), plan: external_exports.string(), checkpoint: CheckpointSchema }),
+  external_exports.object({ ...envelope, type: external_exports.literal("decision_needed"), plan: external_exports.string(), checkpoint: CheckpointSchema }),
+  external_exports.object({ ...envelope, type: external_exports.literal("action_needed"), plan: external_exports.string(), checkpoint: CheckpointSchema }),
+  external_exports.object({
+    ...envelope,
+    type: external_exports.literal("task_completed"),
+    plan: external_exports.string(),
+    commits: external_exports.array(external_exports.string()),
+    summary: external_exports.string().optional(),
+    usage: UsageSchema.optional(),
+    facts: AgentFactsSchema.optional()
+  }),
+  external_exports.object({
+    ...envelope,
+    type: external_exports.literal("task_failed"),
+    plan: external_exports.string(),
+    error: external_exports.string(),
+    retryable: external_exports.boolean().default(false),
+    /** The plan's timeout_minutes ran out and the agent was stopped. */
+    timedOut: external_exports.boolean().optional(),
+    usage: UsageSchema.optional(),
+    facts: AgentFactsSchema.optional()
+  }),
+  external_exports.object({ ...envelope, type: external_exports.literal("insight"), plan: external_exports.string(), insight: InsightSchema })
+]);
+var BriefKnowledgeSchema = external_exports.object({
+  /** Its file, relative to the knowledge store's root (`lessons/testing/sqlite-busy.lesson.md`). */
+  path: external_exports.string().min(1),
+  kind: external_exports.enum(["lesson", "skill", "gene"]),
+  title: external_exports.string().min(1),
+  /** What the brief says of it. */
+  text: external_exports.string(),
+  score: external_exports.number(),
+  /** Why it was chosen. */
+  why: external_exports.string()
+});
+var AssignTaskSchema = external_exports.object({
+  ...envelope,
+  type: external_exports.literal("assign_task"),
+  spec: external_exports.string(),
+  plan: external_exports.string(),
+  /** True when an earlier attempt of this session was interrupted. */
+  resume: external_exports.boolean(),
+  /** The plan's checkout, absolute. */
+  worktree: external_exports.string(),
+  /** The plan's Markdown (frontmatter and body), as the agent's brief. */
+  prompt: external_exports.string(),
+  timeout_minutes: external_exports.number().int().positive(),
+  /** What harness has learned that applies to this plan, best first; absent when nothing does. */
+  knowledge: external_exports.array(BriefKnowledgeSchema).optional()
+});
+var OrchestratorMessageSchema = external_exports.discriminatedUnion("type", [
+  AssignTaskSchema,
+  external_exports.object({ ...envelope, type: external_exports.literal("verification_result"), checkpoint: external_exports.string(), passed: external_exports.boolean(), details: external_exports.string().optional() }),
+  external_exports.object({ ...envelope, type: external_exports.literal("decision_made"), checkpoint: external_exports.string(), answer: external_exports.string() }),
+  external_exports.object({ ...envelope, type: external_exports.literal("action_completed"), checkpoint: external_exports.string(), note: external_exports.string().optional() }),
+  external_exports.object({ ...envelope, type: external_exports.literal("abort_task"), reason: external_exports.string() })
+]);
+function checkpointMessageType(kind) {
+  return kind === "decision" ? "decision_needed" : kind === "verification" ? "verification_needed" : "action_needed";
+}
+function parseWorkerLine(line) {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith("{")) return void 0;
+  try {
+    const parsed = WorkerMessageSchema.safeParse(JSON.parse(trimmed));
+    return parsed.success ? parsed.data : void 0;
+  } catch {
+    return void 0;
+  }
+}
+
+// app/engine/core/agents/checkpoint-line.ts
+var CHECKPOINT_MARKER = "HARNESS_CHECKPOINT";
+var CheckpointRequestSchema = external_exports.object({
+  kind: external_exports.enum(CHECKPOINT_TYPES),
+  prompt: external_exports.string().min(1),
+  options: external_exports.array(external_exports.string().min(1)).optional(),
+  /** A stable name for the question; an answered id is not asked again after a restart. */
+  id: external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/).optional(),
+  /** What an autonomous plan takes without asking. */
+  default: external_exports.string().min(1).optional()
+});
+function findCheckpointLine(result) {
+  const lines2 = result.replace(/\r\n/g, "\n").split("\n");
+  let last = lines2.length - 1;
+  while (last >= 0 && lines2[last].trim() === "") last--;
+  if (last < 0) return { found: false };
+  const line = lines2[last].trim().replace(/^`+|`+$/g, "").trim();
+  if (!line.startsWith(`${CHECKPOINT_MARKER} `) && line !== CHECKPOINT_MARKER) return { found: false };
+  const text = lines2.slice(0, last).join("\n").trim();
+  const json2 = line.slice(CHECKPOINT_MARKER.length).trim();
+  let value;
+  try {
+    value = JSON.parse(json2);
+  } catch {
+    return { found: true, text, error: `${CHECKPOINT_MARKER} is not followed by JSON: ${json2.slice(0, 200)}` };
+  }
+  const parsed = CheckpointRequestSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue3 = parsed.error.issues[0];
+    return { found: true, text, error: `${CHECKPOINT_MARKER} JSON is invalid at ${issue3.path.join(".") || "(root)"}: ${issue3.message}` };
+  }
+  return { found: true, request: parsed.data, text };
+}
+
+// app/engine/core/agents/claude-stream.ts
+var isObject2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+var str = (v) => typeof v === "string" ? v : void 0;
+var num = (v) => typeof v === "number" && Number.isFinite(v) ? v : void 0;
+function parseClaudeLine(line) {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith("{")) return [];
+  let value;
+  try {
+    value = JSON.parse(trimmed);
+  } catch {
+    return [];
+  }
+  if (!isObject2(value)) return [];
+  switch (value.type) {
+    case "system": {
+      const sessionId = str(value.session_id);
+      if (value.subtype !== "init" || !sessionId) return [];
+      const model = str(value.model);
+      return [model ? { type: "init", sessionId, model } : { type: "init", sessionId }];
+    }
+    case "assistant":
+      return contentOf(value).flatMap((block) => {
+        if (block.type === "text" && typeof block.text === "string" && block.text.trim()) return [{ type: "text", text: block.text }];
+        if (block.type === "tool_use" && typeof block.name === "string") {
+          return [{ type: "tool_use", id: str(block.id) ?? "", name: block.name, input: isObject2(block.input) ? block.input : {} }];
+        }
+        return [];
+      });
+    case "user":
+      return contentOf(value).flatMap(
+        (block) => block.type === "tool_result" ? [{ type: "tool_result", toolUseId: str(block.tool_use_id) ?? "", isError: block.is_error === true, content: textOf(block.content) }] : []
+      );
+    case "result": {
+      const result = {
+        type: "result",
+        subtype: str(value.subtype) ?? "unknown",
+        isError: value.is_error === true,
+        errors: Array.isArray(value.errors) ? value.errors.map((e) => typeof e === "string" ? e : JSON.stringify(e)) : []
+      };
+      const fields = {
+        result: str(value.result),
+        sessionId: str(value.session_id),
+        numTurns: num(value.num_turns),
+        durationMs: num(value.duration_ms),
+        costUsd: num(value.total_cost_usd)
+      };
+      for (const [key2, v] of Object.entries(fields)) if (v !== void 0) Object.assign(result, { [key2]: v });
+      return [result];
+    }
+    default:
+      return [];
+  }
+}
+function contentOf(value) {
+  const message = value.message;
+  if (!isObject2(message) || !Array.isArray(message.content)) return [];
+  return message.content.filter(isObject2);
+}
+function textOf(content) {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((c) => isObject2(c) && typeof c.text === "string" ? c.text : "").join("\n");
+  return "";
+}
+function describeClaudeEvent(event, root) {
+  switch (event.type) {
+    case "init":
+      return `claude session ${event.sessionId}${event.model ? ` (${event.model})` : ""}`;
+    case "text":
+      return clip(event.text.replace(/\s+/g, " ").trim(), 300);
+    case "tool_use":
+      return describeToolUse(event.name, event.input, root);
+    case "tool_result":
+      return event.isError ? `tool error: ${clip(firstLine(event.content), 200)}` : void 0;
+    case "result":
+      return `claude finished (${event.subtype}): ${resultStats(event)}`;
+  }
+}
+function describeToolUse(name2, input2, root) {
+  const path2 = str(input2.file_path) ?? str(input2.notebook_path);
+  switch (name2) {
+    case "Bash":
+      return `Bash: ${clip(firstLine(str(input2.command) ?? ""), 200)}`;
+    case "Grep":
+      return `Grep ${str(input2.pattern) ?? ""}${str(input2.path) ? ` in ${relative(str(input2.path), root)}` : ""}`;
+    case "Glob":
+      return `Glob ${str(input2.pattern) ?? ""}`;
+    case "Task":
+      return `Task: ${str(input2.description) ?? ""}`;
+    case "WebFetch":
+      return `WebFetch ${str(input2.url) ?? ""}`;
+    case "WebSearch":
+      return `WebSearch ${str(input2.query) ?? ""}`;
+    case "TodoWrite":
+      return `TodoWrite (${Array.isArray(input2.todos) ? input2.todos.length : 0} items)`;
+    default:
+      return path2 ? `${name2} ${relative(path2, root)}` : name2;
+  }
+}
+function resultStats(result) {
+  const parts2 = [];
+  if (result.numTurns !== void 0) parts2.push(`${result.numTurns} turn${result.numTurns === 1 ? "" : "s"}`);
+  if (result.costUsd !== void 0) parts2.push(`$${result.costUsd.toFixed(2)}`);
+  if (result.durationMs !== void 0) parts2.push(`${(result.durationMs / 1e3).toFixed(1)}s`);
+  return parts2.join(", ") || "no statistics";
+}
+function usageOf(result) {
+  return { ...result.numTurns === void 0 ? {} : { turns: result.numTurns }, ...result.costUsd === void 0 ? {} : { costUsd: result.costUsd } };
+}
+function totalUsage(runs) {
+  if (runs.length === 0) return void 0;
+  const sum = (key2) => runs.every((r) => r?.[key2] !== void 0) ? runs.reduce((total, r) => total + r[key2], 0) : void 0;
+  const turns = sum("turns");
+  const costUsd = sum("costUsd");
+  if (turns === void 0 && costUsd === void 0) return void 0;
+  return { ...turns === void 0 ? {} : { turns }, ...costUsd === void 0 ? {} : { costUsd: Math.round(costUsd * 1e6) / 1e6 } };
+}
+function resultFailure(result) {
+  if (result.subtype === "success" && !result.isError) return void 0;
+  const stats = resultStats(result);
+  const details = [...result.errors, ...result.isError && result.result ? [result.result] : []].join("; ");
+  const detail = details ? `: ${clip(details, 500)}` : "";
+  switch (result.subtype) {
+    case "error_max_turns":
+      return { error: `claude stopped at its turn limit (${stats})${detail}`, retryable: false };
+    case "error_during_execution":
+      return { error: `claude failed during execution (${stats})${detail}`, retryable: true };
+    case "success":
+      return { error: `claude reported an error (${stats})${detail}`, retryable: true };
+    default:
+      return { error: `claude ended with ${result.subtype} (${stats})${detail}`, retryable: false };
+  }
+}
+function relative(path2, root) {
+  const base2 = root.endsWith("/") ? root : `${root}/`;
+  return path2.startsWith(base2) ? path2.slice(base2.length) : path2;
+}
+function firstLine(text) {
+  return text.trim().split("\n")[0] ?? "";
+}
+function clip(text, max) {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+// app/engine/core/agents/insight-line.ts
+var INSIGHT_MARKER = "HARNESS_INSIGHT";
+function findInsightLines(result) {
+  const insights = [];
+  const problems = [];
+  const kept = [];
+  for (const raw of result.replace(/\r\n/g, "\n").split("\n")) {
+    const line = raw.trim().replace(/^`+|`+$/g, "").trim();
+    if (!line.startsWith(`${INSIGHT_MARKER} `)) {
+      kept.push(raw);
+      continue;
+    }
+    const json2 = line.slice(INSIGHT_MARKER.length).trim();
+    let value;
+    try {
+      value = JSON.parse(json2);
+    } catch {
+      problems.push(`${INSIGHT_MARKER} is not followed by JSON: ${json2.slice(0, 200)}`);
+      continue;
+    }
+    const parsed = InsightSchema.safeParse(value);
+    if (parsed.success) insights.push(parsed.data);
+    else {
+      const issue3 = parsed.error.issues[0];
+      problems.push(`${INSIGHT_MARKER} JSON is invalid at ${issue3.path.join(".") || "(root)"}: ${issue3.message}`);
+    }
+  }
+  return { insights, problems, text: kept.join("\n").trim() };
+}
+function insightInstructions(mode) {
+  if (mode === "none") return [];
+  const how = mode === "line" ? [`put one line in your final message for each, exactly:`, "", `    ${INSIGHT_MARKER} {"kind":"pattern","summary":"The form tests must wait for the page to settle","tags":["forms","testing"]}`] : ["write one line of JSON on stdout for each:", "", '    {"type":"insight","session":"…","at":"…","plan":"…","insight":{"kind":"pattern","summary":"The form tests must wait for the page to settle","tags":["forms","testing"]}}'];
+  return [
+    "## What you learned",
+    "",
+    "If you found something the next plans should know (a better way to do a thing: `innovation`; a problem or a fix you saw recur: `pattern`), " + how[0],
+    ...how.slice(1),
+    "",
+    "`summary` is one line; `detail` and `tags` (single words) are optional. Only what is worth reading again: it is reviewed before anyone relies on it."
+  ];
+}
+
+// app/engine/core/agents/knowledge-brief.ts
+var KNOWLEDGE_HEADING = "## What harness has learned that applies here";
+var KNOWLEDGE_INTRO = "Earlier work left these in harness’s knowledge store (`.harness/knowledge/` unless the project keeps it elsewhere); each was chosen because it applies to this plan. Follow them unless the plan says otherwise, and say in a commit message when one did not fit.";
+var CHARS_PER_TOKEN = 4;
+function knowledgeLine(entry) {
+  const title = /[.!?:]$/.test(entry.title) ? entry.title : `${entry.title}:`;
+  const text = entry.text.trim();
+  return `- **${title}** ${text}${text ? " " : ""}(${entry.kind}, \`${entry.path}\`)`;
+}
+function knowledgeBrief(entries) {
+  if (entries.length === 0) return [];
+  return [KNOWLEDGE_HEADING, "", KNOWLEDGE_INTRO, "", ...entries.map(knowledgeLine)];
+}
+var KNOWLEDGE_OVERHEAD = [KNOWLEDGE_HEADING, "", KNOWLEDGE_INTRO, ""].join("\n").length + 1;
+
+// app/engine/core/agents/tasks.ts
+var STEP_FENCE = /^(```+|~~~+)[ \t]*([A-Za-z0-9_+-]+)[ \t]+step\b[ \t]*(.*)$/;
+var CHECKPOINT_FENCE = /^(```+|~~~+)[ \t]*checkpoint\b[ \t]*(.*)$/;
+var FIELD = /^(options|default|id):[ \t]*(.*)$/i;
+var CHECKPOINT_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+function parsePlanTasks(body, bodyLine) {
+  const tasks = [];
+  const problems = [];
+  const usedIds = /* @__PURE__ */ new Set();
+  const lines2 = body.split("\n");
+  let stepCount = 0;
+  let checkpointCount = 0;
+  for (let i = 0; i < lines2.length; i++) {
+    const checkpoint = CHECKPOINT_FENCE.exec(lines2[i]);
+    const step = checkpoint ? void 0 : STEP_FENCE.exec(lines2[i]);
+    const open3 = checkpoint ?? step;
+    if (!open3) continue;
+    const fence = open3[1];
+    const closing = fence[0].repeat(fence.length);
+    const content = [];
+    let j = i + 1;
+    while (j < lines2.length && !lines2[j].startsWith(closing)) content.push(lines2[j++]);
+    const line = bodyLine + i;
+    if (j >= lines2.length) problems.push({ line, message: `the block opened here is never closed with ${closing}` });
+    if (step) {
+      stepCount++;
+      tasks.push({ kind: "step", index: stepCount, title: step[3].trim() || `Step ${stepCount}`, lang: step[2], script: content.join("\n"), line });
+    } else {
+      checkpointCount++;
+      const parsed = parseCheckpoint(checkpoint[2], content, line, checkpointCount, usedIds, problems);
+      if (parsed) tasks.push(parsed);
+    }
+    i = j;
+  }
+  const steps = tasks.filter((t) => t.kind === "step");
+  const checkpoints = tasks.filter((t) => t.kind === "checkpoint");
+  return { tasks, steps, checkpoints, problems };
+}
+function parseCheckpoint(info2, content, line, n2, usedIds, problems) {
+  const [kindWord = "", ...titleWords] = info2.trim().split(/\s+/);
+  if (!CHECKPOINT_TYPES.includes(kindWord)) {
+    problems.push({
+      line,
+      message: `checkpoint kind "${kindWord}" is not one of ${CHECKPOINT_TYPES.join(", ")}: write \`\`\`checkpoint decision <title>`
+    });
+    return void 0;
+  }
+  const title = titleWords.join(" ").trim() || `Checkpoint ${n2}`;
+  const fields = {};
+  const prompt = [];
+  for (const text of content) {
+    const field = FIELD.exec(text.trim());
+    if (field) fields[field[1].toLowerCase()] = field[2].trim();
+    else prompt.push(text);
+  }
+  const options = fields.options?.split(",").map((o) => o.trim()).filter((o) => o.length > 0);
+  let id = fields.id ?? (slug2(title) || `checkpoint-${n2}`);
+  if (fields.id !== void 0 && !CHECKPOINT_ID.test(fields.id)) {
+    problems.push({ line, message: `checkpoint id "${fields.id}" may hold only letters, digits, "_", "." and "-"` });
+  }
+  if (usedIds.has(id)) {
+    if (fields.id !== void 0) problems.push({ line, message: `checkpoint id "${id}" is already used by an earlier checkpoint` });
+    let k = 2;
+    while (usedIds.has(`${id}-${k}`)) k++;
+    id = `${id}-${k}`;
+  }
+  usedIds.add(id);
+  const task = {
+    kind: "checkpoint",
+    id,
+    type: kindWord,
+    title,
+    prompt: prompt.join("\n").trim() || title,
+    line
+  };
+  if (options && options.length > 0) task.options = options;
+  if (fields.default !== void 0 && fields.default !== "") {
+    task.default = fields.default;
+    if (task.options && !task.options.includes(task.default)) {
+      problems.push({ line, message: `checkpoint "${id}": default "${task.default}" is not one of its options (${task.options.join(", ")})` });
+    }
+  }
+  return task;
+}
+function slug2(text) {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60).replace(/-+$/, "");
+}
+
+// app/engine/core/agents/prompt.ts
+function buildWorkerPrompt(plan, options) {
+  const out = [];
+  out.push(`# Plan ${plan.id} of ${options.spec}: ${plan.title}`, "");
+  out.push(
+    "You are a worker: you carry out this one plan in the current directory, a git checkout of the plan’s own branch. Other plans run at the same time in other checkouts. When you are done, the orchestrator checks your work; you do not merge, push or open pull requests.",
+    ""
+  );
+  out.push("## Goal", "", plan.title);
+  if (plan.truths.length > 0) out.push("", "When you are done, these hold:", ...plan.truths.map((t) => `- ${t}`));
+  if (plan.requirements.length > 0) out.push("", `Requirements: ${plan.requirements.join(", ")}.`);
+  out.push("");
+  out.push("## Files", "");
+  if (plan.filesModified.length > 0) {
+    out.push("You may change only these (globs); other plans own the rest:", ...plan.filesModified.map((f) => `- ${f}`));
+  } else out.push("The plan names no files it changes: change as little as the goal needs.");
+  if (plan.filesRead.length > 0) out.push("", "You will want to read:", ...plan.filesRead.map((f) => `- ${f}`));
+  out.push("");
+  const { steps, checkpoints } = parsePlanTasks(plan.body, plan.bodyLine);
+  if (steps.length > 0) {
+    out.push("## Steps", "", "The plan breaks the work into these steps; do them in order:", ...steps.map((s) => `${s.index}. ${s.title}`), "");
+  }
+  out.push("## The plan", "", plan.body.trim(), "");
+  const learned = knowledgeBrief(options.knowledge ?? []);
+  if (learned.length > 0) out.push(...learned, "");
+  out.push("## How your work is checked", "");
+  if (plan.mustPass.length > 0) {
+    out.push("After you finish, the orchestrator runs these checks on your branch; every one must pass:", ...plan.mustPass.map((c) => `- ${describeCheck(c)}`));
+    out.push("", "Run the machine checks yourself before you finish, and fix what fails.");
+  } else out.push("The plan lists no checks: make the goal observably true.");
+  out.push("");
+  out.push("## When you need a person", "");
+  if (plan.autonomous || options.checkpoints === "none") {
+    out.push(
+      `${plan.autonomous ? "This plan is autonomous" : "You cannot reach a person during this run"}: do not stop to ask. Make the reasonable choice, and say what you chose and why in the commit message.`
+    );
+  } else if (options.checkpoints === "line") {
+    out.push(
+      "When you need a decision, a verification or an action from a person, stop working and end your turn with one last line, exactly:",
+      "",
+      `    ${CHECKPOINT_MARKER} {"kind":"decision","id":"storage","prompt":"Which store should notes use?","options":["memory","file"]}`,
+      "",
+      "`kind` is decision, verification or action; `id` is a short stable name for the question; `options` is optional. Leave your work in place (uncommitted is fine): the session is resumed with the person’s answer."
+    );
+  } else {
+    out.push(
+      "When you need a decision, a verification or an action from a person, write one line of JSON on stdout:",
+      "",
+      '    {"type":"decision_needed","session":"…","at":"…","plan":"…","checkpoint":{"id":"storage","kind":"decision","prompt":"Which store?","options":["memory","file"]}}',
+      "",
+      "(or verification_needed, action_needed) and read the answer as one line of JSON on stdin (decision_made, verification_result, action_completed or abort_task)."
+    );
+  }
+  const planned = checkpoints.map((c) => `- ${c.id} (${c.type}): ${c.prompt.split("\n")[0]}`);
+  if (planned.length > 0) out.push("", "The plan itself foresees these checkpoints:", ...planned);
+  const answers2 = Object.entries(options.answers ?? {});
+  if (answers2.length > 0) {
+    out.push("", "Already answered (do not ask again):", ...answers2.map(([id, answer]) => `- ${id}: ${answer}`));
+  }
+  out.push("");
+  const insights = insightInstructions(options.checkpoints === "protocol" ? "protocol" : "line");
+  if (insights.length > 0) out.push(...insights, "");
+  out.push("## Commits", "");
+  out.push(
+    `Commit each coherent piece of work as you go, one commit per piece. The subject is "${plan.id}: <what it does>"; the message ends with a blank line and these trailers:`,
+    "",
+    `    Plan: ${plan.id}`,
+    `    Spec: ${options.spec}`,
+    "",
+    "Never amend, rebase or reset commits that are already on the branch. Whatever is left uncommitted when you finish is committed for you, so do not leave scratch files behind."
+  );
+  if (options.commits && options.commits.length > 0) {
+    out.push(
+      "",
+      "An earlier attempt at this plan was interrupted. These commits are already on the branch; build on them and do not redo their work:",
+      ...options.commits.map((c) => `- ${c.sha.slice(0, 7)} ${c.subject}`)
+    );
+  }
+  return `${out.join("\n").trimEnd()}
+`;
+}
+function describeCheck(check2) {
+  const id = `${check2.id}: `;
+  switch (check2.type) {
+    case "file_exists":
+      return `${id}the file ${check2.path} exists`;
+    case "file_contains":
+      return `${id}${check2.path} contains ${check2.contains !== void 0 ? JSON.stringify(check2.contains) : `a match for /${check2.pattern}/`}`;
+    case "command_output": {
+      const expect = [];
+      if (check2.expect.exit_code !== void 0) expect.push(`exits ${check2.expect.exit_code}`);
+      if (check2.expect.contains !== void 0) expect.push(`prints ${JSON.stringify(check2.expect.contains)}`);
+      if (check2.expect.matches !== void 0) expect.push(`prints a match for /${check2.expect.matches}/`);
+      return `${id}\`${check2.command}\` ${expect.join(" and ")}`;
+    }
+    case "build_succeeds":
+      return `${id}the build \`${check2.command}\` succeeds`;
+    case "tests_pass":
+      return `${id}the tests \`${check2.command}\` pass`;
+    case "api_response":
+      return `${id}${check2.request} answers ${JSON.stringify(check2.expect)}`;
+    case "ui_element_exists":
+      return `${id}the page ${check2.url} shows ${check2.selector}${check2.text ? ` with text ${JSON.stringify(check2.text)}` : ""}`;
+    case "ui_navigation":
+      return `${id}navigating from ${check2.url} (${check2.steps.length} step${check2.steps.length === 1 ? "" : "s"}) ends at ${JSON.stringify(check2.expect)}`;
+    case "human":
+      return `${id}a person judges (${check2.kind}): ${check2.prompt}`;
+    case "artifact":
+      return `${id}${check2.path} exists${check2.min_lines ? ` with at least ${check2.min_lines} lines` : ""}${check2.exports ? `, exporting ${check2.exports.join(", ")}` : ""}${check2.contains ? `, containing ${JSON.stringify(check2.contains)}` : ""}`;
+    case "key_link":
+      return `${id}${check2.from} is wired to ${check2.to}${check2.via ? ` via ${check2.via}` : ""}${check2.pattern ? ` (matching /${check2.pattern}/)` : ""}`;
+  }
+}
+
+// app/engine/core/agents/stream-facts.ts
+var StreamFacts = class {
+  #calls = 0;
+  #errors = 0;
+  #retries = 0;
+  #model;
+  /** Tool-use id → the call as name and input, until its result arrives. */
+  #pending = /* @__PURE__ */ new Map();
+  /** Calls (name and input) that came back as errors. */
+  #failed = /* @__PURE__ */ new Set();
+  add(event) {
+    switch (event.type) {
+      case "init":
+        if (event.model !== void 0) this.#model = event.model;
+        return;
+      case "tool_use": {
+        this.#calls++;
+        const call = `${event.name}\0${JSON.stringify(event.input)}`;
+        if (this.#failed.has(call)) this.#retries++;
+        this.#pending.set(event.id, call);
+        return;
+      }
+      case "tool_result": {
+        const call = this.#pending.get(event.toolUseId);
+        this.#pending.delete(event.toolUseId);
+        if (!event.isError) return;
+        this.#errors++;
+        if (call !== void 0) this.#failed.add(call);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+  /** What was counted; undefined when the stream carried nothing to count. */
+  facts() {
+    if (this.#calls === 0 && this.#model === void 0) return void 0;
+    return { toolCalls: this.#calls, toolErrors: this.#errors, retries: this.#retries, ...this.#model === void 0 ? {} : { model: this.#model } };
+  }
+};
+
+// app/workers/abort.ts
+function abortReason(signal) {
+  const reason2 = signal.reason;
+  if (reason2 instanceof Error) return reason2.message;
+  return reason2 === void 0 ? "aborted" : String(reason2);
+}
+function raceAbort(promise2, signal) {
+  if (signal.aborted) {
+    promise2.catch(() => void 0);
+    return Promise.resolve({ aborted: true, reason: abortReason(signal) });
+  }
+  return new Promise((resolve3, reject) => {
+    const onAbort = () => {
+      promise2.catch(() => void 0);
+      resolve3({ aborted: true, reason: abortReason(signal) });
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise2.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve3({ aborted: false, value });
+      },
+      (e) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      }
+    );
+  });
+}
+
+// app/engine/core/agents/answers.ts
+var VERIFICATION_PASSED = "passed";
+var ACTION_DONE = "done";
+function answerOf(checkpoint, response) {
+  if (response.type === "abort_task") return { ok: false, aborted: true, error: `aborted at checkpoint "${checkpoint.id}": ${response.reason}` };
+  if (response.type === "assign_task") {
+    return { ok: false, aborted: false, error: `checkpoint "${checkpoint.id}" was answered with assign_task, which answers nothing` };
+  }
+  if (response.checkpoint !== checkpoint.id) {
+    return { ok: false, aborted: false, error: `the answer is for checkpoint "${response.checkpoint}", but the worker waits at "${checkpoint.id}"` };
+  }
+  const expected = { decision: "decision_made", verification: "verification_result", action: "action_completed" }[checkpoint.kind];
+  if (response.type !== expected) {
+    return { ok: false, aborted: false, error: `checkpoint "${checkpoint.id}" (${checkpoint.kind}) needs ${expected}, got ${response.type}` };
+  }
+  switch (response.type) {
+    case "decision_made":
+      return { ok: true, answer: response.answer };
+    case "verification_result":
+      return response.passed ? { ok: true, answer: VERIFICATION_PASSED } : { ok: false, aborted: false, error: `verification "${checkpoint.id}" did not pass${response.details ? `: ${response.details}` : ""}` };
+    case "action_completed":
+      return { ok: true, answer: response.note?.trim() || ACTION_DONE };
+  }
+}
+function responseFor(checkpoint, answer, session, at) {
+  switch (checkpoint.kind) {
+    case "decision":
+      return { session, at, type: "decision_made", checkpoint: checkpoint.id, answer };
+    case "verification":
+      return { session, at, type: "verification_result", checkpoint: checkpoint.id, passed: answer === VERIFICATION_PASSED };
+    case "action":
+      return { session, at, type: "action_completed", checkpoint: checkpoint.id, note: answer };
+  }
+}
+function answerEnvName(id) {
+  return `HARNESS_ANSWER_${id.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`;
+}
+function answersEnv(answers2) {
+  return Object.fromEntries(Object.entries(answers2).map(([id, answer]) => [answerEnvName(id), answer]));
+}
+
+// app/workers/agent-env.ts
+function agentEnv(context3, store, extra = {}) {
+  return {
+    ...process.env,
+    ...context3.env,
+    HARNESS_SPEC: context3.spec,
+    HARNESS_PLAN: context3.plan.id,
+    HARNESS_ANSWERS: store.path,
+    ...answersEnv(store.all()),
+    ...extra
+  };
+}
+
+// app/workers/answer-store.ts
+import { mkdir as mkdir2, rename as rename2, writeFile as writeFile2 } from "node:fs/promises";
+import { join as join2 } from "node:path";
+
+// app/machine/files.ts
+import { readdir as readdir2, readFile as readFile2, unlink as unlink2 } from "node:fs/promises";
+function isMissing(e) {
+  return e?.code === "ENOENT";
+}
+async function readTextIfExists(path2) {
+  try {
+    return await readFile2(path2, "utf8");
+  } catch (e) {
+    if (isMissing(e)) return void 0;
+    throw e;
+  }
+}
+async function listIfExists(dir) {
+  try {
+    return await readdir2(dir, { withFileTypes: true });
+  } catch (e) {
+    if (isMissing(e)) return void 0;
+    throw e;
+  }
+}
+async function removeIfExists(path2) {
+  try {
+    await unlink2(path2);
+  } catch (e) {
+    if (!isMissing(e)) throw e;
+  }
+}
+
+// app/workers/answer-store.ts
+var AnswerStore = class _AnswerStore {
+  constructor(path2, answers2) {
+    this.path = path2;
+    this.answers = answers2;
+  }
+  path;
+  answers;
+  static FILE = "answers.json";
+  static async open(logDir) {
+    await mkdir2(logDir, { recursive: true });
+    const path2 = join2(logDir, _AnswerStore.FILE);
+    const text = await readTextIfExists(path2);
+    let answers2 = {};
+    if (text !== void 0) {
+      const parsed = JSON.parse(text);
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error(`${path2}: expected a JSON object of answers`);
+      answers2 = Object.fromEntries(Object.entries(parsed).filter((e) => typeof e[1] === "string"));
+    }
+    const store = new _AnswerStore(path2, answers2);
+    if (text === void 0) await store.save();
+    return store;
+  }
+  get(id) {
+    return Object.hasOwn(this.answers, id) ? this.answers[id] : void 0;
+  }
+  all() {
+    return { ...this.answers };
+  }
+  async set(id, answer) {
+    this.answers = { ...this.answers, [id]: answer };
+    await this.save();
+  }
+  /** Write whole or not at all: a worker killed mid-write must not leave half a file. */
+  async save() {
+    const tmp = `${this.path}.${process.pid}.tmp`;
+    await writeFile2(tmp, `${JSON.stringify(this.answers, null, 2)}
+`);
+    await rename2(tmp, this.path);
+  }
+};
+
+// app/workers/checkpoint-gate.ts
+async function passCheckpoint(context3, reporter, store, checkpoint, fallback) {
+  const recorded = store.get(checkpoint.id);
+  if (recorded !== void 0) {
+    await reporter.progress(`checkpoint ${checkpoint.id} already answered: ${recorded}`);
+    return { ok: true, answer: recorded };
+  }
+  if (context3.plan.autonomous) {
+    if (fallback === void 0) {
+      return {
+        ok: false,
+        retryable: false,
+        error: `checkpoint "${checkpoint.id}" (${checkpoint.kind}) needs a person, but plan ${context3.plan.id} is autonomous: true and the checkpoint has no default`
+      };
+    }
+    await store.set(checkpoint.id, fallback);
+    await reporter.progress(`checkpoint ${checkpoint.id}: autonomous plan, took the default: ${fallback}`);
+    return { ok: true, answer: fallback };
+  }
+  await reporter.checkpoint(checkpoint);
+  const raced = await raceAbort(context3.awaitResponse(checkpoint), context3.signal);
+  if (raced.aborted) return { ok: false, retryable: true, error: `aborted at checkpoint "${checkpoint.id}": ${raced.reason}` };
+  const answer = answerOf(checkpoint, raced.value);
+  if (!answer.ok) return { ok: false, retryable: false, error: answer.error };
+  await store.set(checkpoint.id, answer.answer);
+  await reporter.progress(`checkpoint ${checkpoint.id} answered: ${answer.answer}`);
+  return { ok: true, answer: answer.answer };
+}
+
+// app/workers/git.ts
+import { spawn } from "node:child_process";
+
+// app/engine/core/agents/commit-message.ts
+var TRAILER_PLAN = "Plan";
+var TRAILER_TASK = "Task";
+var TRAILER_SPEC = "Spec";
+var MAX_LISTED_FILES = 50;
+function formatCommitMessage(message) {
+  const parts2 = [message.subject.replace(/\s*\n\s*/g, " ").trim()];
+  if (message.body?.trim()) parts2.push(message.body.trim());
+  if (message.trailers.length > 0) parts2.push(message.trailers.map((t) => `${t.key}: ${t.value}`).join("\n"));
+  return `${parts2.join("\n\n")}
+`;
+}
+function taskTrailers(spec, plan, task, total) {
+  return [
+    { key: TRAILER_PLAN, value: plan },
+    { key: TRAILER_TASK, value: `${task}/${total}` },
+    { key: TRAILER_SPEC, value: spec }
+  ];
+}
+function parseTrailers(message) {
+  const paragraphs = message.replace(/\r\n/g, "\n").trim().split(/\n[ \t]*\n/);
+  if (paragraphs.length < 2) return [];
+  const last = paragraphs[paragraphs.length - 1].split("\n");
+  const trailers = [];
+  for (const line of last) {
+    const match = /^([A-Za-z0-9][A-Za-z0-9-]*):[ \t]*(.*?)\s*$/.exec(line);
+    if (!match) return [];
+    trailers.push({ key: match[1], value: match[2] });
+  }
+  return trailers;
+}
+function trailerValue(trailers, key2) {
+  const lower = key2.toLowerCase();
+  return trailers.findLast((t) => t.key.toLowerCase() === lower)?.value;
+}
+function parseTaskTrailer(value) {
+  const match = value === void 0 ? null : /^(\d+)\/(\d+)$/.exec(value.trim());
+  if (!match) return void 0;
+  const task = Number(match[1]);
+  const total = Number(match[2]);
+  return task >= 1 && task <= total ? { task, total } : void 0;
+}
+var STATUS_WORDS = { A: "added", M: "modified", D: "deleted", T: "type changed", R: "renamed", C: "copied" };
+function fileListBody(files) {
+  if (files.length === 0) return "No files changed.";
+  const listed = files.slice(0, MAX_LISTED_FILES).map((f) => `- ${STATUS_WORDS[f.status[0]] ?? f.status} ${f.path}`);
+  if (files.length > MAX_LISTED_FILES) listed.push(`- … and ${files.length - MAX_LISTED_FILES} more`);
+  return listed.join("\n");
+}
+function taskOf(trailers, spec, plan) {
+  if (trailerValue(trailers, TRAILER_PLAN) !== plan || trailerValue(trailers, TRAILER_SPEC) !== spec) return void 0;
+  return parseTaskTrailer(trailerValue(trailers, TRAILER_TASK));
+}
+
+// app/workers/git.ts
+var GitError = class extends HarnessError {
+  constructor(args, cwd, code, stderr) {
+    super(`git ${args.join(" ")} failed in ${cwd} (exit ${code ?? "signal"}): ${stderr.trim() || "(no output)"}`);
+    this.args = args;
+    this.cwd = cwd;
+    this.code = code;
+    this.stderr = stderr;
+  }
+  args;
+  cwd;
+  code;
+  stderr;
+};
+var Git = class {
+  constructor(cwd, options = {}) {
+    this.cwd = cwd;
+    this.options = options;
+  }
+  cwd;
+  options;
+  /** Run git; resolves with stdout, rejects with a GitError. */
+  run(args, input2) {
+    return new Promise((resolve3, reject) => {
+      const child = spawn("git", args, {
+        cwd: this.cwd,
+        env: { ...process.env, ...this.options.env, GIT_TERMINAL_PROMPT: "0" },
+        stdio: ["pipe", "pipe", "pipe"]
+      });
+      const stdout = [];
+      const stderr = [];
+      child.stdout.on("data", (d) => stdout.push(d));
+      child.stderr.on("data", (d) => stderr.push(d));
+      child.on("error", (e) => reject(new GitError(args, this.cwd, null, e.message)));
+      child.on("close", (code) => {
+        const err = Buffer.concat(stderr).toString("utf8");
+        if (code === 0) resolve3(Buffer.concat(stdout).toString("utf8"));
+        else reject(new GitError(args, this.cwd, code, err));
+      });
+      child.stdin.on("error", () => void 0);
+      child.stdin.end(input2 ?? "");
+    });
+  }
+  async head() {
+    return (await this.run(["rev-parse", "HEAD"])).trim();
+  }
+  /** Uncommitted changes, untracked files included (ignored ones are not). */
+  async status() {
+    const out = await this.run(["status", "--porcelain=v1", "-z", "--untracked-files=all"]);
+    const fields = out.split("\0");
+    const entries = [];
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i];
+      if (field.length < 4) continue;
+      const code = field.slice(0, 2);
+      entries.push({ code, path: field.slice(3) });
+      if (code[0] === "R" || code[0] === "C") i++;
+    }
+    return entries;
+  }
+  async addAll() {
+    await this.run(["add", "-A"]);
+  }
+  /** What the index would commit, against HEAD. */
+  async stagedFiles() {
+    const out = await this.run(["diff", "--cached", "--name-status", "--no-renames", "-z"]);
+    const fields = out.split("\0").filter((f) => f.length > 0);
+    const files = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) files.push({ status: fields[i], path: fields[i + 1] });
+    return files;
+  }
+  /** Commit the index; resolves with the new commit's sha. */
+  async commit(message, options = {}) {
+    const args = ["commit", "--file=-", "--cleanup=whitespace", "--quiet"];
+    if (options.allowEmpty) args.push("--allow-empty");
+    if (options.noVerify) args.push("--no-verify");
+    await this.run(args, formatCommitMessage(message));
+    return this.head();
+  }
+  /** Commits, oldest first, with their trailers parsed. */
+  async log(options = {}) {
+    const args = ["log", "--reverse", "--format=%H%x1f%B%x1e"];
+    if (options.grep && options.grep.length > 0) {
+      args.push("--all-match", "--extended-regexp", ...options.grep.map((g) => `--grep=${g}`));
+    }
+    args.push(options.base ? `${options.base}..HEAD` : "HEAD", "--");
+    const out = await this.run(args);
+    const commits = [];
+    for (const record3 of out.split("")) {
+      const [sha, message] = record3.replace(/^\n/, "").split("");
+      if (!sha || message === void 0) continue;
+      commits.push({ sha, subject: message.split("\n")[0] ?? "", message, trailers: parseTrailers(message) });
+    }
+    return commits;
+  }
+  async resetHard(ref = "HEAD") {
+    await this.run(["reset", "--hard", "--quiet", ref]);
+  }
+  /** Remove untracked files and directories; ignored files (node_modules, build output) stay. */
+  async clean() {
+    await this.run(["clean", "-fd", "--quiet"]);
+  }
+  /** A config value as git resolves it, or undefined when it is not set (git config exits 1). */
+  async config(key2) {
+    try {
+      const value = (await this.run(["config", "--get", key2])).trim();
+      return value === "" ? void 0 : value;
+    } catch (e) {
+      if (e instanceof GitError && e.code === 1) return void 0;
+      throw e;
+    }
+  }
+  /** Would git ignore this path (relative to the checkout)? */
+  async isIgnored(path2) {
+    try {
+      await this.run(["check-ignore", "--quiet", "--no-index", path2]);
+      return true;
+    } catch (e) {
+      if (e instanceof GitError && e.code === 1) return false;
+      throw e;
+    }
+  }
+  /** Is `ancestor` an ancestor of (or equal to) `of`? */
+  async isAncestor(ancestor, of = "HEAD") {
+    try {
+      await this.run(["merge-base", "--is-ancestor", ancestor, of]);
+      return true;
+    } catch (e) {
+      if (e instanceof GitError && e.code === 1) return false;
+      throw e;
+    }
+  }
+};
+function grepLiteral(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+// app/workers/process.ts
+import { spawn as spawn2 } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { rm as rm2, writeFile as writeFile3 } from "node:fs/promises";
+var TAIL_LINES = 30;
+var MAX_TAIL_LINE = 1e3;
+var KILL_GRACE_MS = 2e3;
+function startProcess(options) {
+  const result = { code: null, signal: null, aborted: false, timedOut: false, lines: 0, tail: [] };
+  if (options.signal?.aborted) {
+    result.aborted = true;
+    return { pid: void 0, writeLine: () => false, closeStdin: () => void 0, kill: () => void 0, done: Promise.resolve(result) };
+  }
+  const child = spawn2(options.command, options.args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ["pipe", "pipe", "pipe"],
+    // Its own process group: kill(-pid) reaches every process it started.
+    detached: true
+  });
+  const pid = child.pid;
+  const log2 = options.logFile ? createWriteStream(options.logFile, { flags: "a" }) : void 0;
+  log2?.on("error", () => void 0);
+  const pidWritten = pid !== void 0 && options.pidFile ? writeFile3(options.pidFile, JSON.stringify({ pid })).catch(() => void 0) : Promise.resolve();
+  let chain = Promise.resolve();
+  let exited2 = false;
+  let killTimer;
+  const killGroup2 = (signal) => {
+    if (pid === void 0) return;
+    try {
+      process.kill(-pid, signal);
+    } catch {
+    }
+  };
+  const kill = () => {
+    if (exited2) return;
+    killGroup2("SIGTERM");
+    killTimer ??= setTimeout(() => killGroup2("SIGKILL"), KILL_GRACE_MS);
+  };
+  const pushLine = (line, stream) => {
+    result.lines++;
+    result.tail.push(line.length > MAX_TAIL_LINE ? `${line.slice(0, MAX_TAIL_LINE)}…` : line);
+    if (result.tail.length > TAIL_LINES) result.tail.shift();
+    const handler2 = options.onLine;
+    if (!handler2) return;
+    chain = chain.then(() => handler2(line, stream)).catch((e) => {
+      result.error ??= e instanceof Error ? e : new Error(String(e));
+      kill();
+    });
+  };
+  const buffers = { stdout: "", stderr: "" };
+  for (const stream of ["stdout", "stderr"]) {
+    child[stream].setEncoding("utf8");
+    child[stream].on("data", (chunk) => {
+      log2?.write(chunk);
+      const text = buffers[stream] + chunk;
+      const parts2 = text.split("\n");
+      buffers[stream] = parts2.pop();
+      for (const part of parts2) pushLine(part.replace(/\r$/, ""), stream);
+    });
+  }
+  const onAbort = () => {
+    result.aborted = true;
+    kill();
+  };
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  const timeout = options.timeoutMs !== void 0 ? setTimeout(() => {
+    result.timedOut = true;
+    kill();
+  }, Math.max(0, options.timeoutMs)) : void 0;
+  child.stdin.on("error", () => void 0);
+  if (options.input !== void 0) child.stdin.write(options.input);
+  if (!options.keepStdin) child.stdin.end();
+  child.on("exit", (code, signal) => {
+    exited2 = true;
+    result.code = code;
+    result.signal = signal;
+    killGroup2("SIGKILL");
+  });
+  const done = new Promise((resolve3) => {
+    let settled = false;
+    const finish3 = async () => {
+      if (settled) return;
+      settled = true;
+      if (timeout) clearTimeout(timeout);
+      if (killTimer) clearTimeout(killTimer);
+      options.signal?.removeEventListener("abort", onAbort);
+      for (const stream of ["stdout", "stderr"]) {
+        if (buffers[stream]) pushLine(buffers[stream], stream);
+        buffers[stream] = "";
+      }
+      await chain;
+      if (log2) await new Promise((r) => log2.end(r));
+      await pidWritten;
+      if (options.pidFile) await rm2(options.pidFile, { force: true });
+      resolve3(result);
+    };
+    child.on("error", (e) => {
+      result.error ??= e;
+      if (pid === void 0) void finish3();
+    });
+    child.on("close", () => void finish3());
+  });
+  return {
+    pid,
+    writeLine: (line) => {
+      if (child.stdin.destroyed || child.stdin.writableEnded) return false;
+      child.stdin.write(`${line}
+`);
+      return true;
+    },
+    closeStdin: () => {
+      if (!child.stdin.writableEnded) child.stdin.end();
+    },
+    kill,
+    done
+  };
+}
+function runProcess(options) {
+  return startProcess(options).done;
+}
+async function killOrphan(pidFile) {
+  const text = await readTextIfExists(pidFile);
+  if (text === void 0) return false;
+  await rm2(pidFile, { force: true });
+  let pid;
+  try {
+    pid = JSON.parse(text).pid;
+  } catch {
+    return false;
+  }
+  if (typeof pid !== "number" || !Number.isInteger(pid) || pid <= 1) return false;
+  try {
+    process.kill(-pid, "SIGKILL");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// app/workers/reporter.ts
+var Reporter = class {
+  constructor(context3) {
+    this.context = context3;
+  }
+  context;
+  get envelope() {
+    return { session: this.context.task.session, at: this.context.now().toISOString() };
+  }
+  get plan() {
+    return this.context.plan.id;
+  }
+  async send(message) {
+    await this.context.emit(message);
+  }
+  ready(agent) {
+    return this.send({ ...this.envelope, type: "session_ready", agent });
+  }
+  started(task, total, title) {
+    return this.send({ ...this.envelope, type: "task_started", plan: this.plan, task, total, title });
+  }
+  progress(message, task) {
+    return this.send({ ...this.envelope, type: "progress_update", plan: this.plan, message, ...task ?? {} });
+  }
+  checkpoint(checkpoint) {
+    return this.send({ ...this.envelope, type: checkpointMessageType(checkpoint.kind), plan: this.plan, checkpoint });
+  }
+  completed(commits, summary3, usage, facts) {
+    return this.send({
+      ...this.envelope,
+      type: "task_completed",
+      plan: this.plan,
+      commits,
+      ...summary3 !== void 0 ? { summary: summary3 } : {},
+      ...usage ? { usage } : {},
+      ...facts ? { facts } : {}
+    });
+  }
+  /** `timedOut`: the plan's timeout_minutes stopped the work; `usage`: what the agent reported it used; `agent`: what it counted of its work. */
+  failed(error63, retryable = false, facts = {}) {
+    return this.send({
+      ...this.envelope,
+      type: "task_failed",
+      plan: this.plan,
+      error: error63,
+      retryable,
+      ...facts.timedOut ? { timedOut: true } : {},
+      ...facts.usage ? { usage: facts.usage } : {},
+      ...facts.agent ? { facts: facts.agent } : {}
+    });
+  }
+  /** Something the agent learned (an innovation, a pattern), for the knowledge loop. */
+  insight(insight) {
+    return this.send({ ...this.envelope, type: "insight", plan: this.plan, insight });
+  }
+  /** A message an agent process wrote itself, in this worker's session and plan. */
+  forward(message) {
+    const own2 = { ...message, session: this.context.task.session };
+    return this.send("plan" in own2 ? { ...own2, plan: this.plan } : own2);
+  }
+};
+async function reportingFailures(agent, context3, work) {
+  const reporter = new Reporter(context3);
+  try {
+    await work(reporter);
+  } catch (e) {
+    await reporter.failed(`${agent} agent: ${e instanceof Error ? e.message : String(e)}`, true);
+  }
+}
+
+// app/workers/work-budget.ts
+import { performance as performance2 } from "node:perf_hooks";
+var WorkBudget = class {
+  constructor(minutes) {
+    this.minutes = minutes;
+  }
+  minutes;
+  usedMs = 0;
+  remainingMs() {
+    return Math.max(0, this.minutes * 6e4 - this.usedMs);
+  }
+  async spend(work) {
+    const start = performance2.now();
+    try {
+      return await work();
+    } finally {
+      this.usedMs += performance2.now() - start;
+    }
+  }
+};
+
+// app/workers/plan-history.ts
+import { writeFile as writeFile4 } from "node:fs/promises";
+import { join as join3 } from "node:path";
+var PlanHistory = class _PlanHistory {
+  constructor(git, spec, plan, base2) {
+    this.git = git;
+    this.spec = spec;
+    this.plan = plan;
+    this.base = base2;
+  }
+  git;
+  spec;
+  plan;
+  base;
+  static BASE_FILE = "base.json";
+  static async open(context3, git) {
+    return new _PlanHistory(git, context3.spec, context3.plan.id, await findBase(context3, git));
+  }
+  /** The plan's commits, oldest first: everything after the base, or, without one, those with its trailers. */
+  async commits() {
+    if (this.base) return this.git.log({ base: this.base });
+    return this.git.log({
+      grep: [`^${TRAILER_PLAN}: ${grepLiteral(this.plan)}$`, `^${TRAILER_SPEC}: ${grepLiteral(this.spec)}$`]
+    });
+  }
+  /** Task number → the commit that completed it, for a plan of `total` tasks. */
+  async doneTasks(total) {
+    const done = /* @__PURE__ */ new Map();
+    for (const commit of await this.commits()) {
+      const task = taskOf(commit.trailers, this.spec, this.plan);
+      if (task && task.total === total && !done.has(task.task)) done.set(task.task, commit);
+    }
+    return done;
+  }
+};
+async function findBase(context3, git) {
+  if (context3.base) return context3.base;
+  const file2 = join3(context3.logDir, PlanHistory.BASE_FILE);
+  const text = await readTextIfExists(file2);
+  if (text !== void 0) {
+    try {
+      const base2 = JSON.parse(text).base;
+      if (typeof base2 === "string" && await git.isAncestor(base2)) return base2;
+    } catch {
+    }
+  }
+  if (context3.task.resume) return void 0;
+  const head = await git.head();
+  await writeFile4(file2, `${JSON.stringify({ base: head })}
+`);
+  return head;
+}
+
+// app/workers/task-commit.ts
+async function commitTask(git, input2) {
+  await git.addAll();
+  const files = await git.stagedFiles();
+  const sha = await git.commit(
+    {
+      subject: `${input2.plan}: ${input2.title}`,
+      body: fileListBody(files),
+      trailers: taskTrailers(input2.spec, input2.plan, input2.task, input2.total)
+    },
+    { allowEmpty: true, noVerify: true }
+  );
+  return { sha, files };
+}
+
+// app/workers/worktree.ts
+import { mkdir as mkdir3 } from "node:fs/promises";
+import { isAbsolute, join as join4, relative as relative2, sep as sep2 } from "node:path";
+var PID_FILE = "agent.pid";
+async function prepareWorktree(context3, git, leftovers) {
+  const worktree = context3.task.worktree;
+  await mkdir3(context3.logDir, { recursive: true });
+  const inside2 = relative2(worktree, context3.logDir);
+  const within = inside2 === "" || !inside2.startsWith("..") && !isAbsolute(inside2);
+  if (within && (inside2 === "" || inside2.split(sep2)[0] !== ".git" && !await git.isIgnored(inside2))) {
+    return {
+      ok: false,
+      error: `the log directory ${context3.logDir} is inside the worktree ${worktree} and not ignored: its logs and answers would be committed with the plan's work`
+    };
+  }
+  await killOrphan(join4(context3.logDir, PID_FILE));
+  if (leftovers === "keep") return { ok: true, discarded: [] };
+  const dirty = await git.status();
+  if (dirty.length === 0) return { ok: true, discarded: [] };
+  const paths = dirty.map((d) => d.path);
+  if (leftovers === "refuse") {
+    const list = paths.slice(0, 10).join(", ") + (paths.length > 10 ? `, … (${paths.length} in all)` : "");
+    return {
+      ok: false,
+      error: `the worktree ${worktree} has uncommitted changes (${list}); a fresh attempt starts from a clean checkout, and a resumed one (resume: true) discards them`
+    };
+  }
+  await git.resetHard();
+  await git.clean();
+  return { ok: true, discarded: paths };
+}
+
+// app/workers/whole-plan.ts
+async function beginWholePlan(context3, git, reporter, leftovers) {
+  const prepared = await prepareWorktree(context3, git, leftovers);
+  if (!prepared.ok) {
+    await reporter.failed(prepared.error);
+    return void 0;
+  }
+  if (prepared.discarded.length > 0) {
+    await reporter.progress(`discarded what the interrupted attempt left uncommitted: ${prepared.discarded.join(", ")}`);
+  }
+  const history = await PlanHistory.open(context3, git);
+  const earlier = await finishedEarlier(history);
+  if (earlier) {
+    await reporter.completed(earlier, "finished by an earlier attempt");
+    return void 0;
+  }
+  return history;
+}
+async function finishedEarlier(history) {
+  const done = await history.doneTasks(1);
+  if (!done.has(1)) return void 0;
+  return (await history.commits()).map((c) => c.sha);
+}
+async function finishWholePlan(context3, git, history, reporter, summary3, usage, facts) {
+  const commit = await commitTask(git, { spec: context3.spec, plan: context3.plan.id, task: 1, total: 1, title: context3.plan.title });
+  const changed = commit.files.length === 0 ? "nothing was left uncommitted" : `${commit.files.length} file${commit.files.length === 1 ? "" : "s"} left uncommitted`;
+  await reporter.progress(`committed as ${commit.sha.slice(0, 7)}: ${changed}`, { task: 1, total: 1 });
+  await reporter.completed((await history.commits()).map((c) => c.sha), summary3, usage, facts);
+}
+
+// app/workers/claude.ts
+var STATE_FILE = "claude.json";
+var DEFAULT_MAX_CHECKPOINTS = 20;
+var ClaudeAgent = class {
+  constructor(options = {}) {
+    this.options = options;
+  }
+  options;
+  name = "claude";
+  run(context3) {
+    return reportingFailures(this.name, context3, (reporter) => this.execute(context3, reporter));
+  }
+  async execute(context3, reporter) {
+    await reporter.ready(this.name);
+    const git = new Git(context3.task.worktree, { env: context3.env });
+    const statePath = join5(context3.logDir, STATE_FILE);
+    const saved = context3.task.resume ? await readState(statePath) : {};
+    const waiting = saved.sessionId !== void 0 && saved.checkpoint !== void 0;
+    const history = await beginWholePlan(context3, git, reporter, waiting ? "keep" : context3.task.resume ? "discard" : "refuse");
+    if (!history) return;
+    const store = await AnswerStore.open(context3.logDir);
+    const budget2 = new WorkBudget(context3.task.timeout_minutes);
+    const save = (state) => writeState(statePath, state);
+    let next;
+    if (waiting) {
+      const gate = await passCheckpoint(context3, reporter, store, saved.checkpoint, saved.default);
+      if (!gate.ok) return reporter.failed(gate.error, gate.retryable);
+      await save({ sessionId: saved.sessionId });
+      next = { prompt: answerPrompt(saved.checkpoint, gate.answer), resume: saved.sessionId };
+    } else {
+      const commits = context3.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
+      next = { prompt: buildWorkerPrompt(context3.plan, { spec: context3.spec, checkpoints: "line", answers: store.all(), commits, knowledge: context3.task.knowledge ?? [] }) };
+      await save({});
+    }
+    const maxCheckpoints = this.options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS;
+    const runs = [];
+    const facts = new StreamFacts();
+    const failed2 = (error63, retryable = false, timedOut = false) => reporter.failed(error63, retryable, { timedOut, usage: totalUsage(runs), agent: facts.facts() });
+    for (let asked = 0; ; asked++) {
+      const turn = await this.turn(context3, reporter, store, budget2, next, facts);
+      runs.push(turn.result && usageOf(turn.result));
+      if (turn.sessionId) await save({ sessionId: turn.sessionId });
+      if (!turn.ok) return failed2(turn.error, turn.retryable, turn.timedOut);
+      const reported = await reportInsights(reporter, turn.result.result ?? "");
+      const line = findCheckpointLine(reported);
+      if (!line.found) return finishWholePlan(context3, git, history, reporter, summaryOf2(reported, turn.result), totalUsage(runs), facts.facts());
+      if ("error" in line) return failed2(`claude asked for a person in a form the worker cannot read: ${line.error}`);
+      if (!turn.sessionId) return failed2("claude asked for a person but reported no session id to continue");
+      if (asked >= maxCheckpoints) return failed2(`claude stopped at more than ${maxCheckpoints} checkpoints; the plan needs splitting or clearer decisions`);
+      const { request: request2 } = line;
+      const checkpoint = {
+        // Without an id of its own the question belongs to this session only: a new session's question is a new one.
+        id: request2.id ?? `${turn.sessionId.slice(0, 8)}-${asked + 1}`,
+        kind: request2.kind,
+        prompt: request2.prompt,
+        source: "claude"
+      };
+      if (request2.options) checkpoint.options = request2.options;
+      await save({ sessionId: turn.sessionId, checkpoint, ...request2.default !== void 0 ? { default: request2.default } : {} });
+      const gate = await passCheckpoint(context3, reporter, store, checkpoint, request2.default);
+      if (!gate.ok) return failed2(gate.error, gate.retryable);
+      await save({ sessionId: turn.sessionId });
+      next = { prompt: answerPrompt(checkpoint, gate.answer), resume: turn.sessionId };
+    }
+  }
+  /** One run of the CLI: a new session, or a resumed one. */
+  async turn(context3, reporter, store, budget2, next, facts) {
+    let sessionId = next.resume;
+    let result;
+    const root = context3.task.worktree;
+    const run2 = await budget2.spend(
+      () => runProcess({
+        command: this.options.executable ?? "claude",
+        args: this.args(next),
+        cwd: root,
+        env: agentEnv(context3, store),
+        signal: context3.signal,
+        timeoutMs: budget2.remainingMs(),
+        logFile: join5(context3.logDir, "claude.log"),
+        pidFile: join5(context3.logDir, PID_FILE),
+        onLine: async (text, stream) => {
+          if (stream !== "stdout") return;
+          for (const event of parseClaudeLine(text)) {
+            facts.add(event);
+            if (event.type === "init") sessionId = event.sessionId;
+            if (event.type === "result") {
+              result = event;
+              sessionId = event.sessionId ?? sessionId;
+            }
+            const message = describeClaudeEvent(event, root);
+            if (message !== void 0) await reporter.progress(message);
+          }
+        }
+      })
+    );
+    const withSession = sessionId !== void 0 ? { sessionId } : {};
+    const tail2 = run2.tail.length > 0 ? `
+${run2.tail.slice(-10).join("\n")}` : "";
+    if (run2.aborted) return { ok: false, retryable: true, error: `claude was aborted: ${abortReason(context3.signal)}`, ...withSession };
+    if (run2.timedOut) {
+      return { ok: false, retryable: false, timedOut: true, error: `claude was stopped: plan ${context3.plan.id} used up its timeout_minutes (${context3.task.timeout_minutes})`, ...withSession };
+    }
+    if (run2.error && result === void 0) {
+      const hint = run2.error.code === "ENOENT" ? " (is Claude Code installed and on PATH?)" : "";
+      return { ok: false, retryable: false, error: `claude could not run: ${run2.error.message}${hint}`, ...withSession };
+    }
+    if (result === void 0) {
+      return { ok: false, retryable: true, error: `claude exited with ${run2.code === null ? `signal ${run2.signal}` : `code ${run2.code}`} and no result${tail2}`, ...withSession };
+    }
+    const failure3 = resultFailure(result);
+    if (failure3) return { ok: false, ...failure3, result, ...withSession };
+    return { ok: true, result, ...withSession };
+  }
+  args(next) {
+    const o = this.options;
+    const args = ["-p", next.prompt, "--output-format", "stream-json", "--verbose"];
+    if (next.resume) args.push("--resume", next.resume);
+    args.push("--permission-mode", o.permissionMode ?? "acceptEdits");
+    if (o.allowedTools && o.allowedTools.length > 0) args.push("--allowedTools", o.allowedTools.join(","));
+    if (o.maxTurns !== void 0) args.push("--max-turns", String(o.maxTurns));
+    if (o.model) args.push("--model", o.model);
+    args.push(...o.extraArgs ?? []);
+    return args;
+  }
+};
+function answerPrompt(checkpoint, answer) {
+  return `The person answered checkpoint "${checkpoint.id}" (${checkpoint.kind}): ${answer}
+
+Continue the plan from where you stopped.`;
+}
+async function reportInsights(reporter, text) {
+  const found = findInsightLines(text);
+  for (const insight of found.insights) await reporter.insight(insight);
+  for (const problem2 of found.problems) await reporter.progress(`an insight line was left out: ${problem2}`);
+  return found.insights.length + found.problems.length > 0 ? found.text : text;
+}
+function summaryOf2(text, result) {
+  const words2 = text.trim();
+  const clipped = words2.length > 2e3 ? `${words2.slice(0, 1999)}…` : words2;
+  const stats = [result.numTurns !== void 0 ? `${result.numTurns} turns` : "", result.costUsd !== void 0 ? `$${result.costUsd.toFixed(2)}` : ""].filter(Boolean).join(", ");
+  return stats ? `${clipped}${clipped ? "\n\n" : ""}(claude: ${stats})` : clipped;
+}
+async function readState(path2) {
+  const text = await readTextIfExists(path2);
+  if (text === void 0) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
+}
+async function writeState(path2, state) {
+  await writeFile5(`${path2}.tmp`, `${JSON.stringify(state, null, 2)}
+`);
+  await rename3(`${path2}.tmp`, path2);
+}
+
+// app/workers/command.ts
+import { join as join6 } from "node:path";
+var MAX_PROGRESS = 500;
+var TAIL_LINES2 = 10;
+var CommandAgent = class {
+  constructor(options) {
+    this.options = options;
+  }
+  options;
+  name = "command";
+  run(context3) {
+    return reportingFailures(this.name, context3, (reporter) => this.execute(context3, reporter));
+  }
+  async execute(context3, reporter) {
+    await reporter.ready(this.name);
+    const git = new Git(context3.task.worktree, { env: context3.env });
+    const history = await beginWholePlan(context3, git, reporter, context3.task.resume ? "discard" : "refuse");
+    if (!history) return;
+    const store = await AnswerStore.open(context3.logDir);
+    const protocol = this.options.protocol === true;
+    const commits = context3.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
+    const brief = buildWorkerPrompt(context3.plan, {
+      spec: context3.spec,
+      checkpoints: protocol ? "protocol" : "none",
+      answers: store.all(),
+      commits,
+      knowledge: context3.task.knowledge ?? []
+    });
+    const input2 = protocol ? `${JSON.stringify({ ...context3.task, at: context3.now().toISOString(), prompt: brief })}
+` : brief;
+    let failure3;
+    let reported;
+    let summary3;
+    let usage;
+    let facts;
+    let proc;
+    const output2 = [];
+    const stop = (why2) => {
+      failure3 ??= why2;
+      proc?.kill();
+    };
+    const onMessage = async (message) => {
+      switch (message.type) {
+        case "session_ready":
+          return;
+        // The worker announced the session itself.
+        case "task_started":
+        case "progress_update":
+        case "insight":
+          return reporter.forward(message);
+        case "task_completed":
+          summary3 = message.summary;
+          usage = message.usage;
+          facts = message.facts;
+          proc?.closeStdin();
+          return;
+        case "task_failed":
+          reported = { error: message.error, retryable: message.retryable };
+          usage = message.usage;
+          facts = message.facts;
+          proc?.closeStdin();
+          return;
+        default: {
+          if (!protocol) {
+            return stop({
+              retryable: false,
+              error: `the command asked for a person (${message.type}) but does not speak the protocol, so it cannot hear the answer: set protocol: true`
+            });
+          }
+          const gate = await passCheckpoint(context3, reporter, store, message.checkpoint, void 0);
+          if (!gate.ok) return stop(gate);
+          proc?.writeLine(JSON.stringify(responseFor(message.checkpoint, gate.answer, context3.task.session, context3.now().toISOString())));
+        }
+      }
+    };
+    const budget2 = new WorkBudget(context3.task.timeout_minutes);
+    const result = await budget2.spend(() => {
+      proc = startProcess({
+        command: "sh",
+        args: ["-c", this.options.command],
+        cwd: context3.task.worktree,
+        env: agentEnv(context3, store),
+        input: input2,
+        keepStdin: protocol,
+        signal: context3.signal,
+        // A command that speaks the protocol may wait for a person; that time is spent on its clock too.
+        timeoutMs: budget2.remainingMs(),
+        logFile: join6(context3.logDir, "command.log"),
+        pidFile: join6(context3.logDir, PID_FILE),
+        onLine: async (line, stream) => {
+          if (failure3) return;
+          const message = stream === "stdout" ? parseWorkerLine(line) : void 0;
+          if (message) return onMessage(message);
+          if (stream === "stdout" && line.includes(INSIGHT_MARKER)) {
+            const found = findInsightLines(line);
+            for (const insight of found.insights) await reporter.insight(insight);
+            if (found.insights.length > 0) return;
+          }
+          output2.push(line);
+          if (output2.length > TAIL_LINES2) output2.shift();
+          const text = line.trim();
+          if (stream === "stdout" && text) await reporter.progress(text.length > MAX_PROGRESS ? `${text.slice(0, MAX_PROGRESS - 1)}…` : text);
+        }
+      });
+      return proc.done;
+    });
+    const tail2 = output2.length > 0 ? `
+${output2.join("\n")}` : "";
+    const agent = facts;
+    if (failure3) return reporter.failed(failure3.error, failure3.retryable, { usage, agent });
+    if (result.aborted) return reporter.failed(`the command was aborted: ${abortReason(context3.signal)}`, true, { usage, agent });
+    if (result.timedOut) {
+      return reporter.failed(`the command was stopped: plan ${context3.plan.id} used up its timeout_minutes (${context3.task.timeout_minutes})${tail2}`, false, { timedOut: true, usage, agent });
+    }
+    if (result.error) return reporter.failed(`the command could not run: ${result.error.message}`, false, { usage, agent });
+    if (result.code !== 0) {
+      const how = result.code === null ? `was killed by ${result.signal}` : `exited with code ${result.code}`;
+      return reporter.failed(`the command ${how}${reported ? `: ${reported.error}` : ""}${tail2}`, reported?.retryable ?? false, { usage, agent });
+    }
+    if (reported) return reporter.failed(reported.error, reported.retryable, { usage, agent });
+    await finishWholePlan(context3, git, history, reporter, summary3 ?? `\`${this.options.command}\` finished`, usage, facts);
+  }
+};
+
+// app/workers/script.ts
+import { appendFile as appendFile2, writeFile as writeFile6 } from "node:fs/promises";
+import { join as join7 } from "node:path";
+var SHELLS = { sh: "sh", shell: "sh", bash: "bash" };
+var ScriptAgent = class {
+  name = "script";
+  run(context3) {
+    return reportingFailures(this.name, context3, (reporter) => this.execute(context3, reporter));
+  }
+  async execute(context3, reporter) {
+    const { plan, spec } = context3;
+    await reporter.ready(this.name);
+    const { tasks, steps, problems } = parsePlanTasks(plan.body, plan.bodyLine);
+    if (problems.length > 0) {
+      return reporter.failed(`plan ${plan.id} (${plan.file}): ${problems.map((p) => `line ${p.line}: ${p.message}`).join("; ")}`);
+    }
+    if (steps.length === 0) {
+      return reporter.failed(`plan ${plan.id} (${plan.file}) has no step blocks (\`\`\`sh step <title>): the script agent has nothing to run`);
+    }
+    const undecidable = plan.autonomous ? tasks.find((t) => t.kind === "checkpoint" && t.default === void 0) : void 0;
+    if (undecidable?.kind === "checkpoint") {
+      return reporter.failed(
+        `checkpoint "${undecidable.id}" (${undecidable.type}) needs a person, but plan ${plan.id} is autonomous: true and the checkpoint has no default; give it a "default:" line or set autonomous: false`
+      );
+    }
+    const unknown2 = steps.find((s) => SHELLS[s.lang] === void 0);
+    if (unknown2) {
+      return reporter.failed(
+        `plan ${plan.id} (${plan.file}) line ${unknown2.line}: step "${unknown2.title}" is written in "${unknown2.lang}"; the script agent runs ${Object.keys(SHELLS).join(", ")}`
+      );
+    }
+    const git = new Git(context3.task.worktree, { env: context3.env });
+    const prepared = await prepareWorktree(context3, git, context3.task.resume ? "discard" : "refuse");
+    if (!prepared.ok) return reporter.failed(prepared.error);
+    if (prepared.discarded.length > 0) {
+      await reporter.progress(`discarded what the interrupted attempt left uncommitted: ${prepared.discarded.join(", ")}`);
+    }
+    const history = await PlanHistory.open(context3, git);
+    const done = await history.doneTasks(steps.length);
+    const store = await AnswerStore.open(context3.logDir);
+    const budget2 = new WorkBudget(context3.task.timeout_minutes);
+    const total = steps.length;
+    const commits = [];
+    for (const [i, task] of tasks.entries()) {
+      if (task.kind === "checkpoint") {
+        const later = tasks.slice(i + 1).filter((t) => t.kind === "step");
+        if (later.length > 0 && later.every((t) => done.has(t.index)) && store.get(task.id) === void 0) continue;
+        const gate = await passCheckpoint(context3, reporter, store, toCheckpoint(task), task.default);
+        if (!gate.ok) return reporter.failed(gate.error, gate.retryable);
+        continue;
+      }
+      const position = { task: task.index, total };
+      const committed = done.get(task.index);
+      if (committed) {
+        await reporter.progress(`step ${task.index}/${total} already committed as ${committed.sha.slice(0, 7)}: ${task.title}`, position);
+        commits.push(committed.sha);
+        continue;
+      }
+      await reporter.started(task.index, total, task.title);
+      const failure3 = await this.runStep(context3, task, total, store, budget2);
+      if (failure3) return reporter.failed(failure3.error, failure3.retryable, { timedOut: failure3.timedOut === true });
+      const commit = await commitTask(git, { spec, plan: plan.id, task: task.index, total, title: task.title });
+      commits.push(commit.sha);
+      const changed = commit.files.length === 0 ? "no files changed" : `${commit.files.length} file${commit.files.length === 1 ? "" : "s"} changed`;
+      await reporter.progress(`step ${task.index}/${total} committed as ${commit.sha.slice(0, 7)}: ${changed}`, position);
+    }
+    const reused = done.size;
+    await reporter.completed(commits, `${total} step${total === 1 ? "" : "s"} committed${reused > 0 ? ` (${reused} by an earlier attempt)` : ""}`);
+  }
+  /** Run one step; undefined when it succeeded, else why it did not. */
+  async runStep(context3, step, total, store, budget2) {
+    const label = `step ${step.index}/${total} "${step.title}"`;
+    const file2 = join7(context3.logDir, `step-${step.index}.sh`);
+    const log2 = join7(context3.logDir, `step-${step.index}.log`);
+    await writeFile6(file2, `${step.script}
+`);
+    await appendFile2(log2, `# ${context3.now().toISOString()} ${label}
+`);
+    const result = await budget2.spend(
+      () => runProcess({
+        command: SHELLS[step.lang],
+        args: ["-e", file2],
+        cwd: context3.task.worktree,
+        env: agentEnv(context3, store, { HARNESS_TASK: `${step.index}/${total}` }),
+        signal: context3.signal,
+        timeoutMs: budget2.remainingMs(),
+        logFile: log2,
+        pidFile: join7(context3.logDir, PID_FILE)
+      })
+    );
+    const tail2 = result.tail.length > 0 ? `
+${result.tail.join("\n")}` : "";
+    if (result.aborted) return { error: `aborted during ${label}: ${abortReason(context3.signal)}`, retryable: true };
+    if (result.timedOut) {
+      return { error: `${label} was stopped: plan ${context3.plan.id} used up its timeout_minutes (${context3.task.timeout_minutes})${tail2}`, retryable: false, timedOut: true };
+    }
+    if (result.error) return { error: `${label} could not run: ${result.error.message}`, retryable: false };
+    if (result.code !== 0) {
+      const how = result.code === null ? `was killed by ${result.signal}` : `failed with exit code ${result.code}`;
+      return { error: `${label} ${how} (log: ${log2})${tail2}`, retryable: false };
+    }
+    return void 0;
+  }
+};
+function toCheckpoint(task) {
+  const checkpoint = { id: task.id, kind: task.type, prompt: task.prompt, source: task.title };
+  if (task.options) checkpoint.options = task.options;
+  return checkpoint;
+}
+
+// app/workers/registry.ts
+var AGENT_NAMES = ["script", "claude", "command"];
+var AgentConfigError = class extends HarnessError {
+};
+function agentFor(name2, config2 = {}) {
+  switch (name2) {
+    case "script":
+      return new ScriptAgent();
+    case "claude":
+      return new ClaudeAgent(config2.claude);
+    case "command":
+      if (!config2.command?.command.trim()) {
+        throw new AgentConfigError('the command agent needs a command to run: configure command: { command: "…" }');
+      }
+      return new CommandAgent(config2.command);
+    default:
+      throw new AgentConfigError(`unknown agent "${name2}"; known agents: ${AGENT_NAMES.join(", ")}`);
+  }
+}
+
+// app/worker-action/inputs.ts
+var WorkerInputError = class extends HarnessError {
+};
+function parseInputs(get) {
+  const spec = get("spec");
+  const plan = get("plan");
+  const spike = parseSpikeInputs(spec, plan);
+  if (!spike && spec === SPIKE_SPEC_INPUT) throw new WorkerInputError(`input plan: "${plan}" is not a spike like spike/<name>, which spec "${SPIKE_SPEC_INPUT}" asks for`);
+  if (!spike && !SPEC_ID.test(spec)) throw new WorkerInputError(`input spec: "${spec}" is not a spec id like SPC-002 (nor "${SPIKE_SPEC_INPUT}", for a spike)`);
+  const target = spike ?? parseTargetInput(plan);
+  if (!target) throw new WorkerInputError(`input plan: "${plan}" is neither a plan id like 03-02 nor a phase like phase-03`);
+  const resume = get("resume").toLowerCase();
+  if (!["", "true", "false"].includes(resume)) throw new WorkerInputError(`input resume: "${resume}" is neither "true" nor "false"`);
+  const token = get("token");
+  if (!token) throw new WorkerInputError("input token is empty: pass a token that may read issues and open pull requests (the default is github.token)");
+  const inputs = { spec, target, resume: resume === "true", token };
+  const agent = get("agent");
+  if (agent) {
+    if (!AGENT_NAMES.includes(agent)) throw new WorkerInputError(`input agent: "${agent}" is not one of ${AGENT_NAMES.join(", ")}`);
+    inputs.agent = agent;
+  }
+  const specsRoot = get("specs-root");
+  if (specsRoot) inputs.specsRoot = specsRoot;
+  return inputs;
+}
+
+// app/worker-action/worker.ts
+import { join as join17 } from "node:path";
+
+// app/engine/core/config/schema.ts
+var HarnessConfigSchema = external_exports.object({
+  /** Where spec directories live. */
+  specs_root: external_exports.string().min(1).default("docs/specs"),
+  /** Plans running at once. */
+  slots: external_exports.number().int().min(1).max(64).default(4),
+  /** The agent for plans that name none. */
+  agent: external_exports.enum(["script", "claude", "command"]).default("claude"),
+  agents: external_exports.object({
+    claude: external_exports.object({
+      executable: external_exports.string().optional(),
+      permission_mode: external_exports.string().optional(),
+      allowed_tools: external_exports.array(external_exports.string()).optional(),
+      max_turns: external_exports.number().int().positive().optional(),
+      model: external_exports.string().optional(),
+      extra_args: external_exports.array(external_exports.string()).optional()
+    }).strict().optional(),
+    command: external_exports.object({ command: external_exports.string().min(1), protocol: external_exports.boolean().default(false) }).strict().optional()
+  }).strict().default({}),
+  /** The least permission a person needs to run a /harness command that changes anything. */
+  permission: external_exports.enum(["read", "triage", "write", "maintain", "admin"]).default("write"),
+  /** The learning loop: what is captured, when reflection runs, how much is surfaced (docs/design.md, Knowledge). */
+  knowledge: external_exports.object({
+    /** A separate knowledge repository (`owner/name`), for learning across projects; else this repository's `.harness/knowledge/`. */
+    repository: external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/).optional(),
+    capture: external_exports.object({
+      /** Capture signals at all. */
+      enabled: external_exports.boolean().default(true),
+      /** Signals one phase of one run may write at most: a bad run must not flood the store. */
+      max_per_phase: external_exports.number().int().min(1).max(1e3).default(20)
+    }).strict().default({ enabled: true, max_per_phase: 20 }),
+    reflect: external_exports.object({
+      /** Reflect when a phase is verified, and when a whole spec is. */
+      on_phase: external_exports.boolean().default(false),
+      on_spec: external_exports.boolean().default(true),
+      /** The weight a pattern needs (each signal counts by its severity: low 1, medium 2, high 3). */
+      min_weight: external_exports.number().positive().max(1e3).default(4),
+      /** The distinct plans (or projects) a pattern must span: a one-off is never a lesson. */
+      min_plans: external_exports.number().int().min(2).max(100).default(2)
+    }).strict().default({ on_phase: false, on_spec: true, min_weight: 4, min_plans: 2 }),
+    surface: external_exports.object({
+      /** Tokens of the brief the surfaced knowledge may take, about four characters each. */
+      budget_tokens: external_exports.number().int().min(0).max(2e4).default(500),
+      /** Lessons, skills and genes surfaced at most. */
+      max_entries: external_exports.number().int().min(0).max(50).default(5)
+    }).strict().default({ budget_tokens: 500, max_entries: 5 }),
+    spike: external_exports.object({
+      /** The agent that runs spikes, when it is not the repository's `agent` (a repository whose plans are all scripts). */
+      agent: external_exports.enum(["claude", "command"]).optional()
+    }).strict().optional()
+  }).strict().default({
+    capture: { enabled: true, max_per_phase: 20 },
+    reflect: { on_phase: false, on_spec: true, min_weight: 4, min_plans: 2 },
+    surface: { budget_tokens: 500, max_entries: 5 }
+  })
+}).strict();
+var DEFAULT_CONFIG = HarnessConfigSchema.parse({});
+
+// app/engine/core/config/parse.ts
+var CONFIG_PATH = ".github/harness.yml";
+function parseConfig(text) {
+  const fm = parseFrontmatter(CONFIG_PATH, `---
+${text}
+---
+`);
+  if (!fm.ok) return { problems: fm.problems.map((p) => ({ ...p, line: Math.max(1, p.line - 1) })) };
+  const parsed = HarnessConfigSchema.safeParse(fm.frontmatter.data);
+  if (!parsed.success) {
+    return {
+      problems: issuesToProblems(CONFIG_PATH, HarnessConfigSchema, parsed.error, fm.frontmatter.data, fm.frontmatter.lines).map((p) => ({
+        ...p,
+        line: Math.max(1, p.line - 1),
+        message: p.message.replace("; put keys of your own under metadata:", "")
+      }))
+    };
+  }
+  return { config: parsed.data, problems: [] };
+}
+
+// app/engine/core/graph/graph.ts
+function buildGraph(nodes) {
+  const ids = nodes.map((n2) => n2.id);
+  const index = /* @__PURE__ */ new Map();
+  ids.forEach((id, i) => {
+    if (!index.has(id)) index.set(id, i);
+  });
+  const deps = nodes.map(() => []);
+  const dependants = nodes.map(() => []);
+  let edgeCount = 0;
+  nodes.forEach((node2, i) => {
+    const seen = /* @__PURE__ */ new Set();
+    for (const dep of node2.dependsOn) {
+      const j = index.get(dep);
+      if (j === void 0 || seen.has(j)) continue;
+      seen.add(j);
+      deps[i].push(j);
+      dependants[j].push(i);
+      edgeCount++;
+    }
+  });
+  return { ids, index, deps, dependants, edgeCount };
+}
+function findCycles(graph) {
+  const n2 = graph.ids.length;
+  const indexOf = new Int32Array(n2).fill(-1);
+  const low = new Int32Array(n2);
+  const onStack = new Uint8Array(n2);
+  const stack = [];
+  const cycles = [];
+  let counter = 0;
+  const work = [];
+  for (let root = 0; root < n2; root++) {
+    if (indexOf[root] !== -1) continue;
+    work.push([root, 0]);
+    while (work.length > 0) {
+      const frame = work[work.length - 1];
+      const [v, next] = frame;
+      if (next === 0 && indexOf[v] === -1) {
+        indexOf[v] = low[v] = counter++;
+        stack.push(v);
+        onStack[v] = 1;
+      }
+      const edges = graph.deps[v];
+      if (next < edges.length) {
+        frame[1] = next + 1;
+        const w = edges[next];
+        if (indexOf[w] === -1) work.push([w, 0]);
+        else if (onStack[w]) low[v] = Math.min(low[v], indexOf[w]);
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = work[work.length - 1][0];
+        low[parent] = Math.min(low[parent], low[v]);
+      }
+      if (low[v] === indexOf[v]) {
+        const component = [];
+        let w;
+        do {
+          w = stack.pop();
+          onStack[w] = 0;
+          component.push(w);
+        } while (w !== v);
+        if (component.length > 1 || graph.deps[v].includes(v)) cycles.push(cycleWithin(graph, component));
+      }
+    }
+  }
+  return cycles.sort((a, b) => a[0] - b[0]);
+}
+function cycleWithin(graph, component) {
+  const members2 = new Set(component);
+  const start = Math.min(...component);
+  const parent = /* @__PURE__ */ new Map();
+  const queue = [start];
+  for (let head = 0; head < queue.length; head++) {
+    const v = queue[head];
+    for (const w of graph.deps[v]) {
+      if (!members2.has(w)) continue;
+      if (w === start) {
+        const path2 = [v];
+        for (let p = v; p !== start; ) {
+          p = parent.get(p);
+          path2.push(p);
+        }
+        return path2.reverse();
+      }
+      if (!parent.has(w)) {
+        parent.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  return [start];
+}
+
+// app/engine/core/spec/paths.ts
+function checkRepoPath(value, kind) {
+  if (value.includes("\0")) return { ok: false, reason: "contains a NUL byte" };
+  if (/^(\/|~|[A-Za-z]:[\\/]|\\\\)/.test(value)) {
+    return { ok: false, reason: "is absolute; write it relative to the repository root" };
+  }
+  const segments = value.split(kind === "path" ? /[\\/]/ : /\//);
+  if (segments.includes("..")) {
+    return { ok: false, reason: 'points outside the repository with ".."; write it relative to the repository root' };
+  }
+  if (kind === "glob" && value.startsWith("!")) {
+    return { ok: false, reason: "is a negated glob; list what the plan touches instead" };
+  }
+  if (value.startsWith(".git/") || value === ".git") {
+    return { ok: false, reason: "is inside .git; plans never touch Git's own files" };
+  }
+  return { ok: true };
+}
+function normalizeRepoPath(value) {
+  return value.replace(/^(\.\/)+/, "").replace(/\/{2,}/g, "/");
+}
+
+// app/engine/core/spec/plan.ts
+function parsePlan(file2, text, phase, reading = {}) {
+  const fm = parseFrontmatter(file2, text);
+  if (!fm.ok) return { problems: fm.problems };
+  let { data, lines: lines2 } = fm.frontmatter;
+  const { body, bodyLine } = fm.frontmatter;
+  const dialect = reading.dialects?.find((d) => d.matches(data));
+  const format = dialect?.name ?? "harness";
+  if (dialect) ({ data, lines: lines2 } = dialect.toHarness(data, lines2, body));
+  const problems = [...checkGlobs(file2, data, lines2), ...checkCheckPaths(file2, data.must_pass, lines2, ["must_pass"])];
+  if (format === "harness" && data.wave !== void 0) {
+    problems.push(
+      problem(file2, lines2.lineOf(["wave"]), "field-ignored", "wave is ignored: harness orders plans by depends_on", "warning")
+    );
+  }
+  const claim2 = {
+    file: file2,
+    phase,
+    dependsOn: Array.isArray(data.depends_on) ? data.depends_on.filter((d) => typeof d === "string" && PLAN_ID.test(d)) : [],
+    lines: lines2
+  };
+  if (typeof data.plan_id === "string" && PLAN_ID.test(data.plan_id)) claim2.id = data.plan_id;
+  const parsed = PlanFrontmatterSchema.safeParse(data);
+  if (!parsed.success) {
+    return { problems: [...problems, ...issuesToProblems(file2, PlanFrontmatterSchema, parsed.error, data, lines2)], claim: claim2 };
+  }
+  const fmData = parsed.data;
+  const mustPass = fmData.must_pass.map(normalizeCheck);
+  const plan = {
+    id: fmData.plan_id,
+    title: fmData.title,
+    phase,
+    file: file2,
+    dependsOn: fmData.depends_on,
+    filesModified: fmData.files_modified.map(normalizeRepoPath),
+    filesRead: fmData.files_read.map(normalizeRepoPath),
+    autonomous: fmData.autonomous,
+    checkpoints: fmData.checkpoints,
+    timeoutMinutes: fmData.timeout_minutes,
+    mustPass,
+    requirements: fmData.requirements,
+    truths: fmData.truths,
+    body,
+    bodyLine,
+    steps: parseSteps(body, bodyLine),
+    format,
+    lines: lines2
+  };
+  if (fmData.agent !== void 0) plan.agent = fmData.agent;
+  if (fmData.serve !== void 0) plan.serve = fmData.serve;
+  if (fmData.metadata !== void 0) plan.metadata = fmData.metadata;
+  problems.push(...checkChecks(file2, mustPass, lines2, ["must_pass"], plan.serve));
+  problems.push(...checkVacuous(file2, plan, lines2));
+  return { plan, problems, claim: claim2 };
+}
+function checkGlobs(file2, data, lines2) {
+  const problems = [];
+  for (const key2 of ["files_modified", "files_read"]) {
+    const globs = data[key2];
+    if (!Array.isArray(globs)) continue;
+    globs.forEach((glob2, i) => {
+      if (typeof glob2 !== "string") return;
+      const verdict = checkRepoPath(glob2, "glob");
+      if (!verdict.ok) problems.push(problem(file2, lines2.lineOf([key2, i]), "path-outside-repo", `${key2}[${i}] "${glob2}" ${verdict.reason}`));
+    });
+  }
+  return problems;
+}
+function checkCheckPaths(file2, checks, lines2, at) {
+  if (!Array.isArray(checks)) return [];
+  const problems = [];
+  checks.forEach((check2, i) => {
+    if (!check2 || typeof check2 !== "object") return;
+    for (const key2 of ["path", "cwd", "from"]) {
+      const value = check2[key2];
+      if (typeof value !== "string") continue;
+      const verdict = checkRepoPath(value, "path");
+      if (!verdict.ok) {
+        const keyPath = [...at, i, key2];
+        problems.push(problem(file2, lines2.lineOf(keyPath), "path-outside-repo", `${pathText(keyPath)} "${value}" ${verdict.reason}`));
+      }
+    }
+  });
+  return problems;
+}
+function normalizeCheck(input2) {
+  if (input2.type === "visual_quality" || input2.type === "ux_flow") {
+    const { type, ...rest } = input2;
+    return { ...rest, type: "human", kind: type };
+  }
+  return input2;
+}
+function checkChecks(file2, checks, lines2, at, serve) {
+  const problems = [];
+  const seen = /* @__PURE__ */ new Map();
+  checks.forEach((check2, i) => {
+    const here = [...at, i];
+    const line = (key2) => lines2.lineOf(key2 ? [...here, key2] : here);
+    const first = seen.get(check2.id);
+    if (first !== void 0) {
+      problems.push(
+        problem(file2, line("id"), "duplicate-check", `${pathText(here)}: check id "${check2.id}" is already used by ${pathText([...at, first])}; give each check its own id`)
+      );
+    } else seen.set(check2.id, i);
+    const regexes = [];
+    if (check2.type === "file_contains" || check2.type === "key_link") regexes.push([["pattern"], check2.pattern]);
+    if (check2.type === "command_output") regexes.push([["expect", "matches"], check2.expect.matches]);
+    for (const [key2, source] of regexes) {
+      if (source === void 0) continue;
+      try {
+        new RegExp(source);
+      } catch (e) {
+        problems.push(
+          problem(
+            file2,
+            lines2.lineOf([...here, ...key2]),
+            "field-value",
+            `${pathText([...here, ...key2])} is not a valid regular expression: ${e.message.replace(/^Invalid regular expression: /, "")}`
+          )
+        );
+      }
+    }
+    if (check2.type === "file_contains" && check2.contains === void 0 && check2.pattern === void 0) {
+      problems.push(problem(file2, line(), "field-missing", `${pathText(here)} (file_contains) needs "contains" or "pattern"`));
+    }
+    if (check2.type === "command_output" && Object.keys(check2.expect).length === 0) {
+      problems.push(
+        problem(file2, line("expect"), "field-value", `${pathText([...here, "expect"])} is empty; say what the output must hold: exit_code, contains or matches`)
+      );
+    }
+    if (check2.type === "api_response" && Object.keys(check2.expect).length === 0) {
+      problems.push(
+        problem(file2, line("expect"), "field-value", `${pathText([...here, "expect"])} is empty; say what the answer must hold: status, body_contains or json`)
+      );
+    }
+    if (check2.type === "ui_navigation" && Object.keys(check2.expect).length === 0) {
+      problems.push(
+        problem(file2, line("expect"), "field-value", `${pathText([...here, "expect"])} is empty; say where navigation must end: url, selector or text`)
+      );
+    }
+    if ("command" in check2 && isTrivialCommand(check2.command)) {
+      problems.push(
+        problem(
+          file2,
+          line("command"),
+          "vacuous-plan",
+          `${pathText([...here, "command"])} "${check2.command}" succeeds whatever the work did; run something that can fail`,
+          "warning"
+        )
+      );
+    }
+    const target = check2.type === "api_response" ? check2.request.split(" ")[1] : "url" in check2 ? check2.url : void 0;
+    if (target !== void 0 && !/^https?:\/\//.test(target) && !serve) {
+      problems.push(
+        problem(
+          file2,
+          line(check2.type === "api_response" ? "request" : "url"),
+          "needs-server",
+          `${pathText(here)} (${check2.type}) calls "${target}" but nothing serves it; add serve: { command: "npm start", url: "http://127.0.0.1:3000" } or use an absolute URL`
+        )
+      );
+    }
+  });
+  return problems;
+}
+function checkVacuous(file2, plan, lines2) {
+  const machine = plan.mustPass.filter(isMachineCheckable);
+  if (machine.length > 0) return [];
+  const human = plan.mustPass.filter((c) => HUMAN_TYPES.has(c.type));
+  if (human.length > 0 && !plan.autonomous) return [];
+  const line = lines2.has(["must_pass"]) ? lines2.lineOf(["must_pass"]) : lines2.lineOf(["plan_id"]);
+  const why2 = plan.mustPass.length === 0 ? "has no must_pass checks" : human.length > 0 ? "has only human checks but is autonomous: true" : "has only checks that cannot fail";
+  return [
+    problem(
+      file2,
+      line,
+      "vacuous-plan",
+      `plan ${plan.id} ${why2}, so it could pass without the work being done; add a machine-checkable check such as { id: tests, type: tests_pass, command: "npm test" }`
+    )
+  ];
+}
+var FENCE2 = /^(```+|~~~+)[ \t]*([A-Za-z0-9_+-]+)[ \t]+step\b[ \t]*(.*)$/;
+function parseSteps(body, bodyLine) {
+  const steps = [];
+  const lines2 = body.split("\n");
+  for (let i = 0; i < lines2.length; i++) {
+    const open3 = FENCE2.exec(lines2[i]);
+    if (!open3) continue;
+    const fence = open3[1];
+    const content = [];
+    let j = i + 1;
+    while (j < lines2.length && !lines2[j].startsWith(fence[0].repeat(fence.length))) content.push(lines2[j++]);
+    steps.push({
+      title: open3[3].trim() || `Step ${steps.length + 1}`,
+      lang: open3[2],
+      script: content.join("\n"),
+      line: bodyLine + i
+    });
+    i = j;
+  }
+  return steps;
+}
+
+// app/engine/core/spec/roadmap.ts
+var HEADING2 = /^#{2,3}\s+Phase\s+(\d{1,3})(\.\d+)?\s*[:.\u2013\u2014-]\s*(.+?)\s*$/i;
+var GOAL = /^\*\*Goal\*\*:?\s*(.+)$/i;
+function parseRoadmap(file2, text) {
+  const fm = parseFrontmatter(file2, text, false);
+  if (!fm.ok) return { phases: [], line: 1, lines: new LineMap(1), problems: fm.problems };
+  const { data, lines: lines2, body, bodyLine } = fm.frontmatter;
+  const problems = [];
+  if (Array.isArray(data.phases)) {
+    data.phases.forEach((p, i) => {
+      if (p && typeof p === "object") problems.push(...checkCheckPaths(file2, p.must_pass, lines2, ["phases", i, "must_pass"]));
+    });
+  }
+  const parsed = RoadmapFrontmatterSchema.safeParse(data);
+  if (!parsed.success) {
+    return { phases: [], line: 1, lines: lines2, problems: [...problems, ...issuesToProblems(file2, RoadmapFrontmatterSchema, parsed.error, data, lines2)] };
+  }
+  if (parsed.data.phases.length > 0) {
+    const phases2 = parsed.data.phases.map((p, i) => {
+      const mustPass = p.must_pass.map(normalizeCheck);
+      problems.push(...checkChecks(file2, mustPass, lines2, ["phases", i, "must_pass"], p.serve));
+      const phase = { id: p.id, title: p.title, mustPass, line: lines2.lineOf(["phases", i]) };
+      if (p.goal !== void 0) phase.goal = p.goal;
+      if (p.serve !== void 0) phase.serve = p.serve;
+      return phase;
+    });
+    return { phases: phases2, line: lines2.lineOf(["phases"]), lines: lines2, problems };
+  }
+  const phases = [];
+  const bodyLines = body.split("\n");
+  bodyLines.forEach((text2, i) => {
+    const m = HEADING2.exec(text2);
+    if (!m) return;
+    if (m[2]) {
+      problems.push(
+        problem(file2, bodyLine + i, "field-ignored", `decimal phase ${m[1]}${m[2]} is not supported; renumber it as a whole phase`, "warning")
+      );
+      return;
+    }
+    const phase = { id: m[1].padStart(2, "0"), title: m[3].replace(/\*+/g, "").trim(), mustPass: [], line: bodyLine + i };
+    for (let k = i + 1; k < bodyLines.length && !/^#{1,3}\s/.test(bodyLines[k]); k++) {
+      const goal = GOAL.exec(bodyLines[k].trim());
+      if (goal) {
+        phase.goal = goal[1].trim();
+        break;
+      }
+    }
+    phases.push(phase);
+  });
+  return { phases, line: 1, lines: lines2, problems };
+}
+
+// app/engine/core/spec/text.ts
+var decoder = new TextDecoder("utf-8", { fatal: true });
+function decodeText(file2, maxBytes) {
+  const size = file2.size ?? file2.bytes.length;
+  if (size > maxBytes) {
+    return fail(
+      problem(
+        file2.path,
+        1,
+        "file-too-large",
+        `file is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit; split it into smaller files`
+      )
+    );
+  }
+  let text;
+  try {
+    text = decoder.decode(file2.bytes);
+  } catch {
+    const at = firstInvalidUtf8(file2.bytes);
+    const line = lineAtByte(file2.bytes, at);
+    return fail(
+      problem(
+        file2.path,
+        line,
+        "not-utf8",
+        `not valid UTF-8 text (byte ${at} is 0x${(file2.bytes[at] ?? 0).toString(16).padStart(2, "0")}); save the file as UTF-8`
+      )
+    );
+  }
+  if (text.charCodeAt(0) === 65279) text = text.slice(1);
+  if (text.trim() === "") {
+    return fail(problem(file2.path, 1, "file-empty", "file is empty; fill it in from the template in templates/"));
+  }
+  return { ok: true, text: text.replace(/\r\n?/g, "\n") };
+}
+function fail(p) {
+  return { ok: false, problem: p };
+}
+function lineAtByte(bytes, offset) {
+  let line = 1;
+  for (let i = 0; i < offset && i < bytes.length; i++) if (bytes[i] === 10) line++;
+  return line;
+}
+function firstInvalidUtf8(bytes) {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    let need;
+    let min;
+    if (b < 128) {
+      i++;
+      continue;
+    } else if (b >= 194 && b <= 223) {
+      need = 1;
+      min = 128;
+    } else if (b >= 224 && b <= 239) {
+      need = 2;
+      min = 2048;
+    } else if (b >= 240 && b <= 244) {
+      need = 3;
+      min = 65536;
+    } else {
+      return i;
+    }
+    let cp = b & 255 >> need + 2;
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === void 0 || (c & 192) !== 128) return i;
+      cp = cp << 6 | c & 63;
+    }
+    if (cp < min || cp > 1114111 || cp >= 55296 && cp <= 57343) return i;
+    i += need + 1;
+  }
+  return bytes.length;
+}
+
+// app/engine/core/spec/load.ts
+var PLANS_DIR = "planning/plans/";
+var PLAN_FILE = /^planning\/plans\/([^/]+)\/([^/]+)$/;
+var PHASE_DIR = /^(\d{1,3})(?:[-_][A-Za-z0-9._-]*)?$/;
+function loadSpec(files, reading = {}) {
+  const problems = [];
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const specFile = byPath.get("SPEC.md");
+  let id = "";
+  let title = "";
+  if (!specFile) {
+    problems.push(problem("SPEC.md", 1, "spec-missing", 'SPEC.md is missing: create it with frontmatter "id: SPC-001" and "title: ..." (see templates/SPEC.md)'));
+  } else {
+    const text = decodeText(specFile, MAX_DOCUMENT_BYTES);
+    if (!text.ok) problems.push(text.problem);
+    else {
+      const fm = parseFrontmatter("SPEC.md", text.text);
+      if (!fm.ok) problems.push(...fm.problems);
+      else {
+        const parsed = SpecFrontmatterSchema.safeParse(fm.frontmatter.data);
+        if (!parsed.success) {
+          problems.push(...issuesToProblems("SPEC.md", SpecFrontmatterSchema, parsed.error, fm.frontmatter.data, fm.frontmatter.lines).map(specHint));
+        } else {
+          id = parsed.data.id;
+          title = parsed.data.title;
+        }
+      }
+    }
+  }
+  let roadmap;
+  const roadmapFile = byPath.get("ROADMAP.md");
+  if (roadmapFile) {
+    const text = decodeText(roadmapFile, MAX_DOCUMENT_BYTES);
+    if (!text.ok) problems.push(text.problem);
+    else {
+      roadmap = parseRoadmap("ROADMAP.md", text.text);
+      problems.push(...roadmap.problems);
+    }
+  }
+  const plans = [];
+  const dirsByPhase = /* @__PURE__ */ new Map();
+  const claimed = /* @__PURE__ */ new Set();
+  const broken = [];
+  const planFiles = files.filter((f) => f.path.startsWith(PLANS_DIR) && f.path.endsWith("PLAN.md")).sort((a, b) => a.path.localeCompare(b.path));
+  if (planFiles.length > MAX_PLANS_PER_SPEC) {
+    problems.push(
+      problem(PLANS_DIR, 1, "too-many-plans", `${planFiles.length} plans is over the limit of ${MAX_PLANS_PER_SPEC.toLocaleString("en-US")} per spec; split the spec`)
+    );
+    return finish(void 0, problems);
+  }
+  for (const file2 of planFiles) {
+    const m = PLAN_FILE.exec(file2.path);
+    const dirMatch = m ? PHASE_DIR.exec(m[1]) : null;
+    if (!m || !dirMatch) {
+      problems.push(
+        problem(
+          file2.path,
+          1,
+          "plan-location",
+          `plans live at planning/plans/<NN-phase>/<NN-MM>-PLAN.md; move this file into a phase directory such as planning/plans/01-foundation/`
+        )
+      );
+      continue;
+    }
+    const dir = m[1];
+    const phase = dirMatch[1].padStart(2, "0");
+    const other = dirsByPhase.get(phase);
+    if (other !== void 0 && other !== dir) {
+      problems.push(
+        problem(file2.path, 1, "duplicate-phase", `phase directories ${other} and ${dir} both claim phase ${phase}; merge or renumber one`)
+      );
+      continue;
+    }
+    dirsByPhase.set(phase, dir);
+    const text = decodeText(file2, MAX_PLAN_BYTES);
+    if (!text.ok) {
+      problems.push(text.problem);
+      continue;
+    }
+    const parsed = parsePlan(file2.path, text.text, phase, reading);
+    problems.push(...parsed.problems);
+    claimed.add(parsed.claim?.id ?? m[2].replace(/-PLAN\.md$/, ""));
+    if (parsed.claim && !parsed.plan) broken.push(parsed.claim);
+    if (!parsed.plan) continue;
+    const plan = parsed.plan;
+    if (planPhase(plan.id) !== phase) {
+      problems.push(
+        problem(file2.path, plan.lines.lineOf(["plan_id"]), "plan-location", `plan_id "${plan.id}" belongs to phase ${planPhase(plan.id)} but the file is in ${dir}; fix the id or move the file`)
+      );
+    }
+    const expected = `${plan.id}-PLAN.md`;
+    if (m[2] !== expected) {
+      problems.push(
+        problem(file2.path, plan.lines.lineOf(["plan_id"]), "plan-location", `plan_id "${plan.id}" does not match the file name ${m[2]}; name the file ${expected} or fix the id`)
+      );
+    }
+    plans.push(plan);
+  }
+  const planById = /* @__PURE__ */ new Map();
+  const unique = [];
+  for (const plan of plans) {
+    const first = planById.get(plan.id);
+    if (first) {
+      problems.push(
+        problem(
+          plan.file,
+          plan.lines.lineOf(["plan_id"]),
+          "duplicate-plan",
+          `plan id "${plan.id}" is already used by ${first.file}:${first.lines.lineOf(["plan_id"])}; give each plan its own id`
+        )
+      );
+      continue;
+    }
+    planById.set(plan.id, plan);
+    unique.push(plan);
+  }
+  unique.sort((a, b) => comparePlanIds(a.id, b.id));
+  const phases = resolvePhases(roadmap, dirsByPhase, unique, problems);
+  if (planFiles.length === 0 && specFile) {
+    problems.push(
+      problem(PLANS_DIR, 1, "phase-empty", "the spec has no plans yet: add planning/plans/01-<name>/01-01-PLAN.md (see templates/PLAN.md)", "warning")
+    );
+  }
+  checkDependencies(unique, broken, planById, claimed, problems);
+  if (!id) return finish(void 0, problems);
+  return finish({ id, title, phases, plans: unique, planById }, problems);
+}
+function finish(spec, problems) {
+  const sorted = sortProblems(problems);
+  const result = { problems: sorted, valid: countErrors(sorted) === 0 };
+  if (spec) result.spec = spec;
+  return result;
+}
+function specHint(p) {
+  if (p.message.startsWith("id ")) return { ...p, message: `${p.message.replace(/; it must be.*$/, "")}; it must look like SPC-001 (capital letters, "-", digits)` };
+  return p;
+}
+function resolvePhases(roadmap, dirs, plans, problems) {
+  const phases = /* @__PURE__ */ new Map();
+  if (roadmap && roadmap.phases.length > 0) {
+    for (const p of roadmap.phases) {
+      if (phases.has(p.id)) {
+        problems.push(problem("ROADMAP.md", p.line, "duplicate-phase", `phase ${p.id} is listed twice; give each phase its own id`));
+        continue;
+      }
+      const phase = { id: p.id, number: phaseNumber(p.id), title: p.title, plans: [], mustPass: p.mustPass };
+      if (p.goal !== void 0) phase.goal = p.goal;
+      if (p.serve !== void 0) phase.serve = p.serve;
+      const dir = dirs.get(p.id);
+      if (dir !== void 0) phase.dir = dir;
+      phases.set(p.id, phase);
+    }
+    for (const [id, dir] of dirs) {
+      if (!phases.has(id)) {
+        problems.push(
+          problem(
+            "ROADMAP.md",
+            roadmap.line,
+            "phase-unknown",
+            `phase ${id} (planning/plans/${dir}) is not in ROADMAP.md; add { id: "${id}", title: ... } to its phases`
+          )
+        );
+      }
+    }
+  }
+  for (const [id, dir] of dirs) {
+    if (phases.has(id)) continue;
+    phases.set(id, { id, number: phaseNumber(id), title: titleFromDir(dir), dir, plans: [], mustPass: [] });
+  }
+  for (const plan of plans) phases.get(plan.phase)?.plans.push(plan.id);
+  const ordered = [...phases.values()].sort((a, b) => a.number - b.number);
+  if (roadmap && roadmap.phases.length > 0) {
+    for (const phase of ordered) {
+      if (phase.plans.length === 0 && roadmap.phases.some((p) => p.id === phase.id)) {
+        const line = roadmap.phases.find((p) => p.id === phase.id).line;
+        problems.push(
+          problem("ROADMAP.md", line, "phase-empty", `phase ${phase.id} has no plans yet; add planning/plans/${phase.id}-<name>/${phase.id}-01-PLAN.md`, "warning")
+        );
+      }
+    }
+  }
+  return ordered;
+}
+function titleFromDir(dir) {
+  const words2 = dir.replace(/^\d+[-_]?/, "").replace(/[-_]+/g, " ").trim();
+  return words2 ? words2[0].toUpperCase() + words2.slice(1) : `Phase ${dir}`;
+}
+function checkDependencies(plans, broken, byId, claimed, problems) {
+  const claims = [...plans.map((p) => ({ ...p, id: p.id })), ...broken];
+  for (const plan of claims) {
+    const seen = /* @__PURE__ */ new Set();
+    plan.dependsOn.forEach((dep, i) => {
+      const line = () => plan.lines.lineOf(["depends_on", i]);
+      if (seen.has(dep)) {
+        problems.push(problem(plan.file, line(), "field-value", `depends_on lists "${dep}" twice; list it once`, "warning"));
+        return;
+      }
+      seen.add(dep);
+      if (dep === plan.id) {
+        problems.push(problem(plan.file, line(), "self-dependency", `plan ${plan.id} depends on itself; remove "${dep}" from depends_on`));
+        return;
+      }
+      const depPhase = byId.get(dep)?.phase ?? planPhase(dep);
+      const target = byId.get(dep);
+      if (!target && claimed.has(dep)) return;
+      if (!target) {
+        problems.push(
+          problem(plan.file, line(), "unknown-dependency", `depends_on "${dep}" is not a plan in this spec${didYouMean(dep, [...claimed].filter((id) => id !== plan.id))}`)
+        );
+        return;
+      }
+      if (phaseNumber(depPhase) > phaseNumber(plan.phase)) {
+        problems.push(
+          problem(
+            plan.file,
+            line(),
+            "later-phase-dependency",
+            `plan ${plan.id ?? plan.file} (phase ${plan.phase}) depends on ${dep} from the later phase ${depPhase}; phases run in order, so move one of the plans or drop the dependency`
+          )
+        );
+      }
+    });
+  }
+  const graph = buildGraph(plans);
+  for (const cycle of findCycles(graph)) {
+    if (cycle.length === 1) continue;
+    const first = plans[cycle[0]];
+    const next = graph.ids[cycle[1]];
+    const path2 = [...cycle, cycle[0]].map((i) => graph.ids[i]).join(" → ");
+    problems.push(
+      problem(
+        first.file,
+        first.lines.lineOf(["depends_on", first.dependsOn.indexOf(next)]),
+        "cycle",
+        `dependency cycle: ${path2} (each depends on the next); remove one of these depends_on entries`
+      )
+    );
+  }
+}
+
+// app/engine/importers/gsd/plan.ts
+function isGsdPlan(data) {
+  return !("plan_id" in data) && "phase" in data && "plan" in data;
+}
+function gsdPhaseId(phase) {
+  const m = /^(\d{1,3})(?:[-_\s].*)?$/.exec(String(phase ?? "").trim());
+  return m ? m[1].padStart(2, "0") : void 0;
+}
+function two(n2) {
+  const m = /^(\d{1,3})$/.exec(String(n2 ?? "").trim());
+  return m ? m[1].padStart(2, "0") : void 0;
+}
+function gsdDependency(dep, phase) {
+  const s = String(dep).trim();
+  const full = /^(\d{1,3})-(\d{1,3})$/.exec(s);
+  if (full) return `${full[1].padStart(2, "0")}-${full[2].padStart(2, "0")}`;
+  const bare = two(s);
+  if (bare && phase) return `${phase}-${bare}`;
+  return s;
+}
+function gsdTitle(body) {
+  const objective = /<objective>\s*\n?\s*([^\n<]+)/.exec(body);
+  if (objective) return objective[1].trim().replace(/\.$/, "").slice(0, 200);
+  const heading = /^#{1,3}\s+(.+)$/m.exec(body);
+  return heading ? heading[1].trim().slice(0, 200) : void 0;
+}
+function slug3(value) {
+  return value.toLowerCase().replace(/\.[a-z0-9]+$/, "").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40);
+}
+function fromGsdPlan(data, lines2, body) {
+  const out = {};
+  const map2 = new LineMap(lines2.firstLine);
+  const phase = gsdPhaseId(data.phase);
+  const plan = two(data.plan);
+  out.plan_id = phase && plan ? `${phase}-${plan}` : `${String(data.phase)}-${String(data.plan)}`;
+  map2.copy(lines2, ["plan"], ["plan_id"]);
+  out.title = typeof data.title === "string" ? data.title : gsdTitle(body) ?? `Plan ${String(out.plan_id)}`;
+  map2.copy(lines2, ["title"], ["title"]);
+  if (Array.isArray(data.depends_on)) out.depends_on = data.depends_on.map((d) => gsdDependency(d, phase));
+  else if (data.depends_on !== void 0) out.depends_on = data.depends_on;
+  map2.copy(lines2, ["depends_on"], ["depends_on"]);
+  for (const key2 of ["files_modified", "files_read", "autonomous", "requirements", "agent", "timeout_minutes", "checkpoints", "serve", "metadata"]) {
+    if (data[key2] !== void 0) {
+      out[key2] = data[key2];
+      map2.copy(lines2, [key2], [key2]);
+    }
+  }
+  const mustPass = Array.isArray(data.must_pass) ? [...data.must_pass] : [];
+  if (Array.isArray(data.must_pass)) map2.copy(lines2, ["must_pass"], ["must_pass"]);
+  const mustHaves = data.must_haves ?? {};
+  const used = new Set(mustPass.map((c) => String(c?.id)));
+  const uniqueId = (wanted) => {
+    let id = wanted || "check";
+    for (let n2 = 2; used.has(id); n2++) id = `${wanted}-${n2}`;
+    used.add(id);
+    return id;
+  };
+  if (Array.isArray(mustHaves.truths)) {
+    out.truths = mustHaves.truths.map(String);
+    map2.copy(lines2, ["must_haves", "truths"], ["truths"]);
+  }
+  if (Array.isArray(mustHaves.artifacts)) {
+    mustHaves.artifacts.forEach((a, j) => {
+      const index = mustPass.length;
+      const check2 = {
+        id: uniqueId(`artifact-${slug3(String(a?.path ?? j + 1))}`),
+        type: "artifact",
+        path: a?.path
+      };
+      if (a?.provides !== void 0) check2.provides = a.provides;
+      if (a?.min_lines !== void 0) check2.min_lines = a.min_lines;
+      if (a?.exports !== void 0) check2.exports = Array.isArray(a.exports) ? a.exports : [a.exports];
+      if (a?.contains !== void 0) check2.contains = a.contains;
+      mustPass.push(check2);
+      map2.copy(lines2, ["must_haves", "artifacts", j], ["must_pass", index]);
+    });
+  }
+  if (Array.isArray(mustHaves.key_links)) {
+    mustHaves.key_links.forEach((k, j) => {
+      const index = mustPass.length;
+      const check2 = {
+        id: uniqueId(`link-${slug3(String(k?.from ?? j + 1))}`),
+        type: "key_link",
+        from: k?.from,
+        to: k?.to
+      };
+      if (k?.via !== void 0) check2.via = k.via;
+      if (k?.pattern !== void 0) check2.pattern = k.pattern;
+      mustPass.push(check2);
+      map2.copy(lines2, ["must_haves", "key_links", j], ["must_pass", index]);
+    });
+  }
+  out.must_pass = mustPass;
+  if (!map2.has(["must_pass"])) map2.copy(lines2, ["must_haves"], ["must_pass"]);
+  return { data: out, lines: map2 };
+}
+var GSD_PLAN_DIALECT = { name: "gsd", matches: isGsdPlan, toHarness: fromGsdPlan };
+
+// app/engine/importers/dialects.ts
+var PLAN_READING = { dialects: [GSD_PLAN_DIALECT] };
+
+// app/machine/spec-files.ts
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { join as join8, relative as relative3, sep as sep3 } from "node:path";
+var SpecDirError = class extends HarnessError {
+};
+async function readSpecFiles(dir) {
+  const info2 = statOrUndefined(dir);
+  if (!info2) throw new SpecDirError(`${dir}: no such directory`);
+  if (!info2.isDirectory()) throw new SpecDirError(`${dir}: not a directory`);
+  const paths = [];
+  for (const name2 of ["SPEC.md", "ROADMAP.md"]) {
+    if (statOrUndefined(join8(dir, name2))?.isFile()) paths.push(name2);
+  }
+  let entries = [];
+  try {
+    entries = readdirSync(join8(dir, PLANS_DIR), { recursive: true, withFileTypes: true });
+  } catch {
+  }
+  for (const entry of entries) {
+    if (!entry.isFile() || !entry.name.endsWith("PLAN.md")) continue;
+    paths.push(relative3(dir, join8(entry.parentPath, entry.name)).split(sep3).join("/"));
+  }
+  return paths.map((path2) => readCapped(join8(dir, path2), path2, path2.startsWith(PLANS_DIR) ? MAX_PLAN_BYTES : MAX_DOCUMENT_BYTES));
+}
+function statOrUndefined(path2) {
+  try {
+    return statSync(path2);
+  } catch {
+    return void 0;
+  }
+}
+function readCapped(full, path2, max) {
+  const fd = openSync(full, "r");
+  try {
+    const { size } = fstatSync(fd);
+    const want = Math.min(size, max + 1);
+    const bytes = new Uint8Array(want);
+    let offset = 0;
+    while (offset < want) {
+      const read = readSync(fd, bytes, offset, want - offset, offset);
+      if (read === 0) break;
+      offset += read;
+    }
+    return { path: path2, bytes: offset === want ? bytes : bytes.subarray(0, offset), size };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// app/engine/core/verify/human-checkpoint.ts
+function humanCheckpoint(check2, plan) {
+  const what = check2.kind === "visual_quality" ? "Visual quality" : "UX flow";
+  return {
+    id: plan === void 0 ? check2.id : `${plan}/${check2.id}`,
+    kind: "verification",
+    prompt: `${what}: ${check2.prompt}`,
+    options: ["pass", "fail"],
+    source: check2.id
+  };
+}
+
+// app/engine/lifecycle/answers.ts
+var APPROVALS = /^(y|yes|ok|okay|approve|approved|pass|passed|accept|accepted|lgtm|done)\b/i;
+function isApproval(answer) {
+  return APPROVALS.test(answer.trim());
+}
+function responseTo(checkpoint, answer, session, at) {
+  const envelope2 = { session, at, checkpoint: checkpoint.id };
+  if (checkpoint.kind === "decision") return { ...envelope2, type: "decision_made", answer };
+  if (checkpoint.kind === "verification") return { ...envelope2, type: "verification_result", passed: isApproval(answer), details: answer };
+  return { ...envelope2, type: "action_completed", note: answer };
+}
+function humanCheckpointId(key2) {
+  return `check-${key2}`;
+}
+function humanCheckQuestion(ref) {
+  return { ...humanCheckpoint(ref.check), id: humanCheckpointId(ref.key), options: ["approve", "reject"] };
+}
+function humanAnswer(given) {
+  return { passed: isApproval(given.answer), ...given.by === void 0 ? {} : { by: given.by }, note: given.answer };
+}
+
+// app/engine/core/run/deviations.ts
+var import_picomatch = __toESM(require_picomatch2(), 1);
+
+// app/engine/core/graph/glob.ts
+var MAX_BRACE_EXPANSION = 256;
+var PICOMATCH_OPTIONS = Object.freeze({ dot: true, posix: true });
+function hasMagic(glob2) {
+  return /[*?[\]{}()!+@]/.test(glob2);
+}
+function expandBraces(glob2) {
+  const open3 = findBrace(glob2);
+  if (!open3) return [glob2];
+  const { start, end, parts: parts2 } = open3;
+  const out = [];
+  for (const part of parts2) {
+    for (const rest of expandBraces(glob2.slice(0, start) + part + glob2.slice(end + 1))) {
+      out.push(rest);
+      if (out.length >= MAX_BRACE_EXPANSION) return out;
+    }
+  }
+  return out;
+}
+function findBrace(glob2) {
+  for (let i = 0; i < glob2.length; i++) {
+    if (glob2[i] === "\\") {
+      i++;
+      continue;
+    }
+    if (glob2[i] !== "{") continue;
+    let depth = 0;
+    const commas = [];
+    for (let j = i; j < glob2.length; j++) {
+      const c = glob2[j];
+      if (c === "\\") {
+        j++;
+        continue;
+      }
+      if (c === "{") depth++;
+      else if (c === "}") {
+        depth--;
+        if (depth === 0) {
+          const inner = glob2.slice(i + 1, j);
+          if (commas.length > 0) {
+            const parts2 = [];
+            let from = i + 1;
+            for (const c2 of commas) {
+              parts2.push(glob2.slice(from, c2));
+              from = c2 + 1;
+            }
+            parts2.push(glob2.slice(from, j));
+            return { start: i, end: j, parts: parts2 };
+          }
+          const range = /^(-?\d+)\.\.(-?\d+)$/.exec(inner);
+          if (range) {
+            const a = Number(range[1]);
+            const b = Number(range[2]);
+            const step = a <= b ? 1 : -1;
+            const parts2 = [];
+            for (let k = a; parts2.length < MAX_BRACE_EXPANSION; k += step) {
+              parts2.push(String(k));
+              if (k === b) break;
+            }
+            return { start: i, end: j, parts: parts2 };
+          }
+          break;
+        }
+      } else if (c === "," && depth === 1) commas.push(j);
+    }
+  }
+  return void 0;
+}
+function compile2(glob2) {
+  const states = [];
+  const add = () => states.push({ eps: [], edges: [] }) - 1;
+  const start = add();
+  let cur = start;
+  const char = (set2) => {
+    const next = add();
+    states[cur].edges.push({ set: set2, to: next });
+    cur = next;
+  };
+  const loop = (set2) => states[cur].edges.push({ set: set2, to: cur });
+  const segments = glob2.replace(/\/{2,}/g, "/").replace(/\/+$/, "").split("/").map((seg) => /^\*{3,}$/.test(seg) ? "**" : seg).filter((seg, i, all2) => !(seg === "**" && all2[i - 1] === "**"));
+  const trailing = segments.length > 1 && segments[segments.length - 1] === "**";
+  if (trailing) segments.pop();
+  segments.forEach((segment2, s) => {
+    const last = s === segments.length - 1;
+    if (segment2 === "**") {
+      if (segments.length === 1) {
+        loop({ kind: "all" });
+        return;
+      }
+      const skip = add();
+      states[cur].eps.push(skip);
+      const inner = add();
+      states[cur].eps.push(inner);
+      states[inner].edges.push({ set: { kind: "all" }, to: inner });
+      states[inner].edges.push({ set: { kind: "lit", ch: "/" }, to: skip });
+      cur = skip;
+      return;
+    }
+    compileSegment(segment2, char, loop);
+    if (!last) char({ kind: "lit", ch: "/" });
+  });
+  if (trailing) {
+    const after = add();
+    states[cur].eps.push(after);
+    const below = add();
+    states[cur].edges.push({ set: { kind: "lit", ch: "/" }, to: below });
+    states[below].edges.push({ set: { kind: "all" }, to: below });
+    states[below].eps.push(after);
+    cur = after;
+  }
+  return { states, start, accept: cur, closures: states.map((_, s) => closure(states, s)) };
+}
+function compileSegment(segment2, char, loop) {
+  let from = 0;
+  if (segment2.startsWith("**")) {
+    loop({ kind: "all" });
+    while (segment2[from] === "*") from++;
+  }
+  for (let i = from; i < segment2.length; i++) {
+    const c = segment2[i];
+    if (c === "\\" && i + 1 < segment2.length) {
+      char({ kind: "lit", ch: segment2[++i] });
+    } else if (c === "*") {
+      while (segment2[i + 1] === "*") i++;
+      loop({ kind: "any" });
+    } else if (c === "?") {
+      char({ kind: "any" });
+    } else if (c === "[") {
+      const parsed = parseClass(segment2, i);
+      if (!parsed) {
+        char({ kind: "lit", ch: c });
+        continue;
+      }
+      char(parsed.set);
+      i = parsed.end;
+    } else if ("!+@".includes(c) && segment2[i + 1] === "(") {
+      const close = segment2.indexOf(")", i);
+      loop({ kind: "any" });
+      i = close === -1 ? segment2.length : close;
+    } else if (c === "(" || c === ")" || c === "|") {
+      loop({ kind: "any" });
+    } else {
+      char({ kind: "lit", ch: c });
+    }
+  }
+}
+function parseClass(segment2, open3) {
+  let i = open3 + 1;
+  let negated = false;
+  if (segment2[i] === "!" || segment2[i] === "^") {
+    negated = true;
+    i++;
+  }
+  const ranges = [];
+  let first = true;
+  for (; i < segment2.length; i++) {
+    const c = segment2[i];
+    if (c === "]" && !first) return { set: { kind: "class", negated, ranges }, end: i };
+    first = false;
+    if (c === "[" && segment2[i + 1] === ":") {
+      const close = segment2.indexOf(":]", i);
+      if (close !== -1) {
+        ranges.push(...posixClass(segment2.slice(i + 2, close)));
+        i = close + 1;
+        continue;
+      }
+    }
+    let lo = c.codePointAt(0);
+    if (c === "\\" && i + 1 < segment2.length) lo = segment2[++i].codePointAt(0);
+    if (segment2[i + 1] === "-" && segment2[i + 2] !== void 0 && segment2[i + 2] !== "]") {
+      const hi = segment2[i + 2].codePointAt(0);
+      ranges.push([Math.min(lo, hi), Math.max(lo, hi)]);
+      i += 2;
+    } else ranges.push([lo, lo]);
+  }
+  return void 0;
+}
+function posixClass(name2) {
+  const r = (a, b) => [a.codePointAt(0), b.codePointAt(0)];
+  switch (name2) {
+    case "alpha":
+      return [r("a", "z"), r("A", "Z")];
+    case "digit":
+      return [r("0", "9")];
+    case "alnum":
+      return [r("a", "z"), r("A", "Z"), r("0", "9")];
+    case "upper":
+      return [r("A", "Z")];
+    case "lower":
+      return [r("a", "z")];
+    default:
+      return [[32, 126]];
+  }
+}
+var SLASH = "/".codePointAt(0);
+function contains(set2, cp) {
+  switch (set2.kind) {
+    case "lit":
+      return set2.ch.codePointAt(0) === cp;
+    case "any":
+      return cp !== SLASH;
+    case "all":
+      return true;
+    case "class": {
+      if (cp === SLASH) return false;
+      const inside2 = set2.ranges.some(([lo, hi]) => cp >= lo && cp <= hi);
+      return set2.negated ? !inside2 : inside2;
+    }
+  }
+}
+function intersects(a, b) {
+  if (a.kind === "lit") return contains(b, a.ch.codePointAt(0));
+  if (b.kind === "lit") return contains(a, b.ch.codePointAt(0));
+  if (a.kind !== "class" && b.kind !== "class") return true;
+  if (a.kind === "class" && b.kind === "class") {
+    if (a.negated && b.negated) return true;
+    const [pos, other] = a.negated ? [b, a] : [a, b];
+    for (const [lo, hi] of pos.ranges) {
+      for (let cp = lo; cp <= hi; cp++) if (contains(pos, cp) && contains(other, cp)) return true;
+      if (hi - lo > 4096) return true;
+    }
+    return false;
+  }
+  const cls = a.kind === "class" ? a : b;
+  if (cls.negated) return true;
+  return cls.ranges.some(([lo, hi]) => lo !== SLASH || hi !== SLASH);
+}
+function closure(states, seed) {
+  const seen = /* @__PURE__ */ new Set([seed]);
+  const stack = [seed];
+  while (stack.length) {
+    const s = stack.pop();
+    for (const t of states[s].eps) {
+      if (!seen.has(t)) {
+        seen.add(t);
+        stack.push(t);
+      }
+    }
+  }
+  return [...seen];
+}
+function automatonOf(glob2) {
+  return expandBraces(normalizeGlob(glob2)).map(compile2);
+}
+var cache2 = /* @__PURE__ */ new Map();
+function cached2(glob2) {
+  let a = cache2.get(glob2);
+  if (!a) {
+    if (cache2.size > 1e4) cache2.clear();
+    a = automatonOf(glob2);
+    cache2.set(glob2, a);
+  }
+  return a;
+}
+function globsOverlap(a, b) {
+  const plainA = !hasMagic(a);
+  const plainB = !hasMagic(b);
+  if (plainA && plainB) return normalize2(a) === normalize2(b);
+  if (plainA && !a.includes("\\")) return cached2(b).some((y) => accepts(y, normalize2(a)));
+  if (plainB && !b.includes("\\")) return cached2(a).some((x) => accepts(x, normalize2(b)));
+  for (const x of cached2(a)) for (const y of cached2(b)) if (productNonEmpty(x, y)) return true;
+  return false;
+}
+function accepts(a, path2) {
+  let current = a.closures[a.start];
+  const mark = new Int32Array(a.states.length).fill(-1);
+  for (let k = 0; k < path2.length; k++) {
+    const cp = path2.charCodeAt(k);
+    const next = [];
+    for (const s of current) {
+      for (const e of a.states[s].edges) {
+        if (!contains(e.set, cp)) continue;
+        for (const t of a.closures[e.to]) {
+          if (mark[t] !== k) {
+            mark[t] = k;
+            next.push(t);
+          }
+        }
+      }
+    }
+    if (next.length === 0) return false;
+    current = next;
+  }
+  return current.includes(a.accept);
+}
+function normalize2(path2) {
+  return normalizeGlob(path2).replace(/\/+$/, "");
+}
+function normalizeGlob(glob2) {
+  return glob2.replace(/^(\.\/)+/, "").replace(/\/{2,}/g, "/");
+}
+function productNonEmpty(x, y) {
+  const width = y.states.length;
+  const seen = new Uint8Array(x.states.length * width);
+  const queue = [];
+  const visit2 = (i0, j0) => {
+    for (const i of x.closures[i0]) {
+      for (const j of y.closures[j0]) {
+        const key2 = i * width + j;
+        if (!seen[key2]) {
+          seen[key2] = 1;
+          queue.push(key2);
+        }
+      }
+    }
+  };
+  visit2(x.start, y.start);
+  for (let head = 0; head < queue.length; head++) {
+    const key2 = queue[head];
+    const i = Math.floor(key2 / width);
+    const j = key2 - i * width;
+    if (i === x.accept && j === y.accept) return true;
+    for (const e of x.states[i].edges) {
+      for (const f of y.states[j].edges) {
+        if (!seen[e.to * width + f.to] && intersects(e.set, f.set)) visit2(e.to, f.to);
+      }
+    }
+  }
+  return false;
+}
+
+// app/engine/core/run/deviations.ts
+function undeclaredWrites(changed, filesModified, ignore = []) {
+  const declared = (0, import_picomatch.default)([...filesModified], PICOMATCH_OPTIONS);
+  const ignored = ignore.length > 0 ? (0, import_picomatch.default)([...ignore], PICOMATCH_OPTIONS) : () => false;
+  const outside = changed.filter((f) => !declared(f) && !ignored(f));
+  if (outside.length === 0) return [];
+  return [
+    {
+      description: `Changed ${outside.length === 1 ? "a file" : `${outside.length} files`} outside files_modified: ${outside.slice(0, 10).join(", ")}${outside.length > 10 ? ", …" : ""}.`,
+      reason: "Not declared in the plan; parallel plans are kept apart only by their declared files.",
+      impact: outside.length > 3 ? "high" : "medium",
+      files: outside
+    }
+  ];
+}
+
+// app/engine/core/verify/check-result.ts
+function pass(evidence) {
+  return { status: "pass", evidence };
+}
+function fail2(evidence) {
+  return { status: "fail", evidence };
+}
+
+// app/engine/core/verify/evidence.ts
+var MAX_EVIDENCE_CHARS = 800;
+var ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g;
+function stripAnsi(text) {
+  return text.replace(ANSI, "");
+}
+function tail(text, maxLines = 12, maxChars = 500) {
+  const lines2 = stripAnsi(text).replace(/\s+$/, "").split(/\r?\n/);
+  let out = lines2.slice(-maxLines).join("\n");
+  const cut = lines2.length > maxLines || out.length > maxChars;
+  if (out.length > maxChars) out = out.slice(out.length - maxChars);
+  return cut ? `…${out}` : out;
+}
+function quote(value, max = 80) {
+  const q = JSON.stringify(value);
+  return q.length > max ? `${q.slice(0, max - 2)}…"` : q;
+}
+function clip2(text, max = MAX_EVIDENCE_CHARS) {
+  const t = text.trim() || "(nothing to show)";
+  if (t.length <= max) return t;
+  const head = Math.floor(max * 0.4);
+  return `${t.slice(0, head)} … ${t.slice(t.length - (max - head - 3))}`;
+}
+function commandEvidence(verdict, stdout, stderr) {
+  const out = [stdout, stderr].map((s) => s.replace(/\s+$/, "")).filter((s) => s !== "").join("\n");
+  return out.trim() === "" ? `${verdict}; no output` : `${verdict}; output ends:
+${tail(out)}`;
+}
+
+// app/engine/core/verify/json-subset.ts
+function jsonSubset(expected, actual, path2 = "$") {
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual)) return `${path2}: expected an array, got ${describe3(actual)}`;
+    const used = /* @__PURE__ */ new Set();
+    for (let i = 0; i < expected.length; i++) {
+      const at = actual.findIndex((a, j) => !used.has(j) && jsonSubset(expected[i], a) === void 0);
+      if (at < 0) return `${path2}: no element matches ${describe3(expected[i])}`;
+      used.add(at);
+    }
+    return void 0;
+  }
+  if (expected !== null && typeof expected === "object") {
+    if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return `${path2}: expected an object, got ${describe3(actual)}`;
+    for (const [key2, value] of Object.entries(expected)) {
+      const sub = /^[A-Za-z_$][\w$]*$/.test(key2) ? `${path2}.${key2}` : `${path2}[${JSON.stringify(key2)}]`;
+      if (!(key2 in actual)) return `${sub}: missing`;
+      const diff = jsonSubset(value, actual[key2], sub);
+      if (diff !== void 0) return diff;
+    }
+    return void 0;
+  }
+  return expected === actual ? void 0 : `${path2}: expected ${describe3(expected)}, got ${describe3(actual)}`;
+}
+function describe3(value) {
+  const s = value === void 0 ? "undefined" : JSON.stringify(value);
+  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
+}
+
+// app/engine/core/verify/target-url.ts
+var ABSOLUTE = /^https?:\/\//i;
+function targetUrl(target, ctx) {
+  if (ABSOLUTE.test(target)) return { url: target };
+  if (ctx.baseUrl === void 0) {
+    return {
+      error: ctx.serveError ?? `${target} is a path but the plan has no serve: add serve { command, url } to the plan (or phase), or use an absolute URL`
+    };
+  }
+  return { url: `${ctx.baseUrl.replace(/\/+$/, "")}/${target.replace(/^\/+/, "")}` };
+}
+
+// app/engine/core/verify/check-api.ts
+async function checkApiResponse(check2, ports, ctx, timeoutMs) {
+  const space = check2.request.indexOf(" ");
+  const method = check2.request.slice(0, space);
+  const target = targetUrl(check2.request.slice(space + 1), ctx);
+  if ("error" in target) return fail2(target.error);
+  const headers = { ...check2.headers };
+  let body;
+  if (check2.body !== void 0) {
+    body = typeof check2.body === "string" ? check2.body : JSON.stringify(check2.body);
+    const typed = Object.keys(headers).some((h) => h.toLowerCase() === "content-type");
+    if (typeof check2.body !== "string" && !typed) headers["content-type"] = "application/json";
+  }
+  const res = await ports.http(target.url, { method, headers, body, timeoutMs });
+  const seen = `${method} ${target.url} → ${res.status}`;
+  const shown = res.body.trim() === "" ? "empty body" : `body ${quote(res.body.trim(), 160)}`;
+  const { status, body_contains: contains2, json: json2 } = check2.expect;
+  if (status !== void 0 ? res.status !== status : res.status < 200 || res.status > 299) {
+    return fail2(`${seen}, expected ${status ?? "a 2xx status"}; ${shown}`);
+  }
+  if (contains2 !== void 0 && !res.body.includes(contains2)) return fail2(`${seen}; ${shown} does not contain ${quote(contains2)}`);
+  if (json2 !== void 0) {
+    let parsed;
+    try {
+      parsed = JSON.parse(res.body);
+    } catch {
+      return fail2(`${seen}; expected JSON but the ${shown} does not parse`);
+    }
+    const diff = jsonSubset(json2, parsed);
+    if (diff !== void 0) return fail2(`${seen}; JSON differs at ${diff}; ${shown}`);
+  }
+  return pass(`${seen}; ${shown}`);
+}
+
+// app/engine/core/verify/source-text.ts
+var BY_EXTENSION = {
+  ts: "js",
+  tsx: "js",
+  mts: "js",
+  cts: "js",
+  js: "js",
+  jsx: "js",
+  mjs: "js",
+  cjs: "js",
+  vue: "js",
+  svelte: "js",
+  py: "py",
+  pyi: "py",
+  go: "go",
+  rs: "rust",
+  c: "c",
+  h: "c",
+  cc: "c",
+  cpp: "c",
+  hpp: "c",
+  java: "c",
+  kt: "c",
+  kts: "c",
+  swift: "c",
+  cs: "c",
+  scala: "c",
+  dart: "c",
+  css: "c",
+  scss: "c",
+  less: "c",
+  php: "c",
+  sh: "hash",
+  bash: "hash",
+  zsh: "hash",
+  rb: "hash",
+  yml: "hash",
+  yaml: "hash",
+  toml: "hash",
+  r: "hash",
+  pl: "hash",
+  dockerfile: "hash",
+  mk: "hash",
+  html: "markup",
+  htm: "markup",
+  xml: "markup",
+  svg: "markup",
+  md: "markup",
+  mdx: "markup",
+  sql: "sql",
+  lua: "sql"
+};
+function languageOf(path2) {
+  const base2 = path2.slice(path2.lastIndexOf("/") + 1).toLowerCase();
+  if (base2 === "dockerfile" || base2 === "makefile") return "hash";
+  const dot = base2.lastIndexOf(".");
+  return dot < 0 ? "text" : BY_EXTENSION[base2.slice(dot + 1)] ?? "text";
+}
+var SYNTAX = {
+  js: { line: ["//"], block: [["/*", "*/"], ["<!--", "-->"]], quotes: ["'", '"', "`"], triple: false },
+  go: { line: ["//"], block: [["/*", "*/"]], quotes: ["'", '"', "`"], triple: false },
+  // Rust lifetimes ('a) would read as open char literals, so only " quotes a string there.
+  rust: { line: ["//"], block: [["/*", "*/"]], quotes: ['"'], triple: false },
+  c: { line: ["//"], block: [["/*", "*/"]], quotes: ["'", '"'], triple: false },
+  py: { line: ["#"], block: [], quotes: ["'", '"'], triple: true },
+  hash: { line: ["#"], block: [], quotes: ["'", '"'], triple: false },
+  markup: { line: [], block: [["<!--", "-->"]], quotes: [], triple: false },
+  sql: { line: ["--"], block: [["/*", "*/"]], quotes: ["'", '"'], triple: false },
+  text: { line: [], block: [], quotes: [], triple: false }
+};
+function blank(s) {
+  return s.replace(/[^\n]/g, " ");
+}
+function stripComments(text, lang, options = {}) {
+  const syntax = SYNTAX[lang];
+  let out = "";
+  let i = 0;
+  const at = (token) => text.startsWith(token, i);
+  while (i < text.length) {
+    const line = syntax.line.find(at);
+    if (line !== void 0) {
+      const end = text.indexOf("\n", i);
+      const stop = end < 0 ? text.length : end;
+      out += blank(text.slice(i, stop));
+      i = stop;
+      continue;
+    }
+    const block = syntax.block.find(([open3]) => at(open3));
+    if (block !== void 0) {
+      const end = text.indexOf(block[1], i + block[0].length);
+      const stop = end < 0 ? text.length : end + block[1].length;
+      out += blank(text.slice(i, stop));
+      i = stop;
+      continue;
+    }
+    if (lang === "js" && text[i] === "/" && startsRegex(out)) {
+      const end = regexEnd(text, i);
+      if (end > i) {
+        out += text.slice(i, end);
+        i = end;
+        continue;
+      }
+    }
+    const quote2 = syntax.quotes.find(at);
+    if (quote2 !== void 0) {
+      const delim = syntax.triple && text.startsWith(quote2.repeat(3), i) ? quote2.repeat(3) : quote2;
+      let j = i + delim.length;
+      while (j < text.length && !text.startsWith(delim, j)) {
+        if (delim.length === 1 && delim !== "`" && text[j] === "\n") break;
+        j += text[j] === "\\" ? 2 : 1;
+      }
+      const close = text.startsWith(delim, j) ? delim : "";
+      const body = text.slice(i + delim.length, j);
+      out += delim + (options.strings ? blank(body) : body) + close;
+      i = j + close.length;
+      continue;
+    }
+    out += text[i];
+    i++;
+  }
+  return out;
+}
+function startsRegex(before) {
+  let end = before.length;
+  while (end > 0 && /\s/.test(before[end - 1])) end--;
+  if (end === 0) return true;
+  const last = before[end - 1];
+  if ("(,=:[!&|?{};+-*%<>~^".includes(last)) return true;
+  let start = end;
+  while (start > 0 && end - start < 12 && /[\w$]/.test(before[start - 1])) start--;
+  return /^(?:return|typeof|case|do|else|in|of|void|yield|await)$/.test(before.slice(start, end));
+}
+function regexEnd(text, start) {
+  let inClass = false;
+  for (let j = start + 1; j < text.length; j++) {
+    const c = text[j];
+    if (c === "\n") return -1;
+    if (c === "\\") j++;
+    else if (c === "[") inClass = true;
+    else if (c === "]") inClass = false;
+    else if (c === "/" && !inClass) {
+      let k = j + 1;
+      while (k < text.length && /[a-z]/i.test(text[k])) k++;
+      return k;
+    }
+  }
+  return -1;
+}
+function substantiveLines(text, lang) {
+  return stripComments(text, lang).split("\n").filter((l) => l.trim() !== "").length;
+}
+function matchingBracket(text, open3) {
+  const pairs = { "{": "}", "(": ")", "[": "]" };
+  const closeOf = pairs[text[open3]];
+  if (closeOf === void 0) return -1;
+  let depth = 0;
+  for (let i = open3; i < text.length; i++) {
+    if (text[i] === text[open3]) depth++;
+    else if (text[i] === closeOf && --depth === 0) return i;
+  }
+  return -1;
+}
+function lineNumber(text, offset) {
+  let n2 = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) n2++;
+  return n2;
+}
+
+// app/engine/core/verify/exports-of.ts
+var ID = "[A-Za-z_$][\\w$]*";
+function all(text, re) {
+  return [...text.matchAll(re)];
+}
+function listNames(list) {
+  return list.split(",").map((part) => part.trim().replace(/^type\s+/, "")).filter((part) => part !== "").map((part) => {
+    const as = /\bas\s+(\S+)$/.exec(part);
+    return (as ? as[1] : part.split(/\s/)[0]).replace(/^['"]|['"]$/g, "");
+  });
+}
+function patternNames(pattern) {
+  return pattern.slice(1, -1).split(",").map((part) => part.trim().replace(/^\.\.\./, "")).map((part) => (part.includes(":") ? part.slice(part.indexOf(":") + 1) : part).split("=")[0].trim()).filter((name2) => new RegExp(`^${ID}$`).test(name2));
+}
+function objectKeys(text, open3) {
+  const close = matchingBracket(text, open3);
+  if (close < 0) return [];
+  const body = text.slice(open3 + 1, close);
+  const parts2 = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if ("{[(".includes(c)) depth++;
+    else if ("}])".includes(c)) depth--;
+    else if (c === "," && depth === 0) {
+      parts2.push(body.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts2.push(body.slice(start));
+  return parts2.map((p) => /^\s*(?:async\s+|get\s+|set\s+|\*\s*)?['"]?([A-Za-z_$][\w$]*)['"]?/.exec(p)?.[1]).filter((k) => k !== void 0);
+}
+function jsExports(text) {
+  const t = stripComments(text, "js", { strings: true });
+  const withStrings = stripComments(text, "js");
+  const quoted = (at) => /^(['"])([^'"\n]*)\1/.exec(withStrings.slice(at))?.[2];
+  const names = /* @__PURE__ */ new Set();
+  const add = (...n2) => n2.forEach((x) => names.add(x));
+  for (const m of all(t, new RegExp(`\\bexport\\s+(?:declare\\s+)?(default\\s+)?(?:async\\s+)?function\\s*\\*?\\s*(${ID})?`, "g"))) {
+    if (m[1]) add("default");
+    if (m[2]) add(m[2]);
+  }
+  for (const m of all(t, new RegExp(`\\bexport\\s+(?:declare\\s+)?(default\\s+)?(?:abstract\\s+)?class\\s+(${ID})?`, "g"))) {
+    if (m[1]) add("default");
+    if (m[2]) add(m[2]);
+  }
+  for (const m of all(t, new RegExp(`\\bexport\\s+(?:declare\\s+)?(?:const\\s+)?(?:type|interface|enum|namespace|module)\\s+(${ID})`, "g"))) add(m[1]);
+  for (const m of all(t, /\bexport\s+(?:declare\s+)?(?:const|let|var)\s+/g)) {
+    const at = m.index + m[0].length;
+    const open3 = t[at];
+    if (open3 === "{" || open3 === "[") {
+      const close = matchingBracket(t, at);
+      if (close > at) add(...patternNames(t.slice(at, close + 1)));
+    } else {
+      const id = new RegExp(`^${ID}`).exec(t.slice(at));
+      if (id) add(id[0]);
+    }
+  }
+  if (/\bexport\s+default\b/.test(t) || /\bexport\s*=/.test(t)) add("default");
+  for (const m of all(t, /\bexport\s+(?:type\s+)?\{([^}]*)\}/g)) add(...listNames(m[1]));
+  for (const m of all(t, new RegExp(`\\bexport\\s+\\*\\s+as\\s+(${ID})`, "g"))) add(m[1]);
+  const starFrom = all(t, /\bexport\s+\*\s+from\s+(?=['"])/g).map((m) => quoted(m.index + m[0].length)).filter((spec) => spec !== void 0);
+  for (const m of all(t, /\bmodule\.exports\s*=\s*/g)) {
+    add("default");
+    const at = m.index + m[0].length;
+    if (t[at] === "{") add(...objectKeys(t, at));
+    const named = new RegExp(`^(?:async\\s+)?(?:function\\s*\\*?|class)\\s+(${ID})|^(${ID})\\s*[;\\n]`).exec(t.slice(at));
+    if (named) add(named[1] ?? named[2]);
+  }
+  for (const m of all(t, new RegExp(`\\b(?:module\\.)?exports\\.(${ID})\\s*=`, "g"))) add(m[1]);
+  for (const m of all(t, /\bObject\.defineProperty\(\s*(?:module\.)?exports\s*,\s*(?=['"])/g)) {
+    const name2 = quoted(m.index + m[0].length);
+    if (name2 !== void 0) add(name2);
+  }
+  return { names, starFrom, known: true };
+}
+function pyExports(text) {
+  const t = stripComments(text, "py", { strings: true });
+  const names = /* @__PURE__ */ new Set();
+  for (const m of all(t, /^(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/gm)) names.add(m[1]);
+  for (const m of all(t, /^([A-Za-z_]\w*)\s*(?::[^=\n]+)?=(?!=)/gm)) names.add(m[1]);
+  for (const m of all(t, /^from\s+\S+\s+import\s+(?:\(([^)]*)\)|([^\n]+))/gm)) {
+    for (const name2 of listNames((m[1] ?? m[2]).replace(/\\\n/g, " "))) names.add(name2);
+  }
+  const list = /^__all__\s*=\s*[[(]([^\])]*)[\])]/m.exec(stripComments(text, "py"));
+  if (list) for (const q of all(list[1], /['"]([A-Za-z_]\w*)['"]/g)) names.add(q[1]);
+  return { names, starFrom: [], known: true };
+}
+function goExports(text) {
+  const t = stripComments(text, "go", { strings: true });
+  const names = /* @__PURE__ */ new Set();
+  for (const m of all(t, /^func\s+(?:\([^)]*\)\s*)?([A-Z]\w*)/gm)) names.add(m[1]);
+  for (const m of all(t, /^(?:type|var|const)\s+([A-Z]\w*)/gm)) names.add(m[1]);
+  for (const m of all(t, /^(?:type|var|const)\s*\(/gm)) {
+    const open3 = m.index + m[0].length - 1;
+    const group2 = t.slice(open3 + 1, Math.max(open3 + 1, matchingBracket(t, open3)));
+    for (const d of all(group2, /^\s*([A-Z]\w*)/gm)) names.add(d[1]);
+  }
+  return { names, starFrom: [], known: true };
+}
+function rustExports(text) {
+  const t = stripComments(text, "rust", { strings: true });
+  const names = /* @__PURE__ */ new Set();
+  const re = /\bpub(?:\([^)]*\))?\s+(?:async\s+)?(?:unsafe\s+)?(?:fn|struct|enum|trait|type|const|static|mod|union)\s+(\w+)/g;
+  for (const m of all(t, re)) names.add(m[1]);
+  for (const m of all(t, /\bpub\s+use\s+[^;]*?(\w+)\s*;/g)) names.add(m[1]);
+  return { names, starFrom: [], known: true };
+}
+function exportsOf(text, lang) {
+  if (lang === "js") return jsExports(text);
+  if (lang === "py") return pyExports(text);
+  if (lang === "go") return goExports(text);
+  if (lang === "rust") return rustExports(text);
+  return { names: /* @__PURE__ */ new Set(), starFrom: [], known: false };
+}
+function declares(text, lang, name2) {
+  const escaped = name2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(^|[^\\w$])${escaped}($|[^\\w$])`).test(stripComments(text, lang));
+}
+
+// app/engine/core/verify/module-paths.ts
+function normalizePath(path2) {
+  const out = [];
+  for (const part of path2.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (out.length === 0) return void 0;
+      out.pop();
+    } else out.push(part);
+  }
+  return out.join("/");
+}
+function dirnameOf(path2) {
+  const i = path2.lastIndexOf("/");
+  return i < 0 ? "" : path2.slice(0, i);
+}
+var SOURCE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte", ".py", ".json"];
+var EXTENSION = /\.(?:[cm]?[jt]sx?|vue|svelte|py|json)$/;
+function moduleKey(path2) {
+  return path2.replace(EXTENSION, "").replace(/\/(?:index|__init__)$/, "");
+}
+function candidates(base2) {
+  const stem2 = base2.replace(/\.(?:[cm]?js|jsx)$/, "");
+  return [
+    base2,
+    ...SOURCE_EXTENSIONS.map((e) => stem2 + e),
+    ...SOURCE_EXTENSIONS.map((e) => `${base2}/index${e}`),
+    `${base2}/__init__.py`
+  ];
+}
+async function resolveModule(fromFile, specifier, ports) {
+  if (!specifier.startsWith(".")) return void 0;
+  const base2 = normalizePath(`${dirnameOf(fromFile)}/${specifier}`);
+  if (base2 === void 0) return void 0;
+  for (const c of candidates(base2)) if (await ports.exists(c) === "file") return c;
+  return void 0;
+}
+async function existingModule(path2, ports) {
+  const base2 = normalizePath(path2);
+  if (base2 === void 0) return void 0;
+  if (await ports.exists(base2) !== void 0) return base2;
+  for (const c of candidates(base2).slice(1)) if (await ports.exists(c) === "file") return c;
+  return void 0;
+}
+function importSpecifiers(text) {
+  const out = /* @__PURE__ */ new Set();
+  const res = [
+    /\b(?:import|export)\s+(?:type\s+)?(?:[\w$*{}\s,]+?\s+from\s+)?(['"])([^'"\n]+)\1/g,
+    /\b(?:import|require)\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g
+  ];
+  for (const re of res) for (const m of text.matchAll(re)) out.add(m[2]);
+  for (const m of text.matchAll(/^\s*from\s+(\.*[\w.]*)\s+import\b|^\s*import\s+([\w.]+)/gm)) {
+    const spec = m[1] ?? m[2];
+    const dots = /^\.*/.exec(spec)[0].length;
+    const rest = spec.slice(dots).replace(/\./g, "/");
+    out.add(dots === 0 ? rest : `${dots === 1 ? "./" : "../".repeat(dots - 1)}${rest}`);
+  }
+  return [...out];
+}
+function looksLikeRepoPath(to) {
+  if (/\s|:\/\/|^\/|^[@~]/.test(to)) return false;
+  return to.includes("/") || EXTENSION.test(to) || /\.(?:go|rs|rb|java|kt|swift|c|h|cpp|css|scss|html|md|sql|ya?ml|toml|sh)$/.test(to);
+}
+
+// app/engine/core/verify/stub-markers.ts
+var MARKERS = [
+  [/\bnot (?:yet )?implemented\b/i, "not implemented"],
+  [/\b(?:TODO|FIXME|XXX)\b[\s:,-]*implement/i, "TODO: implement"],
+  [/\bimplement me\b/i, "implement me"],
+  [/\bNotImplementedError\b/, "NotImplementedError"],
+  [/\b(?:unimplemented|todo)!\s*\(/, "unimplemented!()"]
+];
+var EMPTY_VALUE = String.raw`(?:null|undefined|None|nil|\{\s*\}|\[\s*\]|''|""|\x60\x60|<>\s*<\/>|<\s*\/?\s*>)`;
+var EMPTY_RETURN = new RegExp(String.raw`^return(?:\s*\(?\s*${EMPTY_VALUE}\s*\)?)?\s*;?$`);
+var EMPTY_EXPRESSION = new RegExp(String.raw`^\(?\s*${EMPTY_VALUE}\s*\)?\s*(?:[;,)]|$)`);
+var NOT_FUNCTIONS = /* @__PURE__ */ new Set(["if", "for", "while", "switch", "catch", "with", "function", "return", "else", "do", "try"]);
+function markerFindings(text) {
+  const out = [];
+  text.split("\n").forEach((line, i) => {
+    for (const [re, label] of MARKERS) {
+      if (re.test(line)) {
+        out.push(`line ${i + 1} says ${label}: ${line.trim().slice(0, 80)}`);
+        break;
+      }
+    }
+  });
+  return out;
+}
+function emptyBodies(text, lang) {
+  const t = stripComments(text, lang, { strings: true });
+  const out = [];
+  const heads = [
+    /(^|[^\w$.])(export\s+(?:default\s+)?)?(?:async\s+)?function\s*\*?\s*([\w$]*)\s*\([^)]*\)\s*(?::\s*[^{;]+)?\{/g,
+    /^[ \t]*(?:(?:public|private|protected|static|async|override|readonly)\s+)*()([\w$]+)\s*\([^)]*\)\s*(?::\s*[^{;=]+)?\{/gm,
+    /^[ \t]*(export\s+)?(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:\([^)]*\)|[\w$]+)\s*(?::\s*[^=]+)?=>\s*/gm
+  ];
+  const seen = /* @__PURE__ */ new Set();
+  heads.forEach((re, kind) => {
+    for (const m of t.matchAll(re)) {
+      const exported = kind === 0 ? Boolean(m[2]) : kind === 2 ? Boolean(m[1]) : false;
+      const name2 = (kind === 0 ? m[3] : m[2]) || "anonymous";
+      if (NOT_FUNCTIONS.has(name2)) continue;
+      const end = (m.index ?? 0) + m[0].length;
+      const line = lineNumber(t, m.index ?? 0) + (m[0].startsWith("\n") ? 1 : 0);
+      if (seen.has(end)) continue;
+      seen.add(end);
+      if (kind === 2 && t[end] !== "{") {
+        if (EMPTY_EXPRESSION.test(t.slice(end, end + 40))) out.push(`line ${line}: ${name2} only returns ${t.slice(end, end + 20).split(/[;,\n]/)[0].trim()}`);
+        continue;
+      }
+      const open3 = kind === 2 ? end : end - 1;
+      const close = matchingBracket(t, open3);
+      if (close < 0) continue;
+      const body = t.slice(open3 + 1, close).trim();
+      if (body === "" && exported) out.push(`line ${line}: ${name2} has an empty body`);
+      else if (body !== "" && EMPTY_RETURN.test(body)) out.push(`line ${line}: ${name2} only does ${body.replace(/\s+/g, " ")}`);
+    }
+  });
+  return out;
+}
+function emptyPythonBodies(text) {
+  const lines2 = stripComments(text, "py").split("\n");
+  const out = [];
+  lines2.forEach((line, i) => {
+    const m = /^([ \t]*)(?:async\s+)?def\s+(\w+)\s*\(.*\)[^:]*:\s*(.*)$/.exec(line);
+    if (!m) return;
+    const indent = m[1].length;
+    const body = m[3].trim() !== "" ? [m[3].trim()] : [];
+    if (body.length === 0) {
+      for (let j = i + 1; j < lines2.length; j++) {
+        const l = lines2[j];
+        if (l.trim() === "") continue;
+        if (l.length - l.trimStart().length <= indent) break;
+        body.push(l.trim());
+      }
+    }
+    const joined = body.join("\n").replace(/^[rRuUbB]*("""|''')[\s\S]*?\1\s*/, "").replace(/^[rRuUbB]*(["'])[^\n]*?\1\s*(\n|$)/, "");
+    const statements = joined.split("\n").map((s) => s.trim()).filter((s) => s !== "");
+    if (statements.length > 0 && statements.every((s) => /^(pass|\.\.\.|return(\s+None)?)$/.test(s))) {
+      out.push(`line ${i + 1}: ${m[2]} only does ${statements.join("; ")}`);
+    }
+  });
+  return out;
+}
+function stubMarkers(text, lang) {
+  const found = markerFindings(text);
+  if (lang === "py") found.push(...emptyPythonBodies(text));
+  else if (lang === "js" || lang === "c") found.push(...emptyBodies(text, lang));
+  return found;
+}
+
+// app/engine/core/verify/check-artifact.ts
+var DEFAULT_MIN_LINES = 3;
+var MAX_STAR_DEPTH = 4;
+async function exportedNames(path2, text, ports, depth = 0) {
+  const lang = languageOf(path2);
+  const found = exportsOf(text, lang);
+  if (depth < MAX_STAR_DEPTH) {
+    for (const spec of found.starFrom) {
+      const target = await resolveModule(path2, spec, ports);
+      const targetText = target === void 0 ? void 0 : await ports.readFile(target);
+      if (target === void 0 || targetText === void 0) continue;
+      const inner = await exportedNames(target, targetText, ports, depth + 1);
+      for (const n2 of inner.names) if (n2 !== "default") found.names.add(n2);
+    }
+  }
+  return found;
+}
+async function checkArtifact(check2, ports) {
+  const text = await ports.readFile(check2.path);
+  if (text === void 0) return fail2(`${check2.path} does not exist`);
+  const lang = languageOf(check2.path);
+  const problems = [];
+  const seen = [];
+  const min = check2.min_lines ?? DEFAULT_MIN_LINES;
+  const lines2 = substantiveLines(text, lang);
+  if (lines2 < min) problems.push(`${lines2} substantive lines, fewer than ${min}`);
+  else seen.push(`${lines2} substantive lines (min ${min})`);
+  if (check2.exports !== void 0 && check2.exports.length > 0) {
+    const { names, known } = await exportedNames(check2.path, text, ports);
+    const missing = check2.exports.filter((name2) => known ? !names.has(name2) : !declares(text, lang, name2));
+    if (missing.length > 0) problems.push(`${known ? "does not export" : "does not declare"} ${missing.join(", ")}`);
+    else seen.push(`${known ? "exports" : "declares"} ${check2.exports.join(", ")}`);
+  }
+  if (check2.contains !== void 0) {
+    if (!text.includes(check2.contains)) problems.push(`does not contain ${quote(check2.contains)}`);
+    else seen.push(`contains ${quote(check2.contains)}`);
+  }
+  const stubs = stubMarkers(text, lang);
+  if (stubs.length > 0) problems.push(`looks like a stub: ${stubs.slice(0, 3).join("; ")}${stubs.length > 3 ? `; and ${stubs.length - 3} more` : ""}`);
+  else seen.push("no stub markers");
+  return problems.length > 0 ? fail2(`${check2.path}: ${problems.join("; ")}`) : pass(`${check2.path}: ${seen.join("; ")}`);
+}
+
+// app/engine/core/verify/regex.ts
+function compileRegex(pattern, flags = "") {
+  try {
+    return new RegExp(pattern, flags);
+  } catch (e) {
+    return `the pattern /${pattern}/ is not a valid regular expression: ${e.message}`;
+  }
+}
+
+// app/engine/core/verify/tests-ran.ts
+var lineOf = (text, index) => {
+  const start = text.lastIndexOf("\n", index - 1) + 1;
+  const end = text.indexOf("\n", index);
+  return text.slice(start, end < 0 ? void 0 : end).trim();
+};
+function each(text, re, judge) {
+  const out = [];
+  for (const m of text.matchAll(new RegExp(re.source, re.flags.includes("g") ? re.flags : `${re.flags}g`))) {
+    const ran = judge(m);
+    if (ran !== void 0) out.push({ ran, line: lineOf(text, m.index ?? 0) });
+  }
+  return out;
+}
+var n = (s) => Number.parseInt(s ?? "0", 10);
+var READERS = [
+  // node --test: TAP "# pass 3" (or the spec reporter's "ℹ pass 3"); "# tests 0" when nothing ran.
+  (t) => each(t, /^\s*(?:#|ℹ)\s*pass (\d+)\s*$/m, (m) => n(m[1]) > 0),
+  (t) => each(t, /^\s*(?:#|ℹ)\s*tests 0\s*$/m, () => false),
+  // TAP's plan for zero tests.
+  (t) => each(t, /^\s*1\.\.0\b/m, () => false),
+  // vitest "Tests  3 passed (3)", jest "Tests:  3 passed, 3 total"; all skipped or "no tests" is none.
+  (t) => each(t, /^\s*Tests:?\s+(.+)$/m, (m) => {
+    const passed = /(\d+) passed/.exec(m[1]);
+    if (passed) return n(passed[1]) > 0;
+    return /no tests|skipped|todo|\b0 total/.test(m[1]) ? false : void 0;
+  }),
+  (t) => each(t, /No test files found|No tests found/, () => false),
+  // mocha "2 passing (5ms)".
+  (t) => each(t, /^\s*(\d+) passing\b/m, (m) => n(m[1]) > 0),
+  // pytest "=== 3 passed, 1 skipped in 0.12s ===", "no tests ran", "collected 0 items".
+  (t) => each(t, /^=*\s*((?:\d+ (?:passed|failed|skipped|deselected|xfailed|xpassed|warnings?|errors?)(?:, )?)+) in [\d.]+s\b.*$/m, (m) => {
+    const passed = /(\d+) passed/.exec(m[1]);
+    return passed ? n(passed[1]) > 0 : false;
+  }),
+  (t) => each(t, /\bno tests ran\b|^collected 0 items\b/m, () => false),
+  // go test: "ok  pkg 0.01s" ran; "[no test files]" and "[no tests to run]" did not.
+  (t) => each(t, /^ok\s+\S+\s+(?:\(cached\)|[\d.]+s)(.*)$/m, (m) => !/no tests to run/.test(m[1])),
+  (t) => each(t, /^---\s*PASS:/m, () => true),
+  (t) => each(t, /\[no test files\]|testing: warning: no tests to run/, () => false),
+  // cargo test "test result: ok. 5 passed; 0 failed".
+  (t) => each(t, /^test result: \w+\. (\d+) passed/m, (m) => n(m[1]) > 0),
+  // The plain closing line any runner may print: "N passed, N failed".
+  (t) => each(t, /^(?:\w+:\s*)?(\d+) passed, \d+ failed(?:, \d+ skipped)?\s*$/m, (m) => n(m[1]) > 0)
+];
+function testsRan(output2) {
+  const text = stripAnsi(output2);
+  const signals = READERS.flatMap((read) => read(text));
+  const ran = signals.find((s) => s.ran);
+  if (ran) return { verdict: "ran", seen: ran.line };
+  const none = signals.find((s) => !s.ran);
+  return none ? { verdict: "none", seen: none.line } : { verdict: "unknown" };
+}
+
+// app/engine/core/verify/with-timeout.ts
+var CheckTimeoutError = class extends HarnessError {
+  constructor(what, ms) {
+    super(`${what} timed out after ${formatMs(ms)}`);
+    this.what = what;
+    this.ms = ms;
+  }
+  what;
+  ms;
+};
+function formatMs(ms) {
+  return ms >= 1e3 ? `${Math.round(ms / 100) / 10} s` : `${Math.round(ms)} ms`;
+}
+async function withTimeout(work, ms, what, clock) {
+  let cancel;
+  const timeout = new Promise((_, reject) => {
+    cancel = clock.after(ms, () => reject(new CheckTimeoutError(what, ms)));
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    cancel?.();
+  }
+}
+
+// app/engine/core/verify/check-commands.ts
+async function run(check2, ports, timeoutMs) {
+  return ports.exec(check2.command, { cwd: check2.cwd, timeoutMs });
+}
+function exitOf(r) {
+  if (r.timedOut) return `timed out after ${formatMs(r.durationMs)} and was killed`;
+  return r.code === null ? "was killed by a signal" : `exit ${r.code}`;
+}
+function combined(r) {
+  return stripAnsi([r.stdout, r.stderr].map((s) => s.replace(/\s+$/, "")).filter((s) => s !== "").join("\n"));
+}
+async function checkCommandOutput(check2, ports, timeoutMs) {
+  const r = await run(check2, ports, timeoutMs);
+  const want = check2.expect.exit_code ?? 0;
+  const exit = exitOf(r);
+  if (r.timedOut || r.code !== want) return fail2(commandEvidence(`${exit}, expected exit ${want}`, r.stdout, r.stderr));
+  const out = combined(r);
+  if (check2.expect.contains !== void 0 && !out.includes(check2.expect.contains)) {
+    return fail2(commandEvidence(`${exit} but the output does not contain ${quote(check2.expect.contains)}`, r.stdout, r.stderr));
+  }
+  if (check2.expect.matches !== void 0) {
+    const re = compileRegex(check2.expect.matches, "m");
+    if (typeof re === "string") return fail2(re);
+    if (!re.test(out)) return fail2(commandEvidence(`${exit} but the output has no match for /${check2.expect.matches}/`, r.stdout, r.stderr));
+  }
+  return pass(commandEvidence(exit, r.stdout, r.stderr));
+}
+async function checkBuildSucceeds(check2, ports, timeoutMs) {
+  const r = await run(check2, ports, timeoutMs);
+  const ok = !r.timedOut && r.code === 0;
+  return (ok ? pass : fail2)(commandEvidence(exitOf(r), r.stdout, r.stderr));
+}
+async function checkTestsPass(check2, ports, timeoutMs) {
+  const r = await run(check2, ports, timeoutMs);
+  const exit = exitOf(r);
+  if (r.timedOut || r.code !== 0) return fail2(commandEvidence(exit, r.stdout, r.stderr));
+  const ran = testsRan(combined(r));
+  if (ran.verdict === "none") {
+    return fail2(commandEvidence(`${exit} but no tests ran (${quote(ran.seen ?? "", 60)}); a test command that runs nothing is not green`, r.stdout, r.stderr));
+  }
+  const how = ran.verdict === "ran" ? `tests ran (${quote(ran.seen ?? "", 60)})` : "no test summary recognised, judged by exit code";
+  return pass(commandEvidence(`${exit}; ${how}`, r.stdout, r.stderr));
+}
+
+// app/engine/core/verify/check-files.ts
+async function checkFileExists(check2, ports) {
+  const kind = await ports.exists(check2.path);
+  return kind ? pass(`${check2.path} exists (${kind})`) : fail2(`${check2.path} does not exist`);
+}
+async function checkFileContains(check2, ports) {
+  if (check2.contains === void 0 && check2.pattern === void 0) {
+    return fail2("the check names neither contains nor pattern, so it could not fail; add one");
+  }
+  const text = await ports.readFile(check2.path);
+  if (text === void 0) return fail2(`${check2.path} does not exist`);
+  const seen = [];
+  if (check2.contains !== void 0) {
+    const at = text.indexOf(check2.contains);
+    if (at < 0) return fail2(`${check2.path} does not contain ${quote(check2.contains)}`);
+    seen.push(`contains ${quote(check2.contains)} at line ${lineNumber(text, at)}`);
+  }
+  if (check2.pattern !== void 0) {
+    const re = compileRegex(check2.pattern, "m");
+    if (typeof re === "string") return fail2(re);
+    const m = re.exec(text);
+    if (!m) return fail2(`${check2.path} has no match for /${check2.pattern}/`);
+    seen.push(`matches /${check2.pattern}/ at line ${lineNumber(text, m.index)}: ${quote(m[0])}`);
+  }
+  return pass(`${check2.path} ${seen.join("; ")}`);
+}
+
+// app/engine/core/verify/check-key-link.ts
+async function importsModule(from, code, to, ports) {
+  const want = moduleKey(to);
+  for (const spec of importSpecifiers(code)) {
+    if (spec.startsWith(".")) {
+      const resolved = await resolveModule(from, spec, ports);
+      if (resolved !== void 0 && moduleKey(resolved) === want) return spec;
+      continue;
+    }
+    const bare = moduleKey(spec.replace(/^(?:@|~|#)\//, ""));
+    if (bare !== "" && (want === bare || want.endsWith(`/${bare}`))) return spec;
+  }
+  return void 0;
+}
+async function checkKeyLink(check2, ports) {
+  const text = await ports.readFile(check2.from);
+  if (text === void 0) return fail2(`${check2.from} does not exist`);
+  const code = stripComments(text, languageOf(check2.from));
+  const via = check2.via ? ` (via ${check2.via})` : "";
+  const isPath = looksLikeRepoPath(check2.to);
+  const target = isPath ? await existingModule(check2.to, ports) : void 0;
+  if (isPath && target === void 0) return fail2(`${check2.to} does not exist, so ${check2.from} cannot link to it`);
+  if (check2.pattern !== void 0) {
+    const re = compileRegex(check2.pattern, "m");
+    if (typeof re === "string") return fail2(re);
+    const m = re.exec(code);
+    if (!m) return fail2(`${check2.from} has no match for /${check2.pattern}/ outside comments; the link to ${check2.to}${via} is missing`);
+    return pass(`${check2.from} line ${lineNumber(code, m.index)} links to ${check2.to}${via}: ${quote(m[0])}`);
+  }
+  if (target !== void 0) {
+    const spec = await importsModule(check2.from, code, target, ports);
+    if (spec !== void 0) return pass(`${check2.from} imports ${check2.to} as ${quote(spec)}${via}`);
+  }
+  const at = code.indexOf(check2.to);
+  if (at >= 0) return pass(`${check2.from} line ${lineNumber(code, at)} mentions ${quote(check2.to)}${via}`);
+  return fail2(`${check2.from} neither imports nor mentions ${check2.to}${via}; the link is missing`);
+}
+
+// app/engine/core/verify/check-ui.ts
+function budget(ports, timeoutMs) {
+  const end = ports.clock.monotonic() + timeoutMs;
+  return () => Math.max(1, end - ports.clock.monotonic());
+}
+async function withPage(ports, use) {
+  const browser = await ports.browser();
+  const page = await browser.newPage();
+  try {
+    return await use(page);
+  } finally {
+    await page.close().catch(() => void 0);
+  }
+}
+async function checkUiElementExists(check2, ports, ctx, timeoutMs) {
+  const target = targetUrl(check2.url, ctx);
+  if ("error" in target) return fail2(target.error);
+  const left = budget(ports, timeoutMs);
+  return withPage(ports, async (page) => {
+    await page.goto(target.url, left());
+    const text = await page.textOf(check2.selector, left());
+    if (text === void 0) return fail2(`no element matches ${check2.selector} at ${page.url()}`);
+    const shown = quote(text.trim(), 100);
+    if (check2.text !== void 0 && !text.includes(check2.text)) {
+      return fail2(`${check2.selector} at ${page.url()} has text ${shown}, which does not contain ${quote(check2.text)}`);
+    }
+    return pass(`${check2.selector} found at ${page.url()} with text ${shown}`);
+  });
+}
+function describeStep(step) {
+  if (step.goto !== void 0) return `goto ${step.goto}`;
+  if (step.click !== void 0) return `click ${step.click}`;
+  if (step.fill !== void 0) return `fill ${step.fill}`;
+  if (step.press !== void 0) return `press ${step.key ?? ""} in ${step.press}`;
+  return `wait_for ${step.wait_for ?? ""}`;
+}
+async function runStep(page, step, ctx, left) {
+  if (step.goto !== void 0) {
+    const target = targetUrl(step.goto, ctx);
+    if ("error" in target) return target.error;
+    await page.goto(target.url, left());
+  } else if (step.click !== void 0) await page.click(step.click, left());
+  else if (step.fill !== void 0) await page.fill(step.fill, step.value ?? "", left());
+  else if (step.press !== void 0) await page.press(step.press, step.key ?? "Enter", left());
+  else if (step.wait_for !== void 0) {
+    if (await page.textOf(step.wait_for, left()) === void 0) return `${step.wait_for} never appeared`;
+  }
+  return void 0;
+}
+function sameUrl(expected, actual) {
+  let want;
+  let got;
+  try {
+    want = new URL(expected, actual);
+    got = new URL(actual);
+  } catch {
+    return false;
+  }
+  const trim = (p) => p.replace(/\/+$/, "") || "/";
+  if (want.search !== "" || want.hash !== "") return want.href === got.href;
+  return want.origin === got.origin && trim(want.pathname) === trim(got.pathname);
+}
+async function checkUiNavigation(check2, ports, ctx, timeoutMs) {
+  const target = targetUrl(check2.url, ctx);
+  if ("error" in target) return fail2(target.error);
+  const { url: url2, selector, text } = check2.expect;
+  if (url2 === void 0 && selector === void 0 && text === void 0) {
+    return fail2("expect names none of url, selector, text, so the check could not fail; add one");
+  }
+  const left = budget(ports, timeoutMs);
+  return withPage(ports, async (page) => {
+    await page.goto(target.url, left());
+    for (const [i, step] of check2.steps.entries()) {
+      let problem2;
+      try {
+        problem2 = await runStep(page, step, ctx, left);
+      } catch (e) {
+        problem2 = e.message.split("\n")[0];
+      }
+      if (problem2 !== void 0) return fail2(`step ${i + 1} (${describeStep(step)}) failed at ${page.url()}: ${problem2}`);
+    }
+    const at = page.url();
+    if (url2 !== void 0 && !sameUrl(url2, at)) return fail2(`after ${check2.steps.length} steps the page is at ${at}, expected ${url2}`);
+    const seen = [`after ${check2.steps.length} steps at ${at}`];
+    if (selector !== void 0 || text !== void 0) {
+      const where2 = selector ?? "body";
+      const found = await page.textOf(where2, left());
+      if (found === void 0) return fail2(`${seen[0]}: no element matches ${where2}`);
+      if (text !== void 0 && !found.includes(text)) {
+        return fail2(`${seen[0]}: ${where2} has text ${quote(found.trim(), 100)}, which does not contain ${quote(text)}`);
+      }
+      seen.push(`${where2} has text ${quote(found.trim(), 100)}`);
+    }
+    return pass(seen.join("; "));
+  });
+}
+
+// app/engine/core/verify/ports.ts
+var BrowserUnavailableError = class extends HarnessError {
+};
+
+// app/engine/core/verify/checks.ts
+var DEFAULT_TIMEOUT_SECONDS = {
+  file_exists: 10,
+  file_contains: 10,
+  artifact: 20,
+  key_link: 20,
+  command_output: 120,
+  build_succeeds: 900,
+  tests_pass: 900,
+  api_response: 30,
+  ui_element_exists: 60,
+  ui_navigation: 90,
+  human: 1
+};
+var SELF_LIMITED = /* @__PURE__ */ new Set(["command_output", "build_succeeds", "tests_pass", "ui_element_exists", "ui_navigation"]);
+var SELF_LIMITED_GRACE_MS = 1e4;
+function timeoutOf(check2) {
+  return (check2.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS[check2.type]) * 1e3;
+}
+async function find(check2, ports, ctx, ms) {
+  switch (check2.type) {
+    case "file_exists":
+      return checkFileExists(check2, ports);
+    case "file_contains":
+      return checkFileContains(check2, ports);
+    case "artifact":
+      return checkArtifact(check2, ports);
+    case "key_link":
+      return checkKeyLink(check2, ports);
+    case "command_output":
+      return checkCommandOutput(check2, ports, ms);
+    case "build_succeeds":
+      return checkBuildSucceeds(check2, ports, ms);
+    case "tests_pass":
+      return checkTestsPass(check2, ports, ms);
+    case "api_response":
+      return checkApiResponse(check2, ports, ctx, ms);
+    case "ui_element_exists":
+      return checkUiElementExists(check2, ports, ctx, ms);
+    case "ui_navigation":
+      return checkUiNavigation(check2, ports, ctx, ms);
+    case "human":
+      return { status: "human", evidence: `waits for a person (${check2.kind}): ${quote(check2.prompt, 200)}` };
+  }
+}
+function failure2(e, ms) {
+  if (e instanceof BrowserUnavailableError) return fail2(e.message);
+  if (e instanceof CheckTimeoutError) return fail2(`no result within ${formatMs(ms)} (timeout_seconds), so the check was abandoned`);
+  const message = e instanceof Error ? e.message : String(e);
+  return fail2(`could not run the check: ${message.split("\n").slice(0, 3).join(" ")}`);
+}
+async function runCheck(check2, ports, ctx = {}) {
+  const started = ports.clock.monotonic();
+  const ms = timeoutOf(check2);
+  let finding;
+  try {
+    finding = await withTimeout(find(check2, ports, ctx, ms), SELF_LIMITED.has(check2.type) ? ms + SELF_LIMITED_GRACE_MS : ms, check2.id, ports.clock);
+  } catch (e) {
+    finding = failure2(e, ms);
+  }
+  return { id: check2.id, type: check2.type, status: finding.status, evidence: clip2(finding.evidence), durationMs: ports.clock.monotonic() - started };
+}
+
+// app/engine/core/verify/levels.ts
+var SERVER_CHECKS = /* @__PURE__ */ new Set(["api_response", "ui_element_exists", "ui_navigation"]);
+var SERVE_GRACE_MS = 1e4;
+var STOP_TIMEOUT_MS = 3e4;
+var SharedServer = class {
+  constructor(serve, ports) {
+    this.serve = serve;
+    this.ports = ports;
+  }
+  serve;
+  ports;
+  started;
+  handle;
+  context(check2) {
+    if (this.serve === void 0 || !SERVER_CHECKS.has(check2.type)) return Promise.resolve({});
+    this.started ??= this.start(this.serve);
+    return this.started;
+  }
+  async start(serve) {
+    const ms = (serve.timeout_seconds ?? 30) * 1e3 + SERVE_GRACE_MS;
+    try {
+      this.handle = await withTimeout(this.ports.serve(serve), ms, `serve ${quote(serve.command)}`, this.ports.clock);
+      return { baseUrl: this.handle.baseUrl };
+    } catch (e) {
+      return { serveError: `the server did not start (serve: ${quote(serve.command)}): ${e.message}` };
+    }
+  }
+  /** Always called, pass or fail; returns a problem when the server would not stop. */
+  async stop() {
+    if (this.started) await this.started;
+    if (!this.handle) return void 0;
+    try {
+      await withTimeout(this.handle.stop(), STOP_TIMEOUT_MS, "stopping the server", this.ports.clock);
+      return void 0;
+    } catch (e) {
+      return `the server ${this.handle.baseUrl} did not stop: ${e.message}`;
+    }
+  }
+};
+function answered(check2, result, answer) {
+  if (check2.type !== "human" || answer === void 0) return result;
+  const who = answer.by ? ` by ${answer.by}` : "";
+  const note = answer.note ? `: ${answer.note}` : "";
+  return { ...result, status: answer.passed ? "pass" : "fail", evidence: `answered ${answer.passed ? "pass" : "fail"}${who}${note}` };
+}
+async function runGroup(checks, serve, ports, opts, plan, problems) {
+  const server = new SharedServer(serve, ports);
+  const results = [];
+  try {
+    for (const check2 of checks) {
+      const result = await runCheck(check2, ports, await server.context(check2));
+      const key2 = plan === void 0 ? check2.id : `${plan}/${check2.id}`;
+      const final = { ...answered(check2, result, opts.answers?.[key2]), ...plan === void 0 ? {} : { plan } };
+      results.push(final);
+      opts.onResult?.(final);
+    }
+  } finally {
+    const problem2 = await server.stop();
+    if (problem2) problems.push(problem2);
+  }
+  return results;
+}
+function statusOf(results, problems) {
+  if (problems.length > 0 || results.some((r) => r.status === "fail")) return "fail";
+  return results.some((r) => r.status === "human") ? "human" : "pass";
+}
+function finish2(level2, id, spec, startedAt, results, problems, clock) {
+  if (results.length === 0 && problems.length === 0) problems.push(`no checks to run: a ${level2} cannot be verified by nothing; add must_pass checks`);
+  const finishedAt = clock.now();
+  return {
+    level: level2,
+    id,
+    ...spec === void 0 ? {} : { spec },
+    status: statusOf(results, problems),
+    results,
+    problems,
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString()
+  };
+}
+async function verifyPlan(plan, ports, opts = {}) {
+  const startedAt = ports.clock.now();
+  const problems = [];
+  const results = await runGroup(plan.mustPass, plan.serve, ports, opts, void 0, problems);
+  return finish2("plan", plan.id, opts.spec, startedAt, results, problems, ports.clock);
+}
+async function verifyPhase(spec, phase, ports, opts = {}) {
+  const startedAt = ports.clock.now();
+  const problems = [];
+  const results = [];
+  for (const id of phase.plans) {
+    const plan = spec.planById.get(id);
+    if (!plan) {
+      problems.push(`plan ${id} of phase ${phase.id} is not in the spec`);
+      continue;
+    }
+    results.push(...await runGroup(plan.mustPass, plan.serve, ports, opts, plan.id, problems));
+  }
+  results.push(...await runGroup(phase.mustPass, phase.serve, ports, opts, void 0, problems));
+  return finish2("phase", phase.id, opts.spec ?? spec.id, startedAt, results, problems, ports.clock);
+}
+
+// app/engine/lifecycle/failure-reason.ts
+function agentFailure(agent, error63) {
+  return `the ${agent} agent failed: ${error63}`;
+}
+function key(result) {
+  return result.plan === void 0 ? result.id : `${result.plan}/${result.id}`;
+}
+function verificationFailure(report) {
+  const what = report.level === "plan" ? `plan ${report.id}` : `phase ${report.id}`;
+  const failed2 = report.results.filter((r) => r.status === "fail");
+  const parts2 = [];
+  if (failed2.length > 0) {
+    const reasons = failed2.map((r) => `${key(r)} (${r.evidence.split("\n")[0]})`);
+    parts2.push(`${failed2.length} check${failed2.length === 1 ? "" : "s"} failed: ${reasons.join("; ")}`);
+  }
+  parts2.push(...report.problems);
+  const waiting = report.results.filter((r) => r.status === "human");
+  if (parts2.length === 0 && waiting.length > 0) parts2.push(`${waiting.length} human check${waiting.length === 1 ? "" : "s"} not approved: ${waiting.map(key).join(", ")}`);
+  return `${what} did not pass verification: ${parts2.join("; ") || "no reason given"}`;
+}
+
+// app/engine/lifecycle/assignment.ts
+function agentName(plan, choice = {}) {
+  return choice.override ?? plan.agent ?? choice.configured ?? (plan.steps.length > 0 ? "script" : "claude");
+}
+function assignTask(a) {
+  return {
+    type: "assign_task",
+    session: a.session,
+    at: a.at.toISOString(),
+    spec: a.spec,
+    plan: a.plan.id,
+    resume: a.resume,
+    worktree: a.worktree,
+    prompt: a.prompt,
+    timeout_minutes: a.plan.timeoutMinutes,
+    ...a.knowledge && a.knowledge.length > 0 ? { knowledge: a.knowledge.map((k) => ({ ...k })) } : {}
+  };
+}
+
+// app/engine/lifecycle/run-agent.ts
+var AttemptStoppedError = class extends HarnessError {
+};
+async function runAgent(run2, ports) {
+  const { plan, session } = run2;
+  const { answers: answers2, progress, clock } = ports;
+  const controller = new AbortController();
+  const stop = () => controller.abort(run2.signal?.reason);
+  run2.signal?.addEventListener("abort", stop, { once: true });
+  if (run2.signal?.aborted) stop();
+  let terminal;
+  let waiting;
+  const at = () => clock.now().toISOString();
+  const seen = { insights: [] };
+  const emit = async (message) => {
+    await progress.record?.(message);
+    switch (message.type) {
+      case "session_ready":
+        seen.agent = message.agent;
+        return progress.event({ kind: "agent-started", agent: message.agent });
+      case "insight":
+        seen.insights.push(message.insight);
+        return progress.event({ kind: "progress", message: `${message.insight.kind}: ${message.insight.summary}` });
+      case "task_started":
+        return progress.event({ kind: "task-started", task: message.task, total: message.total, title: message.title });
+      case "progress_update":
+        return progress.event({
+          kind: "progress",
+          message: message.message,
+          ...message.task !== void 0 && message.total !== void 0 ? { task: message.task, total: message.total } : {}
+        });
+      case "decision_needed":
+      case "verification_needed":
+      case "action_needed":
+        return progress.event({ kind: "agent-waiting", checkpoint: message.checkpoint });
+      case "task_completed":
+      case "task_failed":
+        terminal = message;
+        if (message.facts) seen.facts = message.facts;
+    }
+  };
+  const awaitResponse = async (checkpoint) => {
+    const given = answers2.given(checkpoint.id) ?? await answers2.ask(checkpoint, "agent");
+    if (given) {
+      await progress.event({ kind: "agent-answered", checkpoint, answer: given });
+      return responseTo(checkpoint, given.answer, session, at());
+    }
+    if (plan.autonomous) return { type: "abort_task", session, at: at(), reason: `plan ${plan.id} is autonomous: true, and nobody can answer checkpoint "${checkpoint.id}" in a run` };
+    waiting = checkpoint;
+    controller.abort(new Error(`waiting for an answer to checkpoint "${checkpoint.id}"`));
+    return { type: "abort_task", session, at: at(), reason: `waiting for an answer to checkpoint "${checkpoint.id}"` };
+  };
+  try {
+    const context3 = {
+      task: assignTask({
+        session,
+        spec: run2.spec,
+        plan,
+        resume: run2.resume,
+        worktree: ports.workspace.root,
+        prompt: await run2.prompt(),
+        at: clock.now(),
+        ...run2.knowledge ? { knowledge: run2.knowledge } : {}
+      }),
+      plan,
+      spec: run2.spec,
+      base: run2.base,
+      env: { ...run2.env },
+      logDir: run2.logDir,
+      signal: controller.signal,
+      now: () => clock.now(),
+      emit,
+      awaitResponse
+    };
+    await ports.agent(run2.agent).run(context3);
+  } catch (e) {
+    if (!waiting && !run2.signal?.aborted) terminal = { type: "task_failed", session, at: at(), plan: plan.id, error: e.message, retryable: false };
+  } finally {
+    run2.signal?.removeEventListener("abort", stop);
+  }
+  if (run2.signal?.aborted) throw new AttemptStoppedError(`plan ${plan.id} was stopped`);
+  if (waiting) return { kind: "checkpoint", checkpoint: waiting, seen };
+  if (terminal?.type === "task_completed") {
+    await progress.event({ kind: "agent-finished" });
+    return { kind: "completed", ...terminal.summary === void 0 ? {} : { summary: terminal.summary }, ...terminal.usage ? { usage: terminal.usage } : {}, seen };
+  }
+  const error63 = terminal?.type === "task_failed" ? terminal.error : "it ended without saying it completed";
+  await progress.event({ kind: "agent-failed", error: error63 });
+  return {
+    kind: "failed",
+    error: error63,
+    timedOut: terminal?.type === "task_failed" && terminal.timedOut === true,
+    ...terminal?.type === "task_failed" && terminal.usage ? { usage: terminal.usage } : {},
+    seen
+  };
+}
+
+// app/engine/knowledge/signal-tags.ts
+var MAX_TAGS = 8;
+var LANGUAGES = {
+  ts: "typescript",
+  tsx: "typescript",
+  mts: "typescript",
+  cts: "typescript",
+  js: "javascript",
+  jsx: "javascript",
+  mjs: "javascript",
+  cjs: "javascript",
+  py: "python",
+  go: "go",
+  rs: "rust",
+  rb: "ruby",
+  java: "java",
+  kt: "kotlin",
+  cs: "csharp",
+  php: "php",
+  swift: "swift",
+  sql: "sql",
+  sh: "shell",
+  bash: "shell",
+  css: "css",
+  scss: "css",
+  html: "html",
+  md: "markdown",
+  json: "json",
+  yml: "yaml",
+  yaml: "yaml",
+  toml: "toml",
+  sqlite: "sqlite",
+  db: "database"
+};
+var NAMED_FILES = {
+  "package.json": "npm",
+  "package-lock.json": "npm",
+  "pnpm-lock.yaml": "pnpm",
+  "yarn.lock": "yarn",
+  "tsconfig.json": "typescript",
+  dockerfile: "docker",
+  "docker-compose.yml": "docker",
+  "compose.yaml": "docker",
+  makefile: "make",
+  "cargo.toml": "rust",
+  "go.mod": "go",
+  "pyproject.toml": "python",
+  "requirements.txt": "python",
+  "gemfile": "ruby"
+};
+var CHECK_TAGS = {
+  tests_pass: "testing",
+  build_succeeds: "build",
+  api_response: "api",
+  ui_element_exists: "ui",
+  ui_navigation: "ui",
+  key_link: "wiring",
+  human: "review"
+};
+var STOP = /* @__PURE__ */ new Set([
+  "src",
+  "lib",
+  "app",
+  "apps",
+  "packages",
+  "pkg",
+  "dist",
+  "build",
+  "out",
+  "tmp",
+  "index",
+  "main",
+  "mod",
+  "util",
+  "utils",
+  "helpers",
+  "helper",
+  "common",
+  "shared",
+  "misc",
+  "file",
+  "files",
+  "new",
+  "old",
+  "the",
+  "and",
+  "for",
+  "with",
+  "from",
+  "harness",
+  "readme",
+  "license",
+  "changelog",
+  "docs",
+  "specs",
+  "spec",
+  "planning",
+  "plans",
+  "execution",
+  "phases",
+  "init",
+  "setup"
+]);
+var WRAPPERS = /* @__PURE__ */ new Set(["sudo", "env", "npx", "exec", "time", "nice", "timeout", "xargs", "bunx", "pnpx", "uv", "poetry", "pipenv", "bundle"]);
+var PLUMBING = /* @__PURE__ */ new Set(["cd", "echo", "printf", "cat", "test", "true", "false", "set", "export", "mkdir", "rm", "cp", "mv", "ls", "grep", "sed", "awk", "head", "tail", "sleep", "touch", "sh", "bash", "if", "then", "fi", "for", "do", "done", "wc", "sort", "tee", "diff", "chmod", "[", "[["]);
+var MANAGERS = /* @__PURE__ */ new Set(["npm", "yarn", "pnpm", "bun", "cargo", "go", "make", "dotnet", "mvn", "gradle", "pip", "python", "python3", "node", "deno"]);
+var SUBJECTS = { test: "testing", tests: "testing", lint: "lint", build: "build", migrate: "migrations", typecheck: "typescript", e2e: "e2e", bench: "benchmark" };
+function normaliseTag(word) {
+  const tag = word.toLowerCase().replace(/[^a-z0-9+#.-]+/g, "").replace(/^[^a-z]+|[.-]+$/g, "");
+  if (tag.length < 2 || tag.length > 30 || STOP.has(tag)) return void 0;
+  return tag;
+}
+function fileTags(path2) {
+  const parts2 = path2.split("/").filter(Boolean);
+  const name2 = parts2.pop() ?? "";
+  const out = /* @__PURE__ */ new Map();
+  const add = (tag, weight) => {
+    if (tag !== void 0 && !/^\d/.test(tag)) out.set(tag, Math.max(out.get(tag) ?? 0, weight));
+  };
+  add(NAMED_FILES[name2.toLowerCase()], 2);
+  if (/(?:^|[._-])(?:test|spec)s?\.[a-z]+$/i.test(name2) || parts2.some((p) => /^(?:tests?|__tests__|e2e)$/i.test(p))) add("testing", 2);
+  if (parts2.includes(".github") && parts2.includes("workflows")) add("ci", 2);
+  const dot = name2.lastIndexOf(".");
+  add(LANGUAGES[dot > 0 ? name2.slice(dot + 1).toLowerCase() : ""], 0.75);
+  for (const dir of parts2) if (!/^(?:tests?|spec|__tests__)$/i.test(dir)) add(normaliseTag(dir), 1.5);
+  for (const word of (dot > 0 ? name2.slice(0, dot) : name2).split(/[-_.]+/)) if (!/^(?:tests?|spec)$/i.test(word)) add(normaliseTag(word), 1);
+  return out;
+}
+var PROGRAM = /^[A-Za-z][A-Za-z0-9._+-]*$/;
+var INTERPRETERS = /* @__PURE__ */ new Set(["node", "deno", "python", "python3", "ruby", "perl", "php", "bun"]);
+function commandTags(line) {
+  const out = [];
+  const unquoted = line.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, " ");
+  for (const part of unquoted.split(/&&|\|\||[;|\n()`]/)) {
+    const words2 = part.trim().split(/\s+/).filter(Boolean);
+    let i = 0;
+    while (i < words2.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words2[i]) || WRAPPERS.has(words2[i]))) i++;
+    const program = words2[i]?.replace(/^.*\//, "");
+    if (!program || !PROGRAM.test(program) || PLUMBING.has(program)) continue;
+    const tag = normaliseTag(program.replace(/(?<=[a-z]{2})\d+$/i, ""));
+    if (tag) out.push(tag);
+    if (MANAGERS.has(program)) {
+      const rest = words2.slice(i + 1).filter((w) => !w.startsWith("-") && w !== "run" && w !== "exec");
+      const sub = rest[0];
+      if (sub !== void 0 && PROGRAM.test(sub)) {
+        const subject = SUBJECTS[sub] ?? (INTERPRETERS.has(program) ? void 0 : normaliseTag(sub));
+        if (subject) out.push(subject);
+      }
+      if (program.startsWith("python") && words2.includes("-m")) {
+        const module = normaliseTag(words2[words2.indexOf("-m") + 1] ?? "");
+        if (module) out.push(module);
+      }
+    }
+    if (/\b(?:jest|vitest|pytest|mocha|rspec|phpunit)\b/.test(program)) out.push("testing");
+  }
+  return out;
+}
+function deriveTags(sources) {
+  const counts = /* @__PURE__ */ new Map();
+  const add = (tag, weight = 1) => {
+    if (tag !== void 0) counts.set(tag, (counts.get(tag) ?? 0) + weight);
+  };
+  const words2 = sources.words ?? [];
+  words2.forEach((word, i) => add(normaliseTag(word), 1e3 + words2.length - i));
+  for (const check2 of sources.checks ?? []) add(CHECK_TAGS[check2], 2);
+  for (const command2 of sources.commands ?? []) for (const tag of commandTags(command2)) add(tag, 2);
+  for (const file2 of sources.files ?? []) for (const [tag, weight] of fileTags(file2)) add(tag, weight);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, MAX_TAGS).map(([tag]) => tag);
+}
+
+// app/engine/lifecycle/signals.ts
+var STRUGGLE_AFTER_FAILURES = 3;
+var STRUGGLE_TOOL_ERRORS = 3;
+var STRUGGLE_RETRIES = 2;
+var STEP_ERROR = /^step \d+\/\d+ "([^"]+)"/;
+function normalise(text) {
+  return text.split("\n")[0].toLowerCase().replace(/\(log: [^)]*\)/g, "").replace(/(?:\/[^\s/:'"]+)+\/?/g, "<path>").replace(/\b[0-9a-f]{7,40}\b/g, "<sha>").replace(/\d+(?:\.\d+)?/g, "#").replace(/\s+/g, " ").trim().slice(0, 160);
+}
+function checkKey2(result) {
+  return result.plan === void 0 ? result.id : `${result.plan}/${result.id}`;
+}
+function attemptFailure(input2) {
+  if (input2.agentError !== void 0) {
+    const step = STEP_ERROR.exec(input2.agentError)?.[1];
+    const kind = input2.timedOut ? "timeout" : "agent";
+    const fingerprint = step !== void 0 ? `${kind}:step:${step}` : `${kind}:${normalise(input2.agentError)}`;
+    return { kind, fingerprint, ...step === void 0 ? {} : { step } };
+  }
+  const failed2 = (input2.report?.results ?? []).filter((r) => r.status === "fail").map(checkKey2).sort();
+  if (failed2.length > 0) return { kind: "verification", fingerprint: `checks:${failed2.join(",")}`, checks: failed2 };
+  const problems = (input2.report?.problems ?? []).map(normalise).sort();
+  return { kind: "verification", fingerprint: `verification:${problems.join(";") || "no reason"}` };
+}
+function describeFailure(failure3) {
+  if (failure3.checks) return `check${failure3.checks.length === 1 ? "" : "s"} ${failure3.checks.join(", ")} failed`;
+  if (failure3.step) return `${failure3.kind === "timeout" ? "time ran out in" : "the agent failed at"} step "${failure3.step}"`;
+  return failure3.kind === "timeout" ? "time ran out" : `the agent failed (${failure3.fingerprint.replace(/^[a-z]+:/, "")})`;
+}
+function commandOf(check2) {
+  return "command" in check2 && typeof check2.command === "string" ? check2.command : void 0;
+}
+function planSources(plan, failure3, extra = {}) {
+  const failing = new Set(failure3?.checks?.map((c) => c.slice(c.lastIndexOf("/") + 1)) ?? []);
+  const checks = failing.size > 0 ? plan.mustPass.filter((c) => failing.has(c.id)) : plan.mustPass;
+  const step = failure3?.step !== void 0 ? plan.steps.find((s) => s.title === failure3.step) : void 0;
+  return {
+    files: [...plan.filesModified, ...extra.files ?? []],
+    commands: [...checks.flatMap((c) => commandOf(c) ?? []), ...step ? [step.script] : [], ...extra.commands ?? []],
+    checks: [...checks.map((c) => c.type), ...extra.checks ?? []],
+    words: [...extra.words ?? []]
+  };
+}
+function draft(r, type, severity, tags2, text, metadata2) {
+  return { type, severity, spec: r.spec, phase: r.plan.phase, plan: r.plan.id, agent: r.agent, tags: tags2, ...text, metadata: { attempt: r.attempt, ...metadata2 } };
+}
+function where(r) {
+  return `plan ${r.plan.id} (${r.plan.title}) of ${r.spec}`;
+}
+function baseContext(r) {
+  const lines2 = [`Attempt ${r.attempt} by the ${r.agent} agent.`];
+  if (r.plan.filesModified.length > 0) lines2.push(`The plan's files: ${r.plan.filesModified.map((f) => `\`${f}\``).join(", ")}.`);
+  const checks = r.plan.mustPass.map((c) => `\`${c.id}\` (${c.type})`);
+  if (checks.length > 0) lines2.push(`Its checks: ${checks.join(", ")}.`);
+  const facts = r.seen?.facts;
+  if (facts?.toolCalls !== void 0) lines2.push(`The agent made ${facts.toolCalls} tool calls; ${facts.toolErrors ?? 0} failed and ${facts.retries ?? 0} repeated a failed one.`);
+  return lines2;
+}
+function failureSignals(r) {
+  const failure3 = r.failure;
+  const tags2 = deriveTags(planSources(r.plan, failure3));
+  const facts = { outcome: "failed", failure: failure3.fingerprint, ...failure3.checks ? { checks: failure3.checks } : {}, ...failure3.step ? { step: failure3.step } : {} };
+  const reason2 = r.reason ?? describeFailure(failure3);
+  const context3 = baseContext(r);
+  if (r.failedBefore > 0) context3.push(`${r.failedBefore} earlier attempt${r.failedBefore === 1 ? "" : "s"} failed too.`);
+  const same = r.previous?.failure?.fingerprint === failure3.fingerprint;
+  const out = [];
+  if (r.timedOut) {
+    out.push(
+      draft(r, "timeout", "high", tags2, {
+        happened: `${capitalise(where(r))} ran out of its ${r.plan.timeoutMinutes} minutes (timeout_minutes) on attempt ${r.attempt}.
+
+${reason2}`,
+        context: context3.join("\n"),
+        cause: failure3.step ? `The work stopped in step "${failure3.step}": the step takes longer than the plan allows, or it waits on something that never comes.` : "The work takes longer than timeout_minutes allows, or the agent waited on something that never came."
+      }, facts)
+    );
+  }
+  if (same) {
+    out.push(
+      draft(r, "stuck", "high", tags2, {
+        happened: `${capitalise(where(r))} failed the same way as its attempt before: ${describeFailure(failure3)} (attempt ${r.attempt}, as attempt ${r.previous.attempt}).
+
+${reason2}`,
+        context: context3.join("\n"),
+        cause: "Another attempt changed nothing that matters to this failure: the plan, its checks or what the agent is told must change, not the number of tries."
+      }, { ...facts, previous: r.previous.attempt })
+    );
+  } else if (!r.timedOut) {
+    out.push(
+      draft(r, "struggle", "medium", tags2, {
+        happened: `Attempt ${r.attempt} at ${where(r)} failed: ${describeFailure(failure3)}.
+
+${reason2}`,
+        context: context3.join("\n"),
+        cause: failure3.kind === "verification" ? "The agent finished, but the work does not meet the checks named above." : "The agent could not finish the plan; its own error is quoted above."
+      }, facts)
+    );
+  }
+  return out;
+}
+function repairSignals(r) {
+  if (r.failedBefore === 0) return [];
+  const last = r.previous?.failure;
+  const tags2 = deriveTags(planSources(r.plan, last));
+  const context3 = baseContext(r);
+  if (last) context3.push(`The attempt before failed: ${describeFailure(last)}.`);
+  const facts = { outcome: "verified", failedBefore: r.failedBefore, ...last ? { repaired: last.fingerprint } : {} };
+  const out = [
+    draft(r, "repair", r.failedBefore >= 2 ? "medium" : "low", tags2, {
+      happened: `${capitalise(where(r))} passed on attempt ${r.attempt}, after ${r.failedBefore} failed attempt${r.failedBefore === 1 ? "" : "s"}.`,
+      context: context3.join("\n"),
+      cause: last ? `What failed before (${describeFailure(last)}) was put right in this attempt.` : "An earlier attempt failed; this one put it right."
+    }, facts)
+  ];
+  if (r.failedBefore >= STRUGGLE_AFTER_FAILURES) {
+    out.push(
+      draft(r, "struggle", "high", tags2, {
+        happened: `${capitalise(where(r))} needed ${r.attempt} attempts to pass.`,
+        context: context3.join("\n"),
+        cause: "The plan is harder than it reads, or its brief lacks what the agent needs to get it right the first time."
+      }, { ...facts, reason: "attempts" })
+    );
+  }
+  return out;
+}
+function streamStruggle(r, alreadyStruggling) {
+  const facts = r.seen?.facts;
+  if (!facts || alreadyStruggling) return [];
+  const errors = facts.toolErrors ?? 0;
+  const retries = facts.retries ?? 0;
+  if (errors < STRUGGLE_TOOL_ERRORS && retries < STRUGGLE_RETRIES) return [];
+  return [
+    draft(r, "struggle", errors >= 2 * STRUGGLE_TOOL_ERRORS || retries >= 2 * STRUGGLE_RETRIES ? "medium" : "low", deriveTags(planSources(r.plan)), {
+      happened: `The agent on ${where(r)} had ${errors} failing tool call${errors === 1 ? "" : "s"} and ${retries} retr${retries === 1 ? "y" : "ies"} of a failed call, of ${facts.toolCalls ?? 0} calls.`,
+      context: baseContext(r).join("\n"),
+      cause: "The agent went by trial and error: something it needed (a command, a path, an API) was not what it expected."
+    }, { reason: "tool-errors", toolCalls: facts.toolCalls ?? 0, toolErrors: errors, retries })
+  ];
+}
+function deviationSignals(r) {
+  return r.undeclaredWrites.map(
+    (d) => draft(r, "deviation", d.impact, deriveTags({ files: d.files }), {
+      happened: `${capitalise(where(r))} changed ${d.files.length === 1 ? "a file" : `${d.files.length} files`} outside its files_modified: ${d.files.slice(0, 20).map((f) => `\`${f}\``).join(", ")}${d.files.length > 20 ? ", …" : ""}.`,
+      context: [...baseContext(r), `files_modified: ${r.plan.filesModified.length > 0 ? r.plan.filesModified.map((f) => `\`${f}\``).join(", ") : "none"}.`].join("\n"),
+      cause: `${d.reason} Either the plan should declare these files, or the agent went beyond the plan.`
+    }, { files: d.files })
+  );
+}
+function sameModel(configured, reported) {
+  const a = configured.toLowerCase();
+  const b = reported.toLowerCase();
+  return a === b || b.includes(a) || a.includes(b);
+}
+function configSignals(r) {
+  const out = [];
+  const model = r.seen?.facts?.model;
+  const wanted = r.expects?.model;
+  const tags2 = deriveTags({ words: ["config", r.agent] });
+  if (model !== void 0 && wanted !== void 0 && !sameModel(wanted, model)) {
+    out.push(
+      draft(r, "config", "medium", deriveTags({ words: ["config", "model", r.agent] }), {
+        happened: `The ${r.agent} agent on ${where(r)} ran the model \`${model}\`; the configuration asks for \`${wanted}\`.`,
+        context: baseContext(r).join("\n"),
+        cause: "The configured model was not honoured: an alias resolved differently, an account without access to it, or a setting that overrides the one in .github/harness.yml."
+      }, { configured: wanted, reported: model })
+    );
+  }
+  const named = r.seen?.agent;
+  if (named !== void 0 && named !== r.agent) {
+    out.push(
+      draft(r, "config", "medium", tags2, {
+        happened: `${capitalise(where(r))} was given to the ${r.agent} agent, but the agent that answered calls itself \`${named}\`.`,
+        context: baseContext(r).join("\n"),
+        cause: "The agent configured under that name runs something else than the configuration says."
+      }, { configured: r.agent, reported: named })
+    );
+  }
+  return out;
+}
+function insightSignals(r) {
+  return (r.seen?.insights ?? []).map(
+    (insight) => draft(r, insight.kind, "low", deriveTags(planSources(r.plan, void 0, { words: insight.tags ?? [] })), {
+      happened: [insight.summary, ...insight.detail ? ["", insight.detail] : []].join("\n"),
+      context: [`Reported by the ${r.agent} agent while working on ${where(r)}, attempt ${r.attempt}, which ${r.end === "verified" ? "passed" : r.end === "failed" ? "failed" : "stopped for a person"}.`].join("\n"),
+      cause: "The agent's own account; harness has not checked it."
+    }, { reported: "agent" })
+  );
+}
+function useSignals(r) {
+  const entries = r.knowledge ?? [];
+  if (r.end !== "verified" || entries.length === 0) return [];
+  return [
+    draft(r, "use", "low", deriveTags(planSources(r.plan)), {
+      happened: `${capitalise(where(r))} passed with ${entries.length} piece${entries.length === 1 ? "" : "s"} of knowledge in its brief: ${entries.map((e) => `${e.kind} \`${e.path}\``).join(", ")}.`,
+      context: entries.map((e) => `- ${e.kind} \`${e.path}\` (${e.title}): ${e.why}`).join("\n"),
+      cause: "Surfacing chose these for the plan; the plan passed with them in the brief."
+    }, { entries: entries.map((e) => e.path) })
+  ];
+}
+function attemptSignals(r) {
+  const failed2 = r.end === "failed" && r.failure !== void 0 ? failureSignals(r) : [];
+  const repaired = r.end === "verified" ? repairSignals(r) : [];
+  const struggling = [...failed2, ...repaired].some((s) => s.type === "struggle");
+  const settled = r.end !== "checkpoint";
+  return [
+    ...failed2,
+    ...repaired,
+    ...streamStruggle(r, struggling),
+    ...settled ? deviationSignals(r) : [],
+    ...configSignals(r),
+    ...insightSignals(r),
+    ...useSignals(r)
+  ];
+}
+function phaseCompletion(input2) {
+  const { phase, done } = input2;
+  const attempts = done.reduce((n2, p) => n2 + (p.attempts ?? 1), 0);
+  const timed = done.filter((p) => p.minutes !== void 0);
+  const minutes = Math.round(timed.reduce((n2, p) => n2 + p.minutes, 0) * 10) / 10;
+  const retried = done.filter((p) => (p.attempts ?? 1) > 1);
+  const checks = input2.report?.results ?? [];
+  const tags2 = deriveTags({
+    files: input2.plans.flatMap((p) => p.filesModified),
+    checks: [...input2.plans.flatMap((p) => p.mustPass.map((c) => c.type)), ...phase.mustPass.map((c) => c.type)],
+    commands: phase.mustPass.flatMap((c) => commandOf(c) ?? [])
+  });
+  const lines2 = done.map((p) => `- ${p.id} ${p.title}${p.attempts !== void 0 && p.attempts > 1 ? `: ${p.attempts} attempts` : ""}${p.minutes !== void 0 ? ` (${p.minutes > 0 ? p.minutes : "<0.1"} min)` : ""}`);
+  return {
+    type: "completion",
+    severity: "low",
+    spec: input2.spec,
+    phase: phase.id,
+    tags: tags2,
+    happened: `Phase ${phase.id} (${phase.title}) of ${input2.spec} was verified: ${done.length} plan${done.length === 1 ? "" : "s"}${timed.length > 0 ? ` in ${minutes >= 1 ? `${minutes} minutes` : "under a minute"} of work` : ""}, ${attempts === done.length ? `${done.length === 1 ? "on its" : "each on its"} first attempt` : `${attempts} attempts`}.
+
+${lines2.join("\n")}`,
+    context: `${checks.length > 0 ? `Phase-level verification ran ${checks.length} check${checks.length === 1 ? "" : "s"} on the merged work; all passed.` : "The phase has no checks of its own beyond its plans'."}${retried.length > 0 ? ` Needed more than one attempt: ${retried.map((p) => p.id).join(", ")}.` : ""}`,
+    cause: retried.length > 0 ? "Most plans passed at once; the ones that did not have their own signals." : "Every plan passed on its first attempt.",
+    metadata: { plans: done.length, attempts, ...timed.length > 0 ? { minutes } : {} }
+  };
+}
+function capitalise(text) {
+  return `${text[0].toUpperCase()}${text.slice(1)}`;
+}
+
+// app/engine/lifecycle/verify-with-people.ts
+var MAX_HUMAN_ROUNDS = 5;
+var UnknownHumanCheckError = class extends HarnessError {
+};
+async function verifyWithPeople(level2, ports) {
+  const { answers: answers2, progress, clock } = ports;
+  const known = await standingAnswers(level2, answers2);
+  let verifyMs = 0;
+  const once = async () => {
+    const started = clock.monotonic();
+    const open3 = ports.verifyPorts();
+    try {
+      return await level2.run(open3, { answers: known, onResult: (result) => void progress.event({ kind: "check", result }) });
+    } finally {
+      await open3.close();
+      verifyMs += clock.monotonic() - started;
+    }
+  };
+  return progress.stage(level2.title, async () => {
+    for (let round = 0; ; round++) {
+      const report = await once();
+      if (report.status !== "human" || round >= MAX_HUMAN_ROUNDS) return { report, verifyMs };
+      for (const result of report.results.filter((r) => r.status === "human")) {
+        const key2 = keyOf(result);
+        if (known[key2]) continue;
+        const question = humanCheckQuestion(refOf(level2, key2));
+        const given = await answers2.ask(question, "verification");
+        if (!given) return { report, waiting: question, verifyMs };
+        known[key2] = humanAnswer(given);
+      }
+    }
+  });
+}
+function keyOf(result) {
+  return result.plan === void 0 ? result.id : `${result.plan}/${result.id}`;
+}
+function refOf(level2, key2) {
+  const ref = level2.humanChecks.find((h) => h.key === key2);
+  if (!ref) throw new UnknownHumanCheckError(`check ${key2} waits for a person but is no human check of this level`);
+  return ref;
+}
+async function standingAnswers(level2, answers2) {
+  const known = {};
+  let since;
+  for (const ref of level2.humanChecks) {
+    const given = answers2.given(humanCheckpointId(ref.key));
+    if (!given) continue;
+    if (given.at !== void 0 && level2.since) {
+      since ??= await level2.since();
+      if (Date.parse(given.at) < since.getTime()) continue;
+    }
+    known[ref.key] = humanAnswer(given);
+  }
+  return known;
+}
+
+// app/engine/lifecycle/attempt-plan.ts
+function planHumanChecks(plan) {
+  return plan.mustPass.flatMap((check2) => check2.type === "human" ? [{ key: check2.id, check: check2 }] : []);
+}
+async function attemptPlan(input2, ports) {
+  const { plan, base: base2 } = input2;
+  const { workspace, progress, clock } = ports;
+  let agent;
+  let agentMs = 0;
+  if (!input2.agentDone) {
+    const started = clock.monotonic();
+    agent = await progress.stage(`agent ${input2.agent}: ${plan.id} ${plan.title}`, () => runAgent(input2, ports)).finally(() => {
+      agentMs = clock.monotonic() - started;
+    });
+  }
+  const ended = async (how) => {
+    const failed3 = how.end === "failed";
+    const look = (p) => failed3 ? p.catch(() => []) : p;
+    const [commits, changed] = await Promise.all([look(workspace.commits(base2)), look(workspace.changedFiles(base2))]);
+    const timedOut = agent?.kind === "failed" && agent.timedOut;
+    const seen = agent?.seen;
+    const facts = {
+      ...input2.attempt === void 0 ? {} : { attempt: input2.attempt },
+      agent: input2.agent,
+      undeclaredWrites: undeclaredWrites(changed, plan.filesModified),
+      timedOut,
+      ...agent?.kind !== "checkpoint" && agent?.usage ? { usage: agent.usage } : {},
+      ...seen?.facts ? { agentFacts: seen.facts } : {},
+      ...seen && seen.insights.length > 0 ? { insights: seen.insights } : {},
+      ...failed3 ? { failure: attemptFailure({ ...agent?.kind === "failed" ? { agentError: agent.error } : {}, timedOut, ...how.report ? { report: how.report } : {} }) } : {}
+    };
+    const previous = how.end === "checkpoint" ? void 0 : await input2.history?.();
+    const failedBefore = Math.max(previous?.attempt ?? 0, (input2.attempt ?? 1) - 1);
+    const signals = attemptSignals({
+      spec: input2.spec,
+      plan,
+      agent: input2.agent,
+      attempt: failedBefore + 1,
+      failedBefore,
+      ...previous ? { previous } : {},
+      end: how.end,
+      ...how.reason === void 0 ? {} : { reason: how.reason },
+      ...facts.failure ? { failure: facts.failure } : {},
+      timedOut,
+      undeclaredWrites: facts.undeclaredWrites,
+      ...seen ? { seen } : {},
+      ...input2.expects ? { expects: input2.expects } : {},
+      ...input2.knowledge ? { knowledge: input2.knowledge } : {}
+    });
+    return { commits, facts, timing: { agentMs, verifyMs: how.verifyMs }, signals };
+  };
+  if (agent?.kind === "checkpoint") return { kind: "checkpoint", checkpoint: agent.checkpoint, ...await ended({ end: "checkpoint", verifyMs: 0 }) };
+  if (agent?.kind === "failed") {
+    const reason3 = agentFailure(input2.agent, agent.error);
+    return { kind: "failed", reason: reason3, ...await ended({ end: "failed", verifyMs: 0, reason: reason3 }) };
+  }
+  await progress.event({ kind: "verifying", level: "plan" });
+  const { report, waiting, verifyMs } = await verifyWithPeople(
+    {
+      title: `plan-level verification of ${plan.id}`,
+      humanChecks: planHumanChecks(plan),
+      since: () => workspace.headDate(),
+      run: (verifyPorts, options) => verifyPlan(plan, verifyPorts, { ...options, spec: input2.spec })
+    },
+    ports
+  );
+  const failed2 = report.status !== "pass" && !waiting;
+  const reason2 = failed2 ? verificationFailure(report) : void 0;
+  const end = await ended({ end: waiting ? "checkpoint" : failed2 ? "failed" : "verified", verifyMs, report, ...reason2 === void 0 ? {} : { reason: reason2 } });
+  if (waiting) return { kind: "checkpoint", checkpoint: waiting, report, ...end };
+  if (failed2) return { kind: "failed", reason: reason2, report, ...end };
+  return { kind: "verified", report, ...agent?.kind === "completed" && agent.summary !== void 0 ? { summary: agent.summary } : {}, ...end };
+}
+
+// app/engine/lifecycle/verify-phase.ts
+function phaseHumanChecks(spec, phase) {
+  const refs = [];
+  for (const id of phase.plans) {
+    for (const check2 of spec.planById.get(id)?.mustPass ?? []) if (check2.type === "human") refs.push({ key: `${id}/${check2.id}`, check: check2, plan: id });
+  }
+  for (const check2 of phase.mustPass) if (check2.type === "human") refs.push({ key: check2.id, check: check2 });
+  return refs;
+}
+async function verifyPhaseLevel(spec, phase, ports) {
+  await ports.progress.event({ kind: "verifying", level: "phase" });
+  const { report, verifyMs } = await verifyWithPeople(
+    {
+      title: `phase-level verification of phase ${phase.id}`,
+      humanChecks: phaseHumanChecks(spec, phase),
+      run: (verifyPorts, options) => verifyPhase(spec, phase, verifyPorts, options)
+    },
+    ports
+  );
+  return report.status === "pass" ? { kind: "verified", report, verifyMs } : { kind: "failed", reason: verificationFailure(report), report, verifyMs };
+}
+
+// app/machine/clock.ts
+import { performance as performance3 } from "node:perf_hooks";
+function systemClock(now = () => /* @__PURE__ */ new Date()) {
+  return {
+    now,
+    monotonic: () => performance3.now(),
+    after(ms, fn) {
+      const timer = setTimeout(fn, ms);
+      return () => clearTimeout(timer);
+    }
+  };
+}
+
+// app/machine/verify-ports.ts
+import { resolve as resolve2 } from "node:path";
+
+// app/machine/process-run.ts
+import { spawn as spawn3 } from "node:child_process";
+
+// app/machine/process-group.ts
+import { readdir as readdir3, readFile as readFile3 } from "node:fs/promises";
+function killGroup(child, signal) {
+  if (child.pid === void 0) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+  }
+}
+function exited(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve3) => {
+    child.once("exit", () => resolve3());
+    child.once("error", () => resolve3());
+  });
+}
+function wait(ms) {
+  return new Promise((resolve3) => setTimeout(() => resolve3("timeout"), ms).unref());
+}
+async function groupAlive(pgid) {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
+  let entries;
+  try {
+    entries = await readdir3("/proc");
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat5;
+    try {
+      stat5 = await readFile3(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const [state, , pgrp] = stat5.slice(stat5.lastIndexOf(")") + 2).split(" ");
+    if (state !== "Z" && state !== "X" && Number(pgrp) === pgid) return true;
+  }
+  return false;
+}
+async function groupGone(pgid, ms) {
+  const end = Date.now() + ms;
+  for (; ; ) {
+    if (!await groupAlive(pgid)) return true;
+    if (Date.now() >= end) return false;
+    await wait(25);
+  }
+}
+async function stopGroup(child, graceMs = 3e3) {
+  const pgid = child.pid;
+  if (pgid === void 0) return;
+  killGroup(child, "SIGTERM");
+  if (!await groupGone(pgid, graceMs)) {
+    killGroup(child, "SIGKILL");
+    await groupGone(pgid, graceMs);
+  }
+  await Promise.race([exited(child), wait(graceMs)]);
+}
+
+// app/machine/process-tail.ts
+var ProcessTail = class {
+  constructor(cap) {
+    this.cap = cap;
+  }
+  cap;
+  chunks = [];
+  size = 0;
+  dropped = 0;
+  push(chunk) {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.size > this.cap && this.chunks.length > 0) {
+      const over = this.size - this.cap;
+      const first = this.chunks[0];
+      if (first.length <= over) {
+        this.chunks.shift();
+        this.size -= first.length;
+        this.dropped += first.length;
+      } else {
+        this.chunks[0] = first.subarray(over);
+        this.size -= over;
+        this.dropped += over;
+      }
+    }
+  }
+  text() {
+    const body = Buffer.concat(this.chunks).toString("utf8");
+    return this.dropped > 0 ? `[… ${this.dropped} bytes of earlier output cut …]
+${body}` : body;
+  }
+};
+
+// app/machine/process-run.ts
+var DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024;
+var KILL_GRACE_MS2 = 2e3;
+var CLOSE_GRACE_MS = 1e3;
+function runShell(command2, options) {
+  const started = Date.now();
+  const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const stdout = new ProcessTail(cap);
+  const stderr = new ProcessTail(cap);
+  return new Promise((resolve3) => {
+    const child = spawn3("sh", ["-c", command2], {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"]
+    });
+    let timedOut = false;
+    let settled = false;
+    let exitCode = null;
+    const timers = [];
+    const settle2 = (spawnError) => {
+      if (settled) return;
+      settled = true;
+      timers.forEach(clearTimeout);
+      const err = stderr.text();
+      resolve3({
+        code: timedOut ? null : exitCode,
+        stdout: stdout.text(),
+        stderr: spawnError ? `${err}${err ? "\n" : ""}could not start sh: ${spawnError.message}` : err,
+        timedOut,
+        durationMs: Date.now() - started
+      });
+    };
+    child.stdout.on("data", (c) => stdout.push(c));
+    child.stderr.on("data", (c) => stderr.push(c));
+    child.once("error", (e) => settle2(e));
+    child.once("exit", (code) => {
+      exitCode = code;
+      killGroup(child, "SIGKILL");
+      timers.push(
+        setTimeout(() => {
+          child.stdout.destroy();
+          child.stderr.destroy();
+          settle2();
+        }, CLOSE_GRACE_MS)
+      );
+    });
+    child.once("close", () => settle2());
+    timers.push(
+      setTimeout(() => {
+        timedOut = true;
+        killGroup(child, "SIGTERM");
+        timers.push(setTimeout(() => killGroup(child, "SIGKILL"), KILL_GRACE_MS2));
+      }, options.timeoutMs)
+    );
+  });
+}
+
+// app/machine/verify-browser.ts
+import { constants as constants3 } from "node:fs";
+import { access as access2 } from "node:fs/promises";
+var DEFAULT_CHROMIUM = "/usr/bin/chromium";
+var CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync"
+];
+var LAUNCH_TIMEOUT_MS = 6e4;
+var PLAYWRIGHT = "playwright-core";
+function chromiumPath(env = process.env) {
+  return env.HARNESS_CHROMIUM || DEFAULT_CHROMIUM;
+}
+function firstLine2(e) {
+  return (e instanceof Error ? e.message : String(e)).split("\n")[0];
+}
+async function launch(executable, fromEnv) {
+  try {
+    await access2(executable, constants3.X_OK);
+  } catch {
+    const where2 = fromEnv ? `HARNESS_CHROMIUM points at ${executable}, which is not an executable file` : `no Chromium at ${executable}`;
+    throw new BrowserUnavailableError(
+      `${where2}. The ui_element_exists and ui_navigation checks drive a headless Chromium: install Debian's package with "apt-get install chromium" (it provides ${DEFAULT_CHROMIUM}), or set HARNESS_CHROMIUM to a Chromium or Chrome executable.`
+    );
+  }
+  let pw;
+  try {
+    pw = await import(PLAYWRIGHT);
+  } catch {
+    throw new BrowserUnavailableError('the ui checks need the npm package playwright-core, which is not installed: run "npm install playwright-core".');
+  }
+  try {
+    return await pw.chromium.launch({ executablePath: executable, headless: true, args: CHROMIUM_ARGS, timeout: LAUNCH_TIMEOUT_MS });
+  } catch (e) {
+    throw new BrowserUnavailableError(`Chromium at ${executable} did not start: ${firstLine2(e)}`);
+  }
+}
+function isTimeout(e) {
+  return e instanceof Error && e.name === "TimeoutError";
+}
+async function openPage(browser) {
+  const context3 = await browser.newContext();
+  const page = await context3.newPage();
+  return {
+    async goto(url2, timeoutMs) {
+      await page.goto(url2, { timeout: timeoutMs, waitUntil: "load" });
+    },
+    async textOf(selector, timeoutMs) {
+      const locator = page.locator(selector).first();
+      try {
+        await locator.waitFor({ state: "attached", timeout: timeoutMs });
+        return await locator.textContent({ timeout: timeoutMs }) ?? "";
+      } catch (e) {
+        if (isTimeout(e)) return void 0;
+        throw e;
+      }
+    },
+    async click(selector, timeoutMs) {
+      await page.click(selector, { timeout: timeoutMs });
+    },
+    async fill(selector, value, timeoutMs) {
+      await page.fill(selector, value, { timeout: timeoutMs });
+    },
+    async press(selector, key2, timeoutMs) {
+      await page.press(selector, key2, { timeout: timeoutMs });
+    },
+    url: () => page.url(),
+    close: () => context3.close()
+  };
+}
+var LazyBrowser = class {
+  constructor(env = process.env) {
+    this.env = env;
+  }
+  env;
+  launched;
+  async port() {
+    this.launched ??= launch(chromiumPath(this.env), Boolean(this.env.HARNESS_CHROMIUM));
+    const browser = await this.launched;
+    return { newPage: () => openPage(browser) };
+  }
+  async close() {
+    const launched = this.launched;
+    this.launched = void 0;
+    if (!launched) return;
+    const browser = await launched.catch(() => void 0);
+    await browser?.close().catch(() => void 0);
+  }
+};
+
+// app/machine/verify-files.ts
+import { readFile as readFile4, realpath, stat as stat2 } from "node:fs/promises";
+import { isAbsolute as isAbsolute2, relative as relative4, resolve, sep as sep4 } from "node:path";
+var PathEscapeError = class extends HarnessError {
+  constructor(path2, how) {
+    super(`${path2} is outside the checkout (${how}); checks may only read files under the repository root`);
+  }
+};
+var MAX_CHECK_FILE_BYTES = 16 * 1024 * 1024;
+function inside(root, path2) {
+  const rel = relative4(root, path2);
+  return rel === "" || !rel.startsWith(`..${sep4}`) && rel !== ".." && !isAbsolute2(rel);
+}
+function isMissing2(e) {
+  const code = e.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+var ConfinedFiles = class {
+  constructor(root) {
+    this.root = root;
+  }
+  root;
+  realRoot;
+  /** The real absolute path, undefined when nothing is there; throws PathEscapeError. */
+  async resolve(path2) {
+    if (isAbsolute2(path2)) throw new PathEscapeError(path2, "an absolute path");
+    this.realRoot ??= realpath(this.root);
+    const root = await this.realRoot;
+    const lexical = resolve(root, path2);
+    if (!inside(root, lexical)) throw new PathEscapeError(path2, "it climbs out with ..");
+    let real;
+    try {
+      real = await realpath(lexical);
+    } catch (e) {
+      if (isMissing2(e)) return void 0;
+      throw e;
+    }
+    if (!inside(root, real)) throw new PathEscapeError(path2, "a symbolic link leads out");
+    return real;
+  }
+  async exists(path2) {
+    const real = await this.resolve(path2);
+    if (real === void 0) return void 0;
+    const s = await stat2(real);
+    return s.isDirectory() ? "directory" : "file";
+  }
+  async readFile(path2) {
+    const real = await this.resolve(path2);
+    if (real === void 0) return void 0;
+    const s = await stat2(real);
+    if (s.isDirectory()) return void 0;
+    if (!s.isFile()) throw new Error(`${path2} is not a regular file`);
+    if (s.size > MAX_CHECK_FILE_BYTES) {
+      throw new Error(`${path2} is ${s.size} bytes, over the ${MAX_CHECK_FILE_BYTES}-byte limit for files a check reads`);
+    }
+    return readFile4(real, "utf8");
+  }
+  /** An existing directory under the root, for a command's cwd. */
+  async directory(path2) {
+    const real = await this.resolve(path2 ?? ".");
+    if (real === void 0 || !(await stat2(real)).isDirectory()) throw new Error(`cwd ${path2} is not a directory in the checkout`);
+    return real;
+  }
+};
+
+// app/machine/verify-http.ts
+function reason(e, timeoutMs) {
+  const err = e;
+  if (err.name === "TimeoutError" || err.name === "AbortError") return `no answer within ${timeoutMs} ms`;
+  return err.cause?.message ?? err.cause?.code ?? err.message;
+}
+async function verifyHttp(url2, init) {
+  let res;
+  try {
+    res = await fetch(url2, {
+      method: init.method,
+      headers: init.headers,
+      body: init.body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(init.timeoutMs)
+    });
+  } catch (e) {
+    throw new Error(`${init.method} ${url2} failed: ${reason(e, init.timeoutMs)}`, { cause: e });
+  }
+  let body;
+  try {
+    body = await res.text();
+  } catch (e) {
+    throw new Error(`${init.method} ${url2} answered ${res.status} but the body could not be read: ${reason(e, init.timeoutMs)}`, { cause: e });
+  }
+  const headers = {};
+  res.headers.forEach((value, key2) => {
+    headers[key2] = value;
+  });
+  return { status: res.status, headers, body };
+}
+
+// app/machine/verify-serve.ts
+import { spawn as spawn4 } from "node:child_process";
+import { createServer } from "node:net";
+var DEFAULT_READY_SECONDS = 30;
+var POLL_MS = 150;
+var PROBE_TIMEOUT_MS = 2e3;
+var OUTPUT_CAP = 64 * 1024;
+function freePort() {
+  return new Promise((resolve3, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => port > 0 ? resolve3(port) : reject(new Error("no free port")));
+    });
+  });
+}
+function lastLines(text, n2 = 8) {
+  const lines2 = text.trim().split("\n");
+  return lines2.slice(-n2).join("\n");
+}
+function sleep(ms) {
+  return new Promise((resolve3) => setTimeout(resolve3, ms));
+}
+async function answers(url2) {
+  try {
+    const res = await fetch(url2, { redirect: "manual", signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    await res.body?.cancel();
+    return true;
+  } catch {
+    return false;
+  }
+}
+async function startServer(serve, root, env = {}) {
+  let url2 = serve.url;
+  const portEnv = {};
+  if (url2.includes("{port}")) {
+    const port = String(await freePort());
+    url2 = url2.replaceAll("{port}", port);
+    portEnv.PORT = port;
+  } else {
+    const port = new URL(url2).port;
+    if (port !== "") portEnv.PORT = port;
+  }
+  const baseUrl2 = url2.replace(/\/+$/, "");
+  const readyPath = serve.ready_path ?? "/";
+  const readyUrl = `${baseUrl2}/${readyPath.replace(/^\/+/, "")}`;
+  if (portEnv.PORT !== void 0 && !serve.url.includes("{port}") && await answers(readyUrl)) {
+    throw new Error(`something already answers at ${readyUrl} before ${JSON.stringify(serve.command)} started; stop it, or write {port} in serve.url to get a free port`);
+  }
+  const output2 = new ProcessTail(OUTPUT_CAP);
+  const child = spawn4("sh", ["-c", serve.command], {
+    cwd: root,
+    env: { ...process.env, ...env, ...portEnv },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"]
+  });
+  child.stdout.on("data", (c) => output2.push(c));
+  child.stderr.on("data", (c) => output2.push(c));
+  let spawnError;
+  child.once("error", (e) => spawnError = e);
+  let stopped;
+  const stop = () => {
+    stopped ??= stopGroup(child).then(() => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+    });
+    return stopped;
+  };
+  const seconds = serve.timeout_seconds ?? DEFAULT_READY_SECONDS;
+  const deadline = Date.now() + seconds * 1e3;
+  let gone = false;
+  void exited(child).then(() => gone = true);
+  for (; ; ) {
+    if (spawnError) throw new Error(`could not start ${serve.command}: ${spawnError.message}`);
+    if (gone) {
+      await stop();
+      const how = child.exitCode !== null ? `exit ${child.exitCode}` : `signal ${child.signalCode}`;
+      const out = lastLines(output2.text());
+      throw new Error(`${JSON.stringify(serve.command)} ended (${how}) before answering at ${readyUrl}${out ? `; output ends:
+${out}` : ""}`);
+    }
+    if (await answers(readyUrl)) return { baseUrl: baseUrl2, child, stop };
+    if (Date.now() >= deadline) {
+      await stop();
+      const out = lastLines(output2.text());
+      throw new Error(`${JSON.stringify(serve.command)} did not answer at ${readyUrl} within ${seconds} s${out ? `; output ends:
+${out}` : ""}`);
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+// app/machine/verify-ports.ts
+function localVerifyPorts(root, options = {}) {
+  const absRoot = resolve2(root);
+  const files = new ConfinedFiles(absRoot);
+  const browser = new LazyBrowser(options.processEnv ?? process.env);
+  const servers = /* @__PURE__ */ new Set();
+  return {
+    root: absRoot,
+    readFile: (path2) => files.readFile(path2),
+    exists: (path2) => files.exists(path2),
+    async exec(command2, execOptions) {
+      const cwd = await files.directory(execOptions.cwd);
+      return runShell(command2, { cwd, timeoutMs: execOptions.timeoutMs, env: { ...options.env, ...execOptions.env }, maxOutputBytes: options.maxOutputBytes });
+    },
+    http: (url2, init) => verifyHttp(url2, init),
+    async serve(serve) {
+      const server = await startServer(serve, absRoot, options.env);
+      servers.add(server);
+      return {
+        baseUrl: server.baseUrl,
+        stop: async () => {
+          servers.delete(server);
+          await server.stop();
+        }
+      };
+    },
+    browser: () => browser.port(),
+    clock: options.clock ?? systemClock(),
+    async close() {
+      await Promise.all([...servers].map((s) => s.stop()));
+      servers.clear();
+      await browser.close();
+    }
+  };
+}
+
+// app/engine/forge/checkpoint-markers.ts
+var CHECKPOINT = /^\s*<!-- harness:checkpoint (\S+) (\S+) -->/;
+var ANSWER = /^\s*<!-- harness:answer (\S+) (\S+) -->[ \t]*\n?/;
+function checkpointMarker(plan, checkpoint) {
+  return `<!-- harness:checkpoint ${plan} ${checkpoint} -->`;
+}
+function checkpointOf(body) {
+  const m = CHECKPOINT.exec(body ?? "");
+  return m ? { plan: m[1], checkpoint: m[2] } : void 0;
+}
+function answerOf2(body) {
+  const text = body ?? "";
+  const m = ANSWER.exec(text);
+  return m ? { plan: m[1], checkpoint: m[2], answer: text.slice(m.index + m[0].length).trim() } : void 0;
+}
+
+// app/worker-action/issue-answers.ts
+var TRUSTED_ASSOCIATIONS = /* @__PURE__ */ new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
+function isTrusted(comment) {
+  return comment.authorType === "Bot" || TRUSTED_ASSOCIATIONS.has(comment.association);
+}
+function answerComments(comments, plan) {
+  const answers2 = /* @__PURE__ */ new Map();
+  const ordered = [...comments].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id);
+  for (const comment of ordered) {
+    const given = answerOf2(comment.body);
+    if (!given || given.plan !== plan || !isTrusted(comment) || given.answer === "") continue;
+    answers2.set(given.checkpoint, { checkpoint: given.checkpoint, answer: given.answer, by: comment.author, at: comment.createdAt });
+  }
+  return answers2;
+}
+function issueAnswers(given) {
+  return {
+    given: (checkpoint) => given.get(checkpoint),
+    ask: () => Promise.resolve(void 0)
+  };
+}
+var PROMPT_BUDGET = ISSUE_BODY_LIMIT - 2e3;
+function checkpointComment(plan, checkpoint) {
+  const cut = checkpoint.prompt.length > PROMPT_BUDGET ? `${checkpoint.prompt.slice(0, PROMPT_BUDGET)}
+…(cut)` : checkpoint.prompt;
+  const prompt = cut.replace(/<!--/g, "&lt;!--");
+  const from = checkpoint.source ? `, from "${checkpoint.source}"` : "";
+  const lines2 = [
+    checkpointMarker(plan, checkpoint.id),
+    `**Plan ${plan} waits for a person** at checkpoint \`${checkpoint.id}\` (${checkpoint.kind}${from}).`,
+    "",
+    ...prompt.split("\n").map((l) => `> ${l}`.trimEnd()),
+    ""
+  ];
+  if (checkpoint.kind === "verification") {
+    lines2.push(
+      `Approve with \`/harness respond ${plan} approve\` (or the Approve button of the plan's check run), or reject with \`/harness respond ${plan} reject <why>\`.`
+    );
+  } else {
+    if (checkpoint.options && checkpoint.options.length > 0) lines2.push(`Options: ${checkpoint.options.map((o) => `\`${o}\``).join(", ")}`, "");
+    lines2.push(`Answer with \`/harness respond ${plan} <answer>\`.`);
+  }
+  lines2.push("The worker then runs again from what is committed on the plan branch.");
+  return `${lines2.join("\n")}
+`;
+}
+function alreadyAsked(comments, plan, checkpoint, answers2) {
+  const asked = comments.filter((c) => checkpointOf(c.body)?.plan === plan && isTrusted(c));
+  const last = asked.at(-1);
+  if (!last || checkpointOf(last.body).checkpoint !== checkpoint) return false;
+  const answer = answers2.get(checkpoint);
+  return answer === void 0 || Date.parse(answer.at) < Date.parse(last.createdAt);
+}
+
+// app/worker-action/job-log.ts
+function jobProgress(log2) {
+  return {
+    event(e) {
+      switch (e.kind) {
+        case "agent-started":
+          return log2.info(`agent ${e.agent} started`);
+        case "task-started":
+          return log2.info(`[${e.task}/${e.total}] ${e.title}`);
+        case "progress":
+          return log2.info(e.message);
+        case "agent-waiting":
+          return log2.info(`checkpoint ${e.checkpoint.id} (${e.checkpoint.kind}): ${e.checkpoint.prompt.split("\n")[0]}`);
+        case "agent-answered":
+          return log2.info(`checkpoint ${e.checkpoint.id} was answered on the plan issue by ${e.answer.by ?? "someone"}: ${e.answer.answer}`);
+        case "check": {
+          const r = e.result;
+          return log2.info(`${r.status.padEnd(5)} ${r.plan === void 0 ? "" : `${r.plan}/`}${r.id} (${r.type}): ${r.evidence.split("\n")[0]}`);
+        }
+        default:
+          return;
+      }
+    },
+    stage: (title, work) => log2.group(title, work)
+  };
+}
+
+// app/worker-action/reports.ts
+var MARK = { pass: "✅ pass", fail: "❌ fail", human: "⏸️ waits for a person" };
+var CELL_MAX = 200;
+var DETAIL_MAX = 4e3;
+function cell2(text) {
+  const line = text.split("\n")[0] ?? "";
+  const short = line.length > CELL_MAX ? `${line.slice(0, CELL_MAX - 1)}…` : line;
+  return short.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/</g, "&lt;");
+}
+function fenced(text) {
+  const fence = "`".repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return `${fence}
+${text}
+${fence}`;
+}
+function name(result) {
+  return result.plan === void 0 ? result.id : `${result.plan}/${result.id}`;
+}
+function verificationMarkdown(report) {
+  const lines2 = ["| Check | Type | Result | Evidence |", "|---|---|---|---|"];
+  for (const r of report.results) lines2.push(`| \`${name(r)}\` | ${r.type} | ${MARK[r.status]} | ${cell2(r.evidence)} |`);
+  if (report.results.length === 0) lines2.push("| – | – | – | no checks ran |");
+  for (const r of report.results.filter((x) => x.status === "fail" && x.evidence.includes("\n"))) {
+    const evidence = r.evidence.length > DETAIL_MAX ? `${r.evidence.slice(0, DETAIL_MAX)}
+…(cut)` : r.evidence;
+    lines2.push("", `<details><summary><code>${name(r)}</code> evidence</summary>`, "", fenced(evidence), "", "</details>");
+  }
+  if (report.problems.length > 0) lines2.push("", ...report.problems.map((p) => `- ⚠️ ${p}`));
+  return lines2.join("\n");
+}
+var STATUS = { verified: "✅ Verified", checkpoint: "⏸️ Waiting for a person", failed: "❌ Failed" };
+function jobSummary(input2) {
+  const lines2 = [`## harness ${input2.heading}`, "", `**${STATUS[input2.status]}**${input2.detail ? `: ${input2.detail}` : ""}`];
+  if (input2.notes && input2.notes.length > 0) lines2.push("", ...input2.notes.map((n2) => `- ${n2}`));
+  if (input2.report) lines2.push("", `### ${input2.report.level === "plan" ? "Plan" : "Phase"} verification`, "", verificationMarkdown(input2.report));
+  if (input2.commits && input2.commits.length > 0) {
+    lines2.push("", `### Commits (${input2.commits.length})`, "", ...input2.commits.map((c) => `- \`${c.sha.slice(0, 7)}\` ${c.subject}`));
+  }
+  return `${lines2.join("\n")}
+`;
+}
+function prTitle(plan) {
+  return `[${plan.id}] ${plan.title}`;
+}
+function prBody(input2) {
+  const { plan } = input2;
+  const head = [
+    `Closes #${input2.issue}`,
+    "",
+    `Plan **${plan.id} ${plan.title}** of spec **${input2.spec}** (\`${input2.specPath}/${plan.file}\`), done by the \`${input2.agent}\` agent` + (input2.runUrl ? ` in [this worker run](${input2.runUrl})` : "") + " and verified by harness."
+  ];
+  if (input2.agentSummary) head.push("", `> ${input2.agentSummary.split("\n").join("\n> ")}`);
+  head.push("", "### Verification", "", verificationMarkdown(input2.report));
+  if (input2.knowledge && input2.knowledge.length > 0) {
+    head.push("", "### Knowledge surfaced", "", "What harness had learned that applies, as the agent's brief gave it:", "");
+    head.push(...input2.knowledge.map((k) => `- \`${KNOWLEDGE_ROOT}/${k.path}\` (${k.kind}): ${k.why}`));
+  }
+  head.push("", `### Commits (${input2.commits.length})`, "");
+  const text = head.join("\n");
+  const budget2 = ISSUE_BODY_LIMIT - text.length - 100;
+  const lines2 = [];
+  let used = 0;
+  for (const c of input2.commits) {
+    const line = `- ${c.sha.slice(0, 7)} ${c.subject}`;
+    if (used + line.length + 1 > budget2) {
+      lines2.push(`- … and ${input2.commits.length - lines2.length} more`);
+      break;
+    }
+    lines2.push(line);
+    used += line.length + 1;
+  }
+  return `${text}
+${lines2.join("\n")}
+`;
+}
+
+// app/worker-action/phase-worker.ts
+async function runPhaseWorker(run2, phaseId3) {
+  const { spec, log: log2 } = run2;
+  const phase = spec.phases.find((p) => p.id === phaseId3);
+  if (!phase) throw new WorkerError(`spec ${spec.id} (${run2.specPath}) has no phase ${phaseId3}`);
+  const heading = `${spec.id} / phase ${phase.id} ${phase.title}`;
+  const clock = systemClock(run2.now);
+  const outcome = await verifyPhaseLevel(spec, phase, {
+    verifyPorts: () => localVerifyPorts(run2.root, { env: run2.env, clock }),
+    answers: issueAnswers(await approvedOnPlanIssues(run2, phase.plans)),
+    progress: jobProgress(log2),
+    clock
+  });
+  const { report } = outcome;
+  if (outcome.kind === "verified") {
+    const plans = phase.plans.map((id) => spec.planById.get(id));
+    await workerCapture(run2)?.file(`phase ${phase.id} verified`, [phaseCompletion({ spec: spec.id, phase, plans, done: plans.map((p) => ({ id: p.id, title: p.title })), report })]);
+    return { result: "verified", report, summary: jobSummary({ heading, status: "verified", notes: run2.notes, report }) };
+  }
+  return { result: "failed", failure: outcome.reason, report, summary: jobSummary({ heading, status: "failed", detail: outcome.reason, notes: run2.notes, report }) };
+}
+async function approvedOnPlanIssues(run2, planIds) {
+  const plans = planIds.flatMap((id) => {
+    const plan = run2.spec.planById.get(id);
+    return plan?.mustPass.some((c) => c.type === "human") ? [plan] : [];
+  });
+  const answers2 = /* @__PURE__ */ new Map();
+  if (plans.length === 0) return answers2;
+  const issues = (await run2.forge.planIssues(run2.spec.id)).byPlan;
+  for (const plan of plans) {
+    const issue3 = issues.get(plan.id);
+    if (!issue3) continue;
+    const given = answerComments(await run2.forge.comments(issue3.number), plan.id);
+    for (const { key: key2 } of planHumanChecks(plan)) {
+      const answer = given.get(humanCheckpointId(key2));
+      if (answer) answers2.set(humanCheckpointId(`${plan.id}/${key2}`), answer);
+    }
+  }
+  return answers2;
+}
+
+// app/worker-action/safe-forge.ts
+function safeForge(forge, safety) {
+  const safe = async (text) => (await makeSafe(text, safety)).text;
+  return {
+    ...forge,
+    comment: async (issue3, body) => forge.comment(issue3, await safe(body)),
+    openPullRequest: async (pull) => forge.openPullRequest({ ...pull, title: await safe(pull.title), body: await safe(pull.body) })
+  };
+}
+async function safeOutcome(outcome, safety) {
+  const safe = async (text) => (await makeSafe(text, safety)).text;
+  return { ...outcome, summary: await safe(outcome.summary), ...outcome.failure === void 0 ? {} : { failure: await safe(outcome.failure) } };
+}
+
+// app/worker-action/plan-worker.ts
+import { readFile as readFile5 } from "node:fs/promises";
+import { join as join12 } from "node:path";
+
+// app/workers/config.ts
+function agentsConfig(config2) {
+  const out = {};
+  const c = config2.agents.claude;
+  if (c) {
+    out.claude = {};
+    if (c.executable !== void 0) out.claude.executable = c.executable;
+    if (c.permission_mode !== void 0) out.claude.permissionMode = c.permission_mode;
+    if (c.allowed_tools !== void 0) out.claude.allowedTools = c.allowed_tools;
+    if (c.max_turns !== void 0) out.claude.maxTurns = c.max_turns;
+    if (c.model !== void 0) out.claude.model = c.model;
+    if (c.extra_args !== void 0) out.claude.extraArgs = c.extra_args;
+  }
+  if (config2.agents.command) out.command = { command: config2.agents.command.command, protocol: config2.agents.command.protocol };
+  return out;
+}
+
+// app/worker-action/checkout.ts
+var BOT_NAME = "github-actions[bot]";
+var BOT_EMAIL = "41898282+github-actions[bot]@users.noreply.github.com";
+var Checkout = class {
+  constructor(root, remote = "origin") {
+    this.root = root;
+    this.remote = remote;
+    this.git = new Git(root);
+  }
+  root;
+  remote;
+  git;
+  /** Commit as github-actions unless the workflow (or the runner) set an identity. */
+  async ensureIdentity() {
+    const name2 = await this.git.config("user.name");
+    const email3 = await this.git.config("user.email");
+    if (!name2) await this.git.run(["config", "user.name", BOT_NAME]);
+    if (!email3) await this.git.run(["config", "user.email", BOT_EMAIL]);
+    return { name: name2 ?? BOT_NAME, email: email3 ?? BOT_EMAIL };
+  }
+  /**
+   * Where the plan's own commits start: the merge base with the base branch. A shallow checkout
+   * (actions/checkout's default depth 1) has no history to find it in, so it is deepened first.
+   */
+  async planBase(base2) {
+    const shallow = (await this.git.run(["rev-parse", "--is-shallow-repository"])).trim() === "true";
+    const fetch3 = ["fetch", "--quiet", "--no-tags", ...shallow ? ["--unshallow"] : [], this.remote, `+refs/heads/${base2}:refs/remotes/${this.remote}/${base2}`];
+    await this.git.run(fetch3);
+    return (await this.git.run(["merge-base", "HEAD", `refs/remotes/${this.remote}/${base2}`])).trim();
+  }
+  /** The plan's commits since `base`, oldest first. */
+  commits(base2) {
+    return this.git.log({ base: base2 });
+  }
+  /** Files that differ between `base` and HEAD. */
+  async changedFiles(base2) {
+    return (await this.git.run(["diff", "--name-only", "--no-renames", `${base2}...HEAD`])).split("\n").filter(Boolean);
+  }
+  /** When HEAD was committed: answers given before it are about other work. */
+  async headDate() {
+    return new Date((await this.git.run(["log", "-1", "--format=%cI", "HEAD"])).trim());
+  }
+  /** Push what is committed to the plan branch; never forced: a branch that moved elsewhere is a conflict to see. */
+  async push(branch) {
+    await this.git.run(["push", "--quiet", this.remote, `HEAD:refs/heads/${branch}`]);
+  }
+};
+
+// app/worker-action/surfacing.ts
+import { join as join11 } from "node:path";
+
+// app/engine/knowledge/surface.ts
+var import_picomatch2 = __toESM(require_picomatch2(), 1);
+
+// app/engine/knowledge/file-keys.ts
+function parts(path2) {
+  const segments = path2.split("/");
+  const last = segments.at(-1);
+  const ext = /\.([A-Za-z0-9]+)$/.exec(last)?.[1]?.toLowerCase();
+  const first = segments[0];
+  return {
+    name: last !== "" && !hasMagic(last) ? last : void 0,
+    ext: ext !== void 0 && !hasMagic(ext) ? ext : void 0,
+    top: segments.length > 1 && first !== "" && !hasMagic(first) ? first : void 0
+  };
+}
+function namedFileKeys(path2) {
+  const { name: name2, ext, top } = parts(path2);
+  const keys = [];
+  if (name2 !== void 0) {
+    keys.push(`name:${name2}`);
+    if (ext !== void 0) keys.push(`file-ext:${ext}`);
+    if (top !== void 0) keys.push(`file-top:${top}`);
+    if (ext === void 0 && top !== void 0) keys.push(`glob-top:${top}`);
+  } else if (ext !== void 0) keys.push(`glob-ext:${ext}`);
+  else if (top !== void 0) keys.push(`glob-top:${top}`);
+  return keys;
+}
+function planGlobKeys(glob2) {
+  const { name: name2, ext, top } = parts(glob2);
+  const keys = [];
+  if (name2 !== void 0) keys.push(`name:${name2}`);
+  else {
+    if (ext !== void 0) keys.push(`file-ext:${ext}`);
+    if (top !== void 0) keys.push(`file-top:${top}`);
+  }
+  if (ext !== void 0) keys.push(`glob-ext:${ext}`);
+  if (top !== void 0) keys.push(`glob-top:${top}`);
+  return keys;
+}
+
+// app/engine/knowledge/named-files.ts
+var CODE_SPAN = /`([^`\n]+)`/g;
+var BARE_PATH = /(?:^|[\s(["'])((?:\.{0,2}\/)?[A-Za-z0-9_@.*{}\-[\]]+(?:\/[A-Za-z0-9_@.*{}\-[\],]+)+\/?)/g;
+var BARE_FILE = /(\.[A-Za-z][A-Za-z0-9]{0,7}|[*{[]|\/)$/;
+var FILE_NAME = /^[A-Za-z0-9_@*{}\-[\],.]*[A-Za-z0-9_*}\]]\.[A-Za-z][A-Za-z0-9]{0,7}$/;
+var PATH_CHARS = /^[A-Za-z0-9_@.*{}\-[\],/]+$/;
+function projectPath(candidate) {
+  let path2 = candidate.trim().replace(/[.,;:)]+$/, "");
+  if (path2.startsWith("${PROJECT_ROOT}/")) path2 = path2.slice("${PROJECT_ROOT}/".length);
+  path2 = path2.replace(/^(?:\.\/)+/, "");
+  if (path2 === "" || path2.startsWith("/") || path2.startsWith("../") || path2.includes("://") || path2.includes("//")) return void 0;
+  if (!PATH_CHARS.test(path2) || !/[A-Za-z]/.test(path2)) return void 0;
+  const last = path2.slice(path2.lastIndexOf("/") + 1);
+  if (path2.includes("/")) return last === "" ? `${path2}**` : path2;
+  if (!FILE_NAME.test(last)) return void 0;
+  const base2 = last.slice(0, last.lastIndexOf("."));
+  if (base2.length < 2 && base2 !== "*") return void 0;
+  if (/^[\d.]+$/.test(base2) || /^v\d/.test(base2)) return void 0;
+  return path2;
+}
+function namedFiles(text) {
+  const found = /* @__PURE__ */ new Set();
+  const add = (candidate) => {
+    const path2 = projectPath(candidate);
+    if (path2 !== void 0) found.add(path2);
+  };
+  const prose2 = text.replace(/<!--[\s\S]*?-->/g, " ").replace(/\$\{PROJECT_ROOT\}\//g, "");
+  for (const m of prose2.matchAll(CODE_SPAN)) for (const part of m[1].split(/\s+/)) add(part);
+  const outside = prose2.replace(CODE_SPAN, " ").replace(/https?:\/\/\S+/g, " ");
+  for (const m of outside.matchAll(BARE_PATH)) if (BARE_FILE.test(m[1].replace(/[.,;:)]+$/, ""))) add(m[1]);
+  return [...found];
+}
+
+// app/engine/knowledge/words.ts
+var STOPWORDS = new Set(
+  "a an and are as at be been but by can could did do does done for from had has have how if in into is it its may might more most must no not of on once only or other our out over own so some such than that the their them then there these they this those through to too under until up very was we were what when where which while who why will with within without would you your all any each every also just about after again against before being below between both during few further here i me my myself nor off same should she he him his her us e g ie eg etc now like just even still yet since one two via use used uses using make makes made get gets got let lets see new".split(" ")
+);
+function pieces(text) {
+  const out = [];
+  for (const raw of text.split(/[^A-Za-z0-9]+/)) {
+    if (raw === "") continue;
+    const lower = raw.toLowerCase();
+    out.push(lower);
+    if (/[a-z][A-Z]/.test(raw)) {
+      for (const part of raw.replace(/([a-z0-9])([A-Z])/g, "$1 $2").split(" ")) if (part.length > 2) out.push(part.toLowerCase());
+    }
+    const versioned = /^([a-z]{3,})\d+$/.exec(lower);
+    if (versioned) out.push(versioned[1]);
+  }
+  return out;
+}
+function stem(word) {
+  let w = word;
+  if (w.length > 4 && w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 4 && w.endsWith("ied")) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith("sses")) w = w.slice(0, -2);
+  else if (w.length > 3 && w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  if (w.length > 5 && w.endsWith("ing")) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith("ed") && !w.endsWith("eed")) w = w.slice(0, -2);
+  if (w.length > 4 && w.endsWith("e")) w = w.slice(0, -1);
+  if (w.length > 3 && /([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
+  return w;
+}
+function words(text) {
+  const out = [];
+  for (const piece of pieces(text)) {
+    if (piece.length < 2 || STOPWORDS.has(piece) || /^\d+$/.test(piece)) continue;
+    out.push(stem(piece));
+  }
+  return out;
+}
+function wordCounts(text) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const w of words(text)) counts.set(w, (counts.get(w) ?? 0) + 1);
+  return counts;
+}
+function wordForms(text) {
+  const forms = /* @__PURE__ */ new Map();
+  for (const piece of pieces(text)) {
+    if (piece.length < 2 || STOPWORDS.has(piece) || /^\d+$/.test(piece)) continue;
+    const w = stem(piece);
+    if (!forms.has(w)) forms.set(w, piece);
+  }
+  return forms;
+}
+
+// app/engine/knowledge/knowledge-index.ts
+var LESSON = /^lessons\/(?:[^/]+\/)*[^/]+\.lesson\.md$/;
+var SKILL = /^skills\/[^/]+\/SKILL\.md$/;
+var GENE = /^genes\/[^/]+\.gene\.md$/;
+function surfacedKind(path2) {
+  if (LESSON.test(path2)) return "lesson";
+  if (SKILL.test(path2)) return "skill";
+  if (GENE.test(path2)) return "gene";
+  return void 0;
+}
+var CONFIDENCE = { low: 0.8, medium: 1, high: 1.2 };
+var MAX_TITLE = 200;
+var MAX_TEXT = 600;
+function prose(text) {
+  return text.replace(/<!--[\s\S]*?-->/g, " ").replace(/\s+/g, " ").trim();
+}
+function clip3(text, max) {
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+}
+function firstSentence(text) {
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "“" || c === "”") quoted = c === "“" ? true : c === "”" ? false : !quoted;
+    else if (!quoted && (c === "." || c === "!" || c === "?") && (i + 1 === text.length || /\s/.test(text[i + 1]))) return text.slice(0, i + 1);
+  }
+  return text;
+}
+function metadataFiles(metadata2) {
+  const value = metadata2?.files;
+  const list = typeof value === "string" ? value.split(/[\s,]+/) : Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
+  return list.map((f) => projectPath(f)).filter((f) => f !== void 0);
+}
+function tagsOf(list) {
+  const seen = /* @__PURE__ */ new Set();
+  const out = [];
+  for (const tag of list) {
+    const tagWords = [...new Set(words(tag))];
+    const key2 = tagWords.join(" ");
+    if (tagWords.length === 0 || seen.has(key2)) continue;
+    seen.add(key2);
+    out.push({ tag, words: tagWords });
+  }
+  return out;
+}
+function sectionText(body, bodyLine, ...titles) {
+  const all2 = sections(body, bodyLine);
+  return titles.map((t) => prose(findSection(all2, t)?.content ?? ""));
+}
+function lessonDraft(path2, data, body, bodyLine) {
+  const [lesson, when, recommendation, evidence] = sectionText(body, bodyLine, "Lesson", "When this applies", "Recommendation", "Evidence");
+  const name2 = path2.slice(path2.lastIndexOf("/") + 1, -".lesson.md".length).replace(/-/g, " ");
+  return {
+    entry: {
+      path: path2,
+      kind: "lesson",
+      title: clip3(firstSentence(lesson) || name2, MAX_TITLE),
+      text: clip3(recommendation, MAX_TEXT),
+      tags: tagsOf(data.tags),
+      files: [.../* @__PURE__ */ new Set([...metadataFiles(data.metadata), ...namedFiles([lesson, when, recommendation].join("\n"))])],
+      weight: CONFIDENCE[data.confidence],
+      triggers: []
+    },
+    body: [name2, lesson, when, recommendation, evidence].join("\n"),
+    trigger: when
+  };
+}
+function skillDraft(path2, data, body, bodyLine) {
+  const [whenToUse] = sectionText(body, bodyLine, "When to use");
+  const metaTags = (data.metadata?.tags ?? "").split(/[\s,]+/).filter(Boolean);
+  return {
+    entry: {
+      path: path2,
+      kind: "skill",
+      title: clip3(data.name, MAX_TITLE),
+      text: clip3(prose(data.description), MAX_TEXT),
+      tags: tagsOf(metaTags),
+      files: [.../* @__PURE__ */ new Set([...metadataFiles(data.metadata), ...namedFiles(body)])],
+      weight: 1,
+      triggers: []
+    },
+    body: [data.name.replace(/-/g, " "), data.description, prose(body)].join("\n"),
+    trigger: [data.description, whenToUse].join("\n")
+  };
+}
+function geneDraft(path2, data, body, bodyLine) {
+  const [content, when] = sectionText(body, bodyLine, "Content", "When it applies");
+  const record3 = 0.75 + 0.5 * data.success_rate;
+  return {
+    entry: {
+      path: path2,
+      kind: "gene",
+      title: clip3(data.name, MAX_TITLE),
+      text: clip3(prose(data.description), MAX_TEXT),
+      tags: tagsOf([...data.tags, ...data.scenarios]),
+      files: [.../* @__PURE__ */ new Set([...metadataFiles(data.metadata), ...namedFiles([content, when].join("\n"))])],
+      weight: data.status === "candidate" ? record3 * 0.9 : record3,
+      triggers: []
+    },
+    body: [data.name, data.description, content, when].join("\n"),
+    trigger: [data.description, when, data.scenarios.join(" ")].join("\n")
+  };
+}
+function draftOf(file2, kind, problems) {
+  const parsed = parseKnowledge(kind, file2.path, file2.text);
+  const errors = parsed.problems.filter((p) => p.severity === "error");
+  problems.push(...parsed.problems);
+  if (errors.length > 0 || parsed.data === void 0) return void 0;
+  const body = parsed.body ?? "";
+  const bodyLine = parsed.bodyLine ?? 1;
+  if (kind === "lesson") return lessonDraft(file2.path, parsed.data, body, bodyLine);
+  if (kind === "skill") return skillDraft(file2.path, parsed.data, body, bodyLine);
+  const gene = parsed.data;
+  return gene.status === "deprecated" ? void 0 : geneDraft(file2.path, gene, body, bodyLine);
+}
+function push(map2, key2, entry, weight) {
+  let p = map2.get(key2);
+  if (!p) map2.set(key2, p = { entries: [], weights: [] });
+  p.entries.push(entry);
+  p.weights.push(weight);
+}
+function frozen(map2) {
+  const out = /* @__PURE__ */ new Map();
+  for (const [key2, p] of map2) out.set(key2, { entries: Int32Array.from(p.entries), weights: Float64Array.from(p.weights) });
+  return out;
+}
+function indexKnowledge(files) {
+  const problems = [];
+  const drafts = [];
+  for (const file2 of [...files].sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) {
+    const kind = surfacedKind(file2.path);
+    if (kind === void 0) continue;
+    const draft2 = draftOf(file2, kind, problems);
+    if (draft2) drafts.push(draft2);
+  }
+  const counts = drafts.map((d) => wordCounts(d.body));
+  const df = /* @__PURE__ */ new Map();
+  for (const c of counts) for (const w of c.keys()) df.set(w, (df.get(w) ?? 0) + 1);
+  const n2 = drafts.length;
+  const idf = /* @__PURE__ */ new Map();
+  for (const [w, k] of df) idf.set(w, Math.log(1 + n2 / k));
+  const text = /* @__PURE__ */ new Map();
+  const triggers = /* @__PURE__ */ new Map();
+  const tags2 = /* @__PURE__ */ new Map();
+  const fileIndex = /* @__PURE__ */ new Map();
+  drafts.forEach((d, i) => {
+    const vector = [];
+    let norm = 0;
+    for (const [w, c] of counts[i]) {
+      const weight = (1 + Math.log(c)) * idf.get(w);
+      vector.push([w, weight]);
+      norm += weight * weight;
+    }
+    norm = Math.sqrt(norm);
+    if (norm > 0) for (const [w, weight] of vector) push(text, w, i, weight / norm);
+    const triggerWords = [...new Set(words(d.trigger))];
+    const rarity = triggerWords.map((w) => idf.get(w) ?? Math.log(1 + n2));
+    const total = rarity.reduce((a, b) => a + b, 0);
+    if (total > 0) {
+      d.entry.triggers = triggerWords.map((word, k) => ({ word, share: rarity[k] / total }));
+      for (const t of d.entry.triggers) push(triggers, t.word, i, t.share);
+    }
+    d.entry.tags.forEach((t, k) => push(tags2, t.words[0], i, k));
+    const keys = new Set(d.entry.files.flatMap(namedFileKeys));
+    for (const key2 of keys) {
+      const list = fileIndex.get(key2);
+      if (list) list.push(i);
+      else fileIndex.set(key2, [i]);
+    }
+  });
+  return { entries: drafts.map((d) => d.entry), idf, text: frozen(text), triggers: frozen(triggers), tags: frozen(tags2), files: fileIndex, problems };
+}
+
+// app/engine/knowledge/surface.ts
+var DEFAULT_SURFACE = { budgetTokens: 500, maxEntries: 5 };
+var TAG_WEIGHT = 2;
+var FILE_WEIGHT = 2.5;
+var MORE_FILES_WEIGHT = 0.5;
+var MAX_FILE_SCORE = 3.5;
+var TRIGGER_WEIGHT = 2;
+var TEXT_WEIGHT = 4;
+var MIN_SCORE = 1.5;
+var TEXT_GATE = 0.25;
+var TRIGGER_GATE = 0.3;
+var TAG_GATE = 0.5;
+var RELATIVE_FLOOR = 0.25;
+var MIN_TEXT = 60;
+function checkWords(check2) {
+  const values = Object.entries(check2).flatMap(([key2, value]) => key2 === "id" || key2 === "type" || typeof value !== "string" ? [] : [value]);
+  return [check2.type.replace(/_/g, " "), ...values].join(" ");
+}
+function planSubject(plan) {
+  const text = [
+    plan.title,
+    plan.body.replace(/<!--[\s\S]*?-->/g, " "),
+    ...plan.truths,
+    ...plan.requirements,
+    ...plan.filesModified,
+    ...plan.filesRead,
+    ...plan.mustPass.map(checkWords)
+  ].join("\n");
+  return { text, files: [...plan.filesModified, ...plan.filesRead] };
+}
+function matchOf(map2, index) {
+  let m = map2.get(index);
+  if (!m) map2.set(index, m = { tags: [], files: [] });
+  return m;
+}
+function fileMeets(entryFile, planGlob, matcher) {
+  if (!entryFile.includes("/")) {
+    const name2 = planGlob.slice(planGlob.lastIndexOf("/") + 1);
+    return hasMagic(entryFile) || hasMagic(name2) ? globsOverlap(entryFile, name2) : entryFile === name2;
+  }
+  if (!hasMagic(entryFile)) {
+    if (matcher(entryFile)) return true;
+    return !/\.[A-Za-z0-9]+$/.test(entryFile) && globsOverlap(`${entryFile}/**`, planGlob);
+  }
+  return globsOverlap(entryFile, planGlob);
+}
+function fileMatches(index, files, found) {
+  for (const glob2 of files) {
+    const matcher = (0, import_picomatch2.default)(glob2, PICOMATCH_OPTIONS);
+    const seen = /* @__PURE__ */ new Set();
+    for (const key2 of planGlobKeys(glob2)) {
+      for (const i of index.files.get(key2) ?? []) {
+        if (seen.has(i)) continue;
+        seen.add(i);
+        const entry = index.entries[i];
+        const named = entry.files.find((f) => fileMeets(f, glob2, matcher));
+        if (named === void 0) continue;
+        const m = matchOf(found, i);
+        if (!m.files.some((f) => f.entry === named)) m.files.push({ entry: named, plan: glob2 });
+      }
+    }
+  }
+}
+function why(entry, match, triggerWords, similarity) {
+  const parts2 = [];
+  if (match && match.tags.length > 0) {
+    const tags2 = [...match.tags].sort((a, b) => a - b).map((k) => entry.tags[k].tag);
+    parts2.push(`tags ${tags2.join(", ")}${tags2.length < entry.tags.length ? ` (${tags2.length} of ${entry.tags.length})` : ""}`);
+  }
+  if (match && match.files.length > 0) {
+    parts2.push(`names ${match.files.map((f) => f.entry === f.plan ? f.entry : `${f.entry} (plan: ${f.plan})`).join(", ")}`);
+  }
+  if (triggerWords.length > 0) parts2.push(`its trigger words ${triggerWords.slice(0, 5).join(", ")}`);
+  if (similarity >= 0.05) parts2.push(`text similarity ${similarity.toFixed(2)}`);
+  return parts2.join("; ");
+}
+function sectionChars(lines2) {
+  return lines2.length === 0 ? 0 : KNOWLEDGE_OVERHEAD + lines2.reduce((n2, l) => n2 + l.length + 1, 0) - 1;
+}
+function surface(index, subject, options = DEFAULT_SURFACE) {
+  if (options.maxEntries <= 0 || options.budgetTokens <= 0 || index.entries.length === 0) return [];
+  const counts = wordCounts(subject.text);
+  const n2 = index.entries.length;
+  const similarity = new Float64Array(n2);
+  const trigger = new Float64Array(n2);
+  const reached = new Uint8Array(n2);
+  const touched = [];
+  let norm = 0;
+  const planWeights = [];
+  for (const [w, c] of counts) {
+    const idf = index.idf.get(w);
+    if (idf === void 0) continue;
+    const weight = (1 + Math.log(c)) * idf;
+    planWeights.push([index.text.get(w), weight]);
+    norm += weight * weight;
+  }
+  norm = Math.sqrt(norm);
+  for (const [postings, weight] of planWeights) {
+    const share = weight / norm;
+    const { entries, weights } = postings;
+    for (let k = 0; k < entries.length; k++) {
+      const i = entries[k];
+      similarity[i] += share * weights[k];
+      if (reached[i] === 0) {
+        reached[i] = 1;
+        touched.push(i);
+      }
+    }
+  }
+  for (const w of counts.keys()) {
+    const postings = index.triggers.get(w);
+    if (!postings) continue;
+    const { entries, weights } = postings;
+    for (let k = 0; k < entries.length; k++) {
+      const i = entries[k];
+      trigger[i] += weights[k];
+      if (reached[i] === 0) {
+        reached[i] = 1;
+        touched.push(i);
+      }
+    }
+  }
+  const matches = /* @__PURE__ */ new Map();
+  for (const w of counts.keys()) {
+    const postings = index.tags.get(w);
+    if (!postings) continue;
+    for (let k = 0; k < postings.entries.length; k++) {
+      const i = postings.entries[k];
+      const tag = index.entries[i].tags[postings.weights[k]];
+      if (tag.words.every((t) => counts.has(t))) matchOf(matches, i).tags.push(postings.weights[k]);
+    }
+  }
+  fileMatches(index, subject.files, matches);
+  for (const i of matches.keys()) {
+    if (reached[i] === 0) {
+      reached[i] = 1;
+      touched.push(i);
+    }
+  }
+  const scored = [];
+  for (const i of touched) {
+    const entry = index.entries[i];
+    const match = matches.get(i);
+    const tagShare = match === void 0 || entry.tags.length === 0 ? 0 : match.tags.length / entry.tags.length;
+    const files = match === void 0 || match.files.length === 0 ? 0 : Math.min(MAX_FILE_SCORE, FILE_WEIGHT + MORE_FILES_WEIGHT * (match.files.length - 1));
+    const applies = files > 0 || tagShare >= TAG_GATE || similarity[i] >= TEXT_GATE && trigger[i] >= TRIGGER_GATE;
+    if (!applies) continue;
+    const score = entry.weight * (TAG_WEIGHT * tagShare * tagShare + files + TRIGGER_WEIGHT * trigger[i] + TEXT_WEIGHT * similarity[i]);
+    if (score >= MIN_SCORE) scored.push({ index: i, score });
+  }
+  scored.sort((a, b) => b.score - a.score || (index.entries[a.index].path < index.entries[b.index].path ? -1 : 1));
+  const floor = (scored[0]?.score ?? 0) * RELATIVE_FLOOR;
+  const budget2 = options.budgetTokens * CHARS_PER_TOKEN;
+  let forms;
+  const triggerWords = (entry) => entry.triggers.filter((t) => counts.has(t.word)).sort((a, b) => b.share - a.share || (a.word < b.word ? -1 : 1)).map(({ word }) => (forms ??= wordForms(subject.text)).get(word) ?? word);
+  const lines2 = [];
+  const out = [];
+  for (const c of scored) {
+    if (out.length >= options.maxEntries || c.score < floor) break;
+    const entry = index.entries[c.index];
+    const chosen = {
+      path: entry.path,
+      kind: entry.kind,
+      title: entry.title,
+      text: entry.text,
+      score: Math.round(c.score * 1e3) / 1e3,
+      why: why(entry, matches.get(c.index), triggerWords(entry), similarity[c.index])
+    };
+    let line = knowledgeLine(chosen);
+    const room = budget2 - sectionChars([...lines2, line]);
+    if (room < 0) {
+      const keep2 = chosen.text.length + room - 1;
+      if (keep2 < MIN_TEXT) continue;
+      chosen.text = `${chosen.text.slice(0, keep2).trimEnd()}…`;
+      line = knowledgeLine(chosen);
+      if (sectionChars([...lines2, line]) > budget2) continue;
+    }
+    lines2.push(line);
+    out.push(chosen);
+  }
+  return out;
+}
+
 // app/machine/surfacing-store.ts
-import { join as join9 } from "node:path";
+import { join as join10 } from "node:path";
 
 // app/machine/knowledge-store.ts
 import { stat as stat4 } from "node:fs/promises";
 
 // app/machine/read-tree.ts
 import { readdir as readdir4, stat as stat3 } from "node:fs/promises";
-import { join as join8, relative as relative5, sep as sep5 } from "node:path";
+import { join as join9, relative as relative5, sep as sep5 } from "node:path";
 var MAX_TREE_FILES = 5e3;
 var TreeError = class extends HarnessError {
 };
@@ -66651,14 +67958,14 @@ async function readTree(dir, maxBytes = MAX_DOCUMENT_BYTES) {
   const unread = [];
   for (const entry of entries) {
     if (entry.isDirectory()) continue;
-    const path2 = relative5(dir, join8(entry.parentPath, entry.name)).split(sep5).join("/");
+    const path2 = relative5(dir, join9(entry.parentPath, entry.name)).split(sep5).join("/");
     if (entry.isFile()) paths.push(path2);
     else unread.push({ path: path2, reason: entry.isSymbolicLink() ? "a symbolic link; not followed" : "not a regular file" });
   }
   if (paths.length > MAX_TREE_FILES) {
     throw new TreeError(`${dir}: ${paths.length} files, over the ${MAX_TREE_FILES} a GSD .planning directory could hold; is this the right directory?`);
   }
-  const read = paths.map((path2) => readCapped(join8(dir, path2), path2, maxBytes));
+  const read = paths.map((path2) => readCapped(join9(dir, path2), path2, maxBytes));
   const files = [];
   for (const file2 of read) {
     const size = file2.size ?? file2.bytes.length;
@@ -66695,7 +68002,7 @@ async function loadSurfacingIndex(root) {
   const files = [];
   const unread = [];
   for (const folder of SURFACED_FOLDERS) {
-    const read = await readKnowledgeStore(join9(root, folder));
+    const read = await readKnowledgeStore(join10(root, folder));
     for (const f of read.files) files.push({ path: `${folder}/${f.path}`, text: f.text });
     for (const u of read.unread) unread.push({ path: `${folder}/${u.path}`, reason: u.reason });
   }
@@ -66715,7 +68022,7 @@ async function safeSurfaced(entries, safety) {
 // app/worker-action/surfacing.ts
 var PROBLEMS_SHOWN = 10;
 async function surfaceOnRunner(run2, plan) {
-  const dir = join10(run2.root, KNOWLEDGE_ROOT);
+  const dir = join11(run2.root, KNOWLEDGE_ROOT);
   if (run2.config.knowledge.repository !== void 0) {
     run2.notes.push(`knowledge.repository is ${run2.config.knowledge.repository}; the worker surfaces from this repository's ${KNOWLEDGE_ROOT}/ only`);
   }
@@ -66757,6 +68064,7 @@ async function runPlanWorker(run2, planId3) {
   };
   run2.notes.push(`agent \`${agent}\`${run2.inputs.resume ? ", resumed" : ""}; commits as ${identity.name}; plan issue #${issue3.number}`);
   const clock = systemClock(run2.now);
+  const capture = workerCapture(run2);
   const knowledge = agent === "script" ? void 0 : await surfaceOnRunner(run2, plan);
   if (knowledge && knowledge.length > 0) run2.notes.push(`surfaced into the brief: ${knowledge.map((k) => `${k.kind} \`${k.path}\``).join(", ")}`);
   const input2 = {
@@ -66766,9 +68074,11 @@ async function runPlanWorker(run2, planId3) {
     session: `${spec.id}-${plan.id}`,
     base: await checkout.planBase(run2.base),
     resume: run2.inputs.resume,
-    prompt: () => readFile4(join11(run2.root, run2.specPath, plan.file), "utf8"),
+    prompt: () => readFile5(join12(run2.root, run2.specPath, plan.file), "utf8"),
     env: run2.env,
-    logDir: join11(run2.tempDir, "harness", spec.id, plan.id),
+    logDir: join12(run2.tempDir, "harness", spec.id, plan.id),
+    ...capture ? { history: capture.history(plan) } : {},
+    ...agent === "claude" && run2.config.agents.claude?.model ? { expects: { model: run2.config.agents.claude.model } } : {},
     ...knowledge ? { knowledge } : {}
   };
   const outcome = await attemptPlan(
@@ -66782,6 +68092,8 @@ async function runPlanWorker(run2, planId3) {
       clock
     }
   );
+  const ended = outcome.kind !== "checkpoint";
+  await capture?.file(`${plan.id} ${outcome.kind}`, outcome.signals, ended ? { plan, entries: input2.knowledge ?? [], verified: outcome.kind === "verified" } : void 0);
   if (outcome.kind === "checkpoint") return ask(job, outcome.checkpoint, outcome.commits, outcome.report);
   if (outcome.kind === "failed") return failed(job, outcome.reason, outcome.commits, outcome.report);
   const { report, commits } = outcome;
@@ -66929,7 +68241,7 @@ var SPIKE_PLACEHOLDERS = [
   "decision_template"
 ];
 var RUN_PLACEHOLDERS = ["criteria", "time_box"];
-var PLACEHOLDER = /(?<!\$)\{\{\s*([A-Za-z][A-Za-z0-9_.-]*)\s*\}\}/g;
+var PLACEHOLDER2 = /(?<!\$)\{\{\s*([A-Za-z][A-Za-z0-9_.-]*)\s*\}\}/g;
 var HEADING_LINE = /^##[ \t]+(.+?)[ \t]*#*[ \t]*$/;
 var FENCE3 = /^[ \t]{0,3}(```+|~~~+)/;
 function withoutComments(text) {
@@ -66961,7 +68273,7 @@ function parseSpikeInstructions(file2, input2) {
       current = stage2;
       return;
     }
-    for (const m of text.matchAll(PLACEHOLDER)) {
+    for (const m of text.matchAll(PLACEHOLDER2)) {
       const name2 = m[1];
       if (RUN_PLACEHOLDERS.includes(name2)) {
         if (current !== "run") problems.push(problem(file2, line, "field-value", `{{${name2}}} is known only when the experiment has been designed: use it under "## Run"`));
@@ -66989,32 +68301,32 @@ function renderSpikeStage(instructions, stage2, values) {
 
 ${instructions.stages[stage2]}`].filter((p) => p !== "").join("\n\n");
   const all2 = values;
-  return `${text.replace(PLACEHOLDER, (whole, name2) => all2[name2] ?? whole)}
+  return `${text.replace(PLACEHOLDER2, (whole, name2) => all2[name2] ?? whole)}
 `;
 }
 
 // app/engine/knowledge/set-frontmatter.ts
-var import_yaml2 = __toESM(require_dist(), 1);
-var OPENING2 = /^---[ \t]*$/;
-var CLOSING = /\n(?:---|\.\.\.)[ \t]*(?:\n|$)/;
+var import_yaml3 = __toESM(require_dist(), 1);
+var OPENING3 = /^---[ \t]*$/;
+var CLOSING2 = /\n(?:---|\.\.\.)[ \t]*(?:\n|$)/;
 function setFrontmatter(file2, text, values) {
   const normal = (text.charCodeAt(0) === 65279 ? text.slice(1) : text).replace(/\r\n?/g, "\n");
   const firstEnd = normal.indexOf("\n");
-  if (firstEnd === -1 || !OPENING2.test(normal.slice(0, firstEnd))) {
+  if (firstEnd === -1 || !OPENING3.test(normal.slice(0, firstEnd))) {
     return { ok: false, problem: problem(file2, 1, "frontmatter-missing", 'no YAML frontmatter: start the file with a line "---", the keys, and a closing "---"') };
   }
   const rest = normal.slice(firstEnd);
-  const close = CLOSING.exec(rest);
+  const close = CLOSING2.exec(rest);
   if (!close) return { ok: false, problem: problem(file2, 1, "frontmatter-unclosed", 'frontmatter opened on line 1 is never closed: add a line "---" after the last key') };
   const yaml = rest.slice(1, close.index + 1);
   const body = rest.slice(close.index + close[0].length);
-  const doc = (0, import_yaml2.parseDocument)(yaml, { uniqueKeys: true, prettyErrors: false });
+  const doc = (0, import_yaml3.parseDocument)(yaml, { uniqueKeys: true, prettyErrors: false });
   const error63 = doc.errors[0];
   if (error63) {
     const line = 1 + yaml.slice(0, error63.pos[0]).split("\n").length;
     return { ok: false, problem: problem(file2, line, "yaml", `malformed YAML: ${error63.message.split("\n")[0]}`) };
   }
-  if (doc.contents !== null && !(0, import_yaml2.isMap)(doc.contents)) {
+  if (doc.contents !== null && !(0, import_yaml3.isMap)(doc.contents)) {
     return { ok: false, problem: problem(file2, 2, "field-type", 'frontmatter must be a mapping of keys to values, like "spike: my-question"') };
   }
   for (const [key2, value] of Object.entries(values)) {
@@ -67043,7 +68355,7 @@ function spikeFile(folder, name2) {
 }
 
 // app/engine/knowledge/spike-checks.ts
-var PLACEHOLDER2 = /(?<!\$)\{\{\s*[A-Za-z][A-Za-z0-9_.-]*\s*\}\}/;
+var PLACEHOLDER3 = /(?<!\$)\{\{\s*[A-Za-z][A-Za-z0-9_.-]*\s*\}\}/;
 function checkRecord(kind, path2, text, values) {
   if (text === void 0) return { path: path2, problems: [problem(path2, 1, "field-missing", `${path2} is missing; write it (see templates/spike/${path2.slice(path2.lastIndexOf("/") + 1)})`)] };
   const edited = setFrontmatter(path2, text, values);
@@ -67051,9 +68363,9 @@ function checkRecord(kind, path2, text, values) {
   const parsed = parseKnowledge(kind, path2, edited.text);
   const problems = parsed.problems.filter((p) => p.severity === "error");
   if (parsed.body !== void 0) {
-    const at = parsed.body.split("\n").findIndex((l) => PLACEHOLDER2.test(l));
+    const at = parsed.body.split("\n").findIndex((l) => PLACEHOLDER3.test(l));
     if (at !== -1) {
-      const found = PLACEHOLDER2.exec(parsed.body.split("\n")[at])[0];
+      const found = PLACEHOLDER3.exec(parsed.body.split("\n")[at])[0];
       problems.push(problem(path2, (parsed.bodyLine ?? 1) + at, "field-value", `the template placeholder ${found} is still there; replace it with what belongs in that section`));
     }
   }
@@ -67298,16 +68610,16 @@ async function keep(ports, records) {
 async function decidedAlready(input2, ports, identity) {
   const { folder } = input2;
   const { workspace } = ports;
-  const parse5 = async (kind, name2) => {
+  const parse6 = async (kind, name2) => {
     const path2 = spikeFile(folder, name2);
     const text = await workspace.read(path2);
     if (text === void 0) return void 0;
     const parsed = parseKnowledge(kind, path2, text);
     return parsed.problems.some((p) => p.severity === "error") ? void 0 : parsed;
   };
-  const decision = await parse5("decision", SPIKE_FILES.decision);
+  const decision = await parse6("decision", SPIKE_FILES.decision);
   if (!decision?.data) return void 0;
-  const [hypothesis, experiment] = [await parse5("hypothesis", SPIKE_FILES.hypothesis), await parse5("experiment", SPIKE_FILES.experiment)];
+  const [hypothesis, experiment] = [await parse6("hypothesis", SPIKE_FILES.hypothesis), await parse6("experiment", SPIKE_FILES.experiment)];
   const results = await workspace.files(spikeFile(folder, SPIKE_FILES.results));
   if (!hypothesis?.data || !experiment?.data || results.length === 0) return void 0;
   await ports.progress.event({ kind: "progress", message: `${spikeFile(folder, SPIKE_FILES.decision)} is written already: the spike is decided` });
@@ -67429,30 +68741,6 @@ function fixSection(problems) {
     ...problems.map((p) => `- ${formatProblem(p)}`),
     ""
   ].join("\n");
-}
-
-// app/machine/templates.ts
-import { existsSync as existsSync3 } from "node:fs";
-import { readFile as readFile5 } from "node:fs/promises";
-import { dirname, join as join12 } from "node:path";
-import { fileURLToPath } from "node:url";
-var LEVELS_UP = 6;
-function templatesDir() {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i <= LEVELS_UP; i++) {
-    if (existsSync3(join12(dir, "templates", "PLAN.md"))) return join12(dir, "templates");
-    dir = dirname(dir);
-  }
-  throw new Error("harness templates/ directory not found above the app; it ships with the package");
-}
-var cache2 = /* @__PURE__ */ new Map();
-function loadTemplate(name2) {
-  let text = cache2.get(name2);
-  if (!text) {
-    text = readFile5(join12(templatesDir(), name2), "utf8");
-    cache2.set(name2, text);
-  }
-  return text;
 }
 
 // app/workers/spike-checkout.ts
@@ -67680,7 +68968,7 @@ async function runSpikeWorker(run2, slug4) {
   } else {
     log2.warning(`no open pull request for ${branch}: the spike was closed or merged meanwhile; its records are pushed to the branch`);
   }
-  const summary2 = `## harness spike ${slug4}
+  const summary3 = `## harness spike ${slug4}
 
 ${outcome.kind === "decided" ? "**✅ Decided**" : "**❌ Failed**"}${pull ? `: [#${pull.number}](${pull.url})` : ""}
 
@@ -67691,7 +68979,7 @@ ${report}`;
     result: outcome.kind === "decided" ? "verified" : "failed",
     ...outcome.kind === "failed" ? { failure: `spike ${slug4}: ${outcome.reason}` } : {},
     ...pull ? { pullRequest: { number: pull.number, url: pull.url } } : {},
-    summary: summary2
+    summary: summary3
   };
 }
 function reportInput(outcome, question, folder, agent, runUrl) {
@@ -67749,7 +69037,9 @@ async function runWorker(deps) {
       env: deps.env ?? {},
       now: deps.now ?? (() => /* @__PURE__ */ new Date())
     };
-    return inputs.target.kind === "plan" ? await runPlanWorker(run2, inputs.target.plan) : await runPhaseWorker(run2, inputs.target.phase);
+    const safety = workerSafety(run2);
+    run2.forge = safeForge(run2.forge, safety);
+    return await safeOutcome(inputs.target.kind === "plan" ? await runPlanWorker(run2, inputs.target.plan) : await runPhaseWorker(run2, inputs.target.phase), safety);
   } catch (e) {
     if (!(e instanceof WorkerError)) throw e;
     return { result: "failed", failure: e.message, summary: jobSummary({ heading: `${inputs.spec} / ${target}`, status: "failed", detail: e.message }) };
@@ -67803,6 +69093,9 @@ async function main() {
     tempDir: process.env.RUNNER_TEMP ?? tmpdir(),
     forge,
     log,
+    // Signals go to this repository, or with the same token to the config's knowledge.repository (README: which token that needs).
+    knowledge: (repo) => knowledgeForge(octokit.request, repo ?? context3.repo),
+    secrets: [inputs.token],
     runUrl: `${context3.serverUrl}/${context3.repo.owner}/${context3.repo.repo}/actions/runs/${context3.runId}`
   });
   setOutput("result", outcome.result);

@@ -1,63 +1,427 @@
-import type { Signal, SignalType } from './schema.js';
+import type { Level } from '../core/documents/fields.js';
+import { cluster } from './cluster.js';
+import { citedSignals, signalKey, type LessonRecord } from './lesson-record.js';
+import type { SignalType } from './schema.js';
+import type { SignalRecord, Unreadable } from './signal-record.js';
+import { terms, type Term } from './terms.js';
+import { Centroid, cosine, termCounts, Vocabulary, type TermCounts, type Vector } from './vectors.js';
 
-/** A signal as reflection reads it: where it is filed, its frontmatter, and its first line of prose. */
-export interface SignalRecord {
-  file: string;
-  signal: Signal;
-  /** The first line under "What happened", for the lesson's evidence list. */
-  summary?: string;
-}
-
-/** Signals of one type that share tags: something that keeps happening, worth a lesson. */
-export interface Pattern {
-  type: SignalType;
-  /** The tags every signal of the pattern carries, sorted. */
-  tags: string[];
-  /** Oldest first. */
-  signals: SignalRecord[];
-}
-
-/** One signal is an event; two of a kind sharing a tag are a pattern (`/harness reflect`). */
-export const MIN_EVIDENCE = 2;
+export type { SignalRecord } from './signal-record.js';
 
 /**
- * The recurring patterns among signals: for each signal type and tag, the signals carrying
- * both, when there are at least MIN_EVIDENCE of them. Tags that pick out the same signals are
- * one pattern with all those tags; a pattern whose signals all belong to a larger pattern of
- * the same type is left out, since that lesson cites the same evidence. Largest first, then
- * by type and tags, so that the same signals always give the same answer.
+ * Reflection (docs/design.md, Knowledge): from the signals no lesson cites yet, the problems
+ * that keep coming back. Signals are clustered by what they say (TF-IDF cosine over their
+ * words, their tags weighing in), within a family of alike types; a cluster is a pattern
+ * when its weight (each signal by its severity) reaches `minWeight` and it happened in at
+ * least `minPlans` distinct plans or projects, so that a one-off never becomes a lesson. A
+ * cluster an existing lesson already says is linked to it rather than extracted again.
+ * Pure and deterministic: the same signals and lessons always give the same answer.
  */
-export function reflect(records: readonly SignalRecord[]): Pattern[] {
-  const unique = new Map<string, SignalRecord>();
-  for (const r of records) if (!unique.has(r.file)) unique.set(r.file, r);
 
-  const groups = new Map<string, { type: SignalType; tag: string; files: string[] }>();
-  for (const r of [...unique.values()].sort(byTime)) {
-    for (const tag of new Set(r.signal.tags)) {
-      const key = `${r.signal.type}\u0000${tag}`;
-      const group = groups.get(key) ?? { type: r.signal.type, tag, files: [] };
-      group.files.push(r.file);
-      groups.set(key, group);
-    }
-  }
+export interface ReflectSettings {
+  /** The weight a pattern needs: each signal counts low 1, medium 2, high 3. */
+  minWeight: number;
+  /** The distinct plans (or projects) a pattern must span. */
+  minPlans: number;
+  /** How alike (cosine, 0 to 1) a signal must be to a pattern, and a pattern to a lesson. */
+  similarity: number;
+}
 
-  // Tags with the same signals (of the same type) merge into one pattern.
-  const merged = new Map<string, Pattern>();
-  for (const g of groups.values()) {
-    if (g.files.length < MIN_EVIDENCE) continue;
-    const key = `${g.type}\u0000${g.files.join('\u0000')}`;
-    const found = merged.get(key);
-    if (found) found.tags.push(g.tag);
-    else merged.set(key, { type: g.type, tags: [g.tag], signals: g.files.map((f) => unique.get(f)!) });
-  }
+/** Signals that describe one problem in different words are about this alike; unrelated ones far less. */
+export const DEFAULT_SIMILARITY = 0.3;
 
-  const patterns = [...merged.values()];
-  for (const p of patterns) p.tags.sort();
-  return patterns
-    .filter((p) => !patterns.some((q) => q !== p && q.type === p.type && q.signals.length > p.signals.length && p.signals.every((s) => q.signals.includes(s))))
-    .sort((a, b) => b.signals.length - a.signals.length || a.type.localeCompare(b.type) || a.tags.join(' ').localeCompare(b.tags.join(' ')));
+export const SEVERITY_WEIGHT: Readonly<Record<Level, number>> = { low: 1, medium: 2, high: 3 };
+
+/**
+ * Which signals can describe the same problem. A plan that struggled, got stuck, timed out or
+ * needed repair is one kind of trouble; a deviation and a config mismatch are work that went
+ * other than configured; people stepping in are their own kind; patterns and innovations are
+ * what went better than planned.
+ */
+const FAMILY: Readonly<Record<SignalType, string | undefined>> = {
+  struggle: 'trouble',
+  stuck: 'trouble',
+  repair: 'trouble',
+  timeout: 'trouble',
+  deviation: 'drift',
+  config: 'drift',
+  frustration: 'people',
+  interrupted: 'people',
+  pattern: 'discovery',
+  innovation: 'discovery',
+  completion: undefined,
+  use: undefined,
+};
+
+/** Why the types with no family are never reflected on. */
+const NOT_REFLECTED: Partial<Record<SignalType, string>> = {
+  completion: 'a completion signal counts work that went as planned; reflection distils problems and discoveries',
+  use: 'a use signal records knowledge being applied; it counts towards that knowledge, not towards a new lesson',
+};
+
+export interface ReflectInput {
+  signals: readonly SignalRecord[];
+  /** Every lesson there is: merged ones, and proposed ones (with `proposal`), whose signals count as taken. */
+  lessons: readonly LessonRecord[];
+  /** Signal files that could not be read: reported as skipped, with the parser's reason. */
+  unreadable?: readonly Unreadable[];
+  /**
+   * Signal files there are but that were not read (a reader's limit): those a lesson cites are
+   * skipped as its evidence, the rest as left for a later reflection.
+   */
+  unread?: readonly string[];
+  settings: ReflectSettings;
+}
+
+/** Signals that keep saying the same thing. */
+export interface Pattern {
+  /** The most frequent type among its signals. */
+  type: SignalType;
+  /** Oldest first. */
+  signals: SignalRecord[];
+  /** The words its signals share, as they wrote them, most telling first. */
+  terms: string[];
+  /** Tags at least two of its signals carry, most common first. */
+  tags: string[];
+  /** Each signal by its severity. */
+  weight: number;
+  /** The distinct places it happened: `project SPC-001 01-02`. */
+  places: string[];
+  /** How alike its signals are: their mean cosine to the pattern's centre. */
+  cohesion: number;
+  /** The signal closest to the pattern's centre: its excerpt stands for the rest. */
+  representative: SignalRecord;
+}
+
+/** A pattern no lesson says yet, and why it qualified. */
+export interface NewPattern {
+  pattern: Pattern;
+  why: string;
+}
+
+/** A pattern an accepted lesson already says: its signals become that lesson's evidence. */
+export interface PatternLink {
+  lesson: LessonRecord;
+  pattern: Pattern;
+  similarity: number;
+  why: string;
+}
+
+export interface Skipped {
+  signal: string;
+  reason: string;
+}
+
+export interface Reflection {
+  /** Strongest first. */
+  patterns: NewPattern[];
+  links: PatternLink[];
+  skipped: Skipped[];
+}
+
+interface Doc {
+  record: SignalRecord;
+  counts: TermCounts;
+  vector?: Vector;
+}
+
+function signalProse(record: SignalRecord): string {
+  const t = record.text;
+  return t ? `${t.happened}\n${t.context}\n${t.cause}` : (record.summary ?? '');
+}
+
+function signalTerms(record: SignalRecord): { text: Term[]; tags: Term[] } {
+  return { text: terms(signalProse(record)), tags: terms(record.signal.tags.join(' ')) };
+}
+
+/** A lesson's own evidence quoted in full, at most: its newest signals (a reader on GitHub fetches these and no more). */
+export const LESSON_EVIDENCE_READ = 5;
+
+/**
+ * What a lesson says: its statement, when it applies and its evidence lines (without their
+ * paths, whose words are file names), and the words of the newest signals it cites that are
+ * at hand. The recommendation is left out: it says what to do, not what happens, and a new
+ * signal of the same problem shares its words with the problem, not with the remedy.
+ */
+function lessonCounts(lesson: LessonRecord, cited: readonly SignalRecord[]): TermCounts {
+  const evidence = lesson.text.evidence.replace(/`[^`]*`/g, ' ').replace(/\S*signals\/\S+/g, ' ');
+  const text = [lesson.text.lesson, lesson.text.when, evidence, ...cited.map(signalProse)].join('\n');
+  return termCounts(terms(text), terms(lesson.lesson.tags.join(' ')));
+}
+
+/** The newest signals a lesson cites among those at hand. */
+export function citedRecords(lesson: LessonRecord, byKey: ReadonlyMap<string, SignalRecord>): SignalRecord[] {
+  return lesson.evidence
+    .map((path) => byKey.get(signalKey(path)))
+    .filter((r): r is SignalRecord => r !== undefined)
+    .sort((a, b) => byTime(b, a))
+    .slice(0, LESSON_EVIDENCE_READ);
+}
+
+/** Where a signal happened, as one occurrence: a plan of a project; a signal of no plan is its own. */
+function placeOf(record: SignalRecord): string {
+  const s = record.signal;
+  const where = s.plan !== undefined ? [s.spec, s.plan].filter((x) => x !== undefined).join(' ') : s.spec !== undefined ? `${s.spec} (${record.file})` : record.file;
+  return `${s.project} ${where}`;
 }
 
 function byTime(a: SignalRecord, b: SignalRecord): number {
-  return Date.parse(a.signal.timestamp) - Date.parse(b.signal.timestamp) || a.file.localeCompare(b.file);
+  return Date.parse(a.signal.timestamp) - Date.parse(b.signal.timestamp) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
 }
+
+function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+/** The most frequent of some values; ties to the one first seen. */
+function mostCommon<T>(values: readonly T[]): T {
+  const counts = new Map<T, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best = values[0] as T;
+  for (const [v, n] of counts) if (n > counts.get(best)!) best = v;
+  return best;
+}
+
+/** The reflection over some signals and lessons; see the module's comment. */
+export function reflect(input: ReflectInput): Reflection {
+  const { settings } = input;
+  const skipped: Skipped[] = (input.unreadable ?? []).map((u) => ({ signal: u.file, reason: `cannot be read: ${u.file}:${u.line}: ${u.problem}` }));
+
+  // Gather: the signals no lesson cites yet. A merged lesson's citation is preferred in the reason.
+  const citedBy = new Map<string, LessonRecord>();
+  for (const lesson of [...input.lessons].sort((a, b) => Number(a.proposal !== undefined) - Number(b.proposal !== undefined))) {
+    for (const path of lesson.evidence) if (!citedBy.has(signalKey(path))) citedBy.set(signalKey(path), lesson);
+  }
+  for (const file of input.unread ?? []) {
+    const lesson = citedBy.get(signalKey(file));
+    skipped.push({ signal: file, reason: lesson ? `already evidence of ${describeLesson(lesson)}` : 'not read this time (beyond the newest signals a reflection reads); a later reflection reads it' });
+  }
+  const seen = new Set<string>(input.unread ?? []);
+  const docs: Doc[] = [];
+  const surface = new SurfaceWords();
+  for (const record of [...input.signals].sort(byTime)) {
+    if (seen.has(record.file)) continue;
+    seen.add(record.file);
+    const lesson = citedBy.get(signalKey(record.file));
+    if (lesson) {
+      skipped.push({ signal: record.file, reason: `already evidence of ${describeLesson(lesson)}` });
+      continue;
+    }
+    const not = NOT_REFLECTED[record.signal.type];
+    if (not !== undefined) {
+      skipped.push({ signal: record.file, reason: not });
+      continue;
+    }
+    const t = signalTerms(record);
+    surface.add(t.text);
+    surface.add(t.tags);
+    docs.push({ record, counts: termCounts(t.text, t.tags) });
+  }
+
+  // The words' weights come from everything compared: the signals and the lessons.
+  const vocabulary = new Vocabulary();
+  for (const d of docs) vocabulary.add(d.counts);
+  const byKey = new Map(input.signals.map((r) => [signalKey(r.file), r]));
+  const lessonCountsList = input.lessons.map((lesson) => lessonCounts(lesson, citedRecords(lesson, byKey)));
+  for (const c of lessonCountsList) vocabulary.add(c);
+  for (const d of docs) d.vector = vocabulary.vector(d.counts);
+  const lessonVectors = lessonCountsList.map((c) => vocabulary.vector(c));
+  const lessonIndex = indexVectors(lessonVectors);
+
+  const groups = cluster(
+    docs.map((d) => d.vector!),
+    docs.map((d) => FAMILY[d.record.signal.type]!),
+    settings.similarity,
+  );
+
+  const patterns: NewPattern[] = [];
+  const links: PatternLink[] = [];
+  for (const members of groups) {
+    const pattern = patternOf(members.map((i) => docs[i]!), vocabulary, surface);
+    const vector = centroidOf(members.map((i) => docs[i]!.vector!)).vector();
+    const match = bestLesson(vector, lessonVectors, lessonIndex, settings.similarity);
+    if (match !== undefined) {
+      const lesson = input.lessons[match.index]!;
+      if (lesson.proposal !== undefined) {
+        for (const s of pattern.signals) {
+          skipped.push({ signal: s.file, reason: `says what the proposed ${describeLesson(lesson)} says (similarity ${match.similarity.toFixed(2)}); it is linked once that lesson is merged` });
+        }
+        continue;
+      }
+      links.push({ lesson, pattern, similarity: match.similarity, why: linkWhy(pattern, lesson, match.similarity) });
+      continue;
+    }
+    const verdict = qualifies(pattern, settings);
+    if (verdict === true) patterns.push({ pattern, why: qualifiedWhy(pattern, settings) });
+    else for (const s of pattern.signals) skipped.push({ signal: s.file, reason: verdict });
+  }
+
+  patterns.sort((a, b) => b.pattern.weight - a.pattern.weight || b.pattern.places.length - a.pattern.places.length || byTime(a.pattern.signals[0]!, b.pattern.signals[0]!));
+  links.sort((a, b) => (a.lesson.file < b.lesson.file ? -1 : a.lesson.file > b.lesson.file ? 1 : byTime(a.pattern.signals[0]!, b.pattern.signals[0]!)));
+  skipped.sort((a, b) => (a.signal < b.signal ? -1 : a.signal > b.signal ? 1 : 0));
+  return { patterns, links: mergeLinks(links), skipped };
+}
+
+function describeLesson(lesson: LessonRecord): string {
+  return lesson.proposal ? `lesson ${lesson.file} (proposed in #${lesson.proposal.number})` : `lesson ${lesson.file}`;
+}
+
+/** Clusters linked to the same lesson become one link: one update of that lesson. */
+function mergeLinks(links: PatternLink[]): PatternLink[] {
+  const byLesson = new Map<string, PatternLink>();
+  for (const link of links) {
+    const found = byLesson.get(link.lesson.file);
+    if (!found) {
+      byLesson.set(link.lesson.file, link);
+      continue;
+    }
+    const signals = [...found.pattern.signals, ...link.pattern.signals].sort(byTime);
+    const pattern: Pattern = {
+      ...found.pattern,
+      signals,
+      weight: found.pattern.weight + link.pattern.weight,
+      places: [...new Set([...found.pattern.places, ...link.pattern.places])].sort(),
+    };
+    const similarity = Math.max(found.similarity, link.similarity);
+    byLesson.set(link.lesson.file, { lesson: found.lesson, pattern, similarity, why: linkWhy(pattern, found.lesson, similarity) });
+  }
+  return [...byLesson.values()];
+}
+
+/** `true`, or why the pattern is not one (yet). */
+function qualifies(p: Pattern, s: ReflectSettings): true | string {
+  const n = p.signals.length;
+  if (n === 1) return 'a one-off: no other unprocessed signal says the same thing (yet)';
+  const alike = `${plural(n, 'alike signal')} (similarity ${p.cohesion.toFixed(2)})`;
+  if (p.places.length < s.minPlans) {
+    return `${alike}, all in ${p.places.length === 1 ? `one place (${p.places[0]})` : plural(p.places.length, 'place')}: a pattern must recur in ${s.minPlans} distinct plans or projects (knowledge.reflect.min_plans)`;
+  }
+  if (p.weight < s.minWeight) {
+    return `${alike} in ${plural(p.places.length, 'place')}, of weight ${p.weight}: a pattern needs ${s.minWeight} (knowledge.reflect.min_weight; low 1, medium 2, high 3)`;
+  }
+  return true;
+}
+
+function severities(p: Pattern): string {
+  const counts = { high: 0, medium: 0, low: 0 };
+  for (const s of p.signals) counts[s.signal.severity]++;
+  return (['high', 'medium', 'low'] as const)
+    .filter((l) => counts[l] > 0)
+    .map((l) => `${counts[l]} ${l}`)
+    .join(', ');
+}
+
+function qualifiedWhy(p: Pattern, s: ReflectSettings): string {
+  return (
+    `${plural(p.signals.length, 'signal')} say the same thing (similarity ${p.cohesion.toFixed(2)}, at least ${s.similarity} needed) ` +
+    `in ${plural(p.places.length, 'distinct place')} (${p.places.join('; ')}; at least ${s.minPlans} needed), ` +
+    `with weight ${p.weight} (${severities(p)}; at least ${s.minWeight} needed)`
+  );
+}
+
+function linkWhy(p: Pattern, lesson: LessonRecord, similarity: number): string {
+  return `${plural(p.signals.length, 'new signal')} (${p.places.join('; ')}) ${p.signals.length === 1 ? 'says' : 'say'} what ${lesson.file} says (similarity ${similarity.toFixed(2)}): more evidence for it, not a new lesson`;
+}
+
+function centroidOf(vectors: readonly Vector[]): Centroid {
+  const c = new Centroid();
+  for (const v of vectors) c.add(v);
+  return c;
+}
+
+/** For each stem, the words the signals wrote for it, counted. */
+class SurfaceWords {
+  private readonly words = new Map<string, Map<string, number>>();
+
+  add(list: readonly Term[]): void {
+    for (const term of list) {
+      let m = this.words.get(term.stem);
+      if (!m) this.words.set(term.stem, (m = new Map()));
+      m.set(term.word, (m.get(term.word) ?? 0) + 1);
+    }
+  }
+
+  /** The word most often written for a stem; the shorter on a tie. */
+  of(stem: string): string {
+    const m = this.words.get(stem);
+    if (!m) return stem;
+    return [...m].sort((a, b) => b[1] - a[1] || a[0].length - b[0].length || (a[0] < b[0] ? -1 : 1))[0]![0];
+  }
+}
+
+/** Words a pattern's statement names at most. */
+const PATTERN_TERMS = 6;
+/** Tags a pattern's lesson carries at least, when its signals share that many words. */
+const PATTERN_TAGS = 4;
+
+function patternOf(members: readonly Doc[], vocabulary: Vocabulary, surface: SurfaceWords): Pattern {
+  const signals = members.map((d) => d.record).sort(byTime);
+  const centroid = centroidOf(members.map((d) => d.vector!));
+  const direction = centroid.vector();
+  const sims = members.map((d) => cosine(d.vector!, direction));
+  const cohesion = sims.reduce((a, b) => a + b, 0) / sims.length;
+  let rep = 0;
+  sims.forEach((s, i) => {
+    if (s > sims[rep]! + 1e-12 || (Math.abs(s - sims[rep]!) <= 1e-12 && byTime(members[i]!.record, members[rep]!.record) < 0)) rep = i;
+  });
+
+  // The shared words: in at least two signals (and half of a larger pattern), by weight in the centre.
+  const need = members.length === 1 ? 1 : Math.max(2, Math.ceil(members.length / 2));
+  const inDocs = new Map<string, number>();
+  for (const d of members) for (const stem of d.counts.keys()) inDocs.set(stem, (inDocs.get(stem) ?? 0) + 1);
+  const weighted = [...centroid.sum].map(([id, w]) => ({ stem: vocabulary.stem(id), w })).sort((a, b) => b.w - a.w || (a.stem < b.stem ? -1 : 1));
+  let shared = weighted.filter((t) => (inDocs.get(t.stem) ?? 0) >= need);
+  if (shared.length < 2) shared = weighted.filter((t) => (inDocs.get(t.stem) ?? 0) >= Math.min(2, members.length));
+  const words = [...new Set(shared.map((t) => surface.of(t.stem)))].slice(0, PATTERN_TERMS);
+
+  // Tags as the signals' words are compared: sqlite3 and sqlite are one tag. Those two signals
+  // share come first; the shared words fill up to PATTERN_TAGS, since a lesson is surfaced by its tags.
+  const tagCounts = new Map<string, number>();
+  for (const s of signals) {
+    for (const stem of new Set(terms(s.signal.tags.join(' ')).map((t) => t.stem))) tagCounts.set(stem, (tagCounts.get(stem) ?? 0) + 1);
+  }
+  const sharedTags = [...tagCounts]
+    .filter(([, n]) => n >= 2)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([stem]) => surface.of(stem));
+  const tags = [...new Set([...sharedTags, ...words])].slice(0, Math.max(PATTERN_TAGS, sharedTags.length)).map((t) => t.replace(/\s+/g, '-'));
+
+  return {
+    type: mostCommon(signals.map((s) => s.signal.type)),
+    signals,
+    terms: words,
+    tags,
+    weight: signals.reduce((w, s) => w + SEVERITY_WEIGHT[s.signal.severity], 0),
+    places: [...new Set(signals.map(placeOf))].sort(),
+    cohesion,
+    representative: members[rep]!.record,
+  };
+}
+
+/** term id → indexes of the vectors carrying it. */
+function indexVectors(vectors: readonly Vector[]): Map<number, number[]> {
+  const index = new Map<number, number[]>();
+  vectors.forEach((v, i) => {
+    for (const id of v.ids) {
+      const list = index.get(id);
+      if (list) list.push(i);
+      else index.set(id, [i]);
+    }
+  });
+  return index;
+}
+
+/** The lesson most alike a pattern's centre, when it is alike enough. */
+function bestLesson(v: Vector, lessons: readonly Vector[], index: Map<number, number[]>, threshold: number): { index: number; similarity: number } | undefined {
+  const candidates = new Set<number>();
+  for (const id of v.ids) for (const i of index.get(id) ?? []) candidates.add(i);
+  let best: { index: number; similarity: number } | undefined;
+  for (const i of [...candidates].sort((a, b) => a - b)) {
+    const similarity = cosine(v, lessons[i]!);
+    if (similarity >= threshold && (best === undefined || similarity > best.similarity)) best = { index: i, similarity };
+  }
+  return best;
+}
+
+/** The signal paths a lesson or a pull request body cites (for callers that read evidence out of text). */
+export { citedSignals };

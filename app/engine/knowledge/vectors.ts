@@ -1,0 +1,172 @@
+import type { Term } from './terms.js';
+
+/**
+ * TF-IDF vectors over the terms of a set of documents (signals, lessons), compared by cosine.
+ * A word most documents use weighs little; a word few use weighs much, so two signals that
+ * share "sqlite" and "lock" are closer than two that share "test" and "fail". Tags are the
+ * capture's own summary of what a signal is about, so each counts as several mentions.
+ */
+
+/** A document's terms as counts, before weighting: stem → count. */
+export type TermCounts = Map<string, number>;
+
+/** How many mentions of a word a tag is worth. */
+export const TAG_WEIGHT = 3;
+
+/** Terms a vector keeps: the heaviest few carry the meaning; the rest only cost time. */
+export const MAX_TERMS = 32;
+
+/** A normalised sparse vector: term ids ascending, weights matching, length 1 (or empty). */
+export interface Vector {
+  ids: Int32Array;
+  weights: Float64Array;
+}
+
+export function termCounts(textTerms: readonly Term[], tagTerms: readonly Term[] = []): TermCounts {
+  const counts: TermCounts = new Map();
+  for (const t of textTerms) counts.set(t.stem, (counts.get(t.stem) ?? 0) + 1);
+  for (const t of tagTerms) counts.set(t.stem, (counts.get(t.stem) ?? 0) + TAG_WEIGHT);
+  return counts;
+}
+
+/** Term ids and document frequencies over one corpus. */
+export class Vocabulary {
+  private readonly ids = new Map<string, number>();
+  private readonly stems: string[] = [];
+  private readonly df: number[] = [];
+  private documents = 0;
+
+  /** Count one document's terms towards the document frequencies. */
+  add(counts: TermCounts): void {
+    this.documents++;
+    for (const stem of counts.keys()) {
+      const id = this.idOf(stem);
+      this.df[id]!++;
+    }
+  }
+
+  idOf(stem: string): number {
+    let id = this.ids.get(stem);
+    if (id === undefined) {
+      id = this.stems.length;
+      this.ids.set(stem, id);
+      this.stems.push(stem);
+      this.df.push(0);
+    }
+    return id;
+  }
+
+  stem(id: number): string {
+    return this.stems[id]!;
+  }
+
+  /**
+   * ln(1 + N/df): smoothed so that a word every document of a small set shares still
+   * counts (three signals of one problem and nothing else must still look alike).
+   */
+  idf(id: number): number {
+    return Math.log(1 + this.documents / Math.max(1, this.df[id] ?? 0));
+  }
+
+  /** The weighted, normalised vector of one document's counts (sublinear term frequency). */
+  vector(counts: TermCounts, maxTerms: number = MAX_TERMS): Vector {
+    const entries: [number, number][] = [];
+    for (const [stem, count] of counts) {
+      const id = this.idOf(stem);
+      entries.push([id, (1 + Math.log(count)) * this.idf(id)]);
+    }
+    entries.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    const kept = entries.slice(0, maxTerms).sort((a, b) => a[0] - b[0]);
+    let norm = 0;
+    for (const [, w] of kept) norm += w * w;
+    norm = Math.sqrt(norm);
+    const ids = new Int32Array(kept.length);
+    const weights = new Float64Array(kept.length);
+    kept.forEach(([id, w], i) => {
+      ids[i] = id;
+      weights[i] = norm === 0 ? 0 : w / norm;
+    });
+    return { ids, weights };
+  }
+}
+
+/** The dot product of two vectors (their cosine, both being normalised). */
+export function cosine(a: Vector, b: Vector): number {
+  let i = 0;
+  let j = 0;
+  let sum = 0;
+  while (i < a.ids.length && j < b.ids.length) {
+    const x = a.ids[i]!;
+    const y = b.ids[j]!;
+    if (x === y) sum += a.weights[i++]! * b.weights[j++]!;
+    else if (x < y) i++;
+    else j++;
+  }
+  return sum;
+}
+
+/** The ids of a vector's heaviest terms, heaviest first. */
+export function topIds(v: Vector, count: number): number[] {
+  const order = [...v.ids.keys()].sort((a, b) => v.weights[b]! - v.weights[a]! || v.ids[a]! - v.ids[b]!);
+  return order.slice(0, count).map((i) => v.ids[i]!);
+}
+
+/** A running sum of vectors (a cluster's centroid before normalising), compared by cosine. */
+export class Centroid {
+  readonly sum = new Map<number, number>();
+  private norm2 = 0;
+  size = 0;
+
+  /** The sum's dot product with a vector. */
+  dot(v: Vector): number {
+    let s = 0;
+    for (let i = 0; i < v.ids.length; i++) s += (this.sum.get(v.ids[i]!) ?? 0) * v.weights[i]!;
+    return s;
+  }
+
+  /** Cosine between the centroid's direction and a vector. */
+  cosine(v: Vector): number {
+    return this.norm2 === 0 ? 0 : this.dot(v) / Math.sqrt(this.norm2);
+  }
+
+  add(v: Vector): void {
+    const d = this.dot(v);
+    for (let i = 0; i < v.ids.length; i++) {
+      const id = v.ids[i]!;
+      this.sum.set(id, (this.sum.get(id) ?? 0) + v.weights[i]!);
+    }
+    // |s + v|² = |s|² + 2 s·v + |v|², and |v| is 1 (or 0 for an empty vector).
+    let v2 = 0;
+    for (let i = 0; i < v.weights.length; i++) v2 += v.weights[i]! * v.weights[i]!;
+    this.norm2 += 2 * d + v2;
+    this.size++;
+  }
+
+  /** Fold another centroid into this one. */
+  merge(other: Centroid): void {
+    let d = 0;
+    for (const [id, w] of other.sum) d += (this.sum.get(id) ?? 0) * w;
+    for (const [id, w] of other.sum) this.sum.set(id, (this.sum.get(id) ?? 0) + w);
+    this.norm2 += 2 * d + other.norm2;
+    this.size += other.size;
+  }
+
+  /** Cosine between two centroids' directions. */
+  cosineWith(other: Centroid): number {
+    if (this.norm2 === 0 || other.norm2 === 0) return 0;
+    const [small, large] = this.sum.size <= other.sum.size ? [this.sum, other.sum] : [other.sum, this.sum];
+    let d = 0;
+    for (const [id, w] of small) d += (large.get(id) ?? 0) * w;
+    return d / Math.sqrt(this.norm2 * other.norm2);
+  }
+
+  /** The normalised centroid, its heaviest terms kept. */
+  vector(maxTerms: number = MAX_TERMS): Vector {
+    const entries = [...this.sum].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, maxTerms);
+    entries.sort((a, b) => a[0] - b[0]);
+    let norm = 0;
+    for (const [, w] of entries) norm += w * w;
+    norm = Math.sqrt(norm);
+    return { ids: Int32Array.from(entries.map(([id]) => id)), weights: Float64Array.from(entries.map(([, w]) => (norm === 0 ? 0 : w / norm))) };
+  }
+}

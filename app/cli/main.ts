@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import * as graph from './commands/graph.js';
 import * as gsdImport from './commands/import.js';
 import * as simulate from './commands/simulate.js';
+import * as reflect from './commands/reflect.js';
 import * as respond from './commands/respond.js';
 import * as run from './commands/run.js';
 import * as status from './commands/status.js';
@@ -23,6 +24,7 @@ const COMMANDS: Record<string, Command> = {
   status: { usage: status.usage, summary: 'progress at a glance', run: status.statusCommand },
   respond: { usage: respond.usage, summary: 'answer a checkpoint', run: respond.respondCommand },
   import: { usage: gsdImport.usage, summary: 'convert a GSD .planning/ directory into a spec', run: gsdImport.importCommand },
+  reflect: { usage: reflect.usage, summary: 'turn recurring signals into lessons', run: reflect.reflectCommand },
 };
 
 function overview(): string {

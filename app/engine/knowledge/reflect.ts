@@ -66,6 +66,11 @@ export interface ReflectInput {
   /** Signal files that could not be read: reported as skipped, with the parser's reason. */
   unreadable?: readonly Unreadable[];
   /**
+   * Lesson files that cannot be read, with the signal paths their text cites all the same:
+   * those signals are taken (a broken lesson must be fixed, not written again).
+   */
+  unreadableLessons?: readonly (Unreadable & { evidence: readonly string[] })[];
+  /**
    * Signal files there are but that were not read (a reader's limit): those a lesson cites are
    * skipped as its evidence, the rest as left for a later reflection.
    */
@@ -192,7 +197,15 @@ export function reflect(input: ReflectInput): Reflection {
   for (const lesson of [...input.lessons].sort((a, b) => Number(a.proposal !== undefined) - Number(b.proposal !== undefined))) {
     for (const path of lesson.evidence) if (!citedBy.has(signalKey(path))) citedBy.set(signalKey(path), lesson);
   }
+  const citedByBroken = new Map<string, Unreadable>();
+  for (const broken of input.unreadableLessons ?? []) for (const path of broken.evidence) if (!citedByBroken.has(signalKey(path))) citedByBroken.set(signalKey(path), broken);
+  const brokenReason = (b: Unreadable) => `cited by ${b.file}, which cannot be read: fix ${b.file}:${b.line}: ${b.problem}`;
   for (const file of input.unread ?? []) {
+    const broken = citedByBroken.get(signalKey(file));
+    if (broken) {
+      skipped.push({ signal: file, reason: brokenReason(broken) });
+      continue;
+    }
     const lesson = citedBy.get(signalKey(file));
     skipped.push({ signal: file, reason: lesson ? `already evidence of ${describeLesson(lesson)}` : 'not read this time (beyond the newest signals a reflection reads); a later reflection reads it' });
   }
@@ -202,6 +215,11 @@ export function reflect(input: ReflectInput): Reflection {
   for (const record of [...input.signals].sort(byTime)) {
     if (seen.has(record.file)) continue;
     seen.add(record.file);
+    const broken = citedByBroken.get(signalKey(record.file));
+    if (broken) {
+      skipped.push({ signal: record.file, reason: brokenReason(broken) });
+      continue;
+    }
     const lesson = citedBy.get(signalKey(record.file));
     if (lesson) {
       skipped.push({ signal: record.file, reason: `already evidence of ${describeLesson(lesson)}` });

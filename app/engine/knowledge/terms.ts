@@ -106,8 +106,15 @@ export function stem(word: string): string {
   return w;
 }
 
-/** Hex ids, hashes, numbers, times: facts of one occurrence, never of a pattern. */
-const NOISE = /^(?:\d+[a-z]{0,2}|[0-9a-f]{7,}|\d{4}-\d{2}-\d{2}.*)$/;
+/** Hex ids and hashes: facts of one occurrence, never of a pattern. */
+const HEX = /^[0-9a-f]{7,}$/;
+
+/** Numbers, times, ids and hashes: more digits than letters, or hex. */
+function isNoise(word: string): boolean {
+  let digits = 0;
+  for (const c of word) if (c >= '0' && c <= '9') digits++;
+  return digits > word.length - digits || (digits > 0 && HEX.test(word));
+}
 
 /** The raw words of a text: identifiers split at `_`, `-`, `.`, `/` and camelCase humps. */
 function words(text: string): string[] {
@@ -132,7 +139,7 @@ function withoutVersion(word: string): string {
 export function terms(text: string): Term[] {
   const out: Term[] = [];
   for (const raw of words(text)) {
-    if (NOISE.test(raw)) continue;
+    if (isNoise(raw)) continue;
     const word = withoutVersion(raw);
     if (word.length < 2 || STOPWORDS.has(word)) continue;
     const folded = SYNONYMS[word] ?? word;

@@ -7,6 +7,7 @@ import type { AgentsConfig } from '../workers/registry.js';
 import type { Mutex } from './mutex.js';
 import type { RunReporter } from './progress.js';
 import type { RunRepo } from './repo.js';
+import type { RunReflection } from './reflection.js';
 import type { RunState } from './run-state.js';
 import type { CheckpointRecord, OrchestrationStore, RunRecord } from './store.js';
 
@@ -36,6 +37,8 @@ export interface RunOptions {
   pollMs?: number;
   /** Extra environment for agents and checks. */
   env?: Record<string, string>;
+  /** Reflection when a phase or the spec is verified (knowledge.reflect); none without it. */
+  reflection?: RunReflection;
 }
 
 export interface Timing {

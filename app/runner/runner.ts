@@ -15,6 +15,7 @@ import { acquireRunLock } from './lock.js';
 import { Mutex } from './mutex.js';
 import { executePhase } from './phase-execution.js';
 import { executePlan } from './plan-execution.js';
+import { reflectDuringRun } from './reflection.js';
 import { integrationBranch, planBranch, RunError, RunRepo } from './repo.js';
 import { executeResearch } from './research-execution.js';
 import { readRunState } from './run-state.js';
@@ -140,6 +141,7 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
         const files: Record<string, string> = {};
         if (complete) Object.assign(files, await finalVerification(ctx));
         await commitDocuments(ctx, files, complete ? 'all phases verified' : 'status');
+        if (complete) await reflectDuringRun(ctx, 'spec');
       });
     }
     await store.writeActiveFiles({});

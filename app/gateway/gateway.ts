@@ -1,4 +1,4 @@
-import type { KnowledgeDraft } from '../engine/forge/knowledge-draft.js';
+import type { KnowledgeDraft, KnowledgeKind } from '../engine/forge/knowledge-draft.js';
 import type { StatusValue } from '../engine/forge/names.js';
 import type { Role } from '../engine/forge/permits.js';
 import { getBlob } from './blobs.js';
@@ -11,6 +11,7 @@ import { addBlockedBy, removeBlockedBy, type DependencyOutcome } from './depende
 import type { TokenKind } from './github-error.js';
 import { createIssue, updateIssue, type IssueRecord, type IssueUpdate } from './issues.js';
 import { openKnowledgePr, type KnowledgePr } from './knowledge-pr.js';
+import { openKnowledgePulls, type OpenKnowledgePull } from './knowledge-pulls.js';
 import { addLabels, createLabel, listLabels, removeLabel, type Label } from './labels.js';
 import { repositoryRole } from './permissions.js';
 import { listSpecIssues, setStatus, type SpecIssues } from './plan-issues.js';
@@ -78,6 +79,8 @@ export interface Gateway {
   openPullRequest(pull: NewPullRequest): Promise<OpenedPullRequest>;
   /** The knowledge PR of a draft from `base`, or the one its branch has already (knowledge-pr.ts). */
   openKnowledgePr(draft: KnowledgeDraft, base: string): Promise<KnowledgePr>;
+  /** The open knowledge PRs of one kind, with their descriptions (knowledge-pulls.ts). */
+  openKnowledgePulls(kind: KnowledgeKind): Promise<OpenKnowledgePull[]>;
 
   dispatchWorker(ref: string, inputs: WorkerInputs): Promise<void>;
   unfinishedWorkerRuns(): Promise<WorkerRun[]>;
@@ -135,6 +138,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind): G
     createPullRequest: (pull) => createPullRequest(r, repo, pull),
     openPullRequest: (pull) => openPullRequest(r, repo, pull),
     openKnowledgePr: (draft, base) => openKnowledgePr(r, repo, draft, base),
+    openKnowledgePulls: (kind) => openKnowledgePulls(r, repo, kind),
 
     dispatchWorker: (ref, inputs) => dispatchWorker(r, repo, ref, inputs),
     unfinishedWorkerRuns: () => unfinishedWorkerRuns(r, repo),

@@ -39,6 +39,18 @@ export interface FakeCheckRun {
   annotations: Record<string, unknown>[];
 }
 
+/** A pull request as the fake keeps it: head and base are branch names of this repository. */
+export interface FakePull {
+  number: number;
+  title: string;
+  body: string;
+  head: string;
+  base: string;
+  state: 'open' | 'closed';
+  merged: boolean;
+  labels: string[];
+}
+
 export interface FakeComment {
   id: number;
   issue: number;
@@ -84,6 +96,10 @@ export class FakeGitHub {
   roles = new Map<string, 'admin' | 'maintain' | 'write' | 'triage' | 'read'>();
   /** Workflow dispatches received: the workflow and the body. */
   dispatches: { workflow: string; body: unknown }[] = [];
+  /** Pull requests opened through POST /pulls (or put here by a test), listed by GET /pulls. */
+  pullRequests: FakePull[] = [];
+  /** Commits made through POST /git/commits: sha → message and parents. */
+  commits = new Map<string, { message: string; parents: string[] }>();
   /** Comment ids the App has reacted to: GitHub answers 201 the first time, 200 after. */
   private readonly reactions = new Set<number>();
 
@@ -109,6 +125,117 @@ export class FakeGitHub {
       tree = obj?.type === 'tree' ? obj.entries.find((e) => e.name === name && e.mode === '040000')?.sha : undefined;
     }
     return tree;
+  }
+
+  /** A file's text at a commit or branch; undefined when there is none. */
+  fileAt(ref: string, path: string): string | undefined {
+    const parts = path.split('/');
+    const dir = this.treeAt(this.branches.get(ref) ?? ref, parts.slice(0, -1).join('/'));
+    const obj = dir === undefined ? undefined : this.objects.get(dir);
+    const entry = obj?.type === 'tree' ? obj.entries.find((e) => e.name === parts.at(-1) && e.mode !== '040000') : undefined;
+    const blob = entry ? this.objects.get(entry.sha) : undefined;
+    return blob?.type === 'blob' ? new TextDecoder().decode(blob.bytes) : undefined;
+  }
+
+  /** A person merges pull request #n: its base branch takes its head's tree, in a merge commit. */
+  merge(number: number): void {
+    const pull = this.pullRequests.find((p) => p.number === number && p.state === 'open');
+    if (!pull) throw new Error(`no open pull request #${number}`);
+    const base = this.branches.get(pull.base)!;
+    const head = this.branches.get(pull.head)!;
+    const tree = this.treeWith(this.roots.get(base)!, this.changedFiles(this.roots.get(head)!, this.roots.get(this.commits.get(head)?.parents[0] ?? head)!));
+    this.branches.set(pull.base, this.makeCommit(tree, [base, head], `Merge pull request #${number}`));
+    pull.state = 'closed';
+    pull.merged = true;
+  }
+
+  /** A person closes pull request #n without merging it. */
+  close(number: number): void {
+    const pull = this.pullRequests.find((p) => p.number === number && p.state === 'open');
+    if (!pull) throw new Error(`no open pull request #${number}`);
+    pull.state = 'closed';
+  }
+
+  /** Files (paths → blob shas) that differ between two trees: what a branch's commits changed. */
+  private changedFiles(tree: string, from: string): [string, string][] {
+    const before = new Map(this.listTree(from, '', true).filter((e) => e.type === 'blob').map((e) => [e.path, e.sha]));
+    return this.listTree(tree, '', true)
+      .filter((e) => e.type === 'blob' && before.get(e.path) !== e.sha)
+      .map((e) => [e.path, e.sha]);
+  }
+
+  /** A tree with files (path → blob sha) put in over a base tree. */
+  private treeWith(base: string, files: [string, string][]): string {
+    const all = new Map(this.listTree(base, '', true).filter((e) => e.type === 'blob').map((e) => [e.path, e.sha]));
+    for (const [path, sha] of files) all.set(path, sha);
+    return this.writeTree([...all].map(([path, sha]) => [path.split('/'), (this.objects.get(sha) as { bytes: Uint8Array }).bytes]));
+  }
+
+  private makeCommit(tree: string, parents: string[], message: string): string {
+    const sha = gitSha('commit', encoder.encode(`tree ${tree}\n${parents.map((p) => `parent ${p}\n`).join('')}\n${message}`));
+    this.roots.set(sha, tree);
+    this.commits.set(sha, { message, parents });
+    return sha;
+  }
+
+  private pullJson(p: FakePull): Record<string, unknown> {
+    const side = (ref: string) => ({ ref, sha: this.branches.get(ref) ?? null, repo: { full_name: `${this.owner}/${this.repo}` } });
+    return {
+      number: p.number,
+      html_url: `https://github.com/${this.owner}/${this.repo}/pull/${p.number}`,
+      title: p.title,
+      body: p.body,
+      state: p.state,
+      merged_at: p.merged ? '2026-03-12T10:00:00Z' : null,
+      head: side(p.head),
+      base: side(p.base),
+      labels: p.labels.map((name) => ({ name })),
+    };
+  }
+
+  /** Pull requests and the Git data writes a knowledge PR makes: answered before the issue routes (a PR's labels are an issue's). */
+  private handlePulls(route: string, query: Record<string, string>, url: URL, b: Record<string, unknown>): Reply | undefined {
+    let m: RegExpExecArray | null;
+    if (route === 'GET /pulls') {
+      const head = query.head?.replace(`${this.owner}:`, '');
+      const state = query.state ?? 'open';
+      const found = this.pullRequests.filter((p) => (head === undefined || p.head === head) && (query.base === undefined || p.base === query.base) && (state === 'all' || p.state === state));
+      return this.page(url, found.sort((x, y) => y.number - x.number).map((p) => this.pullJson(p)));
+    }
+    if (route === 'POST /pulls') {
+      const head = String(b.head);
+      const base = String(b.base);
+      if (!this.branches.has(head)) return [422, { message: 'Validation Failed', errors: [{ field: 'head', code: 'invalid' }] }];
+      if (this.pullRequests.some((p) => p.head === head && p.base === base && p.state === 'open')) return [422, { message: `A pull request already exists for ${this.owner}:${head}.` }];
+      const pull: FakePull = { number: this.nextIssue++, title: String(b.title), body: String(b.body ?? ''), head, base, state: 'open', merged: false, labels: [] };
+      this.pullRequests.push(pull);
+      return [201, this.pullJson(pull)];
+    }
+    if ((m = /^POST \/issues\/(\d+)\/labels$/.exec(route))) {
+      const pull = this.pullRequests.find((p) => p.number === Number(m![1]));
+      if (!pull) return undefined;
+      pull.labels.push(...this.applyLabels((b.labels as string[]) ?? []).filter((l) => !pull.labels.includes(l)));
+      return [200, pull.labels.map((name) => ({ name }))];
+    }
+    if ((m = /^GET \/git\/commits\/([0-9a-f]+)$/.exec(route))) {
+      const tree = this.roots.get(m[1]!);
+      return tree === undefined ? [404, { message: 'Not Found' }] : [200, { sha: m[1], tree: { sha: tree }, parents: (this.commits.get(m[1]!)?.parents ?? []).map((sha) => ({ sha })) }];
+    }
+    if (route === 'POST /git/trees') {
+      if (this.objects.get(String(b.base_tree))?.type !== 'tree') return [422, { message: 'Invalid tree info' }];
+      const files = (b.tree as { path: string; content: string }[]).map((f): [string, string] => {
+        const bytes = encoder.encode(f.content);
+        const sha = gitSha('blob', bytes);
+        this.objects.set(sha, { type: 'blob', bytes });
+        return [f.path, sha];
+      });
+      return [201, { sha: this.treeWith(String(b.base_tree), files), truncated: false }];
+    }
+    if (route === 'POST /git/commits') {
+      if (this.objects.get(String(b.tree))?.type !== 'tree') return [422, { message: 'Tree SHA does not exist' }];
+      return [201, { sha: this.makeCommit(String(b.tree), (b.parents as string[]) ?? [], String(b.message)) }];
+    }
+    return undefined;
   }
 
   /** Serve api.github.com from this fake until nock.cleanAll(). */
@@ -192,11 +319,13 @@ export class FakeGitHub {
     const b = (body ?? {}) as Record<string, unknown>;
     let m: RegExpExecArray | null;
 
+    const pulls = this.handlePulls(route, query, url, b);
+    if (pulls) return pulls;
     if (route === 'GET /contents/.github/harness.yml') {
       return this.config === undefined ? [404, { message: 'Not Found' }] : [200, this.config, { 'content-type': 'application/vnd.github.raw; charset=utf-8' }];
     }
     if ((m = /^GET \/contents\/(.+)$/.exec(route))) {
-      const tree = this.treeAt(query.ref ?? '', m[1]!);
+      const tree = this.treeAt(this.branches.get(query.ref ?? '') ?? query.ref ?? '', m[1]!);
       if (tree === undefined) return [404, { message: 'Not Found' }];
       return [200, this.listTree(tree, `${m[1]}/`, false).map((e) => ({ type: e.type === 'tree' ? 'dir' : 'file', name: e.path.split('/').pop(), path: e.path, sha: e.sha, size: e.size ?? 0 }))];
     }

@@ -10,6 +10,8 @@ export interface LessonChange {
   /** The lesson's path, relative to the repository root. */
   path: string;
   title: string;
+  /** The lesson in one sentence, and when it applies: what a reviewer reads first. */
+  statement: { lesson: string; when: string };
   /** The lesson file's whole text, as it is to be written. */
   content: string;
   /** The existing lessons this change is about (the one linked to); none for a new lesson. */
@@ -82,6 +84,7 @@ export async function distill(input: DistillInput): Promise<LessonChange[]> {
       action: 'create',
       path,
       title: text.title,
+      statement: { lesson: text.lesson, when: text.when },
       content: lessonDocument({ template: input.template, pattern, text, category, note, today: input.today }),
       links: [],
       evidence: pattern.signals.map((s) => s.file),
@@ -101,6 +104,7 @@ export async function distill(input: DistillInput): Promise<LessonChange[]> {
       action: 'link',
       path: file,
       title: link.lesson.title,
+      statement: { lesson: link.lesson.text.lesson, when: link.lesson.text.when },
       content,
       links: [file],
       evidence: link.pattern.signals.map((s) => s.file),

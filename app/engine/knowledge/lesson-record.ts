@@ -15,8 +15,6 @@ export interface LessonRecord {
   evidence: string[];
   /** The whole file, for a link to rewrite. */
   source: string;
-  /** Set when the lesson is only proposed (an open pull request): its signals are taken, but nothing is linked to it until it is merged. */
-  proposal?: { number: number; url: string };
 }
 
 /** A signal path anywhere in a line: in backticks, in a link, or bare. */

@@ -61,8 +61,10 @@ const NOT_REFLECTED: Partial<Record<SignalType, string>> = {
 
 export interface ReflectInput {
   signals: readonly SignalRecord[];
-  /** Every lesson there is: merged ones, and proposed ones (with `proposal`), whose signals count as taken. */
+  /** The accepted lessons (merged; locally, those in the store). */
   lessons: readonly LessonRecord[];
+  /** Lessons proposed and not merged yet (open pull requests): their signals are taken, and nothing is linked to them. */
+  proposals?: readonly ProposedLesson[];
   /** Signal files that could not be read: reported as skipped, with the parser's reason. */
   unreadable?: readonly Unreadable[];
   /**
@@ -76,6 +78,18 @@ export interface ReflectInput {
    */
   unread?: readonly string[];
   settings: ReflectSettings;
+}
+
+/** A lesson proposed in an open pull request: a new one, or more evidence for one there is. */
+export interface ProposedLesson {
+  /** The lesson's path, as the proposal names it. */
+  file: string;
+  number: number;
+  url: string;
+  /** What the proposal says (its description), to compare new patterns with. */
+  text: string;
+  /** The signal paths it cites. */
+  evidence: readonly string[];
 }
 
 /** Signals that keep saying the same thing. */
@@ -154,6 +168,11 @@ function lessonCounts(lesson: LessonRecord, cited: readonly SignalRecord[]): Ter
   return termCounts(terms(text), terms(lesson.lesson.tags.join(' ')));
 }
 
+/** What a proposal says, without the paths it cites. */
+function proposalCounts(p: ProposedLesson): TermCounts {
+  return termCounts(terms(p.text.replace(/`[^`]*`/g, ' ').replace(/\S*signals\/\S+/g, ' ')));
+}
+
 /** The newest signals a lesson cites among those at hand. */
 export function citedRecords(lesson: LessonRecord, byKey: ReadonlyMap<string, SignalRecord>): SignalRecord[] {
   return lesson.evidence
@@ -192,22 +211,17 @@ export function reflect(input: ReflectInput): Reflection {
   const { settings } = input;
   const skipped: Skipped[] = (input.unreadable ?? []).map((u) => ({ signal: u.file, reason: `cannot be read: ${u.file}:${u.line}: ${u.problem}` }));
 
-  // Gather: the signals no lesson cites yet. A merged lesson's citation is preferred in the reason.
-  const citedBy = new Map<string, LessonRecord>();
-  for (const lesson of [...input.lessons].sort((a, b) => Number(a.proposal !== undefined) - Number(b.proposal !== undefined))) {
-    for (const path of lesson.evidence) if (!citedBy.has(signalKey(path))) citedBy.set(signalKey(path), lesson);
-  }
-  const citedByBroken = new Map<string, Unreadable>();
-  for (const broken of input.unreadableLessons ?? []) for (const path of broken.evidence) if (!citedByBroken.has(signalKey(path))) citedByBroken.set(signalKey(path), broken);
-  const brokenReason = (b: Unreadable) => `cited by ${b.file}, which cannot be read: fix ${b.file}:${b.line}: ${b.problem}`;
+  // Gather: the signals no lesson cites yet. An accepted lesson's citation is the one named.
+  const proposals = input.proposals ?? [];
+  const takenBecause = new Map<string, string>();
+  const take = (paths: readonly string[], reason: string) => {
+    for (const path of paths) if (!takenBecause.has(signalKey(path))) takenBecause.set(signalKey(path), reason);
+  };
+  for (const lesson of input.lessons) take(lesson.evidence, `already evidence of lesson ${lesson.file}`);
+  for (const p of proposals) take(p.evidence, `already evidence of ${describeProposal(p)}`);
+  for (const b of input.unreadableLessons ?? []) take(b.evidence, `cited by ${b.file}, which cannot be read: fix ${b.file}:${b.line}: ${b.problem}`);
   for (const file of input.unread ?? []) {
-    const broken = citedByBroken.get(signalKey(file));
-    if (broken) {
-      skipped.push({ signal: file, reason: brokenReason(broken) });
-      continue;
-    }
-    const lesson = citedBy.get(signalKey(file));
-    skipped.push({ signal: file, reason: lesson ? `already evidence of ${describeLesson(lesson)}` : 'not read this time (beyond the newest signals a reflection reads); a later reflection reads it' });
+    skipped.push({ signal: file, reason: takenBecause.get(signalKey(file)) ?? 'not read this time (beyond the newest signals a reflection reads); a later reflection reads it' });
   }
   const seen = new Set<string>(input.unread ?? []);
   const docs: Doc[] = [];
@@ -215,14 +229,9 @@ export function reflect(input: ReflectInput): Reflection {
   for (const record of [...input.signals].sort(byTime)) {
     if (seen.has(record.file)) continue;
     seen.add(record.file);
-    const broken = citedByBroken.get(signalKey(record.file));
-    if (broken) {
-      skipped.push({ signal: record.file, reason: brokenReason(broken) });
-      continue;
-    }
-    const lesson = citedBy.get(signalKey(record.file));
-    if (lesson) {
-      skipped.push({ signal: record.file, reason: `already evidence of ${describeLesson(lesson)}` });
+    const taken = takenBecause.get(signalKey(record.file));
+    if (taken !== undefined) {
+      skipped.push({ signal: record.file, reason: taken });
       continue;
     }
     const not = NOT_REFLECTED[record.signal.type];
@@ -240,11 +249,11 @@ export function reflect(input: ReflectInput): Reflection {
   const vocabulary = new Vocabulary();
   for (const d of docs) vocabulary.add(d.counts);
   const byKey = new Map(input.signals.map((r) => [signalKey(r.file), r]));
-  const lessonCountsList = input.lessons.map((lesson) => lessonCounts(lesson, citedRecords(lesson, byKey)));
-  for (const c of lessonCountsList) vocabulary.add(c);
+  const knownCounts = [...input.lessons.map((lesson) => lessonCounts(lesson, citedRecords(lesson, byKey))), ...proposals.map(proposalCounts)];
+  for (const c of knownCounts) vocabulary.add(c);
   for (const d of docs) d.vector = vocabulary.vector(d.counts);
-  const lessonVectors = lessonCountsList.map((c) => vocabulary.vector(c));
-  const lessonIndex = indexVectors(lessonVectors);
+  const knownVectors = knownCounts.map((c) => vocabulary.vector(c));
+  const knownIndex = indexVectors(knownVectors);
 
   const groups = cluster(
     docs.map((d) => d.vector!),
@@ -257,12 +266,13 @@ export function reflect(input: ReflectInput): Reflection {
   for (const members of groups) {
     const pattern = patternOf(members.map((i) => docs[i]!), vocabulary, surface);
     const vector = centroidOf(members.map((i) => docs[i]!.vector!)).vector();
-    const match = bestLesson(vector, lessonVectors, lessonIndex, settings.similarity);
+    const match = bestLesson(vector, knownVectors, knownIndex, settings.similarity);
     if (match !== undefined) {
-      const lesson = input.lessons[match.index]!;
-      if (lesson.proposal !== undefined) {
+      const lesson = input.lessons[match.index];
+      if (lesson === undefined) {
+        const proposal = proposals[match.index - input.lessons.length]!;
         for (const s of pattern.signals) {
-          skipped.push({ signal: s.file, reason: `says what the proposed ${describeLesson(lesson)} says (similarity ${match.similarity.toFixed(2)}); it is linked once that lesson is merged` });
+          skipped.push({ signal: s.file, reason: `says what the ${describeProposal(proposal)} says (similarity ${match.similarity.toFixed(2)}); reflect again once it is merged` });
         }
         continue;
       }
@@ -280,8 +290,8 @@ export function reflect(input: ReflectInput): Reflection {
   return { patterns, links: mergeLinks(links), skipped };
 }
 
-function describeLesson(lesson: LessonRecord): string {
-  return lesson.proposal ? `lesson ${lesson.file} (proposed in #${lesson.proposal.number})` : `lesson ${lesson.file}`;
+function describeProposal(p: ProposedLesson): string {
+  return `lesson ${p.file} (proposed in #${p.number})`;
 }
 
 /** Clusters linked to the same lesson become one link: one update of that lesson. */

@@ -127,11 +127,12 @@ describe('reflect: recurring patterns among the signals no lesson cites yet', ()
 
   it('takes the signals of a proposed lesson, and links nothing to it until it is merged', async () => {
     const { signals, lessons } = await fixture();
-    const proposed = lessons.map((l) => ({ ...l, proposal: { number: 12, url: 'https://github.com/o/r/pull/12' } }));
-    const { links, skipped } = reflect({ signals, lessons: proposed, settings: SETTINGS });
+    const lesson = lessons[0]!;
+    const proposal = { file: lesson.file, number: 12, url: 'https://github.com/o/r/pull/12', text: `${lesson.text.lesson}\n${lesson.text.when}\n${lesson.text.evidence}`, evidence: lesson.evidence };
+    const { links, skipped } = reflect({ signals, lessons: [], proposals: [proposal], settings: SETTINGS });
     expect(links).toEqual([]);
     expect(skipped.find((s) => s.signal === PORT_CITED[0])?.reason).toBe(`already evidence of lesson ${PORT_LESSON} (proposed in #12)`);
-    expect(skipped.find((s) => s.signal === PORT_NEW)?.reason).toMatch(/^says what the proposed lesson .* \(proposed in #12\) says \(similarity 0\.\d\d\); it is linked once that lesson is merged$/);
+    expect(skipped.find((s) => s.signal === PORT_NEW)?.reason).toMatch(/^says what the lesson .* \(proposed in #12\) says \(similarity 0\.\d\d\); reflect again once it is merged$/);
   });
 
   it('keeps the signals a broken lesson cites taken, and says which file to fix', async () => {

@@ -1,8 +1,7 @@
-import { KNOWLEDGE_ROOT } from '../../engine/forge/knowledge-draft.js';
-import type { Skipped } from '../../engine/knowledge/reflect.js';
 import { makeSafe } from '../../machine/content-safety.js';
 import { agentEnvironment, appSafety } from '../knowledge/app-safety.js';
-import { MAX_LESSON_PRS, MAX_SIGNALS_READ, reflectOnGitHub, type GitHubReflection } from '../knowledge/reflection.js';
+import { reflectionAnswer } from '../knowledge/reflection-answer.js';
+import { MAX_LESSON_PRS, MAX_SIGNALS_READ, reflectOnGitHub } from '../knowledge/reflection.js';
 import { configuredReflector } from '../../machine/reflector-agent.js';
 import type { Invocation } from './invocation.js';
 
@@ -27,54 +26,4 @@ export async function reflect(inv: Invocation): Promise<string> {
     ...(reflector ? { reflector } : {}),
   });
   return (await makeSafe(reflectionAnswer(result, inv.defaultBranch), safety)).text;
-}
-
-function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`;
-}
-
-/** Why signals were not made into lessons, counted by kind of reason. */
-const REASONS: readonly [RegExp, string][] = [
-  [/^already evidence of lesson .* \(proposed in/, 'evidence of a proposed lesson'],
-  [/^already evidence of/, 'evidence of a lesson already'],
-  [/^cited by /, 'cited by a lesson that cannot be read'],
-  [/^a one-off/, 'one-offs'],
-  [/all in one place/, 'recurring in one place only'],
-  [/a pattern needs \d/, 'under the weight a pattern needs'],
-  [/^says what the lesson/, 'like a proposed lesson, waiting for it to be merged'],
-  [/^not read this time/, 'not read this time'],
-  [/^cannot be read/, 'unreadable'],
-  [/^a (completion|use) signal/, 'completion or use signals, which are not reflected on'],
-];
-
-function skippedSummary(skipped: readonly Skipped[]): string {
-  const counts = new Map<string, number>();
-  for (const s of skipped) {
-    const kind = REASONS.find(([re]) => re.test(s.reason))?.[1] ?? 'other reasons';
-    counts.set(kind, (counts.get(kind) ?? 0) + 1);
-  }
-  return [...counts].map(([kind, n]) => `${n} ${kind}`).join(', ');
-}
-
-/** The answer to `/harness reflect`. */
-export function reflectionAnswer(result: GitHubReflection, branch: string): string {
-  if (!result.store) return `I found no signals to reflect on: there is no \`${KNOWLEDGE_ROOT}/signals/\` on \`${branch}\` yet.`;
-  const lines = [
-    `Read ${plural(result.read, 'signal')} of the ${result.listed} under \`${KNOWLEDGE_ROOT}/signals/\` on \`${branch}\`${result.read === MAX_SIGNALS_READ ? ` (the newest ${MAX_SIGNALS_READ} that no lesson cites)` : ''}.`,
-  ];
-  if (result.unreadable.length > 0) {
-    const shown = result.unreadable.slice(0, 5).map((u) => `\`${u.file}\`:${u.line}: ${u.problem}`);
-    lines.push(`${plural(result.unreadable.length, 'file')} could not be read and ${result.unreadable.length === 1 ? 'was' : 'were'} left out: ${shown.join('; ')}${result.unreadable.length > 5 ? '; …' : ''}`);
-  }
-  if (result.changes.length === 0) lines.push('', 'Nothing to distil yet: no pattern recurs in enough places with enough weight, and no new signal adds to a lesson.');
-  else {
-    lines.push('', `Found ${plural(result.changes.length, 'lesson')} to propose:`);
-    for (const { change, pr } of result.changes) {
-      const what = change.action === 'create' ? `new lesson **${change.title}** (${plural(change.evidence.length, 'signal')}, ${change.writtenBy === 'harness' ? 'drafted by harness' : `written by ${change.writtenBy}`})` : `${plural(change.evidence.length, 'more signal')} for \`${change.path}\``;
-      const state = pr ? `#${pr.number} (${{ opened: 'opened', open: 'already open', merged: 'merged already', closed: 'closed without merging: not proposed again' }[pr.state]})` : `left for the next reflection (${MAX_LESSON_PRS} lesson PRs at a time)`;
-      lines.push(`- ${what}: ${state}`);
-    }
-  }
-  if (result.skipped.length > 0) lines.push('', `Not made into lessons: ${plural(result.skipped.length, 'signal')} (${skippedSummary(result.skipped)}).`);
-  return lines.join('\n');
 }

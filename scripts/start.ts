@@ -29,6 +29,16 @@ const code = await main(['run', 'docs/specs/SPC-001-notes-service', '--agent', '
   isTTY: Boolean(process.stdout.isTTY),
 });
 const worktree = join(repo, '.git/harness/worktrees/SPC-001/integration');
+// Reflection on what the run captured: the run reflected itself when the spec was verified
+// (knowledge.reflect.on_spec); a dry run shows what is left and why each signal is no lesson.
+console.log('\nharness reflect --dry-run, in the integration worktree (the signals this run captured):');
+await main(['reflect', '--dry-run'], {
+  stdout: (t) => process.stdout.write(t.replace(/^/gm, '  ')),
+  stderr: (t) => process.stderr.write(t),
+  cwd: worktree,
+  env: process.env,
+  isTTY: false,
+});
 console.log(`Where to look:
   the repository:        ${repo}
   the built service:     ${worktree}  (node src/server.js, node bin/notes.js --help)

@@ -1,4 +1,4 @@
-import { Centroid, topIds, type Vector } from './vectors.js';
+import { Centroid, cosine, topIds, type Vector } from './vectors.js';
 
 /**
  * Groups of alike documents, by cosine similarity of their vectors. One pass in the order
@@ -20,10 +20,27 @@ const INDEX_TERMS = 8;
 const MAX_POSTING = 400;
 
 interface Group {
-  centroid: Centroid;
+  /** Most groups stay of one: their centre is their vector, compared without a centroid's hashing. */
+  single: Vector | undefined;
+  centroid: Centroid | undefined;
   members: number[];
   indexed: Set<number>;
   alive: boolean;
+}
+
+function similarity(group: Group, v: Vector): number {
+  return group.single ? cosine(group.single, v) : group.centroid!.cosine(v);
+}
+
+/** The group's centre as a centroid, made from its one vector when it first grows. */
+function centroidOf(group: Group): Centroid {
+  if (!group.centroid) {
+    group.centroid = new Centroid();
+    group.centroid.add(group.single!);
+    // Cleared, not deleted: every group keeps one shape, which keeps property reads fast.
+    group.single = undefined;
+  }
+  return group.centroid;
 }
 
 /** The clusters among `vectors`: lists of indexes, each in the order given. `family` keeps unlike kinds apart. */
@@ -45,12 +62,20 @@ export function cluster(vectors: readonly Vector[], family: readonly string[], t
       else postings.set(id, [g]);
     }
   };
+  // Which search last met each group: a group shared by several postings is compared once.
+  const met = new Int32Array(vectors.length);
+  let search = 0;
   const candidates = (ids: readonly number[], postings: Map<number, number[]>, self?: number) => {
-    const found = new Set<number>();
+    search++;
+    const found: number[] = [];
     for (const id of ids) {
       const list = postings.get(id);
       if (!list || list.length > MAX_POSTING) continue;
-      for (const g of list) if (g !== self && groups[g]!.alive) found.add(g);
+      for (const g of list) {
+        if (g === self || met[g] === search || !groups[g]!.alive) continue;
+        met[g] = search;
+        found.push(g);
+      }
     }
     return found;
   };
@@ -62,37 +87,40 @@ export function cluster(vectors: readonly Vector[], family: readonly string[], t
     let bestSim = -Infinity;
     // Candidates come in index order, which is the same for the same input: ties go to the first.
     for (const g of candidates(top, postings)) {
-      const sim = groups[g]!.centroid.cosine(v);
+      const sim = similarity(groups[g]!, v);
       if (sim >= threshold && sim > bestSim) {
         best = g;
         bestSim = sim;
       }
     }
     if (best === -1) {
-      const centroid = new Centroid();
-      centroid.add(v);
-      groups.push({ centroid, members: [i], indexed: new Set(), alive: true });
+      groups.push({ single: v, centroid: undefined, members: [i], indexed: new Set(), alive: true });
       best = groups.length - 1;
     } else {
-      groups[best]!.centroid.add(v);
+      centroidOf(groups[best]!).add(v);
       groups[best]!.members.push(i);
     }
     indexTerms(best, top, postings);
   });
 
   // Merge what the order split: largest groups first, each taking in the groups alike to it.
-  const order = groups.map((_, g) => g).sort((a, b) => groups[b]!.members.length - groups[a]!.members.length || a - b);
+  // Two groups of one never merge here: the later was compared with the earlier when it came.
+  const order = groups
+    .map((_, g) => g)
+    .filter((g) => groups[g]!.members.length > 1)
+    .sort((a, b) => groups[b]!.members.length - groups[a]!.members.length || a - b);
   for (const g of order) {
     const group = groups[g]!;
     if (!group.alive) continue;
     const postings = postingsOf(family[group.members[0]!]!);
     for (let merged = true; merged; ) {
       merged = false;
-      const top = topIds(group.centroid.vector(), INDEX_TERMS);
-      for (const other of [...candidates(top, postings, g)].sort((a, b) => a - b)) {
+      const centre = centroidOf(group);
+      const top = centre.topIds(INDEX_TERMS);
+      for (const other of candidates(top, postings, g).sort((a, b) => a - b)) {
         const o = groups[other]!;
-        if (group.centroid.cosineWith(o.centroid) < threshold) continue;
-        group.centroid.merge(o.centroid);
+        if ((o.single ? centre.cosine(o.single) : centre.cosineWith(o.centroid!)) < threshold) continue;
+        centre.merge(centroidOf(o));
         group.members.push(...o.members);
         o.alive = false;
         indexTerms(g, [...o.indexed], postings);

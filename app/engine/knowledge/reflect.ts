@@ -3,8 +3,8 @@ import { cluster } from './cluster.js';
 import { citedSignals, signalKey, type LessonRecord } from './lesson-record.js';
 import type { SignalType } from './schema.js';
 import type { SignalRecord, Unreadable } from './signal-record.js';
-import { terms, type Term } from './terms.js';
-import { Centroid, cosine, termCounts, Vocabulary, type TermCounts, type Vector } from './vectors.js';
+import { stemOf, terms, type Term } from './terms.js';
+import { Centroid, cosine, termCounts, Vocabulary, type IdCounts, type TermCounts, type Vector } from './vectors.js';
 
 export type { SignalRecord } from './signal-record.js';
 
@@ -28,7 +28,7 @@ export interface ReflectSettings {
 }
 
 /** Signals that describe one problem in different words are about this alike; unrelated ones far less. */
-export const DEFAULT_SIMILARITY = 0.3;
+export const DEFAULT_SIMILARITY = 0.35;
 
 export const SEVERITY_WEIGHT: Readonly<Record<Level, number>> = { low: 1, medium: 2, high: 3 };
 
@@ -140,7 +140,11 @@ export interface Reflection {
 
 interface Doc {
   record: SignalRecord;
+  /** Its text's terms and its tags' terms, kept for the words and tags a pattern states. */
+  terms: Term[];
+  tags: Term[];
   counts: TermCounts;
+  ids?: IdCounts;
   vector?: Vector;
 }
 
@@ -168,13 +172,13 @@ function lessonCounts(lesson: LessonRecord, cited: readonly SignalRecord[]): Ter
   return termCounts(terms(text), terms(lesson.lesson.tags.join(' ')));
 }
 
-/** What a proposal says, without the paths it cites. */
-function proposalCounts(p: ProposedLesson): TermCounts {
-  return termCounts(terms(p.text.replace(/`[^`]*`/g, ' ').replace(/\S*signals\/\S+/g, ' ')));
+/** What a proposal says, without the paths it cites, and the words of the newest signals it cites that are at hand. */
+function proposalCounts(p: ProposedLesson, cited: readonly SignalRecord[]): TermCounts {
+  return termCounts(terms([p.text.replace(/`[^`]*`/g, ' ').replace(/\S*signals\/\S+/g, ' '), ...cited.map(signalProse)].join('\n')));
 }
 
 /** The newest signals a lesson cites among those at hand. */
-export function citedRecords(lesson: LessonRecord, byKey: ReadonlyMap<string, SignalRecord>): SignalRecord[] {
+export function citedRecords(lesson: { evidence: readonly string[] }, byKey: ReadonlyMap<string, SignalRecord>): SignalRecord[] {
   return lesson.evidence
     .map((path) => byKey.get(signalKey(path)))
     .filter((r): r is SignalRecord => r !== undefined)
@@ -225,7 +229,6 @@ export function reflect(input: ReflectInput): Reflection {
   }
   const seen = new Set<string>(input.unread ?? []);
   const docs: Doc[] = [];
-  const surface = new SurfaceWords();
   for (const record of [...input.signals].sort(byTime)) {
     if (seen.has(record.file)) continue;
     seen.add(record.file);
@@ -240,19 +243,17 @@ export function reflect(input: ReflectInput): Reflection {
       continue;
     }
     const t = signalTerms(record);
-    surface.add(t.text);
-    surface.add(t.tags);
-    docs.push({ record, counts: termCounts(t.text, t.tags) });
+    docs.push({ record, terms: t.text, tags: t.tags, counts: termCounts(t.text, t.tags) });
   }
 
   // The words' weights come from everything compared: the signals and the lessons.
   const vocabulary = new Vocabulary();
-  for (const d of docs) vocabulary.add(d.counts);
+  for (const d of docs) d.ids = vocabulary.add(d.counts);
   const byKey = new Map(input.signals.map((r) => [signalKey(r.file), r]));
-  const knownCounts = [...input.lessons.map((lesson) => lessonCounts(lesson, citedRecords(lesson, byKey))), ...proposals.map(proposalCounts)];
-  for (const c of knownCounts) vocabulary.add(c);
-  for (const d of docs) d.vector = vocabulary.vector(d.counts);
-  const knownVectors = knownCounts.map((c) => vocabulary.vector(c));
+  const knownCounts = [...input.lessons.map((lesson) => lessonCounts(lesson, citedRecords(lesson, byKey))), ...proposals.map((p) => proposalCounts(p, citedRecords(p, byKey)))];
+  const knownIds = knownCounts.map((c) => vocabulary.add(c));
+  for (const d of docs) d.vector = vocabulary.vector(d.ids!);
+  const knownVectors = knownIds.map((c) => vocabulary.vector(c));
   const knownIndex = indexVectors(knownVectors);
 
   const groups = cluster(
@@ -264,9 +265,15 @@ export function reflect(input: ReflectInput): Reflection {
   const patterns: NewPattern[] = [];
   const links: PatternLink[] = [];
   for (const members of groups) {
-    const pattern = patternOf(members.map((i) => docs[i]!), vocabulary, surface);
-    const vector = centroidOf(members.map((i) => docs[i]!.vector!)).vector();
+    // A group of one is its signal: its vector is the centre, and without a lesson it is a one-off.
+    const centroid = members.length === 1 ? undefined : centroidOf(members.map((i) => docs[i]!.vector!));
+    const vector = centroid ? centroid.vector() : docs[members[0]!]!.vector!;
     const match = bestLesson(vector, knownVectors, knownIndex, settings.similarity);
+    if (match === undefined && members.length === 1) {
+      skipped.push({ signal: docs[members[0]!]!.record.file, reason: ONE_OFF });
+      continue;
+    }
+    const pattern = patternOf(members.map((i) => docs[i]!), centroid ?? centroidOf([vector]), vector);
     if (match !== undefined) {
       const lesson = input.lessons[match.index];
       if (lesson === undefined) {
@@ -316,10 +323,12 @@ function mergeLinks(links: PatternLink[]): PatternLink[] {
   return [...byLesson.values()];
 }
 
+const ONE_OFF = 'a one-off: no other unprocessed signal says the same thing (yet)';
+
 /** `true`, or why the pattern is not one (yet). */
 function qualifies(p: Pattern, s: ReflectSettings): true | string {
   const n = p.signals.length;
-  if (n === 1) return 'a one-off: no other unprocessed signal says the same thing (yet)';
+  if (n === 1) return ONE_OFF;
   const alike = `${plural(n, 'alike signal')} (similarity ${p.cohesion.toFixed(2)})`;
   if (p.places.length < s.minPlans) {
     return `${alike}, all in ${p.places.length === 1 ? `one place (${p.places[0]})` : plural(p.places.length, 'place')}: a pattern must recur in ${s.minPlans} distinct plans or projects (knowledge.reflect.min_plans)`;
@@ -382,10 +391,13 @@ const PATTERN_TERMS = 6;
 /** Tags a pattern's lesson carries at least, when its signals share that many words. */
 const PATTERN_TAGS = 4;
 
-function patternOf(members: readonly Doc[], vocabulary: Vocabulary, surface: SurfaceWords): Pattern {
+function patternOf(members: readonly Doc[], centroid: Centroid, direction: Vector): Pattern {
+  const surface = new SurfaceWords();
+  for (const d of members) {
+    surface.add(d.terms);
+    surface.add(d.tags);
+  }
   const signals = members.map((d) => d.record).sort(byTime);
-  const centroid = centroidOf(members.map((d) => d.vector!));
-  const direction = centroid.vector();
   const sims = members.map((d) => cosine(d.vector!, direction));
   const cohesion = sims.reduce((a, b) => a + b, 0) / sims.length;
   let rep = 0;
@@ -395,19 +407,21 @@ function patternOf(members: readonly Doc[], vocabulary: Vocabulary, surface: Sur
 
   // The shared words: in at least two signals (and half of a larger pattern), by weight in the centre.
   const need = members.length === 1 ? 1 : Math.max(2, Math.ceil(members.length / 2));
-  const inDocs = new Map<string, number>();
-  for (const d of members) for (const stem of d.counts.keys()) inDocs.set(stem, (inDocs.get(stem) ?? 0) + 1);
-  const weighted = [...centroid.sum].map(([id, w]) => ({ stem: vocabulary.stem(id), w })).sort((a, b) => b.w - a.w || (a.stem < b.stem ? -1 : 1));
-  let shared = weighted.filter((t) => (inDocs.get(t.stem) ?? 0) >= need);
-  if (shared.length < 2) shared = weighted.filter((t) => (inDocs.get(t.stem) ?? 0) >= Math.min(2, members.length));
+  const inDocs = new Map<number, number>();
+  for (const d of members) for (const id of d.counts.keys()) inDocs.set(id, (inDocs.get(id) ?? 0) + 1);
+  const heaviest = (least: number) =>
+    [...centroid.sum]
+      .filter(([id]) => (inDocs.get(id) ?? 0) >= least)
+      .map(([id, w]) => ({ stem: stemOf(id), w }))
+      .sort((a, b) => b.w - a.w || (a.stem < b.stem ? -1 : 1));
+  let shared = heaviest(need);
+  if (shared.length < 2) shared = heaviest(Math.min(2, members.length));
   const words = [...new Set(shared.map((t) => surface.of(t.stem)))].slice(0, PATTERN_TERMS);
 
   // Tags as the signals' words are compared: sqlite3 and sqlite are one tag. Those two signals
   // share come first; the shared words fill up to PATTERN_TAGS, since a lesson is surfaced by its tags.
   const tagCounts = new Map<string, number>();
-  for (const s of signals) {
-    for (const stem of new Set(terms(s.signal.tags.join(' ')).map((t) => t.stem))) tagCounts.set(stem, (tagCounts.get(stem) ?? 0) + 1);
-  }
+  for (const d of members) for (const stem of new Set(d.tags.map((t) => t.stem))) tagCounts.set(stem, (tagCounts.get(stem) ?? 0) + 1);
   const sharedTags = [...tagCounts]
     .filter(([, n]) => n >= 2)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
@@ -439,14 +453,17 @@ function indexVectors(vectors: readonly Vector[]): Map<number, number[]> {
   return index;
 }
 
-/** The lesson most alike a pattern's centre, when it is alike enough. */
+/** The lesson most alike a pattern's centre, when it is alike enough; the first of equals. */
 function bestLesson(v: Vector, lessons: readonly Vector[], index: Map<number, number[]>, threshold: number): { index: number; similarity: number } | undefined {
-  const candidates = new Set<number>();
-  for (const id of v.ids) for (const i of index.get(id) ?? []) candidates.add(i);
   let best: { index: number; similarity: number } | undefined;
-  for (const i of [...candidates].sort((a, b) => a - b)) {
-    const similarity = cosine(v, lessons[i]!);
-    if (similarity >= threshold && (best === undefined || similarity > best.similarity)) best = { index: i, similarity };
+  const tried = new Set<number>();
+  for (const id of v.ids) {
+    for (const i of index.get(id) ?? []) {
+      if (tried.has(i)) continue;
+      tried.add(i);
+      const similarity = cosine(v, lessons[i]!);
+      if (similarity >= threshold && (best === undefined || similarity > best.similarity || (similarity === best.similarity && i < best.index))) best = { index: i, similarity };
+    }
   }
   return best;
 }

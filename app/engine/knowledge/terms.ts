@@ -10,6 +10,27 @@
 export interface Term {
   stem: string;
   word: string;
+  /** The stem's number, the same for the same stem everywhere (stemOf gives it back). */
+  id: number;
+}
+
+/** Stems numbered as they are first met: vectors index words by number, not by string. */
+const STEM_IDS = new Map<string, number>();
+const STEMS: string[] = [];
+
+function stemId(stem: string): number {
+  let id = STEM_IDS.get(stem);
+  if (id === undefined) {
+    id = STEMS.length;
+    STEM_IDS.set(stem, id);
+    STEMS.push(stem);
+  }
+  return id;
+}
+
+/** The stem a term id stands for. */
+export function stemOf(id: number): string {
+  return STEMS[id]!;
 }
 
 /** Function words and the vocabulary every signal and lesson shares, which tells problems apart not at all. */
@@ -116,17 +137,26 @@ function isNoise(word: string): boolean {
   return digits > word.length - digits || (digits > 0 && HEX.test(word));
 }
 
-/** The raw words of a text: identifiers split at `_`, `-`, `.`, `/` and camelCase humps. */
-function words(text: string): string[] {
-  const out: string[] = [];
-  for (const raw of text.split(/[^A-Za-z0-9]+/)) {
-    if (raw === '') continue;
-    for (const part of raw.replace(/([a-z])([A-Z])/g, '$1 $2').split(' ')) {
-      const lower = part.toLowerCase();
-      if (lower !== '') out.push(lower);
+/** What each raw word (lowercased, split) becomes: a term, or nothing. Words repeat a lot across signals. */
+const TERM_OF = new Map<string, Term | null>();
+/** The cache is a convenience, not a store: it is emptied rather than let grow without bound. */
+const TERM_CACHE_MAX = 200_000;
+
+function termOf(raw: string): Term | null {
+  let term = TERM_OF.get(raw);
+  if (term !== undefined) return term;
+  term = null;
+  if (!isNoise(raw)) {
+    const word = withoutVersion(raw);
+    if (word.length >= 2 && !STOPWORDS.has(word)) {
+      const folded = SYNONYMS[word] ?? word;
+      const s = stem(folded);
+      if (s.length >= 2 && !STOPWORDS.has(s)) term = { stem: s, word: folded, id: stemId(s) };
     }
   }
-  return out;
+  if (TERM_OF.size >= TERM_CACHE_MAX) TERM_OF.clear();
+  TERM_OF.set(raw, term);
+  return term;
 }
 
 /** A trailing version number is not part of the name: sqlite3 and sqlite, node20 and node. */
@@ -135,17 +165,30 @@ function withoutVersion(word: string): string {
   return m ? m[1]! : word;
 }
 
-/** The terms of a text, in order, repeats kept (they weigh in). */
+function isAlnum(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+const HUMP = /([a-z])([A-Z])/g;
+
+/** The terms of a text, in order, repeats kept (they weigh in); identifiers split at `_`, `-`, `.`, `/` and camelCase humps. */
 export function terms(text: string): Term[] {
   const out: Term[] = [];
-  for (const raw of words(text)) {
-    if (isNoise(raw)) continue;
-    const word = withoutVersion(raw);
-    if (word.length < 2 || STOPWORDS.has(word)) continue;
-    const folded = SYNONYMS[word] ?? word;
-    const s = stem(folded);
-    if (s.length < 2 || STOPWORDS.has(s)) continue;
-    out.push({ stem: s, word: folded });
+  const push = (raw: string) => {
+    const parts = /[a-z][A-Z]/.test(raw) ? raw.replace(HUMP, '$1 $2').split(' ') : [raw];
+    for (const part of parts) {
+      const term = termOf(part.toLowerCase());
+      if (term) out.push(term);
+    }
+  };
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const alnum = i < text.length && isAlnum(text.charCodeAt(i));
+    if (alnum && start === -1) start = i;
+    else if (!alnum && start !== -1) {
+      push(text.slice(start, i));
+      start = -1;
+    }
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import type { Term } from './terms.js';
+import { stemOf, type Term } from './terms.js';
 
 /**
  * TF-IDF vectors over the terms of a set of documents (signals, lessons), compared by cosine.
@@ -7,8 +7,8 @@ import type { Term } from './terms.js';
  * capture's own summary of what a signal is about, so each counts as several mentions.
  */
 
-/** A document's terms as counts, before weighting: stem → count. */
-export type TermCounts = Map<string, number>;
+/** A document's terms as counts, before weighting: term id → count. */
+export type TermCounts = Map<number, number>;
 
 /** How many mentions of a word a tag is worth. */
 export const TAG_WEIGHT = 3;
@@ -24,40 +24,38 @@ export interface Vector {
 
 export function termCounts(textTerms: readonly Term[], tagTerms: readonly Term[] = []): TermCounts {
   const counts: TermCounts = new Map();
-  for (const t of textTerms) counts.set(t.stem, (counts.get(t.stem) ?? 0) + 1);
-  for (const t of tagTerms) counts.set(t.stem, (counts.get(t.stem) ?? 0) + TAG_WEIGHT);
+  for (const t of textTerms) counts.set(t.id, (counts.get(t.id) ?? 0) + 1);
+  for (const t of tagTerms) counts.set(t.id, (counts.get(t.id) ?? 0) + TAG_WEIGHT);
   return counts;
 }
 
-/** Term ids and document frequencies over one corpus. */
+/** A document's terms as ids and counts. */
+export interface IdCounts {
+  ids: number[];
+  counts: number[];
+}
+
+/** Document frequencies over one corpus, by term id (terms.ts numbers the stems). */
 export class Vocabulary {
-  private readonly ids = new Map<string, number>();
-  private readonly stems: string[] = [];
-  private readonly df: number[] = [];
+  private readonly df = new Map<number, number>();
   private documents = 0;
+  private readonly idfs = new Map<number, number>();
 
-  /** Count one document's terms towards the document frequencies. */
-  add(counts: TermCounts): void {
+  /** Count one document's terms towards the document frequencies; its terms as ids. */
+  add(counts: TermCounts): IdCounts {
     this.documents++;
-    for (const stem of counts.keys()) {
-      const id = this.idOf(stem);
-      this.df[id]!++;
+    this.idfs.clear();
+    const out: IdCounts = { ids: [], counts: [] };
+    for (const [id, count] of counts) {
+      this.df.set(id, (this.df.get(id) ?? 0) + 1);
+      out.ids.push(id);
+      out.counts.push(count);
     }
-  }
-
-  idOf(stem: string): number {
-    let id = this.ids.get(stem);
-    if (id === undefined) {
-      id = this.stems.length;
-      this.ids.set(stem, id);
-      this.stems.push(stem);
-      this.df.push(0);
-    }
-    return id;
+    return out;
   }
 
   stem(id: number): string {
-    return this.stems[id]!;
+    return stemOf(id);
   }
 
   /**
@@ -65,26 +63,30 @@ export class Vocabulary {
    * counts (three signals of one problem and nothing else must still look alike).
    */
   idf(id: number): number {
-    return Math.log(1 + this.documents / Math.max(1, this.df[id] ?? 0));
+    let idf = this.idfs.get(id);
+    if (idf === undefined) {
+      idf = Math.log(1 + this.documents / Math.max(1, this.df.get(id) ?? 0));
+      this.idfs.set(id, idf);
+    }
+    return idf;
   }
 
-  /** The weighted, normalised vector of one document's counts (sublinear term frequency). */
-  vector(counts: TermCounts, maxTerms: number = MAX_TERMS): Vector {
-    const entries: [number, number][] = [];
-    for (const [stem, count] of counts) {
-      const id = this.idOf(stem);
-      entries.push([id, (1 + Math.log(count)) * this.idf(id)]);
-    }
-    entries.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-    const kept = entries.slice(0, maxTerms).sort((a, b) => a[0] - b[0]);
+  /** The weighted, normalised vector of one document's terms (sublinear term frequency), its heaviest kept. */
+  vector(terms: IdCounts, maxTerms: number = MAX_TERMS): Vector {
+    const n = terms.ids.length;
+    const weight = new Float64Array(n);
+    for (let i = 0; i < n; i++) weight[i] = (1 + Math.log(terms.counts[i]!)) * this.idf(terms.ids[i]!);
+    let order = Array.from({ length: n }, (_, i) => i);
+    if (n > maxTerms) order = order.sort((a, b) => weight[b]! - weight[a]! || terms.ids[a]! - terms.ids[b]!).slice(0, maxTerms);
+    order.sort((a, b) => terms.ids[a]! - terms.ids[b]!);
     let norm = 0;
-    for (const [, w] of kept) norm += w * w;
+    for (const i of order) norm += weight[i]! * weight[i]!;
     norm = Math.sqrt(norm);
-    const ids = new Int32Array(kept.length);
-    const weights = new Float64Array(kept.length);
-    kept.forEach(([id, w], i) => {
-      ids[i] = id;
-      weights[i] = norm === 0 ? 0 : w / norm;
+    const ids = new Int32Array(order.length);
+    const weights = new Float64Array(order.length);
+    order.forEach((i, k) => {
+      ids[k] = terms.ids[i]!;
+      weights[k] = norm === 0 ? 0 : weight[i]! / norm;
     });
     return { ids, weights };
   }
@@ -105,10 +107,20 @@ export function cosine(a: Vector, b: Vector): number {
   return sum;
 }
 
-/** The ids of a vector's heaviest terms, heaviest first. */
+/** The ids of a vector's heaviest terms, heaviest first (ties by id): a selection, not a sort. */
 export function topIds(v: Vector, count: number): number[] {
-  const order = [...v.ids.keys()].sort((a, b) => v.weights[b]! - v.weights[a]! || v.ids[a]! - v.ids[b]!);
-  return order.slice(0, count).map((i) => v.ids[i]!);
+  const top: number[] = [];
+  for (let i = 0; i < v.ids.length; i++) {
+    const w = v.weights[i]!;
+    const last = top.length === count ? top[count - 1]! : -1;
+    // Ids ascend, so an equal weight later in the vector never goes before an earlier one.
+    if (last !== -1 && w <= v.weights[last]!) continue;
+    let at = top.length;
+    while (at > 0 && v.weights[top[at - 1]!]! < w) at--;
+    top.splice(at, 0, i);
+    if (top.length > count) top.pop();
+  }
+  return top.map((i) => v.ids[i]!);
 }
 
 /** A running sum of vectors (a cluster's centroid before normalising), compared by cosine. */
@@ -158,6 +170,19 @@ export class Centroid {
     let d = 0;
     for (const [id, w] of small) d += (large.get(id) ?? 0) * w;
     return d / Math.sqrt(this.norm2 * other.norm2);
+  }
+
+  /** The ids of its heaviest terms, heaviest first (ties by id): a selection, not a sort of the whole sum. */
+  topIds(count: number): number[] {
+    const top: [number, number][] = [];
+    for (const [id, w] of this.sum) {
+      if (top.length === count && (w < top[count - 1]![1] || (w === top[count - 1]![1] && id > top[count - 1]![0]))) continue;
+      let at = top.length;
+      while (at > 0 && (top[at - 1]![1] < w || (top[at - 1]![1] === w && top[at - 1]![0] > id))) at--;
+      top.splice(at, 0, [id, w]);
+      if (top.length > count) top.pop();
+    }
+    return top.map(([id]) => id);
   }
 
   /** The normalised centroid, its heaviest terms kept. */

@@ -99,7 +99,7 @@ export async function reflectOnGitHub(input: GitHubReflectionInput): Promise<Git
   }
   const proposals = (await github.openKnowledgePulls('lesson')).map(proposedLesson).filter((p): p is ProposedLesson => p !== undefined);
 
-  // What to read: the newest signals nothing cites, and the newest few each lesson cites.
+  // What to read: the newest signals nothing cites, and the newest few each lesson (and proposal) cites.
   const taken = new Set([...lessons.flatMap((l) => l.evidence), ...unreadableLessons.flatMap((l) => l.evidence), ...proposals.flatMap((p) => p.evidence)].map(signalKey));
   const pathOf = (e: TreeEntry) => `${KNOWLEDGE_ROOT}/signals/${e.path}`;
   const fresh = signalEntries.filter((e) => !taken.has(signalKey(pathOf(e)))).slice(0, MAX_SIGNALS_READ);
@@ -107,7 +107,7 @@ export async function reflectOnGitHub(input: GitHubReflectionInput): Promise<Git
   const context =
     fresh.length === 0
       ? []
-      : lessons.flatMap((l) =>
+      : [...lessons, ...proposals].flatMap((l) =>
           l.evidence
             .map((p) => byKey.get(signalKey(p)))
             .filter((e): e is TreeEntry => e !== undefined)

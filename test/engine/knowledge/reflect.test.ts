@@ -5,7 +5,7 @@ import { formatProblem } from '../../../app/engine/core/spec/problem.js';
 import { distill, NO_REFLECTOR } from '../../../app/engine/knowledge/distill.js';
 import { readLesson, type LessonRecord } from '../../../app/engine/knowledge/lesson-record.js';
 import { parseKnowledge } from '../../../app/engine/knowledge/parse.js';
-import { reflect, type ReflectSettings } from '../../../app/engine/knowledge/reflect.js';
+import { DEFAULT_SIMILARITY, reflect, type ReflectSettings } from '../../../app/engine/knowledge/reflect.js';
 import { ReflectorError, type Reflector } from '../../../app/engine/knowledge/reflector.js';
 import { readSignal, type SignalRecord } from '../../../app/engine/knowledge/signal-record.js';
 import { stem, terms } from '../../../app/engine/knowledge/terms.js';
@@ -21,7 +21,7 @@ import { FIXTURES, ROOT } from '../../helpers/paths.js';
 
 const STORE = join(FIXTURES, 'knowledge', 'store');
 const PREFIX = '.harness/knowledge/';
-const SETTINGS: ReflectSettings = { minWeight: 4, minPlans: 2, similarity: 0.3 };
+const SETTINGS: ReflectSettings = { minWeight: 4, minPlans: 2, similarity: DEFAULT_SIMILARITY };
 const TEMPLATE = readFileSync(join(ROOT, 'templates', 'lesson.md'), 'utf8');
 const TODAY = new Date('2026-03-11T10:00:00Z');
 
@@ -82,7 +82,7 @@ describe('reflect: recurring patterns among the signals no lesson cites yet', ()
     // No tag is on all three, and only one word of the tags is on two (sqlite, sqlite3): the words carry it.
     expect(pattern.terms).toEqual(expect.arrayContaining(['sqlite', 'database', 'test']));
     expect(pattern.tags.slice(0, 1)).toEqual(['sqlite']);
-    expect(why).toMatch(/^3 signals say the same thing \(similarity 0\.\d\d, at least 0\.3 needed\) in 3 distinct places \(.*\), with weight 7 \(1 high, 2 medium; at least 4 needed\)$/);
+    expect(why).toMatch(/^3 signals say the same thing \(similarity 0\.\d\d, at least 0\.35 needed\) in 3 distinct places \(.*\), with weight 7 \(1 high, 2 medium; at least 4 needed\)$/);
   });
 
   it('never makes a lesson of a one-off, of one plan going wrong twice, or of what a lesson cites already', async () => {

@@ -33,7 +33,7 @@ const worktree = join(repo, '.git/harness/worktrees/SPC-001/integration');
 // (knowledge.reflect.on_spec); a dry run shows what is left and why each signal is no lesson.
 console.log('\nharness reflect --dry-run, in the integration worktree (the signals this run captured):');
 await main(['reflect', '--dry-run'], {
-  stdout: (t) => process.stdout.write(t.replace(/^/gm, '  ')),
+  stdout: (t) => process.stdout.write(t.replace(/^(?=.)/gm, '  ')),
   stderr: (t) => process.stderr.write(t),
   cwd: worktree,
   env: process.env,

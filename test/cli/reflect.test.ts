@@ -101,7 +101,7 @@ describe('harness reflect', () => {
   it('says there is nothing to reflect on in a repository without a store', async () => {
     const root = await makeRepo({});
     const run = await harness([], root);
-    expect(run).toEqual({ code: 0, stdout: 'No lessons to propose from .harness/knowledge.\n', stderr: '' });
+    expect(run).toEqual({ code: 0, stdout: 'Nothing to reflect on: there is no knowledge store at .harness/knowledge yet (signals are captured there as plans run).\n', stderr: '' });
     expect(JSON.parse((await harness(['--json'], root)).stdout)).toEqual({ lessons: [], skipped: [] });
   });
 

@@ -101,6 +101,12 @@ export async function reflectCommand(args: string[], io: CliIO): Promise<number>
     return EXIT.problems;
   }
 
+  if (!(await isDirectory(store))) {
+    const where = displayPath(relative(io.cwd, store) || '.');
+    if (values.json) io.stdout(`${JSON.stringify({ lessons: [], skipped: [] } satisfies ReflectJson, null, 2)}\n`);
+    else io.stdout(`Nothing to reflect on: there is no knowledge store at ${where} yet (signals are captured there as plans run).\n`);
+    return EXIT.ok;
+  }
   const result = await reflectLocally({
     store,
     root,

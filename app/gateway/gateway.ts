@@ -29,6 +29,7 @@ import {
 } from './pulls.js';
 import { reactToComment, removeCommentReaction, type Reaction, type ReactionContent } from './reactions.js';
 import { branchesWithPrefix, branchSha, createBranch, deleteBranch } from './refs.js';
+import { getRepository, type RepositoryInfo } from './repository.js';
 import { gatewayRequest, type GitHubRequest, type Repo } from './request.js';
 import { createTree, getTree, type NewFile, type Tree } from './trees.js';
 import { cancelRun, dispatchWorker, unfinishedWorkerRuns, type WorkerInputs, type WorkerRun } from './workflows.js';
@@ -81,6 +82,8 @@ export interface Gateway {
   openKnowledgePr(draft: KnowledgeDraft, base: string): Promise<KnowledgePr>;
   /** The open knowledge PRs of one kind, with their descriptions (knowledge-pulls.ts). */
   openKnowledgePulls(kind: KnowledgeKind): Promise<OpenKnowledgePull[]>;
+  /** The repository itself (its default branch), for one no event is about. */
+  repository(): Promise<RepositoryInfo>;
 
   dispatchWorker(ref: string, inputs: WorkerInputs): Promise<void>;
   unfinishedWorkerRuns(): Promise<WorkerRun[]>;
@@ -139,6 +142,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind): G
     openPullRequest: (pull) => openPullRequest(r, repo, pull),
     openKnowledgePr: (draft, base) => openKnowledgePr(r, repo, draft, base),
     openKnowledgePulls: (kind) => openKnowledgePulls(r, repo, kind),
+    repository: () => getRepository(r, repo),
 
     dispatchWorker: (ref, inputs) => dispatchWorker(r, repo, ref, inputs),
     unfinishedWorkerRuns: () => unfinishedWorkerRuns(r, repo),

@@ -96,6 +96,8 @@ export class FakeGitHub {
   roles = new Map<string, 'admin' | 'maintain' | 'write' | 'triage' | 'read'>();
   /** Workflow dispatches received: the workflow and the body. */
   dispatches: { workflow: string; body: unknown }[] = [];
+  /** What GET /repos/{owner}/{repo} says is the default branch. */
+  defaultBranch = 'master';
   /** Pull requests opened through POST /pulls (or put here by a test), listed by GET /pulls. */
   pullRequests: FakePull[] = [];
   /** Commits made through POST /git/commits: sha → message and parents. */
@@ -314,6 +316,7 @@ export class FakeGitHub {
     const failure = this.fail(method, `${path}${search}`);
     if (failure !== undefined) return [failure, { message: 'Server Error' }];
     const prefix = `/repos/${this.owner}/${this.repo}`;
+    if (method === 'GET' && path === prefix) return [200, { full_name: `${this.owner}/${this.repo}`, default_branch: this.defaultBranch }];
     if (!path.startsWith(`${prefix}/`)) return [404, { message: 'Not Found' }];
     const route = `${method} ${path.slice(prefix.length)}`;
     const b = (body ?? {}) as Record<string, unknown>;

@@ -6,6 +6,7 @@ import type { GitHubRequest, Repo } from '../../gateway/request.js';
 import { makeSafe } from '../../machine/content-safety.js';
 import { configuredReflector } from '../../machine/reflector-agent.js';
 import { agentEnvironment, appSafety } from './app-safety.js';
+import { knowledgeStore, storeLabel } from './knowledge-store.js';
 import { reflectionAnswer } from './reflection-answer.js';
 import { reflectOnGitHub, type GitHubReflection } from './reflection.js';
 
@@ -40,19 +41,20 @@ async function repositoryConfig(github: Gateway, base: string, log: ScheduledRef
  * token, and its answer for the job's summary (made safe like any comment).
  */
 export async function scheduledReflection(input: ScheduledReflectionInput): Promise<{ result: GitHubReflection; summary: string }> {
-  const github = gateway(input.request, input.repo, 'app');
-  const config = await repositoryConfig(github, input.base, input.log);
+  const here = gateway(input.request, input.repo, 'app');
+  const config = await repositoryConfig(here, input.base, input.log);
+  const store = await knowledgeStore(config, input.request, { github: here, base: input.base });
   const safety = appSafety(input.env, input.cwd);
   const reflector = configuredReflector(config, { cwd: input.cwd, env: agentEnvironment(input.env) });
   const result = await reflectOnGitHub({
-    github,
-    base: input.base,
+    github: store.github,
+    base: store.base,
     config,
     now: input.now ?? new Date(),
     log: input.log,
     safety,
     ...(reflector ? { reflector } : {}),
   });
-  const summary = (await makeSafe(`## harness reflect\n\n${reflectionAnswer(result, input.base)}\n`, safety)).text;
+  const summary = (await makeSafe(`## harness reflect\n\n${reflectionAnswer(result, storeLabel(store, here))}\n`, safety)).text;
   return { result, summary };
 }

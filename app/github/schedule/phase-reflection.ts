@@ -5,6 +5,7 @@ import type { IssueRecord } from '../../gateway/issues.js';
 import { configuredReflector } from '../../machine/reflector-agent.js';
 import { appGateway } from '../app-gateway.js';
 import { agentEnvironment, appSafety } from '../knowledge/app-safety.js';
+import { knowledgeStore } from '../knowledge/knowledge-store.js';
 import { reflectOnGitHub } from '../knowledge/reflection.js';
 import { defaultBranch } from './repository.js';
 import { issueLike } from './round.js';
@@ -37,9 +38,10 @@ export async function reflectAfterPhase(context: Context, phase: string, config:
   const why = on_phase ? `phase ${phase} passed its verification` : on_spec && specVerified(phase, issues) ? `the spec's last phase (${phase}) passed its verification` : undefined;
   if (why === undefined) return;
   const reflector = configuredReflector(config, { cwd: process.cwd(), env: agentEnvironment(process.env) });
+  const store = await knowledgeStore(config, context.octokit.request, { github: appGateway(context), base: defaultBranch(context) });
   const result = await reflectOnGitHub({
-    github: appGateway(context),
-    base: defaultBranch(context),
+    github: store.github,
+    base: store.base,
     config,
     now: new Date(),
     log: context.log,
@@ -47,5 +49,5 @@ export async function reflectAfterPhase(context: Context, phase: string, config:
     ...(reflector ? { reflector } : {}),
   });
   const prs = result.changes.map(({ change, pr }) => `${change.action} ${change.path}: ${pr ? `#${pr.number} (${pr.state})` : 'left for later'}`);
-  context.log.info(`reflection (${why}): read ${result.read} of ${result.listed} signals; ${prs.length === 0 ? 'no lesson to propose' : prs.join('; ')}`);
+  context.log.info(`reflection (${why}) on ${store.name}@${store.base}: read ${result.read} of ${result.listed} signals; ${prs.length === 0 ? 'no lesson to propose' : prs.join('; ')}`);
 }

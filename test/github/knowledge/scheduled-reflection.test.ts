@@ -19,12 +19,12 @@ const STORE = join(FIXTURES, 'knowledge', 'store');
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 
-function repository(config?: string): FakeGitHub {
+function repository(config?: string, owner?: string, name?: string): FakeGitHub {
   const files: Record<string, string> = { 'README.md': '# Hello\n', ...(config !== undefined ? { '.github/harness.yml': config } : {}) };
   for (const entry of readdirSync(STORE, { recursive: true, withFileTypes: true })) {
     if (entry.isFile()) files[`.harness/knowledge/${relative(STORE, join(entry.parentPath, entry.name))}`] = readFileSync(join(entry.parentPath, entry.name), 'utf8');
   }
-  const github = new FakeGitHub();
+  const github = owner && name ? new FakeGitHub(owner, name) : new FakeGitHub();
   github.commit(BASE, files);
   github.branches.set('master', BASE);
   github.install();
@@ -57,6 +57,31 @@ describe('scheduled reflection', () => {
     const again = await reflectNow();
     expect(github.writes().length).toBe(before);
     expect(again.summary).toContain('Nothing to distil yet');
+  });
+
+  it('reflects on the knowledge repository when .github/harness.yml names one, and opens its lesson PRs there', async () => {
+    // This repository holds only the config; the knowledge repository (acme/knowledge, default branch main) the store.
+    const config = 'knowledge:\n  repository: acme/knowledge\n';
+    const blob = 'c0f1600000000000000000000000000000000001';
+    nock('https://api.github.com')
+      .get(`${R}/contents/.github`)
+      .query({ ref: 'master' })
+      .reply(200, [{ type: 'file', name: 'harness.yml', path: '.github/harness.yml', sha: blob }])
+      .get(`${R}/git/blobs/${blob}`)
+      .reply(200, { sha: blob, encoding: 'base64', content: Buffer.from(config).toString('base64') });
+    const knowledge = repository(undefined, 'acme', 'knowledge');
+    knowledge.branches.delete('master');
+    knowledge.branches.set('main', BASE);
+    knowledge.defaultBranch = 'main';
+
+    const { summary } = await reflectNow();
+
+    expect(knowledge.log().slice(0, 2)).toEqual(['GET /repos/acme/knowledge', 'GET /repos/acme/knowledge/contents/.harness/knowledge?ref=main']);
+    expect(knowledge.pullRequests.map((p) => [p.title, p.base])).toEqual([
+      ['Lesson: Struggle: test, sqlite, database', 'main'],
+      ['Lesson evidence: 1 signal more for stop-background-servers', 'main'],
+    ]);
+    expect(summary).toContain('under `.harness/knowledge/signals/` on `acme/knowledge@main`');
   });
 
   it('reports a broken config and reflects with the defaults', async () => {

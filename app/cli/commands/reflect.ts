@@ -7,6 +7,7 @@ import { countErrors, formatProblem } from '../../engine/core/spec/problem.js';
 import { KNOWLEDGE_ROOT } from '../../engine/forge/knowledge-draft.js';
 import type { LessonChange } from '../../engine/knowledge/distill.js';
 import { ReflectorError } from '../../engine/knowledge/reflector.js';
+import { skippedSummary } from '../../engine/knowledge/skipped-summary.js';
 import { makeSafe, secretValues, type SafetyOptions } from '../../machine/content-safety.js';
 import { isMissing, readTextIfExists } from '../../machine/files.js';
 import { reflectLocally, type LocalReflection } from '../../machine/local-reflection.js';
@@ -163,7 +164,7 @@ function human(result: LocalReflection, titles: string[], options: { store: stri
   else lines.push(`${options.dryRun ? 'Would propose' : 'Proposed'} ${plural(created, 'new lesson')} and ${plural(linked, 'link')} from ${options.store}:`);
   result.changes.forEach((c, i) => lines.push(...change(c, titles[i]!)));
   if (result.skipped.length > 0) {
-    lines.push('', `${plural(result.skipped.length, 'signal')} not made into a lesson:`);
+    lines.push('', `${plural(result.skipped.length, 'signal')} not made into a lesson (${skippedSummary(result.skipped)}):`);
     for (const s of result.skipped.slice(0, SKIPPED_SHOWN)) lines.push(`  ${s.signal}: ${s.reason}`);
     if (result.skipped.length > SKIPPED_SHOWN) lines.push(`  … and ${result.skipped.length - SKIPPED_SHOWN} more (harness reflect --json lists them all)`);
   }

@@ -8,6 +8,7 @@ import { parseKnowledge } from '../../../app/engine/knowledge/parse.js';
 import { DEFAULT_SIMILARITY, reflect, type ReflectSettings } from '../../../app/engine/knowledge/reflect.js';
 import { ReflectorError, type Reflector } from '../../../app/engine/knowledge/reflector.js';
 import { readSignal, type SignalRecord } from '../../../app/engine/knowledge/signal-record.js';
+import { skippedSummary } from '../../../app/engine/knowledge/skipped-summary.js';
 import { stem, terms } from '../../../app/engine/knowledge/terms.js';
 import { readReflectionStore } from '../../../app/machine/reflection-store.js';
 import { FIXTURES, ROOT } from '../../helpers/paths.js';
@@ -97,6 +98,8 @@ describe('reflect: recurring patterns among the signals no lesson cites yet', ()
     }
     for (const file of PORT_CITED) expect(reason(file)).toBe(`already evidence of lesson ${PORT_LESSON}`);
     expect(reason(COMPLETION)).toBe('a completion signal counts work that went as planned; reflection distils problems and discoveries');
+    // Counted by kind for people (the CLI and the App's answer), each reason of a kind they know.
+    expect(skippedSummary(skipped)).toBe('2 evidence of a lesson already, 3 one-offs, 2 recurring in one place only, 1 completion or use signals, which are not reflected on');
     // Every signal is accounted for exactly once: in a pattern, a link, or skipped with its reason.
     const accounted = [...SQLITE, ...links.flatMap((l) => l.pattern.signals.map((s) => s.file)), ...skipped.map((s) => s.signal)];
     expect(accounted.sort()).toEqual((await fixture()).signals.map((s) => s.file).sort());

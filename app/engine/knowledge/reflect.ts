@@ -193,8 +193,17 @@ function placeOf(record: SignalRecord): string {
   return `${s.project} ${where}`;
 }
 
+/** A signal's time in milliseconds, parsed once: sorting thousands of signals compares each many times. */
+const TIMES = new WeakMap<SignalRecord, number>();
+
+function timeOf(r: SignalRecord): number {
+  let t = TIMES.get(r);
+  if (t === undefined) TIMES.set(r, (t = Date.parse(r.signal.timestamp)));
+  return t;
+}
+
 function byTime(a: SignalRecord, b: SignalRecord): number {
-  return Date.parse(a.signal.timestamp) - Date.parse(b.signal.timestamp) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+  return timeOf(a) - timeOf(b) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
 }
 
 function plural(n: number, word: string, many = `${word}s`): string {
@@ -254,7 +263,7 @@ export function reflect(input: ReflectInput): Reflection {
   const knownIds = knownCounts.map((c) => vocabulary.add(c));
   for (const d of docs) d.vector = vocabulary.vector(d.ids!);
   const knownVectors = knownIds.map((c) => vocabulary.vector(c));
-  const knownIndex = indexVectors(knownVectors);
+  const knownIndex = new VectorIndex(knownVectors);
 
   const groups = cluster(
     docs.map((d) => d.vector!),
@@ -268,7 +277,7 @@ export function reflect(input: ReflectInput): Reflection {
     // A group of one is its signal: its vector is the centre, and without a lesson it is a one-off.
     const centroid = members.length === 1 ? undefined : centroidOf(members.map((i) => docs[i]!.vector!));
     const vector = centroid ? centroid.vector() : docs[members[0]!]!.vector!;
-    const match = bestLesson(vector, knownVectors, knownIndex, settings.similarity);
+    const match = knownIndex.best(vector, settings.similarity);
     if (match === undefined && members.length === 1) {
       skipped.push({ signal: docs[members[0]!]!.record.file, reason: ONE_OFF });
       continue;
@@ -440,32 +449,39 @@ function patternOf(members: readonly Doc[], centroid: Centroid, direction: Vecto
   };
 }
 
-/** term id → indexes of the vectors carrying it. */
-function indexVectors(vectors: readonly Vector[]): Map<number, number[]> {
-  const index = new Map<number, number[]>();
-  vectors.forEach((v, i) => {
-    for (const id of v.ids) {
-      const list = index.get(id);
-      if (list) list.push(i);
-      else index.set(id, [i]);
-    }
-  });
-  return index;
-}
+/** Vectors (the lessons') found by the terms they carry, for the one most alike another vector. */
+class VectorIndex {
+  private readonly byTerm = new Map<number, number[]>();
+  /** Which search last tried each vector: one that shares several terms is compared once. */
+  private readonly tried: Int32Array;
+  private search = 0;
 
-/** The lesson most alike a pattern's centre, when it is alike enough; the first of equals. */
-function bestLesson(v: Vector, lessons: readonly Vector[], index: Map<number, number[]>, threshold: number): { index: number; similarity: number } | undefined {
-  let best: { index: number; similarity: number } | undefined;
-  const tried = new Set<number>();
-  for (const id of v.ids) {
-    for (const i of index.get(id) ?? []) {
-      if (tried.has(i)) continue;
-      tried.add(i);
-      const similarity = cosine(v, lessons[i]!);
-      if (similarity >= threshold && (best === undefined || similarity > best.similarity || (similarity === best.similarity && i < best.index))) best = { index: i, similarity };
-    }
+  constructor(private readonly vectors: readonly Vector[]) {
+    this.tried = new Int32Array(vectors.length);
+    vectors.forEach((v, i) => {
+      for (const id of v.ids) {
+        const list = this.byTerm.get(id);
+        if (list) list.push(i);
+        else this.byTerm.set(id, [i]);
+      }
+    });
   }
-  return best;
+
+  /** The vector most alike `v`, when it is alike enough; the first of equals. */
+  best(v: Vector, threshold: number): { index: number; similarity: number } | undefined {
+    if (this.vectors.length === 0) return undefined;
+    this.search++;
+    let best: { index: number; similarity: number } | undefined;
+    for (const id of v.ids) {
+      for (const i of this.byTerm.get(id) ?? []) {
+        if (this.tried[i] === this.search) continue;
+        this.tried[i] = this.search;
+        const similarity = cosine(v, this.vectors[i]!);
+        if (similarity >= threshold && (best === undefined || similarity > best.similarity || (similarity === best.similarity && i < best.index))) best = { index: i, similarity };
+      }
+    }
+    return best;
+  }
 }
 
 /** The signal paths a lesson or a pull request body cites (for callers that read evidence out of text). */

@@ -35,19 +35,24 @@ export interface IdCounts {
   counts: number[];
 }
 
-/** Document frequencies over one corpus, by term id (terms.ts numbers the stems). */
+/** Document frequencies over one corpus, by term id (terms.ts numbers the stems densely, so arrays serve). */
 export class Vocabulary {
-  private readonly df = new Map<number, number>();
+  private df = new Int32Array(1024);
   private documents = 0;
-  private readonly idfs = new Map<number, number>();
+  private idfs: Float64Array | undefined;
 
   /** Count one document's terms towards the document frequencies; its terms as ids. */
   add(counts: TermCounts): IdCounts {
     this.documents++;
-    this.idfs.clear();
+    this.idfs = undefined;
     const out: IdCounts = { ids: [], counts: [] };
     for (const [id, count] of counts) {
-      this.df.set(id, (this.df.get(id) ?? 0) + 1);
+      if (id >= this.df.length) {
+        const grown = new Int32Array(Math.max(id + 1, this.df.length * 2));
+        grown.set(this.df);
+        this.df = grown;
+      }
+      this.df[id]!++;
       out.ids.push(id);
       out.counts.push(count);
     }
@@ -63,12 +68,11 @@ export class Vocabulary {
    * counts (three signals of one problem and nothing else must still look alike).
    */
   idf(id: number): number {
-    let idf = this.idfs.get(id);
-    if (idf === undefined) {
-      idf = Math.log(1 + this.documents / Math.max(1, this.df.get(id) ?? 0));
-      this.idfs.set(id, idf);
+    if (!this.idfs) {
+      this.idfs = new Float64Array(this.df.length);
+      for (let i = 0; i < this.df.length; i++) this.idfs[i] = Math.log(1 + this.documents / Math.max(1, this.df[i]!));
     }
-    return idf;
+    return this.idfs[id]!;
   }
 
   /** The weighted, normalised vector of one document's terms (sublinear term frequency), its heaviest kept. */
@@ -76,18 +80,19 @@ export class Vocabulary {
     const n = terms.ids.length;
     const weight = new Float64Array(n);
     for (let i = 0; i < n; i++) weight[i] = (1 + Math.log(terms.counts[i]!)) * this.idf(terms.ids[i]!);
-    let order = Array.from({ length: n }, (_, i) => i);
-    if (n > maxTerms) order = order.sort((a, b) => weight[b]! - weight[a]! || terms.ids[a]! - terms.ids[b]!).slice(0, maxTerms);
+    const all: number[] = [];
+    for (let i = 0; i < n; i++) all.push(i);
+    const order = n > maxTerms ? all.sort((a, b) => weight[b]! - weight[a]! || terms.ids[a]! - terms.ids[b]!).slice(0, maxTerms) : all;
     order.sort((a, b) => terms.ids[a]! - terms.ids[b]!);
     let norm = 0;
     for (const i of order) norm += weight[i]! * weight[i]!;
     norm = Math.sqrt(norm);
     const ids = new Int32Array(order.length);
     const weights = new Float64Array(order.length);
-    order.forEach((i, k) => {
-      ids[k] = terms.ids[i]!;
-      weights[k] = norm === 0 ? 0 : weight[i]! / norm;
-    });
+    for (let k = 0; k < order.length; k++) {
+      ids[k] = terms.ids[order[k]!]!;
+      weights[k] = norm === 0 ? 0 : weight[order[k]!]! / norm;
+    }
     return { ids, weights };
   }
 }

@@ -1,12 +1,15 @@
-import type { Level } from '../core/documents/fields.js';
 import { cluster } from './cluster.js';
-import { citedSignals, signalKey, type LessonRecord } from './lesson-record.js';
+import { signalKey, type LessonRecord } from './lesson-record.js';
+import { byTime, patternOf, type Pattern, type PatternMember } from './pattern.js';
 import type { SignalType } from './schema.js';
 import type { SignalRecord, Unreadable } from './signal-record.js';
-import { stemOf, terms, type Term } from './terms.js';
-import { Centroid, cosine, termCounts, Vocabulary, type IdCounts, type TermCounts, type Vector } from './vectors.js';
+import { terms, type Term } from './terms.js';
+import { VectorIndex } from './vector-index.js';
+import { Centroid, termCounts, Vocabulary, type IdCounts, type TermCounts, type Vector } from './vectors.js';
 
 export type { SignalRecord } from './signal-record.js';
+export type { Pattern } from './pattern.js';
+export { SEVERITY_WEIGHT } from './pattern.js';
 
 /**
  * Reflection (docs/design.md, Knowledge): from the signals no lesson cites yet, the problems
@@ -29,8 +32,6 @@ export interface ReflectSettings {
 
 /** Signals that describe one problem in different words are about this alike; unrelated ones far less. */
 export const DEFAULT_SIMILARITY = 0.35;
-
-export const SEVERITY_WEIGHT: Readonly<Record<Level, number>> = { low: 1, medium: 2, high: 3 };
 
 /**
  * Which signals can describe the same problem. A plan that struggled, got stuck, timed out or
@@ -92,26 +93,6 @@ export interface ProposedLesson {
   evidence: readonly string[];
 }
 
-/** Signals that keep saying the same thing. */
-export interface Pattern {
-  /** The most frequent type among its signals. */
-  type: SignalType;
-  /** Oldest first. */
-  signals: SignalRecord[];
-  /** The words its signals share, as they wrote them, most telling first. */
-  terms: string[];
-  /** Tags at least two of its signals carry, most common first. */
-  tags: string[];
-  /** Each signal by its severity. */
-  weight: number;
-  /** The distinct places it happened: `project SPC-001 01-02`. */
-  places: string[];
-  /** How alike its signals are: their mean cosine to the pattern's centre. */
-  cohesion: number;
-  /** The signal closest to the pattern's centre: its excerpt stands for the rest. */
-  representative: SignalRecord;
-}
-
 /** A pattern no lesson says yet, and why it qualified. */
 export interface NewPattern {
   pattern: Pattern;
@@ -138,14 +119,9 @@ export interface Reflection {
   skipped: Skipped[];
 }
 
-interface Doc {
-  record: SignalRecord;
-  /** Its text's terms and its tags' terms, kept for the words and tags a pattern states. */
-  terms: Term[];
-  tags: Term[];
-  counts: TermCounts;
+/** A signal as reflection works on it: its words, counted, numbered and weighted. */
+interface Doc extends PatternMember {
   ids?: IdCounts;
-  vector?: Vector;
 }
 
 function signalProse(record: SignalRecord): string {
@@ -186,37 +162,8 @@ export function citedRecords(lesson: { evidence: readonly string[] }, byKey: Rea
     .slice(0, LESSON_EVIDENCE_READ);
 }
 
-/** Where a signal happened, as one occurrence: a plan of a project; a signal of no plan is its own. */
-function placeOf(record: SignalRecord): string {
-  const s = record.signal;
-  const where = s.plan !== undefined ? [s.spec, s.plan].filter((x) => x !== undefined).join(' ') : s.spec !== undefined ? `${s.spec} (${record.file})` : record.file;
-  return `${s.project} ${where}`;
-}
-
-/** A signal's time in milliseconds, parsed once: sorting thousands of signals compares each many times. */
-const TIMES = new WeakMap<SignalRecord, number>();
-
-function timeOf(r: SignalRecord): number {
-  let t = TIMES.get(r);
-  if (t === undefined) TIMES.set(r, (t = Date.parse(r.signal.timestamp)));
-  return t;
-}
-
-function byTime(a: SignalRecord, b: SignalRecord): number {
-  return timeOf(a) - timeOf(b) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
-}
-
 function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
-}
-
-/** The most frequent of some values; ties to the one first seen. */
-function mostCommon<T>(values: readonly T[]): T {
-  const counts = new Map<T, number>();
-  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-  let best = values[0] as T;
-  for (const [v, n] of counts) if (n > counts.get(best)!) best = v;
-  return best;
 }
 
 /** The reflection over some signals and lessons; see the module's comment. */
@@ -282,7 +229,7 @@ export function reflect(input: ReflectInput): Reflection {
       skipped.push({ signal: docs[members[0]!]!.record.file, reason: ONE_OFF });
       continue;
     }
-    const pattern = patternOf(members.map((i) => docs[i]!), centroid ?? centroidOf([vector]), vector);
+    const pattern = patternOf(members.map((i) => docs[i]! as Required<PatternMember>), centroid ?? centroidOf([vector]), vector);
     if (match !== undefined) {
       const lesson = input.lessons[match.index];
       if (lesson === undefined) {
@@ -375,114 +322,3 @@ function centroidOf(vectors: readonly Vector[]): Centroid {
   return c;
 }
 
-/** For each stem, the words the signals wrote for it, counted. */
-class SurfaceWords {
-  private readonly words = new Map<string, Map<string, number>>();
-
-  add(list: readonly Term[]): void {
-    for (const term of list) {
-      let m = this.words.get(term.stem);
-      if (!m) this.words.set(term.stem, (m = new Map()));
-      m.set(term.word, (m.get(term.word) ?? 0) + 1);
-    }
-  }
-
-  /** The word most often written for a stem; the shorter on a tie. */
-  of(stem: string): string {
-    const m = this.words.get(stem);
-    if (!m) return stem;
-    return [...m].sort((a, b) => b[1] - a[1] || a[0].length - b[0].length || (a[0] < b[0] ? -1 : 1))[0]![0];
-  }
-}
-
-/** Words a pattern's statement names at most. */
-const PATTERN_TERMS = 6;
-/** Tags a pattern's lesson carries at least, when its signals share that many words. */
-const PATTERN_TAGS = 4;
-
-function patternOf(members: readonly Doc[], centroid: Centroid, direction: Vector): Pattern {
-  const surface = new SurfaceWords();
-  for (const d of members) {
-    surface.add(d.terms);
-    surface.add(d.tags);
-  }
-  const signals = members.map((d) => d.record).sort(byTime);
-  const sims = members.map((d) => cosine(d.vector!, direction));
-  const cohesion = sims.reduce((a, b) => a + b, 0) / sims.length;
-  let rep = 0;
-  sims.forEach((s, i) => {
-    if (s > sims[rep]! + 1e-12 || (Math.abs(s - sims[rep]!) <= 1e-12 && byTime(members[i]!.record, members[rep]!.record) < 0)) rep = i;
-  });
-
-  // The shared words: in at least two signals (and half of a larger pattern), by weight in the centre.
-  const need = members.length === 1 ? 1 : Math.max(2, Math.ceil(members.length / 2));
-  const inDocs = new Map<number, number>();
-  for (const d of members) for (const id of d.counts.keys()) inDocs.set(id, (inDocs.get(id) ?? 0) + 1);
-  const heaviest = (least: number) =>
-    [...centroid.sum]
-      .filter(([id]) => (inDocs.get(id) ?? 0) >= least)
-      .map(([id, w]) => ({ stem: stemOf(id), w }))
-      .sort((a, b) => b.w - a.w || (a.stem < b.stem ? -1 : 1));
-  let shared = heaviest(need);
-  if (shared.length < 2) shared = heaviest(Math.min(2, members.length));
-  const words = [...new Set(shared.map((t) => surface.of(t.stem)))].slice(0, PATTERN_TERMS);
-
-  // Tags as the signals' words are compared: sqlite3 and sqlite are one tag. Those two signals
-  // share come first; the shared words fill up to PATTERN_TAGS, since a lesson is surfaced by its tags.
-  const tagCounts = new Map<string, number>();
-  for (const d of members) for (const stem of new Set(d.tags.map((t) => t.stem))) tagCounts.set(stem, (tagCounts.get(stem) ?? 0) + 1);
-  const sharedTags = [...tagCounts]
-    .filter(([, n]) => n >= 2)
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .map(([stem]) => surface.of(stem));
-  const tags = [...new Set([...sharedTags, ...words])].slice(0, Math.max(PATTERN_TAGS, sharedTags.length)).map((t) => t.replace(/\s+/g, '-'));
-
-  return {
-    type: mostCommon(signals.map((s) => s.signal.type)),
-    signals,
-    terms: words,
-    tags,
-    weight: signals.reduce((w, s) => w + SEVERITY_WEIGHT[s.signal.severity], 0),
-    places: [...new Set(signals.map(placeOf))].sort(),
-    cohesion,
-    representative: members[rep]!.record,
-  };
-}
-
-/** Vectors (the lessons') found by the terms they carry, for the one most alike another vector. */
-class VectorIndex {
-  private readonly byTerm = new Map<number, number[]>();
-  /** Which search last tried each vector: one that shares several terms is compared once. */
-  private readonly tried: Int32Array;
-  private search = 0;
-
-  constructor(private readonly vectors: readonly Vector[]) {
-    this.tried = new Int32Array(vectors.length);
-    vectors.forEach((v, i) => {
-      for (const id of v.ids) {
-        const list = this.byTerm.get(id);
-        if (list) list.push(i);
-        else this.byTerm.set(id, [i]);
-      }
-    });
-  }
-
-  /** The vector most alike `v`, when it is alike enough; the first of equals. */
-  best(v: Vector, threshold: number): { index: number; similarity: number } | undefined {
-    if (this.vectors.length === 0) return undefined;
-    this.search++;
-    let best: { index: number; similarity: number } | undefined;
-    for (const id of v.ids) {
-      for (const i of this.byTerm.get(id) ?? []) {
-        if (this.tried[i] === this.search) continue;
-        this.tried[i] = this.search;
-        const similarity = cosine(v, this.vectors[i]!);
-        if (similarity >= threshold && (best === undefined || similarity > best.similarity || (similarity === best.similarity && i < best.index))) best = { index: i, similarity };
-      }
-    }
-    return best;
-  }
-}
-
-/** The signal paths a lesson or a pull request body cites (for callers that read evidence out of text). */
-export { citedSignals };

@@ -60,6 +60,17 @@ export function storePrefix(root: string, store: string): string {
 }
 
 /**
+ * The lessons of a reflection written into its store, each through the content-safety pass;
+ * the paths returned are the repository's, as the changes give them.
+ */
+export async function writeLessons(options: Pick<LocalReflectionOptions, 'store' | 'root' | 'safety'>, changes: readonly LessonChange[]): Promise<WrittenFile[]> {
+  if (changes.length === 0) return [];
+  const prefix = storePrefix(options.root, options.store);
+  const files = changes.map((c) => ({ path: c.path.slice(prefix.length), text: c.content }));
+  return (await writeKnowledgeFiles(options.store, files, options.safety)).map((w) => ({ ...w, path: `${prefix}${w.path}` }));
+}
+
+/**
  * Reflection on a store on this machine: read it, find the patterns, distil them (with the
  * reflector when there is one) and, unless it is a dry run, write the lessons into the store.
  */
@@ -83,11 +94,7 @@ export async function reflectLocally(options: LocalReflectionOptions): Promise<L
     ...(options.reflector ? { reflector: { agent: options.reflector, ...(await reflectorInstructions(options.root)) } } : {}),
     withoutAgent: options.withoutAgent ?? NO_REFLECTOR,
   });
-  let written: WrittenFile[] = [];
-  if (options.write && changes.length > 0) {
-    const files = changes.map((c) => ({ path: c.path.slice(prefix.length), text: c.content }));
-    written = (await writeKnowledgeFiles(options.store, files, options.safety)).map((w) => ({ ...w, path: `${prefix}${w.path}` }));
-  }
+  const written = options.write ? await writeLessons(options, changes) : [];
   return {
     changes,
     skipped: reflection.skipped,

@@ -39,7 +39,7 @@ export async function executePhase(ctx: RunContext, phase: Phase): Promise<void>
     noteActivity(ctx, `phase ${phase.id} ${outcome.kind}`);
     await commitDocuments(ctx, { [`${executionDir(phase)}/VERIFICATION.md`]: document }, `phase ${phase.id} ${outcome.kind}`);
     await ctx.store.writePhase({ phase: phase.id, outcome: outcome.kind, verification: report, at: ctx.now().toISOString() });
-    if (outcome.kind === 'verified') await reflectDuringRun(ctx, { phase: phase.id });
     ctx.reporter.event(outcome.kind === 'verified' ? { kind: 'phase-verified', phase: phase.id } : { kind: 'phase-failed', phase: phase.id, reason: outcome.reason });
   });
+  if (ctx.schedule.phase(phase.id) === 'verified') await reflectDuringRun(ctx, { phase: phase.id });
 }

@@ -141,8 +141,8 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
         const files: Record<string, string> = {};
         if (complete) Object.assign(files, await finalVerification(ctx));
         await commitDocuments(ctx, files, complete ? 'all phases verified' : 'status');
-        if (complete) await reflectDuringRun(ctx, 'spec');
       });
+      if (complete) await reflectDuringRun(ctx, 'spec');
     }
     await store.writeActiveFiles({});
     options.reporter.close();

@@ -2,11 +2,9 @@ import { makeSafe } from '../../machine/content-safety.js';
 import { agentEnvironment, appSafety } from '../knowledge/app-safety.js';
 import { reflectionAnswer } from '../knowledge/reflection-answer.js';
 import { knowledgeStore, storeLabel } from '../knowledge/knowledge-store.js';
-import { MAX_LESSON_PRS, MAX_SIGNALS_READ, reflectOnGitHub } from '../knowledge/reflection.js';
+import { reflectOnGitHub } from '../knowledge/reflection.js';
 import { configuredReflector } from '../../machine/reflector-agent.js';
 import type { Invocation } from './invocation.js';
-
-export { MAX_LESSON_PRS, MAX_SIGNALS_READ };
 
 /**
  * `/harness reflect`: reflection on the default branch's knowledge, or the knowledge

@@ -10,7 +10,7 @@ function plural(n: number, word: string, many = `${word}s`): string {
 export function reflectionAnswer(result: GitHubReflection, branch: string): string {
   if (!result.store) return `I found no signals to reflect on: there is no \`${KNOWLEDGE_ROOT}/signals/\` on \`${branch}\` yet.`;
   const lines = [
-    `Read ${plural(result.read, 'signal')} of the ${result.listed} under \`${KNOWLEDGE_ROOT}/signals/\` on \`${branch}\`${result.read === MAX_SIGNALS_READ ? ` (the newest ${MAX_SIGNALS_READ} that no lesson cites)` : ''}.`,
+    `Read ${plural(result.read, 'signal')} of the ${result.listed} under \`${KNOWLEDGE_ROOT}/signals/\` on \`${branch}\`${result.limited ? ` (of those no lesson cites, the newest ${MAX_SIGNALS_READ}; the rest wait for the next reflection)` : ''}.`,
   ];
   if (result.unreadable.length > 0) {
     const shown = result.unreadable.slice(0, 5).map((u) => `\`${u.file}\`:${u.line}: ${u.problem}`);

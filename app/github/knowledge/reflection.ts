@@ -48,6 +48,8 @@ export interface GitHubReflection {
   /** Signal files there are, and those read. */
   listed: number;
   read: number;
+  /** More signals no lesson cites than one reflection reads: the newest were read, the rest wait. */
+  limited: boolean;
   unreadable: Unreadable[];
   changes: ProposedChange[];
   skipped: Skipped[];
@@ -79,7 +81,7 @@ export async function reflectOnGitHub(input: GitHubReflectionInput): Promise<Git
   const { github, base } = input;
   const folders = (await github.directory(KNOWLEDGE_ROOT, base)) ?? [];
   const signalsDir = folders.find((e) => e.name === 'signals' && e.type === 'dir');
-  const result: GitHubReflection = { store: signalsDir !== undefined, listed: 0, read: 0, unreadable: [], changes: [], skipped: [] };
+  const result: GitHubReflection = { store: signalsDir !== undefined, listed: 0, read: 0, limited: false, unreadable: [], changes: [], skipped: [] };
   if (!signalsDir) return result;
   const lessonsDir = folders.find((e) => e.name === 'lessons' && e.type === 'dir');
 
@@ -102,7 +104,9 @@ export async function reflectOnGitHub(input: GitHubReflectionInput): Promise<Git
   // What to read: the newest signals nothing cites, and the newest few each lesson (and proposal) cites.
   const taken = new Set([...lessons.flatMap((l) => l.evidence), ...unreadableLessons.flatMap((l) => l.evidence), ...proposals.flatMap((p) => p.evidence)].map(signalKey));
   const pathOf = (e: TreeEntry) => `${KNOWLEDGE_ROOT}/signals/${e.path}`;
-  const fresh = signalEntries.filter((e) => !taken.has(signalKey(pathOf(e)))).slice(0, MAX_SIGNALS_READ);
+  const unprocessed = signalEntries.filter((e) => !taken.has(signalKey(pathOf(e))));
+  const fresh = unprocessed.slice(0, MAX_SIGNALS_READ);
+  result.limited = unprocessed.length > fresh.length;
   const byKey = new Map(signalEntries.map((e) => [signalKey(pathOf(e)), e]));
   const context =
     fresh.length === 0

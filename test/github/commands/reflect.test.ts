@@ -182,6 +182,26 @@ describe('/harness reflect', () => {
     expect(lessonPr.body).toContain(REDACTED);
   });
 
+  it('reads the newest 300 signals no lesson cites, and says the rest wait for the next reflection', async () => {
+    const files: Record<string, string> = { 'README.md': '# Hello\n' };
+    for (let i = 0; i < 302; i++) {
+      const ts = new Date(Date.UTC(2026, 2, 1) + i * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      files[`.harness/knowledge/signals/app/2026-03-01/${ts.replace(/:/g, '-')}-stuck.signal.md`] =
+        `---\ntype: stuck\nseverity: low\nproject: app\ntimestamp: ${ts}\ntags: []\n---\n\n## What happened\n\nCheck number ${i} of its own kind failed (token${i}x).\n`;
+    }
+    const github = new FakeGitHub();
+    github.commit(BASE, files);
+    github.branches.set('master', BASE);
+    github.roles.set('Codertocat', 'write');
+    github.install();
+    await comment('/harness reflect');
+
+    expect(github.log().filter((l) => /\/git\/blobs\//.test(l))).toHaveLength(300);
+    const answer = github.comments.at(-1)!.body;
+    expect(answer).toMatch(/^Read 300 signals of the 302 under `\.harness\/knowledge\/signals\/` on `master` \(of those no lesson cites, the newest 300; the rest wait for the next reflection\)\./);
+    expect(answer).toContain('2 not read this time');
+  });
+
   it('says there is nothing to reflect on without a store', async () => {
     const github = new FakeGitHub();
     github.commit(BASE, { 'README.md': '# Hello\n' });

@@ -68,10 +68,6 @@ function syllables(r: () => number): string {
   return w + c[Math.floor(r() * c.length)]!;
 }
 
-export function generateForProfile(size: number): Generated {
-  return generate(size);
-}
-
 function generate(size: number, seed = 0x5ea1): Generated {
   const r = mulberry32(seed + size);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;

@@ -37,6 +37,16 @@ console.log(`\nSignals captured (${signals.length}, committed in ${join(worktree
 for (const s of signals) console.log(`  ${s.type.padEnd(12)} ${s.severity.padEnd(6)} ${(s.plan ?? (s.phase ? `phase ${s.phase}` : '')).padEnd(9)} ${s.summary}`);
 if (signals.length === 0) console.log('  none');
 console.log('');
+// Reflection on what the run captured: the run reflected itself when the spec was verified
+// (knowledge.reflect.on_spec); a dry run shows what is left and why each signal is no lesson.
+console.log('\nharness reflect --dry-run, in the integration worktree (the signals this run captured):');
+await main(['reflect', '--dry-run'], {
+  stdout: (t) => process.stdout.write(t.replace(/^(?=.)/gm, '  ')),
+  stderr: (t) => process.stderr.write(t),
+  cwd: worktree,
+  env: process.env,
+  isTTY: false,
+});
 console.log(`Where to look:
   the repository:        ${repo}
   the built service:     ${worktree}  (node src/server.js, node bin/notes.js --help)

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import * as graph from './commands/graph.js';
 import * as gsdImport from './commands/import.js';
 import * as simulate from './commands/simulate.js';
+import * as reflect from './commands/reflect.js';
 import * as respond from './commands/respond.js';
 import * as run from './commands/run.js';
 import * as spike from './commands/spike.js';
@@ -27,6 +28,7 @@ const COMMANDS: Record<string, Command> = {
   surface: { usage: surface.usage, summary: 'the lessons, skills and genes that apply to a plan', run: surface.surfaceCommand },
   import: { usage: gsdImport.usage, summary: 'convert a GSD .planning/ directory into a spec', run: gsdImport.importCommand },
   spike: { usage: spike.usage, summary: 'settle a question by experiment, on a branch of its own', run: spike.spikeCommand },
+  reflect: { usage: reflect.usage, summary: 'turn recurring signals into lessons', run: reflect.reflectCommand },
 };
 
 function overview(): string {

@@ -1,4 +1,4 @@
-import type { KnowledgeDraft } from '../engine/forge/knowledge-draft.js';
+import type { KnowledgeDraft, KnowledgeKind } from '../engine/forge/knowledge-draft.js';
 import type { StatusValue } from '../engine/forge/names.js';
 import type { Role } from '../engine/forge/permits.js';
 import { getBlob } from './blobs.js';
@@ -12,6 +12,7 @@ import type { TokenKind } from './github-error.js';
 import { createIssue, updateIssue, type IssueRecord, type IssueUpdate } from './issues.js';
 import { appendKnowledge, type KnowledgeAppend, type KnowledgeAppended } from './knowledge-append.js';
 import { openKnowledgePr, type KnowledgePr } from './knowledge-pr.js';
+import { openKnowledgePulls, type OpenKnowledgePull } from './knowledge-pulls.js';
 import { addLabels, createLabel, listLabels, removeLabel, type Label } from './labels.js';
 import { repositoryRole } from './permissions.js';
 import { listSpecIssues, setStatus, type SpecIssues } from './plan-issues.js';
@@ -28,7 +29,7 @@ import {
   type PullRequestQuery,
   type PullRequestSummary,
 } from './pulls.js';
-import { defaultBranch } from './repository.js';
+import { getRepository, type RepositoryInfo } from './repository.js';
 import { reactToComment, removeCommentReaction, type Reaction, type ReactionContent } from './reactions.js';
 import { branchesWithPrefix, branchSha, createBranch, deleteBranch, updateBranch } from './refs.js';
 import { gatewayRequest, type GitHubRequest, type Repo } from './request.js';
@@ -85,6 +86,10 @@ export interface Gateway {
   openKnowledgePr(draft: KnowledgeDraft, base: string): Promise<KnowledgePr>;
   /** Files committed onto a knowledge branch that collects them, never over another writer's, and its PR open (knowledge-append.ts). */
   appendKnowledge(append: KnowledgeAppend): Promise<KnowledgeAppended>;
+  /** The open knowledge PRs of one kind, with their descriptions (knowledge-pulls.ts). */
+  openKnowledgePulls(kind: KnowledgeKind): Promise<OpenKnowledgePull[]>;
+  /** The repository itself (its default branch), for one no event is about. */
+  repository(): Promise<RepositoryInfo>;
 
   dispatchWorker(ref: string, inputs: WorkerInputs): Promise<void>;
   unfinishedWorkerRuns(): Promise<WorkerRun[]>;
@@ -104,8 +109,6 @@ export interface Gateway {
   createTree(base: string, files: readonly NewFile[]): Promise<string>;
   createCommit(commit: { message: string; tree: string; parents: string[] }): Promise<string>;
 
-  /** The repository's default branch. */
-  defaultBranch(): Promise<string>;
   branchSha(branch: string): Promise<string | undefined>;
   createBranch(branch: string, sha: string): Promise<'created' | 'exists'>;
   /** Move a branch forward to `sha`; `moved` when it moved elsewhere meanwhile and was left there. */
@@ -150,6 +153,8 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind): G
     openPullRequest: (pull) => openPullRequest(r, repo, pull),
     openKnowledgePr: (draft, base) => openKnowledgePr(r, repo, draft, base),
     appendKnowledge: (append) => appendKnowledge(r, repo, append),
+    openKnowledgePulls: (kind) => openKnowledgePulls(r, repo, kind),
+    repository: () => getRepository(r, repo),
 
     dispatchWorker: (ref, inputs) => dispatchWorker(r, repo, ref, inputs),
     unfinishedWorkerRuns: () => unfinishedWorkerRuns(r, repo),
@@ -168,7 +173,6 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind): G
     createTree: (base, files) => createTree(r, repo, base, files),
     createCommit: (commit) => createCommit(r, repo, commit),
 
-    defaultBranch: () => defaultBranch(r, repo),
     branchSha: (branch) => branchSha(r, repo, branch),
     createBranch: (branch, sha) => createBranch(r, repo, branch, sha),
     updateBranch: (branch, sha) => updateBranch(r, repo, branch, sha),

@@ -1,6 +1,12 @@
 import type { GatewayRequest, Repo } from './request.js';
 
-/** GET /repos/{owner}/{repo}: the branch a knowledge repository's pull requests go to. */
-export async function defaultBranch(request: GatewayRequest, repo: Repo): Promise<string> {
-  return (await request('GET /repos/{owner}/{repo}', { ...repo })).data.default_branch;
+export interface RepositoryInfo {
+  defaultBranch: string;
 }
+
+/** GET /repos/{owner}/{repo}: what harness needs of a repository it has no event about (a knowledge repository). */
+export async function getRepository(request: GatewayRequest, repo: Repo): Promise<RepositoryInfo> {
+  const { data } = await request('GET /repos/{owner}/{repo}', { ...repo });
+  return { defaultBranch: data.default_branch };
+}
+

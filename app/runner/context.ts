@@ -8,6 +8,7 @@ import type { AgentsConfig } from '../workers/registry.js';
 import type { Mutex } from './mutex.js';
 import type { RunReporter } from './progress.js';
 import type { RunRepo } from './repo.js';
+import type { RunReflection } from './reflection.js';
 import type { RunState } from './run-state.js';
 import type { RunKnowledge } from './surfacing.js';
 import type { CheckpointRecord, OrchestrationStore, RunRecord } from './store.js';
@@ -42,6 +43,8 @@ export interface RunOptions {
   knowledge?: RunKnowledge;
   /** What is captured (knowledge.capture of .github/harness.yml; runner/capture.ts): its defaults when absent. */
   capture?: HarnessConfig['knowledge']['capture'];
+  /** Reflection when a phase or the spec is verified (knowledge.reflect); none without it. */
+  reflection?: RunReflection;
 }
 
 export interface Timing {

@@ -18,6 +18,7 @@ import { acquireRunLock } from './lock.js';
 import { Mutex } from './mutex.js';
 import { executePhase } from './phase-execution.js';
 import { executePlan } from './plan-execution.js';
+import { reflectDuringRun } from './reflection.js';
 import { integrationBranch, planBranch, RunError, RunRepo } from './repo.js';
 import { executeResearch } from './research-execution.js';
 import { readRunState } from './run-state.js';
@@ -144,6 +145,7 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
         if (complete) Object.assign(files, await finalVerification(ctx));
         await commitDocuments(ctx, files, complete ? 'all phases verified' : 'status');
       });
+      if (complete) await reflectDuringRun(ctx, 'spec');
     } else if (options.signal?.aborted) {
       // A person stopped the run (Ctrl-C): that is a signal, committed on its own; the plans it cut short resume next time.
       await ctx.mutex.run(async () => {

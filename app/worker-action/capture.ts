@@ -21,7 +21,7 @@ import type { WorkerRun } from './worker-run.js';
  */
 
 /** What the worker asks of the repository that keeps the knowledge. */
-export type KnowledgeForge = Pick<Gateway, 'repo' | 'appendKnowledge' | 'fileText' | 'branchSha' | 'defaultBranch'>;
+export type KnowledgeForge = Pick<Gateway, 'repo' | 'appendKnowledge' | 'fileText' | 'branchSha' | 'repository'>;
 
 /** The knowledge forge over the job's client for a repository (its errors name the `permissions:` to grant). */
 export function knowledgeForge(request: GitHubRequest, repo: Repo): KnowledgeForge {
@@ -63,7 +63,7 @@ export function workerCapture(run: WorkerRun): WorkerCapture | undefined {
   const where = shared ?? 'this repository';
   // Asked only when needed, and only ever inside a try: a refused request must not go unobserved.
   let asked: Promise<string> | undefined;
-  const base = () => (asked ??= shared === undefined ? Promise.resolve(run.base) : store.defaultBranch());
+  const base = () => (asked ??= shared === undefined ? Promise.resolve(run.base) : store.repository().then((r) => r.defaultBranch));
   const refused = (e: unknown): string => {
     if (shared !== undefined && e instanceof GitHubError && (e.kind === 'forbidden' || e.kind === 'not-found' || e.kind === 'unauthorized')) {
       return `${e.message}. The knowledge repository ${shared} is another repository, which a job's GITHUB_TOKEN cannot write: give the worker a token that can (a GitHub App installation token or a fine-grained token with contents and pull-requests write on ${shared}) as its \`token\` input`;

@@ -582,7 +582,10 @@ export class FakeGitHub {
     };
   }
 
-  /** Merge a pull request as GitHub's merge button does (a merge commit on its base), or close it. */
+  /**
+   * Merge a pull request as GitHub's merge button does (a merge commit on its base that takes
+   * what the branch changed since it left the base), or close it.
+   */
   settle(number: number, how: 'merge' | 'close'): void {
     const pull = this.pullRequests.find((p) => p.number === number);
     if (!pull || pull.state !== 'open') throw new Error(`no open pull request #${number}`);
@@ -591,9 +594,37 @@ export class FakeGitHub {
     pull.closedHeadSha = head;
     if (how === 'merge') {
       const base = this.branches.get(pull.base)!;
-      this.branches.set(pull.base, this.newCommit(this.roots.get(head)!, [base, head], `Merge pull request #${number}`));
+      // Where the branch left the base: the first commit down its first parents that the base has too.
+      let forkedFrom = head;
+      while (!this.descends(base, forkedFrom) && this.parents(forkedFrom)[0] !== undefined) forkedFrom = this.parents(forkedFrom)[0]!;
+      const tree = this.mergeTree(this.roots.get(base)!, this.changedFiles(this.roots.get(head)!, this.roots.get(forkedFrom)!));
+      this.branches.set(pull.base, this.newCommit(tree, [base, head], `Merge pull request #${number}`));
       pull.merged = true;
     }
+  }
+
+  /** A person merges pull request #n. */
+  merge(number: number): void {
+    this.settle(number, 'merge');
+  }
+
+  /** A person closes pull request #n without merging it. */
+  close(number: number): void {
+    this.settle(number, 'close');
+  }
+
+  /** A file's text at a commit or branch; undefined when there is none. */
+  fileAt(ref: string, path: string): string | undefined {
+    const blob = this.blobAt(ref, path);
+    return blob === undefined ? undefined : new TextDecoder().decode(blob.bytes);
+  }
+
+  /** The files (with their bytes) that differ between two trees: what a branch's commits changed. */
+  private changedFiles(tree: string, from: string): { path: string; bytes: Uint8Array }[] {
+    const before = new Map(this.listTree(from, '', true).filter((e) => e.type === 'blob').map((e) => [e.path, e.sha]));
+    return this.listTree(tree, '', true)
+      .filter((e) => e.type === 'blob' && before.get(e.path) !== e.sha)
+      .map((e) => ({ path: e.path, bytes: (this.objects.get(e.sha) as { bytes: Uint8Array }).bytes }));
   }
 
   private pullJson(p: FakePull): Record<string, unknown> {

@@ -1,16 +1,23 @@
 import * as core from '@actions/core';
+import * as github from '@actions/github';
 import { run } from '@probot/adapter-github-actions';
 import type { ApplicationFunction, ApplicationFunctionOptions, Probot } from 'probot';
 import harnessApp from '../../../app/github/app.js';
+import { scheduledReflection } from '../../../app/github/knowledge/scheduled-reflection.js';
 
 /**
  * The harness App inside a workflow: the event that started the job is handed to the same
- * app function `probot run` serves, through Probot's adapter for Actions.
+ * app function `probot run` serves, through Probot's adapter for Actions. With `command:
+ * reflect` it runs reflection instead (templates/workflows/harness-reflect.yml): on a
+ * schedule or by hand, no webhook event is the App's to handle.
  */
+
+const COMMANDS = ['reflect'] as const;
 
 interface ActionInputs {
   token: string;
   eventName: string;
+  command?: (typeof COMMANDS)[number];
 }
 
 /**
@@ -31,12 +38,40 @@ function parseInputs(): ActionInputs {
   const missing = RUNNER_VARIABLES.filter((name) => !process.env[name]);
   if (missing.length > 0) throw new Error(`not inside a workflow run: ${missing.join(', ')} not set`);
   const eventName = process.env.GITHUB_EVENT_NAME ?? '';
-  return { token: core.getInput('token', { required: true }), eventName: EVENT_ALIASES[eventName] ?? eventName };
+  const command = core.getInput('command').trim();
+  if (command !== '' && !(COMMANDS as readonly string[]).includes(command)) {
+    throw new Error(`the input command is "${command}"; it must be empty (handle the workflow's event) or one of: ${COMMANDS.join(', ')}`);
+  }
+  return {
+    token: core.getInput('token', { required: true }),
+    eventName: EVENT_ALIASES[eventName] ?? eventName,
+    ...(command !== '' ? { command: command as ActionInputs['command'] } : {}),
+  };
+}
+
+/** `command: reflect`: reflection on the repository's default branch, its answer in the job summary. */
+async function reflect(inputs: ActionInputs): Promise<void> {
+  const { context } = github;
+  const payload = context.payload as { repository?: { default_branch?: string } };
+  // A scheduled run is on the default branch; one started by hand names it in its payload.
+  const base = payload.repository?.default_branch ?? process.env.GITHUB_REF_NAME ?? '';
+  if (base === '') throw new Error('cannot tell the default branch: the event names no repository and GITHUB_REF_NAME is not set');
+  const { summary } = await scheduledReflection({
+    request: github.getOctokit(inputs.token).request,
+    repo: context.repo,
+    base,
+    env: process.env,
+    cwd: process.env.GITHUB_WORKSPACE ?? process.cwd(),
+    log: { info: (m) => core.info(m), warn: (m) => core.warning(m) },
+  });
+  core.info(summary);
+  await core.summary.addRaw(summary, true).write();
 }
 
 async function main(): Promise<void> {
   const inputs = parseInputs();
   core.setSecret(inputs.token);
+  if (inputs.command === 'reflect') return reflect(inputs);
   // The adapter reads GITHUB_TOKEN before the input, so a job-level GITHUB_TOKEN would
   // otherwise win over the App token the workflow passed on purpose.
   process.env.GITHUB_TOKEN = inputs.token;

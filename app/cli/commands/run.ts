@@ -7,6 +7,9 @@ import { DEFAULT_CONFIG, type HarnessConfig } from '../../engine/core/config/sch
 import { formatProblem } from '../../engine/core/spec/problem.js';
 import type { RunOptions } from '../../runner/context.js';
 import { RunLockedError } from '../../runner/lock.js';
+import type { RunReflection } from '../../runner/reflection.js';
+import { ReflectorError } from '../../engine/knowledge/reflector.js';
+import { configuredReflector } from '../../machine/reflector-agent.js';
 import { PlainReporter, TtyReporter } from '../../runner/progress.js';
 import { RunError, RunRepo } from '../../runner/repo.js';
 import { runSpec } from '../../runner/runner.js';
@@ -78,6 +81,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   if (values.knowledge === undefined && config.knowledge.repository !== undefined) {
     io.stderr(`harness run: knowledge.repository is ${config.knowledge.repository}; pass --knowledge <its checkout> to surface from it (the repository's own .harness/knowledge is read now)\n`);
   }
+  const reflection = runReflection(config, repo.root, io);
+  if (reflection === undefined) return EXIT.problems;
 
   const abort = new AbortController();
   let interrupts = 0;
@@ -110,6 +115,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   if (values.plan !== undefined) options.plan = values.plan;
   if (values.retry) options.retry = true;
   if (io.isTTY && process.stdin.isTTY) options.ask = askOnTerminal;
+  options.reflection = reflection;
   try {
     const outcome = await runSpec(options);
     if (outcome.problems) {
@@ -152,6 +158,18 @@ async function isDirectory(path: string): Promise<boolean> {
   } catch (e) {
     if (isMissing(e)) return false;
     throw e;
+  }
+}
+
+/** Reflection during the run as .github/harness.yml sets it; undefined (after saying why) when its reflector cannot be set up. */
+function runReflection(config: HarnessConfig, root: string, io: CliIO): RunReflection | undefined {
+  try {
+    const reflector = configuredReflector(config, { cwd: root, env: io.env });
+    return { config, ...(reflector ? { reflector } : {}) };
+  } catch (e) {
+    if (!(e instanceof ReflectorError)) throw e;
+    io.stderr(`harness run: ${e.message}\n`);
+    return undefined;
   }
 }
 

@@ -17,7 +17,7 @@ export function helpText(problem?: string): string {
     '| `/harness abort 03-02` | cancels the plan\'s worker runs and marks it failed | write access |',
     '| `/harness respond 03-02 <answer…>` | answers the plan\'s checkpoint; the worker resumes | write access |',
     '| `/harness spike "<question>"` | opens a spike\'s knowledge PR and starts its worker, which drafts the hypothesis and the experiment, runs it and writes the decision there | write access |',
-    '| `/harness reflect` | reads the signals and opens a lesson PR for each recurring pattern | write access |',
+    '| `/harness reflect` | reads the merged signals no lesson cites yet; opens a lesson PR for each pattern that recurs, and one adding evidence to a lesson that already says it | write access |',
     '| `/harness help` | this | anyone |',
     '',
     'On a plan issue the spec is the issue\'s; on a spec pull request, the spec it changes. To name the spec, write it before the target: `SPC-002/03-02`, `SPC-002/all`, `status SPC-002`.',

@@ -35,7 +35,7 @@ export async function captureFromApp(inv: Invocation, input: { spec: string; dra
       drafts: input.drafts,
       template: await loadTemplate('signal.md'),
       maxPerPhase: settings.capture.max_per_phase,
-      base: shared === undefined ? inv.defaultBranch : await store.defaultBranch(),
+      base: shared === undefined ? inv.defaultBranch : (await store.repository()).defaultBranch,
       ...(shared === undefined ? {} : { knowledgeRepository: shared }),
       what: input.what,
       safe: async (text) => (await makeSafe(text, safety)).text,

@@ -8,6 +8,7 @@ import type { IssueRecord } from '../../gateway/issues.js';
 import { appGateway } from '../app-gateway.js';
 import { loadConfig } from '../config.js';
 import { detailsUrl } from './dispatch.js';
+import { reflectAfterPhase } from './phase-reflection.js';
 import { issueLike, scheduleRound } from './round.js';
 import { settleCheck } from './settle-check.js';
 import { onSpikeRunCompleted } from './spike-run.js';
@@ -52,6 +53,8 @@ export async function onWorkerRunCompleted(context: Context<'workflow_run.comple
     context.log.info(`${targetExternalId(target)}: run ${run.id} (${run.conclusion}) is not the current attempt; nothing recorded`);
   }
   await scheduleRound(context, target.spec, { config, issues, ...(run.head_branch ? { base: run.head_branch } : {}) });
+  // After the round, so that lessons never hold up the next plans.
+  if (outcome && target.kind === 'phase' && run.conclusion === 'success') await reflectAfterPhase(context, target.phase, config, issues);
 }
 
 /**

@@ -549,7 +549,7 @@ type YNode =
   | { kind: 'map'; pairs: [string, YNode][] };
 
 /** Scalars the fast path reads (and a few it must refuse), then ones that are yaml's alone. */
-const SAFE_SCALARS = ['x', 'Login endpoint', 'npm test', '"01-02"', '"src/**"', "'it''s'", '"a\\\\b"', '"a\\"b"', '"tab\\there"', '30', '0', 'true', 'false', '~', 'null', 'src/a.ts', 'POST /api/a', 'é'];
+const SAFE_SCALARS = ['x', 'Login endpoint', 'npm test', '"01-02"', '"src/**"', "'it''s'", '"a\\\\b"', '"a\\"b"', '"tab\\there"', '30', '0', 'true', 'false', '~', 'null', 'src/a.ts', 'POST /api/a', 'é', '2026-03-02', '2026-03-02T09:14:00Z', '2026-03-02T09:14:00.5+02:00'];
 const SCALAR_TEXTS = [
   'x', 'Login endpoint', 'npm test', '"01-02"', '"src/**"', "'it''s'", '"a\\\\b"', '"a\\"b"', '"tab\\there"', '"\\u00e9"', '"\\x41"',
   '30', '0', '007', '-1', '+1', '1.5', '.5', '1e3', '0x1F', '0o17', '.inf', '-.inf', '.nan', '123456789012345', '1234567890123456',
@@ -557,6 +557,7 @@ const SCALAR_TEXTS = [
   'http://127.0.0.1:3000', 'POST /api/a', 'a:b', 'a: b', 'a:', 'a #b', 'a#b', 'a # b', '#', '&a x', '*a', '!tag x', '!!str 1',
   '|', '>-', '@x', '`x`', '%x', '?x', '? x', '-x', '- x', ':x', 'é', '日本語', '', 'a  b', 'a,b', 'a]b', 'a}b', 'a[b', '"unclosed', "'unclosed",
   '"a" b', "'a' b", '"a"#c', '__proto__', 'a\\b', 'x: y: z',
+  '2026-03-02', '2026-03-02T09:14:00Z', '2026-03-02T09:14:00-05:00', '2026-03-02 09:14', '2026-3-2', '2026-03-02T09:14Z', '2026-03-02t09:14:00z',
 ];
 const SAFE_KEYS = ['plan_id', 'title', 'a', 'b', 'x-y', 'x_y', 'A'];
 const KEYS = [...SAFE_KEYS, 'true', 'null', '~', '__proto__', 'a b', 'a.b', '1a', '"q"', "'q'", '-k', 'k?'];

@@ -2,7 +2,6 @@ import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { changesAnything, type Command } from '../../../app/engine/forge/command.js';
 import { helpText } from '../../../app/engine/forge/help.js';
-import { lessonDraft } from '../../../app/engine/forge/lesson-draft.js';
 import { commandLine, ParseError, parseCommand } from '../../../app/engine/forge/parse-command.js';
 import { permits } from '../../../app/engine/forge/permits.js';
 import { slug } from '../../../app/engine/forge/slug.js';
@@ -11,8 +10,6 @@ import { RETRY_ACTION } from '../../../app/engine/forge/check-actions.js';
 import { statusLabel, type StatusValue } from '../../../app/engine/forge/names.js';
 import { desiredIssue } from '../../../app/engine/forge/plan-issue.js';
 import { parseKnowledge } from '../../../app/engine/knowledge/parse.js';
-import { reflect, type SignalRecord } from '../../../app/engine/knowledge/reflect.js';
-import type { Signal } from '../../../app/engine/knowledge/schema.js';
 import { loadSpec } from '../../../app/engine/core/spec/load.js';
 import { loadTemplate } from '../../../app/machine/templates.js';
 import { githubApi, testProbot, webhookExample } from '../../helpers/probot.js';
@@ -281,56 +278,6 @@ describe('slugs and drafts', () => {
     });
   });
 });
-
-function signal(file: string, type: Signal['type'], tags: string[], timestamp: string, extra: Partial<Signal> = {}): SignalRecord {
-  return { file, signal: { type, severity: 'medium', project: 'harness', timestamp, tags, ...extra }, summary: `${type} in ${file}` };
-}
-
-describe('reflect: recurring patterns among signals (engine/knowledge/reflect.ts)', () => {
-  it('finds nothing in one signal, or in signals that share a tag but not a type', () => {
-    expect(reflect([signal('a', 'struggle', ['sqlite'], '2026-03-01T00:00:00Z')])).toEqual([]);
-    expect(reflect([signal('a', 'struggle', ['sqlite'], '2026-03-01T00:00:00Z'), signal('b', 'deviation', ['sqlite'], '2026-03-02T00:00:00Z')])).toEqual([]);
-  });
-
-  it('needs two signals of one type sharing a tag; tags with the same signals merge; a pattern inside a larger one is left out', () => {
-    const a = signal('a', 'struggle', ['sqlite', 'locking'], '2026-03-03T00:00:00Z');
-    const b = signal('b', 'struggle', ['sqlite', 'locking', 'tests'], '2026-03-01T00:00:00Z');
-    const c = signal('c', 'struggle', ['sqlite'], '2026-03-02T00:00:00Z');
-    const d = signal('d', 'config', ['ci'], '2026-03-01T00:00:00Z');
-    const e = signal('e', 'config', ['ci'], '2026-03-04T00:00:00Z');
-    const f = signal('f', 'struggle', ['tests'], '2026-03-05T00:00:00Z');
-    const patterns = reflect([a, b, c, d, e, f, a]);
-    expect(patterns.map((p) => ({ type: p.type, tags: p.tags, files: p.signals.map((s) => s.file) }))).toEqual([
-      // locking (a, b) is inside sqlite (b, c, a): the larger pattern cites the same evidence.
-      { type: 'struggle', tags: ['sqlite'], files: ['b', 'c', 'a'] },
-      { type: 'config', tags: ['ci'], files: ['d', 'e'] },
-      { type: 'struggle', tags: ['tests'], files: ['b', 'f'] },
-    ]);
-  });
-
-  it('drafts a lesson that the lesson parser accepts, its Evidence listing the signals', async () => {
-    const [pattern] = reflect([
-      signal('.harness/knowledge/signals/harness/2026-03-01/x-struggle.signal.md', 'struggle', ['sqlite'], '2026-03-01T09:00:00Z', { spec: SPEC, plan: '02-03' }),
-      signal('.harness/knowledge/signals/harness/2026-03-02/y-struggle.signal.md', 'struggle', ['sqlite'], '2026-03-02T09:00:00Z'),
-    ]);
-    const draft = lessonDraft({ template: await loadTemplate('lesson.md'), pattern: pattern!, today: new Date('2026-03-05T10:00:00Z') });
-    const [file] = draft.files;
-    expect(file!.path).toBe('.harness/knowledge/lessons/workflow/struggle-sqlite.lesson.md');
-    const parsed = parseKnowledge('lesson', file!.path, file!.content);
-    expect(parsed.problems).toEqual([]);
-    expect(parsed.data).toMatchObject({ category: 'workflow', confidence: 'low', evidence_count: 2, last_updated: '2026-03-05', tags: ['sqlite'], projects: ['harness'] });
-    expect(parsed.body).toContain(
-      [
-        '## Evidence',
-        '',
-        `- \`.harness/knowledge/signals/harness/2026-03-01/x-struggle.signal.md\` (medium, ${SPEC} 02-03, 2026-03-01T09:00:00Z): struggle in .harness/knowledge/signals/harness/2026-03-01/x-struggle.signal.md`,
-        '- `.harness/knowledge/signals/harness/2026-03-02/y-struggle.signal.md` (medium, 2026-03-02T09:00:00Z): struggle in .harness/knowledge/signals/harness/2026-03-02/y-struggle.signal.md',
-      ].join('\n'),
-    );
-  });
-});
-
-// ---------------------------------------------------------------------------------------------
 
 describe('/harness on issue and pull request comments', () => {
   it('ignores a comment without a /harness line: not a single request', async () => {
@@ -685,78 +632,6 @@ describe('/harness on issue and pull request comments', () => {
 
     expect(scope.pendingMocks()).toEqual([]);
     expect(answer.text()).toBe(`This question has a spike already: #50 (https://github.com/Codertocat/Hello-World/pull/50), decided in \`${folder}/DECISION.md\`.`);
-  });
-
-  it('reflect: reads the signals, skips the unreadable, and opens a lesson PR for the recurring pattern', async () => {
-    const scope = githubApi();
-    acknowledged(scope);
-    config(scope);
-    role(scope, 'Codertocat', 'write');
-    scope.get(`${REPO}/contents/.harness%2Fknowledge`).query({ ref: 'master' }).reply(200, [
-      { name: 'signals', path: '.harness/knowledge/signals', type: 'dir', sha: 'signals-tree' },
-      { name: 'lessons', path: '.harness/knowledge/lessons', type: 'dir', sha: 'lessons-tree' },
-      { name: 'index.md', path: '.harness/knowledge/index.md', type: 'file', sha: 'idx' },
-    ]);
-    const day = 'Hello-World/2026-03-02';
-    scope.get(`${REPO}/git/trees/signals-tree`).query({ recursive: '1' }).reply(200, {
-      truncated: false,
-      tree: [
-        { path: 'Hello-World', type: 'tree', sha: 't1' },
-        { path: day, type: 'tree', sha: 't2' },
-        { path: `${day}/2026-03-02T09-00-00Z-struggle.signal.md`, type: 'blob', sha: 's1' },
-        { path: `${day}/2026-03-02T10-00-00Z-struggle.signal.md`, type: 'blob', sha: 's2' },
-        { path: `${day}/2026-03-02T11-00-00Z-deviation.signal.md`, type: 'blob', sha: 's3' },
-        { path: `${day}/2026-03-02T12-00-00Z-stuck.signal.md`, type: 'blob', sha: 's4' },
-        { path: `${day}/notes.md`, type: 'blob', sha: 's5' },
-      ],
-    });
-    const signalText = (type: string, time: string, what: string) =>
-      `---\ntype: ${type}\nseverity: medium\nproject: Hello-World\nspec: ${SPEC}\ntimestamp: ${time}\ntags: [sqlite, locking]\n---\n\n## What happened\n\n${what}\n`;
-    const blobs: Record<string, string> = {
-      s1: signalText('struggle', '2026-03-02T09:00:00Z', 'SQLITE_BUSY under parallel tests; three retries.'),
-      s2: signalText('struggle', '2026-03-02T10:00:00Z', 'Migrations locked the database again.'),
-      s3: signalText('deviation', '2026-03-02T11:00:00Z', 'Used a file lock the plan did not mention.'),
-      s4: '---\ntype: stuck\n---\nno body',
-    };
-    // Newest first, by file name.
-    for (const sha of ['s4', 's3', 's2', 's1']) {
-      scope.get(`${REPO}/git/blobs/${sha}`).reply(200, { sha, encoding: 'base64', content: Buffer.from(blobs[sha]!).toString('base64') });
-    }
-    scope.get(`${REPO}/git/trees/lessons-tree`).query({ recursive: '1' }).reply(200, { truncated: false, tree: [{ path: 'tooling/ci-cache.lesson.md', type: 'blob', sha: 'l1' }] });
-    const branch = 'harness/knowledge/lesson/struggle-locking-sqlite';
-    const path = '.harness/knowledge/lessons/workflow/struggle-locking-sqlite.lesson.md';
-    scope.get(`${REPO}/pulls`).query({ head: `Codertocat:${branch}`, state: 'all', per_page: '100' }).reply(200, []);
-    scope.get(`${REPO}/git/ref/heads%2Fmaster`).reply(200, { object: { sha: 'base-sha' } });
-    scope.get(`${REPO}/git/commits/base-sha`).reply(200, { sha: 'base-sha', tree: { sha: 'base-tree' } });
-    let content = '';
-    scope
-      .post(`${REPO}/git/trees`, (b: { base_tree: string; tree: { path: string; content: string }[] }) => {
-        content = b.tree[0]!.content;
-        return b.base_tree === 'base-tree' && b.tree[0]!.path === path;
-      })
-      .reply(201, { sha: 'new-tree' });
-    scope.post(`${REPO}/git/commits`, { message: 'lesson: struggle locking sqlite (2 signals)', tree: 'new-tree', parents: ['base-sha'] }).reply(201, { sha: 'new-commit' });
-    scope.post(`${REPO}/git/refs`, { ref: `refs/heads/${branch}`, sha: 'new-commit' }).reply(422, { message: 'Reference already exists' });
-    scope.post(`${REPO}/pulls`, (b: { head: string; base: string }) => b.head === branch && b.base === 'master').reply(201, { number: 51, html_url: 'https://github.com/Codertocat/Hello-World/pull/51', state: 'open', merged_at: null });
-    scope.post(`${REPO}/issues/51/labels`, { labels: ['harness:knowledge', 'lesson'] }).reply(200, []);
-    const answer = answered(scope);
-
-    await run(commentEvent('/harness reflect'));
-
-    expect(scope.pendingMocks()).toEqual([]);
-    const lesson = parseKnowledge('lesson', path, content);
-    expect(lesson.problems).toEqual([]);
-    expect(lesson.data).toMatchObject({ category: 'workflow', evidence_count: 2, tags: ['locking', 'sqlite'], projects: ['Hello-World'] });
-    expect(lesson.body).toContain(`(medium, ${SPEC}, 2026-03-02T09:00:00Z): SQLITE_BUSY under parallel tests; three retries.`);
-    expect(answer.text()).toBe(
-      [
-        'Read 3 signals under `.harness/knowledge/signals/`.',
-        `1 could not be read and were left out: \`.harness/knowledge/signals/${day}/2026-03-02T12-00-00Z-stuck.signal.md\`: missing required key "project": a project name of letters, digits, ".", "_" or "-" (it names a folder)`,
-        '',
-        'Found 1 recurring pattern:',
-        '- 2 `struggle` signals tagged `locking`, `sqlite`: lesson PR #51 (opened)',
-      ].join('\n'),
-    );
   });
 
   it('reflect with no signals says there is nothing to reflect on', async () => {

@@ -514,6 +514,8 @@ describe('a worker run finishing', () => {
     scope.patch(`${R}/check-runs/89`).reply(200, {});
     for (const p of plans) scope.delete(`${R}/issues/${p.number}/labels/harness%3Aphase-failed`).reply(200, []);
     scope.get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`).reply(200, [{ ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } }]);
+    // Its last phase passed with every plan done: the spec is verified, and reflection (on_spec by default) finds no store.
+    scope.get(`${R}/contents/.harness%2Fknowledge`).query({ ref: 'master' }).reply(404);
 
     await testProbot().receive(workerRunCompleted('phase-01', 'success'));
 

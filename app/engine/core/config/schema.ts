@@ -58,6 +58,14 @@ export const HarnessConfigSchema = z
             min_weight: z.number().positive().max(1000).default(4),
             /** The distinct plans (or projects) a pattern must span: a one-off is never a lesson. */
             min_plans: z.number().int().min(2).max(100).default(2),
+            /** How alike (cosine of their words, 0 to 1) signals must be to be one pattern, and a pattern to be an existing lesson's; default 0.35. */
+            similarity: z.number().min(0.05).max(1).optional(),
+            /** The reflector agent that writes each lesson; without one, harness drafts lessons from their evidence. */
+            agent: z.enum(['claude', 'command']).optional(),
+            /** The reflector's own command when agent is command (the prompt on stdin, the lesson on stdout); default agents.command.command. */
+            command: z.string().min(1).optional(),
+            /** Minutes the reflector may take for one lesson; default 10. */
+            timeout_minutes: z.number().int().min(1).max(120).optional(),
           })
           .strict()
           .default({ on_phase: false, on_spec: true, min_weight: 4, min_plans: 2 }),

@@ -48,6 +48,11 @@ const FALSE = /^(?:[Ff]alse|FALSE)$/;
 const INT = /^(?:0|[1-9][0-9]{0,14})$/;
 /** Might be a number of some other form (sign, float, octal, hex, .inf, .nan). */
 const NUMERIC_START = /^[-+.0-9]/;
+/**
+ * A date or an ISO time (2026-03-02, 2026-03-02T09:14:00Z): a string under the core schema,
+ * and in every signal, lesson and run document, so it stays on the fast path.
+ */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 /** Characters that cannot start a plain scalar here (YAML indicators; "-", "?" and ":" to be safe). */
 const INDICATOR = new Set('-?:,[]{}#&*!|>\'"%@`'.split(''));
 const ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t' };
@@ -337,6 +342,7 @@ class Scanner {
     if (TRUE.test(s)) return true;
     if (FALSE.test(s)) return false;
     if (INT.test(s)) return Number(s);
+    if (DATE_TIME.test(s)) return s;
     if (NUMERIC_START.test(s)) bail();
     return s;
   }

@@ -1,0 +1,119 @@
+import { agentNote, draftNote, harnessDraft, type LessonText } from './lesson-draft.js';
+import { categoryOf, lessonDocument, lessonPath, type LessonCategory } from './lesson-document.js';
+import { linkedLesson } from './lesson-link.js';
+import type { Pattern, Reflection } from './reflect.js';
+import { parseReflectorAnswer, reflectorPrompt, ReflectorError, type Reflector } from './reflector.js';
+
+/** What reflection proposes for one lesson: a new file, or more evidence for one there is. */
+export interface LessonChange {
+  action: 'create' | 'link';
+  /** The lesson's path, relative to the repository root. */
+  path: string;
+  title: string;
+  /** The lesson in one sentence, and when it applies: what a reviewer reads first. */
+  statement: { lesson: string; when: string };
+  /** The lesson file's whole text, as it is to be written. */
+  content: string;
+  /** The existing lessons this change is about (the one linked to); none for a new lesson. */
+  links: string[];
+  /** The signals it adds as evidence, relative to the repository root, oldest first. */
+  evidence: string[];
+  /** Why the pattern qualified, or why it was linked. */
+  why: string;
+  /** Who wrote the text: the reflector agent's name, or `harness`. */
+  writtenBy: string;
+  /** When an agent was asked and harness drafted the lesson after all: why. */
+  agentProblem?: string;
+  /** The file name without `.lesson.md`: a stable name for a branch. */
+  name: string;
+  category: LessonCategory;
+  pattern: Pattern;
+}
+
+export interface DistillInput {
+  reflection: Reflection;
+  /** templates/lesson.md as shipped. */
+  template: string;
+  /** The store's path from the repository root, ending in `/` (`.harness/knowledge/`). */
+  storePrefix: string;
+  today: Date;
+  /** Paths of the lessons there are: a new lesson never takes one. */
+  taken: ReadonlySet<string>;
+  /** The reflector agent and its instructions; without one, harness drafts each lesson itself. */
+  reflector?: { agent: Reflector; instructions: string; source: string };
+  /** Why no agent writes the lessons, for the note under each (default: none is configured). */
+  withoutAgent?: string;
+}
+
+export const NO_REFLECTOR = 'no reflector agent is configured (knowledge.reflect.agent)';
+
+/**
+ * Each new pattern distilled into a lesson, and each link into the linked lesson's new text.
+ * With a reflector, it writes each lesson (one at a time: a reviewer reads them one at a
+ * time too); an agent that cannot run or answers out of form does not stop reflection: that
+ * lesson is drafted by harness, and says why.
+ */
+export async function distill(input: DistillInput): Promise<LessonChange[]> {
+  const changes: LessonChange[] = [];
+  const taken = new Set(input.taken);
+  for (const { pattern, why } of input.reflection.patterns) {
+    const draft = harnessDraft(pattern);
+    let text: LessonText = draft;
+    let category = categoryOf(pattern);
+    let writtenBy = 'harness';
+    let agentProblem: string | undefined;
+    if (input.reflector) {
+      const { agent, instructions, source } = input.reflector;
+      try {
+        const answer = parseReflectorAnswer(await agent.write(reflectorPrompt({ instructions, source, pattern, why, draft })), draft.title);
+        if ('problem' in answer) agentProblem = `the reflector agent (${agent.name}) answered out of form: ${answer.problem}`;
+        else {
+          text = answer;
+          if (answer.category) category = answer.category;
+          writtenBy = agent.name;
+        }
+      } catch (e) {
+        if (!(e instanceof ReflectorError)) throw e;
+        agentProblem = `the reflector agent (${agent.name}) failed: ${e.message}`;
+      }
+    }
+    const note = writtenBy === 'harness' ? draftNote(agentProblem ?? input.withoutAgent ?? NO_REFLECTOR) : agentNote(writtenBy);
+    const { name, path } = lessonPath(pattern, category, input.storePrefix, taken);
+    taken.add(path);
+    changes.push({
+      action: 'create',
+      path,
+      title: text.title,
+      statement: { lesson: text.lesson, when: text.when },
+      content: lessonDocument({ template: input.template, pattern, text, category, note, today: input.today }),
+      links: [],
+      evidence: pattern.signals.map((s) => s.file),
+      why,
+      writtenBy,
+      ...(agentProblem !== undefined ? { agentProblem } : {}),
+      name,
+      category,
+      pattern,
+    });
+  }
+  for (const link of input.reflection.links) {
+    const content = linkedLesson(link.lesson, link.pattern.signals, input.today);
+    if (content === undefined) continue;
+    const file = link.lesson.file;
+    changes.push({
+      action: 'link',
+      path: file,
+      title: link.lesson.title,
+      statement: { lesson: link.lesson.text.lesson, when: link.lesson.text.when },
+      content,
+      links: [file],
+      evidence: link.pattern.signals.map((s) => s.file),
+      why: link.why,
+      writtenBy: 'harness',
+      name: file.slice(file.lastIndexOf('/') + 1).replace(/\.lesson\.md$/, ''),
+      category: link.lesson.lesson.category,
+      pattern: link.pattern,
+    });
+  }
+  return changes;
+}

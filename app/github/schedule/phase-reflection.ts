@@ -1,0 +1,53 @@
+import type { Context } from 'probot';
+import type { HarnessConfig } from '../../engine/core/config/schema.js';
+import { planIssueView, type PlanIssueView } from '../../engine/forge/plan-issue-view.js';
+import type { IssueRecord } from '../../gateway/issues.js';
+import { configuredReflector } from '../../machine/reflector-agent.js';
+import { appGateway } from '../app-gateway.js';
+import { agentEnvironment, appSafety } from '../knowledge/app-safety.js';
+import { knowledgeStore } from '../knowledge/knowledge-store.js';
+import { reflectOnGitHub } from '../knowledge/reflection.js';
+import { defaultBranch } from './repository.js';
+import { issueLike } from './round.js';
+
+/** Every plan of the spec verified and merged: its issue closed as completed with status:verified. */
+function done(view: PlanIssueView): boolean {
+  return !view.open && view.stateReason === 'completed' && view.status === 'verified';
+}
+
+/**
+ * The spec is verified when the phase that just passed is its last and every plan of it is
+ * done: phases are verified in order (a phase's verification waits for its plans, which wait
+ * for the phases they need), so the last one passing with all plans done is the whole spec.
+ */
+export function specVerified(phase: string, issues: readonly IssueRecord[]): boolean {
+  const views = issues.map((i) => planIssueView(issueLike(i))).filter((v): v is PlanIssueView => v !== undefined && v.stateReason !== 'not_planned');
+  if (views.length === 0) return false;
+  const last = views.map((v) => v.phase).sort().at(-1);
+  return phase === last && views.every(done);
+}
+
+/**
+ * Reflection when the App sees a phase's verification pass (knowledge.reflect.on_phase), or the
+ * spec's last one (on_spec): the same as `/harness reflect`, on the default branch, where the
+ * signals of the spec's plans were merged. Its lesson PRs are its answer; the log says what
+ * it did.
+ */
+export async function reflectAfterPhase(context: Context, phase: string, config: HarnessConfig, issues: readonly IssueRecord[]): Promise<void> {
+  const { on_phase, on_spec } = config.knowledge.reflect;
+  const why = on_phase ? `phase ${phase} passed its verification` : on_spec && specVerified(phase, issues) ? `the spec's last phase (${phase}) passed its verification` : undefined;
+  if (why === undefined) return;
+  const reflector = configuredReflector(config, { cwd: process.cwd(), env: agentEnvironment(process.env) });
+  const store = await knowledgeStore(config, context.octokit.request, { github: appGateway(context), base: defaultBranch(context) });
+  const result = await reflectOnGitHub({
+    github: store.github,
+    base: store.base,
+    config,
+    now: new Date(),
+    log: context.log,
+    safety: appSafety(process.env, process.cwd()),
+    ...(reflector ? { reflector } : {}),
+  });
+  const prs = result.changes.map(({ change, pr }) => `${change.action} ${change.path}: ${pr ? `#${pr.number} (${pr.state})` : 'left for later'}`);
+  context.log.info(`reflection (${why}) on ${store.name}@${store.base}: read ${result.read} of ${result.listed} signals; ${prs.length === 0 ? 'no lesson to propose' : prs.join('; ')}`);
+}

@@ -35081,33 +35081,6 @@ async function openKnowledgePr(request2, repo, draft2, base2) {
   return { number: pull.number, url: pull.url, state: "opened" };
 }
 
-// app/engine/forge/permits.ts
-var ROLE_ORDER = ["none", "read", "triage", "write", "maintain", "admin"];
-function isRole(name2) {
-  return ROLE_ORDER.includes(name2);
-}
-
-// app/gateway/permissions.ts
-async function repositoryRole(request2, repo, username) {
-  let data;
-  try {
-    data = (await request2("GET /repos/{owner}/{repo}/collaborators/{username}/permission", { ...repo, username })).data;
-  } catch (e) {
-    if (hasStatus(e, 404)) return "none";
-    throw e;
-  }
-  if (data.role_name !== void 0 && isRole(data.role_name)) return data.role_name;
-  const flags = data.user?.permissions;
-  if (flags) {
-    if (flags.admin) return "admin";
-    if (flags.maintain) return "maintain";
-    if (flags.push) return "write";
-    if (flags.triage) return "triage";
-    if (flags.pull) return "read";
-  }
-  return data.permission !== void 0 && isRole(data.permission) ? data.permission : "none";
-}
-
 // app/engine/forge/names.ts
 var LABEL_PLAN = "harness:plan";
 var LABEL_KNOWLEDGE = "harness:knowledge";
@@ -35135,6 +35108,53 @@ function planBranch(spec, plan) {
   return `harness/${spec}/${plan}`;
 }
 var WORKER_WORKFLOW = "harness-worker.yml";
+
+// app/engine/forge/knowledge-draft.ts
+var KNOWLEDGE_ROOT = ".harness/knowledge";
+function knowledgeBranch(kind, slug4) {
+  return `harness/knowledge/${kind}/${slug4}`;
+}
+function projectName(repo) {
+  const cleaned = repo.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "");
+  return (cleaned === "" ? "project" : cleaned).slice(0, 100);
+}
+function knowledgeLabels(kind) {
+  return [LABEL_KNOWLEDGE, kind];
+}
+
+// app/gateway/knowledge-pulls.ts
+async function openKnowledgePulls(request2, repo, kind) {
+  const prefix = knowledgeBranch(kind, "");
+  const pulls = await paginate2(request2, "GET /repos/{owner}/{repo}/pulls", { ...repo, state: "open", per_page: PAGE_SIZE });
+  return pulls.filter((p) => p.head.ref.startsWith(prefix) && (p.head.repo === void 0 || p.head.repo?.full_name === `${repo.owner}/${repo.repo}`)).map((p) => ({ number: p.number, url: p.html_url, headRef: p.head.ref, body: p.body ?? "" })).sort((a, b) => a.number - b.number);
+}
+
+// app/engine/forge/permits.ts
+var ROLE_ORDER = ["none", "read", "triage", "write", "maintain", "admin"];
+function isRole(name2) {
+  return ROLE_ORDER.includes(name2);
+}
+
+// app/gateway/permissions.ts
+async function repositoryRole(request2, repo, username) {
+  let data;
+  try {
+    data = (await request2("GET /repos/{owner}/{repo}/collaborators/{username}/permission", { ...repo, username })).data;
+  } catch (e) {
+    if (hasStatus(e, 404)) return "none";
+    throw e;
+  }
+  if (data.role_name !== void 0 && isRole(data.role_name)) return data.role_name;
+  const flags = data.user?.permissions;
+  if (flags) {
+    if (flags.admin) return "admin";
+    if (flags.maintain) return "maintain";
+    if (flags.push) return "write";
+    if (flags.triage) return "triage";
+    if (flags.pull) return "read";
+  }
+  return data.permission !== void 0 && isRole(data.permission) ? data.permission : "none";
+}
 
 // app/engine/forge/plan-issue.ts
 var MARKER_LINE = /^<!-- harness:plan (\S+)\/(\S+?)((?: [a-z_]+=\S*)*) -->$/m;
@@ -35207,8 +35227,9 @@ async function setStatus(request2, repo, issue3, status) {
 }
 
 // app/gateway/repository.ts
-async function defaultBranch(request2, repo) {
-  return (await request2("GET /repos/{owner}/{repo}", { ...repo })).data.default_branch;
+async function getRepository(request2, repo) {
+  const { data } = await request2("GET /repos/{owner}/{repo}", { ...repo });
+  return { defaultBranch: data.default_branch };
 }
 
 // app/gateway/reactions.ts
@@ -35299,6 +35320,8 @@ function gateway(request2, repo, token) {
     openPullRequest: (pull) => openPullRequest(r, repo, pull),
     openKnowledgePr: (draft2, base2) => openKnowledgePr(r, repo, draft2, base2),
     appendKnowledge: (append) => appendKnowledge(r, repo, append),
+    openKnowledgePulls: (kind) => openKnowledgePulls(r, repo, kind),
+    repository: () => getRepository(r, repo),
     dispatchWorker: (ref, inputs) => dispatchWorker(r, repo, ref, inputs),
     unfinishedWorkerRuns: () => unfinishedWorkerRuns(r, repo),
     cancelRun: (id) => cancelRun(r, repo, id),
@@ -35313,7 +35336,6 @@ function gateway(request2, repo, token) {
     commitTree: (sha) => commitTree(r, repo, sha),
     createTree: (base2, files) => createTree(r, repo, base2, files),
     createCommit: (commit) => createCommit(r, repo, commit),
-    defaultBranch: () => defaultBranch(r, repo),
     branchSha: (branch) => branchSha(r, repo, branch),
     createBranch: (branch, sha) => createBranch(r, repo, branch, sha),
     updateBranch: (branch, sha) => updateBranch(r, repo, branch, sha),
@@ -35328,19 +35350,6 @@ function workerForge(request2, repo) {
 }
 var WorkerError = class extends HarnessError {
 };
-
-// app/engine/forge/knowledge-draft.ts
-var KNOWLEDGE_ROOT = ".harness/knowledge";
-function knowledgeBranch(kind, slug4) {
-  return `harness/knowledge/${kind}/${slug4}`;
-}
-function projectName(repo) {
-  const cleaned = repo.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "");
-  return (cleaned === "" ? "project" : cleaned).slice(0, 100);
-}
-function knowledgeLabels(kind) {
-  return [LABEL_KNOWLEDGE, kind];
-}
 
 // app/engine/core/spec/model.ts
 var HUMAN_TYPES = /* @__PURE__ */ new Set(["human", "visual_quality", "ux_flow"]);
@@ -35849,6 +35858,7 @@ var TRUE = /^(?:[Tt]rue|TRUE)$/;
 var FALSE = /^(?:[Ff]alse|FALSE)$/;
 var INT = /^(?:0|[1-9][0-9]{0,14})$/;
 var NUMERIC_START = /^[-+.0-9]/;
+var DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 var INDICATOR = new Set("-?:,[]{}#&*!|>'\"%@`".split(""));
 var ESCAPES = { "\\": "\\", '"': '"', "/": "/", n: "\n", t: "	" };
 function parseSimpleYaml(raw, sink) {
@@ -36115,6 +36125,7 @@ var Scanner = class {
     if (TRUE.test(s)) return true;
     if (FALSE.test(s)) return false;
     if (INT.test(s)) return Number(s);
+    if (DATE_TIME.test(s)) return s;
     if (NUMERIC_START.test(s)) bail();
     return s;
   }
@@ -61759,7 +61770,7 @@ function workerCapture(run2) {
   const root = storeRoot(shared);
   const where2 = shared ?? "this repository";
   let asked;
-  const base2 = () => asked ??= shared === void 0 ? Promise.resolve(run2.base) : store.defaultBranch();
+  const base2 = () => asked ??= shared === void 0 ? Promise.resolve(run2.base) : store.repository().then((r) => r.defaultBranch);
   const refused = (e) => {
     if (shared !== void 0 && e instanceof GitHubError && (e.kind === "forbidden" || e.kind === "not-found" || e.kind === "unauthorized")) {
       return `${e.message}. The knowledge repository ${shared} is another repository, which a job's GITHUB_TOKEN cannot write: give the worker a token that can (a GitHub App installation token or a fine-grained token with contents and pull-requests write on ${shared}) as its \`token\` input`;
@@ -63643,7 +63654,15 @@ var HarnessConfigSchema = external_exports.object({
       /** The weight a pattern needs (each signal counts by its severity: low 1, medium 2, high 3). */
       min_weight: external_exports.number().positive().max(1e3).default(4),
       /** The distinct plans (or projects) a pattern must span: a one-off is never a lesson. */
-      min_plans: external_exports.number().int().min(2).max(100).default(2)
+      min_plans: external_exports.number().int().min(2).max(100).default(2),
+      /** How alike (cosine of their words, 0 to 1) signals must be to be one pattern, and a pattern to be an existing lesson's; default 0.35. */
+      similarity: external_exports.number().min(0.05).max(1).optional(),
+      /** The reflector agent that writes each lesson; without one, harness drafts lessons from their evidence. */
+      agent: external_exports.enum(["claude", "command"]).optional(),
+      /** The reflector's own command when agent is command (the prompt on stdin, the lesson on stdout); default agents.command.command. */
+      command: external_exports.string().min(1).optional(),
+      /** Minutes the reflector may take for one lesson; default 10. */
+      timeout_minutes: external_exports.number().int().min(1).max(120).optional()
     }).strict().default({ on_phase: false, on_spec: true, min_weight: 4, min_plans: 2 }),
     surface: external_exports.object({
       /** Tokens of the brief the surfaced knowledge may take, about four characters each. */

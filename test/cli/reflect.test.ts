@@ -10,8 +10,8 @@ import { FIXTURES } from '../helpers/paths.js';
 import { git, makeRepo } from '../helpers/repo.js';
 import { tempDir } from '../helpers/cli.js';
 
-const STORE = join(FIXTURES, 'knowledge', 'store');
-const FAKE = join(FIXTURES, 'knowledge', 'fake-reflector.mjs');
+const STORE = join(FIXTURES, 'knowledge', 'reflect', 'store');
+const FAKE = join(FIXTURES, 'knowledge', 'reflect', 'fake-reflector.mjs');
 const NEW_LESSON = '.harness/knowledge/lessons/testing/struggle-test-sqlite-database.lesson.md';
 const PORT_LESSON = '.harness/knowledge/lessons/tooling/stop-background-servers.lesson.md';
 const SQLITE = [

@@ -5,9 +5,9 @@ import { parsePlan } from '../../app/engine/core/spec/plan.js';
 import type { KnowledgeFile } from '../../app/engine/knowledge/knowledge-index.js';
 import { FIXTURES } from './paths.js';
 
-/** The recorded knowledge store of test/fixtures/knowledge/store: lessons, skills (one archived), genes (one deprecated), a signal. */
-export const STORE = join(FIXTURES, 'knowledge', 'store');
-export const PLANS = join(FIXTURES, 'knowledge', 'plans');
+/** The recorded knowledge store of test/fixtures/knowledge/surface/store: lessons, skills (one archived), genes (one deprecated), a signal. */
+export const STORE = join(FIXTURES, 'knowledge', 'surface', 'store');
+export const PLANS = join(FIXTURES, 'knowledge', 'surface', 'plans');
 
 /** Every file of a directory, paths relative to it with forward slashes. */
 export function storeFiles(dir = STORE): KnowledgeFile[] {
@@ -20,7 +20,7 @@ export function storeFiles(dir = STORE): KnowledgeFile[] {
     .sort((a, b) => a.path.localeCompare(b.path));
 }
 
-/** A recorded plan of test/fixtures/knowledge/plans, parsed. */
+/** A recorded plan of test/fixtures/knowledge/surface/plans, parsed. */
 export function fixturePlan(name: string): Plan {
   const text = readFileSync(join(PLANS, name), 'utf8');
   const parsed = parsePlan(`planning/plans/${name.slice(0, 2)}-phase/${name}`, text, name.slice(0, 2));

@@ -20,7 +20,7 @@ const integration = (root: string) => join(root, '.git/harness/worktrees/SPC-007
 /** A repository with a spec and, committed beside it, the recorded knowledge store. */
 async function repo(): Promise<string> {
   const root = await makeRepo(specTree(PLANS));
-  await cp(join(FIXTURES, 'knowledge', 'store'), join(root, '.harness/knowledge'), { recursive: true });
+  await cp(join(FIXTURES, 'knowledge', 'reflect', 'store'), join(root, '.harness/knowledge'), { recursive: true });
   git(root, 'add', '-A');
   git(root, 'commit', '--quiet', '-m', 'knowledge');
   return root;

@@ -14,13 +14,13 @@ import { readReflectionStore } from '../../../app/machine/reflection-store.js';
 import { FIXTURES, ROOT } from '../../helpers/paths.js';
 
 /**
- * Reflection over a recorded store (test/fixtures/knowledge/store): three signals of one
+ * Reflection over a recorded store (test/fixtures/knowledge/reflect/store): three signals of one
  * problem (SQLite locked by parallel tests) in three plans of two projects, each in its own
  * words and with its own partial tags; one-offs of every kind; two signals of one problem in
  * one plan; a lesson with its evidence, and a new signal of what that lesson says.
  */
 
-const STORE = join(FIXTURES, 'knowledge', 'store');
+const STORE = join(FIXTURES, 'knowledge', 'reflect', 'store');
 const PREFIX = '.harness/knowledge/';
 const SETTINGS: ReflectSettings = { minWeight: 4, minPlans: 2, similarity: DEFAULT_SIMILARITY };
 const TEMPLATE = readFileSync(join(ROOT, 'templates', 'lesson.md'), 'utf8');

@@ -12,14 +12,14 @@ import { FIXTURES } from '../../helpers/paths.js';
 /**
  * `/harness reflect` through Probot, with a real `issue_comment.created` payload
  * (Codertocat/Hello-World, default branch master) and the stateful fake GitHub, which
- * records every request: the recorded store (test/fixtures/knowledge/store) is committed on
+ * records every request: the recorded store (test/fixtures/knowledge/reflect/store) is committed on
  * master under .harness/knowledge/.
  */
 
 const R = '/repos/Codertocat/Hello-World';
 const BASE = 'ba5e000000000000000000000000000000000001';
 const COMMENT = 492700400;
-const STORE = join(FIXTURES, 'knowledge', 'store');
+const STORE = join(FIXTURES, 'knowledge', 'reflect', 'store');
 const NEW_LESSON = '.harness/knowledge/lessons/testing/struggle-test-sqlite-database.lesson.md';
 const PORT_LESSON = '.harness/knowledge/lessons/tooling/stop-background-servers.lesson.md';
 const NEW_BRANCH = 'harness/knowledge/lesson/struggle-test-sqlite-database';
@@ -163,7 +163,7 @@ describe('/harness reflect', () => {
   });
 
   it('a secret in the reflector agent’s answer reaches no file, commit, pull request or comment', async () => {
-    const fake = join(FIXTURES, 'knowledge', 'fake-reflector.mjs');
+    const fake = join(FIXTURES, 'knowledge', 'reflect', 'fake-reflector.mjs');
     const token = `ghp_${'k4M'.repeat(12)}`;
     const github = repository(`knowledge:\n  reflect: { agent: command, command: 'node "${fake}"' }\n`);
     process.env.FAKE_REFLECTOR_LEAK = token;

@@ -14,7 +14,7 @@ import { FIXTURES } from '../../helpers/paths.js';
 
 const R = '/repos/Codertocat/Hello-World';
 const BASE = 'ba5e000000000000000000000000000000000003';
-const STORE = join(FIXTURES, 'knowledge', 'store');
+const STORE = join(FIXTURES, 'knowledge', 'reflect', 'store');
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());

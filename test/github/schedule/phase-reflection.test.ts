@@ -17,7 +17,7 @@ import { FIXTURES } from '../../helpers/paths.js';
 const R = '/repos/Codertocat/Hello-World';
 const BASE = 'ba5e000000000000000000000000000000000002';
 const SPEC = 'SPC-001';
-const STORE = join(FIXTURES, 'knowledge', 'store');
+const STORE = join(FIXTURES, 'knowledge', 'reflect', 'store');
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());

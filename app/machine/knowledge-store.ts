@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { isMissing } from './files.js';
 import { makeSafe, type Redaction, type SafetyOptions } from './content-safety.js';
-import { readTree, type TreeFile, type UnreadFile } from './read-tree.js';
+import { readTree, type TreeFile, type TreeLimit, type UnreadFile } from './read-tree.js';
+import { MAX_DOCUMENT_BYTES } from '../engine/core/spec/limits.js';
 import { writeTree } from './write-tree.js';
 
 /**
@@ -13,6 +14,18 @@ import { writeTree } from './write-tree.js';
 
 /** Knowledge documents and logs: Markdown, and the trajectory's JSON lines. */
 const KNOWLEDGE_FILE = /\.(md|jsonl)$/;
+
+/**
+ * A store grows by a few signals per plan; reflection reads 50,000 signals in seconds (the
+ * reflect benchmark), so the bound is there to stop a wrong path, not a large store.
+ */
+export const MAX_KNOWLEDGE_FILES = 200_000;
+
+const KNOWLEDGE_TREE: TreeLimit = {
+  maxFiles: MAX_KNOWLEDGE_FILES,
+  holds: 'a knowledge store is read with',
+  fix: 'is this the knowledge store? If it is, move old signals that lessons cite out of signals/ (their lessons keep the evidence).',
+};
 
 export interface KnowledgeFiles {
   /** Relative to the store's root, forward slashes, sorted. */
@@ -28,7 +41,7 @@ export async function readKnowledgeStore(root: string): Promise<KnowledgeFiles> 
     if (isMissing(e)) return { files: [], unread: [] };
     throw e;
   }
-  const tree = await readTree(root);
+  const tree = await readTree(root, MAX_DOCUMENT_BYTES, KNOWLEDGE_TREE);
   return { files: tree.files.filter((f) => KNOWLEDGE_FILE.test(f.path)), unread: tree.unread };
 }
 

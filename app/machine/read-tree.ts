@@ -27,13 +27,27 @@ export interface Tree {
 
 export class TreeError extends HarnessError {}
 
+/** How many files a tree may hold before reading it is a mistake, and what to say then. */
+export interface TreeLimit {
+  maxFiles: number;
+  /** Completes "over the N …". */
+  holds: string;
+  fix: string;
+}
+
+const PLANNING_TREE: TreeLimit = {
+  maxFiles: MAX_TREE_FILES,
+  holds: 'a GSD .planning directory could hold',
+  fix: 'is this the right directory?',
+};
+
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Read every regular file under `dir` as UTF-8 text. Symbolic links are not followed (they
  * could lead out of the tree); files too large or not text are listed in `unread`.
  */
-export async function readTree(dir: string, maxBytes = MAX_DOCUMENT_BYTES): Promise<Tree> {
+export async function readTree(dir: string, maxBytes = MAX_DOCUMENT_BYTES, limit: TreeLimit = PLANNING_TREE): Promise<Tree> {
   const info = await stat(dir).catch(() => undefined);
   if (!info) throw new TreeError(`${dir}: no such directory`);
   if (!info.isDirectory()) throw new TreeError(`${dir}: not a directory`);
@@ -47,8 +61,8 @@ export async function readTree(dir: string, maxBytes = MAX_DOCUMENT_BYTES): Prom
     if (entry.isFile()) paths.push(path);
     else unread.push({ path, reason: entry.isSymbolicLink() ? 'a symbolic link; not followed' : 'not a regular file' });
   }
-  if (paths.length > MAX_TREE_FILES) {
-    throw new TreeError(`${dir}: ${paths.length} files, over the ${MAX_TREE_FILES} a GSD .planning directory could hold; is this the right directory?`);
+  if (paths.length > limit.maxFiles) {
+    throw new TreeError(`${dir}: ${paths.length} files, over the ${limit.maxFiles} ${limit.holds}; ${limit.fix}`);
   }
 
   const read = paths.map((path) => readCapped(join(dir, path), path, maxBytes));

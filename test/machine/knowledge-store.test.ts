@@ -33,6 +33,18 @@ describe('the knowledge store on this machine', () => {
     expect(store.unread).toEqual([{ path: 'lessons/testing/escape.lesson.md', reason: 'a symbolic link; not followed' }]);
   });
 
+  it('reads a store larger than a planning tree may be: ten thousand signals are a year of work, not a wrong path', async () => {
+    const root = join(dir, 'store');
+    const day = join(root, 'signals/web/2026-11-23');
+    await mkdir(day, { recursive: true });
+    await Promise.all(Array.from({ length: 6_000 }, (_, i) => writeFile(join(day, `${String(i).padStart(5, '0')}-struggle.signal.md`), '---\ntype: struggle\n---\n')));
+
+    const store = await readKnowledgeStore(root);
+
+    expect(store.files).toHaveLength(6_000);
+    expect(store.files[0]?.path).toBe('signals/web/2026-11-23/00000-struggle.signal.md');
+  });
+
   it('writes every file through the content-safety pass', async () => {
     const root = join(dir, 'store');
     const token = `ghp_${'Zq8'.repeat(12)}`;

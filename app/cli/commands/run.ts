@@ -102,7 +102,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     defaultAgent: config.agent,
     reporter,
     signal: abort.signal,
-    env: await gitIdentity(repo),
+    env: { ...definedEnv(io.env), ...(await gitIdentity(repo)) },
     knowledge: {
       ...(values.knowledge === undefined ? {} : { dir: resolve(io.cwd, values.knowledge) }),
       budgetTokens: config.knowledge.surface.budget_tokens,
@@ -179,6 +179,13 @@ export async function readConfig(root: string, io: CliIO): Promise<HarnessConfig
   const { config, problems } = parseConfig(text);
   for (const p of problems) io.stderr(`${formatProblem(p)}\n`);
   return config;
+}
+
+/** The CLI's environment, as agents and checks are given it (the process's own, unless a caller set another). */
+export function definedEnv(env: CliIO['env']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+  return out;
 }
 
 /** Commits need an identity; a machine with none configured gets harness's own rather than a failed run. */

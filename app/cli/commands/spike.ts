@@ -10,7 +10,7 @@ import { runLocalSpike, SpikeLockedError, type LocalSpike } from '../../runner/s
 import { agentsConfig } from '../../workers/config.js';
 import { AGENT_NAMES } from '../../workers/registry.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
-import { gitIdentity, readConfig } from './run.js';
+import { definedEnv, gitIdentity, readConfig } from './run.js';
 
 export const usage = `Usage: harness spike "<question>" [--project NAME] [--agent NAME]
 
@@ -100,7 +100,7 @@ export async function spikeCommand(args: string[], io: CliIO): Promise<number> {
       ...(values.agent === undefined ? {} : { agent: values.agent }),
       config,
       agents: agentsConfig(config),
-      env: identity,
+      env: { ...definedEnv(io.env), ...identity },
       progress: terminalProgress(io),
       signal: abort.signal,
       ...(askedBy === undefined ? {} : { askedBy }),

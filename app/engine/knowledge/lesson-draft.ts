@@ -70,7 +70,9 @@ export function harnessDraft(pattern: Pattern): LessonText {
   const words = pattern.terms.slice(0, 4);
   const subject = words.length > 0 ? `Work involving ${list(words)}` : 'This work';
   const rep = pattern.representative;
-  const excerpt = quote(rep.text?.happened || rep.summary || '');
+  // A failure's own words (what the agent's error said) tell more than harness's framing of it.
+  const said = rep.signal.metadata?.said;
+  const excerpt = quote(typeof said === 'string' && said.trim() !== '' ? said : rep.text?.happened || rep.summary || '');
   const lesson = `${subject} ${KEEPS[pattern.type]}, in ${pattern.places.length} places so far: ${excerpt}.`;
 
   const types = [...new Set(pattern.signals.map((s) => s.signal.type))];

@@ -43,7 +43,7 @@ const STOPWORDS = new Set(
     'they this those though through thus to too under until up upon us use used uses using very via was we were what when where whether which ' +
     'while who whom whose why will with within without would yet you your yours ' +
     // harness's own words: in every signal and every drafted lesson, so they tell nothing apart
-    'harness signal signals lesson lessons evidence plan plans spec specs phase phases recur recurs recurred recurring occurrence occurrences ' +
+    'harness signal signals lesson lessons evidence agent agents attempt attempts plan plans spec specs phase phases recur recurs recurred recurring occurrence occurrences ' +
     'happened context cause potential time times again still another first second third three two four five several'
   ).split(' '),
 );

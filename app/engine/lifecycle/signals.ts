@@ -23,6 +23,8 @@ export interface AttemptFailure {
   checks?: string[];
   /** The failing step's title, when the agent says which. */
   step?: string;
+  /** The line of the agent's error that says what went wrong, as it said it. */
+  said?: string;
 }
 
 /** The plan's previous attempt, when it failed: what the runtime found in the store. */
@@ -57,13 +59,31 @@ function checkKey(result: LevelResult): string {
   return result.plan === undefined ? result.id : `${result.plan}/${result.id}`;
 }
 
+/** Words an error line says what went wrong with. */
+const ERROR_WORDS = /\b(error|errors|fail|failed|failing|failure|exception|fatal|panic|denied|refused|not found|no such|cannot|can't|unable|invalid|missing|locked|busy|timed? ?out|conflict|undefined|null|enoent|eaddrinuse|econnrefused)\b|[A-Z]{3,}_[A-Z_]+/i;
+const SAID_MAX = 200;
+
+/**
+ * The line of an agent's error that says what went wrong. The first line is how the agent
+ * ended ("the command exited with code 1"), the same for every failure; the output after it
+ * holds the agent's own words, and the first of them that names an error (else its last line)
+ * is what tells one failure from another, and what a person reading the signal needs.
+ */
+export function tellingLine(error: string): string {
+  const lines = error.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const output = lines.slice(1);
+  const line = output.find((l) => ERROR_WORDS.test(l)) ?? output.at(-1) ?? lines[0] ?? '';
+  return line.length > SAID_MAX ? `${line.slice(0, SAID_MAX - 1)}…` : line;
+}
+
 /** The failure of an attempt, from its agent error or its verification report. */
 export function attemptFailure(input: { agentError?: string; timedOut: boolean; report?: VerificationReport }): AttemptFailure {
   if (input.agentError !== undefined) {
     const step = STEP_ERROR.exec(input.agentError)?.[1];
     const kind = input.timedOut ? 'timeout' : 'agent';
-    const fingerprint = step !== undefined ? `${kind}:step:${step}` : `${kind}:${normalise(input.agentError)}`;
-    return { kind, fingerprint, ...(step === undefined ? {} : { step }) };
+    if (step !== undefined) return { kind, fingerprint: `${kind}:step:${step}`, step };
+    const said = tellingLine(input.agentError);
+    return { kind, fingerprint: `${kind}:${normalise(said)}`, said };
   }
   const failed = (input.report?.results ?? []).filter((r) => r.status === 'fail').map(checkKey).sort();
   if (failed.length > 0) return { kind: 'verification', fingerprint: `checks:${failed.join(',')}`, checks: failed };
@@ -74,7 +94,8 @@ export function attemptFailure(input: { agentError?: string; timedOut: boolean; 
 function describeFailure(failure: AttemptFailure): string {
   if (failure.checks) return `check${failure.checks.length === 1 ? '' : 's'} ${failure.checks.join(', ')} failed`;
   if (failure.step) return `${failure.kind === 'timeout' ? 'time ran out in' : 'the agent failed at'} step "${failure.step}"`;
-  return failure.kind === 'timeout' ? 'time ran out' : `the agent failed (${failure.fingerprint.replace(/^[a-z]+:/, '')})`;
+  const said = failure.said ?? failure.fingerprint.replace(/^[a-z]+:/, '');
+  return failure.kind === 'timeout' ? `time ran out ("${said}")` : `the agent failed: "${said}"`;
 }
 
 function commandOf(check: Check): string | undefined {
@@ -139,7 +160,7 @@ function baseContext(r: AttemptRecord): string[] {
 function failureSignals(r: AttemptRecord): SignalDraft[] {
   const failure = r.failure!;
   const tags = deriveTags(planSources(r.plan, failure));
-  const facts = { outcome: 'failed', failure: failure.fingerprint, ...(failure.checks ? { checks: failure.checks } : {}), ...(failure.step ? { step: failure.step } : {}) };
+  const facts = { outcome: 'failed', failure: failure.fingerprint, ...(failure.checks ? { checks: failure.checks } : {}), ...(failure.step ? { step: failure.step } : {}), ...(failure.said ? { said: failure.said } : {}) };
   const reason = r.reason ?? describeFailure(failure);
   const context = baseContext(r);
   if (r.failedBefore > 0) context.push(`${r.failedBefore} earlier attempt${r.failedBefore === 1 ? '' : 's'} failed too.`);

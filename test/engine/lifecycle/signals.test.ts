@@ -7,7 +7,7 @@ import { loadSpec } from '../../../app/engine/core/spec/load.js';
 import type { VerificationReport } from '../../../app/engine/core/verify/levels.js';
 import { attemptPlan } from '../../../app/engine/lifecycle/attempt-plan.js';
 import { historyOf } from '../../../app/engine/lifecycle/history.js';
-import { attemptFailure, attemptSignals, interruptedSignal, phaseCompletion, type AttemptRecord } from '../../../app/engine/lifecycle/signals.js';
+import { attemptFailure, attemptSignals, tellingLine, interruptedSignal, phaseCompletion, type AttemptRecord } from '../../../app/engine/lifecycle/signals.js';
 import { parseKnowledge } from '../../../app/engine/knowledge/parse.js';
 import { renderSignal } from '../../../app/engine/knowledge/signal-file.js';
 import { loadTemplate } from '../../../app/machine/templates.js';
@@ -86,6 +86,20 @@ describe('signals from an attempt\'s facts', () => {
     const a = attemptFailure({ agentError: 'claude reported an error (3 turns, $0.04): overloaded at /tmp/run-1/x.ts:12', timedOut: false });
     const b = attemptFailure({ agentError: 'claude reported an error (7 turns, $0.19): overloaded at /tmp/run-2/y.ts:40', timedOut: false });
     expect(a.fingerprint).toBe(b.fingerprint);
+  });
+
+  it("an agent's failure is told by its own words: the line of its output that names the error, not how it exited", () => {
+    const a = attemptFailure({ agentError: 'the command exited with code 1\n> vitest run\nRUN v4\nError: SQLITE_BUSY: database is locked (tests/a.db)\n  at open (db.ts:3)', timedOut: false });
+    const b = attemptFailure({ agentError: 'the command exited with code 1\n> vitest run\nError: ENOENT: no such file or directory, open fixtures/x.json', timedOut: false });
+    expect(a).toEqual({ kind: 'agent', fingerprint: 'agent:error: sqlite_busy: database is locked (tests<path>', said: 'Error: SQLITE_BUSY: database is locked (tests/a.db)' });
+    // Two failures that exit alike but say different things are not the same failure.
+    expect(b.fingerprint).not.toBe(a.fingerprint);
+    // With no error named, the output's last line; with no output, the one line there is.
+    expect(tellingLine('the command exited with code 2\nbuilding\ndone in 3s')).toBe('done in 3s');
+    expect(tellingLine('claude ended: max turns (40) reached')).toBe('claude ended: max turns (40) reached');
+    const [s] = attemptSignals(record({ end: 'failed', failure: a, reason: 'the command agent failed: the command exited with code 1' }));
+    expect(s!.happened).toMatch(/^Attempt 1 at plan 01-01 \(SQLite store\) of SPC-042 failed: the agent failed: "Error: SQLITE_BUSY: database is locked \(tests\/a\.db\)"\./);
+    expect(s!.metadata).toMatchObject({ said: 'Error: SQLITE_BUSY: database is locked (tests/a.db)' });
   });
 
   it('timeout: the plan\'s timeout_minutes stopped it', () => {

@@ -60,7 +60,9 @@ function checkKey(result: LevelResult): string {
 }
 
 /** Words an error line says what went wrong with. */
-const ERROR_WORDS = /\b(error|errors|fail|failed|failing|failure|exception|fatal|panic|denied|refused|not found|no such|cannot|can't|unable|invalid|missing|locked|busy|timed? ?out|conflict|undefined|null|enoent|eaddrinuse|econnrefused)\b|[A-Z]{3,}_[A-Z_]+/i;
+const ERROR_WORDS = /\b(error|errors|fail|failed|failing|failure|exception|fatal|panic|denied|refused|not found|no such|cannot|can't|unable|invalid|missing|locked|busy|timed? ?out|conflict|undefined|null|enoent|eaddrinuse|econnrefused)\b/i;
+/** Error codes: SQLITE_BUSY, ERR_MODULE_NOT_FOUND (case matters: ghp_… is a token, not a code). */
+const ERROR_CODE = /\b[A-Z][A-Z0-9]{2,}_[A-Z0-9_]+\b/;
 const SAID_MAX = 200;
 
 /**
@@ -72,7 +74,7 @@ const SAID_MAX = 200;
 export function tellingLine(error: string): string {
   const lines = error.split('\n').map((l) => l.trim()).filter((l) => l !== '');
   const output = lines.slice(1);
-  const line = output.find((l) => ERROR_WORDS.test(l)) ?? output.at(-1) ?? lines[0] ?? '';
+  const line = output.find((l) => ERROR_WORDS.test(l) || ERROR_CODE.test(l)) ?? output.at(-1) ?? lines[0] ?? '';
   return line.length > SAID_MAX ? `${line.slice(0, SAID_MAX - 1)}…` : line;
 }
 

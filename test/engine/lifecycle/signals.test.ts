@@ -97,6 +97,8 @@ describe('signals from an attempt\'s facts', () => {
     // With no error named, the output's last line; with no output, the one line there is.
     expect(tellingLine('the command exited with code 2\nbuilding\ndone in 3s')).toBe('done in 3s');
     expect(tellingLine('claude ended: max turns (40) reached')).toBe('claude ended: max turns (40) reached');
+    // An error code counts in capitals only: a token's prefix is not one.
+    expect(tellingLine('the command exited with code 1\nconnecting with ghp_abc123\nSQLITE_BUSY while opening tests/x.db')).toBe('SQLITE_BUSY while opening tests/x.db');
     const [s] = attemptSignals(record({ end: 'failed', failure: a, reason: 'the command agent failed: the command exited with code 1' }));
     expect(s!.happened).toMatch(/^Attempt 1 at plan 01-01 \(SQLite store\) of SPC-042 failed: the agent failed: "Error: SQLITE_BUSY: database is locked \(tests\/a\.db\)"\./);
     expect(s!.metadata).toMatchObject({ said: 'Error: SQLITE_BUSY: database is locked (tests/a.db)' });

@@ -1,7 +1,8 @@
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { DEFAULT_CONFIG, type HarnessConfig } from '../engine/core/config/schema.js';
 import type { Plan } from '../engine/core/spec/model.js';
-import { KNOWLEDGE_ROOT, projectName } from '../engine/forge/knowledge-draft.js';
+import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
+import { localProject } from './project.js';
 import { captureFiles, captureReads } from '../engine/knowledge/capture.js';
 import { trajectoryEvents, type TrajectoryEvent } from '../engine/knowledge/trajectory.js';
 import type { SignalDraft, SurfacedEntry } from '../engine/knowledge/loop.js';
@@ -33,15 +34,11 @@ export function runOrigin(ctx: RunContext): string {
 
 const projects = new WeakMap<RunContext, Promise<string>>();
 
-/** The project the signals belong to: the repository's name as its origin remote has it, else its directory's. */
+/** The project the signals belong to: the repository's name as its origin remote has it, else its directory's (as spikes name it). */
 export function runProject(ctx: RunContext): Promise<string> {
   let found = projects.get(ctx);
   if (!found) {
-    found = (async () => {
-      const url = await ctx.repo.git().config('remote.origin.url');
-      const name = url?.replace(/\/+$/, '').replace(/\.git$/, '').split(/[/:]/).pop();
-      return projectName(name || basename(ctx.repo.root));
-    })();
+    found = localProject(ctx.repo);
     projects.set(ctx, found);
   }
   return found;

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { HarnessConfig } from '../engine/core/config/schema.js';
-import { knowledgeBranch, projectName } from '../engine/forge/knowledge-draft.js';
+import { knowledgeBranch } from '../engine/forge/knowledge-draft.js';
 import { slug as slugOf } from '../engine/forge/slug.js';
 import { spikeDraft, spikeFolder } from '../engine/forge/spike-draft.js';
 import { spikeAgentName } from '../engine/lifecycle/spike-agent.js';
@@ -18,6 +18,7 @@ import { SpikeCheckout } from '../workers/spike-checkout.js';
 import { findSpikeFolders } from '../workers/spike-folder.js';
 import { acquireRunLock, RunLockedError } from './lock.js';
 import { RunError, type RunRepo } from './repo.js';
+import { localProject } from './project.js';
 
 export interface LocalSpikeOptions {
   question: string;
@@ -49,17 +50,6 @@ export interface LocalSpike {
 }
 
 export class SpikeLockedError extends RunError {}
-
-/** The project a repository's spikes are filed under: its origin's repository name, else its folder's. */
-export async function localProject(repo: RunRepo): Promise<string> {
-  const url = await repo.git().config('remote.origin.url');
-  const name = url
-    ?.replace(/\/+$/, '')
-    .split(/[/:]/)
-    .at(-1)
-    ?.replace(/\.git$/, '');
-  return projectName(name || basename(repo.root));
-}
 
 /** Where a spike's worktree and logs live on this machine: under the repository's git directory, like a run's. */
 export function spikeHome(repo: RunRepo, slug: string): { worktree: string; logDir: string } {

@@ -1,4 +1,4 @@
-import { readdir, readFile, unlink } from 'node:fs/promises';
+import { readdir, readFile, stat, unlink } from 'node:fs/promises';
 import type { Dirent } from 'node:fs';
 
 /**
@@ -36,5 +36,15 @@ export async function removeIfExists(path: string): Promise<void> {
     await unlink(path);
   } catch (e) {
     if (!isMissing(e)) throw e;
+  }
+}
+
+/** Whether `path` is a directory; false when there is nothing there. */
+export async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch (e) {
+    if (isMissing(e)) return false;
+    throw e;
   }
 }

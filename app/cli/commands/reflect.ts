@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CONFIG_PATH, parseConfig } from '../../engine/core/config/parse.js';
@@ -9,7 +8,7 @@ import type { LessonChange } from '../../engine/knowledge/distill.js';
 import { ReflectorError } from '../../engine/knowledge/reflector.js';
 import { skippedSummary } from '../../engine/knowledge/skipped-summary.js';
 import { makeSafe, secretValues, type SafetyOptions } from '../../machine/content-safety.js';
-import { isMissing, readTextIfExists } from '../../machine/files.js';
+import { isDirectory, readTextIfExists } from '../../machine/files.js';
 import { reflectLocally, type LocalReflection } from '../../machine/local-reflection.js';
 import { configuredReflector } from '../../machine/reflector-agent.js';
 import { Git, GitError } from '../../workers/git.js';
@@ -56,14 +55,6 @@ async function gitRoot(dir: string): Promise<string | undefined> {
   }
 }
 
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch (e) {
-    if (isMissing(e)) return false;
-    throw e;
-  }
-}
 
 async function readConfig(root: string, io: CliIO): Promise<HarnessConfig | undefined> {
   const text = await readTextIfExists(join(root, CONFIG_PATH));

@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
@@ -17,7 +16,7 @@ import { agentsConfig } from '../../workers/config.js';
 import { AGENT_NAMES } from '../../workers/registry.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, specDirArg } from '../spec-input.js';
-import { isMissing, readTextIfExists } from '../../machine/files.js';
+import { isDirectory, readTextIfExists } from '../../machine/files.js';
 
 export const usage = `Usage: harness run <spec-dir> [--phase P] [--plan ID] [--slots N] [--agent NAME] [--retry] [--knowledge DIR]
 
@@ -152,14 +151,6 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
 }
 
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch (e) {
-    if (isMissing(e)) return false;
-    throw e;
-  }
-}
 
 /** Reflection during the run as .github/harness.yml sets it; undefined (after saying why) when its reflector cannot be set up. */
 function runReflection(config: HarnessConfig, root: string, io: CliIO): RunReflection | undefined {

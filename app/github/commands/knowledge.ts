@@ -4,7 +4,8 @@ import { spikeDraft, spikeFolder } from '../../engine/forge/spike-draft.js';
 import { spikeInputs, spikeRunTitle } from '../../engine/forge/worker-target.js';
 import { GitHubError } from '../../gateway/github-error.js';
 import type { KnowledgePr } from '../../gateway/knowledge-pr.js';
-import { makeSafe, secretValues } from '../../machine/content-safety.js';
+import { makeSafe } from '../../machine/content-safety.js';
+import { appSafety, safeDraft } from '../knowledge/app-safety.js';
 import { loadTemplate } from '../../machine/templates.js';
 import { specsHere, type Invocation } from './invocation.js';
 
@@ -20,8 +21,9 @@ import { specsHere, type Invocation } from './invocation.js';
 export async function spike(inv: Invocation, command: Extract<Command, { name: 'spike' }>, askedIn: string): Promise<string> {
   const specs = await specsHere(inv);
   const project = projectName(inv.github.repo.repo);
+  const safety = appSafety(process.env, process.cwd());
   // The question is written into a commit, a PR and a reply: what it should not carry is taken out first.
-  const question = await safe(command.question);
+  const question = (await makeSafe(command.question, safety)).text;
   const draft = await safeDraft(
     spikeDraft({
       template: await loadTemplate('spike/HYPOTHESIS.md'),
@@ -31,6 +33,7 @@ export async function spike(inv: Invocation, command: Extract<Command, { name: '
       now: inv.now(),
       askedIn,
     }),
+    safety,
   );
   const folder = spikeFolder(project, draft.slug);
   const pr = await openKnowledgePr(inv, draft);
@@ -73,22 +76,6 @@ async function startWorker(inv: Invocation, slug: string, resume: boolean): Prom
     if (e instanceof GitHubError) return e.explanation;
     throw e;
   }
-}
-
-/** Text as it may be committed and shown: no secret of this process, no path of this machine. */
-async function safe(text: string): Promise<string> {
-  return (await makeSafe(text, { roots: [process.cwd()], secrets: secretValues(process.env) })).text;
-}
-
-/** A draft's texts made safe (the template and the commenter's words are in them). */
-async function safeDraft(draft: KnowledgeDraft): Promise<KnowledgeDraft> {
-  return {
-    ...draft,
-    files: await Promise.all(draft.files.map(async (f) => ({ path: f.path, content: await safe(f.content) }))),
-    commitMessage: await safe(draft.commitMessage),
-    title: await safe(draft.title),
-    body: await safe(draft.body),
-  };
 }
 
 /** A knowledge PR from the repository's default branch (the gateway's openKnowledgePr). */

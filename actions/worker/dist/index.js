@@ -12,6 +12,14 @@ var __require = /* @__PURE__ */ ((x) => typeof require !== "undefined" ? require
   if (typeof require !== "undefined") return require.apply(this, arguments);
   throw Error('Dynamic require of "' + x + '" is not supported');
 });
+var __esm = (fn, res, err) => function __init() {
+  if (err) throw err[0];
+  try {
+    return fn && (res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)), res;
+  } catch (e) {
+    throw err = [e], e;
+  }
+};
 var __commonJS = (cb, mod) => function __require2() {
   try {
     return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
@@ -50,7 +58,7 @@ var require_tunnel = __commonJS({
     var https = __require("https");
     var events = __require("events");
     var assert2 = __require("assert");
-    var util = __require("util");
+    var util2 = __require("util");
     exports.httpOverHttp = httpOverHttp2;
     exports.httpsOverHttp = httpsOverHttp2;
     exports.httpOverHttps = httpOverHttps2;
@@ -100,7 +108,7 @@ var require_tunnel = __commonJS({
         self2.removeSocket(socket);
       });
     }
-    util.inherits(TunnelingAgent, events.EventEmitter);
+    util2.inherits(TunnelingAgent, events.EventEmitter);
     TunnelingAgent.prototype.addRequest = function addRequest(req, host, port, localAddress) {
       var self2 = this;
       var options = mergeOptions({ request: req }, self2.options, toOptions(host, port, localAddress));
@@ -847,16 +855,16 @@ var require_tree = __commonJS({
        * @param {any} value
        * @param {number} index
        */
-      constructor(key2, value, index) {
-        if (index === void 0 || index >= key2.length) {
+      constructor(key2, value, index2) {
+        if (index2 === void 0 || index2 >= key2.length) {
           throw new TypeError("Unreachable");
         }
-        const code = this.code = key2.charCodeAt(index);
+        const code = this.code = key2.charCodeAt(index2);
         if (code > 127) {
           throw new TypeError("key must be ascii string");
         }
-        if (key2.length !== ++index) {
-          this.middle = new _TstNode(key2, value, index);
+        if (key2.length !== ++index2) {
+          this.middle = new _TstNode(key2, value, index2);
         } else {
           this.value = value;
         }
@@ -870,34 +878,34 @@ var require_tree = __commonJS({
         if (length === 0) {
           throw new TypeError("Unreachable");
         }
-        let index = 0;
+        let index2 = 0;
         let node2 = this;
         while (true) {
-          const code = key2.charCodeAt(index);
+          const code = key2.charCodeAt(index2);
           if (code > 127) {
             throw new TypeError("key must be ascii string");
           }
           if (node2.code === code) {
-            if (length === ++index) {
+            if (length === ++index2) {
               node2.value = value;
               break;
             } else if (node2.middle !== null) {
               node2 = node2.middle;
             } else {
-              node2.middle = new _TstNode(key2, value, index);
+              node2.middle = new _TstNode(key2, value, index2);
               break;
             }
           } else if (node2.code < code) {
             if (node2.left !== null) {
               node2 = node2.left;
             } else {
-              node2.left = new _TstNode(key2, value, index);
+              node2.left = new _TstNode(key2, value, index2);
               break;
             }
           } else if (node2.right !== null) {
             node2 = node2.right;
           } else {
-            node2.right = new _TstNode(key2, value, index);
+            node2.right = new _TstNode(key2, value, index2);
             break;
           }
         }
@@ -908,16 +916,16 @@ var require_tree = __commonJS({
        */
       search(key2) {
         const keylength = key2.length;
-        let index = 0;
+        let index2 = 0;
         let node2 = this;
-        while (node2 !== null && index < keylength) {
-          let code = key2[index];
+        while (node2 !== null && index2 < keylength) {
+          let code = key2[index2];
           if (code <= 90 && code >= 65) {
             code |= 32;
           }
           while (node2 !== null) {
             if (code === node2.code) {
-              if (keylength === ++index) {
+              if (keylength === ++index2) {
                 return node2;
               }
               node2 = node2.middle;
@@ -1474,10 +1482,10 @@ var require_diagnostics = __commonJS({
   "node_modules/undici/lib/core/diagnostics.js"(exports, module) {
     "use strict";
     var diagnosticsChannel = __require("node:diagnostics_channel");
-    var util = __require("node:util");
-    var undiciDebugLog = util.debuglog("undici");
-    var fetchDebuglog = util.debuglog("fetch");
-    var websocketDebuglog = util.debuglog("websocket");
+    var util2 = __require("node:util");
+    var undiciDebugLog = util2.debuglog("undici");
+    var fetchDebuglog = util2.debuglog("fetch");
+    var websocketDebuglog = util2.debuglog("websocket");
     var isClientSet = false;
     var channels = {
       // Client
@@ -2519,7 +2527,7 @@ var require_connect = __commonJS({
     "use strict";
     var net = __require("node:net");
     var assert2 = __require("node:assert");
-    var util = require_util();
+    var util2 = require_util();
     var { InvalidArgumentError, ConnectTimeoutError } = require_errors();
     var timers = require_timers();
     function noop3() {
@@ -2588,7 +2596,7 @@ var require_connect = __commonJS({
           if (!tls) {
             tls = __require("node:tls");
           }
-          servername = servername || options.servername || util.getServerName(host) || null;
+          servername = servername || options.servername || util2.getServerName(host) || null;
           const sessionKey = servername || hostname3;
           assert2(sessionKey);
           const session = customSession || sessionCache.get(sessionKey) || null;
@@ -2687,7 +2695,7 @@ var require_connect = __commonJS({
         message += ` (attempted address: ${opts.hostname}:${opts.port},`;
       }
       message += ` timeout: ${opts.timeout}ms)`;
-      util.destroy(socket, new ConnectTimeoutError(message));
+      util2.destroy(socket, new ConnectTimeoutError(message));
     }
     module.exports = buildConnector;
   }
@@ -3826,7 +3834,7 @@ var require_webidl = __commonJS({
         }
         const method = typeof Iterable === "function" ? Iterable() : V?.[Symbol.iterator]?.();
         const seq = [];
-        let index = 0;
+        let index2 = 0;
         if (method === void 0 || typeof method.next !== "function") {
           throw webidl.errors.exception({
             header: prefix,
@@ -3838,7 +3846,7 @@ var require_webidl = __commonJS({
           if (done) {
             break;
           }
-          seq.push(converter(value, prefix, `${argument}[${index++}]`));
+          seq.push(converter(value, prefix, `${argument}[${index2++}]`));
         }
         return seq;
       };
@@ -3947,10 +3955,10 @@ var require_webidl = __commonJS({
     };
     webidl.converters.ByteString = function(V, prefix, argument) {
       const x = webidl.converters.DOMString(V, prefix, argument);
-      for (let index = 0; index < x.length; index++) {
-        if (x.charCodeAt(index) > 255) {
+      for (let index2 = 0; index2 < x.length; index2++) {
+        if (x.charCodeAt(index2) > 255) {
           throw new TypeError(
-            `Cannot convert argument to a ByteString because the character at index ${index} has a value of ${x.charCodeAt(index)} which is greater than 255.`
+            `Cannot convert argument to a ByteString because the character at index ${index2} has a value of ${x.charCodeAt(index2)} which is greater than 255.`
           );
         }
       }
@@ -4525,17 +4533,17 @@ var require_util2 = __commonJS({
               `'next' called on an object that does not implement interface ${name2} Iterator.`
             );
           }
-          const index = this.#index;
+          const index2 = this.#index;
           const values = this.#target[kInternalIterator];
           const len = values.length;
-          if (index >= len) {
+          if (index2 >= len) {
             return {
               value: void 0,
               done: true
             };
           }
-          const { [keyIndex]: key2, [valueIndex]: value } = values[index];
-          this.#index = index + 1;
+          const { [keyIndex]: key2, [valueIndex]: value } = values[index2];
+          this.#index = index2 + 1;
           let result;
           switch (this.#kind) {
             case "key":
@@ -5426,7 +5434,7 @@ var require_formdata_parser = __commonJS({
 var require_body = __commonJS({
   "node_modules/undici/lib/web/fetch/body.js"(exports, module) {
     "use strict";
-    var util = require_util();
+    var util2 = require_util();
     var {
       ReadableStreamFrom,
       isBlobLike,
@@ -5446,12 +5454,12 @@ var require_body = __commonJS({
     var { isArrayBuffer } = __require("node:util/types");
     var { serializeAMimeType } = require_data_url();
     var { multipartFormDataParser } = require_formdata_parser();
-    var random;
+    var random2;
     try {
       const crypto2 = __require("node:crypto");
-      random = (max) => crypto2.randomInt(0, max);
+      random2 = (max) => crypto2.randomInt(0, max);
     } catch {
-      random = (max) => Math.floor(Math.random(max));
+      random2 = (max) => Math.floor(Math.random(max));
     }
     var textEncoder = new TextEncoder();
     function noop3() {
@@ -5501,11 +5509,11 @@ var require_body = __commonJS({
         source = new Uint8Array(object2.slice());
       } else if (ArrayBuffer.isView(object2)) {
         source = new Uint8Array(object2.buffer.slice(object2.byteOffset, object2.byteOffset + object2.byteLength));
-      } else if (util.isFormDataLike(object2)) {
-        const boundary = `----formdata-undici-0${`${random(1e11)}`.padStart(11, "0")}`;
+      } else if (util2.isFormDataLike(object2)) {
+        const boundary = `----formdata-undici-0${`${random2(1e11)}`.padStart(11, "0")}`;
         const prefix = `--${boundary}\r
 Content-Disposition: form-data`;
-        const escape3 = (str2) => str2.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
+        const escape4 = (str2) => str2.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
         const normalizeLinefeeds = (value) => value.replace(/\r?\n|\r/g, "\r\n");
         const blobParts = [];
         const rn = new Uint8Array([13, 10]);
@@ -5513,14 +5521,14 @@ Content-Disposition: form-data`;
         let hasUnknownSizeValue = false;
         for (const [name2, value] of object2) {
           if (typeof value === "string") {
-            const chunk2 = textEncoder.encode(prefix + `; name="${escape3(normalizeLinefeeds(name2))}"\r
+            const chunk2 = textEncoder.encode(prefix + `; name="${escape4(normalizeLinefeeds(name2))}"\r
 \r
 ${normalizeLinefeeds(value)}\r
 `);
             blobParts.push(chunk2);
             length += chunk2.byteLength;
           } else {
-            const chunk2 = textEncoder.encode(`${prefix}; name="${escape3(normalizeLinefeeds(name2))}"` + (value.name ? `; filename="${escape3(value.name)}"` : "") + `\r
+            const chunk2 = textEncoder.encode(`${prefix}; name="${escape4(normalizeLinefeeds(name2))}"` + (value.name ? `; filename="${escape4(value.name)}"` : "") + `\r
 Content-Type: ${value.type || "application/octet-stream"}\r
 \r
 `);
@@ -5560,14 +5568,14 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         if (keepalive) {
           throw new TypeError("keepalive");
         }
-        if (util.isDisturbed(object2) || object2.locked) {
+        if (util2.isDisturbed(object2) || object2.locked) {
           throw new TypeError(
             "Response body object should not be disturbed or locked"
           );
         }
         stream = object2 instanceof ReadableStream ? object2 : ReadableStreamFrom(object2);
       }
-      if (typeof source === "string" || util.isBuffer(source)) {
+      if (typeof source === "string" || util2.isBuffer(source)) {
         length = Buffer.byteLength(source);
       }
       if (action != null) {
@@ -5604,7 +5612,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     }
     function safelyExtractBody(object2, keepalive = false) {
       if (object2 instanceof ReadableStream) {
-        assert2(!util.isDisturbed(object2), "The body has already been consumed.");
+        assert2(!util2.isDisturbed(object2), "The body has already been consumed.");
         assert2(!object2.locked, "The stream is locked.");
       }
       return extractBody(object2, keepalive);
@@ -5711,7 +5719,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     }
     function bodyUnusable(object2) {
       const body = object2[kState].body;
-      return body != null && (body.stream.locked || util.isDisturbed(body.stream));
+      return body != null && (body.stream.locked || util2.isDisturbed(body.stream));
     }
     function parseJSONFromBytes(bytes) {
       return JSON.parse(utf8DecodeBytes(bytes));
@@ -5741,7 +5749,7 @@ var require_client_h1 = __commonJS({
   "node_modules/undici/lib/dispatcher/client-h1.js"(exports, module) {
     "use strict";
     var assert2 = __require("node:assert");
-    var util = require_util();
+    var util2 = require_util();
     var { channels } = require_diagnostics();
     var timers = require_timers();
     var {
@@ -5793,8 +5801,8 @@ var require_client_h1 = __commonJS({
     var constants4 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
-    var addListener = util.addListener;
-    var removeAllListeners = util.removeAllListeners;
+    var addListener = util2.addListener;
+    var removeAllListeners = util2.removeAllListeners;
     var kIdleSocketValidation = /* @__PURE__ */ Symbol("kIdleSocketValidation");
     var kIdleSocketValidationTimeout = /* @__PURE__ */ Symbol("kIdleSocketValidationTimeout");
     var kSocketUsed = /* @__PURE__ */ Symbol("kSocketUsed");
@@ -5972,7 +5980,7 @@ var require_client_h1 = __commonJS({
             }
           }
         } catch (err) {
-          util.destroy(socket, err);
+          util2.destroy(socket, err);
         }
       }
       finish() {
@@ -6029,7 +6037,7 @@ var require_client_h1 = __commonJS({
           return -1;
         }
         if (client[kRunning] === 0) {
-          util.destroy(socket, new SocketError("bad response", util.getSocketInfo(socket)));
+          util2.destroy(socket, new SocketError("bad response", util2.getSocketInfo(socket)));
           return -1;
         }
         const request2 = client[kQueue][client[kRunningIdx]];
@@ -6057,13 +6065,13 @@ var require_client_h1 = __commonJS({
         }
         const key2 = this.headers[len - 2];
         if (key2.length === 10) {
-          const headerName = util.bufferToLowerCasedHeaderName(key2);
+          const headerName = util2.bufferToLowerCasedHeaderName(key2);
           if (headerName === "keep-alive") {
             this.keepAlive += buf.toString();
           } else if (headerName === "connection") {
             this.connection += buf.toString();
           }
-        } else if (key2.length === 14 && util.bufferToLowerCasedHeaderName(key2) === "content-length") {
+        } else if (key2.length === 14 && util2.bufferToLowerCasedHeaderName(key2) === "content-length") {
           this.contentLength += buf.toString();
         }
         this.trackHeader(buf.length);
@@ -6071,7 +6079,7 @@ var require_client_h1 = __commonJS({
       trackHeader(len) {
         this.headersSize += len;
         if (this.headersSize >= this.headersMaxSize) {
-          util.destroy(this.socket, new HeadersOverflowError());
+          util2.destroy(this.socket, new HeadersOverflowError());
         }
       }
       onUpgrade(head) {
@@ -6102,8 +6110,8 @@ var require_client_h1 = __commonJS({
         try {
           request2.onUpgrade(statusCode, headers, socket, statusText);
         } catch (error63) {
-          util.errorRequest(client, request2, error63);
-          util.destroy(socket, error63);
+          util2.errorRequest(client, request2, error63);
+          util2.destroy(socket, error63);
         }
         client[kResume]();
       }
@@ -6113,7 +6121,7 @@ var require_client_h1 = __commonJS({
           return -1;
         }
         if (client[kRunning] === 0) {
-          util.destroy(socket, new SocketError("bad response", util.getSocketInfo(socket)));
+          util2.destroy(socket, new SocketError("bad response", util2.getSocketInfo(socket)));
           return -1;
         }
         const request2 = client[kQueue][client[kRunningIdx]];
@@ -6123,11 +6131,11 @@ var require_client_h1 = __commonJS({
         assert2(!this.upgrade);
         assert2(this.statusCode < 200);
         if (statusCode === 100) {
-          util.destroy(socket, new SocketError("bad response", util.getSocketInfo(socket)));
+          util2.destroy(socket, new SocketError("bad response", util2.getSocketInfo(socket)));
           return -1;
         }
         if (upgrade && !request2.upgrade) {
-          util.destroy(socket, new SocketError("bad upgrade", util.getSocketInfo(socket)));
+          util2.destroy(socket, new SocketError("bad upgrade", util2.getSocketInfo(socket)));
           return -1;
         }
         assert2(this.timeoutType === TIMEOUT_HEADERS);
@@ -6156,7 +6164,7 @@ var require_client_h1 = __commonJS({
         this.headers = [];
         this.headersSize = 0;
         if (this.shouldKeepAlive && client[kPipelining]) {
-          const keepAliveTimeout = this.keepAlive ? util.parseKeepAliveTimeout(this.keepAlive) : null;
+          const keepAliveTimeout = this.keepAlive ? util2.parseKeepAliveTimeout(this.keepAlive) : null;
           if (keepAliveTimeout != null) {
             const timeout = Math.min(
               keepAliveTimeout - client[kKeepAliveTimeoutThreshold],
@@ -6204,7 +6212,7 @@ var require_client_h1 = __commonJS({
         }
         assert2(statusCode >= 200);
         if (maxResponseSize > -1 && this.bytesRead + buf.length > maxResponseSize) {
-          util.destroy(socket, new ResponseExceededMaxSizeError());
+          util2.destroy(socket, new ResponseExceededMaxSizeError());
           return -1;
         }
         this.bytesRead += buf.length;
@@ -6236,7 +6244,7 @@ var require_client_h1 = __commonJS({
           return;
         }
         if (request2.method !== "HEAD" && contentLength && bytesRead !== parseInt(contentLength, 10)) {
-          util.destroy(socket, new ResponseContentLengthMismatchError());
+          util2.destroy(socket, new ResponseContentLengthMismatchError());
           return -1;
         }
         request2.onComplete(headers);
@@ -6244,13 +6252,13 @@ var require_client_h1 = __commonJS({
         socket[kSocketUsed] = true;
         if (socket[kWriting]) {
           assert2(client[kRunning] === 0);
-          util.destroy(socket, new InformationalError("reset"));
+          util2.destroy(socket, new InformationalError("reset"));
           return constants4.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
-          util.destroy(socket, new InformationalError("reset"));
+          util2.destroy(socket, new InformationalError("reset"));
           return constants4.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
-          util.destroy(socket, new InformationalError("reset"));
+          util2.destroy(socket, new InformationalError("reset"));
           return constants4.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
@@ -6264,15 +6272,15 @@ var require_client_h1 = __commonJS({
       if (timeoutType === TIMEOUT_HEADERS) {
         if (!socket[kWriting] || socket.writableNeedDrain || client[kRunning] > 1) {
           assert2(!paused, "cannot be paused while waiting for headers");
-          util.destroy(socket, new HeadersTimeoutError());
+          util2.destroy(socket, new HeadersTimeoutError());
         }
       } else if (timeoutType === TIMEOUT_BODY) {
         if (!paused) {
-          util.destroy(socket, new BodyTimeoutError());
+          util2.destroy(socket, new BodyTimeoutError());
         }
       } else if (timeoutType === TIMEOUT_KEEP_ALIVE) {
         assert2(client[kRunning] === 0 && client[kKeepAliveTimeoutValue]);
-        util.destroy(socket, new InformationalError("socket idle timeout"));
+        util2.destroy(socket, new InformationalError("socket idle timeout"));
       }
     }
     async function connectH1(client, socket) {
@@ -6313,11 +6321,11 @@ var require_client_h1 = __commonJS({
         if (parser.statusCode && !parser.shouldKeepAlive) {
           const parserErr = parser.finish();
           if (parserErr) {
-            util.destroy(this, parserErr);
+            util2.destroy(this, parserErr);
           }
           return;
         }
-        util.destroy(this, new SocketError("other side closed", util.getSocketInfo(this)));
+        util2.destroy(this, new SocketError("other side closed", util2.getSocketInfo(this)));
       });
       addListener(socket, "close", function() {
         const client2 = this[kClient];
@@ -6330,7 +6338,7 @@ var require_client_h1 = __commonJS({
           this[kParser].destroy();
           this[kParser] = null;
         }
-        const err = this[kError] || new SocketError("closed", util.getSocketInfo(this));
+        const err = this[kError] || new SocketError("closed", util2.getSocketInfo(this));
         client2[kSocket] = null;
         client2[kHTTPContext] = null;
         if (client2.destroyed) {
@@ -6338,12 +6346,12 @@ var require_client_h1 = __commonJS({
           const requests = client2[kQueue].splice(client2[kRunningIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
-            util.errorRequest(client2, request2, err);
+            util2.errorRequest(client2, request2, err);
           }
         } else if (client2[kRunning] > 0 && err.code !== "UND_ERR_INFO") {
           const request2 = client2[kQueue][client2[kRunningIdx]];
           client2[kQueue][client2[kRunningIdx]++] = null;
-          util.errorRequest(client2, request2, err);
+          util2.errorRequest(client2, request2, err);
         }
         client2[kPendingIdx] = client2[kRunningIdx];
         assert2(client2[kRunning] === 0);
@@ -6384,7 +6392,7 @@ var require_client_h1 = __commonJS({
             if (client[kRunning] > 0 && (request2.upgrade || request2.method === "CONNECT")) {
               return true;
             }
-            if (client[kRunning] > 0 && util.bodyLength(request2.body) !== 0 && (util.isStream(request2.body) || util.isAsyncIterable(request2.body) || util.isFormDataLike(request2.body))) {
+            if (client[kRunning] > 0 && util2.bodyLength(request2.body) !== 0 && (util2.isStream(request2.body) || util2.isAsyncIterable(request2.body) || util2.isFormDataLike(request2.body))) {
               return true;
             }
           }
@@ -6464,7 +6472,7 @@ var require_client_h1 = __commonJS({
       const { method, path: path2, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
-      if (util.isFormDataLike(body)) {
+      if (util2.isFormDataLike(body)) {
         if (!extractBody) {
           extractBody = require_body().extractBody;
         }
@@ -6474,12 +6482,12 @@ var require_client_h1 = __commonJS({
         }
         body = bodyStream.stream;
         contentLength = bodyStream.length;
-      } else if (util.isBlobLike(body) && request2.contentType == null) {
+      } else if (util2.isBlobLike(body) && request2.contentType == null) {
         const contentType = body.type;
         if (contentType) {
           const contentTypeValue = `${contentType}`;
-          if (!util.isValidHeaderValue(contentTypeValue)) {
-            util.errorRequest(client, request2, new InvalidArgumentError("invalid content-type header"));
+          if (!util2.isValidHeaderValue(contentTypeValue)) {
+            util2.errorRequest(client, request2, new InvalidArgumentError("invalid content-type header"));
             return false;
           }
           headers.push("content-type", contentTypeValue);
@@ -6488,7 +6496,7 @@ var require_client_h1 = __commonJS({
       if (body && typeof body.read === "function") {
         body.read(0);
       }
-      const bodyLength = util.bodyLength(body);
+      const bodyLength = util2.bodyLength(body);
       contentLength = bodyLength ?? contentLength;
       if (contentLength === null) {
         contentLength = request2.contentLength;
@@ -6498,7 +6506,7 @@ var require_client_h1 = __commonJS({
       }
       if (shouldSendContentLength(method) && contentLength > 0 && request2.contentLength !== null && request2.contentLength !== contentLength) {
         if (client[kStrictContentLength]) {
-          util.errorRequest(client, request2, new RequestContentLengthMismatchError());
+          util2.errorRequest(client, request2, new RequestContentLengthMismatchError());
           return false;
         }
         process.emitWarning(new RequestContentLengthMismatchError());
@@ -6511,18 +6519,18 @@ var require_client_h1 = __commonJS({
         }
         if (request2.completed) {
           if (request2.upgrade || request2.method === "CONNECT") {
-            util.destroy(socket, new InformationalError("aborted"));
+            util2.destroy(socket, new InformationalError("aborted"));
           }
           return;
         }
-        util.errorRequest(client, request2, error63 || new RequestAbortedError());
-        util.destroy(body);
-        util.destroy(socket, new InformationalError("aborted"));
+        util2.errorRequest(client, request2, error63 || new RequestAbortedError());
+        util2.destroy(body);
+        util2.destroy(socket, new InformationalError("aborted"));
       };
       try {
         request2.onConnect(abort);
       } catch (err) {
-        util.errorRequest(client, request2, err);
+        util2.errorRequest(client, request2, err);
       }
       if (request2.aborted) {
         return false;
@@ -6579,17 +6587,17 @@ upgrade: ${upgrade}\r
       }
       if (!body || bodyLength === 0) {
         writeBuffer(abort, null, client, request2, socket, contentLength, header, expectsPayload);
-      } else if (util.isBuffer(body)) {
+      } else if (util2.isBuffer(body)) {
         writeBuffer(abort, body, client, request2, socket, contentLength, header, expectsPayload);
-      } else if (util.isBlobLike(body)) {
+      } else if (util2.isBlobLike(body)) {
         if (typeof body.stream === "function") {
           writeIterable(abort, body.stream(), client, request2, socket, contentLength, header, expectsPayload);
         } else {
           writeBlob(abort, body, client, request2, socket, contentLength, header, expectsPayload);
         }
-      } else if (util.isStream(body)) {
+      } else if (util2.isStream(body)) {
         writeStream(abort, body, client, request2, socket, contentLength, header, expectsPayload);
-      } else if (util.isIterable(body)) {
+      } else if (util2.isIterable(body)) {
         writeIterable(abort, body, client, request2, socket, contentLength, header, expectsPayload);
       } else {
         assert2(false);
@@ -6609,7 +6617,7 @@ upgrade: ${upgrade}\r
             this.pause();
           }
         } catch (err) {
-          util.destroy(this, err);
+          util2.destroy(this, err);
         }
       };
       const onDrain = function() {
@@ -6646,9 +6654,9 @@ upgrade: ${upgrade}\r
         }
         writer.destroy(err);
         if (err && (err.code !== "UND_ERR_INFO" || err.message !== "reset")) {
-          util.destroy(body, err);
+          util2.destroy(body, err);
         } else {
-          util.destroy(body);
+          util2.destroy(body);
         }
       };
       body.on("data", onData).on("end", onFinished).on("error", onFinished).on("close", onClose);
@@ -6677,7 +6685,7 @@ upgrade: ${upgrade}\r
             socket.write(`${header}\r
 `, "latin1");
           }
-        } else if (util.isBuffer(body)) {
+        } else if (util2.isBuffer(body)) {
           assert2(contentLength === body.byteLength, "buffer body must have content length");
           socket.cork();
           socket.write(`${header}content-length: ${contentLength}\r
@@ -6873,7 +6881,7 @@ var require_client_h2 = __commonJS({
     var assert2 = __require("node:assert");
     var { errorMonitor } = __require("node:events");
     var { pipeline } = __require("node:stream");
-    var util = require_util();
+    var util2 = require_util();
     var {
       RequestContentLengthMismatchError,
       RequestAbortedError,
@@ -6951,36 +6959,36 @@ var require_client_h2 = __commonJS({
       session[kOpenStreams] = 0;
       session[kClient] = client;
       session[kSocket] = socket;
-      util.addListener(session, "error", onHttp2SessionError);
-      util.addListener(session, "frameError", onHttp2FrameError);
-      util.addListener(session, "end", onHttp2SessionEnd);
-      util.addListener(session, "goaway", onHTTP2GoAway);
-      util.addListener(session, "close", function() {
+      util2.addListener(session, "error", onHttp2SessionError);
+      util2.addListener(session, "frameError", onHttp2FrameError);
+      util2.addListener(session, "end", onHttp2SessionEnd);
+      util2.addListener(session, "goaway", onHTTP2GoAway);
+      util2.addListener(session, "close", function() {
         const { [kClient]: client2 } = this;
         const { [kSocket]: socket2 } = client2;
-        const err = this[kSocket][kError] || this[kError] || new SocketError("closed", util.getSocketInfo(socket2));
+        const err = this[kSocket][kError] || this[kError] || new SocketError("closed", util2.getSocketInfo(socket2));
         client2[kHTTP2Session] = null;
         if (client2.destroyed) {
           assert2(client2[kPending] === 0);
           const requests = client2[kQueue].splice(client2[kRunningIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
-            util.errorRequest(client2, request2, err);
+            util2.errorRequest(client2, request2, err);
           }
         }
       });
       session.unref();
       client[kHTTP2Session] = session;
       socket[kHTTP2Session] = session;
-      util.addListener(socket, "error", function(err) {
+      util2.addListener(socket, "error", function(err) {
         this[kError] = err;
         this[kClient][kOnError](err);
       });
-      util.addListener(socket, "end", function() {
-        util.destroy(this, new SocketError("other side closed", util.getSocketInfo(this)));
+      util2.addListener(socket, "end", function() {
+        util2.destroy(this, new SocketError("other side closed", util2.getSocketInfo(this)));
       });
-      util.addListener(socket, "close", function() {
-        const err = this[kError] || new SocketError("closed", util.getSocketInfo(this));
+      util2.addListener(socket, "close", function() {
+        const err = this[kError] || new SocketError("closed", util2.getSocketInfo(this));
         client[kSocket] = null;
         if (this[kHTTP2Session] != null) {
           this[kHTTP2Session].destroy(err);
@@ -7042,12 +7050,12 @@ var require_client_h2 = __commonJS({
       }
     }
     function onHttp2SessionEnd() {
-      const err = new SocketError("other side closed", util.getSocketInfo(this[kSocket]));
+      const err = new SocketError("other side closed", util2.getSocketInfo(this[kSocket]));
       this.destroy(err);
-      util.destroy(this[kSocket], err);
+      util2.destroy(this[kSocket], err);
     }
     function onHTTP2GoAway(code) {
-      const err = this[kError] || new SocketError(`HTTP/2: "GOAWAY" frame received with code ${code}`, util.getSocketInfo(this));
+      const err = this[kError] || new SocketError(`HTTP/2: "GOAWAY" frame received with code ${code}`, util2.getSocketInfo(this));
       const client = this[kClient];
       client[kSocket] = null;
       client[kHTTPContext] = null;
@@ -7055,11 +7063,11 @@ var require_client_h2 = __commonJS({
         this[kHTTP2Session].destroy(err);
         this[kHTTP2Session] = null;
       }
-      util.destroy(this[kSocket], err);
+      util2.destroy(this[kSocket], err);
       if (client[kRunningIdx] < client[kQueue].length) {
         const request2 = client[kQueue][client[kRunningIdx]];
         client[kQueue][client[kRunningIdx]++] = null;
-        util.errorRequest(client, request2, err);
+        util2.errorRequest(client, request2, err);
         client[kPendingIdx] = client[kRunningIdx];
       }
       assert2(client[kRunning] === 0);
@@ -7074,7 +7082,7 @@ var require_client_h2 = __commonJS({
       const { method, path: path2, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
-        util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
+        util2.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
         return false;
       }
       const headers = {};
@@ -7103,23 +7111,23 @@ var require_client_h2 = __commonJS({
         }
         if (request2.completed) {
           if (method === "CONNECT" && stream != null) {
-            util.destroy(stream, error63 || new RequestAbortedError());
+            util2.destroy(stream, error63 || new RequestAbortedError());
           }
           return;
         }
         error63 = error63 || new RequestAbortedError();
-        util.errorRequest(client, request2, error63);
+        util2.errorRequest(client, request2, error63);
         if (stream != null) {
-          util.destroy(stream, error63);
+          util2.destroy(stream, error63);
         }
-        util.destroy(body, error63);
+        util2.destroy(body, error63);
         client[kQueue][client[kRunningIdx]++] = null;
         client[kResume]();
       };
       try {
         request2.onConnect(abort);
       } catch (err) {
-        util.errorRequest(client, request2, err);
+        util2.errorRequest(client, request2, err);
       }
       if (request2.aborted) {
         return false;
@@ -7174,8 +7182,8 @@ var require_client_h2 = __commonJS({
       if (body && typeof body.read === "function") {
         body.read(0);
       }
-      let contentLength = util.bodyLength(body);
-      if (util.isFormDataLike(body)) {
+      let contentLength = util2.bodyLength(body);
+      if (util2.isFormDataLike(body)) {
         extractBody ??= require_body().extractBody;
         const [bodyStream, contentType] = extractBody(body);
         headers["content-type"] = contentType;
@@ -7190,7 +7198,7 @@ var require_client_h2 = __commonJS({
       }
       if (shouldSendContentLength(method) && contentLength > 0 && request2.contentLength != null && request2.contentLength !== contentLength) {
         if (client[kStrictContentLength]) {
-          util.errorRequest(client, request2, new RequestContentLengthMismatchError());
+          util2.errorRequest(client, request2, new RequestContentLengthMismatchError());
           return false;
         }
         process.emitWarning(new RequestContentLengthMismatchError());
@@ -7218,8 +7226,8 @@ var require_client_h2 = __commonJS({
         request2.onResponseStarted();
         if (request2.aborted) {
           const err = new RequestAbortedError();
-          util.errorRequest(client, request2, err);
-          util.destroy(stream, err);
+          util2.errorRequest(client, request2, err);
+          util2.destroy(stream, err);
           return;
         }
         if (request2.onHeaders(Number(statusCode), parseH2Headers(realHeaders), stream.resume.bind(stream), "") === false) {
@@ -7268,7 +7276,7 @@ var require_client_h2 = __commonJS({
             contentLength,
             expectsPayload
           );
-        } else if (util.isBuffer(body)) {
+        } else if (util2.isBuffer(body)) {
           writeBuffer(
             abort,
             stream,
@@ -7279,7 +7287,7 @@ var require_client_h2 = __commonJS({
             contentLength,
             expectsPayload
           );
-        } else if (util.isBlobLike(body)) {
+        } else if (util2.isBlobLike(body)) {
           if (typeof body.stream === "function") {
             writeIterable(
               abort,
@@ -7303,7 +7311,7 @@ var require_client_h2 = __commonJS({
               expectsPayload
             );
           }
-        } else if (util.isStream(body)) {
+        } else if (util2.isStream(body)) {
           writeStream(
             abort,
             client[kSocket],
@@ -7314,7 +7322,7 @@ var require_client_h2 = __commonJS({
             request2,
             contentLength
           );
-        } else if (util.isIterable(body)) {
+        } else if (util2.isIterable(body)) {
           writeIterable(
             abort,
             stream,
@@ -7332,7 +7340,7 @@ var require_client_h2 = __commonJS({
     }
     function writeBuffer(abort, h2stream, body, client, request2, socket, contentLength, expectsPayload) {
       try {
-        if (body != null && util.isBuffer(body)) {
+        if (body != null && util2.isBuffer(body)) {
           assert2(contentLength === body.byteLength, "buffer body must have content length");
           h2stream.cork();
           h2stream.write(body);
@@ -7356,10 +7364,10 @@ var require_client_h2 = __commonJS({
         h2stream,
         (err) => {
           if (err) {
-            util.destroy(pipe2, err);
+            util2.destroy(pipe2, err);
             abort(err);
           } else {
-            util.removeAllListeners(pipe2);
+            util2.removeAllListeners(pipe2);
             request2.onRequestSent();
             if (!expectsPayload) {
               socket[kReset] = true;
@@ -7368,7 +7376,7 @@ var require_client_h2 = __commonJS({
           }
         }
       );
-      util.addListener(pipe2, "data", onPipeData);
+      util2.addListener(pipe2, "data", onPipeData);
       function onPipeData(chunk) {
         request2.onBodySent(chunk);
       }
@@ -7444,7 +7452,7 @@ var require_client_h2 = __commonJS({
 var require_redirect_handler = __commonJS({
   "node_modules/undici/lib/handler/redirect-handler.js"(exports, module) {
     "use strict";
-    var util = require_util();
+    var util2 = require_util();
     var { kBodyUsed } = require_symbols();
     var assert2 = __require("node:assert");
     var { InvalidArgumentError } = require_errors();
@@ -7467,7 +7475,7 @@ var require_redirect_handler = __commonJS({
         if (maxRedirections != null && (!Number.isInteger(maxRedirections) || maxRedirections < 0)) {
           throw new InvalidArgumentError("maxRedirections must be a positive number");
         }
-        util.validateHandler(handler2, opts.method, opts.upgrade);
+        util2.validateHandler(handler2, opts.method, opts.upgrade);
         this.dispatch = dispatch;
         this.location = null;
         this.abort = null;
@@ -7476,8 +7484,8 @@ var require_redirect_handler = __commonJS({
         this.handler = handler2;
         this.history = [];
         this.redirectionLimitReached = false;
-        if (util.isStream(this.opts.body)) {
-          if (util.bodyLength(this.opts.body) === 0) {
+        if (util2.isStream(this.opts.body)) {
+          if (util2.bodyLength(this.opts.body) === 0) {
             this.opts.body.on("data", function() {
               assert2(false);
             });
@@ -7490,7 +7498,7 @@ var require_redirect_handler = __commonJS({
           }
         } else if (this.opts.body && typeof this.opts.body.pipeTo === "function") {
           this.opts.body = new BodyAsyncIterable(this.opts.body);
-        } else if (this.opts.body && typeof this.opts.body !== "string" && !ArrayBuffer.isView(this.opts.body) && util.isIterable(this.opts.body)) {
+        } else if (this.opts.body && typeof this.opts.body !== "string" && !ArrayBuffer.isView(this.opts.body) && util2.isIterable(this.opts.body)) {
           this.opts.body = new BodyAsyncIterable(this.opts.body);
         }
       }
@@ -7505,7 +7513,7 @@ var require_redirect_handler = __commonJS({
         this.handler.onError(error63);
       }
       onHeaders(statusCode, headers, resume, statusText) {
-        this.location = this.history.length >= this.maxRedirections || util.isDisturbed(this.opts.body) ? null : parseLocation(statusCode, headers);
+        this.location = this.history.length >= this.maxRedirections || util2.isDisturbed(this.opts.body) ? null : parseLocation(statusCode, headers);
         if (this.opts.throwOnMaxRedirect && this.history.length >= this.maxRedirections) {
           if (this.request) {
             this.request.abort(new Error("max redirects"));
@@ -7520,7 +7528,7 @@ var require_redirect_handler = __commonJS({
         if (!this.location) {
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
-        const { origin: origin2, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
+        const { origin: origin2, pathname, search } = util2.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
         const path2 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin2);
         this.opts.path = path2;
@@ -7558,20 +7566,20 @@ var require_redirect_handler = __commonJS({
         return null;
       }
       for (let i = 0; i < headers.length; i += 2) {
-        if (headers[i].length === 8 && util.headerNameToString(headers[i]) === "location") {
+        if (headers[i].length === 8 && util2.headerNameToString(headers[i]) === "location") {
           return headers[i + 1];
         }
       }
     }
     function shouldRemoveHeader(header, removeContent, unknownOrigin) {
       if (header.length === 4) {
-        return util.headerNameToString(header) === "host";
+        return util2.headerNameToString(header) === "host";
       }
-      if (removeContent && util.headerNameToString(header).startsWith("content-")) {
+      if (removeContent && util2.headerNameToString(header).startsWith("content-")) {
         return true;
       }
       if (unknownOrigin && (header.length === 13 || header.length === 6 || header.length === 19)) {
-        const name2 = util.headerNameToString(header);
+        const name2 = util2.headerNameToString(header);
         return name2 === "authorization" || name2 === "cookie" || name2 === "proxy-authorization";
       }
       return false;
@@ -7628,7 +7636,7 @@ var require_client = __commonJS({
     var assert2 = __require("node:assert");
     var net = __require("node:net");
     var http = __require("node:http");
-    var util = require_util();
+    var util2 = require_util();
     var { channels } = require_diagnostics();
     var Request = require_request();
     var DispatcherBase = require_dispatcher_base();
@@ -7813,7 +7821,7 @@ var require_client = __commonJS({
         } else {
           this[kInterceptors] = [createRedirectInterceptor({ maxRedirections })];
         }
-        this[kUrl] = util.parseOrigin(url2);
+        this[kUrl] = util2.parseOrigin(url2);
         this[kConnector] = connect2;
         this[kPipelining] = pipelining != null ? pipelining : 1;
         this[kMaxHeadersSize] = maxHeaderSize || http.maxHeaderSize;
@@ -7876,7 +7884,7 @@ var require_client = __commonJS({
         const request2 = new Request(origin2, opts, handler2);
         this[kQueue].push(request2);
         if (this[kResuming]) {
-        } else if (util.bodyLength(request2.body) == null && util.isIterable(request2.body)) {
+        } else if (util2.bodyLength(request2.body) == null && util2.isIterable(request2.body)) {
           this[kResuming] = 1;
           queueMicrotask(() => resume(this));
         } else {
@@ -7901,7 +7909,7 @@ var require_client = __commonJS({
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
-            util.errorRequest(this, request2, err);
+            util2.errorRequest(this, request2, err);
           }
           const callback = () => {
             if (this[kClosedResolve]) {
@@ -7927,7 +7935,7 @@ var require_client = __commonJS({
         const requests = client[kQueue].splice(client[kRunningIdx]);
         for (let i = 0; i < requests.length; i++) {
           const request2 = requests[i];
-          util.errorRequest(client, request2, err);
+          util2.errorRequest(client, request2, err);
         }
         assert2(client[kSize] === 0);
       }
@@ -7976,7 +7984,7 @@ var require_client = __commonJS({
           });
         });
         if (client.destroyed) {
-          util.destroy(socket.on("error", noop3), new ClientDestroyedError());
+          util2.destroy(socket.on("error", noop3), new ClientDestroyedError());
           return;
         }
         assert2(socket);
@@ -8031,7 +8039,7 @@ var require_client = __commonJS({
           assert2(client[kRunning] === 0);
           while (client[kPending] > 0 && client[kQueue][client[kPendingIdx]].servername === client[kServerName]) {
             const request2 = client[kQueue][client[kPendingIdx]++];
-            util.errorRequest(client, request2, err);
+            util2.errorRequest(client, request2, err);
           }
         } else {
           onError(client, err);
@@ -8382,7 +8390,7 @@ var require_pool = __commonJS({
     var {
       InvalidArgumentError
     } = require_errors();
-    var util = require_util();
+    var util2 = require_util();
     var { kUrl, kInterceptors } = require_symbols();
     var buildConnector = require_connect();
     var kOptions = /* @__PURE__ */ Symbol("options");
@@ -8428,8 +8436,8 @@ var require_pool = __commonJS({
         super(options);
         this[kInterceptors] = options.interceptors?.Pool && Array.isArray(options.interceptors.Pool) ? options.interceptors.Pool : [];
         this[kConnections] = connections || null;
-        this[kUrl] = util.parseOrigin(origin2);
-        this[kOptions] = { ...util.deepClone(options), connect, allowH2 };
+        this[kUrl] = util2.parseOrigin(origin2);
+        this[kOptions] = { ...util2.deepClone(options), connect, allowH2 };
         this[kOptions].interceptors = options.interceptors ? { ...options.interceptors } : void 0;
         this[kFactory] = factory;
         this.on("connectionError", (origin3, targets, error63) => {
@@ -8611,7 +8619,7 @@ var require_agent = __commonJS({
     var DispatcherBase = require_dispatcher_base();
     var Pool = require_pool();
     var Client = require_client();
-    var util = require_util();
+    var util2 = require_util();
     var createRedirectInterceptor = require_redirect_interceptor();
     var kOnConnect = /* @__PURE__ */ Symbol("onConnect");
     var kOnDisconnect = /* @__PURE__ */ Symbol("onDisconnect");
@@ -8642,7 +8650,7 @@ var require_agent = __commonJS({
           tls = { ...tls };
         }
         this[kInterceptors] = options.interceptors?.Agent && Array.isArray(options.interceptors.Agent) ? options.interceptors.Agent : [createRedirectInterceptor({ maxRedirections })];
-        this[kOptions] = { ...util.deepClone(options), connect, tls };
+        this[kOptions] = { ...util2.deepClone(options), connect, tls };
         this[kOptions].interceptors = options.interceptors ? { ...options.interceptors } : void 0;
         this[kMaxRedirections] = maxRedirections;
         this[kFactory] = factory;
@@ -9452,7 +9460,7 @@ var require_readable = __commonJS({
     var assert2 = __require("node:assert");
     var { Readable } = __require("node:stream");
     var { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = require_errors();
-    var util = require_util();
+    var util2 = require_util();
     var { ReadableStreamFrom } = require_util();
     var kConsume = /* @__PURE__ */ Symbol("kConsume");
     var kReading = /* @__PURE__ */ Symbol("kReading");
@@ -9554,7 +9562,7 @@ var require_readable = __commonJS({
       }
       // https://fetch.spec.whatwg.org/#dom-body-bodyused
       get bodyUsed() {
-        return util.isDisturbed(this);
+        return util2.isDisturbed(this);
       }
       // https://fetch.spec.whatwg.org/#dom-body-body
       get body() {
@@ -9605,7 +9613,7 @@ var require_readable = __commonJS({
       return self2[kBody] && self2[kBody].locked === true || self2[kConsume];
     }
     function isUnusable(self2) {
-      return util.isDisturbed(self2) || isLocked(self2);
+      return util2.isDisturbed(self2) || isLocked(self2);
     }
     async function consume(stream, type) {
       assert2(!stream[kConsume]);
@@ -9806,7 +9814,7 @@ var require_api_request = __commonJS({
     var assert2 = __require("node:assert");
     var { Readable } = require_readable();
     var { InvalidArgumentError, RequestAbortedError } = require_errors();
-    var util = require_util();
+    var util2 = require_util();
     var { getResolveErrorBodyCallback } = require_util3();
     var { AsyncResource } = __require("node:async_hooks");
     var RequestHandler = class extends AsyncResource {
@@ -9833,8 +9841,8 @@ var require_api_request = __commonJS({
           }
           super("UNDICI_REQUEST");
         } catch (err) {
-          if (util.isStream(body)) {
-            util.destroy(body.on("error", util.nop), err);
+          if (util2.isStream(body)) {
+            util2.destroy(body.on("error", util2.nop), err);
           }
           throw err;
         }
@@ -9853,7 +9861,7 @@ var require_api_request = __commonJS({
         this.signal = signal;
         this.reason = null;
         this.removeAbortListener = null;
-        if (util.isStream(body)) {
+        if (util2.isStream(body)) {
           body.on("error", (err) => {
             this.onError(err);
           });
@@ -9862,10 +9870,10 @@ var require_api_request = __commonJS({
           if (this.signal.aborted) {
             this.reason = this.signal.reason ?? new RequestAbortedError();
           } else {
-            this.removeAbortListener = util.addAbortListener(this.signal, () => {
+            this.removeAbortListener = util2.addAbortListener(this.signal, () => {
               this.reason = this.signal.reason ?? new RequestAbortedError();
               if (this.res) {
-                util.destroy(this.res.on("error", util.nop), this.reason);
+                util2.destroy(this.res.on("error", util2.nop), this.reason);
               } else if (this.abort) {
                 this.abort(this.reason);
               }
@@ -9889,14 +9897,14 @@ var require_api_request = __commonJS({
       }
       onHeaders(statusCode, rawHeaders, resume, statusMessage) {
         const { callback, opaque, abort, context: context3, responseHeaders, highWaterMark } = this;
-        const headers = responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
+        const headers = responseHeaders === "raw" ? util2.parseRawHeaders(rawHeaders) : util2.parseHeaders(rawHeaders);
         if (statusCode < 200) {
           if (this.onInfo) {
             this.onInfo({ statusCode, headers });
           }
           return;
         }
-        const parsedHeaders = responseHeaders === "raw" ? util.parseHeaders(rawHeaders) : headers;
+        const parsedHeaders = responseHeaders === "raw" ? util2.parseHeaders(rawHeaders) : headers;
         const contentType = parsedHeaders["content-type"];
         const contentLength = parsedHeaders["content-length"];
         const res = new Readable({
@@ -9934,7 +9942,7 @@ var require_api_request = __commonJS({
         return this.res.push(chunk);
       }
       onComplete(trailers) {
-        util.parseHeaders(trailers, this.trailers);
+        util2.parseHeaders(trailers, this.trailers);
         this.res.push(null);
       }
       onError(err) {
@@ -9948,12 +9956,12 @@ var require_api_request = __commonJS({
         if (res) {
           this.res = null;
           queueMicrotask(() => {
-            util.destroy(res, err);
+            util2.destroy(res, err);
           });
         }
         if (body) {
           this.body = null;
-          util.destroy(body, err);
+          util2.destroy(body, err);
         }
         if (this.removeAbortListener) {
           res?.off("close", this.removeAbortListener);
@@ -10043,7 +10051,7 @@ var require_api_stream = __commonJS({
     var assert2 = __require("node:assert");
     var { finished, PassThrough } = __require("node:stream");
     var { InvalidArgumentError, InvalidReturnValueError } = require_errors();
-    var util = require_util();
+    var util2 = require_util();
     var { getResolveErrorBodyCallback } = require_util3();
     var { AsyncResource } = __require("node:async_hooks");
     var { addSignal, removeSignal } = require_abort_signal();
@@ -10071,8 +10079,8 @@ var require_api_stream = __commonJS({
           }
           super("UNDICI_STREAM");
         } catch (err) {
-          if (util.isStream(body)) {
-            util.destroy(body.on("error", util.nop), err);
+          if (util2.isStream(body)) {
+            util2.destroy(body.on("error", util2.nop), err);
           }
           throw err;
         }
@@ -10087,7 +10095,7 @@ var require_api_stream = __commonJS({
         this.body = body;
         this.onInfo = onInfo || null;
         this.throwOnError = throwOnError || false;
-        if (util.isStream(body)) {
+        if (util2.isStream(body)) {
           body.on("error", (err) => {
             this.onError(err);
           });
@@ -10105,7 +10113,7 @@ var require_api_stream = __commonJS({
       }
       onHeaders(statusCode, rawHeaders, resume, statusMessage) {
         const { factory, opaque, context: context3, callback, responseHeaders } = this;
-        const headers = responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
+        const headers = responseHeaders === "raw" ? util2.parseRawHeaders(rawHeaders) : util2.parseHeaders(rawHeaders);
         if (statusCode < 200) {
           if (this.onInfo) {
             this.onInfo({ statusCode, headers });
@@ -10115,7 +10123,7 @@ var require_api_stream = __commonJS({
         this.factory = null;
         let res;
         if (this.throwOnError && statusCode >= 400) {
-          const parsedHeaders = responseHeaders === "raw" ? util.parseHeaders(rawHeaders) : headers;
+          const parsedHeaders = responseHeaders === "raw" ? util2.parseHeaders(rawHeaders) : headers;
           const contentType = parsedHeaders["content-type"];
           res = new PassThrough();
           this.callback = null;
@@ -10141,7 +10149,7 @@ var require_api_stream = __commonJS({
             const { callback: callback2, res: res2, opaque: opaque2, trailers, abort } = this;
             this.res = null;
             if (err || !res2.readable) {
-              util.destroy(res2, err);
+              util2.destroy(res2, err);
             }
             this.callback = null;
             this.runInAsyncScope(callback2, null, err || null, { opaque: opaque2, trailers });
@@ -10165,7 +10173,7 @@ var require_api_stream = __commonJS({
         if (!res) {
           return;
         }
-        this.trailers = util.parseHeaders(trailers);
+        this.trailers = util2.parseHeaders(trailers);
         res.end();
       }
       onError(err) {
@@ -10174,7 +10182,7 @@ var require_api_stream = __commonJS({
         this.factory = null;
         if (res) {
           this.res = null;
-          util.destroy(res, err);
+          util2.destroy(res, err);
         } else if (callback) {
           this.callback = null;
           queueMicrotask(() => {
@@ -10183,7 +10191,7 @@ var require_api_stream = __commonJS({
         }
         if (body) {
           this.body = null;
-          util.destroy(body, err);
+          util2.destroy(body, err);
         }
       }
     };
@@ -10223,7 +10231,7 @@ var require_api_pipeline = __commonJS({
       InvalidReturnValueError,
       RequestAbortedError
     } = require_errors();
-    var util = require_util();
+    var util2 = require_util();
     var { AsyncResource } = __require("node:async_hooks");
     var { addSignal, removeSignal } = require_abort_signal();
     var assert2 = __require("node:assert");
@@ -10285,7 +10293,7 @@ var require_api_pipeline = __commonJS({
         this.abort = null;
         this.context = null;
         this.onInfo = onInfo || null;
-        this.req = new PipelineRequest().on("error", util.nop);
+        this.req = new PipelineRequest().on("error", util2.nop);
         this.ret = new Duplex({
           readableObjectMode: opts.objectMode,
           autoDestroy: true,
@@ -10311,9 +10319,9 @@ var require_api_pipeline = __commonJS({
             if (abort && err) {
               abort();
             }
-            util.destroy(body, err);
-            util.destroy(req, err);
-            util.destroy(res, err);
+            util2.destroy(body, err);
+            util2.destroy(req, err);
+            util2.destroy(res, err);
             removeSignal(this);
             callback(err);
           }
@@ -10339,7 +10347,7 @@ var require_api_pipeline = __commonJS({
         const { opaque, handler: handler2, context: context3 } = this;
         if (statusCode < 200) {
           if (this.onInfo) {
-            const headers = this.responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
+            const headers = this.responseHeaders === "raw" ? util2.parseRawHeaders(rawHeaders) : util2.parseHeaders(rawHeaders);
             this.onInfo({ statusCode, headers });
           }
           return;
@@ -10348,7 +10356,7 @@ var require_api_pipeline = __commonJS({
         let body;
         try {
           this.handler = null;
-          const headers = this.responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
+          const headers = this.responseHeaders === "raw" ? util2.parseRawHeaders(rawHeaders) : util2.parseHeaders(rawHeaders);
           body = this.runInAsyncScope(handler2, null, {
             statusCode,
             headers,
@@ -10357,7 +10365,7 @@ var require_api_pipeline = __commonJS({
             context: context3
           });
         } catch (err) {
-          this.res.on("error", util.nop);
+          this.res.on("error", util2.nop);
           throw err;
         }
         if (!body || typeof body.on !== "function") {
@@ -10370,14 +10378,14 @@ var require_api_pipeline = __commonJS({
           }
         }).on("error", (err) => {
           const { ret } = this;
-          util.destroy(ret, err);
+          util2.destroy(ret, err);
         }).on("end", () => {
           const { ret } = this;
           ret.push(null);
         }).on("close", () => {
           const { ret } = this;
           if (!ret._readableState.ended) {
-            util.destroy(ret, new RequestAbortedError());
+            util2.destroy(ret, new RequestAbortedError());
           }
         });
         this.body = body;
@@ -10393,7 +10401,7 @@ var require_api_pipeline = __commonJS({
       onError(err) {
         const { ret } = this;
         this.handler = null;
-        util.destroy(ret, err);
+        util2.destroy(ret, err);
       }
     };
     function pipeline(opts, handler2) {
@@ -10415,7 +10423,7 @@ var require_api_upgrade = __commonJS({
     "use strict";
     var { InvalidArgumentError, SocketError } = require_errors();
     var { AsyncResource } = __require("node:async_hooks");
-    var util = require_util();
+    var util2 = require_util();
     var { addSignal, removeSignal } = require_abort_signal();
     var assert2 = __require("node:assert");
     var UpgradeHandler = class extends AsyncResource {
@@ -10455,7 +10463,7 @@ var require_api_upgrade = __commonJS({
         const { callback, opaque, context: context3 } = this;
         removeSignal(this);
         this.callback = null;
-        const headers = this.responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
+        const headers = this.responseHeaders === "raw" ? util2.parseRawHeaders(rawHeaders) : util2.parseHeaders(rawHeaders);
         this.runInAsyncScope(callback, null, null, {
           headers,
           socket,
@@ -10508,7 +10516,7 @@ var require_api_connect = __commonJS({
     var assert2 = __require("node:assert");
     var { AsyncResource } = __require("node:async_hooks");
     var { InvalidArgumentError, SocketError } = require_errors();
-    var util = require_util();
+    var util2 = require_util();
     var { addSignal, removeSignal } = require_abort_signal();
     var ConnectHandler = class extends AsyncResource {
       constructor(opts, callback) {
@@ -10547,7 +10555,7 @@ var require_api_connect = __commonJS({
         this.callback = null;
         let headers = rawHeaders;
         if (headers != null) {
-          headers = this.responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
+          headers = this.responseHeaders === "raw" ? util2.parseRawHeaders(rawHeaders) : util2.parseHeaders(rawHeaders);
         }
         this.runInAsyncScope(callback, null, null, {
           statusCode,
@@ -10711,8 +10719,8 @@ var require_mock_utils = __commonJS({
     function buildHeadersFromArray(headers) {
       const clone2 = headers.slice();
       const entries = [];
-      for (let index = 0; index < clone2.length; index += 2) {
-        entries.push([clone2[index], clone2[index + 1]]);
+      for (let index2 = 0; index2 < clone2.length; index2 += 2) {
+        entries.push([clone2[index2], clone2[index2 + 1]]);
       }
       return Object.fromEntries(entries);
     }
@@ -10799,14 +10807,14 @@ var require_mock_utils = __commonJS({
       return newMockDispatch;
     }
     function deleteMockDispatch(mockDispatches, key2) {
-      const index = mockDispatches.findIndex((dispatch) => {
+      const index2 = mockDispatches.findIndex((dispatch) => {
         if (!dispatch.consumed) {
           return false;
         }
         return matchKey(dispatch, key2);
       });
-      if (index !== -1) {
-        mockDispatches.splice(index, 1);
+      if (index2 !== -1) {
+        mockDispatches.splice(index2, 1);
       }
     }
     function buildKey(opts) {
@@ -11547,7 +11555,7 @@ var require_retry = __commonJS({
 var require_dump = __commonJS({
   "node_modules/undici/lib/interceptor/dump.js"(exports, module) {
     "use strict";
-    var util = require_util();
+    var util2 = require_util();
     var { InvalidArgumentError, RequestAbortedError } = require_errors();
     var DecoratorHandler = require_decorator_handler();
     var DumpHandler = class extends DecoratorHandler {
@@ -11576,7 +11584,7 @@ var require_dump = __commonJS({
       }
       // TODO: will require adjustment after new hooks are out
       onHeaders(statusCode, rawHeaders, resume, statusMessage) {
-        const headers = util.parseHeaders(rawHeaders);
+        const headers = util2.parseHeaders(rawHeaders);
         const contentLength = headers["content-length"];
         if (contentLength != null && contentLength > this.#maxSize) {
           throw new RequestAbortedError(
@@ -11943,7 +11951,7 @@ var require_headers = __commonJS({
     } = require_util2();
     var { webidl } = require_webidl();
     var assert2 = __require("node:assert");
-    var util = __require("node:util");
+    var util2 = __require("node:util");
     var kHeadersMap = /* @__PURE__ */ Symbol("headers map");
     var kHeadersSortedMap = /* @__PURE__ */ Symbol("headers map sorted");
     function isHTTPWhiteSpaceCharCode(code) {
@@ -12302,9 +12310,9 @@ var require_headers = __commonJS({
         }
         return this.#headersList[kHeadersSortedMap] = headers;
       }
-      [util.inspect.custom](depth, options) {
+      [util2.inspect.custom](depth, options) {
         options.depth ??= depth;
-        return `Headers ${util.formatWithOptions(options, this.#headersList.entries)}`;
+        return `Headers ${util2.formatWithOptions(options, this.#headersList.entries)}`;
       }
       static getHeadersGuard(o) {
         return o.#guard;
@@ -12336,14 +12344,14 @@ var require_headers = __commonJS({
         value: "Headers",
         configurable: true
       },
-      [util.inspect.custom]: {
+      [util2.inspect.custom]: {
         enumerable: false
       }
     });
     webidl.converters.HeadersInit = function(V, prefix, argument) {
       if (webidl.util.Type(V) === "Object") {
         const iterator2 = Reflect.get(V, Symbol.iterator);
-        if (!util.types.isProxy(V) && iterator2 === Headers2.prototype.entries) {
+        if (!util2.types.isProxy(V) && iterator2 === Headers2.prototype.entries) {
           try {
             return getHeadersList(V).entriesList;
           } catch {
@@ -12380,9 +12388,9 @@ var require_response = __commonJS({
     "use strict";
     var { Headers: Headers2, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = require_headers();
     var { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = require_body();
-    var util = require_util();
+    var util2 = require_util();
     var nodeUtil = __require("node:util");
-    var { kEnumerableProperty } = util;
+    var { kEnumerableProperty } = util2;
     var {
       isValidReasonPhrase,
       isCancelled,
@@ -12512,7 +12520,7 @@ var require_response = __commonJS({
       }
       get bodyUsed() {
         webidl.brandCheck(this, _Response);
-        return !!this[kState].body && util.isDisturbed(this[kState].body.stream);
+        return !!this[kState].body && util2.isDisturbed(this[kState].body.stream);
       }
       // Returns a clone of response.
       clone() {
@@ -12727,7 +12735,7 @@ var require_response = __commonJS({
       if (ArrayBuffer.isView(V) || types.isArrayBuffer(V)) {
         return webidl.converters.BufferSource(V, prefix, name2);
       }
-      if (util.isFormDataLike(V)) {
+      if (util2.isFormDataLike(V)) {
         return webidl.converters.FormData(V, prefix, name2, { strict: false });
       }
       if (V instanceof URLSearchParams) {
@@ -12822,7 +12830,7 @@ var require_request2 = __commonJS({
     var { extractBody, mixinBody, cloneBody, bodyUnusable } = require_body();
     var { Headers: Headers2, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = require_headers();
     var { FinalizationRegistry: FinalizationRegistry2 } = require_dispatcher_weakref()();
-    var util = require_util();
+    var util2 = require_util();
     var nodeUtil = __require("node:util");
     var {
       isValidHTTPToken,
@@ -12839,7 +12847,7 @@ var require_request2 = __commonJS({
       requestCache,
       requestDuplex
     } = require_constants3();
-    var { kEnumerableProperty, normalizedMethodRecordsBase, normalizedMethodRecords } = util;
+    var { kEnumerableProperty, normalizedMethodRecordsBase, normalizedMethodRecords } = util2;
     var { kHeaders, kSignal, kState, kDispatcher } = require_symbols2();
     var { webidl } = require_webidl();
     var { URLSerializer } = require_data_url();
@@ -13084,7 +13092,7 @@ var require_request2 = __commonJS({
               }
             } catch {
             }
-            util.addAbortListener(signal, abort);
+            util2.addAbortListener(signal, abort);
             requestFinalizer.register(ac, { signal, abort }, abort);
           }
         }
@@ -13267,7 +13275,7 @@ var require_request2 = __commonJS({
       }
       get bodyUsed() {
         webidl.brandCheck(this, _Request);
-        return !!this[kState].body && util.isDisturbed(this[kState].body.stream);
+        return !!this[kState].body && util2.isDisturbed(this[kState].body.stream);
       }
       get duplex() {
         webidl.brandCheck(this, _Request);
@@ -13291,7 +13299,7 @@ var require_request2 = __commonJS({
           }
           const acRef = new WeakRef(ac);
           list.add(acRef);
-          util.addAbortListener(
+          util2.addAbortListener(
             ac.signal,
             buildAbort(acRef)
           );
@@ -15559,18 +15567,18 @@ var require_cache = __commonJS({
         const p = Promise.all(responsePromises);
         const responses = await p;
         const operations = [];
-        let index = 0;
+        let index2 = 0;
         for (const response of responses) {
           const operation = {
             type: "put",
             // 7.3.2
-            request: requestList[index],
+            request: requestList[index2],
             // 7.3.3
             response
             // 7.3.4
           };
           operations.push(operation);
-          index++;
+          index2++;
         }
         const cacheJobPromise = createDeferredPromise();
         let errorData = null;
@@ -17231,8 +17239,8 @@ var require_connection = __commonJS({
             return;
           }
           const secWSAccept = response.headersList.get("Sec-WebSocket-Accept");
-          const digest2 = crypto2.createHash("sha1").update(keyValue + uid).digest("base64");
-          if (secWSAccept !== digest2) {
+          const digest = crypto2.createHash("sha1").update(keyValue + uid).digest("base64");
+          if (secWSAccept !== digest) {
             failWebsocketConnection(ws, "Incorrect hash received in Sec-WebSocket-Accept header.");
             return;
           }
@@ -19025,7 +19033,7 @@ var require_undici = __commonJS({
     var EnvHttpProxyAgent = require_env_http_proxy_agent();
     var RetryAgent = require_retry_agent();
     var errors = require_errors();
-    var util = require_util();
+    var util2 = require_util();
     var { InvalidArgumentError } = errors;
     var api = require_api();
     var buildConnector = require_connect();
@@ -19060,8 +19068,8 @@ var require_undici = __commonJS({
     module.exports.buildConnector = buildConnector;
     module.exports.errors = errors;
     module.exports.util = {
-      parseHeaders: util.parseHeaders,
-      headerNameToString: util.headerNameToString
+      parseHeaders: util2.parseHeaders,
+      headerNameToString: util2.headerNameToString
     };
     function makeDispatcher(fn) {
       return (url2, opts, handler2) => {
@@ -19083,12 +19091,12 @@ var require_undici = __commonJS({
           if (!opts.path.startsWith("/")) {
             path2 = `/${path2}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path2);
+          url2 = new URL(util2.parseOrigin(url2).origin + path2);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
           }
-          url2 = util.parseURL(url2);
+          url2 = util2.parseURL(url2);
         }
         const { agent, dispatcher = getGlobalDispatcher() } = opts;
         if (agent) {
@@ -21648,7 +21656,7 @@ var require_merge = __commonJS({
 var require_addPairToJSMap = __commonJS({
   "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
-    var log2 = require_log();
+    var log3 = require_log();
     var merge3 = require_merge();
     var stringify2 = require_stringify();
     var identity = require_identity();
@@ -21697,7 +21705,7 @@ var require_addPairToJSMap = __commonJS({
           let jsonStr = JSON.stringify(strKey);
           if (jsonStr.length > 40)
             jsonStr = jsonStr.substring(0, 36) + '..."';
-          log2.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
+          log3.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
           ctx.mapKeyWarned = true;
         }
         return strKey;
@@ -25466,10 +25474,10 @@ var require_cst_visit = __commonJS({
     visit2.REMOVE = REMOVE;
     visit2.itemAtPath = (cst, path2) => {
       let item = cst;
-      for (const [field, index] of path2) {
+      for (const [field, index2] of path2) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
-          item = tok.items[index];
+          item = tok.items[index2];
         } else
           return void 0;
       }
@@ -27114,7 +27122,7 @@ var require_public_api = __commonJS({
     var composer = require_composer();
     var Document = require_Document();
     var errors = require_errors2();
-    var log2 = require_log();
+    var log3 = require_log();
     var identity = require_identity();
     var lineCounter = require_line_counter();
     var parser = require_parser();
@@ -27166,7 +27174,7 @@ var require_public_api = __commonJS({
       const doc = parseDocument3(src, options);
       if (!doc)
         return null;
-      doc.warnings.forEach((warning2) => log2.warn(doc.options.logLevel, warning2));
+      doc.warnings.forEach((warning2) => log3.warn(doc.options.logLevel, warning2));
       if (doc.errors.length > 0) {
         if (doc.options.logLevel !== "silent")
           throw doc.errors[0];
@@ -27328,11 +27336,11 @@ var require_structured_source = __commonJS({
           if (!result) {
             break;
           }
-          let index = result.index;
-          if (source.charCodeAt(index) === 13 && source.charCodeAt(index + 1) === 10) {
-            index += 1;
+          let index2 = result.index;
+          if (source.charCodeAt(index2) === 13 && source.charCodeAt(index2 + 1) === 10) {
+            index2 += 1;
           }
-          let nextIndex = index + 1;
+          let nextIndex = index2 + 1;
           if (length < nextIndex) {
             break;
           }
@@ -27372,11 +27380,11 @@ var require_structured_source = __commonJS({
        * @param {number} index - index to the source code.
        * @return {SourcePosition} position.
        */
-      indexToPosition(index) {
-        const startLine = (0, boundary_1.upperBound)(this.indice, index);
+      indexToPosition(index2) {
+        const startLine = (0, boundary_1.upperBound)(this.indice, index2);
         return {
           line: startLine,
-          column: index - this.indice[startLine - 1]
+          column: index2 - this.indice[startLine - 1]
         };
       }
     };
@@ -27547,18 +27555,18 @@ var require_common = __commonJS({
           if (typeof args[0] !== "string") {
             args.unshift("%O");
           }
-          let index = 0;
+          let index2 = 0;
           args[0] = args[0].replace(/%([a-zA-Z%])/g, (match, format) => {
             if (match === "%%") {
               return "%";
             }
-            index++;
+            index2++;
             const formatter = createDebug.formatters[format];
             if (typeof formatter === "function") {
-              const val = args[index];
+              const val = args[index2];
               match = formatter.call(self2, val);
-              args.splice(index, 1);
-              index--;
+              args.splice(index2, 1);
+              index2--;
             }
             return match;
           });
@@ -27793,15 +27801,15 @@ var require_browser = __commonJS({
       }
       const c = "color: " + this.color;
       args.splice(1, 0, c, "color: inherit");
-      let index = 0;
+      let index2 = 0;
       let lastC = 0;
       args[0].replace(/%[a-zA-Z%]/g, (match) => {
         if (match === "%%") {
           return;
         }
-        index++;
+        index2++;
         if (match === "%c") {
-          lastC = index;
+          lastC = index2;
         }
       });
       args.splice(lastC, 0, c);
@@ -27851,14 +27859,14 @@ var require_browser = __commonJS({
 var require_node = __commonJS({
   "node_modules/debug/src/node.js"(exports, module) {
     var tty = __require("tty");
-    var util = __require("util");
+    var util2 = __require("util");
     exports.init = init;
-    exports.log = log2;
+    exports.log = log3;
     exports.formatArgs = formatArgs;
     exports.save = save;
     exports.load = load;
     exports.useColors = useColors;
-    exports.destroy = util.deprecate(
+    exports.destroy = util2.deprecate(
       () => {
       },
       "Instance method `debug.destroy()` is deprecated and no longer does anything. It will be removed in the next major version of `debug`."
@@ -27988,8 +27996,8 @@ var require_node = __commonJS({
       }
       return (/* @__PURE__ */ new Date()).toISOString() + " ";
     }
-    function log2(...args) {
-      return process.stderr.write(util.formatWithOptions(exports.inspectOpts, ...args) + "\n");
+    function log3(...args) {
+      return process.stderr.write(util2.formatWithOptions(exports.inspectOpts, ...args) + "\n");
     }
     function save(namespaces) {
       if (namespaces) {
@@ -28012,11 +28020,11 @@ var require_node = __commonJS({
     var { formatters } = module.exports;
     formatters.o = function(v) {
       this.inspectOpts.colors = this.useColors;
-      return util.inspect(v, this.inspectOpts).split("\n").map((str2) => str2.trim()).join(" ");
+      return util2.inspect(v, this.inspectOpts).split("\n").map((str2) => str2.trim()).join(" ");
     };
     formatters.O = function(v) {
       this.inspectOpts.colors = this.useColors;
-      return util.inspect(v, this.inspectOpts);
+      return util2.inspect(v, this.inspectOpts);
     };
   }
 });
@@ -28029,6 +28037,20763 @@ var require_src = __commonJS({
     } else {
       module.exports = require_node();
     }
+  }
+});
+
+// node_modules/@secretlint/secretlint-rule-preset-recommend/module/index-BDnqZat0.js
+var index_BDnqZat0_exports = {};
+__export(index_BDnqZat0_exports, {
+  i: () => index
+});
+import require$$4 from "crypto";
+function _mergeNamespaces(n2, m) {
+  m.forEach(function(e) {
+    e && typeof e !== "string" && !Array.isArray(e) && Object.keys(e).forEach(function(k) {
+      if (k !== "default" && !(k in n2)) {
+        var d = Object.getOwnPropertyDescriptor(e, k);
+        Object.defineProperty(n2, k, d.get ? d : {
+          enumerable: true,
+          get: function() {
+            return e[k];
+          }
+        });
+      }
+    });
+  });
+  return Object.freeze(n2);
+}
+function requireForge() {
+  if (hasRequiredForge) return forge;
+  hasRequiredForge = 1;
+  forge = {
+    // default options
+    options: {
+      usePureJavaScript: false
+    }
+  };
+  return forge;
+}
+function requireBaseN() {
+  if (hasRequiredBaseN) return baseN;
+  hasRequiredBaseN = 1;
+  var api = {};
+  baseN = api;
+  var _reverseAlphabets = {};
+  api.encode = function(input2, alphabet, maxline) {
+    if (typeof alphabet !== "string") {
+      throw new TypeError('"alphabet" must be a string.');
+    }
+    if (maxline !== void 0 && typeof maxline !== "number") {
+      throw new TypeError('"maxline" must be a number.');
+    }
+    var output2 = "";
+    if (!(input2 instanceof Uint8Array)) {
+      output2 = _encodeWithByteBuffer(input2, alphabet);
+    } else {
+      var i = 0;
+      var base2 = alphabet.length;
+      var first = alphabet.charAt(0);
+      var digits = [0];
+      for (i = 0; i < input2.length; ++i) {
+        for (var j = 0, carry = input2[i]; j < digits.length; ++j) {
+          carry += digits[j] << 8;
+          digits[j] = carry % base2;
+          carry = carry / base2 | 0;
+        }
+        while (carry > 0) {
+          digits.push(carry % base2);
+          carry = carry / base2 | 0;
+        }
+      }
+      for (i = 0; input2[i] === 0 && i < input2.length - 1; ++i) {
+        output2 += first;
+      }
+      for (i = digits.length - 1; i >= 0; --i) {
+        output2 += alphabet[digits[i]];
+      }
+    }
+    if (maxline) {
+      var regex = new RegExp(".{1," + maxline + "}", "g");
+      output2 = output2.match(regex).join("\r\n");
+    }
+    return output2;
+  };
+  api.decode = function(input2, alphabet) {
+    if (typeof input2 !== "string") {
+      throw new TypeError('"input" must be a string.');
+    }
+    if (typeof alphabet !== "string") {
+      throw new TypeError('"alphabet" must be a string.');
+    }
+    var table = _reverseAlphabets[alphabet];
+    if (!table) {
+      table = _reverseAlphabets[alphabet] = [];
+      for (var i = 0; i < alphabet.length; ++i) {
+        table[alphabet.charCodeAt(i)] = i;
+      }
+    }
+    input2 = input2.replace(/\s/g, "");
+    var base2 = alphabet.length;
+    var first = alphabet.charAt(0);
+    var bytes = [0];
+    for (var i = 0; i < input2.length; i++) {
+      var value = table[input2.charCodeAt(i)];
+      if (value === void 0) {
+        return;
+      }
+      for (var j = 0, carry = value; j < bytes.length; ++j) {
+        carry += bytes[j] * base2;
+        bytes[j] = carry & 255;
+        carry >>= 8;
+      }
+      while (carry > 0) {
+        bytes.push(carry & 255);
+        carry >>= 8;
+      }
+    }
+    for (var k = 0; input2[k] === first && k < input2.length - 1; ++k) {
+      bytes.push(0);
+    }
+    if (typeof Buffer !== "undefined") {
+      return Buffer.from(bytes.reverse());
+    }
+    return new Uint8Array(bytes.reverse());
+  };
+  function _encodeWithByteBuffer(input2, alphabet) {
+    var i = 0;
+    var base2 = alphabet.length;
+    var first = alphabet.charAt(0);
+    var digits = [0];
+    for (i = 0; i < input2.length(); ++i) {
+      for (var j = 0, carry = input2.at(i); j < digits.length; ++j) {
+        carry += digits[j] << 8;
+        digits[j] = carry % base2;
+        carry = carry / base2 | 0;
+      }
+      while (carry > 0) {
+        digits.push(carry % base2);
+        carry = carry / base2 | 0;
+      }
+    }
+    var output2 = "";
+    for (i = 0; input2.at(i) === 0 && i < input2.length() - 1; ++i) {
+      output2 += first;
+    }
+    for (i = digits.length - 1; i >= 0; --i) {
+      output2 += alphabet[digits[i]];
+    }
+    return output2;
+  }
+  return baseN;
+}
+function requireUtil() {
+  if (hasRequiredUtil) return util.exports;
+  hasRequiredUtil = 1;
+  var forge2 = requireForge();
+  var baseN2 = requireBaseN();
+  var util$1 = util.exports = forge2.util = forge2.util || {};
+  (function() {
+    if (typeof process !== "undefined" && process.nextTick && !process.browser) {
+      util$1.nextTick = process.nextTick;
+      if (typeof setImmediate === "function") {
+        util$1.setImmediate = setImmediate;
+      } else {
+        util$1.setImmediate = util$1.nextTick;
+      }
+      return;
+    }
+    if (typeof setImmediate === "function") {
+      util$1.setImmediate = function() {
+        return setImmediate.apply(void 0, arguments);
+      };
+      util$1.nextTick = function(callback) {
+        return setImmediate(callback);
+      };
+      return;
+    }
+    util$1.setImmediate = function(callback) {
+      setTimeout(callback, 0);
+    };
+    if (typeof window !== "undefined" && typeof window.postMessage === "function") {
+      let handler2 = function(event) {
+        if (event.source === window && event.data === msg) {
+          event.stopPropagation();
+          var copy = callbacks.slice();
+          callbacks.length = 0;
+          copy.forEach(function(callback) {
+            callback();
+          });
+        }
+      };
+      var msg = "forge.setImmediate";
+      var callbacks = [];
+      util$1.setImmediate = function(callback) {
+        callbacks.push(callback);
+        if (callbacks.length === 1) {
+          window.postMessage(msg, "*");
+        }
+      };
+      window.addEventListener("message", handler2, true);
+    }
+    if (typeof MutationObserver !== "undefined") {
+      var now = Date.now();
+      var attr = true;
+      var div = document.createElement("div");
+      var callbacks = [];
+      new MutationObserver(function() {
+        var copy = callbacks.slice();
+        callbacks.length = 0;
+        copy.forEach(function(callback) {
+          callback();
+        });
+      }).observe(div, { attributes: true });
+      var oldSetImmediate = util$1.setImmediate;
+      util$1.setImmediate = function(callback) {
+        if (Date.now() - now > 15) {
+          now = Date.now();
+          oldSetImmediate(callback);
+        } else {
+          callbacks.push(callback);
+          if (callbacks.length === 1) {
+            div.setAttribute("a", attr = !attr);
+          }
+        }
+      };
+    }
+    util$1.nextTick = util$1.setImmediate;
+  })();
+  util$1.isNodejs = typeof process !== "undefined" && process.versions && process.versions.node;
+  util$1.globalScope = (function() {
+    if (util$1.isNodejs) {
+      return commonjsGlobal;
+    }
+    return typeof self === "undefined" ? window : self;
+  })();
+  util$1.isArray = Array.isArray || function(x) {
+    return Object.prototype.toString.call(x) === "[object Array]";
+  };
+  util$1.isArrayBuffer = function(x) {
+    return typeof ArrayBuffer !== "undefined" && x instanceof ArrayBuffer;
+  };
+  util$1.isArrayBufferView = function(x) {
+    return x && util$1.isArrayBuffer(x.buffer) && x.byteLength !== void 0;
+  };
+  function _checkBitsParam(n2) {
+    if (!(n2 === 8 || n2 === 16 || n2 === 24 || n2 === 32)) {
+      throw new Error("Only 8, 16, 24, or 32 bits supported: " + n2);
+    }
+  }
+  util$1.ByteBuffer = ByteStringBuffer;
+  function ByteStringBuffer(b) {
+    this.data = "";
+    this.read = 0;
+    if (typeof b === "string") {
+      this.data = b;
+    } else if (util$1.isArrayBuffer(b) || util$1.isArrayBufferView(b)) {
+      if (typeof Buffer !== "undefined" && b instanceof Buffer) {
+        this.data = b.toString("binary");
+      } else {
+        var arr = new Uint8Array(b);
+        try {
+          this.data = String.fromCharCode.apply(null, arr);
+        } catch (e) {
+          for (var i = 0; i < arr.length; ++i) {
+            this.putByte(arr[i]);
+          }
+        }
+      }
+    } else if (b instanceof ByteStringBuffer || typeof b === "object" && typeof b.data === "string" && typeof b.read === "number") {
+      this.data = b.data;
+      this.read = b.read;
+    }
+    this._constructedStringLength = 0;
+  }
+  util$1.ByteStringBuffer = ByteStringBuffer;
+  var _MAX_CONSTRUCTED_STRING_LENGTH = 4096;
+  util$1.ByteStringBuffer.prototype._optimizeConstructedString = function(x) {
+    this._constructedStringLength += x;
+    if (this._constructedStringLength > _MAX_CONSTRUCTED_STRING_LENGTH) {
+      this.data.substr(0, 1);
+      this._constructedStringLength = 0;
+    }
+  };
+  util$1.ByteStringBuffer.prototype.length = function() {
+    return this.data.length - this.read;
+  };
+  util$1.ByteStringBuffer.prototype.isEmpty = function() {
+    return this.length() <= 0;
+  };
+  util$1.ByteStringBuffer.prototype.putByte = function(b) {
+    return this.putBytes(String.fromCharCode(b));
+  };
+  util$1.ByteStringBuffer.prototype.fillWithByte = function(b, n2) {
+    b = String.fromCharCode(b);
+    var d = this.data;
+    while (n2 > 0) {
+      if (n2 & 1) {
+        d += b;
+      }
+      n2 >>>= 1;
+      if (n2 > 0) {
+        b += b;
+      }
+    }
+    this.data = d;
+    this._optimizeConstructedString(n2);
+    return this;
+  };
+  util$1.ByteStringBuffer.prototype.putBytes = function(bytes) {
+    this.data += bytes;
+    this._optimizeConstructedString(bytes.length);
+    return this;
+  };
+  util$1.ByteStringBuffer.prototype.putString = function(str2) {
+    return this.putBytes(util$1.encodeUtf8(str2));
+  };
+  util$1.ByteStringBuffer.prototype.putInt16 = function(i) {
+    return this.putBytes(
+      String.fromCharCode(i >> 8 & 255) + String.fromCharCode(i & 255)
+    );
+  };
+  util$1.ByteStringBuffer.prototype.putInt24 = function(i) {
+    return this.putBytes(
+      String.fromCharCode(i >> 16 & 255) + String.fromCharCode(i >> 8 & 255) + String.fromCharCode(i & 255)
+    );
+  };
+  util$1.ByteStringBuffer.prototype.putInt32 = function(i) {
+    return this.putBytes(
+      String.fromCharCode(i >> 24 & 255) + String.fromCharCode(i >> 16 & 255) + String.fromCharCode(i >> 8 & 255) + String.fromCharCode(i & 255)
+    );
+  };
+  util$1.ByteStringBuffer.prototype.putInt16Le = function(i) {
+    return this.putBytes(
+      String.fromCharCode(i & 255) + String.fromCharCode(i >> 8 & 255)
+    );
+  };
+  util$1.ByteStringBuffer.prototype.putInt24Le = function(i) {
+    return this.putBytes(
+      String.fromCharCode(i & 255) + String.fromCharCode(i >> 8 & 255) + String.fromCharCode(i >> 16 & 255)
+    );
+  };
+  util$1.ByteStringBuffer.prototype.putInt32Le = function(i) {
+    return this.putBytes(
+      String.fromCharCode(i & 255) + String.fromCharCode(i >> 8 & 255) + String.fromCharCode(i >> 16 & 255) + String.fromCharCode(i >> 24 & 255)
+    );
+  };
+  util$1.ByteStringBuffer.prototype.putInt = function(i, n2) {
+    _checkBitsParam(n2);
+    var bytes = "";
+    do {
+      n2 -= 8;
+      bytes += String.fromCharCode(i >> n2 & 255);
+    } while (n2 > 0);
+    return this.putBytes(bytes);
+  };
+  util$1.ByteStringBuffer.prototype.putSignedInt = function(i, n2) {
+    if (i < 0) {
+      i += 2 << n2 - 1;
+    }
+    return this.putInt(i, n2);
+  };
+  util$1.ByteStringBuffer.prototype.putBuffer = function(buffer) {
+    return this.putBytes(buffer.getBytes());
+  };
+  util$1.ByteStringBuffer.prototype.getByte = function() {
+    return this.data.charCodeAt(this.read++);
+  };
+  util$1.ByteStringBuffer.prototype.getInt16 = function() {
+    var rval = this.data.charCodeAt(this.read) << 8 ^ this.data.charCodeAt(this.read + 1);
+    this.read += 2;
+    return rval;
+  };
+  util$1.ByteStringBuffer.prototype.getInt24 = function() {
+    var rval = this.data.charCodeAt(this.read) << 16 ^ this.data.charCodeAt(this.read + 1) << 8 ^ this.data.charCodeAt(this.read + 2);
+    this.read += 3;
+    return rval;
+  };
+  util$1.ByteStringBuffer.prototype.getInt32 = function() {
+    var rval = this.data.charCodeAt(this.read) << 24 ^ this.data.charCodeAt(this.read + 1) << 16 ^ this.data.charCodeAt(this.read + 2) << 8 ^ this.data.charCodeAt(this.read + 3);
+    this.read += 4;
+    return rval;
+  };
+  util$1.ByteStringBuffer.prototype.getInt16Le = function() {
+    var rval = this.data.charCodeAt(this.read) ^ this.data.charCodeAt(this.read + 1) << 8;
+    this.read += 2;
+    return rval;
+  };
+  util$1.ByteStringBuffer.prototype.getInt24Le = function() {
+    var rval = this.data.charCodeAt(this.read) ^ this.data.charCodeAt(this.read + 1) << 8 ^ this.data.charCodeAt(this.read + 2) << 16;
+    this.read += 3;
+    return rval;
+  };
+  util$1.ByteStringBuffer.prototype.getInt32Le = function() {
+    var rval = this.data.charCodeAt(this.read) ^ this.data.charCodeAt(this.read + 1) << 8 ^ this.data.charCodeAt(this.read + 2) << 16 ^ this.data.charCodeAt(this.read + 3) << 24;
+    this.read += 4;
+    return rval;
+  };
+  util$1.ByteStringBuffer.prototype.getInt = function(n2) {
+    _checkBitsParam(n2);
+    var rval = 0;
+    do {
+      rval = (rval << 8) + this.data.charCodeAt(this.read++);
+      n2 -= 8;
+    } while (n2 > 0);
+    return rval;
+  };
+  util$1.ByteStringBuffer.prototype.getSignedInt = function(n2) {
+    var x = this.getInt(n2);
+    var max = 2 << n2 - 2;
+    if (x >= max) {
+      x -= max << 1;
+    }
+    return x;
+  };
+  util$1.ByteStringBuffer.prototype.getBytes = function(count2) {
+    var rval;
+    if (count2) {
+      count2 = Math.min(this.length(), count2);
+      rval = this.data.slice(this.read, this.read + count2);
+      this.read += count2;
+    } else if (count2 === 0) {
+      rval = "";
+    } else {
+      rval = this.read === 0 ? this.data : this.data.slice(this.read);
+      this.clear();
+    }
+    return rval;
+  };
+  util$1.ByteStringBuffer.prototype.bytes = function(count2) {
+    return typeof count2 === "undefined" ? this.data.slice(this.read) : this.data.slice(this.read, this.read + count2);
+  };
+  util$1.ByteStringBuffer.prototype.at = function(i) {
+    return this.data.charCodeAt(this.read + i);
+  };
+  util$1.ByteStringBuffer.prototype.setAt = function(i, b) {
+    this.data = this.data.substr(0, this.read + i) + String.fromCharCode(b) + this.data.substr(this.read + i + 1);
+    return this;
+  };
+  util$1.ByteStringBuffer.prototype.last = function() {
+    return this.data.charCodeAt(this.data.length - 1);
+  };
+  util$1.ByteStringBuffer.prototype.copy = function() {
+    var c = util$1.createBuffer(this.data);
+    c.read = this.read;
+    return c;
+  };
+  util$1.ByteStringBuffer.prototype.compact = function() {
+    if (this.read > 0) {
+      this.data = this.data.slice(this.read);
+      this.read = 0;
+    }
+    return this;
+  };
+  util$1.ByteStringBuffer.prototype.clear = function() {
+    this.data = "";
+    this.read = 0;
+    return this;
+  };
+  util$1.ByteStringBuffer.prototype.truncate = function(count2) {
+    var len = Math.max(0, this.length() - count2);
+    this.data = this.data.substr(this.read, len);
+    this.read = 0;
+    return this;
+  };
+  util$1.ByteStringBuffer.prototype.toHex = function() {
+    var rval = "";
+    for (var i = this.read; i < this.data.length; ++i) {
+      var b = this.data.charCodeAt(i);
+      if (b < 16) {
+        rval += "0";
+      }
+      rval += b.toString(16);
+    }
+    return rval;
+  };
+  util$1.ByteStringBuffer.prototype.toString = function() {
+    return util$1.decodeUtf8(this.bytes());
+  };
+  function DataBuffer(b, options) {
+    options = options || {};
+    this.read = options.readOffset || 0;
+    this.growSize = options.growSize || 1024;
+    var isArrayBuffer = util$1.isArrayBuffer(b);
+    var isArrayBufferView = util$1.isArrayBufferView(b);
+    if (isArrayBuffer || isArrayBufferView) {
+      if (isArrayBuffer) {
+        this.data = new DataView(b);
+      } else {
+        this.data = new DataView(b.buffer, b.byteOffset, b.byteLength);
+      }
+      this.write = "writeOffset" in options ? options.writeOffset : this.data.byteLength;
+      return;
+    }
+    this.data = new DataView(new ArrayBuffer(0));
+    this.write = 0;
+    if (b !== null && b !== void 0) {
+      this.putBytes(b);
+    }
+    if ("writeOffset" in options) {
+      this.write = options.writeOffset;
+    }
+  }
+  util$1.DataBuffer = DataBuffer;
+  util$1.DataBuffer.prototype.length = function() {
+    return this.write - this.read;
+  };
+  util$1.DataBuffer.prototype.isEmpty = function() {
+    return this.length() <= 0;
+  };
+  util$1.DataBuffer.prototype.accommodate = function(amount, growSize) {
+    if (this.length() >= amount) {
+      return this;
+    }
+    growSize = Math.max(growSize || this.growSize, amount);
+    var src = new Uint8Array(
+      this.data.buffer,
+      this.data.byteOffset,
+      this.data.byteLength
+    );
+    var dst = new Uint8Array(this.length() + growSize);
+    dst.set(src);
+    this.data = new DataView(dst.buffer);
+    return this;
+  };
+  util$1.DataBuffer.prototype.putByte = function(b) {
+    this.accommodate(1);
+    this.data.setUint8(this.write++, b);
+    return this;
+  };
+  util$1.DataBuffer.prototype.fillWithByte = function(b, n2) {
+    this.accommodate(n2);
+    for (var i = 0; i < n2; ++i) {
+      this.data.setUint8(b);
+    }
+    return this;
+  };
+  util$1.DataBuffer.prototype.putBytes = function(bytes, encoding) {
+    if (util$1.isArrayBufferView(bytes)) {
+      var src = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      var len = src.byteLength - src.byteOffset;
+      this.accommodate(len);
+      var dst = new Uint8Array(this.data.buffer, this.write);
+      dst.set(src);
+      this.write += len;
+      return this;
+    }
+    if (util$1.isArrayBuffer(bytes)) {
+      var src = new Uint8Array(bytes);
+      this.accommodate(src.byteLength);
+      var dst = new Uint8Array(this.data.buffer);
+      dst.set(src, this.write);
+      this.write += src.byteLength;
+      return this;
+    }
+    if (bytes instanceof util$1.DataBuffer || typeof bytes === "object" && typeof bytes.read === "number" && typeof bytes.write === "number" && util$1.isArrayBufferView(bytes.data)) {
+      var src = new Uint8Array(bytes.data.byteLength, bytes.read, bytes.length());
+      this.accommodate(src.byteLength);
+      var dst = new Uint8Array(bytes.data.byteLength, this.write);
+      dst.set(src);
+      this.write += src.byteLength;
+      return this;
+    }
+    if (bytes instanceof util$1.ByteStringBuffer) {
+      bytes = bytes.data;
+      encoding = "binary";
+    }
+    encoding = encoding || "binary";
+    if (typeof bytes === "string") {
+      var view;
+      if (encoding === "hex") {
+        this.accommodate(Math.ceil(bytes.length / 2));
+        view = new Uint8Array(this.data.buffer, this.write);
+        this.write += util$1.binary.hex.decode(bytes, view, this.write);
+        return this;
+      }
+      if (encoding === "base64") {
+        this.accommodate(Math.ceil(bytes.length / 4) * 3);
+        view = new Uint8Array(this.data.buffer, this.write);
+        this.write += util$1.binary.base64.decode(bytes, view, this.write);
+        return this;
+      }
+      if (encoding === "utf8") {
+        bytes = util$1.encodeUtf8(bytes);
+        encoding = "binary";
+      }
+      if (encoding === "binary" || encoding === "raw") {
+        this.accommodate(bytes.length);
+        view = new Uint8Array(this.data.buffer, this.write);
+        this.write += util$1.binary.raw.decode(view);
+        return this;
+      }
+      if (encoding === "utf16") {
+        this.accommodate(bytes.length * 2);
+        view = new Uint16Array(this.data.buffer, this.write);
+        this.write += util$1.text.utf16.encode(view);
+        return this;
+      }
+      throw new Error("Invalid encoding: " + encoding);
+    }
+    throw Error("Invalid parameter: " + bytes);
+  };
+  util$1.DataBuffer.prototype.putBuffer = function(buffer) {
+    this.putBytes(buffer);
+    buffer.clear();
+    return this;
+  };
+  util$1.DataBuffer.prototype.putString = function(str2) {
+    return this.putBytes(str2, "utf16");
+  };
+  util$1.DataBuffer.prototype.putInt16 = function(i) {
+    this.accommodate(2);
+    this.data.setInt16(this.write, i);
+    this.write += 2;
+    return this;
+  };
+  util$1.DataBuffer.prototype.putInt24 = function(i) {
+    this.accommodate(3);
+    this.data.setInt16(this.write, i >> 8 & 65535);
+    this.data.setInt8(this.write, i >> 16 & 255);
+    this.write += 3;
+    return this;
+  };
+  util$1.DataBuffer.prototype.putInt32 = function(i) {
+    this.accommodate(4);
+    this.data.setInt32(this.write, i);
+    this.write += 4;
+    return this;
+  };
+  util$1.DataBuffer.prototype.putInt16Le = function(i) {
+    this.accommodate(2);
+    this.data.setInt16(this.write, i, true);
+    this.write += 2;
+    return this;
+  };
+  util$1.DataBuffer.prototype.putInt24Le = function(i) {
+    this.accommodate(3);
+    this.data.setInt8(this.write, i >> 16 & 255);
+    this.data.setInt16(this.write, i >> 8 & 65535, true);
+    this.write += 3;
+    return this;
+  };
+  util$1.DataBuffer.prototype.putInt32Le = function(i) {
+    this.accommodate(4);
+    this.data.setInt32(this.write, i, true);
+    this.write += 4;
+    return this;
+  };
+  util$1.DataBuffer.prototype.putInt = function(i, n2) {
+    _checkBitsParam(n2);
+    this.accommodate(n2 / 8);
+    do {
+      n2 -= 8;
+      this.data.setInt8(this.write++, i >> n2 & 255);
+    } while (n2 > 0);
+    return this;
+  };
+  util$1.DataBuffer.prototype.putSignedInt = function(i, n2) {
+    _checkBitsParam(n2);
+    this.accommodate(n2 / 8);
+    if (i < 0) {
+      i += 2 << n2 - 1;
+    }
+    return this.putInt(i, n2);
+  };
+  util$1.DataBuffer.prototype.getByte = function() {
+    return this.data.getInt8(this.read++);
+  };
+  util$1.DataBuffer.prototype.getInt16 = function() {
+    var rval = this.data.getInt16(this.read);
+    this.read += 2;
+    return rval;
+  };
+  util$1.DataBuffer.prototype.getInt24 = function() {
+    var rval = this.data.getInt16(this.read) << 8 ^ this.data.getInt8(this.read + 2);
+    this.read += 3;
+    return rval;
+  };
+  util$1.DataBuffer.prototype.getInt32 = function() {
+    var rval = this.data.getInt32(this.read);
+    this.read += 4;
+    return rval;
+  };
+  util$1.DataBuffer.prototype.getInt16Le = function() {
+    var rval = this.data.getInt16(this.read, true);
+    this.read += 2;
+    return rval;
+  };
+  util$1.DataBuffer.prototype.getInt24Le = function() {
+    var rval = this.data.getInt8(this.read) ^ this.data.getInt16(this.read + 1, true) << 8;
+    this.read += 3;
+    return rval;
+  };
+  util$1.DataBuffer.prototype.getInt32Le = function() {
+    var rval = this.data.getInt32(this.read, true);
+    this.read += 4;
+    return rval;
+  };
+  util$1.DataBuffer.prototype.getInt = function(n2) {
+    _checkBitsParam(n2);
+    var rval = 0;
+    do {
+      rval = (rval << 8) + this.data.getInt8(this.read++);
+      n2 -= 8;
+    } while (n2 > 0);
+    return rval;
+  };
+  util$1.DataBuffer.prototype.getSignedInt = function(n2) {
+    var x = this.getInt(n2);
+    var max = 2 << n2 - 2;
+    if (x >= max) {
+      x -= max << 1;
+    }
+    return x;
+  };
+  util$1.DataBuffer.prototype.getBytes = function(count2) {
+    var rval;
+    if (count2) {
+      count2 = Math.min(this.length(), count2);
+      rval = this.data.slice(this.read, this.read + count2);
+      this.read += count2;
+    } else if (count2 === 0) {
+      rval = "";
+    } else {
+      rval = this.read === 0 ? this.data : this.data.slice(this.read);
+      this.clear();
+    }
+    return rval;
+  };
+  util$1.DataBuffer.prototype.bytes = function(count2) {
+    return typeof count2 === "undefined" ? this.data.slice(this.read) : this.data.slice(this.read, this.read + count2);
+  };
+  util$1.DataBuffer.prototype.at = function(i) {
+    return this.data.getUint8(this.read + i);
+  };
+  util$1.DataBuffer.prototype.setAt = function(i, b) {
+    this.data.setUint8(i, b);
+    return this;
+  };
+  util$1.DataBuffer.prototype.last = function() {
+    return this.data.getUint8(this.write - 1);
+  };
+  util$1.DataBuffer.prototype.copy = function() {
+    return new util$1.DataBuffer(this);
+  };
+  util$1.DataBuffer.prototype.compact = function() {
+    if (this.read > 0) {
+      var src = new Uint8Array(this.data.buffer, this.read);
+      var dst = new Uint8Array(src.byteLength);
+      dst.set(src);
+      this.data = new DataView(dst);
+      this.write -= this.read;
+      this.read = 0;
+    }
+    return this;
+  };
+  util$1.DataBuffer.prototype.clear = function() {
+    this.data = new DataView(new ArrayBuffer(0));
+    this.read = this.write = 0;
+    return this;
+  };
+  util$1.DataBuffer.prototype.truncate = function(count2) {
+    this.write = Math.max(0, this.length() - count2);
+    this.read = Math.min(this.read, this.write);
+    return this;
+  };
+  util$1.DataBuffer.prototype.toHex = function() {
+    var rval = "";
+    for (var i = this.read; i < this.data.byteLength; ++i) {
+      var b = this.data.getUint8(i);
+      if (b < 16) {
+        rval += "0";
+      }
+      rval += b.toString(16);
+    }
+    return rval;
+  };
+  util$1.DataBuffer.prototype.toString = function(encoding) {
+    var view = new Uint8Array(this.data, this.read, this.length());
+    encoding = encoding || "utf8";
+    if (encoding === "binary" || encoding === "raw") {
+      return util$1.binary.raw.encode(view);
+    }
+    if (encoding === "hex") {
+      return util$1.binary.hex.encode(view);
+    }
+    if (encoding === "base64") {
+      return util$1.binary.base64.encode(view);
+    }
+    if (encoding === "utf8") {
+      return util$1.text.utf8.decode(view);
+    }
+    if (encoding === "utf16") {
+      return util$1.text.utf16.decode(view);
+    }
+    throw new Error("Invalid encoding: " + encoding);
+  };
+  util$1.createBuffer = function(input2, encoding) {
+    encoding = encoding || "raw";
+    if (input2 !== void 0 && encoding === "utf8") {
+      input2 = util$1.encodeUtf8(input2);
+    }
+    return new util$1.ByteBuffer(input2);
+  };
+  util$1.fillString = function(c, n2) {
+    var s = "";
+    while (n2 > 0) {
+      if (n2 & 1) {
+        s += c;
+      }
+      n2 >>>= 1;
+      if (n2 > 0) {
+        c += c;
+      }
+    }
+    return s;
+  };
+  util$1.xorBytes = function(s1, s2, n2) {
+    var s3 = "";
+    var b = "";
+    var t = "";
+    var i = 0;
+    var c = 0;
+    for (; n2 > 0; --n2, ++i) {
+      b = s1.charCodeAt(i) ^ s2.charCodeAt(i);
+      if (c >= 10) {
+        s3 += t;
+        t = "";
+        c = 0;
+      }
+      t += String.fromCharCode(b);
+      ++c;
+    }
+    s3 += t;
+    return s3;
+  };
+  util$1.hexToBytes = function(hex3) {
+    var rval = "";
+    var i = 0;
+    if (hex3.length & true) {
+      i = 1;
+      rval += String.fromCharCode(parseInt(hex3[0], 16));
+    }
+    for (; i < hex3.length; i += 2) {
+      rval += String.fromCharCode(parseInt(hex3.substr(i, 2), 16));
+    }
+    return rval;
+  };
+  util$1.bytesToHex = function(bytes) {
+    return util$1.createBuffer(bytes).toHex();
+  };
+  util$1.int32ToBytes = function(i) {
+    return String.fromCharCode(i >> 24 & 255) + String.fromCharCode(i >> 16 & 255) + String.fromCharCode(i >> 8 & 255) + String.fromCharCode(i & 255);
+  };
+  var _base642 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=";
+  var _base64Idx = [
+    /*43 -43 = 0*/
+    /*'+',  1,  2,  3,'/' */
+    62,
+    -1,
+    -1,
+    -1,
+    63,
+    /*'0','1','2','3','4','5','6','7','8','9' */
+    52,
+    53,
+    54,
+    55,
+    56,
+    57,
+    58,
+    59,
+    60,
+    61,
+    /*15, 16, 17,'=', 19, 20, 21 */
+    -1,
+    -1,
+    -1,
+    64,
+    -1,
+    -1,
+    -1,
+    /*65 - 43 = 22*/
+    /*'A','B','C','D','E','F','G','H','I','J','K','L','M', */
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+    9,
+    10,
+    11,
+    12,
+    /*'N','O','P','Q','R','S','T','U','V','W','X','Y','Z' */
+    13,
+    14,
+    15,
+    16,
+    17,
+    18,
+    19,
+    20,
+    21,
+    22,
+    23,
+    24,
+    25,
+    /*91 - 43 = 48 */
+    /*48, 49, 50, 51, 52, 53 */
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    /*97 - 43 = 54*/
+    /*'a','b','c','d','e','f','g','h','i','j','k','l','m' */
+    26,
+    27,
+    28,
+    29,
+    30,
+    31,
+    32,
+    33,
+    34,
+    35,
+    36,
+    37,
+    38,
+    /*'n','o','p','q','r','s','t','u','v','w','x','y','z' */
+    39,
+    40,
+    41,
+    42,
+    43,
+    44,
+    45,
+    46,
+    47,
+    48,
+    49,
+    50,
+    51
+  ];
+  var _base58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+  util$1.encode64 = function(input2, maxline) {
+    var line = "";
+    var output2 = "";
+    var chr1, chr2, chr3;
+    var i = 0;
+    while (i < input2.length) {
+      chr1 = input2.charCodeAt(i++);
+      chr2 = input2.charCodeAt(i++);
+      chr3 = input2.charCodeAt(i++);
+      line += _base642.charAt(chr1 >> 2);
+      line += _base642.charAt((chr1 & 3) << 4 | chr2 >> 4);
+      if (isNaN(chr2)) {
+        line += "==";
+      } else {
+        line += _base642.charAt((chr2 & 15) << 2 | chr3 >> 6);
+        line += isNaN(chr3) ? "=" : _base642.charAt(chr3 & 63);
+      }
+      if (maxline && line.length > maxline) {
+        output2 += line.substr(0, maxline) + "\r\n";
+        line = line.substr(maxline);
+      }
+    }
+    output2 += line;
+    return output2;
+  };
+  util$1.decode64 = function(input2) {
+    input2 = input2.replace(/[^A-Za-z0-9\+\/\=]/g, "");
+    var output2 = "";
+    var enc1, enc2, enc3, enc4;
+    var i = 0;
+    while (i < input2.length) {
+      enc1 = _base64Idx[input2.charCodeAt(i++) - 43];
+      enc2 = _base64Idx[input2.charCodeAt(i++) - 43];
+      enc3 = _base64Idx[input2.charCodeAt(i++) - 43];
+      enc4 = _base64Idx[input2.charCodeAt(i++) - 43];
+      output2 += String.fromCharCode(enc1 << 2 | enc2 >> 4);
+      if (enc3 !== 64) {
+        output2 += String.fromCharCode((enc2 & 15) << 4 | enc3 >> 2);
+        if (enc4 !== 64) {
+          output2 += String.fromCharCode((enc3 & 3) << 6 | enc4);
+        }
+      }
+    }
+    return output2;
+  };
+  util$1.encodeUtf8 = function(str2) {
+    return unescape(encodeURIComponent(str2));
+  };
+  util$1.decodeUtf8 = function(str2) {
+    return decodeURIComponent(escape(str2));
+  };
+  util$1.binary = {
+    raw: {},
+    hex: {},
+    base64: {},
+    base58: {},
+    baseN: {
+      encode: baseN2.encode,
+      decode: baseN2.decode
+    }
+  };
+  util$1.binary.raw.encode = function(bytes) {
+    return String.fromCharCode.apply(null, bytes);
+  };
+  util$1.binary.raw.decode = function(str2, output2, offset) {
+    var out = output2;
+    if (!out) {
+      out = new Uint8Array(str2.length);
+    }
+    offset = offset || 0;
+    var j = offset;
+    for (var i = 0; i < str2.length; ++i) {
+      out[j++] = str2.charCodeAt(i);
+    }
+    return output2 ? j - offset : out;
+  };
+  util$1.binary.hex.encode = util$1.bytesToHex;
+  util$1.binary.hex.decode = function(hex3, output2, offset) {
+    var out = output2;
+    if (!out) {
+      out = new Uint8Array(Math.ceil(hex3.length / 2));
+    }
+    offset = offset || 0;
+    var i = 0, j = offset;
+    if (hex3.length & 1) {
+      i = 1;
+      out[j++] = parseInt(hex3[0], 16);
+    }
+    for (; i < hex3.length; i += 2) {
+      out[j++] = parseInt(hex3.substr(i, 2), 16);
+    }
+    return output2 ? j - offset : out;
+  };
+  util$1.binary.base64.encode = function(input2, maxline) {
+    var line = "";
+    var output2 = "";
+    var chr1, chr2, chr3;
+    var i = 0;
+    while (i < input2.byteLength) {
+      chr1 = input2[i++];
+      chr2 = input2[i++];
+      chr3 = input2[i++];
+      line += _base642.charAt(chr1 >> 2);
+      line += _base642.charAt((chr1 & 3) << 4 | chr2 >> 4);
+      if (isNaN(chr2)) {
+        line += "==";
+      } else {
+        line += _base642.charAt((chr2 & 15) << 2 | chr3 >> 6);
+        line += isNaN(chr3) ? "=" : _base642.charAt(chr3 & 63);
+      }
+      if (maxline && line.length > maxline) {
+        output2 += line.substr(0, maxline) + "\r\n";
+        line = line.substr(maxline);
+      }
+    }
+    output2 += line;
+    return output2;
+  };
+  util$1.binary.base64.decode = function(input2, output2, offset) {
+    var out = output2;
+    if (!out) {
+      out = new Uint8Array(Math.ceil(input2.length / 4) * 3);
+    }
+    input2 = input2.replace(/[^A-Za-z0-9\+\/\=]/g, "");
+    offset = offset || 0;
+    var enc1, enc2, enc3, enc4;
+    var i = 0, j = offset;
+    while (i < input2.length) {
+      enc1 = _base64Idx[input2.charCodeAt(i++) - 43];
+      enc2 = _base64Idx[input2.charCodeAt(i++) - 43];
+      enc3 = _base64Idx[input2.charCodeAt(i++) - 43];
+      enc4 = _base64Idx[input2.charCodeAt(i++) - 43];
+      out[j++] = enc1 << 2 | enc2 >> 4;
+      if (enc3 !== 64) {
+        out[j++] = (enc2 & 15) << 4 | enc3 >> 2;
+        if (enc4 !== 64) {
+          out[j++] = (enc3 & 3) << 6 | enc4;
+        }
+      }
+    }
+    return output2 ? j - offset : out.subarray(0, j);
+  };
+  util$1.binary.base58.encode = function(input2, maxline) {
+    return util$1.binary.baseN.encode(input2, _base58, maxline);
+  };
+  util$1.binary.base58.decode = function(input2, maxline) {
+    return util$1.binary.baseN.decode(input2, _base58, maxline);
+  };
+  util$1.text = {
+    utf8: {},
+    utf16: {}
+  };
+  util$1.text.utf8.encode = function(str2, output2, offset) {
+    str2 = util$1.encodeUtf8(str2);
+    var out = output2;
+    if (!out) {
+      out = new Uint8Array(str2.length);
+    }
+    offset = offset || 0;
+    var j = offset;
+    for (var i = 0; i < str2.length; ++i) {
+      out[j++] = str2.charCodeAt(i);
+    }
+    return output2 ? j - offset : out;
+  };
+  util$1.text.utf8.decode = function(bytes) {
+    return util$1.decodeUtf8(String.fromCharCode.apply(null, bytes));
+  };
+  util$1.text.utf16.encode = function(str2, output2, offset) {
+    var out = output2;
+    if (!out) {
+      out = new Uint8Array(str2.length * 2);
+    }
+    var view = new Uint16Array(out.buffer);
+    offset = offset || 0;
+    var j = offset;
+    var k = offset;
+    for (var i = 0; i < str2.length; ++i) {
+      view[k++] = str2.charCodeAt(i);
+      j += 2;
+    }
+    return output2 ? j - offset : out;
+  };
+  util$1.text.utf16.decode = function(bytes) {
+    return String.fromCharCode.apply(null, new Uint16Array(bytes.buffer));
+  };
+  util$1.deflate = function(api, bytes, raw) {
+    bytes = util$1.decode64(api.deflate(util$1.encode64(bytes)).rval);
+    if (raw) {
+      var start = 2;
+      var flg = bytes.charCodeAt(1);
+      if (flg & 32) {
+        start = 6;
+      }
+      bytes = bytes.substring(start, bytes.length - 4);
+    }
+    return bytes;
+  };
+  util$1.inflate = function(api, bytes, raw) {
+    var rval = api.inflate(util$1.encode64(bytes)).rval;
+    return rval === null ? null : util$1.decode64(rval);
+  };
+  var _setStorageObject = function(api, id, obj) {
+    if (!api) {
+      throw new Error("WebStorage not available.");
+    }
+    var rval;
+    if (obj === null) {
+      rval = api.removeItem(id);
+    } else {
+      obj = util$1.encode64(JSON.stringify(obj));
+      rval = api.setItem(id, obj);
+    }
+    if (typeof rval !== "undefined" && rval.rval !== true) {
+      var error63 = new Error(rval.error.message);
+      error63.id = rval.error.id;
+      error63.name = rval.error.name;
+      throw error63;
+    }
+  };
+  var _getStorageObject = function(api, id) {
+    if (!api) {
+      throw new Error("WebStorage not available.");
+    }
+    var rval = api.getItem(id);
+    if (api.init) {
+      if (rval.rval === null) {
+        if (rval.error) {
+          var error63 = new Error(rval.error.message);
+          error63.id = rval.error.id;
+          error63.name = rval.error.name;
+          throw error63;
+        }
+        rval = null;
+      } else {
+        rval = rval.rval;
+      }
+    }
+    if (rval !== null) {
+      rval = JSON.parse(util$1.decode64(rval));
+    }
+    return rval;
+  };
+  var _setItem = function(api, id, key2, data) {
+    var obj = _getStorageObject(api, id);
+    if (obj === null) {
+      obj = {};
+    }
+    obj[key2] = data;
+    _setStorageObject(api, id, obj);
+  };
+  var _getItem = function(api, id, key2) {
+    var rval = _getStorageObject(api, id);
+    if (rval !== null) {
+      rval = key2 in rval ? rval[key2] : null;
+    }
+    return rval;
+  };
+  var _removeItem = function(api, id, key2) {
+    var obj = _getStorageObject(api, id);
+    if (obj !== null && key2 in obj) {
+      delete obj[key2];
+      var empty = true;
+      for (var prop in obj) {
+        empty = false;
+        break;
+      }
+      if (empty) {
+        obj = null;
+      }
+      _setStorageObject(api, id, obj);
+    }
+  };
+  var _clearItems = function(api, id) {
+    _setStorageObject(api, id, null);
+  };
+  var _callStorageFunction = function(func, args, location) {
+    var rval = null;
+    if (typeof location === "undefined") {
+      location = ["web", "flash"];
+    }
+    var type;
+    var done = false;
+    var exception = null;
+    for (var idx in location) {
+      type = location[idx];
+      try {
+        if (type === "flash" || type === "both") {
+          if (args[0] === null) {
+            throw new Error("Flash local storage not available.");
+          }
+          rval = func.apply(this, args);
+          done = type === "flash";
+        }
+        if (type === "web" || type === "both") {
+          args[0] = localStorage;
+          rval = func.apply(this, args);
+          done = true;
+        }
+      } catch (ex) {
+        exception = ex;
+      }
+      if (done) {
+        break;
+      }
+    }
+    if (!done) {
+      throw exception;
+    }
+    return rval;
+  };
+  util$1.setItem = function(api, id, key2, data, location) {
+    _callStorageFunction(_setItem, arguments, location);
+  };
+  util$1.getItem = function(api, id, key2, location) {
+    return _callStorageFunction(_getItem, arguments, location);
+  };
+  util$1.removeItem = function(api, id, key2, location) {
+    _callStorageFunction(_removeItem, arguments, location);
+  };
+  util$1.clearItems = function(api, id, location) {
+    _callStorageFunction(_clearItems, arguments, location);
+  };
+  util$1.isEmpty = function(obj) {
+    for (var prop in obj) {
+      if (obj.hasOwnProperty(prop)) {
+        return false;
+      }
+    }
+    return true;
+  };
+  util$1.format = function(format) {
+    var re = /%./g;
+    var match;
+    var part;
+    var argi = 0;
+    var parts2 = [];
+    var last = 0;
+    while (match = re.exec(format)) {
+      part = format.substring(last, re.lastIndex - 2);
+      if (part.length > 0) {
+        parts2.push(part);
+      }
+      last = re.lastIndex;
+      var code = match[0][1];
+      switch (code) {
+        case "s":
+        case "o":
+          if (argi < arguments.length) {
+            parts2.push(arguments[argi++ + 1]);
+          } else {
+            parts2.push("<?>");
+          }
+          break;
+        // FIXME: do proper formatting for numbers, etc
+        //case 'f':
+        //case 'd':
+        case "%":
+          parts2.push("%");
+          break;
+        default:
+          parts2.push("<%" + code + "?>");
+      }
+    }
+    parts2.push(format.substring(last));
+    return parts2.join("");
+  };
+  util$1.formatNumber = function(number4, decimals, dec_point, thousands_sep) {
+    var n2 = number4, c = isNaN(decimals = Math.abs(decimals)) ? 2 : decimals;
+    var d = dec_point === void 0 ? "," : dec_point;
+    var t = thousands_sep === void 0 ? "." : thousands_sep, s = n2 < 0 ? "-" : "";
+    var i = parseInt(n2 = Math.abs(+n2 || 0).toFixed(c), 10) + "";
+    var j = i.length > 3 ? i.length % 3 : 0;
+    return s + (j ? i.substr(0, j) + t : "") + i.substr(j).replace(/(\d{3})(?=\d)/g, "$1" + t) + (c ? d + Math.abs(n2 - i).toFixed(c).slice(2) : "");
+  };
+  util$1.formatSize = function(size) {
+    if (size >= 1073741824) {
+      size = util$1.formatNumber(size / 1073741824, 2, ".", "") + " GiB";
+    } else if (size >= 1048576) {
+      size = util$1.formatNumber(size / 1048576, 2, ".", "") + " MiB";
+    } else if (size >= 1024) {
+      size = util$1.formatNumber(size / 1024, 0) + " KiB";
+    } else {
+      size = util$1.formatNumber(size, 0) + " bytes";
+    }
+    return size;
+  };
+  util$1.bytesFromIP = function(ip) {
+    if (ip.indexOf(".") !== -1) {
+      return util$1.bytesFromIPv4(ip);
+    }
+    if (ip.indexOf(":") !== -1) {
+      return util$1.bytesFromIPv6(ip);
+    }
+    return null;
+  };
+  util$1.bytesFromIPv4 = function(ip) {
+    ip = ip.split(".");
+    if (ip.length !== 4) {
+      return null;
+    }
+    var b = util$1.createBuffer();
+    for (var i = 0; i < ip.length; ++i) {
+      var num2 = parseInt(ip[i], 10);
+      if (isNaN(num2)) {
+        return null;
+      }
+      b.putByte(num2);
+    }
+    return b.getBytes();
+  };
+  util$1.bytesFromIPv6 = function(ip) {
+    var blanks = 0;
+    ip = ip.split(":").filter(function(e) {
+      if (e.length === 0) ++blanks;
+      return true;
+    });
+    var zeros = (8 - ip.length + blanks) * 2;
+    var b = util$1.createBuffer();
+    for (var i = 0; i < 8; ++i) {
+      if (!ip[i] || ip[i].length === 0) {
+        b.fillWithByte(0, zeros);
+        zeros = 0;
+        continue;
+      }
+      var bytes = util$1.hexToBytes(ip[i]);
+      if (bytes.length < 2) {
+        b.putByte(0);
+      }
+      b.putBytes(bytes);
+    }
+    return b.getBytes();
+  };
+  util$1.bytesToIP = function(bytes) {
+    if (bytes.length === 4) {
+      return util$1.bytesToIPv4(bytes);
+    }
+    if (bytes.length === 16) {
+      return util$1.bytesToIPv6(bytes);
+    }
+    return null;
+  };
+  util$1.bytesToIPv4 = function(bytes) {
+    if (bytes.length !== 4) {
+      return null;
+    }
+    var ip = [];
+    for (var i = 0; i < bytes.length; ++i) {
+      ip.push(bytes.charCodeAt(i));
+    }
+    return ip.join(".");
+  };
+  util$1.bytesToIPv6 = function(bytes) {
+    if (bytes.length !== 16) {
+      return null;
+    }
+    var ip = [];
+    var zeroGroups = [];
+    var zeroMaxGroup = 0;
+    for (var i = 0; i < bytes.length; i += 2) {
+      var hex3 = util$1.bytesToHex(bytes[i] + bytes[i + 1]);
+      while (hex3[0] === "0" && hex3 !== "0") {
+        hex3 = hex3.substr(1);
+      }
+      if (hex3 === "0") {
+        var last = zeroGroups[zeroGroups.length - 1];
+        var idx = ip.length;
+        if (!last || idx !== last.end + 1) {
+          zeroGroups.push({ start: idx, end: idx });
+        } else {
+          last.end = idx;
+          if (last.end - last.start > zeroGroups[zeroMaxGroup].end - zeroGroups[zeroMaxGroup].start) {
+            zeroMaxGroup = zeroGroups.length - 1;
+          }
+        }
+      }
+      ip.push(hex3);
+    }
+    if (zeroGroups.length > 0) {
+      var group2 = zeroGroups[zeroMaxGroup];
+      if (group2.end - group2.start > 0) {
+        ip.splice(group2.start, group2.end - group2.start + 1, "");
+        if (group2.start === 0) {
+          ip.unshift("");
+        }
+        if (group2.end === 7) {
+          ip.push("");
+        }
+      }
+    }
+    return ip.join(":");
+  };
+  util$1.estimateCores = function(options, callback) {
+    if (typeof options === "function") {
+      callback = options;
+      options = {};
+    }
+    options = options || {};
+    if ("cores" in util$1 && !options.update) {
+      return callback(null, util$1.cores);
+    }
+    if (typeof navigator !== "undefined" && "hardwareConcurrency" in navigator && navigator.hardwareConcurrency > 0) {
+      util$1.cores = navigator.hardwareConcurrency;
+      return callback(null, util$1.cores);
+    }
+    if (typeof Worker === "undefined") {
+      util$1.cores = 1;
+      return callback(null, util$1.cores);
+    }
+    if (typeof Blob === "undefined") {
+      util$1.cores = 2;
+      return callback(null, util$1.cores);
+    }
+    var blobUrl = URL.createObjectURL(new Blob([
+      "(",
+      function() {
+        self.addEventListener("message", function(e) {
+          var st = Date.now();
+          var et = st + 4;
+          self.postMessage({ st, et });
+        });
+      }.toString(),
+      ")()"
+    ], { type: "application/javascript" }));
+    sample([], 5, 16);
+    function sample(max, samples, numWorkers) {
+      if (samples === 0) {
+        var avg = Math.floor(max.reduce(function(avg2, x) {
+          return avg2 + x;
+        }, 0) / max.length);
+        util$1.cores = Math.max(1, avg);
+        URL.revokeObjectURL(blobUrl);
+        return callback(null, util$1.cores);
+      }
+      map2(numWorkers, function(err, results) {
+        max.push(reduce(numWorkers, results));
+        sample(max, samples - 1, numWorkers);
+      });
+    }
+    function map2(numWorkers, callback2) {
+      var workers = [];
+      var results = [];
+      for (var i = 0; i < numWorkers; ++i) {
+        var worker = new Worker(blobUrl);
+        worker.addEventListener("message", function(e) {
+          results.push(e.data);
+          if (results.length === numWorkers) {
+            for (var i2 = 0; i2 < numWorkers; ++i2) {
+              workers[i2].terminate();
+            }
+            callback2(null, results);
+          }
+        });
+        workers.push(worker);
+      }
+      for (var i = 0; i < numWorkers; ++i) {
+        workers[i].postMessage(i);
+      }
+    }
+    function reduce(numWorkers, results) {
+      var overlaps = [];
+      for (var n2 = 0; n2 < numWorkers; ++n2) {
+        var r1 = results[n2];
+        var overlap = overlaps[n2] = [];
+        for (var i = 0; i < numWorkers; ++i) {
+          if (n2 === i) {
+            continue;
+          }
+          var r2 = results[i];
+          if (r1.st > r2.st && r1.st < r2.et || r2.st > r1.st && r2.st < r1.et) {
+            overlap.push(i);
+          }
+        }
+      }
+      return overlaps.reduce(function(max, overlap2) {
+        return Math.max(max, overlap2.length);
+      }, 0);
+    }
+  };
+  return util.exports;
+}
+function requireCipher() {
+  if (hasRequiredCipher) return cipher;
+  hasRequiredCipher = 1;
+  var forge2 = requireForge();
+  requireUtil();
+  cipher = forge2.cipher = forge2.cipher || {};
+  forge2.cipher.algorithms = forge2.cipher.algorithms || {};
+  forge2.cipher.createCipher = function(algorithm, key2) {
+    var api = algorithm;
+    if (typeof api === "string") {
+      api = forge2.cipher.getAlgorithm(api);
+      if (api) {
+        api = api();
+      }
+    }
+    if (!api) {
+      throw new Error("Unsupported algorithm: " + algorithm);
+    }
+    return new forge2.cipher.BlockCipher({
+      algorithm: api,
+      key: key2,
+      decrypt: false
+    });
+  };
+  forge2.cipher.createDecipher = function(algorithm, key2) {
+    var api = algorithm;
+    if (typeof api === "string") {
+      api = forge2.cipher.getAlgorithm(api);
+      if (api) {
+        api = api();
+      }
+    }
+    if (!api) {
+      throw new Error("Unsupported algorithm: " + algorithm);
+    }
+    return new forge2.cipher.BlockCipher({
+      algorithm: api,
+      key: key2,
+      decrypt: true
+    });
+  };
+  forge2.cipher.registerAlgorithm = function(name2, algorithm) {
+    name2 = name2.toUpperCase();
+    forge2.cipher.algorithms[name2] = algorithm;
+  };
+  forge2.cipher.getAlgorithm = function(name2) {
+    name2 = name2.toUpperCase();
+    if (name2 in forge2.cipher.algorithms) {
+      return forge2.cipher.algorithms[name2];
+    }
+    return null;
+  };
+  var BlockCipher = forge2.cipher.BlockCipher = function(options) {
+    this.algorithm = options.algorithm;
+    this.mode = this.algorithm.mode;
+    this.blockSize = this.mode.blockSize;
+    this._finish = false;
+    this._input = null;
+    this.output = null;
+    this._op = options.decrypt ? this.mode.decrypt : this.mode.encrypt;
+    this._decrypt = options.decrypt;
+    this.algorithm.initialize(options);
+  };
+  BlockCipher.prototype.start = function(options) {
+    options = options || {};
+    var opts = {};
+    for (var key2 in options) {
+      opts[key2] = options[key2];
+    }
+    opts.decrypt = this._decrypt;
+    this._finish = false;
+    this._input = forge2.util.createBuffer();
+    this.output = options.output || forge2.util.createBuffer();
+    this.mode.start(opts);
+  };
+  BlockCipher.prototype.update = function(input2) {
+    if (input2) {
+      this._input.putBuffer(input2);
+    }
+    while (!this._op.call(this.mode, this._input, this.output, this._finish) && !this._finish) {
+    }
+    this._input.compact();
+  };
+  BlockCipher.prototype.finish = function(pad) {
+    if (pad && (this.mode.name === "ECB" || this.mode.name === "CBC")) {
+      this.mode.pad = function(input2) {
+        return pad(this.blockSize, input2, false);
+      };
+      this.mode.unpad = function(output2) {
+        return pad(this.blockSize, output2, true);
+      };
+    }
+    var options = {};
+    options.decrypt = this._decrypt;
+    options.overflow = this._input.length() % this.blockSize;
+    if (!this._decrypt && this.mode.pad) {
+      if (!this.mode.pad(this._input, options)) {
+        return false;
+      }
+    }
+    this._finish = true;
+    this.update();
+    if (this._decrypt && this.mode.unpad) {
+      if (!this.mode.unpad(this.output, options)) {
+        return false;
+      }
+    }
+    if (this.mode.afterFinish) {
+      if (!this.mode.afterFinish(this.output, options)) {
+        return false;
+      }
+    }
+    return true;
+  };
+  return cipher;
+}
+function requireCipherModes() {
+  if (hasRequiredCipherModes) return cipherModes.exports;
+  hasRequiredCipherModes = 1;
+  var forge2 = requireForge();
+  requireUtil();
+  forge2.cipher = forge2.cipher || {};
+  var modes = cipherModes.exports = forge2.cipher.modes = forge2.cipher.modes || {};
+  modes.ecb = function(options) {
+    options = options || {};
+    this.name = "ECB";
+    this.cipher = options.cipher;
+    this.blockSize = options.blockSize || 16;
+    this._ints = this.blockSize / 4;
+    this._inBlock = new Array(this._ints);
+    this._outBlock = new Array(this._ints);
+  };
+  modes.ecb.prototype.start = function(options) {
+  };
+  modes.ecb.prototype.encrypt = function(input2, output2, finish3) {
+    if (input2.length() < this.blockSize && !(finish3 && input2.length() > 0)) {
+      return true;
+    }
+    for (var i = 0; i < this._ints; ++i) {
+      this._inBlock[i] = input2.getInt32();
+    }
+    this.cipher.encrypt(this._inBlock, this._outBlock);
+    for (var i = 0; i < this._ints; ++i) {
+      output2.putInt32(this._outBlock[i]);
+    }
+  };
+  modes.ecb.prototype.decrypt = function(input2, output2, finish3) {
+    if (input2.length() < this.blockSize && !(finish3 && input2.length() > 0)) {
+      return true;
+    }
+    for (var i = 0; i < this._ints; ++i) {
+      this._inBlock[i] = input2.getInt32();
+    }
+    this.cipher.decrypt(this._inBlock, this._outBlock);
+    for (var i = 0; i < this._ints; ++i) {
+      output2.putInt32(this._outBlock[i]);
+    }
+  };
+  modes.ecb.prototype.pad = function(input2, options) {
+    var padding = input2.length() === this.blockSize ? this.blockSize : this.blockSize - input2.length();
+    input2.fillWithByte(padding, padding);
+    return true;
+  };
+  modes.ecb.prototype.unpad = function(output2, options) {
+    if (options.overflow > 0) {
+      return false;
+    }
+    var len = output2.length();
+    var count2 = output2.at(len - 1);
+    if (count2 > this.blockSize << 2) {
+      return false;
+    }
+    output2.truncate(count2);
+    return true;
+  };
+  modes.cbc = function(options) {
+    options = options || {};
+    this.name = "CBC";
+    this.cipher = options.cipher;
+    this.blockSize = options.blockSize || 16;
+    this._ints = this.blockSize / 4;
+    this._inBlock = new Array(this._ints);
+    this._outBlock = new Array(this._ints);
+  };
+  modes.cbc.prototype.start = function(options) {
+    if (options.iv === null) {
+      if (!this._prev) {
+        throw new Error("Invalid IV parameter.");
+      }
+      this._iv = this._prev.slice(0);
+    } else if (!("iv" in options)) {
+      throw new Error("Invalid IV parameter.");
+    } else {
+      this._iv = transformIV(options.iv, this.blockSize);
+      this._prev = this._iv.slice(0);
+    }
+  };
+  modes.cbc.prototype.encrypt = function(input2, output2, finish3) {
+    if (input2.length() < this.blockSize && !(finish3 && input2.length() > 0)) {
+      return true;
+    }
+    for (var i = 0; i < this._ints; ++i) {
+      this._inBlock[i] = this._prev[i] ^ input2.getInt32();
+    }
+    this.cipher.encrypt(this._inBlock, this._outBlock);
+    for (var i = 0; i < this._ints; ++i) {
+      output2.putInt32(this._outBlock[i]);
+    }
+    this._prev = this._outBlock;
+  };
+  modes.cbc.prototype.decrypt = function(input2, output2, finish3) {
+    if (input2.length() < this.blockSize && !(finish3 && input2.length() > 0)) {
+      return true;
+    }
+    for (var i = 0; i < this._ints; ++i) {
+      this._inBlock[i] = input2.getInt32();
+    }
+    this.cipher.decrypt(this._inBlock, this._outBlock);
+    for (var i = 0; i < this._ints; ++i) {
+      output2.putInt32(this._prev[i] ^ this._outBlock[i]);
+    }
+    this._prev = this._inBlock.slice(0);
+  };
+  modes.cbc.prototype.pad = function(input2, options) {
+    var padding = input2.length() === this.blockSize ? this.blockSize : this.blockSize - input2.length();
+    input2.fillWithByte(padding, padding);
+    return true;
+  };
+  modes.cbc.prototype.unpad = function(output2, options) {
+    if (options.overflow > 0) {
+      return false;
+    }
+    var len = output2.length();
+    var count2 = output2.at(len - 1);
+    if (count2 > this.blockSize << 2) {
+      return false;
+    }
+    output2.truncate(count2);
+    return true;
+  };
+  modes.cfb = function(options) {
+    options = options || {};
+    this.name = "CFB";
+    this.cipher = options.cipher;
+    this.blockSize = options.blockSize || 16;
+    this._ints = this.blockSize / 4;
+    this._inBlock = null;
+    this._outBlock = new Array(this._ints);
+    this._partialBlock = new Array(this._ints);
+    this._partialOutput = forge2.util.createBuffer();
+    this._partialBytes = 0;
+  };
+  modes.cfb.prototype.start = function(options) {
+    if (!("iv" in options)) {
+      throw new Error("Invalid IV parameter.");
+    }
+    this._iv = transformIV(options.iv, this.blockSize);
+    this._inBlock = this._iv.slice(0);
+    this._partialBytes = 0;
+  };
+  modes.cfb.prototype.encrypt = function(input2, output2, finish3) {
+    var inputLength = input2.length();
+    if (inputLength === 0) {
+      return true;
+    }
+    this.cipher.encrypt(this._inBlock, this._outBlock);
+    if (this._partialBytes === 0 && inputLength >= this.blockSize) {
+      for (var i = 0; i < this._ints; ++i) {
+        this._inBlock[i] = input2.getInt32() ^ this._outBlock[i];
+        output2.putInt32(this._inBlock[i]);
+      }
+      return;
+    }
+    var partialBytes = (this.blockSize - inputLength) % this.blockSize;
+    if (partialBytes > 0) {
+      partialBytes = this.blockSize - partialBytes;
+    }
+    this._partialOutput.clear();
+    for (var i = 0; i < this._ints; ++i) {
+      this._partialBlock[i] = input2.getInt32() ^ this._outBlock[i];
+      this._partialOutput.putInt32(this._partialBlock[i]);
+    }
+    if (partialBytes > 0) {
+      input2.read -= this.blockSize;
+    } else {
+      for (var i = 0; i < this._ints; ++i) {
+        this._inBlock[i] = this._partialBlock[i];
+      }
+    }
+    if (this._partialBytes > 0) {
+      this._partialOutput.getBytes(this._partialBytes);
+    }
+    if (partialBytes > 0 && !finish3) {
+      output2.putBytes(this._partialOutput.getBytes(
+        partialBytes - this._partialBytes
+      ));
+      this._partialBytes = partialBytes;
+      return true;
+    }
+    output2.putBytes(this._partialOutput.getBytes(
+      inputLength - this._partialBytes
+    ));
+    this._partialBytes = 0;
+  };
+  modes.cfb.prototype.decrypt = function(input2, output2, finish3) {
+    var inputLength = input2.length();
+    if (inputLength === 0) {
+      return true;
+    }
+    this.cipher.encrypt(this._inBlock, this._outBlock);
+    if (this._partialBytes === 0 && inputLength >= this.blockSize) {
+      for (var i = 0; i < this._ints; ++i) {
+        this._inBlock[i] = input2.getInt32();
+        output2.putInt32(this._inBlock[i] ^ this._outBlock[i]);
+      }
+      return;
+    }
+    var partialBytes = (this.blockSize - inputLength) % this.blockSize;
+    if (partialBytes > 0) {
+      partialBytes = this.blockSize - partialBytes;
+    }
+    this._partialOutput.clear();
+    for (var i = 0; i < this._ints; ++i) {
+      this._partialBlock[i] = input2.getInt32();
+      this._partialOutput.putInt32(this._partialBlock[i] ^ this._outBlock[i]);
+    }
+    if (partialBytes > 0) {
+      input2.read -= this.blockSize;
+    } else {
+      for (var i = 0; i < this._ints; ++i) {
+        this._inBlock[i] = this._partialBlock[i];
+      }
+    }
+    if (this._partialBytes > 0) {
+      this._partialOutput.getBytes(this._partialBytes);
+    }
+    if (partialBytes > 0 && !finish3) {
+      output2.putBytes(this._partialOutput.getBytes(
+        partialBytes - this._partialBytes
+      ));
+      this._partialBytes = partialBytes;
+      return true;
+    }
+    output2.putBytes(this._partialOutput.getBytes(
+      inputLength - this._partialBytes
+    ));
+    this._partialBytes = 0;
+  };
+  modes.ofb = function(options) {
+    options = options || {};
+    this.name = "OFB";
+    this.cipher = options.cipher;
+    this.blockSize = options.blockSize || 16;
+    this._ints = this.blockSize / 4;
+    this._inBlock = null;
+    this._outBlock = new Array(this._ints);
+    this._partialOutput = forge2.util.createBuffer();
+    this._partialBytes = 0;
+  };
+  modes.ofb.prototype.start = function(options) {
+    if (!("iv" in options)) {
+      throw new Error("Invalid IV parameter.");
+    }
+    this._iv = transformIV(options.iv, this.blockSize);
+    this._inBlock = this._iv.slice(0);
+    this._partialBytes = 0;
+  };
+  modes.ofb.prototype.encrypt = function(input2, output2, finish3) {
+    var inputLength = input2.length();
+    if (input2.length() === 0) {
+      return true;
+    }
+    this.cipher.encrypt(this._inBlock, this._outBlock);
+    if (this._partialBytes === 0 && inputLength >= this.blockSize) {
+      for (var i = 0; i < this._ints; ++i) {
+        output2.putInt32(input2.getInt32() ^ this._outBlock[i]);
+        this._inBlock[i] = this._outBlock[i];
+      }
+      return;
+    }
+    var partialBytes = (this.blockSize - inputLength) % this.blockSize;
+    if (partialBytes > 0) {
+      partialBytes = this.blockSize - partialBytes;
+    }
+    this._partialOutput.clear();
+    for (var i = 0; i < this._ints; ++i) {
+      this._partialOutput.putInt32(input2.getInt32() ^ this._outBlock[i]);
+    }
+    if (partialBytes > 0) {
+      input2.read -= this.blockSize;
+    } else {
+      for (var i = 0; i < this._ints; ++i) {
+        this._inBlock[i] = this._outBlock[i];
+      }
+    }
+    if (this._partialBytes > 0) {
+      this._partialOutput.getBytes(this._partialBytes);
+    }
+    if (partialBytes > 0 && !finish3) {
+      output2.putBytes(this._partialOutput.getBytes(
+        partialBytes - this._partialBytes
+      ));
+      this._partialBytes = partialBytes;
+      return true;
+    }
+    output2.putBytes(this._partialOutput.getBytes(
+      inputLength - this._partialBytes
+    ));
+    this._partialBytes = 0;
+  };
+  modes.ofb.prototype.decrypt = modes.ofb.prototype.encrypt;
+  modes.ctr = function(options) {
+    options = options || {};
+    this.name = "CTR";
+    this.cipher = options.cipher;
+    this.blockSize = options.blockSize || 16;
+    this._ints = this.blockSize / 4;
+    this._inBlock = null;
+    this._outBlock = new Array(this._ints);
+    this._partialOutput = forge2.util.createBuffer();
+    this._partialBytes = 0;
+  };
+  modes.ctr.prototype.start = function(options) {
+    if (!("iv" in options)) {
+      throw new Error("Invalid IV parameter.");
+    }
+    this._iv = transformIV(options.iv, this.blockSize);
+    this._inBlock = this._iv.slice(0);
+    this._partialBytes = 0;
+  };
+  modes.ctr.prototype.encrypt = function(input2, output2, finish3) {
+    var inputLength = input2.length();
+    if (inputLength === 0) {
+      return true;
+    }
+    this.cipher.encrypt(this._inBlock, this._outBlock);
+    if (this._partialBytes === 0 && inputLength >= this.blockSize) {
+      for (var i = 0; i < this._ints; ++i) {
+        output2.putInt32(input2.getInt32() ^ this._outBlock[i]);
+      }
+    } else {
+      var partialBytes = (this.blockSize - inputLength) % this.blockSize;
+      if (partialBytes > 0) {
+        partialBytes = this.blockSize - partialBytes;
+      }
+      this._partialOutput.clear();
+      for (var i = 0; i < this._ints; ++i) {
+        this._partialOutput.putInt32(input2.getInt32() ^ this._outBlock[i]);
+      }
+      if (partialBytes > 0) {
+        input2.read -= this.blockSize;
+      }
+      if (this._partialBytes > 0) {
+        this._partialOutput.getBytes(this._partialBytes);
+      }
+      if (partialBytes > 0 && !finish3) {
+        output2.putBytes(this._partialOutput.getBytes(
+          partialBytes - this._partialBytes
+        ));
+        this._partialBytes = partialBytes;
+        return true;
+      }
+      output2.putBytes(this._partialOutput.getBytes(
+        inputLength - this._partialBytes
+      ));
+      this._partialBytes = 0;
+    }
+    inc32(this._inBlock);
+  };
+  modes.ctr.prototype.decrypt = modes.ctr.prototype.encrypt;
+  modes.gcm = function(options) {
+    options = options || {};
+    this.name = "GCM";
+    this.cipher = options.cipher;
+    this.blockSize = options.blockSize || 16;
+    this._ints = this.blockSize / 4;
+    this._inBlock = new Array(this._ints);
+    this._outBlock = new Array(this._ints);
+    this._partialOutput = forge2.util.createBuffer();
+    this._partialBytes = 0;
+    this._R = 3774873600;
+  };
+  modes.gcm.prototype.start = function(options) {
+    if (!("iv" in options)) {
+      throw new Error("Invalid IV parameter.");
+    }
+    var iv = forge2.util.createBuffer(options.iv);
+    this._cipherLength = 0;
+    var additionalData;
+    if ("additionalData" in options) {
+      additionalData = forge2.util.createBuffer(options.additionalData);
+    } else {
+      additionalData = forge2.util.createBuffer();
+    }
+    if ("tagLength" in options) {
+      this._tagLength = options.tagLength;
+    } else {
+      this._tagLength = 128;
+    }
+    this._tag = null;
+    if (options.decrypt) {
+      this._tag = forge2.util.createBuffer(options.tag).getBytes();
+      if (this._tag.length !== this._tagLength / 8) {
+        throw new Error("Authentication tag does not match tag length.");
+      }
+    }
+    this._hashBlock = new Array(this._ints);
+    this.tag = null;
+    this._hashSubkey = new Array(this._ints);
+    this.cipher.encrypt([0, 0, 0, 0], this._hashSubkey);
+    this.componentBits = 4;
+    this._m = this.generateHashTable(this._hashSubkey, this.componentBits);
+    var ivLength = iv.length();
+    if (ivLength === 12) {
+      this._j0 = [iv.getInt32(), iv.getInt32(), iv.getInt32(), 1];
+    } else {
+      this._j0 = [0, 0, 0, 0];
+      while (iv.length() > 0) {
+        this._j0 = this.ghash(
+          this._hashSubkey,
+          this._j0,
+          [iv.getInt32(), iv.getInt32(), iv.getInt32(), iv.getInt32()]
+        );
+      }
+      this._j0 = this.ghash(
+        this._hashSubkey,
+        this._j0,
+        [0, 0].concat(from64To32(ivLength * 8))
+      );
+    }
+    this._inBlock = this._j0.slice(0);
+    inc32(this._inBlock);
+    this._partialBytes = 0;
+    additionalData = forge2.util.createBuffer(additionalData);
+    this._aDataLength = from64To32(additionalData.length() * 8);
+    var overflow = additionalData.length() % this.blockSize;
+    if (overflow) {
+      additionalData.fillWithByte(0, this.blockSize - overflow);
+    }
+    this._s = [0, 0, 0, 0];
+    while (additionalData.length() > 0) {
+      this._s = this.ghash(this._hashSubkey, this._s, [
+        additionalData.getInt32(),
+        additionalData.getInt32(),
+        additionalData.getInt32(),
+        additionalData.getInt32()
+      ]);
+    }
+  };
+  modes.gcm.prototype.encrypt = function(input2, output2, finish3) {
+    var inputLength = input2.length();
+    if (inputLength === 0) {
+      return true;
+    }
+    this.cipher.encrypt(this._inBlock, this._outBlock);
+    if (this._partialBytes === 0 && inputLength >= this.blockSize) {
+      for (var i = 0; i < this._ints; ++i) {
+        output2.putInt32(this._outBlock[i] ^= input2.getInt32());
+      }
+      this._cipherLength += this.blockSize;
+    } else {
+      var partialBytes = (this.blockSize - inputLength) % this.blockSize;
+      if (partialBytes > 0) {
+        partialBytes = this.blockSize - partialBytes;
+      }
+      this._partialOutput.clear();
+      for (var i = 0; i < this._ints; ++i) {
+        this._partialOutput.putInt32(input2.getInt32() ^ this._outBlock[i]);
+      }
+      if (partialBytes <= 0 || finish3) {
+        if (finish3) {
+          var overflow = inputLength % this.blockSize;
+          this._cipherLength += overflow;
+          this._partialOutput.truncate(this.blockSize - overflow);
+        } else {
+          this._cipherLength += this.blockSize;
+        }
+        for (var i = 0; i < this._ints; ++i) {
+          this._outBlock[i] = this._partialOutput.getInt32();
+        }
+        this._partialOutput.read -= this.blockSize;
+      }
+      if (this._partialBytes > 0) {
+        this._partialOutput.getBytes(this._partialBytes);
+      }
+      if (partialBytes > 0 && !finish3) {
+        input2.read -= this.blockSize;
+        output2.putBytes(this._partialOutput.getBytes(
+          partialBytes - this._partialBytes
+        ));
+        this._partialBytes = partialBytes;
+        return true;
+      }
+      output2.putBytes(this._partialOutput.getBytes(
+        inputLength - this._partialBytes
+      ));
+      this._partialBytes = 0;
+    }
+    this._s = this.ghash(this._hashSubkey, this._s, this._outBlock);
+    inc32(this._inBlock);
+  };
+  modes.gcm.prototype.decrypt = function(input2, output2, finish3) {
+    var inputLength = input2.length();
+    if (inputLength < this.blockSize && !(finish3 && inputLength > 0)) {
+      return true;
+    }
+    this.cipher.encrypt(this._inBlock, this._outBlock);
+    inc32(this._inBlock);
+    this._hashBlock[0] = input2.getInt32();
+    this._hashBlock[1] = input2.getInt32();
+    this._hashBlock[2] = input2.getInt32();
+    this._hashBlock[3] = input2.getInt32();
+    this._s = this.ghash(this._hashSubkey, this._s, this._hashBlock);
+    for (var i = 0; i < this._ints; ++i) {
+      output2.putInt32(this._outBlock[i] ^ this._hashBlock[i]);
+    }
+    if (inputLength < this.blockSize) {
+      this._cipherLength += inputLength % this.blockSize;
+    } else {
+      this._cipherLength += this.blockSize;
+    }
+  };
+  modes.gcm.prototype.afterFinish = function(output2, options) {
+    var rval = true;
+    if (options.decrypt && options.overflow) {
+      output2.truncate(this.blockSize - options.overflow);
+    }
+    this.tag = forge2.util.createBuffer();
+    var lengths = this._aDataLength.concat(from64To32(this._cipherLength * 8));
+    this._s = this.ghash(this._hashSubkey, this._s, lengths);
+    var tag = [];
+    this.cipher.encrypt(this._j0, tag);
+    for (var i = 0; i < this._ints; ++i) {
+      this.tag.putInt32(this._s[i] ^ tag[i]);
+    }
+    this.tag.truncate(this.tag.length() % (this._tagLength / 8));
+    if (options.decrypt && this.tag.bytes() !== this._tag) {
+      rval = false;
+    }
+    return rval;
+  };
+  modes.gcm.prototype.multiply = function(x, y) {
+    var z_i = [0, 0, 0, 0];
+    var v_i = y.slice(0);
+    for (var i = 0; i < 128; ++i) {
+      var x_i = x[i / 32 | 0] & 1 << 31 - i % 32;
+      if (x_i) {
+        z_i[0] ^= v_i[0];
+        z_i[1] ^= v_i[1];
+        z_i[2] ^= v_i[2];
+        z_i[3] ^= v_i[3];
+      }
+      this.pow(v_i, v_i);
+    }
+    return z_i;
+  };
+  modes.gcm.prototype.pow = function(x, out) {
+    var lsb = x[3] & 1;
+    for (var i = 3; i > 0; --i) {
+      out[i] = x[i] >>> 1 | (x[i - 1] & 1) << 31;
+    }
+    out[0] = x[0] >>> 1;
+    if (lsb) {
+      out[0] ^= this._R;
+    }
+  };
+  modes.gcm.prototype.tableMultiply = function(x) {
+    var z2 = [0, 0, 0, 0];
+    for (var i = 0; i < 32; ++i) {
+      var idx = i / 8 | 0;
+      var x_i = x[idx] >>> (7 - i % 8) * 4 & 15;
+      var ah = this._m[i][x_i];
+      z2[0] ^= ah[0];
+      z2[1] ^= ah[1];
+      z2[2] ^= ah[2];
+      z2[3] ^= ah[3];
+    }
+    return z2;
+  };
+  modes.gcm.prototype.ghash = function(h, y, x) {
+    y[0] ^= x[0];
+    y[1] ^= x[1];
+    y[2] ^= x[2];
+    y[3] ^= x[3];
+    return this.tableMultiply(y);
+  };
+  modes.gcm.prototype.generateHashTable = function(h, bits) {
+    var multiplier = 8 / bits;
+    var perInt = 4 * multiplier;
+    var size = 16 * multiplier;
+    var m = new Array(size);
+    for (var i = 0; i < size; ++i) {
+      var tmp = [0, 0, 0, 0];
+      var idx = i / perInt | 0;
+      var shft = (perInt - 1 - i % perInt) * bits;
+      tmp[idx] = 1 << bits - 1 << shft;
+      m[i] = this.generateSubHashTable(this.multiply(tmp, h), bits);
+    }
+    return m;
+  };
+  modes.gcm.prototype.generateSubHashTable = function(mid, bits) {
+    var size = 1 << bits;
+    var half = size >>> 1;
+    var m = new Array(size);
+    m[half] = mid.slice(0);
+    var i = half >>> 1;
+    while (i > 0) {
+      this.pow(m[2 * i], m[i] = []);
+      i >>= 1;
+    }
+    i = 2;
+    while (i < half) {
+      for (var j = 1; j < i; ++j) {
+        var m_i = m[i];
+        var m_j = m[j];
+        m[i + j] = [
+          m_i[0] ^ m_j[0],
+          m_i[1] ^ m_j[1],
+          m_i[2] ^ m_j[2],
+          m_i[3] ^ m_j[3]
+        ];
+      }
+      i *= 2;
+    }
+    m[0] = [0, 0, 0, 0];
+    for (i = half + 1; i < size; ++i) {
+      var c = m[i ^ half];
+      m[i] = [mid[0] ^ c[0], mid[1] ^ c[1], mid[2] ^ c[2], mid[3] ^ c[3]];
+    }
+    return m;
+  };
+  function transformIV(iv, blockSize) {
+    if (typeof iv === "string") {
+      iv = forge2.util.createBuffer(iv);
+    }
+    if (forge2.util.isArray(iv) && iv.length > 4) {
+      var tmp = iv;
+      iv = forge2.util.createBuffer();
+      for (var i = 0; i < tmp.length; ++i) {
+        iv.putByte(tmp[i]);
+      }
+    }
+    if (iv.length() < blockSize) {
+      throw new Error(
+        "Invalid IV length; got " + iv.length() + " bytes and expected " + blockSize + " bytes."
+      );
+    }
+    if (!forge2.util.isArray(iv)) {
+      var ints = [];
+      var blocks = blockSize / 4;
+      for (var i = 0; i < blocks; ++i) {
+        ints.push(iv.getInt32());
+      }
+      iv = ints;
+    }
+    return iv;
+  }
+  function inc32(block) {
+    block[block.length - 1] = block[block.length - 1] + 1 & 4294967295;
+  }
+  function from64To32(num2) {
+    return [num2 / 4294967296 | 0, num2 & 4294967295];
+  }
+  return cipherModes.exports;
+}
+function requireAes() {
+  if (hasRequiredAes) return aes;
+  hasRequiredAes = 1;
+  var forge2 = requireForge();
+  requireCipher();
+  requireCipherModes();
+  requireUtil();
+  aes = forge2.aes = forge2.aes || {};
+  forge2.aes.startEncrypting = function(key2, iv, output2, mode) {
+    var cipher2 = _createCipher({
+      key: key2,
+      output: output2,
+      decrypt: false,
+      mode
+    });
+    cipher2.start(iv);
+    return cipher2;
+  };
+  forge2.aes.createEncryptionCipher = function(key2, mode) {
+    return _createCipher({
+      key: key2,
+      output: null,
+      decrypt: false,
+      mode
+    });
+  };
+  forge2.aes.startDecrypting = function(key2, iv, output2, mode) {
+    var cipher2 = _createCipher({
+      key: key2,
+      output: output2,
+      decrypt: true,
+      mode
+    });
+    cipher2.start(iv);
+    return cipher2;
+  };
+  forge2.aes.createDecryptionCipher = function(key2, mode) {
+    return _createCipher({
+      key: key2,
+      output: null,
+      decrypt: true,
+      mode
+    });
+  };
+  forge2.aes.Algorithm = function(name2, mode) {
+    if (!init) {
+      initialize();
+    }
+    var self2 = this;
+    self2.name = name2;
+    self2.mode = new mode({
+      blockSize: 16,
+      cipher: {
+        encrypt: function(inBlock, outBlock) {
+          return _updateBlock(self2._w, inBlock, outBlock, false);
+        },
+        decrypt: function(inBlock, outBlock) {
+          return _updateBlock(self2._w, inBlock, outBlock, true);
+        }
+      }
+    });
+    self2._init = false;
+  };
+  forge2.aes.Algorithm.prototype.initialize = function(options) {
+    if (this._init) {
+      return;
+    }
+    var key2 = options.key;
+    var tmp;
+    if (typeof key2 === "string" && (key2.length === 16 || key2.length === 24 || key2.length === 32)) {
+      key2 = forge2.util.createBuffer(key2);
+    } else if (forge2.util.isArray(key2) && (key2.length === 16 || key2.length === 24 || key2.length === 32)) {
+      tmp = key2;
+      key2 = forge2.util.createBuffer();
+      for (var i = 0; i < tmp.length; ++i) {
+        key2.putByte(tmp[i]);
+      }
+    }
+    if (!forge2.util.isArray(key2)) {
+      tmp = key2;
+      key2 = [];
+      var len = tmp.length();
+      if (len === 16 || len === 24 || len === 32) {
+        len = len >>> 2;
+        for (var i = 0; i < len; ++i) {
+          key2.push(tmp.getInt32());
+        }
+      }
+    }
+    if (!forge2.util.isArray(key2) || !(key2.length === 4 || key2.length === 6 || key2.length === 8)) {
+      throw new Error("Invalid key parameter.");
+    }
+    var mode = this.mode.name;
+    var encryptOp = ["CFB", "OFB", "CTR", "GCM"].indexOf(mode) !== -1;
+    this._w = _expandKey(key2, options.decrypt && !encryptOp);
+    this._init = true;
+  };
+  forge2.aes._expandKey = function(key2, decrypt) {
+    if (!init) {
+      initialize();
+    }
+    return _expandKey(key2, decrypt);
+  };
+  forge2.aes._updateBlock = _updateBlock;
+  registerAlgorithm("AES-ECB", forge2.cipher.modes.ecb);
+  registerAlgorithm("AES-CBC", forge2.cipher.modes.cbc);
+  registerAlgorithm("AES-CFB", forge2.cipher.modes.cfb);
+  registerAlgorithm("AES-OFB", forge2.cipher.modes.ofb);
+  registerAlgorithm("AES-CTR", forge2.cipher.modes.ctr);
+  registerAlgorithm("AES-GCM", forge2.cipher.modes.gcm);
+  function registerAlgorithm(name2, mode) {
+    var factory = function() {
+      return new forge2.aes.Algorithm(name2, mode);
+    };
+    forge2.cipher.registerAlgorithm(name2, factory);
+  }
+  var init = false;
+  var Nb = 4;
+  var sbox;
+  var isbox;
+  var rcon;
+  var mix;
+  var imix;
+  function initialize() {
+    init = true;
+    rcon = [0, 1, 2, 4, 8, 16, 32, 64, 128, 27, 54];
+    var xtime = new Array(256);
+    for (var i = 0; i < 128; ++i) {
+      xtime[i] = i << 1;
+      xtime[i + 128] = i + 128 << 1 ^ 283;
+    }
+    sbox = new Array(256);
+    isbox = new Array(256);
+    mix = new Array(4);
+    imix = new Array(4);
+    for (var i = 0; i < 4; ++i) {
+      mix[i] = new Array(256);
+      imix[i] = new Array(256);
+    }
+    var e = 0, ei = 0, e2, e4, e8, sx, sx2, me, ime;
+    for (var i = 0; i < 256; ++i) {
+      sx = ei ^ ei << 1 ^ ei << 2 ^ ei << 3 ^ ei << 4;
+      sx = sx >> 8 ^ sx & 255 ^ 99;
+      sbox[e] = sx;
+      isbox[sx] = e;
+      sx2 = xtime[sx];
+      e2 = xtime[e];
+      e4 = xtime[e2];
+      e8 = xtime[e4];
+      me = sx2 << 24 ^ // 2
+      sx << 16 ^ // 1
+      sx << 8 ^ // 1
+      (sx ^ sx2);
+      ime = (e2 ^ e4 ^ e8) << 24 ^ // E (14)
+      (e ^ e8) << 16 ^ // 9
+      (e ^ e4 ^ e8) << 8 ^ // D (13)
+      (e ^ e2 ^ e8);
+      for (var n2 = 0; n2 < 4; ++n2) {
+        mix[n2][e] = me;
+        imix[n2][sx] = ime;
+        me = me << 24 | me >>> 8;
+        ime = ime << 24 | ime >>> 8;
+      }
+      if (e === 0) {
+        e = ei = 1;
+      } else {
+        e = e2 ^ xtime[xtime[xtime[e2 ^ e8]]];
+        ei ^= xtime[xtime[ei]];
+      }
+    }
+  }
+  function _expandKey(key2, decrypt) {
+    var w = key2.slice(0);
+    var temp, iNk = 1;
+    var Nk = w.length;
+    var Nr1 = Nk + 6 + 1;
+    var end = Nb * Nr1;
+    for (var i = Nk; i < end; ++i) {
+      temp = w[i - 1];
+      if (i % Nk === 0) {
+        temp = sbox[temp >>> 16 & 255] << 24 ^ sbox[temp >>> 8 & 255] << 16 ^ sbox[temp & 255] << 8 ^ sbox[temp >>> 24] ^ rcon[iNk] << 24;
+        iNk++;
+      } else if (Nk > 6 && i % Nk === 4) {
+        temp = sbox[temp >>> 24] << 24 ^ sbox[temp >>> 16 & 255] << 16 ^ sbox[temp >>> 8 & 255] << 8 ^ sbox[temp & 255];
+      }
+      w[i] = w[i - Nk] ^ temp;
+    }
+    if (decrypt) {
+      var tmp;
+      var m0 = imix[0];
+      var m1 = imix[1];
+      var m2 = imix[2];
+      var m3 = imix[3];
+      var wnew = w.slice(0);
+      end = w.length;
+      for (var i = 0, wi = end - Nb; i < end; i += Nb, wi -= Nb) {
+        if (i === 0 || i === end - Nb) {
+          wnew[i] = w[wi];
+          wnew[i + 1] = w[wi + 3];
+          wnew[i + 2] = w[wi + 2];
+          wnew[i + 3] = w[wi + 1];
+        } else {
+          for (var n2 = 0; n2 < Nb; ++n2) {
+            tmp = w[wi + n2];
+            wnew[i + (3 & -n2)] = m0[sbox[tmp >>> 24]] ^ m1[sbox[tmp >>> 16 & 255]] ^ m2[sbox[tmp >>> 8 & 255]] ^ m3[sbox[tmp & 255]];
+          }
+        }
+      }
+      w = wnew;
+    }
+    return w;
+  }
+  function _updateBlock(w, input2, output2, decrypt) {
+    var Nr = w.length / 4 - 1;
+    var m0, m1, m2, m3, sub;
+    if (decrypt) {
+      m0 = imix[0];
+      m1 = imix[1];
+      m2 = imix[2];
+      m3 = imix[3];
+      sub = isbox;
+    } else {
+      m0 = mix[0];
+      m1 = mix[1];
+      m2 = mix[2];
+      m3 = mix[3];
+      sub = sbox;
+    }
+    var a, b, c, d, a2, b2, c2;
+    a = input2[0] ^ w[0];
+    b = input2[decrypt ? 3 : 1] ^ w[1];
+    c = input2[2] ^ w[2];
+    d = input2[decrypt ? 1 : 3] ^ w[3];
+    var i = 3;
+    for (var round = 1; round < Nr; ++round) {
+      a2 = m0[a >>> 24] ^ m1[b >>> 16 & 255] ^ m2[c >>> 8 & 255] ^ m3[d & 255] ^ w[++i];
+      b2 = m0[b >>> 24] ^ m1[c >>> 16 & 255] ^ m2[d >>> 8 & 255] ^ m3[a & 255] ^ w[++i];
+      c2 = m0[c >>> 24] ^ m1[d >>> 16 & 255] ^ m2[a >>> 8 & 255] ^ m3[b & 255] ^ w[++i];
+      d = m0[d >>> 24] ^ m1[a >>> 16 & 255] ^ m2[b >>> 8 & 255] ^ m3[c & 255] ^ w[++i];
+      a = a2;
+      b = b2;
+      c = c2;
+    }
+    output2[0] = sub[a >>> 24] << 24 ^ sub[b >>> 16 & 255] << 16 ^ sub[c >>> 8 & 255] << 8 ^ sub[d & 255] ^ w[++i];
+    output2[decrypt ? 3 : 1] = sub[b >>> 24] << 24 ^ sub[c >>> 16 & 255] << 16 ^ sub[d >>> 8 & 255] << 8 ^ sub[a & 255] ^ w[++i];
+    output2[2] = sub[c >>> 24] << 24 ^ sub[d >>> 16 & 255] << 16 ^ sub[a >>> 8 & 255] << 8 ^ sub[b & 255] ^ w[++i];
+    output2[decrypt ? 1 : 3] = sub[d >>> 24] << 24 ^ sub[a >>> 16 & 255] << 16 ^ sub[b >>> 8 & 255] << 8 ^ sub[c & 255] ^ w[++i];
+  }
+  function _createCipher(options) {
+    options = options || {};
+    var mode = (options.mode || "CBC").toUpperCase();
+    var algorithm = "AES-" + mode;
+    var cipher2;
+    if (options.decrypt) {
+      cipher2 = forge2.cipher.createDecipher(algorithm, options.key);
+    } else {
+      cipher2 = forge2.cipher.createCipher(algorithm, options.key);
+    }
+    var start = cipher2.start;
+    cipher2.start = function(iv, options2) {
+      var output2 = null;
+      if (options2 instanceof forge2.util.ByteBuffer) {
+        output2 = options2;
+        options2 = {};
+      }
+      options2 = options2 || {};
+      options2.output = output2;
+      options2.iv = iv;
+      start.call(cipher2, options2);
+    };
+    return cipher2;
+  }
+  return aes;
+}
+function requireOids() {
+  if (hasRequiredOids) return oids.exports;
+  hasRequiredOids = 1;
+  var forge2 = requireForge();
+  forge2.pki = forge2.pki || {};
+  var oids$1 = oids.exports = forge2.pki.oids = forge2.oids = forge2.oids || {};
+  function _IN(id, name2) {
+    oids$1[id] = name2;
+    oids$1[name2] = id;
+  }
+  function _I_(id, name2) {
+    oids$1[id] = name2;
+  }
+  _IN("1.2.840.113549.1.1.1", "rsaEncryption");
+  _IN("1.2.840.113549.1.1.4", "md5WithRSAEncryption");
+  _IN("1.2.840.113549.1.1.5", "sha1WithRSAEncryption");
+  _IN("1.2.840.113549.1.1.7", "RSAES-OAEP");
+  _IN("1.2.840.113549.1.1.8", "mgf1");
+  _IN("1.2.840.113549.1.1.9", "pSpecified");
+  _IN("1.2.840.113549.1.1.10", "RSASSA-PSS");
+  _IN("1.2.840.113549.1.1.11", "sha256WithRSAEncryption");
+  _IN("1.2.840.113549.1.1.12", "sha384WithRSAEncryption");
+  _IN("1.2.840.113549.1.1.13", "sha512WithRSAEncryption");
+  _IN("1.3.101.112", "EdDSA25519");
+  _IN("1.2.840.10040.4.3", "dsa-with-sha1");
+  _IN("1.3.14.3.2.7", "desCBC");
+  _IN("1.3.14.3.2.26", "sha1");
+  _IN("1.3.14.3.2.29", "sha1WithRSASignature");
+  _IN("2.16.840.1.101.3.4.2.1", "sha256");
+  _IN("2.16.840.1.101.3.4.2.2", "sha384");
+  _IN("2.16.840.1.101.3.4.2.3", "sha512");
+  _IN("2.16.840.1.101.3.4.2.4", "sha224");
+  _IN("2.16.840.1.101.3.4.2.5", "sha512-224");
+  _IN("2.16.840.1.101.3.4.2.6", "sha512-256");
+  _IN("1.2.840.113549.2.2", "md2");
+  _IN("1.2.840.113549.2.5", "md5");
+  _IN("1.2.840.113549.1.7.1", "data");
+  _IN("1.2.840.113549.1.7.2", "signedData");
+  _IN("1.2.840.113549.1.7.3", "envelopedData");
+  _IN("1.2.840.113549.1.7.4", "signedAndEnvelopedData");
+  _IN("1.2.840.113549.1.7.5", "digestedData");
+  _IN("1.2.840.113549.1.7.6", "encryptedData");
+  _IN("1.2.840.113549.1.9.1", "emailAddress");
+  _IN("1.2.840.113549.1.9.2", "unstructuredName");
+  _IN("1.2.840.113549.1.9.3", "contentType");
+  _IN("1.2.840.113549.1.9.4", "messageDigest");
+  _IN("1.2.840.113549.1.9.5", "signingTime");
+  _IN("1.2.840.113549.1.9.6", "counterSignature");
+  _IN("1.2.840.113549.1.9.7", "challengePassword");
+  _IN("1.2.840.113549.1.9.8", "unstructuredAddress");
+  _IN("1.2.840.113549.1.9.14", "extensionRequest");
+  _IN("1.2.840.113549.1.9.20", "friendlyName");
+  _IN("1.2.840.113549.1.9.21", "localKeyId");
+  _IN("1.2.840.113549.1.9.22.1", "x509Certificate");
+  _IN("1.2.840.113549.1.12.10.1.1", "keyBag");
+  _IN("1.2.840.113549.1.12.10.1.2", "pkcs8ShroudedKeyBag");
+  _IN("1.2.840.113549.1.12.10.1.3", "certBag");
+  _IN("1.2.840.113549.1.12.10.1.4", "crlBag");
+  _IN("1.2.840.113549.1.12.10.1.5", "secretBag");
+  _IN("1.2.840.113549.1.12.10.1.6", "safeContentsBag");
+  _IN("1.2.840.113549.1.5.13", "pkcs5PBES2");
+  _IN("1.2.840.113549.1.5.12", "pkcs5PBKDF2");
+  _IN("1.2.840.113549.1.12.1.1", "pbeWithSHAAnd128BitRC4");
+  _IN("1.2.840.113549.1.12.1.2", "pbeWithSHAAnd40BitRC4");
+  _IN("1.2.840.113549.1.12.1.3", "pbeWithSHAAnd3-KeyTripleDES-CBC");
+  _IN("1.2.840.113549.1.12.1.4", "pbeWithSHAAnd2-KeyTripleDES-CBC");
+  _IN("1.2.840.113549.1.12.1.5", "pbeWithSHAAnd128BitRC2-CBC");
+  _IN("1.2.840.113549.1.12.1.6", "pbewithSHAAnd40BitRC2-CBC");
+  _IN("1.2.840.113549.2.7", "hmacWithSHA1");
+  _IN("1.2.840.113549.2.8", "hmacWithSHA224");
+  _IN("1.2.840.113549.2.9", "hmacWithSHA256");
+  _IN("1.2.840.113549.2.10", "hmacWithSHA384");
+  _IN("1.2.840.113549.2.11", "hmacWithSHA512");
+  _IN("1.2.840.113549.3.7", "des-EDE3-CBC");
+  _IN("2.16.840.1.101.3.4.1.2", "aes128-CBC");
+  _IN("2.16.840.1.101.3.4.1.22", "aes192-CBC");
+  _IN("2.16.840.1.101.3.4.1.42", "aes256-CBC");
+  _IN("2.5.4.3", "commonName");
+  _IN("2.5.4.4", "surname");
+  _IN("2.5.4.5", "serialNumber");
+  _IN("2.5.4.6", "countryName");
+  _IN("2.5.4.7", "localityName");
+  _IN("2.5.4.8", "stateOrProvinceName");
+  _IN("2.5.4.9", "streetAddress");
+  _IN("2.5.4.10", "organizationName");
+  _IN("2.5.4.11", "organizationalUnitName");
+  _IN("2.5.4.12", "title");
+  _IN("2.5.4.13", "description");
+  _IN("2.5.4.15", "businessCategory");
+  _IN("2.5.4.17", "postalCode");
+  _IN("2.5.4.42", "givenName");
+  _IN("2.5.4.65", "pseudonym");
+  _IN("1.3.6.1.4.1.311.60.2.1.2", "jurisdictionOfIncorporationStateOrProvinceName");
+  _IN("1.3.6.1.4.1.311.60.2.1.3", "jurisdictionOfIncorporationCountryName");
+  _IN("2.16.840.1.113730.1.1", "nsCertType");
+  _IN("2.16.840.1.113730.1.13", "nsComment");
+  _I_("2.5.29.1", "authorityKeyIdentifier");
+  _I_("2.5.29.2", "keyAttributes");
+  _I_("2.5.29.3", "certificatePolicies");
+  _I_("2.5.29.4", "keyUsageRestriction");
+  _I_("2.5.29.5", "policyMapping");
+  _I_("2.5.29.6", "subtreesConstraint");
+  _I_("2.5.29.7", "subjectAltName");
+  _I_("2.5.29.8", "issuerAltName");
+  _I_("2.5.29.9", "subjectDirectoryAttributes");
+  _I_("2.5.29.10", "basicConstraints");
+  _I_("2.5.29.11", "nameConstraints");
+  _I_("2.5.29.12", "policyConstraints");
+  _I_("2.5.29.13", "basicConstraints");
+  _IN("2.5.29.14", "subjectKeyIdentifier");
+  _IN("2.5.29.15", "keyUsage");
+  _I_("2.5.29.16", "privateKeyUsagePeriod");
+  _IN("2.5.29.17", "subjectAltName");
+  _IN("2.5.29.18", "issuerAltName");
+  _IN("2.5.29.19", "basicConstraints");
+  _I_("2.5.29.20", "cRLNumber");
+  _I_("2.5.29.21", "cRLReason");
+  _I_("2.5.29.22", "expirationDate");
+  _I_("2.5.29.23", "instructionCode");
+  _I_("2.5.29.24", "invalidityDate");
+  _I_("2.5.29.25", "cRLDistributionPoints");
+  _I_("2.5.29.26", "issuingDistributionPoint");
+  _I_("2.5.29.27", "deltaCRLIndicator");
+  _I_("2.5.29.28", "issuingDistributionPoint");
+  _I_("2.5.29.29", "certificateIssuer");
+  _I_("2.5.29.30", "nameConstraints");
+  _IN("2.5.29.31", "cRLDistributionPoints");
+  _IN("2.5.29.32", "certificatePolicies");
+  _I_("2.5.29.33", "policyMappings");
+  _I_("2.5.29.34", "policyConstraints");
+  _IN("2.5.29.35", "authorityKeyIdentifier");
+  _I_("2.5.29.36", "policyConstraints");
+  _IN("2.5.29.37", "extKeyUsage");
+  _I_("2.5.29.46", "freshestCRL");
+  _I_("2.5.29.54", "inhibitAnyPolicy");
+  _IN("1.3.6.1.4.1.11129.2.4.2", "timestampList");
+  _IN("1.3.6.1.5.5.7.1.1", "authorityInfoAccess");
+  _IN("1.3.6.1.5.5.7.3.1", "serverAuth");
+  _IN("1.3.6.1.5.5.7.3.2", "clientAuth");
+  _IN("1.3.6.1.5.5.7.3.3", "codeSigning");
+  _IN("1.3.6.1.5.5.7.3.4", "emailProtection");
+  _IN("1.3.6.1.5.5.7.3.8", "timeStamping");
+  return oids.exports;
+}
+function requireAsn1() {
+  if (hasRequiredAsn1) return asn1.exports;
+  hasRequiredAsn1 = 1;
+  var forge2 = requireForge();
+  requireUtil();
+  requireOids();
+  var asn1$1 = asn1.exports = forge2.asn1 = forge2.asn1 || {};
+  asn1$1.Class = {
+    UNIVERSAL: 0,
+    APPLICATION: 64,
+    CONTEXT_SPECIFIC: 128,
+    PRIVATE: 192
+  };
+  asn1$1.Type = {
+    NONE: 0,
+    BOOLEAN: 1,
+    INTEGER: 2,
+    BITSTRING: 3,
+    OCTETSTRING: 4,
+    NULL: 5,
+    OID: 6,
+    ODESC: 7,
+    EXTERNAL: 8,
+    REAL: 9,
+    ENUMERATED: 10,
+    EMBEDDED: 11,
+    UTF8: 12,
+    ROID: 13,
+    SEQUENCE: 16,
+    SET: 17,
+    PRINTABLESTRING: 19,
+    IA5STRING: 22,
+    UTCTIME: 23,
+    GENERALIZEDTIME: 24,
+    BMPSTRING: 30
+  };
+  asn1$1.maxDepth = 256;
+  asn1$1.create = function(tagClass, type, constructed, value, options) {
+    if (forge2.util.isArray(value)) {
+      var tmp = [];
+      for (var i = 0; i < value.length; ++i) {
+        if (value[i] !== void 0) {
+          tmp.push(value[i]);
+        }
+      }
+      value = tmp;
+    }
+    var obj = {
+      tagClass,
+      type,
+      constructed,
+      composed: constructed || forge2.util.isArray(value),
+      value
+    };
+    if (options && "bitStringContents" in options) {
+      obj.bitStringContents = options.bitStringContents;
+      obj.original = asn1$1.copy(obj);
+    }
+    return obj;
+  };
+  asn1$1.copy = function(obj, options) {
+    var copy;
+    if (forge2.util.isArray(obj)) {
+      copy = [];
+      for (var i = 0; i < obj.length; ++i) {
+        copy.push(asn1$1.copy(obj[i], options));
+      }
+      return copy;
+    }
+    if (typeof obj === "string") {
+      return obj;
+    }
+    copy = {
+      tagClass: obj.tagClass,
+      type: obj.type,
+      constructed: obj.constructed,
+      composed: obj.composed,
+      value: asn1$1.copy(obj.value, options)
+    };
+    if (options && !options.excludeBitStringContents) {
+      copy.bitStringContents = obj.bitStringContents;
+    }
+    return copy;
+  };
+  asn1$1.equals = function(obj1, obj2, options) {
+    if (forge2.util.isArray(obj1)) {
+      if (!forge2.util.isArray(obj2)) {
+        return false;
+      }
+      if (obj1.length !== obj2.length) {
+        return false;
+      }
+      for (var i = 0; i < obj1.length; ++i) {
+        if (!asn1$1.equals(obj1[i], obj2[i])) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (typeof obj1 !== typeof obj2) {
+      return false;
+    }
+    if (typeof obj1 === "string") {
+      return obj1 === obj2;
+    }
+    var equal = obj1.tagClass === obj2.tagClass && obj1.type === obj2.type && obj1.constructed === obj2.constructed && obj1.composed === obj2.composed && asn1$1.equals(obj1.value, obj2.value);
+    if (options && options.includeBitStringContents) {
+      equal = equal && obj1.bitStringContents === obj2.bitStringContents;
+    }
+    return equal;
+  };
+  asn1$1.getBerValueLength = function(b) {
+    var b2 = b.getByte();
+    if (b2 === 128) {
+      return void 0;
+    }
+    var length;
+    var longForm = b2 & 128;
+    if (!longForm) {
+      length = b2;
+    } else {
+      length = b.getInt((b2 & 127) << 3);
+    }
+    return length;
+  };
+  function _checkBufferLength(bytes, remaining, n2) {
+    if (n2 > remaining) {
+      var error63 = new Error("Too few bytes to parse DER.");
+      error63.available = bytes.length();
+      error63.remaining = remaining;
+      error63.requested = n2;
+      throw error63;
+    }
+  }
+  var _getValueLength = function(bytes, remaining) {
+    var b2 = bytes.getByte();
+    remaining--;
+    if (b2 === 128) {
+      return void 0;
+    }
+    var length;
+    var longForm = b2 & 128;
+    if (!longForm) {
+      length = b2;
+    } else {
+      var longFormBytes = b2 & 127;
+      _checkBufferLength(bytes, remaining, longFormBytes);
+      length = bytes.getInt(longFormBytes << 3);
+    }
+    if (length < 0) {
+      throw new Error("Negative length: " + length);
+    }
+    return length;
+  };
+  asn1$1.fromDer = function(bytes, options) {
+    if (options === void 0) {
+      options = {
+        strict: true,
+        parseAllBytes: true,
+        decodeBitStrings: true
+      };
+    }
+    if (typeof options === "boolean") {
+      options = {
+        strict: options,
+        parseAllBytes: true,
+        decodeBitStrings: true
+      };
+    }
+    if (!("strict" in options)) {
+      options.strict = true;
+    }
+    if (!("parseAllBytes" in options)) {
+      options.parseAllBytes = true;
+    }
+    if (!("decodeBitStrings" in options)) {
+      options.decodeBitStrings = true;
+    }
+    if (!("maxDepth" in options)) {
+      options.maxDepth = asn1$1.maxDepth;
+    }
+    if (typeof bytes === "string") {
+      bytes = forge2.util.createBuffer(bytes);
+    }
+    var byteCount = bytes.length();
+    var value = _fromDer(bytes, bytes.length(), 0, options);
+    if (options.parseAllBytes && bytes.length() !== 0) {
+      var error63 = new Error("Unparsed DER bytes remain after ASN.1 parsing.");
+      error63.byteCount = byteCount;
+      error63.remaining = bytes.length();
+      throw error63;
+    }
+    return value;
+  };
+  function _fromDer(bytes, remaining, depth, options) {
+    if (depth >= options.maxDepth) {
+      throw new Error("ASN.1 parsing error: Max depth exceeded.");
+    }
+    var start;
+    _checkBufferLength(bytes, remaining, 2);
+    var b1 = bytes.getByte();
+    remaining--;
+    var tagClass = b1 & 192;
+    var type = b1 & 31;
+    start = bytes.length();
+    var length = _getValueLength(bytes, remaining);
+    remaining -= start - bytes.length();
+    if (length !== void 0 && length > remaining) {
+      if (options.strict) {
+        var error63 = new Error("Too few bytes to read ASN.1 value.");
+        error63.available = bytes.length();
+        error63.remaining = remaining;
+        error63.requested = length;
+        throw error63;
+      }
+      length = remaining;
+    }
+    var value;
+    var bitStringContents;
+    var constructed = (b1 & 32) === 32;
+    if (constructed) {
+      value = [];
+      if (length === void 0) {
+        for (; ; ) {
+          _checkBufferLength(bytes, remaining, 2);
+          if (bytes.bytes(2) === String.fromCharCode(0, 0)) {
+            bytes.getBytes(2);
+            remaining -= 2;
+            break;
+          }
+          start = bytes.length();
+          value.push(_fromDer(bytes, remaining, depth + 1, options));
+          remaining -= start - bytes.length();
+        }
+      } else {
+        while (length > 0) {
+          start = bytes.length();
+          value.push(_fromDer(bytes, length, depth + 1, options));
+          remaining -= start - bytes.length();
+          length -= start - bytes.length();
+        }
+      }
+    }
+    if (value === void 0 && tagClass === asn1$1.Class.UNIVERSAL && type === asn1$1.Type.BITSTRING) {
+      bitStringContents = bytes.bytes(length);
+    }
+    if (value === void 0 && options.decodeBitStrings && tagClass === asn1$1.Class.UNIVERSAL && // FIXME: OCTET STRINGs not yet supported here
+    // .. other parts of forge expect to decode OCTET STRINGs manually
+    type === asn1$1.Type.BITSTRING && length > 1) {
+      var savedRead = bytes.read;
+      var savedRemaining = remaining;
+      var unused = 0;
+      if (type === asn1$1.Type.BITSTRING) {
+        _checkBufferLength(bytes, remaining, 1);
+        unused = bytes.getByte();
+        remaining--;
+      }
+      if (unused === 0) {
+        try {
+          start = bytes.length();
+          var subOptions = {
+            // enforce strict mode to avoid parsing ASN.1 from plain data
+            strict: true,
+            decodeBitStrings: true
+          };
+          var composed = _fromDer(bytes, remaining, depth + 1, subOptions);
+          var used = start - bytes.length();
+          remaining -= used;
+          if (type == asn1$1.Type.BITSTRING) {
+            used++;
+          }
+          var tc = composed.tagClass;
+          if (used === length && (tc === asn1$1.Class.UNIVERSAL || tc === asn1$1.Class.CONTEXT_SPECIFIC)) {
+            value = [composed];
+          }
+        } catch (ex) {
+        }
+      }
+      if (value === void 0) {
+        bytes.read = savedRead;
+        remaining = savedRemaining;
+      }
+    }
+    if (value === void 0) {
+      if (length === void 0) {
+        if (options.strict) {
+          throw new Error("Non-constructed ASN.1 object of indefinite length.");
+        }
+        length = remaining;
+      }
+      if (type === asn1$1.Type.BMPSTRING) {
+        value = "";
+        for (; length > 0; length -= 2) {
+          _checkBufferLength(bytes, remaining, 2);
+          value += String.fromCharCode(bytes.getInt16());
+          remaining -= 2;
+        }
+      } else {
+        value = bytes.getBytes(length);
+        remaining -= length;
+      }
+    }
+    var asn1Options = bitStringContents === void 0 ? null : {
+      bitStringContents
+    };
+    return asn1$1.create(tagClass, type, constructed, value, asn1Options);
+  }
+  asn1$1.toDer = function(obj) {
+    var bytes = forge2.util.createBuffer();
+    var b1 = obj.tagClass | obj.type;
+    var value = forge2.util.createBuffer();
+    var useBitStringContents = false;
+    if ("bitStringContents" in obj) {
+      useBitStringContents = true;
+      if (obj.original) {
+        useBitStringContents = asn1$1.equals(obj, obj.original);
+      }
+    }
+    if (useBitStringContents) {
+      value.putBytes(obj.bitStringContents);
+    } else if (obj.composed) {
+      if (obj.constructed) {
+        b1 |= 32;
+      } else {
+        value.putByte(0);
+      }
+      for (var i = 0; i < obj.value.length; ++i) {
+        if (obj.value[i] !== void 0) {
+          value.putBuffer(asn1$1.toDer(obj.value[i]));
+        }
+      }
+    } else {
+      if (obj.type === asn1$1.Type.BMPSTRING) {
+        for (var i = 0; i < obj.value.length; ++i) {
+          value.putInt16(obj.value.charCodeAt(i));
+        }
+      } else {
+        if (obj.type === asn1$1.Type.INTEGER && obj.value.length > 1 && // leading 0x00 for positive integer
+        (obj.value.charCodeAt(0) === 0 && (obj.value.charCodeAt(1) & 128) === 0 || // leading 0xFF for negative integer
+        obj.value.charCodeAt(0) === 255 && (obj.value.charCodeAt(1) & 128) === 128)) {
+          value.putBytes(obj.value.substr(1));
+        } else {
+          value.putBytes(obj.value);
+        }
+      }
+    }
+    bytes.putByte(b1);
+    if (value.length() <= 127) {
+      bytes.putByte(value.length() & 127);
+    } else {
+      var len = value.length();
+      var lenBytes = "";
+      do {
+        lenBytes += String.fromCharCode(len & 255);
+        len = len >>> 8;
+      } while (len > 0);
+      bytes.putByte(lenBytes.length | 128);
+      for (var i = lenBytes.length - 1; i >= 0; --i) {
+        bytes.putByte(lenBytes.charCodeAt(i));
+      }
+    }
+    bytes.putBuffer(value);
+    return bytes;
+  };
+  asn1$1.oidToDer = function(oid) {
+    var values = oid.split(".");
+    var bytes = forge2.util.createBuffer();
+    bytes.putByte(40 * parseInt(values[0], 10) + parseInt(values[1], 10));
+    var last, valueBytes, value, b;
+    for (var i = 2; i < values.length; ++i) {
+      last = true;
+      valueBytes = [];
+      value = parseInt(values[i], 10);
+      if (value > 4294967295) {
+        throw new Error("OID value too large; max is 32-bits.");
+      }
+      do {
+        b = value & 127;
+        value = value >>> 7;
+        if (!last) {
+          b |= 128;
+        }
+        valueBytes.push(b);
+        last = false;
+      } while (value > 0);
+      for (var n2 = valueBytes.length - 1; n2 >= 0; --n2) {
+        bytes.putByte(valueBytes[n2]);
+      }
+    }
+    return bytes;
+  };
+  asn1$1.derToOid = function(bytes) {
+    var oid;
+    if (typeof bytes === "string") {
+      bytes = forge2.util.createBuffer(bytes);
+    }
+    var b = bytes.getByte();
+    oid = Math.floor(b / 40) + "." + b % 40;
+    var value = 0;
+    while (bytes.length() > 0) {
+      if (value > 70368744177663) {
+        throw new Error("OID value too large; max is 53-bits.");
+      }
+      b = bytes.getByte();
+      value = value * 128;
+      if (b & 128) {
+        value += b & 127;
+      } else {
+        oid += "." + (value + b);
+        value = 0;
+      }
+    }
+    return oid;
+  };
+  asn1$1.utcTimeToDate = function(utc) {
+    var date5 = /* @__PURE__ */ new Date();
+    var year = parseInt(utc.substr(0, 2), 10);
+    year = year >= 50 ? 1900 + year : 2e3 + year;
+    var MM = parseInt(utc.substr(2, 2), 10) - 1;
+    var DD = parseInt(utc.substr(4, 2), 10);
+    var hh = parseInt(utc.substr(6, 2), 10);
+    var mm = parseInt(utc.substr(8, 2), 10);
+    var ss = 0;
+    if (utc.length > 11) {
+      var c = utc.charAt(10);
+      var end = 10;
+      if (c !== "+" && c !== "-") {
+        ss = parseInt(utc.substr(10, 2), 10);
+        end += 2;
+      }
+    }
+    date5.setUTCFullYear(year, MM, DD);
+    date5.setUTCHours(hh, mm, ss, 0);
+    if (end) {
+      c = utc.charAt(end);
+      if (c === "+" || c === "-") {
+        var hhoffset = parseInt(utc.substr(end + 1, 2), 10);
+        var mmoffset = parseInt(utc.substr(end + 4, 2), 10);
+        var offset = hhoffset * 60 + mmoffset;
+        offset *= 6e4;
+        if (c === "+") {
+          date5.setTime(+date5 - offset);
+        } else {
+          date5.setTime(+date5 + offset);
+        }
+      }
+    }
+    return date5;
+  };
+  asn1$1.generalizedTimeToDate = function(gentime) {
+    var date5 = /* @__PURE__ */ new Date();
+    var YYYY = parseInt(gentime.substr(0, 4), 10);
+    var MM = parseInt(gentime.substr(4, 2), 10) - 1;
+    var DD = parseInt(gentime.substr(6, 2), 10);
+    var hh = parseInt(gentime.substr(8, 2), 10);
+    var mm = parseInt(gentime.substr(10, 2), 10);
+    var ss = parseInt(gentime.substr(12, 2), 10);
+    var fff = 0;
+    var offset = 0;
+    var isUTC = false;
+    if (gentime.charAt(gentime.length - 1) === "Z") {
+      isUTC = true;
+    }
+    var end = gentime.length - 5, c = gentime.charAt(end);
+    if (c === "+" || c === "-") {
+      var hhoffset = parseInt(gentime.substr(end + 1, 2), 10);
+      var mmoffset = parseInt(gentime.substr(end + 4, 2), 10);
+      offset = hhoffset * 60 + mmoffset;
+      offset *= 6e4;
+      if (c === "+") {
+        offset *= -1;
+      }
+      isUTC = true;
+    }
+    if (gentime.charAt(14) === ".") {
+      fff = parseFloat(gentime.substr(14), 10) * 1e3;
+    }
+    if (isUTC) {
+      date5.setUTCFullYear(YYYY, MM, DD);
+      date5.setUTCHours(hh, mm, ss, fff);
+      date5.setTime(+date5 + offset);
+    } else {
+      date5.setFullYear(YYYY, MM, DD);
+      date5.setHours(hh, mm, ss, fff);
+    }
+    return date5;
+  };
+  asn1$1.dateToUtcTime = function(date5) {
+    if (typeof date5 === "string") {
+      return date5;
+    }
+    var rval = "";
+    var format = [];
+    format.push(("" + date5.getUTCFullYear()).substr(2));
+    format.push("" + (date5.getUTCMonth() + 1));
+    format.push("" + date5.getUTCDate());
+    format.push("" + date5.getUTCHours());
+    format.push("" + date5.getUTCMinutes());
+    format.push("" + date5.getUTCSeconds());
+    for (var i = 0; i < format.length; ++i) {
+      if (format[i].length < 2) {
+        rval += "0";
+      }
+      rval += format[i];
+    }
+    rval += "Z";
+    return rval;
+  };
+  asn1$1.dateToGeneralizedTime = function(date5) {
+    if (typeof date5 === "string") {
+      return date5;
+    }
+    var rval = "";
+    var format = [];
+    format.push("" + date5.getUTCFullYear());
+    format.push("" + (date5.getUTCMonth() + 1));
+    format.push("" + date5.getUTCDate());
+    format.push("" + date5.getUTCHours());
+    format.push("" + date5.getUTCMinutes());
+    format.push("" + date5.getUTCSeconds());
+    for (var i = 0; i < format.length; ++i) {
+      if (format[i].length < 2) {
+        rval += "0";
+      }
+      rval += format[i];
+    }
+    rval += "Z";
+    return rval;
+  };
+  asn1$1.integerToDer = function(x) {
+    var rval = forge2.util.createBuffer();
+    if (x >= -128 && x < 128) {
+      return rval.putSignedInt(x, 8);
+    }
+    if (x >= -32768 && x < 32768) {
+      return rval.putSignedInt(x, 16);
+    }
+    if (x >= -8388608 && x < 8388608) {
+      return rval.putSignedInt(x, 24);
+    }
+    if (x >= -2147483648 && x < 2147483648) {
+      return rval.putSignedInt(x, 32);
+    }
+    var error63 = new Error("Integer too large; max is 32-bits.");
+    error63.integer = x;
+    throw error63;
+  };
+  asn1$1.derToInteger = function(bytes) {
+    if (typeof bytes === "string") {
+      bytes = forge2.util.createBuffer(bytes);
+    }
+    var n2 = bytes.length() * 8;
+    if (n2 > 32) {
+      throw new Error("Integer too large; max is 32-bits.");
+    }
+    return bytes.getSignedInt(n2);
+  };
+  asn1$1.validate = function(obj, v, capture, errors) {
+    var rval = false;
+    if ((obj.tagClass === v.tagClass || typeof v.tagClass === "undefined") && (obj.type === v.type || typeof v.type === "undefined")) {
+      if (obj.constructed === v.constructed || typeof v.constructed === "undefined") {
+        rval = true;
+        if (v.value && forge2.util.isArray(v.value)) {
+          var j = 0;
+          for (var i = 0; rval && i < v.value.length; ++i) {
+            var schemaItem = v.value[i];
+            rval = !!schemaItem.optional;
+            var objChild = obj.value[j];
+            if (!objChild) {
+              if (!schemaItem.optional) {
+                rval = false;
+                if (errors) {
+                  errors.push("[" + v.name + '] Missing required element. Expected tag class "' + schemaItem.tagClass + '", type "' + schemaItem.type + '"');
+                }
+              }
+              continue;
+            }
+            var schemaHasTag = typeof schemaItem.tagClass !== "undefined" && typeof schemaItem.type !== "undefined";
+            if (schemaHasTag && (objChild.tagClass !== schemaItem.tagClass || objChild.type !== schemaItem.type)) {
+              if (schemaItem.optional) {
+                rval = true;
+                continue;
+              } else {
+                rval = false;
+                if (errors) {
+                  errors.push("[" + v.name + "] Tag mismatch. Expected (" + schemaItem.tagClass + "," + schemaItem.type + "), got (" + objChild.tagClass + "," + objChild.type + ")");
+                }
+                break;
+              }
+            }
+            var childRval = asn1$1.validate(objChild, schemaItem, capture, errors);
+            if (childRval) {
+              ++j;
+              rval = true;
+            } else if (schemaItem.optional) {
+              rval = true;
+            } else {
+              rval = false;
+              break;
+            }
+          }
+        }
+        if (rval && capture) {
+          if (v.capture) {
+            capture[v.capture] = obj.value;
+          }
+          if (v.captureAsn1) {
+            capture[v.captureAsn1] = obj;
+          }
+          if (v.captureBitStringContents && "bitStringContents" in obj) {
+            capture[v.captureBitStringContents] = obj.bitStringContents;
+          }
+          if (v.captureBitStringValue && "bitStringContents" in obj) {
+            if (obj.bitStringContents.length < 2) {
+              capture[v.captureBitStringValue] = "";
+            } else {
+              var unused = obj.bitStringContents.charCodeAt(0);
+              if (unused !== 0) {
+                throw new Error(
+                  "captureBitStringValue only supported for zero unused bits"
+                );
+              }
+              capture[v.captureBitStringValue] = obj.bitStringContents.slice(1);
+            }
+          }
+        }
+      } else if (errors) {
+        errors.push(
+          "[" + v.name + '] Expected constructed "' + v.constructed + '", got "' + obj.constructed + '"'
+        );
+      }
+    } else if (errors) {
+      if (obj.tagClass !== v.tagClass) {
+        errors.push(
+          "[" + v.name + '] Expected tag class "' + v.tagClass + '", got "' + obj.tagClass + '"'
+        );
+      }
+      if (obj.type !== v.type) {
+        errors.push(
+          "[" + v.name + '] Expected type "' + v.type + '", got "' + obj.type + '"'
+        );
+      }
+    }
+    return rval;
+  };
+  var _nonLatinRegex = /[^\\u0000-\\u00ff]/;
+  asn1$1.prettyPrint = function(obj, level2, indentation) {
+    var rval = "";
+    level2 = level2 || 0;
+    indentation = indentation || 2;
+    if (level2 > 0) {
+      rval += "\n";
+    }
+    var indent = "";
+    for (var i = 0; i < level2 * indentation; ++i) {
+      indent += " ";
+    }
+    rval += indent + "Tag: ";
+    switch (obj.tagClass) {
+      case asn1$1.Class.UNIVERSAL:
+        rval += "Universal:";
+        break;
+      case asn1$1.Class.APPLICATION:
+        rval += "Application:";
+        break;
+      case asn1$1.Class.CONTEXT_SPECIFIC:
+        rval += "Context-Specific:";
+        break;
+      case asn1$1.Class.PRIVATE:
+        rval += "Private:";
+        break;
+    }
+    if (obj.tagClass === asn1$1.Class.UNIVERSAL) {
+      rval += obj.type;
+      switch (obj.type) {
+        case asn1$1.Type.NONE:
+          rval += " (None)";
+          break;
+        case asn1$1.Type.BOOLEAN:
+          rval += " (Boolean)";
+          break;
+        case asn1$1.Type.INTEGER:
+          rval += " (Integer)";
+          break;
+        case asn1$1.Type.BITSTRING:
+          rval += " (Bit string)";
+          break;
+        case asn1$1.Type.OCTETSTRING:
+          rval += " (Octet string)";
+          break;
+        case asn1$1.Type.NULL:
+          rval += " (Null)";
+          break;
+        case asn1$1.Type.OID:
+          rval += " (Object Identifier)";
+          break;
+        case asn1$1.Type.ODESC:
+          rval += " (Object Descriptor)";
+          break;
+        case asn1$1.Type.EXTERNAL:
+          rval += " (External or Instance of)";
+          break;
+        case asn1$1.Type.REAL:
+          rval += " (Real)";
+          break;
+        case asn1$1.Type.ENUMERATED:
+          rval += " (Enumerated)";
+          break;
+        case asn1$1.Type.EMBEDDED:
+          rval += " (Embedded PDV)";
+          break;
+        case asn1$1.Type.UTF8:
+          rval += " (UTF8)";
+          break;
+        case asn1$1.Type.ROID:
+          rval += " (Relative Object Identifier)";
+          break;
+        case asn1$1.Type.SEQUENCE:
+          rval += " (Sequence)";
+          break;
+        case asn1$1.Type.SET:
+          rval += " (Set)";
+          break;
+        case asn1$1.Type.PRINTABLESTRING:
+          rval += " (Printable String)";
+          break;
+        case asn1$1.Type.IA5String:
+          rval += " (IA5String (ASCII))";
+          break;
+        case asn1$1.Type.UTCTIME:
+          rval += " (UTC time)";
+          break;
+        case asn1$1.Type.GENERALIZEDTIME:
+          rval += " (Generalized time)";
+          break;
+        case asn1$1.Type.BMPSTRING:
+          rval += " (BMP String)";
+          break;
+      }
+    } else {
+      rval += obj.type;
+    }
+    rval += "\n";
+    rval += indent + "Constructed: " + obj.constructed + "\n";
+    if (obj.composed) {
+      var subvalues = 0;
+      var sub = "";
+      for (var i = 0; i < obj.value.length; ++i) {
+        if (obj.value[i] !== void 0) {
+          subvalues += 1;
+          sub += asn1$1.prettyPrint(obj.value[i], level2 + 1, indentation);
+          if (i + 1 < obj.value.length) {
+            sub += ",";
+          }
+        }
+      }
+      rval += indent + "Sub values: " + subvalues + sub;
+    } else {
+      rval += indent + "Value: ";
+      if (obj.type === asn1$1.Type.OID) {
+        var oid = asn1$1.derToOid(obj.value);
+        rval += oid;
+        if (forge2.pki && forge2.pki.oids) {
+          if (oid in forge2.pki.oids) {
+            rval += " (" + forge2.pki.oids[oid] + ") ";
+          }
+        }
+      }
+      if (obj.type === asn1$1.Type.INTEGER) {
+        try {
+          rval += asn1$1.derToInteger(obj.value);
+        } catch (ex) {
+          rval += "0x" + forge2.util.bytesToHex(obj.value);
+        }
+      } else if (obj.type === asn1$1.Type.BITSTRING) {
+        if (obj.value.length > 1) {
+          rval += "0x" + forge2.util.bytesToHex(obj.value.slice(1));
+        } else {
+          rval += "(none)";
+        }
+        if (obj.value.length > 0) {
+          var unused = obj.value.charCodeAt(0);
+          if (unused == 1) {
+            rval += " (1 unused bit shown)";
+          } else if (unused > 1) {
+            rval += " (" + unused + " unused bits shown)";
+          }
+        }
+      } else if (obj.type === asn1$1.Type.OCTETSTRING) {
+        if (!_nonLatinRegex.test(obj.value)) {
+          rval += "(" + obj.value + ") ";
+        }
+        rval += "0x" + forge2.util.bytesToHex(obj.value);
+      } else if (obj.type === asn1$1.Type.UTF8) {
+        try {
+          rval += forge2.util.decodeUtf8(obj.value);
+        } catch (e) {
+          if (e.message === "URI malformed") {
+            rval += "0x" + forge2.util.bytesToHex(obj.value) + " (malformed UTF8)";
+          } else {
+            throw e;
+          }
+        }
+      } else if (obj.type === asn1$1.Type.PRINTABLESTRING || obj.type === asn1$1.Type.IA5String) {
+        rval += obj.value;
+      } else if (_nonLatinRegex.test(obj.value)) {
+        rval += "0x" + forge2.util.bytesToHex(obj.value);
+      } else if (obj.value.length === 0) {
+        rval += "[null]";
+      } else {
+        rval += obj.value;
+      }
+    }
+    return rval;
+  };
+  return asn1.exports;
+}
+function requireMd() {
+  if (hasRequiredMd) return md;
+  hasRequiredMd = 1;
+  var forge2 = requireForge();
+  md = forge2.md = forge2.md || {};
+  forge2.md.algorithms = forge2.md.algorithms || {};
+  return md;
+}
+function requireHmac() {
+  if (hasRequiredHmac) return hmac.exports;
+  hasRequiredHmac = 1;
+  var forge2 = requireForge();
+  requireMd();
+  requireUtil();
+  var hmac$1 = hmac.exports = forge2.hmac = forge2.hmac || {};
+  hmac$1.create = function() {
+    var _key = null;
+    var _md = null;
+    var _ipadding = null;
+    var _opadding = null;
+    var ctx = {};
+    ctx.start = function(md2, key2) {
+      if (md2 !== null) {
+        if (typeof md2 === "string") {
+          md2 = md2.toLowerCase();
+          if (md2 in forge2.md.algorithms) {
+            _md = forge2.md.algorithms[md2].create();
+          } else {
+            throw new Error('Unknown hash algorithm "' + md2 + '"');
+          }
+        } else {
+          _md = md2;
+        }
+      }
+      if (key2 === null) {
+        key2 = _key;
+      } else {
+        if (typeof key2 === "string") {
+          key2 = forge2.util.createBuffer(key2);
+        } else if (forge2.util.isArray(key2)) {
+          var tmp = key2;
+          key2 = forge2.util.createBuffer();
+          for (var i = 0; i < tmp.length; ++i) {
+            key2.putByte(tmp[i]);
+          }
+        }
+        var keylen = key2.length();
+        if (keylen > _md.blockLength) {
+          _md.start();
+          _md.update(key2.bytes());
+          key2 = _md.digest();
+        }
+        _ipadding = forge2.util.createBuffer();
+        _opadding = forge2.util.createBuffer();
+        keylen = key2.length();
+        for (var i = 0; i < keylen; ++i) {
+          var tmp = key2.at(i);
+          _ipadding.putByte(54 ^ tmp);
+          _opadding.putByte(92 ^ tmp);
+        }
+        if (keylen < _md.blockLength) {
+          var tmp = _md.blockLength - keylen;
+          for (var i = 0; i < tmp; ++i) {
+            _ipadding.putByte(54);
+            _opadding.putByte(92);
+          }
+        }
+        _key = key2;
+        _ipadding = _ipadding.bytes();
+        _opadding = _opadding.bytes();
+      }
+      _md.start();
+      _md.update(_ipadding);
+    };
+    ctx.update = function(bytes) {
+      _md.update(bytes);
+    };
+    ctx.getMac = function() {
+      var inner = _md.digest().bytes();
+      _md.start();
+      _md.update(_opadding);
+      _md.update(inner);
+      return _md.digest();
+    };
+    ctx.digest = ctx.getMac;
+    return ctx;
+  };
+  return hmac.exports;
+}
+function requireMd5() {
+  if (hasRequiredMd5) return md5.exports;
+  hasRequiredMd5 = 1;
+  var forge2 = requireForge();
+  requireMd();
+  requireUtil();
+  var md5$1 = md5.exports = forge2.md5 = forge2.md5 || {};
+  forge2.md.md5 = forge2.md.algorithms.md5 = md5$1;
+  md5$1.create = function() {
+    if (!_initialized) {
+      _init();
+    }
+    var _state = null;
+    var _input = forge2.util.createBuffer();
+    var _w = new Array(16);
+    var md2 = {
+      algorithm: "md5",
+      blockLength: 64,
+      digestLength: 16,
+      // 56-bit length of message so far (does not including padding)
+      messageLength: 0,
+      // true message length
+      fullMessageLength: null,
+      // size of message length in bytes
+      messageLengthSize: 8
+    };
+    md2.start = function() {
+      md2.messageLength = 0;
+      md2.fullMessageLength = md2.messageLength64 = [];
+      var int32s = md2.messageLengthSize / 4;
+      for (var i = 0; i < int32s; ++i) {
+        md2.fullMessageLength.push(0);
+      }
+      _input = forge2.util.createBuffer();
+      _state = {
+        h0: 1732584193,
+        h1: 4023233417,
+        h2: 2562383102,
+        h3: 271733878
+      };
+      return md2;
+    };
+    md2.start();
+    md2.update = function(msg, encoding) {
+      if (encoding === "utf8") {
+        msg = forge2.util.encodeUtf8(msg);
+      }
+      var len = msg.length;
+      md2.messageLength += len;
+      len = [len / 4294967296 >>> 0, len >>> 0];
+      for (var i = md2.fullMessageLength.length - 1; i >= 0; --i) {
+        md2.fullMessageLength[i] += len[1];
+        len[1] = len[0] + (md2.fullMessageLength[i] / 4294967296 >>> 0);
+        md2.fullMessageLength[i] = md2.fullMessageLength[i] >>> 0;
+        len[0] = len[1] / 4294967296 >>> 0;
+      }
+      _input.putBytes(msg);
+      _update(_state, _w, _input);
+      if (_input.read > 2048 || _input.length() === 0) {
+        _input.compact();
+      }
+      return md2;
+    };
+    md2.digest = function() {
+      var finalBlock = forge2.util.createBuffer();
+      finalBlock.putBytes(_input.bytes());
+      var remaining = md2.fullMessageLength[md2.fullMessageLength.length - 1] + md2.messageLengthSize;
+      var overflow = remaining & md2.blockLength - 1;
+      finalBlock.putBytes(_padding.substr(0, md2.blockLength - overflow));
+      var bits, carry = 0;
+      for (var i = md2.fullMessageLength.length - 1; i >= 0; --i) {
+        bits = md2.fullMessageLength[i] * 8 + carry;
+        carry = bits / 4294967296 >>> 0;
+        finalBlock.putInt32Le(bits >>> 0);
+      }
+      var s2 = {
+        h0: _state.h0,
+        h1: _state.h1,
+        h2: _state.h2,
+        h3: _state.h3
+      };
+      _update(s2, _w, finalBlock);
+      var rval = forge2.util.createBuffer();
+      rval.putInt32Le(s2.h0);
+      rval.putInt32Le(s2.h1);
+      rval.putInt32Le(s2.h2);
+      rval.putInt32Le(s2.h3);
+      return rval;
+    };
+    return md2;
+  };
+  var _padding = null;
+  var _g = null;
+  var _r = null;
+  var _k = null;
+  var _initialized = false;
+  function _init() {
+    _padding = String.fromCharCode(128);
+    _padding += forge2.util.fillString(String.fromCharCode(0), 64);
+    _g = [
+      0,
+      1,
+      2,
+      3,
+      4,
+      5,
+      6,
+      7,
+      8,
+      9,
+      10,
+      11,
+      12,
+      13,
+      14,
+      15,
+      1,
+      6,
+      11,
+      0,
+      5,
+      10,
+      15,
+      4,
+      9,
+      14,
+      3,
+      8,
+      13,
+      2,
+      7,
+      12,
+      5,
+      8,
+      11,
+      14,
+      1,
+      4,
+      7,
+      10,
+      13,
+      0,
+      3,
+      6,
+      9,
+      12,
+      15,
+      2,
+      0,
+      7,
+      14,
+      5,
+      12,
+      3,
+      10,
+      1,
+      8,
+      15,
+      6,
+      13,
+      4,
+      11,
+      2,
+      9
+    ];
+    _r = [
+      7,
+      12,
+      17,
+      22,
+      7,
+      12,
+      17,
+      22,
+      7,
+      12,
+      17,
+      22,
+      7,
+      12,
+      17,
+      22,
+      5,
+      9,
+      14,
+      20,
+      5,
+      9,
+      14,
+      20,
+      5,
+      9,
+      14,
+      20,
+      5,
+      9,
+      14,
+      20,
+      4,
+      11,
+      16,
+      23,
+      4,
+      11,
+      16,
+      23,
+      4,
+      11,
+      16,
+      23,
+      4,
+      11,
+      16,
+      23,
+      6,
+      10,
+      15,
+      21,
+      6,
+      10,
+      15,
+      21,
+      6,
+      10,
+      15,
+      21,
+      6,
+      10,
+      15,
+      21
+    ];
+    _k = new Array(64);
+    for (var i = 0; i < 64; ++i) {
+      _k[i] = Math.floor(Math.abs(Math.sin(i + 1)) * 4294967296);
+    }
+    _initialized = true;
+  }
+  function _update(s, w, bytes) {
+    var t, a, b, c, d, f, r, i;
+    var len = bytes.length();
+    while (len >= 64) {
+      a = s.h0;
+      b = s.h1;
+      c = s.h2;
+      d = s.h3;
+      for (i = 0; i < 16; ++i) {
+        w[i] = bytes.getInt32Le();
+        f = d ^ b & (c ^ d);
+        t = a + f + _k[i] + w[i];
+        r = _r[i];
+        a = d;
+        d = c;
+        c = b;
+        b += t << r | t >>> 32 - r;
+      }
+      for (; i < 32; ++i) {
+        f = c ^ d & (b ^ c);
+        t = a + f + _k[i] + w[_g[i]];
+        r = _r[i];
+        a = d;
+        d = c;
+        c = b;
+        b += t << r | t >>> 32 - r;
+      }
+      for (; i < 48; ++i) {
+        f = b ^ c ^ d;
+        t = a + f + _k[i] + w[_g[i]];
+        r = _r[i];
+        a = d;
+        d = c;
+        c = b;
+        b += t << r | t >>> 32 - r;
+      }
+      for (; i < 64; ++i) {
+        f = c ^ (b | ~d);
+        t = a + f + _k[i] + w[_g[i]];
+        r = _r[i];
+        a = d;
+        d = c;
+        c = b;
+        b += t << r | t >>> 32 - r;
+      }
+      s.h0 = s.h0 + a | 0;
+      s.h1 = s.h1 + b | 0;
+      s.h2 = s.h2 + c | 0;
+      s.h3 = s.h3 + d | 0;
+      len -= 64;
+    }
+  }
+  return md5.exports;
+}
+function requirePem() {
+  if (hasRequiredPem) return pem.exports;
+  hasRequiredPem = 1;
+  var forge2 = requireForge();
+  requireUtil();
+  var pem$1 = pem.exports = forge2.pem = forge2.pem || {};
+  pem$1.encode = function(msg, options) {
+    options = options || {};
+    var rval = "-----BEGIN " + msg.type + "-----\r\n";
+    var header;
+    if (msg.procType) {
+      header = {
+        name: "Proc-Type",
+        values: [String(msg.procType.version), msg.procType.type]
+      };
+      rval += foldHeader(header);
+    }
+    if (msg.contentDomain) {
+      header = { name: "Content-Domain", values: [msg.contentDomain] };
+      rval += foldHeader(header);
+    }
+    if (msg.dekInfo) {
+      header = { name: "DEK-Info", values: [msg.dekInfo.algorithm] };
+      if (msg.dekInfo.parameters) {
+        header.values.push(msg.dekInfo.parameters);
+      }
+      rval += foldHeader(header);
+    }
+    if (msg.headers) {
+      for (var i = 0; i < msg.headers.length; ++i) {
+        rval += foldHeader(msg.headers[i]);
+      }
+    }
+    if (msg.procType) {
+      rval += "\r\n";
+    }
+    rval += forge2.util.encode64(msg.body, options.maxline || 64) + "\r\n";
+    rval += "-----END " + msg.type + "-----\r\n";
+    return rval;
+  };
+  pem$1.decode = function(str2) {
+    var rval = [];
+    var rMessage = /\s*-----BEGIN ([A-Z0-9- ]+)-----\r?\n?([\x21-\x7e\s]+?(?:\r?\n\r?\n))?([:A-Za-z0-9+\/=\s]+?)-----END \1-----/g;
+    var rHeader = /([\x21-\x7e]+):\s*([\x21-\x7e\s^:]+)/;
+    var rCRLF = /\r?\n/;
+    var match;
+    while (true) {
+      match = rMessage.exec(str2);
+      if (!match) {
+        break;
+      }
+      var type = match[1];
+      if (type === "NEW CERTIFICATE REQUEST") {
+        type = "CERTIFICATE REQUEST";
+      }
+      var msg = {
+        type,
+        procType: null,
+        contentDomain: null,
+        dekInfo: null,
+        headers: [],
+        body: forge2.util.decode64(match[3])
+      };
+      rval.push(msg);
+      if (!match[2]) {
+        continue;
+      }
+      var lines2 = match[2].split(rCRLF);
+      var li = 0;
+      while (match && li < lines2.length) {
+        var line = lines2[li].replace(/\s+$/, "");
+        for (var nl = li + 1; nl < lines2.length; ++nl) {
+          var next = lines2[nl];
+          if (!/\s/.test(next[0])) {
+            break;
+          }
+          line += next;
+          li = nl;
+        }
+        match = line.match(rHeader);
+        if (match) {
+          var header = { name: match[1], values: [] };
+          var values = match[2].split(",");
+          for (var vi = 0; vi < values.length; ++vi) {
+            header.values.push(ltrim(values[vi]));
+          }
+          if (!msg.procType) {
+            if (header.name !== "Proc-Type") {
+              throw new Error('Invalid PEM formatted message. The first encapsulated header must be "Proc-Type".');
+            } else if (header.values.length !== 2) {
+              throw new Error('Invalid PEM formatted message. The "Proc-Type" header must have two subfields.');
+            }
+            msg.procType = { version: values[0], type: values[1] };
+          } else if (!msg.contentDomain && header.name === "Content-Domain") {
+            msg.contentDomain = values[0] || "";
+          } else if (!msg.dekInfo && header.name === "DEK-Info") {
+            if (header.values.length === 0) {
+              throw new Error('Invalid PEM formatted message. The "DEK-Info" header must have at least one subfield.');
+            }
+            msg.dekInfo = { algorithm: values[0], parameters: values[1] || null };
+          } else {
+            msg.headers.push(header);
+          }
+        }
+        ++li;
+      }
+      if (msg.procType === "ENCRYPTED" && !msg.dekInfo) {
+        throw new Error('Invalid PEM formatted message. The "DEK-Info" header must be present if "Proc-Type" is "ENCRYPTED".');
+      }
+    }
+    if (rval.length === 0) {
+      throw new Error("Invalid PEM formatted message.");
+    }
+    return rval;
+  };
+  function foldHeader(header) {
+    var rval = header.name + ": ";
+    var values = [];
+    var insertSpace = function(match, $1) {
+      return " " + $1;
+    };
+    for (var i = 0; i < header.values.length; ++i) {
+      values.push(header.values[i].replace(/^(\S+\r\n)/, insertSpace));
+    }
+    rval += values.join(",") + "\r\n";
+    var length = 0;
+    var candidate = -1;
+    for (var i = 0; i < rval.length; ++i, ++length) {
+      if (length > 65 && candidate !== -1) {
+        var insert = rval[candidate];
+        if (insert === ",") {
+          ++candidate;
+          rval = rval.substr(0, candidate) + "\r\n " + rval.substr(candidate);
+        } else {
+          rval = rval.substr(0, candidate) + "\r\n" + insert + rval.substr(candidate + 1);
+        }
+        length = i - candidate - 1;
+        candidate = -1;
+        ++i;
+      } else if (rval[i] === " " || rval[i] === "	" || rval[i] === ",") {
+        candidate = i;
+      }
+    }
+    return rval;
+  }
+  function ltrim(str2) {
+    return str2.replace(/^\s+/, "");
+  }
+  return pem.exports;
+}
+function requireDes() {
+  if (hasRequiredDes) return des;
+  hasRequiredDes = 1;
+  var forge2 = requireForge();
+  requireCipher();
+  requireCipherModes();
+  requireUtil();
+  des = forge2.des = forge2.des || {};
+  forge2.des.startEncrypting = function(key2, iv, output2, mode) {
+    var cipher2 = _createCipher({
+      key: key2,
+      output: output2,
+      decrypt: false,
+      mode: mode || (iv === null ? "ECB" : "CBC")
+    });
+    cipher2.start(iv);
+    return cipher2;
+  };
+  forge2.des.createEncryptionCipher = function(key2, mode) {
+    return _createCipher({
+      key: key2,
+      output: null,
+      decrypt: false,
+      mode
+    });
+  };
+  forge2.des.startDecrypting = function(key2, iv, output2, mode) {
+    var cipher2 = _createCipher({
+      key: key2,
+      output: output2,
+      decrypt: true,
+      mode: mode || (iv === null ? "ECB" : "CBC")
+    });
+    cipher2.start(iv);
+    return cipher2;
+  };
+  forge2.des.createDecryptionCipher = function(key2, mode) {
+    return _createCipher({
+      key: key2,
+      output: null,
+      decrypt: true,
+      mode
+    });
+  };
+  forge2.des.Algorithm = function(name2, mode) {
+    var self2 = this;
+    self2.name = name2;
+    self2.mode = new mode({
+      blockSize: 8,
+      cipher: {
+        encrypt: function(inBlock, outBlock) {
+          return _updateBlock(self2._keys, inBlock, outBlock, false);
+        },
+        decrypt: function(inBlock, outBlock) {
+          return _updateBlock(self2._keys, inBlock, outBlock, true);
+        }
+      }
+    });
+    self2._init = false;
+  };
+  forge2.des.Algorithm.prototype.initialize = function(options) {
+    if (this._init) {
+      return;
+    }
+    var key2 = forge2.util.createBuffer(options.key);
+    if (this.name.indexOf("3DES") === 0) {
+      if (key2.length() !== 24) {
+        throw new Error("Invalid Triple-DES key size: " + key2.length() * 8);
+      }
+    }
+    this._keys = _createKeys(key2);
+    this._init = true;
+  };
+  registerAlgorithm("DES-ECB", forge2.cipher.modes.ecb);
+  registerAlgorithm("DES-CBC", forge2.cipher.modes.cbc);
+  registerAlgorithm("DES-CFB", forge2.cipher.modes.cfb);
+  registerAlgorithm("DES-OFB", forge2.cipher.modes.ofb);
+  registerAlgorithm("DES-CTR", forge2.cipher.modes.ctr);
+  registerAlgorithm("3DES-ECB", forge2.cipher.modes.ecb);
+  registerAlgorithm("3DES-CBC", forge2.cipher.modes.cbc);
+  registerAlgorithm("3DES-CFB", forge2.cipher.modes.cfb);
+  registerAlgorithm("3DES-OFB", forge2.cipher.modes.ofb);
+  registerAlgorithm("3DES-CTR", forge2.cipher.modes.ctr);
+  function registerAlgorithm(name2, mode) {
+    var factory = function() {
+      return new forge2.des.Algorithm(name2, mode);
+    };
+    forge2.cipher.registerAlgorithm(name2, factory);
+  }
+  var spfunction1 = [16843776, 0, 65536, 16843780, 16842756, 66564, 4, 65536, 1024, 16843776, 16843780, 1024, 16778244, 16842756, 16777216, 4, 1028, 16778240, 16778240, 66560, 66560, 16842752, 16842752, 16778244, 65540, 16777220, 16777220, 65540, 0, 1028, 66564, 16777216, 65536, 16843780, 4, 16842752, 16843776, 16777216, 16777216, 1024, 16842756, 65536, 66560, 16777220, 1024, 4, 16778244, 66564, 16843780, 65540, 16842752, 16778244, 16777220, 1028, 66564, 16843776, 1028, 16778240, 16778240, 0, 65540, 66560, 0, 16842756];
+  var spfunction2 = [-2146402272, -2147450880, 32768, 1081376, 1048576, 32, -2146435040, -2147450848, -2147483616, -2146402272, -2146402304, -2147483648, -2147450880, 1048576, 32, -2146435040, 1081344, 1048608, -2147450848, 0, -2147483648, 32768, 1081376, -2146435072, 1048608, -2147483616, 0, 1081344, 32800, -2146402304, -2146435072, 32800, 0, 1081376, -2146435040, 1048576, -2147450848, -2146435072, -2146402304, 32768, -2146435072, -2147450880, 32, -2146402272, 1081376, 32, 32768, -2147483648, 32800, -2146402304, 1048576, -2147483616, 1048608, -2147450848, -2147483616, 1048608, 1081344, 0, -2147450880, 32800, -2147483648, -2146435040, -2146402272, 1081344];
+  var spfunction3 = [520, 134349312, 0, 134348808, 134218240, 0, 131592, 134218240, 131080, 134217736, 134217736, 131072, 134349320, 131080, 134348800, 520, 134217728, 8, 134349312, 512, 131584, 134348800, 134348808, 131592, 134218248, 131584, 131072, 134218248, 8, 134349320, 512, 134217728, 134349312, 134217728, 131080, 520, 131072, 134349312, 134218240, 0, 512, 131080, 134349320, 134218240, 134217736, 512, 0, 134348808, 134218248, 131072, 134217728, 134349320, 8, 131592, 131584, 134217736, 134348800, 134218248, 520, 134348800, 131592, 8, 134348808, 131584];
+  var spfunction4 = [8396801, 8321, 8321, 128, 8396928, 8388737, 8388609, 8193, 0, 8396800, 8396800, 8396929, 129, 0, 8388736, 8388609, 1, 8192, 8388608, 8396801, 128, 8388608, 8193, 8320, 8388737, 1, 8320, 8388736, 8192, 8396928, 8396929, 129, 8388736, 8388609, 8396800, 8396929, 129, 0, 0, 8396800, 8320, 8388736, 8388737, 1, 8396801, 8321, 8321, 128, 8396929, 129, 1, 8192, 8388609, 8193, 8396928, 8388737, 8193, 8320, 8388608, 8396801, 128, 8388608, 8192, 8396928];
+  var spfunction5 = [256, 34078976, 34078720, 1107296512, 524288, 256, 1073741824, 34078720, 1074266368, 524288, 33554688, 1074266368, 1107296512, 1107820544, 524544, 1073741824, 33554432, 1074266112, 1074266112, 0, 1073742080, 1107820800, 1107820800, 33554688, 1107820544, 1073742080, 0, 1107296256, 34078976, 33554432, 1107296256, 524544, 524288, 1107296512, 256, 33554432, 1073741824, 34078720, 1107296512, 1074266368, 33554688, 1073741824, 1107820544, 34078976, 1074266368, 256, 33554432, 1107820544, 1107820800, 524544, 1107296256, 1107820800, 34078720, 0, 1074266112, 1107296256, 524544, 33554688, 1073742080, 524288, 0, 1074266112, 34078976, 1073742080];
+  var spfunction6 = [536870928, 541065216, 16384, 541081616, 541065216, 16, 541081616, 4194304, 536887296, 4210704, 4194304, 536870928, 4194320, 536887296, 536870912, 16400, 0, 4194320, 536887312, 16384, 4210688, 536887312, 16, 541065232, 541065232, 0, 4210704, 541081600, 16400, 4210688, 541081600, 536870912, 536887296, 16, 541065232, 4210688, 541081616, 4194304, 16400, 536870928, 4194304, 536887296, 536870912, 16400, 536870928, 541081616, 4210688, 541065216, 4210704, 541081600, 0, 541065232, 16, 16384, 541065216, 4210704, 16384, 4194320, 536887312, 0, 541081600, 536870912, 4194320, 536887312];
+  var spfunction7 = [2097152, 69206018, 67110914, 0, 2048, 67110914, 2099202, 69208064, 69208066, 2097152, 0, 67108866, 2, 67108864, 69206018, 2050, 67110912, 2099202, 2097154, 67110912, 67108866, 69206016, 69208064, 2097154, 69206016, 2048, 2050, 69208066, 2099200, 2, 67108864, 2099200, 67108864, 2099200, 2097152, 67110914, 67110914, 69206018, 69206018, 2, 2097154, 67108864, 67110912, 2097152, 69208064, 2050, 2099202, 69208064, 2050, 67108866, 69208066, 69206016, 2099200, 0, 2, 69208066, 0, 2099202, 69206016, 2048, 67108866, 67110912, 2048, 2097154];
+  var spfunction8 = [268439616, 4096, 262144, 268701760, 268435456, 268439616, 64, 268435456, 262208, 268697600, 268701760, 266240, 268701696, 266304, 4096, 64, 268697600, 268435520, 268439552, 4160, 266240, 262208, 268697664, 268701696, 4160, 0, 0, 268697664, 268435520, 268439552, 266304, 262144, 266304, 262144, 268701696, 4096, 64, 268697664, 4096, 266304, 268439552, 64, 268435520, 268697600, 268697664, 268435456, 262144, 268439616, 0, 268701760, 262208, 268435520, 268697600, 268439552, 268439616, 0, 268701760, 266240, 266240, 4160, 4160, 262208, 268435456, 268701696];
+  function _createKeys(key2) {
+    var pc2bytes0 = [0, 4, 536870912, 536870916, 65536, 65540, 536936448, 536936452, 512, 516, 536871424, 536871428, 66048, 66052, 536936960, 536936964], pc2bytes1 = [0, 1, 1048576, 1048577, 67108864, 67108865, 68157440, 68157441, 256, 257, 1048832, 1048833, 67109120, 67109121, 68157696, 68157697], pc2bytes2 = [0, 8, 2048, 2056, 16777216, 16777224, 16779264, 16779272, 0, 8, 2048, 2056, 16777216, 16777224, 16779264, 16779272], pc2bytes3 = [0, 2097152, 134217728, 136314880, 8192, 2105344, 134225920, 136323072, 131072, 2228224, 134348800, 136445952, 139264, 2236416, 134356992, 136454144], pc2bytes4 = [0, 262144, 16, 262160, 0, 262144, 16, 262160, 4096, 266240, 4112, 266256, 4096, 266240, 4112, 266256], pc2bytes5 = [0, 1024, 32, 1056, 0, 1024, 32, 1056, 33554432, 33555456, 33554464, 33555488, 33554432, 33555456, 33554464, 33555488], pc2bytes6 = [0, 268435456, 524288, 268959744, 2, 268435458, 524290, 268959746, 0, 268435456, 524288, 268959744, 2, 268435458, 524290, 268959746], pc2bytes7 = [0, 65536, 2048, 67584, 536870912, 536936448, 536872960, 536938496, 131072, 196608, 133120, 198656, 537001984, 537067520, 537004032, 537069568], pc2bytes8 = [0, 262144, 0, 262144, 2, 262146, 2, 262146, 33554432, 33816576, 33554432, 33816576, 33554434, 33816578, 33554434, 33816578], pc2bytes9 = [0, 268435456, 8, 268435464, 0, 268435456, 8, 268435464, 1024, 268436480, 1032, 268436488, 1024, 268436480, 1032, 268436488], pc2bytes10 = [0, 32, 0, 32, 1048576, 1048608, 1048576, 1048608, 8192, 8224, 8192, 8224, 1056768, 1056800, 1056768, 1056800], pc2bytes11 = [0, 16777216, 512, 16777728, 2097152, 18874368, 2097664, 18874880, 67108864, 83886080, 67109376, 83886592, 69206016, 85983232, 69206528, 85983744], pc2bytes12 = [0, 4096, 134217728, 134221824, 524288, 528384, 134742016, 134746112, 16, 4112, 134217744, 134221840, 524304, 528400, 134742032, 134746128], pc2bytes13 = [0, 4, 256, 260, 0, 4, 256, 260, 1, 5, 257, 261, 1, 5, 257, 261];
+    var iterations = key2.length() > 8 ? 3 : 1;
+    var keys = [];
+    var shifts = [0, 0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0];
+    var n2 = 0, tmp;
+    for (var j = 0; j < iterations; j++) {
+      var left = key2.getInt32();
+      var right = key2.getInt32();
+      tmp = (left >>> 4 ^ right) & 252645135;
+      right ^= tmp;
+      left ^= tmp << 4;
+      tmp = (right >>> -16 ^ left) & 65535;
+      left ^= tmp;
+      right ^= tmp << -16;
+      tmp = (left >>> 2 ^ right) & 858993459;
+      right ^= tmp;
+      left ^= tmp << 2;
+      tmp = (right >>> -16 ^ left) & 65535;
+      left ^= tmp;
+      right ^= tmp << -16;
+      tmp = (left >>> 1 ^ right) & 1431655765;
+      right ^= tmp;
+      left ^= tmp << 1;
+      tmp = (right >>> 8 ^ left) & 16711935;
+      left ^= tmp;
+      right ^= tmp << 8;
+      tmp = (left >>> 1 ^ right) & 1431655765;
+      right ^= tmp;
+      left ^= tmp << 1;
+      tmp = left << 8 | right >>> 20 & 240;
+      left = right << 24 | right << 8 & 16711680 | right >>> 8 & 65280 | right >>> 24 & 240;
+      right = tmp;
+      for (var i = 0; i < shifts.length; ++i) {
+        if (shifts[i]) {
+          left = left << 2 | left >>> 26;
+          right = right << 2 | right >>> 26;
+        } else {
+          left = left << 1 | left >>> 27;
+          right = right << 1 | right >>> 27;
+        }
+        left &= -15;
+        right &= -15;
+        var lefttmp = pc2bytes0[left >>> 28] | pc2bytes1[left >>> 24 & 15] | pc2bytes2[left >>> 20 & 15] | pc2bytes3[left >>> 16 & 15] | pc2bytes4[left >>> 12 & 15] | pc2bytes5[left >>> 8 & 15] | pc2bytes6[left >>> 4 & 15];
+        var righttmp = pc2bytes7[right >>> 28] | pc2bytes8[right >>> 24 & 15] | pc2bytes9[right >>> 20 & 15] | pc2bytes10[right >>> 16 & 15] | pc2bytes11[right >>> 12 & 15] | pc2bytes12[right >>> 8 & 15] | pc2bytes13[right >>> 4 & 15];
+        tmp = (righttmp >>> 16 ^ lefttmp) & 65535;
+        keys[n2++] = lefttmp ^ tmp;
+        keys[n2++] = righttmp ^ tmp << 16;
+      }
+    }
+    return keys;
+  }
+  function _updateBlock(keys, input2, output2, decrypt) {
+    var iterations = keys.length === 32 ? 3 : 9;
+    var looping;
+    if (iterations === 3) {
+      looping = decrypt ? [30, -2, -2] : [0, 32, 2];
+    } else {
+      looping = decrypt ? [94, 62, -2, 32, 64, 2, 30, -2, -2] : [0, 32, 2, 62, 30, -2, 64, 96, 2];
+    }
+    var tmp;
+    var left = input2[0];
+    var right = input2[1];
+    tmp = (left >>> 4 ^ right) & 252645135;
+    right ^= tmp;
+    left ^= tmp << 4;
+    tmp = (left >>> 16 ^ right) & 65535;
+    right ^= tmp;
+    left ^= tmp << 16;
+    tmp = (right >>> 2 ^ left) & 858993459;
+    left ^= tmp;
+    right ^= tmp << 2;
+    tmp = (right >>> 8 ^ left) & 16711935;
+    left ^= tmp;
+    right ^= tmp << 8;
+    tmp = (left >>> 1 ^ right) & 1431655765;
+    right ^= tmp;
+    left ^= tmp << 1;
+    left = left << 1 | left >>> 31;
+    right = right << 1 | right >>> 31;
+    for (var j = 0; j < iterations; j += 3) {
+      var endloop = looping[j + 1];
+      var loopinc = looping[j + 2];
+      for (var i = looping[j]; i != endloop; i += loopinc) {
+        var right1 = right ^ keys[i];
+        var right2 = (right >>> 4 | right << 28) ^ keys[i + 1];
+        tmp = left;
+        left = right;
+        right = tmp ^ (spfunction2[right1 >>> 24 & 63] | spfunction4[right1 >>> 16 & 63] | spfunction6[right1 >>> 8 & 63] | spfunction8[right1 & 63] | spfunction1[right2 >>> 24 & 63] | spfunction3[right2 >>> 16 & 63] | spfunction5[right2 >>> 8 & 63] | spfunction7[right2 & 63]);
+      }
+      tmp = left;
+      left = right;
+      right = tmp;
+    }
+    left = left >>> 1 | left << 31;
+    right = right >>> 1 | right << 31;
+    tmp = (left >>> 1 ^ right) & 1431655765;
+    right ^= tmp;
+    left ^= tmp << 1;
+    tmp = (right >>> 8 ^ left) & 16711935;
+    left ^= tmp;
+    right ^= tmp << 8;
+    tmp = (right >>> 2 ^ left) & 858993459;
+    left ^= tmp;
+    right ^= tmp << 2;
+    tmp = (left >>> 16 ^ right) & 65535;
+    right ^= tmp;
+    left ^= tmp << 16;
+    tmp = (left >>> 4 ^ right) & 252645135;
+    right ^= tmp;
+    left ^= tmp << 4;
+    output2[0] = left;
+    output2[1] = right;
+  }
+  function _createCipher(options) {
+    options = options || {};
+    var mode = (options.mode || "CBC").toUpperCase();
+    var algorithm = "DES-" + mode;
+    var cipher2;
+    if (options.decrypt) {
+      cipher2 = forge2.cipher.createDecipher(algorithm, options.key);
+    } else {
+      cipher2 = forge2.cipher.createCipher(algorithm, options.key);
+    }
+    var start = cipher2.start;
+    cipher2.start = function(iv, options2) {
+      var output2 = null;
+      if (options2 instanceof forge2.util.ByteBuffer) {
+        output2 = options2;
+        options2 = {};
+      }
+      options2 = options2 || {};
+      options2.output = output2;
+      options2.iv = iv;
+      start.call(cipher2, options2);
+    };
+    return cipher2;
+  }
+  return des;
+}
+function requirePbkdf2() {
+  if (hasRequiredPbkdf2) return pbkdf2;
+  hasRequiredPbkdf2 = 1;
+  var forge2 = requireForge();
+  requireHmac();
+  requireMd();
+  requireUtil();
+  var pkcs5 = forge2.pkcs5 = forge2.pkcs5 || {};
+  var crypto2;
+  if (forge2.util.isNodejs && !forge2.options.usePureJavaScript) {
+    crypto2 = require$$4;
+  }
+  pbkdf2 = forge2.pbkdf2 = pkcs5.pbkdf2 = function(p, s, c, dkLen, md2, callback) {
+    if (typeof md2 === "function") {
+      callback = md2;
+      md2 = null;
+    }
+    if (forge2.util.isNodejs && !forge2.options.usePureJavaScript && crypto2.pbkdf2 && (md2 === null || typeof md2 !== "object") && (crypto2.pbkdf2Sync.length > 4 || (!md2 || md2 === "sha1"))) {
+      if (typeof md2 !== "string") {
+        md2 = "sha1";
+      }
+      p = Buffer.from(p, "binary");
+      s = Buffer.from(s, "binary");
+      if (!callback) {
+        if (crypto2.pbkdf2Sync.length === 4) {
+          return crypto2.pbkdf2Sync(p, s, c, dkLen).toString("binary");
+        }
+        return crypto2.pbkdf2Sync(p, s, c, dkLen, md2).toString("binary");
+      }
+      if (crypto2.pbkdf2Sync.length === 4) {
+        return crypto2.pbkdf2(p, s, c, dkLen, function(err2, key2) {
+          if (err2) {
+            return callback(err2);
+          }
+          callback(null, key2.toString("binary"));
+        });
+      }
+      return crypto2.pbkdf2(p, s, c, dkLen, md2, function(err2, key2) {
+        if (err2) {
+          return callback(err2);
+        }
+        callback(null, key2.toString("binary"));
+      });
+    }
+    if (typeof md2 === "undefined" || md2 === null) {
+      md2 = "sha1";
+    }
+    if (typeof md2 === "string") {
+      if (!(md2 in forge2.md.algorithms)) {
+        throw new Error("Unknown hash algorithm: " + md2);
+      }
+      md2 = forge2.md[md2].create();
+    }
+    var hLen = md2.digestLength;
+    if (dkLen > 4294967295 * hLen) {
+      var err = new Error("Derived key is too long.");
+      if (callback) {
+        return callback(err);
+      }
+      throw err;
+    }
+    var len = Math.ceil(dkLen / hLen);
+    var r = dkLen - (len - 1) * hLen;
+    var prf = forge2.hmac.create();
+    prf.start(md2, p);
+    var dk = "";
+    var xor2, u_c, u_c1;
+    if (!callback) {
+      for (var i = 1; i <= len; ++i) {
+        prf.start(null, null);
+        prf.update(s);
+        prf.update(forge2.util.int32ToBytes(i));
+        xor2 = u_c1 = prf.digest().getBytes();
+        for (var j = 2; j <= c; ++j) {
+          prf.start(null, null);
+          prf.update(u_c1);
+          u_c = prf.digest().getBytes();
+          xor2 = forge2.util.xorBytes(xor2, u_c, hLen);
+          u_c1 = u_c;
+        }
+        dk += i < len ? xor2 : xor2.substr(0, r);
+      }
+      return dk;
+    }
+    var i = 1, j;
+    function outer() {
+      if (i > len) {
+        return callback(null, dk);
+      }
+      prf.start(null, null);
+      prf.update(s);
+      prf.update(forge2.util.int32ToBytes(i));
+      xor2 = u_c1 = prf.digest().getBytes();
+      j = 2;
+      inner();
+    }
+    function inner() {
+      if (j <= c) {
+        prf.start(null, null);
+        prf.update(u_c1);
+        u_c = prf.digest().getBytes();
+        xor2 = forge2.util.xorBytes(xor2, u_c, hLen);
+        u_c1 = u_c;
+        ++j;
+        return forge2.util.setImmediate(inner);
+      }
+      dk += i < len ? xor2 : xor2.substr(0, r);
+      ++i;
+      outer();
+    }
+    outer();
+  };
+  return pbkdf2;
+}
+function requireSha256() {
+  if (hasRequiredSha256) return sha256.exports;
+  hasRequiredSha256 = 1;
+  var forge2 = requireForge();
+  requireMd();
+  requireUtil();
+  var sha256$1 = sha256.exports = forge2.sha256 = forge2.sha256 || {};
+  forge2.md.sha256 = forge2.md.algorithms.sha256 = sha256$1;
+  sha256$1.create = function() {
+    if (!_initialized) {
+      _init();
+    }
+    var _state = null;
+    var _input = forge2.util.createBuffer();
+    var _w = new Array(64);
+    var md2 = {
+      algorithm: "sha256",
+      blockLength: 64,
+      digestLength: 32,
+      // 56-bit length of message so far (does not including padding)
+      messageLength: 0,
+      // true message length
+      fullMessageLength: null,
+      // size of message length in bytes
+      messageLengthSize: 8
+    };
+    md2.start = function() {
+      md2.messageLength = 0;
+      md2.fullMessageLength = md2.messageLength64 = [];
+      var int32s = md2.messageLengthSize / 4;
+      for (var i = 0; i < int32s; ++i) {
+        md2.fullMessageLength.push(0);
+      }
+      _input = forge2.util.createBuffer();
+      _state = {
+        h0: 1779033703,
+        h1: 3144134277,
+        h2: 1013904242,
+        h3: 2773480762,
+        h4: 1359893119,
+        h5: 2600822924,
+        h6: 528734635,
+        h7: 1541459225
+      };
+      return md2;
+    };
+    md2.start();
+    md2.update = function(msg, encoding) {
+      if (encoding === "utf8") {
+        msg = forge2.util.encodeUtf8(msg);
+      }
+      var len = msg.length;
+      md2.messageLength += len;
+      len = [len / 4294967296 >>> 0, len >>> 0];
+      for (var i = md2.fullMessageLength.length - 1; i >= 0; --i) {
+        md2.fullMessageLength[i] += len[1];
+        len[1] = len[0] + (md2.fullMessageLength[i] / 4294967296 >>> 0);
+        md2.fullMessageLength[i] = md2.fullMessageLength[i] >>> 0;
+        len[0] = len[1] / 4294967296 >>> 0;
+      }
+      _input.putBytes(msg);
+      _update(_state, _w, _input);
+      if (_input.read > 2048 || _input.length() === 0) {
+        _input.compact();
+      }
+      return md2;
+    };
+    md2.digest = function() {
+      var finalBlock = forge2.util.createBuffer();
+      finalBlock.putBytes(_input.bytes());
+      var remaining = md2.fullMessageLength[md2.fullMessageLength.length - 1] + md2.messageLengthSize;
+      var overflow = remaining & md2.blockLength - 1;
+      finalBlock.putBytes(_padding.substr(0, md2.blockLength - overflow));
+      var next, carry;
+      var bits = md2.fullMessageLength[0] * 8;
+      for (var i = 0; i < md2.fullMessageLength.length - 1; ++i) {
+        next = md2.fullMessageLength[i + 1] * 8;
+        carry = next / 4294967296 >>> 0;
+        bits += carry;
+        finalBlock.putInt32(bits >>> 0);
+        bits = next >>> 0;
+      }
+      finalBlock.putInt32(bits);
+      var s2 = {
+        h0: _state.h0,
+        h1: _state.h1,
+        h2: _state.h2,
+        h3: _state.h3,
+        h4: _state.h4,
+        h5: _state.h5,
+        h6: _state.h6,
+        h7: _state.h7
+      };
+      _update(s2, _w, finalBlock);
+      var rval = forge2.util.createBuffer();
+      rval.putInt32(s2.h0);
+      rval.putInt32(s2.h1);
+      rval.putInt32(s2.h2);
+      rval.putInt32(s2.h3);
+      rval.putInt32(s2.h4);
+      rval.putInt32(s2.h5);
+      rval.putInt32(s2.h6);
+      rval.putInt32(s2.h7);
+      return rval;
+    };
+    return md2;
+  };
+  var _padding = null;
+  var _initialized = false;
+  var _k = null;
+  function _init() {
+    _padding = String.fromCharCode(128);
+    _padding += forge2.util.fillString(String.fromCharCode(0), 64);
+    _k = [
+      1116352408,
+      1899447441,
+      3049323471,
+      3921009573,
+      961987163,
+      1508970993,
+      2453635748,
+      2870763221,
+      3624381080,
+      310598401,
+      607225278,
+      1426881987,
+      1925078388,
+      2162078206,
+      2614888103,
+      3248222580,
+      3835390401,
+      4022224774,
+      264347078,
+      604807628,
+      770255983,
+      1249150122,
+      1555081692,
+      1996064986,
+      2554220882,
+      2821834349,
+      2952996808,
+      3210313671,
+      3336571891,
+      3584528711,
+      113926993,
+      338241895,
+      666307205,
+      773529912,
+      1294757372,
+      1396182291,
+      1695183700,
+      1986661051,
+      2177026350,
+      2456956037,
+      2730485921,
+      2820302411,
+      3259730800,
+      3345764771,
+      3516065817,
+      3600352804,
+      4094571909,
+      275423344,
+      430227734,
+      506948616,
+      659060556,
+      883997877,
+      958139571,
+      1322822218,
+      1537002063,
+      1747873779,
+      1955562222,
+      2024104815,
+      2227730452,
+      2361852424,
+      2428436474,
+      2756734187,
+      3204031479,
+      3329325298
+    ];
+    _initialized = true;
+  }
+  function _update(s, w, bytes) {
+    var t1, t2, s0, s1, ch, maj, i, a, b, c, d, e, f, g, h;
+    var len = bytes.length();
+    while (len >= 64) {
+      for (i = 0; i < 16; ++i) {
+        w[i] = bytes.getInt32();
+      }
+      for (; i < 64; ++i) {
+        t1 = w[i - 2];
+        t1 = (t1 >>> 17 | t1 << 15) ^ (t1 >>> 19 | t1 << 13) ^ t1 >>> 10;
+        t2 = w[i - 15];
+        t2 = (t2 >>> 7 | t2 << 25) ^ (t2 >>> 18 | t2 << 14) ^ t2 >>> 3;
+        w[i] = t1 + w[i - 7] + t2 + w[i - 16] | 0;
+      }
+      a = s.h0;
+      b = s.h1;
+      c = s.h2;
+      d = s.h3;
+      e = s.h4;
+      f = s.h5;
+      g = s.h6;
+      h = s.h7;
+      for (i = 0; i < 64; ++i) {
+        s1 = (e >>> 6 | e << 26) ^ (e >>> 11 | e << 21) ^ (e >>> 25 | e << 7);
+        ch = g ^ e & (f ^ g);
+        s0 = (a >>> 2 | a << 30) ^ (a >>> 13 | a << 19) ^ (a >>> 22 | a << 10);
+        maj = a & b | c & (a ^ b);
+        t1 = h + s1 + ch + _k[i] + w[i];
+        t2 = s0 + maj;
+        h = g;
+        g = f;
+        f = e;
+        e = d + t1 >>> 0;
+        d = c;
+        c = b;
+        b = a;
+        a = t1 + t2 >>> 0;
+      }
+      s.h0 = s.h0 + a | 0;
+      s.h1 = s.h1 + b | 0;
+      s.h2 = s.h2 + c | 0;
+      s.h3 = s.h3 + d | 0;
+      s.h4 = s.h4 + e | 0;
+      s.h5 = s.h5 + f | 0;
+      s.h6 = s.h6 + g | 0;
+      s.h7 = s.h7 + h | 0;
+      len -= 64;
+    }
+  }
+  return sha256.exports;
+}
+function requirePrng() {
+  if (hasRequiredPrng) return prng.exports;
+  hasRequiredPrng = 1;
+  var forge2 = requireForge();
+  requireUtil();
+  var _crypto = null;
+  if (forge2.util.isNodejs && !forge2.options.usePureJavaScript && !process.versions["node-webkit"]) {
+    _crypto = require$$4;
+  }
+  var prng$1 = prng.exports = forge2.prng = forge2.prng || {};
+  prng$1.create = function(plugin) {
+    var ctx = {
+      plugin,
+      key: null,
+      seed: null,
+      time: null,
+      // number of reseeds so far
+      reseeds: 0,
+      // amount of data generated so far
+      generated: 0,
+      // no initial key bytes
+      keyBytes: ""
+    };
+    var md2 = plugin.md;
+    var pools = new Array(32);
+    for (var i = 0; i < 32; ++i) {
+      pools[i] = md2.create();
+    }
+    ctx.pools = pools;
+    ctx.pool = 0;
+    ctx.generate = function(count2, callback) {
+      if (!callback) {
+        return ctx.generateSync(count2);
+      }
+      var cipher2 = ctx.plugin.cipher;
+      var increment = ctx.plugin.increment;
+      var formatKey = ctx.plugin.formatKey;
+      var formatSeed = ctx.plugin.formatSeed;
+      var b = forge2.util.createBuffer();
+      ctx.key = null;
+      generate();
+      function generate(err) {
+        if (err) {
+          return callback(err);
+        }
+        if (b.length() >= count2) {
+          return callback(null, b.getBytes(count2));
+        }
+        if (ctx.generated > 1048575) {
+          ctx.key = null;
+        }
+        if (ctx.key === null) {
+          return forge2.util.nextTick(function() {
+            _reseed(generate);
+          });
+        }
+        var bytes = cipher2(ctx.key, ctx.seed);
+        ctx.generated += bytes.length;
+        b.putBytes(bytes);
+        ctx.key = formatKey(cipher2(ctx.key, increment(ctx.seed)));
+        ctx.seed = formatSeed(cipher2(ctx.key, ctx.seed));
+        forge2.util.setImmediate(generate);
+      }
+    };
+    ctx.generateSync = function(count2) {
+      var cipher2 = ctx.plugin.cipher;
+      var increment = ctx.plugin.increment;
+      var formatKey = ctx.plugin.formatKey;
+      var formatSeed = ctx.plugin.formatSeed;
+      ctx.key = null;
+      var b = forge2.util.createBuffer();
+      while (b.length() < count2) {
+        if (ctx.generated > 1048575) {
+          ctx.key = null;
+        }
+        if (ctx.key === null) {
+          _reseedSync();
+        }
+        var bytes = cipher2(ctx.key, ctx.seed);
+        ctx.generated += bytes.length;
+        b.putBytes(bytes);
+        ctx.key = formatKey(cipher2(ctx.key, increment(ctx.seed)));
+        ctx.seed = formatSeed(cipher2(ctx.key, ctx.seed));
+      }
+      return b.getBytes(count2);
+    };
+    function _reseed(callback) {
+      if (ctx.pools[0].messageLength >= 32) {
+        _seed();
+        return callback();
+      }
+      var needed = 32 - ctx.pools[0].messageLength << 5;
+      ctx.seedFile(needed, function(err, bytes) {
+        if (err) {
+          return callback(err);
+        }
+        ctx.collect(bytes);
+        _seed();
+        callback();
+      });
+    }
+    function _reseedSync() {
+      if (ctx.pools[0].messageLength >= 32) {
+        return _seed();
+      }
+      var needed = 32 - ctx.pools[0].messageLength << 5;
+      ctx.collect(ctx.seedFileSync(needed));
+      _seed();
+    }
+    function _seed() {
+      ctx.reseeds = ctx.reseeds === 4294967295 ? 0 : ctx.reseeds + 1;
+      var md3 = ctx.plugin.md.create();
+      md3.update(ctx.keyBytes);
+      var _2powK = 1;
+      for (var k = 0; k < 32; ++k) {
+        if (ctx.reseeds % _2powK === 0) {
+          md3.update(ctx.pools[k].digest().getBytes());
+          ctx.pools[k].start();
+        }
+        _2powK = _2powK << 1;
+      }
+      ctx.keyBytes = md3.digest().getBytes();
+      md3.start();
+      md3.update(ctx.keyBytes);
+      var seedBytes = md3.digest().getBytes();
+      ctx.key = ctx.plugin.formatKey(ctx.keyBytes);
+      ctx.seed = ctx.plugin.formatSeed(seedBytes);
+      ctx.generated = 0;
+    }
+    function defaultSeedFile(needed) {
+      var getRandomValues = null;
+      var globalScope = forge2.util.globalScope;
+      var _crypto2 = globalScope.crypto || globalScope.msCrypto;
+      if (_crypto2 && _crypto2.getRandomValues) {
+        getRandomValues = function(arr) {
+          return _crypto2.getRandomValues(arr);
+        };
+      }
+      var b = forge2.util.createBuffer();
+      if (getRandomValues) {
+        while (b.length() < needed) {
+          var count2 = Math.max(1, Math.min(needed - b.length(), 65536) / 4);
+          var entropy = new Uint32Array(Math.floor(count2));
+          try {
+            getRandomValues(entropy);
+            for (var i2 = 0; i2 < entropy.length; ++i2) {
+              b.putInt32(entropy[i2]);
+            }
+          } catch (e) {
+            if (!(typeof QuotaExceededError !== "undefined" && e instanceof QuotaExceededError)) {
+              throw e;
+            }
+          }
+        }
+      }
+      if (b.length() < needed) {
+        var hi, lo, next;
+        var seed = Math.floor(Math.random() * 65536);
+        while (b.length() < needed) {
+          lo = 16807 * (seed & 65535);
+          hi = 16807 * (seed >> 16);
+          lo += (hi & 32767) << 16;
+          lo += hi >> 15;
+          lo = (lo & 2147483647) + (lo >> 31);
+          seed = lo & 4294967295;
+          for (var i2 = 0; i2 < 3; ++i2) {
+            next = seed >>> (i2 << 3);
+            next ^= Math.floor(Math.random() * 256);
+            b.putByte(next & 255);
+          }
+        }
+      }
+      return b.getBytes(needed);
+    }
+    if (_crypto) {
+      ctx.seedFile = function(needed, callback) {
+        _crypto.randomBytes(needed, function(err, bytes) {
+          if (err) {
+            return callback(err);
+          }
+          callback(null, bytes.toString());
+        });
+      };
+      ctx.seedFileSync = function(needed) {
+        return _crypto.randomBytes(needed).toString();
+      };
+    } else {
+      ctx.seedFile = function(needed, callback) {
+        try {
+          callback(null, defaultSeedFile(needed));
+        } catch (e) {
+          callback(e);
+        }
+      };
+      ctx.seedFileSync = defaultSeedFile;
+    }
+    ctx.collect = function(bytes) {
+      var count2 = bytes.length;
+      for (var i2 = 0; i2 < count2; ++i2) {
+        ctx.pools[ctx.pool].update(bytes.substr(i2, 1));
+        ctx.pool = ctx.pool === 31 ? 0 : ctx.pool + 1;
+      }
+    };
+    ctx.collectInt = function(i2, n2) {
+      var bytes = "";
+      for (var x = 0; x < n2; x += 8) {
+        bytes += String.fromCharCode(i2 >> x & 255);
+      }
+      ctx.collect(bytes);
+    };
+    ctx.registerWorker = function(worker) {
+      if (worker === self) {
+        ctx.seedFile = function(needed, callback) {
+          function listener2(e) {
+            var data = e.data;
+            if (data.forge && data.forge.prng) {
+              self.removeEventListener("message", listener2);
+              callback(data.forge.prng.err, data.forge.prng.bytes);
+            }
+          }
+          self.addEventListener("message", listener2);
+          self.postMessage({ forge: { prng: { needed } } });
+        };
+      } else {
+        var listener = function(e) {
+          var data = e.data;
+          if (data.forge && data.forge.prng) {
+            ctx.seedFile(data.forge.prng.needed, function(err, bytes) {
+              worker.postMessage({ forge: { prng: { err, bytes } } });
+            });
+          }
+        };
+        worker.addEventListener("message", listener);
+      }
+    };
+    return ctx;
+  };
+  return prng.exports;
+}
+function requireRandom() {
+  if (hasRequiredRandom) return random.exports;
+  hasRequiredRandom = 1;
+  var forge2 = requireForge();
+  requireAes();
+  requireSha256();
+  requirePrng();
+  requireUtil();
+  (function() {
+    if (forge2.random && forge2.random.getBytes) {
+      random.exports = forge2.random;
+      return;
+    }
+    (function(jQuery2) {
+      var prng_aes = {};
+      var _prng_aes_output = new Array(4);
+      var _prng_aes_buffer = forge2.util.createBuffer();
+      prng_aes.formatKey = function(key3) {
+        var tmp = forge2.util.createBuffer(key3);
+        key3 = new Array(4);
+        key3[0] = tmp.getInt32();
+        key3[1] = tmp.getInt32();
+        key3[2] = tmp.getInt32();
+        key3[3] = tmp.getInt32();
+        return forge2.aes._expandKey(key3, false);
+      };
+      prng_aes.formatSeed = function(seed) {
+        var tmp = forge2.util.createBuffer(seed);
+        seed = new Array(4);
+        seed[0] = tmp.getInt32();
+        seed[1] = tmp.getInt32();
+        seed[2] = tmp.getInt32();
+        seed[3] = tmp.getInt32();
+        return seed;
+      };
+      prng_aes.cipher = function(key3, seed) {
+        forge2.aes._updateBlock(key3, seed, _prng_aes_output, false);
+        _prng_aes_buffer.putInt32(_prng_aes_output[0]);
+        _prng_aes_buffer.putInt32(_prng_aes_output[1]);
+        _prng_aes_buffer.putInt32(_prng_aes_output[2]);
+        _prng_aes_buffer.putInt32(_prng_aes_output[3]);
+        return _prng_aes_buffer.getBytes();
+      };
+      prng_aes.increment = function(seed) {
+        ++seed[3];
+        return seed;
+      };
+      prng_aes.md = forge2.md.sha256;
+      function spawnPrng() {
+        var ctx = forge2.prng.create(prng_aes);
+        ctx.getBytes = function(count2, callback) {
+          return ctx.generate(count2, callback);
+        };
+        ctx.getBytesSync = function(count2) {
+          return ctx.generate(count2);
+        };
+        return ctx;
+      }
+      var _ctx = spawnPrng();
+      var getRandomValues = null;
+      var globalScope = forge2.util.globalScope;
+      var _crypto = globalScope.crypto || globalScope.msCrypto;
+      if (_crypto && _crypto.getRandomValues) {
+        getRandomValues = function(arr) {
+          return _crypto.getRandomValues(arr);
+        };
+      }
+      if (forge2.options.usePureJavaScript || !forge2.util.isNodejs && !getRandomValues) {
+        _ctx.collectInt(+/* @__PURE__ */ new Date(), 32);
+        if (typeof navigator !== "undefined") {
+          var _navBytes = "";
+          for (var key2 in navigator) {
+            try {
+              if (typeof navigator[key2] == "string") {
+                _navBytes += navigator[key2];
+              }
+            } catch (e) {
+            }
+          }
+          _ctx.collect(_navBytes);
+          _navBytes = null;
+        }
+        if (jQuery2) {
+          jQuery2().mousemove(function(e) {
+            _ctx.collectInt(e.clientX, 16);
+            _ctx.collectInt(e.clientY, 16);
+          });
+          jQuery2().keypress(function(e) {
+            _ctx.collectInt(e.charCode, 8);
+          });
+        }
+      }
+      if (!forge2.random) {
+        forge2.random = _ctx;
+      } else {
+        for (var key2 in _ctx) {
+          forge2.random[key2] = _ctx[key2];
+        }
+      }
+      forge2.random.createInstance = spawnPrng;
+      random.exports = forge2.random;
+    })(typeof jQuery !== "undefined" ? jQuery : null);
+  })();
+  return random.exports;
+}
+function requireRc2() {
+  if (hasRequiredRc2) return rc2;
+  hasRequiredRc2 = 1;
+  var forge2 = requireForge();
+  requireUtil();
+  var piTable = [
+    217,
+    120,
+    249,
+    196,
+    25,
+    221,
+    181,
+    237,
+    40,
+    233,
+    253,
+    121,
+    74,
+    160,
+    216,
+    157,
+    198,
+    126,
+    55,
+    131,
+    43,
+    118,
+    83,
+    142,
+    98,
+    76,
+    100,
+    136,
+    68,
+    139,
+    251,
+    162,
+    23,
+    154,
+    89,
+    245,
+    135,
+    179,
+    79,
+    19,
+    97,
+    69,
+    109,
+    141,
+    9,
+    129,
+    125,
+    50,
+    189,
+    143,
+    64,
+    235,
+    134,
+    183,
+    123,
+    11,
+    240,
+    149,
+    33,
+    34,
+    92,
+    107,
+    78,
+    130,
+    84,
+    214,
+    101,
+    147,
+    206,
+    96,
+    178,
+    28,
+    115,
+    86,
+    192,
+    20,
+    167,
+    140,
+    241,
+    220,
+    18,
+    117,
+    202,
+    31,
+    59,
+    190,
+    228,
+    209,
+    66,
+    61,
+    212,
+    48,
+    163,
+    60,
+    182,
+    38,
+    111,
+    191,
+    14,
+    218,
+    70,
+    105,
+    7,
+    87,
+    39,
+    242,
+    29,
+    155,
+    188,
+    148,
+    67,
+    3,
+    248,
+    17,
+    199,
+    246,
+    144,
+    239,
+    62,
+    231,
+    6,
+    195,
+    213,
+    47,
+    200,
+    102,
+    30,
+    215,
+    8,
+    232,
+    234,
+    222,
+    128,
+    82,
+    238,
+    247,
+    132,
+    170,
+    114,
+    172,
+    53,
+    77,
+    106,
+    42,
+    150,
+    26,
+    210,
+    113,
+    90,
+    21,
+    73,
+    116,
+    75,
+    159,
+    208,
+    94,
+    4,
+    24,
+    164,
+    236,
+    194,
+    224,
+    65,
+    110,
+    15,
+    81,
+    203,
+    204,
+    36,
+    145,
+    175,
+    80,
+    161,
+    244,
+    112,
+    57,
+    153,
+    124,
+    58,
+    133,
+    35,
+    184,
+    180,
+    122,
+    252,
+    2,
+    54,
+    91,
+    37,
+    85,
+    151,
+    49,
+    45,
+    93,
+    250,
+    152,
+    227,
+    138,
+    146,
+    174,
+    5,
+    223,
+    41,
+    16,
+    103,
+    108,
+    186,
+    201,
+    211,
+    0,
+    230,
+    207,
+    225,
+    158,
+    168,
+    44,
+    99,
+    22,
+    1,
+    63,
+    88,
+    226,
+    137,
+    169,
+    13,
+    56,
+    52,
+    27,
+    171,
+    51,
+    255,
+    176,
+    187,
+    72,
+    12,
+    95,
+    185,
+    177,
+    205,
+    46,
+    197,
+    243,
+    219,
+    71,
+    229,
+    165,
+    156,
+    119,
+    10,
+    166,
+    32,
+    104,
+    254,
+    127,
+    193,
+    173
+  ];
+  var s = [1, 2, 3, 5];
+  var rol = function(word, bits) {
+    return word << bits & 65535 | (word & 65535) >> 16 - bits;
+  };
+  var ror = function(word, bits) {
+    return (word & 65535) >> bits | word << 16 - bits & 65535;
+  };
+  rc2 = forge2.rc2 = forge2.rc2 || {};
+  forge2.rc2.expandKey = function(key2, effKeyBits) {
+    if (typeof key2 === "string") {
+      key2 = forge2.util.createBuffer(key2);
+    }
+    effKeyBits = effKeyBits || 128;
+    var L = key2;
+    var T = key2.length();
+    var T1 = effKeyBits;
+    var T8 = Math.ceil(T1 / 8);
+    var TM = 255 >> (T1 & 7);
+    var i;
+    for (i = T; i < 128; i++) {
+      L.putByte(piTable[L.at(i - 1) + L.at(i - T) & 255]);
+    }
+    L.setAt(128 - T8, piTable[L.at(128 - T8) & TM]);
+    for (i = 127 - T8; i >= 0; i--) {
+      L.setAt(i, piTable[L.at(i + 1) ^ L.at(i + T8)]);
+    }
+    return L;
+  };
+  var createCipher = function(key2, bits, encrypt) {
+    var _finish = false, _input = null, _output = null, _iv = null;
+    var mixRound, mashRound;
+    var i, j, K = [];
+    key2 = forge2.rc2.expandKey(key2, bits);
+    for (i = 0; i < 64; i++) {
+      K.push(key2.getInt16Le());
+    }
+    if (encrypt) {
+      mixRound = function(R) {
+        for (i = 0; i < 4; i++) {
+          R[i] += K[j] + (R[(i + 3) % 4] & R[(i + 2) % 4]) + (~R[(i + 3) % 4] & R[(i + 1) % 4]);
+          R[i] = rol(R[i], s[i]);
+          j++;
+        }
+      };
+      mashRound = function(R) {
+        for (i = 0; i < 4; i++) {
+          R[i] += K[R[(i + 3) % 4] & 63];
+        }
+      };
+    } else {
+      mixRound = function(R) {
+        for (i = 3; i >= 0; i--) {
+          R[i] = ror(R[i], s[i]);
+          R[i] -= K[j] + (R[(i + 3) % 4] & R[(i + 2) % 4]) + (~R[(i + 3) % 4] & R[(i + 1) % 4]);
+          j--;
+        }
+      };
+      mashRound = function(R) {
+        for (i = 3; i >= 0; i--) {
+          R[i] -= K[R[(i + 3) % 4] & 63];
+        }
+      };
+    }
+    var runPlan = function(plan) {
+      var R = [];
+      for (i = 0; i < 4; i++) {
+        var val = _input.getInt16Le();
+        if (_iv !== null) {
+          if (encrypt) {
+            val ^= _iv.getInt16Le();
+          } else {
+            _iv.putInt16Le(val);
+          }
+        }
+        R.push(val & 65535);
+      }
+      j = encrypt ? 0 : 63;
+      for (var ptr = 0; ptr < plan.length; ptr++) {
+        for (var ctr = 0; ctr < plan[ptr][0]; ctr++) {
+          plan[ptr][1](R);
+        }
+      }
+      for (i = 0; i < 4; i++) {
+        if (_iv !== null) {
+          if (encrypt) {
+            _iv.putInt16Le(R[i]);
+          } else {
+            R[i] ^= _iv.getInt16Le();
+          }
+        }
+        _output.putInt16Le(R[i]);
+      }
+    };
+    var cipher2 = null;
+    cipher2 = {
+      /**
+       * Starts or restarts the encryption or decryption process, whichever
+       * was previously configured.
+       *
+       * To use the cipher in CBC mode, iv may be given either as a string
+       * of bytes, or as a byte buffer.  For ECB mode, give null as iv.
+       *
+       * @param iv the initialization vector to use, null for ECB mode.
+       * @param output the output the buffer to write to, null to create one.
+       */
+      start: function(iv, output2) {
+        if (iv) {
+          if (typeof iv === "string") {
+            iv = forge2.util.createBuffer(iv);
+          }
+        }
+        _finish = false;
+        _input = forge2.util.createBuffer();
+        _output = output2 || new forge2.util.createBuffer();
+        _iv = iv;
+        cipher2.output = _output;
+      },
+      /**
+       * Updates the next block.
+       *
+       * @param input the buffer to read from.
+       */
+      update: function(input2) {
+        if (!_finish) {
+          _input.putBuffer(input2);
+        }
+        while (_input.length() >= 8) {
+          runPlan([
+            [5, mixRound],
+            [1, mashRound],
+            [6, mixRound],
+            [1, mashRound],
+            [5, mixRound]
+          ]);
+        }
+      },
+      /**
+       * Finishes encrypting or decrypting.
+       *
+       * @param pad a padding function to use, null for PKCS#7 padding,
+       *           signature(blockSize, buffer, decrypt).
+       *
+       * @return true if successful, false on error.
+       */
+      finish: function(pad) {
+        var rval = true;
+        if (encrypt) {
+          if (pad) {
+            rval = pad(8, _input, !encrypt);
+          } else {
+            var padding = _input.length() === 8 ? 8 : 8 - _input.length();
+            _input.fillWithByte(padding, padding);
+          }
+        }
+        if (rval) {
+          _finish = true;
+          cipher2.update();
+        }
+        if (!encrypt) {
+          rval = _input.length() === 0;
+          if (rval) {
+            if (pad) {
+              rval = pad(8, _output, !encrypt);
+            } else {
+              var len = _output.length();
+              var count2 = _output.at(len - 1);
+              if (count2 > len) {
+                rval = false;
+              } else {
+                _output.truncate(count2);
+              }
+            }
+          }
+        }
+        return rval;
+      }
+    };
+    return cipher2;
+  };
+  forge2.rc2.startEncrypting = function(key2, iv, output2) {
+    var cipher2 = forge2.rc2.createEncryptionCipher(key2, 128);
+    cipher2.start(iv, output2);
+    return cipher2;
+  };
+  forge2.rc2.createEncryptionCipher = function(key2, bits) {
+    return createCipher(key2, bits, true);
+  };
+  forge2.rc2.startDecrypting = function(key2, iv, output2) {
+    var cipher2 = forge2.rc2.createDecryptionCipher(key2, 128);
+    cipher2.start(iv, output2);
+    return cipher2;
+  };
+  forge2.rc2.createDecryptionCipher = function(key2, bits) {
+    return createCipher(key2, bits, false);
+  };
+  return rc2;
+}
+function requireJsbn() {
+  if (hasRequiredJsbn) return jsbn;
+  hasRequiredJsbn = 1;
+  var forge2 = requireForge();
+  jsbn = forge2.jsbn = forge2.jsbn || {};
+  var dbits;
+  function BigInteger(a, b, c) {
+    this.data = [];
+    if (a != null)
+      if ("number" == typeof a) this.fromNumber(a, b, c);
+      else if (b == null && "string" != typeof a) this.fromString(a, 256);
+      else this.fromString(a, b);
+  }
+  forge2.jsbn.BigInteger = BigInteger;
+  function nbi() {
+    return new BigInteger(null);
+  }
+  function am1(i, x, w, j, c, n2) {
+    while (--n2 >= 0) {
+      var v = x * this.data[i++] + w.data[j] + c;
+      c = Math.floor(v / 67108864);
+      w.data[j++] = v & 67108863;
+    }
+    return c;
+  }
+  function am2(i, x, w, j, c, n2) {
+    var xl = x & 32767, xh = x >> 15;
+    while (--n2 >= 0) {
+      var l = this.data[i] & 32767;
+      var h = this.data[i++] >> 15;
+      var m = xh * l + h * xl;
+      l = xl * l + ((m & 32767) << 15) + w.data[j] + (c & 1073741823);
+      c = (l >>> 30) + (m >>> 15) + xh * h + (c >>> 30);
+      w.data[j++] = l & 1073741823;
+    }
+    return c;
+  }
+  function am3(i, x, w, j, c, n2) {
+    var xl = x & 16383, xh = x >> 14;
+    while (--n2 >= 0) {
+      var l = this.data[i] & 16383;
+      var h = this.data[i++] >> 14;
+      var m = xh * l + h * xl;
+      l = xl * l + ((m & 16383) << 14) + w.data[j] + c;
+      c = (l >> 28) + (m >> 14) + xh * h;
+      w.data[j++] = l & 268435455;
+    }
+    return c;
+  }
+  if (typeof navigator === "undefined") {
+    BigInteger.prototype.am = am3;
+    dbits = 28;
+  } else if (navigator.appName == "Microsoft Internet Explorer") {
+    BigInteger.prototype.am = am2;
+    dbits = 30;
+  } else if (navigator.appName != "Netscape") {
+    BigInteger.prototype.am = am1;
+    dbits = 26;
+  } else {
+    BigInteger.prototype.am = am3;
+    dbits = 28;
+  }
+  BigInteger.prototype.DB = dbits;
+  BigInteger.prototype.DM = (1 << dbits) - 1;
+  BigInteger.prototype.DV = 1 << dbits;
+  var BI_FP = 52;
+  BigInteger.prototype.FV = Math.pow(2, BI_FP);
+  BigInteger.prototype.F1 = BI_FP - dbits;
+  BigInteger.prototype.F2 = 2 * dbits - BI_FP;
+  var BI_RM = "0123456789abcdefghijklmnopqrstuvwxyz";
+  var BI_RC = new Array();
+  var rr, vv;
+  rr = "0".charCodeAt(0);
+  for (vv = 0; vv <= 9; ++vv) BI_RC[rr++] = vv;
+  rr = "a".charCodeAt(0);
+  for (vv = 10; vv < 36; ++vv) BI_RC[rr++] = vv;
+  rr = "A".charCodeAt(0);
+  for (vv = 10; vv < 36; ++vv) BI_RC[rr++] = vv;
+  function int2char(n2) {
+    return BI_RM.charAt(n2);
+  }
+  function intAt(s, i) {
+    var c = BI_RC[s.charCodeAt(i)];
+    return c == null ? -1 : c;
+  }
+  function bnpCopyTo(r) {
+    for (var i = this.t - 1; i >= 0; --i) r.data[i] = this.data[i];
+    r.t = this.t;
+    r.s = this.s;
+  }
+  function bnpFromInt(x) {
+    this.t = 1;
+    this.s = x < 0 ? -1 : 0;
+    if (x > 0) this.data[0] = x;
+    else if (x < -1) this.data[0] = x + this.DV;
+    else this.t = 0;
+  }
+  function nbv(i) {
+    var r = nbi();
+    r.fromInt(i);
+    return r;
+  }
+  function bnpFromString(s, b) {
+    var k;
+    if (b == 16) k = 4;
+    else if (b == 8) k = 3;
+    else if (b == 256) k = 8;
+    else if (b == 2) k = 1;
+    else if (b == 32) k = 5;
+    else if (b == 4) k = 2;
+    else {
+      this.fromRadix(s, b);
+      return;
+    }
+    this.t = 0;
+    this.s = 0;
+    var i = s.length, mi = false, sh = 0;
+    while (--i >= 0) {
+      var x = k == 8 ? s[i] & 255 : intAt(s, i);
+      if (x < 0) {
+        if (s.charAt(i) == "-") mi = true;
+        continue;
+      }
+      mi = false;
+      if (sh == 0)
+        this.data[this.t++] = x;
+      else if (sh + k > this.DB) {
+        this.data[this.t - 1] |= (x & (1 << this.DB - sh) - 1) << sh;
+        this.data[this.t++] = x >> this.DB - sh;
+      } else
+        this.data[this.t - 1] |= x << sh;
+      sh += k;
+      if (sh >= this.DB) sh -= this.DB;
+    }
+    if (k == 8 && (s[0] & 128) != 0) {
+      this.s = -1;
+      if (sh > 0) this.data[this.t - 1] |= (1 << this.DB - sh) - 1 << sh;
+    }
+    this.clamp();
+    if (mi) BigInteger.ZERO.subTo(this, this);
+  }
+  function bnpClamp() {
+    var c = this.s & this.DM;
+    while (this.t > 0 && this.data[this.t - 1] == c) --this.t;
+  }
+  function bnToString(b) {
+    if (this.s < 0) return "-" + this.negate().toString(b);
+    var k;
+    if (b == 16) k = 4;
+    else if (b == 8) k = 3;
+    else if (b == 2) k = 1;
+    else if (b == 32) k = 5;
+    else if (b == 4) k = 2;
+    else return this.toRadix(b);
+    var km = (1 << k) - 1, d, m = false, r = "", i = this.t;
+    var p = this.DB - i * this.DB % k;
+    if (i-- > 0) {
+      if (p < this.DB && (d = this.data[i] >> p) > 0) {
+        m = true;
+        r = int2char(d);
+      }
+      while (i >= 0) {
+        if (p < k) {
+          d = (this.data[i] & (1 << p) - 1) << k - p;
+          d |= this.data[--i] >> (p += this.DB - k);
+        } else {
+          d = this.data[i] >> (p -= k) & km;
+          if (p <= 0) {
+            p += this.DB;
+            --i;
+          }
+        }
+        if (d > 0) m = true;
+        if (m) r += int2char(d);
+      }
+    }
+    return m ? r : "0";
+  }
+  function bnNegate() {
+    var r = nbi();
+    BigInteger.ZERO.subTo(this, r);
+    return r;
+  }
+  function bnAbs() {
+    return this.s < 0 ? this.negate() : this;
+  }
+  function bnCompareTo(a) {
+    var r = this.s - a.s;
+    if (r != 0) return r;
+    var i = this.t;
+    r = i - a.t;
+    if (r != 0) return this.s < 0 ? -r : r;
+    while (--i >= 0) if ((r = this.data[i] - a.data[i]) != 0) return r;
+    return 0;
+  }
+  function nbits(x) {
+    var r = 1, t;
+    if ((t = x >>> 16) != 0) {
+      x = t;
+      r += 16;
+    }
+    if ((t = x >> 8) != 0) {
+      x = t;
+      r += 8;
+    }
+    if ((t = x >> 4) != 0) {
+      x = t;
+      r += 4;
+    }
+    if ((t = x >> 2) != 0) {
+      x = t;
+      r += 2;
+    }
+    if ((t = x >> 1) != 0) {
+      x = t;
+      r += 1;
+    }
+    return r;
+  }
+  function bnBitLength() {
+    if (this.t <= 0) return 0;
+    return this.DB * (this.t - 1) + nbits(this.data[this.t - 1] ^ this.s & this.DM);
+  }
+  function bnpDLShiftTo(n2, r) {
+    var i;
+    for (i = this.t - 1; i >= 0; --i) r.data[i + n2] = this.data[i];
+    for (i = n2 - 1; i >= 0; --i) r.data[i] = 0;
+    r.t = this.t + n2;
+    r.s = this.s;
+  }
+  function bnpDRShiftTo(n2, r) {
+    for (var i = n2; i < this.t; ++i) r.data[i - n2] = this.data[i];
+    r.t = Math.max(this.t - n2, 0);
+    r.s = this.s;
+  }
+  function bnpLShiftTo(n2, r) {
+    var bs = n2 % this.DB;
+    var cbs = this.DB - bs;
+    var bm = (1 << cbs) - 1;
+    var ds = Math.floor(n2 / this.DB), c = this.s << bs & this.DM, i;
+    for (i = this.t - 1; i >= 0; --i) {
+      r.data[i + ds + 1] = this.data[i] >> cbs | c;
+      c = (this.data[i] & bm) << bs;
+    }
+    for (i = ds - 1; i >= 0; --i) r.data[i] = 0;
+    r.data[ds] = c;
+    r.t = this.t + ds + 1;
+    r.s = this.s;
+    r.clamp();
+  }
+  function bnpRShiftTo(n2, r) {
+    r.s = this.s;
+    var ds = Math.floor(n2 / this.DB);
+    if (ds >= this.t) {
+      r.t = 0;
+      return;
+    }
+    var bs = n2 % this.DB;
+    var cbs = this.DB - bs;
+    var bm = (1 << bs) - 1;
+    r.data[0] = this.data[ds] >> bs;
+    for (var i = ds + 1; i < this.t; ++i) {
+      r.data[i - ds - 1] |= (this.data[i] & bm) << cbs;
+      r.data[i - ds] = this.data[i] >> bs;
+    }
+    if (bs > 0) r.data[this.t - ds - 1] |= (this.s & bm) << cbs;
+    r.t = this.t - ds;
+    r.clamp();
+  }
+  function bnpSubTo(a, r) {
+    var i = 0, c = 0, m = Math.min(a.t, this.t);
+    while (i < m) {
+      c += this.data[i] - a.data[i];
+      r.data[i++] = c & this.DM;
+      c >>= this.DB;
+    }
+    if (a.t < this.t) {
+      c -= a.s;
+      while (i < this.t) {
+        c += this.data[i];
+        r.data[i++] = c & this.DM;
+        c >>= this.DB;
+      }
+      c += this.s;
+    } else {
+      c += this.s;
+      while (i < a.t) {
+        c -= a.data[i];
+        r.data[i++] = c & this.DM;
+        c >>= this.DB;
+      }
+      c -= a.s;
+    }
+    r.s = c < 0 ? -1 : 0;
+    if (c < -1) r.data[i++] = this.DV + c;
+    else if (c > 0) r.data[i++] = c;
+    r.t = i;
+    r.clamp();
+  }
+  function bnpMultiplyTo(a, r) {
+    var x = this.abs(), y = a.abs();
+    var i = x.t;
+    r.t = i + y.t;
+    while (--i >= 0) r.data[i] = 0;
+    for (i = 0; i < y.t; ++i) r.data[i + x.t] = x.am(0, y.data[i], r, i, 0, x.t);
+    r.s = 0;
+    r.clamp();
+    if (this.s != a.s) BigInteger.ZERO.subTo(r, r);
+  }
+  function bnpSquareTo(r) {
+    var x = this.abs();
+    var i = r.t = 2 * x.t;
+    while (--i >= 0) r.data[i] = 0;
+    for (i = 0; i < x.t - 1; ++i) {
+      var c = x.am(i, x.data[i], r, 2 * i, 0, 1);
+      if ((r.data[i + x.t] += x.am(i + 1, 2 * x.data[i], r, 2 * i + 1, c, x.t - i - 1)) >= x.DV) {
+        r.data[i + x.t] -= x.DV;
+        r.data[i + x.t + 1] = 1;
+      }
+    }
+    if (r.t > 0) r.data[r.t - 1] += x.am(i, x.data[i], r, 2 * i, 0, 1);
+    r.s = 0;
+    r.clamp();
+  }
+  function bnpDivRemTo(m, q, r) {
+    var pm = m.abs();
+    if (pm.t <= 0) return;
+    var pt = this.abs();
+    if (pt.t < pm.t) {
+      if (q != null) q.fromInt(0);
+      if (r != null) this.copyTo(r);
+      return;
+    }
+    if (r == null) r = nbi();
+    var y = nbi(), ts = this.s, ms = m.s;
+    var nsh = this.DB - nbits(pm.data[pm.t - 1]);
+    if (nsh > 0) {
+      pm.lShiftTo(nsh, y);
+      pt.lShiftTo(nsh, r);
+    } else {
+      pm.copyTo(y);
+      pt.copyTo(r);
+    }
+    var ys = y.t;
+    var y0 = y.data[ys - 1];
+    if (y0 == 0) return;
+    var yt = y0 * (1 << this.F1) + (ys > 1 ? y.data[ys - 2] >> this.F2 : 0);
+    var d1 = this.FV / yt, d2 = (1 << this.F1) / yt, e = 1 << this.F2;
+    var i = r.t, j = i - ys, t = q == null ? nbi() : q;
+    y.dlShiftTo(j, t);
+    if (r.compareTo(t) >= 0) {
+      r.data[r.t++] = 1;
+      r.subTo(t, r);
+    }
+    BigInteger.ONE.dlShiftTo(ys, t);
+    t.subTo(y, y);
+    while (y.t < ys) y.data[y.t++] = 0;
+    while (--j >= 0) {
+      var qd = r.data[--i] == y0 ? this.DM : Math.floor(r.data[i] * d1 + (r.data[i - 1] + e) * d2);
+      if ((r.data[i] += y.am(0, qd, r, j, 0, ys)) < qd) {
+        y.dlShiftTo(j, t);
+        r.subTo(t, r);
+        while (r.data[i] < --qd) r.subTo(t, r);
+      }
+    }
+    if (q != null) {
+      r.drShiftTo(ys, q);
+      if (ts != ms) BigInteger.ZERO.subTo(q, q);
+    }
+    r.t = ys;
+    r.clamp();
+    if (nsh > 0) r.rShiftTo(nsh, r);
+    if (ts < 0) BigInteger.ZERO.subTo(r, r);
+  }
+  function bnMod(a) {
+    var r = nbi();
+    this.abs().divRemTo(a, null, r);
+    if (this.s < 0 && r.compareTo(BigInteger.ZERO) > 0) a.subTo(r, r);
+    return r;
+  }
+  function Classic(m) {
+    this.m = m;
+  }
+  function cConvert(x) {
+    if (x.s < 0 || x.compareTo(this.m) >= 0) return x.mod(this.m);
+    else return x;
+  }
+  function cRevert(x) {
+    return x;
+  }
+  function cReduce(x) {
+    x.divRemTo(this.m, null, x);
+  }
+  function cMulTo(x, y, r) {
+    x.multiplyTo(y, r);
+    this.reduce(r);
+  }
+  function cSqrTo(x, r) {
+    x.squareTo(r);
+    this.reduce(r);
+  }
+  Classic.prototype.convert = cConvert;
+  Classic.prototype.revert = cRevert;
+  Classic.prototype.reduce = cReduce;
+  Classic.prototype.mulTo = cMulTo;
+  Classic.prototype.sqrTo = cSqrTo;
+  function bnpInvDigit() {
+    if (this.t < 1) return 0;
+    var x = this.data[0];
+    if ((x & 1) == 0) return 0;
+    var y = x & 3;
+    y = y * (2 - (x & 15) * y) & 15;
+    y = y * (2 - (x & 255) * y) & 255;
+    y = y * (2 - ((x & 65535) * y & 65535)) & 65535;
+    y = y * (2 - x * y % this.DV) % this.DV;
+    return y > 0 ? this.DV - y : -y;
+  }
+  function Montgomery(m) {
+    this.m = m;
+    this.mp = m.invDigit();
+    this.mpl = this.mp & 32767;
+    this.mph = this.mp >> 15;
+    this.um = (1 << m.DB - 15) - 1;
+    this.mt2 = 2 * m.t;
+  }
+  function montConvert(x) {
+    var r = nbi();
+    x.abs().dlShiftTo(this.m.t, r);
+    r.divRemTo(this.m, null, r);
+    if (x.s < 0 && r.compareTo(BigInteger.ZERO) > 0) this.m.subTo(r, r);
+    return r;
+  }
+  function montRevert(x) {
+    var r = nbi();
+    x.copyTo(r);
+    this.reduce(r);
+    return r;
+  }
+  function montReduce(x) {
+    while (x.t <= this.mt2)
+      x.data[x.t++] = 0;
+    for (var i = 0; i < this.m.t; ++i) {
+      var j = x.data[i] & 32767;
+      var u0 = j * this.mpl + ((j * this.mph + (x.data[i] >> 15) * this.mpl & this.um) << 15) & x.DM;
+      j = i + this.m.t;
+      x.data[j] += this.m.am(0, u0, x, i, 0, this.m.t);
+      while (x.data[j] >= x.DV) {
+        x.data[j] -= x.DV;
+        x.data[++j]++;
+      }
+    }
+    x.clamp();
+    x.drShiftTo(this.m.t, x);
+    if (x.compareTo(this.m) >= 0) x.subTo(this.m, x);
+  }
+  function montSqrTo(x, r) {
+    x.squareTo(r);
+    this.reduce(r);
+  }
+  function montMulTo(x, y, r) {
+    x.multiplyTo(y, r);
+    this.reduce(r);
+  }
+  Montgomery.prototype.convert = montConvert;
+  Montgomery.prototype.revert = montRevert;
+  Montgomery.prototype.reduce = montReduce;
+  Montgomery.prototype.mulTo = montMulTo;
+  Montgomery.prototype.sqrTo = montSqrTo;
+  function bnpIsEven() {
+    return (this.t > 0 ? this.data[0] & 1 : this.s) == 0;
+  }
+  function bnpExp(e, z2) {
+    if (e > 4294967295 || e < 1) return BigInteger.ONE;
+    var r = nbi(), r2 = nbi(), g = z2.convert(this), i = nbits(e) - 1;
+    g.copyTo(r);
+    while (--i >= 0) {
+      z2.sqrTo(r, r2);
+      if ((e & 1 << i) > 0) z2.mulTo(r2, g, r);
+      else {
+        var t = r;
+        r = r2;
+        r2 = t;
+      }
+    }
+    return z2.revert(r);
+  }
+  function bnModPowInt(e, m) {
+    var z2;
+    if (e < 256 || m.isEven()) z2 = new Classic(m);
+    else z2 = new Montgomery(m);
+    return this.exp(e, z2);
+  }
+  BigInteger.prototype.copyTo = bnpCopyTo;
+  BigInteger.prototype.fromInt = bnpFromInt;
+  BigInteger.prototype.fromString = bnpFromString;
+  BigInteger.prototype.clamp = bnpClamp;
+  BigInteger.prototype.dlShiftTo = bnpDLShiftTo;
+  BigInteger.prototype.drShiftTo = bnpDRShiftTo;
+  BigInteger.prototype.lShiftTo = bnpLShiftTo;
+  BigInteger.prototype.rShiftTo = bnpRShiftTo;
+  BigInteger.prototype.subTo = bnpSubTo;
+  BigInteger.prototype.multiplyTo = bnpMultiplyTo;
+  BigInteger.prototype.squareTo = bnpSquareTo;
+  BigInteger.prototype.divRemTo = bnpDivRemTo;
+  BigInteger.prototype.invDigit = bnpInvDigit;
+  BigInteger.prototype.isEven = bnpIsEven;
+  BigInteger.prototype.exp = bnpExp;
+  BigInteger.prototype.toString = bnToString;
+  BigInteger.prototype.negate = bnNegate;
+  BigInteger.prototype.abs = bnAbs;
+  BigInteger.prototype.compareTo = bnCompareTo;
+  BigInteger.prototype.bitLength = bnBitLength;
+  BigInteger.prototype.mod = bnMod;
+  BigInteger.prototype.modPowInt = bnModPowInt;
+  BigInteger.ZERO = nbv(0);
+  BigInteger.ONE = nbv(1);
+  function bnClone() {
+    var r = nbi();
+    this.copyTo(r);
+    return r;
+  }
+  function bnIntValue() {
+    if (this.s < 0) {
+      if (this.t == 1) return this.data[0] - this.DV;
+      else if (this.t == 0) return -1;
+    } else if (this.t == 1) return this.data[0];
+    else if (this.t == 0) return 0;
+    return (this.data[1] & (1 << 32 - this.DB) - 1) << this.DB | this.data[0];
+  }
+  function bnByteValue() {
+    return this.t == 0 ? this.s : this.data[0] << 24 >> 24;
+  }
+  function bnShortValue() {
+    return this.t == 0 ? this.s : this.data[0] << 16 >> 16;
+  }
+  function bnpChunkSize(r) {
+    return Math.floor(Math.LN2 * this.DB / Math.log(r));
+  }
+  function bnSigNum() {
+    if (this.s < 0) return -1;
+    else if (this.t <= 0 || this.t == 1 && this.data[0] <= 0) return 0;
+    else return 1;
+  }
+  function bnpToRadix(b) {
+    if (b == null) b = 10;
+    if (this.signum() == 0 || b < 2 || b > 36) return "0";
+    var cs = this.chunkSize(b);
+    var a = Math.pow(b, cs);
+    var d = nbv(a), y = nbi(), z2 = nbi(), r = "";
+    this.divRemTo(d, y, z2);
+    while (y.signum() > 0) {
+      r = (a + z2.intValue()).toString(b).substr(1) + r;
+      y.divRemTo(d, y, z2);
+    }
+    return z2.intValue().toString(b) + r;
+  }
+  function bnpFromRadix(s, b) {
+    this.fromInt(0);
+    if (b == null) b = 10;
+    var cs = this.chunkSize(b);
+    var d = Math.pow(b, cs), mi = false, j = 0, w = 0;
+    for (var i = 0; i < s.length; ++i) {
+      var x = intAt(s, i);
+      if (x < 0) {
+        if (s.charAt(i) == "-" && this.signum() == 0) mi = true;
+        continue;
+      }
+      w = b * w + x;
+      if (++j >= cs) {
+        this.dMultiply(d);
+        this.dAddOffset(w, 0);
+        j = 0;
+        w = 0;
+      }
+    }
+    if (j > 0) {
+      this.dMultiply(Math.pow(b, j));
+      this.dAddOffset(w, 0);
+    }
+    if (mi) BigInteger.ZERO.subTo(this, this);
+  }
+  function bnpFromNumber(a, b, c) {
+    if ("number" == typeof b) {
+      if (a < 2) this.fromInt(1);
+      else {
+        this.fromNumber(a, c);
+        if (!this.testBit(a - 1))
+          this.bitwiseTo(BigInteger.ONE.shiftLeft(a - 1), op_or, this);
+        if (this.isEven()) this.dAddOffset(1, 0);
+        while (!this.isProbablePrime(b)) {
+          this.dAddOffset(2, 0);
+          if (this.bitLength() > a) this.subTo(BigInteger.ONE.shiftLeft(a - 1), this);
+        }
+      }
+    } else {
+      var x = new Array(), t = a & 7;
+      x.length = (a >> 3) + 1;
+      b.nextBytes(x);
+      if (t > 0) x[0] &= (1 << t) - 1;
+      else x[0] = 0;
+      this.fromString(x, 256);
+    }
+  }
+  function bnToByteArray() {
+    var i = this.t, r = new Array();
+    r[0] = this.s;
+    var p = this.DB - i * this.DB % 8, d, k = 0;
+    if (i-- > 0) {
+      if (p < this.DB && (d = this.data[i] >> p) != (this.s & this.DM) >> p)
+        r[k++] = d | this.s << this.DB - p;
+      while (i >= 0) {
+        if (p < 8) {
+          d = (this.data[i] & (1 << p) - 1) << 8 - p;
+          d |= this.data[--i] >> (p += this.DB - 8);
+        } else {
+          d = this.data[i] >> (p -= 8) & 255;
+          if (p <= 0) {
+            p += this.DB;
+            --i;
+          }
+        }
+        if ((d & 128) != 0) d |= -256;
+        if (k == 0 && (this.s & 128) != (d & 128)) ++k;
+        if (k > 0 || d != this.s) r[k++] = d;
+      }
+    }
+    return r;
+  }
+  function bnEquals(a) {
+    return this.compareTo(a) == 0;
+  }
+  function bnMin(a) {
+    return this.compareTo(a) < 0 ? this : a;
+  }
+  function bnMax(a) {
+    return this.compareTo(a) > 0 ? this : a;
+  }
+  function bnpBitwiseTo(a, op, r) {
+    var i, f, m = Math.min(a.t, this.t);
+    for (i = 0; i < m; ++i) r.data[i] = op(this.data[i], a.data[i]);
+    if (a.t < this.t) {
+      f = a.s & this.DM;
+      for (i = m; i < this.t; ++i) r.data[i] = op(this.data[i], f);
+      r.t = this.t;
+    } else {
+      f = this.s & this.DM;
+      for (i = m; i < a.t; ++i) r.data[i] = op(f, a.data[i]);
+      r.t = a.t;
+    }
+    r.s = op(this.s, a.s);
+    r.clamp();
+  }
+  function op_and(x, y) {
+    return x & y;
+  }
+  function bnAnd(a) {
+    var r = nbi();
+    this.bitwiseTo(a, op_and, r);
+    return r;
+  }
+  function op_or(x, y) {
+    return x | y;
+  }
+  function bnOr(a) {
+    var r = nbi();
+    this.bitwiseTo(a, op_or, r);
+    return r;
+  }
+  function op_xor(x, y) {
+    return x ^ y;
+  }
+  function bnXor(a) {
+    var r = nbi();
+    this.bitwiseTo(a, op_xor, r);
+    return r;
+  }
+  function op_andnot(x, y) {
+    return x & ~y;
+  }
+  function bnAndNot(a) {
+    var r = nbi();
+    this.bitwiseTo(a, op_andnot, r);
+    return r;
+  }
+  function bnNot() {
+    var r = nbi();
+    for (var i = 0; i < this.t; ++i) r.data[i] = this.DM & ~this.data[i];
+    r.t = this.t;
+    r.s = ~this.s;
+    return r;
+  }
+  function bnShiftLeft(n2) {
+    var r = nbi();
+    if (n2 < 0) this.rShiftTo(-n2, r);
+    else this.lShiftTo(n2, r);
+    return r;
+  }
+  function bnShiftRight(n2) {
+    var r = nbi();
+    if (n2 < 0) this.lShiftTo(-n2, r);
+    else this.rShiftTo(n2, r);
+    return r;
+  }
+  function lbit(x) {
+    if (x == 0) return -1;
+    var r = 0;
+    if ((x & 65535) == 0) {
+      x >>= 16;
+      r += 16;
+    }
+    if ((x & 255) == 0) {
+      x >>= 8;
+      r += 8;
+    }
+    if ((x & 15) == 0) {
+      x >>= 4;
+      r += 4;
+    }
+    if ((x & 3) == 0) {
+      x >>= 2;
+      r += 2;
+    }
+    if ((x & 1) == 0) ++r;
+    return r;
+  }
+  function bnGetLowestSetBit() {
+    for (var i = 0; i < this.t; ++i)
+      if (this.data[i] != 0) return i * this.DB + lbit(this.data[i]);
+    if (this.s < 0) return this.t * this.DB;
+    return -1;
+  }
+  function cbit(x) {
+    var r = 0;
+    while (x != 0) {
+      x &= x - 1;
+      ++r;
+    }
+    return r;
+  }
+  function bnBitCount() {
+    var r = 0, x = this.s & this.DM;
+    for (var i = 0; i < this.t; ++i) r += cbit(this.data[i] ^ x);
+    return r;
+  }
+  function bnTestBit(n2) {
+    var j = Math.floor(n2 / this.DB);
+    if (j >= this.t) return this.s != 0;
+    return (this.data[j] & 1 << n2 % this.DB) != 0;
+  }
+  function bnpChangeBit(n2, op) {
+    var r = BigInteger.ONE.shiftLeft(n2);
+    this.bitwiseTo(r, op, r);
+    return r;
+  }
+  function bnSetBit(n2) {
+    return this.changeBit(n2, op_or);
+  }
+  function bnClearBit(n2) {
+    return this.changeBit(n2, op_andnot);
+  }
+  function bnFlipBit(n2) {
+    return this.changeBit(n2, op_xor);
+  }
+  function bnpAddTo(a, r) {
+    var i = 0, c = 0, m = Math.min(a.t, this.t);
+    while (i < m) {
+      c += this.data[i] + a.data[i];
+      r.data[i++] = c & this.DM;
+      c >>= this.DB;
+    }
+    if (a.t < this.t) {
+      c += a.s;
+      while (i < this.t) {
+        c += this.data[i];
+        r.data[i++] = c & this.DM;
+        c >>= this.DB;
+      }
+      c += this.s;
+    } else {
+      c += this.s;
+      while (i < a.t) {
+        c += a.data[i];
+        r.data[i++] = c & this.DM;
+        c >>= this.DB;
+      }
+      c += a.s;
+    }
+    r.s = c < 0 ? -1 : 0;
+    if (c > 0) r.data[i++] = c;
+    else if (c < -1) r.data[i++] = this.DV + c;
+    r.t = i;
+    r.clamp();
+  }
+  function bnAdd(a) {
+    var r = nbi();
+    this.addTo(a, r);
+    return r;
+  }
+  function bnSubtract(a) {
+    var r = nbi();
+    this.subTo(a, r);
+    return r;
+  }
+  function bnMultiply(a) {
+    var r = nbi();
+    this.multiplyTo(a, r);
+    return r;
+  }
+  function bnSquare() {
+    var r = nbi();
+    this.squareTo(r);
+    return r;
+  }
+  function bnDivide(a) {
+    var r = nbi();
+    this.divRemTo(a, r, null);
+    return r;
+  }
+  function bnRemainder(a) {
+    var r = nbi();
+    this.divRemTo(a, null, r);
+    return r;
+  }
+  function bnDivideAndRemainder(a) {
+    var q = nbi(), r = nbi();
+    this.divRemTo(a, q, r);
+    return new Array(q, r);
+  }
+  function bnpDMultiply(n2) {
+    this.data[this.t] = this.am(0, n2 - 1, this, 0, 0, this.t);
+    ++this.t;
+    this.clamp();
+  }
+  function bnpDAddOffset(n2, w) {
+    if (n2 == 0) return;
+    while (this.t <= w) this.data[this.t++] = 0;
+    this.data[w] += n2;
+    while (this.data[w] >= this.DV) {
+      this.data[w] -= this.DV;
+      if (++w >= this.t) this.data[this.t++] = 0;
+      ++this.data[w];
+    }
+  }
+  function NullExp() {
+  }
+  function nNop(x) {
+    return x;
+  }
+  function nMulTo(x, y, r) {
+    x.multiplyTo(y, r);
+  }
+  function nSqrTo(x, r) {
+    x.squareTo(r);
+  }
+  NullExp.prototype.convert = nNop;
+  NullExp.prototype.revert = nNop;
+  NullExp.prototype.mulTo = nMulTo;
+  NullExp.prototype.sqrTo = nSqrTo;
+  function bnPow(e) {
+    return this.exp(e, new NullExp());
+  }
+  function bnpMultiplyLowerTo(a, n2, r) {
+    var i = Math.min(this.t + a.t, n2);
+    r.s = 0;
+    r.t = i;
+    while (i > 0) r.data[--i] = 0;
+    var j;
+    for (j = r.t - this.t; i < j; ++i) r.data[i + this.t] = this.am(0, a.data[i], r, i, 0, this.t);
+    for (j = Math.min(a.t, n2); i < j; ++i) this.am(0, a.data[i], r, i, 0, n2 - i);
+    r.clamp();
+  }
+  function bnpMultiplyUpperTo(a, n2, r) {
+    --n2;
+    var i = r.t = this.t + a.t - n2;
+    r.s = 0;
+    while (--i >= 0) r.data[i] = 0;
+    for (i = Math.max(n2 - this.t, 0); i < a.t; ++i)
+      r.data[this.t + i - n2] = this.am(n2 - i, a.data[i], r, 0, 0, this.t + i - n2);
+    r.clamp();
+    r.drShiftTo(1, r);
+  }
+  function Barrett(m) {
+    this.r2 = nbi();
+    this.q3 = nbi();
+    BigInteger.ONE.dlShiftTo(2 * m.t, this.r2);
+    this.mu = this.r2.divide(m);
+    this.m = m;
+  }
+  function barrettConvert(x) {
+    if (x.s < 0 || x.t > 2 * this.m.t) return x.mod(this.m);
+    else if (x.compareTo(this.m) < 0) return x;
+    else {
+      var r = nbi();
+      x.copyTo(r);
+      this.reduce(r);
+      return r;
+    }
+  }
+  function barrettRevert(x) {
+    return x;
+  }
+  function barrettReduce(x) {
+    x.drShiftTo(this.m.t - 1, this.r2);
+    if (x.t > this.m.t + 1) {
+      x.t = this.m.t + 1;
+      x.clamp();
+    }
+    this.mu.multiplyUpperTo(this.r2, this.m.t + 1, this.q3);
+    this.m.multiplyLowerTo(this.q3, this.m.t + 1, this.r2);
+    while (x.compareTo(this.r2) < 0) x.dAddOffset(1, this.m.t + 1);
+    x.subTo(this.r2, x);
+    while (x.compareTo(this.m) >= 0) x.subTo(this.m, x);
+  }
+  function barrettSqrTo(x, r) {
+    x.squareTo(r);
+    this.reduce(r);
+  }
+  function barrettMulTo(x, y, r) {
+    x.multiplyTo(y, r);
+    this.reduce(r);
+  }
+  Barrett.prototype.convert = barrettConvert;
+  Barrett.prototype.revert = barrettRevert;
+  Barrett.prototype.reduce = barrettReduce;
+  Barrett.prototype.mulTo = barrettMulTo;
+  Barrett.prototype.sqrTo = barrettSqrTo;
+  function bnModPow(e, m) {
+    var i = e.bitLength(), k, r = nbv(1), z2;
+    if (i <= 0) return r;
+    else if (i < 18) k = 1;
+    else if (i < 48) k = 3;
+    else if (i < 144) k = 4;
+    else if (i < 768) k = 5;
+    else k = 6;
+    if (i < 8)
+      z2 = new Classic(m);
+    else if (m.isEven())
+      z2 = new Barrett(m);
+    else
+      z2 = new Montgomery(m);
+    var g = new Array(), n2 = 3, k1 = k - 1, km = (1 << k) - 1;
+    g[1] = z2.convert(this);
+    if (k > 1) {
+      var g2 = nbi();
+      z2.sqrTo(g[1], g2);
+      while (n2 <= km) {
+        g[n2] = nbi();
+        z2.mulTo(g2, g[n2 - 2], g[n2]);
+        n2 += 2;
+      }
+    }
+    var j = e.t - 1, w, is1 = true, r2 = nbi(), t;
+    i = nbits(e.data[j]) - 1;
+    while (j >= 0) {
+      if (i >= k1) w = e.data[j] >> i - k1 & km;
+      else {
+        w = (e.data[j] & (1 << i + 1) - 1) << k1 - i;
+        if (j > 0) w |= e.data[j - 1] >> this.DB + i - k1;
+      }
+      n2 = k;
+      while ((w & 1) == 0) {
+        w >>= 1;
+        --n2;
+      }
+      if ((i -= n2) < 0) {
+        i += this.DB;
+        --j;
+      }
+      if (is1) {
+        g[w].copyTo(r);
+        is1 = false;
+      } else {
+        while (n2 > 1) {
+          z2.sqrTo(r, r2);
+          z2.sqrTo(r2, r);
+          n2 -= 2;
+        }
+        if (n2 > 0) z2.sqrTo(r, r2);
+        else {
+          t = r;
+          r = r2;
+          r2 = t;
+        }
+        z2.mulTo(r2, g[w], r);
+      }
+      while (j >= 0 && (e.data[j] & 1 << i) == 0) {
+        z2.sqrTo(r, r2);
+        t = r;
+        r = r2;
+        r2 = t;
+        if (--i < 0) {
+          i = this.DB - 1;
+          --j;
+        }
+      }
+    }
+    return z2.revert(r);
+  }
+  function bnGCD(a) {
+    var x = this.s < 0 ? this.negate() : this.clone();
+    var y = a.s < 0 ? a.negate() : a.clone();
+    if (x.compareTo(y) < 0) {
+      var t = x;
+      x = y;
+      y = t;
+    }
+    var i = x.getLowestSetBit(), g = y.getLowestSetBit();
+    if (g < 0) return x;
+    if (i < g) g = i;
+    if (g > 0) {
+      x.rShiftTo(g, x);
+      y.rShiftTo(g, y);
+    }
+    while (x.signum() > 0) {
+      if ((i = x.getLowestSetBit()) > 0) x.rShiftTo(i, x);
+      if ((i = y.getLowestSetBit()) > 0) y.rShiftTo(i, y);
+      if (x.compareTo(y) >= 0) {
+        x.subTo(y, x);
+        x.rShiftTo(1, x);
+      } else {
+        y.subTo(x, y);
+        y.rShiftTo(1, y);
+      }
+    }
+    if (g > 0) y.lShiftTo(g, y);
+    return y;
+  }
+  function bnpModInt(n2) {
+    if (n2 <= 0) return 0;
+    var d = this.DV % n2, r = this.s < 0 ? n2 - 1 : 0;
+    if (this.t > 0)
+      if (d == 0) r = this.data[0] % n2;
+      else for (var i = this.t - 1; i >= 0; --i) r = (d * r + this.data[i]) % n2;
+    return r;
+  }
+  function bnModInverse(m) {
+    if (this.signum() == 0) {
+      return BigInteger.ZERO;
+    }
+    var ac = m.isEven();
+    if (this.isEven() && ac || m.signum() == 0) return BigInteger.ZERO;
+    var u = m.clone(), v = this.clone();
+    var a = nbv(1), b = nbv(0), c = nbv(0), d = nbv(1);
+    while (u.signum() != 0) {
+      while (u.isEven()) {
+        u.rShiftTo(1, u);
+        if (ac) {
+          if (!a.isEven() || !b.isEven()) {
+            a.addTo(this, a);
+            b.subTo(m, b);
+          }
+          a.rShiftTo(1, a);
+        } else if (!b.isEven()) b.subTo(m, b);
+        b.rShiftTo(1, b);
+      }
+      while (v.isEven()) {
+        v.rShiftTo(1, v);
+        if (ac) {
+          if (!c.isEven() || !d.isEven()) {
+            c.addTo(this, c);
+            d.subTo(m, d);
+          }
+          c.rShiftTo(1, c);
+        } else if (!d.isEven()) d.subTo(m, d);
+        d.rShiftTo(1, d);
+      }
+      if (u.compareTo(v) >= 0) {
+        u.subTo(v, u);
+        if (ac) a.subTo(c, a);
+        b.subTo(d, b);
+      } else {
+        v.subTo(u, v);
+        if (ac) c.subTo(a, c);
+        d.subTo(b, d);
+      }
+    }
+    if (v.compareTo(BigInteger.ONE) != 0) return BigInteger.ZERO;
+    if (d.compareTo(m) >= 0) return d.subtract(m);
+    if (d.signum() < 0) d.addTo(m, d);
+    else return d;
+    if (d.signum() < 0) return d.add(m);
+    else return d;
+  }
+  var lowprimes = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 101, 103, 107, 109, 113, 127, 131, 137, 139, 149, 151, 157, 163, 167, 173, 179, 181, 191, 193, 197, 199, 211, 223, 227, 229, 233, 239, 241, 251, 257, 263, 269, 271, 277, 281, 283, 293, 307, 311, 313, 317, 331, 337, 347, 349, 353, 359, 367, 373, 379, 383, 389, 397, 401, 409, 419, 421, 431, 433, 439, 443, 449, 457, 461, 463, 467, 479, 487, 491, 499, 503, 509, 521, 523, 541, 547, 557, 563, 569, 571, 577, 587, 593, 599, 601, 607, 613, 617, 619, 631, 641, 643, 647, 653, 659, 661, 673, 677, 683, 691, 701, 709, 719, 727, 733, 739, 743, 751, 757, 761, 769, 773, 787, 797, 809, 811, 821, 823, 827, 829, 839, 853, 857, 859, 863, 877, 881, 883, 887, 907, 911, 919, 929, 937, 941, 947, 953, 967, 971, 977, 983, 991, 997];
+  var lplim = (1 << 26) / lowprimes[lowprimes.length - 1];
+  function bnIsProbablePrime(t) {
+    var i, x = this.abs();
+    if (x.t == 1 && x.data[0] <= lowprimes[lowprimes.length - 1]) {
+      for (i = 0; i < lowprimes.length; ++i)
+        if (x.data[0] == lowprimes[i]) return true;
+      return false;
+    }
+    if (x.isEven()) return false;
+    i = 1;
+    while (i < lowprimes.length) {
+      var m = lowprimes[i], j = i + 1;
+      while (j < lowprimes.length && m < lplim) m *= lowprimes[j++];
+      m = x.modInt(m);
+      while (i < j) if (m % lowprimes[i++] == 0) return false;
+    }
+    return x.millerRabin(t);
+  }
+  function bnpMillerRabin(t) {
+    var n1 = this.subtract(BigInteger.ONE);
+    var k = n1.getLowestSetBit();
+    if (k <= 0) return false;
+    var r = n1.shiftRight(k);
+    var prng2 = bnGetPrng();
+    var a;
+    for (var i = 0; i < t; ++i) {
+      do {
+        a = new BigInteger(this.bitLength(), prng2);
+      } while (a.compareTo(BigInteger.ONE) <= 0 || a.compareTo(n1) >= 0);
+      var y = a.modPow(r, this);
+      if (y.compareTo(BigInteger.ONE) != 0 && y.compareTo(n1) != 0) {
+        var j = 1;
+        while (j++ < k && y.compareTo(n1) != 0) {
+          y = y.modPowInt(2, this);
+          if (y.compareTo(BigInteger.ONE) == 0) return false;
+        }
+        if (y.compareTo(n1) != 0) return false;
+      }
+    }
+    return true;
+  }
+  function bnGetPrng() {
+    return {
+      // x is an array to fill with bytes
+      nextBytes: function(x) {
+        for (var i = 0; i < x.length; ++i) {
+          x[i] = Math.floor(Math.random() * 256);
+        }
+      }
+    };
+  }
+  BigInteger.prototype.chunkSize = bnpChunkSize;
+  BigInteger.prototype.toRadix = bnpToRadix;
+  BigInteger.prototype.fromRadix = bnpFromRadix;
+  BigInteger.prototype.fromNumber = bnpFromNumber;
+  BigInteger.prototype.bitwiseTo = bnpBitwiseTo;
+  BigInteger.prototype.changeBit = bnpChangeBit;
+  BigInteger.prototype.addTo = bnpAddTo;
+  BigInteger.prototype.dMultiply = bnpDMultiply;
+  BigInteger.prototype.dAddOffset = bnpDAddOffset;
+  BigInteger.prototype.multiplyLowerTo = bnpMultiplyLowerTo;
+  BigInteger.prototype.multiplyUpperTo = bnpMultiplyUpperTo;
+  BigInteger.prototype.modInt = bnpModInt;
+  BigInteger.prototype.millerRabin = bnpMillerRabin;
+  BigInteger.prototype.clone = bnClone;
+  BigInteger.prototype.intValue = bnIntValue;
+  BigInteger.prototype.byteValue = bnByteValue;
+  BigInteger.prototype.shortValue = bnShortValue;
+  BigInteger.prototype.signum = bnSigNum;
+  BigInteger.prototype.toByteArray = bnToByteArray;
+  BigInteger.prototype.equals = bnEquals;
+  BigInteger.prototype.min = bnMin;
+  BigInteger.prototype.max = bnMax;
+  BigInteger.prototype.and = bnAnd;
+  BigInteger.prototype.or = bnOr;
+  BigInteger.prototype.xor = bnXor;
+  BigInteger.prototype.andNot = bnAndNot;
+  BigInteger.prototype.not = bnNot;
+  BigInteger.prototype.shiftLeft = bnShiftLeft;
+  BigInteger.prototype.shiftRight = bnShiftRight;
+  BigInteger.prototype.getLowestSetBit = bnGetLowestSetBit;
+  BigInteger.prototype.bitCount = bnBitCount;
+  BigInteger.prototype.testBit = bnTestBit;
+  BigInteger.prototype.setBit = bnSetBit;
+  BigInteger.prototype.clearBit = bnClearBit;
+  BigInteger.prototype.flipBit = bnFlipBit;
+  BigInteger.prototype.add = bnAdd;
+  BigInteger.prototype.subtract = bnSubtract;
+  BigInteger.prototype.multiply = bnMultiply;
+  BigInteger.prototype.divide = bnDivide;
+  BigInteger.prototype.remainder = bnRemainder;
+  BigInteger.prototype.divideAndRemainder = bnDivideAndRemainder;
+  BigInteger.prototype.modPow = bnModPow;
+  BigInteger.prototype.modInverse = bnModInverse;
+  BigInteger.prototype.pow = bnPow;
+  BigInteger.prototype.gcd = bnGCD;
+  BigInteger.prototype.isProbablePrime = bnIsProbablePrime;
+  BigInteger.prototype.square = bnSquare;
+  return jsbn;
+}
+function requireSha1() {
+  if (hasRequiredSha1) return sha1.exports;
+  hasRequiredSha1 = 1;
+  var forge2 = requireForge();
+  requireMd();
+  requireUtil();
+  var sha1$1 = sha1.exports = forge2.sha1 = forge2.sha1 || {};
+  forge2.md.sha1 = forge2.md.algorithms.sha1 = sha1$1;
+  sha1$1.create = function() {
+    if (!_initialized) {
+      _init();
+    }
+    var _state = null;
+    var _input = forge2.util.createBuffer();
+    var _w = new Array(80);
+    var md2 = {
+      algorithm: "sha1",
+      blockLength: 64,
+      digestLength: 20,
+      // 56-bit length of message so far (does not including padding)
+      messageLength: 0,
+      // true message length
+      fullMessageLength: null,
+      // size of message length in bytes
+      messageLengthSize: 8
+    };
+    md2.start = function() {
+      md2.messageLength = 0;
+      md2.fullMessageLength = md2.messageLength64 = [];
+      var int32s = md2.messageLengthSize / 4;
+      for (var i = 0; i < int32s; ++i) {
+        md2.fullMessageLength.push(0);
+      }
+      _input = forge2.util.createBuffer();
+      _state = {
+        h0: 1732584193,
+        h1: 4023233417,
+        h2: 2562383102,
+        h3: 271733878,
+        h4: 3285377520
+      };
+      return md2;
+    };
+    md2.start();
+    md2.update = function(msg, encoding) {
+      if (encoding === "utf8") {
+        msg = forge2.util.encodeUtf8(msg);
+      }
+      var len = msg.length;
+      md2.messageLength += len;
+      len = [len / 4294967296 >>> 0, len >>> 0];
+      for (var i = md2.fullMessageLength.length - 1; i >= 0; --i) {
+        md2.fullMessageLength[i] += len[1];
+        len[1] = len[0] + (md2.fullMessageLength[i] / 4294967296 >>> 0);
+        md2.fullMessageLength[i] = md2.fullMessageLength[i] >>> 0;
+        len[0] = len[1] / 4294967296 >>> 0;
+      }
+      _input.putBytes(msg);
+      _update(_state, _w, _input);
+      if (_input.read > 2048 || _input.length() === 0) {
+        _input.compact();
+      }
+      return md2;
+    };
+    md2.digest = function() {
+      var finalBlock = forge2.util.createBuffer();
+      finalBlock.putBytes(_input.bytes());
+      var remaining = md2.fullMessageLength[md2.fullMessageLength.length - 1] + md2.messageLengthSize;
+      var overflow = remaining & md2.blockLength - 1;
+      finalBlock.putBytes(_padding.substr(0, md2.blockLength - overflow));
+      var next, carry;
+      var bits = md2.fullMessageLength[0] * 8;
+      for (var i = 0; i < md2.fullMessageLength.length - 1; ++i) {
+        next = md2.fullMessageLength[i + 1] * 8;
+        carry = next / 4294967296 >>> 0;
+        bits += carry;
+        finalBlock.putInt32(bits >>> 0);
+        bits = next >>> 0;
+      }
+      finalBlock.putInt32(bits);
+      var s2 = {
+        h0: _state.h0,
+        h1: _state.h1,
+        h2: _state.h2,
+        h3: _state.h3,
+        h4: _state.h4
+      };
+      _update(s2, _w, finalBlock);
+      var rval = forge2.util.createBuffer();
+      rval.putInt32(s2.h0);
+      rval.putInt32(s2.h1);
+      rval.putInt32(s2.h2);
+      rval.putInt32(s2.h3);
+      rval.putInt32(s2.h4);
+      return rval;
+    };
+    return md2;
+  };
+  var _padding = null;
+  var _initialized = false;
+  function _init() {
+    _padding = String.fromCharCode(128);
+    _padding += forge2.util.fillString(String.fromCharCode(0), 64);
+    _initialized = true;
+  }
+  function _update(s, w, bytes) {
+    var t, a, b, c, d, e, f, i;
+    var len = bytes.length();
+    while (len >= 64) {
+      a = s.h0;
+      b = s.h1;
+      c = s.h2;
+      d = s.h3;
+      e = s.h4;
+      for (i = 0; i < 16; ++i) {
+        t = bytes.getInt32();
+        w[i] = t;
+        f = d ^ b & (c ^ d);
+        t = (a << 5 | a >>> 27) + f + e + 1518500249 + t;
+        e = d;
+        d = c;
+        c = (b << 30 | b >>> 2) >>> 0;
+        b = a;
+        a = t;
+      }
+      for (; i < 20; ++i) {
+        t = w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16];
+        t = t << 1 | t >>> 31;
+        w[i] = t;
+        f = d ^ b & (c ^ d);
+        t = (a << 5 | a >>> 27) + f + e + 1518500249 + t;
+        e = d;
+        d = c;
+        c = (b << 30 | b >>> 2) >>> 0;
+        b = a;
+        a = t;
+      }
+      for (; i < 32; ++i) {
+        t = w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16];
+        t = t << 1 | t >>> 31;
+        w[i] = t;
+        f = b ^ c ^ d;
+        t = (a << 5 | a >>> 27) + f + e + 1859775393 + t;
+        e = d;
+        d = c;
+        c = (b << 30 | b >>> 2) >>> 0;
+        b = a;
+        a = t;
+      }
+      for (; i < 40; ++i) {
+        t = w[i - 6] ^ w[i - 16] ^ w[i - 28] ^ w[i - 32];
+        t = t << 2 | t >>> 30;
+        w[i] = t;
+        f = b ^ c ^ d;
+        t = (a << 5 | a >>> 27) + f + e + 1859775393 + t;
+        e = d;
+        d = c;
+        c = (b << 30 | b >>> 2) >>> 0;
+        b = a;
+        a = t;
+      }
+      for (; i < 60; ++i) {
+        t = w[i - 6] ^ w[i - 16] ^ w[i - 28] ^ w[i - 32];
+        t = t << 2 | t >>> 30;
+        w[i] = t;
+        f = b & c | d & (b ^ c);
+        t = (a << 5 | a >>> 27) + f + e + 2400959708 + t;
+        e = d;
+        d = c;
+        c = (b << 30 | b >>> 2) >>> 0;
+        b = a;
+        a = t;
+      }
+      for (; i < 80; ++i) {
+        t = w[i - 6] ^ w[i - 16] ^ w[i - 28] ^ w[i - 32];
+        t = t << 2 | t >>> 30;
+        w[i] = t;
+        f = b ^ c ^ d;
+        t = (a << 5 | a >>> 27) + f + e + 3395469782 + t;
+        e = d;
+        d = c;
+        c = (b << 30 | b >>> 2) >>> 0;
+        b = a;
+        a = t;
+      }
+      s.h0 = s.h0 + a | 0;
+      s.h1 = s.h1 + b | 0;
+      s.h2 = s.h2 + c | 0;
+      s.h3 = s.h3 + d | 0;
+      s.h4 = s.h4 + e | 0;
+      len -= 64;
+    }
+  }
+  return sha1.exports;
+}
+function requirePkcs1() {
+  if (hasRequiredPkcs1) return pkcs1.exports;
+  hasRequiredPkcs1 = 1;
+  var forge2 = requireForge();
+  requireUtil();
+  requireRandom();
+  requireSha1();
+  var pkcs1$1 = pkcs1.exports = forge2.pkcs1 = forge2.pkcs1 || {};
+  pkcs1$1.encode_rsa_oaep = function(key2, message, options) {
+    var label;
+    var seed;
+    var md2;
+    var mgf1Md;
+    if (typeof options === "string") {
+      label = options;
+      seed = arguments[3] || void 0;
+      md2 = arguments[4] || void 0;
+    } else if (options) {
+      label = options.label || void 0;
+      seed = options.seed || void 0;
+      md2 = options.md || void 0;
+      if (options.mgf1 && options.mgf1.md) {
+        mgf1Md = options.mgf1.md;
+      }
+    }
+    if (!md2) {
+      md2 = forge2.md.sha1.create();
+    } else {
+      md2.start();
+    }
+    if (!mgf1Md) {
+      mgf1Md = md2;
+    }
+    var keyLength = Math.ceil(key2.n.bitLength() / 8);
+    var maxLength = keyLength - 2 * md2.digestLength - 2;
+    if (message.length > maxLength) {
+      var error63 = new Error("RSAES-OAEP input message length is too long.");
+      error63.length = message.length;
+      error63.maxLength = maxLength;
+      throw error63;
+    }
+    if (!label) {
+      label = "";
+    }
+    md2.update(label, "raw");
+    var lHash = md2.digest();
+    var PS = "";
+    var PS_length = maxLength - message.length;
+    for (var i = 0; i < PS_length; i++) {
+      PS += "\0";
+    }
+    var DB = lHash.getBytes() + PS + "" + message;
+    if (!seed) {
+      seed = forge2.random.getBytes(md2.digestLength);
+    } else if (seed.length !== md2.digestLength) {
+      var error63 = new Error("Invalid RSAES-OAEP seed. The seed length must match the digest length.");
+      error63.seedLength = seed.length;
+      error63.digestLength = md2.digestLength;
+      throw error63;
+    }
+    var dbMask = rsa_mgf1(seed, keyLength - md2.digestLength - 1, mgf1Md);
+    var maskedDB = forge2.util.xorBytes(DB, dbMask, DB.length);
+    var seedMask = rsa_mgf1(maskedDB, md2.digestLength, mgf1Md);
+    var maskedSeed = forge2.util.xorBytes(seed, seedMask, seed.length);
+    return "\0" + maskedSeed + maskedDB;
+  };
+  pkcs1$1.decode_rsa_oaep = function(key2, em, options) {
+    var label;
+    var md2;
+    var mgf1Md;
+    if (typeof options === "string") {
+      label = options;
+      md2 = arguments[3] || void 0;
+    } else if (options) {
+      label = options.label || void 0;
+      md2 = options.md || void 0;
+      if (options.mgf1 && options.mgf1.md) {
+        mgf1Md = options.mgf1.md;
+      }
+    }
+    var keyLength = Math.ceil(key2.n.bitLength() / 8);
+    if (em.length !== keyLength) {
+      var error63 = new Error("RSAES-OAEP encoded message length is invalid.");
+      error63.length = em.length;
+      error63.expectedLength = keyLength;
+      throw error63;
+    }
+    if (md2 === void 0) {
+      md2 = forge2.md.sha1.create();
+    } else {
+      md2.start();
+    }
+    if (!mgf1Md) {
+      mgf1Md = md2;
+    }
+    if (keyLength < 2 * md2.digestLength + 2) {
+      throw new Error("RSAES-OAEP key is too short for the hash function.");
+    }
+    if (!label) {
+      label = "";
+    }
+    md2.update(label, "raw");
+    var lHash = md2.digest().getBytes();
+    var y = em.charAt(0);
+    var maskedSeed = em.substring(1, md2.digestLength + 1);
+    var maskedDB = em.substring(1 + md2.digestLength);
+    var seedMask = rsa_mgf1(maskedDB, md2.digestLength, mgf1Md);
+    var seed = forge2.util.xorBytes(maskedSeed, seedMask, maskedSeed.length);
+    var dbMask = rsa_mgf1(seed, keyLength - md2.digestLength - 1, mgf1Md);
+    var db = forge2.util.xorBytes(maskedDB, dbMask, maskedDB.length);
+    var lHashPrime = db.substring(0, md2.digestLength);
+    var error63 = y !== "\0";
+    for (var i = 0; i < md2.digestLength; ++i) {
+      error63 |= lHash.charAt(i) !== lHashPrime.charAt(i);
+    }
+    var in_ps = 1;
+    var index2 = md2.digestLength;
+    for (var j = md2.digestLength; j < db.length; j++) {
+      var code = db.charCodeAt(j);
+      var is_0 = code & 1 ^ 1;
+      var error_mask = in_ps ? 65534 : 0;
+      error63 |= code & error_mask;
+      in_ps = in_ps & is_0;
+      index2 += in_ps;
+    }
+    if (error63 || db.charCodeAt(index2) !== 1) {
+      throw new Error("Invalid RSAES-OAEP padding.");
+    }
+    return db.substring(index2 + 1);
+  };
+  function rsa_mgf1(seed, maskLength, hash2) {
+    if (!hash2) {
+      hash2 = forge2.md.sha1.create();
+    }
+    var t = "";
+    var count2 = Math.ceil(maskLength / hash2.digestLength);
+    for (var i = 0; i < count2; ++i) {
+      var c = String.fromCharCode(
+        i >> 24 & 255,
+        i >> 16 & 255,
+        i >> 8 & 255,
+        i & 255
+      );
+      hash2.start();
+      hash2.update(seed + c);
+      t += hash2.digest().getBytes();
+    }
+    return t.substring(0, maskLength);
+  }
+  return pkcs1.exports;
+}
+function requirePrime() {
+  if (hasRequiredPrime) return prime.exports;
+  hasRequiredPrime = 1;
+  var forge2 = requireForge();
+  requireUtil();
+  requireJsbn();
+  requireRandom();
+  (function() {
+    if (forge2.prime) {
+      prime.exports = forge2.prime;
+      return;
+    }
+    var prime$1 = prime.exports = forge2.prime = forge2.prime || {};
+    var BigInteger = forge2.jsbn.BigInteger;
+    var GCD_30_DELTA = [6, 4, 2, 4, 2, 4, 6, 2];
+    var THIRTY = new BigInteger(null);
+    THIRTY.fromInt(30);
+    var op_or = function(x, y) {
+      return x | y;
+    };
+    prime$1.generateProbablePrime = function(bits, options, callback) {
+      if (typeof options === "function") {
+        callback = options;
+        options = {};
+      }
+      options = options || {};
+      var algorithm = options.algorithm || "PRIMEINC";
+      if (typeof algorithm === "string") {
+        algorithm = { name: algorithm };
+      }
+      algorithm.options = algorithm.options || {};
+      var prng2 = options.prng || forge2.random;
+      var rng = {
+        // x is an array to fill with bytes
+        nextBytes: function(x) {
+          var b = prng2.getBytesSync(x.length);
+          for (var i = 0; i < x.length; ++i) {
+            x[i] = b.charCodeAt(i);
+          }
+        }
+      };
+      if (algorithm.name === "PRIMEINC") {
+        return primeincFindPrime(bits, rng, algorithm.options, callback);
+      }
+      throw new Error("Invalid prime generation algorithm: " + algorithm.name);
+    };
+    function primeincFindPrime(bits, rng, options, callback) {
+      if ("workers" in options) {
+        return primeincFindPrimeWithWorkers(bits, rng, options, callback);
+      }
+      return primeincFindPrimeWithoutWorkers(bits, rng, options, callback);
+    }
+    function primeincFindPrimeWithoutWorkers(bits, rng, options, callback) {
+      var num2 = generateRandom(bits, rng);
+      var deltaIdx = 0;
+      var mrTests = getMillerRabinTests(num2.bitLength());
+      if ("millerRabinTests" in options) {
+        mrTests = options.millerRabinTests;
+      }
+      var maxBlockTime = 10;
+      if ("maxBlockTime" in options) {
+        maxBlockTime = options.maxBlockTime;
+      }
+      _primeinc(num2, bits, rng, deltaIdx, mrTests, maxBlockTime, callback);
+    }
+    function _primeinc(num2, bits, rng, deltaIdx, mrTests, maxBlockTime, callback) {
+      var start = +/* @__PURE__ */ new Date();
+      do {
+        if (num2.bitLength() > bits) {
+          num2 = generateRandom(bits, rng);
+        }
+        if (num2.isProbablePrime(mrTests)) {
+          return callback(null, num2);
+        }
+        num2.dAddOffset(GCD_30_DELTA[deltaIdx++ % 8], 0);
+      } while (maxBlockTime < 0 || +/* @__PURE__ */ new Date() - start < maxBlockTime);
+      forge2.util.setImmediate(function() {
+        _primeinc(num2, bits, rng, deltaIdx, mrTests, maxBlockTime, callback);
+      });
+    }
+    function primeincFindPrimeWithWorkers(bits, rng, options, callback) {
+      if (typeof Worker === "undefined") {
+        return primeincFindPrimeWithoutWorkers(bits, rng, options, callback);
+      }
+      var num2 = generateRandom(bits, rng);
+      var numWorkers = options.workers;
+      var workLoad = options.workLoad || 100;
+      var range = workLoad * 30 / 8;
+      var workerScript = options.workerScript || "forge/prime.worker.js";
+      if (numWorkers === -1) {
+        return forge2.util.estimateCores(function(err, cores) {
+          if (err) {
+            cores = 2;
+          }
+          numWorkers = cores - 1;
+          generate();
+        });
+      }
+      generate();
+      function generate() {
+        numWorkers = Math.max(1, numWorkers);
+        var workers = [];
+        for (var i = 0; i < numWorkers; ++i) {
+          workers[i] = new Worker(workerScript);
+        }
+        for (var i = 0; i < numWorkers; ++i) {
+          workers[i].addEventListener("message", workerMessage);
+        }
+        var found = false;
+        function workerMessage(e) {
+          if (found) {
+            return;
+          }
+          var data = e.data;
+          if (data.found) {
+            for (var i2 = 0; i2 < workers.length; ++i2) {
+              workers[i2].terminate();
+            }
+            found = true;
+            return callback(null, new BigInteger(data.prime, 16));
+          }
+          if (num2.bitLength() > bits) {
+            num2 = generateRandom(bits, rng);
+          }
+          var hex3 = num2.toString(16);
+          e.target.postMessage({
+            hex: hex3,
+            workLoad
+          });
+          num2.dAddOffset(range, 0);
+        }
+      }
+    }
+    function generateRandom(bits, rng) {
+      var num2 = new BigInteger(bits, rng);
+      var bits1 = bits - 1;
+      if (!num2.testBit(bits1)) {
+        num2.bitwiseTo(BigInteger.ONE.shiftLeft(bits1), op_or, num2);
+      }
+      num2.dAddOffset(31 - num2.mod(THIRTY).byteValue(), 0);
+      return num2;
+    }
+    function getMillerRabinTests(bits) {
+      if (bits <= 100) return 27;
+      if (bits <= 150) return 18;
+      if (bits <= 200) return 15;
+      if (bits <= 250) return 12;
+      if (bits <= 300) return 9;
+      if (bits <= 350) return 8;
+      if (bits <= 400) return 7;
+      if (bits <= 500) return 6;
+      if (bits <= 600) return 5;
+      if (bits <= 800) return 4;
+      if (bits <= 1250) return 3;
+      return 2;
+    }
+  })();
+  return prime.exports;
+}
+function requireRsa() {
+  if (hasRequiredRsa) return rsa;
+  hasRequiredRsa = 1;
+  var forge2 = requireForge();
+  requireAsn1();
+  requireJsbn();
+  requireOids();
+  requirePkcs1();
+  requirePrime();
+  requireRandom();
+  requireUtil();
+  if (typeof BigInteger === "undefined") {
+    var BigInteger = forge2.jsbn.BigInteger;
+  }
+  var _crypto = forge2.util.isNodejs ? require$$4 : null;
+  var asn12 = forge2.asn1;
+  var util2 = forge2.util;
+  forge2.pki = forge2.pki || {};
+  rsa = forge2.pki.rsa = forge2.rsa = forge2.rsa || {};
+  var pki2 = forge2.pki;
+  var GCD_30_DELTA = [6, 4, 2, 4, 2, 4, 6, 2];
+  var privateKeyValidator = {
+    // PrivateKeyInfo
+    name: "PrivateKeyInfo",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [{
+      // Version (INTEGER)
+      name: "PrivateKeyInfo.version",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.INTEGER,
+      constructed: false,
+      capture: "privateKeyVersion"
+    }, {
+      // privateKeyAlgorithm
+      name: "PrivateKeyInfo.privateKeyAlgorithm",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.SEQUENCE,
+      constructed: true,
+      value: [{
+        name: "AlgorithmIdentifier.algorithm",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.OID,
+        constructed: false,
+        capture: "privateKeyOid"
+      }]
+    }, {
+      // PrivateKey
+      name: "PrivateKeyInfo",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.OCTETSTRING,
+      constructed: false,
+      capture: "privateKey"
+    }]
+  };
+  var rsaPrivateKeyValidator = {
+    // RSAPrivateKey
+    name: "RSAPrivateKey",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [{
+      // Version (INTEGER)
+      name: "RSAPrivateKey.version",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.INTEGER,
+      constructed: false,
+      capture: "privateKeyVersion"
+    }, {
+      // modulus (n)
+      name: "RSAPrivateKey.modulus",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.INTEGER,
+      constructed: false,
+      capture: "privateKeyModulus"
+    }, {
+      // publicExponent (e)
+      name: "RSAPrivateKey.publicExponent",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.INTEGER,
+      constructed: false,
+      capture: "privateKeyPublicExponent"
+    }, {
+      // privateExponent (d)
+      name: "RSAPrivateKey.privateExponent",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.INTEGER,
+      constructed: false,
+      capture: "privateKeyPrivateExponent"
+    }, {
+      // prime1 (p)
+      name: "RSAPrivateKey.prime1",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.INTEGER,
+      constructed: false,
+      capture: "privateKeyPrime1"
+    }, {
+      // prime2 (q)
+      name: "RSAPrivateKey.prime2",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.INTEGER,
+      constructed: false,
+      capture: "privateKeyPrime2"
+    }, {
+      // exponent1 (d mod (p-1))
+      name: "RSAPrivateKey.exponent1",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.INTEGER,
+      constructed: false,
+      capture: "privateKeyExponent1"
+    }, {
+      // exponent2 (d mod (q-1))
+      name: "RSAPrivateKey.exponent2",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.INTEGER,
+      constructed: false,
+      capture: "privateKeyExponent2"
+    }, {
+      // coefficient ((inverse of q) mod p)
+      name: "RSAPrivateKey.coefficient",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.INTEGER,
+      constructed: false,
+      capture: "privateKeyCoefficient"
+    }]
+  };
+  var rsaPublicKeyValidator = {
+    // RSAPublicKey
+    name: "RSAPublicKey",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [{
+      // modulus (n)
+      name: "RSAPublicKey.modulus",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.INTEGER,
+      constructed: false,
+      capture: "publicKeyModulus"
+    }, {
+      // publicExponent (e)
+      name: "RSAPublicKey.exponent",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.INTEGER,
+      constructed: false,
+      capture: "publicKeyExponent"
+    }]
+  };
+  var publicKeyValidator = forge2.pki.rsa.publicKeyValidator = {
+    name: "SubjectPublicKeyInfo",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    captureAsn1: "subjectPublicKeyInfo",
+    value: [{
+      name: "SubjectPublicKeyInfo.AlgorithmIdentifier",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.SEQUENCE,
+      constructed: true,
+      value: [{
+        name: "AlgorithmIdentifier.algorithm",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.OID,
+        constructed: false,
+        capture: "publicKeyOid"
+      }]
+    }, {
+      // subjectPublicKey
+      name: "SubjectPublicKeyInfo.subjectPublicKey",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.BITSTRING,
+      constructed: false,
+      value: [{
+        // RSAPublicKey
+        name: "SubjectPublicKeyInfo.subjectPublicKey.RSAPublicKey",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.SEQUENCE,
+        constructed: true,
+        optional: true,
+        captureAsn1: "rsaPublicKey"
+      }]
+    }]
+  };
+  var digestInfoValidator = {
+    name: "DigestInfo",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [{
+      name: "DigestInfo.DigestAlgorithm",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.SEQUENCE,
+      constructed: true,
+      value: [{
+        name: "DigestInfo.DigestAlgorithm.algorithmIdentifier",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.OID,
+        constructed: false,
+        capture: "algorithmIdentifier"
+      }, {
+        // NULL parameters
+        name: "DigestInfo.DigestAlgorithm.parameters",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.NULL,
+        // captured only to check existence for md2 and md5
+        capture: "parameters",
+        optional: true,
+        constructed: false
+      }]
+    }, {
+      // digest
+      name: "DigestInfo.digest",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.OCTETSTRING,
+      constructed: false,
+      capture: "digest"
+    }]
+  };
+  var emsaPkcs1v15encode = function(md2) {
+    var oid;
+    if (md2.algorithm in pki2.oids) {
+      oid = pki2.oids[md2.algorithm];
+    } else {
+      var error63 = new Error("Unknown message digest algorithm.");
+      error63.algorithm = md2.algorithm;
+      throw error63;
+    }
+    var oidBytes = asn12.oidToDer(oid).getBytes();
+    var digestInfo = asn12.create(
+      asn12.Class.UNIVERSAL,
+      asn12.Type.SEQUENCE,
+      true,
+      []
+    );
+    var digestAlgorithm = asn12.create(
+      asn12.Class.UNIVERSAL,
+      asn12.Type.SEQUENCE,
+      true,
+      []
+    );
+    digestAlgorithm.value.push(asn12.create(
+      asn12.Class.UNIVERSAL,
+      asn12.Type.OID,
+      false,
+      oidBytes
+    ));
+    digestAlgorithm.value.push(asn12.create(
+      asn12.Class.UNIVERSAL,
+      asn12.Type.NULL,
+      false,
+      ""
+    ));
+    var digest = asn12.create(
+      asn12.Class.UNIVERSAL,
+      asn12.Type.OCTETSTRING,
+      false,
+      md2.digest().getBytes()
+    );
+    digestInfo.value.push(digestAlgorithm);
+    digestInfo.value.push(digest);
+    return asn12.toDer(digestInfo).getBytes();
+  };
+  var _modPow = function(x, key2, pub) {
+    if (pub) {
+      return x.modPow(key2.e, key2.n);
+    }
+    if (!key2.p || !key2.q) {
+      return x.modPow(key2.d, key2.n);
+    }
+    if (!key2.dP) {
+      key2.dP = key2.d.mod(key2.p.subtract(BigInteger.ONE));
+    }
+    if (!key2.dQ) {
+      key2.dQ = key2.d.mod(key2.q.subtract(BigInteger.ONE));
+    }
+    if (!key2.qInv) {
+      key2.qInv = key2.q.modInverse(key2.p);
+    }
+    var r;
+    do {
+      r = new BigInteger(
+        forge2.util.bytesToHex(forge2.random.getBytes(key2.n.bitLength() / 8)),
+        16
+      );
+    } while (r.compareTo(key2.n) >= 0 || !r.gcd(key2.n).equals(BigInteger.ONE));
+    x = x.multiply(r.modPow(key2.e, key2.n)).mod(key2.n);
+    var xp = x.mod(key2.p).modPow(key2.dP, key2.p);
+    var xq = x.mod(key2.q).modPow(key2.dQ, key2.q);
+    while (xp.compareTo(xq) < 0) {
+      xp = xp.add(key2.p);
+    }
+    var y = xp.subtract(xq).multiply(key2.qInv).mod(key2.p).multiply(key2.q).add(xq);
+    y = y.multiply(r.modInverse(key2.n)).mod(key2.n);
+    return y;
+  };
+  pki2.rsa.encrypt = function(m, key2, bt) {
+    var pub = bt;
+    var eb;
+    var k = Math.ceil(key2.n.bitLength() / 8);
+    if (bt !== false && bt !== true) {
+      pub = bt === 2;
+      eb = _encodePkcs1_v1_5(m, key2, bt);
+    } else {
+      eb = forge2.util.createBuffer();
+      eb.putBytes(m);
+    }
+    var x = new BigInteger(eb.toHex(), 16);
+    var y = _modPow(x, key2, pub);
+    var yhex = y.toString(16);
+    var ed = forge2.util.createBuffer();
+    var zeros = k - Math.ceil(yhex.length / 2);
+    while (zeros > 0) {
+      ed.putByte(0);
+      --zeros;
+    }
+    ed.putBytes(forge2.util.hexToBytes(yhex));
+    return ed.getBytes();
+  };
+  pki2.rsa.decrypt = function(ed, key2, pub, ml) {
+    var k = Math.ceil(key2.n.bitLength() / 8);
+    if (ed.length !== k) {
+      var error63 = new Error("Encrypted message length is invalid.");
+      error63.length = ed.length;
+      error63.expected = k;
+      throw error63;
+    }
+    var y = new BigInteger(forge2.util.createBuffer(ed).toHex(), 16);
+    if (y.compareTo(key2.n) >= 0) {
+      throw new Error("Encrypted message is invalid.");
+    }
+    var x = _modPow(y, key2, pub);
+    var xhex = x.toString(16);
+    var eb = forge2.util.createBuffer();
+    var zeros = k - Math.ceil(xhex.length / 2);
+    while (zeros > 0) {
+      eb.putByte(0);
+      --zeros;
+    }
+    eb.putBytes(forge2.util.hexToBytes(xhex));
+    if (ml !== false) {
+      return _decodePkcs1_v1_5(eb.getBytes(), key2, pub);
+    }
+    return eb.getBytes();
+  };
+  pki2.rsa.createKeyPairGenerationState = function(bits, e, options) {
+    if (typeof bits === "string") {
+      bits = parseInt(bits, 10);
+    }
+    bits = bits || 2048;
+    options = options || {};
+    var prng2 = options.prng || forge2.random;
+    var rng = {
+      // x is an array to fill with bytes
+      nextBytes: function(x) {
+        var b = prng2.getBytesSync(x.length);
+        for (var i = 0; i < x.length; ++i) {
+          x[i] = b.charCodeAt(i);
+        }
+      }
+    };
+    var algorithm = options.algorithm || "PRIMEINC";
+    var rval;
+    if (algorithm === "PRIMEINC") {
+      rval = {
+        algorithm,
+        state: 0,
+        bits,
+        rng,
+        eInt: e || 65537,
+        e: new BigInteger(null),
+        p: null,
+        q: null,
+        qBits: bits >> 1,
+        pBits: bits - (bits >> 1),
+        pqState: 0,
+        num: null,
+        keys: null
+      };
+      rval.e.fromInt(rval.eInt);
+    } else {
+      throw new Error("Invalid key generation algorithm: " + algorithm);
+    }
+    return rval;
+  };
+  pki2.rsa.stepKeyPairGenerationState = function(state, n2) {
+    if (!("algorithm" in state)) {
+      state.algorithm = "PRIMEINC";
+    }
+    var THIRTY = new BigInteger(null);
+    THIRTY.fromInt(30);
+    var deltaIdx = 0;
+    var op_or = function(x, y) {
+      return x | y;
+    };
+    var t1 = +/* @__PURE__ */ new Date();
+    var t2;
+    var total = 0;
+    while (state.keys === null && (n2 <= 0 || total < n2)) {
+      if (state.state === 0) {
+        var bits = state.p === null ? state.pBits : state.qBits;
+        var bits1 = bits - 1;
+        if (state.pqState === 0) {
+          state.num = new BigInteger(bits, state.rng);
+          if (!state.num.testBit(bits1)) {
+            state.num.bitwiseTo(
+              BigInteger.ONE.shiftLeft(bits1),
+              op_or,
+              state.num
+            );
+          }
+          state.num.dAddOffset(31 - state.num.mod(THIRTY).byteValue(), 0);
+          deltaIdx = 0;
+          ++state.pqState;
+        } else if (state.pqState === 1) {
+          if (state.num.bitLength() > bits) {
+            state.pqState = 0;
+          } else if (state.num.isProbablePrime(
+            _getMillerRabinTests(state.num.bitLength())
+          )) {
+            ++state.pqState;
+          } else {
+            state.num.dAddOffset(GCD_30_DELTA[deltaIdx++ % 8], 0);
+          }
+        } else if (state.pqState === 2) {
+          state.pqState = state.num.subtract(BigInteger.ONE).gcd(state.e).compareTo(BigInteger.ONE) === 0 ? 3 : 0;
+        } else if (state.pqState === 3) {
+          state.pqState = 0;
+          if (state.p === null) {
+            state.p = state.num;
+          } else {
+            state.q = state.num;
+          }
+          if (state.p !== null && state.q !== null) {
+            ++state.state;
+          }
+          state.num = null;
+        }
+      } else if (state.state === 1) {
+        if (state.p.compareTo(state.q) < 0) {
+          state.num = state.p;
+          state.p = state.q;
+          state.q = state.num;
+        }
+        ++state.state;
+      } else if (state.state === 2) {
+        state.p1 = state.p.subtract(BigInteger.ONE);
+        state.q1 = state.q.subtract(BigInteger.ONE);
+        state.phi = state.p1.multiply(state.q1);
+        ++state.state;
+      } else if (state.state === 3) {
+        if (state.phi.gcd(state.e).compareTo(BigInteger.ONE) === 0) {
+          ++state.state;
+        } else {
+          state.p = null;
+          state.q = null;
+          state.state = 0;
+        }
+      } else if (state.state === 4) {
+        state.n = state.p.multiply(state.q);
+        if (state.n.bitLength() === state.bits) {
+          ++state.state;
+        } else {
+          state.q = null;
+          state.state = 0;
+        }
+      } else if (state.state === 5) {
+        var d = state.e.modInverse(state.phi);
+        state.keys = {
+          privateKey: pki2.rsa.setPrivateKey(
+            state.n,
+            state.e,
+            d,
+            state.p,
+            state.q,
+            d.mod(state.p1),
+            d.mod(state.q1),
+            state.q.modInverse(state.p)
+          ),
+          publicKey: pki2.rsa.setPublicKey(state.n, state.e)
+        };
+      }
+      t2 = +/* @__PURE__ */ new Date();
+      total += t2 - t1;
+      t1 = t2;
+    }
+    return state.keys !== null;
+  };
+  pki2.rsa.generateKeyPair = function(bits, e, options, callback) {
+    if (arguments.length === 1) {
+      if (typeof bits === "object") {
+        options = bits;
+        bits = void 0;
+      } else if (typeof bits === "function") {
+        callback = bits;
+        bits = void 0;
+      }
+    } else if (arguments.length === 2) {
+      if (typeof bits === "number") {
+        if (typeof e === "function") {
+          callback = e;
+          e = void 0;
+        } else if (typeof e !== "number") {
+          options = e;
+          e = void 0;
+        }
+      } else {
+        options = bits;
+        callback = e;
+        bits = void 0;
+        e = void 0;
+      }
+    } else if (arguments.length === 3) {
+      if (typeof e === "number") {
+        if (typeof options === "function") {
+          callback = options;
+          options = void 0;
+        }
+      } else {
+        callback = options;
+        options = e;
+        e = void 0;
+      }
+    }
+    options = options || {};
+    if (bits === void 0) {
+      bits = options.bits || 2048;
+    }
+    if (e === void 0) {
+      e = options.e || 65537;
+    }
+    if (!forge2.options.usePureJavaScript && !options.prng && bits >= 256 && bits <= 16384 && (e === 65537 || e === 3)) {
+      if (callback) {
+        if (_detectNodeCrypto("generateKeyPair")) {
+          return _crypto.generateKeyPair("rsa", {
+            modulusLength: bits,
+            publicExponent: e,
+            publicKeyEncoding: {
+              type: "spki",
+              format: "pem"
+            },
+            privateKeyEncoding: {
+              type: "pkcs8",
+              format: "pem"
+            }
+          }, function(err, pub, priv) {
+            if (err) {
+              return callback(err);
+            }
+            callback(null, {
+              privateKey: pki2.privateKeyFromPem(priv),
+              publicKey: pki2.publicKeyFromPem(pub)
+            });
+          });
+        }
+        if (_detectSubtleCrypto("generateKey") && _detectSubtleCrypto("exportKey")) {
+          return util2.globalScope.crypto.subtle.generateKey({
+            name: "RSASSA-PKCS1-v1_5",
+            modulusLength: bits,
+            publicExponent: _intToUint8Array(e),
+            hash: { name: "SHA-256" }
+          }, true, ["sign", "verify"]).then(function(pair) {
+            return util2.globalScope.crypto.subtle.exportKey(
+              "pkcs8",
+              pair.privateKey
+            );
+          }).then(void 0, function(err) {
+            callback(err);
+          }).then(function(pkcs8) {
+            if (pkcs8) {
+              var privateKey = pki2.privateKeyFromAsn1(
+                asn12.fromDer(forge2.util.createBuffer(pkcs8))
+              );
+              callback(null, {
+                privateKey,
+                publicKey: pki2.setRsaPublicKey(privateKey.n, privateKey.e)
+              });
+            }
+          });
+        }
+        if (_detectSubtleMsCrypto("generateKey") && _detectSubtleMsCrypto("exportKey")) {
+          var genOp = util2.globalScope.msCrypto.subtle.generateKey({
+            name: "RSASSA-PKCS1-v1_5",
+            modulusLength: bits,
+            publicExponent: _intToUint8Array(e),
+            hash: { name: "SHA-256" }
+          }, true, ["sign", "verify"]);
+          genOp.oncomplete = function(e2) {
+            var pair = e2.target.result;
+            var exportOp = util2.globalScope.msCrypto.subtle.exportKey(
+              "pkcs8",
+              pair.privateKey
+            );
+            exportOp.oncomplete = function(e3) {
+              var pkcs8 = e3.target.result;
+              var privateKey = pki2.privateKeyFromAsn1(
+                asn12.fromDer(forge2.util.createBuffer(pkcs8))
+              );
+              callback(null, {
+                privateKey,
+                publicKey: pki2.setRsaPublicKey(privateKey.n, privateKey.e)
+              });
+            };
+            exportOp.onerror = function(err) {
+              callback(err);
+            };
+          };
+          genOp.onerror = function(err) {
+            callback(err);
+          };
+          return;
+        }
+      } else {
+        if (_detectNodeCrypto("generateKeyPairSync")) {
+          var keypair = _crypto.generateKeyPairSync("rsa", {
+            modulusLength: bits,
+            publicExponent: e,
+            publicKeyEncoding: {
+              type: "spki",
+              format: "pem"
+            },
+            privateKeyEncoding: {
+              type: "pkcs8",
+              format: "pem"
+            }
+          });
+          return {
+            privateKey: pki2.privateKeyFromPem(keypair.privateKey),
+            publicKey: pki2.publicKeyFromPem(keypair.publicKey)
+          };
+        }
+      }
+    }
+    var state = pki2.rsa.createKeyPairGenerationState(bits, e, options);
+    if (!callback) {
+      pki2.rsa.stepKeyPairGenerationState(state, 0);
+      return state.keys;
+    }
+    _generateKeyPair(state, options, callback);
+  };
+  pki2.setRsaPublicKey = pki2.rsa.setPublicKey = function(n2, e) {
+    var key2 = {
+      n: n2,
+      e
+    };
+    key2.encrypt = function(data, scheme, schemeOptions) {
+      if (typeof scheme === "string") {
+        scheme = scheme.toUpperCase();
+      } else if (scheme === void 0) {
+        scheme = "RSAES-PKCS1-V1_5";
+      }
+      if (scheme === "RSAES-PKCS1-V1_5") {
+        scheme = {
+          encode: function(m, key3, pub) {
+            return _encodePkcs1_v1_5(m, key3, 2).getBytes();
+          }
+        };
+      } else if (scheme === "RSA-OAEP" || scheme === "RSAES-OAEP") {
+        scheme = {
+          encode: function(m, key3) {
+            return forge2.pkcs1.encode_rsa_oaep(key3, m, schemeOptions);
+          }
+        };
+      } else if (["RAW", "NONE", "NULL", null].indexOf(scheme) !== -1) {
+        scheme = { encode: function(e3) {
+          return e3;
+        } };
+      } else if (typeof scheme === "string") {
+        throw new Error('Unsupported encryption scheme: "' + scheme + '".');
+      }
+      var e2 = scheme.encode(data, key2, true);
+      return pki2.rsa.encrypt(e2, key2, true);
+    };
+    key2.verify = function(digest, signature, scheme, options) {
+      if (typeof scheme === "string") {
+        scheme = scheme.toUpperCase();
+      } else if (scheme === void 0) {
+        scheme = "RSASSA-PKCS1-V1_5";
+      }
+      if (options === void 0) {
+        options = {
+          _parseAllDigestBytes: true,
+          _skipPaddingChecks: false
+        };
+      }
+      if (!("_parseAllDigestBytes" in options)) {
+        options._parseAllDigestBytes = true;
+      }
+      if (!("_skipPaddingChecks" in options)) {
+        options._skipPaddingChecks = false;
+      }
+      if (scheme === "RSASSA-PKCS1-V1_5") {
+        scheme = {
+          verify: function(digest2, d2) {
+            d2 = _decodePkcs1_v1_5(d2, key2, true, void 0, options);
+            var obj = asn12.fromDer(d2, {
+              parseAllBytes: options._parseAllDigestBytes
+            });
+            var capture = {};
+            var errors = [];
+            if (!asn12.validate(obj, digestInfoValidator, capture, errors) || obj.value.length !== 2) {
+              var error63 = new Error(
+                "ASN.1 object does not contain a valid RSASSA-PKCS1-v1_5 DigestInfo value."
+              );
+              error63.errors = errors;
+              throw error63;
+            }
+            var oid = asn12.derToOid(capture.algorithmIdentifier);
+            if (!(oid === forge2.oids.md2 || oid === forge2.oids.md5 || oid === forge2.oids.sha1 || oid === forge2.oids.sha224 || oid === forge2.oids.sha256 || oid === forge2.oids.sha384 || oid === forge2.oids.sha512 || oid === forge2.oids["sha512-224"] || oid === forge2.oids["sha512-256"])) {
+              var error63 = new Error(
+                "Unknown RSASSA-PKCS1-v1_5 DigestAlgorithm identifier."
+              );
+              error63.oid = oid;
+              throw error63;
+            }
+            if (oid === forge2.oids.md2 || oid === forge2.oids.md5) {
+              if (!("parameters" in capture)) {
+                throw new Error(
+                  "ASN.1 object does not contain a valid RSASSA-PKCS1-v1_5 DigestInfo value. Missing algorithm identifier NULL parameters."
+                );
+              }
+            }
+            return digest2 === capture.digest;
+          }
+        };
+      } else if (scheme === "NONE" || scheme === "NULL" || scheme === null) {
+        scheme = {
+          verify: function(digest2, d2) {
+            d2 = _decodePkcs1_v1_5(d2, key2, true, void 0, options);
+            return digest2 === d2;
+          }
+        };
+      }
+      var d = pki2.rsa.decrypt(signature, key2, true, false);
+      return scheme.verify(digest, d, key2.n.bitLength());
+    };
+    return key2;
+  };
+  pki2.setRsaPrivateKey = pki2.rsa.setPrivateKey = function(n2, e, d, p, q, dP, dQ, qInv) {
+    var key2 = {
+      n: n2,
+      e,
+      d,
+      p,
+      q,
+      dP,
+      dQ,
+      qInv
+    };
+    key2.decrypt = function(data, scheme, schemeOptions) {
+      if (typeof scheme === "string") {
+        scheme = scheme.toUpperCase();
+      } else if (scheme === void 0) {
+        scheme = "RSAES-PKCS1-V1_5";
+      }
+      var d2 = pki2.rsa.decrypt(data, key2, false, false);
+      if (scheme === "RSAES-PKCS1-V1_5") {
+        scheme = { decode: _decodePkcs1_v1_5 };
+      } else if (scheme === "RSA-OAEP" || scheme === "RSAES-OAEP") {
+        scheme = {
+          decode: function(d3, key3) {
+            return forge2.pkcs1.decode_rsa_oaep(key3, d3, schemeOptions);
+          }
+        };
+      } else if (["RAW", "NONE", "NULL", null].indexOf(scheme) !== -1) {
+        scheme = { decode: function(d3) {
+          return d3;
+        } };
+      } else {
+        throw new Error('Unsupported encryption scheme: "' + scheme + '".');
+      }
+      return scheme.decode(d2, key2, false);
+    };
+    key2.sign = function(md2, scheme) {
+      var bt = false;
+      if (typeof scheme === "string") {
+        scheme = scheme.toUpperCase();
+      }
+      if (scheme === void 0 || scheme === "RSASSA-PKCS1-V1_5") {
+        scheme = { encode: emsaPkcs1v15encode };
+        bt = 1;
+      } else if (scheme === "NONE" || scheme === "NULL" || scheme === null) {
+        scheme = { encode: function() {
+          return md2;
+        } };
+        bt = 1;
+      }
+      var d2 = scheme.encode(md2, key2.n.bitLength());
+      return pki2.rsa.encrypt(d2, key2, bt);
+    };
+    return key2;
+  };
+  pki2.wrapRsaPrivateKey = function(rsaKey) {
+    return asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+      // version (0)
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.INTEGER,
+        false,
+        asn12.integerToDer(0).getBytes()
+      ),
+      // privateKeyAlgorithm
+      asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+        asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.OID,
+          false,
+          asn12.oidToDer(pki2.oids.rsaEncryption).getBytes()
+        ),
+        asn12.create(asn12.Class.UNIVERSAL, asn12.Type.NULL, false, "")
+      ]),
+      // PrivateKey
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.OCTETSTRING,
+        false,
+        asn12.toDer(rsaKey).getBytes()
+      )
+    ]);
+  };
+  pki2.privateKeyFromAsn1 = function(obj) {
+    var capture = {};
+    var errors = [];
+    if (asn12.validate(obj, privateKeyValidator, capture, errors)) {
+      obj = asn12.fromDer(forge2.util.createBuffer(capture.privateKey));
+    }
+    capture = {};
+    errors = [];
+    if (!asn12.validate(obj, rsaPrivateKeyValidator, capture, errors)) {
+      var error63 = new Error("Cannot read private key. ASN.1 object does not contain an RSAPrivateKey.");
+      error63.errors = errors;
+      throw error63;
+    }
+    var n2, e, d, p, q, dP, dQ, qInv;
+    n2 = forge2.util.createBuffer(capture.privateKeyModulus).toHex();
+    e = forge2.util.createBuffer(capture.privateKeyPublicExponent).toHex();
+    d = forge2.util.createBuffer(capture.privateKeyPrivateExponent).toHex();
+    p = forge2.util.createBuffer(capture.privateKeyPrime1).toHex();
+    q = forge2.util.createBuffer(capture.privateKeyPrime2).toHex();
+    dP = forge2.util.createBuffer(capture.privateKeyExponent1).toHex();
+    dQ = forge2.util.createBuffer(capture.privateKeyExponent2).toHex();
+    qInv = forge2.util.createBuffer(capture.privateKeyCoefficient).toHex();
+    return pki2.setRsaPrivateKey(
+      new BigInteger(n2, 16),
+      new BigInteger(e, 16),
+      new BigInteger(d, 16),
+      new BigInteger(p, 16),
+      new BigInteger(q, 16),
+      new BigInteger(dP, 16),
+      new BigInteger(dQ, 16),
+      new BigInteger(qInv, 16)
+    );
+  };
+  pki2.privateKeyToAsn1 = pki2.privateKeyToRSAPrivateKey = function(key2) {
+    return asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+      // version (0 = only 2 primes, 1 multiple primes)
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.INTEGER,
+        false,
+        asn12.integerToDer(0).getBytes()
+      ),
+      // modulus (n)
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.INTEGER,
+        false,
+        _bnToBytes(key2.n)
+      ),
+      // publicExponent (e)
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.INTEGER,
+        false,
+        _bnToBytes(key2.e)
+      ),
+      // privateExponent (d)
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.INTEGER,
+        false,
+        _bnToBytes(key2.d)
+      ),
+      // privateKeyPrime1 (p)
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.INTEGER,
+        false,
+        _bnToBytes(key2.p)
+      ),
+      // privateKeyPrime2 (q)
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.INTEGER,
+        false,
+        _bnToBytes(key2.q)
+      ),
+      // privateKeyExponent1 (dP)
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.INTEGER,
+        false,
+        _bnToBytes(key2.dP)
+      ),
+      // privateKeyExponent2 (dQ)
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.INTEGER,
+        false,
+        _bnToBytes(key2.dQ)
+      ),
+      // coefficient (qInv)
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.INTEGER,
+        false,
+        _bnToBytes(key2.qInv)
+      )
+    ]);
+  };
+  pki2.publicKeyFromAsn1 = function(obj) {
+    var capture = {};
+    var errors = [];
+    if (asn12.validate(obj, publicKeyValidator, capture, errors)) {
+      var oid = asn12.derToOid(capture.publicKeyOid);
+      if (oid !== pki2.oids.rsaEncryption) {
+        var error63 = new Error("Cannot read public key. Unknown OID.");
+        error63.oid = oid;
+        throw error63;
+      }
+      obj = capture.rsaPublicKey;
+    }
+    errors = [];
+    if (!asn12.validate(obj, rsaPublicKeyValidator, capture, errors)) {
+      var error63 = new Error("Cannot read public key. ASN.1 object does not contain an RSAPublicKey.");
+      error63.errors = errors;
+      throw error63;
+    }
+    var n2 = forge2.util.createBuffer(capture.publicKeyModulus).toHex();
+    var e = forge2.util.createBuffer(capture.publicKeyExponent).toHex();
+    return pki2.setRsaPublicKey(
+      new BigInteger(n2, 16),
+      new BigInteger(e, 16)
+    );
+  };
+  pki2.publicKeyToAsn1 = pki2.publicKeyToSubjectPublicKeyInfo = function(key2) {
+    return asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+      // AlgorithmIdentifier
+      asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+        // algorithm
+        asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.OID,
+          false,
+          asn12.oidToDer(pki2.oids.rsaEncryption).getBytes()
+        ),
+        // parameters (null)
+        asn12.create(asn12.Class.UNIVERSAL, asn12.Type.NULL, false, "")
+      ]),
+      // subjectPublicKey
+      asn12.create(asn12.Class.UNIVERSAL, asn12.Type.BITSTRING, false, [
+        pki2.publicKeyToRSAPublicKey(key2)
+      ])
+    ]);
+  };
+  pki2.publicKeyToRSAPublicKey = function(key2) {
+    return asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+      // modulus (n)
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.INTEGER,
+        false,
+        _bnToBytes(key2.n)
+      ),
+      // publicExponent (e)
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.INTEGER,
+        false,
+        _bnToBytes(key2.e)
+      )
+    ]);
+  };
+  function _encodePkcs1_v1_5(m, key2, bt) {
+    var eb = forge2.util.createBuffer();
+    var k = Math.ceil(key2.n.bitLength() / 8);
+    if (m.length > k - 11) {
+      var error63 = new Error("Message is too long for PKCS#1 v1.5 padding.");
+      error63.length = m.length;
+      error63.max = k - 11;
+      throw error63;
+    }
+    eb.putByte(0);
+    eb.putByte(bt);
+    var padNum = k - 3 - m.length;
+    var padByte;
+    if (bt === 0 || bt === 1) {
+      padByte = bt === 0 ? 0 : 255;
+      for (var i = 0; i < padNum; ++i) {
+        eb.putByte(padByte);
+      }
+    } else {
+      while (padNum > 0) {
+        var numZeros = 0;
+        var padBytes = forge2.random.getBytes(padNum);
+        for (var i = 0; i < padNum; ++i) {
+          padByte = padBytes.charCodeAt(i);
+          if (padByte === 0) {
+            ++numZeros;
+          } else {
+            eb.putByte(padByte);
+          }
+        }
+        padNum = numZeros;
+      }
+    }
+    eb.putByte(0);
+    eb.putBytes(m);
+    return eb;
+  }
+  function _decodePkcs1_v1_5(em, key2, pub, ml, options) {
+    var k = Math.ceil(key2.n.bitLength() / 8);
+    var eb = forge2.util.createBuffer(em);
+    var first = eb.getByte();
+    var bt = eb.getByte();
+    if (first !== 0 || pub && bt !== 0 && bt !== 1 || !pub && bt !== 2 || pub && bt === 0 && typeof ml === "undefined") {
+      throw new Error("Encryption block is invalid.");
+    }
+    var padNum = 0;
+    if (bt === 0) {
+      padNum = k - 3 - ml;
+      for (var i = 0; i < padNum; ++i) {
+        if (eb.getByte() !== 0) {
+          throw new Error("Encryption block is invalid.");
+        }
+      }
+    } else if (bt === 1) {
+      padNum = 0;
+      while (eb.length() > 1) {
+        if (eb.getByte() !== 255) {
+          --eb.read;
+          break;
+        }
+        ++padNum;
+      }
+      if (padNum < 8 && !(options ? options._skipPaddingChecks : false)) {
+        throw new Error("Encryption block is invalid.");
+      }
+    } else if (bt === 2) {
+      padNum = 0;
+      while (eb.length() > 1) {
+        if (eb.getByte() === 0) {
+          --eb.read;
+          break;
+        }
+        ++padNum;
+      }
+      if (padNum < 8 && !(options ? options._skipPaddingChecks : false)) {
+        throw new Error("Encryption block is invalid.");
+      }
+    }
+    var zero = eb.getByte();
+    if (zero !== 0 || padNum !== k - 3 - eb.length()) {
+      throw new Error("Encryption block is invalid.");
+    }
+    return eb.getBytes();
+  }
+  function _generateKeyPair(state, options, callback) {
+    if (typeof options === "function") {
+      callback = options;
+      options = {};
+    }
+    options = options || {};
+    var opts = {
+      algorithm: {
+        name: options.algorithm || "PRIMEINC",
+        options: {
+          workers: options.workers || 2,
+          workLoad: options.workLoad || 100,
+          workerScript: options.workerScript
+        }
+      }
+    };
+    if ("prng" in options) {
+      opts.prng = options.prng;
+    }
+    generate();
+    function generate() {
+      getPrime(state.pBits, function(err, num2) {
+        if (err) {
+          return callback(err);
+        }
+        state.p = num2;
+        if (state.q !== null) {
+          return finish3(err, state.q);
+        }
+        getPrime(state.qBits, finish3);
+      });
+    }
+    function getPrime(bits, callback2) {
+      forge2.prime.generateProbablePrime(bits, opts, callback2);
+    }
+    function finish3(err, num2) {
+      if (err) {
+        return callback(err);
+      }
+      state.q = num2;
+      if (state.p.compareTo(state.q) < 0) {
+        var tmp = state.p;
+        state.p = state.q;
+        state.q = tmp;
+      }
+      if (state.p.subtract(BigInteger.ONE).gcd(state.e).compareTo(BigInteger.ONE) !== 0) {
+        state.p = null;
+        generate();
+        return;
+      }
+      if (state.q.subtract(BigInteger.ONE).gcd(state.e).compareTo(BigInteger.ONE) !== 0) {
+        state.q = null;
+        getPrime(state.qBits, finish3);
+        return;
+      }
+      state.p1 = state.p.subtract(BigInteger.ONE);
+      state.q1 = state.q.subtract(BigInteger.ONE);
+      state.phi = state.p1.multiply(state.q1);
+      if (state.phi.gcd(state.e).compareTo(BigInteger.ONE) !== 0) {
+        state.p = state.q = null;
+        generate();
+        return;
+      }
+      state.n = state.p.multiply(state.q);
+      if (state.n.bitLength() !== state.bits) {
+        state.q = null;
+        getPrime(state.qBits, finish3);
+        return;
+      }
+      var d = state.e.modInverse(state.phi);
+      state.keys = {
+        privateKey: pki2.rsa.setPrivateKey(
+          state.n,
+          state.e,
+          d,
+          state.p,
+          state.q,
+          d.mod(state.p1),
+          d.mod(state.q1),
+          state.q.modInverse(state.p)
+        ),
+        publicKey: pki2.rsa.setPublicKey(state.n, state.e)
+      };
+      callback(null, state.keys);
+    }
+  }
+  function _bnToBytes(b) {
+    var hex3 = b.toString(16);
+    if (hex3[0] >= "8") {
+      hex3 = "00" + hex3;
+    }
+    var bytes = forge2.util.hexToBytes(hex3);
+    if (bytes.length > 1 && // leading 0x00 for positive integer
+    (bytes.charCodeAt(0) === 0 && (bytes.charCodeAt(1) & 128) === 0 || // leading 0xFF for negative integer
+    bytes.charCodeAt(0) === 255 && (bytes.charCodeAt(1) & 128) === 128)) {
+      return bytes.substr(1);
+    }
+    return bytes;
+  }
+  function _getMillerRabinTests(bits) {
+    if (bits <= 100) return 27;
+    if (bits <= 150) return 18;
+    if (bits <= 200) return 15;
+    if (bits <= 250) return 12;
+    if (bits <= 300) return 9;
+    if (bits <= 350) return 8;
+    if (bits <= 400) return 7;
+    if (bits <= 500) return 6;
+    if (bits <= 600) return 5;
+    if (bits <= 800) return 4;
+    if (bits <= 1250) return 3;
+    return 2;
+  }
+  function _detectNodeCrypto(fn) {
+    return forge2.util.isNodejs && typeof _crypto[fn] === "function";
+  }
+  function _detectSubtleCrypto(fn) {
+    return typeof util2.globalScope !== "undefined" && typeof util2.globalScope.crypto === "object" && typeof util2.globalScope.crypto.subtle === "object" && typeof util2.globalScope.crypto.subtle[fn] === "function";
+  }
+  function _detectSubtleMsCrypto(fn) {
+    return typeof util2.globalScope !== "undefined" && typeof util2.globalScope.msCrypto === "object" && typeof util2.globalScope.msCrypto.subtle === "object" && typeof util2.globalScope.msCrypto.subtle[fn] === "function";
+  }
+  function _intToUint8Array(x) {
+    var bytes = forge2.util.hexToBytes(x.toString(16));
+    var buffer = new Uint8Array(bytes.length);
+    for (var i = 0; i < bytes.length; ++i) {
+      buffer[i] = bytes.charCodeAt(i);
+    }
+    return buffer;
+  }
+  return rsa;
+}
+function requirePbe() {
+  if (hasRequiredPbe) return pbe;
+  hasRequiredPbe = 1;
+  var forge2 = requireForge();
+  requireAes();
+  requireAsn1();
+  requireDes();
+  requireMd();
+  requireOids();
+  requirePbkdf2();
+  requirePem();
+  requireRandom();
+  requireRc2();
+  requireRsa();
+  requireUtil();
+  if (typeof BigInteger === "undefined") {
+    var BigInteger = forge2.jsbn.BigInteger;
+  }
+  var asn12 = forge2.asn1;
+  var pki2 = forge2.pki = forge2.pki || {};
+  pbe = pki2.pbe = forge2.pbe = forge2.pbe || {};
+  var oids2 = pki2.oids;
+  var encryptedPrivateKeyValidator = {
+    name: "EncryptedPrivateKeyInfo",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [{
+      name: "EncryptedPrivateKeyInfo.encryptionAlgorithm",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.SEQUENCE,
+      constructed: true,
+      value: [{
+        name: "AlgorithmIdentifier.algorithm",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.OID,
+        constructed: false,
+        capture: "encryptionOid"
+      }, {
+        name: "AlgorithmIdentifier.parameters",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.SEQUENCE,
+        constructed: true,
+        captureAsn1: "encryptionParams"
+      }]
+    }, {
+      // encryptedData
+      name: "EncryptedPrivateKeyInfo.encryptedData",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.OCTETSTRING,
+      constructed: false,
+      capture: "encryptedData"
+    }]
+  };
+  var PBES2AlgorithmsValidator = {
+    name: "PBES2Algorithms",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [{
+      name: "PBES2Algorithms.keyDerivationFunc",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.SEQUENCE,
+      constructed: true,
+      value: [{
+        name: "PBES2Algorithms.keyDerivationFunc.oid",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.OID,
+        constructed: false,
+        capture: "kdfOid"
+      }, {
+        name: "PBES2Algorithms.params",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.SEQUENCE,
+        constructed: true,
+        value: [{
+          name: "PBES2Algorithms.params.salt",
+          tagClass: asn12.Class.UNIVERSAL,
+          type: asn12.Type.OCTETSTRING,
+          constructed: false,
+          capture: "kdfSalt"
+        }, {
+          name: "PBES2Algorithms.params.iterationCount",
+          tagClass: asn12.Class.UNIVERSAL,
+          type: asn12.Type.INTEGER,
+          constructed: false,
+          capture: "kdfIterationCount"
+        }, {
+          name: "PBES2Algorithms.params.keyLength",
+          tagClass: asn12.Class.UNIVERSAL,
+          type: asn12.Type.INTEGER,
+          constructed: false,
+          optional: true,
+          capture: "keyLength"
+        }, {
+          // prf
+          name: "PBES2Algorithms.params.prf",
+          tagClass: asn12.Class.UNIVERSAL,
+          type: asn12.Type.SEQUENCE,
+          constructed: true,
+          optional: true,
+          value: [{
+            name: "PBES2Algorithms.params.prf.algorithm",
+            tagClass: asn12.Class.UNIVERSAL,
+            type: asn12.Type.OID,
+            constructed: false,
+            capture: "prfOid"
+          }]
+        }]
+      }]
+    }, {
+      name: "PBES2Algorithms.encryptionScheme",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.SEQUENCE,
+      constructed: true,
+      value: [{
+        name: "PBES2Algorithms.encryptionScheme.oid",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.OID,
+        constructed: false,
+        capture: "encOid"
+      }, {
+        name: "PBES2Algorithms.encryptionScheme.iv",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.OCTETSTRING,
+        constructed: false,
+        capture: "encIv"
+      }]
+    }]
+  };
+  var pkcs12PbeParamsValidator = {
+    name: "pkcs-12PbeParams",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [{
+      name: "pkcs-12PbeParams.salt",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.OCTETSTRING,
+      constructed: false,
+      capture: "salt"
+    }, {
+      name: "pkcs-12PbeParams.iterations",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.INTEGER,
+      constructed: false,
+      capture: "iterations"
+    }]
+  };
+  pki2.encryptPrivateKeyInfo = function(obj, password, options) {
+    options = options || {};
+    options.saltSize = options.saltSize || 8;
+    options.count = options.count || 2048;
+    options.algorithm = options.algorithm || "aes128";
+    options.prfAlgorithm = options.prfAlgorithm || "sha1";
+    var salt = forge2.random.getBytesSync(options.saltSize);
+    var count2 = options.count;
+    var countBytes = asn12.integerToDer(count2);
+    var dkLen;
+    var encryptionAlgorithm;
+    var encryptedData;
+    if (options.algorithm.indexOf("aes") === 0 || options.algorithm === "des") {
+      var ivLen, encOid, cipherFn;
+      switch (options.algorithm) {
+        case "aes128":
+          dkLen = 16;
+          ivLen = 16;
+          encOid = oids2["aes128-CBC"];
+          cipherFn = forge2.aes.createEncryptionCipher;
+          break;
+        case "aes192":
+          dkLen = 24;
+          ivLen = 16;
+          encOid = oids2["aes192-CBC"];
+          cipherFn = forge2.aes.createEncryptionCipher;
+          break;
+        case "aes256":
+          dkLen = 32;
+          ivLen = 16;
+          encOid = oids2["aes256-CBC"];
+          cipherFn = forge2.aes.createEncryptionCipher;
+          break;
+        case "des":
+          dkLen = 8;
+          ivLen = 8;
+          encOid = oids2["desCBC"];
+          cipherFn = forge2.des.createEncryptionCipher;
+          break;
+        default:
+          var error63 = new Error("Cannot encrypt private key. Unknown encryption algorithm.");
+          error63.algorithm = options.algorithm;
+          throw error63;
+      }
+      var prfAlgorithm = "hmacWith" + options.prfAlgorithm.toUpperCase();
+      var md2 = prfAlgorithmToMessageDigest(prfAlgorithm);
+      var dk = forge2.pkcs5.pbkdf2(password, salt, count2, dkLen, md2);
+      var iv = forge2.random.getBytesSync(ivLen);
+      var cipher2 = cipherFn(dk);
+      cipher2.start(iv);
+      cipher2.update(asn12.toDer(obj));
+      cipher2.finish();
+      encryptedData = cipher2.output.getBytes();
+      var params = createPbkdf2Params(salt, countBytes, dkLen, prfAlgorithm);
+      encryptionAlgorithm = asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.SEQUENCE,
+        true,
+        [
+          asn12.create(
+            asn12.Class.UNIVERSAL,
+            asn12.Type.OID,
+            false,
+            asn12.oidToDer(oids2["pkcs5PBES2"]).getBytes()
+          ),
+          asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+            // keyDerivationFunc
+            asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+              asn12.create(
+                asn12.Class.UNIVERSAL,
+                asn12.Type.OID,
+                false,
+                asn12.oidToDer(oids2["pkcs5PBKDF2"]).getBytes()
+              ),
+              // PBKDF2-params
+              params
+            ]),
+            // encryptionScheme
+            asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+              asn12.create(
+                asn12.Class.UNIVERSAL,
+                asn12.Type.OID,
+                false,
+                asn12.oidToDer(encOid).getBytes()
+              ),
+              // iv
+              asn12.create(
+                asn12.Class.UNIVERSAL,
+                asn12.Type.OCTETSTRING,
+                false,
+                iv
+              )
+            ])
+          ])
+        ]
+      );
+    } else if (options.algorithm === "3des") {
+      dkLen = 24;
+      var saltBytes = new forge2.util.ByteBuffer(salt);
+      var dk = pki2.pbe.generatePkcs12Key(password, saltBytes, 1, count2, dkLen);
+      var iv = pki2.pbe.generatePkcs12Key(password, saltBytes, 2, count2, dkLen);
+      var cipher2 = forge2.des.createEncryptionCipher(dk);
+      cipher2.start(iv);
+      cipher2.update(asn12.toDer(obj));
+      cipher2.finish();
+      encryptedData = cipher2.output.getBytes();
+      encryptionAlgorithm = asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.SEQUENCE,
+        true,
+        [
+          asn12.create(
+            asn12.Class.UNIVERSAL,
+            asn12.Type.OID,
+            false,
+            asn12.oidToDer(oids2["pbeWithSHAAnd3-KeyTripleDES-CBC"]).getBytes()
+          ),
+          // pkcs-12PbeParams
+          asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+            // salt
+            asn12.create(asn12.Class.UNIVERSAL, asn12.Type.OCTETSTRING, false, salt),
+            // iteration count
+            asn12.create(
+              asn12.Class.UNIVERSAL,
+              asn12.Type.INTEGER,
+              false,
+              countBytes.getBytes()
+            )
+          ])
+        ]
+      );
+    } else {
+      var error63 = new Error("Cannot encrypt private key. Unknown encryption algorithm.");
+      error63.algorithm = options.algorithm;
+      throw error63;
+    }
+    var rval = asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+      // encryptionAlgorithm
+      encryptionAlgorithm,
+      // encryptedData
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.OCTETSTRING,
+        false,
+        encryptedData
+      )
+    ]);
+    return rval;
+  };
+  pki2.decryptPrivateKeyInfo = function(obj, password) {
+    var rval = null;
+    var capture = {};
+    var errors = [];
+    if (!asn12.validate(obj, encryptedPrivateKeyValidator, capture, errors)) {
+      var error63 = new Error("Cannot read encrypted private key. ASN.1 object is not a supported EncryptedPrivateKeyInfo.");
+      error63.errors = errors;
+      throw error63;
+    }
+    var oid = asn12.derToOid(capture.encryptionOid);
+    var cipher2 = pki2.pbe.getCipher(oid, capture.encryptionParams, password);
+    var encrypted = forge2.util.createBuffer(capture.encryptedData);
+    cipher2.update(encrypted);
+    if (cipher2.finish()) {
+      rval = asn12.fromDer(cipher2.output);
+    }
+    return rval;
+  };
+  pki2.encryptedPrivateKeyToPem = function(epki, maxline) {
+    var msg = {
+      type: "ENCRYPTED PRIVATE KEY",
+      body: asn12.toDer(epki).getBytes()
+    };
+    return forge2.pem.encode(msg, { maxline });
+  };
+  pki2.encryptedPrivateKeyFromPem = function(pem2) {
+    var msg = forge2.pem.decode(pem2)[0];
+    if (msg.type !== "ENCRYPTED PRIVATE KEY") {
+      var error63 = new Error('Could not convert encrypted private key from PEM; PEM header type is "ENCRYPTED PRIVATE KEY".');
+      error63.headerType = msg.type;
+      throw error63;
+    }
+    if (msg.procType && msg.procType.type === "ENCRYPTED") {
+      throw new Error("Could not convert encrypted private key from PEM; PEM is encrypted.");
+    }
+    return asn12.fromDer(msg.body);
+  };
+  pki2.encryptRsaPrivateKey = function(rsaKey, password, options) {
+    options = options || {};
+    if (!options.legacy) {
+      var rval = pki2.wrapRsaPrivateKey(pki2.privateKeyToAsn1(rsaKey));
+      rval = pki2.encryptPrivateKeyInfo(rval, password, options);
+      return pki2.encryptedPrivateKeyToPem(rval);
+    }
+    var algorithm;
+    var iv;
+    var dkLen;
+    var cipherFn;
+    switch (options.algorithm) {
+      case "aes128":
+        algorithm = "AES-128-CBC";
+        dkLen = 16;
+        iv = forge2.random.getBytesSync(16);
+        cipherFn = forge2.aes.createEncryptionCipher;
+        break;
+      case "aes192":
+        algorithm = "AES-192-CBC";
+        dkLen = 24;
+        iv = forge2.random.getBytesSync(16);
+        cipherFn = forge2.aes.createEncryptionCipher;
+        break;
+      case "aes256":
+        algorithm = "AES-256-CBC";
+        dkLen = 32;
+        iv = forge2.random.getBytesSync(16);
+        cipherFn = forge2.aes.createEncryptionCipher;
+        break;
+      case "3des":
+        algorithm = "DES-EDE3-CBC";
+        dkLen = 24;
+        iv = forge2.random.getBytesSync(8);
+        cipherFn = forge2.des.createEncryptionCipher;
+        break;
+      case "des":
+        algorithm = "DES-CBC";
+        dkLen = 8;
+        iv = forge2.random.getBytesSync(8);
+        cipherFn = forge2.des.createEncryptionCipher;
+        break;
+      default:
+        var error63 = new Error('Could not encrypt RSA private key; unsupported encryption algorithm "' + options.algorithm + '".');
+        error63.algorithm = options.algorithm;
+        throw error63;
+    }
+    var dk = forge2.pbe.opensslDeriveBytes(password, iv.substr(0, 8), dkLen);
+    var cipher2 = cipherFn(dk);
+    cipher2.start(iv);
+    cipher2.update(asn12.toDer(pki2.privateKeyToAsn1(rsaKey)));
+    cipher2.finish();
+    var msg = {
+      type: "RSA PRIVATE KEY",
+      procType: {
+        version: "4",
+        type: "ENCRYPTED"
+      },
+      dekInfo: {
+        algorithm,
+        parameters: forge2.util.bytesToHex(iv).toUpperCase()
+      },
+      body: cipher2.output.getBytes()
+    };
+    return forge2.pem.encode(msg);
+  };
+  pki2.decryptRsaPrivateKey = function(pem2, password) {
+    var rval = null;
+    var msg = forge2.pem.decode(pem2)[0];
+    if (msg.type !== "ENCRYPTED PRIVATE KEY" && msg.type !== "PRIVATE KEY" && msg.type !== "RSA PRIVATE KEY") {
+      var error63 = new Error('Could not convert private key from PEM; PEM header type is not "ENCRYPTED PRIVATE KEY", "PRIVATE KEY", or "RSA PRIVATE KEY".');
+      error63.headerType = error63;
+      throw error63;
+    }
+    if (msg.procType && msg.procType.type === "ENCRYPTED") {
+      var dkLen;
+      var cipherFn;
+      switch (msg.dekInfo.algorithm) {
+        case "DES-CBC":
+          dkLen = 8;
+          cipherFn = forge2.des.createDecryptionCipher;
+          break;
+        case "DES-EDE3-CBC":
+          dkLen = 24;
+          cipherFn = forge2.des.createDecryptionCipher;
+          break;
+        case "AES-128-CBC":
+          dkLen = 16;
+          cipherFn = forge2.aes.createDecryptionCipher;
+          break;
+        case "AES-192-CBC":
+          dkLen = 24;
+          cipherFn = forge2.aes.createDecryptionCipher;
+          break;
+        case "AES-256-CBC":
+          dkLen = 32;
+          cipherFn = forge2.aes.createDecryptionCipher;
+          break;
+        case "RC2-40-CBC":
+          dkLen = 5;
+          cipherFn = function(key2) {
+            return forge2.rc2.createDecryptionCipher(key2, 40);
+          };
+          break;
+        case "RC2-64-CBC":
+          dkLen = 8;
+          cipherFn = function(key2) {
+            return forge2.rc2.createDecryptionCipher(key2, 64);
+          };
+          break;
+        case "RC2-128-CBC":
+          dkLen = 16;
+          cipherFn = function(key2) {
+            return forge2.rc2.createDecryptionCipher(key2, 128);
+          };
+          break;
+        default:
+          var error63 = new Error('Could not decrypt private key; unsupported encryption algorithm "' + msg.dekInfo.algorithm + '".');
+          error63.algorithm = msg.dekInfo.algorithm;
+          throw error63;
+      }
+      var iv = forge2.util.hexToBytes(msg.dekInfo.parameters);
+      var dk = forge2.pbe.opensslDeriveBytes(password, iv.substr(0, 8), dkLen);
+      var cipher2 = cipherFn(dk);
+      cipher2.start(iv);
+      cipher2.update(forge2.util.createBuffer(msg.body));
+      if (cipher2.finish()) {
+        rval = cipher2.output.getBytes();
+      } else {
+        return rval;
+      }
+    } else {
+      rval = msg.body;
+    }
+    if (msg.type === "ENCRYPTED PRIVATE KEY") {
+      rval = pki2.decryptPrivateKeyInfo(asn12.fromDer(rval), password);
+    } else {
+      rval = asn12.fromDer(rval);
+    }
+    if (rval !== null) {
+      rval = pki2.privateKeyFromAsn1(rval);
+    }
+    return rval;
+  };
+  pki2.pbe.generatePkcs12Key = function(password, salt, id, iter, n2, md2) {
+    var j, l;
+    if (typeof md2 === "undefined" || md2 === null) {
+      if (!("sha1" in forge2.md)) {
+        throw new Error('"sha1" hash algorithm unavailable.');
+      }
+      md2 = forge2.md.sha1.create();
+    }
+    var u = md2.digestLength;
+    var v = md2.blockLength;
+    var result = new forge2.util.ByteBuffer();
+    var passBuf = new forge2.util.ByteBuffer();
+    if (password !== null && password !== void 0) {
+      for (l = 0; l < password.length; l++) {
+        passBuf.putInt16(password.charCodeAt(l));
+      }
+      passBuf.putInt16(0);
+    }
+    var p = passBuf.length();
+    var s = salt.length();
+    var D = new forge2.util.ByteBuffer();
+    D.fillWithByte(id, v);
+    var Slen = v * Math.ceil(s / v);
+    var S = new forge2.util.ByteBuffer();
+    for (l = 0; l < Slen; l++) {
+      S.putByte(salt.at(l % s));
+    }
+    var Plen = v * Math.ceil(p / v);
+    var P = new forge2.util.ByteBuffer();
+    for (l = 0; l < Plen; l++) {
+      P.putByte(passBuf.at(l % p));
+    }
+    var I = S;
+    I.putBuffer(P);
+    var c = Math.ceil(n2 / u);
+    for (var i = 1; i <= c; i++) {
+      var buf = new forge2.util.ByteBuffer();
+      buf.putBytes(D.bytes());
+      buf.putBytes(I.bytes());
+      for (var round = 0; round < iter; round++) {
+        md2.start();
+        md2.update(buf.getBytes());
+        buf = md2.digest();
+      }
+      var B = new forge2.util.ByteBuffer();
+      for (l = 0; l < v; l++) {
+        B.putByte(buf.at(l % u));
+      }
+      var k = Math.ceil(s / v) + Math.ceil(p / v);
+      var Inew = new forge2.util.ByteBuffer();
+      for (j = 0; j < k; j++) {
+        var chunk = new forge2.util.ByteBuffer(I.getBytes(v));
+        var x = 511;
+        for (l = B.length() - 1; l >= 0; l--) {
+          x = x >> 8;
+          x += B.at(l) + chunk.at(l);
+          chunk.setAt(l, x & 255);
+        }
+        Inew.putBuffer(chunk);
+      }
+      I = Inew;
+      result.putBuffer(buf);
+    }
+    result.truncate(result.length() - n2);
+    return result;
+  };
+  pki2.pbe.getCipher = function(oid, params, password) {
+    switch (oid) {
+      case pki2.oids["pkcs5PBES2"]:
+        return pki2.pbe.getCipherForPBES2(oid, params, password);
+      case pki2.oids["pbeWithSHAAnd3-KeyTripleDES-CBC"]:
+      case pki2.oids["pbewithSHAAnd40BitRC2-CBC"]:
+        return pki2.pbe.getCipherForPKCS12PBE(oid, params, password);
+      default:
+        var error63 = new Error("Cannot read encrypted PBE data block. Unsupported OID.");
+        error63.oid = oid;
+        error63.supportedOids = [
+          "pkcs5PBES2",
+          "pbeWithSHAAnd3-KeyTripleDES-CBC",
+          "pbewithSHAAnd40BitRC2-CBC"
+        ];
+        throw error63;
+    }
+  };
+  pki2.pbe.getCipherForPBES2 = function(oid, params, password) {
+    var capture = {};
+    var errors = [];
+    if (!asn12.validate(params, PBES2AlgorithmsValidator, capture, errors)) {
+      var error63 = new Error("Cannot read password-based-encryption algorithm parameters. ASN.1 object is not a supported EncryptedPrivateKeyInfo.");
+      error63.errors = errors;
+      throw error63;
+    }
+    oid = asn12.derToOid(capture.kdfOid);
+    if (oid !== pki2.oids["pkcs5PBKDF2"]) {
+      var error63 = new Error("Cannot read encrypted private key. Unsupported key derivation function OID.");
+      error63.oid = oid;
+      error63.supportedOids = ["pkcs5PBKDF2"];
+      throw error63;
+    }
+    oid = asn12.derToOid(capture.encOid);
+    if (oid !== pki2.oids["aes128-CBC"] && oid !== pki2.oids["aes192-CBC"] && oid !== pki2.oids["aes256-CBC"] && oid !== pki2.oids["des-EDE3-CBC"] && oid !== pki2.oids["desCBC"]) {
+      var error63 = new Error("Cannot read encrypted private key. Unsupported encryption scheme OID.");
+      error63.oid = oid;
+      error63.supportedOids = [
+        "aes128-CBC",
+        "aes192-CBC",
+        "aes256-CBC",
+        "des-EDE3-CBC",
+        "desCBC"
+      ];
+      throw error63;
+    }
+    var salt = capture.kdfSalt;
+    var count2 = forge2.util.createBuffer(capture.kdfIterationCount);
+    count2 = count2.getInt(count2.length() << 3);
+    var dkLen;
+    var cipherFn;
+    switch (pki2.oids[oid]) {
+      case "aes128-CBC":
+        dkLen = 16;
+        cipherFn = forge2.aes.createDecryptionCipher;
+        break;
+      case "aes192-CBC":
+        dkLen = 24;
+        cipherFn = forge2.aes.createDecryptionCipher;
+        break;
+      case "aes256-CBC":
+        dkLen = 32;
+        cipherFn = forge2.aes.createDecryptionCipher;
+        break;
+      case "des-EDE3-CBC":
+        dkLen = 24;
+        cipherFn = forge2.des.createDecryptionCipher;
+        break;
+      case "desCBC":
+        dkLen = 8;
+        cipherFn = forge2.des.createDecryptionCipher;
+        break;
+    }
+    var md2 = prfOidToMessageDigest(capture.prfOid);
+    var dk = forge2.pkcs5.pbkdf2(password, salt, count2, dkLen, md2);
+    var iv = capture.encIv;
+    var cipher2 = cipherFn(dk);
+    cipher2.start(iv);
+    return cipher2;
+  };
+  pki2.pbe.getCipherForPKCS12PBE = function(oid, params, password) {
+    var capture = {};
+    var errors = [];
+    if (!asn12.validate(params, pkcs12PbeParamsValidator, capture, errors)) {
+      var error63 = new Error("Cannot read password-based-encryption algorithm parameters. ASN.1 object is not a supported EncryptedPrivateKeyInfo.");
+      error63.errors = errors;
+      throw error63;
+    }
+    var salt = forge2.util.createBuffer(capture.salt);
+    var count2 = forge2.util.createBuffer(capture.iterations);
+    count2 = count2.getInt(count2.length() << 3);
+    var dkLen, dIvLen, cipherFn;
+    switch (oid) {
+      case pki2.oids["pbeWithSHAAnd3-KeyTripleDES-CBC"]:
+        dkLen = 24;
+        dIvLen = 8;
+        cipherFn = forge2.des.startDecrypting;
+        break;
+      case pki2.oids["pbewithSHAAnd40BitRC2-CBC"]:
+        dkLen = 5;
+        dIvLen = 8;
+        cipherFn = function(key3, iv2) {
+          var cipher2 = forge2.rc2.createDecryptionCipher(key3, 40);
+          cipher2.start(iv2, null);
+          return cipher2;
+        };
+        break;
+      default:
+        var error63 = new Error("Cannot read PKCS #12 PBE data block. Unsupported OID.");
+        error63.oid = oid;
+        throw error63;
+    }
+    var md2 = prfOidToMessageDigest(capture.prfOid);
+    var key2 = pki2.pbe.generatePkcs12Key(password, salt, 1, count2, dkLen, md2);
+    md2.start();
+    var iv = pki2.pbe.generatePkcs12Key(password, salt, 2, count2, dIvLen, md2);
+    return cipherFn(key2, iv);
+  };
+  pki2.pbe.opensslDeriveBytes = function(password, salt, dkLen, md2) {
+    if (typeof md2 === "undefined" || md2 === null) {
+      if (!("md5" in forge2.md)) {
+        throw new Error('"md5" hash algorithm unavailable.');
+      }
+      md2 = forge2.md.md5.create();
+    }
+    if (salt === null) {
+      salt = "";
+    }
+    var digests = [hash2(md2, password + salt)];
+    for (var length = 16, i = 1; length < dkLen; ++i, length += 16) {
+      digests.push(hash2(md2, digests[i - 1] + password + salt));
+    }
+    return digests.join("").substr(0, dkLen);
+  };
+  function hash2(md2, bytes) {
+    return md2.start().update(bytes).digest().getBytes();
+  }
+  function prfOidToMessageDigest(prfOid) {
+    var prfAlgorithm;
+    if (!prfOid) {
+      prfAlgorithm = "hmacWithSHA1";
+    } else {
+      prfAlgorithm = pki2.oids[asn12.derToOid(prfOid)];
+      if (!prfAlgorithm) {
+        var error63 = new Error("Unsupported PRF OID.");
+        error63.oid = prfOid;
+        error63.supported = [
+          "hmacWithSHA1",
+          "hmacWithSHA224",
+          "hmacWithSHA256",
+          "hmacWithSHA384",
+          "hmacWithSHA512"
+        ];
+        throw error63;
+      }
+    }
+    return prfAlgorithmToMessageDigest(prfAlgorithm);
+  }
+  function prfAlgorithmToMessageDigest(prfAlgorithm) {
+    var factory = forge2.md;
+    switch (prfAlgorithm) {
+      case "hmacWithSHA224":
+        factory = forge2.md.sha512;
+      case "hmacWithSHA1":
+      case "hmacWithSHA256":
+      case "hmacWithSHA384":
+      case "hmacWithSHA512":
+        prfAlgorithm = prfAlgorithm.substr(8).toLowerCase();
+        break;
+      default:
+        var error63 = new Error("Unsupported PRF algorithm.");
+        error63.algorithm = prfAlgorithm;
+        error63.supported = [
+          "hmacWithSHA1",
+          "hmacWithSHA224",
+          "hmacWithSHA256",
+          "hmacWithSHA384",
+          "hmacWithSHA512"
+        ];
+        throw error63;
+    }
+    if (!factory || !(prfAlgorithm in factory)) {
+      throw new Error("Unknown hash algorithm: " + prfAlgorithm);
+    }
+    return factory[prfAlgorithm].create();
+  }
+  function createPbkdf2Params(salt, countBytes, dkLen, prfAlgorithm) {
+    var params = asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+      // salt
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.OCTETSTRING,
+        false,
+        salt
+      ),
+      // iteration count
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.INTEGER,
+        false,
+        countBytes.getBytes()
+      )
+    ]);
+    if (prfAlgorithm !== "hmacWithSHA1") {
+      params.value.push(
+        // key length
+        asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.INTEGER,
+          false,
+          forge2.util.hexToBytes(dkLen.toString(16))
+        ),
+        // AlgorithmIdentifier
+        asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+          // algorithm
+          asn12.create(
+            asn12.Class.UNIVERSAL,
+            asn12.Type.OID,
+            false,
+            asn12.oidToDer(pki2.oids[prfAlgorithm]).getBytes()
+          ),
+          // parameters (null)
+          asn12.create(asn12.Class.UNIVERSAL, asn12.Type.NULL, false, "")
+        ])
+      );
+    }
+    return params;
+  }
+  return pbe;
+}
+function requirePkcs7asn1() {
+  if (hasRequiredPkcs7asn1) return pkcs7asn1.exports;
+  hasRequiredPkcs7asn1 = 1;
+  var forge2 = requireForge();
+  requireAsn1();
+  requireUtil();
+  var asn12 = forge2.asn1;
+  var p7v = pkcs7asn1.exports = forge2.pkcs7asn1 = forge2.pkcs7asn1 || {};
+  forge2.pkcs7 = forge2.pkcs7 || {};
+  forge2.pkcs7.asn1 = p7v;
+  var contentInfoValidator = {
+    name: "ContentInfo",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [{
+      name: "ContentInfo.ContentType",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.OID,
+      constructed: false,
+      capture: "contentType"
+    }, {
+      name: "ContentInfo.content",
+      tagClass: asn12.Class.CONTEXT_SPECIFIC,
+      type: 0,
+      constructed: true,
+      optional: true,
+      captureAsn1: "content"
+    }]
+  };
+  p7v.contentInfoValidator = contentInfoValidator;
+  var encryptedContentInfoValidator = {
+    name: "EncryptedContentInfo",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [{
+      name: "EncryptedContentInfo.contentType",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.OID,
+      constructed: false,
+      capture: "contentType"
+    }, {
+      name: "EncryptedContentInfo.contentEncryptionAlgorithm",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.SEQUENCE,
+      constructed: true,
+      value: [{
+        name: "EncryptedContentInfo.contentEncryptionAlgorithm.algorithm",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.OID,
+        constructed: false,
+        capture: "encAlgorithm"
+      }, {
+        name: "EncryptedContentInfo.contentEncryptionAlgorithm.parameter",
+        tagClass: asn12.Class.UNIVERSAL,
+        captureAsn1: "encParameter"
+      }]
+    }, {
+      name: "EncryptedContentInfo.encryptedContent",
+      tagClass: asn12.Class.CONTEXT_SPECIFIC,
+      type: 0,
+      /* The PKCS#7 structure output by OpenSSL somewhat differs from what
+       * other implementations do generate.
+       *
+       * OpenSSL generates a structure like this:
+       * SEQUENCE {
+       *    ...
+       *    [0]
+       *       26 DA 67 D2 17 9C 45 3C B1 2A A8 59 2F 29 33 38
+       *       C3 C3 DF 86 71 74 7A 19 9F 40 D0 29 BE 85 90 45
+       *       ...
+       * }
+       *
+       * Whereas other implementations (and this PKCS#7 module) generate:
+       * SEQUENCE {
+       *    ...
+       *    [0] {
+       *       OCTET STRING
+       *          26 DA 67 D2 17 9C 45 3C B1 2A A8 59 2F 29 33 38
+       *          C3 C3 DF 86 71 74 7A 19 9F 40 D0 29 BE 85 90 45
+       *          ...
+       *    }
+       * }
+       *
+       * In order to support both, we just capture the context specific
+       * field here.  The OCTET STRING bit is removed below.
+       */
+      capture: "encryptedContent",
+      captureAsn1: "encryptedContentAsn1"
+    }]
+  };
+  p7v.envelopedDataValidator = {
+    name: "EnvelopedData",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [{
+      name: "EnvelopedData.Version",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.INTEGER,
+      constructed: false,
+      capture: "version"
+    }, {
+      name: "EnvelopedData.RecipientInfos",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.SET,
+      constructed: true,
+      captureAsn1: "recipientInfos"
+    }].concat(encryptedContentInfoValidator)
+  };
+  p7v.encryptedDataValidator = {
+    name: "EncryptedData",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [{
+      name: "EncryptedData.Version",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.INTEGER,
+      constructed: false,
+      capture: "version"
+    }].concat(encryptedContentInfoValidator)
+  };
+  var signerValidator = {
+    name: "SignerInfo",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [{
+      name: "SignerInfo.version",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.INTEGER,
+      constructed: false
+    }, {
+      name: "SignerInfo.issuerAndSerialNumber",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.SEQUENCE,
+      constructed: true,
+      value: [{
+        name: "SignerInfo.issuerAndSerialNumber.issuer",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.SEQUENCE,
+        constructed: true,
+        captureAsn1: "issuer"
+      }, {
+        name: "SignerInfo.issuerAndSerialNumber.serialNumber",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.INTEGER,
+        constructed: false,
+        capture: "serial"
+      }]
+    }, {
+      name: "SignerInfo.digestAlgorithm",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.SEQUENCE,
+      constructed: true,
+      value: [{
+        name: "SignerInfo.digestAlgorithm.algorithm",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.OID,
+        constructed: false,
+        capture: "digestAlgorithm"
+      }, {
+        name: "SignerInfo.digestAlgorithm.parameter",
+        tagClass: asn12.Class.UNIVERSAL,
+        constructed: false,
+        captureAsn1: "digestParameter",
+        optional: true
+      }]
+    }, {
+      name: "SignerInfo.authenticatedAttributes",
+      tagClass: asn12.Class.CONTEXT_SPECIFIC,
+      type: 0,
+      constructed: true,
+      optional: true,
+      capture: "authenticatedAttributes"
+    }, {
+      name: "SignerInfo.digestEncryptionAlgorithm",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.SEQUENCE,
+      constructed: true,
+      capture: "signatureAlgorithm"
+    }, {
+      name: "SignerInfo.encryptedDigest",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.OCTETSTRING,
+      constructed: false,
+      capture: "signature"
+    }, {
+      name: "SignerInfo.unauthenticatedAttributes",
+      tagClass: asn12.Class.CONTEXT_SPECIFIC,
+      type: 1,
+      constructed: true,
+      optional: true,
+      capture: "unauthenticatedAttributes"
+    }]
+  };
+  p7v.signedDataValidator = {
+    name: "SignedData",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [
+      {
+        name: "SignedData.Version",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.INTEGER,
+        constructed: false,
+        capture: "version"
+      },
+      {
+        name: "SignedData.DigestAlgorithms",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.SET,
+        constructed: true,
+        captureAsn1: "digestAlgorithms"
+      },
+      contentInfoValidator,
+      {
+        name: "SignedData.Certificates",
+        tagClass: asn12.Class.CONTEXT_SPECIFIC,
+        type: 0,
+        optional: true,
+        captureAsn1: "certificates"
+      },
+      {
+        name: "SignedData.CertificateRevocationLists",
+        tagClass: asn12.Class.CONTEXT_SPECIFIC,
+        type: 1,
+        optional: true,
+        captureAsn1: "crls"
+      },
+      {
+        name: "SignedData.SignerInfos",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.SET,
+        capture: "signerInfos",
+        optional: true,
+        value: [signerValidator]
+      }
+    ]
+  };
+  p7v.recipientInfoValidator = {
+    name: "RecipientInfo",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [{
+      name: "RecipientInfo.version",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.INTEGER,
+      constructed: false,
+      capture: "version"
+    }, {
+      name: "RecipientInfo.issuerAndSerial",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.SEQUENCE,
+      constructed: true,
+      value: [{
+        name: "RecipientInfo.issuerAndSerial.issuer",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.SEQUENCE,
+        constructed: true,
+        captureAsn1: "issuer"
+      }, {
+        name: "RecipientInfo.issuerAndSerial.serialNumber",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.INTEGER,
+        constructed: false,
+        capture: "serial"
+      }]
+    }, {
+      name: "RecipientInfo.keyEncryptionAlgorithm",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.SEQUENCE,
+      constructed: true,
+      value: [{
+        name: "RecipientInfo.keyEncryptionAlgorithm.algorithm",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.OID,
+        constructed: false,
+        capture: "encAlgorithm"
+      }, {
+        name: "RecipientInfo.keyEncryptionAlgorithm.parameter",
+        tagClass: asn12.Class.UNIVERSAL,
+        constructed: false,
+        captureAsn1: "encParameter",
+        optional: true
+      }]
+    }, {
+      name: "RecipientInfo.encryptedKey",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.OCTETSTRING,
+      constructed: false,
+      capture: "encKey"
+    }]
+  };
+  return pkcs7asn1.exports;
+}
+function requireMgf1() {
+  if (hasRequiredMgf1) return mgf1.exports;
+  hasRequiredMgf1 = 1;
+  var forge2 = requireForge();
+  requireUtil();
+  forge2.mgf = forge2.mgf || {};
+  var mgf1$1 = mgf1.exports = forge2.mgf.mgf1 = forge2.mgf1 = forge2.mgf1 || {};
+  mgf1$1.create = function(md2) {
+    var mgf2 = {
+      /**
+       * Generate mask of specified length.
+       *
+       * @param {String} seed The seed for mask generation.
+       * @param maskLen Number of bytes to generate.
+       * @return {String} The generated mask.
+       */
+      generate: function(seed, maskLen) {
+        var t = new forge2.util.ByteBuffer();
+        var len = Math.ceil(maskLen / md2.digestLength);
+        for (var i = 0; i < len; i++) {
+          var c = new forge2.util.ByteBuffer();
+          c.putInt32(i);
+          md2.start();
+          md2.update(seed + c.getBytes());
+          t.putBuffer(md2.digest());
+        }
+        t.truncate(t.length() - maskLen);
+        return t.getBytes();
+      }
+    };
+    return mgf2;
+  };
+  return mgf1.exports;
+}
+function requireMgf() {
+  if (hasRequiredMgf) return mgf;
+  hasRequiredMgf = 1;
+  var forge2 = requireForge();
+  requireMgf1();
+  mgf = forge2.mgf = forge2.mgf || {};
+  forge2.mgf.mgf1 = forge2.mgf1;
+  return mgf;
+}
+function requirePss() {
+  if (hasRequiredPss) return pss.exports;
+  hasRequiredPss = 1;
+  var forge2 = requireForge();
+  requireRandom();
+  requireUtil();
+  var pss$1 = pss.exports = forge2.pss = forge2.pss || {};
+  pss$1.create = function(options) {
+    if (arguments.length === 3) {
+      options = {
+        md: arguments[0],
+        mgf: arguments[1],
+        saltLength: arguments[2]
+      };
+    }
+    var hash2 = options.md;
+    var mgf2 = options.mgf;
+    var hLen = hash2.digestLength;
+    var salt_ = options.salt || null;
+    if (typeof salt_ === "string") {
+      salt_ = forge2.util.createBuffer(salt_);
+    }
+    var sLen;
+    if ("saltLength" in options) {
+      sLen = options.saltLength;
+    } else if (salt_ !== null) {
+      sLen = salt_.length();
+    } else {
+      throw new Error("Salt length not specified or specific salt not given.");
+    }
+    if (salt_ !== null && salt_.length() !== sLen) {
+      throw new Error("Given salt length does not match length of given salt.");
+    }
+    var prng2 = options.prng || forge2.random;
+    var pssobj = {};
+    pssobj.encode = function(md2, modBits) {
+      var i;
+      var emBits = modBits - 1;
+      var emLen = Math.ceil(emBits / 8);
+      var mHash = md2.digest().getBytes();
+      if (emLen < hLen + sLen + 2) {
+        throw new Error("Message is too long to encrypt.");
+      }
+      var salt;
+      if (salt_ === null) {
+        salt = prng2.getBytesSync(sLen);
+      } else {
+        salt = salt_.bytes();
+      }
+      var m_ = new forge2.util.ByteBuffer();
+      m_.fillWithByte(0, 8);
+      m_.putBytes(mHash);
+      m_.putBytes(salt);
+      hash2.start();
+      hash2.update(m_.getBytes());
+      var h = hash2.digest().getBytes();
+      var ps = new forge2.util.ByteBuffer();
+      ps.fillWithByte(0, emLen - sLen - hLen - 2);
+      ps.putByte(1);
+      ps.putBytes(salt);
+      var db = ps.getBytes();
+      var maskLen = emLen - hLen - 1;
+      var dbMask = mgf2.generate(h, maskLen);
+      var maskedDB = "";
+      for (i = 0; i < maskLen; i++) {
+        maskedDB += String.fromCharCode(db.charCodeAt(i) ^ dbMask.charCodeAt(i));
+      }
+      var mask = 65280 >> 8 * emLen - emBits & 255;
+      maskedDB = String.fromCharCode(maskedDB.charCodeAt(0) & ~mask) + maskedDB.substr(1);
+      return maskedDB + h + String.fromCharCode(188);
+    };
+    pssobj.verify = function(mHash, em, modBits) {
+      var i;
+      var emBits = modBits - 1;
+      var emLen = Math.ceil(emBits / 8);
+      em = em.substr(-emLen);
+      if (emLen < hLen + sLen + 2) {
+        throw new Error("Inconsistent parameters to PSS signature verification.");
+      }
+      if (em.charCodeAt(emLen - 1) !== 188) {
+        throw new Error("Encoded message does not end in 0xBC.");
+      }
+      var maskLen = emLen - hLen - 1;
+      var maskedDB = em.substr(0, maskLen);
+      var h = em.substr(maskLen, hLen);
+      var mask = 65280 >> 8 * emLen - emBits & 255;
+      if ((maskedDB.charCodeAt(0) & mask) !== 0) {
+        throw new Error("Bits beyond keysize not zero as expected.");
+      }
+      var dbMask = mgf2.generate(h, maskLen);
+      var db = "";
+      for (i = 0; i < maskLen; i++) {
+        db += String.fromCharCode(maskedDB.charCodeAt(i) ^ dbMask.charCodeAt(i));
+      }
+      db = String.fromCharCode(db.charCodeAt(0) & ~mask) + db.substr(1);
+      var checkLen = emLen - hLen - sLen - 2;
+      for (i = 0; i < checkLen; i++) {
+        if (db.charCodeAt(i) !== 0) {
+          throw new Error("Leftmost octets not zero as expected");
+        }
+      }
+      if (db.charCodeAt(checkLen) !== 1) {
+        throw new Error("Inconsistent PSS signature, 0x01 marker not found");
+      }
+      var salt = db.substr(-sLen);
+      var m_ = new forge2.util.ByteBuffer();
+      m_.fillWithByte(0, 8);
+      m_.putBytes(mHash);
+      m_.putBytes(salt);
+      hash2.start();
+      hash2.update(m_.getBytes());
+      var h_ = hash2.digest().getBytes();
+      return h === h_;
+    };
+    return pssobj;
+  };
+  return pss.exports;
+}
+function requireX509() {
+  if (hasRequiredX509) return x509.exports;
+  hasRequiredX509 = 1;
+  var forge2 = requireForge();
+  requireAes();
+  requireAsn1();
+  requireDes();
+  requireMd();
+  requireMgf();
+  requireOids();
+  requirePem();
+  requirePss();
+  requireRsa();
+  requireUtil();
+  var asn12 = forge2.asn1;
+  var pki2 = x509.exports = forge2.pki = forge2.pki || {};
+  var oids2 = pki2.oids;
+  var _shortNames = {};
+  _shortNames["CN"] = oids2["commonName"];
+  _shortNames["commonName"] = "CN";
+  _shortNames["C"] = oids2["countryName"];
+  _shortNames["countryName"] = "C";
+  _shortNames["L"] = oids2["localityName"];
+  _shortNames["localityName"] = "L";
+  _shortNames["ST"] = oids2["stateOrProvinceName"];
+  _shortNames["stateOrProvinceName"] = "ST";
+  _shortNames["O"] = oids2["organizationName"];
+  _shortNames["organizationName"] = "O";
+  _shortNames["OU"] = oids2["organizationalUnitName"];
+  _shortNames["organizationalUnitName"] = "OU";
+  _shortNames["E"] = oids2["emailAddress"];
+  _shortNames["emailAddress"] = "E";
+  var publicKeyValidator = forge2.pki.rsa.publicKeyValidator;
+  var x509CertificateValidator = {
+    name: "Certificate",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [{
+      name: "Certificate.TBSCertificate",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.SEQUENCE,
+      constructed: true,
+      captureAsn1: "tbsCertificate",
+      value: [
+        {
+          name: "Certificate.TBSCertificate.version",
+          tagClass: asn12.Class.CONTEXT_SPECIFIC,
+          type: 0,
+          constructed: true,
+          optional: true,
+          value: [{
+            name: "Certificate.TBSCertificate.version.integer",
+            tagClass: asn12.Class.UNIVERSAL,
+            type: asn12.Type.INTEGER,
+            constructed: false,
+            capture: "certVersion"
+          }]
+        },
+        {
+          name: "Certificate.TBSCertificate.serialNumber",
+          tagClass: asn12.Class.UNIVERSAL,
+          type: asn12.Type.INTEGER,
+          constructed: false,
+          capture: "certSerialNumber"
+        },
+        {
+          name: "Certificate.TBSCertificate.signature",
+          tagClass: asn12.Class.UNIVERSAL,
+          type: asn12.Type.SEQUENCE,
+          constructed: true,
+          value: [{
+            name: "Certificate.TBSCertificate.signature.algorithm",
+            tagClass: asn12.Class.UNIVERSAL,
+            type: asn12.Type.OID,
+            constructed: false,
+            capture: "certinfoSignatureOid"
+          }, {
+            name: "Certificate.TBSCertificate.signature.parameters",
+            tagClass: asn12.Class.UNIVERSAL,
+            optional: true,
+            captureAsn1: "certinfoSignatureParams"
+          }]
+        },
+        {
+          name: "Certificate.TBSCertificate.issuer",
+          tagClass: asn12.Class.UNIVERSAL,
+          type: asn12.Type.SEQUENCE,
+          constructed: true,
+          captureAsn1: "certIssuer"
+        },
+        {
+          name: "Certificate.TBSCertificate.validity",
+          tagClass: asn12.Class.UNIVERSAL,
+          type: asn12.Type.SEQUENCE,
+          constructed: true,
+          // Note: UTC and generalized times may both appear so the capture
+          // names are based on their detected order, the names used below
+          // are only for the common case, which validity time really means
+          // "notBefore" and which means "notAfter" will be determined by order
+          value: [{
+            // notBefore (Time) (UTC time case)
+            name: "Certificate.TBSCertificate.validity.notBefore (utc)",
+            tagClass: asn12.Class.UNIVERSAL,
+            type: asn12.Type.UTCTIME,
+            constructed: false,
+            optional: true,
+            capture: "certValidity1UTCTime"
+          }, {
+            // notBefore (Time) (generalized time case)
+            name: "Certificate.TBSCertificate.validity.notBefore (generalized)",
+            tagClass: asn12.Class.UNIVERSAL,
+            type: asn12.Type.GENERALIZEDTIME,
+            constructed: false,
+            optional: true,
+            capture: "certValidity2GeneralizedTime"
+          }, {
+            // notAfter (Time) (only UTC time is supported)
+            name: "Certificate.TBSCertificate.validity.notAfter (utc)",
+            tagClass: asn12.Class.UNIVERSAL,
+            type: asn12.Type.UTCTIME,
+            constructed: false,
+            optional: true,
+            capture: "certValidity3UTCTime"
+          }, {
+            // notAfter (Time) (only UTC time is supported)
+            name: "Certificate.TBSCertificate.validity.notAfter (generalized)",
+            tagClass: asn12.Class.UNIVERSAL,
+            type: asn12.Type.GENERALIZEDTIME,
+            constructed: false,
+            optional: true,
+            capture: "certValidity4GeneralizedTime"
+          }]
+        },
+        {
+          // Name (subject) (RDNSequence)
+          name: "Certificate.TBSCertificate.subject",
+          tagClass: asn12.Class.UNIVERSAL,
+          type: asn12.Type.SEQUENCE,
+          constructed: true,
+          captureAsn1: "certSubject"
+        },
+        // SubjectPublicKeyInfo
+        publicKeyValidator,
+        {
+          // issuerUniqueID (optional)
+          name: "Certificate.TBSCertificate.issuerUniqueID",
+          tagClass: asn12.Class.CONTEXT_SPECIFIC,
+          type: 1,
+          constructed: true,
+          optional: true,
+          value: [{
+            name: "Certificate.TBSCertificate.issuerUniqueID.id",
+            tagClass: asn12.Class.UNIVERSAL,
+            type: asn12.Type.BITSTRING,
+            constructed: false,
+            // TODO: support arbitrary bit length ids
+            captureBitStringValue: "certIssuerUniqueId"
+          }]
+        },
+        {
+          // subjectUniqueID (optional)
+          name: "Certificate.TBSCertificate.subjectUniqueID",
+          tagClass: asn12.Class.CONTEXT_SPECIFIC,
+          type: 2,
+          constructed: true,
+          optional: true,
+          value: [{
+            name: "Certificate.TBSCertificate.subjectUniqueID.id",
+            tagClass: asn12.Class.UNIVERSAL,
+            type: asn12.Type.BITSTRING,
+            constructed: false,
+            // TODO: support arbitrary bit length ids
+            captureBitStringValue: "certSubjectUniqueId"
+          }]
+        },
+        {
+          // Extensions (optional)
+          name: "Certificate.TBSCertificate.extensions",
+          tagClass: asn12.Class.CONTEXT_SPECIFIC,
+          type: 3,
+          constructed: true,
+          captureAsn1: "certExtensions",
+          optional: true
+        }
+      ]
+    }, {
+      // AlgorithmIdentifier (signature algorithm)
+      name: "Certificate.signatureAlgorithm",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.SEQUENCE,
+      constructed: true,
+      value: [{
+        // algorithm
+        name: "Certificate.signatureAlgorithm.algorithm",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.OID,
+        constructed: false,
+        capture: "certSignatureOid"
+      }, {
+        name: "Certificate.TBSCertificate.signature.parameters",
+        tagClass: asn12.Class.UNIVERSAL,
+        optional: true,
+        captureAsn1: "certSignatureParams"
+      }]
+    }, {
+      // SignatureValue
+      name: "Certificate.signatureValue",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.BITSTRING,
+      constructed: false,
+      captureBitStringValue: "certSignature"
+    }]
+  };
+  var rsassaPssParameterValidator = {
+    name: "rsapss",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [{
+      name: "rsapss.hashAlgorithm",
+      tagClass: asn12.Class.CONTEXT_SPECIFIC,
+      type: 0,
+      constructed: true,
+      value: [{
+        name: "rsapss.hashAlgorithm.AlgorithmIdentifier",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Class.SEQUENCE,
+        constructed: true,
+        optional: true,
+        value: [{
+          name: "rsapss.hashAlgorithm.AlgorithmIdentifier.algorithm",
+          tagClass: asn12.Class.UNIVERSAL,
+          type: asn12.Type.OID,
+          constructed: false,
+          capture: "hashOid"
+          /* parameter block omitted, for SHA1 NULL anyhow. */
+        }]
+      }]
+    }, {
+      name: "rsapss.maskGenAlgorithm",
+      tagClass: asn12.Class.CONTEXT_SPECIFIC,
+      type: 1,
+      constructed: true,
+      value: [{
+        name: "rsapss.maskGenAlgorithm.AlgorithmIdentifier",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Class.SEQUENCE,
+        constructed: true,
+        optional: true,
+        value: [{
+          name: "rsapss.maskGenAlgorithm.AlgorithmIdentifier.algorithm",
+          tagClass: asn12.Class.UNIVERSAL,
+          type: asn12.Type.OID,
+          constructed: false,
+          capture: "maskGenOid"
+        }, {
+          name: "rsapss.maskGenAlgorithm.AlgorithmIdentifier.params",
+          tagClass: asn12.Class.UNIVERSAL,
+          type: asn12.Type.SEQUENCE,
+          constructed: true,
+          value: [{
+            name: "rsapss.maskGenAlgorithm.AlgorithmIdentifier.params.algorithm",
+            tagClass: asn12.Class.UNIVERSAL,
+            type: asn12.Type.OID,
+            constructed: false,
+            capture: "maskGenHashOid"
+            /* parameter block omitted, for SHA1 NULL anyhow. */
+          }]
+        }]
+      }]
+    }, {
+      name: "rsapss.saltLength",
+      tagClass: asn12.Class.CONTEXT_SPECIFIC,
+      type: 2,
+      optional: true,
+      value: [{
+        name: "rsapss.saltLength.saltLength",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Class.INTEGER,
+        constructed: false,
+        capture: "saltLength"
+      }]
+    }, {
+      name: "rsapss.trailerField",
+      tagClass: asn12.Class.CONTEXT_SPECIFIC,
+      type: 3,
+      optional: true,
+      value: [{
+        name: "rsapss.trailer.trailer",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Class.INTEGER,
+        constructed: false,
+        capture: "trailer"
+      }]
+    }]
+  };
+  var certificationRequestInfoValidator = {
+    name: "CertificationRequestInfo",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    captureAsn1: "certificationRequestInfo",
+    value: [
+      {
+        name: "CertificationRequestInfo.integer",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.INTEGER,
+        constructed: false,
+        capture: "certificationRequestInfoVersion"
+      },
+      {
+        // Name (subject) (RDNSequence)
+        name: "CertificationRequestInfo.subject",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.SEQUENCE,
+        constructed: true,
+        captureAsn1: "certificationRequestInfoSubject"
+      },
+      // SubjectPublicKeyInfo
+      publicKeyValidator,
+      {
+        name: "CertificationRequestInfo.attributes",
+        tagClass: asn12.Class.CONTEXT_SPECIFIC,
+        type: 0,
+        constructed: true,
+        optional: true,
+        capture: "certificationRequestInfoAttributes",
+        value: [{
+          name: "CertificationRequestInfo.attributes",
+          tagClass: asn12.Class.UNIVERSAL,
+          type: asn12.Type.SEQUENCE,
+          constructed: true,
+          value: [{
+            name: "CertificationRequestInfo.attributes.type",
+            tagClass: asn12.Class.UNIVERSAL,
+            type: asn12.Type.OID,
+            constructed: false
+          }, {
+            name: "CertificationRequestInfo.attributes.value",
+            tagClass: asn12.Class.UNIVERSAL,
+            type: asn12.Type.SET,
+            constructed: true
+          }]
+        }]
+      }
+    ]
+  };
+  var certificationRequestValidator = {
+    name: "CertificationRequest",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    captureAsn1: "csr",
+    value: [
+      certificationRequestInfoValidator,
+      {
+        // AlgorithmIdentifier (signature algorithm)
+        name: "CertificationRequest.signatureAlgorithm",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.SEQUENCE,
+        constructed: true,
+        value: [{
+          // algorithm
+          name: "CertificationRequest.signatureAlgorithm.algorithm",
+          tagClass: asn12.Class.UNIVERSAL,
+          type: asn12.Type.OID,
+          constructed: false,
+          capture: "csrSignatureOid"
+        }, {
+          name: "CertificationRequest.signatureAlgorithm.parameters",
+          tagClass: asn12.Class.UNIVERSAL,
+          optional: true,
+          captureAsn1: "csrSignatureParams"
+        }]
+      },
+      {
+        // signature
+        name: "CertificationRequest.signature",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.BITSTRING,
+        constructed: false,
+        captureBitStringValue: "csrSignature"
+      }
+    ]
+  };
+  pki2.RDNAttributesAsArray = function(rdn, md2) {
+    var rval = [];
+    var set2, attr, obj;
+    for (var si = 0; si < rdn.value.length; ++si) {
+      set2 = rdn.value[si];
+      for (var i = 0; i < set2.value.length; ++i) {
+        obj = {};
+        attr = set2.value[i];
+        obj.type = asn12.derToOid(attr.value[0].value);
+        obj.value = attr.value[1].value;
+        obj.valueTagClass = attr.value[1].type;
+        if (obj.type in oids2) {
+          obj.name = oids2[obj.type];
+          if (obj.name in _shortNames) {
+            obj.shortName = _shortNames[obj.name];
+          }
+        }
+        if (md2) {
+          md2.update(obj.type);
+          md2.update(obj.value);
+        }
+        rval.push(obj);
+      }
+    }
+    return rval;
+  };
+  pki2.CRIAttributesAsArray = function(attributes) {
+    var rval = [];
+    for (var si = 0; si < attributes.length; ++si) {
+      var seq = attributes[si];
+      var type = asn12.derToOid(seq.value[0].value);
+      var values = seq.value[1].value;
+      for (var vi = 0; vi < values.length; ++vi) {
+        var obj = {};
+        obj.type = type;
+        obj.value = values[vi].value;
+        obj.valueTagClass = values[vi].type;
+        if (obj.type in oids2) {
+          obj.name = oids2[obj.type];
+          if (obj.name in _shortNames) {
+            obj.shortName = _shortNames[obj.name];
+          }
+        }
+        if (obj.type === oids2.extensionRequest) {
+          obj.extensions = [];
+          for (var ei = 0; ei < obj.value.length; ++ei) {
+            obj.extensions.push(pki2.certificateExtensionFromAsn1(obj.value[ei]));
+          }
+        }
+        rval.push(obj);
+      }
+    }
+    return rval;
+  };
+  function _getAttribute(obj, options) {
+    if (typeof options === "string") {
+      options = { shortName: options };
+    }
+    var rval = null;
+    var attr;
+    for (var i = 0; rval === null && i < obj.attributes.length; ++i) {
+      attr = obj.attributes[i];
+      if (options.type && options.type === attr.type) {
+        rval = attr;
+      } else if (options.name && options.name === attr.name) {
+        rval = attr;
+      } else if (options.shortName && options.shortName === attr.shortName) {
+        rval = attr;
+      }
+    }
+    return rval;
+  }
+  var _readSignatureParameters = function(oid, obj, fillDefaults) {
+    var params = {};
+    if (oid !== oids2["RSASSA-PSS"]) {
+      return params;
+    }
+    if (fillDefaults) {
+      params = {
+        hash: {
+          algorithmOid: oids2["sha1"]
+        },
+        mgf: {
+          algorithmOid: oids2["mgf1"],
+          hash: {
+            algorithmOid: oids2["sha1"]
+          }
+        },
+        saltLength: 20
+      };
+    }
+    var capture = {};
+    var errors = [];
+    if (!asn12.validate(obj, rsassaPssParameterValidator, capture, errors)) {
+      var error63 = new Error("Cannot read RSASSA-PSS parameter block.");
+      error63.errors = errors;
+      throw error63;
+    }
+    if (capture.hashOid !== void 0) {
+      params.hash = params.hash || {};
+      params.hash.algorithmOid = asn12.derToOid(capture.hashOid);
+    }
+    if (capture.maskGenOid !== void 0) {
+      params.mgf = params.mgf || {};
+      params.mgf.algorithmOid = asn12.derToOid(capture.maskGenOid);
+      params.mgf.hash = params.mgf.hash || {};
+      params.mgf.hash.algorithmOid = asn12.derToOid(capture.maskGenHashOid);
+    }
+    if (capture.saltLength !== void 0) {
+      params.saltLength = capture.saltLength.charCodeAt(0);
+    }
+    return params;
+  };
+  var _createSignatureDigest = function(options) {
+    switch (oids2[options.signatureOid]) {
+      case "sha1WithRSAEncryption":
+      // deprecated alias
+      case "sha1WithRSASignature":
+        return forge2.md.sha1.create();
+      case "md5WithRSAEncryption":
+        return forge2.md.md5.create();
+      case "sha256WithRSAEncryption":
+        return forge2.md.sha256.create();
+      case "sha384WithRSAEncryption":
+        return forge2.md.sha384.create();
+      case "sha512WithRSAEncryption":
+        return forge2.md.sha512.create();
+      case "RSASSA-PSS":
+        return forge2.md.sha256.create();
+      default:
+        var error63 = new Error(
+          "Could not compute " + options.type + " digest. Unknown signature OID."
+        );
+        error63.signatureOid = options.signatureOid;
+        throw error63;
+    }
+  };
+  var _verifySignature = function(options) {
+    var cert = options.certificate;
+    var scheme;
+    switch (cert.signatureOid) {
+      case oids2.sha1WithRSAEncryption:
+      // deprecated alias
+      case oids2.sha1WithRSASignature:
+        break;
+      case oids2["RSASSA-PSS"]:
+        var hash2, mgf2;
+        hash2 = oids2[cert.signatureParameters.mgf.hash.algorithmOid];
+        if (hash2 === void 0 || forge2.md[hash2] === void 0) {
+          var error63 = new Error("Unsupported MGF hash function.");
+          error63.oid = cert.signatureParameters.mgf.hash.algorithmOid;
+          error63.name = hash2;
+          throw error63;
+        }
+        mgf2 = oids2[cert.signatureParameters.mgf.algorithmOid];
+        if (mgf2 === void 0 || forge2.mgf[mgf2] === void 0) {
+          var error63 = new Error("Unsupported MGF function.");
+          error63.oid = cert.signatureParameters.mgf.algorithmOid;
+          error63.name = mgf2;
+          throw error63;
+        }
+        mgf2 = forge2.mgf[mgf2].create(forge2.md[hash2].create());
+        hash2 = oids2[cert.signatureParameters.hash.algorithmOid];
+        if (hash2 === void 0 || forge2.md[hash2] === void 0) {
+          var error63 = new Error("Unsupported RSASSA-PSS hash function.");
+          error63.oid = cert.signatureParameters.hash.algorithmOid;
+          error63.name = hash2;
+          throw error63;
+        }
+        scheme = forge2.pss.create(
+          forge2.md[hash2].create(),
+          mgf2,
+          cert.signatureParameters.saltLength
+        );
+        break;
+    }
+    return cert.publicKey.verify(
+      options.md.digest().getBytes(),
+      options.signature,
+      scheme
+    );
+  };
+  pki2.certificateFromPem = function(pem2, computeHash, strict) {
+    var msg = forge2.pem.decode(pem2)[0];
+    if (msg.type !== "CERTIFICATE" && msg.type !== "X509 CERTIFICATE" && msg.type !== "TRUSTED CERTIFICATE") {
+      var error63 = new Error(
+        'Could not convert certificate from PEM; PEM header type is not "CERTIFICATE", "X509 CERTIFICATE", or "TRUSTED CERTIFICATE".'
+      );
+      error63.headerType = msg.type;
+      throw error63;
+    }
+    if (msg.procType && msg.procType.type === "ENCRYPTED") {
+      throw new Error(
+        "Could not convert certificate from PEM; PEM is encrypted."
+      );
+    }
+    var obj = asn12.fromDer(msg.body, strict);
+    return pki2.certificateFromAsn1(obj, computeHash);
+  };
+  pki2.certificateToPem = function(cert, maxline) {
+    var msg = {
+      type: "CERTIFICATE",
+      body: asn12.toDer(pki2.certificateToAsn1(cert)).getBytes()
+    };
+    return forge2.pem.encode(msg, { maxline });
+  };
+  pki2.publicKeyFromPem = function(pem2) {
+    var msg = forge2.pem.decode(pem2)[0];
+    if (msg.type !== "PUBLIC KEY" && msg.type !== "RSA PUBLIC KEY") {
+      var error63 = new Error('Could not convert public key from PEM; PEM header type is not "PUBLIC KEY" or "RSA PUBLIC KEY".');
+      error63.headerType = msg.type;
+      throw error63;
+    }
+    if (msg.procType && msg.procType.type === "ENCRYPTED") {
+      throw new Error("Could not convert public key from PEM; PEM is encrypted.");
+    }
+    var obj = asn12.fromDer(msg.body);
+    return pki2.publicKeyFromAsn1(obj);
+  };
+  pki2.publicKeyToPem = function(key2, maxline) {
+    var msg = {
+      type: "PUBLIC KEY",
+      body: asn12.toDer(pki2.publicKeyToAsn1(key2)).getBytes()
+    };
+    return forge2.pem.encode(msg, { maxline });
+  };
+  pki2.publicKeyToRSAPublicKeyPem = function(key2, maxline) {
+    var msg = {
+      type: "RSA PUBLIC KEY",
+      body: asn12.toDer(pki2.publicKeyToRSAPublicKey(key2)).getBytes()
+    };
+    return forge2.pem.encode(msg, { maxline });
+  };
+  pki2.getPublicKeyFingerprint = function(key2, options) {
+    options = options || {};
+    var md2 = options.md || forge2.md.sha1.create();
+    var type = options.type || "RSAPublicKey";
+    var bytes;
+    switch (type) {
+      case "RSAPublicKey":
+        bytes = asn12.toDer(pki2.publicKeyToRSAPublicKey(key2)).getBytes();
+        break;
+      case "SubjectPublicKeyInfo":
+        bytes = asn12.toDer(pki2.publicKeyToAsn1(key2)).getBytes();
+        break;
+      default:
+        throw new Error('Unknown fingerprint type "' + options.type + '".');
+    }
+    md2.start();
+    md2.update(bytes);
+    var digest = md2.digest();
+    if (options.encoding === "hex") {
+      var hex3 = digest.toHex();
+      if (options.delimiter) {
+        return hex3.match(/.{2}/g).join(options.delimiter);
+      }
+      return hex3;
+    } else if (options.encoding === "binary") {
+      return digest.getBytes();
+    } else if (options.encoding) {
+      throw new Error('Unknown encoding "' + options.encoding + '".');
+    }
+    return digest;
+  };
+  pki2.certificationRequestFromPem = function(pem2, computeHash, strict) {
+    var msg = forge2.pem.decode(pem2)[0];
+    if (msg.type !== "CERTIFICATE REQUEST") {
+      var error63 = new Error('Could not convert certification request from PEM; PEM header type is not "CERTIFICATE REQUEST".');
+      error63.headerType = msg.type;
+      throw error63;
+    }
+    if (msg.procType && msg.procType.type === "ENCRYPTED") {
+      throw new Error("Could not convert certification request from PEM; PEM is encrypted.");
+    }
+    var obj = asn12.fromDer(msg.body, strict);
+    return pki2.certificationRequestFromAsn1(obj, computeHash);
+  };
+  pki2.certificationRequestToPem = function(csr, maxline) {
+    var msg = {
+      type: "CERTIFICATE REQUEST",
+      body: asn12.toDer(pki2.certificationRequestToAsn1(csr)).getBytes()
+    };
+    return forge2.pem.encode(msg, { maxline });
+  };
+  pki2.createCertificate = function() {
+    var cert = {};
+    cert.version = 2;
+    cert.serialNumber = "00";
+    cert.signatureOid = null;
+    cert.signature = null;
+    cert.siginfo = {};
+    cert.siginfo.algorithmOid = null;
+    cert.validity = {};
+    cert.validity.notBefore = /* @__PURE__ */ new Date();
+    cert.validity.notAfter = /* @__PURE__ */ new Date();
+    cert.issuer = {};
+    cert.issuer.getField = function(sn) {
+      return _getAttribute(cert.issuer, sn);
+    };
+    cert.issuer.addField = function(attr) {
+      _fillMissingFields([attr]);
+      cert.issuer.attributes.push(attr);
+    };
+    cert.issuer.attributes = [];
+    cert.issuer.hash = null;
+    cert.subject = {};
+    cert.subject.getField = function(sn) {
+      return _getAttribute(cert.subject, sn);
+    };
+    cert.subject.addField = function(attr) {
+      _fillMissingFields([attr]);
+      cert.subject.attributes.push(attr);
+    };
+    cert.subject.attributes = [];
+    cert.subject.hash = null;
+    cert.extensions = [];
+    cert.publicKey = null;
+    cert.md = null;
+    cert.setSubject = function(attrs, uniqueId) {
+      _fillMissingFields(attrs);
+      cert.subject.attributes = attrs;
+      delete cert.subject.uniqueId;
+      if (uniqueId) {
+        cert.subject.uniqueId = uniqueId;
+      }
+      cert.subject.hash = null;
+    };
+    cert.setIssuer = function(attrs, uniqueId) {
+      _fillMissingFields(attrs);
+      cert.issuer.attributes = attrs;
+      delete cert.issuer.uniqueId;
+      if (uniqueId) {
+        cert.issuer.uniqueId = uniqueId;
+      }
+      cert.issuer.hash = null;
+    };
+    cert.setExtensions = function(exts) {
+      for (var i = 0; i < exts.length; ++i) {
+        _fillMissingExtensionFields(exts[i], { cert });
+      }
+      cert.extensions = exts;
+    };
+    cert.getExtension = function(options) {
+      if (typeof options === "string") {
+        options = { name: options };
+      }
+      var rval = null;
+      var ext;
+      for (var i = 0; rval === null && i < cert.extensions.length; ++i) {
+        ext = cert.extensions[i];
+        if (options.id && ext.id === options.id) {
+          rval = ext;
+        } else if (options.name && ext.name === options.name) {
+          rval = ext;
+        }
+      }
+      return rval;
+    };
+    cert.sign = function(key2, md2) {
+      cert.md = md2 || forge2.md.sha1.create();
+      var algorithmOid = oids2[cert.md.algorithm + "WithRSAEncryption"];
+      if (!algorithmOid) {
+        var error63 = new Error("Could not compute certificate digest. Unknown message digest algorithm OID.");
+        error63.algorithm = cert.md.algorithm;
+        throw error63;
+      }
+      cert.signatureOid = cert.siginfo.algorithmOid = algorithmOid;
+      cert.tbsCertificate = pki2.getTBSCertificate(cert);
+      var bytes = asn12.toDer(cert.tbsCertificate);
+      cert.md.update(bytes.getBytes());
+      cert.signature = key2.sign(cert.md);
+    };
+    cert.verify = function(child) {
+      var rval = false;
+      if (!cert.issued(child)) {
+        var issuer = child.issuer;
+        var subject = cert.subject;
+        var error63 = new Error(
+          "The parent certificate did not issue the given child certificate; the child certificate's issuer does not match the parent's subject."
+        );
+        error63.expectedIssuer = subject.attributes;
+        error63.actualIssuer = issuer.attributes;
+        throw error63;
+      }
+      var md2 = child.md;
+      if (md2 === null) {
+        md2 = _createSignatureDigest({
+          signatureOid: child.signatureOid,
+          type: "certificate"
+        });
+        var tbsCertificate = child.tbsCertificate || pki2.getTBSCertificate(child);
+        var bytes = asn12.toDer(tbsCertificate);
+        md2.update(bytes.getBytes());
+      }
+      if (md2 !== null) {
+        rval = _verifySignature({
+          certificate: cert,
+          md: md2,
+          signature: child.signature
+        });
+      }
+      return rval;
+    };
+    cert.isIssuer = function(parent) {
+      var rval = false;
+      var i = cert.issuer;
+      var s = parent.subject;
+      if (i.hash && s.hash) {
+        rval = i.hash === s.hash;
+      } else if (i.attributes.length === s.attributes.length) {
+        rval = true;
+        var iattr, sattr;
+        for (var n2 = 0; rval && n2 < i.attributes.length; ++n2) {
+          iattr = i.attributes[n2];
+          sattr = s.attributes[n2];
+          if (iattr.type !== sattr.type || iattr.value !== sattr.value) {
+            rval = false;
+          }
+        }
+      }
+      return rval;
+    };
+    cert.issued = function(child) {
+      return child.isIssuer(cert);
+    };
+    cert.generateSubjectKeyIdentifier = function() {
+      return pki2.getPublicKeyFingerprint(cert.publicKey, { type: "RSAPublicKey" });
+    };
+    cert.verifySubjectKeyIdentifier = function() {
+      var oid = oids2["subjectKeyIdentifier"];
+      for (var i = 0; i < cert.extensions.length; ++i) {
+        var ext = cert.extensions[i];
+        if (ext.id === oid) {
+          var ski = cert.generateSubjectKeyIdentifier().getBytes();
+          return forge2.util.hexToBytes(ext.subjectKeyIdentifier) === ski;
+        }
+      }
+      return false;
+    };
+    return cert;
+  };
+  pki2.certificateFromAsn1 = function(obj, computeHash) {
+    var capture = {};
+    var errors = [];
+    if (!asn12.validate(obj, x509CertificateValidator, capture, errors)) {
+      var error63 = new Error("Cannot read X.509 certificate. ASN.1 object is not an X509v3 Certificate.");
+      error63.errors = errors;
+      throw error63;
+    }
+    var oid = asn12.derToOid(capture.publicKeyOid);
+    if (oid !== pki2.oids.rsaEncryption) {
+      throw new Error("Cannot read public key. OID is not RSA.");
+    }
+    var cert = pki2.createCertificate();
+    cert.version = capture.certVersion ? capture.certVersion.charCodeAt(0) : 0;
+    var serial = forge2.util.createBuffer(capture.certSerialNumber);
+    cert.serialNumber = serial.toHex();
+    cert.signatureOid = forge2.asn1.derToOid(capture.certSignatureOid);
+    cert.signatureParameters = _readSignatureParameters(
+      cert.signatureOid,
+      capture.certSignatureParams,
+      true
+    );
+    cert.siginfo.algorithmOid = forge2.asn1.derToOid(capture.certinfoSignatureOid);
+    cert.siginfo.parameters = _readSignatureParameters(
+      cert.siginfo.algorithmOid,
+      capture.certinfoSignatureParams,
+      false
+    );
+    cert.signature = capture.certSignature;
+    var validity = [];
+    if (capture.certValidity1UTCTime !== void 0) {
+      validity.push(asn12.utcTimeToDate(capture.certValidity1UTCTime));
+    }
+    if (capture.certValidity2GeneralizedTime !== void 0) {
+      validity.push(asn12.generalizedTimeToDate(
+        capture.certValidity2GeneralizedTime
+      ));
+    }
+    if (capture.certValidity3UTCTime !== void 0) {
+      validity.push(asn12.utcTimeToDate(capture.certValidity3UTCTime));
+    }
+    if (capture.certValidity4GeneralizedTime !== void 0) {
+      validity.push(asn12.generalizedTimeToDate(
+        capture.certValidity4GeneralizedTime
+      ));
+    }
+    if (validity.length > 2) {
+      throw new Error("Cannot read notBefore/notAfter validity times; more than two times were provided in the certificate.");
+    }
+    if (validity.length < 2) {
+      throw new Error("Cannot read notBefore/notAfter validity times; they were not provided as either UTCTime or GeneralizedTime.");
+    }
+    cert.validity.notBefore = validity[0];
+    cert.validity.notAfter = validity[1];
+    cert.tbsCertificate = capture.tbsCertificate;
+    if (computeHash) {
+      cert.md = _createSignatureDigest({
+        signatureOid: cert.signatureOid,
+        type: "certificate"
+      });
+      var bytes = asn12.toDer(cert.tbsCertificate);
+      cert.md.update(bytes.getBytes());
+    }
+    var imd = forge2.md.sha1.create();
+    var ibytes = asn12.toDer(capture.certIssuer);
+    imd.update(ibytes.getBytes());
+    cert.issuer.getField = function(sn) {
+      return _getAttribute(cert.issuer, sn);
+    };
+    cert.issuer.addField = function(attr) {
+      _fillMissingFields([attr]);
+      cert.issuer.attributes.push(attr);
+    };
+    cert.issuer.attributes = pki2.RDNAttributesAsArray(capture.certIssuer);
+    if (capture.certIssuerUniqueId) {
+      cert.issuer.uniqueId = capture.certIssuerUniqueId;
+    }
+    cert.issuer.hash = imd.digest().toHex();
+    var smd = forge2.md.sha1.create();
+    var sbytes = asn12.toDer(capture.certSubject);
+    smd.update(sbytes.getBytes());
+    cert.subject.getField = function(sn) {
+      return _getAttribute(cert.subject, sn);
+    };
+    cert.subject.addField = function(attr) {
+      _fillMissingFields([attr]);
+      cert.subject.attributes.push(attr);
+    };
+    cert.subject.attributes = pki2.RDNAttributesAsArray(capture.certSubject);
+    if (capture.certSubjectUniqueId) {
+      cert.subject.uniqueId = capture.certSubjectUniqueId;
+    }
+    cert.subject.hash = smd.digest().toHex();
+    if (capture.certExtensions) {
+      cert.extensions = pki2.certificateExtensionsFromAsn1(capture.certExtensions);
+    } else {
+      cert.extensions = [];
+    }
+    cert.publicKey = pki2.publicKeyFromAsn1(capture.subjectPublicKeyInfo);
+    return cert;
+  };
+  pki2.certificateExtensionsFromAsn1 = function(exts) {
+    var rval = [];
+    for (var i = 0; i < exts.value.length; ++i) {
+      var extseq = exts.value[i];
+      for (var ei = 0; ei < extseq.value.length; ++ei) {
+        rval.push(pki2.certificateExtensionFromAsn1(extseq.value[ei]));
+      }
+    }
+    return rval;
+  };
+  pki2.certificateExtensionFromAsn1 = function(ext) {
+    var e = {};
+    e.id = asn12.derToOid(ext.value[0].value);
+    e.critical = false;
+    if (ext.value[1].type === asn12.Type.BOOLEAN) {
+      e.critical = ext.value[1].value.charCodeAt(0) !== 0;
+      e.value = ext.value[2].value;
+    } else {
+      e.value = ext.value[1].value;
+    }
+    if (e.id in oids2) {
+      e.name = oids2[e.id];
+      if (e.name === "keyUsage") {
+        var ev = asn12.fromDer(e.value);
+        var b2 = 0;
+        var b3 = 0;
+        if (ev.value.length > 1) {
+          b2 = ev.value.charCodeAt(1);
+          b3 = ev.value.length > 2 ? ev.value.charCodeAt(2) : 0;
+        }
+        e.digitalSignature = (b2 & 128) === 128;
+        e.nonRepudiation = (b2 & 64) === 64;
+        e.keyEncipherment = (b2 & 32) === 32;
+        e.dataEncipherment = (b2 & 16) === 16;
+        e.keyAgreement = (b2 & 8) === 8;
+        e.keyCertSign = (b2 & 4) === 4;
+        e.cRLSign = (b2 & 2) === 2;
+        e.encipherOnly = (b2 & 1) === 1;
+        e.decipherOnly = (b3 & 128) === 128;
+      } else if (e.name === "basicConstraints") {
+        var ev = asn12.fromDer(e.value);
+        if (ev.value.length > 0 && ev.value[0].type === asn12.Type.BOOLEAN) {
+          e.cA = ev.value[0].value.charCodeAt(0) !== 0;
+        } else {
+          e.cA = false;
+        }
+        var value = null;
+        if (ev.value.length > 0 && ev.value[0].type === asn12.Type.INTEGER) {
+          value = ev.value[0].value;
+        } else if (ev.value.length > 1) {
+          value = ev.value[1].value;
+        }
+        if (value !== null) {
+          e.pathLenConstraint = asn12.derToInteger(value);
+        }
+      } else if (e.name === "extKeyUsage") {
+        var ev = asn12.fromDer(e.value);
+        for (var vi = 0; vi < ev.value.length; ++vi) {
+          var oid = asn12.derToOid(ev.value[vi].value);
+          if (oid in oids2) {
+            e[oids2[oid]] = true;
+          } else {
+            e[oid] = true;
+          }
+        }
+      } else if (e.name === "nsCertType") {
+        var ev = asn12.fromDer(e.value);
+        var b2 = 0;
+        if (ev.value.length > 1) {
+          b2 = ev.value.charCodeAt(1);
+        }
+        e.client = (b2 & 128) === 128;
+        e.server = (b2 & 64) === 64;
+        e.email = (b2 & 32) === 32;
+        e.objsign = (b2 & 16) === 16;
+        e.reserved = (b2 & 8) === 8;
+        e.sslCA = (b2 & 4) === 4;
+        e.emailCA = (b2 & 2) === 2;
+        e.objCA = (b2 & 1) === 1;
+      } else if (e.name === "subjectAltName" || e.name === "issuerAltName") {
+        e.altNames = [];
+        var gn;
+        var ev = asn12.fromDer(e.value);
+        for (var n2 = 0; n2 < ev.value.length; ++n2) {
+          gn = ev.value[n2];
+          var altName = {
+            type: gn.type,
+            value: gn.value
+          };
+          e.altNames.push(altName);
+          switch (gn.type) {
+            // rfc822Name
+            case 1:
+            // dNSName
+            case 2:
+            // uniformResourceIdentifier (URI)
+            case 6:
+              break;
+            // IPAddress
+            case 7:
+              altName.ip = forge2.util.bytesToIP(gn.value);
+              break;
+            // registeredID
+            case 8:
+              altName.oid = asn12.derToOid(gn.value);
+              break;
+          }
+        }
+      } else if (e.name === "subjectKeyIdentifier") {
+        var ev = asn12.fromDer(e.value);
+        e.subjectKeyIdentifier = forge2.util.bytesToHex(ev.value);
+      }
+    }
+    return e;
+  };
+  pki2.certificationRequestFromAsn1 = function(obj, computeHash) {
+    var capture = {};
+    var errors = [];
+    if (!asn12.validate(obj, certificationRequestValidator, capture, errors)) {
+      var error63 = new Error("Cannot read PKCS#10 certificate request. ASN.1 object is not a PKCS#10 CertificationRequest.");
+      error63.errors = errors;
+      throw error63;
+    }
+    var oid = asn12.derToOid(capture.publicKeyOid);
+    if (oid !== pki2.oids.rsaEncryption) {
+      throw new Error("Cannot read public key. OID is not RSA.");
+    }
+    var csr = pki2.createCertificationRequest();
+    csr.version = capture.csrVersion ? capture.csrVersion.charCodeAt(0) : 0;
+    csr.signatureOid = forge2.asn1.derToOid(capture.csrSignatureOid);
+    csr.signatureParameters = _readSignatureParameters(
+      csr.signatureOid,
+      capture.csrSignatureParams,
+      true
+    );
+    csr.siginfo.algorithmOid = forge2.asn1.derToOid(capture.csrSignatureOid);
+    csr.siginfo.parameters = _readSignatureParameters(
+      csr.siginfo.algorithmOid,
+      capture.csrSignatureParams,
+      false
+    );
+    csr.signature = capture.csrSignature;
+    csr.certificationRequestInfo = capture.certificationRequestInfo;
+    if (computeHash) {
+      csr.md = _createSignatureDigest({
+        signatureOid: csr.signatureOid,
+        type: "certification request"
+      });
+      var bytes = asn12.toDer(csr.certificationRequestInfo);
+      csr.md.update(bytes.getBytes());
+    }
+    var smd = forge2.md.sha1.create();
+    csr.subject.getField = function(sn) {
+      return _getAttribute(csr.subject, sn);
+    };
+    csr.subject.addField = function(attr) {
+      _fillMissingFields([attr]);
+      csr.subject.attributes.push(attr);
+    };
+    csr.subject.attributes = pki2.RDNAttributesAsArray(
+      capture.certificationRequestInfoSubject,
+      smd
+    );
+    csr.subject.hash = smd.digest().toHex();
+    csr.publicKey = pki2.publicKeyFromAsn1(capture.subjectPublicKeyInfo);
+    csr.getAttribute = function(sn) {
+      return _getAttribute(csr, sn);
+    };
+    csr.addAttribute = function(attr) {
+      _fillMissingFields([attr]);
+      csr.attributes.push(attr);
+    };
+    csr.attributes = pki2.CRIAttributesAsArray(
+      capture.certificationRequestInfoAttributes || []
+    );
+    return csr;
+  };
+  pki2.createCertificationRequest = function() {
+    var csr = {};
+    csr.version = 0;
+    csr.signatureOid = null;
+    csr.signature = null;
+    csr.siginfo = {};
+    csr.siginfo.algorithmOid = null;
+    csr.subject = {};
+    csr.subject.getField = function(sn) {
+      return _getAttribute(csr.subject, sn);
+    };
+    csr.subject.addField = function(attr) {
+      _fillMissingFields([attr]);
+      csr.subject.attributes.push(attr);
+    };
+    csr.subject.attributes = [];
+    csr.subject.hash = null;
+    csr.publicKey = null;
+    csr.attributes = [];
+    csr.getAttribute = function(sn) {
+      return _getAttribute(csr, sn);
+    };
+    csr.addAttribute = function(attr) {
+      _fillMissingFields([attr]);
+      csr.attributes.push(attr);
+    };
+    csr.md = null;
+    csr.setSubject = function(attrs) {
+      _fillMissingFields(attrs);
+      csr.subject.attributes = attrs;
+      csr.subject.hash = null;
+    };
+    csr.setAttributes = function(attrs) {
+      _fillMissingFields(attrs);
+      csr.attributes = attrs;
+    };
+    csr.sign = function(key2, md2) {
+      csr.md = md2 || forge2.md.sha1.create();
+      var algorithmOid = oids2[csr.md.algorithm + "WithRSAEncryption"];
+      if (!algorithmOid) {
+        var error63 = new Error("Could not compute certification request digest. Unknown message digest algorithm OID.");
+        error63.algorithm = csr.md.algorithm;
+        throw error63;
+      }
+      csr.signatureOid = csr.siginfo.algorithmOid = algorithmOid;
+      csr.certificationRequestInfo = pki2.getCertificationRequestInfo(csr);
+      var bytes = asn12.toDer(csr.certificationRequestInfo);
+      csr.md.update(bytes.getBytes());
+      csr.signature = key2.sign(csr.md);
+    };
+    csr.verify = function() {
+      var rval = false;
+      var md2 = csr.md;
+      if (md2 === null) {
+        md2 = _createSignatureDigest({
+          signatureOid: csr.signatureOid,
+          type: "certification request"
+        });
+        var cri = csr.certificationRequestInfo || pki2.getCertificationRequestInfo(csr);
+        var bytes = asn12.toDer(cri);
+        md2.update(bytes.getBytes());
+      }
+      if (md2 !== null) {
+        rval = _verifySignature({
+          certificate: csr,
+          md: md2,
+          signature: csr.signature
+        });
+      }
+      return rval;
+    };
+    return csr;
+  };
+  function _dnToAsn1(obj) {
+    var rval = asn12.create(
+      asn12.Class.UNIVERSAL,
+      asn12.Type.SEQUENCE,
+      true,
+      []
+    );
+    var attr, set2;
+    var attrs = obj.attributes;
+    for (var i = 0; i < attrs.length; ++i) {
+      attr = attrs[i];
+      var value = attr.value;
+      var valueTagClass = asn12.Type.PRINTABLESTRING;
+      if ("valueTagClass" in attr) {
+        valueTagClass = attr.valueTagClass;
+        if (valueTagClass === asn12.Type.UTF8) {
+          value = forge2.util.encodeUtf8(value);
+        }
+      }
+      set2 = asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SET, true, [
+        asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+          // AttributeType
+          asn12.create(
+            asn12.Class.UNIVERSAL,
+            asn12.Type.OID,
+            false,
+            asn12.oidToDer(attr.type).getBytes()
+          ),
+          // AttributeValue
+          asn12.create(asn12.Class.UNIVERSAL, valueTagClass, false, value)
+        ])
+      ]);
+      rval.value.push(set2);
+    }
+    return rval;
+  }
+  function _fillMissingFields(attrs) {
+    var attr;
+    for (var i = 0; i < attrs.length; ++i) {
+      attr = attrs[i];
+      if (typeof attr.name === "undefined") {
+        if (attr.type && attr.type in pki2.oids) {
+          attr.name = pki2.oids[attr.type];
+        } else if (attr.shortName && attr.shortName in _shortNames) {
+          attr.name = pki2.oids[_shortNames[attr.shortName]];
+        }
+      }
+      if (typeof attr.type === "undefined") {
+        if (attr.name && attr.name in pki2.oids) {
+          attr.type = pki2.oids[attr.name];
+        } else {
+          var error63 = new Error("Attribute type not specified.");
+          error63.attribute = attr;
+          throw error63;
+        }
+      }
+      if (typeof attr.shortName === "undefined") {
+        if (attr.name && attr.name in _shortNames) {
+          attr.shortName = _shortNames[attr.name];
+        }
+      }
+      if (attr.type === oids2.extensionRequest) {
+        attr.valueConstructed = true;
+        attr.valueTagClass = asn12.Type.SEQUENCE;
+        if (!attr.value && attr.extensions) {
+          attr.value = [];
+          for (var ei = 0; ei < attr.extensions.length; ++ei) {
+            attr.value.push(pki2.certificateExtensionToAsn1(
+              _fillMissingExtensionFields(attr.extensions[ei])
+            ));
+          }
+        }
+      }
+      if (typeof attr.value === "undefined") {
+        var error63 = new Error("Attribute value not specified.");
+        error63.attribute = attr;
+        throw error63;
+      }
+    }
+  }
+  function _fillMissingExtensionFields(e, options) {
+    options = options || {};
+    if (typeof e.name === "undefined") {
+      if (e.id && e.id in pki2.oids) {
+        e.name = pki2.oids[e.id];
+      }
+    }
+    if (typeof e.id === "undefined") {
+      if (e.name && e.name in pki2.oids) {
+        e.id = pki2.oids[e.name];
+      } else {
+        var error63 = new Error("Extension ID not specified.");
+        error63.extension = e;
+        throw error63;
+      }
+    }
+    if (typeof e.value !== "undefined") {
+      return e;
+    }
+    if (e.name === "keyUsage") {
+      var unused = 0;
+      var b2 = 0;
+      var b3 = 0;
+      if (e.digitalSignature) {
+        b2 |= 128;
+        unused = 7;
+      }
+      if (e.nonRepudiation) {
+        b2 |= 64;
+        unused = 6;
+      }
+      if (e.keyEncipherment) {
+        b2 |= 32;
+        unused = 5;
+      }
+      if (e.dataEncipherment) {
+        b2 |= 16;
+        unused = 4;
+      }
+      if (e.keyAgreement) {
+        b2 |= 8;
+        unused = 3;
+      }
+      if (e.keyCertSign) {
+        b2 |= 4;
+        unused = 2;
+      }
+      if (e.cRLSign) {
+        b2 |= 2;
+        unused = 1;
+      }
+      if (e.encipherOnly) {
+        b2 |= 1;
+        unused = 0;
+      }
+      if (e.decipherOnly) {
+        b3 |= 128;
+        unused = 7;
+      }
+      var value = String.fromCharCode(unused);
+      if (b3 !== 0) {
+        value += String.fromCharCode(b2) + String.fromCharCode(b3);
+      } else if (b2 !== 0) {
+        value += String.fromCharCode(b2);
+      }
+      e.value = asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.BITSTRING,
+        false,
+        value
+      );
+    } else if (e.name === "basicConstraints") {
+      e.value = asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.SEQUENCE,
+        true,
+        []
+      );
+      if (e.cA) {
+        e.value.value.push(asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.BOOLEAN,
+          false,
+          String.fromCharCode(255)
+        ));
+      }
+      if ("pathLenConstraint" in e) {
+        e.value.value.push(asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.INTEGER,
+          false,
+          asn12.integerToDer(e.pathLenConstraint).getBytes()
+        ));
+      }
+    } else if (e.name === "extKeyUsage") {
+      e.value = asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.SEQUENCE,
+        true,
+        []
+      );
+      var seq = e.value.value;
+      for (var key2 in e) {
+        if (e[key2] !== true) {
+          continue;
+        }
+        if (key2 in oids2) {
+          seq.push(asn12.create(
+            asn12.Class.UNIVERSAL,
+            asn12.Type.OID,
+            false,
+            asn12.oidToDer(oids2[key2]).getBytes()
+          ));
+        } else if (key2.indexOf(".") !== -1) {
+          seq.push(asn12.create(
+            asn12.Class.UNIVERSAL,
+            asn12.Type.OID,
+            false,
+            asn12.oidToDer(key2).getBytes()
+          ));
+        }
+      }
+    } else if (e.name === "nsCertType") {
+      var unused = 0;
+      var b2 = 0;
+      if (e.client) {
+        b2 |= 128;
+        unused = 7;
+      }
+      if (e.server) {
+        b2 |= 64;
+        unused = 6;
+      }
+      if (e.email) {
+        b2 |= 32;
+        unused = 5;
+      }
+      if (e.objsign) {
+        b2 |= 16;
+        unused = 4;
+      }
+      if (e.reserved) {
+        b2 |= 8;
+        unused = 3;
+      }
+      if (e.sslCA) {
+        b2 |= 4;
+        unused = 2;
+      }
+      if (e.emailCA) {
+        b2 |= 2;
+        unused = 1;
+      }
+      if (e.objCA) {
+        b2 |= 1;
+        unused = 0;
+      }
+      var value = String.fromCharCode(unused);
+      if (b2 !== 0) {
+        value += String.fromCharCode(b2);
+      }
+      e.value = asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.BITSTRING,
+        false,
+        value
+      );
+    } else if (e.name === "subjectAltName" || e.name === "issuerAltName") {
+      e.value = asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, []);
+      var altName;
+      for (var n2 = 0; n2 < e.altNames.length; ++n2) {
+        altName = e.altNames[n2];
+        var value = altName.value;
+        if (altName.type === 7 && altName.ip) {
+          value = forge2.util.bytesFromIP(altName.ip);
+          if (value === null) {
+            var error63 = new Error(
+              'Extension "ip" value is not a valid IPv4 or IPv6 address.'
+            );
+            error63.extension = e;
+            throw error63;
+          }
+        } else if (altName.type === 8) {
+          if (altName.oid) {
+            value = asn12.oidToDer(asn12.oidToDer(altName.oid));
+          } else {
+            value = asn12.oidToDer(value);
+          }
+        }
+        e.value.value.push(asn12.create(
+          asn12.Class.CONTEXT_SPECIFIC,
+          altName.type,
+          false,
+          value
+        ));
+      }
+    } else if (e.name === "nsComment" && options.cert) {
+      if (!/^[\x00-\x7F]*$/.test(e.comment) || e.comment.length < 1 || e.comment.length > 128) {
+        throw new Error('Invalid "nsComment" content.');
+      }
+      e.value = asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.IA5STRING,
+        false,
+        e.comment
+      );
+    } else if (e.name === "subjectKeyIdentifier" && options.cert) {
+      var ski = options.cert.generateSubjectKeyIdentifier();
+      e.subjectKeyIdentifier = ski.toHex();
+      e.value = asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.OCTETSTRING,
+        false,
+        ski.getBytes()
+      );
+    } else if (e.name === "authorityKeyIdentifier" && options.cert) {
+      e.value = asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, []);
+      var seq = e.value.value;
+      if (e.keyIdentifier) {
+        var keyIdentifier = e.keyIdentifier === true ? options.cert.generateSubjectKeyIdentifier().getBytes() : e.keyIdentifier;
+        seq.push(
+          asn12.create(asn12.Class.CONTEXT_SPECIFIC, 0, false, keyIdentifier)
+        );
+      }
+      if (e.authorityCertIssuer) {
+        var authorityCertIssuer = [
+          asn12.create(asn12.Class.CONTEXT_SPECIFIC, 4, true, [
+            _dnToAsn1(e.authorityCertIssuer === true ? options.cert.issuer : e.authorityCertIssuer)
+          ])
+        ];
+        seq.push(
+          asn12.create(asn12.Class.CONTEXT_SPECIFIC, 1, true, authorityCertIssuer)
+        );
+      }
+      if (e.serialNumber) {
+        var serialNumber = forge2.util.hexToBytes(e.serialNumber === true ? options.cert.serialNumber : e.serialNumber);
+        seq.push(
+          asn12.create(asn12.Class.CONTEXT_SPECIFIC, 2, false, serialNumber)
+        );
+      }
+    } else if (e.name === "cRLDistributionPoints") {
+      e.value = asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, []);
+      var seq = e.value.value;
+      var subSeq = asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.SEQUENCE,
+        true,
+        []
+      );
+      var fullNameGeneralNames = asn12.create(
+        asn12.Class.CONTEXT_SPECIFIC,
+        0,
+        true,
+        []
+      );
+      var altName;
+      for (var n2 = 0; n2 < e.altNames.length; ++n2) {
+        altName = e.altNames[n2];
+        var value = altName.value;
+        if (altName.type === 7 && altName.ip) {
+          value = forge2.util.bytesFromIP(altName.ip);
+          if (value === null) {
+            var error63 = new Error(
+              'Extension "ip" value is not a valid IPv4 or IPv6 address.'
+            );
+            error63.extension = e;
+            throw error63;
+          }
+        } else if (altName.type === 8) {
+          if (altName.oid) {
+            value = asn12.oidToDer(asn12.oidToDer(altName.oid));
+          } else {
+            value = asn12.oidToDer(value);
+          }
+        }
+        fullNameGeneralNames.value.push(asn12.create(
+          asn12.Class.CONTEXT_SPECIFIC,
+          altName.type,
+          false,
+          value
+        ));
+      }
+      subSeq.value.push(asn12.create(
+        asn12.Class.CONTEXT_SPECIFIC,
+        0,
+        true,
+        [fullNameGeneralNames]
+      ));
+      seq.push(subSeq);
+    }
+    if (typeof e.value === "undefined") {
+      var error63 = new Error("Extension value not specified.");
+      error63.extension = e;
+      throw error63;
+    }
+    return e;
+  }
+  function _signatureParametersToAsn1(oid, params) {
+    switch (oid) {
+      case oids2["RSASSA-PSS"]:
+        var parts2 = [];
+        if (params.hash.algorithmOid !== void 0) {
+          parts2.push(asn12.create(asn12.Class.CONTEXT_SPECIFIC, 0, true, [
+            asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+              asn12.create(
+                asn12.Class.UNIVERSAL,
+                asn12.Type.OID,
+                false,
+                asn12.oidToDer(params.hash.algorithmOid).getBytes()
+              ),
+              asn12.create(asn12.Class.UNIVERSAL, asn12.Type.NULL, false, "")
+            ])
+          ]));
+        }
+        if (params.mgf.algorithmOid !== void 0) {
+          parts2.push(asn12.create(asn12.Class.CONTEXT_SPECIFIC, 1, true, [
+            asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+              asn12.create(
+                asn12.Class.UNIVERSAL,
+                asn12.Type.OID,
+                false,
+                asn12.oidToDer(params.mgf.algorithmOid).getBytes()
+              ),
+              asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+                asn12.create(
+                  asn12.Class.UNIVERSAL,
+                  asn12.Type.OID,
+                  false,
+                  asn12.oidToDer(params.mgf.hash.algorithmOid).getBytes()
+                ),
+                asn12.create(asn12.Class.UNIVERSAL, asn12.Type.NULL, false, "")
+              ])
+            ])
+          ]));
+        }
+        if (params.saltLength !== void 0) {
+          parts2.push(asn12.create(asn12.Class.CONTEXT_SPECIFIC, 2, true, [
+            asn12.create(
+              asn12.Class.UNIVERSAL,
+              asn12.Type.INTEGER,
+              false,
+              asn12.integerToDer(params.saltLength).getBytes()
+            )
+          ]));
+        }
+        return asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, parts2);
+      default:
+        return asn12.create(asn12.Class.UNIVERSAL, asn12.Type.NULL, false, "");
+    }
+  }
+  function _CRIAttributesToAsn1(csr) {
+    var rval = asn12.create(asn12.Class.CONTEXT_SPECIFIC, 0, true, []);
+    if (csr.attributes.length === 0) {
+      return rval;
+    }
+    var attrs = csr.attributes;
+    for (var i = 0; i < attrs.length; ++i) {
+      var attr = attrs[i];
+      var value = attr.value;
+      var valueTagClass = asn12.Type.UTF8;
+      if ("valueTagClass" in attr) {
+        valueTagClass = attr.valueTagClass;
+      }
+      if (valueTagClass === asn12.Type.UTF8) {
+        value = forge2.util.encodeUtf8(value);
+      }
+      var valueConstructed = false;
+      if ("valueConstructed" in attr) {
+        valueConstructed = attr.valueConstructed;
+      }
+      var seq = asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+        // AttributeType
+        asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.OID,
+          false,
+          asn12.oidToDer(attr.type).getBytes()
+        ),
+        asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SET, true, [
+          // AttributeValue
+          asn12.create(
+            asn12.Class.UNIVERSAL,
+            valueTagClass,
+            valueConstructed,
+            value
+          )
+        ])
+      ]);
+      rval.value.push(seq);
+    }
+    return rval;
+  }
+  var jan_1_1950 = /* @__PURE__ */ new Date("1950-01-01T00:00:00Z");
+  var jan_1_2050 = /* @__PURE__ */ new Date("2050-01-01T00:00:00Z");
+  function _dateToAsn1(date5) {
+    if (date5 >= jan_1_1950 && date5 < jan_1_2050) {
+      return asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.UTCTIME,
+        false,
+        asn12.dateToUtcTime(date5)
+      );
+    } else {
+      return asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.GENERALIZEDTIME,
+        false,
+        asn12.dateToGeneralizedTime(date5)
+      );
+    }
+  }
+  pki2.getTBSCertificate = function(cert) {
+    var notBefore = _dateToAsn1(cert.validity.notBefore);
+    var notAfter = _dateToAsn1(cert.validity.notAfter);
+    var tbs = asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+      // version
+      asn12.create(asn12.Class.CONTEXT_SPECIFIC, 0, true, [
+        // integer
+        asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.INTEGER,
+          false,
+          asn12.integerToDer(cert.version).getBytes()
+        )
+      ]),
+      // serialNumber
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.INTEGER,
+        false,
+        forge2.util.hexToBytes(cert.serialNumber)
+      ),
+      // signature
+      asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+        // algorithm
+        asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.OID,
+          false,
+          asn12.oidToDer(cert.siginfo.algorithmOid).getBytes()
+        ),
+        // parameters
+        _signatureParametersToAsn1(
+          cert.siginfo.algorithmOid,
+          cert.siginfo.parameters
+        )
+      ]),
+      // issuer
+      _dnToAsn1(cert.issuer),
+      // validity
+      asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+        notBefore,
+        notAfter
+      ]),
+      // subject
+      _dnToAsn1(cert.subject),
+      // SubjectPublicKeyInfo
+      pki2.publicKeyToAsn1(cert.publicKey)
+    ]);
+    if (cert.issuer.uniqueId) {
+      tbs.value.push(
+        asn12.create(asn12.Class.CONTEXT_SPECIFIC, 1, true, [
+          asn12.create(
+            asn12.Class.UNIVERSAL,
+            asn12.Type.BITSTRING,
+            false,
+            // TODO: support arbitrary bit length ids
+            String.fromCharCode(0) + cert.issuer.uniqueId
+          )
+        ])
+      );
+    }
+    if (cert.subject.uniqueId) {
+      tbs.value.push(
+        asn12.create(asn12.Class.CONTEXT_SPECIFIC, 2, true, [
+          asn12.create(
+            asn12.Class.UNIVERSAL,
+            asn12.Type.BITSTRING,
+            false,
+            // TODO: support arbitrary bit length ids
+            String.fromCharCode(0) + cert.subject.uniqueId
+          )
+        ])
+      );
+    }
+    if (cert.extensions.length > 0) {
+      tbs.value.push(pki2.certificateExtensionsToAsn1(cert.extensions));
+    }
+    return tbs;
+  };
+  pki2.getCertificationRequestInfo = function(csr) {
+    var cri = asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+      // version
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.INTEGER,
+        false,
+        asn12.integerToDer(csr.version).getBytes()
+      ),
+      // subject
+      _dnToAsn1(csr.subject),
+      // SubjectPublicKeyInfo
+      pki2.publicKeyToAsn1(csr.publicKey),
+      // attributes
+      _CRIAttributesToAsn1(csr)
+    ]);
+    return cri;
+  };
+  pki2.distinguishedNameToAsn1 = function(dn) {
+    return _dnToAsn1(dn);
+  };
+  pki2.certificateToAsn1 = function(cert) {
+    var tbsCertificate = cert.tbsCertificate || pki2.getTBSCertificate(cert);
+    return asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+      // TBSCertificate
+      tbsCertificate,
+      // AlgorithmIdentifier (signature algorithm)
+      asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+        // algorithm
+        asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.OID,
+          false,
+          asn12.oidToDer(cert.signatureOid).getBytes()
+        ),
+        // parameters
+        _signatureParametersToAsn1(cert.signatureOid, cert.signatureParameters)
+      ]),
+      // SignatureValue
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.BITSTRING,
+        false,
+        String.fromCharCode(0) + cert.signature
+      )
+    ]);
+  };
+  pki2.certificateExtensionsToAsn1 = function(exts) {
+    var rval = asn12.create(asn12.Class.CONTEXT_SPECIFIC, 3, true, []);
+    var seq = asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, []);
+    rval.value.push(seq);
+    for (var i = 0; i < exts.length; ++i) {
+      seq.value.push(pki2.certificateExtensionToAsn1(exts[i]));
+    }
+    return rval;
+  };
+  pki2.certificateExtensionToAsn1 = function(ext) {
+    var extseq = asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, []);
+    extseq.value.push(asn12.create(
+      asn12.Class.UNIVERSAL,
+      asn12.Type.OID,
+      false,
+      asn12.oidToDer(ext.id).getBytes()
+    ));
+    if (ext.critical) {
+      extseq.value.push(asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.BOOLEAN,
+        false,
+        String.fromCharCode(255)
+      ));
+    }
+    var value = ext.value;
+    if (typeof ext.value !== "string") {
+      value = asn12.toDer(value).getBytes();
+    }
+    extseq.value.push(asn12.create(
+      asn12.Class.UNIVERSAL,
+      asn12.Type.OCTETSTRING,
+      false,
+      value
+    ));
+    return extseq;
+  };
+  pki2.certificationRequestToAsn1 = function(csr) {
+    var cri = csr.certificationRequestInfo || pki2.getCertificationRequestInfo(csr);
+    return asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+      // CertificationRequestInfo
+      cri,
+      // AlgorithmIdentifier (signature algorithm)
+      asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+        // algorithm
+        asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.OID,
+          false,
+          asn12.oidToDer(csr.signatureOid).getBytes()
+        ),
+        // parameters
+        _signatureParametersToAsn1(csr.signatureOid, csr.signatureParameters)
+      ]),
+      // signature
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.BITSTRING,
+        false,
+        String.fromCharCode(0) + csr.signature
+      )
+    ]);
+  };
+  pki2.createCaStore = function(certs) {
+    var caStore = {
+      // stored certificates
+      certs: {}
+    };
+    caStore.getIssuer = function(cert2) {
+      var rval = getBySubject(cert2.issuer);
+      return rval;
+    };
+    caStore.addCertificate = function(cert2) {
+      if (typeof cert2 === "string") {
+        cert2 = forge2.pki.certificateFromPem(cert2);
+      }
+      ensureSubjectHasHash(cert2.subject);
+      if (!caStore.hasCertificate(cert2)) {
+        if (cert2.subject.hash in caStore.certs) {
+          var tmp = caStore.certs[cert2.subject.hash];
+          if (!forge2.util.isArray(tmp)) {
+            tmp = [tmp];
+          }
+          tmp.push(cert2);
+          caStore.certs[cert2.subject.hash] = tmp;
+        } else {
+          caStore.certs[cert2.subject.hash] = cert2;
+        }
+      }
+    };
+    caStore.hasCertificate = function(cert2) {
+      if (typeof cert2 === "string") {
+        cert2 = forge2.pki.certificateFromPem(cert2);
+      }
+      var match = getBySubject(cert2.subject);
+      if (!match) {
+        return false;
+      }
+      if (!forge2.util.isArray(match)) {
+        match = [match];
+      }
+      var der1 = asn12.toDer(pki2.certificateToAsn1(cert2)).getBytes();
+      for (var i2 = 0; i2 < match.length; ++i2) {
+        var der2 = asn12.toDer(pki2.certificateToAsn1(match[i2])).getBytes();
+        if (der1 === der2) {
+          return true;
+        }
+      }
+      return false;
+    };
+    caStore.listAllCertificates = function() {
+      var certList = [];
+      for (var hash2 in caStore.certs) {
+        if (caStore.certs.hasOwnProperty(hash2)) {
+          var value = caStore.certs[hash2];
+          if (!forge2.util.isArray(value)) {
+            certList.push(value);
+          } else {
+            for (var i2 = 0; i2 < value.length; ++i2) {
+              certList.push(value[i2]);
+            }
+          }
+        }
+      }
+      return certList;
+    };
+    caStore.removeCertificate = function(cert2) {
+      var result;
+      if (typeof cert2 === "string") {
+        cert2 = forge2.pki.certificateFromPem(cert2);
+      }
+      ensureSubjectHasHash(cert2.subject);
+      if (!caStore.hasCertificate(cert2)) {
+        return null;
+      }
+      var match = getBySubject(cert2.subject);
+      if (!forge2.util.isArray(match)) {
+        result = caStore.certs[cert2.subject.hash];
+        delete caStore.certs[cert2.subject.hash];
+        return result;
+      }
+      var der1 = asn12.toDer(pki2.certificateToAsn1(cert2)).getBytes();
+      for (var i2 = 0; i2 < match.length; ++i2) {
+        var der2 = asn12.toDer(pki2.certificateToAsn1(match[i2])).getBytes();
+        if (der1 === der2) {
+          result = match[i2];
+          match.splice(i2, 1);
+        }
+      }
+      if (match.length === 0) {
+        delete caStore.certs[cert2.subject.hash];
+      }
+      return result;
+    };
+    function getBySubject(subject) {
+      ensureSubjectHasHash(subject);
+      return caStore.certs[subject.hash] || null;
+    }
+    function ensureSubjectHasHash(subject) {
+      if (!subject.hash) {
+        var md2 = forge2.md.sha1.create();
+        subject.attributes = pki2.RDNAttributesAsArray(_dnToAsn1(subject), md2);
+        subject.hash = md2.digest().toHex();
+      }
+    }
+    if (certs) {
+      for (var i = 0; i < certs.length; ++i) {
+        var cert = certs[i];
+        caStore.addCertificate(cert);
+      }
+    }
+    return caStore;
+  };
+  pki2.certificateError = {
+    bad_certificate: "forge.pki.BadCertificate",
+    unsupported_certificate: "forge.pki.UnsupportedCertificate",
+    certificate_revoked: "forge.pki.CertificateRevoked",
+    certificate_expired: "forge.pki.CertificateExpired",
+    certificate_unknown: "forge.pki.CertificateUnknown",
+    unknown_ca: "forge.pki.UnknownCertificateAuthority"
+  };
+  pki2.verifyCertificateChain = function(caStore, chain, options) {
+    if (typeof options === "function") {
+      options = { verify: options };
+    }
+    options = options || {};
+    chain = chain.slice(0);
+    var certs = chain.slice(0);
+    var validityCheckDate = options.validityCheckDate;
+    if (typeof validityCheckDate === "undefined") {
+      validityCheckDate = /* @__PURE__ */ new Date();
+    }
+    var first = true;
+    var error63 = null;
+    var depth = 0;
+    do {
+      var cert = chain.shift();
+      var parent = null;
+      var selfSigned = false;
+      if (validityCheckDate) {
+        if (validityCheckDate < cert.validity.notBefore || validityCheckDate > cert.validity.notAfter) {
+          error63 = {
+            message: "Certificate is not valid yet or has expired.",
+            error: pki2.certificateError.certificate_expired,
+            notBefore: cert.validity.notBefore,
+            notAfter: cert.validity.notAfter,
+            // TODO: we might want to reconsider renaming 'now' to
+            // 'validityCheckDate' should this API be changed in the future.
+            now: validityCheckDate
+          };
+        }
+      }
+      if (error63 === null) {
+        parent = chain[0] || caStore.getIssuer(cert);
+        if (parent === null) {
+          if (cert.isIssuer(cert)) {
+            selfSigned = true;
+            parent = cert;
+          }
+        }
+        if (parent) {
+          var parents = parent;
+          if (!forge2.util.isArray(parents)) {
+            parents = [parents];
+          }
+          var verified = false;
+          while (!verified && parents.length > 0) {
+            parent = parents.shift();
+            try {
+              verified = parent.verify(cert);
+            } catch (ex) {
+            }
+          }
+          if (!verified) {
+            error63 = {
+              message: "Certificate signature is invalid.",
+              error: pki2.certificateError.bad_certificate
+            };
+          }
+        }
+        if (error63 === null && (!parent || selfSigned) && !caStore.hasCertificate(cert)) {
+          error63 = {
+            message: "Certificate is not trusted.",
+            error: pki2.certificateError.unknown_ca
+          };
+        }
+      }
+      if (error63 === null && parent && !cert.isIssuer(parent)) {
+        error63 = {
+          message: "Certificate issuer is invalid.",
+          error: pki2.certificateError.bad_certificate
+        };
+      }
+      if (error63 === null) {
+        var se = {
+          keyUsage: true,
+          basicConstraints: true
+        };
+        for (var i = 0; error63 === null && i < cert.extensions.length; ++i) {
+          var ext = cert.extensions[i];
+          if (ext.critical && !(ext.name in se)) {
+            error63 = {
+              message: "Certificate has an unsupported critical extension.",
+              error: pki2.certificateError.unsupported_certificate
+            };
+          }
+        }
+      }
+      if (error63 === null && (!first || chain.length === 0 && (!parent || selfSigned))) {
+        var bcExt = cert.getExtension("basicConstraints");
+        var keyUsageExt = cert.getExtension("keyUsage");
+        if (keyUsageExt !== null) {
+          if (!keyUsageExt.keyCertSign || bcExt === null) {
+            error63 = {
+              message: "Certificate keyUsage or basicConstraints conflict or indicate that the certificate is not a CA. If the certificate is the only one in the chain or isn't the first then the certificate must be a valid CA.",
+              error: pki2.certificateError.bad_certificate
+            };
+          }
+        }
+        if (error63 === null && bcExt === null) {
+          error63 = {
+            message: "Certificate is missing basicConstraints extension and cannot be used as a CA.",
+            error: pki2.certificateError.bad_certificate
+          };
+        }
+        if (error63 === null && bcExt !== null && !bcExt.cA) {
+          error63 = {
+            message: "Certificate basicConstraints indicates the certificate is not a CA.",
+            error: pki2.certificateError.bad_certificate
+          };
+        }
+        if (error63 === null && keyUsageExt !== null && "pathLenConstraint" in bcExt) {
+          var pathLen = depth - 1;
+          if (pathLen > bcExt.pathLenConstraint) {
+            error63 = {
+              message: "Certificate basicConstraints pathLenConstraint violated.",
+              error: pki2.certificateError.bad_certificate
+            };
+          }
+        }
+      }
+      var vfd = error63 === null ? true : error63.error;
+      var ret = options.verify ? options.verify(vfd, depth, certs) : vfd;
+      if (ret === true) {
+        error63 = null;
+      } else {
+        if (vfd === true) {
+          error63 = {
+            message: "The application rejected the certificate.",
+            error: pki2.certificateError.bad_certificate
+          };
+        }
+        if (ret || ret === 0) {
+          if (typeof ret === "object" && !forge2.util.isArray(ret)) {
+            if (ret.message) {
+              error63.message = ret.message;
+            }
+            if (ret.error) {
+              error63.error = ret.error;
+            }
+          } else if (typeof ret === "string") {
+            error63.error = ret;
+          }
+        }
+        throw error63;
+      }
+      first = false;
+      ++depth;
+    } while (chain.length > 0);
+    return true;
+  };
+  return x509.exports;
+}
+function requirePkcs12() {
+  if (hasRequiredPkcs12) return pkcs12.exports;
+  hasRequiredPkcs12 = 1;
+  var forge2 = requireForge();
+  requireAsn1();
+  requireHmac();
+  requireOids();
+  requirePkcs7asn1();
+  requirePbe();
+  requireRandom();
+  requireRsa();
+  requireSha1();
+  requireUtil();
+  requireX509();
+  var asn12 = forge2.asn1;
+  var pki2 = forge2.pki;
+  var p12 = pkcs12.exports = forge2.pkcs12 = forge2.pkcs12 || {};
+  var contentInfoValidator = {
+    name: "ContentInfo",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    // a ContentInfo
+    constructed: true,
+    value: [{
+      name: "ContentInfo.contentType",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.OID,
+      constructed: false,
+      capture: "contentType"
+    }, {
+      name: "ContentInfo.content",
+      tagClass: asn12.Class.CONTEXT_SPECIFIC,
+      constructed: true,
+      captureAsn1: "content"
+    }]
+  };
+  var pfxValidator = {
+    name: "PFX",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [
+      {
+        name: "PFX.version",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.INTEGER,
+        constructed: false,
+        capture: "version"
+      },
+      contentInfoValidator,
+      {
+        name: "PFX.macData",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.SEQUENCE,
+        constructed: true,
+        optional: true,
+        captureAsn1: "mac",
+        value: [{
+          name: "PFX.macData.mac",
+          tagClass: asn12.Class.UNIVERSAL,
+          type: asn12.Type.SEQUENCE,
+          // DigestInfo
+          constructed: true,
+          value: [{
+            name: "PFX.macData.mac.digestAlgorithm",
+            tagClass: asn12.Class.UNIVERSAL,
+            type: asn12.Type.SEQUENCE,
+            // DigestAlgorithmIdentifier
+            constructed: true,
+            value: [{
+              name: "PFX.macData.mac.digestAlgorithm.algorithm",
+              tagClass: asn12.Class.UNIVERSAL,
+              type: asn12.Type.OID,
+              constructed: false,
+              capture: "macAlgorithm"
+            }, {
+              name: "PFX.macData.mac.digestAlgorithm.parameters",
+              optional: true,
+              tagClass: asn12.Class.UNIVERSAL,
+              captureAsn1: "macAlgorithmParameters"
+            }]
+          }, {
+            name: "PFX.macData.mac.digest",
+            tagClass: asn12.Class.UNIVERSAL,
+            type: asn12.Type.OCTETSTRING,
+            constructed: false,
+            capture: "macDigest"
+          }]
+        }, {
+          name: "PFX.macData.macSalt",
+          tagClass: asn12.Class.UNIVERSAL,
+          type: asn12.Type.OCTETSTRING,
+          constructed: false,
+          capture: "macSalt"
+        }, {
+          name: "PFX.macData.iterations",
+          tagClass: asn12.Class.UNIVERSAL,
+          type: asn12.Type.INTEGER,
+          constructed: false,
+          optional: true,
+          capture: "macIterations"
+        }]
+      }
+    ]
+  };
+  var safeBagValidator = {
+    name: "SafeBag",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [{
+      name: "SafeBag.bagId",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.OID,
+      constructed: false,
+      capture: "bagId"
+    }, {
+      name: "SafeBag.bagValue",
+      tagClass: asn12.Class.CONTEXT_SPECIFIC,
+      constructed: true,
+      captureAsn1: "bagValue"
+    }, {
+      name: "SafeBag.bagAttributes",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.SET,
+      constructed: true,
+      optional: true,
+      capture: "bagAttributes"
+    }]
+  };
+  var attributeValidator = {
+    name: "Attribute",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [{
+      name: "Attribute.attrId",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.OID,
+      constructed: false,
+      capture: "oid"
+    }, {
+      name: "Attribute.attrValues",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.SET,
+      constructed: true,
+      capture: "values"
+    }]
+  };
+  var certBagValidator = {
+    name: "CertBag",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [{
+      name: "CertBag.certId",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.OID,
+      constructed: false,
+      capture: "certId"
+    }, {
+      name: "CertBag.certValue",
+      tagClass: asn12.Class.CONTEXT_SPECIFIC,
+      constructed: true,
+      /* So far we only support X.509 certificates (which are wrapped in
+         an OCTET STRING, hence hard code that here). */
+      value: [{
+        name: "CertBag.certValue[0]",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Class.OCTETSTRING,
+        constructed: false,
+        capture: "cert"
+      }]
+    }]
+  };
+  function _getBagsByAttribute(safeContents, attrName, attrValue, bagType) {
+    var result = [];
+    for (var i = 0; i < safeContents.length; i++) {
+      for (var j = 0; j < safeContents[i].safeBags.length; j++) {
+        var bag = safeContents[i].safeBags[j];
+        if (bagType !== void 0 && bag.type !== bagType) {
+          continue;
+        }
+        if (attrName === null) {
+          result.push(bag);
+          continue;
+        }
+        if (bag.attributes[attrName] !== void 0 && bag.attributes[attrName].indexOf(attrValue) >= 0) {
+          result.push(bag);
+        }
+      }
+    }
+    return result;
+  }
+  p12.pkcs12FromAsn1 = function(obj, strict, password) {
+    if (typeof strict === "string") {
+      password = strict;
+      strict = true;
+    } else if (strict === void 0) {
+      strict = true;
+    }
+    var capture = {};
+    var errors = [];
+    if (!asn12.validate(obj, pfxValidator, capture, errors)) {
+      var error63 = new Error("Cannot read PKCS#12 PFX. ASN.1 object is not an PKCS#12 PFX.");
+      error63.errors = error63;
+      throw error63;
+    }
+    var pfx = {
+      version: capture.version.charCodeAt(0),
+      safeContents: [],
+      /**
+       * Gets bags with matching attributes.
+       *
+       * @param filter the attributes to filter by:
+       *          [localKeyId] the localKeyId to search for.
+       *          [localKeyIdHex] the localKeyId in hex to search for.
+       *          [friendlyName] the friendly name to search for.
+       *          [bagType] bag type to narrow each attribute search by.
+       *
+       * @return a map of attribute type to an array of matching bags or, if no
+       *           attribute was given but a bag type, the map key will be the
+       *           bag type.
+       */
+      getBags: function(filter) {
+        var rval = {};
+        var localKeyId;
+        if ("localKeyId" in filter) {
+          localKeyId = filter.localKeyId;
+        } else if ("localKeyIdHex" in filter) {
+          localKeyId = forge2.util.hexToBytes(filter.localKeyIdHex);
+        }
+        if (localKeyId === void 0 && !("friendlyName" in filter) && "bagType" in filter) {
+          rval[filter.bagType] = _getBagsByAttribute(
+            pfx.safeContents,
+            null,
+            null,
+            filter.bagType
+          );
+        }
+        if (localKeyId !== void 0) {
+          rval.localKeyId = _getBagsByAttribute(
+            pfx.safeContents,
+            "localKeyId",
+            localKeyId,
+            filter.bagType
+          );
+        }
+        if ("friendlyName" in filter) {
+          rval.friendlyName = _getBagsByAttribute(
+            pfx.safeContents,
+            "friendlyName",
+            filter.friendlyName,
+            filter.bagType
+          );
+        }
+        return rval;
+      },
+      /**
+       * DEPRECATED: use getBags() instead.
+       *
+       * Get bags with matching friendlyName attribute.
+       *
+       * @param friendlyName the friendly name to search for.
+       * @param [bagType] bag type to narrow search by.
+       *
+       * @return an array of bags with matching friendlyName attribute.
+       */
+      getBagsByFriendlyName: function(friendlyName, bagType) {
+        return _getBagsByAttribute(
+          pfx.safeContents,
+          "friendlyName",
+          friendlyName,
+          bagType
+        );
+      },
+      /**
+       * DEPRECATED: use getBags() instead.
+       *
+       * Get bags with matching localKeyId attribute.
+       *
+       * @param localKeyId the localKeyId to search for.
+       * @param [bagType] bag type to narrow search by.
+       *
+       * @return an array of bags with matching localKeyId attribute.
+       */
+      getBagsByLocalKeyId: function(localKeyId, bagType) {
+        return _getBagsByAttribute(
+          pfx.safeContents,
+          "localKeyId",
+          localKeyId,
+          bagType
+        );
+      }
+    };
+    if (capture.version.charCodeAt(0) !== 3) {
+      var error63 = new Error("PKCS#12 PFX of version other than 3 not supported.");
+      error63.version = capture.version.charCodeAt(0);
+      throw error63;
+    }
+    if (asn12.derToOid(capture.contentType) !== pki2.oids.data) {
+      var error63 = new Error("Only PKCS#12 PFX in password integrity mode supported.");
+      error63.oid = asn12.derToOid(capture.contentType);
+      throw error63;
+    }
+    var data = capture.content.value[0];
+    if (data.tagClass !== asn12.Class.UNIVERSAL || data.type !== asn12.Type.OCTETSTRING) {
+      throw new Error("PKCS#12 authSafe content data is not an OCTET STRING.");
+    }
+    data = _decodePkcs7Data(data);
+    if (capture.mac) {
+      var md2 = null;
+      var macKeyBytes = 0;
+      var macAlgorithm = asn12.derToOid(capture.macAlgorithm);
+      switch (macAlgorithm) {
+        case pki2.oids.sha1:
+          md2 = forge2.md.sha1.create();
+          macKeyBytes = 20;
+          break;
+        case pki2.oids.sha256:
+          md2 = forge2.md.sha256.create();
+          macKeyBytes = 32;
+          break;
+        case pki2.oids.sha384:
+          md2 = forge2.md.sha384.create();
+          macKeyBytes = 48;
+          break;
+        case pki2.oids.sha512:
+          md2 = forge2.md.sha512.create();
+          macKeyBytes = 64;
+          break;
+        case pki2.oids.md5:
+          md2 = forge2.md.md5.create();
+          macKeyBytes = 16;
+          break;
+      }
+      if (md2 === null) {
+        throw new Error("PKCS#12 uses unsupported MAC algorithm: " + macAlgorithm);
+      }
+      var macSalt = new forge2.util.ByteBuffer(capture.macSalt);
+      var macIterations = "macIterations" in capture ? parseInt(forge2.util.bytesToHex(capture.macIterations), 16) : 1;
+      var macKey = p12.generateKey(
+        password,
+        macSalt,
+        3,
+        macIterations,
+        macKeyBytes,
+        md2
+      );
+      var mac3 = forge2.hmac.create();
+      mac3.start(md2, macKey);
+      mac3.update(data.value);
+      var macValue = mac3.getMac();
+      if (macValue.getBytes() !== capture.macDigest) {
+        throw new Error("PKCS#12 MAC could not be verified. Invalid password?");
+      }
+    } else if (Array.isArray(obj.value) && obj.value.length > 2) {
+      throw new Error("Invalid PKCS#12. macData field present but MAC was not validated.");
+    }
+    _decodeAuthenticatedSafe(pfx, data.value, strict, password);
+    return pfx;
+  };
+  function _decodePkcs7Data(data) {
+    if (data.composed || data.constructed) {
+      var value = forge2.util.createBuffer();
+      for (var i = 0; i < data.value.length; ++i) {
+        value.putBytes(data.value[i].value);
+      }
+      data.composed = data.constructed = false;
+      data.value = value.getBytes();
+    }
+    return data;
+  }
+  function _decodeAuthenticatedSafe(pfx, authSafe, strict, password) {
+    authSafe = asn12.fromDer(authSafe, strict);
+    if (authSafe.tagClass !== asn12.Class.UNIVERSAL || authSafe.type !== asn12.Type.SEQUENCE || authSafe.constructed !== true) {
+      throw new Error("PKCS#12 AuthenticatedSafe expected to be a SEQUENCE OF ContentInfo");
+    }
+    for (var i = 0; i < authSafe.value.length; i++) {
+      var contentInfo = authSafe.value[i];
+      var capture = {};
+      var errors = [];
+      if (!asn12.validate(contentInfo, contentInfoValidator, capture, errors)) {
+        var error63 = new Error("Cannot read ContentInfo.");
+        error63.errors = errors;
+        throw error63;
+      }
+      var obj = {
+        encrypted: false
+      };
+      var safeContents = null;
+      var data = capture.content.value[0];
+      switch (asn12.derToOid(capture.contentType)) {
+        case pki2.oids.data:
+          if (data.tagClass !== asn12.Class.UNIVERSAL || data.type !== asn12.Type.OCTETSTRING) {
+            throw new Error("PKCS#12 SafeContents Data is not an OCTET STRING.");
+          }
+          safeContents = _decodePkcs7Data(data).value;
+          break;
+        case pki2.oids.encryptedData:
+          safeContents = _decryptSafeContents(data, password);
+          obj.encrypted = true;
+          break;
+        default:
+          var error63 = new Error("Unsupported PKCS#12 contentType.");
+          error63.contentType = asn12.derToOid(capture.contentType);
+          throw error63;
+      }
+      obj.safeBags = _decodeSafeContents(safeContents, strict, password);
+      pfx.safeContents.push(obj);
+    }
+  }
+  function _decryptSafeContents(data, password) {
+    var capture = {};
+    var errors = [];
+    if (!asn12.validate(
+      data,
+      forge2.pkcs7.asn1.encryptedDataValidator,
+      capture,
+      errors
+    )) {
+      var error63 = new Error("Cannot read EncryptedContentInfo.");
+      error63.errors = errors;
+      throw error63;
+    }
+    var oid = asn12.derToOid(capture.contentType);
+    if (oid !== pki2.oids.data) {
+      var error63 = new Error(
+        "PKCS#12 EncryptedContentInfo ContentType is not Data."
+      );
+      error63.oid = oid;
+      throw error63;
+    }
+    oid = asn12.derToOid(capture.encAlgorithm);
+    var cipher2 = pki2.pbe.getCipher(oid, capture.encParameter, password);
+    var encryptedContentAsn1 = _decodePkcs7Data(capture.encryptedContentAsn1);
+    var encrypted = forge2.util.createBuffer(encryptedContentAsn1.value);
+    cipher2.update(encrypted);
+    if (!cipher2.finish()) {
+      throw new Error("Failed to decrypt PKCS#12 SafeContents.");
+    }
+    return cipher2.output.getBytes();
+  }
+  function _decodeSafeContents(safeContents, strict, password) {
+    if (!strict && safeContents.length === 0) {
+      return [];
+    }
+    safeContents = asn12.fromDer(safeContents, strict);
+    if (safeContents.tagClass !== asn12.Class.UNIVERSAL || safeContents.type !== asn12.Type.SEQUENCE || safeContents.constructed !== true) {
+      throw new Error(
+        "PKCS#12 SafeContents expected to be a SEQUENCE OF SafeBag."
+      );
+    }
+    var res = [];
+    for (var i = 0; i < safeContents.value.length; i++) {
+      var safeBag = safeContents.value[i];
+      var capture = {};
+      var errors = [];
+      if (!asn12.validate(safeBag, safeBagValidator, capture, errors)) {
+        var error63 = new Error("Cannot read SafeBag.");
+        error63.errors = errors;
+        throw error63;
+      }
+      var bag = {
+        type: asn12.derToOid(capture.bagId),
+        attributes: _decodeBagAttributes(capture.bagAttributes)
+      };
+      res.push(bag);
+      var validator, decoder3;
+      var bagAsn1 = capture.bagValue.value[0];
+      switch (bag.type) {
+        case pki2.oids.pkcs8ShroudedKeyBag:
+          bagAsn1 = pki2.decryptPrivateKeyInfo(bagAsn1, password);
+          if (bagAsn1 === null) {
+            throw new Error(
+              "Unable to decrypt PKCS#8 ShroudedKeyBag, wrong password?"
+            );
+          }
+        /* fall through */
+        case pki2.oids.keyBag:
+          try {
+            bag.key = pki2.privateKeyFromAsn1(bagAsn1);
+          } catch (e) {
+            bag.key = null;
+            bag.asn1 = bagAsn1;
+          }
+          continue;
+        /* Nothing more to do. */
+        case pki2.oids.certBag:
+          validator = certBagValidator;
+          decoder3 = function() {
+            if (asn12.derToOid(capture.certId) !== pki2.oids.x509Certificate) {
+              var error64 = new Error(
+                "Unsupported certificate type, only X.509 supported."
+              );
+              error64.oid = asn12.derToOid(capture.certId);
+              throw error64;
+            }
+            var certAsn1 = asn12.fromDer(capture.cert, strict);
+            try {
+              bag.cert = pki2.certificateFromAsn1(certAsn1, true);
+            } catch (e) {
+              bag.cert = null;
+              bag.asn1 = certAsn1;
+            }
+          };
+          break;
+        default:
+          var error63 = new Error("Unsupported PKCS#12 SafeBag type.");
+          error63.oid = bag.type;
+          throw error63;
+      }
+      if (validator !== void 0 && !asn12.validate(bagAsn1, validator, capture, errors)) {
+        var error63 = new Error("Cannot read PKCS#12 " + validator.name);
+        error63.errors = errors;
+        throw error63;
+      }
+      decoder3();
+    }
+    return res;
+  }
+  function _decodeBagAttributes(attributes) {
+    var decodedAttrs = {};
+    if (attributes !== void 0) {
+      for (var i = 0; i < attributes.length; ++i) {
+        var capture = {};
+        var errors = [];
+        if (!asn12.validate(attributes[i], attributeValidator, capture, errors)) {
+          var error63 = new Error("Cannot read PKCS#12 BagAttribute.");
+          error63.errors = errors;
+          throw error63;
+        }
+        var oid = asn12.derToOid(capture.oid);
+        if (pki2.oids[oid] === void 0) {
+          continue;
+        }
+        decodedAttrs[pki2.oids[oid]] = [];
+        for (var j = 0; j < capture.values.length; ++j) {
+          decodedAttrs[pki2.oids[oid]].push(capture.values[j].value);
+        }
+      }
+    }
+    return decodedAttrs;
+  }
+  p12.toPkcs12Asn1 = function(key2, cert, password, options) {
+    options = options || {};
+    options.saltSize = options.saltSize || 8;
+    options.count = options.count || 2048;
+    options.algorithm = options.algorithm || options.encAlgorithm || "aes128";
+    if (!("useMac" in options)) {
+      options.useMac = true;
+    }
+    if (!("localKeyId" in options)) {
+      options.localKeyId = null;
+    }
+    if (!("generateLocalKeyId" in options)) {
+      options.generateLocalKeyId = true;
+    }
+    var localKeyId = options.localKeyId;
+    var bagAttrs;
+    if (localKeyId !== null) {
+      localKeyId = forge2.util.hexToBytes(localKeyId);
+    } else if (options.generateLocalKeyId) {
+      if (cert) {
+        var pairedCert = forge2.util.isArray(cert) ? cert[0] : cert;
+        if (typeof pairedCert === "string") {
+          pairedCert = pki2.certificateFromPem(pairedCert);
+        }
+        var sha12 = forge2.md.sha1.create();
+        sha12.update(asn12.toDer(pki2.certificateToAsn1(pairedCert)).getBytes());
+        localKeyId = sha12.digest().getBytes();
+      } else {
+        localKeyId = forge2.random.getBytes(20);
+      }
+    }
+    var attrs = [];
+    if (localKeyId !== null) {
+      attrs.push(
+        // localKeyID
+        asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+          // attrId
+          asn12.create(
+            asn12.Class.UNIVERSAL,
+            asn12.Type.OID,
+            false,
+            asn12.oidToDer(pki2.oids.localKeyId).getBytes()
+          ),
+          // attrValues
+          asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SET, true, [
+            asn12.create(
+              asn12.Class.UNIVERSAL,
+              asn12.Type.OCTETSTRING,
+              false,
+              localKeyId
+            )
+          ])
+        ])
+      );
+    }
+    if ("friendlyName" in options) {
+      attrs.push(
+        // friendlyName
+        asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+          // attrId
+          asn12.create(
+            asn12.Class.UNIVERSAL,
+            asn12.Type.OID,
+            false,
+            asn12.oidToDer(pki2.oids.friendlyName).getBytes()
+          ),
+          // attrValues
+          asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SET, true, [
+            asn12.create(
+              asn12.Class.UNIVERSAL,
+              asn12.Type.BMPSTRING,
+              false,
+              options.friendlyName
+            )
+          ])
+        ])
+      );
+    }
+    if (attrs.length > 0) {
+      bagAttrs = asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SET, true, attrs);
+    }
+    var contents = [];
+    var chain = [];
+    if (cert !== null) {
+      if (forge2.util.isArray(cert)) {
+        chain = cert;
+      } else {
+        chain = [cert];
+      }
+    }
+    var certSafeBags = [];
+    for (var i = 0; i < chain.length; ++i) {
+      cert = chain[i];
+      if (typeof cert === "string") {
+        cert = pki2.certificateFromPem(cert);
+      }
+      var certBagAttrs = i === 0 ? bagAttrs : void 0;
+      var certAsn1 = pki2.certificateToAsn1(cert);
+      var certSafeBag = asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+        // bagId
+        asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.OID,
+          false,
+          asn12.oidToDer(pki2.oids.certBag).getBytes()
+        ),
+        // bagValue
+        asn12.create(asn12.Class.CONTEXT_SPECIFIC, 0, true, [
+          // CertBag
+          asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+            // certId
+            asn12.create(
+              asn12.Class.UNIVERSAL,
+              asn12.Type.OID,
+              false,
+              asn12.oidToDer(pki2.oids.x509Certificate).getBytes()
+            ),
+            // certValue (x509Certificate)
+            asn12.create(asn12.Class.CONTEXT_SPECIFIC, 0, true, [
+              asn12.create(
+                asn12.Class.UNIVERSAL,
+                asn12.Type.OCTETSTRING,
+                false,
+                asn12.toDer(certAsn1).getBytes()
+              )
+            ])
+          ])
+        ]),
+        // bagAttributes (OPTIONAL)
+        certBagAttrs
+      ]);
+      certSafeBags.push(certSafeBag);
+    }
+    if (certSafeBags.length > 0) {
+      var certSafeContents = asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.SEQUENCE,
+        true,
+        certSafeBags
+      );
+      var certCI = (
+        // PKCS#7 ContentInfo
+        asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+          // contentType
+          asn12.create(
+            asn12.Class.UNIVERSAL,
+            asn12.Type.OID,
+            false,
+            // OID for the content type is 'data'
+            asn12.oidToDer(pki2.oids.data).getBytes()
+          ),
+          // content
+          asn12.create(asn12.Class.CONTEXT_SPECIFIC, 0, true, [
+            asn12.create(
+              asn12.Class.UNIVERSAL,
+              asn12.Type.OCTETSTRING,
+              false,
+              asn12.toDer(certSafeContents).getBytes()
+            )
+          ])
+        ])
+      );
+      contents.push(certCI);
+    }
+    var keyBag = null;
+    if (key2 !== null) {
+      var pkAsn1 = pki2.wrapRsaPrivateKey(pki2.privateKeyToAsn1(key2));
+      if (password === null) {
+        keyBag = asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+          // bagId
+          asn12.create(
+            asn12.Class.UNIVERSAL,
+            asn12.Type.OID,
+            false,
+            asn12.oidToDer(pki2.oids.keyBag).getBytes()
+          ),
+          // bagValue
+          asn12.create(asn12.Class.CONTEXT_SPECIFIC, 0, true, [
+            // PrivateKeyInfo
+            pkAsn1
+          ]),
+          // bagAttributes (OPTIONAL)
+          bagAttrs
+        ]);
+      } else {
+        keyBag = asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+          // bagId
+          asn12.create(
+            asn12.Class.UNIVERSAL,
+            asn12.Type.OID,
+            false,
+            asn12.oidToDer(pki2.oids.pkcs8ShroudedKeyBag).getBytes()
+          ),
+          // bagValue
+          asn12.create(asn12.Class.CONTEXT_SPECIFIC, 0, true, [
+            // EncryptedPrivateKeyInfo
+            pki2.encryptPrivateKeyInfo(pkAsn1, password, options)
+          ]),
+          // bagAttributes (OPTIONAL)
+          bagAttrs
+        ]);
+      }
+      var keySafeContents = asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [keyBag]);
+      var keyCI = (
+        // PKCS#7 ContentInfo
+        asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+          // contentType
+          asn12.create(
+            asn12.Class.UNIVERSAL,
+            asn12.Type.OID,
+            false,
+            // OID for the content type is 'data'
+            asn12.oidToDer(pki2.oids.data).getBytes()
+          ),
+          // content
+          asn12.create(asn12.Class.CONTEXT_SPECIFIC, 0, true, [
+            asn12.create(
+              asn12.Class.UNIVERSAL,
+              asn12.Type.OCTETSTRING,
+              false,
+              asn12.toDer(keySafeContents).getBytes()
+            )
+          ])
+        ])
+      );
+      contents.push(keyCI);
+    }
+    var safe = asn12.create(
+      asn12.Class.UNIVERSAL,
+      asn12.Type.SEQUENCE,
+      true,
+      contents
+    );
+    var macData;
+    if (options.useMac) {
+      var sha12 = forge2.md.sha1.create();
+      var macSalt = new forge2.util.ByteBuffer(
+        forge2.random.getBytes(options.saltSize)
+      );
+      var count2 = options.count;
+      var key2 = p12.generateKey(password, macSalt, 3, count2, 20);
+      var mac3 = forge2.hmac.create();
+      mac3.start(sha12, key2);
+      mac3.update(asn12.toDer(safe).getBytes());
+      var macValue = mac3.getMac();
+      macData = asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+        // mac DigestInfo
+        asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+          // digestAlgorithm
+          asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+            // algorithm = SHA-1
+            asn12.create(
+              asn12.Class.UNIVERSAL,
+              asn12.Type.OID,
+              false,
+              asn12.oidToDer(pki2.oids.sha1).getBytes()
+            ),
+            // parameters = Null
+            asn12.create(asn12.Class.UNIVERSAL, asn12.Type.NULL, false, "")
+          ]),
+          // digest
+          asn12.create(
+            asn12.Class.UNIVERSAL,
+            asn12.Type.OCTETSTRING,
+            false,
+            macValue.getBytes()
+          )
+        ]),
+        // macSalt OCTET STRING
+        asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.OCTETSTRING,
+          false,
+          macSalt.getBytes()
+        ),
+        // iterations INTEGER (XXX: Only support count < 65536)
+        asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.INTEGER,
+          false,
+          asn12.integerToDer(count2).getBytes()
+        )
+      ]);
+    }
+    return asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+      // version (3)
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.INTEGER,
+        false,
+        asn12.integerToDer(3).getBytes()
+      ),
+      // PKCS#7 ContentInfo
+      asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+        // contentType
+        asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.OID,
+          false,
+          // OID for the content type is 'data'
+          asn12.oidToDer(pki2.oids.data).getBytes()
+        ),
+        // content
+        asn12.create(asn12.Class.CONTEXT_SPECIFIC, 0, true, [
+          asn12.create(
+            asn12.Class.UNIVERSAL,
+            asn12.Type.OCTETSTRING,
+            false,
+            asn12.toDer(safe).getBytes()
+          )
+        ])
+      ]),
+      macData
+    ]);
+  };
+  p12.generateKey = forge2.pbe.generatePkcs12Key;
+  return pkcs12.exports;
+}
+function requirePki() {
+  if (hasRequiredPki) return pki.exports;
+  hasRequiredPki = 1;
+  var forge2 = requireForge();
+  requireAsn1();
+  requireOids();
+  requirePbe();
+  requirePem();
+  requirePbkdf2();
+  requirePkcs12();
+  requirePss();
+  requireRsa();
+  requireUtil();
+  requireX509();
+  var asn12 = forge2.asn1;
+  var pki$1 = pki.exports = forge2.pki = forge2.pki || {};
+  pki$1.pemToDer = function(pem2) {
+    var msg = forge2.pem.decode(pem2)[0];
+    if (msg.procType && msg.procType.type === "ENCRYPTED") {
+      throw new Error("Could not convert PEM to DER; PEM is encrypted.");
+    }
+    return forge2.util.createBuffer(msg.body);
+  };
+  pki$1.privateKeyFromPem = function(pem2) {
+    var msg = forge2.pem.decode(pem2)[0];
+    if (msg.type !== "PRIVATE KEY" && msg.type !== "RSA PRIVATE KEY") {
+      var error63 = new Error('Could not convert private key from PEM; PEM header type is not "PRIVATE KEY" or "RSA PRIVATE KEY".');
+      error63.headerType = msg.type;
+      throw error63;
+    }
+    if (msg.procType && msg.procType.type === "ENCRYPTED") {
+      throw new Error("Could not convert private key from PEM; PEM is encrypted.");
+    }
+    var obj = asn12.fromDer(msg.body);
+    return pki$1.privateKeyFromAsn1(obj);
+  };
+  pki$1.privateKeyToPem = function(key2, maxline) {
+    var msg = {
+      type: "RSA PRIVATE KEY",
+      body: asn12.toDer(pki$1.privateKeyToAsn1(key2)).getBytes()
+    };
+    return forge2.pem.encode(msg, { maxline });
+  };
+  pki$1.privateKeyInfoToPem = function(pki2, maxline) {
+    var msg = {
+      type: "PRIVATE KEY",
+      body: asn12.toDer(pki2).getBytes()
+    };
+    return forge2.pem.encode(msg, { maxline });
+  };
+  return pki.exports;
+}
+function requireTls() {
+  if (hasRequiredTls) return tls_1;
+  hasRequiredTls = 1;
+  var forge2 = requireForge();
+  requireAsn1();
+  requireHmac();
+  requireMd5();
+  requirePem();
+  requirePki();
+  requireRandom();
+  requireSha1();
+  requireUtil();
+  var prf_TLS1 = function(secret, label, seed, length) {
+    var rval = forge2.util.createBuffer();
+    var idx = secret.length >> 1;
+    var slen = idx + (secret.length & 1);
+    var s1 = secret.substr(0, slen);
+    var s2 = secret.substr(idx, slen);
+    var ai = forge2.util.createBuffer();
+    var hmac2 = forge2.hmac.create();
+    seed = label + seed;
+    var md5itr = Math.ceil(length / 16);
+    var sha1itr = Math.ceil(length / 20);
+    hmac2.start("MD5", s1);
+    var md5bytes = forge2.util.createBuffer();
+    ai.putBytes(seed);
+    for (var i = 0; i < md5itr; ++i) {
+      hmac2.start(null, null);
+      hmac2.update(ai.getBytes());
+      ai.putBuffer(hmac2.digest());
+      hmac2.start(null, null);
+      hmac2.update(ai.bytes() + seed);
+      md5bytes.putBuffer(hmac2.digest());
+    }
+    hmac2.start("SHA1", s2);
+    var sha1bytes = forge2.util.createBuffer();
+    ai.clear();
+    ai.putBytes(seed);
+    for (var i = 0; i < sha1itr; ++i) {
+      hmac2.start(null, null);
+      hmac2.update(ai.getBytes());
+      ai.putBuffer(hmac2.digest());
+      hmac2.start(null, null);
+      hmac2.update(ai.bytes() + seed);
+      sha1bytes.putBuffer(hmac2.digest());
+    }
+    rval.putBytes(forge2.util.xorBytes(
+      md5bytes.getBytes(),
+      sha1bytes.getBytes(),
+      length
+    ));
+    return rval;
+  };
+  var hmac_sha1 = function(key3, seqNum, record3) {
+    var hmac2 = forge2.hmac.create();
+    hmac2.start("SHA1", key3);
+    var b = forge2.util.createBuffer();
+    b.putInt32(seqNum[0]);
+    b.putInt32(seqNum[1]);
+    b.putByte(record3.type);
+    b.putByte(record3.version.major);
+    b.putByte(record3.version.minor);
+    b.putInt16(record3.length);
+    b.putBytes(record3.fragment.bytes());
+    hmac2.update(b.getBytes());
+    return hmac2.digest().getBytes();
+  };
+  var deflate = function(c, record3, s) {
+    var rval = false;
+    try {
+      var bytes = c.deflate(record3.fragment.getBytes());
+      record3.fragment = forge2.util.createBuffer(bytes);
+      record3.length = bytes.length;
+      rval = true;
+    } catch (ex) {
+    }
+    return rval;
+  };
+  var inflate = function(c, record3, s) {
+    var rval = false;
+    try {
+      var bytes = c.inflate(record3.fragment.getBytes());
+      record3.fragment = forge2.util.createBuffer(bytes);
+      record3.length = bytes.length;
+      rval = true;
+    } catch (ex) {
+    }
+    return rval;
+  };
+  var readVector = function(b, lenBytes) {
+    var len = 0;
+    switch (lenBytes) {
+      case 1:
+        len = b.getByte();
+        break;
+      case 2:
+        len = b.getInt16();
+        break;
+      case 3:
+        len = b.getInt24();
+        break;
+      case 4:
+        len = b.getInt32();
+        break;
+    }
+    return forge2.util.createBuffer(b.getBytes(len));
+  };
+  var writeVector = function(b, lenBytes, v) {
+    b.putInt(v.length(), lenBytes << 3);
+    b.putBuffer(v);
+  };
+  var tls = {};
+  tls.Versions = {
+    TLS_1_0: { major: 3, minor: 1 },
+    TLS_1_1: { major: 3, minor: 2 },
+    TLS_1_2: { major: 3, minor: 3 }
+  };
+  tls.SupportedVersions = [
+    tls.Versions.TLS_1_1,
+    tls.Versions.TLS_1_0
+  ];
+  tls.Version = tls.SupportedVersions[0];
+  tls.MaxFragment = 16384 - 1024;
+  tls.ConnectionEnd = {
+    server: 0,
+    client: 1
+  };
+  tls.PRFAlgorithm = {
+    tls_prf_sha256: 0
+  };
+  tls.BulkCipherAlgorithm = {
+    none: null,
+    rc4: 0,
+    des3: 1,
+    aes: 2
+  };
+  tls.CipherType = {
+    stream: 0,
+    block: 1,
+    aead: 2
+  };
+  tls.MACAlgorithm = {
+    none: null,
+    hmac_md5: 0,
+    hmac_sha1: 1,
+    hmac_sha256: 2,
+    hmac_sha384: 3,
+    hmac_sha512: 4
+  };
+  tls.CompressionMethod = {
+    none: 0,
+    deflate: 1
+  };
+  tls.ContentType = {
+    change_cipher_spec: 20,
+    alert: 21,
+    handshake: 22,
+    application_data: 23,
+    heartbeat: 24
+  };
+  tls.HandshakeType = {
+    hello_request: 0,
+    client_hello: 1,
+    server_hello: 2,
+    certificate: 11,
+    server_key_exchange: 12,
+    certificate_request: 13,
+    server_hello_done: 14,
+    certificate_verify: 15,
+    client_key_exchange: 16,
+    finished: 20
+  };
+  tls.Alert = {};
+  tls.Alert.Level = {
+    warning: 1,
+    fatal: 2
+  };
+  tls.Alert.Description = {
+    close_notify: 0,
+    unexpected_message: 10,
+    bad_record_mac: 20,
+    decryption_failed: 21,
+    record_overflow: 22,
+    decompression_failure: 30,
+    handshake_failure: 40,
+    bad_certificate: 42,
+    unsupported_certificate: 43,
+    certificate_revoked: 44,
+    certificate_expired: 45,
+    certificate_unknown: 46,
+    illegal_parameter: 47,
+    unknown_ca: 48,
+    access_denied: 49,
+    decode_error: 50,
+    decrypt_error: 51,
+    export_restriction: 60,
+    protocol_version: 70,
+    insufficient_security: 71,
+    internal_error: 80,
+    user_canceled: 90,
+    no_renegotiation: 100
+  };
+  tls.HeartbeatMessageType = {
+    heartbeat_request: 1,
+    heartbeat_response: 2
+  };
+  tls.CipherSuites = {};
+  tls.getCipherSuite = function(twoBytes) {
+    var rval = null;
+    for (var key3 in tls.CipherSuites) {
+      var cs = tls.CipherSuites[key3];
+      if (cs.id[0] === twoBytes.charCodeAt(0) && cs.id[1] === twoBytes.charCodeAt(1)) {
+        rval = cs;
+        break;
+      }
+    }
+    return rval;
+  };
+  tls.handleUnexpected = function(c, record3) {
+    var ignore = !c.open && c.entity === tls.ConnectionEnd.client;
+    if (!ignore) {
+      c.error(c, {
+        message: "Unexpected message. Received TLS record out of order.",
+        send: true,
+        alert: {
+          level: tls.Alert.Level.fatal,
+          description: tls.Alert.Description.unexpected_message
+        }
+      });
+    }
+  };
+  tls.handleHelloRequest = function(c, record3, length) {
+    if (!c.handshaking && c.handshakes > 0) {
+      tls.queue(c, tls.createAlert(c, {
+        level: tls.Alert.Level.warning,
+        description: tls.Alert.Description.no_renegotiation
+      }));
+      tls.flush(c);
+    }
+    c.process();
+  };
+  tls.parseHelloMessage = function(c, record3, length) {
+    var msg = null;
+    var client = c.entity === tls.ConnectionEnd.client;
+    if (length < 38) {
+      c.error(c, {
+        message: client ? "Invalid ServerHello message. Message too short." : "Invalid ClientHello message. Message too short.",
+        send: true,
+        alert: {
+          level: tls.Alert.Level.fatal,
+          description: tls.Alert.Description.illegal_parameter
+        }
+      });
+    } else {
+      var b = record3.fragment;
+      var remaining = b.length();
+      msg = {
+        version: {
+          major: b.getByte(),
+          minor: b.getByte()
+        },
+        random: forge2.util.createBuffer(b.getBytes(32)),
+        session_id: readVector(b, 1),
+        extensions: []
+      };
+      if (client) {
+        msg.cipher_suite = b.getBytes(2);
+        msg.compression_method = b.getByte();
+      } else {
+        msg.cipher_suites = readVector(b, 2);
+        msg.compression_methods = readVector(b, 1);
+      }
+      remaining = length - (remaining - b.length());
+      if (remaining > 0) {
+        var exts = readVector(b, 2);
+        while (exts.length() > 0) {
+          msg.extensions.push({
+            type: [exts.getByte(), exts.getByte()],
+            data: readVector(exts, 2)
+          });
+        }
+        if (!client) {
+          for (var i = 0; i < msg.extensions.length; ++i) {
+            var ext = msg.extensions[i];
+            if (ext.type[0] === 0 && ext.type[1] === 0) {
+              var snl = readVector(ext.data, 2);
+              while (snl.length() > 0) {
+                var snType = snl.getByte();
+                if (snType !== 0) {
+                  break;
+                }
+                c.session.extensions.server_name.serverNameList.push(
+                  readVector(snl, 2).getBytes()
+                );
+              }
+            }
+          }
+        }
+      }
+      if (c.session.version) {
+        if (msg.version.major !== c.session.version.major || msg.version.minor !== c.session.version.minor) {
+          return c.error(c, {
+            message: "TLS version change is disallowed during renegotiation.",
+            send: true,
+            alert: {
+              level: tls.Alert.Level.fatal,
+              description: tls.Alert.Description.protocol_version
+            }
+          });
+        }
+      }
+      if (client) {
+        c.session.cipherSuite = tls.getCipherSuite(msg.cipher_suite);
+      } else {
+        var tmp = forge2.util.createBuffer(msg.cipher_suites.bytes());
+        while (tmp.length() > 0) {
+          c.session.cipherSuite = tls.getCipherSuite(tmp.getBytes(2));
+          if (c.session.cipherSuite !== null) {
+            break;
+          }
+        }
+      }
+      if (c.session.cipherSuite === null) {
+        return c.error(c, {
+          message: "No cipher suites in common.",
+          send: true,
+          alert: {
+            level: tls.Alert.Level.fatal,
+            description: tls.Alert.Description.handshake_failure
+          },
+          cipherSuite: forge2.util.bytesToHex(msg.cipher_suite)
+        });
+      }
+      if (client) {
+        c.session.compressionMethod = msg.compression_method;
+      } else {
+        c.session.compressionMethod = tls.CompressionMethod.none;
+      }
+    }
+    return msg;
+  };
+  tls.createSecurityParameters = function(c, msg) {
+    var client = c.entity === tls.ConnectionEnd.client;
+    var msgRandom = msg.random.bytes();
+    var cRandom = client ? c.session.sp.client_random : msgRandom;
+    var sRandom = client ? msgRandom : tls.createRandom().getBytes();
+    c.session.sp = {
+      entity: c.entity,
+      prf_algorithm: tls.PRFAlgorithm.tls_prf_sha256,
+      bulk_cipher_algorithm: null,
+      cipher_type: null,
+      enc_key_length: null,
+      block_length: null,
+      fixed_iv_length: null,
+      record_iv_length: null,
+      mac_algorithm: null,
+      mac_length: null,
+      mac_key_length: null,
+      compression_algorithm: c.session.compressionMethod,
+      pre_master_secret: null,
+      master_secret: null,
+      client_random: cRandom,
+      server_random: sRandom
+    };
+  };
+  tls.handleServerHello = function(c, record3, length) {
+    var msg = tls.parseHelloMessage(c, record3, length);
+    if (c.fail) {
+      return;
+    }
+    if (msg.version.minor <= c.version.minor) {
+      c.version.minor = msg.version.minor;
+    } else {
+      return c.error(c, {
+        message: "Incompatible TLS version.",
+        send: true,
+        alert: {
+          level: tls.Alert.Level.fatal,
+          description: tls.Alert.Description.protocol_version
+        }
+      });
+    }
+    c.session.version = c.version;
+    var sessionId = msg.session_id.bytes();
+    if (sessionId.length > 0 && sessionId === c.session.id) {
+      c.expect = SCC;
+      c.session.resuming = true;
+      c.session.sp.server_random = msg.random.bytes();
+    } else {
+      c.expect = SCE;
+      c.session.resuming = false;
+      tls.createSecurityParameters(c, msg);
+    }
+    c.session.id = sessionId;
+    c.process();
+  };
+  tls.handleClientHello = function(c, record3, length) {
+    var msg = tls.parseHelloMessage(c, record3, length);
+    if (c.fail) {
+      return;
+    }
+    var sessionId = msg.session_id.bytes();
+    var session = null;
+    if (c.sessionCache) {
+      session = c.sessionCache.getSession(sessionId);
+      if (session === null) {
+        sessionId = "";
+      } else if (session.version.major !== msg.version.major || session.version.minor > msg.version.minor) {
+        session = null;
+        sessionId = "";
+      }
+    }
+    if (sessionId.length === 0) {
+      sessionId = forge2.random.getBytes(32);
+    }
+    c.session.id = sessionId;
+    c.session.clientHelloVersion = msg.version;
+    c.session.sp = {};
+    if (session) {
+      c.version = c.session.version = session.version;
+      c.session.sp = session.sp;
+    } else {
+      var version2;
+      for (var i = 1; i < tls.SupportedVersions.length; ++i) {
+        version2 = tls.SupportedVersions[i];
+        if (version2.minor <= msg.version.minor) {
+          break;
+        }
+      }
+      c.version = { major: version2.major, minor: version2.minor };
+      c.session.version = c.version;
+    }
+    if (session !== null) {
+      c.expect = CCC;
+      c.session.resuming = true;
+      c.session.sp.client_random = msg.random.bytes();
+    } else {
+      c.expect = c.verifyClient !== false ? CCE : CKE;
+      c.session.resuming = false;
+      tls.createSecurityParameters(c, msg);
+    }
+    c.open = true;
+    tls.queue(c, tls.createRecord(c, {
+      type: tls.ContentType.handshake,
+      data: tls.createServerHello(c)
+    }));
+    if (c.session.resuming) {
+      tls.queue(c, tls.createRecord(c, {
+        type: tls.ContentType.change_cipher_spec,
+        data: tls.createChangeCipherSpec()
+      }));
+      c.state.pending = tls.createConnectionState(c);
+      c.state.current.write = c.state.pending.write;
+      tls.queue(c, tls.createRecord(c, {
+        type: tls.ContentType.handshake,
+        data: tls.createFinished(c)
+      }));
+    } else {
+      tls.queue(c, tls.createRecord(c, {
+        type: tls.ContentType.handshake,
+        data: tls.createCertificate(c)
+      }));
+      if (!c.fail) {
+        tls.queue(c, tls.createRecord(c, {
+          type: tls.ContentType.handshake,
+          data: tls.createServerKeyExchange(c)
+        }));
+        if (c.verifyClient !== false) {
+          tls.queue(c, tls.createRecord(c, {
+            type: tls.ContentType.handshake,
+            data: tls.createCertificateRequest(c)
+          }));
+        }
+        tls.queue(c, tls.createRecord(c, {
+          type: tls.ContentType.handshake,
+          data: tls.createServerHelloDone(c)
+        }));
+      }
+    }
+    tls.flush(c);
+    c.process();
+  };
+  tls.handleCertificate = function(c, record3, length) {
+    if (length < 3) {
+      return c.error(c, {
+        message: "Invalid Certificate message. Message too short.",
+        send: true,
+        alert: {
+          level: tls.Alert.Level.fatal,
+          description: tls.Alert.Description.illegal_parameter
+        }
+      });
+    }
+    var b = record3.fragment;
+    var msg = {
+      certificate_list: readVector(b, 3)
+    };
+    var cert, asn12;
+    var certs = [];
+    try {
+      while (msg.certificate_list.length() > 0) {
+        cert = readVector(msg.certificate_list, 3);
+        asn12 = forge2.asn1.fromDer(cert);
+        cert = forge2.pki.certificateFromAsn1(asn12, true);
+        certs.push(cert);
+      }
+    } catch (ex) {
+      return c.error(c, {
+        message: "Could not parse certificate list.",
+        cause: ex,
+        send: true,
+        alert: {
+          level: tls.Alert.Level.fatal,
+          description: tls.Alert.Description.bad_certificate
+        }
+      });
+    }
+    var client = c.entity === tls.ConnectionEnd.client;
+    if ((client || c.verifyClient === true) && certs.length === 0) {
+      c.error(c, {
+        message: client ? "No server certificate provided." : "No client certificate provided.",
+        send: true,
+        alert: {
+          level: tls.Alert.Level.fatal,
+          description: tls.Alert.Description.illegal_parameter
+        }
+      });
+    } else if (certs.length === 0) {
+      c.expect = client ? SKE : CKE;
+    } else {
+      if (client) {
+        c.session.serverCertificate = certs[0];
+      } else {
+        c.session.clientCertificate = certs[0];
+      }
+      if (tls.verifyCertificateChain(c, certs)) {
+        c.expect = client ? SKE : CKE;
+      }
+    }
+    c.process();
+  };
+  tls.handleServerKeyExchange = function(c, record3, length) {
+    if (length > 0) {
+      return c.error(c, {
+        message: "Invalid key parameters. Only RSA is supported.",
+        send: true,
+        alert: {
+          level: tls.Alert.Level.fatal,
+          description: tls.Alert.Description.unsupported_certificate
+        }
+      });
+    }
+    c.expect = SCR;
+    c.process();
+  };
+  tls.handleClientKeyExchange = function(c, record3, length) {
+    if (length < 48) {
+      return c.error(c, {
+        message: "Invalid key parameters. Only RSA is supported.",
+        send: true,
+        alert: {
+          level: tls.Alert.Level.fatal,
+          description: tls.Alert.Description.unsupported_certificate
+        }
+      });
+    }
+    var b = record3.fragment;
+    var msg = {
+      enc_pre_master_secret: readVector(b, 2).getBytes()
+    };
+    var privateKey = null;
+    if (c.getPrivateKey) {
+      try {
+        privateKey = c.getPrivateKey(c, c.session.serverCertificate);
+        privateKey = forge2.pki.privateKeyFromPem(privateKey);
+      } catch (ex) {
+        c.error(c, {
+          message: "Could not get private key.",
+          cause: ex,
+          send: true,
+          alert: {
+            level: tls.Alert.Level.fatal,
+            description: tls.Alert.Description.internal_error
+          }
+        });
+      }
+    }
+    if (privateKey === null) {
+      return c.error(c, {
+        message: "No private key set.",
+        send: true,
+        alert: {
+          level: tls.Alert.Level.fatal,
+          description: tls.Alert.Description.internal_error
+        }
+      });
+    }
+    try {
+      var sp = c.session.sp;
+      sp.pre_master_secret = privateKey.decrypt(msg.enc_pre_master_secret);
+      var version2 = c.session.clientHelloVersion;
+      if (version2.major !== sp.pre_master_secret.charCodeAt(0) || version2.minor !== sp.pre_master_secret.charCodeAt(1)) {
+        throw new Error("TLS version rollback attack detected.");
+      }
+    } catch (ex) {
+      sp.pre_master_secret = forge2.random.getBytes(48);
+    }
+    c.expect = CCC;
+    if (c.session.clientCertificate !== null) {
+      c.expect = CCV;
+    }
+    c.process();
+  };
+  tls.handleCertificateRequest = function(c, record3, length) {
+    if (length < 3) {
+      return c.error(c, {
+        message: "Invalid CertificateRequest. Message too short.",
+        send: true,
+        alert: {
+          level: tls.Alert.Level.fatal,
+          description: tls.Alert.Description.illegal_parameter
+        }
+      });
+    }
+    var b = record3.fragment;
+    var msg = {
+      certificate_types: readVector(b, 1),
+      certificate_authorities: readVector(b, 2)
+    };
+    c.session.certificateRequest = msg;
+    c.expect = SHD;
+    c.process();
+  };
+  tls.handleCertificateVerify = function(c, record3, length) {
+    if (length < 2) {
+      return c.error(c, {
+        message: "Invalid CertificateVerify. Message too short.",
+        send: true,
+        alert: {
+          level: tls.Alert.Level.fatal,
+          description: tls.Alert.Description.illegal_parameter
+        }
+      });
+    }
+    var b = record3.fragment;
+    b.read -= 4;
+    var msgBytes = b.bytes();
+    b.read += 4;
+    var msg = {
+      signature: readVector(b, 2).getBytes()
+    };
+    var verify = forge2.util.createBuffer();
+    verify.putBuffer(c.session.md5.digest());
+    verify.putBuffer(c.session.sha1.digest());
+    verify = verify.getBytes();
+    try {
+      var cert = c.session.clientCertificate;
+      if (!cert.publicKey.verify(verify, msg.signature, "NONE")) {
+        throw new Error("CertificateVerify signature does not match.");
+      }
+      c.session.md5.update(msgBytes);
+      c.session.sha1.update(msgBytes);
+    } catch (ex) {
+      return c.error(c, {
+        message: "Bad signature in CertificateVerify.",
+        send: true,
+        alert: {
+          level: tls.Alert.Level.fatal,
+          description: tls.Alert.Description.handshake_failure
+        }
+      });
+    }
+    c.expect = CCC;
+    c.process();
+  };
+  tls.handleServerHelloDone = function(c, record3, length) {
+    if (length > 0) {
+      return c.error(c, {
+        message: "Invalid ServerHelloDone message. Invalid length.",
+        send: true,
+        alert: {
+          level: tls.Alert.Level.fatal,
+          description: tls.Alert.Description.record_overflow
+        }
+      });
+    }
+    if (c.serverCertificate === null) {
+      var error63 = {
+        message: "No server certificate provided. Not enough security.",
+        send: true,
+        alert: {
+          level: tls.Alert.Level.fatal,
+          description: tls.Alert.Description.insufficient_security
+        }
+      };
+      var depth = 0;
+      var ret = c.verify(c, error63.alert.description, depth, []);
+      if (ret !== true) {
+        if (ret || ret === 0) {
+          if (typeof ret === "object" && !forge2.util.isArray(ret)) {
+            if (ret.message) {
+              error63.message = ret.message;
+            }
+            if (ret.alert) {
+              error63.alert.description = ret.alert;
+            }
+          } else if (typeof ret === "number") {
+            error63.alert.description = ret;
+          }
+        }
+        return c.error(c, error63);
+      }
+    }
+    if (c.session.certificateRequest !== null) {
+      record3 = tls.createRecord(c, {
+        type: tls.ContentType.handshake,
+        data: tls.createCertificate(c)
+      });
+      tls.queue(c, record3);
+    }
+    record3 = tls.createRecord(c, {
+      type: tls.ContentType.handshake,
+      data: tls.createClientKeyExchange(c)
+    });
+    tls.queue(c, record3);
+    c.expect = SER;
+    var callback = function(c2, signature) {
+      if (c2.session.certificateRequest !== null && c2.session.clientCertificate !== null) {
+        tls.queue(c2, tls.createRecord(c2, {
+          type: tls.ContentType.handshake,
+          data: tls.createCertificateVerify(c2, signature)
+        }));
+      }
+      tls.queue(c2, tls.createRecord(c2, {
+        type: tls.ContentType.change_cipher_spec,
+        data: tls.createChangeCipherSpec()
+      }));
+      c2.state.pending = tls.createConnectionState(c2);
+      c2.state.current.write = c2.state.pending.write;
+      tls.queue(c2, tls.createRecord(c2, {
+        type: tls.ContentType.handshake,
+        data: tls.createFinished(c2)
+      }));
+      c2.expect = SCC;
+      tls.flush(c2);
+      c2.process();
+    };
+    if (c.session.certificateRequest === null || c.session.clientCertificate === null) {
+      return callback(c, null);
+    }
+    tls.getClientSignature(c, callback);
+  };
+  tls.handleChangeCipherSpec = function(c, record3) {
+    if (record3.fragment.getByte() !== 1) {
+      return c.error(c, {
+        message: "Invalid ChangeCipherSpec message received.",
+        send: true,
+        alert: {
+          level: tls.Alert.Level.fatal,
+          description: tls.Alert.Description.illegal_parameter
+        }
+      });
+    }
+    var client = c.entity === tls.ConnectionEnd.client;
+    if (c.session.resuming && client || !c.session.resuming && !client) {
+      c.state.pending = tls.createConnectionState(c);
+    }
+    c.state.current.read = c.state.pending.read;
+    if (!c.session.resuming && client || c.session.resuming && !client) {
+      c.state.pending = null;
+    }
+    c.expect = client ? SFI : CFI;
+    c.process();
+  };
+  tls.handleFinished = function(c, record3, length) {
+    var b = record3.fragment;
+    b.read -= 4;
+    var msgBytes = b.bytes();
+    b.read += 4;
+    var vd = record3.fragment.getBytes();
+    b = forge2.util.createBuffer();
+    b.putBuffer(c.session.md5.digest());
+    b.putBuffer(c.session.sha1.digest());
+    var client = c.entity === tls.ConnectionEnd.client;
+    var label = client ? "server finished" : "client finished";
+    var sp = c.session.sp;
+    var vdl = 12;
+    var prf = prf_TLS1;
+    b = prf(sp.master_secret, label, b.getBytes(), vdl);
+    if (b.getBytes() !== vd) {
+      return c.error(c, {
+        message: "Invalid verify_data in Finished message.",
+        send: true,
+        alert: {
+          level: tls.Alert.Level.fatal,
+          description: tls.Alert.Description.decrypt_error
+        }
+      });
+    }
+    c.session.md5.update(msgBytes);
+    c.session.sha1.update(msgBytes);
+    if (c.session.resuming && client || !c.session.resuming && !client) {
+      tls.queue(c, tls.createRecord(c, {
+        type: tls.ContentType.change_cipher_spec,
+        data: tls.createChangeCipherSpec()
+      }));
+      c.state.current.write = c.state.pending.write;
+      c.state.pending = null;
+      tls.queue(c, tls.createRecord(c, {
+        type: tls.ContentType.handshake,
+        data: tls.createFinished(c)
+      }));
+    }
+    c.expect = client ? SAD : CAD;
+    c.handshaking = false;
+    ++c.handshakes;
+    c.peerCertificate = client ? c.session.serverCertificate : c.session.clientCertificate;
+    tls.flush(c);
+    c.isConnected = true;
+    c.connected(c);
+    c.process();
+  };
+  tls.handleAlert = function(c, record3) {
+    var b = record3.fragment;
+    var alert = {
+      level: b.getByte(),
+      description: b.getByte()
+    };
+    var msg;
+    switch (alert.description) {
+      case tls.Alert.Description.close_notify:
+        msg = "Connection closed.";
+        break;
+      case tls.Alert.Description.unexpected_message:
+        msg = "Unexpected message.";
+        break;
+      case tls.Alert.Description.bad_record_mac:
+        msg = "Bad record MAC.";
+        break;
+      case tls.Alert.Description.decryption_failed:
+        msg = "Decryption failed.";
+        break;
+      case tls.Alert.Description.record_overflow:
+        msg = "Record overflow.";
+        break;
+      case tls.Alert.Description.decompression_failure:
+        msg = "Decompression failed.";
+        break;
+      case tls.Alert.Description.handshake_failure:
+        msg = "Handshake failure.";
+        break;
+      case tls.Alert.Description.bad_certificate:
+        msg = "Bad certificate.";
+        break;
+      case tls.Alert.Description.unsupported_certificate:
+        msg = "Unsupported certificate.";
+        break;
+      case tls.Alert.Description.certificate_revoked:
+        msg = "Certificate revoked.";
+        break;
+      case tls.Alert.Description.certificate_expired:
+        msg = "Certificate expired.";
+        break;
+      case tls.Alert.Description.certificate_unknown:
+        msg = "Certificate unknown.";
+        break;
+      case tls.Alert.Description.illegal_parameter:
+        msg = "Illegal parameter.";
+        break;
+      case tls.Alert.Description.unknown_ca:
+        msg = "Unknown certificate authority.";
+        break;
+      case tls.Alert.Description.access_denied:
+        msg = "Access denied.";
+        break;
+      case tls.Alert.Description.decode_error:
+        msg = "Decode error.";
+        break;
+      case tls.Alert.Description.decrypt_error:
+        msg = "Decrypt error.";
+        break;
+      case tls.Alert.Description.export_restriction:
+        msg = "Export restriction.";
+        break;
+      case tls.Alert.Description.protocol_version:
+        msg = "Unsupported protocol version.";
+        break;
+      case tls.Alert.Description.insufficient_security:
+        msg = "Insufficient security.";
+        break;
+      case tls.Alert.Description.internal_error:
+        msg = "Internal error.";
+        break;
+      case tls.Alert.Description.user_canceled:
+        msg = "User canceled.";
+        break;
+      case tls.Alert.Description.no_renegotiation:
+        msg = "Renegotiation not supported.";
+        break;
+      default:
+        msg = "Unknown error.";
+        break;
+    }
+    if (alert.description === tls.Alert.Description.close_notify) {
+      return c.close();
+    }
+    c.error(c, {
+      message: msg,
+      send: false,
+      // origin is the opposite end
+      origin: c.entity === tls.ConnectionEnd.client ? "server" : "client",
+      alert
+    });
+    c.process();
+  };
+  tls.handleHandshake = function(c, record3) {
+    var b = record3.fragment;
+    var type = b.getByte();
+    var length = b.getInt24();
+    if (length > b.length()) {
+      c.fragmented = record3;
+      record3.fragment = forge2.util.createBuffer();
+      b.read -= 4;
+      return c.process();
+    }
+    c.fragmented = null;
+    b.read -= 4;
+    var bytes = b.bytes(length + 4);
+    b.read += 4;
+    if (type in hsTable[c.entity][c.expect]) {
+      if (c.entity === tls.ConnectionEnd.server && !c.open && !c.fail) {
+        c.handshaking = true;
+        c.session = {
+          version: null,
+          extensions: {
+            server_name: {
+              serverNameList: []
+            }
+          },
+          cipherSuite: null,
+          compressionMethod: null,
+          serverCertificate: null,
+          clientCertificate: null,
+          md5: forge2.md.md5.create(),
+          sha1: forge2.md.sha1.create()
+        };
+      }
+      if (type !== tls.HandshakeType.hello_request && type !== tls.HandshakeType.certificate_verify && type !== tls.HandshakeType.finished) {
+        c.session.md5.update(bytes);
+        c.session.sha1.update(bytes);
+      }
+      hsTable[c.entity][c.expect][type](c, record3, length);
+    } else {
+      tls.handleUnexpected(c, record3);
+    }
+  };
+  tls.handleApplicationData = function(c, record3) {
+    c.data.putBuffer(record3.fragment);
+    c.dataReady(c);
+    c.process();
+  };
+  tls.handleHeartbeat = function(c, record3) {
+    var b = record3.fragment;
+    var type = b.getByte();
+    var length = b.getInt16();
+    var payload = b.getBytes(length);
+    if (type === tls.HeartbeatMessageType.heartbeat_request) {
+      if (c.handshaking || length > payload.length) {
+        return c.process();
+      }
+      tls.queue(c, tls.createRecord(c, {
+        type: tls.ContentType.heartbeat,
+        data: tls.createHeartbeat(
+          tls.HeartbeatMessageType.heartbeat_response,
+          payload
+        )
+      }));
+      tls.flush(c);
+    } else if (type === tls.HeartbeatMessageType.heartbeat_response) {
+      if (payload !== c.expectedHeartbeatPayload) {
+        return c.process();
+      }
+      if (c.heartbeatReceived) {
+        c.heartbeatReceived(c, forge2.util.createBuffer(payload));
+      }
+    }
+    c.process();
+  };
+  var SHE = 0;
+  var SCE = 1;
+  var SKE = 2;
+  var SCR = 3;
+  var SHD = 4;
+  var SCC = 5;
+  var SFI = 6;
+  var SAD = 7;
+  var SER = 8;
+  var CHE = 0;
+  var CCE = 1;
+  var CKE = 2;
+  var CCV = 3;
+  var CCC = 4;
+  var CFI = 5;
+  var CAD = 6;
+  var __ = tls.handleUnexpected;
+  var R0 = tls.handleChangeCipherSpec;
+  var R1 = tls.handleAlert;
+  var R2 = tls.handleHandshake;
+  var R3 = tls.handleApplicationData;
+  var R4 = tls.handleHeartbeat;
+  var ctTable = [];
+  ctTable[tls.ConnectionEnd.client] = [
+    //      CC,AL,HS,AD,HB
+    /*SHE*/
+    [__, R1, R2, __, R4],
+    /*SCE*/
+    [__, R1, R2, __, R4],
+    /*SKE*/
+    [__, R1, R2, __, R4],
+    /*SCR*/
+    [__, R1, R2, __, R4],
+    /*SHD*/
+    [__, R1, R2, __, R4],
+    /*SCC*/
+    [R0, R1, __, __, R4],
+    /*SFI*/
+    [__, R1, R2, __, R4],
+    /*SAD*/
+    [__, R1, R2, R3, R4],
+    /*SER*/
+    [__, R1, R2, __, R4]
+  ];
+  ctTable[tls.ConnectionEnd.server] = [
+    //      CC,AL,HS,AD
+    /*CHE*/
+    [__, R1, R2, __, R4],
+    /*CCE*/
+    [__, R1, R2, __, R4],
+    /*CKE*/
+    [__, R1, R2, __, R4],
+    /*CCV*/
+    [__, R1, R2, __, R4],
+    /*CCC*/
+    [R0, R1, __, __, R4],
+    /*CFI*/
+    [__, R1, R2, __, R4],
+    /*CAD*/
+    [__, R1, R2, R3, R4],
+    /*CER*/
+    [__, R1, R2, __, R4]
+  ];
+  var H0 = tls.handleHelloRequest;
+  var H1 = tls.handleServerHello;
+  var H2 = tls.handleCertificate;
+  var H3 = tls.handleServerKeyExchange;
+  var H4 = tls.handleCertificateRequest;
+  var H5 = tls.handleServerHelloDone;
+  var H6 = tls.handleFinished;
+  var hsTable = [];
+  hsTable[tls.ConnectionEnd.client] = [
+    //      HR,01,SH,03,04,05,06,07,08,09,10,SC,SK,CR,HD,15,CK,17,18,19,FI
+    /*SHE*/
+    [__, __, H1, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __],
+    /*SCE*/
+    [H0, __, __, __, __, __, __, __, __, __, __, H2, H3, H4, H5, __, __, __, __, __, __],
+    /*SKE*/
+    [H0, __, __, __, __, __, __, __, __, __, __, __, H3, H4, H5, __, __, __, __, __, __],
+    /*SCR*/
+    [H0, __, __, __, __, __, __, __, __, __, __, __, __, H4, H5, __, __, __, __, __, __],
+    /*SHD*/
+    [H0, __, __, __, __, __, __, __, __, __, __, __, __, __, H5, __, __, __, __, __, __],
+    /*SCC*/
+    [H0, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __],
+    /*SFI*/
+    [H0, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, H6],
+    /*SAD*/
+    [H0, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __],
+    /*SER*/
+    [H0, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __]
+  ];
+  var H7 = tls.handleClientHello;
+  var H8 = tls.handleClientKeyExchange;
+  var H9 = tls.handleCertificateVerify;
+  hsTable[tls.ConnectionEnd.server] = [
+    //      01,CH,02,03,04,05,06,07,08,09,10,CC,12,13,14,CV,CK,17,18,19,FI
+    /*CHE*/
+    [__, H7, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __],
+    /*CCE*/
+    [__, __, __, __, __, __, __, __, __, __, __, H2, __, __, __, __, __, __, __, __, __],
+    /*CKE*/
+    [__, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, H8, __, __, __, __],
+    /*CCV*/
+    [__, __, __, __, __, __, __, __, __, __, __, __, __, __, __, H9, __, __, __, __, __],
+    /*CCC*/
+    [__, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __],
+    /*CFI*/
+    [__, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, H6],
+    /*CAD*/
+    [__, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __],
+    /*CER*/
+    [__, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __, __]
+  ];
+  tls.generateKeys = function(c, sp) {
+    var prf = prf_TLS1;
+    var random2 = sp.client_random + sp.server_random;
+    if (!c.session.resuming) {
+      sp.master_secret = prf(
+        sp.pre_master_secret,
+        "master secret",
+        random2,
+        48
+      ).bytes();
+      sp.pre_master_secret = null;
+    }
+    random2 = sp.server_random + sp.client_random;
+    var length = 2 * sp.mac_key_length + 2 * sp.enc_key_length;
+    var tls10 = c.version.major === tls.Versions.TLS_1_0.major && c.version.minor === tls.Versions.TLS_1_0.minor;
+    if (tls10) {
+      length += 2 * sp.fixed_iv_length;
+    }
+    var km = prf(sp.master_secret, "key expansion", random2, length);
+    var rval = {
+      client_write_MAC_key: km.getBytes(sp.mac_key_length),
+      server_write_MAC_key: km.getBytes(sp.mac_key_length),
+      client_write_key: km.getBytes(sp.enc_key_length),
+      server_write_key: km.getBytes(sp.enc_key_length)
+    };
+    if (tls10) {
+      rval.client_write_IV = km.getBytes(sp.fixed_iv_length);
+      rval.server_write_IV = km.getBytes(sp.fixed_iv_length);
+    }
+    return rval;
+  };
+  tls.createConnectionState = function(c) {
+    var client = c.entity === tls.ConnectionEnd.client;
+    var createMode = function() {
+      var mode = {
+        // two 32-bit numbers, first is most significant
+        sequenceNumber: [0, 0],
+        macKey: null,
+        macLength: 0,
+        macFunction: null,
+        cipherState: null,
+        cipherFunction: function(record3) {
+          return true;
+        },
+        compressionState: null,
+        compressFunction: function(record3) {
+          return true;
+        },
+        updateSequenceNumber: function() {
+          if (mode.sequenceNumber[1] === 4294967295) {
+            mode.sequenceNumber[1] = 0;
+            ++mode.sequenceNumber[0];
+          } else {
+            ++mode.sequenceNumber[1];
+          }
+        }
+      };
+      return mode;
+    };
+    var state = {
+      read: createMode(),
+      write: createMode()
+    };
+    state.read.update = function(c2, record3) {
+      if (!state.read.cipherFunction(record3, state.read)) {
+        c2.error(c2, {
+          message: "Could not decrypt record or bad MAC.",
+          send: true,
+          alert: {
+            level: tls.Alert.Level.fatal,
+            // doesn't matter if decryption failed or MAC was
+            // invalid, return the same error so as not to reveal
+            // which one occurred
+            description: tls.Alert.Description.bad_record_mac
+          }
+        });
+      } else if (!state.read.compressFunction(c2, record3, state.read)) {
+        c2.error(c2, {
+          message: "Could not decompress record.",
+          send: true,
+          alert: {
+            level: tls.Alert.Level.fatal,
+            description: tls.Alert.Description.decompression_failure
+          }
+        });
+      }
+      return !c2.fail;
+    };
+    state.write.update = function(c2, record3) {
+      if (!state.write.compressFunction(c2, record3, state.write)) {
+        c2.error(c2, {
+          message: "Could not compress record.",
+          send: false,
+          alert: {
+            level: tls.Alert.Level.fatal,
+            description: tls.Alert.Description.internal_error
+          }
+        });
+      } else if (!state.write.cipherFunction(record3, state.write)) {
+        c2.error(c2, {
+          message: "Could not encrypt record.",
+          send: false,
+          alert: {
+            level: tls.Alert.Level.fatal,
+            description: tls.Alert.Description.internal_error
+          }
+        });
+      }
+      return !c2.fail;
+    };
+    if (c.session) {
+      var sp = c.session.sp;
+      c.session.cipherSuite.initSecurityParameters(sp);
+      sp.keys = tls.generateKeys(c, sp);
+      state.read.macKey = client ? sp.keys.server_write_MAC_key : sp.keys.client_write_MAC_key;
+      state.write.macKey = client ? sp.keys.client_write_MAC_key : sp.keys.server_write_MAC_key;
+      c.session.cipherSuite.initConnectionState(state, c, sp);
+      switch (sp.compression_algorithm) {
+        case tls.CompressionMethod.none:
+          break;
+        case tls.CompressionMethod.deflate:
+          state.read.compressFunction = inflate;
+          state.write.compressFunction = deflate;
+          break;
+        default:
+          throw new Error("Unsupported compression algorithm.");
+      }
+    }
+    return state;
+  };
+  tls.createRandom = function() {
+    var d = /* @__PURE__ */ new Date();
+    var utc = +d + d.getTimezoneOffset() * 6e4;
+    var rval = forge2.util.createBuffer();
+    rval.putInt32(utc);
+    rval.putBytes(forge2.random.getBytes(28));
+    return rval;
+  };
+  tls.createRecord = function(c, options) {
+    if (!options.data) {
+      return null;
+    }
+    var record3 = {
+      type: options.type,
+      version: {
+        major: c.version.major,
+        minor: c.version.minor
+      },
+      length: options.data.length(),
+      fragment: options.data
+    };
+    return record3;
+  };
+  tls.createAlert = function(c, alert) {
+    var b = forge2.util.createBuffer();
+    b.putByte(alert.level);
+    b.putByte(alert.description);
+    return tls.createRecord(c, {
+      type: tls.ContentType.alert,
+      data: b
+    });
+  };
+  tls.createClientHello = function(c) {
+    c.session.clientHelloVersion = {
+      major: c.version.major,
+      minor: c.version.minor
+    };
+    var cipherSuites = forge2.util.createBuffer();
+    for (var i = 0; i < c.cipherSuites.length; ++i) {
+      var cs = c.cipherSuites[i];
+      cipherSuites.putByte(cs.id[0]);
+      cipherSuites.putByte(cs.id[1]);
+    }
+    var cSuites = cipherSuites.length();
+    var compressionMethods = forge2.util.createBuffer();
+    compressionMethods.putByte(tls.CompressionMethod.none);
+    var cMethods = compressionMethods.length();
+    var extensions = forge2.util.createBuffer();
+    if (c.virtualHost) {
+      var ext = forge2.util.createBuffer();
+      ext.putByte(0);
+      ext.putByte(0);
+      var serverName = forge2.util.createBuffer();
+      serverName.putByte(0);
+      writeVector(serverName, 2, forge2.util.createBuffer(c.virtualHost));
+      var snList = forge2.util.createBuffer();
+      writeVector(snList, 2, serverName);
+      writeVector(ext, 2, snList);
+      extensions.putBuffer(ext);
+    }
+    var extLength = extensions.length();
+    if (extLength > 0) {
+      extLength += 2;
+    }
+    var sessionId = c.session.id;
+    var length = sessionId.length + 1 + // session ID vector
+    2 + // version (major + minor)
+    4 + 28 + // random time and random bytes
+    2 + cSuites + // cipher suites vector
+    1 + cMethods + // compression methods vector
+    extLength;
+    var rval = forge2.util.createBuffer();
+    rval.putByte(tls.HandshakeType.client_hello);
+    rval.putInt24(length);
+    rval.putByte(c.version.major);
+    rval.putByte(c.version.minor);
+    rval.putBytes(c.session.sp.client_random);
+    writeVector(rval, 1, forge2.util.createBuffer(sessionId));
+    writeVector(rval, 2, cipherSuites);
+    writeVector(rval, 1, compressionMethods);
+    if (extLength > 0) {
+      writeVector(rval, 2, extensions);
+    }
+    return rval;
+  };
+  tls.createServerHello = function(c) {
+    var sessionId = c.session.id;
+    var length = sessionId.length + 1 + // session ID vector
+    2 + // version (major + minor)
+    4 + 28 + // random time and random bytes
+    2 + // chosen cipher suite
+    1;
+    var rval = forge2.util.createBuffer();
+    rval.putByte(tls.HandshakeType.server_hello);
+    rval.putInt24(length);
+    rval.putByte(c.version.major);
+    rval.putByte(c.version.minor);
+    rval.putBytes(c.session.sp.server_random);
+    writeVector(rval, 1, forge2.util.createBuffer(sessionId));
+    rval.putByte(c.session.cipherSuite.id[0]);
+    rval.putByte(c.session.cipherSuite.id[1]);
+    rval.putByte(c.session.compressionMethod);
+    return rval;
+  };
+  tls.createCertificate = function(c) {
+    var client = c.entity === tls.ConnectionEnd.client;
+    var cert = null;
+    if (c.getCertificate) {
+      var hint;
+      if (client) {
+        hint = c.session.certificateRequest;
+      } else {
+        hint = c.session.extensions.server_name.serverNameList;
+      }
+      cert = c.getCertificate(c, hint);
+    }
+    var certList = forge2.util.createBuffer();
+    if (cert !== null) {
+      try {
+        if (!forge2.util.isArray(cert)) {
+          cert = [cert];
+        }
+        var asn12 = null;
+        for (var i = 0; i < cert.length; ++i) {
+          var msg = forge2.pem.decode(cert[i])[0];
+          if (msg.type !== "CERTIFICATE" && msg.type !== "X509 CERTIFICATE" && msg.type !== "TRUSTED CERTIFICATE") {
+            var error63 = new Error('Could not convert certificate from PEM; PEM header type is not "CERTIFICATE", "X509 CERTIFICATE", or "TRUSTED CERTIFICATE".');
+            error63.headerType = msg.type;
+            throw error63;
+          }
+          if (msg.procType && msg.procType.type === "ENCRYPTED") {
+            throw new Error("Could not convert certificate from PEM; PEM is encrypted.");
+          }
+          var der = forge2.util.createBuffer(msg.body);
+          if (asn12 === null) {
+            asn12 = forge2.asn1.fromDer(der.bytes(), false);
+          }
+          var certBuffer = forge2.util.createBuffer();
+          writeVector(certBuffer, 3, der);
+          certList.putBuffer(certBuffer);
+        }
+        cert = forge2.pki.certificateFromAsn1(asn12);
+        if (client) {
+          c.session.clientCertificate = cert;
+        } else {
+          c.session.serverCertificate = cert;
+        }
+      } catch (ex) {
+        return c.error(c, {
+          message: "Could not send certificate list.",
+          cause: ex,
+          send: true,
+          alert: {
+            level: tls.Alert.Level.fatal,
+            description: tls.Alert.Description.bad_certificate
+          }
+        });
+      }
+    }
+    var length = 3 + certList.length();
+    var rval = forge2.util.createBuffer();
+    rval.putByte(tls.HandshakeType.certificate);
+    rval.putInt24(length);
+    writeVector(rval, 3, certList);
+    return rval;
+  };
+  tls.createClientKeyExchange = function(c) {
+    var b = forge2.util.createBuffer();
+    b.putByte(c.session.clientHelloVersion.major);
+    b.putByte(c.session.clientHelloVersion.minor);
+    b.putBytes(forge2.random.getBytes(46));
+    var sp = c.session.sp;
+    sp.pre_master_secret = b.getBytes();
+    var key3 = c.session.serverCertificate.publicKey;
+    b = key3.encrypt(sp.pre_master_secret);
+    var length = b.length + 2;
+    var rval = forge2.util.createBuffer();
+    rval.putByte(tls.HandshakeType.client_key_exchange);
+    rval.putInt24(length);
+    rval.putInt16(b.length);
+    rval.putBytes(b);
+    return rval;
+  };
+  tls.createServerKeyExchange = function(c) {
+    var rval = forge2.util.createBuffer();
+    return rval;
+  };
+  tls.getClientSignature = function(c, callback) {
+    var b = forge2.util.createBuffer();
+    b.putBuffer(c.session.md5.digest());
+    b.putBuffer(c.session.sha1.digest());
+    b = b.getBytes();
+    c.getSignature = c.getSignature || function(c2, b2, callback2) {
+      var privateKey = null;
+      if (c2.getPrivateKey) {
+        try {
+          privateKey = c2.getPrivateKey(c2, c2.session.clientCertificate);
+          privateKey = forge2.pki.privateKeyFromPem(privateKey);
+        } catch (ex) {
+          c2.error(c2, {
+            message: "Could not get private key.",
+            cause: ex,
+            send: true,
+            alert: {
+              level: tls.Alert.Level.fatal,
+              description: tls.Alert.Description.internal_error
+            }
+          });
+        }
+      }
+      if (privateKey === null) {
+        c2.error(c2, {
+          message: "No private key set.",
+          send: true,
+          alert: {
+            level: tls.Alert.Level.fatal,
+            description: tls.Alert.Description.internal_error
+          }
+        });
+      } else {
+        b2 = privateKey.sign(b2, null);
+      }
+      callback2(c2, b2);
+    };
+    c.getSignature(c, b, callback);
+  };
+  tls.createCertificateVerify = function(c, signature) {
+    var length = signature.length + 2;
+    var rval = forge2.util.createBuffer();
+    rval.putByte(tls.HandshakeType.certificate_verify);
+    rval.putInt24(length);
+    rval.putInt16(signature.length);
+    rval.putBytes(signature);
+    return rval;
+  };
+  tls.createCertificateRequest = function(c) {
+    var certTypes = forge2.util.createBuffer();
+    certTypes.putByte(1);
+    var cAs = forge2.util.createBuffer();
+    for (var key3 in c.caStore.certs) {
+      var cert = c.caStore.certs[key3];
+      var dn = forge2.pki.distinguishedNameToAsn1(cert.subject);
+      var byteBuffer = forge2.asn1.toDer(dn);
+      cAs.putInt16(byteBuffer.length());
+      cAs.putBuffer(byteBuffer);
+    }
+    var length = 1 + certTypes.length() + 2 + cAs.length();
+    var rval = forge2.util.createBuffer();
+    rval.putByte(tls.HandshakeType.certificate_request);
+    rval.putInt24(length);
+    writeVector(rval, 1, certTypes);
+    writeVector(rval, 2, cAs);
+    return rval;
+  };
+  tls.createServerHelloDone = function(c) {
+    var rval = forge2.util.createBuffer();
+    rval.putByte(tls.HandshakeType.server_hello_done);
+    rval.putInt24(0);
+    return rval;
+  };
+  tls.createChangeCipherSpec = function() {
+    var rval = forge2.util.createBuffer();
+    rval.putByte(1);
+    return rval;
+  };
+  tls.createFinished = function(c) {
+    var b = forge2.util.createBuffer();
+    b.putBuffer(c.session.md5.digest());
+    b.putBuffer(c.session.sha1.digest());
+    var client = c.entity === tls.ConnectionEnd.client;
+    var sp = c.session.sp;
+    var vdl = 12;
+    var prf = prf_TLS1;
+    var label = client ? "client finished" : "server finished";
+    b = prf(sp.master_secret, label, b.getBytes(), vdl);
+    var rval = forge2.util.createBuffer();
+    rval.putByte(tls.HandshakeType.finished);
+    rval.putInt24(b.length());
+    rval.putBuffer(b);
+    return rval;
+  };
+  tls.createHeartbeat = function(type, payload, payloadLength) {
+    if (typeof payloadLength === "undefined") {
+      payloadLength = payload.length;
+    }
+    var rval = forge2.util.createBuffer();
+    rval.putByte(type);
+    rval.putInt16(payloadLength);
+    rval.putBytes(payload);
+    var plaintextLength = rval.length();
+    var paddingLength = Math.max(16, plaintextLength - payloadLength - 3);
+    rval.putBytes(forge2.random.getBytes(paddingLength));
+    return rval;
+  };
+  tls.queue = function(c, record3) {
+    if (!record3) {
+      return;
+    }
+    if (record3.fragment.length() === 0) {
+      if (record3.type === tls.ContentType.handshake || record3.type === tls.ContentType.alert || record3.type === tls.ContentType.change_cipher_spec) {
+        return;
+      }
+    }
+    if (record3.type === tls.ContentType.handshake) {
+      var bytes = record3.fragment.bytes();
+      c.session.md5.update(bytes);
+      c.session.sha1.update(bytes);
+      bytes = null;
+    }
+    var records;
+    if (record3.fragment.length() <= tls.MaxFragment) {
+      records = [record3];
+    } else {
+      records = [];
+      var data = record3.fragment.bytes();
+      while (data.length > tls.MaxFragment) {
+        records.push(tls.createRecord(c, {
+          type: record3.type,
+          data: forge2.util.createBuffer(data.slice(0, tls.MaxFragment))
+        }));
+        data = data.slice(tls.MaxFragment);
+      }
+      if (data.length > 0) {
+        records.push(tls.createRecord(c, {
+          type: record3.type,
+          data: forge2.util.createBuffer(data)
+        }));
+      }
+    }
+    for (var i = 0; i < records.length && !c.fail; ++i) {
+      var rec = records[i];
+      var s = c.state.current.write;
+      if (s.update(c, rec)) {
+        c.records.push(rec);
+      }
+    }
+  };
+  tls.flush = function(c) {
+    for (var i = 0; i < c.records.length; ++i) {
+      var record3 = c.records[i];
+      c.tlsData.putByte(record3.type);
+      c.tlsData.putByte(record3.version.major);
+      c.tlsData.putByte(record3.version.minor);
+      c.tlsData.putInt16(record3.fragment.length());
+      c.tlsData.putBuffer(c.records[i].fragment);
+    }
+    c.records = [];
+    return c.tlsDataReady(c);
+  };
+  var _certErrorToAlertDesc = function(error63) {
+    switch (error63) {
+      case true:
+        return true;
+      case forge2.pki.certificateError.bad_certificate:
+        return tls.Alert.Description.bad_certificate;
+      case forge2.pki.certificateError.unsupported_certificate:
+        return tls.Alert.Description.unsupported_certificate;
+      case forge2.pki.certificateError.certificate_revoked:
+        return tls.Alert.Description.certificate_revoked;
+      case forge2.pki.certificateError.certificate_expired:
+        return tls.Alert.Description.certificate_expired;
+      case forge2.pki.certificateError.certificate_unknown:
+        return tls.Alert.Description.certificate_unknown;
+      case forge2.pki.certificateError.unknown_ca:
+        return tls.Alert.Description.unknown_ca;
+      default:
+        return tls.Alert.Description.bad_certificate;
+    }
+  };
+  var _alertDescToCertError = function(desc) {
+    switch (desc) {
+      case true:
+        return true;
+      case tls.Alert.Description.bad_certificate:
+        return forge2.pki.certificateError.bad_certificate;
+      case tls.Alert.Description.unsupported_certificate:
+        return forge2.pki.certificateError.unsupported_certificate;
+      case tls.Alert.Description.certificate_revoked:
+        return forge2.pki.certificateError.certificate_revoked;
+      case tls.Alert.Description.certificate_expired:
+        return forge2.pki.certificateError.certificate_expired;
+      case tls.Alert.Description.certificate_unknown:
+        return forge2.pki.certificateError.certificate_unknown;
+      case tls.Alert.Description.unknown_ca:
+        return forge2.pki.certificateError.unknown_ca;
+      default:
+        return forge2.pki.certificateError.bad_certificate;
+    }
+  };
+  tls.verifyCertificateChain = function(c, chain) {
+    try {
+      var options = {};
+      for (var key3 in c.verifyOptions) {
+        options[key3] = c.verifyOptions[key3];
+      }
+      options.verify = function(vfd, depth, chain2) {
+        var desc = _certErrorToAlertDesc(vfd);
+        var ret = c.verify(c, vfd, depth, chain2);
+        if (ret !== true) {
+          if (typeof ret === "object" && !forge2.util.isArray(ret)) {
+            var error63 = new Error("The application rejected the certificate.");
+            error63.send = true;
+            error63.alert = {
+              level: tls.Alert.Level.fatal,
+              description: tls.Alert.Description.bad_certificate
+            };
+            if (ret.message) {
+              error63.message = ret.message;
+            }
+            if (ret.alert) {
+              error63.alert.description = ret.alert;
+            }
+            throw error63;
+          }
+          if (ret !== vfd) {
+            ret = _alertDescToCertError(ret);
+          }
+        }
+        return ret;
+      };
+      forge2.pki.verifyCertificateChain(c.caStore, chain, options);
+    } catch (ex) {
+      var err = ex;
+      if (typeof err !== "object" || forge2.util.isArray(err)) {
+        err = {
+          send: true,
+          alert: {
+            level: tls.Alert.Level.fatal,
+            description: _certErrorToAlertDesc(ex)
+          }
+        };
+      }
+      if (!("send" in err)) {
+        err.send = true;
+      }
+      if (!("alert" in err)) {
+        err.alert = {
+          level: tls.Alert.Level.fatal,
+          description: _certErrorToAlertDesc(err.error)
+        };
+      }
+      c.error(c, err);
+    }
+    return !c.fail;
+  };
+  tls.createSessionCache = function(cache3, capacity) {
+    var rval = null;
+    if (cache3 && cache3.getSession && cache3.setSession && cache3.order) {
+      rval = cache3;
+    } else {
+      rval = {};
+      rval.cache = cache3 || {};
+      rval.capacity = Math.max(capacity || 100, 1);
+      rval.order = [];
+      for (var key3 in cache3) {
+        if (rval.order.length <= capacity) {
+          rval.order.push(key3);
+        } else {
+          delete cache3[key3];
+        }
+      }
+      rval.getSession = function(sessionId) {
+        var session = null;
+        var key4 = null;
+        if (sessionId) {
+          key4 = forge2.util.bytesToHex(sessionId);
+        } else if (rval.order.length > 0) {
+          key4 = rval.order[0];
+        }
+        if (key4 !== null && key4 in rval.cache) {
+          session = rval.cache[key4];
+          delete rval.cache[key4];
+          for (var i in rval.order) {
+            if (rval.order[i] === key4) {
+              rval.order.splice(i, 1);
+              break;
+            }
+          }
+        }
+        return session;
+      };
+      rval.setSession = function(sessionId, session) {
+        if (rval.order.length === rval.capacity) {
+          var key4 = rval.order.shift();
+          delete rval.cache[key4];
+        }
+        var key4 = forge2.util.bytesToHex(sessionId);
+        rval.order.push(key4);
+        rval.cache[key4] = session;
+      };
+    }
+    return rval;
+  };
+  tls.createConnection = function(options) {
+    var caStore = null;
+    if (options.caStore) {
+      if (forge2.util.isArray(options.caStore)) {
+        caStore = forge2.pki.createCaStore(options.caStore);
+      } else {
+        caStore = options.caStore;
+      }
+    } else {
+      caStore = forge2.pki.createCaStore();
+    }
+    var cipherSuites = options.cipherSuites || null;
+    if (cipherSuites === null) {
+      cipherSuites = [];
+      for (var key3 in tls.CipherSuites) {
+        cipherSuites.push(tls.CipherSuites[key3]);
+      }
+    }
+    var entity = options.server || false ? tls.ConnectionEnd.server : tls.ConnectionEnd.client;
+    var sessionCache = options.sessionCache ? tls.createSessionCache(options.sessionCache) : null;
+    var c = {
+      version: { major: tls.Version.major, minor: tls.Version.minor },
+      entity,
+      sessionId: options.sessionId,
+      caStore,
+      sessionCache,
+      cipherSuites,
+      connected: options.connected,
+      virtualHost: options.virtualHost || null,
+      verifyClient: options.verifyClient || false,
+      verify: options.verify || function(cn, vfd, dpth, cts) {
+        return vfd;
+      },
+      verifyOptions: options.verifyOptions || {},
+      getCertificate: options.getCertificate || null,
+      getPrivateKey: options.getPrivateKey || null,
+      getSignature: options.getSignature || null,
+      input: forge2.util.createBuffer(),
+      tlsData: forge2.util.createBuffer(),
+      data: forge2.util.createBuffer(),
+      tlsDataReady: options.tlsDataReady,
+      dataReady: options.dataReady,
+      heartbeatReceived: options.heartbeatReceived,
+      closed: options.closed,
+      error: function(c2, ex) {
+        ex.origin = ex.origin || (c2.entity === tls.ConnectionEnd.client ? "client" : "server");
+        if (ex.send) {
+          tls.queue(c2, tls.createAlert(c2, ex.alert));
+          tls.flush(c2);
+        }
+        var fatal = ex.fatal !== false;
+        if (fatal) {
+          c2.fail = true;
+        }
+        options.error(c2, ex);
+        if (fatal) {
+          c2.close(false);
+        }
+      },
+      deflate: options.deflate || null,
+      inflate: options.inflate || null
+    };
+    c.reset = function(clearFail) {
+      c.version = { major: tls.Version.major, minor: tls.Version.minor };
+      c.record = null;
+      c.session = null;
+      c.peerCertificate = null;
+      c.state = {
+        pending: null,
+        current: null
+      };
+      c.expect = c.entity === tls.ConnectionEnd.client ? SHE : CHE;
+      c.fragmented = null;
+      c.records = [];
+      c.open = false;
+      c.handshakes = 0;
+      c.handshaking = false;
+      c.isConnected = false;
+      c.fail = !(clearFail || typeof clearFail === "undefined");
+      c.input.clear();
+      c.tlsData.clear();
+      c.data.clear();
+      c.state.current = tls.createConnectionState(c);
+    };
+    c.reset();
+    var _update = function(c2, record3) {
+      var aligned = record3.type - tls.ContentType.change_cipher_spec;
+      var handlers = ctTable[c2.entity][c2.expect];
+      if (aligned in handlers) {
+        handlers[aligned](c2, record3);
+      } else {
+        tls.handleUnexpected(c2, record3);
+      }
+    };
+    var _readRecordHeader = function(c2) {
+      var rval = 0;
+      var b = c2.input;
+      var len = b.length();
+      if (len < 5) {
+        rval = 5 - len;
+      } else {
+        c2.record = {
+          type: b.getByte(),
+          version: {
+            major: b.getByte(),
+            minor: b.getByte()
+          },
+          length: b.getInt16(),
+          fragment: forge2.util.createBuffer(),
+          ready: false
+        };
+        var compatibleVersion = c2.record.version.major === c2.version.major;
+        if (compatibleVersion && c2.session && c2.session.version) {
+          compatibleVersion = c2.record.version.minor === c2.version.minor;
+        }
+        if (!compatibleVersion) {
+          c2.error(c2, {
+            message: "Incompatible TLS version.",
+            send: true,
+            alert: {
+              level: tls.Alert.Level.fatal,
+              description: tls.Alert.Description.protocol_version
+            }
+          });
+        }
+      }
+      return rval;
+    };
+    var _readRecord = function(c2) {
+      var rval = 0;
+      var b = c2.input;
+      var len = b.length();
+      if (len < c2.record.length) {
+        rval = c2.record.length - len;
+      } else {
+        c2.record.fragment.putBytes(b.getBytes(c2.record.length));
+        b.compact();
+        var s = c2.state.current.read;
+        if (s.update(c2, c2.record)) {
+          if (c2.fragmented !== null) {
+            if (c2.fragmented.type === c2.record.type) {
+              c2.fragmented.fragment.putBuffer(c2.record.fragment);
+              c2.record = c2.fragmented;
+            } else {
+              c2.error(c2, {
+                message: "Invalid fragmented record.",
+                send: true,
+                alert: {
+                  level: tls.Alert.Level.fatal,
+                  description: tls.Alert.Description.unexpected_message
+                }
+              });
+            }
+          }
+          c2.record.ready = true;
+        }
+      }
+      return rval;
+    };
+    c.handshake = function(sessionId) {
+      if (c.entity !== tls.ConnectionEnd.client) {
+        c.error(c, {
+          message: "Cannot initiate handshake as a server.",
+          fatal: false
+        });
+      } else if (c.handshaking) {
+        c.error(c, {
+          message: "Handshake already in progress.",
+          fatal: false
+        });
+      } else {
+        if (c.fail && !c.open && c.handshakes === 0) {
+          c.fail = false;
+        }
+        c.handshaking = true;
+        sessionId = sessionId || "";
+        var session = null;
+        if (sessionId.length > 0) {
+          if (c.sessionCache) {
+            session = c.sessionCache.getSession(sessionId);
+          }
+          if (session === null) {
+            sessionId = "";
+          }
+        }
+        if (sessionId.length === 0 && c.sessionCache) {
+          session = c.sessionCache.getSession();
+          if (session !== null) {
+            sessionId = session.id;
+          }
+        }
+        c.session = {
+          id: sessionId,
+          version: null,
+          cipherSuite: null,
+          compressionMethod: null,
+          serverCertificate: null,
+          certificateRequest: null,
+          clientCertificate: null,
+          sp: {},
+          md5: forge2.md.md5.create(),
+          sha1: forge2.md.sha1.create()
+        };
+        if (session) {
+          c.version = session.version;
+          c.session.sp = session.sp;
+        }
+        c.session.sp.client_random = tls.createRandom().getBytes();
+        c.open = true;
+        tls.queue(c, tls.createRecord(c, {
+          type: tls.ContentType.handshake,
+          data: tls.createClientHello(c)
+        }));
+        tls.flush(c);
+      }
+    };
+    c.process = function(data) {
+      var rval = 0;
+      if (data) {
+        c.input.putBytes(data);
+      }
+      if (!c.fail) {
+        if (c.record !== null && c.record.ready && c.record.fragment.isEmpty()) {
+          c.record = null;
+        }
+        if (c.record === null) {
+          rval = _readRecordHeader(c);
+        }
+        if (!c.fail && c.record !== null && !c.record.ready) {
+          rval = _readRecord(c);
+        }
+        if (!c.fail && c.record !== null && c.record.ready) {
+          _update(c, c.record);
+        }
+      }
+      return rval;
+    };
+    c.prepare = function(data) {
+      tls.queue(c, tls.createRecord(c, {
+        type: tls.ContentType.application_data,
+        data: forge2.util.createBuffer(data)
+      }));
+      return tls.flush(c);
+    };
+    c.prepareHeartbeatRequest = function(payload, payloadLength) {
+      if (payload instanceof forge2.util.ByteBuffer) {
+        payload = payload.bytes();
+      }
+      if (typeof payloadLength === "undefined") {
+        payloadLength = payload.length;
+      }
+      c.expectedHeartbeatPayload = payload;
+      tls.queue(c, tls.createRecord(c, {
+        type: tls.ContentType.heartbeat,
+        data: tls.createHeartbeat(
+          tls.HeartbeatMessageType.heartbeat_request,
+          payload,
+          payloadLength
+        )
+      }));
+      return tls.flush(c);
+    };
+    c.close = function(clearFail) {
+      if (!c.fail && c.sessionCache && c.session) {
+        var session = {
+          id: c.session.id,
+          version: c.session.version,
+          sp: c.session.sp
+        };
+        session.sp.keys = null;
+        c.sessionCache.setSession(session.id, session);
+      }
+      if (c.open) {
+        c.open = false;
+        c.input.clear();
+        if (c.isConnected || c.handshaking) {
+          c.isConnected = c.handshaking = false;
+          tls.queue(c, tls.createAlert(c, {
+            level: tls.Alert.Level.warning,
+            description: tls.Alert.Description.close_notify
+          }));
+          tls.flush(c);
+        }
+        c.closed(c);
+      }
+      c.reset(clearFail);
+    };
+    return c;
+  };
+  tls_1 = forge2.tls = forge2.tls || {};
+  for (var key2 in tls) {
+    if (typeof tls[key2] !== "function") {
+      forge2.tls[key2] = tls[key2];
+    }
+  }
+  forge2.tls.prf_tls1 = prf_TLS1;
+  forge2.tls.hmac_sha1 = hmac_sha1;
+  forge2.tls.createSessionCache = tls.createSessionCache;
+  forge2.tls.createConnection = tls.createConnection;
+  return tls_1;
+}
+function requireAesCipherSuites() {
+  if (hasRequiredAesCipherSuites) return aesCipherSuites.exports;
+  hasRequiredAesCipherSuites = 1;
+  var forge2 = requireForge();
+  requireAes();
+  requireTls();
+  var tls = aesCipherSuites.exports = forge2.tls;
+  tls.CipherSuites["TLS_RSA_WITH_AES_128_CBC_SHA"] = {
+    id: [0, 47],
+    name: "TLS_RSA_WITH_AES_128_CBC_SHA",
+    initSecurityParameters: function(sp) {
+      sp.bulk_cipher_algorithm = tls.BulkCipherAlgorithm.aes;
+      sp.cipher_type = tls.CipherType.block;
+      sp.enc_key_length = 16;
+      sp.block_length = 16;
+      sp.fixed_iv_length = 16;
+      sp.record_iv_length = 16;
+      sp.mac_algorithm = tls.MACAlgorithm.hmac_sha1;
+      sp.mac_length = 20;
+      sp.mac_key_length = 20;
+    },
+    initConnectionState
+  };
+  tls.CipherSuites["TLS_RSA_WITH_AES_256_CBC_SHA"] = {
+    id: [0, 53],
+    name: "TLS_RSA_WITH_AES_256_CBC_SHA",
+    initSecurityParameters: function(sp) {
+      sp.bulk_cipher_algorithm = tls.BulkCipherAlgorithm.aes;
+      sp.cipher_type = tls.CipherType.block;
+      sp.enc_key_length = 32;
+      sp.block_length = 16;
+      sp.fixed_iv_length = 16;
+      sp.record_iv_length = 16;
+      sp.mac_algorithm = tls.MACAlgorithm.hmac_sha1;
+      sp.mac_length = 20;
+      sp.mac_key_length = 20;
+    },
+    initConnectionState
+  };
+  function initConnectionState(state, c, sp) {
+    var client = c.entity === forge2.tls.ConnectionEnd.client;
+    state.read.cipherState = {
+      init: false,
+      cipher: forge2.cipher.createDecipher("AES-CBC", client ? sp.keys.server_write_key : sp.keys.client_write_key),
+      iv: client ? sp.keys.server_write_IV : sp.keys.client_write_IV
+    };
+    state.write.cipherState = {
+      init: false,
+      cipher: forge2.cipher.createCipher("AES-CBC", client ? sp.keys.client_write_key : sp.keys.server_write_key),
+      iv: client ? sp.keys.client_write_IV : sp.keys.server_write_IV
+    };
+    state.read.cipherFunction = decrypt_aes_cbc_sha1;
+    state.write.cipherFunction = encrypt_aes_cbc_sha1;
+    state.read.macLength = state.write.macLength = sp.mac_length;
+    state.read.macFunction = state.write.macFunction = tls.hmac_sha1;
+  }
+  function encrypt_aes_cbc_sha1(record3, s) {
+    var rval = false;
+    var mac3 = s.macFunction(s.macKey, s.sequenceNumber, record3);
+    record3.fragment.putBytes(mac3);
+    s.updateSequenceNumber();
+    var iv;
+    if (record3.version.minor === tls.Versions.TLS_1_0.minor) {
+      iv = s.cipherState.init ? null : s.cipherState.iv;
+    } else {
+      iv = forge2.random.getBytesSync(16);
+    }
+    s.cipherState.init = true;
+    var cipher2 = s.cipherState.cipher;
+    cipher2.start({ iv });
+    if (record3.version.minor >= tls.Versions.TLS_1_1.minor) {
+      cipher2.output.putBytes(iv);
+    }
+    cipher2.update(record3.fragment);
+    if (cipher2.finish(encrypt_aes_cbc_sha1_padding)) {
+      record3.fragment = cipher2.output;
+      record3.length = record3.fragment.length();
+      rval = true;
+    }
+    return rval;
+  }
+  function encrypt_aes_cbc_sha1_padding(blockSize, input2, decrypt) {
+    if (!decrypt) {
+      var padding = blockSize - input2.length() % blockSize;
+      input2.fillWithByte(padding - 1, padding);
+    }
+    return true;
+  }
+  function decrypt_aes_cbc_sha1_padding(blockSize, output2, decrypt) {
+    var rval = true;
+    if (decrypt) {
+      var len = output2.length();
+      var paddingLength = output2.last();
+      for (var i = len - 1 - paddingLength; i < len - 1; ++i) {
+        rval = rval && output2.at(i) == paddingLength;
+      }
+      if (rval) {
+        output2.truncate(paddingLength + 1);
+      }
+    }
+    return rval;
+  }
+  function decrypt_aes_cbc_sha1(record3, s) {
+    var rval = false;
+    var iv;
+    if (record3.version.minor === tls.Versions.TLS_1_0.minor) {
+      iv = s.cipherState.init ? null : s.cipherState.iv;
+    } else {
+      iv = record3.fragment.getBytes(16);
+    }
+    s.cipherState.init = true;
+    var cipher2 = s.cipherState.cipher;
+    cipher2.start({ iv });
+    cipher2.update(record3.fragment);
+    rval = cipher2.finish(decrypt_aes_cbc_sha1_padding);
+    var macLen = s.macLength;
+    var mac3 = forge2.random.getBytesSync(macLen);
+    var len = cipher2.output.length();
+    if (len >= macLen) {
+      record3.fragment = cipher2.output.getBytes(len - macLen);
+      mac3 = cipher2.output.getBytes(macLen);
+    } else {
+      record3.fragment = cipher2.output.getBytes();
+    }
+    record3.fragment = forge2.util.createBuffer(record3.fragment);
+    record3.length = record3.fragment.length();
+    var mac22 = s.macFunction(s.macKey, s.sequenceNumber, record3);
+    s.updateSequenceNumber();
+    rval = compareMacs(s.macKey, mac3, mac22) && rval;
+    return rval;
+  }
+  function compareMacs(key2, mac1, mac22) {
+    var hmac2 = forge2.hmac.create();
+    hmac2.start("SHA1", key2);
+    hmac2.update(mac1);
+    mac1 = hmac2.digest().getBytes();
+    hmac2.start(null, null);
+    hmac2.update(mac22);
+    mac22 = hmac2.digest().getBytes();
+    return mac1 === mac22;
+  }
+  return aesCipherSuites.exports;
+}
+function requireSha512() {
+  if (hasRequiredSha512) return sha512.exports;
+  hasRequiredSha512 = 1;
+  var forge2 = requireForge();
+  requireMd();
+  requireUtil();
+  var sha512$1 = sha512.exports = forge2.sha512 = forge2.sha512 || {};
+  forge2.md.sha512 = forge2.md.algorithms.sha512 = sha512$1;
+  var sha384 = forge2.sha384 = forge2.sha512.sha384 = forge2.sha512.sha384 || {};
+  sha384.create = function() {
+    return sha512$1.create("SHA-384");
+  };
+  forge2.md.sha384 = forge2.md.algorithms.sha384 = sha384;
+  forge2.sha512.sha256 = forge2.sha512.sha256 || {
+    create: function() {
+      return sha512$1.create("SHA-512/256");
+    }
+  };
+  forge2.md["sha512/256"] = forge2.md.algorithms["sha512/256"] = forge2.sha512.sha256;
+  forge2.sha512.sha224 = forge2.sha512.sha224 || {
+    create: function() {
+      return sha512$1.create("SHA-512/224");
+    }
+  };
+  forge2.md["sha512/224"] = forge2.md.algorithms["sha512/224"] = forge2.sha512.sha224;
+  sha512$1.create = function(algorithm) {
+    if (!_initialized) {
+      _init();
+    }
+    if (typeof algorithm === "undefined") {
+      algorithm = "SHA-512";
+    }
+    if (!(algorithm in _states)) {
+      throw new Error("Invalid SHA-512 algorithm: " + algorithm);
+    }
+    var _state = _states[algorithm];
+    var _h = null;
+    var _input = forge2.util.createBuffer();
+    var _w = new Array(80);
+    for (var wi = 0; wi < 80; ++wi) {
+      _w[wi] = new Array(2);
+    }
+    var digestLength = 64;
+    switch (algorithm) {
+      case "SHA-384":
+        digestLength = 48;
+        break;
+      case "SHA-512/256":
+        digestLength = 32;
+        break;
+      case "SHA-512/224":
+        digestLength = 28;
+        break;
+    }
+    var md2 = {
+      // SHA-512 => sha512
+      algorithm: algorithm.replace("-", "").toLowerCase(),
+      blockLength: 128,
+      digestLength,
+      // 56-bit length of message so far (does not including padding)
+      messageLength: 0,
+      // true message length
+      fullMessageLength: null,
+      // size of message length in bytes
+      messageLengthSize: 16
+    };
+    md2.start = function() {
+      md2.messageLength = 0;
+      md2.fullMessageLength = md2.messageLength128 = [];
+      var int32s = md2.messageLengthSize / 4;
+      for (var i = 0; i < int32s; ++i) {
+        md2.fullMessageLength.push(0);
+      }
+      _input = forge2.util.createBuffer();
+      _h = new Array(_state.length);
+      for (var i = 0; i < _state.length; ++i) {
+        _h[i] = _state[i].slice(0);
+      }
+      return md2;
+    };
+    md2.start();
+    md2.update = function(msg, encoding) {
+      if (encoding === "utf8") {
+        msg = forge2.util.encodeUtf8(msg);
+      }
+      var len = msg.length;
+      md2.messageLength += len;
+      len = [len / 4294967296 >>> 0, len >>> 0];
+      for (var i = md2.fullMessageLength.length - 1; i >= 0; --i) {
+        md2.fullMessageLength[i] += len[1];
+        len[1] = len[0] + (md2.fullMessageLength[i] / 4294967296 >>> 0);
+        md2.fullMessageLength[i] = md2.fullMessageLength[i] >>> 0;
+        len[0] = len[1] / 4294967296 >>> 0;
+      }
+      _input.putBytes(msg);
+      _update(_h, _w, _input);
+      if (_input.read > 2048 || _input.length() === 0) {
+        _input.compact();
+      }
+      return md2;
+    };
+    md2.digest = function() {
+      var finalBlock = forge2.util.createBuffer();
+      finalBlock.putBytes(_input.bytes());
+      var remaining = md2.fullMessageLength[md2.fullMessageLength.length - 1] + md2.messageLengthSize;
+      var overflow = remaining & md2.blockLength - 1;
+      finalBlock.putBytes(_padding.substr(0, md2.blockLength - overflow));
+      var next, carry;
+      var bits = md2.fullMessageLength[0] * 8;
+      for (var i = 0; i < md2.fullMessageLength.length - 1; ++i) {
+        next = md2.fullMessageLength[i + 1] * 8;
+        carry = next / 4294967296 >>> 0;
+        bits += carry;
+        finalBlock.putInt32(bits >>> 0);
+        bits = next >>> 0;
+      }
+      finalBlock.putInt32(bits);
+      var h = new Array(_h.length);
+      for (var i = 0; i < _h.length; ++i) {
+        h[i] = _h[i].slice(0);
+      }
+      _update(h, _w, finalBlock);
+      var rval = forge2.util.createBuffer();
+      var hlen;
+      if (algorithm === "SHA-512") {
+        hlen = h.length;
+      } else if (algorithm === "SHA-384") {
+        hlen = h.length - 2;
+      } else {
+        hlen = h.length - 4;
+      }
+      for (var i = 0; i < hlen; ++i) {
+        rval.putInt32(h[i][0]);
+        if (i !== hlen - 1 || algorithm !== "SHA-512/224") {
+          rval.putInt32(h[i][1]);
+        }
+      }
+      return rval;
+    };
+    return md2;
+  };
+  var _padding = null;
+  var _initialized = false;
+  var _k = null;
+  var _states = null;
+  function _init() {
+    _padding = String.fromCharCode(128);
+    _padding += forge2.util.fillString(String.fromCharCode(0), 128);
+    _k = [
+      [1116352408, 3609767458],
+      [1899447441, 602891725],
+      [3049323471, 3964484399],
+      [3921009573, 2173295548],
+      [961987163, 4081628472],
+      [1508970993, 3053834265],
+      [2453635748, 2937671579],
+      [2870763221, 3664609560],
+      [3624381080, 2734883394],
+      [310598401, 1164996542],
+      [607225278, 1323610764],
+      [1426881987, 3590304994],
+      [1925078388, 4068182383],
+      [2162078206, 991336113],
+      [2614888103, 633803317],
+      [3248222580, 3479774868],
+      [3835390401, 2666613458],
+      [4022224774, 944711139],
+      [264347078, 2341262773],
+      [604807628, 2007800933],
+      [770255983, 1495990901],
+      [1249150122, 1856431235],
+      [1555081692, 3175218132],
+      [1996064986, 2198950837],
+      [2554220882, 3999719339],
+      [2821834349, 766784016],
+      [2952996808, 2566594879],
+      [3210313671, 3203337956],
+      [3336571891, 1034457026],
+      [3584528711, 2466948901],
+      [113926993, 3758326383],
+      [338241895, 168717936],
+      [666307205, 1188179964],
+      [773529912, 1546045734],
+      [1294757372, 1522805485],
+      [1396182291, 2643833823],
+      [1695183700, 2343527390],
+      [1986661051, 1014477480],
+      [2177026350, 1206759142],
+      [2456956037, 344077627],
+      [2730485921, 1290863460],
+      [2820302411, 3158454273],
+      [3259730800, 3505952657],
+      [3345764771, 106217008],
+      [3516065817, 3606008344],
+      [3600352804, 1432725776],
+      [4094571909, 1467031594],
+      [275423344, 851169720],
+      [430227734, 3100823752],
+      [506948616, 1363258195],
+      [659060556, 3750685593],
+      [883997877, 3785050280],
+      [958139571, 3318307427],
+      [1322822218, 3812723403],
+      [1537002063, 2003034995],
+      [1747873779, 3602036899],
+      [1955562222, 1575990012],
+      [2024104815, 1125592928],
+      [2227730452, 2716904306],
+      [2361852424, 442776044],
+      [2428436474, 593698344],
+      [2756734187, 3733110249],
+      [3204031479, 2999351573],
+      [3329325298, 3815920427],
+      [3391569614, 3928383900],
+      [3515267271, 566280711],
+      [3940187606, 3454069534],
+      [4118630271, 4000239992],
+      [116418474, 1914138554],
+      [174292421, 2731055270],
+      [289380356, 3203993006],
+      [460393269, 320620315],
+      [685471733, 587496836],
+      [852142971, 1086792851],
+      [1017036298, 365543100],
+      [1126000580, 2618297676],
+      [1288033470, 3409855158],
+      [1501505948, 4234509866],
+      [1607167915, 987167468],
+      [1816402316, 1246189591]
+    ];
+    _states = {};
+    _states["SHA-512"] = [
+      [1779033703, 4089235720],
+      [3144134277, 2227873595],
+      [1013904242, 4271175723],
+      [2773480762, 1595750129],
+      [1359893119, 2917565137],
+      [2600822924, 725511199],
+      [528734635, 4215389547],
+      [1541459225, 327033209]
+    ];
+    _states["SHA-384"] = [
+      [3418070365, 3238371032],
+      [1654270250, 914150663],
+      [2438529370, 812702999],
+      [355462360, 4144912697],
+      [1731405415, 4290775857],
+      [2394180231, 1750603025],
+      [3675008525, 1694076839],
+      [1203062813, 3204075428]
+    ];
+    _states["SHA-512/256"] = [
+      [573645204, 4230739756],
+      [2673172387, 3360449730],
+      [596883563, 1867755857],
+      [2520282905, 1497426621],
+      [2519219938, 2827943907],
+      [3193839141, 1401305490],
+      [721525244, 746961066],
+      [246885852, 2177182882]
+    ];
+    _states["SHA-512/224"] = [
+      [2352822216, 424955298],
+      [1944164710, 2312950998],
+      [502970286, 855612546],
+      [1738396948, 1479516111],
+      [258812777, 2077511080],
+      [2011393907, 79989058],
+      [1067287976, 1780299464],
+      [286451373, 2446758561]
+    ];
+    _initialized = true;
+  }
+  function _update(s, w, bytes) {
+    var t1_hi, t1_lo;
+    var t2_hi, t2_lo;
+    var s0_hi, s0_lo;
+    var s1_hi, s1_lo;
+    var ch_hi, ch_lo;
+    var maj_hi, maj_lo;
+    var a_hi, a_lo;
+    var b_hi, b_lo;
+    var c_hi, c_lo;
+    var d_hi, d_lo;
+    var e_hi, e_lo;
+    var f_hi, f_lo;
+    var g_hi, g_lo;
+    var h_hi, h_lo;
+    var i, hi, lo, w2, w7, w15, w16;
+    var len = bytes.length();
+    while (len >= 128) {
+      for (i = 0; i < 16; ++i) {
+        w[i][0] = bytes.getInt32() >>> 0;
+        w[i][1] = bytes.getInt32() >>> 0;
+      }
+      for (; i < 80; ++i) {
+        w2 = w[i - 2];
+        hi = w2[0];
+        lo = w2[1];
+        t1_hi = ((hi >>> 19 | lo << 13) ^ // ROTR 19
+        (lo >>> 29 | hi << 3) ^ // ROTR 61/(swap + ROTR 29)
+        hi >>> 6) >>> 0;
+        t1_lo = ((hi << 13 | lo >>> 19) ^ // ROTR 19
+        (lo << 3 | hi >>> 29) ^ // ROTR 61/(swap + ROTR 29)
+        (hi << 26 | lo >>> 6)) >>> 0;
+        w15 = w[i - 15];
+        hi = w15[0];
+        lo = w15[1];
+        t2_hi = ((hi >>> 1 | lo << 31) ^ // ROTR 1
+        (hi >>> 8 | lo << 24) ^ // ROTR 8
+        hi >>> 7) >>> 0;
+        t2_lo = ((hi << 31 | lo >>> 1) ^ // ROTR 1
+        (hi << 24 | lo >>> 8) ^ // ROTR 8
+        (hi << 25 | lo >>> 7)) >>> 0;
+        w7 = w[i - 7];
+        w16 = w[i - 16];
+        lo = t1_lo + w7[1] + t2_lo + w16[1];
+        w[i][0] = t1_hi + w7[0] + t2_hi + w16[0] + (lo / 4294967296 >>> 0) >>> 0;
+        w[i][1] = lo >>> 0;
+      }
+      a_hi = s[0][0];
+      a_lo = s[0][1];
+      b_hi = s[1][0];
+      b_lo = s[1][1];
+      c_hi = s[2][0];
+      c_lo = s[2][1];
+      d_hi = s[3][0];
+      d_lo = s[3][1];
+      e_hi = s[4][0];
+      e_lo = s[4][1];
+      f_hi = s[5][0];
+      f_lo = s[5][1];
+      g_hi = s[6][0];
+      g_lo = s[6][1];
+      h_hi = s[7][0];
+      h_lo = s[7][1];
+      for (i = 0; i < 80; ++i) {
+        s1_hi = ((e_hi >>> 14 | e_lo << 18) ^ // ROTR 14
+        (e_hi >>> 18 | e_lo << 14) ^ // ROTR 18
+        (e_lo >>> 9 | e_hi << 23)) >>> 0;
+        s1_lo = ((e_hi << 18 | e_lo >>> 14) ^ // ROTR 14
+        (e_hi << 14 | e_lo >>> 18) ^ // ROTR 18
+        (e_lo << 23 | e_hi >>> 9)) >>> 0;
+        ch_hi = (g_hi ^ e_hi & (f_hi ^ g_hi)) >>> 0;
+        ch_lo = (g_lo ^ e_lo & (f_lo ^ g_lo)) >>> 0;
+        s0_hi = ((a_hi >>> 28 | a_lo << 4) ^ // ROTR 28
+        (a_lo >>> 2 | a_hi << 30) ^ // ROTR 34/(swap + ROTR 2)
+        (a_lo >>> 7 | a_hi << 25)) >>> 0;
+        s0_lo = ((a_hi << 4 | a_lo >>> 28) ^ // ROTR 28
+        (a_lo << 30 | a_hi >>> 2) ^ // ROTR 34/(swap + ROTR 2)
+        (a_lo << 25 | a_hi >>> 7)) >>> 0;
+        maj_hi = (a_hi & b_hi | c_hi & (a_hi ^ b_hi)) >>> 0;
+        maj_lo = (a_lo & b_lo | c_lo & (a_lo ^ b_lo)) >>> 0;
+        lo = h_lo + s1_lo + ch_lo + _k[i][1] + w[i][1];
+        t1_hi = h_hi + s1_hi + ch_hi + _k[i][0] + w[i][0] + (lo / 4294967296 >>> 0) >>> 0;
+        t1_lo = lo >>> 0;
+        lo = s0_lo + maj_lo;
+        t2_hi = s0_hi + maj_hi + (lo / 4294967296 >>> 0) >>> 0;
+        t2_lo = lo >>> 0;
+        h_hi = g_hi;
+        h_lo = g_lo;
+        g_hi = f_hi;
+        g_lo = f_lo;
+        f_hi = e_hi;
+        f_lo = e_lo;
+        lo = d_lo + t1_lo;
+        e_hi = d_hi + t1_hi + (lo / 4294967296 >>> 0) >>> 0;
+        e_lo = lo >>> 0;
+        d_hi = c_hi;
+        d_lo = c_lo;
+        c_hi = b_hi;
+        c_lo = b_lo;
+        b_hi = a_hi;
+        b_lo = a_lo;
+        lo = t1_lo + t2_lo;
+        a_hi = t1_hi + t2_hi + (lo / 4294967296 >>> 0) >>> 0;
+        a_lo = lo >>> 0;
+      }
+      lo = s[0][1] + a_lo;
+      s[0][0] = s[0][0] + a_hi + (lo / 4294967296 >>> 0) >>> 0;
+      s[0][1] = lo >>> 0;
+      lo = s[1][1] + b_lo;
+      s[1][0] = s[1][0] + b_hi + (lo / 4294967296 >>> 0) >>> 0;
+      s[1][1] = lo >>> 0;
+      lo = s[2][1] + c_lo;
+      s[2][0] = s[2][0] + c_hi + (lo / 4294967296 >>> 0) >>> 0;
+      s[2][1] = lo >>> 0;
+      lo = s[3][1] + d_lo;
+      s[3][0] = s[3][0] + d_hi + (lo / 4294967296 >>> 0) >>> 0;
+      s[3][1] = lo >>> 0;
+      lo = s[4][1] + e_lo;
+      s[4][0] = s[4][0] + e_hi + (lo / 4294967296 >>> 0) >>> 0;
+      s[4][1] = lo >>> 0;
+      lo = s[5][1] + f_lo;
+      s[5][0] = s[5][0] + f_hi + (lo / 4294967296 >>> 0) >>> 0;
+      s[5][1] = lo >>> 0;
+      lo = s[6][1] + g_lo;
+      s[6][0] = s[6][0] + g_hi + (lo / 4294967296 >>> 0) >>> 0;
+      s[6][1] = lo >>> 0;
+      lo = s[7][1] + h_lo;
+      s[7][0] = s[7][0] + h_hi + (lo / 4294967296 >>> 0) >>> 0;
+      s[7][1] = lo >>> 0;
+      len -= 128;
+    }
+  }
+  return sha512.exports;
+}
+function requireAsn1Validator() {
+  if (hasRequiredAsn1Validator) return asn1Validator;
+  hasRequiredAsn1Validator = 1;
+  var forge2 = requireForge();
+  requireAsn1();
+  var asn12 = forge2.asn1;
+  asn1Validator.privateKeyValidator = {
+    // PrivateKeyInfo
+    name: "PrivateKeyInfo",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    value: [{
+      // Version (INTEGER)
+      name: "PrivateKeyInfo.version",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.INTEGER,
+      constructed: false,
+      capture: "privateKeyVersion"
+    }, {
+      // privateKeyAlgorithm
+      name: "PrivateKeyInfo.privateKeyAlgorithm",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.SEQUENCE,
+      constructed: true,
+      value: [{
+        name: "AlgorithmIdentifier.algorithm",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.OID,
+        constructed: false,
+        capture: "privateKeyOid"
+      }]
+    }, {
+      // PrivateKey
+      name: "PrivateKeyInfo",
+      tagClass: asn12.Class.UNIVERSAL,
+      type: asn12.Type.OCTETSTRING,
+      constructed: false,
+      capture: "privateKey"
+    }]
+  };
+  asn1Validator.publicKeyValidator = {
+    name: "SubjectPublicKeyInfo",
+    tagClass: asn12.Class.UNIVERSAL,
+    type: asn12.Type.SEQUENCE,
+    constructed: true,
+    captureAsn1: "subjectPublicKeyInfo",
+    value: [
+      {
+        name: "SubjectPublicKeyInfo.AlgorithmIdentifier",
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.SEQUENCE,
+        constructed: true,
+        value: [{
+          name: "AlgorithmIdentifier.algorithm",
+          tagClass: asn12.Class.UNIVERSAL,
+          type: asn12.Type.OID,
+          constructed: false,
+          capture: "publicKeyOid"
+        }]
+      },
+      // capture group for ed25519PublicKey
+      {
+        tagClass: asn12.Class.UNIVERSAL,
+        type: asn12.Type.BITSTRING,
+        constructed: false,
+        composed: true,
+        captureBitStringValue: "ed25519PublicKey"
+      }
+      // FIXME: this is capture group for rsaPublicKey, use it in this API or
+      // discard?
+      /* {
+        // subjectPublicKey
+        name: 'SubjectPublicKeyInfo.subjectPublicKey',
+        tagClass: asn1.Class.UNIVERSAL,
+        type: asn1.Type.BITSTRING,
+        constructed: false,
+        value: [{
+          // RSAPublicKey
+          name: 'SubjectPublicKeyInfo.subjectPublicKey.RSAPublicKey',
+          tagClass: asn1.Class.UNIVERSAL,
+          type: asn1.Type.SEQUENCE,
+          constructed: true,
+          optional: true,
+          captureAsn1: 'rsaPublicKey'
+        }]
+      } */
+    ]
+  };
+  return asn1Validator;
+}
+function requireEd25519() {
+  if (hasRequiredEd25519) return ed25519_1;
+  hasRequiredEd25519 = 1;
+  var forge2 = requireForge();
+  requireJsbn();
+  requireRandom();
+  requireSha512();
+  requireUtil();
+  var asn1Validator2 = requireAsn1Validator();
+  var publicKeyValidator = asn1Validator2.publicKeyValidator;
+  var privateKeyValidator = asn1Validator2.privateKeyValidator;
+  if (typeof BigInteger === "undefined") {
+    var BigInteger = forge2.jsbn.BigInteger;
+  }
+  var ByteBuffer = forge2.util.ByteBuffer;
+  var NativeBuffer = typeof Buffer === "undefined" ? Uint8Array : Buffer;
+  forge2.pki = forge2.pki || {};
+  ed25519_1 = forge2.pki.ed25519 = forge2.ed25519 = forge2.ed25519 || {};
+  var ed25519 = forge2.ed25519;
+  ed25519.constants = {};
+  ed25519.constants.PUBLIC_KEY_BYTE_LENGTH = 32;
+  ed25519.constants.PRIVATE_KEY_BYTE_LENGTH = 64;
+  ed25519.constants.SEED_BYTE_LENGTH = 32;
+  ed25519.constants.SIGN_BYTE_LENGTH = 64;
+  ed25519.constants.HASH_BYTE_LENGTH = 64;
+  ed25519.generateKeyPair = function(options) {
+    options = options || {};
+    var seed = options.seed;
+    if (seed === void 0) {
+      seed = forge2.random.getBytesSync(ed25519.constants.SEED_BYTE_LENGTH);
+    } else if (typeof seed === "string") {
+      if (seed.length !== ed25519.constants.SEED_BYTE_LENGTH) {
+        throw new TypeError(
+          '"seed" must be ' + ed25519.constants.SEED_BYTE_LENGTH + " bytes in length."
+        );
+      }
+    } else if (!(seed instanceof Uint8Array)) {
+      throw new TypeError(
+        '"seed" must be a node.js Buffer, Uint8Array, or a binary string.'
+      );
+    }
+    seed = messageToNativeBuffer({ message: seed, encoding: "binary" });
+    var pk = new NativeBuffer(ed25519.constants.PUBLIC_KEY_BYTE_LENGTH);
+    var sk = new NativeBuffer(ed25519.constants.PRIVATE_KEY_BYTE_LENGTH);
+    for (var i = 0; i < 32; ++i) {
+      sk[i] = seed[i];
+    }
+    crypto_sign_keypair(pk, sk);
+    return { publicKey: pk, privateKey: sk };
+  };
+  ed25519.privateKeyFromAsn1 = function(obj) {
+    var capture = {};
+    var errors = [];
+    var valid = forge2.asn1.validate(obj, privateKeyValidator, capture, errors);
+    if (!valid) {
+      var error63 = new Error("Invalid Key.");
+      error63.errors = errors;
+      throw error63;
+    }
+    var oid = forge2.asn1.derToOid(capture.privateKeyOid);
+    var ed25519Oid = forge2.oids.EdDSA25519;
+    if (oid !== ed25519Oid) {
+      throw new Error('Invalid OID "' + oid + '"; OID must be "' + ed25519Oid + '".');
+    }
+    var privateKey = capture.privateKey;
+    var privateKeyBytes = messageToNativeBuffer({
+      message: forge2.asn1.fromDer(privateKey).value,
+      encoding: "binary"
+    });
+    return { privateKeyBytes };
+  };
+  ed25519.publicKeyFromAsn1 = function(obj) {
+    var capture = {};
+    var errors = [];
+    var valid = forge2.asn1.validate(obj, publicKeyValidator, capture, errors);
+    if (!valid) {
+      var error63 = new Error("Invalid Key.");
+      error63.errors = errors;
+      throw error63;
+    }
+    var oid = forge2.asn1.derToOid(capture.publicKeyOid);
+    var ed25519Oid = forge2.oids.EdDSA25519;
+    if (oid !== ed25519Oid) {
+      throw new Error('Invalid OID "' + oid + '"; OID must be "' + ed25519Oid + '".');
+    }
+    var publicKeyBytes = capture.ed25519PublicKey;
+    if (publicKeyBytes.length !== ed25519.constants.PUBLIC_KEY_BYTE_LENGTH) {
+      throw new Error("Key length is invalid.");
+    }
+    return messageToNativeBuffer({
+      message: publicKeyBytes,
+      encoding: "binary"
+    });
+  };
+  ed25519.publicKeyFromPrivateKey = function(options) {
+    options = options || {};
+    var privateKey = messageToNativeBuffer({
+      message: options.privateKey,
+      encoding: "binary"
+    });
+    if (privateKey.length !== ed25519.constants.PRIVATE_KEY_BYTE_LENGTH) {
+      throw new TypeError(
+        '"options.privateKey" must have a byte length of ' + ed25519.constants.PRIVATE_KEY_BYTE_LENGTH
+      );
+    }
+    var pk = new NativeBuffer(ed25519.constants.PUBLIC_KEY_BYTE_LENGTH);
+    for (var i = 0; i < pk.length; ++i) {
+      pk[i] = privateKey[32 + i];
+    }
+    return pk;
+  };
+  ed25519.sign = function(options) {
+    options = options || {};
+    var msg = messageToNativeBuffer(options);
+    var privateKey = messageToNativeBuffer({
+      message: options.privateKey,
+      encoding: "binary"
+    });
+    if (privateKey.length === ed25519.constants.SEED_BYTE_LENGTH) {
+      var keyPair = ed25519.generateKeyPair({ seed: privateKey });
+      privateKey = keyPair.privateKey;
+    } else if (privateKey.length !== ed25519.constants.PRIVATE_KEY_BYTE_LENGTH) {
+      throw new TypeError(
+        '"options.privateKey" must have a byte length of ' + ed25519.constants.SEED_BYTE_LENGTH + " or " + ed25519.constants.PRIVATE_KEY_BYTE_LENGTH
+      );
+    }
+    var signedMsg = new NativeBuffer(
+      ed25519.constants.SIGN_BYTE_LENGTH + msg.length
+    );
+    crypto_sign(signedMsg, msg, msg.length, privateKey);
+    var sig = new NativeBuffer(ed25519.constants.SIGN_BYTE_LENGTH);
+    for (var i = 0; i < sig.length; ++i) {
+      sig[i] = signedMsg[i];
+    }
+    return sig;
+  };
+  ed25519.verify = function(options) {
+    options = options || {};
+    var msg = messageToNativeBuffer(options);
+    if (options.signature === void 0) {
+      throw new TypeError(
+        '"options.signature" must be a node.js Buffer, a Uint8Array, a forge ByteBuffer, or a binary string.'
+      );
+    }
+    var sig = messageToNativeBuffer({
+      message: options.signature,
+      encoding: "binary"
+    });
+    if (sig.length !== ed25519.constants.SIGN_BYTE_LENGTH) {
+      throw new TypeError(
+        '"options.signature" must have a byte length of ' + ed25519.constants.SIGN_BYTE_LENGTH
+      );
+    }
+    var publicKey = messageToNativeBuffer({
+      message: options.publicKey,
+      encoding: "binary"
+    });
+    if (publicKey.length !== ed25519.constants.PUBLIC_KEY_BYTE_LENGTH) {
+      throw new TypeError(
+        '"options.publicKey" must have a byte length of ' + ed25519.constants.PUBLIC_KEY_BYTE_LENGTH
+      );
+    }
+    var sm = new NativeBuffer(ed25519.constants.SIGN_BYTE_LENGTH + msg.length);
+    var m = new NativeBuffer(ed25519.constants.SIGN_BYTE_LENGTH + msg.length);
+    var i;
+    for (i = 0; i < ed25519.constants.SIGN_BYTE_LENGTH; ++i) {
+      sm[i] = sig[i];
+    }
+    for (i = 0; i < msg.length; ++i) {
+      sm[i + ed25519.constants.SIGN_BYTE_LENGTH] = msg[i];
+    }
+    return crypto_sign_open(m, sm, sm.length, publicKey) >= 0;
+  };
+  function messageToNativeBuffer(options) {
+    var message = options.message;
+    if (message instanceof Uint8Array || message instanceof NativeBuffer) {
+      return message;
+    }
+    var encoding = options.encoding;
+    if (message === void 0) {
+      if (options.md) {
+        message = options.md.digest().getBytes();
+        encoding = "binary";
+      } else {
+        throw new TypeError('"options.message" or "options.md" not specified.');
+      }
+    }
+    if (typeof message === "string" && !encoding) {
+      throw new TypeError('"options.encoding" must be "binary" or "utf8".');
+    }
+    if (typeof message === "string") {
+      if (typeof Buffer !== "undefined") {
+        return Buffer.from(message, encoding);
+      }
+      message = new ByteBuffer(message, encoding);
+    } else if (!(message instanceof ByteBuffer)) {
+      throw new TypeError(
+        '"options.message" must be a node.js Buffer, a Uint8Array, a forge ByteBuffer, or a string with "options.encoding" specifying its encoding.'
+      );
+    }
+    var buffer = new NativeBuffer(message.length());
+    for (var i = 0; i < buffer.length; ++i) {
+      buffer[i] = message.at(i);
+    }
+    return buffer;
+  }
+  var gf0 = gf();
+  var gf1 = gf([1]);
+  var D = gf([
+    30883,
+    4953,
+    19914,
+    30187,
+    55467,
+    16705,
+    2637,
+    112,
+    59544,
+    30585,
+    16505,
+    36039,
+    65139,
+    11119,
+    27886,
+    20995
+  ]);
+  var D2 = gf([
+    61785,
+    9906,
+    39828,
+    60374,
+    45398,
+    33411,
+    5274,
+    224,
+    53552,
+    61171,
+    33010,
+    6542,
+    64743,
+    22239,
+    55772,
+    9222
+  ]);
+  var X = gf([
+    54554,
+    36645,
+    11616,
+    51542,
+    42930,
+    38181,
+    51040,
+    26924,
+    56412,
+    64982,
+    57905,
+    49316,
+    21502,
+    52590,
+    14035,
+    8553
+  ]);
+  var Y = gf([
+    26200,
+    26214,
+    26214,
+    26214,
+    26214,
+    26214,
+    26214,
+    26214,
+    26214,
+    26214,
+    26214,
+    26214,
+    26214,
+    26214,
+    26214,
+    26214
+  ]);
+  var L = new Float64Array([
+    237,
+    211,
+    245,
+    92,
+    26,
+    99,
+    18,
+    88,
+    214,
+    156,
+    247,
+    162,
+    222,
+    249,
+    222,
+    20,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    16
+  ]);
+  var I = gf([
+    41136,
+    18958,
+    6951,
+    50414,
+    58488,
+    44335,
+    6150,
+    12099,
+    55207,
+    15867,
+    153,
+    11085,
+    57099,
+    20417,
+    9344,
+    11139
+  ]);
+  function sha5122(msg, msgLen) {
+    var md2 = forge2.md.sha512.create();
+    var buffer = new ByteBuffer(msg);
+    md2.update(buffer.getBytes(msgLen), "binary");
+    var hash2 = md2.digest().getBytes();
+    if (typeof Buffer !== "undefined") {
+      return Buffer.from(hash2, "binary");
+    }
+    var out = new NativeBuffer(ed25519.constants.HASH_BYTE_LENGTH);
+    for (var i = 0; i < 64; ++i) {
+      out[i] = hash2.charCodeAt(i);
+    }
+    return out;
+  }
+  function crypto_sign_keypair(pk, sk) {
+    var p = [gf(), gf(), gf(), gf()];
+    var i;
+    var d = sha5122(sk, 32);
+    d[0] &= 248;
+    d[31] &= 127;
+    d[31] |= 64;
+    scalarbase(p, d);
+    pack(pk, p);
+    for (i = 0; i < 32; ++i) {
+      sk[i + 32] = pk[i];
+    }
+    return 0;
+  }
+  function crypto_sign(sm, m, n2, sk) {
+    var i, j, x = new Float64Array(64);
+    var p = [gf(), gf(), gf(), gf()];
+    var d = sha5122(sk, 32);
+    d[0] &= 248;
+    d[31] &= 127;
+    d[31] |= 64;
+    var smlen = n2 + 64;
+    for (i = 0; i < n2; ++i) {
+      sm[64 + i] = m[i];
+    }
+    for (i = 0; i < 32; ++i) {
+      sm[32 + i] = d[32 + i];
+    }
+    var r = sha5122(sm.subarray(32), n2 + 32);
+    reduce(r);
+    scalarbase(p, r);
+    pack(sm, p);
+    for (i = 32; i < 64; ++i) {
+      sm[i] = sk[i];
+    }
+    var h = sha5122(sm, n2 + 64);
+    reduce(h);
+    for (i = 32; i < 64; ++i) {
+      x[i] = 0;
+    }
+    for (i = 0; i < 32; ++i) {
+      x[i] = r[i];
+    }
+    for (i = 0; i < 32; ++i) {
+      for (j = 0; j < 32; j++) {
+        x[i + j] += h[i] * d[j];
+      }
+    }
+    modL(sm.subarray(32), x);
+    return smlen;
+  }
+  function crypto_sign_open(m, sm, n2, pk) {
+    var i, mlen;
+    var t = new NativeBuffer(32);
+    var p = [gf(), gf(), gf(), gf()], q = [gf(), gf(), gf(), gf()];
+    mlen = -1;
+    if (n2 < 64) {
+      return -1;
+    }
+    if (unpackneg(q, pk)) {
+      return -1;
+    }
+    if (!_isCanonicalSignatureScalar(sm, 32)) {
+      return -1;
+    }
+    for (i = 0; i < n2; ++i) {
+      m[i] = sm[i];
+    }
+    for (i = 0; i < 32; ++i) {
+      m[i + 32] = pk[i];
+    }
+    var h = sha5122(m, n2);
+    reduce(h);
+    scalarmult(p, q, h);
+    scalarbase(q, sm.subarray(32));
+    add(p, q);
+    pack(t, p);
+    n2 -= 64;
+    if (crypto_verify_32(sm, 0, t, 0)) {
+      for (i = 0; i < n2; ++i) {
+        m[i] = 0;
+      }
+      return -1;
+    }
+    for (i = 0; i < n2; ++i) {
+      m[i] = sm[i + 64];
+    }
+    mlen = n2;
+    return mlen;
+  }
+  function _isCanonicalSignatureScalar(bytes, offset) {
+    var i;
+    for (i = 31; i >= 0; --i) {
+      if (bytes[offset + i] < L[i]) {
+        return true;
+      }
+      if (bytes[offset + i] > L[i]) {
+        return false;
+      }
+    }
+    return false;
+  }
+  function modL(r, x) {
+    var carry, i, j, k;
+    for (i = 63; i >= 32; --i) {
+      carry = 0;
+      for (j = i - 32, k = i - 12; j < k; ++j) {
+        x[j] += carry - 16 * x[i] * L[j - (i - 32)];
+        carry = x[j] + 128 >> 8;
+        x[j] -= carry * 256;
+      }
+      x[j] += carry;
+      x[i] = 0;
+    }
+    carry = 0;
+    for (j = 0; j < 32; ++j) {
+      x[j] += carry - (x[31] >> 4) * L[j];
+      carry = x[j] >> 8;
+      x[j] &= 255;
+    }
+    for (j = 0; j < 32; ++j) {
+      x[j] -= carry * L[j];
+    }
+    for (i = 0; i < 32; ++i) {
+      x[i + 1] += x[i] >> 8;
+      r[i] = x[i] & 255;
+    }
+  }
+  function reduce(r) {
+    var x = new Float64Array(64);
+    for (var i = 0; i < 64; ++i) {
+      x[i] = r[i];
+      r[i] = 0;
+    }
+    modL(r, x);
+  }
+  function add(p, q) {
+    var a = gf(), b = gf(), c = gf(), d = gf(), e = gf(), f = gf(), g = gf(), h = gf(), t = gf();
+    Z(a, p[1], p[0]);
+    Z(t, q[1], q[0]);
+    M(a, a, t);
+    A(b, p[0], p[1]);
+    A(t, q[0], q[1]);
+    M(b, b, t);
+    M(c, p[3], q[3]);
+    M(c, c, D2);
+    M(d, p[2], q[2]);
+    A(d, d, d);
+    Z(e, b, a);
+    Z(f, d, c);
+    A(g, d, c);
+    A(h, b, a);
+    M(p[0], e, f);
+    M(p[1], h, g);
+    M(p[2], g, f);
+    M(p[3], e, h);
+  }
+  function cswap(p, q, b) {
+    for (var i = 0; i < 4; ++i) {
+      sel25519(p[i], q[i], b);
+    }
+  }
+  function pack(r, p) {
+    var tx = gf(), ty = gf(), zi = gf();
+    inv25519(zi, p[2]);
+    M(tx, p[0], zi);
+    M(ty, p[1], zi);
+    pack25519(r, ty);
+    r[31] ^= par25519(tx) << 7;
+  }
+  function pack25519(o, n2) {
+    var i, j, b;
+    var m = gf(), t = gf();
+    for (i = 0; i < 16; ++i) {
+      t[i] = n2[i];
+    }
+    car25519(t);
+    car25519(t);
+    car25519(t);
+    for (j = 0; j < 2; ++j) {
+      m[0] = t[0] - 65517;
+      for (i = 1; i < 15; ++i) {
+        m[i] = t[i] - 65535 - (m[i - 1] >> 16 & 1);
+        m[i - 1] &= 65535;
+      }
+      m[15] = t[15] - 32767 - (m[14] >> 16 & 1);
+      b = m[15] >> 16 & 1;
+      m[14] &= 65535;
+      sel25519(t, m, 1 - b);
+    }
+    for (i = 0; i < 16; i++) {
+      o[2 * i] = t[i] & 255;
+      o[2 * i + 1] = t[i] >> 8;
+    }
+  }
+  function unpackneg(r, p) {
+    var t = gf(), chk = gf(), num2 = gf(), den = gf(), den2 = gf(), den4 = gf(), den6 = gf();
+    set25519(r[2], gf1);
+    unpack25519(r[1], p);
+    S(num2, r[1]);
+    M(den, num2, D);
+    Z(num2, num2, r[2]);
+    A(den, r[2], den);
+    S(den2, den);
+    S(den4, den2);
+    M(den6, den4, den2);
+    M(t, den6, num2);
+    M(t, t, den);
+    pow2523(t, t);
+    M(t, t, num2);
+    M(t, t, den);
+    M(t, t, den);
+    M(r[0], t, den);
+    S(chk, r[0]);
+    M(chk, chk, den);
+    if (neq25519(chk, num2)) {
+      M(r[0], r[0], I);
+    }
+    S(chk, r[0]);
+    M(chk, chk, den);
+    if (neq25519(chk, num2)) {
+      return -1;
+    }
+    if (par25519(r[0]) === p[31] >> 7) {
+      Z(r[0], gf0, r[0]);
+    }
+    M(r[3], r[0], r[1]);
+    return 0;
+  }
+  function unpack25519(o, n2) {
+    var i;
+    for (i = 0; i < 16; ++i) {
+      o[i] = n2[2 * i] + (n2[2 * i + 1] << 8);
+    }
+    o[15] &= 32767;
+  }
+  function pow2523(o, i) {
+    var c = gf();
+    var a;
+    for (a = 0; a < 16; ++a) {
+      c[a] = i[a];
+    }
+    for (a = 250; a >= 0; --a) {
+      S(c, c);
+      if (a !== 1) {
+        M(c, c, i);
+      }
+    }
+    for (a = 0; a < 16; ++a) {
+      o[a] = c[a];
+    }
+  }
+  function neq25519(a, b) {
+    var c = new NativeBuffer(32);
+    var d = new NativeBuffer(32);
+    pack25519(c, a);
+    pack25519(d, b);
+    return crypto_verify_32(c, 0, d, 0);
+  }
+  function crypto_verify_32(x, xi, y, yi) {
+    return vn(x, xi, y, yi, 32);
+  }
+  function vn(x, xi, y, yi, n2) {
+    var i, d = 0;
+    for (i = 0; i < n2; ++i) {
+      d |= x[xi + i] ^ y[yi + i];
+    }
+    return (1 & d - 1 >>> 8) - 1;
+  }
+  function par25519(a) {
+    var d = new NativeBuffer(32);
+    pack25519(d, a);
+    return d[0] & 1;
+  }
+  function scalarmult(p, q, s) {
+    var b, i;
+    set25519(p[0], gf0);
+    set25519(p[1], gf1);
+    set25519(p[2], gf1);
+    set25519(p[3], gf0);
+    for (i = 255; i >= 0; --i) {
+      b = s[i / 8 | 0] >> (i & 7) & 1;
+      cswap(p, q, b);
+      add(q, p);
+      add(p, p);
+      cswap(p, q, b);
+    }
+  }
+  function scalarbase(p, s) {
+    var q = [gf(), gf(), gf(), gf()];
+    set25519(q[0], X);
+    set25519(q[1], Y);
+    set25519(q[2], gf1);
+    M(q[3], X, Y);
+    scalarmult(p, q, s);
+  }
+  function set25519(r, a) {
+    var i;
+    for (i = 0; i < 16; i++) {
+      r[i] = a[i] | 0;
+    }
+  }
+  function inv25519(o, i) {
+    var c = gf();
+    var a;
+    for (a = 0; a < 16; ++a) {
+      c[a] = i[a];
+    }
+    for (a = 253; a >= 0; --a) {
+      S(c, c);
+      if (a !== 2 && a !== 4) {
+        M(c, c, i);
+      }
+    }
+    for (a = 0; a < 16; ++a) {
+      o[a] = c[a];
+    }
+  }
+  function car25519(o) {
+    var i, v, c = 1;
+    for (i = 0; i < 16; ++i) {
+      v = o[i] + c + 65535;
+      c = Math.floor(v / 65536);
+      o[i] = v - c * 65536;
+    }
+    o[0] += c - 1 + 37 * (c - 1);
+  }
+  function sel25519(p, q, b) {
+    var t, c = ~(b - 1);
+    for (var i = 0; i < 16; ++i) {
+      t = c & (p[i] ^ q[i]);
+      p[i] ^= t;
+      q[i] ^= t;
+    }
+  }
+  function gf(init) {
+    var i, r = new Float64Array(16);
+    if (init) {
+      for (i = 0; i < init.length; ++i) {
+        r[i] = init[i];
+      }
+    }
+    return r;
+  }
+  function A(o, a, b) {
+    for (var i = 0; i < 16; ++i) {
+      o[i] = a[i] + b[i];
+    }
+  }
+  function Z(o, a, b) {
+    for (var i = 0; i < 16; ++i) {
+      o[i] = a[i] - b[i];
+    }
+  }
+  function S(o, a) {
+    M(o, a, a);
+  }
+  function M(o, a, b) {
+    var v, c, t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5 = 0, t6 = 0, t7 = 0, t8 = 0, t9 = 0, t10 = 0, t11 = 0, t12 = 0, t13 = 0, t14 = 0, t15 = 0, t16 = 0, t17 = 0, t18 = 0, t19 = 0, t20 = 0, t21 = 0, t22 = 0, t23 = 0, t24 = 0, t25 = 0, t26 = 0, t27 = 0, t28 = 0, t29 = 0, t30 = 0, b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3], b4 = b[4], b5 = b[5], b6 = b[6], b7 = b[7], b8 = b[8], b9 = b[9], b10 = b[10], b11 = b[11], b12 = b[12], b13 = b[13], b14 = b[14], b15 = b[15];
+    v = a[0];
+    t0 += v * b0;
+    t1 += v * b1;
+    t2 += v * b2;
+    t3 += v * b3;
+    t4 += v * b4;
+    t5 += v * b5;
+    t6 += v * b6;
+    t7 += v * b7;
+    t8 += v * b8;
+    t9 += v * b9;
+    t10 += v * b10;
+    t11 += v * b11;
+    t12 += v * b12;
+    t13 += v * b13;
+    t14 += v * b14;
+    t15 += v * b15;
+    v = a[1];
+    t1 += v * b0;
+    t2 += v * b1;
+    t3 += v * b2;
+    t4 += v * b3;
+    t5 += v * b4;
+    t6 += v * b5;
+    t7 += v * b6;
+    t8 += v * b7;
+    t9 += v * b8;
+    t10 += v * b9;
+    t11 += v * b10;
+    t12 += v * b11;
+    t13 += v * b12;
+    t14 += v * b13;
+    t15 += v * b14;
+    t16 += v * b15;
+    v = a[2];
+    t2 += v * b0;
+    t3 += v * b1;
+    t4 += v * b2;
+    t5 += v * b3;
+    t6 += v * b4;
+    t7 += v * b5;
+    t8 += v * b6;
+    t9 += v * b7;
+    t10 += v * b8;
+    t11 += v * b9;
+    t12 += v * b10;
+    t13 += v * b11;
+    t14 += v * b12;
+    t15 += v * b13;
+    t16 += v * b14;
+    t17 += v * b15;
+    v = a[3];
+    t3 += v * b0;
+    t4 += v * b1;
+    t5 += v * b2;
+    t6 += v * b3;
+    t7 += v * b4;
+    t8 += v * b5;
+    t9 += v * b6;
+    t10 += v * b7;
+    t11 += v * b8;
+    t12 += v * b9;
+    t13 += v * b10;
+    t14 += v * b11;
+    t15 += v * b12;
+    t16 += v * b13;
+    t17 += v * b14;
+    t18 += v * b15;
+    v = a[4];
+    t4 += v * b0;
+    t5 += v * b1;
+    t6 += v * b2;
+    t7 += v * b3;
+    t8 += v * b4;
+    t9 += v * b5;
+    t10 += v * b6;
+    t11 += v * b7;
+    t12 += v * b8;
+    t13 += v * b9;
+    t14 += v * b10;
+    t15 += v * b11;
+    t16 += v * b12;
+    t17 += v * b13;
+    t18 += v * b14;
+    t19 += v * b15;
+    v = a[5];
+    t5 += v * b0;
+    t6 += v * b1;
+    t7 += v * b2;
+    t8 += v * b3;
+    t9 += v * b4;
+    t10 += v * b5;
+    t11 += v * b6;
+    t12 += v * b7;
+    t13 += v * b8;
+    t14 += v * b9;
+    t15 += v * b10;
+    t16 += v * b11;
+    t17 += v * b12;
+    t18 += v * b13;
+    t19 += v * b14;
+    t20 += v * b15;
+    v = a[6];
+    t6 += v * b0;
+    t7 += v * b1;
+    t8 += v * b2;
+    t9 += v * b3;
+    t10 += v * b4;
+    t11 += v * b5;
+    t12 += v * b6;
+    t13 += v * b7;
+    t14 += v * b8;
+    t15 += v * b9;
+    t16 += v * b10;
+    t17 += v * b11;
+    t18 += v * b12;
+    t19 += v * b13;
+    t20 += v * b14;
+    t21 += v * b15;
+    v = a[7];
+    t7 += v * b0;
+    t8 += v * b1;
+    t9 += v * b2;
+    t10 += v * b3;
+    t11 += v * b4;
+    t12 += v * b5;
+    t13 += v * b6;
+    t14 += v * b7;
+    t15 += v * b8;
+    t16 += v * b9;
+    t17 += v * b10;
+    t18 += v * b11;
+    t19 += v * b12;
+    t20 += v * b13;
+    t21 += v * b14;
+    t22 += v * b15;
+    v = a[8];
+    t8 += v * b0;
+    t9 += v * b1;
+    t10 += v * b2;
+    t11 += v * b3;
+    t12 += v * b4;
+    t13 += v * b5;
+    t14 += v * b6;
+    t15 += v * b7;
+    t16 += v * b8;
+    t17 += v * b9;
+    t18 += v * b10;
+    t19 += v * b11;
+    t20 += v * b12;
+    t21 += v * b13;
+    t22 += v * b14;
+    t23 += v * b15;
+    v = a[9];
+    t9 += v * b0;
+    t10 += v * b1;
+    t11 += v * b2;
+    t12 += v * b3;
+    t13 += v * b4;
+    t14 += v * b5;
+    t15 += v * b6;
+    t16 += v * b7;
+    t17 += v * b8;
+    t18 += v * b9;
+    t19 += v * b10;
+    t20 += v * b11;
+    t21 += v * b12;
+    t22 += v * b13;
+    t23 += v * b14;
+    t24 += v * b15;
+    v = a[10];
+    t10 += v * b0;
+    t11 += v * b1;
+    t12 += v * b2;
+    t13 += v * b3;
+    t14 += v * b4;
+    t15 += v * b5;
+    t16 += v * b6;
+    t17 += v * b7;
+    t18 += v * b8;
+    t19 += v * b9;
+    t20 += v * b10;
+    t21 += v * b11;
+    t22 += v * b12;
+    t23 += v * b13;
+    t24 += v * b14;
+    t25 += v * b15;
+    v = a[11];
+    t11 += v * b0;
+    t12 += v * b1;
+    t13 += v * b2;
+    t14 += v * b3;
+    t15 += v * b4;
+    t16 += v * b5;
+    t17 += v * b6;
+    t18 += v * b7;
+    t19 += v * b8;
+    t20 += v * b9;
+    t21 += v * b10;
+    t22 += v * b11;
+    t23 += v * b12;
+    t24 += v * b13;
+    t25 += v * b14;
+    t26 += v * b15;
+    v = a[12];
+    t12 += v * b0;
+    t13 += v * b1;
+    t14 += v * b2;
+    t15 += v * b3;
+    t16 += v * b4;
+    t17 += v * b5;
+    t18 += v * b6;
+    t19 += v * b7;
+    t20 += v * b8;
+    t21 += v * b9;
+    t22 += v * b10;
+    t23 += v * b11;
+    t24 += v * b12;
+    t25 += v * b13;
+    t26 += v * b14;
+    t27 += v * b15;
+    v = a[13];
+    t13 += v * b0;
+    t14 += v * b1;
+    t15 += v * b2;
+    t16 += v * b3;
+    t17 += v * b4;
+    t18 += v * b5;
+    t19 += v * b6;
+    t20 += v * b7;
+    t21 += v * b8;
+    t22 += v * b9;
+    t23 += v * b10;
+    t24 += v * b11;
+    t25 += v * b12;
+    t26 += v * b13;
+    t27 += v * b14;
+    t28 += v * b15;
+    v = a[14];
+    t14 += v * b0;
+    t15 += v * b1;
+    t16 += v * b2;
+    t17 += v * b3;
+    t18 += v * b4;
+    t19 += v * b5;
+    t20 += v * b6;
+    t21 += v * b7;
+    t22 += v * b8;
+    t23 += v * b9;
+    t24 += v * b10;
+    t25 += v * b11;
+    t26 += v * b12;
+    t27 += v * b13;
+    t28 += v * b14;
+    t29 += v * b15;
+    v = a[15];
+    t15 += v * b0;
+    t16 += v * b1;
+    t17 += v * b2;
+    t18 += v * b3;
+    t19 += v * b4;
+    t20 += v * b5;
+    t21 += v * b6;
+    t22 += v * b7;
+    t23 += v * b8;
+    t24 += v * b9;
+    t25 += v * b10;
+    t26 += v * b11;
+    t27 += v * b12;
+    t28 += v * b13;
+    t29 += v * b14;
+    t30 += v * b15;
+    t0 += 38 * t16;
+    t1 += 38 * t17;
+    t2 += 38 * t18;
+    t3 += 38 * t19;
+    t4 += 38 * t20;
+    t5 += 38 * t21;
+    t6 += 38 * t22;
+    t7 += 38 * t23;
+    t8 += 38 * t24;
+    t9 += 38 * t25;
+    t10 += 38 * t26;
+    t11 += 38 * t27;
+    t12 += 38 * t28;
+    t13 += 38 * t29;
+    t14 += 38 * t30;
+    c = 1;
+    v = t0 + c + 65535;
+    c = Math.floor(v / 65536);
+    t0 = v - c * 65536;
+    v = t1 + c + 65535;
+    c = Math.floor(v / 65536);
+    t1 = v - c * 65536;
+    v = t2 + c + 65535;
+    c = Math.floor(v / 65536);
+    t2 = v - c * 65536;
+    v = t3 + c + 65535;
+    c = Math.floor(v / 65536);
+    t3 = v - c * 65536;
+    v = t4 + c + 65535;
+    c = Math.floor(v / 65536);
+    t4 = v - c * 65536;
+    v = t5 + c + 65535;
+    c = Math.floor(v / 65536);
+    t5 = v - c * 65536;
+    v = t6 + c + 65535;
+    c = Math.floor(v / 65536);
+    t6 = v - c * 65536;
+    v = t7 + c + 65535;
+    c = Math.floor(v / 65536);
+    t7 = v - c * 65536;
+    v = t8 + c + 65535;
+    c = Math.floor(v / 65536);
+    t8 = v - c * 65536;
+    v = t9 + c + 65535;
+    c = Math.floor(v / 65536);
+    t9 = v - c * 65536;
+    v = t10 + c + 65535;
+    c = Math.floor(v / 65536);
+    t10 = v - c * 65536;
+    v = t11 + c + 65535;
+    c = Math.floor(v / 65536);
+    t11 = v - c * 65536;
+    v = t12 + c + 65535;
+    c = Math.floor(v / 65536);
+    t12 = v - c * 65536;
+    v = t13 + c + 65535;
+    c = Math.floor(v / 65536);
+    t13 = v - c * 65536;
+    v = t14 + c + 65535;
+    c = Math.floor(v / 65536);
+    t14 = v - c * 65536;
+    v = t15 + c + 65535;
+    c = Math.floor(v / 65536);
+    t15 = v - c * 65536;
+    t0 += c - 1 + 37 * (c - 1);
+    c = 1;
+    v = t0 + c + 65535;
+    c = Math.floor(v / 65536);
+    t0 = v - c * 65536;
+    v = t1 + c + 65535;
+    c = Math.floor(v / 65536);
+    t1 = v - c * 65536;
+    v = t2 + c + 65535;
+    c = Math.floor(v / 65536);
+    t2 = v - c * 65536;
+    v = t3 + c + 65535;
+    c = Math.floor(v / 65536);
+    t3 = v - c * 65536;
+    v = t4 + c + 65535;
+    c = Math.floor(v / 65536);
+    t4 = v - c * 65536;
+    v = t5 + c + 65535;
+    c = Math.floor(v / 65536);
+    t5 = v - c * 65536;
+    v = t6 + c + 65535;
+    c = Math.floor(v / 65536);
+    t6 = v - c * 65536;
+    v = t7 + c + 65535;
+    c = Math.floor(v / 65536);
+    t7 = v - c * 65536;
+    v = t8 + c + 65535;
+    c = Math.floor(v / 65536);
+    t8 = v - c * 65536;
+    v = t9 + c + 65535;
+    c = Math.floor(v / 65536);
+    t9 = v - c * 65536;
+    v = t10 + c + 65535;
+    c = Math.floor(v / 65536);
+    t10 = v - c * 65536;
+    v = t11 + c + 65535;
+    c = Math.floor(v / 65536);
+    t11 = v - c * 65536;
+    v = t12 + c + 65535;
+    c = Math.floor(v / 65536);
+    t12 = v - c * 65536;
+    v = t13 + c + 65535;
+    c = Math.floor(v / 65536);
+    t13 = v - c * 65536;
+    v = t14 + c + 65535;
+    c = Math.floor(v / 65536);
+    t14 = v - c * 65536;
+    v = t15 + c + 65535;
+    c = Math.floor(v / 65536);
+    t15 = v - c * 65536;
+    t0 += c - 1 + 37 * (c - 1);
+    o[0] = t0;
+    o[1] = t1;
+    o[2] = t2;
+    o[3] = t3;
+    o[4] = t4;
+    o[5] = t5;
+    o[6] = t6;
+    o[7] = t7;
+    o[8] = t8;
+    o[9] = t9;
+    o[10] = t10;
+    o[11] = t11;
+    o[12] = t12;
+    o[13] = t13;
+    o[14] = t14;
+    o[15] = t15;
+  }
+  return ed25519_1;
+}
+function requireKem() {
+  if (hasRequiredKem) return kem;
+  hasRequiredKem = 1;
+  var forge2 = requireForge();
+  requireUtil();
+  requireRandom();
+  requireJsbn();
+  kem = forge2.kem = forge2.kem || {};
+  var BigInteger = forge2.jsbn.BigInteger;
+  forge2.kem.rsa = {};
+  forge2.kem.rsa.create = function(kdf, options) {
+    options = options || {};
+    var prng2 = options.prng || forge2.random;
+    var kem2 = {};
+    kem2.encrypt = function(publicKey, keyLength) {
+      var byteLength = Math.ceil(publicKey.n.bitLength() / 8);
+      var r;
+      do {
+        r = new BigInteger(
+          forge2.util.bytesToHex(prng2.getBytesSync(byteLength)),
+          16
+        ).mod(publicKey.n);
+      } while (r.compareTo(BigInteger.ONE) <= 0);
+      r = forge2.util.hexToBytes(r.toString(16));
+      var zeros = byteLength - r.length;
+      if (zeros > 0) {
+        r = forge2.util.fillString(String.fromCharCode(0), zeros) + r;
+      }
+      var encapsulation = publicKey.encrypt(r, "NONE");
+      var key2 = kdf.generate(r, keyLength);
+      return { encapsulation, key: key2 };
+    };
+    kem2.decrypt = function(privateKey, encapsulation, keyLength) {
+      var r = privateKey.decrypt(encapsulation, "NONE");
+      return kdf.generate(r, keyLength);
+    };
+    return kem2;
+  };
+  forge2.kem.kdf1 = function(md2, digestLength) {
+    _createKDF(this, md2, 0, digestLength || md2.digestLength);
+  };
+  forge2.kem.kdf2 = function(md2, digestLength) {
+    _createKDF(this, md2, 1, digestLength || md2.digestLength);
+  };
+  function _createKDF(kdf, md2, counterStart, digestLength) {
+    kdf.generate = function(x, length) {
+      var key2 = new forge2.util.ByteBuffer();
+      var k = Math.ceil(length / digestLength) + counterStart;
+      var c = new forge2.util.ByteBuffer();
+      for (var i = counterStart; i < k; ++i) {
+        c.putInt32(i);
+        md2.start();
+        md2.update(x + c.getBytes());
+        var hash2 = md2.digest();
+        key2.putBytes(hash2.getBytes(digestLength));
+      }
+      key2.truncate(key2.length() - length);
+      return key2.getBytes();
+    };
+  }
+  return kem;
+}
+function requireLog() {
+  if (hasRequiredLog) return log;
+  hasRequiredLog = 1;
+  var forge2 = requireForge();
+  requireUtil();
+  log = forge2.log = forge2.log || {};
+  forge2.log.levels = [
+    "none",
+    "error",
+    "warning",
+    "info",
+    "debug",
+    "verbose",
+    "max"
+  ];
+  var sLevelInfo = {};
+  var sLoggers = [];
+  var sConsoleLogger = null;
+  forge2.log.LEVEL_LOCKED = 1 << 1;
+  forge2.log.NO_LEVEL_CHECK = 1 << 2;
+  forge2.log.INTERPOLATE = 1 << 3;
+  for (var i = 0; i < forge2.log.levels.length; ++i) {
+    var level2 = forge2.log.levels[i];
+    sLevelInfo[level2] = {
+      index: i,
+      name: level2.toUpperCase()
+    };
+  }
+  forge2.log.logMessage = function(message) {
+    var messageLevelIndex = sLevelInfo[message.level].index;
+    for (var i2 = 0; i2 < sLoggers.length; ++i2) {
+      var logger2 = sLoggers[i2];
+      if (logger2.flags & forge2.log.NO_LEVEL_CHECK) {
+        logger2.f(message);
+      } else {
+        var loggerLevelIndex = sLevelInfo[logger2.level].index;
+        if (messageLevelIndex <= loggerLevelIndex) {
+          logger2.f(logger2, message);
+        }
+      }
+    }
+  };
+  forge2.log.prepareStandard = function(message) {
+    if (!("standard" in message)) {
+      message.standard = sLevelInfo[message.level].name + //' ' + +message.timestamp +
+      " [" + message.category + "] " + message.message;
+    }
+  };
+  forge2.log.prepareFull = function(message) {
+    if (!("full" in message)) {
+      var args = [message.message];
+      args = args.concat([]);
+      message.full = forge2.util.format.apply(this, args);
+    }
+  };
+  forge2.log.prepareStandardFull = function(message) {
+    if (!("standardFull" in message)) {
+      forge2.log.prepareStandard(message);
+      message.standardFull = message.standard;
+    }
+  };
+  {
+    var levels = ["error", "warning", "info", "debug", "verbose"];
+    for (var i = 0; i < levels.length; ++i) {
+      (function(level3) {
+        forge2.log[level3] = function(category, message) {
+          var args = Array.prototype.slice.call(arguments).slice(2);
+          var msg = {
+            timestamp: /* @__PURE__ */ new Date(),
+            level: level3,
+            category,
+            message,
+            "arguments": args
+            /*standard*/
+            /*full*/
+            /*fullMessage*/
+          };
+          forge2.log.logMessage(msg);
+        };
+      })(levels[i]);
+    }
+  }
+  forge2.log.makeLogger = function(logFunction) {
+    var logger2 = {
+      flags: 0,
+      f: logFunction
+    };
+    forge2.log.setLevel(logger2, "none");
+    return logger2;
+  };
+  forge2.log.setLevel = function(logger2, level3) {
+    var rval = false;
+    if (logger2 && !(logger2.flags & forge2.log.LEVEL_LOCKED)) {
+      for (var i2 = 0; i2 < forge2.log.levels.length; ++i2) {
+        var aValidLevel = forge2.log.levels[i2];
+        if (level3 == aValidLevel) {
+          logger2.level = level3;
+          rval = true;
+          break;
+        }
+      }
+    }
+    return rval;
+  };
+  forge2.log.lock = function(logger2, lock2) {
+    if (typeof lock2 === "undefined" || lock2) {
+      logger2.flags |= forge2.log.LEVEL_LOCKED;
+    } else {
+      logger2.flags &= ~forge2.log.LEVEL_LOCKED;
+    }
+  };
+  forge2.log.addLogger = function(logger2) {
+    sLoggers.push(logger2);
+  };
+  if (typeof console !== "undefined" && "log" in console) {
+    var logger;
+    if (console.error && console.warn && console.info && console.debug) {
+      var levelHandlers = {
+        error: console.error,
+        warning: console.warn,
+        info: console.info,
+        debug: console.debug,
+        verbose: console.debug
+      };
+      var f = function(logger2, message) {
+        forge2.log.prepareStandard(message);
+        var handler2 = levelHandlers[message.level];
+        var args = [message.standard];
+        args = args.concat(message["arguments"].slice());
+        handler2.apply(console, args);
+      };
+      logger = forge2.log.makeLogger(f);
+    } else {
+      var f = function(logger2, message) {
+        forge2.log.prepareStandardFull(message);
+        console.log(message.standardFull);
+      };
+      logger = forge2.log.makeLogger(f);
+    }
+    forge2.log.setLevel(logger, "debug");
+    forge2.log.addLogger(logger);
+    sConsoleLogger = logger;
+  } else {
+    console = {
+      log: function() {
+      }
+    };
+  }
+  if (sConsoleLogger !== null && typeof window !== "undefined" && window.location) {
+    var query = new URL(window.location.href).searchParams;
+    if (query.has("console.level")) {
+      forge2.log.setLevel(
+        sConsoleLogger,
+        query.get("console.level").slice(-1)[0]
+      );
+    }
+    if (query.has("console.lock")) {
+      var lock = query.get("console.lock").slice(-1)[0];
+      if (lock == "true") {
+        forge2.log.lock(sConsoleLogger);
+      }
+    }
+  }
+  forge2.log.consoleLogger = sConsoleLogger;
+  return log;
+}
+function requireMd_all() {
+  if (hasRequiredMd_all) return md_all;
+  hasRequiredMd_all = 1;
+  md_all = requireMd();
+  requireMd5();
+  requireSha1();
+  requireSha256();
+  requireSha512();
+  return md_all;
+}
+function requirePkcs7() {
+  if (hasRequiredPkcs7) return pkcs7.exports;
+  hasRequiredPkcs7 = 1;
+  var forge2 = requireForge();
+  requireAes();
+  requireAsn1();
+  requireDes();
+  requireOids();
+  requirePem();
+  requirePkcs7asn1();
+  requireRandom();
+  requireUtil();
+  requireX509();
+  var asn12 = forge2.asn1;
+  var p7 = pkcs7.exports = forge2.pkcs7 = forge2.pkcs7 || {};
+  p7.messageFromPem = function(pem2) {
+    var msg = forge2.pem.decode(pem2)[0];
+    if (msg.type !== "PKCS7") {
+      var error63 = new Error('Could not convert PKCS#7 message from PEM; PEM header type is not "PKCS#7".');
+      error63.headerType = msg.type;
+      throw error63;
+    }
+    if (msg.procType && msg.procType.type === "ENCRYPTED") {
+      throw new Error("Could not convert PKCS#7 message from PEM; PEM is encrypted.");
+    }
+    var obj = asn12.fromDer(msg.body);
+    return p7.messageFromAsn1(obj);
+  };
+  p7.messageToPem = function(msg, maxline) {
+    var pemObj = {
+      type: "PKCS7",
+      body: asn12.toDer(msg.toAsn1()).getBytes()
+    };
+    return forge2.pem.encode(pemObj, { maxline });
+  };
+  p7.messageFromAsn1 = function(obj) {
+    var capture = {};
+    var errors = [];
+    if (!asn12.validate(obj, p7.asn1.contentInfoValidator, capture, errors)) {
+      var error63 = new Error("Cannot read PKCS#7 message. ASN.1 object is not an PKCS#7 ContentInfo.");
+      error63.errors = errors;
+      throw error63;
+    }
+    var contentType = asn12.derToOid(capture.contentType);
+    var msg;
+    switch (contentType) {
+      case forge2.pki.oids.envelopedData:
+        msg = p7.createEnvelopedData();
+        break;
+      case forge2.pki.oids.encryptedData:
+        msg = p7.createEncryptedData();
+        break;
+      case forge2.pki.oids.signedData:
+        msg = p7.createSignedData();
+        break;
+      default:
+        throw new Error("Cannot read PKCS#7 message. ContentType with OID " + contentType + " is not (yet) supported.");
+    }
+    msg.fromAsn1(capture.content.value[0]);
+    return msg;
+  };
+  p7.createSignedData = function() {
+    var msg = null;
+    msg = {
+      type: forge2.pki.oids.signedData,
+      version: 1,
+      certificates: [],
+      crls: [],
+      // TODO: add json-formatted signer stuff here?
+      signers: [],
+      // populated during sign()
+      digestAlgorithmIdentifiers: [],
+      contentInfo: null,
+      signerInfos: [],
+      fromAsn1: function(obj) {
+        _fromAsn1(msg, obj, p7.asn1.signedDataValidator);
+        msg.certificates = [];
+        msg.crls = [];
+        msg.digestAlgorithmIdentifiers = [];
+        msg.contentInfo = null;
+        msg.signerInfos = [];
+        if (msg.rawCapture.certificates) {
+          var certs = msg.rawCapture.certificates.value;
+          for (var i = 0; i < certs.length; ++i) {
+            msg.certificates.push(forge2.pki.certificateFromAsn1(certs[i]));
+          }
+        }
+      },
+      toAsn1: function() {
+        if (!msg.contentInfo) {
+          msg.sign();
+        }
+        var certs = [];
+        for (var i = 0; i < msg.certificates.length; ++i) {
+          certs.push(forge2.pki.certificateToAsn1(msg.certificates[i]));
+        }
+        var crls = [];
+        var signedData = asn12.create(asn12.Class.CONTEXT_SPECIFIC, 0, true, [
+          asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+            // Version
+            asn12.create(
+              asn12.Class.UNIVERSAL,
+              asn12.Type.INTEGER,
+              false,
+              asn12.integerToDer(msg.version).getBytes()
+            ),
+            // DigestAlgorithmIdentifiers
+            asn12.create(
+              asn12.Class.UNIVERSAL,
+              asn12.Type.SET,
+              true,
+              msg.digestAlgorithmIdentifiers
+            ),
+            // ContentInfo
+            msg.contentInfo
+          ])
+        ]);
+        if (certs.length > 0) {
+          signedData.value[0].value.push(
+            asn12.create(asn12.Class.CONTEXT_SPECIFIC, 0, true, certs)
+          );
+        }
+        if (crls.length > 0) {
+          signedData.value[0].value.push(
+            asn12.create(asn12.Class.CONTEXT_SPECIFIC, 1, true, crls)
+          );
+        }
+        signedData.value[0].value.push(
+          asn12.create(
+            asn12.Class.UNIVERSAL,
+            asn12.Type.SET,
+            true,
+            msg.signerInfos
+          )
+        );
+        return asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.SEQUENCE,
+          true,
+          [
+            // ContentType
+            asn12.create(
+              asn12.Class.UNIVERSAL,
+              asn12.Type.OID,
+              false,
+              asn12.oidToDer(msg.type).getBytes()
+            ),
+            // [0] SignedData
+            signedData
+          ]
+        );
+      },
+      /**
+       * Add (another) entity to list of signers.
+       *
+       * Note: If authenticatedAttributes are provided, then, per RFC 2315,
+       * they must include at least two attributes: content type and
+       * message digest. The message digest attribute value will be
+       * auto-calculated during signing and will be ignored if provided.
+       *
+       * Here's an example of providing these two attributes:
+       *
+       * forge.pkcs7.createSignedData();
+       * p7.addSigner({
+       *   issuer: cert.issuer.attributes,
+       *   serialNumber: cert.serialNumber,
+       *   key: privateKey,
+       *   digestAlgorithm: forge.pki.oids.sha1,
+       *   authenticatedAttributes: [{
+       *     type: forge.pki.oids.contentType,
+       *     value: forge.pki.oids.data
+       *   }, {
+       *     type: forge.pki.oids.messageDigest
+       *   }]
+       * });
+       *
+       * TODO: Support [subjectKeyIdentifier] as signer's ID.
+       *
+       * @param signer the signer information:
+       *          key the signer's private key.
+       *          [certificate] a certificate containing the public key
+       *            associated with the signer's private key; use this option as
+       *            an alternative to specifying signer.issuer and
+       *            signer.serialNumber.
+       *          [issuer] the issuer attributes (eg: cert.issuer.attributes).
+       *          [serialNumber] the signer's certificate's serial number in
+       *           hexadecimal (eg: cert.serialNumber).
+       *          [digestAlgorithm] the message digest OID, as a string, to use
+       *            (eg: forge.pki.oids.sha1).
+       *          [authenticatedAttributes] an optional array of attributes
+       *            to also sign along with the content.
+       */
+      addSigner: function(signer) {
+        var issuer = signer.issuer;
+        var serialNumber = signer.serialNumber;
+        if (signer.certificate) {
+          var cert = signer.certificate;
+          if (typeof cert === "string") {
+            cert = forge2.pki.certificateFromPem(cert);
+          }
+          issuer = cert.issuer.attributes;
+          serialNumber = cert.serialNumber;
+        }
+        var key2 = signer.key;
+        if (!key2) {
+          throw new Error(
+            "Could not add PKCS#7 signer; no private key specified."
+          );
+        }
+        if (typeof key2 === "string") {
+          key2 = forge2.pki.privateKeyFromPem(key2);
+        }
+        var digestAlgorithm = signer.digestAlgorithm || forge2.pki.oids.sha1;
+        switch (digestAlgorithm) {
+          case forge2.pki.oids.sha1:
+          case forge2.pki.oids.sha256:
+          case forge2.pki.oids.sha384:
+          case forge2.pki.oids.sha512:
+          case forge2.pki.oids.md5:
+            break;
+          default:
+            throw new Error(
+              "Could not add PKCS#7 signer; unknown message digest algorithm: " + digestAlgorithm
+            );
+        }
+        var authenticatedAttributes = signer.authenticatedAttributes || [];
+        if (authenticatedAttributes.length > 0) {
+          var contentType = false;
+          var messageDigest = false;
+          for (var i = 0; i < authenticatedAttributes.length; ++i) {
+            var attr = authenticatedAttributes[i];
+            if (!contentType && attr.type === forge2.pki.oids.contentType) {
+              contentType = true;
+              if (messageDigest) {
+                break;
+              }
+              continue;
+            }
+            if (!messageDigest && attr.type === forge2.pki.oids.messageDigest) {
+              messageDigest = true;
+              if (contentType) {
+                break;
+              }
+              continue;
+            }
+          }
+          if (!contentType || !messageDigest) {
+            throw new Error("Invalid signer.authenticatedAttributes. If signer.authenticatedAttributes is specified, then it must contain at least two attributes, PKCS #9 content-type and PKCS #9 message-digest.");
+          }
+        }
+        msg.signers.push({
+          key: key2,
+          version: 1,
+          issuer,
+          serialNumber,
+          digestAlgorithm,
+          signatureAlgorithm: forge2.pki.oids.rsaEncryption,
+          signature: null,
+          authenticatedAttributes,
+          unauthenticatedAttributes: []
+        });
+      },
+      /**
+       * Signs the content.
+       * @param options Options to apply when signing:
+       *    [detached] boolean. If signing should be done in detached mode. Defaults to false.
+       */
+      sign: function(options) {
+        options = options || {};
+        if (typeof msg.content !== "object" || msg.contentInfo === null) {
+          msg.contentInfo = asn12.create(
+            asn12.Class.UNIVERSAL,
+            asn12.Type.SEQUENCE,
+            true,
+            [
+              // ContentType
+              asn12.create(
+                asn12.Class.UNIVERSAL,
+                asn12.Type.OID,
+                false,
+                asn12.oidToDer(forge2.pki.oids.data).getBytes()
+              )
+            ]
+          );
+          if ("content" in msg) {
+            var content;
+            if (msg.content instanceof forge2.util.ByteBuffer) {
+              content = msg.content.bytes();
+            } else if (typeof msg.content === "string") {
+              content = forge2.util.encodeUtf8(msg.content);
+            }
+            if (options.detached) {
+              msg.detachedContent = asn12.create(asn12.Class.UNIVERSAL, asn12.Type.OCTETSTRING, false, content);
+            } else {
+              msg.contentInfo.value.push(
+                // [0] EXPLICIT content
+                asn12.create(asn12.Class.CONTEXT_SPECIFIC, 0, true, [
+                  asn12.create(
+                    asn12.Class.UNIVERSAL,
+                    asn12.Type.OCTETSTRING,
+                    false,
+                    content
+                  )
+                ])
+              );
+            }
+          }
+        }
+        if (msg.signers.length === 0) {
+          return;
+        }
+        var mds = addDigestAlgorithmIds();
+        addSignerInfos(mds);
+      },
+      verify: function() {
+        throw new Error("PKCS#7 signature verification not yet implemented.");
+      },
+      /**
+       * Add a certificate.
+       *
+       * @param cert the certificate to add.
+       */
+      addCertificate: function(cert) {
+        if (typeof cert === "string") {
+          cert = forge2.pki.certificateFromPem(cert);
+        }
+        msg.certificates.push(cert);
+      },
+      /**
+       * Add a certificate revokation list.
+       *
+       * @param crl the certificate revokation list to add.
+       */
+      addCertificateRevokationList: function(crl) {
+        throw new Error("PKCS#7 CRL support not yet implemented.");
+      }
+    };
+    return msg;
+    function addDigestAlgorithmIds() {
+      var mds = {};
+      for (var i = 0; i < msg.signers.length; ++i) {
+        var signer = msg.signers[i];
+        var oid = signer.digestAlgorithm;
+        if (!(oid in mds)) {
+          mds[oid] = forge2.md[forge2.pki.oids[oid]].create();
+        }
+        if (signer.authenticatedAttributes.length === 0) {
+          signer.md = mds[oid];
+        } else {
+          signer.md = forge2.md[forge2.pki.oids[oid]].create();
+        }
+      }
+      msg.digestAlgorithmIdentifiers = [];
+      for (var oid in mds) {
+        msg.digestAlgorithmIdentifiers.push(
+          // AlgorithmIdentifier
+          asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+            // algorithm
+            asn12.create(
+              asn12.Class.UNIVERSAL,
+              asn12.Type.OID,
+              false,
+              asn12.oidToDer(oid).getBytes()
+            ),
+            // parameters (null)
+            asn12.create(asn12.Class.UNIVERSAL, asn12.Type.NULL, false, "")
+          ])
+        );
+      }
+      return mds;
+    }
+    function addSignerInfos(mds) {
+      var content;
+      if (msg.detachedContent) {
+        content = msg.detachedContent;
+      } else {
+        content = msg.contentInfo.value[1];
+        content = content.value[0];
+      }
+      if (!content) {
+        throw new Error(
+          "Could not sign PKCS#7 message; there is no content to sign."
+        );
+      }
+      var contentType = asn12.derToOid(msg.contentInfo.value[0].value);
+      var bytes = asn12.toDer(content);
+      bytes.getByte();
+      asn12.getBerValueLength(bytes);
+      bytes = bytes.getBytes();
+      for (var oid in mds) {
+        mds[oid].start().update(bytes);
+      }
+      var signingTime = /* @__PURE__ */ new Date();
+      for (var i = 0; i < msg.signers.length; ++i) {
+        var signer = msg.signers[i];
+        if (signer.authenticatedAttributes.length === 0) {
+          if (contentType !== forge2.pki.oids.data) {
+            throw new Error(
+              "Invalid signer; authenticatedAttributes must be present when the ContentInfo content type is not PKCS#7 Data."
+            );
+          }
+        } else {
+          signer.authenticatedAttributesAsn1 = asn12.create(
+            asn12.Class.CONTEXT_SPECIFIC,
+            0,
+            true,
+            []
+          );
+          var attrsAsn1 = asn12.create(
+            asn12.Class.UNIVERSAL,
+            asn12.Type.SET,
+            true,
+            []
+          );
+          for (var ai = 0; ai < signer.authenticatedAttributes.length; ++ai) {
+            var attr = signer.authenticatedAttributes[ai];
+            if (attr.type === forge2.pki.oids.messageDigest) {
+              attr.value = mds[signer.digestAlgorithm].digest();
+            } else if (attr.type === forge2.pki.oids.signingTime) {
+              if (!attr.value) {
+                attr.value = signingTime;
+              }
+            }
+            attrsAsn1.value.push(_attributeToAsn1(attr));
+            signer.authenticatedAttributesAsn1.value.push(_attributeToAsn1(attr));
+          }
+          bytes = asn12.toDer(attrsAsn1).getBytes();
+          signer.md.start().update(bytes);
+        }
+        signer.signature = signer.key.sign(signer.md, "RSASSA-PKCS1-V1_5");
+      }
+      msg.signerInfos = _signersToAsn1(msg.signers);
+    }
+  };
+  p7.createEncryptedData = function() {
+    var msg = null;
+    msg = {
+      type: forge2.pki.oids.encryptedData,
+      version: 0,
+      encryptedContent: {
+        algorithm: forge2.pki.oids["aes256-CBC"]
+      },
+      /**
+       * Reads an EncryptedData content block (in ASN.1 format)
+       *
+       * @param obj The ASN.1 representation of the EncryptedData content block
+       */
+      fromAsn1: function(obj) {
+        _fromAsn1(msg, obj, p7.asn1.encryptedDataValidator);
+      },
+      /**
+       * Decrypt encrypted content
+       *
+       * @param key The (symmetric) key as a byte buffer
+       */
+      decrypt: function(key2) {
+        if (key2 !== void 0) {
+          msg.encryptedContent.key = key2;
+        }
+        _decryptContent(msg);
+      }
+    };
+    return msg;
+  };
+  p7.createEnvelopedData = function() {
+    var msg = null;
+    msg = {
+      type: forge2.pki.oids.envelopedData,
+      version: 0,
+      recipients: [],
+      encryptedContent: {
+        algorithm: forge2.pki.oids["aes256-CBC"]
+      },
+      /**
+       * Reads an EnvelopedData content block (in ASN.1 format)
+       *
+       * @param obj the ASN.1 representation of the EnvelopedData content block.
+       */
+      fromAsn1: function(obj) {
+        var capture = _fromAsn1(msg, obj, p7.asn1.envelopedDataValidator);
+        msg.recipients = _recipientsFromAsn1(capture.recipientInfos.value);
+      },
+      toAsn1: function() {
+        return asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+          // ContentType
+          asn12.create(
+            asn12.Class.UNIVERSAL,
+            asn12.Type.OID,
+            false,
+            asn12.oidToDer(msg.type).getBytes()
+          ),
+          // [0] EnvelopedData
+          asn12.create(asn12.Class.CONTEXT_SPECIFIC, 0, true, [
+            asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+              // Version
+              asn12.create(
+                asn12.Class.UNIVERSAL,
+                asn12.Type.INTEGER,
+                false,
+                asn12.integerToDer(msg.version).getBytes()
+              ),
+              // RecipientInfos
+              asn12.create(
+                asn12.Class.UNIVERSAL,
+                asn12.Type.SET,
+                true,
+                _recipientsToAsn1(msg.recipients)
+              ),
+              // EncryptedContentInfo
+              asn12.create(
+                asn12.Class.UNIVERSAL,
+                asn12.Type.SEQUENCE,
+                true,
+                _encryptedContentToAsn1(msg.encryptedContent)
+              )
+            ])
+          ])
+        ]);
+      },
+      /**
+       * Find recipient by X.509 certificate's issuer.
+       *
+       * @param cert the certificate with the issuer to look for.
+       *
+       * @return the recipient object.
+       */
+      findRecipient: function(cert) {
+        var sAttr = cert.issuer.attributes;
+        for (var i = 0; i < msg.recipients.length; ++i) {
+          var r = msg.recipients[i];
+          var rAttr = r.issuer;
+          if (r.serialNumber !== cert.serialNumber) {
+            continue;
+          }
+          if (rAttr.length !== sAttr.length) {
+            continue;
+          }
+          var match = true;
+          for (var j = 0; j < sAttr.length; ++j) {
+            if (rAttr[j].type !== sAttr[j].type || rAttr[j].value !== sAttr[j].value) {
+              match = false;
+              break;
+            }
+          }
+          if (match) {
+            return r;
+          }
+        }
+        return null;
+      },
+      /**
+       * Decrypt enveloped content
+       *
+       * @param recipient The recipient object related to the private key
+       * @param privKey The (RSA) private key object
+       */
+      decrypt: function(recipient, privKey) {
+        if (msg.encryptedContent.key === void 0 && recipient !== void 0 && privKey !== void 0) {
+          switch (recipient.encryptedContent.algorithm) {
+            case forge2.pki.oids.rsaEncryption:
+            case forge2.pki.oids.desCBC:
+              var key2 = privKey.decrypt(recipient.encryptedContent.content);
+              msg.encryptedContent.key = forge2.util.createBuffer(key2);
+              break;
+            default:
+              throw new Error("Unsupported asymmetric cipher, OID " + recipient.encryptedContent.algorithm);
+          }
+        }
+        _decryptContent(msg);
+      },
+      /**
+       * Add (another) entity to list of recipients.
+       *
+       * @param cert The certificate of the entity to add.
+       */
+      addRecipient: function(cert) {
+        msg.recipients.push({
+          version: 0,
+          issuer: cert.issuer.attributes,
+          serialNumber: cert.serialNumber,
+          encryptedContent: {
+            // We simply assume rsaEncryption here, since forge.pki only
+            // supports RSA so far.  If the PKI module supports other
+            // ciphers one day, we need to modify this one as well.
+            algorithm: forge2.pki.oids.rsaEncryption,
+            key: cert.publicKey
+          }
+        });
+      },
+      /**
+       * Encrypt enveloped content.
+       *
+       * This function supports two optional arguments, cipher and key, which
+       * can be used to influence symmetric encryption.  Unless cipher is
+       * provided, the cipher specified in encryptedContent.algorithm is used
+       * (defaults to AES-256-CBC).  If no key is provided, encryptedContent.key
+       * is (re-)used.  If that one's not set, a random key will be generated
+       * automatically.
+       *
+       * @param [key] The key to be used for symmetric encryption.
+       * @param [cipher] The OID of the symmetric cipher to use.
+       */
+      encrypt: function(key2, cipher2) {
+        if (msg.encryptedContent.content === void 0) {
+          cipher2 = cipher2 || msg.encryptedContent.algorithm;
+          key2 = key2 || msg.encryptedContent.key;
+          var keyLen, ivLen, ciphFn;
+          switch (cipher2) {
+            case forge2.pki.oids["aes128-CBC"]:
+              keyLen = 16;
+              ivLen = 16;
+              ciphFn = forge2.aes.createEncryptionCipher;
+              break;
+            case forge2.pki.oids["aes192-CBC"]:
+              keyLen = 24;
+              ivLen = 16;
+              ciphFn = forge2.aes.createEncryptionCipher;
+              break;
+            case forge2.pki.oids["aes256-CBC"]:
+              keyLen = 32;
+              ivLen = 16;
+              ciphFn = forge2.aes.createEncryptionCipher;
+              break;
+            case forge2.pki.oids["des-EDE3-CBC"]:
+              keyLen = 24;
+              ivLen = 8;
+              ciphFn = forge2.des.createEncryptionCipher;
+              break;
+            default:
+              throw new Error("Unsupported symmetric cipher, OID " + cipher2);
+          }
+          if (key2 === void 0) {
+            key2 = forge2.util.createBuffer(forge2.random.getBytes(keyLen));
+          } else if (key2.length() != keyLen) {
+            throw new Error("Symmetric key has wrong length; got " + key2.length() + " bytes, expected " + keyLen + ".");
+          }
+          msg.encryptedContent.algorithm = cipher2;
+          msg.encryptedContent.key = key2;
+          msg.encryptedContent.parameter = forge2.util.createBuffer(
+            forge2.random.getBytes(ivLen)
+          );
+          var ciph = ciphFn(key2);
+          ciph.start(msg.encryptedContent.parameter.copy());
+          ciph.update(msg.content);
+          if (!ciph.finish()) {
+            throw new Error("Symmetric encryption failed.");
+          }
+          msg.encryptedContent.content = ciph.output;
+        }
+        for (var i = 0; i < msg.recipients.length; ++i) {
+          var recipient = msg.recipients[i];
+          if (recipient.encryptedContent.content !== void 0) {
+            continue;
+          }
+          switch (recipient.encryptedContent.algorithm) {
+            case forge2.pki.oids.rsaEncryption:
+              recipient.encryptedContent.content = recipient.encryptedContent.key.encrypt(
+                msg.encryptedContent.key.data
+              );
+              break;
+            default:
+              throw new Error("Unsupported asymmetric cipher, OID " + recipient.encryptedContent.algorithm);
+          }
+        }
+      }
+    };
+    return msg;
+  };
+  function _recipientFromAsn1(obj) {
+    var capture = {};
+    var errors = [];
+    if (!asn12.validate(obj, p7.asn1.recipientInfoValidator, capture, errors)) {
+      var error63 = new Error("Cannot read PKCS#7 RecipientInfo. ASN.1 object is not an PKCS#7 RecipientInfo.");
+      error63.errors = errors;
+      throw error63;
+    }
+    return {
+      version: capture.version.charCodeAt(0),
+      issuer: forge2.pki.RDNAttributesAsArray(capture.issuer),
+      serialNumber: forge2.util.createBuffer(capture.serial).toHex(),
+      encryptedContent: {
+        algorithm: asn12.derToOid(capture.encAlgorithm),
+        parameter: capture.encParameter ? capture.encParameter.value : void 0,
+        content: capture.encKey
+      }
+    };
+  }
+  function _recipientToAsn1(obj) {
+    return asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+      // Version
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.INTEGER,
+        false,
+        asn12.integerToDer(obj.version).getBytes()
+      ),
+      // IssuerAndSerialNumber
+      asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+        // Name
+        forge2.pki.distinguishedNameToAsn1({ attributes: obj.issuer }),
+        // Serial
+        asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.INTEGER,
+          false,
+          forge2.util.hexToBytes(obj.serialNumber)
+        )
+      ]),
+      // KeyEncryptionAlgorithmIdentifier
+      asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+        // Algorithm
+        asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.OID,
+          false,
+          asn12.oidToDer(obj.encryptedContent.algorithm).getBytes()
+        ),
+        // Parameter, force NULL, only RSA supported for now.
+        asn12.create(asn12.Class.UNIVERSAL, asn12.Type.NULL, false, "")
+      ]),
+      // EncryptedKey
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.OCTETSTRING,
+        false,
+        obj.encryptedContent.content
+      )
+    ]);
+  }
+  function _recipientsFromAsn1(infos) {
+    var ret = [];
+    for (var i = 0; i < infos.length; ++i) {
+      ret.push(_recipientFromAsn1(infos[i]));
+    }
+    return ret;
+  }
+  function _recipientsToAsn1(recipients) {
+    var ret = [];
+    for (var i = 0; i < recipients.length; ++i) {
+      ret.push(_recipientToAsn1(recipients[i]));
+    }
+    return ret;
+  }
+  function _signerToAsn1(obj) {
+    var rval = asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+      // version
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.INTEGER,
+        false,
+        asn12.integerToDer(obj.version).getBytes()
+      ),
+      // issuerAndSerialNumber
+      asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+        // name
+        forge2.pki.distinguishedNameToAsn1({ attributes: obj.issuer }),
+        // serial
+        asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.INTEGER,
+          false,
+          forge2.util.hexToBytes(obj.serialNumber)
+        )
+      ]),
+      // digestAlgorithm
+      asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+        // algorithm
+        asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.OID,
+          false,
+          asn12.oidToDer(obj.digestAlgorithm).getBytes()
+        ),
+        // parameters (null)
+        asn12.create(asn12.Class.UNIVERSAL, asn12.Type.NULL, false, "")
+      ])
+    ]);
+    if (obj.authenticatedAttributesAsn1) {
+      rval.value.push(obj.authenticatedAttributesAsn1);
+    }
+    rval.value.push(asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+      // algorithm
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.OID,
+        false,
+        asn12.oidToDer(obj.signatureAlgorithm).getBytes()
+      ),
+      // parameters (null)
+      asn12.create(asn12.Class.UNIVERSAL, asn12.Type.NULL, false, "")
+    ]));
+    rval.value.push(asn12.create(
+      asn12.Class.UNIVERSAL,
+      asn12.Type.OCTETSTRING,
+      false,
+      obj.signature
+    ));
+    if (obj.unauthenticatedAttributes.length > 0) {
+      var attrsAsn1 = asn12.create(asn12.Class.CONTEXT_SPECIFIC, 1, true, []);
+      for (var i = 0; i < obj.unauthenticatedAttributes.length; ++i) {
+        var attr = obj.unauthenticatedAttributes[i];
+        attrsAsn1.values.push(_attributeToAsn1(attr));
+      }
+      rval.value.push(attrsAsn1);
+    }
+    return rval;
+  }
+  function _signersToAsn1(signers) {
+    var ret = [];
+    for (var i = 0; i < signers.length; ++i) {
+      ret.push(_signerToAsn1(signers[i]));
+    }
+    return ret;
+  }
+  function _attributeToAsn1(attr) {
+    var value;
+    if (attr.type === forge2.pki.oids.contentType) {
+      value = asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.OID,
+        false,
+        asn12.oidToDer(attr.value).getBytes()
+      );
+    } else if (attr.type === forge2.pki.oids.messageDigest) {
+      value = asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.OCTETSTRING,
+        false,
+        attr.value.bytes()
+      );
+    } else if (attr.type === forge2.pki.oids.signingTime) {
+      var jan_1_1950 = /* @__PURE__ */ new Date("1950-01-01T00:00:00Z");
+      var jan_1_2050 = /* @__PURE__ */ new Date("2050-01-01T00:00:00Z");
+      var date5 = attr.value;
+      if (typeof date5 === "string") {
+        var timestamp2 = Date.parse(date5);
+        if (!isNaN(timestamp2)) {
+          date5 = new Date(timestamp2);
+        } else if (date5.length === 13) {
+          date5 = asn12.utcTimeToDate(date5);
+        } else {
+          date5 = asn12.generalizedTimeToDate(date5);
+        }
+      }
+      if (date5 >= jan_1_1950 && date5 < jan_1_2050) {
+        value = asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.UTCTIME,
+          false,
+          asn12.dateToUtcTime(date5)
+        );
+      } else {
+        value = asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.GENERALIZEDTIME,
+          false,
+          asn12.dateToGeneralizedTime(date5)
+        );
+      }
+    }
+    return asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+      // AttributeType
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.OID,
+        false,
+        asn12.oidToDer(attr.type).getBytes()
+      ),
+      asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SET, true, [
+        // AttributeValue
+        value
+      ])
+    ]);
+  }
+  function _encryptedContentToAsn1(ec) {
+    return [
+      // ContentType, always Data for the moment
+      asn12.create(
+        asn12.Class.UNIVERSAL,
+        asn12.Type.OID,
+        false,
+        asn12.oidToDer(forge2.pki.oids.data).getBytes()
+      ),
+      // ContentEncryptionAlgorithmIdentifier
+      asn12.create(asn12.Class.UNIVERSAL, asn12.Type.SEQUENCE, true, [
+        // Algorithm
+        asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.OID,
+          false,
+          asn12.oidToDer(ec.algorithm).getBytes()
+        ),
+        // Parameters (IV)
+        !ec.parameter ? void 0 : asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.OCTETSTRING,
+          false,
+          ec.parameter.getBytes()
+        )
+      ]),
+      // [0] EncryptedContent
+      asn12.create(asn12.Class.CONTEXT_SPECIFIC, 0, true, [
+        asn12.create(
+          asn12.Class.UNIVERSAL,
+          asn12.Type.OCTETSTRING,
+          false,
+          ec.content.getBytes()
+        )
+      ])
+    ];
+  }
+  function _fromAsn1(msg, obj, validator) {
+    var capture = {};
+    var errors = [];
+    if (!asn12.validate(obj, validator, capture, errors)) {
+      var error63 = new Error("Cannot read PKCS#7 message. ASN.1 object is not a supported PKCS#7 message.");
+      error63.errors = error63;
+      throw error63;
+    }
+    var contentType = asn12.derToOid(capture.contentType);
+    if (contentType !== forge2.pki.oids.data) {
+      throw new Error("Unsupported PKCS#7 message. Only wrapped ContentType Data supported.");
+    }
+    if (capture.encryptedContent) {
+      var content = "";
+      if (forge2.util.isArray(capture.encryptedContent)) {
+        for (var i = 0; i < capture.encryptedContent.length; ++i) {
+          if (capture.encryptedContent[i].type !== asn12.Type.OCTETSTRING) {
+            throw new Error("Malformed PKCS#7 message, expecting encrypted content constructed of only OCTET STRING objects.");
+          }
+          content += capture.encryptedContent[i].value;
+        }
+      } else {
+        content = capture.encryptedContent;
+      }
+      msg.encryptedContent = {
+        algorithm: asn12.derToOid(capture.encAlgorithm),
+        parameter: forge2.util.createBuffer(capture.encParameter.value),
+        content: forge2.util.createBuffer(content)
+      };
+    }
+    if (capture.content) {
+      var content = "";
+      if (forge2.util.isArray(capture.content)) {
+        for (var i = 0; i < capture.content.length; ++i) {
+          if (capture.content[i].type !== asn12.Type.OCTETSTRING) {
+            throw new Error("Malformed PKCS#7 message, expecting content constructed of only OCTET STRING objects.");
+          }
+          content += capture.content[i].value;
+        }
+      } else {
+        content = capture.content;
+      }
+      msg.content = forge2.util.createBuffer(content);
+    }
+    msg.version = capture.version.charCodeAt(0);
+    msg.rawCapture = capture;
+    return capture;
+  }
+  function _decryptContent(msg) {
+    if (msg.encryptedContent.key === void 0) {
+      throw new Error("Symmetric key not available.");
+    }
+    if (msg.content === void 0) {
+      var ciph;
+      switch (msg.encryptedContent.algorithm) {
+        case forge2.pki.oids["aes128-CBC"]:
+        case forge2.pki.oids["aes192-CBC"]:
+        case forge2.pki.oids["aes256-CBC"]:
+          ciph = forge2.aes.createDecryptionCipher(msg.encryptedContent.key);
+          break;
+        case forge2.pki.oids["desCBC"]:
+        case forge2.pki.oids["des-EDE3-CBC"]:
+          ciph = forge2.des.createDecryptionCipher(msg.encryptedContent.key);
+          break;
+        default:
+          throw new Error("Unsupported symmetric cipher, OID " + msg.encryptedContent.algorithm);
+      }
+      ciph.start(msg.encryptedContent.parameter);
+      ciph.update(msg.encryptedContent.content);
+      if (!ciph.finish()) {
+        throw new Error("Symmetric decryption failed.");
+      }
+      msg.content = ciph.output;
+    }
+  }
+  return pkcs7.exports;
+}
+function requireSsh() {
+  if (hasRequiredSsh) return ssh.exports;
+  hasRequiredSsh = 1;
+  var forge2 = requireForge();
+  requireAes();
+  requireHmac();
+  requireMd5();
+  requireSha1();
+  requireUtil();
+  var ssh$1 = ssh.exports = forge2.ssh = forge2.ssh || {};
+  ssh$1.privateKeyToPutty = function(privateKey, passphrase, comment) {
+    comment = comment || "";
+    passphrase = passphrase || "";
+    var algorithm = "ssh-rsa";
+    var encryptionAlgorithm = passphrase === "" ? "none" : "aes256-cbc";
+    var ppk = "PuTTY-User-Key-File-2: " + algorithm + "\r\n";
+    ppk += "Encryption: " + encryptionAlgorithm + "\r\n";
+    ppk += "Comment: " + comment + "\r\n";
+    var pubbuffer = forge2.util.createBuffer();
+    _addStringToBuffer(pubbuffer, algorithm);
+    _addBigIntegerToBuffer(pubbuffer, privateKey.e);
+    _addBigIntegerToBuffer(pubbuffer, privateKey.n);
+    var pub = forge2.util.encode64(pubbuffer.bytes(), 64);
+    var length = Math.floor(pub.length / 66) + 1;
+    ppk += "Public-Lines: " + length + "\r\n";
+    ppk += pub;
+    var privbuffer = forge2.util.createBuffer();
+    _addBigIntegerToBuffer(privbuffer, privateKey.d);
+    _addBigIntegerToBuffer(privbuffer, privateKey.p);
+    _addBigIntegerToBuffer(privbuffer, privateKey.q);
+    _addBigIntegerToBuffer(privbuffer, privateKey.qInv);
+    var priv;
+    if (!passphrase) {
+      priv = forge2.util.encode64(privbuffer.bytes(), 64);
+    } else {
+      var encLen = privbuffer.length() + 16 - 1;
+      encLen -= encLen % 16;
+      var padding = _sha1(privbuffer.bytes());
+      padding.truncate(padding.length() - encLen + privbuffer.length());
+      privbuffer.putBuffer(padding);
+      var aeskey = forge2.util.createBuffer();
+      aeskey.putBuffer(_sha1("\0\0\0\0", passphrase));
+      aeskey.putBuffer(_sha1("\0\0\0", passphrase));
+      var cipher2 = forge2.aes.createEncryptionCipher(aeskey.truncate(8), "CBC");
+      cipher2.start(forge2.util.createBuffer().fillWithByte(0, 16));
+      cipher2.update(privbuffer.copy());
+      cipher2.finish();
+      var encrypted = cipher2.output;
+      encrypted.truncate(16);
+      priv = forge2.util.encode64(encrypted.bytes(), 64);
+    }
+    length = Math.floor(priv.length / 66) + 1;
+    ppk += "\r\nPrivate-Lines: " + length + "\r\n";
+    ppk += priv;
+    var mackey = _sha1("putty-private-key-file-mac-key", passphrase);
+    var macbuffer = forge2.util.createBuffer();
+    _addStringToBuffer(macbuffer, algorithm);
+    _addStringToBuffer(macbuffer, encryptionAlgorithm);
+    _addStringToBuffer(macbuffer, comment);
+    macbuffer.putInt32(pubbuffer.length());
+    macbuffer.putBuffer(pubbuffer);
+    macbuffer.putInt32(privbuffer.length());
+    macbuffer.putBuffer(privbuffer);
+    var hmac2 = forge2.hmac.create();
+    hmac2.start("sha1", mackey);
+    hmac2.update(macbuffer.bytes());
+    ppk += "\r\nPrivate-MAC: " + hmac2.digest().toHex() + "\r\n";
+    return ppk;
+  };
+  ssh$1.publicKeyToOpenSSH = function(key2, comment) {
+    var type = "ssh-rsa";
+    comment = comment || "";
+    var buffer = forge2.util.createBuffer();
+    _addStringToBuffer(buffer, type);
+    _addBigIntegerToBuffer(buffer, key2.e);
+    _addBigIntegerToBuffer(buffer, key2.n);
+    return type + " " + forge2.util.encode64(buffer.bytes()) + " " + comment;
+  };
+  ssh$1.privateKeyToOpenSSH = function(privateKey, passphrase) {
+    if (!passphrase) {
+      return forge2.pki.privateKeyToPem(privateKey);
+    }
+    return forge2.pki.encryptRsaPrivateKey(
+      privateKey,
+      passphrase,
+      { legacy: true, algorithm: "aes128" }
+    );
+  };
+  ssh$1.getPublicKeyFingerprint = function(key2, options) {
+    options = options || {};
+    var md2 = options.md || forge2.md.md5.create();
+    var type = "ssh-rsa";
+    var buffer = forge2.util.createBuffer();
+    _addStringToBuffer(buffer, type);
+    _addBigIntegerToBuffer(buffer, key2.e);
+    _addBigIntegerToBuffer(buffer, key2.n);
+    md2.start();
+    md2.update(buffer.getBytes());
+    var digest = md2.digest();
+    if (options.encoding === "hex") {
+      var hex3 = digest.toHex();
+      if (options.delimiter) {
+        return hex3.match(/.{2}/g).join(options.delimiter);
+      }
+      return hex3;
+    } else if (options.encoding === "binary") {
+      return digest.getBytes();
+    } else if (options.encoding) {
+      throw new Error('Unknown encoding "' + options.encoding + '".');
+    }
+    return digest;
+  };
+  function _addBigIntegerToBuffer(buffer, val) {
+    var hexVal = val.toString(16);
+    if (hexVal[0] >= "8") {
+      hexVal = "00" + hexVal;
+    }
+    var bytes = forge2.util.hexToBytes(hexVal);
+    buffer.putInt32(bytes.length);
+    buffer.putBytes(bytes);
+  }
+  function _addStringToBuffer(buffer, val) {
+    buffer.putInt32(val.length);
+    buffer.putString(val);
+  }
+  function _sha1() {
+    var sha = forge2.md.sha1.create();
+    var num2 = arguments.length;
+    for (var i = 0; i < num2; ++i) {
+      sha.update(arguments[i]);
+    }
+    return sha.digest();
+  }
+  return ssh.exports;
+}
+function requireLib() {
+  if (hasRequiredLib) return lib;
+  hasRequiredLib = 1;
+  lib = requireForge();
+  requireAes();
+  requireAesCipherSuites();
+  requireAsn1();
+  requireCipher();
+  requireDes();
+  requireEd25519();
+  requireHmac();
+  requireKem();
+  requireLog();
+  requireMd_all();
+  requireMgf1();
+  requirePbkdf2();
+  requirePem();
+  requirePkcs1();
+  requirePkcs12();
+  requirePkcs7();
+  requirePki();
+  requirePrime();
+  requirePrng();
+  requirePss();
+  requireRandom();
+  requireRc2();
+  requireSsh();
+  requireTls();
+  requireUtil();
+  return lib;
+}
+var forge, hasRequiredForge, util, baseN, hasRequiredBaseN, hasRequiredUtil, cipher, hasRequiredCipher, cipherModes, hasRequiredCipherModes, aes, hasRequiredAes, aesCipherSuites, asn1, oids, hasRequiredOids, hasRequiredAsn1, hmac, md, hasRequiredMd, hasRequiredHmac, md5, hasRequiredMd5, pem, hasRequiredPem, pki, des, hasRequiredDes, pbkdf2, hasRequiredPbkdf2, random, sha256, hasRequiredSha256, prng, hasRequiredPrng, hasRequiredRandom, rc2, hasRequiredRc2, jsbn, hasRequiredJsbn, pkcs1, sha1, hasRequiredSha1, hasRequiredPkcs1, prime, hasRequiredPrime, rsa, hasRequiredRsa, pbe, hasRequiredPbe, pkcs12, pkcs7asn1, hasRequiredPkcs7asn1, x509, mgf1, hasRequiredMgf1, mgf, hasRequiredMgf, pss, hasRequiredPss, hasRequiredX509, hasRequiredPkcs12, hasRequiredPki, tls_1, hasRequiredTls, hasRequiredAesCipherSuites, sha512, hasRequiredSha512, asn1Validator, hasRequiredAsn1Validator, ed25519_1, hasRequiredEd25519, kem, hasRequiredKem, log, hasRequiredLog, md_all, hasRequiredMd_all, pkcs7, hasRequiredPkcs7, ssh, hasRequiredSsh, lib, hasRequiredLib, libExports, index;
+var init_index_BDnqZat0 = __esm({
+  "node_modules/@secretlint/secretlint-rule-preset-recommend/module/index-BDnqZat0.js"() {
+    init_index_Cq_34xZU();
+    util = { exports: {} };
+    cipherModes = { exports: {} };
+    aesCipherSuites = { exports: {} };
+    asn1 = { exports: {} };
+    oids = { exports: {} };
+    hmac = { exports: {} };
+    md5 = { exports: {} };
+    pem = { exports: {} };
+    pki = { exports: {} };
+    random = { exports: {} };
+    sha256 = { exports: {} };
+    prng = { exports: {} };
+    pkcs1 = { exports: {} };
+    sha1 = { exports: {} };
+    prime = { exports: {} };
+    pkcs12 = { exports: {} };
+    pkcs7asn1 = { exports: {} };
+    x509 = { exports: {} };
+    mgf1 = { exports: {} };
+    pss = { exports: {} };
+    sha512 = { exports: {} };
+    asn1Validator = {};
+    pkcs7 = { exports: {} };
+    ssh = { exports: {} };
+    libExports = requireLib();
+    index = /* @__PURE__ */ _mergeNamespaces({
+      __proto__: null,
+      default: libExports
+    }, [libExports]);
+  }
+});
+
+// node_modules/@secretlint/secretlint-rule-preset-recommend/module/index-Cq-34xZU.js
+import path from "node:path";
+function requireLodash_uniq() {
+  if (hasRequiredLodash_uniq) return lodash_uniq;
+  hasRequiredLodash_uniq = 1;
+  var LARGE_ARRAY_SIZE = 200;
+  var HASH_UNDEFINED = "__lodash_hash_undefined__";
+  var INFINITY = 1 / 0;
+  var funcTag = "[object Function]", genTag = "[object GeneratorFunction]";
+  var reRegExpChar = /[\\^$.*+?()[\]{}|]/g;
+  var reIsHostCtor = /^\[object .+?Constructor\]$/;
+  var freeGlobal = typeof commonjsGlobal == "object" && commonjsGlobal && commonjsGlobal.Object === Object && commonjsGlobal;
+  var freeSelf = typeof self == "object" && self && self.Object === Object && self;
+  var root = freeGlobal || freeSelf || Function("return this")();
+  function arrayIncludes(array2, value) {
+    var length = array2 ? array2.length : 0;
+    return !!length && baseIndexOf(array2, value, 0) > -1;
+  }
+  function baseFindIndex(array2, predicate, fromIndex, fromRight) {
+    var length = array2.length, index2 = fromIndex + -1;
+    while (++index2 < length) {
+      if (predicate(array2[index2], index2, array2)) {
+        return index2;
+      }
+    }
+    return -1;
+  }
+  function baseIndexOf(array2, value, fromIndex) {
+    if (value !== value) {
+      return baseFindIndex(array2, baseIsNaN, fromIndex);
+    }
+    var index2 = fromIndex - 1, length = array2.length;
+    while (++index2 < length) {
+      if (array2[index2] === value) {
+        return index2;
+      }
+    }
+    return -1;
+  }
+  function baseIsNaN(value) {
+    return value !== value;
+  }
+  function cacheHas(cache3, key2) {
+    return cache3.has(key2);
+  }
+  function getValue(object2, key2) {
+    return object2 == null ? void 0 : object2[key2];
+  }
+  function isHostObject(value) {
+    var result = false;
+    if (value != null && typeof value.toString != "function") {
+      try {
+        result = !!(value + "");
+      } catch (e) {
+      }
+    }
+    return result;
+  }
+  function setToArray(set2) {
+    var index2 = -1, result = Array(set2.size);
+    set2.forEach(function(value) {
+      result[++index2] = value;
+    });
+    return result;
+  }
+  var arrayProto = Array.prototype, funcProto = Function.prototype, objectProto = Object.prototype;
+  var coreJsData = root["__core-js_shared__"];
+  var maskSrcKey = (function() {
+    var uid = /[^.]+$/.exec(coreJsData && coreJsData.keys && coreJsData.keys.IE_PROTO || "");
+    return uid ? "Symbol(src)_1." + uid : "";
+  })();
+  var funcToString = funcProto.toString;
+  var hasOwnProperty = objectProto.hasOwnProperty;
+  var objectToString = objectProto.toString;
+  var reIsNative = RegExp(
+    "^" + funcToString.call(hasOwnProperty).replace(reRegExpChar, "\\$&").replace(/hasOwnProperty|(function).*?(?=\\\()| for .+?(?=\\\])/g, "$1.*?") + "$"
+  );
+  var splice = arrayProto.splice;
+  var Map2 = getNative(root, "Map"), Set2 = getNative(root, "Set"), nativeCreate = getNative(Object, "create");
+  function Hash(entries) {
+    var index2 = -1, length = entries ? entries.length : 0;
+    this.clear();
+    while (++index2 < length) {
+      var entry = entries[index2];
+      this.set(entry[0], entry[1]);
+    }
+  }
+  function hashClear() {
+    this.__data__ = nativeCreate ? nativeCreate(null) : {};
+  }
+  function hashDelete(key2) {
+    return this.has(key2) && delete this.__data__[key2];
+  }
+  function hashGet(key2) {
+    var data = this.__data__;
+    if (nativeCreate) {
+      var result = data[key2];
+      return result === HASH_UNDEFINED ? void 0 : result;
+    }
+    return hasOwnProperty.call(data, key2) ? data[key2] : void 0;
+  }
+  function hashHas(key2) {
+    var data = this.__data__;
+    return nativeCreate ? data[key2] !== void 0 : hasOwnProperty.call(data, key2);
+  }
+  function hashSet(key2, value) {
+    var data = this.__data__;
+    data[key2] = nativeCreate && value === void 0 ? HASH_UNDEFINED : value;
+    return this;
+  }
+  Hash.prototype.clear = hashClear;
+  Hash.prototype["delete"] = hashDelete;
+  Hash.prototype.get = hashGet;
+  Hash.prototype.has = hashHas;
+  Hash.prototype.set = hashSet;
+  function ListCache(entries) {
+    var index2 = -1, length = entries ? entries.length : 0;
+    this.clear();
+    while (++index2 < length) {
+      var entry = entries[index2];
+      this.set(entry[0], entry[1]);
+    }
+  }
+  function listCacheClear() {
+    this.__data__ = [];
+  }
+  function listCacheDelete(key2) {
+    var data = this.__data__, index2 = assocIndexOf(data, key2);
+    if (index2 < 0) {
+      return false;
+    }
+    var lastIndex = data.length - 1;
+    if (index2 == lastIndex) {
+      data.pop();
+    } else {
+      splice.call(data, index2, 1);
+    }
+    return true;
+  }
+  function listCacheGet(key2) {
+    var data = this.__data__, index2 = assocIndexOf(data, key2);
+    return index2 < 0 ? void 0 : data[index2][1];
+  }
+  function listCacheHas(key2) {
+    return assocIndexOf(this.__data__, key2) > -1;
+  }
+  function listCacheSet(key2, value) {
+    var data = this.__data__, index2 = assocIndexOf(data, key2);
+    if (index2 < 0) {
+      data.push([key2, value]);
+    } else {
+      data[index2][1] = value;
+    }
+    return this;
+  }
+  ListCache.prototype.clear = listCacheClear;
+  ListCache.prototype["delete"] = listCacheDelete;
+  ListCache.prototype.get = listCacheGet;
+  ListCache.prototype.has = listCacheHas;
+  ListCache.prototype.set = listCacheSet;
+  function MapCache(entries) {
+    var index2 = -1, length = entries ? entries.length : 0;
+    this.clear();
+    while (++index2 < length) {
+      var entry = entries[index2];
+      this.set(entry[0], entry[1]);
+    }
+  }
+  function mapCacheClear() {
+    this.__data__ = {
+      "hash": new Hash(),
+      "map": new (Map2 || ListCache)(),
+      "string": new Hash()
+    };
+  }
+  function mapCacheDelete(key2) {
+    return getMapData(this, key2)["delete"](key2);
+  }
+  function mapCacheGet(key2) {
+    return getMapData(this, key2).get(key2);
+  }
+  function mapCacheHas(key2) {
+    return getMapData(this, key2).has(key2);
+  }
+  function mapCacheSet(key2, value) {
+    getMapData(this, key2).set(key2, value);
+    return this;
+  }
+  MapCache.prototype.clear = mapCacheClear;
+  MapCache.prototype["delete"] = mapCacheDelete;
+  MapCache.prototype.get = mapCacheGet;
+  MapCache.prototype.has = mapCacheHas;
+  MapCache.prototype.set = mapCacheSet;
+  function SetCache(values) {
+    var index2 = -1, length = values ? values.length : 0;
+    this.__data__ = new MapCache();
+    while (++index2 < length) {
+      this.add(values[index2]);
+    }
+  }
+  function setCacheAdd(value) {
+    this.__data__.set(value, HASH_UNDEFINED);
+    return this;
+  }
+  function setCacheHas(value) {
+    return this.__data__.has(value);
+  }
+  SetCache.prototype.add = SetCache.prototype.push = setCacheAdd;
+  SetCache.prototype.has = setCacheHas;
+  function assocIndexOf(array2, key2) {
+    var length = array2.length;
+    while (length--) {
+      if (eq(array2[length][0], key2)) {
+        return length;
+      }
+    }
+    return -1;
+  }
+  function baseIsNative(value) {
+    if (!isObject3(value) || isMasked(value)) {
+      return false;
+    }
+    var pattern = isFunction(value) || isHostObject(value) ? reIsNative : reIsHostCtor;
+    return pattern.test(toSource(value));
+  }
+  function baseUniq(array2, iteratee, comparator) {
+    var index2 = -1, includes = arrayIncludes, length = array2.length, isCommon = true, result = [], seen = result;
+    if (length >= LARGE_ARRAY_SIZE) {
+      var set2 = createSet(array2);
+      if (set2) {
+        return setToArray(set2);
+      }
+      isCommon = false;
+      includes = cacheHas;
+      seen = new SetCache();
+    } else {
+      seen = result;
+    }
+    outer:
+      while (++index2 < length) {
+        var value = array2[index2], computed = value;
+        value = value !== 0 ? value : 0;
+        if (isCommon && computed === computed) {
+          var seenIndex = seen.length;
+          while (seenIndex--) {
+            if (seen[seenIndex] === computed) {
+              continue outer;
+            }
+          }
+          result.push(value);
+        } else if (!includes(seen, computed, comparator)) {
+          if (seen !== result) {
+            seen.push(computed);
+          }
+          result.push(value);
+        }
+      }
+    return result;
+  }
+  var createSet = !(Set2 && 1 / setToArray(new Set2([, -0]))[1] == INFINITY) ? noop3 : function(values) {
+    return new Set2(values);
+  };
+  function getMapData(map2, key2) {
+    var data = map2.__data__;
+    return isKeyable(key2) ? data[typeof key2 == "string" ? "string" : "hash"] : data.map;
+  }
+  function getNative(object2, key2) {
+    var value = getValue(object2, key2);
+    return baseIsNative(value) ? value : void 0;
+  }
+  function isKeyable(value) {
+    var type = typeof value;
+    return type == "string" || type == "number" || type == "symbol" || type == "boolean" ? value !== "__proto__" : value === null;
+  }
+  function isMasked(func) {
+    return !!maskSrcKey && maskSrcKey in func;
+  }
+  function toSource(func) {
+    if (func != null) {
+      try {
+        return funcToString.call(func);
+      } catch (e) {
+      }
+      try {
+        return func + "";
+      } catch (e) {
+      }
+    }
+    return "";
+  }
+  function uniq(array2) {
+    return array2 && array2.length ? baseUniq(array2) : [];
+  }
+  function eq(value, other) {
+    return value === other || value !== value && other !== other;
+  }
+  function isFunction(value) {
+    var tag = isObject3(value) ? objectToString.call(value) : "";
+    return tag == funcTag || tag == genTag;
+  }
+  function isObject3(value) {
+    var type = typeof value;
+    return !!value && (type == "object" || type == "function");
+  }
+  function noop3() {
+  }
+  lodash_uniq = uniq;
+  return lodash_uniq;
+}
+function requireLodash_uniqwith() {
+  if (hasRequiredLodash_uniqwith) return lodash_uniqwith;
+  hasRequiredLodash_uniqwith = 1;
+  var LARGE_ARRAY_SIZE = 200;
+  var HASH_UNDEFINED = "__lodash_hash_undefined__";
+  var INFINITY = 1 / 0;
+  var funcTag = "[object Function]", genTag = "[object GeneratorFunction]";
+  var reRegExpChar = /[\\^$.*+?()[\]{}|]/g;
+  var reIsHostCtor = /^\[object .+?Constructor\]$/;
+  var freeGlobal = typeof commonjsGlobal == "object" && commonjsGlobal && commonjsGlobal.Object === Object && commonjsGlobal;
+  var freeSelf = typeof self == "object" && self && self.Object === Object && self;
+  var root = freeGlobal || freeSelf || Function("return this")();
+  function arrayIncludes(array2, value) {
+    var length = array2 ? array2.length : 0;
+    return !!length && baseIndexOf(array2, value, 0) > -1;
+  }
+  function arrayIncludesWith(array2, value, comparator) {
+    var index2 = -1, length = array2 ? array2.length : 0;
+    while (++index2 < length) {
+      if (comparator(value, array2[index2])) {
+        return true;
+      }
+    }
+    return false;
+  }
+  function baseFindIndex(array2, predicate, fromIndex, fromRight) {
+    var length = array2.length, index2 = fromIndex + -1;
+    while (++index2 < length) {
+      if (predicate(array2[index2], index2, array2)) {
+        return index2;
+      }
+    }
+    return -1;
+  }
+  function baseIndexOf(array2, value, fromIndex) {
+    if (value !== value) {
+      return baseFindIndex(array2, baseIsNaN, fromIndex);
+    }
+    var index2 = fromIndex - 1, length = array2.length;
+    while (++index2 < length) {
+      if (array2[index2] === value) {
+        return index2;
+      }
+    }
+    return -1;
+  }
+  function baseIsNaN(value) {
+    return value !== value;
+  }
+  function cacheHas(cache3, key2) {
+    return cache3.has(key2);
+  }
+  function getValue(object2, key2) {
+    return object2 == null ? void 0 : object2[key2];
+  }
+  function isHostObject(value) {
+    var result = false;
+    if (value != null && typeof value.toString != "function") {
+      try {
+        result = !!(value + "");
+      } catch (e) {
+      }
+    }
+    return result;
+  }
+  function setToArray(set2) {
+    var index2 = -1, result = Array(set2.size);
+    set2.forEach(function(value) {
+      result[++index2] = value;
+    });
+    return result;
+  }
+  var arrayProto = Array.prototype, funcProto = Function.prototype, objectProto = Object.prototype;
+  var coreJsData = root["__core-js_shared__"];
+  var maskSrcKey = (function() {
+    var uid = /[^.]+$/.exec(coreJsData && coreJsData.keys && coreJsData.keys.IE_PROTO || "");
+    return uid ? "Symbol(src)_1." + uid : "";
+  })();
+  var funcToString = funcProto.toString;
+  var hasOwnProperty = objectProto.hasOwnProperty;
+  var objectToString = objectProto.toString;
+  var reIsNative = RegExp(
+    "^" + funcToString.call(hasOwnProperty).replace(reRegExpChar, "\\$&").replace(/hasOwnProperty|(function).*?(?=\\\()| for .+?(?=\\\])/g, "$1.*?") + "$"
+  );
+  var splice = arrayProto.splice;
+  var Map2 = getNative(root, "Map"), Set2 = getNative(root, "Set"), nativeCreate = getNative(Object, "create");
+  function Hash(entries) {
+    var index2 = -1, length = entries ? entries.length : 0;
+    this.clear();
+    while (++index2 < length) {
+      var entry = entries[index2];
+      this.set(entry[0], entry[1]);
+    }
+  }
+  function hashClear() {
+    this.__data__ = nativeCreate ? nativeCreate(null) : {};
+  }
+  function hashDelete(key2) {
+    return this.has(key2) && delete this.__data__[key2];
+  }
+  function hashGet(key2) {
+    var data = this.__data__;
+    if (nativeCreate) {
+      var result = data[key2];
+      return result === HASH_UNDEFINED ? void 0 : result;
+    }
+    return hasOwnProperty.call(data, key2) ? data[key2] : void 0;
+  }
+  function hashHas(key2) {
+    var data = this.__data__;
+    return nativeCreate ? data[key2] !== void 0 : hasOwnProperty.call(data, key2);
+  }
+  function hashSet(key2, value) {
+    var data = this.__data__;
+    data[key2] = nativeCreate && value === void 0 ? HASH_UNDEFINED : value;
+    return this;
+  }
+  Hash.prototype.clear = hashClear;
+  Hash.prototype["delete"] = hashDelete;
+  Hash.prototype.get = hashGet;
+  Hash.prototype.has = hashHas;
+  Hash.prototype.set = hashSet;
+  function ListCache(entries) {
+    var index2 = -1, length = entries ? entries.length : 0;
+    this.clear();
+    while (++index2 < length) {
+      var entry = entries[index2];
+      this.set(entry[0], entry[1]);
+    }
+  }
+  function listCacheClear() {
+    this.__data__ = [];
+  }
+  function listCacheDelete(key2) {
+    var data = this.__data__, index2 = assocIndexOf(data, key2);
+    if (index2 < 0) {
+      return false;
+    }
+    var lastIndex = data.length - 1;
+    if (index2 == lastIndex) {
+      data.pop();
+    } else {
+      splice.call(data, index2, 1);
+    }
+    return true;
+  }
+  function listCacheGet(key2) {
+    var data = this.__data__, index2 = assocIndexOf(data, key2);
+    return index2 < 0 ? void 0 : data[index2][1];
+  }
+  function listCacheHas(key2) {
+    return assocIndexOf(this.__data__, key2) > -1;
+  }
+  function listCacheSet(key2, value) {
+    var data = this.__data__, index2 = assocIndexOf(data, key2);
+    if (index2 < 0) {
+      data.push([key2, value]);
+    } else {
+      data[index2][1] = value;
+    }
+    return this;
+  }
+  ListCache.prototype.clear = listCacheClear;
+  ListCache.prototype["delete"] = listCacheDelete;
+  ListCache.prototype.get = listCacheGet;
+  ListCache.prototype.has = listCacheHas;
+  ListCache.prototype.set = listCacheSet;
+  function MapCache(entries) {
+    var index2 = -1, length = entries ? entries.length : 0;
+    this.clear();
+    while (++index2 < length) {
+      var entry = entries[index2];
+      this.set(entry[0], entry[1]);
+    }
+  }
+  function mapCacheClear() {
+    this.__data__ = {
+      "hash": new Hash(),
+      "map": new (Map2 || ListCache)(),
+      "string": new Hash()
+    };
+  }
+  function mapCacheDelete(key2) {
+    return getMapData(this, key2)["delete"](key2);
+  }
+  function mapCacheGet(key2) {
+    return getMapData(this, key2).get(key2);
+  }
+  function mapCacheHas(key2) {
+    return getMapData(this, key2).has(key2);
+  }
+  function mapCacheSet(key2, value) {
+    getMapData(this, key2).set(key2, value);
+    return this;
+  }
+  MapCache.prototype.clear = mapCacheClear;
+  MapCache.prototype["delete"] = mapCacheDelete;
+  MapCache.prototype.get = mapCacheGet;
+  MapCache.prototype.has = mapCacheHas;
+  MapCache.prototype.set = mapCacheSet;
+  function SetCache(values) {
+    var index2 = -1, length = values ? values.length : 0;
+    this.__data__ = new MapCache();
+    while (++index2 < length) {
+      this.add(values[index2]);
+    }
+  }
+  function setCacheAdd(value) {
+    this.__data__.set(value, HASH_UNDEFINED);
+    return this;
+  }
+  function setCacheHas(value) {
+    return this.__data__.has(value);
+  }
+  SetCache.prototype.add = SetCache.prototype.push = setCacheAdd;
+  SetCache.prototype.has = setCacheHas;
+  function assocIndexOf(array2, key2) {
+    var length = array2.length;
+    while (length--) {
+      if (eq(array2[length][0], key2)) {
+        return length;
+      }
+    }
+    return -1;
+  }
+  function baseIsNative(value) {
+    if (!isObject3(value) || isMasked(value)) {
+      return false;
+    }
+    var pattern = isFunction(value) || isHostObject(value) ? reIsNative : reIsHostCtor;
+    return pattern.test(toSource(value));
+  }
+  function baseUniq(array2, iteratee, comparator) {
+    var index2 = -1, includes = arrayIncludes, length = array2.length, isCommon = true, result = [], seen = result;
+    if (comparator) {
+      isCommon = false;
+      includes = arrayIncludesWith;
+    } else if (length >= LARGE_ARRAY_SIZE) {
+      var set2 = createSet(array2);
+      if (set2) {
+        return setToArray(set2);
+      }
+      isCommon = false;
+      includes = cacheHas;
+      seen = new SetCache();
+    } else {
+      seen = result;
+    }
+    outer:
+      while (++index2 < length) {
+        var value = array2[index2], computed = value;
+        value = comparator || value !== 0 ? value : 0;
+        if (isCommon && computed === computed) {
+          var seenIndex = seen.length;
+          while (seenIndex--) {
+            if (seen[seenIndex] === computed) {
+              continue outer;
+            }
+          }
+          result.push(value);
+        } else if (!includes(seen, computed, comparator)) {
+          if (seen !== result) {
+            seen.push(computed);
+          }
+          result.push(value);
+        }
+      }
+    return result;
+  }
+  var createSet = !(Set2 && 1 / setToArray(new Set2([, -0]))[1] == INFINITY) ? noop3 : function(values) {
+    return new Set2(values);
+  };
+  function getMapData(map2, key2) {
+    var data = map2.__data__;
+    return isKeyable(key2) ? data[typeof key2 == "string" ? "string" : "hash"] : data.map;
+  }
+  function getNative(object2, key2) {
+    var value = getValue(object2, key2);
+    return baseIsNative(value) ? value : void 0;
+  }
+  function isKeyable(value) {
+    var type = typeof value;
+    return type == "string" || type == "number" || type == "symbol" || type == "boolean" ? value !== "__proto__" : value === null;
+  }
+  function isMasked(func) {
+    return !!maskSrcKey && maskSrcKey in func;
+  }
+  function toSource(func) {
+    if (func != null) {
+      try {
+        return funcToString.call(func);
+      } catch (e) {
+      }
+      try {
+        return func + "";
+      } catch (e) {
+      }
+    }
+    return "";
+  }
+  function uniqWith(array2, comparator) {
+    return array2 && array2.length ? baseUniq(array2, void 0, comparator) : [];
+  }
+  function eq(value, other) {
+    return value === other || value !== value && other !== other;
+  }
+  function isFunction(value) {
+    var tag = isObject3(value) ? objectToString.call(value) : "";
+    return tag == funcTag || tag == genTag;
+  }
+  function isObject3(value) {
+    var type = typeof value;
+    return !!value && (type == "object" || type == "function");
+  }
+  function noop3() {
+  }
+  lodash_uniqwith = uniqWith;
+  return lodash_uniqwith;
+}
+function requireLodash_sortby() {
+  if (hasRequiredLodash_sortby) return lodash_sortby.exports;
+  hasRequiredLodash_sortby = 1;
+  (function(module, exports$1) {
+    var LARGE_ARRAY_SIZE = 200;
+    var FUNC_ERROR_TEXT = "Expected a function";
+    var HASH_UNDEFINED = "__lodash_hash_undefined__";
+    var UNORDERED_COMPARE_FLAG = 1, PARTIAL_COMPARE_FLAG = 2;
+    var MAX_SAFE_INTEGER = 9007199254740991;
+    var argsTag = "[object Arguments]", arrayTag = "[object Array]", boolTag = "[object Boolean]", dateTag = "[object Date]", errorTag = "[object Error]", funcTag = "[object Function]", genTag = "[object GeneratorFunction]", mapTag = "[object Map]", numberTag = "[object Number]", objectTag = "[object Object]", promiseTag = "[object Promise]", regexpTag = "[object RegExp]", setTag = "[object Set]", stringTag = "[object String]", symbolTag = "[object Symbol]", weakMapTag = "[object WeakMap]";
+    var arrayBufferTag = "[object ArrayBuffer]", dataViewTag = "[object DataView]", float32Tag = "[object Float32Array]", float64Tag = "[object Float64Array]", int8Tag = "[object Int8Array]", int16Tag = "[object Int16Array]", int32Tag = "[object Int32Array]", uint8Tag = "[object Uint8Array]", uint8ClampedTag = "[object Uint8ClampedArray]", uint16Tag = "[object Uint16Array]", uint32Tag = "[object Uint32Array]";
+    var reIsDeepProp = /\.|\[(?:[^[\]]*|(["'])(?:(?!\1)[^\\]|\\.)*?\1)\]/, reIsPlainProp = /^\w*$/, reLeadingDot = /^\./, rePropName = /[^.[\]]+|\[(?:(-?\d+(?:\.\d+)?)|(["'])((?:(?!\2)[^\\]|\\.)*?)\2)\]|(?=(?:\.|\[\])(?:\.|\[\]|$))/g;
+    var reRegExpChar = /[\\^$.*+?()[\]{}|]/g;
+    var reEscapeChar = /\\(\\)?/g;
+    var reIsHostCtor = /^\[object .+?Constructor\]$/;
+    var reIsUint = /^(?:0|[1-9]\d*)$/;
+    var typedArrayTags = {};
+    typedArrayTags[float32Tag] = typedArrayTags[float64Tag] = typedArrayTags[int8Tag] = typedArrayTags[int16Tag] = typedArrayTags[int32Tag] = typedArrayTags[uint8Tag] = typedArrayTags[uint8ClampedTag] = typedArrayTags[uint16Tag] = typedArrayTags[uint32Tag] = true;
+    typedArrayTags[argsTag] = typedArrayTags[arrayTag] = typedArrayTags[arrayBufferTag] = typedArrayTags[boolTag] = typedArrayTags[dataViewTag] = typedArrayTags[dateTag] = typedArrayTags[errorTag] = typedArrayTags[funcTag] = typedArrayTags[mapTag] = typedArrayTags[numberTag] = typedArrayTags[objectTag] = typedArrayTags[regexpTag] = typedArrayTags[setTag] = typedArrayTags[stringTag] = typedArrayTags[weakMapTag] = false;
+    var freeGlobal = typeof commonjsGlobal == "object" && commonjsGlobal && commonjsGlobal.Object === Object && commonjsGlobal;
+    var freeSelf = typeof self == "object" && self && self.Object === Object && self;
+    var root = freeGlobal || freeSelf || Function("return this")();
+    var freeExports = exports$1 && !exports$1.nodeType && exports$1;
+    var freeModule = freeExports && true && module && !module.nodeType && module;
+    var moduleExports = freeModule && freeModule.exports === freeExports;
+    var freeProcess = moduleExports && freeGlobal.process;
+    var nodeUtil = (function() {
+      try {
+        return freeProcess && freeProcess.binding("util");
+      } catch (e) {
+      }
+    })();
+    var nodeIsTypedArray = nodeUtil && nodeUtil.isTypedArray;
+    function apply(func, thisArg, args) {
+      switch (args.length) {
+        case 0:
+          return func.call(thisArg);
+        case 1:
+          return func.call(thisArg, args[0]);
+        case 2:
+          return func.call(thisArg, args[0], args[1]);
+        case 3:
+          return func.call(thisArg, args[0], args[1], args[2]);
+      }
+      return func.apply(thisArg, args);
+    }
+    function arrayMap(array2, iteratee) {
+      var index2 = -1, length = array2 ? array2.length : 0, result = Array(length);
+      while (++index2 < length) {
+        result[index2] = iteratee(array2[index2], index2, array2);
+      }
+      return result;
+    }
+    function arrayPush(array2, values) {
+      var index2 = -1, length = values.length, offset = array2.length;
+      while (++index2 < length) {
+        array2[offset + index2] = values[index2];
+      }
+      return array2;
+    }
+    function arraySome(array2, predicate) {
+      var index2 = -1, length = array2 ? array2.length : 0;
+      while (++index2 < length) {
+        if (predicate(array2[index2], index2, array2)) {
+          return true;
+        }
+      }
+      return false;
+    }
+    function baseProperty(key2) {
+      return function(object2) {
+        return object2 == null ? void 0 : object2[key2];
+      };
+    }
+    function baseSortBy(array2, comparer) {
+      var length = array2.length;
+      array2.sort(comparer);
+      while (length--) {
+        array2[length] = array2[length].value;
+      }
+      return array2;
+    }
+    function baseTimes(n2, iteratee) {
+      var index2 = -1, result = Array(n2);
+      while (++index2 < n2) {
+        result[index2] = iteratee(index2);
+      }
+      return result;
+    }
+    function baseUnary(func) {
+      return function(value) {
+        return func(value);
+      };
+    }
+    function getValue(object2, key2) {
+      return object2 == null ? void 0 : object2[key2];
+    }
+    function isHostObject(value) {
+      var result = false;
+      if (value != null && typeof value.toString != "function") {
+        try {
+          result = !!(value + "");
+        } catch (e) {
+        }
+      }
+      return result;
+    }
+    function mapToArray(map2) {
+      var index2 = -1, result = Array(map2.size);
+      map2.forEach(function(value, key2) {
+        result[++index2] = [key2, value];
+      });
+      return result;
+    }
+    function overArg(func, transform2) {
+      return function(arg) {
+        return func(transform2(arg));
+      };
+    }
+    function setToArray(set2) {
+      var index2 = -1, result = Array(set2.size);
+      set2.forEach(function(value) {
+        result[++index2] = value;
+      });
+      return result;
+    }
+    var arrayProto = Array.prototype, funcProto = Function.prototype, objectProto = Object.prototype;
+    var coreJsData = root["__core-js_shared__"];
+    var maskSrcKey = (function() {
+      var uid = /[^.]+$/.exec(coreJsData && coreJsData.keys && coreJsData.keys.IE_PROTO || "");
+      return uid ? "Symbol(src)_1." + uid : "";
+    })();
+    var funcToString = funcProto.toString;
+    var hasOwnProperty = objectProto.hasOwnProperty;
+    var objectToString = objectProto.toString;
+    var reIsNative = RegExp(
+      "^" + funcToString.call(hasOwnProperty).replace(reRegExpChar, "\\$&").replace(/hasOwnProperty|(function).*?(?=\\\()| for .+?(?=\\\])/g, "$1.*?") + "$"
+    );
+    var Symbol2 = root.Symbol, Uint8Array2 = root.Uint8Array, propertyIsEnumerable = objectProto.propertyIsEnumerable, splice = arrayProto.splice, spreadableSymbol = Symbol2 ? Symbol2.isConcatSpreadable : void 0;
+    var nativeKeys = overArg(Object.keys, Object), nativeMax = Math.max;
+    var DataView2 = getNative(root, "DataView"), Map2 = getNative(root, "Map"), Promise2 = getNative(root, "Promise"), Set2 = getNative(root, "Set"), WeakMap2 = getNative(root, "WeakMap"), nativeCreate = getNative(Object, "create");
+    var dataViewCtorString = toSource(DataView2), mapCtorString = toSource(Map2), promiseCtorString = toSource(Promise2), setCtorString = toSource(Set2), weakMapCtorString = toSource(WeakMap2);
+    var symbolProto = Symbol2 ? Symbol2.prototype : void 0, symbolValueOf = symbolProto ? symbolProto.valueOf : void 0, symbolToString = symbolProto ? symbolProto.toString : void 0;
+    function Hash(entries) {
+      var index2 = -1, length = entries ? entries.length : 0;
+      this.clear();
+      while (++index2 < length) {
+        var entry = entries[index2];
+        this.set(entry[0], entry[1]);
+      }
+    }
+    function hashClear() {
+      this.__data__ = nativeCreate ? nativeCreate(null) : {};
+    }
+    function hashDelete(key2) {
+      return this.has(key2) && delete this.__data__[key2];
+    }
+    function hashGet(key2) {
+      var data = this.__data__;
+      if (nativeCreate) {
+        var result = data[key2];
+        return result === HASH_UNDEFINED ? void 0 : result;
+      }
+      return hasOwnProperty.call(data, key2) ? data[key2] : void 0;
+    }
+    function hashHas(key2) {
+      var data = this.__data__;
+      return nativeCreate ? data[key2] !== void 0 : hasOwnProperty.call(data, key2);
+    }
+    function hashSet(key2, value) {
+      var data = this.__data__;
+      data[key2] = nativeCreate && value === void 0 ? HASH_UNDEFINED : value;
+      return this;
+    }
+    Hash.prototype.clear = hashClear;
+    Hash.prototype["delete"] = hashDelete;
+    Hash.prototype.get = hashGet;
+    Hash.prototype.has = hashHas;
+    Hash.prototype.set = hashSet;
+    function ListCache(entries) {
+      var index2 = -1, length = entries ? entries.length : 0;
+      this.clear();
+      while (++index2 < length) {
+        var entry = entries[index2];
+        this.set(entry[0], entry[1]);
+      }
+    }
+    function listCacheClear() {
+      this.__data__ = [];
+    }
+    function listCacheDelete(key2) {
+      var data = this.__data__, index2 = assocIndexOf(data, key2);
+      if (index2 < 0) {
+        return false;
+      }
+      var lastIndex = data.length - 1;
+      if (index2 == lastIndex) {
+        data.pop();
+      } else {
+        splice.call(data, index2, 1);
+      }
+      return true;
+    }
+    function listCacheGet(key2) {
+      var data = this.__data__, index2 = assocIndexOf(data, key2);
+      return index2 < 0 ? void 0 : data[index2][1];
+    }
+    function listCacheHas(key2) {
+      return assocIndexOf(this.__data__, key2) > -1;
+    }
+    function listCacheSet(key2, value) {
+      var data = this.__data__, index2 = assocIndexOf(data, key2);
+      if (index2 < 0) {
+        data.push([key2, value]);
+      } else {
+        data[index2][1] = value;
+      }
+      return this;
+    }
+    ListCache.prototype.clear = listCacheClear;
+    ListCache.prototype["delete"] = listCacheDelete;
+    ListCache.prototype.get = listCacheGet;
+    ListCache.prototype.has = listCacheHas;
+    ListCache.prototype.set = listCacheSet;
+    function MapCache(entries) {
+      var index2 = -1, length = entries ? entries.length : 0;
+      this.clear();
+      while (++index2 < length) {
+        var entry = entries[index2];
+        this.set(entry[0], entry[1]);
+      }
+    }
+    function mapCacheClear() {
+      this.__data__ = {
+        "hash": new Hash(),
+        "map": new (Map2 || ListCache)(),
+        "string": new Hash()
+      };
+    }
+    function mapCacheDelete(key2) {
+      return getMapData(this, key2)["delete"](key2);
+    }
+    function mapCacheGet(key2) {
+      return getMapData(this, key2).get(key2);
+    }
+    function mapCacheHas(key2) {
+      return getMapData(this, key2).has(key2);
+    }
+    function mapCacheSet(key2, value) {
+      getMapData(this, key2).set(key2, value);
+      return this;
+    }
+    MapCache.prototype.clear = mapCacheClear;
+    MapCache.prototype["delete"] = mapCacheDelete;
+    MapCache.prototype.get = mapCacheGet;
+    MapCache.prototype.has = mapCacheHas;
+    MapCache.prototype.set = mapCacheSet;
+    function SetCache(values) {
+      var index2 = -1, length = values ? values.length : 0;
+      this.__data__ = new MapCache();
+      while (++index2 < length) {
+        this.add(values[index2]);
+      }
+    }
+    function setCacheAdd(value) {
+      this.__data__.set(value, HASH_UNDEFINED);
+      return this;
+    }
+    function setCacheHas(value) {
+      return this.__data__.has(value);
+    }
+    SetCache.prototype.add = SetCache.prototype.push = setCacheAdd;
+    SetCache.prototype.has = setCacheHas;
+    function Stack(entries) {
+      this.__data__ = new ListCache(entries);
+    }
+    function stackClear() {
+      this.__data__ = new ListCache();
+    }
+    function stackDelete(key2) {
+      return this.__data__["delete"](key2);
+    }
+    function stackGet(key2) {
+      return this.__data__.get(key2);
+    }
+    function stackHas(key2) {
+      return this.__data__.has(key2);
+    }
+    function stackSet(key2, value) {
+      var cache3 = this.__data__;
+      if (cache3 instanceof ListCache) {
+        var pairs = cache3.__data__;
+        if (!Map2 || pairs.length < LARGE_ARRAY_SIZE - 1) {
+          pairs.push([key2, value]);
+          return this;
+        }
+        cache3 = this.__data__ = new MapCache(pairs);
+      }
+      cache3.set(key2, value);
+      return this;
+    }
+    Stack.prototype.clear = stackClear;
+    Stack.prototype["delete"] = stackDelete;
+    Stack.prototype.get = stackGet;
+    Stack.prototype.has = stackHas;
+    Stack.prototype.set = stackSet;
+    function arrayLikeKeys(value, inherited) {
+      var result = isArray(value) || isArguments(value) ? baseTimes(value.length, String) : [];
+      var length = result.length, skipIndexes = !!length;
+      for (var key2 in value) {
+        if (hasOwnProperty.call(value, key2) && !(skipIndexes && (key2 == "length" || isIndex(key2, length)))) {
+          result.push(key2);
+        }
+      }
+      return result;
+    }
+    function assocIndexOf(array2, key2) {
+      var length = array2.length;
+      while (length--) {
+        if (eq(array2[length][0], key2)) {
+          return length;
+        }
+      }
+      return -1;
+    }
+    var baseEach = createBaseEach(baseForOwn);
+    function baseFlatten(array2, depth, predicate, isStrict, result) {
+      var index2 = -1, length = array2.length;
+      predicate || (predicate = isFlattenable);
+      result || (result = []);
+      while (++index2 < length) {
+        var value = array2[index2];
+        if (predicate(value)) {
+          {
+            arrayPush(result, value);
+          }
+        } else {
+          result[result.length] = value;
+        }
+      }
+      return result;
+    }
+    var baseFor = createBaseFor();
+    function baseForOwn(object2, iteratee) {
+      return object2 && baseFor(object2, iteratee, keys);
+    }
+    function baseGet(object2, path2) {
+      path2 = isKey(path2, object2) ? [path2] : castPath(path2);
+      var index2 = 0, length = path2.length;
+      while (object2 != null && index2 < length) {
+        object2 = object2[toKey(path2[index2++])];
+      }
+      return index2 && index2 == length ? object2 : void 0;
+    }
+    function baseGetTag(value) {
+      return objectToString.call(value);
+    }
+    function baseHasIn(object2, key2) {
+      return object2 != null && key2 in Object(object2);
+    }
+    function baseIsEqual(value, other, customizer, bitmask, stack) {
+      if (value === other) {
+        return true;
+      }
+      if (value == null || other == null || !isObject3(value) && !isObjectLike(other)) {
+        return value !== value && other !== other;
+      }
+      return baseIsEqualDeep(value, other, baseIsEqual, customizer, bitmask, stack);
+    }
+    function baseIsEqualDeep(object2, other, equalFunc, customizer, bitmask, stack) {
+      var objIsArr = isArray(object2), othIsArr = isArray(other), objTag = arrayTag, othTag = arrayTag;
+      if (!objIsArr) {
+        objTag = getTag(object2);
+        objTag = objTag == argsTag ? objectTag : objTag;
+      }
+      if (!othIsArr) {
+        othTag = getTag(other);
+        othTag = othTag == argsTag ? objectTag : othTag;
+      }
+      var objIsObj = objTag == objectTag && !isHostObject(object2), othIsObj = othTag == objectTag && !isHostObject(other), isSameTag = objTag == othTag;
+      if (isSameTag && !objIsObj) {
+        stack || (stack = new Stack());
+        return objIsArr || isTypedArray(object2) ? equalArrays(object2, other, equalFunc, customizer, bitmask, stack) : equalByTag(object2, other, objTag, equalFunc, customizer, bitmask, stack);
+      }
+      if (!(bitmask & PARTIAL_COMPARE_FLAG)) {
+        var objIsWrapped = objIsObj && hasOwnProperty.call(object2, "__wrapped__"), othIsWrapped = othIsObj && hasOwnProperty.call(other, "__wrapped__");
+        if (objIsWrapped || othIsWrapped) {
+          var objUnwrapped = objIsWrapped ? object2.value() : object2, othUnwrapped = othIsWrapped ? other.value() : other;
+          stack || (stack = new Stack());
+          return equalFunc(objUnwrapped, othUnwrapped, customizer, bitmask, stack);
+        }
+      }
+      if (!isSameTag) {
+        return false;
+      }
+      stack || (stack = new Stack());
+      return equalObjects(object2, other, equalFunc, customizer, bitmask, stack);
+    }
+    function baseIsMatch(object2, source, matchData, customizer) {
+      var index2 = matchData.length, length = index2;
+      if (object2 == null) {
+        return !length;
+      }
+      object2 = Object(object2);
+      while (index2--) {
+        var data = matchData[index2];
+        if (data[2] ? data[1] !== object2[data[0]] : !(data[0] in object2)) {
+          return false;
+        }
+      }
+      while (++index2 < length) {
+        data = matchData[index2];
+        var key2 = data[0], objValue = object2[key2], srcValue = data[1];
+        if (data[2]) {
+          if (objValue === void 0 && !(key2 in object2)) {
+            return false;
+          }
+        } else {
+          var stack = new Stack();
+          var result;
+          if (!(result === void 0 ? baseIsEqual(srcValue, objValue, customizer, UNORDERED_COMPARE_FLAG | PARTIAL_COMPARE_FLAG, stack) : result)) {
+            return false;
+          }
+        }
+      }
+      return true;
+    }
+    function baseIsNative(value) {
+      if (!isObject3(value) || isMasked(value)) {
+        return false;
+      }
+      var pattern = isFunction(value) || isHostObject(value) ? reIsNative : reIsHostCtor;
+      return pattern.test(toSource(value));
+    }
+    function baseIsTypedArray(value) {
+      return isObjectLike(value) && isLength(value.length) && !!typedArrayTags[objectToString.call(value)];
+    }
+    function baseIteratee(value) {
+      if (typeof value == "function") {
+        return value;
+      }
+      if (value == null) {
+        return identity;
+      }
+      if (typeof value == "object") {
+        return isArray(value) ? baseMatchesProperty(value[0], value[1]) : baseMatches(value);
+      }
+      return property(value);
+    }
+    function baseKeys(object2) {
+      if (!isPrototype(object2)) {
+        return nativeKeys(object2);
+      }
+      var result = [];
+      for (var key2 in Object(object2)) {
+        if (hasOwnProperty.call(object2, key2) && key2 != "constructor") {
+          result.push(key2);
+        }
+      }
+      return result;
+    }
+    function baseMap(collection, iteratee) {
+      var index2 = -1, result = isArrayLike(collection) ? Array(collection.length) : [];
+      baseEach(collection, function(value, key2, collection2) {
+        result[++index2] = iteratee(value, key2, collection2);
+      });
+      return result;
+    }
+    function baseMatches(source) {
+      var matchData = getMatchData(source);
+      if (matchData.length == 1 && matchData[0][2]) {
+        return matchesStrictComparable(matchData[0][0], matchData[0][1]);
+      }
+      return function(object2) {
+        return object2 === source || baseIsMatch(object2, source, matchData);
+      };
+    }
+    function baseMatchesProperty(path2, srcValue) {
+      if (isKey(path2) && isStrictComparable(srcValue)) {
+        return matchesStrictComparable(toKey(path2), srcValue);
+      }
+      return function(object2) {
+        var objValue = get(object2, path2);
+        return objValue === void 0 && objValue === srcValue ? hasIn(object2, path2) : baseIsEqual(srcValue, objValue, void 0, UNORDERED_COMPARE_FLAG | PARTIAL_COMPARE_FLAG);
+      };
+    }
+    function baseOrderBy(collection, iteratees, orders) {
+      var index2 = -1;
+      iteratees = arrayMap(iteratees.length ? iteratees : [identity], baseUnary(baseIteratee));
+      var result = baseMap(collection, function(value, key2, collection2) {
+        var criteria = arrayMap(iteratees, function(iteratee) {
+          return iteratee(value);
+        });
+        return { "criteria": criteria, "index": ++index2, "value": value };
+      });
+      return baseSortBy(result, function(object2, other) {
+        return compareMultiple(object2, other, orders);
+      });
+    }
+    function basePropertyDeep(path2) {
+      return function(object2) {
+        return baseGet(object2, path2);
+      };
+    }
+    function baseRest(func, start) {
+      start = nativeMax(start === void 0 ? func.length - 1 : start, 0);
+      return function() {
+        var args = arguments, index2 = -1, length = nativeMax(args.length - start, 0), array2 = Array(length);
+        while (++index2 < length) {
+          array2[index2] = args[start + index2];
+        }
+        index2 = -1;
+        var otherArgs = Array(start + 1);
+        while (++index2 < start) {
+          otherArgs[index2] = args[index2];
+        }
+        otherArgs[start] = array2;
+        return apply(func, this, otherArgs);
+      };
+    }
+    function baseToString(value) {
+      if (typeof value == "string") {
+        return value;
+      }
+      if (isSymbol(value)) {
+        return symbolToString ? symbolToString.call(value) : "";
+      }
+      var result = value + "";
+      return result == "0" && 1 / value == -Infinity ? "-0" : result;
+    }
+    function castPath(value) {
+      return isArray(value) ? value : stringToPath(value);
+    }
+    function compareAscending(value, other) {
+      if (value !== other) {
+        var valIsDefined = value !== void 0, valIsNull = value === null, valIsReflexive = value === value, valIsSymbol = isSymbol(value);
+        var othIsDefined = other !== void 0, othIsNull = other === null, othIsReflexive = other === other, othIsSymbol = isSymbol(other);
+        if (!othIsNull && !othIsSymbol && !valIsSymbol && value > other || valIsSymbol && othIsDefined && othIsReflexive && !othIsNull && !othIsSymbol || valIsNull && othIsDefined && othIsReflexive || !valIsDefined && othIsReflexive || !valIsReflexive) {
+          return 1;
+        }
+        if (!valIsNull && !valIsSymbol && !othIsSymbol && value < other || othIsSymbol && valIsDefined && valIsReflexive && !valIsNull && !valIsSymbol || othIsNull && valIsDefined && valIsReflexive || !othIsDefined && valIsReflexive || !othIsReflexive) {
+          return -1;
+        }
+      }
+      return 0;
+    }
+    function compareMultiple(object2, other, orders) {
+      var index2 = -1, objCriteria = object2.criteria, othCriteria = other.criteria, length = objCriteria.length, ordersLength = orders.length;
+      while (++index2 < length) {
+        var result = compareAscending(objCriteria[index2], othCriteria[index2]);
+        if (result) {
+          if (index2 >= ordersLength) {
+            return result;
+          }
+          var order = orders[index2];
+          return result * (order == "desc" ? -1 : 1);
+        }
+      }
+      return object2.index - other.index;
+    }
+    function createBaseEach(eachFunc, fromRight) {
+      return function(collection, iteratee) {
+        if (collection == null) {
+          return collection;
+        }
+        if (!isArrayLike(collection)) {
+          return eachFunc(collection, iteratee);
+        }
+        var length = collection.length, index2 = -1, iterable = Object(collection);
+        while (++index2 < length) {
+          if (iteratee(iterable[index2], index2, iterable) === false) {
+            break;
+          }
+        }
+        return collection;
+      };
+    }
+    function createBaseFor(fromRight) {
+      return function(object2, iteratee, keysFunc) {
+        var index2 = -1, iterable = Object(object2), props = keysFunc(object2), length = props.length;
+        while (length--) {
+          var key2 = props[++index2];
+          if (iteratee(iterable[key2], key2, iterable) === false) {
+            break;
+          }
+        }
+        return object2;
+      };
+    }
+    function equalArrays(array2, other, equalFunc, customizer, bitmask, stack) {
+      var isPartial = bitmask & PARTIAL_COMPARE_FLAG, arrLength = array2.length, othLength = other.length;
+      if (arrLength != othLength && !(isPartial && othLength > arrLength)) {
+        return false;
+      }
+      var stacked = stack.get(array2);
+      if (stacked && stack.get(other)) {
+        return stacked == other;
+      }
+      var index2 = -1, result = true, seen = bitmask & UNORDERED_COMPARE_FLAG ? new SetCache() : void 0;
+      stack.set(array2, other);
+      stack.set(other, array2);
+      while (++index2 < arrLength) {
+        var arrValue = array2[index2], othValue = other[index2];
+        if (customizer) {
+          var compared = isPartial ? customizer(othValue, arrValue, index2, other, array2, stack) : customizer(arrValue, othValue, index2, array2, other, stack);
+        }
+        if (compared !== void 0) {
+          if (compared) {
+            continue;
+          }
+          result = false;
+          break;
+        }
+        if (seen) {
+          if (!arraySome(other, function(othValue2, othIndex) {
+            if (!seen.has(othIndex) && (arrValue === othValue2 || equalFunc(arrValue, othValue2, customizer, bitmask, stack))) {
+              return seen.add(othIndex);
+            }
+          })) {
+            result = false;
+            break;
+          }
+        } else if (!(arrValue === othValue || equalFunc(arrValue, othValue, customizer, bitmask, stack))) {
+          result = false;
+          break;
+        }
+      }
+      stack["delete"](array2);
+      stack["delete"](other);
+      return result;
+    }
+    function equalByTag(object2, other, tag, equalFunc, customizer, bitmask, stack) {
+      switch (tag) {
+        case dataViewTag:
+          if (object2.byteLength != other.byteLength || object2.byteOffset != other.byteOffset) {
+            return false;
+          }
+          object2 = object2.buffer;
+          other = other.buffer;
+        case arrayBufferTag:
+          if (object2.byteLength != other.byteLength || !equalFunc(new Uint8Array2(object2), new Uint8Array2(other))) {
+            return false;
+          }
+          return true;
+        case boolTag:
+        case dateTag:
+        case numberTag:
+          return eq(+object2, +other);
+        case errorTag:
+          return object2.name == other.name && object2.message == other.message;
+        case regexpTag:
+        case stringTag:
+          return object2 == other + "";
+        case mapTag:
+          var convert = mapToArray;
+        case setTag:
+          var isPartial = bitmask & PARTIAL_COMPARE_FLAG;
+          convert || (convert = setToArray);
+          if (object2.size != other.size && !isPartial) {
+            return false;
+          }
+          var stacked = stack.get(object2);
+          if (stacked) {
+            return stacked == other;
+          }
+          bitmask |= UNORDERED_COMPARE_FLAG;
+          stack.set(object2, other);
+          var result = equalArrays(convert(object2), convert(other), equalFunc, customizer, bitmask, stack);
+          stack["delete"](object2);
+          return result;
+        case symbolTag:
+          if (symbolValueOf) {
+            return symbolValueOf.call(object2) == symbolValueOf.call(other);
+          }
+      }
+      return false;
+    }
+    function equalObjects(object2, other, equalFunc, customizer, bitmask, stack) {
+      var isPartial = bitmask & PARTIAL_COMPARE_FLAG, objProps = keys(object2), objLength = objProps.length, othProps = keys(other), othLength = othProps.length;
+      if (objLength != othLength && !isPartial) {
+        return false;
+      }
+      var index2 = objLength;
+      while (index2--) {
+        var key2 = objProps[index2];
+        if (!(isPartial ? key2 in other : hasOwnProperty.call(other, key2))) {
+          return false;
+        }
+      }
+      var stacked = stack.get(object2);
+      if (stacked && stack.get(other)) {
+        return stacked == other;
+      }
+      var result = true;
+      stack.set(object2, other);
+      stack.set(other, object2);
+      var skipCtor = isPartial;
+      while (++index2 < objLength) {
+        key2 = objProps[index2];
+        var objValue = object2[key2], othValue = other[key2];
+        if (customizer) {
+          var compared = isPartial ? customizer(othValue, objValue, key2, other, object2, stack) : customizer(objValue, othValue, key2, object2, other, stack);
+        }
+        if (!(compared === void 0 ? objValue === othValue || equalFunc(objValue, othValue, customizer, bitmask, stack) : compared)) {
+          result = false;
+          break;
+        }
+        skipCtor || (skipCtor = key2 == "constructor");
+      }
+      if (result && !skipCtor) {
+        var objCtor = object2.constructor, othCtor = other.constructor;
+        if (objCtor != othCtor && ("constructor" in object2 && "constructor" in other) && !(typeof objCtor == "function" && objCtor instanceof objCtor && typeof othCtor == "function" && othCtor instanceof othCtor)) {
+          result = false;
+        }
+      }
+      stack["delete"](object2);
+      stack["delete"](other);
+      return result;
+    }
+    function getMapData(map2, key2) {
+      var data = map2.__data__;
+      return isKeyable(key2) ? data[typeof key2 == "string" ? "string" : "hash"] : data.map;
+    }
+    function getMatchData(object2) {
+      var result = keys(object2), length = result.length;
+      while (length--) {
+        var key2 = result[length], value = object2[key2];
+        result[length] = [key2, value, isStrictComparable(value)];
+      }
+      return result;
+    }
+    function getNative(object2, key2) {
+      var value = getValue(object2, key2);
+      return baseIsNative(value) ? value : void 0;
+    }
+    var getTag = baseGetTag;
+    if (DataView2 && getTag(new DataView2(new ArrayBuffer(1))) != dataViewTag || Map2 && getTag(new Map2()) != mapTag || Promise2 && getTag(Promise2.resolve()) != promiseTag || Set2 && getTag(new Set2()) != setTag || WeakMap2 && getTag(new WeakMap2()) != weakMapTag) {
+      getTag = function(value) {
+        var result = objectToString.call(value), Ctor = result == objectTag ? value.constructor : void 0, ctorString = Ctor ? toSource(Ctor) : void 0;
+        if (ctorString) {
+          switch (ctorString) {
+            case dataViewCtorString:
+              return dataViewTag;
+            case mapCtorString:
+              return mapTag;
+            case promiseCtorString:
+              return promiseTag;
+            case setCtorString:
+              return setTag;
+            case weakMapCtorString:
+              return weakMapTag;
+          }
+        }
+        return result;
+      };
+    }
+    function hasPath(object2, path2, hasFunc) {
+      path2 = isKey(path2, object2) ? [path2] : castPath(path2);
+      var result, index2 = -1, length = path2.length;
+      while (++index2 < length) {
+        var key2 = toKey(path2[index2]);
+        if (!(result = object2 != null && hasFunc(object2, key2))) {
+          break;
+        }
+        object2 = object2[key2];
+      }
+      if (result) {
+        return result;
+      }
+      var length = object2 ? object2.length : 0;
+      return !!length && isLength(length) && isIndex(key2, length) && (isArray(object2) || isArguments(object2));
+    }
+    function isFlattenable(value) {
+      return isArray(value) || isArguments(value) || !!(spreadableSymbol && value && value[spreadableSymbol]);
+    }
+    function isIndex(value, length) {
+      length = length == null ? MAX_SAFE_INTEGER : length;
+      return !!length && (typeof value == "number" || reIsUint.test(value)) && (value > -1 && value % 1 == 0 && value < length);
+    }
+    function isIterateeCall(value, index2, object2) {
+      if (!isObject3(object2)) {
+        return false;
+      }
+      var type = typeof index2;
+      if (type == "number" ? isArrayLike(object2) && isIndex(index2, object2.length) : type == "string" && index2 in object2) {
+        return eq(object2[index2], value);
+      }
+      return false;
+    }
+    function isKey(value, object2) {
+      if (isArray(value)) {
+        return false;
+      }
+      var type = typeof value;
+      if (type == "number" || type == "symbol" || type == "boolean" || value == null || isSymbol(value)) {
+        return true;
+      }
+      return reIsPlainProp.test(value) || !reIsDeepProp.test(value) || object2 != null && value in Object(object2);
+    }
+    function isKeyable(value) {
+      var type = typeof value;
+      return type == "string" || type == "number" || type == "symbol" || type == "boolean" ? value !== "__proto__" : value === null;
+    }
+    function isMasked(func) {
+      return !!maskSrcKey && maskSrcKey in func;
+    }
+    function isPrototype(value) {
+      var Ctor = value && value.constructor, proto = typeof Ctor == "function" && Ctor.prototype || objectProto;
+      return value === proto;
+    }
+    function isStrictComparable(value) {
+      return value === value && !isObject3(value);
+    }
+    function matchesStrictComparable(key2, srcValue) {
+      return function(object2) {
+        if (object2 == null) {
+          return false;
+        }
+        return object2[key2] === srcValue && (srcValue !== void 0 || key2 in Object(object2));
+      };
+    }
+    var stringToPath = memoize(function(string4) {
+      string4 = toString(string4);
+      var result = [];
+      if (reLeadingDot.test(string4)) {
+        result.push("");
+      }
+      string4.replace(rePropName, function(match, number4, quote2, string5) {
+        result.push(quote2 ? string5.replace(reEscapeChar, "$1") : number4 || match);
+      });
+      return result;
+    });
+    function toKey(value) {
+      if (typeof value == "string" || isSymbol(value)) {
+        return value;
+      }
+      var result = value + "";
+      return result == "0" && 1 / value == -Infinity ? "-0" : result;
+    }
+    function toSource(func) {
+      if (func != null) {
+        try {
+          return funcToString.call(func);
+        } catch (e) {
+        }
+        try {
+          return func + "";
+        } catch (e) {
+        }
+      }
+      return "";
+    }
+    var sortBy = baseRest(function(collection, iteratees) {
+      if (collection == null) {
+        return [];
+      }
+      var length = iteratees.length;
+      if (length > 1 && isIterateeCall(collection, iteratees[0], iteratees[1])) {
+        iteratees = [];
+      } else if (length > 2 && isIterateeCall(iteratees[0], iteratees[1], iteratees[2])) {
+        iteratees = [iteratees[0]];
+      }
+      return baseOrderBy(collection, baseFlatten(iteratees), []);
+    });
+    function memoize(func, resolver) {
+      if (typeof func != "function" || resolver && typeof resolver != "function") {
+        throw new TypeError(FUNC_ERROR_TEXT);
+      }
+      var memoized = function() {
+        var args = arguments, key2 = resolver ? resolver.apply(this, args) : args[0], cache3 = memoized.cache;
+        if (cache3.has(key2)) {
+          return cache3.get(key2);
+        }
+        var result = func.apply(this, args);
+        memoized.cache = cache3.set(key2, result);
+        return result;
+      };
+      memoized.cache = new (memoize.Cache || MapCache)();
+      return memoized;
+    }
+    memoize.Cache = MapCache;
+    function eq(value, other) {
+      return value === other || value !== value && other !== other;
+    }
+    function isArguments(value) {
+      return isArrayLikeObject(value) && hasOwnProperty.call(value, "callee") && (!propertyIsEnumerable.call(value, "callee") || objectToString.call(value) == argsTag);
+    }
+    var isArray = Array.isArray;
+    function isArrayLike(value) {
+      return value != null && isLength(value.length) && !isFunction(value);
+    }
+    function isArrayLikeObject(value) {
+      return isObjectLike(value) && isArrayLike(value);
+    }
+    function isFunction(value) {
+      var tag = isObject3(value) ? objectToString.call(value) : "";
+      return tag == funcTag || tag == genTag;
+    }
+    function isLength(value) {
+      return typeof value == "number" && value > -1 && value % 1 == 0 && value <= MAX_SAFE_INTEGER;
+    }
+    function isObject3(value) {
+      var type = typeof value;
+      return !!value && (type == "object" || type == "function");
+    }
+    function isObjectLike(value) {
+      return !!value && typeof value == "object";
+    }
+    function isSymbol(value) {
+      return typeof value == "symbol" || isObjectLike(value) && objectToString.call(value) == symbolTag;
+    }
+    var isTypedArray = nodeIsTypedArray ? baseUnary(nodeIsTypedArray) : baseIsTypedArray;
+    function toString(value) {
+      return value == null ? "" : baseToString(value);
+    }
+    function get(object2, path2, defaultValue) {
+      var result = object2 == null ? void 0 : baseGet(object2, path2);
+      return result === void 0 ? defaultValue : result;
+    }
+    function hasIn(object2, path2) {
+      return object2 != null && hasPath(object2, path2, baseHasIn);
+    }
+    function keys(object2) {
+      return isArrayLike(object2) ? arrayLikeKeys(object2) : baseKeys(object2);
+    }
+    function identity(value) {
+      return value;
+    }
+    function property(path2) {
+      return isKey(path2) ? baseProperty(toKey(path2)) : basePropertyDeep(path2);
+    }
+    module.exports = sortBy;
+  })(lodash_sortby, lodash_sortby.exports);
+  return lodash_sortby.exports;
+}
+function requireEscapeStringRegexp() {
+  if (hasRequiredEscapeStringRegexp) return escapeStringRegexp;
+  hasRequiredEscapeStringRegexp = 1;
+  escapeStringRegexp = (string4) => {
+    if (typeof string4 !== "string") {
+      throw new TypeError("Expected a string");
+    }
+    return string4.replace(/[|\\{}()[\]^$+*?.]/g, "\\$&").replace(/-/g, "\\x2d");
+  };
+  return escapeStringRegexp;
+}
+function requireRegexpParse() {
+  if (hasRequiredRegexpParse) return regexpParse;
+  hasRequiredRegexpParse = 1;
+  Object.defineProperty(regexpParse, "__esModule", { value: true });
+  regexpParse.isRegExpString = regexpParse.parseRegExpString = void 0;
+  var REGEXP_LITERAL_PATTERN = /^\/(.+)\/([guimysd]*)$/;
+  var parseRegExpString = function(str2) {
+    var result = str2.match(REGEXP_LITERAL_PATTERN);
+    if (!result) {
+      return null;
+    }
+    return {
+      source: result[1],
+      flagString: result[2]
+    };
+  };
+  regexpParse.parseRegExpString = parseRegExpString;
+  var isRegExpString = function(str2) {
+    return REGEXP_LITERAL_PATTERN.test(str2);
+  };
+  regexpParse.isRegExpString = isRegExpString;
+  return regexpParse;
+}
+function requireRegexpStringMatcher() {
+  if (hasRequiredRegexpStringMatcher) return regexpStringMatcher;
+  hasRequiredRegexpStringMatcher = 1;
+  (function(exports$1) {
+    var __importDefault = regexpStringMatcher && regexpStringMatcher.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports$1, "__esModule", { value: true });
+    exports$1.matchPatterns = exports$1.createRegExp = void 0;
+    var lodash_uniq_1 = __importDefault(requireLodash_uniq());
+    var lodash_uniqwith_1 = __importDefault(requireLodash_uniqwith());
+    var lodash_sortby_1 = __importDefault(requireLodash_sortby());
+    var escape_string_regexp_1 = __importDefault(requireEscapeStringRegexp());
+    var regexp_parse_1 = requireRegexpParse();
+    var DEFAULT_FLAGS = "ug";
+    var defaultFlags = function(flagsString) {
+      if (flagsString.length === 0) {
+        return DEFAULT_FLAGS;
+      }
+      return (0, lodash_uniq_1.default)((flagsString + DEFAULT_FLAGS).split("")).join("");
+    };
+    var createRegExp = function(patternString, defaultFlag) {
+      if (defaultFlag === void 0) {
+        defaultFlag = DEFAULT_FLAGS;
+      }
+      if (patternString.length === 0) {
+        throw new Error("Empty string can not handled");
+      }
+      if ((0, regexp_parse_1.isRegExpString)(patternString)) {
+        var regExpStructure = (0, regexp_parse_1.parseRegExpString)(patternString);
+        if (regExpStructure) {
+          return new RegExp(regExpStructure.source, defaultFlags(regExpStructure.flagString));
+        }
+        throw new Error('"'.concat(patternString, '" can not parse as RegExp.'));
+      } else {
+        return new RegExp((0, escape_string_regexp_1.default)(patternString), defaultFlag);
+      }
+    };
+    exports$1.createRegExp = createRegExp;
+    var isEqualMatchPatternResult = function(a, b) {
+      return a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.match === b.match;
+    };
+    var matchPatterns = function(text, regExpLikeStrings) {
+      var matchPatternResults = [];
+      regExpLikeStrings.map(function(patternString) {
+        return (0, exports$1.createRegExp)(patternString);
+      }).forEach(function(regExp) {
+        var results = text.matchAll(regExp);
+        Array.from(results).forEach(function(result) {
+          if (result.index === void 0) {
+            return;
+          }
+          var match = result[0];
+          var index2 = result.index;
+          matchPatternResults.push({
+            match,
+            captures: result.slice(1),
+            startIndex: index2,
+            endIndex: index2 + match.length
+          });
+        });
+      });
+      var uniqResults = (0, lodash_uniqwith_1.default)(matchPatternResults, isEqualMatchPatternResult);
+      return (0, lodash_sortby_1.default)(uniqResults, ["startIndex", "endIndex"]);
+    };
+    exports$1.matchPatterns = matchPatterns;
+  })(regexpStringMatcher);
+  return regexpStringMatcher;
+}
+async function reportIfFoundPrivateKeyP12Format({ source, context: context3, t }) {
+  if (!source.filePath) {
+    return;
+  }
+  try {
+    const fs3 = await import("node:fs");
+    const path2 = await import("node:path");
+    const p12String = fs3.readFileSync(source.filePath).toString("base64");
+    const forge2 = (await Promise.resolve().then(() => (init_index_BDnqZat0(), index_BDnqZat0_exports)).then(function(n2) {
+      return n2.i;
+    })).default;
+    const p12Der = forge2.util.decode64(p12String);
+    const p12Asn1 = forge2.asn1.fromDer(p12Der);
+    forge2.pkcs12.pkcs12FromAsn1(p12Asn1, "notasecret");
+    context3.report({
+      message: t("PrivateKeyP12", {
+        FILE_NAME: source.filePath ? path2.basename(source.filePath) : ""
+      }),
+      range: [0, source.content.length]
+    });
+  } catch {
+  }
+}
+function reportIfFoundPrivateKeyJSONFormat({ source, context: context3, t }) {
+  try {
+    const credentialObject = JSON.parse(source.content);
+    const PRIVATE_KEY_PATTERN = /-----BEGIN\s?(DSA|RSA|EC|PGP|OPENSSH)?\s?PRIVATE KEY/gm;
+    const isGCPServiceAccountPrivateKeyJSON = "private_key_id" in credentialObject && "private_key" in credentialObject && PRIVATE_KEY_PATTERN.test(credentialObject["private_key"]);
+    if (!isGCPServiceAccountPrivateKeyJSON) {
+      return;
+    }
+    context3.report({
+      message: t("PrivateKeyJSON", {
+        FILE_NAME: source.filePath ? path.basename(source.filePath) : ""
+      }),
+      range: [0, source.content.length]
+    });
+  } catch {
+  }
+}
+function reportIfFoundXOauthGitHubToken({ source, options, context: context3, t }) {
+  const XOAuthPattern = /https?:\/\/(.{1,256}):x-oauth-basic@github.com\//g;
+  const results = source.content.matchAll(XOAuthPattern);
+  for (const result of results) {
+    const index2 = result.index || 0;
+    const match = result[1] || "";
+    const range = [index2, index2 + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("PackageJSON_xOauthToken", {
+        TOKEN: match
+      }),
+      range
+    });
+  }
+}
+function reportIfFound_AuthTokenInNpmrc({ source, options, context: context3, t }) {
+  const AuthTokenPattern = /_authToken=([^$].*)/g;
+  const results = source.content.matchAll(AuthTokenPattern);
+  for (const result of results) {
+    const index2 = result.index || 0;
+    const match = result[1] || "";
+    const range = [index2, index2 + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("Npmrc_authToken", {
+        TOKEN: match
+      }),
+      range
+    });
+  }
+}
+function reportIfFound_NPM_ACCESS_TOKEN({ source, options, context: context3, t }) {
+  const NPM_ACCESS_TOKEN_PATTERN = new RegExp("(?<!\\p{L})npm_[A-Za-z0-9_]{36}(?![A-Za-z0-9_])", "gu");
+  const results = source.content.matchAll(NPM_ACCESS_TOKEN_PATTERN);
+  for (const result of results) {
+    const index2 = result.index || 0;
+    const match = result[0] || "";
+    const range = [index2, index2 + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("NPM_ACCESS_TOKEN", {
+        TOKEN: match
+      }),
+      range
+    });
+  }
+}
+function reportIfFoundRawPrivateKey$1({ source, options, context: context3, t }) {
+  const SLACK_TOKEN_PATTERN = /\b(?:xoxb|xoxp|xapp|xoxa|xoxo|xoxr)-(?:\d-)?(?:[a-zA-Z0-9]{1,40}-)+[a-zA-Z0-9]{1,40}\b/g;
+  const results = source.content.matchAll(SLACK_TOKEN_PATTERN);
+  for (const result of results) {
+    const index2 = result.index || 0;
+    const match = result[0] || "";
+    const range = [index2, index2 + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("SLACK_TOKEN", {
+        TOKEN: match
+      }),
+      range
+    });
+  }
+}
+function reportIfFoundIncomingWebhook({ source, options, context: context3, t }) {
+  const IncomingWebhooksPattern = /https:\/\/hooks\.slack\.com\/services\/T[a-zA-Z0-9]{1,40}\/B[a-zA-Z0-9]{1,40}\/[a-zA-Z0-9]{1,40}/gi;
+  const results = source.content.matchAll(IncomingWebhooksPattern);
+  for (const result of results) {
+    const index2 = result.index || 0;
+    const match = result[0] || "";
+    const range = [index2, index2 + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("IncomingWebhook", {
+        URL: match
+      }),
+      range
+    });
+  }
+}
+function isVariableLikeString$1(str2) {
+  const variablePatterns = [
+    /\$\{[^}]{1,50}\}/,
+    // ${var}
+    /\{\{[^}]{1,50}\}\}/,
+    // {{var}}
+    /\{[^}]{1,50}\}/,
+    // {var}
+    /%[A-Z_]{1,30}%/,
+    // %VAR%
+    /\$[A-Z_]{1,30}/
+    // $VAR
+  ];
+  return variablePatterns.some((pattern) => pattern.test(str2));
+}
+function isLikelyRealUsername(username) {
+  if (username.length < 2)
+    return false;
+  if (isVariableLikeString$1(username))
+    return false;
+  if (BUILTIN_IGNORED_PATTERNS$1.some((pattern) => username.toLowerCase().includes(pattern.toLowerCase()))) {
+    return false;
+  }
+  return true;
+}
+function isLikelyRealPassword$1(password) {
+  if (password.length < 4)
+    return false;
+  if (isVariableLikeString$1(password))
+    return false;
+  if (BUILTIN_IGNORED_PATTERNS$1.some((pattern) => password.toLowerCase().includes(pattern.toLowerCase()))) {
+    return false;
+  }
+  if (/^(.)\1{3,}$/.test(password))
+    return false;
+  return true;
+}
+function reportIfFoundBasicAuth({ source, options, context: context3, t }) {
+  const URL_PATTERN = /(?<protocol>(?:https?|ftp|ftps)):\/\/(?<user>[-a-zA-Z0-9_]{1,256}):(?<password>[-a-zA-Z0-9_]{1,256})@[-a-zA-Z0-9%._+~#=]{1,256}\.[a-zA-Z0-9()]{1,6}\b/g;
+  const results = source.content.matchAll(URL_PATTERN);
+  for (const result of results) {
+    const index2 = result.index || 0;
+    const match = result[0] || "";
+    const username = result.groups?.user;
+    const password = result.groups?.password;
+    if (!username || !password)
+      continue;
+    if (!isLikelyRealUsername(username))
+      continue;
+    if (!isLikelyRealPassword$1(password))
+      continue;
+    const range = [index2, index2 + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("BasicAuth", {
+        CREDENTIAL: match
+      }),
+      range
+    });
+  }
+}
+function validateBase64KeyContent(base64Content) {
+  if (!/^[A-Za-z0-9+/]+=*$/.test(base64Content)) {
+    return false;
+  }
+  if (base64Content.length < 100) {
+    return false;
+  }
+  const validMagicBytes = /^(MI|b3BlbnNzaC1rZXktdjE)/;
+  if (!validMagicBytes.test(base64Content)) {
+    return false;
+  }
+  return true;
+}
+function reportIfFoundRawPrivateKey({ source, options, context: context3, t }) {
+  const results = source.content.matchAll(PEM_CONTENT_PATTERN);
+  for (const result of results) {
+    const index2 = result.index || 0;
+    const match = result[0] || "";
+    const base64Raw = result[1] || "";
+    const range = [index2, index2 + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    const base64Content = base64Raw.replace(/\s|\\n/g, "");
+    if (!validateBase64KeyContent(base64Content)) {
+      continue;
+    }
+    context3.report({
+      message: t("PrivateKey", {
+        KEY: match
+      }),
+      range
+    });
+  }
+}
+function reportIfFoundKey$2({ source, options, context: context3, t }) {
+  const SENDGRID_KEY_PATTERN = new RegExp("(?<!\\p{L})SG\\.\\w{1,128}\\.\\w{1,128}([-_]?)\\w{1,128}(?!\\w)", "gu");
+  const results = source.content.matchAll(SENDGRID_KEY_PATTERN);
+  for (const result of results) {
+    const index2 = result.index || 0;
+    const match = result[0] || "";
+    if (match.length !== 69) {
+      continue;
+    }
+    const range = [index2, index2 + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("SENDGRID_KEY", {
+        KEY: match
+      }),
+      range
+    });
+  }
+}
+function reportIfFoundKey$1({ source, options, context: context3, t }) {
+  const SHOPIFY_KEY_PATTERN = new RegExp("(?<!\\p{L})(shppa|shpca|shpat|shpss)_[a-zA-Z0-9]{32,64}(?![a-zA-Z0-9])", "gu");
+  const results = source.content.matchAll(SHOPIFY_KEY_PATTERN);
+  for (const result of results) {
+    const index2 = result.index || 0;
+    const match = result[0] || "";
+    const range = [index2, index2 + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("SHOPIFY_KEY", {
+        KEY: match
+      }),
+      range
+    });
+  }
+}
+function reportIfFoundKey({ pattern, source, options, context: context3, t }) {
+  const results = source.content.matchAll(pattern);
+  for (const result of results) {
+    const index2 = result.index || 0;
+    const type = result.groups?.type;
+    const typeName = typeMap.get(type);
+    if (!typeName) {
+      throw new Error("Unknown type:" + typeName);
+    }
+    const match = result[0] || "";
+    const range = [index2, index2 + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("GITHUB_TOKEN", {
+        KEY: match,
+        typeName
+      }),
+      range
+    });
+  }
+}
+function isVariableLikeString(str2) {
+  const variablePatterns = [
+    /\$\{[^}]{1,50}\}/,
+    // ${var}
+    /\{\{[^}]{1,50}\}\}/,
+    // {{var}}
+    /\{[^}]{1,50}\}/,
+    // {var}
+    /%[A-Z_]{1,30}%/,
+    // %VAR%
+    /\$[A-Z_]{1,30}/,
+    // $VAR
+    /\$\([^)]{1,50}\)/
+    // $(var)
+  ];
+  return variablePatterns.some((pattern) => pattern.test(str2));
+}
+function isLikelyRealPassword(password) {
+  if (password.length < 4)
+    return false;
+  if (isVariableLikeString(password))
+    return false;
+  const passwordLower = password.toLowerCase();
+  if (BUILTIN_IGNORED_PATTERNS.some((pattern) => passwordLower === pattern.toLowerCase())) {
+    return false;
+  }
+  if (/^(.)\1{3,}$/.test(password))
+    return false;
+  return true;
+}
+function reportMongoDBConnectionString({ source, options, context: context3, t }) {
+  const MONGODB_PATTERN = /mongodb(?:\+srv)?:\/\/(?:(?<username>[^:\/\s]{1,100}):(?<password>[^@\/\s]{1,200})@)?(?<host>[^\/\s?]{1,100})(?:\/(?<database>[^?\s]{0,100}))?(?:\?(?<options>[^\s]{0,500}))?/gi;
+  const results = source.content.matchAll(MONGODB_PATTERN);
+  for (const result of results) {
+    const index2 = result.index || 0;
+    const match = result[0] || "";
+    const username = result.groups?.username;
+    const password = result.groups?.password;
+    if (!username || !password)
+      continue;
+    if (!isLikelyRealPassword(password))
+      continue;
+    const range = [index2, index2 + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("MongoDBConnection", {
+        URI: match
+      }),
+      range
+    });
+  }
+}
+function reportMySQLConnectionString({ source, options, context: context3, t }) {
+  const MYSQL_URI_PATTERN = /(?:jdbc:)?mysql(?:x)?:\/\/(?:(?<username>[^:\/\s]{1,100}):(?<password>[^@\/\s]{1,200})@)?(?<host>[^\/\s?]{1,100})(?:\/(?<database>[^?\s]{0,100}))?(?:\?(?<options>[^\s]{0,500}))?/gi;
+  const results = source.content.matchAll(MYSQL_URI_PATTERN);
+  for (const result of results) {
+    const index2 = result.index || 0;
+    const match = result[0] || "";
+    const username = result.groups?.username;
+    const password = result.groups?.password;
+    if (!username || !password)
+      continue;
+    if (!isLikelyRealPassword(password))
+      continue;
+    const range = [index2, index2 + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("MySQLConnection", {
+        URI: match
+      }),
+      range
+    });
+  }
+}
+function reportPostgreSQLConnectionString({ source, options, context: context3, t }) {
+  const POSTGRESQL_URI_PATTERN = /postgres(?:ql)?:\/\/(?:(?<username>[^:\/\s]{1,100}):(?<password>[^@\/\s]{1,200})@)?(?<host>[^\/\s?]{1,100})(?:\/(?<database>[^?\s]{0,100}))?(?:\?(?<options>[^\s]{0,500}))?/gi;
+  const results = source.content.matchAll(POSTGRESQL_URI_PATTERN);
+  for (const result of results) {
+    const index2 = result.index || 0;
+    const match = result[0] || "";
+    const username = result.groups?.username;
+    const password = result.groups?.password;
+    if (!username || !password)
+      continue;
+    if (!isLikelyRealPassword(password))
+      continue;
+    const range = [index2, index2 + match.length];
+    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+    if (allowedResults.length > 0) {
+      continue;
+    }
+    context3.report({
+      message: t("PostgreSQLConnection", {
+        URI: match
+      }),
+      range
+    });
+  }
+}
+function parseComment(options) {
+  if (!options) {
+    return [];
+  }
+  const commentStart = options.indexOf("--");
+  const ruleIdString = commentStart === -1 ? options : options.slice(0, commentStart);
+  return ruleIdString.split(/,/).map((arg) => arg.trim()).filter((arg) => arg !== "") ?? [];
+}
+var commonjsGlobal, regexpStringMatcher, lodash_uniq, hasRequiredLodash_uniq, lodash_uniqwith, hasRequiredLodash_uniqwith, lodash_sortby, hasRequiredLodash_sortby, escapeStringRegexp, hasRequiredEscapeStringRegexp, regexpParse, hasRequiredRegexpParse, hasRequiredRegexpStringMatcher, regexpStringMatcherExports, BUILTIN_IGNORED, messages$e, reportAWSAccessKey, reportAWSSecretAccessKey, reportAWSAccountID, creator$f, messages$d, creator$e, messages$c, isPackageFile, isNpmrc, creator$d, messages$b, creator$c, messages$a, BUILTIN_IGNORED_PATTERNS$1, creator$b, messages$9, creator$a, messages$8, creator$9, messages$7, creator$8, messages$6, PEM_CONTENT_PATTERN, creator$7, messages$5, creator$6, messages$4, creator$5, messages$3, typeMap, creator$4, messages$2, is1PasswordServiceAccountToken, creator$3, messages$1, BUILTIN_IGNORED_PATTERNS, creator$2, HTML_COMMENT_REGEXP, parseComments, CommentState, messages, creator$1, rules, creator;
+var init_index_Cq_34xZU = __esm({
+  "node_modules/@secretlint/secretlint-rule-preset-recommend/module/index-Cq-34xZU.js"() {
+    commonjsGlobal = typeof globalThis !== "undefined" ? globalThis : typeof window !== "undefined" ? window : typeof global !== "undefined" ? global : typeof self !== "undefined" ? self : {};
+    regexpStringMatcher = {};
+    lodash_sortby = { exports: {} };
+    lodash_sortby.exports;
+    regexpParse = {};
+    regexpStringMatcherExports = requireRegexpStringMatcher();
+    BUILTIN_IGNORED = {
+      AWSAccountID: ["AKIAIOSFODNN7EXAMPLE"],
+      AWSSecretAccessKey: ["wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"]
+    };
+    messages$e = {
+      AWSAccountID: {
+        en: (props) => `found AWS Account ID: ${props.ID}`,
+        ja: (props) => `AWS Account ID: ${props.ID} がみつかりました`
+      },
+      AWSSecretAccessKey: {
+        en: (props) => `found AWS Secret Access Key: ${props.KEY}`,
+        ja: (props) => `AWS Secret Access Key: ${props.KEY} がみつかりました`
+      },
+      AWSAccessKeyID: {
+        en: (props) => `found AWS Access Key ID: ${props.ID}`,
+        ja: (props) => `AWS Access Key Id: ${props.ID} がみつかりました`
+      }
+    };
+    reportAWSAccessKey = ({ t, source, context: context3, options }) => {
+      const AWSAccessKeyIDPattern = /\b(A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}\b/g;
+      const results = source.content.matchAll(AWSAccessKeyIDPattern);
+      for (const result of results) {
+        const index2 = result.index || 0;
+        const match = result[0] || "";
+        const range = [index2, index2 + match.length];
+        if (BUILTIN_IGNORED.AWSAccountID.includes(match)) {
+          continue;
+        }
+        const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+        if (allowedResults.length > 0) {
+          continue;
+        }
+        context3.report({
+          message: t("AWSAccessKeyID", {
+            ID: match
+          }),
+          range
+        });
+      }
+    };
+    reportAWSSecretAccessKey = ({ t, source, context: context3, options }) => {
+      const AWS = "(?:AWS|aws|Aws)?_?";
+      const QUOTE = `["']?`;
+      const CONNECT = "\\s*(?::|=>|=)\\s*";
+      const AWSSecretPatten = new RegExp(String.raw`${QUOTE}${AWS}(?:SECRET|secret|Secret)_?(?:ACCESS|access|Access)_?(?:KEY|key|Key)${QUOTE}${CONNECT}${QUOTE}([A-Za-z0-9/\+=]{40})${QUOTE}\b`, "g");
+      const results = source.content.matchAll(AWSSecretPatten);
+      for (const result of results) {
+        const index2 = result.index || 0;
+        const match = result[1] || "";
+        const range = [index2, index2 + match.length];
+        if (BUILTIN_IGNORED.AWSSecretAccessKey.includes(match)) {
+          continue;
+        }
+        const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+        if (allowedResults.length > 0) {
+          continue;
+        }
+        context3.report({
+          message: t("AWSSecretAccessKey", {
+            KEY: match
+          }),
+          range
+        });
+      }
+    };
+    reportAWSAccountID = ({ t, source, context: context3, options }) => {
+      const AWS = "(AWS|aws|Aws)?_?";
+      const QUOTE = `("|')?`;
+      const CONNECT = "\\s*(:|=>|=)\\s*";
+      const AWSSecretPatten = new RegExp(String.raw`${QUOTE}${AWS}(ACCOUNT|account|Account)_?(ID|id|Id)?${QUOTE}${CONNECT}${QUOTE}[0-9]{4}\-?[0-9]{4}\-?[0-9]{4}${QUOTE}\b`, "g");
+      const results = source.content.matchAll(AWSSecretPatten);
+      for (const result of results) {
+        const index2 = result.index || 0;
+        const match = result[0] || "";
+        const range = [index2, index2 + match.length];
+        const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
+        if (allowedResults.length > 0) {
+          continue;
+        }
+        context3.report({
+          message: t("AWSAccountID", {
+            ID: match
+          }),
+          range
+        });
+      }
+    };
+    creator$f = {
+      messages: messages$e,
+      meta: {
+        id: "@secretlint/secretlint-rule-aws",
+        recommended: true,
+        type: "scanner",
+        supportedContentTypes: ["text"],
+        docs: {
+          url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-aws/README.md"
+        }
+      },
+      create(context3, options) {
+        const normalizedOptions = {
+          allows: options.allows || [],
+          enableIDScanRule: options.enableIDScanRule ?? false
+        };
+        const t = context3.createTranslator(messages$e);
+        return {
+          file(source) {
+            if (normalizedOptions.enableIDScanRule) {
+              reportAWSAccessKey({ t, source, context: context3, options: normalizedOptions });
+              reportAWSAccountID({ t, source, context: context3, options: normalizedOptions });
+            }
+            reportAWSSecretAccessKey({ t, source, context: context3, options: normalizedOptions });
+          }
+        };
+      }
+    };
+    messages$d = {
+      PrivateKeyP12: {
+        en: (props) => `found GCP Service Account's private key(p12): ${props.FILE_NAME}`,
+        ja: (props) => `GCPサービスアカウントの秘密鍵(p12) ${props.FILE_NAME} がみつかりました`
+      },
+      PrivateKeyJSON: {
+        en: (props) => `found GCP Service Account's private key(json): ${props.FILE_NAME}`,
+        ja: (props) => `GCPサービスアカウントの秘密鍵(json): ${props.FILE_NAME} がみつかりました`
+      }
+    };
+    creator$e = {
+      messages: messages$d,
+      meta: {
+        id: "@secretlint/secretlint-rule-gcp",
+        recommended: true,
+        type: "scanner",
+        supportedContentTypes: ["all"],
+        docs: {
+          url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-gcp/README.md"
+        }
+      },
+      create(context3, options) {
+        const t = context3.createTranslator(messages$d);
+        ({
+          allows: options.allows || []
+        });
+        return {
+          file(source) {
+            if (source.ext === ".p12") {
+              return reportIfFoundPrivateKeyP12Format({ source, context: context3, t });
+            } else if (source.ext === ".json") {
+              return reportIfFoundPrivateKeyJSONFormat({ source, context: context3, t });
+            }
+          }
+        };
+      }
+    };
+    messages$c = {
+      PackageJSON_xOauthToken: {
+        en: (props) => `found GitHub Token: ${props.TOKEN}`,
+        ja: (props) => `GitHub Token: ${props.TOKEN} がみつかりました`
+      },
+      Npmrc_authToken: {
+        en: (props) => `found npmrc authToken: ${props.TOKEN}`,
+        ja: (props) => `npmrc authToken: ${props.TOKEN} がみつかりました`
+      },
+      NPM_ACCESS_TOKEN: {
+        en: (props) => `found npm access token: ${props.TOKEN}`,
+        ja: (props) => `npm access token: ${props.TOKEN} がみつかりました`
+      }
+    };
+    isPackageFile = (filePath) => {
+      if (!filePath) {
+        return true;
+      }
+      return filePath.endsWith("package.json") || filePath.endsWith("package-lock.json");
+    };
+    isNpmrc = (filePath) => {
+      if (!filePath) {
+        return true;
+      }
+      return filePath.endsWith(".npmrc");
+    };
+    creator$d = {
+      messages: messages$c,
+      meta: {
+        id: "@secretlint/secretlint-rule-npm",
+        recommended: true,
+        type: "scanner",
+        supportedContentTypes: ["text"],
+        docs: {
+          url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-npm/README.md"
+        }
+      },
+      create(context3, options) {
+        const t = context3.createTranslator(messages$c);
+        const normalizedOptions = {
+          allows: options.allows || []
+        };
+        return {
+          file(source) {
+            if (isPackageFile(source.filePath)) {
+              reportIfFoundXOauthGitHubToken({ source, options: normalizedOptions, context: context3, t });
+            } else if (isNpmrc(source.filePath)) {
+              reportIfFound_AuthTokenInNpmrc({ source, options: normalizedOptions, context: context3, t });
+            }
+            reportIfFound_NPM_ACCESS_TOKEN({ source, options: normalizedOptions, context: context3, t });
+          }
+        };
+      }
+    };
+    messages$b = {
+      SLACK_TOKEN: {
+        en: (props) => `found slack token: ${props.TOKEN}`,
+        ja: (props) => `Slackトークン: ${props.TOKEN} がみつかりました`
+      },
+      IncomingWebhook: {
+        en: (props) => `found Slack Incoming Webhook: ${props.URL}`,
+        ja: (props) => `SlackのIncoming Webhooks: ${props.TOKEN} がみつかりました`
+      }
+    };
+    creator$c = {
+      messages: messages$b,
+      meta: {
+        id: "@secretlint/secretlint-rule-slack",
+        recommended: true,
+        type: "scanner",
+        supportedContentTypes: ["text"],
+        docs: {
+          url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-slack/README.md"
+        }
+      },
+      create(context3, options) {
+        const t = context3.createTranslator(messages$b);
+        const normalizedOptions = {
+          allows: options.allows || []
+        };
+        return {
+          file(source) {
+            reportIfFoundRawPrivateKey$1({ source, options: normalizedOptions, context: context3, t });
+            reportIfFoundIncomingWebhook({ source, options: normalizedOptions, context: context3, t });
+          }
+        };
+      }
+    };
+    messages$a = {
+      BasicAuth: {
+        en: (props) => `found basic auth credential: ${props.CREDENTIAL}`,
+        ja: (props) => `ベーシック認証情報: ${props.CREDENTIAL} がみつかりました`
+      }
+    };
+    BUILTIN_IGNORED_PATTERNS$1 = [
+      "localhost",
+      "127.0.0.1",
+      "password",
+      "mypassword",
+      "myusername",
+      "{password}",
+      "${password}",
+      "{{password}}",
+      "{username}",
+      "${username}",
+      "{{username}}",
+      "YOUR_PASSWORD",
+      "YOUR_USERNAME",
+      "REPLACE_WITH_PASSWORD",
+      "REPLACE_WITH_USERNAME"
+    ];
+    creator$b = {
+      messages: messages$a,
+      meta: {
+        id: "@secretlint/secretlint-rule-basicauth",
+        recommended: true,
+        type: "scanner",
+        supportedContentTypes: ["text"],
+        docs: {
+          url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-basicauth/README.md"
+        }
+      },
+      create(context3, options) {
+        const t = context3.createTranslator(messages$a);
+        const normalizedOptions = {
+          allows: options.allows || []
+        };
+        return {
+          file(source) {
+            reportIfFoundBasicAuth({ source, options: normalizedOptions, context: context3, t });
+          }
+        };
+      }
+    };
+    messages$9 = {
+      OPENAI_TOKEN: {
+        en: (props) => `found OpenAI API token: ${props.TOKEN}`,
+        ja: (props) => `OpenAI API トークン: ${props.TOKEN} がみつかりました`
+      }
+    };
+    creator$a = {
+      messages: messages$9,
+      meta: {
+        id: "@secretlint/secretlint-rule-openai",
+        recommended: true,
+        type: "scanner",
+        supportedContentTypes: ["text"],
+        docs: {
+          url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-openai/README.md"
+        }
+      },
+      create(context3) {
+        const t = context3.createTranslator(messages$9);
+        return {
+          file(source) {
+            const pattern = /sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})\b|sk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20}/g;
+            const matches = source.content.matchAll(pattern);
+            for (const match of matches) {
+              const index2 = match.index ?? 0;
+              const matchString = match[0] ?? "";
+              const range = [index2, index2 + matchString.length];
+              context3.report({
+                message: t("OPENAI_TOKEN", {
+                  TOKEN: matchString
+                }),
+                range
+              });
+            }
+          }
+        };
+      }
+    };
+    messages$8 = {
+      ANTHROPIC_API_KEY: {
+        en: (props) => `found Anthropic Claude API key: ${props.KEY}`,
+        ja: (props) => `Anthropic Claude API キー: ${props.KEY} がみつかりました`
+      }
+    };
+    creator$9 = {
+      messages: messages$8,
+      meta: {
+        id: "@secretlint/secretlint-rule-anthropic",
+        recommended: true,
+        type: "scanner",
+        supportedContentTypes: ["text"],
+        docs: {
+          url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-anthropic/README.md"
+        }
+      },
+      create(context3) {
+        const t = context3.createTranslator(messages$8);
+        return {
+          file(source) {
+            const pattern = new RegExp("(?<!\\p{L})sk-ant-api0\\d-[A-Za-z0-9_-]{90,128}AA(?![A-Za-z0-9_-])", "gu");
+            const matches = source.content.matchAll(pattern);
+            for (const match of matches) {
+              const index2 = match.index ?? 0;
+              const matchString = match[0] ?? "";
+              const range = [index2, index2 + matchString.length];
+              context3.report({
+                message: t("ANTHROPIC_API_KEY", {
+                  KEY: matchString
+                }),
+                range
+              });
+            }
+          }
+        };
+      }
+    };
+    messages$7 = {
+      LINEAR_API_TOKEN: {
+        en: (props) => `found linear api token: ${props.ID}`,
+        ja: (props) => `linear api token: ${props.ID} がみつかりました`
+      }
+    };
+    creator$8 = {
+      messages: messages$7,
+      meta: {
+        id: "@secretlint/secretlint-rule-linear",
+        recommended: true,
+        type: "scanner",
+        supportedContentTypes: ["text"],
+        docs: {
+          url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-linear/README.md"
+        }
+      },
+      create(context3) {
+        const t = context3.createTranslator(messages$7);
+        return {
+          file(source) {
+            const pattern = new RegExp("(?<!\\p{L})lin_api_[a-zA-Z0-9_]{32,128}(?![a-zA-Z0-9_])", "gu");
+            const matches = source.content.matchAll(pattern);
+            for (const match of matches) {
+              const index2 = match.index ?? 0;
+              const matchString = match[0] ?? "";
+              const range = [index2, index2 + matchString.length];
+              context3.report({
+                message: t("LINEAR_API_TOKEN", {
+                  ID: matchString
+                }),
+                range
+              });
+            }
+          }
+        };
+      }
+    };
+    messages$6 = {
+      PrivateKey: {
+        en: (props) => `found private key: ${props.KEY}`,
+        ja: (props) => `秘密鍵: ${props.KEY} がみつかりました`
+      }
+    };
+    PEM_CONTENT_PATTERN = /-----BEGIN[ ]?(?:(?:RSA|DSA|EC|OPENSSH|PGP) )?PRIVATE KEY(?: BLOCK)?-----\n?([A-Za-z0-9+/=\s\\]{100,10000})\n?-----END[ ]?(?:(?:RSA|DSA|EC|OPENSSH|PGP) )?PRIVATE KEY(?: BLOCK)?-----/gm;
+    creator$7 = {
+      messages: messages$6,
+      meta: {
+        id: "@secretlint/secretlint-rule-privatekey",
+        recommended: true,
+        type: "scanner",
+        supportedContentTypes: ["text"],
+        docs: {
+          url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-privatekey/README.md"
+        }
+      },
+      create(context3, options) {
+        const t = context3.createTranslator(messages$6);
+        const normalizedOptions = {
+          allows: options.allows || []
+        };
+        return {
+          file(source) {
+            reportIfFoundRawPrivateKey({ source, options: normalizedOptions, context: context3, t });
+          }
+        };
+      }
+    };
+    messages$5 = {
+      SENDGRID_KEY: {
+        en: (props) => `found Sendgrid api key: ${props.KEY}`,
+        ja: (props) => `Sendgrid APIキーが見つかりました： ${props.KEY}`
+      }
+    };
+    creator$6 = {
+      messages: messages$5,
+      meta: {
+        id: "@secretlint/secretlint-rule-sendgrid",
+        recommended: true,
+        type: "scanner",
+        supportedContentTypes: ["text"],
+        docs: {
+          url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-sendgrid/README.md"
+        }
+      },
+      create(context3, options) {
+        const t = context3.createTranslator(messages$5);
+        const normalizedOptions = {
+          allows: options.allows || []
+        };
+        return {
+          file(source) {
+            reportIfFoundKey$2({ source, options: normalizedOptions, context: context3, t });
+          }
+        };
+      }
+    };
+    messages$4 = {
+      SHOPIFY_KEY: {
+        en: (props) => `found Shopify api key: ${props.KEY}`,
+        ja: (props) => `Shopify APIキーが見つかりました： ${props.KEY}`
+      }
+    };
+    creator$5 = {
+      messages: messages$4,
+      meta: {
+        id: "@secretlint/secretlint-rule-shopify",
+        recommended: true,
+        type: "scanner",
+        supportedContentTypes: ["text"],
+        docs: {
+          url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-shopify/README.md"
+        }
+      },
+      create(context3, options) {
+        const t = context3.createTranslator(messages$4);
+        const normalizedOptions = {
+          allows: options.allows || []
+        };
+        return {
+          file(source) {
+            reportIfFoundKey$1({ source, options: normalizedOptions, context: context3, t });
+          }
+        };
+      }
+    };
+    messages$3 = {
+      GITHUB_TOKEN: {
+        en: (props) => `found GitHub Token(${props.typeName}): ${props.KEY}`,
+        ja: (props) => `GitHub Token(${props.typeName})が見つかりました： ${props.KEY}`
+      }
+    };
+    typeMap = /* @__PURE__ */ new Map([
+      ["ghp", "GitHub personal access tokens"],
+      ["gho", "OAuth access tokens"],
+      ["ghu", "GitHub user-to-server tokens"],
+      ["ghs", "GitHub server-to-server tokens"],
+      ["ghr", "refresh tokens"],
+      ["github_pat", "fine-grained personal access tokens"]
+    ]);
+    creator$4 = {
+      messages: messages$3,
+      meta: {
+        id: "@secretlint/secretlint-rule-github",
+        recommended: true,
+        type: "scanner",
+        supportedContentTypes: ["text"],
+        docs: {
+          url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-github/README.md"
+        }
+      },
+      create(context3, options) {
+        const CLASSIC_GITHUB_TOKEN_PATTERN = new RegExp("(?<!\\p{L})(?<type>ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9_]{36}(?![A-Za-z0-9_])", "gu");
+        const FINE_GRAINED_GITHUB_TOKEN_PATTERN = new RegExp("(?<!\\p{L})(?<type>github_pat)_[A-Za-z0-9_]{82}(?![A-Za-z0-9_])", "gu");
+        const patterns = [CLASSIC_GITHUB_TOKEN_PATTERN, FINE_GRAINED_GITHUB_TOKEN_PATTERN];
+        const t = context3.createTranslator(messages$3);
+        const normalizedOptions = {
+          allows: options.allows || []
+        };
+        return {
+          file(source) {
+            for (const pattern of patterns) {
+              reportIfFoundKey({ pattern, source, options: normalizedOptions, context: context3, t });
+            }
+          }
+        };
+      }
+    };
+    messages$2 = {
+      OPS_TOKEN: {
+        en: (props) => `found 1Password Service Account token: ${props.TOKEN}`,
+        ja: (props) => `1Password Service Account: ${props.TOKEN} がみつかりました`
+      }
+    };
+    is1PasswordServiceAccountToken = (base64String) => {
+      try {
+        const jsonString = atob(base64String.replace(/-/g, "+").replace(/_/g, "/"));
+        const json2 = JSON.parse(jsonString);
+        return typeof json2 === "object" && json2 !== null;
+      } catch (error63) {
+        return false;
+      }
+    };
+    creator$3 = {
+      messages: messages$2,
+      meta: {
+        id: "@secretlint/secretlint-rule-1password",
+        recommended: true,
+        type: "scanner",
+        supportedContentTypes: ["text"],
+        docs: {
+          url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-1password/README.md"
+        }
+      },
+      create(context3, options) {
+        const t = context3.createTranslator(messages$2);
+        const normalizedOptions = {
+          allows: options?.allows ?? []
+        };
+        return {
+          file(source) {
+            const pattern = new RegExp("(?<!\\p{L})ops_(ey[A-Za-z0-9+/=]{100,1280}fQ={0,2})(?![A-Za-z0-9+/=])", "gu");
+            const matches = source.content.matchAll(pattern);
+            for (const match of matches) {
+              const index2 = match.index ?? 0;
+              const matchString = match[0] ?? "";
+              const base64String = match[1] ?? "";
+              if (!is1PasswordServiceAccountToken(base64String)) {
+                continue;
+              }
+              const allowedResults = regexpStringMatcherExports.matchPatterns(matchString, normalizedOptions.allows);
+              if (allowedResults.length > 0) {
+                continue;
+              }
+              const range = [index2, index2 + matchString.length];
+              context3.report({
+                message: t("OPS_TOKEN", {
+                  TOKEN: matchString
+                }),
+                range
+              });
+            }
+          }
+        };
+      }
+    };
+    messages$1 = {
+      MongoDBConnection: {
+        en: (props) => `found MongoDB connection string: ${props.URI}`,
+        ja: (props) => `MongoDB接続文字列: ${props.URI} がみつかりました`
+      },
+      MySQLConnection: {
+        en: (props) => `found MySQL connection string: ${props.URI}`,
+        ja: (props) => `MySQL接続文字列: ${props.URI} がみつかりました`
+      },
+      PostgreSQLConnection: {
+        en: (props) => `found PostgreSQL connection string: ${props.URI}`,
+        ja: (props) => `PostgreSQL接続文字列: ${props.URI} がみつかりました`
+      }
+    };
+    BUILTIN_IGNORED_PATTERNS = [
+      "localhost",
+      "127.0.0.1",
+      "example.com",
+      "example.org",
+      "test.com",
+      "password",
+      "username",
+      "secret",
+      "mypassword",
+      "myusername",
+      "root",
+      "admin",
+      "user",
+      "pass",
+      "{password}",
+      "${password}",
+      "{{password}}",
+      "{username}",
+      "${username}",
+      "{{username}}",
+      "YOUR_PASSWORD",
+      "YOUR_USERNAME",
+      "REPLACE_WITH_PASSWORD"
+    ];
+    creator$2 = {
+      messages: messages$1,
+      meta: {
+        id: "@secretlint/secretlint-rule-database-connection-string",
+        recommended: true,
+        type: "scanner",
+        supportedContentTypes: ["text"],
+        docs: {
+          url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-database-connection-string/README.md"
+        }
+      },
+      create(context3, options) {
+        const normalizedOptions = {
+          allows: options.allows || []
+        };
+        const t = context3.createTranslator(messages$1);
+        return {
+          file(source) {
+            reportMongoDBConnectionString({ source, options: normalizedOptions, context: context3, t });
+            reportMySQLConnectionString({ source, options: normalizedOptions, context: context3, t });
+            reportPostgreSQLConnectionString({ source, options: normalizedOptions, context: context3, t });
+          }
+        };
+      }
+    };
+    HTML_COMMENT_REGEXP = /(?<type>secretlint-(?:disable-next-line|disable-line|disable|enable))(?<options>.*)/g;
+    parseComments = (source) => {
+      const matches = source.content.matchAll(HTML_COMMENT_REGEXP);
+      return Array.from(matches).map((match) => {
+        const type = match.groups?.type;
+        const index2 = match.index;
+        if (type === "secretlint-disable-line") {
+          return {
+            type,
+            options: parseComment(match.groups?.options),
+            line: source.indexToPosition(index2).line
+          };
+        }
+        if (type === "secretlint-disable-next-line") {
+          return {
+            type,
+            options: parseComment(match.groups?.options),
+            line: source.indexToPosition(index2).line + 1
+          };
+        }
+        return {
+          type,
+          options: parseComment(match.groups?.options),
+          index: index2
+        };
+      });
+    };
+    CommentState = class {
+      source;
+      reportingConfig;
+      endIndex;
+      constructor(source) {
+        this.source = source;
+        this.reportingConfig = [];
+        this.endIndex = source.content.length;
+      }
+      getIgnoringMessages() {
+        const isFilledMessage = (message) => {
+          return message.startIndex !== null && message.endIndex !== null && message.ruleId !== null;
+        };
+        return this.reportingConfig.map((reporting) => {
+          if (reporting.endIndex === null) {
+            reporting.endIndex = this.endIndex;
+          }
+          return reporting;
+        }).filter(isFilledMessage);
+      }
+      disableLine(lineNumber2, rulesToDisable) {
+        const reportingConfig = this.reportingConfig;
+        const range = this.source.locationToRange({
+          start: {
+            line: lineNumber2,
+            column: 0
+          },
+          end: {
+            line: lineNumber2 + 1,
+            column: 0
+          }
+        });
+        if (rulesToDisable.length) {
+          rulesToDisable.forEach((ruleId) => {
+            reportingConfig.push({
+              startIndex: range[0],
+              endIndex: range[1] - 1,
+              ruleId
+            });
+          });
+        } else {
+          reportingConfig.push({
+            startIndex: range[0],
+            endIndex: range[1] - 1,
+            ruleId: "*"
+          });
+        }
+      }
+      /**
+       * Add data to reporting configuration to disable reporting for list of rules
+       * starting from start location
+       * @returns {void}
+       */
+      disableReporting(startIndex, rulesToDisable) {
+        const reportingConfig = this.reportingConfig;
+        if (rulesToDisable.length) {
+          rulesToDisable.forEach(function(ruleId) {
+            reportingConfig.push({
+              startIndex,
+              endIndex: null,
+              ruleId
+            });
+          });
+        } else {
+          reportingConfig.push({
+            startIndex,
+            endIndex: null,
+            ruleId: "*"
+          });
+        }
+      }
+      /**
+       * Add data to reporting configuration to enable reporting for list of rules
+       * starting from start location
+       */
+      enableReporting(endIndex, rulesToEnable) {
+        const reportingConfig = this.reportingConfig;
+        if (rulesToEnable.length) {
+          rulesToEnable.forEach(function(ruleId) {
+            for (let i = reportingConfig.length - 1; i >= 0; i--) {
+              if (!reportingConfig[i].endIndex && reportingConfig[i].ruleId === ruleId) {
+                reportingConfig[i].endIndex = endIndex;
+                break;
+              }
+            }
+          });
+        } else {
+          let prevStart;
+          for (let i = reportingConfig.length - 1; i >= 0; i--) {
+            if (prevStart && prevStart !== reportingConfig[i].startIndex) {
+              break;
+            }
+            if (!reportingConfig[i].endIndex) {
+              reportingConfig[i].endIndex = endIndex;
+              prevStart = reportingConfig[i].startIndex;
+            }
+          }
+        }
+      }
+    };
+    messages = {
+      IGNORE_MESSAGE: {
+        en: () => `disable by secretlint-disable comment`
+      }
+    };
+    creator$1 = {
+      messages,
+      meta: {
+        id: "@secretlint/secretlint-rule-filter-comments",
+        recommended: true,
+        type: "scanner",
+        supportedContentTypes: ["text"],
+        docs: {
+          url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-filter-comments/README.md"
+        }
+      },
+      create(context3) {
+        const t = context3.createTranslator(messages);
+        return {
+          file(source) {
+            const state = new CommentState(source);
+            const comments = parseComments(source);
+            for (const comment of comments) {
+              if (comment.type === "secretlint-disable") {
+                state.disableReporting(comment.index, comment.options);
+              } else if (comment.type === "secretlint-enable") {
+                state.enableReporting(comment.index, comment.options);
+              } else if (comment.type === "secretlint-disable-line") {
+                state.disableLine(comment.line, comment.options);
+              } else if (comment.type === "secretlint-disable-next-line") {
+                state.disableLine(comment.line, comment.options);
+              }
+            }
+            state.getIgnoringMessages().forEach((message) => {
+              context3.ignore({
+                message: t("IGNORE_MESSAGE"),
+                range: [message.startIndex, message.endIndex],
+                targetRuleId: message.ruleId
+              });
+            });
+          }
+        };
+      }
+    };
+    rules = [
+      creator$f,
+      creator$e,
+      creator$7,
+      creator$d,
+      creator$b,
+      creator$c,
+      creator$6,
+      creator$5,
+      creator$4,
+      creator$a,
+      creator$9,
+      creator$8,
+      creator$3,
+      creator$2,
+      creator$1
+    ];
+    creator = {
+      meta: {
+        id: "@secretlint/secretlint-rule-preset-recommend",
+        recommended: true,
+        type: "preset"
+      },
+      rules,
+      create(context3, _options) {
+        rules.forEach((rule) => {
+          context3.registerRule(rule);
+        });
+      }
+    };
   }
 });
 
@@ -28351,7 +49116,7 @@ var require_scan = __commonJS({
       const tokens = [];
       const parts2 = [];
       let str2 = input2;
-      let index = -1;
+      let index2 = -1;
       let start = 0;
       let lastIndex = 0;
       let isBrace = false;
@@ -28368,13 +49133,13 @@ var require_scan = __commonJS({
       let prev;
       let code;
       let token = { value: "", depth: 0, isGlob: false };
-      const eos = () => index >= length;
-      const peek = () => str2.charCodeAt(index + 1);
+      const eos = () => index2 >= length;
+      const peek = () => str2.charCodeAt(index2 + 1);
       const advance = () => {
         prev = code;
-        return str2.charCodeAt(++index);
+        return str2.charCodeAt(++index2);
       };
-      while (index < length) {
+      while (index2 < length) {
         code = advance();
         let next;
         if (code === CHAR_BACKWARD_SLASH) {
@@ -28431,15 +49196,15 @@ var require_scan = __commonJS({
           break;
         }
         if (code === CHAR_FORWARD_SLASH) {
-          slashes.push(index);
+          slashes.push(index2);
           tokens.push(token);
           token = { value: "", depth: 0, isGlob: false };
           if (finished === true) continue;
-          if (prev === CHAR_DOT && index === start + 1) {
+          if (prev === CHAR_DOT && index2 === start + 1) {
             start += 2;
             continue;
           }
-          lastIndex = index + 1;
+          lastIndex = index2 + 1;
           continue;
         }
         if (opts.noext !== true) {
@@ -28448,7 +49213,7 @@ var require_scan = __commonJS({
             isGlob = token.isGlob = true;
             isExtglob = token.isExtglob = true;
             finished = true;
-            if (code === CHAR_EXCLAMATION_MARK && index === start) {
+            if (code === CHAR_EXCLAMATION_MARK && index2 === start) {
               negatedExtglob = true;
             }
             if (scanToEnd === true) {
@@ -28509,7 +49274,7 @@ var require_scan = __commonJS({
           }
           break;
         }
-        if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
+        if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index2 === start) {
           negated = token.negated = true;
           start++;
           continue;
@@ -28819,10 +49584,10 @@ var require_parse2 = __commonJS({
       return `${source}*`;
     };
     var getStarExtglobSequenceChars = (pattern) => {
-      let index = 0;
+      let index2 = 0;
       const chars = [];
-      while (index < pattern.length) {
-        const match = parseRepeatedExtglob(pattern.slice(index), false);
+      while (index2 < pattern.length) {
+        const match = parseRepeatedExtglob(pattern.slice(index2), false);
         if (!match || match.type !== "*") {
           return;
         }
@@ -28835,7 +49600,7 @@ var require_parse2 = __commonJS({
           return;
         }
         chars.push(branch);
-        index += match.end + 1;
+        index2 += match.end + 1;
       }
       if (chars.length < 1) {
         return;
@@ -29071,7 +49836,7 @@ var require_parse2 = __commonJS({
       };
       if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input2)) {
         let backslashes = false;
-        let output2 = input2.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc2, chars, first, rest, index) => {
+        let output2 = input2.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc2, chars, first, rest, index2) => {
           if (first === "\\") {
             backslashes = true;
             return m;
@@ -29080,7 +49845,7 @@ var require_parse2 = __commonJS({
             if (esc2) {
               return esc2 + first + (rest ? QMARK.repeat(rest.length) : "");
             }
-            if (index === 0) {
+            if (index2 === 0) {
               return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : "");
             }
             return QMARK.repeat(chars.length);
@@ -30560,13 +51325,13 @@ function removeHook(state, name2, method) {
   if (!state.registry[name2]) {
     return;
   }
-  const index = state.registry[name2].map((registered) => {
+  const index2 = state.registry[name2].map((registered) => {
     return registered.orig;
   }).indexOf(method);
-  if (index === -1) {
+  if (index2 === -1) {
     return;
   }
-  state.registry[name2].splice(index, 1);
+  state.registry[name2].splice(index2, 1);
 }
 
 // node_modules/before-after-hook/index.js
@@ -30964,12 +51729,12 @@ function parse2(header, options) {
   while ((CHAR_MAP[header.charCodeAt(valueStart)] & OWS) !== 0) {
     valueStart++;
   }
-  let index = valueStart;
+  let index2 = valueStart;
   let typeFlags = 0;
   let whitespace = -1;
   let stop = options?.parameters === false ? COMMA_FLAG : 0;
-  while (index < len) {
-    const code = header.charCodeAt(index);
+  while (index2 < len) {
+    const code = header.charCodeAt(index2);
     const flags = CHAR_MAP[code];
     if ((flags & stopFlags) !== 0) {
       stop |= flags & COMMA_FLAG;
@@ -30977,33 +51742,33 @@ function parse2(header, options) {
     }
     if ((flags & OWS) !== 0) {
       if (whitespace === -1)
-        whitespace = index;
+        whitespace = index2;
     } else {
       whitespace = -1;
     }
     typeFlags |= code & NON_ASCII | flags;
-    index++;
+    index2++;
   }
-  const valueEnd = whitespace === -1 ? index : whitespace;
+  const valueEnd = whitespace === -1 ? index2 : whitespace;
   const value = header.slice(valueStart, valueEnd);
   const type = (typeFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-  if (index === len || stop !== 0) {
-    return { type, index, parameters: new NullObject() };
+  if (index2 === len || stop !== 0) {
+    return { type, index: index2, parameters: new NullObject() };
   }
-  return parseParameters(header, type, index, len, stopFlags);
+  return parseParameters(header, type, index2, len, stopFlags);
 }
-function parseParameters(header, type, index, len, stopFlags) {
+function parseParameters(header, type, index2, len, stopFlags) {
   const parameters = new NullObject();
-  parameter: while (index < len) {
-    index++;
-    while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
-      index++;
+  parameter: while (index2 < len) {
+    index2++;
+    while ((CHAR_MAP[header.charCodeAt(index2)] & OWS) !== 0) {
+      index2++;
     }
-    const keyStart = index;
+    const keyStart = index2;
     let keyFlags = 0;
     let keyWhitespace = -1;
-    while (index < len) {
-      const code = header.charCodeAt(index);
+    while (index2 < len) {
+      const code = header.charCodeAt(index2);
       const flags = CHAR_MAP[code];
       if ((flags & stopFlags) !== 0) {
         if ((flags & COMMA_FLAG) !== 0)
@@ -31011,51 +51776,51 @@ function parseParameters(header, type, index, len, stopFlags) {
         continue parameter;
       }
       if (code === EQ) {
-        const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
+        const keyEnd = keyWhitespace === -1 ? index2 : keyWhitespace;
         const value = header.slice(keyStart, keyEnd);
         const key2 = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-        index++;
-        while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
-          index++;
+        index2++;
+        while ((CHAR_MAP[header.charCodeAt(index2)] & OWS) !== 0) {
+          index2++;
         }
-        if (index < len && header.charCodeAt(index) === DQUOTE) {
-          const quotedStart = ++index;
+        if (index2 < len && header.charCodeAt(index2) === DQUOTE) {
+          const quotedStart = ++index2;
           let escaped = false;
-          while (index < len) {
-            const code2 = header.charCodeAt(index);
+          while (index2 < len) {
+            const code2 = header.charCodeAt(index2);
             if (code2 === DQUOTE) {
               if (parameters[key2] === void 0) {
-                parameters[key2] = escaped ? unescapeQuotedPairs(header, quotedStart, index) : header.slice(quotedStart, index);
+                parameters[key2] = escaped ? unescapeQuotedPairs(header, quotedStart, index2) : header.slice(quotedStart, index2);
               }
-              index++;
+              index2++;
               let stop2 = 0;
-              while (index < len) {
-                const code3 = header.charCodeAt(index);
+              while (index2 < len) {
+                const code3 = header.charCodeAt(index2);
                 const flags2 = CHAR_MAP[code3];
                 if ((flags2 & stopFlags) !== 0) {
                   stop2 = flags2 & COMMA_FLAG;
                   break;
                 }
-                index++;
+                index2++;
               }
               if (stop2 !== 0)
                 break parameter;
               continue parameter;
             }
-            if (code2 === BSLASH && index + 1 < len) {
+            if (code2 === BSLASH && index2 + 1 < len) {
               escaped = true;
-              index += 2;
+              index2 += 2;
               continue;
             }
-            index++;
+            index2++;
           }
           continue parameter;
         }
-        const valueStart = index;
+        const valueStart = index2;
         let stop = 0;
         let valueWhitespace = -1;
-        while (index < len) {
-          const code2 = header.charCodeAt(index);
+        while (index2 < len) {
+          const code2 = header.charCodeAt(index2);
           const flags2 = CHAR_MAP[code2];
           if ((flags2 & stopFlags) !== 0) {
             stop = flags2 & COMMA_FLAG;
@@ -31063,14 +51828,14 @@ function parseParameters(header, type, index, len, stopFlags) {
           }
           if ((flags2 & OWS) !== 0) {
             if (valueWhitespace === -1)
-              valueWhitespace = index;
+              valueWhitespace = index2;
           } else {
             valueWhitespace = -1;
           }
-          index++;
+          index2++;
         }
         if (parameters[key2] === void 0) {
-          const valueEnd = valueWhitespace === -1 ? index : valueWhitespace;
+          const valueEnd = valueWhitespace === -1 ? index2 : valueWhitespace;
           parameters[key2] = header.slice(valueStart, valueEnd);
         }
         if (stop !== 0)
@@ -31079,22 +51844,22 @@ function parseParameters(header, type, index, len, stopFlags) {
       }
       if ((flags & OWS) !== 0) {
         if (keyWhitespace === -1)
-          keyWhitespace = index;
+          keyWhitespace = index2;
       } else {
         keyWhitespace = -1;
       }
       keyFlags |= code & NON_ASCII | flags;
-      index++;
+      index2++;
     }
   }
-  return { type, index, parameters };
+  return { type, index: index2, parameters };
 }
 function unescapeQuotedPairs(str2, start, end) {
   let result = "";
-  for (let index = start; index < end; index++) {
-    if (str2.charCodeAt(index) === BSLASH) {
-      result += str2.slice(start, index);
-      start = ++index;
+  for (let index2 = start; index2 < end; index2++) {
+    if (str2.charCodeAt(index2) === BSLASH) {
+      result += str2.slice(start, index2);
+      start = ++index2;
     }
   }
   return result + str2.slice(start, end);
@@ -31497,7 +52262,7 @@ async function fetchWrapper(requestOptions) {
       "fetch is not set. Please pass a fetch implementation as new Octokit({ request: { fetch }}). Learn more at https://github.com/octokit/octokit.js/#fetch-missing"
     );
   }
-  const log2 = requestOptions.request?.log || console;
+  const log3 = requestOptions.request?.log || console;
   const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
   const body = isPlainObject2(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
   const requestHeaders = Object.fromEntries(
@@ -31555,7 +52320,7 @@ async function fetchWrapper(requestOptions) {
   if ("deprecation" in responseHeaders) {
     const matches = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
     const deprecationLink = matches && matches.pop();
-    log2.warn(
+    log3.warn(
       `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
     );
   }
@@ -35785,7 +56550,7 @@ Spec: ${input2.spec}`),
     },
     async build(store) {
       const reads = captureReads(input2.at);
-      const [index, trajectory] = await Promise.all([store.read(reads.index), store.read(reads.trajectory)]);
+      const [index2, trajectory] = await Promise.all([store.read(reads.index), store.read(reads.trajectory)]);
       decided = captureFiles(
         {
           drafts: input2.drafts,
@@ -35796,7 +56561,7 @@ Spec: ${input2.spec}`),
           template: input2.template,
           cap: { max: input2.maxPerPhase, ...store.openedAt === void 0 ? {} : { since: store.openedAt } }
         },
-        { index, trajectory }
+        { index: index2, trajectory }
       );
       return Promise.all(decided.files.map(async (f) => ({ path: f.path, text: await input2.safe(f.text) })));
     }
@@ -36264,8 +57029,8 @@ function record(node2, path2, lines2, counter) {
       if (pair.value && typeof pair.value === "object") record(pair.value, child, lines2, counter);
     }
   } else if ((0, import_yaml2.isSeq)(node2)) {
-    node2.items.forEach((item, index) => {
-      const child = [...path2, index];
+    node2.items.forEach((item, index2) => {
+      const child = [...path2, index2];
       const at = item?.range?.[0] ?? node2.range?.[0] ?? 0;
       lines2.set(child, counter.linePos(at).line);
       if (item && typeof item === "object") record(item, child, lines2, counter);
@@ -39661,11 +60426,11 @@ function capSize(inst, size) {
 var arraySize = (input2) => Array.isArray(input2) ? input2.length : -1;
 var mapSize = (input2) => input2 instanceof Map ? input2.size : -1;
 var setSize = (input2) => input2 instanceof Set ? input2.size : -1;
-function handleArrayResult(result, final, index) {
+function handleArrayResult(result, final, index2) {
   if (result.issues.length) {
-    final.issues.push(...prefixIssues(index, result.issues));
+    final.issues.push(...prefixIssues(index2, result.issues));
   }
-  final.value[index] = result.value;
+  final.value[index2] = result.value;
 }
 var $ZodArray = /* @__PURE__ */ $constructor("$ZodArray", (inst, def) => {
   $ZodType.init(inst, def);
@@ -40277,14 +61042,14 @@ function mergeValues(a, b) {
       return { valid: false, mergeErrorPath: [] };
     }
     const newArray = [];
-    for (let index = 0; index < a.length; index++) {
-      const itemA = a[index];
-      const itemB = b[index];
+    for (let index2 = 0; index2 < a.length; index2++) {
+      const itemA = a[index2];
+      const itemB = b[index2];
       const sharedValue = mergeValues(itemA, itemB);
       if (!sharedValue.valid) {
         return {
           valid: false,
-          mergeErrorPath: [index, ...sharedValue.mergeErrorPath]
+          mergeErrorPath: [index2, ...sharedValue.mergeErrorPath]
         };
       }
       newArray.push(sharedValue.data);
@@ -40435,11 +61200,11 @@ function getTupleOptStart(items, key2) {
   }
   return 0;
 }
-function handleTupleResult(result, final, index) {
+function handleTupleResult(result, final, index2) {
   if (result.issues.length) {
-    final.issues.push(...prefixIssues(index, result.issues));
+    final.issues.push(...prefixIssues(index2, result.issues));
   }
-  final.value[index] = result.value;
+  final.value[index2] = result.value;
 }
 function handleTupleResults(itemResults, final, items, input2, optoutStart) {
   for (let i = 0; i < items.length; i++) {
@@ -55130,7 +75895,7 @@ function detectVersion(schema, defaultTarget) {
   return defaultTarget ?? "draft-2020-12";
 }
 function applyMinItems(items, minItems) {
-  return items.map((item, index) => index < minItems ? item : item.optional());
+  return items.map((item, index2) => index2 < minItems ? item : item.optional());
 }
 function decodeJSONPointerSegment(segment2) {
   return segment2.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -56461,7 +77226,7 @@ function sections(body, bodyLine) {
   const lines2 = body.split("\n");
   const found = [];
   let fence;
-  lines2.forEach((text, index) => {
+  lines2.forEach((text, index2) => {
     const f = FENCE.exec(text);
     if (f) {
       const marker = f[1];
@@ -56471,7 +77236,7 @@ function sections(body, bodyLine) {
     }
     if (fence !== void 0) return;
     const h = HEADING.exec(text);
-    if (h) found.push({ level: h[1].length, title: h[2], index });
+    if (h) found.push({ level: h[1].length, title: h[2], index: index2 });
   });
   return found.map((h, i) => {
     let end = lines2.length;
@@ -56916,8 +77681,8 @@ function parseKnowledge(kind, file2, text, options = {}) {
 
 // app/engine/lifecycle/history.ts
 var FAILURE_TYPES = /* @__PURE__ */ new Set(["struggle", "stuck", "timeout"]);
-function historyCandidates(index, where2, limit = 5) {
-  return signalEntries(index).filter((e) => FAILURE_TYPES.has(e.type) && e.project === where2.project && e.spec === where2.spec && e.plan === where2.plan).sort((a, b) => compareText(b.timestamp, a.timestamp) || compareText(b.path, a.path)).slice(0, limit).map((e) => e.path);
+function historyCandidates(index2, where2, limit = 5) {
+  return signalEntries(index2).filter((e) => FAILURE_TYPES.has(e.type) && e.project === where2.project && e.spec === where2.spec && e.plan === where2.plan).sort((a, b) => compareText(b.timestamp, a.timestamp) || compareText(b.path, a.path)).slice(0, limit).map((e) => e.path);
 }
 function strings(value) {
   return Array.isArray(value) && value.every((v) => typeof v === "string") ? value : void 0;
@@ -56928,7 +77693,7 @@ function historyOf(signal) {
   const fingerprint = m.failure;
   const kind = fingerprint.startsWith("timeout:") ? "timeout" : fingerprint.startsWith("agent:") ? "agent" : "verification";
   const checks = strings(m.checks);
-  const failure3 = { kind, fingerprint, ...checks ? { checks } : {}, ...typeof m.step === "string" ? { step: m.step } : {} };
+  const failure3 = { kind, fingerprint, ...checks ? { checks } : {}, ...typeof m.step === "string" ? { step: m.step } : {}, ...typeof m.said === "string" ? { said: m.said } : {} };
   return { attempt: m.attempt, failure: failure3 };
 }
 function latestAttempt(signals, notFrom) {
@@ -57036,8 +77801,8 @@ var SecretLintSourceCodeImpl = class {
    * @param {number} index - index to the source code.
    * @return {Position} position.
    */
-  indexToPosition(index) {
-    const position = this.structuredSource.indexToPosition(index);
+  indexToPosition(index2) {
+    const position = this.structuredSource.indexToPosition(index2);
     return {
       line: position.line,
       column: position.column
@@ -57298,50 +78063,13 @@ var SecretLintRule = class {
 // node_modules/@secretlint/profiler/module/index.js
 var SecretLintProfiler = class {
   perf;
-  PerformanceObserver;
-  observer;
-  /**
-   * Profiling costs performance.
-   * `performance.mark()` and `PerformanceObserver` callback are called for each rule and each file.
-   * So, the profiler should be disabled if the user does not need the profiling result.
-   * https://github.com/secretlint/secretlint/issues/1633
-   */
-  enabled;
   entries = [];
   measures = [];
-  /**
-   * Set of mark names that have already been marked as `{mark}::start`
-   */
-  startMarkNames = /* @__PURE__ */ new Set();
   executionPromises = [];
   constructor(options) {
     this.perf = options.perf;
-    this.PerformanceObserver = options.PerformanceObserver;
-    this.enabled = options.enabled ?? true;
-  }
-  get isEnabled() {
-    return this.enabled;
-  }
-  /**
-   * Enable or Disable the profiler.
-   * If the profiler is disabled, `mark()` does nothing and collected entries are cleared.
-   * @param enabled
-   */
-  setEnabled(enabled) {
-    if (this.enabled === enabled) {
-      return;
-    }
-    this.enabled = enabled;
-    if (!enabled) {
-      this.stopObserving();
-    }
-  }
-  startObserving() {
     const pattern = /(.*?)::end(\|\|.*)?/;
-    const observer = new this.PerformanceObserver((items) => {
-      if (!this.enabled) {
-        return;
-      }
+    const observer = new options.PerformanceObserver((items) => {
       const entries = items.getEntries();
       entries.forEach((entry) => {
         if (entry.entryType === "mark") {
@@ -57349,14 +78077,15 @@ var SecretLintProfiler = class {
           const endIdentifier = match ? match[1] : void 0;
           const suffix = match && match[2] ? match[2] : "";
           if (endIdentifier) {
-            const startMarkName = `${endIdentifier}::start${suffix}`;
-            if (this.startMarkNames.has(startMarkName)) {
+            const startIdentifier = `${endIdentifier}::start`;
+            this.entries.find((savedEntry) => {
+              return savedEntry.name === startIdentifier;
+            });
+            if (startIdentifier) {
               this.executionPromises.push(Promise.resolve().then(() => {
-                this.perf.measure(endIdentifier + suffix, startMarkName, entry.name);
+                this.perf.measure(endIdentifier + suffix, `${endIdentifier}::start${suffix}`, `${endIdentifier}::end${suffix}`);
               }));
             }
-          } else {
-            this.startMarkNames.add(entry.name);
           }
           this.entries.push(entry);
         } else if (entry.entryType === "measure") {
@@ -57365,23 +78094,8 @@ var SecretLintProfiler = class {
       });
     });
     observer.observe({ entryTypes: ["mark", "measure"] });
-    this.observer = observer;
-  }
-  stopObserving() {
-    this.observer?.disconnect();
-    this.observer = void 0;
-    this.entries.length = 0;
-    this.measures.length = 0;
-    this.executionPromises.length = 0;
-    this.startMarkNames.clear();
   }
   mark(marker) {
-    if (!this.enabled) {
-      return;
-    }
-    if (!this.observer) {
-      this.startObserving();
-    }
     if ("id" in marker) {
       this.perf.mark(`${marker.type}||${marker.id}`);
     } else {
@@ -57525,9 +78239,9 @@ var createRulePresetContext = ({ configRulePreset, sourceCode, runningEvents, co
 };
 
 // node_modules/@secretlint/core/module/messages/filter-ignored-process.js
-var isContainedRange = (index, range) => {
+var isContainedRange = (index2, range) => {
   const [start, end] = range;
-  return start <= index && index <= end;
+  return start <= index2 && index2 <= end;
 };
 function filterIgnoredMessages(options) {
   const reportedMessages = options.reportedMessages;
@@ -57569,8 +78283,8 @@ var isEqualMessage = (aMessage, bMessage) => {
   return aMessage.range[0] === bMessage.range[0] && aMessage.range[1] === bMessage.range[1] && "severity" in aMessage && "severity" in bMessage && aMessage.severity === bMessage.severity && aMessage.message === bMessage.message;
 };
 function filterDuplicatedMessages(messages2 = []) {
-  return messages2.filter((message, index) => {
-    const restMessages = messages2.slice(index + 1);
+  return messages2.filter((message, index2) => {
+    const restMessages = messages2.slice(index2 + 1);
     return !restMessages.some((restMessage) => {
       return isEqualMessage(message, restMessage);
     });
@@ -57777,3900 +78491,7 @@ var registerRule = ({ sourceCode, config: config2, descriptorRule, contextEvents
 };
 
 // node_modules/@secretlint/secretlint-rule-preset-recommend/module/index.js
-import path from "node:path";
-var commonjsGlobal = typeof globalThis !== "undefined" ? globalThis : typeof window !== "undefined" ? window : typeof global !== "undefined" ? global : typeof self !== "undefined" ? self : {};
-var regexpStringMatcher = {};
-var lodash_uniq;
-var hasRequiredLodash_uniq;
-function requireLodash_uniq() {
-  if (hasRequiredLodash_uniq) return lodash_uniq;
-  hasRequiredLodash_uniq = 1;
-  var LARGE_ARRAY_SIZE = 200;
-  var HASH_UNDEFINED = "__lodash_hash_undefined__";
-  var INFINITY = 1 / 0;
-  var funcTag = "[object Function]", genTag = "[object GeneratorFunction]";
-  var reRegExpChar = /[\\^$.*+?()[\]{}|]/g;
-  var reIsHostCtor = /^\[object .+?Constructor\]$/;
-  var freeGlobal = typeof commonjsGlobal == "object" && commonjsGlobal && commonjsGlobal.Object === Object && commonjsGlobal;
-  var freeSelf = typeof self == "object" && self && self.Object === Object && self;
-  var root = freeGlobal || freeSelf || Function("return this")();
-  function arrayIncludes(array2, value) {
-    var length = array2 ? array2.length : 0;
-    return !!length && baseIndexOf(array2, value, 0) > -1;
-  }
-  function baseFindIndex(array2, predicate, fromIndex, fromRight) {
-    var length = array2.length, index = fromIndex + -1;
-    while (++index < length) {
-      if (predicate(array2[index], index, array2)) {
-        return index;
-      }
-    }
-    return -1;
-  }
-  function baseIndexOf(array2, value, fromIndex) {
-    if (value !== value) {
-      return baseFindIndex(array2, baseIsNaN, fromIndex);
-    }
-    var index = fromIndex - 1, length = array2.length;
-    while (++index < length) {
-      if (array2[index] === value) {
-        return index;
-      }
-    }
-    return -1;
-  }
-  function baseIsNaN(value) {
-    return value !== value;
-  }
-  function cacheHas(cache3, key2) {
-    return cache3.has(key2);
-  }
-  function getValue(object2, key2) {
-    return object2 == null ? void 0 : object2[key2];
-  }
-  function isHostObject(value) {
-    var result = false;
-    if (value != null && typeof value.toString != "function") {
-      try {
-        result = !!(value + "");
-      } catch (e) {
-      }
-    }
-    return result;
-  }
-  function setToArray(set2) {
-    var index = -1, result = Array(set2.size);
-    set2.forEach(function(value) {
-      result[++index] = value;
-    });
-    return result;
-  }
-  var arrayProto = Array.prototype, funcProto = Function.prototype, objectProto = Object.prototype;
-  var coreJsData = root["__core-js_shared__"];
-  var maskSrcKey = (function() {
-    var uid = /[^.]+$/.exec(coreJsData && coreJsData.keys && coreJsData.keys.IE_PROTO || "");
-    return uid ? "Symbol(src)_1." + uid : "";
-  })();
-  var funcToString = funcProto.toString;
-  var hasOwnProperty = objectProto.hasOwnProperty;
-  var objectToString = objectProto.toString;
-  var reIsNative = RegExp(
-    "^" + funcToString.call(hasOwnProperty).replace(reRegExpChar, "\\$&").replace(/hasOwnProperty|(function).*?(?=\\\()| for .+?(?=\\\])/g, "$1.*?") + "$"
-  );
-  var splice = arrayProto.splice;
-  var Map2 = getNative(root, "Map"), Set2 = getNative(root, "Set"), nativeCreate = getNative(Object, "create");
-  function Hash(entries) {
-    var index = -1, length = entries ? entries.length : 0;
-    this.clear();
-    while (++index < length) {
-      var entry = entries[index];
-      this.set(entry[0], entry[1]);
-    }
-  }
-  function hashClear() {
-    this.__data__ = nativeCreate ? nativeCreate(null) : {};
-  }
-  function hashDelete(key2) {
-    return this.has(key2) && delete this.__data__[key2];
-  }
-  function hashGet(key2) {
-    var data = this.__data__;
-    if (nativeCreate) {
-      var result = data[key2];
-      return result === HASH_UNDEFINED ? void 0 : result;
-    }
-    return hasOwnProperty.call(data, key2) ? data[key2] : void 0;
-  }
-  function hashHas(key2) {
-    var data = this.__data__;
-    return nativeCreate ? data[key2] !== void 0 : hasOwnProperty.call(data, key2);
-  }
-  function hashSet(key2, value) {
-    var data = this.__data__;
-    data[key2] = nativeCreate && value === void 0 ? HASH_UNDEFINED : value;
-    return this;
-  }
-  Hash.prototype.clear = hashClear;
-  Hash.prototype["delete"] = hashDelete;
-  Hash.prototype.get = hashGet;
-  Hash.prototype.has = hashHas;
-  Hash.prototype.set = hashSet;
-  function ListCache(entries) {
-    var index = -1, length = entries ? entries.length : 0;
-    this.clear();
-    while (++index < length) {
-      var entry = entries[index];
-      this.set(entry[0], entry[1]);
-    }
-  }
-  function listCacheClear() {
-    this.__data__ = [];
-  }
-  function listCacheDelete(key2) {
-    var data = this.__data__, index = assocIndexOf(data, key2);
-    if (index < 0) {
-      return false;
-    }
-    var lastIndex = data.length - 1;
-    if (index == lastIndex) {
-      data.pop();
-    } else {
-      splice.call(data, index, 1);
-    }
-    return true;
-  }
-  function listCacheGet(key2) {
-    var data = this.__data__, index = assocIndexOf(data, key2);
-    return index < 0 ? void 0 : data[index][1];
-  }
-  function listCacheHas(key2) {
-    return assocIndexOf(this.__data__, key2) > -1;
-  }
-  function listCacheSet(key2, value) {
-    var data = this.__data__, index = assocIndexOf(data, key2);
-    if (index < 0) {
-      data.push([key2, value]);
-    } else {
-      data[index][1] = value;
-    }
-    return this;
-  }
-  ListCache.prototype.clear = listCacheClear;
-  ListCache.prototype["delete"] = listCacheDelete;
-  ListCache.prototype.get = listCacheGet;
-  ListCache.prototype.has = listCacheHas;
-  ListCache.prototype.set = listCacheSet;
-  function MapCache(entries) {
-    var index = -1, length = entries ? entries.length : 0;
-    this.clear();
-    while (++index < length) {
-      var entry = entries[index];
-      this.set(entry[0], entry[1]);
-    }
-  }
-  function mapCacheClear() {
-    this.__data__ = {
-      "hash": new Hash(),
-      "map": new (Map2 || ListCache)(),
-      "string": new Hash()
-    };
-  }
-  function mapCacheDelete(key2) {
-    return getMapData(this, key2)["delete"](key2);
-  }
-  function mapCacheGet(key2) {
-    return getMapData(this, key2).get(key2);
-  }
-  function mapCacheHas(key2) {
-    return getMapData(this, key2).has(key2);
-  }
-  function mapCacheSet(key2, value) {
-    getMapData(this, key2).set(key2, value);
-    return this;
-  }
-  MapCache.prototype.clear = mapCacheClear;
-  MapCache.prototype["delete"] = mapCacheDelete;
-  MapCache.prototype.get = mapCacheGet;
-  MapCache.prototype.has = mapCacheHas;
-  MapCache.prototype.set = mapCacheSet;
-  function SetCache(values) {
-    var index = -1, length = values ? values.length : 0;
-    this.__data__ = new MapCache();
-    while (++index < length) {
-      this.add(values[index]);
-    }
-  }
-  function setCacheAdd(value) {
-    this.__data__.set(value, HASH_UNDEFINED);
-    return this;
-  }
-  function setCacheHas(value) {
-    return this.__data__.has(value);
-  }
-  SetCache.prototype.add = SetCache.prototype.push = setCacheAdd;
-  SetCache.prototype.has = setCacheHas;
-  function assocIndexOf(array2, key2) {
-    var length = array2.length;
-    while (length--) {
-      if (eq(array2[length][0], key2)) {
-        return length;
-      }
-    }
-    return -1;
-  }
-  function baseIsNative(value) {
-    if (!isObject3(value) || isMasked(value)) {
-      return false;
-    }
-    var pattern = isFunction(value) || isHostObject(value) ? reIsNative : reIsHostCtor;
-    return pattern.test(toSource(value));
-  }
-  function baseUniq(array2, iteratee, comparator) {
-    var index = -1, includes = arrayIncludes, length = array2.length, isCommon = true, result = [], seen = result;
-    if (length >= LARGE_ARRAY_SIZE) {
-      var set2 = createSet(array2);
-      if (set2) {
-        return setToArray(set2);
-      }
-      isCommon = false;
-      includes = cacheHas;
-      seen = new SetCache();
-    } else {
-      seen = result;
-    }
-    outer:
-      while (++index < length) {
-        var value = array2[index], computed = value;
-        value = value !== 0 ? value : 0;
-        if (isCommon && computed === computed) {
-          var seenIndex = seen.length;
-          while (seenIndex--) {
-            if (seen[seenIndex] === computed) {
-              continue outer;
-            }
-          }
-          result.push(value);
-        } else if (!includes(seen, computed, comparator)) {
-          if (seen !== result) {
-            seen.push(computed);
-          }
-          result.push(value);
-        }
-      }
-    return result;
-  }
-  var createSet = !(Set2 && 1 / setToArray(new Set2([, -0]))[1] == INFINITY) ? noop3 : function(values) {
-    return new Set2(values);
-  };
-  function getMapData(map2, key2) {
-    var data = map2.__data__;
-    return isKeyable(key2) ? data[typeof key2 == "string" ? "string" : "hash"] : data.map;
-  }
-  function getNative(object2, key2) {
-    var value = getValue(object2, key2);
-    return baseIsNative(value) ? value : void 0;
-  }
-  function isKeyable(value) {
-    var type = typeof value;
-    return type == "string" || type == "number" || type == "symbol" || type == "boolean" ? value !== "__proto__" : value === null;
-  }
-  function isMasked(func) {
-    return !!maskSrcKey && maskSrcKey in func;
-  }
-  function toSource(func) {
-    if (func != null) {
-      try {
-        return funcToString.call(func);
-      } catch (e) {
-      }
-      try {
-        return func + "";
-      } catch (e) {
-      }
-    }
-    return "";
-  }
-  function uniq(array2) {
-    return array2 && array2.length ? baseUniq(array2) : [];
-  }
-  function eq(value, other) {
-    return value === other || value !== value && other !== other;
-  }
-  function isFunction(value) {
-    var tag = isObject3(value) ? objectToString.call(value) : "";
-    return tag == funcTag || tag == genTag;
-  }
-  function isObject3(value) {
-    var type = typeof value;
-    return !!value && (type == "object" || type == "function");
-  }
-  function noop3() {
-  }
-  lodash_uniq = uniq;
-  return lodash_uniq;
-}
-var lodash_uniqwith;
-var hasRequiredLodash_uniqwith;
-function requireLodash_uniqwith() {
-  if (hasRequiredLodash_uniqwith) return lodash_uniqwith;
-  hasRequiredLodash_uniqwith = 1;
-  var LARGE_ARRAY_SIZE = 200;
-  var HASH_UNDEFINED = "__lodash_hash_undefined__";
-  var INFINITY = 1 / 0;
-  var funcTag = "[object Function]", genTag = "[object GeneratorFunction]";
-  var reRegExpChar = /[\\^$.*+?()[\]{}|]/g;
-  var reIsHostCtor = /^\[object .+?Constructor\]$/;
-  var freeGlobal = typeof commonjsGlobal == "object" && commonjsGlobal && commonjsGlobal.Object === Object && commonjsGlobal;
-  var freeSelf = typeof self == "object" && self && self.Object === Object && self;
-  var root = freeGlobal || freeSelf || Function("return this")();
-  function arrayIncludes(array2, value) {
-    var length = array2 ? array2.length : 0;
-    return !!length && baseIndexOf(array2, value, 0) > -1;
-  }
-  function arrayIncludesWith(array2, value, comparator) {
-    var index = -1, length = array2 ? array2.length : 0;
-    while (++index < length) {
-      if (comparator(value, array2[index])) {
-        return true;
-      }
-    }
-    return false;
-  }
-  function baseFindIndex(array2, predicate, fromIndex, fromRight) {
-    var length = array2.length, index = fromIndex + -1;
-    while (++index < length) {
-      if (predicate(array2[index], index, array2)) {
-        return index;
-      }
-    }
-    return -1;
-  }
-  function baseIndexOf(array2, value, fromIndex) {
-    if (value !== value) {
-      return baseFindIndex(array2, baseIsNaN, fromIndex);
-    }
-    var index = fromIndex - 1, length = array2.length;
-    while (++index < length) {
-      if (array2[index] === value) {
-        return index;
-      }
-    }
-    return -1;
-  }
-  function baseIsNaN(value) {
-    return value !== value;
-  }
-  function cacheHas(cache3, key2) {
-    return cache3.has(key2);
-  }
-  function getValue(object2, key2) {
-    return object2 == null ? void 0 : object2[key2];
-  }
-  function isHostObject(value) {
-    var result = false;
-    if (value != null && typeof value.toString != "function") {
-      try {
-        result = !!(value + "");
-      } catch (e) {
-      }
-    }
-    return result;
-  }
-  function setToArray(set2) {
-    var index = -1, result = Array(set2.size);
-    set2.forEach(function(value) {
-      result[++index] = value;
-    });
-    return result;
-  }
-  var arrayProto = Array.prototype, funcProto = Function.prototype, objectProto = Object.prototype;
-  var coreJsData = root["__core-js_shared__"];
-  var maskSrcKey = (function() {
-    var uid = /[^.]+$/.exec(coreJsData && coreJsData.keys && coreJsData.keys.IE_PROTO || "");
-    return uid ? "Symbol(src)_1." + uid : "";
-  })();
-  var funcToString = funcProto.toString;
-  var hasOwnProperty = objectProto.hasOwnProperty;
-  var objectToString = objectProto.toString;
-  var reIsNative = RegExp(
-    "^" + funcToString.call(hasOwnProperty).replace(reRegExpChar, "\\$&").replace(/hasOwnProperty|(function).*?(?=\\\()| for .+?(?=\\\])/g, "$1.*?") + "$"
-  );
-  var splice = arrayProto.splice;
-  var Map2 = getNative(root, "Map"), Set2 = getNative(root, "Set"), nativeCreate = getNative(Object, "create");
-  function Hash(entries) {
-    var index = -1, length = entries ? entries.length : 0;
-    this.clear();
-    while (++index < length) {
-      var entry = entries[index];
-      this.set(entry[0], entry[1]);
-    }
-  }
-  function hashClear() {
-    this.__data__ = nativeCreate ? nativeCreate(null) : {};
-  }
-  function hashDelete(key2) {
-    return this.has(key2) && delete this.__data__[key2];
-  }
-  function hashGet(key2) {
-    var data = this.__data__;
-    if (nativeCreate) {
-      var result = data[key2];
-      return result === HASH_UNDEFINED ? void 0 : result;
-    }
-    return hasOwnProperty.call(data, key2) ? data[key2] : void 0;
-  }
-  function hashHas(key2) {
-    var data = this.__data__;
-    return nativeCreate ? data[key2] !== void 0 : hasOwnProperty.call(data, key2);
-  }
-  function hashSet(key2, value) {
-    var data = this.__data__;
-    data[key2] = nativeCreate && value === void 0 ? HASH_UNDEFINED : value;
-    return this;
-  }
-  Hash.prototype.clear = hashClear;
-  Hash.prototype["delete"] = hashDelete;
-  Hash.prototype.get = hashGet;
-  Hash.prototype.has = hashHas;
-  Hash.prototype.set = hashSet;
-  function ListCache(entries) {
-    var index = -1, length = entries ? entries.length : 0;
-    this.clear();
-    while (++index < length) {
-      var entry = entries[index];
-      this.set(entry[0], entry[1]);
-    }
-  }
-  function listCacheClear() {
-    this.__data__ = [];
-  }
-  function listCacheDelete(key2) {
-    var data = this.__data__, index = assocIndexOf(data, key2);
-    if (index < 0) {
-      return false;
-    }
-    var lastIndex = data.length - 1;
-    if (index == lastIndex) {
-      data.pop();
-    } else {
-      splice.call(data, index, 1);
-    }
-    return true;
-  }
-  function listCacheGet(key2) {
-    var data = this.__data__, index = assocIndexOf(data, key2);
-    return index < 0 ? void 0 : data[index][1];
-  }
-  function listCacheHas(key2) {
-    return assocIndexOf(this.__data__, key2) > -1;
-  }
-  function listCacheSet(key2, value) {
-    var data = this.__data__, index = assocIndexOf(data, key2);
-    if (index < 0) {
-      data.push([key2, value]);
-    } else {
-      data[index][1] = value;
-    }
-    return this;
-  }
-  ListCache.prototype.clear = listCacheClear;
-  ListCache.prototype["delete"] = listCacheDelete;
-  ListCache.prototype.get = listCacheGet;
-  ListCache.prototype.has = listCacheHas;
-  ListCache.prototype.set = listCacheSet;
-  function MapCache(entries) {
-    var index = -1, length = entries ? entries.length : 0;
-    this.clear();
-    while (++index < length) {
-      var entry = entries[index];
-      this.set(entry[0], entry[1]);
-    }
-  }
-  function mapCacheClear() {
-    this.__data__ = {
-      "hash": new Hash(),
-      "map": new (Map2 || ListCache)(),
-      "string": new Hash()
-    };
-  }
-  function mapCacheDelete(key2) {
-    return getMapData(this, key2)["delete"](key2);
-  }
-  function mapCacheGet(key2) {
-    return getMapData(this, key2).get(key2);
-  }
-  function mapCacheHas(key2) {
-    return getMapData(this, key2).has(key2);
-  }
-  function mapCacheSet(key2, value) {
-    getMapData(this, key2).set(key2, value);
-    return this;
-  }
-  MapCache.prototype.clear = mapCacheClear;
-  MapCache.prototype["delete"] = mapCacheDelete;
-  MapCache.prototype.get = mapCacheGet;
-  MapCache.prototype.has = mapCacheHas;
-  MapCache.prototype.set = mapCacheSet;
-  function SetCache(values) {
-    var index = -1, length = values ? values.length : 0;
-    this.__data__ = new MapCache();
-    while (++index < length) {
-      this.add(values[index]);
-    }
-  }
-  function setCacheAdd(value) {
-    this.__data__.set(value, HASH_UNDEFINED);
-    return this;
-  }
-  function setCacheHas(value) {
-    return this.__data__.has(value);
-  }
-  SetCache.prototype.add = SetCache.prototype.push = setCacheAdd;
-  SetCache.prototype.has = setCacheHas;
-  function assocIndexOf(array2, key2) {
-    var length = array2.length;
-    while (length--) {
-      if (eq(array2[length][0], key2)) {
-        return length;
-      }
-    }
-    return -1;
-  }
-  function baseIsNative(value) {
-    if (!isObject3(value) || isMasked(value)) {
-      return false;
-    }
-    var pattern = isFunction(value) || isHostObject(value) ? reIsNative : reIsHostCtor;
-    return pattern.test(toSource(value));
-  }
-  function baseUniq(array2, iteratee, comparator) {
-    var index = -1, includes = arrayIncludes, length = array2.length, isCommon = true, result = [], seen = result;
-    if (comparator) {
-      isCommon = false;
-      includes = arrayIncludesWith;
-    } else if (length >= LARGE_ARRAY_SIZE) {
-      var set2 = createSet(array2);
-      if (set2) {
-        return setToArray(set2);
-      }
-      isCommon = false;
-      includes = cacheHas;
-      seen = new SetCache();
-    } else {
-      seen = result;
-    }
-    outer:
-      while (++index < length) {
-        var value = array2[index], computed = value;
-        value = comparator || value !== 0 ? value : 0;
-        if (isCommon && computed === computed) {
-          var seenIndex = seen.length;
-          while (seenIndex--) {
-            if (seen[seenIndex] === computed) {
-              continue outer;
-            }
-          }
-          result.push(value);
-        } else if (!includes(seen, computed, comparator)) {
-          if (seen !== result) {
-            seen.push(computed);
-          }
-          result.push(value);
-        }
-      }
-    return result;
-  }
-  var createSet = !(Set2 && 1 / setToArray(new Set2([, -0]))[1] == INFINITY) ? noop3 : function(values) {
-    return new Set2(values);
-  };
-  function getMapData(map2, key2) {
-    var data = map2.__data__;
-    return isKeyable(key2) ? data[typeof key2 == "string" ? "string" : "hash"] : data.map;
-  }
-  function getNative(object2, key2) {
-    var value = getValue(object2, key2);
-    return baseIsNative(value) ? value : void 0;
-  }
-  function isKeyable(value) {
-    var type = typeof value;
-    return type == "string" || type == "number" || type == "symbol" || type == "boolean" ? value !== "__proto__" : value === null;
-  }
-  function isMasked(func) {
-    return !!maskSrcKey && maskSrcKey in func;
-  }
-  function toSource(func) {
-    if (func != null) {
-      try {
-        return funcToString.call(func);
-      } catch (e) {
-      }
-      try {
-        return func + "";
-      } catch (e) {
-      }
-    }
-    return "";
-  }
-  function uniqWith(array2, comparator) {
-    return array2 && array2.length ? baseUniq(array2, void 0, comparator) : [];
-  }
-  function eq(value, other) {
-    return value === other || value !== value && other !== other;
-  }
-  function isFunction(value) {
-    var tag = isObject3(value) ? objectToString.call(value) : "";
-    return tag == funcTag || tag == genTag;
-  }
-  function isObject3(value) {
-    var type = typeof value;
-    return !!value && (type == "object" || type == "function");
-  }
-  function noop3() {
-  }
-  lodash_uniqwith = uniqWith;
-  return lodash_uniqwith;
-}
-var lodash_sortby = { exports: {} };
-lodash_sortby.exports;
-var hasRequiredLodash_sortby;
-function requireLodash_sortby() {
-  if (hasRequiredLodash_sortby) return lodash_sortby.exports;
-  hasRequiredLodash_sortby = 1;
-  (function(module, exports) {
-    var LARGE_ARRAY_SIZE = 200;
-    var FUNC_ERROR_TEXT = "Expected a function";
-    var HASH_UNDEFINED = "__lodash_hash_undefined__";
-    var UNORDERED_COMPARE_FLAG = 1, PARTIAL_COMPARE_FLAG = 2;
-    var MAX_SAFE_INTEGER = 9007199254740991;
-    var argsTag = "[object Arguments]", arrayTag = "[object Array]", boolTag = "[object Boolean]", dateTag = "[object Date]", errorTag = "[object Error]", funcTag = "[object Function]", genTag = "[object GeneratorFunction]", mapTag = "[object Map]", numberTag = "[object Number]", objectTag = "[object Object]", promiseTag = "[object Promise]", regexpTag = "[object RegExp]", setTag = "[object Set]", stringTag = "[object String]", symbolTag = "[object Symbol]", weakMapTag = "[object WeakMap]";
-    var arrayBufferTag = "[object ArrayBuffer]", dataViewTag = "[object DataView]", float32Tag = "[object Float32Array]", float64Tag = "[object Float64Array]", int8Tag = "[object Int8Array]", int16Tag = "[object Int16Array]", int32Tag = "[object Int32Array]", uint8Tag = "[object Uint8Array]", uint8ClampedTag = "[object Uint8ClampedArray]", uint16Tag = "[object Uint16Array]", uint32Tag = "[object Uint32Array]";
-    var reIsDeepProp = /\.|\[(?:[^[\]]*|(["'])(?:(?!\1)[^\\]|\\.)*?\1)\]/, reIsPlainProp = /^\w*$/, reLeadingDot = /^\./, rePropName = /[^.[\]]+|\[(?:(-?\d+(?:\.\d+)?)|(["'])((?:(?!\2)[^\\]|\\.)*?)\2)\]|(?=(?:\.|\[\])(?:\.|\[\]|$))/g;
-    var reRegExpChar = /[\\^$.*+?()[\]{}|]/g;
-    var reEscapeChar = /\\(\\)?/g;
-    var reIsHostCtor = /^\[object .+?Constructor\]$/;
-    var reIsUint = /^(?:0|[1-9]\d*)$/;
-    var typedArrayTags = {};
-    typedArrayTags[float32Tag] = typedArrayTags[float64Tag] = typedArrayTags[int8Tag] = typedArrayTags[int16Tag] = typedArrayTags[int32Tag] = typedArrayTags[uint8Tag] = typedArrayTags[uint8ClampedTag] = typedArrayTags[uint16Tag] = typedArrayTags[uint32Tag] = true;
-    typedArrayTags[argsTag] = typedArrayTags[arrayTag] = typedArrayTags[arrayBufferTag] = typedArrayTags[boolTag] = typedArrayTags[dataViewTag] = typedArrayTags[dateTag] = typedArrayTags[errorTag] = typedArrayTags[funcTag] = typedArrayTags[mapTag] = typedArrayTags[numberTag] = typedArrayTags[objectTag] = typedArrayTags[regexpTag] = typedArrayTags[setTag] = typedArrayTags[stringTag] = typedArrayTags[weakMapTag] = false;
-    var freeGlobal = typeof commonjsGlobal == "object" && commonjsGlobal && commonjsGlobal.Object === Object && commonjsGlobal;
-    var freeSelf = typeof self == "object" && self && self.Object === Object && self;
-    var root = freeGlobal || freeSelf || Function("return this")();
-    var freeExports = exports && !exports.nodeType && exports;
-    var freeModule = freeExports && true && module && !module.nodeType && module;
-    var moduleExports = freeModule && freeModule.exports === freeExports;
-    var freeProcess = moduleExports && freeGlobal.process;
-    var nodeUtil = (function() {
-      try {
-        return freeProcess && freeProcess.binding("util");
-      } catch (e) {
-      }
-    })();
-    var nodeIsTypedArray = nodeUtil && nodeUtil.isTypedArray;
-    function apply(func, thisArg, args) {
-      switch (args.length) {
-        case 0:
-          return func.call(thisArg);
-        case 1:
-          return func.call(thisArg, args[0]);
-        case 2:
-          return func.call(thisArg, args[0], args[1]);
-        case 3:
-          return func.call(thisArg, args[0], args[1], args[2]);
-      }
-      return func.apply(thisArg, args);
-    }
-    function arrayMap(array2, iteratee) {
-      var index = -1, length = array2 ? array2.length : 0, result = Array(length);
-      while (++index < length) {
-        result[index] = iteratee(array2[index], index, array2);
-      }
-      return result;
-    }
-    function arrayPush(array2, values) {
-      var index = -1, length = values.length, offset = array2.length;
-      while (++index < length) {
-        array2[offset + index] = values[index];
-      }
-      return array2;
-    }
-    function arraySome(array2, predicate) {
-      var index = -1, length = array2 ? array2.length : 0;
-      while (++index < length) {
-        if (predicate(array2[index], index, array2)) {
-          return true;
-        }
-      }
-      return false;
-    }
-    function baseProperty(key2) {
-      return function(object2) {
-        return object2 == null ? void 0 : object2[key2];
-      };
-    }
-    function baseSortBy(array2, comparer) {
-      var length = array2.length;
-      array2.sort(comparer);
-      while (length--) {
-        array2[length] = array2[length].value;
-      }
-      return array2;
-    }
-    function baseTimes(n2, iteratee) {
-      var index = -1, result = Array(n2);
-      while (++index < n2) {
-        result[index] = iteratee(index);
-      }
-      return result;
-    }
-    function baseUnary(func) {
-      return function(value) {
-        return func(value);
-      };
-    }
-    function getValue(object2, key2) {
-      return object2 == null ? void 0 : object2[key2];
-    }
-    function isHostObject(value) {
-      var result = false;
-      if (value != null && typeof value.toString != "function") {
-        try {
-          result = !!(value + "");
-        } catch (e) {
-        }
-      }
-      return result;
-    }
-    function mapToArray(map2) {
-      var index = -1, result = Array(map2.size);
-      map2.forEach(function(value, key2) {
-        result[++index] = [key2, value];
-      });
-      return result;
-    }
-    function overArg(func, transform2) {
-      return function(arg) {
-        return func(transform2(arg));
-      };
-    }
-    function setToArray(set2) {
-      var index = -1, result = Array(set2.size);
-      set2.forEach(function(value) {
-        result[++index] = value;
-      });
-      return result;
-    }
-    var arrayProto = Array.prototype, funcProto = Function.prototype, objectProto = Object.prototype;
-    var coreJsData = root["__core-js_shared__"];
-    var maskSrcKey = (function() {
-      var uid = /[^.]+$/.exec(coreJsData && coreJsData.keys && coreJsData.keys.IE_PROTO || "");
-      return uid ? "Symbol(src)_1." + uid : "";
-    })();
-    var funcToString = funcProto.toString;
-    var hasOwnProperty = objectProto.hasOwnProperty;
-    var objectToString = objectProto.toString;
-    var reIsNative = RegExp(
-      "^" + funcToString.call(hasOwnProperty).replace(reRegExpChar, "\\$&").replace(/hasOwnProperty|(function).*?(?=\\\()| for .+?(?=\\\])/g, "$1.*?") + "$"
-    );
-    var Symbol2 = root.Symbol, Uint8Array2 = root.Uint8Array, propertyIsEnumerable = objectProto.propertyIsEnumerable, splice = arrayProto.splice, spreadableSymbol = Symbol2 ? Symbol2.isConcatSpreadable : void 0;
-    var nativeKeys = overArg(Object.keys, Object), nativeMax = Math.max;
-    var DataView = getNative(root, "DataView"), Map2 = getNative(root, "Map"), Promise2 = getNative(root, "Promise"), Set2 = getNative(root, "Set"), WeakMap2 = getNative(root, "WeakMap"), nativeCreate = getNative(Object, "create");
-    var dataViewCtorString = toSource(DataView), mapCtorString = toSource(Map2), promiseCtorString = toSource(Promise2), setCtorString = toSource(Set2), weakMapCtorString = toSource(WeakMap2);
-    var symbolProto = Symbol2 ? Symbol2.prototype : void 0, symbolValueOf = symbolProto ? symbolProto.valueOf : void 0, symbolToString = symbolProto ? symbolProto.toString : void 0;
-    function Hash(entries) {
-      var index = -1, length = entries ? entries.length : 0;
-      this.clear();
-      while (++index < length) {
-        var entry = entries[index];
-        this.set(entry[0], entry[1]);
-      }
-    }
-    function hashClear() {
-      this.__data__ = nativeCreate ? nativeCreate(null) : {};
-    }
-    function hashDelete(key2) {
-      return this.has(key2) && delete this.__data__[key2];
-    }
-    function hashGet(key2) {
-      var data = this.__data__;
-      if (nativeCreate) {
-        var result = data[key2];
-        return result === HASH_UNDEFINED ? void 0 : result;
-      }
-      return hasOwnProperty.call(data, key2) ? data[key2] : void 0;
-    }
-    function hashHas(key2) {
-      var data = this.__data__;
-      return nativeCreate ? data[key2] !== void 0 : hasOwnProperty.call(data, key2);
-    }
-    function hashSet(key2, value) {
-      var data = this.__data__;
-      data[key2] = nativeCreate && value === void 0 ? HASH_UNDEFINED : value;
-      return this;
-    }
-    Hash.prototype.clear = hashClear;
-    Hash.prototype["delete"] = hashDelete;
-    Hash.prototype.get = hashGet;
-    Hash.prototype.has = hashHas;
-    Hash.prototype.set = hashSet;
-    function ListCache(entries) {
-      var index = -1, length = entries ? entries.length : 0;
-      this.clear();
-      while (++index < length) {
-        var entry = entries[index];
-        this.set(entry[0], entry[1]);
-      }
-    }
-    function listCacheClear() {
-      this.__data__ = [];
-    }
-    function listCacheDelete(key2) {
-      var data = this.__data__, index = assocIndexOf(data, key2);
-      if (index < 0) {
-        return false;
-      }
-      var lastIndex = data.length - 1;
-      if (index == lastIndex) {
-        data.pop();
-      } else {
-        splice.call(data, index, 1);
-      }
-      return true;
-    }
-    function listCacheGet(key2) {
-      var data = this.__data__, index = assocIndexOf(data, key2);
-      return index < 0 ? void 0 : data[index][1];
-    }
-    function listCacheHas(key2) {
-      return assocIndexOf(this.__data__, key2) > -1;
-    }
-    function listCacheSet(key2, value) {
-      var data = this.__data__, index = assocIndexOf(data, key2);
-      if (index < 0) {
-        data.push([key2, value]);
-      } else {
-        data[index][1] = value;
-      }
-      return this;
-    }
-    ListCache.prototype.clear = listCacheClear;
-    ListCache.prototype["delete"] = listCacheDelete;
-    ListCache.prototype.get = listCacheGet;
-    ListCache.prototype.has = listCacheHas;
-    ListCache.prototype.set = listCacheSet;
-    function MapCache(entries) {
-      var index = -1, length = entries ? entries.length : 0;
-      this.clear();
-      while (++index < length) {
-        var entry = entries[index];
-        this.set(entry[0], entry[1]);
-      }
-    }
-    function mapCacheClear() {
-      this.__data__ = {
-        "hash": new Hash(),
-        "map": new (Map2 || ListCache)(),
-        "string": new Hash()
-      };
-    }
-    function mapCacheDelete(key2) {
-      return getMapData(this, key2)["delete"](key2);
-    }
-    function mapCacheGet(key2) {
-      return getMapData(this, key2).get(key2);
-    }
-    function mapCacheHas(key2) {
-      return getMapData(this, key2).has(key2);
-    }
-    function mapCacheSet(key2, value) {
-      getMapData(this, key2).set(key2, value);
-      return this;
-    }
-    MapCache.prototype.clear = mapCacheClear;
-    MapCache.prototype["delete"] = mapCacheDelete;
-    MapCache.prototype.get = mapCacheGet;
-    MapCache.prototype.has = mapCacheHas;
-    MapCache.prototype.set = mapCacheSet;
-    function SetCache(values) {
-      var index = -1, length = values ? values.length : 0;
-      this.__data__ = new MapCache();
-      while (++index < length) {
-        this.add(values[index]);
-      }
-    }
-    function setCacheAdd(value) {
-      this.__data__.set(value, HASH_UNDEFINED);
-      return this;
-    }
-    function setCacheHas(value) {
-      return this.__data__.has(value);
-    }
-    SetCache.prototype.add = SetCache.prototype.push = setCacheAdd;
-    SetCache.prototype.has = setCacheHas;
-    function Stack(entries) {
-      this.__data__ = new ListCache(entries);
-    }
-    function stackClear() {
-      this.__data__ = new ListCache();
-    }
-    function stackDelete(key2) {
-      return this.__data__["delete"](key2);
-    }
-    function stackGet(key2) {
-      return this.__data__.get(key2);
-    }
-    function stackHas(key2) {
-      return this.__data__.has(key2);
-    }
-    function stackSet(key2, value) {
-      var cache3 = this.__data__;
-      if (cache3 instanceof ListCache) {
-        var pairs = cache3.__data__;
-        if (!Map2 || pairs.length < LARGE_ARRAY_SIZE - 1) {
-          pairs.push([key2, value]);
-          return this;
-        }
-        cache3 = this.__data__ = new MapCache(pairs);
-      }
-      cache3.set(key2, value);
-      return this;
-    }
-    Stack.prototype.clear = stackClear;
-    Stack.prototype["delete"] = stackDelete;
-    Stack.prototype.get = stackGet;
-    Stack.prototype.has = stackHas;
-    Stack.prototype.set = stackSet;
-    function arrayLikeKeys(value, inherited) {
-      var result = isArray(value) || isArguments(value) ? baseTimes(value.length, String) : [];
-      var length = result.length, skipIndexes = !!length;
-      for (var key2 in value) {
-        if (hasOwnProperty.call(value, key2) && !(skipIndexes && (key2 == "length" || isIndex(key2, length)))) {
-          result.push(key2);
-        }
-      }
-      return result;
-    }
-    function assocIndexOf(array2, key2) {
-      var length = array2.length;
-      while (length--) {
-        if (eq(array2[length][0], key2)) {
-          return length;
-        }
-      }
-      return -1;
-    }
-    var baseEach = createBaseEach(baseForOwn);
-    function baseFlatten(array2, depth, predicate, isStrict, result) {
-      var index = -1, length = array2.length;
-      predicate || (predicate = isFlattenable);
-      result || (result = []);
-      while (++index < length) {
-        var value = array2[index];
-        if (predicate(value)) {
-          {
-            arrayPush(result, value);
-          }
-        } else {
-          result[result.length] = value;
-        }
-      }
-      return result;
-    }
-    var baseFor = createBaseFor();
-    function baseForOwn(object2, iteratee) {
-      return object2 && baseFor(object2, iteratee, keys);
-    }
-    function baseGet(object2, path2) {
-      path2 = isKey(path2, object2) ? [path2] : castPath(path2);
-      var index = 0, length = path2.length;
-      while (object2 != null && index < length) {
-        object2 = object2[toKey(path2[index++])];
-      }
-      return index && index == length ? object2 : void 0;
-    }
-    function baseGetTag(value) {
-      return objectToString.call(value);
-    }
-    function baseHasIn(object2, key2) {
-      return object2 != null && key2 in Object(object2);
-    }
-    function baseIsEqual(value, other, customizer, bitmask, stack) {
-      if (value === other) {
-        return true;
-      }
-      if (value == null || other == null || !isObject3(value) && !isObjectLike(other)) {
-        return value !== value && other !== other;
-      }
-      return baseIsEqualDeep(value, other, baseIsEqual, customizer, bitmask, stack);
-    }
-    function baseIsEqualDeep(object2, other, equalFunc, customizer, bitmask, stack) {
-      var objIsArr = isArray(object2), othIsArr = isArray(other), objTag = arrayTag, othTag = arrayTag;
-      if (!objIsArr) {
-        objTag = getTag(object2);
-        objTag = objTag == argsTag ? objectTag : objTag;
-      }
-      if (!othIsArr) {
-        othTag = getTag(other);
-        othTag = othTag == argsTag ? objectTag : othTag;
-      }
-      var objIsObj = objTag == objectTag && !isHostObject(object2), othIsObj = othTag == objectTag && !isHostObject(other), isSameTag = objTag == othTag;
-      if (isSameTag && !objIsObj) {
-        stack || (stack = new Stack());
-        return objIsArr || isTypedArray(object2) ? equalArrays(object2, other, equalFunc, customizer, bitmask, stack) : equalByTag(object2, other, objTag, equalFunc, customizer, bitmask, stack);
-      }
-      if (!(bitmask & PARTIAL_COMPARE_FLAG)) {
-        var objIsWrapped = objIsObj && hasOwnProperty.call(object2, "__wrapped__"), othIsWrapped = othIsObj && hasOwnProperty.call(other, "__wrapped__");
-        if (objIsWrapped || othIsWrapped) {
-          var objUnwrapped = objIsWrapped ? object2.value() : object2, othUnwrapped = othIsWrapped ? other.value() : other;
-          stack || (stack = new Stack());
-          return equalFunc(objUnwrapped, othUnwrapped, customizer, bitmask, stack);
-        }
-      }
-      if (!isSameTag) {
-        return false;
-      }
-      stack || (stack = new Stack());
-      return equalObjects(object2, other, equalFunc, customizer, bitmask, stack);
-    }
-    function baseIsMatch(object2, source, matchData, customizer) {
-      var index = matchData.length, length = index;
-      if (object2 == null) {
-        return !length;
-      }
-      object2 = Object(object2);
-      while (index--) {
-        var data = matchData[index];
-        if (data[2] ? data[1] !== object2[data[0]] : !(data[0] in object2)) {
-          return false;
-        }
-      }
-      while (++index < length) {
-        data = matchData[index];
-        var key2 = data[0], objValue = object2[key2], srcValue = data[1];
-        if (data[2]) {
-          if (objValue === void 0 && !(key2 in object2)) {
-            return false;
-          }
-        } else {
-          var stack = new Stack();
-          var result;
-          if (!(result === void 0 ? baseIsEqual(srcValue, objValue, customizer, UNORDERED_COMPARE_FLAG | PARTIAL_COMPARE_FLAG, stack) : result)) {
-            return false;
-          }
-        }
-      }
-      return true;
-    }
-    function baseIsNative(value) {
-      if (!isObject3(value) || isMasked(value)) {
-        return false;
-      }
-      var pattern = isFunction(value) || isHostObject(value) ? reIsNative : reIsHostCtor;
-      return pattern.test(toSource(value));
-    }
-    function baseIsTypedArray(value) {
-      return isObjectLike(value) && isLength(value.length) && !!typedArrayTags[objectToString.call(value)];
-    }
-    function baseIteratee(value) {
-      if (typeof value == "function") {
-        return value;
-      }
-      if (value == null) {
-        return identity;
-      }
-      if (typeof value == "object") {
-        return isArray(value) ? baseMatchesProperty(value[0], value[1]) : baseMatches(value);
-      }
-      return property(value);
-    }
-    function baseKeys(object2) {
-      if (!isPrototype(object2)) {
-        return nativeKeys(object2);
-      }
-      var result = [];
-      for (var key2 in Object(object2)) {
-        if (hasOwnProperty.call(object2, key2) && key2 != "constructor") {
-          result.push(key2);
-        }
-      }
-      return result;
-    }
-    function baseMap(collection, iteratee) {
-      var index = -1, result = isArrayLike(collection) ? Array(collection.length) : [];
-      baseEach(collection, function(value, key2, collection2) {
-        result[++index] = iteratee(value, key2, collection2);
-      });
-      return result;
-    }
-    function baseMatches(source) {
-      var matchData = getMatchData(source);
-      if (matchData.length == 1 && matchData[0][2]) {
-        return matchesStrictComparable(matchData[0][0], matchData[0][1]);
-      }
-      return function(object2) {
-        return object2 === source || baseIsMatch(object2, source, matchData);
-      };
-    }
-    function baseMatchesProperty(path2, srcValue) {
-      if (isKey(path2) && isStrictComparable(srcValue)) {
-        return matchesStrictComparable(toKey(path2), srcValue);
-      }
-      return function(object2) {
-        var objValue = get(object2, path2);
-        return objValue === void 0 && objValue === srcValue ? hasIn(object2, path2) : baseIsEqual(srcValue, objValue, void 0, UNORDERED_COMPARE_FLAG | PARTIAL_COMPARE_FLAG);
-      };
-    }
-    function baseOrderBy(collection, iteratees, orders) {
-      var index = -1;
-      iteratees = arrayMap(iteratees.length ? iteratees : [identity], baseUnary(baseIteratee));
-      var result = baseMap(collection, function(value, key2, collection2) {
-        var criteria = arrayMap(iteratees, function(iteratee) {
-          return iteratee(value);
-        });
-        return { "criteria": criteria, "index": ++index, "value": value };
-      });
-      return baseSortBy(result, function(object2, other) {
-        return compareMultiple(object2, other, orders);
-      });
-    }
-    function basePropertyDeep(path2) {
-      return function(object2) {
-        return baseGet(object2, path2);
-      };
-    }
-    function baseRest(func, start) {
-      start = nativeMax(start === void 0 ? func.length - 1 : start, 0);
-      return function() {
-        var args = arguments, index = -1, length = nativeMax(args.length - start, 0), array2 = Array(length);
-        while (++index < length) {
-          array2[index] = args[start + index];
-        }
-        index = -1;
-        var otherArgs = Array(start + 1);
-        while (++index < start) {
-          otherArgs[index] = args[index];
-        }
-        otherArgs[start] = array2;
-        return apply(func, this, otherArgs);
-      };
-    }
-    function baseToString(value) {
-      if (typeof value == "string") {
-        return value;
-      }
-      if (isSymbol(value)) {
-        return symbolToString ? symbolToString.call(value) : "";
-      }
-      var result = value + "";
-      return result == "0" && 1 / value == -Infinity ? "-0" : result;
-    }
-    function castPath(value) {
-      return isArray(value) ? value : stringToPath(value);
-    }
-    function compareAscending(value, other) {
-      if (value !== other) {
-        var valIsDefined = value !== void 0, valIsNull = value === null, valIsReflexive = value === value, valIsSymbol = isSymbol(value);
-        var othIsDefined = other !== void 0, othIsNull = other === null, othIsReflexive = other === other, othIsSymbol = isSymbol(other);
-        if (!othIsNull && !othIsSymbol && !valIsSymbol && value > other || valIsSymbol && othIsDefined && othIsReflexive && !othIsNull && !othIsSymbol || valIsNull && othIsDefined && othIsReflexive || !valIsDefined && othIsReflexive || !valIsReflexive) {
-          return 1;
-        }
-        if (!valIsNull && !valIsSymbol && !othIsSymbol && value < other || othIsSymbol && valIsDefined && valIsReflexive && !valIsNull && !valIsSymbol || othIsNull && valIsDefined && valIsReflexive || !othIsDefined && valIsReflexive || !othIsReflexive) {
-          return -1;
-        }
-      }
-      return 0;
-    }
-    function compareMultiple(object2, other, orders) {
-      var index = -1, objCriteria = object2.criteria, othCriteria = other.criteria, length = objCriteria.length, ordersLength = orders.length;
-      while (++index < length) {
-        var result = compareAscending(objCriteria[index], othCriteria[index]);
-        if (result) {
-          if (index >= ordersLength) {
-            return result;
-          }
-          var order = orders[index];
-          return result * (order == "desc" ? -1 : 1);
-        }
-      }
-      return object2.index - other.index;
-    }
-    function createBaseEach(eachFunc, fromRight) {
-      return function(collection, iteratee) {
-        if (collection == null) {
-          return collection;
-        }
-        if (!isArrayLike(collection)) {
-          return eachFunc(collection, iteratee);
-        }
-        var length = collection.length, index = -1, iterable = Object(collection);
-        while (++index < length) {
-          if (iteratee(iterable[index], index, iterable) === false) {
-            break;
-          }
-        }
-        return collection;
-      };
-    }
-    function createBaseFor(fromRight) {
-      return function(object2, iteratee, keysFunc) {
-        var index = -1, iterable = Object(object2), props = keysFunc(object2), length = props.length;
-        while (length--) {
-          var key2 = props[++index];
-          if (iteratee(iterable[key2], key2, iterable) === false) {
-            break;
-          }
-        }
-        return object2;
-      };
-    }
-    function equalArrays(array2, other, equalFunc, customizer, bitmask, stack) {
-      var isPartial = bitmask & PARTIAL_COMPARE_FLAG, arrLength = array2.length, othLength = other.length;
-      if (arrLength != othLength && !(isPartial && othLength > arrLength)) {
-        return false;
-      }
-      var stacked = stack.get(array2);
-      if (stacked && stack.get(other)) {
-        return stacked == other;
-      }
-      var index = -1, result = true, seen = bitmask & UNORDERED_COMPARE_FLAG ? new SetCache() : void 0;
-      stack.set(array2, other);
-      stack.set(other, array2);
-      while (++index < arrLength) {
-        var arrValue = array2[index], othValue = other[index];
-        if (customizer) {
-          var compared = isPartial ? customizer(othValue, arrValue, index, other, array2, stack) : customizer(arrValue, othValue, index, array2, other, stack);
-        }
-        if (compared !== void 0) {
-          if (compared) {
-            continue;
-          }
-          result = false;
-          break;
-        }
-        if (seen) {
-          if (!arraySome(other, function(othValue2, othIndex) {
-            if (!seen.has(othIndex) && (arrValue === othValue2 || equalFunc(arrValue, othValue2, customizer, bitmask, stack))) {
-              return seen.add(othIndex);
-            }
-          })) {
-            result = false;
-            break;
-          }
-        } else if (!(arrValue === othValue || equalFunc(arrValue, othValue, customizer, bitmask, stack))) {
-          result = false;
-          break;
-        }
-      }
-      stack["delete"](array2);
-      stack["delete"](other);
-      return result;
-    }
-    function equalByTag(object2, other, tag, equalFunc, customizer, bitmask, stack) {
-      switch (tag) {
-        case dataViewTag:
-          if (object2.byteLength != other.byteLength || object2.byteOffset != other.byteOffset) {
-            return false;
-          }
-          object2 = object2.buffer;
-          other = other.buffer;
-        case arrayBufferTag:
-          if (object2.byteLength != other.byteLength || !equalFunc(new Uint8Array2(object2), new Uint8Array2(other))) {
-            return false;
-          }
-          return true;
-        case boolTag:
-        case dateTag:
-        case numberTag:
-          return eq(+object2, +other);
-        case errorTag:
-          return object2.name == other.name && object2.message == other.message;
-        case regexpTag:
-        case stringTag:
-          return object2 == other + "";
-        case mapTag:
-          var convert = mapToArray;
-        case setTag:
-          var isPartial = bitmask & PARTIAL_COMPARE_FLAG;
-          convert || (convert = setToArray);
-          if (object2.size != other.size && !isPartial) {
-            return false;
-          }
-          var stacked = stack.get(object2);
-          if (stacked) {
-            return stacked == other;
-          }
-          bitmask |= UNORDERED_COMPARE_FLAG;
-          stack.set(object2, other);
-          var result = equalArrays(convert(object2), convert(other), equalFunc, customizer, bitmask, stack);
-          stack["delete"](object2);
-          return result;
-        case symbolTag:
-          if (symbolValueOf) {
-            return symbolValueOf.call(object2) == symbolValueOf.call(other);
-          }
-      }
-      return false;
-    }
-    function equalObjects(object2, other, equalFunc, customizer, bitmask, stack) {
-      var isPartial = bitmask & PARTIAL_COMPARE_FLAG, objProps = keys(object2), objLength = objProps.length, othProps = keys(other), othLength = othProps.length;
-      if (objLength != othLength && !isPartial) {
-        return false;
-      }
-      var index = objLength;
-      while (index--) {
-        var key2 = objProps[index];
-        if (!(isPartial ? key2 in other : hasOwnProperty.call(other, key2))) {
-          return false;
-        }
-      }
-      var stacked = stack.get(object2);
-      if (stacked && stack.get(other)) {
-        return stacked == other;
-      }
-      var result = true;
-      stack.set(object2, other);
-      stack.set(other, object2);
-      var skipCtor = isPartial;
-      while (++index < objLength) {
-        key2 = objProps[index];
-        var objValue = object2[key2], othValue = other[key2];
-        if (customizer) {
-          var compared = isPartial ? customizer(othValue, objValue, key2, other, object2, stack) : customizer(objValue, othValue, key2, object2, other, stack);
-        }
-        if (!(compared === void 0 ? objValue === othValue || equalFunc(objValue, othValue, customizer, bitmask, stack) : compared)) {
-          result = false;
-          break;
-        }
-        skipCtor || (skipCtor = key2 == "constructor");
-      }
-      if (result && !skipCtor) {
-        var objCtor = object2.constructor, othCtor = other.constructor;
-        if (objCtor != othCtor && ("constructor" in object2 && "constructor" in other) && !(typeof objCtor == "function" && objCtor instanceof objCtor && typeof othCtor == "function" && othCtor instanceof othCtor)) {
-          result = false;
-        }
-      }
-      stack["delete"](object2);
-      stack["delete"](other);
-      return result;
-    }
-    function getMapData(map2, key2) {
-      var data = map2.__data__;
-      return isKeyable(key2) ? data[typeof key2 == "string" ? "string" : "hash"] : data.map;
-    }
-    function getMatchData(object2) {
-      var result = keys(object2), length = result.length;
-      while (length--) {
-        var key2 = result[length], value = object2[key2];
-        result[length] = [key2, value, isStrictComparable(value)];
-      }
-      return result;
-    }
-    function getNative(object2, key2) {
-      var value = getValue(object2, key2);
-      return baseIsNative(value) ? value : void 0;
-    }
-    var getTag = baseGetTag;
-    if (DataView && getTag(new DataView(new ArrayBuffer(1))) != dataViewTag || Map2 && getTag(new Map2()) != mapTag || Promise2 && getTag(Promise2.resolve()) != promiseTag || Set2 && getTag(new Set2()) != setTag || WeakMap2 && getTag(new WeakMap2()) != weakMapTag) {
-      getTag = function(value) {
-        var result = objectToString.call(value), Ctor = result == objectTag ? value.constructor : void 0, ctorString = Ctor ? toSource(Ctor) : void 0;
-        if (ctorString) {
-          switch (ctorString) {
-            case dataViewCtorString:
-              return dataViewTag;
-            case mapCtorString:
-              return mapTag;
-            case promiseCtorString:
-              return promiseTag;
-            case setCtorString:
-              return setTag;
-            case weakMapCtorString:
-              return weakMapTag;
-          }
-        }
-        return result;
-      };
-    }
-    function hasPath(object2, path2, hasFunc) {
-      path2 = isKey(path2, object2) ? [path2] : castPath(path2);
-      var result, index = -1, length = path2.length;
-      while (++index < length) {
-        var key2 = toKey(path2[index]);
-        if (!(result = object2 != null && hasFunc(object2, key2))) {
-          break;
-        }
-        object2 = object2[key2];
-      }
-      if (result) {
-        return result;
-      }
-      var length = object2 ? object2.length : 0;
-      return !!length && isLength(length) && isIndex(key2, length) && (isArray(object2) || isArguments(object2));
-    }
-    function isFlattenable(value) {
-      return isArray(value) || isArguments(value) || !!(spreadableSymbol && value && value[spreadableSymbol]);
-    }
-    function isIndex(value, length) {
-      length = length == null ? MAX_SAFE_INTEGER : length;
-      return !!length && (typeof value == "number" || reIsUint.test(value)) && (value > -1 && value % 1 == 0 && value < length);
-    }
-    function isIterateeCall(value, index, object2) {
-      if (!isObject3(object2)) {
-        return false;
-      }
-      var type = typeof index;
-      if (type == "number" ? isArrayLike(object2) && isIndex(index, object2.length) : type == "string" && index in object2) {
-        return eq(object2[index], value);
-      }
-      return false;
-    }
-    function isKey(value, object2) {
-      if (isArray(value)) {
-        return false;
-      }
-      var type = typeof value;
-      if (type == "number" || type == "symbol" || type == "boolean" || value == null || isSymbol(value)) {
-        return true;
-      }
-      return reIsPlainProp.test(value) || !reIsDeepProp.test(value) || object2 != null && value in Object(object2);
-    }
-    function isKeyable(value) {
-      var type = typeof value;
-      return type == "string" || type == "number" || type == "symbol" || type == "boolean" ? value !== "__proto__" : value === null;
-    }
-    function isMasked(func) {
-      return !!maskSrcKey && maskSrcKey in func;
-    }
-    function isPrototype(value) {
-      var Ctor = value && value.constructor, proto = typeof Ctor == "function" && Ctor.prototype || objectProto;
-      return value === proto;
-    }
-    function isStrictComparable(value) {
-      return value === value && !isObject3(value);
-    }
-    function matchesStrictComparable(key2, srcValue) {
-      return function(object2) {
-        if (object2 == null) {
-          return false;
-        }
-        return object2[key2] === srcValue && (srcValue !== void 0 || key2 in Object(object2));
-      };
-    }
-    var stringToPath = memoize(function(string4) {
-      string4 = toString(string4);
-      var result = [];
-      if (reLeadingDot.test(string4)) {
-        result.push("");
-      }
-      string4.replace(rePropName, function(match, number4, quote2, string5) {
-        result.push(quote2 ? string5.replace(reEscapeChar, "$1") : number4 || match);
-      });
-      return result;
-    });
-    function toKey(value) {
-      if (typeof value == "string" || isSymbol(value)) {
-        return value;
-      }
-      var result = value + "";
-      return result == "0" && 1 / value == -Infinity ? "-0" : result;
-    }
-    function toSource(func) {
-      if (func != null) {
-        try {
-          return funcToString.call(func);
-        } catch (e) {
-        }
-        try {
-          return func + "";
-        } catch (e) {
-        }
-      }
-      return "";
-    }
-    var sortBy = baseRest(function(collection, iteratees) {
-      if (collection == null) {
-        return [];
-      }
-      var length = iteratees.length;
-      if (length > 1 && isIterateeCall(collection, iteratees[0], iteratees[1])) {
-        iteratees = [];
-      } else if (length > 2 && isIterateeCall(iteratees[0], iteratees[1], iteratees[2])) {
-        iteratees = [iteratees[0]];
-      }
-      return baseOrderBy(collection, baseFlatten(iteratees), []);
-    });
-    function memoize(func, resolver) {
-      if (typeof func != "function" || resolver && typeof resolver != "function") {
-        throw new TypeError(FUNC_ERROR_TEXT);
-      }
-      var memoized = function() {
-        var args = arguments, key2 = resolver ? resolver.apply(this, args) : args[0], cache3 = memoized.cache;
-        if (cache3.has(key2)) {
-          return cache3.get(key2);
-        }
-        var result = func.apply(this, args);
-        memoized.cache = cache3.set(key2, result);
-        return result;
-      };
-      memoized.cache = new (memoize.Cache || MapCache)();
-      return memoized;
-    }
-    memoize.Cache = MapCache;
-    function eq(value, other) {
-      return value === other || value !== value && other !== other;
-    }
-    function isArguments(value) {
-      return isArrayLikeObject(value) && hasOwnProperty.call(value, "callee") && (!propertyIsEnumerable.call(value, "callee") || objectToString.call(value) == argsTag);
-    }
-    var isArray = Array.isArray;
-    function isArrayLike(value) {
-      return value != null && isLength(value.length) && !isFunction(value);
-    }
-    function isArrayLikeObject(value) {
-      return isObjectLike(value) && isArrayLike(value);
-    }
-    function isFunction(value) {
-      var tag = isObject3(value) ? objectToString.call(value) : "";
-      return tag == funcTag || tag == genTag;
-    }
-    function isLength(value) {
-      return typeof value == "number" && value > -1 && value % 1 == 0 && value <= MAX_SAFE_INTEGER;
-    }
-    function isObject3(value) {
-      var type = typeof value;
-      return !!value && (type == "object" || type == "function");
-    }
-    function isObjectLike(value) {
-      return !!value && typeof value == "object";
-    }
-    function isSymbol(value) {
-      return typeof value == "symbol" || isObjectLike(value) && objectToString.call(value) == symbolTag;
-    }
-    var isTypedArray = nodeIsTypedArray ? baseUnary(nodeIsTypedArray) : baseIsTypedArray;
-    function toString(value) {
-      return value == null ? "" : baseToString(value);
-    }
-    function get(object2, path2, defaultValue) {
-      var result = object2 == null ? void 0 : baseGet(object2, path2);
-      return result === void 0 ? defaultValue : result;
-    }
-    function hasIn(object2, path2) {
-      return object2 != null && hasPath(object2, path2, baseHasIn);
-    }
-    function keys(object2) {
-      return isArrayLike(object2) ? arrayLikeKeys(object2) : baseKeys(object2);
-    }
-    function identity(value) {
-      return value;
-    }
-    function property(path2) {
-      return isKey(path2) ? baseProperty(toKey(path2)) : basePropertyDeep(path2);
-    }
-    module.exports = sortBy;
-  })(lodash_sortby, lodash_sortby.exports);
-  return lodash_sortby.exports;
-}
-var escapeStringRegexp;
-var hasRequiredEscapeStringRegexp;
-function requireEscapeStringRegexp() {
-  if (hasRequiredEscapeStringRegexp) return escapeStringRegexp;
-  hasRequiredEscapeStringRegexp = 1;
-  escapeStringRegexp = (string4) => {
-    if (typeof string4 !== "string") {
-      throw new TypeError("Expected a string");
-    }
-    return string4.replace(/[|\\{}()[\]^$+*?.]/g, "\\$&").replace(/-/g, "\\x2d");
-  };
-  return escapeStringRegexp;
-}
-var regexpParse = {};
-var hasRequiredRegexpParse;
-function requireRegexpParse() {
-  if (hasRequiredRegexpParse) return regexpParse;
-  hasRequiredRegexpParse = 1;
-  Object.defineProperty(regexpParse, "__esModule", { value: true });
-  regexpParse.isRegExpString = regexpParse.parseRegExpString = void 0;
-  var REGEXP_LITERAL_PATTERN = /^\/(.+)\/([guimysd]*)$/;
-  var parseRegExpString = function(str2) {
-    var result = str2.match(REGEXP_LITERAL_PATTERN);
-    if (!result) {
-      return null;
-    }
-    return {
-      source: result[1],
-      flagString: result[2]
-    };
-  };
-  regexpParse.parseRegExpString = parseRegExpString;
-  var isRegExpString = function(str2) {
-    return REGEXP_LITERAL_PATTERN.test(str2);
-  };
-  regexpParse.isRegExpString = isRegExpString;
-  return regexpParse;
-}
-var hasRequiredRegexpStringMatcher;
-function requireRegexpStringMatcher() {
-  if (hasRequiredRegexpStringMatcher) return regexpStringMatcher;
-  hasRequiredRegexpStringMatcher = 1;
-  (function(exports) {
-    var __importDefault = regexpStringMatcher && regexpStringMatcher.__importDefault || function(mod) {
-      return mod && mod.__esModule ? mod : { "default": mod };
-    };
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.matchPatterns = exports.createRegExp = void 0;
-    var lodash_uniq_1 = __importDefault(requireLodash_uniq());
-    var lodash_uniqwith_1 = __importDefault(requireLodash_uniqwith());
-    var lodash_sortby_1 = __importDefault(requireLodash_sortby());
-    var escape_string_regexp_1 = __importDefault(requireEscapeStringRegexp());
-    var regexp_parse_1 = requireRegexpParse();
-    var DEFAULT_FLAGS = "ug";
-    var defaultFlags = function(flagsString) {
-      if (flagsString.length === 0) {
-        return DEFAULT_FLAGS;
-      }
-      return (0, lodash_uniq_1.default)((flagsString + DEFAULT_FLAGS).split("")).join("");
-    };
-    var createRegExp = function(patternString, defaultFlag) {
-      if (defaultFlag === void 0) {
-        defaultFlag = DEFAULT_FLAGS;
-      }
-      if (patternString.length === 0) {
-        throw new Error("Empty string can not handled");
-      }
-      if ((0, regexp_parse_1.isRegExpString)(patternString)) {
-        var regExpStructure = (0, regexp_parse_1.parseRegExpString)(patternString);
-        if (regExpStructure) {
-          return new RegExp(regExpStructure.source, defaultFlags(regExpStructure.flagString));
-        }
-        throw new Error('"'.concat(patternString, '" can not parse as RegExp.'));
-      } else {
-        return new RegExp((0, escape_string_regexp_1.default)(patternString), defaultFlag);
-      }
-    };
-    exports.createRegExp = createRegExp;
-    var isEqualMatchPatternResult = function(a, b) {
-      return a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.match === b.match;
-    };
-    var matchPatterns = function(text, regExpLikeStrings) {
-      var matchPatternResults = [];
-      regExpLikeStrings.map(function(patternString) {
-        return (0, exports.createRegExp)(patternString);
-      }).forEach(function(regExp) {
-        var results = text.matchAll(regExp);
-        Array.from(results).forEach(function(result) {
-          if (result.index === void 0) {
-            return;
-          }
-          var match = result[0];
-          var index = result.index;
-          matchPatternResults.push({
-            match,
-            captures: result.slice(1),
-            startIndex: index,
-            endIndex: index + match.length
-          });
-        });
-      });
-      var uniqResults = (0, lodash_uniqwith_1.default)(matchPatternResults, isEqualMatchPatternResult);
-      return (0, lodash_sortby_1.default)(uniqResults, ["startIndex", "endIndex"]);
-    };
-    exports.matchPatterns = matchPatterns;
-  })(regexpStringMatcher);
-  return regexpStringMatcher;
-}
-var regexpStringMatcherExports = requireRegexpStringMatcher();
-var BUILTIN_IGNORED = {
-  AWSAccountID: ["AKIAIOSFODNN7EXAMPLE"],
-  AWSSecretAccessKey: ["wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"]
-};
-var messages$r = {
-  AWSAccountID: {
-    en: (props) => `found AWS Account ID: ${props.ID}`,
-    ja: (props) => `AWS Account ID: ${props.ID} がみつかりました`
-  },
-  AWSSecretAccessKey: {
-    en: (props) => `found AWS Secret Access Key: ${props.KEY}`,
-    ja: (props) => `AWS Secret Access Key: ${props.KEY} がみつかりました`
-  },
-  AWSAccessKeyID: {
-    en: (props) => `found AWS Access Key ID: ${props.ID}`,
-    ja: (props) => `AWS Access Key Id: ${props.ID} がみつかりました`
-  }
-};
-var reportAWSAccessKey = ({ t, source, context: context3, options }) => {
-  const AWSAccessKeyIDPattern = /\b(A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}\b/g;
-  const results = source.content.matchAll(AWSAccessKeyIDPattern);
-  for (const result of results) {
-    const index = result.index || 0;
-    const match = result[0] || "";
-    const range = [index, index + match.length];
-    if (BUILTIN_IGNORED.AWSAccountID.includes(match)) {
-      continue;
-    }
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    context3.report({
-      message: t("AWSAccessKeyID", {
-        ID: match
-      }),
-      range
-    });
-  }
-};
-var reportAWSSecretAccessKey = ({ t, source, context: context3, options }) => {
-  const AWS = "(?:AWS|aws|Aws)?_?";
-  const QUOTE = `["']?`;
-  const CONNECT = "\\s*(?::|=>|=)\\s*";
-  const AWSSecretPatten = new RegExp(String.raw`${QUOTE}${AWS}(?:SECRET|secret|Secret)_?(?:ACCESS|access|Access)_?(?:KEY|key|Key)${QUOTE}${CONNECT}${QUOTE}([A-Za-z0-9/\+=]{40})${QUOTE}\b`, "g");
-  const results = source.content.matchAll(AWSSecretPatten);
-  for (const result of results) {
-    const index = result.index || 0;
-    const match = result[1] || "";
-    const range = [index, index + match.length];
-    if (BUILTIN_IGNORED.AWSSecretAccessKey.includes(match)) {
-      continue;
-    }
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    context3.report({
-      message: t("AWSSecretAccessKey", {
-        KEY: match
-      }),
-      range
-    });
-  }
-};
-var reportAWSAccountID = ({ t, source, context: context3, options }) => {
-  const AWS = "(AWS|aws|Aws)?_?";
-  const QUOTE = `("|')?`;
-  const CONNECT = "\\s*(:|=>|=)\\s*";
-  const AWSSecretPatten = new RegExp(String.raw`${QUOTE}${AWS}(ACCOUNT|account|Account)_?(ID|id|Id)?${QUOTE}${CONNECT}${QUOTE}[0-9]{4}\-?[0-9]{4}\-?[0-9]{4}${QUOTE}\b`, "g");
-  const results = source.content.matchAll(AWSSecretPatten);
-  for (const result of results) {
-    const index = result.index || 0;
-    const match = result[0] || "";
-    const range = [index, index + match.length];
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    context3.report({
-      message: t("AWSAccountID", {
-        ID: match
-      }),
-      range
-    });
-  }
-};
-var creator$s = {
-  messages: messages$r,
-  meta: {
-    id: "@secretlint/secretlint-rule-aws",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-aws/README.md"
-    }
-  },
-  create(context3, options) {
-    const normalizedOptions = {
-      allows: options.allows || [],
-      enableIDScanRule: options.enableIDScanRule ?? false
-    };
-    const t = context3.createTranslator(messages$r);
-    return {
-      file(source) {
-        if (normalizedOptions.enableIDScanRule) {
-          reportAWSAccessKey({ t, source, context: context3, options: normalizedOptions });
-          reportAWSAccountID({ t, source, context: context3, options: normalizedOptions });
-        }
-        reportAWSSecretAccessKey({ t, source, context: context3, options: normalizedOptions });
-      }
-    };
-  }
-};
-var TAG_INTEGER = 2;
-var TAG_OCTET_STRING = 4;
-var TAG_NULL = 5;
-var TAG_OID = 6;
-var TAG_SEQUENCE = 48;
-var TAG_CONTEXT_0 = 160;
-function readTlv(buf, offset) {
-  if (offset + 2 > buf.length) {
-    throw new Error("PKCS12: truncated TLV header");
-  }
-  const tag = buf[offset];
-  const lenByte = buf[offset + 1];
-  let length;
-  let contentStart;
-  if (lenByte < 128) {
-    length = lenByte;
-    contentStart = offset + 2;
-  } else {
-    const lenBytes = lenByte & 127;
-    if (lenBytes === 0 || lenBytes > 4) {
-      throw new Error("PKCS12: unsupported ASN.1 length encoding");
-    }
-    if (offset + 2 + lenBytes > buf.length) {
-      throw new Error("PKCS12: truncated ASN.1 length");
-    }
-    length = 0;
-    for (let i = 0; i < lenBytes; i++) {
-      length = length * 256 + buf[offset + 2 + i];
-    }
-    contentStart = offset + 2 + lenBytes;
-  }
-  const end = contentStart + length;
-  if (end > buf.length) {
-    throw new Error("PKCS12: TLV extends past buffer");
-  }
-  return { tag, content: buf.subarray(contentStart, end), end };
-}
-function expectTag(tlv, tag, label) {
-  if (tlv.tag !== tag) {
-    throw new Error(`PKCS12: expected ${label} tag 0x${tag.toString(16)} but got 0x${tlv.tag.toString(16)}`);
-  }
-}
-function readInteger(tlv) {
-  expectTag(tlv, TAG_INTEGER, "INTEGER");
-  let value = 0;
-  for (const byte of tlv.content) {
-    value = value * 256 + byte;
-  }
-  return value;
-}
-function bytesEqual(a, b) {
-  if (a.length !== b.length)
-    return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) {
-    diff |= a[i] ^ b[i];
-  }
-  return diff === 0;
-}
-var OID_DATA = new Uint8Array([42, 134, 72, 134, 247, 13, 1, 7, 1]);
-var OID_SHA1 = new Uint8Array([43, 14, 3, 2, 26]);
-var OID_SHA256 = new Uint8Array([96, 134, 72, 1, 101, 3, 4, 2, 1]);
-var OID_SHA384 = new Uint8Array([96, 134, 72, 1, 101, 3, 4, 2, 2]);
-var OID_SHA512 = new Uint8Array([96, 134, 72, 1, 101, 3, 4, 2, 3]);
-var MAC_HASHES = [
-  { oid: OID_SHA1, hash: { name: "SHA-1", outputSize: 20, blockSize: 64 } },
-  { oid: OID_SHA256, hash: { name: "SHA-256", outputSize: 32, blockSize: 64 } },
-  { oid: OID_SHA384, hash: { name: "SHA-384", outputSize: 48, blockSize: 128 } },
-  { oid: OID_SHA512, hash: { name: "SHA-512", outputSize: 64, blockSize: 128 } }
-];
-function matchHash(oidBytes) {
-  for (const { oid, hash: hash2 } of MAC_HASHES) {
-    if (bytesEqual(oidBytes, oid))
-      return hash2;
-  }
-  return void 0;
-}
-var MAX_MAC_ITERATIONS = 1e6;
-function parsePkcs12(buf) {
-  const pfx = readTlv(buf, 0);
-  expectTag(pfx, TAG_SEQUENCE, "PFX SEQUENCE");
-  const version2 = readTlv(pfx.content, 0);
-  if (readInteger(version2) !== 3) {
-    throw new Error("PKCS12: unsupported version");
-  }
-  const authSafeInfo = readTlv(pfx.content, version2.end);
-  expectTag(authSafeInfo, TAG_SEQUENCE, "ContentInfo SEQUENCE");
-  const contentType = readTlv(authSafeInfo.content, 0);
-  expectTag(contentType, TAG_OID, "contentType OID");
-  if (!bytesEqual(contentType.content, OID_DATA)) {
-    throw new Error("PKCS12: unsupported authSafe contentType");
-  }
-  const explicit0 = readTlv(authSafeInfo.content, contentType.end);
-  expectTag(explicit0, TAG_CONTEXT_0, "[0] EXPLICIT");
-  const authSafeOctet = readTlv(explicit0.content, 0);
-  expectTag(authSafeOctet, TAG_OCTET_STRING, "authSafe OCTET STRING");
-  const macData = readTlv(pfx.content, authSafeInfo.end);
-  expectTag(macData, TAG_SEQUENCE, "MacData SEQUENCE");
-  const digestInfo = readTlv(macData.content, 0);
-  expectTag(digestInfo, TAG_SEQUENCE, "DigestInfo SEQUENCE");
-  const alg = readTlv(digestInfo.content, 0);
-  expectTag(alg, TAG_SEQUENCE, "AlgorithmIdentifier SEQUENCE");
-  const algOid = readTlv(alg.content, 0);
-  expectTag(algOid, TAG_OID, "algorithm OID");
-  const macHash = matchHash(algOid.content);
-  if (!macHash) {
-    throw new Error("PKCS12: unsupported MAC digest algorithm");
-  }
-  if (algOid.end < alg.content.length) {
-    const params = readTlv(alg.content, algOid.end);
-    if (params.tag !== TAG_NULL) {
-      throw new Error("PKCS12: unexpected MAC algorithm parameters");
-    }
-  }
-  const digest2 = readTlv(digestInfo.content, alg.end);
-  expectTag(digest2, TAG_OCTET_STRING, "digest OCTET STRING");
-  const salt = readTlv(macData.content, digestInfo.end);
-  expectTag(salt, TAG_OCTET_STRING, "macSalt OCTET STRING");
-  let iterations = 1;
-  if (salt.end < macData.content.length) {
-    const iter = readTlv(macData.content, salt.end);
-    iterations = readInteger(iter);
-  }
-  if (iterations < 1 || iterations > MAX_MAC_ITERATIONS) {
-    throw new Error("PKCS12: MAC iteration count out of range");
-  }
-  return {
-    authSafe: authSafeOctet.content,
-    macHash,
-    macSalt: salt.content,
-    macDigest: digest2.content,
-    iterations
-  };
-}
-function toBufferSource(data) {
-  const copy = new Uint8Array(data.length);
-  copy.set(data);
-  return copy;
-}
-async function digest(hash2, data) {
-  return new Uint8Array(await globalThis.crypto.subtle.digest(hash2.name, toBufferSource(data)));
-}
-function padToMultipleOf(src, blockSize) {
-  if (src.length === 0)
-    return new Uint8Array(0);
-  const padded = new Uint8Array(Math.ceil(src.length / blockSize) * blockSize);
-  for (let i = 0; i < padded.length; i++) {
-    padded[i] = src[i % src.length];
-  }
-  return padded;
-}
-function encodePasswordAsBmpString(password) {
-  if (password.length === 0)
-    return new Uint8Array(0);
-  const bytes = new Uint8Array(password.length * 2 + 2);
-  for (let i = 0; i < password.length; i++) {
-    const code = password.charCodeAt(i);
-    bytes[i * 2] = code >> 8 & 255;
-    bytes[i * 2 + 1] = code & 255;
-  }
-  return bytes;
-}
-async function deriveMacKey(hash2, password, salt, iterations) {
-  const v = hash2.blockSize;
-  const u = hash2.outputSize;
-  const ID_MAC = 3;
-  const D = new Uint8Array(v).fill(ID_MAC);
-  const P = padToMultipleOf(encodePasswordAsBmpString(password), v);
-  const S = padToMultipleOf(salt, v);
-  const DI = new Uint8Array(D.length + S.length + P.length);
-  DI.set(D, 0);
-  DI.set(S, D.length);
-  DI.set(P, D.length + S.length);
-  let A = await digest(hash2, DI);
-  for (let i = 1; i < iterations; i++) {
-    A = await digest(hash2, A);
-  }
-  return A.subarray(0, u);
-}
-async function verifyPkcs12Mac(pfxBytes, password) {
-  let parsed;
-  try {
-    parsed = parsePkcs12(pfxBytes);
-  } catch {
-    return false;
-  }
-  try {
-    const key2 = await deriveMacKey(parsed.macHash, password, parsed.macSalt, parsed.iterations);
-    const cryptoKey = await globalThis.crypto.subtle.importKey("raw", toBufferSource(key2), { name: "HMAC", hash: parsed.macHash.name }, false, ["sign"]);
-    const mac3 = new Uint8Array(await globalThis.crypto.subtle.sign("HMAC", cryptoKey, toBufferSource(parsed.authSafe)));
-    return bytesEqual(mac3, parsed.macDigest);
-  } catch {
-    return false;
-  }
-}
-var GCP_SERVICE_ACCOUNT_P12_PASSWORD = "notasecret";
-async function reportIfFoundPrivateKeyP12Format({ source, context: context3, t }) {
-  if (!source.filePath) {
-    return;
-  }
-  try {
-    const fs3 = await import("node:fs");
-    const path2 = await import("node:path");
-    const pfxBytes = new Uint8Array(fs3.readFileSync(source.filePath));
-    const isGcpServiceAccountP12 = await verifyPkcs12Mac(pfxBytes, GCP_SERVICE_ACCOUNT_P12_PASSWORD);
-    if (!isGcpServiceAccountP12) {
-      return;
-    }
-    context3.report({
-      message: t("PrivateKeyP12", {
-        FILE_NAME: path2.basename(source.filePath)
-      }),
-      range: [0, source.content.length]
-    });
-  } catch {
-  }
-}
-var messages$q = {
-  PrivateKeyP12: {
-    en: (props) => `found GCP Service Account's private key(p12): ${props.FILE_NAME}`,
-    ja: (props) => `GCPサービスアカウントの秘密鍵(p12) ${props.FILE_NAME} がみつかりました`
-  },
-  PrivateKeyJSON: {
-    en: (props) => `found GCP Service Account's private key(json): ${props.FILE_NAME}`,
-    ja: (props) => `GCPサービスアカウントの秘密鍵(json): ${props.FILE_NAME} がみつかりました`
-  }
-};
-function reportIfFoundPrivateKeyJSONFormat({ source, context: context3, t }) {
-  try {
-    const credentialObject = JSON.parse(source.content);
-    const PRIVATE_KEY_PATTERN = /-----BEGIN\s?(DSA|RSA|EC|PGP|OPENSSH)?\s?PRIVATE KEY/gm;
-    const isGCPServiceAccountPrivateKeyJSON = "private_key_id" in credentialObject && "private_key" in credentialObject && PRIVATE_KEY_PATTERN.test(credentialObject["private_key"]);
-    if (!isGCPServiceAccountPrivateKeyJSON) {
-      return;
-    }
-    context3.report({
-      message: t("PrivateKeyJSON", {
-        FILE_NAME: source.filePath ? path.basename(source.filePath) : ""
-      }),
-      range: [0, source.content.length]
-    });
-  } catch {
-  }
-}
-var creator$r = {
-  messages: messages$q,
-  meta: {
-    id: "@secretlint/secretlint-rule-gcp",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["all"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-gcp/README.md"
-    }
-  },
-  create(context3, options) {
-    const t = context3.createTranslator(messages$q);
-    ({
-      allows: options.allows || []
-    });
-    return {
-      file(source) {
-        if (source.ext === ".p12") {
-          return reportIfFoundPrivateKeyP12Format({ source, context: context3, t });
-        } else if (source.ext === ".json") {
-          return reportIfFoundPrivateKeyJSONFormat({ source, context: context3, t });
-        }
-      }
-    };
-  }
-};
-var messages$p = {
-  PackageJSON_xOauthToken: {
-    en: (props) => `found GitHub Token: ${props.TOKEN}`,
-    ja: (props) => `GitHub Token: ${props.TOKEN} がみつかりました`
-  },
-  Npmrc_authToken: {
-    en: (props) => `found npmrc authToken: ${props.TOKEN}`,
-    ja: (props) => `npmrc authToken: ${props.TOKEN} がみつかりました`
-  },
-  NPM_ACCESS_TOKEN: {
-    en: (props) => `found npm access token: ${props.TOKEN}`,
-    ja: (props) => `npm access token: ${props.TOKEN} がみつかりました`
-  }
-};
-function reportIfFoundXOauthGitHubToken({ source, options, context: context3, t }) {
-  const XOAuthPattern = /https?:\/\/(.{1,256}):x-oauth-basic@github.com\//g;
-  const results = source.content.matchAll(XOAuthPattern);
-  for (const result of results) {
-    const index = result.index || 0;
-    const match = result[1] || "";
-    const range = [index, index + match.length];
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    context3.report({
-      message: t("PackageJSON_xOauthToken", {
-        TOKEN: match
-      }),
-      range
-    });
-  }
-}
-function reportIfFound_AuthTokenInNpmrc({ source, options, context: context3, t }) {
-  const AuthTokenPattern = /_authToken=([^$].*)/g;
-  const results = source.content.matchAll(AuthTokenPattern);
-  for (const result of results) {
-    const index = result.index || 0;
-    const match = result[1] || "";
-    const range = [index, index + match.length];
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    context3.report({
-      message: t("Npmrc_authToken", {
-        TOKEN: match
-      }),
-      range
-    });
-  }
-}
-function reportIfFound_NPM_ACCESS_TOKEN({ source, options, context: context3, t }) {
-  const NPM_ACCESS_TOKEN_PATTERN = new RegExp("(?<!\\p{L})npm_[A-Za-z0-9_]{36}(?![A-Za-z0-9_])", "gu");
-  const results = source.content.matchAll(NPM_ACCESS_TOKEN_PATTERN);
-  for (const result of results) {
-    const index = result.index || 0;
-    const match = result[0] || "";
-    const range = [index, index + match.length];
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    context3.report({
-      message: t("NPM_ACCESS_TOKEN", {
-        TOKEN: match
-      }),
-      range
-    });
-  }
-}
-var isPackageFile = (filePath) => {
-  if (!filePath) {
-    return true;
-  }
-  return filePath.endsWith("package.json") || filePath.endsWith("package-lock.json");
-};
-var isNpmrc = (filePath) => {
-  if (!filePath) {
-    return true;
-  }
-  return filePath.endsWith(".npmrc");
-};
-var creator$q = {
-  messages: messages$p,
-  meta: {
-    id: "@secretlint/secretlint-rule-npm",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-npm/README.md"
-    }
-  },
-  create(context3, options) {
-    const t = context3.createTranslator(messages$p);
-    const normalizedOptions = {
-      allows: options.allows || []
-    };
-    return {
-      file(source) {
-        if (isPackageFile(source.filePath)) {
-          reportIfFoundXOauthGitHubToken({ source, options: normalizedOptions, context: context3, t });
-        } else if (isNpmrc(source.filePath)) {
-          reportIfFound_AuthTokenInNpmrc({ source, options: normalizedOptions, context: context3, t });
-        }
-        reportIfFound_NPM_ACCESS_TOKEN({ source, options: normalizedOptions, context: context3, t });
-      }
-    };
-  }
-};
-var messages$o = {
-  SLACK_TOKEN: {
-    en: (props) => `found slack token: ${props.TOKEN}`,
-    ja: (props) => `Slackトークン: ${props.TOKEN} がみつかりました`
-  },
-  IncomingWebhook: {
-    en: (props) => `found Slack Incoming Webhook: ${props.URL}`,
-    ja: (props) => `SlackのIncoming Webhooks: ${props.TOKEN} がみつかりました`
-  }
-};
-function reportIfFoundRawPrivateKey$1({ source, options, context: context3, t }) {
-  const SLACK_TOKEN_PATTERN = /\b(?:xoxb|xoxp|xapp|xoxa|xoxo|xoxr)-(?:\d-)?(?:[a-zA-Z0-9]{1,40}-)+[a-zA-Z0-9]{1,40}\b/g;
-  const results = source.content.matchAll(SLACK_TOKEN_PATTERN);
-  for (const result of results) {
-    const index = result.index || 0;
-    const match = result[0] || "";
-    const range = [index, index + match.length];
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    context3.report({
-      message: t("SLACK_TOKEN", {
-        TOKEN: match
-      }),
-      range
-    });
-  }
-}
-function reportIfFoundIncomingWebhook({ source, options, context: context3, t }) {
-  const IncomingWebhooksPattern = /https:\/\/hooks\.slack\.com\/services\/T[a-zA-Z0-9]{1,40}\/B[a-zA-Z0-9]{1,40}\/[a-zA-Z0-9]{1,40}/gi;
-  const results = source.content.matchAll(IncomingWebhooksPattern);
-  for (const result of results) {
-    const index = result.index || 0;
-    const match = result[0] || "";
-    const range = [index, index + match.length];
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    context3.report({
-      message: t("IncomingWebhook", {
-        URL: match
-      }),
-      range
-    });
-  }
-}
-var creator$p = {
-  messages: messages$o,
-  meta: {
-    id: "@secretlint/secretlint-rule-slack",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-slack/README.md"
-    }
-  },
-  create(context3, options) {
-    const t = context3.createTranslator(messages$o);
-    const normalizedOptions = {
-      allows: options.allows || []
-    };
-    return {
-      file(source) {
-        reportIfFoundRawPrivateKey$1({ source, options: normalizedOptions, context: context3, t });
-        reportIfFoundIncomingWebhook({ source, options: normalizedOptions, context: context3, t });
-      }
-    };
-  }
-};
-var messages$n = {
-  BasicAuth: {
-    en: (props) => `found basic auth credential: ${props.CREDENTIAL}`,
-    ja: (props) => `ベーシック認証情報: ${props.CREDENTIAL} がみつかりました`
-  }
-};
-var BUILTIN_IGNORED_PATTERNS$1 = [
-  "localhost",
-  "127.0.0.1",
-  "password",
-  "mypassword",
-  "myusername",
-  "{password}",
-  "${password}",
-  "{{password}}",
-  "{username}",
-  "${username}",
-  "{{username}}",
-  "YOUR_PASSWORD",
-  "YOUR_USERNAME",
-  "REPLACE_WITH_PASSWORD",
-  "REPLACE_WITH_USERNAME"
-];
-function isVariableLikeString$1(str2) {
-  const variablePatterns = [
-    /\$\{[^}]{1,50}\}/,
-    // ${var}
-    /\{\{[^}]{1,50}\}\}/,
-    // {{var}}
-    /\{[^}]{1,50}\}/,
-    // {var}
-    /%[A-Z_]{1,30}%/,
-    // %VAR%
-    /\$[A-Z_]{1,30}/
-    // $VAR
-  ];
-  return variablePatterns.some((pattern) => pattern.test(str2));
-}
-function isLikelyRealUsername(username) {
-  if (username.length < 2)
-    return false;
-  if (isVariableLikeString$1(username))
-    return false;
-  if (BUILTIN_IGNORED_PATTERNS$1.some((pattern) => username.toLowerCase().includes(pattern.toLowerCase()))) {
-    return false;
-  }
-  return true;
-}
-function isLikelyRealPassword(password) {
-  if (password.length < 4)
-    return false;
-  if (isVariableLikeString$1(password))
-    return false;
-  if (BUILTIN_IGNORED_PATTERNS$1.some((pattern) => password.toLowerCase().includes(pattern.toLowerCase()))) {
-    return false;
-  }
-  if (/^(.)\1{3,}$/.test(password))
-    return false;
-  return true;
-}
-function reportIfFoundBasicAuth({ source, options, context: context3, t }) {
-  const URL_PATTERN = /(?<protocol>(?:https?|ftp|ftps)):\/\/(?<user>[-a-zA-Z0-9_]{1,256}):(?<password>[-a-zA-Z0-9_]{1,256})@[-a-zA-Z0-9%._+~#=]{1,256}\.[a-zA-Z0-9()]{1,6}\b/g;
-  const results = source.content.matchAll(URL_PATTERN);
-  for (const result of results) {
-    const index = result.index || 0;
-    const match = result[0] || "";
-    const username = result.groups?.user;
-    const password = result.groups?.password;
-    if (!username || !password)
-      continue;
-    if (!isLikelyRealUsername(username))
-      continue;
-    if (!isLikelyRealPassword(password))
-      continue;
-    const range = [index, index + match.length];
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    context3.report({
-      message: t("BasicAuth", {
-        CREDENTIAL: match
-      }),
-      range
-    });
-  }
-}
-var creator$o = {
-  messages: messages$n,
-  meta: {
-    id: "@secretlint/secretlint-rule-basicauth",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-basicauth/README.md"
-    }
-  },
-  create(context3, options) {
-    const t = context3.createTranslator(messages$n);
-    const normalizedOptions = {
-      allows: options.allows || []
-    };
-    return {
-      file(source) {
-        reportIfFoundBasicAuth({ source, options: normalizedOptions, context: context3, t });
-      }
-    };
-  }
-};
-var messages$m = {
-  OPENAI_TOKEN: {
-    en: (props) => `found OpenAI API token: ${props.TOKEN}`,
-    ja: (props) => `OpenAI API トークン: ${props.TOKEN} がみつかりました`
-  }
-};
-var creator$n = {
-  messages: messages$m,
-  meta: {
-    id: "@secretlint/secretlint-rule-openai",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-openai/README.md"
-    }
-  },
-  create(context3) {
-    const t = context3.createTranslator(messages$m);
-    return {
-      file(source) {
-        const pattern = /sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})\b|sk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20}/g;
-        const matches = source.content.matchAll(pattern);
-        for (const match of matches) {
-          const index = match.index ?? 0;
-          const matchString = match[0] ?? "";
-          const range = [index, index + matchString.length];
-          context3.report({
-            message: t("OPENAI_TOKEN", {
-              TOKEN: matchString
-            }),
-            range
-          });
-        }
-      }
-    };
-  }
-};
-var messages$l = {
-  ANTHROPIC_API_KEY: {
-    en: (props) => `found Anthropic Claude API key: ${props.KEY}`,
-    ja: (props) => `Anthropic Claude API キー: ${props.KEY} がみつかりました`
-  }
-};
-var creator$m = {
-  messages: messages$l,
-  meta: {
-    id: "@secretlint/secretlint-rule-anthropic",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-anthropic/README.md"
-    }
-  },
-  create(context3) {
-    const t = context3.createTranslator(messages$l);
-    return {
-      file(source) {
-        const pattern = new RegExp("(?<!\\p{L})sk-ant-api0\\d-[A-Za-z0-9_-]{90,128}AA(?![A-Za-z0-9_-])", "gu");
-        const matches = source.content.matchAll(pattern);
-        for (const match of matches) {
-          const index = match.index ?? 0;
-          const matchString = match[0] ?? "";
-          const range = [index, index + matchString.length];
-          context3.report({
-            message: t("ANTHROPIC_API_KEY", {
-              KEY: matchString
-            }),
-            range
-          });
-        }
-      }
-    };
-  }
-};
-var messages$k = {
-  GROQ_API_KEY: {
-    en: (props) => `found Groq API key: ${props.KEY}`,
-    ja: (props) => `Groq API キー: ${props.KEY} がみつかりました`
-  }
-};
-var creator$l = {
-  messages: messages$k,
-  meta: {
-    id: "@secretlint/secretlint-rule-groq",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-groq/README.md"
-    }
-  },
-  create(context3, options) {
-    const t = context3.createTranslator(messages$k);
-    const normalizedOptions = {
-      allows: options?.allows ?? []
-    };
-    return {
-      file(source) {
-        const pattern = new RegExp("(?<!\\p{L})gsk_[a-zA-Z0-9]{52}(?![a-zA-Z0-9])", "gu");
-        const matches = source.content.matchAll(pattern);
-        for (const match of matches) {
-          const index = match.index ?? 0;
-          const matchString = match[0] ?? "";
-          const allowedResults = regexpStringMatcherExports.matchPatterns(matchString, normalizedOptions.allows);
-          if (allowedResults.length > 0) {
-            continue;
-          }
-          const range = [index, index + matchString.length];
-          context3.report({
-            message: t("GROQ_API_KEY", {
-              KEY: matchString
-            }),
-            range
-          });
-        }
-      }
-    };
-  }
-};
-var messages$j = {
-  HUGGINGFACE_USER_ACCESS_TOKEN: {
-    en: (props) => `found Hugging Face User Access Token: ${props.TOKEN}`,
-    ja: (props) => `Hugging Face User Access Token: ${props.TOKEN} がみつかりました`
-  }
-};
-var creator$k = {
-  messages: messages$j,
-  meta: {
-    id: "@secretlint/secretlint-rule-huggingface",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-huggingface/README.md"
-    }
-  },
-  create(context3, options) {
-    const t = context3.createTranslator(messages$j);
-    const normalizedOptions = {
-      allows: options?.allows ?? []
-    };
-    return {
-      file(source) {
-        const pattern = new RegExp("(?<!\\p{L})hf_[a-zA-Z]{34}(?![a-zA-Z])", "gu");
-        const matches = source.content.matchAll(pattern);
-        for (const match of matches) {
-          const index = match.index ?? 0;
-          const matchString = match[0] ?? "";
-          const allowedResults = regexpStringMatcherExports.matchPatterns(matchString, normalizedOptions.allows);
-          if (allowedResults.length > 0) {
-            continue;
-          }
-          const range = [index, index + matchString.length];
-          context3.report({
-            message: t("HUGGINGFACE_USER_ACCESS_TOKEN", {
-              TOKEN: matchString
-            }),
-            range
-          });
-        }
-      }
-    };
-  }
-};
-var messages$i = {
-  LINEAR_API_TOKEN: {
-    en: (props) => `found linear api token: ${props.ID}`,
-    ja: (props) => `linear api token: ${props.ID} がみつかりました`
-  }
-};
-var creator$j = {
-  messages: messages$i,
-  meta: {
-    id: "@secretlint/secretlint-rule-linear",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-linear/README.md"
-    }
-  },
-  create(context3) {
-    const t = context3.createTranslator(messages$i);
-    return {
-      file(source) {
-        const pattern = new RegExp("(?<!\\p{L})lin_api_[a-zA-Z0-9_]{32,128}(?![a-zA-Z0-9_])", "gu");
-        const matches = source.content.matchAll(pattern);
-        for (const match of matches) {
-          const index = match.index ?? 0;
-          const matchString = match[0] ?? "";
-          const range = [index, index + matchString.length];
-          context3.report({
-            message: t("LINEAR_API_TOKEN", {
-              ID: matchString
-            }),
-            range
-          });
-        }
-      }
-    };
-  }
-};
-var messages$h = {
-  NOTION_INTEGRATION_TOKEN: {
-    en: (props) => `found Notion integration token: ${props.TOKEN}`,
-    ja: (props) => `Notion integration トークン: ${props.TOKEN} がみつかりました`
-  }
-};
-function reportIfFoundToken({ source, options, context: context3, t }) {
-  const NOTION_INTEGRATION_TOKEN_PATTERN = new RegExp("(?<!\\p{L})ntn_[0-9]{11}[A-Za-z0-9]{35}(?![A-Za-z0-9])", "gu");
-  const results = source.content.matchAll(NOTION_INTEGRATION_TOKEN_PATTERN);
-  for (const result of results) {
-    const index = result.index ?? 0;
-    const match = result[0] ?? "";
-    const range = [index, index + match.length];
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    context3.report({
-      message: t("NOTION_INTEGRATION_TOKEN", {
-        TOKEN: match
-      }),
-      range
-    });
-  }
-}
-var creator$i = {
-  messages: messages$h,
-  meta: {
-    id: "@secretlint/secretlint-rule-notion",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-notion/README.md"
-    }
-  },
-  create(context3, options) {
-    const t = context3.createTranslator(messages$h);
-    const normalizedOptions = {
-      allows: options.allows ?? []
-    };
-    return {
-      file(source) {
-        reportIfFoundToken({ source, options: normalizedOptions, context: context3, t });
-      }
-    };
-  }
-};
-var messages$g = {
-  PrivateKey: {
-    en: (props) => `found private key: ${props.KEY}`,
-    ja: (props) => `秘密鍵: ${props.KEY} がみつかりました`
-  }
-};
-var PEM_CONTENT_PATTERN = /-----BEGIN[ ]?(?:(?:RSA|DSA|EC|OPENSSH|PGP) )?PRIVATE KEY(?: BLOCK)?-----\n?([A-Za-z0-9+/=\s\\]{100,10000})\n?-----END[ ]?(?:(?:RSA|DSA|EC|OPENSSH|PGP) )?PRIVATE KEY(?: BLOCK)?-----/gm;
-function validateBase64KeyContent(base64Content) {
-  if (!/^[A-Za-z0-9+/]+=*$/.test(base64Content)) {
-    return false;
-  }
-  if (base64Content.length < 100) {
-    return false;
-  }
-  const validMagicBytes = /^(MI|b3BlbnNzaC1rZXktdjE)/;
-  if (!validMagicBytes.test(base64Content)) {
-    return false;
-  }
-  return true;
-}
-function reportIfFoundRawPrivateKey({ source, options, context: context3, t }) {
-  const results = source.content.matchAll(PEM_CONTENT_PATTERN);
-  for (const result of results) {
-    const index = result.index || 0;
-    const match = result[0] || "";
-    const base64Raw = result[1] || "";
-    const range = [index, index + match.length];
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    const base64Content = base64Raw.replace(/\s|\\n/g, "");
-    if (!validateBase64KeyContent(base64Content)) {
-      continue;
-    }
-    context3.report({
-      message: t("PrivateKey", {
-        KEY: match
-      }),
-      range
-    });
-  }
-}
-var creator$h = {
-  messages: messages$g,
-  meta: {
-    id: "@secretlint/secretlint-rule-privatekey",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-privatekey/README.md"
-    }
-  },
-  create(context3, options) {
-    const t = context3.createTranslator(messages$g);
-    const normalizedOptions = {
-      allows: options.allows || []
-    };
-    return {
-      file(source) {
-        reportIfFoundRawPrivateKey({ source, options: normalizedOptions, context: context3, t });
-      }
-    };
-  }
-};
-var messages$f = {
-  SENDGRID_KEY: {
-    en: (props) => `found Sendgrid api key: ${props.KEY}`,
-    ja: (props) => `Sendgrid APIキーが見つかりました： ${props.KEY}`
-  }
-};
-function reportIfFoundKey$3({ source, options, context: context3, t }) {
-  const SENDGRID_KEY_PATTERN = new RegExp("(?<!\\p{L})SG\\.\\w{1,128}\\.\\w{1,128}([-_]?)\\w{1,128}(?!\\w)", "gu");
-  const results = source.content.matchAll(SENDGRID_KEY_PATTERN);
-  for (const result of results) {
-    const index = result.index || 0;
-    const match = result[0] || "";
-    if (match.length !== 69) {
-      continue;
-    }
-    const range = [index, index + match.length];
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    context3.report({
-      message: t("SENDGRID_KEY", {
-        KEY: match
-      }),
-      range
-    });
-  }
-}
-var creator$g = {
-  messages: messages$f,
-  meta: {
-    id: "@secretlint/secretlint-rule-sendgrid",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-sendgrid/README.md"
-    }
-  },
-  create(context3, options) {
-    const t = context3.createTranslator(messages$f);
-    const normalizedOptions = {
-      allows: options.allows || []
-    };
-    return {
-      file(source) {
-        reportIfFoundKey$3({ source, options: normalizedOptions, context: context3, t });
-      }
-    };
-  }
-};
-var messages$e = {
-  SHOPIFY_KEY: {
-    en: (props) => `found Shopify api key: ${props.KEY}`,
-    ja: (props) => `Shopify APIキーが見つかりました： ${props.KEY}`
-  }
-};
-function reportIfFoundKey$2({ source, options, context: context3, t }) {
-  const SHOPIFY_KEY_PATTERN = new RegExp("(?<!\\p{L})(shppa|shpca|shpat|shpss)_[a-zA-Z0-9]{32,64}(?![a-zA-Z0-9])", "gu");
-  const results = source.content.matchAll(SHOPIFY_KEY_PATTERN);
-  for (const result of results) {
-    const index = result.index || 0;
-    const match = result[0] || "";
-    const range = [index, index + match.length];
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    context3.report({
-      message: t("SHOPIFY_KEY", {
-        KEY: match
-      }),
-      range
-    });
-  }
-}
-var creator$f = {
-  messages: messages$e,
-  meta: {
-    id: "@secretlint/secretlint-rule-shopify",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-shopify/README.md"
-    }
-  },
-  create(context3, options) {
-    const t = context3.createTranslator(messages$e);
-    const normalizedOptions = {
-      allows: options.allows || []
-    };
-    return {
-      file(source) {
-        reportIfFoundKey$2({ source, options: normalizedOptions, context: context3, t });
-      }
-    };
-  }
-};
-var messages$d = {
-  STRIPE_SECRET_KEY_LIVE: {
-    en: (props) => `found Stripe Live Secret Key: ${props.KEY}`,
-    ja: (props) => `Stripe Live Secret Keyが見つかりました: ${props.KEY}`
-  },
-  STRIPE_SECRET_KEY_TEST: {
-    en: (props) => `found Stripe Test Secret Key: ${props.KEY}`,
-    ja: (props) => `Stripe Test Secret Keyが見つかりました: ${props.KEY}`
-  },
-  STRIPE_RESTRICTED_KEY_LIVE: {
-    en: (props) => `found Stripe Live Restricted Key: ${props.KEY}`,
-    ja: (props) => `Stripe Live Restricted Keyが見つかりました: ${props.KEY}`
-  },
-  STRIPE_RESTRICTED_KEY_TEST: {
-    en: (props) => `found Stripe Test Restricted Key: ${props.KEY}`,
-    ja: (props) => `Stripe Test Restricted Keyが見つかりました: ${props.KEY}`
-  }
-};
-var messageIdMap$1 = {
-  sk_live: "STRIPE_SECRET_KEY_LIVE",
-  sk_test: "STRIPE_SECRET_KEY_TEST",
-  rk_live: "STRIPE_RESTRICTED_KEY_LIVE",
-  rk_test: "STRIPE_RESTRICTED_KEY_TEST"
-};
-var STRIPE_KEY_PATTERN = new RegExp("(?<!\\p{L})(?<prefix>sk_live|sk_test|rk_live|rk_test)_[a-zA-Z0-9]{24,99}(?![a-zA-Z0-9])", "gu");
-function reportIfFound$2({ source, options, context: context3, t }) {
-  const results = source.content.matchAll(STRIPE_KEY_PATTERN);
-  for (const result of results) {
-    const index = result.index ?? 0;
-    const match = result[0] ?? "";
-    const prefix = result.groups?.["prefix"];
-    if (!prefix) {
-      continue;
-    }
-    const range = [index, index + match.length];
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    context3.report({
-      message: t(messageIdMap$1[prefix], {
-        KEY: match
-      }),
-      range
-    });
-  }
-}
-var creator$e = {
-  messages: messages$d,
-  meta: {
-    id: "@secretlint/secretlint-rule-stripe",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-stripe/README.md"
-    }
-  },
-  create(context3, options) {
-    const t = context3.createTranslator(messages$d);
-    const normalizedOptions = {
-      allows: options.allows ?? []
-    };
-    return {
-      file(source) {
-        reportIfFound$2({ source, options: normalizedOptions, context: context3, t });
-      }
-    };
-  }
-};
-var messages$c = {
-  GITHUB_TOKEN: {
-    en: (props) => `found GitHub Token(${props.typeName}): ${props.KEY}`,
-    ja: (props) => `GitHub Token(${props.typeName})が見つかりました： ${props.KEY}`
-  }
-};
-var typeMap = /* @__PURE__ */ new Map([
-  ["ghp", "GitHub personal access tokens"],
-  ["gho", "OAuth access tokens"],
-  ["ghu", "GitHub user-to-server tokens"],
-  ["ghs", "GitHub server-to-server tokens"],
-  ["ghr", "refresh tokens"],
-  ["github_pat", "fine-grained personal access tokens"]
-]);
-function reportIfFoundKey$1({ pattern, source, options, context: context3, t }) {
-  const results = source.content.matchAll(pattern);
-  for (const result of results) {
-    const index = result.index || 0;
-    const type = result.groups?.type;
-    const typeName = typeMap.get(type);
-    if (!typeName) {
-      throw new Error("Unknown type:" + typeName);
-    }
-    const match = result[0] || "";
-    const range = [index, index + match.length];
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    context3.report({
-      message: t("GITHUB_TOKEN", {
-        KEY: match,
-        typeName
-      }),
-      range
-    });
-  }
-}
-var creator$d = {
-  messages: messages$c,
-  meta: {
-    id: "@secretlint/secretlint-rule-github",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-github/README.md"
-    }
-  },
-  create(context3, options) {
-    const CLASSIC_GITHUB_TOKEN_PATTERN = new RegExp("(?<!\\p{L})(?<type>ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9_]{36}(?![A-Za-z0-9_])", "gu");
-    const FINE_GRAINED_GITHUB_TOKEN_PATTERN = new RegExp("(?<!\\p{L})(?<type>github_pat)_[A-Za-z0-9_]{82}(?![A-Za-z0-9_])", "gu");
-    const GITHUB_APP_INSTALLATION_TOKEN_PATTERN = new RegExp("(?<!\\p{L})(?<type>ghs)_[0-9]{1,20}_[A-Za-z0-9_-]{1,1000}\\.[A-Za-z0-9_-]{1,10000}\\.[A-Za-z0-9_-]{1,1000}(?![A-Za-z0-9_-])", "gu");
-    const patterns = [
-      CLASSIC_GITHUB_TOKEN_PATTERN,
-      FINE_GRAINED_GITHUB_TOKEN_PATTERN,
-      GITHUB_APP_INSTALLATION_TOKEN_PATTERN
-    ];
-    const t = context3.createTranslator(messages$c);
-    const normalizedOptions = {
-      allows: options.allows || []
-    };
-    return {
-      file(source) {
-        for (const pattern of patterns) {
-          reportIfFoundKey$1({ pattern, source, options: normalizedOptions, context: context3, t });
-        }
-      }
-    };
-  }
-};
-var messages$b = {
-  GITLAB_PERSONAL_ACCESS_TOKEN: {
-    en: (props) => `found GitLab Personal Access Token: ${props.KEY}`,
-    ja: (props) => `GitLab Personal Access Tokenが見つかりました: ${props.KEY}`
-  }
-};
-function reportIfFoundKey({ pattern, source, options, context: context3, t }) {
-  const results = source.content.matchAll(pattern);
-  for (const result of results) {
-    const index = result.index ?? 0;
-    const match = result[0] ?? "";
-    const range = [index, index + match.length];
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    context3.report({
-      message: t("GITLAB_PERSONAL_ACCESS_TOKEN", {
-        KEY: match
-      }),
-      range
-    });
-  }
-}
-var creator$c = {
-  messages: messages$b,
-  meta: {
-    id: "@secretlint/secretlint-rule-gitlab",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-gitlab/README.md"
-    }
-  },
-  create(context3, options) {
-    const GITLAB_PERSONAL_ACCESS_TOKEN_PATTERN = new RegExp("(?<!\\p{L})glpat-[A-Za-z0-9_-]{20,128}(?![A-Za-z0-9_-])", "gu");
-    const patterns = [GITLAB_PERSONAL_ACCESS_TOKEN_PATTERN];
-    const t = context3.createTranslator(messages$b);
-    const normalizedOptions = {
-      allows: options.allows ?? []
-    };
-    return {
-      file(source) {
-        for (const pattern of patterns) {
-          reportIfFoundKey({ pattern, source, options: normalizedOptions, context: context3, t });
-        }
-      }
-    };
-  }
-};
-var messages$a = {
-  GRAFANA_CLOUD_API_TOKEN: {
-    en: (props) => `found Grafana Cloud API token: ${props.TOKEN}`,
-    ja: (props) => `Grafana Cloud API トークン: ${props.TOKEN} がみつかりました`
-  },
-  GRAFANA_SERVICE_ACCOUNT_TOKEN: {
-    en: (props) => `found Grafana Service Account token: ${props.TOKEN}`,
-    ja: (props) => `Grafana Service Account トークン: ${props.TOKEN} がみつかりました`
-  }
-};
-function reportIfFound$1({ pattern, messageId, source, options, context: context3, t }) {
-  const results = source.content.matchAll(pattern);
-  for (const result of results) {
-    const index = result.index ?? 0;
-    const match = result[0] ?? "";
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    const range = [index, index + match.length];
-    context3.report({
-      message: t(messageId, {
-        TOKEN: match
-      }),
-      range
-    });
-  }
-}
-var creator$b = {
-  messages: messages$a,
-  meta: {
-    id: "@secretlint/secretlint-rule-grafana",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-grafana/README.md"
-    }
-  },
-  create(context3, options) {
-    const t = context3.createTranslator(messages$a);
-    const normalizedOptions = {
-      allows: options?.allows ?? []
-    };
-    const GRAFANA_CLOUD_API_TOKEN_PATTERN = new RegExp("(?<!\\p{L})glc_[A-Za-z0-9+/]{32,400}={0,2}(?![A-Za-z0-9+/=])", "gu");
-    const GRAFANA_SERVICE_ACCOUNT_TOKEN_PATTERN = new RegExp("(?<!\\p{L})glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?![A-Fa-f0-9])", "gu");
-    return {
-      file(source) {
-        reportIfFound$1({
-          pattern: GRAFANA_CLOUD_API_TOKEN_PATTERN,
-          messageId: "GRAFANA_CLOUD_API_TOKEN",
-          source,
-          options: normalizedOptions,
-          context: context3,
-          t
-        });
-        reportIfFound$1({
-          pattern: GRAFANA_SERVICE_ACCOUNT_TOKEN_PATTERN,
-          messageId: "GRAFANA_SERVICE_ACCOUNT_TOKEN",
-          source,
-          options: normalizedOptions,
-          context: context3,
-          t
-        });
-      }
-    };
-  }
-};
-var messages$9 = {
-  OPS_TOKEN: {
-    en: (props) => `found 1Password Service Account token: ${props.TOKEN}`,
-    ja: (props) => `1Password Service Account: ${props.TOKEN} がみつかりました`
-  }
-};
-var is1PasswordServiceAccountToken = (base64String) => {
-  try {
-    const jsonString = atob(base64String.replace(/-/g, "+").replace(/_/g, "/"));
-    const json2 = JSON.parse(jsonString);
-    return typeof json2 === "object" && json2 !== null;
-  } catch (error63) {
-    return false;
-  }
-};
-var creator$a = {
-  messages: messages$9,
-  meta: {
-    id: "@secretlint/secretlint-rule-1password",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-1password/README.md"
-    }
-  },
-  create(context3, options) {
-    const t = context3.createTranslator(messages$9);
-    const normalizedOptions = {
-      allows: options?.allows ?? []
-    };
-    return {
-      file(source) {
-        const pattern = new RegExp("(?<!\\p{L})ops_(ey[A-Za-z0-9+/=]{100,1280}fQ={0,2})(?![A-Za-z0-9+/=])", "gu");
-        const matches = source.content.matchAll(pattern);
-        for (const match of matches) {
-          const index = match.index ?? 0;
-          const matchString = match[0] ?? "";
-          const base64String = match[1] ?? "";
-          if (!is1PasswordServiceAccountToken(base64String)) {
-            continue;
-          }
-          const allowedResults = regexpStringMatcherExports.matchPatterns(matchString, normalizedOptions.allows);
-          if (allowedResults.length > 0) {
-            continue;
-          }
-          const range = [index, index + matchString.length];
-          context3.report({
-            message: t("OPS_TOKEN", {
-              TOKEN: matchString
-            }),
-            range
-          });
-        }
-      }
-    };
-  }
-};
-var messages$8 = {
-  MongoDBConnection: {
-    en: (props) => `found MongoDB connection string: ${props.URI}`,
-    ja: (props) => `MongoDB接続文字列: ${props.URI} がみつかりました`
-  },
-  MySQLConnection: {
-    en: (props) => `found MySQL connection string: ${props.URI}`,
-    ja: (props) => `MySQL接続文字列: ${props.URI} がみつかりました`
-  },
-  PostgreSQLConnection: {
-    en: (props) => `found PostgreSQL connection string: ${props.URI}`,
-    ja: (props) => `PostgreSQL接続文字列: ${props.URI} がみつかりました`
-  }
-};
-var BUILTIN_IGNORED_PATTERNS = [
-  "localhost",
-  "127.0.0.1",
-  "example.com",
-  "example.org",
-  "test.com",
-  "password",
-  "username",
-  "secret",
-  "mypassword",
-  "myusername",
-  "root",
-  "admin",
-  "user",
-  "pass",
-  "{password}",
-  "${password}",
-  "{{password}}",
-  "{username}",
-  "${username}",
-  "{{username}}",
-  "YOUR_PASSWORD",
-  "YOUR_USERNAME",
-  "REPLACE_WITH_PASSWORD"
-];
-function isVariableLikeString(str2) {
-  const variablePatterns = [
-    /\$\{[^}]{1,50}\}/,
-    // ${var}
-    /\{\{[^}]{1,50}\}\}/,
-    // {{var}}
-    /\{[^}]{1,50}\}/,
-    // {var}
-    /%[A-Z_]{1,30}%/,
-    // %VAR%
-    /\$[A-Z_]{1,30}/,
-    // $VAR
-    /\$\([^)]{1,50}\)/
-    // $(var)
-  ];
-  return variablePatterns.some((pattern) => pattern.test(str2));
-}
-function isLikelyRealCredential(username, password) {
-  if (username === password)
-    return false;
-  if (password.length < 4)
-    return false;
-  if (isVariableLikeString(password))
-    return false;
-  const passwordLower = password.toLowerCase();
-  if (BUILTIN_IGNORED_PATTERNS.some((pattern) => passwordLower === pattern.toLowerCase())) {
-    return false;
-  }
-  if (/^(.)\1{3,}$/.test(password))
-    return false;
-  return true;
-}
-function reportMongoDBConnectionString({ source, options, context: context3, t }) {
-  const MONGODB_PATTERN = /mongodb(?:\+srv)?:\/\/(?:(?<username>[^:\/\s]{1,100}):(?<password>[^@\/\s]{1,200})@)?(?<host>[^\/\s?]{1,100})(?:\/(?<database>[^?\s]{0,100}))?(?:\?(?<options>[^\s]{0,500}))?/gi;
-  const results = source.content.matchAll(MONGODB_PATTERN);
-  for (const result of results) {
-    const index = result.index || 0;
-    const match = result[0] || "";
-    const username = result.groups?.username;
-    const password = result.groups?.password;
-    if (!username || !password)
-      continue;
-    if (!isLikelyRealCredential(username, password))
-      continue;
-    const range = [index, index + match.length];
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    context3.report({
-      message: t("MongoDBConnection", {
-        URI: match
-      }),
-      range
-    });
-  }
-}
-function reportMySQLConnectionString({ source, options, context: context3, t }) {
-  const MYSQL_URI_PATTERN = /(?:jdbc:)?mysql(?:x)?:\/\/(?:(?<username>[^:\/\s]{1,100}):(?<password>[^@\/\s]{1,200})@)?(?<host>[^\/\s?]{1,100})(?:\/(?<database>[^?\s]{0,100}))?(?:\?(?<options>[^\s]{0,500}))?/gi;
-  const results = source.content.matchAll(MYSQL_URI_PATTERN);
-  for (const result of results) {
-    const index = result.index || 0;
-    const match = result[0] || "";
-    const username = result.groups?.username;
-    const password = result.groups?.password;
-    if (!username || !password)
-      continue;
-    if (!isLikelyRealCredential(username, password))
-      continue;
-    const range = [index, index + match.length];
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    context3.report({
-      message: t("MySQLConnection", {
-        URI: match
-      }),
-      range
-    });
-  }
-}
-function reportPostgreSQLConnectionString({ source, options, context: context3, t }) {
-  const POSTGRESQL_URI_PATTERN = /postgres(?:ql)?:\/\/(?:(?<username>[^:\/\s]{1,100}):(?<password>[^@\/\s]{1,200})@)?(?<host>[^\/\s?]{1,100})(?:\/(?<database>[^?\s]{0,100}))?(?:\?(?<options>[^\s]{0,500}))?/gi;
-  const results = source.content.matchAll(POSTGRESQL_URI_PATTERN);
-  for (const result of results) {
-    const index = result.index || 0;
-    const match = result[0] || "";
-    const username = result.groups?.username;
-    const password = result.groups?.password;
-    if (!username || !password)
-      continue;
-    if (!isLikelyRealCredential(username, password))
-      continue;
-    const range = [index, index + match.length];
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    context3.report({
-      message: t("PostgreSQLConnection", {
-        URI: match
-      }),
-      range
-    });
-  }
-}
-var creator$9 = {
-  messages: messages$8,
-  meta: {
-    id: "@secretlint/secretlint-rule-database-connection-string",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-database-connection-string/README.md"
-    }
-  },
-  create(context3, options) {
-    const normalizedOptions = {
-      allows: options.allows || []
-    };
-    const t = context3.createTranslator(messages$8);
-    return {
-      file(source) {
-        reportMongoDBConnectionString({ source, options: normalizedOptions, context: context3, t });
-        reportMySQLConnectionString({ source, options: normalizedOptions, context: context3, t });
-        reportPostgreSQLConnectionString({ source, options: normalizedOptions, context: context3, t });
-      }
-    };
-  }
-};
-var messages$7 = {
-  HASHICORP_VAULT_SERVICE_TOKEN: {
-    en: (props) => `found HashiCorp Vault service token: ${props.TOKEN}`,
-    ja: (props) => `HashiCorp Vault service token: ${props.TOKEN} がみつかりました`
-  },
-  HASHICORP_VAULT_BATCH_TOKEN: {
-    en: (props) => `found HashiCorp Vault batch token: ${props.TOKEN}`,
-    ja: (props) => `HashiCorp Vault batch token: ${props.TOKEN} がみつかりました`
-  },
-  HASHICORP_VAULT_RECOVERY_TOKEN: {
-    en: (props) => `found HashiCorp Vault recovery token: ${props.TOKEN}`,
-    ja: (props) => `HashiCorp Vault recovery token: ${props.TOKEN} がみつかりました`
-  }
-};
-var serviceTokenPattern = new RegExp("(?<!\\p{L})hvs\\.[A-Za-z0-9_-]{90,120}(?![A-Za-z0-9_-])", "gu");
-var batchTokenPattern = new RegExp("(?<!\\p{L})hvb\\.[A-Za-z0-9_-]{138,300}(?![A-Za-z0-9_-])", "gu");
-var recoveryTokenPattern = new RegExp("(?<!\\p{L})hvr\\.[A-Za-z0-9_-]{90,120}(?![A-Za-z0-9_-])", "gu");
-var creator$8 = {
-  messages: messages$7,
-  meta: {
-    id: "@secretlint/secretlint-rule-hashicorp-vault",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-hashicorp-vault/README.md"
-    }
-  },
-  create(context3, options) {
-    const t = context3.createTranslator(messages$7);
-    const normalizedOptions = {
-      allows: options?.allows ?? []
-    };
-    const reportMatches = (source, pattern, messageId) => {
-      const matches = source.content.matchAll(pattern);
-      for (const match of matches) {
-        const index = match.index ?? 0;
-        const matchString = match[0] ?? "";
-        const allowedResults = regexpStringMatcherExports.matchPatterns(matchString, normalizedOptions.allows);
-        if (allowedResults.length > 0) {
-          continue;
-        }
-        const range = [index, index + matchString.length];
-        context3.report({
-          message: t(messageId, {
-            TOKEN: matchString
-          }),
-          range
-        });
-      }
-    };
-    return {
-      file(source) {
-        reportMatches(source, serviceTokenPattern, "HASHICORP_VAULT_SERVICE_TOKEN");
-        reportMatches(source, batchTokenPattern, "HASHICORP_VAULT_BATCH_TOKEN");
-        reportMatches(source, recoveryTokenPattern, "HASHICORP_VAULT_RECOVERY_TOKEN");
-      }
-    };
-  }
-};
-var messages$6 = {
-  VERCEL_PERSONAL_ACCESS_TOKEN: {
-    en: (props) => `found Vercel personal access token: ${props.ID}`,
-    ja: (props) => `Vercel personal access token: ${props.ID} がみつかりました`
-  },
-  VERCEL_INTEGRATION_TOKEN: {
-    en: (props) => `found Vercel integration token: ${props.ID}`,
-    ja: (props) => `Vercel integration token: ${props.ID} がみつかりました`
-  },
-  VERCEL_APP_ACCESS_TOKEN: {
-    en: (props) => `found Vercel app access token: ${props.ID}`,
-    ja: (props) => `Vercel app access token: ${props.ID} がみつかりました`
-  },
-  VERCEL_APP_REFRESH_TOKEN: {
-    en: (props) => `found Vercel app refresh token: ${props.ID}`,
-    ja: (props) => `Vercel app refresh token: ${props.ID} がみつかりました`
-  },
-  VERCEL_AI_GATEWAY_API_KEY: {
-    en: (props) => `found Vercel AI Gateway API key: ${props.ID}`,
-    ja: (props) => `Vercel AI Gateway API key: ${props.ID} がみつかりました`
-  }
-};
-var prefixToMessageId = {
-  vcp: "VERCEL_PERSONAL_ACCESS_TOKEN",
-  vci: "VERCEL_INTEGRATION_TOKEN",
-  vca: "VERCEL_APP_ACCESS_TOKEN",
-  vcr: "VERCEL_APP_REFRESH_TOKEN",
-  vck: "VERCEL_AI_GATEWAY_API_KEY"
-};
-var creator$7 = {
-  messages: messages$6,
-  meta: {
-    id: "@secretlint/secretlint-rule-vercel",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-vercel/README.md"
-    }
-  },
-  create(context3, options) {
-    const t = context3.createTranslator(messages$6);
-    const normalizedOptions = {
-      allows: options?.allows ?? []
-    };
-    return {
-      file(source) {
-        const pattern = new RegExp("(?<!\\p{L})(?<prefix>vcp|vci|vca|vcr|vck)_[A-Za-z0-9]{20,60}(?![A-Za-z0-9])", "gu");
-        const matches = source.content.matchAll(pattern);
-        for (const match of matches) {
-          const index = match.index ?? 0;
-          const matchString = match[0] ?? "";
-          const prefix = match.groups?.prefix;
-          const messageId = prefixToMessageId[prefix];
-          const allowedResults = regexpStringMatcherExports.matchPatterns(matchString, normalizedOptions.allows);
-          if (allowedResults.length > 0) {
-            continue;
-          }
-          const range = [index, index + matchString.length];
-          context3.report({
-            message: t(messageId, {
-              ID: matchString
-            }),
-            range
-          });
-        }
-      }
-    };
-  }
-};
-var messages$5 = {
-  DATABRICKS_PERSONAL_ACCESS_TOKEN: {
-    en: (props) => `found Databricks personal access token: ${props.ID}`,
-    ja: (props) => `Databricks personal access token: ${props.ID} がみつかりました`
-  }
-};
-var creator$6 = {
-  messages: messages$5,
-  meta: {
-    id: "@secretlint/secretlint-rule-databricks",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-databricks/README.md"
-    }
-  },
-  create(context3, options) {
-    const t = context3.createTranslator(messages$5);
-    const normalizedOptions = {
-      allows: options?.allows ?? []
-    };
-    return {
-      file(source) {
-        const pattern = new RegExp("(?<!\\p{L})dapi[A-Fa-f0-9]{32}(?:-[0-9])?(?![A-Fa-f0-9])", "gu");
-        const matches = source.content.matchAll(pattern);
-        for (const match of matches) {
-          const index = match.index ?? 0;
-          const matchString = match[0] ?? "";
-          const allowedResults = regexpStringMatcherExports.matchPatterns(matchString, normalizedOptions.allows);
-          if (allowedResults.length > 0) {
-            continue;
-          }
-          const range = [index, index + matchString.length];
-          context3.report({
-            message: t("DATABRICKS_PERSONAL_ACCESS_TOKEN", {
-              ID: matchString
-            }),
-            range
-          });
-        }
-      }
-    };
-  }
-};
-var messages$4 = {
-  DOCKER_PERSONAL_ACCESS_TOKEN: {
-    en: (props) => `found Docker Personal Access Token: ${props.TOKEN}`,
-    ja: (props) => `Docker Personal Access Token: ${props.TOKEN} がみつかりました`
-  }
-};
-function reportIfFoundDockerPAT({ source, options, context: context3, t }) {
-  const DOCKER_PAT_PATTERN = new RegExp("(?<!\\p{L})dckr_pat_[a-zA-Z0-9_-]{27}(?![a-zA-Z0-9_-])", "gu");
-  const results = source.content.matchAll(DOCKER_PAT_PATTERN);
-  for (const result of results) {
-    const index = result.index || 0;
-    const match = result[0] || "";
-    const range = [index, index + match.length];
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    context3.report({
-      message: t("DOCKER_PERSONAL_ACCESS_TOKEN", {
-        TOKEN: match
-      }),
-      range
-    });
-  }
-}
-var creator$5 = {
-  messages: messages$4,
-  meta: {
-    id: "@secretlint/secretlint-rule-docker",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-docker/README.md"
-    }
-  },
-  create(context3, options) {
-    const t = context3.createTranslator(messages$4);
-    const normalizedOptions = {
-      allows: options.allows || []
-    };
-    return {
-      file(source) {
-        reportIfFoundDockerPAT({ source, options: normalizedOptions, context: context3, t });
-      }
-    };
-  }
-};
-var messages$3 = {
-  FIGMA_PERSONAL_ACCESS_TOKEN: {
-    en: (props) => `found Figma Personal Access Token: ${props.ID}`,
-    ja: (props) => `Figma Personal Access Token: ${props.ID} がみつかりました`
-  }
-};
-var creator$4 = {
-  messages: messages$3,
-  meta: {
-    id: "@secretlint/secretlint-rule-figma",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-figma/README.md"
-    }
-  },
-  create(context3, options) {
-    const t = context3.createTranslator(messages$3);
-    const normalizedOptions = {
-      allows: options?.allows ?? []
-    };
-    return {
-      file(source) {
-        const pattern = new RegExp("(?<!\\p{L})figd_[A-Za-z0-9_-]{40,200}(?![A-Za-z0-9_-])", "gu");
-        const matches = source.content.matchAll(pattern);
-        for (const match of matches) {
-          const index = match.index ?? 0;
-          const matchString = match[0] ?? "";
-          const allowedResults = regexpStringMatcherExports.matchPatterns(matchString, normalizedOptions.allows);
-          if (allowedResults.length > 0) {
-            continue;
-          }
-          const range = [index, index + matchString.length];
-          context3.report({
-            message: t("FIGMA_PERSONAL_ACCESS_TOKEN", {
-              ID: matchString
-            }),
-            range
-          });
-        }
-      }
-    };
-  }
-};
-var messages$2 = {
-  CLOUDFLARE_GLOBAL_API_KEY: {
-    en: (props) => `found Cloudflare Global API Key: ${props.TOKEN}`,
-    ja: (props) => `Cloudflare Global API Keyが見つかりました: ${props.TOKEN}`
-  },
-  CLOUDFLARE_USER_API_TOKEN: {
-    en: (props) => `found Cloudflare User API Token: ${props.TOKEN}`,
-    ja: (props) => `Cloudflare User API Tokenが見つかりました: ${props.TOKEN}`
-  },
-  CLOUDFLARE_ACCOUNT_API_TOKEN: {
-    en: (props) => `found Cloudflare Account API Token: ${props.TOKEN}`,
-    ja: (props) => `Cloudflare Account API Tokenが見つかりました: ${props.TOKEN}`
-  }
-};
-var messageIdMap = {
-  cfk: "CLOUDFLARE_GLOBAL_API_KEY",
-  cfut: "CLOUDFLARE_USER_API_TOKEN",
-  cfat: "CLOUDFLARE_ACCOUNT_API_TOKEN"
-};
-var CLOUDFLARE_TOKEN_PATTERN = new RegExp("(?<!\\p{L})(?<prefix>cfk|cfut|cfat)_[A-Za-z0-9]{40}[0-9a-f]{8}(?![A-Za-z0-9])", "gu");
-function reportIfFound({ source, options, context: context3, t }) {
-  const results = source.content.matchAll(CLOUDFLARE_TOKEN_PATTERN);
-  for (const result of results) {
-    const index = result.index ?? 0;
-    const match = result[0] ?? "";
-    const prefix = result.groups?.["prefix"];
-    if (!prefix) {
-      continue;
-    }
-    const range = [index, index + match.length];
-    const allowedResults = regexpStringMatcherExports.matchPatterns(match, options.allows);
-    if (allowedResults.length > 0) {
-      continue;
-    }
-    context3.report({
-      message: t(messageIdMap[prefix], {
-        TOKEN: match
-      }),
-      range
-    });
-  }
-}
-var creator$3 = {
-  messages: messages$2,
-  meta: {
-    id: "@secretlint/secretlint-rule-cloudflare",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-cloudflare/README.md"
-    }
-  },
-  create(context3, options) {
-    const t = context3.createTranslator(messages$2);
-    const normalizedOptions = {
-      allows: options.allows ?? []
-    };
-    return {
-      file(source) {
-        reportIfFound({ source, options: normalizedOptions, context: context3, t });
-      }
-    };
-  }
-};
-var messages$1 = {
-  TAILSCALE_API_KEY: {
-    en: (props) => `found Tailscale API access token: ${props.KEY}`,
-    ja: (props) => `Tailscale API アクセストークン: ${props.KEY} がみつかりました`
-  },
-  TAILSCALE_AUTH_KEY: {
-    en: (props) => `found Tailscale pre-authentication key: ${props.KEY}`,
-    ja: (props) => `Tailscale 事前認証キー: ${props.KEY} がみつかりました`
-  },
-  TAILSCALE_CLIENT_KEY: {
-    en: (props) => `found Tailscale OAuth client key: ${props.KEY}`,
-    ja: (props) => `Tailscale OAuth クライアントキー: ${props.KEY} がみつかりました`
-  },
-  TAILSCALE_SCIM_KEY: {
-    en: (props) => `found Tailscale SCIM key: ${props.KEY}`,
-    ja: (props) => `Tailscale SCIM キー: ${props.KEY} がみつかりました`
-  },
-  TAILSCALE_WEBHOOK_KEY: {
-    en: (props) => `found Tailscale webhook key: ${props.KEY}`,
-    ja: (props) => `Tailscale Webhook キー: ${props.KEY} がみつかりました`
-  },
-  TAILSCALE_KEY: {
-    en: (props) => `found Tailscale key: ${props.KEY}`,
-    ja: (props) => `Tailscale キー: ${props.KEY} がみつかりました`
-  }
-};
-var messageIdByType = {
-  api: "TAILSCALE_API_KEY",
-  auth: "TAILSCALE_AUTH_KEY",
-  client: "TAILSCALE_CLIENT_KEY",
-  scim: "TAILSCALE_SCIM_KEY",
-  webhook: "TAILSCALE_WEBHOOK_KEY"
-};
-var creator$2 = {
-  messages: messages$1,
-  meta: {
-    id: "@secretlint/secretlint-rule-tailscale",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-tailscale/README.md"
-    }
-  },
-  create(context3, options) {
-    const t = context3.createTranslator(messages$1);
-    const normalizedOptions = {
-      allows: options.allows ?? []
-    };
-    return {
-      file(source) {
-        const pattern = new RegExp("(?<!\\p{L})tskey-(?<type>[a-z]{2,20})-[0-9A-Za-z_]{8,40}-[0-9A-Za-z_]{16,60}(?![0-9A-Za-z_])", "gu");
-        const matches = source.content.matchAll(pattern);
-        for (const match of matches) {
-          const index = match.index ?? 0;
-          const matchString = match[0] ?? "";
-          const type = match.groups?.type ?? "";
-          const range = [index, index + matchString.length];
-          const allowedResults = regexpStringMatcherExports.matchPatterns(matchString, normalizedOptions.allows);
-          if (allowedResults.length > 0) {
-            continue;
-          }
-          const messageId = messageIdByType[type] ?? "TAILSCALE_KEY";
-          context3.report({
-            message: t(messageId, {
-              KEY: matchString
-            }),
-            range
-          });
-        }
-      }
-    };
-  }
-};
-var HTML_COMMENT_REGEXP = /(?<type>secretlint-(?:disable-next-line|disable-line|disable|enable))(?<options>.*)/g;
-var parseComments = (source) => {
-  const matches = source.content.matchAll(HTML_COMMENT_REGEXP);
-  return Array.from(matches).map((match) => {
-    const type = match.groups?.type;
-    const index = match.index;
-    if (type === "secretlint-disable-line") {
-      return {
-        type,
-        options: parseComment(match.groups?.options),
-        line: source.indexToPosition(index).line
-      };
-    }
-    if (type === "secretlint-disable-next-line") {
-      return {
-        type,
-        options: parseComment(match.groups?.options),
-        line: source.indexToPosition(index).line + 1
-      };
-    }
-    return {
-      type,
-      options: parseComment(match.groups?.options),
-      index
-    };
-  });
-};
-function parseComment(options) {
-  if (!options) {
-    return [];
-  }
-  const commentStart = options.indexOf("--");
-  const ruleIdString = commentStart === -1 ? options : options.slice(0, commentStart);
-  return ruleIdString.split(/,/).map((arg) => arg.trim()).filter((arg) => arg !== "") ?? [];
-}
-var CommentState = class {
-  source;
-  reportingConfig;
-  endIndex;
-  constructor(source) {
-    this.source = source;
-    this.reportingConfig = [];
-    this.endIndex = source.content.length;
-  }
-  getIgnoringMessages() {
-    const isFilledMessage = (message) => {
-      return message.startIndex !== null && message.endIndex !== null && message.ruleId !== null;
-    };
-    return this.reportingConfig.map((reporting) => {
-      if (reporting.endIndex === null) {
-        reporting.endIndex = this.endIndex;
-      }
-      return reporting;
-    }).filter(isFilledMessage);
-  }
-  disableLine(lineNumber2, rulesToDisable) {
-    const reportingConfig = this.reportingConfig;
-    const range = this.source.locationToRange({
-      start: {
-        line: lineNumber2,
-        column: 0
-      },
-      end: {
-        line: lineNumber2 + 1,
-        column: 0
-      }
-    });
-    if (rulesToDisable.length) {
-      rulesToDisable.forEach((ruleId) => {
-        reportingConfig.push({
-          startIndex: range[0],
-          endIndex: range[1] - 1,
-          ruleId
-        });
-      });
-    } else {
-      reportingConfig.push({
-        startIndex: range[0],
-        endIndex: range[1] - 1,
-        ruleId: "*"
-      });
-    }
-  }
-  /**
-   * Add data to reporting configuration to disable reporting for list of rules
-   * starting from start location
-   * @returns {void}
-   */
-  disableReporting(startIndex, rulesToDisable) {
-    const reportingConfig = this.reportingConfig;
-    if (rulesToDisable.length) {
-      rulesToDisable.forEach(function(ruleId) {
-        reportingConfig.push({
-          startIndex,
-          endIndex: null,
-          ruleId
-        });
-      });
-    } else {
-      reportingConfig.push({
-        startIndex,
-        endIndex: null,
-        ruleId: "*"
-      });
-    }
-  }
-  /**
-   * Add data to reporting configuration to enable reporting for list of rules
-   * starting from start location
-   */
-  enableReporting(endIndex, rulesToEnable) {
-    const reportingConfig = this.reportingConfig;
-    if (rulesToEnable.length) {
-      rulesToEnable.forEach(function(ruleId) {
-        for (let i = reportingConfig.length - 1; i >= 0; i--) {
-          if (!reportingConfig[i].endIndex && reportingConfig[i].ruleId === ruleId) {
-            reportingConfig[i].endIndex = endIndex;
-            break;
-          }
-        }
-      });
-    } else {
-      let prevStart;
-      for (let i = reportingConfig.length - 1; i >= 0; i--) {
-        if (prevStart && prevStart !== reportingConfig[i].startIndex) {
-          break;
-        }
-        if (!reportingConfig[i].endIndex) {
-          reportingConfig[i].endIndex = endIndex;
-          prevStart = reportingConfig[i].startIndex;
-        }
-      }
-    }
-  }
-};
-var messages = {
-  IGNORE_MESSAGE: {
-    en: () => `disable by secretlint-disable comment`
-  }
-};
-var creator$1 = {
-  messages,
-  meta: {
-    id: "@secretlint/secretlint-rule-filter-comments",
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: {
-      url: "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-filter-comments/README.md"
-    }
-  },
-  create(context3) {
-    const t = context3.createTranslator(messages);
-    return {
-      file(source) {
-        const state = new CommentState(source);
-        const comments = parseComments(source);
-        for (const comment of comments) {
-          if (comment.type === "secretlint-disable") {
-            state.disableReporting(comment.index, comment.options);
-          } else if (comment.type === "secretlint-enable") {
-            state.enableReporting(comment.index, comment.options);
-          } else if (comment.type === "secretlint-disable-line") {
-            state.disableLine(comment.line, comment.options);
-          } else if (comment.type === "secretlint-disable-next-line") {
-            state.disableLine(comment.line, comment.options);
-          }
-        }
-        state.getIgnoringMessages().forEach((message) => {
-          context3.ignore({
-            message: t("IGNORE_MESSAGE"),
-            range: [message.startIndex, message.endIndex],
-            targetRuleId: message.ruleId
-          });
-        });
-      }
-    };
-  }
-};
-var rules = [
-  creator$s,
-  creator$r,
-  creator$h,
-  creator$q,
-  creator$o,
-  creator$p,
-  creator$g,
-  creator$f,
-  creator$e,
-  creator$d,
-  creator$c,
-  creator$b,
-  creator$n,
-  creator$m,
-  creator$l,
-  creator$k,
-  creator$j,
-  creator$i,
-  creator$a,
-  creator$9,
-  creator$8,
-  creator$7,
-  creator$6,
-  creator$5,
-  creator$4,
-  creator$3,
-  creator$2,
-  creator$1
-];
-var creator = {
-  meta: {
-    id: "@secretlint/secretlint-rule-preset-recommend",
-    recommended: true,
-    type: "preset"
-  },
-  rules,
-  create(context3, _options) {
-    rules.forEach((rule) => {
-      context3.registerRule(rule);
-    });
-  }
-};
+init_index_Cq_34xZU();
 
 // app/machine/content-safety.ts
 var REDACTED = "[REDACTED]";
@@ -61682,9 +78503,9 @@ function secretValues(env) {
   const values = Object.entries(env).filter(([name2, value]) => SECRET_NAME.test(name2) && value !== void 0 && value.trim().length >= MIN_SECRET_LENGTH).map(([, value]) => value.trim());
   return [...new Set(values)].sort((a, b) => b.length - a.length);
 }
-function lineAt(text, index) {
+function lineAt(text, index2) {
   let line = 1;
-  for (let i = text.indexOf("\n"); i !== -1 && i < index; i = text.indexOf("\n", i + 1)) line++;
+  for (let i = text.indexOf("\n"); i !== -1 && i < index2; i = text.indexOf("\n", i + 1)) line++;
   return line;
 }
 async function makeSafe(text, options = {}) {
@@ -61709,14 +78530,14 @@ async function makeSafe(text, options = {}) {
   out += text.slice(at);
   return { text: relativise(out, options.roots ?? []), redactions };
 }
-function escape(text) {
+function escape2(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 var PATH_END = /(?=[/\\\s"'`)\]:;,]|$)/.source;
 function relativise(text, roots) {
   let out = text;
   for (const root of [...roots].map((r) => r.replace(/\/+$/, "")).filter((r) => r.length > 1).sort((a, b) => b.length - a.length)) {
-    out = out.replace(new RegExp(`${escape(root)}${PATH_END}`, "g"), PROJECT_ROOT);
+    out = out.replace(new RegExp(`${escape2(root)}${PATH_END}`, "g"), PROJECT_ROOT);
   }
   return out;
 }
@@ -62522,7 +79343,7 @@ import { mkdir as mkdir2, rename as rename2, writeFile as writeFile2 } from "nod
 import { join as join2 } from "node:path";
 
 // app/machine/files.ts
-import { readdir as readdir2, readFile as readFile2, unlink as unlink2 } from "node:fs/promises";
+import { readdir as readdir2, readFile as readFile2, stat as stat2, unlink as unlink2 } from "node:fs/promises";
 function isMissing(e) {
   return e?.code === "ENOENT";
 }
@@ -62836,8 +79657,8 @@ function startProcess(options) {
     detached: true
   });
   const pid = child.pid;
-  const log2 = options.logFile ? createWriteStream(options.logFile, { flags: "a" }) : void 0;
-  log2?.on("error", () => void 0);
+  const log3 = options.logFile ? createWriteStream(options.logFile, { flags: "a" }) : void 0;
+  log3?.on("error", () => void 0);
   const pidWritten = pid !== void 0 && options.pidFile ? writeFile3(options.pidFile, JSON.stringify({ pid })).catch(() => void 0) : Promise.resolve();
   let chain = Promise.resolve();
   let exited2 = false;
@@ -62869,7 +79690,7 @@ function startProcess(options) {
   for (const stream of ["stdout", "stderr"]) {
     child[stream].setEncoding("utf8");
     child[stream].on("data", (chunk) => {
-      log2?.write(chunk);
+      log3?.write(chunk);
       const text = buffers[stream] + chunk;
       const parts2 = text.split("\n");
       buffers[stream] = parts2.pop();
@@ -62907,7 +79728,7 @@ function startProcess(options) {
         buffers[stream] = "";
       }
       await chain;
-      if (log2) await new Promise((r) => log2.end(r));
+      if (log3) await new Promise((r) => log3.end(r));
       await pidWritten;
       if (options.pidFile) await rm2(options.pidFile, { force: true });
       resolve3(result);
@@ -63530,10 +80351,10 @@ var ScriptAgent = class {
   async runStep(context3, step, total, store, budget2) {
     const label = `step ${step.index}/${total} "${step.title}"`;
     const file2 = join7(context3.logDir, `step-${step.index}.sh`);
-    const log2 = join7(context3.logDir, `step-${step.index}.log`);
+    const log3 = join7(context3.logDir, `step-${step.index}.log`);
     await writeFile6(file2, `${step.script}
 `);
-    await appendFile2(log2, `# ${context3.now().toISOString()} ${label}
+    await appendFile2(log3, `# ${context3.now().toISOString()} ${label}
 `);
     const result = await budget2.spend(
       () => runProcess({
@@ -63543,7 +80364,7 @@ var ScriptAgent = class {
         env: agentEnv(context3, store, { HARNESS_TASK: `${step.index}/${total}` }),
         signal: context3.signal,
         timeoutMs: budget2.remainingMs(),
-        logFile: log2,
+        logFile: log3,
         pidFile: join7(context3.logDir, PID_FILE)
       })
     );
@@ -63556,7 +80377,7 @@ ${result.tail.join("\n")}` : "";
     if (result.error) return { error: `${label} could not run: ${result.error.message}`, retryable: false };
     if (result.code !== 0) {
       const how = result.code === null ? `was killed by ${result.signal}` : `failed with exit code ${result.code}`;
-      return { error: `${label} ${how} (log: ${log2})${tail2}`, retryable: false };
+      return { error: `${label} ${how} (log: ${log3})${tail2}`, retryable: false };
     }
     return void 0;
   }
@@ -63706,9 +80527,9 @@ ${text}
 // app/engine/core/graph/graph.ts
 function buildGraph(nodes) {
   const ids = nodes.map((n2) => n2.id);
-  const index = /* @__PURE__ */ new Map();
+  const index2 = /* @__PURE__ */ new Map();
   ids.forEach((id, i) => {
-    if (!index.has(id)) index.set(id, i);
+    if (!index2.has(id)) index2.set(id, i);
   });
   const deps = nodes.map(() => []);
   const dependants = nodes.map(() => []);
@@ -63716,7 +80537,7 @@ function buildGraph(nodes) {
   nodes.forEach((node2, i) => {
     const seen = /* @__PURE__ */ new Set();
     for (const dep of node2.dependsOn) {
-      const j = index.get(dep);
+      const j = index2.get(dep);
       if (j === void 0 || seen.has(j)) continue;
       seen.add(j);
       deps[i].push(j);
@@ -63724,7 +80545,7 @@ function buildGraph(nodes) {
       edgeCount++;
     }
   });
-  return { ids, index, deps, dependants, edgeCount };
+  return { ids, index: index2, deps, dependants, edgeCount };
 }
 function findCycles(graph) {
   const n2 = graph.ids.length;
@@ -64455,7 +81276,7 @@ function fromGsdPlan(data, lines2, body) {
   }
   if (Array.isArray(mustHaves.artifacts)) {
     mustHaves.artifacts.forEach((a, j) => {
-      const index = mustPass.length;
+      const index2 = mustPass.length;
       const check2 = {
         id: uniqueId(`artifact-${slug3(String(a?.path ?? j + 1))}`),
         type: "artifact",
@@ -64466,12 +81287,12 @@ function fromGsdPlan(data, lines2, body) {
       if (a?.exports !== void 0) check2.exports = Array.isArray(a.exports) ? a.exports : [a.exports];
       if (a?.contains !== void 0) check2.contains = a.contains;
       mustPass.push(check2);
-      map2.copy(lines2, ["must_haves", "artifacts", j], ["must_pass", index]);
+      map2.copy(lines2, ["must_haves", "artifacts", j], ["must_pass", index2]);
     });
   }
   if (Array.isArray(mustHaves.key_links)) {
     mustHaves.key_links.forEach((k, j) => {
-      const index = mustPass.length;
+      const index2 = mustPass.length;
       const check2 = {
         id: uniqueId(`link-${slug3(String(k?.from ?? j + 1))}`),
         type: "key_link",
@@ -64481,7 +81302,7 @@ function fromGsdPlan(data, lines2, body) {
       if (k?.via !== void 0) check2.via = k.via;
       if (k?.pattern !== void 0) check2.pattern = k.pattern;
       mustPass.push(check2);
-      map2.copy(lines2, ["must_haves", "key_links", j], ["must_pass", index]);
+      map2.copy(lines2, ["must_haves", "key_links", j], ["must_pass", index2]);
     });
   }
   out.must_pass = mustPass;
@@ -65520,9 +82341,9 @@ function compileRegex(pattern, flags = "") {
 }
 
 // app/engine/core/verify/tests-ran.ts
-var lineOf = (text, index) => {
-  const start = text.lastIndexOf("\n", index - 1) + 1;
-  const end = text.indexOf("\n", index);
+var lineOf = (text, index2) => {
+  const start = text.lastIndexOf("\n", index2 - 1) + 1;
+  const end = text.indexOf("\n", index2);
   return text.slice(start, end < 0 ? void 0 : end).trim();
 };
 function each(text, re, judge) {
@@ -66291,12 +83112,22 @@ function normalise(text) {
 function checkKey2(result) {
   return result.plan === void 0 ? result.id : `${result.plan}/${result.id}`;
 }
+var ERROR_WORDS = /\b(error|errors|fail|failed|failing|failure|exception|fatal|panic|denied|refused|not found|no such|cannot|can't|unable|invalid|missing|locked|busy|timed? ?out|conflict|undefined|null|enoent|eaddrinuse|econnrefused)\b/i;
+var ERROR_CODE = /\b[A-Z][A-Z0-9]{2,}_[A-Z0-9_]+\b/;
+var SAID_MAX = 200;
+function tellingLine(error63) {
+  const lines2 = error63.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const output2 = lines2.slice(1);
+  const line = output2.find((l) => ERROR_WORDS.test(l) || ERROR_CODE.test(l)) ?? output2.at(-1) ?? lines2[0] ?? "";
+  return line.length > SAID_MAX ? `${line.slice(0, SAID_MAX - 1)}…` : line;
+}
 function attemptFailure(input2) {
   if (input2.agentError !== void 0) {
     const step = STEP_ERROR.exec(input2.agentError)?.[1];
     const kind = input2.timedOut ? "timeout" : "agent";
-    const fingerprint = step !== void 0 ? `${kind}:step:${step}` : `${kind}:${normalise(input2.agentError)}`;
-    return { kind, fingerprint, ...step === void 0 ? {} : { step } };
+    if (step !== void 0) return { kind, fingerprint: `${kind}:step:${step}`, step };
+    const said = tellingLine(input2.agentError);
+    return { kind, fingerprint: `${kind}:${normalise(said)}`, said };
   }
   const failed2 = (input2.report?.results ?? []).filter((r) => r.status === "fail").map(checkKey2).sort();
   if (failed2.length > 0) return { kind: "verification", fingerprint: `checks:${failed2.join(",")}`, checks: failed2 };
@@ -66306,7 +83137,8 @@ function attemptFailure(input2) {
 function describeFailure(failure3) {
   if (failure3.checks) return `check${failure3.checks.length === 1 ? "" : "s"} ${failure3.checks.join(", ")} failed`;
   if (failure3.step) return `${failure3.kind === "timeout" ? "time ran out in" : "the agent failed at"} step "${failure3.step}"`;
-  return failure3.kind === "timeout" ? "time ran out" : `the agent failed (${failure3.fingerprint.replace(/^[a-z]+:/, "")})`;
+  const said = failure3.said ?? failure3.fingerprint.replace(/^[a-z]+:/, "");
+  return failure3.kind === "timeout" ? `time ran out ("${said}")` : `the agent failed: "${said}"`;
 }
 function commandOf(check2) {
   return "command" in check2 && typeof check2.command === "string" ? check2.command : void 0;
@@ -66340,7 +83172,7 @@ function baseContext(r) {
 function failureSignals(r) {
   const failure3 = r.failure;
   const tags2 = deriveTags(planSources(r.plan, failure3));
-  const facts = { outcome: "failed", failure: failure3.fingerprint, ...failure3.checks ? { checks: failure3.checks } : {}, ...failure3.step ? { step: failure3.step } : {} };
+  const facts = { outcome: "failed", failure: failure3.fingerprint, ...failure3.checks ? { checks: failure3.checks } : {}, ...failure3.step ? { step: failure3.step } : {}, ...failure3.said ? { said: failure3.said } : {} };
   const reason2 = r.reason ?? describeFailure(failure3);
   const context3 = baseContext(r);
   if (r.failedBefore > 0) context3.push(`${r.failedBefore} earlier attempt${r.failedBefore === 1 ? "" : "s"} failed too.`);
@@ -66729,13 +83561,13 @@ async function groupAlive(pgid) {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat5;
+    let stat6;
     try {
-      stat5 = await readFile3(`/proc/${entry}/stat`, "utf8");
+      stat6 = await readFile3(`/proc/${entry}/stat`, "utf8");
     } catch {
       continue;
     }
-    const [state, , pgrp] = stat5.slice(stat5.lastIndexOf(")") + 2).split(" ");
+    const [state, , pgrp] = stat6.slice(stat6.lastIndexOf(")") + 2).split(" ");
     if (state !== "Z" && state !== "X" && Number(pgrp) === pgid) return true;
   }
   return false;
@@ -66947,7 +83779,7 @@ var LazyBrowser = class {
 };
 
 // app/machine/verify-files.ts
-import { readFile as readFile4, realpath, stat as stat2 } from "node:fs/promises";
+import { readFile as readFile4, realpath, stat as stat3 } from "node:fs/promises";
 import { isAbsolute as isAbsolute2, relative as relative4, resolve, sep as sep4 } from "node:path";
 var PathEscapeError = class extends HarnessError {
   constructor(path2, how) {
@@ -66989,13 +83821,13 @@ var ConfinedFiles = class {
   async exists(path2) {
     const real = await this.resolve(path2);
     if (real === void 0) return void 0;
-    const s = await stat2(real);
+    const s = await stat3(real);
     return s.isDirectory() ? "directory" : "file";
   }
   async readFile(path2) {
     const real = await this.resolve(path2);
     if (real === void 0) return void 0;
-    const s = await stat2(real);
+    const s = await stat3(real);
     if (s.isDirectory()) return void 0;
     if (!s.isFile()) throw new Error(`${path2} is not a regular file`);
     if (s.size > MAX_CHECK_FILE_BYTES) {
@@ -67006,7 +83838,7 @@ var ConfinedFiles = class {
   /** An existing directory under the root, for a command's cwd. */
   async directory(path2) {
     const real = await this.resolve(path2 ?? ".");
-    if (real === void 0 || !(await stat2(real)).isDirectory()) throw new Error(`cwd ${path2} is not a directory in the checkout`);
+    if (real === void 0 || !(await stat3(real)).isDirectory()) throw new Error(`cwd ${path2} is not a directory in the checkout`);
     return real;
   }
 };
@@ -67244,29 +84076,29 @@ function alreadyAsked(comments, plan, checkpoint, answers2) {
 }
 
 // app/worker-action/job-log.ts
-function jobProgress(log2) {
+function jobProgress(log3) {
   return {
     event(e) {
       switch (e.kind) {
         case "agent-started":
-          return log2.info(`agent ${e.agent} started`);
+          return log3.info(`agent ${e.agent} started`);
         case "task-started":
-          return log2.info(`[${e.task}/${e.total}] ${e.title}`);
+          return log3.info(`[${e.task}/${e.total}] ${e.title}`);
         case "progress":
-          return log2.info(e.message);
+          return log3.info(e.message);
         case "agent-waiting":
-          return log2.info(`checkpoint ${e.checkpoint.id} (${e.checkpoint.kind}): ${e.checkpoint.prompt.split("\n")[0]}`);
+          return log3.info(`checkpoint ${e.checkpoint.id} (${e.checkpoint.kind}): ${e.checkpoint.prompt.split("\n")[0]}`);
         case "agent-answered":
-          return log2.info(`checkpoint ${e.checkpoint.id} was answered on the plan issue by ${e.answer.by ?? "someone"}: ${e.answer.answer}`);
+          return log3.info(`checkpoint ${e.checkpoint.id} was answered on the plan issue by ${e.answer.by ?? "someone"}: ${e.answer.answer}`);
         case "check": {
           const r = e.result;
-          return log2.info(`${r.status.padEnd(5)} ${r.plan === void 0 ? "" : `${r.plan}/`}${r.id} (${r.type}): ${r.evidence.split("\n")[0]}`);
+          return log3.info(`${r.status.padEnd(5)} ${r.plan === void 0 ? "" : `${r.plan}/`}${r.id} (${r.type}): ${r.evidence.split("\n")[0]}`);
         }
         default:
           return;
       }
     },
-    stage: (title, work) => log2.group(title, work)
+    stage: (title, work) => log3.group(title, work)
   };
 }
 
@@ -67348,7 +84180,7 @@ ${lines2.join("\n")}
 
 // app/worker-action/phase-worker.ts
 async function runPhaseWorker(run2, phaseId3) {
-  const { spec, log: log2 } = run2;
+  const { spec, log: log3 } = run2;
   const phase = spec.phases.find((p) => p.id === phaseId3);
   if (!phase) throw new WorkerError(`spec ${spec.id} (${run2.specPath}) has no phase ${phaseId3}`);
   const heading = `${spec.id} / phase ${phase.id} ${phase.title}`;
@@ -67356,7 +84188,7 @@ async function runPhaseWorker(run2, phaseId3) {
   const outcome = await verifyPhaseLevel(spec, phase, {
     verifyPorts: () => localVerifyPorts(run2.root, { env: run2.env, clock }),
     answers: issueAnswers(await approvedOnPlanIssues(run2, phase.plans)),
-    progress: jobProgress(log2),
+    progress: jobProgress(log3),
     clock
   });
   const { report } = outcome;
@@ -67388,12 +84220,12 @@ async function approvedOnPlanIssues(run2, planIds) {
 }
 
 // app/worker-action/safe-forge.ts
-function safeForge(forge, safety) {
+function safeForge(forge2, safety) {
   const safe = async (text) => (await makeSafe(text, safety)).text;
   return {
-    ...forge,
-    comment: async (issue3, body) => forge.comment(issue3, await safe(body)),
-    openPullRequest: async (pull) => forge.openPullRequest({ ...pull, title: await safe(pull.title), body: await safe(pull.body) })
+    ...forge2,
+    comment: async (issue3, body) => forge2.comment(issue3, await safe(body)),
+    openPullRequest: async (pull) => forge2.openPullRequest({ ...pull, title: await safe(pull.title), body: await safe(pull.body) })
   };
 }
 async function safeOutcome(outcome, safety) {
@@ -67802,9 +84634,9 @@ function planSubject(plan) {
   ].join("\n");
   return { text, files: [...plan.filesModified, ...plan.filesRead] };
 }
-function matchOf(map2, index) {
-  let m = map2.get(index);
-  if (!m) map2.set(index, m = { tags: [], files: [] });
+function matchOf(map2, index2) {
+  let m = map2.get(index2);
+  if (!m) map2.set(index2, m = { tags: [], files: [] });
   return m;
 }
 function fileMeets(entryFile, planGlob, matcher) {
@@ -67818,15 +84650,15 @@ function fileMeets(entryFile, planGlob, matcher) {
   }
   return globsOverlap(entryFile, planGlob);
 }
-function fileMatches(index, files, found) {
+function fileMatches(index2, files, found) {
   for (const glob2 of files) {
     const matcher = (0, import_picomatch2.default)(glob2, PICOMATCH_OPTIONS);
     const seen = /* @__PURE__ */ new Set();
     for (const key2 of planGlobKeys(glob2)) {
-      for (const i of index.files.get(key2) ?? []) {
+      for (const i of index2.files.get(key2) ?? []) {
         if (seen.has(i)) continue;
         seen.add(i);
-        const entry = index.entries[i];
+        const entry = index2.entries[i];
         const named = entry.files.find((f) => fileMeets(f, glob2, matcher));
         if (named === void 0) continue;
         const m = matchOf(found, i);
@@ -67851,10 +84683,10 @@ function why(entry, match, triggerWords, similarity) {
 function sectionChars(lines2) {
   return lines2.length === 0 ? 0 : KNOWLEDGE_OVERHEAD + lines2.reduce((n2, l) => n2 + l.length + 1, 0) - 1;
 }
-function surface(index, subject, options = DEFAULT_SURFACE) {
-  if (options.maxEntries <= 0 || options.budgetTokens <= 0 || index.entries.length === 0) return [];
+function surface(index2, subject, options = DEFAULT_SURFACE) {
+  if (options.maxEntries <= 0 || options.budgetTokens <= 0 || index2.entries.length === 0) return [];
   const counts = wordCounts(subject.text);
-  const n2 = index.entries.length;
+  const n2 = index2.entries.length;
   const similarity = new Float64Array(n2);
   const trigger = new Float64Array(n2);
   const reached = new Uint8Array(n2);
@@ -67862,10 +84694,10 @@ function surface(index, subject, options = DEFAULT_SURFACE) {
   let norm = 0;
   const planWeights = [];
   for (const [w, c] of counts) {
-    const idf = index.idf.get(w);
+    const idf = index2.idf.get(w);
     if (idf === void 0) continue;
     const weight = (1 + Math.log(c)) * idf;
-    planWeights.push([index.text.get(w), weight]);
+    planWeights.push([index2.text.get(w), weight]);
     norm += weight * weight;
   }
   norm = Math.sqrt(norm);
@@ -67882,7 +84714,7 @@ function surface(index, subject, options = DEFAULT_SURFACE) {
     }
   }
   for (const w of counts.keys()) {
-    const postings = index.triggers.get(w);
+    const postings = index2.triggers.get(w);
     if (!postings) continue;
     const { entries, weights } = postings;
     for (let k = 0; k < entries.length; k++) {
@@ -67896,15 +84728,15 @@ function surface(index, subject, options = DEFAULT_SURFACE) {
   }
   const matches = /* @__PURE__ */ new Map();
   for (const w of counts.keys()) {
-    const postings = index.tags.get(w);
+    const postings = index2.tags.get(w);
     if (!postings) continue;
     for (let k = 0; k < postings.entries.length; k++) {
       const i = postings.entries[k];
-      const tag = index.entries[i].tags[postings.weights[k]];
+      const tag = index2.entries[i].tags[postings.weights[k]];
       if (tag.words.every((t) => counts.has(t))) matchOf(matches, i).tags.push(postings.weights[k]);
     }
   }
-  fileMatches(index, subject.files, matches);
+  fileMatches(index2, subject.files, matches);
   for (const i of matches.keys()) {
     if (reached[i] === 0) {
       reached[i] = 1;
@@ -67913,7 +84745,7 @@ function surface(index, subject, options = DEFAULT_SURFACE) {
   }
   const scored = [];
   for (const i of touched) {
-    const entry = index.entries[i];
+    const entry = index2.entries[i];
     const match = matches.get(i);
     const tagShare = match === void 0 || entry.tags.length === 0 ? 0 : match.tags.length / entry.tags.length;
     const files = match === void 0 || match.files.length === 0 ? 0 : Math.min(MAX_FILE_SCORE, FILE_WEIGHT + MORE_FILES_WEIGHT * (match.files.length - 1));
@@ -67922,7 +84754,7 @@ function surface(index, subject, options = DEFAULT_SURFACE) {
     const score = entry.weight * (TAG_WEIGHT * tagShare * tagShare + files + TRIGGER_WEIGHT * trigger[i] + TEXT_WEIGHT * similarity[i]);
     if (score >= MIN_SCORE) scored.push({ index: i, score });
   }
-  scored.sort((a, b) => b.score - a.score || (index.entries[a.index].path < index.entries[b.index].path ? -1 : 1));
+  scored.sort((a, b) => b.score - a.score || (index2.entries[a.index].path < index2.entries[b.index].path ? -1 : 1));
   const floor = (scored[0]?.score ?? 0) * RELATIVE_FLOOR;
   const budget2 = options.budgetTokens * CHARS_PER_TOKEN;
   let forms;
@@ -67931,7 +84763,7 @@ function surface(index, subject, options = DEFAULT_SURFACE) {
   const out = [];
   for (const c of scored) {
     if (out.length >= options.maxEntries || c.score < floor) break;
-    const entry = index.entries[c.index];
+    const entry = index2.entries[c.index];
     const chosen = {
       path: entry.path,
       kind: entry.kind,
@@ -67959,17 +84791,22 @@ function surface(index, subject, options = DEFAULT_SURFACE) {
 import { join as join10 } from "node:path";
 
 // app/machine/knowledge-store.ts
-import { stat as stat4 } from "node:fs/promises";
+import { stat as stat5 } from "node:fs/promises";
 
 // app/machine/read-tree.ts
-import { readdir as readdir4, stat as stat3 } from "node:fs/promises";
+import { readdir as readdir4, stat as stat4 } from "node:fs/promises";
 import { join as join9, relative as relative5, sep as sep5 } from "node:path";
 var MAX_TREE_FILES = 5e3;
 var TreeError = class extends HarnessError {
 };
+var PLANNING_TREE = {
+  maxFiles: MAX_TREE_FILES,
+  holds: "a GSD .planning directory could hold",
+  fix: "is this the right directory?"
+};
 var decoder2 = new TextDecoder("utf-8", { fatal: true });
-async function readTree(dir, maxBytes = MAX_DOCUMENT_BYTES) {
-  const info2 = await stat3(dir).catch(() => void 0);
+async function readTree(dir, maxBytes = MAX_DOCUMENT_BYTES, limit = PLANNING_TREE) {
+  const info2 = await stat4(dir).catch(() => void 0);
   if (!info2) throw new TreeError(`${dir}: no such directory`);
   if (!info2.isDirectory()) throw new TreeError(`${dir}: not a directory`);
   const entries = await readdir4(dir, { recursive: true, withFileTypes: true });
@@ -67981,8 +84818,8 @@ async function readTree(dir, maxBytes = MAX_DOCUMENT_BYTES) {
     if (entry.isFile()) paths.push(path2);
     else unread.push({ path: path2, reason: entry.isSymbolicLink() ? "a symbolic link; not followed" : "not a regular file" });
   }
-  if (paths.length > MAX_TREE_FILES) {
-    throw new TreeError(`${dir}: ${paths.length} files, over the ${MAX_TREE_FILES} a GSD .planning directory could hold; is this the right directory?`);
+  if (paths.length > limit.maxFiles) {
+    throw new TreeError(`${dir}: ${paths.length} files, over the ${limit.maxFiles} ${limit.holds}; ${limit.fix}`);
   }
   const read = paths.map((path2) => readCapped(join9(dir, path2), path2, maxBytes));
   const files = [];
@@ -68004,14 +84841,20 @@ async function readTree(dir, maxBytes = MAX_DOCUMENT_BYTES) {
 
 // app/machine/knowledge-store.ts
 var KNOWLEDGE_FILE = /\.(md|jsonl)$/;
+var MAX_KNOWLEDGE_FILES = 2e5;
+var KNOWLEDGE_TREE = {
+  maxFiles: MAX_KNOWLEDGE_FILES,
+  holds: "a knowledge store is read with",
+  fix: "is this the knowledge store? If it is, move old signals that lessons cite out of signals/ (their lessons keep the evidence)."
+};
 async function readKnowledgeStore(root) {
   try {
-    await stat4(root);
+    await stat5(root);
   } catch (e) {
     if (isMissing(e)) return { files: [], unread: [] };
     throw e;
   }
-  const tree = await readTree(root);
+  const tree = await readTree(root, MAX_DOCUMENT_BYTES, KNOWLEDGE_TREE);
   return { files: tree.files.filter((f) => KNOWLEDGE_FILE.test(f.path)), unread: tree.unread };
 }
 
@@ -68025,13 +84868,13 @@ async function loadSurfacingIndex(root) {
     for (const f of read.files) files.push({ path: `${folder}/${f.path}`, text: f.text });
     for (const u of read.unread) unread.push({ path: `${folder}/${u.path}`, reason: u.reason });
   }
-  const index = indexKnowledge(files);
+  const index2 = indexKnowledge(files);
   for (const u of unread) {
     const code = u.reason.includes("UTF-8") ? "not-utf8" : u.reason.includes("limit") ? "file-too-large" : void 0;
     if (code === void 0 || !u.path.endsWith(".md")) continue;
-    index.problems.push(problem(u.path, 1, code, `not read (${u.reason}), so it is never surfaced; make it UTF-8 Markdown within the limit`));
+    index2.problems.push(problem(u.path, 1, code, `not read (${u.reason}), so it is never surfaced; make it UTF-8 Markdown within the limit`));
   }
-  return index;
+  return index2;
 }
 async function safeSurfaced(entries, safety) {
   const safe = async (text) => text === "" ? text : (await makeSafe(text, safety)).text;
@@ -68045,16 +84888,16 @@ async function surfaceOnRunner(run2, plan) {
   if (run2.config.knowledge.repository !== void 0) {
     run2.notes.push(`knowledge.repository is ${run2.config.knowledge.repository}; the worker surfaces from this repository's ${KNOWLEDGE_ROOT}/ only`);
   }
-  let index;
+  let index2;
   try {
-    index = await loadSurfacingIndex(dir);
+    index2 = await loadSurfacingIndex(dir);
   } catch (e) {
     run2.log.warning(`${KNOWLEDGE_ROOT} could not be read (${e.message}); plan ${plan.id} runs without surfaced knowledge`);
     return [];
   }
-  for (const p of index.problems.slice(0, PROBLEMS_SHOWN)) run2.log.warning(`${formatProblem(p, KNOWLEDGE_ROOT)} (not surfaced)`);
-  if (index.problems.length > PROBLEMS_SHOWN) run2.log.warning(`… and ${index.problems.length - PROBLEMS_SHOWN} more problems in ${KNOWLEDGE_ROOT}`);
-  const found = surface(index, planSubject(plan), { budgetTokens: run2.config.knowledge.surface.budget_tokens, maxEntries: run2.config.knowledge.surface.max_entries });
+  for (const p of index2.problems.slice(0, PROBLEMS_SHOWN)) run2.log.warning(`${formatProblem(p, KNOWLEDGE_ROOT)} (not surfaced)`);
+  if (index2.problems.length > PROBLEMS_SHOWN) run2.log.warning(`… and ${index2.problems.length - PROBLEMS_SHOWN} more problems in ${KNOWLEDGE_ROOT}`);
+  const found = surface(index2, planSubject(plan), { budgetTokens: run2.config.knowledge.surface.budget_tokens, maxEntries: run2.config.knowledge.surface.max_entries });
   const entries = await safeSurfaced(found, { roots: [run2.root, run2.tempDir], secrets: secretValues({ ...process.env, ...run2.env }) });
   for (const e of entries) run2.log.info(`surfaced ${e.kind} ${KNOWLEDGE_ROOT}/${e.path} (score ${e.score}): ${e.why}`);
   return entries;
@@ -68062,12 +84905,12 @@ async function surfaceOnRunner(run2, plan) {
 
 // app/worker-action/plan-worker.ts
 async function runPlanWorker(run2, planId3) {
-  const { spec, log: log2, forge } = run2;
+  const { spec, log: log3, forge: forge2 } = run2;
   const plan = spec.planById.get(planId3);
   if (!plan) throw new WorkerError(`spec ${spec.id} (${run2.specPath}) has no plan ${planId3}`);
-  const issue3 = (await forge.planIssues(spec.id)).byPlan.get(plan.id);
+  const issue3 = (await forge2.planIssues(spec.id)).byPlan.get(plan.id);
   if (!issue3) throw new WorkerError(`plan ${plan.id} of ${spec.id} has no issue (labels harness:plan, spec:${spec.id}, marker <!-- harness:plan ${spec.id}/${plan.id} -->): has the spec PR been synced?`);
-  const comments = await forge.comments(issue3.number);
+  const comments = await forge2.comments(issue3.number);
   const checkout = new Checkout(run2.root);
   const identity = await checkout.ensureIdentity();
   const agent = agentName(plan, { override: run2.inputs.agent, configured: run2.config.agent });
@@ -68107,7 +84950,7 @@ async function runPlanWorker(run2, planId3) {
       workspace: checkout,
       verifyPorts: () => localVerifyPorts(run2.root, { env: run2.env, clock }),
       answers: issueAnswers(job.answers),
-      progress: jobProgress(log2),
+      progress: jobProgress(log3),
       clock
     }
   );
@@ -68118,7 +84961,7 @@ async function runPlanWorker(run2, planId3) {
   const { report, commits } = outcome;
   if (commits.length === 0) return failed(job, `plan ${plan.id} passed its checks but made no commits: there is nothing to open a pull request for`, commits, report);
   await checkout.push(job.branch);
-  const pr = await forge.openPullRequest({
+  const pr = await forge2.openPullRequest({
     head: job.branch,
     base: run2.base,
     title: prTitle(plan),
@@ -68135,7 +84978,7 @@ async function runPlanWorker(run2, planId3) {
       ...input2.knowledge && input2.knowledge.length > 0 ? { knowledge: input2.knowledge } : {}
     })
   });
-  log2.info(`${pr.created ? "opened" : "updated"} the plan PR #${pr.number}: ${pr.url}`);
+  log3.info(`${pr.created ? "opened" : "updated"} the plan PR #${pr.number}: ${pr.url}`);
   return {
     result: "verified",
     pullRequest: { number: pr.number, url: pr.url },
@@ -68277,8 +85120,8 @@ function parseSpikeInstructions(file2, input2) {
   let fence;
   let current = "preamble";
   const parts2 = { preamble: [], design: [], run: [] };
-  lines2.forEach((text, index) => {
-    const line = index + 1;
+  lines2.forEach((text, index2) => {
+    const line = index2 + 1;
     const f = FENCE3.exec(text);
     if (f) {
       if (fence === void 0) fence = f[1];
@@ -68395,8 +85238,8 @@ function checkRecord(kind, path2, text, values) {
   return out;
 }
 function lineOfKey(text, key2) {
-  const index = (text ?? "").split("\n").findIndex((l) => l.startsWith(`${key2}:`));
-  return index === -1 ? 1 : index + 1;
+  const index2 = (text ?? "").split("\n").findIndex((l) => l.startsWith(`${key2}:`));
+  return index2 === -1 ? 1 : index2 + 1;
 }
 function identityKeys(identity) {
   return { spike: identity.slug, project: identity.project, spec: identity.spec };
@@ -68434,7 +85277,7 @@ function checkSpikeDesign(input2) {
   }
   return { hypothesis, experiment, problems: [...hypothesis.problems, ...experiment.problems] };
 }
-function escape2(text) {
+function escape3(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 function checkSpikeDecision(input2) {
@@ -68451,7 +85294,7 @@ function checkSpikeDecision(input2) {
     const results = findSection(sections(experiment.body, experiment.bodyLine ?? 1), "Results");
     if (results) {
       for (const c of experiment.data.criteria) {
-        if (!new RegExp(`(^|[^A-Za-z0-9_.-])${escape2(c.id)}([^A-Za-z0-9_.-]|$)`).test(results.content)) {
+        if (!new RegExp(`(^|[^A-Za-z0-9_.-])${escape3(c.id)}([^A-Za-z0-9_.-]|$)`).test(results.content)) {
           experiment.problems.push(
             problem(experiment.path, results.line, "field-value", `"## Results" does not report the criterion "${c.id}" (${c.measure}): give what was measured against its target, ${c.target}`)
           );
@@ -68954,7 +85797,7 @@ async function findSpikeFolders(root, slug4) {
 
 // app/worker-action/spike-worker.ts
 async function runSpikeWorker(run2, slug4) {
-  const { log: log2, forge } = run2;
+  const { log: log3, forge: forge2 } = run2;
   const branch = knowledgeBranch("spike", slug4);
   const folders = await findSpikeFolders(run2.root, slug4);
   if (folders.length === 0) {
@@ -68974,18 +85817,18 @@ async function runSpikeWorker(run2, slug4) {
     agents: agentsConfig(run2.config),
     env: run2.env,
     logDir,
-    progress: jobProgress(log2),
+    progress: jobProgress(log3),
     clock: systemClock(run2.now)
   });
   if (outcome.commits.length > 0) await checkout.push(branch);
   const question = outcome.identity?.question;
   const report = (await makeSafe(spikeReport(reportInput(outcome, question ?? `the spike ${slug4}`, folder, agent, run2.runUrl)), { roots: [run2.root, run2.tempDir], secrets: secretValues({ ...process.env, ...run2.env }) })).text;
-  const pull = (await forge.pullRequests({ head: branch, state: "open" }))[0];
+  const pull = (await forge2.pullRequests({ head: branch, state: "open" }))[0];
   if (pull) {
-    await forge.updatePullRequest(pull.number, { ...question === void 0 ? {} : { title: spikeTitle(question) }, body: report });
-    log2.info(`told the spike's PR #${pull.number} what was found: ${pull.url}`);
+    await forge2.updatePullRequest(pull.number, { ...question === void 0 ? {} : { title: spikeTitle(question) }, body: report });
+    log3.info(`told the spike's PR #${pull.number} what was found: ${pull.url}`);
   } else {
-    log2.warning(`no open pull request for ${branch}: the spike was closed or merged meanwhile; its records are pushed to the branch`);
+    log3.warning(`no open pull request for ${branch}: the spike was closed or merged meanwhile; its records are pushed to the branch`);
   }
   const summary3 = `## harness spike ${slug4}
 
@@ -69029,11 +85872,11 @@ function reportInput(outcome, question, folder, agent, runUrl) {
 // app/worker-action/worker.ts
 var PROBLEMS_SHOWN2 = 10;
 async function runWorker(deps) {
-  const { inputs, log: log2 } = deps;
+  const { inputs, log: log3 } = deps;
   const target = inputs.target.kind === "plan" ? inputs.target.plan : inputs.target.kind === "phase" ? `phase-${inputs.target.phase}` : `spike/${inputs.target.slug}`;
   try {
     const { config: config2, problems } = await readWorkerConfig(deps.root);
-    for (const p of problems) log2.warning(`${p} (the defaults are used instead)`);
+    for (const p of problems) log3.warning(`${p} (the defaults are used instead)`);
     if (inputs.target.kind === "spike") {
       const notes = problems.map((p) => `config problem, defaults used: ${p}`);
       return await runSpikeWorker({ ...deps, config: config2, notes, env: deps.env ?? {}, now: deps.now ?? (() => /* @__PURE__ */ new Date()) }, inputs.target.slug);
@@ -69092,7 +85935,7 @@ function baseBranch(ref) {
   if (!ref.startsWith("refs/heads/")) throw new Error(`the worker must be dispatched on a branch (the base branch), not ${ref || "no ref"}`);
   return ref.slice("refs/heads/".length);
 }
-var log = {
+var log2 = {
   info: (message) => info(message),
   warning: (message) => warning(message),
   group: (name2, work) => group(name2, work)
@@ -69103,15 +85946,15 @@ async function main() {
   setSecret(inputs.token);
   const { context: context3 } = github_exports;
   const octokit = getOctokit(inputs.token);
-  const forge = workerForge(octokit.request, context3.repo);
+  const forge2 = workerForge(octokit.request, context3.repo);
   const { token: _token, ...request2 } = inputs;
   const outcome = await runWorker({
     inputs: request2,
     base: baseBranch(context3.ref),
     root: process.env.GITHUB_WORKSPACE ?? process.cwd(),
     tempDir: process.env.RUNNER_TEMP ?? tmpdir(),
-    forge,
-    log,
+    forge: forge2,
+    log: log2,
     // Signals go to this repository, or with the same token to the config's knowledge.repository (README: which token that needs).
     knowledge: (repo) => knowledgeForge(octokit.request, repo ?? context3.repo),
     secrets: [inputs.token],

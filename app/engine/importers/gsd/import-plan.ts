@@ -118,7 +118,7 @@ export function importPlan(file: string, text: string, at: PlanPlacement): Impor
     const command = verifyCommand(task.verify);
     if (command === undefined) return;
     const rewritten = rewriteMachinePaths(withoutOutputTrim(command), at.machineRoot);
-    const where = `${file}: task ${n + 1}${task.name ? ` "${task.name}"` : ''}`;
+    const where = task.name ? `"${task.name}"` : `task ${n + 1}`;
     if (rewritten.foreign.length > 0) {
       problems.push(
         importProblem(

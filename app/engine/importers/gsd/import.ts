@@ -289,7 +289,11 @@ function dependencyLookup(plans: readonly PlacedPlan[]): DependencyLookup {
 function dedupe(files: ImportedFile[], skipped: SkippedFile[], problems: ImportProblem[]): ImportedFile[] {
   const seen = new Map<string, ImportedFile>();
   const out: ImportedFile[] = [];
-  for (const file of files) {
+  // Of two sources for one place, GSD's plain name (01-VERIFICATION.md) takes it before a variant (01-RE-VERIFICATION.md).
+  const base = (f: ImportedFile) => (f.from ?? '').slice((f.from ?? '').lastIndexOf('/') + 1);
+  const [specFile, roadmapFile, ...others] = files;
+  const ordered = [specFile!, roadmapFile!, ...others.sort((a, b) => comparePaths(a.path, b.path) || base(a).length - base(b).length || comparePaths(base(a), base(b)))];
+  for (const file of ordered) {
     const first = seen.get(file.path);
     if (!first) {
       seen.set(file.path, file);

@@ -135,6 +135,7 @@ files_modified:
   - drizzle.config.ts
 autonomous: true
 requirements: [DATA-01]
+completed: "2025-03-03"
 truths:
   - Running the migrations on an empty database creates clients, invoices and line_items
   - Deleting a client with invoices is refused by the database
@@ -161,6 +162,18 @@ must_pass:
     to: src/db/schema.ts
     via: drizzle(sqlite, { schema })
     pattern: drizzle\\(.*schema
+  - id: verify-define-the-schema
+    type: command_output
+    command: npx tsc --noEmit
+    description: "GSD <verify> of Task 1: Define the schema"
+    expect:
+      exit_code: 0
+  - id: verify-generate-the-migration-and-the-client
+    type: command_output
+    command: npm test -- db
+    description: "GSD <verify> of Task 2: Generate the migration and the client"
+    expect:
+      exit_code: 0
 metadata:
   gsd:
     type: execute
@@ -206,6 +219,9 @@ metadata:
         via: 'app.register(invoiceRoutes)',
         pattern: 'register\\(invoiceRoutes',
       },
+      // GSD's <verify> commands (issue 14: they become command checks).
+      expect.objectContaining({ type: 'command_output', command: 'npx tsc --noEmit', expect: { exit_code: 0 } }),
+      expect.objectContaining({ type: 'command_output', command: 'npm test -- api', expect: { exit_code: 0 } }),
     ]);
     expect(spec.planById.get('02-02')!.mustPass.find((c) => c.type === 'artifact' && c.contains)).toMatchObject({
       path: 'src/api/invoice-pdf.ts',
@@ -214,7 +230,7 @@ metadata:
   });
 
   it('reads a bare GSD dependency "01" as plan 01 of the same phase, and keeps full ids across phases', () => {
-    const spec = load(importGsd(gsd, { specId: 'SPC-003' })).spec!;
+    const spec = load(importGsd(gsd, { specId: 'SPC-003', declaredOnly: true })).spec!;
     const deps = Object.fromEntries(spec.plans.map((p) => [p.id, p.dependsOn]));
     expect(deps).toEqual({
       '01-01': [],

@@ -165,7 +165,8 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
     const plan = plans.find((p) => p.m.phase!.source === m.phase!.source && p.m.key!.text === m.key!.text);
     const dir = harnessDir.get(m.phase!.source)!;
     if (!plan) {
-      m.target = `execution/phases/${dir}/${m.source.path.slice(m.source.path.lastIndexOf('/') + 1)}`;
+      // Prefixed: GSD's number may be another harness plan's id.
+      m.target = `execution/phases/${dir}/gsd-${m.source.path.slice(m.source.path.lastIndexOf('/') + 1)}`;
       problems.push(
         importProblem(m.source.path, 1, 'summary-without-plan', `${m.source.path} has no PLAN.md beside it (no ${m.key!.text} plan in phases/${m.phase!.source}); it was kept as ${m.target}, but it marks no plan done`, 'warning'),
       );

@@ -173,7 +173,7 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
       continue;
     }
     m.target = `execution/phases/${dir}/${plan.id}-SUMMARY.md`;
-    summaries.set(plan.id, m);
+    if (!summaries.has(plan.id)) summaries.set(plan.id, m);
   }
 
   const root = machineRoot(
@@ -304,7 +304,7 @@ function dedupe(files: ImportedFile[], skipped: SkippedFile[], problems: ImportP
     const from = file.from ?? file.path;
     const kept = first.from ?? first.path;
     const beside = `${file.path.slice(0, file.path.lastIndexOf('/') + 1)}${from.slice(from.lastIndexOf('/') + 1)}`;
-    if (file.from && /\/(?:VERIFICATION|UAT)\.md$|^planning\/research\//.test(file.path) && !seen.has(beside)) {
+    if (file.from && /\/(?:VERIFICATION|UAT)\.md$|-SUMMARY\.md$|^planning\/research\//.test(file.path) && !seen.has(beside)) {
       const moved = { ...file, path: beside };
       seen.set(beside, moved);
       out.push(moved);

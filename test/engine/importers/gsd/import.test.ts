@@ -469,18 +469,20 @@ describe('importGsd: a real GSD tree imports as GSD meant it', () => {
     expect(written(result, 'execution/phases/01-foundation/01-RE-VERIFICATION.md')).toContain('# Phase 1: Foundation Re-verification');
   });
 
-  it('names the kept file correctly when two plans would land on one path', () => {
-    const result = importGsd(
-      [...tree, { path: 'research/ARCHITECTURE.md', text: '# again' }].map((f, i) => (f.path === 'research/ARCHITECTURE.md' ? { ...f, path: i === tree.length ? 'research/ARCHITECTURE.md' : f.path } : f)),
-      { specId: 'SPC-007' },
-    );
-    // The same source twice is the one case left: the first is kept and the message says so.
-    expect(result.problems.filter((p) => p.code === 'target-conflict' && p.file === 'research/ARCHITECTURE.md')).toEqual([
-      expect.objectContaining({
-        severity: 'error',
-        message: 'research/ARCHITECTURE.md was not written: planning/research/project/ARCHITECTURE.md is written from research/ARCHITECTURE.md, which was kept',
-      }),
+  it('keeps two summaries of one plan (GSD names them two ways), the plain name in place, naming which was kept', () => {
+    const again = { path: 'phases/02-sync-engine/02-sync-engine-01-SUMMARY.md', text: '---\nphase: 02-sync-engine\nplan: 01\n---\n# Re-run\n' };
+    const result = importGsd([...tree, again], { specId: 'SPC-007' });
+    expect(result.problems.filter((p) => p.code === 'target-conflict' && p.file.startsWith('phases/02'))).toEqual([
+      {
+        file: 'phases/02-sync-engine/02-sync-engine-01-SUMMARY.md',
+        line: 1,
+        severity: 'warning',
+        code: 'target-conflict',
+        message:
+          'phases/02-sync-engine/02-01-SUMMARY.md is written to execution/phases/02-sync-engine/02-01-SUMMARY.md, so phases/02-sync-engine/02-sync-engine-01-SUMMARY.md was written beside it as execution/phases/02-sync-engine/02-sync-engine-01-SUMMARY.md',
+      },
     ]);
+    expect(result.completed).toContain('02-01');
   });
 
   it('fails, naming each file and why, when something that looks like a plan cannot be imported', () => {
@@ -537,8 +539,8 @@ describe('importGsd: a real GSD tree imports as GSD meant it', () => {
 
 describe('GSD depends_on forms', () => {
   const lookup = {
-    plan: (phase: string, key: string) => ({ '1/02': '01-02', '2/01': '02-01', '2/02A': '02-02', '2.1/01': '03-01' })[`${phase}/${key}`],
-    phase: (phase: string) => ({ '2': ['02-01', '02-02'] })[phase],
+    plan: (phase: string, key: string) => (({ '1/02': '01-02', '2/01': '02-01', '2/02A': '02-02', '2.1/01': '03-01' }) as Record<string, string>)[`${phase}/${key}`],
+    phase: (phase: string) => (({ '2': ['02-01', '02-02'] }) as Record<string, string[]>)[phase],
   };
   it('reads the forms real plans write', () => {
     expect(readDependencies(['01-02', 1, '02A', '2.1-01', '02-sync-engine-01', '02-02A-PLAN.md'], '02', lookup)).toEqual({ ids: ['01-02', '02-01', '02-02', '03-01'], unresolved: [] });
@@ -685,6 +687,61 @@ describe('harness import (CLI)', () => {
     expect(report.validation.problems).toEqual([
       expect.objectContaining({ file: 'SPC-001-tiny/planning/plans/01-setup/01-01-PLAN.md', code: 'vacuous-plan', severity: 'error' }),
     ]);
+  });
+
+  it('says how it ordered the plans, what it renumbered, what was done and where the repository was', async () => {
+    const { code, stdout, stderr } = await run(TIDEWATER, 'SPC-007-tidewater');
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    const notes = stdout.slice(stdout.indexOf('phase order:'), stdout.indexOf(`${TIDEWATER}/phases`));
+    expect(notes).toBe(
+      [
+        "phase order: GSD runs phases one after another, so each phase's first plans wait for the previous phase (5 dependencies added, listed in each plan's metadata.gsd.phase_order); --declared-only keeps only the plans' own depends_on",
+        "renumbered 12 ids (harness numbers phases and plans with whole numbers; GSD's id is kept in metadata.gsd.id):",
+        '  phase 02.1 → phase 03  (phases/02.1-rate-limits)',
+        '  phase 03 → phase 04  (phases/03-extension)',
+        '  phase 04 → phase 05  (phases/04-release)',
+        '  02-02A → 02-02  (phases/02-sync-engine/02-02A-PLAN.md)',
+        '  02-02B → 02-03  (phases/02-sync-engine/02-02B-PLAN.md)',
+        '  02-03 → 02-04  (phases/02-sync-engine/02-03-PLAN.md)',
+        '  02.1-01 → 03-01  (phases/02.1-rate-limits/02.1-01-PLAN.md)',
+        '  02.1-02 → 03-02  (phases/02.1-rate-limits/02.1-02-PLAN.md)',
+        '  03-01 → 04-01  (phases/03-extension/03-extension-01-PLAN.md)',
+        '  03-02 → 04-02  (phases/03-extension/03-extension-02-PLAN.md)',
+        '  03-03 → 04-03  (phases/03-extension/03-extension-03-PLAN.md)',
+        '  04-01 → 05-01  (phases/04-release/04-01-PLAN.md)',
+        'done before harness (their GSD SUMMARY.md says so; imported with completed:, harness run will not run them): 01-01, 01-02, 02-01',
+        "<verify> commands: /Users/mara/code/tidewater taken as the repository root (from the plans' files_modified) and cut from the commands",
+        '',
+      ].join('\n'),
+    );
+    expect(stdout).toContain('SPC-007: 13 plans in 5 phases: valid\n');
+
+    const declared = await run(TIDEWATER, 'SPC-008-tidewater', '--declared-only', '--json');
+    const report = JSON.parse(declared.stdout) as ImportJson;
+    expect([declared.code, report.order, report.completed, report.renumbered[0]]).toEqual([
+      0,
+      { phase_order: false, added: 0 },
+      ['01-01', '01-02', '02-01'],
+      { from: 'phase 02.1', to: 'phase 03', path: `${TIDEWATER}/phases/02.1-rate-limits` },
+    ]);
+    const human = await run(TIDEWATER, 'SPC-009-tidewater', '--declared-only');
+    expect(human.stdout).toContain("phase order: only the plans' own depends_on were kept (--declared-only), so a later phase's plans may start beside an earlier phase's\n");
+  });
+
+  it('exits 1 naming a plan it could not import, and why, though the rest was written', async () => {
+    const source = join(tmp, 'project/.planning');
+    await mkdir(join(source, 'phases/01-setup'), { recursive: true });
+    await writeFile(join(source, 'ROADMAP.md'), '# Roadmap: Tiny\n\n### Phase 1: Setup\n**Goal**: A README\n');
+    const plan = '---\nphase: 01-setup\nplan: 01\nmust_haves:\n  artifacts:\n    - path: README.md\n      contains: Tiny\n---\n\n<objective>\nWrite it.\n</objective>\n';
+    await writeFile(join(source, 'phases/01-setup/01-01-PLAN.md'), plan);
+    await writeFile(join(source, 'phases/01-setup/01-01-PLAN.md.orig-PLAN.md'), plan);
+    const { code, stderr } = await run('project', 'SPC-001-tiny');
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      'project/.planning/phases/01-setup/01-01-PLAN.md.orig-PLAN.md:1: phases/01-setup/01-01-PLAN.md.orig-PLAN.md looks like a plan but was not imported: a plan name harness cannot read: name it 01-NN-PLAN.md (NN the plan number, optionally with a letter: 01-02A-PLAN.md)\n',
+    );
+    expect(await readdir(join(tmp, 'SPC-001-tiny/planning/plans/01-setup'))).toEqual(['01-01-PLAN.md']);
   });
 
   it('exits 1 and writes nothing when the directory holds no GSD files', async () => {

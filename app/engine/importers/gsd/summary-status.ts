@@ -23,7 +23,11 @@ export function summaryStatus(text: string): SummaryStatus {
   const tasks = /\*\*Tasks:?\*\*:?\s*(\d+)\s+of\s+(\d+)/i.exec(body);
   if (tasks && Number(tasks[1]) < Number(tasks[2])) return { done: false, reason: `it reports ${tasks[1]} of ${tasks[2]} tasks done` };
 
-  const completed = dateOf(data.completed) ?? dateOf(/\*\*Completed:?\*\*:?\s*(\d{4}-\d{2}-\d{2})/.exec(body)?.[1]);
+  // Newer GSD versions nest it: `metrics: { completed: "2026-03-30" }` or `completed_date`.
+  const metrics = (data.metrics ?? {}) as Record<string, unknown>;
+  const completed =
+    [data.completed, data.completed_date, metrics.completed, metrics.completed_date].map(dateOf).find((d) => d !== undefined) ??
+    dateOf(/\*\*Completed:?\*\*:?\s*(\d{4}-\d{2}-\d{2})/.exec(body)?.[1]);
   if (completed) return { done: true, completed };
   if (status !== undefined && /^(?:complete|completed|done|passed|verified)$/i.test(status)) return { done: true, completed: status.toLowerCase() };
   return { done: false, reason: 'it has no completed: date (GSD writes one when a plan is done)' };

@@ -33,13 +33,20 @@ function isCommand(text: string): boolean {
 }
 
 /**
- * Trailing `| tail -30` or `| head -n 20`: they trim output for a person reading it, but the
- * pipeline's status becomes theirs, so the check could never fail. harness keeps its own tail.
+ * Endings written for a person watching, which take the command's exit status away: a trailing
+ * `| tail -30` or `| head -n 20` (the status becomes tail's), `&& echo "PASS" || echo "FAIL"`
+ * and `|| true` (always 0). Left on, the check could never fail; harness keeps its own output
+ * tail and reports the status itself.
  */
 export function withoutOutputTrim(command: string): string {
-  let out = command;
+  const endings = [
+    /\s*(?:2>&1\s*)?\|\s*(?:tail|head)(?:\s+-n)?(?:\s+-?\d+)?\s*$/,
+    /\s*\|\|\s*(?:echo\s+(?:"[^"]*"|'[^']*'|\S+)|true|:)\s*$/,
+    /\s*&&\s*echo\s+(?:"[^"]*"|'[^']*'|\S+)\s*$/,
+  ];
+  let out = command.trim();
   for (;;) {
-    const next = out.replace(/\s*(?:2>&1\s*)?\|\s*(?:tail|head)(?:\s+-n)?(?:\s+-?\d+)?\s*$/, '');
+    const next = endings.reduce((text, re) => text.replace(re, ''), out);
     if (next === out) return out;
     out = next;
   }

@@ -8,6 +8,8 @@ import { main } from '../../../../app/cli/main.js';
 import { importGsd, type GsdFile, type GsdImport, type ImportOptions } from '../../../../app/engine/importers/gsd/import.js';
 import { readDependencies } from '../../../../app/engine/importers/gsd/gsd-dependencies.js';
 import { summaryStatus } from '../../../../app/engine/importers/gsd/summary-status.js';
+import { verifyCommand, withoutOutputTrim } from '../../../../app/engine/importers/gsd/verify-command.js';
+import { machineRoot, rewriteMachinePaths } from '../../../../app/engine/importers/gsd/machine-paths.js';
 import { runCheck } from '../../../../app/engine/core/verify/checks.js';
 import { localVerifyPorts } from '../../../../app/machine/verify-ports.js';
 import { tempRepo } from '../../../fixtures/verify/repo.js';
@@ -550,8 +552,37 @@ describe('GSD depends_on forms', () => {
   });
 });
 
+describe('GSD <verify>: a command, or a sentence about one', () => {
+  it('keeps commands, finds the one quoted in a sentence, and leaves descriptions alone', () => {
+    expect(verifyCommand('npm test -- invoices')).toBe('npm test -- invoices');
+    expect(verifyCommand('`npm test` passes')).toBe('npm test');
+    expect(verifyCommand('curl localhost:5173 returns 200')).toBeUndefined();
+    expect(verifyCommand('Visit the dashboard and check the totals')).toBeUndefined();
+  });
+
+  it('drops the endings that take the exit status away, so the check can fail', () => {
+    expect(withoutOutputTrim('cargo test -p app -- config 2>&1 | tail -30')).toBe('cargo test -p app -- config');
+    expect(withoutOutputTrim('pnpm compile && echo "PASS" || echo "FAIL"')).toBe('pnpm compile');
+    expect(withoutOutputTrim("! grep -q 'TODO' src/a.ts && echo PASS")).toBe("! grep -q 'TODO' src/a.ts");
+    expect(withoutOutputTrim('go test ./... || true')).toBe('go test ./...');
+    expect(withoutOutputTrim('npm test | grep -E "passed|failed"')).toBe('npm test | grep -E "passed|failed"');
+  });
+
+  it('cuts the repository\'s place on the author\'s machine, and reports what lies outside it', () => {
+    expect(rewriteMachinePaths('cd /Users/dana/code/forge/server && pnpm test', '/Users/dana/code/forge')).toEqual({ command: 'cd server && pnpm test', foreign: [] });
+    expect(rewriteMachinePaths("cd /Users/dana/code/forge && node -e \"import('/Users/dana/code/forge/dist/cli.js')\"", '/Users/dana/code/forge')).toEqual({
+      command: "node -e \"import('./dist/cli.js')\"",
+      foreign: [],
+    });
+    expect(rewriteMachinePaths('python3 /home/dana/scratch/check.py', '/Users/dana/code/forge')).toEqual({ command: 'python3 /home/dana/scratch/check.py', foreign: ['/home/dana/scratch/check.py'] });
+    expect(machineRoot(['/Users/dana/code/forge/server', '/Users/dana/.claude/get-shit-done/workflows/execute-plan.md'], new Set(['server', 'src']))).toEqual({ root: '/Users/dana/code/forge', how: 'files' });
+  });
+});
+
 describe('GSD SUMMARY.md: done or not', () => {
   it('is done with a completed date and nothing saying otherwise', () => {
+    expect(summaryStatus('---\nplan: "04"\nmetrics:\n  duration: "~2 minutes"\n  completed: "2026-03-30"\n---\n# S\n')).toEqual({ done: true, completed: '2026-03-30' });
+    expect(summaryStatus('---\nmetrics:\n  completed_date: "2026-03-30"\n---\n# S\n')).toEqual({ done: true, completed: '2026-03-30' });
     expect(summaryStatus('---\nplan: 01\ncompleted: 2026-01-23\n---\n# S\n')).toEqual({ done: true, completed: '2026-01-23' });
     expect(summaryStatus('# S\n\n- **Completed:** 2026-03-05T09:40:03Z\n')).toEqual({ done: true, completed: '2026-03-05' });
     expect(summaryStatus('---\ncompleted: 2026-01-23\n---\n## Self-Check: FAILED\n')).toEqual({ done: false, reason: 'its self-check is FAILED' });

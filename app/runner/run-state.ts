@@ -57,6 +57,9 @@ export async function readRunState(store: OrchestrationStore, spec: Spec, integr
         } else state.plans.set(plan.id, 'running');
       } else if (status) {
         state.plans.set(plan.id, checkpoint ? 'checkpoint' : 'running');
+      } else if (plan.completed !== undefined) {
+        // Done before harness (an imported GSD plan): nothing to run, nothing to redo.
+        state.plans.set(plan.id, 'verified');
       }
     }),
   );
@@ -64,6 +67,7 @@ export async function readRunState(store: OrchestrationStore, spec: Spec, integr
     spec.phases.map(async (phase) => {
       const record = await store.readPhase(phase.id);
       if (record) state.phases.set(phase.id, record.outcome);
+      else if (phase.plans.length > 0 && phase.plans.every((id) => spec.planById.get(id)?.completed !== undefined)) state.phases.set(phase.id, 'verified');
       const checkpoint = await store.readCheckpoint(phaseSession(phase.id));
       if (checkpoint) state.checkpoints.set(phaseSession(phase.id), checkpoint);
       if (integrationSpecDir && existsSync(join(integrationSpecDir, researchPath(phase)))) state.researched.add(phase.id);

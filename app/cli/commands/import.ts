@@ -15,7 +15,7 @@ import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath } from '../spec-input.js';
 import { PLAN_READING } from '../../engine/importers/dialects.js';
 
-export const usage = `Usage: harness import <gsd-planning-dir> <spec-dir> [--id SPC-NNN] [--force] [--json]
+export const usage = `Usage: harness import <gsd-planning-dir> <spec-dir> [--id SPC-NNN] [--declared-only] [--force] [--json]
 
 Convert a GSD .planning/ directory into a harness spec directory, then validate it.
 <gsd-planning-dir> is the .planning directory, or the project that holds one.
@@ -24,14 +24,22 @@ The spec id comes from the spec directory's name (SPC-003-billing → SPC-003), 
   PROJECT.md, REQUIREMENTS.md, STATE.md   → planning/
   ROADMAP.md                              → ROADMAP.md, phases in frontmatter
   phases/NN-name/NN-MM-PLAN.md            → planning/plans/NN-name/, harness frontmatter
+    (also NN-MMA-PLAN.md, NN-slug-MM-PLAN.md and inserted phases NN.M-name/: ids renumbered)
   phases/NN-name/NN-MM-SUMMARY.md         → execution/phases/NN-name/
   phases/NN-name/NN-RESEARCH.md, -CONTEXT → planning/research/phase-NN-research.md, -context.md
   phases/NN-name/NN-VERIFICATION.md, -UAT → execution/phases/NN-name/VERIFICATION.md, UAT.md
   research/*.md                           → planning/research/project/
-  SPEC.md is written from PROJECT.md. Every other file is listed as skipped, with the reason.
+  SPEC.md is written from PROJECT.md. Every other file is listed as skipped, with the reason;
+  a file that looks like a plan and could not be imported is an error (exit 1).
+
+GSD runs phases in order, so by default each phase's first plans wait for the previous phase.
+A plan whose SUMMARY.md reports it done is imported with completed: and harness run skips it.
 
 Options:
   --id ID     the spec id, when the directory name does not carry one
+  --declared-only
+              keep only the dependencies the plans declare: later phases may then start
+              beside earlier ones
   --force     write into a non-empty spec directory (files of the same name are replaced,
               others are left alone); without it a non-empty directory is refused (exit 2)
   --json      print a stable JSON report of written and skipped files and problems
@@ -58,6 +66,12 @@ export interface ImportJson {
   problems: JsonProblem[];
   /** `harness validate` of the written spec; `file` is prefixed with `spec`. */
   validation: { valid: boolean; errors: number; warnings: number; phases: number; plans: number; problems: JsonProblem[] };
+  /** GSD's phase order kept (dependencies added) or only declared dependencies (--declared-only). */
+  order: { phase_order: boolean; added: number };
+  /** GSD ids harness numbered differently; `path` is prefixed with `source`. */
+  renumbered: { from: string; to: string; path: string }[];
+  /** Plan ids imported as done (a GSD SUMMARY.md reports them done). */
+  completed: string[];
 }
 
 interface JsonProblem {
@@ -72,7 +86,7 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { id: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } },
+    options: { id: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' }, 'declared-only': { type: 'boolean' } },
   });
   if (positionals.length < 2) throw new UsageError(positionals.length === 0 ? 'missing <gsd-planning-dir> and <spec-dir>' : 'missing <spec-dir>');
   if (positionals.length > 2) throw new UsageError(`unexpected argument "${positionals[2]}"`);
@@ -104,7 +118,7 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
     if (e instanceof TreeError) throw new UsageError(e.message.replace(source, sourceShown));
     throw e;
   }
-  const result = importGsd(tree.files, { specId });
+  const result = importGsd(tree.files, { specId, declaredOnly: values['declared-only'] === true });
   result.skipped.push(...tree.unread);
   result.skipped.sort((a, b) => comparePaths(a.path, b.path));
 
@@ -155,6 +169,9 @@ function report(result: GsdImport, loaded: LoadedSpec | undefined, source: strin
       plans: loaded?.spec?.plans.length ?? 0,
       problems: problems.map((p) => jsonProblem(p, spec)),
     },
+    order: { phase_order: result.order.phaseOrder, added: result.order.added },
+    renumbered: result.renumbered.map((r) => ({ from: r.from, to: r.to, path: prefixed(source, r.path) })),
+    completed: result.completed,
   };
 }
 
@@ -175,6 +192,7 @@ function printHuman(io: CliIO, result: GsdImport, loaded: LoadedSpec | undefined
     io.stdout(`skipped ${plural(result.skipped.length, 'file')}:\n`);
     for (const s of result.skipped) io.stdout(`  ${s.path}: ${s.reason}\n`);
   }
+  if (result.files.length > 0) for (const line of importNotes(result)) io.stdout(`${line}\n`);
   for (const p of result.problems) {
     (p.severity === 'error' ? io.stderr : io.stdout)(`${prefixed(source, p.file)}:${p.line}: ${p.severity === 'warning' ? 'warning: ' : ''}${p.message}\n`);
   }
@@ -190,6 +208,28 @@ function printHuman(io: CliIO, result: GsdImport, loaded: LoadedSpec | undefined
   (errors ? io.stderr : io.stdout)(`${what}: ${verdict}${warnings ? `, ${plural(warnings, 'warning')}` : ''}\n`);
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+/** What the import decided for the user, said once: order, ids, work already done, machine paths. */
+export function importNotes(result: GsdImport): string[] {
+  const lines: string[] = [];
+  lines.push(
+    result.order.phaseOrder
+      ? `phase order: GSD runs phases one after another, so each phase's first plans wait for the previous phase (${plural(result.order.added, 'dependency', 'dependencies')} added, listed in each plan's metadata.gsd.phase_order); --declared-only keeps only the plans' own depends_on`
+      : "phase order: only the plans' own depends_on were kept (--declared-only), so a later phase's plans may start beside an earlier phase's",
+  );
+  if (result.renumbered.length > 0) {
+    lines.push(`renumbered ${plural(result.renumbered.length, 'id')} (harness numbers phases and plans with whole numbers; GSD's id is kept in metadata.gsd.id):`);
+    for (const r of result.renumbered) lines.push(`  ${r.from} → ${r.to}  (${r.path})`);
+  }
+  if (result.completed.length > 0) {
+    lines.push(`done before harness (their GSD SUMMARY.md says so; imported with completed:, harness run will not run them): ${result.completed.join(', ')}`);
+  }
+  if (result.machineRoot) {
+    const how = { files: "from the plans' files_modified", common: 'the directory every such path shares', only: 'the only machine directory named' }[result.machineRoot.how];
+    lines.push(`<verify> commands: ${result.machineRoot.root} taken as the repository root (${how}) and cut from the commands`);
+  }
+  return lines;
 }

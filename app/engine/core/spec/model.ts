@@ -38,6 +38,8 @@ export interface Plan {
   requirements: string[];
   truths: string[];
   metadata?: Record<string, unknown>;
+  /** Done before harness (docs/design.md "PLAN.md frontmatter"): the date, or true. */
+  completed?: string | true;
   body: string;
   bodyLine: number;
   steps: Step[];

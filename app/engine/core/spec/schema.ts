@@ -211,6 +211,10 @@ export const PlanFrontmatterSchema = z
       .record(z.string(), z.unknown())
       .optional()
       .meta({ description: 'Anything of your own: harness keeps it and reads none of it.' }),
+    completed: z
+      .union([z.string().min(1), z.literal(true)])
+      .optional()
+      .meta({ description: 'Done before harness (an imported GSD plan whose SUMMARY.md says so): the date, or true. harness run counts it verified and does not run it.' }),
     // Read for GSD compatibility; the graph decides order, so these are ignored.
     wave: z.number().int().optional(),
     type: z.string().optional(),

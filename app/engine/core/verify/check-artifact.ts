@@ -4,7 +4,8 @@ import { quote } from './evidence.js';
 import { declares, exportsOf } from './exports-of.js';
 import { resolveModule } from './module-paths.js';
 import type { VerifyPorts } from './ports.js';
-import { languageOf, substantiveLines } from './source-text.js';
+import { findPattern, linesOf, looksLikeRegex } from './find-pattern.js';
+import { languageOf, lineNumber, substantiveLines } from './source-text.js';
 import { stubMarkers } from './stub-markers.js';
 
 type Artifact = Extract<Check, { type: 'artifact' }>;
@@ -56,13 +57,28 @@ export async function checkArtifact(check: Artifact, ports: VerifyPorts): Promis
   }
 
   if (check.contains !== undefined) {
-    if (!text.includes(check.contains)) problems.push(`does not contain ${quote(check.contains)}`);
-    else seen.push(`contains ${quote(check.contains)}`);
+    const found = contains(text, check.contains);
+    if (found.ok) seen.push(found.evidence);
+    else problems.push(found.evidence);
   }
 
-  const stubs = stubMarkers(text, lang);
+  const stubs = stubMarkers(text, lang, { required: check.exports ?? [], declarations: /\.(?:pyi|d\.[cm]?ts)$/.test(check.path) });
   if (stubs.length > 0) problems.push(`looks like a stub: ${stubs.slice(0, 3).join('; ')}${stubs.length > 3 ? `; and ${stubs.length - 3} more` : ''}`);
   else seen.push('no stub markers');
 
   return problems.length > 0 ? fail(`${check.path}: ${problems.join('; ')}`) : pass(`${check.path}: ${seen.join('; ')}`);
+}
+
+/**
+ * `contains` is a literal in harness; GSD authors often write a regular expression there
+ * (`export (const|function) db`). A literal found is enough; otherwise a value that reads as a
+ * regular expression is matched as one, and the evidence says which reading held.
+ */
+function contains(text: string, wanted: string): { ok: boolean; evidence: string } {
+  const at = text.indexOf(wanted);
+  if (at >= 0) return { ok: true, evidence: `contains ${quote(wanted)} at line ${lineNumber(text, at)}` };
+  if (!looksLikeRegex(wanted)) return { ok: false, evidence: `does not contain ${quote(wanted)}` };
+  const match = findPattern(text, wanted);
+  if (match === undefined || typeof match === 'string') return { ok: false, evidence: `does not contain ${quote(wanted)}, as text or as a regular expression` };
+  return { ok: true, evidence: `matches /${wanted}/ (contains, read as a regular expression) at ${linesOf(match)}: ${quote(match.text)}` };
 }

@@ -2,7 +2,7 @@ import type { Check } from '../spec/model.js';
 import { fail, pass, type Finding } from './check-result.js';
 import { quote } from './evidence.js';
 import type { VerifyPorts } from './ports.js';
-import { compileRegex } from './regex.js';
+import { findPattern, linesOf } from './find-pattern.js';
 import { lineNumber } from './source-text.js';
 
 type FileExists = Extract<Check, { type: 'file_exists' }>;
@@ -27,11 +27,10 @@ export async function checkFileContains(check: FileContains, ports: VerifyPorts)
     seen.push(`contains ${quote(check.contains)} at line ${lineNumber(text, at)}`);
   }
   if (check.pattern !== undefined) {
-    const re = compileRegex(check.pattern, 'm');
-    if (typeof re === 'string') return fail(re);
-    const m = re.exec(text);
+    const m = findPattern(text, check.pattern);
+    if (typeof m === 'string') return fail(m);
     if (!m) return fail(`${check.path} has no match for /${check.pattern}/`);
-    seen.push(`matches /${check.pattern}/ at line ${lineNumber(text, m.index)}: ${quote(m[0])}`);
+    seen.push(`matches /${check.pattern}/ at ${linesOf(m)}: ${quote(m.text)}`);
   }
   return pass(`${check.path} ${seen.join('; ')}`);
 }

@@ -3,7 +3,7 @@ import { fail, pass, type Finding } from './check-result.js';
 import { quote } from './evidence.js';
 import { existingModule, importSpecifiers, looksLikeRepoPath, moduleKey, resolveModule } from './module-paths.js';
 import type { VerifyPorts } from './ports.js';
-import { compileRegex } from './regex.js';
+import { findPattern, linesOf } from './find-pattern.js';
 import { languageOf, lineNumber, stripComments } from './source-text.js';
 
 type KeyLink = Extract<Check, { type: 'key_link' }>;
@@ -39,16 +39,15 @@ export async function checkKeyLink(check: KeyLink, ports: VerifyPorts): Promise<
   if (isPath && target === undefined) return fail(`${check.to} does not exist, so ${check.from} cannot link to it`);
 
   if (check.pattern !== undefined) {
-    const re = compileRegex(check.pattern, 'm');
-    if (typeof re === 'string') return fail(re);
-    const m = re.exec(code);
+    const m = findPattern(code, check.pattern);
+    if (typeof m === 'string') return fail(m);
     if (!m) return fail(`${check.from} has no match for /${check.pattern}/ outside comments; the link to ${check.to}${via} is missing`);
-    return pass(`${check.from} line ${lineNumber(code, m.index)} links to ${check.to}${via}: ${quote(m[0])}`);
+    return pass(`${check.from} ${linesOf(m)} links to ${check.to}${via}: ${quote(m.text)}`);
   }
 
   if (target !== undefined) {
     const spec = await importsModule(check.from, code, target, ports);
-    if (spec !== undefined) return pass(`${check.from} imports ${check.to} as ${quote(spec)}${via}`);
+    if (spec !== undefined) return pass(`${check.from} line ${lineNumber(code, Math.max(0, code.indexOf(spec)))} imports ${check.to} as ${quote(spec)}${via}`);
   }
   const at = code.indexOf(check.to);
   if (at >= 0) return pass(`${check.from} line ${lineNumber(code, at)} mentions ${quote(check.to)}${via}`);

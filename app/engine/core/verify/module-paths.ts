@@ -81,5 +81,18 @@ export function importSpecifiers(text: string): string[] {
 /** Is this `to` of a key link a repository path (rather than a route, symbol or table)? */
 export function looksLikeRepoPath(to: string): boolean {
   if (/\s|:\/\/|^\/|^[@~]/.test(to)) return false;
+  if (isImageReference(to)) return false;
   return to.includes('/') || EXTENSION.test(to) || /\.(?:go|rs|rb|java|kt|swift|c|h|cpp|css|scss|html|md|sql|ya?ml|toml|sh)$/.test(to);
+}
+
+/**
+ * A container image (`postgres:16-alpine`, `ghcr.io/acme/api:1.4`, `nginx@sha256:…`): a key
+ * link to one names what a compose file or workflow runs, not a file in the repository.
+ */
+export function isImageReference(to: string): boolean {
+  if (/@sha256:[0-9a-f]{12,}$/i.test(to)) return true;
+  // A tag after the last slash: files do not have colons in their names.
+  if (/^[\w.-]+(?::\d+)?(?:\/[\w.-]+)*:[\w][\w.-]{0,127}$/.test(to) && !/:\d+\//.test(to.replace(/^[^/]*\//, ''))) return true;
+  // A registry host first: ghcr.io/…, docker.io/…, registry.example.com:5000/….
+  return /^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?::\d+)?\/[\w.-]+(?:\/[\w.-]+)*$/.test(to) && !/\.[a-z0-9]+$/i.test(to.slice(to.lastIndexOf('/')));
 }

@@ -1,10 +1,10 @@
 import { Document, isScalar, isSeq, visit } from 'yaml';
 
 /** Short lists of ids read best on one line, as docs/design.md writes them: `depends_on: ["03-01"]`. */
-const FLOW_KEYS = new Set(['depends_on', 'requirements', 'exports', 'checkpoints']);
+const FLOW_KEYS = new Set(['depends_on', 'requirements', 'exports', 'checkpoints', 'phase_order']);
 
 /** Strings YAML would read back as numbers, or that are ids people expect to see quoted. */
-const QUOTED = /^\d+(?:-\d+)?$/;
+const QUOTED = /^\d+(?:-\d+)*$/;
 
 /** Render frontmatter as a `---` block, keys in the order given, ready to put before a body. */
 export function frontmatterText(data: Record<string, unknown>): string {

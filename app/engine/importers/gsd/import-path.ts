@@ -27,12 +27,21 @@ export interface GsdPhaseDir {
   decimal: boolean;
 }
 
-export type GsdPathMapping =
-  | { kind: GsdFileKind; target: string; phase?: GsdPhaseDir; plan?: string }
-  | { kind: 'decimal'; phase: GsdPhaseDir }
-  | { kind: 'skip'; reason: string };
+/** A plan's place in its phase as GSD named it: `02A-PLAN.md` is `{ number: 2, letter: "A" }`. */
+export interface GsdPlanKey {
+  number: number;
+  /** "" or an upper-case letter: GSD splits a plan into 02A, 02B. */
+  letter: string;
+  /** "02A", as written (upper-cased). */
+  text: string;
+}
 
-const TOP: Record<string, { kind: GsdFileKind; target: string }> = {
+export type GsdPathMapping =
+  | { kind: Exclude<GsdFileKind, 'plan' | 'summary'>; target: string; phase?: GsdPhaseDir }
+  | { kind: 'plan' | 'summary'; phase: GsdPhaseDir; key: GsdPlanKey }
+  | { kind: 'skip'; reason: string; plan?: boolean };
+
+const TOP: Record<string, { kind: Exclude<GsdFileKind, 'plan' | 'summary'>; target: string }> = {
   'PROJECT.md': { kind: 'project', target: 'planning/PROJECT.md' },
   'REQUIREMENTS.md': { kind: 'requirements', target: 'planning/REQUIREMENTS.md' },
   'STATE.md': { kind: 'state', target: 'planning/STATE.md' },
@@ -40,8 +49,13 @@ const TOP: Record<string, { kind: GsdFileKind; target: string }> = {
 };
 
 const PHASE_DIR = /^(\d{1,3})(\.\d+)?(?:[-_](.*))?$/;
-const PLAN = /^(\d{1,3}(?:\.\d+)?)-(\d{1,3})-PLAN\.md$/;
-const SUMMARY = /^(\d{1,3}(?:\.\d+)?)-(\d{1,3})-SUMMARY\.md$/;
+/**
+ * `02-01-PLAN.md`, `02-01A-PLAN.md` (a plan split in two), `02-auth-01-PLAN.md` (the phase's
+ * slug repeated), `02.1-01-PLAN.md` (an inserted phase), and `02-PLAN.md` (a phase of one plan).
+ */
+const PLAN_FILE = /^(\d{1,3}(?:\.\d+)?)(?:-[A-Za-z][A-Za-z0-9_-]*?)?(?:-(\d{1,3})([A-Za-z]?))?-(PLAN|SUMMARY)\.md$/i;
+/** Anything a person would call a plan file, imported or not. */
+const PLAN_LIKE = /(?:^|[-_.])PLAN\.md$/i;
 const PHASE_DOC = /^(\d{1,3}(?:\.\d+)?)(?:-[A-Za-z0-9._-]+?)?-(RESEARCH|CONTEXT|VERIFICATION|UAT)\.md$/;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*\.md$/;
 
@@ -67,15 +81,18 @@ export function importPath(path: string): GsdPathMapping {
   for (const [pattern, reason] of KNOWN_SKIPS) if (pattern.test(path)) return { kind: 'skip', reason };
 
   const parts = path.split('/');
+  const planLike = PLAN_LIKE.test(parts[parts.length - 1]!);
+  const skip = (reason: string): GsdPathMapping => (planLike ? { kind: 'skip', reason, plan: true } : { kind: 'skip', reason });
   if (parts[0] === 'research' && parts.length === 2 && NAME.test(parts[1]!)) {
     return { kind: 'project-research', target: `planning/research/project/${parts[1]}` };
   }
-  if (parts[0] !== 'phases') return { kind: 'skip', reason: 'not a GSD file harness maps (see README: harness import)' };
-  if (parts.length !== 3) return { kind: 'skip', reason: 'not inside a phase directory phases/NN-name/' };
+  if (parts[0] !== 'phases') {
+    return skip(planLike ? 'a plan outside phases/: GSD plans live in phases/NN-name/; move it into its phase directory' : 'not a GSD file harness maps (see README: harness import)');
+  }
+  if (parts.length !== 3) return skip(`not directly inside a phase directory phases/NN-name/ (it is ${parts.length === 2 ? 'in phases/ itself' : `${parts.length - 3} directories deeper`})`);
   const phase = phaseDir(parts[1]!);
-  if (!phase) return { kind: 'skip', reason: `"${parts[1]}" is not a phase directory NN-name` };
-  if (phase.decimal) return { kind: 'decimal', phase };
-  return phaseFile(phase, parts[2]!);
+  if (!phase) return skip(`"${parts[1]}" is not a phase directory: its name must start with the phase number, as in 02-name or 02.1-name`);
+  return phaseFile(phase, parts[2]!, skip);
 }
 
 export function phaseDir(name: string): GsdPhaseDir | undefined {
@@ -91,31 +108,54 @@ export function phaseDir(name: string): GsdPhaseDir | undefined {
   };
 }
 
-function phaseFile(phase: GsdPhaseDir, name: string): GsdPathMapping {
-  const plan = PLAN.exec(name);
+function phaseFile(phase: GsdPhaseDir, name: string, skip: (reason: string) => GsdPathMapping): GsdPathMapping {
+  const plan = PLAN_FILE.exec(name);
   if (plan) {
-    const n = plan[2]!.padStart(2, '0');
-    return { kind: 'plan', target: `planning/plans/${phase.dir}/${phase.id}-${n}-PLAN.md`, phase, plan: n };
-  }
-  const summary = SUMMARY.exec(name);
-  if (summary) {
-    const n = summary[2]!.padStart(2, '0');
-    return { kind: 'summary', target: `execution/phases/${phase.dir}/${phase.id}-${n}-SUMMARY.md`, phase, plan: n };
+    const kind = plan[4]!.toUpperCase() === 'PLAN' ? 'plan' : 'summary';
+    if (!samePhase(plan[1]!, phase.id)) {
+      return skip(`named for phase ${plan[1]} but in the directory of phase ${phase.id} (${phase.source}); move it or fix its name`);
+    }
+    const number = plan[2] === undefined ? 1 : Number(plan[2]);
+    const letter = (plan[3] ?? '').toUpperCase();
+    return { kind, phase, key: { number, letter, text: `${String(number).padStart(2, '0')}${letter}` } };
   }
   const doc = PHASE_DOC.exec(name);
   if (doc) {
-    switch (doc[2]) {
-      case 'RESEARCH':
-        return { kind: 'research', target: `planning/research/phase-${phase.id}-research.md`, phase };
-      case 'CONTEXT':
-        return { kind: 'context', target: `planning/research/phase-${phase.id}-context.md`, phase };
-      case 'VERIFICATION':
-        return { kind: 'verification', target: `execution/phases/${phase.dir}/VERIFICATION.md`, phase };
-      default:
-        return { kind: 'uat', target: `execution/phases/${phase.dir}/UAT.md`, phase };
-    }
+    const kind = ({ RESEARCH: 'research', CONTEXT: 'context', VERIFICATION: 'verification', UAT: 'uat' } as const)[doc[2] as 'RESEARCH'];
+    return { kind, target: phaseDocTarget(kind, phase.id, phase.dir), phase };
   }
-  return { kind: 'skip', reason: 'not a GSD phase file harness maps (PLAN, SUMMARY, RESEARCH, CONTEXT, VERIFICATION, UAT)' };
+  return skip(
+    PLAN_LIKE.test(name)
+      ? `a plan name harness cannot read: name it ${phase.id}-NN-PLAN.md (NN the plan number, optionally with a letter: ${phase.id}-02A-PLAN.md)`
+      : 'not a GSD phase file harness maps (PLAN, SUMMARY, RESEARCH, CONTEXT, VERIFICATION, UAT)',
+  );
+}
+
+/** Where a phase's own document goes, once the phase has its harness id and directory. */
+export function phaseDocTarget(kind: 'research' | 'context' | 'verification' | 'uat', id: string, dir: string): string {
+  switch (kind) {
+    case 'research':
+      return `planning/research/phase-${id}-research.md`;
+    case 'context':
+      return `planning/research/phase-${id}-context.md`;
+    case 'verification':
+      return `execution/phases/${dir}/VERIFICATION.md`;
+    default:
+      return `execution/phases/${dir}/UAT.md`;
+  }
+}
+
+/** "2.1" and "02.1" are the same phase. */
+function samePhase(a: string, b: string): boolean {
+  const norm = (s: string) => s.split('.').map((p) => String(Number(p))).join('.');
+  return norm(a) === norm(b);
+}
+
+/** Order of phase ids as GSD numbers them: 2 < 2.1 < 2.2 < 2.10 < 3. */
+export function comparePhaseIds(a: string, b: string): number {
+  const [aw, ad] = a.split('.').map(Number);
+  const [bw, bd] = b.split('.').map(Number);
+  return aw! - bw! || (ad ?? -1) - (bd ?? -1);
 }
 
 /** Code-unit order, the same in every locale, so reports are stable. */

@@ -1,6 +1,10 @@
 import { parseFrontmatter } from '../../core/spec/frontmatter.js';
 import { frontmatterText } from './frontmatter-text.js';
-import { fromGsdPlan } from './plan.js';
+import { gsdTasks, type GsdTask } from './gsd-tasks.js';
+import { importProblem, type ImportProblem } from './import-problem.js';
+import { rewriteMachinePaths } from './machine-paths.js';
+import { fromGsdPlan, gsdTitle } from './plan.js';
+import { verifyCommand, withoutOutputTrim } from './verify-command.js';
 
 /** GSD keys `fromGsdPlan` maps onto harness's own; the rest are kept under `metadata.gsd`. */
 const MAPPED = new Set([
@@ -34,52 +38,112 @@ const ORDER = [
   'agent',
   'timeout_minutes',
   'requirements',
+  'completed',
   'truths',
   'must_pass',
   'serve',
   'metadata',
 ];
 
-/** GSD's checkpoint task types, by the harness checkpoint each one is. */
-const CHECKPOINTS: [RegExp, string][] = [
-  [/type\s*=\s*["']checkpoint:decision["']/, 'decision'],
-  [/type\s*=\s*["']checkpoint:human-verify["']/, 'verification'],
-  [/type\s*=\s*["']checkpoint:human-action["']/, 'action'],
-];
+/** GSD's checkpoint task types that are a checkpoint of harness's own kind. */
+const CHECKPOINT_KIND: Record<string, 'decision' | 'action'> = {
+  'checkpoint:decision': 'decision',
+  'checkpoint:human-action': 'action',
+};
 
-export interface PlanLocation {
-  /** The phase id from the directory, "02". */
-  phase: string;
-  /** The GSD directory name, "02-invoices-api". */
+/** Where a plan lands, decided for the whole tree before any plan is written. */
+export interface PlanPlacement {
+  /** The harness plan id, "03-02". */
+  id: string;
+  /** GSD's own id, "02.1-02A", kept in metadata when it differs. */
+  gsdId: string;
+  /** The phase directory, as GSD named it: plans without frontmatter say where they are only through it. */
   dir: string;
-  /** The plan number from the file name, "03". */
+  /** GSD's plan key, "02A". */
   plan: string;
+  /** GSD's depends_on, read as harness ids. */
+  dependsOn: string[];
+  /** Added so that the plan waits for the previous phase, as GSD ran phases (import.ts). */
+  phaseOrder: string[];
+  /** The date (or "complete") a GSD SUMMARY.md gave for this plan being done. */
+  completed?: string;
+  /** The repository's place on the author's machine, cut from `<verify>` commands. */
+  machineRoot?: string;
+}
+
+export interface ImportedPlan {
+  text: string;
+  problems: ImportProblem[];
 }
 
 /**
- * Rewrite one GSD PLAN.md in harness's own frontmatter, body unchanged. A plan already in
- * harness's form, or one whose frontmatter does not parse, is returned as it is: validating
- * the written spec then reports what is wrong, at the right line.
+ * Rewrite one GSD PLAN.md in harness's own frontmatter, body unchanged: its id and
+ * dependencies as placed, GSD's `<verify>` commands as command checks, its human-verify
+ * checkpoints as human checks. A plan already in harness's form, or one whose frontmatter does
+ * not parse, is returned as it is: validating the written spec then reports what is wrong, at
+ * the right line.
  */
-export function importPlan(file: string, text: string, at: PlanLocation): string {
+export function importPlan(file: string, text: string, at: PlanPlacement): ImportedPlan {
   const fm = parseFrontmatter(file, text, false);
-  if (!fm.ok) return text;
+  if (!fm.ok) return { text, problems: [] };
   const { data, lines, body } = fm.frontmatter;
-  if ('plan_id' in data) return text;
+  if ('plan_id' in data) return { text, problems: [] };
+  const problems: ImportProblem[] = [];
 
   // Plans from before GSD wrote frontmatter say where they are only through their path.
   const gsd: Record<string, unknown> = { ...data, phase: data.phase ?? at.dir, plan: data.plan ?? at.plan };
   const { data: mapped } = fromGsdPlan(gsd, lines, body);
-
-  if (mapped.autonomous === undefined) mapped.autonomous = true;
-  if (mapped.depends_on === undefined) mapped.depends_on = [];
+  mapped.plan_id = at.id;
+  if (typeof data.title !== 'string') mapped.title = gsdTitle(body, at.gsdId) ?? `Plan ${at.gsdId}`;
+  mapped.depends_on = [...at.dependsOn, ...at.phaseOrder.filter((d) => !at.dependsOn.includes(d))];
   if (mapped.files_modified === undefined) mapped.files_modified = [];
-  if (mapped.checkpoints === undefined) {
-    const found = CHECKPOINTS.filter(([pattern]) => pattern.test(body)).map(([, kind]) => kind);
-    if (found.length > 0) mapped.checkpoints = found;
-  }
+
+  const tasks = gsdTasks(body);
+  const mustPass = Array.isArray(mapped.must_pass) ? (mapped.must_pass as Record<string, unknown>[]) : [];
+  const used = new Set(mustPass.map((c) => String(c.id)));
+  const checkpoints = new Set<string>(Array.isArray(mapped.checkpoints) ? mapped.checkpoints.map(String) : []);
+  let waits = false;
+  tasks.forEach((task, n) => {
+    if (task.type.startsWith('checkpoint:')) {
+      waits = true;
+      const kind = CHECKPOINT_KIND[task.type];
+      if (kind) checkpoints.add(kind);
+      else {
+        checkpoints.add('verification');
+        mustPass.push(humanCheck(task, uniqueId(used, `human-${slug(task.name ?? `task-${n + 1}`)}`)));
+      }
+      return;
+    }
+    if (task.verify === undefined) return;
+    const command = verifyCommand(task.verify);
+    if (command === undefined) return;
+    const rewritten = rewriteMachinePaths(withoutOutputTrim(command), at.machineRoot);
+    const where = task.name ? `"${task.name}"` : `task ${n + 1}`;
+    if (rewritten.foreign.length > 0) {
+      problems.push(
+        importProblem(
+          file,
+          fm.frontmatter.bodyLine + task.line - 1,
+          'machine-path',
+          `${where}: its <verify> command names ${rewritten.foreign.join(', ')}, a path on the author's machine outside the repository, so it was not made a check; rewrite it relative to the repository root and add it to must_pass`,
+          'warning',
+        ),
+      );
+      return;
+    }
+    const check: Record<string, unknown> = { id: uniqueId(used, `verify-${slug(task.name ?? `task-${n + 1}`)}`), type: 'command_output', command: rewritten.command };
+    if (task.name) check.description = `GSD <verify> of ${task.name}`;
+    check.expect = { exit_code: 0 };
+    mustPass.push(check);
+  });
+  mapped.must_pass = mustPass;
+  if (checkpoints.size > 0) mapped.checkpoints = ['decision', 'verification', 'action'].filter((k) => checkpoints.has(k));
+  if (mapped.autonomous === undefined) mapped.autonomous = !waits;
+  if (at.completed !== undefined) mapped.completed = at.completed;
 
   const kept = leftovers(data);
+  if (at.gsdId !== at.id) kept.id = at.gsdId;
+  if (at.phaseOrder.length > 0) kept.phase_order = at.phaseOrder;
   if (Object.keys(kept).length > 0) {
     const metadata = isRecord(mapped.metadata) ? mapped.metadata : {};
     mapped.metadata = { ...metadata, gsd: kept };
@@ -87,7 +151,36 @@ export function importPlan(file: string, text: string, at: PlanLocation): string
 
   const ordered: Record<string, unknown> = {};
   for (const key of ORDER) if (mapped[key] !== undefined) ordered[key] = mapped[key];
-  return frontmatterText(ordered) + body;
+  return { text: frontmatterText(ordered) + body, problems };
+}
+
+/** A person looks: what was built, and how to check it, as GSD's checkpoint wrote them. */
+function humanCheck(task: GsdTask, id: string): Record<string, unknown> {
+  const parts = [task.whatBuilt && `Built: ${task.whatBuilt}`, task.howToVerify, !task.whatBuilt && !task.howToVerify ? (task.action ?? task.name) : undefined].filter(
+    (p): p is string => typeof p === 'string' && p.trim() !== '',
+  );
+  const prompt = parts.join('\n\n') || `Check GSD's ${task.type} task${task.name ? ` "${task.name}"` : ''}`;
+  const visual = /\b(?:look|looks|visual|layout|colou?r|styl|align|render|screenshot|responsive|contrast|font|spacing|red|dark mode)/i.test(prompt);
+  return { id, type: 'human', kind: visual ? 'visual_quality' : 'ux_flow', prompt };
+}
+
+function uniqueId(used: Set<string>, wanted: string): string {
+  let id = wanted;
+  for (let n = 2; used.has(id); n++) id = `${wanted}-${n}`;
+  used.add(id);
+  return id;
+}
+
+function slug(value: string): string {
+  return (
+    value
+      .toLowerCase()
+      .replace(/^task\s+\d+\s*:\s*/, '')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40)
+      .replace(/-+$/, '') || 'task'
+  );
 }
 
 /** GSD keys harness does not read (wave, type, user_setup, …), kept so nothing is lost. */

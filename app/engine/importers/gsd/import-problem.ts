@@ -4,8 +4,16 @@ import { problem, type Problem } from '../../core/spec/problem.js';
 export type ImportProblemCode =
   /** Nothing in the directory looks like GSD's `.planning/`. */
   | 'not-gsd'
-  /** An inserted phase such as 02.1: harness phases are whole numbers. */
-  | 'decimal-phase'
+  /** A file that looks like a plan was not imported (its name, or where it is). */
+  | 'plan-not-imported'
+  /** A `depends_on` entry that names no plan of the tree. */
+  | 'dependency-unresolved'
+  /** A SUMMARY.md with no PLAN.md beside it: kept, but no plan is marked done by it. */
+  | 'summary-without-plan'
+  /** A SUMMARY.md that does not report its plan done: the plan will run. */
+  | 'summary-not-done'
+  /** A `<verify>` command with a path on its author's machine that is not in the repository. */
+  | 'machine-path'
   /** A phase directory that ROADMAP.md does not list; added from its directory name. */
   | 'phase-not-in-roadmap'
   /** ROADMAP.md lists the same phase twice; the first is kept. */

@@ -25,9 +25,15 @@ export interface GsdRoadmapPhase {
 export interface ImportedRoadmap {
   /** ROADMAP.md in harness's form: frontmatter phases, GSD's prose as the body. */
   text: string;
-  /** Inserted phases the roadmap names (they are not in the frontmatter). */
-  decimals: GsdRoadmapPhase[];
   problems: ImportProblem[];
+}
+
+/** The GSD phase ids ("02", "02.1") a ROADMAP.md names, so that ids can be given before it is written. */
+export function roadmapPhaseIds(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  const fm = parseFrontmatter('ROADMAP.md', text, false);
+  const [body, bodyLine] = fm.ok ? [fm.frontmatter.body, fm.frontmatter.bodyLine] : [text, 1];
+  return readPhases(body, bodyLine).map((p) => p.id);
 }
 
 /**
@@ -36,7 +42,7 @@ export interface ImportedRoadmap {
  * directories the roadmap does not name are added, titled from the directory.
  * `text` undefined: there is no ROADMAP.md, and one is written from the directories alone.
  */
-export function importRoadmap(text: string | undefined, dirs: readonly GsdPhaseDir[]): ImportedRoadmap {
+export function importRoadmap(text: string | undefined, dirs: readonly GsdPhaseDir[], ids: ReadonlyMap<string, string>): ImportedRoadmap {
   const problems: ImportProblem[] = [];
   let data: Record<string, unknown> = {};
   let body = '';
@@ -48,10 +54,8 @@ export function importRoadmap(text: string | undefined, dirs: readonly GsdPhaseD
   }
 
   const found = readPhases(body, bodyLine);
-  const decimals = found.filter((p) => p.id.includes('.'));
   const phases = new Map<string, GsdRoadmapPhase>();
   for (const phase of found) {
-    if (phase.id.includes('.')) continue;
     const first = phases.get(phase.id);
     if (first) {
       problems.push(
@@ -62,7 +66,7 @@ export function importRoadmap(text: string | undefined, dirs: readonly GsdPhaseD
     phases.set(phase.id, phase);
   }
   for (const dir of dirs) {
-    if (dir.decimal || phases.has(dir.id)) continue;
+    if (phases.has(dir.id)) continue;
     phases.set(dir.id, { id: dir.id, title: titleFromDir(dir.source), line: 1 });
     if (text !== undefined) {
       problems.push(
@@ -77,16 +81,17 @@ export function importRoadmap(text: string | undefined, dirs: readonly GsdPhaseD
     }
   }
 
+  const harnessId = (p: GsdRoadmapPhase) => ids.get(p.id) ?? p.id;
   const entries = [...phases.values()]
-    .sort((a, b) => Number(a.id) - Number(b.id))
-    .map((p) => (p.goal === undefined ? { id: p.id, title: p.title } : { id: p.id, title: p.title, goal: p.goal }));
+    .sort((a, b) => Number(harnessId(a)) - Number(harnessId(b)))
+    .map((p) => (p.goal === undefined ? { id: harnessId(p), title: p.title } : { id: harnessId(p), title: p.title, goal: p.goal }));
   const { phases: _replaced, ...rest } = data;
   const note =
     text === undefined
       ? '<!-- Written by harness import: the GSD tree had no ROADMAP.md, so the phases come from phases/. -->\n'
       : '<!-- Imported from GSD by harness import: harness reads the phases above; the original roadmap follows. -->\n';
   const prose = text === undefined ? '' : `\n${body.replace(/^\n+/, '')}`;
-  return { text: `${frontmatterText({ ...rest, phases: entries })}\n${note}${prose}`, decimals, problems };
+  return { text: `${frontmatterText({ ...rest, phases: entries })}\n${note}${prose}`, problems };
 }
 
 function readPhases(body: string, bodyLine: number): GsdRoadmapPhase[] {

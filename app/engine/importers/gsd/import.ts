@@ -1,9 +1,15 @@
+import { parseFrontmatter } from '../../core/spec/frontmatter.js';
 import { SPEC_ID } from '../../core/spec/schema.js';
-import { comparePaths, importPath, type GsdFileKind, type GsdPhaseDir } from './import-path.js';
+import { readDependencies, phaseKey, type DependencyLookup } from './gsd-dependencies.js';
+import { comparePaths, importPath, phaseDocTarget, type GsdFileKind, type GsdPhaseDir, type GsdPlanKey } from './import-path.js';
 import { importPlan } from './import-plan.js';
 import { importProblem, type ImportProblem } from './import-problem.js';
-import { importRoadmap } from './import-roadmap.js';
+import { importRoadmap, roadmapPhaseIds } from './import-roadmap.js';
+import { machinePaths, machineRoot, type MachineRoot } from './machine-paths.js';
+import { phaseOrder } from './phase-order.js';
+import { phaseIds, planNumbers } from './plan-ids.js';
 import { coreValue, projectTitle, specDocument } from './spec-document.js';
+import { summaryStatus } from './summary-status.js';
 
 /** One file of a GSD tree, as an adapter hands it over: path relative to `.planning/`. */
 export interface GsdFile {
@@ -14,6 +20,11 @@ export interface GsdFile {
 export interface ImportOptions {
   /** The spec's id, "SPC-003". */
   specId: string;
+  /**
+   * Keep only the dependencies GSD's plans declare. By default each phase's first plans also
+   * wait for the previous phase, as GSD ran phases one after another.
+   */
+  declaredOnly?: boolean;
 }
 
 export interface ImportedFile {
@@ -30,6 +41,14 @@ export interface SkippedFile {
   reason: string;
 }
 
+/** A plan or phase whose harness id differs from GSD's (an inserted phase, a split plan). */
+export interface Renumbered {
+  from: string;
+  to: string;
+  /** The GSD file, relative to `.planning/`. */
+  path: string;
+}
+
 export interface GsdImport {
   id: string;
   title: string;
@@ -37,6 +56,14 @@ export interface GsdImport {
   files: ImportedFile[];
   skipped: SkippedFile[];
   problems: ImportProblem[];
+  /** GSD ids harness could not keep, GSD's → harness's, phases first. */
+  renumbered: Renumbered[];
+  /** How plans are ordered: GSD's phase order kept (the default) or only declared dependencies. */
+  order: { phaseOrder: boolean; added: number };
+  /** Plans a GSD SUMMARY.md reports done, imported with `completed`. */
+  completed: string[];
+  /** Where `<verify>` commands said the repository was on the author's machine. */
+  machineRoot?: MachineRoot;
 }
 
 interface Mapped {
@@ -44,13 +71,23 @@ interface Mapped {
   kind: GsdFileKind;
   target: string;
   phase?: GsdPhaseDir;
-  plan?: string;
+  key?: GsdPlanKey;
+}
+
+interface PlacedPlan {
+  m: Mapped;
+  id: string;
+  gsdId: string;
+  phase: string;
+  data: Record<string, unknown>;
+  dependsOn: string[];
 }
 
 /**
  * Convert a GSD `.planning/` tree into the files of a harness spec directory
  * (docs/design.md "Spec directory", README "harness import" for the table). Every input file is
- * either written or listed in `skipped` with the reason; nothing is dropped silently.
+ * either written or listed in `skipped` with the reason, and every file that looks like a
+ * plan and is not imported is an error: nothing is dropped silently.
  */
 export function importGsd(input: readonly GsdFile[], options: ImportOptions): GsdImport {
   const problems: ImportProblem[] = [];
@@ -60,53 +97,124 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
   }
 
   const mapped: Mapped[] = [];
-  const decimals = new Map<string, { files: string[]; dir: string }>();
   const dirs = new Map<string, GsdPhaseDir>();
   const sources = [...input].map((f) => ({ path: f.path, text: normalize(f.text) })).sort((a, b) => comparePaths(a.path, b.path));
   for (const source of sources) {
     const where = importPath(source.path);
     if (where.kind === 'skip') {
       skipped.push({ path: source.path, reason: where.reason });
-    } else if (where.kind === 'decimal') {
-      const entry = decimals.get(where.phase.id) ?? { files: [], dir: where.phase.source };
-      entry.files.push(source.path);
-      decimals.set(where.phase.id, entry);
-      skipped.push({ path: source.path, reason: `in inserted phase ${where.phase.id}, which harness cannot number (see the problems)` });
-    } else {
-      const m: Mapped = { source, kind: where.kind, target: where.target };
-      if (where.phase) {
-        m.phase = where.phase;
-        if (!dirs.has(where.phase.source)) dirs.set(where.phase.source, where.phase);
-      }
-      if (where.plan) m.plan = where.plan;
-      mapped.push(m);
+      if (where.plan) problems.push(importProblem(source.path, 1, 'plan-not-imported', `${source.path} looks like a plan but was not imported: ${where.reason}`));
+      continue;
     }
+    const m: Mapped = { source, kind: where.kind, target: 'target' in where ? where.target : '' };
+    if (where.phase) {
+      m.phase = where.phase;
+      if (!dirs.has(where.phase.source)) dirs.set(where.phase.source, where.phase);
+    }
+    if ('key' in where) m.key = where.key;
+    mapped.push(m);
   }
 
   const byKind = (kind: GsdFileKind) => mapped.find((m) => m.kind === kind);
   const project = byKind('project');
   const roadmapSource = byKind('roadmap');
-  if (mapped.length === 0 && decimals.size === 0) {
+  const empty = { renumbered: [], order: { phaseOrder: !options.declaredOnly, added: 0 }, completed: [] };
+  if (mapped.length === 0) {
     problems.push(
       importProblem('.', 1, 'not-gsd', 'no GSD files here (PROJECT.md, ROADMAP.md, phases/NN-name/NN-MM-PLAN.md): point at a GSD .planning directory'),
     );
-    return { id: options.specId, title: options.specId, files: [], skipped, problems };
+    return { id: options.specId, title: options.specId, files: [], skipped, problems, ...empty };
+  }
+
+  // Phase ids first: every plan id, dependency and target depends on them.
+  const gsdPhaseIds = [...[...dirs.values()].map((d) => d.id), ...roadmapPhaseIds(roadmapSource?.source.text)];
+  const phaseIdOf = phaseIds(gsdPhaseIds);
+  const renumbered: Renumbered[] = [];
+  const harnessDir = new Map<string, string>();
+  for (const dir of dirs.values()) {
+    const id = phaseIdOf.get(dir.id)!;
+    const slug = dir.dir.replace(/^[^-]*-?/, '');
+    harnessDir.set(dir.source, slug ? `${id}-${slug}` : id);
+    if (id !== dir.id) renumbered.push({ from: `phase ${dir.id}`, to: `phase ${id}`, path: `phases/${dir.source}` });
   }
 
   const files: ImportedFile[] = [];
-  const roadmap = importRoadmap(roadmapSource?.source.text, [...dirs.values()]);
+  const roadmap = importRoadmap(roadmapSource?.source.text, [...dirs.values()], phaseIdOf);
   problems.push(...roadmap.problems);
-  reportDecimals(decimals, roadmap.decimals, problems);
   if (!roadmapSource) {
     problems.push(importProblem('ROADMAP.md', 1, 'file-missing', 'no ROADMAP.md; one was written with the phases found under phases/', 'warning'));
   }
   files.push({ path: 'ROADMAP.md', text: roadmap.text, from: roadmapSource?.source.path ?? null });
 
+  const plans = placePlans(mapped, phaseIdOf, renumbered);
+  const lookup = dependencyLookup(plans);
+  for (const plan of plans) {
+    const deps = readDependencies(plan.data.depends_on, plan.m.phase!.id, lookup);
+    plan.dependsOn = deps.ids.filter((d) => d !== plan.id);
+    for (const raw of deps.unresolved) {
+      problems.push(
+        importProblem(plan.m.source.path, 1, 'dependency-unresolved', `depends_on names "${raw}", which is no plan of this GSD tree; it was left out of ${plan.id}'s dependencies: fix it in the GSD plan (e.g. "${plan.gsdId}") and import again`),
+      );
+    }
+  }
+  const added = options.declaredOnly ? new Map<string, string[]>() : phaseOrder(plans.map((p) => ({ id: p.id, phase: p.phase, dependsOn: p.dependsOn })), [...new Set(phaseIdOf.values())]);
+
+  // Summaries: done plans, and summaries with no plan.
+  const summaries = new Map<string, Mapped>();
+  for (const m of mapped.filter((x) => x.kind === 'summary')) {
+    const plan = plans.find((p) => p.m.phase!.source === m.phase!.source && p.m.key!.text === m.key!.text);
+    const dir = harnessDir.get(m.phase!.source)!;
+    if (!plan) {
+      // Prefixed: GSD's number may be another harness plan's id.
+      m.target = `execution/phases/${dir}/gsd-${m.source.path.slice(m.source.path.lastIndexOf('/') + 1)}`;
+      problems.push(
+        importProblem(m.source.path, 1, 'summary-without-plan', `${m.source.path} has no PLAN.md beside it (no ${m.key!.text} plan in phases/${m.phase!.source}); it was kept as ${m.target}, but it marks no plan done`, 'warning'),
+      );
+      continue;
+    }
+    m.target = `execution/phases/${dir}/${plan.id}-SUMMARY.md`;
+    if (!summaries.has(plan.id)) summaries.set(plan.id, m);
+  }
+
+  const root = machineRoot(
+    plans.flatMap((p) => machinePaths(p.m.source.text)),
+    new Set(plans.flatMap((p) => [p.data.files_modified, p.data.files_read].flatMap((l) => (Array.isArray(l) ? l.map((f) => String(f).split('/')[0]!) : [])))),
+  );
+
+  const completed: string[] = [];
+  for (const plan of plans) {
+    const summary = summaries.get(plan.id);
+    let done: string | undefined;
+    if (summary) {
+      const status = summaryStatus(summary.source.text);
+      if (status.done) {
+        done = status.completed;
+        completed.push(plan.id);
+      } else {
+        problems.push(importProblem(summary.source.path, 1, 'summary-not-done', `${summary.source.path} does not report plan ${plan.gsdId} done (${status.reason}); ${plan.id} was imported as not done and harness run will run it`, 'warning'));
+      }
+    }
+    const placement = {
+      id: plan.id,
+      gsdId: plan.gsdId,
+      dir: plan.m.phase!.source,
+      plan: plan.m.key!.text,
+      dependsOn: plan.dependsOn,
+      phaseOrder: added.get(plan.id) ?? [],
+      ...(done === undefined ? {} : { completed: done }),
+      ...(root === undefined ? {} : { machineRoot: root.root }),
+    };
+    const imported = importPlan(plan.m.source.path, plan.m.source.text, placement);
+    problems.push(...imported.problems);
+    files.push({ path: plan.m.target, text: imported.text, from: plan.m.source.path });
+  }
+
   for (const m of mapped) {
-    if (m.kind === 'roadmap') continue;
-    const text =
-      m.kind === 'plan' ? importPlan(m.source.path, m.source.text, { phase: m.phase!.id, dir: m.phase!.source, plan: m.plan! }) : m.source.text;
-    files.push({ path: m.target, text, from: m.source.path });
+    if (m.kind === 'roadmap' || m.kind === 'plan') continue;
+    if (m.kind === 'research' || m.kind === 'context' || m.kind === 'verification' || m.kind === 'uat') {
+      m.target = phaseDocTarget(m.kind, phaseIdOf.get(m.phase!.id)!, harnessDir.get(m.phase!.source)!);
+    }
+    files.push({ path: m.target, text: m.source.text, from: m.source.path });
   }
 
   const title =
@@ -126,49 +234,67 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
   const written = dedupe(files, skipped, problems);
   skipped.sort((a, b) => comparePaths(a.path, b.path));
   problems.sort((a, b) => comparePaths(a.file, b.file) || a.line - b.line);
-  return { id: options.specId, title, files: written, skipped, problems };
+  const result: GsdImport = {
+    id: options.specId,
+    title,
+    files: written,
+    skipped,
+    problems,
+    renumbered,
+    order: { phaseOrder: !options.declaredOnly, added: [...added.values()].reduce((n, l) => n + l.length, 0) },
+    completed: completed.sort(),
+  };
+  if (root) result.machineRoot = root;
+  return result;
 }
 
-/** One problem per inserted phase, naming every file left behind. */
-function reportDecimals(
-  dirs: Map<string, { files: string[]; dir: string }>,
-  headings: readonly { id: string; title: string; line: number }[],
-  problems: ImportProblem[],
-): void {
-  const ids = new Set([...dirs.keys(), ...headings.map((h) => h.id)]);
-  for (const id of [...ids].sort((a, b) => Number(a) - Number(b))) {
-    const dir = dirs.get(id);
-    const heading = headings.find((h) => h.id === id);
-    const name = heading ? ` "${heading.title}"` : '';
-    const fix = 'harness phases are whole numbers, so renumber the GSD phases (make it a whole phase and shift the ones after it) and import again';
-    if (dir) {
-      problems.push(
-        importProblem(
-          `phases/${dir.dir}`,
-          1,
-          'decimal-phase',
-          `inserted phase ${id}${name} was not imported (${dir.files.length} file${dir.files.length === 1 ? '' : 's'}: ${dir.files.join(', ')}); ${fix}`,
-        ),
-      );
-    } else {
-      problems.push(
-        importProblem(
-          'ROADMAP.md',
-          heading!.line,
-          'decimal-phase',
-          `inserted phase ${id}${name} has no plans and was left out of the roadmap's phases; ${fix}`,
-          'warning',
-        ),
-      );
+/** Plan ids for every plan file, phase by phase, in GSD's order. */
+function placePlans(mapped: Mapped[], phaseIdOf: ReadonlyMap<string, string>, renumbered: Renumbered[]): PlacedPlan[] {
+  const out: PlacedPlan[] = [];
+  const byPhase = new Map<string, Mapped[]>();
+  for (const m of mapped.filter((x) => x.kind === 'plan')) byPhase.set(m.phase!.source, [...(byPhase.get(m.phase!.source) ?? []), m]);
+  for (const [, list] of byPhase) {
+    const phaseDir = list[0]!.phase!;
+    const phase = phaseIdOf.get(phaseDir.id)!;
+    const numbers = planNumbers(list.map((m) => ({ path: m.source.path, key: m.key! })));
+    for (const m of list) {
+      const id = `${phase}-${numbers.get(m.source.path)!}`;
+      const gsdId = `${phaseDir.id}-${m.key!.text}`;
+      const fm = parseFrontmatter(m.source.path, m.source.text, false);
+      const dir = phaseDir.dir.replace(/^[^-]*-?/, '');
+      m.target = `planning/plans/${dir ? `${phase}-${dir}` : phase}/${id}-PLAN.md`;
+      if (id !== gsdId) renumbered.push({ from: gsdId, to: id, path: m.source.path });
+      out.push({ m, id, gsdId, phase, data: fm.ok ? fm.frontmatter.data : {}, dependsOn: [] });
     }
   }
+  return out.sort((a, b) => comparePaths(a.id, b.id));
 }
 
-/** Two GSD files that land on the same path: the first (by GSD path) is kept. */
+function dependencyLookup(plans: readonly PlacedPlan[]): DependencyLookup {
+  const byKey = new Map<string, string>();
+  const byPhase = new Map<string, string[]>();
+  for (const p of plans) {
+    const phase = phaseKey(p.m.phase!.id);
+    const key = `${phase}/${p.m.key!.text}`;
+    if (!byKey.has(key)) byKey.set(key, p.id);
+    byPhase.set(phase, [...(byPhase.get(phase) ?? []), p.id]);
+  }
+  return { plan: (phase, key) => byKey.get(`${phase}/${key}`), phase: (phase) => byPhase.get(phase) };
+}
+
+/**
+ * Two GSD files that land on the same path. A second phase document (a re-verification, say)
+ * keeps its GSD name beside the first, with a warning; anything else keeps the first and
+ * reports the one left out.
+ */
 function dedupe(files: ImportedFile[], skipped: SkippedFile[], problems: ImportProblem[]): ImportedFile[] {
   const seen = new Map<string, ImportedFile>();
   const out: ImportedFile[] = [];
-  for (const file of files) {
+  // Of two sources for one place, GSD's plain name (01-VERIFICATION.md) takes it before a variant (01-RE-VERIFICATION.md).
+  const base = (f: ImportedFile) => (f.from ?? '').slice((f.from ?? '').lastIndexOf('/') + 1);
+  const [specFile, roadmapFile, ...others] = files;
+  const ordered = [specFile!, roadmapFile!, ...others.sort((a, b) => comparePaths(a.path, b.path) || base(a).length - base(b).length || comparePaths(base(a), base(b)))];
+  for (const file of ordered) {
     const first = seen.get(file.path);
     if (!first) {
       seen.set(file.path, file);
@@ -176,10 +302,17 @@ function dedupe(files: ImportedFile[], skipped: SkippedFile[], problems: ImportP
       continue;
     }
     const from = file.from ?? file.path;
-    problems.push(
-      importProblem(from, 1, 'target-conflict', `${from} and ${first.from ?? first.path} would both be written to ${file.path}; the first was kept`),
-    );
-    skipped.push({ path: from, reason: `${file.path} is already written from ${first.from ?? first.path}` });
+    const kept = first.from ?? first.path;
+    const beside = `${file.path.slice(0, file.path.lastIndexOf('/') + 1)}${from.slice(from.lastIndexOf('/') + 1)}`;
+    if (file.from && /\/(?:VERIFICATION|UAT)\.md$|-SUMMARY\.md$|^planning\/research\//.test(file.path) && !seen.has(beside)) {
+      const moved = { ...file, path: beside };
+      seen.set(beside, moved);
+      out.push(moved);
+      problems.push(importProblem(from, 1, 'target-conflict', `${kept} is written to ${file.path}, so ${from} was written beside it as ${beside}`, 'warning'));
+      continue;
+    }
+    problems.push(importProblem(from, 1, 'target-conflict', `${from} was not written: ${file.path} is written from ${kept}, which was kept`));
+    skipped.push({ path: from, reason: `${file.path} is already written from ${kept}` });
   }
   const [spec, roadmap, ...rest] = out;
   return [spec!, roadmap!, ...rest.sort((a, b) => comparePaths(a.path, b.path))];

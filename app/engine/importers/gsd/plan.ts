@@ -47,12 +47,33 @@ export function gsdDependency(dep: unknown, phase: string | undefined): string {
   return s;
 }
 
-/** Title from the body: GSD's `<objective>` first line, else the first heading. */
-export function gsdTitle(body: string): string | undefined {
+const MAX_TITLE = 200;
+
+/**
+ * Title from the body: GSD's `<objective>` first line, else the first heading without the
+ * id GSD repeats in it (`# Plan 02-01: Invoices API` is "Invoices API"). Long ones are cut at a
+ * word, never inside one.
+ */
+export function gsdTitle(body: string, id?: string): string | undefined {
   const objective = /<objective>\s*\n?\s*([^\n<]+)/.exec(body);
-  if (objective) return objective[1]!.trim().replace(/\.$/, '').slice(0, 200);
+  if (objective) return fitTitle(objective[1]!.trim().replace(/\.$/, ''));
   const heading = /^#{1,3}\s+(.+)$/m.exec(body);
-  return heading ? heading[1]!.trim().slice(0, 200) : undefined;
+  if (!heading) return undefined;
+  const text = heading[1]!
+    .trim()
+    .replace(/^(?:phase\s+[\d.]+\s*[,:-]?\s*)?plan\s+[\w.-]+\s*[:.\u2013\u2014-]\s*/i, '')
+    .replace(id ? new RegExp(`^${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*[:.\u2013\u2014-]\\s*`) : /$^/, '')
+    .trim();
+  return text ? fitTitle(text) : undefined;
+}
+
+/** At most 200 characters, cut at a word with an ellipsis. */
+export function fitTitle(text: string): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  if (t.length <= MAX_TITLE) return t;
+  const cut = t.slice(0, MAX_TITLE - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > MAX_TITLE / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/, '')}\u2026`;
 }
 
 function slug(value: string): string {
@@ -77,7 +98,7 @@ export function fromGsdPlan(data: Record<string, unknown>, lines: LineMap, body:
   const plan = two(data.plan);
   out.plan_id = phase && plan ? `${phase}-${plan}` : `${String(data.phase)}-${String(data.plan)}`;
   map.copy(lines, ['plan'], ['plan_id']);
-  out.title = typeof data.title === 'string' ? data.title : (gsdTitle(body) ?? `Plan ${String(out.plan_id)}`);
+  out.title = typeof data.title === 'string' ? fitTitle(data.title) : (gsdTitle(body, String(out.plan_id)) ?? `Plan ${String(out.plan_id)}`);
   map.copy(lines, ['title'], ['title']);
 
   if (Array.isArray(data.depends_on)) out.depends_on = data.depends_on.map((d) => gsdDependency(d, phase));

@@ -206,11 +206,11 @@ describe('artifact: a file of substance, not a stub', () => {
   it('passes a real module: lines, exports (function, const, default), contains', async () => {
     const r = await run(check({ id: 'a', type: 'artifact', path: 'src/auth/login.ts', min_lines: 8, exports: ['login', 'logout', 'Credentials', 'default'], contains: 'hash(' }));
     expect(r.status).toBe('pass');
-    expect(r.evidence).toBe('src/auth/login.ts: 9 substantive lines (min 8); exports login, logout, Credentials, default; contains "hash("; no stub markers');
+    expect(r.evidence).toBe('src/auth/login.ts: 9 substantive lines (min 8); exports login, logout, Credentials, default; contains "hash(" at line 7; no stub markers');
   });
 
   it('fails a stub and names its markers', async () => {
-    const r = await run(check({ id: 'a', type: 'artifact', path: 'src/auth/stub.ts', exports: ['login'] }));
+    const r = await run(check({ id: 'a', type: 'artifact', path: 'src/auth/stub.ts', exports: ['login', 'logout'] }));
     expect(r.status).toBe('fail');
     expect(r.evidence).toContain('looks like a stub');
     expect(r.evidence).toContain('line 2 says TODO: implement');
@@ -267,12 +267,12 @@ describe('artifact: a file of substance, not a stub', () => {
 describe('key_link: one file really wired to another', () => {
   it('passes when the from file imports the to file (relative, .js for .ts)', async () => {
     const r = await run(check({ id: 'k', type: 'key_link', from: 'src/auth/login.ts', to: 'src/auth/crypto.ts', via: 'hash' }));
-    expect(r).toMatchObject({ status: 'pass', evidence: 'src/auth/login.ts imports src/auth/crypto.ts as "./crypto.js" (via hash)' });
+    expect(r).toMatchObject({ status: 'pass', evidence: 'src/auth/login.ts line 1 imports src/auth/crypto.ts as "./crypto.js" (via hash)' });
   });
 
   it('resolves Python and aliased imports', async () => {
     expect((await run(check({ id: 'k', type: 'key_link', from: 'app/views.py', to: 'app/models.py' }))).status).toBe('pass');
-    expect((await run(check({ id: 'k', type: 'key_link', from: 'src/ui/Page.tsx', to: 'src/ui/Chat.tsx' }))).evidence).toBe('src/ui/Page.tsx imports src/ui/Chat.tsx as "@/ui/Chat"');
+    expect((await run(check({ id: 'k', type: 'key_link', from: 'src/ui/Page.tsx', to: 'src/ui/Chat.tsx' }))).evidence).toBe('src/ui/Page.tsx line 1 imports src/ui/Chat.tsx as "@/ui/Chat"');
   });
 
   it('with a pattern, the pattern must match the code, not a comment', async () => {

@@ -5,7 +5,14 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ImportJson } from '../../../../app/cli/commands/import.js';
 import type { CliIO } from '../../../../app/cli/io.js';
 import { main } from '../../../../app/cli/main.js';
-import { importGsd, type GsdFile, type GsdImport } from '../../../../app/engine/importers/gsd/import.js';
+import { importGsd, type GsdFile, type GsdImport, type ImportOptions } from '../../../../app/engine/importers/gsd/import.js';
+import { readDependencies } from '../../../../app/engine/importers/gsd/gsd-dependencies.js';
+import { summaryStatus } from '../../../../app/engine/importers/gsd/summary-status.js';
+import { verifyCommand, withoutOutputTrim } from '../../../../app/engine/importers/gsd/verify-command.js';
+import { machineRoot, rewriteMachinePaths } from '../../../../app/engine/importers/gsd/machine-paths.js';
+import { runCheck } from '../../../../app/engine/core/verify/checks.js';
+import { localVerifyPorts } from '../../../../app/machine/verify-ports.js';
+import { tempRepo } from '../../../fixtures/verify/repo.js';
 import { specIdFromDir } from '../../../../app/engine/importers/gsd/spec-id.js';
 import { parseFrontmatter } from '../../../../app/engine/core/spec/frontmatter.js';
 import { loadSpec, type LoadedSpec } from '../../../../app/engine/core/spec/load.js';
@@ -135,6 +142,7 @@ files_modified:
   - drizzle.config.ts
 autonomous: true
 requirements: [DATA-01]
+completed: "2025-03-03"
 truths:
   - Running the migrations on an empty database creates clients, invoices and line_items
   - Deleting a client with invoices is refused by the database
@@ -161,6 +169,18 @@ must_pass:
     to: src/db/schema.ts
     via: drizzle(sqlite, { schema })
     pattern: drizzle\\(.*schema
+  - id: verify-define-the-schema
+    type: command_output
+    command: npx tsc --noEmit
+    description: "GSD <verify> of Task 1: Define the schema"
+    expect:
+      exit_code: 0
+  - id: verify-generate-the-migration-and-the-client
+    type: command_output
+    command: npm test -- db
+    description: "GSD <verify> of Task 2: Generate the migration and the client"
+    expect:
+      exit_code: 0
 metadata:
   gsd:
     type: execute
@@ -206,6 +226,9 @@ metadata:
         via: 'app.register(invoiceRoutes)',
         pattern: 'register\\(invoiceRoutes',
       },
+      // GSD's <verify> commands (issue 14: they become command checks).
+      expect.objectContaining({ type: 'command_output', command: 'npx tsc --noEmit', expect: { exit_code: 0 } }),
+      expect.objectContaining({ type: 'command_output', command: 'npm test -- api', expect: { exit_code: 0 } }),
     ]);
     expect(spec.planById.get('02-02')!.mustPass.find((c) => c.type === 'artifact' && c.contains)).toMatchObject({
       path: 'src/api/invoice-pdf.ts',
@@ -214,7 +237,7 @@ metadata:
   });
 
   it('reads a bare GSD dependency "01" as plan 01 of the same phase, and keeps full ids across phases', () => {
-    const spec = load(importGsd(gsd, { specId: 'SPC-003' })).spec!;
+    const spec = load(importGsd(gsd, { specId: 'SPC-003', declaredOnly: true })).spec!;
     const deps = Object.fromEntries(spec.plans.map((p) => [p.id, p.dependsOn]));
     expect(deps).toEqual({
       '01-01': [],
@@ -256,39 +279,315 @@ metadata:
   });
 });
 
-describe('importGsd: inserted (decimal) phases', () => {
-  const roadmap = (text: string) => text.replace('### Phase 3: Dashboard', '### Phase 2.1: Rate limits (INSERTED)\n**Goal**: Throttle the send route\n\n### Phase 3: Dashboard');
-  const inserted = (): GsdFile[] => [
-    ...gsd.map((f) => (f.path === 'ROADMAP.md' ? { ...f, text: roadmap(f.text) } : f)),
-    { path: 'phases/02.1-rate-limits/02.1-01-PLAN.md', text: '---\nphase: 02.1-rate-limits\nplan: 01\n---\n' },
-    { path: 'phases/02.1-rate-limits/02.1-01-SUMMARY.md', text: '# done\n' },
-  ];
+/** A tree shaped like real GSD projects: an inserted phase, split plans, slug names, work done. */
+const TIDEWATER = join(FIXTURES, 'gsd/inserted/.planning');
 
-  it('reports each one as an error naming the files left behind, and imports the rest', () => {
-    const result = importGsd(inserted(), { specId: 'SPC-003' });
-    expect(result.problems).toEqual([
-      {
-        file: 'phases/02.1-rate-limits',
-        line: 1,
-        severity: 'error',
-        code: 'decimal-phase',
-        message: expect.stringMatching(
-          /^inserted phase 02\.1 "Rate limits" was not imported \(2 files: phases\/02\.1-rate-limits\/02\.1-01-PLAN\.md, phases\/02\.1-rate-limits\/02\.1-01-SUMMARY\.md\); harness phases are whole numbers, so renumber/,
-        ),
-      },
+describe('importGsd: a real GSD tree imports as GSD meant it', () => {
+  let tree: GsdFile[];
+  beforeAll(async () => {
+    tree = (await readTree(TIDEWATER)).files;
+  });
+  const imported = (options: Partial<ImportOptions> = {}) => importGsd(tree, { specId: 'SPC-007', ...options });
+
+  it('keeps every plan: letter suffixes, slug names and an inserted phase, in GSD order, and the spec validates', () => {
+    const result = imported();
+    const loaded = load(result);
+    expect(loaded.problems).toEqual([]);
+    expect(loaded.spec?.phases.map((p) => [p.id, p.title, p.plans])).toEqual([
+      ['01', 'Foundation', ['01-01', '01-02', '01-03']],
+      ['02', 'Sync engine', ['02-01', '02-02', '02-03', '02-04']],
+      ['03', 'Rate limits', ['03-01', '03-02']],
+      ['04', 'Extension', ['04-01', '04-02', '04-03']],
+      ['05', 'Release', ['05-01']],
     ]);
-    expect(result.skipped.filter((s) => s.path.startsWith('phases/02.1-'))).toHaveLength(2);
-    expect(result.files.some((f) => f.path.includes('02.1'))).toBe(false);
-    expect((frontmatterOf(written(result, 'ROADMAP.md')).phases as { id: string }[]).map((p) => p.id)).toEqual(['01', '02', '03']);
-    expect(load(result).valid).toBe(true);
+    const plans = tree.filter((f) => f.path.endsWith('-PLAN.md')).map((f) => f.path);
+    expect(plans).toHaveLength(13);
+    expect(result.files.filter((f) => f.path.endsWith('-PLAN.md')).map((f) => f.from).sort()).toEqual(plans.sort());
+    expect(result.problems.filter((p) => p.severity === 'error')).toEqual([]);
   });
 
-  it('warns about one the roadmap names when it has no files', () => {
-    const result = importGsd(
-      gsd.map((f) => (f.path === 'ROADMAP.md' ? { ...f, text: roadmap(f.text) } : f)),
-      { specId: 'SPC-003' },
+  it('gives ids GSD could not keep the next free number, and says so', () => {
+    expect(imported().renumbered).toEqual([
+      { from: 'phase 02.1', to: 'phase 03', path: 'phases/02.1-rate-limits' },
+      { from: 'phase 03', to: 'phase 04', path: 'phases/03-extension' },
+      { from: 'phase 04', to: 'phase 05', path: 'phases/04-release' },
+      { from: '02-02A', to: '02-02', path: 'phases/02-sync-engine/02-02A-PLAN.md' },
+      { from: '02-02B', to: '02-03', path: 'phases/02-sync-engine/02-02B-PLAN.md' },
+      { from: '02-03', to: '02-04', path: 'phases/02-sync-engine/02-03-PLAN.md' },
+      { from: '02.1-01', to: '03-01', path: 'phases/02.1-rate-limits/02.1-01-PLAN.md' },
+      { from: '02.1-02', to: '03-02', path: 'phases/02.1-rate-limits/02.1-02-PLAN.md' },
+      { from: '03-01', to: '04-01', path: 'phases/03-extension/03-extension-01-PLAN.md' },
+      { from: '03-02', to: '04-02', path: 'phases/03-extension/03-extension-02-PLAN.md' },
+      { from: '03-03', to: '04-03', path: 'phases/03-extension/03-extension-03-PLAN.md' },
+      { from: '04-01', to: '05-01', path: 'phases/04-release/04-01-PLAN.md' },
+    ]);
+    expect(frontmatterOf(written(imported(), 'planning/plans/03-rate-limits/03-01-PLAN.md')).metadata).toEqual({ gsd: { type: 'execute', wave: 1, id: '02.1-01', phase_order: ['02-04'] } });
+  });
+
+  it('keeps the phase order by default: each phase\'s first plans wait for the previous phase\'s last', () => {
+    const result = imported();
+    expect(result.order).toEqual({ phaseOrder: true, added: 5 });
+    expect(Object.fromEntries(load(result).spec!.plans.map((p) => [p.id, p.dependsOn]))).toEqual({
+      '01-01': [],
+      '01-02': ['01-01'],
+      '01-03': ['01-01'], // GSD wrote the plain string "01-01"
+      '02-01': ['01-02', '01-03'], // phase order
+      '02-02': ['02-01'], // 02A: GSD wrote [01], a YAML number
+      '02-03': ['02-02'], // 02B: GSD wrote ["02A"]
+      '02-04': ['02-03'], // GSD wrote "02-02B"
+      '03-01': ['02-04'], // phase order: the inserted phase waits for phase 2
+      '03-02': ['03-01'], // GSD wrote [1]
+      '04-01': ['03-02'], // phase order
+      '04-02': ['04-01'], // GSD wrote ["03-extension-01"]
+      '04-03': ['04-02'],
+      '05-01': ['04-03'], // phase order
+    });
+  });
+
+  it('keeps only the declared dependencies with declaredOnly, and says so', () => {
+    const result = imported({ declaredOnly: true });
+    expect(result.order).toEqual({ phaseOrder: false, added: 0 });
+    const deps = Object.fromEntries(load(result).spec!.plans.map((p) => [p.id, p.dependsOn]));
+    expect([deps['02-01'], deps['03-01'], deps['04-01'], deps['05-01'], deps['02-03']]).toEqual([[], [], [], [], ['02-02']]);
+  });
+
+  it('turns checkpoint:human-verify into a human check, and decision and human-action checkpoints into checkpoints', () => {
+    const spec = load(imported()).spec!;
+    const shell = spec.planById.get('04-01')!;
+    expect([shell.autonomous, shell.checkpoints]).toEqual([false, ['verification']]);
+    expect(shell.mustPass.find((c) => c.type === 'human')).toEqual({
+      id: 'human-corrections-view-in-a-real-editor',
+      type: 'human',
+      kind: 'ux_flow',
+      prompt:
+        "Built: The corrections view, opened from a .tide file\n\n1. Press F5 to launch the Extension Development Host\n2. Open samples/harbour.tide\n3. The corrections view lists today's offsets for the station",
+    });
+    expect([spec.planById.get('02-02')!.checkpoints, spec.planById.get('04-03')!.checkpoints]).toEqual([['decision'], ['action']]);
+  });
+
+  it('turns <verify> commands into command checks, with the author\'s machine path cut and output trims dropped', () => {
+    const spec = load(imported()).spec!;
+    const commands = (id: string) => spec.planById.get(id)!.mustPass.flatMap((c) => (c.type === 'command_output' ? [[c.id, c.command, c.expect]] : []));
+    expect(commands('01-01')).toEqual([['verify-storage-abc-and-sqlite-backend', 'cd backend && uv run pytest tests/test_storage.py -q', { exit_code: 0 }]]);
+    // "`uv run pytest backend/tests -k station` passes": the quoted command.
+    expect(commands('01-02')).toEqual([['verify-station-model', 'uv run pytest backend/tests -k station', { exit_code: 0 }]]);
+    // <verify><automated>… 2>&1 | tail -5</automated>: tail would make the check unable to fail.
+    expect(commands('02-01')).toEqual([['verify-feed-client', 'cd backend && uv run pytest tests/test_feed.py -q', { exit_code: 0 }]]);
+    // cd /Users/mara/code/tidewater/extension && npm run compile 2>&1 | tail -20
+    expect(commands('04-01')).toEqual([['verify-extension-shell', 'cd extension && npm run compile', { exit_code: 0 }]]);
+    // cd /Users/mara/code/tidewater && npm --prefix extension test
+    expect(commands('04-02')).toEqual([['verify-client', 'npm --prefix extension test', { exit_code: 0 }]]);
+    expect(imported().machineRoot).toEqual({ root: '/Users/mara/code/tidewater', how: 'files' });
+  });
+
+  it('reports a <verify> command that names a path on the author\'s machine outside the repository, and makes no check of it', () => {
+    const result = imported();
+    expect(result.problems.filter((p) => p.code === 'machine-path')).toEqual([
+      {
+        file: 'phases/01-foundation/01-03-PLAN.md',
+        line: 22,
+        severity: 'warning',
+        code: 'machine-path',
+        message:
+          '"Task 1: Seed loader": its <verify> command names /Users/mara/scratch/check_seed.py, a path on the author\'s machine outside the repository, so it was not made a check; rewrite it relative to the repository root and add it to must_pass',
+      },
+    ]);
+    expect(load(result).spec!.planById.get('01-03')!.mustPass.map((c) => c.type)).toEqual(['artifact']);
+  });
+
+  it('keeps a contains GSD wrote as a regular expression, and verification matches it as one', async () => {
+    const check = load(imported()).spec!.planById.get('01-01')!.mustPass[0]!;
+    expect(check).toMatchObject({ type: 'artifact', path: 'backend/tidewater/storage.py', contains: 'class SqliteStorage\\(Storage\\)' });
+    const repo = tempRepo({
+      'backend/tidewater/storage.py':
+        'from abc import ABC, abstractmethod\n\n\nclass Storage(ABC):\n    @abstractmethod\n    def read(self, key): ...\n\n\nclass SqliteStorage(Storage):\n    def read(self, key):\n        return self.db.get(key)\n',
+    });
+    const ports = localVerifyPorts(repo.root);
+    try {
+      expect(await runCheck(check, ports, {})).toMatchObject({
+        status: 'pass',
+        evidence:
+          'backend/tidewater/storage.py: 7 substantive lines (min 3); exports Storage, SqliteStorage; matches /class SqliteStorage\\(Storage\\)/ (contains, read as a regular expression) at line 9: "class SqliteStorage(Storage)"; no stub markers',
+      });
+    } finally {
+      await ports.close();
+      repo.remove();
+    }
+  });
+
+  it('imports plans a SUMMARY.md reports done as completed, and says which summaries do not', () => {
+    const result = imported();
+    expect(result.completed).toEqual(['01-01', '01-02', '02-01']);
+    const spec = load(result).spec!;
+    expect(spec.plans.filter((p) => p.completed !== undefined).map((p) => [p.id, p.completed])).toEqual([
+      ['01-01', '2026-02-03'],
+      ['01-02', '2026-02-04'],
+      ['02-01', '2026-02-10'],
+    ]);
+    expect(result.problems.filter((p) => p.code.startsWith('summary-'))).toEqual([
+      {
+        file: 'phases/02-sync-engine/02-02A-SUMMARY.md',
+        line: 1,
+        severity: 'warning',
+        code: 'summary-not-done',
+        message:
+          'phases/02-sync-engine/02-02A-SUMMARY.md does not report plan 02-02A done (it reports 1 of 2 tasks done); 02-02 was imported as not done and harness run will run it',
+      },
+      {
+        file: 'phases/04-release/04-02-SUMMARY.md',
+        line: 1,
+        severity: 'warning',
+        code: 'summary-without-plan',
+        message:
+          'phases/04-release/04-02-SUMMARY.md has no PLAN.md beside it (no 02 plan in phases/04-release); it was kept as execution/phases/05-release/gsd-04-02-SUMMARY.md, but it marks no plan done',
+      },
+    ]);
+    expect(result.files.find((f) => f.from === 'phases/02-sync-engine/02-01-SUMMARY.md')?.path).toBe('execution/phases/02-sync-engine/02-01-SUMMARY.md');
+  });
+
+  it('titles plans without cutting a word, and without the id a "# Plan 01-02:" heading repeats', () => {
+    const spec = load(imported()).spec!;
+    expect(spec.planById.get('01-02')!.title).toBe('Station model and lookup by harbour code');
+    const long = spec.planById.get('01-03')!.title;
+    expect(long).toBe(
+      "Seed the station list from the hydrographic office's published CSV of every harbour station, with names, codes, coordinates and datum offsets, so that the sync engine has stations to pull\u2026",
     );
-    expect(result.problems).toEqual([expect.objectContaining({ file: 'ROADMAP.md', severity: 'warning', code: 'decimal-phase' })]);
+    expect(long.length).toBeLessThanOrEqual(200);
+  });
+
+  it('writes a second VERIFICATION document beside the first, with a warning naming both, instead of stopping', () => {
+    const result = imported();
+    expect(result.problems.filter((p) => p.code === 'target-conflict')).toEqual([
+      {
+        file: 'phases/01-foundation/01-RE-VERIFICATION.md',
+        line: 1,
+        severity: 'warning',
+        code: 'target-conflict',
+        message:
+          'phases/01-foundation/01-VERIFICATION.md is written to execution/phases/01-foundation/VERIFICATION.md, so phases/01-foundation/01-RE-VERIFICATION.md was written beside it as execution/phases/01-foundation/01-RE-VERIFICATION.md',
+      },
+    ]);
+    expect(written(result, 'execution/phases/01-foundation/VERIFICATION.md')).toContain('# Phase 1: Foundation Verification Report');
+    expect(written(result, 'execution/phases/01-foundation/01-RE-VERIFICATION.md')).toContain('# Phase 1: Foundation Re-verification');
+  });
+
+  it('keeps two summaries of one plan (GSD names them two ways), the plain name in place, naming which was kept', () => {
+    const again = { path: 'phases/02-sync-engine/02-sync-engine-01-SUMMARY.md', text: '---\nphase: 02-sync-engine\nplan: 01\n---\n# Re-run\n' };
+    const result = importGsd([...tree, again], { specId: 'SPC-007' });
+    expect(result.problems.filter((p) => p.code === 'target-conflict' && p.file.startsWith('phases/02'))).toEqual([
+      {
+        file: 'phases/02-sync-engine/02-sync-engine-01-SUMMARY.md',
+        line: 1,
+        severity: 'warning',
+        code: 'target-conflict',
+        message:
+          'phases/02-sync-engine/02-01-SUMMARY.md is written to execution/phases/02-sync-engine/02-01-SUMMARY.md, so phases/02-sync-engine/02-sync-engine-01-SUMMARY.md was written beside it as execution/phases/02-sync-engine/02-sync-engine-01-SUMMARY.md',
+      },
+    ]);
+    expect(result.completed).toContain('02-01');
+  });
+
+  it('fails, naming each file and why, when something that looks like a plan cannot be imported', () => {
+    const extra: GsdFile[] = [
+      { path: 'phases/02-sync-engine/draft-PLAN.md', text: '# later' },
+      { path: 'phases/03-extension/old/03-01-PLAN.md', text: '# old' },
+      { path: '04-03-PLAN.md', text: '# loose' },
+      { path: 'phases/misc/01-01-PLAN.md', text: '# misc' },
+      { path: 'phases/02-sync-engine/03-01-PLAN.md', text: '# misplaced' },
+    ];
+    const result = importGsd([...tree, ...extra], { specId: 'SPC-007' });
+    expect(result.problems.filter((p) => p.code === 'plan-not-imported').map((p) => [p.file, p.severity, p.message])).toEqual([
+      ['04-03-PLAN.md', 'error', '04-03-PLAN.md looks like a plan but was not imported: a plan outside phases/: GSD plans live in phases/NN-name/; move it into its phase directory'],
+      [
+        'phases/02-sync-engine/03-01-PLAN.md',
+        'error',
+        'phases/02-sync-engine/03-01-PLAN.md looks like a plan but was not imported: named for phase 03 but in the directory of phase 02 (02-sync-engine); move it or fix its name',
+      ],
+      [
+        'phases/02-sync-engine/draft-PLAN.md',
+        'error',
+        'phases/02-sync-engine/draft-PLAN.md looks like a plan but was not imported: a plan name harness cannot read: name it 02-NN-PLAN.md (NN the plan number, optionally with a letter: 02-02A-PLAN.md)',
+      ],
+      [
+        'phases/03-extension/old/03-01-PLAN.md',
+        'error',
+        'phases/03-extension/old/03-01-PLAN.md looks like a plan but was not imported: not directly inside a phase directory phases/NN-name/ (it is 1 directories deeper)',
+      ],
+      [
+        'phases/misc/01-01-PLAN.md',
+        'error',
+        'phases/misc/01-01-PLAN.md looks like a plan but was not imported: "misc" is not a phase directory: its name must start with the phase number, as in 02-name or 02.1-name',
+      ],
+    ]);
+    expect(result.skipped.filter((s) => extra.some((e) => e.path === s.path))).toHaveLength(5);
+  });
+
+  it('fails on a dependency that names no plan of the tree, saying which', () => {
+    const result = importGsd(
+      tree.map((f) => (f.path === 'phases/02-sync-engine/02-03-PLAN.md' ? { ...f, text: f.text.replace('depends_on: "02-02B"', 'depends_on: ["02-02B", "02-09"]') } : f)),
+      { specId: 'SPC-007' },
+    );
+    expect(result.problems.filter((p) => p.code === 'dependency-unresolved')).toEqual([
+      {
+        file: 'phases/02-sync-engine/02-03-PLAN.md',
+        line: 1,
+        severity: 'error',
+        code: 'dependency-unresolved',
+        message: 'depends_on names "02-09", which is no plan of this GSD tree; it was left out of 02-04\'s dependencies: fix it in the GSD plan (e.g. "02-03") and import again',
+      },
+    ]);
+  });
+});
+
+describe('GSD depends_on forms', () => {
+  const lookup = {
+    plan: (phase: string, key: string) => (({ '1/02': '01-02', '2/01': '02-01', '2/02A': '02-02', '2.1/01': '03-01' }) as Record<string, string>)[`${phase}/${key}`],
+    phase: (phase: string) => (({ '2': ['02-01', '02-02'] }) as Record<string, string[]>)[phase],
+  };
+  it('reads the forms real plans write', () => {
+    expect(readDependencies(['01-02', 1, '02A', '2.1-01', '02-sync-engine-01', '02-02A-PLAN.md'], '02', lookup)).toEqual({ ids: ['01-02', '02-01', '02-02', '03-01'], unresolved: [] });
+    expect(readDependencies('01-02, 02-01', '02', lookup)).toEqual({ ids: ['01-02', '02-01'], unresolved: [] });
+    expect(readDependencies('Phase 2', '03', lookup)).toEqual({ ids: ['02-01', '02-02'], unresolved: [] });
+    expect(readDependencies(['02-sync-engine', 'later'], '03', lookup)).toEqual({ ids: ['02-01', '02-02'], unresolved: ['later'] });
+  });
+});
+
+describe('GSD <verify>: a command, or a sentence about one', () => {
+  it('keeps commands, finds the one quoted in a sentence, and leaves descriptions alone', () => {
+    expect(verifyCommand('npm test -- invoices')).toBe('npm test -- invoices');
+    expect(verifyCommand('`npm test` passes')).toBe('npm test');
+    expect(verifyCommand('curl localhost:5173 returns 200')).toBeUndefined();
+    expect(verifyCommand('Visit the dashboard and check the totals')).toBeUndefined();
+  });
+
+  it('drops the endings that take the exit status away, so the check can fail', () => {
+    expect(withoutOutputTrim('cargo test -p app -- config 2>&1 | tail -30')).toBe('cargo test -p app -- config');
+    expect(withoutOutputTrim('pnpm compile && echo "PASS" || echo "FAIL"')).toBe('pnpm compile');
+    expect(withoutOutputTrim("! grep -q 'TODO' src/a.ts && echo PASS")).toBe("! grep -q 'TODO' src/a.ts");
+    expect(withoutOutputTrim('go test ./... || true')).toBe('go test ./...');
+    expect(withoutOutputTrim('npm test | grep -E "passed|failed"')).toBe('npm test | grep -E "passed|failed"');
+  });
+
+  it('cuts the repository\'s place on the author\'s machine, and reports what lies outside it', () => {
+    expect(rewriteMachinePaths('cd /Users/dana/code/forge/server && pnpm test', '/Users/dana/code/forge')).toEqual({ command: 'cd server && pnpm test', foreign: [] });
+    expect(rewriteMachinePaths("cd /Users/dana/code/forge && node -e \"import('/Users/dana/code/forge/dist/cli.js')\"", '/Users/dana/code/forge')).toEqual({
+      command: "node -e \"import('./dist/cli.js')\"",
+      foreign: [],
+    });
+    expect(rewriteMachinePaths('python3 /home/dana/scratch/check.py', '/Users/dana/code/forge')).toEqual({ command: 'python3 /home/dana/scratch/check.py', foreign: ['/home/dana/scratch/check.py'] });
+    expect(machineRoot(['/Users/dana/code/forge/server', '/Users/dana/.claude/get-shit-done/workflows/execute-plan.md'], new Set(['server', 'src']))).toEqual({ root: '/Users/dana/code/forge', how: 'files' });
+  });
+});
+
+describe('GSD SUMMARY.md: done or not', () => {
+  it('is done with a completed date and nothing saying otherwise', () => {
+    expect(summaryStatus('---\nplan: "04"\nmetrics:\n  duration: "~2 minutes"\n  completed: "2026-03-30"\n---\n# S\n')).toEqual({ done: true, completed: '2026-03-30' });
+    expect(summaryStatus('---\nmetrics:\n  completed_date: "2026-03-30"\n---\n# S\n')).toEqual({ done: true, completed: '2026-03-30' });
+    expect(summaryStatus('---\nplan: 01\ncompleted: 2026-01-23\n---\n# S\n')).toEqual({ done: true, completed: '2026-01-23' });
+    expect(summaryStatus('# S\n\n- **Completed:** 2026-03-05T09:40:03Z\n')).toEqual({ done: true, completed: '2026-03-05' });
+    expect(summaryStatus('---\ncompleted: 2026-01-23\n---\n## Self-Check: FAILED\n')).toEqual({ done: false, reason: 'its self-check is FAILED' });
+    expect(summaryStatus('---\nstatus: partial\ncompleted: 2026-01-23\n---\n')).toEqual({ done: false, reason: 'its status is "partial"' });
+    expect(summaryStatus('# S\n')).toEqual({ done: false, reason: 'it has no completed: date (GSD writes one when a plan is done)' });
   });
 });
 
@@ -397,7 +696,7 @@ describe('harness import (CLI)', () => {
     const { code, stdout } = await run(PLANNING, 'SPC-003-billing', '--json');
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as ImportJson;
-    expect(Object.keys(report)).toEqual(['source', 'spec', 'id', 'ok', 'written', 'skipped', 'problems', 'validation']);
+    expect(Object.keys(report)).toEqual(['source', 'spec', 'id', 'ok', 'written', 'skipped', 'problems', 'validation', 'order', 'renumbered', 'completed']);
     expect(report).toMatchObject({ source: PLANNING.replace(/\\/g, '/'), spec: 'SPC-003-billing', id: 'SPC-003', ok: true, problems: [] });
     expect(report.written).toHaveLength(19);
     expect(report.written[0]).toEqual({ path: 'SPEC.md', from: null });
@@ -419,6 +718,61 @@ describe('harness import (CLI)', () => {
     expect(report.validation.problems).toEqual([
       expect.objectContaining({ file: 'SPC-001-tiny/planning/plans/01-setup/01-01-PLAN.md', code: 'vacuous-plan', severity: 'error' }),
     ]);
+  });
+
+  it('says how it ordered the plans, what it renumbered, what was done and where the repository was', async () => {
+    const { code, stdout, stderr } = await run(TIDEWATER, 'SPC-007-tidewater');
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    const notes = stdout.slice(stdout.indexOf('phase order:'), stdout.indexOf(`${TIDEWATER}/phases`));
+    expect(notes).toBe(
+      [
+        "phase order: GSD runs phases one after another, so each phase's first plans wait for the previous phase (5 dependencies added, listed in each plan's metadata.gsd.phase_order); --declared-only keeps only the plans' own depends_on",
+        "renumbered 12 ids (harness numbers phases and plans with whole numbers; GSD's id is kept in metadata.gsd.id):",
+        '  phase 02.1 → phase 03  (phases/02.1-rate-limits)',
+        '  phase 03 → phase 04  (phases/03-extension)',
+        '  phase 04 → phase 05  (phases/04-release)',
+        '  02-02A → 02-02  (phases/02-sync-engine/02-02A-PLAN.md)',
+        '  02-02B → 02-03  (phases/02-sync-engine/02-02B-PLAN.md)',
+        '  02-03 → 02-04  (phases/02-sync-engine/02-03-PLAN.md)',
+        '  02.1-01 → 03-01  (phases/02.1-rate-limits/02.1-01-PLAN.md)',
+        '  02.1-02 → 03-02  (phases/02.1-rate-limits/02.1-02-PLAN.md)',
+        '  03-01 → 04-01  (phases/03-extension/03-extension-01-PLAN.md)',
+        '  03-02 → 04-02  (phases/03-extension/03-extension-02-PLAN.md)',
+        '  03-03 → 04-03  (phases/03-extension/03-extension-03-PLAN.md)',
+        '  04-01 → 05-01  (phases/04-release/04-01-PLAN.md)',
+        'done before harness (their GSD SUMMARY.md says so; imported with completed:, harness run will not run them): 01-01, 01-02, 02-01',
+        "<verify> commands: /Users/mara/code/tidewater taken as the repository root (from the plans' files_modified) and cut from the commands",
+        '',
+      ].join('\n'),
+    );
+    expect(stdout).toContain('SPC-007: 13 plans in 5 phases: valid\n');
+
+    const declared = await run(TIDEWATER, 'SPC-008-tidewater', '--declared-only', '--json');
+    const report = JSON.parse(declared.stdout) as ImportJson;
+    expect([declared.code, report.order, report.completed, report.renumbered[0]]).toEqual([
+      0,
+      { phase_order: false, added: 0 },
+      ['01-01', '01-02', '02-01'],
+      { from: 'phase 02.1', to: 'phase 03', path: `${TIDEWATER}/phases/02.1-rate-limits` },
+    ]);
+    const human = await run(TIDEWATER, 'SPC-009-tidewater', '--declared-only');
+    expect(human.stdout).toContain("phase order: only the plans' own depends_on were kept (--declared-only), so a later phase's plans may start beside an earlier phase's\n");
+  });
+
+  it('exits 1 naming a plan it could not import, and why, though the rest was written', async () => {
+    const source = join(tmp, 'project/.planning');
+    await mkdir(join(source, 'phases/01-setup'), { recursive: true });
+    await writeFile(join(source, 'ROADMAP.md'), '# Roadmap: Tiny\n\n### Phase 1: Setup\n**Goal**: A README\n');
+    const plan = '---\nphase: 01-setup\nplan: 01\nmust_haves:\n  artifacts:\n    - path: README.md\n      contains: Tiny\n---\n\n<objective>\nWrite it.\n</objective>\n';
+    await writeFile(join(source, 'phases/01-setup/01-01-PLAN.md'), plan);
+    await writeFile(join(source, 'phases/01-setup/01-01-PLAN.md.orig-PLAN.md'), plan);
+    const { code, stderr } = await run('project', 'SPC-001-tiny');
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      'project/.planning/phases/01-setup/01-01-PLAN.md.orig-PLAN.md:1: phases/01-setup/01-01-PLAN.md.orig-PLAN.md looks like a plan but was not imported: a plan name harness cannot read: name it 01-NN-PLAN.md (NN the plan number, optionally with a letter: 01-02A-PLAN.md)\n',
+    );
+    expect(await readdir(join(tmp, 'SPC-001-tiny/planning/plans/01-setup'))).toEqual(['01-01-PLAN.md']);
   });
 
   it('exits 1 and writes nothing when the directory holds no GSD files', async () => {

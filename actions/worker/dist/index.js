@@ -5818,35 +5818,35 @@ var require_client_h1 = __commonJS({
       return await WebAssembly.instantiate(mod, {
         env: {
           /* eslint-disable camelcase */
-          wasm_on_url: (p, at, len) => {
+          wasm_on_url: (p, at2, len) => {
             return 0;
           },
-          wasm_on_status: (p, at, len) => {
+          wasm_on_status: (p, at2, len) => {
             assert2(currentParser.ptr === p);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onStatus(new FastBuffer(currentBufferRef.buffer, start, len)) || 0;
           },
           wasm_on_message_begin: (p) => {
             assert2(currentParser.ptr === p);
             return currentParser.onMessageBegin() || 0;
           },
-          wasm_on_header_field: (p, at, len) => {
+          wasm_on_header_field: (p, at2, len) => {
             assert2(currentParser.ptr === p);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderField(new FastBuffer(currentBufferRef.buffer, start, len)) || 0;
           },
-          wasm_on_header_value: (p, at, len) => {
+          wasm_on_header_value: (p, at2, len) => {
             assert2(currentParser.ptr === p);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderValue(new FastBuffer(currentBufferRef.buffer, start, len)) || 0;
           },
           wasm_on_headers_complete: (p, statusCode, upgrade, shouldKeepAlive) => {
             assert2(currentParser.ptr === p);
             return currentParser.onHeadersComplete(statusCode, Boolean(upgrade), Boolean(shouldKeepAlive)) || 0;
           },
-          wasm_on_body: (p, at, len) => {
+          wasm_on_body: (p, at2, len) => {
             assert2(currentParser.ptr === p);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onBody(new FastBuffer(currentBufferRef.buffer, start, len)) || 0;
           },
           wasm_on_message_complete: (p) => {
@@ -56217,11 +56217,11 @@ function signalKey(origin2, draft2) {
   const facts = [origin2, draft2.type, draft2.spec ?? "", draft2.phase ?? "", draft2.plan ?? "", String(draft2.metadata?.attempt ?? ""), [...draft2.tags].sort().join(",")];
   return createHash("sha256").update(JSON.stringify(facts)).digest("hex").slice(0, KEY_LENGTH);
 }
-function compactTime(at) {
-  return at.toISOString().replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "");
+function compactTime(at2) {
+  return at2.toISOString().replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "");
 }
-function signalPath(project, at, key2, type) {
-  return `signals/${project}/${at.toISOString().slice(0, 10)}/${compactTime(at)}-${key2}-${type}.signal.md`;
+function signalPath(project, at2, key2, type) {
+  return `signals/${project}/${at2.toISOString().slice(0, 10)}/${compactTime(at2)}-${key2}-${type}.signal.md`;
 }
 function keyOfSignalPath(path2) {
   return /\/\d{8}T\d{6}Z-([0-9a-f]{8})-[a-z]+\.signal\.md$/.exec(path2)?.[1];
@@ -56403,8 +56403,8 @@ function updateIndex(text, entries) {
 }
 
 // app/engine/knowledge/trajectory.ts
-function trajectoryPath(at) {
-  return `trajectory/${at.toISOString().slice(0, 10)}.jsonl`;
+function trajectoryPath(at2) {
+  return `trajectory/${at2.toISOString().slice(0, 10)}.jsonl`;
 }
 function trajectoryEvents(input2) {
   const types = input2.verified ? ["match", "use"] : ["match"];
@@ -56449,8 +56449,8 @@ function appendTrajectory(text, events) {
 }
 
 // app/engine/knowledge/capture.ts
-function captureReads(at) {
-  return { index: INDEX_FILE, trajectory: trajectoryPath(at) };
+function captureReads(at2) {
+  return { index: INDEX_FILE, trajectory: trajectoryPath(at2) };
 }
 var MAX_RELATED = 5;
 function phaseOf(draft2) {
@@ -57023,16 +57023,16 @@ function record(node2, path2, lines2, counter) {
   if ((0, import_yaml2.isMap)(node2)) {
     for (const pair of node2.items) {
       const key2 = (0, import_yaml2.isScalar)(pair.key) ? String(pair.key.value) : String(pair.key);
-      const at = (0, import_yaml2.isScalar)(pair.key) && pair.key.range ? pair.key.range[0] : node2.range?.[0] ?? 0;
+      const at2 = (0, import_yaml2.isScalar)(pair.key) && pair.key.range ? pair.key.range[0] : node2.range?.[0] ?? 0;
       const child = [...path2, key2];
-      lines2.set(child, counter.linePos(at).line);
+      lines2.set(child, counter.linePos(at2).line);
       if (pair.value && typeof pair.value === "object") record(pair.value, child, lines2, counter);
     }
   } else if ((0, import_yaml2.isSeq)(node2)) {
     node2.items.forEach((item, index2) => {
       const child = [...path2, index2];
-      const at = item?.range?.[0] ?? node2.range?.[0] ?? 0;
-      lines2.set(child, counter.linePos(at).line);
+      const at2 = item?.range?.[0] ?? node2.range?.[0] ?? 0;
+      lines2.set(child, counter.linePos(at2).line);
       if (item && typeof item === "object") record(item, child, lines2, counter);
     });
   }
@@ -76899,6 +76899,7 @@ var PlanFrontmatterSchema = external_exports.object({
   requirements: external_exports.array(external_exports.string().min(1)).default([]),
   truths: external_exports.array(external_exports.string().min(1)).default([]).meta({ description: "Observable behaviours, for people and agents." }),
   metadata: external_exports.record(external_exports.string(), external_exports.unknown()).optional().meta({ description: "Anything of your own: harness keeps it and reads none of it." }),
+  completed: external_exports.union([external_exports.string().min(1), external_exports.literal(true)]).optional().meta({ description: "Done before harness (an imported GSD plan whose SUMMARY.md says so): the date, or true. harness run counts it verified and does not run it." }),
   // Read for GSD compatibility; the graph decides order, so these are ignored.
   wave: external_exports.number().int().optional(),
   type: external_exports.string().optional()
@@ -77059,8 +77060,8 @@ function issuesToProblems(file2, schema, error63, data, lines2, prefix = []) {
     const key2 = lastKey(path2);
     const hint = (typeof path2[path2.length - 1] === "number" ? HINTS[`${key2}[]`] : void 0) ?? HINTS[key2];
     const value = valueAt(data, local);
-    const at = lines2.lineOf(path2);
-    const add = (code, message) => out.push(problem(file2, at, code, message));
+    const at2 = lines2.lineOf(path2);
+    const add = (code, message) => out.push(problem(file2, at2, code, message));
     switch (issue3.code) {
       case "invalid_type": {
         if (value === void 0) {
@@ -77193,22 +77194,22 @@ function phrase(issue3, path2, value, hints) {
   }
   const hint = hintFor(path2, hints);
   if (!hint) return void 0;
-  const at = pathText(path2);
+  const at2 = pathText(path2);
   switch (issue3.code) {
     case "invalid_type":
-      return { code: "field-type", message: `${at} is ${describeValue(value)}; it must be ${hint}` };
+      return { code: "field-type", message: `${at2} is ${describeValue(value)}; it must be ${hint}` };
     case "too_small":
     case "too_big":
       if ((typeof value === "string" || Array.isArray(value)) && value.length === 0) {
-        return { code: "field-value", message: `${at} is empty; it must be ${hint}` };
+        return { code: "field-value", message: `${at2} is empty; it must be ${hint}` };
       }
       if (typeof value === "string") {
-        return { code: "field-value", message: `${at} is ${value.length.toLocaleString("en-US")} characters long; it must be ${hint}` };
+        return { code: "field-value", message: `${at2} is ${value.length.toLocaleString("en-US")} characters long; it must be ${hint}` };
       }
-      return { code: "field-value", message: `${at} is ${describeValue(value)}; it must be ${hint}` };
+      return { code: "field-value", message: `${at2} is ${describeValue(value)}; it must be ${hint}` };
     case "invalid_format":
     case "invalid_union":
-      return { code: "field-value", message: `${at} is ${describeValue(value)}; it must be ${hint}` };
+      return { code: "field-value", message: `${at2} is ${describeValue(value)}; it must be ${hint}` };
     default:
       return void 0;
   }
@@ -78519,15 +78520,15 @@ async function makeSafe(text, options = {}) {
   found.sort((a, b) => a.start - b.start || b.end - a.end);
   const redactions = [];
   let out = "";
-  let at = 0;
+  let at2 = 0;
   for (const f of found) {
-    if (f.end <= at) continue;
-    const start = Math.max(f.start, at);
-    out += text.slice(at, start) + REDACTED;
-    at = f.end;
+    if (f.end <= at2) continue;
+    const start = Math.max(f.start, at2);
+    out += text.slice(at2, start) + REDACTED;
+    at2 = f.end;
     redactions.push({ rule: f.rule, line: lineAt(text, f.start) });
   }
-  out += text.slice(at);
+  out += text.slice(at2);
   return { text: relativise(out, options.roots ?? []), redactions };
 }
 function escape2(text) {
@@ -78615,8 +78616,8 @@ function workerCapture(run2) {
       }
     },
     async file(what, drafts, knowledge) {
-      const at = run2.now();
-      const trajectory = knowledge ? trajectoryEvents({ entries: knowledge.entries, project, spec: run2.spec.id, plan: knowledge.plan.id, ...knowledge.attempt === void 0 ? {} : { attempt: knowledge.attempt }, verified: knowledge.verified, at, origin: origin(run2) }) : [];
+      const at2 = run2.now();
+      const trajectory = knowledge ? trajectoryEvents({ entries: knowledge.entries, project, spec: run2.spec.id, plan: knowledge.plan.id, ...knowledge.attempt === void 0 ? {} : { attempt: knowledge.attempt }, verified: knowledge.verified, at: at2, origin: origin(run2) }) : [];
       if (drafts.length === 0 && trajectory.length === 0) return;
       try {
         const safety = workerSafety(run2);
@@ -78624,7 +78625,7 @@ function workerCapture(run2) {
           spec: run2.spec.id,
           project,
           origin: origin(run2),
-          at,
+          at: at2,
           drafts,
           trajectory,
           template: await loadTemplate("signal.md"),
@@ -79308,14 +79309,14 @@ function answerOf(checkpoint, response) {
       return { ok: true, answer: response.note?.trim() || ACTION_DONE };
   }
 }
-function responseFor(checkpoint, answer, session, at) {
+function responseFor(checkpoint, answer, session, at2) {
   switch (checkpoint.kind) {
     case "decision":
-      return { session, at, type: "decision_made", checkpoint: checkpoint.id, answer };
+      return { session, at: at2, type: "decision_made", checkpoint: checkpoint.id, answer };
     case "verification":
-      return { session, at, type: "verification_result", checkpoint: checkpoint.id, passed: answer === VERIFICATION_PASSED };
+      return { session, at: at2, type: "verification_result", checkpoint: checkpoint.id, passed: answer === VERIFICATION_PASSED };
     case "action":
-      return { session, at, type: "action_completed", checkpoint: checkpoint.id, note: answer };
+      return { session, at: at2, type: "action_completed", checkpoint: checkpoint.id, note: answer };
   }
 }
 function answerEnvName(id) {
@@ -80693,8 +80694,9 @@ function parsePlan(file2, text, phase, reading = {}) {
   if (fmData.agent !== void 0) plan.agent = fmData.agent;
   if (fmData.serve !== void 0) plan.serve = fmData.serve;
   if (fmData.metadata !== void 0) plan.metadata = fmData.metadata;
+  if (fmData.completed !== void 0) plan.completed = fmData.completed;
   problems.push(...checkChecks(file2, mustPass, lines2, ["must_pass"], plan.serve));
-  problems.push(...checkVacuous(file2, plan, lines2));
+  if (plan.completed === void 0) problems.push(...checkVacuous(file2, plan, lines2));
   return { plan, problems, claim: claim2 };
 }
 function checkGlobs(file2, data, lines2) {
@@ -80710,7 +80712,7 @@ function checkGlobs(file2, data, lines2) {
   }
   return problems;
 }
-function checkCheckPaths(file2, checks, lines2, at) {
+function checkCheckPaths(file2, checks, lines2, at2) {
   if (!Array.isArray(checks)) return [];
   const problems = [];
   checks.forEach((check2, i) => {
@@ -80720,7 +80722,7 @@ function checkCheckPaths(file2, checks, lines2, at) {
       if (typeof value !== "string") continue;
       const verdict = checkRepoPath(value, "path");
       if (!verdict.ok) {
-        const keyPath = [...at, i, key2];
+        const keyPath = [...at2, i, key2];
         problems.push(problem(file2, lines2.lineOf(keyPath), "path-outside-repo", `${pathText(keyPath)} "${value}" ${verdict.reason}`));
       }
     }
@@ -80734,16 +80736,16 @@ function normalizeCheck(input2) {
   }
   return input2;
 }
-function checkChecks(file2, checks, lines2, at, serve) {
+function checkChecks(file2, checks, lines2, at2, serve) {
   const problems = [];
   const seen = /* @__PURE__ */ new Map();
   checks.forEach((check2, i) => {
-    const here = [...at, i];
+    const here = [...at2, i];
     const line = (key2) => lines2.lineOf(key2 ? [...here, key2] : here);
     const first = seen.get(check2.id);
     if (first !== void 0) {
       problems.push(
-        problem(file2, line("id"), "duplicate-check", `${pathText(here)}: check id "${check2.id}" is already used by ${pathText([...at, first])}; give each check its own id`)
+        problem(file2, line("id"), "duplicate-check", `${pathText(here)}: check id "${check2.id}" is already used by ${pathText([...at2, first])}; give each check its own id`)
       );
     } else seen.set(check2.id, i);
     const regexes = [];
@@ -80915,14 +80917,14 @@ function decodeText(file2, maxBytes) {
   try {
     text = decoder.decode(file2.bytes);
   } catch {
-    const at = firstInvalidUtf8(file2.bytes);
-    const line = lineAtByte(file2.bytes, at);
+    const at2 = firstInvalidUtf8(file2.bytes);
+    const line = lineAtByte(file2.bytes, at2);
     return fail(
       problem(
         file2.path,
         line,
         "not-utf8",
-        `not valid UTF-8 text (byte ${at} is 0x${(file2.bytes[at] ?? 0).toString(16).padStart(2, "0")}); save the file as UTF-8`
+        `not valid UTF-8 text (byte ${at2} is 0x${(file2.bytes[at2] ?? 0).toString(16).padStart(2, "0")}); save the file as UTF-8`
       )
     );
   }
@@ -81233,11 +81235,21 @@ function gsdDependency(dep, phase) {
   if (bare && phase) return `${phase}-${bare}`;
   return s;
 }
-function gsdTitle(body) {
+var MAX_TITLE = 200;
+function gsdTitle(body, id) {
   const objective = /<objective>\s*\n?\s*([^\n<]+)/.exec(body);
-  if (objective) return objective[1].trim().replace(/\.$/, "").slice(0, 200);
+  if (objective) return fitTitle(objective[1].trim().replace(/\.$/, ""));
   const heading = /^#{1,3}\s+(.+)$/m.exec(body);
-  return heading ? heading[1].trim().slice(0, 200) : void 0;
+  if (!heading) return void 0;
+  const text = heading[1].trim().replace(/^(?:phase\s+[\d.]+\s*[,:-]?\s*)?plan\s+[\w.-]+\s*[:.\u2013\u2014-]\s*/i, "").replace(id ? new RegExp(`^${id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*[:.–—-]\\s*`) : /$^/, "").trim();
+  return text ? fitTitle(text) : void 0;
+}
+function fitTitle(text) {
+  const t = text.replace(/\s+/g, " ").trim();
+  if (t.length <= MAX_TITLE) return t;
+  const cut = t.slice(0, MAX_TITLE - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > MAX_TITLE / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/, "")}…`;
 }
 function slug3(value) {
   return value.toLowerCase().replace(/\.[a-z0-9]+$/, "").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40);
@@ -81249,7 +81261,7 @@ function fromGsdPlan(data, lines2, body) {
   const plan = two(data.plan);
   out.plan_id = phase && plan ? `${phase}-${plan}` : `${String(data.phase)}-${String(data.plan)}`;
   map2.copy(lines2, ["plan"], ["plan_id"]);
-  out.title = typeof data.title === "string" ? data.title : gsdTitle(body) ?? `Plan ${String(out.plan_id)}`;
+  out.title = typeof data.title === "string" ? fitTitle(data.title) : gsdTitle(body, String(out.plan_id)) ?? `Plan ${String(out.plan_id)}`;
   map2.copy(lines2, ["title"], ["title"]);
   if (Array.isArray(data.depends_on)) out.depends_on = data.depends_on.map((d) => gsdDependency(d, phase));
   else if (data.depends_on !== void 0) out.depends_on = data.depends_on;
@@ -81380,8 +81392,8 @@ var APPROVALS = /^(y|yes|ok|okay|approve|approved|pass|passed|accept|accepted|lg
 function isApproval(answer) {
   return APPROVALS.test(answer.trim());
 }
-function responseTo(checkpoint, answer, session, at) {
-  const envelope2 = { session, at, checkpoint: checkpoint.id };
+function responseTo(checkpoint, answer, session, at2) {
+  const envelope2 = { session, at: at2, checkpoint: checkpoint.id };
   if (checkpoint.kind === "decision") return { ...envelope2, type: "decision_made", answer };
   if (checkpoint.kind === "verification") return { ...envelope2, type: "verification_result", passed: isApproval(answer), details: answer };
   return { ...envelope2, type: "action_completed", note: answer };
@@ -81779,9 +81791,9 @@ function jsonSubset(expected, actual, path2 = "$") {
     if (!Array.isArray(actual)) return `${path2}: expected an array, got ${describe3(actual)}`;
     const used = /* @__PURE__ */ new Set();
     for (let i = 0; i < expected.length; i++) {
-      const at = actual.findIndex((a, j) => !used.has(j) && jsonSubset(expected[i], a) === void 0);
-      if (at < 0) return `${path2}: no element matches ${describe3(expected[i])}`;
-      used.add(at);
+      const at2 = actual.findIndex((a, j) => !used.has(j) && jsonSubset(expected[i], a) === void 0);
+      if (at2 < 0) return `${path2}: no element matches ${describe3(expected[i])}`;
+      used.add(at2);
     }
     return void 0;
   }
@@ -81830,11 +81842,11 @@ async function checkApiResponse(check2, ports, ctx, timeoutMs) {
   const res = await ports.http(target.url, { method, headers, body, timeoutMs });
   const seen = `${method} ${target.url} → ${res.status}`;
   const shown = res.body.trim() === "" ? "empty body" : `body ${quote(res.body.trim(), 160)}`;
-  const { status, body_contains: contains2, json: json2 } = check2.expect;
+  const { status, body_contains: contains3, json: json2 } = check2.expect;
   if (status !== void 0 ? res.status !== status : res.status < 200 || res.status > 299) {
     return fail2(`${seen}, expected ${status ?? "a 2xx status"}; ${shown}`);
   }
-  if (contains2 !== void 0 && !res.body.includes(contains2)) return fail2(`${seen}; ${shown} does not contain ${quote(contains2)}`);
+  if (contains3 !== void 0 && !res.body.includes(contains3)) return fail2(`${seen}; ${shown} does not contain ${quote(contains3)}`);
   if (json2 !== void 0) {
     let parsed;
     try {
@@ -81925,9 +81937,9 @@ function stripComments(text, lang, options = {}) {
   const syntax = SYNTAX[lang];
   let out = "";
   let i = 0;
-  const at = (token) => text.startsWith(token, i);
+  const at2 = (token) => text.startsWith(token, i);
   while (i < text.length) {
-    const line = syntax.line.find(at);
+    const line = syntax.line.find(at2);
     if (line !== void 0) {
       const end = text.indexOf("\n", i);
       const stop = end < 0 ? text.length : end;
@@ -81935,7 +81947,7 @@ function stripComments(text, lang, options = {}) {
       i = stop;
       continue;
     }
-    const block = syntax.block.find(([open3]) => at(open3));
+    const block = syntax.block.find(([open3]) => at2(open3));
     if (block !== void 0) {
       const end = text.indexOf(block[1], i + block[0].length);
       const stop = end < 0 ? text.length : end + block[1].length;
@@ -81951,7 +81963,7 @@ function stripComments(text, lang, options = {}) {
         continue;
       }
     }
-    const quote2 = syntax.quotes.find(at);
+    const quote2 = syntax.quotes.find(at2);
     if (quote2 !== void 0) {
       const delim = syntax.triple && text.startsWith(quote2.repeat(3), i) ? quote2.repeat(3) : quote2;
       let j = i + delim.length;
@@ -82052,7 +82064,7 @@ function objectKeys(text, open3) {
 function jsExports(text) {
   const t = stripComments(text, "js", { strings: true });
   const withStrings = stripComments(text, "js");
-  const quoted = (at) => /^(['"])([^'"\n]*)\1/.exec(withStrings.slice(at))?.[2];
+  const quoted = (at2) => /^(['"])([^'"\n]*)\1/.exec(withStrings.slice(at2))?.[2];
   const names = /* @__PURE__ */ new Set();
   const add = (...n2) => n2.forEach((x) => names.add(x));
   for (const m of all(t, new RegExp(`\\bexport\\s+(?:declare\\s+)?(default\\s+)?(?:async\\s+)?function\\s*\\*?\\s*(${ID})?`, "g"))) {
@@ -82065,13 +82077,13 @@ function jsExports(text) {
   }
   for (const m of all(t, new RegExp(`\\bexport\\s+(?:declare\\s+)?(?:const\\s+)?(?:type|interface|enum|namespace|module)\\s+(${ID})`, "g"))) add(m[1]);
   for (const m of all(t, /\bexport\s+(?:declare\s+)?(?:const|let|var)\s+/g)) {
-    const at = m.index + m[0].length;
-    const open3 = t[at];
+    const at2 = m.index + m[0].length;
+    const open3 = t[at2];
     if (open3 === "{" || open3 === "[") {
-      const close = matchingBracket(t, at);
-      if (close > at) add(...patternNames(t.slice(at, close + 1)));
+      const close = matchingBracket(t, at2);
+      if (close > at2) add(...patternNames(t.slice(at2, close + 1)));
     } else {
-      const id = new RegExp(`^${ID}`).exec(t.slice(at));
+      const id = new RegExp(`^${ID}`).exec(t.slice(at2));
       if (id) add(id[0]);
     }
   }
@@ -82081,9 +82093,9 @@ function jsExports(text) {
   const starFrom = all(t, /\bexport\s+\*\s+from\s+(?=['"])/g).map((m) => quoted(m.index + m[0].length)).filter((spec) => spec !== void 0);
   for (const m of all(t, /\bmodule\.exports\s*=\s*/g)) {
     add("default");
-    const at = m.index + m[0].length;
-    if (t[at] === "{") add(...objectKeys(t, at));
-    const named = new RegExp(`^(?:async\\s+)?(?:function\\s*\\*?|class)\\s+(${ID})|^(${ID})\\s*[;\\n]`).exec(t.slice(at));
+    const at2 = m.index + m[0].length;
+    if (t[at2] === "{") add(...objectKeys(t, at2));
+    const named = new RegExp(`^(?:async\\s+)?(?:function\\s*\\*?|class)\\s+(${ID})|^(${ID})\\s*[;\\n]`).exec(t.slice(at2));
     if (named) add(named[1] ?? named[2]);
   }
   for (const m of all(t, new RegExp(`\\b(?:module\\.)?exports\\.(${ID})\\s*=`, "g"))) add(m[1]);
@@ -82198,34 +82210,114 @@ function importSpecifiers(text) {
 }
 function looksLikeRepoPath(to) {
   if (/\s|:\/\/|^\/|^[@~]/.test(to)) return false;
+  if (isImageReference(to)) return false;
   return to.includes("/") || EXTENSION.test(to) || /\.(?:go|rs|rb|java|kt|swift|c|h|cpp|css|scss|html|md|sql|ya?ml|toml|sh)$/.test(to);
+}
+function isImageReference(to) {
+  if (/@sha256:[0-9a-f]{12,}$/i.test(to)) return true;
+  if (/^[\w.-]+(?::\d+)?(?:\/[\w.-]+)*:[\w][\w.-]{0,127}$/.test(to) && !/:\d+\//.test(to.replace(/^[^/]*\//, ""))) return true;
+  return /^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?::\d+)?\/[\w.-]+(?:\/[\w.-]+)*$/.test(to) && !/\.[a-z0-9]+$/i.test(to.slice(to.lastIndexOf("/")));
+}
+
+// app/engine/core/verify/regex.ts
+function compileRegex(pattern, flags = "") {
+  try {
+    return new RegExp(pattern, flags);
+  } catch (e) {
+    return `the pattern /${pattern}/ is not a valid regular expression: ${e.message}`;
+  }
+}
+
+// app/engine/core/verify/find-pattern.ts
+var MAX_SPAN_LINES = 6;
+function findPattern(text, pattern) {
+  const re = compileRegex(pattern, "m");
+  if (typeof re === "string") return re;
+  const m = re.exec(text);
+  if (m) return at(text, m.index, m[0]);
+  if (!/(^|[^\\])\./.test(pattern)) return void 0;
+  const spanning = compileRegex(lazy2(pattern), "gms");
+  if (typeof spanning === "string") return void 0;
+  for (let found = spanning.exec(text); found; found = spanning.exec(text)) {
+    const match = at(text, found.index, found[0]);
+    if (match.endLine - match.line < MAX_SPAN_LINES) return match;
+    spanning.lastIndex = found.index + 1;
+  }
+  return void 0;
+}
+function lazy2(pattern) {
+  return pattern.replace(/(^|[^\\])\.([*+])(?!\?)/g, "$1.$2?");
+}
+function at(text, index2, matched) {
+  const line = lineNumber(text, index2);
+  return { text: matched, line, endLine: line + (matched.match(/\n/g)?.length ?? 0) };
+}
+function linesOf(match) {
+  return match.endLine > match.line ? `lines ${match.line}-${match.endLine}` : `line ${match.line}`;
+}
+function looksLikeRegex(value) {
+  if (typeof compileRegex(value) === "string") return false;
+  return /\\[()[\]{}.*+?|^$sSdDwWb]|\.[*+?]|\[[^\]]+\]|\([^)]*\|[^)]*\)|^\^|\$$/.test(value);
 }
 
 // app/engine/core/verify/stub-markers.ts
-var MARKERS = [
+var NO_OP_CONVENTIONS = /* @__PURE__ */ new Set(["deactivate", "dispose", "noop", "noOp"]);
+var PHRASES = [
   [/\bnot (?:yet )?implemented\b/i, "not implemented"],
-  [/\b(?:TODO|FIXME|XXX)\b[\s:,-]*implement/i, "TODO: implement"],
   [/\bimplement me\b/i, "implement me"],
+  [/\b(?:TODO|FIXME|XXX)\b[\s:,-]*implement\b/i, "TODO: implement"]
+];
+var ACTING = [
   [/\bNotImplementedError\b/, "NotImplementedError"],
   [/\b(?:unimplemented|todo)!\s*\(/, "unimplemented!()"]
 ];
+var SHORT_COMMENT_WORDS = 6;
+function regions(text, lang) {
+  const noComments = stripComments(text, lang);
+  const noStrings = stripComments(text, lang, { strings: true });
+  return (offset) => {
+    if (noComments[offset] !== text[offset]) return "comment";
+    if (noStrings[offset] !== text[offset]) return "string";
+    return "code";
+  };
+}
+function markerFindings(text, lang, exempt) {
+  const where2 = regions(text, lang);
+  const out = [];
+  let offset = 0;
+  text.split("\n").forEach((line, i) => {
+    const start = offset;
+    offset += line.length + 1;
+    if (exempt(i + 1)) return;
+    const label = markerIn(line, start, where2);
+    if (label !== void 0) out.push({ line: i + 1, text: `line ${i + 1} says ${label}: ${line.trim().slice(0, 80)}` });
+  });
+  return out;
+}
+function markerIn(line, start, where2) {
+  for (const [re, label] of ACTING) {
+    const m = re.exec(line);
+    if (m && where2(start + m.index) === "code") return label;
+  }
+  for (const [re, label] of PHRASES) {
+    const m = re.exec(line);
+    if (!m) continue;
+    const region = where2(start + m.index);
+    if (region === "code") return label;
+    if (region === "string" && /\b(?:throw|raise)\b|Error\s*\(/.test(line)) return label;
+    if (region === "comment" && (label === "TODO: implement" || isShortComment(line))) return label;
+  }
+  return void 0;
+}
+function isShortComment(line) {
+  const words2 = line.replace(/^\s*(?:\/\/+|#+|\/\*+|\*+|<!--|--)\s*/, "").replace(/\s*(?:\*\/|-->)\s*$/, "").split(/\s+/).filter((w) => /\w/.test(w));
+  return words2.length <= SHORT_COMMENT_WORDS;
+}
 var EMPTY_VALUE = String.raw`(?:null|undefined|None|nil|\{\s*\}|\[\s*\]|''|""|\x60\x60|<>\s*<\/>|<\s*\/?\s*>)`;
 var EMPTY_RETURN = new RegExp(String.raw`^return(?:\s*\(?\s*${EMPTY_VALUE}\s*\)?)?\s*;?$`);
 var EMPTY_EXPRESSION = new RegExp(String.raw`^\(?\s*${EMPTY_VALUE}\s*\)?\s*(?:[;,)]|$)`);
 var NOT_FUNCTIONS = /* @__PURE__ */ new Set(["if", "for", "while", "switch", "catch", "with", "function", "return", "else", "do", "try"]);
-function markerFindings(text) {
-  const out = [];
-  text.split("\n").forEach((line, i) => {
-    for (const [re, label] of MARKERS) {
-      if (re.test(line)) {
-        out.push(`line ${i + 1} says ${label}: ${line.trim().slice(0, 80)}`);
-        break;
-      }
-    }
-  });
-  return out;
-}
-function emptyBodies(text, lang) {
+function emptyBodies(text, lang, requires) {
   const t = stripComments(text, lang, { strings: true });
   const out = [];
   const heads = [
@@ -82243,49 +82335,84 @@ function emptyBodies(text, lang) {
       const line = lineNumber(t, m.index ?? 0) + (m[0].startsWith("\n") ? 1 : 0);
       if (seen.has(end)) continue;
       seen.add(end);
+      if (NO_OP_CONVENTIONS.has(name2)) continue;
       if (kind === 2 && t[end] !== "{") {
-        if (EMPTY_EXPRESSION.test(t.slice(end, end + 40))) out.push(`line ${line}: ${name2} only returns ${t.slice(end, end + 20).split(/[;,\n]/)[0].trim()}`);
+        if (EMPTY_EXPRESSION.test(t.slice(end, end + 40)) && requires(name2, exported)) {
+          out.push({ line, text: `line ${line}: ${name2} only returns ${t.slice(end, end + 20).split(/[;,\n]/)[0].trim()}` });
+        }
         continue;
       }
       const open3 = kind === 2 ? end : end - 1;
       const close = matchingBracket(t, open3);
       if (close < 0) continue;
       const body = t.slice(open3 + 1, close).trim();
-      if (body === "" && exported) out.push(`line ${line}: ${name2} has an empty body`);
-      else if (body !== "" && EMPTY_RETURN.test(body)) out.push(`line ${line}: ${name2} only does ${body.replace(/\s+/g, " ")}`);
+      if (!requires(name2, exported)) continue;
+      if (body === "") out.push({ line, text: `line ${line}: ${name2} has an empty body` });
+      else if (EMPTY_RETURN.test(body)) out.push({ line, text: `line ${line}: ${name2} only does ${body.replace(/\s+/g, " ")}` });
     }
   });
   return out;
 }
-function emptyPythonBodies(text) {
+function pythonDefs(text) {
   const lines2 = stripComments(text, "py").split("\n");
-  const out = [];
+  const defs = [];
+  const classes = [];
   lines2.forEach((line, i) => {
+    const indentOf = (l) => l.length - l.trimStart().length;
+    if (line.trim() !== "") while (classes.length > 0 && indentOf(line) <= classes[classes.length - 1].indent) classes.pop();
+    const cls = /^([ \t]*)class\s+(\w+)\s*(?:\(([^)]*)\))?\s*:/.exec(line);
+    if (cls) classes.push({ indent: cls[1].length, name: cls[2], protocol: /\bProtocol\b/.test(cls[3] ?? "") });
     const m = /^([ \t]*)(?:async\s+)?def\s+(\w+)\s*\(.*\)[^:]*:\s*(.*)$/.exec(line);
     if (!m) return;
     const indent = m[1].length;
+    let decorators = "";
+    for (let k = i - 1; k >= 0 && /^\s*@/.test(lines2[k]); k--) decorators += lines2[k];
     const body = m[3].trim() !== "" ? [m[3].trim()] : [];
+    let to = i + 1;
     if (body.length === 0) {
       for (let j = i + 1; j < lines2.length; j++) {
         const l = lines2[j];
         if (l.trim() === "") continue;
-        if (l.length - l.trimStart().length <= indent) break;
+        if (indentOf(l) <= indent) break;
         body.push(l.trim());
+        to = j + 1;
       }
     }
     const joined = body.join("\n").replace(/^[rRuUbB]*("""|''')[\s\S]*?\1\s*/, "").replace(/^[rRuUbB]*(["'])[^\n]*?\1\s*(\n|$)/, "");
-    const statements = joined.split("\n").map((s) => s.trim()).filter((s) => s !== "");
-    if (statements.length > 0 && statements.every((s) => /^(pass|\.\.\.|return(\s+None)?)$/.test(s))) {
-      out.push(`line ${i + 1}: ${m[2]} only does ${statements.join("; ")}`);
-    }
+    defs.push({
+      name: m[2],
+      line: i + 1,
+      from: i + 1,
+      to,
+      statements: joined.split("\n").map((s) => s.trim()).filter((s) => s !== ""),
+      declared: /@(?:\w+\.)*(?:abstractmethod|abstractproperty|abstractclassmethod|abstractstaticmethod|overload)\b/.test(decorators) || classes.some((c) => c.protocol),
+      owner: classes.map((c) => c.name)
+    });
   });
-  return out;
+  return defs;
 }
-function stubMarkers(text, lang) {
-  const found = markerFindings(text);
-  if (lang === "py") found.push(...emptyPythonBodies(text));
-  else if (lang === "js" || lang === "c") found.push(...emptyBodies(text, lang));
-  return found;
+function stubMarkers(text, lang, options = {}) {
+  const required2 = options.required && options.required.length > 0 ? new Set(options.required) : void 0;
+  const requires = (name2, exported) => required2 ? required2.has(name2) : exported;
+  const found = [];
+  if (lang === "py") {
+    const defs = pythonDefs(text);
+    const declaredLines = /* @__PURE__ */ new Set();
+    for (const d of defs) if (d.declared) for (let l = d.from; l <= d.to; l++) declaredLines.add(l);
+    found.push(...markerFindings(text, lang, (line) => declaredLines.has(line)));
+    if (!options.declarations) {
+      for (const d of defs) {
+        if (d.declared || d.statements.length === 0) continue;
+        const wanted = required2 ? [d.name, ...d.owner].some((n2) => required2.has(n2)) : !d.name.startsWith("_");
+        if (!wanted) continue;
+        if (d.statements.every((s) => /^(pass|\.\.\.|return(\s+None)?)$/.test(s))) found.push({ line: d.line, text: `line ${d.line}: ${d.name} only does ${d.statements.join("; ")}` });
+      }
+    }
+  } else {
+    found.push(...markerFindings(text, lang, () => false));
+    if ((lang === "js" || lang === "c") && !options.declarations) found.push(...emptyBodies(text, lang, requires));
+  }
+  return found.sort((a, b) => a.line - b.line).map((f) => f.text);
 }
 
 // app/engine/core/verify/check-artifact.ts
@@ -82322,22 +82449,22 @@ async function checkArtifact(check2, ports) {
     else seen.push(`${known ? "exports" : "declares"} ${check2.exports.join(", ")}`);
   }
   if (check2.contains !== void 0) {
-    if (!text.includes(check2.contains)) problems.push(`does not contain ${quote(check2.contains)}`);
-    else seen.push(`contains ${quote(check2.contains)}`);
+    const found = contains2(text, check2.contains);
+    if (found.ok) seen.push(found.evidence);
+    else problems.push(found.evidence);
   }
-  const stubs = stubMarkers(text, lang);
+  const stubs = stubMarkers(text, lang, { required: check2.exports ?? [], declarations: /\.(?:pyi|d\.[cm]?ts)$/.test(check2.path) });
   if (stubs.length > 0) problems.push(`looks like a stub: ${stubs.slice(0, 3).join("; ")}${stubs.length > 3 ? `; and ${stubs.length - 3} more` : ""}`);
   else seen.push("no stub markers");
   return problems.length > 0 ? fail2(`${check2.path}: ${problems.join("; ")}`) : pass(`${check2.path}: ${seen.join("; ")}`);
 }
-
-// app/engine/core/verify/regex.ts
-function compileRegex(pattern, flags = "") {
-  try {
-    return new RegExp(pattern, flags);
-  } catch (e) {
-    return `the pattern /${pattern}/ is not a valid regular expression: ${e.message}`;
-  }
+function contains2(text, wanted) {
+  const at2 = text.indexOf(wanted);
+  if (at2 >= 0) return { ok: true, evidence: `contains ${quote(wanted)} at line ${lineNumber(text, at2)}` };
+  if (!looksLikeRegex(wanted)) return { ok: false, evidence: `does not contain ${quote(wanted)}` };
+  const match = findPattern(text, wanted);
+  if (match === void 0 || typeof match === "string") return { ok: false, evidence: `does not contain ${quote(wanted)}, as text or as a regular expression` };
+  return { ok: true, evidence: `matches /${wanted}/ (contains, read as a regular expression) at ${linesOf(match)}: ${quote(match.text)}` };
 }
 
 // app/engine/core/verify/tests-ran.ts
@@ -82476,16 +82603,15 @@ async function checkFileContains(check2, ports) {
   if (text === void 0) return fail2(`${check2.path} does not exist`);
   const seen = [];
   if (check2.contains !== void 0) {
-    const at = text.indexOf(check2.contains);
-    if (at < 0) return fail2(`${check2.path} does not contain ${quote(check2.contains)}`);
-    seen.push(`contains ${quote(check2.contains)} at line ${lineNumber(text, at)}`);
+    const at2 = text.indexOf(check2.contains);
+    if (at2 < 0) return fail2(`${check2.path} does not contain ${quote(check2.contains)}`);
+    seen.push(`contains ${quote(check2.contains)} at line ${lineNumber(text, at2)}`);
   }
   if (check2.pattern !== void 0) {
-    const re = compileRegex(check2.pattern, "m");
-    if (typeof re === "string") return fail2(re);
-    const m = re.exec(text);
+    const m = findPattern(text, check2.pattern);
+    if (typeof m === "string") return fail2(m);
     if (!m) return fail2(`${check2.path} has no match for /${check2.pattern}/`);
-    seen.push(`matches /${check2.pattern}/ at line ${lineNumber(text, m.index)}: ${quote(m[0])}`);
+    seen.push(`matches /${check2.pattern}/ at ${linesOf(m)}: ${quote(m.text)}`);
   }
   return pass(`${check2.path} ${seen.join("; ")}`);
 }
@@ -82513,18 +82639,17 @@ async function checkKeyLink(check2, ports) {
   const target = isPath ? await existingModule(check2.to, ports) : void 0;
   if (isPath && target === void 0) return fail2(`${check2.to} does not exist, so ${check2.from} cannot link to it`);
   if (check2.pattern !== void 0) {
-    const re = compileRegex(check2.pattern, "m");
-    if (typeof re === "string") return fail2(re);
-    const m = re.exec(code);
+    const m = findPattern(code, check2.pattern);
+    if (typeof m === "string") return fail2(m);
     if (!m) return fail2(`${check2.from} has no match for /${check2.pattern}/ outside comments; the link to ${check2.to}${via} is missing`);
-    return pass(`${check2.from} line ${lineNumber(code, m.index)} links to ${check2.to}${via}: ${quote(m[0])}`);
+    return pass(`${check2.from} ${linesOf(m)} links to ${check2.to}${via}: ${quote(m.text)}`);
   }
   if (target !== void 0) {
     const spec = await importsModule(check2.from, code, target, ports);
-    if (spec !== void 0) return pass(`${check2.from} imports ${check2.to} as ${quote(spec)}${via}`);
+    if (spec !== void 0) return pass(`${check2.from} line ${lineNumber(code, Math.max(0, code.indexOf(spec)))} imports ${check2.to} as ${quote(spec)}${via}`);
   }
-  const at = code.indexOf(check2.to);
-  if (at >= 0) return pass(`${check2.from} line ${lineNumber(code, at)} mentions ${quote(check2.to)}${via}`);
+  const at2 = code.indexOf(check2.to);
+  if (at2 >= 0) return pass(`${check2.from} line ${lineNumber(code, at2)} mentions ${quote(check2.to)}${via}`);
   return fail2(`${check2.from} neither imports nor mentions ${check2.to}${via}; the link is missing`);
 }
 
@@ -82609,9 +82734,9 @@ async function checkUiNavigation(check2, ports, ctx, timeoutMs) {
       }
       if (problem2 !== void 0) return fail2(`step ${i + 1} (${describeStep(step)}) failed at ${page.url()}: ${problem2}`);
     }
-    const at = page.url();
-    if (url2 !== void 0 && !sameUrl(url2, at)) return fail2(`after ${check2.steps.length} steps the page is at ${at}, expected ${url2}`);
-    const seen = [`after ${check2.steps.length} steps at ${at}`];
+    const at2 = page.url();
+    if (url2 !== void 0 && !sameUrl(url2, at2)) return fail2(`after ${check2.steps.length} steps the page is at ${at2}, expected ${url2}`);
+    const seen = [`after ${check2.steps.length} steps at ${at2}`];
     if (selector !== void 0 || text !== void 0) {
       const where2 = selector ?? "body";
       const found = await page.textOf(where2, left());
@@ -82846,7 +82971,7 @@ async function runAgent(run2, ports) {
   if (run2.signal?.aborted) stop();
   let terminal;
   let waiting;
-  const at = () => clock.now().toISOString();
+  const at2 = () => clock.now().toISOString();
   const seen = { insights: [] };
   const emit = async (message) => {
     await progress.record?.(message);
@@ -82879,12 +83004,12 @@ async function runAgent(run2, ports) {
     const given = answers2.given(checkpoint.id) ?? await answers2.ask(checkpoint, "agent");
     if (given) {
       await progress.event({ kind: "agent-answered", checkpoint, answer: given });
-      return responseTo(checkpoint, given.answer, session, at());
+      return responseTo(checkpoint, given.answer, session, at2());
     }
-    if (plan.autonomous) return { type: "abort_task", session, at: at(), reason: `plan ${plan.id} is autonomous: true, and nobody can answer checkpoint "${checkpoint.id}" in a run` };
+    if (plan.autonomous) return { type: "abort_task", session, at: at2(), reason: `plan ${plan.id} is autonomous: true, and nobody can answer checkpoint "${checkpoint.id}" in a run` };
     waiting = checkpoint;
     controller.abort(new Error(`waiting for an answer to checkpoint "${checkpoint.id}"`));
-    return { type: "abort_task", session, at: at(), reason: `waiting for an answer to checkpoint "${checkpoint.id}"` };
+    return { type: "abort_task", session, at: at2(), reason: `waiting for an answer to checkpoint "${checkpoint.id}"` };
   };
   try {
     const context3 = {
@@ -82910,7 +83035,7 @@ async function runAgent(run2, ports) {
     };
     await ports.agent(run2.agent).run(context3);
   } catch (e) {
-    if (!waiting && !run2.signal?.aborted) terminal = { type: "task_failed", session, at: at(), plan: plan.id, error: e.message, retryable: false };
+    if (!waiting && !run2.signal?.aborted) terminal = { type: "task_failed", session, at: at2(), plan: plan.id, error: e.message, retryable: false };
   } finally {
     run2.signal?.removeEventListener("abort", stop);
   }
@@ -84442,7 +84567,7 @@ function surfacedKind(path2) {
   return void 0;
 }
 var CONFIDENCE = { low: 0.8, medium: 1, high: 1.2 };
-var MAX_TITLE = 200;
+var MAX_TITLE2 = 200;
 var MAX_TEXT = 600;
 function prose(text) {
   return text.replace(/<!--[\s\S]*?-->/g, " ").replace(/\s+/g, " ").trim();
@@ -84487,7 +84612,7 @@ function lessonDraft(path2, data, body, bodyLine) {
     entry: {
       path: path2,
       kind: "lesson",
-      title: clip3(firstSentence(lesson) || name2, MAX_TITLE),
+      title: clip3(firstSentence(lesson) || name2, MAX_TITLE2),
       text: clip3(recommendation, MAX_TEXT),
       tags: tagsOf(data.tags),
       files: [.../* @__PURE__ */ new Set([...metadataFiles(data.metadata), ...namedFiles([lesson, when, recommendation].join("\n"))])],
@@ -84505,7 +84630,7 @@ function skillDraft(path2, data, body, bodyLine) {
     entry: {
       path: path2,
       kind: "skill",
-      title: clip3(data.name, MAX_TITLE),
+      title: clip3(data.name, MAX_TITLE2),
       text: clip3(prose(data.description), MAX_TEXT),
       tags: tagsOf(metaTags),
       files: [.../* @__PURE__ */ new Set([...metadataFiles(data.metadata), ...namedFiles(body)])],
@@ -84523,7 +84648,7 @@ function geneDraft(path2, data, body, bodyLine) {
     entry: {
       path: path2,
       kind: "gene",
-      title: clip3(data.name, MAX_TITLE),
+      title: clip3(data.name, MAX_TITLE2),
       text: clip3(prose(data.description), MAX_TEXT),
       tags: tagsOf([...data.tags, ...data.scenarios]),
       files: [.../* @__PURE__ */ new Set([...metadataFiles(data.metadata), ...namedFiles([content, when].join("\n"))])],
@@ -85225,10 +85350,10 @@ function checkRecord(kind, path2, text, values) {
   const parsed = parseKnowledge(kind, path2, edited.text);
   const problems = parsed.problems.filter((p) => p.severity === "error");
   if (parsed.body !== void 0) {
-    const at = parsed.body.split("\n").findIndex((l) => PLACEHOLDER3.test(l));
-    if (at !== -1) {
-      const found = PLACEHOLDER3.exec(parsed.body.split("\n")[at])[0];
-      problems.push(problem(path2, (parsed.bodyLine ?? 1) + at, "field-value", `the template placeholder ${found} is still there; replace it with what belongs in that section`));
+    const at2 = parsed.body.split("\n").findIndex((l) => PLACEHOLDER3.test(l));
+    if (at2 !== -1) {
+      const found = PLACEHOLDER3.exec(parsed.body.split("\n")[at2])[0];
+      problems.push(problem(path2, (parsed.bodyLine ?? 1) + at2, "field-value", `the template placeholder ${found} is still there; replace it with what belongs in that section`));
     }
   }
   const out = { path: path2, text: edited.text, problems };

@@ -1,6 +1,6 @@
 import { issuePatch, type IssuePatch } from '../../engine/forge/issue-patch.js';
 import { mirroredEdges, withMirroredEdges } from '../../engine/forge/mirrored-edges.js';
-import { LABEL_COLORS } from '../../engine/forge/names.js';
+import { LABEL_COLORS, statusLabel } from '../../engine/forge/names.js';
 import { desiredIssue, parseMarker, withMarkerRecord } from '../../engine/forge/plan-issue.js';
 import { removalNote } from '../../engine/forge/removal-note.js';
 import type { SyncTally } from '../../engine/forge/spec-check-report.js';
@@ -75,9 +75,12 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
       // The issue remembers the spec PR it came from: its status comment is the one the
       // scheduling rounds keep up to date.
       const tracked = withMarkerRecord(desired.body, 'pr', String(input.pull));
-      let created = await github.createIssue({ title: desired.title, body: withMirroredEdges(tracked, intended), labels: desired.labels });
+      const labels = plan.completed === undefined ? desired.labels : [...desired.labels, statusLabel('verified')];
+      let created = await github.createIssue({ title: desired.title, body: withMirroredEdges(tracked, intended), labels });
       const mirrored = await mirror.sync(created.number, plan.dependsOn, [], issues);
       if (mirrored.length !== intended.length) created = await github.updateIssue(created.number, { body: withMirroredEdges(tracked, mirrored) });
+      // Work done before harness (`completed:`) is on record as verified and never dispatched.
+      if (plan.completed !== undefined) created = await github.updateIssue(created.number, { state: 'closed', state_reason: 'completed' });
       issues.set(plan.id, created);
       numbers.set(plan.id, created.number);
       tally.created.push(created.number);
@@ -87,6 +90,14 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
     // A later spec PR changes the plan, not where its status is tracked: the first PR's record stays.
     const pr = parseMarker(actual.body)?.pr ?? input.pull;
     const patch = issuePatch({ ...desired, body: withMirroredEdges(withMarkerRecord(desired.body, 'pr', String(pr)), mirrored) }, actual);
+    if (plan.completed !== undefined && actual.state === 'open' && !actual.labels.some((l) => ACTIVE.has(l))) {
+      // Marked done in the spec since its issue was made: verified and closed, as if run.
+      const updated = patch ? await applyPatch(github, actual, patch) : actual;
+      const labels = await github.setStatus(updated, 'verified');
+      issues.set(plan.id, { ...(await github.updateIssue(actual.number, { state: 'closed', state_reason: 'completed' })), labels });
+      tally.updated.push(actual.number);
+      continue;
+    }
     if (!patch) continue;
     issues.set(plan.id, await applyPatch(github, actual, patch));
     if (patch.state === 'open') tally.reopened.push(actual.number);
@@ -108,6 +119,9 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
   tally.dependencies = { added: mirror.added, removed: mirror.removed, refused: mirror.refused, unavailable: !mirror.available };
   return { tally, issues };
 }
+
+/** A worker holds the plan: marking it done in the spec does not take it from under the worker. */
+const ACTIVE = new Set(['status:running', 'status:checkpoint']);
 
 /**
  * One changed plan's writes: the PATCH (title, body, state) when any of them changed, then

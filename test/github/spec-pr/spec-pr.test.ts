@@ -315,6 +315,34 @@ describe('a spec pull request, synced again', () => {
     ]);
   });
 
+  it('files work done before harness (a plan marked completed, as GSD imports have it) as verified and closed, never to be dispatched', async () => {
+    const done = { ...PLANS[0]!, extra: 'completed: "2026-03-01"' };
+    const github = repository([done, PLANS[1]!, PLANS[2]!]);
+    await deliver(OPENED);
+
+    const writes = github.writes().filter((w) => w.url.startsWith(`${R}/issues/100`) || w.url === `${R}/issues`);
+    expect(writes.slice(0, 2).map((w) => [`${w.method} ${w.url}`, w.body])).toEqual([
+      [`POST ${R}/issues`, { title: '[01-01] Reset tokens', body: expect.stringMatching(marker('01-01')), labels: ['harness:plan', 'phase:01', 'spec:SPC-042', 'status:verified'] }],
+      [`PATCH ${R}/issues/100`, { state: 'closed', state_reason: 'completed' }],
+    ]);
+    expect(github.issues.map((i) => [i.number, i.state, i.state_reason])).toEqual([
+      [100, 'closed', 'completed'],
+      [101, 'open', null],
+      [102, 'open', null],
+    ]);
+
+    // Marked done later (the plan's issue open, no worker on it): verified and closed the same way.
+    push(github, PUSHED, [done, { ...PLANS[1]!, extra: 'completed: true' }, PLANS[2]!]);
+    const before = github.requests.length;
+    await deliver(pullRequest('synchronize', PUSHED), 'delivery-2');
+    expect(github.writes(before).filter((w) => w.url.startsWith(`${R}/issues/101`)).map((w) => [`${w.method} ${w.url}`, w.body])).toEqual([
+      [`PATCH ${R}/issues/101`, { body: expect.stringMatching(marker('01-02', '01-01')) }],
+      [`POST ${R}/issues/101/labels`, { labels: ['status:verified'] }],
+      [`PATCH ${R}/issues/101`, { state: 'closed', state_reason: 'completed' }],
+    ]);
+    expect(github.issue(101)).toMatchObject({ state: 'closed', state_reason: 'completed', labels: expect.arrayContaining(['status:verified']) });
+  });
+
   it('keeps people\'s labels and the status label, and moves native dependencies with the needs', async () => {
     const github = repository();
     await deliver(OPENED);

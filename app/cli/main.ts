@@ -11,6 +11,7 @@ import * as status from './commands/status.js';
 import * as surface from './commands/surface.js';
 import * as validate from './commands/validate.js';
 import { EXIT, processIO, UsageError, type CliIO } from './io.js';
+import { parseArgsMessage, usageMessage } from './usage-message.js';
 
 interface Command {
   usage: string;
@@ -75,8 +76,12 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   try {
     return await command.run(args, io);
   } catch (e) {
-    if (e instanceof UsageError || isParseArgsError(e)) {
-      io.stderr(`harness ${name}: ${(e as Error).message}\n\n${command.usage}`);
+    if (e instanceof UsageError) {
+      io.stderr(usageMessage(name, e.message, command.usage));
+      return EXIT.usage;
+    }
+    if (isParseArgsError(e)) {
+      io.stderr(usageMessage(name, parseArgsMessage(e as { code: string; message: string }, command.usage), command.usage));
       return EXIT.usage;
     }
     throw e;

@@ -65,6 +65,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   if (values.agent !== undefined && !(AGENT_NAMES as readonly string[]).includes(values.agent)) {
     throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')}, not "${values.agent}"`);
   }
+  // Checked before git is asked: git's answer for a missing directory is "not a repository".
+  if (!(await isDirectory(specDir))) throw new UsageError(`${displayPath(dir)}: no such directory`);
   let repo: RunRepo;
   try {
     repo = await RunRepo.open(specDir);

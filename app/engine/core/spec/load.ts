@@ -268,7 +268,7 @@ function checkDependencies(
             plan.file,
             line(),
             'later-phase-dependency',
-            `plan ${plan.id ?? plan.file} (phase ${plan.phase}) depends on ${dep} from the later phase ${depPhase}; phases run in order, so move one of the plans or drop the dependency`,
+            `plan ${plan.id ?? plan.file} (phase ${plan.phase}) depends on ${dep} from the later phase ${depPhase}; a plan may depend only on plans of its own or an earlier phase (a plan starts once its dependencies are verified, but phases are verified in order), so move one of the plans or drop the dependency`,
           ),
         );
       }

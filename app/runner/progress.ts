@@ -1,4 +1,5 @@
 import type { Checkpoint } from '../engine/core/protocol/messages.js';
+import { formatDuration } from './duration.js';
 
 /** What a run tells the person watching it. */
 export type RunEvent =
@@ -6,7 +7,7 @@ export type RunEvent =
   | { kind: 'plan-progress'; plan: string; message: string; task?: number; total?: number }
   | { kind: 'plan-checkpoint'; plan: string; checkpoint: Checkpoint; respond: string }
   | { kind: 'plan-verifying'; plan: string }
-  | { kind: 'plan-verified'; plan: string; minutes: number }
+  | { kind: 'plan-verified'; plan: string; minutes: number; seconds?: number }
   | { kind: 'plan-failed'; plan: string; reason: string }
   | { kind: 'plan-blocked'; plan: string; because: string }
   | { kind: 'phase-verifying'; phase: string }
@@ -39,7 +40,7 @@ function describe(e: RunEvent): string {
     case 'plan-verifying':
       return `${e.plan} verifying`;
     case 'plan-verified':
-      return `${e.plan} verified and merged (${e.minutes} min)`;
+      return `${e.plan} verified and merged (${formatDuration(e.seconds ?? e.minutes * 60)})`;
     case 'plan-failed':
       return `${e.plan} FAILED: ${e.reason}`;
     case 'plan-blocked':

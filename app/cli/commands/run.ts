@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { CONFIG_PATH, parseConfig } from '../../engine/core/config/parse.js';
 import { DEFAULT_CONFIG, type HarnessConfig } from '../../engine/core/config/schema.js';
 import { formatProblem } from '../../engine/core/spec/problem.js';
+import { planPhase } from '../../engine/core/spec/model.js';
 import type { RunOptions } from '../../runner/context.js';
 import { RunLockedError } from '../../runner/lock.js';
 import type { RunReflection } from '../../runner/reflection.js';
@@ -39,7 +40,8 @@ Options:
                each plan's brief (default: .harness/knowledge of the repository)
   -h, --help   show this help
 
-Exit: 0 every plan and phase verified, 1 failures or work left, 2 usage error.
+Exit: 0 every plan and phase verified (with --plan or --phase: every plan it names),
+1 failures or work left, 2 usage error.
 `;
 
 export async function runCommand(args: string[], io: CliIO): Promise<number> {
@@ -137,11 +139,15 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         `  integration branch: ${outcome.integrationBranch}`,
         `  its worktree:       ${outcome.integrationWorktree}`,
         `  status:             ${outcome.statusFile}`,
+        ...(outcome.waits ?? []).map((w) => `  ${w}`),
         outcome.complete ? `  next: review, then merge ${outcome.integrationBranch} into your branch` : `  next: harness status ${options.specArg}`,
         '',
       ].join('\n'),
     );
-    return outcome.complete ? EXIT.ok : EXIT.problems;
+    // A limited run succeeds when what it was asked for is verified; the rest of the spec is left for later on purpose.
+    const asked = Object.entries(outcome.plans).filter(([id]) => (options.plan === undefined || id === options.plan) && (options.phase === undefined || planPhase(id) === options.phase));
+    const limited = options.plan !== undefined || options.phase !== undefined;
+    return (limited ? !outcome.stopped && asked.every(([, s]) => s === 'verified') : outcome.complete) ? EXIT.ok : EXIT.problems;
   } catch (e) {
     if (e instanceof RunLockedError) {
       io.stderr(`harness run: ${e.message}\n`);

@@ -4,6 +4,7 @@ import { progressOf } from '../../engine/core/run/status-document.js';
 import { RunRepo } from '../../runner/repo.js';
 import { emptyRunState, markBlocked, readRunState } from '../../runner/run-state.js';
 import { OrchestrationStore } from '../../runner/store.js';
+import { formatDuration } from '../../runner/duration.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, loadSpecDir, specDirArg } from '../spec-input.js';
 
@@ -78,7 +79,7 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   out.push(`${spec.id} ${spec.title}`);
   out.push(
     run
-      ? `${progress.status} · ${progress.plansVerified}/${progress.plansTotal} plans · ${progress.phasesVerified}/${progress.phasesTotal} phases · ${progress.percent}% · ${progress.totalMinutes} min of work`
+      ? `${progress.status} · ${progress.plansVerified}/${progress.plansTotal} plans · ${progress.phasesVerified}/${progress.phasesTotal} phases · ${progress.percent}% · ${formatDuration(progress.totalMinutes * 60)} of work`
       : 'not run yet: harness run ' + displayPath(dir),
   );
   for (const phase of spec.phases) {
@@ -88,7 +89,7 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
       const s = planState(id);
       const status = state.statuses.get(id);
       const detail =
-        s === 'running' && status?.currentTask ? `step ${status.currentTask}/${status.totalTasks}: ${status.message ?? ''}` : s === 'failed' || s === 'blocked' ? (state.reasons.get(id) ?? '') : s === 'verified' ? `${state.minutes.get(id) ?? 0} min` : '';
+        s === 'running' && status?.currentTask ? `step ${status.currentTask}/${status.totalTasks}: ${status.message ?? ''}` : s === 'failed' || s === 'blocked' ? (state.reasons.get(id) ?? '') : s === 'verified' ? formatDuration((state.minutes.get(id) ?? 0) * 60) : '';
       out.push(`  ${mark(s)} ${id} ${plan.title}  ${s}${detail ? ` · ${detail}` : ''}`);
     }
   }

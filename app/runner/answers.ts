@@ -4,13 +4,22 @@ import { AttemptStoppedError } from '../engine/lifecycle/run-agent.js';
 import type { RunContext } from './context.js';
 import type { CheckpointRecord } from './store.js';
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/**
+ * Wait `ms`, or less when `signal` aborts. The abort listener goes when the timer fires: a
+ * checkpoint polls every half second on one signal, and listeners left behind piled up into
+ * Node's MaxListenersExceededWarning after a few seconds of waiting for a person.
+ */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    const onAbort = () => {
       clearTimeout(timer);
       resolve();
-    }, { once: true });
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 

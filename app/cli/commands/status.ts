@@ -90,7 +90,8 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
       const status = state.statuses.get(id);
       const detail =
         s === 'running' && status?.currentTask ? `step ${status.currentTask}/${status.totalTasks}: ${status.message ?? ''}` : s === 'failed' || s === 'blocked' ? (state.reasons.get(id) ?? '') : s === 'verified' ? formatDuration((state.minutes.get(id) ?? 0) * 60) : '';
-      out.push(`  ${mark(s)} ${id} ${plan.title}  ${s}${detail ? ` · ${detail}` : ''}`);
+      // Step output and reasons can run over lines; their continuation stays under the plan, not at the margin.
+      out.push(`  ${mark(s)} ${id} ${plan.title}  ${s}${detail ? ` · ${detail.trimEnd().replace(/\n/g, '\n      ')}` : ''}`);
     }
   }
   if (checkpoints.length > 0) {

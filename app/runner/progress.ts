@@ -29,6 +29,9 @@ export interface RunReporter {
   close(): void;
 }
 
+/** What a checkpoint asks of the person, once: the prompt itself names the check ("Visual quality: …"). */
+const ASKS: Record<Checkpoint['kind'], string> = { verification: 'to check', decision: 'to decide', action: 'to act' };
+
 function describe(e: RunEvent): string {
   switch (e.kind) {
     case 'plan-started':
@@ -36,7 +39,7 @@ function describe(e: RunEvent): string {
     case 'plan-progress':
       return `${e.plan} ${e.task !== undefined && e.total !== undefined ? `[${e.task}/${e.total}] ` : ''}${e.message}`;
     case 'plan-checkpoint':
-      return `${e.plan} waits for a person (${e.checkpoint.kind}): ${e.checkpoint.prompt.split('\n')[0]}\n    answer with: ${e.respond}`;
+      return `${e.plan} waits for a person ${ASKS[e.checkpoint.kind]}: ${e.checkpoint.prompt.split('\n')[0]}\n    answer with: ${e.respond}`;
     case 'plan-verifying':
       return `${e.plan} verifying`;
     case 'plan-verified':

@@ -20,7 +20,7 @@ import { executePhase } from './phase-execution.js';
 import { executePlan } from './plan-execution.js';
 import { reflectDuringRun } from './reflection.js';
 import { integrationBranch, planBranch, RunError, RunRepo } from './repo.js';
-import { executeResearch } from './research-execution.js';
+import { executeResearch, phaseStarted } from './research-execution.js';
 import { readRunState } from './run-state.js';
 import { filterWaits } from './filter-waits.js';
 import { OrchestrationStore } from './store.js';
@@ -235,7 +235,8 @@ async function loop(ctx: RunContext, interrupted: string[]): Promise<number> {
       if (!inflight.has(key)) launch(key, () => executePhase(ctx, spec.phases.find((p) => p.id === phaseId)!));
     }
     if (free > 0 && options.plan === undefined) {
-      for (const phaseId of scheduler.researchCandidates(schedule).slice(0, free)) {
+      const notBegun = scheduler.researchCandidates(schedule).filter((id) => !phaseStarted(ctx, spec.phases.find((p) => p.id === id)!));
+      for (const phaseId of notBegun.slice(0, free)) {
         const key = `research:${phaseId}`;
         if (!inflight.has(key)) launch(key, () => executeResearch(ctx, spec.phases.find((p) => p.id === phaseId)!));
       }

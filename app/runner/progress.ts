@@ -1,5 +1,6 @@
 import type { Checkpoint } from '../engine/core/protocol/messages.js';
 import { formatDuration } from './duration.js';
+import { liveLines } from './live-area.js';
 
 /** What a run tells the person watching it. */
 export type RunEvent =
@@ -86,21 +87,40 @@ const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '
 
 /**
  * A live view for a terminal: finished events scroll up as lines, and below them one
- * line per running plan and a bar for the spec, redrawn in place.
+ * line per running plan and a bar for the spec, redrawn in place (runner/live-area.ts).
  */
 export class TtyReporter implements RunReporter {
   private readonly running = new Map<string, { title: string; detail: string; since: number; waiting: boolean }>();
   private drawn = 0;
   private frame = 0;
+  private holds = 0;
   private current: Totals = { plansVerified: 0, plansTotal: 0, phasesVerified: 0, phasesTotal: 0 };
   private readonly timer: NodeJS.Timeout;
 
   constructor(
     private readonly write: (text: string) => void,
     private readonly columns: () => number = () => process.stdout.columns ?? 100,
+    private readonly rows: () => number = () => process.stdout.rows ?? 24,
   ) {
     this.timer = setInterval(() => this.draw(), 120);
     this.timer.unref();
+  }
+
+  /**
+   * Stop drawing until the returned function is called: a question typed at the terminal
+   * sits below the area, and a redraw (which moves the cursor up over what it drew last)
+   * would erase the question instead of the area.
+   */
+  hold(): () => void {
+    this.clear();
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      this.draw();
+    };
   }
 
   event(e: RunEvent): void {
@@ -159,30 +179,20 @@ export class TtyReporter implements RunReporter {
   }
 
   private draw(): void {
+    if (this.holds > 0) return;
     this.clear();
-    const width = Math.max(40, this.columns() - 1);
-    const lines: string[] = [];
     this.frame = (this.frame + 1) % FRAMES.length;
-    for (const [plan, r] of this.running) {
-      const secs = Math.round((Date.now() - r.since) / 1000);
-      const mark = r.waiting ? '?' : FRAMES[this.frame]!;
-      lines.push(fit(`${mark} ${plan} ${r.title} · ${r.detail} · ${secs}s`, width));
-    }
-    const { plansVerified, plansTotal, phasesVerified, phasesTotal } = this.current;
-    if (plansTotal > 0) {
-      const barWidth = Math.min(30, width - 40);
-      const filled = Math.round((plansVerified / plansTotal) * barWidth);
-      lines.push(
-        fit(`[${'█'.repeat(filled)}${'░'.repeat(Math.max(0, barWidth - filled))}] ${plansVerified}/${plansTotal} plans · ${phasesVerified}/${phasesTotal} phases`, width),
-      );
-    }
+    const now = Date.now();
+    const lines = liveLines({
+      plans: [...this.running].map(([plan, r]) => ({ plan, title: r.title, detail: r.detail, seconds: Math.round((now - r.since) / 1000), waiting: r.waiting })),
+      totals: this.current,
+      columns: this.columns(),
+      rows: this.rows(),
+      frame: FRAMES[this.frame]!,
+    });
     if (lines.length > 0) this.write(`${lines.join('\n')}\n`);
     this.drawn = lines.length;
   }
-}
-
-function fit(text: string, width: number): string {
-  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
 }
 
 /** Collects events: for tests, and for the status a run prints at its end. */

@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { CONFIG_PATH, parseConfig } from '../../engine/core/config/parse.js';
 import { DEFAULT_CONFIG, type HarnessConfig } from '../../engine/core/config/schema.js';
@@ -17,6 +16,7 @@ import { runSpec } from '../../runner/runner.js';
 import { agentsConfig } from '../../workers/config.js';
 import { AGENT_NAMES } from '../../workers/registry.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
+import { terminalAsker } from '../terminal-ask.js';
 import { displayPath, specDirArg } from '../spec-input.js';
 import { isMissing, readTextIfExists } from '../../machine/files.js';
 
@@ -118,7 +118,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   if (values.phase !== undefined) options.phase = values.phase.padStart(2, '0');
   if (values.plan !== undefined) options.plan = values.plan;
   if (values.retry) options.retry = true;
-  if (io.isTTY && process.stdin.isTTY) options.ask = askOnTerminal;
+  if (io.isTTY && process.stdin.isTTY) options.ask = terminalAsker(reporter instanceof TtyReporter ? reporter : undefined);
   options.reflection = reflection;
   try {
     const outcome = await runSpec(options);
@@ -196,17 +196,4 @@ export async function gitIdentity(repo: RunRepo): Promise<Record<string, string>
   if (!(await has('user.name'))) out.GIT_AUTHOR_NAME = out.GIT_COMMITTER_NAME = 'harness';
   if (!(await has('user.email'))) out.GIT_AUTHOR_EMAIL = out.GIT_COMMITTER_EMAIL = 'harness@localhost';
   return out;
-}
-
-async function askOnTerminal(checkpoint: { plan: string; prompt: string; options?: string[] }, signal: AbortSignal): Promise<string | undefined> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const options = checkpoint.options?.length ? ` [${checkpoint.options.join('/')}]` : '';
-    const answer = await rl.question(`\n${checkpoint.plan}: ${checkpoint.prompt}${options}\n> `, { signal });
-    return answer.trim() || undefined;
-  } catch {
-    return undefined;
-  } finally {
-    rl.close();
-  }
 }

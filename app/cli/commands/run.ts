@@ -17,7 +17,8 @@ import { agentsConfig } from '../../workers/config.js';
 import { AGENT_NAMES } from '../../workers/registry.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { terminalAsker } from '../terminal-ask.js';
-import { displayPath, specDirArg } from '../spec-input.js';
+import { displayPath, loadSpecDir, specDirArg } from '../spec-input.js';
+import { agentProblem } from '../agent-preflight.js';
 import { isMissing, readTextIfExists } from '../../machine/files.js';
 
 export const usage = `Usage: harness run <spec-dir> [--phase P] [--plan ID] [--slots N] [--agent NAME] [--retry] [--knowledge DIR]
@@ -87,6 +88,12 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
   const reflection = runReflection(config, repo.root, io);
   if (reflection === undefined) return EXIT.problems;
+  const loaded = await loadSpecDir(dir, io);
+  const agents = loaded.spec ? agentProblem(loaded.spec, config, values.agent) : undefined;
+  if (agents !== undefined) {
+    io.stderr(`harness run: ${agents}\n`);
+    return EXIT.problems;
+  }
 
   const abort = new AbortController();
   let interrupts = 0;

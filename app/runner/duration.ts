@@ -1,3 +1,8 @@
+/** Minutes as the run records them (to a tenth, so 0 is anything under 3 s), as a person reads them. */
+export function formatMinutes(minutes: number): string {
+  return minutes < 0.05 ? 'under 3 s' : formatDuration(minutes * 60);
+}
+
 /**
  * A duration as a person reads it: "12 s", "4.5 min", "2 h 5 min". Minutes alone rounded a
  * 20-second plan to "0 min", which reads as nothing done.

@@ -4,7 +4,7 @@ import { progressOf } from '../../engine/core/run/status-document.js';
 import { RunRepo } from '../../runner/repo.js';
 import { emptyRunState, markBlocked, readRunState } from '../../runner/run-state.js';
 import { OrchestrationStore } from '../../runner/store.js';
-import { formatDuration } from '../../runner/duration.js';
+import { formatMinutes } from '../../runner/duration.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, loadSpecDir, specDirArg } from '../spec-input.js';
 
@@ -79,7 +79,7 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   out.push(`${spec.id} ${spec.title}`);
   out.push(
     run
-      ? `${progress.status} · ${progress.plansVerified}/${progress.plansTotal} plans · ${progress.phasesVerified}/${progress.phasesTotal} phases · ${progress.percent}% · ${formatDuration(progress.totalMinutes * 60)} of work`
+      ? `${progress.status} · ${progress.plansVerified}/${progress.plansTotal} plans · ${progress.phasesVerified}/${progress.phasesTotal} phases · ${progress.percent}% · ${formatMinutes(progress.totalMinutes)} of work`
       : 'not run yet: harness run ' + displayPath(dir),
   );
   for (const phase of spec.phases) {
@@ -89,7 +89,7 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
       const s = planState(id);
       const status = state.statuses.get(id);
       const detail =
-        s === 'running' && status?.currentTask ? `step ${status.currentTask}/${status.totalTasks}: ${status.message ?? ''}` : s === 'failed' || s === 'blocked' ? (state.reasons.get(id) ?? '') : s === 'verified' ? formatDuration((state.minutes.get(id) ?? 0) * 60) : '';
+        s === 'running' && status?.currentTask ? `step ${status.currentTask}/${status.totalTasks}: ${status.message ?? ''}` : s === 'failed' || s === 'blocked' ? (state.reasons.get(id) ?? '') : s === 'verified' ? formatMinutes(state.minutes.get(id) ?? 0) : '';
       // Step output and reasons can run over lines; their continuation stays under the plan, not at the margin.
       out.push(`  ${mark(s)} ${id} ${plan.title}  ${s}${detail ? ` · ${detail.trimEnd().replace(/\n/g, '\n      ')}` : ''}`);
     }

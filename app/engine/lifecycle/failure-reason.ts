@@ -39,7 +39,9 @@ export function evidenceLine(evidence: string): string {
   const intro = /;?\s*output ends:\s*$/.exec(first);
   if (!intro) return first;
   const lines = rest.map((l) => l.replace(/^…/, '').trim()).filter((l) => l !== '');
-  const telling = [...lines].reverse().find((l) => /error|fail|assert|expected|not ok|✗|✖/i.test(l)) ?? lines[lines.length - 1];
+  // An error or assertion says what went wrong; a runner's "# fail 1" tally only that something did.
+  const last = (re: RegExp) => [...lines].reverse().find((l) => re.test(l));
+  const telling = last(/error|assert|expected|not ok|✗|✖/i) ?? last(/fail/i) ?? lines[lines.length - 1];
   const head = first.slice(0, intro.index);
   if (telling === undefined) return head;
   return `${head}: ${telling.length > 160 ? `${telling.slice(0, 159)}…` : telling}`;

@@ -46,7 +46,7 @@ export function specForGraph(loaded: LoadedSpec, dir: string, command: string, i
   if (blocking.length === 0 && loaded.spec) {
     const others = countErrors(loaded.problems);
     if (others > 0) {
-      io.stderr(`harness ${command}: ${shown} has ${others} ${others === 1 ? 'error' : 'errors'} that do not change its graph; shown anyway (harness validate ${shown} lists them)\n`);
+      io.stderr(`harness ${command}: ${shown} has ${others === 1 ? '1 error that does' : `${others} errors that do`} not change its graph; shown anyway (harness validate ${shown} lists them)\n`);
     }
     return loaded.spec;
   }

@@ -31,7 +31,7 @@ export interface RunReporter {
 }
 
 /** What a checkpoint asks of the person, once: the prompt itself names the check ("Visual quality: …"). */
-const ASKS: Record<Checkpoint['kind'], string> = { verification: 'to check', decision: 'to decide', action: 'to act' };
+export const ASKS: Record<Checkpoint['kind'], string> = { verification: 'to check', decision: 'to decide', action: 'to act' };
 
 function describe(e: RunEvent): string {
   switch (e.kind) {

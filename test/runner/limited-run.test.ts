@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sleep } from '../../app/runner/answers.js';
-import { RecordingReporter } from '../../app/runner/progress.js';
+import { PlainReporter, RecordingReporter } from '../../app/runner/progress.js';
 import { runSpec } from '../../app/runner/runner.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, SPEC_DIR, specTree, type StepPlan } from '../helpers/repo.js';
@@ -67,14 +67,21 @@ describe('a run, as a newcomer reads it', () => {
     ];
     const root = await makeRepo(specTree(plans));
     const asked: string[] = [];
-    const { outcome } = await run(root, {
+    let status = '';
+    const { outcome, reporter } = await run(root, {
       ask: async (checkpoint) => {
         asked.push(`${checkpoint.plan}: ${checkpoint.prompt}`);
+        status = (await runCli(['status', SPEC_DIR], root)).stdout;
         return 'approve';
       },
     });
     expect(asked).toEqual(['01-01: Visual quality: The page looks calm']);
     expect(outcome.complete).toBe(true);
+    // What it asks is said once, in the run's line and in status.
+    const line = new PlainReporter((t) => void (status += t), () => new Date('2026-11-22T10:11:12Z'));
+    line.event(reporter.events.find((e) => e.kind === 'plan-checkpoint')!);
+    expect(status).toContain(`\nWaiting for a person:\n  01-01 asks you to check: Visual quality: The page looks calm\n    harness respond ${SPEC_DIR} 01-01 <answer>   (approve | reject)\n`);
+    expect(status).toContain(`10:11:12 01-01 waits for a person to check: Visual quality: The page looks calm\n    answer with: harness respond ${SPEC_DIR} 01-01 <answer> (one of: approve, reject)\n`);
   });
 
   it('researches ahead only phases none of whose plans has started', async () => {

@@ -5,6 +5,7 @@ import { RunRepo } from '../../runner/repo.js';
 import { emptyRunState, markBlocked, readRunState } from '../../runner/run-state.js';
 import { OrchestrationStore } from '../../runner/store.js';
 import { formatMinutes } from '../../runner/duration.js';
+import { ASKS } from '../../runner/progress.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, loadSpecDir, specDirArg } from '../spec-input.js';
 
@@ -97,7 +98,7 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   if (checkpoints.length > 0) {
     out.push('', 'Waiting for a person:');
     for (const c of checkpoints) {
-      out.push(`  ${c.session} (${c.kind}): ${c.prompt.split('\n')[0]}`);
+      out.push(`  ${c.session} asks you ${ASKS[c.kind]}: ${c.prompt.split('\n')[0]}`);
       out.push(`    harness respond ${displayPath(dir)} ${c.session} <answer>${c.options.length ? `   (${c.options.join(' | ')})` : ''}`);
     }
   }

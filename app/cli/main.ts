@@ -12,6 +12,7 @@ import * as surface from './commands/surface.js';
 import * as validate from './commands/validate.js';
 import { EXIT, processIO, UsageError, type CliIO } from './io.js';
 import { parseArgsMessage, usageMessage } from './usage-message.js';
+import { didYouMean } from '../engine/core/spec/suggest.js';
 
 interface Command {
   usage: string;
@@ -66,7 +67,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   }
   const command = COMMANDS[name];
   if (!command) {
-    io.stderr(`harness: unknown command "${name}"\n\n${overview()}`);
+    const near = didYouMean(name, Object.keys(COMMANDS));
+    io.stderr(`harness: unknown command "${name}"${near || `; the commands are ${Object.keys(COMMANDS).join(', ')}`}\nRun "harness --help" for what each does.\n`);
     return EXIT.usage;
   }
   if (args.includes('-h') || args.includes('--help')) {

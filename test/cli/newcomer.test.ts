@@ -41,6 +41,13 @@ describe('usage errors', () => {
     });
   });
 
+  it('name an unknown command with the nearest one, without reprinting the overview', async () => {
+    expect(await runCli(['valdate', valid])).toEqual({ code: 2, stdout: '', stderr: 'harness: unknown command "valdate"; did you mean "validate"?\nRun "harness --help" for what each does.\n' });
+    expect((await runCli(['--bogus'])).stderr).toBe(
+      'harness: unknown command "--bogus"; the commands are validate, graph, simulate, run, status, respond, surface, import, spike, reflect\nRun "harness --help" for what each does.\n',
+    );
+  });
+
   it('list the options when nothing is near, and say a value is missing', async () => {
     expect((await runCli(['graph', valid, '--bogus'])).stderr.split('\n')[0]).toBe('harness graph: unknown option --bogus; the options are --format, --json, -h, --help');
     expect((await runCli(['simulate', valid, '--slots'])).stderr.split('\n')[0]).toBe('harness simulate: --slots needs a value, such as --slots N');
@@ -204,6 +211,16 @@ describe('harness simulate', () => {
 });
 
 describe('harness run, before it starts', () => {
+  it('says nothing ran when .github/harness.yml has errors', async () => {
+    const root = await makeRepo({ ...specTree([{ id: '01-01', steps: ['true'] }]), '.github/harness.yml': 'slots: 0\n' });
+    const r = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: '.github/harness.yml:1: slots is the number 0; it must be at least 1\nharness run: .github/harness.yml has errors; nothing ran (harness validate <spec-dir> checks it with the spec)\n',
+    });
+  });
+
   it('says where to configure the command agent when --agent command has no command', async () => {
     const root = await makeRepo(specTree([{ id: '01-01', steps: ['true'] }]));
     const r = await runCli(['run', SPEC_DIR, '--agent', 'command'], root);

@@ -188,11 +188,12 @@ function runReflection(config: HarnessConfig, root: string, io: CliIO): RunRefle
   }
 }
 
-export async function readConfig(root: string, io: CliIO): Promise<HarnessConfig | undefined> {
+export async function readConfig(root: string, io: CliIO, command = 'run'): Promise<HarnessConfig | undefined> {
   const text = await readTextIfExists(join(root, CONFIG_PATH));
   if (text === undefined) return DEFAULT_CONFIG;
   const { config, problems } = parseConfig(text);
   for (const p of problems) io.stderr(`${formatProblem(p)}\n`);
+  if (!config) io.stderr(`harness ${command}: ${CONFIG_PATH} has errors; nothing ran (harness validate <spec-dir> checks it with the spec)\n`);
   return config;
 }
 

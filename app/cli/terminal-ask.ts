@@ -29,6 +29,8 @@ export function terminalAsker(area: Holdable | undefined, streams: { input: Node
     if (signal.aborted) return undefined;
     const release = area?.hold();
     const rl = createInterface({ input: streams.input, output: streams.output, terminal: true });
+    // In raw mode Ctrl-C reaches readline, not the process: passed on, it stops the run as it does elsewhere.
+    rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
     try {
       const options = checkpoint.options?.length ? ` [${checkpoint.options.join('/')}]` : '';
       const answer = await rl.question(`\n? ${checkpoint.plan} asks: ${checkpoint.prompt}${options}\n> `, { signal });

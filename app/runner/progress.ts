@@ -94,6 +94,8 @@ export class TtyReporter implements RunReporter {
   private drawn = 0;
   private frame = 0;
   private holds = 0;
+  /** A question's input line is open: the next event starts on a line of its own. */
+  private midLine = false;
   private current: Totals = { plansVerified: 0, plansTotal: 0, phasesVerified: 0, phasesTotal: 0 };
   private readonly timer: NodeJS.Timeout;
 
@@ -114,11 +116,13 @@ export class TtyReporter implements RunReporter {
   hold(): () => void {
     this.clear();
     this.holds++;
+    this.midLine = true;
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.holds--;
+      this.midLine = false;
       this.draw();
     };
   }
@@ -159,7 +163,8 @@ export class TtyReporter implements RunReporter {
         break;
     }
     this.clear();
-    this.write(`${describe(e)}\n`);
+    this.write(`${this.midLine ? '\n' : ''}${describe(e)}\n`);
+    this.midLine = false;
     this.draw();
   }
 

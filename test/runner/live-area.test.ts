@@ -44,8 +44,12 @@ describe('the live area', () => {
     reporter.event({ kind: 'plan-progress', plan: '01-02', message: 'Write src/store.js', task: 1, total: 3 });
     reporter.totals(totals);
     expect(out.length).toBe(held);
+    // An event while the question's input line is open starts a line of its own, and is not erased.
+    reporter.event({ kind: 'info', text: 'stopping' });
+    expect(out.slice(held)).toBe('\nstopping\n');
+    const answered = out.length;
     release();
-    expect(out.slice(held)).toMatch(/^. 01-02 Store · step 1\/3 Write src\/store\.js · \ds\n/u);
+    expect(out.slice(answered)).toMatch(/^. 01-02 Store · step 1\/3 Write src\/store\.js · \ds\n/u);
     reporter.close();
   });
 

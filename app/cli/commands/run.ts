@@ -95,16 +95,19 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     return EXIT.problems;
   }
 
+  const reporter = io.isTTY ? new TtyReporter(io.stdout) : new PlainReporter(io.stdout);
   const abort = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
     if (interrupts > 1) process.exit(130);
-    io.stderr('\nstopping: running plans are stopped and their state kept; run the same command again to resume (Ctrl-C again to quit at once)\n');
+    const stopping = 'stopping: running plans are stopped and their state kept; run the same command again to resume (Ctrl-C again to quit at once)';
+    // Through the live area in a terminal: written past it, the next redraw would erase this line instead of the area.
+    if (reporter instanceof TtyReporter) reporter.event({ kind: 'info', text: stopping });
+    else io.stderr(`\n${stopping}\n`);
     abort.abort();
   };
   process.on('SIGINT', onSigint);
-  const reporter = io.isTTY ? new TtyReporter(io.stdout) : new PlainReporter(io.stdout);
   const options: RunOptions = {
     specDir,
     specArg: displayPath(relative(io.cwd, specDir) || '.'),

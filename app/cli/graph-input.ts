@@ -50,15 +50,18 @@ export function specForGraph(loaded: LoadedSpec, dir: string, command: string, i
     }
     return loaded.spec;
   }
-  const message = `${shown} has ${blocking.length} ${blocking.length === 1 ? 'error' : 'errors'} in its plans or their dependencies; fix ${blocking.length === 1 ? 'it' : 'them'} first (harness validate ${shown})`;
+  const message = `${shown} has ${blocking.length === 1 ? '1 error that keeps' : `${blocking.length} errors that keep`} its graph from being read; fix ${blocking.length === 1 ? 'it' : 'them'} first (harness validate ${shown})`;
+  reportError(io, command, json, shown, message, blocking.map((p) => ({ ...p, file: `${shown}/${p.file}` })));
+  return undefined;
+}
+
+/** An error that stops the command: its problems and message on stderr, and with --json the JSON error on stdout too. */
+export function reportError(io: CliIO, command: string, json: boolean, spec: string, message: string, problems: Problem[]): void {
   if (json) {
-    const report: JsonError = {
-      error: { command, message, spec: shown, problems: blocking.map((p) => ({ ...p, file: `${shown}/${p.file}` })) },
-    };
+    const report: JsonError = { error: { command, message, spec, problems } };
     io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   } else {
-    for (const p of blocking) io.stderr(`${formatProblem(p, shown)}\n`);
+    for (const p of problems) io.stderr(`${formatProblem(p)}\n`);
   }
   io.stderr(`harness ${command}: ${message}\n`);
-  return undefined;
 }

@@ -168,7 +168,7 @@ describe('harness graph and simulate on a spec with errors', () => {
     for (const args of [['graph', broken, '--json'], ['simulate', broken, '--json']]) {
       const r = await runCli(args);
       expect(r.code).toBe(1);
-      const message = `${broken} has 1 error in its plans or their dependencies; fix it first (harness validate ${broken})`;
+      const message = `${broken} has 1 error that keeps its graph from being read; fix it first (harness validate ${broken})`;
       expect(JSON.parse(r.stdout)).toEqual({
         error: {
           command: args[0],
@@ -196,6 +196,23 @@ describe('harness simulate', () => {
     const r = await runCli(['simulate', 'spec'], repo);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('SPC-042: 3 plans on 2 slots');
+  });
+
+  it('says what is wrong with .github/harness.yml, as a JSON error with --json', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, '.git'));
+    await writeTree(dir, { 'spec/SPEC.md': SPEC_MD, [`spec/${planPath('01-01')}`]: planMd({ id: '01-01' }), '.github/harness.yml': 'slots: 0\n' });
+    const r = await runCli(['simulate', 'spec', '--json'], dir);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual({
+      error: {
+        command: 'simulate',
+        message: '.github/harness.yml has errors; fix them, or pass --slots N',
+        spec: 'spec',
+        problems: [{ file: '.github/harness.yml', line: 1, severity: 'error', code: 'field-value', message: 'slots is the number 0; it must be at least 1' }],
+      },
+    });
+    expect((await runCli(['simulate', 'spec', '--slots', '2'], dir)).code).toBe(0);
   });
 
   it('folds idle slots into one line', async () => {

@@ -2,11 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_MINUTES, DEFAULT_SLOTS, simulate, type Simulation } from '../../engine/core/schedule/simulate.js';
-import { formatProblem } from '../../engine/core/spec/problem.js';
 import { didYouMean } from '../../engine/core/spec/suggest.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
-import { loadSpecDir, specDirArg } from '../spec-input.js';
-import { specForGraph } from '../graph-input.js';
+import { displayPath, loadSpecDir, specDirArg } from '../spec-input.js';
+import { reportError, specForGraph } from '../graph-input.js';
 import { repoConfig } from '../repo-config.js';
 
 export const usage = `Usage: harness simulate <spec-dir> [--slots N] [--durations FILE] [--json]
@@ -42,9 +41,8 @@ export async function simulateCommand(args: string[], io: CliIO): Promise<number
   if (slots === undefined) {
     // The slots `harness run` would use: .github/harness.yml's, else the default.
     const repo = await repoConfig(dir, io.cwd);
-    for (const p of repo.problems) io.stderr(`${formatProblem(p)}\n`);
     if (!repo.config) {
-      io.stderr(`harness simulate: ${repo.shown} has errors; fix them, or pass --slots N\n`);
+      reportError(io, 'simulate', values.json === true, displayPath(dir), `${repo.shown} has errors; fix them, or pass --slots N`, repo.problems);
       return EXIT.problems;
     }
     slots = repo.config.slots;

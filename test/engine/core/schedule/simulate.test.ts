@@ -224,7 +224,7 @@ describe('harness simulate', () => {
     expect(plain.code).toBe(1);
     expect(plain.stdout).toBe('');
     expect(plain.stderr).toContain('01-01-PLAN.md:4: depends_on "01-09" is not a plan in this spec');
-    expect(plain.stderr).toContain('has 1 error in its plans or their dependencies; fix it first');
+    expect(plain.stderr).toContain('has 1 error that keeps its graph from being read; fix it first');
     // The issue: with --json, stdout was empty on error; a script reading it now gets JSON.
     const r = await runCli(['simulate', broken, '--json']);
     expect(r.code).toBe(1);

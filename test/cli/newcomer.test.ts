@@ -136,6 +136,9 @@ describe('harness validate', () => {
       stdout: '.planning is a GSD planning directory, not a harness spec; convert it first: harness import .planning docs/specs/SPC-001-<name> (then harness validate docs/specs/SPC-001-<name>)\n',
       stderr: '',
     });
+    expect(JSON.parse((await runCli(['validate', '.planning', '--json'], project)).stdout)).toEqual({
+      error: { command: 'validate', message: expect.stringMatching(/^\.planning is a GSD planning directory/), spec: '.planning', problems: [] },
+    });
     expect((await runCli(['validate', '.'], project)).stdout).toBe(
       '. holds a GSD planning directory (.planning/), not a harness spec; convert it first: harness import . docs/specs/SPC-001-<name> (then harness validate docs/specs/SPC-001-<name>)\n',
     );

@@ -5,6 +5,7 @@ import { EXIT, type CliIO } from '../io.js';
 import { displayPath, readSpec, specDirArg } from '../spec-input.js';
 import { PLAN_READING } from '../../engine/importers/dialects.js';
 import { gsdImportHint } from '../gsd-hint.js';
+import type { JsonError } from '../graph-input.js';
 import { repoConfig } from '../repo-config.js';
 
 export const usage = `Usage: harness validate <spec-dir> [--json]
@@ -39,7 +40,8 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
   const shown = displayPath(dir);
   const gsd = gsdImportHint(dir, io.cwd, shown);
   if (gsd !== undefined) {
-    if (values.json) io.stdout(`${JSON.stringify({ error: { command: 'validate', message: gsd, spec: shown } }, null, 2)}\n`);
+    const report: JsonError = { error: { command: 'validate', message: gsd, spec: shown, problems: [] } };
+    if (values.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
     else io.stdout(`${gsd}\n`);
     return EXIT.problems;
   }

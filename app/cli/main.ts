@@ -11,6 +11,8 @@ import * as status from './commands/status.js';
 import * as surface from './commands/surface.js';
 import * as validate from './commands/validate.js';
 import { EXIT, processIO, UsageError, type CliIO } from './io.js';
+import { parseArgsMessage, usageMessage } from './usage-message.js';
+import { didYouMean } from '../engine/core/spec/suggest.js';
 
 interface Command {
   usage: string;
@@ -65,7 +67,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   }
   const command = COMMANDS[name];
   if (!command) {
-    io.stderr(`harness: unknown command "${name}"\n\n${overview()}`);
+    const near = didYouMean(name, Object.keys(COMMANDS));
+    io.stderr(`harness: unknown command "${name}"${near || `; the commands are ${Object.keys(COMMANDS).join(', ')}`}\nRun "harness --help" for what each does.\n`);
     return EXIT.usage;
   }
   if (args.includes('-h') || args.includes('--help')) {
@@ -75,8 +78,12 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   try {
     return await command.run(args, io);
   } catch (e) {
-    if (e instanceof UsageError || isParseArgsError(e)) {
-      io.stderr(`harness ${name}: ${(e as Error).message}\n\n${command.usage}`);
+    if (e instanceof UsageError) {
+      io.stderr(usageMessage(name, e.message, command.usage));
+      return EXIT.usage;
+    }
+    if (isParseArgsError(e)) {
+      io.stderr(usageMessage(name, parseArgsMessage(e as { code: string; message: string }, command.usage), command.usage));
       return EXIT.usage;
     }
     throw e;

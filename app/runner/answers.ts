@@ -1,16 +1,27 @@
 import type { Checkpoint } from '../engine/core/protocol/messages.js';
 import type { Answers } from '../engine/lifecycle/ports.js';
+import { humanCheckpointId, type GivenAnswer } from '../engine/lifecycle/answers.js';
+import type { Phase } from '../engine/core/spec/model.js';
 import { AttemptStoppedError } from '../engine/lifecycle/run-agent.js';
 import type { RunContext } from './context.js';
 import type { CheckpointRecord } from './store.js';
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/**
+ * Wait `ms`, or less when `signal` aborts. The abort listener goes when the timer fires: a
+ * checkpoint polls every half second on one signal, and listeners left behind piled up into
+ * Node's MaxListenersExceededWarning after a few seconds of waiting for a person.
+ */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    const onAbort = () => {
       clearTimeout(timer);
       resolve();
-    }, { once: true });
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 
@@ -68,9 +79,26 @@ export async function awaitAnswer(ctx: RunContext, session: string, checkpoint: 
  * The answers port of a local run: nothing is known before it is asked (an answer given while
  * the run was down is on file, and awaitAnswer takes it at once), and every question is waited for.
  */
-export function localAnswers(ctx: RunContext, session: string): Answers {
+export function localAnswers(ctx: RunContext, session: string, standing: ReadonlyMap<string, GivenAnswer> = new Map()): Answers {
   return {
-    given: () => undefined,
+    given: (id) => standing.get(id),
     ask: async (checkpoint, origin) => ({ answer: await awaitAnswer(ctx, session, checkpoint, origin === 'agent' ? 'worker' : 'verification') }),
   };
+}
+
+/**
+ * The approvals a phase's plans got for their human checks, as answers the phase's own
+ * verification takes without asking again: a person who approved 01-01's "looks" has
+ * answered the phase's 01-01/looks too (as on GitHub, where the plan issue's answer stands).
+ */
+export async function planApprovals(ctx: RunContext, phase: Phase): Promise<Map<string, GivenAnswer>> {
+  const approvals = new Map<string, GivenAnswer>();
+  for (const plan of phase.plans) {
+    const result = await ctx.store.readResult(plan);
+    for (const r of result?.verification?.results ?? []) {
+      if (r.type !== 'human' || r.status !== 'pass') continue;
+      approvals.set(humanCheckpointId(`${plan}/${r.id}`), { answer: `approve (at plan ${plan}: ${r.evidence})` });
+    }
+  }
+  return approvals;
 }

@@ -4,7 +4,7 @@ import { phaseCompletion } from '../engine/lifecycle/signals.js';
 import { verifyPhaseLevel } from '../engine/lifecycle/verify-phase.js';
 import { localVerifyPorts } from '../machine/verify-ports.js';
 import { loadTemplate } from '../machine/templates.js';
-import { localAnswers } from './answers.js';
+import { localAnswers, planApprovals } from './answers.js';
 import { fileKnowledge } from './capture.js';
 import type { RunContext } from './context.js';
 import { commitDocuments, executionDir, noteActivity } from './documents.js';
@@ -24,7 +24,7 @@ export async function executePhase(ctx: RunContext, phase: Phase): Promise<void>
     const commit = await ctx.repo.revParse('HEAD', ctx.integration.worktree);
     const outcome = await verifyPhaseLevel(ctx.spec, phase, {
       verifyPorts: () => localVerifyPorts(ctx.integration.worktree, { env: ctx.options.env ?? {}, clock: ctx.clock }),
-      answers: localAnswers(ctx, phaseSession(phase.id)),
+      answers: localAnswers(ctx, phaseSession(phase.id), await planApprovals(ctx, phase)),
       progress: { event: () => undefined, stage: (_title, work) => work() },
       clock: ctx.clock,
     });

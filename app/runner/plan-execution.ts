@@ -137,7 +137,8 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
     durationMinutes: minutes,
   };
   await session.finish(result);
-  ctx.reporter.event(verified ? { kind: 'plan-verified', plan: plan.id, minutes } : { kind: 'plan-failed', plan: plan.id, reason: reason! });
+  const seconds = Math.max(0, (finished.getTime() - Date.parse(status.startedAt)) / 1000);
+  ctx.reporter.event(verified ? { kind: 'plan-verified', plan: plan.id, minutes, seconds } : { kind: 'plan-failed', plan: plan.id, reason: reason! });
 }
 
 /** What the agent said it did, when it finished in an earlier run (the attempt only verified in this one). */

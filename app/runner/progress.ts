@@ -1,4 +1,6 @@
 import type { Checkpoint } from '../engine/core/protocol/messages.js';
+import { formatDuration } from './duration.js';
+import { liveLines } from './live-area.js';
 
 /** What a run tells the person watching it. */
 export type RunEvent =
@@ -6,7 +8,7 @@ export type RunEvent =
   | { kind: 'plan-progress'; plan: string; message: string; task?: number; total?: number }
   | { kind: 'plan-checkpoint'; plan: string; checkpoint: Checkpoint; respond: string }
   | { kind: 'plan-verifying'; plan: string }
-  | { kind: 'plan-verified'; plan: string; minutes: number }
+  | { kind: 'plan-verified'; plan: string; minutes: number; seconds?: number }
   | { kind: 'plan-failed'; plan: string; reason: string }
   | { kind: 'plan-blocked'; plan: string; because: string }
   | { kind: 'phase-verifying'; phase: string }
@@ -28,6 +30,9 @@ export interface RunReporter {
   close(): void;
 }
 
+/** What a checkpoint asks of the person, once: the prompt itself names the check ("Visual quality: …"). */
+export const ASKS: Record<Checkpoint['kind'], string> = { verification: 'to check', decision: 'to decide', action: 'to act' };
+
 function describe(e: RunEvent): string {
   switch (e.kind) {
     case 'plan-started':
@@ -35,11 +40,11 @@ function describe(e: RunEvent): string {
     case 'plan-progress':
       return `${e.plan} ${e.task !== undefined && e.total !== undefined ? `[${e.task}/${e.total}] ` : ''}${e.message}`;
     case 'plan-checkpoint':
-      return `${e.plan} waits for a person (${e.checkpoint.kind}): ${e.checkpoint.prompt.split('\n')[0]}\n    answer with: ${e.respond}`;
+      return `${e.plan} waits for a person ${ASKS[e.checkpoint.kind]}: ${e.checkpoint.prompt.split('\n')[0]}\n    answer with: ${e.respond}`;
     case 'plan-verifying':
       return `${e.plan} verifying`;
     case 'plan-verified':
-      return `${e.plan} verified and merged (${e.minutes} min)`;
+      return `${e.plan} verified and merged (${formatDuration(e.seconds ?? e.minutes * 60)})`;
     case 'plan-failed':
       return `${e.plan} FAILED: ${e.reason}`;
     case 'plan-blocked':
@@ -82,21 +87,44 @@ const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '
 
 /**
  * A live view for a terminal: finished events scroll up as lines, and below them one
- * line per running plan and a bar for the spec, redrawn in place.
+ * line per running plan and a bar for the spec, redrawn in place (runner/live-area.ts).
  */
 export class TtyReporter implements RunReporter {
   private readonly running = new Map<string, { title: string; detail: string; since: number; waiting: boolean }>();
   private drawn = 0;
   private frame = 0;
+  private holds = 0;
+  /** A question's input line is open: the next event starts on a line of its own. */
+  private midLine = false;
   private current: Totals = { plansVerified: 0, plansTotal: 0, phasesVerified: 0, phasesTotal: 0 };
   private readonly timer: NodeJS.Timeout;
 
   constructor(
     private readonly write: (text: string) => void,
     private readonly columns: () => number = () => process.stdout.columns ?? 100,
+    private readonly rows: () => number = () => process.stdout.rows ?? 24,
   ) {
     this.timer = setInterval(() => this.draw(), 120);
     this.timer.unref();
+  }
+
+  /**
+   * Stop drawing until the returned function is called: a question typed at the terminal
+   * sits below the area, and a redraw (which moves the cursor up over what it drew last)
+   * would erase the question instead of the area.
+   */
+  hold(): () => void {
+    this.clear();
+    this.holds++;
+    this.midLine = true;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      this.midLine = false;
+      this.draw();
+    };
   }
 
   event(e: RunEvent): void {
@@ -135,7 +163,8 @@ export class TtyReporter implements RunReporter {
         break;
     }
     this.clear();
-    this.write(`${describe(e)}\n`);
+    this.write(`${this.midLine ? '\n' : ''}${describe(e)}\n`);
+    this.midLine = false;
     this.draw();
   }
 
@@ -155,30 +184,20 @@ export class TtyReporter implements RunReporter {
   }
 
   private draw(): void {
+    if (this.holds > 0) return;
     this.clear();
-    const width = Math.max(40, this.columns() - 1);
-    const lines: string[] = [];
     this.frame = (this.frame + 1) % FRAMES.length;
-    for (const [plan, r] of this.running) {
-      const secs = Math.round((Date.now() - r.since) / 1000);
-      const mark = r.waiting ? '?' : FRAMES[this.frame]!;
-      lines.push(fit(`${mark} ${plan} ${r.title} · ${r.detail} · ${secs}s`, width));
-    }
-    const { plansVerified, plansTotal, phasesVerified, phasesTotal } = this.current;
-    if (plansTotal > 0) {
-      const barWidth = Math.min(30, width - 40);
-      const filled = Math.round((plansVerified / plansTotal) * barWidth);
-      lines.push(
-        fit(`[${'█'.repeat(filled)}${'░'.repeat(Math.max(0, barWidth - filled))}] ${plansVerified}/${plansTotal} plans · ${phasesVerified}/${phasesTotal} phases`, width),
-      );
-    }
+    const now = Date.now();
+    const lines = liveLines({
+      plans: [...this.running].map(([plan, r]) => ({ plan, title: r.title, detail: r.detail, seconds: Math.round((now - r.since) / 1000), waiting: r.waiting })),
+      totals: this.current,
+      columns: this.columns(),
+      rows: this.rows(),
+      frame: FRAMES[this.frame]!,
+    });
     if (lines.length > 0) this.write(`${lines.join('\n')}\n`);
     this.drawn = lines.length;
   }
-}
-
-function fit(text: string, width: number): string {
-  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
 }
 
 /** Collects events: for tests, and for the status a run prints at its end. */

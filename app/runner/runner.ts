@@ -20,8 +20,9 @@ import { executePhase } from './phase-execution.js';
 import { executePlan } from './plan-execution.js';
 import { reflectDuringRun } from './reflection.js';
 import { integrationBranch, planBranch, RunError, RunRepo } from './repo.js';
-import { executeResearch } from './research-execution.js';
+import { executeResearch, phaseStarted } from './research-execution.js';
 import { readRunState } from './run-state.js';
+import { filterWaits } from './filter-waits.js';
 import { OrchestrationStore } from './store.js';
 import { PLAN_READING } from '../engine/importers/dialects.js';
 
@@ -39,6 +40,8 @@ export interface RunOutcome {
   /** Set when the spec itself does not validate (nothing ran). */
   problems?: Problem[];
   stopped: boolean;
+  /** With --plan or --phase: why plans it names did not run (runner/filter-waits.ts). */
+  waits?: string[];
 }
 
 /**
@@ -156,7 +159,9 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
     }
     await store.writeActiveFiles({});
     options.reporter.close();
+    const waits = abort.signal.aborted ? [] : filterWaits(spec, schedule, options, ctx.state.reasons, options.specArg);
     return {
+      ...(waits.length > 0 ? { waits } : {}),
       spec: spec.id,
       complete,
       plans: Object.fromEntries(snapshot.plans),
@@ -221,7 +226,7 @@ async function loop(ctx: RunContext, interrupted: string[]): Promise<number> {
     const research = [...inflight.keys()].filter((k) => k.startsWith('research:')).length;
     let free = options.slots - activePlans.size - research;
     if (free > 0) {
-      const picks = scheduler.pick(schedule, free + spec.plans.length).filter(allowed).slice(0, free);
+      const picks = scheduler.pick(schedule, free, allowed);
       for (const id of picks) startPlan(id);
       free -= picks.length;
     }
@@ -230,7 +235,8 @@ async function loop(ctx: RunContext, interrupted: string[]): Promise<number> {
       if (!inflight.has(key)) launch(key, () => executePhase(ctx, spec.phases.find((p) => p.id === phaseId)!));
     }
     if (free > 0 && options.plan === undefined) {
-      for (const phaseId of scheduler.researchCandidates(schedule).slice(0, free)) {
+      const notBegun = scheduler.researchCandidates(schedule).filter((id) => !phaseStarted(ctx, spec.phases.find((p) => p.id === id)!));
+      for (const phaseId of notBegun.slice(0, free)) {
         const key = `research:${phaseId}`;
         if (!inflight.has(key)) launch(key, () => executeResearch(ctx, spec.phases.find((p) => p.id === phaseId)!));
       }

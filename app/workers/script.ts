@@ -97,10 +97,18 @@ export class ScriptAgent implements Agent {
       await reporter.started(task.index, total, task.title);
       const failure = await this.runStep(context, task, total, store, budget);
       if (failure) return reporter.failed(failure.error, failure.retryable, { timedOut: failure.timedOut === true });
-      const commit = await commitTask(git, { spec, plan: plan.id, task: task.index, total, title: task.title });
+      const commit = await commitTask(git, {
+        spec,
+        plan: plan.id,
+        task: task.index,
+        total,
+        title: task.title,
+        emptyBody: 'This step changed no file. The commit, with no changes, records that the step ran, so that a resumed run does not run it again.',
+      });
       commits.push(commit.sha);
-      const changed = commit.files.length === 0 ? 'no files changed' : `${commit.files.length} file${commit.files.length === 1 ? '' : 's'} changed`;
-      await reporter.progress(`step ${task.index}/${total} committed as ${commit.sha.slice(0, 7)}: ${changed}`, position);
+      const n = commit.files.length;
+      const sha = commit.sha.slice(0, 7);
+      await reporter.progress(n === 0 ? `step ${task.index}/${total} changed no file; recorded as done in ${sha}` : `step ${task.index}/${total} committed as ${sha}: ${n} file${n === 1 ? '' : 's'} changed`, position);
     }
     const reused = done.size;
     await reporter.completed(commits, `${total} step${total === 1 ? '' : 's'} committed${reused > 0 ? ` (${reused} by an earlier attempt)` : ''}`);

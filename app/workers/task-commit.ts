@@ -7,6 +7,8 @@ export interface TaskCommitInput {
   task: number;
   total: number;
   title: string;
+  /** The body when the task changed no file: why the commit is there at all. */
+  emptyBody?: string;
 }
 
 export interface TaskCommit {
@@ -29,7 +31,7 @@ export async function commitTask(git: Git, input: TaskCommitInput): Promise<Task
   const sha = await git.commit(
     {
       subject: `${input.plan}: ${input.title}`,
-      body: fileListBody(files),
+      body: files.length === 0 && input.emptyBody !== undefined ? input.emptyBody : fileListBody(files),
       trailers: taskTrailers(input.spec, input.plan, input.task, input.total),
     },
     { allowEmpty: true, noVerify: true },

@@ -55,11 +55,13 @@ describe('harness validate', () => {
   it('prints each problem as file:line: message and exits 1', async () => {
     const r = await runCli(['validate', 'spec'], parent);
     expect(r.code).toBe(1);
+    // Problems and verdict on stdout, in order (the issue: they were split over stdout and stderr).
     expect(r.stdout.split('\n').filter(Boolean)).toEqual([
       'spec/planning/plans/01-phase/01-01-PLAN.md:4: depends_on "01-07" is not a plan in this spec; did you mean "01-02"?',
       'spec/planning/plans/01-phase/01-02-PLAN.md:8: warning: wave is ignored: harness orders plans by depends_on',
+      'SPC-042: 2 plans in 1 phase: 1 error, 1 warning',
     ]);
-    expect(r.stderr).toBe('SPC-042: 2 plans in 1 phase: 1 error, 1 warning\n');
+    expect(r.stderr).toBe('');
   });
 
   it('gives a stable JSON report with --json', async () => {
@@ -101,7 +103,7 @@ describe('harness validate', () => {
     expect(nowhere.stderr).toMatch(/^harness validate: .*\/nope: no such directory/);
     const option = await runCli(['validate', valid, '--jsn']);
     expect(option.code).toBe(2);
-    expect(option.stderr).toContain("Unknown option '--jsn'");
+    expect(option.stderr).toBe('harness validate: unknown option --jsn; did you mean "--json"?\n\nUsage: harness validate <spec-dir> [--json]\nRun "harness validate --help" for every option.\n');
   });
 
   it('prints its usage for --help', async () => {
@@ -202,7 +204,8 @@ describe('the harness binary', () => {
     const bin = join(ROOT, 'bin', 'harness.js');
     const error = await run(process.execPath, [bin, 'validate', invalid]).catch((e: { code: number; stdout: string; stderr: string }) => e);
     expect('code' in error && error.code).toBe(1);
-    expect((error as { stderr: string }).stderr).toBe('SPC-042: 2 plans in 1 phase: 1 error, 1 warning\n');
+    expect((error as { stdout: string }).stdout).toMatch(/\nSPC-042: 2 plans in 1 phase: 1 error, 1 warning\n$/);
+    expect((error as { stderr: string }).stderr).toBe('');
     const ok = await run(process.execPath, [bin, 'validate', valid]);
     expect(ok.stdout).toBe('SPC-042: 4 plans in 2 phases: valid\n');
   });

@@ -15,7 +15,7 @@ describe('run progress', () => {
       [
         '10:11:12 01-02 started: Store',
         '10:11:12 01-02 [1/3] Write src/store.js',
-        '10:11:12 01-02 waits for a person (decision): Which store?',
+        '10:11:12 01-02 waits for a person to decide: Which store?',
         '    answer with: harness respond docs/specs/x 01-02 <answer>',
         '10:11:12 01-02 FAILED: tests failed',
         '',

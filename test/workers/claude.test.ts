@@ -158,7 +158,7 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
       progress('tool error: Error: no test specified'),
       progress('The memory store is in place and exported from src/index.js.'),
       progress('claude finished (success): 7 turns, $0.18, 41.9s'),
-      { ...progress(`committed as ${commits[1]!.sha.slice(0, 7)}: 1 file left uncommitted`), task: 1, total: 1 },
+      { ...progress(`committed the file the agent left uncommitted as ${commits[1]!.sha.slice(0, 7)}`), task: 1, total: 1 },
       {
         ...ENVELOPE,
         type: 'task_completed',

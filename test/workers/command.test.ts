@@ -50,7 +50,7 @@ describe('command agent', () => {
       progress('working on 01-02'),
       // A protocol line is forwarded in the worker's own session and plan.
       { session: ENVELOPE.session, at: '2024-01-01T00:00:00.000Z', type: 'progress_update', plan: '01-02', message: 'halfway', task: 1, total: 2 },
-      { ...progress(`committed as ${commits[0]!.sha.slice(0, 7)}: 1 file left uncommitted`), task: 1, total: 1 },
+      { ...progress(`committed the file the agent left uncommitted as ${commits[0]!.sha.slice(0, 7)}`), task: 1, total: 1 },
       { ...ENVELOPE, type: 'task_completed', plan: '01-02', commits: [commits[0]!.sha], summary: `\`${command}\` finished` },
     ]);
     expect(await readFile(stdinCopy, 'utf8')).toBe(buildWorkerPrompt(plan, { spec: SPEC, checkpoints: 'none', answers: {}, commits: [] }));
@@ -92,7 +92,7 @@ describe('command agent', () => {
       progress('looking at the walls'),
       asked,
       progress('checkpoint color answered: blue'),
-      { ...progress(`committed as ${commits[0]!.sha.slice(0, 7)}: 1 file left uncommitted`), task: 1, total: 1 },
+      { ...progress(`committed the file the agent left uncommitted as ${commits[0]!.sha.slice(0, 7)}`), task: 1, total: 1 },
       { ...ENVELOPE, type: 'task_completed', plan: '01-02', commits: [commits[0]!.sha], summary: 'painted blue' },
     ]);
     expect(await readFile(join(repo, 'color.txt'), 'utf8')).toBe('blue\n');

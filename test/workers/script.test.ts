@@ -75,7 +75,7 @@ describe('script agent', () => {
     expect(commits.map((c) => c.message)).toEqual([
       message('01-02: Write the greeting', '- added greeting.txt', '1/3'),
       message('01-02: Add a note', '- added notes/one.txt', '2/3'),
-      message('01-02: Check the greeting', 'No files changed.', '3/3'),
+      message('01-02: Check the greeting', 'This step changed no file. The commit, with no changes, records that the step ran, so that a resumed run does not run it again.', '3/3'),
     ]);
     const [c1, c2, c3] = commits.map((c) => c.sha);
     expect(worker.messages).toEqual([
@@ -85,7 +85,7 @@ describe('script agent', () => {
       { ...ENVELOPE, type: 'task_started', plan: '01-02', task: 2, total: 3, title: 'Add a note' },
       { ...ENVELOPE, type: 'progress_update', plan: '01-02', task: 2, total: 3, message: `step 2/3 committed as ${c2!.slice(0, 7)}: 1 file changed` },
       { ...ENVELOPE, type: 'task_started', plan: '01-02', task: 3, total: 3, title: 'Check the greeting' },
-      { ...ENVELOPE, type: 'progress_update', plan: '01-02', task: 3, total: 3, message: `step 3/3 committed as ${c3!.slice(0, 7)}: no files changed` },
+      { ...ENVELOPE, type: 'progress_update', plan: '01-02', task: 3, total: 3, message: `step 3/3 changed no file; recorded as done in ${c3!.slice(0, 7)}` },
       { ...ENVELOPE, type: 'task_completed', plan: '01-02', commits: [c1, c2, c3], summary: '3 steps committed' },
     ]);
     // Steps see the spec, plan and task; their output, both streams, goes to a log per step.

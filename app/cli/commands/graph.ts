@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { analyzeGraph } from '../../engine/core/analysis/analyze.js';
 import { graphJson, graphMermaid, graphText } from '../../engine/core/analysis/render.js';
-import { formatProblem } from '../../engine/core/spec/problem.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
-import { displayPath, loadSpecDir, specDirArg } from '../spec-input.js';
+import { loadSpecDir, specDirArg } from '../spec-input.js';
+import { specForGraph } from '../graph-input.js';
 
 export const usage = `Usage: harness graph <spec-dir> [--format text|json|mermaid]
 
@@ -15,7 +15,10 @@ Options:
   --json      the same as --format json
   -h, --help  show this help
 
-Exit: 0 shown, 1 the spec has errors (printed as file:line: message), 2 usage error.
+Errors that do not change the graph (a check, an unknown key) are noted and the graph is
+shown; errors in plans' ids, files or dependencies stop it (with --json, as a JSON error).
+
+Exit: 0 shown, 1 the graph has errors (printed as file:line: message), 2 usage error.
 `;
 
 const FORMATS = ['text', 'json', 'mermaid'] as const;
@@ -31,15 +34,11 @@ export async function graphCommand(args: string[], io: CliIO): Promise<number> {
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not "${format}"`);
   }
   const dir = specDirArg(positionals);
-  const loaded = await loadSpecDir(dir, io);
-  if (!loaded.valid || !loaded.spec) {
-    for (const p of loaded.problems) io.stderr(`${formatProblem(p, displayPath(dir))}\n`);
-    io.stderr(`harness graph: ${displayPath(dir)} has errors; fix them first (harness validate ${displayPath(dir)})\n`);
-    return EXIT.problems;
-  }
-  const analysis = analyzeGraph(loaded.spec);
-  if (format === 'json') io.stdout(`${JSON.stringify(graphJson(loaded.spec, analysis), null, 2)}\n`);
-  else if (format === 'mermaid') io.stdout(graphMermaid(loaded.spec, analysis));
-  else io.stdout(graphText(loaded.spec, analysis));
+  const spec = specForGraph(await loadSpecDir(dir, io), dir, 'graph', io, format === 'json');
+  if (!spec) return EXIT.problems;
+  const analysis = analyzeGraph(spec);
+  if (format === 'json') io.stdout(`${JSON.stringify(graphJson(spec, analysis), null, 2)}\n`);
+  else if (format === 'mermaid') io.stdout(graphMermaid(spec, analysis));
+  else io.stdout(graphText(spec, analysis));
   return EXIT.ok;
 }

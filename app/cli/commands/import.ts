@@ -92,13 +92,14 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
   if (positionals.length > 2) throw new UsageError(`unexpected argument "${positionals[2]}"`);
   const [sourceArg, specArg] = positionals as [string, string];
 
+  // The source first: a mistyped source is the likelier slip, and its id question is moot without one.
+  const { full: source, shown: sourceShown } = await planningDir(sourceArg, io);
   const specId = values.id ?? specIdFromDir(resolve(io.cwd, specArg));
   if (specId === undefined) {
     throw new UsageError(`cannot tell the spec id from "${displayPath(specArg)}": name the directory like SPC-003-billing, or pass --id SPC-003`);
   }
   if (!SPEC_ID.test(specId)) throw new UsageError(`--id "${specId}" must look like SPC-001 (capital letters, "-", digits)`);
 
-  const { full: source, shown: sourceShown } = await planningDir(sourceArg, io);
   const target = resolve(io.cwd, specArg);
   const specShown = displayPath(specArg);
   const inside = relative(source, target);

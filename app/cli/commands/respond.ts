@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RunRepo } from '../../runner/repo.js';
-import { phaseSession } from '../../runner/run-state.js';
 import { OrchestrationStore } from '../../runner/store.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, loadSpecDir } from '../spec-input.js';
+import { respondTarget } from '../respond-target.js';
 
 export const usage = `Usage: harness respond <spec-dir> <plan> <answer...>
 
@@ -26,10 +26,7 @@ export async function respondCommand(args: string[], io: CliIO): Promise<number>
   const loaded = await loadSpecDir(dir, io);
   if (!loaded.spec) throw new UsageError(`${displayPath(dir)}: cannot read the spec (harness validate ${displayPath(dir)})`);
   const spec = loaded.spec;
-  const session = /^phase-?\d+$/.test(target) ? phaseSession(target.replace(/^phase-?/, '').padStart(2, '0')) : target;
-  if (!spec.planById.has(session) && !spec.phases.some((p) => phaseSession(p.id) === session)) {
-    throw new UsageError(`"${target}" is neither a plan of ${spec.id} nor a phase (phase-NN)`);
-  }
+  const session = respondTarget(spec, target);
   const repo = await RunRepo.open(resolve(io.cwd, dir));
   const store = OrchestrationStore.for(repo.root, spec.id);
   const checkpoint = await store.readCheckpoint(session);

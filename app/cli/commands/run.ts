@@ -1,9 +1,9 @@
 import { join, relative, resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { CONFIG_PATH, parseConfig } from '../../engine/core/config/parse.js';
 import { DEFAULT_CONFIG, type HarnessConfig } from '../../engine/core/config/schema.js';
 import { formatProblem } from '../../engine/core/spec/problem.js';
+import { planPhase } from '../../engine/core/spec/model.js';
 import type { RunOptions } from '../../runner/context.js';
 import { RunLockedError } from '../../runner/lock.js';
 import type { RunReflection } from '../../runner/reflection.js';
@@ -15,7 +15,9 @@ import { runSpec } from '../../runner/runner.js';
 import { agentsConfig } from '../../workers/config.js';
 import { AGENT_NAMES } from '../../workers/registry.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
-import { displayPath, specDirArg } from '../spec-input.js';
+import { terminalAsker } from '../terminal-ask.js';
+import { displayPath, loadSpecDir, specDirArg } from '../spec-input.js';
+import { agentProblem } from '../agent-preflight.js';
 import { isDirectory, readTextIfExists } from '../../machine/files.js';
 
 export const usage = `Usage: harness run <spec-dir> [--phase P] [--plan ID] [--slots N] [--agent NAME] [--retry] [--knowledge DIR]
@@ -38,7 +40,8 @@ Options:
                each plan's brief (default: .harness/knowledge of the repository)
   -h, --help   show this help
 
-Exit: 0 every plan and phase verified, 1 failures or work left, 2 usage error.
+Exit: 0 every plan and phase verified (with --plan or --phase: every plan it names),
+1 failures or work left, 2 usage error.
 `;
 
 export async function runCommand(args: string[], io: CliIO): Promise<number> {
@@ -64,6 +67,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   if (values.agent !== undefined && !(AGENT_NAMES as readonly string[]).includes(values.agent)) {
     throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')}, not "${values.agent}"`);
   }
+  // Checked before git is asked: git's answer for a missing directory is "not a repository".
+  if (!(await isDirectory(specDir))) throw new UsageError(`${displayPath(dir)}: no such directory`);
   let repo: RunRepo;
   try {
     repo = await RunRepo.open(specDir);
@@ -82,17 +87,26 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
   const reflection = runReflection(config, repo.root, io);
   if (reflection === undefined) return EXIT.problems;
+  const loaded = await loadSpecDir(dir, io);
+  const agents = loaded.spec ? agentProblem(loaded.spec, config, values.agent) : undefined;
+  if (agents !== undefined) {
+    io.stderr(`harness run: ${agents}\n`);
+    return EXIT.problems;
+  }
 
+  const reporter = io.isTTY ? new TtyReporter(io.stdout) : new PlainReporter(io.stdout);
   const abort = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
     if (interrupts > 1) process.exit(130);
-    io.stderr('\nstopping: running plans are stopped and their state kept; run the same command again to resume (Ctrl-C again to quit at once)\n');
+    const stopping = 'stopping: running plans are stopped and their state kept; run the same command again to resume (Ctrl-C again to quit at once)';
+    // Through the live area in a terminal: written past it, the next redraw would erase this line instead of the area.
+    if (reporter instanceof TtyReporter) reporter.event({ kind: 'info', text: stopping });
+    else io.stderr(`\n${stopping}\n`);
     abort.abort();
   };
   process.on('SIGINT', onSigint);
-  const reporter = io.isTTY ? new TtyReporter(io.stdout) : new PlainReporter(io.stdout);
   const options: RunOptions = {
     specDir,
     specArg: displayPath(relative(io.cwd, specDir) || '.'),
@@ -113,7 +127,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   if (values.phase !== undefined) options.phase = values.phase.padStart(2, '0');
   if (values.plan !== undefined) options.plan = values.plan;
   if (values.retry) options.retry = true;
-  if (io.isTTY && process.stdin.isTTY) options.ask = askOnTerminal;
+  if (io.isTTY && process.stdin.isTTY) options.ask = terminalAsker(reporter instanceof TtyReporter ? reporter : undefined);
   options.reflection = reflection;
   try {
     const outcome = await runSpec(options);
@@ -134,11 +148,15 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         `  integration branch: ${outcome.integrationBranch}`,
         `  its worktree:       ${outcome.integrationWorktree}`,
         `  status:             ${outcome.statusFile}`,
+        ...(outcome.waits ?? []).map((w) => `  ${w}`),
         outcome.complete ? `  next: review, then merge ${outcome.integrationBranch} into your branch` : `  next: harness status ${options.specArg}`,
         '',
       ].join('\n'),
     );
-    return outcome.complete ? EXIT.ok : EXIT.problems;
+    // A limited run succeeds when what it was asked for is verified; the rest of the spec is left for later on purpose.
+    const asked = Object.entries(outcome.plans).filter(([id]) => (options.plan === undefined || id === options.plan) && (options.phase === undefined || planPhase(id) === options.phase));
+    const limited = options.plan !== undefined || options.phase !== undefined;
+    return (limited ? !outcome.stopped && asked.every(([, s]) => s === 'verified') : outcome.complete) ? EXIT.ok : EXIT.problems;
   } catch (e) {
     if (e instanceof RunLockedError) {
       io.stderr(`harness run: ${e.message}\n`);
@@ -164,11 +182,12 @@ function runReflection(config: HarnessConfig, root: string, io: CliIO): RunRefle
   }
 }
 
-export async function readConfig(root: string, io: CliIO): Promise<HarnessConfig | undefined> {
+export async function readConfig(root: string, io: CliIO, command = 'run'): Promise<HarnessConfig | undefined> {
   const text = await readTextIfExists(join(root, CONFIG_PATH));
   if (text === undefined) return DEFAULT_CONFIG;
   const { config, problems } = parseConfig(text);
   for (const p of problems) io.stderr(`${formatProblem(p)}\n`);
+  if (!config) io.stderr(`harness ${command}: ${CONFIG_PATH} has errors; nothing ran (harness validate <spec-dir> checks it with the spec)\n`);
   return config;
 }
 
@@ -186,17 +205,4 @@ export async function gitIdentity(repo: RunRepo): Promise<Record<string, string>
   if (!(await has('user.name'))) out.GIT_AUTHOR_NAME = out.GIT_COMMITTER_NAME = 'harness';
   if (!(await has('user.email'))) out.GIT_AUTHOR_EMAIL = out.GIT_COMMITTER_EMAIL = 'harness@localhost';
   return out;
-}
-
-async function askOnTerminal(checkpoint: { plan: string; prompt: string; options?: string[] }, signal: AbortSignal): Promise<string | undefined> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const options = checkpoint.options?.length ? ` [${checkpoint.options.join('/')}]` : '';
-    const answer = await rl.question(`\n${checkpoint.plan}: ${checkpoint.prompt}${options}\n> `, { signal });
-    return answer.trim() || undefined;
-  } catch {
-    return undefined;
-  } finally {
-    rl.close();
-  }
 }

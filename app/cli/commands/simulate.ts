@@ -2,10 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_MINUTES, DEFAULT_SLOTS, simulate, type Simulation } from '../../engine/core/schedule/simulate.js';
-import { formatProblem } from '../../engine/core/spec/problem.js';
 import { didYouMean } from '../../engine/core/spec/suggest.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, loadSpecDir, specDirArg } from '../spec-input.js';
+import { reportError, specForGraph } from '../graph-input.js';
+import { repoConfig } from '../repo-config.js';
 
 export const usage = `Usage: harness simulate <spec-dir> [--slots N] [--durations FILE] [--json]
 
@@ -13,7 +14,7 @@ Run the scheduler alone on expected durations: when each plan would start and en
 N slots, against the lower bound and GSD's wave-based execution of the same plans.
 
 Options:
-  --slots N         parallel slots (default ${DEFAULT_SLOTS})
+  --slots N         parallel slots (default: slots in .github/harness.yml, else ${DEFAULT_SLOTS})
   --durations FILE  JSON object from plan id to minutes; plans not in it take ${DEFAULT_MINUTES}
   --json            print a stable JSON report (see README: JSON output)
   -h, --help        show this help
@@ -32,16 +33,20 @@ export async function simulateCommand(args: string[], io: CliIO): Promise<number
     allowPositionals: true,
     options: { slots: { type: 'string' }, durations: { type: 'string' }, json: { type: 'boolean' } },
   });
-  const slots = parseSlots(values.slots);
   const dir = specDirArg(positionals);
+  let slots = values.slots === undefined ? undefined : parseSlots(values.slots);
   const durations = values.durations === undefined ? {} : await readDurations(values.durations, io);
-  const loaded = await loadSpecDir(dir, io);
-  if (!loaded.valid || !loaded.spec) {
-    for (const p of loaded.problems) io.stderr(`${formatProblem(p, displayPath(dir))}\n`);
-    io.stderr(`harness simulate: ${displayPath(dir)} has errors; fix them first (harness validate ${displayPath(dir)})\n`);
-    return EXIT.problems;
+  const spec = specForGraph(await loadSpecDir(dir, io), dir, 'simulate', io, values.json === true);
+  if (!spec) return EXIT.problems;
+  if (slots === undefined) {
+    // The slots `harness run` would use: .github/harness.yml's, else the default.
+    const repo = await repoConfig(dir, io.cwd);
+    if (!repo.config) {
+      reportError(io, 'simulate', values.json === true, displayPath(dir), `${repo.shown} has errors; fix them, or pass --slots N`, repo.problems);
+      return EXIT.problems;
+    }
+    slots = repo.config.slots;
   }
-  const spec = loaded.spec;
   const ids = spec.plans.map((p) => p.id);
   for (const id of Object.keys(durations)) {
     if (!spec.planById.has(id)) throw new UsageError(`--durations ${values.durations}: "${id}" is not a plan of ${spec.id}${didYouMean(id, ids)}`);
@@ -57,8 +62,7 @@ export async function simulateCommand(args: string[], io: CliIO): Promise<number
   return EXIT.ok;
 }
 
-function parseSlots(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_SLOTS;
+function parseSlots(text: string): number {
   const n = /^\d+$/.test(text) ? Number(text) : NaN;
   if (!(n >= 1 && n <= MAX_SLOTS)) throw new UsageError(`--slots must be a whole number from 1 to ${MAX_SLOTS.toLocaleString('en-US')}, not "${text}"`);
   return n;
@@ -103,12 +107,23 @@ function simulationText(id: string, plans: number, r: Simulation): string {
   const width = Math.max(...rows.map(([, v]) => v.length));
   for (const [label, value, note] of rows) out.push(`  ${label.padEnd(12)}${value.padStart(width)} min${note ? `  (${note})` : ''}`);
   out.push('');
-  const slotWidth = String(r.slots).length;
+  const bySlot = new Map<number, Simulation['schedule']>();
+  for (const e of r.schedule) bySlot.set(e.slot, [...(bySlot.get(e.slot) ?? []), e]);
+  const used = [...bySlot.keys()];
+  const slotRows: [string, string][] = [];
   for (let s = 1; s <= r.slots; s++) {
-    const entries = r.schedule.filter((e) => e.slot === s);
-    const line = entries.length ? entries.map((e) => `${e.plan} ${fmt(e.start)}–${fmt(e.end)}`).join(' · ') : 'idle';
-    out.push(`slot ${String(s).padStart(slotWidth)}  ${line}`);
+    const entries = bySlot.get(s);
+    if (entries) {
+      slotRows.push([String(s), entries.map((e) => `${e.plan} ${fmt(e.start)}–${fmt(e.end)}`).join(' · ')]);
+      continue;
+    }
+    // A run of idle slots is one line: at --slots 1000 the plans, not 998 "idle"s, are the news.
+    const last = used.filter((u) => u > s).reduce((a, b) => Math.min(a, b), r.slots + 1) - 1;
+    slotRows.push(last === s ? [String(s), 'idle'] : [`${s}–${last}`, `idle (${last - s + 1} slots no plan is ready for)`]);
+    s = last;
   }
+  const labelWidth = Math.max(...slotRows.map(([l]) => l.length));
+  for (const [label, text] of slotRows) out.push(`slot ${label.padStart(labelWidth)}  ${text}`);
   return `${out.join('\n')}\n`;
 }
 

@@ -76,7 +76,7 @@ export async function spikeCommand(args: string[], io: CliIO): Promise<number> {
     if (e instanceof RunError) throw new UsageError(e.message.replace('harness run works on', 'harness spike works on'));
     throw e;
   }
-  const config = await readConfig(repo.root, io);
+  const config = await readConfig(repo.root, io, 'spike');
   if (!config) return EXIT.problems;
   const agent = spikeAgentName({ override: values.agent, spike: config.knowledge.spike?.agent, configured: config.agent });
   const refused = spikeAgentRefusal(agent);

@@ -4,6 +4,8 @@ import { progressOf } from '../../engine/core/run/status-document.js';
 import { RunRepo } from '../../runner/repo.js';
 import { emptyRunState, markBlocked, readRunState } from '../../runner/run-state.js';
 import { OrchestrationStore } from '../../runner/store.js';
+import { formatMinutes } from '../../runner/duration.js';
+import { ASKS } from '../../runner/progress.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, loadSpecDir, specDirArg } from '../spec-input.js';
 
@@ -78,7 +80,7 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   out.push(`${spec.id} ${spec.title}`);
   out.push(
     run
-      ? `${progress.status} · ${progress.plansVerified}/${progress.plansTotal} plans · ${progress.phasesVerified}/${progress.phasesTotal} phases · ${progress.percent}% · ${progress.totalMinutes} min of work`
+      ? `${progress.status} · ${progress.plansVerified}/${progress.plansTotal} plans · ${progress.phasesVerified}/${progress.phasesTotal} phases · ${progress.percent}% · ${formatMinutes(progress.totalMinutes)} of work`
       : 'not run yet: harness run ' + displayPath(dir),
   );
   for (const phase of spec.phases) {
@@ -88,14 +90,15 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
       const s = planState(id);
       const status = state.statuses.get(id);
       const detail =
-        s === 'running' && status?.currentTask ? `step ${status.currentTask}/${status.totalTasks}: ${status.message ?? ''}` : s === 'failed' || s === 'blocked' ? (state.reasons.get(id) ?? '') : s === 'verified' ? `${state.minutes.get(id) ?? 0} min` : '';
-      out.push(`  ${mark(s)} ${id} ${plan.title}  ${s}${detail ? ` · ${detail}` : ''}`);
+        s === 'running' && status?.currentTask ? `step ${status.currentTask}/${status.totalTasks}: ${status.message ?? ''}` : s === 'failed' || s === 'blocked' ? (state.reasons.get(id) ?? '') : s === 'verified' ? formatMinutes(state.minutes.get(id) ?? 0) : '';
+      // Step output and reasons can run over lines; their continuation stays under the plan, not at the margin.
+      out.push(`  ${mark(s)} ${id} ${plan.title}  ${s}${detail ? ` · ${detail.trimEnd().replace(/\n/g, '\n      ')}` : ''}`);
     }
   }
   if (checkpoints.length > 0) {
     out.push('', 'Waiting for a person:');
     for (const c of checkpoints) {
-      out.push(`  ${c.session} (${c.kind}): ${c.prompt.split('\n')[0]}`);
+      out.push(`  ${c.session} asks you ${ASKS[c.kind]}: ${c.prompt.split('\n')[0]}`);
       out.push(`    harness respond ${displayPath(dir)} ${c.session} <answer>${c.options.length ? `   (${c.options.join(' | ')})` : ''}`);
     }
   }

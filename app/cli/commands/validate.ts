@@ -4,11 +4,15 @@ import { countErrors, formatProblem } from '../../engine/core/spec/problem.js';
 import { EXIT, type CliIO } from '../io.js';
 import { displayPath, readSpec, specDirArg } from '../spec-input.js';
 import { PLAN_READING } from '../../engine/importers/dialects.js';
+import { gsdImportHint } from '../gsd-hint.js';
+import type { JsonError } from '../graph-input.js';
+import { repoConfig } from '../repo-config.js';
 
 export const usage = `Usage: harness validate <spec-dir> [--json]
 
-Parse and check a spec: SPEC.md, ROADMAP.md and every planning/plans/*/*-PLAN.md.
-Every problem is printed as file:line: message, all at once.
+Parse and check a spec: SPEC.md, ROADMAP.md and every planning/plans/*/*-PLAN.md,
+and the repository's .github/harness.yml when there is one.
+Every problem is printed as file:line: message, all at once, then the verdict.
 
 Options:
   --json     print a stable JSON report (see README: JSON output)
@@ -33,32 +37,44 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' } } });
   const dir = specDirArg(positionals);
   const files = await readSpec(dir, io);
-  const loaded = loadSpec(files, PLAN_READING);
   const shown = displayPath(dir);
-  const errors = countErrors(loaded.problems);
-  const warnings = loaded.problems.length - errors;
+  const gsd = gsdImportHint(dir, io.cwd, shown);
+  if (gsd !== undefined) {
+    const report: JsonError = { error: { command: 'validate', message: gsd, spec: shown, problems: [] } };
+    if (values.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    else io.stdout(`${gsd}\n`);
+    return EXIT.problems;
+  }
+  const loaded = loadSpec(files, PLAN_READING);
+  // .github/harness.yml is checked with the spec: `harness run` refuses a run on its errors.
+  const config = await repoConfig(dir, io.cwd);
+  const specProblems = loaded.problems.map((p) => ({ ...p, file: `${shown}/${p.file}` }));
+  const problems = [...specProblems, ...config.problems];
+  const errors = countErrors(problems);
+  const warnings = problems.length - errors;
   if (values.json) {
     const report: ValidateJson = {
       spec: shown,
       id: loaded.spec?.id ?? null,
-      valid: loaded.valid,
+      valid: errors === 0,
       errors,
       warnings,
       phases: loaded.spec?.phases.length ?? 0,
       plans: loaded.spec?.plans.length ?? 0,
-      problems: loaded.problems.map((p) => ({ ...p, file: `${shown}/${p.file}` })),
+      problems,
     };
     io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   } else {
-    for (const p of loaded.problems) io.stdout(`${formatProblem(p, shown)}\n`);
+    // Problems and the verdict on one stream, in order: split over two, a pipe or a terminal interleaves them.
+    for (const p of problems) io.stdout(`${formatProblem(p)}\n`);
     const what = loaded.spec ? `${loaded.spec.id}: ${plural(loaded.spec.plans.length, 'plan')} in ${plural(loaded.spec.phases.length, 'phase')}` : shown;
     const verdict = errors === 0 ? 'valid' : plural(errors, 'error');
     const warned = warnings ? `, ${plural(warnings, 'warning')}` : '';
-    (errors ? io.stderr : io.stdout)(`${what}: ${verdict}${warned}\n`);
+    const checked = config.shown ? ` (with ${config.shown})` : '';
+    io.stdout(`${what}: ${verdict}${warned}${checked}\n`);
   }
   return errors === 0 ? EXIT.ok : EXIT.problems;
 }
-
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;

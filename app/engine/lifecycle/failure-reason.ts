@@ -20,11 +20,29 @@ export function verificationFailure(report: VerificationReport): string {
   const failed = report.results.filter((r) => r.status === 'fail');
   const parts: string[] = [];
   if (failed.length > 0) {
-    const reasons = failed.map((r) => `${key(r)} (${r.evidence.split('\n')[0]})`);
+    const reasons = failed.map((r) => `${key(r)} (${evidenceLine(r.evidence)})`);
     parts.push(`${failed.length} check${failed.length === 1 ? '' : 's'} failed: ${reasons.join('; ')}`);
   }
   parts.push(...report.problems);
   const waiting = report.results.filter((r) => r.status === 'human');
   if (parts.length === 0 && waiting.length > 0) parts.push(`${waiting.length} human check${waiting.length === 1 ? '' : 's'} not approved: ${waiting.map(key).join(', ')}`);
   return `${what} did not pass verification: ${parts.join('; ') || 'no reason given'}`;
+}
+
+/**
+ * Evidence in one line: its first. When that line only introduces output ("npm test exited
+ * 1; output ends:"), the output's telling line goes with it; cut there, the reason ended in
+ * "output ends:)" and said nothing of what failed.
+ */
+export function evidenceLine(evidence: string): string {
+  const [first = '', ...rest] = evidence.split('\n');
+  const intro = /;?\s*output ends:\s*$/.exec(first);
+  if (!intro) return first;
+  const lines = rest.map((l) => l.replace(/^…/, '').trim()).filter((l) => l !== '');
+  // An error or assertion says what went wrong; a runner's "# fail 1" tally only that something did.
+  const last = (re: RegExp) => [...lines].reverse().find((l) => re.test(l));
+  const telling = last(/error|assert|expected|not ok|✗|✖/i) ?? last(/fail/i) ?? lines[lines.length - 1];
+  const head = first.slice(0, intro.index);
+  if (telling === undefined) return head;
+  return `${head}: ${telling.length > 160 ? `${telling.slice(0, 159)}…` : telling}`;
 }

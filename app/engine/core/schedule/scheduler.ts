@@ -55,12 +55,15 @@ export class Scheduler {
    * conflicts of the picked plans) for r ready plans: running plans are accounted for in
    * the state as they start and stop, never rescanned here.
    */
-  pick(state: ScheduleState, freeSlots: number): string[] {
+  pick(state: ScheduleState, freeSlots: number, allow?: (planId: string) => boolean): string[] {
     this.#own(state);
     if (freeSlots <= 0) return [];
     const { priority, conflicts } = this.layout;
     const candidates: number[] = [];
     for (const i of state.ready) {
+      // A run limited to some plans (--plan, --phase) filters here, before picking: plans
+      // outside it must neither take the slots nor hold back the plans inside it.
+      if (allow && !allow(this.#ids[i]!)) continue;
       if (state.conflictsActive(i) === 0 && !state.dependsOnFailedPhase(i)) candidates.push(i);
     }
     // Ties go to plan order, so that equal plans start as the spec lists them.
@@ -70,7 +73,7 @@ export class Scheduler {
     // Plans that overlap one picked in this call: two of them must not start together.
     const excluded = new Set<number>();
     for (const i of candidates) {
-      if (excluded.has(i) || this.#yields(state, i, top)) continue;
+      if (excluded.has(i) || this.#yields(state, i, top, allow)) continue;
       picked.push(i);
       if (picked.length === freeSlots) break;
       for (const c of conflicts[i]!) excluded.add(c);
@@ -154,9 +157,10 @@ export class Scheduler {
    * worst case 1.25 → 1.12, at 8 slots p90 1.080 → 1.054 and the median 1.009 → 1.004.
    * A plan at a checkpoint waits for a person, so it never makes a plan imminent.
    */
-  #yields(state: ScheduleState, i: number, top: number): boolean {
+  #yields(state: ScheduleState, i: number, top: number, allow?: (planId: string) => boolean): boolean {
     const { priority, conflicts } = this.layout;
     for (const y of conflicts[i]!) {
+      if (allow && !allow(this.#ids[y]!)) continue;
       if (priority[y]! > priority[i]! && priority[y]! >= top && state.imminent(y)) return true;
     }
     return false;

@@ -116,7 +116,7 @@ export function issuesToProblems(
             `${pathText(path)} is ${describeValue(value)}; it must be one of ${options.join(', ')}${typeof value === 'string' ? didYouMean(value, options) : ''}`,
           );
         } else {
-          add('field-value', `${pathText(path)} is ${describeValue(value)}; it must be ${hint ?? issue.message}`);
+          add('field-value', `${pathText(path)} is ${describeValue(value)}; it must be ${hint ?? boundText(issue) ?? issue.message}`);
         }
         break;
       }
@@ -164,6 +164,16 @@ export function issuesToProblems(
     }
   }
   return out;
+}
+
+/** A size bound in words ("at least 1", "at most 64 characters"); zod's own text reads "Too small: expected number to be >=1". */
+function boundText(issue: z.core.$ZodIssue): string | undefined {
+  if (issue.code !== 'too_small' && issue.code !== 'too_big') return undefined;
+  const bound = Number(issue.code === 'too_small' ? issue.minimum : issue.maximum);
+  const exclusive = issue.inclusive === false;
+  const relation = issue.code === 'too_small' ? (exclusive ? 'more than' : 'at least') : exclusive ? 'less than' : 'at most';
+  const unit = issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : '';
+  return `${relation} ${bound}${unit}`;
 }
 
 /** The keys a zod schema allows at `path`, following the data through lists and unions. */

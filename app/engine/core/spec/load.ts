@@ -116,20 +116,14 @@ export function loadSpec(files: readonly SpecFile[], reading: PlanReading = {}):
     const parsed = parsePlan(file.path, text.text, phase, reading);
     problems.push(...parsed.problems);
     claimed.add(parsed.claim?.id ?? m[2]!.replace(/-PLAN\.md$/, ''));
-    if (parsed.claim && !parsed.plan) broken.push(parsed.claim);
+    if (parsed.claim && !parsed.plan) {
+      broken.push(parsed.claim);
+      // Where the file is and what it is called are wrong or right whatever else is: say so now, not after the rest is fixed.
+      if (parsed.claim.id !== undefined) problems.push(...locationProblems(file.path, parsed.claim.id, parsed.claim.lines.lineOf(['plan_id']), phase, dir, m[2]!));
+    }
     if (!parsed.plan) continue;
     const plan = parsed.plan;
-    if (planPhase(plan.id) !== phase) {
-      problems.push(
-        problem(file.path, plan.lines.lineOf(['plan_id']), 'plan-location', `plan_id "${plan.id}" belongs to phase ${planPhase(plan.id)} but the file is in ${dir}; fix the id or move the file`),
-      );
-    }
-    const expected = `${plan.id}-PLAN.md`;
-    if (m[2] !== expected) {
-      problems.push(
-        problem(file.path, plan.lines.lineOf(['plan_id']), 'plan-location', `plan_id "${plan.id}" does not match the file name ${m[2]}; name the file ${expected} or fix the id`),
-      );
-    }
+    problems.push(...locationProblems(file.path, plan.id, plan.lines.lineOf(['plan_id']), phase, dir, m[2]!));
     plans.push(plan);
   }
 
@@ -164,6 +158,17 @@ export function loadSpec(files: readonly SpecFile[], reading: PlanReading = {}):
 
   if (!id) return finish(undefined, problems);
   return finish({ id, title, phases, plans: unique, planById }, problems);
+}
+
+/** A plan id against the phase directory and the file name it is in. */
+function locationProblems(file: string, id: string, line: number, phase: string, dir: string, name: string): Problem[] {
+  const out: Problem[] = [];
+  if (planPhase(id) !== phase) {
+    out.push(problem(file, line, 'plan-location', `plan_id "${id}" belongs to phase ${planPhase(id)} but the file is in ${dir}; fix the id or move the file`));
+  }
+  const expected = `${id}-PLAN.md`;
+  if (name !== expected) out.push(problem(file, line, 'plan-location', `plan_id "${id}" does not match the file name ${name}; name the file ${expected} or fix the id`));
+  return out;
 }
 
 function finish(spec: Spec | undefined, problems: Problem[]): LoadedSpec {
@@ -268,7 +273,7 @@ function checkDependencies(
             plan.file,
             line(),
             'later-phase-dependency',
-            `plan ${plan.id ?? plan.file} (phase ${plan.phase}) depends on ${dep} from the later phase ${depPhase}; phases run in order, so move one of the plans or drop the dependency`,
+            `plan ${plan.id ?? plan.file} (phase ${plan.phase}) depends on ${dep} from the later phase ${depPhase}; a plan may depend only on plans of its own or an earlier phase (a plan starts once its dependencies are verified, but phases are verified in order), so move one of the plans or drop the dependency`,
           ),
         );
       }

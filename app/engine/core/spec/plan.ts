@@ -11,7 +11,7 @@ import {
 } from './model.js';
 import { checkRepoPath, normalizeRepoPath } from './paths.js';
 import { problem, type Problem } from './problem.js';
-import { PLAN_ID, PlanFrontmatterSchema, type CheckInput } from './schema.js';
+import { CheckSchema, PLAN_ID, PlanFrontmatterSchema, ServeSchema, type CheckInput } from './schema.js';
 
 export interface ParsedPlan {
   plan?: Plan;
@@ -71,7 +71,10 @@ export function parsePlan(file: string, text: string, phase: string, reading: Pl
   if (typeof data.plan_id === 'string' && PLAN_ID.test(data.plan_id)) claim.id = data.plan_id;
   const parsed = PlanFrontmatterSchema.safeParse(data);
   if (!parsed.success) {
-    return { problems: [...problems, ...issuesToProblems(file, PlanFrontmatterSchema, parsed.error, data, lines)], claim };
+    return {
+      problems: [...problems, ...issuesToProblems(file, PlanFrontmatterSchema, parsed.error, data, lines), ...salvagedCheckProblems(file, data.must_pass, data.serve, lines, ['must_pass'])],
+      claim,
+    };
   }
   const fmData = parsed.data;
   const mustPass = fmData.must_pass.map(normalizeCheck);
@@ -148,11 +151,30 @@ export function normalizeCheck(input: CheckInput): Check {
   return input;
 }
 
+/**
+ * The checks of a document whose frontmatter did not parse as a whole, checked one by one:
+ * each that parses on its own gets the checks a parsed document's get (duplicate ids, regexes,
+ * servers, commands that check nothing). Without this, fixing the first round of problems
+ * revealed a second round that was there all along.
+ */
+export function salvagedCheckProblems(file: string, checks: unknown, serve: unknown, lines: LineMap, at: KeyPath): Problem[] {
+  if (!Array.isArray(checks)) return [];
+  const parsed = checks.map((c) => {
+    const r = CheckSchema.safeParse(c);
+    return r.success ? normalizeCheck(r.data) : undefined;
+  });
+  const server = ServeSchema.safeParse(serve);
+  // A serve: that is present but wrong is reported already; "nothing serves it" would be a second, false problem.
+  const assumed = server.success ? server.data : serve === undefined ? undefined : ({ command: '', url: '' } as Serve);
+  return checkChecks(file, parsed, lines, at, assumed);
+}
+
 /** Problems within a list of checks: duplicate ids, paths, regexes, servers, commands that check nothing. */
-export function checkChecks(file: string, checks: Check[], lines: LineMap, at: KeyPath, serve: Serve | undefined): Problem[] {
+export function checkChecks(file: string, checks: readonly (Check | undefined)[], lines: LineMap, at: KeyPath, serve: Serve | undefined): Problem[] {
   const problems: Problem[] = [];
   const seen = new Map<string, number>();
   checks.forEach((check, i) => {
+    if (check === undefined) return;
     const here = [...at, i];
     const line = (key?: string) => lines.lineOf(key ? [...here, key] : here);
     const first = seen.get(check.id);

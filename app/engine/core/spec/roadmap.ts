@@ -1,7 +1,7 @@
 import { LineMap, parseFrontmatter } from './frontmatter.js';
 import { issuesToProblems } from './issues.js';
 import type { Check, Serve } from './model.js';
-import { checkCheckPaths, checkChecks, normalizeCheck } from './plan.js';
+import { checkCheckPaths, checkChecks, normalizeCheck, salvagedCheckProblems } from './plan.js';
 import { problem, type Problem } from './problem.js';
 import { RoadmapFrontmatterSchema } from './schema.js';
 
@@ -41,7 +41,13 @@ export function parseRoadmap(file: string, text: string): ParsedRoadmap {
   }
   const parsed = RoadmapFrontmatterSchema.safeParse(data);
   if (!parsed.success) {
-    return { phases: [], line: 1, lines, problems: [...problems, ...issuesToProblems(file, RoadmapFrontmatterSchema, parsed.error, data, lines)] };
+    const salvaged = Array.isArray(data.phases)
+      ? data.phases.flatMap((p: unknown, i) => {
+          const phase = p && typeof p === 'object' ? (p as Record<string, unknown>) : {};
+          return salvagedCheckProblems(file, phase.must_pass, phase.serve, lines, ['phases', i, 'must_pass']);
+        })
+      : [];
+    return { phases: [], line: 1, lines, problems: [...problems, ...issuesToProblems(file, RoadmapFrontmatterSchema, parsed.error, data, lines), ...salvaged] };
   }
   if (parsed.data.phases.length > 0) {
     const phases = parsed.data.phases.map((p, i): RoadmapPhase => {

@@ -61,6 +61,9 @@ export async function checkTestsPass(check: TestsPass, ports: VerifyPorts, timeo
   if (ran.verdict === 'none') {
     return fail(commandEvidence(`${exit} but no tests ran (${quote(ran.seen ?? '', 60)}); a test command that runs nothing is not green`, r.stdout, r.stderr));
   }
-  const how = ran.verdict === 'ran' ? `tests ran (${quote(ran.seen ?? '', 60)})` : 'no test summary recognised, judged by exit code';
-  return pass(commandEvidence(`${exit}; ${how}`, r.stdout, r.stderr));
+  if (ran.verdict === 'unknown') {
+    // The README's promise: tests_pass passes when the output shows tests ran. An exit code alone is what build_succeeds judges.
+    return fail(commandEvidence(`${exit}, but its output shows no tests ran: no test runner's summary (such as "# pass 3", "Tests  3 passed", "3 passed in 0.12s") is in it; use build_succeeds or command_output for a command that is not a test runner`, r.stdout, r.stderr));
+  }
+  return pass(commandEvidence(`${exit}; tests ran (${quote(ran.seen ?? '', 60)})`, r.stdout, r.stderr));
 }

@@ -219,12 +219,16 @@ describe('harness simulate', () => {
     );
   });
 
-  it('exits 1 and prints the problems when the spec has errors', async () => {
+  it('exits 1 and prints the problems when the spec has errors (with --json, as a JSON error on stdout)', async () => {
+    const plain = await runCli(['simulate', broken]);
+    expect(plain.code).toBe(1);
+    expect(plain.stdout).toBe('');
+    expect(plain.stderr).toContain('01-01-PLAN.md:4: depends_on "01-09" is not a plan in this spec');
+    expect(plain.stderr).toContain('has 1 error that keeps its graph from being read; fix it first');
+    // The issue: with --json, stdout was empty on error; a script reading it now gets JSON.
     const r = await runCli(['simulate', broken, '--json']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('01-01-PLAN.md:4: depends_on "01-09" is not a plan in this spec');
-    expect(r.stderr).toContain('has errors; fix them first');
+    expect(JSON.parse(r.stdout).error.problems[0].message).toBe('depends_on "01-09" is not a plan in this spec');
   });
 
   it.each([
@@ -237,7 +241,7 @@ describe('harness simulate', () => {
     [['--durations', 'negative.json'], '--durations negative.json: "01-01" must be a number of minutes >= 0, not -2'],
     [['--durations', 'text.json'], '--durations text.json: "01-01" must be a number of minutes >= 0, not "4m"'],
     [['--durations', 'unknown.json'], '--durations unknown.json: "01-10" is not a plan of SPC-042; did you mean "01-01"?'],
-    [['--bogus'], "Unknown option '--bogus'"],
+    [['--bogus'], 'unknown option --bogus; the options are --slots, --durations, --json, -h, --help'],
   ])('exits 2 on usage errors: %j', async (args, message) => {
     const r = await runCli(['simulate', 'spec', ...args], dir);
     expect(r.code).toBe(2);

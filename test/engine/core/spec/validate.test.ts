@@ -301,7 +301,7 @@ describe('harness validate: plans together', () => {
   it('reports a plan that depends on a later phase', () => {
     const files = specOf([{ id: '01-01', dependsOn: ['02-01'] }, { id: '02-01' }]);
     expect(problemsOf(files)).toEqual([
-      `${PLAN}:4: plan 01-01 (phase 01) depends on 02-01 from the later phase 02; phases run in order, so move one of the plans or drop the dependency`,
+      `${PLAN}:4: plan 01-01 (phase 01) depends on 02-01 from the later phase 02; a plan may depend only on plans of its own or an earlier phase (a plan starts once its dependencies are verified, but phases are verified in order), so move one of the plans or drop the dependency`,
     ]);
   });
 

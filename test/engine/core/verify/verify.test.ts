@@ -171,10 +171,12 @@ describe('command_output, build_succeeds, tests_pass', () => {
     expect(testsRan('all good').verdict).toBe('unknown');
   });
 
-  it('tests_pass judges unfamiliar output by its exit code, and says so', async () => {
+  it('tests_pass fails a command whose output shows no tests, whatever its exit code (the README\'s promise)', async () => {
     const r = await run(check({ id: 't', type: 'tests_pass', command: 'echo "checked 12 things"' }));
-    expect(r.status).toBe('pass');
-    expect(r.evidence).toContain('no test summary recognised, judged by exit code');
+    expect(r.status).toBe('fail');
+    expect(r.evidence).toBe(
+      'exit 0, but its output shows no tests ran: no test runner\'s summary (such as "# pass 3", "Tests  3 passed", "3 passed in 0.12s") is in it; use build_succeeds or command_output for a command that is not a test runner; output ends:\nchecked 12 things',
+    );
   });
 
   it('a hanging command times out and its whole process group is killed', async () => {

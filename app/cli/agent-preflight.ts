@@ -1,0 +1,31 @@
+import type { HarnessConfig } from '../engine/core/config/schema.js';
+import type { Spec } from '../engine/core/spec/model.js';
+import { agentsConfig } from '../workers/config.js';
+import { AgentConfigError, agentFor } from '../workers/registry.js';
+
+/** How to configure each agent that needs settings, for the message that says they are missing. */
+const HOW: Record<string, string> = {
+  command: `the command agent runs a command of yours, which .github/harness.yml names; add to .github/harness.yml:
+  agents:
+    command: { command: "codex exec --full-auto -", protocol: false }
+(the plan's brief is the command's stdin; protocol: true if it speaks harness's worker protocol; README: Agents, Configuration)`,
+};
+
+/**
+ * Before a run starts anything: every agent it will use can be set up. Found after the
+ * first plan started, a missing setting failed that plan and blocked all that depend on it,
+ * with the reason only in the plan's status. Returns the message, or undefined when all is well.
+ */
+export function agentProblem(spec: Spec, config: HarnessConfig, forced: string | undefined): string | undefined {
+  const names = forced !== undefined ? [forced] : [...new Set(spec.plans.map((p) => p.agent ?? config.agent))];
+  for (const name of names) {
+    try {
+      agentFor(name, agentsConfig(config));
+    } catch (e) {
+      if (!(e instanceof AgentConfigError)) throw e;
+      const who = forced !== undefined ? `--agent ${name}` : `the ${name} agent (${spec.plans.filter((p) => (p.agent ?? config.agent) === name).map((p) => p.id).join(', ')})`;
+      return `${who}: ${HOW[name] ?? e.message}`;
+    }
+  }
+  return undefined;
+}

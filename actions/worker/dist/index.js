@@ -19934,6 +19934,145 @@ var require_lib = __commonJS({
   }
 });
 
+// node_modules/@octokit/request/node_modules/content-type/dist/index.js
+var require_dist = __commonJS({
+  "node_modules/@octokit/request/node_modules/content-type/dist/index.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.format = format;
+    exports.parse = parse6;
+    var TEXT_REGEXP = /^[\u0009\u0020-\u007e\u0080-\u00ff]*$/;
+    var TOKEN_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+    var QUOTE_REGEXP = /[\\"]/g;
+    var TYPE_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+    var NullObject = /* @__PURE__ */ (() => {
+      const C = function() {
+      };
+      C.prototype = /* @__PURE__ */ Object.create(null);
+      return C;
+    })();
+    function format(obj) {
+      const { type, parameters } = obj;
+      if (!type || !TYPE_REGEXP.test(type)) {
+        throw new TypeError(`Invalid type: ${type}`);
+      }
+      let result = type;
+      if (parameters) {
+        for (const param of Object.keys(parameters)) {
+          if (!TOKEN_REGEXP.test(param)) {
+            throw new TypeError(`Invalid parameter name: ${param}`);
+          }
+          result += `; ${param}=${qstring(parameters[param])}`;
+        }
+      }
+      return result;
+    }
+    function parse6(header, options) {
+      const stopChar = options?.comma === true ? COMMA : 65536;
+      const len = header.length;
+      let index2 = skipOWS(header, options?.start ?? 0, len);
+      const valueStart = index2;
+      index2 = skipValue(header, index2, len, stopChar);
+      const valueEnd = trailingOWS(header, valueStart, index2);
+      const type = header.slice(valueStart, valueEnd).toLowerCase();
+      if (options?.parameters === false) {
+        return { type, index: index2, parameters: new NullObject() };
+      }
+      return parseParameters(header, type, index2, len, stopChar);
+    }
+    var SP = 32;
+    var HTAB = 9;
+    var SEMI = 59;
+    var EQ = 61;
+    var DQUOTE = 34;
+    var BSLASH = 92;
+    var COMMA = 44;
+    function parseParameters(header, type, index2, len, stopChar) {
+      const parameters = new NullObject();
+      parameter: while (index2 < len) {
+        if (header.charCodeAt(index2) === stopChar)
+          break;
+        index2 = skipOWS(header, index2 + 1, len);
+        const keyStart = index2;
+        while (index2 < len) {
+          const code = header.charCodeAt(index2);
+          if (code === stopChar)
+            break parameter;
+          if (code === SEMI)
+            continue parameter;
+          if (code === EQ) {
+            const keyEnd = trailingOWS(header, keyStart, index2);
+            const key2 = header.slice(keyStart, keyEnd).toLowerCase();
+            index2 = skipOWS(header, index2 + 1, len);
+            if (index2 < len && header.charCodeAt(index2) === DQUOTE) {
+              index2++;
+              let value = "";
+              while (index2 < len) {
+                const code2 = header.charCodeAt(index2++);
+                if (code2 === DQUOTE) {
+                  index2 = skipValue(header, index2, len, stopChar);
+                  if (parameters[key2] === void 0)
+                    parameters[key2] = value;
+                  break;
+                }
+                if (code2 === BSLASH && index2 < len) {
+                  value += header[index2++];
+                  continue;
+                }
+                value += String.fromCharCode(code2);
+              }
+              continue parameter;
+            }
+            const valueStart = index2;
+            index2 = skipValue(header, index2, len, stopChar);
+            if (parameters[key2] === void 0) {
+              const valueEnd = trailingOWS(header, valueStart, index2);
+              parameters[key2] = header.slice(valueStart, valueEnd);
+            }
+            continue parameter;
+          }
+          index2++;
+        }
+      }
+      return { type, index: index2, parameters };
+    }
+    function skipValue(str2, index2, len, stopChar) {
+      while (index2 < len) {
+        const code = str2.charCodeAt(index2);
+        if (code === SEMI || code === stopChar)
+          break;
+        index2++;
+      }
+      return index2;
+    }
+    function skipOWS(header, index2, len) {
+      while (index2 < len) {
+        const char = header.charCodeAt(index2);
+        if (char !== SP && char !== HTAB)
+          break;
+        index2++;
+      }
+      return index2;
+    }
+    function trailingOWS(header, start, end) {
+      while (end > start) {
+        const char = header.charCodeAt(end - 1);
+        if (char !== SP && char !== HTAB)
+          break;
+        end--;
+      }
+      return end;
+    }
+    function qstring(str2) {
+      if (TOKEN_REGEXP.test(str2))
+        return str2;
+      if (TEXT_REGEXP.test(str2))
+        return `"${str2.replace(QUOTE_REGEXP, "\\$&")}"`;
+      throw new TypeError(`Invalid parameter value: ${str2}`);
+    }
+  }
+});
+
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
   "node_modules/yaml/dist/nodes/identity.js"(exports) {
@@ -27213,7 +27352,7 @@ var require_public_api = __commonJS({
 });
 
 // node_modules/yaml/dist/index.js
-var require_dist = __commonJS({
+var require_dist2 = __commonJS({
   "node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
@@ -51681,189 +51820,8 @@ function withDefaults(oldDefaults, newDefaults) {
 }
 var endpoint = withDefaults(null, DEFAULTS);
 
-// node_modules/content-type/dist/index.js
-var SP = 32;
-var HTAB = 9;
-var SEMI = 59;
-var EQ = 61;
-var DQUOTE = 34;
-var BSLASH = 92;
-var COMMA = 44;
-var LOWER_CASE = 1;
-var OWS = 2;
-var SEMI_FLAG = 4;
-var COMMA_FLAG = 8;
-var TOKEN_FLAG = 16;
-var NON_ASCII = 65280;
-var CASE_FLAGS = LOWER_CASE | NON_ASCII;
-var CHAR_MAP = new Uint8Array(256);
-CHAR_MAP[HTAB] |= OWS;
-CHAR_MAP[SP] |= OWS;
-CHAR_MAP[SEMI] |= SEMI_FLAG;
-CHAR_MAP[COMMA] |= COMMA_FLAG;
-for (let code = 128; code <= 255; code++) {
-  CHAR_MAP[code] |= LOWER_CASE;
-}
-for (const char of "!#$%&'*+-.^_`|~") {
-  CHAR_MAP[char.charCodeAt(0)] |= TOKEN_FLAG;
-}
-for (let code = 48; code <= 57; code++) {
-  CHAR_MAP[code] |= TOKEN_FLAG;
-}
-for (let code = 65; code <= 90; code++) {
-  CHAR_MAP[code] |= LOWER_CASE | TOKEN_FLAG;
-}
-for (let code = 97; code <= 122; code++) {
-  CHAR_MAP[code] |= TOKEN_FLAG;
-}
-var NullObject = /* @__PURE__ */ (() => {
-  const C = function() {
-  };
-  C.prototype = /* @__PURE__ */ Object.create(null);
-  return C;
-})();
-function parse2(header, options) {
-  const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
-  const len = header.length;
-  let valueStart = options?.start ?? 0;
-  while ((CHAR_MAP[header.charCodeAt(valueStart)] & OWS) !== 0) {
-    valueStart++;
-  }
-  let index2 = valueStart;
-  let typeFlags = 0;
-  let whitespace = -1;
-  let stop = options?.parameters === false ? COMMA_FLAG : 0;
-  while (index2 < len) {
-    const code = header.charCodeAt(index2);
-    const flags = CHAR_MAP[code];
-    if ((flags & stopFlags) !== 0) {
-      stop |= flags & COMMA_FLAG;
-      break;
-    }
-    if ((flags & OWS) !== 0) {
-      if (whitespace === -1)
-        whitespace = index2;
-    } else {
-      whitespace = -1;
-    }
-    typeFlags |= code & NON_ASCII | flags;
-    index2++;
-  }
-  const valueEnd = whitespace === -1 ? index2 : whitespace;
-  const value = header.slice(valueStart, valueEnd);
-  const type = (typeFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-  if (index2 === len || stop !== 0) {
-    return { type, index: index2, parameters: new NullObject() };
-  }
-  return parseParameters(header, type, index2, len, stopFlags);
-}
-function parseParameters(header, type, index2, len, stopFlags) {
-  const parameters = new NullObject();
-  parameter: while (index2 < len) {
-    index2++;
-    while ((CHAR_MAP[header.charCodeAt(index2)] & OWS) !== 0) {
-      index2++;
-    }
-    const keyStart = index2;
-    let keyFlags = 0;
-    let keyWhitespace = -1;
-    while (index2 < len) {
-      const code = header.charCodeAt(index2);
-      const flags = CHAR_MAP[code];
-      if ((flags & stopFlags) !== 0) {
-        if ((flags & COMMA_FLAG) !== 0)
-          break parameter;
-        continue parameter;
-      }
-      if (code === EQ) {
-        const keyEnd = keyWhitespace === -1 ? index2 : keyWhitespace;
-        const value = header.slice(keyStart, keyEnd);
-        const key2 = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-        index2++;
-        while ((CHAR_MAP[header.charCodeAt(index2)] & OWS) !== 0) {
-          index2++;
-        }
-        if (index2 < len && header.charCodeAt(index2) === DQUOTE) {
-          const quotedStart = ++index2;
-          let escaped = false;
-          while (index2 < len) {
-            const code2 = header.charCodeAt(index2);
-            if (code2 === DQUOTE) {
-              if (parameters[key2] === void 0) {
-                parameters[key2] = escaped ? unescapeQuotedPairs(header, quotedStart, index2) : header.slice(quotedStart, index2);
-              }
-              index2++;
-              let stop2 = 0;
-              while (index2 < len) {
-                const code3 = header.charCodeAt(index2);
-                const flags2 = CHAR_MAP[code3];
-                if ((flags2 & stopFlags) !== 0) {
-                  stop2 = flags2 & COMMA_FLAG;
-                  break;
-                }
-                index2++;
-              }
-              if (stop2 !== 0)
-                break parameter;
-              continue parameter;
-            }
-            if (code2 === BSLASH && index2 + 1 < len) {
-              escaped = true;
-              index2 += 2;
-              continue;
-            }
-            index2++;
-          }
-          continue parameter;
-        }
-        const valueStart = index2;
-        let stop = 0;
-        let valueWhitespace = -1;
-        while (index2 < len) {
-          const code2 = header.charCodeAt(index2);
-          const flags2 = CHAR_MAP[code2];
-          if ((flags2 & stopFlags) !== 0) {
-            stop = flags2 & COMMA_FLAG;
-            break;
-          }
-          if ((flags2 & OWS) !== 0) {
-            if (valueWhitespace === -1)
-              valueWhitespace = index2;
-          } else {
-            valueWhitespace = -1;
-          }
-          index2++;
-        }
-        if (parameters[key2] === void 0) {
-          const valueEnd = valueWhitespace === -1 ? index2 : valueWhitespace;
-          parameters[key2] = header.slice(valueStart, valueEnd);
-        }
-        if (stop !== 0)
-          break parameter;
-        continue parameter;
-      }
-      if ((flags & OWS) !== 0) {
-        if (keyWhitespace === -1)
-          keyWhitespace = index2;
-      } else {
-        keyWhitespace = -1;
-      }
-      keyFlags |= code & NON_ASCII | flags;
-      index2++;
-    }
-  }
-  return { type, index: index2, parameters };
-}
-function unescapeQuotedPairs(str2, start, end) {
-  let result = "";
-  for (let index2 = start; index2 < end; index2++) {
-    if (str2.charCodeAt(index2) === BSLASH) {
-      result += str2.slice(start, index2);
-      start = ++index2;
-    }
-  }
-  return result + str2.slice(start, end);
-}
+// node_modules/@octokit/request/dist-bundle/index.js
+var import_content_type = __toESM(require_dist(), 1);
 
 // node_modules/json-with-bigint/json-with-bigint.js
 var intRegex = /^-?\d+$/;
@@ -52358,7 +52316,7 @@ async function getResponseData(response) {
   if (!contentType) {
     return response.text().catch(noop);
   }
-  const mimetype = parse2(contentType);
+  const mimetype = (0, import_content_type.parse)(contentType);
   if (isJSONResponse(mimetype)) {
     let text = "";
     try {
@@ -56143,7 +56101,7 @@ function comparePlanIds(a, b) {
 import { createHash } from "node:crypto";
 
 // app/engine/core/documents/render-template.ts
-var import_yaml = __toESM(require_dist(), 1);
+var import_yaml = __toESM(require_dist2(), 1);
 var TemplateError = class extends HarnessError {
   constructor(message, missing = []) {
     super(message);
@@ -56578,7 +56536,7 @@ function signalsPrBody(spec, project, root) {
 }
 
 // app/engine/core/spec/frontmatter.ts
-var import_yaml2 = __toESM(require_dist(), 1);
+var import_yaml2 = __toESM(require_dist2(), 1);
 
 // app/engine/core/spec/limits.ts
 var MAX_PLAN_BYTES = 6e4;
@@ -77088,7 +77046,7 @@ function issuesToProblems(file2, schema, error63, data, lines2, prefix = []) {
             `${pathText(path2)} is ${describeValue(value)}; it must be one of ${options.join(", ")}${typeof value === "string" ? didYouMean(value, options) : ""}`
           );
         } else {
-          add("field-value", `${pathText(path2)} is ${describeValue(value)}; it must be ${hint ?? issue3.message}`);
+          add("field-value", `${pathText(path2)} is ${describeValue(value)}; it must be ${hint ?? boundText(issue3) ?? issue3.message}`);
         }
         break;
       }
@@ -77132,6 +77090,14 @@ function issuesToProblems(file2, schema, error63, data, lines2, prefix = []) {
     }
   }
   return out;
+}
+function boundText(issue3) {
+  if (issue3.code !== "too_small" && issue3.code !== "too_big") return void 0;
+  const bound = Number(issue3.code === "too_small" ? issue3.minimum : issue3.maximum);
+  const exclusive = issue3.inclusive === false;
+  const relation = issue3.code === "too_small" ? exclusive ? "more than" : "at least" : exclusive ? "less than" : "at most";
+  const unit = issue3.origin === "string" ? " characters" : issue3.origin === "array" ? " items" : "";
+  return `${relation} ${bound}${unit}`;
 }
 function keysAt(schema, path2, data) {
   let node2 = schema;
@@ -79928,7 +79894,7 @@ async function commitTask(git, input2) {
   const sha = await git.commit(
     {
       subject: `${input2.plan}: ${input2.title}`,
-      body: fileListBody(files),
+      body: files.length === 0 && input2.emptyBody !== void 0 ? input2.emptyBody : fileListBody(files),
       trailers: taskTrailers(input2.spec, input2.plan, input2.task, input2.total)
     },
     { allowEmpty: true, noVerify: true }
@@ -79992,9 +79958,20 @@ async function finishedEarlier(history) {
   return (await history.commits()).map((c) => c.sha);
 }
 async function finishWholePlan(context3, git, history, reporter, summary3, usage, facts) {
-  const commit = await commitTask(git, { spec: context3.spec, plan: context3.plan.id, task: 1, total: 1, title: context3.plan.title });
-  const changed = commit.files.length === 0 ? "nothing was left uncommitted" : `${commit.files.length} file${commit.files.length === 1 ? "" : "s"} left uncommitted`;
-  await reporter.progress(`committed as ${commit.sha.slice(0, 7)}: ${changed}`, { task: 1, total: 1 });
+  const commit = await commitTask(git, {
+    spec: context3.spec,
+    plan: context3.plan.id,
+    task: 1,
+    total: 1,
+    title: context3.plan.title,
+    emptyBody: "The agent committed all its work itself. This commit, with no changes, marks the plan done on its branch, so that a resumed run does not start it again."
+  });
+  const sha = commit.sha.slice(0, 7);
+  const n2 = commit.files.length;
+  await reporter.progress(
+    n2 === 0 ? `marked the plan done in ${sha} (the agent committed all its work itself)` : `committed the ${n2 === 1 ? "file" : `${n2} files`} the agent left uncommitted as ${sha}`,
+    { task: 1, total: 1 }
+  );
   await reporter.completed((await history.commits()).map((c) => c.sha), summary3, usage, facts);
 }
 
@@ -80340,10 +80317,18 @@ var ScriptAgent = class {
       await reporter.started(task.index, total, task.title);
       const failure3 = await this.runStep(context3, task, total, store, budget2);
       if (failure3) return reporter.failed(failure3.error, failure3.retryable, { timedOut: failure3.timedOut === true });
-      const commit = await commitTask(git, { spec, plan: plan.id, task: task.index, total, title: task.title });
+      const commit = await commitTask(git, {
+        spec,
+        plan: plan.id,
+        task: task.index,
+        total,
+        title: task.title,
+        emptyBody: "This step changed no file. The commit, with no changes, records that the step ran, so that a resumed run does not run it again."
+      });
       commits.push(commit.sha);
-      const changed = commit.files.length === 0 ? "no files changed" : `${commit.files.length} file${commit.files.length === 1 ? "" : "s"} changed`;
-      await reporter.progress(`step ${task.index}/${total} committed as ${commit.sha.slice(0, 7)}: ${changed}`, position);
+      const n2 = commit.files.length;
+      const sha = commit.sha.slice(0, 7);
+      await reporter.progress(n2 === 0 ? `step ${task.index}/${total} changed no file; recorded as done in ${sha}` : `step ${task.index}/${total} committed as ${sha}: ${n2} file${n2 === 1 ? "" : "s"} changed`, position);
     }
     const reused = done.size;
     await reporter.completed(commits, `${total} step${total === 1 ? "" : "s"} committed${reused > 0 ? ` (${reused} by an earlier attempt)` : ""}`);
@@ -80667,7 +80652,10 @@ function parsePlan(file2, text, phase, reading = {}) {
   if (typeof data.plan_id === "string" && PLAN_ID.test(data.plan_id)) claim2.id = data.plan_id;
   const parsed = PlanFrontmatterSchema.safeParse(data);
   if (!parsed.success) {
-    return { problems: [...problems, ...issuesToProblems(file2, PlanFrontmatterSchema, parsed.error, data, lines2)], claim: claim2 };
+    return {
+      problems: [...problems, ...issuesToProblems(file2, PlanFrontmatterSchema, parsed.error, data, lines2), ...salvagedCheckProblems(file2, data.must_pass, data.serve, lines2, ["must_pass"])],
+      claim: claim2
+    };
   }
   const fmData = parsed.data;
   const mustPass = fmData.must_pass.map(normalizeCheck);
@@ -80736,10 +80724,21 @@ function normalizeCheck(input2) {
   }
   return input2;
 }
+function salvagedCheckProblems(file2, checks, serve, lines2, at2) {
+  if (!Array.isArray(checks)) return [];
+  const parsed = checks.map((c) => {
+    const r = CheckSchema.safeParse(c);
+    return r.success ? normalizeCheck(r.data) : void 0;
+  });
+  const server = ServeSchema.safeParse(serve);
+  const assumed = server.success ? server.data : serve === void 0 ? void 0 : { command: "", url: "" };
+  return checkChecks(file2, parsed, lines2, at2, assumed);
+}
 function checkChecks(file2, checks, lines2, at2, serve) {
   const problems = [];
   const seen = /* @__PURE__ */ new Map();
   checks.forEach((check2, i) => {
+    if (check2 === void 0) return;
     const here = [...at2, i];
     const line = (key2) => lines2.lineOf(key2 ? [...here, key2] : here);
     const first = seen.get(check2.id);
@@ -80862,7 +80861,11 @@ function parseRoadmap(file2, text) {
   }
   const parsed = RoadmapFrontmatterSchema.safeParse(data);
   if (!parsed.success) {
-    return { phases: [], line: 1, lines: lines2, problems: [...problems, ...issuesToProblems(file2, RoadmapFrontmatterSchema, parsed.error, data, lines2)] };
+    const salvaged = Array.isArray(data.phases) ? data.phases.flatMap((p, i) => {
+      const phase = p && typeof p === "object" ? p : {};
+      return salvagedCheckProblems(file2, phase.must_pass, phase.serve, lines2, ["phases", i, "must_pass"]);
+    }) : [];
+    return { phases: [], line: 1, lines: lines2, problems: [...problems, ...issuesToProblems(file2, RoadmapFrontmatterSchema, parsed.error, data, lines2), ...salvaged] };
   }
   if (parsed.data.phases.length > 0) {
     const phases2 = parsed.data.phases.map((p, i) => {
@@ -81057,20 +81060,13 @@ function loadSpec(files, reading = {}) {
     const parsed = parsePlan(file2.path, text.text, phase, reading);
     problems.push(...parsed.problems);
     claimed.add(parsed.claim?.id ?? m[2].replace(/-PLAN\.md$/, ""));
-    if (parsed.claim && !parsed.plan) broken.push(parsed.claim);
+    if (parsed.claim && !parsed.plan) {
+      broken.push(parsed.claim);
+      if (parsed.claim.id !== void 0) problems.push(...locationProblems(file2.path, parsed.claim.id, parsed.claim.lines.lineOf(["plan_id"]), phase, dir, m[2]));
+    }
     if (!parsed.plan) continue;
     const plan = parsed.plan;
-    if (planPhase(plan.id) !== phase) {
-      problems.push(
-        problem(file2.path, plan.lines.lineOf(["plan_id"]), "plan-location", `plan_id "${plan.id}" belongs to phase ${planPhase(plan.id)} but the file is in ${dir}; fix the id or move the file`)
-      );
-    }
-    const expected = `${plan.id}-PLAN.md`;
-    if (m[2] !== expected) {
-      problems.push(
-        problem(file2.path, plan.lines.lineOf(["plan_id"]), "plan-location", `plan_id "${plan.id}" does not match the file name ${m[2]}; name the file ${expected} or fix the id`)
-      );
-    }
+    problems.push(...locationProblems(file2.path, plan.id, plan.lines.lineOf(["plan_id"]), phase, dir, m[2]));
     plans.push(plan);
   }
   const planById = /* @__PURE__ */ new Map();
@@ -81101,6 +81097,15 @@ function loadSpec(files, reading = {}) {
   checkDependencies(unique, broken, planById, claimed, problems);
   if (!id) return finish(void 0, problems);
   return finish({ id, title, phases, plans: unique, planById }, problems);
+}
+function locationProblems(file2, id, line, phase, dir, name2) {
+  const out = [];
+  if (planPhase(id) !== phase) {
+    out.push(problem(file2, line, "plan-location", `plan_id "${id}" belongs to phase ${planPhase(id)} but the file is in ${dir}; fix the id or move the file`));
+  }
+  const expected = `${id}-PLAN.md`;
+  if (name2 !== expected) out.push(problem(file2, line, "plan-location", `plan_id "${id}" does not match the file name ${name2}; name the file ${expected} or fix the id`));
+  return out;
 }
 function finish(spec, problems) {
   const sorted = sortProblems(problems);
@@ -81192,7 +81197,7 @@ function checkDependencies(plans, broken, byId, claimed, problems) {
             plan.file,
             line(),
             "later-phase-dependency",
-            `plan ${plan.id ?? plan.file} (phase ${plan.phase}) depends on ${dep} from the later phase ${depPhase}; phases run in order, so move one of the plans or drop the dependency`
+            `plan ${plan.id ?? plan.file} (phase ${plan.phase}) depends on ${dep} from the later phase ${depPhase}; a plan may depend only on plans of its own or an earlier phase (a plan starts once its dependencies are verified, but phases are verified in order), so move one of the plans or drop the dependency`
           )
         );
       }
@@ -82586,8 +82591,10 @@ async function checkTestsPass(check2, ports, timeoutMs) {
   if (ran.verdict === "none") {
     return fail2(commandEvidence(`${exit} but no tests ran (${quote(ran.seen ?? "", 60)}); a test command that runs nothing is not green`, r.stdout, r.stderr));
   }
-  const how = ran.verdict === "ran" ? `tests ran (${quote(ran.seen ?? "", 60)})` : "no test summary recognised, judged by exit code";
-  return pass(commandEvidence(`${exit}; ${how}`, r.stdout, r.stderr));
+  if (ran.verdict === "unknown") {
+    return fail2(commandEvidence(`${exit}, but its output shows no tests ran: no test runner's summary (such as "# pass 3", "Tests  3 passed", "3 passed in 0.12s") is in it; use build_succeeds or command_output for a command that is not a test runner`, r.stdout, r.stderr));
+  }
+  return pass(commandEvidence(`${exit}; tests ran (${quote(ran.seen ?? "", 60)})`, r.stdout, r.stderr));
 }
 
 // app/engine/core/verify/check-files.ts
@@ -82931,13 +82938,29 @@ function verificationFailure(report) {
   const failed2 = report.results.filter((r) => r.status === "fail");
   const parts2 = [];
   if (failed2.length > 0) {
-    const reasons = failed2.map((r) => `${key(r)} (${r.evidence.split("\n")[0]})`);
+    const reasons = failed2.map((r) => `${key(r)} (${evidenceLine(r.evidence)})`);
     parts2.push(`${failed2.length} check${failed2.length === 1 ? "" : "s"} failed: ${reasons.join("; ")}`);
   }
   parts2.push(...report.problems);
   const waiting = report.results.filter((r) => r.status === "human");
   if (parts2.length === 0 && waiting.length > 0) parts2.push(`${waiting.length} human check${waiting.length === 1 ? "" : "s"} not approved: ${waiting.map(key).join(", ")}`);
   return `${what} did not pass verification: ${parts2.join("; ") || "no reason given"}`;
+}
+var ERROR_WORDS = /error|assert|expected|not ok|✗|✖|exception|fatal|panic|denied|refused|not found|no such|cannot|can't|unable|invalid|missing|locked|busy|timed? ?out|conflict|enoent|eaddrinuse|econnrefused/i;
+var ERROR_CODE = /\b[A-Z][A-Z0-9]{2,}_[A-Z0-9_]+\b/;
+function tellingLine(output2) {
+  const lines2 = output2.map((l) => l.trim()).filter((l) => l !== "");
+  const last = (test) => [...lines2].reverse().find(test);
+  return last((l) => ERROR_WORDS.test(l) || ERROR_CODE.test(l)) ?? last((l) => /fail/i.test(l)) ?? lines2.at(-1);
+}
+function evidenceLine(evidence) {
+  const [first = "", ...rest] = evidence.split("\n");
+  const intro = /;?\s*output ends:\s*$/.exec(first);
+  if (!intro) return first;
+  const telling = tellingLine(rest.map((l) => l.replace(/^…/, "")));
+  const head = first.slice(0, intro.index);
+  if (telling === void 0) return head;
+  return `${head}: ${telling.length > 160 ? `${telling.slice(0, 159)}…` : telling}`;
 }
 
 // app/engine/lifecycle/assignment.ts
@@ -83237,13 +83260,10 @@ function normalise(text) {
 function checkKey2(result) {
   return result.plan === void 0 ? result.id : `${result.plan}/${result.id}`;
 }
-var ERROR_WORDS = /\b(error|errors|fail|failed|failing|failure|exception|fatal|panic|denied|refused|not found|no such|cannot|can't|unable|invalid|missing|locked|busy|timed? ?out|conflict|undefined|null|enoent|eaddrinuse|econnrefused)\b/i;
-var ERROR_CODE = /\b[A-Z][A-Z0-9]{2,}_[A-Z0-9_]+\b/;
 var SAID_MAX = 200;
-function tellingLine(error63) {
-  const lines2 = error63.split("\n").map((l) => l.trim()).filter((l) => l !== "");
-  const output2 = lines2.slice(1);
-  const line = output2.find((l) => ERROR_WORDS.test(l) || ERROR_CODE.test(l)) ?? output2.at(-1) ?? lines2[0] ?? "";
+function agentErrorLine(error63) {
+  const [first = "", ...output2] = error63.split("\n");
+  const line = tellingLine(output2) ?? first.trim();
   return line.length > SAID_MAX ? `${line.slice(0, SAID_MAX - 1)}…` : line;
 }
 function attemptFailure(input2) {
@@ -83251,7 +83271,7 @@ function attemptFailure(input2) {
     const step = STEP_ERROR.exec(input2.agentError)?.[1];
     const kind = input2.timedOut ? "timeout" : "agent";
     if (step !== void 0) return { kind, fingerprint: `${kind}:step:${step}`, step };
-    const said = tellingLine(input2.agentError);
+    const said = agentErrorLine(input2.agentError);
     return { kind, fingerprint: `${kind}:${normalise(said)}`, said };
   }
   const failed2 = (input2.report?.results ?? []).filter((r) => r.status === "fail").map(checkKey2).sort();
@@ -85293,7 +85313,7 @@ ${instructions.stages[stage2]}`].filter((p) => p !== "").join("\n\n");
 }
 
 // app/engine/knowledge/set-frontmatter.ts
-var import_yaml3 = __toESM(require_dist(), 1);
+var import_yaml3 = __toESM(require_dist2(), 1);
 var OPENING3 = /^---[ \t]*$/;
 var CLOSING2 = /\n(?:---|\.\.\.)[ \t]*(?:\n|$)/;
 function setFrontmatter(file2, text, values) {

@@ -5,6 +5,7 @@ import type { Check, Phase, Plan } from '../core/spec/model.js';
 import type { LevelResult, VerificationReport } from '../core/verify/levels.js';
 import type { SignalDraft, SurfacedEntry } from '../knowledge/loop.js';
 import { deriveTags, type TagSources } from '../knowledge/signal-tags.js';
+import { tellingLine } from './failure-reason.js';
 import type { AgentSeen } from './run-agent.js';
 
 /**
@@ -59,22 +60,17 @@ function checkKey(result: LevelResult): string {
   return result.plan === undefined ? result.id : `${result.plan}/${result.id}`;
 }
 
-/** Words an error line says what went wrong with. */
-const ERROR_WORDS = /\b(error|errors|fail|failed|failing|failure|exception|fatal|panic|denied|refused|not found|no such|cannot|can't|unable|invalid|missing|locked|busy|timed? ?out|conflict|undefined|null|enoent|eaddrinuse|econnrefused)\b/i;
-/** Error codes: SQLITE_BUSY, ERR_MODULE_NOT_FOUND (case matters: ghp_… is a token, not a code). */
-const ERROR_CODE = /\b[A-Z][A-Z0-9]{2,}_[A-Z0-9_]+\b/;
 const SAID_MAX = 200;
 
 /**
  * The line of an agent's error that says what went wrong. The first line is how the agent
  * ended ("the command exited with code 1"), the same for every failure; the output after it
- * holds the agent's own words, and the first of them that names an error (else its last line)
- * is what tells one failure from another, and what a person reading the signal needs.
+ * holds the agent's own words, and its telling line (failure-reason.ts) is what tells one
+ * failure from another, and what a person reading the signal needs.
  */
-export function tellingLine(error: string): string {
-  const lines = error.split('\n').map((l) => l.trim()).filter((l) => l !== '');
-  const output = lines.slice(1);
-  const line = output.find((l) => ERROR_WORDS.test(l) || ERROR_CODE.test(l)) ?? output.at(-1) ?? lines[0] ?? '';
+export function agentErrorLine(error: string): string {
+  const [first = '', ...output] = error.split('\n');
+  const line = tellingLine(output) ?? first.trim();
   return line.length > SAID_MAX ? `${line.slice(0, SAID_MAX - 1)}…` : line;
 }
 
@@ -84,7 +80,7 @@ export function attemptFailure(input: { agentError?: string; timedOut: boolean; 
     const step = STEP_ERROR.exec(input.agentError)?.[1];
     const kind = input.timedOut ? 'timeout' : 'agent';
     if (step !== undefined) return { kind, fingerprint: `${kind}:step:${step}`, step };
-    const said = tellingLine(input.agentError);
+    const said = agentErrorLine(input.agentError);
     return { kind, fingerprint: `${kind}:${normalise(said)}`, said };
   }
   const failed = (input.report?.results ?? []).filter((r) => r.status === 'fail').map(checkKey).sort();

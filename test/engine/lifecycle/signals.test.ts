@@ -7,7 +7,7 @@ import { loadSpec } from '../../../app/engine/core/spec/load.js';
 import type { VerificationReport } from '../../../app/engine/core/verify/levels.js';
 import { attemptPlan } from '../../../app/engine/lifecycle/attempt-plan.js';
 import { historyOf } from '../../../app/engine/lifecycle/history.js';
-import { attemptFailure, attemptSignals, tellingLine, interruptedSignal, phaseCompletion, type AttemptRecord } from '../../../app/engine/lifecycle/signals.js';
+import { agentErrorLine, attemptFailure, attemptSignals, interruptedSignal, phaseCompletion, type AttemptRecord } from '../../../app/engine/lifecycle/signals.js';
 import { parseKnowledge } from '../../../app/engine/knowledge/parse.js';
 import { renderSignal } from '../../../app/engine/knowledge/signal-file.js';
 import { loadTemplate } from '../../../app/machine/templates.js';
@@ -95,10 +95,10 @@ describe('signals from an attempt\'s facts', () => {
     // Two failures that exit alike but say different things are not the same failure.
     expect(b.fingerprint).not.toBe(a.fingerprint);
     // With no error named, the output's last line; with no output, the one line there is.
-    expect(tellingLine('the command exited with code 2\nbuilding\ndone in 3s')).toBe('done in 3s');
-    expect(tellingLine('claude ended: max turns (40) reached')).toBe('claude ended: max turns (40) reached');
+    expect(agentErrorLine('the command exited with code 2\nbuilding\ndone in 3s')).toBe('done in 3s');
+    expect(agentErrorLine('claude ended: max turns (40) reached')).toBe('claude ended: max turns (40) reached');
     // An error code counts in capitals only: a token's prefix is not one.
-    expect(tellingLine('the command exited with code 1\nconnecting with ghp_abc123\nSQLITE_BUSY while opening tests/x.db')).toBe('SQLITE_BUSY while opening tests/x.db');
+    expect(agentErrorLine('the command exited with code 1\nconnecting with ghp_abc123\nSQLITE_BUSY while opening tests/x.db')).toBe('SQLITE_BUSY while opening tests/x.db');
     const [s] = attemptSignals(record({ end: 'failed', failure: a, reason: 'the command agent failed: the command exited with code 1' }));
     expect(s!.happened).toMatch(/^Attempt 1 at plan 01-01 \(SQLite store\) of SPC-042 failed: the agent failed: "Error: SQLITE_BUSY: database is locked \(tests\/a\.db\)"\./);
     expect(s!.metadata).toMatchObject({ said: 'Error: SQLITE_BUSY: database is locked (tests/a.db)' });

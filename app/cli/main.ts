@@ -11,6 +11,7 @@ import * as status from './commands/status.js';
 import * as surface from './commands/surface.js';
 import * as validate from './commands/validate.js';
 import { EXIT, processIO, UsageError, type CliIO } from './io.js';
+import { runReportServer } from '../workers/mcp/report-server.js';
 
 interface Command {
   usage: string;
@@ -61,6 +62,11 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   }
   if (name === '--version' || name === '-v') {
     io.stdout(`${version()}\n`);
+    return EXIT.ok;
+  }
+  // Not for people: the reporting MCP server an agent starts from its --mcp-config (app/workers/mcp).
+  if (name === 'mcp-report') {
+    await runReportServer();
     return EXIT.ok;
   }
   const command = COMMANDS[name];

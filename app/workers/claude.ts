@@ -1,4 +1,4 @@
-import { rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findCheckpointLine } from '../engine/core/agents/checkpoint-line.js';
 import { describeClaudeEvent, parseClaudeLine, resultFailure, totalUsage, usageOf, type ClaudeResult } from '../engine/core/agents/claude-stream.js';
@@ -39,6 +39,8 @@ export interface ClaudeAgentOptions {
   extraArgs?: string[];
   /** Checkpoints one plan may stop at, against an agent that never stops asking. */
   maxCheckpoints?: number;
+  /** US dollars: a run of the CLI that brings the attempt's reported cost over it fails the plan (budget_usd). */
+  budgetUsd?: number;
 }
 
 /** What the worker remembers of its Claude session in logDir, to continue it after a restart (or, seeded from a checkpoint, on another runner). */
@@ -127,6 +129,10 @@ export class ClaudeAgent implements Agent {
       const turn = await this.turn(context, reporter, store, budget, { ...next, mcpConfig }, facts);
       runs.push(turn.result && usageOf(turn.result));
       if (turn.sessionId) await save({ sessionId: turn.sessionId });
+      const spent = totalUsage(runs)?.costUsd;
+      if (this.options.budgetUsd !== undefined && spent !== undefined && spent > this.options.budgetUsd) {
+        return failed(`claude spent $${spent.toFixed(2)}, over the plan's budget of $${this.options.budgetUsd.toFixed(2)} (budget_usd): stopped`);
+      }
       // Asked through harness_worker_await where nobody can wait: the session stops at the question and is resumed with the answer.
       if (bridge.waiting && turn.sessionId) return save({ sessionId: turn.sessionId, checkpoint: bridge.waiting });
       if (!turn.ok) return failed(turn.error, turn.retryable, turn.timedOut);
@@ -259,6 +265,7 @@ export function readClaudeState(logDir: string): Promise<ClaudeState> {
 
 /** Seed a logDir with a session to continue: a runner restoring a checkpoint taken on another runner. */
 export async function seedClaudeState(logDir: string, state: ClaudeState): Promise<void> {
+  await mkdir(logDir, { recursive: true });
   await writeState(join(logDir, STATE_FILE), state);
 }
 

@@ -6,6 +6,7 @@ import { findCheckpointLine } from '../../app/engine/core/agents/checkpoint-line
 import { describeClaudeEvent, parseClaudeLine, resultFailure, totalUsage, usageOf, type ClaudeResult } from '../../app/engine/core/agents/claude-stream.js';
 import { buildWorkerPrompt } from '../../app/engine/core/agents/prompt.js';
 import { answerPrompt, ClaudeAgent } from '../../app/workers/claude.js';
+import { CLAUDE_TOOL_NAMES } from '../../app/workers/mcp/report-tools.js';
 import { commitsSince, ENVELOPE, makeRepo, planFrom, SPEC, testWorker } from '../helpers/agent-context.js';
 import { FIXTURES as FIXTURES_ROOT } from '../helpers/paths.js';
 
@@ -176,12 +177,17 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
     expect(call!.env).toMatchObject({ HARNESS_SPEC: SPEC, HARNESS_PLAN: '01-02', HARNESS_ANSWERS: join(logDir, 'answers.json') });
     expect(call!.args).toEqual([
       '-p',
-      buildWorkerPrompt(plan, { spec: SPEC, checkpoints: 'line', answers: {}, commits: [] }),
+      buildWorkerPrompt(plan, { spec: SPEC, checkpoints: 'mcp', answers: {}, commits: [] }),
       '--output-format',
       'stream-json',
       '--verbose',
+      // The reporting channel (issue 8): the harness MCP server, and its two tools allowed.
+      '--mcp-config',
+      join(logDir, 'mcp.json'),
       '--permission-mode',
       'acceptEdits',
+      '--allowedTools',
+      CLAUDE_TOOL_NAMES.join(','),
       '--max-turns',
       '12',
     ]);

@@ -126,7 +126,8 @@ export function describeClaudeEvent(event: ClaudeEvent, root: string): string | 
     case 'text':
       return clip(event.text.replace(/\s+/g, ' ').trim(), 300);
     case 'tool_use':
-      return describeToolUse(event.name, event.input, root);
+      // The harness tools report for themselves: their report is the message.
+      return event.name.startsWith('mcp__harness__') ? undefined : describeToolUse(event.name, event.input, root);
     case 'tool_result':
       return event.isError ? `tool error: ${clip(firstLine(event.content), 200)}` : undefined;
     case 'result':

@@ -558,7 +558,10 @@ export class FakeGitHub {
     }
     if ((m = /^POST \/actions\/workflows\/([^/]+)\/dispatches$/.exec(route))) {
       this.dispatches.push({ workflow: m[1]!, body });
-      return [204];
+      // Asked for, the run's details (200), as github.com answers since February 2026; else 204.
+      if ((body as { return_run_details?: boolean } | undefined)?.return_run_details !== true) return [204];
+      const id = 7_000_000 + this.dispatches.length;
+      return [200, { workflow_run_id: id, run_url: `${API}/repos/${this.owner}/${this.repo}/actions/runs/${id}`, html_url: `https://github.com/${this.owner}/${this.repo}/actions/runs/${id}` }];
     }
 
     if (route === 'GET /labels') return this.page(url, this.labels.map((l, i) => ({ id: i + 1, ...l, default: false })));

@@ -229,7 +229,7 @@ describe('a scheduling round', () => {
     expect(log.slice(3)).toEqual(['POST /git/refs', 'POST /actions/workflows/harness-worker.yml/dispatches', 'POST /check-runs', 'POST /issues/11/labels', 'DELETE /issues/11/labels/status:ready']);
     expect(bodies).toEqual([
       { ref: `refs/heads/harness/${SPEC}/01-01`, sha: BASE_SHA },
-      { ref: 'master', inputs: { spec: SPEC, plan: '01-01', resume: 'false' } },
+      { ref: 'master', inputs: { spec: SPEC, plan: '01-01', resume: 'false' }, return_run_details: true },
       {
         name: 'harness / plan 01-01',
         head_sha: BASE_SHA,
@@ -354,7 +354,7 @@ describe('a scheduling round', () => {
     scope.get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`).reply(200, []);
     mockBaseHead(scope);
     scope.post(`${R}/git/refs`, { ref: `refs/heads/harness/${SPEC}/phase-01`, sha: BASE_SHA }).reply(201, {});
-    scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: 'phase-01', resume: 'false' } }).reply(204);
+    scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: 'phase-01', resume: 'false' }, return_run_details: true }).reply(204);
     scope
       .post(`${R}/check-runs`, {
         name: 'harness / phase 01',
@@ -578,6 +578,45 @@ describe('a worker run finishing', () => {
     expect(scope.pendingMocks()).toEqual([]);
   });
 
+  it("leaves the worker's final check run as the worker wrote it, and settles only the one the worker could not (issue 8)", async () => {
+    const plan: PlanFixture = { number: 11, plan: '01-01', status: 'running' };
+    const log = recordRequests(scope);
+    mockConfig(scope, 4);
+    mockIssues(scope, [plan]);
+    scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2F01-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/01-01`, object: { sha: PUSHED_SHA } });
+    mockStatusWrite(scope, plan, 'verified');
+    // The worker's own, final, on the pushed head (a GITHUB_TOKEN job's); the App's, still queued, on the claimed commit.
+    const workers = { ...queuedCheck, id: 501, head_sha: PUSHED_SHA, status: 'completed', conclusion: 'success', output: { title: 'Verified', summary: 'Cost: $0.42', annotations_count: 0 } };
+    scope.get(`${R}/commits/${PUSHED_SHA}/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [workers] });
+    scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [queuedCheck] });
+    scope.patch(`${R}/check-runs/77`, (b) => b.conclusion === 'success').reply(200, {});
+
+    await testProbot().receive(workerRunCompleted('01-01', 'success'));
+
+    expect(log.filter((l) => l.includes('check-runs') && !l.startsWith('GET'))).toEqual(['PATCH /check-runs/77']);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('reads a workflow_run payload without `path` (older deliveries) by the workflow\'s name, without crashing', async () => {
+    mockConfig(scope, 4);
+    const plan: PlanFixture = { number: 11, plan: '01-01', status: 'verified' };
+    mockIssues(scope, [plan, dependant]);
+    scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2F01-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/01-01`, object: { sha: BASE_SHA } });
+    scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [{ ...queuedCheck, status: 'completed', conclusion: 'success' }] });
+    const event = workerRunCompleted('01-01', 'success') as { payload: { workflow_run: Record<string, unknown> } };
+    delete event.payload.workflow_run.path;
+
+    await testProbot().receive(event as never);
+    expect(scope.pendingMocks()).toEqual([]);
+
+    // Another workflow's run without `path` is still not ours.
+    const other = workerRunCompleted('01-01', 'success') as { payload: { workflow_run: Record<string, unknown> } };
+    delete other.payload.workflow_run.path;
+    other.payload.workflow_run.name = 'CI';
+    await testProbot().receive(other as never);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
   it('ignores runs of other workflows', async () => {
     const event = workerRunCompleted('01-01', 'success') as { payload: { workflow_run: Record<string, unknown> } };
     event.payload.workflow_run.path = '.github/workflows/ci.yml';
@@ -614,7 +653,7 @@ describe('a plan PR merging', () => {
       'DELETE /issues/21/labels/status:blocked',
     ]);
     // The plan PR's base is the spec's base: the dependant starts from it.
-    expect(bodies[1]).toEqual({ ref: 'master', inputs: { spec: SPEC, plan: '02-01', resume: 'false' } });
+    expect(bodies[1]).toEqual({ ref: 'master', inputs: { spec: SPEC, plan: '02-01', resume: 'false' }, return_run_details: true });
     expect(scope.pendingMocks()).toEqual([]);
   });
 

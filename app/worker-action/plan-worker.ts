@@ -47,6 +47,9 @@ interface PlanJob {
   budgetUsd?: number;
 }
 
+/** Claude Code's permission mode on a runner when .github/harness.yml names none. */
+export const RUNNER_PERMISSION_MODE = 'bypassPermissions';
+
 /** Lines of the agent's own log quoted as a failure's evidence. */
 const EVIDENCE_LINES = 40;
 
@@ -147,6 +150,9 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
     ...(knowledge ? { knowledge } : {}),
   };
   const agents = agentsConfig(run.config);
+  // On a runner the agent must run the project's commands with nobody there to allow each, and the job holds no
+  // write token for it to misuse: bypassPermissions, unless the config chose a mode (templates/workflows/harness-worker.yml).
+  agents.claude = { permissionMode: RUNNER_PERMISSION_MODE, ...agents.claude };
   if (job.budgetUsd !== undefined) agents.claude = { ...agents.claude, budgetUsd: job.budgetUsd };
   const outcome = await attemptPlan(input, {
     agent: (name) => agentFor(name, agents),

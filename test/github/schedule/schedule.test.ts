@@ -780,7 +780,28 @@ describe('templates/workflows/harness-worker.yml', () => {
 
   it('grants nothing by default and the job only what the worker does', () => {
     expect(workflow.permissions).toEqual({});
-    expect(Object.values(workflow.jobs).map((j) => j.permissions)).toEqual([{ contents: 'write', 'pull-requests': 'write', issues: 'write' }]);
+    // checks: write since issue 8: the worker writes the plan's check run itself when it has only GITHUB_TOKEN.
+    expect(Object.values(workflow.jobs).map((j) => j.permissions)).toEqual([{ contents: 'write', 'pull-requests': 'write', issues: 'write', checks: 'write' }]);
+  });
+
+  it('keeps tokens away from the agent, pins what it runs, and installs a pinned Claude Code only for claude plans (issue 8)', () => {
+    const job = Object.values(workflow.jobs)[0]! as unknown as { env: Record<string, string>; steps: { name?: string; uses?: string; if?: string; run?: string; with?: Record<string, string> }[] };
+    const steps = job.steps;
+    // No checkout leaves credentials in .git/config, where the agent could read them.
+    for (const s of steps.filter((x) => x.uses?.startsWith('actions/checkout@'))) expect(s.with?.['persist-credentials']).toBe(false);
+    // The action from a fixed revision: this repository's dispatched commit, or HARNESS_REF, refused when missing.
+    expect(steps.find((s) => s.with?.path === '.harness-action')?.with?.ref).toBe('${{ vars.HARNESS_REF || github.sha }}');
+    expect(steps.find((s) => s.name === 'Refuse an unpinned harness')).toMatchObject({ if: "vars.HARNESS_REPOSITORY != '' && vars.HARNESS_REF == ''" });
+    expect(job.env.CLAUDE_CODE_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
+    const install = steps.find((s) => s.name?.startsWith('Install Claude Code'))!;
+    expect(install.if).toBe("steps.agent.outputs.agent == 'claude'");
+    expect(install.run).toContain('@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}');
+    expect(steps.find((s) => s.uses?.startsWith('actions/cache@'))?.with?.key).toContain('${{ env.CLAUDE_CODE_VERSION }}');
+    // The App's token when the App's secrets are there; the worker step is the only one given a token.
+    expect(steps.find((s) => s.uses?.startsWith('actions/create-github-app-token@'))?.if).toBe("env.HAS_APP == 'true'");
+    const worker = steps.find((s) => s.uses?.endsWith('/actions/worker'))!;
+    expect(worker.with).toMatchObject({ token: '${{ github.token }}', 'app-token': '${{ steps.app-token.outputs.token }}' });
+    for (const s of steps.filter((x) => x !== worker && x.uses?.startsWith('actions/create-github-app-token@') !== true)) expect(JSON.stringify(s)).not.toMatch(/github\.token|secrets\.GITHUB_TOKEN|app-token\.outputs\.token/);
   });
 
   it('checks out the plan branch, then runs the worker action with its inputs', () => {

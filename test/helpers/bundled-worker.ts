@@ -49,7 +49,7 @@ export async function runAction(bundle: string, runner: RunnerDirs, inputs: Reco
   const summary = join(files, 'summary');
   writeFileSync(output, '');
   writeFileSync(summary, '');
-  const child = spawn(process.execPath, [bundle], {
+  const child = spawn(process.execPath, [...(process.env.HARNESS_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HARNESS_CPU_PROF}`] : []), bundle], {
     cwd: runner.workspace,
     env: {
       ...env,

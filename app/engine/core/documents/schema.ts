@@ -137,6 +137,8 @@ export const StatusSchema = z
     current_phase: phaseId.nullable().default(null).meta({ description: 'The phase being worked on; null before the first and after the last.' }),
     progress: ProgressSchema,
     velocity: VelocitySchema,
+    /** What the agents reported they spent, in US dollars: in all, and per plan. */
+    cost: z.object({ total_usd: z.number().min(0), plans: z.record(z.string(), z.number().min(0)) }).strict().optional(),
     updated: timestamp,
     metadata,
   })

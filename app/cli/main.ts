@@ -65,6 +65,13 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     io.stdout(`${version()}\n`);
     return EXIT.ok;
   }
+  // Not for people: the reporting MCP server an agent starts from its --mcp-config (app/workers/mcp).
+  if (name === 'mcp-report') {
+    // Loaded only here: the MCP SDK is not for every command's start-up.
+    const { runReportServer } = await import('../workers/mcp/report-server.js');
+    await runReportServer();
+    return EXIT.ok;
+  }
   const command = COMMANDS[name];
   if (!command) {
     const near = didYouMean(name, Object.keys(COMMANDS));

@@ -34,7 +34,7 @@ import { reactToComment, removeCommentReaction, type Reaction, type ReactionCont
 import { branchesWithPrefix, branchSha, createBranch, deleteBranch, updateBranch } from './refs.js';
 import { gatewayRequest, type GitHubRequest, type Repo } from './request.js';
 import { createTree, getTree, type NewFile, type Tree } from './trees.js';
-import { cancelRun, dispatchWorker, unfinishedWorkerRuns, type WorkerInputs, type WorkerRun } from './workflows.js';
+import { cancelRun, dispatchWorker, unfinishedWorkerRuns, type DispatchedRun, type WorkerInputs, type WorkerRun } from './workflows.js';
 
 /** An issue whose labels a status write starts from. */
 export interface LabelledIssue {
@@ -91,7 +91,8 @@ export interface Gateway {
   /** The repository itself (its default branch), for one no event is about. */
   repository(): Promise<RepositoryInfo>;
 
-  dispatchWorker(ref: string, inputs: WorkerInputs): Promise<void>;
+  /** The run it started, when GitHub says (return_run_details). */
+  dispatchWorker(ref: string, inputs: WorkerInputs): Promise<DispatchedRun | undefined>;
   unfinishedWorkerRuns(): Promise<WorkerRun[]>;
   cancelRun(runId: number): Promise<'cancelling' | 'finished'>;
 

@@ -13,18 +13,36 @@ export interface WorkerInputs {
   resume: boolean;
 }
 
+/** The run a dispatch started, as GitHub names it when asked to (`return_run_details`). */
+export interface DispatchedRun {
+  id: number;
+  /** The run in the REST API. */
+  url: string;
+  /** The run's page. */
+  htmlUrl: string;
+}
+
 /**
- * POST /repos/{owner}/{repo}/actions/workflows/harness-worker.yml/dispatches (204). `ref` is
- * the branch whose copy of the workflow runs. Inputs are strings: a `workflow_dispatch`
- * input of type boolean still arrives as text, so "true"/"false" is what the worker reads.
+ * POST /repos/{owner}/{repo}/actions/workflows/harness-worker.yml/dispatches with
+ * `return_run_details: true`: GitHub answers 200 with `workflow_run_id`, `run_url` and
+ * `html_url`, so the run is known at once, never searched for. A GitHub that predates the
+ * parameter answers 204 without them: undefined then. `ref` is the branch whose copy of the
+ * workflow runs. Inputs are strings: a `workflow_dispatch` input of type boolean still arrives
+ * as text, so "true"/"false" is what the worker reads.
  */
-export async function dispatchWorker(request: GatewayRequest, repo: Repo, ref: string, inputs: WorkerInputs): Promise<void> {
-  await request('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', {
+export async function dispatchWorker(request: GatewayRequest, repo: Repo, ref: string, inputs: WorkerInputs): Promise<DispatchedRun | undefined> {
+  const params = {
     ...repo,
     workflow_id: WORKER_WORKFLOW,
     ref,
     inputs: { spec: inputs.spec, plan: inputs.plan, resume: inputs.resume ? 'true' : 'false' },
-  });
+    return_run_details: true,
+  };
+  // Octokit's route types predate return_run_details (February 2026).
+  const response = (await request('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', params as never)) as { status: number; data: unknown };
+  const data = response.data as { workflow_run_id?: unknown; run_url?: unknown; html_url?: unknown } | undefined;
+  if (response.status !== 200 || typeof data?.workflow_run_id !== 'number') return undefined;
+  return { id: data.workflow_run_id, url: String(data.run_url ?? ''), htmlUrl: String(data.html_url ?? '') };
 }
 
 export interface WorkerRun {

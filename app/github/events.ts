@@ -19,10 +19,10 @@ export const APP_EVENTS = {
     why: '`/harness` slash commands, on issues and pull requests alike (GitHub sends PR conversation comments as issue comments).',
   },
   check_run: {
-    actions: ['completed', 'requested_action'],
+    actions: ['completed', 'requested_action', 'rerequested'],
     why:
-      'The buttons on harness check runs (Approve, Abort) come back to the App that owns them; ' +
-      'a plan check run completing starts a scheduling round.',
+      "The buttons on harness check runs (Approve, a decision's options, Abort, Retry) come back to the App that owns them; " +
+      '"Re-run" on a plan check run dispatches the plan again; a plan check run completing starts a scheduling round.',
   },
   workflow_run: {
     actions: ['completed'],

@@ -26,6 +26,7 @@ export function snapshotOf(ctx: RunContext): RunSnapshot {
     plans,
     phases,
     minutes: ctx.state.minutes,
+    costs: ctx.state.costs,
     reasons: ctx.state.reasons,
     activity: ctx.activity,
     now: ctx.now(),

@@ -89,6 +89,8 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
   const minutes = minutesBetween(status.startedAt, finished);
   ctx.schedule.setPlan(plan.id, outcome.kind);
   ctx.state.minutes.set(plan.id, minutes);
+  // Before STATUS.md is written below: its cost per plan and in all.
+  if (outcome.facts.usage?.costUsd !== undefined) ctx.state.costs.set(plan.id, outcome.facts.usage.costUsd);
   if (reason === undefined) ctx.state.reasons.delete(plan.id);
   else ctx.state.reasons.set(plan.id, reason);
   noteActivity(ctx, verified ? `${plan.id} verified and merged` : `${plan.id} failed: ${reason}`);
@@ -110,6 +112,7 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
     ...(outcome.report ? { verification: outcome.report } : {}),
     ...(agentSummary === undefined ? {} : { agentSummary }),
     ...(input.knowledge ? { knowledge: input.knowledge } : {}),
+    ...(outcome.facts.usage ? { usage: outcome.facts.usage } : {}),
   });
   const phase = ctx.spec.phases.find((p) => p.id === plan.phase)!;
   const knowledge = await fileKnowledge(ctx, {
@@ -135,6 +138,7 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
     startedAt: status.startedAt,
     finishedAt: finished.toISOString(),
     durationMinutes: minutes,
+    ...(outcome.facts.usage ? { usage: outcome.facts.usage } : {}),
   };
   await session.finish(result);
   const seconds = Math.max(0, (finished.getTime() - Date.parse(status.startedAt)) / 1000);

@@ -18,6 +18,8 @@ export interface RunState {
   results: Map<string, SessionResult>;
   checkpoints: Map<string, CheckpointRecord>;
   minutes: Map<string, number>;
+  /** US dollars each plan's agent reported, for the plans that reported a cost. */
+  costs: Map<string, number>;
   reasons: Map<string, string>;
   researched: Set<string>;
 }
@@ -35,6 +37,7 @@ export function emptyRunState(): RunState {
     results: new Map(),
     checkpoints: new Map(),
     minutes: new Map(),
+    costs: new Map(),
     reasons: new Map(),
     researched: new Set(),
   };
@@ -50,6 +53,7 @@ export async function readRunState(store: OrchestrationStore, spec: Spec, integr
       if (result) {
         state.results.set(plan.id, result);
         state.minutes.set(plan.id, result.durationMinutes);
+        if (result.usage?.costUsd !== undefined) state.costs.set(plan.id, result.usage.costUsd);
         if (result.outcome === 'verified' && result.mergedAs) state.plans.set(plan.id, 'verified');
         else if (result.outcome === 'failed') {
           state.plans.set(plan.id, 'failed');

@@ -1,3 +1,4 @@
+import type { Usage } from '../engine/core/protocol/messages.js';
 import { appendFile, mkdir, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Checkpoint, WorkerMessage } from '../engine/core/protocol/messages.js';
@@ -74,6 +75,8 @@ export interface SessionResult {
   startedAt: string;
   finishedAt: string;
   durationMinutes: number;
+  /** What the agent reported it used (cost, turns, tokens). */
+  usage?: Usage;
 }
 
 export interface PhaseRecord {

@@ -16,8 +16,24 @@ export class Checkout implements Workspace {
   constructor(
     readonly root: string,
     private readonly remote = 'origin',
+    /**
+     * The token git pushes with. The checkout keeps no credentials (persist-credentials: false),
+     * so the agent and the plan's commands, which run in it, never hold a write token: it is
+     * handed to the one `git push` process, in that process's environment only.
+     */
+    private readonly pushToken?: string,
   ) {
     this.git = new Git(root);
+  }
+
+  /** The commit checked out. */
+  async head(): Promise<string> {
+    return (await this.git.run(['rev-parse', 'HEAD'])).trim();
+  }
+
+  /** What is changed and not committed (porcelain lines); empty when the tree is clean. */
+  async uncommitted(): Promise<string[]> {
+    return (await this.git.status()).map((e) => `${e.code} ${e.path}`);
   }
 
   /** Commit as github-actions unless the workflow (or the runner) set an identity. */
@@ -56,8 +72,23 @@ export class Checkout implements Workspace {
     return new Date((await this.git.run(['log', '-1', '--format=%cI', 'HEAD'])).trim());
   }
 
-  /** Push what is committed to the plan branch; never forced: a branch that moved elsewhere is a conflict to see. */
-  async push(branch: string): Promise<void> {
-    await this.git.run(['push', '--quiet', this.remote, `HEAD:refs/heads/${branch}`]);
+  /**
+   * Push what is committed to the plan branch; never forced: a branch that moved elsewhere is a
+   * conflict to see. `replacing` is the one exception, a wip commit this run folded away: the
+   * push replaces exactly that commit (--force-with-lease), and fails if anything else moved
+   * the branch meanwhile.
+   */
+  async push(branch: string, replacing?: string): Promise<void> {
+    const lease = replacing ? [`--force-with-lease=refs/heads/${branch}:${replacing}`] : [];
+    await this.pusher().run(['push', '--quiet', ...lease, this.remote, `HEAD:refs/heads/${branch}`]);
+  }
+
+  private pusher(): Git {
+    if (!this.pushToken) return this.git;
+    // GIT_CONFIG_* reach this process only, unlike `git config`, which the agent could read back.
+    const basic = Buffer.from(`x-access-token:${this.pushToken}`).toString('base64');
+    return new Git(this.root, {
+      env: { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.https://github.com/.extraheader', GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}` },
+    });
   }
 }

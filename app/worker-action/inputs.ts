@@ -12,6 +12,13 @@ export interface WorkerInputs {
   /** The branch already holds steps an earlier run committed. */
   resume: boolean;
   token: string;
+  /**
+   * The App's installation token, minted in the workflow from the App's secrets: when given, the
+   * worker calls GitHub and pushes with it, and the plan's check run is the App's.
+   */
+  appToken?: string;
+  /** The App's slug, whose bot (`<slug>[bot]`) is the only bot whose answers count. */
+  appSlug?: string;
   /** Overrides the plan's `agent:` and the config's `agent`. */
   agent?: AgentName;
   /** Overrides `specs_root` of .github/harness.yml. */
@@ -38,6 +45,13 @@ export function parseInputs(get: (name: string) => string): WorkerInputs {
   if (agent) {
     if (!(AGENT_NAMES as readonly string[]).includes(agent)) throw new WorkerInputError(`input agent: "${agent}" is not one of ${AGENT_NAMES.join(', ')}`);
     inputs.agent = agent as AgentName;
+  }
+  const appToken = get('app-token');
+  if (appToken) inputs.appToken = appToken;
+  const appSlug = get('app-slug');
+  if (appSlug) {
+    if (!/^[a-z0-9][a-z0-9-]*$/i.test(appSlug)) throw new WorkerInputError(`input app-slug: "${appSlug}" is not a GitHub App slug like harness-bot`);
+    inputs.appSlug = appSlug;
   }
   const specsRoot = get('specs-root');
   if (specsRoot) inputs.specsRoot = specsRoot;

@@ -20,23 +20,26 @@ export interface GivenAnswer {
 }
 
 /**
- * Anyone may comment on an issue and a marker is only text, so only comments that the app
- * (a bot) or a person with write access wrote count as answers: otherwise a passer-by could
- * approve a human check.
+ * Anyone may comment on an issue and a marker is only text, so only comments that the App or
+ * a person with write access wrote count as answers: otherwise a passer-by could approve a
+ * human check. Of bots, only the App: another bot (a dependency updater, a workflow's
+ * github-actions) answers for nobody. `appLogin` names the App's bot; without it, any bot
+ * counts, as before the worker knew the App's name.
  */
 const TRUSTED_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
 
-export function isTrusted(comment: CommentRecord): boolean {
-  return comment.authorType === 'Bot' || TRUSTED_ASSOCIATIONS.has(comment.association);
+export function isTrusted(comment: CommentRecord, appLogin?: string): boolean {
+  if (comment.authorType === 'Bot') return appLogin === undefined || comment.author === appLogin;
+  return TRUSTED_ASSOCIATIONS.has(comment.association);
 }
 
 /** The answers given to a plan's checkpoints, by checkpoint id; a later answer replaces an earlier one. */
-export function answerComments(comments: readonly CommentRecord[], plan: string): Map<string, GivenAnswer> {
+export function answerComments(comments: readonly CommentRecord[], plan: string, appLogin?: string): Map<string, GivenAnswer> {
   const answers = new Map<string, GivenAnswer>();
   const ordered = [...comments].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id);
   for (const comment of ordered) {
     const given = answerOf(comment.body);
-    if (!given || given.plan !== plan || !isTrusted(comment) || given.answer === '') continue;
+    if (!given || given.plan !== plan || !isTrusted(comment, appLogin) || given.answer === '') continue;
     answers.set(given.checkpoint, { checkpoint: given.checkpoint, answer: given.answer, by: comment.author, at: comment.createdAt });
   }
   return answers;

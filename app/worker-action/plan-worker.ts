@@ -1,21 +1,30 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Checkpoint } from '../engine/core/protocol/messages.js';
+import { rateLimitOf } from '../engine/core/agents/rate-limit.js';
+import type { Checkpoint, Usage } from '../engine/core/protocol/messages.js';
 import type { Plan } from '../engine/core/spec/model.js';
 import type { VerificationReport } from '../engine/core/verify/levels.js';
 import { planBranch } from '../engine/forge/names.js';
+import { targetCheck, targetExternalId } from '../engine/forge/worker-target.js';
 import { agentName } from '../engine/lifecycle/assignment.js';
-import { attemptPlan, type AttemptInput } from '../engine/lifecycle/attempt-plan.js';
-import type { PlanCommit } from '../engine/lifecycle/ports.js';
+import { attemptPlan, type AttemptInput, type AttemptOutcome } from '../engine/lifecycle/attempt-plan.js';
+import type { PlanCommit, Progress } from '../engine/lifecycle/ports.js';
 import { systemClock } from '../machine/clock.js';
+import { readTextIfExists } from '../machine/files.js';
 import { localVerifyPorts } from '../machine/verify-ports.js';
 import { agentsConfig } from '../workers/config.js';
+import { GitError } from '../workers/git.js';
 import { agentFor } from '../workers/registry.js';
-import { workerCapture } from './capture.js';
+import { workerCapture, workerSafety } from './capture.js';
+import { finalCheck, type JobEnd } from './check-texts.js';
+import { restoreCheckpoint, saveCheckpoint, type Restored } from './checkpoint-store.js';
 import { Checkout } from './checkout.js';
 import { alreadyAsked, answerComments, checkpointComment, issueAnswers, type GivenAnswer } from './issue-answers.js';
 import { jobProgress } from './job-log.js';
+import { LiveCheck } from './live-check.js';
+import { planDocuments, type PlanDocuments } from './plan-documents.js';
 import { jobSummary, prBody, prTitle } from './reports.js';
+import { planAtBase } from './spec-at-base.js';
 import { surfaceOnRunner } from './surfacing.js';
 import { WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
 import type { CommentRecord } from '../gateway/comments.js';
@@ -30,34 +39,96 @@ interface PlanJob {
   checkout: Checkout;
   branch: string;
   heading: string;
+  agent: string;
+  live: LiveCheck;
+  logDir: string;
+  /** The wip commit of the checkpoint this run resumed: the first push replaces it. */
+  restored?: Restored;
+  budgetUsd?: number;
 }
 
+/** Claude Code's permission mode on a runner when .github/harness.yml names none. */
+export const RUNNER_PERMISSION_MODE = 'bypassPermissions';
+
+/** Lines of the agent's own log quoted as a failure's evidence. */
+const EVIDENCE_LINES = 40;
+
 /**
- * One plan on a runner (docs/github-flow.md, step 4): the attempt on the checkout of the plan
- * branch, then the branch pushed and the plan PR opened. A question nobody has answered yet
- * ends the run successfully with the question on the plan issue.
+ * One plan on a runner (docs/github-flow.md, step 4): the plan's check run taken over and kept
+ * live, a checkpoint this run resumes restored, the attempt on the checkout of the plan branch,
+ * then the branch pushed and the plan PR opened with SUMMARY.md and VERIFICATION.md. A question
+ * nobody has answered yet ends the run successfully with the question on the plan issue, the
+ * work in progress and the agent's session on the branch. Whatever happens, the check run's
+ * final state is written here.
  */
 export async function runPlanWorker(run: WorkerRun, planId: string): Promise<WorkerOutcome> {
   const { spec, log, forge } = run;
-  const plan = spec.planById.get(planId);
-  if (!plan) throw new WorkerError(`spec ${spec.id} (${run.specPath}) has no plan ${planId}`);
-  const issue = (await forge.planIssues(spec.id)).byPlan.get(plan.id);
-  if (!issue) throw new WorkerError(`plan ${plan.id} of ${spec.id} has no issue (labels harness:plan, spec:${spec.id}, marker <!-- harness:plan ${spec.id}/${plan.id} -->): has the spec PR been synced?`);
+  const listed = spec.planById.get(planId);
+  if (!listed) throw new WorkerError(`spec ${spec.id} (${run.specPath}) has no plan ${planId}`);
+  const issue = (await forge.planIssues(spec.id)).byPlan.get(listed.id);
+  if (!issue) throw new WorkerError(`plan ${listed.id} of ${spec.id} has no issue (labels harness:plan, spec:${spec.id}, marker <!-- harness:plan ${spec.id}/${listed.id} -->): has the spec PR been synced?`);
   const comments = await forge.comments(issue.number);
-  const checkout = new Checkout(run.root);
+  const checkout = new Checkout(run.root, 'origin', run.pushToken);
   const identity = await checkout.ensureIdentity();
-  const agent = agentName(plan, { override: run.inputs.agent, configured: run.config.agent });
+  const agent = agentName(listed, { override: run.inputs.agent, configured: run.config.agent });
+  const target = { kind: 'plan' as const, spec: spec.id, plan: listed.id };
+  const live = new LiveCheck({
+    forge,
+    owner: run.checkOwner ?? 'actions',
+    name: targetCheck(target),
+    externalId: targetExternalId(target),
+    ...(run.runUrl ? { detailsUrl: run.runUrl } : {}),
+    log,
+    now: run.monotonic ?? (() => performance.now()),
+    ...(run.checkIntervalMs === undefined ? {} : { intervalMs: run.checkIntervalMs }),
+  });
+  const heading = `${spec.id} / ${listed.id} ${listed.title}`;
+  try {
+    await live.start(await checkout.head(), heading);
+  } catch (e) {
+    // A job without `checks: write` still does the plan; the summary and the App's settling say how it ended.
+    log.warning(`could not create or take over the check run (${e instanceof Error ? e.message : String(e)}): the plan runs without a live check run`);
+  }
   const job: PlanJob = {
     run,
-    plan,
+    plan: listed,
     issue,
     comments,
-    answers: answerComments(comments, plan.id),
+    answers: answerComments(comments, listed.id, run.appLogin),
     checkout,
-    branch: planBranch(spec.id, plan.id),
-    heading: `${spec.id} / ${plan.id} ${plan.title}`,
+    branch: planBranch(spec.id, listed.id),
+    heading,
+    agent,
+    live,
+    logDir: join(run.tempDir, 'harness', spec.id, listed.id),
   };
+  const budget = [listed.budgetUsd, run.config.budget_usd].filter((b): b is number => b !== undefined);
+  if (budget.length > 0) job.budgetUsd = Math.min(...budget);
   run.notes.push(`agent \`${agent}\`${run.inputs.resume ? ', resumed' : ''}; commits as ${identity.name}; plan issue #${issue.number}`);
+  try {
+    return await work(job);
+  } catch (e) {
+    // Not a result the worker chose: still, the check run must not be left in progress.
+    const reason = e instanceof Error ? e.message : String(e);
+    await settle(job, { kind: 'failed', reason }, []).catch((w: Error) => log.warning(`could not write the check run's final state: ${w.message}`));
+    throw e;
+  }
+}
+
+async function work(job: PlanJob): Promise<WorkerOutcome> {
+  const { run, checkout } = job;
+  const { spec } = run;
+  const base = await checkout.planBase(run.base);
+  if (run.inputs.resume) {
+    const restored = await restoreCheckpoint(checkout, { spec: spec.id, plan: job.plan.id, logDir: job.logDir, env: { ...process.env, ...run.env } });
+    if (restored) {
+      job.restored = restored;
+      run.notes.push(`resumed at checkpoint \`${restored.saved.checkpoint.id}\`${restored.saved.session ? ` in the agent's session ${restored.saved.session.id}` : ''}`);
+    }
+  }
+  // Checked as the base has the plan: what the agent did to PLAN.md on its branch does not count.
+  job.plan = await planAtBase(run.root, base, run.specPath, job.plan.id, run.tempDir);
+  const { plan, agent } = job;
 
   const clock = systemClock(run.now);
   const capture = workerCapture(run);
@@ -69,37 +140,62 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
     plan,
     agent,
     session: `${spec.id}-${plan.id}`,
-    base: await checkout.planBase(run.base),
+    base,
     resume: run.inputs.resume,
     prompt: () => readFile(join(run.root, run.specPath, plan.file), 'utf8'),
     env: run.env,
-    logDir: join(run.tempDir, 'harness', spec.id, plan.id),
+    logDir: job.logDir,
     ...(capture ? { history: capture.history(plan) } : {}),
     ...(agent === 'claude' && run.config.agents.claude?.model ? { expects: { model: run.config.agents.claude.model } } : {}),
     ...(knowledge ? { knowledge } : {}),
   };
-  const outcome = await attemptPlan(
-    input,
-    {
-      agent: (name) => agentFor(name, agentsConfig(run.config)),
-      workspace: checkout,
-      verifyPorts: () => localVerifyPorts(run.root, { env: run.env, clock }),
-      answers: issueAnswers(job.answers),
-      progress: jobProgress(log),
-      clock,
-    },
-  );
+  const agents = agentsConfig(run.config);
+  // On a runner the agent must run the project's commands with nobody there to allow each, and the job holds no
+  // write token for it to misuse: bypassPermissions, unless the config chose a mode (templates/workflows/harness-worker.yml).
+  agents.claude = { permissionMode: RUNNER_PERMISSION_MODE, ...agents.claude };
+  if (job.budgetUsd !== undefined) agents.claude = { ...agents.claude, budgetUsd: job.budgetUsd };
+  const outcome = await attemptPlan(input, {
+    agent: (name) => agentFor(name, agents),
+    workspace: checkout,
+    verifyPorts: () => localVerifyPorts(run.root, { env: run.env, clock }),
+    answers: issueAnswers(job.answers),
+    progress: liveProgress(jobProgress(run.log), job.live),
+    clock,
+  });
   // The attempt's signals go to the spec's signals PR whatever came of it; only an ended attempt has its knowledge on record.
   const ended = outcome.kind !== 'checkpoint';
   await capture?.file(`${plan.id} ${outcome.kind}`, outcome.signals, ended ? { plan, entries: input.knowledge ?? [], verified: outcome.kind === 'verified' } : undefined);
-  if (outcome.kind === 'checkpoint') return ask(job, outcome.checkpoint, outcome.commits, outcome.report);
-  if (outcome.kind === 'failed') return failed(job, outcome.reason, outcome.commits, outcome.report);
-  const { report, commits } = outcome;
-  // Nothing to merge is no finished plan: its issue would never close.
-  if (commits.length === 0) return failed(job, `plan ${plan.id} passed its checks but made no commits: there is nothing to open a pull request for`, commits, report);
+  const usage = outcome.facts.usage;
+  if (usage) run.notes.push(costNote(usage, job.budgetUsd));
 
-  await checkout.push(job.branch);
-  const pr = await forge.openPullRequest({
+  if (outcome.kind === 'checkpoint') return ask(job, outcome.checkpoint, outcome.commits, usage, outcome.report);
+  if (outcome.kind === 'failed') {
+    const limit = rateLimitOf(outcome.reason);
+    if (limit) {
+      const checkpoint: Checkpoint = {
+        id: 'usage-limit',
+        kind: 'action',
+        prompt: `The agent stopped at the model's rate or usage limit${limit.resetsAt ? `, which resets at ${limit.resetsAt.toISOString()}` : ''}. Answer \`continue\` once it has reset: the agent's session resumes where it stopped.`,
+        source: agent,
+      };
+      return ask(job, checkpoint, outcome.commits, usage, outcome.report, { resetsAt: limit.resetsAt, evidence: limit.evidence });
+    }
+    return failed(job, outcome.reason, outcome.commits, usage, outcome.report, await agentEvidence(job));
+  }
+  const { report, commits } = outcome;
+  if (job.budgetUsd !== undefined && usage?.costUsd !== undefined && usage.costUsd > job.budgetUsd) {
+    return failed(job, `the agent spent $${usage.costUsd.toFixed(2)}, over the budget of $${job.budgetUsd.toFixed(2)} (budget_usd)`, commits, usage, report);
+  }
+  // Nothing to merge is no finished plan: its issue would never close.
+  if (commits.length === 0) return failed(job, `plan ${plan.id} passed its checks but made no commits: there is nothing to open a pull request for`, commits, usage, report);
+  // What the checks saw must be what the pull request holds.
+  const dirty = await checkout.uncommitted();
+  if (dirty.length > 0) return failed(job, `the agent left changes that are not committed, so the checks ran on work the pull request would not hold: ${dirty.slice(0, 10).join(', ')}${dirty.length > 10 ? ` … and ${dirty.length - 10} more` : ''}`, commits, usage, report);
+
+  const documents = await planDocuments(job, outcome, workerSafety(run));
+  const pushed = await push(job);
+  if (pushed) return failed(job, pushed.reason, commits, usage, report, pushed.evidence, { pushed: false });
+  const pr = await run.forge.openPullRequest({
     head: job.branch,
     base: run.base,
     title: prTitle(plan),
@@ -107,33 +203,73 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
       spec: spec.id,
       specPath: run.specPath,
       plan,
-      issue: issue.number,
+      issue: job.issue.number,
       agent,
       report,
       commits,
       ...(outcome.summary === undefined ? {} : { agentSummary: outcome.summary }),
       ...(run.runUrl === undefined ? {} : { runUrl: run.runUrl }),
       ...(input.knowledge && input.knowledge.length > 0 ? { knowledge: input.knowledge } : {}),
+      documents: documents.inBody,
     }),
   });
-  log.info(`${pr.created ? 'opened' : 'updated'} the plan PR #${pr.number}: ${pr.url}`);
+  run.log.info(`${pr.created ? 'opened' : 'updated'} the plan PR #${pr.number}: ${pr.url}`);
+  const pullRequest = { number: pr.number, url: pr.url };
+  await settle(job, { kind: 'verified', pullRequest }, commits, usage, report);
   return {
     result: 'verified',
-    pullRequest: { number: pr.number, url: pr.url },
+    pullRequest,
     report,
     summary: jobSummary({ heading: job.heading, status: 'verified', detail: `plan PR [#${pr.number}](${pr.url}) into \`${run.base}\``, notes: run.notes, report, commits }),
   };
 }
 
-/** Stop for a person: the work so far on the branch, the question on the issue, the issue marked. */
-async function ask(job: PlanJob, checkpoint: Checkpoint, commits: PlanCommit[], report?: VerificationReport): Promise<WorkerOutcome> {
+/** The attempt's events to the job log and to the live check run. */
+function liveProgress(log: Progress, live: LiveCheck): Progress {
+  return {
+    event: async (e) => {
+      await log.event(e);
+      live.event(e);
+    },
+    stage: (title, work) => log.stage(title, work),
+  };
+}
+
+/**
+ * Stop for a person (or for the model's usage limit to reset): the work in progress and the
+ * agent's session committed as a wip commit and pushed, the question on the issue, the issue
+ * marked, the check run waiting for an answer.
+ */
+async function ask(
+  job: PlanJob,
+  checkpoint: Checkpoint,
+  commits: PlanCommit[],
+  usage: Usage | undefined,
+  report?: VerificationReport,
+  pause?: { resetsAt: Date | undefined; evidence: string },
+): Promise<WorkerOutcome> {
   const { run, plan, issue } = job;
+  await saveCheckpoint(job.checkout, {
+    spec: run.spec.id,
+    plan: plan.id,
+    agent: job.agent,
+    checkpoint,
+    logDir: job.logDir,
+    env: { ...process.env, ...run.env },
+    safety: workerSafety(run),
+    at: run.now(),
+  });
   // Pushed first, so that whoever reads the question can see the work it is about.
-  await job.checkout.push(job.branch);
+  const pushed = await push(job);
+  if (pushed) return failed(job, `stopped at checkpoint ${checkpoint.id}, but ${pushed.reason}`, commits, usage, report, pushed.evidence, { pushed: false });
   if (alreadyAsked(job.comments, plan.id, checkpoint.id, job.answers)) run.log.info(`checkpoint ${checkpoint.id} was asked on #${issue.number} already`);
   else await run.forge.comment(issue.number, checkpointComment(plan.id, checkpoint));
   issue.labels = await run.forge.setStatus(issue, 'checkpoint');
   run.log.info(`waiting for a person at checkpoint ${checkpoint.id}: asked on ${issue.url}`);
+  const end: JobEnd = pause
+    ? { kind: 'paused', evidence: pause.evidence, issueUrl: issue.url, ...(pause.resetsAt ? { resetsAt: pause.resetsAt } : {}) }
+    : { kind: 'checkpoint', checkpoint, issueUrl: issue.url };
+  await settle(job, end, commits, usage, report);
   return {
     result: 'checkpoint',
     checkpoint: checkpoint.id,
@@ -141,7 +277,7 @@ async function ask(job: PlanJob, checkpoint: Checkpoint, commits: PlanCommit[], 
     summary: jobSummary({
       heading: job.heading,
       status: 'checkpoint',
-      detail: `checkpoint \`${checkpoint.id}\` (${checkpoint.kind}) asked on [#${issue.number}](${issue.url}); answer with \`/harness respond ${plan.id} <answer>\``,
+      detail: `${pause ? "paused at the model's usage limit: " : ''}checkpoint \`${checkpoint.id}\` (${checkpoint.kind}) asked on [#${issue.number}](${issue.url}); answer with \`/harness respond ${plan.id} ${pause ? 'continue' : '<answer>'}\``,
       notes: run.notes,
       ...(report ? { report } : {}),
       commits,
@@ -149,9 +285,21 @@ async function ask(job: PlanJob, checkpoint: Checkpoint, commits: PlanCommit[], 
   };
 }
 
-async function failed(job: PlanJob, reason: string, commits: PlanCommit[], report?: VerificationReport): Promise<WorkerOutcome> {
+async function failed(
+  job: PlanJob,
+  reason: string,
+  commits: PlanCommit[],
+  usage: Usage | undefined,
+  report?: VerificationReport,
+  evidence?: string,
+  options: { pushed?: boolean } = {},
+): Promise<WorkerOutcome> {
   // What was committed stays visible on the branch; a push that fails must not hide the reason.
-  if (commits.length > 0) await job.checkout.push(job.branch).catch((e: Error) => job.run.log.warning(`could not push ${job.branch}: ${e.message}`));
+  if (options.pushed !== false && commits.length > 0) {
+    const pushed = await push(job);
+    if (pushed) job.run.log.warning(pushed.reason);
+  }
+  await settle(job, { kind: 'failed', reason, ...(evidence ? { evidence } : {}) }, commits, usage, report);
   return {
     result: 'failed',
     failure: reason,
@@ -159,3 +307,61 @@ async function failed(job: PlanJob, reason: string, commits: PlanCommit[], repor
     summary: jobSummary({ heading: job.heading, status: 'failed', detail: reason, notes: job.run.notes, ...(report ? { report } : {}), commits }),
   };
 }
+
+/** Push the branch; undefined when it went, else why not (a protected branch, a branch that moved), with git's words. */
+async function push(job: PlanJob): Promise<{ reason: string; evidence: string } | undefined> {
+  try {
+    await job.checkout.push(job.branch, job.restored?.wip);
+    job.restored = undefined;
+    return undefined;
+  } catch (e) {
+    if (!(e instanceof GitError)) throw e;
+    const protectedBranch = /GH006|protected branch|pre-receive hook declined/i.test(e.stderr);
+    const reason = protectedBranch
+      ? `the push to ${job.branch} was rejected by branch protection: allow the worker to push to harness/* branches (or exclude them from the rule), then /harness retry ${job.plan.id}`
+      : `the push to ${job.branch} failed: ${e.stderr.trim().split('\n').at(-1) ?? 'no output'}`;
+    return { reason, evidence: e.stderr.trim() };
+  }
+}
+
+/** The check run's final state, written by the worker whatever the end. */
+async function settle(job: PlanJob, end: JobEnd, commits: readonly PlanCommit[], usage?: Usage, report?: VerificationReport): Promise<void> {
+  if (!job.live.started) return;
+  const head = end.kind === 'failed' && !(await pushedHead(job)) ? undefined : await job.checkout.head();
+  await job.live.finish(
+    finalCheck({
+      heading: job.heading,
+      plan: job.plan.id,
+      end,
+      owner: job.run.checkOwner ?? 'actions',
+      ...(report ? { report } : {}),
+      commits,
+      ...(usage ? { usage } : {}),
+      ...(job.budgetUsd === undefined ? {} : { budgetUsd: job.budgetUsd }),
+      ...(job.run.runUrl ? { jobUrl: job.run.runUrl } : {}),
+    }),
+    head,
+  );
+}
+
+/** Whether the remote branch is at the checkout's head (a failed push leaves it elsewhere). */
+async function pushedHead(job: PlanJob): Promise<boolean> {
+  const remote = await job.checkout.git.run(['ls-remote', 'origin', `refs/heads/${job.branch}`]).catch(() => '');
+  return remote.split('\t')[0]?.trim() === (await job.checkout.head());
+}
+
+/** The last lines the agent wrote to its log, for a failure's evidence. */
+async function agentEvidence(job: PlanJob): Promise<string | undefined> {
+  for (const name of ['claude.log', 'command.log']) {
+    const text = await readTextIfExists(join(job.logDir, name));
+    if (text !== undefined && text.trim()) return text.trimEnd().split('\n').slice(-EVIDENCE_LINES).join('\n');
+  }
+  return undefined;
+}
+
+function costNote(usage: Usage, budget?: number): string {
+  const parts = [usage.costUsd === undefined ? undefined : `$${usage.costUsd.toFixed(2)}`, usage.turns === undefined ? undefined : `${usage.turns} turns`].filter(Boolean);
+  return `the agent reported ${parts.join(', ') || 'no cost'}${budget === undefined ? '' : ` (budget $${budget.toFixed(2)})`}`;
+}
+
+export type { PlanDocuments, AttemptOutcome };

@@ -78,6 +78,8 @@ export interface PrBodyInput {
   commits: readonly PlanCommit[];
   agentSummary?: string;
   runUrl?: string;
+  /** SUMMARY.md and VERIFICATION.md as committed, shown folded. */
+  documents?: readonly { title: string; path: string; text: string }[];
   /** The lessons, skills and genes surfaced into the agent's brief (paths relative to the knowledge store). */
   knowledge?: readonly BriefKnowledge[];
 }
@@ -101,6 +103,12 @@ export function prBody(input: PrBodyInput): string {
   if (input.knowledge && input.knowledge.length > 0) {
     head.push('', '### Knowledge surfaced', '', "What harness had learned that applies, as the agent's brief gave it:", '');
     head.push(...input.knowledge.map((k) => `- \`${KNOWLEDGE_ROOT}/${k.path}\` (${k.kind}): ${k.why}`));
+  }
+  for (const d of input.documents ?? []) {
+    // The documents are long: each is cut to its share of the body, and its file has the whole.
+    const share = Math.floor((ISSUE_BODY_LIMIT - 12_000) / Math.max(2, input.documents!.length));
+    const body = d.text.length > share ? `${d.text.slice(0, share)}\n…(cut; the whole file is \`${d.path}\`)` : d.text;
+    head.push('', `<details><summary>${d.title} (<code>${d.path}</code>)</summary>`, '', fenced(body), '', '</details>');
   }
   head.push('', `### Commits (${input.commits.length})`, '');
   const text = head.join('\n');

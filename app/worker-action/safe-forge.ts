@@ -1,4 +1,5 @@
 import { makeSafe, type SafetyOptions } from '../machine/content-safety.js';
+import type { CheckOutput } from '../gateway/check-runs.js';
 import type { WorkerForge, WorkerOutcome } from './worker-run.js';
 
 /**
@@ -11,7 +12,12 @@ export function safeForge(forge: WorkerForge, safety: SafetyOptions): WorkerForg
     ...forge,
     comment: async (issue, body) => forge.comment(issue, await safe(body)),
     openPullRequest: async (pull) => forge.openPullRequest({ ...pull, title: await safe(pull.title), body: await safe(pull.body) }),
+    createCheckRun: async (run) => forge.createCheckRun(run.output ? { ...run, output: await safeOutput(run.output) } : run),
+    updateCheckRun: async (id, update) => forge.updateCheckRun(id, update.output ? { ...update, output: await safeOutput(update.output) } : update),
   };
+  async function safeOutput(output: CheckOutput): Promise<CheckOutput> {
+    return { ...output, title: await safe(output.title), summary: await safe(output.summary), ...(output.text === undefined ? {} : { text: await safe(output.text) }) };
+  }
 }
 
 /** The job's summary and failure, which GitHub shows on the run's page, made safe the same way. */

@@ -5,6 +5,7 @@ import type { VerificationReport } from '../engine/core/verify/levels.js';
 import type { WorkerInputs } from './inputs.js';
 import type { KnowledgeForge } from './capture.js';
 import type { WorkerLog } from './job-log.js';
+import type { CheckOwner } from './live-check.js';
 import { gateway, type Gateway } from '../gateway/gateway.js';
 import type { GitHubRequest, Repo } from '../gateway/request.js';
 
@@ -16,7 +17,10 @@ import type { GitHubRequest, Repo } from '../gateway/request.js';
  * request; for a spike, its knowledge PR found and told what was found. The Actions entry
  * point hands it the gateway over the job's token.
  */
-export type WorkerForge = Pick<Gateway, 'repo' | 'planIssues' | 'comments' | 'comment' | 'setStatus' | 'openPullRequest' | 'pullRequests' | 'updatePullRequest'>;
+export type WorkerForge = Pick<
+  Gateway,
+  'repo' | 'planIssues' | 'comments' | 'comment' | 'setStatus' | 'openPullRequest' | 'pullRequests' | 'updatePullRequest' | 'checkRuns' | 'createCheckRun' | 'updateCheckRun'
+>;
 
 /** The worker's forge: the gateway over the job's client (its errors name the `permissions:` to grant). */
 export function workerForge(request: GitHubRequest, repo: Repo): WorkerForge {
@@ -46,6 +50,16 @@ export interface WorkerDeps {
   knowledge?: (repository?: Repo) => KnowledgeForge;
   /** Secret values the job holds beyond its environment (its token), redacted from whatever it writes. */
   secrets?: readonly string[];
+  /** `app`: the job holds the App's installation token, so the plan's check run is the App's to update; `actions` (the default): only GITHUB_TOKEN. */
+  checkOwner?: CheckOwner;
+  /** The token `git push` gets, and nothing else (the checkout keeps no credentials). */
+  pushToken?: string;
+  /** The App's bot login ("harness-app[bot]"): of all bots, only its answers on a plan issue count. */
+  appLogin?: string;
+  /** Milliseconds, monotonic: paces the check run's writes. */
+  monotonic?: () => number;
+  /** The fewest milliseconds between two progress writes of the check run (3,000 by default). */
+  checkIntervalMs?: number;
 }
 
 /** A run once the config and the spec are read. */

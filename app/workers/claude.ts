@@ -1,4 +1,4 @@
-import { rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findCheckpointLine } from '../engine/core/agents/checkpoint-line.js';
 import { describeClaudeEvent, parseClaudeLine, resultFailure, totalUsage, usageOf, type ClaudeResult } from '../engine/core/agents/claude-stream.js';
@@ -18,6 +18,8 @@ import { WorkBudget } from './work-budget.js';
 import { beginWholePlan, finishWholePlan } from './whole-plan.js';
 import { PID_FILE } from './worktree.js';
 import { readTextIfExists } from '../machine/files.js';
+import { ReportBridge } from './mcp/report-bridge.js';
+import { CLAUDE_TOOL_NAMES } from './mcp/report-tools.js';
 
 export interface ClaudeAgentOptions {
   /** The Claude Code CLI; "claude" from PATH by default. */
@@ -37,10 +39,12 @@ export interface ClaudeAgentOptions {
   extraArgs?: string[];
   /** Checkpoints one plan may stop at, against an agent that never stops asking. */
   maxCheckpoints?: number;
+  /** US dollars: a run of the CLI that brings the attempt's reported cost over it fails the plan (budget_usd). */
+  budgetUsd?: number;
 }
 
-/** What the worker remembers of its Claude session in logDir, to continue it after a restart. */
-interface ClaudeState {
+/** What the worker remembers of its Claude session in logDir, to continue it after a restart (or, seeded from a checkpoint, on another runner). */
+export interface ClaudeState {
   sessionId?: string;
   /** The checkpoint the session stopped at and nobody has answered yet. */
   checkpoint?: Checkpoint;
@@ -80,6 +84,27 @@ export class ClaudeAgent implements Agent {
     if (!history) return;
 
     const store = await AnswerStore.open(context.logDir);
+    // The reporting channel (MCP): the same server whether a person waits at this terminal or a runner ends at the question.
+    const bridge = await ReportBridge.open({ context, reporter, store, agent: this.name });
+    try {
+      await this.session(context, reporter, git, history, store, bridge, saved, waiting, statePath);
+    } finally {
+      await bridge.close();
+    }
+  }
+
+  private async session(
+    context: WorkerContext,
+    reporter: Reporter,
+    git: Git,
+    history: NonNullable<Awaited<ReturnType<typeof beginWholePlan>>>,
+    store: AnswerStore,
+    bridge: ReportBridge,
+    saved: ClaudeState,
+    waiting: boolean,
+    statePath: string,
+  ): Promise<void> {
+    const mcpConfig = await bridge.writeConfig(context.logDir);
     const budget = new WorkBudget(context.task.timeout_minutes);
     const save = (state: ClaudeState) => writeState(statePath, state);
     let next: { prompt: string; resume?: string };
@@ -90,7 +115,7 @@ export class ClaudeAgent implements Agent {
       next = { prompt: answerPrompt(saved.checkpoint!, gate.answer), resume: saved.sessionId! };
     } else {
       const commits = context.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
-      next = { prompt: buildWorkerPrompt(context.plan, { spec: context.spec, checkpoints: 'line', answers: store.all(), commits, knowledge: context.task.knowledge ?? [] }) };
+      next = { prompt: buildWorkerPrompt(context.plan, { spec: context.spec, checkpoints: 'mcp', answers: store.all(), commits, knowledge: context.task.knowledge ?? [] }) };
       await save({});
     }
 
@@ -101,13 +126,23 @@ export class ClaudeAgent implements Agent {
     const facts = new StreamFacts();
     const failed = (error: string, retryable = false, timedOut = false) => reporter.failed(error, retryable, { timedOut, usage: totalUsage(runs), agent: facts.facts() });
     for (let asked = 0; ; asked++) {
-      const turn = await this.turn(context, reporter, store, budget, next, facts);
+      const turn = await this.turn(context, reporter, store, budget, { ...next, mcpConfig }, facts);
       runs.push(turn.result && usageOf(turn.result));
       if (turn.sessionId) await save({ sessionId: turn.sessionId });
+      const spent = totalUsage(runs)?.costUsd;
+      if (this.options.budgetUsd !== undefined && spent !== undefined && spent > this.options.budgetUsd) {
+        return failed(`claude spent $${spent.toFixed(2)}, over the plan's budget of $${this.options.budgetUsd.toFixed(2)} (budget_usd): stopped`);
+      }
+      // Asked through harness_worker_await where nobody can wait: the session stops at the question and is resumed with the answer.
+      if (bridge.waiting && turn.sessionId) return save({ sessionId: turn.sessionId, checkpoint: bridge.waiting });
       if (!turn.ok) return failed(turn.error, turn.retryable, turn.timedOut);
+      if (bridge.failure !== undefined) return failed(`claude reported task_failed: ${bridge.failure}`);
       const reported = await reportInsights(reporter, turn.result.result ?? '');
       const line = findCheckpointLine(reported);
-      if (!line.found) return finishWholePlan(context, git, history, reporter, summaryOf(reported, turn.result), totalUsage(runs), facts.facts());
+      if (!line.found) {
+        const text = reported.trim() || bridge.summary || '';
+        return finishWholePlan(context, git, history, reporter, summaryOf(text, turn.result), totalUsage(runs), facts.facts());
+      }
       if ('error' in line) return failed(`claude asked for a person in a form the worker cannot read: ${line.error}`);
       if (!turn.sessionId) return failed('claude asked for a person but reported no session id to continue');
       if (asked >= maxCheckpoints) return failed(`claude stopped at more than ${maxCheckpoints} checkpoints; the plan needs splitting or clearer decisions`);
@@ -134,7 +169,7 @@ export class ClaudeAgent implements Agent {
     reporter: Reporter,
     store: AnswerStore,
     budget: WorkBudget,
-    next: { prompt: string; resume?: string },
+    next: { prompt: string; resume?: string; mcpConfig: string },
     facts: StreamFacts,
   ): Promise<({ ok: true; result: ClaudeResult } | { ok: false; error: string; retryable: boolean; timedOut?: boolean; result?: ClaudeResult }) & { sessionId?: string }> {
     let sessionId = next.resume;
@@ -183,12 +218,14 @@ export class ClaudeAgent implements Agent {
     return { ok: true, result, ...withSession };
   }
 
-  private args(next: { prompt: string; resume?: string }): string[] {
+  private args(next: { prompt: string; resume?: string; mcpConfig: string }): string[] {
     const o = this.options;
     const args = ['-p', next.prompt, '--output-format', 'stream-json', '--verbose'];
     if (next.resume) args.push('--resume', next.resume);
+    args.push('--mcp-config', next.mcpConfig);
     args.push('--permission-mode', o.permissionMode ?? 'acceptEdits');
-    if (o.allowedTools && o.allowedTools.length > 0) args.push('--allowedTools', o.allowedTools.join(','));
+    // Headless Claude Code asks permission for an MCP tool like any other: the reporting channel's are always allowed.
+    args.push('--allowedTools', [...(o.allowedTools ?? []), ...CLAUDE_TOOL_NAMES].join(','));
     if (o.maxTurns !== undefined) args.push('--max-turns', String(o.maxTurns));
     if (o.model) args.push('--model', o.model);
     args.push(...(o.extraArgs ?? []));
@@ -219,6 +256,17 @@ function summaryOf(text: string, result: ClaudeResult): string {
     .filter(Boolean)
     .join(', ');
   return stats ? `${clipped}${clipped ? '\n\n' : ''}(claude: ${stats})` : clipped;
+}
+
+/** The session state of a plan's logDir (empty when there is none). */
+export function readClaudeState(logDir: string): Promise<ClaudeState> {
+  return readState(join(logDir, STATE_FILE));
+}
+
+/** Seed a logDir with a session to continue: a runner restoring a checkpoint taken on another runner. */
+export async function seedClaudeState(logDir: string, state: ClaudeState): Promise<void> {
+  await mkdir(logDir, { recursive: true });
+  await writeState(join(logDir, STATE_FILE), state);
 }
 
 async function readState(path: string): Promise<ClaudeState> {

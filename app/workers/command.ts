@@ -14,6 +14,7 @@ import { reportingFailures, type Reporter } from './reporter.js';
 import { WorkBudget } from './work-budget.js';
 import { beginWholePlan, finishWholePlan } from './whole-plan.js';
 import { PID_FILE } from './worktree.js';
+import { ReportBridge } from './mcp/report-bridge.js';
 
 export interface CommandAgentOptions {
   /** Run with `sh -c` in the worktree, e.g. "codex exec --full-auto -" or "./scripts/agent.sh". */
@@ -55,6 +56,24 @@ export class CommandAgent implements Agent {
     if (!history) return;
 
     const store = await AnswerStore.open(context.logDir);
+    // Any MCP-capable agent can report as Claude does: the server's command line is in its environment.
+    const bridge = await ReportBridge.open({ context, reporter, store, agent: this.name });
+    try {
+      await this.work(context, reporter, git, history, store, bridge);
+    } finally {
+      await bridge.close();
+    }
+  }
+
+  private async work(
+    context: WorkerContext,
+    reporter: Reporter,
+    git: Git,
+    history: NonNullable<Awaited<ReturnType<typeof beginWholePlan>>>,
+    store: AnswerStore,
+    bridge: ReportBridge,
+  ): Promise<void> {
+    const mcpEnv = await bridge.agentEnv(context.logDir);
     const protocol = this.options.protocol === true;
     const commits = context.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
     const brief = buildWorkerPrompt(context.plan, {
@@ -120,7 +139,7 @@ export class CommandAgent implements Agent {
         command: 'sh',
         args: ['-c', this.options.command],
         cwd: context.task.worktree,
-        env: agentEnv(context, store),
+        env: agentEnv(context, store, mcpEnv),
         input,
         keepStdin: protocol,
         signal: context.signal,
@@ -149,6 +168,7 @@ export class CommandAgent implements Agent {
 
     const tail = output.length > 0 ? `\n${output.join('\n')}` : '';
     const agent = facts;
+    if (bridge.waiting) return;
     if (failure) return reporter.failed(failure.error, failure.retryable, { usage, agent });
     if (result.aborted) return reporter.failed(`the command was aborted: ${abortReason(context.signal)}`, true, { usage, agent });
     if (result.timedOut) {
@@ -160,6 +180,7 @@ export class CommandAgent implements Agent {
       return reporter.failed(`the command ${how}${reported ? `: ${reported.error}` : ''}${tail}`, reported?.retryable ?? false, { usage, agent });
     }
     if (reported) return reporter.failed(reported.error, reported.retryable, { usage, agent });
-    await finishWholePlan(context, git, history, reporter, summary ?? `\`${this.options.command}\` finished`, usage, facts);
+    if (bridge.failure !== undefined) return reporter.failed(`the command reported task_failed: ${bridge.failure}`, false, { usage, agent });
+    await finishWholePlan(context, git, history, reporter, summary ?? bridge.summary ?? `\`${this.options.command}\` finished`, usage, facts);
   }
 }

@@ -272,7 +272,9 @@ describe('harness spike', () => {
         ['design', 'design', folder],
         ['run', 'run', folder],
       ]);
-      for (const c of calls) expect(c.args.slice(2, 6)).toEqual(['--output-format', 'stream-json', '--verbose', '--permission-mode']);
+      // Then the reporting channel's --mcp-config (issue 8), and the permission mode.
+      for (const c of calls) expect(c.args.slice(2, 6)).toEqual(['--output-format', 'stream-json', '--verbose', '--mcp-config']);
+      for (const c of calls) expect(c.args).toContain('--permission-mode');
       expect(calls[0]!.args[1]).toContain('## Design');
       expect(calls[1]!.args[1]).toContain('- `busy`: writes failing with SQLITE_BUSY, out of 400; target: 0');
       const decision = parseKnowledge('decision', `${folder}/DECISION.md`, git(root, 'show', `harness/knowledge/spike/${slug}:${folder}/DECISION.md`));

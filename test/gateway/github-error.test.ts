@@ -95,7 +95,7 @@ describe('a 422 says what it usually means for that route', () => {
 
   it('a workflow dispatch: no `workflow_dispatch` on that ref, or an input it does not declare', async () => {
     scope = nock('https://api.github.com')
-      .post(`${R}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'main', inputs: { spec: 'SPC-007', plan: '01-01', resume: 'false' } })
+      .post(`${R}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'main', inputs: { spec: 'SPC-007', plan: '01-01', resume: 'false' }, return_run_details: true })
       .reply(422, { message: "Workflow does not have 'workflow_dispatch' trigger" });
 
     const e = await failure(github('app').dispatchWorker('main', { spec: 'SPC-007', plan: '01-01', resume: false }));

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import nock from 'nock';
 import type { SpecFile } from '../../app/engine/core/spec/text.js';
 
@@ -234,6 +236,39 @@ export class FakeGitHub {
         });
     }
     return scope;
+  }
+
+  /**
+   * Serve this fake over HTTP on 127.0.0.1 (a process of its own, such as the bundled worker
+   * action, points GITHUB_API_URL at it): the same routes and state as install() serves to nock.
+   */
+  async serve(): Promise<{ url: string; close: () => Promise<void> }> {
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let reply: Reply;
+        try {
+          reply = this.handle(req.method ?? 'GET', req.url ?? '/', text === '' ? undefined : (JSON.parse(text) as unknown));
+        } catch (e) {
+          reply = [500, { message: e instanceof Error ? e.message : String(e) }];
+        }
+        const [status, body, headers] = reply;
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...(headers ?? {}) });
+        res.end(body === undefined ? '' : JSON.stringify(body));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
   }
 
   /** Requests as `METHOD /path?query`, decoded. */
@@ -523,7 +558,10 @@ export class FakeGitHub {
     }
     if ((m = /^POST \/actions\/workflows\/([^/]+)\/dispatches$/.exec(route))) {
       this.dispatches.push({ workflow: m[1]!, body });
-      return [204];
+      // Asked for, the run's details (200), as github.com answers since February 2026; else 204.
+      if ((body as { return_run_details?: boolean } | undefined)?.return_run_details !== true) return [204];
+      const id = 7_000_000 + this.dispatches.length;
+      return [200, { workflow_run_id: id, run_url: `${API}/repos/${this.owner}/${this.repo}/actions/runs/${id}`, html_url: `https://github.com/${this.owner}/${this.repo}/actions/runs/${id}` }];
     }
 
     if (route === 'GET /labels') return this.page(url, this.labels.map((l, i) => ({ id: i + 1, ...l, default: false })));

@@ -118,6 +118,8 @@ describe('the worker\'s signals PR', () => {
     expect(github.log(first.from)).toEqual([
       `GET ${R}/issues?labels=harness:plan,spec:${SPEC}&state=all&per_page=100`,
       `GET ${R}/issues/3/comments?per_page=100`,
+      // The worker's own check run for the plan, in progress (issue 8).
+      `POST ${R}/check-runs`,
       // The plan's earlier attempts: no signals branch yet, so the store on main.
       `GET ${R}/git/ref/heads/${SIGNALS}`,
       `GET ${R}/contents/.harness/knowledge/index.md?ref=main`,
@@ -136,6 +138,9 @@ describe('the worker\'s signals PR', () => {
       // Then the plan PR, as before.
       `GET ${R}/pulls?head=${OWNER}:harness/${SPEC}/01-01&base=main&state=open&per_page=100`,
       `POST ${R}/pulls`,
+      // Its final state, on the commit it started from and on the pushed head.
+      `PATCH ${R}/check-runs/1`,
+      `POST ${R}/check-runs`,
     ]);
     const pr = github.pullRequests.find((p) => p.head === SIGNALS)!;
     expect(pr).toMatchObject({ number: 100, base: 'main', title: `Signals of ${SPEC}`, labels: ['harness:knowledge', 'signal'], state: 'open' });
@@ -148,6 +153,7 @@ describe('the worker\'s signals PR', () => {
     expect(github.log(second.from)).toEqual([
       `GET ${R}/issues?labels=harness:plan,spec:${SPEC}&state=all&per_page=100`,
       `GET ${R}/issues/4/comments?per_page=100`,
+      `POST ${R}/check-runs`,
       `GET ${R}/git/ref/heads/${SIGNALS}`,
       `GET ${R}/contents/.harness/knowledge/index.md?ref=${created}`,
       `GET ${R}/pulls?head=${OWNER}:${SIGNALS}&state=all&per_page=100`,
@@ -158,6 +164,8 @@ describe('the worker\'s signals PR', () => {
       `POST ${R}/git/trees`,
       `POST ${R}/git/commits`,
       `PATCH ${R}/git/refs/heads/${SIGNALS}`,
+      // The check run fails where the job started: nothing new was pushed.
+      `PATCH ${R}/check-runs/4`,
     ]);
     expect(github.parents(github.branches.get(SIGNALS)!)).toEqual([created]);
     const signals = signalFiles(github);

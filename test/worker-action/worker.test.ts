@@ -136,15 +136,23 @@ describe('the worker action: a plan', () => {
     expect(commits.map((c) => [c.subject, c.author, c.trailers])).toEqual([
       ['01-01: Write the greeting', BOT, `Plan: 01-01\nTask: 1/2\nSpec: ${SPEC}`],
       ['01-01: Sign it', BOT, `Plan: 01-01\nTask: 2/2\nSpec: ${SPEC}`],
+      // SUMMARY.md and VERIFICATION.md, as `harness run` writes them (issue 8).
+      [`docs(${SPEC}): summary of 01-01`, BOT, `Plan: 01-01\nSpec: ${SPEC}`],
     ]);
     expect(remoteFile(repo, branch, 'out/greeting.txt')).toBe('hello\n-- harness');
     expect(trace()).toEqual(['01-01 step 1', '01-01 step 2']);
     const [c1, c2] = commits.map((c) => c.sha.slice(0, 7));
-    expect(pr).toEqual({
-      head: branch,
-      base: 'main',
-      title: '[01-01] Greeting',
-      body: [
+    const sent = pr as { head: string; base: string; title: string; body: string };
+    expect({ ...sent, body: undefined }).toEqual({ head: branch, base: 'main', title: '[01-01] Greeting', body: undefined });
+    // SUMMARY.md and VERIFICATION.md are folded in between the checks and the commits (issue 8).
+    const [before, documents, after] = [sent.body.indexOf('\n<details><summary>SUMMARY.md'), sent.body.indexOf('<details><summary>VERIFICATION.md'), sent.body.indexOf('### Commits')];
+    expect(before).toBeGreaterThan(0);
+    expect(documents).toBeGreaterThan(before);
+    expect(after).toBeGreaterThan(documents);
+    expect(sent.body.slice(documents)).toContain(`${SPEC_PATH}/execution/phases/01-core/01-01-VERIFICATION.md`);
+    expect(sent.body.slice(before, documents)).toContain('plan_id: 01-01');
+    expect(sent.body.slice(0, before) + sent.body.slice(after - 1)).toEqual(
+      [
         'Closes #3',
         '',
         `Plan **01-01 Greeting** of spec **${SPEC}** (\`${SPEC_PATH}/planning/plans/01-core/01-01-PLAN.md\`), done by the \`script\` agent in [this worker run](${RUN_URL}) and verified by harness.`,
@@ -164,7 +172,7 @@ describe('the worker action: a plan', () => {
         `- ${c2} 01-01: Sign it`,
         '',
       ].join('\n'),
-    });
+    );
     expect(outcome.summary).toContain('## harness SPC-007 / 01-01 Greeting\n\n**✅ Verified**: plan PR [#12](https://github.com/octo-org/widgets/pull/12) into `main`');
     expect(outcome.summary).toContain('| `signed` | file_contains | ✅ pass | out/greeting.txt contains "-- harness" at line 2 |');
     expect(outcome.summary).toContain(`- \`${c2}\` 01-01: Sign it`);
@@ -272,7 +280,8 @@ describe('the worker action: checkpoints', () => {
     // The app answers the question it finds by this marker.
     expect(checkpointOf(asked())).toEqual({ plan: '01-02', checkpoint: 'storage' });
     // The step before the checkpoint is on the remote; the one after it never ran.
-    expect(remoteCommits(repo.remote, branch, repo.base).map((c) => c.subject)).toEqual(['01-02: Prepare']);
+    // Then the wip commit of the checkpoint (issue 8), which the resumed run folds away.
+    expect(remoteCommits(repo.remote, branch, repo.base).map((c) => c.subject)).toEqual(['01-02: Prepare', 'wip(01-02): waiting at checkpoint storage']);
     expect(trace()).toEqual(['01-02 step 1']);
     expect(outcome.summary).toContain('**⏸️ Waiting for a person**: checkpoint `storage` (decision) asked on [#4](https://github.com/octo-org/widgets/issues/4)');
   });
@@ -335,7 +344,9 @@ describe('the worker action: checkpoints', () => {
     expect(first.trace()).toEqual(['01-02 step 1', '01-02 step 2']);
     expect(remoteCommits(repo.remote, branch, repo.base).map((c) => [c.sha, c.subject])).toEqual([
       [prepare!.sha, '01-02: Prepare'],
-      [git(checkout, 'rev-parse', 'HEAD'), '01-02: Use the store'],
+      // The wip commit is folded away; SUMMARY.md and VERIFICATION.md come last (issue 8).
+      [git(checkout, 'rev-parse', 'HEAD~1'), '01-02: Use the store'],
+      [git(checkout, 'rev-parse', 'HEAD'), `docs(${SPEC}): summary of 01-02`],
     ]);
     expect(remoteFile(repo, branch, 'out/storage.txt')).toBe('memory');
   });

@@ -6,6 +6,7 @@ import { findCheckpointLine } from '../../app/engine/core/agents/checkpoint-line
 import { describeClaudeEvent, parseClaudeLine, resultFailure, totalUsage, usageOf, type ClaudeResult } from '../../app/engine/core/agents/claude-stream.js';
 import { buildWorkerPrompt } from '../../app/engine/core/agents/prompt.js';
 import { answerPrompt, ClaudeAgent } from '../../app/workers/claude.js';
+import { CLAUDE_TOOL_NAMES } from '../../app/workers/mcp/report-tools.js';
 import { commitsSince, ENVELOPE, makeRepo, planFrom, SPEC, testWorker } from '../helpers/agent-context.js';
 import { FIXTURES as FIXTURES_ROOT } from '../helpers/paths.js';
 
@@ -78,6 +79,9 @@ describe('claude stream-json parser', () => {
       numTurns: 7,
       durationMs: 41872,
       costUsd: 0.1843,
+      // usage: input tokens with the cache's reads and writes, and output tokens (issue 8).
+      inputTokens: 94372,
+      outputTokens: 1893,
       errors: [],
     });
     expect(events.map((e) => describeClaudeEvent(e, '/home/dev/notes')).filter((m) => m !== undefined)).toEqual([
@@ -106,7 +110,7 @@ describe('claude stream-json parser', () => {
 
   it('sums what the runs of an attempt reported, and leaves out a figure any run did not report', async () => {
     const [success] = (await fixture('success.jsonl')).flatMap(parseClaudeLine).filter((e): e is ClaudeResult => e.type === 'result');
-    expect(usageOf(success!)).toEqual({ turns: 7, costUsd: 0.1843 });
+    expect(usageOf(success!)).toEqual({ turns: 7, costUsd: 0.1843, inputTokens: 94372, outputTokens: 1893 });
     expect(usageOf({ type: 'result', subtype: 'success', isError: false, errors: [], numTurns: 2 })).toEqual({ turns: 2 });
     expect(totalUsage([{ turns: 3, costUsd: 0.0731 }, { turns: 2, costUsd: 0.0318 }])).toEqual({ turns: 5, costUsd: 0.1049 });
     // A run stopped before its result reported nothing: the total would be short, so there is none.
@@ -166,7 +170,7 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
         commits: commits.map((c) => c.sha),
         summary: 'The memory store is in place and exported from src/index.js.\n\n(claude: 7 turns, $0.18)',
         // As the result event reported them (num_turns, total_cost_usd).
-        usage: { turns: 7, costUsd: 0.1843 },
+        usage: { turns: 7, costUsd: 0.1843, inputTokens: 94372, outputTokens: 1893 },
         // Counted from the stream: the five tool calls, `npm test` failing, the model of the init line.
         facts: { toolCalls: 5, toolErrors: 1, retries: 0, model: 'claude-sonnet-4-5-20250929' },
       },
@@ -176,12 +180,17 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
     expect(call!.env).toMatchObject({ HARNESS_SPEC: SPEC, HARNESS_PLAN: '01-02', HARNESS_ANSWERS: join(logDir, 'answers.json') });
     expect(call!.args).toEqual([
       '-p',
-      buildWorkerPrompt(plan, { spec: SPEC, checkpoints: 'line', answers: {}, commits: [] }),
+      buildWorkerPrompt(plan, { spec: SPEC, checkpoints: 'mcp', answers: {}, commits: [] }),
       '--output-format',
       'stream-json',
       '--verbose',
+      // The reporting channel (issue 8): the harness MCP server, and its two tools allowed.
+      '--mcp-config',
+      join(logDir, 'mcp.json'),
       '--permission-mode',
       'acceptEdits',
+      '--allowedTools',
+      CLAUDE_TOOL_NAMES.join(','),
       '--max-turns',
       '12',
     ]);
@@ -214,7 +223,7 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
         plan: '01-02',
         retryable: false,
         error: 'claude stopped at its turn limit (3 turns, $0.04, 12.0s)',
-        usage: { turns: 3, costUsd: 0.0412 },
+        usage: { turns: 3, costUsd: 0.0412, inputTokens: 94372, outputTokens: 1893 },
         facts: { toolCalls: 2, toolErrors: 0, retries: 0, model: 'claude-sonnet-4-5-20250929' },
       },
     ]);
@@ -254,7 +263,7 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
     ]);
     expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed', summary: 'The server now starts with the memory store.\n\n(claude: 2 turns, $0.03)' });
     // Both runs of the session count: 3 turns and $0.0731 before the question, 2 and $0.0318 after.
-    expect(worker.messages.at(-1)).toMatchObject({ usage: { turns: 5, costUsd: 0.1049 } });
+    expect(worker.messages.at(-1)).toMatchObject({ usage: { turns: 5, costUsd: 0.1049, inputTokens: 2 * 94372, outputTokens: 2 * 1893 } });
   });
 
   it('after a restart while waiting at a checkpoint, asks again and continues the session with its work in place', async () => {
@@ -297,7 +306,7 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
       retryable: false,
       error: 'checkpoint "default-store" (decision) needs a person, but plan 01-02 is autonomous: true and the checkpoint has no default',
       // The run that asked the question was Claude's work too.
-      usage: { turns: 3, costUsd: 0.0731 },
+      usage: { turns: 3, costUsd: 0.0731, inputTokens: 94372, outputTokens: 1893 },
       facts: { toolCalls: 1, toolErrors: 0, retries: 0, model: 'claude-sonnet-4-5-20250929' },
     });
   });

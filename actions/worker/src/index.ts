@@ -6,6 +6,8 @@ import { knowledgeForge } from '../../../app/worker-action/capture.js';
 import { parseInputs } from '../../../app/worker-action/inputs.js';
 import { runWorker } from '../../../app/worker-action/worker.js';
 import type { WorkerLog } from '../../../app/worker-action/job-log.js';
+import { runReportServer } from '../../../app/workers/mcp/report-server.js';
+import { useReportServerCommand } from '../../../app/workers/mcp/server-command.js';
 
 /**
  * The Actions shell around app/worker-action: inputs in, outputs, summary and status out.
@@ -13,7 +15,9 @@ import type { WorkerLog } from '../../../app/worker-action/job-log.js';
  */
 
 /** Secrets of this step that the agent's processes (plan steps, a coding agent) have no business seeing. */
-const STEP_SECRETS = ['INPUT_TOKEN', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
+const STEP_SECRETS = ['INPUT_TOKEN', 'INPUT_APP-TOKEN', 'GITHUB_TOKEN', 'GH_TOKEN', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
+/** This bundle is also the agent's reporting MCP server: `node dist/index.js mcp-report`. */
+const SERVER_MODE = 'mcp-report';
 
 function baseBranch(ref: string): string {
   if (!ref.startsWith('refs/heads/')) throw new Error(`the worker must be dispatched on a branch (the base branch), not ${ref || 'no ref'}`);
@@ -30,10 +34,13 @@ async function main(): Promise<void> {
   const inputs = parseInputs((name) => core.getInput(name));
   for (const name of STEP_SECRETS) delete process.env[name];
   core.setSecret(inputs.token);
+  if (inputs.appToken) core.setSecret(inputs.appToken);
+  useReportServerCommand({ command: process.execPath, args: [process.argv[1]!, SERVER_MODE] });
   const { context } = github;
-  const octokit = github.getOctokit(inputs.token);
+  const token = inputs.appToken ?? inputs.token;
+  const octokit = github.getOctokit(token);
   const forge = workerForge(octokit.request, context.repo);
-  const { token: _token, ...request } = inputs;
+  const { token: _token, appToken: _appToken, appSlug, ...request } = inputs;
   const outcome = await runWorker({
     inputs: request,
     base: baseBranch(context.ref),
@@ -43,7 +50,10 @@ async function main(): Promise<void> {
     log,
     // Signals go to this repository, or with the same token to the config's knowledge.repository (README: which token that needs).
     knowledge: (repo) => knowledgeForge(octokit.request, repo ?? context.repo),
-    secrets: [inputs.token],
+    secrets: [inputs.token, ...(inputs.appToken ? [inputs.appToken] : [])],
+    checkOwner: inputs.appToken ? 'app' : 'actions',
+    pushToken: token,
+    ...(appSlug ? { appLogin: `${appSlug}[bot]` } : {}),
     runUrl: `${context.serverUrl}/${context.repo.owner}/${context.repo.repo}/actions/runs/${context.runId}`,
   });
   core.setOutput('result', outcome.result);
@@ -56,7 +66,13 @@ async function main(): Promise<void> {
   if (outcome.failure) core.setFailed(outcome.failure);
 }
 
-main().catch(async (e: unknown) => {
+if (process.argv[2] === SERVER_MODE) {
+  // The agent's child: its stdout is the MCP channel, so a failure goes to stderr only.
+  runReportServer().catch((e: unknown) => {
+    process.stderr.write(`harness MCP server: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+  });
+} else main().catch(async (e: unknown) => {
   const message = e instanceof Error ? e.message : String(e);
   core.setFailed(message);
   // The summary is where people look first; a failure to write it must not hide the reason above.

@@ -1,5 +1,6 @@
 import type { Context, Probot } from 'probot';
 import type { Command } from '../../engine/forge/command.js';
+import { optionsOf } from '../../engine/forge/check-actions.js';
 import { helpText } from '../../engine/forge/help.js';
 import { ParseError, parseCommand } from '../../engine/forge/parse-command.js';
 import { planIssueView } from '../../engine/forge/plan-issue-view.js';
@@ -20,6 +21,7 @@ import { runCommand } from './run-command.js';
 export function commands(app: Probot): void {
   app.on('issue_comment.created', onComment);
   app.on('check_run.requested_action', onCheckAction);
+  app.on('check_run.rerequested', onCheckAction);
 }
 
 /** The acknowledgement: seen, and being handled. */
@@ -71,8 +73,17 @@ async function onComment(context: Context<'issue_comment.created'>): Promise<voi
 
 const PLAN_CHECK = /^harness \/ plan (\S+)$/;
 
-/** The buttons harness puts on plan check runs (identifiers at most 20 characters), as the commands they stand for. */
-function commandFor(identifier: string, spec: string, plan: string): Command | undefined {
+/**
+ * The buttons harness puts on plan check runs (identifiers at most 20 characters), as the
+ * commands they stand for. A decision's options are `option-N`: the worker keeps the options in
+ * the check run's text, which the click's payload carries back.
+ */
+function commandFor(identifier: string, spec: string, plan: string, text?: string | null): Command | undefined {
+  const option = /^option-([1-3])$/.exec(identifier);
+  if (option) {
+    const answer = optionsOf(text)?.[Number(option[1]) - 1];
+    return answer === undefined ? undefined : { name: 'respond', spec, plan, answer };
+  }
   switch (identifier) {
     case 'retry':
       return { name: 'retry', spec, plan };
@@ -93,9 +104,10 @@ function commandFor(identifier: string, spec: string, plan: string): Command | u
  * the commands' own state checks do it instead (retry wants a failed plan, respond a plan at
  * a checkpoint, abort one not failed yet).
  */
-async function onCheckAction(context: Context<'check_run.requested_action'>): Promise<void> {
+async function onCheckAction(context: Context<'check_run.requested_action' | 'check_run.rerequested'>): Promise<void> {
   const { check_run: run, sender } = context.payload;
-  const identifier = context.payload.requested_action?.identifier ?? '';
+  // "Re-run" on a plan's check run is a retry of the plan: the same command, the same permission check.
+  const identifier = context.payload.action === 'rerequested' ? 'retry' : ((context.payload as { requested_action?: { identifier?: string } }).requested_action?.identifier ?? '');
   const named = PLAN_CHECK.exec(run.name);
   const target = parseTargetId(run.external_id);
   if (!named || target?.kind !== 'plan' || target.plan !== named[1]) {
@@ -103,7 +115,7 @@ async function onCheckAction(context: Context<'check_run.requested_action'>): Pr
     return;
   }
   const { spec, plan } = target;
-  const command = commandFor(identifier, spec, plan);
+  const command = commandFor(identifier, spec, plan, (run.output as { text?: string | null } | undefined)?.text);
   if (!command) {
     context.log.warn(`unknown button "${identifier}" on ${run.name}`);
     return;

@@ -3,6 +3,7 @@ import { phaseLabel, specLabel } from '../../engine/forge/names.js';
 import type { RoundIssue } from '../../engine/forge/round-plan.js';
 import { dispatchedCheck } from '../../engine/forge/worker-outcome.js';
 import { targetBranch, targetCheck, targetExternalId, targetInput, type WorkerTarget } from '../../engine/forge/worker-target.js';
+import type { DispatchedRun } from '../../gateway/workflows.js';
 import { appGateway } from '../app-gateway.js';
 import { repositoryUrl } from './repository.js';
 
@@ -39,8 +40,9 @@ export async function dispatchTarget(context: Context, target: WorkerTarget, bas
     context.log.info(`${targetExternalId(target)}: ${branch} exists, another delivery claimed it`);
     return 'lost';
   }
+  let run: DispatchedRun | undefined;
   try {
-    await github.dispatchWorker(base.branch, { spec: target.spec, plan: targetInput(target), resume: false });
+    run = await github.dispatchWorker(base.branch, { spec: target.spec, plan: targetInput(target), resume: false });
   } catch (e) {
     // A claim without a worker would hold the plan forever (every later claim loses): give it back.
     await github.deleteBranch(branch).catch((undo: unknown) => context.log.error(`${branch}: could not delete the claim after a failed dispatch: ${String(undo)}`));
@@ -54,8 +56,9 @@ export async function dispatchTarget(context: Context, target: WorkerTarget, bas
       head_sha: base.sha,
       status: 'queued',
       external_id: targetExternalId(target),
-      details_url: detailsUrl(context, target, issue),
-      output: { title: check.title, summary: check.summary },
+      // The run itself when GitHub named it: its log is where a person looks while the plan runs.
+      details_url: run?.htmlUrl || detailsUrl(context, target, issue),
+      output: { title: check.title, summary: run ? `${check.summary} Worker run: ${run.htmlUrl}` : check.summary },
       actions: check.actions,
     });
   } catch (e) {
@@ -64,6 +67,6 @@ export async function dispatchTarget(context: Context, target: WorkerTarget, bas
   // The worker runs whether or not its check run could be made: the label must say so.
   if (issue) await github.setStatus(issue, 'running');
   if (checkFailed !== undefined) throw checkFailed;
-  context.log.info(`${targetExternalId(target)}: worker dispatched on ${base.branch} from ${base.sha}`);
+  context.log.info(`${targetExternalId(target)}: worker dispatched on ${base.branch} from ${base.sha}${run ? ` as run ${run.id}` : ''}`);
   return 'dispatched';
 }

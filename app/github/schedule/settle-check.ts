@@ -12,7 +12,9 @@ export interface CheckPlaces {
 }
 
 /**
- * Bring a target's check run to `state` when a worker run finished. The round created it,
+ * Bring a target's check run to `state` when a worker run finished, unless the worker wrote
+ * its final state already (it owns the check run while it runs): the App never writes its
+ * fixed texts over the worker's. The round created it,
  * queued, on the claimed commit, which is the branch head until the worker pushes; once the
  * worker has pushed, the plan PR shows the checks of the new head, so the check is created
  * there too, and the one on the claimed commit (found through the run's head_sha, the base
@@ -29,8 +31,9 @@ export async function settleCheck(context: Context, target: WorkerTarget, state:
     // Plan ids repeat across specs and their branches may start at one commit: the external id tells them apart.
     const current = (await github.checkRuns(sha, name)).find((r) => r.externalId === externalId);
     if (current) {
-      // Title and summary may differ (an abort wrote its own): only the outcome decides a write.
-      if (current.status !== 'completed' || current.conclusion !== conclusion) {
+      // A completed check run has its final word: the worker's (its summary, checks, cost), an abort's, or an earlier settling.
+      // Only one the worker could not finish (the job was cancelled, or never started) is settled here.
+      if (current.status !== 'completed') {
         await github.updateCheckRun(current.id, { status: 'completed', conclusion, output, actions: state.actions });
       }
     } else if (sha === places.head) {

@@ -23,7 +23,7 @@ import { onSpikeRunCompleted } from './spike-run.js';
 export async function onWorkerRunCompleted(context: Context<'workflow_run.completed'>): Promise<void> {
   const run = context.payload.workflow_run;
   // Other workflows, and the worker started by hand (not by harness's dispatch), are not ours.
-  if (!run.path.endsWith(`/${WORKER_WORKFLOW}`) || run.event !== 'workflow_dispatch') return;
+  if (!isWorkerRun(run) || run.event !== 'workflow_dispatch') return;
   const spike = parseSpikeRunTitle(run.display_title);
   if (spike) return onSpikeRunCompleted(context, spike.slug, run);
   const target = parseWorkerRunTitle(run.display_title);
@@ -79,4 +79,16 @@ async function markPhase(context: Context, spec: string, phase: string, passed: 
     out.push({ ...issue, labels: passed ? issue.labels.filter((l) => l !== LABEL_PHASE_FAILED) : [...issue.labels, LABEL_PHASE_FAILED] });
   }
   return out;
+}
+
+/** The worker workflow's `name:` (templates/workflows/harness-worker.yml). */
+export const WORKER_WORKFLOW_NAME = 'harness worker';
+
+/**
+ * Is this run the worker workflow's? By its file when the payload names it; older
+ * `workflow_run` payloads have no `path`, and then by the workflow's name.
+ */
+export function isWorkerRun(run: { path?: string | null; name?: string | null }): boolean {
+  if (typeof run.path === 'string' && run.path !== '') return run.path.endsWith(`/${WORKER_WORKFLOW}`);
+  return run.name === WORKER_WORKFLOW_NAME;
 }

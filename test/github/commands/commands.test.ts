@@ -1,4 +1,5 @@
 import nock from 'nock';
+import { optionsMarker } from '../../../app/engine/forge/check-actions.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { changesAnything, type Command } from '../../../app/engine/forge/command.js';
 import { helpText } from '../../../app/engine/forge/help.js';
@@ -301,7 +302,7 @@ describe('/harness on issue and pull request comments', () => {
     for (const plan of ['01-02', '02-02']) {
       const issue = planIssue(plan, { status: 'ready' });
       scope.post(`${REPO}/git/refs`, { ref: `refs/heads/harness/${SPEC}/${plan}`, sha: 'base-sha' }).reply(201, {});
-      scope.post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan, resume: 'false' } }).reply(204);
+      scope.post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan, resume: 'false' }, return_run_details: true }).reply(204);
       scope.post(`${REPO}/check-runs`, (b: { name: string; external_id: string }) => b.name === `harness / plan ${plan}` && b.external_id === `${SPEC}/${plan}`).reply(201, {
         id: 1,
         name: `harness / plan ${plan}`,
@@ -425,7 +426,7 @@ describe('/harness on issue and pull request comments', () => {
     acknowledged(scope);
     config(scope);
     role(scope, 'Codertocat', 'release-manager', FLAGS.write);
-    scope.post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: '02-01', resume: 'true' } }).reply(204);
+    scope.post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: '02-01', resume: 'true' }, return_run_details: true }).reply(204);
     const answer = answered(scope, 12);
 
     await run(commentEvent('/harness verify 02-01', onPlanIssue('02-01', { status: 'failed' })));
@@ -442,7 +443,7 @@ describe('/harness on issue and pull request comments', () => {
     config(scope);
     role(scope, 'Codertocat', 'maintain');
     listed(scope, planIssues());
-    scope.post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: 'phase-02', resume: 'true' } }).reply(204);
+    scope.post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: 'phase-02', resume: 'true' }, return_run_details: true }).reply(204);
     const answer = answered(scope);
 
     await run(commentEvent(`/harness verify ${SPEC}/02`));
@@ -549,7 +550,7 @@ describe('/harness on issue and pull request comments', () => {
     ]);
     scope.post(`${REPO}/issues/14/comments`, { body: '<!-- harness:answer 02-03 db-choice -->\nPostgres, not "SQLite"' }).reply(201, { id: 8, body: '', user: { type: 'Bot' } });
     labelled(scope, 14, 'running', 'checkpoint');
-    scope.post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: '02-03', resume: 'true' } }).reply(204);
+    scope.post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: '02-03', resume: 'true' }, return_run_details: true }).reply(204);
     const answer = answered(scope, 14);
 
     await run(commentEvent('/harness respond 02-03 Postgres, not "SQLite"', onPlanIssue('02-03', { status: 'checkpoint' })));
@@ -596,7 +597,7 @@ describe('/harness on issue and pull request comments', () => {
       .reply(201, { number: 50, html_url: 'https://github.com/Codertocat/Hello-World/pull/50', state: 'open', merged_at: null });
     scope.post(`${REPO}/issues/50/labels`, { labels: ['harness:knowledge', 'spike'] }).reply(200, []);
     // The worker runs the spike on its branch: spec "knowledge" and plan "spike/<slug>" name harness/knowledge/spike/<slug>.
-    scope.post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: 'knowledge', plan: 'spike/can-sqlite-take-concurrent-writers', resume: 'false' } }).reply(204);
+    scope.post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: 'knowledge', plan: 'spike/can-sqlite-take-concurrent-writers', resume: 'false' }, return_run_details: true }).reply(204);
     const answer = answered(scope);
 
     await run(commentEvent('/harness spike "Can SQLite take concurrent writers?"'));
@@ -848,13 +849,57 @@ describe('check run buttons work like the commands', () => {
     scope.get(`${CR_REPO}/issues/14/comments`).query({ per_page: '100' }).reply(200, [{ id: 1, body: '<!-- harness:checkpoint 02-03 looks-right -->', user: { type: 'Bot' } }]);
     scope.post(`${CR_REPO}/issues/14/comments`, { body: '<!-- harness:answer 02-03 looks-right -->\napprove' }).reply(201, { id: 2, body: '', user: { type: 'Bot' } });
     labelled(scope, 14, 'running', 'checkpoint', CR_REPO);
-    scope.post(`${CR_REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: '02-03', resume: 'true' } }).reply(204);
+    scope.post(`${CR_REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: '02-03', resume: 'true' }, return_run_details: true }).reply(204);
     const answer = answered(scope, 14, CR_REPO);
 
     await run(buttonEvent('approve'));
 
     expect(scope.pendingMocks()).toEqual([]);
     expect(answer.text()).toContain('Answered checkpoint `looks-right`');
+  });
+
+  it("a decision's option button answers with that option, read from the check run the worker wrote (issue 8)", async () => {
+    const scope = githubApi();
+    listed(scope, planIssues({ ...TODAY, '02-03': { status: 'checkpoint' } }), CR_REPO);
+    config(scope, undefined, CR_REPO);
+    role(scope, 'codebytere', 'write', FLAGS.write, CR_REPO);
+    scope.get(`${CR_REPO}/issues/14/comments`).query({ per_page: '100' }).reply(200, [{ id: 1, body: '<!-- harness:checkpoint 02-03 tone -->', user: { type: 'Bot' } }]);
+    scope.post(`${CR_REPO}/issues/14/comments`, { body: '<!-- harness:answer 02-03 tone -->\ncasual' }).reply(201, { id: 2, body: '', user: { type: 'Bot' } });
+    labelled(scope, 14, 'running', 'checkpoint', CR_REPO);
+    scope.post(`${CR_REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: '02-03', resume: 'true' }, return_run_details: true }).reply(204);
+    const answer = answered(scope, 14, CR_REPO);
+
+    await run(buttonEvent('option-2', (p) => Object.assign(p.check_run, { output: { title: 'Waiting: Formal or casual?', summary: '…', text: `### Plan verification\n\n${optionsMarker(['formal', 'casual'])}` } })));
+
+    expect(scope.pendingMocks()).toEqual([]);
+    expect(answer.text()).toContain('Answered checkpoint `tone`');
+  });
+
+  it('an option button without options on its check run does nothing', async () => {
+    const scope = githubApi();
+    await run(buttonEvent('option-1', (p) => Object.assign(p.check_run, { output: { title: 'x', summary: 'y', text: null } })));
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('"Re-run" on a failed plan\'s check run (check_run.rerequested) is a retry, with the same permission check', async () => {
+    const scope = githubApi();
+    const issues = planIssues({ ...TODAY, '02-02': { status: 'running' }, '02-03': { status: 'failed' } });
+    listed(scope, issues, CR_REPO);
+    config(scope, 'slots: 1\n', CR_REPO);
+    role(scope, 'codebytere', 'write', FLAGS.write, CR_REPO);
+    scope.delete(`${CR_REPO}/git/refs/heads%2Fharness%2F${SPEC}%2F02-03`).reply(422, { message: 'Reference does not exist' });
+    labelled(scope, 14, 'ready', 'failed', CR_REPO);
+    const answer = answered(scope, 14, CR_REPO);
+    const payload = webhookExample<CheckPayload & { action: string }>('check_run', (p) => p.action === 'rerequested' || p.action === 'requested_action');
+    payload.action = 'rerequested';
+    payload.check_run.name = 'harness / plan 02-03';
+    payload.check_run.external_id = `${SPEC}/02-03`;
+    delete (payload as Partial<CheckPayload>).requested_action;
+
+    await run({ id: 'delivery-rerun', name: 'check_run', payload } as never);
+
+    expect(scope.pendingMocks()).toEqual([]);
+    expect(answer.text()).toContain(`its branch \`harness/${SPEC}/02-03\` was already gone and the plan is ready again`);
   });
 
   it('approve pressed twice: the second finds the plan running and starts nothing', async () => {

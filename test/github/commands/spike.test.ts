@@ -123,7 +123,7 @@ describe('/harness spike', () => {
     const scope = githubApi();
     asked(scope);
     const { sent } = opened(scope);
-    scope.post(DISPATCHES, { ref: 'master', inputs: { spec: 'knowledge', plan: `spike/${SLUG}`, resume: 'false' } }).reply(204);
+    scope.post(DISPATCHES, { ref: 'master', inputs: { spec: 'knowledge', plan: `spike/${SLUG}`, resume: 'false' }, return_run_details: true }).reply(204);
     const answer = answered(scope);
 
     await run(commentEvent(`/harness spike "${QUESTION}"`));
@@ -179,7 +179,7 @@ describe('/harness spike', () => {
     foundOpen(scope);
     folderHolds(scope, ['HYPOTHESIS.md', 'EXPERIMENT.md']);
     runs(scope, [], [{ id: 93, display_title: 'harness SPC-042/02-03', status: 'in_progress' }]);
-    scope.post(DISPATCHES, { ref: 'master', inputs: { spec: 'knowledge', plan: `spike/${SLUG}`, resume: 'true' } }).reply(204);
+    scope.post(DISPATCHES, { ref: 'master', inputs: { spec: 'knowledge', plan: `spike/${SLUG}`, resume: 'true' }, return_run_details: true }).reply(204);
     const answer = answered(scope);
 
     await run(commentEvent(`/harness spike "${QUESTION}"`));
@@ -209,7 +209,7 @@ describe('/harness spike', () => {
       const scope = githubApi();
       asked(scope);
       const { sent } = opened(scope, safeSlug);
-      scope.post(DISPATCHES, { ref: 'master', inputs: { spec: 'knowledge', plan: `spike/${safeSlug}`, resume: 'false' } }).reply(204);
+      scope.post(DISPATCHES, { ref: 'master', inputs: { spec: 'knowledge', plan: `spike/${safeSlug}`, resume: 'false' }, return_run_details: true }).reply(204);
       const answer = answered(scope);
 
       await run(commentEvent(`/harness spike "${question}"`));

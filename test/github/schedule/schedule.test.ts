@@ -229,7 +229,7 @@ describe('a scheduling round', () => {
     expect(log.slice(3)).toEqual(['POST /git/refs', 'POST /actions/workflows/harness-worker.yml/dispatches', 'POST /check-runs', 'POST /issues/11/labels', 'DELETE /issues/11/labels/status:ready']);
     expect(bodies).toEqual([
       { ref: `refs/heads/harness/${SPEC}/01-01`, sha: BASE_SHA },
-      { ref: 'master', inputs: { spec: SPEC, plan: '01-01', resume: 'false' } },
+      { ref: 'master', inputs: { spec: SPEC, plan: '01-01', resume: 'false' }, return_run_details: true },
       {
         name: 'harness / plan 01-01',
         head_sha: BASE_SHA,
@@ -354,7 +354,7 @@ describe('a scheduling round', () => {
     scope.get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`).reply(200, []);
     mockBaseHead(scope);
     scope.post(`${R}/git/refs`, { ref: `refs/heads/harness/${SPEC}/phase-01`, sha: BASE_SHA }).reply(201, {});
-    scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: 'phase-01', resume: 'false' } }).reply(204);
+    scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: 'phase-01', resume: 'false' }, return_run_details: true }).reply(204);
     scope
       .post(`${R}/check-runs`, {
         name: 'harness / phase 01',
@@ -578,6 +578,45 @@ describe('a worker run finishing', () => {
     expect(scope.pendingMocks()).toEqual([]);
   });
 
+  it("leaves the worker's final check run as the worker wrote it, and settles only the one the worker could not (issue 8)", async () => {
+    const plan: PlanFixture = { number: 11, plan: '01-01', status: 'running' };
+    const log = recordRequests(scope);
+    mockConfig(scope, 4);
+    mockIssues(scope, [plan]);
+    scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2F01-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/01-01`, object: { sha: PUSHED_SHA } });
+    mockStatusWrite(scope, plan, 'verified');
+    // The worker's own, final, on the pushed head (a GITHUB_TOKEN job's); the App's, still queued, on the claimed commit.
+    const workers = { ...queuedCheck, id: 501, head_sha: PUSHED_SHA, status: 'completed', conclusion: 'success', output: { title: 'Verified', summary: 'Cost: $0.42', annotations_count: 0 } };
+    scope.get(`${R}/commits/${PUSHED_SHA}/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [workers] });
+    scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [queuedCheck] });
+    scope.patch(`${R}/check-runs/77`, (b) => b.conclusion === 'success').reply(200, {});
+
+    await testProbot().receive(workerRunCompleted('01-01', 'success'));
+
+    expect(log.filter((l) => l.includes('check-runs') && !l.startsWith('GET'))).toEqual(['PATCH /check-runs/77']);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('reads a workflow_run payload without `path` (older deliveries) by the workflow\'s name, without crashing', async () => {
+    mockConfig(scope, 4);
+    const plan: PlanFixture = { number: 11, plan: '01-01', status: 'verified' };
+    mockIssues(scope, [plan, dependant]);
+    scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2F01-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/01-01`, object: { sha: BASE_SHA } });
+    scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [{ ...queuedCheck, status: 'completed', conclusion: 'success' }] });
+    const event = workerRunCompleted('01-01', 'success') as { payload: { workflow_run: Record<string, unknown> } };
+    delete event.payload.workflow_run.path;
+
+    await testProbot().receive(event as never);
+    expect(scope.pendingMocks()).toEqual([]);
+
+    // Another workflow's run without `path` is still not ours.
+    const other = workerRunCompleted('01-01', 'success') as { payload: { workflow_run: Record<string, unknown> } };
+    delete other.payload.workflow_run.path;
+    other.payload.workflow_run.name = 'CI';
+    await testProbot().receive(other as never);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
   it('ignores runs of other workflows', async () => {
     const event = workerRunCompleted('01-01', 'success') as { payload: { workflow_run: Record<string, unknown> } };
     event.payload.workflow_run.path = '.github/workflows/ci.yml';
@@ -614,7 +653,7 @@ describe('a plan PR merging', () => {
       'DELETE /issues/21/labels/status:blocked',
     ]);
     // The plan PR's base is the spec's base: the dependant starts from it.
-    expect(bodies[1]).toEqual({ ref: 'master', inputs: { spec: SPEC, plan: '02-01', resume: 'false' } });
+    expect(bodies[1]).toEqual({ ref: 'master', inputs: { spec: SPEC, plan: '02-01', resume: 'false' }, return_run_details: true });
     expect(scope.pendingMocks()).toEqual([]);
   });
 
@@ -741,7 +780,28 @@ describe('templates/workflows/harness-worker.yml', () => {
 
   it('grants nothing by default and the job only what the worker does', () => {
     expect(workflow.permissions).toEqual({});
-    expect(Object.values(workflow.jobs).map((j) => j.permissions)).toEqual([{ contents: 'write', 'pull-requests': 'write', issues: 'write' }]);
+    // checks: write since issue 8: the worker writes the plan's check run itself when it has only GITHUB_TOKEN.
+    expect(Object.values(workflow.jobs).map((j) => j.permissions)).toEqual([{ contents: 'write', 'pull-requests': 'write', issues: 'write', checks: 'write' }]);
+  });
+
+  it('keeps tokens away from the agent, pins what it runs, and installs a pinned Claude Code only for claude plans (issue 8)', () => {
+    const job = Object.values(workflow.jobs)[0]! as unknown as { env: Record<string, string>; steps: { name?: string; uses?: string; if?: string; run?: string; with?: Record<string, string> }[] };
+    const steps = job.steps;
+    // No checkout leaves credentials in .git/config, where the agent could read them.
+    for (const s of steps.filter((x) => x.uses?.startsWith('actions/checkout@'))) expect(s.with?.['persist-credentials']).toBe(false);
+    // The action from a fixed revision: this repository's dispatched commit, or HARNESS_REF, refused when missing.
+    expect(steps.find((s) => s.with?.path === '.harness-action')?.with?.ref).toBe('${{ vars.HARNESS_REF || github.sha }}');
+    expect(steps.find((s) => s.name === 'Refuse an unpinned harness')).toMatchObject({ if: "vars.HARNESS_REPOSITORY != '' && vars.HARNESS_REF == ''" });
+    expect(job.env.CLAUDE_CODE_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
+    const install = steps.find((s) => s.name?.startsWith('Install Claude Code'))!;
+    expect(install.if).toBe("steps.agent.outputs.agent == 'claude'");
+    expect(install.run).toContain('@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}');
+    expect(steps.find((s) => s.uses?.startsWith('actions/cache@'))?.with?.key).toContain('${{ env.CLAUDE_CODE_VERSION }}');
+    // The App's token when the App's secrets are there; the worker step is the only one given a token.
+    expect(steps.find((s) => s.uses?.startsWith('actions/create-github-app-token@'))?.if).toBe("env.HAS_APP == 'true'");
+    const worker = steps.find((s) => s.uses?.endsWith('/actions/worker'))!;
+    expect(worker.with).toMatchObject({ token: '${{ github.token }}', 'app-token': '${{ steps.app-token.outputs.token }}' });
+    for (const s of steps.filter((x) => x !== worker && x.uses?.startsWith('actions/create-github-app-token@') !== true)) expect(JSON.stringify(s)).not.toMatch(/github\.token|secrets\.GITHUB_TOKEN|app-token\.outputs\.token/);
   });
 
   it('checks out the plan branch, then runs the worker action with its inputs', () => {

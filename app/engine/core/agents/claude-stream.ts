@@ -32,6 +32,9 @@ export interface ClaudeResult {
   numTurns?: number;
   durationMs?: number;
   costUsd?: number;
+  /** `usage`: input tokens (cache reads and writes included) and output tokens. */
+  inputTokens?: number;
+  outputTokens?: number;
   errors: string[];
 }
 
@@ -86,6 +89,7 @@ export function parseClaudeLine(line: string): ClaudeEvent[] {
         numTurns: num(value.num_turns),
         durationMs: num(value.duration_ms),
         costUsd: num(value.total_cost_usd),
+        ...tokensOf(value.usage),
       };
       for (const [key, v] of Object.entries(fields)) if (v !== undefined) Object.assign(result, { [key]: v });
       return [result];
@@ -93,6 +97,13 @@ export function parseClaudeLine(line: string): ClaudeEvent[] {
     default:
       return [];
   }
+}
+
+function tokensOf(usage: unknown): { inputTokens?: number; outputTokens?: number } {
+  if (!isObject(usage)) return {};
+  const parts = [usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens].map(num).filter((n): n is number => n !== undefined);
+  const output = num(usage.output_tokens);
+  return { ...(parts.length > 0 ? { inputTokens: parts.reduce((a, b) => a + b, 0) } : {}), ...(output === undefined ? {} : { outputTokens: output }) };
 }
 
 function contentOf(value: Json): Json[] {
@@ -115,7 +126,8 @@ export function describeClaudeEvent(event: ClaudeEvent, root: string): string | 
     case 'text':
       return clip(event.text.replace(/\s+/g, ' ').trim(), 300);
     case 'tool_use':
-      return describeToolUse(event.name, event.input, root);
+      // The harness tools report for themselves: their report is the message.
+      return event.name.startsWith('mcp__harness__') ? undefined : describeToolUse(event.name, event.input, root);
     case 'tool_result':
       return event.isError ? `tool error: ${clip(firstLine(event.content), 200)}` : undefined;
     case 'result':
@@ -155,7 +167,12 @@ export function resultStats(result: ClaudeResult): string {
 
 /** What one run of the CLI reported it used: the figures its result carries, and no others. */
 export function usageOf(result: ClaudeResult): Usage {
-  return { ...(result.numTurns === undefined ? {} : { turns: result.numTurns }), ...(result.costUsd === undefined ? {} : { costUsd: result.costUsd }) };
+  return {
+    ...(result.numTurns === undefined ? {} : { turns: result.numTurns }),
+    ...(result.costUsd === undefined ? {} : { costUsd: result.costUsd }),
+    ...(result.inputTokens === undefined ? {} : { inputTokens: result.inputTokens }),
+    ...(result.outputTokens === undefined ? {} : { outputTokens: result.outputTokens }),
+  };
 }
 
 /**
@@ -170,9 +187,16 @@ export function totalUsage(runs: readonly (Usage | undefined)[]): Usage | undefi
     runs.every((r) => r?.[key] !== undefined) ? runs.reduce((total, r) => total + r![key]!, 0) : undefined;
   const turns = sum('turns');
   const costUsd = sum('costUsd');
-  if (turns === undefined && costUsd === undefined) return undefined;
-  // To a millionth of a dollar: sums of floats grow long tails (0.1843 + 0.0318).
-  return { ...(turns === undefined ? {} : { turns }), ...(costUsd === undefined ? {} : { costUsd: Math.round(costUsd * 1e6) / 1e6 }) };
+  const inputTokens = sum('inputTokens');
+  const outputTokens = sum('outputTokens');
+  if (turns === undefined && costUsd === undefined && inputTokens === undefined && outputTokens === undefined) return undefined;
+  return {
+    ...(turns === undefined ? {} : { turns }),
+    // To a millionth of a dollar: sums of floats grow long tails (0.1843 + 0.0318).
+    ...(costUsd === undefined ? {} : { costUsd: Math.round(costUsd * 1e6) / 1e6 }),
+    ...(inputTokens === undefined ? {} : { inputTokens }),
+    ...(outputTokens === undefined ? {} : { outputTokens }),
+  };
 }
 
 /** Why a result is a failure, or undefined for a success. */

@@ -19,7 +19,7 @@ export interface PromptOptions {
    * that only print text), `protocol` writes a decision_needed message on stdout and reads the
    * answer from stdin (commands that speak the worker protocol), `none` cannot ask at all.
    */
-  checkpoints: 'line' | 'protocol' | 'none';
+  checkpoints: 'line' | 'protocol' | 'none' | 'mcp';
   /** Checkpoints answered in an earlier attempt: never asked again. */
   answers?: Readonly<Record<string, string>>;
   /** Commits the plan already has on its branch, when an interrupted attempt is resumed. */
@@ -72,6 +72,13 @@ export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
     out.push(
       `${plan.autonomous ? 'This plan is autonomous' : 'You cannot reach a person during this run'}: do not stop to ask. ` +
         'Make the reasonable choice, and say what you chose and why in the commit message.',
+    );
+  } else if (options.checkpoints === 'mcp') {
+    out.push(...mcpInstructions(), '');
+    out.push(
+      'If the harness tools are not available to you, end your turn instead with one last line, exactly:',
+      '',
+      `    ${CHECKPOINT_MARKER} {"kind":"decision","id":"storage","prompt":"Which store should notes use?","options":["memory","file"]}`,
     );
   } else if (options.checkpoints === 'line') {
     out.push(
@@ -157,4 +164,16 @@ export function describeCheck(check: Check): string {
     case 'key_link':
       return `${id}${check.from} is wired to ${check.to}${check.via ? ` via ${check.via}` : ''}${check.pattern ? ` (matching /${check.pattern}/)` : ''}`;
   }
+}
+
+/** How an agent with the harness MCP server reports and asks (app/workers/mcp). */
+export function mcpInstructions(): string[] {
+  return [
+    'You have two harness tools (MCP server "harness"); they are how the orchestrator, and the people behind it, follow your work:',
+    '- `harness_worker_report` with `type`: `session_ready` once at the start; `task_started` (task, total, title) when you begin each part of the plan; ' +
+      '`progress_update` (message) after each meaningful step, not after every command; `task_completed` (message: what you did) or `task_failed` (message: why) at the very end.',
+    '- When you need a person (a decision, a verification, an action only they can do): report `decision_needed`, `verification_needed` or `action_needed` ' +
+      'with a short `checkpoint` id, the question as `message` and, for a decision, up to three `options`; then call `harness_worker_await` with the same id ' +
+      'and continue with the answer it returns. If it tells you to stop, end your turn at once and leave your work in place: the session is resumed with the answer later.',
+  ];
 }

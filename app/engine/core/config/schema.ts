@@ -11,6 +11,8 @@ export const HarnessConfigSchema = z
     specs_root: z.string().min(1).default('docs/specs'),
     /** Plans running at once. */
     slots: z.number().int().min(1).max(64).default(4),
+    /** The most one spec's agents may spend together, in US dollars (each plan's own budget_usd caps it further). */
+    budget_usd: z.number().positive().optional(),
     /** The agent for plans that name none. */
     agent: z.enum(['script', 'claude', 'command']).default('claude'),
     agents: z

@@ -69,6 +69,16 @@ export const SummarySchema = z
     checks: z.array(CheckRecordSchema).default([]),
     /** What harness had learned that applied, as the agent's brief gave it; [] when nothing did. */
     knowledge: z.array(SurfacedRecordSchema).default([]),
+    /** What the agent reported it used; a figure it did not report is left out. */
+    cost: z
+      .object({
+        usd: z.number().min(0).optional(),
+        turns: z.number().int().min(0).optional(),
+        input_tokens: z.number().int().min(0).optional(),
+        output_tokens: z.number().int().min(0).optional(),
+      })
+      .strict()
+      .optional(),
     metadata,
   })
   .strict()
@@ -127,6 +137,8 @@ export const StatusSchema = z
     current_phase: phaseId.nullable().default(null).meta({ description: 'The phase being worked on; null before the first and after the last.' }),
     progress: ProgressSchema,
     velocity: VelocitySchema,
+    /** What the agents reported they spent, in US dollars: in all, and per plan. */
+    cost: z.object({ total_usd: z.number().min(0), plans: z.record(z.string(), z.number().min(0)) }).strict().optional(),
     updated: timestamp,
     metadata,
   })

@@ -26,7 +26,13 @@ const envelope = { session: z.string().min(1), at: z.string().min(1) };
  * What an agent used, as the agent itself reported it (Claude Code's num_turns and
  * total_cost_usd): a figure no agent reported is left out, never estimated.
  */
-export const UsageSchema = z.object({ turns: z.number().int().min(0).optional(), costUsd: z.number().min(0).optional() });
+export const UsageSchema = z.object({
+  turns: z.number().int().min(0).optional(),
+  costUsd: z.number().min(0).optional(),
+  /** Tokens read (cached reads and writes included) and written, as the agent reported them. */
+  inputTokens: z.number().int().min(0).optional(),
+  outputTokens: z.number().int().min(0).optional(),
+});
 export type Usage = z.infer<typeof UsageSchema>;
 
 /**

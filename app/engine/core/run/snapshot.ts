@@ -8,6 +8,8 @@ export interface RunSnapshot {
   phases: ReadonlyMap<string, PhaseState>;
   /** Minutes of work per plan whose run has ended (verified or failed). */
   minutes: ReadonlyMap<string, number>;
+  /** US dollars per plan, as its agent reported them; absent or empty when none did. */
+  costs?: ReadonlyMap<string, number>;
   /** Why a plan is blocked or failed, in a line. */
   reasons: ReadonlyMap<string, string>;
   /** Newest last: "01-02 verified", with an ISO time. */

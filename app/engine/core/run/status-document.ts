@@ -56,6 +56,12 @@ export function progressOf(spec: Spec, snapshot: RunSnapshot): Progress {
 /** STATUS.md, from templates/STATUS.md: progress and velocity up top, the graph coloured by state. */
 export function statusDocument(template: string, spec: Spec, analysis: GraphAnalysis, snapshot: RunSnapshot): string {
   const p = progressOf(spec, snapshot);
+  // What the agents reported they spent: per plan, and in all (to the cent, as people read money).
+  const costs = spec.plans.flatMap((plan): [string, number][] => {
+    const usd = snapshot.costs?.get(plan.id);
+    return usd === undefined ? [] : [[plan.id, Math.round(usd * 100) / 100]];
+  });
+  const total = Math.round(costs.reduce((sum, [, usd]) => sum + usd, 0) * 100) / 100;
   const frontmatter = {
     spec: spec.id,
     title: spec.title,
@@ -69,6 +75,7 @@ export function statusDocument(template: string, spec: Spec, analysis: GraphAnal
       percent: p.percent,
     },
     velocity: { plans_completed: p.plansCompleted, total_minutes: p.totalMinutes, average_minutes_per_plan: p.averageMinutes },
+    ...(costs.length > 0 ? { cost: { total_usd: total, plans: Object.fromEntries(costs) } } : {}),
     updated: snapshot.now.toISOString(),
   };
   const blocked = spec.plans.filter((plan) => {
@@ -86,6 +93,7 @@ export function statusDocument(template: string, spec: Spec, analysis: GraphAnal
         const done = phase.plans.filter((id) => snapshot.plans.get(id) === 'verified').length;
         return `| ${phase.id} | ${phase.title} | ${done}/${phase.plans.length} | ${snapshot.phases.get(phase.id) ?? 'pending'} |`;
       }),
+      ...(costs.length > 0 ? ['', `Cost so far: **$${total.toFixed(2)}** (${costs.map(([id, usd]) => `${id} $${usd.toFixed(2)}`).join(', ')}), as the agents reported it.`] : []),
     ].join('\n'),
     graph: graphMermaid(spec, analysis, snapshot.plans).trimEnd(),
     blocked:

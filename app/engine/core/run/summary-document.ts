@@ -1,5 +1,5 @@
 import { renderTemplate } from '../documents/render-template.js';
-import type { BriefKnowledge } from '../protocol/messages.js';
+import type { BriefKnowledge, Usage } from '../protocol/messages.js';
 import type { Plan } from '../spec/model.js';
 import type { VerificationReport } from '../verify/levels.js';
 import type { Deviation } from './deviations.js';
@@ -23,6 +23,8 @@ export interface SummaryInput {
   agentSummary?: string;
   /** The lessons, skills and genes surfaced into the agent's brief, best first. */
   knowledge?: readonly BriefKnowledge[];
+  /** What the agent reported it used. */
+  usage?: Usage;
 }
 
 const RESULT = { pass: 'pass', fail: 'fail', human: 'skipped-for-human' } as const;
@@ -51,12 +53,13 @@ export function summaryDocument(template: string, input: SummaryInput): string {
     deviations: input.deviations.map((d) => ({ description: d.description, reason: d.reason, impact: d.impact, files: d.files })),
     checks,
     knowledge: (input.knowledge ?? []).map((k) => ({ path: k.path, kind: k.kind, score: k.score, ...(k.why ? { why: k.why } : {}) })),
+    ...(input.usage ? { cost: costRecord(input.usage) } : {}),
   };
   const built =
     input.commits.length > 0
       ? input.commits.map((c) => `- \`${c.sha.slice(0, 7)}\` ${c.message}`).join('\n')
       : '_No commits._';
-  const agentNote = input.agentSummary ? `\n\n${input.agentSummary.trim()}` : '';
+  const agentNote = (input.agentSummary ? `\n\n${input.agentSummary.trim()}` : '') + (input.usage ? `\n\n${costText(input.usage)}` : '');
   const verification =
     checks.length > 0
       ? [
@@ -97,4 +100,22 @@ function notes(plan: Plan): string {
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
+}
+
+function costRecord(usage: Usage): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (usage.costUsd !== undefined) out.usd = usage.costUsd;
+  if (usage.turns !== undefined) out.turns = usage.turns;
+  if (usage.inputTokens !== undefined) out.input_tokens = usage.inputTokens;
+  if (usage.outputTokens !== undefined) out.output_tokens = usage.outputTokens;
+  return out;
+}
+
+/** "Cost: $0.42, 12 turns, 9,000 tokens in, 800 out", as the agent reported it. */
+export function costText(usage: Usage): string {
+  const parts: string[] = [];
+  if (usage.costUsd !== undefined) parts.push(`$${usage.costUsd.toFixed(2)}`);
+  if (usage.turns !== undefined) parts.push(`${usage.turns} turns`);
+  if (usage.inputTokens !== undefined || usage.outputTokens !== undefined) parts.push(`${usage.inputTokens ?? '?'} tokens in, ${usage.outputTokens ?? '?'} out`);
+  return `Cost: ${parts.length > 0 ? parts.join(', ') : 'not reported'}`;
 }

@@ -33,6 +33,8 @@ export interface Plan {
   checkpoints: CheckpointKind[];
   agent?: string;
   timeoutMinutes: number;
+  /** budget_usd: the most its agent may spend, as the agent reports its cost. */
+  budgetUsd?: number;
   mustPass: Check[];
   serve?: Serve;
   requirements: string[];

@@ -204,6 +204,11 @@ export const PlanFrontmatterSchema = z
       .default(30)
       .meta({ description: 'At most 360: GitHub-hosted jobs stop after six hours.' }),
     must_pass: z.array(CheckSchema).default([]),
+    budget_usd: z
+      .number()
+      .positive()
+      .optional()
+      .meta({ description: "The most the plan's agent may spend, in US dollars, as it reports its cost; over it the plan fails." }),
     serve: ServeSchema.optional(),
     requirements: z.array(z.string().min(1)).default([]),
     truths: z.array(z.string().min(1)).default([]).meta({ description: 'Observable behaviours, for people and agents.' }),

@@ -1,0 +1,113 @@
+import type { Checkpoint, Usage } from '../engine/core/protocol/messages.js';
+import type { VerificationReport } from '../engine/core/verify/levels.js';
+import { checkpointActions, optionsMarker } from '../engine/forge/check-actions.js';
+import type { PlanCommit } from '../engine/lifecycle/ports.js';
+import type { CheckOwner, FinalCheck } from './live-check.js';
+import { verificationMarkdown } from './reports.js';
+
+/** How a plan's job ended, as its check run shows it. */
+export type JobEnd =
+  | { kind: 'verified'; pullRequest: { number: number; url: string } }
+  | { kind: 'failed'; reason: string; /** The tail of the evidence (the agent's or the command's last lines). */ evidence?: string }
+  | { kind: 'checkpoint'; checkpoint: Checkpoint; issueUrl: string }
+  | { kind: 'paused'; resetsAt?: Date; evidence: string; issueUrl: string };
+
+export interface FinalCheckInput {
+  heading: string;
+  plan: string;
+  end: JobEnd;
+  owner: CheckOwner;
+  report?: VerificationReport;
+  commits: readonly PlanCommit[];
+  usage?: Usage;
+  /** The plan's budget, when one applies. */
+  budgetUsd?: number;
+  jobUrl?: string;
+}
+
+const EVIDENCE_MAX = 6_000;
+
+/** One line on what the agent used: cost, turns, tokens, as it reported them. */
+export function costLine(usage: Usage | undefined, budgetUsd?: number): string {
+  const parts: string[] = [];
+  if (usage?.costUsd !== undefined) parts.push(`$${usage.costUsd.toFixed(2)}${budgetUsd !== undefined ? ` of a $${budgetUsd.toFixed(2)} budget` : ''}`);
+  if (usage?.turns !== undefined) parts.push(`${usage.turns} turns`);
+  if (usage?.inputTokens !== undefined || usage?.outputTokens !== undefined) parts.push(`${usage.inputTokens ?? '?'} tokens in, ${usage.outputTokens ?? '?'} out`);
+  return parts.length > 0 ? `Cost: ${parts.join(', ')}` : 'Cost: the agent reported none';
+}
+
+/** The check run's final state: what came of the plan, what was checked, what it cost, where to look next. */
+export function finalCheck(input: FinalCheckInput): FinalCheck {
+  const { end, plan } = input;
+  const lines = [`**${input.heading}**`, ''];
+  let conclusion: FinalCheck['conclusion'];
+  let title: string;
+  let actions: FinalCheck['actions'] = [];
+  const extra: string[] = [];
+  switch (end.kind) {
+    case 'verified':
+      conclusion = 'success';
+      title = 'Verified';
+      lines.push(`✅ Every check passed. Plan PR: [#${end.pullRequest.number}](${end.pullRequest.url}).`);
+      break;
+    case 'failed':
+      conclusion = 'failure';
+      title = `Failed: ${oneLine(end.reason, 200)}`;
+      lines.push(`❌ ${end.reason.split('\n')[0]}`, '', `\`/harness retry ${plan}\` runs it again.`);
+      actions = [{ label: 'Retry', description: 'Start this plan again from scratch', identifier: 'retry' }];
+      if (end.evidence) extra.push('### Evidence (last lines)', '', fence(tail(end.evidence)));
+      break;
+    case 'checkpoint':
+      conclusion = 'action_required';
+      title = `Waiting: ${oneLine(end.checkpoint.prompt, 200)}`;
+      lines.push(
+        `⏸️ The agent asks (${end.checkpoint.kind}, \`${end.checkpoint.id}\`):`,
+        '',
+        ...end.checkpoint.prompt.split('\n').map((l) => `> ${l}`),
+        '',
+        `Answer on [the plan issue](${end.issueUrl}) with \`/harness respond ${plan} <answer>\`${input.owner === 'app' ? ' or with a button here' : ''}; the next run resumes the agent's session with it.`,
+      );
+      if (end.checkpoint.options && end.checkpoint.options.length > 0) lines.push('', `Options: ${end.checkpoint.options.map((o) => `\`${o}\``).join(', ')}`);
+      actions = checkpointActions(end.checkpoint);
+      if (end.checkpoint.options) extra.push(optionsMarker(end.checkpoint.options));
+      break;
+    case 'paused':
+      conclusion = 'neutral';
+      title = `Paused: the model's usage limit${end.resetsAt ? ` resets ${end.resetsAt.toISOString()}` : ''}`;
+      lines.push(
+        `⏳ The agent stopped at the model's rate or usage limit (${oneLine(end.evidence, 200)}). The work so far is kept on the branch and the session saved.`,
+        '',
+        `${end.resetsAt ? `It resets at ${end.resetsAt.toISOString()}. ` : ''}Continue with \`/harness respond ${plan} continue\` on [the plan issue](${end.issueUrl}).`,
+      );
+      break;
+  }
+  lines.push('', `- ${costLine(input.usage, input.budgetUsd)}`);
+  if (input.jobUrl) lines.push(`- Job: ${input.jobUrl}`);
+  if (input.owner === 'actions') {
+    lines.push(
+      '',
+      "_This check run is GitHub Actions' own (the job had only `GITHUB_TOKEN`): it has no buttons, and the harness App's check run for this plan is settled by the App when the job ends. " +
+        'Give the workflow the App\'s secrets (HARNESS_APP_ID, HARNESS_APP_PRIVATE_KEY) to have the App\'s check run updated live, with its buttons._',
+    );
+  }
+  const text = [
+    ...(input.report ? [`### ${input.report.level === 'plan' ? 'Plan' : 'Phase'} verification`, '', verificationMarkdown(input.report), ''] : ['No checks ran.', '']),
+    ...(input.commits.length > 0 ? [`### Commits (${input.commits.length})`, '', ...input.commits.map((c) => `- \`${c.sha.slice(0, 7)}\` ${c.subject}`), ''] : []),
+    ...extra,
+  ].join('\n');
+  return { conclusion, title, summary: lines.join('\n'), text, actions };
+}
+
+function oneLine(text: string, max: number): string {
+  const line = (text.split('\n')[0] ?? '').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function tail(text: string): string {
+  return text.length > EVIDENCE_MAX ? `…\n${text.slice(-EVIDENCE_MAX)}` : text;
+}
+
+function fence(text: string): string {
+  const f = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return `${f}\n${text}\n${f}`;
+}

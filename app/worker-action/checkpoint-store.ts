@@ -1,0 +1,116 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { TRAILER_PLAN, TRAILER_SPEC, trailerValue } from '../engine/core/agents/commit-message.js';
+import { CheckpointSchema, type Checkpoint } from '../engine/core/protocol/messages.js';
+import { makeSafe, type SafetyOptions } from '../machine/content-safety.js';
+import { readTextIfExists } from '../machine/files.js';
+import { readClaudeState, seedClaudeState } from '../workers/claude.js';
+import { claudeTranscriptPath } from '../workers/claude-session.js';
+import type { Checkout } from './checkout.js';
+import { WorkerError } from './worker-run.js';
+
+/**
+ * A checkpoint taken on one runner and resumed on another (docs/github-flow.md, 7). The job
+ * cannot wait for a person, so it ends, and everything the next runner needs travels on the
+ * plan branch in one `wip` commit: the work in progress as the agent left it, and under
+ * `.harness/checkpoint/` the question (checkpoint.json) and, for Claude Code, the session's
+ * transcript. The transcript goes on the branch rather than into a workflow artifact because
+ * the branch is what the next run checks out anyway, needs no extra token scope and outlives
+ * the artifact retention; it passes the content-safety pass first like anything committed.
+ * The resumed run folds the wip commit away (its changes back as uncommitted work, the
+ * checkpoint files removed), so the plan's history never shows it.
+ */
+
+export const CHECKPOINT_DIR = '.harness/checkpoint';
+export const CHECKPOINT_FILE = `${CHECKPOINT_DIR}/checkpoint.json`;
+export const TRANSCRIPT_FILE = `${CHECKPOINT_DIR}/session.jsonl`;
+export const TRAILER_CHECKPOINT = 'Harness-Checkpoint';
+
+const SavedSchema = z.object({
+  version: z.literal(1),
+  spec: z.string(),
+  plan: z.string(),
+  agent: z.string(),
+  checkpoint: CheckpointSchema,
+  /** The agent's session to resume, and where its transcript is on the branch. */
+  session: z.object({ id: z.string().min(1), transcript: z.string() }).optional(),
+  at: z.string(),
+});
+export type SavedCheckpoint = z.infer<typeof SavedSchema>;
+
+export interface SaveInput {
+  spec: string;
+  plan: string;
+  agent: string;
+  checkpoint: Checkpoint;
+  logDir: string;
+  env: Record<string, string | undefined>;
+  safety: SafetyOptions;
+  at: Date;
+}
+
+/** Commit the work in progress and the checkpoint as one wip commit; returns what was saved. */
+export async function saveCheckpoint(checkout: Checkout, input: SaveInput): Promise<SavedCheckpoint> {
+  const saved: SavedCheckpoint = { version: 1, spec: input.spec, plan: input.plan, agent: input.agent, checkpoint: input.checkpoint, at: input.at.toISOString() };
+  if (input.agent === 'claude') {
+    const state = await readClaudeState(input.logDir);
+    const transcript = state.sessionId ? await readTextIfExists(claudeTranscriptPath(checkout.root, state.sessionId, input.env)) : undefined;
+    if (state.sessionId && transcript !== undefined) {
+      await write(checkout.root, TRANSCRIPT_FILE, (await makeSafe(transcript, input.safety)).text);
+      saved.session = { id: state.sessionId, transcript: TRANSCRIPT_FILE };
+    }
+  }
+  await write(checkout.root, CHECKPOINT_FILE, `${JSON.stringify(saved, null, 2)}\n`);
+  await checkout.git.addAll();
+  await checkout.git.commit(
+    {
+      subject: `wip(${input.plan}): waiting at checkpoint ${input.checkpoint.id}`,
+      body: 'Work in progress, committed so that the run can continue on another runner; the resumed run folds this commit away.',
+      trailers: [
+        { key: TRAILER_PLAN, value: input.plan },
+        { key: TRAILER_SPEC, value: input.spec },
+        { key: TRAILER_CHECKPOINT, value: input.checkpoint.id },
+      ],
+    },
+    { allowEmpty: true, noVerify: true },
+  );
+  return saved;
+}
+
+export interface Restored {
+  saved: SavedCheckpoint;
+  /** The wip commit folded away: the branch on the remote still points at it, so the next push replaces it (with this lease). */
+  wip: string;
+}
+
+/**
+ * On a resumed run: when HEAD is a wip commit, restore the agent's session where the agent
+ * looks for it, fold the commit away and leave its work uncommitted, as the agent left it.
+ */
+export async function restoreCheckpoint(checkout: Checkout, input: { spec: string; plan: string; logDir: string; env: Record<string, string | undefined> }): Promise<Restored | undefined> {
+  const head = (await checkout.git.log({ base: 'HEAD~1' }).catch(() => []))[0];
+  if (!head || trailerValue(head.trailers, TRAILER_CHECKPOINT) === undefined || trailerValue(head.trailers, TRAILER_PLAN) !== input.plan) return undefined;
+  const text = await readTextIfExists(join(checkout.root, CHECKPOINT_FILE));
+  if (text === undefined) throw new WorkerError(`the plan branch's head ${head.sha.slice(0, 7)} is a wip commit without ${CHECKPOINT_FILE}: reset the branch to the commit before it, or /harness retry ${input.plan}`);
+  const parsed = SavedSchema.safeParse(JSON.parse(text));
+  if (!parsed.success || parsed.data.plan !== input.plan || parsed.data.spec !== input.spec) {
+    throw new WorkerError(`${CHECKPOINT_FILE} on the plan branch is not a checkpoint of ${input.spec} ${input.plan}: /harness retry ${input.plan} starts over`);
+  }
+  const saved = parsed.data;
+  if (saved.session) {
+    const transcript = await readFile(join(checkout.root, saved.session.transcript), 'utf8');
+    const target = claudeTranscriptPath(checkout.root, saved.session.id, input.env);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, transcript);
+    await seedClaudeState(input.logDir, { sessionId: saved.session.id, checkpoint: saved.checkpoint });
+  }
+  await checkout.git.run(['reset', '--quiet', '--mixed', 'HEAD~1']);
+  await rm(join(checkout.root, CHECKPOINT_DIR), { recursive: true, force: true });
+  return { saved, wip: head.sha };
+}
+
+async function write(root: string, path: string, text: string): Promise<void> {
+  await mkdir(dirname(join(root, path)), { recursive: true });
+  await writeFile(join(root, path), text);
+}

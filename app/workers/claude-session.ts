@@ -1,0 +1,14 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Where Claude Code keeps a session's transcript: `<config dir>/projects/<cwd>/<session>.jsonl`,
+ * the config dir being $CLAUDE_CONFIG_DIR or ~/.claude, and the working directory written with
+ * every character that is not a letter or a digit as "-". `claude --resume <id>` looks there, in
+ * the directory of the cwd it runs in: a session restored on another runner goes under that
+ * runner's checkout.
+ */
+export function claudeTranscriptPath(cwd: string, sessionId: string, env: Record<string, string | undefined>): string {
+  const config = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
+  return join(config, 'projects', cwd.replace(/[^a-zA-Z0-9]/g, '-'), `${sessionId}.jsonl`);
+}

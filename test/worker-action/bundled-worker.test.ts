@@ -1,0 +1,291 @@
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { answerComment } from '../../app/engine/forge/checkpoint-markers.js';
+import { optionsOf } from '../../app/engine/forge/check-actions.js';
+import { bundleWorker, runAction, type RunnerDirs } from '../helpers/bundled-worker.js';
+import { FakeGitHub } from '../helpers/github-repo.js';
+import { standInClaude, type ClaudeAction } from '../helpers/mcp-claude.js';
+import { cloneBranch, git, remoteCommits, workerRepo, type WorkerRepo } from '../helpers/worker-repo.js';
+import { SPEC, specRepo, type WorkerPlan } from '../helpers/worker-spec.js';
+
+/**
+ * The worker action as a runner runs it: the bundle as a Node process of its own, GitHub's API a
+ * stateful fake on 127.0.0.1, `origin` a bare repository, and Claude Code a stand-in on PATH
+ * that starts the harness MCP server from its --mcp-config and calls the tools as a client.
+ */
+
+const OWNER = 'octo-org';
+const REPO = 'widgets';
+const BRANCH = `harness/${SPEC}/01-01`;
+const CHECK = 'harness / plan 01-01';
+const JOB_URL = `https://github.com/${OWNER}/${REPO}/actions/runs/42`;
+const APP_TOKEN = 'ghs_AppInstallationToken0123456789abcdefXYZ';
+/** The App's check run, as dispatch created it. */
+const APP_CHECK = 9001;
+const JOB_TOKEN = 'ghs_JobToken0123456789abcdefghijklmnopqrst';
+
+const plan = (extra: string[] = []): WorkerPlan => ({
+  id: '01-01',
+  title: 'Greeting',
+  extra,
+  checks: ['{ id: greeting, type: file_exists, path: out/greeting.txt }'],
+  blocks: ['Write a greeting to out/greeting.txt.'],
+});
+
+let bundle: string;
+let server: { url: string; close: () => Promise<void> } | undefined;
+
+beforeAll(async () => {
+  bundle = await bundleWorker();
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+afterAll(() => undefined);
+
+interface Setup {
+  repo: WorkerRepo;
+  github: FakeGitHub;
+  runner: RunnerDirs;
+  env: Record<string, string>;
+  claude: Awaited<ReturnType<typeof standInClaude>>;
+  /** The App's check run, queued at dispatch on the claimed commit. */
+  appCheck: number;
+}
+
+async function setup(p: WorkerPlan, calls: ClaudeAction[][]): Promise<Setup> {
+  const repo = await workerRepo(specRepo([p]), BRANCH);
+  const github = new FakeGitHub(OWNER, REPO);
+  github.defaultBranch = 'main';
+  github.branches.set('main', repo.base);
+  github.branches.set(BRANCH, repo.base);
+  github.issues.push({
+    id: 900_003,
+    number: 3,
+    title: '[01-01] Greeting',
+    body: `<!-- harness:plan ${SPEC}/01-01 hash=0123456789abcdef -->\n**Spec** …`,
+    labels: ['harness:plan', `spec:${SPEC}`, 'phase:01', 'status:running'],
+    state: 'open',
+    state_reason: null,
+  });
+  // What the App wrote at dispatch.
+  github.checkRuns.push({ id: APP_CHECK, name: CHECK, head_sha: repo.base, external_id: `${SPEC}/01-01`, status: 'queued', conclusion: null, output: { title: 'Worker dispatched', summary: '…', text: null }, annotations: [] });
+  server = await github.serve();
+  const home = mkdtempSync(join(tmpdir(), 'harness-home-'));
+  const gitconfig = join(home, '.gitconfig');
+  writeFileSync(gitconfig, '');
+  const claude = await standInClaude(calls);
+  const env = {
+    PATH: claude.env.PATH!,
+    HOME: home,
+    FAKE_CLAUDE_SCENARIO: claude.env.FAKE_CLAUDE_SCENARIO!,
+    FAKE_CLAUDE_STATE: claude.env.FAKE_CLAUDE_STATE!,
+    GIT_CONFIG_GLOBAL: gitconfig,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GITHUB_API_URL: server.url,
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
+    GITHUB_REF: 'refs/heads/main',
+    GITHUB_RUN_ID: '42',
+  };
+  return { repo, github, runner: runnerDirs(repo.checkout), env, claude, appCheck: APP_CHECK };
+}
+
+function runnerDirs(workspace: string): RunnerDirs {
+  const root = mkdtempSync(join(tmpdir(), 'harness-runner-'));
+  return { workspace, temp: join(root, 'temp'), claudeHome: join(root, 'claude-home') };
+}
+
+const inputs = (extra: Record<string, string> = {}) => ({ spec: SPEC, plan: '01-01', resume: 'false', token: JOB_TOKEN, agent: 'claude', ...extra });
+const withApp = { 'app-token': APP_TOKEN, 'app-slug': 'harness' };
+
+/** The check-run requests, as `METHOD path` with the fields that tell states apart. */
+function checkWrites(github: FakeGitHub) {
+  return github.requests
+    .filter((r) => r.url.includes('check-runs'))
+    .map((r) => {
+      const b = (r.body ?? {}) as { status?: string; conclusion?: string; head_sha?: string; output?: { title?: string } };
+      return { call: `${r.method} ${r.url.replace(`/repos/${OWNER}/${REPO}`, '')}`, status: b.status, conclusion: b.conclusion, head: b.head_sha, title: b.output?.title };
+    });
+}
+
+function noTokenIn(call: { env: Record<string, string>; gitConfig: string }): void {
+  const env = JSON.stringify(call.env);
+  for (const secret of [APP_TOKEN, JOB_TOKEN, Buffer.from(`x-access-token:${APP_TOKEN}`).toString('base64')]) {
+    expect(env).not.toContain(secret);
+    expect(call.gitConfig).not.toContain(secret);
+  }
+  expect(Object.keys(call.env).filter((k) => /TOKEN/.test(k) && !k.startsWith('HARNESS_REPORT'))).toEqual([]);
+  expect(call.gitConfig).not.toMatch(/extraheader/i);
+}
+
+describe('the bundled worker action on a runner', () => {
+  it('owns the App\'s check run: in progress, task N of M and the last messages, then the final state with the checks, the cost and the links', async () => {
+    const s = await setup(plan(), [
+      [
+        { report: { type: 'session_ready' } },
+        { report: { type: 'task_started', task: 1, total: 2, title: 'Write the greeting' } },
+        { write: ['out/greeting.txt', 'hello\n'] },
+        { report: { type: 'progress_update', message: 'greeting written', task: 1, total: 2 } },
+        { report: { type: 'task_started', task: 2, total: 2, title: 'Sign it' } },
+        { sleep: 3500 },
+        { bash: 'echo "-- harness" >> out/greeting.txt' },
+        { report: { type: 'task_completed', message: 'Wrote and signed the greeting.' } },
+        { result: { result: 'Wrote and signed the greeting.', total_cost_usd: 0.42 } },
+      ],
+    ]);
+
+    const run = await runAction(bundle, s.runner, inputs(withApp), s.env);
+    if (process.env.DEBUG_WORKER) console.log(run.stdout, run.stderr);
+
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.outputs.result).toBe('verified');
+    const head = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
+    const writes = checkWrites(s.github);
+    // Found by name and external id, taken over, kept live at most every 3 s, settled, and shown on the pushed head too.
+    expect(writes[0]).toMatchObject({ call: `GET /commits/${s.repo.base}/check-runs?check_name=${CHECK}` });
+    expect(writes[1]).toMatchObject({ call: `PATCH /check-runs/${APP_CHECK}`, status: 'in_progress', title: 'The agent is starting' });
+    const progress = writes.slice(2, -2);
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    expect(progress.every((w) => w.call === `PATCH /check-runs/${APP_CHECK}` && w.status === undefined)).toBe(true);
+    expect(progress.map((w) => w.title)).toContain('Task 2 of 2: Sign it');
+    expect(writes.slice(-2)).toEqual([
+      { call: `PATCH /check-runs/${APP_CHECK}`, status: 'completed', conclusion: 'success', head: undefined, title: 'Verified' },
+      { call: 'POST /check-runs', status: 'completed', conclusion: 'success', head, title: 'Verified' },
+    ]);
+    const final = s.github.checkRuns.find((r) => r.id === APP_CHECK)!;
+    expect(final.output.summary).toContain(`Plan PR: [#100](https://github.com/${OWNER}/${REPO}/pull/100)`);
+    expect(final.output.summary).toContain('Cost: $0.42');
+    expect(final.output.summary).toContain(`Job: ${JOB_URL}`);
+    expect(final.output.summary).not.toContain("GitHub Actions' own");
+    expect(final.output.text).toContain('| `greeting` | file_exists | ✅ pass |');
+
+    // The commits and their trailers: the agent's work as task 1/1, then SUMMARY.md and VERIFICATION.md.
+    expect(remoteCommits(s.repo.remote, BRANCH, s.repo.base).map((c) => [c.subject, c.trailers])).toEqual([
+      ['01-01: Greeting', `Plan: 01-01\nTask: 1/1\nSpec: ${SPEC}`],
+      [`docs(${SPEC}): summary of 01-01`, `Plan: 01-01\nSpec: ${SPEC}`],
+    ]);
+    const pr = s.github.pullRequests[0]!;
+    expect(pr).toMatchObject({ head: BRANCH, base: 'main', title: '[01-01] Greeting' });
+    expect(pr.body).toMatch(/^Closes #3\n/);
+    expect(pr.body).toContain('<details><summary>SUMMARY.md');
+    expect(pr.body).toContain('<details><summary>VERIFICATION.md');
+    expect(pr.body).toContain('Cost: $0.42');
+
+    // The agent ran with the reporting channel and without any token, in its environment or git's config.
+    const [call] = await s.claude.calls();
+    expect(call!.args).toContain('--mcp-config');
+    noTokenIn(call!);
+  });
+
+  it('stops at a decision with its buttons, and a second runner resumes the same session with the answer and the work from before', async () => {
+    const s = await setup(plan(['autonomous: false']), [
+      [
+        { write: ['out/draft.txt', 'hello\n'] },
+        { report: { type: 'decision_needed', checkpoint: 'tone', message: 'Formal or casual?', options: ['formal', 'casual'] } },
+        { await: 'tone' },
+        { write: ['out/never.txt', 'not reached\n'] },
+      ],
+      [{ recall: 'Formal or casual?' }, { bash: 'cat out/draft.txt > out/greeting.txt && echo formal >> out/greeting.txt && rm out/draft.txt' }],
+    ]);
+
+    const first = await runAction(bundle, s.runner, inputs(withApp), s.env);
+
+    expect(first.stderr).toBe('');
+    expect(first.outputs).toMatchObject({ result: 'checkpoint', checkpoint: 'tone' });
+    const wip = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
+    expect(git(s.repo.remote, 'log', '-1', '--format=%s', wip)).toBe('wip(01-01): waiting at checkpoint tone');
+    const saved = JSON.parse(git(s.repo.remote, 'show', `${wip}:.harness/checkpoint/checkpoint.json`)) as { session: { id: string }; checkpoint: { id: string } };
+    expect(saved.checkpoint.id).toBe('tone');
+    expect(git(s.repo.remote, 'show', `${wip}:.harness/checkpoint/session.jsonl`)).toContain('Formal or casual?');
+    expect(git(s.repo.remote, 'show', `${wip}:out/draft.txt`)).toBe('hello');
+    const check = s.github.checkRuns.find((r) => r.id === APP_CHECK)!;
+    expect(check).toMatchObject({ status: 'completed', conclusion: 'action_required' });
+    expect(check.output.title).toBe('Waiting: Formal or casual?');
+    const last = s.github.requests.filter((r) => r.url.endsWith(`/check-runs/${APP_CHECK}`)).at(-1)!.body as { actions: { identifier: string; label: string }[] };
+    expect(last.actions).toEqual([
+      { label: 'formal', description: 'Answer: formal', identifier: 'option-1' },
+      { label: 'casual', description: 'Answer: casual', identifier: 'option-2' },
+    ]);
+    expect(optionsOf(check.output.text)).toEqual(['formal', 'casual']);
+    expect(s.github.comments.filter((c) => c.issue === 3).map((c) => c.body.split('\n')[0])).toEqual(['<!-- harness:checkpoint 01-01 tone -->']);
+    expect(s.github.issue(3).labels).toContain('status:checkpoint');
+
+    // The App answers (a button or /harness respond); another bot's answer counts for nothing.
+    s.github.comments.push({ id: 500, issue: 3, body: answerComment('01-01', 'tone', 'formal'), userType: 'Bot', login: 'harness[bot]', created_at: '2026-01-02T09:00:00Z' });
+    s.github.comments.push({ id: 501, issue: 3, body: answerComment('01-01', 'tone', 'casual'), userType: 'Bot', login: 'dependabot[bot]', created_at: '2026-01-02T10:00:00Z' });
+    const second = runnerDirs(cloneBranch(s.repo.remote, BRANCH, join(mkdtempSync(join(tmpdir(), 'harness-runner2-')), 'checkout')));
+    const resumed = await runAction(bundle, second, inputs({ ...withApp, resume: 'true' }), s.env);
+
+    expect(resumed.stderr).toBe('');
+    expect(resumed.outputs.result).toBe('verified');
+    const calls = await s.claude.calls();
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.cwd).toBe(second.workspace);
+    expect(calls[1]!.args[calls[1]!.args.indexOf('--resume') + 1]).toBe(saved.session.id);
+    expect(calls[1]!.args[1]).toBe('The person answered checkpoint "tone" (decision): formal\n\nContinue the plan from where you stopped.');
+    noTokenIn(calls[1]!);
+    // The wip commit is folded away; the work from before the checkpoint is in the result.
+    expect(remoteCommits(s.repo.remote, BRANCH, s.repo.base).map((c) => c.subject)).toEqual(['01-01: Greeting', `docs(${SPEC}): summary of 01-01`]);
+    expect(git(s.repo.remote, 'show', `refs/heads/${BRANCH}:out/greeting.txt`)).toBe('hello\nformal');
+    expect(() => git(s.repo.remote, 'show', `refs/heads/${BRANCH}:.harness/checkpoint/checkpoint.json`)).toThrow();
+  });
+
+  it('with only GITHUB_TOKEN: a check run of its own, no buttons, and a budget overrun ends it as failed with the reason', async () => {
+    const s = await setup(plan(['budget_usd: 0.05']), [[{ write: ['out/greeting.txt', 'hello\n'] }, { result: { total_cost_usd: 0.5 } }]]);
+
+    const run = await runAction(bundle, s.runner, inputs(), s.env);
+
+    expect(run.code).toBe(1);
+    expect(run.outputs.result).toBe('failed');
+    const writes = checkWrites(s.github);
+    expect(writes[0]).toMatchObject({ call: 'POST /check-runs', status: 'in_progress', head: s.repo.base });
+    const own = s.github.checkRuns.find((r) => r.id !== APP_CHECK)!;
+    expect(own).toMatchObject({ status: 'completed', conclusion: 'failure' });
+    expect(own.output.title).toBe("Failed: the claude agent failed: claude spent $0.50, over the plan's budget of $0.05 (budget_usd): stopped");
+    expect(own.output.summary).toContain("GitHub Actions' own");
+    expect(s.github.requests.filter((r) => r.url.includes('check-runs') && r.method !== 'GET').every((r) => (r.body as { actions?: unknown[] }).actions === undefined || (r.body as { actions: unknown[] }).actions.length === 0)).toBe(true);
+    // The App's check run is the App's to settle.
+    expect(s.github.checkRuns.find((r) => r.id === APP_CHECK)).toMatchObject({ status: 'queued' });
+    expect(s.github.pullRequests).toEqual([]);
+  });
+
+  it("pauses at the model's usage limit: the work and the session kept, the reset time on the check run", async () => {
+    const s = await setup(plan(), [[{ write: ['out/greeting.txt', 'half\n'] }, { result: { subtype: 'success', is_error: true, result: 'Claude AI usage limit reached|1764000000' } }]]);
+
+    const run = await runAction(bundle, s.runner, inputs(withApp), s.env);
+
+    expect(run.code).toBe(0);
+    expect(run.outputs).toMatchObject({ result: 'checkpoint', checkpoint: 'usage-limit' });
+    const check = s.github.checkRuns.find((r) => r.id === APP_CHECK)!;
+    expect(check).toMatchObject({ status: 'completed', conclusion: 'neutral' });
+    expect(check.output.title).toBe("Paused: the model's usage limit resets 2025-11-24T16:00:00.000Z");
+    const head = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
+    expect(git(s.repo.remote, 'show', `${head}:out/greeting.txt`)).toBe('half');
+    expect(git(s.repo.remote, 'show', `${head}:.harness/checkpoint/checkpoint.json`)).toContain('"id": "usage-limit"');
+  });
+
+  it('fails with the reason and the evidence when branch protection rejects the push, and opens no pull request', async () => {
+    const s = await setup(plan(), [[{ write: ['out/greeting.txt', 'hello\n'] }]]);
+    const hook = join(s.repo.remote, 'hooks', 'pre-receive');
+    writeFileSync(hook, '#!/bin/sh\necho "error: GH006: Protected branch update failed for refs/heads/harness/SPC-007/01-01." >&2\nexit 1\n');
+    chmodSync(hook, 0o755);
+
+    const run = await runAction(bundle, s.runner, inputs(withApp), s.env);
+
+    expect(run.code).toBe(1);
+    expect(run.outputs.result).toBe('failed');
+    const check = s.github.checkRuns.find((r) => r.id === APP_CHECK)!;
+    expect(check).toMatchObject({ status: 'completed', conclusion: 'failure' });
+    expect(check.output.title).toMatch(/^Failed: the push to harness\/SPC-007\/01-01 was rejected by branch protection/);
+    expect(check.output.text).toContain('GH006: Protected branch update failed');
+    expect(s.github.checkRuns).toHaveLength(1);
+    expect(s.github.pullRequests).toEqual([]);
+    expect(git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`)).toBe(s.repo.base);
+    expect(readFileSync(join(s.runner.workspace, 'out/greeting.txt'), 'utf8')).toBe('hello\n');
+  });
+});

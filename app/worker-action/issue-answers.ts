@@ -3,6 +3,7 @@ import { answerOf, checkpointMarker, checkpointOf } from '../engine/forge/checkp
 import { ISSUE_BODY_LIMIT } from '../engine/forge/limits.js';
 import type { Answers } from '../engine/lifecycle/ports.js';
 import type { CommentRecord } from '../gateway/comments.js';
+import { permits, type Role } from '../engine/forge/permits.js';
 
 /**
  * The plan issue as the place where a job asks and people answer (docs/github-flow.md, step 7):
@@ -19,27 +20,60 @@ export interface GivenAnswer {
   at: string;
 }
 
-/**
- * Anyone may comment on an issue and a marker is only text, so only comments that the App or
- * a person with write access wrote count as answers: otherwise a passer-by could approve a
- * human check. Of bots, only the App: another bot (a dependency updater, a workflow's
- * github-actions) answers for nobody. `appLogin` names the App's bot; without it, any bot
- * counts, as before the worker knew the App's name.
- */
-const TRUSTED_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
-
-export function isTrusted(comment: CommentRecord, appLogin?: string): boolean {
-  if (comment.authorType === 'Bot') return appLogin === undefined || comment.author === appLogin;
-  return TRUSTED_ASSOCIATIONS.has(comment.association);
+/** Who may answer a plan's checkpoints, and how the job finds out. */
+export interface AnswerTrust {
+  /** The App's bot login; without it, any bot's answer counts (a workflow that does not name the App). */
+  appLogin?: string;
+  /** A person's role on the repository, asked of GitHub (the gateway's role). */
+  role: (login: string) => Promise<Role>;
+  /** The least role whose answers count: the config's `permission` (write by default). */
+  least: Role;
 }
 
-/** The answers given to a plan's checkpoints, by checkpoint id; a later answer replaces an earlier one. */
-export function answerComments(comments: readonly CommentRecord[], plan: string, appLogin?: string): Map<string, GivenAnswer> {
+/**
+ * Anyone may comment on an issue and a marker is only text, so only the App's comments and
+ * those of people whose role on the repository (asked of GitHub, as the App asks for a
+ * command, never read off the comment's author_association, which says MEMBER or COLLABORATOR
+ * of read-only people too) meets the configured permission count as answers. Of bots, only the
+ * App: another bot (a dependency updater, a workflow's github-actions) answers for nobody.
+ */
+async function trusted(comment: CommentRecord, trust: AnswerTrust, roles: Map<string, Promise<Role>>): Promise<boolean> {
+  if (comment.authorType === 'Bot') return trust.appLogin === undefined || comment.author === trust.appLogin;
+  // Whoever holds a role on the repository is its owner, a member or a collaborator: of everyone else GitHub need not be asked.
+  if (!MAY_HOLD_A_ROLE.has(comment.association)) return false;
+  let role = roles.get(comment.author);
+  if (!role) roles.set(comment.author, (role = trust.role(comment.author)));
+  return permits(await role, trust.least);
+}
+
+const MAY_HOLD_A_ROLE = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
+
+/** A question on the issue is one the worker or the App posted: a bot's comment. */
+function isQuestion(comment: CommentRecord, plan: string): boolean {
+  return comment.authorType === 'Bot' && checkpointOf(comment.body)?.plan === plan;
+}
+
+/**
+ * The answers given to a plan's checkpoints, by checkpoint id; a later answer replaces an
+ * earlier one. An answer counts only after its question was asked: one planted before would
+ * otherwise let a plan that must stop for a person go through without one.
+ */
+export async function answerComments(comments: readonly CommentRecord[], plan: string, trust: AnswerTrust): Promise<Map<string, GivenAnswer>> {
   const answers = new Map<string, GivenAnswer>();
+  const roles = new Map<string, Promise<Role>>();
+  const asked = new Map<string, number>();
   const ordered = [...comments].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id);
   for (const comment of ordered) {
+    if (isQuestion(comment, plan)) {
+      const id = checkpointOf(comment.body)!.checkpoint;
+      if (!asked.has(id)) asked.set(id, Date.parse(comment.createdAt));
+      continue;
+    }
     const given = answerOf(comment.body);
-    if (!given || given.plan !== plan || !isTrusted(comment, appLogin) || given.answer === '') continue;
+    if (!given || given.plan !== plan || given.answer === '') continue;
+    const question = asked.get(given.checkpoint);
+    if (question === undefined || Date.parse(comment.createdAt) < question) continue;
+    if (!(await trusted(comment, trust, roles))) continue;
     answers.set(given.checkpoint, { checkpoint: given.checkpoint, answer: given.answer, by: comment.author, at: comment.createdAt });
   }
   return answers;
@@ -90,7 +124,7 @@ export function checkpointComment(plan: string, checkpoint: Checkpoint): string 
  * asks nobody twice, while a question asked again after a retry is posted again.
  */
 export function alreadyAsked(comments: readonly CommentRecord[], plan: string, checkpoint: string, answers: ReadonlyMap<string, GivenAnswer>): boolean {
-  const asked = comments.filter((c) => checkpointOf(c.body)?.plan === plan && isTrusted(c));
+  const asked = comments.filter((c) => isQuestion(c, plan));
   const last = asked.at(-1);
   if (!last || checkpointOf(last.body)!.checkpoint !== checkpoint) return false;
   const answer = answers.get(checkpoint);

@@ -8,7 +8,7 @@ import { workerCapture } from './capture.js';
 import { answerComments, issueAnswers, type GivenAnswer } from './issue-answers.js';
 import { jobProgress } from './job-log.js';
 import { jobSummary } from './reports.js';
-import { WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
+import { answerTrust, WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
 
 /**
  * Phase-level verification (`plan: phase-PP`) on the checkout, which is the base branch with
@@ -54,7 +54,7 @@ async function approvedOnPlanIssues(run: WorkerRun, planIds: readonly string[]):
   for (const plan of plans) {
     const issue = issues.get(plan.id);
     if (!issue) continue;
-    const given = answerComments(await run.forge.comments(issue.number), plan.id);
+    const given = await answerComments(await run.forge.comments(issue.number), plan.id, answerTrust(run));
     for (const { key } of planHumanChecks(plan)) {
       const answer = given.get(humanCheckpointId(key));
       if (answer) answers.set(humanCheckpointId(`${plan.id}/${key}`), answer);

@@ -26,7 +26,7 @@ import { planDocuments, type PlanDocuments } from './plan-documents.js';
 import { jobSummary, prBody, prTitle } from './reports.js';
 import { planAtBase } from './spec-at-base.js';
 import { surfaceOnRunner } from './surfacing.js';
-import { WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
+import { answerTrust, WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
 import type { CommentRecord } from '../gateway/comments.js';
 import type { IssueRecord } from '../gateway/issues.js';
 
@@ -94,7 +94,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
     plan: listed,
     issue,
     comments,
-    answers: answerComments(comments, listed.id, run.appLogin),
+    answers: await answerComments(comments, listed.id, answerTrust(run)),
     checkout,
     branch: planBranch(spec.id, listed.id),
     heading,

@@ -1,4 +1,5 @@
 import type { HarnessConfig } from '../engine/core/config/schema.js';
+import type { AnswerTrust } from './issue-answers.js';
 import { HarnessError } from '../engine/core/error.js';
 import type { Spec } from '../engine/core/spec/model.js';
 import type { VerificationReport } from '../engine/core/verify/levels.js';
@@ -19,7 +20,7 @@ import type { GitHubRequest, Repo } from '../gateway/request.js';
  */
 export type WorkerForge = Pick<
   Gateway,
-  'repo' | 'planIssues' | 'comments' | 'comment' | 'setStatus' | 'openPullRequest' | 'pullRequests' | 'updatePullRequest' | 'checkRuns' | 'createCheckRun' | 'updateCheckRun'
+  'repo' | 'planIssues' | 'comments' | 'comment' | 'setStatus' | 'role' | 'openPullRequest' | 'pullRequests' | 'updatePullRequest' | 'checkRuns' | 'createCheckRun' | 'updateCheckRun'
 >;
 
 /** The worker's forge: the gateway over the job's client (its errors name the `permissions:` to grant). */
@@ -72,6 +73,11 @@ export interface WorkerRun extends WorkerDeps {
   specPath: string;
   env: Record<string, string>;
   now: () => Date;
+}
+
+/** Whose answers on a plan issue count: the App's, and people's whose role meets the config's `permission`. */
+export function answerTrust(run: WorkerRun): AnswerTrust {
+  return { ...(run.appLogin === undefined ? {} : { appLogin: run.appLogin }), role: (login) => run.forge.role(login), least: run.config.permission };
 }
 
 /** How a worker run ended; the entry point turns it into the job's outputs, summary and status. */

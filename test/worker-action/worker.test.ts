@@ -428,7 +428,14 @@ describe('the worker action: a phase', () => {
     workerRequests({
       spec: SPEC,
       issues: planIssues('verified'),
-      comments: { issue: 5, answer: [commentJson({ id: 111, body: '<!-- harness:answer 01-03 check-looks -->\napprove', at: LATER })] },
+      comments: {
+        issue: 5,
+        answer: [
+          // The plan's job asked it; the approval came after.
+          commentJson({ id: 110, body: checkpointComment('01-03', { id: 'check-looks', kind: 'verification', prompt: 'Does the page look right?' }), at: '2024-05-01T12:31:00Z', login: 'github-actions[bot]' }),
+          commentJson({ id: 111, body: '<!-- harness:answer 01-03 check-looks -->\napprove', at: LATER }),
+        ],
+      },
     });
 
     const outcome = await runWorker(deps(repo, 'phase-01').deps);
@@ -462,19 +469,46 @@ describe('the worker action: a phase', () => {
 });
 
 describe('the worker action: answers on the issue', () => {
-  it('counts a marker only at the start of a comment by the app or someone with write access; the latest answer wins', () => {
-    const given = answerComments(
+  /** Roles as GitHub would answer them; the calls are counted. */
+  const asked: string[] = [];
+  const trust = { appLogin: 'harness-app[bot]', least: 'write' as const, role: (login: string) => (asked.push(login), Promise.resolve(({ maintainer: 'maintain', reader: 'read', member: 'none' } as const)[login as 'maintainer'] ?? 'none')) };
+  const question = (id: number, at: string) => issueComment({ id, body: checkpointComment('01-02', { id: 'storage', kind: 'decision', prompt: 'Where?' }), at });
+
+  it('counts a marker only at the start of a comment by the app or someone whose role meets the permission; the latest answer wins', async () => {
+    asked.length = 0;
+    const given = await answerComments(
       [
-        issueComment({ id: 1, body: answerComment('01-02', 'storage', 'memory'), at: '2024-05-02T09:00:00Z', login: 'maintainer', type: 'User', association: 'MEMBER' }),
-        issueComment({ id: 2, body: answerComment('01-02', 'storage', 'file'), at: '2024-05-02T10:00:00Z' }),
+        question(1, '2024-05-02T08:00:00Z'),
+        issueComment({ id: 2, body: answerComment('01-02', 'storage', 'memory'), at: '2024-05-02T09:00:00Z', login: 'maintainer', type: 'User', association: 'MEMBER' }),
+        issueComment({ id: 3, body: answerComment('01-02', 'storage', 'file'), at: '2024-05-02T10:00:00Z' }),
         // Quoted further down, a marker is no answer.
-        issueComment({ id: 3, body: `I think\n${answerComment('01-02', 'region', 'eu')}`, at: '2024-05-02T11:00:00Z' }),
+        issueComment({ id: 4, body: `I think\n${answerComment('01-02', 'region', 'eu')}`, at: '2024-05-02T11:00:00Z' }),
         // Another plan's answer.
-        issueComment({ id: 4, body: answerComment('01-01', 'region', 'us'), at: '2024-05-02T11:00:00Z' }),
+        issueComment({ id: 5, body: answerComment('01-01', 'region', 'us'), at: '2024-05-02T11:00:00Z' }),
       ],
       '01-02',
+      trust,
     );
     expect([...given.values()]).toEqual([{ checkpoint: 'storage', answer: 'file', by: 'harness-app[bot]', at: '2024-05-02T10:00:00Z' }]);
+    expect(asked).toEqual(['maintainer']);
+  });
+
+  it('does not count a read-only collaborator, an organisation member without access, another bot, or an answer planted before the question', async () => {
+    asked.length = 0;
+    const attempts = [
+      issueComment({ id: 2, body: answerComment('01-02', 'storage', 'planted'), at: '2024-05-02T07:00:00Z' }),
+      question(3, '2024-05-02T08:00:00Z'),
+      issueComment({ id: 4, body: answerComment('01-02', 'storage', 'reader'), at: '2024-05-02T09:00:00Z', login: 'reader', type: 'User', association: 'COLLABORATOR' }),
+      issueComment({ id: 5, body: answerComment('01-02', 'storage', 'member'), at: '2024-05-02T09:10:00Z', login: 'member', type: 'User', association: 'MEMBER' }),
+      issueComment({ id: 6, body: answerComment('01-02', 'storage', 'bot'), at: '2024-05-02T09:20:00Z', login: 'renovate[bot]', type: 'Bot', association: 'NONE' }),
+      issueComment({ id: 7, body: answerComment('01-02', 'storage', 'reader again'), at: '2024-05-02T09:30:00Z', login: 'reader', type: 'User', association: 'COLLABORATOR' }),
+    ];
+    expect([...(await answerComments(attempts, '01-02', trust)).values()]).toEqual([]);
+    // GitHub is asked once per person, never about a bot.
+    expect(asked).toEqual(['reader', 'member']);
+    // The same answer after the question counts.
+    const after = issueComment({ id: 8, body: answerComment('01-02', 'storage', 'file'), at: '2024-05-02T10:00:00Z' });
+    expect([...(await answerComments([...attempts, after], '01-02', trust)).values()].map((a) => a.answer)).toEqual(['file']);
   });
 
   it('a question cannot carry an answer: markers in an agent\'s prompt are defused', () => {

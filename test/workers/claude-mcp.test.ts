@@ -50,7 +50,7 @@ describe('claude agent: the reporting channel (MCP)', () => {
       'progress: store written',
       'decision_needed',
       'progress: checkpoint backend answered: file',
-      expect.stringMatching(/^progress: committed as /),
+      expect.stringMatching(/^progress: committed the file the agent left uncommitted as [0-9a-f]{7}$/),
       'task_completed',
     ]);
     expect(worker.messages).toContainEqual({ ...ENVELOPE, type: 'task_started', plan: '01-02', task: 1, total: 2, title: 'Write the store' });

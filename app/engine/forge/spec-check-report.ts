@@ -196,14 +196,13 @@ function trackingLines(sync: SyncTally): string[] {
   const t = sync.tracking;
   const s = sync.subIssues;
   if (!t || !s) return [];
+  const subs = [s.added > 0 ? `${s.added} added` : '', s.removed > 0 ? `${s.removed} taken out (closed plans)` : '', s.refused > 0 ? `${s.refused} refused by GitHub` : ''].filter(Boolean);
   const parts = [
     t.created ? 'created' : t.updated ? 'updated' : '',
-    s.added > 0 ? `${plural(s.added, 'plan issue')} added as sub-issues` : '',
-    s.removed > 0 ? `${plural(s.removed, 'closed plan issue')} taken out` : '',
-    s.refused > 0 ? `${plural(s.refused, 'sub-issue')} refused by GitHub` : '',
     t.duplicates.length > 0 ? `${plural(t.duplicates.length, 'duplicate')} closed (${issueList(t.duplicates)})` : '',
+    subs.length > 0 ? `sub-issues ${subs.join(', ')}` : '',
   ].filter(Boolean);
-  const lines = parts.length > 0 ? [`Spec tracking issue #${t.number}: ${parts.join(', ')}.`] : [];
+  const lines = parts.length > 0 ? [`Spec tracking issue #${t.number}: ${parts.join('; ')}.`] : [];
   if (s.unavailable) {
     lines.push(`GitHub's sub-issues are not available to harness here, so the plan issues are not listed under the spec's tracking issue #${t.number}; each plan issue and its labels stand on their own.`);
   }

@@ -28,7 +28,8 @@ export function desiredSpecIssue(input: { spec: Spec; specPath: string; blobBase
   const { spec } = input;
   const body = [
     specMarker(spec.id),
-    `**Spec** [${spec.id} ${spec.title}](${input.blobBase}/${input.specPath}/SPEC.md) · ${spec.phases.length} phase${spec.phases.length === 1 ? '' : 's'}, ${spec.plans.length} plan${spec.plans.length === 1 ? '' : 's'}`,
+    // No counts here: they would change with every plan added, one write each; GitHub's list shows them.
+    `**Spec** [${spec.id} ${spec.title}](${input.blobBase}/${input.specPath}/SPEC.md)`,
     '',
     "Each plan of this spec is one of this issue's sub-issues; a plan's issue closes when its work is verified and merged, so the sub-issue progress bar is the spec's progress. harness keeps this list in step with the spec: edit the spec, not the list.",
   ].join('\n');

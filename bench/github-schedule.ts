@@ -274,6 +274,7 @@ export const schedulingRound: Section = async (log) => {
           writes: counted.writes,
           'issue writes': labelWrites,
           'dependency writes': 0,
+          'sub-issue writes': 0,
           'other writes': counted.writes - labelWrites,
         });
         results.push({ plans, phases: spec.phases.length, scenario: scenario.name, reads: counted.reads, writes: counted.writes, dispatched: result.dispatched, relabelled: result.relabelled.length, requests: counted.requests, medianMs: median(times) });

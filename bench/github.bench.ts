@@ -31,6 +31,8 @@ export interface EconomyRow extends Row {
   'issue writes': number;
   /** Native issue dependencies: one request per `needs` edge added or removed. */
   'dependency writes': number;
+  /** Plan issues added to (or taken out of) the spec's tracking issue, one request each. */
+  'sub-issue writes': number;
   /** Check runs, labels, the status comment. */
   'other writes': number;
 }
@@ -48,9 +50,10 @@ const SHAPE = { plans: 100, phases: 5, edges: 150 };
 /**
  * What a first sync writes besides one issue per plan: the `harness / spec` check run
  * (created in progress, completed at the end), the labels harness styles itself (the first
- * time in a repository: LABEL_COLORS) and the status comment. None depends on the spec's size.
+ * time in a repository: LABEL_COLORS), the status comment and the spec's tracking issue. None
+ * depends on the spec's size.
  */
-const FIRST_SYNC_CONSTANT = 2 + Object.keys(LABEL_COLORS).length + 1;
+const FIRST_SYNC_CONSTANT = 2 + Object.keys(LABEL_COLORS).length + 1 + 1;
 const RESYNC_MAX_READS = 5;
 const DIR = 'docs/specs/SPC-900-generated';
 
@@ -65,6 +68,7 @@ function measure(github: FakeGitHub, from: number, section: string, scenario: st
   const requests = github.requests.slice(from);
   const writes = requests.filter((r) => r.method !== 'GET');
   const dependency = writes.filter((w) => w.url.includes('/dependencies/')).length;
+  const subIssue = writes.filter((w) => /\/sub_issues?$/.test(w.url)).length;
   // The spec PR is #2 in the example payloads: its comments are the status comment, not an issue's.
   const onPullRequest = (url: string) => url.startsWith(`/repos/${github.owner}/${github.repo}/issues/2/`);
   const issue = writes.filter((w) => /\/issues(\/\d+)?$/.test(w.url) || /\/issues\/\d+\/labels(\/.+)?$/.test(w.url) || (/\/issues\/\d+\/comments$/.test(w.url) && !onPullRequest(w.url))).length;
@@ -76,7 +80,8 @@ function measure(github: FakeGitHub, from: number, section: string, scenario: st
     writes: writes.length,
     'issue writes': issue,
     'dependency writes': dependency,
-    'other writes': writes.length - issue - dependency,
+    'sub-issue writes': subIssue,
+    'other writes': writes.length - issue - dependency - subIssue,
   };
 }
 
@@ -120,7 +125,9 @@ const specPullRequestSync: Section = async (log) => {
   try {
     const { github, deliver } = await run('available');
     rows.push(await deliver(opened, 'd-1', 'first sync (opened)'));
-    if (github.issues.length !== SHAPE.plans) throw new Error(`the first sync made ${github.issues.length} issues for ${SHAPE.plans} plans`);
+    // One issue per plan, and the spec's tracking issue holding them all as sub-issues.
+    if (github.issues.length !== SHAPE.plans + 1) throw new Error(`the first sync made ${github.issues.length} issues for ${SHAPE.plans} plans and the tracking issue`);
+    if (github.subIssueNumbers(github.issues[0]!.number).length !== SHAPE.plans) throw new Error(`the tracking issue holds ${github.subIssueNumbers(github.issues[0]!.number).length} of ${SHAPE.plans} plan issues`);
     rows.push(await deliver(opened, 'd-1', 'unchanged re-sync: redelivery'));
     rows.push(await deliver(payload('reopened'), 'd-2', 'unchanged re-sync: reopened'));
 
@@ -145,9 +152,14 @@ const specPullRequestSync: Section = async (log) => {
   const nonDependency = (r: EconomyRow) => r['issue writes'] + r['other writes'];
   const targets: Target[] = [
     {
-      name: `first sync: at most one write per plan plus a constant (${SHAPE.plans} + ${FIRST_SYNC_CONSTANT}), dependency writes apart`,
+      name: `first sync: at most one write per plan plus a constant (${SHAPE.plans} + ${FIRST_SYNC_CONSTANT}), dependency and sub-issue writes apart`,
       met: nonDependency(first) <= SHAPE.plans + FIRST_SYNC_CONSTANT,
-      detail: `${first['issue writes']} issue + ${first['other writes']} other writes = ${nonDependency(first)}; and ${first['dependency writes']} dependency writes, one per edge (${SHAPE.edges} edges): GitHub has no batch form, so these are on top of the target`,
+      detail: `${first['issue writes']} issue + ${first['other writes']} other writes = ${nonDependency(first)}; and ${first['dependency writes']} dependency writes, one per edge (${SHAPE.edges} edges), and ${first['sub-issue writes']} sub-issue writes, one per plan: GitHub has no batch form for either, so these are on top of the target`,
+    },
+    {
+      name: 'first sync: exactly one sub-issue write per plan',
+      met: first['sub-issue writes'] === SHAPE.plans,
+      detail: `${first['sub-issue writes']} sub-issue writes for ${SHAPE.plans} plans`,
     },
     ...[redelivery, reopened].map((r) => ({
       name: `${r.scenario}: no write, at most ${RESYNC_MAX_READS} reads`,
@@ -156,7 +168,7 @@ const specPullRequestSync: Section = async (log) => {
     })),
     {
       name: 'one plan edited: one issue write',
-      met: oneEdit['issue writes'] === 1 && oneEdit['dependency writes'] === 0,
+      met: oneEdit['issue writes'] === 1 && oneEdit['dependency writes'] === 0 && oneEdit['sub-issue writes'] === 0,
       detail: `${oneEdit['issue writes']} issue writes, ${oneEdit['dependency writes']} dependency writes, ${oneEdit['other writes']} other (the new commit's check run, created and completed, and the status comment when a title changes)`,
     },
     {
@@ -170,7 +182,8 @@ const specPullRequestSync: Section = async (log) => {
       `A generated spec of ${SHAPE.plans} plans in ${SHAPE.phases} phases with ${SHAPE.edges} dependencies (bench/spec-gen.ts), in ${DIR}.`,
       'Each row is one delivery through Probot; requests are counted at the HTTP level. Reads of a first sync are mostly',
       `one blob per spec file (${generated.files.size} files); writes are the issues, one per plan, plus ${FIRST_SYNC_CONSTANT} (check run x2, ${Object.keys(LABEL_COLORS).length} labels once per`,
-      "repository, the status comment); dependency writes are GitHub's native issue dependencies, one request per edge.",
+      "repository, the status comment, the spec's tracking issue); dependency writes are GitHub's native issue dependencies,",
+      "one request per edge, and sub-issue writes the plan issues added to the tracking issue, one request per plan.",
       'An unchanged re-sync (same commit: a redelivery, a reopen) reads the check run and the spec\'s issues and writes nothing.',
       "A push that leaves the spec unchanged finds the previous commit's check run for the same spec trees and carries it over: one write.",
     ],

@@ -69,6 +69,8 @@ export interface CheckRun {
   status: string;
   conclusion: string | null;
   output: { title: string | null; summary: string | null; annotationsCount: number };
+  /** Where its "Details" link goes: the worker run's page when the dispatch named the run. */
+  detailsUrl?: string;
 }
 
 type RawCheckRun = {
@@ -79,6 +81,7 @@ type RawCheckRun = {
   status: string;
   conclusion: string | null;
   output: { title: string | null; summary: string | null; annotations_count: number };
+  details_url?: string | null;
 };
 
 function toCheckRun(r: RawCheckRun): CheckRun {
@@ -90,6 +93,7 @@ function toCheckRun(r: RawCheckRun): CheckRun {
     status: r.status,
     conclusion: r.conclusion,
     output: { title: r.output.title, summary: r.output.summary, annotationsCount: r.output.annotations_count },
+    ...(r.details_url ? { detailsUrl: r.details_url } : {}),
   };
 }
 

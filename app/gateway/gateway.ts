@@ -9,7 +9,8 @@ import { mergeBase } from './compare.js';
 import { fileText, listDirectory, type DirectoryEntry } from './contents.js';
 import { addBlockedBy, removeBlockedBy, type DependencyOutcome } from './dependencies.js';
 import type { TokenKind } from './github-error.js';
-import { createIssue, updateIssue, type IssueRecord, type IssueUpdate } from './issues.js';
+import { createIssue, listIssuesWithLabels, updateIssue, type IssueRecord, type IssueUpdate } from './issues.js';
+import { addSubIssue, removeSubIssue, type SubIssueOutcome } from './sub-issues.js';
 import { appendKnowledge, type KnowledgeAppend, type KnowledgeAppended } from './knowledge-append.js';
 import { openKnowledgePr, type KnowledgePr } from './knowledge-pr.js';
 import { openKnowledgePulls, type OpenKnowledgePull } from './knowledge-pulls.js';
@@ -63,6 +64,10 @@ export interface Gateway {
   createLabel(label: Label): Promise<'created' | 'exists'>;
   addBlockedBy(issue: number, blockingIssueId: number): Promise<DependencyOutcome>;
   removeBlockedBy(issue: number, blockingIssueId: number): Promise<DependencyOutcome>;
+  /** Every issue carrying all of `labels` (any state, pull requests aside): a spec's tracking issue is found this way. */
+  issuesWithLabels(labels: readonly string[]): Promise<IssueRecord[]>;
+  addSubIssue(parent: number, subIssueId: number, replaceParent: boolean): Promise<SubIssueOutcome>;
+  removeSubIssue(parent: number, subIssueId: number): Promise<SubIssueOutcome>;
 
   comment(issue: number, body: string): Promise<CommentRecord>;
   /** Every comment, oldest first. */
@@ -137,6 +142,9 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind): G
     createLabel: (label) => createLabel(r, repo, label),
     addBlockedBy: (issue, blocking) => addBlockedBy(r, repo, issue, blocking),
     removeBlockedBy: (issue, blocking) => removeBlockedBy(r, repo, issue, blocking),
+    issuesWithLabels: (labels) => listIssuesWithLabels(r, repo, labels),
+    addSubIssue: (parent, id, replace) => addSubIssue(r, repo, parent, id, replace),
+    removeSubIssue: (parent, id) => removeSubIssue(r, repo, parent, id),
 
     comment: (issue, body) => createComment(r, repo, issue, body),
     comments: (issue) => listComments(r, repo, issue),

@@ -29,6 +29,8 @@ import { surfaceOnRunner } from './surfacing.js';
 import { answerTrust, WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
 import type { CommentRecord } from '../gateway/comments.js';
 import type { IssueRecord } from '../gateway/issues.js';
+import { recordResumeAt } from './resume-record.js';
+import { USAGE_LIMIT_CHECKPOINT } from '../engine/forge/checkpoint-markers.js';
 
 interface PlanJob {
   run: WorkerRun;
@@ -173,7 +175,7 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
     const limit = rateLimitOf(outcome.reason);
     if (limit) {
       const checkpoint: Checkpoint = {
-        id: 'usage-limit',
+        id: USAGE_LIMIT_CHECKPOINT,
         kind: 'action',
         prompt: `The agent stopped at the model's rate or usage limit${limit.resetsAt ? `, which resets at ${limit.resetsAt.toISOString()}` : ''}. Answer \`continue\` once it has reset: the agent's session resumes where it stopped.`,
         source: agent,
@@ -265,6 +267,8 @@ async function ask(
   if (alreadyAsked(job.comments, plan.id, checkpoint.id, job.answers)) run.log.info(`checkpoint ${checkpoint.id} was asked on #${issue.number} already`);
   else await run.forge.comment(issue.number, checkpointComment(plan.id, checkpoint));
   issue.labels = await run.forge.setStatus(issue, 'checkpoint');
+  // When the App may resume by itself: only after a usage limit, never a person's checkpoint.
+  await recordResumeAt(run.forge, issue, pause?.resetsAt);
   run.log.info(`waiting for a person at checkpoint ${checkpoint.id}: asked on ${issue.url}`);
   const end: JobEnd = pause
     ? { kind: 'paused', evidence: pause.evidence, issueUrl: issue.url, ...(pause.resetsAt ? { resetsAt: pause.resetsAt } : {}) }

@@ -41,7 +41,7 @@ function files(plans: PlanOptions[]): Record<string, string | Uint8Array> {
   return { 'README.md': '# Hello\n', ...specAt(DIR, specOf(plans)) };
 }
 
-/** The duplicate case: the spec synced (#10 for 01-01, #11 for 01-02), 01-01 failed, and #12 its duplicate, closed. */
+/** The duplicate case: the spec synced (#9 its tracking issue, #10 for 01-01, #11 for 01-02), 01-01 failed, and #12 its duplicate, closed. */
 async function duplicateCase(): Promise<FakeGitHub> {
   const github = new FakeGitHub();
   github.config = 'specs_root: docs/specs\n';
@@ -50,7 +50,8 @@ async function duplicateCase(): Promise<FakeGitHub> {
   github.branches.set(OPENED.pull_request.base.ref, BASE);
   github.pulls.set(SPEC_PR, { base: { ref: OPENED.pull_request.base.ref, full_name: 'Codertocat/Hello-World' }, head: { ref: OPENED.pull_request.head.ref, full_name: 'Codertocat/Hello-World' } });
   github.roles.set('Codertocat', 'write');
-  github.nextIssue = 10;
+  // #9 is the spec's tracking issue, made first; the plan issues follow.
+  github.nextIssue = 9;
   github.install();
   await testProbot().receive({ id: 'sync', name: 'pull_request', payload: OPENED } as never);
 

@@ -89,6 +89,10 @@ export class FakeGitHub {
   blockedBy = new Map<number, Set<number>>();
   /** How GitHub answers issue-dependency writes: 'available', or the status it refuses them with. */
   dependencies: 'available' | 403 | 404 | 410 = 'available';
+  /** Parent issue number → its sub-issues' database ids, in the order they were added. */
+  subIssues = new Map<number, number[]>();
+  /** How GitHub answers sub-issue writes: 'available', or the status it refuses them with. */
+  subIssuesAnswer: 'available' | 403 | 404 | 410 = 'available';
   /** Answer recursive tree reads with `truncated: true` (and only the first few entries). */
   truncateTrees = false;
   /** A status to answer instead of serving a request (say 500 for the third issue created); undefined serves it. */
@@ -504,6 +508,30 @@ export class FakeGitHub {
       this.blockedBy.set(Number(m[1]), set.add(blocking.id));
       return [201, this.issueJson(blocking)];
     }
+    if ((m = /^POST \/issues\/(\d+)\/sub_issues$/.exec(route))) {
+      // As GitHub: 201 with the parent; 422 when the issue is no issue of ours, is the parent
+      // itself, already has a parent (unless replace_parent) or the parent has 100 already.
+      if (this.subIssuesAnswer !== 'available') return [this.subIssuesAnswer, { message: 'Not Found' }];
+      const parent = this.issues.find((i) => i.number === Number(m![1]));
+      if (!parent) return [404, { message: 'Not Found' }];
+      const sub = this.issues.find((i) => i.id === b.sub_issue_id);
+      if (!sub || sub.id === parent.id) return [422, { message: 'Validation Failed' }];
+      const current = [...this.subIssues].find(([, ids]) => ids.includes(sub.id));
+      if (current && (current[0] === parent.number || b.replace_parent !== true)) return [422, { message: 'Validation Failed', errors: [{ message: 'Issue may not contain duplicate sub-issues' }] }];
+      const list = this.subIssues.get(parent.number) ?? [];
+      if (list.length >= 100) return [422, { message: 'Validation Failed' }];
+      if (current) this.subIssues.set(current[0], current[1].filter((id) => id !== sub.id));
+      this.subIssues.set(parent.number, [...list, sub.id]);
+      return [201, this.issueJson(parent)];
+    }
+    if ((m = /^DELETE \/issues\/(\d+)\/sub_issue$/.exec(route))) {
+      if (this.subIssuesAnswer !== 'available') return [this.subIssuesAnswer, { message: 'Not Found' }];
+      const parent = this.issues.find((i) => i.number === Number(m![1]));
+      const list = parent ? (this.subIssues.get(parent.number) ?? []) : [];
+      if (!parent || !list.includes(b.sub_issue_id as number)) return [404, { message: 'Not Found' }];
+      this.subIssues.set(parent.number, list.filter((id) => id !== b.sub_issue_id));
+      return [200, this.issueJson(parent)];
+    }
     if ((m = /^DELETE \/issues\/(\d+)\/dependencies\/blocked_by\/(\d+)$/.exec(route))) {
       if (this.dependencies !== 'available') return [this.dependencies, { message: 'Not Found' }];
       const set = this.blockedBy.get(Number(m[1]));
@@ -617,7 +645,20 @@ export class FakeGitHub {
       state_reason: i.state_reason,
       html_url: `https://github.com/${this.owner}/${this.repo}/issues/${i.number}`,
       user: { login: 'harness[bot]', type: 'Bot' },
+      sub_issues_summary: this.subIssuesSummary(i.number),
     };
+  }
+
+  /** GitHub's progress figures for a parent: every closed sub-issue counts as completed. */
+  subIssuesSummary(number: number): { total: number; completed: number; percent_completed: number } {
+    const subs = (this.subIssues.get(number) ?? []).map((id) => this.issues.find((i) => i.id === id)!);
+    const completed = subs.filter((i) => i.state === 'closed').length;
+    return { total: subs.length, completed, percent_completed: subs.length === 0 ? 0 : Math.floor((completed * 100) / subs.length) };
+  }
+
+  /** The numbers of a parent's sub-issues, in order. */
+  subIssueNumbers(parent: number): number[] {
+    return (this.subIssues.get(parent) ?? []).map((id) => this.issues.find((i) => i.id === id)!.number);
   }
 
   /**

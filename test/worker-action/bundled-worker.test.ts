@@ -267,6 +267,9 @@ describe('the bundled worker action on a runner', () => {
     const head = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
     expect(git(s.repo.remote, 'show', `${head}:out/greeting.txt`)).toBe('half');
     expect(git(s.repo.remote, 'show', `${head}:.harness/checkpoint/checkpoint.json`)).toContain('"id": "usage-limit"');
+    // The reset time where the App's scheduling rounds read it: the plan issue's marker line.
+    const issue = s.github.issues.find((i) => i.labels.includes('status:checkpoint'))!;
+    expect(issue.body!.split('\n')[0]).toMatch(/ resume_at=2025-11-24T16:00:00\.000Z -->$/);
   });
 
   it('fails with the reason and the evidence when branch protection rejects the push, and opens no pull request', async () => {

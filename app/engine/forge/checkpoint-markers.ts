@@ -4,6 +4,9 @@
  * marker counts only at the very start of a comment, so a marker quoted further down (in a
  * question, say) is neither a question nor an answer.
  */
+/** The checkpoint a worker stops at when the model's rate or usage limit is hit; `continue` answers it. */
+export const USAGE_LIMIT_CHECKPOINT = 'usage-limit';
+
 const CHECKPOINT = /^\s*<!-- harness:checkpoint (\S+) (\S+) -->/;
 const ANSWER = /^\s*<!-- harness:answer (\S+) (\S+) -->[ \t]*\n?/;
 

@@ -7,6 +7,8 @@ import type { PlanState } from '../core/state/plan-state.js';
  */
 export const LABEL_PLAN = 'harness:plan';
 export const LABEL_KNOWLEDGE = 'harness:knowledge';
+/** On a spec's tracking issue, whose sub-issues are the spec's plan issues (spec-issue.ts). */
+export const LABEL_SPEC = 'harness:spec';
 /**
  * On each plan issue of a phase that failed its verification: where a round already looks
  * (the spec's issue list), so that plans depending on that phase and not started are held.

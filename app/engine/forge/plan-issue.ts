@@ -35,7 +35,8 @@ export interface DesiredIssueInput {
 // After the hash, the marker line carries records that are not part of what harness wrote
 // for people, so they sit outside the hash and recording them never makes the issue look
 // edited: `blocked_by=` (the native dependencies mirrored, see mirrored-edges.ts) and `pr=`
-// (the spec PR whose sticky status comment the scheduling rounds keep up to date).
+// (the spec PR whose sticky status comment the scheduling rounds keep up to date), `parent=`
+// (the spec's tracking issue it is a sub-issue of) and `resume_at=` (a usage-limit pause's end).
 const MARKER_LINE = /^<!-- harness:plan (\S+)\/(\S+?)((?: [a-z_]+=\S*)*) -->$/m;
 
 export function issueTitle(plan: Plan): string {
@@ -102,10 +103,14 @@ export interface ParsedMarker {
   blockedBy?: string[];
   /** The spec PR whose status comment tracks this plan. */
   pr?: number;
+  /** The spec's tracking issue this one was added to as a sub-issue (spec-issue.ts). */
+  parent?: number;
+  /** When the App may resume a plan paused at the model's usage limit (resume-after-limit.ts). */
+  resumeAt?: Date;
 }
 
 /** The marker line's records, in the order they are written. */
-const MARKER_KEYS = ['hash', 'blocked_by', 'pr'] as const;
+const MARKER_KEYS = ['hash', 'blocked_by', 'pr', 'parent', 'resume_at'] as const;
 type MarkerKey = (typeof MARKER_KEYS)[number];
 
 function markerRecords(body: string | null | undefined): { spec: string; plan: string; records: Map<string, string> } | undefined {
@@ -129,6 +134,10 @@ export function parseMarker(body: string | null | undefined): ParsedMarker | und
   if (blockedBy !== undefined) out.blockedBy = blockedBy === '' ? [] : blockedBy.split(',');
   const pr = Number(found.records.get('pr'));
   if (Number.isInteger(pr) && pr > 0) out.pr = pr;
+  const parent = Number(found.records.get('parent'));
+  if (Number.isInteger(parent) && parent > 0) out.parent = parent;
+  const resumeAt = new Date(found.records.get('resume_at') ?? '');
+  if (!Number.isNaN(resumeAt.getTime())) out.resumeAt = resumeAt;
   return out;
 }
 

@@ -8,6 +8,10 @@ export interface SyncTally {
   closed: number[];
   duplicates: number[];
   dependencies: { added: number; removed: number; refused: number; unavailable: boolean };
+  /** The spec's tracking issue, when the spec has plans. */
+  tracking?: { number: number; created: boolean; updated: boolean; duplicates: number[] };
+  /** The plan issues as its sub-issues. */
+  subIssues?: { added: number; removed: number; refused: number; unavailable: boolean };
 }
 
 /** One spec the PR changes, validated and maybe synced. */
@@ -96,6 +100,7 @@ function syncLines(sync: SyncTally): string[] {
       "GitHub's issue dependencies are not available to harness here, so they were not mirrored; the `needs:` labels carry every dependency, and those are what the scheduler reads.",
     );
   }
+  lines.push(...trackingLines(sync));
   return lines;
 }
 
@@ -184,4 +189,22 @@ function fitSummary(sections: readonly Section[], max: number): string {
   const summary = out.join('\n\n');
   // The fixed parts alone could only overflow with thousands of specs in one PR.
   return summary.length <= max ? summary : `${summary.slice(0, max - 1)}…`;
+}
+
+/** The tracking issue and its sub-issues, in one line, and once the note that they are not available. */
+function trackingLines(sync: SyncTally): string[] {
+  const t = sync.tracking;
+  const s = sync.subIssues;
+  if (!t || !s) return [];
+  const subs = [s.added > 0 ? `${s.added} added` : '', s.removed > 0 ? `${s.removed} taken out (closed plans)` : '', s.refused > 0 ? `${s.refused} refused by GitHub` : ''].filter(Boolean);
+  const parts = [
+    t.created ? 'created' : t.updated ? 'updated' : '',
+    t.duplicates.length > 0 ? `${plural(t.duplicates.length, 'duplicate')} closed (${issueList(t.duplicates)})` : '',
+    subs.length > 0 ? `sub-issues ${subs.join(', ')}` : '',
+  ].filter(Boolean);
+  const lines = parts.length > 0 ? [`Spec tracking issue #${t.number}: ${parts.join('; ')}.`] : [];
+  if (s.unavailable) {
+    lines.push(`GitHub's sub-issues are not available to harness here, so the plan issues are not listed under the spec's tracking issue #${t.number}; each plan issue and its labels stand on their own.`);
+  }
+  return lines;
 }

@@ -28,17 +28,16 @@ export async function abort(inv: Invocation, command: Extract<Command, { name: '
     return `${spec} plan ${view.plan} (#${view.number}) is ${now}: there is nothing to abort.`;
   }
 
-  const title = workerRunTitle({ kind: 'plan', spec, plan: view.plan });
-  const runs = (await inv.github.unfinishedWorkerRuns()).filter((r) => r.displayTitle === title);
+  const checkRuns: { id: number; detailsUrl?: string }[] =
+    inv.place.kind === 'check' ? [{ id: inv.place.checkRunId, ...(inv.place.detailsUrl ? { detailsUrl: inv.place.detailsUrl } : {}) }] : await openPlanCheckRuns(inv, spec, view.plan);
   const cancelled: number[] = [];
-  for (const run of runs) if ((await inv.github.cancelRun(run.id)) === 'cancelling') cancelled.push(run.id);
+  for (const id of await runsToCancel(inv, spec, view.plan, checkRuns)) if ((await inv.github.cancelRun(id)) === 'cancelling') cancelled.push(id);
   const before = view.status;
   await setStatus(inv, view, 'failed');
 
-  const checkRuns = inv.place.kind === 'check' ? [inv.place.checkRunId] : await openPlanCheckRuns(inv, spec, view.plan);
   // Retry is what an aborted plan takes next: the same button a failed run gets, in place of whatever it offered.
   const summary = `Aborted by @${inv.actor}. Retry starts the plan again from scratch.`;
-  for (const id of checkRuns) await inv.github.updateCheckRun(id, { status: 'completed', conclusion: 'cancelled', output: { title: 'Aborted', summary }, actions: [RETRY_ACTION] });
+  for (const { id } of checkRuns) await inv.github.updateCheckRun(id, { status: 'completed', conclusion: 'cancelled', output: { title: 'Aborted', summary }, actions: [RETRY_ACTION] });
 
   const what = cancelled.length === 0 ? 'no worker run was in progress' : `cancelled worker run${cancelled.length === 1 ? '' : 's'} ${cancelled.join(', ')}`;
   // A person stopped the plan: that is a signal, on the spec's signals PR (never holding up the answer's truth).
@@ -57,12 +56,32 @@ export async function abort(inv: Invocation, command: Extract<Command, { name: '
  * waiting for a person at a checkpoint), on the plan branch. A plan that never got a branch
  * has none: GitHub answers 404 or 422 for the ref.
  */
-async function openPlanCheckRuns(inv: Invocation, spec: string, plan: string): Promise<number[]> {
+async function openPlanCheckRuns(inv: Invocation, spec: string, plan: string): Promise<{ id: number; detailsUrl?: string }[]> {
   try {
     const runs = await inv.github.checkRuns(planBranch(spec, plan), planCheck(plan));
-    return runs.filter((r) => r.status !== 'completed' || r.conclusion === 'action_required').map((r) => r.id);
+    return runs.filter((r) => r.status !== 'completed' || r.conclusion === 'action_required').map((r) => ({ id: r.id, ...(r.detailsUrl ? { detailsUrl: r.detailsUrl } : {}) }));
   } catch (e) {
     if (hasStatus(e, 404, 422)) return [];
     throw e;
   }
+}
+
+/**
+ * The worker runs to cancel: the ones the plan's open check runs record (the dispatch set
+ * each one's "Details" link to its run, as `return_run_details` named it), with no search.
+ * A check run from before that, or a resumed run the App did not record, names none: then
+ * the worker's unfinished runs are searched for the plan's run title, as before.
+ */
+async function runsToCancel(inv: Invocation, spec: string, plan: string, checkRuns: readonly { detailsUrl?: string }[]): Promise<number[]> {
+  const recorded = [...new Set(checkRuns.map((r) => runIdOf(r.detailsUrl, inv.github.repo)).filter((id): id is number => id !== undefined))];
+  if (recorded.length > 0) return recorded;
+  const title = workerRunTitle({ kind: 'plan', spec, plan });
+  return (await inv.github.unfinishedWorkerRuns()).filter((r) => r.displayTitle === title).map((r) => r.id);
+}
+
+/** The run id in a run's (or one of its jobs') page in this repository: `…/<owner>/<repo>/actions/runs/<id>`. */
+export function runIdOf(url: string | undefined, repo: { owner: string; repo: string }): number | undefined {
+  const m = /^https:\/\/[^/]+\/([^/]+)\/([^/]+)\/actions\/runs\/(\d+)(?:[/?#]|$)/.exec(url ?? '');
+  if (!m || m[1]!.toLowerCase() !== repo.owner.toLowerCase() || m[2]!.toLowerCase() !== repo.repo.toLowerCase()) return undefined;
+  return Number(m[3]);
 }

@@ -126,7 +126,15 @@ async function onCheckAction(context: Context<'check_run.requested_action' | 'ch
     context.log.warn(`button "${identifier}" on ${run.name}: ${found}`);
     return;
   }
-  const inv = invocation(context, sender.login, { kind: 'check', checkRunId: run.id, spec, plan: found.view, ...(found.issues ? { issues: found.issues } : {}) });
+  const inv = invocation(context, sender.login, {
+    kind: 'check',
+    checkRunId: run.id,
+    spec,
+    plan: found.view,
+    ...(found.issues ? { issues: found.issues } : {}),
+    // The run the dispatch recorded there, which an abort cancels without searching for it.
+    ...(run.details_url ? { detailsUrl: run.details_url } : {}),
+  });
   const text = (await refusal(inv, command, context.isBot)) ?? (await runCommand(inv, command, ''));
   await reply(inv, found.view.number, text);
 }

@@ -14,7 +14,7 @@ export type Place =
   /** A comment on a pull request (GitHub sends those as issue comments too). */
   | { kind: 'pull'; number: number }
   /** A button on a `harness / plan <id>` check run; `plan` once its issue is found, with the list it came from. */
-  | { kind: 'check'; checkRunId: number; spec: string; plan?: PlanIssueView; issues?: PlanIssues };
+  | { kind: 'check'; checkRunId: number; spec: string; plan?: PlanIssueView; issues?: PlanIssues; detailsUrl?: string };
 
 export interface PullInfo {
   number: number;

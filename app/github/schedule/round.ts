@@ -12,6 +12,7 @@ import { appGateway } from '../app-gateway.js';
 import { loadConfig } from '../config.js';
 import { refreshStatusComment } from '../spec-pr/status-comment.js';
 import { dispatchTarget, type BaseHead } from './dispatch.js';
+import { resumePaused } from './resume-paused.js';
 import { defaultBranch } from './repository.js';
 
 export interface RoundOptions {
@@ -27,6 +28,8 @@ export interface RoundOptions {
    * PR's base). Else the repository's default branch: see defaultBranch.
    */
   base?: string;
+  /** When the round runs: a paused plan whose usage limit resets before it is resumed. */
+  now?: Date;
 }
 
 export interface RoundResult {
@@ -39,6 +42,8 @@ export interface RoundResult {
   /** Targets another delivery claimed first (GitHub answered "Reference already exists"). */
   lost: string[];
   relabelled: { plan: string; to: StatusValue }[];
+  /** Plans paused at the model's usage limit that this round resumed (resume-paused.ts). */
+  resumed: string[];
 }
 
 /** The engine's view of an issue record (GitHub's own field names). */
@@ -75,10 +80,13 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   const github = appGateway(context);
   const config = options.config ?? (await loadConfig(context)).config;
   // Each plan's issue as the gateway resolves them (one list read), unless the caller has them.
-  const issues = options.issues ?? [...(await github.planIssues(spec)).byPlan.values()];
-  const plan = planRound({ spec, issues: issues.map(issueLike), slots: config.slots });
+  const listed = options.issues ?? [...(await github.planIssues(spec)).byPlan.values()];
   const base = options.base ?? defaultBranch(context);
-  const result: RoundResult = { spec, base, plan, dispatched: [], lost: [], relabelled: [] };
+  // Resumed first, so that the decision counts them as running (they hold their slots).
+  const resumed = await resumePaused(context, spec, listed, base, options.now ?? new Date());
+  const issues = listed.map((i) => (resumed.includes(parseMarker(i.body)?.plan ?? '') ? { ...i, labels: withStatus(i.labels, 'running') } : i));
+  const plan = planRound({ spec, issues: issues.map(issueLike), slots: config.slots });
+  const result: RoundResult = { spec, base, plan, dispatched: [], lost: [], relabelled: [], resumed };
 
   let head: BaseHead | undefined;
   const baseHead = async (): Promise<BaseHead> => {

@@ -10,6 +10,7 @@ import type { Gateway } from '../../gateway/gateway.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import type { SpecIssues } from '../../gateway/plan-issues.js';
 import { DependencyMirror } from './dependency-mirror.js';
+import { SubIssueMirror, syncSpecIssue } from './spec-tracking.js';
 
 export interface PlanIssueSync {
   github: Gateway;
@@ -52,6 +53,9 @@ export interface PlanIssueSyncResult {
 export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyncResult> {
   const { github, spec } = input;
   if (input.issues.listed.length === 0 && spec.plans.length > 0) await ensurePlanLabels(github);
+  // The tracking issue first, so that each new plan issue records its parent as it is created.
+  const tracking = spec.plans.length > 0 ? await syncSpecIssue(github, input) : undefined;
+  const subs = tracking ? new SubIssueMirror(github, tracking.number) : undefined;
   const issues = new Map(input.issues.byPlan);
   const numbers = new Map([...issues].map(([plan, issue]) => [plan, issue.number]));
   const mirror = new DependencyMirror(github);
@@ -72,13 +76,16 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
       // The record is written with the issue, as the edges about to be mirrored; it is
       // corrected (one more write) only if GitHub turns them down.
       const intended = mirror.available ? plan.dependsOn : [];
+      const intendedParent = subs?.available ? subs.parent : undefined;
       // The issue remembers the spec PR it came from: its status comment is the one the
       // scheduling rounds keep up to date.
       const tracked = withMarkerRecord(desired.body, 'pr', String(input.pull));
       const labels = plan.completed === undefined ? desired.labels : [...desired.labels, statusLabel('verified')];
-      let created = await github.createIssue({ title: desired.title, body: withMirroredEdges(tracked, intended), labels });
+      const bodyWith = (edges: readonly string[], parent: number | undefined) => withMarkerRecord(withMirroredEdges(tracked, edges), 'parent', parent === undefined ? undefined : String(parent));
+      let created = await github.createIssue({ title: desired.title, body: bodyWith(intended, intendedParent), labels });
+      const parent = subs ? await subs.add(created, undefined) : undefined;
       const mirrored = await mirror.sync(created.number, plan.dependsOn, [], issues);
-      if (mirrored.length !== intended.length) created = await github.updateIssue(created.number, { body: withMirroredEdges(tracked, mirrored) });
+      if (mirrored.length !== intended.length || parent !== intendedParent) created = await github.updateIssue(created.number, { body: bodyWith(mirrored, parent) });
       // Work done before harness (`completed:`) is on record as verified and never dispatched.
       if (plan.completed !== undefined) created = await github.updateIssue(created.number, { state: 'closed', state_reason: 'completed' });
       issues.set(plan.id, created);
@@ -87,9 +94,11 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
       continue;
     }
     const mirrored = await mirror.sync(actual.number, plan.dependsOn, mirroredEdges(actual.body), issues);
+    const recorded = parseMarker(actual.body);
+    const parent = subs ? await subs.add(actual, recorded?.parent) : recorded?.parent;
     // A later spec PR changes the plan, not where its status is tracked: the first PR's record stays.
-    const pr = parseMarker(actual.body)?.pr ?? input.pull;
-    const patch = issuePatch({ ...desired, body: withMirroredEdges(withMarkerRecord(desired.body, 'pr', String(pr)), mirrored) }, actual);
+    const pr = recorded?.pr ?? input.pull;
+    const patch = issuePatch({ ...desired, body: withRecords(withMirroredEdges(withMarkerRecord(desired.body, 'pr', String(pr)), mirrored), parent, recorded?.resumeAt) }, actual);
     if (plan.completed !== undefined && actual.state === 'open' && !actual.labels.some((l) => ACTIVE.has(l))) {
       // Marked done in the spec since its issue was made: verified and closed, as if run.
       const updated = patch ? await applyPatch(github, actual, patch) : actual;
@@ -108,16 +117,39 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
     if (spec.planById.has(planId) || issue.state !== 'open') continue;
     // The note first: if the close fails, the next sync closes it (and notes it again).
     await github.comment(issue.number, removalNote(spec.id, planId, input.pull));
-    issues.set(planId, await github.updateIssue(issue.number, { state: 'closed', state_reason: 'not_planned' }));
+    issues.set(planId, await github.updateIssue(issue.number, { state: 'closed', state_reason: 'not_planned', ...(await leaveTracking(subs, issue)) }));
     tally.closed.push(issue.number);
   }
   for (const { issue } of input.issues.duplicates) {
-    await github.updateIssue(issue.number, { state: 'closed', state_reason: 'duplicate' });
+    await github.updateIssue(issue.number, { state: 'closed', state_reason: 'duplicate', ...(await leaveTracking(subs, issue)) });
     tally.duplicates.push(issue.number);
   }
 
   tally.dependencies = { added: mirror.added, removed: mirror.removed, refused: mirror.refused, unavailable: !mirror.available };
+  if (tracking && subs) {
+    tally.tracking = { number: tracking.number, created: tracking.created, updated: tracking.updated, duplicates: tracking.duplicates };
+    tally.subIssues = { added: subs.added, removed: subs.removed, refused: subs.refused, unavailable: !subs.available };
+  }
   return { tally, issues };
+}
+
+/**
+ * The records a sync does not decide but must not lose: the tracking issue the plan issue is
+ * a sub-issue of, and a usage-limit pause's resume time (the worker writes it, a round reads it).
+ */
+function withRecords(body: string, parent: number | undefined, resumeAt: Date | undefined): string {
+  return withMarkerRecord(withMarkerRecord(body, 'parent', parent === undefined ? undefined : String(parent)), 'resume_at', resumeAt?.toISOString());
+}
+
+/**
+ * A closing issue's way out of the tracking issue: taken out of it (one request), and its
+ * body without the record, written with the close. Nothing when it was not in it.
+ */
+async function leaveTracking(subs: SubIssueMirror | undefined, issue: IssueRecord): Promise<{ body?: string }> {
+  const recorded = parseMarker(issue.body)?.parent;
+  if (!subs || recorded === undefined) return {};
+  const after = await subs.remove(issue, recorded);
+  return after === recorded ? {} : { body: withMarkerRecord(issue.body ?? '', 'parent', undefined) };
 }
 
 /** A worker holds the plan: marking it done in the spec does not take it from under the worker. */

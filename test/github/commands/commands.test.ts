@@ -538,6 +538,65 @@ describe('/harness on issue and pull request comments', () => {
     expect(answer.text()).toBe(`Aborted ${SPEC} plan 02-03 (#14, was running): cancelled worker run 77; it is failed now, and retry starts it again.`);
   });
 
+  it('abort: cancels the run the dispatch recorded on the check run, without searching the worker\'s runs', async () => {
+    const scope = githubApi();
+    acknowledged(scope);
+    config(scope);
+    role(scope, 'Codertocat', 'admin');
+    // The check run's Details link is the run GitHub named at dispatch (return_run_details).
+    scope
+      .get(`${REPO}/commits/harness%2F${SPEC}%2F02-03/check-runs`)
+      .query({ check_name: 'harness / plan 02-03' })
+      .reply(200, {
+        total_count: 1,
+        check_runs: [
+          {
+            id: 501,
+            name: 'harness / plan 02-03',
+            head_sha: 'abc',
+            external_id: `${SPEC}/02-03`,
+            status: 'in_progress',
+            conclusion: null,
+            details_url: 'https://github.com/Codertocat/Hello-World/actions/runs/4242',
+            output: { title: null, summary: null, annotations_count: 0 },
+          },
+        ],
+      });
+    scope.post(`${REPO}/actions/runs/4242/cancel`).reply(202, {});
+    labelled(scope, 14, 'failed', 'running');
+    scope
+      .patch(`${REPO}/check-runs/501`, {
+        status: 'completed',
+        conclusion: 'cancelled',
+        output: { title: 'Aborted', summary: 'Aborted by @Codertocat. Retry starts the plan again from scratch.' },
+        actions: [{ ...RETRY_ACTION }],
+      })
+      .reply(200, {});
+    const answer = answered(scope, 14);
+
+    await run(commentEvent('/harness abort 02-03', onPlanIssue('02-03', { status: 'running' })));
+
+    // No GET …/actions/workflows/harness-worker.yml/runs: nock would have failed the delivery.
+    expect(scope.pendingMocks()).toEqual([]);
+    expect(answer.text()).toBe(`Aborted ${SPEC} plan 02-03 (#14, was running): cancelled worker run 4242; it is failed now, and retry starts it again.`);
+  });
+
+  it('abort from the button: the pressed check run\'s recorded run is the one cancelled; one that finished meanwhile is nothing to cancel', async () => {
+    const scope = githubApi();
+    listed(scope, planIssues(), CR_REPO);
+    config(scope, undefined, CR_REPO);
+    role(scope, 'codebytere', 'admin', FLAGS.admin, CR_REPO);
+    scope.post(`${CR_REPO}/actions/runs/5151/cancel`).reply(409, { message: 'Cannot cancel a workflow run that is completed.' });
+    labelled(scope, 14, 'failed', 'running', CR_REPO);
+    scope.patch(`${CR_REPO}/check-runs/${CHECK_RUN_ID}`).reply(200, {});
+    const answer = answered(scope, 14, CR_REPO);
+
+    await run(buttonEvent('abort', (p) => (p.check_run.details_url = 'https://github.com/Electron/Electron/actions/runs/5151/job/9')));
+
+    expect(scope.pendingMocks()).toEqual([]);
+    expect(answer.text()).toBe(`Aborted ${SPEC} plan 02-03 (#14, was running): no worker run was in progress; it is failed now, and retry starts it again.`);
+  });
+
   it('respond: answers the latest checkpoint a bot asked, sets running and resumes the worker', async () => {
     const scope = githubApi();
     acknowledged(scope);
@@ -780,7 +839,7 @@ describe('exactly once', () => {
 const CR_REPO = '/repos/electron/electron';
 
 type CheckPayload = {
-  check_run: { id: number; name: string; external_id: string };
+  check_run: { id: number; name: string; external_id: string; details_url?: string };
   requested_action: { identifier: string };
   sender: { login: string; type: string };
 };

@@ -37,6 +37,8 @@ interface PlanFixture {
   closed?: 'completed' | 'not_planned';
   /** Labels of people, which every label write must keep. */
   extra?: string[];
+  /** The usage-limit pause's reset time the worker recorded on the marker line. */
+  resumeAt?: string;
 }
 
 function planText(p: PlanFixture): string {
@@ -75,7 +77,7 @@ function planIssue(p: PlanFixture) {
     state: p.closed ? 'closed' : 'open',
     state_reason: p.closed ?? null,
     labels: labels(p).map((name) => ({ name })),
-    body: [`<!-- harness:plan ${SPEC}/${p.plan} hash=0123456789abcdef${p.pr ? ` pr=${p.pr}` : ''} -->`, `**Spec** [${SPEC} Notes](${WEB}/blob/master/docs/specs/${SPEC}/SPEC.md) · **Phase** ${p.plan.slice(0, 2)} Core · **Plan** [\`${p.plan}-PLAN.md\`](#)`, '', '<details><summary>The plan</summary>', '', '```markdown', planText(p), '```', '', '</details>'].join('\n'),
+    body: [`<!-- harness:plan ${SPEC}/${p.plan} hash=0123456789abcdef${p.pr ? ` pr=${p.pr}` : ''}${p.resumeAt ? ` resume_at=${p.resumeAt}` : ''} -->`, `**Spec** [${SPEC} Notes](${WEB}/blob/master/docs/specs/${SPEC}/SPEC.md) · **Phase** ${p.plan.slice(0, 2)} Core · **Plan** [\`${p.plan}-PLAN.md\`](#)`, '', '<details><summary>The plan</summary>', '', '```markdown', planText(p), '```', '', '</details>'].join('\n'),
   };
 }
 
@@ -384,6 +386,89 @@ describe('a scheduling round', () => {
     mockIssues(scope, plans);
     scope.get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`).reply(200, [{ ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } }]);
     await testProbot().receive(checkCompleted());
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+});
+
+describe('a plan paused at the model\'s usage limit', () => {
+  let scope: nock.Scope;
+  beforeEach(() => {
+    scope = githubApi();
+  });
+  const paused: PlanFixture = { number: 11, plan: '01-01', status: 'checkpoint', resumeAt: '2020-01-01T05:00:00.000Z' };
+  const answer = { body: '<!-- harness:answer 01-01 usage-limit -->\ncontinue' };
+
+  it('is resumed by the first round after its reset time: claimed by taking its checkpoint label off, answered `continue`, dispatched with resume, the record cleared', async () => {
+    const log = recordRequests(scope);
+    const bodies: Record<string, unknown>[] = [];
+    mockConfig(scope, 4);
+    mockIssues(scope, [paused]);
+    mockStatusWrite(scope, paused, 'running', bodies);
+    scope.post(`${R}/issues/11/comments`, answer).reply(201, { id: 9, body: answer.body, user: { type: 'Bot' } });
+    scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: '01-01', resume: 'true' }, return_run_details: true }).reply(204);
+    scope
+      .patch(`${R}/issues/11`, (b: { body?: string }) => {
+        bodies.push(b);
+        return Object.keys(b).length === 1 && b.body !== undefined;
+      })
+      .reply(200, issueReply({ ...paused, status: 'running' }));
+
+    await testProbot().receive(checkCompleted());
+
+    expect(log).toEqual([
+      'GET /contents/.github/harness.yml',
+      'GET /issues',
+      'POST /issues/11/labels',
+      'DELETE /issues/11/labels/status:checkpoint',
+      'POST /issues/11/comments',
+      'POST /actions/workflows/harness-worker.yml/dispatches',
+      'PATCH /issues/11',
+    ]);
+    const patched = (bodies.at(-1) as { body: string }).body;
+    expect(patched.split('\n')[0]).toBe(`<!-- harness:plan ${SPEC}/01-01 hash=0123456789abcdef -->`);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('is left alone by a round before its reset time', async () => {
+    const log = recordRequests(scope);
+    mockConfig(scope, 4);
+    mockIssues(scope, [{ ...paused, resumeAt: '2100-01-01T00:00:00.000Z' }]);
+
+    await testProbot().receive(checkCompleted());
+
+    expect(log).toEqual(['GET /contents/.github/harness.yml', 'GET /issues']);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('is resumed once when two rounds race for it: GitHub takes the label off for one, and answers the other 404', async () => {
+    const log = recordRequests(scope);
+    for (let i = 0; i < 2; i++) {
+      mockConfig(scope, 4);
+      mockIssues(scope, [paused]);
+      scope.post(`${R}/issues/11/labels`, { labels: ['status:running'] }).reply(200, labels({ ...paused, status: 'running' }).map((name) => ({ name })));
+    }
+    scope.delete(`${R}/issues/11/labels/status%3Acheckpoint`).reply(200, []);
+    scope.delete(`${R}/issues/11/labels/status%3Acheckpoint`).reply(404, { message: 'Label does not exist' });
+    scope.post(`${R}/issues/11/comments`, answer).once().reply(201, { id: 9, body: answer.body, user: { type: 'Bot' } });
+    scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`).once().reply(204);
+    scope.patch(`${R}/issues/11`).once().reply(200, issueReply({ ...paused, status: 'running' }));
+
+    const probot = testProbot();
+    await Promise.all([probot.receive(checkCompleted()), probot.receive({ ...(checkCompleted() as object), id: 'redelivered' } as never)]);
+
+    expect(log.filter((l) => l.includes('/dispatches'))).toHaveLength(1);
+    expect(log.filter((l) => l === 'POST /issues/11/comments')).toHaveLength(1);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('a plan someone resumed already (`/harness respond … continue`, now running) is left alone by a round', async () => {
+    const log = recordRequests(scope);
+    mockConfig(scope, 4);
+    mockIssues(scope, [{ ...paused, status: 'running' }]);
+
+    await testProbot().receive(checkCompleted());
+
+    expect(log).toEqual(['GET /contents/.github/harness.yml', 'GET /issues']);
     expect(scope.pendingMocks()).toEqual([]);
   });
 });

@@ -91,9 +91,14 @@ function discovery(head: string, tree: string, blobs: number): unknown[] {
 const SPEC_ISSUES = `GET ${R}/issues?labels=harness:plan,spec:SPC-042&state=all&per_page=100`;
 const LABELS = ['harness:plan', 'status:ready', 'status:running', 'status:blocked', 'status:checkpoint', 'status:verified', 'status:failed', 'harness:phase-failed'];
 
-/** A plan issue's marker line; `pr` is the spec PR it records (its status comment is the one rounds refresh). */
-function marker(plan: string, blockedBy = '', pr = '\\d+'): RegExp {
-  return new RegExp(`^<!-- harness:plan SPC-042/${plan} hash=[0-9a-f]{16}${blockedBy ? ` blocked_by=${blockedBy}` : ''} pr=${pr} -->\n`);
+const SPEC_TRACKING = `GET ${R}/issues?labels=harness:spec,spec:SPC-042&state=all&per_page=100`;
+
+/**
+ * A plan issue's marker line; `pr` is the spec PR it records (its status comment is the one
+ * rounds refresh), `parent` the spec's tracking issue it is a sub-issue of (none: '').
+ */
+function marker(plan: string, blockedBy = '', pr = '\\d+', parent = '100'): RegExp {
+  return new RegExp(`^<!-- harness:plan SPC-042/${plan} hash=[0-9a-f]{16}${blockedBy ? ` blocked_by=${blockedBy}` : ''} pr=${pr}${parent ? ` parent=${parent}` : ''} -->\n`);
 }
 
 beforeAll(() => nock.disableNetConnect());
@@ -111,11 +116,17 @@ describe('a spec pull request, first sync', () => {
       SPEC_ISSUES,
       `GET ${R}/labels?per_page=100`,
       ...LABELS.map(() => `POST ${R}/labels`),
+      // The spec's tracking issue first (#100), so each plan issue records it as it is created.
+      SPEC_TRACKING,
       `POST ${R}/issues`,
       `POST ${R}/issues`,
-      `POST ${R}/issues/101/dependencies/blocked_by`,
+      `POST ${R}/issues/100/sub_issues`,
       `POST ${R}/issues`,
+      `POST ${R}/issues/100/sub_issues`,
       `POST ${R}/issues/102/dependencies/blocked_by`,
+      `POST ${R}/issues`,
+      `POST ${R}/issues/100/sub_issues`,
+      `POST ${R}/issues/103/dependencies/blocked_by`,
       `GET ${R}/issues/2/comments?per_page=100`,
       `POST ${R}/issues/2/comments`,
       `PATCH ${R}/check-runs/1`,
@@ -139,16 +150,36 @@ describe('a spec pull request, first sync', () => {
       { name: 'status:failed', color: 'b60205', description: 'harness: failed; /harness retry to try again' },
       { name: 'harness:phase-failed', color: 'd93f0b', description: 'harness: its phase failed phase-level verification' },
     ]);
-    // Created with no status label (planned, not queued); each knows its dependencies' numbers.
-    expect(writes.slice(9, 14)).toEqual([
+    expect(writes[9]).toEqual({
+      method: 'POST',
+      url: `${R}/issues`,
+      body: {
+        title: '[SPC-042] Password reset',
+        body: [
+          '<!-- harness:spec SPC-042 -->',
+          `**Spec** [SPC-042 Password reset](https://github.com/Codertocat/Hello-World/blob/master/${DIR}/SPEC.md)`,
+          '',
+          "Each plan of this spec is one of this issue's sub-issues; a plan's issue closes when its work is verified and merged, so the sub-issue progress bar is the spec's progress. harness keeps this list in step with the spec: edit the spec, not the list.",
+        ].join('\n'),
+        labels: ['harness:spec', 'spec:SPC-042'],
+      },
+    });
+    // Created with no status label (planned, not queued); each knows its dependencies' numbers
+    // and its parent, and becomes a sub-issue by its id (not its number) before its edges.
+    expect(writes.slice(10, 18)).toEqual([
       { method: 'POST', url: `${R}/issues`, body: { title: '[01-01] Reset tokens', body: expect.stringMatching(marker('01-01')), labels: ['harness:plan', 'phase:01', 'spec:SPC-042'] } },
+      { method: 'POST', url: `${R}/issues/100/sub_issues`, body: { sub_issue_id: github.issue(101).id } },
       { method: 'POST', url: `${R}/issues`, body: { title: '[01-02] Reset endpoint', body: expect.stringMatching(marker('01-02', '01-01')), labels: ['harness:plan', 'needs:01-01', 'phase:01', 'spec:SPC-042'] } },
-      { method: 'POST', url: `${R}/issues/101/dependencies/blocked_by`, body: { issue_id: github.issue(100).id } },
-      { method: 'POST', url: `${R}/issues`, body: { title: '[02-01] Reset email', body: expect.stringMatching(marker('02-01', '01-02')), labels: ['harness:plan', 'needs:01-02', 'phase:02', 'spec:SPC-042'] } },
+      { method: 'POST', url: `${R}/issues/100/sub_issues`, body: { sub_issue_id: github.issue(102).id } },
       { method: 'POST', url: `${R}/issues/102/dependencies/blocked_by`, body: { issue_id: github.issue(101).id } },
+      { method: 'POST', url: `${R}/issues`, body: { title: '[02-01] Reset email', body: expect.stringMatching(marker('02-01', '01-02')), labels: ['harness:plan', 'needs:01-02', 'phase:02', 'spec:SPC-042'] } },
+      { method: 'POST', url: `${R}/issues/100/sub_issues`, body: { sub_issue_id: github.issue(103).id } },
+      { method: 'POST', url: `${R}/issues/103/dependencies/blocked_by`, body: { issue_id: github.issue(102).id } },
     ]);
-    expect(github.issue(102).body).toContain('**Depends on:** #101 (01-02)');
-    expect(github.issue(101).body).toMatchSnapshot('issue body of 01-02');
+    expect(github.subIssueNumbers(100)).toEqual([101, 102, 103]);
+    expect(github.subIssuesSummary(100)).toEqual({ total: 3, completed: 0, percent_completed: 0 });
+    expect(github.issue(103).body).toContain('**Depends on:** #102 (01-02)');
+    expect(github.issue(102).body).toMatchSnapshot('issue body of 01-02');
     expect(github.comments).toHaveLength(1);
     expect(github.comments[0]!.body).toMatchSnapshot('status comment');
 
@@ -162,12 +193,13 @@ describe('a spec pull request, first sync', () => {
           '',
           '✅ Valid: 3 plans in 2 phases, 2 dependencies.',
           '',
-          'Plan issues: 3 created (#100, #101, #102).',
+          'Plan issues: 3 created (#101, #102, #103).',
           'Native issue dependencies (blocked by): 2 added.',
+          'Spec tracking issue #100: created; sub-issues 3 added.',
         ].join('\n'),
       },
     });
-    expect(github.blockedBy).toEqual(new Map([[101, new Set([github.issue(100).id])], [102, new Set([github.issue(101).id])]]));
+    expect(github.blockedBy).toEqual(new Map([[102, new Set([github.issue(101).id])], [103, new Set([github.issue(102).id])]]));
   });
 
   it('says once in the check run when GitHub\'s issue dependencies are not available, and relies on the labels', async () => {
@@ -179,17 +211,44 @@ describe('a spec pull request, first sync', () => {
     expect(issueWrites.map((w) => `${w.method} ${w.url}`)).toEqual([
       `POST ${R}/issues`,
       `POST ${R}/issues`,
-      // The one try: the answer is 404, so the record on #101 is put right and nothing more is tried.
-      `POST ${R}/issues/101/dependencies/blocked_by`,
-      `PATCH ${R}/issues/101`,
+      `POST ${R}/issues/100/sub_issues`,
       `POST ${R}/issues`,
+      `POST ${R}/issues/100/sub_issues`,
+      // The one try: the answer is 404, so the record on #102 is put right and nothing more is tried.
+      `POST ${R}/issues/102/dependencies/blocked_by`,
+      `PATCH ${R}/issues/102`,
+      `POST ${R}/issues`,
+      `POST ${R}/issues/100/sub_issues`,
     ]);
-    expect(issueWrites[3]!.body).toEqual({ body: expect.stringMatching(marker('01-02')) });
-    expect(github.issue(102).body).toMatch(marker('02-01'));
-    expect(github.issue(102).labels).toContain('needs:01-02');
+    expect(issueWrites[6]!.body).toEqual({ body: expect.stringMatching(marker('01-02')) });
+    expect(github.issue(103).body).toMatch(marker('02-01'));
+    expect(github.issue(103).labels).toContain('needs:01-02');
     const run = github.checkRuns[0]!;
     expect(run.conclusion).toBe('success');
     expect(run.output.summary).toContain("GitHub's issue dependencies are not available to harness here");
+  });
+  it('says once in the check run when GitHub\'s sub-issues are not available, and the sync still passes', async () => {
+    const github = repository();
+    github.subIssuesAnswer = 404;
+    await deliver(OPENED);
+
+    const issueWrites = github.writes().filter((w) => w.url.startsWith(`${R}/issues`) && !w.url.endsWith('/comments'));
+    expect(issueWrites.map((w) => `${w.method} ${w.url}`)).toEqual([
+      `POST ${R}/issues`,
+      `POST ${R}/issues`,
+      // The one try: 404, so the record on #101 is put right and no sub-issue is tried again.
+      `POST ${R}/issues/100/sub_issues`,
+      `PATCH ${R}/issues/101`,
+      `POST ${R}/issues`,
+      `POST ${R}/issues/102/dependencies/blocked_by`,
+      `POST ${R}/issues`,
+      `POST ${R}/issues/103/dependencies/blocked_by`,
+    ]);
+    expect(issueWrites[3]!.body).toEqual({ body: expect.stringMatching(marker('01-01', '', '\\d+', '')) });
+    expect(github.issue(103).body).toMatch(marker('02-01', '01-02', '\\d+', ''));
+    const run = github.checkRuns[0]!;
+    expect(run.conclusion).toBe('success');
+    expect(run.output.summary).toContain("Spec tracking issue #100: created.\nGitHub's sub-issues are not available to harness here, so the plan issues are not listed under the spec's tracking issue #100");
   });
 });
 
@@ -210,7 +269,8 @@ describe('a spec pull request, synced again', () => {
     const github = repository();
     await deliver(OPENED);
     const check = github.checkRuns.map((r) => ({ id: r.id, name: r.name, head_sha: r.head_sha, external_id: r.external_id, status: r.status, conclusion: r.conclusion, output: { ...r.output, annotations_count: 0 } }));
-    const issues = [...github.issues].reverse().map((i) => ({ ...i, labels: i.labels.map((name) => ({ name })) }));
+    // What GitHub lists under harness:plan,spec:SPC-042: the plan issues, not the tracking issue.
+    const issues = [...github.issues].filter((i) => i.labels.includes('harness:plan')).reverse().map((i) => ({ ...i, labels: i.labels.map((name) => ({ name })) }));
     nock.cleanAll();
 
     // Only these two interceptors: with the network blocked, any other request fails the delivery.
@@ -278,41 +338,52 @@ describe('a spec pull request, synced again', () => {
     const writes = github.writes(before);
     expect(writes.map((w) => `${w.method} ${w.url}`)).toEqual([
       `POST ${R}/check-runs`,
-      `PATCH ${R}/issues/101`,
-      `POST ${R}/issues`,
-      `POST ${R}/issues/103/dependencies/blocked_by`,
-      `POST ${R}/issues/102/comments`,
       `PATCH ${R}/issues/102`,
+      `POST ${R}/issues`,
+      `POST ${R}/issues/100/sub_issues`,
+      `POST ${R}/issues/104/dependencies/blocked_by`,
+      `POST ${R}/issues/103/comments`,
+      // A removed plan's issue leaves the tracking issue: closed, it would count as progress.
+      `DELETE ${R}/issues/100/sub_issue`,
+      `PATCH ${R}/issues/103`,
       `PATCH ${R}/issues/comments/${github.comments[0]!.id}`,
       `PATCH ${R}/check-runs/${github.checkRuns[1]!.id}`,
     ]);
     expect(writes[1]!.body).toEqual({ title: '[01-02] Reset endpoint with rate limit', body: expect.stringMatching(marker('01-02', '01-01')) });
     expect(writes[2]!.body).toEqual({ title: '[02-02] Audit log', body: expect.stringMatching(marker('02-02', '01-01')), labels: ['harness:plan', 'needs:01-01', 'phase:02', 'spec:SPC-042'] });
-    expect(writes[3]!.body).toEqual({ issue_id: github.issue(100).id });
-    expect(writes[4]!.body).toEqual({
+    expect(writes[3]!.body).toEqual({ sub_issue_id: github.issue(104).id });
+    expect(writes[4]!.body).toEqual({ issue_id: github.issue(101).id });
+    expect(writes[5]!.body).toEqual({
       body: [
         '<!-- harness:removed SPC-042/02-01 -->',
         'Plan 02-01 is no longer in spec SPC-042 (changed in #2), so harness closes this issue as not planned.',
         'It is closed, not deleted: its history stays here, and if the plan comes back to the spec, the next sync reopens this issue.',
       ].join('\n'),
     });
-    expect(writes[5]!.body).toEqual({ state: 'closed', state_reason: 'not_planned' });
+    expect(writes[6]!.body).toEqual({ sub_issue_id: github.issue(103).id });
+    expect(writes[7]!.body).toEqual({ state: 'closed', state_reason: 'not_planned', body: expect.stringMatching(marker('02-01', '01-02', '\\d+', '')) });
     expect(github.issues.map((i) => [i.number, i.state, i.state_reason])).toEqual([
       [100, 'open', null],
       [101, 'open', null],
-      [102, 'closed', 'not_planned'],
-      [103, 'open', null],
+      [102, 'open', null],
+      [103, 'closed', 'not_planned'],
+      [104, 'open', null],
     ]);
-    expect(github.checkRuns[1]!.output.summary).toContain('Plan issues: 1 created (#103); 1 updated (#101); 1 closed as no longer planned (#102).');
+    expect(github.subIssueNumbers(100)).toEqual([101, 102, 104]);
+    expect(github.checkRuns[1]!.output.summary).toContain('Plan issues: 1 created (#104); 1 updated (#102); 1 closed as no longer planned (#103).');
+    expect(github.checkRuns[1]!.output.summary).toContain('Spec tracking issue #100: sub-issues 1 added, 1 taken out (closed plans).');
 
     // The plan comes back as it was: its issue is reopened, not created again.
     push(github, 'c0ffee0000000000000000000000000000000002', [...PLANS, { id: '02-02', title: 'Audit log', dependsOn: ['01-01'] }]);
     const again = github.requests.length;
     await deliver(pullRequest('synchronize', 'c0ffee0000000000000000000000000000000002'), 'delivery-3');
     expect(github.writes(again).filter((w) => w.url.startsWith(`${R}/issues/10`)).map((w) => [`${w.method} ${w.url}`, w.body])).toEqual([
-      [`PATCH ${R}/issues/101`, { title: '[01-02] Reset endpoint', body: expect.stringMatching(marker('01-02', '01-01')) }],
-      [`PATCH ${R}/issues/102`, { state: 'open' }],
+      [`PATCH ${R}/issues/102`, { title: '[01-02] Reset endpoint', body: expect.stringMatching(marker('01-02', '01-01')) }],
+      // Back in the spec, back under its tracking issue, in the order it was added.
+      [`POST ${R}/issues/100/sub_issues`, { sub_issue_id: github.issue(103).id }],
+      [`PATCH ${R}/issues/103`, { body: expect.stringMatching(marker('02-01', '01-02')), state: 'open' }],
     ]);
+    expect(github.subIssueNumbers(100)).toEqual([101, 102, 104, 103]);
   });
 
   it('files work done before harness (a plan marked completed, as GSD imports have it) as verified and closed, never to be dispatched', async () => {
@@ -320,66 +391,100 @@ describe('a spec pull request, synced again', () => {
     const github = repository([done, PLANS[1]!, PLANS[2]!]);
     await deliver(OPENED);
 
-    const writes = github.writes().filter((w) => w.url.startsWith(`${R}/issues/100`) || w.url === `${R}/issues`);
-    expect(writes.slice(0, 2).map((w) => [`${w.method} ${w.url}`, w.body])).toEqual([
+    const writes = github.writes().filter((w) => w.url.startsWith(`${R}/issues/101`) || w.url === `${R}/issues`);
+    expect(writes.slice(1, 3).map((w) => [`${w.method} ${w.url}`, w.body])).toEqual([
       [`POST ${R}/issues`, { title: '[01-01] Reset tokens', body: expect.stringMatching(marker('01-01')), labels: ['harness:plan', 'phase:01', 'spec:SPC-042', 'status:verified'] }],
-      [`PATCH ${R}/issues/100`, { state: 'closed', state_reason: 'completed' }],
+      [`PATCH ${R}/issues/101`, { state: 'closed', state_reason: 'completed' }],
     ]);
     expect(github.issues.map((i) => [i.number, i.state, i.state_reason])).toEqual([
-      [100, 'closed', 'completed'],
-      [101, 'open', null],
+      [100, 'open', null],
+      [101, 'closed', 'completed'],
       [102, 'open', null],
+      [103, 'open', null],
     ]);
+    // Done before harness is progress too: the tracking issue's bar starts at one of three.
+    expect(github.subIssuesSummary(100)).toEqual({ total: 3, completed: 1, percent_completed: 33 });
 
     // Marked done later (the plan's issue open, no worker on it): verified and closed the same way.
     push(github, PUSHED, [done, { ...PLANS[1]!, extra: 'completed: true' }, PLANS[2]!]);
     const before = github.requests.length;
     await deliver(pullRequest('synchronize', PUSHED), 'delivery-2');
-    expect(github.writes(before).filter((w) => w.url.startsWith(`${R}/issues/101`)).map((w) => [`${w.method} ${w.url}`, w.body])).toEqual([
-      [`PATCH ${R}/issues/101`, { body: expect.stringMatching(marker('01-02', '01-01')) }],
-      [`POST ${R}/issues/101/labels`, { labels: ['status:verified'] }],
-      [`PATCH ${R}/issues/101`, { state: 'closed', state_reason: 'completed' }],
+    expect(github.writes(before).filter((w) => w.url.startsWith(`${R}/issues/102`)).map((w) => [`${w.method} ${w.url}`, w.body])).toEqual([
+      [`PATCH ${R}/issues/102`, { body: expect.stringMatching(marker('01-02', '01-01')) }],
+      [`POST ${R}/issues/102/labels`, { labels: ['status:verified'] }],
+      [`PATCH ${R}/issues/102`, { state: 'closed', state_reason: 'completed' }],
     ]);
-    expect(github.issue(101)).toMatchObject({ state: 'closed', state_reason: 'completed', labels: expect.arrayContaining(['status:verified']) });
+    expect(github.issue(102)).toMatchObject({ state: 'closed', state_reason: 'completed', labels: expect.arrayContaining(['status:verified']) });
   });
 
   it('keeps people\'s labels and the status label, and moves native dependencies with the needs', async () => {
     const github = repository();
     await deliver(OPENED);
-    github.issue(102).labels.push('status:running', 'good first issue');
+    github.issue(103).labels.push('status:running', 'good first issue');
     push(github, PUSHED, [PLANS[0]!, PLANS[1]!, { ...PLANS[2]!, dependsOn: ['01-01'] }]);
     const before = github.requests.length;
 
     await deliver(pullRequest('synchronize', PUSHED), 'delivery-2');
 
-    expect(github.writes(before).filter((w) => w.url.startsWith(`${R}/issues/102`))).toEqual([
-      { method: 'DELETE', url: `${R}/issues/102/dependencies/blocked_by/${github.issue(101).id}` },
-      { method: 'POST', url: `${R}/issues/102/dependencies/blocked_by`, body: { issue_id: github.issue(100).id } },
-      { method: 'PATCH', url: `${R}/issues/102`, body: { body: expect.stringMatching(marker('02-01', '01-01')) } },
+    expect(github.writes(before).filter((w) => w.url.startsWith(`${R}/issues/103`))).toEqual([
+      { method: 'DELETE', url: `${R}/issues/103/dependencies/blocked_by/${github.issue(102).id}` },
+      { method: 'POST', url: `${R}/issues/103/dependencies/blocked_by`, body: { issue_id: github.issue(101).id } },
+      { method: 'PATCH', url: `${R}/issues/103`, body: { body: expect.stringMatching(marker('02-01', '01-01')) } },
       // harness's own labels change one at a time: the status and people's labels are never sent, so none set meanwhile is undone.
-      { method: 'POST', url: `${R}/issues/102/labels`, body: { labels: ['needs:01-01'] } },
-      { method: 'DELETE', url: `${R}/issues/102/labels/needs:01-02` },
+      { method: 'POST', url: `${R}/issues/103/labels`, body: { labels: ['needs:01-01'] } },
+      { method: 'DELETE', url: `${R}/issues/103/labels/needs:01-02` },
     ]);
-    expect(github.issue(102).labels).toEqual(['harness:plan', 'phase:02', 'spec:SPC-042', 'status:running', 'good first issue', 'needs:01-01']);
-    expect(github.blockedBy.get(102)).toEqual(new Set([github.issue(100).id]));
+    expect(github.issue(103).labels).toEqual(['harness:plan', 'phase:02', 'spec:SPC-042', 'status:running', 'good first issue', 'needs:01-01']);
+    expect(github.blockedBy.get(103)).toEqual(new Set([github.issue(101).id]));
   });
 
   it('puts back what someone edited by hand, and closes a duplicate left by two racing deliveries', async () => {
     const github = repository();
     await deliver(OPENED);
-    github.issue(100).title = 'Reset tokens (edited)';
-    const copy = { ...github.issue(101), id: 900_103, number: 103, labels: [...github.issue(101).labels] };
+    github.issue(101).title = 'Reset tokens (edited)';
+    // The racing delivery's copy of 01-02, made a sub-issue of the same tracking issue.
+    const copy = { ...github.issue(102), id: 900_104, number: 104, labels: [...github.issue(102).labels] };
     github.issues.push(copy);
-    github.nextIssue = 104;
+    github.subIssues.get(100)!.push(copy.id);
+    github.nextIssue = 105;
     const before = github.requests.length;
 
     // Same commit: the check run says done, but the issues are not as harness left them.
     await deliver(OPENED, 'delivery-2');
 
     expect(github.writes(before).filter((w) => w.url.startsWith(`${R}/issues/10`))).toEqual([
-      { method: 'PATCH', url: `${R}/issues/100`, body: { title: '[01-01] Reset tokens' } },
-      { method: 'PATCH', url: `${R}/issues/103`, body: { state: 'closed', state_reason: 'duplicate' } },
+      { method: 'PATCH', url: `${R}/issues/101`, body: { title: '[01-01] Reset tokens' } },
+      { method: 'DELETE', url: `${R}/issues/100/sub_issue`, body: { sub_issue_id: copy.id } },
+      { method: 'PATCH', url: `${R}/issues/104`, body: { state: 'closed', state_reason: 'duplicate', body: expect.stringMatching(marker('01-02', '01-01', '\\d+', '')) } },
     ]);
+    expect(github.subIssueNumbers(100)).toEqual([101, 102, 103]);
+  });
+  it('two racing first syncs leave two tracking issues: the next sync that writes keeps the lowest, closes the other and moves its plan issues over', async () => {
+    const github = repository();
+    await deliver(OPENED);
+    // The racing delivery's tracking issue, which 02-01's issue was added to.
+    const racing = { ...github.issue(100), id: 900_104, number: 104, labels: [...github.issue(100).labels] };
+    github.issues.push(racing);
+    github.nextIssue = 105;
+    github.subIssues.set(100, [github.issue(101).id, github.issue(102).id]);
+    github.subIssues.set(104, [github.issue(103).id]);
+    github.issue(103).body = github.issue(103).body!.replace(' parent=100 ', ' parent=104 ');
+    push(github, PUSHED, [PLANS[0]!, { ...PLANS[1]!, title: 'Reset endpoint v2' }, PLANS[2]!]);
+    const before = github.requests.length;
+
+    await deliver(pullRequest('synchronize', PUSHED), 'delivery-2');
+
+    expect(github.log(before)).toContain(SPEC_TRACKING);
+    expect(github.writes(before).filter((w) => w.url.startsWith(`${R}/issues/10`)).map((w) => [`${w.method} ${w.url}`, w.body])).toEqual([
+      [`PATCH ${R}/issues/104`, { state: 'closed', state_reason: 'duplicate' }],
+      [`PATCH ${R}/issues/102`, { title: '[01-02] Reset endpoint v2', body: expect.stringMatching(marker('01-02', '01-01')) }],
+      // Its record names the duplicate: moved, not refused for having a parent already.
+      [`POST ${R}/issues/100/sub_issues`, { sub_issue_id: github.issue(103).id, replace_parent: true }],
+      [`PATCH ${R}/issues/103`, { body: expect.stringMatching(marker('02-01', '01-02')) }],
+    ]);
+    expect(github.subIssueNumbers(100)).toEqual([101, 102, 103]);
+    expect(github.subIssueNumbers(104)).toEqual([]);
+    expect(github.checkRuns.at(-1)!.output.summary).toContain('Spec tracking issue #100: 1 duplicate closed (#104); sub-issues 1 added.');
   });
 });
 
@@ -387,9 +492,10 @@ describe('failures and several specs', () => {
   it('a delivery that fails halfway leaves a failed check run the next delivery does not trust, and that delivery finishes the sync', async () => {
     const github = repository();
     let creates = 0;
-    github.fail = (method, url) => (method === 'POST' && url === `${R}/issues` && ++creates === 3 ? 500 : undefined);
+    // The fourth create: the tracking issue and two plan issues are made, the third plan's fails.
+    github.fail = (method, url) => (method === 'POST' && url === `${R}/issues` && ++creates === 4 ? 500 : undefined);
     await expect(deliver(OPENED, 'delivery-1')).rejects.toThrow();
-    expect(github.issues.map((i) => i.number)).toEqual([100, 101]);
+    expect(github.issues.map((i) => i.number)).toEqual([100, 101, 102]);
     expect(github.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'failure', external_id: '', output: { title: 'harness could not finish the sync' } });
 
     github.fail = () => undefined;
@@ -398,10 +504,12 @@ describe('failures and several specs', () => {
 
     expect(github.writes(before).filter((w) => w.url.startsWith(`${R}/issues`)).map((w) => `${w.method} ${w.url}`)).toEqual([
       `POST ${R}/issues`,
-      `POST ${R}/issues/102/dependencies/blocked_by`,
+      `POST ${R}/issues/100/sub_issues`,
+      `POST ${R}/issues/103/dependencies/blocked_by`,
       `POST ${R}/issues/2/comments`,
     ]);
-    expect(github.issues.map((i) => i.title)).toEqual(['[01-01] Reset tokens', '[01-02] Reset endpoint', '[02-01] Reset email']);
+    expect(github.issues.map((i) => i.title)).toEqual(['[SPC-042] Password reset', '[01-01] Reset tokens', '[01-02] Reset endpoint', '[02-01] Reset email']);
+    expect(github.subIssueNumbers(100)).toEqual([101, 102, 103]);
     expect(github.checkRuns.at(-1)).toMatchObject({ conclusion: 'success', external_id: `SPC-042@${github.treeAt(HEAD, DIR)}` });
   });
 
@@ -415,7 +523,8 @@ describe('failures and several specs', () => {
     const run = github.checkRuns[0]!;
     expect(run).toMatchObject({ conclusion: 'failure', external_id: `SPC-042@${github.treeAt(HEAD, DIR)} SPC-050@${github.treeAt(HEAD, other)}`, output: { title: '1 of 2 specs: 1 error' } });
     expect(run.annotations).toEqual([expect.objectContaining({ path: `${other}/planning/plans/01-phase/01-01-PLAN.md`, start_line: 4 })]);
-    expect(github.issues.map((i) => i.labels.find((l) => l.startsWith('spec:')))).toEqual(['spec:SPC-042', 'spec:SPC-042', 'spec:SPC-042']);
+    // SPC-042's tracking issue and plan issues; nothing for the broken SPC-050.
+    expect(github.issues.map((i) => i.labels.find((l) => l.startsWith('spec:')))).toEqual(['spec:SPC-042', 'spec:SPC-042', 'spec:SPC-042', 'spec:SPC-042']);
 
     // Redelivered: the check run names both specs, so both specs' issues are read, and nothing is written.
     const before = github.requests.length;
@@ -511,7 +620,7 @@ describe('configuration', () => {
       expect.objectContaining({ path: '.github/harness.yml', start_line: 1, annotation_level: 'warning', message: expect.stringContaining('slots') }),
     ]);
     expect(run.output.summary).toContain('The configuration has problems; the defaults were used where it is wrong.');
-    expect(github.issues).toHaveLength(3);
+    expect(github.issues.filter((i) => i.labels.includes('harness:plan'))).toHaveLength(3);
   });
 
   it('reports a .github/harness.yml that is not YAML at all the same way', async () => {
@@ -522,7 +631,7 @@ describe('configuration', () => {
     const run = github.checkRuns[0]!;
     expect(run.conclusion).toBe('success');
     expect(run.annotations).toEqual([expect.objectContaining({ path: '.github/harness.yml', start_line: 1, annotation_level: 'warning', message: expect.stringContaining('invalid YAML') })]);
-    expect(github.issues).toHaveLength(3);
+    expect(github.issues.filter((i) => i.labels.includes('harness:plan'))).toHaveLength(3);
   });
 
   it('looks for specs under specs_root', async () => {
@@ -531,7 +640,7 @@ describe('configuration', () => {
     github.commit(HEAD, specAt('plans/SPC-042-password-reset', specOf(PLANS)));
     await deliver(OPENED);
     expect(github.log()).toContain(`GET ${R}/contents/plans?ref=${HEAD}`);
-    expect(github.issues).toHaveLength(3);
+    expect(github.issues.filter((i) => i.labels.includes('harness:plan'))).toHaveLength(3);
   });
 });
 
@@ -599,7 +708,7 @@ describe('reading a spec', () => {
 
     const trees = github.log().filter((l) => l.includes('/git/trees/'));
     expect(trees).toHaveLength(6); // recursive (truncated), the spec, planning/, planning/plans/, 01-phase/, 02-phase/
-    expect(github.issues.map((i) => i.title)).toEqual(['[01-01] Reset tokens', '[01-02] Reset endpoint', '[02-01] Reset email']);
+    expect(github.issues.map((i) => i.title)).toEqual(['[SPC-042] Password reset', '[01-01] Reset tokens', '[01-02] Reset endpoint', '[02-01] Reset email']);
   });
 });
 

@@ -1,0 +1,88 @@
+import { LABEL_SPEC, specLabel } from '../../engine/forge/names.js';
+import { desiredSpecIssue, matchSpecIssue } from '../../engine/forge/spec-issue.js';
+import type { Spec } from '../../engine/core/spec/model.js';
+import type { Gateway } from '../../gateway/gateway.js';
+
+export interface SpecIssueSync {
+  /** The tracking issue's number after the sync. */
+  number: number;
+  created: boolean;
+  updated: boolean;
+  /** Other open tracking issues of the spec, closed as duplicates. */
+  duplicates: number[];
+}
+
+/**
+ * The spec's tracking issue as the spec says (spec-issue.ts): found by its marker under the
+ * labels `harness:spec,spec:<id>` (one list read), created when there is none, its title and
+ * body put right when they differ, and the duplicates two racing first syncs can leave
+ * closed (the lowest-numbered one is kept, the same rule as plan issues). Its state is left
+ * to people: GitHub does not close a parent when its sub-issues are done, and someone closing
+ * the spec's issue by hand is saying something harness should not undo.
+ */
+export async function syncSpecIssue(github: Gateway, input: { spec: Spec; specPath: string; blobBase: string }): Promise<SpecIssueSync> {
+  const desired = desiredSpecIssue(input);
+  const listed = await github.issuesWithLabels([LABEL_SPEC, specLabel(input.spec.id)]);
+  const { issue, duplicates } = matchSpecIssue(input.spec.id, listed);
+  const closed: number[] = [];
+  for (const extra of duplicates) {
+    await github.updateIssue(extra.number, { state: 'closed', state_reason: 'duplicate' });
+    closed.push(extra.number);
+  }
+  if (!issue) {
+    const created = await github.createIssue(desired);
+    return { number: created.number, created: true, updated: false, duplicates: closed };
+  }
+  const changed = issue.title !== desired.title || (issue.body ?? '') !== desired.body;
+  if (changed) await github.updateIssue(issue.number, { title: desired.title, body: desired.body });
+  return { number: issue.number, created: false, updated: changed, duplicates: closed };
+}
+
+/**
+ * The plan issues as sub-issues of the spec's tracking issue, one request each (the API has
+ * no batch form). Which tracking issue a plan issue was added to is recorded on its marker
+ * line (`parent=`), so a sync knows it from the issue list alone. The first answer that says
+ * sub-issues are not there for harness stops every further sub-issue write in this sync, as
+ * for the dependencies: the plan issues and their labels stand on their own.
+ */
+export class SubIssueMirror {
+  available = true;
+  added = 0;
+  removed = 0;
+  refused = 0;
+
+  constructor(
+    private readonly github: Gateway,
+    readonly parent: number,
+  ) {}
+
+  /** Make `issue` a sub-issue of the tracking issue, given the parent it records; the parent to record now. */
+  async add(issue: { id: number }, recorded: number | undefined): Promise<number | undefined> {
+    if (recorded === this.parent || !this.available) return recorded;
+    // A record naming another issue is a duplicate tracking issue a race left: move it over.
+    const outcome = await this.github.addSubIssue(this.parent, issue.id, recorded !== undefined);
+    if (outcome === 'done') {
+      this.added++;
+      return this.parent;
+    }
+    if (outcome === 'refused') this.refused++;
+    else this.available = false;
+    return recorded;
+  }
+
+  /**
+   * Take `issue` out of the tracking issue it records. A removed plan's issue is closed as not
+   * planned, and GitHub's progress bar counts every closed sub-issue as done: left in, it
+   * would show progress that never happened.
+   */
+  async remove(issue: { id: number }, recorded: number | undefined): Promise<number | undefined> {
+    if (recorded === undefined || !this.available) return recorded;
+    const outcome = await this.github.removeSubIssue(recorded, issue.id);
+    if (outcome === 'done') {
+      this.removed++;
+      return undefined;
+    }
+    if (outcome === 'unavailable') this.available = false;
+    return recorded;
+  }
+}

@@ -42,6 +42,10 @@ interface PlanJob {
   agent: string;
   live: LiveCheck;
   logDir: string;
+  /** The commit checked out when the job started, before a checkpoint was restored. */
+  startingHead: string;
+  /** Where the plan's commits start (the merge base with the base branch), being found. */
+  base: Promise<string>;
   /** The wip commit of the checkpoint this run resumed: the first push replaces it. */
   restored?: Restored;
   budgetUsd?: number;
@@ -67,9 +71,11 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
   if (!listed) throw new WorkerError(`spec ${spec.id} (${run.specPath}) has no plan ${planId}`);
   const issue = (await forge.planIssues(spec.id)).byPlan.get(listed.id);
   if (!issue) throw new WorkerError(`plan ${listed.id} of ${spec.id} has no issue (labels harness:plan, spec:${spec.id}, marker <!-- harness:plan ${spec.id}/${listed.id} -->): has the spec PR been synced?`);
-  const comments = await forge.comments(issue.number);
   const checkout = new Checkout(run.root, 'origin', run.pushToken);
-  const identity = await checkout.ensureIdentity();
+  // Start-up waits on GitHub and on git: each asked while the other answers.
+  // Git one process after the other: rev-parse must not read .git/config while the identity is appended to it.
+  const gitStart = async () => ({ identity: await checkout.ensureIdentity(), startingHead: await checkout.startingHead() });
+  const [comments, { identity, startingHead }] = await Promise.all([forge.comments(issue.number), gitStart()]);
   const agent = agentName(listed, { override: run.inputs.agent, configured: run.config.agent });
   const target = { kind: 'plan' as const, spec: spec.id, plan: listed.id };
   const live = new LiveCheck({
@@ -83,8 +89,11 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
     ...(run.checkIntervalMs === undefined ? {} : { intervalMs: run.checkIntervalMs }),
   });
   const heading = `${spec.id} / ${listed.id} ${listed.title}`;
+  // Deepening the checkout to find the plan's base runs while the check run is taken over; work() awaits it.
+  const base = checkout.planBase(run.base);
+  base.catch(() => undefined);
   try {
-    await live.start(await checkout.head(), heading);
+    await live.start(startingHead, heading);
   } catch (e) {
     // A job without `checks: write` still does the plan; the summary and the App's settling say how it ended.
     log.warning(`could not create or take over the check run (${e instanceof Error ? e.message : String(e)}): the plan runs without a live check run`);
@@ -101,6 +110,8 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
     agent,
     live,
     logDir: join(run.tempDir, 'harness', spec.id, listed.id),
+    startingHead,
+    base,
   };
   const budget = [listed.budgetUsd, run.config.budget_usd].filter((b): b is number => b !== undefined);
   if (budget.length > 0) job.budgetUsd = Math.min(...budget);
@@ -118,7 +129,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
 async function work(job: PlanJob): Promise<WorkerOutcome> {
   const { run, checkout } = job;
   const { spec } = run;
-  const base = await checkout.planBase(run.base);
+  const base = await job.base;
   if (run.inputs.resume) {
     const restored = await restoreCheckpoint(checkout, { spec: spec.id, plan: job.plan.id, logDir: job.logDir, env: { ...process.env, ...run.env } });
     if (restored) {
@@ -126,8 +137,9 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
       run.notes.push(`resumed at checkpoint \`${restored.saved.checkpoint.id}\`${restored.saved.session ? ` in the agent's session ${restored.saved.session.id}` : ''}`);
     }
   }
-  // Checked as the base has the plan: what the agent did to PLAN.md on its branch does not count.
-  job.plan = await planAtBase(run.root, base, run.specPath, job.plan.id, run.tempDir);
+  // Checked as the base has the plan: what the agent did to PLAN.md on its branch does not count. A branch
+  // still at its base (a first run) was read from the base's own files already, in a fresh checkout.
+  if (job.startingHead !== base) job.plan = await planAtBase(run.root, base, run.specPath, job.plan.id, run.tempDir);
   const { plan, agent } = job;
 
   const clock = systemClock(run.now);

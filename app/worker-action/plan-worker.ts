@@ -4,6 +4,8 @@ import { rateLimitOf } from '../engine/core/agents/rate-limit.js';
 import type { Checkpoint, Usage } from '../engine/core/protocol/messages.js';
 import type { Plan } from '../engine/core/spec/model.js';
 import type { VerificationReport } from '../engine/core/verify/levels.js';
+import { budgetSpent, overBudget, spendCap, spendLimit, type SpendLimit } from '../engine/core/run/spend-limit.js';
+import { summaryCosts } from '../machine/summary-costs.js';
 import { planBranch } from '../engine/forge/names.js';
 import { targetCheck, targetExternalId } from '../engine/forge/worker-target.js';
 import { agentName } from '../engine/lifecycle/assignment.js';
@@ -48,6 +50,9 @@ interface PlanJob {
   base: Promise<string>;
   /** The wip commit of the checkpoint this run resumed: the first push replaces it. */
   restored?: Restored;
+  /** The plan's and the spec's budgets, known once the plan and the costs are read at the base. */
+  limit?: SpendLimit;
+  /** The most the agent may spend in this run: the least of the plan's budget and what is left of the spec's. */
   budgetUsd?: number;
 }
 
@@ -113,8 +118,6 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
     startingHead,
     base,
   };
-  const budget = [listed.budgetUsd, run.config.budget_usd].filter((b): b is number => b !== undefined);
-  if (budget.length > 0) job.budgetUsd = Math.min(...budget);
   run.notes.push(`agent \`${agent}\`${run.inputs.resume ? ', resumed' : ''}; commits as ${identity.name}; plan issue #${issue.number}`);
   try {
     return await work(job);
@@ -139,7 +142,13 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
   }
   // Checked as the base has the plan: what the agent did to PLAN.md on its branch does not count. A branch
   // still at its base (a first run) was read from the base's own files already, in a fresh checkout.
-  if (job.startingHead !== base) job.plan = await planAtBase(run.root, base, run.specPath, job.plan.id, run.tempDir);
+  let costs: Map<string, number>;
+  if (job.startingHead !== base) ({ plan: job.plan, costs } = await planAtBase(run.root, base, run.specPath, job.plan.id, run.tempDir));
+  else costs = await summaryCosts(join(run.root, run.specPath));
+  job.limit = spendLimit(job.plan.id, job.plan.budgetUsd, { id: spec.id, budgetUsd: run.config.budget_usd, costs });
+  job.budgetUsd = spendCap(job.limit);
+  const spent = budgetSpent(job.limit);
+  if (spent) return failed(job, spent, [], undefined);
   const { plan, agent } = job;
 
   const clock = systemClock(run.now);
@@ -165,7 +174,7 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
   // On a runner the agent must run the project's commands with nobody there to allow each, and the job holds no
   // write token for it to misuse: bypassPermissions, unless the config chose a mode (templates/workflows/harness-worker.yml).
   agents.claude = { permissionMode: RUNNER_PERMISSION_MODE, ...agents.claude };
-  if (job.budgetUsd !== undefined) agents.claude = { ...agents.claude, budgetUsd: job.budgetUsd };
+  if (job.limit) agents.claude = { ...agents.claude, spendLimit: job.limit };
   const outcome = await attemptPlan(input, {
     agent: (name) => agentFor(name, agents),
     workspace: checkout,
@@ -195,9 +204,9 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
     return failed(job, outcome.reason, outcome.commits, usage, outcome.report, await agentEvidence(job));
   }
   const { report, commits } = outcome;
-  if (job.budgetUsd !== undefined && usage?.costUsd !== undefined && usage.costUsd > job.budgetUsd) {
-    return failed(job, `the agent spent $${usage.costUsd.toFixed(2)}, over the budget of $${job.budgetUsd.toFixed(2)} (budget_usd)`, commits, usage, report);
-  }
+  // Agents other than claude are checked here, once, on the cost they reported.
+  const over = job.limit && usage?.costUsd !== undefined ? overBudget(job.limit, usage.costUsd) : undefined;
+  if (over) return failed(job, over, commits, usage, report);
   // Nothing to merge is no finished plan: its issue would never close.
   if (commits.length === 0) return failed(job, `plan ${plan.id} passed its checks but made no commits: there is nothing to open a pull request for`, commits, usage, report);
   // What the checks saw must be what the pull request holds.

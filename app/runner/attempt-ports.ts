@@ -1,10 +1,10 @@
 import type { Plan } from '../engine/core/spec/model.js';
 import type { AttemptPorts, Progress, Workspace } from '../engine/lifecycle/ports.js';
 import { localVerifyPorts } from '../machine/verify-ports.js';
-import { agentFor } from '../workers/registry.js';
 import { localAnswers } from './answers.js';
 import type { RunContext } from './context.js';
 import type { PlanSession } from './session.js';
+import { budgetedAgent } from './spend.js';
 
 /** The plan's worktree, through the run's timed git. */
 export function localWorkspace(ctx: RunContext, worktree: string): Workspace {
@@ -56,7 +56,7 @@ function localProgress(ctx: RunContext, plan: Plan, session: PlanSession): Progr
 export function localAttemptPorts(ctx: RunContext, plan: Plan, session: PlanSession): AttemptPorts {
   const { worktree } = session.status;
   return {
-    agent: (name) => agentFor(name, ctx.options.agents),
+    agent: (name) => budgetedAgent(ctx, plan, name),
     workspace: localWorkspace(ctx, worktree),
     verifyPorts: () => localVerifyPorts(worktree, { env: ctx.options.env ?? {}, clock: ctx.clock }),
     answers: localAnswers(ctx, plan.id),

@@ -28,6 +28,8 @@ export interface RunOptions {
   /** Give failed and blocked plans (and failed phases) another attempt. */
   retry?: boolean;
   agents?: AgentsConfig;
+  /** budget_usd of .github/harness.yml: what the spec's plans may spend together (runner/spend.ts). */
+  budgetUsd?: number;
   /** The agent for plans that name none. */
   defaultAgent?: string;
   reporter: RunReporter;

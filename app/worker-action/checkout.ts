@@ -1,5 +1,8 @@
+import { appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Workspace } from '../engine/lifecycle/ports.js';
-import { Git, type CommitInfo } from '../workers/git.js';
+import { isDirectory } from '../machine/files.js';
+import { Git, GitError, type CommitInfo } from '../workers/git.js';
 
 /** Who commits when the workflow configured nobody: the identity GitHub shows as github-actions. */
 export const BOT_NAME = 'github-actions[bot]';
@@ -12,6 +15,8 @@ export const BOT_EMAIL = '41898282+github-actions[bot]@users.noreply.github.com'
  */
 export class Checkout implements Workspace {
   readonly git: Git;
+  /** Learnt with the first HEAD (one process for both): whether planBase must deepen the checkout. */
+  private shallow: boolean | undefined;
 
   constructor(
     readonly root: string,
@@ -36,14 +41,53 @@ export class Checkout implements Workspace {
     return (await this.git.status()).map((e) => `${e.code} ${e.path}`);
   }
 
+  /**
+   * The commit checked out when the job starts, and whether the checkout is shallow, asked of
+   * one git process: start-up time on a runner is mostly processes started.
+   */
+  async startingHead(): Promise<string> {
+    const [head, shallow] = (await this.git.run(['rev-parse', 'HEAD', '--is-shallow-repository'])).trim().split('\n');
+    this.shallow = shallow?.trim() === 'true';
+    return head!.trim();
+  }
+
   /** Commit as github-actions unless the workflow (or the runner) set an identity. */
   async ensureIdentity(): Promise<{ name: string; email: string }> {
     // GIT_AUTHOR_* and GIT_COMMITTER_* in the environment still win over this, as git has it.
-    const name = await this.git.config('user.name');
-    const email = await this.git.config('user.email');
-    if (!name) await this.git.run(['config', 'user.name', BOT_NAME]);
-    if (!email) await this.git.run(['config', 'user.email', BOT_EMAIL]);
+    const set = await this.identity();
+    const name = set.get('user.name');
+    const email = set.get('user.email');
+    const missing = [...(name ? [] : [['name', BOT_NAME]]), ...(email ? [] : [['email', BOT_EMAIL]])];
+    if (missing.length > 0) await this.setIdentity(missing as [string, string][]);
     return { name: name ?? BOT_NAME, email: email ?? BOT_EMAIL };
+  }
+
+  /** user.name and user.email as every level of config has them, in one process (exit 1: neither is set). */
+  private async identity(): Promise<Map<string, string>> {
+    const out = await this.git.run(['config', '--get-regexp', '^user\\.(name|email)$']).catch((e: unknown) => {
+      if (e instanceof GitError && e.code === 1) return '';
+      throw e;
+    });
+    const found = new Map<string, string>();
+    // Later lines are the more specific levels (global, then local), which git lets win.
+    for (const line of out.split('\n').filter(Boolean)) {
+      const space = line.indexOf(' ');
+      if (space > 0) found.set(line.slice(0, space).toLowerCase(), line.slice(space + 1));
+    }
+    return found;
+  }
+
+  /**
+   * The missing keys in the checkout's own config: appended as a [user] section, which git reads
+   * like any other, when .git is a directory (actions/checkout makes one); else through git config.
+   */
+  private async setIdentity(missing: [string, string][]): Promise<void> {
+    const dotGit = join(this.root, '.git');
+    if (await isDirectory(dotGit)) {
+      await appendFile(join(dotGit, 'config'), `[user]\n${missing.map(([k, v]) => `\t${k} = ${JSON.stringify(v)}\n`).join('')}`);
+      return;
+    }
+    for (const [key, value] of missing) await this.git.run(['config', `user.${key}`, value]);
   }
 
   /**
@@ -51,7 +95,7 @@ export class Checkout implements Workspace {
    * (actions/checkout's default depth 1) has no history to find it in, so it is deepened first.
    */
   async planBase(base: string): Promise<string> {
-    const shallow = (await this.git.run(['rev-parse', '--is-shallow-repository'])).trim() === 'true';
+    const shallow = this.shallow ?? (await this.git.run(['rev-parse', '--is-shallow-repository'])).trim() === 'true';
     const fetch = ['fetch', '--quiet', '--no-tags', ...(shallow ? ['--unshallow'] : []), this.remote, `+refs/heads/${base}:refs/remotes/${this.remote}/${base}`];
     await this.git.run(fetch);
     return (await this.git.run(['merge-base', 'HEAD', `refs/remotes/${this.remote}/${base}`])).trim();

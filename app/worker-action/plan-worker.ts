@@ -4,6 +4,8 @@ import { rateLimitOf } from '../engine/core/agents/rate-limit.js';
 import type { Checkpoint, Usage } from '../engine/core/protocol/messages.js';
 import type { Plan } from '../engine/core/spec/model.js';
 import type { VerificationReport } from '../engine/core/verify/levels.js';
+import { budgetSpent, overBudget, spendCap, spendLimit, type SpendLimit } from '../engine/core/run/spend-limit.js';
+import { summaryCosts } from '../machine/summary-costs.js';
 import { planBranch } from '../engine/forge/names.js';
 import { targetCheck, targetExternalId } from '../engine/forge/worker-target.js';
 import { agentName } from '../engine/lifecycle/assignment.js';
@@ -44,8 +46,15 @@ interface PlanJob {
   agent: string;
   live: LiveCheck;
   logDir: string;
+  /** The commit checked out when the job started, before a checkpoint was restored. */
+  startingHead: string;
+  /** Where the plan's commits start (the merge base with the base branch), being found. */
+  base: Promise<string>;
   /** The wip commit of the checkpoint this run resumed: the first push replaces it. */
   restored?: Restored;
+  /** The plan's and the spec's budgets, known once the plan and the costs are read at the base. */
+  limit?: SpendLimit;
+  /** The most the agent may spend in this run: the least of the plan's budget and what is left of the spec's. */
   budgetUsd?: number;
 }
 
@@ -69,9 +78,11 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
   if (!listed) throw new WorkerError(`spec ${spec.id} (${run.specPath}) has no plan ${planId}`);
   const issue = (await forge.planIssues(spec.id)).byPlan.get(listed.id);
   if (!issue) throw new WorkerError(`plan ${listed.id} of ${spec.id} has no issue (labels harness:plan, spec:${spec.id}, marker <!-- harness:plan ${spec.id}/${listed.id} -->): has the spec PR been synced?`);
-  const comments = await forge.comments(issue.number);
   const checkout = new Checkout(run.root, 'origin', run.pushToken);
-  const identity = await checkout.ensureIdentity();
+  // Start-up waits on GitHub and on git: each asked while the other answers.
+  // Git one process after the other: rev-parse must not read .git/config while the identity is appended to it.
+  const gitStart = async () => ({ identity: await checkout.ensureIdentity(), startingHead: await checkout.startingHead() });
+  const [comments, { identity, startingHead }] = await Promise.all([forge.comments(issue.number), gitStart()]);
   const agent = agentName(listed, { override: run.inputs.agent, configured: run.config.agent });
   const target = { kind: 'plan' as const, spec: spec.id, plan: listed.id };
   const live = new LiveCheck({
@@ -85,8 +96,11 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
     ...(run.checkIntervalMs === undefined ? {} : { intervalMs: run.checkIntervalMs }),
   });
   const heading = `${spec.id} / ${listed.id} ${listed.title}`;
+  // Deepening the checkout to find the plan's base runs while the check run is taken over; work() awaits it.
+  const base = checkout.planBase(run.base);
+  base.catch(() => undefined);
   try {
-    await live.start(await checkout.head(), heading);
+    await live.start(startingHead, heading);
   } catch (e) {
     // A job without `checks: write` still does the plan; the summary and the App's settling say how it ended.
     log.warning(`could not create or take over the check run (${e instanceof Error ? e.message : String(e)}): the plan runs without a live check run`);
@@ -103,9 +117,9 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
     agent,
     live,
     logDir: join(run.tempDir, 'harness', spec.id, listed.id),
+    startingHead,
+    base,
   };
-  const budget = [listed.budgetUsd, run.config.budget_usd].filter((b): b is number => b !== undefined);
-  if (budget.length > 0) job.budgetUsd = Math.min(...budget);
   run.notes.push(`agent \`${agent}\`${run.inputs.resume ? ', resumed' : ''}; commits as ${identity.name}; plan issue #${issue.number}`);
   try {
     return await work(job);
@@ -120,7 +134,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
 async function work(job: PlanJob): Promise<WorkerOutcome> {
   const { run, checkout } = job;
   const { spec } = run;
-  const base = await checkout.planBase(run.base);
+  const base = await job.base;
   if (run.inputs.resume) {
     const restored = await restoreCheckpoint(checkout, { spec: spec.id, plan: job.plan.id, logDir: job.logDir, env: { ...process.env, ...run.env } });
     if (restored) {
@@ -128,8 +142,15 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
       run.notes.push(`resumed at checkpoint \`${restored.saved.checkpoint.id}\`${restored.saved.session ? ` in the agent's session ${restored.saved.session.id}` : ''}`);
     }
   }
-  // Checked as the base has the plan: what the agent did to PLAN.md on its branch does not count.
-  job.plan = await planAtBase(run.root, base, run.specPath, job.plan.id, run.tempDir);
+  // Checked as the base has the plan: what the agent did to PLAN.md on its branch does not count. A branch
+  // still at its base (a first run) was read from the base's own files already, in a fresh checkout.
+  let costs: Map<string, number>;
+  if (job.startingHead !== base) ({ plan: job.plan, costs } = await planAtBase(run.root, base, run.specPath, job.plan.id, run.tempDir));
+  else costs = await summaryCosts(join(run.root, run.specPath));
+  job.limit = spendLimit(job.plan.id, job.plan.budgetUsd, { id: spec.id, budgetUsd: run.config.budget_usd, costs });
+  job.budgetUsd = spendCap(job.limit);
+  const spent = budgetSpent(job.limit);
+  if (spent) return failed(job, spent, [], undefined);
   const { plan, agent } = job;
 
   const clock = systemClock(run.now);
@@ -155,7 +176,7 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
   // On a runner the agent must run the project's commands with nobody there to allow each, and the job holds no
   // write token for it to misuse: bypassPermissions, unless the config chose a mode (templates/workflows/harness-worker.yml).
   agents.claude = { permissionMode: RUNNER_PERMISSION_MODE, ...agents.claude };
-  if (job.budgetUsd !== undefined) agents.claude = { ...agents.claude, budgetUsd: job.budgetUsd };
+  if (job.limit) agents.claude = { ...agents.claude, spendLimit: job.limit };
   const outcome = await attemptPlan(input, {
     agent: (name) => agentFor(name, agents),
     workspace: checkout,
@@ -185,9 +206,9 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
     return failed(job, outcome.reason, outcome.commits, usage, outcome.report, await agentEvidence(job));
   }
   const { report, commits } = outcome;
-  if (job.budgetUsd !== undefined && usage?.costUsd !== undefined && usage.costUsd > job.budgetUsd) {
-    return failed(job, `the agent spent $${usage.costUsd.toFixed(2)}, over the budget of $${job.budgetUsd.toFixed(2)} (budget_usd)`, commits, usage, report);
-  }
+  // Agents other than claude are checked here, once, on the cost they reported.
+  const over = job.limit && usage?.costUsd !== undefined ? overBudget(job.limit, usage.costUsd) : undefined;
+  if (over) return failed(job, over, commits, usage, report);
   // Nothing to merge is no finished plan: its issue would never close.
   if (commits.length === 0) return failed(job, `plan ${plan.id} passed its checks but made no commits: there is nothing to open a pull request for`, commits, usage, report);
   // What the checks saw must be what the pull request holds.

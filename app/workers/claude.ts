@@ -1,3 +1,4 @@
+import { overBudget, type SpendLimit } from '../engine/core/run/spend-limit.js';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findCheckpointLine } from '../engine/core/agents/checkpoint-line.js';
@@ -41,6 +42,8 @@ export interface ClaudeAgentOptions {
   maxCheckpoints?: number;
   /** US dollars: a run of the CLI that brings the attempt's reported cost over it fails the plan (budget_usd). */
   budgetUsd?: number;
+  /** The plan's and the spec's budgets with what the spec has spent; checked like budgetUsd, after each run of the CLI. */
+  spendLimit?: SpendLimit;
 }
 
 /** What the worker remembers of its Claude session in logDir, to continue it after a restart (or, seeded from a checkpoint, on another runner). */
@@ -129,10 +132,11 @@ export class ClaudeAgent implements Agent {
       const turn = await this.turn(context, reporter, store, budget, { ...next, mcpConfig }, facts);
       runs.push(turn.result && usageOf(turn.result));
       if (turn.sessionId) await save({ sessionId: turn.sessionId });
+      // Claude's stream-json carries the cost only in its closing result: the budget is checked as each run of the CLI ends.
       const spent = totalUsage(runs)?.costUsd;
-      if (this.options.budgetUsd !== undefined && spent !== undefined && spent > this.options.budgetUsd) {
-        return failed(`claude spent $${spent.toFixed(2)}, over the plan's budget of $${this.options.budgetUsd.toFixed(2)} (budget_usd): stopped`);
-      }
+      const limit = this.options.spendLimit ?? (this.options.budgetUsd === undefined ? undefined : { plan: context.plan.id, planUsd: this.options.budgetUsd });
+      const over = limit && spent !== undefined ? overBudget(limit, spent, 'claude') : undefined;
+      if (over) return failed(`${over}: stopped`);
       // Asked through harness_worker_await where nobody can wait: the session stops at the question and is resumed with the answer.
       if (bridge.waiting && turn.sessionId) return save({ sessionId: turn.sessionId, checkpoint: bridge.waiting });
       if (!turn.ok) return failed(turn.error, turn.retryable, turn.timedOut);

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { bundleWorker, runAction, type RunnerDirs } from '../helpers/bundled-wor
 import { FakeGitHub } from '../helpers/github-repo.js';
 import { standInClaude, type ClaudeAction } from '../helpers/mcp-claude.js';
 import { cloneBranch, git, remoteCommits, workerRepo, type WorkerRepo } from '../helpers/worker-repo.js';
-import { SPEC, specRepo, type WorkerPlan } from '../helpers/worker-spec.js';
+import { SPEC, SPEC_PATH, specRepo, type WorkerPlan } from '../helpers/worker-spec.js';
 
 /**
  * The worker action as a runner runs it: the bundle as a Node process of its own, GitHub's API a
@@ -56,8 +56,8 @@ interface Setup {
   appCheck: number;
 }
 
-async function setup(p: WorkerPlan, calls: ClaudeAction[][]): Promise<Setup> {
-  const repo = await workerRepo(specRepo([p]), BRANCH);
+async function setup(p: WorkerPlan, calls: ClaudeAction[][], other: Record<string, string> = {}): Promise<Setup> {
+  const repo = await workerRepo(specRepo([p], other), BRANCH);
   const github = new FakeGitHub(OWNER, REPO);
   github.defaultBranch = 'main';
   github.branches.set('main', repo.base);
@@ -252,6 +252,56 @@ describe('the bundled worker action on a runner', () => {
     // The App's check run is the App's to settle.
     expect(s.github.checkRuns.find((r) => r.id === APP_CHECK)).toMatchObject({ status: 'queued' });
     expect(s.github.pullRequests).toEqual([]);
+  });
+
+  it("stops at the spec's budget: the merged plans' SUMMARY.md at the base count, and the reason names the total and the budget", async () => {
+    // A plan merged earlier cost $0.80 of the spec's $1.00 (budget_usd in the config); this one's agent reports $0.30.
+    const merged = [
+      '---',
+      'plan_id: "01-02"',
+      `spec: ${SPEC}`,
+      'status: verified',
+      'agent: claude',
+      'started: 2024-05-01T10:00:00Z',
+      'finished: 2024-05-01T10:20:00Z',
+      'duration_minutes: 20',
+      'cost: { usd: 0.8, turns: 12 }',
+      '---',
+      '',
+      '# Summary of 01-02',
+      '',
+    ].join('\n');
+    const s = await setup(plan(), [[{ write: ['out/greeting.txt', 'hello\n'] }, { result: { total_cost_usd: 0.3 } }]], {
+      '.github/harness.yml': 'budget_usd: 1\n',
+      [`${SPEC_PATH}/execution/phases/01-core/01-02-SUMMARY.md`]: merged,
+    });
+
+    const run = await runAction(bundle, s.runner, inputs(withApp), s.env);
+
+    expect(run.code).toBe(1);
+    expect(run.outputs.result).toBe('failed');
+    const reason = `claude spent $0.30, which takes spec ${SPEC}'s total to $1.10, over its budget of $1.00 (budget_usd in .github/harness.yml; its other plans had spent $0.80): stopped`;
+    const app = s.github.checkRuns.find((r) => r.id === APP_CHECK)!;
+    expect(app).toMatchObject({ status: 'completed', conclusion: 'failure' });
+    expect(app.output.title).toBe(`Failed: the claude agent failed: ${reason}`);
+    // What is left of the spec's budget is this run's budget.
+    expect(app.output.summary).toContain('of a $0.20 budget');
+    expect(s.github.pullRequests).toEqual([]);
+  });
+
+  it("does not start the agent when the spec's budget is spent already", async () => {
+    const merged = ['---', 'plan_id: "01-02"', `spec: ${SPEC}`, 'status: verified', 'started: 2024-05-01T10:00:00Z', 'finished: 2024-05-01T10:20:00Z', 'duration_minutes: 20', 'cost: { usd: 2.5 }', '---', ''].join('\n');
+    const s = await setup(plan(), [[{ write: ['out/greeting.txt', 'hello\n'] }]], {
+      '.github/harness.yml': 'budget_usd: 2\n',
+      [`${SPEC_PATH}/execution/phases/01-core/01-02-SUMMARY.md`]: merged,
+    });
+
+    const run = await runAction(bundle, s.runner, inputs(withApp), s.env);
+
+    expect(run.code).toBe(1);
+    const app = s.github.checkRuns.find((r) => r.id === APP_CHECK)!;
+    expect(app.output.title).toBe(`Failed: spec ${SPEC} has spent $2.50 of its budget of $2.00 (budget_usd in .github/harness.yml): plan 01-01's agent was not started; raise the budget to go on`);
+    expect(existsSync(join(s.claude.bin, 'calls.jsonl'))).toBe(false);
   });
 
   it("pauses at the model's usage limit: the work and the session kept, the reset time on the check run", async () => {

@@ -112,6 +112,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     specArg: displayPath(relative(io.cwd, specDir) || '.'),
     slots: slots ?? config.slots,
     agents: agentsConfig(config),
+    ...(config.budget_usd === undefined ? {} : { budgetUsd: config.budget_usd }),
     defaultAgent: config.agent,
     reporter,
     signal: abort.signal,

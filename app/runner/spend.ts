@@ -1,0 +1,27 @@
+import type { Agent } from '../engine/core/agents/agent.js';
+import { HarnessError } from '../engine/core/error.js';
+import { budgetSpent, spendLimit } from '../engine/core/run/spend-limit.js';
+import type { Plan } from '../engine/core/spec/model.js';
+import { agentFor } from '../workers/registry.js';
+import type { RunContext } from './context.js';
+
+/** The spec's budget was spent before the plan's agent started: the plan fails with it, and nothing is spent. */
+export class SpecBudgetSpentError extends HarnessError {}
+
+/**
+ * A plan's agent on this machine, held to the plan's budget_usd and to what is left of the
+ * spec's (config budget_usd) after what its other plans cost, as this run's records
+ * (result.json of each plan) have it.
+ */
+export function budgetedAgent(ctx: RunContext, plan: Plan, name: string): Agent {
+  const limit = spendLimit(plan.id, plan.budgetUsd, { id: ctx.spec.id, budgetUsd: ctx.options.budgetUsd, costs: ctx.state.costs });
+  const spent = budgetSpent(limit);
+  if (spent) {
+    return {
+      name,
+      run: () => Promise.reject(new SpecBudgetSpentError(spent)),
+    };
+  }
+  const agents = ctx.options.agents ?? {};
+  return agentFor(name, limit.planUsd === undefined && !limit.spec ? agents : { ...agents, claude: { ...agents.claude, spendLimit: limit } });
+}

@@ -1,4 +1,4 @@
-import { overBudget, type SpendLimit } from '../engine/core/run/spend-limit.js';
+import { overBudget, spendCap, type SpendLimit } from '../engine/core/run/spend-limit.js';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findCheckpointLine } from '../engine/core/agents/checkpoint-line.js';
@@ -128,13 +128,16 @@ export class ClaudeAgent implements Agent {
     // Counted over every run of the CLI in this attempt, like the usage.
     const facts = new StreamFacts();
     const failed = (error: string, retryable = false, timedOut = false) => reporter.failed(error, retryable, { timedOut, usage: totalUsage(runs), agent: facts.facts() });
+    const limit = this.options.spendLimit ?? (this.options.budgetUsd === undefined ? undefined : { plan: context.plan.id, planUsd: this.options.budgetUsd });
+    const cap = limit ? spendCap(limit) : undefined;
     for (let asked = 0; ; asked++) {
-      const turn = await this.turn(context, reporter, store, budget, { ...next, mcpConfig }, facts);
+      // Claude Code stops itself at --max-budget-usd: what is left of the cap after this attempt's earlier runs.
+      const left = cap === undefined ? undefined : cap - (totalUsage(runs)?.costUsd ?? 0);
+      const turn = await this.turn(context, reporter, store, budget, { ...next, mcpConfig, ...(left === undefined ? {} : { maxBudgetUsd: left }) }, facts);
       runs.push(turn.result && usageOf(turn.result));
       if (turn.sessionId) await save({ sessionId: turn.sessionId });
       // Claude's stream-json carries the cost only in its closing result: the budget is checked as each run of the CLI ends.
       const spent = totalUsage(runs)?.costUsd;
-      const limit = this.options.spendLimit ?? (this.options.budgetUsd === undefined ? undefined : { plan: context.plan.id, planUsd: this.options.budgetUsd });
       const over = limit && spent !== undefined ? overBudget(limit, spent, 'claude') : undefined;
       if (over) return failed(`${over}: stopped`);
       // Asked through harness_worker_await where nobody can wait: the session stops at the question and is resumed with the answer.
@@ -173,7 +176,7 @@ export class ClaudeAgent implements Agent {
     reporter: Reporter,
     store: AnswerStore,
     budget: WorkBudget,
-    next: { prompt: string; resume?: string; mcpConfig: string },
+    next: ClaudeTurn,
     facts: StreamFacts,
   ): Promise<({ ok: true; result: ClaudeResult } | { ok: false; error: string; retryable: boolean; timedOut?: boolean; result?: ClaudeResult }) & { sessionId?: string }> {
     let sessionId = next.resume;
@@ -222,7 +225,7 @@ export class ClaudeAgent implements Agent {
     return { ok: true, result, ...withSession };
   }
 
-  private args(next: { prompt: string; resume?: string; mcpConfig: string }): string[] {
+  private args(next: ClaudeTurn): string[] {
     const o = this.options;
     const args = ['-p', next.prompt, '--output-format', 'stream-json', '--verbose'];
     if (next.resume) args.push('--resume', next.resume);
@@ -231,10 +234,20 @@ export class ClaudeAgent implements Agent {
     // Headless Claude Code asks permission for an MCP tool like any other: the reporting channel's are always allowed.
     args.push('--allowedTools', [...(o.allowedTools ?? []), ...CLAUDE_TOOL_NAMES].join(','));
     if (o.maxTurns !== undefined) args.push('--max-turns', String(o.maxTurns));
+    // Whole cents down (1 - 0.8 is 0.1999…), and at least one: Claude Code refuses a budget that is not above zero.
+    if (next.maxBudgetUsd !== undefined) args.push('--max-budget-usd', String(Math.max(0.01, Math.floor(next.maxBudgetUsd * 100 + 1e-6) / 100)));
     if (o.model) args.push('--model', o.model);
     args.push(...(o.extraArgs ?? []));
     return args;
   }
+}
+
+/** One run of the CLI: its prompt, the session it resumes, the MCP config, and what it may still spend. */
+interface ClaudeTurn {
+  prompt: string;
+  resume?: string;
+  mcpConfig: string;
+  maxBudgetUsd?: number;
 }
 
 /** The message that continues a session after a person answered. */

@@ -284,8 +284,11 @@ describe('the bundled worker action on a runner', () => {
     const app = s.github.checkRuns.find((r) => r.id === APP_CHECK)!;
     expect(app).toMatchObject({ status: 'completed', conclusion: 'failure' });
     expect(app.output.title).toBe(`Failed: the claude agent failed: ${reason}`);
-    // What is left of the spec's budget is this run's budget.
+    // What is left of the spec's budget is this run's budget, and Claude Code is told so.
     expect(app.output.summary).toContain('of a $0.20 budget');
+    const [call] = await s.claude.calls();
+    const args = call!.args;
+    expect(args.slice(args.indexOf('--max-budget-usd'), args.indexOf('--max-budget-usd') + 2)).toEqual(['--max-budget-usd', '0.2']);
     expect(s.github.pullRequests).toEqual([]);
   });
 

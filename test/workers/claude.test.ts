@@ -105,6 +105,9 @@ describe('claude stream-json parser', () => {
     expect(resultFailure(apiError)).toEqual({ error: 'claude reported an error (no statistics): API Error: 529 Overloaded', retryable: true });
     const during = parseClaudeLine('{"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":2,"errors":["Tool permission stream closed"]}')[0] as ClaudeResult;
     expect(resultFailure(during)).toEqual({ error: 'claude failed during execution (2 turns): Tool permission stream closed', retryable: true });
+    // Claude Code's own stop at --max-budget-usd (as 2.0.76 words the result: not is_error, its own subtype).
+    const budget = parseClaudeLine('{"type":"result","subtype":"error_max_budget_usd","is_error":false,"num_turns":4,"total_cost_usd":0.21,"session_id":"s"}')[0] as ClaudeResult;
+    expect(resultFailure(budget)).toEqual({ error: 'claude stopped at its spending limit (--max-budget-usd; 4 turns, $0.21)', retryable: false });
     expect(['not json', '', '{"type":"stream_event","event":{}}', '{"type":"system","subtype":"compact_boundary"}', '[1]'].flatMap(parseClaudeLine)).toEqual([]);
   });
 

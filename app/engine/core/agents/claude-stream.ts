@@ -209,6 +209,9 @@ export function resultFailure(result: ClaudeResult): { error: string; retryable:
     case 'error_max_turns':
       // The same brief would hit the same limit again: raise max_turns or split the plan.
       return { error: `claude stopped at its turn limit (${stats})${detail}`, retryable: false };
+    case 'error_max_budget_usd':
+      // Claude Code's own stop at --max-budget-usd: the same brief would spend as much again.
+      return { error: `claude stopped at its spending limit (--max-budget-usd; ${stats})${detail}`, retryable: false };
     case 'error_during_execution':
       return { error: `claude failed during execution (${stats})${detail}`, retryable: true };
     case 'success':

@@ -59,10 +59,11 @@ const ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', '/': '/', n: '\n
 
 /**
  * Parse `raw` (the frontmatter between the fences; line 1 is the opening fence's line),
- * recording key and item lines into `sink`. Returns the data, or undefined to say:
+ * recording key and item lines into `sink` (without one, no key paths are even built: the
+ * lines are read again only when asked for). Returns the data, or undefined to say:
  * parse this with `yaml`.
  */
-export function parseSimpleYaml(raw: string, sink: LineSink): Record<string, unknown> | undefined {
+export function parseSimpleYaml(raw: string, sink?: LineSink): Record<string, unknown> | undefined {
   if (UNSUPPORTED.test(raw)) return undefined;
   const lines: Line[] = [];
   const split = raw.split('\n');
@@ -102,7 +103,7 @@ class Parser {
 
   constructor(
     readonly lines: readonly Line[],
-    readonly sink: LineSink,
+    readonly sink: LineSink | undefined,
   ) {}
 
   done(): boolean {
@@ -134,8 +135,8 @@ class Parser {
       if (colon + 1 < text.length && text[colon + 1] !== ' ') bail();
       let start = colon + 1;
       while (text.charCodeAt(start) === 32) start++;
-      const keyPath = [...path, key];
-      this.sink.set(keyPath, no);
+      const keyPath = this.sink ? [...path, key] : path;
+      this.sink?.set(keyPath, no);
       if (start === text.length || text[start] === '#') {
         // The value is on the lines below: a deeper block, a sequence beside the key, or nothing.
         const next = this.lines[this.#i];
@@ -168,8 +169,8 @@ class Parser {
       const rest = line.text.slice(start);
       // An empty item, one that continues below, or a nested "- -": leave to yaml.
       if (rest === '' || rest[0] === '#' || isSeqItem(rest)) bail();
-      const itemPath = [...path, list.length];
-      this.sink.set(itemPath, line.no);
+      const itemPath = this.sink ? [...path, list.length] : path;
+      this.sink?.set(itemPath, line.no);
       if (PAIR.test(rest)) {
         list.push(this.blockMap(indent + start, itemPath, { text: rest, no: line.no }));
       } else {
@@ -188,7 +189,7 @@ class Parser {
 }
 
 /** A value that starts at `text[start]` and ends its line (a comment may follow). */
-function inline(text: string, start: number, no: number, path: Path, sink: LineSink): unknown {
+function inline(text: string, start: number, no: number, path: Path, sink: LineSink | undefined): unknown {
   const scanner = new Scanner(text, start, no, sink);
   const value = scanner.value(path, false);
   scanner.end();
@@ -200,7 +201,7 @@ class Scanner {
     readonly text: string,
     public pos: number,
     readonly no: number,
-    readonly sink: LineSink,
+    readonly sink: LineSink | undefined,
   ) {}
 
   spaces(): void {
@@ -273,8 +274,8 @@ class Scanner {
       return list;
     }
     for (;;) {
-      const itemPath = [...path, list.length];
-      this.sink.set(itemPath, this.no);
+      const itemPath = this.sink ? [...path, list.length] : path;
+      this.sink?.set(itemPath, this.no);
       list.push(this.value(itemPath, true));
       this.spaces();
       const c = this.text[this.pos];
@@ -299,8 +300,8 @@ class Scanner {
       if (colon === -1) bail();
       const key = this.text.slice(this.pos, colon);
       checkKey(key, map);
-      const keyPath = [...path, key];
-      this.sink.set(keyPath, this.no);
+      const keyPath = this.sink ? [...path, key] : path;
+      this.sink?.set(keyPath, this.no);
       this.pos = colon + 2;
       this.spaces();
       const v = this.text[this.pos];

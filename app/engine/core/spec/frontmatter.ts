@@ -87,6 +87,7 @@ export type FrontmatterResult =
   | { ok: false; problems: Problem[] };
 
 const OPENING = /^---[a-z]*[ \t]*$/;
+const CLOSING = /\n(---|\.\.\.)[ \t]*(\n|$)/;
 
 /**
  * Split a Markdown file into YAML frontmatter and body, keeping the line of every key.
@@ -110,7 +111,7 @@ export function parseFrontmatter(file: string, text: string, required = true, { 
       ],
     };
   }
-  const closing = /\n(---|\.\.\.)[ \t]*(\n|$)/.exec(text.slice(firstLineEnd === -1 ? text.length : firstLineEnd));
+  const closing = CLOSING.exec(text.slice(firstLineEnd === -1 ? text.length : firstLineEnd));
   if (!closing) {
     return {
       ok: false,

@@ -23,8 +23,10 @@ export function checkRepoPath(value: string, kind: 'path' | 'glob'): PathVerdict
   if (value.startsWith('.git/') || value === '.git') {
     return { ok: false, reason: 'is inside .git; plans never touch Git\'s own files' };
   }
-  return { ok: true };
+  return OK;
 }
+
+const OK: PathVerdict = { ok: true };
 
 /** "./src/a.ts" and "src//a.ts" name "src/a.ts". */
 export function normalizeRepoPath(value: string): string {

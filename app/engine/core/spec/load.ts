@@ -258,9 +258,10 @@ function checkDependencies(
   problems: Problem[],
 ): void {
   // Plans that did not parse are still checked for what they say they depend on.
-  const claims: PlanClaim[] = [...plans.map((p) => ({ ...p, id: p.id })), ...broken];
+  const claims: PlanClaim[] = [...plans, ...broken];
   for (const plan of claims) {
     const seen = new Set<string>();
+    const ownPhase = phaseNumber(plan.phase);
     plan.dependsOn.forEach((dep, i) => {
       // Looked up only for a problem: most dependencies have none.
       const line = () => plan.lines.lineOf(['depends_on', i]);
@@ -273,7 +274,6 @@ function checkDependencies(
         problems.push(problem(plan.file, line(), 'self-dependency', `plan ${plan.id} depends on itself; remove "${dep}" from depends_on`));
         return;
       }
-      const depPhase = byId.get(dep)?.phase ?? planPhase(dep);
       const target = byId.get(dep);
       if (!target && claimed.has(dep)) return;
       if (!target) {
@@ -282,7 +282,8 @@ function checkDependencies(
         );
         return;
       }
-      if (phaseNumber(depPhase) > phaseNumber(plan.phase)) {
+      const depPhase = target.phase;
+      if (phaseNumber(depPhase) > ownPhase) {
         problems.push(
           problem(
             plan.file,

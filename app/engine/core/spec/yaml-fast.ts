@@ -41,7 +41,8 @@ function bail(): never {
 const UNSUPPORTED = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
 const KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 const PAIR = /^[A-Za-z_][A-Za-z0-9_-]*:(?: |$)/;
-const RESERVED_KEY = /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|__proto__)$/;
+/** Keys that read as null or a boolean, and one that would reach an object's prototype. */
+const RESERVED_KEY = new Set(['~', 'null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE', '__proto__']);
 const NULL = /^(?:~|[Nn]ull|NULL)$/;
 const TRUE = /^(?:[Tt]rue|TRUE)$/;
 const FALSE = /^(?:[Ff]alse|FALSE)$/;
@@ -95,7 +96,7 @@ function isSeqItem(text: string): boolean {
 }
 
 function checkKey(key: string, into: Record<string, unknown>): void {
-  if (!KEY.test(key) || RESERVED_KEY.test(key) || Object.prototype.hasOwnProperty.call(into, key)) bail();
+  if (!KEY.test(key) || RESERVED_KEY.has(key) || Object.hasOwn(into, key)) bail();
 }
 
 class Parser {

@@ -26,7 +26,7 @@ const SIZES = [
   { plans: 500, phases: 10, edges: 2_000 },
   { plans: 5_000, phases: 100, edges: 20_000 },
   { plans: 20_000, phases: 400, edges: 80_000 },
-  { plans: 50_000, phases: 1_000, edges: 200_000 },
+  { plans: 50_000, phases: 500, edges: 200_000 },
 ];
 const DEFAULT_RUNS = 7;
 const TARGET = { plans: 5_000, ms: 400, rssMB: 200 };

@@ -1,36 +1,35 @@
-import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-import * as graph from './commands/graph.js';
-import * as gsdImport from './commands/import.js';
-import * as simulate from './commands/simulate.js';
-import * as reflect from './commands/reflect.js';
-import * as respond from './commands/respond.js';
-import * as run from './commands/run.js';
-import * as spike from './commands/spike.js';
-import * as status from './commands/status.js';
-import * as surface from './commands/surface.js';
-import * as validate from './commands/validate.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readTextIfExists } from '../machine/files.js';
 import { EXIT, processIO, UsageError, type CliIO } from './io.js';
 import { parseArgsMessage, usageMessage } from './usage-message.js';
 import { didYouMean } from '../engine/core/spec/suggest.js';
 
-interface Command {
+interface Loaded {
   usage: string;
-  summary: string;
   run(args: string[], io: CliIO): Promise<number>;
 }
 
+interface Command {
+  summary: string;
+  /**
+   * The command's module, imported only when it runs: importing all of them (and the
+   * engine, zod, yaml and the GitHub clients behind them) was most of the time
+   * `harness --help` took.
+   */
+  load(): Promise<Loaded>;
+}
+
 const COMMANDS: Record<string, Command> = {
-  validate: { usage: validate.usage, summary: 'parse and check a spec', run: validate.validateCommand },
-  graph: { usage: graph.usage, summary: 'the dependency graph, critical path and conflicts', run: graph.graphCommand },
-  simulate: { usage: simulate.usage, summary: 'the scheduler alone, on given durations', run: simulate.simulateCommand },
-  run: { usage: run.usage, summary: 'execute a spec locally, resumably', run: run.runCommand },
-  status: { usage: status.usage, summary: 'progress at a glance', run: status.statusCommand },
-  respond: { usage: respond.usage, summary: 'answer a checkpoint', run: respond.respondCommand },
-  surface: { usage: surface.usage, summary: 'the lessons, skills and genes that apply to a plan', run: surface.surfaceCommand },
-  import: { usage: gsdImport.usage, summary: 'convert a GSD .planning/ directory into a spec', run: gsdImport.importCommand },
-  spike: { usage: spike.usage, summary: 'settle a question by experiment, on a branch of its own', run: spike.spikeCommand },
-  reflect: { usage: reflect.usage, summary: 'turn recurring signals into lessons', run: reflect.reflectCommand },
+  validate: { summary: 'parse and check a spec', load: async () => { const m = await import('./commands/validate.js'); return { usage: m.usage, run: m.validateCommand }; } },
+  graph: { summary: 'the dependency graph, critical path and conflicts', load: async () => { const m = await import('./commands/graph.js'); return { usage: m.usage, run: m.graphCommand }; } },
+  simulate: { summary: 'the scheduler alone, on given durations', load: async () => { const m = await import('./commands/simulate.js'); return { usage: m.usage, run: m.simulateCommand }; } },
+  run: { summary: 'execute a spec locally, resumably', load: async () => { const m = await import('./commands/run.js'); return { usage: m.usage, run: m.runCommand }; } },
+  status: { summary: 'progress at a glance', load: async () => { const m = await import('./commands/status.js'); return { usage: m.usage, run: m.statusCommand }; } },
+  respond: { summary: 'answer a checkpoint', load: async () => { const m = await import('./commands/respond.js'); return { usage: m.usage, run: m.respondCommand }; } },
+  surface: { summary: 'the lessons, skills and genes that apply to a plan', load: async () => { const m = await import('./commands/surface.js'); return { usage: m.usage, run: m.surfaceCommand }; } },
+  import: { summary: 'convert a GSD .planning/ directory into a spec', load: async () => { const m = await import('./commands/import.js'); return { usage: m.usage, run: m.importCommand }; } },
+  spike: { summary: 'settle a question by experiment, on a branch of its own', load: async () => { const m = await import('./commands/spike.js'); return { usage: m.usage, run: m.spikeCommand }; } },
+  reflect: { summary: 'turn recurring signals into lessons', load: async () => { const m = await import('./commands/reflect.js'); return { usage: m.usage, run: m.reflectCommand }; } },
 };
 
 function overview(): string {
@@ -49,9 +48,15 @@ Run "harness <command> --help" for a command's options.
 `;
 }
 
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
+/** From app/cli/ and from dist/app/cli/ alike: the nearest package.json above that is harness's. */
+async function version(): Promise<string> {
+  for (let up = '../../'; up.length <= 12; up += '../') {
+    const text = await readTextIfExists(fileURLToPath(new URL(`${up}package.json`, import.meta.url)));
+    if (text === undefined) continue;
+    const pkg = JSON.parse(text) as { name?: string; version: string };
+    if (pkg.name === 'harness') return pkg.version;
+  }
+  return 'unknown';
 }
 
 /** Run the CLI; returns the exit code. Never throws for bad input: that is a message and exit 2. */
@@ -62,7 +67,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
-    io.stdout(`${version()}\n`);
+    io.stdout(`${await version()}\n`);
     return EXIT.ok;
   }
   // Not for people: the reporting MCP server an agent starts from its --mcp-config (app/workers/mcp).
@@ -72,12 +77,13 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     await runReportServer();
     return EXIT.ok;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!entry) {
     const near = didYouMean(name, Object.keys(COMMANDS));
     io.stderr(`harness: unknown command "${name}"${near || `; the commands are ${Object.keys(COMMANDS).join(', ')}`}\nRun "harness --help" for what each does.\n`);
     return EXIT.usage;
   }
+  const command = await entry.load();
   if (args.includes('-h') || args.includes('--help')) {
     io.stdout(command.usage);
     return EXIT.ok;

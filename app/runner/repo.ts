@@ -7,6 +7,7 @@ import { Mutex } from './mutex.js';
 import { Stopwatch, TimedGit } from './timed-git.js';
 import { HarnessError } from '../engine/core/error.js';
 import { readTextIfExists } from '../machine/files.js';
+import { headFromFiles } from '../workers/git-head.js';
 
 export class RunError extends HarnessError {}
 
@@ -36,6 +37,7 @@ export class RunRepo {
    * .git/worktrees/<name>/commondir"). Adding, removing and pruning go one at a time.
    */
   readonly #admin = new Mutex();
+  #pruned = false;
 
   private constructor(
     readonly root: string,
@@ -47,8 +49,10 @@ export class RunRepo {
     let root: string;
     let common: string;
     try {
-      root = (await probe.run(['rev-parse', '--show-toplevel'])).trim();
-      common = (await probe.run(['rev-parse', '--git-common-dir'])).trim();
+      // One process for both answers, a line each, in the order asked.
+      const [top, commonDir] = (await probe.run(['rev-parse', '--show-toplevel', '--git-common-dir'])).split('\n');
+      root = top!.trim();
+      common = commonDir!.trim();
     } catch (e) {
       if (e instanceof GitError) throw new RunError(`${dir} is not inside a git repository; harness run works on a git checkout (git init, then commit the spec)`);
       throw e;
@@ -73,6 +77,10 @@ export class RunRepo {
   }
 
   async revParse(ref: string, cwd = this.root): Promise<string> {
+    if (ref === 'HEAD') {
+      const head = await headFromFiles(cwd);
+      if (head !== undefined) return head;
+    }
     return (await this.git(cwd).run(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim();
   }
 
@@ -92,11 +100,30 @@ export class RunRepo {
   ensureWorktree(path: string, branch: string, startPoint: string): Promise<void> {
     return this.#admin.run(async () => {
       if (existsSync(join(path, '.git'))) return;
-      await this.git().run(['worktree', 'prune']);
+      // Stale entries (a worktree whose directory a crash or a person removed) would refuse
+      // an add at their path: pruned once a run, before its first add, and again only when
+      // an add fails. Worktrees this run removes, it removes with `worktree remove`.
+      if (!this.#pruned) {
+        await this.git().run(['worktree', 'prune']);
+        this.#pruned = true;
+      }
       await mkdir(dirname(path), { recursive: true });
-      if (await this.branchExists(branch)) await this.git().run(['worktree', 'add', '--quiet', path, branch]);
-      else await this.git().run(['worktree', 'add', '--quiet', '-b', branch, path, startPoint]);
+      await this.#addWorktree(path, branch, startPoint).catch(async (e: unknown) => {
+        if (!(e instanceof GitError)) throw e;
+        await this.git().run(['worktree', 'prune']);
+        await this.#addWorktree(path, branch, startPoint);
+      });
     });
+  }
+
+  /** A new branch at startPoint in most runs: only when that fails is the branch looked for (a resumed run). */
+  async #addWorktree(path: string, branch: string, startPoint: string): Promise<void> {
+    try {
+      await this.git().run(['worktree', 'add', '--quiet', '-b', branch, path, startPoint]);
+    } catch (e) {
+      if (!(e instanceof GitError) || !(await this.branchExists(branch))) throw e;
+      await this.git().run(['worktree', 'add', '--quiet', path, branch]);
+    }
   }
 
   removeWorktree(path: string): Promise<void> {
@@ -113,10 +140,9 @@ export class RunRepo {
    */
   async merge(worktree: string, branch: string, message: CommitMessage): Promise<{ ok: true; sha: string } | { ok: false; conflicts: string[] }> {
     const git = this.git(worktree);
-    if (await git.isAncestor(branch, 'HEAD')) {
-      const merged = (await git.run(['log', '--merges', '--format=%H', '--ancestry-path', `${branch}..HEAD`])).trim().split('\n').filter(Boolean);
-      return { ok: true, sha: merged[merged.length - 1] ?? (await git.head()) };
-    }
+    // Merged straight away: a branch merged already ("Already up to date", even with
+    // --no-ff) leaves HEAD where it was, and only then is the merge that took it looked up.
+    const before = await git.head();
     try {
       await git.run(['merge', '--no-ff', '--no-edit', '--quiet', '-m', formatMessage(message), branch]);
     } catch (e) {
@@ -125,7 +151,10 @@ export class RunRepo {
       await git.run(['merge', '--abort']).catch(() => undefined);
       return { ok: false, conflicts: conflicts.length > 0 ? conflicts : [e.stderr.trim()] };
     }
-    return { ok: true, sha: await git.head() };
+    const after = await git.head();
+    if (after !== before) return { ok: true, sha: after };
+    const merged = (await git.run(['log', '--merges', '--format=%H', '--ancestry-path', `${branch}..HEAD`])).trim().split('\n').filter(Boolean);
+    return { ok: true, sha: merged[merged.length - 1] ?? after };
   }
 
   /** Files changed on `head` since `base`. */
@@ -145,9 +174,14 @@ export class RunRepo {
   async commitPaths(cwd: string, paths: string[], message: CommitMessage): Promise<string | undefined> {
     const git = this.git(cwd);
     await git.run(['add', '--force', '--', ...paths]);
-    const staged = await git.run(['diff', '--cached', '--name-only']);
-    if (!staged.trim()) return undefined;
-    return git.commit(message);
+    // Nearly every call has something to commit: git is asked whether nothing was staged
+    // only when the commit fails, which is what it does then.
+    try {
+      return await git.commit(message);
+    } catch (e) {
+      if (e instanceof GitError && (await git.run(['diff', '--cached', '--name-only'])).trim() === '') return undefined;
+      throw e;
+    }
   }
 
   /** Keep run state out of commits: `.orchestration/` goes into the repository's own exclude file. */

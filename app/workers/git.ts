@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { formatCommitMessage, parseTrailers, type ChangedFile, type CommitMessage, type Trailer } from '../engine/core/agents/commit-message.js';
 import { HarnessError } from '../engine/core/error.js';
+import { gitEnv } from './git-env.js';
+import { headFromFiles } from './git-head.js';
 
 /**
  * A small typed wrapper over the git CLI for one checkout. Commands run without a shell (no
@@ -61,7 +63,7 @@ export class Git {
     return new Promise((resolve, reject) => {
       const child = spawn('git', args, {
         cwd: this.cwd,
-        env: { ...process.env, ...this.options.env, GIT_TERMINAL_PROMPT: '0' },
+        env: gitEnv(process.env, this.options.env),
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       const stdout: Buffer[] = [];
@@ -80,8 +82,9 @@ export class Git {
     });
   }
 
+  /** The commit HEAD points at: read from the repository's files when they settle it, from git otherwise. */
   async head(): Promise<string> {
-    return (await this.run(['rev-parse', 'HEAD'])).trim();
+    return (await headFromFiles(this.cwd)) ?? (await this.run(['rev-parse', 'HEAD'])).trim();
   }
 
   /** Uncommitted changes, untracked files included (ignored ones are not). */

@@ -13,15 +13,33 @@ export class LineMap {
   // key up front was a tenth of the time of loading a large spec.)
   #lines: Map<string, number> | undefined;
   #pending: [KeyPath, number][] = [];
+  #fill: ((sink: LineMap) => void) | undefined;
 
   constructor(readonly firstLine: number) {}
 
+  /**
+   * A map whose lines are recorded only when first asked for, by `fill` (which calls
+   * `set`): a spec of thousands of plans asks for the lines of almost none, and recording
+   * every key path of every plan up front was most of the garbage loading one made.
+   */
+  static deferred(firstLine: number, fill: (sink: LineMap) => void): LineMap {
+    const map = new LineMap(firstLine);
+    map.#fill = fill;
+    return map;
+  }
+
   set(path: KeyPath, line: number): void {
+    if (this.#fill) this.#index();
     if (this.#lines) this.#lines.set(path.join('\u0000'), line);
     else this.#pending.push([path, line]);
   }
 
   #index(): Map<string, number> {
+    if (this.#fill) {
+      const fill = this.#fill;
+      this.#fill = undefined;
+      fill(this);
+    }
     if (!this.#lines) {
       this.#lines = new Map();
       for (const [path, line] of this.#pending) this.#lines.set(path.join('\u0000'), line);
@@ -69,6 +87,7 @@ export type FrontmatterResult =
   | { ok: false; problems: Problem[] };
 
 const OPENING = /^---[a-z]*[ \t]*$/;
+const CLOSING = /\n(---|\.\.\.)[ \t]*(\n|$)/;
 
 /**
  * Split a Markdown file into YAML frontmatter and body, keeping the line of every key.
@@ -92,7 +111,7 @@ export function parseFrontmatter(file: string, text: string, required = true, { 
       ],
     };
   }
-  const closing = /\n(---|\.\.\.)[ \t]*(\n|$)/.exec(text.slice(firstLineEnd === -1 ? text.length : firstLineEnd));
+  const closing = CLOSING.exec(text.slice(firstLineEnd === -1 ? text.length : firstLineEnd));
   if (!closing) {
     return {
       ok: false,
@@ -125,13 +144,12 @@ export function parseFrontmatter(file: string, text: string, required = true, { 
     };
   }
 
-  const frontmatterLines = raw.split('\n').length;
-  const bodyLine = frontmatterLines + 2;
-  // Plain frontmatter takes the fast path; anything it does not know goes to yaml.
+  const bodyLine = countLines(raw) + 2;
+  // Plain frontmatter takes the fast path; anything it does not know goes to yaml. The fast
+  // path reads the same text again, recording lines, only if a line is ever asked for.
   if (fast) {
-    const fastLines = new LineMap(1);
-    const data = parseSimpleYaml(raw, fastLines);
-    if (data) return { ok: true, frontmatter: { data, lines: fastLines, body: content, bodyLine } };
+    const data = parseSimpleYaml(raw);
+    if (data) return { ok: true, frontmatter: { data, lines: LineMap.deferred(1, (sink) => parseSimpleYaml(raw, sink)), body: content, bodyLine } };
   }
   const lines = new LineMap(1);
   const counter = new LineCounter();
@@ -159,6 +177,12 @@ export function parseFrontmatter(file: string, text: string, required = true, { 
   }
   if (doc.contents) record(doc.contents as Node, [], lines, counter);
   return { ok: true, frontmatter: { data: data as Record<string, unknown>, lines, body: content, bodyLine } };
+}
+
+function countLines(text: string): number {
+  let n = 1;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) n++;
+  return n;
 }
 
 function record(node: Node, path: (string | number)[], lines: LineMap, counter: LineCounter): void {

@@ -272,24 +272,45 @@ function checkVacuous(file: string, plan: Plan, lines: LineMap): Problem[] {
 
 const FENCE = /^(```+|~~~+)[ \t]*([A-Za-z0-9_+-]+)[ \t]+step\b[ \t]*(.*)$/;
 
-/** Shell blocks marked as steps: ```sh step Create the types */
+/**
+ * Shell blocks marked as steps: ```sh step Create the types. The body is walked line by
+ * line in place: only lines that open a fence are cut out (splitting every body into
+ * lines was a tenth of loading a large spec).
+ */
 export function parseSteps(body: string, bodyLine: number): Step[] {
   const steps: Step[] = [];
-  const lines = body.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const open = FENCE.exec(lines[i]!);
-    if (!open) continue;
+  let line = 0;
+  for (let at = 0; at < body.length; ) {
+    const end = lineEnd(body, at);
+    const first = body.charCodeAt(at);
+    const open = first === 96 || first === 126 ? FENCE.exec(body.slice(at, end)) : null;
+    if (!open) {
+      at = end + 1;
+      line++;
+      continue;
+    }
     const fence = open[1]!;
-    const content: string[] = [];
-    let j = i + 1;
-    while (j < lines.length && !lines[j]!.startsWith(fence[0]!.repeat(fence.length))) content.push(lines[j++]!);
+    // The content runs to the first line that starts with the same fence, or to the end.
+    const from = end + 1;
+    let close = from;
+    let closeLine = line + 1;
+    while (close < body.length && !body.startsWith(fence, close)) {
+      close = lineEnd(body, close) + 1;
+      closeLine++;
+    }
     steps.push({
       title: open[3]!.trim() || `Step ${steps.length + 1}`,
       lang: open[2]!,
-      script: content.join('\n'),
-      line: bodyLine + i,
+      script: from >= body.length ? '' : body.slice(from, close >= body.length ? body.length : close - 1),
+      line: bodyLine + line,
     });
-    i = j;
+    at = lineEnd(body, close) + 1;
+    line = closeLine + 1;
   }
   return steps;
+}
+
+function lineEnd(text: string, from: number): number {
+  const end = text.indexOf('\n', from);
+  return end === -1 ? text.length : end;
 }

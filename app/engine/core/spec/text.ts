@@ -47,7 +47,7 @@ export function decodeText(file: SpecFile, maxBytes: number): DecodeResult {
   if (text.trim() === '') {
     return fail(problem(file.path, 1, 'file-empty', 'file is empty; fill it in from the template in templates/'));
   }
-  return { ok: true, text: text.replace(/\r\n?/g, '\n') };
+  return { ok: true, text: text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text };
 }
 
 function fail(p: Problem): DecodeResult {

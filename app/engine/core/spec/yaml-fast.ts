@@ -41,7 +41,8 @@ function bail(): never {
 const UNSUPPORTED = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
 const KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 const PAIR = /^[A-Za-z_][A-Za-z0-9_-]*:(?: |$)/;
-const RESERVED_KEY = /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|__proto__)$/;
+/** Keys that read as null or a boolean, and one that would reach an object's prototype. */
+const RESERVED_KEY = new Set(['~', 'null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE', '__proto__']);
 const NULL = /^(?:~|[Nn]ull|NULL)$/;
 const TRUE = /^(?:[Tt]rue|TRUE)$/;
 const FALSE = /^(?:[Ff]alse|FALSE)$/;
@@ -59,10 +60,11 @@ const ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', '/': '/', n: '\n
 
 /**
  * Parse `raw` (the frontmatter between the fences; line 1 is the opening fence's line),
- * recording key and item lines into `sink`. Returns the data, or undefined to say:
+ * recording key and item lines into `sink` (without one, no key paths are even built: the
+ * lines are read again only when asked for). Returns the data, or undefined to say:
  * parse this with `yaml`.
  */
-export function parseSimpleYaml(raw: string, sink: LineSink): Record<string, unknown> | undefined {
+export function parseSimpleYaml(raw: string, sink?: LineSink): Record<string, unknown> | undefined {
   if (UNSUPPORTED.test(raw)) return undefined;
   const lines: Line[] = [];
   const split = raw.split('\n');
@@ -94,7 +96,7 @@ function isSeqItem(text: string): boolean {
 }
 
 function checkKey(key: string, into: Record<string, unknown>): void {
-  if (!KEY.test(key) || RESERVED_KEY.test(key) || Object.prototype.hasOwnProperty.call(into, key)) bail();
+  if (!KEY.test(key) || RESERVED_KEY.has(key) || Object.hasOwn(into, key)) bail();
 }
 
 class Parser {
@@ -102,7 +104,7 @@ class Parser {
 
   constructor(
     readonly lines: readonly Line[],
-    readonly sink: LineSink,
+    readonly sink: LineSink | undefined,
   ) {}
 
   done(): boolean {
@@ -134,8 +136,8 @@ class Parser {
       if (colon + 1 < text.length && text[colon + 1] !== ' ') bail();
       let start = colon + 1;
       while (text.charCodeAt(start) === 32) start++;
-      const keyPath = [...path, key];
-      this.sink.set(keyPath, no);
+      const keyPath = this.sink ? [...path, key] : path;
+      this.sink?.set(keyPath, no);
       if (start === text.length || text[start] === '#') {
         // The value is on the lines below: a deeper block, a sequence beside the key, or nothing.
         const next = this.lines[this.#i];
@@ -168,8 +170,8 @@ class Parser {
       const rest = line.text.slice(start);
       // An empty item, one that continues below, or a nested "- -": leave to yaml.
       if (rest === '' || rest[0] === '#' || isSeqItem(rest)) bail();
-      const itemPath = [...path, list.length];
-      this.sink.set(itemPath, line.no);
+      const itemPath = this.sink ? [...path, list.length] : path;
+      this.sink?.set(itemPath, line.no);
       if (PAIR.test(rest)) {
         list.push(this.blockMap(indent + start, itemPath, { text: rest, no: line.no }));
       } else {
@@ -188,7 +190,7 @@ class Parser {
 }
 
 /** A value that starts at `text[start]` and ends its line (a comment may follow). */
-function inline(text: string, start: number, no: number, path: Path, sink: LineSink): unknown {
+function inline(text: string, start: number, no: number, path: Path, sink: LineSink | undefined): unknown {
   const scanner = new Scanner(text, start, no, sink);
   const value = scanner.value(path, false);
   scanner.end();
@@ -200,7 +202,7 @@ class Scanner {
     readonly text: string,
     public pos: number,
     readonly no: number,
-    readonly sink: LineSink,
+    readonly sink: LineSink | undefined,
   ) {}
 
   spaces(): void {
@@ -229,37 +231,44 @@ class Scanner {
     }
   }
 
+  // Quoted strings are cut out whole between escapes: building them a character at a time
+  // made most of the garbage of loading a large spec.
   doubleQuoted(): string {
+    const text = this.text;
     let out = '';
-    for (let j = this.pos + 1; j < this.text.length; j++) {
-      const c = this.text[j]!;
-      if (c === '"') {
+    let from = this.pos + 1;
+    for (let j = from; j < text.length; j++) {
+      const c = text.charCodeAt(j);
+      if (c === 34 /* " */) {
         this.pos = j + 1;
-        return out;
+        return out + text.slice(from, j);
       }
-      if (c === '\\') {
-        const escaped = ESCAPES[this.text[++j] ?? ''];
+      if (c === 92 /* \ */) {
+        const escaped = ESCAPES[text[j + 1] ?? ''];
         if (escaped === undefined) bail();
-        out += escaped;
-      } else out += c;
+        out += text.slice(from, j) + escaped;
+        j++;
+        from = j + 1;
+      }
     }
     return bail();
   }
 
   singleQuoted(): string {
+    const text = this.text;
     let out = '';
-    for (let j = this.pos + 1; j < this.text.length; j++) {
-      const c = this.text[j]!;
-      if (c === "'") {
-        if (this.text[j + 1] === "'") {
-          out += "'";
-          j++;
-          continue;
-        }
-        this.pos = j + 1;
-        return out;
+    let from = this.pos + 1;
+    for (let j = from; j < text.length; j++) {
+      if (text.charCodeAt(j) !== 39 /* ' */) continue;
+      if (text.charCodeAt(j + 1) === 39) {
+        // A doubled quote stands for one: keep the first, skip the second.
+        out += text.slice(from, j + 1);
+        j++;
+        from = j + 1;
+        continue;
       }
-      out += c;
+      this.pos = j + 1;
+      return out + text.slice(from, j);
     }
     return bail();
   }
@@ -273,8 +282,8 @@ class Scanner {
       return list;
     }
     for (;;) {
-      const itemPath = [...path, list.length];
-      this.sink.set(itemPath, this.no);
+      const itemPath = this.sink ? [...path, list.length] : path;
+      this.sink?.set(itemPath, this.no);
       list.push(this.value(itemPath, true));
       this.spaces();
       const c = this.text[this.pos];
@@ -299,8 +308,8 @@ class Scanner {
       if (colon === -1) bail();
       const key = this.text.slice(this.pos, colon);
       checkKey(key, map);
-      const keyPath = [...path, key];
-      this.sink.set(keyPath, this.no);
+      const keyPath = this.sink ? [...path, key] : path;
+      this.sink?.set(keyPath, this.no);
       this.pos = colon + 2;
       this.spaces();
       const v = this.text[this.pos];

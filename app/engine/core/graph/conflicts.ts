@@ -48,36 +48,59 @@ export function overlappingWriters(filesModified: readonly (readonly string[])[]
 
 /**
  * Of the overlapping pairs, those the graph lets run at the same time: neither plan
- * depends on the other, directly or through others. Reachability is computed only
- * for the plans that appear in some pair, as bit sets of that size.
+ * depends on the other, directly or through others.
+ *
+ * Only the later plan in topological order can depend on the earlier one, and a path
+ * between them runs through plans whose position lies between theirs. So for each plan
+ * one walk up its dependencies, stopping below the position of its earliest partner,
+ * answers all its pairs at once. That costs the ancestors between each plan and its
+ * partners rather than a bit set of every involved plan per plan (quadratic memory, and
+ * seconds at 50,000 plans or when many globs overlap). Plans on a cycle have no position:
+ * nothing is known to order them, so their pairs are kept.
  */
 export function concurrentConflicts(graph: DependencyGraph, order: readonly number[], pairs: Conflict[]): Conflict[] {
   if (pairs.length === 0) return [];
-  const involved = new Map<number, number>();
-  for (const p of pairs) {
-    if (!involved.has(p.a)) involved.set(p.a, involved.size);
-    if (!involved.has(p.b)) involved.set(p.b, involved.size);
-  }
-  const words = Math.ceil(involved.size / 32);
   const n = graph.ids.length;
-  // ancestors[i]: which involved plans i depends on, directly or not.
-  const ancestors = new Array<Uint32Array | undefined>(n);
-  for (const i of order) {
-    let set: Uint32Array | undefined;
-    for (const d of graph.deps[i]!) {
-      const from = ancestors[d];
-      const bit = involved.get(d);
-      if (!from && bit === undefined) continue;
-      set ??= new Uint32Array(words);
-      if (from) for (let w = 0; w < words; w++) set[w]! |= from[w]!;
-      if (bit !== undefined) set[bit >> 5]! |= 1 << (bit & 31);
-    }
-    ancestors[i] = set;
+  const pos = new Int32Array(n).fill(-1);
+  order.forEach((i, k) => (pos[i] = k));
+  // For each later plan, the lowest position among its partners: how far up its walk goes.
+  const reach = new Int32Array(n).fill(-1);
+  for (const p of pairs) {
+    const [early, late] = pos[p.a]! < pos[p.b]! ? [p.a, p.b] : [p.b, p.a];
+    if (pos[early]! < 0) continue;
+    if (reach[late]! < 0 || pos[early]! < reach[late]!) reach[late] = pos[early]!;
   }
-  const reaches = (from: number, to: number) => {
-    const set = ancestors[to];
-    const bit = involved.get(from)!;
-    return set !== undefined && (set[bit >> 5]! & (1 << (bit & 31))) !== 0;
+  const walked = new Int32Array(n).fill(-1);
+  const stack: number[] = [];
+  const ancestorsOf = (late: number) => {
+    // walked[x] === late: x is an ancestor of late at or after its reach.
+    const floor = reach[late]!;
+    stack.push(late);
+    while (stack.length > 0) {
+      for (const d of graph.deps[stack.pop()!]!) {
+        if (walked[d] === late || pos[d]! < floor) continue;
+        walked[d] = late;
+        stack.push(d);
+      }
+    }
   };
-  return pairs.filter((p) => !reaches(p.a, p.b) && !reaches(p.b, p.a));
+  // Pairs grouped by their later plan, so that each walk serves all of its pairs before
+  // the next walk reuses the marks.
+  const byLate = new Map<number, number[]>();
+  const keep = new Uint8Array(pairs.length).fill(1);
+  pairs.forEach((p, k) => {
+    const late = pos[p.a]! < pos[p.b]! ? p.b : p.a;
+    if (pos[p.a]! < 0 || pos[p.b]! < 0) return;
+    let list = byLate.get(late);
+    if (!list) byLate.set(late, (list = []));
+    list.push(k);
+  });
+  for (const [late, ks] of byLate) {
+    ancestorsOf(late);
+    for (const k of ks) {
+      const p = pairs[k]!;
+      if (walked[p.a === late ? p.b : p.a] === late) keep[k] = 0;
+    }
+  }
+  return pairs.filter((_, k) => keep[k] === 1);
 }

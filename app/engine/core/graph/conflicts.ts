@@ -9,19 +9,19 @@ export interface Conflict {
   globs: [string, string];
 }
 
-/**
- * Pairs of plans whose `files_modified` overlap (by glob intersection), each with the
- * first of a's globs that overlaps one of b's and the first of b's that overlaps it.
- *
- * Globs are compared once per distinct text, not once per pair of plans that list them:
- * specs repeat a few globs (`src/auth/**`, `docs/*.md`) across many plans, and comparing
- * every pair of occurrences was quadratic in occurrences (tens of seconds at 3,000 plans
- * that share globs). Candidates come from a sorted index of literal prefixes, so unrelated
- * paths are never compared: `src/auth/a.ts` is only tested against globs whose literal
- * start is a prefix of it, or that start with it. The pairs are then read off per plan,
- * in O(pairs + the occurrences of each overlapping glob).
- */
-export function overlappingWriters(filesModified: readonly (readonly string[])[]): Conflict[] {
+/** Who writes what, by distinct glob text: what conflicts and bounds are read from. */
+export interface WriteIndex {
+  /** Distinct files_modified entries, as written. */
+  globs: string[];
+  /** listedBy[g]: the plans that list glob g, in plan order, once each. */
+  listedBy: number[][];
+  /** planGlobs[i]: plan i's globs, by index into globs, in the order it lists them. */
+  planGlobs: number[][];
+  /** overlaps[g]: the globs that overlap g (g itself included when it names a file). */
+  overlaps: number[][];
+}
+
+export function writeIndex(filesModified: readonly (readonly string[])[]): WriteIndex {
   // Distinct globs, the plans that list each (in plan order, once), and each plan's globs by id.
   const globId = new Map<string, number>();
   const globs: string[] = [];
@@ -61,12 +61,34 @@ export function overlappingWriters(filesModified: readonly (readonly string[])[]
       }
     }
   }
+  return { globs, listedBy, planGlobs, overlaps };
+}
+
+/**
+ * Pairs of plans whose `files_modified` overlap (by glob intersection), each with the
+ * first of a's globs that overlaps one of b's and the first of b's that overlaps it.
+ *
+ * Globs are compared once per distinct text, not once per pair of plans that list them:
+ * specs repeat a few globs (`src/auth/**`, `docs/*.md`) across many plans, and comparing
+ * every pair of occurrences was quadratic in occurrences (tens of seconds at 3,000 plans
+ * that share globs). Candidates come from a sorted index of literal prefixes, so unrelated
+ * paths are never compared: `src/auth/a.ts` is only tested against globs whose literal
+ * start is a prefix of it, or that start with it. The pairs are then read off per plan,
+ * in O(pairs + the occurrences of each overlapping glob).
+ */
+export function overlappingWriters(filesModified: readonly (readonly string[])[]): Conflict[] {
+  return overlappingPairs(writeIndex(filesModified));
+}
+
+/** overlappingWriters, from an index already built. */
+export function overlappingPairs(index: WriteIndex): Conflict[] {
+  const { globs, listedBy, planGlobs, overlaps } = index;
   const overlapping = overlaps.map((list) => new Set(list));
 
   const out: Conflict[] = [];
   // met[b] === a + 1: the pair (a, b) is already out.
-  const met = new Int32Array(filesModified.length);
-  for (let a = 0; a < filesModified.length; a++) {
+  const met = new Int32Array(planGlobs.length);
+  for (let a = 0; a < planGlobs.length; a++) {
     const found: Conflict[] = [];
     for (const ga of planGlobs[a]!) {
       for (const gb of overlaps[ga]!) {

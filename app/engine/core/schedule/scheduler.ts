@@ -4,6 +4,11 @@ import { ScheduleState, type StateInit } from './state.js';
 export interface SchedulerOptions {
   /** Expected duration of a plan (any unit), for priorities; 1 per plan unless told. */
   duration?: (planId: string) => number;
+  /**
+   * Priorities to use instead of the conflict-aware rule, higher first: what a search over
+   * rules found best for these durations (searchPriority). Plans it does not know rank last.
+   */
+  priority?: (planId: string) => number;
 }
 
 export interface BlockedPlan {
@@ -30,8 +35,10 @@ export const RESEARCH_AHEAD = 2;
  * app and `harness simulate` (so the simulation measures the policy that runs).
  *
  * A plan is ready when each plan it depends on is verified, even across phases, and no
- * running plan writes a file it writes. Among ready plans the one with the longest
- * remaining critical path goes first: it is the work that the end of the spec waits on.
+ * running plan writes a file it writes. Among ready plans the one of highest priority
+ * goes first: by default the larger of its remaining critical path (the work the end of
+ * the spec waits on) and the work of all plans writing its files (which must run one
+ * after another whatever the slots); with known durations, what a search found best.
  * A ready plan that would take files the most critical plan needs the moment its running
  * dependencies end waits for it (see #yields).
  */
@@ -40,9 +47,9 @@ export class Scheduler {
   readonly #ids: readonly string[];
 
   constructor(spec: ScheduleSpec, options: SchedulerOptions = {}) {
-    const duration = options.duration;
+    const { duration, priority } = options;
     this.#ids = spec.plans.map((p) => p.id);
-    this.layout = layout(spec, duration ? (i) => duration(this.#ids[i]!) : undefined);
+    this.layout = layout(spec, duration ? (i) => duration(this.#ids[i]!) : undefined, priority ? (i) => priority(this.#ids[i]!) : undefined);
   }
 
   /** A fresh state for a run: everything pending unless `init` says otherwise. O(V + E). */

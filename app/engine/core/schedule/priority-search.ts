@@ -25,7 +25,7 @@ export interface PrioritySearch {
   tried: number;
 }
 
-export const DEFAULT_SEARCH_BUDGET = 400_000;
+export const DEFAULT_SEARCH_BUDGET = 100_000;
 
 /**
  * With durations known, a better schedule than any one rule gives is a few simulations
@@ -51,7 +51,7 @@ export function searchPriority(spec: ScheduleSpec, options: PrioritySearchOption
     if (runs <= 0) return false;
     runs--;
     tried++;
-    const scheduler = new Scheduler(spec, { duration, priority: (id) => priority[base.layout.graph.index.get(id)!]! });
+    const scheduler = new Scheduler(spec, { from: { layout: base.layout, priority } });
     const run = runSchedule(scheduler, slots, minutes);
     if (best && run.makespan >= best.makespan) return false;
     const starts = new Float64Array(n);
@@ -67,11 +67,12 @@ export function searchPriority(spec: ScheduleSpec, options: PrioritySearchOption
 
   for (const rule of PRIORITY_RULES) attempt(priorityBy(rule, input), rule);
   const reversed = reverse(spec);
+  const backLayout = runs > 1 ? new Scheduler(reversed, { duration }).layout : base.layout;
   for (let pass = 0; pass < 4 && runs > 1; pass++) {
     // Backwards: the plan that ended last goes first; then forwards: the plan that ends last
     // in the reversed schedule started first in real time.
     const b = best!;
-    const back = new Scheduler(reversed, { duration, priority: (id) => b.ends[base.layout.graph.index.get(id)!]! });
+    const back = new Scheduler(reversed, { from: { layout: backLayout, priority: b.ends } });
     runs--;
     tried++;
     const backRun = runSchedule(back, slots, minutes);

@@ -9,6 +9,12 @@ export interface SchedulerOptions {
    * rules found best for these durations (searchPriority). Plans it does not know rank last.
    */
   priority?: (planId: string) => number;
+  /**
+   * Reuse another scheduler's layout of the same spec with other priorities (by plan
+   * index): what a search does thousands of times, without rebuilding the graph and the
+   * conflicts each time.
+   */
+  from?: { layout: Layout; priority: Float64Array };
 }
 
 export interface BlockedPlan {
@@ -49,6 +55,10 @@ export class Scheduler {
   constructor(spec: ScheduleSpec, options: SchedulerOptions = {}) {
     const { duration, priority } = options;
     this.#ids = spec.plans.map((p) => p.id);
+    if (options.from) {
+      this.layout = { ...options.from.layout, priority: options.from.priority };
+      return;
+    }
     this.layout = layout(spec, duration ? (i) => duration(this.#ids[i]!) : undefined, priority ? (i) => priority(this.#ids[i]!) : undefined);
   }
 

@@ -26,6 +26,8 @@ export interface PrioritySearch {
 }
 
 export const DEFAULT_SEARCH_BUDGET = 100_000;
+/** Beyond a few hundred schedules the benchmark's small specs stop improving. */
+const MAX_RUNS = 400;
 
 /**
  * With durations known, a better schedule than any one rule gives is a few simulations
@@ -41,7 +43,7 @@ export function searchPriority(spec: ScheduleSpec, options: PrioritySearchOption
   const n = spec.plans.length;
   const ids = spec.plans.map((p) => p.id);
   const minutes = (i: number) => duration(ids[i]!);
-  let runs = n === 0 ? 1 : Math.max(1, Math.floor((options.budget ?? DEFAULT_SEARCH_BUDGET) / n));
+  let runs = n === 0 ? 1 : Math.max(1, Math.min(MAX_RUNS, Math.floor((options.budget ?? DEFAULT_SEARCH_BUDGET) / n)));
 
   const base = new Scheduler(spec, { duration });
   const input = { remaining: base.layout.remaining, weight: minutes, conflicts: base.layout.conflicts };

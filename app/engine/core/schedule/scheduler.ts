@@ -83,9 +83,10 @@ export class Scheduler {
       if (allow && !allow(this.#ids[i]!)) continue;
       if (state.conflictsActive(i) === 0 && !state.dependsOnFailedPhase(i)) candidates.push(i);
     }
-    // Ties go to plan order, so that equal plans start as the spec lists them.
-    candidates.sort((a, b) => priority[b]! - priority[a]! || a - b);
-    const top = candidates.length > 0 ? priority[candidates[0]!]! : 0;
+    // Ties go to the longer remaining path, then to plan order, so that equal plans start
+    // as the spec lists them.
+    candidates.sort((a, b) => this.#compare(a, b));
+    const top = candidates.length > 0 ? candidates[0]! : -1;
     const picked: number[] = [];
     // Plans that overlap one picked in this call: two of them must not start together.
     const excluded = new Set<number>();
@@ -175,12 +176,24 @@ export class Scheduler {
    * A plan at a checkpoint waits for a person, so it never makes a plan imminent.
    */
   #yields(state: ScheduleState, i: number, top: number, allow?: (planId: string) => boolean): boolean {
-    const { priority, conflicts } = this.layout;
+    const { conflicts } = this.layout;
     for (const y of conflicts[i]!) {
       if (allow && !allow(this.#ids[y]!)) continue;
-      if (priority[y]! > priority[i]! && priority[y]! >= top && state.imminent(y)) return true;
+      if (this.#outranks(y, i) && !this.#outranks(top, y) && state.imminent(y)) return true;
     }
     return false;
+  }
+
+  /** Best first: higher priority, then the longer remaining path, then plan order. */
+  #compare(a: number, b: number): number {
+    const { priority, remaining } = this.layout;
+    return priority[b]! - priority[a]! || remaining[b]! - remaining[a]! || a - b;
+  }
+
+  /** Does a outrank b on priority and remaining path (plan order aside)? */
+  #outranks(a: number, b: number): boolean {
+    const { priority, remaining } = this.layout;
+    return priority[a]! > priority[b]! || (priority[a] === priority[b] && remaining[a]! > remaining[b]!);
   }
 
   #firstOpenPhase(state: ScheduleState): number {

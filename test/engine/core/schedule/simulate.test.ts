@@ -245,6 +245,19 @@ describe('harness simulate', () => {
     );
   });
 
+  it('prints the bound write conflicts set when it is above the plain one', async () => {
+    const root = await tempDir();
+    await writeTree(root, {
+      'spec/SPEC.md': SPEC_MD,
+      [`spec/${planPath('01-01')}`]: planMd({ id: '01-01', filesModified: ['src/shared.ts'] }),
+      [`spec/${planPath('01-02')}`]: planMd({ id: '01-02', filesModified: ['src/shared.ts'] }),
+      [`spec/${planPath('01-03')}`]: planMd({ id: '01-03', filesModified: ['src/other.ts'] }),
+    });
+    const r = await runCli(['simulate', 'spec', '--slots', '3'], root);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('  lower bound    1 min  (critical path 1, work 3 over 3 slots)\n  with conflicts 2 min  (2 plans write src/shared.ts: 2 one after another)\n');
+  });
+
   it('exits 1 and prints the problems when the spec has errors (with --json, as a JSON error on stdout)', async () => {
     const plain = await runCli(['simulate', broken]);
     expect(plain.code).toBe(1);

@@ -75,7 +75,7 @@ export class Scheduler {
   pick(state: ScheduleState, freeSlots: number, allow?: (planId: string) => boolean): string[] {
     this.#own(state);
     if (freeSlots <= 0) return [];
-    const { priority, conflicts } = this.layout;
+    const { conflicts } = this.layout;
     const candidates: number[] = [];
     for (const i of state.ready) {
       // A run limited to some plans (--plan, --phase) filters here, before picking: plans

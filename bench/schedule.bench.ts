@@ -22,13 +22,43 @@ import { globsOverlap } from '../app/engine/core/graph/glob.js';
 import type { ScheduleSpec, SchedulePlan } from '../app/engine/core/schedule/layout.js';
 import { Scheduler } from '../app/engine/core/schedule/scheduler.js';
 import { simulate } from '../app/engine/core/schedule/simulate.js';
+import { readFileSync } from 'node:fs';
 import { mulberry32 } from './lib.js';
+import type { OptimumRecord } from './optima/generate.js';
+import { asSpec } from './optima/instances.js';
 
 const GRAPHS = 200;
 const SEED = 0x5eed;
 const SLOTS = [4, 2, 8];
 const HEADLINE_SLOTS = 4;
 const RESULTS = fileURLToPath(new URL('./results/schedule.json', import.meta.url));
+const OPTIMA = fileURLToPath(new URL('./optima/instances.json', import.meta.url));
+const OPTIMUM_TARGETS = { median: 1.005, p90: 1.02, worst: 1.08 };
+
+/**
+ * harness / optimum on the shipped instances (bench/optima/instances.json: optima proven
+ * by bench/optima/exact.ts, or the best known where a search hit its limit, said so),
+ * overall and by slots and conflict density, with harness / waves beside it.
+ */
+function againstOptima() {
+  const doc = JSON.parse(readFileSync(OPTIMA, 'utf8')) as { instances: OptimumRecord[] };
+  const rows = doc.instances.map((r) => {
+    const { spec, durations } = asSpec(r.instance);
+    const s = simulate(spec, { slots: r.slots, durations });
+    return { slots: r.slots, density: r.density, plans: r.plans, proven: r.proven, toOptimum: s.makespan / r.optimum, toWaves: s.makespan / s.waveMakespan, wavesToOptimum: s.waveMakespan / r.optimum };
+  });
+  const summary = (group: typeof rows) => ({
+    instances: group.length,
+    median: round(quantile(group.map((r) => r.toOptimum), 0.5)),
+    p90: round(quantile(group.map((r) => r.toOptimum), 0.9)),
+    worst: round(Math.max(...group.map((r) => r.toOptimum))),
+    medianToWaves: round(quantile(group.map((r) => r.toWaves), 0.5)),
+    medianWavesToOptimum: round(quantile(group.map((r) => r.wavesToOptimum), 0.5)),
+  });
+  const groups = [...new Set(rows.map((r) => `${r.slots} slots, ${r.density}`))].map((key) => ({ group: key, ...summary(rows.filter((r) => `${r.slots} slots, ${r.density}` === key)) }));
+  const all = summary(rows);
+  return { proven: rows.filter((r) => r.proven).length, all, groups };
+}
 
 
 interface Generated {
@@ -209,6 +239,7 @@ export async function run(): Promise<unknown> {
     targets: { medianToLowerBound: 1.05, medianToWaves: 0.8 },
     rows,
     pick: pickCost(),
+    optima: againstOptima(),
   };
 
   console.log(`schedule: ${GRAPHS} random specs of ${result.plans.min}–${result.plans.max} plans (seed ${SEED})`);
@@ -228,6 +259,13 @@ export async function run(): Promise<unknown> {
     })),
   );
   console.log(`pick on ${result.pick.plans} plans: ${result.pick.microsecondsPerPick} µs`);
+  const o = result.optima;
+  console.log(`\nharness / optimum on ${o.all.instances} shipped instances (${o.proven} optima proven; bench/optima/instances.json):`);
+  console.table([{ group: 'all', ...o.all }, ...o.groups]);
+  for (const [name, limit] of Object.entries(OPTIMUM_TARGETS)) {
+    const got = o.all[name as keyof typeof OPTIMUM_TARGETS];
+    console.log(`${got <= limit ? 'met   ' : 'MISSED'}  harness/optimum ${name} ≤ ${limit}: ${got}`);
+  }
 
   await mkdir(dirname(RESULTS), { recursive: true });
   await writeFile(RESULTS, `${JSON.stringify(result, null, 2)}\n`);

@@ -3,7 +3,6 @@ import { analyzeGraph } from '../engine/core/analysis/analyze.js';
 import { graphJson } from '../engine/core/analysis/render.js';
 import type { PhaseState, PlanState } from '../engine/core/state/plan-state.js';
 import { progressOf } from '../engine/core/run/status-document.js';
-import { Scheduler } from '../engine/core/schedule/scheduler.js';
 import { loadSpec } from '../engine/core/spec/load.js';
 import type { Problem } from '../engine/core/spec/problem.js';
 import { systemClock } from '../machine/clock.js';
@@ -22,6 +21,7 @@ import { reflectDuringRun } from './reflection.js';
 import { integrationBranch, planBranch, RunError, RunRepo } from './repo.js';
 import { executeResearch, phaseStarted } from './research-execution.js';
 import { readRunState } from './run-state.js';
+import { runScheduler } from './run-scheduler.js';
 import { filterWaits } from './filter-waits.js';
 import { OrchestrationStore } from './store.js';
 import { PLAN_READING } from '../engine/importers/dialects.js';
@@ -111,7 +111,7 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
     if (options.retry) await forgetFailures(repo, store, spec.id, spec.plans.map((p) => p.id), spec.phases.map((p) => p.id));
     const state = await readRunState(store, spec, integrationSpecDir);
 
-    const scheduler = new Scheduler(spec);
+    const scheduler = runScheduler(spec, state.minutes, options.slots);
     const schedule = scheduler.state({
       plans: [...state.plans].map(([id, s]) => [id, s === 'running' || s === 'checkpoint' ? 'pending' : s] as const),
       phases: state.phases,

@@ -102,10 +102,14 @@ function simulationText(id: string, plans: number, r: Simulation): string {
   const rows: [string, string, string][] = [
     ['makespan', fmt(r.makespan), ''],
     ['lower bound', fmt(r.lowerBound), `critical path ${fmt(r.criticalPath)}, work ${fmt(r.totalWork)} over ${r.slots} slots`],
+    ...(r.busiestFile && r.conflictLowerBound > r.lowerBound
+      ? [['with conflicts', fmt(r.conflictLowerBound), `${r.busiestFile.plans} plans write ${r.busiestFile.file}: ${fmt(r.busiestFile.work)} one after another`] as [string, string, string]]
+      : []),
     ['wave-based', fmt(r.waveMakespan), versusWaves(r)],
   ];
   const width = Math.max(...rows.map(([, v]) => v.length));
-  for (const [label, value, note] of rows) out.push(`  ${label.padEnd(12)}${value.padStart(width)} min${note ? `  (${note})` : ''}`);
+  const figureWidth = Math.max(12, ...rows.map(([l]) => l.length + 1));
+  for (const [label, value, note] of rows) out.push(`  ${label.padEnd(figureWidth)}${value.padStart(width)} min${note ? `  (${note})` : ''}`);
   out.push('');
   const bySlot = new Map<number, Simulation['schedule']>();
   for (const e of r.schedule) bySlot.set(e.slot, [...(bySlot.get(e.slot) ?? []), e]);

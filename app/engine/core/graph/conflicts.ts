@@ -9,75 +9,175 @@ export interface Conflict {
   globs: [string, string];
 }
 
-interface Entry {
-  plan: number;
-  glob: string;
-  prefix: string;
+/** Who writes what, by distinct glob text: what conflicts and bounds are read from. */
+export interface WriteIndex {
+  /** Distinct files_modified entries, as written. */
+  globs: string[];
+  /** listedBy[g]: the plans that list glob g, in plan order, once each. */
+  listedBy: number[][];
+  /** planGlobs[i]: plan i's globs, by index into globs, in the order it lists them. */
+  planGlobs: number[][];
+  /** overlaps[g]: the globs that overlap g (g itself included when it names a file). */
+  overlaps: number[][];
+}
+
+export function writeIndex(filesModified: readonly (readonly string[])[]): WriteIndex {
+  // Distinct globs, the plans that list each (in plan order, once), and each plan's globs by id.
+  const globId = new Map<string, number>();
+  const globs: string[] = [];
+  const listedBy: number[][] = [];
+  const planGlobs: number[][] = filesModified.map((list, plan) => {
+    const ids: number[] = [];
+    for (const glob of list) {
+      let g = globId.get(glob);
+      if (g === undefined) {
+        g = globs.length;
+        globId.set(glob, g);
+        globs.push(glob);
+        listedBy.push([]);
+      }
+      if (ids.includes(g)) continue;
+      ids.push(g);
+      listedBy[g]!.push(plan);
+    }
+    return ids;
+  });
+
+  // overlaps[g]: the distinct globs that overlap g (g itself included when it names a file).
+  const overlaps: number[][] = globs.map(() => []);
+  // The prefix is taken as globsOverlap reads the glob (no leading "./", no "//").
+  const byPrefix = globs.map((glob, g) => ({ g, prefix: literalPrefix(normalizeGlob(glob)) }));
+  byPrefix.sort((x, y) => (x.prefix < y.prefix ? -1 : x.prefix > y.prefix ? 1 : x.g - y.g));
+  for (let i = 0; i < byPrefix.length; i++) {
+    const e = byPrefix[i]!;
+    if (globsOverlap(globs[e.g]!, globs[e.g]!)) overlaps[e.g]!.push(e.g);
+    // Every later glob whose prefix starts with e's prefix sits in a contiguous run.
+    for (let j = i + 1; j < byPrefix.length; j++) {
+      const f = byPrefix[j]!;
+      if (!f.prefix.startsWith(e.prefix)) break;
+      if (globsOverlap(globs[e.g]!, globs[f.g]!)) {
+        overlaps[e.g]!.push(f.g);
+        overlaps[f.g]!.push(e.g);
+      }
+    }
+  }
+  return { globs, listedBy, planGlobs, overlaps };
 }
 
 /**
- * Pairs of plans whose `files_modified` overlap (by glob intersection). Candidates come
- * from a sorted index of literal prefixes, so unrelated paths are never compared:
- * `src/auth/a.ts` is only tested against globs whose literal start is a prefix of it,
- * or that start with it.
+ * Pairs of plans whose `files_modified` overlap (by glob intersection), each with the
+ * first of a's globs that overlaps one of b's and the first of b's that overlaps it.
+ *
+ * Globs are compared once per distinct text, not once per pair of plans that list them:
+ * specs repeat a few globs (`src/auth/**`, `docs/*.md`) across many plans, and comparing
+ * every pair of occurrences was quadratic in occurrences (tens of seconds at 3,000 plans
+ * that share globs). Candidates come from a sorted index of literal prefixes, so unrelated
+ * paths are never compared: `src/auth/a.ts` is only tested against globs whose literal
+ * start is a prefix of it, or that start with it. The pairs are then read off per plan,
+ * in O(pairs + the occurrences of each overlapping glob).
  */
 export function overlappingWriters(filesModified: readonly (readonly string[])[]): Conflict[] {
-  const entries: Entry[] = [];
-  filesModified.forEach((globs, plan) => {
-    // The prefix is taken as globsOverlap reads the glob (no leading "./", no "//").
-    for (const glob of globs) entries.push({ plan, glob, prefix: literalPrefix(normalizeGlob(glob)) });
-  });
-  entries.sort((x, y) => (x.prefix < y.prefix ? -1 : x.prefix > y.prefix ? 1 : x.plan - y.plan));
+  return overlappingPairs(writeIndex(filesModified));
+}
 
-  const found = new Map<string, Conflict>();
-  for (let i = 0; i < entries.length; i++) {
-    const e = entries[i]!;
-    // Every later entry whose prefix starts with e's prefix sits in a contiguous run.
-    for (let j = i + 1; j < entries.length; j++) {
-      const f = entries[j]!;
-      if (!f.prefix.startsWith(e.prefix)) break;
-      if (f.plan === e.plan) continue;
-      const [a, b] = e.plan < f.plan ? [e, f] : [f, e];
-      const key = `${a.plan}:${b.plan}`;
-      if (found.has(key)) continue;
-      if (globsOverlap(e.glob, f.glob)) found.set(key, { a: a.plan, b: b.plan, globs: [a.glob, b.glob] });
+/** overlappingWriters, from an index already built. */
+export function overlappingPairs(index: WriteIndex): Conflict[] {
+  const { globs, listedBy, planGlobs, overlaps } = index;
+  const overlapping = overlaps.map((list) => new Set(list));
+
+  const out: Conflict[] = [];
+  // met[b] === a + 1: the pair (a, b) is already out.
+  const met = new Int32Array(planGlobs.length);
+  for (let a = 0; a < planGlobs.length; a++) {
+    const found: Conflict[] = [];
+    for (const ga of planGlobs[a]!) {
+      for (const gb of overlaps[ga]!) {
+        for (const b of listedBy[gb]!) {
+          if (b <= a || met[b] === a + 1) continue;
+          met[b] = a + 1;
+          // The first of b's globs, as b lists them, that overlaps a's.
+          const first = planGlobs[b]!.find((g) => overlapping[ga]!.has(g))!;
+          found.push({ a, b, globs: [globs[ga]!, globs[first]!] });
+        }
+      }
     }
+    found.sort((x, y) => x.b - y.b);
+    for (const c of found) out.push(c);
   }
-  return [...found.values()].sort((x, y) => x.a - y.a || x.b - y.b);
+  return out;
 }
 
 /**
  * Of the overlapping pairs, those the graph lets run at the same time: neither plan
- * depends on the other, directly or through others. Reachability is computed only
- * for the plans that appear in some pair, as bit sets of that size.
+ * depends on the other, directly or through others.
+ *
+ * Only the later plan in topological order can depend on the earlier one, and a path
+ * between them runs only through plans whose positions lie between theirs. So each pair
+ * is one walk up the later plan's dependencies that never goes below the earlier plan's
+ * position, trying the furthest-reaching dependency first and stopping as soon as it
+ * arrives. A plan with many partners (globs that overlap widely) instead marks all its
+ * ancestors above its earliest partner in one walk and answers each pair by a lookup, so
+ * the work is bounded by plans × range whatever the number of pairs. Memory stays linear (a bit set of every involved plan per plan was quadratic:
+ * most of `graph`'s memory at 50,000 plans, gigabytes when many globs overlap). Plans on
+ * a cycle have no position: nothing is known to order them, so their pairs are kept.
  */
+/** Partners from which one walk over a plan's ancestors beats a walk per pair. */
+const GROUP_WALK = 8;
+
 export function concurrentConflicts(graph: DependencyGraph, order: readonly number[], pairs: Conflict[]): Conflict[] {
   if (pairs.length === 0) return [];
-  const involved = new Map<number, number>();
-  for (const p of pairs) {
-    if (!involved.has(p.a)) involved.set(p.a, involved.size);
-    if (!involved.has(p.b)) involved.set(p.b, involved.size);
-  }
-  const words = Math.ceil(involved.size / 32);
   const n = graph.ids.length;
-  // ancestors[i]: which involved plans i depends on, directly or not.
-  const ancestors = new Array<Uint32Array | undefined>(n);
-  for (const i of order) {
-    let set: Uint32Array | undefined;
-    for (const d of graph.deps[i]!) {
-      const from = ancestors[d];
-      const bit = involved.get(d);
-      if (!from && bit === undefined) continue;
-      set ??= new Uint32Array(words);
-      if (from) for (let w = 0; w < words; w++) set[w]! |= from[w]!;
-      if (bit !== undefined) set[bit >> 5]! |= 1 << (bit & 31);
+  const pos = new Int32Array(n).fill(-1);
+  order.forEach((i, k) => (pos[i] = k));
+  // Dependencies by position, highest first: popped from the stack lowest (furthest) first.
+  const deps = graph.deps.map((ds) => [...ds].sort((x, y) => pos[y]! - pos[x]!));
+  const seen = new Int32Array(n);
+  const stack: number[] = [];
+  let walk = 0;
+  const dependsOn = (late: number, early: number): boolean => {
+    walk++;
+    const floor = pos[early]!;
+    stack.length = 0;
+    stack.push(late);
+    while (stack.length > 0) {
+      for (const d of deps[stack.pop()!]!) {
+        if (d === early) return true;
+        if (pos[d]! <= floor || seen[d] === walk) continue;
+        seen[d] = walk;
+        stack.push(d);
+      }
     }
-    ancestors[i] = set;
-  }
-  const reaches = (from: number, to: number) => {
-    const set = ancestors[to];
-    const bit = involved.get(from)!;
-    return set !== undefined && (set[bit >> 5]! & (1 << (bit & 31))) !== 0;
+    return false;
   };
-  return pairs.filter((p) => !reaches(p.a, p.b) && !reaches(p.b, p.a));
+  // Pairs by their later plan; the ones with few partners are walked pair by pair.
+  const byLate = new Map<number, number[]>();
+  const keep = new Uint8Array(pairs.length).fill(1);
+  pairs.forEach((p, k) => {
+    if (pos[p.a]! < 0 || pos[p.b]! < 0) return;
+    const late = pos[p.a]! < pos[p.b]! ? p.b : p.a;
+    let list = byLate.get(late);
+    if (!list) byLate.set(late, (list = []));
+    list.push(k);
+  });
+  for (const [late, ks] of byLate) {
+    const earlyOf = (k: number) => (pairs[k]!.a === late ? pairs[k]!.b : pairs[k]!.a);
+    if (ks.length < GROUP_WALK) {
+      for (const k of ks) if (dependsOn(late, earlyOf(k))) keep[k] = 0;
+      continue;
+    }
+    walk++;
+    let floor = Infinity;
+    for (const k of ks) floor = Math.min(floor, pos[earlyOf(k)]!);
+    stack.length = 0;
+    stack.push(late);
+    while (stack.length > 0) {
+      for (const d of deps[stack.pop()!]!) {
+        if (pos[d]! < floor || seen[d] === walk) continue;
+        seen[d] = walk;
+        stack.push(d);
+      }
+    }
+    for (const k of ks) if (seen[earlyOf(k)] === walk) keep[k] = 0;
+  }
+  return pairs.filter((_, k) => keep[k] === 1);
 }

@@ -1,5 +1,6 @@
-import { overlappingWriters } from '../graph/conflicts.js';
+import { overlappingPairs, writeIndex, type WriteIndex } from '../graph/conflicts.js';
 import { buildGraph, criticalPath, topologicalOrder, type DependencyGraph } from '../graph/graph.js';
+import { priorityBy } from './priority.js';
 
 /**
  * What scheduling needs of a plan. A full `Plan` fits; the benchmark and tests build
@@ -33,8 +34,17 @@ export interface Layout {
   order: readonly number[];
   /** conflicts[i]: the plans whose files_modified overlap i's. Readers are never listed. */
   conflicts: readonly (readonly number[])[];
-  /** priority[i]: the remaining critical path from i, itself included, under the weights. */
+  /**
+   * priority[i]: higher starts first. Unless given, the conflict-aware rule: the larger of
+   * the remaining critical path from i and the work of the plans writing i's files.
+   */
   priority: Float64Array;
+  /** remaining[i]: the remaining critical path from i, itself included, under the weights. */
+  remaining: Float64Array;
+  /** The weights the layout was built with: each plan's expected duration. */
+  weight: (i: number) => number;
+  /** Who writes what, for the conflict-aware lower bound. */
+  writes: WriteIndex;
   /** Critical path length under the weights. */
   criticalPath: number;
   phaseIds: readonly string[];
@@ -44,14 +54,18 @@ export interface Layout {
   phasePlans: readonly (readonly number[])[];
 }
 
-/** `weight(i)` is plan i's expected duration; one unit per plan unless told. */
-export function layout(spec: ScheduleSpec, weight: (i: number) => number = () => 1): Layout {
+/**
+ * `weight(i)` is plan i's expected duration; one unit per plan unless told. `priority`,
+ * when given, replaces the conflict-aware rule (a search's result, or a test's).
+ */
+export function layout(spec: ScheduleSpec, weight: (i: number) => number = () => 1, priority?: (i: number) => number): Layout {
   const graph = buildGraph(spec.plans);
   const { order } = topologicalOrder(graph);
   const critical = criticalPath(graph, order, weight);
 
   const conflicts: number[][] = spec.plans.map(() => []);
-  for (const c of overlappingWriters(spec.plans.map((p) => p.filesModified))) {
+  const writes = writeIndex(spec.plans.map((p) => p.filesModified));
+  for (const c of overlappingPairs(writes)) {
     conflicts[c.a]!.push(c.b);
     conflicts[c.b]!.push(c.a);
   }
@@ -66,5 +80,12 @@ export function layout(spec: ScheduleSpec, weight: (i: number) => number = () =>
     if (p >= 0) phasePlans[p]!.push(i);
   });
 
-  return { graph, order, conflicts, priority: critical.remaining, criticalPath: critical.length, phaseIds, phaseOf, phasePlans };
+  const remaining = critical.remaining;
+  const ranked = priority ? Float64Array.from(spec.plans, (_, i) => unknownLast(priority(i))) : priorityBy('conflict-aware', { remaining, weight, conflicts });
+  return { graph, order, conflicts, priority: ranked, remaining, weight, writes, criticalPath: critical.length, phaseIds, phaseOf, phasePlans };
+}
+
+/** A priority that is not a number ranks below every real one (and sorts consistently). */
+function unknownLast(p: number): number {
+  return Number.isFinite(p) ? p : -Number.MAX_VALUE;
 }

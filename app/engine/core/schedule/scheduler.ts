@@ -4,6 +4,17 @@ import { ScheduleState, type StateInit } from './state.js';
 export interface SchedulerOptions {
   /** Expected duration of a plan (any unit), for priorities; 1 per plan unless told. */
   duration?: (planId: string) => number;
+  /**
+   * Priorities to use instead of the conflict-aware rule, higher first: what a search over
+   * rules found best for these durations (searchPriority). Plans it does not know rank last.
+   */
+  priority?: (planId: string) => number;
+  /**
+   * Reuse another scheduler's layout of the same spec with other priorities (by plan
+   * index): what a search does thousands of times, without rebuilding the graph and the
+   * conflicts each time.
+   */
+  from?: { layout: Layout; priority: Float64Array };
 }
 
 export interface BlockedPlan {
@@ -30,8 +41,10 @@ export const RESEARCH_AHEAD = 2;
  * app and `harness simulate` (so the simulation measures the policy that runs).
  *
  * A plan is ready when each plan it depends on is verified, even across phases, and no
- * running plan writes a file it writes. Among ready plans the one with the longest
- * remaining critical path goes first: it is the work that the end of the spec waits on.
+ * running plan writes a file it writes. Among ready plans the one of highest priority
+ * goes first: by default the larger of its remaining critical path (the work the end of
+ * the spec waits on) and the work of all plans writing its files (which must run one
+ * after another whatever the slots); with known durations, what a search found best.
  * A ready plan that would take files the most critical plan needs the moment its running
  * dependencies end waits for it (see #yields).
  */
@@ -40,9 +53,13 @@ export class Scheduler {
   readonly #ids: readonly string[];
 
   constructor(spec: ScheduleSpec, options: SchedulerOptions = {}) {
-    const duration = options.duration;
+    const { duration, priority } = options;
     this.#ids = spec.plans.map((p) => p.id);
-    this.layout = layout(spec, duration ? (i) => duration(this.#ids[i]!) : undefined);
+    if (options.from) {
+      this.layout = { ...options.from.layout, priority: options.from.priority };
+      return;
+    }
+    this.layout = layout(spec, duration ? (i) => duration(this.#ids[i]!) : undefined, priority ? (i) => priority(this.#ids[i]!) : undefined);
   }
 
   /** A fresh state for a run: everything pending unless `init` says otherwise. O(V + E). */
@@ -58,7 +75,7 @@ export class Scheduler {
   pick(state: ScheduleState, freeSlots: number, allow?: (planId: string) => boolean): string[] {
     this.#own(state);
     if (freeSlots <= 0) return [];
-    const { priority, conflicts } = this.layout;
+    const { conflicts } = this.layout;
     const candidates: number[] = [];
     for (const i of state.ready) {
       // A run limited to some plans (--plan, --phase) filters here, before picking: plans
@@ -66,9 +83,10 @@ export class Scheduler {
       if (allow && !allow(this.#ids[i]!)) continue;
       if (state.conflictsActive(i) === 0 && !state.dependsOnFailedPhase(i)) candidates.push(i);
     }
-    // Ties go to plan order, so that equal plans start as the spec lists them.
-    candidates.sort((a, b) => priority[b]! - priority[a]! || a - b);
-    const top = candidates.length > 0 ? priority[candidates[0]!]! : 0;
+    // Ties go to the longer remaining path, then to plan order, so that equal plans start
+    // as the spec lists them.
+    candidates.sort((a, b) => this.#compare(a, b));
+    const top = candidates.length > 0 ? candidates[0]! : -1;
     const picked: number[] = [];
     // Plans that overlap one picked in this call: two of them must not start together.
     const excluded = new Set<number>();
@@ -158,12 +176,24 @@ export class Scheduler {
    * A plan at a checkpoint waits for a person, so it never makes a plan imminent.
    */
   #yields(state: ScheduleState, i: number, top: number, allow?: (planId: string) => boolean): boolean {
-    const { priority, conflicts } = this.layout;
+    const { conflicts } = this.layout;
     for (const y of conflicts[i]!) {
       if (allow && !allow(this.#ids[y]!)) continue;
-      if (priority[y]! > priority[i]! && priority[y]! >= top && state.imminent(y)) return true;
+      if (this.#outranks(y, i) && !this.#outranks(top, y) && state.imminent(y)) return true;
     }
     return false;
+  }
+
+  /** Best first: higher priority, then the longer remaining path, then plan order. */
+  #compare(a: number, b: number): number {
+    const { priority, remaining } = this.layout;
+    return priority[b]! - priority[a]! || remaining[b]! - remaining[a]! || a - b;
+  }
+
+  /** Does a outrank b on priority and remaining path (plan order aside)? */
+  #outranks(a: number, b: number): boolean {
+    const { priority, remaining } = this.layout;
+    return priority[a]! > priority[b]! || (priority[a] === priority[b] && remaining[a]! > remaining[b]!);
   }
 
   #firstOpenPhase(state: ScheduleState): number {

@@ -1,6 +1,8 @@
-import { MinHeap } from '../graph/heap.js';
 import { compareEntries, type ScheduleEntry } from './entry.js';
 import type { ScheduleSpec } from './layout.js';
+import { fileBound } from './lower-bound.js';
+import { searchPriority, type PrioritySearch } from './priority-search.js';
+import { runSchedule } from './run-schedule.js';
 import { Scheduler } from './scheduler.js';
 import { waveRun } from './wave-run.js';
 
@@ -12,6 +14,8 @@ export interface SimulateOptions {
   slots?: number;
   /** Minutes per plan id; missing plans take DEFAULT_MINUTES. */
   durations?: Readonly<Record<string, number>>;
+  /** How much the priority search may simulate (see searchPriority). */
+  budget?: number;
 }
 
 export interface Simulation {
@@ -20,19 +24,29 @@ export interface Simulation {
   makespan: number;
   /** max(criticalPath, totalWork / slots): no schedule on these slots can end sooner. */
   lowerBound: number;
+  /**
+   * The lower bound that sees write conflicts too: also at least the work of the plans
+   * that all write one file (busiestFile), which run one after another.
+   */
+  conflictLowerBound: number;
+  /** The file (or glob) whose writers carry the most work, when two plans or more write one. */
+  busiestFile: { file: string; plans: number; work: number } | null;
   criticalPath: number;
   totalWork: number;
   /** GSD's wave-based execution of the same input (see waveRun). */
   waveMakespan: number;
+  /** Which priorities gave this schedule: a rule, or what the search improved it with. */
+  priority: PrioritySearch['found'];
   /** One entry per plan, by start then slot. */
   schedule: ScheduleEntry[];
 }
 
 /**
- * A discrete-event run of the real Scheduler: every plan takes exactly its duration and
- * passes verification, and at each moment some plan ends the scheduler is asked again
- * with the slots that are free. Phase verification and research take no slot here: the
- * first gates nothing while it passes, the second only ever uses idle slots.
+ * A discrete-event run of the real Scheduler (runSchedule): every plan takes exactly its
+ * duration and passes verification. The durations are known here, so the priorities are
+ * the best a bounded search finds (searchPriority), as a run given the same estimates
+ * would use. Phase verification and research take no slot here: the first gates nothing
+ * while it passes, the second only ever uses idle slots.
  */
 export function simulate(spec: ScheduleSpec, options: SimulateOptions = {}): Simulation {
   const slots = options.slots ?? DEFAULT_SLOTS;
@@ -44,58 +58,26 @@ export function simulate(spec: ScheduleSpec, options: SimulateOptions = {}): Sim
     if (!Number.isFinite(m) || m < 0) throw new RangeError(`duration of ${plan.id} must be a number of minutes >= 0, not ${m}`);
   }
 
-  const scheduler = new Scheduler(spec, { duration: minutes });
+  const search = searchPriority(spec, { slots, duration: minutes, budget: options.budget });
+  const scheduler = new Scheduler(spec, { duration: minutes, priority: (id) => search.priority.get(id)! });
   const { layout } = scheduler;
   const ids = layout.graph.ids;
-  const state = scheduler.state();
-  const end = new Float64Array(ids.length);
-  const slotOf = new Int32Array(ids.length);
-  const running = new MinHeap((a, b) => end[a]! < end[b]! || (end[a] === end[b] && a < b));
-  const free = new MinHeap();
-  for (let s = 1; s <= slots; s++) free.push(s);
-
-  const schedule: ScheduleEntry[] = [];
-  let time = 0;
-  for (;;) {
-    for (const id of scheduler.pick(state, free.size)) {
-      const i = layout.graph.index.get(id)!;
-      slotOf[i] = free.pop()!;
-      end[i] = time + minutes(id);
-      state.setPlan(id, 'running');
-      running.push(i);
-      schedule.push({ plan: id, start: time, end: end[i]!, slot: slotOf[i]! });
-    }
-    const first = running.pop();
-    if (first === undefined) break;
-    time = end[first]!;
-    // Every plan ending now is done before the next pick, so that the pick sees them all.
-    const done = [first];
-    for (let next = running.pop(); next !== undefined; next = running.pop()) {
-      if (end[next]! > time) {
-        running.push(next);
-        break;
-      }
-      done.push(next);
-    }
-    for (const i of done) {
-      state.setPlan(ids[i]!, 'verified');
-      free.push(slotOf[i]!);
-    }
-  }
-  if (schedule.length < ids.length) {
-    throw new Error(`${ids.length - schedule.length} plans could never start: they are on or behind a dependency cycle`);
-  }
+  const { makespan, schedule } = runSchedule(scheduler, slots, (i) => minutes(ids[i]!));
 
   const totalWork = spec.plans.reduce((sum, p) => sum + minutes(p.id), 0);
   const criticalPath = layout.criticalPath;
   const waves = waveRun(layout, slots, (i) => minutes(ids[i]!));
+  const file = fileBound(layout.writes, (i) => minutes(ids[i]!));
   return {
     slots,
-    makespan: time,
+    makespan,
     lowerBound: Math.max(criticalPath, totalWork / slots),
+    conflictLowerBound: Math.max(criticalPath, totalWork / slots, file?.work ?? 0),
+    busiestFile: file ? { file: file.file, plans: file.plans, work: file.work } : null,
     criticalPath,
     totalWork,
     waveMakespan: waves.makespan,
+    priority: search.found,
     schedule: schedule.sort(compareEntries),
   };
 }

@@ -135,9 +135,10 @@ describe('pick: which first', () => {
     );
     const state = s.state({ plans: { '01-02': 'running' } });
     expect(s.pick(state, 4)).toEqual(['01-01']);
-    // At a checkpoint, 01-02 waits for a person: nothing is due, so 01-05 may go.
+    // At a checkpoint, 01-02 waits for a person: nothing is due, so 01-05 may go, and first:
+    // it and 01-03 write one file, 2 units of work that must run one after the other.
     state.setPlan('01-02', 'checkpoint');
-    expect(s.pick(state, 4)).toEqual(['01-01', '01-05']);
+    expect(s.pick(state, 4)).toEqual(['01-05', '01-01']);
   });
 });
 

@@ -77,6 +77,7 @@ function checkSchedule(spec: ScheduleSpec, durations: Record<string, number>, sl
   }
   expect(r.makespan).toBe(Math.max(0, ...r.schedule.map((e) => e.end)));
   expect(r.makespan).toBeGreaterThanOrEqual(r.lowerBound - 1e-9);
+  expect(r.makespan).toBeGreaterThanOrEqual(r.conflictLowerBound - 1e-9);
   expect(r.waveMakespan).toBeGreaterThanOrEqual(r.lowerBound - 1e-9);
 }
 
@@ -87,9 +88,12 @@ describe('simulate', () => {
       slots: 2,
       makespan: 6,
       lowerBound: 5.5,
+      conflictLowerBound: 5.5,
+      busiestFile: null,
       criticalPath: 5,
       totalWork: 11,
       waveMakespan: 9,
+      priority: 'conflict-aware',
       schedule: EXAMPLE_SCHEDULE,
     });
   });
@@ -101,6 +105,25 @@ describe('simulate', () => {
     const r = simulate(loaded([...plans, { id: '01-06', dependsOn: ['01-01'] }]));
     expect(r.slots).toBe(4);
     expect(r).toMatchObject({ makespan: 2, lowerBound: 2, criticalPath: 2, totalWork: 6, waveMakespan: 3 });
+  });
+
+  it('reports a lower bound that sees the work of the plans that all write one file', () => {
+    // Three writers of src/shared.ts, 3 + 4 + 5 minutes: 12 whatever the slots, while the
+    // plain bound reads max(path 5, 14 / 4).
+    const plans: PlanOptions[] = [
+      { id: '01-01', filesModified: ['src/shared.ts'] },
+      { id: '01-02', filesModified: ['src/**'] },
+      { id: '01-03', filesModified: ['src/shared.ts', 'src/a.ts'] },
+      { id: '01-04', filesModified: ['lib/b.ts'] },
+    ];
+    const durations = { '01-01': 3, '01-02': 4, '01-03': 5, '01-04': 2 };
+    const spec = loaded(plans);
+    const r = simulate(spec, { slots: 4, durations });
+    checkSchedule(spec, durations, 4, r);
+    expect(r.lowerBound).toBe(5);
+    expect(r.conflictLowerBound).toBe(12);
+    expect(r.busiestFile).toEqual({ file: 'src/shared.ts', plans: 3, work: 12 });
+    expect(r.makespan).toBe(12);
   });
 
   it('never runs plans that write a common file at the same time', () => {
@@ -195,9 +218,12 @@ describe('harness simulate', () => {
       slots: 2,
       makespan: 6,
       lowerBound: 5.5,
+      conflictLowerBound: 5.5,
+      busiestFile: null,
       criticalPath: 5,
       totalWork: 11,
       waveMakespan: 9,
+      priority: 'conflict-aware',
       schedule: EXAMPLE_SCHEDULE,
     });
   });
@@ -217,6 +243,19 @@ describe('harness simulate', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('prints the bound write conflicts set when it is above the plain one', async () => {
+    const root = await tempDir();
+    await writeTree(root, {
+      'spec/SPEC.md': SPEC_MD,
+      [`spec/${planPath('01-01')}`]: planMd({ id: '01-01', filesModified: ['src/shared.ts'] }),
+      [`spec/${planPath('01-02')}`]: planMd({ id: '01-02', filesModified: ['src/shared.ts'] }),
+      [`spec/${planPath('01-03')}`]: planMd({ id: '01-03', filesModified: ['src/other.ts'] }),
+    });
+    const r = await runCli(['simulate', 'spec', '--slots', '3'], root);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('  lower bound    1 min  (critical path 1, work 3 over 3 slots)\n  with conflicts 2 min  (2 plans write src/shared.ts: 2 one after another)\n');
   });
 
   it('exits 1 and prints the problems when the spec has errors (with --json, as a JSON error on stdout)', async () => {

@@ -1,0 +1,79 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { concurrentConflicts, overlappingWriters, type Conflict } from '../../../../app/engine/core/graph/conflicts.js';
+import { buildGraph, topologicalOrder } from '../../../../app/engine/core/graph/graph.js';
+
+const FILES = ['src/a.ts', 'src/b.ts', 'src/**', 'src/a/*.ts', 'lib/x.ts', 'docs/**'];
+
+/** Random DAGs (edges only to earlier plans, listed in a shuffled order) with random writes. */
+const dagArb = fc.integer({ min: 1, max: 40 }).chain((n) =>
+  fc.record({
+    deps: fc.array(fc.uniqueArray(fc.nat(), { maxLength: 4 }), { minLength: n, maxLength: n }),
+    files: fc.array(fc.subarray(FILES, { maxLength: 2 }), { minLength: n, maxLength: n }),
+    shuffle: fc.array(fc.nat(), { minLength: n, maxLength: n }),
+  }),
+);
+
+/** The definition, by brute force: does `from` reach `to` following dependants? */
+function dependsOn(deps: number[][], later: number, earlier: number): boolean {
+  const seen = new Set<number>();
+  const stack = [later];
+  while (stack.length > 0) {
+    for (const d of deps[stack.pop()!]!) {
+      if (d === earlier) return true;
+      if (!seen.has(d)) {
+        seen.add(d);
+        stack.push(d);
+      }
+    }
+  }
+  return false;
+}
+
+describe('concurrentConflicts', () => {
+  it('keeps exactly the overlapping pairs where neither plan depends on the other, directly or not', () => {
+    fc.assert(
+      fc.property(dagArb, ({ deps, files, shuffle }) => {
+        const n = deps.length;
+        // Plan k may depend only on plans created before it; ids are listed in a shuffled order so
+        // that topological position and index differ.
+        const rank = shuffle.map((s, k) => [s, k] as const).sort((x, y) => x[0] - y[0] || x[1] - y[1]).map(([, k]) => k);
+        const plans = rank.map((k) => ({ id: `p${k}`, dependsOn: k === 0 ? [] : deps[k]!.map((d) => `p${d % k}`), filesModified: files[k]! }));
+        const graph = buildGraph(plans);
+        const { order } = topologicalOrder(graph);
+        expect(order).toHaveLength(n);
+        const pairs = overlappingWriters(plans.map((p) => p.filesModified));
+        const got = concurrentConflicts(graph, order, pairs);
+        const expected = pairs.filter((p: Conflict) => !dependsOn(graph.deps as number[][], p.a, p.b) && !dependsOn(graph.deps as number[][], p.b, p.a));
+        expect(got).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps the pairs of plans on a dependency cycle: nothing orders them', () => {
+    const plans = [
+      { id: 'a', dependsOn: ['b'], filesModified: ['src/x.ts'] },
+      { id: 'b', dependsOn: ['a'], filesModified: ['src/x.ts'] },
+      { id: 'c', dependsOn: [], filesModified: ['src/x.ts'] },
+    ];
+    const graph = buildGraph(plans);
+    const { order } = topologicalOrder(graph);
+    const got = concurrentConflicts(graph, order, overlappingWriters(plans.map((p) => p.filesModified)));
+    expect(got.map((c) => [c.a, c.b])).toEqual([
+      [0, 1],
+      [0, 2],
+      [1, 2],
+    ]);
+  });
+
+  it('drops a pair joined through a long chain, whatever the plans between write', () => {
+    const n = 200;
+    const plans = Array.from({ length: n }, (_, k) => ({ id: `p${k}`, dependsOn: k > 0 ? [`p${k - 1}`] : [], filesModified: k === 0 || k === n - 1 ? ['src/x.ts'] : [`src/m${k}.ts`] }));
+    const graph = buildGraph(plans);
+    const { order } = topologicalOrder(graph);
+    const pairs = overlappingWriters(plans.map((p) => p.filesModified));
+    expect(pairs.map((c) => [c.a, c.b])).toEqual([[0, n - 1]]);
+    expect(concurrentConflicts(graph, order, pairs)).toEqual([]);
+  });
+});

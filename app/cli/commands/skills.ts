@@ -98,7 +98,7 @@ async function pendingSkills(root: string, store: string): Promise<{ name: strin
   const git = new Git(root);
   const out: { name: string; where: string }[] = [];
   const rel = relative(root, store).split('\\').join('/');
-  let status = '';
+  let status: string;
   try {
     status = await git.run(['status', '--porcelain', '--untracked-files=all', '--', `${rel === '' ? '.' : rel}/skills`]);
   } catch {

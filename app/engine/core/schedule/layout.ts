@@ -39,6 +39,12 @@ export interface Layout {
    * the remaining critical path from i and the work of the plans writing i's files.
    */
   priority: Float64Array;
+  /**
+   * When set, plans start in this order (plan indices): a search found that keeping a slot
+   * or a file free for the next plan in it beats starting whatever is ready (see
+   * Scheduler.pick). Absent: the greedy rule by priority.
+   */
+  sequence?: readonly number[];
   /** remaining[i]: the remaining critical path from i, itself included, under the weights. */
   remaining: Float64Array;
   /** The weights the layout was built with: each plan's expected duration. */

@@ -59,7 +59,7 @@ export function simulate(spec: ScheduleSpec, options: SimulateOptions = {}): Sim
   }
 
   const search = searchPriority(spec, { slots, duration: minutes, budget: options.budget });
-  const scheduler = new Scheduler(spec, { duration: minutes, priority: (id) => search.priority.get(id)! });
+  const scheduler = new Scheduler(spec, { duration: minutes, priority: (id) => search.priority.get(id)!, ...(search.sequence ? { sequence: search.sequence } : {}) });
   const { layout } = scheduler;
   const ids = layout.graph.ids;
   const { makespan, schedule } = runSchedule(scheduler, slots, (i) => minutes(ids[i]!));

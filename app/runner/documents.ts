@@ -53,7 +53,15 @@ export async function commitDocuments(
   trailers: Trailer[] = [],
   logged: LoggedCommit[] = [],
   knowledge: readonly string[] = [],
+  once?: string,
 ): Promise<string | undefined> {
+  if (once !== undefined) {
+    // A run killed after this commit and before it wrote down what the commit recorded
+    // comes back here on resume: the commit is already on the branch, and once is enough.
+    const done = await recordedCommit(ctx, once);
+    if (done !== undefined) return done;
+    trailers = [...trailers, { key: TRAILER_RECORD, value: once }];
+  }
   const base = ctx.integration.specDir;
   const safety = runSafety(ctx);
   const write = async (rel: string, text: string, safe = true) => {
@@ -80,6 +88,21 @@ export async function commitDocuments(
     [...paths.map((p) => `${specPrefix}${p}`), ...knowledge],
     { subject: `docs(${ctx.spec.id}): ${subject}`, trailers: [...trailers, { key: TRAILER_SPEC, value: ctx.spec.id }] },
   );
+}
+
+/**
+ * Names the one event a document commit records (a plan's summary of an attempt, a phase's
+ * verification, the spec's completion), so that a resumed run commits each event once.
+ */
+export const TRAILER_RECORD = 'Harness-Record';
+
+/**
+ * The integration branch's commit for event `once`, when this run or an earlier one made
+ * it. Only a run that resumes an earlier one can find one: a fresh run asks git nothing.
+ */
+export async function recordedCommit(ctx: RunContext, once: string): Promise<string | undefined> {
+  if (!ctx.resumed) return undefined;
+  return ctx.repo.findTrailer(ctx.integration.worktree, ctx.record.baseSha, TRAILER_RECORD, once);
 }
 
 export function planTrailer(plan: string): Trailer {

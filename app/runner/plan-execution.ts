@@ -127,6 +127,7 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
     [planTrailer(plan.id)],
     verified ? outcome.commits.map((c) => ({ sha: c.sha, plan: plan.id, task: trailerValue(c.trailers, TRAILER_TASK) ?? '-', subject: c.subject })) : [],
     knowledge,
+    `plan ${plan.id} attempt ${status.attempt} ${outcome.kind}`,
   );
   const result: SessionResult = {
     plan: plan.id,

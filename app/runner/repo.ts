@@ -184,6 +184,21 @@ export class RunRepo {
     }
   }
 
+  /**
+   * The commit on `cwd`'s branch since `since` whose message carries `trailer: value`, if
+   * any: how a resumed run recognises a document commit an earlier run made just before it
+   * was killed. Trailers are matched as whole lines.
+   */
+  async findTrailer(cwd: string, since: string, trailer: string, value: string): Promise<string | undefined> {
+    const line = `${trailer}: ${value}`;
+    const out = await this.git(cwd).run(['log', '--format=%H', '--fixed-strings', `--grep=${line}`, `${since}..HEAD`]);
+    for (const sha of out.split('\n').filter(Boolean)) {
+      const body = await this.git(cwd).run(['log', '-1', '--format=%B', sha]);
+      if (body.split('\n').some((l) => l.trim() === line)) return sha;
+    }
+    return undefined;
+  }
+
   /** Keep run state out of commits: `.orchestration/` goes into the repository's own exclude file. */
   async excludeOrchestration(): Promise<void> {
     const path = join(this.commonDir, 'info', 'exclude');

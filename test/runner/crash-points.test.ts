@@ -1,0 +1,74 @@
+/**
+ * A run killed (SIGKILL) at a chosen git step and started again ends as an uninterrupted
+ * run does: every document commit (a plan's summary, a phase's verification, the spec's
+ * completion) once, no worktree left behind; and a finished spec run again adds nothing.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RecordingReporter } from '../../app/runner/progress.js';
+import { runSpec } from '../../app/runner/runner.js';
+import { killingGit, type KillPoint } from '../helpers/kill-git.js';
+import { ROOT } from '../helpers/paths.js';
+import { git, makeRepo, SPEC_DIR, specTree, type StepPlan } from '../helpers/repo.js';
+
+const BIN = join(ROOT, 'bin', 'harness.js');
+const PLANS: StepPlan[] = [
+  { id: '01-01', steps: ['mkdir -p out && echo a > out/01-01.txt'] },
+  { id: '01-02', dependsOn: ['01-01'], steps: ['mkdir -p out && echo b > out/01-02.txt'] },
+  { id: '02-01', dependsOn: ['01-02'], steps: ['mkdir -p out && echo c > out/02-01.txt'] },
+];
+const killer = killingGit();
+
+async function resume(root: string) {
+  return runSpec({ specDir: join(root, SPEC_DIR), specArg: SPEC_DIR, slots: 2, agent: 'script', reporter: new RecordingReporter(), pollMs: 25 });
+}
+
+/** Runs the CLI until the git wrapper kills it (or it ends). */
+function killedRun(root: string, at: KillPoint): Promise<number | null> {
+  const child = spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script', '--slots', '2'], { cwd: root, env: killer.env(at), stdio: 'ignore' });
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ? null : code)));
+}
+
+/** Subjects of the integration branch's commits, with how many times each occurs. */
+function subjects(root: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const s of git(root, 'log', '--format=%s', 'harness/SPC-007/integration').split('\n').filter(Boolean)) counts.set(s, (counts.get(s) ?? 0) + 1);
+  return counts;
+}
+
+const worktrees = (root: string) => git(root, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length;
+
+describe('a run killed at a git step', () => {
+  it.each([
+    ['the summary commit of a plan', { commit: 'summary of 01-01' }],
+    ["a phase's verification commit", { commit: 'phase 01 verified' }],
+    ["the spec's completion commit", { commit: 'all phases verified' }],
+  ])('after %s, resumes without committing it again', async (_, after) => {
+    const root = await makeRepo(specTree(PLANS));
+    expect(await killedRun(root, after)).toBeNull();
+    expect((await resume(root)).complete).toBe(true);
+    const counts = subjects(root);
+    for (const [subject, n] of counts) expect(n, `${subject} committed ${n} times`).toBe(1);
+    expect(counts.has('docs(SPC-007): all phases verified')).toBe(true);
+    // Only the person's checkout and the integration worktree remain.
+    expect(worktrees(root)).toBe(2);
+  });
+
+  it('before a verified plan\'s worktree is removed, leaves no worktree behind once resumed', async () => {
+    const root = await makeRepo(specTree(PLANS));
+    expect(await killedRun(root, { before: 'worktree remove' })).toBeNull();
+    expect(worktrees(root)).toBeGreaterThan(2);
+    expect((await resume(root)).complete).toBe(true);
+    expect(worktrees(root)).toBe(2);
+  });
+
+  it('a finished spec run again commits nothing', async () => {
+    const root = await makeRepo(specTree(PLANS));
+    expect((await resume(root)).complete).toBe(true);
+    const head = git(root, 'rev-parse', 'harness/SPC-007/integration');
+    expect((await resume(root)).complete).toBe(true);
+    expect((await resume(root)).complete).toBe(true);
+    expect(git(root, 'rev-parse', 'harness/SPC-007/integration')).toBe(head);
+  });
+});

@@ -74,6 +74,8 @@ export async function commitDocuments(
   for (const [rel, text] of Object.entries(files)) paths.push(await write(rel, text));
 
   const snapshot = snapshotOf(ctx);
+  // STATUS.md's recent activity outlives the process: a resumed run starts from it.
+  await ctx.store.writeActivity(ctx.activity);
   paths.push(await write('STATUS.md', statusDocument(await loadTemplate('STATUS.md'), ctx.spec, ctx.analysis, snapshot)));
   const roadmap = await readTextIfExists(join(base, 'ROADMAP.md'));
   // The people's own roadmap: only its checkboxes change, and its text is theirs.

@@ -133,7 +133,7 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
       scheduler,
       schedule,
       state,
-      activity: [],
+      activity: await store.readActivity(),
       options,
       reporter: options.reporter,
       mutex: new Mutex(),

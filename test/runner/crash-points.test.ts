@@ -4,6 +4,7 @@
  * completion) once, no worktree left behind; and a finished spec run again adds nothing.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RecordingReporter } from '../../app/runner/progress.js';
@@ -61,6 +62,16 @@ describe('a run killed at a git step', () => {
     expect(worktrees(root)).toBeGreaterThan(2);
     expect((await resume(root)).complete).toBe(true);
     expect(worktrees(root)).toBe(2);
+  });
+
+  it("keeps STATUS.md's recent activity across a kill", async () => {
+    const root = await makeRepo(specTree(PLANS));
+    expect(await killedRun(root, { commit: 'phase 01 verified' })).toBeNull();
+    expect((await resume(root)).complete).toBe(true);
+    const status = readFileSync(join(root, '.git/harness/worktrees/SPC-007/integration', SPEC_DIR, 'STATUS.md'), 'utf8');
+    // Recorded by the killed run, never again by the resumed one.
+    expect(status).toContain('01-01 verified and merged');
+    expect(status).toContain('02-01 verified and merged');
   });
 
   it('a finished spec run again commits nothing', async () => {

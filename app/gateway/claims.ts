@@ -41,3 +41,48 @@ export async function branchCreatedAt(request: GatewayRequest, repo: Repo, branc
   const at = (data as { timestamp?: string }[])[0]?.timestamp;
   return at === undefined ? undefined : new Date(at);
 }
+
+/** A claim as found: when it was taken and what it says. */
+export interface ClaimRecord {
+  at: Date;
+  note: string;
+}
+
+export type ClaimOutcome = { won: true } | { won: false; record: ClaimRecord | undefined };
+
+/**
+ * A claim that says when it was taken: an annotated tag object (POST /git/tags, 201) on
+ * `sha`, its tagger date now and its message `note`, then the ref `ref` on the tag (POST
+ * /git/refs: 201, or 422 when another delivery holds it). A ref alone carries no time, and a
+ * claim whose taker died must be told from one whose taker is at work.
+ */
+export async function takeClaim(request: GatewayRequest, repo: Repo, ref: string, sha: string, note: string, now: Date): Promise<ClaimOutcome> {
+  const tag = ref.split('/').pop()!;
+  const { data } = await request('POST /repos/{owner}/{repo}/git/tags', {
+    ...repo,
+    tag,
+    message: note,
+    object: sha,
+    type: 'commit',
+    tagger: { name: 'harness', email: 'harness@users.noreply.github.com', date: now.toISOString() },
+  });
+  if ((await createClaimRef(request, repo, ref, data.sha)) === 'created') return { won: true };
+  return { won: false, record: await readClaim(request, repo, ref) };
+}
+
+/**
+ * The claim at `ref`: GET /git/ref/{ref} (404: none), then the tag it points at (GET
+ * /git/tags/{tag_sha}). A ref that points straight at a commit is a claim of unknown age: undefined.
+ */
+export async function readClaim(request: GatewayRequest, repo: Repo, ref: string): Promise<ClaimRecord | undefined> {
+  let object: { sha: string; type: string };
+  try {
+    object = (await request('GET /repos/{owner}/{repo}/git/ref/{ref}', { ...repo, ref: ref.replace(/^refs\//, '') })).data.object;
+  } catch (e) {
+    if (hasStatus(e, 404)) return undefined;
+    throw e;
+  }
+  if (object.type !== 'tag') return undefined;
+  const { data } = await request('GET /repos/{owner}/{repo}/git/tags/{tag_sha}', { ...repo, tag_sha: object.sha });
+  return { at: new Date(data.tagger.date), note: data.message };
+}

@@ -2,7 +2,7 @@ import type { KnowledgeDraft, KnowledgeKind } from '../engine/forge/knowledge-dr
 import type { StatusValue } from '../engine/forge/names.js';
 import type { Role } from '../engine/forge/permits.js';
 import { getBlob } from './blobs.js';
-import { branchCreatedAt, createClaimRef, deleteClaimRef } from './claims.js';
+import { branchCreatedAt, createClaimRef, deleteClaimRef, takeClaim, type ClaimOutcome } from './claims.js';
 import { viewerLogin } from './identity.js';
 import { createCheckRun, listCheckRuns, updateCheckRun, type CheckRun, type CheckRunUpdate, type NewCheckRun } from './check-runs.js';
 import { createComment, findComment, listComments, updateComment, type CommentRecord } from './comments.js';
@@ -128,6 +128,8 @@ export interface Gateway {
   /** An atomic claim under `refs/harness/` (claims.ts). */
   createClaimRef(ref: string, sha: string): Promise<'created' | 'exists'>;
   deleteClaimRef(ref: string): Promise<'deleted' | 'missing'>;
+  /** A claim with its time and a note (claims.ts, takeClaim): won, or the record of whoever holds it. */
+  takeClaim(ref: string, sha: string, note: string, now: Date): Promise<ClaimOutcome>;
 
   /** The login of whoever the token belongs to (identity.ts), asked once per gateway. */
   selfLogin(): Promise<string>;
@@ -201,6 +203,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind): G
     branchCreatedAt: (branch) => branchCreatedAt(r, repo, branch),
     createClaimRef: (ref, sha) => createClaimRef(r, repo, ref, sha),
     deleteClaimRef: (ref) => deleteClaimRef(r, repo, ref),
+    takeClaim: (ref, sha, note, now) => takeClaim(r, repo, ref, sha, note, now),
 
     selfLogin: () => (self ??= viewerLogin(r)),
   };

@@ -33,6 +33,8 @@ export interface AnswerTrust {
   role: (login: string) => Promise<Role>;
   /** The least role whose answers count: the config's `permission` (write by default). */
   least: Role;
+  /** Told when a bot's answer is passed over only because the App's login is unknown: the job says what to set. */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -78,7 +80,12 @@ export async function answerComments(comments: readonly CommentRecord[], plan: s
     if (!given || given.plan !== plan || given.answer === '') continue;
     const question = asked.get(given.checkpoint);
     if (question === undefined || Date.parse(comment.createdAt) < question) continue;
-    if (!(await trusted(comment, trust, roles))) continue;
+    if (!(await trusted(comment, trust, roles))) {
+      if (comment.authorType === 'Bot' && trust.appLogin === undefined) {
+        trust.warn?.(`the answer to checkpoint ${given.checkpoint} by @${comment.author} does not count: this job does not know the App's login, so no bot's answer counts (give the worker the App's secrets, or set the repository variable HARNESS_APP_SLUG to the App's slug)`);
+      }
+      continue;
+    }
     answers.set(given.checkpoint, { checkpoint: given.checkpoint, answer: boundedAnswer(given.answer), by: comment.author, at: comment.createdAt });
   }
   return answers;

@@ -289,7 +289,8 @@ export class FakeGitHub {
   }
 
   writes(from = 0): RecordedRequest[] {
-    return this.requests.slice(from).filter((r) => r.method !== 'GET');
+    // A GraphQL query is a POST that writes nothing (the App asking who it is).
+    return this.requests.slice(from).filter((r) => r.method !== 'GET' && r.url !== '/graphql');
   }
 
   issue(number: number): FakeIssue {
@@ -783,4 +784,9 @@ export class FakeGitHub {
 /** Spec files (as test/helpers/spec.ts builds them) placed at `dir` in a repository. */
 export function specAt(dir: string, files: readonly SpecFile[]): Record<string, Uint8Array> {
   return Object.fromEntries(files.map((f) => [`${dir}/${f.path}`, f.bytes]));
+}
+
+/** An answer of the App as a person reads it: without the hidden markers it ends with (engine/forge/reply-markers.ts). */
+export function spoken(body: string): string {
+  return body.replace(/(\n\n(<!-- harness:(reply|refused) \S+ -->\n?)+)$/, '');
 }

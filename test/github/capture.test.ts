@@ -36,7 +36,7 @@ function planIssue(status: string) {
 function comment(body: string, id: number, comments: number) {
   const payload = webhookExample<CommentPayload>('issue_comment', (p) => p.action === 'created');
   const issue = planIssue(github.issue(14).labels.find((l) => l.startsWith('status:'))!.slice('status:'.length));
-  Object.assign(payload.issue, { number: 14, title: issue.title, body: issue.body, labels: issue.labels.map((name) => ({ name })), state: 'open', comments });
+  Object.assign(payload.issue, { number: 14, title: issue.title, body: issue.body, labels: issue.labels.map((name) => ({ name })), state: 'open', comments, user: { login: 'harness[bot]', type: 'Bot' } });
   payload.comment.id = id;
   payload.comment.body = body;
   // The comment is in the thread by the time the App reads it, as on GitHub.

@@ -28,6 +28,8 @@ export interface FakeIssue {
   labels: string[];
   state: 'open' | 'closed';
   state_reason: string | null;
+  /** Who opened it: the App's bot unless given (a person forging a plan issue, say). */
+  user?: { login: string; type: 'User' | 'Bot' };
 }
 
 export interface FakeCheckRun {
@@ -686,7 +688,7 @@ export class FakeGitHub {
       state: i.state,
       state_reason: i.state_reason,
       html_url: `https://github.com/${this.owner}/${this.repo}/issues/${i.number}`,
-      user: { login: 'harness[bot]', type: 'Bot' },
+      user: i.user ?? { login: 'harness[bot]', type: 'Bot' },
       sub_issues_summary: this.subIssuesSummary(i.number),
     };
   }

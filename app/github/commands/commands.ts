@@ -52,7 +52,8 @@ async function onComment(context: Context<'issue_comment.created'>): Promise<voi
   const parsed = parseCommand(comment.body);
   if (parsed === undefined) return;
 
-  const plan = issue.pull_request ? undefined : planIssueView(issue);
+  // A plan issue is one the App opened: the same labels and marker on a person's issue make it no plan's.
+  const plan = issue.pull_request || issue.user?.type !== 'Bot' ? undefined : planIssueView(issue);
   const place: Place = issue.pull_request ? { kind: 'pull', number: issue.number } : { kind: 'issue', number: issue.number, ...(plan ? { plan } : {}) };
   const inv = invocation(context, sender.login, place);
   // Its own answers quote commands (help does): the App never answers itself.

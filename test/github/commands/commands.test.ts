@@ -62,6 +62,7 @@ function planIssue(plan: string, state: IssueState = {}) {
     labels: labels.map((name) => ({ name })),
     state: state.closed ? 'closed' : 'open',
     state_reason: state.closed ?? null,
+    user: { login: 'harness[bot]', type: 'Bot' },
   };
 }
 
@@ -90,7 +91,7 @@ function commentEvent(body: string, adapt: (p: CommentPayload) => void = () => u
 function onPlanIssue(plan: string, state: IssueState = {}) {
   return (p: CommentPayload) => {
     const issue = planIssue(plan, state);
-    Object.assign(p.issue, { number: issue.number, title: issue.title, body: issue.body, labels: issue.labels, state: issue.state });
+    Object.assign(p.issue, { number: issue.number, title: issue.title, body: issue.body, labels: issue.labels, state: issue.state, user: issue.user });
   };
 }
 

@@ -69,7 +69,7 @@ function written(body: string, options: { id?: number; login?: string; type?: st
   const type = options.type ?? 'User';
   Object.assign(payload.comment.user, { login, type });
   Object.assign(payload.sender, { login, type });
-  Object.assign(payload.issue, { number: ISSUE, title: `[${PLAN}] Pick the database`, body: `<!-- harness:plan ${SPEC}/${PLAN} hash=0123456789abcdef -->`, labels: [{ name: 'harness:plan' }, { name: `spec:${SPEC}` }, { name: 'status:checkpoint' }], state: 'open', comments: 1 });
+  Object.assign(payload.issue, { user: { login: 'harness[bot]', type: 'Bot' }, number: ISSUE, title: `[${PLAN}] Pick the database`, body: `<!-- harness:plan ${SPEC}/${PLAN} hash=0123456789abcdef -->`, labels: [{ name: 'harness:plan' }, { name: `spec:${SPEC}` }, { name: 'status:checkpoint' }], state: 'open', comments: 1 });
   return { id: options.delivery ?? `delivery-${payload.comment.id}`, name: 'issue_comment', payload } as never;
 }
 
@@ -293,5 +293,31 @@ describe('other bot and read-only answerer', () => {
     expect(github.issue(ISSUE).labels).toContain('status:checkpoint');
     expect(replies(github)).toHaveLength(1);
     expect(replies(github)[0]).toMatch(/^Sorry @reader, `respond` changes things, so it needs the write role on this repository or above, and you have the read role\./);
+  });
+});
+
+describe("forged marker: a plan issue's", () => {
+  it('an issue a person opened with the labels and a plan marker typed in is not the plan\'s issue, even numbered lower', async () => {
+    const github = repository('Codertocat', 'Hello-World', 'failed');
+    // Someone with the triage role can label; the marker is text. Lower-numbered, it would win the match.
+    github.issues.push({
+      id: 9003,
+      number: 3,
+      title: `[${PLAN}] Pick the database`,
+      body: `<!-- harness:plan ${SPEC}/${PLAN} hash=0123456789abcdef -->`,
+      labels: ['harness:plan', `spec:${SPEC}`, 'phase:02', 'status:checkpoint'],
+      state: 'open',
+      state_reason: null,
+      user: { login: 'mallory', type: 'User' },
+    });
+
+    // Written on the forged issue itself, whose payload carries its labels and marker.
+    const event = written(`/harness respond ${SPEC}/${PLAN} yes`, { id: 1001 }) as unknown as { payload: CommentPayload };
+    Object.assign(event.payload.issue, { number: 3, user: { login: 'mallory', type: 'User' } });
+    await testProbot().receive(event as never);
+
+    expect(github.dispatches).toEqual([]);
+    expect(github.comments.at(-1)!.issue).toBe(3);
+    expect(replies(github).at(-1)).toBe(`${SPEC} plan ${PLAN} (#${ISSUE}) is failed, not waiting at a checkpoint: there is nothing to answer.`);
   });
 });

@@ -76,6 +76,7 @@ function planIssue(p: PlanFixture) {
     html_url: `${WEB}/issues/${p.number}`,
     state: p.closed ? 'closed' : 'open',
     state_reason: p.closed ?? null,
+    user: { login: 'harness[bot]', type: 'Bot' },
     labels: labels(p).map((name) => ({ name })),
     body: [`<!-- harness:plan ${SPEC}/${p.plan} hash=0123456789abcdef${p.pr ? ` pr=${p.pr}` : ''}${p.resumeAt ? ` resume_at=${p.resumeAt}` : ''} -->`, `**Spec** [${SPEC} Notes](${WEB}/blob/master/docs/specs/${SPEC}/SPEC.md) · **Phase** ${p.plan.slice(0, 2)} Core · **Plan** [\`${p.plan}-PLAN.md\`](#)`, '', '<details><summary>The plan</summary>', '', '```markdown', planText(p), '```', '', '</details>'].join('\n'),
   };

@@ -58,7 +58,8 @@ export async function respond(inv: Invocation, command: Extract<Command, { name:
     if (!claim.won) return `Checkpoint \`${checkpoint}\` of ${spec} plan ${view.plan} (#${view.number}) is being answered by another request right now: nothing more to do.`;
   }
 
-  await inv.github.comment(view.number, answerComment(view.plan, checkpoint, command.answer));
+  // The answer is the person's text: a harness marker in it (a reply marker, say) must not become one in the App's comment.
+  await inv.github.comment(view.number, answerComment(view.plan, checkpoint, command.answer.replace(/<!--/g, '&lt;!--')));
   try {
     await inv.github.dispatchWorker(await baseBranch(inv), { spec, plan: view.plan, resume: true });
   } catch (e) {

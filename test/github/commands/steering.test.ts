@@ -321,3 +321,13 @@ describe("forged marker: a plan issue's", () => {
     expect(replies(github).at(-1)).toBe(`${SPEC} plan ${PLAN} (#${ISSUE}) is failed, not waiting at a checkpoint: there is nothing to answer.`);
   });
 });
+
+describe('forged marker: inside an answer', () => {
+  it("a marker in a person's answer is defused in the App's answer comment, so it cannot mark another command finished", async () => {
+    const github = repository('Codertocat', 'Hello-World');
+
+    await testProbot().receive(written(`/harness respond ${PLAN} yes <!-- harness:reply 492700999 -->`));
+
+    expect(answers(github).map((c) => c.body)).toEqual([answerComment(PLAN, 'db-choice', 'yes &lt;!-- harness:reply 492700999 -->')]);
+  });
+});

@@ -11,6 +11,7 @@ import { abortReason } from './abort.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { agentEnv } from './agent-env.js';
 import { AnswerStore } from './answer-store.js';
+import { quotedAnswer } from '../engine/core/agents/quoted-answer.js';
 import { passCheckpoint } from './checkpoint-gate.js';
 import { Git } from './git.js';
 import { runProcess } from './process.js';
@@ -252,7 +253,7 @@ interface ClaudeTurn {
 
 /** The message that continues a session after a person answered. */
 export function answerPrompt(checkpoint: Checkpoint, answer: string): string {
-  return `The person answered checkpoint "${checkpoint.id}" (${checkpoint.kind}): ${answer}\n\nContinue the plan from where you stopped.`;
+  return `A person answered checkpoint "${checkpoint.id}" (${checkpoint.kind}).\n\n${quotedAnswer(answer)}\n\nContinue the plan from where you stopped.`;
 }
 
 /**

@@ -28,6 +28,8 @@ export interface FakeIssue {
   labels: string[];
   state: 'open' | 'closed';
   state_reason: string | null;
+  /** Who opened it: the App's bot unless given (a person forging a plan issue, say). */
+  user?: { login: string; type: 'User' | 'Bot' };
 }
 
 export interface FakeCheckRun {
@@ -117,8 +119,16 @@ export class FakeGitHub {
   now: () => Date = () => new Date();
   /** Called before a request is served, to let a test change the repository in between (a racing writer). */
   beforeServe: (method: string, url: string) => void = () => undefined;
-  /** Comment ids the App has reacted to: GitHub answers 201 the first time, 200 after. */
-  private readonly reactions = new Set<number>();
+  /** Comment ids the App has reacted to, and when: GitHub answers 201 the first time, 200 (the reaction as it was) after. */
+  readonly reactions = new Map<number, string>();
+  /** Refs outside refs/heads/ (harness's claims): full name → the object it points at. */
+  readonly refs = new Map<string, string>();
+  /** Annotated tag objects (POST /git/tags) by sha. */
+  readonly tags = new Map<string, { tag: string; message: string; object: string; tagger: { name: string; email: string; date: string } }>();
+  /** Branch name → when it was last created (GET /activity, activity_type=branch_creation). */
+  readonly branchCreations = new Map<string, string>();
+  /** Who the token belongs to (POST /graphql, viewer). */
+  viewer = 'harness[bot]';
   /** Commits made through the git data API, or given parents by `commit`. */
   private readonly commitParents = new Map<string, string[]>();
   private readonly commitMessages = new Map<string, string>();
@@ -281,7 +291,8 @@ export class FakeGitHub {
   }
 
   writes(from = 0): RecordedRequest[] {
-    return this.requests.slice(from).filter((r) => r.method !== 'GET');
+    // A GraphQL query is a POST that writes nothing (the App asking who it is).
+    return this.requests.slice(from).filter((r) => r.method !== 'GET' && r.url !== '/graphql');
   }
 
   issue(number: number): FakeIssue {
@@ -336,6 +347,7 @@ export class FakeGitHub {
     const failure = this.fail(method, `${path}${search}`);
     if (failure !== undefined) return [failure, { message: 'Server Error' }];
     const prefix = `/repos/${this.owner}/${this.repo}`;
+    if (method === 'POST' && path === '/graphql') return [200, { data: { viewer: { login: this.viewer } } }];
     if (method === 'GET' && path === prefix) return [200, { name: this.repo, full_name: `${this.owner}/${this.repo}`, default_branch: this.defaultBranch }];
     if (!path.startsWith(`${prefix}/`)) return [404, { message: 'Not Found' }];
     const route = `${method} ${path.slice(prefix.length)}`;
@@ -548,8 +560,34 @@ export class FakeGitHub {
     }
     if ((m = /^POST \/issues\/comments\/(\d+)\/reactions$/.exec(route))) {
       const first = !this.reactions.has(Number(m[1]));
-      this.reactions.add(Number(m[1]));
-      return [first ? 201 : 200, { id: Number(m[1]), content: b.content }];
+      if (first) this.reactions.set(Number(m[1]), this.now().toISOString());
+      return [first ? 201 : 200, { id: Number(m[1]), content: b.content, user: { login: this.viewer, type: 'Bot' }, created_at: this.reactions.get(Number(m[1])) }];
+    }
+    if ((m = /^DELETE \/issues\/comments\/(\d+)\/reactions\/(\d+)$/.exec(route))) {
+      this.reactions.delete(Number(m[1]));
+      return [204];
+    }
+    if (route === 'POST /git/tags') {
+      const tag = { tag: b.tag as string, message: b.message as string, object: (b.object as string), tagger: b.tagger as { name: string; email: string; date: string } };
+      const sha = gitSha('tag', encoder.encode(JSON.stringify(tag)));
+      this.tags.set(sha, tag);
+      return [201, { sha, ...tag, object: { sha: tag.object, type: 'commit' } }];
+    }
+    if ((m = /^GET \/git\/tags\/([0-9a-f]+)$/.exec(route))) {
+      const tag = this.tags.get(m[1]!);
+      return tag ? [200, { sha: m[1], ...tag, object: { sha: tag.object, type: 'commit' } }] : [404, { message: 'Not Found' }];
+    }
+    if ((m = /^GET \/git\/ref\/((?!heads\/).+)$/.exec(route))) {
+      const sha = this.refs.get(`refs/${m[1]}`);
+      return sha === undefined ? [404, { message: 'Not Found' }] : [200, { ref: `refs/${m[1]}`, object: { sha, type: this.tags.has(sha) ? 'tag' : 'commit' } }];
+    }
+    if ((m = /^DELETE \/git\/refs\/((?!heads\/).+)$/.exec(route))) {
+      return this.refs.delete(`refs/${m[1]}`) ? [204] : [422, { message: 'Reference does not exist' }];
+    }
+    if (route === 'GET /activity') {
+      const branch = (query.ref ?? '').replace(/^refs\/heads\//, '');
+      const at = query.activity_type === 'branch_creation' ? this.branchCreations.get(branch) : undefined;
+      return [200, at === undefined ? [] : [{ id: 1, ref: query.ref, timestamp: at, activity_type: 'branch_creation', before: '0'.repeat(40), after: this.branches.get(branch) ?? '0'.repeat(40) }]];
     }
     if ((m = /^GET \/pulls\/(\d+)$/.exec(route))) {
       const pull = this.pulls.get(Number(m[1]));
@@ -565,8 +603,14 @@ export class FakeGitHub {
       const prefix = m[1]!;
       return [200, [...this.branches].filter(([name]) => name.startsWith(prefix)).map(([name, sha]) => ({ ref: `refs/heads/${name}`, object: { sha, type: 'commit' } }))];
     }
+    if (route === 'POST /git/refs' && !String(b.ref).startsWith('refs/heads/')) {
+      if (this.refs.has(String(b.ref))) return [422, { message: 'Reference already exists' }];
+      this.refs.set(String(b.ref), b.sha as string);
+      return [201, { ref: b.ref, object: { sha: b.sha, type: this.tags.has(b.sha as string) ? 'tag' : 'commit' } }];
+    }
     if (route === 'POST /git/refs') {
       const name = String(b.ref).replace(/^refs\/heads\//, '');
+      if (!this.branches.has(name)) this.branchCreations.set(name, this.now().toISOString());
       if (this.branches.has(name)) return [422, { message: 'Reference already exists' }];
       this.branches.set(name, b.sha as string);
       return [201, { ref: b.ref, object: { sha: b.sha, type: 'commit' } }];
@@ -644,7 +688,7 @@ export class FakeGitHub {
       state: i.state,
       state_reason: i.state_reason,
       html_url: `https://github.com/${this.owner}/${this.repo}/issues/${i.number}`,
-      user: { login: 'harness[bot]', type: 'Bot' },
+      user: i.user ?? { login: 'harness[bot]', type: 'Bot' },
       sub_issues_summary: this.subIssuesSummary(i.number),
     };
   }
@@ -742,4 +786,9 @@ export class FakeGitHub {
 /** Spec files (as test/helpers/spec.ts builds them) placed at `dir` in a repository. */
 export function specAt(dir: string, files: readonly SpecFile[]): Record<string, Uint8Array> {
   return Object.fromEntries(files.map((f) => [`${dir}/${f.path}`, f.bytes]));
+}
+
+/** An answer of the App as a person reads it: without the hidden markers it ends with (engine/forge/reply-markers.ts). */
+export function spoken(body: string): string {
+  return body.replace(/(\n\n(<!-- harness:(reply|refused) \S+ -->\n?)+)$/, '');
 }

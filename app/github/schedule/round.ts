@@ -96,7 +96,7 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
     return (head = { branch: base, sha });
   };
   const start = async (target: WorkerTarget, issue?: RoundIssue) => {
-    const outcome = await dispatchTarget(context, target, await baseHead(), issue);
+    const outcome = await dispatchTarget(context, target, await baseHead(), issue, options.now ?? new Date());
     (outcome === 'dispatched' ? result.dispatched : result.lost).push(targetInput(target));
   };
 

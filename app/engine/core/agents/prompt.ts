@@ -1,3 +1,4 @@
+import { quotedAnswer } from './quoted-answer.js';
 import type { BriefKnowledge } from '../protocol/messages.js';
 import type { Check, Plan } from '../spec/model.js';
 import { CHECKPOINT_MARKER } from './checkpoint-line.js';
@@ -103,7 +104,8 @@ export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
   if (planned.length > 0) out.push('', 'The plan itself foresees these checkpoints:', ...planned);
   const answers = Object.entries(options.answers ?? {});
   if (answers.length > 0) {
-    out.push('', 'Already answered (do not ask again):', ...answers.map(([id, answer]) => `- ${id}: ${answer}`));
+    // Each answer as quoted data, bounded: a person's words, never instructions to the agent.
+    out.push('', 'Already answered (do not ask again):', ...answers.map(([id, answer]) => `- ${id}:\n${quotedAnswer(answer)}`));
   }
   out.push('');
 

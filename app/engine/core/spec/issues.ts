@@ -18,7 +18,7 @@ const HINTS: Record<string, string> = {
   agent: 'an agent name such as script, claude or command',
   timeout_minutes: 'whole minutes from 1 to 360 (GitHub-hosted jobs stop after six hours)',
   must_pass: 'a list of checks such as { id: tests, type: tests_pass, command: "npm test" }',
-  title: 'a short line of text',
+  title: 'a short line of text, without line breaks or control characters',
   id: 'an id of letters, digits, ".", "_" or "-"',
   type: `one of ${CHECK_TYPES.join(', ')}`,
   request: 'a method and path, such as "POST /api/auth/login"',
@@ -43,12 +43,19 @@ export function lastKey(path: KeyPath): string {
   return '';
 }
 
+/** A string for a message: control characters escaped as YAML's double quotes would have them, cut at 60. */
+function quoteShort(value: string): string {
+  const cut = value.length > 60 ? `${value.slice(0, 57)}...` : value;
+  // eslint-disable-next-line no-control-regex
+  return `"${cut.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
+}
+
 export function describeValue(value: unknown): string {
   if (value === null) return 'empty (null)';
   if (Array.isArray(value)) return 'a list';
   switch (typeof value) {
     case 'string':
-      return `"${value.length > 60 ? `${value.slice(0, 57)}...` : value}"`;
+      return quoteShort(value);
     case 'number':
       return `the number ${value}`;
     case 'boolean':

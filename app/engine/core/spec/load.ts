@@ -250,6 +250,11 @@ function titleFromDir(dir: string): string {
   return words ? words[0]!.toUpperCase() + words.slice(1) : `Phase ${dir}`;
 }
 
+/** Unknown dependencies reported one by one in a plan; the rest are counted in one problem. */
+const MAX_UNKNOWN_REPORTED = 20;
+/** How many unknown dependencies in a spec get a "did you mean". */
+const MAX_SUGGESTIONS = 200;
+
 function checkDependencies(
   plans: Plan[],
   broken: PlanClaim[],
@@ -259,8 +264,11 @@ function checkDependencies(
 ): void {
   // Plans that did not parse are still checked for what they say they depend on.
   const claims: PlanClaim[] = [...plans, ...broken];
+  const candidates = [...claimed];
+  let suggestions = 0;
   for (const plan of claims) {
     const seen = new Set<string>();
+    let unknown = 0;
     const ownPhase = phaseNumber(plan.phase);
     plan.dependsOn.forEach((dep, i) => {
       // Looked up only for a problem: most dependencies have none.
@@ -277,9 +285,12 @@ function checkDependencies(
       const target = byId.get(dep);
       if (!target && claimed.has(dep)) return;
       if (!target) {
-        problems.push(
-          problem(plan.file, line(), 'unknown-dependency', `depends_on "${dep}" is not a plan in this spec${didYouMean(dep, [...claimed].filter((id) => id !== plan.id))}`),
-        );
+        // Each is reported up to a point, and a suggestion is looked for only so many times
+        // a spec: thousands of unknown ids in hundreds of plans made this quadratic.
+        unknown++;
+        if (unknown > MAX_UNKNOWN_REPORTED) return;
+        const near = suggestions++ < MAX_SUGGESTIONS ? didYouMean(dep, candidates.filter((id) => id !== plan.id)) : '';
+        problems.push(problem(plan.file, line(), 'unknown-dependency', `depends_on "${dep}" is not a plan in this spec${near}`));
         return;
       }
       const depPhase = target.phase;
@@ -294,6 +305,16 @@ function checkDependencies(
         );
       }
     });
+    if (unknown > MAX_UNKNOWN_REPORTED) {
+      problems.push(
+        problem(
+          plan.file,
+          plan.lines.lineOf(['depends_on']),
+          'unknown-dependency',
+          `depends_on lists ${unknown - MAX_UNKNOWN_REPORTED} more plans that are not in this spec (${unknown} in all; the first ${MAX_UNKNOWN_REPORTED} are reported above); depend only on plans of this spec`,
+        ),
+      );
+    }
   }
   const graph = buildGraph(plans);
   for (const cycle of findCycles(graph)) {

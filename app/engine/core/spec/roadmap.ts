@@ -22,7 +22,9 @@ export interface ParsedRoadmap {
   problems: Problem[];
 }
 
-const HEADING = /^#{2,3}\s+Phase\s+(\d{1,3})(\.\d+)?\s*[:.\u2013\u2014-]\s*(.+?)\s*$/i;
+// Matched against a line already trimmed at the end: a lazy title followed by "\s*$" made a
+// heading with a long run of spaces quadratic (1 MiB of them took about an hour).
+const HEADING = /^#{2,3}[ \t]+Phase[ \t]+(\d{1,3})(\.\d+)?[ \t]*[:.\u2013\u2014-][ \t]*(\S.*)$/i;
 const GOAL = /^\*\*Goal\*\*:?\s*(.+)$/i;
 
 /**
@@ -63,7 +65,7 @@ export function parseRoadmap(file: string, text: string): ParsedRoadmap {
   const phases: RoadmapPhase[] = [];
   const bodyLines = body.split('\n');
   bodyLines.forEach((text, i) => {
-    const m = HEADING.exec(text);
+    const m = text.startsWith('##') ? HEADING.exec(text.trimEnd()) : null;
     if (!m) return;
     if (m[2]) {
       problems.push(

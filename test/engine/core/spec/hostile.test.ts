@@ -75,7 +75,7 @@ describe('hostile specs: work that grew faster than the input', () => {
     const loaded = loadSpec(
       specFiles({
         'SPEC.md': SPEC_MD,
-        [PLAN]: planMd({ id: `01-${digits}`, title: "Big" }),
+        [PLAN]: planMd({ id: `01-${digits}`, title: "Big", filesModified: ["src/big.ts"] }),
         [planPath('01-02')]: planMd({ id: '01-02', dependsOn: [`01-${digits}8`] }),
       }),
     );

@@ -32,15 +32,18 @@ export function isSpecInput(path: string): boolean {
  * Read a spec from its files: parse every document, check each, then check them together.
  * Plans in another tool's form are read through `reading.dialects` (importers/dialects.ts).
  */
-export function loadSpec(files: readonly SpecFile[], reading: PlanReading = {}): LoadedSpec {
+export function loadSpec(given: readonly SpecFile[], reading: PlanReading = {}): LoadedSpec {
   const problems: Problem[] = [];
+  const files = given.filter((f) => f.link === undefined);
+  for (const f of given) if (f.link !== undefined) problems.push(linkProblem(f.path, f.link));
+  const linked = new Set(given.filter((f) => f.link !== undefined).map((f) => f.path));
   const byPath = new Map(files.map((f) => [f.path, f]));
 
   const specFile = byPath.get('SPEC.md');
   let id = '';
   let title = '';
   if (!specFile) {
-    problems.push(problem('SPEC.md', 1, 'spec-missing', 'SPEC.md is missing: create it with frontmatter "id: SPC-001" and "title: ..." (see templates/SPEC.md)'));
+    if (!linked.has('SPEC.md')) problems.push(problem('SPEC.md', 1, 'spec-missing', 'SPEC.md is missing: create it with frontmatter "id: SPC-001" and "title: ..." (see templates/SPEC.md)'));
   } else {
     const text = decodeText(specFile, MAX_DOCUMENT_BYTES);
     if (!text.ok) problems.push(text.problem);
@@ -149,7 +152,7 @@ export function loadSpec(files: readonly SpecFile[], reading: PlanReading = {}):
   sortByPlanId(unique);
 
   const phases = resolvePhases(roadmap, dirsByPhase, unique, problems);
-  if (planFiles.length === 0 && specFile) {
+  if (planFiles.length === 0 && specFile && linked.size === 0) {
     problems.push(
       problem(PLANS_DIR, 1, 'phase-empty', 'the spec has no plans yet: add planning/plans/01-<name>/01-01-PLAN.md (see templates/PLAN.md)', 'warning'),
     );
@@ -158,6 +161,17 @@ export function loadSpec(files: readonly SpecFile[], reading: PlanReading = {}):
 
   if (!id) return finish(undefined, problems);
   return finish({ id, title, phases, plans: unique, planById }, problems);
+}
+
+/** A link in a spec is reported where it is and never followed: the engine reads no file through one. */
+function linkProblem(path: string, target: string): Problem {
+  const shown = target.length > 120 ? `${target.slice(0, 117)}...` : target;
+  return problem(
+    path,
+    1,
+    'symlink',
+    `is a symbolic link (to ${JSON.stringify(shown)}); harness never follows links in a spec, which could point anywhere: put the file or folder itself here`,
+  );
 }
 
 // localeCompare's own order, from one collator: localeCompare sets one up on every call.

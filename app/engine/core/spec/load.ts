@@ -166,12 +166,8 @@ export function loadSpec(given: readonly SpecFile[], reading: PlanReading = {}):
 /** A link in a spec is reported where it is and never followed: the engine reads no file through one. */
 function linkProblem(path: string, target: string): Problem {
   const shown = target.length > 120 ? `${target.slice(0, 117)}...` : target;
-  return problem(
-    path,
-    1,
-    'symlink',
-    `is a symbolic link (to ${JSON.stringify(shown)}); harness never follows links in a spec, which could point anywhere: put the file or folder itself here`,
-  );
+  const to = shown ? ` (to ${JSON.stringify(shown)})` : '';
+  return problem(path, 1, 'symlink', `is a symbolic link${to}; harness never follows links in a spec, which could point anywhere: put the file or folder itself here`);
 }
 
 // localeCompare's own order, from one collator: localeCompare sets one up on every call.

@@ -18,7 +18,7 @@ const HINTS: Record<string, string> = {
   agent: 'an agent name such as script, claude or command',
   timeout_minutes: 'whole minutes from 1 to 360 (GitHub-hosted jobs stop after six hours)',
   must_pass: 'a list of checks such as { id: tests, type: tests_pass, command: "npm test" }',
-  title: 'a short line of text, without line breaks or control characters',
+  title: 'a short line of text',
   id: 'an id of letters, digits, ".", "_" or "-"',
   type: `one of ${CHECK_TYPES.join(', ')}`,
   request: 'a method and path, such as "POST /api/auth/login"',
@@ -112,7 +112,10 @@ export function issuesToProblems(
       case 'invalid_value':
       case 'too_small':
       case 'too_big': {
-        if (issue.code === 'too_small' && typeof value === 'string' && value.length === 0) {
+        if (issue.code === 'invalid_format' && key === 'title' && typeof value === 'string') {
+          // The one format a title has: a single line (it becomes an issue title and a commit subject).
+          add('control-character', `${pathText(path)} is ${describeValue(value)}; it must be one line of text, without line breaks or control characters`);
+        } else if (issue.code === 'too_small' && typeof value === 'string' && value.length === 0) {
           add('field-value', `${pathText(path)} is empty; it must be ${hint ?? 'filled in'}`);
         } else if (issue.code === 'too_small' && Array.isArray(value)) {
           add('field-value', `${pathText(path)} is empty; it must be ${hint ?? 'a non-empty list'}`);

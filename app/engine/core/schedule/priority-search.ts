@@ -28,6 +28,8 @@ export interface PrioritySearch {
 export const DEFAULT_SEARCH_BUDGET = 100_000;
 /** Beyond a few hundred schedules the benchmark's small specs stop improving. */
 const MAX_RUNS = 400;
+/** Conflict-list entries that cost as much to schedule as one plan. */
+const CONFLICTS_PER_PLAN_COST = 8;
 
 /**
  * With durations known, a better schedule than any one rule gives is a few simulations
@@ -43,9 +45,15 @@ export function searchPriority(spec: ScheduleSpec, options: PrioritySearchOption
   const n = spec.plans.length;
   const ids = spec.plans.map((p) => p.id);
   const minutes = (i: number) => duration(ids[i]!);
-  let runs = n === 0 ? 1 : Math.max(1, Math.min(MAX_RUNS, Math.floor((options.budget ?? DEFAULT_SEARCH_BUDGET) / n)));
-
   const base = new Scheduler(spec, { duration });
+  // A schedule costs its plans, or its conflicts where they are many more: every pick and
+  // every status change walks a plan's conflicts, and when most plans overlap (thousands
+  // each) a budget counted in plans alone ran a search of a minute.
+  let degree = 0;
+  for (const list of base.layout.conflicts) degree += list.length;
+  const cost = Math.max(n, degree / CONFLICTS_PER_PLAN_COST);
+  let runs = n === 0 ? 1 : Math.max(1, Math.min(MAX_RUNS, Math.floor((options.budget ?? DEFAULT_SEARCH_BUDGET) / cost)));
+
   const input = { remaining: base.layout.remaining, weight: minutes, conflicts: base.layout.conflicts };
   let best: { priority: Float64Array; makespan: number; starts: Float64Array; ends: Float64Array; found: PrioritySearch['found'] } | undefined;
   let tried = 0;

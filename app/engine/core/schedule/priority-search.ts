@@ -1,4 +1,4 @@
-import type { ScheduleSpec } from './layout.js';
+import type { Layout, ScheduleSpec } from './layout.js';
 import { PRIORITY_RULES, priorityBy, type PriorityRule } from './priority.js';
 import { runSchedule } from './run-schedule.js';
 import { Scheduler } from './scheduler.js';
@@ -13,6 +13,11 @@ export interface PrioritySearchOptions {
    * and a spec of 50,000 to the plain rule, so that it never holds up a run.
    */
   budget?: number;
+  /**
+   * The spec laid out already with these durations (a Scheduler's layout), to search with
+   * rather than lay it out again: seconds, when most plans overlap.
+   */
+  layout?: Layout;
 }
 
 export interface PrioritySearch {
@@ -44,8 +49,10 @@ export function searchPriority(spec: ScheduleSpec, options: PrioritySearchOption
   const { slots, duration } = options;
   const n = spec.plans.length;
   const ids = spec.plans.map((p) => p.id);
-  const minutes = (i: number) => duration(ids[i]!);
-  const base = new Scheduler(spec, { duration });
+  // By index, asked once per plan: the rules weigh a plan's minutes for every conflict it has.
+  const byIndex = Float64Array.from(ids, (id) => duration(id));
+  const minutes = (i: number) => byIndex[i]!;
+  const base = options.layout ? new Scheduler(spec, { from: { layout: options.layout, priority: options.layout.priority } }) : new Scheduler(spec, { duration });
   // A schedule costs its plans, or its conflicts where they are many more: every pick and
   // every status change walks a plan's conflicts, and when most plans overlap (thousands
   // each) a budget counted in plans alone ran a search of a minute.

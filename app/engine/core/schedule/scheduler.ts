@@ -61,7 +61,9 @@ export class Scheduler {
       this.layout = { ...options.from.layout, priority: options.from.priority };
       return;
     }
-    this.layout = layout(spec, duration ? (i) => duration(this.#ids[i]!) : undefined, priority ? (i) => priority(this.#ids[i]!) : undefined);
+    // Minutes by index, asked once per plan: the layout weighs them for every conflict.
+    const minutes = duration ? Float64Array.from(this.#ids, (id) => duration(id)) : undefined;
+    this.layout = layout(spec, minutes ? (i) => minutes[i]! : undefined, priority ? (i) => priority(this.#ids[i]!) : undefined);
   }
 
   /** A fresh state for a run: everything pending unless `init` says otherwise. O(V + E). */

@@ -3,7 +3,7 @@ import { issuesToProblems } from './issues.js';
 import type { Check, Serve } from './model.js';
 import { checkCheckPaths, checkChecks, normalizeCheck, salvagedCheckProblems } from './plan.js';
 import { problem, type Problem } from './problem.js';
-import { RoadmapFrontmatterSchema } from './schema.js';
+import { RoadmapFrontmatterSchema, SINGLE_LINE } from './schema.js';
 
 export interface RoadmapPhase {
   id: string;
@@ -74,6 +74,11 @@ export function parseRoadmap(file: string, text: string): ParsedRoadmap {
       return;
     }
     const phase: RoadmapPhase = { id: m[1]!.padStart(2, '0'), title: m[3]!.replace(/\*+/g, '').trim(), mustPass: [], line: bodyLine + i };
+    if (!SINGLE_LINE.test(phase.title)) {
+      // As a title in frontmatter: it becomes issue titles and commit subjects.
+      problems.push(problem(file, bodyLine + i, 'control-character', `the heading of phase ${m[1]} has control characters; write its title as plain text`));
+      return;
+    }
     for (let k = i + 1; k < bodyLines.length && !/^#{1,3}\s/.test(bodyLines[k]!); k++) {
       const goal = GOAL.exec(bodyLines[k]!.trim());
       if (goal) {

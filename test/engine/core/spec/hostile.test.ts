@@ -121,3 +121,11 @@ describe('hostile specs: globs and paths that leave the repository or reach into
     for (const path of ['./.git/config', '.Git/HEAD', 'sub/.git']) expect(checkRepoPath(path, 'path').ok).toBe(false);
   });
 });
+
+describe('hostile specs: roadmap headings', () => {
+  it('a phase heading with an escape sequence is refused at its line', () => {
+    const roadmap = '# Roadmap\n\n### Phase 1: Found\u001b]0;owned\u0007ation\n';
+    const loaded = loadSpec(specOf([{ id: '01-01' }], { 'ROADMAP.md': roadmap }));
+    expect(loaded.problems.map((p) => [p.file, p.line, p.code])).toEqual([['ROADMAP.md', 3, 'control-character']]);
+  });
+});

@@ -36,15 +36,17 @@ export class LineMap {
   }
 
   #index(): Map<string, number> {
-    if (this.#fill) {
-      const fill = this.#fill;
-      this.#fill = undefined;
-      fill(this);
-    }
     if (!this.#lines) {
       this.#lines = new Map();
       for (const [path, line] of this.#pending) this.#lines.set(path.join('\u0000'), line);
       this.#pending = [];
+    }
+    if (this.#fill) {
+      // The map exists first, so that what fill records goes straight into it (a pending
+      // entry per list item was most of the garbage of a plan with thousands of them).
+      const fill = this.#fill;
+      this.#fill = undefined;
+      fill(this);
     }
     return this.#lines;
   }

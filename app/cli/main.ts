@@ -3,6 +3,8 @@ import { readTextIfExists } from '../machine/files.js';
 import { EXIT, processIO, UsageError, type CliIO } from './io.js';
 import { parseArgsMessage, usageMessage } from './usage-message.js';
 import { didYouMean } from '../engine/core/spec/suggest.js';
+import { reportUnhandled } from './internal-error.js';
+import { terminalSafeIO } from './terminal-safe.js';
 
 interface Loaded {
   usage: string;
@@ -60,7 +62,9 @@ async function version(): Promise<string> {
 }
 
 /** Run the CLI; returns the exit code. Never throws for bad input: that is a message and exit 2. */
-export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+export async function main(argv: string[], given: CliIO = processIO()): Promise<number> {
+  // Every command prints through this: author text cannot reach the terminal as escapes.
+  const io = terminalSafeIO(given);
   const [name, ...args] = argv;
   if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
     io.stdout(overview());
@@ -83,6 +87,14 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     io.stderr(`harness: unknown command "${name}"${near || `; the commands are ${Object.keys(COMMANDS).join(', ')}`}\nRun "harness --help" for what each does.\n`);
     return EXIT.usage;
   }
+  try {
+    return await runCommand(entry, name, args, io);
+  } catch (e) {
+    return reportUnhandled(e, name, argv, io);
+  }
+}
+
+async function runCommand(entry: Command, name: string, args: string[], io: CliIO): Promise<number> {
   const command = await entry.load();
   if (args.includes('-h') || args.includes('--help')) {
     io.stdout(command.usage);
@@ -114,8 +126,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       process.exitCode = code;
     },
     (e: unknown) => {
-      process.stderr.write(`harness: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      process.exitCode = 70;
+      process.exitCode = reportUnhandled(e, process.argv[2] ?? '', process.argv.slice(2), processIO());
     },
   );
 }

@@ -12,6 +12,8 @@ export interface TreeEntry {
   path: string;
   type: 'blob' | 'tree' | 'commit';
   sha: string;
+  /** Git's file mode: "100644", "100755", "040000", "160000", or "120000" for a symbolic link. */
+  mode?: string;
   /** Blobs only. */
   size?: number;
 }
@@ -33,6 +35,7 @@ export async function getTree(request: GatewayRequest, repo: Repo, sha: string, 
   for (const e of data.tree) {
     if (e.path === undefined || e.sha === undefined || e.type === undefined) continue;
     const entry: TreeEntry = { path: e.path, type: e.type as TreeEntry['type'], sha: e.sha };
+    if (e.mode !== undefined) entry.mode = e.mode;
     if (e.size !== undefined) entry.size = e.size;
     entries.push(entry);
   }

@@ -7,6 +7,7 @@ import { runShell } from './process-run.js';
 import { LazyBrowser } from './verify-browser.js';
 import { ConfinedFiles } from './verify-files.js';
 import { verifyHttp } from './verify-http.js';
+import { workerRegexSearch } from './verify-regex.js';
 import { startServer, type StartedServer } from './verify-serve.js';
 
 export interface LocalVerifyOptions {
@@ -58,6 +59,7 @@ export function localVerifyPorts(root: string, options: LocalVerifyOptions = {})
       };
     },
     browser: () => browser.port(),
+    regex: workerRegexSearch,
     clock: options.clock ?? systemClock(),
     async close() {
       await Promise.all([...servers].map((s) => s.stop()));

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { GitError } from '../workers/git.js';
-import type { CommitMessage } from '../engine/core/agents/commit-message.js';
+import { commitBody, commitLine, formatTrailers, type CommitMessage } from '../engine/core/agents/commit-message.js';
 import { Mutex } from './mutex.js';
 import { Stopwatch, TimedGit } from './timed-git.js';
 import { HarnessError } from '../engine/core/error.js';
@@ -210,8 +210,9 @@ export class RunRepo {
 }
 
 function formatMessage(message: CommitMessage): string {
-  const parts = [message.subject];
-  if (message.body) parts.push(message.body);
-  if (message.trailers.length > 0) parts.push(message.trailers.map((t) => `${t.key}: ${t.value}`).join('\n'));
+  // Subjects and trailers carry plan titles and ids an author wrote: one sanitised line each.
+  const parts = [commitLine(message.subject)];
+  if (message.body) parts.push(commitBody(message.body));
+  if (message.trailers.length > 0) parts.push(formatTrailers(message.trailers));
   return parts.join('\n\n');
 }

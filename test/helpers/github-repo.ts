@@ -97,6 +97,8 @@ export class FakeGitHub {
   subIssuesAnswer: 'available' | 403 | 404 | 410 = 'available';
   /** Answer recursive tree reads with `truncated: true` (and only the first few entries). */
   truncateTrees = false;
+  /** Paths (from the repository root) committed as symbolic links (mode 120000): the blob is the link's target. */
+  symlinks = new Set<string>();
   /** A status to answer instead of serving a request (say 500 for the third issue created); undefined serves it. */
   fail: (method: string, url: string) => number | undefined = () => undefined;
   /** `base...head` → merge base; the base itself unless set. */
@@ -303,17 +305,17 @@ export class FakeGitHub {
 
   // --- Git objects ---------------------------------------------------------------------
 
-  private writeTree(files: [string[], Uint8Array][]): string {
+  private writeTree(files: [string[], Uint8Array][], prefix = ''): string {
     const children = new Map<string, [string[], Uint8Array][]>();
     const entries: { name: string; mode: string; sha: string }[] = [];
     for (const [parts, bytes] of files) {
       if (parts.length === 1) {
         const sha = gitSha('blob', bytes);
         this.objects.set(sha, { type: 'blob', bytes });
-        entries.push({ name: parts[0]!, mode: '100644', sha });
+        entries.push({ name: parts[0]!, mode: this.symlinks.has(`${prefix}${parts[0]!}`) ? '120000' : '100644', sha });
       } else children.set(parts[0]!, [...(children.get(parts[0]!) ?? []), [parts.slice(1), bytes]]);
     }
-    for (const [name, sub] of children) entries.push({ name, mode: '040000', sha: this.writeTree(sub) });
+    for (const [name, sub] of children) entries.push({ name, mode: '040000', sha: this.writeTree(sub, `${prefix}${name}/`) });
     // Git orders tree entries by name, a directory as if its name ended in "/".
     const key = (e: { name: string; mode: string }) => (e.mode === '040000' ? `${e.name}/` : e.name);
     entries.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));

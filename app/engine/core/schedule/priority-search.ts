@@ -1,4 +1,4 @@
-import type { ScheduleSpec } from './layout.js';
+import type { Layout, ScheduleSpec } from './layout.js';
 import { searchOrder } from './order-search.js';
 import { PRIORITY_RULES, priorityBy, type PriorityRule } from './priority.js';
 import { runSchedule } from './run-schedule.js';
@@ -14,6 +14,11 @@ export interface PrioritySearchOptions {
    * and a spec of 50,000 to the plain rule, so that it never holds up a run.
    */
   budget?: number;
+  /**
+   * The spec laid out already with these durations (a Scheduler's layout), to search with
+   * rather than lay it out again: seconds, when most plans overlap.
+   */
+  layout?: Layout;
 }
 
 export interface PrioritySearch {
@@ -40,6 +45,8 @@ const MAX_RUNS = 400;
  * enough ready work that a free slot rarely pays.
  */
 export const ORDER_SEARCH_MAX_PLANS = 150;
+/** Conflict-list entries that cost as much to schedule as one plan. */
+const CONFLICTS_PER_PLAN_COST = 8;
 
 /**
  * With durations known, a better schedule than any one rule gives is a few simulations
@@ -54,10 +61,18 @@ export function searchPriority(spec: ScheduleSpec, options: PrioritySearchOption
   const { slots, duration } = options;
   const n = spec.plans.length;
   const ids = spec.plans.map((p) => p.id);
-  const minutes = (i: number) => duration(ids[i]!);
-  let runs = n === 0 ? 1 : Math.max(1, Math.min(MAX_RUNS, Math.floor((options.budget ?? DEFAULT_SEARCH_BUDGET) / n)));
+  // By index, asked once per plan: the rules weigh a plan's minutes for every conflict it has.
+  const byIndex = Float64Array.from(ids, (id) => duration(id));
+  const minutes = (i: number) => byIndex[i]!;
+  const base = options.layout ? new Scheduler(spec, { from: { layout: options.layout, priority: options.layout.priority } }) : new Scheduler(spec, { duration });
+  // A schedule costs its plans, or its conflicts where they are many more: every pick and
+  // every status change walks a plan's conflicts, and when most plans overlap (thousands
+  // each) a budget counted in plans alone ran a search of a minute.
+  let degree = 0;
+  for (const list of base.layout.conflicts) degree += list.length;
+  const cost = Math.max(n, degree / CONFLICTS_PER_PLAN_COST);
+  let runs = n === 0 ? 1 : Math.max(1, Math.min(MAX_RUNS, Math.floor((options.budget ?? DEFAULT_SEARCH_BUDGET) / cost)));
 
-  const base = new Scheduler(spec, { duration });
   const input = { remaining: base.layout.remaining, weight: minutes, conflicts: base.layout.conflicts };
   let best: { priority: Float64Array; makespan: number; starts: Float64Array; ends: Float64Array; found: PrioritySearch['found'] } | undefined;
   let tried = 0;

@@ -3,6 +3,7 @@ import type { Serve } from '../engine/core/spec/model.js';
 import type { VerifyPorts } from '../engine/core/verify/ports.js';
 import type { Clock } from '../engine/core/clock.js';
 import { systemClock } from './clock.js';
+import { checkEnv } from './check-env.js';
 import { runShell } from './process-run.js';
 import { LazyBrowser } from './verify-browser.js';
 import { ConfinedFiles } from './verify-files.js';
@@ -29,7 +30,8 @@ export interface LocalVerifyPorts extends VerifyPorts {
 
 /**
  * The verification ports on this machine, for a checkout at `root`: files confined to the
- * root, commands and servers in process groups of their own, fetch for HTTP, and a headless
+ * root, commands and servers in process groups of their own (with no credentials of this
+ * process in their environment: check-env.ts), fetch for HTTP, and a headless
  * Chromium through playwright-core, launched once on first use.
  */
 export function localVerifyPorts(root: string, options: LocalVerifyOptions = {}): LocalVerifyPorts {
@@ -44,11 +46,11 @@ export function localVerifyPorts(root: string, options: LocalVerifyOptions = {})
     exists: (path) => files.exists(path),
     async exec(command, execOptions) {
       const cwd = await files.directory(execOptions.cwd);
-      return runShell(command, { cwd, timeoutMs: execOptions.timeoutMs, env: { ...options.env, ...execOptions.env }, maxOutputBytes: options.maxOutputBytes });
+      return runShell(command, { cwd, timeoutMs: execOptions.timeoutMs, env: { ...options.env, ...execOptions.env }, maxOutputBytes: options.maxOutputBytes, inherit: checkEnv() });
     },
     http: (url, init) => verifyHttp(url, init),
     async serve(serve: Serve) {
-      const server = await startServer(serve, absRoot, options.env);
+      const server = await startServer(serve, absRoot, options.env, checkEnv());
       servers.add(server);
       return {
         baseUrl: server.baseUrl,

@@ -5,6 +5,7 @@ import type { Clock } from '../engine/core/clock.js';
 import { systemClock } from './clock.js';
 import { checkEnv } from './check-env.js';
 import { runShell } from './process-run.js';
+import type { ProcessRegistry } from './process-registry.js';
 import { LazyBrowser } from './verify-browser.js';
 import { ConfinedFiles } from './verify-files.js';
 import { verifyHttp } from './verify-http.js';
@@ -20,6 +21,8 @@ export interface LocalVerifyOptions {
   processEnv?: NodeJS.ProcessEnv;
   /** The machine's own by default; a run passes its own (its `now`). */
   clock?: Clock;
+  /** Where servers are recorded while they run, so that a later run stops what a killed one left. */
+  processes?: ProcessRegistry;
 }
 
 export interface LocalVerifyPorts extends VerifyPorts {
@@ -50,13 +53,15 @@ export function localVerifyPorts(root: string, options: LocalVerifyOptions = {})
     },
     http: (url, init) => verifyHttp(url, init),
     async serve(serve: Serve) {
-      const server = await startServer(serve, absRoot, options.env, checkEnv());
+      const server = await startServer(serve, absRoot, options.env, checkEnv(), async (pgid) => options.processes?.track(pgid));
+      const pgid = server.child.pid;
       servers.add(server);
       return {
         baseUrl: server.baseUrl,
         stop: async () => {
           servers.delete(server);
           await server.stop();
+          if (pgid !== undefined) await options.processes?.untrack(pgid);
         },
       };
     },
@@ -64,7 +69,10 @@ export function localVerifyPorts(root: string, options: LocalVerifyOptions = {})
     regex: workerRegexSearch,
     clock: options.clock ?? systemClock(),
     async close() {
-      await Promise.all([...servers].map((s) => s.stop()));
+      await Promise.all([...servers].map(async (s) => {
+        await s.stop();
+        if (s.child.pid !== undefined) await options.processes?.untrack(s.child.pid);
+      }));
       servers.clear();
       await browser.close();
     },

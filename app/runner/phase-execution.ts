@@ -23,7 +23,7 @@ export async function executePhase(ctx: RunContext, phase: Phase): Promise<void>
   await ctx.mutex.run(async () => {
     const commit = await ctx.repo.revParse('HEAD', ctx.integration.worktree);
     const outcome = await verifyPhaseLevel(ctx.spec, phase, {
-      verifyPorts: () => localVerifyPorts(ctx.integration.worktree, { env: ctx.options.env ?? {}, clock: ctx.clock }),
+      verifyPorts: () => localVerifyPorts(ctx.integration.worktree, { env: ctx.options.env ?? {}, clock: ctx.clock, processes: ctx.store.processes() }),
       answers: localAnswers(ctx, phaseSession(phase.id), await planApprovals(ctx, phase)),
       progress: { event: () => undefined, stage: (_title, work) => work() },
       clock: ctx.clock,

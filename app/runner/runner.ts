@@ -86,6 +86,8 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     await repo.excludeOrchestration();
+    // Servers of checks a killed run left listening: stopped before anything else starts.
+    for (const pgid of await store.processes().reap()) options.reporter.event({ kind: 'info', text: `stopped check server process group ${pgid}, left running by a run that was killed` });
     let record = await store.readRun();
     const resumed = record !== undefined;
     const branch = integrationBranch(spec.id);

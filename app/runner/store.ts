@@ -1,3 +1,4 @@
+import { ProcessRegistry } from '../machine/process-registry.js';
 import type { Usage } from '../engine/core/protocol/messages.js';
 import { appendFile, mkdir, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -141,6 +142,11 @@ export class OrchestrationStore {
 
   writeActivity(activity: readonly { at: string; text: string }[]): Promise<void> {
     return writeJsonAtomic(join(this.root, 'activity.json'), activity);
+  }
+
+  /** The process groups (check servers) this spec's runs have running: see ProcessRegistry. */
+  processes(): ProcessRegistry {
+    return new ProcessRegistry(join(this.root, 'processes'));
   }
 
   writeActiveFiles(active: Record<string, string[]>): Promise<void> {

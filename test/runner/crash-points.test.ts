@@ -4,7 +4,9 @@
  * completion) once, no worktree left behind; and a finished spec run again adds nothing.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RecordingReporter } from '../../app/runner/progress.js';
@@ -36,6 +38,16 @@ function subjects(root: string): Map<string, number> {
   const counts = new Map<string, number>();
   for (const s of git(root, 'log', '--format=%s', 'harness/SPC-007/integration').split('\n').filter(Boolean)) counts.set(s, (counts.get(s) ?? 0) + 1);
   return counts;
+}
+
+/** Alive and not a zombie (a container's init may never reap one). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!);
+  } catch {
+    return false;
+  }
 }
 
 const worktrees = (root: string) => git(root, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length;
@@ -72,6 +84,42 @@ describe('a run killed at a git step', () => {
     // Recorded by the killed run, never again by the resumed one.
     expect(status).toContain('01-01 verified and merged');
     expect(status).toContain('02-01 verified and merged');
+  });
+
+  it('during an API check, leaves no check server running once resumed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'harness-serve-'));
+    const mark = join(dir, 'server.pid');
+    const server = [
+      "const http = require('node:http');",
+      "const fs = require('node:fs');",
+      "http.createServer((req, res) => setTimeout(() => res.end('ok'), req.url === '/slow' ? 2000 : 0))",
+      "  .listen(Number(process.env.PORT), '127.0.0.1', () => fs.appendFileSync(process.env.SERVER_MARK, process.pid + '\\n'));",
+    ].join('\n');
+    const plans: StepPlan[] = [
+      {
+        id: '01-01',
+        steps: ['mkdir -p out && echo a > out/01-01.txt'],
+        extra: 'serve:\n  command: node server.cjs\n  url: "http://127.0.0.1:{port}"',
+        checks: ['  - { id: slow, type: api_response, request: "GET /slow", expect: { status: 200 } }'],
+      },
+    ];
+    const root = await makeRepo({ ...specTree(plans), 'server.cjs': server });
+    const child = spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script'], { cwd: root, env: { ...process.env, SERVER_MARK: mark }, stdio: 'ignore' });
+    while (!existsSync(mark)) await new Promise((r) => setTimeout(r, 25));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const orphan = Number(readFileSync(mark, 'utf8').trim().split('\n')[0]);
+    expect(running(orphan)).toBe(true);
+
+    process.env.SERVER_MARK = mark;
+    try {
+      expect((await resume(root)).complete).toBe(true);
+    } finally {
+      delete process.env.SERVER_MARK;
+    }
+    expect(running(orphan)).toBe(false);
+    // The resumed run's own server was stopped too.
+    for (const pid of readFileSync(mark, 'utf8').trim().split('\n').map(Number)) expect(running(pid)).toBe(false);
   });
 
   it('a finished spec run again commits nothing', async () => {

@@ -1,0 +1,192 @@
+/**
+ * What the trajectory says of each piece of knowledge, read in one pass (docs/design.md,
+ * Knowledge): how often it was put into a brief (`match`), how often the plan was then
+ * verified with it (`use`), how those attempts ended, when it was last matched and used and
+ * when it was first seen, and when each lifecycle step (solidify, promote, deprecate,
+ * extraction, approval, …) last happened to it. Skill audits, gene metrics and decay are all
+ * computed from this, never from counters kept in the documents.
+ *
+ * Success is a verified plan and nothing else: an attempt that matched an entry and has no
+ * `use` line (it failed, or the run stopped) counts as a failure of that application. The
+ * trajectory is fed line by line or file by file, in any order of files; outcomes are put in
+ * time order at the end.
+ */
+
+export interface EntryStats {
+  entry: string;
+  kind?: string;
+  /** Attempts that had it in their brief. */
+  matches: number;
+  /** Attempts verified with it in their brief. */
+  uses: number;
+  /** Applications that ended verified, and those that did not (matched with no use). */
+  successes: number;
+  failures: number;
+  /** successes / (successes + failures); undefined when it was never applied. */
+  successRate?: number;
+  /** The run of the same outcome at the end of its record. */
+  consecutiveSuccesses: number;
+  consecutiveFailures: number;
+  firstSeen: string;
+  lastMatch?: string;
+  lastUse?: string;
+  /** Distinct plans (project/spec/plan) verified with it: how widely it has proven itself. */
+  places: number;
+  /** Each other event type (solidify, promote, extraction, approval, …) and its latest timestamp. */
+  events: Record<string, string>;
+}
+
+interface Building {
+  entry: string;
+  kind?: string;
+  matches: number;
+  uses: number;
+  firstSeen: string;
+  lastMatch?: string;
+  lastUse?: string;
+  /** Matched attempts not yet seen used, by attempt, with when. */
+  open: Map<string, string>;
+  /** Resolved outcomes: when, and whether verified. */
+  times: string[];
+  oks: boolean[];
+  places: Set<string>;
+  events: Record<string, string>;
+}
+
+interface Line {
+  timestamp?: unknown;
+  type?: unknown;
+  entry?: unknown;
+  kind?: unknown;
+  key?: unknown;
+  project?: unknown;
+  spec?: unknown;
+  plan?: unknown;
+  attempt?: unknown;
+}
+
+/** A match and its use share their key up to `/<type>/<entry>`: that prefix is the attempt. */
+function attemptOf(line: Line, type: string, entry: string): string {
+  const key = typeof line.key === 'string' ? line.key : '';
+  const tail = `/${type}/${entry}`;
+  if (key.endsWith(tail)) return key.slice(0, -tail.length);
+  return `${String(line.project ?? '')}/${String(line.spec ?? '')}/${String(line.plan ?? '')}/${String(line.attempt ?? 1)}`;
+}
+
+export class TrajectoryStats {
+  private readonly byEntry = new Map<string, Building>();
+  /** Lines that were not a trajectory event (a person's note, a torn write): counted, never guessed at. */
+  skipped = 0;
+  lines = 0;
+
+  /** Add one file's text (or any run of whole lines). */
+  addText(text: string): void {
+    let start = 0;
+    while (start < text.length) {
+      let end = text.indexOf('\n', start);
+      if (end === -1) end = text.length;
+      if (end > start) this.addLine(text.slice(start, end));
+      start = end + 1;
+    }
+  }
+
+  addLine(raw: string): void {
+    const line = raw.trim();
+    if (line === '') return;
+    this.lines++;
+    let event: Line;
+    try {
+      event = line.startsWith('{') ? (JSON.parse(line) as Line) : {};
+    } catch {
+      event = {};
+    }
+    const { type, entry, timestamp } = event;
+    if (typeof type !== 'string' || typeof entry !== 'string' || typeof timestamp !== 'string') {
+      this.skipped++;
+      return;
+    }
+    this.add(event, type, entry, timestamp);
+  }
+
+  private add(event: Line, type: string, entry: string, timestamp: string): void {
+    let b = this.byEntry.get(entry);
+    if (!b) {
+      b = { entry, matches: 0, uses: 0, firstSeen: timestamp, open: new Map(), times: [], oks: [], places: new Set(), events: {} };
+      this.byEntry.set(entry, b);
+    }
+    if (b.kind === undefined && typeof event.kind === 'string') b.kind = event.kind;
+    if (timestamp < b.firstSeen) b.firstSeen = timestamp;
+    if (type === 'match') {
+      b.matches++;
+      if (b.lastMatch === undefined || timestamp > b.lastMatch) b.lastMatch = timestamp;
+      b.open.set(attemptOf(event, type, entry), timestamp);
+    } else if (type === 'use') {
+      b.uses++;
+      if (b.lastUse === undefined || timestamp > b.lastUse) b.lastUse = timestamp;
+      const attempt = attemptOf(event, type, entry);
+      const matched = b.open.get(attempt);
+      if (matched !== undefined) b.open.delete(attempt);
+      b.times.push(matched ?? timestamp);
+      b.oks.push(true);
+      b.places.add(`${String(event.project ?? '')}/${String(event.spec ?? '')}/${String(event.plan ?? '')}`);
+    } else {
+      const last = b.events[type];
+      if (last === undefined || timestamp > last) b.events[type] = timestamp;
+    }
+  }
+
+  /** Every entry's figures, by its path. */
+  result(): Map<string, EntryStats> {
+    const out = new Map<string, EntryStats>();
+    for (const b of this.byEntry.values()) out.set(b.entry, finish(b));
+    return out;
+  }
+}
+
+function finish(b: Building): EntryStats {
+  const times = [...b.times];
+  const oks = [...b.oks];
+  for (const t of b.open.values()) {
+    times.push(t);
+    oks.push(false);
+  }
+  let ordered = true;
+  for (let i = 1; i < times.length && ordered; i++) ordered = times[i - 1]! <= times[i]!;
+  let order = times.map((_, i) => i);
+  if (!ordered) order = order.sort((x, y) => (times[x]! < times[y]! ? -1 : times[x]! > times[y]! ? 1 : x - y));
+  let successes = 0;
+  for (const ok of oks) if (ok) successes++;
+  const failures = oks.length - successes;
+  let consecutiveSuccesses = 0;
+  let consecutiveFailures = 0;
+  for (let k = order.length - 1; k >= 0; k--) {
+    const ok = oks[order[k]!]!;
+    if (ok && consecutiveFailures === 0) consecutiveSuccesses++;
+    else if (!ok && consecutiveSuccesses === 0) consecutiveFailures++;
+    else break;
+  }
+  const stats: EntryStats = {
+    entry: b.entry,
+    matches: b.matches,
+    uses: b.uses,
+    successes,
+    failures,
+    consecutiveSuccesses,
+    consecutiveFailures,
+    firstSeen: b.firstSeen,
+    places: b.places.size,
+    events: b.events,
+  };
+  if (b.kind !== undefined) stats.kind = b.kind;
+  if (oks.length > 0) stats.successRate = successes / oks.length;
+  if (b.lastMatch !== undefined) stats.lastMatch = b.lastMatch;
+  if (b.lastUse !== undefined) stats.lastUse = b.lastUse;
+  return stats;
+}
+
+/** The stats of a whole trajectory given as texts (one per day file). */
+export function trajectoryStats(texts: Iterable<string>): TrajectoryStats {
+  const stats = new TrajectoryStats();
+  for (const t of texts) stats.addText(t);
+  return stats;
+}

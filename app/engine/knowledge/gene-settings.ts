@@ -35,3 +35,21 @@ export const DEFAULT_GENE_SETTINGS: GeneSettings = {
   candidateShare: 0.3,
   geneShare: 0.4,
 };
+
+/** `knowledge.genes` of `.github/harness.yml` (every key optional) as the engine takes it. */
+export function geneSettingsOf(genes: Partial<Record<string, number>> | undefined): GeneSettings {
+  const d = DEFAULT_GENE_SETTINGS;
+  if (genes === undefined) return d;
+  return {
+    ...d,
+    solidifyAfter: genes.solidify_after ?? d.solidifyAfter,
+    minSuccess: genes.min_success ?? d.minSuccess,
+    minUses: genes.min_uses ?? d.minUses,
+    minGdi: genes.min_gdi ?? d.minGdi,
+    maxImpactFiles: genes.max_impact_files ?? d.maxImpactFiles,
+    deprecateDays: genes.deprecate_days ?? d.deprecateDays,
+    demoteBelow: genes.demote_below ?? d.demoteBelow,
+    removeDays: genes.remove_days ?? d.removeDays,
+    candidateShare: genes.candidate_share ?? d.candidateShare,
+  };
+}

@@ -145,7 +145,7 @@ export function solidify(input: SolidifyInput): SolidifyResult {
         ? `What the agents reported while repairing it:\n\n${list(told)}`
         : `No agent reported how it repaired this; each retry started from the failure above and ended verified. Write the strategy the repairs had in common (read their plans' commits) before merging this gene.`;
     const constraints = [
-      `Applies where ${what}; the signature it answers is \`${signature}\`.`,
+      `Applies to work that hits ${what}; the signature it answers is \`${signature}\`.`,
       validation.length > 0 ? `Run ${validation.map((c) => `\`${c}\``).join(', ')} to see it worked: these are the checks it repaired.` : 'No command check was repaired: its validation is the plan\'s own verification.',
       'Seen only in the plans listed under When it applies: check that a new plan is the same situation before applying it.',
     ].join('\n');
@@ -175,8 +175,8 @@ export function solidify(input: SolidifyInput): SolidifyResult {
       {
         content: strategy,
         constraints,
-        when: `Repaired ${repairs.length} times, in:\n\n${list(places)}`,
-        history: `- ${input.now.toISOString().slice(0, 10)}: solidified from ${repairs.length} repairs of \`${signature}\`; a candidate until its own applications promote it.\n\nEvidence:\n\n${list(repairs.map((r) => `\`${r.file}\``))}`,
+        when: `Repaired ${repairs.length} times, in:\n\n${list(places)}\n\nThe repair signals:\n\n${list(repairs.map((r) => `\`${r.file}\``))}`,
+        history: `- ${input.now.toISOString().slice(0, 10)}: solidified from ${repairs.length} repairs of \`${signature}\`; a candidate until its own applications promote it.`,
       },
     );
     const event = geneEvent({ at: input.now, basis: signature, type: 'solidify', entry: path, kind: 'gene', project: input.project, reason: `${repairs.length} repairs of ${signature}`, to: 'candidate' });

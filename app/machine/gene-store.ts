@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CapsuleRecord, GeneRecord } from '../engine/knowledge/decay.js';
+import { readGene } from '../engine/knowledge/gene-read.js';
 import { parseKnowledge } from '../engine/knowledge/parse.js';
 import { TrajectoryStats } from '../engine/knowledge/trajectory-stats.js';
 import { isMissing, readTextIfExists } from './files.js';
@@ -45,14 +46,19 @@ export async function readGeneStore(store: string): Promise<GeneStore> {
       const path = `${folder}/${f.path}`;
       if (folder === 'genes' && !path.endsWith('.gene.md')) continue;
       if (folder === 'capsules' && !path.endsWith('.capsule.md')) continue;
-      const parsed = folder === 'genes' ? parseKnowledge('gene', path, f.text) : parseKnowledge('capsule', path, f.text);
+      if (folder === 'genes') {
+        const read = readGene(path, f.text);
+        if ('problem' in read) out.problems.push({ path, line: read.problem.line, message: read.problem.message });
+        else out.genes.push({ path, gene: read.gene, text: f.text });
+        continue;
+      }
+      const parsed = parseKnowledge('capsule', path, f.text);
       const error = parsed.problems.find((p) => p.severity === 'error');
       if (!parsed.data || error) {
         out.problems.push({ path, line: error?.line ?? 1, message: error?.message ?? 'not readable' });
         continue;
       }
-      if (folder === 'genes') out.genes.push({ path, gene: parsed.data as GeneRecord['gene'], text: f.text });
-      else out.capsules.push({ path, capsule: parsed.data as CapsuleRecord['capsule'] });
+      out.capsules.push({ path, capsule: parsed.data });
     }
   }
   return out;

@@ -58,6 +58,8 @@ export interface DecayInput {
   settings: GeneSettings;
   now: Date;
   project: string;
+  /** Write each changed gene's new text (default true); an audit that only reports leaves it out. */
+  render?: boolean;
 }
 
 export interface DecayResult {
@@ -147,7 +149,7 @@ export function decay(input: DecayInput): DecayResult {
       ...(verdict && action === 'promote' ? { tier: verdict.tier } : {}),
     });
     const change: GeneChange = { action, path, gene, from: gene.status, reason, metrics, event, ...(to === undefined ? {} : { to }), ...(verdict ? { verdict } : {}) };
-    if (to !== undefined) {
+    if (to !== undefined && input.render !== false) {
       const edited = changeGene(path, record.text, { status: to, updated: now.toISOString(), ...metricsFrontmatter(metrics) }, `${now.toISOString().slice(0, 10)}: ${gene.status} → ${to}: ${reason}.`);
       if (!edited.ok) {
         result.problems.push({ path, line: edited.problem.line, message: edited.problem.message });

@@ -109,7 +109,7 @@ export function knowledgeExport(input: ExportInput): KnowledgeExport {
       out.capsules.push(doc);
     } else if (where !== 'genes' && where !== 'capsules') out[where]!.push(doc);
   }
-  const decided = decay({ genes, capsules, stats, settings: input.settings, now: input.now, project: input.project });
+  const decided = decay({ genes, capsules, stats, settings: input.settings, now: input.now, project: input.project, render: false });
   const byPath = new Map(decided.changes.map((c) => [c.path, c]));
   for (const g of genes) {
     const metrics = geneMetrics(g.gene, stats.get(g.path));

@@ -65,11 +65,42 @@ interface Line {
   attempt?: unknown;
 }
 
+const NEEDLE = {
+  timestamp: '"timestamp":"',
+  type: '"type":"',
+  entry: '"entry":"',
+  kind: '"kind":"',
+  key: '"key":"',
+  project: '"project":"',
+  spec: '"spec":"',
+  plan: '"plan":"',
+} as const;
+
+/** Bail out of the fast reading: the line is left to JSON.parse. */
+const BAIL = null;
+
+/**
+ * A string field read off a line as harness writes it (JSON.stringify: no spaces, these values
+ * without escapes), without building the whole object: a year of trajectory is most of an
+ * audit's time otherwise. `,"name":"` can only be structure, never inside a string (a quote
+ * there is escaped), so finding it is exact. undefined: the line has no such field; BAIL: it
+ * is not plain enough to read this way.
+ */
+function field(line: string, needle: string): string | undefined | typeof BAIL {
+  let at = line.indexOf(needle);
+  while (at > 0 && line.charCodeAt(at - 1) !== 44 /* , */ && line.charCodeAt(at - 1) !== 123 /* { */) at = line.indexOf(needle, at + 1);
+  if (at < 0) return undefined;
+  const start = at + needle.length;
+  const end = line.indexOf('"', start);
+  if (end < 0 || line.charCodeAt(end - 1) === 92 /* \\ */) return BAIL;
+  return line.slice(start, end);
+}
+
 /** A match and its use share their key up to `/<type>/<entry>`: that prefix is the attempt. */
 function attemptOf(line: Line, type: string, entry: string): string {
   const key = typeof line.key === 'string' ? line.key : '';
-  const tail = `/${type}/${entry}`;
-  if (key.endsWith(tail)) return key.slice(0, -tail.length);
+  const cut = key.length - entry.length - type.length - 2;
+  if (cut >= 0 && key.endsWith(entry) && key.charCodeAt(cut) === 47 && key.startsWith(type, cut + 1) && key.charCodeAt(cut + 1 + type.length) === 47) return key.slice(0, cut);
   return `${String(line.project ?? '')}/${String(line.spec ?? '')}/${String(line.plan ?? '')}/${String(line.attempt ?? 1)}`;
 }
 
@@ -91,9 +122,10 @@ export class TrajectoryStats {
   }
 
   addLine(raw: string): void {
-    const line = raw.trim();
+    const line = raw.charCodeAt(0) === 123 ? raw : raw.trim();
     if (line === '') return;
     this.lines++;
+    if (line.charCodeAt(0) === 123 && line.charCodeAt(line.length - 1) === 125 && this.addFast(line)) return;
     let event: Line;
     try {
       event = line.startsWith('{') ? (JSON.parse(line) as Line) : {};
@@ -106,6 +138,30 @@ export class TrajectoryStats {
       return;
     }
     this.add(event, type, entry, timestamp);
+  }
+
+  /** The line read field by field; false when it must be parsed whole. */
+  private addFast(line: string): boolean {
+    const type = field(line, NEEDLE.type);
+    const entry = field(line, NEEDLE.entry);
+    const timestamp = field(line, NEEDLE.timestamp);
+    if (typeof type !== 'string' || typeof entry !== 'string' || typeof timestamp !== 'string') return false;
+    const b = this.byEntry.get(entry);
+    const kind = b === undefined || b.kind === undefined ? field(line, NEEDLE.kind) : undefined;
+    const key = type === 'match' || type === 'use' ? field(line, NEEDLE.key) : undefined;
+    const event: Line = { kind, key };
+    if (type === 'use') {
+      event.project = field(line, NEEDLE.project);
+      event.spec = field(line, NEEDLE.spec);
+      event.plan = field(line, NEEDLE.plan);
+    }
+    if (kind === BAIL || key === BAIL || event.project === BAIL || event.spec === BAIL || event.plan === BAIL) return false;
+    if (typeof key !== 'string' && (type === 'match' || type === 'use')) {
+      // Without a key the attempt is told by project/spec/plan/attempt: the whole line is needed.
+      return false;
+    }
+    this.add(event, type, entry, timestamp);
+    return true;
   }
 
   private add(event: Line, type: string, entry: string, timestamp: string): void {

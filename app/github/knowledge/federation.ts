@@ -53,23 +53,29 @@ function blobSha(text: string): string {
 
 const decoder = new TextDecoder();
 
-async function listed(github: Pick<Gateway, 'directory' | 'tree'>, base: string, folder: string): Promise<TreeEntry[]> {
-  const dir = (await github.directory(KNOWLEDGE_ROOT, base))?.find((e) => e.name === folder && e.type === 'dir');
-  if (!dir) return [];
-  return (await github.tree(dir.sha, true)).entries.filter((e) => e.type === 'blob');
+/** The files under each of `folders` of the store (one GET /contents, one tree read a folder that is there). */
+async function listed(github: Pick<Gateway, 'directory' | 'tree'>, base: string, folders: readonly string[]): Promise<Map<string, TreeEntry[]>> {
+  const top = (await github.directory(KNOWLEDGE_ROOT, base)) ?? [];
+  const out = new Map<string, TreeEntry[]>();
+  for (const folder of folders) {
+    const dir = top.find((e) => e.name === folder && e.type === 'dir');
+    out.set(folder, dir ? (await github.tree(dir.sha, true)).entries.filter((e) => e.type === 'blob') : []);
+  }
+  return out;
 }
 
 export async function federate(input: FederationInput): Promise<FederationResult> {
   const result: FederationResult = { published: [], events: [] };
   const candidates: { kind: 'gene' | 'skill'; name: string; path: string; files: { path: string; text: string }[] }[] = [];
 
-  for (const e of (await listed(input.here, input.hereBase, 'genes')).filter((e) => e.path.endsWith('.gene.md'))) {
+  const here = await listed(input.here, input.hereBase, ['genes', 'skills']);
+  for (const e of here.get('genes')!.filter((e) => e.path.endsWith('.gene.md'))) {
     const path = `genes/${e.path}`;
     const text = decoder.decode(await input.here.blob(e.sha));
     const read = readGene(path, text);
     if ('gene' in read && read.gene.publishable && read.gene.status === 'active') candidates.push({ kind: 'gene', name: read.gene.id, path, files: [{ path, text }] });
   }
-  const skillFiles = await listed(input.here, input.hereBase, 'skills');
+  const skillFiles = here.get('skills')!;
   for (const e of skillFiles.filter((e) => /^[^/]+\/SKILL\.md$/.test(e.path))) {
     const path = `skills/${e.path}`;
     const text = decoder.decode(await input.here.blob(e.sha));
@@ -84,7 +90,7 @@ export async function federate(input: FederationInput): Promise<FederationResult
   if (candidates.length === 0) return result;
 
   const there = new Map<string, string>();
-  for (const folder of ['genes', 'skills']) for (const e of await listed(input.shared, input.sharedBase, folder)) there.set(`${folder}/${e.path}`, e.sha);
+  for (const [folder, entries] of await listed(input.shared, input.sharedBase, ['genes', 'skills'])) for (const e of entries) there.set(`${folder}/${e.path}`, e.sha);
 
   for (const c of candidates) {
     const changed = c.files.filter((f) => there.get(f.path) !== blobSha(f.text));

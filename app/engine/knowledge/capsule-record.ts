@@ -5,6 +5,7 @@ import type { LevelResult } from '../core/verify/levels.js';
 import { geneEvent, type GeneEvent } from './gene-events.js';
 import type { SurfacedEntry } from './loop.js';
 import { GENE_ID } from './schema.js';
+import type { DocumentIndexEntry } from './store-index.js';
 
 /**
  * A capsule (docs/design.md, Genes): when a plan is verified with genes in its brief, the path
@@ -42,6 +43,8 @@ export interface CapsuleFile {
   text: string;
   genes: string[];
   event: GeneEvent;
+  /** Its row in the store's index.md. */
+  index: DocumentIndexEntry;
 }
 
 function geneIdOf(path: string): string | undefined {
@@ -103,5 +106,5 @@ export function capsuleFor(input: CapsuleInput): CapsuleFile | undefined {
     },
   );
   const event = geneEvent({ at: input.at, basis: identity, type: 'capsule', entry: path, kind: 'capsule', project: input.project, reason: `plan ${input.plan.id} of ${input.spec} verified with ${genes.join(', ')}`, genes });
-  return { path, id, text, genes, event };
+  return { path, id, text, genes, event, index: { kind: 'capsule', path, updated: input.at.toISOString(), title: input.plan.title, tags: [] } };
 }

@@ -16,14 +16,13 @@
  * each gene becomes, and why); rendering the changed files is each change's PR's work, and is
  * left out as `harness export` leaves it out.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { decay } from '../app/engine/knowledge/decay.js';
 import { DEFAULT_GENE_SETTINGS } from '../app/engine/knowledge/gene-settings.js';
 import { readGeneStore } from '../app/machine/gene-store.js';
-import { readKnowledgeStore } from '../app/machine/knowledge-store.js';
 import { median, mulberry32, option, type BenchModule, type Row } from './lib.js';
 
 const TARGET_MS = 1_000;
@@ -139,9 +138,10 @@ async function once(dir: string, now: Date): Promise<Timing> {
   const decided = decay({ genes: store.genes, capsules: store.capsules, stats, settings: DEFAULT_GENE_SETTINGS, now, project: 'bench', render: false });
   const t3 = performance.now();
   // The audit's side: every skill's figures, as `harness skills --stats` lists them.
-  const skills = (await readKnowledgeStore(join(dir, 'skills'))).files.filter((f) => f.path.endsWith('/SKILL.md'));
+  // The skills are their folders (an Agent Skill's name is its folder's): one directory read.
+  const skills = (await readdir(join(dir, 'skills'), { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => `skills/${d.name}/SKILL.md`);
   let withStats = 0;
-  for (const s of skills) if (stats.has(`skills/${s.path}`)) withStats++;
+  for (const s of skills) if (stats.has(s)) withStats++;
   const t4 = performance.now();
   return { totalMs: t4 - t0, readGenesAndTrajectoryMs: t1 - t0, statsMs: t2 - t1, decayMs: t3 - t2, skillsMs: t4 - t3, changes: decided.changes.length, skillsWithStats: withStats };
 }

@@ -76,6 +76,10 @@ const NEEDLE = {
   plan: '"plan":"',
 } as const;
 
+const TIMESTAMP_FIRST = '{"timestamp":"';
+const TYPE_NEXT = '","type":"';
+const KEY_LAST = ',"key":"';
+
 /** Bail out of the fast reading: the line is left to JSON.parse. */
 const BAIL = null;
 
@@ -86,8 +90,8 @@ const BAIL = null;
  * there is escaped), so finding it is exact. undefined: the line has no such field; BAIL: it
  * is not plain enough to read this way.
  */
-function field(line: string, needle: string): string | undefined | typeof BAIL {
-  let at = line.indexOf(needle);
+function field(line: string, needle: string, from = 0): string | undefined | typeof BAIL {
+  let at = line.indexOf(needle, from);
   while (at > 0 && line.charCodeAt(at - 1) !== 44 /* , */ && line.charCodeAt(at - 1) !== 123 /* { */) at = line.indexOf(needle, at + 1);
   if (at < 0) return undefined;
   const start = at + needle.length;
@@ -142,13 +146,27 @@ export class TrajectoryStats {
 
   /** The line read field by field; false when it must be parsed whole. */
   private addFast(line: string): boolean {
-    const type = field(line, NEEDLE.type);
-    const entry = field(line, NEEDLE.entry);
-    const timestamp = field(line, NEEDLE.timestamp);
+    // harness writes `{"timestamp":"<24 characters>","type":"…"` first: read those in place.
+    let timestamp: string | undefined | typeof BAIL;
+    let type: string | undefined | typeof BAIL;
+    let after = 0;
+    if (line.startsWith(TIMESTAMP_FIRST) && line.startsWith(TYPE_NEXT, 38)) {
+      timestamp = line.slice(14, 38);
+      const end = line.indexOf('"', 48);
+      type = end < 0 ? BAIL : line.slice(48, end);
+      after = end;
+    } else {
+      timestamp = field(line, NEEDLE.timestamp);
+      type = field(line, NEEDLE.type);
+    }
+    const entry = field(line, NEEDLE.entry, after);
     if (typeof type !== 'string' || typeof entry !== 'string' || typeof timestamp !== 'string') return false;
     const b = this.byEntry.get(entry);
     const kind = b === undefined || b.kind === undefined ? field(line, NEEDLE.kind) : undefined;
-    const key = type === 'match' || type === 'use' ? field(line, NEEDLE.key) : undefined;
+    // The key comes last in harness's lines: found from the end, it is one short scan.
+    const last = line.lastIndexOf(KEY_LAST);
+    const key = type === 'match' || type === 'use' ? (last > 0 && line.endsWith('"}') && line.indexOf('"', last + 8) === line.length - 2 ? line.slice(last + 8, line.length - 2) : field(line, NEEDLE.key)) : undefined;
+    if (typeof key === 'string' && key.includes('\\')) return false;
     const event: Line = { kind, key };
     if (type === 'use') {
       event.project = field(line, NEEDLE.project);

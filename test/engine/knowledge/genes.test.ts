@@ -55,6 +55,19 @@ describe('the trajectory aggregator', () => {
     expect(stats.result().get(PATH)).toMatchObject({ successes: 1, failures: 2, consecutiveSuccesses: 1, consecutiveFailures: 0 });
   });
 
+  it('reads a line written by hand (spaces, other key order, escapes) as harness\'s own', () => {
+    const written = applications(PATH, [true, false], CREATED);
+    const byHand = written
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .map((e, i) => (i % 2 === 0 ? JSON.stringify({ ...e, why: 'a "quoted" why' }, null, 1).replace(/\n/g, ' ') : JSON.stringify(Object.fromEntries(Object.entries(e).reverse()))))
+      .join('\n');
+    const a = statsOf(written).get(PATH)!;
+    const b = statsOf(byHand).get(PATH)!;
+    expect(b).toEqual(a);
+  });
+
   it('has one line per event: the same attempt logged again adds nothing', () => {
     const events = trajectoryEvents({ entries: [{ path: PATH, kind: 'gene', title: 'g', text: 't', score: 1, why: 'w' }], project: 'p', spec: 'SPC-001', plan: '01-01', attempt: 1, verified: true, at: CREATED, origin: 'o' });
     const once = appendTrajectory(undefined, events)!;

@@ -46,6 +46,13 @@ interface Building {
   lastUse?: string;
   /** Matched attempts not yet seen used, by attempt, with when. */
   open: Map<string, string>;
+  /**
+   * The latest matched attempt, kept apart from `open`: its use nearly always comes next (an
+   * attempt's match and use lines are written together), so pairing them is one comparison,
+   * not a hash; only attempts that overlap go through the map.
+   */
+  lastAttempt?: string;
+  lastAt?: string;
   /** Resolved outcomes: when, and whether verified. */
   times: string[];
   oks: boolean[];
@@ -193,13 +200,21 @@ export class TrajectoryStats {
     if (type === 'match') {
       b.matches++;
       if (b.lastMatch === undefined || timestamp > b.lastMatch) b.lastMatch = timestamp;
-      b.open.set(attemptOf(event, type, entry), timestamp);
+      if (b.lastAttempt !== undefined) b.open.set(b.lastAttempt, b.lastAt!);
+      b.lastAttempt = attemptOf(event, type, entry);
+      b.lastAt = timestamp;
     } else if (type === 'use') {
       b.uses++;
       if (b.lastUse === undefined || timestamp > b.lastUse) b.lastUse = timestamp;
       const attempt = attemptOf(event, type, entry);
-      const matched = b.open.get(attempt);
-      if (matched !== undefined) b.open.delete(attempt);
+      let matched: string | undefined;
+      if (attempt === b.lastAttempt) {
+        matched = b.lastAt;
+        b.lastAttempt = b.lastAt = undefined;
+      } else if (b.open.size > 0) {
+        matched = b.open.get(attempt);
+        if (matched !== undefined) b.open.delete(attempt);
+      }
       b.times.push(matched ?? timestamp);
       b.oks.push(true);
       b.places.add(`${String(event.project ?? '')}/${String(event.spec ?? '')}/${String(event.plan ?? '')}`);
@@ -220,6 +235,7 @@ export class TrajectoryStats {
 function finish(b: Building): EntryStats {
   const times = [...b.times];
   const oks = [...b.oks];
+  if (b.lastAttempt !== undefined) b.open.set(b.lastAttempt, b.lastAt!);
   for (const t of b.open.values()) {
     times.push(t);
     oks.push(false);

@@ -1,7 +1,7 @@
 import type { HarnessConfig } from '../../engine/core/config/schema.js';
 import { geneChangeDraft, solidifyPrDraft } from '../../engine/forge/gene-draft.js';
 import { knowledgeBranch, knowledgeLabels, KNOWLEDGE_ROOT } from '../../engine/forge/knowledge-draft.js';
-import { decay, type CapsuleRecord, type DecayResult, type GeneRecord } from '../../engine/knowledge/decay.js';
+import { decay, type DecayResult } from '../../engine/knowledge/decay.js';
 import type { GeneEvent } from '../../engine/knowledge/gene-events.js';
 import { geneRead } from './gene-read-github.js';
 import { geneSettingsOf } from '../../engine/knowledge/gene-settings.js';

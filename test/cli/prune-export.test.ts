@@ -90,6 +90,17 @@ describe('harness prune', () => {
     expect((await trajectoryLines(root)).filter((l) => l.type !== 'match' && l.type !== 'use').map((l) => l.type)).toEqual(['deprecate', 'remove']);
   });
 
+  it('does not solidify again the repairs a removed gene was made from', async () => {
+    const root = await repoWithStore();
+    const json = async (when: string) => JSON.parse((await harness(['prune', '--json', '--at', when], root)).stdout) as PruneJson;
+    const [made] = (await json('2026-03-08T12:00:00Z')).solidified;
+    expect((await json('2026-03-15T12:00:00Z')).changes.map((c) => c.action)).toEqual(['deprecate']);
+    expect((await json('2026-03-22T12:00:00Z')).changes.map((c) => [c.action, c.path])).toEqual([['remove', made!.path]]);
+    const after = await json('2026-03-23T12:00:00Z');
+    expect(after.solidified).toEqual([]);
+    expect(after.changes).toEqual([]);
+  });
+
   it('says a broken gene file by file and line, and exits 1', async () => {
     const root = await makeRepo({});
     await mkdir(join(root, '.harness/knowledge/genes'), { recursive: true });

@@ -32,6 +32,8 @@ const COMMANDS: Record<string, Command> = {
   import: { summary: 'convert a GSD .planning/ directory into a spec', load: async () => { const m = await import('./commands/import.js'); return { usage: m.usage, run: m.importCommand }; } },
   spike: { summary: 'settle a question by experiment, on a branch of its own', load: async () => { const m = await import('./commands/spike.js'); return { usage: m.usage, run: m.spikeCommand }; } },
   reflect: { summary: 'turn recurring signals into lessons', load: async () => { const m = await import('./commands/reflect.js'); return { usage: m.usage, run: m.reflectCommand }; } },
+  prune: { summary: 'solidify, promote and decay genes from their record', load: async () => { const m = await import('./commands/prune.js'); return { usage: m.usage, run: m.pruneCommand }; } },
+  export: { summary: 'the knowledge store as one JSON snapshot', load: async () => { const m = await import('./commands/export.js'); return { usage: m.usage, run: m.exportCommand }; } },
 };
 
 function overview(): string {

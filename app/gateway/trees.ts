@@ -48,8 +48,15 @@ export interface NewFile {
   content: string;
 }
 
-/** POST /repos/{owner}/{repo}/git/trees (201): `base` with `files` added or replaced; the new tree's sha. */
-export async function createTree(request: GatewayRequest, repo: Repo, base: string, files: readonly NewFile[]): Promise<string> {
-  const tree = files.map((f) => ({ path: f.path, mode: '100644' as const, type: 'blob' as const, content: f.content }));
+/**
+ * POST /repos/{owner}/{repo}/git/trees (201): `base` with `files` added or replaced and
+ * `deletions` removed (an entry whose sha is null deletes the file; GitHub refuses to delete
+ * one that is not there); the new tree's sha.
+ */
+export async function createTree(request: GatewayRequest, repo: Repo, base: string, files: readonly NewFile[], deletions: readonly string[] = []): Promise<string> {
+  const tree = [
+    ...files.map((f) => ({ path: f.path, mode: '100644' as const, type: 'blob' as const, content: f.content })),
+    ...deletions.map((path) => ({ path, mode: '100644' as const, type: 'blob' as const, sha: null })),
+  ];
   return (await request('POST /repos/{owner}/{repo}/git/trees', { ...repo, base_tree: base, tree })).data.sha;
 }

@@ -187,7 +187,7 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
   });
   // The attempt's signals go to the spec's signals PR whatever came of it; only an ended attempt has its knowledge on record.
   const ended = outcome.kind !== 'checkpoint';
-  await capture?.file(`${plan.id} ${outcome.kind}`, outcome.signals, ended ? { plan, entries: input.knowledge ?? [], verified: outcome.kind === 'verified' } : undefined);
+  await capture?.file(`${plan.id} ${outcome.kind}`, outcome.signals, ended ? { plan, entries: input.knowledge ?? [], verified: outcome.kind === 'verified', results: outcome.report?.results ?? [], undeclared: outcome.facts.undeclaredWrites.flatMap((d) => d.files) } : undefined);
   const usage = outcome.facts.usage;
   if (usage) run.notes.push(costNote(usage, job.budgetUsd));
 

@@ -203,13 +203,14 @@ export class FakeGitHub {
   }
 
   /** `base` with files added or replaced, as POST /git/trees with base_tree builds it. */
-  private mergeTree(base: string, files: { path: string; bytes: Uint8Array }[]): string {
+  private mergeTree(base: string, files: { path: string; bytes: Uint8Array }[], deletions: readonly string[] = []): string {
     const all = new Map(
       this.listTree(base, '', true)
         .filter((e) => e.type === 'blob')
         .map((e) => [e.path, (this.objects.get(e.sha) as { bytes: Uint8Array }).bytes]),
     );
     for (const f of files) all.set(f.path, f.bytes);
+    for (const path of deletions) all.delete(path);
     return this.writeTree([...all].map(([path, bytes]) => [path.split('/'), bytes]));
   }
 
@@ -383,8 +384,13 @@ export class FakeGitHub {
     }
     if (route === 'POST /git/trees') {
       if (this.objects.get(b.base_tree as string)?.type !== 'tree') return [422, { message: 'Invalid tree info' }];
-      const files = (b.tree as { path: string; content: string }[]).map((f) => ({ path: f.path, bytes: encoder.encode(f.content) }));
-      const sha = this.mergeTree(b.base_tree as string, files);
+      const entries = b.tree as { path: string; content?: string; sha?: string | null }[];
+      // An entry with sha null deletes its file; GitHub refuses to delete one that is not there.
+      const deletions = entries.filter((f) => f.sha === null).map((f) => f.path);
+      const present = new Set(this.listTree(b.base_tree as string, '', true).map((e) => e.path));
+      if (deletions.some((path) => !present.has(path))) return [422, { message: 'GitRPC::BadObjectState' }];
+      const files = entries.filter((f) => f.sha !== null).map((f) => ({ path: f.path, bytes: encoder.encode(f.content ?? '') }));
+      const sha = this.mergeTree(b.base_tree as string, files, deletions);
       return [201, { sha, tree: [], truncated: false }];
     }
     if (route === 'POST /git/commits') {

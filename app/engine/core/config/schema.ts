@@ -80,6 +80,26 @@ export const HarnessConfigSchema = z
           })
           .strict()
           .default({ budget_tokens: 500, max_entries: 5 }),
+        /** A gene's life (docs/design.md, Genes): solidify, tiers, decay, and its share of a brief; each key has the default shown. */
+        genes: z
+          .object({
+            solidify_after: z.number().int().min(2).max(100).default(2),
+            min_success: z.number().min(0).max(1).default(0.7),
+            min_uses: z.number().int().min(1).max(1000).default(2),
+            min_gdi: z.number().min(0).max(1).default(0.6),
+            max_impact_files: z.number().int().min(0).max(10_000).default(5),
+            deprecate_days: z.number().min(1).max(3650).default(7),
+            demote_below: z.number().min(0).max(1).default(0.5),
+            remove_days: z.number().min(1).max(3650).default(14),
+            candidate_share: z.number().min(0).max(1).default(0.3),
+          })
+          .strict()
+          .optional(),
+        /** The shared knowledge repository (`owner/name`) that publishable genes and skills are proposed to, by a PR there. */
+        shared: z
+          .string()
+          .regex(/^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/)
+          .optional(),
         spike: z
           .object({
             /** The agent that runs spikes, when it is not the repository's `agent` (a repository whose plans are all scripts). */

@@ -99,7 +99,12 @@ export class RunRepo {
    */
   ensureWorktree(path: string, branch: string, startPoint: string): Promise<void> {
     return this.#admin.run(async () => {
-      if (existsSync(join(path, '.git'))) return;
+      if (existsSync(join(path, '.git'))) {
+        if (!(await this.#halfAdded(path))) return;
+        // A run killed inside `worktree add` left a checkout git never finished (git keeps it
+        // locked as "initializing"): its missing files would read as the plan's own changes.
+        await this.git().run(['worktree', 'remove', '--force', '--force', path]);
+      }
       // Stale entries (a worktree whose directory a crash or a person removed) would refuse
       // an add at their path: pruned once a run, before its first add, and again only when
       // an add fails. Worktrees this run removes, it removes with `worktree remove`.
@@ -114,6 +119,18 @@ export class RunRepo {
         await this.#addWorktree(path, branch, startPoint);
       });
     });
+  }
+
+  /** Is the worktree at `path` one whose `worktree add` never finished? */
+  async #halfAdded(path: string): Promise<boolean> {
+    const pointer = (await readTextIfExists(join(path, '.git')))?.match(/^gitdir: (.+)$/m)?.[1]?.trim();
+    if (pointer === undefined) return false;
+    const admin = isAbsolute(pointer) ? pointer : resolve(path, pointer);
+    const reason = await readTextIfExists(join(admin, 'locked'));
+    // git locks a worktree as "initializing" until its checkout is done (the word may be
+    // translated; a checkout that never finished has no index either). A lock a person
+    // set on a finished worktree has an index, and is left alone.
+    return reason !== undefined && (reason.trim() === 'initializing' || !existsSync(join(admin, 'index')));
   }
 
   /** A new branch at startPoint in most runs: only when that fails is the branch looked for (a resumed run). */

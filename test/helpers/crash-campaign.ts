@@ -84,8 +84,9 @@ function runOnce(root: string, killAfterMs?: number): Promise<{ killed: boolean;
 
 /**
  * What differs between two honest runs of one spec in two repositories: timestamps (also in
- * signal file names), durations, commit ids, the ports servers got, and the project's name
- * (the temporary directory's).
+ * signal file names), durations, commit ids (quoted or not), the ports servers got, the
+ * project's name (the temporary directory's), and a summary's note that an earlier attempt
+ * committed some of the steps.
  */
 export function normalise(text: string): string {
   return text
@@ -93,7 +94,9 @@ export function normalise(text: string): string {
     .replace(/\d{8}T\d{6}Z/g, '<stamp>')
     .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>')
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<time>')
-    .replace(/\b[0-9a-f]{7,40}\b/g, '<sha>')
+    .replace(/"?\b[0-9a-f]{7,40}\b"?/g, '<sha>')
+    // A resumed plan says how many of its steps an earlier attempt committed: how the run went, not what it made.
+    .replace(/ \(\d+ by an earlier attempt\)/g, '')
     .replace(/<?\b\d+(\.\d+)?\s?(ms|s|min|minutes|seconds)\b/g, '<duration>')
     .replace(/^(\s*)(duration_minutes|duration_seconds|minutes|started|finished|at|updated|elapsed):.*$/gm, '$1$2: <time>');
 }

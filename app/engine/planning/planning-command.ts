@@ -80,3 +80,24 @@ export function parsePlanningArgs(name: PlanningName, rest: string): PlanningArg
   if (text !== '') return usage(`${name} takes nothing after it, not "${text}"`);
   return { ok: true, command: { name } as PlanningCommand };
 }
+
+/** A planning command as the `/harness` grammar reads it: the spec may be named, `plan-phase SPC-002/03`, `plan-spec SPC-002`. */
+export type PlanningRequest = PlanningCommand & { spec?: string };
+
+const SPEC_TOKEN = /^([A-Z][A-Z0-9]*-\d+)(?:\/(.*))?$/;
+
+/** The arguments after a planning command's name, with an optional spec in front. */
+export function parsePlanningRequest(name: PlanningName, rest: string): { ok: true; request: PlanningRequest } | { ok: false; problem: string } {
+  let text = rest.trim();
+  let spec: string | undefined;
+  const first = text.split(/\s+/)[0] ?? '';
+  const m = SPEC_TOKEN.exec(first);
+  if (m && !text.startsWith('"')) {
+    spec = m[1]!;
+    text = (m[2] ?? '') + text.slice(first.length);
+    if (PHASE_COMMANDS.has(name) && m[2] === undefined) text = text.trim();
+  }
+  const parsed = parsePlanningArgs(name, text);
+  if (!parsed.ok) return parsed;
+  return { ok: true, request: spec === undefined ? parsed.command : { ...parsed.command, spec } };
+}

@@ -57,7 +57,7 @@ async function onComment(context: Context<'issue_comment.created'>): Promise<voi
   try {
     const refused = await refusal(inv, parsed, context.isBot);
     const askedIn = `Asked by @${sender.login} in [a comment](${comment.html_url}) on #${issue.number}.`;
-    const text = refused ?? (parsed instanceof ParseError ? helpText(parsed.message) : await runCommand(inv, parsed, askedIn));
+    const text = refused ?? (parsed instanceof ParseError ? helpText(parsed.message) : await runCommand(inv, parsed, askedIn, comment.id));
     await reply(inv, issue.number, text);
     if (refused === undefined && !(parsed instanceof ParseError)) await noteFrustration(inv, parsed, { id: comment.id, author: sender.login }, { number: issue.number, comments: issue.comments ?? 0 });
   } catch (e) {

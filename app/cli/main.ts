@@ -3,6 +3,7 @@ import { readTextIfExists } from '../machine/files.js';
 import { EXIT, processIO, UsageError, type CliIO } from './io.js';
 import { parseArgsMessage, usageMessage } from './usage-message.js';
 import { didYouMean } from '../engine/core/spec/suggest.js';
+import { PLANNING_NAMES, PLANNING_SUMMARY } from '../engine/planning/planning-command.js';
 
 interface Loaded {
   usage: string;
@@ -30,6 +31,10 @@ const COMMANDS: Record<string, Command> = {
   import: { summary: 'convert a GSD .planning/ directory into a spec', load: async () => { const m = await import('./commands/import.js'); return { usage: m.usage, run: m.importCommand }; } },
   spike: { summary: 'settle a question by experiment, on a branch of its own', load: async () => { const m = await import('./commands/spike.js'); return { usage: m.usage, run: m.spikeCommand }; } },
   reflect: { summary: 'turn recurring signals into lessons', load: async () => { const m = await import('./commands/reflect.js'); return { usage: m.usage, run: m.reflectCommand }; } },
+  // The planning commands (engine/planning/planning-command.ts), one entry each.
+  ...Object.fromEntries(
+    PLANNING_NAMES.map((name): [string, Command] => [name, { summary: PLANNING_SUMMARY[name], load: async () => { const m = await import('./commands/planning.js'); return { usage: m.planningUsage(name), run: m.planningCommand(name) }; } }]),
+  ),
 };
 
 function overview(): string {

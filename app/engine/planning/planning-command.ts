@@ -101,3 +101,16 @@ export function parsePlanningRequest(name: PlanningName, rest: string): { ok: tr
   if (!parsed.ok) return parsed;
   return { ok: true, request: spec === undefined ? parsed.command : { ...parsed.command, spec } };
 }
+
+/** A line each, for `harness` without arguments. */
+export const PLANNING_SUMMARY: Readonly<Record<PlanningName, string>> = {
+  'plan-spec': 'PROJECT.md from SPEC.md, by an agent',
+  'research-spec': 'research the spec: stack, features, architecture, pitfalls, summary',
+  'define-requirements': 'REQUIREMENTS.md from the spec and its research',
+  'create-roadmap': 'ROADMAP.md: phases with goals, success criteria and checks',
+  'discuss-phase': 'questions about a phase; with the answers, its context',
+  'research-phase': 'research a phase before it is planned',
+  'plan-phase': 'the PLAN.md files of a phase, goal-backward',
+  'add-phase': 'one more phase in ROADMAP.md',
+  'map-codebase': 'a map of the codebase: structure, stack, patterns, …',
+};

@@ -13,6 +13,7 @@ import { safeForge, safeOutcome } from './safe-forge.js';
 import { runPlanWorker } from './plan-worker.js';
 import { runSpikeWorker } from './spike-worker.js';
 import { runPlanningWorker } from './planning-worker.js';
+import { runResearchAheadWorker } from './planning-research.js';
 import { jobSummary } from './reports.js';
 import { WorkerError, type WorkerDeps, type WorkerOutcome, type WorkerRun } from './worker-run.js';
 
@@ -27,7 +28,7 @@ const PROBLEMS_SHOWN = 10;
 export async function runWorker(deps: WorkerDeps): Promise<WorkerOutcome> {
   const { inputs, log } = deps;
   const t = inputs.target;
-  const target = t.kind === 'plan' ? t.plan : t.kind === 'phase' ? `phase-${t.phase}` : t.kind === 'spike' ? `spike/${t.slug}` : `planning/${t.pull}/${t.comment}`;
+  const target = t.kind === 'plan' ? t.plan : t.kind === 'phase' ? `phase-${t.phase}` : t.kind === 'spike' ? `spike/${t.slug}` : t.kind === 'research' ? `research-${t.phase}` : `planning/${t.pull}/${t.comment}`;
   try {
     const { config, problems } = await readWorkerConfig(deps.root);
     for (const p of problems) log.warning(`${p} (the defaults are used instead)`);
@@ -36,11 +37,12 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerOutcome> {
       return await runSpikeWorker({ ...deps, config, notes, env: deps.env ?? {}, now: deps.now ?? (() => new Date()) }, t.slug);
     }
     const specsRoot = inputs.specsRoot ?? config.specs_root;
-    if (t.kind === 'planning') {
+    if (t.kind === 'planning' || t.kind === 'research') {
       const notes = problems.map((p) => `config problem, defaults used: ${p}`);
       const planning = { ...deps, config, notes, env: deps.env ?? {}, now: deps.now ?? (() => new Date()), findSpec: () => findSpecDir(deps.root, specsRoot, inputs.spec) };
       // The same content-safety pass as a plan's: the checkout is the project, the job's secrets are taken out.
-      return await safeOutcome(await runPlanningWorker(planning, t), { roots: [deps.root], secrets: [...secretValues({ ...process.env, ...planning.env }), ...(deps.secrets ?? [])] });
+      const safety = { roots: [deps.root], secrets: [...secretValues({ ...process.env, ...planning.env }), ...(deps.secrets ?? [])] };
+      return await safeOutcome(t.kind === 'planning' ? await runPlanningWorker(planning, t) : await runResearchAheadWorker(planning, t), safety);
     }
     const specPath = await findSpecDir(deps.root, specsRoot, inputs.spec);
     const loaded = loadSpec(await readSpecFiles(join(deps.root, specPath)), PLAN_READING);

@@ -61,9 +61,9 @@ describe('harness plan-spec, create-roadmap, plan-phase … on this machine', ()
     expect(loaded.spec!.plans).toHaveLength(10);
 
     const run = await runCli(['run', DIR, '--agent', 'script'], root);
-    expect(run.stderr, run.stdout).toBe("");
+    expect(run.stderr, run.stdout).toBe('');
     expect(run.code, run.stdout).toBe(0);
-    expect(run.stdout).toContain("SPC-001: 10/10 plans verified, 3/3 phases verified");
+    expect(run.stdout).toContain('SPC-001: 10/10 plans verified, 3/3 phases verified');
   }, 300_000);
 
   it('says what a planning command needs, and commits nothing when the retry is refused', async () => {

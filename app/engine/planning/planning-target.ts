@@ -44,3 +44,29 @@ export function planningRunTitle(spec: string, target: Omit<PlanningTarget, 'kin
 export function discussMarker(spec: string, phase: string): string {
   return `<!-- harness:discuss ${spec} ${phase} -->`;
 }
+
+/**
+ * Research ahead (docs/github-flow.md, 11): the worker's plan input `research-PP` checks out
+ * `harness/<spec>/research-PP`, the round's claim at the base head, where the worker commits
+ * the phase's research document and opens a pull request for it. The branch is the record:
+ * while it exists, the phase is not researched again.
+ */
+export interface ResearchTarget {
+  kind: 'research';
+  phase: string;
+}
+
+const RESEARCH_INPUT = /^research-(\d{2,})$/;
+
+export function researchInput(phase: string): string {
+  return `research-${phase}`;
+}
+
+export function parseResearchInput(input: string): ResearchTarget | undefined {
+  const m = RESEARCH_INPUT.exec(input);
+  return m ? { kind: 'research', phase: m[1]! } : undefined;
+}
+
+export function researchBranch(spec: string, phase: string): string {
+  return `harness/${spec}/${researchInput(phase)}`;
+}

@@ -96,7 +96,11 @@ export const HarnessConfigSchema = z
       }),
     /** The planning commands (plan-spec, plan-phase, …): the agent that writes the documents, when it is not the repository's `agent`. */
     planning: z
-      .object({ agent: z.enum(['claude', 'command']).optional() })
+      .object({
+        agent: z.enum(['claude', 'command']).optional(),
+        /** While a phase executes, idle slots research the next two phases on the worker (research documents, as pull requests). Off unless set: it spends agent time unasked. */
+        research_ahead: z.boolean().default(false),
+      })
       .strict()
       .optional(),
   })

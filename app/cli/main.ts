@@ -31,23 +31,30 @@ const COMMANDS: Record<string, Command> = {
   import: { summary: 'convert a GSD .planning/ directory into a spec', load: async () => { const m = await import('./commands/import.js'); return { usage: m.usage, run: m.importCommand }; } },
   spike: { summary: 'settle a question by experiment, on a branch of its own', load: async () => { const m = await import('./commands/spike.js'); return { usage: m.usage, run: m.spikeCommand }; } },
   reflect: { summary: 'turn recurring signals into lessons', load: async () => { const m = await import('./commands/reflect.js'); return { usage: m.usage, run: m.reflectCommand }; } },
-  // The planning commands (engine/planning/planning-command.ts), one entry each.
-  ...Object.fromEntries(
-    PLANNING_NAMES.map((name): [string, Command] => [name, { summary: PLANNING_SUMMARY[name], load: async () => { const m = await import('./commands/planning.js'); return { usage: m.planningUsage(name), run: m.planningCommand(name) }; } }]),
-  ),
 };
 
-function overview(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
-  const list = Object.entries(COMMANDS)
+/** The planning commands (engine/planning/planning-command.ts): listed apart, as a group of their own. */
+const PLANNING: Record<string, Command> = Object.fromEntries(
+  PLANNING_NAMES.map((name): [string, Command] => [name, { summary: PLANNING_SUMMARY[name], load: async () => { const m = await import('./commands/planning.js'); return { usage: m.planningUsage(name), run: m.planningCommand(name) }; } }]),
+);
+
+function listed(commands: Record<string, Command>): string {
+  const width = Math.max(...Object.keys(commands).map((c) => c.length));
+  return Object.entries(commands)
     .map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`)
     .join('\n');
+}
+
+function overview(): string {
   return `Usage: harness <command> [options]
 
 Spec-driven work with coding agents, Git-native.
 
 Commands:
-${list}
+${listed(COMMANDS)}
+
+Planning commands (an agent writes the spec's documents; harness <command> <spec-dir> …):
+${listed(PLANNING)}
 
 Run "harness <command> --help" for a command's options.
 `;
@@ -82,9 +89,9 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     await runReportServer();
     return EXIT.ok;
   }
-  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : Object.hasOwn(PLANNING, name) ? PLANNING[name] : undefined;
   if (!entry) {
-    const near = didYouMean(name, Object.keys(COMMANDS));
+    const near = didYouMean(name, [...Object.keys(COMMANDS), ...Object.keys(PLANNING)]);
     io.stderr(`harness: unknown command "${name}"${near || `; the commands are ${Object.keys(COMMANDS).join(', ')}`}\nRun "harness --help" for what each does.\n`);
     return EXIT.usage;
   }

@@ -36,7 +36,7 @@ export function parseInputs(get: (name: string) => string): WorkerInputs {
   if (!spike && spec === SPIKE_SPEC_INPUT) throw new WorkerInputError(`input plan: "${plan}" is not a spike like spike/<name>, which spec "${SPIKE_SPEC_INPUT}" asks for`);
   if (!spike && !SPEC_ID.test(spec)) throw new WorkerInputError(`input spec: "${spec}" is not a spec id like SPC-002 (nor "${SPIKE_SPEC_INPUT}", for a spike)`);
   const target = spike ?? parseTargetInput(plan) ?? parsePlanningInput(plan) ?? parseResearchInput(plan);
-  if (!target) throw new WorkerInputError(`input plan: "${plan}" is neither a plan id like 03-02, a phase like phase-03, a planning job like planning/<pull>/<comment>, nor research ahead like research-03`);
+  if (!target) throw new WorkerInputError(`input plan: "${plan}" is neither a plan id like 03-02 nor a phase like phase-03 (nor a planning job, planning/<pull>/<comment>, nor research ahead, research-03)`);
   const resume = get('resume').toLowerCase();
   if (!['', 'true', 'false'].includes(resume)) throw new WorkerInputError(`input resume: "${resume}" is neither "true" nor "false"`);
   const token = get('token');

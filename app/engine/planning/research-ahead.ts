@@ -1,16 +1,24 @@
-import type { RoundPlan } from '../forge/round-plan.js';
+/** What a scheduling round decided, as far as research ahead needs it (engine/forge/round-plan.ts's RoundPlan has these). */
+interface RoundView {
+  /** Phase ids, in order. */
+  phases: string[];
+  plans: readonly { phase: string; status?: string | undefined; open: boolean }[];
+  /** The plans the round dispatches now. */
+  dispatch: readonly { phase: string }[];
+  freeSlots: number;
+}
 
 /** How far ahead research runs: the next two phases after the one executing. */
 export const RESEARCH_AHEAD = 2;
 
 export interface ResearchAheadInput {
-  round: Pick<RoundPlan, 'phases' | 'plans' | 'dispatch' | 'freeSlots'>;
+  round: RoundView;
   /** Phases whose research was claimed already (its branch exists: running, or done and waiting for review). */
   claimed: ReadonlySet<string>;
 }
 
 /** A plan that has begun: taken by a worker, or further along. */
-function begun(p: RoundPlan['plans'][number]): boolean {
+function begun(p: RoundView['plans'][number]): boolean {
   return !p.open || (p.status !== undefined && p.status !== 'ready' && p.status !== 'blocked');
 }
 

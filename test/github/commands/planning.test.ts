@@ -244,4 +244,28 @@ describe('planning on the spec PR', () => {
     expect(lastComment(s)).toBe('I could not run that: `plan-spec` works on a spec pull request, where its documents are committed for review; write it there.');
     expect(s.github.dispatches).toEqual([]);
   });
+
+  it('tells the thread when a planning run ended without answering, once, and frees the command to be written again', async () => {
+    const s = await setup();
+    const asked = await say(s, '/harness plan-spec');
+    const claim = `harness/SPC-001/planning/${PR}/${asked}`;
+    const payload = webhookExample<{ workflow_run: Record<string, unknown>; repository: unknown }>('workflow_run', (p) => p.action === 'completed');
+    Object.assign(payload.workflow_run, {
+      path: '.github/workflows/harness-worker.yml',
+      event: 'workflow_dispatch',
+      name: 'harness worker',
+      display_title: `harness SPC-001/planning/${PR}/${asked}`,
+      conclusion: 'timed_out',
+      head_branch: 'master',
+      html_url: 'https://github.com/Codertocat/Hello-World/actions/runs/99',
+    });
+    const event = (id: string) => ({ id, name: 'workflow_run', payload }) as never;
+    await testProbot().receive(event('run-1'));
+    expect(s.github.checkRuns.at(-1)).toMatchObject({ status: 'completed', conclusion: 'timed_out' });
+    expect(lastComment(s)).toBe('The planning job ended (timed_out) before it could answer: nothing was committed. Its log: https://github.com/Codertocat/Hello-World/actions/runs/99\n\nWrite the command again to run it once more.');
+    expect(s.github.branches.has(claim)).toBe(false);
+    const comments = s.github.comments.length;
+    await testProbot().receive(event('run-1-again'));
+    expect(s.github.comments).toHaveLength(comments);
+  });
 });

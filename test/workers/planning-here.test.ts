@@ -57,7 +57,7 @@ describe('a planning command on a checkout', () => {
       [{ name: 'create-roadmap' }, [`${SPEC_DIR}/ROADMAP.md`]],
       [{ name: 'add-phase', goal: 'Notes can be exported' }, [`${SPEC_DIR}/ROADMAP.md`]],
       [{ name: 'research-phase', phase: '01' }, [`${SPEC_DIR}/planning/research/phase-01-research.md`]],
-      [{ name: 'plan-phase', phase: '01' }, [`${SPEC_DIR}/planning/plans/01-work/01-01-PLAN.md`, `${SPEC_DIR}/planning/plans/01-work/01-02-PLAN.md`]],
+      [{ name: 'plan-phase', phase: '01' }, [`${SPEC_DIR}/planning/checks/phase-01-plans.md`, `${SPEC_DIR}/planning/plans/01-work/01-01-PLAN.md`, `${SPEC_DIR}/planning/plans/01-work/01-02-PLAN.md`]],
       [{ name: 'map-codebase' }, ['CONCERNS', 'INTEGRATIONS', 'PATTERNS', 'STACK', 'STRUCTURE', 'TESTING'].map((n) => `${SPEC_DIR}/planning/codebase/${n}.md`)],
     ];
     for (const [command, files] of steps) {
@@ -90,8 +90,9 @@ describe('a planning command on a checkout', () => {
       `${SPEC_DIR}/planning/plans/01-work/01-02-PLAN.md:8: plan 01-02 has no must_pass checks, so it could pass without the work being done; add a machine-checkable check such as { id: tests, type: tests_pass, command: "npm test" }`,
     ];
     expect(outcome).toMatchObject({ kind: 'committed', retries: [{ stage: 'plan-phase', problems }] });
-    const calls = readFileSync(briefs, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { try: string; brief: string });
-    expect(calls.map((c) => c.try)).toEqual(['1', '2']);
+    const calls = readFileSync(briefs, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { stage: string; try: string; brief: string });
+    // The plans twice (the first refused), then the verifier's check of them.
+    expect(calls.map((c) => `${c.stage}:${c.try}`)).toEqual(['plan-phase:1', 'plan-phase:2', 'plans-check:1']);
     expect(calls[0]!.brief).not.toContain('Your first try was refused');
     for (const p of problems) expect(calls[1]!.brief).toContain(`- ${p}`);
     expect(readFileSync(join(root, SPEC_DIR, 'planning/plans/01-work/01-01-PLAN.md'), 'utf8')).toContain('type: file_exists');

@@ -32,7 +32,7 @@ function lookAt(command: PlanningCommand): string {
     case 'research-phase':
       return `Check the findings of low confidence and anything marked not found before \`plan-phase ${command.phase}\` relies on them.`;
     case 'plan-phase':
-      return 'Check each plan\'s `depends_on` (only what it truly needs), its `files_modified` (plans that share a file never run at once) and its `must_pass` (what proves it done). When they are right: `execute` them.';
+      return `Read the verifier's verdict first (\`planning/checks/phase-${command.phase}-plans.md\`): its gaps are where the plans fall short of the phase's success criteria. Then check each plan's \`depends_on\` (only what it truly needs), its \`files_modified\` (plans that share a file never run at once) and its \`must_pass\` (what proves it done). When they are right: \`execute\` them.`;
     case 'map-codebase':
       return 'CONCERNS.md is the one to read first; the others are a reference for planning.';
   }

@@ -47,6 +47,7 @@ export function checkPlanningStage(input: PlanningCheckInput): PlanningCheck {
     if (body === undefined) found.push(problem(path, 1, 'missing', `\`${command.name}\` must write this file, and it was not written`));
     else if (body.trim() === '') found.push(problem(path, 1, 'empty', 'the file is empty: write the document'));
     else if (stage.research) found.push(...researchProblems(path, body));
+    else if (stage.verdict) found.push(...verdictProblems(path, body));
   }
   if (stage.writesSome !== undefined) {
     const match = picomatch(stage.writesSome, PICOMATCH_OPTIONS);
@@ -72,6 +73,15 @@ function researchProblems(path: string, body: string): Problem<string>[] {
   if (!/^## Sources\s*$/m.test(body)) {
     out.push(problem(path, 1, 'sources', 'list where each finding comes from under a "## Sources" heading (write "none found" there rather than nothing)'));
   }
+  return out;
+}
+
+function verdictProblems(path: string, body: string): Problem<string>[] {
+  const out: Problem<string>[] = [];
+  const fm = parseFrontmatter(path, body, false);
+  const verdict = fm.ok ? fm.frontmatter.data.verdict : undefined;
+  if (verdict !== 'pass' && verdict !== 'gaps') out.push(problem(path, 1, 'verdict', 'give the verdict in the frontmatter: `verdict: pass` or `verdict: gaps`'));
+  if (!/^## Coverage\s*$/m.test(body)) out.push(problem(path, 1, 'coverage', 'show each success criterion against the plans under a "## Coverage" heading'));
   return out;
 }
 

@@ -7,7 +7,7 @@ import type { PlanningCommand } from './planning-command.js';
  * data, the paths and the checks are here.
  */
 
-export type PlanningAgentName = 'planner' | 'researcher';
+export type PlanningAgentName = 'planner' | 'researcher' | 'verifier';
 
 export interface PlanningStage {
   /** Names the stage in logs, commit trailers and the agent's environment (HARNESS_PLANNING_STAGE). */
@@ -25,6 +25,13 @@ export interface PlanningStage {
   writesSome?: string;
   /** Research documents: frontmatter `confidence`, a `## Sources` section. */
   research?: boolean;
+  /** A verdict on the plans: frontmatter `verdict: pass|gaps`, a `## Coverage` section. */
+  verdict?: boolean;
+}
+
+/** Where the verifier's check of a phase's plans goes. */
+export function plansCheckPath(phase: string): string {
+  return `planning/checks/phase-${phase}-plans.md`;
 }
 
 /** Where the discussion of a phase is kept: questions, the answers people gave, the context the agent drew from them. */
@@ -101,6 +108,8 @@ export function planningStages(command: PlanningCommand, discuss: DiscussState =
           writesSome: `planning/plans/${command.phase}-*/${command.phase}-*-PLAN.md`,
           may: [`planning/plans/${command.phase}-*/**`, `planning/plans/${command.phase}/**`],
         },
+        // The plans, once they validate, are judged goal-backward by the verifier: its verdict is for the person reviewing them.
+        { id: 'plans-check', agent: 'verifier', section: 'Plans check', title: `a check of the plans of phase ${command.phase}`, writes: [plansCheckPath(command.phase)], may: [plansCheckPath(command.phase)], verdict: true },
       ];
     case 'map-codebase': {
       const files = CODEBASE_DOCUMENTS.map((d) => `${CODEBASE_DIR}/${d}.md`);

@@ -36,9 +36,9 @@ describe('the planning commands in the /harness grammar', () => {
   });
 });
 
-describe("the planner's and researcher's instructions", () => {
+describe("the planner's, researcher's and verifier's instructions", () => {
   it('have a section for every stage of every command, and fill the placeholders', async () => {
-    for (const agent of ['planner', 'researcher'] as const) {
+    for (const agent of ['planner', 'researcher', 'verifier'] as const) {
       const text = await loadTemplate(`agents/${agent}.md`);
       const sections = [
         ...planningStages({ name: 'plan-spec' }),

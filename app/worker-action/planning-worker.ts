@@ -90,7 +90,8 @@ export async function runPlanningWorker(run: PlanningWorkerRun, target: Planning
   } else {
     await checkout.deleteRemote(planningBranch(run.inputs.spec, target));
   }
-  const safe = (await makeSafe(text, safety)).text;
+  // A line of the agent's that starts with /harness must not read as a command to the App, which would answer a bot's comment.
+  const safe = (await makeSafe(text, safety)).text.replace(/^(\s*)\/harness\b/gm, '$1\\/harness');
   await forge.comment(target.pull, safe);
   log.info(`answered on #${target.pull}: ${outcome.kind === 'committed' ? `committed ${outcome.sha.slice(0, 7)} to ${pull.headRef}` : outcome.reason}`);
   await report(run, target, startedAt, outcome.kind === 'committed' ? 'success' : 'failure', outcome.kind === 'committed' ? `${planningWords(command)}: ${outcome.files.length} document(s) written` : `${planningWords(command)}: nothing committed`, safe);

@@ -5,6 +5,7 @@ import { parseArgsMessage, usageMessage } from './usage-message.js';
 import { didYouMean } from '../engine/core/spec/suggest.js';
 import { reportUnhandled } from './internal-error.js';
 import { terminalSafeIO } from './terminal-safe.js';
+import { PLANNING_NAMES, PLANNING_SUMMARY } from '../engine/planning/planning-command.js';
 
 interface Loaded {
   usage: string;
@@ -36,17 +37,28 @@ const COMMANDS: Record<string, Command> = {
   export: { summary: 'the knowledge store as one JSON snapshot', load: async () => { const m = await import('./commands/export.js'); return { usage: m.usage, run: m.exportCommand }; } },
 };
 
-function overview(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
-  const list = Object.entries(COMMANDS)
+/** The planning commands (engine/planning/planning-command.ts): listed apart, as a group of their own. */
+const PLANNING: Record<string, Command> = Object.fromEntries(
+  PLANNING_NAMES.map((name): [string, Command] => [name, { summary: PLANNING_SUMMARY[name], load: async () => { const m = await import('./commands/planning.js'); return { usage: m.planningUsage(name), run: m.planningCommand(name) }; } }]),
+);
+
+function listed(commands: Record<string, Command>): string {
+  const width = Math.max(...Object.keys(commands).map((c) => c.length));
+  return Object.entries(commands)
     .map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`)
     .join('\n');
+}
+
+function overview(): string {
   return `Usage: harness <command> [options]
 
 Spec-driven work with coding agents, Git-native.
 
 Commands:
-${list}
+${listed(COMMANDS)}
+
+Planning commands (an agent writes the spec's documents; harness <command> <spec-dir> …):
+${listed(PLANNING)}
 
 Run "harness <command> --help" for a command's options.
 `;
@@ -83,9 +95,9 @@ export async function main(argv: string[], given: CliIO = processIO()): Promise<
     await runReportServer();
     return EXIT.ok;
   }
-  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : Object.hasOwn(PLANNING, name) ? PLANNING[name] : undefined;
   if (!entry) {
-    const near = didYouMean(name, Object.keys(COMMANDS));
+    const near = didYouMean(name, [...Object.keys(COMMANDS), ...Object.keys(PLANNING)]);
     io.stderr(`harness: unknown command "${name}"${near || `; the commands are ${Object.keys(COMMANDS).join(', ')}`}\nRun "harness --help" for what each does.\n`);
     return EXIT.usage;
   }

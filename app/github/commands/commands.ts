@@ -73,7 +73,7 @@ async function onComment(context: Context<'issue_comment.created'>): Promise<voi
       return;
     }
     const askedIn = `Asked by @${sender.login} in [a comment](${comment.html_url}) on #${issue.number}.`;
-    const text = refused ?? (parsed instanceof ParseError ? helpText(parsed.message) : await runCommand(inv, parsed, askedIn));
+    const text = refused ?? (parsed instanceof ParseError ? helpText(parsed.message) : await runCommand(inv, parsed, askedIn, comment.id));
     await reply(inv, issue.number, text, [...(refused !== undefined ? [refusedMarker(sender.login)] : []), replyMarker(comment.id)]);
     if (refused === undefined && !(parsed instanceof ParseError)) await noteFrustration(inv, parsed, { id: comment.id, author: sender.login }, { number: issue.number, comments: issue.comments ?? 0 });
   } catch (e) {

@@ -27,6 +27,8 @@ export interface PromptOptions {
   commits?: { sha: string; subject: string }[];
   /** What harness has learned that applies to the plan (assign_task's `knowledge`), best first. */
   knowledge?: readonly BriefKnowledge[];
+  /** How to work: the executor's instructions (templates/agents/executor.md, or the repository's own). */
+  instructions?: string;
 }
 
 export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
@@ -38,6 +40,8 @@ export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
       'you do not merge, push or open pull requests.',
     '',
   );
+
+  if (options.instructions?.trim()) out.push('## How to work', '', options.instructions.trim(), '');
 
   out.push('## Goal', '', plan.title);
   if (plan.truths.length > 0) out.push('', 'When you are done, these hold:', ...plan.truths.map((t) => `- ${t}`));

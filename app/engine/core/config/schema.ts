@@ -114,6 +114,15 @@ export const HarnessConfigSchema = z
         reflect: { on_phase: false, on_spec: true, min_weight: 4, min_plans: 2 },
         surface: { budget_tokens: 500, max_entries: 5 },
       }),
+    /** The planning commands (plan-spec, plan-phase, …): the agent that writes the documents, when it is not the repository's `agent`. */
+    planning: z
+      .object({
+        agent: z.enum(['claude', 'command']).optional(),
+        /** While a phase executes, idle slots research the next two phases on the worker (research documents, as pull requests). Off unless set: it spends agent time unasked. */
+        research_ahead: z.boolean().default(false),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TRAILER_PLAN, TRAILER_SPEC, type Trailer } from '../engine/core/agents/commit-message.js';
@@ -11,6 +12,7 @@ import { loadTemplate } from '../machine/templates.js';
 import { readTextIfExists } from '../machine/files.js';
 import { makeSafe } from '../machine/content-safety.js';
 import { runSafety } from './capture.js';
+import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
 
 /** A phase's directory under execution/phases/, named like its plans' directory. */
 export function executionDir(phase: Phase): string {
@@ -85,9 +87,12 @@ export async function commitDocuments(
     paths.push(await write('execution/commits.log', appendCommits(log, logged)));
   }
   const specPrefix = ctx.specRel === '.' ? '' : `${ctx.specRel}/`;
+  // Knowledge a killed run filed and never committed is deduplicated when filed again (its
+  // keys are in the store's index on disk): the whole store goes into the commit, so it lands.
+  const store = existsSync(join(ctx.integration.worktree, KNOWLEDGE_ROOT)) ? [KNOWLEDGE_ROOT] : [];
   return ctx.repo.commitPaths(
     ctx.integration.worktree,
-    [...paths.map((p) => `${specPrefix}${p}`), ...knowledge],
+    [...paths.map((p) => `${specPrefix}${p}`), ...new Set([...knowledge, ...store])],
     { subject: `docs(${ctx.spec.id}): ${subject}`, trailers: [...trailers, { key: TRAILER_SPEC, value: ctx.spec.id }] },
   );
 }

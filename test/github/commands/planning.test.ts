@@ -82,7 +82,8 @@ async function say(s: Setup, body: string, login = 'Codertocat'): Promise<number
   return id;
 }
 
-const lastComment = (s: Setup) => s.github.comments.at(-1)!.body;
+/** The last comment's text, without the hidden marker naming the command it answers (steering's redelivery check). */
+const lastComment = (s: Setup) => s.github.comments.at(-1)!.body.replace(/\n\n<!-- harness:reply \d+ -->$/, '');
 
 /** The job the App dispatched last, run by the worker in a fresh checkout of its claim branch. */
 async function work(s: Setup): Promise<Awaited<ReturnType<typeof runWorker>>> {
@@ -122,6 +123,8 @@ describe('planning on the spec PR', () => {
       `GET ${R}/collaborators/Codertocat/permission`,
       `GET ${R}/pulls/${PR}`,
       `GET ${R}/issues/${PR}/comments?per_page=100`,
+      // The thread holds the App's status comment: the App asks who it is before trusting its marker.
+      'POST /graphql',
       `GET ${R}/pulls/${PR}`,
       `GET ${R}/git/ref/heads/${SPEC_BRANCH}`,
       `POST ${R}/git/refs`,

@@ -31,7 +31,7 @@ const bench: BenchModule = {
         },
       ],
       targets: [
-        { name: 'the final tree equals an uninterrupted run (normalised)', met: report.complete && report.differingFiles.length === 0, detail: report.differingFiles.join(', ') || 'identical' },
+        { name: 'the final tree equals an uninterrupted run (normalised)', met: report.complete && report.differingFiles.length === 0, detail: [report.differingFiles.join(', ') || 'identical', ...report.failures].join('\n') },
         { name: 'no commit of any kind twice', met: report.duplicateCommits.length === 0, detail: report.duplicateCommits.join('; ') || 'none' },
         { name: 'no leaked worktree or process', met: report.leakedWorktrees === 0 && report.leakedProcesses.length === 0, detail: `${report.leakedWorktrees} worktrees, processes ${JSON.stringify(report.leakedProcesses)}` },
       ],

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFile, mkdir, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { GitError } from '../workers/git.js';
 import { commitBody, commitLine, formatTrailers, type CommitMessage } from '../engine/core/agents/commit-message.js';
@@ -112,6 +112,9 @@ export class RunRepo {
         await this.git().run(['worktree', 'prune']);
         this.#pruned = true;
       }
+      // A directory without `.git` at a worktree's place is what a run killed inside
+      // `worktree remove` (or early in `worktree add`) leaves: harness's own, and in the way.
+      if (existsSync(path)) await rm(path, { recursive: true, force: true });
       await mkdir(dirname(path), { recursive: true });
       await this.#addWorktree(path, branch, startPoint).catch(async (e: unknown) => {
         if (!(e instanceof GitError)) throw e;
@@ -146,6 +149,13 @@ export class RunRepo {
   removeWorktree(path: string): Promise<void> {
     return this.#admin.run(async () => {
       if (!existsSync(path)) return;
+      if (!existsSync(join(path, '.git'))) {
+        // Half removed by a run killed inside `worktree remove`: git no longer takes it for a
+        // worktree ("validation failed"), so the directory goes by hand and git forgets it.
+        await rm(path, { recursive: true, force: true });
+        await this.git().run(['worktree', 'prune']);
+        return;
+      }
       await this.git().run(['worktree', 'remove', '--force', path]);
     });
   }

@@ -46,6 +46,8 @@ export interface CampaignReport {
   /** Processes still running in the repository or from its check servers. */
   leakedProcesses: number[];
   complete: boolean;
+  /** Final runs that did not end with every plan verified: the repository and the end of what the run printed. */
+  failures: string[];
   seconds: number;
 }
 
@@ -60,8 +62,11 @@ function seeded(seed: number): () => number {
 }
 
 /** One run of the CLI; killed with its whole process group after `killAfterMs`, if given and still running. */
-function runOnce(root: string, killAfterMs?: number): Promise<{ killed: boolean; code: number | null }> {
-  const child = spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script', '--slots', '2'], { cwd: root, detached: true, stdio: 'ignore' });
+function runOnce(root: string, killAfterMs?: number): Promise<{ killed: boolean; code: number | null; output: string }> {
+  const child = spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script', '--slots', '2'], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
+  child.stderr!.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
   let killed = false;
   const timer =
     killAfterMs === undefined
@@ -77,7 +82,7 @@ function runOnce(root: string, killAfterMs?: number): Promise<{ killed: boolean;
   return new Promise((resolve) =>
     child.once('exit', (code) => {
       if (timer) clearTimeout(timer);
-      resolve({ killed, code });
+      resolve({ killed, code, output });
     }),
   );
 }
@@ -149,7 +154,7 @@ export async function crashCampaign(options: { kills: number; seed: number; maxD
   const expected = tree(clean);
   const random = seeded(options.seed);
   const maxDelay = options.maxDelayMs ?? 6_000;
-  const report: Omit<CampaignReport, 'seconds'> = { kills: 0, runs: 0, rounds: 0, differingFiles: [], duplicateCommits: [], leakedWorktrees: 0, leakedProcesses: [], complete: true };
+  const report: Omit<CampaignReport, 'seconds'> = { kills: 0, runs: 0, rounds: 0, differingFiles: [], duplicateCommits: [], leakedWorktrees: 0, leakedProcesses: [], complete: true, failures: [] };
   // Rounds: a spec killed until it finishes on its own (or the kills are all spent), then
   // run to the end and compared; the next round starts from a fresh repository, so every
   // kill lands in unfinished work.
@@ -167,6 +172,7 @@ export async function crashCampaign(options: { kills: number; seed: number; maxD
     report.runs++;
     const last = await runOnce(root);
     report.complete &&= last.code === 0;
+    if (last.code !== 0) report.failures.push(`${root}: exit ${last.code}\n${last.output}`);
     const got = tree(root);
     const only = (x: string[], y: string[]) => x.filter((e) => !y.includes(e));
     const differing = [...only(expected, got), ...only(got, expected)].map((e) => e.slice(0, e.indexOf('\n')));

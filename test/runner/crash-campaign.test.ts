@@ -11,6 +11,7 @@ describe('the crash campaign', () => {
   it('eight random kills leave the same result as an uninterrupted run, nothing duplicated or leaked', async () => {
     const report = await crashCampaign({ kills: 8, seed: 7, maxDelayMs: 4_000 });
     expect(report.kills).toBe(8);
+    expect(report.failures).toEqual([]);
     expect(report.complete).toBe(true);
     expect(report.differingFiles).toEqual([]);
     expect(report.duplicateCommits).toEqual([]);

@@ -4,7 +4,7 @@
  * completion) once, no worktree left behind; and a finished spec run again adds nothing.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,6 +73,17 @@ describe('a run killed at a git step', () => {
     expect(await killedRun(root, { before: 'worktree remove' })).toBeNull();
     expect(worktrees(root)).toBeGreaterThan(2);
     expect((await resume(root)).complete).toBe(true);
+    expect(worktrees(root)).toBe(2);
+  });
+
+  it("resumes past a plan's worktree half removed (its .git gone, files left), and past one half added", async () => {
+    const root = await makeRepo(specTree(PLANS));
+    expect(await killedRun(root, { before: 'worktree remove' })).toBeNull();
+    const kept = join(root, '.git/harness/worktrees/SPC-007/01-01');
+    // What a kill inside `git worktree remove` leaves: the files, without the .git link.
+    rmSync(join(kept, '.git'));
+    expect((await resume(root)).complete).toBe(true);
+    expect(existsSync(kept)).toBe(false);
     expect(worktrees(root)).toBe(2);
   });
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, rm } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { appendFile, mkdir, readdir, rm } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { GitError } from '../workers/git.js';
 import { commitBody, commitLine, formatTrailers, type CommitMessage } from '../engine/core/agents/commit-message.js';
 import { Mutex } from './mutex.js';
@@ -124,6 +124,35 @@ export class RunRepo {
     });
   }
 
+  /**
+   * Lock files a git command killed with its run left in this spec's worktrees and branches
+   * (`index.lock`, `<ref>.lock`): git refuses every later command on them ("Another git
+   * process seems to be running"). Only runs of the spec touch these, one at a time under
+   * its run lock, so whatever lock is there when a run starts is stale.
+   */
+  async clearStaleLocks(spec: string): Promise<string[]> {
+    const cleared: string[] = [];
+    const ours = join(this.commonDir, 'harness', 'worktrees', spec) + sep;
+    const admin = join(this.commonDir, 'worktrees');
+    for (const name of await namesIn(admin)) {
+      const gitdir = (await readTextIfExists(join(admin, name, 'gitdir')))?.trim();
+      if (gitdir === undefined || !gitdir.startsWith(ours)) continue;
+      for (const lock of ['index.lock', 'HEAD.lock', 'ORIG_HEAD.lock', 'MERGE_HEAD.lock']) {
+        if (existsSync(join(admin, name, lock))) {
+          await rm(join(admin, name, lock), { force: true });
+          cleared.push(join(admin, name, lock));
+        }
+      }
+    }
+    const refs = join(this.commonDir, 'refs', 'heads', 'harness', spec);
+    for (const entry of await namesIn(refs, true)) {
+      if (!entry.endsWith('.lock')) continue;
+      await rm(join(refs, entry), { force: true });
+      cleared.push(join(refs, entry));
+    }
+    return cleared;
+  }
+
   /** Is the worktree at `path` one whose `worktree add` never finished? */
   async #halfAdded(path: string): Promise<boolean> {
     const pointer = (await readTextIfExists(join(path, '.git')))?.match(/^gitdir: (.+)$/m)?.[1]?.trim();
@@ -242,4 +271,14 @@ function formatMessage(message: CommitMessage): string {
   if (message.body) parts.push(commitBody(message.body));
   if (message.trailers.length > 0) parts.push(formatTrailers(message.trailers));
   return parts.join('\n\n');
+}
+
+/** The names in a directory (with `recursive`, the paths below it); none when it does not exist. */
+async function namesIn(dir: string, recursive = false): Promise<string[]> {
+  try {
+    return await readdir(dir, { recursive });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
 }

@@ -4,7 +4,7 @@
  * completion) once, no worktree left behind; and a finished spec run again adds nothing.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,6 +85,15 @@ describe('a run killed at a git step', () => {
     expect((await resume(root)).complete).toBe(true);
     expect(existsSync(kept)).toBe(false);
     expect(worktrees(root)).toBe(2);
+  });
+
+  it("resumes past the lock files a git command killed with its run left (index.lock, a branch's .lock)", async () => {
+    const root = await makeRepo(specTree(PLANS));
+    expect(await killedRun(root, { commit: 'summary of 01-01' })).toBeNull();
+    writeFileSync(join(root, '.git/worktrees/integration/index.lock'), '');
+    writeFileSync(join(root, '.git/refs/heads/harness/SPC-007/integration.lock'), '');
+    expect((await resume(root)).complete).toBe(true);
+    expect(existsSync(join(root, '.git/worktrees/integration/index.lock'))).toBe(false);
   });
 
   it("keeps STATUS.md's recent activity across a kill", async () => {

@@ -30,6 +30,7 @@ const COMMANDS: Record<string, Command> = {
   import: { summary: 'convert a GSD .planning/ directory into a spec', load: async () => { const m = await import('./commands/import.js'); return { usage: m.usage, run: m.importCommand }; } },
   spike: { summary: 'settle a question by experiment, on a branch of its own', load: async () => { const m = await import('./commands/spike.js'); return { usage: m.usage, run: m.spikeCommand }; } },
   reflect: { summary: 'turn recurring signals into lessons', load: async () => { const m = await import('./commands/reflect.js'); return { usage: m.usage, run: m.reflectCommand }; } },
+  mcp: { summary: 'serve harness to your own coding agent (MCP, stdio)', load: async () => { const m = await import('./commands/mcp.js'); return { usage: m.usage, run: m.mcpCommand }; } },
 };
 
 function overview(): string {
@@ -49,7 +50,7 @@ Run "harness <command> --help" for a command's options.
 }
 
 /** From app/cli/ and from dist/app/cli/ alike: the nearest package.json above that is harness's. */
-async function version(): Promise<string> {
+export async function version(): Promise<string> {
   for (let up = '../../'; up.length <= 12; up += '../') {
     const text = await readTextIfExists(fileURLToPath(new URL(`${up}package.json`, import.meta.url)));
     if (text === undefined) continue;

@@ -47,27 +47,28 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
     'harness_specs',
     {
       title: 'List specs',
-      description: 'The specs of this repository (each directory with a SPEC.md under specs_root, default docs/specs) and where each stands: not run yet, running, verified plans and phases, failures, checkpoints waiting.',
+      description: 'The specs of this repository (each directory with a SPEC.md under specs_root, default docs/specs) whether each is valid, and where each stands: not run yet, running, verified plans and phases, failures, checkpoints waiting.',
       inputSchema: {},
       annotations: { readOnlyHint: true },
     },
     guarded(async () => {
       const found = await specs.list();
       if (found.length === 0) return toolText(`No spec in ${specs.root}: harness looks for directories holding SPEC.md under ${await specs.specsRoot()}/ (specs_root in .github/harness.yml).`, { specs: [] });
-      const rows: { id: string; dir: string; title: string | null; status: string; plansVerified: number | null; plansTotal: number | null; checkpoints: number; problem?: string }[] = [];
+      const rows: { id: string; dir: string; title: string | null; status: string; valid: boolean; errors: number; plansVerified: number | null; plansTotal: number | null; checkpoints: number }[] = [];
       const lines: string[] = [];
       for (const s of found) {
+        // Validity with the state: a spec being edited is listed with its errors, never dropped.
+        const { report: check } = await cliJson<ValidateReport>(cli, ['validate', s.dir, '--json']);
+        const invalid = check.valid ? '' : ` · ${check.errors} error${check.errors === 1 ? '' : 's'} (harness_validate ${s.id})`;
         const out = await cli(['status', s.dir, '--json']);
         if (out.code !== 0) {
-          // A spec that cannot be read is listed with why, not dropped: the person is most likely editing it.
-          const problem = `cannot be read (harness_validate ${s.id} for the problems)`;
-          rows.push({ id: s.id, dir: s.dir, title: null, status: 'invalid', plansVerified: null, plansTotal: null, checkpoints: 0, problem });
-          lines.push(`${s.id} (${s.dir}): ${problem}`);
+          rows.push({ id: s.id, dir: s.dir, title: null, status: 'unreadable', valid: false, errors: check.errors, plansVerified: null, plansTotal: null, checkpoints: 0 });
+          lines.push(`${s.id} (${s.dir}): cannot be read${invalid}`);
           continue;
         }
         const r = JSON.parse(out.stdout) as StatusReport;
-        rows.push({ id: r.spec, dir: s.dir, title: r.title, status: r.status, plansVerified: r.progress.plansVerified, plansTotal: r.progress.plansTotal, checkpoints: r.checkpoints.length });
-        lines.push(statusLine(s.dir, r));
+        rows.push({ id: r.spec, dir: s.dir, title: r.title, status: r.status, valid: check.valid, errors: check.errors, plansVerified: r.progress.plansVerified, plansTotal: r.progress.plansTotal, checkpoints: r.checkpoints.length });
+        lines.push(`${statusLine(s.dir, r)}${invalid}`);
       }
       return toolText(lines.join('\n'), { specs: rows });
     }),

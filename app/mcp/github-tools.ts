@@ -101,7 +101,7 @@ export function registerGitHubTools(server: McpServer, { github, secrets }: GitH
       const specs = args.spec === undefined ? await githubSpecs(github) : [await githubSpec(github, args.spec)];
       if (specs.length === 0) return toolText(`No spec has plan issues on ${where} yet: the App opens them when a spec PR is opened and valid.`, { repository: where, specs: [] });
       return toolText(specs.flatMap(specLines).join('\n'), { repository: where, specs });
-    }),
+    }, (args) => `reading ${args.spec ?? 'the specs'}' plan issues on ${where} failed`),
   );
 
   server.registerTool(
@@ -132,7 +132,7 @@ export function registerGitHubTools(server: McpServer, { github, secrets }: GitH
         issue: place.number,
         comment: { id: posted.id, url: posted.url },
       });
-    }),
+    }, (args) => `${args.spec}: /harness execute ${args.target} was not posted on ${where}`),
   );
 
   server.registerTool(
@@ -153,7 +153,7 @@ export function registerGitHubTools(server: McpServer, { github, secrets }: GitH
           `${c.spec} ${c.plan} (#${c.issue} ${c.url})${c.check ? ` · check run ${c.check.conclusion ?? c.check.status}` : ''}: ${c.question ?? 'no question found on the issue'}\n  answer: harness_github_respond { "spec": "${c.spec}", "plan": "${c.plan}", "answer": … }`,
       );
       return toolText(lines.join('\n'), { repository: where, checkpoints: waiting });
-    }),
+    }, (args) => `reading ${args.spec ?? 'the specs'}' checkpoints on ${where} failed`),
   );
 
   server.registerTool(
@@ -186,6 +186,6 @@ export function registerGitHubTools(server: McpServer, { github, secrets }: GitH
         issue: plan.issue,
         comment: { id: posted.id, url: posted.url },
       });
-    }),
+    }, (args) => `${args.spec} plan ${args.plan}: the answer was not posted on ${where}`),
   );
 }

@@ -22,12 +22,14 @@ export function toolError(message: string): CallToolResult {
  * (which say what to do) are shown as they are; anything else is a fault of harness, named
  * as one so that nobody takes it for a problem with the spec.
  */
-export function guarded<A>(handler: (args: A) => Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
+export function guarded<A>(handler: (args: A) => Promise<CallToolResult>, about?: (args: A) => string): (args: A) => Promise<CallToolResult> {
   return async (args) => {
     try {
       return await handler(args);
     } catch (e) {
-      if (e instanceof HarnessError) return toolError(e.message);
+      if (e instanceof McpToolError) return toolError(e.message);
+      // Errors from below (GitHub's answer, git's) name the request and its fix, not what the tool was doing: `about` does.
+      if (e instanceof HarnessError) return toolError(about ? `${about(args)}: ${e.message}` : e.message);
       return toolError(`harness failed inside the tool (a fault of harness, not of your spec): ${e instanceof Error ? e.message : String(e)}`);
     }
   };

@@ -176,7 +176,10 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
       const s = { id: before.spec, dir: before.dir };
       const waiting = async () => (await status(cli, s)).checkpoints.map((c) => c.session).sort().join(',');
       const asked = args.wait_seconds ? await waiting() : '';
-      const view = args.wait_seconds ? await runs.waitFor(args.run, args.wait_seconds * 1000, async () => (await waiting()) !== asked && (await waiting()) !== '') : before;
+      const view = args.wait_seconds ? await runs.waitFor(args.run, args.wait_seconds * 1000, async () => {
+        const now = await waiting();
+        return now !== asked && now !== '';
+      }) : before;
       const report = await status(cli, s).catch(() => undefined);
       return toolText(runText(view, report), { ...view, ...(report ? { status: report } : {}) });
     }),

@@ -30,7 +30,8 @@ export const LAYERS = {
   'app/gateway': { may: ENGINE, why: 'the one gateway to GitHub knows the forge model and nothing of its callers' },
   'app/worker-action': { may: [...ENGINE, 'app/machine', 'app/workers', 'app/gateway'], why: 'the worker never imports the local runner or the App' },
   'app/github': { may: [...ENGINE, 'app/machine', 'app/gateway'], why: 'the App reaches GitHub through the gateway and runs no plan itself' },
-  'app/cli': { may: [...ENGINE, 'app/machine', 'app/workers', 'app/runner'], why: 'the CLI is the local shell: no GitHub' },
+  'app/mcp': { may: [...ENGINE, 'app/machine', 'app/workers', 'app/runner', 'app/gateway'], why: 'harness mcp serves the local tools and reaches GitHub through the gateway, as a person would; it knows no App and no CLI (the CLI hands its commands in)' },
+  'app/cli': { may: [...ENGINE, 'app/machine', 'app/workers', 'app/runner', 'app/mcp'], why: 'the CLI is the local shell: no GitHub of its own (harness mcp reaches it through app/mcp)' },
   'actions/worker/src': { may: [...ENGINE, 'app/machine', 'app/workers', 'app/gateway', 'app/worker-action'], why: 'the worker action is the shell of app/worker-action' },
   'actions/app/src': { may: [...ENGINE, 'app/machine', 'app/gateway', 'app/github'], why: 'the app action is the shell of app/github' },
 };

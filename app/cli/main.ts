@@ -35,6 +35,7 @@ const COMMANDS: Record<string, Command> = {
   reflect: { summary: 'turn recurring signals into lessons', load: async () => { const m = await import('./commands/reflect.js'); return { usage: m.usage, run: m.reflectCommand }; } },
   prune: { summary: 'solidify, promote and decay genes from their record', load: async () => { const m = await import('./commands/prune.js'); return { usage: m.usage, run: m.pruneCommand }; } },
   export: { summary: 'the knowledge store as one JSON snapshot', load: async () => { const m = await import('./commands/export.js'); return { usage: m.usage, run: m.exportCommand }; } },
+  mcp: { summary: 'serve harness to your own coding agent (MCP, stdio)', load: async () => { const m = await import('./commands/mcp.js'); return { usage: m.usage, run: m.mcpCommand }; } },
 };
 
 /** The planning commands (engine/planning/planning-command.ts): listed apart, as a group of their own. */
@@ -65,7 +66,7 @@ Run "harness <command> --help" for a command's options.
 }
 
 /** From app/cli/ and from dist/app/cli/ alike: the nearest package.json above that is harness's. */
-async function version(): Promise<string> {
+export async function version(): Promise<string> {
   for (let up = '../../'; up.length <= 12; up += '../') {
     const text = await readTextIfExists(fileURLToPath(new URL(`${up}package.json`, import.meta.url)));
     if (text === undefined) continue;

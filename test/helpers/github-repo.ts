@@ -432,8 +432,11 @@ export class FakeGitHub {
       return [200, { sha: m[1], size: obj.bytes.length, encoding: 'base64', content: Buffer.from(obj.bytes).toString('base64') }];
     }
 
-    if ((m = /^GET \/commits\/([0-9a-f]+)\/check-runs$/.exec(route))) {
-      const runs = this.checkRuns.filter((r) => r.head_sha === m![1] && (query.check_name === undefined || r.name === query.check_name));
+    if ((m = /^GET \/commits\/(.+)\/check-runs$/.exec(route))) {
+      // {ref} is a sha or a branch (its head commit); GitHub answers 422 for a ref it does not know.
+      const sha = /^[0-9a-f]+$/.test(m[1]!) ? m[1]! : this.branches.get(m[1]!);
+      if (sha === undefined) return [422, { message: `No commit found for SHA: ${m[1]}` }];
+      const runs = this.checkRuns.filter((r) => r.head_sha === sha && (query.check_name === undefined || r.name === query.check_name));
       // filter=latest (the default): the most recent run of each name.
       const latest = [...new Map(runs.map((r) => [r.name, r])).values()];
       return [200, { total_count: latest.length, check_runs: latest.map((r) => this.checkRunJson(r)) }];

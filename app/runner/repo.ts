@@ -100,10 +100,16 @@ export class RunRepo {
   ensureWorktree(path: string, branch: string, startPoint: string): Promise<void> {
     return this.#admin.run(async () => {
       if (existsSync(join(path, '.git'))) {
-        if (!(await this.#halfAdded(path))) return;
+        const admin = await this.#halfAdded(path);
+        if (admin === undefined) return;
         // A run killed inside `worktree add` left a checkout git never finished (git keeps it
         // locked as "initializing"): its missing files would read as the plan's own changes.
-        await this.git().run(['worktree', 'remove', '--force', '--force', path]);
+        // By hand: git's own `worktree remove` refuses a worktree it cannot validate, and
+        // `prune` keeps a locked one.
+        await rm(join(admin, 'locked'), { force: true });
+        await rm(path, { recursive: true, force: true });
+        await this.git().run(['worktree', 'prune']);
+        this.#pruned = true;
       }
       // Stale entries (a worktree whose directory a crash or a person removed) would refuse
       // an add at their path: pruned once a run, before its first add, and again only when
@@ -153,16 +159,16 @@ export class RunRepo {
     return cleared;
   }
 
-  /** Is the worktree at `path` one whose `worktree add` never finished? */
-  async #halfAdded(path: string): Promise<boolean> {
+  /** The administrative directory of the worktree at `path` when its `worktree add` never finished. */
+  async #halfAdded(path: string): Promise<string | undefined> {
     const pointer = (await readTextIfExists(join(path, '.git')))?.match(/^gitdir: (.+)$/m)?.[1]?.trim();
-    if (pointer === undefined) return false;
+    if (pointer === undefined) return undefined;
     const admin = isAbsolute(pointer) ? pointer : resolve(path, pointer);
     const reason = await readTextIfExists(join(admin, 'locked'));
     // git locks a worktree as "initializing" until its checkout is done (the word may be
     // translated; a checkout that never finished has no index either). A lock a person
     // set on a finished worktree has an index, and is left alone.
-    return reason !== undefined && (reason.trim() === 'initializing' || !existsSync(join(admin, 'index')));
+    return reason !== undefined && (reason.trim() === 'initializing' || !existsSync(join(admin, 'index'))) ? admin : undefined;
   }
 
   /** A new branch at startPoint in most runs: only when that fails is the branch looked for (a resumed run). */
@@ -178,9 +184,12 @@ export class RunRepo {
   removeWorktree(path: string): Promise<void> {
     return this.#admin.run(async () => {
       if (!existsSync(path)) return;
-      if (!existsSync(join(path, '.git'))) {
-        // Half removed by a run killed inside `worktree remove`: git no longer takes it for a
-        // worktree ("validation failed"), so the directory goes by hand and git forgets it.
+      const admin = existsSync(join(path, '.git')) ? await this.#halfAdded(path) : undefined;
+      if (!existsSync(join(path, '.git')) || admin !== undefined) {
+        // Half removed (or half added) by a run killed inside git: git no longer takes it for
+        // a worktree it may remove ("validation failed", "locked"), so the directory goes by
+        // hand and git forgets it.
+        if (admin !== undefined) await rm(join(admin, 'locked'), { force: true });
         await rm(path, { recursive: true, force: true });
         await this.git().run(['worktree', 'prune']);
         return;

@@ -87,6 +87,18 @@ describe('a run killed at a git step', () => {
     expect(worktrees(root)).toBe(2);
   });
 
+  it('resumes past a worktree whose add a kill cut short (locked "initializing", checkout unfinished)', async () => {
+    const root = await makeRepo(specTree(PLANS));
+    expect(await killedRun(root, { before: 'worktree remove' })).toBeNull();
+    // The state `git worktree add` is in until its checkout is done: locked, no index, files missing.
+    const admin = join(root, '.git/worktrees/01-01');
+    writeFileSync(join(admin, 'locked'), 'initializing');
+    rmSync(join(admin, 'index'));
+    rmSync(join(root, '.git/harness/worktrees/SPC-007/01-01/README.md'));
+    expect((await resume(root)).complete).toBe(true);
+    expect(worktrees(root)).toBe(2);
+  });
+
   it("resumes past the lock files a git command killed with its run left (index.lock, a branch's .lock)", async () => {
     const root = await makeRepo(specTree(PLANS));
     expect(await killedRun(root, { commit: 'summary of 01-01' })).toBeNull();

@@ -13,7 +13,8 @@ const KNOWLEDGE = 'app/engine/knowledge';
 const LIFECYCLE = 'app/engine/lifecycle';
 const FORGE = 'app/engine/forge';
 const IMPORTERS = 'app/engine/importers';
-const ENGINE = [CORE, KNOWLEDGE, LIFECYCLE, FORGE, IMPORTERS];
+const PLANNING = 'app/engine/planning';
+const ENGINE = [CORE, KNOWLEDGE, LIFECYCLE, FORGE, IMPORTERS, PLANNING];
 
 /** @type {Record<string, { may: string[]; why: string }>} */
 export const LAYERS = {
@@ -21,14 +22,16 @@ export const LAYERS = {
   [KNOWLEDGE]: { may: [CORE], why: 'knowledge sits on the core documents and nothing else' },
   [IMPORTERS]: { may: [CORE], why: 'importers translate other tools\' files into the core model, before the spec loader' },
   [LIFECYCLE]: { may: [CORE, KNOWLEDGE], why: 'the plan lifecycle runs on the core and feeds knowledge; it knows no forge and no runtime' },
-  [FORGE]: { may: [CORE, KNOWLEDGE, IMPORTERS], why: 'the forge model (names, markers, issue views, rounds, commands) is what the App and the worker share; it knows no lifecycle' },
+  [PLANNING]: { may: [CORE], why: 'planning (the planning commands, their stages, checks and prompts) judges documents with the core spec model alone' },
+  [FORGE]: { may: [CORE, KNOWLEDGE, IMPORTERS, PLANNING], why: 'the forge model (names, markers, issue views, rounds, commands) is what the App and the worker share; it knows no lifecycle' },
   'app/machine': { may: ENGINE, why: 'the machine-side ports (files, processes, browser, server) serve the engine and know none of their callers' },
   'app/workers': { may: [...ENGINE, 'app/machine'], why: 'agents run on the machine ports; they know no runner, worker or App' },
   'app/runner': { may: [...ENGINE, 'app/machine', 'app/workers'], why: 'the local runner knows no GitHub' },
   'app/gateway': { may: ENGINE, why: 'the one gateway to GitHub knows the forge model and nothing of its callers' },
   'app/worker-action': { may: [...ENGINE, 'app/machine', 'app/workers', 'app/gateway'], why: 'the worker never imports the local runner or the App' },
   'app/github': { may: [...ENGINE, 'app/machine', 'app/gateway'], why: 'the App reaches GitHub through the gateway and runs no plan itself' },
-  'app/cli': { may: [...ENGINE, 'app/machine', 'app/workers', 'app/runner'], why: 'the CLI is the local shell: no GitHub' },
+  'app/mcp': { may: [...ENGINE, 'app/machine', 'app/workers', 'app/runner', 'app/gateway'], why: 'harness mcp serves the local tools and reaches GitHub through the gateway, as a person would; it knows no App and no CLI (the CLI hands its commands in)' },
+  'app/cli': { may: [...ENGINE, 'app/machine', 'app/workers', 'app/runner', 'app/mcp'], why: 'the CLI is the local shell: no GitHub of its own (harness mcp reaches it through app/mcp)' },
   'actions/worker/src': { may: [...ENGINE, 'app/machine', 'app/workers', 'app/gateway', 'app/worker-action'], why: 'the worker action is the shell of app/worker-action' },
   'actions/app/src': { may: [...ENGINE, 'app/machine', 'app/gateway', 'app/github'], why: 'the app action is the shell of app/github' },
 };

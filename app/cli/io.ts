@@ -19,6 +19,7 @@ export function processIO(): CliIO {
 }
 
 /** Exit codes shared by every command: docs/design.md's CLI table. */
-export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;
+/** 70 is EX_SOFTWARE (sysexits.h): a bug in harness, never a verdict on the input. */
+export const EXIT = { ok: 0, problems: 1, usage: 2, internal: 70 } as const;
 
 export class UsageError extends HarnessError {}

@@ -3,6 +3,9 @@ import { readTextIfExists } from '../machine/files.js';
 import { EXIT, processIO, UsageError, type CliIO } from './io.js';
 import { parseArgsMessage, usageMessage } from './usage-message.js';
 import { didYouMean } from '../engine/core/spec/suggest.js';
+import { reportUnhandled } from './internal-error.js';
+import { terminalSafeIO } from './terminal-safe.js';
+import { PLANNING_NAMES, PLANNING_SUMMARY } from '../engine/planning/planning-command.js';
 
 interface Loaded {
   usage: string;
@@ -32,26 +35,40 @@ const COMMANDS: Record<string, Command> = {
   reflect: { summary: 'turn recurring signals into lessons', load: async () => { const m = await import('./commands/reflect.js'); return { usage: m.usage, run: m.reflectCommand }; } },
   retrospective: { summary: 'a run reviewed for skills, through four quality gates', load: async () => { const m = await import('./commands/retrospective.js'); return { usage: m.usage, run: m.retrospectiveCommand }; } },
   skills: { summary: 'the skills: pending, their stats, what to prune', load: async () => { const m = await import('./commands/skills.js'); return { usage: m.usage, run: m.skillsCommand }; } },
+  prune: { summary: 'solidify, promote and decay genes from their record', load: async () => { const m = await import('./commands/prune.js'); return { usage: m.usage, run: m.pruneCommand }; } },
+  export: { summary: 'the knowledge store as one JSON snapshot', load: async () => { const m = await import('./commands/export.js'); return { usage: m.usage, run: m.exportCommand }; } },
+  mcp: { summary: 'serve harness to your own coding agent (MCP, stdio)', load: async () => { const m = await import('./commands/mcp.js'); return { usage: m.usage, run: m.mcpCommand }; } },
 };
 
-function overview(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
-  const list = Object.entries(COMMANDS)
+/** The planning commands (engine/planning/planning-command.ts): listed apart, as a group of their own. */
+const PLANNING: Record<string, Command> = Object.fromEntries(
+  PLANNING_NAMES.map((name): [string, Command] => [name, { summary: PLANNING_SUMMARY[name], load: async () => { const m = await import('./commands/planning.js'); return { usage: m.planningUsage(name), run: m.planningCommand(name) }; } }]),
+);
+
+function listed(commands: Record<string, Command>): string {
+  const width = Math.max(...Object.keys(commands).map((c) => c.length));
+  return Object.entries(commands)
     .map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`)
     .join('\n');
+}
+
+function overview(): string {
   return `Usage: harness <command> [options]
 
 Spec-driven work with coding agents, Git-native.
 
 Commands:
-${list}
+${listed(COMMANDS)}
+
+Planning commands (an agent writes the spec's documents; harness <command> <spec-dir> …):
+${listed(PLANNING)}
 
 Run "harness <command> --help" for a command's options.
 `;
 }
 
 /** From app/cli/ and from dist/app/cli/ alike: the nearest package.json above that is harness's. */
-async function version(): Promise<string> {
+export async function version(): Promise<string> {
   for (let up = '../../'; up.length <= 12; up += '../') {
     const text = await readTextIfExists(fileURLToPath(new URL(`${up}package.json`, import.meta.url)));
     if (text === undefined) continue;
@@ -62,7 +79,9 @@ async function version(): Promise<string> {
 }
 
 /** Run the CLI; returns the exit code. Never throws for bad input: that is a message and exit 2. */
-export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+export async function main(argv: string[], given: CliIO = processIO()): Promise<number> {
+  // Every command prints through this: author text cannot reach the terminal as escapes.
+  const io = terminalSafeIO(given);
   const [name, ...args] = argv;
   if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
     io.stdout(overview());
@@ -79,12 +98,20 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     await runReportServer();
     return EXIT.ok;
   }
-  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : Object.hasOwn(PLANNING, name) ? PLANNING[name] : undefined;
   if (!entry) {
-    const near = didYouMean(name, Object.keys(COMMANDS));
+    const near = didYouMean(name, [...Object.keys(COMMANDS), ...Object.keys(PLANNING)]);
     io.stderr(`harness: unknown command "${name}"${near || `; the commands are ${Object.keys(COMMANDS).join(', ')}`}\nRun "harness --help" for what each does.\n`);
     return EXIT.usage;
   }
+  try {
+    return await runCommand(entry, name, args, io);
+  } catch (e) {
+    return reportUnhandled(e, name, argv, io);
+  }
+}
+
+async function runCommand(entry: Command, name: string, args: string[], io: CliIO): Promise<number> {
   const command = await entry.load();
   if (args.includes('-h') || args.includes('--help')) {
     io.stdout(command.usage);
@@ -116,8 +143,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       process.exitCode = code;
     },
     (e: unknown) => {
-      process.stderr.write(`harness: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      process.exitCode = 70;
+      process.exitCode = reportUnhandled(e, process.argv[2] ?? '', process.argv.slice(2), processIO());
     },
   );
 }

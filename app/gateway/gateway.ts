@@ -2,6 +2,8 @@ import type { KnowledgeDraft, KnowledgeKind } from '../engine/forge/knowledge-dr
 import type { StatusValue } from '../engine/forge/names.js';
 import type { Role } from '../engine/forge/permits.js';
 import { getBlob } from './blobs.js';
+import { branchCreatedAt, createClaimRef, deleteClaimRef, takeClaim, type ClaimOutcome } from './claims.js';
+import { viewerLogin } from './identity.js';
 import { createCheckRun, listCheckRuns, updateCheckRun, type CheckRun, type CheckRunUpdate, type NewCheckRun } from './check-runs.js';
 import { createComment, findComment, listComments, updateComment, type CommentRecord } from './comments.js';
 import { commitTree, createCommit } from './commits.js';
@@ -121,6 +123,16 @@ export interface Gateway {
   updateBranch(branch: string, sha: string): Promise<'updated' | 'moved'>;
   deleteBranch(branch: string): Promise<'deleted' | 'missing'>;
   branchesWithPrefix(prefix: string): Promise<Map<string, string>>;
+  /** When the branch was last created, if GitHub lists it (claims.ts). */
+  branchCreatedAt(branch: string): Promise<Date | undefined>;
+  /** An atomic claim under `refs/harness/` (claims.ts). */
+  createClaimRef(ref: string, sha: string): Promise<'created' | 'exists'>;
+  deleteClaimRef(ref: string): Promise<'deleted' | 'missing'>;
+  /** A claim with its time and a note (claims.ts, takeClaim): won, or the record of whoever holds it. */
+  takeClaim(ref: string, sha: string, note: string, now: Date): Promise<ClaimOutcome>;
+
+  /** The login of whoever the token belongs to (identity.ts), asked once per gateway. */
+  selfLogin(): Promise<string>;
 }
 
 /**
@@ -130,6 +142,7 @@ export interface Gateway {
  */
 export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind): Gateway {
   const r = gatewayRequest(request, token);
+  let self: Promise<string> | undefined;
   return {
     repo,
     planIssues: (spec) => listSpecIssues(r, repo, spec),
@@ -187,5 +200,11 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind): G
     updateBranch: (branch, sha) => updateBranch(r, repo, branch, sha),
     deleteBranch: (branch) => deleteBranch(r, repo, branch),
     branchesWithPrefix: (prefix) => branchesWithPrefix(r, repo, prefix),
+    branchCreatedAt: (branch) => branchCreatedAt(r, repo, branch),
+    createClaimRef: (ref, sha) => createClaimRef(r, repo, ref, sha),
+    deleteClaimRef: (ref) => deleteClaimRef(r, repo, ref),
+    takeClaim: (ref, sha, note, now) => takeClaim(r, repo, ref, sha, note, now),
+
+    selfLogin: () => (self ??= viewerLogin(r)),
   };
 }

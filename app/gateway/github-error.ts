@@ -6,7 +6,7 @@ import { HarnessError } from '../engine/core/error.js';
  * token has the permissions of app.yml (once an owner accepted them), the worker's
  * `GITHUB_TOKEN` those its workflow job grants in `permissions:`.
  */
-export type TokenKind = 'app' | 'workflow';
+export type TokenKind = 'app' | 'workflow' | 'person';
 
 /** What went wrong, by what a caller does about it. */
 export type GitHubErrorKind =
@@ -59,6 +59,10 @@ const PERMISSIONS: { route: RegExp; workflow: string; app: string }[] = [
 function permissionHint(route: string, token: TokenKind): string {
   const found = PERMISSIONS.find((p) => p.route.test(route));
   const access = route.startsWith('GET ') ? 'read' : 'write';
+  if (token === 'person') {
+    const grant = found ? `\`${found.app}: ${access}\`` : 'the permission this route needs';
+    return `your token (GITHUB_TOKEN) needs ${grant} on this repository: a fine-grained token lists it under Repository permissions, a classic one needs the \`repo\` scope`;
+  }
   if (token === 'workflow') {
     const grant = found ? `\`${found.workflow}: ${access}\`` : 'the permission this route needs';
     return `the worker workflow's job must grant ${grant} in \`permissions:\` (templates/workflows/harness-worker.yml grants contents, pull-requests and issues write)`;
@@ -107,7 +111,12 @@ function classify(e: RequestError, route: string, token: TokenKind): { kind: Git
     case 401:
       return {
         kind: 'unauthorized',
-        hint: token === 'app' ? "The installation token was refused: check the App's id and private key, and that it is still installed" : "The workflow's token was refused: pass `${{ github.token }}` as the `token` input",
+        hint:
+          token === 'app'
+            ? "The installation token was refused: check the App's id and private key, and that it is still installed"
+            : token === 'person'
+              ? 'Your token (GITHUB_TOKEN) was refused: it is wrong, expired or revoked; make a new one'
+              : "The workflow's token was refused: pass `${{ github.token }}` as the `token` input",
       };
     case 403:
       return { kind: 'forbidden', hint: `${permission[0]!.toUpperCase()}${permission.slice(1)}` };

@@ -13,6 +13,8 @@ export interface IssueRecord {
   state: 'open' | 'closed';
   stateReason: string | null;
   url: string;
+  /** GitHub's type of the issue's author (`User`, `Bot`), when read from GitHub. */
+  authorType?: string;
 }
 
 interface RawIssue {
@@ -25,6 +27,7 @@ interface RawIssue {
   state_reason?: string | null;
   html_url?: string;
   pull_request?: unknown;
+  user?: { type?: string } | null;
 }
 
 function toIssue(r: RawIssue): IssueRecord {
@@ -37,6 +40,7 @@ function toIssue(r: RawIssue): IssueRecord {
     state: r.state === 'closed' ? 'closed' : 'open',
     stateReason: r.state_reason ?? null,
     url: r.html_url ?? '',
+    ...(r.user?.type ? { authorType: r.user.type } : {}),
   };
 }
 

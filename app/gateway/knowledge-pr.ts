@@ -44,7 +44,7 @@ export async function openKnowledgePr(request: GatewayRequest, repo: Repo, draft
 
   const headSha = await branchSha(request, repo, base);
   if (headSha === undefined) throw new Error(`the branch ${base} has no commit to start ${draft.branch} from`);
-  const tree = await createTree(request, repo, await commitTree(request, repo, headSha), draft.files);
+  const tree = await createTree(request, repo, await commitTree(request, repo, headSha), draft.files, draft.deletions);
   const commit = await createCommit(request, repo, { message: draft.commitMessage, tree, parents: [headSha] });
   await createBranch(request, repo, draft.branch, commit);
 

@@ -15,10 +15,12 @@ export interface SpecIssues extends MatchedIssues<IssueRecord> {
  * A spec's plan issues in one paginated list call (labels `harness:plan,spec:<id>`, state
  * all, 100 a page), matched to their plans by THE rule (matchPlanIssues: the
  * lowest-numbered issue not closed as a duplicate), so that the sync, a round, a command
- * and the worker all act on the same issue of a plan.
+ * and the worker all act on the same issue of a plan. Only issues a bot opened count: the
+ * labels need the triage role, but the marker is text anyone with it could type.
  */
 export async function listSpecIssues(request: GatewayRequest, repo: Repo, spec: string): Promise<SpecIssues> {
-  const listed = await listIssuesWithLabels(request, repo, [LABEL_PLAN, specLabel(spec)]);
+  // Plan issues are the App's (the spec PR sync opens them): an issue a person or no one opened with the labels and a marker typed in is not a plan's.
+  const listed = (await listIssuesWithLabels(request, repo, [LABEL_PLAN, specLabel(spec)])).filter((i) => i.authorType === 'Bot');
   return { listed, ...matchPlanIssues(spec, listed) };
 }
 

@@ -10,12 +10,15 @@ export interface Reaction {
    * this user (the App) had already added that reaction to the comment.
    */
   created: boolean;
+  /** When it was first added (ISO-8601): a reaction that is a claim says how old the claim is. */
+  createdAt?: string;
 }
 
 /** POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions */
 export async function reactToComment(request: GatewayRequest, repo: Repo, commentId: number, content: ReactionContent): Promise<Reaction> {
   const res = await request('POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', { ...repo, comment_id: commentId, content });
-  return { id: res.data.id, created: (res.status as number) === 201 };
+  const createdAt = (res.data as { created_at?: string }).created_at;
+  return { id: res.data.id, created: (res.status as number) === 201, ...(createdAt ? { createdAt } : {}) };
 }
 
 /** DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id} (204). */

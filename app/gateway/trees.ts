@@ -12,6 +12,8 @@ export interface TreeEntry {
   path: string;
   type: 'blob' | 'tree' | 'commit';
   sha: string;
+  /** Git's file mode: "100644", "100755", "040000", "160000", or "120000" for a symbolic link. */
+  mode?: string;
   /** Blobs only. */
   size?: number;
 }
@@ -33,6 +35,7 @@ export async function getTree(request: GatewayRequest, repo: Repo, sha: string, 
   for (const e of data.tree) {
     if (e.path === undefined || e.sha === undefined || e.type === undefined) continue;
     const entry: TreeEntry = { path: e.path, type: e.type as TreeEntry['type'], sha: e.sha };
+    if (e.mode !== undefined) entry.mode = e.mode;
     if (e.size !== undefined) entry.size = e.size;
     entries.push(entry);
   }
@@ -45,8 +48,15 @@ export interface NewFile {
   content: string;
 }
 
-/** POST /repos/{owner}/{repo}/git/trees (201): `base` with `files` added or replaced; the new tree's sha. */
-export async function createTree(request: GatewayRequest, repo: Repo, base: string, files: readonly NewFile[]): Promise<string> {
-  const tree = files.map((f) => ({ path: f.path, mode: '100644' as const, type: 'blob' as const, content: f.content }));
+/**
+ * POST /repos/{owner}/{repo}/git/trees (201): `base` with `files` added or replaced and
+ * `deletions` removed (an entry whose sha is null deletes the file; GitHub refuses to delete
+ * one that is not there); the new tree's sha.
+ */
+export async function createTree(request: GatewayRequest, repo: Repo, base: string, files: readonly NewFile[], deletions: readonly string[] = []): Promise<string> {
+  const tree = [
+    ...files.map((f) => ({ path: f.path, mode: '100644' as const, type: 'blob' as const, content: f.content })),
+    ...deletions.map((path) => ({ path, mode: '100644' as const, type: 'blob' as const, sha: null })),
+  ];
   return (await request('POST /repos/{owner}/{repo}/git/trees', { ...repo, base_tree: base, tree })).data.sha;
 }

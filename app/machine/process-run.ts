@@ -10,6 +10,8 @@ export interface RunShellOptions {
   env?: Record<string, string>;
   /** Bytes of each stream kept (the tail). */
   maxOutputBytes?: number;
+  /** What the command inherits before `env`; this process's whole environment unless told. */
+  inherit?: NodeJS.ProcessEnv;
 }
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024;
@@ -31,7 +33,7 @@ export function runShell(command: string, options: RunShellOptions): Promise<Exe
   return new Promise((resolve) => {
     const child = spawn('sh', ['-c', command], {
       cwd: options.cwd,
-      env: { ...process.env, ...options.env },
+      env: { ...(options.inherit ?? process.env), ...options.env },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

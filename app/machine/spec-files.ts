@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { MAX_DOCUMENT_BYTES, MAX_PLAN_BYTES } from '../engine/core/spec/limits.js';
 import { PLANS_DIR } from '../engine/core/spec/load.js';
@@ -21,21 +21,53 @@ export async function readSpecFiles(dir: string): Promise<SpecFile[]> {
   if (!info) throw new SpecDirError(`${dir}: no such directory`);
   if (!info.isDirectory()) throw new SpecDirError(`${dir}: not a directory`);
 
+  // Links are never followed, only reported (SpecFile.link): a fork's spec could link a
+  // plan to ~/.ssh/id_rsa or planning/plans to /, and a silent skip hides a plan.
   const paths: string[] = [];
+  const links: SpecFile[] = [];
+  const linkAt = (path: string): boolean => {
+    if (!lstatOrUndefined(join(dir, path))?.isSymbolicLink()) return false;
+    links.push({ path, bytes: new Uint8Array(), link: readLinkText(join(dir, path)) });
+    return true;
+  };
   for (const name of ['SPEC.md', 'ROADMAP.md']) {
-    if (statOrUndefined(join(dir, name))?.isFile()) paths.push(name);
+    if (!linkAt(name) && statOrUndefined(join(dir, name))?.isFile()) paths.push(name);
   }
   let entries: Dirent[] = [];
-  try {
-    entries = readdirSync(join(dir, PLANS_DIR), { recursive: true, withFileTypes: true });
-  } catch {
-    // No plans directory: loadSpec says so.
+  if (!linkAt('planning') && !linkAt(PLANS_DIR.replace(/\/$/, ''))) {
+    try {
+      // Recursive readdir lists a linked folder as a link and does not descend into it.
+      entries = readdirSync(join(dir, PLANS_DIR), { recursive: true, withFileTypes: true });
+    } catch {
+      // No plans directory: loadSpec says so.
+    }
   }
   for (const entry of entries) {
+    const path = relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/');
+    if (entry.isSymbolicLink()) {
+      links.push({ path, bytes: new Uint8Array(), link: readLinkText(join(dir, path)) });
+      continue;
+    }
     if (!entry.isFile() || !entry.name.endsWith('PLAN.md')) continue;
-    paths.push(relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'));
+    paths.push(path);
   }
-  return paths.map((path) => readCapped(join(dir, path), path, path.startsWith(PLANS_DIR) ? MAX_PLAN_BYTES : MAX_DOCUMENT_BYTES));
+  return [...links, ...paths.map((path) => readCapped(join(dir, path), path, path.startsWith(PLANS_DIR) ? MAX_PLAN_BYTES : MAX_DOCUMENT_BYTES, true))];
+}
+
+function lstatOrUndefined(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function readLinkText(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return '(unreadable)';
+  }
 }
 
 function statOrUndefined(path: string) {
@@ -47,8 +79,9 @@ function statOrUndefined(path: string) {
 }
 
 /** Read at most `max + 1` bytes of a file, keeping its true size. */
-export function readCapped(full: string, path: string, max: number): SpecFile {
-  const fd = openSync(full, 'r');
+export function readCapped(full: string, path: string, max: number, noFollow = false): SpecFile {
+  // O_NOFOLLOW: a file swapped for a link between the listing and the read is refused, not followed.
+  const fd = openSync(full, noFollow && constants.O_NOFOLLOW !== undefined ? constants.O_RDONLY | constants.O_NOFOLLOW : 'r');
   try {
     const { size } = fstatSync(fd);
     const want = Math.min(size, max + 1);

@@ -3,10 +3,13 @@ import type { Serve } from '../engine/core/spec/model.js';
 import type { VerifyPorts } from '../engine/core/verify/ports.js';
 import type { Clock } from '../engine/core/clock.js';
 import { systemClock } from './clock.js';
+import { checkEnv } from './check-env.js';
 import { runShell } from './process-run.js';
+import type { ProcessRegistry } from './process-registry.js';
 import { LazyBrowser } from './verify-browser.js';
 import { ConfinedFiles } from './verify-files.js';
 import { verifyHttp } from './verify-http.js';
+import { workerRegexSearch } from './verify-regex.js';
 import { startServer, type StartedServer } from './verify-serve.js';
 
 export interface LocalVerifyOptions {
@@ -18,6 +21,8 @@ export interface LocalVerifyOptions {
   processEnv?: NodeJS.ProcessEnv;
   /** The machine's own by default; a run passes its own (its `now`). */
   clock?: Clock;
+  /** Where servers are recorded while they run, so that a later run stops what a killed one left. */
+  processes?: ProcessRegistry;
 }
 
 export interface LocalVerifyPorts extends VerifyPorts {
@@ -28,7 +33,8 @@ export interface LocalVerifyPorts extends VerifyPorts {
 
 /**
  * The verification ports on this machine, for a checkout at `root`: files confined to the
- * root, commands and servers in process groups of their own, fetch for HTTP, and a headless
+ * root, commands and servers in process groups of their own (with no credentials of this
+ * process in their environment: check-env.ts), fetch for HTTP, and a headless
  * Chromium through playwright-core, launched once on first use.
  */
 export function localVerifyPorts(root: string, options: LocalVerifyOptions = {}): LocalVerifyPorts {
@@ -43,24 +49,30 @@ export function localVerifyPorts(root: string, options: LocalVerifyOptions = {})
     exists: (path) => files.exists(path),
     async exec(command, execOptions) {
       const cwd = await files.directory(execOptions.cwd);
-      return runShell(command, { cwd, timeoutMs: execOptions.timeoutMs, env: { ...options.env, ...execOptions.env }, maxOutputBytes: options.maxOutputBytes });
+      return runShell(command, { cwd, timeoutMs: execOptions.timeoutMs, env: { ...options.env, ...execOptions.env }, maxOutputBytes: options.maxOutputBytes, inherit: checkEnv() });
     },
     http: (url, init) => verifyHttp(url, init),
     async serve(serve: Serve) {
-      const server = await startServer(serve, absRoot, options.env);
+      const server = await startServer(serve, absRoot, options.env, checkEnv(), async (pgid) => options.processes?.track(pgid));
+      const pgid = server.child.pid;
       servers.add(server);
       return {
         baseUrl: server.baseUrl,
         stop: async () => {
           servers.delete(server);
           await server.stop();
+          if (pgid !== undefined) await options.processes?.untrack(pgid);
         },
       };
     },
     browser: () => browser.port(),
+    regex: workerRegexSearch,
     clock: options.clock ?? systemClock(),
     async close() {
-      await Promise.all([...servers].map((s) => s.stop()));
+      await Promise.all([...servers].map(async (s) => {
+        await s.stop();
+        if (s.child.pid !== undefined) await options.processes?.untrack(s.child.pid);
+      }));
       servers.clear();
       await browser.close();
     },

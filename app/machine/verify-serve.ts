@@ -52,7 +52,14 @@ export interface StartedServer extends ServerHandle {
  * (a free one when the URL says {port}), then poll ready_path until it answers. A server
  * that exits or stays silent is stopped and reported with the end of its output.
  */
-export async function startServer(serve: Serve, root: string, env: Record<string, string> = {}): Promise<StartedServer> {
+export async function startServer(
+  serve: Serve,
+  root: string,
+  env: Record<string, string> = {},
+  inherit: NodeJS.ProcessEnv = process.env,
+  /** Told the group's id as soon as it exists, before the wait for readiness a kill may interrupt. */
+  started?: (pgid: number) => Promise<void>,
+): Promise<StartedServer> {
   let url = serve.url;
   const portEnv: Record<string, string> = {};
   if (url.includes('{port}')) {
@@ -75,7 +82,7 @@ export async function startServer(serve: Serve, root: string, env: Record<string
   const output = new ProcessTail(OUTPUT_CAP);
   const child = spawn('sh', ['-c', serve.command], {
     cwd: root,
-    env: { ...process.env, ...env, ...portEnv },
+    env: { ...inherit, ...env, ...portEnv },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -83,6 +90,7 @@ export async function startServer(serve: Serve, root: string, env: Record<string
   child.stderr!.on('data', (c: Buffer) => output.push(c));
   let spawnError: Error | undefined;
   child.once('error', (e) => (spawnError = e));
+  if (child.pid !== undefined) await started?.(child.pid);
 
   let stopped: Promise<void> | undefined;
   const stop = () => {

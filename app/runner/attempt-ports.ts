@@ -58,7 +58,7 @@ export function localAttemptPorts(ctx: RunContext, plan: Plan, session: PlanSess
   return {
     agent: (name) => budgetedAgent(ctx, plan, name),
     workspace: localWorkspace(ctx, worktree),
-    verifyPorts: () => localVerifyPorts(worktree, { env: ctx.options.env ?? {}, clock: ctx.clock }),
+    verifyPorts: () => localVerifyPorts(worktree, { env: ctx.options.env ?? {}, clock: ctx.clock, processes: ctx.store.processes() }),
     answers: localAnswers(ctx, plan.id),
     progress: localProgress(ctx, plan, session),
     clock: ctx.clock,

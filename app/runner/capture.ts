@@ -3,7 +3,9 @@ import { DEFAULT_CONFIG, type HarnessConfig } from '../engine/core/config/schema
 import type { Plan } from '../engine/core/spec/model.js';
 import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
 import { localProject } from './project.js';
-import { captureFiles, captureReads } from '../engine/knowledge/capture.js';
+import { captureFiles, captureReads, type CaptureBatch } from '../engine/knowledge/capture.js';
+import { capsuleFor, type CapsuleFile } from '../engine/knowledge/capsule-record.js';
+import type { LevelResult } from '../engine/core/verify/levels.js';
 import { trajectoryEvents, type TrajectoryEvent } from '../engine/knowledge/trajectory.js';
 import type { SignalDraft, SurfacedEntry } from '../engine/knowledge/loop.js';
 import { readAttemptHistory } from '../engine/lifecycle/history.js';
@@ -74,7 +76,9 @@ export function planHistory(ctx: RunContext, plan: Plan): () => Promise<AttemptH
 
 export interface LocalCapture {
   drafts: readonly SignalDraft[];
-  trajectory?: readonly TrajectoryEvent[];
+  trajectory?: readonly (TrajectoryEvent | { key: string })[];
+  /** The capsule of a plan verified with genes in its brief. */
+  documents?: CaptureBatch['documents'];
   /** Said on the terminal when something could not be filed. */
   label: string;
 }
@@ -96,6 +100,7 @@ export async function fileKnowledge(ctx: RunContext, capture: LocalCapture): Pro
       {
         drafts: capture.drafts,
         ...(capture.trajectory ? { trajectory: capture.trajectory } : {}),
+        ...(capture.documents ? { documents: capture.documents } : {}),
         project: await runProject(ctx),
         origin: runOrigin(ctx),
         at,
@@ -124,4 +129,24 @@ export async function fileKnowledge(ctx: RunContext, capture: LocalCapture): Pro
 export async function attemptTrajectory(ctx: RunContext, plan: Plan, entries: readonly SurfacedEntry[], how: { verified: boolean; attempt: number }): Promise<TrajectoryEvent[]> {
   if (entries.length === 0) return [];
   return trajectoryEvents({ entries, project: await runProject(ctx), spec: ctx.spec.id, plan: plan.id, attempt: how.attempt, verified: how.verified, at: ctx.now(), origin: runOrigin(ctx) });
+}
+
+/**
+ * The capsule of an attempt verified with genes in its brief (capsule-record.ts): its blast
+ * radius is the files the plan declares and those it changed beyond them.
+ */
+export async function attemptCapsule(ctx: RunContext, plan: Plan, entries: readonly SurfacedEntry[], how: { attempt: number; results: readonly LevelResult[]; undeclared: readonly string[] }): Promise<CapsuleFile | undefined> {
+  if (!entries.some((e) => e.kind === 'gene')) return undefined;
+  return capsuleFor({
+    spec: ctx.spec.id,
+    plan,
+    attempt: how.attempt,
+    entries,
+    results: how.results,
+    changedFiles: [...plan.filesModified, ...how.undeclared],
+    project: await runProject(ctx),
+    origin: runOrigin(ctx),
+    at: ctx.now(),
+    template: await loadTemplate('capsule.md'),
+  });
 }

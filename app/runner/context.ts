@@ -58,6 +58,8 @@ export interface Timing {
 /** Everything the parts of a run share. */
 export interface RunContext {
   spec: Spec;
+  /** An earlier run of this spec left a record: what it did may need recognising, not redoing. */
+  resumed: boolean;
   analysis: GraphAnalysis;
   /** The spec directory relative to the repository root, forward slashes. */
   specRel: string;

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TRAILER_PLAN, TRAILER_SPEC, type Trailer } from '../engine/core/agents/commit-message.js';
@@ -11,6 +12,7 @@ import { loadTemplate } from '../machine/templates.js';
 import { readTextIfExists } from '../machine/files.js';
 import { makeSafe } from '../machine/content-safety.js';
 import { runSafety } from './capture.js';
+import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
 
 /** A phase's directory under execution/phases/, named like its plans' directory. */
 export function executionDir(phase: Phase): string {
@@ -53,7 +55,15 @@ export async function commitDocuments(
   trailers: Trailer[] = [],
   logged: LoggedCommit[] = [],
   knowledge: readonly string[] = [],
+  once?: string,
 ): Promise<string | undefined> {
+  if (once !== undefined) {
+    // A run killed after this commit and before it wrote down what the commit recorded
+    // comes back here on resume: the commit is already on the branch, and once is enough.
+    const done = await recordedCommit(ctx, once);
+    if (done !== undefined) return done;
+    trailers = [...trailers, { key: TRAILER_RECORD, value: once }];
+  }
   const base = ctx.integration.specDir;
   const safety = runSafety(ctx);
   const write = async (rel: string, text: string, safe = true) => {
@@ -66,6 +76,8 @@ export async function commitDocuments(
   for (const [rel, text] of Object.entries(files)) paths.push(await write(rel, text));
 
   const snapshot = snapshotOf(ctx);
+  // STATUS.md's recent activity outlives the process: a resumed run starts from it.
+  await ctx.store.writeActivity(ctx.activity);
   paths.push(await write('STATUS.md', statusDocument(await loadTemplate('STATUS.md'), ctx.spec, ctx.analysis, snapshot)));
   const roadmap = await readTextIfExists(join(base, 'ROADMAP.md'));
   // The people's own roadmap: only its checkboxes change, and its text is theirs.
@@ -75,11 +87,29 @@ export async function commitDocuments(
     paths.push(await write('execution/commits.log', appendCommits(log, logged)));
   }
   const specPrefix = ctx.specRel === '.' ? '' : `${ctx.specRel}/`;
+  // Knowledge a killed run filed and never committed is deduplicated when filed again (its
+  // keys are in the store's index on disk): the whole store goes into the commit, so it lands.
+  const store = existsSync(join(ctx.integration.worktree, KNOWLEDGE_ROOT)) ? [KNOWLEDGE_ROOT] : [];
   return ctx.repo.commitPaths(
     ctx.integration.worktree,
-    [...paths.map((p) => `${specPrefix}${p}`), ...knowledge],
+    [...paths.map((p) => `${specPrefix}${p}`), ...new Set([...knowledge, ...store])],
     { subject: `docs(${ctx.spec.id}): ${subject}`, trailers: [...trailers, { key: TRAILER_SPEC, value: ctx.spec.id }] },
   );
+}
+
+/**
+ * Names the one event a document commit records (a plan's summary of an attempt, a phase's
+ * verification, the spec's completion), so that a resumed run commits each event once.
+ */
+export const TRAILER_RECORD = 'Harness-Record';
+
+/**
+ * The integration branch's commit for event `once`, when this run or an earlier one made
+ * it. Only a run that resumes an earlier one can find one: a fresh run asks git nothing.
+ */
+export async function recordedCommit(ctx: RunContext, once: string): Promise<string | undefined> {
+  if (!ctx.resumed) return undefined;
+  return ctx.repo.findTrailer(ctx.integration.worktree, ctx.record.baseSha, TRAILER_RECORD, once);
 }
 
 export function planTrailer(plan: string): Trailer {

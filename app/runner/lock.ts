@@ -1,5 +1,4 @@
-import { open } from 'node:fs/promises';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HarnessError } from '../engine/core/error.js';
 import { readTextIfExists, removeIfExists } from '../machine/files.js';
@@ -19,29 +18,82 @@ function alive(pid: number): boolean {
   }
 }
 
+const GUARD = 'run.lock.takeover-';
+
+/** Create `path` holding `text` only if nothing is there: the one atomic step everything rests on. */
+async function createExclusive(path: string, text: string): Promise<boolean> {
+  try {
+    const handle = await open(path, 'wx');
+    try {
+      await handle.writeFile(text);
+    } finally {
+      await handle.close();
+    }
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  }
+}
+
+/** The pid a lock or guard file names; undefined when it is gone or still being written. */
+async function holderOf(path: string): Promise<number | undefined> {
+  const n = Number(((await readTextIfExists(path)) ?? '').trim());
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
 /**
  * One run per spec at a time. The lock is a file holding the holder's pid, created
- * exclusively; a lock whose holder is dead (a run killed with SIGKILL) is taken over,
- * which is exactly the resume case.
+ * exclusively. A lock whose holder is dead (a run killed with SIGKILL: the resume case) is
+ * taken over, and the takeover is itself exclusive: contenders for the lock of dead holder
+ * h race to create the guard `run.lock.takeover-h`; the one that does checks the lock still
+ * names h and replaces it by an atomic rename, and the others find a live holder. Deleting
+ * and re-creating the lock instead lets two runs that both saw it stale both take it.
  */
 export async function acquireRunLock(dir: string): Promise<() => Promise<void>> {
   await mkdir(dir, { recursive: true });
   const path = join(dir, 'run.lock');
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const handle = await open(path, 'wx');
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      return async () => {
-        const holder = Number(((await readTextIfExists(path)) ?? '').trim());
-        if (holder === process.pid) await removeIfExists(path);
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const holder = Number(((await readTextIfExists(path)) ?? '').trim());
-      if (holder && holder !== process.pid && alive(holder)) throw new RunLockedError(holder);
-      await removeIfExists(path);
+  const me = String(process.pid);
+  const release = async () => {
+    if ((await holderOf(path)) === process.pid) await removeIfExists(path);
+  };
+  for (let attempt = 0; attempt < 20; attempt++) {
+    if (await createExclusive(path, me)) return done(dir, release);
+    const holder = await holderOf(path);
+    // Gone (released) or being written by its creator this instant: look again.
+    if (holder === undefined) {
+      await new Promise((r) => setTimeout(r, 5));
+      continue;
     }
+    if (holder === process.pid) return done(dir, release);
+    if (alive(holder)) throw new RunLockedError(holder);
+    if (await takeOver(dir, path, holder, String(holder))) return done(dir, release);
   }
-  throw new Error(`could not take the run lock ${path}`);
+  throw new HarnessError(`could not take the run lock ${path}: other runs keep taking it; try again`);
+}
+
+/** Try to replace the lock of dead holder `stale`; `key` names the guard (a chain when a taker died mid-way). */
+async function takeOver(dir: string, path: string, stale: number, key: string): Promise<boolean> {
+  const guard = join(dir, `${GUARD}${key}`);
+  if (!(await createExclusive(guard, String(process.pid)))) {
+    const taker = await holderOf(guard);
+    // A taker killed inside its takeover leaves its guard: the next level decides among the rest.
+    if (taker !== undefined && taker !== process.pid && !alive(taker)) return takeOver(dir, path, stale, `${key}-${taker}`);
+    return false;
+  }
+  try {
+    if ((await holderOf(path)) !== stale) return false;
+    const next = join(dir, `run.lock.${process.pid}.tmp`);
+    await writeFile(next, String(process.pid));
+    await rename(next, path);
+    return true;
+  } finally {
+    await removeIfExists(guard);
+  }
+}
+
+/** Taken: guards left by takers that died are about a holder long replaced, and go. */
+async function done(dir: string, release: () => Promise<void>): Promise<() => Promise<void>> {
+  for (const name of await readdir(dir)) if (name.startsWith(GUARD)) await removeIfExists(join(dir, name));
+  return release;
 }

@@ -23,7 +23,7 @@ export async function executePhase(ctx: RunContext, phase: Phase): Promise<void>
   await ctx.mutex.run(async () => {
     const commit = await ctx.repo.revParse('HEAD', ctx.integration.worktree);
     const outcome = await verifyPhaseLevel(ctx.spec, phase, {
-      verifyPorts: () => localVerifyPorts(ctx.integration.worktree, { env: ctx.options.env ?? {}, clock: ctx.clock }),
+      verifyPorts: () => localVerifyPorts(ctx.integration.worktree, { env: ctx.options.env ?? {}, clock: ctx.clock, processes: ctx.store.processes() }),
       answers: localAnswers(ctx, phaseSession(phase.id), await planApprovals(ctx, phase)),
       progress: { event: () => undefined, stage: (_title, work) => work() },
       clock: ctx.clock,
@@ -59,7 +59,7 @@ export async function executePhase(ctx: RunContext, phase: Phase): Promise<void>
             label: `phase ${phase.id}`,
           })
         : [];
-    await commitDocuments(ctx, { [`${executionDir(phase)}/VERIFICATION.md`]: document }, `phase ${phase.id} ${outcome.kind}`, [], [], knowledge);
+    await commitDocuments(ctx, { [`${executionDir(phase)}/VERIFICATION.md`]: document }, `phase ${phase.id} ${outcome.kind}`, [], [], knowledge, `phase ${phase.id} attempt ${previous ? 2 : 1} ${outcome.kind}`);
     await ctx.store.writePhase({ phase: phase.id, outcome: outcome.kind, verification: report, at: ctx.now().toISOString() });
     ctx.reporter.event(outcome.kind === 'verified' ? { kind: 'phase-verified', phase: phase.id } : { kind: 'phase-failed', phase: phase.id, reason: outcome.reason });
   });

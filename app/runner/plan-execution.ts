@@ -9,7 +9,7 @@ import { attemptPlan, type AttemptInput, type AttemptOutcome } from '../engine/l
 import { readTextIfExists } from '../machine/files.js';
 import { loadTemplate } from '../machine/templates.js';
 import { localAttemptPorts } from './attempt-ports.js';
-import { attemptTrajectory, fileKnowledge, planHistory } from './capture.js';
+import { attemptCapsule, attemptTrajectory, fileKnowledge, planHistory } from './capture.js';
 import type { RunContext } from './context.js';
 import { commitDocuments, executionDir, noteActivity, planTrailer } from './documents.js';
 import { PlanSession } from './session.js';
@@ -115,9 +115,13 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
     ...(outcome.facts.usage ? { usage: outcome.facts.usage } : {}),
   });
   const phase = ctx.spec.phases.find((p) => p.id === plan.phase)!;
+  const capsule = verified
+    ? await attemptCapsule(ctx, plan, input.knowledge ?? [], { attempt: status.attempt, results: outcome.report?.results ?? [], undeclared: outcome.facts.undeclaredWrites.flatMap((d) => d.files) })
+    : undefined;
   const knowledge = await fileKnowledge(ctx, {
     drafts: outcome.signals,
-    trajectory: await attemptTrajectory(ctx, plan, input.knowledge ?? [], { verified, attempt: status.attempt }),
+    trajectory: [...(await attemptTrajectory(ctx, plan, input.knowledge ?? [], { verified, attempt: status.attempt })), ...(capsule ? [capsule.event] : [])],
+    ...(capsule ? { documents: [{ path: capsule.path, text: capsule.text, index: capsule.index }] } : {}),
     label: plan.id,
   });
   await commitDocuments(
@@ -127,6 +131,7 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
     [planTrailer(plan.id)],
     verified ? outcome.commits.map((c) => ({ sha: c.sha, plan: plan.id, task: trailerValue(c.trailers, TRAILER_TASK) ?? '-', subject: c.subject })) : [],
     knowledge,
+    `plan ${plan.id} attempt ${status.attempt} ${outcome.kind}`,
   );
   const result: SessionResult = {
     plan: plan.id,

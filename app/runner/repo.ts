@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { appendFile, mkdir, readdir, rm } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { GitError } from '../workers/git.js';
-import type { CommitMessage } from '../engine/core/agents/commit-message.js';
+import { commitBody, commitLine, formatTrailers, type CommitMessage } from '../engine/core/agents/commit-message.js';
 import { Mutex } from './mutex.js';
 import { Stopwatch, TimedGit } from './timed-git.js';
 import { HarnessError } from '../engine/core/error.js';
@@ -99,7 +99,18 @@ export class RunRepo {
    */
   ensureWorktree(path: string, branch: string, startPoint: string): Promise<void> {
     return this.#admin.run(async () => {
-      if (existsSync(join(path, '.git'))) return;
+      if (existsSync(join(path, '.git'))) {
+        const admin = await this.#halfAdded(path);
+        if (admin === undefined) return;
+        // A run killed inside `worktree add` left a checkout git never finished (git keeps it
+        // locked as "initializing"): its missing files would read as the plan's own changes.
+        // By hand: git's own `worktree remove` refuses a worktree it cannot validate, and
+        // `prune` keeps a locked one.
+        await rm(join(admin, 'locked'), { force: true });
+        await rm(path, { recursive: true, force: true });
+        await this.git().run(['worktree', 'prune']);
+        this.#pruned = true;
+      }
       // Stale entries (a worktree whose directory a crash or a person removed) would refuse
       // an add at their path: pruned once a run, before its first add, and again only when
       // an add fails. Worktrees this run removes, it removes with `worktree remove`.
@@ -107,6 +118,9 @@ export class RunRepo {
         await this.git().run(['worktree', 'prune']);
         this.#pruned = true;
       }
+      // A directory without `.git` at a worktree's place is what a run killed inside
+      // `worktree remove` (or early in `worktree add`) leaves: harness's own, and in the way.
+      if (existsSync(path)) await rm(path, { recursive: true, force: true });
       await mkdir(dirname(path), { recursive: true });
       await this.#addWorktree(path, branch, startPoint).catch(async (e: unknown) => {
         if (!(e instanceof GitError)) throw e;
@@ -114,6 +128,47 @@ export class RunRepo {
         await this.#addWorktree(path, branch, startPoint);
       });
     });
+  }
+
+  /**
+   * Lock files a git command killed with its run left in this spec's worktrees and branches
+   * (`index.lock`, `<ref>.lock`): git refuses every later command on them ("Another git
+   * process seems to be running"). Only runs of the spec touch these, one at a time under
+   * its run lock, so whatever lock is there when a run starts is stale.
+   */
+  async clearStaleLocks(spec: string): Promise<string[]> {
+    const cleared: string[] = [];
+    const ours = join(this.commonDir, 'harness', 'worktrees', spec) + sep;
+    const admin = join(this.commonDir, 'worktrees');
+    for (const name of await namesIn(admin)) {
+      const gitdir = (await readTextIfExists(join(admin, name, 'gitdir')))?.trim();
+      if (gitdir === undefined || !gitdir.startsWith(ours)) continue;
+      for (const lock of ['index.lock', 'HEAD.lock', 'ORIG_HEAD.lock', 'MERGE_HEAD.lock']) {
+        if (existsSync(join(admin, name, lock))) {
+          await rm(join(admin, name, lock), { force: true });
+          cleared.push(join(admin, name, lock));
+        }
+      }
+    }
+    const refs = join(this.commonDir, 'refs', 'heads', 'harness', spec);
+    for (const entry of await namesIn(refs, true)) {
+      if (!entry.endsWith('.lock')) continue;
+      await rm(join(refs, entry), { force: true });
+      cleared.push(join(refs, entry));
+    }
+    return cleared;
+  }
+
+  /** The administrative directory of the worktree at `path` when its `worktree add` never finished. */
+  async #halfAdded(path: string): Promise<string | undefined> {
+    const pointer = (await readTextIfExists(join(path, '.git')))?.match(/^gitdir: (.+)$/m)?.[1]?.trim();
+    if (pointer === undefined) return undefined;
+    const admin = isAbsolute(pointer) ? pointer : resolve(path, pointer);
+    const reason = await readTextIfExists(join(admin, 'locked'));
+    // git locks a worktree as "initializing" until its checkout is done (the word may be
+    // translated; a checkout that never finished has no index either). A lock a person
+    // set on a finished worktree has an index, and is left alone.
+    return reason !== undefined && (reason.trim() === 'initializing' || !existsSync(join(admin, 'index'))) ? admin : undefined;
   }
 
   /** A new branch at startPoint in most runs: only when that fails is the branch looked for (a resumed run). */
@@ -129,6 +184,16 @@ export class RunRepo {
   removeWorktree(path: string): Promise<void> {
     return this.#admin.run(async () => {
       if (!existsSync(path)) return;
+      const admin = existsSync(join(path, '.git')) ? await this.#halfAdded(path) : undefined;
+      if (!existsSync(join(path, '.git')) || admin !== undefined) {
+        // Half removed (or half added) by a run killed inside git: git no longer takes it for
+        // a worktree it may remove ("validation failed", "locked"), so the directory goes by
+        // hand and git forgets it.
+        if (admin !== undefined) await rm(join(admin, 'locked'), { force: true });
+        await rm(path, { recursive: true, force: true });
+        await this.git().run(['worktree', 'prune']);
+        return;
+      }
       await this.git().run(['worktree', 'remove', '--force', path]);
     });
   }
@@ -184,6 +249,21 @@ export class RunRepo {
     }
   }
 
+  /**
+   * The commit on `cwd`'s branch since `since` whose message carries `trailer: value`, if
+   * any: how a resumed run recognises a document commit an earlier run made just before it
+   * was killed. Trailers are matched as whole lines.
+   */
+  async findTrailer(cwd: string, since: string, trailer: string, value: string): Promise<string | undefined> {
+    const line = `${trailer}: ${value}`;
+    const out = await this.git(cwd).run(['log', '--format=%H', '--fixed-strings', `--grep=${line}`, `${since}..HEAD`]);
+    for (const sha of out.split('\n').filter(Boolean)) {
+      const body = await this.git(cwd).run(['log', '-1', '--format=%B', sha]);
+      if (body.split('\n').some((l) => l.trim() === line)) return sha;
+    }
+    return undefined;
+  }
+
   /** Keep run state out of commits: `.orchestration/` goes into the repository's own exclude file. */
   async excludeOrchestration(): Promise<void> {
     const path = join(this.commonDir, 'info', 'exclude');
@@ -195,8 +275,19 @@ export class RunRepo {
 }
 
 function formatMessage(message: CommitMessage): string {
-  const parts = [message.subject];
-  if (message.body) parts.push(message.body);
-  if (message.trailers.length > 0) parts.push(message.trailers.map((t) => `${t.key}: ${t.value}`).join('\n'));
+  // Subjects and trailers carry plan titles and ids an author wrote: one sanitised line each.
+  const parts = [commitLine(message.subject)];
+  if (message.body) parts.push(commitBody(message.body));
+  if (message.trailers.length > 0) parts.push(formatTrailers(message.trailers));
   return parts.join('\n\n');
+}
+
+/** The names in a directory (with `recursive`, the paths below it); none when it does not exist. */
+async function namesIn(dir: string, recursive = false): Promise<string[]> {
+  try {
+    return await readdir(dir, { recursive });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
 }

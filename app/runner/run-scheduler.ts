@@ -14,7 +14,8 @@ const RUN_SEARCH_BUDGET = 50_000;
  * The run's scheduler, its priorities informed by what the run already knows: each plan's
  * timeout_minutes, scaled by the time finished plans of this run actually took (their
  * recorded duration_minutes, `measured`). With those estimates a short search picks the
- * priority rule (and tie-breaks) that simulates shortest, as `harness simulate` does.
+ * priority rule (and tie-breaks), or the start order, that simulates shortest, as
+ * `harness simulate` does.
  */
 export function runScheduler(spec: Spec, measured: ReadonlyMap<string, number>, slots: number): Scheduler {
   const estimates = expectedDurations(spec.plans, measured);
@@ -24,5 +25,7 @@ export function runScheduler(spec: Spec, measured: ReadonlyMap<string, number>, 
   // this, and the plain rule still orders what can run.
   if (plain.layout.order.length < spec.plans.length) return plain;
   const found = searchPriority(spec, { slots, duration, budget: RUN_SEARCH_BUDGET });
-  return new Scheduler(spec, { duration, from: { layout: plain.layout, priority: Float64Array.from(spec.plans, (p) => found.priority.get(p.id)!) } });
+  const priority = Float64Array.from(spec.plans, (p) => found.priority.get(p.id)!);
+  const sequence = found.sequence?.map((id) => plain.layout.graph.index.get(id)!);
+  return new Scheduler(spec, { duration, from: { layout: plain.layout, priority, ...(sequence ? { sequence } : {}) } });
 }

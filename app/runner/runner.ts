@@ -8,7 +8,7 @@ import type { Problem } from '../engine/core/spec/problem.js';
 import { systemClock } from '../machine/clock.js';
 import { readSpecFiles } from '../machine/spec-files.js';
 import type { RunContext, RunOptions } from './context.js';
-import { commitDocuments, noteActivity, snapshotOf } from './documents.js';
+import { commitDocuments, noteActivity, recordedCommit, snapshotOf } from './documents.js';
 import { fileKnowledge } from './capture.js';
 import { interruptedSignal } from '../engine/lifecycle/signals.js';
 import { TRAILER_SPEC } from '../engine/core/agents/commit-message.js';
@@ -86,7 +86,11 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     await repo.excludeOrchestration();
+    // Servers of checks a killed run left listening: stopped before anything else starts.
+    for (const lock of await repo.clearStaleLocks(spec.id)) options.reporter.event({ kind: 'info', text: `removed ${lock}, left by a git command of a run that was killed` });
+    for (const pgid of await store.processes().reap()) options.reporter.event({ kind: 'info', text: `stopped check server process group ${pgid}, left running by a run that was killed` });
     let record = await store.readRun();
+    const resumed = record !== undefined;
     const branch = integrationBranch(spec.id);
     const worktree = repo.worktreePath(spec.id, 'integration');
     if (!record) {
@@ -110,6 +114,9 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
     const integrationSpecDir = join(worktree, specRel);
     if (options.retry) await forgetFailures(repo, store, spec.id, spec.plans.map((p) => p.id), spec.phases.map((p) => p.id));
     const state = await readRunState(store, spec, integrationSpecDir);
+    // A run killed between recording a plan verified and removing its worktree left it
+    // behind: no later step of any run would visit that plan again.
+    for (const [id, s] of state.plans) if (s === 'verified') await repo.removeWorktree(repo.worktreePath(spec.id, id));
 
     const scheduler = runScheduler(spec, state.minutes, options.slots);
     const schedule = scheduler.state({
@@ -119,6 +126,7 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
     });
     const ctx: RunContext = {
       spec,
+      resumed,
       analysis,
       specRel,
       repo,
@@ -128,7 +136,7 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
       scheduler,
       schedule,
       state,
-      activity: [],
+      activity: await store.readActivity(),
       options,
       reporter: options.reporter,
       mutex: new Mutex(),
@@ -143,12 +151,16 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
     const progress = progressOf(spec, snapshot);
     const complete = progress.status === 'complete';
     if (!abort.signal.aborted) {
-      await ctx.mutex.run(async () => {
-        const files: Record<string, string> = {};
-        if (complete) Object.assign(files, await finalVerification(ctx));
-        await commitDocuments(ctx, files, complete ? 'all phases verified' : 'status');
-      });
-      if (complete) await reflectDuringRun(ctx, 'spec');
+      const finished = complete && (await recordedCommit(ctx, SPEC_VERIFIED)) !== undefined;
+      // A finished spec run again: its completion is on the branch already, once.
+      if (!finished) {
+        await ctx.mutex.run(async () => {
+          const files: Record<string, string> = {};
+          if (complete) Object.assign(files, await finalVerification(ctx));
+          await commitDocuments(ctx, files, complete ? 'all phases verified' : 'status', [], [], [], complete ? SPEC_VERIFIED : undefined);
+        });
+        if (complete) await reflectDuringRun(ctx, 'spec');
+      }
     } else if (options.signal?.aborted) {
       // A person stopped the run (Ctrl-C): that is a signal, committed on its own; the plans it cut short resume next time.
       await ctx.mutex.run(async () => {
@@ -178,6 +190,9 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
     await release();
   }
 }
+
+/** The event the commit of a spec's completion records (see commitDocuments' `once`). */
+const SPEC_VERIFIED = 'all phases verified';
 
 /** The scheduling loop; returns how many plans it ran. */
 async function loop(ctx: RunContext, interrupted: string[]): Promise<number> {

@@ -1,3 +1,4 @@
+import { ProcessRegistry } from '../machine/process-registry.js';
 import type { Usage } from '../engine/core/protocol/messages.js';
 import { appendFile, mkdir, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -123,6 +124,29 @@ export class OrchestrationStore {
 
   writeGraph(graph: unknown): Promise<void> {
     return writeJsonAtomic(join(this.root, 'dependency-graph.json'), graph);
+  }
+
+  /** The run's recent activity (STATUS.md's list): kept with the run so a resumed run shows it. */
+  async readActivity(): Promise<{ at: string; text: string }[]> {
+    let read: unknown;
+    try {
+      read = await readJson<unknown>(join(this.root, 'activity.json'));
+    } catch (e) {
+      // A list for people to read, never worth failing a run over.
+      if (e instanceof SyntaxError) return [];
+      throw e;
+    }
+    if (!Array.isArray(read)) return [];
+    return read.filter((a): a is { at: string; text: string } => typeof (a as { at?: unknown })?.at === 'string' && typeof (a as { text?: unknown })?.text === 'string');
+  }
+
+  writeActivity(activity: readonly { at: string; text: string }[]): Promise<void> {
+    return writeJsonAtomic(join(this.root, 'activity.json'), activity);
+  }
+
+  /** The process groups (check servers) this spec's runs have running: see ProcessRegistry. */
+  processes(): ProcessRegistry {
+    return new ProcessRegistry(join(this.root, 'processes'));
   }
 
   writeActiveFiles(active: Record<string, string[]>): Promise<void> {

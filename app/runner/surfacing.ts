@@ -61,7 +61,7 @@ function runIndex(ctx: RunContext): Promise<KnowledgeIndex | undefined> {
 
 function optionsOf(ctx: RunContext): SurfaceOptions {
   const k = ctx.options.knowledge;
-  return k ? { budgetTokens: k.budgetTokens, maxEntries: k.maxEntries } : DEFAULT_SURFACE;
+  return k ? { budgetTokens: k.budgetTokens, maxEntries: k.maxEntries, ...(k.candidateShare === undefined ? {} : { candidateShare: k.candidateShare }) } : DEFAULT_SURFACE;
 }
 
 function safety(ctx: RunContext): SafetyOptions {

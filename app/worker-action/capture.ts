@@ -3,6 +3,8 @@ import { projectName } from '../engine/forge/knowledge-draft.js';
 import { signalsAppend, signalsBranch, storeRoot } from '../engine/forge/signals-pr.js';
 import type { SignalDraft, SurfacedEntry } from '../engine/knowledge/loop.js';
 import { trajectoryEvents } from '../engine/knowledge/trajectory.js';
+import { capsuleFor } from '../engine/knowledge/capsule-record.js';
+import type { LevelResult } from '../engine/core/verify/levels.js';
 import { readAttemptHistory } from '../engine/lifecycle/history.js';
 import type { AttemptHistory } from '../engine/lifecycle/signals.js';
 import type { Gateway } from '../gateway/gateway.js';
@@ -49,7 +51,7 @@ export interface WorkerCapture {
   /** The plan's last failed attempt, from the store on the signals branch (or the base); never rejects. */
   history(plan: Plan): () => Promise<AttemptHistory | undefined>;
   /** Append signals (and trajectory lines) to the spec's signals PR; never rejects. */
-  file(what: string, drafts: readonly SignalDraft[], knowledge?: { plan: Plan; entries: readonly SurfacedEntry[]; verified: boolean; attempt?: number }): Promise<void>;
+  file(what: string, drafts: readonly SignalDraft[], knowledge?: { plan: Plan; entries: readonly SurfacedEntry[]; verified: boolean; attempt?: number; results?: readonly LevelResult[]; undeclared?: readonly string[] }): Promise<void>;
 }
 
 /** Capture for this run, or undefined when the config turns it off or the job has nowhere to write. */
@@ -95,6 +97,22 @@ export function workerCapture(run: WorkerRun): WorkerCapture | undefined {
         : [];
       if (drafts.length === 0 && trajectory.length === 0) return;
       try {
+        // A plan verified with genes in its brief records its capsule with its signals (capsule-record.ts).
+        const capsule =
+          knowledge?.verified === true
+            ? capsuleFor({
+                spec: run.spec.id,
+                plan: knowledge.plan,
+                attempt: knowledge.attempt ?? 1,
+                entries: knowledge.entries,
+                results: knowledge.results ?? [],
+                changedFiles: [...knowledge.plan.filesModified, ...(knowledge.undeclared ?? [])],
+                project,
+                origin: origin(run),
+                at,
+                template: await loadTemplate('capsule.md'),
+              })
+            : undefined;
         const safety = workerSafety(run);
         const { append, decided } = await signalsAppend({
           spec: run.spec.id,
@@ -102,7 +120,8 @@ export function workerCapture(run: WorkerRun): WorkerCapture | undefined {
           origin: origin(run),
           at,
           drafts,
-          trajectory,
+          trajectory: capsule ? [...trajectory, capsule.event] : trajectory,
+          ...(capsule ? { documents: [{ path: capsule.path, text: capsule.text, index: capsule.index }] } : {}),
           template: await loadTemplate('signal.md'),
           maxPerPhase: settings.capture.max_per_phase,
           base: await base(),

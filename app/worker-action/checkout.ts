@@ -127,6 +127,11 @@ export class Checkout implements Workspace {
     await this.pusher().run(['push', '--quiet', ...lease, this.remote, `HEAD:refs/heads/${branch}`]);
   }
 
+  /** Delete a branch of the remote (a planning job's claim, once its documents are on the PR's branch); one already gone is fine. */
+  async deleteRemote(branch: string): Promise<void> {
+    await this.pusher().run(['push', '--quiet', this.remote, `:refs/heads/${branch}`]).catch(() => undefined);
+  }
+
   private pusher(): Git {
     if (!this.pushToken) return this.git;
     // GIT_CONFIG_* reach this process only, unlike `git config`, which the agent could read back.

@@ -1,6 +1,7 @@
 import { HarnessError } from '../engine/core/error.js';
 import { SPEC_ID } from '../engine/core/spec/schema.js';
 import { parseSpikeInputs, parseTargetInput, SPIKE_SPEC_INPUT, type PlanOrPhase, type SpikeTarget } from '../engine/forge/worker-target.js';
+import { parsePlanningInput, parseResearchInput, type PlanningTarget, type ResearchTarget } from '../engine/planning/planning-target.js';
 import { AGENT_NAMES, type AgentName } from '../workers/registry.js';
 
 /** The action's inputs, read once and checked (action.yml documents them). */
@@ -8,7 +9,7 @@ export interface WorkerInputs {
   /** The spec id; `knowledge` for a spike. */
   spec: string;
   /** One plan, the verification of one phase, or a spike (spec `knowledge`, plan `spike/<slug>`). */
-  target: PlanOrPhase | SpikeTarget;
+  target: PlanOrPhase | SpikeTarget | PlanningTarget | ResearchTarget;
   /** The branch already holds steps an earlier run committed. */
   resume: boolean;
   token: string;
@@ -34,8 +35,8 @@ export function parseInputs(get: (name: string) => string): WorkerInputs {
   const spike = parseSpikeInputs(spec, plan);
   if (!spike && spec === SPIKE_SPEC_INPUT) throw new WorkerInputError(`input plan: "${plan}" is not a spike like spike/<name>, which spec "${SPIKE_SPEC_INPUT}" asks for`);
   if (!spike && !SPEC_ID.test(spec)) throw new WorkerInputError(`input spec: "${spec}" is not a spec id like SPC-002 (nor "${SPIKE_SPEC_INPUT}", for a spike)`);
-  const target = spike ?? parseTargetInput(plan);
-  if (!target) throw new WorkerInputError(`input plan: "${plan}" is neither a plan id like 03-02 nor a phase like phase-03`);
+  const target = spike ?? parseTargetInput(plan) ?? parsePlanningInput(plan) ?? parseResearchInput(plan);
+  if (!target) throw new WorkerInputError(`input plan: "${plan}" is neither a plan id like 03-02 nor a phase like phase-03 (nor a planning job, planning/<pull>/<comment>, nor research ahead, research-03)`);
   const resume = get('resume').toLowerCase();
   if (!['', 'true', 'false'].includes(resume)) throw new WorkerInputError(`input resume: "${resume}" is neither "true" nor "false"`);
   const token = get('token');

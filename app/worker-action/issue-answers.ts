@@ -1,9 +1,11 @@
 import type { Checkpoint } from '../engine/core/protocol/messages.js';
 import { answerOf, checkpointMarker, checkpointOf } from '../engine/forge/checkpoint-markers.js';
 import { ISSUE_BODY_LIMIT } from '../engine/forge/limits.js';
+import { boundedAnswer } from '../engine/core/agents/quoted-answer.js';
 import type { Answers } from '../engine/lifecycle/ports.js';
 import type { CommentRecord } from '../gateway/comments.js';
 import { permits, type Role } from '../engine/forge/permits.js';
+import { questionAuthors, writtenBy } from '../engine/forge/marker-trust.js';
 
 /**
  * The plan issue as the place where a job asks and people answer (docs/github-flow.md, step 7):
@@ -22,12 +24,17 @@ export interface GivenAnswer {
 
 /** Who may answer a plan's checkpoints, and how the job finds out. */
 export interface AnswerTrust {
-  /** The App's bot login; without it, any bot's answer counts (a workflow that does not name the App). */
+  /**
+   * The App's bot login: of bots, only its answers count. Without it (a workflow that names no
+   * App) no bot's answer counts, since any bot could have written one.
+   */
   appLogin?: string;
   /** A person's role on the repository, asked of GitHub (the gateway's role). */
   role: (login: string) => Promise<Role>;
   /** The least role whose answers count: the config's `permission` (write by default). */
   least: Role;
+  /** Told when a bot's answer is passed over only because the App's login is unknown: the job says what to set. */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -38,7 +45,7 @@ export interface AnswerTrust {
  * App: another bot (a dependency updater, a workflow's github-actions) answers for nobody.
  */
 async function trusted(comment: CommentRecord, trust: AnswerTrust, roles: Map<string, Promise<Role>>): Promise<boolean> {
-  if (comment.authorType === 'Bot') return trust.appLogin === undefined || comment.author === trust.appLogin;
+  if (comment.authorType === 'Bot') return trust.appLogin !== undefined && comment.author === trust.appLogin;
   // Whoever holds a role on the repository is its owner, a member or a collaborator: of everyone else GitHub need not be asked.
   if (!MAY_HOLD_A_ROLE.has(comment.association)) return false;
   let role = roles.get(comment.author);
@@ -48,9 +55,9 @@ async function trusted(comment: CommentRecord, trust: AnswerTrust, roles: Map<st
 
 const MAY_HOLD_A_ROLE = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
 
-/** A question on the issue is one the worker or the App posted: a bot's comment. */
-function isQuestion(comment: CommentRecord, plan: string): boolean {
-  return comment.authorType === 'Bot' && checkpointOf(comment.body)?.plan === plan;
+/** A question on the issue is one harness posted: the App's bot, or the worker's GitHub Actions bot, never another. */
+function isQuestion(comment: CommentRecord, plan: string, appLogin: string | undefined): boolean {
+  return writtenBy(comment, questionAuthors(appLogin)) && checkpointOf(comment.body)?.plan === plan;
 }
 
 /**
@@ -64,7 +71,7 @@ export async function answerComments(comments: readonly CommentRecord[], plan: s
   const asked = new Map<string, number>();
   const ordered = [...comments].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id);
   for (const comment of ordered) {
-    if (isQuestion(comment, plan)) {
+    if (isQuestion(comment, plan, trust.appLogin)) {
       const id = checkpointOf(comment.body)!.checkpoint;
       if (!asked.has(id)) asked.set(id, Date.parse(comment.createdAt));
       continue;
@@ -73,8 +80,13 @@ export async function answerComments(comments: readonly CommentRecord[], plan: s
     if (!given || given.plan !== plan || given.answer === '') continue;
     const question = asked.get(given.checkpoint);
     if (question === undefined || Date.parse(comment.createdAt) < question) continue;
-    if (!(await trusted(comment, trust, roles))) continue;
-    answers.set(given.checkpoint, { checkpoint: given.checkpoint, answer: given.answer, by: comment.author, at: comment.createdAt });
+    if (!(await trusted(comment, trust, roles))) {
+      if (comment.authorType === 'Bot' && trust.appLogin === undefined) {
+        trust.warn?.(`the answer to checkpoint ${given.checkpoint} by @${comment.author} does not count: this job does not know the App's login, so no bot's answer counts (give the worker the App's secrets, or set the repository variable HARNESS_APP_SLUG to the App's slug)`);
+      }
+      continue;
+    }
+    answers.set(given.checkpoint, { checkpoint: given.checkpoint, answer: boundedAnswer(given.answer), by: comment.author, at: comment.createdAt });
   }
   return answers;
 }
@@ -123,8 +135,8 @@ export function checkpointComment(plan: string, checkpoint: Checkpoint): string 
  * comment for the plan asks it and no answer to it came since: a re-run of the same job then
  * asks nobody twice, while a question asked again after a retry is posted again.
  */
-export function alreadyAsked(comments: readonly CommentRecord[], plan: string, checkpoint: string, answers: ReadonlyMap<string, GivenAnswer>): boolean {
-  const asked = comments.filter((c) => isQuestion(c, plan));
+export function alreadyAsked(comments: readonly CommentRecord[], plan: string, checkpoint: string, answers: ReadonlyMap<string, GivenAnswer>, appLogin?: string): boolean {
+  const asked = comments.filter((c) => isQuestion(c, plan, appLogin));
   const last = asked.at(-1);
   if (!last || checkpointOf(last.body)!.checkpoint !== checkpoint) return false;
   const answer = answers.get(checkpoint);

@@ -187,7 +187,7 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
   });
   // The attempt's signals go to the spec's signals PR whatever came of it; only an ended attempt has its knowledge on record.
   const ended = outcome.kind !== 'checkpoint';
-  await capture?.file(`${plan.id} ${outcome.kind}`, outcome.signals, ended ? { plan, entries: input.knowledge ?? [], verified: outcome.kind === 'verified' } : undefined);
+  await capture?.file(`${plan.id} ${outcome.kind}`, outcome.signals, ended ? { plan, entries: input.knowledge ?? [], verified: outcome.kind === 'verified', results: outcome.report?.results ?? [], undeclared: outcome.facts.undeclaredWrites.flatMap((d) => d.files) } : undefined);
   const usage = outcome.facts.usage;
   if (usage) run.notes.push(costNote(usage, job.budgetUsd));
 
@@ -285,7 +285,7 @@ async function ask(
   // Pushed first, so that whoever reads the question can see the work it is about.
   const pushed = await push(job);
   if (pushed) return failed(job, `stopped at checkpoint ${checkpoint.id}, but ${pushed.reason}`, commits, usage, report, pushed.evidence, { pushed: false });
-  if (alreadyAsked(job.comments, plan.id, checkpoint.id, job.answers)) run.log.info(`checkpoint ${checkpoint.id} was asked on #${issue.number} already`);
+  if (alreadyAsked(job.comments, plan.id, checkpoint.id, job.answers, run.appLogin)) run.log.info(`checkpoint ${checkpoint.id} was asked on #${issue.number} already`);
   else await run.forge.comment(issue.number, checkpointComment(plan.id, checkpoint));
   issue.labels = await run.forge.setStatus(issue, 'checkpoint');
   // When the App may resume by itself: only after a usage limit, never a person's checkpoint.

@@ -30,7 +30,7 @@ export async function surfaceOnRunner(run: WorkerRun, plan: Plan): Promise<Surfa
   }
   for (const p of index.problems.slice(0, PROBLEMS_SHOWN)) run.log.warning(`${formatProblem(p, KNOWLEDGE_ROOT)} (not surfaced)`);
   if (index.problems.length > PROBLEMS_SHOWN) run.log.warning(`… and ${index.problems.length - PROBLEMS_SHOWN} more problems in ${KNOWLEDGE_ROOT}`);
-  const found = surface(index, planSubject(plan), { budgetTokens: run.config.knowledge.surface.budget_tokens, maxEntries: run.config.knowledge.surface.max_entries });
+  const found = surface(index, planSubject(plan), { budgetTokens: run.config.knowledge.surface.budget_tokens, maxEntries: run.config.knowledge.surface.max_entries, ...(run.config.knowledge.genes ? { candidateShare: run.config.knowledge.genes.candidate_share } : {}) });
   const entries = await safeSurfaced(found, { roots: [run.root, run.tempDir], secrets: secretValues({ ...process.env, ...run.env }) });
   for (const e of entries) run.log.info(`surfaced ${e.kind} ${KNOWLEDGE_ROOT}/${e.path} (score ${e.score}): ${e.why}`);
   return entries;

@@ -20,7 +20,7 @@ import type { GitHubRequest, Repo } from '../gateway/request.js';
  */
 export type WorkerForge = Pick<
   Gateway,
-  'repo' | 'planIssues' | 'updateIssue' | 'comments' | 'comment' | 'setStatus' | 'role' | 'openPullRequest' | 'pullRequests' | 'updatePullRequest' | 'checkRuns' | 'createCheckRun' | 'updateCheckRun'
+  'repo' | 'pullRequest' | 'planIssues' | 'updateIssue' | 'comments' | 'comment' | 'setStatus' | 'role' | 'openPullRequest' | 'pullRequests' | 'updatePullRequest' | 'checkRuns' | 'createCheckRun' | 'updateCheckRun'
 >;
 
 /** The worker's forge: the gateway over the job's client (its errors name the `permissions:` to grant). */
@@ -77,7 +77,7 @@ export interface WorkerRun extends WorkerDeps {
 
 /** Whose answers on a plan issue count: the App's, and people's whose role meets the config's `permission`. */
 export function answerTrust(run: WorkerRun): AnswerTrust {
-  return { ...(run.appLogin === undefined ? {} : { appLogin: run.appLogin }), role: (login) => run.forge.role(login), least: run.config.permission };
+  return { ...(run.appLogin === undefined ? {} : { appLogin: run.appLogin }), role: (login) => run.forge.role(login), least: run.config.permission, warn: (m) => run.log.warning(m) };
 }
 
 /** How a worker run ended; the entry point turns it into the job's outputs, summary and status. */

@@ -7,10 +7,13 @@ import { PLAN_READING } from '../engine/importers/dialects.js';
 import { listIfExists, readTextIfExists } from '../machine/files.js';
 import { readSpecFiles } from '../machine/spec-files.js';
 import { workerSafety } from './capture.js';
+import { secretValues } from '../machine/content-safety.js';
 import { runPhaseWorker } from './phase-worker.js';
 import { safeForge, safeOutcome } from './safe-forge.js';
 import { runPlanWorker } from './plan-worker.js';
 import { runSpikeWorker } from './spike-worker.js';
+import { runPlanningWorker } from './planning-worker.js';
+import { runResearchAheadWorker } from './planning-research.js';
 import { jobSummary } from './reports.js';
 import { WorkerError, type WorkerDeps, type WorkerOutcome, type WorkerRun } from './worker-run.js';
 
@@ -24,15 +27,23 @@ const PROBLEMS_SHOWN = 10;
  */
 export async function runWorker(deps: WorkerDeps): Promise<WorkerOutcome> {
   const { inputs, log } = deps;
-  const target = inputs.target.kind === 'plan' ? inputs.target.plan : inputs.target.kind === 'phase' ? `phase-${inputs.target.phase}` : `spike/${inputs.target.slug}`;
+  const t = inputs.target;
+  const target = t.kind === 'plan' ? t.plan : t.kind === 'phase' ? `phase-${t.phase}` : t.kind === 'spike' ? `spike/${t.slug}` : t.kind === 'research' ? `research-${t.phase}` : `planning/${t.pull}/${t.comment}`;
   try {
     const { config, problems } = await readWorkerConfig(deps.root);
     for (const p of problems) log.warning(`${p} (the defaults are used instead)`);
-    if (inputs.target.kind === 'spike') {
+    if (t.kind === 'spike') {
       const notes = problems.map((p) => `config problem, defaults used: ${p}`);
-      return await runSpikeWorker({ ...deps, config, notes, env: deps.env ?? {}, now: deps.now ?? (() => new Date()) }, inputs.target.slug);
+      return await runSpikeWorker({ ...deps, config, notes, env: deps.env ?? {}, now: deps.now ?? (() => new Date()) }, t.slug);
     }
     const specsRoot = inputs.specsRoot ?? config.specs_root;
+    if (t.kind === 'planning' || t.kind === 'research') {
+      const notes = problems.map((p) => `config problem, defaults used: ${p}`);
+      const planning = { ...deps, config, notes, env: deps.env ?? {}, now: deps.now ?? (() => new Date()), findSpec: () => findSpecDir(deps.root, specsRoot, inputs.spec) };
+      // The same content-safety pass as a plan's: the checkout is the project, the job's secrets are taken out.
+      const safety = { roots: [deps.root], secrets: [...secretValues({ ...process.env, ...planning.env }), ...(deps.secrets ?? [])] };
+      return await safeOutcome(t.kind === 'planning' ? await runPlanningWorker(planning, t) : await runResearchAheadWorker(planning, t), safety);
+    }
     const specPath = await findSpecDir(deps.root, specsRoot, inputs.spec);
     const loaded = loadSpec(await readSpecFiles(join(deps.root, specPath)), PLAN_READING);
     if (!loaded.spec || !loaded.valid) {
@@ -53,7 +64,7 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerOutcome> {
     // Whatever the agent printed may reach a comment, the PR and the summary: none of them may carry a secret.
     const safety = workerSafety(run);
     run.forge = safeForge(run.forge, safety);
-    return await safeOutcome(inputs.target.kind === 'plan' ? await runPlanWorker(run, inputs.target.plan) : await runPhaseWorker(run, inputs.target.phase), safety);
+    return await safeOutcome(t.kind === 'plan' ? await runPlanWorker(run, t.plan) : await runPhaseWorker(run, t.phase), safety);
   } catch (e) {
     if (!(e instanceof WorkerError)) throw e;
     return { result: 'failed', failure: e.message, summary: jobSummary({ heading: `${inputs.spec} / ${target}`, status: 'failed', detail: e.message }) };
@@ -75,7 +86,7 @@ async function readWorkerConfig(root: string): Promise<{ config: HarnessConfig; 
  * The spec directory under specs_root whose SPEC.md names the spec: the inputs carry the spec
  * id, and the directory name ("SPC-002-notifications") is the author's to choose.
  */
-async function findSpecDir(root: string, specsRoot: string, spec: string): Promise<string> {
+export async function findSpecDir(root: string, specsRoot: string, spec: string): Promise<string> {
   const base = join(root, specsRoot);
   const entries = await listIfExists(base);
   if (!entries) throw new WorkerError(`no specs root ${specsRoot} in the checkout (specs_root in .github/harness.yml, or the action's specs-root input)`);

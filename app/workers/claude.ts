@@ -5,12 +5,14 @@ import { findCheckpointLine } from '../engine/core/agents/checkpoint-line.js';
 import { describeClaudeEvent, parseClaudeLine, resultFailure, totalUsage, usageOf, type ClaudeResult } from '../engine/core/agents/claude-stream.js';
 import { findInsightLines } from '../engine/core/agents/insight-line.js';
 import { buildWorkerPrompt } from '../engine/core/agents/prompt.js';
+import { executorInstructions } from './executor-instructions.js';
 import { StreamFacts } from '../engine/core/agents/stream-facts.js';
 import type { Checkpoint, Usage } from '../engine/core/protocol/messages.js';
 import { abortReason } from './abort.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { agentEnv } from './agent-env.js';
 import { AnswerStore } from './answer-store.js';
+import { quotedAnswer } from '../engine/core/agents/quoted-answer.js';
 import { passCheckpoint } from './checkpoint-gate.js';
 import { Git } from './git.js';
 import { runProcess } from './process.js';
@@ -118,7 +120,8 @@ export class ClaudeAgent implements Agent {
       next = { prompt: answerPrompt(saved.checkpoint!, gate.answer), resume: saved.sessionId! };
     } else {
       const commits = context.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
-      next = { prompt: buildWorkerPrompt(context.plan, { spec: context.spec, checkpoints: 'mcp', answers: store.all(), commits, knowledge: context.task.knowledge ?? [] }) };
+      const instructions = await executorInstructions(context.task.worktree);
+      next = { prompt: buildWorkerPrompt(context.plan, { spec: context.spec, checkpoints: 'mcp', answers: store.all(), commits, knowledge: context.task.knowledge ?? [], instructions }) };
       await save({});
     }
 
@@ -252,7 +255,7 @@ interface ClaudeTurn {
 
 /** The message that continues a session after a person answered. */
 export function answerPrompt(checkpoint: Checkpoint, answer: string): string {
-  return `The person answered checkpoint "${checkpoint.id}" (${checkpoint.kind}): ${answer}\n\nContinue the plan from where you stopped.`;
+  return `A person answered checkpoint "${checkpoint.id}" (${checkpoint.kind}).\n\n${quotedAnswer(answer)}\n\nContinue the plan from where you stopped.`;
 }
 
 /**

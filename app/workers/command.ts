@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { responseFor } from '../engine/core/agents/answers.js';
 import { findInsightLines, INSIGHT_MARKER } from '../engine/core/agents/insight-line.js';
 import { buildWorkerPrompt } from '../engine/core/agents/prompt.js';
+import { executorInstructions } from './executor-instructions.js';
 import { parseWorkerLine, type AgentFacts, type Usage, type WorkerMessage } from '../engine/core/protocol/messages.js';
 import { abortReason } from './abort.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
@@ -82,6 +83,7 @@ export class CommandAgent implements Agent {
       answers: store.all(),
       commits,
       knowledge: context.task.knowledge ?? [],
+      instructions: await executorInstructions(context.task.worktree),
     });
     const input = protocol ? `${JSON.stringify({ ...context.task, at: context.now().toISOString(), prompt: brief })}\n` : brief;
 

@@ -107,7 +107,7 @@ describe('the actions', () => {
 });
 
 describe('workflows', () => {
-  const files = ['.github/workflows/ci.yml', 'templates/workflows/harness-app.yml', 'templates/workflows/harness-reflect.yml'];
+  const files = ['.github/workflows/ci.yml', 'templates/workflows/harness-app.yml', 'templates/workflows/harness-reflect.yml', 'templates/workflows/harness-decay.yml'];
 
   it.each(files)('%s is a valid workflow', async (file) => {
     const result = parseWorkflow({ name: file, content: read(file) }, new NoOperationTraceWriter());
@@ -151,6 +151,19 @@ describe('workflows', () => {
     const mint = steps.find((s) => s.uses?.startsWith('actions/create-github-app-token@'));
     expect(mint?.with).toEqual({ 'app-id': '${{ secrets.HARNESS_APP_ID }}', 'private-key': '${{ secrets.HARNESS_APP_PRIVATE_KEY }}' });
     expect(steps.find((s) => s.uses?.includes('/actions/app@'))?.with).toEqual({ token: '${{ steps.token.outputs.token }}' });
+  });
+
+  it('harness-decay.yml runs the app action as gene decay, daily and by hand, with the App\'s token', () => {
+    const workflow = parse(read('templates/workflows/harness-decay.yml')) as {
+      on: { schedule?: { cron: string }[]; workflow_dispatch?: unknown };
+      jobs: Record<string, { steps: { uses?: string; with?: Record<string, string> }[] }>;
+    };
+    expect(Object.keys(workflow.on).sort()).toEqual(['schedule', 'workflow_dispatch']);
+    expect(workflow.on.schedule?.map((s) => s.cron)).toEqual(['23 5 * * *']);
+    const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+    expect(steps.find((s) => s.uses?.startsWith('actions/create-github-app-token@'))?.with).toEqual({ 'app-id': '${{ secrets.HARNESS_APP_ID }}', 'private-key': '${{ secrets.HARNESS_APP_PRIVATE_KEY }}' });
+    expect(steps.find((s) => s.uses?.includes('/actions/app@'))?.with).toEqual({ token: '${{ steps.token.outputs.token }}', command: 'decay' });
+    expect((parse(read('actions/app/action.yml')) as { inputs: { command: { description: string } } }).inputs.command.description).toContain('`decay`');
   });
 
   it('harness-reflect.yml runs the app action as reflection, on a schedule and by hand, with the App\'s token', () => {

@@ -1,7 +1,7 @@
 import nock from 'nock';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { workerForge } from '../../app/worker-action/worker-run.js';
-import { FakeGitHub, specAt } from '../helpers/github-repo.js';
+import { FakeGitHub, specAt, spoken } from '../helpers/github-repo.js';
 import { testOctokit } from '../helpers/octokit.js';
 import { testProbot, webhookExample } from '../helpers/probot.js';
 import { specOf, type PlanOptions } from '../helpers/spec.js';
@@ -104,6 +104,8 @@ describe('a plan with an issue closed as its duplicate: everyone takes the same 
       `GET ${R}/contents/.github/harness.yml`,
       SPEC_ISSUES,
       `GET ${R}/issues/${SPEC_PR}/comments?per_page=100`,
+      // Whether the sticky comment is the App's own: its login.
+      'POST /graphql',
       `PATCH ${R}/issues/comments/${comment.id}`,
     ]);
     expect(comment.body).toMatch(/\| 01-01 Reset tokens \| #10 \| [^|]*failed[^|]* \|/);
@@ -115,6 +117,7 @@ describe('a plan with an issue closed as its duplicate: everyone takes the same 
     payload.comment!.body = '/harness retry 01-01';
     Object.assign(payload.issue!, { number: SPEC_PR, pull_request: { url: `https://api.github.com${R}/pulls/${SPEC_PR}` } });
     const commentId = payload.comment!.id as number;
+    const head = github.branches.get('harness/SPC-042/01-01')!;
 
     await testProbot().receive({ id: 'retry', name: 'issue_comment', payload } as never);
 
@@ -125,7 +128,11 @@ describe('a plan with an issue closed as its duplicate: everyone takes the same 
       `GET ${R}/collaborators/Codertocat/permission`,
       `GET ${R}/pulls/${SPEC_PR}`,
       `GET ${R}/issues/${SPEC_PR}/comments?per_page=100`,
+      'POST /graphql',
       SPEC_ISSUES,
+      // The branch's work kept before the branch goes.
+      `GET ${R}/git/ref/heads/harness/SPC-042/01-01`,
+      `POST ${R}/git/refs`,
       `DELETE ${R}/git/refs/heads/harness/SPC-042/01-01`,
       `POST ${R}/issues/10/labels`,
       `DELETE ${R}/issues/10/labels/status:failed`,
@@ -142,9 +149,10 @@ describe('a plan with an issue closed as its duplicate: everyone takes the same 
     expect(github.issue(10).labels).toContain('status:running');
     expect(github.issue(12).labels).toContain('status:failed');
     expect(github.checkRuns.at(-1)).toMatchObject({ name: 'harness / plan 01-01', external_id: 'SPC-042/01-01', head_sha: BASE });
-    expect(github.comments.at(-1)!.body).toBe(
-      'Retrying SPC-042 plan 01-01 (#10): its branch `harness/SPC-042/01-01` is deleted and the plan is ready again. A scheduling round starts it as soon as a slot is free.',
+    expect(spoken(github.comments.at(-1)!.body)).toBe(
+      `Retrying SPC-042 plan 01-01 (#10): its branch \`harness/SPC-042/01-01\` is deleted and the plan is ready again. A scheduling round starts it as soon as a slot is free. What the branch held is kept at \`refs/harness/kept/SPC-042/01-01/${head.slice(0, 12)}\` (\`git fetch origin refs/harness/kept/SPC-042/01-01/${head.slice(0, 12)}\` to look at it).`,
     );
+    expect(github.refs.get(`refs/harness/kept/SPC-042/01-01/${head.slice(0, 12)}`)).toBe(head);
   });
 
   it('the worker\'s forge takes #10, and sets its status there', async () => {

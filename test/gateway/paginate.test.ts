@@ -30,6 +30,7 @@ function issue(number: number, plan: string) {
     labels: [{ name: 'harness:plan' }, { name: 'spec:SPC-007' }],
     state: 'open',
     state_reason: null,
+    user: { login: 'harness[bot]', type: 'Bot' },
     html_url: `https://github.com/octo-org/widgets/issues/${number}`,
   };
 }

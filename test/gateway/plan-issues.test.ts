@@ -37,6 +37,7 @@ function issue(f: Fixture) {
     labels: ['harness:plan', 'spec:SPC-007', ...(f.status ? [`status:${f.status}`] : [])].map((name) => ({ name })),
     state: f.closed ? 'closed' : 'open',
     state_reason: f.closed ?? null,
+    user: { login: 'harness[bot]', type: 'Bot' },
     html_url: `https://github.com/octo-org/widgets/issues/${f.number}`,
   };
 }

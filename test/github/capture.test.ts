@@ -3,7 +3,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { desiredIssue } from '../../app/engine/forge/plan-issue.js';
 import { loadSpec } from '../../app/engine/core/spec/load.js';
 import { parseKnowledge } from '../../app/engine/knowledge/parse.js';
-import { FakeGitHub } from '../helpers/github-repo.js';
+import { FakeGitHub, spoken } from '../helpers/github-repo.js';
 import { testProbot, webhookExample } from '../helpers/probot.js';
 import { planMd, specOf } from '../helpers/spec.js';
 
@@ -36,7 +36,7 @@ function planIssue(status: string) {
 function comment(body: string, id: number, comments: number) {
   const payload = webhookExample<CommentPayload>('issue_comment', (p) => p.action === 'created');
   const issue = planIssue(github.issue(14).labels.find((l) => l.startsWith('status:'))!.slice('status:'.length));
-  Object.assign(payload.issue, { number: 14, title: issue.title, body: issue.body, labels: issue.labels.map((name) => ({ name })), state: 'open', comments });
+  Object.assign(payload.issue, { number: 14, title: issue.title, body: issue.body, labels: issue.labels.map((name) => ({ name })), state: 'open', comments, user: { login: 'harness[bot]', type: 'Bot' } });
   payload.comment.id = id;
   payload.comment.body = body;
   // The comment is in the thread by the time the App reads it, as on GitHub.
@@ -107,7 +107,7 @@ describe('the App\'s signals', () => {
 
     await testProbot().receive(comment('/harness abort 02-03', 1, 0));
 
-    expect(github.comments.at(-1)!.body).toBe(`Aborted ${SPEC} plan 02-03 (#14, was running): cancelled worker run 77; it is failed now, and retry starts it again.`);
+    expect(spoken(github.comments.at(-1)!.body)).toBe(`Aborted ${SPEC} plan 02-03 (#14, was running): cancelled worker run 77; it is failed now, and retry starts it again.`);
     const [s] = signalFiles();
     expect(s!.data).toMatchObject({ type: 'interrupted', severity: 'medium', spec: SPEC, phase: '02', plan: '02-03', metadata: { plans: ['02-03'] } });
     expect(s!.text).toContain('@Codertocat (/harness abort) stopped plan 02-03 (Pick the database) of SPC-042 while it was running.');

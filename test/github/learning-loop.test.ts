@@ -8,7 +8,7 @@ import { parseKnowledge } from '../../app/engine/knowledge/parse.js';
 import { knowledgeForge } from '../../app/worker-action/capture.js';
 import { runWorker } from '../../app/worker-action/worker.js';
 import { workerForge, type WorkerDeps } from '../../app/worker-action/worker-run.js';
-import { FakeGitHub } from '../helpers/github-repo.js';
+import { FakeGitHub, spoken } from '../helpers/github-repo.js';
 import { testOctokit } from '../helpers/octokit.js';
 import { testProbot, webhookExample } from '../helpers/probot.js';
 import { testLog } from '../helpers/worker-github.js';
@@ -176,7 +176,7 @@ describe('the learning loop on GitHub', () => {
     const lesson = github.fileAt(lessonPr.head, lessonPath)!;
     expect(parseKnowledge('lesson', lessonPath, lesson).data).toMatchObject({ evidence_count: 3 });
     expect(lesson).toContain('SQLITE_BUSY: database is locked');
-    expect(github.comments.at(-1)!.body).toContain(`#${lessonPr.number} (opened)`);
+    expect(spoken(github.comments.at(-1)!.body)).toContain(`#${lessonPr.number} (opened)`);
 
     // 4. A person merges the lesson.
     github.merge(lessonPr.number);

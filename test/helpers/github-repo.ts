@@ -28,6 +28,8 @@ export interface FakeIssue {
   labels: string[];
   state: 'open' | 'closed';
   state_reason: string | null;
+  /** Who opened it: the App's bot unless given (a person forging a plan issue, say). */
+  user?: { login: string; type: 'User' | 'Bot' };
 }
 
 export interface FakeCheckRun {
@@ -95,6 +97,8 @@ export class FakeGitHub {
   subIssuesAnswer: 'available' | 403 | 404 | 410 = 'available';
   /** Answer recursive tree reads with `truncated: true` (and only the first few entries). */
   truncateTrees = false;
+  /** Paths (from the repository root) committed as symbolic links (mode 120000): the blob is the link's target. */
+  symlinks = new Set<string>();
   /** A status to answer instead of serving a request (say 500 for the third issue created); undefined serves it. */
   fail: (method: string, url: string) => number | undefined = () => undefined;
   /** `base...head` → merge base; the base itself unless set. */
@@ -117,8 +121,16 @@ export class FakeGitHub {
   now: () => Date = () => new Date();
   /** Called before a request is served, to let a test change the repository in between (a racing writer). */
   beforeServe: (method: string, url: string) => void = () => undefined;
-  /** Comment ids the App has reacted to: GitHub answers 201 the first time, 200 after. */
-  private readonly reactions = new Set<number>();
+  /** Comment ids the App has reacted to, and when: GitHub answers 201 the first time, 200 (the reaction as it was) after. */
+  readonly reactions = new Map<number, string>();
+  /** Refs outside refs/heads/ (harness's claims): full name → the object it points at. */
+  readonly refs = new Map<string, string>();
+  /** Annotated tag objects (POST /git/tags) by sha. */
+  readonly tags = new Map<string, { tag: string; message: string; object: string; tagger: { name: string; email: string; date: string } }>();
+  /** Branch name → when it was last created (GET /activity, activity_type=branch_creation). */
+  readonly branchCreations = new Map<string, string>();
+  /** Who the token belongs to (POST /graphql, viewer). */
+  viewer = 'harness[bot]';
   /** Commits made through the git data API, or given parents by `commit`. */
   private readonly commitParents = new Map<string, string[]>();
   private readonly commitMessages = new Map<string, string>();
@@ -191,13 +203,14 @@ export class FakeGitHub {
   }
 
   /** `base` with files added or replaced, as POST /git/trees with base_tree builds it. */
-  private mergeTree(base: string, files: { path: string; bytes: Uint8Array }[]): string {
+  private mergeTree(base: string, files: { path: string; bytes: Uint8Array }[], deletions: readonly string[] = []): string {
     const all = new Map(
       this.listTree(base, '', true)
         .filter((e) => e.type === 'blob')
         .map((e) => [e.path, (this.objects.get(e.sha) as { bytes: Uint8Array }).bytes]),
     );
     for (const f of files) all.set(f.path, f.bytes);
+    for (const path of deletions) all.delete(path);
     return this.writeTree([...all].map(([path, bytes]) => [path.split('/'), bytes]));
   }
 
@@ -281,7 +294,8 @@ export class FakeGitHub {
   }
 
   writes(from = 0): RecordedRequest[] {
-    return this.requests.slice(from).filter((r) => r.method !== 'GET');
+    // A GraphQL query is a POST that writes nothing (the App asking who it is).
+    return this.requests.slice(from).filter((r) => r.method !== 'GET' && r.url !== '/graphql');
   }
 
   issue(number: number): FakeIssue {
@@ -292,17 +306,17 @@ export class FakeGitHub {
 
   // --- Git objects ---------------------------------------------------------------------
 
-  private writeTree(files: [string[], Uint8Array][]): string {
+  private writeTree(files: [string[], Uint8Array][], prefix = ''): string {
     const children = new Map<string, [string[], Uint8Array][]>();
     const entries: { name: string; mode: string; sha: string }[] = [];
     for (const [parts, bytes] of files) {
       if (parts.length === 1) {
         const sha = gitSha('blob', bytes);
         this.objects.set(sha, { type: 'blob', bytes });
-        entries.push({ name: parts[0]!, mode: '100644', sha });
+        entries.push({ name: parts[0]!, mode: this.symlinks.has(`${prefix}${parts[0]!}`) ? '120000' : '100644', sha });
       } else children.set(parts[0]!, [...(children.get(parts[0]!) ?? []), [parts.slice(1), bytes]]);
     }
-    for (const [name, sub] of children) entries.push({ name, mode: '040000', sha: this.writeTree(sub) });
+    for (const [name, sub] of children) entries.push({ name, mode: '040000', sha: this.writeTree(sub, `${prefix}${name}/`) });
     // Git orders tree entries by name, a directory as if its name ended in "/".
     const key = (e: { name: string; mode: string }) => (e.mode === '040000' ? `${e.name}/` : e.name);
     entries.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
@@ -336,6 +350,7 @@ export class FakeGitHub {
     const failure = this.fail(method, `${path}${search}`);
     if (failure !== undefined) return [failure, { message: 'Server Error' }];
     const prefix = `/repos/${this.owner}/${this.repo}`;
+    if (method === 'POST' && path === '/graphql') return [200, { data: { viewer: { login: this.viewer } } }];
     if (method === 'GET' && path === prefix) return [200, { name: this.repo, full_name: `${this.owner}/${this.repo}`, default_branch: this.defaultBranch }];
     if (!path.startsWith(`${prefix}/`)) return [404, { message: 'Not Found' }];
     const route = `${method} ${path.slice(prefix.length)}`;
@@ -369,8 +384,13 @@ export class FakeGitHub {
     }
     if (route === 'POST /git/trees') {
       if (this.objects.get(b.base_tree as string)?.type !== 'tree') return [422, { message: 'Invalid tree info' }];
-      const files = (b.tree as { path: string; content: string }[]).map((f) => ({ path: f.path, bytes: encoder.encode(f.content) }));
-      const sha = this.mergeTree(b.base_tree as string, files);
+      const entries = b.tree as { path: string; content?: string; sha?: string | null }[];
+      // An entry with sha null deletes its file; GitHub refuses to delete one that is not there.
+      const deletions = entries.filter((f) => f.sha === null).map((f) => f.path);
+      const present = new Set(this.listTree(b.base_tree as string, '', true).map((e) => e.path));
+      if (deletions.some((path) => !present.has(path))) return [422, { message: 'GitRPC::BadObjectState' }];
+      const files = entries.filter((f) => f.sha !== null).map((f) => ({ path: f.path, bytes: encoder.encode(f.content ?? '') }));
+      const sha = this.mergeTree(b.base_tree as string, files, deletions);
       return [201, { sha, tree: [], truncated: false }];
     }
     if (route === 'POST /git/commits') {
@@ -412,8 +432,11 @@ export class FakeGitHub {
       return [200, { sha: m[1], size: obj.bytes.length, encoding: 'base64', content: Buffer.from(obj.bytes).toString('base64') }];
     }
 
-    if ((m = /^GET \/commits\/([0-9a-f]+)\/check-runs$/.exec(route))) {
-      const runs = this.checkRuns.filter((r) => r.head_sha === m![1] && (query.check_name === undefined || r.name === query.check_name));
+    if ((m = /^GET \/commits\/(.+)\/check-runs$/.exec(route))) {
+      // {ref} is a sha or a branch (its head commit); GitHub answers 422 for a ref it does not know.
+      const sha = /^[0-9a-f]+$/.test(m[1]!) ? m[1]! : this.branches.get(m[1]!);
+      if (sha === undefined) return [422, { message: `No commit found for SHA: ${m[1]}` }];
+      const runs = this.checkRuns.filter((r) => r.head_sha === sha && (query.check_name === undefined || r.name === query.check_name));
       // filter=latest (the default): the most recent run of each name.
       const latest = [...new Map(runs.map((r) => [r.name, r])).values()];
       return [200, { total_count: latest.length, check_runs: latest.map((r) => this.checkRunJson(r)) }];
@@ -548,8 +571,34 @@ export class FakeGitHub {
     }
     if ((m = /^POST \/issues\/comments\/(\d+)\/reactions$/.exec(route))) {
       const first = !this.reactions.has(Number(m[1]));
-      this.reactions.add(Number(m[1]));
-      return [first ? 201 : 200, { id: Number(m[1]), content: b.content }];
+      if (first) this.reactions.set(Number(m[1]), this.now().toISOString());
+      return [first ? 201 : 200, { id: Number(m[1]), content: b.content, user: { login: this.viewer, type: 'Bot' }, created_at: this.reactions.get(Number(m[1])) }];
+    }
+    if ((m = /^DELETE \/issues\/comments\/(\d+)\/reactions\/(\d+)$/.exec(route))) {
+      this.reactions.delete(Number(m[1]));
+      return [204];
+    }
+    if (route === 'POST /git/tags') {
+      const tag = { tag: b.tag as string, message: b.message as string, object: (b.object as string), tagger: b.tagger as { name: string; email: string; date: string } };
+      const sha = gitSha('tag', encoder.encode(JSON.stringify(tag)));
+      this.tags.set(sha, tag);
+      return [201, { sha, ...tag, object: { sha: tag.object, type: 'commit' } }];
+    }
+    if ((m = /^GET \/git\/tags\/([0-9a-f]+)$/.exec(route))) {
+      const tag = this.tags.get(m[1]!);
+      return tag ? [200, { sha: m[1], ...tag, object: { sha: tag.object, type: 'commit' } }] : [404, { message: 'Not Found' }];
+    }
+    if ((m = /^GET \/git\/ref\/((?!heads\/).+)$/.exec(route))) {
+      const sha = this.refs.get(`refs/${m[1]}`);
+      return sha === undefined ? [404, { message: 'Not Found' }] : [200, { ref: `refs/${m[1]}`, object: { sha, type: this.tags.has(sha) ? 'tag' : 'commit' } }];
+    }
+    if ((m = /^DELETE \/git\/refs\/((?!heads\/).+)$/.exec(route))) {
+      return this.refs.delete(`refs/${m[1]}`) ? [204] : [422, { message: 'Reference does not exist' }];
+    }
+    if (route === 'GET /activity') {
+      const branch = (query.ref ?? '').replace(/^refs\/heads\//, '');
+      const at = query.activity_type === 'branch_creation' ? this.branchCreations.get(branch) : undefined;
+      return [200, at === undefined ? [] : [{ id: 1, ref: query.ref, timestamp: at, activity_type: 'branch_creation', before: '0'.repeat(40), after: this.branches.get(branch) ?? '0'.repeat(40) }]];
     }
     if ((m = /^GET \/pulls\/(\d+)$/.exec(route))) {
       const pull = this.pulls.get(Number(m[1]));
@@ -565,8 +614,14 @@ export class FakeGitHub {
       const prefix = m[1]!;
       return [200, [...this.branches].filter(([name]) => name.startsWith(prefix)).map(([name, sha]) => ({ ref: `refs/heads/${name}`, object: { sha, type: 'commit' } }))];
     }
+    if (route === 'POST /git/refs' && !String(b.ref).startsWith('refs/heads/')) {
+      if (this.refs.has(String(b.ref))) return [422, { message: 'Reference already exists' }];
+      this.refs.set(String(b.ref), b.sha as string);
+      return [201, { ref: b.ref, object: { sha: b.sha, type: this.tags.has(b.sha as string) ? 'tag' : 'commit' } }];
+    }
     if (route === 'POST /git/refs') {
       const name = String(b.ref).replace(/^refs\/heads\//, '');
+      if (!this.branches.has(name)) this.branchCreations.set(name, this.now().toISOString());
       if (this.branches.has(name)) return [422, { message: 'Reference already exists' }];
       this.branches.set(name, b.sha as string);
       return [201, { ref: b.ref, object: { sha: b.sha, type: 'commit' } }];
@@ -644,7 +699,7 @@ export class FakeGitHub {
       state: i.state,
       state_reason: i.state_reason,
       html_url: `https://github.com/${this.owner}/${this.repo}/issues/${i.number}`,
-      user: { login: 'harness[bot]', type: 'Bot' },
+      user: i.user ?? { login: 'harness[bot]', type: 'Bot' },
       sub_issues_summary: this.subIssuesSummary(i.number),
     };
   }
@@ -742,4 +797,9 @@ export class FakeGitHub {
 /** Spec files (as test/helpers/spec.ts builds them) placed at `dir` in a repository. */
 export function specAt(dir: string, files: readonly SpecFile[]): Record<string, Uint8Array> {
   return Object.fromEntries(files.map((f) => [`${dir}/${f.path}`, f.bytes]));
+}
+
+/** An answer of the App as a person reads it: without the hidden markers it ends with (engine/forge/reply-markers.ts). */
+export function spoken(body: string): string {
+  return body.replace(/(\n\n(<!-- harness:(reply|refused) \S+ -->\n?)+)$/, '');
 }

@@ -79,6 +79,8 @@ export function issueJson(i: IssueFixture) {
   const labels = ['harness:plan', `spec:${spec}`, `phase:${i.plan.slice(0, 2)}`, ...(i.status ? [`status:${i.status}`] : [])];
   return {
     number: i.number,
+    // The App opened it (the spec PR sync): only a bot's issue is a plan's.
+    user: { login: 'harness-app[bot]', type: 'Bot' },
     title: `[${i.plan}] Plan ${i.plan}`,
     state: i.state ?? 'open',
     html_url: `https://github.com/${OWNER}/${REPO}/issues/${i.number}`,

@@ -101,6 +101,8 @@ function deps(repo: WorkerRepo, target: string, options: { resume?: boolean; che
     env: { TRACE: trace },
     now: () => new Date('2024-05-01T12:30:00Z'),
     runUrl: RUN_URL,
+    // As the workflow passes it (app-slug): the App's answers count.
+    appLogin: 'harness-app[bot]',
   };
   return { deps: d, log, trace: () => readFileSync(trace, 'utf8').trim().split('\n') };
 }

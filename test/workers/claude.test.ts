@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { findCheckpointLine } from '../../app/engine/core/agents/checkpoint-line.js';
 import { describeClaudeEvent, parseClaudeLine, resultFailure, totalUsage, usageOf, type ClaudeResult } from '../../app/engine/core/agents/claude-stream.js';
 import { buildWorkerPrompt } from '../../app/engine/core/agents/prompt.js';
+import { executorInstructions } from '../../app/workers/executor-instructions.js';
 import { answerPrompt, ClaudeAgent } from '../../app/workers/claude.js';
 import { CLAUDE_TOOL_NAMES } from '../../app/workers/mcp/report-tools.js';
 import { commitsSince, ENVELOPE, makeRepo, planFrom, SPEC, testWorker } from '../helpers/agent-context.js';
@@ -183,7 +184,7 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
     expect(call!.env).toMatchObject({ HARNESS_SPEC: SPEC, HARNESS_PLAN: '01-02', HARNESS_ANSWERS: join(logDir, 'answers.json') });
     expect(call!.args).toEqual([
       '-p',
-      buildWorkerPrompt(plan, { spec: SPEC, checkpoints: 'mcp', answers: {}, commits: [] }),
+      buildWorkerPrompt(plan, { spec: SPEC, checkpoints: 'mcp', answers: {}, commits: [], instructions: await executorInstructions(repo) }),
       '--output-format',
       'stream-json',
       '--verbose',

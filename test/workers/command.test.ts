@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildWorkerPrompt } from '../../app/engine/core/agents/prompt.js';
+import { executorInstructions } from '../../app/workers/executor-instructions.js';
 import { CommandAgent } from '../../app/workers/command.js';
 import { ClaudeAgent } from '../../app/workers/claude.js';
 import { agentFor } from '../../app/workers/registry.js';
@@ -53,7 +54,7 @@ describe('command agent', () => {
       { ...progress(`committed the file the agent left uncommitted as ${commits[0]!.sha.slice(0, 7)}`), task: 1, total: 1 },
       { ...ENVELOPE, type: 'task_completed', plan: '01-02', commits: [commits[0]!.sha], summary: `\`${command}\` finished` },
     ]);
-    expect(await readFile(stdinCopy, 'utf8')).toBe(buildWorkerPrompt(plan, { spec: SPEC, checkpoints: 'none', answers: {}, commits: [] }));
+    expect(await readFile(stdinCopy, 'utf8')).toBe(buildWorkerPrompt(plan, { spec: SPEC, checkpoints: 'none', answers: {}, commits: [], instructions: await executorInstructions(worker.context.task.worktree) }));
     expect(await readFile(join(logDir, 'command.log'), 'utf8')).toContain('a warning\n');
   });
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KNOWLEDGE_HEADING, knowledgeLine } from '../../app/engine/core/agents/knowledge-brief.js';
 import { buildWorkerPrompt } from '../../app/engine/core/agents/prompt.js';
+import { executorInstructions } from '../../app/workers/executor-instructions.js';
 import { AssignTaskSchema } from '../../app/engine/core/protocol/messages.js';
 import type { SurfacedEntry } from '../../app/engine/knowledge/loop.js';
 import { assignTask } from '../../app/engine/lifecycle/assignment.js';
@@ -77,7 +78,7 @@ describe('surfaced knowledge in the brief', () => {
     expect(worker.messages.at(-1)?.type).toBe('task_completed');
     const [call] = (await readFile(join(bin, 'calls.jsonl'), 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { args: string[] });
     const brief = call!.args[call!.args.indexOf('-p') + 1]!;
-    expect(brief).toBe(buildWorkerPrompt(plan, { spec: SPEC, checkpoints: 'line', answers: {}, commits: [], knowledge: KNOWLEDGE }));
+    expect(brief).toBe(buildWorkerPrompt(plan, { spec: SPEC, checkpoints: 'line', answers: {}, commits: [], knowledge: KNOWLEDGE, instructions: await executorInstructions(worker.context.task.worktree) }));
     expectSection(brief);
   });
 
@@ -91,7 +92,7 @@ describe('surfaced knowledge in the brief', () => {
 
     expect(worker.messages.at(-1)?.type).toBe('task_completed');
     const brief = await readFile(copy, 'utf8');
-    expect(brief).toBe(buildWorkerPrompt(plan, { spec: SPEC, checkpoints: 'none', answers: {}, commits: [], knowledge: KNOWLEDGE }));
+    expect(brief).toBe(buildWorkerPrompt(plan, { spec: SPEC, checkpoints: 'none', answers: {}, commits: [], knowledge: KNOWLEDGE, instructions: await executorInstructions(worker.context.task.worktree) }));
     expectSection(brief);
   });
 

@@ -3,6 +3,7 @@ import * as github from '@actions/github';
 import { run } from '@probot/adapter-github-actions';
 import type { ApplicationFunction, ApplicationFunctionOptions, Probot } from 'probot';
 import harnessApp from '../../../app/github/app.js';
+import { scheduledDecay } from '../../../app/github/knowledge/scheduled-decay.js';
 import { scheduledReflection } from '../../../app/github/knowledge/scheduled-reflection.js';
 
 /**
@@ -12,7 +13,7 @@ import { scheduledReflection } from '../../../app/github/knowledge/scheduled-ref
  * schedule or by hand, no webhook event is the App's to handle.
  */
 
-const COMMANDS = ['reflect'] as const;
+const COMMANDS = ['reflect', 'decay'] as const;
 
 interface ActionInputs {
   token: string;
@@ -49,21 +50,22 @@ function parseInputs(): ActionInputs {
   };
 }
 
-/** `command: reflect`: reflection on the repository's default branch, its answer in the job summary. */
-async function reflect(inputs: ActionInputs): Promise<void> {
+/** `command: reflect` or `decay`: reflection, or gene decay and federation, on the repository's default branch; the answer in the job summary. */
+async function scheduled(inputs: ActionInputs, command: 'reflect' | 'decay'): Promise<void> {
   const { context } = github;
   const payload = context.payload as { repository?: { default_branch?: string } };
   // A scheduled run is on the default branch; one started by hand names it in its payload.
   const base = payload.repository?.default_branch ?? process.env.GITHUB_REF_NAME ?? '';
   if (base === '') throw new Error('cannot tell the default branch: the event names no repository and GITHUB_REF_NAME is not set');
-  const { summary } = await scheduledReflection({
+  const input = {
     request: github.getOctokit(inputs.token).request,
     repo: context.repo,
     base,
     env: process.env,
     cwd: process.env.GITHUB_WORKSPACE ?? process.cwd(),
-    log: { info: (m) => core.info(m), warn: (m) => core.warning(m) },
-  });
+    log: { info: (m: string) => core.info(m), warn: (m: string) => core.warning(m) },
+  };
+  const { summary } = command === 'reflect' ? await scheduledReflection(input) : await scheduledDecay(input);
   core.info(summary);
   await core.summary.addRaw(summary, true).write();
 }
@@ -71,7 +73,7 @@ async function reflect(inputs: ActionInputs): Promise<void> {
 async function main(): Promise<void> {
   const inputs = parseInputs();
   core.setSecret(inputs.token);
-  if (inputs.command === 'reflect') return reflect(inputs);
+  if (inputs.command !== undefined) return scheduled(inputs, inputs.command);
   // The adapter reads GITHUB_TOKEN before the input, so a job-level GITHUB_TOKEN would
   // otherwise win over the App token the workflow passed on purpose.
   process.env.GITHUB_TOKEN = inputs.token;

@@ -121,6 +121,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       ...(values.knowledge === undefined ? {} : { dir: resolve(io.cwd, values.knowledge) }),
       budgetTokens: config.knowledge.surface.budget_tokens,
       maxEntries: config.knowledge.surface.max_entries,
+      ...(config.knowledge.genes ? { candidateShare: config.knowledge.genes.candidate_share } : {}),
     },
     capture: config.knowledge.capture,
   };

@@ -107,6 +107,7 @@ export async function surfaceCommand(args: string[], io: CliIO): Promise<number>
   const options: SurfaceOptions = {
     budgetTokens: budget ?? config.knowledge.surface.budget_tokens,
     maxEntries: max ?? config.knowledge.surface.max_entries,
+    ...(config.knowledge.genes ? { candidateShare: config.knowledge.genes.candidate_share } : {}),
   };
 
   const parsed = parseAnyDocument('plan', planArg, text, { reading: PLAN_READING });

@@ -18,7 +18,8 @@ Options:
   --json     print a stable JSON report (see README: JSON output)
   -h, --help show this help
 
-Exit: 0 no errors (warnings allowed), 1 problems found, 2 usage error.
+Exit: 0 no errors (warnings allowed), 1 problems found, 2 usage error,
+70 internal error (a bug in harness; the message says where the details are).
 `;
 
 /** The stable `harness validate --json` report. */

@@ -1,3 +1,5 @@
+import { PLANNING_NAMES, type PlanningRequest } from '../planning/planning-command.js';
+
 /**
  * A `/harness` command as parsed from a comment (docs/design.md, Slash commands). Targets may name
  * their spec (`SPC-002/03-02`), which is how a command picks one spec on a pull request that
@@ -16,11 +18,13 @@ export type Command =
   | { name: 'respond'; spec?: string; plan: string; answer: string }
   | { name: 'spike'; question: string }
   | { name: 'reflect' }
-  | { name: 'help' };
+  | { name: 'help' }
+  /** The planning commands on a spec PR (engine/planning/planning-command.ts). */
+  | PlanningRequest;
 
 export type CommandName = Command['name'];
 
-export const COMMAND_NAMES: readonly CommandName[] = ['execute', 'status', 'verify', 'retry', 'abort', 'respond', 'spike', 'reflect', 'help'];
+export const COMMAND_NAMES: readonly CommandName[] = ['execute', 'status', 'verify', 'retry', 'abort', 'respond', 'spike', 'reflect', 'help', ...PLANNING_NAMES];
 
 /** Commands that only read: anyone but a bot may run them, whatever the configured permission. */
 const READ_ONLY: ReadonlySet<CommandName> = new Set(['help', 'status']);

@@ -22,6 +22,8 @@ export interface KnowledgeDraft {
   slug: string;
   branch: string;
   files: { path: string; content: string }[];
+  /** Files the PR removes (a gene decayed out of the store). */
+  deletions?: string[];
   commitMessage: string;
   title: string;
   body: string;

@@ -2,6 +2,7 @@ import { PLAN_ID, SPEC_ID } from '../core/spec/schema.js';
 import { didYouMean } from '../core/spec/suggest.js';
 import { COMMAND_NAMES, type Command, type CommandName, type PhaseOrPlan, type Target } from './command.js';
 import { HarnessError } from '../core/error.js';
+import { parsePlanningRequest, PLANNING_USAGE } from '../planning/planning-command.js';
 
 /**
  * The `/harness` grammar, strict so that a typo is answered rather than guessed at:
@@ -11,6 +12,10 @@ import { HarnessError } from '../core/error.js';
  *   /harness abort <PP-NN>                 /harness respond <PP-NN> <answer…>
  *   /harness spike "<question>"            /harness reflect
  *   /harness help
+ *
+ * and on a spec PR the planning commands (engine/planning/planning-command.ts): plan-spec,
+ * research-spec, define-requirements, create-roadmap, discuss-phase PP, research-phase PP,
+ * plan-phase PP, add-phase "<goal>", map-codebase, each optionally naming its spec first.
  *
  * A phase is `PP` (two or more digits), a plan `PP-NN`. Any target may name its spec,
  * `SPC-002/03-02` or `SPC-002/all`: that is how a command picks one spec on a pull request
@@ -41,6 +46,7 @@ export const USAGE: Readonly<Record<CommandName, string>> = {
   spike: 'spike "<question>"',
   reflect: 'reflect',
   help: 'help',
+  ...PLANNING_USAGE,
 };
 
 /** A hypothesis' question is one line of at most 300 characters (HypothesisSchema). */
@@ -123,6 +129,11 @@ function parseLine(line: string): Command {
     case 'help':
       exactly(name, args, 0);
       return { name };
+    default: {
+      const planning = parsePlanningRequest(name, rest);
+      if (!planning.ok) throw new ParseError(planning.problem, name);
+      return planning.request;
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { captureFiles, captureReads, type CaptureResult } from '../knowledge/capture.js';
+import { captureFiles, captureReads, type CaptureBatch, type CaptureResult } from '../knowledge/capture.js';
 import type { SignalDraft } from '../knowledge/loop.js';
 import type { TrajectoryEvent } from '../knowledge/trajectory.js';
 import { knowledgeBranch, knowledgeLabels, KNOWLEDGE_ROOT } from './knowledge-draft.js';
@@ -54,7 +54,9 @@ export interface SignalsInput {
   origin: string;
   at: Date;
   drafts: readonly SignalDraft[];
-  trajectory?: readonly TrajectoryEvent[];
+  trajectory?: readonly (TrajectoryEvent | { key: string })[];
+  /** Documents filed with the signals (a capsule), as captureFiles takes them. */
+  documents?: CaptureBatch['documents'];
   /** templates/signal.md. */
   template: string;
   /** knowledge.capture.max_per_phase: counted over the signals the open PR collects. */
@@ -93,6 +95,7 @@ export async function signalsAppend(input: SignalsInput): Promise<{ append: Know
         {
           drafts: input.drafts,
           ...(input.trajectory ? { trajectory: input.trajectory } : {}),
+          ...(input.documents ? { documents: input.documents } : {}),
           project: input.project,
           origin: input.origin,
           at: input.at,

@@ -1,7 +1,7 @@
 import { planPhase } from '../core/spec/model.js';
 import type { SignalDraft } from './loop.js';
 import { keyOfSignalPath, renderSignal, signalKey } from './signal-file.js';
-import { INDEX_FILE, signalEntries, updateIndex, type SignalIndexEntry } from './store-index.js';
+import { INDEX_FILE, signalEntries, updateIndex, type DocumentIndexEntry, type SignalIndexEntry } from './store-index.js';
 import { appendTrajectory, trajectoryPath, type TrajectoryEvent } from './trajectory.js';
 
 /**
@@ -14,8 +14,10 @@ import { appendTrajectory, trajectoryPath, type TrajectoryEvent } from './trajec
 
 export interface CaptureBatch {
   drafts: readonly SignalDraft[];
-  /** `match` and `use` events for the trajectory. */
-  trajectory?: readonly TrajectoryEvent[];
+  /** `match` and `use` events for the trajectory (and a capsule's line). */
+  trajectory?: readonly (TrajectoryEvent | { key: string })[];
+  /** Other documents filed with the signals: the capsule of a plan verified with genes (capsule-record.ts), with its index row. */
+  documents?: readonly { path: string; text: string; index: DocumentIndexEntry }[];
   project: string;
   /** Where the signals come from (a local run, a workflow run, a comment): part of each signal's key. */
   origin: string;
@@ -124,7 +126,9 @@ export function captureFiles(batch: CaptureBatch, existing: StoreTexts): Capture
     filed.push(entry);
   }
 
-  if (filed.length > 0) files.push({ path: INDEX_FILE, text: updateIndex(existing.index, filed) });
+  for (const d of batch.documents ?? []) files.push({ path: d.path, text: d.text });
+  const indexed = [...filed, ...(batch.documents ?? []).map((d) => d.index)];
+  if (indexed.length > 0) files.push({ path: INDEX_FILE, text: updateIndex(existing.index, indexed) });
   const trajectory = batch.trajectory && batch.trajectory.length > 0 ? appendTrajectory(existing.trajectory, batch.trajectory) : undefined;
   if (trajectory !== undefined) files.push({ path: trajectoryPath(batch.at), text: trajectory });
   return { files, filed, skipped };

@@ -39,6 +39,8 @@ export interface IndexedEntry {
   files: string[];
   /** How far its own record makes it worth surfacing: a lesson's confidence, a gene's success rate. */
   weight: number;
+  /** A gene's status: a candidate gets only a share of a brief (surface.ts). */
+  status?: 'candidate' | 'active';
   /** The words that say when it applies, each with its share of them by rarity (they sum to 1). */
   triggers: { word: string; share: number }[];
 }
@@ -188,6 +190,7 @@ function geneDraft(path: string, data: Gene, body: string, bodyLine: number): Dr
       tags: tagsOf([...data.tags, ...data.scenarios]),
       files: [...new Set([...metadataFiles(data.metadata), ...namedFiles([content, when].join('\n'))])],
       weight: data.status === 'candidate' ? record * 0.9 : record,
+      ...(data.status === 'deprecated' ? {} : { status: data.status }),
       triggers: [],
     },
     body: [data.name, data.description, content, when].join('\n'),

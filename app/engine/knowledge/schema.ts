@@ -183,6 +183,14 @@ export const GeneSchema = z
     updated: timestamp,
     last_used: timestamp.optional(),
     scenarios: z.array(z.string().min(1)).default([]),
+    signals: z
+      .array(z.string().min(1))
+      .default([])
+      .meta({ description: 'The error signatures it answers (a repair signal\'s metadata.repaired): how solidify knows a repair is this gene again.' }),
+    validation: z
+      .array(z.string().min(1))
+      .default([])
+      .meta({ description: 'Commands that show it worked; a tier 3 gene needs them passing in a worker before it is promoted.' }),
     tags,
     env: z.record(z.string(), z.string()).optional().meta({ description: 'Where it was seen to work: { node: "20.x" }.' }),
     publishable: z.boolean().default(false),

@@ -6,6 +6,7 @@ import { planGlobKeys } from './file-keys.js';
 import { type IndexedEntry, type KnowledgeIndex, type Postings } from './knowledge-index.js';
 import type { SurfacedEntry } from './loop.js';
 import { wordCounts, wordForms } from './words.js';
+import { geneBalance } from './gene-balance.js';
 
 /**
  * Surfacing: which of the store's accepted lessons, skills and genes apply to a plan, best
@@ -30,6 +31,8 @@ export interface SurfaceOptions {
   budgetTokens: number;
   /** Entries at most (knowledge.surface.max_entries). */
   maxEntries: number;
+  /** The share of entries and of the budget candidate genes may take (knowledge.genes.candidate_share); see geneBalance. */
+  candidateShare?: number;
 }
 
 export const DEFAULT_SURFACE: SurfaceOptions = { budgetTokens: 500, maxEntries: 5 };
@@ -248,9 +251,11 @@ export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options:
       .map(({ word }) => (forms ??= wordForms(subject.text)).get(word) ?? word);
   const lines: string[] = [];
   const out: SurfacedEntry[] = [];
+  const balance = geneBalance(options, budget);
   for (const c of scored) {
     if (out.length >= options.maxEntries || c.score < floor) break;
     const entry = index.entries[c.index]!;
+    if (!balance.admits(entry)) continue;
     const chosen: SurfacedEntry = {
       path: entry.path,
       kind: entry.kind,
@@ -259,6 +264,7 @@ export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options:
       score: Math.round(c.score * 1000) / 1000,
       why: why(entry, matches.get(c.index), triggerWords(entry), similarity[c.index]!),
     };
+    balance.cap(entry, chosen);
     let line = knowledgeLine(chosen);
     const room = budget - sectionChars([...lines, line]);
     if (room < 0) {
@@ -268,6 +274,7 @@ export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options:
       line = knowledgeLine(chosen);
       if (sectionChars([...lines, line]) > budget) continue;
     }
+    if (!balance.take(entry, line)) continue;
     lines.push(line);
     out.push(chosen);
   }

@@ -79,8 +79,8 @@ function keysIn(text: string): Set<string> {
   return keys;
 }
 
-/** The file with the events it lacks appended; undefined when it has them all. */
-export function appendTrajectory(text: string | undefined, events: readonly TrajectoryEvent[]): string | undefined {
+/** The file with the events it lacks appended; undefined when it has them all. Any event with a key: lifecycle events too (gene-events.ts). */
+export function appendTrajectory(text: string | undefined, events: readonly { key: string }[]): string | undefined {
   const existing = text ?? '';
   const seen = keysIn(existing);
   const fresh = events.filter((e) => !seen.has(e.key) && (seen.add(e.key), true));

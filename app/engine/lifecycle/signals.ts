@@ -202,7 +202,10 @@ function repairSignals(r: AttemptRecord): SignalDraft[] {
   const tags = deriveTags(planSources(r.plan, last));
   const context = baseContext(r);
   if (last) context.push(`The attempt before failed: ${describeFailure(last)}.`);
-  const facts = { outcome: 'verified', failedBefore: r.failedBefore, ...(last ? { repaired: last.fingerprint } : {}) };
+  // The commands that show the repair held (the repaired checks', else all the plan's): a gene solidified from it validates with them.
+  const repairedChecks = new Set(last?.checks?.map((c) => c.slice(c.lastIndexOf('/') + 1)) ?? []);
+  const validation = r.plan.mustPass.filter((c) => repairedChecks.size === 0 || repairedChecks.has(c.id)).flatMap((c) => commandOf(c) ?? []);
+  const facts = { outcome: 'verified', failedBefore: r.failedBefore, ...(last ? { repaired: last.fingerprint } : {}), ...(validation.length > 0 ? { validation } : {}) };
   const out = [
     draft(r, 'repair', r.failedBefore >= 2 ? 'medium' : 'low', tags, {
       happened: `${capitalise(where(r))} passed on attempt ${r.attempt}, after ${r.failedBefore} failed attempt${r.failedBefore === 1 ? '' : 's'}.`,

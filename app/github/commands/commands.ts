@@ -11,6 +11,8 @@ import { invocation, type Invocation, type Place } from './invocation.js';
 import { noteFrustration } from './frustration.js';
 import { findPlan } from './plan-issues.js';
 import { refusal } from './refusal.js';
+import { finishedBefore, refusedBefore } from './handled.js';
+import { refusedMarker, replyMarker, withMarkers } from '../../engine/forge/reply-markers.js';
 import { runCommand } from './run-command.js';
 
 /**
@@ -30,35 +32,49 @@ const ACK = 'eyes';
 /**
  * A `/harness` comment on an issue or a pull request.
  *
- * Exactly once, without state: the first request is the acknowledgement reaction, and GitHub
- * answers 201 only to the call that created it, 200 to any later one by the same App. A
- * webhook redelivered (same X-GitHub-Delivery) or delivered twice to two running copies of the
- * App therefore finds the reaction there and stops. If handling then fails, the reaction is
- * taken back, so that a redelivery or the same command written again can try once more.
+ * Exactly once, without state: the acknowledgement reaction is the claim, and GitHub answers
+ * 201 only to the call that created it, 200 (with the reaction as it was) to any later one by
+ * the same App. The answer posted at the end carries the comment's reply marker
+ * (engine/forge/reply-markers.ts), which is what says the command was handled to the end. A
+ * delivery that finds the reaction there stops, unless the reaction is older than the claim
+ * grace period and no answer of the App's says it finished: then the first delivery died
+ * mid-way, and this one handles the command (each command's own checks and claims make
+ * running it again safe). If handling fails, the reaction is taken back, so that a
+ * redelivery or the same command written again can try once more.
  *
- * Then, in order: a bot is refused; a line that does not parse is answered with the help
- * text; a command that changes anything is checked for the commenter's role and, on a pull
- * request, for a fork; the command runs and its answer is posted as a reply.
+ * The App's own comments are never commands. Then, in order: a bot is refused; a line that
+ * does not parse is answered with the help text; a command that changes anything is checked
+ * for the commenter's role and, on a pull request, for a fork; the command runs and its answer
+ * is posted as a reply. A refusal is posted once per thread and login.
  */
 async function onComment(context: Context<'issue_comment.created'>): Promise<void> {
   const { comment, issue, sender } = context.payload;
   const parsed = parseCommand(comment.body);
   if (parsed === undefined) return;
 
-  const plan = issue.pull_request ? undefined : planIssueView(issue);
+  // A plan issue is one the App opened: the same labels and marker on a person's issue make it no plan's.
+  const plan = issue.pull_request || issue.user?.type !== 'Bot' ? undefined : planIssueView(issue);
   const place: Place = issue.pull_request ? { kind: 'pull', number: issue.number } : { kind: 'issue', number: issue.number, ...(plan ? { plan } : {}) };
   const inv = invocation(context, sender.login, place);
+  // Its own answers quote commands (help does): the App never answers itself.
+  if (context.isBot && comment.user?.login === (await inv.github.selfLogin())) return;
   const ack = await inv.github.react(comment.id, ACK);
-  if (!ack.created) {
+  if (!ack.created && !(await finishedBefore(inv, ack, { id: comment.id, issue: issue.number }))) {
+    inv.log.warn(`comment ${comment.id} was acknowledged long ago and never answered (delivery ${context.id}): the delivery that took it died; handling it now`);
+  } else if (!ack.created) {
     inv.log.info(`comment ${comment.id} was acknowledged before (delivery ${context.id}); not handling it twice`);
     return;
   }
 
   try {
     const refused = await refusal(inv, parsed, context.isBot);
+    if (refused !== undefined && (await refusedBefore(inv, issue.number, sender.login))) {
+      inv.log.info(`@${sender.login} was refused in #${issue.number} before; not answering again`);
+      return;
+    }
     const askedIn = `Asked by @${sender.login} in [a comment](${comment.html_url}) on #${issue.number}.`;
-    const text = refused ?? (parsed instanceof ParseError ? helpText(parsed.message) : await runCommand(inv, parsed, askedIn));
-    await reply(inv, issue.number, text);
+    const text = refused ?? (parsed instanceof ParseError ? helpText(parsed.message) : await runCommand(inv, parsed, askedIn, comment.id));
+    await reply(inv, issue.number, text, [...(refused !== undefined ? [refusedMarker(sender.login)] : []), replyMarker(comment.id)]);
     if (refused === undefined && !(parsed instanceof ParseError)) await noteFrustration(inv, parsed, { id: comment.id, author: sender.login }, { number: issue.number, comments: issue.comments ?? 0 });
   } catch (e) {
     inv.log.error(e as Error, `/harness on comment ${comment.id} failed`);
@@ -141,8 +157,12 @@ async function onCheckAction(context: Context<'check_run.requested_action' | 'ch
 
 const CUT = '\n\n_(cut: the answer is longer than a comment holds)_';
 
-/** The answer to a command, as a comment on the issue or pull request (POST …/issues/{n}/comments, 201). */
-async function reply(inv: Invocation, issueNumber: number, text: string): Promise<void> {
-  const body = text.length > ISSUE_BODY_LIMIT ? `${text.slice(0, ISSUE_BODY_LIMIT - CUT.length)}${CUT}` : text;
-  await inv.github.comment(issueNumber, body);
+/** Room the hidden markers after an answer take. */
+const MARKER_ROOM = 200;
+
+/** The answer to a command, as a comment on the issue or pull request (POST …/issues/{n}/comments, 201), its markers last. */
+async function reply(inv: Invocation, issueNumber: number, text: string, markers: readonly string[] = []): Promise<void> {
+  const limit = ISSUE_BODY_LIMIT - MARKER_ROOM;
+  const body = text.length > limit ? `${text.slice(0, limit - CUT.length)}${CUT}` : text;
+  await inv.github.comment(issueNumber, withMarkers(body, markers));
 }

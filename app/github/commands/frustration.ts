@@ -8,8 +8,12 @@ import type { Invocation } from './invocation.js';
 /** The sticky status comment's first line, which names the spec a spec PR is about. */
 const STATUS_MARKER = /^<!-- harness:status (\S+) -->/;
 
-function stickySpec(thread: readonly CommentRecord[]): string | undefined {
-  const specs = new Set(thread.filter((c) => c.authorType === 'Bot').flatMap((c) => STATUS_MARKER.exec(c.body)?.[1] ?? []));
+/** The spec of the sticky status comments in the thread: only the App's own (its login asked only when some bot's comment has the marker). */
+async function stickySpec(inv: Invocation, thread: readonly CommentRecord[]): Promise<string | undefined> {
+  const marked = thread.filter((c) => c.authorType === 'Bot' && STATUS_MARKER.test(c.body));
+  if (marked.length === 0) return undefined;
+  const self = await inv.github.selfLogin();
+  const specs = new Set(marked.filter((c) => c.author === self).flatMap((c) => STATUS_MARKER.exec(c.body)?.[1] ?? []));
   return specs.size === 1 ? [...specs][0] : undefined;
 }
 
@@ -23,7 +27,7 @@ export async function noteFrustration(inv: Invocation, command: Command, comment
   if (!changesAnything(command) || issue.comments === 0) return;
   try {
     const thread = await inv.github.comments(issue.number);
-    const spec = ('spec' in command ? command.spec : undefined) ?? (inv.place.kind === 'issue' ? inv.place.plan?.spec : undefined) ?? stickySpec(thread);
+    const spec = ('spec' in command ? command.spec : undefined) ?? (inv.place.kind === 'issue' ? inv.place.plan?.spec : undefined) ?? (await stickySpec(inv, thread));
     const place = inv.place.kind === 'pull' ? `pull request #${issue.number}` : `${inv.place.kind === 'issue' && inv.place.plan ? 'plan issue' : 'issue'} #${issue.number}`;
     const draft = frustrationSignal({ command, comment, thread, ...(spec === undefined ? {} : { spec }), place });
     if (!draft) return;

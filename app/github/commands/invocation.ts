@@ -89,14 +89,16 @@ const STATUS_MARKER = /^<!-- harness:status (\S+) -->/;
 
 /**
  * The specs a pull request changes. The sync keeps one sticky status comment per spec on a
- * spec PR, starting with `<!-- harness:status <spec> -->`; only comments by a bot count, so
- * that a person quoting the marker changes nothing. When there is none (the PR was never
+ * spec PR, starting with `<!-- harness:status <spec> -->`; only the App's own comments count, so
+ * that a person or another bot typing the marker changes nothing. When there is none (the PR was never
  * synced), the PR's files are listed once and each directory under `specs_root` named
  * `<ID>-…` gives its spec id.
  */
 async function specsOfPull(inv: Invocation, number: number): Promise<string[]> {
-  const sticky = (await inv.github.comments(number))
-    .filter((c) => c.authorType === 'Bot')
+  const marked = (await inv.github.comments(number)).filter((c) => c.authorType === 'Bot' && STATUS_MARKER.test(c.body));
+  const self = marked.length > 0 ? await inv.github.selfLogin() : undefined;
+  const sticky = marked
+    .filter((c) => c.author === self)
     .map((c) => STATUS_MARKER.exec(c.body)?.[1])
     .filter((s): s is string => s !== undefined);
   if (sticky.length > 0) return [...new Set(sticky)].sort();

@@ -1,4 +1,5 @@
 import type { Command } from '../../engine/forge/command.js';
+import { keptWorkRef } from '../../engine/forge/claims.js';
 import { planBranch } from '../../engine/forge/names.js';
 import { scheduleRound } from '../schedule/round.js';
 import { resolveSpec, roundBase, type Invocation } from './invocation.js';
@@ -7,7 +8,9 @@ import { findPlan, issuesNow, setStatus } from './plan-issues.js';
 /**
  * `/harness retry <PP-NN>` and the Retry button (docs/github-flow.md, 8): a failed plan starts
  * afresh. Its branch is deleted, because creating the branch is the scheduler's claim on the
- * plan; the plan is `status:ready` again and a scheduling round picks it up. Only a failed
+ * plan, its commits kept first under refs/harness/kept/; the plan is `status:ready` again and
+ * a scheduling round picks it up. A ready plan gets a round, which releases a claim left by a
+ * delivery that died before dispatching. Only a failed
  * plan is retried: anything else is running, waiting or done, and retrying it would lose work.
  */
 export async function retry(inv: Invocation, command: Extract<Command, { name: 'retry' }>): Promise<string> {
@@ -17,17 +20,40 @@ export async function retry(inv: Invocation, command: Extract<Command, { name: '
   const found = await findPlan(inv, spec, command.plan);
   if (typeof found === 'string') return `I could not run that: ${found}.`;
   const { view } = found;
+  if (view.status === 'ready') {
+    // A ready plan no round could start: its claim may be one whose delivery died. The round recovers such a claim.
+    const round = await scheduleRound(inv.context, spec, { config: await inv.config(), ...(found.issues ? { issues: issuesNow(found.issues) } : {}), ...(await roundBase(inv)) });
+    return round.dispatched.includes(view.plan)
+      ? `${spec} plan ${view.plan} (#${view.number}) was ready and is started now.`
+      : `${spec} plan ${view.plan} (#${view.number}) is ready, not failed: a scheduling round starts it as soon as a slot is free (a claim on it is released once it has had no worker for two minutes).`;
+  }
   if (view.status !== 'failed') {
     const now = view.status === undefined ? 'not queued (run it with execute)' : view.status;
     return `${spec} plan ${view.plan} (#${view.number}) is ${now}, not failed: retry only starts a failed plan again.`;
   }
 
   const branch = planBranch(spec, view.plan);
+  const kept = await keepWork(inv, spec, view.plan, branch);
   const deleted = await inv.github.deleteBranch(branch);
   await setStatus(inv, view, 'ready');
   await scheduleRound(inv.context, spec, { config: await inv.config(), ...(found.issues ? { issues: issuesNow(found.issues) } : {}), ...(await roundBase(inv)) });
   return [
     `Retrying ${spec} plan ${view.plan} (#${view.number}): ${deleted === 'deleted' ? `its branch \`${branch}\` is deleted` : `its branch \`${branch}\` was already gone`} and the plan is ready again.`,
     'A scheduling round starts it as soon as a slot is free.',
+    ...(kept ? [`What the branch held is kept at \`${kept}\` (\`git fetch origin ${kept}\` to look at it).`] : []),
   ].join(' ');
+}
+
+/**
+ * The branch's commits, kept under refs/harness/kept/ before the branch goes: a plan stopped
+ * at a checkpoint (aborted, or failed) may hold hours of an agent's work, and starting afresh
+ * must not make it unreachable. One read when there is no branch; a branch that holds nothing
+ * but what it was claimed at is kept too, which costs one ref and loses nothing.
+ */
+async function keepWork(inv: Invocation, spec: string, plan: string, branch: string): Promise<string | undefined> {
+  const head = await inv.github.branchSha(branch);
+  if (head === undefined) return undefined;
+  const ref = keptWorkRef(spec, plan, head);
+  await inv.github.createClaimRef(ref, head);
+  return ref;
 }

@@ -6,13 +6,14 @@ import { execute } from './execute.js';
 import { specsHere, type Invocation } from './invocation.js';
 import { spike } from './knowledge.js';
 import { planIssues } from './plan-issues.js';
+import { planning } from './planning.js';
 import { reflect } from './reflect.js';
 import { respond } from './respond.js';
 import { retry } from './retry.js';
 import { verify } from './verify.js';
 
 /** Runs an authorised command; the answer to post is what it returns. */
-export async function runCommand(inv: Invocation, command: Command, askedIn: string): Promise<string> {
+export async function runCommand(inv: Invocation, command: Command, askedIn: string, commentId?: number): Promise<string> {
   switch (command.name) {
     case 'execute':
       return execute(inv, command);
@@ -32,6 +33,9 @@ export async function runCommand(inv: Invocation, command: Command, askedIn: str
       return reflect(inv);
     case 'help':
       return helpText();
+    default:
+      // The planning commands: the worker reads the command back from its comment.
+      return planning(inv, command, commentId);
   }
 }
 

@@ -27,7 +27,7 @@ export interface ScheduledReflectionInput {
  * blob): a scheduled run has no webhook context to read it with. A file with problems is
  * reported and the defaults stand in, as the App does.
  */
-async function repositoryConfig(github: Gateway, base: string, log: ScheduledReflectionInput['log']): Promise<HarnessConfig> {
+export async function repositoryConfig(github: Gateway, base: string, log: ScheduledReflectionInput['log']): Promise<HarnessConfig> {
   const entry = (await github.directory('.github', base))?.find((e) => e.path === CONFIG_PATH && e.type === 'file');
   if (!entry) return DEFAULT_CONFIG;
   const { config, problems } = parseConfig(new TextDecoder().decode(await github.blob(entry.sha)));

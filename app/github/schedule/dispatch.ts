@@ -6,6 +6,7 @@ import { targetBranch, targetCheck, targetExternalId, targetInput, type WorkerTa
 import type { DispatchedRun } from '../../gateway/workflows.js';
 import { appGateway } from '../app-gateway.js';
 import { repositoryUrl } from './repository.js';
+import { recoverClaim } from './stale-claim.js';
 
 /** The base branch and the commit of it a round read once and starts every branch from. */
 export interface BaseHead {
@@ -31,14 +32,20 @@ export function detailsUrl(context: Context, target: WorkerTarget, issue?: { num
  *
  * Creating a ref is atomic on GitHub: of two deliveries racing for one plan, one gets 201
  * and the other 422 "Reference already exists". The loser does nothing more, so the plan
- * gets one worker, one check run and one status write however many rounds raced for it.
+ * gets one worker, one check run and one status write however many rounds raced for it;
+ * unless the claim has no worker behind it past the grace period (stale-claim.ts): then its
+ * delivery died, the claim is released and taken again, atomically as ever.
  */
-export async function dispatchTarget(context: Context, target: WorkerTarget, base: BaseHead, issue?: RoundIssue): Promise<DispatchOutcome> {
+export async function dispatchTarget(context: Context, target: WorkerTarget, base: BaseHead, issue?: RoundIssue, now: Date = new Date()): Promise<DispatchOutcome> {
   const github = appGateway(context);
   const branch = targetBranch(target);
   if ((await github.createBranch(branch, base.sha)) === 'exists') {
-    context.log.info(`${targetExternalId(target)}: ${branch} exists, another delivery claimed it`);
-    return 'lost';
+    // A claim whose delivery died would hold the plan forever: recovered, or left to the delivery at work.
+    const state = target.kind === 'plan' && issue ? await recoverClaim(context, target, issue, base, now) : 'fresh';
+    if (state !== 'released' || (await github.createBranch(branch, base.sha)) === 'exists') {
+      context.log.info(`${targetExternalId(target)}: ${branch} exists, another delivery claimed it (${state})`);
+      return 'lost';
+    }
   }
   let run: DispatchedRun | undefined;
   try {

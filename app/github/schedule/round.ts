@@ -13,6 +13,7 @@ import { loadConfig } from '../config.js';
 import { refreshStatusComment } from '../spec-pr/status-comment.js';
 import { dispatchTarget, type BaseHead } from './dispatch.js';
 import { resumePaused } from './resume-paused.js';
+import { researchAhead } from './research-ahead.js';
 import { defaultBranch } from './repository.js';
 
 export interface RoundOptions {
@@ -96,7 +97,7 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
     return (head = { branch: base, sha });
   };
   const start = async (target: WorkerTarget, issue?: RoundIssue) => {
-    const outcome = await dispatchTarget(context, target, await baseHead(), issue);
+    const outcome = await dispatchTarget(context, target, await baseHead(), issue, options.now ?? new Date());
     (outcome === 'dispatched' ? result.dispatched : result.lost).push(targetInput(target));
   };
 
@@ -108,6 +109,8 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   if (plan.completePhases.length > 0) {
     for (const phase of phasesToVerify(plan, await claimedPhases(context, spec))) await start({ kind: 'phase', spec, phase });
   }
+  // Slots no plan can use research the next phases (off unless planning.research_ahead is set).
+  await researchAhead(context, config, spec, plan, baseHead);
   for (const b of plan.blocked) {
     context.log.debug(`${spec}/${b.plan} cannot run: ${'plan' in b.because ? `${b.because.plan} failed` : `phase ${b.because.phase} failed its verification`}`);
   }

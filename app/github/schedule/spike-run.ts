@@ -1,6 +1,7 @@
 import type { Context } from 'probot';
 import { knowledgeBranch } from '../../engine/forge/knowledge-draft.js';
 import { appGateway } from '../app-gateway.js';
+import { ownComment } from '../spec-pr/own-comment.js';
 
 /** The worker run a comment on a spike's PR is about: a redelivered event finds it and writes nothing. */
 function marker(runId: number): string {
@@ -28,7 +29,7 @@ export async function onSpikeRunCompleted(context: Context<'workflow_run.complet
     return;
   }
   const mark = marker(run.id);
-  if (await github.findComment(pull.number, (c) => c.authorType === 'Bot' && c.body.startsWith(mark))) return;
+  if (await ownComment(github, pull.number, (c) => c.body.startsWith(mark))) return;
   const text =
     run.conclusion === 'success'
       ? `The spike's [worker run](${run.html_url}) decided it: the description above now says what it found, and the records are in this PR. Merging accepts the decision; closing the PR drops it.`

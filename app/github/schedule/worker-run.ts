@@ -12,6 +12,7 @@ import { reflectAfterPhase } from './phase-reflection.js';
 import { issueLike, scheduleRound } from './round.js';
 import { settleCheck } from './settle-check.js';
 import { onSpikeRunCompleted } from './spike-run.js';
+import { onPlanningRunCompleted, parsePlanningRunTitle } from './planning-run.js';
 
 /**
  * `workflow_run` completed for the worker workflow (docs/github-flow.md, 5): the run's title
@@ -26,6 +27,8 @@ export async function onWorkerRunCompleted(context: Context<'workflow_run.comple
   if (!isWorkerRun(run) || run.event !== 'workflow_dispatch') return;
   const spike = parseSpikeRunTitle(run.display_title);
   if (spike) return onSpikeRunCompleted(context, spike.slug, run);
+  const planning = parsePlanningRunTitle(run.display_title);
+  if (planning) return onPlanningRunCompleted(context, planning);
   const target = parseWorkerRunTitle(run.display_title);
   if (!target) {
     context.log.warn(`worker run ${run.id} is titled "${run.display_title}", not "harness <spec>/<plan>": left alone`);

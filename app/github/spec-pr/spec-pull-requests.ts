@@ -11,7 +11,7 @@ import { appGateway } from '../app-gateway.js';
 import { readConfig } from '../config.js';
 import { alreadySynced } from './already-synced.js';
 import { carryForward } from './carry-forward.js';
-import { readSpecFiles } from './read-spec.js';
+import { deliveryBudget, readSpecFiles } from './read-spec.js';
 import { reportSpecCheck } from './report-spec-check.js';
 import { refreshStatusComment } from './status-comment.js';
 import { syncPlanIssues } from './sync-plan-issues.js';
@@ -86,9 +86,10 @@ async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<v
   }
 
   const loaded: Loaded[] = [];
+  const budget = deliveryBudget();
   for (const dir of touched.specs) {
-    const files = await readSpecFiles(github, dir.tree);
-    loaded.push({ dir, files, result: loadSpec(files, PLAN_READING) });
+    const { files, refused } = await readSpecFiles(github, dir.tree, budget);
+    loaded.push({ dir, files, result: refused ? { problems: [refused], valid: false } : loadSpec(files, PLAN_READING) });
   }
   rejectSharedIds(loaded);
 

@@ -3,6 +3,7 @@ import { statusMarker } from '../../engine/forge/names.js';
 import { statusComment } from '../../engine/forge/status-comment.js';
 import type { Spec } from '../../engine/core/spec/model.js';
 import type { Gateway } from '../../gateway/gateway.js';
+import { ownComment } from './own-comment.js';
 import { ISSUE_BODY_LIMIT } from '../../gateway/limits.js';
 
 /**
@@ -21,8 +22,8 @@ export async function refreshStatusComment(
 ): Promise<'created' | 'updated' | 'unchanged'> {
   const marker = statusMarker(spec.id);
   const body = statusComment(spec, matchPlanIssues(spec.id, issues).byPlan, ISSUE_BODY_LIMIT);
-  // Only a bot's comment counts: a person quoting the marker must not have their comment rewritten.
-  const existing = await github.findComment(pull, (c) => c.authorType === 'Bot' && c.body.startsWith(marker));
+  // Only the App's own comment counts: a person or another bot typing the marker must not have their comment rewritten, nor hide the status.
+  const existing = await ownComment(github, pull, (c) => c.body.startsWith(marker));
   if (!existing) {
     await github.comment(pull, body);
     return 'created';

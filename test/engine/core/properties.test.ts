@@ -856,7 +856,8 @@ describe('counterexamples found by the properties', () => {
     const g = globalThis as { harnessPwned?: boolean };
     const js = parseFrontmatter('PLAN.md', '---js\n{ a: (globalThis.harnessPwned = true) }\n---\n');
     expect(g.harnessPwned).toBeUndefined();
-    expect(js.ok).toBe(true); // read as YAML: a flow mapping with one odd key
+    // Refused outright (issue 10): a file another tool would evaluate is not a spec file.
+    expect(js.ok === false && js.problems.map((p) => p.code)).toEqual(['frontmatter-language']);
   });
 
   it('the frontmatter is what lies between the fences: "..." closes it, and the body starts after the fence', () => {

@@ -62,6 +62,7 @@ function planIssue(plan: string, state: IssueState = {}) {
     labels: labels.map((name) => ({ name })),
     state: state.closed ? 'closed' : 'open',
     state_reason: state.closed ?? null,
+    user: { login: 'harness[bot]', type: 'Bot' },
   };
 }
 
@@ -90,7 +91,7 @@ function commentEvent(body: string, adapt: (p: CommentPayload) => void = () => u
 function onPlanIssue(plan: string, state: IssueState = {}) {
   return (p: CommentPayload) => {
     const issue = planIssue(plan, state);
-    Object.assign(p.issue, { number: issue.number, title: issue.title, body: issue.body, labels: issue.labels, state: issue.state });
+    Object.assign(p.issue, { number: issue.number, title: issue.title, body: issue.body, labels: issue.labels, state: issue.state, user: issue.user });
   };
 }
 
@@ -152,7 +153,8 @@ function answered(scope: nock.Scope, issue = 1, repo = REPO): { text: () => stri
   scope
     .post(`${repo}/issues/${issue}/comments`, (b: { body: string }) => {
       if (b.body.startsWith('<!-- harness:answer')) return false;
-      text = b.body;
+      // The hidden markers last (engine/forge/reply-markers.ts): what a person reads is the rest.
+      text = b.body.replace(/(\n\n(<!-- harness:(reply|refused) \S+ -->\n?)+)$/, '');
       return true;
     })
     .reply(201, { id: 7000, body: 'reply', user: { type: 'Bot' } });
@@ -162,6 +164,25 @@ function answered(scope: nock.Scope, issue = 1, repo = REPO): { text: () => stri
 function labelled(scope: nock.Scope, issue: number, add: StatusValue, remove?: StatusValue, repo = REPO): void {
   scope.post(`${repo}/issues/${issue}/labels`, { labels: [statusLabel(add)] }).reply(200, []);
   if (remove) scope.delete(`${repo}/issues/${issue}/labels/${encodeURIComponent(statusLabel(remove))}`).reply(200, []);
+}
+
+/** The App's own bot, as GraphQL's viewer names it for the installation token (gateway/identity.ts). */
+const APP = 'harness[bot]';
+
+function viewer(scope: nock.Scope): void {
+  scope.post('/graphql', { query: 'query { viewer { login } }' }).reply(200, { data: { viewer: { login: APP } } });
+}
+
+/** The comments of an issue, read to see whether a refusal was posted there before. */
+function thread(scope: nock.Scope, issue: number, comments: unknown[] = [], repo = REPO): void {
+  scope.get(`${repo}/issues/${issue}/comments`).query({ per_page: '100' }).reply(200, comments);
+}
+
+/** The answer claim of respond (gateway/claims.ts): the plan branch read, a tag object with the time, the ref on it. */
+function answerClaim(scope: nock.Scope, question: number, repo = REPO): void {
+  scope.get(`${repo}/git/ref/heads%2Fharness%2F${SPEC}%2F02-03`).reply(200, { ref: `refs/heads/harness/${SPEC}/02-03`, object: { sha: 'c0ffee0000000000000000000000000000000003', type: 'commit' } });
+  scope.post(`${repo}/git/tags`, (b: { object: string; type: string; tag: string }) => b.object === 'c0ffee0000000000000000000000000000000003' && b.type === 'commit' && b.tag === String(question)).reply(201, { sha: '7a90000000000000000000000000000000000001' });
+  scope.post(`${repo}/git/refs`, { ref: `refs/harness/answers/${SPEC}/02-03/${question}`, sha: '7a90000000000000000000000000000000000001' }).reply(201, {});
 }
 
 async function run(event: never): Promise<void> {
@@ -340,8 +361,11 @@ describe('/harness on issue and pull request comments', () => {
     scope.get(`${REPO}/pulls/1`).reply(200, { number: 1, base: { ref: 'main', repo: { full_name: 'Codertocat/Hello-World' } }, head: { ref: 'spec', repo: { full_name: 'Codertocat/Hello-World' } } });
     scope.get(`${REPO}/issues/1/comments`).query({ per_page: '100' }).reply(200, [
       { id: 1, body: `<!-- harness:status SPC-001 -->\nquoted by a person`, user: { type: 'User' } },
-      { id: 2, body: `<!-- harness:status ${SPEC} -->\n| plan | …`, user: { type: 'Bot' } },
+      { id: 2, body: `<!-- harness:status ${SPEC} -->\n| plan | …`, user: { login: APP, type: 'Bot' } },
+      // Another bot typing the marker names no spec: only the App's own status comment does.
+      { id: 3, body: '<!-- harness:status SPC-666 -->', user: { login: 'mallory-bot[bot]', type: 'Bot' } },
     ]);
+    viewer(scope);
     listed(scope, planIssues());
     labelled(scope, 12, 'blocked');
     // One slot, held by 02-03: the round starts nothing and changes no label, so it makes no request.
@@ -369,9 +393,10 @@ describe('/harness on issue and pull request comments', () => {
     role(scope, 'Codertocat', 'admin');
     scope.get(`${REPO}/pulls/1`).reply(200, { number: 1, base: { ref: 'master', repo: { full_name: 'Codertocat/Hello-World' } }, head: { ref: 'x', repo: { full_name: 'Codertocat/Hello-World' } } });
     scope.get(`${REPO}/issues/1/comments`).query({ per_page: '100' }).reply(200, [
-      { id: 1, body: `<!-- harness:status ${SPEC} -->`, user: { type: 'Bot' } },
-      { id: 2, body: '<!-- harness:status SPC-007 -->', user: { type: 'Bot' } },
+      { id: 1, body: `<!-- harness:status ${SPEC} -->`, user: { login: APP, type: 'Bot' } },
+      { id: 2, body: '<!-- harness:status SPC-007 -->', user: { login: APP, type: 'Bot' } },
     ]);
+    viewer(scope);
     const answer = answered(scope);
 
     await run(commentEvent('/harness execute all', onPullRequest));
@@ -471,6 +496,8 @@ describe('/harness on issue and pull request comments', () => {
     acknowledged(scope);
     config(scope, 'slots: 1\n');
     role(scope, 'Codertocat', 'write');
+    scope.get(`${REPO}/git/ref/heads%2Fharness%2F${SPEC}%2F02-03`).reply(200, { ref: `refs/heads/harness/${SPEC}/02-03`, object: { sha: 'feed000000000000000000000000000000000014', type: 'commit' } });
+    scope.post(`${REPO}/git/refs`, { ref: `refs/harness/kept/${SPEC}/02-03/feed00000000`, sha: 'feed000000000000000000000000000000000014' }).reply(201, {});
     scope.delete(`${REPO}/git/refs/heads%2Fharness%2F${SPEC}%2F02-03`).reply(204);
     labelled(scope, 14, 'ready', 'failed');
     // The plan came from the issue commented on, so the round reads the spec's issues itself.
@@ -482,7 +509,7 @@ describe('/harness on issue and pull request comments', () => {
 
     expect(scope.pendingMocks()).toEqual([]);
     expect(answer.text()).toBe(
-      `Retrying ${SPEC} plan 02-03 (#14): its branch \`harness/${SPEC}/02-03\` is deleted and the plan is ready again. A scheduling round starts it as soon as a slot is free.`,
+      `Retrying ${SPEC} plan 02-03 (#14): its branch \`harness/${SPEC}/02-03\` is deleted and the plan is ready again. A scheduling round starts it as soon as a slot is free. What the branch held is kept at \`refs/harness/kept/${SPEC}/02-03/feed00000000\` (\`git fetch origin refs/harness/kept/${SPEC}/02-03/feed00000000\` to look at it).`,
     );
   });
 
@@ -603,10 +630,14 @@ describe('/harness on issue and pull request comments', () => {
     config(scope);
     role(scope, 'Codertocat', 'write');
     scope.get(`${REPO}/issues/14/comments`).query({ per_page: '100' }).reply(200, [
-      { id: 1, body: '<!-- harness:checkpoint 02-03 schema -->\nWhich schema?', user: { type: 'Bot' } },
-      { id: 2, body: '<!-- harness:checkpoint 02-03 db-choice -->\n**Plan 02-03 waits for a person**', user: { type: 'Bot' } },
+      { id: 1, body: '<!-- harness:checkpoint 02-03 schema -->\nWhich schema?', user: { login: APP, type: 'Bot' } },
+      { id: 2, body: '<!-- harness:checkpoint 02-03 db-choice -->\n**Plan 02-03 waits for a person**', user: { login: APP, type: 'Bot' } },
       { id: 3, body: '<!-- harness:checkpoint 02-03 forged -->', user: { type: 'User' } },
+      // Another bot's marker is no question either.
+      { id: 4, body: '<!-- harness:checkpoint 02-03 other-bot -->', user: { login: 'renovate[bot]', type: 'Bot' } },
     ]);
+    viewer(scope);
+    answerClaim(scope, 2);
     scope.post(`${REPO}/issues/14/comments`, { body: '<!-- harness:answer 02-03 db-choice -->\nPostgres, not "SQLite"' }).reply(201, { id: 8, body: '', user: { type: 'Bot' } });
     labelled(scope, 14, 'running', 'checkpoint');
     scope.post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: '02-03', resume: 'true' }, return_run_details: true }).reply(204);
@@ -742,6 +773,7 @@ describe('who may run what', () => {
     config(scope);
     role(scope, 'Codertocat', 'read');
     const answer = answered(scope, 11);
+    thread(scope, 11);
 
     await run(commentEvent('/harness execute all', onPlanIssue('01-02')));
 
@@ -757,6 +789,7 @@ describe('who may run what', () => {
     config(scope, 'permission: maintain\n');
     role(scope, 'Codertocat', 'write');
     const answer = answered(scope);
+    thread(scope, 1);
 
     await run(commentEvent('/harness reflect'));
 
@@ -770,6 +803,7 @@ describe('who may run what', () => {
     config(scope);
     scope.get(`${REPO}/collaborators/ghost/permission`).reply(404, { message: 'Not Found' });
     const answer = answered(scope, 14);
+    thread(scope, 14);
 
     await run(commentEvent('/harness abort 02-03', both(by('ghost'), onPlanIssue('02-03', { status: 'running' }))));
 
@@ -781,6 +815,8 @@ describe('who may run what', () => {
     const scope = githubApi();
     acknowledged(scope);
     const answer = answered(scope);
+    viewer(scope);
+    thread(scope, 1);
 
     await run(commentEvent('/harness status', by('renovate[bot]', 'Bot')));
 
@@ -796,6 +832,7 @@ describe('who may run what', () => {
     role(scope, 'Codertocat', 'admin');
     scope.get(`${REPO}/pulls/1`).reply(200, { number: 1, base: { ref: 'master', repo: { full_name: 'Codertocat/Hello-World' } }, head: { ref: 'spec', repo: { full_name: 'stranger/Hello-World' } } });
     const answer = answered(scope);
+    thread(scope, 1);
 
     await run(commentEvent('/harness execute all', onPullRequest));
 
@@ -863,6 +900,7 @@ describe('check run buttons work like the commands', () => {
     listed(scope, issues, CR_REPO);
     config(scope, 'slots: 1\n', CR_REPO);
     role(scope, 'codebytere', 'write', FLAGS.write, CR_REPO);
+    scope.get(`${CR_REPO}/git/ref/heads%2Fharness%2F${SPEC}%2F02-03`).reply(404, { message: 'Not Found' });
     scope.delete(`${CR_REPO}/git/refs/heads%2Fharness%2F${SPEC}%2F02-03`).reply(422, { message: 'Reference does not exist' });
     labelled(scope, 14, 'ready', 'failed', CR_REPO);
     // The round gets the list already read: one slot, held by 02-02, so it starts nothing.
@@ -905,7 +943,9 @@ describe('check run buttons work like the commands', () => {
     listed(scope, planIssues({ ...TODAY, '02-03': { status: 'checkpoint' } }), CR_REPO);
     config(scope, undefined, CR_REPO);
     role(scope, 'codebytere', 'write', FLAGS.write, CR_REPO);
-    scope.get(`${CR_REPO}/issues/14/comments`).query({ per_page: '100' }).reply(200, [{ id: 1, body: '<!-- harness:checkpoint 02-03 looks-right -->', user: { type: 'Bot' } }]);
+    scope.get(`${CR_REPO}/issues/14/comments`).query({ per_page: '100' }).reply(200, [{ id: 1, body: '<!-- harness:checkpoint 02-03 looks-right -->', user: { login: 'github-actions[bot]', type: 'Bot' } }]);
+    viewer(scope);
+    answerClaim(scope, 1, CR_REPO);
     scope.post(`${CR_REPO}/issues/14/comments`, { body: '<!-- harness:answer 02-03 looks-right -->\napprove' }).reply(201, { id: 2, body: '', user: { type: 'Bot' } });
     labelled(scope, 14, 'running', 'checkpoint', CR_REPO);
     scope.post(`${CR_REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: '02-03', resume: 'true' }, return_run_details: true }).reply(204);
@@ -922,7 +962,9 @@ describe('check run buttons work like the commands', () => {
     listed(scope, planIssues({ ...TODAY, '02-03': { status: 'checkpoint' } }), CR_REPO);
     config(scope, undefined, CR_REPO);
     role(scope, 'codebytere', 'write', FLAGS.write, CR_REPO);
-    scope.get(`${CR_REPO}/issues/14/comments`).query({ per_page: '100' }).reply(200, [{ id: 1, body: '<!-- harness:checkpoint 02-03 tone -->', user: { type: 'Bot' } }]);
+    scope.get(`${CR_REPO}/issues/14/comments`).query({ per_page: '100' }).reply(200, [{ id: 1, body: '<!-- harness:checkpoint 02-03 tone -->', user: { login: APP, type: 'Bot' } }]);
+    viewer(scope);
+    answerClaim(scope, 1, CR_REPO);
     scope.post(`${CR_REPO}/issues/14/comments`, { body: '<!-- harness:answer 02-03 tone -->\ncasual' }).reply(201, { id: 2, body: '', user: { type: 'Bot' } });
     labelled(scope, 14, 'running', 'checkpoint', CR_REPO);
     scope.post(`${CR_REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: '02-03', resume: 'true' }, return_run_details: true }).reply(204);
@@ -946,6 +988,7 @@ describe('check run buttons work like the commands', () => {
     listed(scope, issues, CR_REPO);
     config(scope, 'slots: 1\n', CR_REPO);
     role(scope, 'codebytere', 'write', FLAGS.write, CR_REPO);
+    scope.get(`${CR_REPO}/git/ref/heads%2Fharness%2F${SPEC}%2F02-03`).reply(404, { message: 'Not Found' });
     scope.delete(`${CR_REPO}/git/refs/heads%2Fharness%2F${SPEC}%2F02-03`).reply(422, { message: 'Reference does not exist' });
     labelled(scope, 14, 'ready', 'failed', CR_REPO);
     const answer = answered(scope, 14, CR_REPO);

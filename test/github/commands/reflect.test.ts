@@ -5,7 +5,7 @@ import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseKnowledge } from '../../../app/engine/knowledge/parse.js';
 import { REDACTED } from '../../../app/machine/content-safety.js';
-import { FakeGitHub } from '../../helpers/github-repo.js';
+import { FakeGitHub, spoken } from '../../helpers/github-repo.js';
 import { testProbot, webhookExample } from '../../helpers/probot.js';
 import { FIXTURES } from '../../helpers/paths.js';
 
@@ -119,7 +119,7 @@ describe('/harness reflect', () => {
     expect(linkPr).toMatchObject({ number: 101, head: LINK_BRANCH, title: 'Lesson evidence: 1 signal more for stop-background-servers', labels: ['harness:knowledge', 'lesson'] });
     expect(parseKnowledge('lesson', PORT_LESSON, github.fileAt(linkPr!.head, PORT_LESSON)!).data?.evidence_count).toBe(3);
 
-    const answer = github.comments.at(-1)!.body;
+    const answer = spoken(github.comments.at(-1)!.body);
     expect(answer).toBe(
       [
         'Read 12 signals of the 12 under `.harness/knowledge/signals/` on `master`.',
@@ -141,7 +141,7 @@ describe('/harness reflect', () => {
 
     expect(github.writes(before).map((w) => `${w.method} ${w.url}`)).toEqual([`POST ${R}/issues/comments/${COMMENT + 1}/reactions`, `POST ${R}/issues/1/comments`]);
     expect(github.pullRequests).toHaveLength(2);
-    const answer = github.comments.at(-1)!.body;
+    const answer = spoken(github.comments.at(-1)!.body);
     expect(answer).toContain('Nothing to distil yet');
     expect(answer).toContain('4 evidence of a proposed lesson');
   });
@@ -157,7 +157,7 @@ describe('/harness reflect', () => {
     await comment('/harness reflect', COMMENT + 1);
     const writes = github.writes(before).map((w) => `${w.method} ${w.url}`);
     expect(writes).toEqual([`POST ${R}/issues/comments/${COMMENT + 1}/reactions`, `POST ${R}/issues/1/comments`]);
-    const answer = github.comments.at(-1)!.body;
+    const answer = spoken(github.comments.at(-1)!.body);
     expect(answer).toMatch(/- 1 more signal for `\.harness\/knowledge\/lessons\/tooling\/stop-background-servers\.lesson\.md`: #101 \(closed without merging: not proposed again\)/);
     expect(answer).toContain('5 evidence of a lesson already');
   });
@@ -197,7 +197,7 @@ describe('/harness reflect', () => {
     await comment('/harness reflect');
 
     expect(github.log().filter((l) => /\/git\/blobs\//.test(l))).toHaveLength(300);
-    const answer = github.comments.at(-1)!.body;
+    const answer = spoken(github.comments.at(-1)!.body);
     expect(answer).toMatch(/^Read 300 signals of the 302 under `\.harness\/knowledge\/signals\/` on `master` \(of those no lesson cites, the newest 300; the rest wait for the next reflection\)\./);
     expect(answer).toContain('2 not read this time');
   });
@@ -209,6 +209,6 @@ describe('/harness reflect', () => {
     github.roles.set('Codertocat', 'write');
     github.install();
     await comment('/harness reflect');
-    expect(github.comments.at(-1)!.body).toBe('I found no signals to reflect on: there is no `.harness/knowledge/signals/` on `master` yet.');
+    expect(spoken(github.comments.at(-1)!.body)).toBe('I found no signals to reflect on: there is no `.harness/knowledge/signals/` on `master` yet.');
   });
 });

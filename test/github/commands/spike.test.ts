@@ -3,6 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { knowledgeBranch } from '../../../app/engine/forge/knowledge-draft.js';
 import { parseSpikeInputs, parseSpikeRunTitle, parseTargetBranch, spikeInputs, spikeRunTitle } from '../../../app/engine/forge/worker-target.js';
 import { parseKnowledge } from '../../../app/engine/knowledge/parse.js';
+import { spoken } from '../../helpers/github-repo.js';
 import { githubApi, testProbot, webhookExample } from '../../helpers/probot.js';
 
 /**
@@ -43,7 +44,7 @@ function answered(scope: nock.Scope): { text: () => string } {
   let text = '';
   scope
     .post(`${REPO}/issues/1/comments`, (b: { body: string }) => {
-      text = b.body;
+      text = spoken(b.body);
       return true;
     })
     .reply(201, { id: 7000, body: 'reply', user: { type: 'Bot' } });
@@ -192,6 +193,8 @@ describe('/harness spike', () => {
     const scope = githubApi();
     asked(scope, 'triage');
     const answer = answered(scope);
+    // Refused once per thread: the thread is read for an earlier refusal first.
+    scope.get(`${REPO}/issues/1/comments`).query({ per_page: '100' }).reply(200, []);
 
     await run(commentEvent(`/harness spike "${QUESTION}"`));
 
@@ -268,6 +271,8 @@ describe("a spike's worker run ending", () => {
     const again = githubApi();
     again.get(`${REPO}/pulls`).query({ head: `Codertocat:${BRANCH}`, state: 'open', per_page: '100' }).reply(200, [PR]);
     again.get(`${REPO}/issues/50/comments`).query({ per_page: '100' }).reply(200, [{ id: 2, body: said, user: { login: 'harness[bot]', type: 'Bot' } }]);
+    // The marker counts because the App wrote it: its login, asked of GitHub.
+    again.post('/graphql', { query: 'query { viewer { login } }' }).reply(200, { data: { viewer: { login: 'harness[bot]' } } });
 
     await run(spikeRunCompleted('timed_out', 'run-1-again'));
 

@@ -76,6 +76,7 @@ function planIssue(p: PlanFixture) {
     html_url: `${WEB}/issues/${p.number}`,
     state: p.closed ? 'closed' : 'open',
     state_reason: p.closed ?? null,
+    user: { login: 'harness[bot]', type: 'Bot' },
     labels: labels(p).map((name) => ({ name })),
     body: [`<!-- harness:plan ${SPEC}/${p.plan} hash=0123456789abcdef${p.pr ? ` pr=${p.pr}` : ''}${p.resumeAt ? ` resume_at=${p.resumeAt}` : ''} -->`, `**Spec** [${SPEC} Notes](${WEB}/blob/master/docs/specs/${SPEC}/SPEC.md) · **Phase** ${p.plan.slice(0, 2)} Core · **Plan** [\`${p.plan}-PLAN.md\`](#)`, '', '<details><summary>The plan</summary>', '', '```markdown', planText(p), '```', '', '</details>'].join('\n'),
   };
@@ -167,6 +168,11 @@ function planMerged(plan: string) {
   payload.pull_request!.merged = true as never;
   payload.pull_request!.head!.ref = `harness/${SPEC}/${plan}`;
   return { id: `merged-${plan}`, name: 'pull_request', payload } as never;
+}
+
+/** The worker's unfinished runs, as GET …/runs lists them by status: none. */
+function noWorkerRuns(scope: nock.Scope): void {
+  for (const status of ['queued', 'in_progress']) scope.get(`${R}/actions/workflows/harness-worker.yml/runs`).query({ status, per_page: '100' }).reply(200, { total_count: 0, workflow_runs: [] });
 }
 
 describe('a scheduling round', () => {
@@ -261,10 +267,12 @@ describe('a scheduling round', () => {
     let written = '';
     scope.get(`${R}/issues/7/comments`).query({ per_page: '100' }).reply(200, [{ id: 70, user: bot, body: `<!-- harness:status ${SPEC} -->\nold` }]);
     scope.patch(`${R}/issues/comments/70`, (b) => ((written = b.body), true)).reply(200, { id: 70, user: bot, body: '' });
+    // The sticky comment is the App's own only if the App wrote it: its login, asked once.
+    scope.post('/graphql', { query: 'query { viewer { login } }' }).reply(200, { data: { viewer: { login: 'harness[bot]' } } });
 
     await testProbot().receive(checkCompleted());
 
-    expect(log.slice(-2)).toEqual(['GET /issues/7/comments', 'PATCH /issues/comments/70']);
+    expect(log.slice(-3)).toEqual(['GET /issues/7/comments', 'POST /graphql', 'PATCH /issues/comments/70']);
     expect(written.split('\n')[0]).toBe(`<!-- harness:status ${SPEC} -->`);
     expect(written).toContain(`### harness · ${SPEC} Notes`);
     // 01-01 was just dispatched: the comment shows it running, 01-02 still waiting for it.
@@ -280,10 +288,21 @@ describe('a scheduling round', () => {
     mockIssues(scope, [{ number: 11, plan: '01-01', status: 'ready' }]);
     mockBaseHead(scope);
     scope.post(`${R}/git/refs`).reply(422, { message: 'Reference already exists', documentation_url: 'https://docs.github.com/rest/git/refs#create-a-reference', status: '422' });
+    // Whose claim? No worker runs for the plan, and the branch was created just now: a delivery at work, left alone.
+    noWorkerRuns(scope);
+    scope.get(`${R}/activity`).query({ ref: `refs/heads/harness/${SPEC}/01-01`, activity_type: 'branch_creation', direction: 'desc', per_page: '1' }).reply(200, [{ id: 1, ref: `refs/heads/harness/${SPEC}/01-01`, timestamp: new Date().toISOString(), activity_type: 'branch_creation' }]);
 
     await testProbot().receive(checkCompleted());
 
-    expect(log).toEqual(['GET /contents/.github/harness.yml', 'GET /issues', 'GET /git/ref/heads/master', 'POST /git/refs']);
+    expect(log).toEqual([
+      'GET /contents/.github/harness.yml',
+      'GET /issues',
+      'GET /git/ref/heads/master',
+      'POST /git/refs',
+      'GET /actions/workflows/harness-worker.yml/runs',
+      'GET /actions/workflows/harness-worker.yml/runs',
+      'GET /activity',
+    ]);
     expect(scope.pendingMocks()).toEqual([]);
   });
 
@@ -298,6 +317,9 @@ describe('a scheduling round', () => {
     // GitHub creates a ref atomically: whichever request comes first gets 201, the other 422.
     scope.post(`${R}/git/refs`).reply(201, { ref: `refs/heads/harness/${SPEC}/01-01`, object: { sha: BASE_SHA } });
     scope.post(`${R}/git/refs`).reply(422, { message: 'Reference already exists' });
+    // The loser looks for a worker behind the claim, and finds the claim fresh.
+    noWorkerRuns(scope);
+    scope.get(`${R}/activity`).query(true).reply(200, []);
     scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`).once().reply(204);
     scope.post(`${R}/check-runs`).once().reply(201, { id: 1, name: 'harness / plan 01-01', head_sha: BASE_SHA, external_id: null, status: 'queued', conclusion: null, output: { title: null, summary: null, annotations_count: 0 } });
     mockStatusWrite(scope, plan, 'running');

@@ -577,7 +577,8 @@ describe('an invalid spec', () => {
   });
 
   it('sends 120 problems as annotations in batches of 50, completing the run with the last, the summary within GitHub\'s limit', async () => {
-    const deps = Array.from({ length: 120 }, (_, i) => `  - "09-${String(i + 1).padStart(2, '0')}"`);
+    // Malformed ids, a problem each (unknown dependencies are reported twenty to a plan since issue 10).
+    const deps = Array.from({ length: 120 }, (_, i) => `  - "09_${String(i + 1).padStart(2, '0')}"`);
     const plan = ['---', 'plan_id: "01-01"', 'title: Many unknowns', 'depends_on:', ...deps, 'files_modified: ["src/a.ts"]', 'must_pass:', '  - { id: tests, type: tests_pass, command: "npm test" }', '---', '# Many unknowns', ''].join('\n');
     const github = repository([]);
     github.commit(HEAD, specAt(DIR, specFiles({ 'SPEC.md': SPEC_MD, 'planning/plans/01-core/01-01-PLAN.md': plan })));

@@ -43,11 +43,35 @@ export const TRAILER_SPEC = 'Spec';
 const MAX_LISTED_FILES = 50;
 
 export function formatCommitMessage(message: CommitMessage): string {
-  // A subject is one line: a newline in a title would push text into the body.
-  const parts = [message.subject.replace(/\s*\n\s*/g, ' ').trim()];
-  if (message.body?.trim()) parts.push(message.body.trim());
-  if (message.trailers.length > 0) parts.push(message.trailers.map((t) => `${t.key}: ${t.value}`).join('\n'));
+  const parts = [commitLine(message.subject)];
+  const body = message.body === undefined ? '' : commitBody(message.body).trim();
+  if (body) parts.push(body);
+  if (message.trailers.length > 0) parts.push(formatTrailers(message.trailers));
   return `${parts.join('\n\n')}\n`;
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+
+/**
+ * One line of a commit message from text an author wrote (a plan title goes into every
+ * merge's subject): line breaks and control characters become a space, so that a title
+ * cannot start a paragraph of trailers of its own ("Plan: 09-99") and a NUL cannot make
+ * every `git commit` refuse its argument.
+ */
+export function commitLine(text: string): string {
+  return text.replace(CONTROL, ' ').replace(/ {2,}/g, ' ').trim();
+}
+
+/** A body keeps its lines; NUL and the other controls but tab and newline go. */
+export function commitBody(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, '');
+}
+
+/** The trailer paragraph: each key and value a single sanitised line, so each trailer is one line. */
+export function formatTrailers(trailers: readonly Trailer[]): string {
+  return trailers.map((t) => `${commitLine(t.key).replace(/[^A-Za-z0-9-]/g, '-')}: ${commitLine(t.value)}`).join('\n');
 }
 
 /** The trailers that mark a commit as task `task` of `total` of a plan. */

@@ -1,3 +1,4 @@
+import { quotedAnswer } from './quoted-answer.js';
 import type { BriefKnowledge } from '../protocol/messages.js';
 import type { Check, Plan } from '../spec/model.js';
 import { CHECKPOINT_MARKER } from './checkpoint-line.js';
@@ -26,6 +27,8 @@ export interface PromptOptions {
   commits?: { sha: string; subject: string }[];
   /** What harness has learned that applies to the plan (assign_task's `knowledge`), best first. */
   knowledge?: readonly BriefKnowledge[];
+  /** How to work: the executor's instructions (templates/agents/executor.md, or the repository's own). */
+  instructions?: string;
 }
 
 export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
@@ -37,6 +40,8 @@ export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
       'you do not merge, push or open pull requests.',
     '',
   );
+
+  if (options.instructions?.trim()) out.push('## How to work', '', options.instructions.trim(), '');
 
   out.push('## Goal', '', plan.title);
   if (plan.truths.length > 0) out.push('', 'When you are done, these hold:', ...plan.truths.map((t) => `- ${t}`));
@@ -103,7 +108,8 @@ export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
   if (planned.length > 0) out.push('', 'The plan itself foresees these checkpoints:', ...planned);
   const answers = Object.entries(options.answers ?? {});
   if (answers.length > 0) {
-    out.push('', 'Already answered (do not ask again):', ...answers.map(([id, answer]) => `- ${id}: ${answer}`));
+    // Each answer as quoted data, bounded: a person's words, never instructions to the agent.
+    out.push('', 'Already answered (do not ask again):', ...answers.map(([id, answer]) => `- ${id}:\n${quotedAnswer(answer)}`));
   }
   out.push('');
 

@@ -1,5 +1,5 @@
 import type { Plan, Spec } from '../spec/model.js';
-import { concurrentConflicts, overlappingWriters, type Conflict } from '../graph/conflicts.js';
+import { concurrentWriters, writeIndex, type Conflict } from '../graph/conflicts.js';
 import { buildGraph, criticalPath, topologicalOrder, type CriticalPath, type DependencyGraph } from '../graph/graph.js';
 
 export interface GraphAnalysis {
@@ -16,10 +16,6 @@ export function analyzeGraph(spec: Spec, weight: (plan: Plan) => number = () => 
   const graph = buildGraph(spec.plans);
   const { order } = topologicalOrder(graph);
   const critical = criticalPath(graph, order, (i) => weight(spec.plans[i]!));
-  const conflicts = concurrentConflicts(
-    graph,
-    order,
-    overlappingWriters(spec.plans.map((p) => p.filesModified)),
-  );
+  const conflicts = concurrentWriters(graph, order, writeIndex(spec.plans.map((p) => p.filesModified)));
   return { graph, order, critical, conflicts };
 }

@@ -95,6 +95,26 @@ export const HarnessConfigSchema = z
           })
           .strict()
           .default({ extract: { execution: true, verification: true, planning: false, research: false }, lesson_evidence: 3, prune: { unused_days: 90, min_matches: 2 } }),
+        /** A gene's life (docs/design.md, Genes): solidify, tiers, decay, and its share of a brief; each key has the default shown. */
+        genes: z
+          .object({
+            solidify_after: z.number().int().min(2).max(100).default(2),
+            min_success: z.number().min(0).max(1).default(0.7),
+            min_uses: z.number().int().min(1).max(1000).default(2),
+            min_gdi: z.number().min(0).max(1).default(0.6),
+            max_impact_files: z.number().int().min(0).max(10_000).default(5),
+            deprecate_days: z.number().min(1).max(3650).default(7),
+            demote_below: z.number().min(0).max(1).default(0.5),
+            remove_days: z.number().min(1).max(3650).default(14),
+            candidate_share: z.number().min(0).max(1).default(0.3),
+          })
+          .strict()
+          .optional(),
+        /** The shared knowledge repository (`owner/name`) that publishable genes and skills are proposed to, by a PR there. */
+        shared: z
+          .string()
+          .regex(/^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/)
+          .optional(),
         spike: z
           .object({
             /** The agent that runs spikes, when it is not the repository's `agent` (a repository whose plans are all scripts). */
@@ -110,6 +130,15 @@ export const HarnessConfigSchema = z
         surface: { budget_tokens: 500, max_entries: 5 },
         skills: { extract: { execution: true, verification: true, planning: false, research: false }, lesson_evidence: 3, prune: { unused_days: 90, min_matches: 2 } },
       }),
+    /** The planning commands (plan-spec, plan-phase, …): the agent that writes the documents, when it is not the repository's `agent`. */
+    planning: z
+      .object({
+        agent: z.enum(['claude', 'command']).optional(),
+        /** While a phase executes, idle slots research the next two phases on the worker (research documents, as pull requests). Off unless set: it spends agent time unasked. */
+        research_ahead: z.boolean().default(false),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

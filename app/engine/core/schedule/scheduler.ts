@@ -14,7 +14,12 @@ export interface SchedulerOptions {
    * index): what a search does thousands of times, without rebuilding the graph and the
    * conflicts each time.
    */
-  from?: { layout: Layout; priority: Float64Array };
+  from?: { layout: Layout; priority: Float64Array; sequence?: readonly number[] };
+  /**
+   * Start plans in this order (plan ids), as searchPriority found best for known
+   * durations: the next plan in it that is about to be ready keeps its slot and files.
+   */
+  sequence?: readonly string[];
 }
 
 export interface BlockedPlan {
@@ -51,15 +56,21 @@ export const RESEARCH_AHEAD = 2;
 export class Scheduler {
   readonly layout: Layout;
   readonly #ids: readonly string[];
+  #excluded: Int32Array | undefined;
+  #pickStamp = 0;
 
   constructor(spec: ScheduleSpec, options: SchedulerOptions = {}) {
     const { duration, priority } = options;
     this.#ids = spec.plans.map((p) => p.id);
     if (options.from) {
-      this.layout = { ...options.from.layout, priority: options.from.priority };
+      const { sequence } = options.from;
+      this.layout = { ...options.from.layout, priority: options.from.priority, ...(sequence ? { sequence } : {}) };
       return;
     }
-    this.layout = layout(spec, duration ? (i) => duration(this.#ids[i]!) : undefined, priority ? (i) => priority(this.#ids[i]!) : undefined);
+    // Minutes by index, asked once per plan: the layout weighs them for every conflict.
+    const minutes = duration ? Float64Array.from(this.#ids, (id) => duration(id)) : undefined;
+    const built = layout(spec, minutes ? (i) => minutes[i]! : undefined, priority ? (i) => priority(this.#ids[i]!) : undefined);
+    this.layout = options.sequence ? { ...built, sequence: sequenceOf(built, options.sequence) } : built;
   }
 
   /** A fresh state for a run: everything pending unless `init` says otherwise. O(V + E). */
@@ -75,6 +86,7 @@ export class Scheduler {
   pick(state: ScheduleState, freeSlots: number, allow?: (planId: string) => boolean): string[] {
     this.#own(state);
     if (freeSlots <= 0) return [];
+    if (this.layout.sequence) return this.#pickInSequence(state, freeSlots, this.layout.sequence, allow).map((i) => this.#ids[i]!);
     const { conflicts } = this.layout;
     const candidates: number[] = [];
     for (const i of state.ready) {
@@ -88,13 +100,15 @@ export class Scheduler {
     candidates.sort((a, b) => this.#compare(a, b));
     const top = candidates.length > 0 ? candidates[0]! : -1;
     const picked: number[] = [];
-    // Plans that overlap one picked in this call: two of them must not start together.
-    const excluded = new Set<number>();
+    // Plans that overlap one picked in this call must not start with it: marked with this
+    // call's stamp (a Set of them cost most of simulate's time when most plans overlap).
+    const stamp = ++this.#pickStamp;
+    const excluded = (this.#excluded ??= new Int32Array(this.#ids.length));
     for (const i of candidates) {
-      if (excluded.has(i) || this.#yields(state, i, top, allow)) continue;
+      if (excluded[i] === stamp || this.#yields(state, i, top, allow)) continue;
       picked.push(i);
       if (picked.length === freeSlots) break;
-      for (const c of conflicts[i]!) excluded.add(c);
+      for (const c of conflicts[i]!) excluded[c] = stamp;
     }
     return picked.map((i) => this.#ids[i]!);
   }
@@ -167,6 +181,51 @@ export class Scheduler {
   }
 
   /**
+   * Plans in the searched order. The next plan not started keeps its slot and its files
+   * when it is about to be ready (ready but for a file a running plan holds, or waiting
+   * only on running plans): the plans after it wait, as in the schedule the order came
+   * from. A plan that waits on anything else (a person at a checkpoint, a failure, a plan
+   * not started) holds nothing and is passed over, so a run never stalls on it. With the
+   * durations the search assumed this starts every plan when that schedule does; when
+   * they differ, a slot stays free at most until the running plans the next one waits on end.
+   * O(n) per pick: orders are searched only for specs of a few hundred plans.
+   */
+  #pickInSequence(state: ScheduleState, freeSlots: number, sequence: readonly number[], allow?: (planId: string) => boolean): number[] {
+    const { conflicts } = this.layout;
+    const picked: number[] = [];
+    const excluded = new Set<number>();
+    for (const i of sequence) {
+      const s = state.statusAt(i);
+      if (s !== 'pending' && s !== 'ready') continue;
+      if ((allow && !allow(this.#ids[i]!)) || state.dependsOnFailedPhase(i)) continue;
+      const ready = state.ready.has(i);
+      if (ready && state.conflictsActive(i) === 0 && !excluded.has(i)) {
+        picked.push(i);
+        if (picked.length === freeSlots) break;
+        for (const c of conflicts[i]!) excluded.add(c);
+        continue;
+      }
+      if (ready ? !this.#heldByPerson(state, i) : this.#aboutToBeReady(state, i, picked)) break;
+    }
+    return picked;
+  }
+
+  /** Does plan i wait only on plans running or starting in this pick (not on a person, not on a plan not started)? */
+  #aboutToBeReady(state: ScheduleState, i: number, starting: readonly number[]): boolean {
+    for (const d of this.layout.graph.deps[i]!) {
+      const s = state.statusAt(d);
+      if (s !== 'verified' && s !== 'running' && !starting.includes(d)) return false;
+    }
+    return true;
+  }
+
+  /** Is a file of ready plan i held by a plan waiting at a checkpoint (for a person, not for time)? */
+  #heldByPerson(state: ScheduleState, i: number): boolean {
+    for (const c of this.layout.conflicts[i]!) if (state.statusAt(c) === 'checkpoint') return true;
+    return false;
+  }
+
+  /**
    * Should plan i stay back for a more critical plan it conflicts with? Only when that plan
    * is the most critical work there is (nothing startable outranks it) and will be ready
    * as soon as running plans end: started now, i would hold its files and stall the
@@ -205,4 +264,18 @@ export class Scheduler {
   #own(state: ScheduleState): void {
     if (state.layout !== this.layout) throw new Error('this state belongs to another scheduler: create it with scheduler.state()');
   }
+}
+
+/** Plan ids to indices; plans the order leaves out come last, in plan order. */
+function sequenceOf(layout: Layout, ids: readonly string[]): number[] {
+  const seen = new Uint8Array(layout.graph.ids.length);
+  const out: number[] = [];
+  for (const id of ids) {
+    const i = layout.graph.index.get(id);
+    if (i === undefined || seen[i]) continue;
+    seen[i] = 1;
+    out.push(i);
+  }
+  for (let i = 0; i < seen.length; i++) if (!seen[i]) out.push(i);
+  return out;
 }

@@ -58,16 +58,23 @@ export function simulate(spec: ScheduleSpec, options: SimulateOptions = {}): Sim
     if (!Number.isFinite(m) || m < 0) throw new RangeError(`duration of ${plan.id} must be a number of minutes >= 0, not ${m}`);
   }
 
-  const search = searchPriority(spec, { slots, duration: minutes, budget: options.budget });
-  const scheduler = new Scheduler(spec, { duration: minutes, priority: (id) => search.priority.get(id)! });
+  // One layout for the search and the run it chose: laying out a spec of thousands of overlapping plans takes seconds.
+  const laid = new Scheduler(spec, { duration: minutes }).layout;
+  const search = searchPriority(spec, { slots, duration: minutes, budget: options.budget, layout: laid });
+  const scheduler = new Scheduler(spec, {
+    from: { layout: laid, priority: Float64Array.from(laid.graph.ids, (id) => search.priority.get(id)!), ...(search.sequence ? { sequence: search.sequence.map((id) => laid.graph.index.get(id)!) } : {}) },
+  });
   const { layout } = scheduler;
   const ids = layout.graph.ids;
-  const { makespan, schedule } = runSchedule(scheduler, slots, (i) => minutes(ids[i]!));
+  // By index, looked up once: the schedules ask for a plan's minutes on every conflict they weigh.
+  const byIndex = Float64Array.from(ids, (id) => minutes(id));
+  const weight = (i: number) => byIndex[i]!;
+  const { makespan, schedule } = runSchedule(scheduler, slots, weight);
 
   const totalWork = spec.plans.reduce((sum, p) => sum + minutes(p.id), 0);
   const criticalPath = layout.criticalPath;
-  const waves = waveRun(layout, slots, (i) => minutes(ids[i]!));
-  const file = fileBound(layout.writes, (i) => minutes(ids[i]!));
+  const waves = waveRun(layout, slots, weight);
+  const file = fileBound(layout.writes, weight);
   return {
     slots,
     makespan,

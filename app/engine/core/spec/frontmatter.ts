@@ -2,6 +2,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'y
 import { formatBytes, MAX_FRONTMATTER_BYTES } from './limits.js';
 import { problem, type Problem } from './problem.js';
 import { parseSimpleYaml } from './yaml-fast.js';
+import { MAX_YAML_DEPTH, yamlTooDeep } from './yaml-depth.js';
 
 /** A key path into frontmatter: `['must_pass', 2, 'type']`. */
 export type KeyPath = readonly (string | number)[];
@@ -35,15 +36,17 @@ export class LineMap {
   }
 
   #index(): Map<string, number> {
-    if (this.#fill) {
-      const fill = this.#fill;
-      this.#fill = undefined;
-      fill(this);
-    }
     if (!this.#lines) {
       this.#lines = new Map();
       for (const [path, line] of this.#pending) this.#lines.set(path.join('\u0000'), line);
       this.#pending = [];
+    }
+    if (this.#fill) {
+      // The map exists first, so that what fill records goes straight into it (a pending
+      // entry per list item was most of the garbage of a plan with thousands of them).
+      const fill = this.#fill;
+      this.#fill = undefined;
+      fill(this);
     }
     return this.#lines;
   }
@@ -86,7 +89,9 @@ export type FrontmatterResult =
   | { ok: true; frontmatter: Frontmatter }
   | { ok: false; problems: Problem[] };
 
-const OPENING = /^---[a-z]*[ \t]*$/;
+const OPENING = /^---[ \t]*$/;
+/** "---js", "---toml" and the like: a fence that names another language. */
+const OPENING_WITH_LANGUAGE = /^---([^-\s][^\s]{0,40})?[ \t]*$/;
 const CLOSING = /\n(---|\.\.\.)[ \t]*(\n|$)/;
 
 /**
@@ -98,6 +103,22 @@ export function parseFrontmatter(file: string, text: string, required = true, { 
   const firstLineEnd = text.indexOf('\n');
   const firstLine = firstLineEnd === -1 ? text : text.slice(0, firstLineEnd);
   if (!OPENING.test(firstLine)) {
+    const language = OPENING_WITH_LANGUAGE.exec(firstLine)?.[1];
+    if (language !== undefined) {
+      // Tools built on gray-matter pick a parser from this word, and for "js" or "coffee" that
+      // parser is eval: a file that reads one way here must not run code in another tool.
+      return {
+        ok: false,
+        problems: [
+          problem(
+            file,
+            1,
+            'frontmatter-language',
+            `the frontmatter fence names a language ("---${language.slice(0, 20)}"); harness reads YAML only: make the first line exactly "---"`,
+          ),
+        ],
+      };
+    }
     if (!required) return { ok: true, frontmatter: { data: {}, lines: new LineMap(1), body: text, bodyLine: 1 } };
     return {
       ok: false,
@@ -144,7 +165,30 @@ export function parseFrontmatter(file: string, text: string, required = true, { 
     };
   }
 
+  const deep = yamlTooDeep(raw);
+  if (deep) {
+    return {
+      ok: false,
+      problems: [
+        problem(file, deep.line, 'too-deep', `YAML nesting deeper than ${MAX_YAML_DEPTH} levels; frontmatter is a few flat keys and short lists, so flatten this value`),
+      ],
+    };
+  }
+
   const bodyLine = countLines(raw) + 2;
+  try {
+    return parseYaml(file, raw, content, bodyLine, fast);
+  } catch (e) {
+    // The depth check above keeps both parsers well inside the stack; should some shape
+    // still exhaust it, that is a problem in this file to report, not a crash of harness.
+    if (e instanceof RangeError) {
+      return { ok: false, problems: [problem(file, 1, 'too-deep', `YAML too deeply nested to read (${e.message}); flatten the frontmatter`)] };
+    }
+    throw e;
+  }
+}
+
+function parseYaml(file: string, raw: string, content: string, bodyLine: number, fast: boolean): FrontmatterResult {
   // Plain frontmatter takes the fast path; anything it does not know goes to yaml. The fast
   // path reads the same text again, recording lines, only if a line is ever asked for.
   if (fast) {

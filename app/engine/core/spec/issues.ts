@@ -43,12 +43,19 @@ export function lastKey(path: KeyPath): string {
   return '';
 }
 
+/** A string for a message: control characters escaped as YAML's double quotes would have them, cut at 60. */
+function quoteShort(value: string): string {
+  const cut = value.length > 60 ? `${value.slice(0, 57)}...` : value;
+  // eslint-disable-next-line no-control-regex
+  return `"${cut.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
+}
+
 export function describeValue(value: unknown): string {
   if (value === null) return 'empty (null)';
   if (Array.isArray(value)) return 'a list';
   switch (typeof value) {
     case 'string':
-      return `"${value.length > 60 ? `${value.slice(0, 57)}...` : value}"`;
+      return quoteShort(value);
     case 'number':
       return `the number ${value}`;
     case 'boolean':
@@ -105,7 +112,10 @@ export function issuesToProblems(
       case 'invalid_value':
       case 'too_small':
       case 'too_big': {
-        if (issue.code === 'too_small' && typeof value === 'string' && value.length === 0) {
+        if (issue.code === 'invalid_format' && key === 'title' && typeof value === 'string') {
+          // The one format a title has: a single line (it becomes an issue title and a commit subject).
+          add('control-character', `${pathText(path)} is ${describeValue(value)}; it must be one line of text, without line breaks or control characters`);
+        } else if (issue.code === 'too_small' && typeof value === 'string' && value.length === 0) {
           add('field-value', `${pathText(path)} is empty; it must be ${hint ?? 'filled in'}`);
         } else if (issue.code === 'too_small' && Array.isArray(value)) {
           add('field-value', `${pathText(path)} is empty; it must be ${hint ?? 'a non-empty list'}`);

@@ -32,15 +32,18 @@ export function isSpecInput(path: string): boolean {
  * Read a spec from its files: parse every document, check each, then check them together.
  * Plans in another tool's form are read through `reading.dialects` (importers/dialects.ts).
  */
-export function loadSpec(files: readonly SpecFile[], reading: PlanReading = {}): LoadedSpec {
+export function loadSpec(given: readonly SpecFile[], reading: PlanReading = {}): LoadedSpec {
   const problems: Problem[] = [];
+  const files = given.filter((f) => f.link === undefined);
+  for (const f of given) if (f.link !== undefined) problems.push(linkProblem(f.path, f.link));
+  const linked = new Set(given.filter((f) => f.link !== undefined).map((f) => f.path));
   const byPath = new Map(files.map((f) => [f.path, f]));
 
   const specFile = byPath.get('SPEC.md');
   let id = '';
   let title = '';
   if (!specFile) {
-    problems.push(problem('SPEC.md', 1, 'spec-missing', 'SPEC.md is missing: create it with frontmatter "id: SPC-001" and "title: ..." (see templates/SPEC.md)'));
+    if (!linked.has('SPEC.md')) problems.push(problem('SPEC.md', 1, 'spec-missing', 'SPEC.md is missing: create it with frontmatter "id: SPC-001" and "title: ..." (see templates/SPEC.md)'));
   } else {
     const text = decodeText(specFile, MAX_DOCUMENT_BYTES);
     if (!text.ok) problems.push(text.problem);
@@ -149,7 +152,7 @@ export function loadSpec(files: readonly SpecFile[], reading: PlanReading = {}):
   sortByPlanId(unique);
 
   const phases = resolvePhases(roadmap, dirsByPhase, unique, problems);
-  if (planFiles.length === 0 && specFile) {
+  if (planFiles.length === 0 && specFile && linked.size === 0) {
     problems.push(
       problem(PLANS_DIR, 1, 'phase-empty', 'the spec has no plans yet: add planning/plans/01-<name>/01-01-PLAN.md (see templates/PLAN.md)', 'warning'),
     );
@@ -158,6 +161,13 @@ export function loadSpec(files: readonly SpecFile[], reading: PlanReading = {}):
 
   if (!id) return finish(undefined, problems);
   return finish({ id, title, phases, plans: unique, planById }, problems);
+}
+
+/** A link in a spec is reported where it is and never followed: the engine reads no file through one. */
+function linkProblem(path: string, target: string): Problem {
+  const shown = target.length > 120 ? `${target.slice(0, 117)}...` : target;
+  const to = shown ? ` (to ${JSON.stringify(shown)})` : '';
+  return problem(path, 1, 'symlink', `is a symbolic link${to}; harness never follows links in a spec, which could point anywhere: put the file or folder itself here`);
 }
 
 // localeCompare's own order, from one collator: localeCompare sets one up on every call.
@@ -250,6 +260,11 @@ function titleFromDir(dir: string): string {
   return words ? words[0]!.toUpperCase() + words.slice(1) : `Phase ${dir}`;
 }
 
+/** Unknown dependencies reported one by one in a plan; the rest are counted in one problem. */
+const MAX_UNKNOWN_REPORTED = 20;
+/** How many unknown dependencies in a spec get a "did you mean". */
+const MAX_SUGGESTIONS = 200;
+
 function checkDependencies(
   plans: Plan[],
   broken: PlanClaim[],
@@ -259,8 +274,11 @@ function checkDependencies(
 ): void {
   // Plans that did not parse are still checked for what they say they depend on.
   const claims: PlanClaim[] = [...plans, ...broken];
+  const candidates = [...claimed];
+  let suggestions = 0;
   for (const plan of claims) {
     const seen = new Set<string>();
+    let unknown = 0;
     const ownPhase = phaseNumber(plan.phase);
     plan.dependsOn.forEach((dep, i) => {
       // Looked up only for a problem: most dependencies have none.
@@ -277,9 +295,12 @@ function checkDependencies(
       const target = byId.get(dep);
       if (!target && claimed.has(dep)) return;
       if (!target) {
-        problems.push(
-          problem(plan.file, line(), 'unknown-dependency', `depends_on "${dep}" is not a plan in this spec${didYouMean(dep, [...claimed].filter((id) => id !== plan.id))}`),
-        );
+        // Each is reported up to a point, and a suggestion is looked for only so many times
+        // a spec: thousands of unknown ids in hundreds of plans made this quadratic.
+        unknown++;
+        if (unknown > MAX_UNKNOWN_REPORTED) return;
+        const near = suggestions++ < MAX_SUGGESTIONS ? didYouMean(dep, candidates.filter((id) => id !== plan.id)) : '';
+        problems.push(problem(plan.file, line(), 'unknown-dependency', `depends_on "${dep}" is not a plan in this spec${near}`));
         return;
       }
       const depPhase = target.phase;
@@ -294,6 +315,16 @@ function checkDependencies(
         );
       }
     });
+    if (unknown > MAX_UNKNOWN_REPORTED) {
+      problems.push(
+        problem(
+          plan.file,
+          plan.lines.lineOf(['depends_on']),
+          'unknown-dependency',
+          `depends_on lists ${unknown - MAX_UNKNOWN_REPORTED} more plans that are not in this spec (${unknown} in all; the first ${MAX_UNKNOWN_REPORTED} are reported above); depend only on plans of this spec`,
+        ),
+      );
+    }
   }
   const graph = buildGraph(plans);
   for (const cycle of findCycles(graph)) {

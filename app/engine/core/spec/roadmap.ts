@@ -3,7 +3,7 @@ import { issuesToProblems } from './issues.js';
 import type { Check, Serve } from './model.js';
 import { checkCheckPaths, checkChecks, normalizeCheck, salvagedCheckProblems } from './plan.js';
 import { problem, type Problem } from './problem.js';
-import { RoadmapFrontmatterSchema } from './schema.js';
+import { RoadmapFrontmatterSchema, SINGLE_LINE } from './schema.js';
 
 export interface RoadmapPhase {
   id: string;
@@ -22,7 +22,9 @@ export interface ParsedRoadmap {
   problems: Problem[];
 }
 
-const HEADING = /^#{2,3}\s+Phase\s+(\d{1,3})(\.\d+)?\s*[:.\u2013\u2014-]\s*(.+?)\s*$/i;
+// Matched against a line already trimmed at the end: a lazy title followed by "\s*$" made a
+// heading with a long run of spaces quadratic (1 MiB of them took about an hour).
+const HEADING = /^#{2,3}[ \t]+Phase[ \t]+(\d{1,3})(\.\d+)?[ \t]*[:.\u2013\u2014-][ \t]*(\S.*)$/i;
 const GOAL = /^\*\*Goal\*\*:?\s*(.+)$/i;
 
 /**
@@ -63,7 +65,7 @@ export function parseRoadmap(file: string, text: string): ParsedRoadmap {
   const phases: RoadmapPhase[] = [];
   const bodyLines = body.split('\n');
   bodyLines.forEach((text, i) => {
-    const m = HEADING.exec(text);
+    const m = text.startsWith('##') ? HEADING.exec(text.trimEnd()) : null;
     if (!m) return;
     if (m[2]) {
       problems.push(
@@ -72,6 +74,11 @@ export function parseRoadmap(file: string, text: string): ParsedRoadmap {
       return;
     }
     const phase: RoadmapPhase = { id: m[1]!.padStart(2, '0'), title: m[3]!.replace(/\*+/g, '').trim(), mustPass: [], line: bodyLine + i };
+    if (!SINGLE_LINE.test(phase.title)) {
+      // As a title in frontmatter: it becomes issue titles and commit subjects.
+      problems.push(problem(file, bodyLine + i, 'control-character', `the heading of phase ${m[1]} has control characters; write its title as plain text`));
+      return;
+    }
     for (let k = i + 1; k < bodyLines.length && !/^#{1,3}\s/.test(bodyLines[k]!); k++) {
       const goal = GOAL.exec(bodyLines[k]!.trim());
       if (goal) {

@@ -6,9 +6,19 @@ import { z } from 'zod';
  * Field names follow docs/design.md (snake_case, as people write YAML).
  */
 
-export const PLAN_ID = /^\d{2,}-\d{2,}$/;
+// Bounded: a phase is at most 999 and a spec holds at most 50,000 plans, and an unbounded
+// run of digits (30,000 of them) once reached code that does work in the square of its length.
+export const PLAN_ID = /^\d{2,3}-\d{2,5}$/;
 export const SPEC_ID = /^[A-Z][A-Z0-9]*-\d+$/;
 export const CHECK_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+/**
+ * A title becomes an issue title, a commit subject and a terminal line: one line, with no
+ * control characters (a NUL killed every merge, a newline forged a commit trailer).
+ */
+// eslint-disable-next-line no-control-regex
+export const SINGLE_LINE = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]*$/;
+const title = z.string().min(1).max(200).regex(SINGLE_LINE);
 
 const planId = z.string().regex(PLAN_ID).meta({ description: 'A plan id PP-NN, where PP is the phase: "03-02".' });
 const repoPath = z
@@ -185,7 +195,7 @@ export const CHECKPOINT_KINDS = ['decision', 'verification', 'action'] as const;
 export const PlanFrontmatterSchema = z
   .object({
     plan_id: planId,
-    title: z.string().min(1).max(200),
+    title,
     depends_on: z.array(planId).default([]),
     files_modified: z.array(glob).default([]),
     files_read: z.array(glob).default([]),
@@ -233,7 +243,7 @@ export type PlanFrontmatter = z.output<typeof PlanFrontmatterSchema>;
 export const SpecFrontmatterSchema = z
   .object({
     id: z.string().regex(SPEC_ID),
-    title: z.string().min(1).max(200),
+    title,
   })
   .passthrough();
 
@@ -244,7 +254,7 @@ const phaseId = z
 export const RoadmapPhaseSchema = z
   .object({
     id: phaseId,
-    title: z.string().min(1).max(200),
+    title,
     goal: z.string().optional(),
     must_pass: z.array(CheckSchema).default([]),
     serve: ServeSchema.optional(),

@@ -9,6 +9,11 @@ export interface SpecFile {
   bytes: Uint8Array;
   /** The file's full size when `bytes` was cut short. */
   size?: number;
+  /**
+   * Set when the path is a symbolic link (its target, as the link says it): never read or
+   * followed, only reported, since a fork's link can point anywhere on the machine.
+   */
+  link?: string;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });

@@ -4,7 +4,8 @@ import { quote } from './evidence.js';
 import { declares, exportsOf } from './exports-of.js';
 import { resolveModule } from './module-paths.js';
 import type { VerifyPorts } from './ports.js';
-import { findPattern, linesOf, looksLikeRegex } from './find-pattern.js';
+import { linesOf, looksLikeRegex, searchPattern } from './find-pattern.js';
+import { inProcessSearch } from './regex.js';
 import { languageOf, lineNumber, substantiveLines } from './source-text.js';
 import { stubMarkers } from './stub-markers.js';
 
@@ -37,7 +38,7 @@ async function exportedNames(path: string, text: string, ports: VerifyPorts, dep
  * GSD's artifact: the file exists and has substance. Every shortfall is reported at once,
  * so one run tells the agent everything that is missing.
  */
-export async function checkArtifact(check: Artifact, ports: VerifyPorts): Promise<Finding> {
+export async function checkArtifact(check: Artifact, ports: VerifyPorts, timeoutMs: number): Promise<Finding> {
   const text = await ports.readFile(check.path);
   if (text === undefined) return fail(`${check.path} does not exist`);
   const lang = languageOf(check.path);
@@ -57,7 +58,7 @@ export async function checkArtifact(check: Artifact, ports: VerifyPorts): Promis
   }
 
   if (check.contains !== undefined) {
-    const found = contains(text, check.contains);
+    const found = await contains(text, check.contains, ports, timeoutMs);
     if (found.ok) seen.push(found.evidence);
     else problems.push(found.evidence);
   }
@@ -74,11 +75,11 @@ export async function checkArtifact(check: Artifact, ports: VerifyPorts): Promis
  * (`export (const|function) db`). A literal found is enough; otherwise a value that reads as a
  * regular expression is matched as one, and the evidence says which reading held.
  */
-function contains(text: string, wanted: string): { ok: boolean; evidence: string } {
+async function contains(text: string, wanted: string, ports: VerifyPorts, timeoutMs: number): Promise<{ ok: boolean; evidence: string }> {
   const at = text.indexOf(wanted);
   if (at >= 0) return { ok: true, evidence: `contains ${quote(wanted)} at line ${lineNumber(text, at)}` };
   if (!looksLikeRegex(wanted)) return { ok: false, evidence: `does not contain ${quote(wanted)}` };
-  const match = findPattern(text, wanted);
+  const match = await searchPattern(text, wanted, ports.regex ?? inProcessSearch, timeoutMs, () => ports.clock.monotonic());
   if (match === undefined || typeof match === 'string') return { ok: false, evidence: `does not contain ${quote(wanted)}, as text or as a regular expression` };
   return { ok: true, evidence: `matches /${wanted}/ (contains, read as a regular expression) at ${linesOf(match)}: ${quote(match.text)}` };
 }

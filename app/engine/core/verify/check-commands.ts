@@ -2,7 +2,7 @@ import type { Check } from '../spec/model.js';
 import { fail, pass, type Finding } from './check-result.js';
 import { commandEvidence, quote, stripAnsi } from './evidence.js';
 import type { ExecResult, VerifyPorts } from './ports.js';
-import { compileRegex } from './regex.js';
+import { compileRegex, inProcessSearch } from './regex.js';
 import { testsRan } from './tests-ran.js';
 import { formatMs } from './with-timeout.js';
 
@@ -25,8 +25,12 @@ function combined(r: ExecResult): string {
   return stripAnsi([r.stdout, r.stderr].map((s) => s.replace(/\s+$/, '')).filter((s) => s !== '').join('\n'));
 }
 
+/** A pattern after a command that used its whole timeout still gets this long (within the check's grace). */
+const MIN_PATTERN_MS = 2_000;
+
 /** exit_code (default 0), and `contains`/`matches` against stdout and stderr together. */
 export async function checkCommandOutput(check: CommandOutput, ports: VerifyPorts, timeoutMs: number): Promise<Finding> {
+  const started = ports.clock.monotonic();
   const r = await run(check, ports, timeoutMs);
   const want = check.expect.exit_code ?? 0;
   const exit = exitOf(r);
@@ -38,7 +42,10 @@ export async function checkCommandOutput(check: CommandOutput, ports: VerifyPort
   if (check.expect.matches !== undefined) {
     const re = compileRegex(check.expect.matches, 'm');
     if (typeof re === 'string') return fail(re);
-    if (!re.test(out)) return fail(commandEvidence(`${exit} but the output has no match for /${check.expect.matches}/`, r.stdout, r.stderr));
+    // What is left of the check's time after the command: the pattern gets that, no more.
+    const left = Math.max(MIN_PATTERN_MS, timeoutMs - (ports.clock.monotonic() - started));
+    const found = await (ports.regex ?? inProcessSearch)({ text: out, source: check.expect.matches, flags: 'm' }, left);
+    if (!found) return fail(commandEvidence(`${exit} but the output has no match for /${check.expect.matches}/`, r.stdout, r.stderr));
   }
   return pass(commandEvidence(exit, r.stdout, r.stderr));
 }

@@ -2,7 +2,8 @@ import type { Check } from '../spec/model.js';
 import { fail, pass, type Finding } from './check-result.js';
 import { quote } from './evidence.js';
 import type { VerifyPorts } from './ports.js';
-import { findPattern, linesOf } from './find-pattern.js';
+import { linesOf, searchPattern } from './find-pattern.js';
+import { inProcessSearch } from './regex.js';
 import { lineNumber } from './source-text.js';
 
 type FileExists = Extract<Check, { type: 'file_exists' }>;
@@ -14,7 +15,7 @@ export async function checkFileExists(check: FileExists, ports: VerifyPorts): Pr
 }
 
 /** Both `contains` (literal) and `pattern` (regex) must hold when both are given. */
-export async function checkFileContains(check: FileContains, ports: VerifyPorts): Promise<Finding> {
+export async function checkFileContains(check: FileContains, ports: VerifyPorts, timeoutMs: number): Promise<Finding> {
   if (check.contains === undefined && check.pattern === undefined) {
     return fail('the check names neither contains nor pattern, so it could not fail; add one');
   }
@@ -27,7 +28,7 @@ export async function checkFileContains(check: FileContains, ports: VerifyPorts)
     seen.push(`contains ${quote(check.contains)} at line ${lineNumber(text, at)}`);
   }
   if (check.pattern !== undefined) {
-    const m = findPattern(text, check.pattern);
+    const m = await searchPattern(text, check.pattern, ports.regex ?? inProcessSearch, timeoutMs, () => ports.clock.monotonic());
     if (typeof m === 'string') return fail(m);
     if (!m) return fail(`${check.path} has no match for /${check.pattern}/`);
     seen.push(`matches /${check.pattern}/ at ${linesOf(m)}: ${quote(m.text)}`);

@@ -3,7 +3,8 @@ import { fail, pass, type Finding } from './check-result.js';
 import { quote } from './evidence.js';
 import { existingModule, importSpecifiers, looksLikeRepoPath, moduleKey, resolveModule } from './module-paths.js';
 import type { VerifyPorts } from './ports.js';
-import { findPattern, linesOf } from './find-pattern.js';
+import { linesOf, searchPattern } from './find-pattern.js';
+import { inProcessSearch } from './regex.js';
 import { languageOf, lineNumber, stripComments } from './source-text.js';
 
 type KeyLink = Extract<Check, { type: 'key_link' }>;
@@ -28,7 +29,7 @@ async function importsModule(from: string, code: string, to: string, ports: Veri
  * code of `from` (comments do not count); without one, `from` must import `to` (when it is a
  * file) or mention it. A `to` that names a repository file must exist.
  */
-export async function checkKeyLink(check: KeyLink, ports: VerifyPorts): Promise<Finding> {
+export async function checkKeyLink(check: KeyLink, ports: VerifyPorts, timeoutMs: number): Promise<Finding> {
   const text = await ports.readFile(check.from);
   if (text === undefined) return fail(`${check.from} does not exist`);
   const code = stripComments(text, languageOf(check.from));
@@ -39,7 +40,7 @@ export async function checkKeyLink(check: KeyLink, ports: VerifyPorts): Promise<
   if (isPath && target === undefined) return fail(`${check.to} does not exist, so ${check.from} cannot link to it`);
 
   if (check.pattern !== undefined) {
-    const m = findPattern(code, check.pattern);
+    const m = await searchPattern(code, check.pattern, ports.regex ?? inProcessSearch, timeoutMs, () => ports.clock.monotonic());
     if (typeof m === 'string') return fail(m);
     if (!m) return fail(`${check.from} has no match for /${check.pattern}/ outside comments; the link to ${check.to}${via} is missing`);
     return pass(`${check.from} ${linesOf(m)} links to ${check.to}${via}: ${quote(m.text)}`);

@@ -9,6 +9,7 @@ import { checkUiElementExists, checkUiNavigation } from './check-ui.js';
 import { clip, quote } from './evidence.js';
 import { BrowserUnavailableError, type VerifyPorts } from './ports.js';
 import { CheckTimeoutError, formatMs, withTimeout } from './with-timeout.js';
+import { PatternTimeoutError } from './regex.js';
 
 /** Seconds each type may take when the check gives no timeout_seconds. */
 export const DEFAULT_TIMEOUT_SECONDS: Record<Check['type'], number> = {
@@ -42,11 +43,11 @@ async function find(check: Check, ports: VerifyPorts, ctx: CheckContext, ms: num
     case 'file_exists':
       return checkFileExists(check, ports);
     case 'file_contains':
-      return checkFileContains(check, ports);
+      return checkFileContains(check, ports, patternBudget(ms));
     case 'artifact':
-      return checkArtifact(check, ports);
+      return checkArtifact(check, ports, patternBudget(ms));
     case 'key_link':
-      return checkKeyLink(check, ports);
+      return checkKeyLink(check, ports, patternBudget(ms));
     case 'command_output':
       return checkCommandOutput(check, ports, ms);
     case 'build_succeeds':
@@ -64,8 +65,16 @@ async function find(check: Check, ports: VerifyPorts, ctx: CheckContext, ms: num
   }
 }
 
+/**
+ * A pattern is stopped a little before the check's own timeout, so that the failure says
+ * which pattern ran away rather than only that the check took too long.
+ */
+function patternBudget(ms: number): number {
+  return Math.max(1, ms - Math.min(250, ms / 10));
+}
+
 function failure(e: unknown, ms: number): Finding {
-  if (e instanceof BrowserUnavailableError) return fail(e.message);
+  if (e instanceof BrowserUnavailableError || e instanceof PatternTimeoutError) return fail(e.message);
   if (e instanceof CheckTimeoutError) return fail(`no result within ${formatMs(ms)} (timeout_seconds), so the check was abandoned`);
   const message = e instanceof Error ? e.message : String(e);
   return fail(`could not run the check: ${message.split('\n').slice(0, 3).join(' ')}`);

@@ -1,4 +1,4 @@
-import { compileRegex } from './regex.js';
+import { compileRegex, searchInProcess, type RegexRequest, type RegexSearch } from './regex.js';
 import { lineNumber } from './source-text.js';
 
 /**
@@ -19,19 +19,40 @@ export interface PatternMatch {
   endLine: number;
 }
 
-/** The first match, undefined when there is none, or the reason the pattern does not compile. */
-export function findPattern(text: string, pattern: string): PatternMatch | undefined | string {
+/** The searches that find a pattern: as written, then (with a `.` in it) lazily across a few lines. */
+function searches(text: string, pattern: string): RegexRequest[] | string {
   const re = compileRegex(pattern, 'm');
   if (typeof re === 'string') return re;
-  const m = re.exec(text);
-  if (m) return at(text, m.index, m[0]);
-  if (!/(^|[^\\])\./.test(pattern)) return undefined;
-  const spanning = compileRegex(lazy(pattern), 'gms');
-  if (typeof spanning === 'string') return undefined;
-  for (let found = spanning.exec(text); found; found = spanning.exec(text)) {
-    const match = at(text, found.index, found[0]);
-    if (match.endLine - match.line < MAX_SPAN_LINES) return match;
-    spanning.lastIndex = found.index + 1;
+  const out: RegexRequest[] = [{ text, source: pattern, flags: 'm' }];
+  if (!/(^|[^\\])\./.test(pattern)) return out;
+  const spanning = lazy(pattern);
+  if (typeof compileRegex(spanning, 'gms') === 'string') return out;
+  out.push({ text, source: spanning, flags: 'gms', maxSpanLines: MAX_SPAN_LINES });
+  return out;
+}
+
+/** The first match, undefined when there is none, or the reason the pattern does not compile. */
+export function findPattern(text: string, pattern: string): PatternMatch | undefined | string {
+  const plan = searches(text, pattern);
+  if (typeof plan === 'string') return plan;
+  for (const request of plan) {
+    const m = searchInProcess(request);
+    if (m) return at(text, m.index, m.text);
+  }
+  return undefined;
+}
+
+/**
+ * findPattern through a port (`search`), each search given what is left of `timeoutMs`:
+ * how checks run the patterns plans give them.
+ */
+export async function searchPattern(text: string, pattern: string, search: RegexSearch, timeoutMs: number, now: () => number): Promise<PatternMatch | undefined | string> {
+  const plan = searches(text, pattern);
+  if (typeof plan === 'string') return plan;
+  const end = now() + timeoutMs;
+  for (const request of plan) {
+    const m = await search(request, Math.max(1, end - now()));
+    if (m) return at(text, m.index, m.text);
   }
   return undefined;
 }

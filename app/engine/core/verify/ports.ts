@@ -1,3 +1,4 @@
+import type { RegexSearch } from './regex.js';
 import type { Clock } from '../clock.js';
 import type { Serve } from '../spec/model.js';
 import { HarnessError } from '../error.js';
@@ -74,6 +75,12 @@ export interface VerifyPorts {
   browser(): Promise<BrowserPort>;
   /** When checks start and finish, and when one is given up. */
   clock: Clock;
+  /**
+   * Where the patterns of file_contains, key_link, artifact and expect.matches run, so that
+   * one that backtracks without end is stopped at the check's timeout. Without it they run
+   * on the event loop (tests with patterns of their own).
+   */
+  regex?: RegexSearch;
 }
 
 export class BrowserUnavailableError extends HarnessError {}

@@ -194,7 +194,10 @@ describe('buildWorkerPrompt', () => {
       '- out: `node x.js` exits 0 and prints "ok"',
       '    HARNESS_CHECKPOINT {"kind":"decision","id":"storage","prompt":"Which store should notes use?","options":["memory","file"]}',
       '- default-store (decision): Which store by default?',
-      '- default-store: memory',
+      // An earlier answer, quoted as data (issue 10): its id, then the person's words in a fence.
+      '- default-store:',
+      '```text',
+      'memory',
       '    Plan: 01-02',
       '    Spec: SPC-001',
       '- abcdef0 01-02: Write the store',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { concurrentConflicts, overlappingWriters, type Conflict } from '../../../../app/engine/core/graph/conflicts.js';
+import { concurrentConflicts, concurrentWriters, overlapLists, overlappingPairs, overlappingWriters, writeIndex, type Conflict } from '../../../../app/engine/core/graph/conflicts.js';
 import { buildGraph, topologicalOrder } from '../../../../app/engine/core/graph/graph.js';
 
 const FILES = ['src/a.ts', 'src/b.ts', 'src/**', 'src/a/*.ts', 'lib/x.ts', 'docs/**'];
@@ -75,5 +75,37 @@ describe('concurrentConflicts', () => {
     const pairs = overlappingWriters(plans.map((p) => p.filesModified));
     expect(pairs.map((c) => [c.a, c.b])).toEqual([[0, n - 1]]);
     expect(concurrentConflicts(graph, order, pairs)).toEqual([]);
+  });
+});
+
+describe('concurrentWriters and overlapLists (one pass, no object per overlapping pair)', () => {
+  const MORE = [...FILES, 'docs/*.md', 'src/{a,b}.ts', 'src/*', '**/*.ts'];
+  const arb = fc.integer({ min: 1, max: 40 }).chain((n) =>
+    fc.record({
+      deps: fc.array(fc.uniqueArray(fc.nat(), { maxLength: 4 }), { minLength: n, maxLength: n }),
+      files: fc.array(fc.subarray(MORE, { maxLength: 3 }), { minLength: n, maxLength: n }),
+      cycle: fc.boolean(),
+    }),
+  );
+
+  it('find the same conflicts, globs and order as overlappingWriters then concurrentConflicts, cycles included', () => {
+    fc.assert(
+      fc.property(arb, ({ deps, files, cycle }) => {
+        const n = deps.length;
+        const plans = deps.map((ds, k) => ({ id: `p${k}`, dependsOn: k === 0 ? (cycle && n > 1 ? [`p${n - 1}`] : []) : ds.map((d) => `p${d % k}`), filesModified: files[k]! }));
+        const graph = buildGraph(plans);
+        const { order } = topologicalOrder(graph);
+        const index = writeIndex(plans.map((p) => p.filesModified));
+        const pairs = overlappingPairs(index);
+        expect(concurrentWriters(graph, order, index)).toEqual(concurrentConflicts(graph, order, pairs));
+        const lists: number[][] = plans.map(() => []);
+        for (const c of pairs) {
+          lists[c.a]!.push(c.b);
+          lists[c.b]!.push(c.a);
+        }
+        expect(overlapLists(index)).toEqual(lists.map((l) => l.sort((x, y) => x - y)));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

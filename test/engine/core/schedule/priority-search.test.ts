@@ -70,7 +70,7 @@ describe('priorities', () => {
         const duration = (id: string) => minutes[index.get(id)!]!;
         const plain = runSchedule(new Scheduler(spec, { duration }), slots, (i) => minutes[i]!);
         const found = searchPriority(spec, { slots, duration, budget: 2_000 });
-        const run = runSchedule(new Scheduler(spec, { duration, priority: (id) => found.priority.get(id)! }), slots, (i) => minutes[i]!);
+        const run = runSchedule(new Scheduler(spec, { duration, priority: (id) => found.priority.get(id)!, ...(found.sequence ? { sequence: found.sequence } : {}) }), slots, (i) => minutes[i]!);
         expectValid(spec, minutes, slots, run);
         expect(run.makespan).toBe(found.makespan);
         expect(run.makespan).toBeLessThanOrEqual(plain.makespan);

@@ -1,0 +1,41 @@
+import type { Context } from 'probot';
+import { abandoned, keptWorkRef } from '../../engine/forge/claims.js';
+import type { RoundIssue } from '../../engine/forge/round-plan.js';
+import { targetBranch, workerRunTitle, type WorkerTarget } from '../../engine/forge/worker-target.js';
+import { appGateway } from '../app-gateway.js';
+import type { BaseHead } from './dispatch.js';
+
+export type ClaimState =
+  /** A worker runs for the plan: the claim's delivery dispatched it and died before the label, which now says running. */
+  | 'running'
+  /** Taken within the grace period (or of unknown age): its delivery may be at work, so it is left alone. */
+  | 'fresh'
+  /** No worker behind it past the grace period: deleted, so the plan can be claimed again. */
+  | 'released';
+
+/**
+ * A plan's branch exists, yet the round read the plan as waiting to start: another delivery's
+ * claim. Either that delivery is at work (a race, the usual case), or it died between the
+ * claim and the dispatch (or between the dispatch and the label), and the claim would hold
+ * the plan forever. A worker run of the plan not finished (its title `harness <spec>/<plan>`)
+ * means the dispatch went through: the label follows. No run and a branch created longer
+ * ago than the grace period (GitHub's activity record) means nobody will dispatch it: the
+ * branch is released, its commits kept under refs/harness/kept/ when it holds any beyond the
+ * base, since a claim is a bare branch and anything more is someone's work.
+ */
+export async function recoverClaim(context: Context, target: Extract<WorkerTarget, { kind: 'plan' }>, issue: RoundIssue, base: BaseHead, now: Date): Promise<ClaimState> {
+  const github = appGateway(context);
+  const title = workerRunTitle(target);
+  const run = (await github.unfinishedWorkerRuns()).find((r) => r.displayTitle === title);
+  if (run) {
+    await github.setStatus(issue, 'running');
+    return 'running';
+  }
+  const branch = targetBranch(target);
+  if (!abandoned(await github.branchCreatedAt(branch), now)) return 'fresh';
+  const head = await github.branchSha(branch);
+  if (head !== undefined && head !== base.sha) await github.createClaimRef(keptWorkRef(target.spec, target.plan, head), head);
+  context.log.warn(`${target.spec}/${target.plan}: ${branch} was claimed longer ago than the grace period and no worker runs for it; releasing the claim`);
+  await github.deleteBranch(branch);
+  return 'released';
+}

@@ -1,0 +1,107 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import type { HarnessConfig } from '../engine/core/config/schema.js';
+import type { Progress } from '../engine/lifecycle/ports.js';
+import { planningAgentName } from '../engine/planning/planning-agent.js';
+import type { PlanningCommand } from '../engine/planning/planning-command.js';
+import { discussPaths } from '../engine/planning/planning-steps.js';
+import { systemClock } from '../machine/clock.js';
+import { readTextIfExists } from '../machine/files.js';
+import { runPlanningHere, type PlanningOutcome } from '../workers/planning-here.js';
+import type { AgentsConfig } from '../workers/registry.js';
+import { RunError, type RunRepo } from './repo.js';
+
+export interface LocalPlanningOptions {
+  /** The spec directory, absolute or relative to the repository's root. */
+  specDir: string;
+  command: PlanningCommand;
+  /** `--agent`. */
+  agent?: string;
+  config: HarnessConfig;
+  agents: AgentsConfig;
+  /** Added to the environment of the agent and of git (an identity where none is configured). */
+  env: Record<string, string>;
+  progress: Progress;
+  signal?: AbortSignal;
+  now?: () => Date;
+}
+
+export interface LocalPlanning {
+  outcome: PlanningOutcome;
+  /** The spec directory, relative to the repository's root. */
+  specDir: string;
+  agent: string;
+  /** The branch the commit went on (undefined on a detached HEAD). */
+  branch?: string;
+}
+
+/**
+ * `harness plan-phase <spec-dir> 03` and the other planning commands on this machine: the same
+ * agents, prompts and checks as on the spec PR (workers/planning-here.ts). The agent works in a
+ * throwaway worktree at HEAD, so nothing the person has checked out is touched while it runs,
+ * and a refused try is thrown away without touching their files; what passes is one commit,
+ * brought onto the current branch by a fast-forward, as `harness run` brings its documents.
+ * The spec is read as committed: uncommitted changes in the spec directory are refused rather
+ * than silently left out. discuss-phase reads the answers from
+ * planning/discuss/phase-NN-answers.md in the checkout, where the person writes them.
+ */
+export async function runLocalPlanning(repo: RunRepo, options: LocalPlanningOptions): Promise<LocalPlanning> {
+  const specDir = relative(repo.root, resolve(repo.root, options.specDir)).split('\\').join('/') || '.';
+  if (specDir.startsWith('..')) throw new RunError(`${options.specDir} is outside the repository at ${repo.root}`);
+  const git = repo.git();
+  const answersPath = options.command.name === 'discuss-phase' ? join(specDir, discussPaths(options.command.phase).answers) : undefined;
+  const dirty = (await git.run(['status', '--porcelain', '--untracked-files=all', '--', specDir]))
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => l.slice(3))
+    .filter((p) => p !== answersPath);
+  if (dirty.length > 0) {
+    throw new RunError(`${specDir} has changes that are not committed (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', …' : ''}): planning reads the spec as committed, so commit them first`);
+  }
+  const answers = answersPath === undefined ? undefined : await readTextIfExists(join(repo.root, answersPath));
+  const agent = planningAgentName({ override: options.agent, planning: options.config.planning?.agent, configured: options.config.agent });
+  const head = (await git.run(['rev-parse', 'HEAD'])).trim();
+  const branch = (await git.run(['symbolic-ref', '--quiet', '--short', 'HEAD']).catch(() => '')).trim() || undefined;
+
+  const now = options.now ?? (() => new Date());
+  const home = join(repo.commonDir, 'harness', 'planning', `${options.command.name}-${now().getTime()}`);
+  const worktree = join(home, 'worktree');
+  await mkdir(home, { recursive: true });
+  await git.run(['worktree', 'add', '--quiet', '--detach', worktree, head]);
+  try {
+    const outcome = await runPlanningHere({
+      root: worktree,
+      specDir,
+      command: options.command,
+      agent,
+      agents: options.agents,
+      env: options.env,
+      logDir: join(home, 'logs'),
+      progress: options.progress,
+      clock: systemClock(now),
+      roots: [repo.root],
+      ...(answers !== undefined ? { answers } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    if (outcome.kind === 'committed') {
+      // The answers the person wrote are in the commit now: the checkout's copy gives way to it.
+      if (answersPath !== undefined && answers !== undefined && (await git.run(['ls-files', '--', answersPath])).trim() === '') await rm(join(repo.root, answersPath), { force: true });
+      const merged = await git.run(['merge', '--ff-only', '--quiet', outcome.sha]).then(
+        () => true,
+        () => false,
+      );
+      if (!merged) {
+        return {
+          outcome: { kind: 'failed', reason: `the documents were committed as ${outcome.sha.slice(0, 12)}, but ${branch ?? 'HEAD'} moved or has changes in their way; bring them in with git merge ${outcome.sha.slice(0, 12)}`, problems: [], retries: outcome.retries, discarded: outcome.discarded, redactions: outcome.redactions },
+          specDir,
+          agent,
+          ...(branch ? { branch } : {}),
+        };
+      }
+    }
+    return { outcome, specDir, agent, ...(branch ? { branch } : {}) };
+  } finally {
+    await git.run(['worktree', 'remove', '--force', worktree]).catch(() => undefined);
+    await rm(worktree, { recursive: true, force: true });
+  }
+}

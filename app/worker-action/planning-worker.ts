@@ -1,0 +1,133 @@
+import { join } from 'node:path';
+import { parseCommand } from '../engine/forge/parse-command.js';
+import { permits } from '../engine/forge/permits.js';
+import { planningAgentName } from '../engine/planning/planning-agent.js';
+import { planningAnswer } from '../engine/planning/planning-answer.js';
+import { isPlanningName, planningWords, type PlanningCommand } from '../engine/planning/planning-command.js';
+import { discussPaths } from '../engine/planning/planning-steps.js';
+import { discussMarker, PLANNING_CHECK, planningBranch, planningExternalId, type PlanningTarget } from '../engine/planning/planning-target.js';
+import type { CommentRecord } from '../gateway/comments.js';
+import { systemClock } from '../machine/clock.js';
+import { makeSafe, secretValues, type SafetyOptions } from '../machine/content-safety.js';
+import { readTextIfExists } from '../machine/files.js';
+import { agentsConfig } from '../workers/config.js';
+import { runPlanningHere } from '../workers/planning-here.js';
+import { Checkout } from './checkout.js';
+import { jobProgress } from './job-log.js';
+import { jobSummary } from './reports.js';
+import { WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
+
+/** A planning job's run: the config is read; the spec is read by the planning itself, which may find it incomplete. */
+export type PlanningWorkerRun = Omit<WorkerRun, 'spec' | 'specPath'> & { findSpec: () => Promise<string> };
+
+/**
+ * A planning command on a runner (`/harness plan-phase 03` on a spec PR): the checkout is the
+ * App's claim branch at the PR's head. The command is read back from its comment, whose author
+ * must still have the configured role; the documents are written and checked exactly as
+ * `harness plan-phase` does it (workers/planning-here.ts), the commit is pushed to the PR's own
+ * branch, the claim branch deleted, the check run told, and the PR's conversation answered.
+ */
+export async function runPlanningWorker(run: PlanningWorkerRun, target: PlanningTarget): Promise<WorkerOutcome> {
+  const { forge, log } = run;
+  const safety: SafetyOptions = { roots: [run.root, run.tempDir], secrets: [...new Set([...secretValues({ ...process.env, ...run.env }), ...(run.secrets ?? [])])] };
+  const pull = await forge.pullRequest(target.pull);
+  if (pull.headRepo === null || pull.headRepo !== pull.baseRepo) throw new WorkerError(`pull request #${target.pull} comes from a fork: planning never runs on one`);
+  const thread = await forge.comments(target.pull);
+  const asked = thread.find((c) => c.id === target.comment);
+  if (!asked) throw new WorkerError(`no comment ${target.comment} on pull request #${target.pull}: it was deleted, so there is no command to run`);
+  const parsed = parseCommand(asked.body);
+  if (!parsed || parsed instanceof Error || !isPlanningName(parsed.name)) throw new WorkerError(`comment ${target.comment} on #${target.pull} holds no planning command`);
+  const command = parsed as PlanningCommand & { spec?: string };
+  const role = await forge.role(asked.author);
+  if (asked.authorType === 'Bot' || !permits(role, run.config.permission)) {
+    throw new WorkerError(`@${asked.author} has ${role === 'none' ? 'no role' : `the ${role} role`} on this repository; planning needs ${run.config.permission}`);
+  }
+
+  const specDir = await run.findSpec();
+  const checkout = new Checkout(run.root, run.pushToken);
+  const identity = await checkout.ensureIdentity();
+  const startedAt = await checkout.head();
+  const agent = planningAgentName({ worker: run.inputs.agent, planning: run.config.planning?.agent, configured: run.config.agent });
+  run.notes.push(`agent \`${agent}\`; commits as ${identity.name}; spec \`${specDir}\`; for @${asked.author}`);
+
+  let answers: string | undefined;
+  if (command.name === 'discuss-phase') {
+    const paths = discussPaths(command.phase);
+    const hasQuestions = (await readTextIfExists(join(run.root, specDir, paths.questions))) !== undefined;
+    if (hasQuestions) {
+      answers = await gatherAnswers(run, thread, run.inputs.spec, command.phase);
+      if (answers === undefined) {
+        const text = `The questions about phase ${command.phase} are in \`${specDir}/${paths.questions}\` and above in this conversation, with no answer from anyone with ${run.config.permission} access yet. Answer them here, then write \`/harness discuss-phase ${command.phase}\` again.`;
+        await forge.comment(target.pull, text);
+        await report(run, target, startedAt, 'neutral', `discuss-phase ${command.phase}: waiting for answers`, text);
+        return { result: 'verified', summary: jobSummary({ heading: `${run.inputs.spec} / ${planningWords(command)}`, status: 'checkpoint', detail: text }) };
+      }
+    }
+  }
+
+  const outcome = await runPlanningHere({
+    root: run.root,
+    specDir,
+    command,
+    agent,
+    agents: agentsConfig(run.config),
+    env: run.env,
+    logDir: join(run.tempDir, 'harness', 'planning', String(target.comment)),
+    progress: jobProgress(log),
+    clock: systemClock(run.now),
+    ...(answers !== undefined ? { answers } : {}),
+  });
+  const blob = (path: string) => `[\`${path}\`](https://github.com/${forge.repo.owner}/${forge.repo.repo}/blob/${encodeURIComponent(pull.headRef)}/${path})`;
+  let text = planningAnswer({ command, spec: run.inputs.spec, branch: pull.headRef, outcome, ...(run.runUrl ? { runUrl: run.runUrl } : {}), link: blob });
+  if (outcome.kind === 'committed') {
+    // Never forced: a person who pushed meanwhile keeps their commits, and the command is asked again.
+    await checkout.push(pull.headRef);
+    await checkout.deleteRemote(planningBranch(run.inputs.spec, target));
+    if (command.name === 'discuss-phase' && outcome.stages.includes('questions')) {
+      const questions = (await readTextIfExists(join(run.root, specDir, discussPaths(command.phase).questions))) ?? '';
+      text = `${discussMarker(run.inputs.spec, command.phase)}\n**Questions about phase ${command.phase}** — answer them in this conversation (anyone with ${run.config.permission} access), then write \`/harness discuss-phase ${command.phase}\` again.\n\n${questions.trim()}\n\n---\n\n${text}`;
+    }
+  } else {
+    await checkout.deleteRemote(planningBranch(run.inputs.spec, target));
+  }
+  // A line of the agent's that starts with /harness must not read as a command to the App, which would answer a bot's comment.
+  const safe = (await makeSafe(text, safety)).text.replace(/^(\s*)\/harness\b/gm, '$1\\/harness');
+  await forge.comment(target.pull, safe);
+  log.info(`answered on #${target.pull}: ${outcome.kind === 'committed' ? `committed ${outcome.sha.slice(0, 7)} to ${pull.headRef}` : outcome.reason}`);
+  await report(run, target, startedAt, outcome.kind === 'committed' ? 'success' : 'failure', outcome.kind === 'committed' ? `${planningWords(command)}: ${outcome.files.length} document(s) written` : `${planningWords(command)}: nothing committed`, safe);
+  return {
+    result: outcome.kind === 'committed' ? 'verified' : 'failed',
+    ...(outcome.kind === 'failed' ? { failure: `${planningWords(command)}: ${outcome.reason}` } : {}),
+    summary: jobSummary({ heading: `${run.inputs.spec} / ${planningWords(command)}`, status: outcome.kind === 'committed' ? 'verified' : 'failed', detail: safe }),
+  };
+}
+
+/**
+ * The answers to a phase's questions: the comments after the latest questions comment (by a
+ * bot: the App's or the workflow's), by people whose role meets the configured permission,
+ * that are not commands. Undefined when there are none.
+ */
+async function gatherAnswers(run: PlanningWorkerRun, thread: readonly CommentRecord[], spec: string, phase: string): Promise<string | undefined> {
+  const marker = discussMarker(spec, phase);
+  let at = -1;
+  thread.forEach((c, i) => {
+    if (c.authorType === 'Bot' && c.body.startsWith(marker)) at = i;
+  });
+  if (at === -1) return undefined;
+  const out: string[] = [];
+  for (const c of thread.slice(at + 1)) {
+    if (c.authorType === 'Bot' || parseCommand(c.body) !== undefined) continue;
+    if (!permits(await run.forge.role(c.author), run.config.permission)) continue;
+    out.push(`## @${c.author}, ${c.createdAt}\n\n${c.body.trim()}\n`);
+  }
+  return out.length === 0 ? undefined : `# Answers to the questions about phase ${phase}\n\nAs written in the pull request's conversation, by people with ${run.config.permission} access.\n\n${out.join('\n')}`;
+}
+
+/** The planning check run the App opened for this job, told how it ended; one of the worker's own when there is none. */
+async function report(run: PlanningWorkerRun, target: PlanningTarget, sha: string, conclusion: 'success' | 'failure' | 'neutral', title: string, summary: string): Promise<void> {
+  const external = planningExternalId(run.inputs.spec, target);
+  const output = { title, summary: summary.slice(0, 60_000) };
+  const found = (await run.forge.checkRuns(sha, PLANNING_CHECK)).find((c) => c.externalId === external);
+  if (found && run.checkOwner === 'app') await run.forge.updateCheckRun(found.id, { status: 'completed', conclusion, output });
+  else await run.forge.createCheckRun({ name: PLANNING_CHECK, head_sha: sha, status: 'completed', conclusion, external_id: external, output });
+}

@@ -1,0 +1,236 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import picomatch from 'picomatch';
+import type { Clock } from '../engine/core/clock.js';
+import { PICOMATCH_OPTIONS } from '../engine/core/graph/glob.js';
+import { MAX_DOCUMENT_BYTES } from '../engine/core/spec/limits.js';
+import { loadSpec } from '../engine/core/spec/load.js';
+import { formatProblem, type Problem } from '../engine/core/spec/problem.js';
+import type { SpecFile } from '../engine/core/spec/text.js';
+import { PLAN_READING } from '../engine/importers/dialects.js';
+import { agentFailure } from '../engine/lifecycle/failure-reason.js';
+import type { Answers, Progress } from '../engine/lifecycle/ports.js';
+import { runAgent } from '../engine/lifecycle/run-agent.js';
+import { agentPromptOverride, parseAgentPrompt, type AgentPrompt } from '../engine/planning/agent-prompt.js';
+import { planningStagePlan } from '../engine/planning/planning-brief.js';
+import { checkPlanningStage } from '../engine/planning/planning-check.js';
+import { planningWords, type PlanningCommand } from '../engine/planning/planning-command.js';
+import { planningPrecondition } from '../engine/planning/planning-precondition.js';
+import { discussPaths, planningStages, planningSubject, type PlanningAgentName, type PlanningStage } from '../engine/planning/planning-steps.js';
+import { secretValues } from '../machine/content-safety.js';
+import { readTextIfExists } from '../machine/files.js';
+import { readCapped, readSpecFiles } from '../machine/spec-files.js';
+import { loadTemplate } from '../machine/templates.js';
+import { agentFor, type AgentsConfig } from './registry.js';
+import { SpikeCheckout } from './spike-checkout.js';
+
+export interface PlanningHere {
+  /** A git checkout to work in, absolute: the runner's checkout, or a throwaway worktree of this machine. */
+  root: string;
+  /** The spec directory, relative to root ("." when the spec is the repository). */
+  specDir: string;
+  command: PlanningCommand;
+  agent: string;
+  agents: AgentsConfig;
+  env: Record<string, string>;
+  /** Outside the checkout: the agent's logs. */
+  logDir: string;
+  progress: Progress;
+  clock: Clock;
+  /** discuss-phase: the answers people gave to the phase's questions, as Markdown, written to the discussion before the agent runs. */
+  answers?: string;
+  /** Other directories that stand for the project, made ${PROJECT_ROOT} in what is committed. */
+  roots?: readonly string[];
+  signal?: AbortSignal;
+}
+
+export interface PlanningReport {
+  /** Stages whose first try was refused, with the problems the agent was given. */
+  retries: { stage: string; problems: string[] }[];
+  /** Paths the agent wrote outside what its stage may change, put back. */
+  discarded: string[];
+  /** Secrets taken out of what was committed (path:line). */
+  redactions: string[];
+}
+
+export type PlanningOutcome =
+  | (PlanningReport & { kind: 'committed'; sha: string; subject: string; files: string[]; stages: string[] })
+  | (PlanningReport & { kind: 'failed'; reason: string; problems: string[] });
+
+/** Nobody answers a planning agent mid-stage: its questions belong in the documents. */
+const NOBODY: Answers = { given: () => undefined, ask: async () => undefined };
+
+function inDir(dir: string, path: string): string {
+  return dir === '.' || dir === '' ? path : `${dir.replace(/\/+$/, '')}/${path}`;
+}
+
+/**
+ * One planning command on a checkout, the same for `harness plan-phase` and for the worker on
+ * a runner: the agent's instructions (the repository's `.github/harness/agents/<agent>.md`,
+ * else the shipped templates/agents/<agent>.md), each stage run by the agent, confined to the
+ * documents it may write, made safe, and judged by the spec model (engine/planning/planning-check.ts).
+ * A stage that does not pass is undone and given back once with its problems; a second refusal
+ * undoes the whole command. What passes becomes one commit.
+ */
+export async function runPlanningHere(options: PlanningHere): Promise<PlanningOutcome> {
+  const { command, specDir, agent, progress } = options;
+  const report: PlanningReport = { retries: [], discarded: [], redactions: [] };
+  const failed = (reason: string, problems: string[] = []): PlanningOutcome => ({ kind: 'failed', reason, problems, ...report });
+
+  if (agent === 'script') {
+    return failed(
+      'the script agent cannot plan: it runs the shell steps a plan spells out, and planning writes the plans. ' +
+        'Use claude or command: --agent claude, or planning: { agent: claude } in .github/harness.yml',
+    );
+  }
+  const specRoot = join(options.root, specDir);
+  const before = loadSpec(await readSpecFiles(specRoot), PLAN_READING);
+  if (!before.spec) return failed(`the spec in ${specDir} cannot be read, so there is nothing to plan from`, before.problems.map((p) => formatProblem(p, specDir === '.' ? '' : specDir)));
+  const refused = planningPrecondition(command, before.spec);
+  if (refused) return failed(refused);
+
+  const paths = 'phase' in command ? discussPaths(command.phase) : undefined;
+  const discuss = {
+    questions: paths !== undefined && existsSync(join(specRoot, paths.questions)),
+    answers: options.answers !== undefined || (paths !== undefined && existsSync(join(specRoot, paths.answers))),
+  };
+  const stages = planningStages(command, discuss);
+  const prompts = new Map<PlanningAgentName, AgentPrompt>();
+  for (const name of new Set(stages.map((s) => s.agent))) {
+    const loaded = await loadPrompt(options.root, name, stages.filter((s) => s.agent === name).map((s) => s.section));
+    if (!loaded.ok) return failed(loaded.reason, loaded.problems);
+    prompts.set(name, loaded.prompt);
+  }
+
+  const checkout = new SpikeCheckout(options.root, {
+    journal: join(options.logDir, 'planning-stage.json'),
+    safety: { roots: [options.root, ...(options.roots ?? []), options.logDir], secrets: secretValues({ ...process.env, ...options.env }) },
+    env: options.env,
+  });
+  const since = await checkout.head();
+  const answersFile = command.name === 'discuss-phase' && options.answers !== undefined ? inDir(specDir, discussPaths(command.phase).answers) : undefined;
+  if (answersFile !== undefined) {
+    // harness writes the answers it gathered, for the agent to read and for the record; the agent starts from a clean checkout.
+    await checkout.write(answersFile, options.answers!);
+    await checkout.commit(since, { subject: `${planningWords(command)}: the answers given`, trailers: [] }, specDir);
+  }
+
+  for (const stage of stages) {
+    let problems: string[] = [];
+    for (const retry of [false, true]) {
+      const stageSince = await checkout.head();
+      const plan = planningStagePlan({
+        command,
+        stage,
+        prompt: prompts.get(stage.agent)!,
+        spec: before.spec,
+        specId: before.spec.id,
+        specDir,
+        ...(retry ? { problems } : {}),
+        now: options.clock.now(),
+      });
+      const result = await progress.stage(`${planningWords(command)}: ${stage.title}${retry ? ' (second try)' : ''}, by ${agent}`, () =>
+        runAgent(
+          {
+            spec: before.spec!.id,
+            plan,
+            agent,
+            session: `planning-${before.spec!.id}-${plan.id}`,
+            base: stageSince,
+            resume: false,
+            prompt: async () => plan.body,
+            env: {
+              ...options.env,
+              HARNESS_PLANNING_COMMAND: command.name,
+              HARNESS_PLANNING_STAGE: stage.id,
+              HARNESS_PLANNING_TRY: retry ? '2' : '1',
+              HARNESS_SPEC_DIR: specDir,
+              ...('phase' in command ? { HARNESS_PHASE: command.phase } : {}),
+              ...(command.name === 'add-phase' ? { HARNESS_GOAL: command.goal } : {}),
+            },
+            logDir: join(options.logDir, plan.id),
+            signal: options.signal,
+          },
+          { agent: (name) => agentFor(name, options.agents), workspace: checkout, answers: NOBODY, progress, clock: options.clock },
+        ),
+      );
+      if (result.kind !== 'completed') {
+        await checkout.reset(since);
+        const error = result.kind === 'failed' ? result.error : `it stopped to ask "${result.checkpoint.prompt.split('\n')[0]}", and nobody answers a planning agent mid-stage`;
+        return failed(`${agentFailure(agent, error)}; nothing was committed`);
+      }
+      const allowed = [...stage.may.map((g) => inDir(specDir, g)), ...(answersFile ? [answersFile] : [])];
+      const outside = await confine(checkout, stageSince, allowed);
+      for (const p of outside) if (!report.discarded.includes(p)) report.discarded.push(p);
+      if (outside.length > 0) await progress.event({ kind: 'progress', message: `put back what the agent wrote outside its documents: ${outside.join(', ')}` });
+
+      // Committed before the checks, so that they judge what was made safe: what will be kept.
+      const made = await checkout.commit(stageSince, { subject: `${planningWords(command)}: ${stage.title}`, trailers: [] }, specDir);
+      for (const r of made?.redactions ?? []) {
+        const at = `${r.path}:${r.line}`;
+        if (!report.redactions.includes(at)) report.redactions.push(at);
+      }
+      problems = checkPlanningStage({ command, stage, before, after: await afterFiles(specRoot, stage), specDir }).problems;
+      if (problems.length === 0) break;
+      await checkout.reset(stageSince);
+      if (retry) {
+        await checkout.reset(since);
+        return failed(`what the agent wrote for ${stage.title} still does not pass after its second try; nothing was committed`, problems);
+      }
+      report.retries.push({ stage: stage.id, problems });
+      await progress.event({ kind: 'progress', message: `${stage.title}: ${problems.length} problem${problems.length === 1 ? '' : 's'}; giving them back to the agent once` });
+    }
+  }
+
+  const subject = planningSubject(command, before.spec.id, stages);
+  const body = [
+    `Written by the ${agent} agent for \`${planningWords(command)}\`, and checked by harness before this commit.`,
+    ...(report.retries.length > 0 ? [`First tries refused and written again: ${report.retries.map((r) => r.stage).join(', ')}.`] : []),
+    ...(report.discarded.length > 0 ? [`Put back as they were (outside the documents of the command): ${report.discarded.join(', ')}.`] : []),
+  ].join('\n\n');
+  const commit = await checkout.commit(since, { subject, body, trailers: [{ key: 'Spec', value: before.spec.id }, { key: 'Planning', value: command.name }] }, specDir);
+  if (!commit) return failed(`the agent changed nothing in ${specDir}; nothing was committed`);
+  const files = (await checkout.git.run(['diff', '--name-only', '--no-renames', since, commit.sha])).split('\n').filter(Boolean);
+  return { kind: 'committed', sha: commit.sha, subject, files, stages: stages.map((s) => s.id), ...report };
+}
+
+type LoadedPrompt = { ok: true; prompt: AgentPrompt } | { ok: false; reason: string; problems: string[] };
+
+/** The agent's instructions: the repository's own, else the shipped ones. */
+export async function loadPrompt(root: string, name: PlanningAgentName, sections: readonly string[]): Promise<LoadedPrompt> {
+  const override = agentPromptOverride(name);
+  const own = await readTextIfExists(join(root, override));
+  const file = own === undefined ? `templates/agents/${name}.md` : override;
+  const parsed = parseAgentPrompt(file, own ?? (await loadTemplate(`agents/${name}.md`)), sections);
+  if (parsed.ok) return parsed;
+  return {
+    ok: false,
+    reason: `the ${name}'s instructions in ${file} cannot be used; fix them${own === undefined ? '' : ', or delete the file to use the shipped ones'}`,
+    problems: parsed.problems.map((p) => formatProblem(p as unknown as Problem)),
+  };
+}
+
+/** The spec's files as the model reads them, and the stage's own documents besides. */
+async function afterFiles(specRoot: string, stage: PlanningStage): Promise<SpecFile[]> {
+  const files = await readSpecFiles(specRoot);
+  const have = new Set(files.map((f) => f.path));
+  for (const path of stage.writes) {
+    if (have.has(path) || !existsSync(join(specRoot, path))) continue;
+    files.push(readCapped(join(specRoot, path), path, MAX_DOCUMENT_BYTES));
+  }
+  return files;
+}
+
+/** Put back everything changed since `since` that no allowed glob matches, until nothing is left (a write can surface once another is undone). */
+async function confine(checkout: SpikeCheckout, since: string, allowed: readonly string[]): Promise<string[]> {
+  const match = picomatch([...allowed], PICOMATCH_OPTIONS);
+  const all: string[] = [];
+  for (let round = 0; round < 5; round++) {
+    const outside = (await checkout.changedSince(since)).filter((p) => !match(p) && !all.includes(p));
+    if (outside.length === 0) return all;
+    await checkout.restore(since, outside);
+    all.push(...outside);
+  }
+  return all;
+}
+

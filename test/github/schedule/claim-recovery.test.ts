@@ -1,0 +1,125 @@
+import nock from 'nock';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CLAIM_GRACE_MS } from '../../../app/engine/forge/claims.js';
+import { FakeGitHub, spoken } from '../../helpers/github-repo.js';
+import { testProbot, webhookExample } from '../../helpers/probot.js';
+
+/**
+ * claim-then-crash on the scheduler's side: a delivery created a plan's branch (its claim)
+ * and died before dispatching. Every later round loses the claim to that branch; the plan
+ * must not be stuck there. On the stateful fake GitHub, with the exact requests.
+ */
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+const R = '/repos/Codertocat/Hello-World';
+const SPEC = 'SPC-001';
+const PLAN = '01-01';
+const BRANCH = `harness/${SPEC}/${PLAN}`;
+const BASE = 'ba5e000000000000000000000000000000000001';
+const LONG_AGO = new Date(Date.now() - CLAIM_GRACE_MS - 60_000).toISOString();
+
+function repository(claimedAt: string | undefined, status = 'ready'): FakeGitHub {
+  const github = new FakeGitHub();
+  github.config = 'slots: 2\n';
+  github.commit(BASE, { 'README.md': '# Hello\n' });
+  github.branches.set('master', BASE);
+  // The dead delivery's claim: the branch at the base head, created then, and nothing else.
+  github.branches.set(BRANCH, BASE);
+  if (claimedAt !== undefined) github.branchCreations.set(BRANCH, claimedAt);
+  github.roles.set('Codertocat', 'write');
+  github.issues.push({
+    id: 9011,
+    number: 11,
+    title: `[${PLAN}] Plan ${PLAN}`,
+    body: `<!-- harness:plan ${SPEC}/${PLAN} hash=0123456789abcdef -->\n**Spec** ${SPEC}`,
+    labels: ['harness:plan', `spec:${SPEC}`, 'phase:01', `status:${status}`],
+    state: 'open',
+    state_reason: null,
+  });
+  github.install();
+  return github;
+}
+
+function round() {
+  const payload = webhookExample<Record<string, Record<string, unknown>>>('check_run', (p) => p.action === 'completed');
+  payload.check_run!.name = 'harness / plan 01-09';
+  payload.check_run!.external_id = `${SPEC}/01-09`;
+  return { id: 'round', name: 'check_run', payload } as never;
+}
+
+describe('claim-then-crash', () => {
+  it('the next round finds the claim with no worker behind it past the grace period, releases it, claims again and dispatches once', async () => {
+    const github = repository(LONG_AGO);
+
+    await testProbot().receive(round());
+
+    expect(github.log()).toEqual([
+      `GET ${R}/contents/.github/harness.yml`,
+      `GET ${R}/issues?labels=harness:plan,spec:${SPEC}&state=all&per_page=100`,
+      `GET ${R}/git/ref/heads/master`,
+      `POST ${R}/git/refs`,
+      `GET ${R}/actions/workflows/harness-worker.yml/runs?status=queued&per_page=100`,
+      `GET ${R}/actions/workflows/harness-worker.yml/runs?status=in_progress&per_page=100`,
+      `GET ${R}/activity?ref=refs/heads/${BRANCH}&activity_type=branch_creation&direction=desc&per_page=1`,
+      `GET ${R}/git/ref/heads/${BRANCH}`,
+      `DELETE ${R}/git/refs/heads/${BRANCH}`,
+      `POST ${R}/git/refs`,
+      `POST ${R}/actions/workflows/harness-worker.yml/dispatches`,
+      `POST ${R}/check-runs`,
+      `POST ${R}/issues/11/labels`,
+      `DELETE ${R}/issues/11/labels/status:ready`,
+    ]);
+    expect(github.dispatches).toHaveLength(1);
+    expect(github.branches.get(BRANCH)).toBe(BASE);
+    expect(github.issue(11).labels).toContain('status:running');
+    // A bare claim holds no work: nothing to keep.
+    expect(github.refs.size).toBe(0);
+  });
+
+  it('a claim made moments ago (or of unknown age) is a delivery at work: left alone, nothing dispatched', async () => {
+    for (const at of [new Date().toISOString(), undefined]) {
+      const github = repository(at);
+      await testProbot().receive(round());
+      expect(github.dispatches).toEqual([]);
+      expect(github.branches.get(BRANCH)).toBe(BASE);
+      expect(github.issue(11).labels).toContain('status:ready');
+      nock.cleanAll();
+    }
+  });
+
+  it('a claim whose worker was dispatched before the delivery died gets its label, and no second worker', async () => {
+    const github = repository(LONG_AGO);
+    github.workflowRuns.push({ id: 7001, display_title: `harness ${SPEC}/${PLAN}`, status: 'queued' });
+
+    await testProbot().receive(round());
+
+    expect(github.dispatches).toEqual([]);
+    expect(github.issue(11).labels).toContain('status:running');
+    expect(github.issue(11).labels).not.toContain('status:ready');
+  });
+
+  it('work on a released claim is kept under refs/harness/kept/ before the branch goes', async () => {
+    const github = repository(LONG_AGO);
+    const work = 'a11ce00000000000000000000000000000000002';
+    github.commit(work, { 'README.md': '# Hello\n', 'src/a.ts': 'x\n' }, [BASE]);
+    github.branches.set(BRANCH, work);
+
+    await testProbot().receive(round());
+
+    expect(github.refs.get(`refs/harness/kept/${SPEC}/${PLAN}/${work.slice(0, 12)}`)).toBe(work);
+    expect(github.dispatches).toHaveLength(1);
+  });
+
+  it('/harness retry on a plan left ready behind a dead claim recovers it, instead of refusing', async () => {
+    const github = repository(LONG_AGO);
+    const payload = webhookExample<Record<string, Record<string, unknown>>>('issue_comment', (p) => p.action === 'created');
+    payload.comment!.body = `/harness retry ${SPEC}/${PLAN}`;
+
+    await testProbot().receive({ id: 'retry', name: 'issue_comment', payload } as never);
+
+    expect(github.dispatches).toHaveLength(1);
+    expect(spoken(github.comments.at(-1)!.body)).toBe(`${SPEC} plan ${PLAN} (#11) was ready and is started now.`);
+  });
+});

@@ -1,0 +1,75 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+import { startHarnessMcp } from './mcp-client.js';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(what: () => boolean, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!what()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('harness mcp, its runs and its end', () => {
+  it('stops a run on request as Ctrl-C would: its agent ends, and the spec can be executed again at once', async () => {
+    const root = await makeRepo(specTree([{ id: '01-01', steps: ['echo $$ > "$PIDS/step"; sleep 60; mkdir -p out && echo done > out/01-01.txt'] }]));
+    const pids = join(root, '.pids');
+    const mcp = await startHarnessMcp(root, { PIDS: pids });
+    try {
+      await import('node:fs/promises').then((fs) => fs.mkdir(pids));
+      const started = await mcp.call('harness_execute', { spec: 'SPC-007', agent: 'script' });
+      await until(() => existsSync(join(pids, 'step')) && readFileSync(join(pids, 'step'), 'utf8').trim() !== '');
+      const step = Number(readFileSync(join(pids, 'step'), 'utf8'));
+      const stopped = await mcp.call('harness_stop_run', { run: started.data.run as string });
+      expect(stopped.data).toMatchObject({ state: 'stopped', outcome: 'stopped on request; running it again resumes where it was' });
+      expect(alive(step)).toBe(false);
+      // The lock is released: the same spec can be executed again at once.
+      const again = await mcp.call('harness_execute', { spec: 'SPC-007', agent: 'script' });
+      expect(again.isError).toBe(false);
+      await mcp.call('harness_stop_run', { run: again.data.run as string });
+    } finally {
+      await mcp.close();
+    }
+  }, 90_000);
+
+  it('stops the runs it started when the client goes away, leaving no agent behind', async () => {
+    const root = await makeRepo(specTree([{ id: '01-01', steps: ['echo $$ > "$PIDS/step"; sleep 60'] }]));
+    const pids = join(root, '.pids');
+    await import('node:fs/promises').then((fs) => fs.mkdir(pids));
+    const mcp = await startHarnessMcp(root, { PIDS: pids });
+    await mcp.call('harness_execute', { spec: 'SPC-007', agent: 'script' });
+    await until(() => existsSync(join(pids, 'step')) && readFileSync(join(pids, 'step'), 'utf8').trim() !== '');
+    const step = Number(readFileSync(join(pids, 'step'), 'utf8'));
+    expect(existsSync(join(root, '.orchestration/SPC-007/run.lock'))).toBe(true);
+    await mcp.close();
+    await until(() => !alive(step));
+    // The run itself ended cleanly, releasing its lock; its plan's state is kept for the next run to resume.
+    await until(() => !existsSync(join(root, '.orchestration/SPC-007/run.lock')));
+    const status = JSON.parse((await runCli(['status', SPEC_DIR, '--json'], root)).stdout) as { plans: { id: string; state: string }[] };
+    expect(status.plans).toMatchObject([{ id: '01-01', state: 'running' }]);
+  }, 90_000);
+});
+
+describe('harness mcp, its options', () => {
+  it('refuses --repo without a token, and a repository that is not OWNER/NAME', async () => {
+    const root = await makeRepo({});
+    const noToken = await runCli(['mcp', '--repo', 'octo-org/widgets'], root);
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toContain('--repo needs a token: set GITHUB_TOKEN');
+    const bad = await runCli(['mcp', '--repo', 'widgets'], root);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--repo must be OWNER/NAME, as octo-org/service, not "widgets"');
+  });
+});

@@ -1,0 +1,165 @@
+/**
+ * A run killed (SIGKILL) at a chosen git step and started again ends as an uninterrupted
+ * run does: every document commit (a plan's summary, a phase's verification, the spec's
+ * completion) once, no worktree left behind; and a finished spec run again adds nothing.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RecordingReporter } from '../../app/runner/progress.js';
+import { runSpec } from '../../app/runner/runner.js';
+import { killingGit, type KillPoint } from '../helpers/kill-git.js';
+import { ROOT } from '../helpers/paths.js';
+import { git, makeRepo, SPEC_DIR, specTree, type StepPlan } from '../helpers/repo.js';
+
+const BIN = join(ROOT, 'bin', 'harness.js');
+const PLANS: StepPlan[] = [
+  { id: '01-01', steps: ['mkdir -p out && echo a > out/01-01.txt'] },
+  { id: '01-02', dependsOn: ['01-01'], steps: ['mkdir -p out && echo b > out/01-02.txt'] },
+  { id: '02-01', dependsOn: ['01-02'], steps: ['mkdir -p out && echo c > out/02-01.txt'] },
+];
+const killer = killingGit();
+
+async function resume(root: string) {
+  return runSpec({ specDir: join(root, SPEC_DIR), specArg: SPEC_DIR, slots: 2, agent: 'script', reporter: new RecordingReporter(), pollMs: 25 });
+}
+
+/** Runs the CLI until the git wrapper kills it (or it ends). */
+function killedRun(root: string, at: KillPoint): Promise<number | null> {
+  const child = spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script', '--slots', '2'], { cwd: root, env: killer.env(at), stdio: 'ignore' });
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ? null : code)));
+}
+
+/** Subjects of the integration branch's commits, with how many times each occurs. */
+function subjects(root: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const s of git(root, 'log', '--format=%s', 'harness/SPC-007/integration').split('\n').filter(Boolean)) counts.set(s, (counts.get(s) ?? 0) + 1);
+  return counts;
+}
+
+/** Alive and not a zombie (a container's init may never reap one). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!);
+  } catch {
+    return false;
+  }
+}
+
+const worktrees = (root: string) => git(root, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length;
+
+describe('a run killed at a git step', () => {
+  it.each([
+    ['the summary commit of a plan', { commit: 'summary of 01-01' }],
+    ["a phase's verification commit", { commit: 'phase 01 verified' }],
+    ["the spec's completion commit", { commit: 'all phases verified' }],
+  ])('after %s, resumes without committing it again', async (_, after) => {
+    const root = await makeRepo(specTree(PLANS));
+    expect(await killedRun(root, after)).toBeNull();
+    expect((await resume(root)).complete).toBe(true);
+    const counts = subjects(root);
+    for (const [subject, n] of counts) expect(n, `${subject} committed ${n} times`).toBe(1);
+    expect(counts.has('docs(SPC-007): all phases verified')).toBe(true);
+    // Only the person's checkout and the integration worktree remain.
+    expect(worktrees(root)).toBe(2);
+  });
+
+  it('before a verified plan\'s worktree is removed, leaves no worktree behind once resumed', async () => {
+    const root = await makeRepo(specTree(PLANS));
+    expect(await killedRun(root, { before: 'worktree remove' })).toBeNull();
+    expect(worktrees(root)).toBeGreaterThan(2);
+    expect((await resume(root)).complete).toBe(true);
+    expect(worktrees(root)).toBe(2);
+  });
+
+  it("resumes past a plan's worktree half removed (its .git gone, files left), and past one half added", async () => {
+    const root = await makeRepo(specTree(PLANS));
+    expect(await killedRun(root, { before: 'worktree remove' })).toBeNull();
+    const kept = join(root, '.git/harness/worktrees/SPC-007/01-01');
+    // What a kill inside `git worktree remove` leaves: the files, without the .git link.
+    rmSync(join(kept, '.git'));
+    expect((await resume(root)).complete).toBe(true);
+    expect(existsSync(kept)).toBe(false);
+    expect(worktrees(root)).toBe(2);
+  });
+
+  it('resumes past a worktree whose add a kill cut short (locked "initializing", checkout unfinished)', async () => {
+    const root = await makeRepo(specTree(PLANS));
+    expect(await killedRun(root, { before: 'worktree remove' })).toBeNull();
+    // The state `git worktree add` is in until its checkout is done: locked, no index, files missing.
+    const admin = join(root, '.git/worktrees/01-01');
+    writeFileSync(join(admin, 'locked'), 'initializing');
+    rmSync(join(admin, 'index'));
+    rmSync(join(root, '.git/harness/worktrees/SPC-007/01-01/README.md'));
+    expect((await resume(root)).complete).toBe(true);
+    expect(worktrees(root)).toBe(2);
+  });
+
+  it("resumes past the lock files a git command killed with its run left (index.lock, a branch's .lock)", async () => {
+    const root = await makeRepo(specTree(PLANS));
+    expect(await killedRun(root, { commit: 'summary of 01-01' })).toBeNull();
+    writeFileSync(join(root, '.git/worktrees/integration/index.lock'), '');
+    writeFileSync(join(root, '.git/refs/heads/harness/SPC-007/integration.lock'), '');
+    expect((await resume(root)).complete).toBe(true);
+    expect(existsSync(join(root, '.git/worktrees/integration/index.lock'))).toBe(false);
+  });
+
+  it("keeps STATUS.md's recent activity across a kill", async () => {
+    const root = await makeRepo(specTree(PLANS));
+    expect(await killedRun(root, { commit: 'phase 01 verified' })).toBeNull();
+    expect((await resume(root)).complete).toBe(true);
+    const status = readFileSync(join(root, '.git/harness/worktrees/SPC-007/integration', SPEC_DIR, 'STATUS.md'), 'utf8');
+    // Recorded by the killed run, never again by the resumed one.
+    expect(status).toContain('01-01 verified and merged');
+    expect(status).toContain('02-01 verified and merged');
+  });
+
+  it('during an API check, leaves no check server running once resumed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'harness-serve-'));
+    const mark = join(dir, 'server.pid');
+    const server = [
+      "const http = require('node:http');",
+      "const fs = require('node:fs');",
+      "http.createServer((req, res) => setTimeout(() => res.end('ok'), req.url === '/slow' ? 2000 : 0))",
+      "  .listen(Number(process.env.PORT), '127.0.0.1', () => fs.appendFileSync(process.env.SERVER_MARK, process.pid + '\\n'));",
+    ].join('\n');
+    const plans: StepPlan[] = [
+      {
+        id: '01-01',
+        steps: ['mkdir -p out && echo a > out/01-01.txt'],
+        extra: 'serve:\n  command: node server.cjs\n  url: "http://127.0.0.1:{port}"',
+        checks: ['  - { id: slow, type: api_response, request: "GET /slow", expect: { status: 200 } }'],
+      },
+    ];
+    const root = await makeRepo({ ...specTree(plans), 'server.cjs': server });
+    const child = spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script'], { cwd: root, env: { ...process.env, SERVER_MARK: mark }, stdio: 'ignore' });
+    while (!existsSync(mark)) await new Promise((r) => setTimeout(r, 25));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const orphan = Number(readFileSync(mark, 'utf8').trim().split('\n')[0]);
+    expect(running(orphan)).toBe(true);
+
+    process.env.SERVER_MARK = mark;
+    try {
+      expect((await resume(root)).complete).toBe(true);
+    } finally {
+      delete process.env.SERVER_MARK;
+    }
+    expect(running(orphan)).toBe(false);
+    // The resumed run's own server was stopped too.
+    for (const pid of readFileSync(mark, 'utf8').trim().split('\n').map(Number)) expect(running(pid)).toBe(false);
+  });
+
+  it('a finished spec run again commits nothing', async () => {
+    const root = await makeRepo(specTree(PLANS));
+    expect((await resume(root)).complete).toBe(true);
+    const head = git(root, 'rev-parse', 'harness/SPC-007/integration');
+    expect((await resume(root)).complete).toBe(true);
+    expect((await resume(root)).complete).toBe(true);
+    expect(git(root, 'rev-parse', 'harness/SPC-007/integration')).toBe(head);
+  });
+});

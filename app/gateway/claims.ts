@@ -1,3 +1,4 @@
+import { takeoverRef } from '../engine/forge/claims.js';
 import { hasStatus } from './github-error.js';
 import type { GatewayRequest, Repo } from './request.js';
 
@@ -44,6 +45,8 @@ export async function branchCreatedAt(request: GatewayRequest, repo: Repo, branc
 
 /** A claim as found: when it was taken and what it says. */
 export interface ClaimRecord {
+  /** The tag object the claim's ref points at: this claim and no later one, for takeoverRef. */
+  id: string;
   at: Date;
   note: string;
 }
@@ -84,5 +87,34 @@ export async function readClaim(request: GatewayRequest, repo: Repo, ref: string
   }
   if (object.type !== 'tag') return undefined;
   const { data } = await request('GET /repos/{owner}/{repo}/git/tags/{tag_sha}', { ...repo, tag_sha: object.sha });
-  return { at: new Date(data.tagger.date), note: data.message };
+  return { id: object.sha, at: new Date(data.tagger.date), note: data.message };
+}
+
+/**
+ * Take over the claim at `claim` as it was found (`identity`, see takeoverRef): true for the
+ * one delivery that creates the takeover ref, which may then delete the claim and take it
+ * again; false for every other.
+ */
+export async function takeOver(request: GatewayRequest, repo: Repo, claim: string, identity: string, sha: string): Promise<boolean> {
+  return (await createClaimRef(request, repo, takeoverRef(claim, identity), sha)) === 'created';
+}
+
+/**
+ * GET /git/matching-refs/{ref} (200, an array, empty when none match) for refs outside the
+ * branches: full ref name → what it points at, in one request. `prefix` is without `refs/`.
+ */
+export async function claimRefsWithPrefix(request: GatewayRequest, repo: Repo, prefix: string): Promise<Map<string, string>> {
+  const { data } = await request('GET /repos/{owner}/{repo}/git/matching-refs/{ref}', { ...repo, ref: prefix });
+  return new Map(data.map((r) => [r.ref, r.object.sha]));
+}
+
+/** Delete every ref under each prefix (claimRefsWithPrefix): what a finished plan leaves. The count deleted. */
+export async function deleteClaimRefs(request: GatewayRequest, repo: Repo, prefixes: readonly string[]): Promise<number> {
+  let deleted = 0;
+  for (const prefix of prefixes) {
+    for (const ref of (await claimRefsWithPrefix(request, repo, prefix)).keys()) {
+      if ((await deleteClaimRef(request, repo, ref)) === 'deleted') deleted++;
+    }
+  }
+  return deleted;
 }

@@ -63,6 +63,7 @@ describe('claim-then-crash', () => {
       `GET ${R}/actions/workflows/harness-worker.yml/runs?status=queued&per_page=100`,
       `GET ${R}/actions/workflows/harness-worker.yml/runs?status=in_progress&per_page=100`,
       `GET ${R}/activity?ref=refs/heads/${BRANCH}&activity_type=branch_creation&direction=desc&per_page=1`,
+      `POST ${R}/git/refs`,
       `GET ${R}/git/ref/heads/${BRANCH}`,
       `DELETE ${R}/git/refs/heads/${BRANCH}`,
       `POST ${R}/git/refs`,
@@ -74,8 +75,24 @@ describe('claim-then-crash', () => {
     expect(github.dispatches).toHaveLength(1);
     expect(github.branches.get(BRANCH)).toBe(BASE);
     expect(github.issue(11).labels).toContain('status:running');
-    // A bare claim holds no work: nothing to keep.
-    expect(github.refs.size).toBe(0);
+    // A bare claim holds no work: nothing kept; the one ref is the takeover, named after the dead claim's creation.
+    expect([...github.refs.keys()]).toEqual([`refs/harness/takeover/heads/${BRANCH}/${new Date(LONG_AGO).getTime()}`]);
+  });
+
+  it('a round that found the claim dead after another round took it over leaves the new claim alone', async () => {
+    const github = repository(LONG_AGO);
+    // The racing round takes the dead claim over between this one's reading it and acting on it.
+    github.beforeServe = (method, url) => {
+      if (method !== 'POST' || !url.endsWith('/git/refs') || github.refs.size > 0 || !github.requests.some((r) => r.url.includes('/activity'))) return;
+      github.refs.set(`refs/harness/takeover/heads/${BRANCH}/${new Date(LONG_AGO).getTime()}`, BASE);
+      github.branchCreations.set(BRANCH, new Date().toISOString());
+    };
+
+    await testProbot().receive(round());
+
+    expect(github.dispatches).toEqual([]);
+    expect(github.branches.get(BRANCH)).toBe(BASE);
+    expect(github.log().filter((l) => l.startsWith('DELETE'))).toEqual([]);
   });
 
   it('a claim made moments ago (or of unknown age) is a delivery at work: left alone, nothing dispatched', async () => {

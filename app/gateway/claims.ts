@@ -1,4 +1,3 @@
-import { takeoverRef } from '../engine/forge/claims.js';
 import { hasStatus } from './github-error.js';
 import type { GatewayRequest, Repo } from './request.js';
 
@@ -91,12 +90,12 @@ export async function readClaim(request: GatewayRequest, repo: Repo, ref: string
 }
 
 /**
- * Take over the claim at `claim` as it was found (`identity`, see takeoverRef): true for the
- * one delivery that creates the takeover ref, which may then delete the claim and take it
+ * Take over an abandoned claim: create its takeover ref (engine/forge/claims.ts, takeoverRef).
+ * True for the one delivery that creates it, which may then delete the claim and take it
  * again; false for every other.
  */
-export async function takeOver(request: GatewayRequest, repo: Repo, claim: string, identity: string, sha: string): Promise<boolean> {
-  return (await createClaimRef(request, repo, takeoverRef(claim, identity), sha)) === 'created';
+export async function takeOver(request: GatewayRequest, repo: Repo, takeover: string, sha: string): Promise<boolean> {
+  return (await createClaimRef(request, repo, takeover, sha)) === 'created';
 }
 
 /**
@@ -108,13 +107,11 @@ export async function claimRefsWithPrefix(request: GatewayRequest, repo: Repo, p
   return new Map(data.map((r) => [r.ref, r.object.sha]));
 }
 
-/** Delete every ref under each prefix (claimRefsWithPrefix): what a finished plan leaves. The count deleted. */
-export async function deleteClaimRefs(request: GatewayRequest, repo: Repo, prefixes: readonly string[]): Promise<number> {
+/** Delete every ref under the prefix (claimRefsWithPrefix): what a finished plan leaves. The count deleted. */
+export async function deleteClaimRefs(request: GatewayRequest, repo: Repo, prefix: string): Promise<number> {
   let deleted = 0;
-  for (const prefix of prefixes) {
-    for (const ref of (await claimRefsWithPrefix(request, repo, prefix)).keys()) {
-      if ((await deleteClaimRef(request, repo, ref)) === 'deleted') deleted++;
-    }
+  for (const ref of (await claimRefsWithPrefix(request, repo, prefix)).keys()) {
+    if ((await deleteClaimRef(request, repo, ref)) === 'deleted') deleted++;
   }
   return deleted;
 }

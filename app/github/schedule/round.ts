@@ -115,7 +115,7 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
     }
     for (const phase of phasesToVerify(plan, new Set(claimed.keys()))) await start({ kind: 'phase', spec, phase });
   }
-  // Slots no plan can use research the next phases (off unless planning.research_ahead is set).
+  // Slots no plan can use research the next phases (research-ahead.ts, researchesAhead).
   await researchAhead(context, config, spec, plan, baseHead);
   for (const b of plan.blocked) {
     context.log.debug(`${spec}/${b.plan} cannot run: ${'plan' in b.because ? `${b.because.plan} failed` : `phase ${b.because.phase} failed its verification`}`);

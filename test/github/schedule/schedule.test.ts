@@ -113,8 +113,8 @@ function recordRequests(scope: nock.Scope): string[] {
   return log;
 }
 
-function mockConfig(scope: nock.Scope, slots: number): void {
-  scope.get(`${R}/contents/.github%2Fharness.yml`).reply(200, `slots: ${slots}\n`, { 'content-type': 'application/vnd.github.raw; charset=utf-8' });
+function mockConfig(scope: nock.Scope, slots: number, more = ''): void {
+  scope.get(`${R}/contents/.github%2Fharness.yml`).reply(200, `slots: ${slots}\n${more}`, { 'content-type': 'application/vnd.github.raw; charset=utf-8' });
 }
 
 function mockIssues(scope: nock.Scope, plans: PlanFixture[]): void {
@@ -533,7 +533,8 @@ describe('a worker run finishing', () => {
   ])('$conclusion with the plan $status: status $label, check run $check.conclusion', async ({ conclusion, status, label, check }) => {
     const plan: PlanFixture = { number: 11, plan: '01-01', status };
     const log = recordRequests(scope);
-    mockConfig(scope, 4);
+    // A plan at its checkpoint holds a slot while phase 02 waits: research ahead (on by default) is research-ahead.test.ts's.
+    mockConfig(scope, 4, 'planning:\n  research_ahead: false\n');
     mockIssues(scope, [plan, dependant]);
     // The worker pushed nothing yet: the branch head is the claimed commit, where the check run is.
     scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2F01-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/01-01`, object: { sha: BASE_SHA } });

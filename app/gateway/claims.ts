@@ -44,6 +44,8 @@ export async function branchCreatedAt(request: GatewayRequest, repo: Repo, branc
 
 /** A claim as found: when it was taken and what it says. */
 export interface ClaimRecord {
+  /** The tag object the claim's ref points at: this claim and no later one, for takeoverRef. */
+  id: string;
   at: Date;
   note: string;
 }
@@ -84,5 +86,32 @@ export async function readClaim(request: GatewayRequest, repo: Repo, ref: string
   }
   if (object.type !== 'tag') return undefined;
   const { data } = await request('GET /repos/{owner}/{repo}/git/tags/{tag_sha}', { ...repo, tag_sha: object.sha });
-  return { at: new Date(data.tagger.date), note: data.message };
+  return { id: object.sha, at: new Date(data.tagger.date), note: data.message };
+}
+
+/**
+ * Take over an abandoned claim: create its takeover ref (engine/forge/claims.ts, takeoverRef).
+ * True for the one delivery that creates it, which may then delete the claim and take it
+ * again; false for every other.
+ */
+export async function takeOver(request: GatewayRequest, repo: Repo, takeover: string, sha: string): Promise<boolean> {
+  return (await createClaimRef(request, repo, takeover, sha)) === 'created';
+}
+
+/**
+ * GET /git/matching-refs/{ref} (200, an array, empty when none match) for refs outside the
+ * branches: full ref name → what it points at, in one request. `prefix` is without `refs/`.
+ */
+export async function claimRefsWithPrefix(request: GatewayRequest, repo: Repo, prefix: string): Promise<Map<string, string>> {
+  const { data } = await request('GET /repos/{owner}/{repo}/git/matching-refs/{ref}', { ...repo, ref: prefix });
+  return new Map(data.map((r) => [r.ref, r.object.sha]));
+}
+
+/** Delete every ref under the prefix (claimRefsWithPrefix): what a finished plan leaves. The count deleted. */
+export async function deleteClaimRefs(request: GatewayRequest, repo: Repo, prefix: string): Promise<number> {
+  let deleted = 0;
+  for (const ref of (await claimRefsWithPrefix(request, repo, prefix)).keys()) {
+    if ((await deleteClaimRef(request, repo, ref)) === 'deleted') deleted++;
+  }
+  return deleted;
 }

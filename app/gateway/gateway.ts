@@ -2,7 +2,7 @@ import type { KnowledgeDraft, KnowledgeKind } from '../engine/forge/knowledge-dr
 import type { StatusValue } from '../engine/forge/names.js';
 import type { Role } from '../engine/forge/permits.js';
 import { getBlob } from './blobs.js';
-import { branchCreatedAt, createClaimRef, deleteClaimRef, takeClaim, type ClaimOutcome } from './claims.js';
+import { branchCreatedAt, claimRefsWithPrefix, createClaimRef, deleteClaimRef, deleteClaimRefs, takeClaim, takeOver, type ClaimOutcome } from './claims.js';
 import { viewerLogin } from './identity.js';
 import { createCheckRun, listCheckRuns, updateCheckRun, type CheckRun, type CheckRunUpdate, type NewCheckRun } from './check-runs.js';
 import { createComment, findComment, listComments, updateComment, type CommentRecord } from './comments.js';
@@ -130,6 +130,12 @@ export interface Gateway {
   deleteClaimRef(ref: string): Promise<'deleted' | 'missing'>;
   /** A claim with its time and a note (claims.ts, takeClaim): won, or the record of whoever holds it. */
   takeClaim(ref: string, sha: string, note: string, now: Date): Promise<ClaimOutcome>;
+  /** The one right to take over an abandoned claim as it was found: its takeover ref created (claims.ts, takeOver). */
+  takeOver(takeover: string, sha: string): Promise<boolean>;
+  /** Refs outside the branches under a prefix (without `refs/`): full name → sha. */
+  claimRefsWithPrefix(prefix: string): Promise<Map<string, string>>;
+  /** Delete every ref under the prefix: the claims a finished plan leaves. */
+  deleteClaimRefs(prefix: string): Promise<number>;
 
   /** The login of whoever the token belongs to (identity.ts), asked once per gateway. */
   selfLogin(): Promise<string>;
@@ -204,6 +210,9 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind): G
     createClaimRef: (ref, sha) => createClaimRef(r, repo, ref, sha),
     deleteClaimRef: (ref) => deleteClaimRef(r, repo, ref),
     takeClaim: (ref, sha, note, now) => takeClaim(r, repo, ref, sha, note, now),
+    takeOver: (takeover, sha) => takeOver(r, repo, takeover, sha),
+    claimRefsWithPrefix: (prefix) => claimRefsWithPrefix(r, repo, prefix),
+    deleteClaimRefs: (prefix) => deleteClaimRefs(r, repo, prefix),
 
     selfLogin: () => (self ??= viewerLogin(r)),
   };

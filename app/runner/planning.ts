@@ -1,5 +1,11 @@
-import { mkdir, rm } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import type { Plan } from '../engine/core/spec/model.js';
+import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
+import type { SurfacedEntry } from '../engine/knowledge/loop.js';
+import { appendTrajectory, trajectoryEvents, trajectoryPath } from '../engine/knowledge/trajectory.js';
+import { Git } from '../workers/git.js';
+import { localProject } from './project.js';
 import type { HarnessConfig } from '../engine/core/config/schema.js';
 import type { Progress } from '../engine/lifecycle/ports.js';
 import { planningAgentName } from '../engine/planning/planning-agent.js';
@@ -69,7 +75,7 @@ export async function runLocalPlanning(repo: RunRepo, options: LocalPlanningOpti
   await mkdir(home, { recursive: true });
   await git.run(['worktree', 'add', '--quiet', '--detach', worktree, head]);
   try {
-    const outcome = await runPlanningHere({
+    let outcome = await runPlanningHere({
       root: worktree,
       specDir,
       command: options.command,
@@ -80,9 +86,13 @@ export async function runLocalPlanning(repo: RunRepo, options: LocalPlanningOpti
       progress: options.progress,
       clock: systemClock(now),
       roots: [repo.root],
+      surface: { budgetTokens: options.config.knowledge.surface.budget_tokens, maxEntries: options.config.knowledge.surface.max_entries },
       ...(answers !== undefined ? { answers } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    if (outcome.kind === 'committed' && outcome.brief && outcome.surfaced.length > 0) {
+      outcome = { ...outcome, sha: await recordTrajectory(repo, worktree, outcome.spec ?? outcome.brief.title, outcome.brief, outcome.surfaced, now()) };
+    }
     if (outcome.kind === 'committed') {
       // The answers the person wrote are in the commit now: the checkout's copy gives way to it.
       if (answersPath !== undefined && answers !== undefined && (await git.run(['ls-files', '--', answersPath])).trim() === '') await rm(join(repo.root, answersPath), { force: true });
@@ -92,7 +102,7 @@ export async function runLocalPlanning(repo: RunRepo, options: LocalPlanningOpti
       );
       if (!merged) {
         return {
-          outcome: { kind: 'failed', reason: `the documents were committed as ${outcome.sha.slice(0, 12)}, but ${branch ?? 'HEAD'} moved or has changes in their way; bring them in with git merge ${outcome.sha.slice(0, 12)}`, problems: [], retries: outcome.retries, discarded: outcome.discarded, redactions: outcome.redactions },
+          outcome: { kind: 'failed', reason: `the documents were committed as ${outcome.sha.slice(0, 12)}, but ${branch ?? 'HEAD'} moved or has changes in their way; bring them in with git merge ${outcome.sha.slice(0, 12)}`, problems: [], retries: outcome.retries, discarded: outcome.discarded, redactions: outcome.redactions, surfaced: outcome.surfaced },
           specDir,
           agent,
           ...(branch ? { branch } : {}),
@@ -104,4 +114,24 @@ export async function runLocalPlanning(repo: RunRepo, options: LocalPlanningOpti
     await git.run(['worktree', 'remove', '--force', worktree]).catch(() => undefined);
     await rm(worktree, { recursive: true, force: true });
   }
+}
+
+/**
+ * The knowledge the planning agent had, in the store's trajectory as a plan's is (matched, and
+ * used: what it wrote passed and was committed), in the planning commit itself, so the
+ * person's branch gets both at once. Returns the commit.
+ */
+async function recordTrajectory(repo: RunRepo, worktree: string, spec: string, brief: Plan, entries: readonly SurfacedEntry[], at: Date): Promise<string> {
+  const project = await localProject(repo);
+  const events = trajectoryEvents({ entries, project, spec, plan: brief.id, verified: true, at, origin: `local:${brief.id}:${at.toISOString()}` });
+  const path = join(KNOWLEDGE_ROOT, trajectoryPath(at));
+  const text = appendTrajectory(await readTextIfExists(join(worktree, path)), events);
+  const git = new Git(worktree);
+  if (text !== undefined) {
+    await mkdir(dirname(join(worktree, path)), { recursive: true });
+    await writeFile(join(worktree, path), text);
+    await git.run(['add', '--', path]);
+    await git.run(['commit', '--amend', '--no-edit', '--no-verify', '--quiet']);
+  }
+  return (await git.run(['rev-parse', 'HEAD'])).trim();
 }

@@ -15,6 +15,9 @@ import { makeSafe, secretValues, type SafetyOptions } from '../machine/content-s
 import { loadTemplate } from '../machine/templates.js';
 import type { WorkerRun } from './worker-run.js';
 
+/** What capture needs of a run: a plan's run, or a planning command's, which knows its spec only by id. */
+export type CaptureRun = Omit<WorkerRun, 'spec' | 'specPath'> & { spec: { id: string } };
+
 /**
  * The worker's side of capture: a job's signals appended to the spec's signals PR (engine/
  * forge/signals-pr.ts through the gateway's appendKnowledge), in this repository or in the
@@ -36,13 +39,13 @@ function parseRepository(full: string): Repo {
 }
 
 /** The content-safety pass as the worker runs it: the checkout is the project; the job's token and secret-named variables are secrets. */
-export function workerSafety(run: WorkerRun): SafetyOptions {
+export function workerSafety(run: CaptureRun): SafetyOptions {
   const secrets = [...secretValues({ ...process.env, ...run.env }), ...(run.secrets ?? [])];
   return { roots: [run.root], secrets: [...new Set(secrets)].sort((a, b) => b.length - a.length) };
 }
 
 /** Where this job's signals come from: the workflow run, which a re-run of the job keeps. */
-function origin(run: WorkerRun): string {
+function origin(run: CaptureRun): string {
   const id = /\/actions\/runs\/(\d+)/.exec(run.runUrl ?? '')?.[1];
   return id !== undefined ? `actions:${id}` : `job:${run.now().toISOString()}`;
 }
@@ -55,7 +58,7 @@ export interface WorkerCapture {
 }
 
 /** Capture for this run, or undefined when the config turns it off or the job has nowhere to write. */
-export function workerCapture(run: WorkerRun): WorkerCapture | undefined {
+export function workerCapture(run: CaptureRun): WorkerCapture | undefined {
   const settings = run.config.knowledge;
   if (!run.knowledge || !settings.capture.enabled) return undefined;
   const shared = settings.repository;

@@ -12,6 +12,7 @@ import { makeSafe, secretValues, type SafetyOptions } from '../machine/content-s
 import { readTextIfExists } from '../machine/files.js';
 import { agentsConfig } from '../workers/config.js';
 import { runPlanningHere } from '../workers/planning-here.js';
+import { workerCapture } from './capture.js';
 import { Checkout } from './checkout.js';
 import { jobProgress } from './job-log.js';
 import { jobSummary } from './reports.js';
@@ -75,8 +76,11 @@ export async function runPlanningWorker(run: PlanningWorkerRun, target: Planning
     logDir: join(run.tempDir, 'harness', 'planning', String(target.comment)),
     progress: jobProgress(log),
     clock: systemClock(run.now),
+    surface: { budgetTokens: run.config.knowledge.surface.budget_tokens, maxEntries: run.config.knowledge.surface.max_entries },
     ...(answers !== undefined ? { answers } : {}),
   });
+  // The knowledge the agent had, in the trajectory as a plan's is: matched, and used when what it wrote was committed.
+  if (outcome.brief && outcome.surfaced.length > 0) await workerCapture({ ...run, spec: { id: run.inputs.spec } })?.file(planningWords(command), [], { plan: outcome.brief, entries: outcome.surfaced, verified: outcome.kind === 'committed' });
   const blob = (path: string) => `[\`${path}\`](https://github.com/${forge.repo.owner}/${forge.repo.repo}/blob/${encodeURIComponent(pull.headRef)}/${path})`;
   let text = planningAnswer({ command, spec: run.inputs.spec, branch: pull.headRef, outcome, ...(run.runUrl ? { runUrl: run.runUrl } : {}), link: blob });
   if (outcome.kind === 'committed') {

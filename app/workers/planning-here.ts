@@ -17,7 +17,13 @@ import { checkPlanningStage } from '../engine/planning/planning-check.js';
 import { planningWords, type PlanningCommand } from '../engine/planning/planning-command.js';
 import { planningPrecondition } from '../engine/planning/planning-precondition.js';
 import { discussPaths, planningStages, planningSubject, type PlanningAgentName, type PlanningStage } from '../engine/planning/planning-steps.js';
-import { secretValues } from '../machine/content-safety.js';
+import type { Plan, Spec } from '../engine/core/spec/model.js';
+import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
+import type { SurfacedEntry } from '../engine/knowledge/loop.js';
+import { DEFAULT_SURFACE, surface, type SurfaceOptions } from '../engine/knowledge/surface.js';
+import { planningSurfaceSubject } from '../engine/planning/planning-knowledge.js';
+import { secretValues, type SafetyOptions } from '../machine/content-safety.js';
+import { loadSurfacingIndex, safeSurfaced } from '../machine/surfacing-store.js';
 import { readTextIfExists } from '../machine/files.js';
 import { readCapped, readSpecFiles } from '../machine/spec-files.js';
 import { loadTemplate } from '../machine/templates.js';
@@ -41,6 +47,8 @@ export interface PlanningHere {
   answers?: string;
   /** Other directories that stand for the project, made ${PROJECT_ROOT} in what is committed. */
   roots?: readonly string[];
+  /** How much surfaced knowledge a brief takes (config knowledge.surface); the store is the checkout's `.harness/knowledge/`. */
+  surface?: SurfaceOptions;
   signal?: AbortSignal;
 }
 
@@ -51,6 +59,12 @@ export interface PlanningReport {
   discarded: string[];
   /** Secrets taken out of what was committed (path:line). */
   redactions: string[];
+  /** The lessons, skills and genes put in the agent's brief (planning-knowledge.ts), for the trajectory and the reply. */
+  surfaced: SurfacedEntry[];
+  /** The command as the plan its last stage's agent was given, named `planning/<command>[-PP]`: what the trajectory records the knowledge against. */
+  brief?: Plan;
+  /** The spec's id, once SPEC.md was read. */
+  spec?: string;
 }
 
 export type PlanningOutcome =
@@ -74,7 +88,7 @@ function inDir(dir: string, path: string): string {
  */
 export async function runPlanningHere(options: PlanningHere): Promise<PlanningOutcome> {
   const { command, specDir, agent, progress } = options;
-  const report: PlanningReport = { retries: [], discarded: [], redactions: [] };
+  const report: PlanningReport = { retries: [], discarded: [], redactions: [], surfaced: [] };
   const failed = (reason: string, problems: string[] = []): PlanningOutcome => ({ kind: 'failed', reason, problems, ...report });
 
   if (agent === 'script') {
@@ -86,6 +100,7 @@ export async function runPlanningHere(options: PlanningHere): Promise<PlanningOu
   const specRoot = join(options.root, specDir);
   const before = loadSpec(await readSpecFiles(specRoot), PLAN_READING);
   if (!before.spec) return failed(`the spec in ${specDir} cannot be read, so there is nothing to plan from`, before.problems.map((p) => formatProblem(p, specDir === '.' ? '' : specDir)));
+  report.spec = before.spec.id;
   const refused = planningPrecondition(command, before.spec);
   if (refused) return failed(refused);
 
@@ -102,11 +117,13 @@ export async function runPlanningHere(options: PlanningHere): Promise<PlanningOu
     prompts.set(name, loaded.prompt);
   }
 
+  const safety = { roots: [options.root, ...(options.roots ?? []), options.logDir], secrets: secretValues({ ...process.env, ...options.env }) };
   const checkout = new SpikeCheckout(options.root, {
     journal: join(options.logDir, 'planning-stage.json'),
-    safety: { roots: [options.root, ...(options.roots ?? []), options.logDir], secrets: secretValues({ ...process.env, ...options.env }) },
+    safety,
     env: options.env,
   });
+  report.surfaced = await planningKnowledge(options, before.spec, safety);
   const since = await checkout.head();
   const answersFile = command.name === 'discuss-phase' && options.answers !== undefined ? inDir(specDir, discussPaths(command.phase).answers) : undefined;
   if (answersFile !== undefined) {
@@ -129,6 +146,7 @@ export async function runPlanningHere(options: PlanningHere): Promise<PlanningOu
         ...(retry ? { problems } : {}),
         now: options.clock.now(),
       });
+      report.brief = { ...plan, id: `planning/${command.name}${'phase' in command ? `-${command.phase}` : ''}` };
       const result = await progress.stage(`${planningWords(command)}: ${stage.title}${retry ? ' (second try)' : ''}, by ${agent}`, () =>
         runAgent(
           {
@@ -150,6 +168,7 @@ export async function runPlanningHere(options: PlanningHere): Promise<PlanningOu
             },
             logDir: join(options.logDir, plan.id),
             signal: options.signal,
+            ...(report.surfaced.length > 0 ? { knowledge: report.surfaced } : {}),
           },
           { agent: (name) => agentFor(name, options.agents), workspace: checkout, answers: NOBODY, progress, clock: options.clock },
         ),
@@ -192,6 +211,26 @@ export async function runPlanningHere(options: PlanningHere): Promise<PlanningOu
   if (!commit) return failed(`the agent changed nothing in ${specDir}; nothing was committed`);
   const files = (await checkout.git.run(['diff', '--name-only', '--no-renames', since, commit.sha])).split('\n').filter(Boolean);
   return { kind: 'committed', sha: commit.sha, subject, files, stages: stages.map((s) => s.id), ...report };
+}
+
+/**
+ * The knowledge that applies to the command (planning-knowledge.ts), from the checkout's store:
+ * on a runner the base branch's, which is what people merged; here what the person's HEAD
+ * holds. Knowledge helps the planning and never stops it: a store that cannot be read is said
+ * in the progress and the agent plans without it.
+ */
+async function planningKnowledge(options: PlanningHere, spec: Spec, safety: SafetyOptions): Promise<SurfacedEntry[]> {
+  const dir = join(options.root, KNOWLEDGE_ROOT);
+  try {
+    const index = await loadSurfacingIndex(dir);
+    const specText = await readTextIfExists(join(options.root, options.specDir, 'SPEC.md'));
+    const entries = await safeSurfaced(surface(index, planningSurfaceSubject(options.command, spec, specText), options.surface ?? DEFAULT_SURFACE), safety);
+    if (entries.length > 0) await options.progress.event({ kind: 'progress', message: `the brief holds ${entries.map((e) => `${e.kind} ${KNOWLEDGE_ROOT}/${e.path}`).join(', ')}` });
+    return entries;
+  } catch (e) {
+    await options.progress.event({ kind: 'progress', message: `${KNOWLEDGE_ROOT} could not be read (${(e as Error).message}); planning without surfaced knowledge` });
+    return [];
+  }
 }
 
 type LoadedPrompt = { ok: true; prompt: AgentPrompt } | { ok: false; reason: string; problems: string[] };

@@ -82,6 +82,30 @@ describe('harness plan-spec, create-roadmap, plan-phase … on this machine', ()
     expect(await runCli(['plan-spec', DIR], root)).toMatchObject({ code: 1, stderr: expect.stringContaining('has changes that are not committed') });
   });
 
+  it('gives the planner the lessons that apply, and records them in the trajectory with the commit', async () => {
+    const root = await repoWithSpec();
+    await writeTree(root, {
+      '.harness/knowledge/lessons/tooling/json-file-store-atomic.lesson.md':
+        '---\ncategory: tooling\nconfidence: high\nevidence_count: 3\nlast_updated: 2026-11-01\ntags: [json, store, node]\nprojects: []\n---\n\n## Lesson\n\nA JSON file store for notes must write a temporary file and rename it over the old one, or a crash mid-write loses every note.\n\n## When this applies\n\nA service keeps its notes in a JSON file that the HTTP API and a command-line client both write.\n\n## Recommendation\n\nPlan the file store with an atomic write (temporary file, then rename) and a test that kills a write half way.\n\n## Evidence\n\n- Signal: signals/notes/2026-10-02/a.signal.md — notes.json truncated after a crash\n',
+    });
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'a lesson');
+
+    const result = await runCli(['plan-spec', DIR], root);
+
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const day = new Date().toISOString().slice(0, 10);
+    const path = `.harness/knowledge/trajectory/${day}.jsonl`;
+    expect(git(root, 'show', '--name-only', '--format=%s', 'HEAD').split('\n')).toEqual(['plan SPC-001: PROJECT.md from SPEC.md', '', path, `${DIR}/planning/PROJECT.md`]);
+    const events = readFileSync(join(root, path), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; entry: string; spec: string; plan: string });
+    expect(events.map((e) => [e.type, e.entry, e.spec, e.plan])).toEqual([
+      ['match', 'lessons/tooling/json-file-store-atomic.lesson.md', 'SPC-001', 'planning/plan-spec'],
+      ['use', 'lessons/tooling/json-file-store-atomic.lesson.md', 'SPC-001', 'planning/plan-spec'],
+    ]);
+    expect(git(root, 'status', '--porcelain')).toBe('');
+  });
+
   it('takes a phase\'s answers from the file the person writes', async () => {
     const root = await repoWithSpec();
     expect((await runCli(['create-roadmap', DIR], root)).code).toBe(0);

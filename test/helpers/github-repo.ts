@@ -614,6 +614,10 @@ export class FakeGitHub {
       const prefix = m[1]!;
       return [200, [...this.branches].filter(([name]) => name.startsWith(prefix)).map(([name, sha]) => ({ ref: `refs/heads/${name}`, object: { sha, type: 'commit' } }))];
     }
+    if ((m = /^GET \/git\/matching-refs\/((?!heads\/).*)$/.exec(route))) {
+      const prefix = `refs/${m[1]}`;
+      return [200, [...this.refs].filter(([name]) => name.startsWith(prefix)).map(([name, sha]) => ({ ref: name, object: { sha, type: this.tags.has(sha) ? 'tag' : 'commit' } }))];
+    }
     if (route === 'POST /git/refs' && !String(b.ref).startsWith('refs/heads/')) {
       if (this.refs.has(String(b.ref))) return [422, { message: 'Reference already exists' }];
       this.refs.set(String(b.ref), b.sha as string);

@@ -80,6 +80,28 @@ describe('a planning command on a checkout', () => {
     expect(git(root, 'status', '--porcelain')).toBe('');
   });
 
+  it('puts the lessons that apply to the spec in the agent\'s brief, and none that do not', async () => {
+    const root = await repo();
+    const lessons = join(FIXTURES, 'knowledge', 'surface', 'store', 'lessons', 'tooling');
+    await writeTree(root, {
+      [`${SPEC_DIR}/SPEC.md`]: '---\nid: SPC-001\ntitle: Notes\n---\n\n# Notes\n\nKeep notes in a TypeScript ESM package (NodeNext); imports between its modules must resolve under node.\n',
+      '.harness/knowledge/lessons/tooling/esm-relative-imports.lesson.md': readFileSync(join(lessons, 'esm-relative-imports.lesson.md'), 'utf8'),
+      '.harness/knowledge/lessons/tooling/stop-background-servers.lesson.md': readFileSync(join(FIXTURES, 'knowledge', 'reflect', 'store', 'lessons', 'tooling', 'stop-background-servers.lesson.md'), 'utf8'),
+    });
+    git(root, 'add', '-A');
+    git(root, '-c', 'user.name=Seed', '-c', 'user.email=seed@example.com', 'commit', '-q', '-m', 'lessons');
+    const briefs = join(root, '..', `${root.split('/').pop()}-briefs.jsonl`);
+
+    const outcome = await run(root, { name: 'plan-spec' }, { PLANNING_AGENT_LOG: briefs });
+
+    expect(outcome.kind).toBe('committed');
+    expect(outcome.surfaced.map((e) => e.path)).toEqual(['lessons/tooling/esm-relative-imports.lesson.md']);
+    expect(outcome.brief?.id).toBe('planning/plan-spec');
+    const brief = (JSON.parse(readFileSync(briefs, 'utf8').trim().split('\n')[0]!) as { brief: string }).brief;
+    expect(brief).toContain('relative imports in TypeScript need the `.js` extension');
+    expect(brief).not.toContain('stop-background-servers');
+  });
+
   it('gives an invalid plan back once with its errors, and commits the second try', async () => {
     const root = await repo();
     const briefs = join(root, '..', `${root.split('/').pop()}-briefs.jsonl`);

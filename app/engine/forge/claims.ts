@@ -23,7 +23,7 @@ export function abandoned(at: Date | undefined, now: Date): boolean {
  * dispatches; every other finds it taken.
  */
 export function answerClaimRef(spec: string, plan: string, questionId: number): string {
-  return `refs/harness/answers/${spec}/${plan}/${questionId}`;
+  return `refs/harness/plans/${spec}/${plan}/answers/${questionId}`;
 }
 
 /**
@@ -32,4 +32,42 @@ export function answerClaimRef(spec: string, plan: string, questionId: number): 
  */
 export function keptWorkRef(spec: string, plan: string, sha: string): string {
   return `refs/harness/kept/${spec}/${plan}/${sha.slice(0, 12)}`;
+}
+
+/**
+ * The ref that settles who takes over one abandoned claim of a plan (`what`: `branch`, or
+ * `answer-<question>`). It is named after the claim as it was found (`identity`: its tag
+ * object, or for a branch the time it was created), so of two deliveries that both judge that
+ * claim abandoned only the first to create this ref deletes and retakes it; the other finds it
+ * taken and leaves the plan alone. (Deleting and creating again, without it, let both delete,
+ * both create and both dispatch.) A delivery that reads the claim after it was retaken finds a
+ * fresh claim, and one still holding the old reading finds this ref: so these refs stay until
+ * the plan ends (planClaimsPrefix).
+ */
+export function takeoverRef(spec: string, plan: string, what: string, identity: string): string {
+  return `refs/harness/plans/${spec}/${plan}/takeover/${what}-${identity.replace(/[^A-Za-z0-9._-]/g, '-')}`;
+}
+
+/**
+ * Where every claim of a plan's steps lives (without `refs/` and ending in `/`, as GET
+ * /git/matching-refs takes a prefix): the answer claims of its checkpoints and the takeover
+ * refs. All deleted, in one listing, when the plan ends; the work kept under refs/harness/kept/
+ * is not a claim and stays until a person deletes it.
+ */
+export function planClaimsPrefix(spec: string, plan: string): string {
+  return `harness/plans/${spec}/${plan}/`;
+}
+
+/**
+ * The record that a phase's verification worker ran to its end (any conclusion), written when
+ * its run completes. A phase's branch is its claim and outlives the run, so without this a
+ * verified phase and a claim whose delivery died before dispatching look the same.
+ */
+export function phaseRanRef(spec: string, phase: string): string {
+  return `refs/harness/phases/${spec}/${phase}/ran`;
+}
+
+/** The takeover ref of a phase's abandoned claim (takeoverRef, for the phase's branch). */
+export function phaseTakeoverRef(spec: string, phase: string, identity: string): string {
+  return `refs/harness/phases/${spec}/${phase}/takeover-${identity.replace(/[^A-Za-z0-9._-]/g, '-')}`;
 }

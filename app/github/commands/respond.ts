@@ -1,4 +1,4 @@
-import { abandoned, answerClaimRef } from '../../engine/forge/claims.js';
+import { abandoned, answerClaimRef, takeoverRef } from '../../engine/forge/claims.js';
 import { answerComment, checkpointOf } from '../../engine/forge/checkpoint-markers.js';
 import type { Command } from '../../engine/forge/command.js';
 import { ACTIONS_BOT, writtenBy } from '../../engine/forge/marker-trust.js';
@@ -53,8 +53,12 @@ export async function respond(inv: Invocation, command: Extract<Command, { name:
       return `Checkpoint \`${checkpoint}\` of ${spec} plan ${view.plan} (#${view.number}) is answered already${running !== undefined ? ` and its worker is resuming (run ${running})` : ', and its worker is being dispatched'}: nothing more to do.`;
     }
     inv.log.warn(`${spec}/${view.plan}: the answer claim ${ref} (${claim.record?.note ?? 'no note'}) has no worker behind it; taking it over`);
-    await inv.github.deleteClaimRef(ref);
-    claim = await inv.github.takeClaim(ref, head, note, inv.now());
+    // Only the one delivery that takes this claim over (as found) deletes and retakes it.
+    const mine = claim.record !== undefined && (await inv.github.takeOver(takeoverRef(spec, view.plan, `answer-${question.id}`, claim.record.id), head));
+    if (mine) {
+      await inv.github.deleteClaimRef(ref);
+      claim = await inv.github.takeClaim(ref, head, note, inv.now());
+    }
     if (!claim.won) return `Checkpoint \`${checkpoint}\` of ${spec} plan ${view.plan} (#${view.number}) is being answered by another request right now: nothing more to do.`;
   }
 

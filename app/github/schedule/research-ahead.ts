@@ -7,16 +7,16 @@ import { appGateway } from '../app-gateway.js';
 import type { BaseHead } from './dispatch.js';
 
 /**
- * Research ahead in a scheduling round (docs/github-flow.md, 11), when `planning.research_ahead`
- * is set: the slots no plan can use run `research-phase` for the two phases after the one
+ * Research ahead in a scheduling round (docs/github-flow.md, 11), unless `planning.research_ahead`
+ * is false or no agent can research (researchesAhead): the slots no plan can use run `research-phase` for the two phases after the one
  * executing. Dispatched like the other jobs, claimed the same way (`harness/<spec>/research-PP`
  * at the base head; 422 means another delivery has it), and never twice: while the branch
  * exists (the job runs, or its pull request waits for review) the phase is skipped, and the
- * worker skips a phase whose research document the base has already. Costs nothing when the
- * setting is off or nothing executes; else one read of the spec's research branches.
+ * worker skips a phase whose research document the base has already. Costs nothing when it is
+ * off or nothing executes; else one read of the spec's research branches.
  */
 export async function researchAhead(context: Context, config: HarnessConfig, spec: string, round: RoundPlan, base: () => Promise<BaseHead>): Promise<string[]> {
-  if (!config.planning?.research_ahead) return [];
+  if (!researchesAhead(config)) return [];
   if (researchAheadPhases({ round, claimed: new Set() }).length === 0) return [];
   const github = appGateway(context);
   const prefix = `harness/${spec}/research-`;
@@ -41,4 +41,14 @@ export async function researchAhead(context: Context, config: HarnessConfig, spe
     started.push(phase);
   }
   return started;
+}
+
+/**
+ * Does the repository research ahead? As it says when it says (`planning.research_ahead`);
+ * else yes when it has an agent that writes, since research only uses slots that would idle:
+ * `planning.agent`, or a repository `agent` other than the script agent. A repository whose
+ * plans are scripts and that names no planning agent is not given Claude's bill unasked.
+ */
+export function researchesAhead(config: HarnessConfig): boolean {
+  return config.planning?.research_ahead ?? (config.planning?.agent !== undefined || config.agent !== 'script');
 }

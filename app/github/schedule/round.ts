@@ -12,6 +12,7 @@ import { appGateway } from '../app-gateway.js';
 import { loadConfig } from '../config.js';
 import { refreshStatusComment } from '../spec-pr/status-comment.js';
 import { dispatchTarget, type BaseHead } from './dispatch.js';
+import { recoverPhaseClaims } from './stale-phase-claim.js';
 import { resumePaused } from './resume-paused.js';
 import { researchAhead } from './research-ahead.js';
 import { defaultBranch } from './repository.js';
@@ -52,13 +53,13 @@ export function issueLike(issue: IssueRecord): IssueLike {
   return { number: issue.number, title: issue.title, body: issue.body, state: issue.state, state_reason: issue.stateReason, labels: issue.labels };
 }
 
-/** The phases whose verification was claimed: their branch `harness/<spec>/phase-PP` exists. */
-async function claimedPhases(context: Context, spec: string): Promise<Set<string>> {
+/** The phases whose verification was claimed: their branch `harness/<spec>/phase-PP` exists; phase → the commit it claimed. */
+async function claimedPhases(context: Context, spec: string): Promise<Map<string, string>> {
   const branches = await appGateway(context).branchesWithPrefix(planBranch(spec, 'phase-'));
-  const phases = new Set<string>();
-  for (const name of branches.keys()) {
+  const phases = new Map<string, string>();
+  for (const [name, sha] of branches) {
     const target = parseTargetBranch(name);
-    if (target?.kind === 'phase' && target.spec === spec) phases.add(target.phase);
+    if (target?.kind === 'phase' && target.spec === spec) phases.set(target.phase, sha);
   }
   return phases;
 }
@@ -107,9 +108,14 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
     result.relabelled.push({ plan: issue.plan, to });
   }
   if (plan.completePhases.length > 0) {
-    for (const phase of phasesToVerify(plan, await claimedPhases(context, spec))) await start({ kind: 'phase', spec, phase });
+    const claimed = await claimedPhases(context, spec);
+    // A round that leaves the spec idle looks for a verification claim whose delivery died (stale-phase-claim.ts).
+    if (plan.active === 0 && result.dispatched.length === 0) {
+      for (const phase of await recoverPhaseClaims(context, spec, plan.completePhases, claimed, options.now ?? new Date())) claimed.delete(phase);
+    }
+    for (const phase of phasesToVerify(plan, new Set(claimed.keys()))) await start({ kind: 'phase', spec, phase });
   }
-  // Slots no plan can use research the next phases (off unless planning.research_ahead is set).
+  // Slots no plan can use research the next phases (research-ahead.ts, researchesAhead).
   await researchAhead(context, config, spec, plan, baseHead);
   for (const b of plan.blocked) {
     context.log.debug(`${spec}/${b.plan} cannot run: ${'plan' in b.because ? `${b.because.plan} failed` : `phase ${b.because.phase} failed its verification`}`);

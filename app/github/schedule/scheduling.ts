@@ -1,4 +1,5 @@
 import type { Context, Probot } from 'probot';
+import { planClaimsPrefix } from '../../engine/forge/claims.js';
 import { parseTargetBranch, parseTargetId } from '../../engine/forge/worker-target.js';
 import { appGateway } from '../app-gateway.js';
 import { scheduleRound } from './round.js';
@@ -38,12 +39,15 @@ async function onHarnessCheckCompleted(context: Context<'check_run.completed'>):
  */
 async function onPlanMerged(context: Context<'pull_request.closed'>): Promise<void> {
   const pr = context.payload.pull_request;
-  if (!pr.merged) return;
   const target = parseTargetBranch(pr.head.ref);
   if (target?.kind !== 'plan') return;
   // A branch of that name in a fork is not harness's claim: forks never drive the app.
   if (pr.head.repo?.full_name !== context.payload.repository.full_name) return;
   const github = appGateway(context);
+  if (!pr.merged) {
+    await releasePlanClaims(context, target.spec, target.plan);
+    return;
+  }
   const { byPlan } = await github.planIssues(target.spec);
   let issues = [...byPlan.values()];
   const record = byPlan.get(target.plan);
@@ -53,4 +57,16 @@ async function onPlanMerged(context: Context<'pull_request.closed'>): Promise<vo
     issues = issues.map((i) => (i === record ? { ...i, state: 'closed', stateReason: 'completed' } : i));
   }
   await scheduleRound(context, target.spec, { issues, base: pr.base.ref });
+  // After the round, so that the plans waiting on this one start first.
+  await releasePlanClaims(context, target.spec, target.plan);
+}
+
+/**
+ * A plan's PR merged or closed: its claims (answer claims, takeover refs: one listing, under
+ * refs/harness/plans/<spec>/<plan>/) have nothing more to settle and go. Work kept under
+ * refs/harness/kept/ stays: it is someone's, and only a person deletes it.
+ */
+async function releasePlanClaims(context: Context, spec: string, plan: string): Promise<void> {
+  const deleted = await appGateway(context).deleteClaimRefs(planClaimsPrefix(spec, plan));
+  if (deleted > 0) context.log.info(`${spec}/${plan}: ${deleted} claim ref(s) released with the plan's PR`);
 }

@@ -1,5 +1,5 @@
 import type { Context } from 'probot';
-import { abandoned, keptWorkRef } from '../../engine/forge/claims.js';
+import { abandoned, keptWorkRef, takeoverRef } from '../../engine/forge/claims.js';
 import type { RoundIssue } from '../../engine/forge/round-plan.js';
 import { targetBranch, workerRunTitle, type WorkerTarget } from '../../engine/forge/worker-target.js';
 import { appGateway } from '../app-gateway.js';
@@ -11,7 +11,9 @@ export type ClaimState =
   /** Taken within the grace period (or of unknown age): its delivery may be at work, so it is left alone. */
   | 'fresh'
   /** No worker behind it past the grace period: deleted, so the plan can be claimed again. */
-  | 'released';
+  | 'released'
+  /** Abandoned, and another delivery is taking it over (it created the takeover ref first). */
+  | 'contended';
 
 /**
  * A plan's branch exists, yet the round read the plan as waiting to start: another delivery's
@@ -32,7 +34,10 @@ export async function recoverClaim(context: Context, target: Extract<WorkerTarge
     return 'running';
   }
   const branch = targetBranch(target);
-  if (!abandoned(await github.branchCreatedAt(branch), now)) return 'fresh';
+  const createdAt = await github.branchCreatedAt(branch);
+  if (createdAt === undefined || !abandoned(createdAt, now)) return 'fresh';
+  // Two rounds may find the same claim abandoned: only the one that takes it over releases it.
+  if (!(await github.takeOver(takeoverRef(target.spec, target.plan, 'branch', String(createdAt.getTime())), base.sha))) return 'contended';
   const head = await github.branchSha(branch);
   if (head !== undefined && head !== base.sha) await github.createClaimRef(keptWorkRef(target.spec, target.plan, head), head);
   context.log.warn(`${target.spec}/${target.plan}: ${branch} was claimed longer ago than the grace period and no worker runs for it; releasing the claim`);

@@ -1,4 +1,5 @@
 import type { Context } from 'probot';
+import { phaseRanRef } from '../../engine/forge/claims.js';
 import { planIssueView } from '../../engine/forge/plan-issue-view.js';
 import { LABEL_PHASE_FAILED, WORKER_WORKFLOW } from '../../engine/forge/names.js';
 import { parseMarker } from '../../engine/forge/plan-issue.js';
@@ -51,7 +52,11 @@ export async function onWorkerRunCompleted(context: Context<'workflow_run.comple
       issues = issues.map((i) => (i === record ? { ...i, labels } : i));
     }
     await settleCheck(context, target, outcome.check, { head, runSha: run.head_sha, detailsUrl: detailsUrl(context, target, record) });
-    if (target.kind === 'phase') issues = await markPhase(context, target.spec, target.phase, run.conclusion === 'success', issues);
+    if (target.kind === 'phase') {
+      // The claim's branch stays; this says its worker ran, so no idle round takes it for a dead claim (stale-phase-claim.ts).
+      await github.createClaimRef(phaseRanRef(target.spec, target.phase), head);
+      issues = await markPhase(context, target.spec, target.phase, run.conclusion === 'success', issues);
+    }
   } else {
     context.log.info(`${targetExternalId(target)}: run ${run.id} (${run.conclusion}) is not the current attempt; nothing recorded`);
   }

@@ -182,7 +182,7 @@ function thread(scope: nock.Scope, issue: number, comments: unknown[] = [], repo
 function answerClaim(scope: nock.Scope, question: number, repo = REPO): void {
   scope.get(`${repo}/git/ref/heads%2Fharness%2F${SPEC}%2F02-03`).reply(200, { ref: `refs/heads/harness/${SPEC}/02-03`, object: { sha: 'c0ffee0000000000000000000000000000000003', type: 'commit' } });
   scope.post(`${repo}/git/tags`, (b: { object: string; type: string; tag: string }) => b.object === 'c0ffee0000000000000000000000000000000003' && b.type === 'commit' && b.tag === String(question)).reply(201, { sha: '7a90000000000000000000000000000000000001' });
-  scope.post(`${repo}/git/refs`, { ref: `refs/harness/answers/${SPEC}/02-03/${question}`, sha: '7a90000000000000000000000000000000000001' }).reply(201, {});
+  scope.post(`${repo}/git/refs`, { ref: `refs/harness/plans/${SPEC}/02-03/answers/${question}`, sha: '7a90000000000000000000000000000000000001' }).reply(201, {});
 }
 
 async function run(event: never): Promise<void> {

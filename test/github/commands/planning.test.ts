@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parsePlanningInput } from '../../../app/engine/planning/planning-target.js';
+import { knowledgeForge } from '../../../app/worker-action/capture.js';
 import { workerForge } from '../../../app/worker-action/worker-run.js';
 import { runWorker } from '../../../app/worker-action/worker.js';
 import { FakeGitHub } from '../../helpers/github-repo.js';
@@ -51,9 +52,9 @@ function agentCommand(env: Record<string, string> = {}): string {
   return [...vars, JSON.stringify(process.execPath), JSON.stringify(join(FIXTURES, 'agents', 'planning-agent.mjs'))].join(' ');
 }
 
-async function setup(options: { fork?: boolean; env?: Record<string, string> } = {}): Promise<Setup> {
+async function setup(options: { fork?: boolean; env?: Record<string, string>; files?: Record<string, string> } = {}): Promise<Setup> {
   const config = `agent: script\nplanning:\n  agent: command\nagents:\n  command:\n    command: ${JSON.stringify(agentCommand(options.env))}\n`;
-  const repo = await workerRepo({ '.github/harness.yml': config, [`${SPEC_DIR}/SPEC.md`]: '---\nid: SPC-001\ntitle: Notes\n---\n\n# Notes\n\nKeep notes.\n' }, SPEC_BRANCH);
+  const repo = await workerRepo({ '.github/harness.yml': config, [`${SPEC_DIR}/SPEC.md`]: '---\nid: SPC-001\ntitle: Notes\n---\n\n# Notes\n\nKeep notes.\n', ...options.files }, SPEC_BRANCH);
   const github = new FakeGitHub();
   github.config = config;
   github.branches.set('master', repo.base);
@@ -99,6 +100,7 @@ async function work(s: Setup): Promise<Awaited<ReturnType<typeof runWorker>>> {
     root: checkout,
     tempDir: join(s.repo.temp, String(target.comment)),
     forge: workerForge(testOctokit().request, { owner: 'Codertocat', repo: 'Hello-World' }),
+    knowledge: (r) => knowledgeForge(testOctokit().request, r ?? { owner: 'Codertocat', repo: 'Hello-World' }),
     log: testLog(),
     env: {},
     checkOwner: 'app',
@@ -164,6 +166,26 @@ describe('planning on the spec PR', () => {
       'plan SPC-001: PROJECT.md from SPEC.md',
     ]);
     expect(onBranch(s)).toEqual(expect.arrayContaining([`${SPEC_DIR}/ROADMAP.md`, `${SPEC_DIR}/planning/plans/01-work/01-02-PLAN.md`, `${SPEC_DIR}/planning/codebase/CONCERNS.md`, `${SPEC_DIR}/planning/research/SUMMARY.md`]));
+  });
+
+  it('gives the planner the lessons the base branch holds that apply, and records them in the signals pull request', async () => {
+    const lesson =
+      '---\ncategory: tooling\nconfidence: high\nevidence_count: 3\nlast_updated: 2026-11-01\ntags: [notes, json]\nprojects: []\n---\n\n## Lesson\n\nKeep notes in a JSON file written to a temporary file and renamed, or a crash loses them.\n\n## When this applies\n\nA notes service that keeps notes in a file.\n\n## Recommendation\n\nPlan the store with an atomic write.\n\n## Evidence\n\n- Signal: signals/notes/2026-10-02/a.signal.md — notes.json truncated\n';
+    const s = await setup({ files: { '.harness/knowledge/lessons/tooling/notes-atomic.lesson.md': lesson } });
+    s.github.commit(s.repo.base, { '.harness/knowledge/lessons/tooling/notes-atomic.lesson.md': lesson, [`${SPEC_DIR}/SPEC.md`]: '---\nid: SPC-001\ntitle: Notes\n---\n\n# Notes\n\nKeep notes.\n' });
+    await say(s, '/harness plan-spec');
+
+    const outcome = await work(s);
+
+    expect(outcome.failure).toBeUndefined();
+    const branch = 'harness/knowledge/signal/SPC-001';
+    expect(s.github.branches.has(branch)).toBe(true);
+    const day = new Date().toISOString().slice(0, 10);
+    const lines = s.github.fileAt(branch, `.harness/knowledge/trajectory/${day}.jsonl`)!.trim().split('\n').map((l) => JSON.parse(l) as { type: string; entry: string; plan: string });
+    expect(lines.map((l) => [l.type, l.entry, l.plan])).toEqual([
+      ['match', 'lessons/tooling/notes-atomic.lesson.md', 'planning/plan-spec'],
+      ['use', 'lessons/tooling/notes-atomic.lesson.md', 'planning/plan-spec'],
+    ]);
   });
 
   it('refuses an invalid plan with its errors, and commits the retry', async () => {

@@ -120,7 +120,7 @@ describe('respond-then-failed-dispatch', () => {
       `POST ${R}/git/refs`,
       `POST ${R}/issues/${ISSUE}/comments`,
       `POST ${R}/actions/workflows/harness-worker.yml/dispatches`,
-      `DELETE ${R}/git/refs/harness/answers/${SPEC}/${PLAN}/${QUESTION}`,
+      `DELETE ${R}/git/refs/harness/plans/${SPEC}/${PLAN}/answers/${QUESTION}`,
       `DELETE ${R}/issues/comments/492700400/reactions/492700400`,
       `POST ${R}/issues/${ISSUE}/comments`,
     ]);
@@ -162,15 +162,50 @@ describe('claim-then-crash', () => {
       `GET ${R}/git/ref/heads/${BRANCH}`,
       `POST ${R}/git/tags`,
       `POST ${R}/git/refs`,
-      `GET ${R}/git/ref/harness/answers/${SPEC}/${PLAN}/${QUESTION}`,
+      `GET ${R}/git/ref/harness/plans/${SPEC}/${PLAN}/answers/${QUESTION}`,
       `GET ${R}/git/tags/dead000000000000000000000000000000000001`,
       `GET ${R}/actions/workflows/harness-worker.yml/runs?status=queued&per_page=100`,
       `GET ${R}/actions/workflows/harness-worker.yml/runs?status=in_progress&per_page=100`,
-      `DELETE ${R}/git/refs/harness/answers/${SPEC}/${PLAN}/${QUESTION}`,
+      `POST ${R}/git/refs`,
+      `DELETE ${R}/git/refs/harness/plans/${SPEC}/${PLAN}/answers/${QUESTION}`,
       `POST ${R}/git/tags`,
       `POST ${R}/git/refs`,
     ]);
     expect(github.tags.get(github.refs.get(claimOf())!)!.message).toMatch(/for @Codertocat, then dispatching its worker$/);
+    // The takeover is itself a claim, named after the dead claim's tag: nobody else can take that one over.
+    expect(github.refs.has(`refs/harness/plans/${SPEC}/${PLAN}/takeover/answer-${QUESTION}-dead000000000000000000000000000000000001`)).toBe(true);
+  });
+
+  it('a delivery that found the claim dead after another delivery took it over leaves the new claim alone', async () => {
+    const github = repository('Codertocat', 'Hello-World');
+    deadClaim(github, LONG_AGO);
+    const dead = github.refs.get(claimOf())!;
+    // The racing delivery takes the dead claim over between this one's reading it and acting on it.
+    github.beforeServe = (method, url) => {
+      if (method !== 'GET' || !url.includes('status=in_progress') || github.refs.get(claimOf()) !== dead) return;
+      github.refs.set(`refs/harness/plans/${SPEC}/${PLAN}/takeover/answer-${QUESTION}-${dead}`, WORK);
+      const fresh = 'f4e5000000000000000000000000000000000001';
+      github.tags.set(fresh, { tag: String(QUESTION), message: 'harness: answering checkpoint db-choice for @other', object: WORK, tagger: { name: 'harness', email: 'harness@users.noreply.github.com', date: new Date().toISOString() } });
+      github.refs.set(claimOf(), fresh);
+    };
+
+    await testProbot().receive(written(`/harness respond ${PLAN} Postgres`));
+
+    expect(github.dispatches).toEqual([]);
+    expect(answers(github)).toEqual([]);
+    expect(github.refs.get(claimOf())).toBe('f4e5000000000000000000000000000000000001');
+  });
+
+  it('two deliveries that find the same dead claim at once: one takes it over and dispatches, the other leaves it', async () => {
+    const github = repository('Codertocat', 'Hello-World');
+    deadClaim(github, LONG_AGO);
+    const probot = testProbot();
+
+    await Promise.all([probot.receive(written(`/harness respond ${PLAN} Postgres`, { id: 1001 })), probot.receive(written(`/harness respond ${PLAN} MySQL`, { id: 1002 }))]);
+
+    expect(github.dispatches).toHaveLength(1);
+    expect(answers(github)).toHaveLength(1);
+    expect(github.issue(ISSUE).labels).toContain('status:running');
   });
 
   it('a claim taken just now is another delivery at work: nothing is dispatched', async () => {

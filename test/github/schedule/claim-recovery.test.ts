@@ -63,6 +63,7 @@ describe('claim-then-crash', () => {
       `GET ${R}/actions/workflows/harness-worker.yml/runs?status=queued&per_page=100`,
       `GET ${R}/actions/workflows/harness-worker.yml/runs?status=in_progress&per_page=100`,
       `GET ${R}/activity?ref=refs/heads/${BRANCH}&activity_type=branch_creation&direction=desc&per_page=1`,
+      `POST ${R}/git/refs`,
       `GET ${R}/git/ref/heads/${BRANCH}`,
       `DELETE ${R}/git/refs/heads/${BRANCH}`,
       `POST ${R}/git/refs`,
@@ -74,8 +75,24 @@ describe('claim-then-crash', () => {
     expect(github.dispatches).toHaveLength(1);
     expect(github.branches.get(BRANCH)).toBe(BASE);
     expect(github.issue(11).labels).toContain('status:running');
-    // A bare claim holds no work: nothing to keep.
-    expect(github.refs.size).toBe(0);
+    // A bare claim holds no work: nothing kept; the one ref is the takeover, named after the dead claim's creation.
+    expect([...github.refs.keys()]).toEqual([`refs/harness/plans/${SPEC}/${PLAN}/takeover/branch-${new Date(LONG_AGO).getTime()}`]);
+  });
+
+  it('a round that found the claim dead after another round took it over leaves the new claim alone', async () => {
+    const github = repository(LONG_AGO);
+    // The racing round takes the dead claim over between this one's reading it and acting on it.
+    github.beforeServe = (method, url) => {
+      if (method !== 'POST' || !url.endsWith('/git/refs') || github.refs.size > 0 || !github.requests.some((r) => r.url.includes('/activity'))) return;
+      github.refs.set(`refs/harness/plans/${SPEC}/${PLAN}/takeover/branch-${new Date(LONG_AGO).getTime()}`, BASE);
+      github.branchCreations.set(BRANCH, new Date().toISOString());
+    };
+
+    await testProbot().receive(round());
+
+    expect(github.dispatches).toEqual([]);
+    expect(github.branches.get(BRANCH)).toBe(BASE);
+    expect(github.log().filter((l) => l.startsWith('DELETE'))).toEqual([]);
   });
 
   it('a claim made moments ago (or of unknown age) is a delivery at work: left alone, nothing dispatched', async () => {
@@ -121,5 +138,78 @@ describe('claim-then-crash', () => {
 
     expect(github.dispatches).toHaveLength(1);
     expect(spoken(github.comments.at(-1)!.body)).toBe(`${SPEC} plan ${PLAN} (#11) was ready and is started now.`);
+  });
+});
+
+describe('a phase verification claimed, then a crash', () => {
+  const PHASE_BRANCH = `harness/${SPEC}/phase-01`;
+
+  /** Phase 01's one plan verified and merged; its verification claimed (the branch) at `claimedAt` and never dispatched. */
+  function claimedPhase(claimedAt: string): FakeGitHub {
+    const github = repository(undefined, 'verified');
+    github.branches.delete(BRANCH);
+    github.issues[0]!.state = 'closed';
+    github.issues[0]!.state_reason = 'completed';
+    github.branches.set(PHASE_BRANCH, BASE);
+    github.branchCreations.set(PHASE_BRANCH, claimedAt);
+    return github;
+  }
+
+  it('the next round that leaves the spec idle finds the claim with no run, no check and past the grace period: released, and the verification dispatched once', async () => {
+    const github = claimedPhase(LONG_AGO);
+
+    await testProbot().receive(round());
+
+    expect(github.dispatches).toHaveLength(1);
+    expect(github.dispatches[0]!.body).toMatchObject({ inputs: { spec: SPEC, plan: 'phase-01' } });
+    expect(github.branches.get(PHASE_BRANCH)).toBe(BASE);
+    expect(github.refs.has(`refs/harness/phases/${SPEC}/01/takeover-${new Date(LONG_AGO).getTime()}`)).toBe(true);
+    expect(github.checkRuns.map((c) => c.name)).toEqual(['harness / phase 01']);
+
+    // The same event again: the new claim is fresh and its check run exists; nothing more.
+    await testProbot().receive(round());
+    expect(github.dispatches).toHaveLength(1);
+  });
+
+  it('a phase whose worker ran (its record under refs/harness/phases/) costs one listing and is left alone', async () => {
+    const github = claimedPhase(LONG_AGO);
+    github.refs.set(`refs/harness/phases/${SPEC}/01/ran`, BASE);
+
+    await testProbot().receive(round());
+
+    expect(github.dispatches).toEqual([]);
+    expect(github.log().filter((l) => l.includes('/activity') || l.includes('/check-runs?') || l.includes('/runs?'))).toEqual([]);
+  });
+
+  it('a phase dispatched before these records existed (its check run there, completed) is recorded once, not dispatched again', async () => {
+    const github = claimedPhase(LONG_AGO);
+    github.checkRuns.push({ id: 5, name: 'harness / phase 01', head_sha: BASE, external_id: `${SPEC}/phase-01`, status: 'completed', conclusion: 'success', output: { title: null, summary: null, text: null }, annotations: [] });
+
+    await testProbot().receive(round());
+
+    expect(github.dispatches).toEqual([]);
+    expect(github.refs.get(`refs/harness/phases/${SPEC}/01/ran`)).toBe(BASE);
+  });
+
+  it('a claim made moments ago, or whose worker is under way, is left alone', async () => {
+    const fresh = claimedPhase(new Date().toISOString());
+    await testProbot().receive(round());
+    expect(fresh.dispatches).toEqual([]);
+    nock.cleanAll();
+
+    const running = claimedPhase(LONG_AGO);
+    running.workflowRuns.push({ id: 7002, display_title: `harness ${SPEC}/phase-01`, status: 'in_progress' });
+    await testProbot().receive(round());
+    expect(running.dispatches).toEqual([]);
+    expect(running.branches.get(PHASE_BRANCH)).toBe(BASE);
+  });
+
+  it('two rounds that find the same dead claim at once dispatch one verification', async () => {
+    const github = claimedPhase(LONG_AGO);
+    const probot = testProbot();
+
+    await Promise.all([probot.receive(round()), probot.receive({ ...(round() as object), id: 'round-2' } as never)]);
+
+    expect(github.dispatches).toHaveLength(1);
   });
 });

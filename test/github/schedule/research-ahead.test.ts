@@ -83,11 +83,19 @@ describe('research ahead in a scheduling round', () => {
     expect(github.log(before).filter((r) => r.includes('/git/refs') && r.startsWith('POST'))).toEqual([]);
   });
 
-  it('stays off unless planning.research_ahead is set', async () => {
-    const github = repository('planning:\n  agent: command\n');
+  it('is on by default where an agent writes, and off when research_ahead is false or the plans are scripts with no planning agent', async () => {
+    const on = repository('planning:\n  agent: command\n');
     await round();
-    expect(researchDispatches(github)).toEqual([]);
-    expect(github.log().some((r) => r.includes('matching-refs/heads/harness/SPC-001/research-'))).toBe(false);
+    expect(researchDispatches(on)).toEqual(['research-02', 'research-03']);
+    nock.cleanAll();
+
+    for (const config of ['planning:\n  agent: command\n  research_ahead: false\n', 'agent: script\n']) {
+      const off = repository(config);
+      await round();
+      expect(researchDispatches(off), config).toEqual([]);
+      expect(off.log().some((r) => r.includes('matching-refs/heads/harness/SPC-001/research-')), config).toBe(false);
+      nock.cleanAll();
+    }
   });
 });
 

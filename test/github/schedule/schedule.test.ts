@@ -113,8 +113,8 @@ function recordRequests(scope: nock.Scope): string[] {
   return log;
 }
 
-function mockConfig(scope: nock.Scope, slots: number): void {
-  scope.get(`${R}/contents/.github%2Fharness.yml`).reply(200, `slots: ${slots}\n`, { 'content-type': 'application/vnd.github.raw; charset=utf-8' });
+function mockConfig(scope: nock.Scope, slots: number, more = ''): void {
+  scope.get(`${R}/contents/.github%2Fharness.yml`).reply(200, `slots: ${slots}\n${more}`, { 'content-type': 'application/vnd.github.raw; charset=utf-8' });
 }
 
 function mockIssues(scope: nock.Scope, plans: PlanFixture[]): void {
@@ -533,7 +533,8 @@ describe('a worker run finishing', () => {
   ])('$conclusion with the plan $status: status $label, check run $check.conclusion', async ({ conclusion, status, label, check }) => {
     const plan: PlanFixture = { number: 11, plan: '01-01', status };
     const log = recordRequests(scope);
-    mockConfig(scope, 4);
+    // A plan at its checkpoint holds a slot while phase 02 waits: research ahead (on by default) is research-ahead.test.ts's.
+    mockConfig(scope, 4, 'planning:\n  research_ahead: false\n');
     mockIssues(scope, [plan, dependant]);
     // The worker pushed nothing yet: the branch head is the claimed commit, where the check run is.
     scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2F01-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/01-01`, object: { sha: BASE_SHA } });
@@ -576,6 +577,8 @@ describe('a worker run finishing', () => {
     scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2Fphase-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } });
     scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / phase 01' }).reply(200, { total_count: 1, check_runs: [phaseCheck] });
     scope.patch(`${R}/check-runs/88`, (b) => sent.push(b) > 0).reply(200, {});
+    // The phase's worker ran: recorded beside its claim, which stays.
+    scope.post(`${R}/git/refs`, { ref: `refs/harness/phases/${SPEC}/01/ran`, sha: BASE_SHA }).reply(201, {});
     for (const p of merged) scope.post(`${R}/issues/${p.number}/labels`, { labels: ['harness:phase-failed'] }).reply(200, []);
     // The round: 02-02 starts; 02-01 is held, and shows it.
     mockBaseHead(scope);
@@ -593,6 +596,7 @@ describe('a worker run finishing', () => {
       `GET /git/ref/heads/harness/${SPEC}/phase-01`,
       `GET /commits/${BASE_SHA}/check-runs`,
       'PATCH /check-runs/88',
+      'POST /git/refs',
       'POST /issues/11/labels',
       'POST /issues/12/labels',
       'GET /git/ref/heads/master',
@@ -619,8 +623,11 @@ describe('a worker run finishing', () => {
     scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2Fphase-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } });
     scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / phase 01' }).reply(200, { total_count: 1, check_runs: [phaseCheck] });
     scope.patch(`${R}/check-runs/89`).reply(200, {});
+    scope.post(`${R}/git/refs`, { ref: `refs/harness/phases/${SPEC}/01/ran`, sha: BASE_SHA }).reply(422, { message: 'Reference already exists' });
     for (const p of plans) scope.delete(`${R}/issues/${p.number}/labels/harness%3Aphase-failed`).reply(200, []);
     scope.get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`).reply(200, [{ ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } }]);
+    // The round leaves the spec idle: it looks for verification claims with no worker, and finds phase 01's ran.
+    scope.get(`${R}/git/matching-refs/harness%2Fphases%2F${SPEC}%2F`).reply(200, [{ ref: `refs/harness/phases/${SPEC}/01/ran`, object: { sha: BASE_SHA, type: 'commit' } }]);
     // Its last phase passed with every plan done: the spec is verified, and reflection (on_spec by default) finds no store.
     scope.get(`${R}/contents/.harness%2Fknowledge`).query({ ref: 'master' }).reply(404);
 
@@ -745,6 +752,13 @@ describe('a plan PR merging', () => {
     mockBaseHead(scope);
     const bodies: Record<string, unknown>[] = [];
     mockDispatch(scope, dependant, bodies);
+    // The plan's claims go with it; the work kept under refs/harness/kept/ is not listed there and stays.
+    scope.get(`${R}/git/matching-refs/${encodeURIComponent(`harness/plans/${SPEC}/01-01/`)}`).reply(200, [
+      { ref: `refs/harness/plans/${SPEC}/01-01/answers/4001`, object: { sha: 'a1', type: 'tag' } },
+      { ref: `refs/harness/plans/${SPEC}/01-01/takeover/branch-1790000000000`, object: { sha: 'b2', type: 'commit' } },
+    ]);
+    scope.delete(`${R}/git/refs/${encodeURIComponent(`harness/plans/${SPEC}/01-01/answers/4001`)}`).reply(204);
+    scope.delete(`${R}/git/refs/${encodeURIComponent(`harness/plans/${SPEC}/01-01/takeover/branch-1790000000000`)}`).reply(204);
 
     await testProbot().receive(planMerged('01-01'));
 
@@ -758,16 +772,20 @@ describe('a plan PR merging', () => {
       'POST /check-runs',
       'POST /issues/21/labels',
       'DELETE /issues/21/labels/status:blocked',
+      'GET /git/matching-refs/harness/plans/SPC-001/01-01/',
+      'DELETE /git/refs/harness/plans/SPC-001/01-01/answers/4001',
+      'DELETE /git/refs/harness/plans/SPC-001/01-01/takeover/branch-1790000000000',
     ]);
     // The plan PR's base is the spec's base: the dependant starts from it.
     expect(bodies[1]).toEqual({ ref: 'master', inputs: { spec: SPEC, plan: '02-01', resume: 'false' }, return_run_details: true });
     expect(scope.pendingMocks()).toEqual([]);
   });
 
-  it('ignores pull requests closed without merging, and branches that are not plan branches', async () => {
+  it('only releases the claims of a plan PR closed without merging, and ignores branches that are not plan branches', async () => {
     const scope = githubApi();
     const closed = planMerged('01-01') as { payload: { pull_request: Record<string, unknown> } };
     closed.payload.pull_request.merged = false;
+    scope.get(`${R}/git/matching-refs/${encodeURIComponent(`harness/plans/${SPEC}/01-01/`)}`).reply(200, []);
     const knowledge = planMerged('01-01') as { payload: { pull_request: { head: { ref: string } } } };
     knowledge.payload.pull_request.head.ref = 'harness/knowledge/lesson/retry-budget';
     const probot = testProbot();

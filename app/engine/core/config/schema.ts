@@ -134,8 +134,12 @@ export const HarnessConfigSchema = z
     planning: z
       .object({
         agent: z.enum(['claude', 'command']).optional(),
-        /** While a phase executes, idle slots research the next two phases on the worker (research documents, as pull requests). Off unless set: it spends agent time unasked. */
-        research_ahead: z.boolean().default(false),
+        /**
+         * While a phase executes, idle slots research the next two phases on the worker (research
+         * documents, as pull requests). On unless set to false, whenever an agent can research
+         * (the planning agent is not the script agent): it spends agent time in slots that would idle.
+         */
+        research_ahead: z.boolean().optional(),
       })
       .strict()
       .optional(),

@@ -282,8 +282,14 @@ class Scanner {
       return list;
     }
     for (;;) {
-      const itemPath = this.sink ? [...path, list.length] : path;
-      this.sink?.set(itemPath, this.no);
+      // A flow sequence here ends on its parent's line, so a scalar item's line is its
+      // parent's, which lineOf falls back to: only items that hold keys of their own are
+      // recorded (recording every item of a plan listing thousands of unknown dependencies
+      // was most of the time it took to report them).
+      const c0 = this.text[this.pos];
+      const nested = c0 === '[' || c0 === '{';
+      const itemPath = this.sink && nested ? [...path, list.length] : path;
+      if (nested) this.sink?.set(itemPath, this.no);
       list.push(this.value(itemPath, true));
       this.spaces();
       const c = this.text[this.pos];

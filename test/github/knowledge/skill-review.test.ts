@@ -60,7 +60,7 @@ function closed(merged: boolean, id = 'closed') {
   return { id, name: 'pull_request', payload } as never;
 }
 
-function pushed(action: 'opened' | 'synchronize', id = action) {
+function pushed(action: 'opened' | 'synchronize', id: string = action) {
   const payload = webhookExample<PullPayload>('pull_request', (p) => p.action === 'opened');
   payload.action = action;
   Object.assign(payload.pull_request, { number: PR });

@@ -69,9 +69,19 @@ export async function retrospectLocally(o: RetrospectiveOptions): Promise<Retros
   });
   const unreadable = [...read.unreadableSignals, ...read.unreadableLessons.map(({ file, line, problem }) => ({ file, line, problem }))];
   if (!o.write || extractions.length === 0) return { extractions, unreadable, written: [] };
+  return { extractions, unreadable, written: await writeExtractions(o, extractions) };
+}
+
+/**
+ * Write what a retrospective extracted: each extracted skill's SKILL.md, and one `extraction`
+ * line per candidate in the day's trajectory file as it is now (read again, so a writer that
+ * took turns with others appends to what they wrote). Paths are the repository's.
+ */
+export async function writeExtractions(o: Pick<RetrospectiveOptions, 'store' | 'root' | 'now' | 'project' | 'origin' | 'safety'>, extractions: readonly Extraction[]): Promise<WrittenFile[]> {
+  if (extractions.length === 0) return [];
+  const prefix = storePrefix(o.root, o.store);
   const path = trajectoryPath(o.now);
-  const trajectory = appendTrajectory(all.files.find((f) => f.path === path)?.text, extractionEvents(extractions, { at: o.now, project: o.project, origin: o.origin }));
+  const trajectory = appendTrajectory(await readTextIfExists(join(o.store, path)), extractionEvents(extractions, { at: o.now, project: o.project, origin: o.origin }));
   const files = [...extractions.flatMap((x) => (x.path && x.text ? [{ path: x.path, text: x.text }] : [])), ...(trajectory ? [{ path, text: trajectory }] : [])];
-  const written = (await writeKnowledgeFiles(o.store, files, o.safety)).map((w) => ({ ...w, path: `${prefix}${w.path}` }));
-  return { extractions, unreadable, written };
+  return (await writeKnowledgeFiles(o.store, files, o.safety)).map((w) => ({ ...w, path: `${prefix}${w.path}` }));
 }

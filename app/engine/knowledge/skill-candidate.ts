@@ -72,6 +72,26 @@ export function errorTexts(prose: string): string[] {
   return [...new Set(out)];
 }
 
+/**
+ * Lines of a failure's output that are an error message as a program printed it, quoted or
+ * not: a line that starts with an error's name (`Error:`, `TypeError:`, `fatal:`, `panic:`,
+ * `FAIL`) or that carries an error code (SQLITE_BUSY, ENOENT, TS2345). An agent's or a
+ * script's stderr is quoted into a struggle signal line by line, without quotation marks.
+ */
+export function errorLines(prose: string): string[] {
+  const out: string[] = [];
+  for (const raw of prose.split('\n')) {
+    const line = raw.trim();
+    if (line.length < 6 || line.length > 200) continue;
+    // ${PROJECT_ROOT} and the like are harness's placeholders for paths, not error codes.
+    if (ERROR_LINE.test(line) || ERROR_CODE.test(line.replace(/\$\{[A-Z_]+\}/g, ''))) out.push(line);
+  }
+  return [...new Set(out)];
+}
+
+const ERROR_LINE = /^(?:[A-Za-z]*(?:Error|Exception)|error|fatal|panic|FAIL(?:ED)?|Traceback)\b[:\s(]/;
+const ERROR_CODE = /\b(?:[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}|E(?:NOENT|ACCES|PERM|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|EXIST|NOTDIR|ISDIR|MFILE)|TS\d{4})\b/;
+
 /** What an error message looks like: a code (ENOENT, SQLITE_BUSY, TS2345, E0308), or the words errors use. */
 export const ERRORISH = /\b(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+|E[A-Z]{3,}|[A-Z]{2,}\d{3,}|E\d{4})\b|\b(?:error|exception|failed|failure|cannot|can't|could not|not found|denied|refused|timed? ?out|undefined is not|is not a function|no such|invalid|unexpected|panic|traceback|segmentation|locked|conflict)\b/i;
 
@@ -94,7 +114,9 @@ function repairCandidate(repair: SignalRecord, plan: readonly SignalRecord[]): S
     return [...(typeof line === 'string' ? [line] : []), ...(Array.isArray(checks) ? checks.map((c) => `check ${String(c)} failed`) : [])];
   });
   const prose = [...failures, repair, ...insights].map(text).join('\n');
-  const triggers = [...new Set([...said.filter((l) => ERRORISH.test(l)), ...errorTexts(prose)])];
+  const quoted = [...new Set([...said.filter((l) => ERRORISH.test(l)), ...errorTexts(prose)])];
+  // An unquoted error line counts when it says more than a quoted trigger already does.
+  const triggers = [...quoted, ...new Set(failures.flatMap((f) => errorLines(f.text?.happened ?? '')).filter((l) => !quoted.some((q) => l.includes(q))))];
   const last = failures[failures.length - 1];
   const toolErrors = failures.reduce((n, f) => n + num(meta(f, 'toolErrors')) + num(meta(f, 'retries')), 0);
   return {

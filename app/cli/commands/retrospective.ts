@@ -11,6 +11,7 @@ import { makeSafe, secretValues, type SafetyOptions } from '../../machine/conten
 import { isDirectory, readTextIfExists } from '../../machine/files.js';
 import { configuredReflector } from '../../machine/reflector-agent.js';
 import { retrospectLocally } from '../../machine/skill-retrospective.js';
+import { retrospectiveText } from '../../engine/knowledge/skill-audit-text.js';
 import { Git, GitError } from '../../workers/git.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath } from '../spec-input.js';
@@ -144,20 +145,4 @@ export async function retrospectiveCommand(args: string[], io: CliIO): Promise<n
     io.stdout(await safe(retrospectiveText(result.extractions, { store: displayPath(relative(io.cwd, store) || '.'), dryRun, ...(spec ? { spec } : {}) })));
   }
   return result.unreadable.length > 0 ? EXIT.problems : EXIT.ok;
-}
-
-/** Every candidate with each gate's verdict, extracted and skipped alike: the same text the App posts for /harness retrospective. */
-export function retrospectiveText(extractions: readonly Extraction[], o: { store: string; dryRun: boolean; spec?: string }): string {
-  const of = o.spec ? `${o.spec}'s run` : 'the store';
-  if (extractions.length === 0) return `No candidate skills in ${of} (${o.store}): no plan was repaired, no agent reported a fix, no lesson has enough evidence.\n`;
-  const count = (d: Extraction['decision']) => extractions.filter((x) => x.decision === d).length;
-  const lines = [`${extractions.length} candidate skill${extractions.length === 1 ? '' : 's'} in ${of}: ${count('extracted')} ${o.dryRun ? 'would be extracted' : 'extracted'}, ${count('linked')} linked, ${count('skipped')} skipped.`, ''];
-  for (const x of extractions) {
-    lines.push(`${x.decision.padEnd(9)} ${x.path ?? `skills/${x.name}`}  (${x.candidate.source} ${x.candidate.spec ?? ''}${x.candidate.plan ? `/${x.candidate.plan}` : ''})`.replace(/ \)$/, ')'));
-    lines.push(`          ${x.candidate.title}`);
-    for (const v of x.verdicts) lines.push(`          ${v.pass ? 'PASS' : 'FAIL'} ${v.gate}: ${v.reason}`);
-    if (x.decision === 'linked') lines.push(`          ${x.reason}`);
-  }
-  if (count('extracted') > 0) lines.push('', o.dryRun ? 'Dry run: nothing was written.' : `Written into ${o.store}: review the skills, then commit them; a skill counts once it is merged.`);
-  return `${lines.join('\n')}\n`;
 }

@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import { CONFIG_PATH } from '../../engine/core/config/parse.js';
 import { projectName } from '../../engine/forge/knowledge-draft.js';
 import { archivedSkill, archivePath } from '../../engine/knowledge/skill-archive.js';
-import { auditSkills, type Audit } from '../../engine/knowledge/skill-audit.js';
+import { auditSkills } from '../../engine/knowledge/skill-audit.js';
+import { pruneText, statsText } from '../../engine/knowledge/skill-audit-text.js';
 import { activeSkills, storeTrajectory } from '../../engine/knowledge/skill-inventory.js';
 import { pruneEvent } from '../../engine/knowledge/skill-trajectory.js';
 import { appendTrajectory, trajectoryPath } from '../../engine/knowledge/trajectory.js';
@@ -112,19 +113,4 @@ async function pendingSkills(root: string, store: string): Promise<{ name: strin
   const branches = await git.run(['for-each-ref', '--format=%(refname:short)', 'refs/heads/harness/knowledge/skill/']);
   for (const b of branches.split('\n').filter(Boolean)) out.push({ name: b.slice('harness/knowledge/skill/'.length), where: `branch ${b}` });
   return out;
-}
-
-function statsText(audit: Audit): string {
-  if (audit.stats.length === 0) return 'No active skills.\n';
-  const rows = audit.stats.map((s) => [s.name, String(s.matches), String(s.uses), String(s.failures), s.successRate === undefined ? '-' : `${Math.round(s.successRate * 100)}%`, s.lastMatch?.slice(0, 10) ?? 'never', s.ageDays === undefined ? '?' : `${s.ageDays}d`]);
-  const head = ['skill', 'matches', 'uses', 'failures', 'success', 'last match', 'age'];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  return `${[head, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')}\n`;
-}
-
-function pruneText(audit: Audit, written: boolean, where: string): string {
-  if (audit.prune.length === 0) return `Nothing to prune among ${audit.stats.length} active skill${audit.stats.length === 1 ? '' : 's'}.\n`;
-  const lines = [`${audit.prune.length} skill${audit.prune.length === 1 ? '' : 's'} to archive:`, ...audit.prune.map((p) => `  ${p.name}  ${p.rule}: ${p.reason}`)];
-  lines.push('', written ? `Moved to skills-archived/ in ${where} with the reasons; commit them as the archive PR.` : 'Nothing was moved; --write moves them to skills-archived/ for an archive PR.');
-  return `${lines.join('\n')}\n`;
 }

@@ -123,7 +123,7 @@ function entry(w: World, i: number): KnowledgeFile {
     const name = `skill-${i}`;
     return {
       path: `skills/${name}/SKILL.md`,
-      text: ['---', `name: ${name}`, `description: ${prose(w, subject, 30)}`, 'metadata:', `  tags: ${tags.join(' ')}`, '---', '', `# ${name}`, '', '## When to use', '', prose(w, subject, 20), '', '## Solution', '', `${prose(w, subject, 60)}${files}`, ''].join('\n'),
+      text: ['---', `name: ${name}`, `description: ${prose(w, subject, 30)}`, 'metadata:', `  tags: ${tags.join(' ')}`, '---', '', `# ${name}`, '', '## Problem', '', prose(w, subject, 12), '', '## Trigger conditions', '', prose(w, subject, 20), '', '## Root cause', '', prose(w, subject, 12), '', '## Solution', '', `${prose(w, subject, 60)}${files}`, '', '## Verification', '', prose(w, subject, 8), '', '## Anti-patterns', '', prose(w, subject, 8), '', '## Related', '', '- none', '', '## Changelog', '', '- 1.0.0: first version', ''].join('\n'),
     };
   }
   const id = `gene-20260301-${i.toString(16).padStart(8, '0')}`;

@@ -33,6 +33,8 @@ const COMMANDS: Record<string, Command> = {
   import: { summary: 'convert a GSD .planning/ directory into a spec', load: async () => { const m = await import('./commands/import.js'); return { usage: m.usage, run: m.importCommand }; } },
   spike: { summary: 'settle a question by experiment, on a branch of its own', load: async () => { const m = await import('./commands/spike.js'); return { usage: m.usage, run: m.spikeCommand }; } },
   reflect: { summary: 'turn recurring signals into lessons', load: async () => { const m = await import('./commands/reflect.js'); return { usage: m.usage, run: m.reflectCommand }; } },
+  retrospective: { summary: 'a run reviewed for skills, through four quality gates', load: async () => { const m = await import('./commands/retrospective.js'); return { usage: m.usage, run: m.retrospectiveCommand }; } },
+  skills: { summary: 'the skills: pending, their stats, what to prune', load: async () => { const m = await import('./commands/skills.js'); return { usage: m.usage, run: m.skillsCommand }; } },
   prune: { summary: 'solidify, promote and decay genes from their record', load: async () => { const m = await import('./commands/prune.js'); return { usage: m.usage, run: m.pruneCommand }; } },
   export: { summary: 'the knowledge store as one JSON snapshot', load: async () => { const m = await import('./commands/export.js'); return { usage: m.usage, run: m.exportCommand }; } },
   mcp: { summary: 'serve harness to your own coding agent (MCP, stdio)', load: async () => { const m = await import('./commands/mcp.js'); return { usage: m.usage, run: m.mcpCommand }; } },

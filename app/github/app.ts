@@ -1,5 +1,6 @@
 import type { Probot } from 'probot';
 import { commands } from './commands/commands.js';
+import { knowledgePullRequests } from './knowledge/knowledge-pull-requests.js';
 import { scheduling } from './schedule/scheduling.js';
 import { specPullRequests } from './spec-pr/spec-pull-requests.js';
 
@@ -12,5 +13,6 @@ export default function harnessApp(app: Probot): void {
   commands(app);
   scheduling(app);
   specPullRequests(app);
+  knowledgePullRequests(app);
   app.log.debug('harness app loaded');
 }

@@ -9,6 +9,7 @@ import { fileKnowledge } from './capture.js';
 import type { RunContext } from './context.js';
 import { commitDocuments, executionDir, noteActivity } from './documents.js';
 import { reflectDuringRun } from './reflection.js';
+import { extractDuringRun } from './skill-extraction.js';
 import { phaseSession } from './run-state.js';
 
 /**
@@ -63,5 +64,8 @@ export async function executePhase(ctx: RunContext, phase: Phase): Promise<void>
     await ctx.store.writePhase({ phase: phase.id, outcome: outcome.kind, verification: report, at: ctx.now().toISOString() });
     ctx.reporter.event(outcome.kind === 'verified' ? { kind: 'phase-verified', phase: phase.id } : { kind: 'phase-failed', phase: phase.id, reason: outcome.reason });
   });
-  if (ctx.schedule.phase(phase.id) === 'verified') await reflectDuringRun(ctx, { phase: phase.id });
+  if (ctx.schedule.phase(phase.id) === 'verified') {
+    await reflectDuringRun(ctx, { phase: phase.id });
+    await extractDuringRun(ctx, phase);
+  }
 }

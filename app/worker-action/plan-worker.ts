@@ -27,6 +27,7 @@ import { LiveCheck } from './live-check.js';
 import { planDocuments, type PlanDocuments } from './plan-documents.js';
 import { jobSummary, prBody, prTitle } from './reports.js';
 import { planAtBase } from './spec-at-base.js';
+import { installSkills } from './job-skills.js';
 import { surfaceOnRunner } from './surfacing.js';
 import { answerTrust, WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
 import type { CommentRecord } from '../gateway/comments.js';
@@ -177,14 +178,22 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
   // write token for it to misuse: bypassPermissions, unless the config chose a mode (templates/workflows/harness-worker.yml).
   agents.claude = { permissionMode: RUNNER_PERMISSION_MODE, ...agents.claude };
   if (job.limit) agents.claude = { ...agents.claude, spendLimit: job.limit };
-  const outcome = await attemptPlan(input, {
-    agent: (name) => agentFor(name, agents),
-    workspace: checkout,
-    verifyPorts: () => localVerifyPorts(run.root, { env: run.env, clock }),
-    answers: issueAnswers(job.answers),
-    progress: liveProgress(jobProgress(run.log), job.live),
-    clock,
-  });
+  // Claude Code reads a project's skills from .claude/skills/: the store's active ones are put there for this attempt only.
+  const skills = agent === 'claude' ? await installSkills(run.root, run.log) : undefined;
+  let outcome: Awaited<ReturnType<typeof attemptPlan>>;
+  try {
+    outcome = await attemptPlan(input, {
+      agent: (name) => agentFor(name, agents),
+      workspace: checkout,
+      verifyPorts: () => localVerifyPorts(run.root, { env: run.env, clock }),
+      answers: issueAnswers(job.answers),
+      progress: liveProgress(jobProgress(run.log), job.live),
+      clock,
+    });
+  } finally {
+    await skills?.remove();
+  }
+  if (skills && skills.names.length > 0) run.notes.push(`skills installed for the agent (this job only): ${skills.names.map((n) => `\`${n}\``).join(', ')}`);
   // The attempt's signals go to the spec's signals PR whatever came of it; only an ended attempt has its knowledge on record.
   const ended = outcome.kind !== 'checkpoint';
   await capture?.file(`${plan.id} ${outcome.kind}`, outcome.signals, ended ? { plan, entries: input.knowledge ?? [], verified: outcome.kind === 'verified', results: outcome.report?.results ?? [], undeclared: outcome.facts.undeclaredWrites.flatMap((d) => d.files) } : undefined);

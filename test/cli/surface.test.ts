@@ -59,7 +59,7 @@ describe('harness surface', () => {
     const root = await makeRepo({
       ...store(),
       '.harness/knowledge/lessons/testing/unsure.lesson.md': lessonText({ tags: ['sqlite'], lesson: 'x', when: 'y', recommendation: 'z' }).replace('confidence: medium', 'confidence: sure'),
-      '.harness/knowledge/skills/misnamed/SKILL.md': '---\nname: another-name\ndescription: Does a thing.\n---\n\nDo it.\n',
+      '.harness/knowledge/skills/misnamed/SKILL.md': `---\nname: another-name\ndescription: Does a thing.\n---\n\n${['Problem', 'Trigger conditions', 'Root cause', 'Solution', 'Verification', 'Anti-patterns', 'Related', 'Changelog'].map((s) => `## ${s}\n\nDo it.\n`).join('\n')}`,
       'p/01-02-PLAN.md': plan('01-02-PLAN.md'),
     });
     const text = await runCli(['surface', 'p/01-02-PLAN.md'], root);

@@ -108,6 +108,8 @@ export class FakeGitHub {
   branches = new Map<string, string>();
   /** Pull requests by number, as GET /pulls/{n} answers (the fields harness reads). */
   pulls = new Map<number, { base: { ref: string; full_name: string }; head: { ref: string; full_name: string } }>();
+  /** The paths each pull request changes (GET /pulls/{n}/files), as a test sets them. */
+  readonly pullFiles = new Map<number, string[]>();
   /** Someone's role on the repository (GET /collaborators/{user}/permission); 404 for anyone else. */
   roles = new Map<string, 'admin' | 'maintain' | 'write' | 'triage' | 'read'>();
   /** Workflow dispatches received: the workflow and the body. */
@@ -404,6 +406,11 @@ export class FakeGitHub {
       if (b.force !== true && !this.descends(b.sha as string, current)) return [422, { message: 'Update is not a fast forward' }];
       this.branches.set(m[1]!, b.sha as string);
       return [200, { ref: `refs/heads/${m[1]}`, object: { sha: b.sha, type: 'commit' } }];
+    }
+    if ((m = /^GET \/pulls\/(\d+)\/files$/.exec(route))) {
+      const files = this.pullFiles.get(Number(m[1]));
+      if (files === undefined) return [404, { message: 'Not Found' }];
+      return this.page(url, files.map((filename) => ({ filename, status: 'added', sha: '0'.repeat(40) })));
     }
     if (route === 'GET /pulls') {
       const head = query.head?.replace(new RegExp(`^${this.owner}:`), '');

@@ -18,13 +18,15 @@ export type Command =
   | { name: 'respond'; spec?: string; plan: string; answer: string }
   | { name: 'spike'; question: string }
   | { name: 'reflect' }
+  | { name: 'retrospective'; spec?: string }
+  | { name: 'audit' }
   | { name: 'help' }
   /** The planning commands on a spec PR (engine/planning/planning-command.ts). */
   | PlanningRequest;
 
 export type CommandName = Command['name'];
 
-export const COMMAND_NAMES: readonly CommandName[] = ['execute', 'status', 'verify', 'retry', 'abort', 'respond', 'spike', 'reflect', 'help', ...PLANNING_NAMES];
+export const COMMAND_NAMES: readonly CommandName[] = ['execute', 'status', 'verify', 'retry', 'abort', 'respond', 'spike', 'reflect', 'retrospective', 'audit', 'help', ...PLANNING_NAMES];
 
 /** Commands that only read: anyone but a bot may run them, whatever the configured permission. */
 const READ_ONLY: ReadonlySet<CommandName> = new Set(['help', 'status']);

@@ -11,6 +11,7 @@ import { parsePlanningRequest, PLANNING_USAGE } from '../planning/planning-comma
  *   /harness verify <PP|PP-NN>             /harness retry <PP-NN>
  *   /harness abort <PP-NN>                 /harness respond <PP-NN> <answer…>
  *   /harness spike "<question>"            /harness reflect
+ *   /harness retrospective [SPEC]          /harness audit
  *   /harness help
  *
  * and on a spec PR the planning commands (engine/planning/planning-command.ts): plan-spec,
@@ -45,6 +46,8 @@ export const USAGE: Readonly<Record<CommandName, string>> = {
   respond: 'respond <PP-NN> <answer…>',
   spike: 'spike "<question>"',
   reflect: 'reflect',
+  retrospective: 'retrospective [SPEC]',
+  audit: 'audit',
   help: 'help',
   ...PLANNING_USAGE,
 };
@@ -118,14 +121,16 @@ function parseLine(line: string): Command {
       if (answer === '') throw usage(name, `give the answer after the plan id`);
       return { name, ...plan(name, args[0]!), answer };
     }
-    case 'status': {
-      if (args.length > 1) throw usage(name, `status takes at most a spec id, not "${rest}"`);
+    case 'status':
+    case 'retrospective': {
+      if (args.length > 1) throw usage(name, `${name} takes at most a spec id, not "${rest}"`);
       if (args.length === 0) return { name };
       return { name, spec: specId(name, args[0]!) };
     }
     case 'spike':
       return { name, question: question(rest) };
     case 'reflect':
+    case 'audit':
     case 'help':
       exactly(name, args, 0);
       return { name };

@@ -159,7 +159,7 @@ function lessonDraft(path: string, data: Lesson, body: string, bodyLine: number)
 }
 
 function skillDraft(path: string, data: Skill, body: string, bodyLine: number): Draft {
-  const [whenToUse] = sectionText(body, bodyLine, 'When to use');
+  const [whenToUse] = sectionText(body, bodyLine, 'Trigger conditions');
   const metaTags = (data.metadata?.tags ?? '').split(/[\s,]+/).filter(Boolean);
   return {
     entry: {

@@ -16,7 +16,7 @@ import { geneBalance } from './gene-balance.js';
  * - its tags are among the plan's words (title, body, truths, requirements, files, checks);
  * - a file it names is one the plan writes or reads (files_modified, files_read);
  * - the plan has the words that say when it applies (a lesson's "When this applies", a
- *   skill's description and "When to use", a gene's "When it applies" and scenarios);
+ *   skill's description and "Trigger conditions", a gene's "When it applies" and scenarios);
  * - the plan and the entry say the same things (tf-idf cosine over the whole store).
  *
  * A partial tag match counts for little (a lesson tagged sqlite and tests is not about every

@@ -1,4 +1,5 @@
 import type { SurfacedEntry } from './loop.js';
+import { SKILL_TRAJECTORY_EVENTS, type SkillEventFields } from './skill-trajectory-types.js';
 
 /**
  * The trajectory: what knowledge did in the work, one JSON object a line in
@@ -7,10 +8,11 @@ import type { SurfacedEntry } from './loop.js';
  * lesson is surfaced, how often the work then passes) without reading every signal.
  */
 
-export const TRAJECTORY_EVENTS = ['match', 'use'] as const;
+export const TRAJECTORY_EVENTS = ['match', 'use', ...SKILL_TRAJECTORY_EVENTS] as const;
 export type TrajectoryEventType = (typeof TRAJECTORY_EVENTS)[number];
 
-export interface TrajectoryEvent {
+/** A line; skill events add their optional fields (skill-trajectory-types.ts). */
+export interface TrajectoryEvent extends Partial<SkillEventFields> {
   timestamp: string;
   type: TrajectoryEventType;
   project: string;

@@ -7,7 +7,9 @@ import { specsHere, type Invocation } from './invocation.js';
 import { spike } from './knowledge.js';
 import { planIssues } from './plan-issues.js';
 import { planning } from './planning.js';
+import { audit } from './audit.js';
 import { reflect } from './reflect.js';
+import { retrospective } from './retrospective.js';
 import { respond } from './respond.js';
 import { retry } from './retry.js';
 import { verify } from './verify.js';
@@ -31,6 +33,10 @@ export async function runCommand(inv: Invocation, command: Command, askedIn: str
       return spike(inv, command, askedIn);
     case 'reflect':
       return reflect(inv);
+    case 'retrospective':
+      return retrospective(inv, command);
+    case 'audit':
+      return audit(inv);
     case 'help':
       return helpText();
     default:

@@ -18,12 +18,12 @@ function batches(annotations: readonly CheckAnnotation[]): CheckAnnotation[][] {
 }
 
 /**
- * Report the `harness / spec` check run: the annotations go 50 to a request (the create
+ * Report the `harness / spec` check run (or another of the App's checks that reports as it does, `name`): the annotations go 50 to a request (the create
  * carries the first batch, updates append the rest), and the request that completes the
  * run is always the last. A delivery that dies halfway leaves the run in progress, which
  * the next delivery does not take for a finished one.
  */
-export async function reportSpecCheck(github: Gateway, target: SpecCheckTarget, report: SpecCheckReport): Promise<number> {
+export async function reportSpecCheck(github: Gateway, target: SpecCheckTarget, report: SpecCheckReport, name: string = SPEC_CHECK): Promise<number> {
   const output = (annotations: CheckAnnotation[]) => ({ title: report.title, summary: report.summary, ...(annotations.length > 0 ? { annotations } : {}) });
   const parts = batches(report.annotations);
   let id = target.checkRunId;
@@ -32,7 +32,7 @@ export async function reportSpecCheck(github: Gateway, target: SpecCheckTarget, 
     const [first, ...others] = parts;
     const done = others.length === 0;
     const run = await github.createCheckRun({
-      name: SPEC_CHECK,
+      name,
       head_sha: target.headSha,
       status: done ? 'completed' : 'in_progress',
       ...(done ? { conclusion: report.conclusion } : {}),

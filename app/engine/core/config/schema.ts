@@ -80,6 +80,21 @@ export const HarnessConfigSchema = z
           })
           .strict()
           .default({ budget_tokens: 500, max_entries: 5 }),
+        /** Skills (docs/design.md, Knowledge, Skills): when extraction runs by itself, how much a lesson needs, what an audit prunes. */
+        skills: z
+          .object({
+            /** Extract after each kind of work is verified: a plan (execution), a phase (verification), planning and research. */
+            extract: z
+              .object({ execution: z.boolean().default(true), verification: z.boolean().default(true), planning: z.boolean().default(false), research: z.boolean().default(false) })
+              .strict()
+              .default({ execution: true, verification: true, planning: false, research: false }),
+            /** Evidence a lesson needs to be a candidate skill. */
+            lesson_evidence: z.number().int().min(1).max(1000).default(3),
+            /** `harness skills --prune`: archive a skill unused this many days, or matched fewer than min_matches times once that old. */
+            prune: z.object({ unused_days: z.number().int().min(1).max(3650).default(90), min_matches: z.number().int().min(0).max(1000).default(2) }).strict().default({ unused_days: 90, min_matches: 2 }),
+          })
+          .strict()
+          .default({ extract: { execution: true, verification: true, planning: false, research: false }, lesson_evidence: 3, prune: { unused_days: 90, min_matches: 2 } }),
         /** A gene's life (docs/design.md, Genes): solidify, tiers, decay, and its share of a brief; each key has the default shown. */
         genes: z
           .object({
@@ -113,6 +128,7 @@ export const HarnessConfigSchema = z
         capture: { enabled: true, max_per_phase: 20 },
         reflect: { on_phase: false, on_spec: true, min_weight: 4, min_plans: 2 },
         surface: { budget_tokens: 500, max_entries: 5 },
+        skills: { extract: { execution: true, verification: true, planning: false, research: false }, lesson_evidence: 3, prune: { unused_days: 90, min_matches: 2 } },
       }),
     /** The planning commands (plan-spec, plan-phase, …): the agent that writes the documents, when it is not the repository's `agent`. */
     planning: z

@@ -338,7 +338,8 @@ describe('lessons', () => {
 });
 
 describe('skills (Agent Skills format)', () => {
-  const skill = (...front: string[]) => doc('---', ...front, '---', '', '# Instructions', '', 'Do the thing.');
+  const body = ['Problem', 'Trigger conditions', 'Root cause', 'Solution', 'Verification', 'Anti-patterns', 'Related', 'Changelog'].flatMap((s) => [`## ${s}`, '', `What the ${s.toLowerCase()} says.`, '']);
+  const skill = (...front: string[]) => doc('---', ...front, '---', '', '# Instructions', '', ...body);
 
   it('accepts the format\'s optional keys, with harness\'s own under metadata', () => {
     const text = skill(
@@ -409,6 +410,19 @@ describe('skills (Agent Skills format)', () => {
     // The folder given wins over the path, and archived skills are held to their folder too.
     expect(problems('skill', 'SKILL.md', text, { folder: 'other' })[0]).toContain('but the folder is "other"');
     expect(problems('skill', 'skills-archived/old/SKILL.md', text)[0]).toContain('but the folder is "old"');
+  });
+  it('has the eight sections of harness\'s skill template, each with text', () => {
+    const file = 'skills/fix-sqlite-busy/SKILL.md';
+    const text = doc('---', 'name: fix-sqlite-busy', 'description: Fixes SQLITE_BUSY.', '---', '', '## Problem', '', 'Locked.', '', '## Solution', '', '', '## Pitfalls', '', 'x');
+    expect(problems('skill', file, text)).toEqual([
+      `${file}:5: missing the section "## Anti-patterns"; add it to the body (see templates/skill/SKILL.md)`,
+      `${file}:5: missing the section "## Changelog"; add it to the body (see templates/skill/SKILL.md)`,
+      `${file}:5: missing the section "## Related"; add it to the body (see templates/skill/SKILL.md)`,
+      `${file}:5: missing the section "## Root cause"; add it to the body (see templates/skill/SKILL.md)`,
+      `${file}:5: missing the section "## Trigger conditions"; add it to the body (see templates/skill/SKILL.md)`,
+      `${file}:5: missing the section "## Verification"; add it to the body (see templates/skill/SKILL.md)`,
+      `${file}:10: the section "## Solution" is empty; write what belongs there`,
+    ]);
   });
 });
 

@@ -1,0 +1,148 @@
+import { basename, join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CONFIG_PATH, parseConfig } from '../../engine/core/config/parse.js';
+import { DEFAULT_CONFIG, type HarnessConfig } from '../../engine/core/config/schema.js';
+import { countErrors, formatProblem } from '../../engine/core/spec/problem.js';
+import { SPEC_ID } from '../../engine/core/spec/schema.js';
+import { KNOWLEDGE_ROOT, projectName } from '../../engine/forge/knowledge-draft.js';
+import { ReflectorError } from '../../engine/knowledge/reflector.js';
+import type { Extraction } from '../../engine/knowledge/skill-extraction.js';
+import { makeSafe, secretValues, type SafetyOptions } from '../../machine/content-safety.js';
+import { isDirectory, readTextIfExists } from '../../machine/files.js';
+import { configuredReflector } from '../../machine/reflector-agent.js';
+import { retrospectLocally } from '../../machine/skill-retrospective.js';
+import { retrospectiveText } from '../../engine/knowledge/skill-audit-text.js';
+import { Git, GitError } from '../../workers/git.js';
+import { EXIT, UsageError, type CliIO } from '../io.js';
+import { displayPath } from '../spec-input.js';
+
+export const usage = `Usage: harness retrospective [<spec>] [--knowledge DIR] [--dry-run] [--json]
+
+Review a spec's run (or the whole store) for skills. Each candidate (a plan that failed and
+was then verified, a fix an agent reported, a lesson with knowledge.skills.lesson_evidence
+signals or more) is judged by four gates: discovery depth (found by investigation or trial
+and error, not looked up), reusability (applies beyond one context), trigger clarity (an
+exact error message or symptom), verification (tested in the run). Any FAIL skips it, with
+its reason. A candidate that duplicates a lesson, a skill (active or archived) or a decision
+is linked to it instead. With knowledge.reflect.agent set, the reflector agent judges (its
+instructions: templates/agents/skill-judge.md, or .harness/agents/skill-judge.md);
+otherwise harness's rules do.
+
+Options:
+  --knowledge DIR  the knowledge store (default: .harness/knowledge in this repository)
+  --dry-run        judge and report; write nothing and run no agent
+  --json           print every candidate with each gate's verdict as JSON
+  -h, --help       show this help
+
+Extracted skills are written as skills/<name>/SKILL.md in the store, and one extraction line
+per candidate goes into trajectory/<day>.jsonl. Review the skills and commit them: a skill
+counts once it is merged (on GitHub: its harness/knowledge/skill/<name> PR).
+
+Exit: 0 done, 1 a knowledge file or the config has problems, 2 usage error.
+`;
+
+/** The stable `harness retrospective --json` report. */
+export interface RetrospectiveJson {
+  candidates: {
+    id: string;
+    source: string;
+    spec?: string;
+    plan?: string;
+    title: string;
+    decision: Extraction['decision'];
+    reason: string;
+    name: string;
+    path?: string;
+    duplicate?: string;
+    judgedBy: string;
+    gates: { gate: string; pass: boolean; reason: string }[];
+  }[];
+}
+
+/** The repository a directory is in, or undefined. */
+export async function gitRoot(dir: string): Promise<string | undefined> {
+  try {
+    return (await new Git(dir).run(['rev-parse', '--show-toplevel'])).trim();
+  } catch (e) {
+    if (e instanceof GitError) return undefined;
+    throw e;
+  }
+}
+
+export async function readConfig(root: string, io: CliIO): Promise<HarnessConfig | undefined> {
+  const text = await readTextIfExists(join(root, CONFIG_PATH));
+  if (text === undefined) return DEFAULT_CONFIG;
+  const { config, problems } = parseConfig(text);
+  for (const p of problems) io.stderr(`${formatProblem(p)}\n`);
+  return countErrors(problems) > 0 ? undefined : config;
+}
+
+/** The store and the repository it is in, from --knowledge or the working directory. */
+export async function storeOf(io: CliIO, knowledge: string | undefined): Promise<{ store: string; root: string; repoRoot: string }> {
+  const repoRoot = (await gitRoot(io.cwd)) ?? io.cwd;
+  const store = knowledge !== undefined ? resolve(io.cwd, knowledge) : join(repoRoot, KNOWLEDGE_ROOT);
+  if (knowledge !== undefined && !(await isDirectory(store))) throw new UsageError(`--knowledge ${displayPath(knowledge)}: no such directory`);
+  const root = knowledge !== undefined ? ((await gitRoot(store)) ?? repoRoot) : repoRoot;
+  return { store, root, repoRoot };
+}
+
+export async function retrospectiveCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { knowledge: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } } });
+  if (positionals.length > 1) throw new UsageError(`one spec at most, not "${positionals.join(' ')}"`);
+  const spec = positionals[0];
+  if (spec !== undefined && !SPEC_ID.test(spec)) throw new UsageError(`"${spec}" is not a spec id (spec ids look like SPC-002)`);
+  const { store, root, repoRoot } = await storeOf(io, values.knowledge);
+  const config = await readConfig(repoRoot, io);
+  if (!config) {
+    io.stderr(`harness retrospective: ${CONFIG_PATH} has errors; fix them and run again\n`);
+    return EXIT.problems;
+  }
+  const dryRun = values['dry-run'] === true;
+  const safety: SafetyOptions = { roots: [...new Set([root, repoRoot, store, io.cwd])], secrets: secretValues(io.env) };
+  let judge;
+  try {
+    judge = dryRun ? undefined : configuredReflector(config, { cwd: root, env: io.env });
+  } catch (e) {
+    if (!(e instanceof ReflectorError)) throw e;
+    io.stderr(`harness retrospective: ${e.message}\n`);
+    return EXIT.problems;
+  }
+  const result = await retrospectLocally({
+    store,
+    root,
+    config,
+    now: new Date(),
+    ...(spec ? { spec } : {}),
+    ...(judge ? { judge } : {}),
+    write: !dryRun,
+    project: projectName(basename(repoRoot)),
+    origin: `local:retrospective:${spec ?? 'all'}`,
+    safety,
+  });
+  for (const u of result.unreadable) io.stderr(`${u.file}:${u.line}: ${u.problem}\n`);
+  for (const x of result.extractions) if (x.judgeProblem) io.stderr(`harness retrospective: ${x.candidate.id}: ${x.judgeProblem}; harness's rules judged it instead\n`);
+  const safe = async (t: string) => (await makeSafe(t, safety)).text;
+  if (values.json) {
+    const report: RetrospectiveJson = { candidates: [] };
+    for (const x of result.extractions) {
+      report.candidates.push({
+        id: x.candidate.id,
+        source: x.candidate.source,
+        ...(x.candidate.spec ? { spec: x.candidate.spec } : {}),
+        ...(x.candidate.plan ? { plan: x.candidate.plan } : {}),
+        title: await safe(x.candidate.title),
+        decision: x.decision,
+        reason: await safe(x.reason),
+        name: x.name,
+        ...(x.path ? { path: x.path } : {}),
+        ...(x.duplicate ? { duplicate: x.duplicate.path } : {}),
+        judgedBy: x.judgedBy,
+        gates: await Promise.all(x.verdicts.map(async (v) => ({ gate: v.gate, pass: v.pass, reason: await safe(v.reason) }))),
+      });
+    }
+    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    io.stdout(await safe(retrospectiveText(result.extractions, { store: displayPath(relative(io.cwd, store) || '.'), dryRun, ...(spec ? { spec } : {}) })));
+  }
+  return result.unreadable.length > 0 ? EXIT.problems : EXIT.ok;
+}

@@ -44,7 +44,7 @@ describe('usage errors', () => {
   it('name an unknown command with the nearest one, without reprinting the overview', async () => {
     expect(await runCli(['valdate', valid])).toEqual({ code: 2, stdout: '', stderr: 'harness: unknown command "valdate"; did you mean "validate"?\nRun "harness --help" for what each does.\n' });
     expect((await runCli(['--bogus'])).stderr).toBe(
-      'harness: unknown command "--bogus"; the commands are validate, graph, simulate, run, status, respond, surface, import, spike, reflect, prune, export, mcp\nRun "harness --help" for what each does.\n',
+      'harness: unknown command "--bogus"; the commands are validate, graph, simulate, run, status, respond, surface, import, spike, reflect, retrospective, skills, prune, export, mcp\nRun "harness --help" for what each does.\n',
     );
   });
 

@@ -10,9 +10,11 @@ import { knownEntries } from '../../engine/knowledge/skill-known.js';
 import { REVIEWS_SLUG } from '../../engine/knowledge/skill-review.js';
 import { extractionEvents } from '../../engine/knowledge/skill-trajectory.js';
 import { appendTrajectory, trajectoryPath } from '../../engine/knowledge/trajectory.js';
+import type { HarnessConfig } from '../../engine/core/config/schema.js';
 import { makeSafe } from '../../machine/content-safety.js';
+import { configuredReflector } from '../../machine/reflector-agent.js';
 import { loadTemplate } from '../../machine/templates.js';
-import { appSafety } from '../knowledge/app-safety.js';
+import { agentEnvironment, appSafety } from '../knowledge/app-safety.js';
 import { knowledgeStore, storeLabel, type KnowledgeStore } from '../knowledge/knowledge-store.js';
 import { readStoreFolders } from '../knowledge/skill-store-github.js';
 import { resolveSpec, type Invocation } from './invocation.js';
@@ -43,12 +45,55 @@ export async function retrospective(inv: Invocation, command: Extract<Command, {
   if (!choice.ok) return `I could not run that: ${choice.message}.`;
   const { spec } = choice;
   const config = await inv.config();
-  const safety = appSafety(process.env, process.cwd());
   const store = await knowledgeStore(config, inv.context.octokit.request, { github: inv.github, base: inv.defaultBranch });
-  const root = storeRootOf(store, inv);
+  const result = await retrospectOnGitHub({ store, root: storeRootOf(store, inv), project: projectName(inv.github.repo.repo), spec, config, now: inv.now(), origin: `github:retrospective:${spec}` });
+  const extracted = result.extractions.filter((e) => e.decision === 'extracted').length;
+  const answer = [
+    '```',
+    retrospectiveText(result.extractions, { store: storeLabel(store, inv.github), dryRun: false, spec }).replace(/\n+Written into [^\n]*\n?$/, '').trimEnd(),
+    '```',
+    ...(result.opened.length > 0 ? ['', 'Skill pull requests (merge to approve; close with a comment saying why to reject):', ...result.opened.map((o) => `- \`${o.name}\`: ${o.url}`)] : []),
+    ...(extracted > result.opened.length ? ['', `${extracted - result.opened.length} more extracted; ask again once these are reviewed.`] : []),
+    ...(result.limited ? ['', 'Only the newest signals were read.'] : []),
+  ].join('\n');
+  return (await makeSafe(answer, appSafety(process.env, process.cwd()))).text;
+}
+
+export interface GitHubRetrospectiveInput {
+  store: KnowledgeStore;
+  /** The store's folder in its repository (storeRootOf). */
+  root: string;
+  project: string;
+  spec: string;
+  /** Only these plans' candidates: extraction after a phase passes. */
+  plans?: readonly string[];
+  config: HarnessConfig;
+  now: Date;
+  /** Where it ran, for the extraction lines' keys: the same origin logs a candidate once. */
+  origin: string;
+}
+
+export interface GitHubRetrospective {
+  extractions: Extraction[];
+  opened: { name: string; url: string }[];
+  limited: boolean;
+}
+
+/**
+ * A spec's run reviewed for skills on GitHub, as `harness retrospective` does it: the candidates
+ * in its signals (on its signals branch while that is open, else as merged) and the store's
+ * lessons, each through the four gates (the reflector agent judges where knowledge.reflect.agent
+ * configures one, as for /harness reflect; else harness's rules), duplicates of a lesson, skill
+ * (active or archived) or decision linked. Each extracted skill becomes its pull request
+ * (`harness/knowledge/skill/<name>`, at most MAX_SKILL_PRS a time; asking again finds those
+ * open), and one `extraction` line per candidate goes onto the rolling skill-reviews PR.
+ */
+export async function retrospectOnGitHub(input: GitHubRetrospectiveInput): Promise<GitHubRetrospective> {
+  const { store, root, project, spec, config, now } = input;
+  const safety = appSafety(process.env, process.cwd());
   const prefix = root === '' ? '' : `${root}/`;
-  const project = projectName(inv.github.repo.repo);
-  const signalsRef = (await store.github.branchSha(signalsBranch(spec, project, root === ''))) === undefined ? store.base : signalsBranch(spec, project, root === '');
+  const branch = signalsBranch(spec, project, root === '');
+  const signalsRef = (await store.github.branchSha(branch)) === undefined ? store.base : branch;
   const run = await readStoreFolders(store.github, signalsRef, ['signals'], (p) => CANDIDATE_SIGNALS.test(p), root);
   const merged = await readStoreFolders(store.github, store.base, ['lessons', 'skills', 'skills-archived', 'spikes'], (p) => /\.lesson\.md$|\/SKILL\.md$|\/DECISION\.md$/.test(p), root);
   const signals: SignalRecord[] = [];
@@ -61,20 +106,23 @@ export async function retrospective(inv: Invocation, command: Extract<Command, {
     const read = readLesson(`${prefix}${f.path}`, f.text);
     if (!('problem' in read)) lessons.push(read);
   }
-  const now = inv.now();
+  let candidates = skillCandidates({ signals, lessons, spec, lessonEvidence: config.knowledge.skills.lesson_evidence });
+  if (input.plans) candidates = candidates.filter((c) => c.plan !== undefined && input.plans!.includes(c.plan));
+  const reflector = configuredReflector(config, { cwd: process.cwd(), env: agentEnvironment(process.env) });
   const extractions = await extractSkills({
-    candidates: skillCandidates({ signals, lessons, spec, lessonEvidence: config.knowledge.skills.lesson_evidence }),
+    candidates,
     known: knownEntries(merged.files),
     template: await loadTemplate('skill/SKILL.md'),
     day: now.toISOString().slice(0, 10),
+    ...(reflector ? { judge: { agent: reflector, instructions: await loadTemplate('agents/skill-judge.md'), source: 'templates/agents/skill-judge.md' } } : {}),
   });
-  const opened: string[] = [];
+  const opened: { name: string; url: string }[] = [];
   for (const x of extractions.filter((e) => e.decision === 'extracted' && e.path && e.text).slice(0, MAX_SKILL_PRS)) {
     const pr = await store.github.openKnowledgePr(await skillDraft(x, prefix, spec, safety), store.base);
-    opened.push(`- \`${x.name}\`: ${pr.url}`);
+    opened.push({ name: x.name, url: pr.url });
   }
   if (extractions.length > 0) {
-    const events = extractionEvents(extractions, { at: now, project, origin: `github:retrospective:${spec}` });
+    const events = extractionEvents(extractions, { at: now, project, origin: input.origin });
     const log = trajectoryPath(now);
     await store.github.appendKnowledge({
       branch: knowledgeBranch('signal', REVIEWS_SLUG),
@@ -88,16 +136,7 @@ export async function retrospective(inv: Invocation, command: Extract<Command, {
       },
     });
   }
-  const extracted = extractions.filter((e) => e.decision === 'extracted').length;
-  const answer = [
-    '```',
-    retrospectiveText(extractions, { store: storeLabel(store, inv.github), dryRun: false, spec }).replace(/\n+Written into [^\n]*\n?$/, '').trimEnd(),
-    '```',
-    ...(opened.length > 0 ? ['', 'Skill pull requests (merge to approve; close with a comment saying why to reject):', ...opened] : []),
-    ...(extracted > opened.length ? ['', `${extracted - opened.length} more extracted; ask again once these are reviewed.`] : []),
-    ...(run.limited.length > 0 ? ['', 'Only the newest signals were read.'] : []),
-  ].join('\n');
-  return (await makeSafe(answer, safety)).text;
+  return { extractions, opened, limited: run.limited.length > 0 };
 }
 
 async function skillDraft(x: Extraction, prefix: string, spec: string, safety: ReturnType<typeof appSafety>): Promise<KnowledgeDraft> {

@@ -9,7 +9,7 @@ import type { IssueRecord } from '../../gateway/issues.js';
 import { appGateway } from '../app-gateway.js';
 import { loadConfig } from '../config.js';
 import { detailsUrl } from './dispatch.js';
-import { reflectAfterPhase } from './phase-reflection.js';
+import { extractAfterPhase, reflectAfterPhase } from './phase-reflection.js';
 import { issueLike, scheduleRound } from './round.js';
 import { settleCheck } from './settle-check.js';
 import { onSpikeRunCompleted } from './spike-run.js';
@@ -62,7 +62,11 @@ export async function onWorkerRunCompleted(context: Context<'workflow_run.comple
   }
   await scheduleRound(context, target.spec, { config, issues, ...(run.head_branch ? { base: run.head_branch } : {}) });
   // After the round, so that lessons never hold up the next plans.
-  if (outcome && target.kind === 'phase' && run.conclusion === 'success') await reflectAfterPhase(context, target.phase, config, issues);
+  if (outcome && target.kind === 'phase' && run.conclusion === 'success') {
+    await reflectAfterPhase(context, target.phase, config, issues);
+    // Skills help the work and never stop it: a failed extraction is logged, and /harness retrospective asks again.
+    await extractAfterPhase(context, target.spec, target.phase, config, issues).catch((e: unknown) => context.log.warn(`skills after phase ${target.phase} of ${target.spec}: ${(e as Error).message}`));
+  }
 }
 
 /**

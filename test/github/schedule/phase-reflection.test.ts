@@ -6,6 +6,7 @@ import type { IssueRecord } from '../../../app/gateway/issues.js';
 import { specVerified } from '../../../app/github/schedule/phase-reflection.js';
 import { FakeGitHub } from '../../helpers/github-repo.js';
 import { testProbot, webhookExample } from '../../helpers/probot.js';
+import { repairSet } from '../../engine/knowledge/skills/recorded.js';
 import { FIXTURES } from '../../helpers/paths.js';
 
 /**
@@ -98,7 +99,7 @@ describe('reflection when a phase passes its verification', () => {
   });
 
   it('on_spec: not while plans are left, and once the last phase passes with every plan done', async () => {
-    const waiting = repository('knowledge:\n  reflect: { on_phase: false, on_spec: true }\n', [
+    const waiting = repository('knowledge:\n  reflect: { on_phase: false, on_spec: true }\n  skills: { extract: { verification: false } }\n', [
       ['01-01', true],
       ['02-01', false],
     ]);
@@ -115,9 +116,40 @@ describe('reflection when a phase passes its verification', () => {
   });
 
   it('neither: no reflection at all', async () => {
-    const github = repository('knowledge:\n  reflect: { on_phase: false, on_spec: false }\n', [['01-01', true]]);
+    const github = repository('knowledge:\n  reflect: { on_phase: false, on_spec: false }\n  skills: { extract: { verification: false } }\n', [['01-01', true]]);
     await testProbot().receive(phasePassed());
     expect(github.log()).not.toContain(`GET ${R}/contents/.harness/knowledge?ref=master`);
+  });
+});
+
+describe('skills when a phase passes its verification', () => {
+  it('judges the phase\'s plans\' candidates from the spec\'s signals branch and opens a PR for the skill extracted, once', async () => {
+    const github = repository('knowledge:\n  reflect: { on_phase: false, on_spec: false }\n', [
+      ['01-01', true],
+      ['01-02', true],
+      ['02-01', false],
+    ]);
+    const signals = Object.fromEntries(repairSet({ plan: '01-02' }).map((f) => [`.harness/knowledge/${f.path}`, f.text]));
+    github.commit('5157a15000000000000000000000000000000002', { 'README.md': '# Hello\n', ...storeFiles(), ...signals }, [BASE]);
+    github.branches.set(`harness/knowledge/signal/${SPEC}`, '5157a15000000000000000000000000000000002');
+
+    await testProbot().receive(phasePassed());
+    await testProbot().receive(phasePassed());
+
+    const skills = github.pullRequests.filter((p) => p.head.startsWith('harness/knowledge/skill/'));
+    expect(skills).toHaveLength(1);
+    expect(skills[0]!.body).toContain('PASS trigger-clarity');
+  });
+
+  it('extracts nothing for another phase\'s plans', async () => {
+    const github = repository('knowledge:\n  reflect: { on_phase: false, on_spec: false }\n', [['01-01', true], ['02-01', false]]);
+    const signals = Object.fromEntries(repairSet({ plan: '02-01' }).map((f) => [`.harness/knowledge/${f.path}`, f.text]));
+    github.commit('5157a15000000000000000000000000000000003', { 'README.md': '# Hello\n', ...storeFiles(), ...signals }, [BASE]);
+    github.branches.set(`harness/knowledge/signal/${SPEC}`, '5157a15000000000000000000000000000000003');
+
+    await testProbot().receive(phasePassed());
+
+    expect(github.pullRequests.filter((p) => p.head.startsWith('harness/knowledge/skill/'))).toEqual([]);
   });
 });
 

@@ -94,3 +94,15 @@ export function workerOutcome(target: WorkerTarget, conclusion: string | null | 
 function failedConclusion(conclusion: string | null | undefined): CheckConclusion {
   return conclusion === 'cancelled' || conclusion === 'timed_out' ? conclusion : 'failure';
 }
+
+/**
+ * The text the App writes on a check run it concludes itself, when a worker run ended without
+ * doing so (settle-check.ts). The App runs its scheduling round right then, so the
+ * `check_run.completed` GitHub sends for that write starts none: one round per event, not two.
+ */
+export const SETTLED_BY_APP = '<!-- harness:settled-by-app -->\nThe worker run ended without concluding this check run; the harness App concluded it from the run\'s outcome.';
+
+/** Did the App conclude this check run itself (SETTLED_BY_APP)? */
+export function settledByApp(text: string | null | undefined): boolean {
+  return text?.startsWith('<!-- harness:settled-by-app -->') === true;
+}

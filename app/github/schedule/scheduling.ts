@@ -1,5 +1,6 @@
 import type { Context, Probot } from 'probot';
 import { planClaimsPrefix } from '../../engine/forge/claims.js';
+import { settledByApp } from '../../engine/forge/worker-outcome.js';
 import { parseTargetBranch, parseTargetId } from '../../engine/forge/worker-target.js';
 import { appGateway } from '../app-gateway.js';
 import { scheduleRound } from './round.js';
@@ -26,6 +27,8 @@ export function scheduling(app: Probot): void {
 async function onHarnessCheckCompleted(context: Context<'check_run.completed'>): Promise<void> {
   const check = context.payload.check_run;
   if (!/^harness \/ (plan|phase) /.test(check.name)) return;
+  // Concluded by the App itself, which ran the round as it did: another would find nothing new (worker-outcome.ts).
+  if (settledByApp(check.output?.text)) return;
   const target = parseTargetId(check.external_id);
   if (!target) return;
   await scheduleRound(context, target.spec);

@@ -1,5 +1,5 @@
 import type { Context } from 'probot';
-import type { CheckState } from '../../engine/forge/worker-outcome.js';
+import { SETTLED_BY_APP, type CheckState } from '../../engine/forge/worker-outcome.js';
 import { targetCheck, targetExternalId, type WorkerTarget } from '../../engine/forge/worker-target.js';
 import { appGateway } from '../app-gateway.js';
 
@@ -25,7 +25,7 @@ export async function settleCheck(context: Context, target: WorkerTarget, state:
   const github = appGateway(context);
   const name = targetCheck(target);
   const conclusion = state.conclusion ?? 'success';
-  const output = { title: state.title, summary: state.summary };
+  const output = { title: state.title, summary: state.summary, text: SETTLED_BY_APP };
   const externalId = targetExternalId(target);
   for (const sha of new Set([places.head, places.runSha ?? places.head])) {
     // Plan ids repeat across specs and their branches may start at one commit: the external id tells them apart.

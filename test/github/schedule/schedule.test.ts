@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { ABORT_ACTION, APPROVE_ACTION, RETRY_ACTION } from '../../../app/engine/forge/check-actions.js';
 import type { StatusValue } from '../../../app/engine/forge/names.js';
 import { phasesToVerify, planRound } from '../../../app/engine/forge/round-plan.js';
-import { workerOutcome } from '../../../app/engine/forge/worker-outcome.js';
+import { SETTLED_BY_APP, workerOutcome } from '../../../app/engine/forge/worker-outcome.js';
 import { parseTargetBranch, parseWorkerRunTitle } from '../../../app/engine/forge/worker-target.js';
 import { CheckActionError, checkActions } from '../../../app/gateway/check-runs.js';
 import { githubApi, testProbot, webhookExample } from '../../helpers/probot.js';
@@ -221,6 +221,17 @@ describe('a scheduling round', () => {
       'POST /issues/12/labels',
       'DELETE /issues/12/labels/status:ready',
     ]);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('runs no round for a check run the App concluded itself, since it ran one then: not one request', async () => {
+    const log = recordRequests(scope);
+    const event = checkCompleted() as { payload: { check_run: { output: Record<string, unknown> } } };
+    event.payload.check_run.output = { title: 'Failed', summary: 'The worker run failed.', text: SETTLED_BY_APP, annotations_count: 0 };
+
+    await testProbot().receive(event as never);
+
+    expect(log).toEqual([]);
     expect(scope.pendingMocks()).toEqual([]);
   });
 
@@ -651,7 +662,7 @@ describe('a worker run finishing', () => {
         conclusion: 'success',
         external_id: `${SPEC}/01-01`,
         details_url: `${WEB}/issues/11`,
-        output: { title: 'Verified', summary: /passed its verification/ as unknown as string },
+        output: { title: 'Verified', summary: /passed its verification/ as unknown as string, text: SETTLED_BY_APP },
         actions: [],
       })
       .reply(201, { ...queuedCheck, id: 78, head_sha: PUSHED_SHA, status: 'completed', conclusion: 'success' });

@@ -43,7 +43,8 @@ export function waveRun(layout: Layout, slots: number, duration: (i: number) => 
 /** Run independent plans from `start`, in the order given, as slots and conflicts allow; returns when the last ends. */
 function listSchedule(layout: Layout, plans: number[], slots: number, duration: (i: number) => number, start: number, out: ScheduleEntry[]): number {
   const { conflicts, graph } = layout;
-  const busy = new Map<number, number>();
+  // Counters by plan index: a plan in a spec of overlapping writers conflicts with thousands.
+  const busy = new Int32Array(graph.ids.length);
   const end = new Map<number, number>();
   const slotOf = new Map<number, number>();
   const running = new MinHeap((a, b) => end.get(a)! - end.get(b)! < 0 || (end.get(a) === end.get(b) && a < b));
@@ -54,8 +55,14 @@ function listSchedule(layout: Layout, plans: number[], slots: number, duration: 
   let last = start;
   while (waiting.length > 0 || running.size > 0) {
     const left: number[] = [];
-    for (const i of waiting) {
-      if (free.size === 0 || (busy.get(i) ?? 0) > 0) {
+    for (let k = 0; k < waiting.length; k++) {
+      const i = waiting[k]!;
+      if (free.size === 0) {
+        // No slot left: the rest wait as they are (scanning them was most of a large wave's time).
+        for (let j = k; j < waiting.length; j++) left.push(waiting[j]!);
+        break;
+      }
+      if (busy[i]! > 0) {
         left.push(i);
         continue;
       }
@@ -63,7 +70,7 @@ function listSchedule(layout: Layout, plans: number[], slots: number, duration: 
       end.set(i, time + duration(i));
       slotOf.set(i, slot);
       running.push(i);
-      for (const c of conflicts[i]!) busy.set(c, (busy.get(c) ?? 0) + 1);
+      for (const c of conflicts[i]!) busy[c]!++;
       out.push({ plan: graph.ids[i]!, start: time, end: end.get(i)!, slot });
     }
     waiting = left;
@@ -81,7 +88,7 @@ function listSchedule(layout: Layout, plans: number[], slots: number, duration: 
     }
     for (const i of done) {
       free.push(slotOf.get(i)!);
-      for (const c of conflicts[i]!) busy.set(c, busy.get(c)! - 1);
+      for (const c of conflicts[i]!) busy[c]!--;
     }
   }
   return last;

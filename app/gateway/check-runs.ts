@@ -71,6 +71,8 @@ export interface CheckRun {
   output: { title: string | null; summary: string | null; annotationsCount: number };
   /** Where its "Details" link goes: the worker run's page when the dispatch named the run. */
   detailsUrl?: string;
+  /** When it completed (ISO 8601), once it has. */
+  completedAt?: string;
 }
 
 type RawCheckRun = {
@@ -82,6 +84,7 @@ type RawCheckRun = {
   conclusion: string | null;
   output: { title: string | null; summary: string | null; annotations_count: number };
   details_url?: string | null;
+  completed_at?: string | null;
 };
 
 function toCheckRun(r: RawCheckRun): CheckRun {
@@ -94,6 +97,7 @@ function toCheckRun(r: RawCheckRun): CheckRun {
     conclusion: r.conclusion,
     output: { title: r.output.title, summary: r.output.summary, annotationsCount: r.output.annotations_count },
     ...(r.details_url ? { detailsUrl: r.details_url } : {}),
+    ...(r.completed_at ? { completedAt: r.completed_at } : {}),
   };
 }
 

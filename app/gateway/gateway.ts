@@ -18,7 +18,7 @@ import { openKnowledgePr, type KnowledgePr } from './knowledge-pr.js';
 import { openKnowledgePulls, type OpenKnowledgePull } from './knowledge-pulls.js';
 import { addLabels, createLabel, listLabels, removeLabel, type Label } from './labels.js';
 import { repositoryRole } from './permissions.js';
-import { listSpecIssues, setStatus, type SpecIssues } from './plan-issues.js';
+import { listSpecIssues, setStatus, type SpecIssues, specIssuesChangedSince } from './plan-issues.js';
 import {
   createPullRequest,
   getPullRequest,
@@ -56,6 +56,8 @@ export interface Gateway {
 
   /** The spec's plan issues, each plan's own resolved by matchPlanIssues. */
   planIssues(spec: string): Promise<SpecIssues>;
+  /** Has any plan issue of the spec been updated since then (plan-issues.ts)? One request, whatever the spec's size. */
+  specIssuesChangedSince(spec: string, since: string): Promise<boolean>;
   createIssue(issue: { title: string; body: string; labels: string[] }): Promise<IssueRecord>;
   updateIssue(number: number, update: IssueUpdate): Promise<IssueRecord>;
   /** The race-safe status write (plan-issues.ts, setStatus); the labels as they are after it. */
@@ -152,6 +154,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind): G
   return {
     repo,
     planIssues: (spec) => listSpecIssues(r, repo, spec),
+    specIssuesChangedSince: (spec, since) => specIssuesChangedSince(r, repo, spec, since),
     createIssue: (issue) => createIssue(r, repo, issue),
     updateIssue: (number, update) => updateIssue(r, repo, number, update),
     setStatus: (issue, status) => setStatus(r, repo, issue, status),

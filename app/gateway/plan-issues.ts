@@ -25,6 +25,18 @@ export async function listSpecIssues(request: GatewayRequest, repo: Repo, spec: 
 }
 
 /**
+ * Has any of a spec's plan issues changed since `since` (ISO 8601)? One request: GET
+ * /repos/{owner}/{repo}/issues?labels=harness:plan,spec:<id>&state=all&since=<since>&per_page=1,
+ * which lists only issues updated at or after that time. No: the issues are as they were then,
+ * without listing them (a spec of 1,000 plans is ten pages). An issue deleted outright updates
+ * nothing, so a caller that must see deletions lists.
+ */
+export async function specIssuesChangedSince(request: GatewayRequest, repo: Repo, spec: string, since: string): Promise<boolean> {
+  const { data } = await request('GET /repos/{owner}/{repo}/issues', { ...repo, labels: `${LABEL_PLAN},${specLabel(spec)}`, state: 'all', since, per_page: 1 });
+  return data.length > 0;
+}
+
+/**
  * Moves an issue to `status`, race-safely: the new label is added first (POST …/labels, 200)
  * and the old status labels removed after (DELETE …/labels/{name}, 200), so that the issue
  * is never seen without a status, which would read as "not queued". Adding and removing

@@ -30,6 +30,8 @@ export interface FakeIssue {
   state_reason: string | null;
   /** Who opened it: the App's bot unless given (a person forging a plan issue, say). */
   user?: { login: string; type: 'User' | 'Bot' };
+  /** When it last changed (ISO 8601): set by every write through the API; GET /issues?since= filters on it. */
+  updated_at?: string;
 }
 
 export interface FakeCheckRun {
@@ -41,6 +43,8 @@ export interface FakeCheckRun {
   conclusion: string | null;
   output: { title: string | null; summary: string | null; text: string | null };
   annotations: Record<string, unknown>[];
+  /** When it was completed (ISO 8601), as GitHub records it. */
+  completed_at?: string;
 }
 
 export interface FakeComment {
@@ -475,6 +479,8 @@ export class FakeGitHub {
       const state = query.state ?? 'open';
       const found = this.issues
         .filter((i) => wanted.every((l) => i.labels.includes(l)) && (state === 'all' || i.state === state))
+        // since: "only show results that were last updated after the given time"; an issue the fake never saw written counts as old.
+        .filter((i) => query.since === undefined || (i.updated_at !== undefined && i.updated_at > query.since))
         .sort((a, b) => b.number - a.number);
       return this.page(url, found.map((i) => this.issueJson(i)));
     }
@@ -482,6 +488,7 @@ export class FakeGitHub {
       const number = this.nextIssue++;
       const issue: FakeIssue = { id: 900_000 + number, number, title: b.title as string, body: (b.body as string) ?? null, labels: [], state: 'open', state_reason: null };
       issue.labels = this.applyLabels((b.labels as string[]) ?? []);
+      issue.updated_at = this.now().toISOString();
       this.issues.push(issue);
       return [201, this.issueJson(issue)];
     }
@@ -495,6 +502,7 @@ export class FakeGitHub {
         issue.state = b.state as 'open' | 'closed';
         issue.state_reason = issue.state === 'closed' ? ((b.state_reason as string) ?? 'completed') : 'reopened';
       }
+      issue.updated_at = this.now().toISOString();
       return [200, this.issueJson(issue)];
     }
     if ((m = /^POST \/issues\/(\d+)\/labels$/.exec(route))) {
@@ -507,12 +515,14 @@ export class FakeGitHub {
       if (!issue) return [404, { message: 'Not Found' }];
       const added = this.applyLabels((b.labels as string[]) ?? []).filter((l) => !issue.labels.includes(l));
       issue.labels.push(...added);
+      if (added.length > 0) issue.updated_at = this.now().toISOString();
       return [200, this.issueJson(issue).labels];
     }
     if ((m = /^DELETE \/issues\/(\d+)\/labels\/(.+)$/.exec(route))) {
       const issue = this.issues.find((i) => i.number === Number(m![1]));
       if (!issue?.labels.includes(m[2]!)) return [404, { message: 'Label does not exist' }];
       issue.labels = issue.labels.filter((l) => l !== m![2]);
+      issue.updated_at = this.now().toISOString();
       return [200, this.issueJson(issue).labels];
     }
     if ((m = /^GET \/issues\/(\d+)\/comments$/.exec(route))) {
@@ -679,6 +689,7 @@ export class FakeGitHub {
       run.conclusion = b.conclusion as string;
       run.status = 'completed';
     }
+    if (run.status === 'completed' && run.completed_at === undefined) run.completed_at = this.now().toISOString();
     if (b.external_id !== undefined) run.external_id = b.external_id as string;
     const output = b.output as { title?: string; summary?: string; text?: string; annotations?: Record<string, unknown>[] } | undefined;
     if (output) {
@@ -795,6 +806,7 @@ export class FakeGitHub {
       external_id: r.external_id,
       status: r.status,
       conclusion: r.conclusion,
+      ...(r.completed_at ? { completed_at: r.completed_at } : {}),
       output: { ...r.output, annotations_count: r.annotations.length, annotations_url: '' },
       app: { id: 1, slug: 'harness' },
     };

@@ -3,7 +3,7 @@
  * of the runs that start together against it; a live holder is never displaced.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -76,5 +76,29 @@ describe('the run lock', () => {
     const release = await acquireRunLock(dir);
     await release();
     expect(existsSync(join(dir, `run.lock.takeover-${stale}`))).toBe(false);
+  });
+
+  it('takes over a lock or a guard a run left empty when it was killed as it wrote it (found by the crash campaign)', async () => {
+    const old = new Date(Date.now() - 10_000);
+    const empty = mkdtempSync(join(tmpdir(), 'harness-lock-'));
+    writeFileSync(join(empty, 'run.lock'), '');
+    utimesSync(join(empty, 'run.lock'), old, old);
+    await (await acquireRunLock(empty))();
+
+    const guarded = mkdtempSync(join(tmpdir(), 'harness-lock-'));
+    const stale = deadPid();
+    writeFileSync(join(guarded, 'run.lock'), String(stale));
+    writeFileSync(join(guarded, `run.lock.takeover-${stale}`), '');
+    utimesSync(join(guarded, `run.lock.takeover-${stale}`), old, old);
+    writeFileSync(join(guarded, `run.lock.${stale}.new`), String(stale));
+    const release = await acquireRunLock(guarded);
+    expect(readdirSync(guarded).sort()).toEqual(['run.lock']);
+    await release();
+  });
+
+  it('leaves an empty lock that is being written this instant to its writer', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'harness-lock-'));
+    writeFileSync(join(dir, 'run.lock'), '');
+    await expect(acquireRunLock(dir)).rejects.toThrow(/could not take the run lock/);
   });
 });

@@ -222,6 +222,25 @@ export class RunRepo {
     return { ok: true, sha: merged[merged.length - 1] ?? after };
   }
 
+  /**
+   * Put back what is written in `dir` of `cwd` and not committed, staged or not (untracked files
+   * go): the records a run killed before committing them left in the integration worktree.
+   * They are derived from the run's state and written again as the resumed run reaches them;
+   * left in place, they stop the next merge that touches them ("your local changes would be
+   * overwritten"). The knowledge store is left as it is: signals filed and not committed go
+   * into the next document commit. Returns what was put back.
+   */
+  async discardUncommitted(cwd: string, dir: string, keep: string): Promise<string[]> {
+    const git = this.git(cwd);
+    const spec = ['--', dir, `:(exclude)${keep}`];
+    const changed = (await git.run(['status', '--porcelain', '--untracked-files=all', ...spec])).split('\n').filter(Boolean).map((l) => l.slice(3));
+    if (changed.length === 0) return [];
+    await git.run(['reset', '--quiet', ...spec]);
+    await git.run(['checkout', ...spec]);
+    await git.run(['clean', '-fdq', ...spec]);
+    return changed;
+  }
+
   /** Files changed on `head` since `base`. */
   async changedFiles(cwd: string, base: string, head = 'HEAD'): Promise<string[]> {
     return (await this.git(cwd).run(['diff', '--name-only', '--no-renames', `${base}...${head}`])).split('\n').filter(Boolean);

@@ -1,3 +1,4 @@
+import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
 import { join, relative, sep } from 'node:path';
 import { analyzeGraph } from '../engine/core/analysis/analyze.js';
 import { graphJson } from '../engine/core/analysis/render.js';
@@ -107,6 +108,10 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
       };
     }
     await repo.ensureWorktree(worktree, branch, record.baseSha);
+    if (resumed) {
+      // Records a killed run wrote and never committed: written again as the run reaches them, and in the way of merges meanwhile.
+      for (const f of await repo.discardUncommitted(worktree, specRel, KNOWLEDGE_ROOT)) options.reporter.event({ kind: 'info', text: `put back ${f}, written by a run that was killed before it committed it; it is written again` });
+    }
     record = { ...record, updatedAt: now().toISOString(), holder: { pid: process.pid, since: now().toISOString() } };
     await store.writeRun(record);
     const analysis = analyzeGraph(spec);

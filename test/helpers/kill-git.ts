@@ -17,6 +17,8 @@ export interface KillPoint {
   args?: string;
   /** Instead of a git command whose arguments contain this. */
   before?: string;
+  /** Instead of a commit whose message contains this: what was written and staged stays, uncommitted. */
+  beforeCommit?: string;
 }
 
 export function killingGit(): { env: (at: KillPoint) => NodeJS.ProcessEnv } {
@@ -25,6 +27,12 @@ export function killingGit(): { env: (at: KillPoint) => NodeJS.ProcessEnv } {
   const script = `#!/bin/sh
 is_commit=0
 for a in "$@"; do [ "$a" = commit ] && is_commit=1; done
+if [ $is_commit = 1 ] && [ -n "$HARNESS_KILL_BEFORE_COMMIT" ]; then
+  msg=$(cat)
+  case "$msg" in *"$HARNESS_KILL_BEFORE_COMMIT"*) kill -9 $PPID; exit 137 ;; esac
+  printf '%s\\n' "$msg" | "${real}" "$@"
+  exit $?
+fi
 if [ $is_commit = 1 ] && [ -n "$HARNESS_KILL_AFTER_COMMIT" ]; then
   msg=$(cat)
   printf '%s\\n' "$msg" | "${real}" "$@"
@@ -49,6 +57,7 @@ exec "${real}" "$@"
       ...(at.commit ? { HARNESS_KILL_AFTER_COMMIT: at.commit } : {}),
       ...(at.args ? { HARNESS_KILL_AFTER_ARGS: at.args } : {}),
       ...(at.before ? { HARNESS_KILL_BEFORE_ARGS: at.before } : {}),
+      ...(at.beforeCommit ? { HARNESS_KILL_BEFORE_COMMIT: at.beforeCommit } : {}),
     }),
   };
 }

@@ -68,6 +68,19 @@ describe('a run killed at a git step', () => {
     expect(worktrees(root)).toBe(2);
   });
 
+  it.each([
+    ['the summary of a plan', 'summary of 01-01'],
+    ["a phase's verification", 'phase 01 verified'],
+  ])('before %s is committed (its documents written and staged), resumes to the same end, each committed once', async (_, subject) => {
+    const root = await makeRepo(specTree(PLANS));
+    expect(await killedRun(root, { beforeCommit: subject })).toBeNull();
+    expect((await resume(root)).complete).toBe(true);
+    const counts = subjects(root);
+    for (const [s, n] of counts) expect(n, `${s} committed ${n} times`).toBe(1);
+    expect(counts.has('docs(SPC-007): all phases verified')).toBe(true);
+    expect(worktrees(root)).toBe(2);
+  });
+
   it('before a verified plan\'s worktree is removed, leaves no worktree behind once resumed', async () => {
     const root = await makeRepo(specTree(PLANS));
     expect(await killedRun(root, { before: 'worktree remove' })).toBeNull();

@@ -91,7 +91,7 @@ export async function runLocalPlanning(repo: RunRepo, options: LocalPlanningOpti
       ...(options.signal ? { signal: options.signal } : {}),
     });
     if (outcome.kind === 'committed' && outcome.brief && outcome.surfaced.length > 0) {
-      outcome = { ...outcome, sha: await recordTrajectory(repo, worktree, outcome.spec ?? outcome.brief.title, outcome.brief, outcome.surfaced, now()) };
+      outcome = { ...outcome, sha: await recordTrajectory(repo, worktree, options.env, outcome.spec ?? outcome.brief.title, outcome.brief, outcome.surfaced, now()) };
     }
     if (outcome.kind === 'committed') {
       // The answers the person wrote are in the commit now: the checkout's copy gives way to it.
@@ -121,12 +121,13 @@ export async function runLocalPlanning(repo: RunRepo, options: LocalPlanningOpti
  * used: what it wrote passed and was committed), in the planning commit itself, so the
  * person's branch gets both at once. Returns the commit.
  */
-async function recordTrajectory(repo: RunRepo, worktree: string, spec: string, brief: Plan, entries: readonly SurfacedEntry[], at: Date): Promise<string> {
+async function recordTrajectory(repo: RunRepo, worktree: string, env: Record<string, string>, spec: string, brief: Plan, entries: readonly SurfacedEntry[], at: Date): Promise<string> {
   const project = await localProject(repo);
   const events = trajectoryEvents({ entries, project, spec, plan: brief.id, verified: true, at, origin: `local:${brief.id}:${at.toISOString()}` });
   const path = join(KNOWLEDGE_ROOT, trajectoryPath(at));
   const text = appendTrajectory(await readTextIfExists(join(worktree, path)), events);
-  const git = new Git(worktree);
+  // The identity the planning commit was made with (the person's, or the one harness gives a machine without one).
+  const git = new Git(worktree, { env });
   if (text !== undefined) {
     await mkdir(dirname(join(worktree, path)), { recursive: true });
     await writeFile(join(worktree, path), text);

@@ -148,7 +148,15 @@ export interface Gateway {
  * kind (which the error hints speak of): `context.octokit.request` in the App, the worker's
  * `@actions/github` client's in the worker.
  */
-export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind): Gateway {
+export interface GatewayOptions {
+  /**
+   * How the token's login is found, given the one request that asks GitHub (identity.ts): the
+   * App remembers it per installation across deliveries, since its bot's login never changes.
+   */
+  selfLogin?: (ask: () => Promise<string>) => Promise<string>;
+}
+
+export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, options: GatewayOptions = {}): Gateway {
   const r = gatewayRequest(request, token);
   let self: Promise<string> | undefined;
   return {
@@ -217,6 +225,6 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind): G
     claimRefsWithPrefix: (prefix) => claimRefsWithPrefix(r, repo, prefix),
     deleteClaimRefs: (prefix) => deleteClaimRefs(r, repo, prefix),
 
-    selfLogin: () => (self ??= viewerLogin(r)),
+    selfLogin: () => (self ??= options.selfLogin ? options.selfLogin(() => viewerLogin(r)) : viewerLogin(r)),
   };
 }

@@ -4,6 +4,7 @@ import { CONFIG_PATH, parseConfig } from '../engine/core/config/parse.js';
 import { DEFAULT_CONFIG, type HarnessConfig } from '../engine/core/config/schema.js';
 import { problem, type Problem } from '../engine/core/spec/problem.js';
 import { GitHubError, gitHubError } from '../gateway/github-error.js';
+import { appOctokit } from './app-gateway.js';
 
 export interface LoadedConfig {
   config: HarnessConfig;
@@ -17,6 +18,8 @@ export interface LoadedConfig {
  * is reported and the defaults are used, so a typo never stops the app.
  */
 export async function loadConfig(context: Context): Promise<LoadedConfig> {
+  // Its read made conditional like every other (app-gateway.ts): an unchanged file costs nothing.
+  appOctokit(context);
   const raw = (await context.config<Record<string, unknown>>('harness.yml')) ?? null;
   if (raw === null) return { config: DEFAULT_CONFIG, problems: [] };
   const { config, problems } = parseConfig(stringify(raw));

@@ -18,6 +18,8 @@ export interface RecordedRequest {
   url: string;
   /** JSON body, for writes. */
   body?: unknown;
+  /** The status the fake answered with (304: a conditional read found nothing changed). */
+  status?: number;
 }
 
 export interface FakeIssue {
@@ -255,7 +257,7 @@ export class FakeGitHub {
         .intercept(paths, method)
         .query(true)
         .reply(function (uri, body) {
-          return fake.handle(method, uri, body === '' ? undefined : body);
+          return fake.handle(method, uri, body === '' ? undefined : body, this.req.headers as Record<string, string | undefined>);
         });
     }
     return scope;
@@ -273,7 +275,7 @@ export class FakeGitHub {
         const text = Buffer.concat(chunks).toString('utf8');
         let reply: Reply;
         try {
-          reply = this.handle(req.method ?? 'GET', req.url ?? '/', text === '' ? undefined : (JSON.parse(text) as unknown));
+          reply = this.handle(req.method ?? 'GET', req.url ?? '/', text === '' ? undefined : (JSON.parse(text) as unknown), req.headers as Record<string, string | undefined>);
         } catch (e) {
           reply = [500, { message: e instanceof Error ? e.message : String(e) }];
         }
@@ -346,7 +348,23 @@ export class FakeGitHub {
 
   // --- REST ----------------------------------------------------------------------------
 
-  private handle(method: string, uri: string, body: unknown): Reply {
+  /**
+   * A request served: routed, recorded with the status it got, and for a read answered 200 an
+   * `etag` (a hash of what was sent), with 304 and no body when the request's `If-None-Match`
+   * names it, as GitHub answers conditional requests.
+   */
+  private handle(method: string, uri: string, body: unknown, headers: Record<string, string | undefined> = {}): Reply {
+    let reply = this.route(method, uri, body);
+    if (method === 'GET' && reply[0] === 200) {
+      const etag = `W/"${createHash('sha1').update(JSON.stringify(reply[1] ?? null)).update(reply[2]?.link ?? '').digest('hex')}"`;
+      reply = headers['if-none-match'] === etag ? [304, undefined, { etag }] : [200, reply[1], { ...reply[2], etag }];
+    }
+    const recorded = this.requests.at(-1);
+    if (recorded) recorded.status = reply[0];
+    return reply;
+  }
+
+  private route(method: string, uri: string, body: unknown): Reply {
     const url = new URL(uri, API);
     const path = decodeURIComponent(url.pathname);
     const query = Object.fromEntries(url.searchParams);

@@ -1,0 +1,145 @@
+/**
+ * Conditional requests (GitHub's REST docs, "Best practices: use conditional requests if
+ * appropriate"): a GET whose answer carried an `etag` is asked again with `If-None-Match`,
+ * and GitHub answers 304 Not Modified when nothing changed, a response that does not count
+ * against the rate limit. The App reads the same things delivery after delivery (a spec's
+ * plan issues, page by page; `.github/harness.yml`; the spec PR's comments; a branch's head),
+ * so most of those reads become free.
+ *
+ * The cache only ever hands back what GitHub said is still current: every read still goes to
+ * GitHub, and a 304 is GitHub's word that the copy is the answer. It holds no state of its
+ * own: lost (a restart), each read is a full one again. It is scoped by whoever the token
+ * belongs to (an installation), so one installation is never answered with another's data,
+ * and bounded: the least recently used entries go past `maxEntries` or `maxBytes`.
+ */
+
+/** The part of an Octokit instance this needs: its `request` hook (before-after-hook). */
+export interface HookedOctokit {
+  hook: {
+    wrap(name: 'request', wrapper: (request: (options: RequestOptions) => Promise<Response>, options: RequestOptions) => Promise<Response>): void;
+  };
+  request: { endpoint: { parse(options: RequestOptions): { method: string; url: string; headers?: Record<string, string | undefined> } } };
+}
+
+interface RequestOptions {
+  method?: string;
+  url?: string;
+  headers?: Record<string, string | number | undefined>;
+  [key: string]: unknown;
+}
+
+interface Response {
+  status: number;
+  url: string;
+  headers: Record<string, string | number | undefined>;
+  data: unknown;
+}
+
+interface Entry {
+  etag: string;
+  response: Response;
+  bytes: number;
+}
+
+export interface ConditionalStats {
+  /** Reads GitHub answered 304: served from the cache, not counted against the rate limit. */
+  notModified: number;
+  /** Reads answered in full (200). */
+  full: number;
+}
+
+export class ConditionalCache {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+  readonly stats: ConditionalStats = { notModified: 0, full: 0 };
+
+  constructor(
+    readonly maxEntries = 2_000,
+    readonly maxBytes = 64 * 1024 * 1024,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  lookup(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (entry) {
+      // Most recently used last.
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  store(key: string, etag: string, response: Response): void {
+    const bytes = approximateBytes(response.data);
+    if (bytes > this.maxBytes / 4) return;
+    this.forget(key);
+    this.entries.set(key, { etag, response, bytes });
+    this.bytes += bytes;
+    for (const [oldest, entry] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.bytes;
+    }
+  }
+
+  forget(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+  }
+}
+
+function approximateBytes(data: unknown): number {
+  if (typeof data === 'string') return data.length * 2;
+  try {
+    return JSON.stringify(data ?? null).length * 2;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+function statusOf(e: unknown): number | undefined {
+  const status = (e as { status?: unknown } | null)?.status;
+  return typeof status === 'number' ? status : undefined;
+}
+
+const wrapped = new WeakSet<object>();
+
+/**
+ * Make every GET `octokit` sends conditional, through `cache`, for the token's owner `scope`
+ * (an installation id). Once per Octokit instance: a second call does nothing. A response
+ * without an `etag`, and any other method, pass through untouched.
+ */
+export function conditionalRequests(octokit: HookedOctokit, cache: ConditionalCache, scope: string): void {
+  if (wrapped.has(octokit)) return;
+  wrapped.add(octokit);
+  octokit.hook.wrap('request', async (request, options) => {
+    if ((options.method ?? 'GET').toUpperCase() !== 'GET') return request(options);
+    const parsed = octokit.request.endpoint.parse(options);
+    const key = `${scope} ${parsed.headers?.accept ?? ''} ${parsed.url}`;
+    const cached = cache.lookup(key);
+    // On the options object itself: before-after-hook hands the same one to every wrapper inside this one.
+    if (cached) options.headers = { ...options.headers, 'if-none-match': cached.etag };
+    let response: Response;
+    try {
+      response = await request(options);
+    } catch (e) {
+      if (cached && statusOf(e) === 304) {
+        cache.stats.notModified++;
+        // A copy: a caller that changes what it was handed must not change the cache.
+        return structuredClone(cached.response);
+      }
+      if (statusOf(e) === 404) cache.forget(key);
+      throw e;
+    }
+    cache.stats.full++;
+    const etag = response.headers.etag;
+    if (typeof etag === 'string' && etag !== '' && response.status === 200) cache.store(key, etag, response);
+    else cache.forget(key);
+    return response;
+  });
+}

@@ -1,0 +1,319 @@
+/**
+ * The App over a whole spec's life, by the hour: a generated spec of 1,000 plans is opened as
+ * a spec PR, executed with `/harness execute <spec>/all`, and played out to the end, with the
+ * App running for real (Probot receiving real payloads from @octokit/webhooks-examples,
+ * adapted) against the fake GitHub of test/helpers/github-repo.ts, which counts every request.
+ *
+ * Time is simulated. A clock stands in for Date while the simulation runs, and moves only
+ * between deliveries, from one event to the next in time order:
+ *   - the spec PR opened (t = 0): the first sync;
+ *   - `/harness execute <spec>/all` once the sync's check run is complete;
+ *   - every workflow dispatch the App makes starts a worker that ends after the plan's
+ *     duration (a seeded draw between 30% and 90% of its `timeout_minutes`; a phase's
+ *     verification takes 5 minutes). Its end is what a worker does on GitHub: a commit on
+ *     the plan branch, the plan PR opened, the App's check run concluded, the run completed;
+ *     the App then receives `check_run` completed and `workflow_run` completed, in that order;
+ *   - a person merges each plan PR 5 minutes after it opens: `pull_request` closed (merged).
+ * The worker's own requests are not the App's and are not counted (it runs with the workflow's
+ * token, or with the App's on another runner's allowance); everything the App asks of GitHub is.
+ *
+ * Each request is stamped with the simulated time it was made at, and counted in its hour.
+ * GitHub does not count a conditional request answered 304 Not Modified against the rate limit
+ * (docs: "Use conditional requests if appropriate"); those are counted apart.
+ */
+import nock from 'nock';
+import { generateSpec, type GeneratedSpec } from './spec-gen.js';
+import { FakeGitHub } from '../test/helpers/github-repo.js';
+import { testProbot, webhookExample } from '../test/helpers/probot.js';
+import { mulberry32, median } from './lib.js';
+
+export interface HoursOptions {
+  plans: number;
+  slots: number;
+  seed?: number;
+  /** Stop after this much simulated time, finished or not. */
+  limitHours?: number;
+}
+
+export interface HoursResult {
+  plans: number;
+  slots: number;
+  /** Simulated hours from the spec PR opened to the last plan merged and the last phase verified. */
+  hours: number;
+  finished: boolean;
+  plansMerged: number;
+  phasesVerified: number;
+  /** Requests counted against the rate limit, per simulated hour (the first is hour 0). */
+  perHour: number[];
+  /** Conditional requests answered 304 per hour (not counted against the limit). */
+  notModifiedPerHour: number[];
+  peak: number;
+  mean: number;
+  perPlan: number;
+  /** Requests by kind, over the whole run: `METHOD /route shape`. */
+  byRoute: [string, number][];
+  /** Requests per delivery, by event. */
+  byEvent: Record<string, { deliveries: number; requests: number; medianRequests: number }>;
+  firstSync: { requests: number; minutes: number };
+}
+
+const SPEC_DIR = 'docs/specs/SPC-900-generated';
+/** A real payload, adapted field by field: typing each example's shape would say nothing more. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+type Payload = Record<string, any>;
+const HOUR = 3_600_000;
+const MINUTE = 60_000;
+const START = Date.parse('2026-11-02T08:00:00Z');
+const BASE_BRANCH = 'master';
+const PHASE_MINUTES = 5;
+const REVIEW_MINUTES = 5;
+
+/** `GET /repos/o/r/issues/12/labels/status%3Aready?x=1` → `GET /issues/{n}/labels/{name}`: requests grouped by route. */
+function routeShape(method: string, url: string): string {
+  const path = url.replace(/\?.*$/, '').replace(/^\/repos\/[^/]+\/[^/]+/, '');
+  const shaped = path
+    .replace(/\/[0-9a-f]{40}/g, '/{sha}')
+    .replace(/\/\d+/g, '/{n}')
+    .replace(/\/labels\/.+$/, '/labels/{name}')
+    .replace(/\/git\/(ref|refs|matching-refs)\/.+$/, '/git/$1/{ref}')
+    .replace(/\/contents\/.+$/, '/contents/{path}')
+    .replace(/\/commits\/[^/]+\/check-runs$/, '/commits/{ref}/check-runs');
+  return `${method} ${shaped}`;
+}
+
+interface Event {
+  at: number;
+  order: number;
+  run: () => Promise<void>;
+}
+
+/** Run the simulation once. Date is the simulated clock while it runs, and is put back after. */
+export async function simulateHours(options: HoursOptions): Promise<HoursResult> {
+  const random = mulberry32(options.seed ?? 7);
+  const generated: GeneratedSpec = generateSpec({ plans: options.plans, phases: Math.max(2, Math.round(options.plans / 50)), edges: Math.round(options.plans * 1.5) });
+  const specId = /^id:\s*(\S+)/m.exec(generated.files.get('SPEC.md') ?? '')?.[1];
+  if (!specId) throw new Error('the generated spec has no id');
+  const timeouts = new Map<string, number>();
+  for (const [path, text] of generated.files) {
+    const id = /^plan_id:\s*"?([^"\n]+)"?/m.exec(text)?.[1];
+    const timeout = /^timeout_minutes:\s*(\d+)/m.exec(text)?.[1];
+    if (path.endsWith('-PLAN.md') && id) timeouts.set(id, Number(timeout ?? 30));
+  }
+
+  // The simulated clock.
+  let now = START;
+  const RealDate = Date;
+  class SimulatedDate extends RealDate {
+    constructor(...args: unknown[]) {
+      if (args.length === 0) super(now);
+      else super(...(args as [string]));
+    }
+    static override now(): number {
+      return now;
+    }
+  }
+  globalThis.Date = SimulatedDate as DateConstructor;
+
+  const github = new FakeGitHub();
+  github.config = `specs_root: docs/specs\nslots: ${options.slots}\n`;
+  github.now = () => new Date(now);
+  github.roles.set('Codertocat', 'admin');
+  const stamps: number[] = [];
+  github.beforeServe = () => {
+    stamps.push(now);
+  };
+
+  const opened = webhookExample<Payload>('pull_request', (e) => e.action === 'opened');
+  const repository = opened.repository as { full_name: string };
+  const baseSha = opened.pull_request.base.sha as string;
+  const headSha = opened.pull_request.head.sha as string;
+  const specFiles = Object.fromEntries([...generated.files].map(([path, text]) => [`${SPEC_DIR}/${path}`, text]));
+  github.commit(baseSha, { 'README.md': '# Hello\n' });
+  github.commit(headSha, { 'README.md': '# Hello\n', ...specFiles });
+  // The spec PR merges before execution: plan branches start from the base branch, which holds the spec.
+  github.branches.set(BASE_BRANCH, headSha);
+  github.defaultBranch = BASE_BRANCH;
+
+  const probot = testProbot();
+  const events: Event[] = [];
+  let order = 0;
+  const at = (time: number, run: () => Promise<void>) => {
+    events.push({ at: time, order: order++, run });
+  };
+  const byEvent = new Map<string, number[]>();
+  let deliveryId = 0;
+  const deliver = async (name: string, payload: Record<string, unknown>, label: string) => {
+    const from = github.requests.length;
+    await probot.receive({ id: `sim-${++deliveryId}`, name, payload } as never);
+    const list = byEvent.get(label) ?? [];
+    list.push(github.requests.length - from);
+    byEvent.set(label, list);
+  };
+
+  let dispatchesSeen = 0;
+  let runId = 9_000_000;
+  let plansMerged = 0;
+  let phasesVerified = 0;
+  let lastEnd = START;
+  const merged = new Set<string>();
+
+  const workerEnds = (target: string, runNumber: number) => async () => {
+    const isPhase = target.startsWith('phase-');
+    const branch = `harness/${specId}/${target}`;
+    const sha = github.branches.get(branch);
+    if (sha === undefined) return;
+    let prNumber: number | undefined;
+    if (!isPhase) {
+      github.pushTo(branch, { [`src/${target}.txt`]: `${target}\n` }, `Plan ${target}`);
+      const issue = github.issues.find((i) => i.body?.includes(`harness:plan ${specId} ${target} `) || i.title.startsWith(`[${target}]`));
+      prNumber = 5_000 + github.pullRequests.length;
+      github.pullRequests.push({ number: prNumber, title: `[${target}] plan`, body: `Closes #${issue?.number ?? 0}`, head: branch, base: BASE_BRANCH, state: 'open', merged: false, labels: [], created_at: new Date(now).toISOString() });
+    }
+    const check = [...github.checkRuns].reverse().find((r) => r.external_id === `${specId}/${target}`);
+    if (check) {
+      check.status = 'completed';
+      check.conclusion = 'success';
+      check.completed_at = new Date(now).toISOString();
+      check.output = { title: isPhase ? 'Phase verified' : 'Plan verified', summary: 'All checks passed.', text: null };
+      await deliver(
+        'check_run',
+        {
+          action: 'completed',
+          check_run: { id: check.id, name: check.name, external_id: check.external_id, status: 'completed', conclusion: 'success', head_sha: check.head_sha, output: check.output, app: { slug: 'harness' } },
+          repository: opened.repository,
+          sender: opened.sender,
+        },
+        'check_run.completed (worker)',
+      );
+    }
+    const run = github.workflowRuns.find((r) => r.id === runNumber);
+    if (run) run.status = 'completed';
+    const runPayload = webhookExample<Payload>('workflow_run', (e) => e.action === 'completed');
+    Object.assign(runPayload.workflow_run, {
+      id: runNumber,
+      name: 'harness worker',
+      path: '.github/workflows/harness-worker.yml',
+      display_title: `harness ${specId}/${target}`,
+      event: 'workflow_dispatch',
+      status: 'completed',
+      conclusion: 'success',
+      head_branch: BASE_BRANCH,
+      head_sha: github.branches.get(BASE_BRANCH),
+      html_url: `https://github.com/${repository.full_name}/actions/runs/${runNumber}`,
+    });
+    runPayload.repository = opened.repository;
+    await deliver('workflow_run', runPayload, 'workflow_run.completed');
+    if (isPhase) {
+      phasesVerified++;
+      lastEnd = now;
+      return;
+    }
+    const number = prNumber!;
+    at(now + REVIEW_MINUTES * MINUTE, async () => {
+      github.merge(number);
+      const pr = github.pullRequests.find((p) => p.number === number)!;
+      const closed = webhookExample<Payload>('pull_request', (e) => e.action === 'closed');
+      Object.assign(closed.pull_request, {
+        number,
+        merged: true,
+        state: 'closed',
+        head: { ...closed.pull_request.head, ref: pr.head, sha: pr.closedHeadSha, repo: opened.repository },
+        base: { ...closed.pull_request.base, ref: BASE_BRANCH, sha: github.branches.get(BASE_BRANCH), repo: opened.repository },
+      });
+      closed.repository = opened.repository;
+      await deliver('pull_request', closed, 'pull_request.closed (plan PR merged)');
+      merged.add(target);
+      plansMerged++;
+      lastEnd = now;
+    });
+  };
+
+  /** Workers for the dispatches the App made since the last look. */
+  const startWorkers = () => {
+    for (; dispatchesSeen < github.dispatches.length; dispatchesSeen++) {
+      const inputs = (github.dispatches[dispatchesSeen]!.body as { inputs: { plan: string } }).inputs;
+      const target = inputs.plan;
+      const id = ++runId;
+      github.workflowRuns.push({ id, display_title: `harness ${specId}/${target}`, status: 'in_progress' });
+      const minutes = target.startsWith('phase-') ? PHASE_MINUTES : (timeouts.get(target) ?? 30) * (0.3 + 0.6 * random());
+      at(now + minutes * MINUTE, workerEnds(target, id));
+    }
+  };
+
+  nock.disableNetConnect();
+  github.install();
+  let firstSync: HoursResult['firstSync'] | undefined;
+  try {
+    // The spec PR opened: the first sync.
+    const from = github.requests.length;
+    await deliver('pull_request', opened, 'pull_request.opened (spec PR: first sync)');
+    firstSync = { requests: github.requests.length - from, minutes: (now - START) / MINUTE };
+    // Execute everything once the sync is done.
+    const comment = webhookExample<Payload>('issue_comment', (e) => e.action === 'created');
+    // On the spec's tracking issue, which the sync opened.
+    const tracking = github.issues.find((i) => i.labels.includes('harness:spec'));
+    if (!tracking) throw new Error('the first sync opened no tracking issue');
+    const { pull_request: _pr, ...issue } = comment.issue as Record<string, unknown>;
+    comment.issue = { ...issue, number: tracking.number, title: tracking.title, labels: tracking.labels.map((name) => ({ name })) };
+    comment.comment = { ...comment.comment, id: 77_000_001, body: `/harness execute ${specId}/all`, user: { ...comment.comment.user, login: 'Codertocat', type: 'User' } };
+    comment.repository = opened.repository;
+    await deliver('issue_comment', comment, 'issue_comment.created (/harness execute all)');
+    startWorkers();
+
+    const limit = START + (options.limitHours ?? 48) * HOUR;
+    while (events.length > 0) {
+      events.sort((a, b) => a.at - b.at || a.order - b.order);
+      const next = events.shift()!;
+      if (next.at > limit) break;
+      if (next.at > now) now = next.at;
+      await next.run();
+      startWorkers();
+    }
+  } finally {
+    nock.cleanAll();
+    nock.enableNetConnect();
+    globalThis.Date = RealDate;
+  }
+
+  const hours = Math.ceil((lastEnd - START) / HOUR) || 1;
+  const perHour = Array.from({ length: Math.max(hours, 1) }, () => 0);
+  const notModifiedPerHour = perHour.map(() => 0);
+  const routes = new Map<string, number>();
+  github.requests.forEach((r, i) => {
+    const hour = Math.floor(((stamps[i] ?? now) - START) / HOUR);
+    while (perHour.length <= hour) {
+      perHour.push(0);
+      notModifiedPerHour.push(0);
+    }
+    if ((r as { status?: number }).status === 304) notModifiedPerHour[hour]!++;
+    else perHour[hour]!++;
+    const shape = routeShape(r.method, r.url);
+    routes.set(shape, (routes.get(shape) ?? 0) + 1);
+  });
+  const counted = perHour.reduce((a, b) => a + b, 0);
+  const phases = new Set(generated.ids.map((id) => id.slice(0, 2))).size;
+  return {
+    plans: options.plans,
+    slots: options.slots,
+    hours: Math.round(((lastEnd - START) / HOUR) * 100) / 100,
+    finished: plansMerged === options.plans && phasesVerified === phases,
+    plansMerged,
+    phasesVerified,
+    perHour,
+    notModifiedPerHour,
+    peak: Math.max(...perHour),
+    mean: Math.round(counted / ((lastEnd - START) / HOUR)),
+    perPlan: Math.round((counted / options.plans) * 10) / 10,
+    byRoute: [...routes].sort((a, b) => b[1] - a[1]),
+    byEvent: Object.fromEntries([...byEvent].map(([k, v]) => [k, { deliveries: v.length, requests: v.reduce((a, b) => a + b, 0), medianRequests: median(v) }])),
+    firstSync: firstSync ?? { requests: 0, minutes: 0 },
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const plans = Number(process.argv[2] ?? 1000);
+  const slots = Number(process.argv[3] ?? 48);
+  const started = performance.now();
+  const result = await simulateHours({ plans, slots });
+  console.log(JSON.stringify({ ...result, byRoute: result.byRoute.slice(0, 40), seconds: (performance.now() - started) / 1000 }, null, 1));
+}

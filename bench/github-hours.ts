@@ -26,6 +26,7 @@ import { generateSpec, type GeneratedSpec } from './spec-gen.js';
 import { FakeGitHub } from '../test/helpers/github-repo.js';
 import { testProbot, webhookExample } from '../test/helpers/probot.js';
 import { mulberry32, median } from './lib.js';
+import { CONCLUDED_BY_WORKER } from '../app/engine/forge/worker-outcome.js';
 
 export interface HoursOptions {
   plans: number;
@@ -52,8 +53,8 @@ export interface HoursResult {
   perPlan: number;
   /** Requests by kind, over the whole run: `METHOD /route shape`. */
   byRoute: [string, number][];
-  /** Requests per delivery, by event. */
-  byEvent: Record<string, { deliveries: number; requests: number; medianRequests: number }>;
+  /** Requests per delivery, by event, and what they are (304s apart). */
+  byEvent: Record<string, { deliveries: number; requests: number; medianRequests: number; routes: Record<string, number> }>;
   firstSync: { requests: number; minutes: number };
 }
 
@@ -141,6 +142,7 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
     events.push({ at: time, order: order++, run });
   };
   const byEvent = new Map<string, number[]>();
+  const eventRoutes = new Map<string, Map<string, number>>();
   let deliveryId = 0;
   const deliver = async (name: string, payload: Record<string, unknown>, label: string) => {
     const from = github.requests.length;
@@ -148,6 +150,13 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
     const list = byEvent.get(label) ?? [];
     list.push(github.requests.length - from);
     byEvent.set(label, list);
+    const routes = eventRoutes.get(label) ?? new Map<string, number>();
+    for (let i = from; i < github.requests.length; i++) {
+      const r = github.requests[i]!;
+      const shape = `${routeShape(r.method, r.url)}${github.statuses[i] === 304 ? ' (304)' : ''}`;
+      routes.set(shape, (routes.get(shape) ?? 0) + 1);
+    }
+    eventRoutes.set(label, routes);
   };
 
   let dispatchesSeen = 0;
@@ -169,17 +178,19 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
       prNumber = 5_000 + github.pullRequests.length;
       github.pullRequests.push({ number: prNumber, title: `[${target}] plan`, body: `Closes #${issue?.number ?? 0}`, head: branch, base: BASE_BRANCH, state: 'open', merged: false, labels: [], created_at: new Date(now).toISOString() });
     }
+    // As a worker holding the App's token ends (live-check.ts, finish): the App's check run on the claimed commit
+    // concluded, then the same on the new head, where the plan PR shows it.
     const check = [...github.checkRuns].reverse().find((r) => r.external_id === `${specId}/${target}`);
+    const output = { title: isPhase ? 'Phase verified' : 'Plan verified', summary: 'All checks passed.', text: `${CONCLUDED_BY_WORKER}\n` };
     if (check) {
-      check.status = 'completed';
-      check.conclusion = 'success';
-      check.completed_at = new Date(now).toISOString();
-      check.output = { title: isPhase ? 'Phase verified' : 'Plan verified', summary: 'All checks passed.', text: null };
+      Object.assign(check, { status: 'completed', conclusion: 'success', completed_at: new Date(now).toISOString(), output });
+      const head = github.branches.get(branch)!;
+      if (head !== check.head_sha) github.checkRuns.push({ ...check, id: 800_000 + github.checkRuns.length, head_sha: head, annotations: [] });
       await deliver(
         'check_run',
         {
           action: 'completed',
-          check_run: { id: check.id, name: check.name, external_id: check.external_id, status: 'completed', conclusion: 'success', head_sha: check.head_sha, output: check.output, app: { slug: 'harness' } },
+          check_run: { id: check.id, name: check.name, external_id: check.external_id, status: 'completed', conclusion: 'success', head_sha: check.head_sha, output, app: { slug: 'harness' } },
           repository: opened.repository,
           sender: opened.sender,
         },
@@ -285,7 +296,7 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
       perHour.push(0);
       notModifiedPerHour.push(0);
     }
-    if ((r as { status?: number }).status === 304) notModifiedPerHour[hour]!++;
+    if (github.statuses[i] === 304) notModifiedPerHour[hour]!++;
     else perHour[hour]!++;
     const shape = routeShape(r.method, r.url);
     routes.set(shape, (routes.get(shape) ?? 0) + 1);
@@ -305,7 +316,7 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
     mean: Math.round(counted / ((lastEnd - START) / HOUR)),
     perPlan: Math.round((counted / options.plans) * 10) / 10,
     byRoute: [...routes].sort((a, b) => b[1] - a[1]),
-    byEvent: Object.fromEntries([...byEvent].map(([k, v]) => [k, { deliveries: v.length, requests: v.reduce((a, b) => a + b, 0), medianRequests: median(v) }])),
+    byEvent: Object.fromEntries([...byEvent].map(([k, v]) => [k, { deliveries: v.length, requests: v.reduce((a, b) => a + b, 0), medianRequests: median(v), routes: Object.fromEntries([...(eventRoutes.get(k) ?? [])].sort((a, b) => b[1] - a[1])) }])),
     firstSync: firstSync ?? { requests: 0, minutes: 0 },
   };
 }

@@ -73,6 +73,8 @@ export interface CheckRun {
   detailsUrl?: string;
   /** When it completed (ISO 8601), once it has. */
   completedAt?: string;
+  /** The slug of the GitHub App that wrote it (`github-actions` for a job's GITHUB_TOKEN), when GitHub says. */
+  app?: string;
 }
 
 type RawCheckRun = {
@@ -85,6 +87,7 @@ type RawCheckRun = {
   output: { title: string | null; summary: string | null; annotations_count: number };
   details_url?: string | null;
   completed_at?: string | null;
+  app?: { slug?: string | null } | null;
 };
 
 function toCheckRun(r: RawCheckRun): CheckRun {
@@ -98,6 +101,7 @@ function toCheckRun(r: RawCheckRun): CheckRun {
     output: { title: r.output.title, summary: r.output.summary, annotationsCount: r.output.annotations_count },
     ...(r.details_url ? { detailsUrl: r.details_url } : {}),
     ...(r.completed_at ? { completedAt: r.completed_at } : {}),
+    ...(r.app?.slug ? { app: r.app.slug } : {}),
   };
 }
 

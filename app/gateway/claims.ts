@@ -106,12 +106,3 @@ export async function claimRefsWithPrefix(request: GatewayRequest, repo: Repo, p
   const { data } = await request('GET /repos/{owner}/{repo}/git/matching-refs/{ref}', { ...repo, ref: prefix });
   return new Map(data.map((r) => [r.ref, r.object.sha]));
 }
-
-/** Delete every ref under the prefix (claimRefsWithPrefix): what a finished plan leaves. The count deleted. */
-export async function deleteClaimRefs(request: GatewayRequest, repo: Repo, prefix: string): Promise<number> {
-  let deleted = 0;
-  for (const ref of (await claimRefsWithPrefix(request, repo, prefix)).keys()) {
-    if ((await deleteClaimRef(request, repo, ref)) === 'deleted') deleted++;
-  }
-  return deleted;
-}

@@ -85,6 +85,11 @@ export class ConditionalCache {
     }
   }
 
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
   forget(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;

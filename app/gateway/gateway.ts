@@ -2,7 +2,7 @@ import type { KnowledgeDraft, KnowledgeKind } from '../engine/forge/knowledge-dr
 import type { StatusValue } from '../engine/forge/names.js';
 import type { Role } from '../engine/forge/permits.js';
 import { getBlob } from './blobs.js';
-import { branchCreatedAt, claimRefsWithPrefix, createClaimRef, deleteClaimRef, deleteClaimRefs, takeClaim, takeOver, type ClaimOutcome } from './claims.js';
+import { branchCreatedAt, claimRefsWithPrefix, createClaimRef, deleteClaimRef, takeClaim, takeOver, type ClaimOutcome } from './claims.js';
 import { viewerLogin } from './identity.js';
 import { createCheckRun, listCheckRuns, updateCheckRun, type CheckRun, type CheckRunUpdate, type NewCheckRun } from './check-runs.js';
 import { createComment, findComment, listComments, updateComment, type CommentRecord } from './comments.js';
@@ -136,8 +136,6 @@ export interface Gateway {
   takeOver(takeover: string, sha: string): Promise<boolean>;
   /** Refs outside the branches under a prefix (without `refs/`): full name → sha. */
   claimRefsWithPrefix(prefix: string): Promise<Map<string, string>>;
-  /** Delete every ref under the prefix: the claims a finished plan leaves. */
-  deleteClaimRefs(prefix: string): Promise<number>;
 
   /** The login of whoever the token belongs to (identity.ts), asked once per gateway. */
   selfLogin(): Promise<string>;
@@ -223,7 +221,6 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     takeClaim: (ref, sha, note, now) => takeClaim(r, repo, ref, sha, note, now),
     takeOver: (takeover, sha) => takeOver(r, repo, takeover, sha),
     claimRefsWithPrefix: (prefix) => claimRefsWithPrefix(r, repo, prefix),
-    deleteClaimRefs: (prefix) => deleteClaimRefs(r, repo, prefix),
 
     selfLogin: () => (self ??= options.selfLogin ? options.selfLogin(() => viewerLogin(r)) : viewerLogin(r)),
   };

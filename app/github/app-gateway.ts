@@ -1,18 +1,9 @@
 import type { Context } from 'probot';
-import { ConditionalCache, conditionalRequests, type HookedOctokit } from '../gateway/conditional.js';
+import { conditionalRequests, type HookedOctokit } from '../gateway/conditional.js';
 import { gateway, type Gateway } from '../gateway/gateway.js';
+import { appMemory } from './app-memory.js';
 
 const gateways = new WeakMap<Context, Gateway>();
-
-/**
- * The App's conditional reads (gateway/conditional.ts), shared by every delivery this process
- * handles: what one delivery read, the next asks again with its ETag, and a 304 costs nothing
- * from the installation's allowance.
- */
-export const appReads = new ConditionalCache();
-
-/** Who each installation's token belongs to: the App's bot, the same for every delivery. */
-const logins = new Map<string, Promise<string>>();
 
 function scopeOf(context: Context): string {
   const installation = (context.payload as { installation?: { id?: number } }).installation?.id;
@@ -20,11 +11,12 @@ function scopeOf(context: Context): string {
 }
 
 /**
- * The delivery's client, its GETs made conditional (once per client): every request the App
- * makes goes through it, Probot's own (`context.config`) included.
+ * The delivery's client, its GETs made conditional (once per client) through the App's memory
+ * of earlier answers (app-memory.ts): every request the App makes goes through it, Probot's
+ * own (`context.config`) included.
  */
 export function appOctokit(context: Context): Context['octokit'] {
-  conditionalRequests(context.octokit as unknown as HookedOctokit, appReads, scopeOf(context));
+  conditionalRequests(context.octokit as unknown as HookedOctokit, appMemory.reads, scopeOf(context));
   return context.octokit;
 }
 
@@ -39,6 +31,7 @@ export function appGateway(context: Context): Gateway {
     const scope = scopeOf(context);
     found = gateway(appOctokit(context).request, context.repo(), 'app', {
       selfLogin: (ask) => {
+        const logins = appMemory.logins;
         let login = logins.get(scope);
         if (!login) {
           login = ask();

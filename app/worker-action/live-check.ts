@@ -2,6 +2,7 @@ import type { AttemptEvent } from '../engine/lifecycle/ports.js';
 import type { CheckConclusion, CheckOutput, CheckRunAction } from '../gateway/check-runs.js';
 import type { Gateway } from '../gateway/gateway.js';
 import type { WorkerLog } from './job-log.js';
+import { CONCLUDED_BY_WORKER } from '../engine/forge/worker-outcome.js';
 
 /** A check run's output fields hold 65,535 characters (REST: create a check run, `output.summary` and `output.text`). */
 export const CHECK_OUTPUT_MAX = 65_535;
@@ -131,7 +132,8 @@ export class LiveCheck {
     this.finished = true;
     if (this.timer) clearTimeout(this.timer);
     await this.writing;
-    const output: CheckOutput = { title: final.title, summary: clip(final.summary), ...(final.text ? { text: clip(final.text) } : {}) };
+    // The marker first: the App's check_run.completed handler knows a worker's final word by it (worker-outcome.ts).
+    const output: CheckOutput = { title: final.title, summary: clip(final.summary), text: `${CONCLUDED_BY_WORKER}\n${clip(final.text ?? '').slice(0, CHECK_OUTPUT_MAX - CONCLUDED_BY_WORKER.length - 1)}` };
     const actions = this.o.owner === 'app' ? (final.actions ?? []) : [];
     if (this.id !== undefined) await this.o.forge.updateCheckRun(this.id, { status: 'completed', conclusion: final.conclusion, output, actions });
     if (head !== undefined && head !== this.sha) {

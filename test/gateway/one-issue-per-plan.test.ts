@@ -103,9 +103,7 @@ describe('a plan with an issue closed as its duplicate: everyone takes the same 
     expect(github.log(before)).toEqual([
       `GET ${R}/contents/.github/harness.yml`,
       SPEC_ISSUES,
-      `GET ${R}/issues/${SPEC_PR}/comments?per_page=100`,
-      // Whether the sticky comment is the App's own: its login.
-      'POST /graphql',
+      // Where the status comment is, and what it said, the App remembers from the sync (app-memory.ts): no read.
       `PATCH ${R}/issues/comments/${comment.id}`,
     ]);
     expect(comment.body).toMatch(/\| 01-01 Reset tokens \| #10 \| [^|]*failed[^|]* \|/);
@@ -142,7 +140,7 @@ describe('a plan with an issue closed as its duplicate: everyone takes the same 
       `POST ${R}/check-runs`,
       `POST ${R}/issues/10/labels`,
       `DELETE ${R}/issues/10/labels/status:ready`,
-      `GET ${R}/issues/${SPEC_PR}/comments?per_page=100`,
+      // Remembered from the sync (app-memory.ts): edited by its id, unread.
       `PATCH ${R}/issues/comments/${status.id}`,
       `POST ${R}/issues/${SPEC_PR}/comments`,
     ]);

@@ -18,8 +18,6 @@ export interface RecordedRequest {
   url: string;
   /** JSON body, for writes. */
   body?: unknown;
-  /** The status the fake answered with (304: a conditional read found nothing changed). */
-  status?: number;
 }
 
 export interface FakeIssue {
@@ -87,6 +85,8 @@ function gitSha(type: string, content: Uint8Array): string {
 
 export class FakeGitHub {
   readonly requests: RecordedRequest[] = [];
+  /** The status each of `requests` was answered with, in the same order (304: a conditional read found nothing changed). */
+  readonly statuses: number[] = [];
   /** `.github/harness.yml` on the default branch; undefined: no such file (404). */
   config: string | undefined = undefined;
   issues: FakeIssue[] = [];
@@ -359,8 +359,8 @@ export class FakeGitHub {
       const etag = `W/"${createHash('sha1').update(JSON.stringify(reply[1] ?? null)).update(reply[2]?.link ?? '').digest('hex')}"`;
       reply = headers['if-none-match'] === etag ? [304, undefined, { etag }] : [200, reply[1], { ...reply[2], etag }];
     }
-    const recorded = this.requests.at(-1);
-    if (recorded) recorded.status = reply[0];
+    this.statuses.length = this.requests.length;
+    this.statuses[this.requests.length - 1] = reply[0];
     return reply;
   }
 

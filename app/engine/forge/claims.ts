@@ -48,6 +48,11 @@ export function takeoverRef(spec: string, plan: string, what: string, identity: 
   return `refs/harness/plans/${spec}/${plan}/takeover/${what}-${identity.replace(/[^A-Za-z0-9._-]/g, '-')}`;
 }
 
+/** Every plan claim of a spec: planClaimsPrefix's parent. */
+export function specClaimsPrefix(spec: string): string {
+  return `harness/plans/${spec}/`;
+}
+
 /**
  * Where every claim of a plan's steps lives (without `refs/` and ending in `/`, as GET
  * /git/matching-refs takes a prefix): the answer claims of its checkpoints and the takeover

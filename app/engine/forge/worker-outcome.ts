@@ -102,6 +102,19 @@ function failedConclusion(conclusion: string | null | undefined): CheckConclusio
  */
 export const SETTLED_BY_APP = '<!-- harness:settled-by-app -->\nThe worker run ended without concluding this check run; the harness App concluded it from the run\'s outcome.';
 
+/**
+ * The first line of the text a worker writes with its check run's final state (live-check.ts).
+ * Its `workflow_run.completed` follows, and is where the outcome becomes the plan's status and
+ * a round runs: a round on the check run's own `check_run.completed` would find the plan still
+ * running and start nothing, so it is skipped (scheduling.ts).
+ */
+export const CONCLUDED_BY_WORKER = '<!-- harness:concluded-by-worker -->';
+
+/** Did a worker write this check run's final state (CONCLUDED_BY_WORKER)? */
+export function concludedByWorker(text: string | null | undefined): boolean {
+  return text?.startsWith(CONCLUDED_BY_WORKER) === true;
+}
+
 /** Did the App conclude this check run itself (SETTLED_BY_APP)? */
 export function settledByApp(text: string | null | undefined): boolean {
   return text?.startsWith('<!-- harness:settled-by-app -->') === true;

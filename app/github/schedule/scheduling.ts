@@ -1,6 +1,6 @@
 import type { Context, Probot } from 'probot';
-import { planClaimsPrefix } from '../../engine/forge/claims.js';
-import { settledByApp } from '../../engine/forge/worker-outcome.js';
+import { planClaimsPrefix, specClaimsPrefix } from '../../engine/forge/claims.js';
+import { concludedByWorker, settledByApp } from '../../engine/forge/worker-outcome.js';
 import { parseTargetBranch, parseTargetId } from '../../engine/forge/worker-target.js';
 import { appGateway } from '../app-gateway.js';
 import { scheduleRound } from './round.js';
@@ -29,6 +29,8 @@ async function onHarnessCheckCompleted(context: Context<'check_run.completed'>):
   if (!/^harness \/ (plan|phase) /.test(check.name)) return;
   // Concluded by the App itself, which ran the round as it did: another would find nothing new (worker-outcome.ts).
   if (settledByApp(check.output?.text)) return;
+  // Concluded by a worker: its workflow_run.completed records the outcome and runs the round (worker-outcome.ts).
+  if (concludedByWorker(check.output?.text)) return;
   const target = parseTargetId(check.external_id);
   if (!target) return;
   await scheduleRound(context, target.spec);
@@ -65,11 +67,18 @@ async function onPlanMerged(context: Context<'pull_request.closed'>): Promise<vo
 }
 
 /**
- * A plan's PR merged or closed: its claims (answer claims, takeover refs: one listing, under
- * refs/harness/plans/<spec>/<plan>/) have nothing more to settle and go. Work kept under
- * refs/harness/kept/ stays: it is someone's, and only a person deletes it.
+ * A plan's PR merged or closed: its claims (answer claims, takeover refs, under
+ * refs/harness/plans/<spec>/<plan>/) have nothing more to settle and go. They are found in one
+ * listing of the whole spec's claims, which changes only when a claim is made or released, so
+ * that its conditional read (app-gateway.ts) is a 304 for most plans, which never had any. Work
+ * kept under refs/harness/kept/ stays: it is someone's, and only a person deletes it.
  */
 async function releasePlanClaims(context: Context, spec: string, plan: string): Promise<void> {
-  const deleted = await appGateway(context).deleteClaimRefs(planClaimsPrefix(spec, plan));
+  const github = appGateway(context);
+  const mine = planClaimsPrefix(spec, plan);
+  let deleted = 0;
+  for (const ref of (await github.claimRefsWithPrefix(specClaimsPrefix(spec))).keys()) {
+    if (ref.startsWith(`refs/${mine}`) && (await github.deleteClaimRef(ref)) === 'deleted') deleted++;
+  }
   if (deleted > 0) context.log.info(`${spec}/${plan}: ${deleted} claim ref(s) released with the plan's PR`);
 }

@@ -27,26 +27,34 @@ export async function settleCheck(context: Context, target: WorkerTarget, state:
   const conclusion = state.conclusion ?? 'success';
   const output = { title: state.title, summary: state.summary, text: SETTLED_BY_APP };
   const externalId = targetExternalId(target);
-  for (const sha of new Set([places.head, places.runSha ?? places.head])) {
-    // Plan ids repeat across specs and their branches may start at one commit: the external id tells them apart.
-    const current = (await github.checkRuns(sha, name)).find((r) => r.externalId === externalId);
-    if (current) {
-      // A completed check run has its final word: the worker's (its summary, checks, cost), an abort's, or an earlier settling.
-      // Only one the worker could not finish (the job was cancelled, or never started) is settled here.
-      if (current.status !== 'completed') {
-        await github.updateCheckRun(current.id, { status: 'completed', conclusion, output, actions: state.actions });
-      }
-    } else if (sha === places.head) {
-      await github.createCheckRun({
-        name,
-        head_sha: sha,
-        status: 'completed',
-        conclusion,
-        external_id: externalId,
-        details_url: places.detailsUrl,
-        output,
-        actions: state.actions,
-      });
-    }
+  // Plan ids repeat across specs and their branches may start at one commit: the external id tells them apart.
+  const find = async (sha: string) => (await github.checkRuns(sha, name)).find((r) => r.externalId === externalId);
+  // A completed check run has its final word: the worker's (its summary, checks, cost), an abort's, or an earlier settling.
+  // Only one the worker could not finish (the job was cancelled, or never started) is settled here.
+  const settle = async (run: { id: number; status: string }) => {
+    if (run.status !== 'completed') await github.updateCheckRun(run.id, { status: 'completed', conclusion, output, actions: state.actions });
+  };
+  const atHead = await find(places.head);
+  // The claimed commit's check run is concluded before the head's, by a worker holding the App's token (live-check.ts,
+  // finish) and here alike: the head's complete and written by an App other than Actions, both are, and the claimed
+  // commit's need not be read. A job with only GITHUB_TOKEN (app `github-actions`) could not touch the App's.
+  if (atHead?.status === 'completed' && atHead.app !== undefined && atHead.app !== 'github-actions') return;
+  const runSha = places.runSha ?? places.head;
+  if (runSha !== places.head) {
+    const claimed = await find(runSha);
+    if (claimed) await settle(claimed);
+  }
+  if (atHead) await settle(atHead);
+  else {
+    await github.createCheckRun({
+      name,
+      head_sha: places.head,
+      status: 'completed',
+      conclusion,
+      external_id: externalId,
+      details_url: places.detailsUrl,
+      output,
+      actions: state.actions,
+    });
   }
 }

@@ -5,11 +5,28 @@ import type { Spec } from '../../engine/core/spec/model.js';
 import type { Gateway } from '../../gateway/gateway.js';
 import { ownComment } from './own-comment.js';
 import { ISSUE_BODY_LIMIT } from '../../gateway/limits.js';
+import { GitHubError } from '../../gateway/github-error.js';
+import { appMemory } from '../app-memory.js';
+
+/** Where the App last left each status comment, and what it said: `owner/repo#pull spec` → the comment. */
+const written = appMemory.statusComments;
+const WRITTEN_MAX = 1_000;
+
+function remember(key: string, comment: { id: number; body: string }): void {
+  written.delete(key);
+  written.set(key, comment);
+  if (written.size > WRITTEN_MAX) written.delete(written.keys().next().value!);
+}
 
 /**
  * The sticky status comment on a spec PR (`<!-- harness:status <spec> -->` first), created
- * the first time and edited afterwards, and only when its text changes: the comments are
- * read (usually one page), and nothing is written when the rendering is the same.
+ * the first time and edited afterwards, and only when its text changes.
+ *
+ * Where it is and what it said are remembered from the App's own last read or write of it in
+ * this process: a refresh that renders the same text writes and reads nothing, and one that
+ * renders another edits the comment by its id without reading the PR's comments first. Not
+ * remembered (a restart, another process), or gone (edited away: 404), the comments are read
+ * (usually one page), as the first time.
  *
  * For a scheduling round too: pass the spec (e.g. rebuilt from the plan issues' bodies)
  * and the spec's plan issues as listed (labels harness:plan and spec:<id>, state all).
@@ -22,12 +39,28 @@ export async function refreshStatusComment(
 ): Promise<'created' | 'updated' | 'unchanged'> {
   const marker = statusMarker(spec.id);
   const body = statusComment(spec, matchPlanIssues(spec.id, issues).byPlan, ISSUE_BODY_LIMIT);
+  const key = `${github.repo.owner}/${github.repo.repo}#${pull} ${spec.id}`;
+  const known = written.get(key);
+  if (known) {
+    if (known.body === body) return 'unchanged';
+    try {
+      await github.updateComment(known.id, body);
+      remember(key, { id: known.id, body });
+      return 'updated';
+    } catch (e) {
+      // Deleted meanwhile: found (or made) again below.
+      if (!(e instanceof GitHubError) || e.status !== 404) throw e;
+      written.delete(key);
+    }
+  }
   // Only the App's own comment counts: a person or another bot typing the marker must not have their comment rewritten, nor hide the status.
   const existing = await ownComment(github, pull, (c) => c.body.startsWith(marker));
   if (!existing) {
-    await github.comment(pull, body);
+    const created = await github.comment(pull, body);
+    remember(key, { id: created.id, body });
     return 'created';
   }
+  remember(key, { id: existing.id, body });
   if (existing.body === body) return 'unchanged';
   await github.updateComment(existing.id, body);
   return 'updated';

@@ -314,7 +314,8 @@ describe('other bot and read-only answerer', () => {
 
     const before = github.requests.length;
     await testProbot().receive(written('/harness help', { id: 803, login: 'harness[bot]', type: 'Bot' }));
-    expect(github.log(before)).toEqual(['POST /graphql']);
+    // Its own login the App asked once (app-memory.ts): known, it is not asked again.
+    expect(github.log(before)).toEqual([]);
   });
 
   it('a read-only collaborator cannot answer a checkpoint (nor press Approve), and is told once per thread', async () => {

@@ -763,10 +763,13 @@ describe('a plan PR merging', () => {
     mockBaseHead(scope);
     const bodies: Record<string, unknown>[] = [];
     mockDispatch(scope, dependant, bodies);
-    // The plan's claims go with it; the work kept under refs/harness/kept/ is not listed there and stays.
-    scope.get(`${R}/git/matching-refs/${encodeURIComponent(`harness/plans/${SPEC}/01-01/`)}`).reply(200, [
+    // The plan's claims go with it, found in the listing of the spec's (another plan's stay); the work kept under
+    // refs/harness/kept/ is not listed there and stays.
+    scope.get(`${R}/git/matching-refs/${encodeURIComponent(`harness/plans/${SPEC}/`)}`).reply(200, [
       { ref: `refs/harness/plans/${SPEC}/01-01/answers/4001`, object: { sha: 'a1', type: 'tag' } },
       { ref: `refs/harness/plans/${SPEC}/01-01/takeover/branch-1790000000000`, object: { sha: 'b2', type: 'commit' } },
+      { ref: `refs/harness/plans/${SPEC}/01-010/answers/4002`, object: { sha: 'c3', type: 'tag' } },
+      { ref: `refs/harness/plans/${SPEC}/01-02/answers/4003`, object: { sha: 'd4', type: 'tag' } },
     ]);
     scope.delete(`${R}/git/refs/${encodeURIComponent(`harness/plans/${SPEC}/01-01/answers/4001`)}`).reply(204);
     scope.delete(`${R}/git/refs/${encodeURIComponent(`harness/plans/${SPEC}/01-01/takeover/branch-1790000000000`)}`).reply(204);
@@ -783,7 +786,7 @@ describe('a plan PR merging', () => {
       'POST /check-runs',
       'POST /issues/21/labels',
       'DELETE /issues/21/labels/status:blocked',
-      'GET /git/matching-refs/harness/plans/SPC-001/01-01/',
+      'GET /git/matching-refs/harness/plans/SPC-001/',
       'DELETE /git/refs/harness/plans/SPC-001/01-01/answers/4001',
       'DELETE /git/refs/harness/plans/SPC-001/01-01/takeover/branch-1790000000000',
     ]);
@@ -796,7 +799,7 @@ describe('a plan PR merging', () => {
     const scope = githubApi();
     const closed = planMerged('01-01') as { payload: { pull_request: Record<string, unknown> } };
     closed.payload.pull_request.merged = false;
-    scope.get(`${R}/git/matching-refs/${encodeURIComponent(`harness/plans/${SPEC}/01-01/`)}`).reply(200, []);
+    scope.get(`${R}/git/matching-refs/${encodeURIComponent(`harness/plans/${SPEC}/`)}`).reply(200, []);
     const knowledge = planMerged('01-01') as { payload: { pull_request: { head: { ref: string } } } };
     knowledge.payload.pull_request.head.ref = 'harness/knowledge/lesson/retry-budget';
     const probot = testProbot();

@@ -3,3 +3,6 @@ export const ISSUE_BODY_LIMIT = 65_536;
 
 /** List endpoints return at most 100 items a page. */
 export const PAGE_SIZE = 100;
+
+/** Sub-issues: GitHub docs, "you can add up to 100 sub-issues per parent issue". */
+export const SUB_ISSUES_PER_PARENT = 100;

@@ -1,4 +1,5 @@
 import type { Problem } from '../core/spec/problem.js';
+import { SUB_ISSUES_PER_PARENT } from './limits.js';
 
 /** What a spec PR's sync did to one spec's issues, for the check run's summary. */
 export interface SyncTally {
@@ -11,7 +12,8 @@ export interface SyncTally {
   /** The spec's tracking issue, when the spec has plans. */
   tracking?: { number: number; created: boolean; updated: boolean; duplicates: number[] };
   /** The plan issues as its sub-issues. */
-  subIssues?: { added: number; removed: number; refused: number; unavailable: boolean };
+  /** `overLimit`: plan issues left out because the tracking issue holds GitHub's most (SUB_ISSUES_PER_PARENT). */
+  subIssues?: { added: number; removed: number; refused: number; unavailable: boolean; overLimit?: number };
 }
 
 /** One spec the PR changes, validated and maybe synced. */
@@ -203,6 +205,9 @@ function trackingLines(sync: SyncTally): string[] {
     subs.length > 0 ? `sub-issues ${subs.join(', ')}` : '',
   ].filter(Boolean);
   const lines = parts.length > 0 ? [`Spec tracking issue #${t.number}: ${parts.join('; ')}.`] : [];
+  if ((s.overLimit ?? 0) > 0) {
+    lines.push(`GitHub holds at most ${SUB_ISSUES_PER_PARENT} sub-issues per issue: ${plural(s.overLimit!, 'more plan issue')} ${s.overLimit === 1 ? 'is' : 'are'} not listed under #${t.number}, and the labels \`spec:\` and \`phase:\` find every one.`);
+  }
   if (s.unavailable) {
     lines.push(`GitHub's sub-issues are not available to harness here, so the plan issues are not listed under the spec's tracking issue #${t.number}; each plan issue and its labels stand on their own.`);
   }

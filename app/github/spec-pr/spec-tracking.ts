@@ -2,6 +2,7 @@ import { LABEL_SPEC, specLabel } from '../../engine/forge/names.js';
 import { desiredSpecIssue, matchSpecIssue } from '../../engine/forge/spec-issue.js';
 import type { Spec } from '../../engine/core/spec/model.js';
 import type { Gateway } from '../../gateway/gateway.js';
+import { SUB_ISSUES_PER_PARENT } from '../../engine/forge/limits.js';
 
 export interface SpecIssueSync {
   /** The tracking issue's number after the sync. */
@@ -50,19 +51,33 @@ export class SubIssueMirror {
   added = 0;
   removed = 0;
   refused = 0;
+  /** Plan issues not added because the tracking issue holds GitHub's most already (SUB_ISSUES_PER_PARENT). */
+  overLimit = 0;
 
+  /** `held`: how many plan issues record this parent already (their marker lines say so: no read). */
   constructor(
     private readonly github: Gateway,
     readonly parent: number,
+    private held = 0,
   ) {}
+
+  /** Can one more plan issue become a sub-issue? GitHub refuses past SUB_ISSUES_PER_PARENT: no request is spent on that. */
+  get hasRoom(): boolean {
+    return this.available && this.held < SUB_ISSUES_PER_PARENT;
+  }
 
   /** Make `issue` a sub-issue of the tracking issue, given the parent it records; the parent to record now. */
   async add(issue: { id: number }, recorded: number | undefined): Promise<number | undefined> {
     if (recorded === this.parent || !this.available) return recorded;
+    if (!this.hasRoom) {
+      this.overLimit++;
+      return recorded;
+    }
     // A record naming another issue is a duplicate tracking issue a race left: move it over.
     const outcome = await this.github.addSubIssue(this.parent, issue.id, recorded !== undefined);
     if (outcome === 'done') {
       this.added++;
+      this.held++;
       return this.parent;
     }
     if (outcome === 'refused') this.refused++;
@@ -80,6 +95,7 @@ export class SubIssueMirror {
     const outcome = await this.github.removeSubIssue(recorded, issue.id);
     if (outcome === 'done') {
       this.removed++;
+      if (recorded === this.parent) this.held--;
       return undefined;
     }
     if (outcome === 'unavailable') this.available = false;

@@ -55,7 +55,8 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
   if (input.issues.listed.length === 0 && spec.plans.length > 0) await ensurePlanLabels(github);
   // The tracking issue first, so that each new plan issue records its parent as it is created.
   const tracking = spec.plans.length > 0 ? await syncSpecIssue(github, input) : undefined;
-  const subs = tracking ? new SubIssueMirror(github, tracking.number) : undefined;
+  const held = tracking ? input.issues.listed.filter((i) => parseMarker(i.body)?.parent === tracking.number).length : 0;
+  const subs = tracking ? new SubIssueMirror(github, tracking.number, held) : undefined;
   const issues = new Map(input.issues.byPlan);
   const numbers = new Map([...issues].map(([plan, issue]) => [plan, issue.number]));
   const mirror = new DependencyMirror(github);
@@ -76,7 +77,7 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
       // The record is written with the issue, as the edges about to be mirrored; it is
       // corrected (one more write) only if GitHub turns them down.
       const intended = mirror.available ? plan.dependsOn : [];
-      const intendedParent = subs?.available ? subs.parent : undefined;
+      const intendedParent = subs?.hasRoom ? subs.parent : undefined;
       // The issue remembers the spec PR it came from: its status comment is the one the
       // scheduling rounds keep up to date.
       const tracked = withMarkerRecord(desired.body, 'pr', String(input.pull));
@@ -128,7 +129,7 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
   tally.dependencies = { added: mirror.added, removed: mirror.removed, refused: mirror.refused, unavailable: !mirror.available };
   if (tracking && subs) {
     tally.tracking = { number: tracking.number, created: tracking.created, updated: tracking.updated, duplicates: tracking.duplicates };
-    tally.subIssues = { added: subs.added, removed: subs.removed, refused: subs.refused, unavailable: !subs.available };
+    tally.subIssues = { added: subs.added, removed: subs.removed, refused: subs.refused, unavailable: !subs.available, ...(subs.overLimit > 0 ? { overLimit: subs.overLimit } : {}) };
   }
   return { tally, issues };
 }

@@ -252,6 +252,25 @@ describe('a spec pull request, first sync', () => {
     expect(run.conclusion).toBe('success');
     expect(run.output.summary).toContain("Spec tracking issue #100: created.\nGitHub's sub-issues are not available to harness here, so the plan issues are not listed under the spec's tracking issue #100");
   });
+
+  it('adds no more sub-issues than GitHub holds under one issue (100), spends no request on the rest, and says so; a push that adds a plan tries none', async () => {
+    const plans: PlanOptions[] = Array.from({ length: 103 }, (_, i) => ({ id: `01-${String(i + 1).padStart(3, '0')}`, title: `Plan ${i + 1}` }));
+    const github = repository(plans);
+    await deliver(OPENED);
+
+    expect(github.writes().filter((w) => w.url.endsWith('/sub_issues'))).toHaveLength(100);
+    expect(github.subIssueNumbers(100)).toHaveLength(100);
+    // No parent recorded for the three left out, and no write to correct a record.
+    expect(github.writes().filter((w) => w.method === 'PATCH' && /\/issues\/\d+$/.test(w.url))).toEqual([]);
+    expect(github.issues.filter((i) => i.labels.includes('harness:plan') && !/ parent=100 /.test(i.body ?? ''))).toHaveLength(3);
+    expect(github.checkRuns[0]!.output.summary).toContain('GitHub holds at most 100 sub-issues per issue: 3 more plan issues are not listed under #100, and the labels `spec:` and `phase:` find every one.');
+
+    push(github, PUSHED, [...plans, { id: '01-104', title: 'Plan 104' }]);
+    const before = github.requests.length;
+    await deliver(pullRequest('synchronize', PUSHED), 'delivery-2');
+    expect(github.writes(before).filter((w) => w.url.endsWith('/sub_issues'))).toEqual([]);
+    expect(github.writes(before).filter((w) => w.method === 'POST' && w.url === `${R}/issues`)).toHaveLength(1);
+  });
 });
 
 describe('a spec pull request, synced again', () => {

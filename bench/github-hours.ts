@@ -27,6 +27,7 @@ import { FakeGitHub } from '../test/helpers/github-repo.js';
 import { testProbot, webhookExample } from '../test/helpers/probot.js';
 import { mulberry32, median } from './lib.js';
 import { CONCLUDED_BY_WORKER } from '../app/engine/forge/worker-outcome.js';
+import { appMemory, forgetAppMemory } from '../app/github/app-memory.js';
 
 export interface HoursOptions {
   plans: number;
@@ -68,6 +69,7 @@ const START = Date.parse('2026-11-02T08:00:00Z');
 const BASE_BRANCH = 'master';
 const PHASE_MINUTES = 5;
 const REVIEW_MINUTES = 5;
+const WRITE_SPACING_MS = 1_000;
 
 /** `GET /repos/o/r/issues/12/labels/status%3Aready?x=1` → `GET /issues/{n}/labels/{name}`: requests grouped by route. */
 function routeShape(method: string, url: string): string {
@@ -119,9 +121,24 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
   github.config = `specs_root: docs/specs\nslots: ${options.slots}\n`;
   github.now = () => new Date(now);
   github.roles.set('Codertocat', 'admin');
+  // Probot's throttling spaces the App's writes a second apart (its "write" group): a write waits for its turn.
   const stamps: number[] = [];
-  github.beforeServe = () => {
+  let lastWrite = -Infinity;
+  github.beforeServe = (method) => {
+    if (method !== 'GET') {
+      now = Math.max(now, lastWrite + WRITE_SPACING_MS);
+      lastWrite = now;
+    }
     stamps.push(now);
+  };
+  // The App's memory starts empty, and its pace (gateway/pacer.ts) waits on the simulated clock.
+  forgetAppMemory();
+  const clock = appMemory.clock;
+  appMemory.clock = {
+    now: () => now,
+    sleep: async (ms) => {
+      now += ms;
+    },
   };
 
   const opened = webhookExample<Payload>('pull_request', (e) => e.action === 'opened');
@@ -284,6 +301,8 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
     nock.cleanAll();
     nock.enableNetConnect();
     globalThis.Date = RealDate;
+    appMemory.clock = clock;
+    forgetAppMemory();
   }
 
   const hours = Math.ceil((lastEnd - START) / HOUR) || 1;

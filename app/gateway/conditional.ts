@@ -13,6 +13,8 @@
  * and bounded: the least recently used entries go past `maxEntries` or `maxBytes`.
  */
 
+import type { RollingWindow } from './pacer.js';
+
 /** The part of an Octokit instance this needs: its `request` hook (before-after-hook). */
 export interface HookedOctokit {
   hook: {
@@ -116,17 +118,23 @@ const wrapped = new WeakSet<object>();
 
 /**
  * Make every GET `octokit` sends conditional, through `cache`, for the token's owner `scope`
- * (an installation id). Once per Octokit instance: a second call does nothing. A response
- * without an `etag`, and any other method, pass through untouched.
+ * (an installation id), and pace every request that counts against the rate limit through
+ * `window` (pacer.ts): a write or a first read waits for room before it goes, a conditional
+ * read is counted after, unless GitHub answered 304. Once per Octokit instance: a second call
+ * does nothing. A response without an `etag` passes through untouched.
  */
-export function conditionalRequests(octokit: HookedOctokit, cache: ConditionalCache, scope: string): void {
+export function conditionalRequests(octokit: HookedOctokit, cache: ConditionalCache, scope: string, window?: RollingWindow): void {
   if (wrapped.has(octokit)) return;
   wrapped.add(octokit);
   octokit.hook.wrap('request', async (request, options) => {
-    if ((options.method ?? 'GET').toUpperCase() !== 'GET') return request(options);
+    if ((options.method ?? 'GET').toUpperCase() !== 'GET') {
+      await window?.take();
+      return request(options);
+    }
     const parsed = octokit.request.endpoint.parse(options);
     const key = `${scope} ${parsed.headers?.accept ?? ''} ${parsed.url}`;
     const cached = cache.lookup(key);
+    if (!cached) await window?.take();
     // On the options object itself: before-after-hook hands the same one to every wrapper inside this one.
     if (cached) options.headers = { ...options.headers, 'if-none-match': cached.etag };
     let response: Response;
@@ -142,8 +150,9 @@ export function conditionalRequests(octokit: HookedOctokit, cache: ConditionalCa
       throw e;
     }
     cache.stats.full++;
+    if (cached) window?.record();
     const etag = response.headers.etag;
-    if (typeof etag === 'string' && etag !== '' && response.status === 200) cache.store(key, etag, response);
+    if (typeof etag === 'string' && etag !== '' && response.status === 200) cache.store(key, etag, structuredClone(response));
     else cache.forget(key);
     return response;
   });

@@ -1,7 +1,7 @@
 import type { Context } from 'probot';
 import { conditionalRequests, type HookedOctokit } from '../gateway/conditional.js';
 import { gateway, type Gateway } from '../gateway/gateway.js';
-import { appMemory } from './app-memory.js';
+import { appMemory, paceOf } from './app-memory.js';
 
 const gateways = new WeakMap<Context, Gateway>();
 
@@ -16,7 +16,8 @@ function scopeOf(context: Context): string {
  * own (`context.config`) included.
  */
 export function appOctokit(context: Context): Context['octokit'] {
-  conditionalRequests(context.octokit as unknown as HookedOctokit, appMemory.reads, scopeOf(context));
+  const scope = scopeOf(context);
+  conditionalRequests(context.octokit as unknown as HookedOctokit, appMemory.reads, scope, paceOf(scope));
   return context.octokit;
 }
 

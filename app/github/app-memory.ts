@@ -1,4 +1,5 @@
 import { ConditionalCache } from '../gateway/conditional.js';
+import { HOUR_MS, realClock, requestsPerHour, RollingWindow, type Clock } from '../gateway/pacer.js';
 
 /**
  * What the App remembers between deliveries in one process: never state (everything the App
@@ -9,17 +10,31 @@ import { ConditionalCache } from '../gateway/conditional.js';
  *   nothing from the installation's allowance; gateway/conditional.ts);
  * - `logins`: who each installation's token belongs to (its bot's login never changes);
  * - `statusComments`: where each spec PR's status comment is and what the App last wrote in it
- *   (spec-pr/status-comment.ts).
+ *   (spec-pr/status-comment.ts);
+ * - `paces`: each installation's requests in the last hour (gateway/pacer.ts), so that the App
+ *   keeps under `requestsPerHour` (HARNESS_APP_REQUESTS_PER_HOUR; 0: no pacing) on its `clock`.
  */
 export const appMemory = {
   reads: new ConditionalCache(),
   logins: new Map<string, Promise<string>>(),
   statusComments: new Map<string, { id: number; body: string }>(),
+  paces: new Map<string, RollingWindow>(),
+  requestsPerHour: requestsPerHour(),
+  clock: realClock as Clock,
 };
+
+/** The pace of one installation's requests; undefined when pacing is off. */
+export function paceOf(scope: string): RollingWindow | undefined {
+  if (appMemory.requestsPerHour === 0) return undefined;
+  let pace = appMemory.paces.get(scope);
+  if (!pace) appMemory.paces.set(scope, (pace = new RollingWindow(appMemory.requestsPerHour, HOUR_MS, appMemory.clock)));
+  return pace;
+}
 
 /** Forget everything (a test starting from a new App, as a restarted process does). */
 export function forgetAppMemory(): void {
   appMemory.reads.clear();
   appMemory.logins.clear();
   appMemory.statusComments.clear();
+  appMemory.paces.clear();
 }

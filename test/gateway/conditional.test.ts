@@ -1,0 +1,94 @@
+import nock from 'nock';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ConditionalCache, conditionalRequests, type HookedOctokit } from '../../app/gateway/conditional.js';
+import { RollingWindow, type Clock } from '../../app/gateway/pacer.js';
+import { FakeGitHub } from '../helpers/github-repo.js';
+import { testOctokit } from '../helpers/octokit.js';
+
+const repo = { owner: 'Codertocat', repo: 'Hello-World' };
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+function client(cache: ConditionalCache, scope = 'installation:1', window?: RollingWindow) {
+  const octokit = testOctokit();
+  conditionalRequests(octokit as unknown as HookedOctokit, cache, scope, window);
+  return octokit;
+}
+
+describe('conditional reads', () => {
+  it('asks again with the ETag, and a 304 is answered from the cache, as GitHub sent it the first time', async () => {
+    const github = new FakeGitHub();
+    github.config = 'slots: 3\n';
+    github.install();
+    const cache = new ConditionalCache();
+    const octokit = client(cache);
+    const read = () => octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { ...repo, path: '.github/harness.yml' });
+
+    const first = await read();
+    const second = await read();
+    expect(github.statuses).toEqual([200, 304]);
+    expect(second.status).toBe(200);
+    expect(second.data).toEqual(first.data);
+    expect(cache.stats).toEqual({ notModified: 1, full: 1 });
+  });
+
+  it('reads in full again what changed, and hands out copies: a caller changing its answer does not change the cache', async () => {
+    const github = new FakeGitHub();
+    github.issues.push({ id: 1, number: 1, title: 'One', body: null, labels: ['harness:plan'], state: 'open', state_reason: null });
+    github.install();
+    const octokit = client(new ConditionalCache());
+    const list = () => octokit.request('GET /repos/{owner}/{repo}/issues', { ...repo, labels: 'harness:plan', state: 'all' });
+
+    const first = await list();
+    (first.data as { title: string }[])[0]!.title = 'changed by the caller';
+    expect(((await list()).data as { title: string }[])[0]!.title).toBe('One');
+    github.issues[0]!.title = 'One, renamed';
+    expect(((await list()).data as { title: string }[])[0]!.title).toBe('One, renamed');
+    expect(github.statuses).toEqual([200, 304, 200]);
+  });
+
+  it('never answers one installation with what another read', async () => {
+    const github = new FakeGitHub();
+    github.config = 'slots: 3\n';
+    github.install();
+    const cache = new ConditionalCache();
+    const read = (scope: string) => client(cache, scope).request('GET /repos/{owner}/{repo}/contents/{path}', { ...repo, path: '.github/harness.yml' });
+    await read('installation:1');
+    await read('installation:2');
+    expect(github.statuses).toEqual([200, 200]);
+  });
+
+  it('forgets the least recently used answers past its bound', async () => {
+    const github = new FakeGitHub();
+    github.config = 'slots: 3\n';
+    github.install();
+    const cache = new ConditionalCache(1);
+    const octokit = client(cache);
+    await octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { ...repo, path: '.github/harness.yml' });
+    await octokit.request('GET /repos/{owner}/{repo}', repo);
+    expect(cache.size).toBe(1);
+    await octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { ...repo, path: '.github/harness.yml' });
+    expect(github.statuses).toEqual([200, 200, 200]);
+  });
+
+  it('paces what counts against the rate limit and nothing else: writes and first reads wait for room, a 304 is not counted', async () => {
+    const github = new FakeGitHub();
+    github.config = 'slots: 3\n';
+    github.install();
+    let now = 0;
+    const clock: Clock = { now: () => now, sleep: async (ms) => void (now += ms) };
+    const window = new RollingWindow(2, 60_000, clock);
+    const octokit = client(new ConditionalCache(), 'installation:1', window);
+    const read = () => octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { ...repo, path: '.github/harness.yml' });
+
+    await read();
+    await read();
+    await read();
+    expect(window.used).toBe(1);
+    await octokit.request('POST /repos/{owner}/{repo}/labels', { ...repo, name: 'x', color: 'ededed' });
+    expect(now).toBe(0);
+    await octokit.request('POST /repos/{owner}/{repo}/labels', { ...repo, name: 'y', color: 'ededed' });
+    expect(now).toBe(60_000);
+  });
+});

@@ -30,6 +30,8 @@ import { CONCLUDED_BY_WORKER } from '../app/engine/forge/worker-outcome.js';
 import { appMemory, forgetAppMemory } from '../app/github/app-memory.js';
 
 export interface HoursOptions {
+  /** Called once at the end with the fake and its requests: what the caller counts of them. */
+  onEnd?: (github: FakeGitHub) => void;
   plans: number;
   slots: number;
   seed?: number;
@@ -301,10 +303,11 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
     nock.cleanAll();
     nock.enableNetConnect();
     globalThis.Date = RealDate;
-    appMemory.clock = clock;
     forgetAppMemory();
+    appMemory.clock = clock;
   }
 
+  options.onEnd?.(github);
   const hours = Math.ceil((lastEnd - START) / HOUR) || 1;
   const perHour = Array.from({ length: Math.max(hours, 1) }, () => 0);
   const notModifiedPerHour = perHour.map(() => 0);

@@ -15,8 +15,10 @@
 import nock from 'nock';
 import { LABEL_COLORS } from '../app/engine/forge/names.js';
 import { FakeGitHub } from '../test/helpers/github-repo.js';
+import { forgetAppMemory } from '../app/github/app-memory.js';
 import { testProbot, webhookExample } from '../test/helpers/probot.js';
 import { schedulingRound } from './github-schedule.js';
+import { simulateHours } from './github-hours.js';
 import type { BenchModule, Row, Target } from './lib.js';
 import { generateSpec } from './spec-gen.js';
 
@@ -104,8 +106,11 @@ const specPullRequestSync: Section = async (log) => {
   const rows: EconomyRow[] = [];
   const S = 'spec PR sync';
 
+  let editedBlobReads = -1;
   nock.disableNetConnect();
   const run = async (dependencies: FakeGitHub['dependencies']) => {
+    // A new repository, and an App that has read nothing of it yet.
+    forgetAppMemory();
     const github = new FakeGitHub();
     github.config = 'specs_root: docs/specs\n';
     github.dependencies = dependencies;
@@ -138,7 +143,9 @@ const specPullRequestSync: Section = async (log) => {
     const edited = 'c0ffee0000000000000000000000000000000002';
     const [path, text] = [...generated.files].find(([p]) => p.endsWith('-PLAN.md'))!;
     github.commit(edited, { 'README.md': '# Hello, again\n', ...specFiles, [`${DIR}/${path}`]: text.replace(/^title: (.*)$/m, 'title: $1, revised') });
+    const beforeEdit = github.requests.length;
     rows.push(await deliver(payload('synchronize', edited), 'd-4', 'push, one plan edited'));
+    editedBlobReads = github.requests.slice(beforeEdit).filter((r) => r.url.includes('/git/blobs/')).length;
 
     nock.cleanAll();
     const without = await run(404);
@@ -172,6 +179,11 @@ const specPullRequestSync: Section = async (log) => {
       detail: `${oneEdit['issue writes']} issue writes, ${oneEdit['dependency writes']} dependency writes, ${oneEdit['other writes']} other (the new commit's check run, created and completed, and the status comment when a title changes)`,
     },
     {
+      name: 'one plan edited: one blob read (the others are read by their sha, which cannot change)',
+      met: editedBlobReads === 1,
+      detail: `${editedBlobReads} blob read${editedBlobReads === 1 ? '' : 's'} of ${generated.files.size} spec files`,
+    },
+    {
       name: 'first sync without native dependencies: still one write per plan plus a constant',
       met: nonDependency(firstWithout) + firstWithout['dependency writes'] <= SHAPE.plans + FIRST_SYNC_CONSTANT + 2,
       detail: `${nonDependency(firstWithout)} issue and other writes, ${firstWithout['dependency writes']} dependency write (the one that learns they are unavailable, and one PATCH to correct that issue's record)`,
@@ -193,12 +205,40 @@ const specPullRequestSync: Section = async (log) => {
   };
 };
 
+const HOURS = { plans: 1_000, slots: 48 };
+/** The peak an hour the App may ask of GitHub for a 1,000-plan spec: half of an installation's 5,000. */
+const HOURS_PEAK = 2_500;
+
+/** A whole spec's life through the App on simulated time (github-hours.ts): requests by the hour. */
+const specOverHours: Section = async (log) => {
+  let row: EconomyRow | undefined;
+  const started = performance.now();
+  const result = await simulateHours({ ...HOURS, onEnd: (github) => (row = measure(github, 0, 'spec over hours', `${HOURS.plans} plans, ${HOURS.slots} slots`)) });
+  log(`${HOURS.plans} plans over ${result.hours} simulated hours in ${((performance.now() - started) / 1000).toFixed(0)} s: peak ${result.peak}, mean ${result.mean} an hour`);
+  const notModified = result.notModifiedPerHour.reduce((a, b) => a + b, 0);
+  return {
+    notes: [
+      '',
+      `A spec's life on simulated time (bench/github-hours.ts): ${HOURS.plans} generated plans opened as a spec PR, \`/harness execute all\`, every`,
+      `worker run ending after its plan's duration (30-90% of its timeout_minutes), every plan PR merged 5 minutes after it opens; ${HOURS.slots} slots.`,
+      `Requests the App made, counted against the rate limit, by hour: ${result.perHour.join(', ')}; conditional reads answered 304 (not counted): ${notModified}.`,
+      `Finished: ${result.finished ? 'yes' : 'NO'} (${result.plansMerged} plans merged, ${result.phasesVerified} phases verified) after ${result.hours} h; first sync ${result.firstSync.requests} requests over ${result.firstSync.minutes.toFixed(0)} min.`,
+      `Per delivery (median requests, 304s included): ${Object.entries(result.byEvent).map(([k, v]) => `${k} ${v.medianRequests} (${v.deliveries}x)`).join('; ')}.`,
+    ],
+    rows: row ? [{ ...row, scenario: `${row.scenario}, ${result.hours} h` }] : [],
+    targets: [
+      { name: `${HOURS.plans} plans over a working day: under ${HOURS_PEAK} requests an hour at the peak`, met: result.finished && result.peak < HOURS_PEAK, detail: `peak ${result.peak}, mean ${result.mean} an hour over ${result.hours} h, ${result.perPlan} per plan` },
+    ],
+    results: { shape: HOURS, ...result, byRoute: result.byRoute.slice(0, 30) },
+  };
+};
+
 /** The sections of the report, in order. */
-export const SECTIONS: Section[] = [specPullRequestSync, schedulingRound];
+export const SECTIONS: Section[] = [specPullRequestSync, schedulingRound, specOverHours];
 
 const github: BenchModule = {
   name: 'github',
-  description: 'GitHub API economy: requests and writes per delivery on a 100-plan spec',
+  description: 'GitHub API economy: requests and writes per delivery on a 100-plan spec, and by the hour over a 1,000-plan spec\'s life',
   async run({ log }) {
     const reports: SectionReport[] = [];
     for (const section of SECTIONS) reports.push(await section(log));

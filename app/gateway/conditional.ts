@@ -43,7 +43,12 @@ interface Entry {
   bytes: number;
 }
 
+/** Git objects by sha: `/repos/{owner}/{repo}/git/{blobs,trees,commits}/{sha}` (a tree's `?recursive=1` included). */
+const IMMUTABLE = /\/repos\/[^/]+\/[^/]+\/git\/(?:blobs|trees|commits)\/[0-9a-f]{40}(?:\?recursive=1)?$/;
+
 export interface ConditionalStats {
+  /** Git objects named by their sha, read before: answered from the cache with no request (they cannot change). */
+  immutable: number;
   /** Reads GitHub answered 304: served from the cache, not counted against the rate limit. */
   notModified: number;
   /** Reads answered in full (200). */
@@ -53,10 +58,10 @@ export interface ConditionalStats {
 export class ConditionalCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
-  readonly stats: ConditionalStats = { notModified: 0, full: 0 };
+  readonly stats: ConditionalStats = { immutable: 0, notModified: 0, full: 0 };
 
   constructor(
-    readonly maxEntries = 2_000,
+    readonly maxEntries = 5_000,
     readonly maxBytes = 64 * 1024 * 1024,
   ) {}
 
@@ -134,6 +139,11 @@ export function conditionalRequests(octokit: HookedOctokit, cache: ConditionalCa
     const parsed = octokit.request.endpoint.parse(options);
     const key = `${scope} ${parsed.headers?.accept ?? ''} ${parsed.url}`;
     const cached = cache.lookup(key);
+    // A blob, tree or commit named by its sha never changes: what was read once is the answer, with no request at all.
+    if (cached && IMMUTABLE.test(parsed.url)) {
+      cache.stats.immutable++;
+      return structuredClone(cached.response);
+    }
     if (!cached) await window?.take();
     // On the options object itself: before-after-hook hands the same one to every wrapper inside this one.
     if (cached) options.headers = { ...options.headers, 'if-none-match': cached.etag };

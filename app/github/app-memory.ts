@@ -9,15 +9,15 @@ import { HOUR_MS, realClock, requestsPerHour, RollingWindow, type Clock } from '
  * - `reads`: the answers to its GETs with their ETags, asked again conditionally (a 304 costs
  *   nothing from the installation's allowance; gateway/conditional.ts);
  * - `logins`: who each installation's token belongs to (its bot's login never changes);
- * - `statusComments`: where each spec PR's status comment is and what the App last wrote in it
- *   (spec-pr/status-comment.ts);
+ * - `statusComments`: where each spec PR's status comment is, what the App last wrote in it and
+ *   when (spec-pr/status-comment.ts);
  * - `paces`: each installation's requests in the last hour (gateway/pacer.ts), so that the App
  *   keeps under `requestsPerHour` (HARNESS_APP_REQUESTS_PER_HOUR; 0: no pacing) on its `clock`.
  */
 export const appMemory = {
   reads: new ConditionalCache(),
   logins: new Map<string, Promise<string>>(),
-  statusComments: new Map<string, { id: number; body: string }>(),
+  statusComments: new Map<string, { id: number; body: string; at: number }>(),
   paces: new Map<string, RollingWindow>(),
   requestsPerHour: requestsPerHour(),
   clock: realClock as Clock,
@@ -37,4 +37,5 @@ export function forgetAppMemory(): void {
   appMemory.logins.clear();
   appMemory.statusComments.clear();
   appMemory.paces.clear();
+  appMemory.clock = realClock;
 }

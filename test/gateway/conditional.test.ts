@@ -30,7 +30,7 @@ describe('conditional reads', () => {
     expect(github.statuses).toEqual([200, 304]);
     expect(second.status).toBe(200);
     expect(second.data).toEqual(first.data);
-    expect(cache.stats).toEqual({ notModified: 1, full: 1 });
+    expect(cache.stats).toEqual({ immutable: 0, notModified: 1, full: 1 });
   });
 
   it('reads in full again what changed, and hands out copies: a caller changing its answer does not change the cache', async () => {
@@ -46,6 +46,21 @@ describe('conditional reads', () => {
     github.issues[0]!.title = 'One, renamed';
     expect(((await list()).data as { title: string }[])[0]!.title).toBe('One, renamed');
     expect(github.statuses).toEqual([200, 304, 200]);
+  });
+
+  it('reads a git object named by its sha once: it cannot change, so it is answered again with no request', async () => {
+    const github = new FakeGitHub();
+    github.commit('a'.repeat(40), { 'docs/PLAN.md': '# Plan\n' });
+    github.install();
+    const cache = new ConditionalCache();
+    const octokit = client(cache);
+    const tree = github.treeAt('a'.repeat(40), '')!;
+    const read = () => octokit.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', { ...repo, tree_sha: tree, recursive: '1' });
+    const first = await read();
+    const again = await read();
+    expect(again.data).toEqual(first.data);
+    expect(github.requests).toHaveLength(1);
+    expect(cache.stats.immutable).toBe(1);
   });
 
   it('never answers one installation with what another read', async () => {

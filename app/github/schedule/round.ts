@@ -1,6 +1,6 @@
 import type { Context } from 'probot';
 import type { HarnessConfig } from '../../engine/core/config/schema.js';
-import { planBranch, type StatusValue } from '../../engine/forge/names.js';
+import { planBranch, statusLabel, type StatusValue } from '../../engine/forge/names.js';
 import type { IssueLike } from '../../engine/forge/plan-issue-view.js';
 import { parseMarker } from '../../engine/forge/plan-issue.js';
 import { phasesToVerify, planRound, type RoundIssue, type RoundPlan } from '../../engine/forge/round-plan.js';
@@ -130,7 +130,10 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
  * After a round, the spec PR's sticky status comment (`<!-- harness:status <spec> -->`) shows
  * the statuses as they are now (docs/github-flow.md, 3). The PR is the one the plan issues
  * record on their marker line (`pr=`); the spec is rebuilt from the issues' bodies, so this
- * costs one read (the PR's comments) and a write only when the comment's text changed.
+ * costs one read (the PR's comments, unless the App remembers where it is) and a write only
+ * when the comment's text changed. While plans run, a change within a minute of the last write
+ * waits for the next round (refreshStatusComment, `coalesce`); once nothing runs, the comment
+ * always shows the end.
  */
 async function refreshStatus(context: Context, round: RoundResult, issues: readonly IssueRecord[]): Promise<void> {
   const after = issues.map((issue) => {
@@ -145,5 +148,6 @@ async function refreshStatus(context: Context, round: RoundResult, issues: reado
   const spec = specFromIssues(round.spec, after);
   if (!spec) return;
   // Issues synced from later spec PRs keep the first PR's record; the lowest number is that PR.
-  await refreshStatusComment(appGateway(context), Math.min(...prs), spec, after);
+  const running = after.some((i) => i.labels.includes(statusLabel('running')));
+  await refreshStatusComment(appGateway(context), Math.min(...prs), spec, after, { coalesce: running });
 }

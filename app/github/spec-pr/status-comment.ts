@@ -8,13 +8,15 @@ import { ISSUE_BODY_LIMIT } from '../../gateway/limits.js';
 import { GitHubError } from '../../gateway/github-error.js';
 import { appMemory } from '../app-memory.js';
 
-/** Where the App last left each status comment, and what it said: `owner/repo#pull spec` → the comment. */
+/** Where the App last left each status comment, what it said and when: `owner/repo#pull spec` → the comment. */
 const written = appMemory.statusComments;
 const WRITTEN_MAX = 1_000;
+/** While plans run, the comment is edited at most once in this long (RefreshOptions.coalesce). */
+export const STATUS_COMMENT_INTERVAL_MS = 60_000;
 
 function remember(key: string, comment: { id: number; body: string }): void {
   written.delete(key);
-  written.set(key, comment);
+  written.set(key, { ...comment, at: appMemory.clock.now() });
   if (written.size > WRITTEN_MAX) written.delete(written.keys().next().value!);
 }
 
@@ -31,18 +33,30 @@ function remember(key: string, comment: { id: number; body: string }): void {
  * For a scheduling round too: pass the spec (e.g. rebuilt from the plan issues' bodies)
  * and the spec's plan issues as listed (labels harness:plan and spec:<id>, state all).
  */
+export interface RefreshOptions {
+  /**
+   * A change may wait: when the App edited the comment less than STATUS_COMMENT_INTERVAL_MS
+   * ago, it is left for the next refresh ('deferred'). For rounds while plans run, when the
+   * next round is never far; a round that leaves nothing running does not coalesce, so the
+   * comment always ends showing the end.
+   */
+  coalesce?: boolean;
+}
+
 export async function refreshStatusComment(
   github: Gateway,
   pull: number,
   spec: Spec,
   issues: readonly TrackedIssue[],
-): Promise<'created' | 'updated' | 'unchanged'> {
+  options: RefreshOptions = {},
+): Promise<'created' | 'updated' | 'unchanged' | 'deferred'> {
   const marker = statusMarker(spec.id);
   const body = statusComment(spec, matchPlanIssues(spec.id, issues).byPlan, ISSUE_BODY_LIMIT);
   const key = `${github.repo.owner}/${github.repo.repo}#${pull} ${spec.id}`;
   const known = written.get(key);
   if (known) {
     if (known.body === body) return 'unchanged';
+    if (options.coalesce && appMemory.clock.now() - known.at < STATUS_COMMENT_INTERVAL_MS) return 'deferred';
     try {
       await github.updateComment(known.id, body);
       remember(key, { id: known.id, body });

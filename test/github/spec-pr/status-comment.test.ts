@@ -1,0 +1,55 @@
+import nock from 'nock';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadSpec } from '../../../app/engine/core/spec/load.js';
+import { PLAN_READING } from '../../../app/engine/importers/dialects.js';
+import { gateway } from '../../../app/gateway/gateway.js';
+import { appMemory } from '../../../app/github/app-memory.js';
+import { refreshStatusComment, STATUS_COMMENT_INTERVAL_MS } from '../../../app/github/spec-pr/status-comment.js';
+import { FakeGitHub } from '../../helpers/github-repo.js';
+import { testOctokit } from '../../helpers/octokit.js';
+import { specOf } from '../../helpers/spec.js';
+
+const R = '/repos/Codertocat/Hello-World';
+const PR = 2;
+const spec = loadSpec(specOf([{ id: '01-01', title: 'Tokens' }, { id: '01-02', title: 'Endpoint', dependsOn: ['01-01'] }]), PLAN_READING).spec!;
+
+function issue(plan: string, number: number, status: string) {
+  return { id: number, number, title: `[${plan}] x`, body: `<!-- harness:plan SPC-042/${plan} hash=0123456789abcdef -->\n`, labels: ['harness:plan', 'spec:SPC-042', `status:${status}`], state: 'open' as const, stateReason: null, url: '' };
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+describe('the status comment a round refreshes', () => {
+  it('is found once, then edited by its id; while plans run, a change within a minute of the last edit waits for the next round, and once nothing runs it is written at once', async () => {
+    const github = new FakeGitHub();
+    github.install();
+    const api = gateway(testOctokit().request, { owner: 'Codertocat', repo: 'Hello-World' }, 'app');
+    let now = 1_000_000;
+    appMemory.clock = { now: () => now, sleep: async (ms) => void (now += ms) };
+
+    expect(await refreshStatusComment(api, PR, spec, [issue('01-01', 10, 'running'), issue('01-02', 11, 'blocked')])).toBe('created');
+    const id = github.comments[0]!.id;
+    const before = github.requests.length;
+
+    now += 10_000;
+    expect(await refreshStatusComment(api, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'running')], { coalesce: true })).toBe('deferred');
+    expect(github.log(before)).toEqual([]);
+
+    now += STATUS_COMMENT_INTERVAL_MS;
+    expect(await refreshStatusComment(api, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'running')], { coalesce: true })).toBe('updated');
+    expect(await refreshStatusComment(api, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'verified')])).toBe('updated');
+    expect(github.log(before)).toEqual([`PATCH ${R}/issues/comments/${id}`, `PATCH ${R}/issues/comments/${id}`]);
+    expect(github.comments[0]!.body).toMatch(/01-02[^\n]*verified/);
+  });
+
+  it('deleted meanwhile, is found again (or made again) instead of failing the round', async () => {
+    const github = new FakeGitHub();
+    github.install();
+    const api = gateway(testOctokit().request, { owner: 'Codertocat', repo: 'Hello-World' }, 'app');
+    await refreshStatusComment(api, PR, spec, [issue('01-01', 10, 'running'), issue('01-02', 11, 'blocked')]);
+    github.comments.length = 0;
+    expect(await refreshStatusComment(api, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'running')])).toBe('created');
+    expect(github.comments).toHaveLength(1);
+  });
+});

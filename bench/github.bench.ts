@@ -106,7 +106,7 @@ const specPullRequestSync: Section = async (log) => {
   const rows: EconomyRow[] = [];
   const S = 'spec PR sync';
 
-  let editedBlobReads = -1;
+  let editedBlobReads: number | undefined;
   nock.disableNetConnect();
   const run = async (dependencies: FakeGitHub['dependencies']) => {
     // A new repository, and an App that has read nothing of it yet.
@@ -181,7 +181,7 @@ const specPullRequestSync: Section = async (log) => {
     {
       name: 'one plan edited: one blob read (the others are read by their sha, which cannot change)',
       met: editedBlobReads === 1,
-      detail: `${editedBlobReads} blob read${editedBlobReads === 1 ? '' : 's'} of ${generated.files.size} spec files`,
+      detail: `${editedBlobReads ?? 'no'} blob read${editedBlobReads === 1 ? '' : 's'} of ${generated.files.size} spec files`,
     },
     {
       name: 'first sync without native dependencies: still one write per plan plus a constant',

@@ -34,6 +34,8 @@ export interface HoursOptions {
   onEnd?: (github: FakeGitHub) => void;
   plans: number;
   slots: number;
+  /** Dependencies between the plans (bench/spec-gen.ts); half as many as plans unless given. */
+  edges?: number;
   seed?: number;
   /** Stop after this much simulated time, finished or not. */
   limitHours?: number;
@@ -95,7 +97,7 @@ interface Event {
 /** Run the simulation once. Date is the simulated clock while it runs, and is put back after. */
 export async function simulateHours(options: HoursOptions): Promise<HoursResult> {
   const random = mulberry32(options.seed ?? 7);
-  const generated: GeneratedSpec = generateSpec({ plans: options.plans, phases: Math.max(2, Math.round(options.plans / 50)), edges: Math.round(options.plans * 1.5) });
+  const generated: GeneratedSpec = generateSpec({ plans: options.plans, phases: Math.max(2, Math.round(options.plans / 50)), edges: options.edges ?? Math.round(options.plans / 2) });
   const specId = /^id:\s*(\S+)/m.exec(generated.files.get('SPEC.md') ?? '')?.[1];
   if (!specId) throw new Error('the generated spec has no id');
   const timeouts = new Map<string, number>();
@@ -345,7 +347,7 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const plans = Number(process.argv[2] ?? 1000);
-  const slots = Number(process.argv[3] ?? 48);
+  const slots = Number(process.argv[3] ?? 64);
   const started = performance.now();
   const result = await simulateHours({ plans, slots });
   console.log(JSON.stringify({ ...result, byRoute: result.byRoute.slice(0, 40), seconds: (performance.now() - started) / 1000 }, null, 1));

@@ -1,0 +1,70 @@
+import nock from 'nock';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FakeGitHub } from '../../helpers/github-repo.js';
+import { testProbot, webhookExample } from '../../helpers/probot.js';
+
+/**
+ * The App's rounds, delivery after delivery, on the stateful fake GitHub (which answers
+ * conditional requests as GitHub does): what did not change since the App last read it is a
+ * 304, which does not count against the installation's rate limit.
+ */
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+const R = '/repos/Codertocat/Hello-World';
+const SPEC = 'SPC-001';
+const BASE = 'ba5e000000000000000000000000000000000001';
+
+function repository(): FakeGitHub {
+  const github = new FakeGitHub();
+  github.config = 'slots: 1\n';
+  github.commit(BASE, { 'README.md': '# Hello\n' });
+  github.branches.set('master', BASE);
+  github.roles.set('Codertocat', 'write');
+  for (const [n, plan, status] of [[11, '01-01', 'running'], [12, '01-02', 'ready']] as const) {
+    github.issues.push({
+      id: 9000 + n,
+      number: n,
+      title: `[${plan}] Plan ${plan}`,
+      body: `<!-- harness:plan ${SPEC}/${plan} hash=0123456789abcdef -->\n**Spec** ${SPEC}`,
+      labels: ['harness:plan', `spec:${SPEC}`, 'phase:01', `status:${status}`],
+      state: 'open',
+      state_reason: null,
+    });
+  }
+  github.install();
+  return github;
+}
+
+/** A check run of another plan completing: an event that runs a round and changes nothing. */
+function round(id: string) {
+  const payload = webhookExample<Record<string, Record<string, unknown>>>('check_run', (p) => p.action === 'completed');
+  payload.check_run!.name = 'harness / plan 01-09';
+  payload.check_run!.external_id = `${SPEC}/01-09`;
+  return { id, name: 'check_run', payload } as never;
+}
+
+describe('rounds on unchanged issues', () => {
+  it('read the config and the plan issues again conditionally: GitHub answers 304 and the round decides the same (nothing to start: the one slot is taken)', async () => {
+    const github = repository();
+    await testProbot().receive(round('first'));
+    const before = github.requests.length;
+    await testProbot().receive(round('second'));
+
+    const reads = github.requests.slice(before).map((r, i) => `${r.method} ${r.url} ${github.statuses[before + i]}`);
+    expect(reads).toEqual([`GET ${R}/contents/.github/harness.yml 304`, `GET ${R}/issues?labels=harness:plan,spec:${SPEC}&state=all&per_page=100 304`]);
+  });
+
+  it('read in full what changed meanwhile, and act on it', async () => {
+    const github = repository();
+    await testProbot().receive(round('first'));
+    // The running plan failed (a worker run's outcome): its slot is free.
+    github.issue(11).labels = github.issue(11).labels.map((l) => (l === 'status:running' ? 'status:failed' : l));
+    const before = github.requests.length;
+    await testProbot().receive(round('second'));
+
+    expect(github.statuses[before + 1]).toBe(200);
+    expect(github.dispatches.map((d) => (d.body as { inputs: { plan: string } }).inputs.plan)).toEqual(['01-02']);
+  });
+});

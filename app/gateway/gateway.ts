@@ -24,10 +24,12 @@ import {
   getPullRequest,
   listPullRequests,
   openPullRequest,
+  pullRequestFileEntries,
   pullRequestFiles,
   updatePullRequest,
   type NewPullRequest,
   type OpenedPullRequest,
+  type PullRequestFile,
   type PullRequestInfo,
   type PullRequestQuery,
   type PullRequestSummary,
@@ -85,6 +87,8 @@ export interface Gateway {
 
   pullRequest(number: number): Promise<PullRequestInfo>;
   pullRequestFiles(number: number): Promise<string[]>;
+  /** The files it changes with their blobs at its head, so that their text is read by sha (once: a blob never changes). */
+  pullRequestFileEntries(number: number): Promise<PullRequestFile[]>;
   pullRequests(query: PullRequestQuery): Promise<PullRequestSummary[]>;
   createPullRequest(pull: NewPullRequest): Promise<PullRequestSummary>;
   /** A pull request's new body, and title when one is given. */
@@ -184,6 +188,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
 
     pullRequest: (number) => getPullRequest(r, repo, number),
     pullRequestFiles: (number) => pullRequestFiles(r, repo, number),
+    pullRequestFileEntries: (number) => pullRequestFileEntries(r, repo, number),
     pullRequests: (query) => listPullRequests(r, repo, query),
     createPullRequest: (pull) => createPullRequest(r, repo, pull),
     updatePullRequest: (number, text) => updatePullRequest(r, repo, number, text),

@@ -50,10 +50,22 @@ export async function getPullRequest(request: GatewayRequest, repo: Repo, number
   return { number: data.number, baseRef: data.base.ref, baseRepo: data.base.repo.full_name, headRef: data.head.ref, headRepo: data.head.repo?.full_name ?? null };
 }
 
-/** The paths a pull request changes: GET /repos/{owner}/{repo}/pulls/{pull_number}/files?per_page=100, every page. */
+/** A file a pull request changes: its path, what happened to it, and its blob at the head (none when removed). */
+export interface PullRequestFile {
+  path: string;
+  status: string;
+  sha?: string;
+}
+
+/** The files a pull request changes: GET /repos/{owner}/{repo}/pulls/{pull_number}/files?per_page=100, every page. */
+export async function pullRequestFileEntries(request: GatewayRequest, repo: Repo, number: number): Promise<PullRequestFile[]> {
+  const files = await paginate<{ filename: string; status?: string; sha?: string | null }>(request, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/files', { ...repo, pull_number: number, per_page: PAGE_SIZE });
+  return files.map((f) => ({ path: f.filename, status: f.status ?? 'modified', ...(f.status !== 'removed' && f.sha ? { sha: f.sha } : {}) }));
+}
+
+/** The paths a pull request changes (pullRequestFileEntries). */
 export async function pullRequestFiles(request: GatewayRequest, repo: Repo, number: number): Promise<string[]> {
-  const files = await paginate<{ filename: string }>(request, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/files', { ...repo, pull_number: number, per_page: PAGE_SIZE });
-  return files.map((f) => f.filename);
+  return (await pullRequestFileEntries(request, repo, number)).map((f) => f.path);
 }
 
 export interface PullRequestQuery {

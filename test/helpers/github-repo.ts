@@ -432,7 +432,15 @@ export class FakeGitHub {
     if ((m = /^GET \/pulls\/(\d+)\/files$/.exec(route))) {
       const files = this.pullFiles.get(Number(m[1]));
       if (files === undefined) return [404, { message: 'Not Found' }];
-      return this.page(url, files.map((filename) => ({ filename, status: 'added', sha: '0'.repeat(40) })));
+      // Each file's blob at the pull request's head, as GitHub lists them; a file the head does not have is removed.
+      const head = this.pullRequests.find((p) => p.number === Number(m![1]))?.head ?? this.pulls.get(Number(m[1]))?.head.ref;
+      return this.page(
+        url,
+        files.map((filename) => {
+          const blob = head === undefined ? undefined : this.blobAt(head, filename);
+          return { filename, status: blob ? 'modified' : 'removed', sha: blob?.sha ?? '0'.repeat(40) };
+        }),
+      );
     }
     if (route === 'GET /pulls') {
       const head = query.head?.replace(new RegExp(`^${this.owner}:`), '');

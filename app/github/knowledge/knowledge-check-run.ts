@@ -9,6 +9,7 @@ import { appSafety } from './app-safety.js';
 
 /** Files of a knowledge PR the check reads, at most: a knowledge PR is a handful of documents. */
 export const MAX_CHECKED_FILES = 200;
+const decoder = new TextDecoder();
 
 export type KnowledgePullContext = Context<'pull_request.opened' | 'pull_request.synchronize' | 'pull_request.reopened'>;
 
@@ -29,15 +30,17 @@ export async function onKnowledgePullRequest(context: KnowledgePullContext): Pro
   if ((await github.checkRuns(pr.head.sha, KNOWLEDGE_CHECK)).length > 0) return;
   const { config } = await loadConfig(context);
   const wholeRepository = config.knowledge.repository?.toLowerCase() === context.payload.repository.full_name.toLowerCase();
-  const paths = await github.pullRequestFiles(pr.number);
+  const entries = await github.pullRequestFileEntries(pr.number);
+  const paths = entries.map((e) => e.path);
   const safety = appSafety(process.env, process.cwd());
   const files: CheckedFile[] = [];
-  for (const path of paths.slice(0, MAX_CHECKED_FILES)) {
+  for (const entry of entries.slice(0, MAX_CHECKED_FILES)) {
+    const path = entry.path;
     const storePath = path.startsWith(`${KNOWLEDGE_ROOT}/`) ? path.slice(KNOWLEDGE_ROOT.length + 1) : wholeRepository ? path : undefined;
     if (storePath === undefined) continue;
-    const text = await github.fileText(path, pr.head.sha);
-    // Removed by the PR: nothing to check.
-    if (text === undefined) continue;
+    // Removed by the PR: nothing to check. The rest by their blob: a push that adds one signal to a PR of hundreds reads one.
+    if (entry.sha === undefined) continue;
+    const text = decoder.decode(await github.blob(entry.sha));
     files.push({ path, storePath, text, redactions: (await makeSafe(text, safety)).redactions });
   }
   const report = knowledgeCheckReport(files);

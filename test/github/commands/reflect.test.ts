@@ -62,11 +62,12 @@ async function comment(body: string, id = COMMENT): Promise<void> {
 }
 
 /** What the App asks of GitHub to open one knowledge PR (gateway/knowledge-pr.ts). */
-function opening(branch: string, number: number): unknown[] {
+function opening(branch: string, number: number, baseRead = true): unknown[] {
   return [
     `GET ${R}/pulls?head=Codertocat:${branch}&state=all&per_page=100`,
     `GET ${R}/git/ref/heads/master`,
-    `GET ${R}/git/commits/${BASE}`,
+    // A commit named by its sha is read once: the second PR on the same base finds it in the App's memory (app-memory.ts).
+    ...(baseRead ? [`GET ${R}/git/commits/${BASE}`] : []),
     `POST ${R}/git/trees`,
     `POST ${R}/git/commits`,
     `POST ${R}/git/refs`,
@@ -101,7 +102,7 @@ describe('/harness reflect', () => {
       // 10 signals no lesson cites, and the lesson's own 2 (to know what it is about).
       ...Array.from({ length: 12 }, () => BLOB),
       ...opening(NEW_BRANCH, 100),
-      ...opening(LINK_BRANCH, 101),
+      ...opening(LINK_BRANCH, 101, false),
       `POST ${R}/issues/1/comments`,
     ]);
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
+import { forgetAppMemory } from '../../../app/github/app-memory.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseKnowledge } from '../../../app/engine/knowledge/parse.js';
 import { FakeGitHub, spoken } from '../../helpers/github-repo.js';
@@ -85,6 +86,8 @@ describe('/harness retrospective', () => {
     const name = pull.head.slice('harness/knowledge/skill/'.length);
     const proposed = first.fileAt(pull.head, `${STORE}/skills/${name}/SKILL.md`)!;
     nock.cleanAll();
+    // Another repository whose commits carry the same shas: another world, for an App that remembers none of the first.
+    forgetAppMemory();
 
     const github = repository({ [`${STORE}/skills-archived/${name}/SKILL.md`]: proposed }, signals);
     await say(`/harness retrospective ${SPEC}`);

@@ -36,6 +36,7 @@ function repository(skill = SKILL): FakeGitHub {
   github.branches.set('master', BASE);
   github.branches.set(`harness/knowledge/skill/${NAME}`, HEAD);
   github.pullFiles.set(PR, [PATH]);
+  github.pulls.set(PR, { base: { ref: 'master', full_name: 'Codertocat/Hello-World' }, head: { ref: `harness/knowledge/skill/${NAME}`, full_name: 'Codertocat/Hello-World' } });
   github.roles.set('Codertocat', 'write');
   github.roles.set('passerby', 'read');
   github.install();

@@ -13,7 +13,9 @@
  *     verification takes 5 minutes). Its end is what a worker does on GitHub: a commit on
  *     the plan branch, the plan PR opened, the App's check run concluded, the run completed;
  *     the App then receives `check_run` completed and `workflow_run` completed, in that order;
- *   - a person merges each plan PR 5 minutes after it opens: `pull_request` closed (merged).
+ *   - a person merges each plan PR 5 minutes after it opens: `pull_request` closed (merged);
+ *   - 30% of plans' workers file a signal on the spec's signals PR: a push to it, and the
+ *     `pull_request` event that runs the App's knowledge check.
  * The worker's own requests are not the App's and are not counted (it runs with the workflow's
  * token, or with the App's on another runner's allowance); everything the App asks of GitHub is.
  *
@@ -49,6 +51,8 @@ export interface HoursResult {
   finished: boolean;
   plansMerged: number;
   phasesVerified: number;
+  /** Signals the workers filed on the spec's signals PR: one push, one pull_request event each. */
+  signalsFiled: number;
   /** Requests counted against the rate limit, per simulated hour (the first is hour 0). */
   perHour: number[];
   /** Conditional requests answered 304 per hour (not counted against the limit). */
@@ -74,6 +78,8 @@ const BASE_BRANCH = 'master';
 const PHASE_MINUTES = 5;
 const REVIEW_MINUTES = 5;
 const WRITE_SPACING_MS = 1_000;
+/** Plans whose worker files a signal (the example spec's local run files 3 for its 10 plans). */
+const SIGNAL_SHARE = 0.3;
 
 /** `GET /repos/o/r/issues/12/labels/status%3Aready?x=1` → `GET /issues/{n}/labels/{name}`: requests grouped by route. */
 function routeShape(method: string, url: string): string {
@@ -187,8 +193,39 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
   let lastEnd = START;
   const merged = new Set<string>();
 
+  // The spec's signals PR, which workers append to (docs/github-flow.md, 4): a push to it is a
+  // pull_request event for the App, whose knowledge check reads what the push added.
+  const signalsBranch = `harness/knowledge/signal/${specId}`;
+  let signalsPr: number | undefined;
+  let signalsFiled = 0;
+  const fileSignal = async (target: string) => {
+    const path = `.harness/knowledge/signals/${specId}/2026-11-02/${target}-struggle.signal.md`;
+    const text = `---\ntype: struggle\nproject: ${specId}\nplan: "${target}"\n---\n\n${target} took more than one try.\n`;
+    const before = github.branches.get(signalsBranch);
+    if (before === undefined) github.branches.set(signalsBranch, github.branches.get(BASE_BRANCH)!);
+    const after = github.pushTo(signalsBranch, { [path]: text }, `Signals of ${target}`);
+    signalsFiled++;
+    const files = [...(github.pullFiles.get(signalsPr ?? -1) ?? []), path];
+    let action = 'synchronize';
+    if (signalsPr === undefined) {
+      signalsPr = 4_000;
+      github.pullRequests.push({ number: signalsPr, title: `Signals: ${specId}`, body: '', head: signalsBranch, base: BASE_BRANCH, state: 'open', merged: false, labels: ['harness:knowledge', 'signal'], created_at: new Date(now).toISOString() });
+      action = 'opened';
+    }
+    github.pullFiles.set(signalsPr, files);
+    const event = webhookExample<Payload>('pull_request', (e) => e.action === (action === 'opened' ? 'opened' : 'synchronize'));
+    Object.assign(event.pull_request, {
+      number: signalsPr,
+      head: { ...event.pull_request.head, ref: signalsBranch, sha: after, repo: opened.repository },
+      base: { ...event.pull_request.base, ref: BASE_BRANCH, repo: opened.repository },
+    });
+    Object.assign(event, { action, number: signalsPr, repository: opened.repository, ...(action === 'synchronize' ? { before: before ?? after, after } : {}) });
+    await deliver('pull_request', event, `pull_request.${action} (signals PR)`);
+  };
+
   const workerEnds = (target: string, runNumber: number) => async () => {
     const isPhase = target.startsWith('phase-');
+    if (!isPhase && random() < SIGNAL_SHARE) await fileSignal(target);
     const branch = `harness/${specId}/${target}`;
     const sha = github.branches.get(branch);
     if (sha === undefined) return;
@@ -334,6 +371,7 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
     finished: plansMerged === options.plans && phasesVerified === phases,
     plansMerged,
     phasesVerified,
+    signalsFiled,
     perHour,
     notModifiedPerHour,
     peak: Math.max(...perHour),
@@ -348,6 +386,8 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
 if (import.meta.url === `file://${process.argv[1]}`) {
   const plans = Number(process.argv[2] ?? 1000);
   const slots = Number(process.argv[3] ?? 64);
+  // `unpaced`: the App's demand with its pace off (HARNESS_APP_REQUESTS_PER_HOUR=0).
+  if (process.argv[4] === 'unpaced') appMemory.requestsPerHour = 0;
   const started = performance.now();
   const result = await simulateHours({ plans, slots });
   console.log(JSON.stringify({ ...result, byRoute: result.byRoute.slice(0, 40), seconds: (performance.now() - started) / 1000 }, null, 1));

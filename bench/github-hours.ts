@@ -173,6 +173,8 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
   let deliveryId = 0;
   const deliver = async (name: string, payload: Record<string, unknown>, label: string) => {
     const from = github.requests.length;
+    // One installation, as every event of one repository comes from (the examples carry several).
+    payload.installation = { id: 1 };
     await probot.receive({ id: `sim-${++deliveryId}`, name, payload } as never);
     const list = byEvent.get(label) ?? [];
     list.push(github.requests.length - from);

@@ -34,6 +34,7 @@ import { loadSpec } from '../app/engine/core/spec/load.js';
 import type { Spec } from '../app/engine/core/spec/model.js';
 import { scheduleRound, type RoundResult } from '../app/github/schedule/round.js';
 import { PLAN_READING } from '../app/engine/importers/dialects.js';
+import { forgetAppMemory } from '../app/github/app-memory.js';
 
 const SIZES = [10, 50, 100, 250];
 const PAGE_TARGET = 100;
@@ -117,6 +118,8 @@ function issuesFor(spec: Spec, texts: Map<string, string>, states: Map<string, P
       state: state.closed ? 'closed' : 'open',
       state_reason: state.closed ? 'completed' : null,
       labels: labels.map((name) => ({ name })),
+      // Opened by the App, as the sync opens them: an issue anyone else opened is not a plan's.
+      user: { login: 'harness[bot]', type: 'Bot' },
     };
   });
 }
@@ -141,7 +144,8 @@ function fakeGitHub(issues: ReturnType<typeof issuesFor>, claimedPhases: string[
   let comment = statusCommentBefore(spec, issues);
   const counted: Counted = { reads: 0, writes: 0, requests: [] };
   const count = (method: string, uri: string) => {
-    if (method === 'GET') counted.reads++;
+    // A GraphQL query (who the token is) reads; it is a POST only because GraphQL always is.
+    if (method === 'GET' || uri === '/graphql') counted.reads++;
     else counted.writes++;
     counted.requests.push(`${method} ${decodeURIComponent(uri.split('?')[0]!)}`);
   };
@@ -176,6 +180,8 @@ function fakeGitHub(issues: ReturnType<typeof issuesFor>, claimedPhases: string[
     .reply((uri, body) => {
       count('POST', uri);
       if (uri.endsWith('/dispatches')) return [204, ''];
+      // Who the token belongs to (the status comment is trusted only when the App's bot wrote it).
+      if (uri === '/graphql') return [200, { data: { viewer: { login: 'harness[bot]' } } }];
       // POST /issues/{n}/labels answers with the issue's labels; the round reads nothing from it.
       if (/\/issues\/\d+\/labels$/.test(uri)) return [200, ((body as { labels: string[] }).labels ?? []).map((name) => ({ name }))];
       if (uri.endsWith('/check-runs')) return [201, { id: 1, ...(body as object), external_id: null, conclusion: null, output: { title: null, summary: null, annotations_count: 0 } }];
@@ -216,6 +222,8 @@ function checkRunEvent(spec: string) {
 
 async function oneRound(spec: Spec, issues: ReturnType<typeof issuesFor>, claimedPhases: string[]): Promise<{ counted: Counted; result: RoundResult; ms: number }> {
   const counted = fakeGitHub(issues, claimedPhases, spec.id);
+  // An App that remembers nothing (a round's worst case): what one remembers is counted in the day-long section.
+  forgetAppMemory();
   let result: RoundResult | undefined;
   const probot = new Probot({
     githubToken: 'bench-token',

@@ -93,6 +93,8 @@ const specPullRequestSync: Section = async (log) => {
   const specFiles = Object.fromEntries([...generated.files].map(([path, text]) => [`${DIR}/${path}`, text]));
   const payload = (action: string, head?: string): PullRequestPayload => {
     const p = webhookExample<PullRequestPayload>('pull_request', (e) => e.action === action);
+    // One installation, as every event of one repository comes from (the examples carry several).
+    (p as { installation?: unknown }).installation = { id: 1 };
     if (head) {
       p.before = p.pull_request.head.sha;
       p.after = head;

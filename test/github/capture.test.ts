@@ -83,7 +83,7 @@ describe('the App\'s signals', () => {
       `GET ${R}/git/ref/heads/master`,
       `GET ${R}/contents/.harness/knowledge/index.md?ref=${BASE}`,
       expect.stringMatching(new RegExp(`^GET ${R}/contents/\\.harness/knowledge/trajectory/\\d{4}-\\d\\d-\\d\\d\\.jsonl\\?ref=${BASE}$`)),
-      `GET ${R}/git/commits/${BASE}`,
+      // The base commit the first command read already: a commit named by its sha never changes (app-memory.ts).
       `POST ${R}/git/trees`,
       `POST ${R}/git/commits`,
       `POST ${R}/git/refs`,

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readdir, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { GitError } from '../workers/git.js';
-import { commitBody, commitLine, formatTrailers, type CommitMessage } from '../engine/core/agents/commit-message.js';
+import { GitError, type CommitInfo } from '../workers/git.js';
+import { commitBody, commitLine, formatTrailers, parseTrailers, type CommitMessage } from '../engine/core/agents/commit-message.js';
 import { Mutex } from './mutex.js';
 import { Stopwatch, TimedGit } from './timed-git.js';
 import { HarnessError } from '../engine/core/error.js';
@@ -243,7 +243,45 @@ export class RunRepo {
 
   /** Files changed on `head` since `base`. */
   async changedFiles(cwd: string, base: string, head = 'HEAD'): Promise<string[]> {
-    return (await this.git(cwd).run(['diff', '--name-only', '--no-renames', `${base}...${head}`])).split('\n').filter(Boolean);
+    return (await this.git(cwd).run(['diff', '--name-only', '--no-renames', '-z', `${base}...${head}`])).split('\0').filter(Boolean);
+  }
+
+  /**
+   * What an attempt left on its branch: the commits after `base` (oldest first, as `git log`
+   * lists them) and the files that differ between `base` and HEAD (as `git diff base...HEAD`),
+   * from one `git log --raw`. When the commits are a line from `base` to HEAD, each with one
+   * parent (what an agent's commits are), a file differs exactly when its first recorded
+   * version and its last differ, so no second command is needed; any other shape (a merge on
+   * the branch, a branch moved off its base) is asked of git as two questions.
+   */
+  async attemptHistory(cwd: string, base: string): Promise<{ commits: CommitInfo[]; changed: string[] }> {
+    const git = this.git(cwd);
+    const out = await git.run(['log', '--reverse', '--no-renames', '--raw', '--no-abbrev', '-z', '--format=%x1e%H%x1f%P%x1f%B%x1f', `${base}..HEAD`, '--']);
+    const commits: CommitInfo[] = [];
+    // Path → its version before the first commit that touched it, and after the last.
+    const versions = new Map<string, { before: string; after: string }>();
+    let parent = base;
+    let line = true;
+    for (const record of out.split('\x1e').slice(1)) {
+      const [sha = '', parents = '', message = ''] = record.split('\x1f', 3);
+      const raw = record.slice(sha.length + parents.length + message.length + 3);
+      if (parents !== parent) line = false;
+      parent = sha;
+      commits.push({ sha, subject: message.split('\n')[0] ?? '', message, trailers: parseTrailers(message) });
+      // After the header: NUL, a newline, then ":<mode> <mode> <blob> <blob> <status>" NUL "<path>" NUL, per file.
+      const fields = raw.replace(/^\0\n?/, '').split('\0');
+      for (let i = 0; i + 1 < fields.length; i += 2) {
+        const [oldMode, newMode, oldBlob, newBlob] = fields[i]!.slice(1).split(' ');
+        const path = fields[i + 1]!;
+        const seen = versions.get(path);
+        const after = `${newMode} ${newBlob}`;
+        if (seen) seen.after = after;
+        else versions.set(path, { before: `${oldMode} ${oldBlob}`, after });
+      }
+    }
+    if (!line) return { commits, changed: await this.changedFiles(cwd, base) };
+    // No commits: HEAD is base or behind it, and nothing differs from where they meet.
+    return { commits, changed: [...versions].filter(([, v]) => v.before !== v.after).map(([path]) => path) };
   }
 
   async trackedFiles(cwd: string): Promise<string[]> {

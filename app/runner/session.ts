@@ -19,6 +19,8 @@ export class PlanSession {
     status: SessionStatus,
     /** An earlier run started this attempt and was stopped. */
     readonly resumed: boolean,
+    /** The plan's worktree was made now (RunRepo.ensureWorktree), not found. */
+    readonly checkoutMade: boolean,
   ) {
     this.#status = status;
   }
@@ -30,8 +32,8 @@ export class PlanSession {
   static async open(ctx: RunContext, plan: Plan, agent: string): Promise<PlanSession> {
     const previous = ctx.state.statuses.get(plan.id);
     const status = previous ?? (await fresh(ctx, plan, agent));
-    await ctx.repo.ensureWorktree(status.worktree, status.branch, status.base);
-    const session = new PlanSession(ctx, status, previous !== undefined);
+    const made = await ctx.repo.ensureWorktree(status.worktree, status.branch, status.base);
+    const session = new PlanSession(ctx, status, previous !== undefined, made);
     await session.save(status);
     return session;
   }

@@ -150,11 +150,14 @@ const runner: BenchModule = {
   async run(ctx) {
     const runsArg = ctx.args.indexOf('--runs');
     const runs = runsArg >= 0 ? Number(ctx.args[runsArg + 1]) : 3;
+    // --only 40x1: one configuration, for a quick look (the results of a full run are the ones to keep).
+    const onlyArg = ctx.args.indexOf('--only');
+    const only = onlyArg >= 0 ? ctx.args[onlyArg + 1] : undefined;
     const configs = [
       { plans: 40, slots: 1 },
       { plans: 40, slots: 4 },
       { plans: 120, slots: 4 },
-    ];
+    ].filter((c) => only === undefined || `${c.plans}x${c.slots}` === only);
     const rows: Row[] = [];
     const results: unknown[] = [];
     let worst = 0;

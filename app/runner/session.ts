@@ -42,8 +42,18 @@ export class PlanSession {
     return this.#status;
   }
 
+  /**
+   * A change of state that a resumed run acts on (completed, failed, at a checkpoint) is on
+   * disk when this resolves; one only people read (running again, the current step, a
+   * message) is written shortly after, together with the changes that follow it.
+   */
   update(patch: StatusPatch): Promise<void> {
-    return this.save({ ...this.#status, ...patch, timestamp: this.ctx.now().toISOString() });
+    const status = { ...this.#status, ...patch, timestamp: this.ctx.now().toISOString() };
+    if (patch.error !== undefined || (patch.state !== undefined && patch.state !== 'running')) return this.save(status);
+    this.#status = status;
+    this.ctx.state.statuses.set(status.plan, status);
+    this.ctx.store.writeStatusSoon(status);
+    return Promise.resolve();
   }
 
   /** The attempt is over and its documents are committed: result.json says how it ended. */

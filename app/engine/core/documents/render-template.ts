@@ -46,12 +46,7 @@ export function templatePlaceholders(templateText: string): string[] {
  */
 export function renderTemplate(templateText: string, frontmatter: Record<string, unknown>, values: Record<string, string>): string {
   const { yaml, body } = split(templateText.replace(/\r\n?/g, '\n'));
-  let shape: unknown;
-  try {
-    shape = yaml === undefined ? undefined : parse(yaml);
-  } catch (e) {
-    throw new TemplateError(`the template's frontmatter is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
-  }
+  const shape = yaml === undefined ? undefined : frontmatterShape(yaml);
 
   const missing = new Set<string>();
   const filled = body.replace(PLACEHOLDER, (whole, name: string) => {
@@ -67,6 +62,26 @@ export function renderTemplate(templateText: string, frontmatter: Record<string,
   const data = orderLike(frontmatter, shape) as Record<string, unknown>;
   if (yaml === undefined && Object.keys(data).length === 0) return filled;
   return `---\n${toYaml(data)}---\n${filled}`;
+}
+
+/**
+ * A template's frontmatter, parsed once: a run renders the same few templates for every plan
+ * (SUMMARY.md, STATUS.md), and the shape is only read.
+ */
+const shapes = new Map<string, unknown>();
+const SHAPES_KEPT = 64;
+
+function frontmatterShape(yaml: string): unknown {
+  if (shapes.has(yaml)) return shapes.get(yaml);
+  let shape: unknown;
+  try {
+    shape = parse(yaml);
+  } catch (e) {
+    throw new TemplateError(`the template's frontmatter is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+  }
+  if (shapes.size >= SHAPES_KEPT) shapes.delete(shapes.keys().next().value!);
+  shapes.set(yaml, shape);
+  return shape;
 }
 
 /**

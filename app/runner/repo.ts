@@ -8,6 +8,7 @@ import { Stopwatch, TimedGit } from './timed-git.js';
 import { HarnessError } from '../engine/core/error.js';
 import { readTextIfExists } from '../machine/files.js';
 import { headFromFiles } from '../workers/git-head.js';
+import { emptyDirectory } from '../workers/git-thread.js';
 
 export class RunError extends HarnessError {}
 
@@ -201,8 +202,7 @@ export class RunRepo {
    * worktree would, and no file (ignored or not) of the plan it had before.
    */
   async #checkout(path: string, branch: string, startPoint: string): Promise<void> {
-    const names = await readdir(path);
-    await Promise.all(names.filter((n) => n !== '.git').map((n) => rm(join(path, n), { recursive: true, force: true })));
+    await emptyDirectory(path, '.git');
     const git = this.git(path);
     try {
       await git.run(['checkout', '--quiet', '--force', '-b', branch, startPoint]);

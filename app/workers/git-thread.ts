@@ -1,0 +1,150 @@
+import { SHARE_ENV, Worker } from 'node:worker_threads';
+import { gitEnv } from './git-env.js';
+
+/**
+ * Where harness's git commands are started: one helper thread for the process. Starting a
+ * process blocks the thread that starts it for milliseconds (fork and exec, more the more
+ * memory the process has), and reading its output, building its environment and waiting
+ * for it to close is more work again; a local run starts several git commands per plan. On
+ * the helper thread all of that leaves the main thread free to schedule, write state and
+ * render documents. The helper shares the process's environment (SHARE_ENV), so a variable
+ * set before a command reaches it as it would a command started here; it keeps the process
+ * alive only while a command runs.
+ *
+ * The thread's code is a string, not a module of its own, so that it is the same from the
+ * sources, from dist/ and from a bundled action.
+ */
+const THREAD = `
+const { parentPort } = require('node:worker_threads');
+const { spawn } = require('node:child_process');
+const { readdirSync, rmSync } = require('node:fs');
+const { join } = require('node:path');
+
+// The environment of harness's git commands (git-env.ts).
+const gitEnv = ${gitEnv.toString()};
+
+function git({ id, args, cwd, extra, input }) {
+  let child;
+  try {
+    child = spawn('git', args, { cwd, env: gitEnv(process.env, extra), stdio: ['pipe', 'pipe', 'pipe'] });
+  } catch (e) {
+    parentPort.postMessage({ id, error: e.message });
+    return;
+  }
+  const stdout = [];
+  const stderr = [];
+  let failed;
+  child.stdout.on('data', (d) => stdout.push(d));
+  child.stderr.on('data', (d) => stderr.push(d));
+  child.on('error', (e) => (failed = e.message));
+  child.on('close', (code) => {
+    if (failed !== undefined && code === null) parentPort.postMessage({ id, pid: child.pid, error: failed });
+    else parentPort.postMessage({ id, pid: child.pid, code, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') });
+  });
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(input ?? '');
+}
+
+function empty({ id, dir, keep }) {
+  try {
+    for (const name of readdirSync(dir)) if (name !== keep) rmSync(join(dir, name), { recursive: true, force: true });
+    parentPort.postMessage({ id });
+  } catch (e) {
+    parentPort.postMessage({ id, error: e.message, code: e.code });
+  }
+}
+
+parentPort.on('message', (m) => (m.kind === 'git' ? git(m) : empty(m)));
+`;
+
+interface Reply {
+  id: number;
+  pid?: number;
+  code?: number | null | string;
+  stdout?: string;
+  stderr?: string;
+  error?: string;
+}
+
+export interface GitOutcome {
+  /** The process's id, when it started. */
+  pid?: number;
+  /** Its exit code (null when a signal ended it); undefined when it never ran. */
+  code?: number | null;
+  stdout: string;
+  stderr: string;
+  /** Why it could not be started (or failed as it started). */
+  error?: string;
+}
+
+/** Told of every git process the helper thread started: its arguments and id (for counting them, as bench/process-census.ts does). */
+export type GitProcessListener = (args: readonly string[], pid: number) => void;
+
+class HelperThread {
+  #worker: Worker | undefined;
+  #next = 0;
+  readonly #waiting = new Map<number, (reply: Reply) => void>();
+  readonly listeners = new Set<GitProcessListener>();
+
+  #thread(): Worker {
+    if (!this.#worker) {
+      const worker = new Worker(THREAD, { eval: true, env: SHARE_ENV, stdout: false, stderr: false });
+      worker.unref();
+      worker.on('message', (reply: Reply) => {
+        const settle = this.#waiting.get(reply.id);
+        this.#waiting.delete(reply.id);
+        if (this.#waiting.size === 0) worker.unref();
+        settle?.(reply);
+      });
+      worker.on('error', (e) => this.#lost(e));
+      worker.on('exit', (code) => this.#lost(new Error(`harness's git helper thread stopped (exit ${code})`)));
+      this.#worker = worker;
+    }
+    return this.#worker;
+  }
+
+  /** The thread is gone (it never should be): what waited on it fails, and the next request starts a new one. */
+  #lost(e: Error): void {
+    this.#worker = undefined;
+    const waiting = [...this.#waiting.values()];
+    this.#waiting.clear();
+    for (const settle of waiting) settle({ id: -1, error: e.message });
+  }
+
+  request(message: Record<string, unknown>): Promise<Reply> {
+    const worker = this.#thread();
+    const id = this.#next++;
+    return new Promise((resolve) => {
+      this.#waiting.set(id, resolve);
+      worker.ref();
+      worker.postMessage({ ...message, id });
+    });
+  }
+}
+
+const helper = new HelperThread();
+
+/** Run git on the helper thread with the given extra environment (see git-env.ts for the rest). */
+export async function gitOnThread(args: readonly string[], cwd: string, extra: Record<string, string>, input?: string): Promise<GitOutcome> {
+  const reply = await helper.request({ kind: 'git', args, cwd, extra, input });
+  if (reply.pid !== undefined) for (const listener of helper.listeners) listener(args, reply.pid);
+  return {
+    ...(reply.pid === undefined ? {} : { pid: reply.pid }),
+    ...(typeof reply.code === 'number' || reply.code === null ? { code: reply.code } : {}),
+    stdout: reply.stdout ?? '',
+    stderr: reply.stderr ?? '',
+    ...(reply.error === undefined ? {} : { error: reply.error }),
+  };
+}
+
+/** Remove everything in `dir` but `keep`, on the helper thread (a worktree's files can be many). */
+export async function emptyDirectory(dir: string, keep: string): Promise<void> {
+  const reply = await helper.request({ kind: 'empty', dir, keep });
+  if (reply.error !== undefined) throw Object.assign(new Error(`emptying ${dir}: ${reply.error}`), typeof reply.code === 'string' ? { code: reply.code } : {});
+}
+
+/** Be told of each git process the helper thread starts; returns how to stop. */
+export function onGitProcess(listener: GitProcessListener): () => void {
+  helper.listeners.add(listener);
+  return () => helper.listeners.delete(listener);
+}

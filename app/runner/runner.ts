@@ -195,6 +195,7 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     options.reporter.close();
+    repo.close();
     await release();
   }
 }

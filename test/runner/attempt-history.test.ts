@@ -1,9 +1,9 @@
 /**
- * An attempt's commits and changed files from one `git log --raw` (RunRepo.attemptHistory)
- * are what `git log base..HEAD` and `git diff --name-only base...HEAD` say, whatever the
- * branch holds.
+ * An attempt's commits and changed files (RunRepo.attemptHistory: read through the run's
+ * `git cat-file --batch` on a line of commits, from one `git log --raw` otherwise) are what
+ * `git log base..HEAD` and `git diff --name-only base...HEAD` say, whatever the branch holds.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RunRepo } from '../../app/runner/repo.js';
@@ -15,7 +15,8 @@ async function expectAsGit(repo: RunRepo, cwd: string, base: string) {
   const commits = await new Git(cwd).log({ base });
   const changed = git(cwd, 'diff', '--name-only', '-z', '--no-renames', `${base}...HEAD`).split('\0').filter(Boolean);
   expect(got.commits).toEqual(commits);
-  expect([...got.changed].sort()).toEqual([...changed].sort());
+  // In git's order, too: it is the order a SUMMARY.md lists them in.
+  expect(got.changed).toEqual(changed);
   return got;
 }
 
@@ -49,7 +50,24 @@ describe('attemptHistory', () => {
     const got = await expectAsGit(repo, root, base);
     expect(got.commits.map((c) => c.subject)).toEqual(['one', 'two', 'three, empty', 'four', 'five']);
     expect(got.commits[0]!.trailers).toEqual([{ key: 'Plan', value: '01-01' }]);
-    expect([...got.changed].sort()).toEqual(['gone.txt', 'new.txt', 'sp ace é.txt', 'was-file', 'was-file/inside.txt']);
+    expect(got.changed).toEqual(['gone.txt', 'new.txt', 'sp ace é.txt', 'was-file', 'was-file/inside.txt']);
+    repo.close();
+  });
+
+  it('reads a directory that went or came whole, nested directories, an executable bit, a symbolic link', async () => {
+    const root = await makeRepo({ 'a/b/c.txt': 'c\n', 'a/b/d.txt': 'd\n', 'a-b.txt': 'x\n', 'run.sh': 'echo\n', 'z/keep.txt': 'k\n' });
+    const repo = await RunRepo.open(root);
+    const base = git(root, 'rev-parse', 'HEAD').trim();
+    rmSync(join(root, 'a'), { recursive: true });
+    mkdirSync(join(root, 'n/e/w'), { recursive: true });
+    writeFileSync(join(root, 'n/e/w/file.txt'), 'new\n');
+    writeFileSync(join(root, 'z/keep.txt'), 'changed\n');
+    chmodSync(join(root, 'run.sh'), 0o755);
+    symlinkSync('a-b.txt', join(root, 'link'));
+    commit(root, 'reshape');
+    const got = await expectAsGit(repo, root, base);
+    expect(got.changed).toEqual(['a/b/c.txt', 'a/b/d.txt', 'link', 'n/e/w/file.txt', 'run.sh', 'z/keep.txt']);
+    repo.close();
   });
 
   it('asks git for the difference when the branch is no line from its base: a merge on it, a branch moved behind or off its base', async () => {
@@ -74,5 +92,6 @@ describe('attemptHistory', () => {
     writeFileSync(join(root, 'b.txt'), 'b\n');
     commit(root, 'elsewhere');
     await expectAsGit(repo, root, ahead);
+    repo.close();
   });
 });

@@ -381,7 +381,6 @@ export class RunRepo {
   /** Commits and files from the object reader, or undefined when the branch is not a plain line of commits from `base` to `head`. */
   async #readHistory(head: string, base: string): Promise<{ commits: CommitInfo[]; changed: string[] } | undefined> {
     const commits: CommitInfo[] = [];
-    let baseTree: string | undefined;
     let headTree: string | undefined;
     for (let id = head; id !== base; ) {
       // A branch this long is no attempt's: git answers.
@@ -397,7 +396,7 @@ export class RunRepo {
     if (commits.length === 0) return { commits, changed: [] };
     const baseObject = await this.#objects.read(base);
     if (baseObject?.type !== 'commit') return undefined;
-    baseTree = parseCommit(baseObject.body).tree;
+    const baseTree = parseCommit(baseObject.body).tree;
     const changed: string[] = [];
     if (!(await this.#treeChanges(baseTree, headTree, '', changed, base.length / 2))) return undefined;
     // In git's order: by the bytes of the whole path.

@@ -89,10 +89,45 @@ function frontmatterShape(yaml: string): unknown {
  * Skills tools, among others): 1.1 rules quote 2026-03-02, "yes" and "01"; the few strings
  * only 1.2 would misread (0o17) make every string quoted.
  */
-function toYaml(data: Record<string, unknown>): string {
+export function toYaml(data: Record<string, unknown>): string {
   const plain = stringify(data, { version: '1.1', lineWidth: 0 });
+  // Reading it back is most of the cost, and only a string YAML 1.2 could take for something else can fail it.
+  if (!readsOtherwise(data)) return plain;
   if (JSON.stringify(parse(plain)) === JSON.stringify(data)) return plain;
   return stringify(data, { version: '1.1', lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' });
+}
+
+/**
+ * Scalars YAML 1.2's core schema reads as something other than a string (null, booleans,
+ * integers in any base, floats, .inf and .nan), and characters YAML 1.1 and 1.2 break lines
+ * on differently (or that are escaped): a string like one of these, as a value or a key,
+ * is what 1.1 rules may leave unquoted and 1.2 read otherwise.
+ */
+const CORE_NOT_STRING = [
+  /^(?:~|[Nn]ull|NULL)?$/,
+  /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
+  /^[-+]?[0-9]+$/,
+  /^0o[0-7]+$/,
+  /^0x[0-9a-fA-F]+$/,
+  /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/,
+  /^[-+]?\.(?:inf|Inf|INF)$/,
+  /^\.(?:nan|NaN|NAN)$/,
+];
+// eslint-disable-next-line no-control-regex
+const UNUSUAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
+
+/** Could `data`, written by YAML 1.1 rules, read back otherwise under 1.2? Only then is it read back to see. */
+function readsOtherwise(data: unknown): boolean {
+  if (typeof data === 'string') return UNUSUAL.test(data) || CORE_NOT_STRING.some((re) => re.test(data));
+  if (data === null || typeof data === 'boolean') return false;
+  if (typeof data === 'number') return !Number.isFinite(data);
+  if (Array.isArray(data)) {
+    // A loop, not some(): a hole is read too (as undefined, which is not written as it is).
+    for (let i = 0; i < data.length; i++) if (readsOtherwise(data[i])) return true;
+    return false;
+  }
+  if (isPlainObject(data) && Object.getPrototypeOf(data) === Object.prototype) return Object.entries(data).some(([k, v]) => readsOtherwise(k) || readsOtherwise(v));
+  return true;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

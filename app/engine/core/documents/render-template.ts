@@ -116,9 +116,32 @@ const CORE_NOT_STRING = [
 // eslint-disable-next-line no-control-regex
 const UNUSUAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
 
+/**
+ * Whether a string like 1.2's other scalars reads back as itself, written as a value or as
+ * a key by 1.1 rules (which quote most of them: "01", "1e3", "true"; not "0o17"): kept, as
+ * a run writes the same few (phase ids) over and over.
+ */
+const verdicts = new Map<string, boolean>();
+const VERDICTS_KEPT = 256;
+
+function scalarReadsOtherwise(text: string, key: boolean): boolean {
+  if (UNUSUAL.test(text)) return true;
+  if (!CORE_NOT_STRING.some((re) => re.test(text))) return false;
+  const id = `${key ? 'k' : 'v'}${text}`;
+  let verdict = verdicts.get(id);
+  if (verdict === undefined) {
+    const options = { version: '1.1', lineWidth: 0 } as const;
+    const back: unknown = key ? Object.keys((parse(stringify({ [text]: 0 }, options)) as object | null) ?? {})[0] : parse(stringify(text, options));
+    verdict = back !== text;
+    if (verdicts.size >= VERDICTS_KEPT) verdicts.clear();
+    verdicts.set(id, verdict);
+  }
+  return verdict;
+}
+
 /** Could `data`, written by YAML 1.1 rules, read back otherwise under 1.2? Only then is it read back to see. */
 function readsOtherwise(data: unknown): boolean {
-  if (typeof data === 'string') return UNUSUAL.test(data) || CORE_NOT_STRING.some((re) => re.test(data));
+  if (typeof data === 'string') return scalarReadsOtherwise(data, false);
   if (data === null || typeof data === 'boolean') return false;
   if (typeof data === 'number') return !Number.isFinite(data);
   if (Array.isArray(data)) {
@@ -126,7 +149,7 @@ function readsOtherwise(data: unknown): boolean {
     for (let i = 0; i < data.length; i++) if (readsOtherwise(data[i])) return true;
     return false;
   }
-  if (isPlainObject(data) && Object.getPrototypeOf(data) === Object.prototype) return Object.entries(data).some(([k, v]) => readsOtherwise(k) || readsOtherwise(v));
+  if (isPlainObject(data) && Object.getPrototypeOf(data) === Object.prototype) return Object.entries(data).some(([k, v]) => scalarReadsOtherwise(k, true) || readsOtherwise(v));
   return true;
 }
 

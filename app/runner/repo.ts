@@ -212,7 +212,8 @@ export class RunRepo {
    * worktree would, and no file (ignored or not) of the plan it had before.
    */
   async #checkout(path: string, branch: string, startPoint: string): Promise<void> {
-    await emptyDirectory(path, '.git');
+    // Worktree work, as `worktree remove` deleting the files was: timed with git.
+    await this.watch.time(() => emptyDirectory(path, '.git'));
     const git = this.git(path);
     try {
       await git.run(['checkout', '--quiet', '--force', '-b', branch, startPoint]);

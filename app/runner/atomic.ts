@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { readTextIfExists } from '../machine/files.js';
+import { writeThenRename } from '../workers/git-thread.js';
 
 /**
  * Write a file so that a reader (or a run restarted after SIGKILL) sees either the old
@@ -10,10 +9,9 @@ import { readTextIfExists } from '../machine/files.js';
  * surviving power loss is not worth an fsync per state change.
  */
 export async function writeAtomic(path: string, content: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  await writeFile(tmp, content);
-  await rename(tmp, path);
+  // Its directory made, the temporary file written and renamed over, on harness's helper thread: one request, not four file operations here.
+  await writeThenRename(path, tmp, content);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { SHARE_ENV, Worker } from 'node:worker_threads';
 import { gitEnv } from './git-env.js';
+import { headOfFiles } from './git-head.js';
 
 /**
  * Where harness's git commands are started: one helper thread for the process. Starting a
@@ -14,11 +15,11 @@ import { gitEnv } from './git-env.js';
  * The thread's code is a string, not a module of its own, so that it is the same from the
  * sources, from dist/ and from a bundled action.
  */
-const THREAD = `
+const threadSource = () => `
 const { parentPort } = require('node:worker_threads');
 const { spawn } = require('node:child_process');
-const { readdirSync, rmSync } = require('node:fs');
-const { join } = require('node:path');
+const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { dirname, isAbsolute, join, resolve } = require('node:path');
 
 // The environment of harness's git commands (git-env.ts).
 const gitEnv = ${gitEnv.toString()};
@@ -45,6 +46,45 @@ function git({ id, args, cwd, extra, input }) {
   child.stdin.end(input ?? '');
 }
 
+// The commit HEAD points at, from the repository's files (git-head.ts).
+const headOfFiles = ${headOfFiles.toString()};
+
+const io = {
+  read(path) {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch (e) {
+      if (e.code === 'EISDIR') return null;
+      if (e.code === 'ENOENT') return undefined;
+      throw e;
+    }
+  },
+  join,
+  resolve,
+  isAbsolute,
+  env: process.env,
+};
+
+function head({ id, cwd }) {
+  try {
+    parentPort.postMessage({ id, value: headOfFiles(cwd, io) });
+  } catch (e) {
+    parentPort.postMessage({ id, error: e.message, code: e.code });
+  }
+}
+
+// A file written whole or not at all (runner/atomic.ts): a sibling temporary file renamed over it.
+function write({ id, path, tmp, content }) {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(tmp, content);
+    renameSync(tmp, path);
+    parentPort.postMessage({ id });
+  } catch (e) {
+    parentPort.postMessage({ id, error: e.message, code: e.code });
+  }
+}
+
 function empty({ id, dir, keep }) {
   try {
     for (const name of readdirSync(dir)) if (name !== keep) rmSync(join(dir, name), { recursive: true, force: true });
@@ -54,11 +94,13 @@ function empty({ id, dir, keep }) {
   }
 }
 
-parentPort.on('message', (m) => (m.kind === 'git' ? git(m) : empty(m)));
+const KINDS = { git, head, write, empty };
+parentPort.on('message', (m) => KINDS[m.kind](m));
 `;
 
 interface Reply {
   id: number;
+  value?: string;
   pid?: number;
   code?: number | null | string;
   stdout?: string;
@@ -88,7 +130,7 @@ class HelperThread {
 
   #thread(): Worker {
     if (!this.#worker) {
-      const worker = new Worker(THREAD, { eval: true, env: SHARE_ENV, stdout: false, stderr: false });
+      const worker = new Worker(threadSource(), { eval: true, env: SHARE_ENV, stdout: false, stderr: false });
       worker.unref();
       worker.on('message', (reply: Reply) => {
         const settle = this.#waiting.get(reply.id);
@@ -137,10 +179,27 @@ export async function gitOnThread(args: readonly string[], cwd: string, extra: R
   };
 }
 
+/** headOfFiles (git-head.ts) on the helper thread: the few files it reads, read there in one request. */
+export async function headOnThread(cwd: string): Promise<string | undefined> {
+  const reply = await helper.request({ kind: 'head', cwd });
+  if (reply.error !== undefined) throw failure(`reading HEAD under ${cwd}: ${reply.error}`, reply);
+  return reply.value;
+}
+
+/** Write `content` to `tmp` and rename it over `path` (its directory made first), on the helper thread: one request for what is four file operations. */
+export async function writeThenRename(path: string, tmp: string, content: string): Promise<void> {
+  const reply = await helper.request({ kind: 'write', path, tmp, content });
+  if (reply.error !== undefined) throw failure(`writing ${path}: ${reply.error}`, reply);
+}
+
+function failure(message: string, reply: Reply): Error {
+  return Object.assign(new Error(message), typeof reply.code === 'string' ? { code: reply.code } : {});
+}
+
 /** Remove everything in `dir` but `keep`, on the helper thread (a worktree's files can be many). */
 export async function emptyDirectory(dir: string, keep: string): Promise<void> {
   const reply = await helper.request({ kind: 'empty', dir, keep });
-  if (reply.error !== undefined) throw Object.assign(new Error(`emptying ${dir}: ${reply.error}`), typeof reply.code === 'string' ? { code: reply.code } : {});
+  if (reply.error !== undefined) throw failure(`emptying ${dir}: ${reply.error}`, reply);
 }
 
 /** Be told of each git process the helper thread starts; returns how to stop. */

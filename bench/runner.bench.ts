@@ -94,11 +94,12 @@ syncBuiltinESMExports();
 // Imported only now, so that their `spawn` is the timed one.
 const { RecordingReporter } = await import('../app/runner/progress.js');
 const { runSpec } = await import('../app/runner/runner.js');
-// Harness's git commands start on its git helper thread (app/workers/git-thread.ts), where the
-// spawn() above does not see them and where starting them does not block the main thread:
-// the helper says which it started, for the census.
-const { onGitProcess } = await import('../app/workers/git-thread.js');
+// Harness's git commands start from its git helper thread, through a small starter process
+// (app/workers/git-thread.ts), where the spawn() above does not see them and where starting
+// them does not block the main thread: the helper says which it started, for the census.
+const { onGitProcess, onStarterProcess } = await import('../app/workers/git-thread.js');
 onGitProcess((args, pid) => spawnWatch.spawned.push({ command: 'git', args, pid }));
+onStarterProcess((pid) => spawnWatch.spawned.push({ command: 'node (git starter)', args: [], pid, own: true }));
 
 interface Measure {
   plans: number;

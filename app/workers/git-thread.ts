@@ -24,26 +24,47 @@ const { dirname, isAbsolute, join, resolve } = require('node:path');
 // The environment of harness's git commands (git-env.ts).
 const gitEnv = ${gitEnv.toString()};
 
-function git({ id, args, cwd, extra, input }) {
-  let child;
-  try {
-    child = spawn('git', args, { cwd, env: gitEnv(process.env, extra), stdio: ['pipe', 'pipe', 'pipe'] });
-  } catch (e) {
-    parentPort.postMessage({ id, error: e.message });
-    return;
-  }
-  const stdout = [];
-  const stderr = [];
-  let failed;
-  child.stdout.on('data', (d) => stdout.push(d));
-  child.stderr.on('data', (d) => stderr.push(d));
-  child.on('error', (e) => (failed = e.message));
-  child.on('close', (code) => {
-    if (failed !== undefined && code === null) parentPort.postMessage({ id, pid: child.pid, error: failed });
-    else parentPort.postMessage({ id, pid: child.pid, code, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') });
+// The starter: a small process of its own that starts the git commands. Forking copies the
+// forking process's page tables, and this process's are large: a fork here took milliseconds
+// of CPU and, while it ran, stalled the main thread whenever it touched new memory. Forking
+// the starter's small ones costs a fraction. It reads one request a line and writes one
+// answer a line; it ends when its input does (this process is gone).
+const STARTER = ${JSON.stringify(STARTER)};
+let starter;
+const asked = new Set();
+
+function startStarter() {
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  const child = spawn(process.execPath, ['-e', STARTER, '${STARTER_MARK}'], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+  let buffer = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    buffer += chunk;
+    for (let nl = buffer.indexOf('\\n'); nl >= 0; nl = buffer.indexOf('\\n')) {
+      const reply = JSON.parse(buffer.slice(0, nl));
+      buffer = buffer.slice(nl + 1);
+      asked.delete(reply.id);
+      parentPort.postMessage(reply);
+    }
   });
+  const gone = (why) => {
+    if (starter !== child) return;
+    starter = undefined;
+    for (const id of asked) parentPort.postMessage({ id, error: "harness's git starter stopped: " + why });
+    asked.clear();
+  };
+  child.on('error', (e) => gone(e.message));
+  child.on('exit', (code, signal) => gone(signal ?? 'exit ' + code));
   child.stdin.on('error', () => undefined);
-  child.stdin.end(input ?? '');
+  if (child.pid !== undefined) parentPort.postMessage({ id: -1, starter: child.pid });
+  return child;
+}
+
+function git({ id, args, cwd, extra, input }) {
+  starter ??= startStarter();
+  asked.add(id);
+  starter.stdin.write(JSON.stringify({ id, args, cwd, env: gitEnv(process.env, extra), input }) + '\\n');
 }
 
 // The commit HEAD points at, from the repository's files (git-head.ts).
@@ -98,9 +119,54 @@ const KINDS = { git, head, write, empty };
 parentPort.on('message', (m) => KINDS[m.kind](m));
 `;
 
+/** What the starter process (see the thread's comment on it) runs. */
+const STARTER = `
+const { spawn } = require('node:child_process');
+const reply = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+function run({ id, args, cwd, env, input }) {
+  let child;
+  try {
+    child = spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  } catch (e) {
+    reply({ id, error: e.message });
+    return;
+  }
+  const stdout = [];
+  const stderr = [];
+  let failed;
+  child.stdout.on('data', (d) => stdout.push(d));
+  child.stderr.on('data', (d) => stderr.push(d));
+  child.on('error', (e) => (failed = e.message));
+  child.on('close', (code) => {
+    if (failed !== undefined && code === null) reply({ id, pid: child.pid, error: failed });
+    else reply({ id, pid: child.pid, code, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') });
+  });
+  // A git that exits before reading stdin must not end the starter with EPIPE.
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(input ?? '');
+}
+let buffer = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  buffer += chunk;
+  for (let nl = buffer.indexOf('\\n'); nl >= 0; nl = buffer.indexOf('\\n')) {
+    const line = buffer.slice(0, nl);
+    buffer = buffer.slice(nl + 1);
+    if (line) run(JSON.parse(line));
+  }
+});
+process.stdin.on('end', () => process.exit(0));
+process.stdout.on('error', () => process.exit(0));
+`;
+
+/** In the starter's command line, so that it can be told apart (test/helpers/kill-git.ts finds the run through it). */
+export const STARTER_MARK = 'harness-git-starter';
+
 interface Reply {
   id: number;
   value?: string;
+  /** The starter process started (its id). */
+  starter?: number;
   pid?: number;
   code?: number | null | string;
   stdout?: string;
@@ -127,12 +193,17 @@ class HelperThread {
   #next = 0;
   readonly #waiting = new Map<number, (reply: Reply) => void>();
   readonly listeners = new Set<GitProcessListener>();
+  readonly starters = new Set<(pid: number) => void>();
 
   #thread(): Worker {
     if (!this.#worker) {
       const worker = new Worker(threadSource(), { eval: true, env: SHARE_ENV, stdout: false, stderr: false });
       worker.unref();
       worker.on('message', (reply: Reply) => {
+        if (reply.starter !== undefined) {
+          for (const listener of this.starters) listener(reply.starter);
+          return;
+        }
         const settle = this.#waiting.get(reply.id);
         this.#waiting.delete(reply.id);
         if (this.#waiting.size === 0) worker.unref();
@@ -200,6 +271,12 @@ function failure(message: string, reply: Reply): Error {
 export async function emptyDirectory(dir: string, keep: string): Promise<void> {
   const reply = await helper.request({ kind: 'empty', dir, keep });
   if (reply.error !== undefined) throw failure(`emptying ${dir}: ${reply.error}`, reply);
+}
+
+/** Be told of each starter process the helper thread starts (one for its life, unless one dies); returns how to stop. */
+export function onStarterProcess(listener: (pid: number) => void): () => void {
+  helper.starters.add(listener);
+  return () => helper.starters.delete(listener);
 }
 
 /** Be told of each git process the helper thread starts; returns how to stop. */

@@ -107,6 +107,8 @@ export class OrchestrationStore {
   readonly #statuses = new Map<string, LatestFile>();
   /** active-files.json as last written: the loop asks for it every round, and it changes far less often. */
   #activeFiles: string | undefined;
+  /** Plans whose session directory this store has made. */
+  readonly #madeSessions = new Set<string>();
 
   constructor(readonly root: string) {}
 
@@ -218,7 +220,11 @@ export class OrchestrationStore {
   }
 
   async appendMessage(plan: string, message: WorkerMessage): Promise<void> {
-    await mkdir(this.sessionDir(plan), { recursive: true });
+    // Made once a run: an agent sends a message every few seconds, for hours.
+    if (!this.#madeSessions.has(plan)) {
+      await mkdir(this.sessionDir(plan), { recursive: true });
+      this.#madeSessions.add(plan);
+    }
     await appendFile(join(this.sessionDir(plan), 'messages.jsonl'), `${JSON.stringify(message)}\n`);
   }
 
@@ -240,6 +246,7 @@ export class OrchestrationStore {
 
   /** Forget a plan's attempt (retry): its worktree and branch are the caller's business. */
   async resetSession(plan: string): Promise<void> {
+    this.#madeSessions.delete(plan);
     await rm(this.sessionDir(plan), { recursive: true, force: true });
   }
 }

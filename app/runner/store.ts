@@ -1,11 +1,12 @@
 import { ProcessRegistry } from '../machine/process-registry.js';
 import type { Usage } from '../engine/core/protocol/messages.js';
-import { appendFile, mkdir, rm, unlink } from 'node:fs/promises';
+import { rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Checkpoint, WorkerMessage } from '../engine/core/protocol/messages.js';
 import type { VerificationReport } from '../engine/core/verify/levels.js';
 import { LatestFile, readJson, writeAtomic, writeJsonAtomic } from './atomic.js';
 import { listIfExists } from '../machine/files.js';
+import { writeFiles } from '../workers/git-thread.js';
 
 /**
  * The `.orchestration/` file protocol: everything a run knows, on disk, one small JSON
@@ -107,8 +108,7 @@ export class OrchestrationStore {
   readonly #statuses = new Map<string, LatestFile>();
   /** active-files.json as last written: the loop asks for it every round, and it changes far less often. */
   #activeFiles: string | undefined;
-  /** Plans whose session directory this store has made. */
-  readonly #madeSessions = new Set<string>();
+
 
   constructor(readonly root: string) {}
 
@@ -219,13 +219,9 @@ export class OrchestrationStore {
     return writeJsonAtomic(join(this.sessionDir(result.plan), 'result.json'), result);
   }
 
-  async appendMessage(plan: string, message: WorkerMessage): Promise<void> {
-    // Made once a run: an agent sends a message every few seconds, for hours.
-    if (!this.#madeSessions.has(plan)) {
-      await mkdir(this.sessionDir(plan), { recursive: true });
-      this.#madeSessions.add(plan);
-    }
-    await appendFile(join(this.sessionDir(plan), 'messages.jsonl'), `${JSON.stringify(message)}\n`);
+  /** Appended on the helper thread (its directory made there too): one request, not three file operations. */
+  appendMessage(plan: string, message: WorkerMessage): Promise<void> {
+    return writeFiles([{ path: join(this.sessionDir(plan), 'messages.jsonl'), content: `${JSON.stringify(message)}\n`, append: true }]);
   }
 
   readPhase(phase: string): Promise<PhaseRecord | undefined> {
@@ -246,7 +242,6 @@ export class OrchestrationStore {
 
   /** Forget a plan's attempt (retry): its worktree and branch are the caller's business. */
   async resetSession(plan: string): Promise<void> {
-    this.#madeSessions.delete(plan);
     await rm(this.sessionDir(plan), { recursive: true, force: true });
   }
 }

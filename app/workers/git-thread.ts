@@ -18,7 +18,7 @@ import { headOfFiles } from './git-head.js';
 const threadSource = () => `
 const { parentPort } = require('node:worker_threads');
 const { spawn } = require('node:child_process');
-const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { dirname, isAbsolute, join, resolve } = require('node:path');
 
 // The environment of harness's git commands (git-env.ts).
@@ -32,6 +32,7 @@ const gitEnv = ${gitEnv.toString()};
 const STARTER = ${JSON.stringify(STARTER)};
 let starter;
 const asked = new Set();
+const headAfter = new Map();
 
 function startStarter() {
   const env = { ...process.env };
@@ -45,6 +46,16 @@ function startStarter() {
       const reply = JSON.parse(buffer.slice(0, nl));
       buffer = buffer.slice(nl + 1);
       asked.delete(reply.id);
+      // Asked for HEAD once the command succeeded (a commit): read here, the same request.
+      const after = headAfter.get(reply.id);
+      headAfter.delete(reply.id);
+      if (after !== undefined && reply.code === 0) {
+        try {
+          reply.head = headOfFiles(after, io);
+        } catch {
+          // Left to the caller, who asks git.
+        }
+      }
       parentPort.postMessage(reply);
     }
   });
@@ -61,9 +72,10 @@ function startStarter() {
   return child;
 }
 
-function git({ id, args, cwd, extra, input }) {
+function git({ id, args, cwd, extra, input, head }) {
   starter ??= startStarter();
   asked.add(id);
+  if (head) headAfter.set(id, cwd);
   starter.stdin.write(JSON.stringify({ id, args, cwd, env: gitEnv(process.env, extra), input }) + '\\n');
 }
 
@@ -106,6 +118,20 @@ function write({ id, path, tmp, content }) {
   }
 }
 
+// Files written (or appended to) as they are, their directories made first: a batch in one request.
+function files({ id, entries }) {
+  try {
+    for (const { path, content, append } of entries) {
+      mkdirSync(dirname(path), { recursive: true });
+      if (append) appendFileSync(path, content);
+      else writeFileSync(path, content);
+    }
+    parentPort.postMessage({ id });
+  } catch (e) {
+    parentPort.postMessage({ id, error: e.message, code: e.code });
+  }
+}
+
 function empty({ id, dir, keep }) {
   try {
     for (const name of readdirSync(dir)) if (name !== keep) rmSync(join(dir, name), { recursive: true, force: true });
@@ -115,7 +141,7 @@ function empty({ id, dir, keep }) {
   }
 }
 
-const KINDS = { git, head, write, empty };
+const KINDS = { git, head, write, files, empty };
 parentPort.on('message', (m) => KINDS[m.kind](m));
 `;
 
@@ -165,6 +191,8 @@ export const STARTER_MARK = 'harness-git-starter';
 interface Reply {
   id: number;
   value?: string;
+  /** HEAD once the command succeeded, when asked for (and the files settle it). */
+  head?: string;
   /** The starter process started (its id). */
   starter?: number;
   pid?: number;
@@ -175,6 +203,8 @@ interface Reply {
 }
 
 export interface GitOutcome {
+  /** HEAD after the command, when it succeeded and `head` was asked for (undefined when the files do not settle it). */
+  head?: string;
   /** The process's id, when it started. */
   pid?: number;
   /** Its exit code (null when a signal ended it); undefined when it never ran. */
@@ -238,10 +268,11 @@ class HelperThread {
 const helper = new HelperThread();
 
 /** Run git on the helper thread with the given extra environment (see git-env.ts for the rest). */
-export async function gitOnThread(args: readonly string[], cwd: string, extra: Record<string, string>, input?: string): Promise<GitOutcome> {
-  const reply = await helper.request({ kind: 'git', args, cwd, extra, input });
+export async function gitOnThread(args: readonly string[], cwd: string, extra: Record<string, string>, input?: string, options: { head?: boolean } = {}): Promise<GitOutcome> {
+  const reply = await helper.request({ kind: 'git', args, cwd, extra, input, ...(options.head ? { head: true } : {}) });
   if (reply.pid !== undefined) for (const listener of helper.listeners) listener(args, reply.pid);
   return {
+    ...(reply.head === undefined ? {} : { head: reply.head }),
     ...(reply.pid === undefined ? {} : { pid: reply.pid }),
     ...(typeof reply.code === 'number' || reply.code === null ? { code: reply.code } : {}),
     stdout: reply.stdout ?? '',
@@ -261,6 +292,16 @@ export async function headOnThread(cwd: string): Promise<string | undefined> {
 export async function writeThenRename(path: string, tmp: string, content: string): Promise<void> {
   const reply = await helper.request({ kind: 'write', path, tmp, content });
   if (reply.error !== undefined) throw failure(`writing ${path}: ${reply.error}`, reply);
+}
+
+/**
+ * Write (or append to) files, each in place, their directories made first, on the helper
+ * thread: one request for a batch (a plan's documents) that is a dozen file operations.
+ */
+export async function writeFiles(entries: readonly { path: string; content: string; append?: boolean }[]): Promise<void> {
+  if (entries.length === 0) return;
+  const reply = await helper.request({ kind: 'files', entries });
+  if (reply.error !== undefined) throw failure(`writing ${entries.map((e) => e.path).join(', ')}: ${reply.error}`, reply);
 }
 
 function failure(message: string, reply: Reply): Error {

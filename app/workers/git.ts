@@ -61,9 +61,14 @@ export class Git {
    * Run git; resolves with stdout, rejects with a GitError. The process is started, fed and
    * read on harness's git helper thread (git-thread.ts), with the environment of git-env.ts.
    */
-  async run(args: string[], input?: string): Promise<string> {
-    const outcome = await gitOnThread(args, this.cwd, this.options.env ?? {}, input);
-    if (outcome.code === 0) return outcome.stdout;
+  run(args: string[], input?: string): Promise<string> {
+    return this.runThenHead(args, input, false).then((r) => r.stdout);
+  }
+
+  /** run(), and HEAD afterwards read in the same request to the helper thread (see head()): what a commit needs. */
+  protected async runThenHead(args: string[], input: string | undefined, head: boolean): Promise<{ stdout: string; head?: string }> {
+    const outcome = await gitOnThread(args, this.cwd, this.options.env ?? {}, input, { head });
+    if (outcome.code === 0) return { stdout: outcome.stdout, ...(outcome.head === undefined ? {} : { head: outcome.head }) };
     if (outcome.code === undefined) throw new GitError(args, this.cwd, null, outcome.error ?? 'git did not run');
     throw new GitError(args, this.cwd, outcome.code, outcome.stderr);
   }
@@ -108,8 +113,13 @@ export class Git {
     const args = ['commit', '--file=-', '--cleanup=whitespace', '--quiet'];
     if (options.allowEmpty) args.push('--allow-empty');
     if (options.noVerify) args.push('--no-verify');
-    await this.run(args, formatCommitMessage(message));
-    return this.head();
+    const { head } = await this.committing(args, formatCommitMessage(message));
+    return head ?? (await this.run(['rev-parse', 'HEAD'])).trim();
+  }
+
+  /** The commit command run, with HEAD after it. Overridden where git's time is measured. */
+  protected committing(args: string[], input: string): Promise<{ stdout: string; head?: string }> {
+    return this.runThenHead(args, input, true);
   }
 
   /** Commits, oldest first, with their trailers parsed. */

@@ -14,6 +14,8 @@ export interface Spawned {
   command: string;
   args: readonly string[];
   pid: number | undefined;
+  /** Harness's own though not git (its git starter process). */
+  own?: boolean;
 }
 
 export interface Census {
@@ -68,7 +70,7 @@ export function census(spawned: readonly Spawned[], traceFile: string): Census {
     if (s.command === 'git') {
       add(own, `git ${gitSubcommand(s.args)}`);
       if (s.pid !== undefined) harnessGit.add(s.pid);
-    } else add(work, s.command);
+    } else add(s.own ? own : work, s.command);
   }
   for (const start of traceStarts(traceFile)) {
     const chain = start.sid.split('/');

@@ -1,4 +1,5 @@
 import { lintSource } from '@secretlint/core';
+import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 
 /**
@@ -38,6 +39,12 @@ export interface SafetyOptions {
 }
 
 const CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
+
+// secretlint times every rule of every lint with performance marks, and its profiler keeps
+// each mark and measure for the life of the process, searching them all at every new mark:
+// a run lints every document it writes, and each lint cost more than the one before. Nothing
+// here reads the profile, so it takes no marks.
+secretLintProfiler.mark = () => undefined;
 
 /** Shorter values are too likely to occur by chance ("true", a port) to be worth redacting. */
 const MIN_SECRET_LENGTH = 8;
@@ -97,8 +104,21 @@ const PATH_END = /(?=[/\\\s"'`)\]:;,]|$)/.source;
  */
 export function relativise(text: string, roots: readonly string[]): string {
   let out = text;
-  for (const root of [...roots].map((r) => r.replace(/\/+$/, '')).filter((r) => r.length > 1).sort((a, b) => b.length - a.length)) {
-    out = out.replace(new RegExp(`${escape(root)}${PATH_END}`, 'g'), PROJECT_ROOT);
+  for (const { root, pattern } of rootPatterns(roots)) {
+    // Most roots are in no document: a search for the text costs far less than the pattern's.
+    if (out.includes(root)) out = out.replace(pattern, PROJECT_ROOT);
   }
   return out;
+}
+
+/** The roots' patterns, longest root first, made once for a set of roots (a run passes the same set for every document). */
+let lastRoots: { key: string; patterns: { root: string; pattern: RegExp }[] } | undefined;
+
+function rootPatterns(roots: readonly string[]): { root: string; pattern: RegExp }[] {
+  const key = roots.join('\0');
+  if (lastRoots?.key !== key) {
+    const sorted = [...roots].map((r) => r.replace(/\/+$/, '')).filter((r) => r.length > 1).sort((a, b) => b.length - a.length);
+    lastRoots = { key, patterns: sorted.map((root) => ({ root, pattern: new RegExp(`${escape(root)}${PATH_END}`, 'g') })) };
+  }
+  return lastRoots.patterns;
 }

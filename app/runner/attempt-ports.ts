@@ -3,15 +3,34 @@ import type { AttemptPorts, Progress, Workspace } from '../engine/lifecycle/port
 import { localVerifyPorts } from '../machine/verify-ports.js';
 import { localAnswers } from './answers.js';
 import type { RunContext } from './context.js';
+import type { RunRepo } from './repo.js';
 import type { PlanSession } from './session.js';
 import { budgetedAgent } from './spend.js';
 
-/** The plan's worktree, through the run's timed git. */
+/**
+ * The plan's worktree, through the run's timed git. An attempt asks for its commits and its
+ * changed files together: one `git log` answers both (RunRepo.attemptHistory), shared by the
+ * two questions while it runs.
+ */
 export function localWorkspace(ctx: RunContext, worktree: string): Workspace {
+  let asking: { base: string; answer: ReturnType<RunRepo['attemptHistory']> } | undefined;
+  const history = (base: string) => {
+    if (asking?.base !== base) {
+      const answer = ctx.repo.attemptHistory(worktree, base);
+      const current = { base, answer };
+      asking = current;
+      // Only questions asked while it runs share it: a later one sees the branch as it is then.
+      const forget = () => {
+        if (asking === current) asking = undefined;
+      };
+      answer.then(forget, forget);
+    }
+    return asking!.answer;
+  };
   return {
     root: worktree,
-    commits: (base) => ctx.repo.git(worktree).log({ base }),
-    changedFiles: (base) => ctx.repo.changedFiles(worktree, base, 'HEAD'),
+    commits: async (base) => (await history(base)).commits,
+    changedFiles: async (base) => (await history(base)).changed,
     headDate: async () => new Date((await ctx.repo.git(worktree).run(['log', '-1', '--format=%cI', 'HEAD'])).trim()),
   };
 }

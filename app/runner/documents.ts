@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { TRAILER_PLAN, TRAILER_SPEC, type Trailer } from '../engine/core/agents/commit-message.js';
 import { appendCommits, type LoggedCommit } from '../engine/core/run/commits-log.js';
 import { updateRoadmapProgress } from '../engine/core/run/roadmap-progress.js';
@@ -13,6 +12,7 @@ import { readTextIfExists } from '../machine/files.js';
 import { makeSafe } from '../machine/content-safety.js';
 import { runSafety } from './capture.js';
 import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
+import { writeFiles } from '../workers/git-thread.js';
 
 /** A phase's directory under execution/phases/, named like its plans' directory. */
 export function executionDir(phase: Phase): string {
@@ -66,10 +66,10 @@ export async function commitDocuments(
   }
   const base = ctx.integration.specDir;
   const safety = runSafety(ctx);
+  // Written together just before the commit (one request to the helper thread, not a dozen file operations).
+  const written: { path: string; content: string }[] = [];
   const write = async (rel: string, text: string, safe = true) => {
-    const full = join(base, rel);
-    await mkdir(dirname(full), { recursive: true });
-    await writeFile(full, safe ? (await makeSafe(text, safety)).text : text);
+    written.push({ path: join(base, rel), content: safe ? (await makeSafe(text, safety)).text : text });
     return rel;
   };
   const paths: string[] = [];
@@ -86,6 +86,7 @@ export async function commitDocuments(
     const log = (await readTextIfExists(join(base, 'execution/commits.log'))) ?? '';
     paths.push(await write('execution/commits.log', appendCommits(log, logged)));
   }
+  await writeFiles(written);
   const specPrefix = ctx.specRel === '.' ? '' : `${ctx.specRel}/`;
   // Knowledge a killed run filed and never committed is deduplicated when filed again (its
   // keys are in the store's index on disk): the whole store goes into the commit, so it lands.

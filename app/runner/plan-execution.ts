@@ -42,6 +42,7 @@ export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
     session: status.sessionId,
     base: status.base,
     resume: session.resumed,
+    ...(session.checkoutMade ? { checkoutMade: true } : {}),
     prompt: () => readFile(join(ctx.options.specDir, plan.file), 'utf8'),
     env: ctx.options.env ?? {},
     logDir: ctx.store.logDir(plan.id),
@@ -74,7 +75,8 @@ export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
     }
     return record(ctx, plan, session, input, outcome, merged.sha);
   });
-  if (ctx.schedule.plan(plan.id) === 'verified') await ctx.repo.removeWorktree(status.worktree).catch(() => undefined);
+  // Its worktree goes to the run's next plan (RunRepo.ensureWorktree), or is removed when the run ends.
+  if (ctx.schedule.plan(plan.id) === 'verified') await ctx.repo.retireWorktree(status.worktree);
 }
 
 /**

@@ -120,8 +120,9 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
     if (options.retry) await forgetFailures(repo, store, spec.id, spec.plans.map((p) => p.id), spec.phases.map((p) => p.id));
     const state = await readRunState(store, spec, integrationSpecDir);
     // A run killed between recording a plan verified and removing its worktree left it
-    // behind: no later step of any run would visit that plan again.
-    for (const [id, s] of state.plans) if (s === 'verified') await repo.removeWorktree(repo.worktreePath(spec.id, id));
+    // behind: no later step of any run would visit that plan again. Kept as a spare for
+    // this run's plans, and removed at its end with the others.
+    for (const [id, s] of state.plans) if (s === 'verified') await repo.retireWorktree(repo.worktreePath(spec.id, id));
 
     const scheduler = runScheduler(spec, state.minutes, options.slots);
     const schedule = scheduler.state({
@@ -151,6 +152,8 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
       clock: systemClock(now),
     };
     const plansRun = await loop(ctx, [...state.plans].filter(([, s]) => s === 'running' || s === 'checkpoint').map(([id]) => id));
+    // The verified plans' worktrees no plan took: a run that ends leaves only the integration worktree (and failed plans', to look at).
+    await repo.removeSpares();
 
     const snapshot = snapshotOf(ctx);
     const progress = progressOf(spec, snapshot);
@@ -192,6 +195,7 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     options.reporter.close();
+    repo.close();
     await release();
   }
 }

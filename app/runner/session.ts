@@ -19,6 +19,8 @@ export class PlanSession {
     status: SessionStatus,
     /** An earlier run started this attempt and was stopped. */
     readonly resumed: boolean,
+    /** The plan's worktree was made now (RunRepo.ensureWorktree), not found. */
+    readonly checkoutMade: boolean,
   ) {
     this.#status = status;
   }
@@ -30,8 +32,8 @@ export class PlanSession {
   static async open(ctx: RunContext, plan: Plan, agent: string): Promise<PlanSession> {
     const previous = ctx.state.statuses.get(plan.id);
     const status = previous ?? (await fresh(ctx, plan, agent));
-    await ctx.repo.ensureWorktree(status.worktree, status.branch, status.base);
-    const session = new PlanSession(ctx, status, previous !== undefined);
+    const made = await ctx.repo.ensureWorktree(status.worktree, status.branch, status.base);
+    const session = new PlanSession(ctx, status, previous !== undefined, made);
     await session.save(status);
     return session;
   }
@@ -40,8 +42,18 @@ export class PlanSession {
     return this.#status;
   }
 
+  /**
+   * A change of state that a resumed run acts on (completed, failed, at a checkpoint) is on
+   * disk when this resolves; one only people read (running again, the current step, a
+   * message) is written shortly after, together with the changes that follow it.
+   */
   update(patch: StatusPatch): Promise<void> {
-    return this.save({ ...this.#status, ...patch, timestamp: this.ctx.now().toISOString() });
+    const status = { ...this.#status, ...patch, timestamp: this.ctx.now().toISOString() };
+    if (patch.error !== undefined || (patch.state !== undefined && patch.state !== 'running')) return this.save(status);
+    this.#status = status;
+    this.ctx.state.statuses.set(status.plan, status);
+    this.ctx.store.writeStatusSoon(status);
+    return Promise.resolve();
   }
 
   /** The attempt is over and its documents are committed: result.json says how it ended. */

@@ -1,11 +1,12 @@
 import { ProcessRegistry } from '../machine/process-registry.js';
 import type { Usage } from '../engine/core/protocol/messages.js';
-import { appendFile, mkdir, rm, unlink } from 'node:fs/promises';
+import { rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Checkpoint, WorkerMessage } from '../engine/core/protocol/messages.js';
 import type { VerificationReport } from '../engine/core/verify/levels.js';
-import { readJson, writeJsonAtomic } from './atomic.js';
+import { LatestFile, readJson, writeAtomic, writeJsonAtomic } from './atomic.js';
 import { listIfExists } from '../machine/files.js';
+import { writeFiles } from '../workers/git-thread.js';
 
 /**
  * The `.orchestration/` file protocol: everything a run knows, on disk, one small JSON
@@ -99,7 +100,16 @@ export interface RunRecord {
   holder?: { pid: number; since: string };
 }
 
+/** How long a change people only read (a plan's step, its message) may wait to be written with the next ones. */
+const DISPLAY_DELAY_MS = 200;
+
 export class OrchestrationStore {
+  /** Each plan's status.json: written in order, a burst of changes as one write. */
+  readonly #statuses = new Map<string, LatestFile>();
+  /** active-files.json as last written: the loop asks for it every round, and it changes far less often. */
+  #activeFiles: string | undefined;
+
+
   constructor(readonly root: string) {}
 
   static for(repoRoot: string, spec: string): OrchestrationStore {
@@ -149,16 +159,34 @@ export class OrchestrationStore {
     return new ProcessRegistry(join(this.root, 'processes'));
   }
 
-  writeActiveFiles(active: Record<string, string[]>): Promise<void> {
-    return writeJsonAtomic(join(this.root, 'active-files.json'), active);
+  async writeActiveFiles(active: Record<string, string[]>): Promise<void> {
+    const text = `${JSON.stringify(active, null, 2)}\n`;
+    if (text === this.#activeFiles) return;
+    await writeAtomic(join(this.root, 'active-files.json'), text);
+    this.#activeFiles = text;
   }
 
   readStatus(plan: string): Promise<SessionStatus | undefined> {
     return readJson(join(this.sessionDir(plan), 'status.json'));
   }
 
+  /** On disk when it resolves. */
   writeStatus(status: SessionStatus): Promise<void> {
-    return writeJsonAtomic(join(this.sessionDir(status.plan), 'status.json'), status);
+    return this.#status(status.plan).now(`${JSON.stringify(status, null, 2)}\n`);
+  }
+
+  /** A change only people read (the current step, a message): written shortly, with whatever else changes meanwhile. */
+  writeStatusSoon(status: SessionStatus): void {
+    this.#status(status.plan).soon(`${JSON.stringify(status, null, 2)}\n`);
+  }
+
+  #status(plan: string): LatestFile {
+    let file = this.#statuses.get(plan);
+    if (!file) {
+      file = new LatestFile(join(this.sessionDir(plan), 'status.json'), DISPLAY_DELAY_MS);
+      this.#statuses.set(plan, file);
+    }
+    return file;
   }
 
   readCheckpoint(plan: string): Promise<CheckpointRecord | undefined> {
@@ -191,9 +219,9 @@ export class OrchestrationStore {
     return writeJsonAtomic(join(this.sessionDir(result.plan), 'result.json'), result);
   }
 
-  async appendMessage(plan: string, message: WorkerMessage): Promise<void> {
-    await mkdir(this.sessionDir(plan), { recursive: true });
-    await appendFile(join(this.sessionDir(plan), 'messages.jsonl'), `${JSON.stringify(message)}\n`);
+  /** Appended on the helper thread (its directory made there too): one request, not three file operations. */
+  appendMessage(plan: string, message: WorkerMessage): Promise<void> {
+    return writeFiles([{ path: join(this.sessionDir(plan), 'messages.jsonl'), content: `${JSON.stringify(message)}\n`, append: true }]);
   }
 
   readPhase(phase: string): Promise<PhaseRecord | undefined> {

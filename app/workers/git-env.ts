@@ -6,13 +6,14 @@
  * GIT_CONFIG_COUNT (the environment's own config, after any the caller already set), so
  * the repository's and the person's config stay untouched; their own git commands (and the
  * agents') keep automatic maintenance as configured.
+ *
+ * Self-contained (no name from outside it): git-thread.ts runs its text on the helper thread.
  */
-const QUIET: readonly [string, string][] = [
-  ['maintenance.auto', 'false'],
-  ['gc.auto', '0'],
-];
-
 export function gitEnv(base: NodeJS.ProcessEnv, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const QUIET: readonly [string, string][] = [
+    ['maintenance.auto', 'false'],
+    ['gc.auto', '0'],
+  ];
   const env: NodeJS.ProcessEnv = { ...base, ...extra, GIT_TERMINAL_PROMPT: '0' };
   const given = Number(env.GIT_CONFIG_COUNT ?? 0);
   const count = Number.isInteger(given) && given > 0 ? given : 0;

@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { formatCommitMessage, parseTrailers, type ChangedFile, type CommitMessage, type Trailer } from '../engine/core/agents/commit-message.js';
 import { HarnessError } from '../engine/core/error.js';
-import { gitEnv } from './git-env.js';
+import { gitOnThread } from './git-thread.js';
 import { headFromFiles } from './git-head.js';
 
 /**
@@ -58,28 +57,20 @@ export class Git {
     private readonly options: GitOptions = {},
   ) {}
 
-  /** Run git; resolves with stdout, rejects with a GitError. */
+  /**
+   * Run git; resolves with stdout, rejects with a GitError. The process is started, fed and
+   * read on harness's git helper thread (git-thread.ts), with the environment of git-env.ts.
+   */
   run(args: string[], input?: string): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const child = spawn('git', args, {
-        cwd: this.cwd,
-        env: gitEnv(process.env, this.options.env),
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      const stdout: Buffer[] = [];
-      const stderr: Buffer[] = [];
-      child.stdout.on('data', (d: Buffer) => stdout.push(d));
-      child.stderr.on('data', (d: Buffer) => stderr.push(d));
-      child.on('error', (e) => reject(new GitError(args, this.cwd, null, e.message)));
-      child.on('close', (code) => {
-        const err = Buffer.concat(stderr).toString('utf8');
-        if (code === 0) resolve(Buffer.concat(stdout).toString('utf8'));
-        else reject(new GitError(args, this.cwd, code, err));
-      });
-      // A git that exits before reading stdin must not crash the worker with EPIPE.
-      child.stdin.on('error', () => undefined);
-      child.stdin.end(input ?? '');
-    });
+    return this.runThenHead(args, input, false).then((r) => r.stdout);
+  }
+
+  /** run(), and HEAD afterwards read in the same request to the helper thread (see head()): what a commit needs. */
+  protected async runThenHead(args: string[], input: string | undefined, head: boolean): Promise<{ stdout: string; head?: string }> {
+    const outcome = await gitOnThread(args, this.cwd, this.options.env ?? {}, input, { head });
+    if (outcome.code === 0) return { stdout: outcome.stdout, ...(outcome.head === undefined ? {} : { head: outcome.head }) };
+    if (outcome.code === undefined) throw new GitError(args, this.cwd, null, outcome.error ?? 'git did not run');
+    throw new GitError(args, this.cwd, outcome.code, outcome.stderr);
   }
 
   /** The commit HEAD points at: read from the repository's files when they settle it, from git otherwise. */
@@ -122,8 +113,13 @@ export class Git {
     const args = ['commit', '--file=-', '--cleanup=whitespace', '--quiet'];
     if (options.allowEmpty) args.push('--allow-empty');
     if (options.noVerify) args.push('--no-verify');
-    await this.run(args, formatCommitMessage(message));
-    return this.head();
+    const { head } = await this.committing(args, formatCommitMessage(message));
+    return head ?? (await this.run(['rev-parse', 'HEAD'])).trim();
+  }
+
+  /** The commit command run, with HEAD after it. Overridden where git's time is measured. */
+  protected committing(args: string[], input: string): Promise<{ stdout: string; head?: string }> {
+    return this.runThenHead(args, input, true);
   }
 
   /** Commits, oldest first, with their trailers parsed. */

@@ -4,6 +4,7 @@ import { taskOf, TRAILER_PLAN, TRAILER_SPEC } from '../engine/core/agents/commit
 import type { WorkerContext } from '../engine/core/agents/agent.js';
 import { grepLiteral, type CommitInfo, type Git } from './git.js';
 import { readTextIfExists } from '../machine/files.js';
+import { headFromFiles } from './git-head.js';
 
 /**
  * What the plan's branch already holds. The branch is the durable record of progress: a task is
@@ -30,7 +31,11 @@ export class PlanHistory {
 
   /** The plan's commits, oldest first: everything after the base, or, without one, those with its trailers. */
   async commits(): Promise<CommitInfo[]> {
-    if (this.base) return this.git.log({ base: this.base });
+    if (this.base) {
+      // A branch still at its base has nothing after it (a fresh attempt): HEAD is read from the repository's files, git is not asked.
+      if ((await headFromFiles(this.git.cwd)) === this.base) return [];
+      return this.git.log({ base: this.base });
+    }
     return this.git.log({
       grep: [`^${TRAILER_PLAN}: ${grepLiteral(this.plan)}$`, `^${TRAILER_SPEC}: ${grepLiteral(this.spec)}$`],
     });

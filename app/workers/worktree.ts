@@ -36,6 +36,8 @@ export async function prepareWorktree(context: WorkerContext, git: Git, leftover
   }
   await killOrphan(join(context.logDir, PID_FILE));
   if (leftovers === 'keep') return { ok: true, discarded: [] };
+  // A fresh attempt in a checkout the runner has just made: there is nothing in it to refuse.
+  if (leftovers === 'refuse' && context.checkoutMade) return { ok: true, discarded: [] };
   const dirty = await git.status();
   if (dirty.length === 0) return { ok: true, discarded: [] };
   const paths = dirty.map((d) => d.path);

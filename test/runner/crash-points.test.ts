@@ -4,7 +4,7 @@
  * completion) once, no worktree left behind; and a finished spec run again adds nothing.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,6 +52,16 @@ function running(pid: number): boolean {
 
 const worktrees = (root: string) => git(root, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length;
 
+/** The plans' worktrees git knows of (the integration worktree and the person's checkout aside). */
+const planWorktrees = (root: string) =>
+  git(root, 'worktree', 'list', '--porcelain')
+    .split('\n')
+    .filter((l) => l.startsWith('worktree ') && l.includes('/.git/harness/worktrees/') && !l.endsWith('/integration'))
+    .map((l) => l.slice('worktree '.length));
+
+/** A worktree's administrative directory, from its .git file. */
+const adminOf = (worktree: string) => readFileSync(join(worktree, '.git'), 'utf8').replace(/^gitdir: /, '').trim();
+
 describe('a run killed at a git step', () => {
   it.each([
     ['the summary commit of a plan', { commit: 'summary of 01-01' }],
@@ -92,7 +102,7 @@ describe('a run killed at a git step', () => {
   it("resumes past a plan's worktree half removed (its .git gone, files left), and past one half added", async () => {
     const root = await makeRepo(specTree(PLANS));
     expect(await killedRun(root, { before: 'worktree remove' })).toBeNull();
-    const kept = join(root, '.git/harness/worktrees/SPC-007/01-01');
+    const [kept] = planWorktrees(root);
     // What a kill inside `git worktree remove` leaves: the files, without the .git link.
     rmSync(join(kept, '.git'));
     expect((await resume(root)).complete).toBe(true);
@@ -104,12 +114,40 @@ describe('a run killed at a git step', () => {
     const root = await makeRepo(specTree(PLANS));
     expect(await killedRun(root, { before: 'worktree remove' })).toBeNull();
     // The state `git worktree add` is in until its checkout is done: locked, no index, files missing.
-    const admin = join(root, '.git/worktrees/01-01');
+    const [kept] = planWorktrees(root);
+    const admin = adminOf(kept!);
     writeFileSync(join(admin, 'locked'), 'initializing');
     rmSync(join(admin, 'index'));
-    rmSync(join(root, '.git/harness/worktrees/SPC-007/01-01/README.md'));
+    rmSync(join(kept!, 'README.md'));
     expect((await resume(root)).complete).toBe(true);
     expect(worktrees(root)).toBe(2);
+  });
+
+  it("resumes past a verified plan's worktree taken for the next plan and killed before its checkout (on the other plan's branch)", async () => {
+    const root = await makeRepo(specTree(PLANS));
+    expect(await killedRun(root, { before: 'checkout --quiet --force -b harness/SPC-007/01-02' })).toBeNull();
+    const taken = join(root, '.git/harness/worktrees/SPC-007/01-02');
+    // 01-01's worktree, moved to 01-02's place, still on 01-01's branch.
+    expect(git(taken, 'symbolic-ref', 'HEAD').trim()).toBe('refs/heads/harness/SPC-007/01-01');
+    expect((await resume(root)).complete).toBe(true);
+    const counts = subjects(root);
+    for (const [s, n] of counts) expect(n, `${s} committed ${n} times`).toBe(1);
+    expect(git(root, 'log', '--format=%s', 'harness/SPC-007/01-02').split('\n')[0]).toBe('01-02: Step 1');
+    expect(git(root, 'show', 'harness/SPC-007/integration:out/01-02.txt')).toBe('b\n');
+    expect(worktrees(root)).toBe(2);
+  });
+
+  it("resumes past a worktree moved only in part (git's record says the new place, the directory is at the old one)", async () => {
+    const root = await makeRepo(specTree(PLANS));
+    expect(await killedRun(root, { before: 'checkout --quiet --force -b harness/SPC-007/01-02' })).toBeNull();
+    const taken = join(root, '.git/harness/worktrees/SPC-007/01-02');
+    renameSync(taken, join(root, '.git/harness/worktrees/SPC-007/01-01'));
+    expect((await resume(root)).complete).toBe(true);
+    const counts = subjects(root);
+    for (const [s, n] of counts) expect(n, `${s} committed ${n} times`).toBe(1);
+    expect(git(root, 'show', 'harness/SPC-007/integration:out/01-02.txt')).toBe('b\n');
+    expect(worktrees(root)).toBe(2);
+    expect(planWorktrees(root)).toEqual([]);
   });
 
   it("resumes past the lock files a git command killed with its run left (index.lock, a branch's .lock)", async () => {

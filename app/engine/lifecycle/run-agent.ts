@@ -18,6 +18,8 @@ export interface AgentRun {
   /** Where the plan's commits start. */
   base: string;
   resume: boolean;
+  /** The runtime made the checkout just now (WorkerContext.checkoutMade). */
+  checkoutMade?: boolean;
   /** The PLAN.md text, read when the agent starts. */
   prompt: () => Promise<string>;
   /** Added to the environment of the agent's processes. */
@@ -121,6 +123,7 @@ export async function runAgent(run: AgentRun, ports: Pick<AttemptPorts, 'agent' 
       plan,
       spec: run.spec,
       base: run.base,
+      ...(run.checkoutMade ? { checkoutMade: true } : {}),
       env: { ...run.env },
       logDir: run.logDir,
       signal: controller.signal,

@@ -29,6 +29,11 @@ export interface WorkerContext {
    * Plan/Spec trailers of the whole history.
    */
   base?: string;
+  /**
+   * The runner made the checkout for this attempt just now, at the plan's branch, and nothing
+   * has written to it since: a fresh attempt need not ask git whether it is clean.
+   */
+  checkoutMade?: boolean;
   now(): Date;
 }
 

@@ -46,12 +46,7 @@ export function templatePlaceholders(templateText: string): string[] {
  */
 export function renderTemplate(templateText: string, frontmatter: Record<string, unknown>, values: Record<string, string>): string {
   const { yaml, body } = split(templateText.replace(/\r\n?/g, '\n'));
-  let shape: unknown;
-  try {
-    shape = yaml === undefined ? undefined : parse(yaml);
-  } catch (e) {
-    throw new TemplateError(`the template's frontmatter is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
-  }
+  const shape = yaml === undefined ? undefined : frontmatterShape(yaml);
 
   const missing = new Set<string>();
   const filled = body.replace(PLACEHOLDER, (whole, name: string) => {
@@ -70,14 +65,92 @@ export function renderTemplate(templateText: string, frontmatter: Record<string,
 }
 
 /**
+ * A template's frontmatter, parsed once: a run renders the same few templates for every plan
+ * (SUMMARY.md, STATUS.md), and the shape is only read.
+ */
+const shapes = new Map<string, unknown>();
+const SHAPES_KEPT = 64;
+
+function frontmatterShape(yaml: string): unknown {
+  if (shapes.has(yaml)) return shapes.get(yaml);
+  let shape: unknown;
+  try {
+    shape = parse(yaml);
+  } catch (e) {
+    throw new TemplateError(`the template's frontmatter is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+  }
+  if (shapes.size >= SHAPES_KEPT) shapes.delete(shapes.keys().next().value!);
+  shapes.set(yaml, shape);
+  return shape;
+}
+
+/**
  * YAML that reads back as the same data under YAML 1.2 (harness) and 1.1 (PyYAML in Agent
  * Skills tools, among others): 1.1 rules quote 2026-03-02, "yes" and "01"; the few strings
  * only 1.2 would misread (0o17) make every string quoted.
  */
-function toYaml(data: Record<string, unknown>): string {
+export function toYaml(data: Record<string, unknown>): string {
   const plain = stringify(data, { version: '1.1', lineWidth: 0 });
+  // Reading it back is most of the cost, and only a string YAML 1.2 could take for something else can fail it.
+  if (!readsOtherwise(data)) return plain;
   if (JSON.stringify(parse(plain)) === JSON.stringify(data)) return plain;
   return stringify(data, { version: '1.1', lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' });
+}
+
+/**
+ * Scalars YAML 1.2's core schema reads as something other than a string (null, booleans,
+ * integers in any base, floats, .inf and .nan), and characters YAML 1.1 and 1.2 break lines
+ * on differently (or that are escaped): a string like one of these, as a value or a key,
+ * is what 1.1 rules may leave unquoted and 1.2 read otherwise.
+ */
+const CORE_NOT_STRING = [
+  /^(?:~|[Nn]ull|NULL)?$/,
+  /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
+  /^[-+]?[0-9]+$/,
+  /^0o[0-7]+$/,
+  /^0x[0-9a-fA-F]+$/,
+  /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/,
+  /^[-+]?\.(?:inf|Inf|INF)$/,
+  /^\.(?:nan|NaN|NAN)$/,
+];
+// eslint-disable-next-line no-control-regex
+const UNUSUAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
+
+/**
+ * Whether a string like 1.2's other scalars reads back as itself, written as a value or as
+ * a key by 1.1 rules (which quote most of them: "01", "1e3", "true"; not "0o17"): kept, as
+ * a run writes the same few (phase ids) over and over.
+ */
+const verdicts = new Map<string, boolean>();
+const VERDICTS_KEPT = 256;
+
+function scalarReadsOtherwise(text: string, key: boolean): boolean {
+  if (UNUSUAL.test(text)) return true;
+  if (!CORE_NOT_STRING.some((re) => re.test(text))) return false;
+  const id = `${key ? 'k' : 'v'}${text}`;
+  let verdict = verdicts.get(id);
+  if (verdict === undefined) {
+    const options = { version: '1.1', lineWidth: 0 } as const;
+    const back: unknown = key ? Object.keys((parse(stringify({ [text]: 0 }, options)) as object | null) ?? {})[0] : parse(stringify(text, options));
+    verdict = back !== text;
+    if (verdicts.size >= VERDICTS_KEPT) verdicts.clear();
+    verdicts.set(id, verdict);
+  }
+  return verdict;
+}
+
+/** Could `data`, written by YAML 1.1 rules, read back otherwise under 1.2? Only then is it read back to see. */
+function readsOtherwise(data: unknown): boolean {
+  if (typeof data === 'string') return scalarReadsOtherwise(data, false);
+  if (data === null || typeof data === 'boolean') return false;
+  if (typeof data === 'number') return !Number.isFinite(data);
+  if (Array.isArray(data)) {
+    // A loop, not some(): a hole is read too (as undefined, which is not written as it is).
+    for (let i = 0; i < data.length; i++) if (readsOtherwise(data[i])) return true;
+    return false;
+  }
+  if (isPlainObject(data) && Object.getPrototypeOf(data) === Object.prototype) return Object.entries(data).some(([k, v]) => scalarReadsOtherwise(k, true) || readsOtherwise(v));
+  return true;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -335,14 +335,31 @@ function cached(glob: string): Automaton[] {
 
 /** True when some path matches both globs. */
 export function globsOverlap(a: string, b: string): boolean {
-  const plainA = !hasMagic(a);
-  const plainB = !hasMagic(b);
-  if (plainA && plainB) return normalize(a) === normalize(b);
+  return globInfosOverlap(globInfo(a), globInfo(b));
+}
+
+/** What globsOverlap reads of a glob before comparing it: read once for a glob compared many times. */
+export interface GlobInfo {
+  glob: string;
+  /** Has glob syntax (hasMagic). */
+  magic: boolean;
+  /** The path it names when it has none: normalized, without a trailing "/". */
+  path: string;
+}
+
+export function globInfo(glob: string): GlobInfo {
+  const magic = hasMagic(glob);
+  return { glob, magic, path: magic ? '' : normalize(glob) };
+}
+
+/** globsOverlap(a.glob, b.glob). */
+export function globInfosOverlap(a: GlobInfo, b: GlobInfo): boolean {
+  if (!a.magic && !b.magic) return a.path === b.path;
   // A plain path against a glob: run the glob's automata on the path (the same answer as
   // the product below, without building an automaton for every path in the spec).
-  if (plainA && !a.includes('\\')) return cached(b).some((y) => accepts(y, normalize(a)));
-  if (plainB && !b.includes('\\')) return cached(a).some((x) => accepts(x, normalize(b)));
-  for (const x of cached(a)) for (const y of cached(b)) if (productNonEmpty(x, y)) return true;
+  if (!a.magic && !a.glob.includes('\\')) return cached(b.glob).some((y) => accepts(y, a.path));
+  if (!b.magic && !b.glob.includes('\\')) return cached(a.glob).some((x) => accepts(x, b.path));
+  for (const x of cached(a.glob)) for (const y of cached(b.glob)) if (productNonEmpty(x, y)) return true;
   return false;
 }
 
@@ -371,7 +388,8 @@ function accepts(a: Automaton, path: string): boolean {
 }
 
 function normalize(path: string): string {
-  return normalizeGlob(path).replace(/\/+$/, '');
+  const normal = normalizeGlob(path);
+  return normal.endsWith('/') ? normal.replace(/\/+$/, '') : normal;
 }
 
 /**
@@ -379,6 +397,8 @@ function normalize(path: string): string {
  * normalizeRepoPath writes paths. Every path the glob names starts with its literalPrefix.
  */
 export function normalizeGlob(glob: string): string {
+  // Most globs have neither: they are returned as they are, without two regex passes.
+  if (!glob.startsWith('./') && !glob.includes('//')) return glob;
   return glob.replace(/^(\.\/)+/, '').replace(/\/{2,}/g, '/');
 }
 

@@ -363,28 +363,54 @@ export function globInfosOverlap(a: GlobInfo, b: GlobInfo): boolean {
   return false;
 }
 
+// Scratch state sets for accepts(), kept between calls: a spec compares a glob with
+// thousands of paths, and two arrays per character of each was most of that time.
+let current = new Int32Array(64);
+let following = new Int32Array(64);
+let marks = new Int32Array(64);
+let generation = 0;
+
 /** Does the automaton accept this path? (By UTF-16 unit, as compile() reads the glob.) */
 function accepts(a: Automaton, path: string): boolean {
-  let current = a.closures[a.start]!;
-  const mark = new Int32Array(a.states.length).fill(-1);
+  const n = a.states.length;
+  if (marks.length < n) {
+    current = new Int32Array(2 * n);
+    following = new Int32Array(2 * n);
+    marks = new Int32Array(2 * n);
+    generation = 0;
+  }
+  let cur = current;
+  let next = following;
+  const start = a.closures[a.start]!;
+  let size = start.length;
+  for (let i = 0; i < size; i++) cur[i] = start[i]!;
   for (let k = 0; k < path.length; k++) {
+    // A fresh mark for each step: the states already added to the next set.
+    if (++generation === 0x3fffffff) {
+      marks.fill(0);
+      generation = 1;
+    }
     const cp = path.charCodeAt(k);
-    const next: number[] = [];
-    for (const s of current) {
-      for (const e of a.states[s]!.edges) {
+    let nextSize = 0;
+    for (let i = 0; i < size; i++) {
+      for (const e of a.states[cur[i]!]!.edges) {
         if (!contains(e.set, cp)) continue;
         for (const t of a.closures[e.to]!) {
-          if (mark[t] !== k) {
-            mark[t] = k;
-            next.push(t);
+          if (marks[t] !== generation) {
+            marks[t] = generation;
+            next[nextSize++] = t;
           }
         }
       }
     }
-    if (next.length === 0) return false;
-    current = next;
+    if (nextSize === 0) return false;
+    const swap = cur;
+    cur = next;
+    next = swap;
+    size = nextSize;
   }
-  return current.includes(a.accept);
+  for (let i = 0; i < size; i++) if (cur[i] === a.accept) return true;
+  return false;
 }
 
 function normalize(path: string): string {

@@ -29,12 +29,13 @@ export function buildGraph(nodes: readonly GraphNode[]): DependencyGraph {
   const deps: number[][] = nodes.map(() => []);
   const dependants: number[][] = nodes.map(() => []);
   let edgeCount = 0;
+  // seen[j] === i + 1: node i already depends on j (a stamp per node, not a set per node).
+  const seen = new Int32Array(nodes.length);
   nodes.forEach((node, i) => {
-    const seen = new Set<number>();
     for (const dep of node.dependsOn) {
       const j = index.get(dep);
-      if (j === undefined || seen.has(j)) continue;
-      seen.add(j);
+      if (j === undefined || seen[j] === i + 1) continue;
+      seen[j] = i + 1;
       deps[i]!.push(j);
       dependants[j]!.push(i);
       edgeCount++;

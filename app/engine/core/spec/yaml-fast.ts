@@ -62,12 +62,11 @@ for (const c of '-?:,[]{}#&*!|>\'"%@`') INDICATOR[c.charCodeAt(0)] = 1;
  */
 export function parseSimpleYaml(raw: string, sink?: LineSink): Record<string, unknown> | undefined {
   if (UNSUPPORTED.test(raw)) return undefined;
-  // Each line that holds something: its number, the column of its first character, and
-  // where its text starts and ends (trailing spaces dropped).
-  const nos: number[] = [];
-  const indents: number[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
+  // Each line that holds something, four numbers to a line in one array kept between
+  // calls: its number, the column of its first character, and where its text starts and
+  // ends (trailing spaces dropped).
+  let lines = busy ? new Int32Array(64) : LINES;
+  let count = 0;
   let no = 0;
   for (let from = 0; from <= raw.length; ) {
     let to = raw.indexOf('\n', from);
@@ -79,24 +78,39 @@ export function parseSimpleYaml(raw: string, sink?: LineSink): Record<string, un
     while (end > start && raw.charCodeAt(end - 1) === 32) end--;
     if (start < end && raw.charCodeAt(start) !== 35 /* # */) {
       if (start === from && (raw.startsWith('---', start) || raw.startsWith('...', start) || raw.charCodeAt(start) === 37 /* % */)) return undefined;
-      nos.push(no);
-      indents.push(start - from);
-      starts.push(start);
-      ends.push(end);
+      if (4 * count + 4 > lines.length) {
+        const larger = new Int32Array(2 * lines.length);
+        larger.set(lines);
+        lines = larger;
+        if (!busy) LINES = larger;
+      }
+      lines[4 * count] = no;
+      lines[4 * count + 1] = start - from;
+      lines[4 * count + 2] = start;
+      lines[4 * count + 3] = end;
+      count++;
     }
     from = to + 1;
   }
-  if (nos.length === 0) return {};
-  if (indents[0] !== 0 || isSeqItem(raw, starts[0]!, ends[0]!)) return undefined;
+  if (count === 0) return {};
+  if (lines[1] !== 0 || isSeqItem(raw, lines[2]!, lines[3]!)) return undefined;
+  const outer = busy;
+  busy = true;
   try {
-    const parser = new Parser(raw, nos, indents, starts, ends, sink);
+    const parser = new Parser(raw, lines, count, sink);
     const data = parser.blockMap(0, []);
     return parser.done() ? data : undefined;
   } catch (e) {
     if (e === BAIL) return undefined;
     throw e;
+  } finally {
+    busy = outer;
   }
 }
+
+/** The lines of the document being parsed (see parseSimpleYaml); `busy` while a parse uses them. */
+let LINES = new Int32Array(4 * 64);
+let busy = false;
 
 /** `-` alone or `- ` and more, at `start`. */
 function isSeqItem(raw: string, start: number, end: number): boolean {
@@ -166,15 +180,14 @@ class Parser {
 
   constructor(
     readonly raw: string,
-    readonly nos: readonly number[],
-    readonly indents: readonly number[],
-    readonly starts: readonly number[],
-    readonly ends: readonly number[],
+    /** Four numbers a line: number, indent, start, end. */
+    readonly lines: Int32Array,
+    readonly count: number,
     readonly sink: LineSink | undefined,
   ) {}
 
   done(): boolean {
-    return this.#i === this.nos.length;
+    return this.#i === this.count;
   }
 
   /**
@@ -196,12 +209,12 @@ class Parser {
         pending = -1;
       } else {
         const i = this.#i;
-        if (i >= this.nos.length || this.indents[i]! < indent) break;
-        if (this.indents[i]! > indent) bail();
-        start = this.starts[i]!;
-        end = this.ends[i]!;
+        if (i >= this.count || this.lines[4 * i + 1]! < indent) break;
+        if (this.lines[4 * i + 1]! > indent) bail();
+        start = this.lines[4 * i + 2]!;
+        end = this.lines[4 * i + 3]!;
         if (isSeqItem(raw, start, end)) break; // a sequence beside its key belongs to the parent
-        no = this.nos[i]!;
+        no = this.lines[4 * i]!;
         this.#i++;
       }
       const colon = raw.indexOf(':', start);
@@ -215,8 +228,8 @@ class Parser {
       if (at === end || raw.charCodeAt(at) === 35 /* # */) {
         // The value is on the lines below: a deeper block, a sequence beside the key, or nothing.
         const next = this.#i;
-        if (next < this.nos.length && this.indents[next]! > indent) map[key] = this.block(this.indents[next]!, keyPath);
-        else if (next < this.nos.length && this.indents[next] === indent && isSeqItem(raw, this.starts[next]!, this.ends[next]!)) map[key] = this.blockSeq(indent, keyPath);
+        if (next < this.count && this.lines[4 * next + 1]! > indent) map[key] = this.block(this.lines[4 * next + 1]!, keyPath);
+        else if (next < this.count && this.lines[4 * next + 1] === indent && isSeqItem(raw, this.lines[4 * next + 2]!, this.lines[4 * next + 3]!)) map[key] = this.blockSeq(indent, keyPath);
         else map[key] = null;
       } else {
         map[key] = this.inline(at, end, no, keyPath);
@@ -228,7 +241,7 @@ class Parser {
 
   block(indent: number, path: Path): unknown {
     const i = this.#i;
-    return isSeqItem(this.raw, this.starts[i]!, this.ends[i]!) ? this.blockSeq(indent, path) : this.blockMap(indent, path);
+    return isSeqItem(this.raw, this.lines[4 * i + 2]!, this.lines[4 * i + 3]!) ? this.blockSeq(indent, path) : this.blockMap(indent, path);
   }
 
   blockSeq(indent: number, path: Path): unknown[] {
@@ -236,14 +249,14 @@ class Parser {
     const list: unknown[] = [];
     for (;;) {
       const i = this.#i;
-      if (i >= this.nos.length || this.indents[i] !== indent || !isSeqItem(raw, this.starts[i]!, this.ends[i]!)) {
-        if (i < this.nos.length && this.indents[i]! > indent) bail();
+      if (i >= this.count || this.lines[4 * i + 1] !== indent || !isSeqItem(raw, this.lines[4 * i + 2]!, this.lines[4 * i + 3]!)) {
+        if (i < this.count && this.lines[4 * i + 1]! > indent) bail();
         break;
       }
       this.#i++;
-      const lineStart = this.starts[i]!;
-      const end = this.ends[i]!;
-      const no = this.nos[i]!;
+      const lineStart = this.lines[4 * i + 2]!;
+      const end = this.lines[4 * i + 3]!;
+      const no = this.lines[4 * i]!;
       let at = lineStart + 1;
       while (at < end && raw.charCodeAt(at) === 32) at++;
       // An empty item, one that continues below, or a nested "- -": leave to yaml.
@@ -263,7 +276,7 @@ class Parser {
   /** After a value that ended its line, a deeper line would continue it: not ours. */
   noDeeperThan(indent: number): void {
     const i = this.#i;
-    if (i < this.nos.length && this.indents[i]! > indent) bail();
+    if (i < this.count && this.lines[4 * i + 1]! > indent) bail();
   }
 
   /** A value that is raw[start, end), the rest of line `no` (a comment may follow). */

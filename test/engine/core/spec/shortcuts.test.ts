@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { checkRepoPath, checkRepoPathFully, normalizeRepoPath } from '../../../../app/engine/core/spec/paths.js';
 import { walkDepth, yamlTooDeep } from '../../../../app/engine/core/spec/yaml-depth.js';
 import { normalizeGlob } from '../../../../app/engine/core/graph/glob.js';
+import { findClosing } from '../../../../app/engine/core/spec/frontmatter.js';
+import { planLocation } from '../../../../app/engine/core/spec/load.js';
 
 /** PROPERTY_RUNS=20 npx vitest run …: twenty times the runs, for a deeper search. */
 const SCALE = Number(process.env.PROPERTY_RUNS ?? 1);
@@ -49,6 +51,33 @@ describe('shortcuts of the spec loader agree with the full checks', () => {
         expect(yamlTooDeep(raw, max)).toEqual(walkDepth(raw, max));
       }),
       { numRuns: runs(20_000) },
+    );
+  });
+
+  it('findClosing: the closing fence the regex finds, at the same place and length', () => {
+    const CLOSING = /\n(---|\.\.\.)[ \t]*(\n|$)/;
+    const piece = fc.constantFrom('\n', '---', '...', '--', '-', '.', ' ', '\t', 'a', '\r', '----', 'x: 1');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), fc.nat(40), (pieces, cut) => {
+        const text = pieces.join('');
+        const from = Math.min(cut, text.length);
+        const m = CLOSING.exec(text.slice(from));
+        expect(findClosing(text, from)).toEqual(m ? { index: m.index, length: m[0].length } : undefined);
+      }),
+      { numRuns: runs(20_000) },
+    );
+  });
+
+  it('planLocation: what the plan path pattern matches', () => {
+    const PLAN_FILE = /^planning\/plans\/([^/]+)\/([^/]+)$/;
+    const piece = fc.constantFrom('planning/plans/', 'planning/', 'plans/', '/', '01-a', 'x-PLAN.md', '\n', '', 'b');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 6 }), (pieces) => {
+        const path = pieces.join('');
+        const m = PLAN_FILE.exec(path);
+        expect(planLocation(path)).toEqual(m ? [m[0], m[1], m[2]] : undefined);
+      }),
+      { numRuns: runs(10_000) },
     );
   });
 });

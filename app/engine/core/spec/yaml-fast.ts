@@ -96,14 +96,18 @@ export function parseSimpleYaml(raw: string, sink?: LineSink): Record<string, un
   if (lines[1] !== 0 || isSeqItem(raw, lines[2]!, lines[3]!)) return undefined;
   const outer = busy;
   busy = true;
+  // One parser for every document, not an object per document: besides the garbage, the
+  // garbage collector forgets the shape of an object none of which is left, and the
+  // optimised parser that relied on it is thrown away with it.
+  const parser = (outer ? new Parser() : PARSER).reset(raw, lines, count, sink);
   try {
-    const parser = new Parser(raw, lines, count, sink);
     const data = parser.blockMap(0, []);
     return parser.done() ? data : undefined;
   } catch (e) {
     if (e === BAIL) return undefined;
     throw e;
   } finally {
+    parser.reset();
     busy = outer;
   }
 }
@@ -177,14 +181,22 @@ class Parser {
   pos = 0;
   end = 0;
   no = 0;
+  raw = '';
+  /** Four numbers a line: number, indent, start, end. */
+  lines: Int32Array = LINES;
+  count = 0;
+  sink: LineSink | undefined = undefined;
 
-  constructor(
-    readonly raw: string,
-    /** Four numbers a line: number, indent, start, end. */
-    readonly lines: Int32Array,
-    readonly count: number,
-    readonly sink: LineSink | undefined,
-  ) {}
+  /** Ready to parse `raw` (or, with nothing, holding no document). */
+  reset(raw = '', lines: Int32Array = LINES, count = 0, sink: LineSink | undefined = undefined): this {
+    this.#i = 0;
+    this.pos = this.end = this.no = 0;
+    this.raw = raw;
+    this.lines = lines;
+    this.count = count;
+    this.sink = sink;
+    return this;
+  }
 
   done(): boolean {
     return this.#i === this.count;
@@ -466,6 +478,8 @@ class Parser {
     return s;
   }
 }
+
+const PARSER = new Parser();
 
 /** What a double-quoted string's escape stands for, or undefined (leave it to yaml). */
 function escape(c: number): string | undefined {

@@ -42,16 +42,34 @@ export async function readSpecFiles(dir: string): Promise<SpecFile[]> {
       // No plans directory: loadSpec says so.
     }
   }
+  // Each entry's path from its folder's by string, as recursive readdir gives folders under
+  // the one it was asked for (path.relative resolved both paths, for every file).
+  const plansDir = join(dir, PLANS_DIR);
+  const base = plansDir.endsWith(sep) ? plansDir : plansDir + sep;
+  const under = (parent: string, name: string): { path: string; full: string } => {
+    const folder = parent.endsWith(sep) ? parent : parent + sep;
+    if (!folder.startsWith(base) || folder.startsWith(sep, base.length)) {
+      const full = join(parent, name);
+      return { path: relative(dir, full).split(sep).join('/'), full };
+    }
+    const inside = folder.slice(base.length) + name;
+    return { path: PLANS_DIR + (sep === '/' ? inside : inside.split(sep).join('/')), full: folder + name };
+  };
+  const plans: { path: string; full: string }[] = [];
   for (const entry of entries) {
-    const path = relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/');
+    const at = under(entry.parentPath, entry.name);
     if (entry.isSymbolicLink()) {
-      links.push({ path, bytes: new Uint8Array(), link: readLinkText(join(dir, path)) });
+      links.push({ path: at.path, bytes: new Uint8Array(), link: readLinkText(at.full) });
       continue;
     }
     if (!entry.isFile() || !entry.name.endsWith('PLAN.md')) continue;
-    paths.push(path);
+    plans.push(at);
   }
-  return [...links, ...paths.map((path) => readCapped(join(dir, path), path, path.startsWith(PLANS_DIR) ? MAX_PLAN_BYTES : MAX_DOCUMENT_BYTES, true))];
+  return [
+    ...links,
+    ...paths.map((path) => readCapped(join(dir, path), path, path.startsWith(PLANS_DIR) ? MAX_PLAN_BYTES : MAX_DOCUMENT_BYTES, true)),
+    ...plans.map(({ path, full }) => readCapped(full, path, path.startsWith(PLANS_DIR) ? MAX_PLAN_BYTES : MAX_DOCUMENT_BYTES, true)),
+  ];
 }
 
 function lstatOrUndefined(path: string) {
@@ -78,21 +96,33 @@ function statOrUndefined(path: string) {
   }
 }
 
+/** Where files are read before their bytes are copied out: grown as a limit needs, kept between reads. */
+let scratch = new Uint8Array(64 * 1024);
+
 /** Read at most `max + 1` bytes of a file, keeping its true size. */
 export function readCapped(full: string, path: string, max: number, noFollow = false): SpecFile {
   // O_NOFOLLOW: a file swapped for a link between the listing and the read is refused, not followed.
   const fd = openSync(full, noFollow && constants.O_NOFOLLOW !== undefined ? constants.O_RDONLY | constants.O_NOFOLLOW : 'r');
   try {
-    const { size } = fstatSync(fd);
-    const want = Math.min(size, max + 1);
-    const bytes = new Uint8Array(want);
+    // Read to the end or one byte past the limit, into the scratch buffer; the size is asked
+    // of the file system only when the limit is passed (a stat per file, with its dates, was
+    // a tenth of reading a large spec).
+    const want = max + 1;
     let offset = 0;
-    while (offset < want) {
-      const read = readSync(fd, bytes, offset, want - offset, offset);
+    for (;;) {
+      if (offset === scratch.length) {
+        if (scratch.length >= want) break;
+        const larger = new Uint8Array(Math.min(want, 2 * scratch.length));
+        larger.set(scratch);
+        scratch = larger;
+      }
+      const read = readSync(fd, scratch, offset, Math.min(scratch.length, want) - offset, offset);
       if (read === 0) break;
       offset += read;
+      if (offset === want) break;
     }
-    return { path, bytes: offset === want ? bytes : bytes.subarray(0, offset), size };
+    const size = offset === want ? Math.max(fstatSync(fd).size, want) : offset;
+    return { path, bytes: scratch.slice(0, offset), size };
   } finally {
     closeSync(fd);
   }

@@ -335,43 +335,87 @@ function cached(glob: string): Automaton[] {
 
 /** True when some path matches both globs. */
 export function globsOverlap(a: string, b: string): boolean {
-  const plainA = !hasMagic(a);
-  const plainB = !hasMagic(b);
-  if (plainA && plainB) return normalize(a) === normalize(b);
+  return globInfosOverlap(globInfo(a), globInfo(b));
+}
+
+/** What globsOverlap reads of a glob before comparing it: read once for a glob compared many times. */
+export interface GlobInfo {
+  glob: string;
+  /** Has glob syntax (hasMagic). */
+  magic: boolean;
+  /** The path it names when it has none: normalized, without a trailing "/". */
+  path: string;
+}
+
+export function globInfo(glob: string): GlobInfo {
+  const magic = hasMagic(glob);
+  return { glob, magic, path: magic ? '' : normalize(glob) };
+}
+
+/** globsOverlap(a.glob, b.glob). */
+export function globInfosOverlap(a: GlobInfo, b: GlobInfo): boolean {
+  if (!a.magic && !b.magic) return a.path === b.path;
   // A plain path against a glob: run the glob's automata on the path (the same answer as
   // the product below, without building an automaton for every path in the spec).
-  if (plainA && !a.includes('\\')) return cached(b).some((y) => accepts(y, normalize(a)));
-  if (plainB && !b.includes('\\')) return cached(a).some((x) => accepts(x, normalize(b)));
-  for (const x of cached(a)) for (const y of cached(b)) if (productNonEmpty(x, y)) return true;
+  if (!a.magic && !a.glob.includes('\\')) return cached(b.glob).some((y) => accepts(y, a.path));
+  if (!b.magic && !b.glob.includes('\\')) return cached(a.glob).some((x) => accepts(x, b.path));
+  for (const x of cached(a.glob)) for (const y of cached(b.glob)) if (productNonEmpty(x, y)) return true;
   return false;
 }
 
+// Scratch state sets for accepts(), kept between calls: a spec compares a glob with
+// thousands of paths, and two arrays per character of each was most of that time.
+let current = new Int32Array(64);
+let following = new Int32Array(64);
+let marks = new Int32Array(64);
+let generation = 0;
+
 /** Does the automaton accept this path? (By UTF-16 unit, as compile() reads the glob.) */
 function accepts(a: Automaton, path: string): boolean {
-  let current = a.closures[a.start]!;
-  const mark = new Int32Array(a.states.length).fill(-1);
+  const n = a.states.length;
+  if (marks.length < n) {
+    current = new Int32Array(2 * n);
+    following = new Int32Array(2 * n);
+    marks = new Int32Array(2 * n);
+    generation = 0;
+  }
+  let cur = current;
+  let next = following;
+  const start = a.closures[a.start]!;
+  let size = start.length;
+  for (let i = 0; i < size; i++) cur[i] = start[i]!;
   for (let k = 0; k < path.length; k++) {
+    // A fresh mark for each step: the states already added to the next set.
+    if (++generation === 0x3fffffff) {
+      marks.fill(0);
+      generation = 1;
+    }
     const cp = path.charCodeAt(k);
-    const next: number[] = [];
-    for (const s of current) {
-      for (const e of a.states[s]!.edges) {
+    let nextSize = 0;
+    for (let i = 0; i < size; i++) {
+      for (const e of a.states[cur[i]!]!.edges) {
         if (!contains(e.set, cp)) continue;
         for (const t of a.closures[e.to]!) {
-          if (mark[t] !== k) {
-            mark[t] = k;
-            next.push(t);
+          if (marks[t] !== generation) {
+            marks[t] = generation;
+            next[nextSize++] = t;
           }
         }
       }
     }
-    if (next.length === 0) return false;
-    current = next;
+    if (nextSize === 0) return false;
+    const swap = cur;
+    cur = next;
+    next = swap;
+    size = nextSize;
   }
-  return current.includes(a.accept);
+  for (let i = 0; i < size; i++) if (cur[i] === a.accept) return true;
+  return false;
 }
 
 function normalize(path: string): string {
-  return normalizeGlob(path).replace(/\/+$/, '');
+  const normal = normalizeGlob(path);
+  return normal.endsWith('/') ? normal.replace(/\/+$/, '') : normal;
 }
 
 /**
@@ -379,6 +423,8 @@ function normalize(path: string): string {
  * normalizeRepoPath writes paths. Every path the glob names starts with its literalPrefix.
  */
 export function normalizeGlob(glob: string): string {
+  // Most globs have neither: they are returned as they are, without two regex passes.
+  if (!glob.startsWith('./') && !glob.includes('//')) return glob;
   return glob.replace(/^(\.\/)+/, '').replace(/\/{2,}/g, '/');
 }
 

@@ -1,5 +1,3 @@
-import { MinHeap } from './heap.js';
-
 /**
  * The dependency graph over plans, by index. Index order is the plans' natural order
  * (phase, then number), which is also the tie-break wherever an order must be chosen.
@@ -29,12 +27,13 @@ export function buildGraph(nodes: readonly GraphNode[]): DependencyGraph {
   const deps: number[][] = nodes.map(() => []);
   const dependants: number[][] = nodes.map(() => []);
   let edgeCount = 0;
+  // seen[j] === i + 1: node i already depends on j (a stamp per node, not a set per node).
+  const seen = new Int32Array(nodes.length);
   nodes.forEach((node, i) => {
-    const seen = new Set<number>();
     for (const dep of node.dependsOn) {
       const j = index.get(dep);
-      if (j === undefined || seen.has(j)) continue;
-      seen.add(j);
+      if (j === undefined || seen[j] === i + 1) continue;
+      seen[j] = i + 1;
       deps[i]!.push(j);
       dependants[j]!.push(i);
       edgeCount++;
@@ -51,13 +50,40 @@ export function topologicalOrder(graph: DependencyGraph): { order: number[]; blo
   const n = graph.ids.length;
   const indegree = new Int32Array(n);
   for (let i = 0; i < n; i++) indegree[i] = graph.deps[i]!.length;
-  const heap = new MinHeap();
-  for (let i = 0; i < n; i++) if (indegree[i] === 0) heap.push(i);
+  // The ready plans in a binary min-heap of indices, in place in a typed array.
+  const heap = new Int32Array(n);
+  let size = 0;
+  const push = (value: number): void => {
+    let i = size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (heap[parent]! <= value) break;
+      heap[i] = heap[parent]!;
+      i = parent;
+    }
+    heap[i] = value;
+  };
+  const pop = (): number => {
+    const top = heap[0]!;
+    const last = heap[--size]!;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= size) break;
+      const m = l + 1 < size && heap[l + 1]! < heap[l]! ? l + 1 : l;
+      if (last <= heap[m]!) break;
+      heap[i] = heap[m]!;
+      i = m;
+    }
+    if (size > 0) heap[i] = last;
+    return top;
+  };
+  for (let i = 0; i < n; i++) if (indegree[i] === 0) push(i);
   const order: number[] = [];
-  while (heap.size > 0) {
-    const i = heap.pop()!;
+  while (size > 0) {
+    const i = pop();
     order.push(i);
-    for (const d of graph.dependants[i]!) if (--indegree[d]! === 0) heap.push(d);
+    for (const d of graph.dependants[i]!) if (--indegree[d]! === 0) push(d);
   }
   const blocked: number[] = [];
   if (order.length < n) for (let i = 0; i < n; i++) if (indegree[i]! > 0) blocked.push(i);

@@ -13,7 +13,7 @@ export class LineMap {
   // kept as given and indexed on the first lookup. (Joining every key path into a map
   // key up front was a tenth of the time of loading a large spec.)
   #lines: Map<string, number> | undefined;
-  #pending: [KeyPath, number][] = [];
+  #pending: [KeyPath, number][] | undefined;
   #fill: ((sink: LineMap) => void) | undefined;
 
   constructor(readonly firstLine: number) {}
@@ -32,14 +32,14 @@ export class LineMap {
   set(path: KeyPath, line: number): void {
     if (this.#fill) this.#index();
     if (this.#lines) this.#lines.set(path.join('\u0000'), line);
-    else this.#pending.push([path, line]);
+    else (this.#pending ??= []).push([path, line]);
   }
 
   #index(): Map<string, number> {
     if (!this.#lines) {
       this.#lines = new Map();
-      for (const [path, line] of this.#pending) this.#lines.set(path.join('\u0000'), line);
-      this.#pending = [];
+      for (const [path, line] of this.#pending ?? []) this.#lines.set(path.join('\u0000'), line);
+      this.#pending = undefined;
     }
     if (this.#fill) {
       // The map exists first, so that what fill records goes straight into it (a pending
@@ -92,7 +92,23 @@ export type FrontmatterResult =
 const OPENING = /^---[ \t]*$/;
 /** "---js", "---toml" and the like: a fence that names another language. */
 const OPENING_WITH_LANGUAGE = /^---([^-\s][^\s]{0,40})?[ \t]*$/;
-const CLOSING = /\n(---|\.\.\.)[ \t]*(\n|$)/;
+
+/**
+ * The closing fence after `from`: the first "\n---" or "\n..." followed by spaces or tabs
+ * to the end of its line or of the text (as /\n(---|\.\.\.)[ \t]*(\n|$)/ finds it, without
+ * cutting the text from `from` on). `index` is from `from`; `length` runs to the body.
+ */
+export function findClosing(text: string, from: number): { index: number; length: number } | undefined {
+  for (let at = text.indexOf('\n', from); at !== -1; at = text.indexOf('\n', at + 1)) {
+    const c = text.charCodeAt(at + 1);
+    if ((c !== 45 /* - */ && c !== 46) /* . */ || text.charCodeAt(at + 2) !== c || text.charCodeAt(at + 3) !== c) continue;
+    let k = at + 4;
+    while (k < text.length && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9)) k++;
+    if (k === text.length) return { index: at - from, length: k - at };
+    if (text.charCodeAt(k) === 10) return { index: at - from, length: k + 1 - at };
+  }
+  return undefined;
+}
 
 /**
  * Split a Markdown file into YAML frontmatter and body, keeping the line of every key.
@@ -132,7 +148,7 @@ export function parseFrontmatter(file: string, text: string, required = true, { 
       ],
     };
   }
-  const closing = CLOSING.exec(text.slice(firstLineEnd === -1 ? text.length : firstLineEnd));
+  const closing = findClosing(text, firstLineEnd === -1 ? text.length : firstLineEnd);
   if (!closing) {
     return {
       ok: false,
@@ -149,7 +165,7 @@ export function parseFrontmatter(file: string, text: string, required = true, { 
   // line, so line N of it is line N of the file.
   const start = firstLineEnd;
   const raw = text.slice(start, start + closing.index);
-  const content = text.slice(start + closing.index + closing[0].length);
+  const content = text.slice(start + closing.index + closing.length);
 
   if (Buffer.byteLength(raw, 'utf8') > MAX_FRONTMATTER_BYTES) {
     return {

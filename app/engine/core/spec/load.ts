@@ -20,7 +20,19 @@ export interface LoadedSpec {
 }
 
 export const PLANS_DIR = 'planning/plans/';
-const PLAN_FILE = /^planning\/plans\/([^/]+)\/([^/]+)$/;
+
+/**
+ * What /^planning\/plans\/([^/]+)\/([^/]+)$/ matches of a plan's path (the whole, the phase
+ * directory, the file name), without a regex match per plan.
+ */
+export function planLocation(path: string): [string, string, string] | undefined {
+  if (!path.startsWith(PLANS_DIR)) return undefined;
+  const slash = path.indexOf('/', PLANS_DIR.length);
+  // Two names, neither empty, and no third.
+  if (slash <= PLANS_DIR.length || slash === path.length - 1 || path.indexOf('/', slash + 1) !== -1) return undefined;
+  return [path, path.slice(PLANS_DIR.length, slash), path.slice(slash + 1)];
+}
+
 const PHASE_DIR = /^(\d{1,3})(?:[-_][A-Za-z0-9._-]*)?$/;
 
 /** Is this spec-relative path one the loader reads? Adapters use it to read only what matters. */
@@ -87,10 +99,16 @@ export function loadSpec(given: readonly SpecFile[], reading: PlanReading = {}):
     );
     return finish(undefined, problems);
   }
+  // A phase directory's number, or null: read once per directory, not once per plan in it.
+  const phaseOfDir = new Map<string, string | null>();
   for (const file of planFiles) {
-    const m = PLAN_FILE.exec(file.path);
-    const dirMatch = m ? PHASE_DIR.exec(m[1]!) : null;
-    if (!m || !dirMatch) {
+    const m = planLocation(file.path);
+    let dirPhase = m ? phaseOfDir.get(m[1]) : null;
+    if (m && dirPhase === undefined) {
+      dirPhase = PHASE_DIR.exec(m[1])?.[1] ?? null;
+      phaseOfDir.set(m[1], dirPhase);
+    }
+    if (!m || dirPhase === null || dirPhase === undefined) {
       problems.push(
         problem(
           file.path,
@@ -101,8 +119,8 @@ export function loadSpec(given: readonly SpecFile[], reading: PlanReading = {}):
       );
       continue;
     }
-    const dir = m[1]!;
-    const phase = dirMatch[1]!.padStart(2, '0');
+    const dir = m[1];
+    const phase = dirPhase.padStart(2, '0');
     const other = dirsByPhase.get(phase);
     if (other !== undefined && other !== dir) {
       problems.push(
@@ -118,15 +136,15 @@ export function loadSpec(given: readonly SpecFile[], reading: PlanReading = {}):
     }
     const parsed = parsePlan(file.path, text.text, phase, reading);
     problems.push(...parsed.problems);
-    claimed.add(parsed.claim?.id ?? m[2]!.replace(/-PLAN\.md$/, ''));
+    claimed.add(parsed.claim?.id ?? m[2].replace(/-PLAN\.md$/, ''));
     if (parsed.claim && !parsed.plan) {
       broken.push(parsed.claim);
       // Where the file is and what it is called are wrong or right whatever else is: say so now, not after the rest is fixed.
-      if (parsed.claim.id !== undefined) problems.push(...locationProblems(file.path, parsed.claim.id, parsed.claim.lines, phase, dir, m[2]!));
+      if (parsed.claim.id !== undefined) problems.push(...locationProblems(file.path, parsed.claim.id, parsed.claim.lines, phase, dir, m[2]));
     }
     if (!parsed.plan) continue;
     const plan = parsed.plan;
-    problems.push(...locationProblems(file.path, plan.id, plan.lines, phase, dir, m[2]!));
+    problems.push(...locationProblems(file.path, plan.id, plan.lines, phase, dir, m[2]));
     plans.push(plan);
   }
 

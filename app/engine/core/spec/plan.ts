@@ -12,6 +12,7 @@ import {
 import { checkRepoPath, normalizeRepoPath } from './paths.js';
 import { problem, type Problem } from './problem.js';
 import { CheckSchema, PLAN_ID, PlanFrontmatterSchema, ServeSchema, type CheckInput } from './schema.js';
+import { fastParse } from './schema-fast.js';
 
 export interface ParsedPlan {
   plan?: Plan;
@@ -56,7 +57,8 @@ export function parsePlan(file: string, text: string, phase: string, reading: Pl
   const format = dialect?.name ?? 'harness';
   if (dialect) ({ data, lines } = dialect.toHarness(data, lines, body));
 
-  const problems: Problem[] = [...checkGlobs(file, data, lines), ...checkCheckPaths(file, data.must_pass, lines, ['must_pass'])];
+  const problems = checkGlobs(file, data, lines);
+  for (const p of checkCheckPaths(file, data.must_pass, lines, ['must_pass'])) problems.push(p);
   if (format === 'harness' && data.wave !== undefined) {
     problems.push(
       problem(file, lines.lineOf(['wave']), 'field-ignored', 'wave is ignored: harness orders plans by depends_on', 'warning'),
@@ -69,7 +71,9 @@ export function parsePlan(file: string, text: string, phase: string, reading: Pl
     lines,
   };
   if (typeof data.plan_id === 'string' && PLAN_ID.test(data.plan_id)) claim.id = data.plan_id;
-  const parsed = PlanFrontmatterSchema.safeParse(data);
+  // zod only when the fast check cannot vouch for the data: it words every problem.
+  const fast = fastParse(PlanFrontmatterSchema, data);
+  const parsed = fast !== undefined ? ({ success: true, data: fast } as const) : PlanFrontmatterSchema.safeParse(data);
   if (!parsed.success) {
     return {
       problems: [...problems, ...issuesToProblems(file, PlanFrontmatterSchema, parsed.error, data, lines), ...salvagedCheckProblems(file, data.must_pass, data.serve, lines, ['must_pass'])],
@@ -174,61 +178,46 @@ export function salvagedCheckProblems(file: string, checks: unknown, serve: unkn
 export function checkChecks(file: string, checks: readonly (Check | undefined)[], lines: LineMap, at: KeyPath, serve: Serve | undefined): Problem[] {
   const problems: Problem[] = [];
   const seen = new Map<string, number>();
+  // Key paths and lines are made only for a problem: most checks have none.
+  const path = (i: number, ...keys: string[]): KeyPath => [...at, i, ...keys];
+  const line = (i: number, key?: string) => lines.lineOf(key ? path(i, key) : path(i));
   checks.forEach((check, i) => {
     if (check === undefined) return;
-    const here = [...at, i];
-    const line = (key?: string) => lines.lineOf(key ? [...here, key] : here);
     const first = seen.get(check.id);
     if (first !== undefined) {
       problems.push(
-        problem(file, line('id'), 'duplicate-check', `${pathText(here)}: check id "${check.id}" is already used by ${pathText([...at, first])}; give each check its own id`),
+        problem(file, line(i, 'id'), 'duplicate-check', `${pathText(path(i))}: check id "${check.id}" is already used by ${pathText([...at, first])}; give each check its own id`),
       );
     } else seen.set(check.id, i);
 
-    const regexes: [KeyPath, string | undefined][] = [];
-    if (check.type === 'file_contains' || check.type === 'key_link') regexes.push([['pattern'], check.pattern]);
-    if (check.type === 'command_output') regexes.push([['expect', 'matches'], check.expect.matches]);
-    for (const [key, source] of regexes) {
-      if (source === undefined) continue;
-      try {
-        new RegExp(source);
-      } catch (e) {
-        problems.push(
-          problem(
-            file,
-            lines.lineOf([...here, ...key]),
-            'field-value',
-            `${pathText([...here, ...key])} is not a valid regular expression: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`,
-          ),
-        );
-      }
-    }
+    if (check.type === 'file_contains' || check.type === 'key_link') checkRegex(check.pattern, i, ['pattern']);
+    if (check.type === 'command_output') checkRegex(check.expect.matches, i, ['expect', 'matches']);
 
     if (check.type === 'file_contains' && check.contains === undefined && check.pattern === undefined) {
-      problems.push(problem(file, line(), 'field-missing', `${pathText(here)} (file_contains) needs "contains" or "pattern"`));
+      problems.push(problem(file, line(i), 'field-missing', `${pathText(path(i))} (file_contains) needs "contains" or "pattern"`));
     }
     if (check.type === 'command_output' && Object.keys(check.expect).length === 0) {
       problems.push(
-        problem(file, line('expect'), 'field-value', `${pathText([...here, 'expect'])} is empty; say what the output must hold: exit_code, contains or matches`),
+        problem(file, line(i, 'expect'), 'field-value', `${pathText(path(i, 'expect'))} is empty; say what the output must hold: exit_code, contains or matches`),
       );
     }
     if (check.type === 'api_response' && Object.keys(check.expect).length === 0) {
       problems.push(
-        problem(file, line('expect'), 'field-value', `${pathText([...here, 'expect'])} is empty; say what the answer must hold: status, body_contains or json`),
+        problem(file, line(i, 'expect'), 'field-value', `${pathText(path(i, 'expect'))} is empty; say what the answer must hold: status, body_contains or json`),
       );
     }
     if (check.type === 'ui_navigation' && Object.keys(check.expect).length === 0) {
       problems.push(
-        problem(file, line('expect'), 'field-value', `${pathText([...here, 'expect'])} is empty; say where navigation must end: url, selector or text`),
+        problem(file, line(i, 'expect'), 'field-value', `${pathText(path(i, 'expect'))} is empty; say where navigation must end: url, selector or text`),
       );
     }
     if ('command' in check && isTrivialCommand(check.command)) {
       problems.push(
         problem(
           file,
-          line('command'),
+          line(i, 'command'),
           'vacuous-plan',
-          `${pathText([...here, 'command'])} "${check.command}" succeeds whatever the work did; run something that can fail`,
+          `${pathText(path(i, 'command'))} "${check.command}" succeeds whatever the work did; run something that can fail`,
           'warning',
         ),
       );
@@ -238,14 +227,39 @@ export function checkChecks(file: string, checks: readonly (Check | undefined)[]
       problems.push(
         problem(
           file,
-          line(check.type === 'api_response' ? 'request' : 'url'),
+          line(i, check.type === 'api_response' ? 'request' : 'url'),
           'needs-server',
-          `${pathText(here)} (${check.type}) calls "${target}" but nothing serves it; add serve: { command: "npm start", url: "http://127.0.0.1:3000" } or use an absolute URL`,
+          `${pathText(path(i))} (${check.type}) calls "${target}" but nothing serves it; add serve: { command: "npm start", url: "http://127.0.0.1:3000" } or use an absolute URL`,
         ),
       );
     }
   });
   return problems;
+
+  function checkRegex(source: string | undefined, i: number, key: string[]): void {
+    if (source === undefined) return;
+    const error = regexError(source);
+    if (error === undefined) return;
+    problems.push(problem(file, lines.lineOf(path(i, ...key)), 'field-value', `${pathText(path(i, ...key))} is not a valid regular expression: ${error}`));
+  }
+}
+
+/**
+ * Why a pattern is not a valid regular expression, or undefined. Remembered by pattern:
+ * plans repeat a few (a spec of thousands compiled the same one in every plan).
+ */
+const regexErrors = new Map<string, string | undefined>();
+function regexError(source: string): string | undefined {
+  if (regexErrors.has(source)) return regexErrors.get(source);
+  let error: string | undefined;
+  try {
+    new RegExp(source);
+  } catch (e) {
+    error = (e as Error).message.replace(/^Invalid regular expression: /, '');
+  }
+  if (regexErrors.size >= 1024) regexErrors.clear();
+  regexErrors.set(source, error);
+  return error;
 }
 
 function checkVacuous(file: string, plan: Plan, lines: LineMap): Problem[] {

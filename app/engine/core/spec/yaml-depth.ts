@@ -19,6 +19,11 @@ export interface TooDeep {
  * is told where.
  */
 export function yamlTooDeep(raw: string, max = MAX_YAML_DEPTH): TooDeep | undefined {
+  return shallow(raw, max) ? undefined : walkDepth(raw, max);
+}
+
+/** yamlTooDeep's walk, character by character, without the shortcut (tests compare the two). */
+export function walkDepth(raw: string, max = MAX_YAML_DEPTH): TooDeep | undefined {
   let flow = 0;
   let line = 1;
   let atLineStart = true;
@@ -61,4 +66,23 @@ export function yamlTooDeep(raw: string, max = MAX_YAML_DEPTH): TooDeep | undefi
     }
   }
   return undefined;
+}
+
+/** Two indicators that open a level each on one line: "- - x", "- ? x", "? - x". */
+const TWO_INDICATORS = /[-?][ \t]+[-?][ \t]/;
+
+/**
+ * A bound that settles nearly every frontmatter without the walk above: depth is flow
+ * brackets open plus the indicators that begin a line, so with no line beginning with two
+ * indicators it is at most one more than the brackets that open anywhere in the text,
+ * quoted or not. Frontmatter has a few of them.
+ */
+function shallow(raw: string, max: number): boolean {
+  if (TWO_INDICATORS.test(raw)) return false;
+  // One level for an indicator, one for each bracket.
+  let bound = 1;
+  if (bound > max) return false;
+  for (let at = raw.indexOf('['); at !== -1; at = raw.indexOf('[', at + 1)) if (++bound > max) return false;
+  for (let at = raw.indexOf('{'); at !== -1; at = raw.indexOf('{', at + 1)) if (++bound > max) return false;
+  return true;
 }

@@ -24,12 +24,6 @@ export interface LineSink {
 
 type Path = readonly (string | number)[];
 
-interface Line {
-  no: number;
-  indent: number;
-  text: string;
-}
-
 /** Thrown to leave the fast path: the input is outside the subset. */
 const BAIL = Symbol('bail');
 function bail(): never {
@@ -39,8 +33,6 @@ function bail(): never {
 // Any control character but "\n", DEL and C1 controls, NEL, the Unicode line separators, BOM.
 // eslint-disable-next-line no-control-regex
 const UNSUPPORTED = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
-const KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-const PAIR = /^[A-Za-z_][A-Za-z0-9_-]*:(?: |$)/;
 /** Keys that read as null or a boolean, and one that would reach an object's prototype. */
 const RESERVED_KEY = new Set(['~', 'null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE', '__proto__']);
 const NULL = /^(?:~|[Nn]ull|NULL)$/;
@@ -54,98 +46,205 @@ const NUMERIC_START = /^[-+.0-9]/;
  * and in every signal, lesson and run document, so it stays on the fast path.
  */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}))?$/;
-/** Characters that cannot start a plain scalar here (YAML indicators; "-", "?" and ":" to be safe). */
-const INDICATOR = new Set('-?:,[]{}#&*!|>\'"%@`'.split(''));
-const ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t' };
+/** Characters that cannot start a plain scalar here (YAML indicators; "-", "?" and ":" to be safe), by code. */
+const INDICATOR = new Uint8Array(128);
+for (const c of '-?:,[]{}#&*!|>\'"%@`') INDICATOR[c.charCodeAt(0)] = 1;
 
 /**
  * Parse `raw` (the frontmatter between the fences; line 1 is the opening fence's line),
  * recording key and item lines into `sink` (without one, no key paths are even built: the
  * lines are read again only when asked for). Returns the data, or undefined to say:
  * parse this with `yaml`.
+ *
+ * Lines are read in place, as offsets into `raw`: no line, and no text but keys and
+ * values, is cut out as a string of its own (a string and an object per line was most of
+ * the garbage, and so much of the time, of loading a large spec).
  */
 export function parseSimpleYaml(raw: string, sink?: LineSink): Record<string, unknown> | undefined {
   if (UNSUPPORTED.test(raw)) return undefined;
-  const lines: Line[] = [];
-  const split = raw.split('\n');
-  for (let k = 0; k < split.length; k++) {
-    const s = split[k]!;
-    let indent = 0;
-    while (s.charCodeAt(indent) === 32) indent++;
-    let end = s.length;
-    while (end > indent && s.charCodeAt(end - 1) === 32) end--;
-    const text = s.slice(indent, end);
-    if (text === '' || text[0] === '#') continue;
-    if (indent === 0 && (text.startsWith('---') || text.startsWith('...') || text[0] === '%')) return undefined;
-    lines.push({ no: k + 1, indent, text });
+  // Each line that holds something, four numbers to a line in one array kept between
+  // calls: its number, the column of its first character, and where its text starts and
+  // ends (trailing spaces dropped).
+  let lines = busy ? new Int32Array(64) : LINES;
+  let count = 0;
+  let no = 0;
+  for (let from = 0; from <= raw.length; ) {
+    let to = raw.indexOf('\n', from);
+    if (to === -1) to = raw.length;
+    no++;
+    let start = from;
+    while (start < to && raw.charCodeAt(start) === 32) start++;
+    let end = to;
+    while (end > start && raw.charCodeAt(end - 1) === 32) end--;
+    if (start < end && raw.charCodeAt(start) !== 35 /* # */) {
+      if (start === from && (raw.startsWith('---', start) || raw.startsWith('...', start) || raw.charCodeAt(start) === 37 /* % */)) return undefined;
+      if (4 * count + 4 > lines.length) {
+        const larger = new Int32Array(2 * lines.length);
+        larger.set(lines);
+        lines = larger;
+        if (!busy) LINES = larger;
+      }
+      lines[4 * count] = no;
+      lines[4 * count + 1] = start - from;
+      lines[4 * count + 2] = start;
+      lines[4 * count + 3] = end;
+      count++;
+    }
+    from = to + 1;
   }
-  if (lines.length === 0) return {};
-  if (lines[0]!.indent !== 0 || isSeqItem(lines[0]!.text)) return undefined;
+  if (count === 0) return {};
+  if (lines[1] !== 0 || isSeqItem(raw, lines[2]!, lines[3]!)) return undefined;
+  const outer = busy;
+  busy = true;
+  // One parser for every document, not an object per document: besides the garbage, the
+  // garbage collector forgets the shape of an object none of which is left, and the
+  // optimised parser that relied on it is thrown away with it.
+  const parser = (outer ? new Parser() : PARSER).reset(raw, lines, count, sink);
   try {
-    const parser = new Parser(lines, sink);
     const data = parser.blockMap(0, []);
     return parser.done() ? data : undefined;
   } catch (e) {
     if (e === BAIL) return undefined;
     throw e;
+  } finally {
+    parser.reset();
+    busy = outer;
   }
 }
 
-function isSeqItem(text: string): boolean {
-  return text === '-' || text.startsWith('- ');
+/** The lines of the document being parsed (see parseSimpleYaml); `busy` while a parse uses them. */
+let LINES = new Int32Array(4 * 64);
+let busy = false;
+
+/** `-` alone or `- ` and more, at `start`. */
+function isSeqItem(raw: string, start: number, end: number): boolean {
+  return raw.charCodeAt(start) === 45 /* - */ && (start + 1 === end || raw.charCodeAt(start + 1) === 32);
 }
 
-function checkKey(key: string, into: Record<string, unknown>): void {
-  if (!KEY.test(key) || RESERVED_KEY.has(key) || Object.hasOwn(into, key)) bail();
+/** A character that may start a key: a letter or "_". */
+function keyStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+}
+
+/** A character that may follow in a key: a letter, digit, "_" or "-". */
+function keyPart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
+}
+
+/** A key and its colon at `start`, followed by a space or the end of the line: "- key: …" begins a mapping. */
+function isPair(raw: string, start: number, end: number): boolean {
+  if (start >= end || !keyStart(raw.charCodeAt(start))) return false;
+  let k = start + 1;
+  while (k < end && keyPart(raw.charCodeAt(k))) k++;
+  return k < end && raw.charCodeAt(k) === 58 /* : */ && (k + 1 === end || raw.charCodeAt(k + 1) === 32);
+}
+
+/**
+ * Keys seen before, by a hash of their first and last characters and length: frontmatter
+ * repeats the same few dozen keys in every plan, and a key found here is returned as the
+ * string already checked (and hashed) instead of being cut out, checked and hashed again.
+ */
+const KEY_CACHE: string[] = new Array<string>(512).fill('');
+
+/** raw.startsWith(text, start), for a short text: a loop beats the call. */
+function sameText(raw: string, start: number, text: string): boolean {
+  for (let k = 0; k < text.length; k++) if (raw.charCodeAt(start + k) !== text.charCodeAt(k)) return false;
+  return true;
+}
+
+/** The key in raw[start, end), if it is a simple key new to `into`; else leave the fast path. */
+function keyAt(raw: string, start: number, end: number, into: Record<string, unknown>): string {
+  const length = end - start;
+  if (length <= 0) bail();
+  const first = raw.charCodeAt(start);
+  const slot = (first * 31 + raw.charCodeAt(end - 1) * 7 + length) & 511;
+  const known = KEY_CACHE[slot]!;
+  if (known.length === length && sameText(raw, start, known)) {
+    if (Object.hasOwn(into, known)) bail();
+    return known;
+  }
+  if (!keyStart(first)) bail();
+  for (let k = start + 1; k < end; k++) if (!keyPart(raw.charCodeAt(k))) bail();
+  const key = raw.slice(start, end);
+  // Only these can start a reserved key that a simple key may spell ("~" cannot start one).
+  const reserved = first === 110 || first === 78 || first === 116 || first === 84 || first === 102 || first === 70 || first === 95;
+  if (reserved && RESERVED_KEY.has(key)) bail();
+  // A copy of its own, so that the cache never keeps the text it was cut from.
+  KEY_CACHE[slot] = Array.from(key).join('');
+  if (Object.hasOwn(into, key)) bail();
+  return key;
 }
 
 class Parser {
   #i = 0;
+  /** The inline value being read: raw[pos, end) on line `no`. */
+  pos = 0;
+  end = 0;
+  no = 0;
+  raw = '';
+  /** Four numbers a line: number, indent, start, end. */
+  lines: Int32Array = LINES;
+  count = 0;
+  sink: LineSink | undefined = undefined;
 
-  constructor(
-    readonly lines: readonly Line[],
-    readonly sink: LineSink | undefined,
-  ) {}
-
-  done(): boolean {
-    return this.#i === this.lines.length;
+  /** Ready to parse `raw` (or, with nothing, holding no document). */
+  reset(raw = '', lines: Int32Array = LINES, count = 0, sink: LineSink | undefined = undefined): this {
+    this.#i = 0;
+    this.pos = this.end = this.no = 0;
+    this.raw = raw;
+    this.lines = lines;
+    this.count = count;
+    this.sink = sink;
+    return this;
   }
 
-  /** A block mapping whose keys sit at `indent`; `first` is a pair already begun on a "- " line. */
-  blockMap(indent: number, path: Path, first?: { text: string; no: number }): Record<string, unknown> {
+  done(): boolean {
+    return this.#i === this.count;
+  }
+
+  /**
+   * A block mapping whose keys sit at `indent`; a pair already begun on a "- " line is
+   * raw[firstStart, firstEnd) on line firstNo (firstStart -1: none).
+   */
+  blockMap(indent: number, path: Path, firstStart = -1, firstEnd = 0, firstNo = 0): Record<string, unknown> {
+    const raw = this.raw;
     const map: Record<string, unknown> = {};
-    let pending = first;
+    let pending = firstStart;
     for (;;) {
-      let text: string;
+      let start: number;
+      let end: number;
       let no: number;
-      if (pending) {
-        ({ text, no } = pending);
-        pending = undefined;
+      if (pending >= 0) {
+        start = pending;
+        end = firstEnd;
+        no = firstNo;
+        pending = -1;
       } else {
-        const line = this.lines[this.#i];
-        if (!line || line.indent < indent) break;
-        if (line.indent > indent) bail();
-        if (isSeqItem(line.text)) break; // a sequence beside its key belongs to the parent
-        ({ text, no } = line);
+        const i = this.#i;
+        if (i >= this.count || this.lines[4 * i + 1]! < indent) break;
+        if (this.lines[4 * i + 1]! > indent) bail();
+        start = this.lines[4 * i + 2]!;
+        end = this.lines[4 * i + 3]!;
+        if (isSeqItem(raw, start, end)) break; // a sequence beside its key belongs to the parent
+        no = this.lines[4 * i]!;
         this.#i++;
       }
-      const colon = text.indexOf(':');
-      if (colon <= 0) bail();
-      const key = text.slice(0, colon);
-      checkKey(key, map);
-      if (colon + 1 < text.length && text[colon + 1] !== ' ') bail();
-      let start = colon + 1;
-      while (text.charCodeAt(start) === 32) start++;
+      const colon = raw.indexOf(':', start);
+      if (colon <= start || colon >= end) bail();
+      const key = keyAt(raw, start, colon, map);
+      if (colon + 1 < end && raw.charCodeAt(colon + 1) !== 32) bail();
+      let at = colon + 1;
+      while (at < end && raw.charCodeAt(at) === 32) at++;
       const keyPath = this.sink ? [...path, key] : path;
       this.sink?.set(keyPath, no);
-      if (start === text.length || text[start] === '#') {
+      if (at === end || raw.charCodeAt(at) === 35 /* # */) {
         // The value is on the lines below: a deeper block, a sequence beside the key, or nothing.
-        const next = this.lines[this.#i];
-        if (next && next.indent > indent) map[key] = this.block(next.indent, keyPath);
-        else if (next && next.indent === indent && isSeqItem(next.text)) map[key] = this.blockSeq(indent, keyPath);
+        const next = this.#i;
+        if (next < this.count && this.lines[4 * next + 1]! > indent) map[key] = this.block(this.lines[4 * next + 1]!, keyPath);
+        else if (next < this.count && this.lines[4 * next + 1] === indent && isSeqItem(raw, this.lines[4 * next + 2]!, this.lines[4 * next + 3]!)) map[key] = this.blockSeq(indent, keyPath);
         else map[key] = null;
       } else {
-        map[key] = inline(text, start, no, keyPath, this.sink);
+        map[key] = this.inline(at, end, no, keyPath);
         this.noDeeperThan(indent);
       }
     }
@@ -153,29 +252,33 @@ class Parser {
   }
 
   block(indent: number, path: Path): unknown {
-    return isSeqItem(this.lines[this.#i]!.text) ? this.blockSeq(indent, path) : this.blockMap(indent, path);
+    const i = this.#i;
+    return isSeqItem(this.raw, this.lines[4 * i + 2]!, this.lines[4 * i + 3]!) ? this.blockSeq(indent, path) : this.blockMap(indent, path);
   }
 
   blockSeq(indent: number, path: Path): unknown[] {
+    const raw = this.raw;
     const list: unknown[] = [];
     for (;;) {
-      const line = this.lines[this.#i];
-      if (!line || line.indent !== indent || !isSeqItem(line.text)) {
-        if (line && line.indent > indent) bail();
+      const i = this.#i;
+      if (i >= this.count || this.lines[4 * i + 1] !== indent || !isSeqItem(raw, this.lines[4 * i + 2]!, this.lines[4 * i + 3]!)) {
+        if (i < this.count && this.lines[4 * i + 1]! > indent) bail();
         break;
       }
       this.#i++;
-      let start = 1;
-      while (line.text.charCodeAt(start) === 32) start++;
-      const rest = line.text.slice(start);
+      const lineStart = this.lines[4 * i + 2]!;
+      const end = this.lines[4 * i + 3]!;
+      const no = this.lines[4 * i]!;
+      let at = lineStart + 1;
+      while (at < end && raw.charCodeAt(at) === 32) at++;
       // An empty item, one that continues below, or a nested "- -": leave to yaml.
-      if (rest === '' || rest[0] === '#' || isSeqItem(rest)) bail();
+      if (at === end || raw.charCodeAt(at) === 35 /* # */ || isSeqItem(raw, at, end)) bail();
       const itemPath = this.sink ? [...path, list.length] : path;
-      this.sink?.set(itemPath, line.no);
-      if (PAIR.test(rest)) {
-        list.push(this.blockMap(indent + start, itemPath, { text: rest, no: line.no }));
+      this.sink?.set(itemPath, no);
+      if (isPair(raw, at, end)) {
+        list.push(this.blockMap(indent + (at - lineStart), itemPath, at, end, no));
       } else {
-        list.push(inline(rest, 0, line.no, itemPath, this.sink));
+        list.push(this.inline(at, end, no, itemPath));
         this.noDeeperThan(indent);
       }
     }
@@ -184,47 +287,41 @@ class Parser {
 
   /** After a value that ended its line, a deeper line would continue it: not ours. */
   noDeeperThan(indent: number): void {
-    const next = this.lines[this.#i];
-    if (next && next.indent > indent) bail();
-  }
-}
-
-/** A value that starts at `text[start]` and ends its line (a comment may follow). */
-function inline(text: string, start: number, no: number, path: Path, sink: LineSink | undefined): unknown {
-  const scanner = new Scanner(text, start, no, sink);
-  const value = scanner.value(path, false);
-  scanner.end();
-  return value;
-}
-
-class Scanner {
-  constructor(
-    readonly text: string,
-    public pos: number,
-    readonly no: number,
-    readonly sink: LineSink | undefined,
-  ) {}
-
-  spaces(): void {
-    while (this.text.charCodeAt(this.pos) === 32) this.pos++;
+    const i = this.#i;
+    if (i < this.count && this.lines[4 * i + 1]! > indent) bail();
   }
 
-  /** Only a comment (after a space) may follow the value. */
-  end(): void {
+  /** A value that is raw[start, end), the rest of line `no` (a comment may follow). */
+  inline(start: number, end: number, no: number, path: Path): unknown {
+    this.pos = start;
+    this.end = end;
+    this.no = no;
+    const value = this.value(path, false);
+    // Only a comment (after a space) may follow the value.
     const before = this.pos;
     this.spaces();
-    if (this.pos < this.text.length && !(this.text[this.pos] === '#' && this.pos > before)) bail();
+    if (this.pos < end && !(this.raw.charCodeAt(this.pos) === 35 /* # */ && this.pos > before)) bail();
+    return value;
+  }
+
+  spaces(): void {
+    while (this.pos < this.end && this.raw.charCodeAt(this.pos) === 32) this.pos++;
+  }
+
+  /** The character at pos, or -1 at the end of the value's line. */
+  peek(): number {
+    return this.pos < this.end ? this.raw.charCodeAt(this.pos) : -1;
   }
 
   value(path: Path, flow: boolean): unknown {
-    switch (this.text[this.pos]) {
-      case '"':
+    switch (this.peek()) {
+      case 34 /* " */:
         return this.doubleQuoted();
-      case "'":
+      case 39 /* ' */:
         return this.singleQuoted();
-      case '[':
+      case 91 /* [ */:
         return this.flowSeq(path);
-      case '{':
+      case 123 /* { */:
         return this.flowMap(path);
       default:
         return this.plain(flow);
@@ -234,19 +331,20 @@ class Scanner {
   // Quoted strings are cut out whole between escapes: building them a character at a time
   // made most of the garbage of loading a large spec.
   doubleQuoted(): string {
-    const text = this.text;
+    const raw = this.raw;
+    const end = this.end;
     let out = '';
     let from = this.pos + 1;
-    for (let j = from; j < text.length; j++) {
-      const c = text.charCodeAt(j);
+    for (let j = from; j < end; j++) {
+      const c = raw.charCodeAt(j);
       if (c === 34 /* " */) {
         this.pos = j + 1;
-        return out + text.slice(from, j);
+        return out + raw.slice(from, j);
       }
       if (c === 92 /* \ */) {
-        const escaped = ESCAPES[text[j + 1] ?? ''];
+        const escaped = j + 1 < end ? escape(raw.charCodeAt(j + 1)) : undefined;
         if (escaped === undefined) bail();
-        out += text.slice(from, j) + escaped;
+        out += raw.slice(from, j) + escaped;
         j++;
         from = j + 1;
       }
@@ -255,20 +353,21 @@ class Scanner {
   }
 
   singleQuoted(): string {
-    const text = this.text;
+    const raw = this.raw;
+    const end = this.end;
     let out = '';
     let from = this.pos + 1;
-    for (let j = from; j < text.length; j++) {
-      if (text.charCodeAt(j) !== 39 /* ' */) continue;
-      if (text.charCodeAt(j + 1) === 39) {
+    for (let j = from; j < end; j++) {
+      if (raw.charCodeAt(j) !== 39 /* ' */) continue;
+      if (j + 1 < end && raw.charCodeAt(j + 1) === 39) {
         // A doubled quote stands for one: keep the first, skip the second.
-        out += text.slice(from, j + 1);
+        out += raw.slice(from, j + 1);
         j++;
         from = j + 1;
         continue;
       }
       this.pos = j + 1;
-      return out + text.slice(from, j);
+      return out + raw.slice(from, j);
     }
     return bail();
   }
@@ -277,7 +376,7 @@ class Scanner {
     const list: unknown[] = [];
     this.pos++;
     this.spaces();
-    if (this.text[this.pos] === ']') {
+    if (this.peek() === 93 /* ] */) {
       this.pos++;
       return list;
     }
@@ -286,73 +385,90 @@ class Scanner {
       // parent's, which lineOf falls back to: only items that hold keys of their own are
       // recorded (recording every item of a plan listing thousands of unknown dependencies
       // was most of the time it took to report them).
-      const c0 = this.text[this.pos];
-      const nested = c0 === '[' || c0 === '{';
+      const c0 = this.peek();
+      const nested = c0 === 91 /* [ */ || c0 === 123; /* { */
       const itemPath = this.sink && nested ? [...path, list.length] : path;
       if (nested) this.sink?.set(itemPath, this.no);
       list.push(this.value(itemPath, true));
       this.spaces();
-      const c = this.text[this.pos];
+      const c = this.peek();
       this.pos++;
-      if (c === ']') return list;
-      if (c !== ',') bail();
+      if (c === 93 /* ] */) return list;
+      if (c !== 44 /* , */) bail();
       this.spaces();
-      if (this.text[this.pos] === ']') bail(); // a trailing comma: leave it to yaml
+      if (this.peek() === 93) bail(); // a trailing comma: leave it to yaml
     }
   }
 
   flowMap(path: Path): Record<string, unknown> {
+    const raw = this.raw;
     const map: Record<string, unknown> = {};
     this.pos++;
     this.spaces();
-    if (this.text[this.pos] === '}') {
+    if (this.peek() === 125 /* } */) {
       this.pos++;
       return map;
     }
     for (;;) {
-      const colon = this.text.indexOf(': ', this.pos);
-      if (colon === -1) bail();
-      const key = this.text.slice(this.pos, colon);
-      checkKey(key, map);
+      const colon = raw.indexOf(': ', this.pos);
+      if (colon === -1 || colon + 2 > this.end) bail();
+      const key = keyAt(raw, this.pos, colon, map);
       const keyPath = this.sink ? [...path, key] : path;
       this.sink?.set(keyPath, this.no);
       this.pos = colon + 2;
       this.spaces();
-      const v = this.text[this.pos];
-      if (v === undefined || v === ',' || v === '}') bail(); // a key without a value
+      const v = this.peek();
+      if (v === -1 || v === 44 /* , */ || v === 125 /* } */) bail(); // a key without a value
       map[key] = this.value(keyPath, true);
       this.spaces();
-      const c = this.text[this.pos];
+      const c = this.peek();
       this.pos++;
-      if (c === '}') return map;
-      if (c !== ',') bail();
+      if (c === 125 /* } */) return map;
+      if (c !== 44 /* , */) bail();
       this.spaces();
-      if (this.text[this.pos] === '}') bail();
+      if (this.peek() === 125) bail();
     }
   }
 
   plain(flow: boolean): unknown {
-    const text = this.text;
+    const raw = this.raw;
+    const end = this.end;
     const from = this.pos;
-    const first = text[from];
-    if (first === undefined || INDICATOR.has(first)) bail();
+    if (from >= end || INDICATOR[raw.charCodeAt(from)] === 1) bail();
     let j = from;
-    for (; j < text.length; j++) {
-      const c = text[j]!;
-      if (c === '#' && text[j - 1] === ' ') break;
-      if (c === ':') {
-        const after = text[j + 1];
-        if (after === undefined || after === ' ' || (flow && (after === ',' || after === ']' || after === '}'))) bail();
+    for (; j < end; j++) {
+      const c = raw.charCodeAt(j);
+      if (c === 35 /* # */ && raw.charCodeAt(j - 1) === 32) break;
+      if (c === 58 /* : */) {
+        const after = j + 1 < end ? raw.charCodeAt(j + 1) : -1;
+        if (after === -1 || after === 32 || (flow && (after === 44 || after === 93 || after === 125))) bail();
       }
       if (flow) {
-        if (c === ',' || c === ']' || c === '}') break;
-        if (c === '[' || c === '{') bail();
+        if (c === 44 /* , */ || c === 93 /* ] */ || c === 125 /* } */) break;
+        if (c === 91 /* [ */ || c === 123 /* { */) bail();
       }
     }
-    let end = j;
-    while (end > from && text.charCodeAt(end - 1) === 32) end--;
-    this.pos = end;
-    const s = text.slice(from, end);
+    let to = j;
+    while (to > from && raw.charCodeAt(to - 1) === 32) to--;
+    this.pos = to;
+    const s = raw.slice(from, to);
+    // The first character tells which of the forms below a scalar might have: a word that
+    // starts with another letter is a string.
+    switch (raw.charCodeAt(from)) {
+      case 110 /* n */:
+      case 78 /* N */:
+        return NULL.test(s) ? null : s;
+      case 116 /* t */:
+      case 84 /* T */:
+        return TRUE.test(s) ? true : s;
+      case 102 /* f */:
+      case 70 /* F */:
+        return FALSE.test(s) ? false : s;
+      default: {
+        const first = raw.charCodeAt(from);
+        if ((first >= 97 && first <= 122) || (first >= 65 && first <= 90)) return s;
+      }
+    }
     if (NULL.test(s)) return null;
     if (TRUE.test(s)) return true;
     if (FALSE.test(s)) return false;
@@ -360,5 +476,25 @@ class Scanner {
     if (DATE_TIME.test(s)) return s;
     if (NUMERIC_START.test(s)) bail();
     return s;
+  }
+}
+
+const PARSER = new Parser();
+
+/** What a double-quoted string's escape stands for, or undefined (leave it to yaml). */
+function escape(c: number): string | undefined {
+  switch (c) {
+    case 92:
+      return '\\';
+    case 34:
+      return '"';
+    case 47:
+      return '/';
+    case 110:
+      return '\n';
+    case 116:
+      return '\t';
+    default:
+      return undefined;
   }
 }

@@ -109,3 +109,43 @@ describe('concurrentWriters and overlapLists (one pass, no object per overlappin
     );
   });
 });
+
+describe('concurrentWriters on larger graphs (reachability labels, searches per pair and shared walks)', () => {
+  // Up to 160 plans, each writing a few of a few files: some plans have one or two partners
+  // (a search per pair), others dozens (one walk for all), in shuffled index order, with and
+  // without a cycle among some of them.
+  const arb = fc.integer({ min: 2, max: 160 }).chain((n) =>
+    fc.record({
+      deps: fc.array(fc.uniqueArray(fc.nat(), { maxLength: 4 }), { minLength: n, maxLength: n }),
+      files: fc.array(fc.subarray(['src/a.ts', 'src/b.ts', 'src/c.ts', 'src/**', 'docs/*.md', 'lib/x.ts'], { maxLength: 2 }), { minLength: n, maxLength: n }),
+      unique: fc.array(fc.boolean(), { minLength: n, maxLength: n }),
+      shuffle: fc.array(fc.nat(), { minLength: n, maxLength: n }),
+      cycle: fc.boolean(),
+    }),
+  );
+
+  it('keep exactly the overlapping pairs neither of which depends on the other', () => {
+    fc.assert(
+      fc.property(arb, ({ deps, files, unique, shuffle, cycle }) => {
+        const n = deps.length;
+        const rank = shuffle.map((s, k) => [s, k] as const).sort((x, y) => x[0] - y[0] || x[1] - y[1]).map(([, k]) => k);
+        const plans = rank.map((k) => ({
+          id: `p${k}`,
+          dependsOn: k === 0 ? (cycle ? [`p${n - 1}`] : []) : deps[k]!.map((d) => `p${k - 1 - (d % Math.min(k, 12))}`),
+          // Most plans write a file of their own, so that partners are a few or many.
+          filesModified: unique[k] ? [`src/own${k}.ts`] : files[k]!,
+        }));
+        const graph = buildGraph(plans);
+        const { order } = topologicalOrder(graph);
+        const index = writeIndex(plans.map((p) => p.filesModified));
+        const pairs = overlappingPairs(index);
+        const d = graph.deps as number[][];
+        // Plans on a cycle, or behind one, have no place in the order: nothing orders their pairs.
+        const placed = new Set(order);
+        const expected = pairs.filter((p) => !placed.has(p.a) || !placed.has(p.b) || (!dependsOn(d, p.a, p.b) && !dependsOn(d, p.b, p.a)));
+        expect(concurrentWriters(graph, order, index)).toEqual(expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -9,8 +9,8 @@ import { budgetedAgent } from './spend.js';
 
 /**
  * The plan's worktree, through the run's timed git. An attempt asks for its commits and its
- * changed files together: one `git log` answers both (RunRepo.attemptHistory), shared by the
- * two questions while it runs.
+ * changed files together: one reading answers both (RunRepo.attemptHistory: through the run's
+ * `git cat-file --batch`, or one `git log`), shared by the two questions while it runs.
  */
 export function localWorkspace(ctx: RunContext, worktree: string): Workspace {
   let asking: { base: string; answer: ReturnType<RunRepo['attemptHistory']> } | undefined;

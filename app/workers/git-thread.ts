@@ -3,14 +3,17 @@ import { gitEnv } from './git-env.js';
 import { headOfFiles } from './git-head.js';
 
 /**
- * Where harness's git commands are started: one helper thread for the process. Starting a
- * process blocks the thread that starts it for milliseconds (fork and exec, more the more
- * memory the process has), and reading its output, building its environment and waiting
- * for it to close is more work again; a local run starts several git commands per plan. On
- * the helper thread all of that leaves the main thread free to schedule, write state and
- * render documents. The helper shares the process's environment (SHARE_ENV), so a variable
- * set before a command reaches it as it would a command started here; it keeps the process
- * alive only while a command runs.
+ * Where harness's git commands are started: one helper thread for the process, which has
+ * them started by a small long-lived starter process of its own. Starting a process blocks
+ * the thread that starts it for milliseconds (fork and exec, more the more memory the
+ * process has), and reading its output, building its environment and waiting for it to
+ * close is more work again; a local run starts several git commands per plan. On the helper
+ * thread and the starter all of that leaves the main thread free to schedule and render
+ * documents; the few small files a run reads and writes per plan (HEAD, state files, its
+ * documents) are read and written on the helper thread too, a request each. The helper
+ * shares the process's environment (SHARE_ENV), so a variable set before a command reaches
+ * it as it would a command started here; it keeps the process alive only while a request
+ * is under way.
  *
  * The thread's code is a string, not a module of its own, so that it is the same from the
  * sources, from dist/ and from a bundled action.
@@ -64,6 +67,7 @@ function startStarter() {
     starter = undefined;
     for (const id of asked) parentPort.postMessage({ id, error: "harness's git starter stopped: " + why });
     asked.clear();
+    headAfter.clear();
   };
   child.on('error', (e) => gone(e.message));
   child.on('exit', (code, signal) => gone(signal ?? 'exit ' + code));

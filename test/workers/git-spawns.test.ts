@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Git } from '../../app/workers/git.js';
+import { Git, GitError } from '../../app/workers/git.js';
+import { onGitProcess } from '../../app/workers/git-thread.js';
 import { gitEnv } from '../../app/workers/git-env.js';
 import { headFromFiles } from '../../app/workers/git-head.js';
 import { git, makeRepo } from '../helpers/repo.js';
@@ -39,6 +40,29 @@ describe("harness's own git commands", () => {
       GIT_CONFIG_VALUE_2: '0',
       GIT_TERMINAL_PROMPT: '0',
     });
+  });
+});
+
+describe("harness's git helper thread", () => {
+  it('runs each command with the environment as it is then, fails as git does, and says which processes it started', async () => {
+    const repo = await makeRepo({});
+    const started: string[] = [];
+    const stop = onGitProcess((args) => started.push(args[0]!));
+    const ours = new Git(repo);
+    try {
+      await ours.run(['status']);
+      // Set after the helper started: the next command sees it.
+      process.env.GIT_AUTHOR_NAME = 'Set Later';
+      await ours.commit({ subject: 'later', trailers: [] }, { allowEmpty: true });
+      expect(git(repo, 'log', '-1', '--format=%an').trim()).toBe('Set Later');
+    } finally {
+      delete process.env.GIT_AUTHOR_NAME;
+      stop();
+    }
+    const failed = await ours.run(['rev-parse', '--verify', 'no-such-ref']).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(GitError);
+    expect((failed as GitError).code).toBe(128);
+    expect(started).toEqual(['status', 'commit']);
   });
 });
 

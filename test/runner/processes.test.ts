@@ -1,0 +1,53 @@
+/**
+ * The processes a local run starts for itself, per plan: git's trace2 log names every git
+ * process and who started it (bench/process-census.ts counts the same for the benchmark).
+ * What each plan needs is a checkout of its branch (a verified plan's worktree, taken over),
+ * its step's add, staged-file list and commit, the merge (and the `stash create` git merge
+ * starts itself) and its documents' add and commit: no worktree add or remove per plan, no
+ * automatic maintenance, no git log, diff of the attempt or status of a fresh checkout.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RecordingReporter } from '../../app/runner/progress.js';
+import { runSpec } from '../../app/runner/runner.js';
+import { gitSubcommand } from '../../bench/process-census.js';
+import { makeRepo, SPEC_DIR, specTree, type StepPlan } from '../helpers/repo.js';
+
+const PLANS: StepPlan[] = Array.from({ length: 8 }, (_, i) => ({
+  id: `01-0${i + 1}`,
+  ...(i > 0 ? { dependsOn: [`01-0${i}`] } : {}),
+  steps: [`mkdir -p out && echo ${i} > out/01-0${i + 1}.txt`],
+}));
+
+describe('the processes of a run', () => {
+  it('are nine per plan, and none of them is a worktree add per plan, automatic maintenance, a log, a diff of the attempt or a status', async () => {
+    const root = await makeRepo(specTree(PLANS));
+    const trace = join(root, '.git', 'trace2.json');
+    process.env.GIT_TRACE2_EVENT = trace;
+    try {
+      const outcome = await runSpec({ specDir: join(root, SPEC_DIR), specArg: SPEC_DIR, slots: 1, agent: 'script', reporter: new RecordingReporter() });
+      expect(outcome.complete).toBe(true);
+    } finally {
+      delete process.env.GIT_TRACE2_EVENT;
+    }
+    const kinds = new Map<string, number>();
+    for (const line of readFileSync(trace, 'utf8').split('\n')) {
+      if (!line.includes('"event":"start"')) continue;
+      const argv = (JSON.parse(line) as { argv: string[] }).argv;
+      const kind = gitSubcommand(argv.slice(1));
+      const sub = kind === 'worktree' ? `worktree ${argv[argv.indexOf('worktree') + 1]}` : kind;
+      kinds.set(sub, (kinds.get(sub) ?? 0) + 1);
+    }
+    const total = [...kinds.values()].reduce((a, b) => a + b, 0);
+    // Nine a plan, and what a run does once (its start, the integration worktree, the phase's and the spec's records, the last spare removed).
+    expect(total, JSON.stringify(Object.fromEntries(kinds))).toBeLessThanOrEqual(9 * PLANS.length + 15);
+    // The integration worktree's and the first plan's; every later plan takes the worktree of the one before.
+    expect(kinds.get('worktree add')).toBe(2);
+    expect(kinds.get('worktree remove')).toBe(1);
+    expect(kinds.get('checkout')).toBe(PLANS.length - 1);
+    for (const never of ['maintenance', 'gc', 'log', 'status', 'diff-tree']) expect(kinds.get(never), never).toBeUndefined();
+    // Only the worker's staged-file list of each step's commit.
+    expect(kinds.get('diff')).toBe(PLANS.length);
+  });
+});

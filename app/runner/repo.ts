@@ -339,6 +339,20 @@ export class RunRepo {
   }
 
   /**
+   * A merge a killed run left unconcluded in `cwd` (MERGE_HEAD there: git was killed inside
+   * `git merge`, or between a conflict and its abort) is aborted, which puts the worktree back
+   * where it was before that merge; the resumed run merges the plan again. Left, every later
+   * merge fails with "You have not concluded your merge". True when there was one.
+   */
+  async abortInterruptedMerge(cwd: string): Promise<boolean> {
+    const git = this.git(cwd);
+    const gitDir = (await git.run(['rev-parse', '--absolute-git-dir'])).trim();
+    if (!existsSync(join(gitDir, 'MERGE_HEAD'))) return false;
+    await git.run(['merge', '--abort']).catch(() => git.run(['reset', '--merge']));
+    return true;
+  }
+
+  /**
    * Put back what is written in `dir` of `cwd` and not committed, staged or not (untracked files
    * go): the records a run killed before committing them left in the integration worktree.
    * They are derived from the run's state and written again as the resumed run reaches them;

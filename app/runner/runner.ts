@@ -109,6 +109,7 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
     }
     await repo.ensureWorktree(worktree, branch, record.baseSha);
     if (resumed) {
+      if (await repo.abortInterruptedMerge(worktree)) options.reporter.event({ kind: 'info', text: `a merge into ${branch} that a killed run left unconcluded was aborted; its plan is merged again` });
       // Records a killed run wrote and never committed: written again as the run reaches them, and in the way of merges meanwhile.
       for (const f of await repo.discardUncommitted(worktree, specRel, KNOWLEDGE_ROOT)) options.reporter.event({ kind: 'info', text: `put back ${f}, written by a run that was killed before it committed it; it is written again` });
     }

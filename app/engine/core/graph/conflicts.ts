@@ -25,19 +25,19 @@ export function writeIndex(filesModified: readonly (readonly string[])[]): Write
   // Distinct globs, the plans that list each (in plan order, once), and each plan's globs by
   // id. (Each step's work for one plan or one glob is a function of its own, called once
   // each: see concurrentWriters.)
-  const index: WriteIndex & { globId: Map<string, number> } = { globs: [], listedBy: [], planGlobs: new Array<number[]>(filesModified.length), overlaps: [], globId: new Map() };
-  for (let plan = 0; plan < filesModified.length; plan++) index.planGlobs[plan] = globsOf(index, plan, filesModified[plan]!);
+  const index: WriteIndex & { globId: Map<string, number> } = { globs: [], listedBy: [], planGlobs: [], overlaps: [], globId: new Map() };
+  for (let plan = 0; plan < filesModified.length; plan++) index.planGlobs.push(globsOf(index, plan, filesModified[plan]!));
   const { globs, listedBy, planGlobs } = index;
 
   // overlaps[g]: the distinct globs that overlap g (g itself included when it names a file).
-  const overlaps: number[][] = new Array<number[]>(globs.length);
-  const info = new Array<GlobInfo>(globs.length);
+  const overlaps: number[][] = [];
+  const info: GlobInfo[] = [];
   // Globs by literal prefix (as globsOverlap reads the glob: no leading "./", no "//"), then
   // by index: the distinct prefixes sorted by the engine's own string sort, each with its globs.
   const withPrefix = new Map<string, number[]>();
   for (let g = 0; g < globs.length; g++) {
-    overlaps[g] = [];
-    info[g] = globInfo(globs[g]!);
+    overlaps.push([]);
+    info.push(globInfo(globs[g]!));
     addByPrefix(withPrefix, g, globs[g]!);
   }
   const prefixes = [...withPrefix.keys()].sort();

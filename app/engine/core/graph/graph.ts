@@ -24,22 +24,36 @@ export function buildGraph(nodes: readonly GraphNode[]): DependencyGraph {
   ids.forEach((id, i) => {
     if (!index.has(id)) index.set(id, i);
   });
-  const deps: number[][] = nodes.map(() => []);
-  const dependants: number[][] = nodes.map(() => []);
-  let edgeCount = 0;
+  const deps: number[][] = [];
+  const dependants: number[][] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    deps.push([]);
+    dependants.push([]);
+  }
   // seen[j] === i + 1: node i already depends on j (a stamp per node, not a set per node).
-  const seen = new Int32Array(nodes.length);
-  nodes.forEach((node, i) => {
-    for (const dep of node.dependsOn) {
-      const j = index.get(dep);
-      if (j === undefined || seen[j] === i + 1) continue;
-      seen[j] = i + 1;
-      deps[i]!.push(j);
-      dependants[j]!.push(i);
-      edgeCount++;
-    }
-  });
-  return { ids, index, deps, dependants, edgeCount };
+  const edges: EdgeBuild = { index, deps, dependants, seen: new Int32Array(nodes.length), count: 0 };
+  for (let i = 0; i < nodes.length; i++) addEdges(edges, i, nodes[i]!.dependsOn);
+  return { ids, index, deps, dependants, edgeCount: edges.count };
+}
+
+interface EdgeBuild {
+  index: Map<string, number>;
+  deps: number[][];
+  dependants: number[][];
+  seen: Int32Array;
+  count: number;
+}
+
+/** Node i's edges, each known dependency once (a function called once a node: see concurrentWriters). */
+function addEdges(e: EdgeBuild, i: number, dependsOn: readonly string[]): void {
+  for (let k = 0; k < dependsOn.length; k++) {
+    const j = e.index.get(dependsOn[k]!);
+    if (j === undefined || e.seen[j] === i + 1) continue;
+    e.seen[j] = i + 1;
+    e.deps[i]!.push(j);
+    e.dependants[j]!.push(i);
+    e.count++;
+  }
 }
 
 /**

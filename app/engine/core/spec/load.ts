@@ -99,54 +99,10 @@ export function loadSpec(given: readonly SpecFile[], reading: PlanReading = {}):
     );
     return finish(undefined, problems);
   }
-  // A phase directory's number, or null: read once per directory, not once per plan in it.
-  const phaseOfDir = new Map<string, string | null>();
-  for (const file of planFiles) {
-    const m = planLocation(file.path);
-    let dirPhase = m ? phaseOfDir.get(m[1]) : null;
-    if (m && dirPhase === undefined) {
-      dirPhase = PHASE_DIR.exec(m[1])?.[1] ?? null;
-      phaseOfDir.set(m[1], dirPhase);
-    }
-    if (!m || dirPhase === null || dirPhase === undefined) {
-      problems.push(
-        problem(
-          file.path,
-          1,
-          'plan-location',
-          `plans live at planning/plans/<NN-phase>/<NN-MM>-PLAN.md; move this file into a phase directory such as planning/plans/01-foundation/`,
-        ),
-      );
-      continue;
-    }
-    const dir = m[1];
-    const phase = dirPhase.padStart(2, '0');
-    const other = dirsByPhase.get(phase);
-    if (other !== undefined && other !== dir) {
-      problems.push(
-        problem(file.path, 1, 'duplicate-phase', `phase directories ${other} and ${dir} both claim phase ${phase}; merge or renumber one`),
-      );
-      continue;
-    }
-    dirsByPhase.set(phase, dir);
-    const text = decodeText(file, MAX_PLAN_BYTES);
-    if (!text.ok) {
-      problems.push(text.problem);
-      continue;
-    }
-    const parsed = parsePlan(file.path, text.text, phase, reading);
-    problems.push(...parsed.problems);
-    claimed.add(parsed.claim?.id ?? m[2].replace(/-PLAN\.md$/, ''));
-    if (parsed.claim && !parsed.plan) {
-      broken.push(parsed.claim);
-      // Where the file is and what it is called are wrong or right whatever else is: say so now, not after the rest is fixed.
-      if (parsed.claim.id !== undefined) problems.push(...locationProblems(file.path, parsed.claim.id, parsed.claim.lines, phase, dir, m[2]));
-    }
-    if (!parsed.plan) continue;
-    const plan = parsed.plan;
-    problems.push(...locationProblems(file.path, plan.id, plan.lines, phase, dir, m[2]));
-    plans.push(plan);
-  }
+  // Each file is read by a function of its own, called once a plan: the engine optimises it
+  // as any function called often, and keeps it from one load to the next.
+  const reader: PlanFileReader = { reading, problems, plans, dirsByPhase, claimed, broken, phaseOfDir: new Map() };
+  for (let k = 0; k < planFiles.length; k++) readPlanFile(reader, planFiles[k]!);
 
   // Duplicates: the first file (in path order) keeps the id.
   const planById = new Map<string, Plan>();
@@ -179,6 +135,64 @@ export function loadSpec(given: readonly SpecFile[], reading: PlanReading = {}):
 
   if (!id) return finish(undefined, problems);
   return finish({ id, title, phases, plans: unique, planById }, problems);
+}
+
+interface PlanFileReader {
+  reading: PlanReading;
+  problems: Problem[];
+  plans: Plan[];
+  dirsByPhase: Map<string, string>;
+  claimed: Set<string>;
+  broken: PlanClaim[];
+  /** A phase directory's number, or null: read once per directory, not once per plan in it. */
+  phaseOfDir: Map<string, string | null>;
+}
+
+/** One plan file: where it is, its text, the plan; what is wrong with any of them goes to `problems`. */
+function readPlanFile(r: PlanFileReader, file: SpecFile): void {
+  const { problems } = r;
+  const m = planLocation(file.path);
+  let dirPhase = m ? r.phaseOfDir.get(m[1]) : null;
+  if (m && dirPhase === undefined) {
+    dirPhase = PHASE_DIR.exec(m[1])?.[1] ?? null;
+    r.phaseOfDir.set(m[1], dirPhase);
+  }
+  if (!m || dirPhase === null || dirPhase === undefined) {
+    problems.push(
+      problem(
+        file.path,
+        1,
+        'plan-location',
+        `plans live at planning/plans/<NN-phase>/<NN-MM>-PLAN.md; move this file into a phase directory such as planning/plans/01-foundation/`,
+      ),
+    );
+    return;
+  }
+  const dir = m[1];
+  const phase = dirPhase.padStart(2, '0');
+  const other = r.dirsByPhase.get(phase);
+  if (other !== undefined && other !== dir) {
+    problems.push(problem(file.path, 1, 'duplicate-phase', `phase directories ${other} and ${dir} both claim phase ${phase}; merge or renumber one`));
+    return;
+  }
+  r.dirsByPhase.set(phase, dir);
+  const text = decodeText(file, MAX_PLAN_BYTES);
+  if (!text.ok) {
+    problems.push(text.problem);
+    return;
+  }
+  const parsed = parsePlan(file.path, text.text, phase, r.reading);
+  for (const p of parsed.problems) problems.push(p);
+  r.claimed.add(parsed.claim?.id ?? m[2].replace(/-PLAN\.md$/, ''));
+  if (parsed.claim && !parsed.plan) {
+    r.broken.push(parsed.claim);
+    // Where the file is and what it is called are wrong or right whatever else is: say so now, not after the rest is fixed.
+    if (parsed.claim.id !== undefined) problems.push(...locationProblems(file.path, parsed.claim.id, parsed.claim.lines, phase, dir, m[2]));
+  }
+  if (!parsed.plan) return;
+  const plan = parsed.plan;
+  for (const p of locationProblems(file.path, plan.id, plan.lines, phase, dir, m[2])) problems.push(p);
+  r.plans.push(plan);
 }
 
 /** A link in a spec is reported where it is and never followed: the engine reads no file through one. */
@@ -283,6 +297,69 @@ const MAX_UNKNOWN_REPORTED = 20;
 /** How many unknown dependencies in a spec get a "did you mean". */
 const MAX_SUGGESTIONS = 200;
 
+interface DependencyCheck {
+  byId: Map<string, Plan>;
+  claimed: ReadonlySet<string>;
+  problems: Problem[];
+  /** Every claimed id, listed when a suggestion is first looked for. */
+  candidates: string[] | undefined;
+  suggestions: number;
+}
+
+/** One plan's depends_on: repeated, itself, unknown (with a suggestion, so many times a spec), or of a later phase. */
+function checkPlanDependencies(c: DependencyCheck, plan: PlanClaim): void {
+  const { problems } = c;
+  const seen = new Set<string>();
+  let unknown = 0;
+  const ownPhase = phaseNumber(plan.phase);
+  // The line is looked up only for a problem: most dependencies have none.
+  const line = (i: number) => plan.lines.lineOf(['depends_on', i]);
+  for (let i = 0; i < plan.dependsOn.length; i++) {
+    const dep = plan.dependsOn[i]!;
+    if (seen.has(dep)) {
+      problems.push(problem(plan.file, line(i), 'field-value', `depends_on lists "${dep}" twice; list it once`, 'warning'));
+      continue;
+    }
+    seen.add(dep);
+    if (dep === plan.id) {
+      problems.push(problem(plan.file, line(i), 'self-dependency', `plan ${plan.id} depends on itself; remove "${dep}" from depends_on`));
+      continue;
+    }
+    const target = c.byId.get(dep);
+    if (!target && c.claimed.has(dep)) continue;
+    if (!target) {
+      // Each is reported up to a point, and a suggestion is looked for only so many times
+      // a spec: thousands of unknown ids in hundreds of plans made this quadratic.
+      unknown++;
+      if (unknown > MAX_UNKNOWN_REPORTED) continue;
+      const near = c.suggestions++ < MAX_SUGGESTIONS ? didYouMean(dep, (c.candidates ??= [...c.claimed]).filter((id) => id !== plan.id)) : '';
+      problems.push(problem(plan.file, line(i), 'unknown-dependency', `depends_on "${dep}" is not a plan in this spec${near}`));
+      continue;
+    }
+    const depPhase = target.phase;
+    if (phaseNumber(depPhase) > ownPhase) {
+      problems.push(
+        problem(
+          plan.file,
+          line(i),
+          'later-phase-dependency',
+          `plan ${plan.id ?? plan.file} (phase ${plan.phase}) depends on ${dep} from the later phase ${depPhase}; a plan may depend only on plans of its own or an earlier phase (a plan starts once its dependencies are verified, but phases are verified in order), so move one of the plans or drop the dependency`,
+        ),
+      );
+    }
+  }
+  if (unknown > MAX_UNKNOWN_REPORTED) {
+    problems.push(
+      problem(
+        plan.file,
+        plan.lines.lineOf(['depends_on']),
+        'unknown-dependency',
+        `depends_on lists ${unknown - MAX_UNKNOWN_REPORTED} more plans that are not in this spec (${unknown} in all; the first ${MAX_UNKNOWN_REPORTED} are reported above); depend only on plans of this spec`,
+      ),
+    );
+  }
+}
+
 function checkDependencies(
   plans: Plan[],
   broken: PlanClaim[],
@@ -291,59 +368,9 @@ function checkDependencies(
   problems: Problem[],
 ): void {
   // Plans that did not parse are still checked for what they say they depend on.
-  const claims: PlanClaim[] = [...plans, ...broken];
-  const candidates = [...claimed];
-  let suggestions = 0;
-  for (const plan of claims) {
-    const seen = new Set<string>();
-    let unknown = 0;
-    const ownPhase = phaseNumber(plan.phase);
-    plan.dependsOn.forEach((dep, i) => {
-      // Looked up only for a problem: most dependencies have none.
-      const line = () => plan.lines.lineOf(['depends_on', i]);
-      if (seen.has(dep)) {
-        problems.push(problem(plan.file, line(), 'field-value', `depends_on lists "${dep}" twice; list it once`, 'warning'));
-        return;
-      }
-      seen.add(dep);
-      if (dep === plan.id) {
-        problems.push(problem(plan.file, line(), 'self-dependency', `plan ${plan.id} depends on itself; remove "${dep}" from depends_on`));
-        return;
-      }
-      const target = byId.get(dep);
-      if (!target && claimed.has(dep)) return;
-      if (!target) {
-        // Each is reported up to a point, and a suggestion is looked for only so many times
-        // a spec: thousands of unknown ids in hundreds of plans made this quadratic.
-        unknown++;
-        if (unknown > MAX_UNKNOWN_REPORTED) return;
-        const near = suggestions++ < MAX_SUGGESTIONS ? didYouMean(dep, candidates.filter((id) => id !== plan.id)) : '';
-        problems.push(problem(plan.file, line(), 'unknown-dependency', `depends_on "${dep}" is not a plan in this spec${near}`));
-        return;
-      }
-      const depPhase = target.phase;
-      if (phaseNumber(depPhase) > ownPhase) {
-        problems.push(
-          problem(
-            plan.file,
-            line(),
-            'later-phase-dependency',
-            `plan ${plan.id ?? plan.file} (phase ${plan.phase}) depends on ${dep} from the later phase ${depPhase}; a plan may depend only on plans of its own or an earlier phase (a plan starts once its dependencies are verified, but phases are verified in order), so move one of the plans or drop the dependency`,
-          ),
-        );
-      }
-    });
-    if (unknown > MAX_UNKNOWN_REPORTED) {
-      problems.push(
-        problem(
-          plan.file,
-          plan.lines.lineOf(['depends_on']),
-          'unknown-dependency',
-          `depends_on lists ${unknown - MAX_UNKNOWN_REPORTED} more plans that are not in this spec (${unknown} in all; the first ${MAX_UNKNOWN_REPORTED} are reported above); depend only on plans of this spec`,
-        ),
-      );
-    }
-  }
+  const deps: DependencyCheck = { byId, claimed, problems, candidates: undefined, suggestions: 0 };
+  for (let k = 0; k < plans.length; k++) checkPlanDependencies(deps, plans[k]!);
+  for (let k = 0; k < broken.length; k++) checkPlanDependencies(deps, broken[k]!);
   const graph = buildGraph(plans);
   for (const cycle of findCycles(graph)) {
     if (cycle.length === 1) continue; // reported as self-dependency

@@ -107,11 +107,11 @@ function compile(schema: unknown): Fast {
       const element = compile(def.element);
       return (v) => {
         if (!Array.isArray(v) || !test(v as never)) return UNSURE;
-        const out = new Array<unknown>(v.length);
+        const out: unknown[] = [];
         for (let i = 0; i < v.length; i++) {
           const r = element(v[i]);
           if (r === UNSURE) return UNSURE;
-          out[i] = r;
+          out.push(r);
         }
         return out;
       };

@@ -11,6 +11,7 @@ import { HOUR_MS, realClock, requestsPerHour, RollingWindow, type Clock } from '
  * - `logins`: who each installation's token belongs to (its bot's login never changes);
  * - `statusComments`: where each spec PR's status comment is, what the App last wrote in it and
  *   when (spec-pr/status-comment.ts);
+ * - `scannedBlobs`: what the secret scan found in each blob the knowledge check read;
  * - `paces`: each installation's requests in the last hour (gateway/pacer.ts), so that the App
  *   keeps under `requestsPerHour` (HARNESS_APP_REQUESTS_PER_HOUR; 0: no pacing) on its `clock`.
  */
@@ -19,6 +20,8 @@ export const appMemory = {
   logins: new Map<string, Promise<string>>(),
   statusComments: new Map<string, { id: number; body: string; at: number }>(),
   paces: new Map<string, RollingWindow>(),
+  /** What the secret scan found in each blob the knowledge check read (knowledge-check-run.ts): a blob never changes. */
+  scannedBlobs: new Map<string, readonly { rule: string; line: number }[]>(),
   requestsPerHour: requestsPerHour(),
   clock: realClock as Clock,
 };
@@ -37,5 +40,6 @@ export function forgetAppMemory(): void {
   appMemory.logins.clear();
   appMemory.statusComments.clear();
   appMemory.paces.clear();
+  appMemory.scannedBlobs.clear();
   appMemory.clock = realClock;
 }

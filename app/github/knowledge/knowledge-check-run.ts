@@ -6,10 +6,17 @@ import { appGateway } from '../app-gateway.js';
 import { loadConfig } from '../config.js';
 import { reportSpecCheck } from '../spec-pr/report-spec-check.js';
 import { appSafety } from './app-safety.js';
+import { appMemory } from '../app-memory.js';
 
 /** Files of a knowledge PR the check reads, at most: a knowledge PR is a handful of documents. */
 export const MAX_CHECKED_FILES = 200;
 const decoder = new TextDecoder();
+const SCANNED_MAX = 5_000;
+
+function rememberScan(sha: string, redactions: CheckedFile['redactions']): void {
+  appMemory.scannedBlobs.set(sha, redactions);
+  if (appMemory.scannedBlobs.size > SCANNED_MAX) appMemory.scannedBlobs.delete(appMemory.scannedBlobs.keys().next().value!);
+}
 
 export type KnowledgePullContext = Context<'pull_request.opened' | 'pull_request.synchronize' | 'pull_request.reopened'>;
 
@@ -41,7 +48,13 @@ export async function onKnowledgePullRequest(context: KnowledgePullContext): Pro
     // Removed by the PR: nothing to check. The rest by their blob: a push that adds one signal to a PR of hundreds reads one.
     if (entry.sha === undefined) continue;
     const text = decoder.decode(await github.blob(entry.sha));
-    files.push({ path, storePath, text, redactions: (await makeSafe(text, safety)).redactions });
+    // A blob's redactions are the same every time it is scanned: a signals PR of hundreds of files scans only what a push added.
+    let redactions = appMemory.scannedBlobs.get(entry.sha);
+    if (!redactions) {
+      redactions = (await makeSafe(text, safety)).redactions;
+      rememberScan(entry.sha, redactions);
+    }
+    files.push({ path, storePath, text, redactions });
   }
   const report = knowledgeCheckReport(files);
   const skipped = paths.length > MAX_CHECKED_FILES ? ` Only the first ${MAX_CHECKED_FILES} of its ${paths.length} files were checked.` : '';

@@ -350,8 +350,8 @@ export function concurrentWriters(graph: DependencyGraph, order: readonly number
     seen: new Int32Array(n).fill(-1),
     mark: 0,
     partnersOf: new Array<number[] | undefined>(n),
-    earlier: [],
-    stack: [],
+    earlier: new Int32Array(n),
+    stack: new Int32Array(n + 1),
     labelled: false,
     low: EMPTY,
     post: EMPTY,
@@ -397,9 +397,10 @@ interface WalkState {
   mark: number;
   /** partnersOf[a]: the b > a that conflict with a (unsorted until the end), for the few plans that have any. */
   partnersOf: (number[] | undefined)[];
-  /** The current plan's partners placed before it. */
-  earlier: number[];
-  stack: number[];
+  /** The current plan's partners placed before it (so many of them as visitPlan counts). */
+  earlier: Int32Array;
+  /** A search's or walk's plans to go on from (each is put on it once). */
+  stack: Int32Array;
   /** Labels and dependencies by position, made once a plan has an earlier partner. */
   labelled: boolean;
   low: Int32Array;
@@ -419,7 +420,7 @@ function conflict(state: WalkState, a: number, b: number): void {
 function visitPlan(state: WalkState, late: number): void {
   const { listedBy, planGlobs, overlaps } = state.index;
   const { pos, met, earlier } = state;
-  earlier.length = 0;
+  let count = 0;
   const globsOfLate = planGlobs[late]!;
   for (let i = 0; i < globsOfLate.length; i++) {
     const near = overlaps[globsOfLate[i]!]!;
@@ -433,12 +434,12 @@ function visitPlan(state: WalkState, late: number): void {
           // On a cycle: nothing orders the pair, so it is kept (once, from its lower index).
           if (late < p) conflict(state, late, p);
         } else if (pos[p]! < pos[late]!) {
-          earlier.push(p);
+          earlier[count++] = p;
         }
       }
     }
   }
-  if (earlier.length === 0) return;
+  if (count === 0) return;
   if (!state.labelled) {
     const labels = reachabilityLabels(state.graph, state.order);
     state.low = labels.low;
@@ -450,13 +451,12 @@ function visitPlan(state: WalkState, late: number): void {
   }
   // The partners the labels cannot rule out; the others are concurrent.
   let maybe = 0;
-  for (let i = 0; i < earlier.length; i++) {
+  for (let i = 0; i < count; i++) {
     const p = earlier[i]!;
     if (mayReach(state, late, p)) earlier[maybe++] = p;
     else if (p < late) conflict(state, p, late);
     else conflict(state, late, p);
   }
-  earlier.length = maybe;
   if (maybe === 0) return;
   if (maybe < GROUP_SEARCH) {
     for (let i = 0; i < maybe; i++) {
@@ -467,7 +467,7 @@ function visitPlan(state: WalkState, late: number): void {
     }
     return;
   }
-  walkTo(state, late, earlier);
+  walkTo(state, late, earlier, maybe);
   for (let i = 0; i < maybe; i++) {
     const p = earlier[i]!;
     if (state.seen[p] === state.mark) continue;
@@ -491,23 +491,23 @@ function dependsOn(state: WalkState, late: number, early: number): boolean {
   const { pos, seen, stack, depStart, depList } = state;
   const floor = pos[early]!;
   const mark = ++state.mark;
-  stack.length = 0;
-  stack.push(late);
-  while (stack.length > 0) {
-    const u = stack.pop()!;
+  let top = 0;
+  stack[top++] = late;
+  while (top > 0) {
+    const u = stack[--top]!;
     for (let k = depStart[u]!, end = depStart[u + 1]!; k < end; k++) {
       const d = depList[k]!;
       if (d === early) return true;
       if (pos[d]! <= floor || seen[d] === mark || !mayReach(state, d, early)) continue;
       seen[d] = mark;
-      stack.push(d);
+      stack[top++] = d;
     }
   }
   return false;
 }
 
-/** The partners (of `late`, all placed before it) it depends on, marked in `seen` with one walk. */
-function walkTo(state: WalkState, late: number, partners: readonly number[]): void {
+/** The partners (of `late`, all placed before it: partners[0, count)) it depends on, marked in `seen` with one walk. */
+function walkTo(state: WalkState, late: number, partners: Int32Array, count: number): void {
   const { low, post, n, pos, seen, stack, depStart, depList } = state;
   const wanted = ++state.mark;
   // Bounds over the partners, per labelling: a plan outside them leads to none of them.
@@ -517,20 +517,24 @@ function walkTo(state: WalkState, late: number, partners: readonly number[]): vo
   for (let base = 0; base < LABELINGS * n; base += n) {
     let lo = -1;
     let po = 0x7fffffff;
-    for (const p of partners) {
+    for (let i = 0; i < count; i++) {
+      const p = partners[i]!;
       if (low[base + p]! > lo) lo = low[base + p]!;
       if (post[base + p]! < po) po = post[base + p]!;
     }
     maxLow.push(lo);
     minPost.push(po);
   }
-  for (const p of partners) if (pos[p]! < floor) floor = pos[p]!;
-  let left = partners.length;
-  for (const p of partners) seen[p] = -wanted - 1; // a partner not met yet
-  stack.length = 0;
-  stack.push(late);
-  while (stack.length > 0 && left > 0) {
-    const u = stack.pop()!;
+  for (let i = 0; i < count; i++) {
+    const p = partners[i]!;
+    if (pos[p]! < floor) floor = pos[p]!;
+    seen[p] = -wanted - 1; // a partner not met yet
+  }
+  let left = count;
+  let top = 0;
+  stack[top++] = late;
+  while (top > 0 && left > 0) {
+    const u = stack[--top]!;
     for (let k = depStart[u]!, end = depStart[u + 1]!; k < end; k++) {
       const d = depList[k]!;
       if (pos[d]! < floor || seen[d] === wanted) continue;
@@ -547,7 +551,7 @@ function walkTo(state: WalkState, late: number, partners: readonly number[]): vo
         if (!may) continue;
       }
       seen[d] = wanted;
-      stack.push(d);
+      stack[top++] = d;
     }
   }
 }

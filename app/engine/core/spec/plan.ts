@@ -81,15 +81,16 @@ export function parsePlan(file: string, text: string, phase: string, reading: Pl
     };
   }
   const fmData = parsed.data;
-  const mustPass = fmData.must_pass.map(normalizeCheck);
+  // The parsed lists are the parse's own: normalised where they stand rather than copied.
+  const mustPass = mapOwn(fmData.must_pass, normalizeCheck) as Check[];
   const plan: Plan = {
     id: fmData.plan_id,
     title: fmData.title,
     phase,
     file,
     dependsOn: fmData.depends_on,
-    filesModified: fmData.files_modified.map(normalizeRepoPath),
-    filesRead: fmData.files_read.map(normalizeRepoPath),
+    filesModified: mapOwn(fmData.files_modified, normalizeRepoPath),
+    filesRead: mapOwn(fmData.files_read, normalizeRepoPath),
     autonomous: fmData.autonomous,
     checkpoints: fmData.checkpoints,
     timeoutMinutes: fmData.timeout_minutes,
@@ -110,7 +111,10 @@ export function parsePlan(file: string, text: string, phase: string, reading: Pl
 
   problems.push(...checkChecks(file, mustPass, lines, ['must_pass'], plan.serve));
   // A plan done before harness is not run, so checks it never had cannot let it pass undone.
-  if (plan.completed === undefined) problems.push(...checkVacuous(file, plan, lines));
+  if (plan.completed === undefined) {
+    const vacuous = checkVacuous(file, plan, lines);
+    if (vacuous) problems.push(vacuous);
+  }
   return { plan, problems, claim };
 }
 
@@ -262,26 +266,34 @@ function regexError(source: string): string | undefined {
   return error;
 }
 
-function checkVacuous(file: string, plan: Plan, lines: LineMap): Problem[] {
-  const machine = plan.mustPass.filter(isMachineCheckable);
-  if (machine.length > 0) return [];
-  const human = plan.mustPass.filter((c) => HUMAN_TYPES.has(c.type));
-  if (human.length > 0 && !plan.autonomous) return [];
+/** Each element of a list through `f`, in the list itself (which must be the caller's own). */
+function mapOwn<T, U>(list: (T | U)[], f: (value: T) => U): U[] {
+  for (let i = 0; i < list.length; i++) list[i] = f(list[i] as T);
+  return list as U[];
+}
+
+function checkVacuous(file: string, plan: Plan, lines: LineMap): Problem | undefined {
+  let machine = 0;
+  let human = 0;
+  for (const check of plan.mustPass) {
+    if (isMachineCheckable(check)) machine++;
+    if (HUMAN_TYPES.has(check.type)) human++;
+  }
+  if (machine > 0) return undefined;
+  if (human > 0 && !plan.autonomous) return undefined;
   const line = lines.has(['must_pass']) ? lines.lineOf(['must_pass']) : lines.lineOf(['plan_id']);
   const why =
     plan.mustPass.length === 0
       ? 'has no must_pass checks'
-      : human.length > 0
+      : human > 0
         ? 'has only human checks but is autonomous: true'
         : 'has only checks that cannot fail';
-  return [
-    problem(
-      file,
-      line,
-      'vacuous-plan',
-      `plan ${plan.id} ${why}, so it could pass without the work being done; add a machine-checkable check such as { id: tests, type: tests_pass, command: "npm test" }`,
-    ),
-  ];
+  return problem(
+    file,
+    line,
+    'vacuous-plan',
+    `plan ${plan.id} ${why}, so it could pass without the work being done; add a machine-checkable check such as { id: tests, type: tests_pass, command: "npm test" }`,
+  );
 }
 
 const FENCE = /^(```+|~~~+)[ \t]*([A-Za-z0-9_+-]+)[ \t]+step\b[ \t]*(.*)$/;

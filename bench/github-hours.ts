@@ -23,6 +23,7 @@
  * GitHub does not count a conditional request answered 304 Not Modified against the rate limit
  * (docs: "Use conditional requests if appropriate"); those are counted apart.
  */
+import { readFileSync } from 'node:fs';
 import nock from 'nock';
 import { generateSpec, type GeneratedSpec } from './spec-gen.js';
 import { FakeGitHub } from '../test/helpers/github-repo.js';
@@ -80,6 +81,7 @@ const REVIEW_MINUTES = 5;
 const WRITE_SPACING_MS = 1_000;
 /** Plans whose worker files a signal (the example spec's local run files 3 for its 10 plans). */
 const SIGNAL_SHARE = 0.3;
+const SIGNAL_TEXT = readFileSync(new URL('../test/fixtures/knowledge/reflect/store/signals/notes-service/2026-03-02/2026-03-02T09-14-00Z-struggle.signal.md', import.meta.url), 'utf8');
 
 /** `GET /repos/o/r/issues/12/labels/status%3Aready?x=1` → `GET /issues/{n}/labels/{name}`: requests grouped by route. */
 function routeShape(method: string, url: string): string {
@@ -201,8 +203,9 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
   let signalsPr: number | undefined;
   let signalsFiled = 0;
   const fileSignal = async (target: string) => {
-    const path = `.harness/knowledge/signals/${specId}/2026-11-02/${target}-struggle.signal.md`;
-    const text = `---\ntype: struggle\nproject: ${specId}\nplan: "${target}"\n---\n\n${target} took more than one try.\n`;
+    // A real signal's text (the reflection fixtures'), under a name of its own: what the knowledge check passes.
+    const path = `.harness/knowledge/signals/notes-service/2026-03-02/2026-03-02T09-14-00Z-p${target}-struggle.signal.md`;
+    const text = `${SIGNAL_TEXT.trimEnd()}\nSeen again in plan ${target}.\n`;
     const before = github.branches.get(signalsBranch);
     if (before === undefined) github.branches.set(signalsBranch, github.branches.get(BASE_BRANCH)!);
     const after = github.pushTo(signalsBranch, { [path]: text }, `Signals of ${target}`);

@@ -80,7 +80,7 @@ export class ConditionalCache {
   }
 
   store(key: string, etag: string, response: Response): void {
-    const bytes = approximateBytes(response.data);
+    const bytes = approximateBytes(response);
     if (bytes > this.maxBytes / 4) return;
     this.forget(key);
     this.entries.set(key, { etag, response, bytes });
@@ -105,7 +105,11 @@ export class ConditionalCache {
   }
 }
 
-function approximateBytes(data: unknown): number {
+/** What an answer holds, by GitHub's `content-length` when it sent one (no second serialisation), else measured. */
+function approximateBytes(response: Response): number {
+  const length = Number(response.headers['content-length']);
+  if (Number.isFinite(length) && length > 0) return length * 2;
+  const data = response.data;
   if (typeof data === 'string') return data.length * 2;
   try {
     return JSON.stringify(data ?? null).length * 2;

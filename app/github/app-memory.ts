@@ -26,6 +26,16 @@ export const appMemory = {
   clock: realClock as Clock,
 };
 
+/** Entries a remembered map keeps at most (statusComments, scannedBlobs): the least recently set go first. */
+export const REMEMBERED_MAX = 5_000;
+
+/** Set `key` in one of the App's remembered maps, as the most recent, and drop the oldest past REMEMBERED_MAX. */
+export function rememberBounded<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > REMEMBERED_MAX) map.delete(map.keys().next().value!);
+}
+
 /** The pace of one installation's requests; undefined when pacing is off. */
 export function paceOf(scope: string): RollingWindow | undefined {
   if (appMemory.requestsPerHour === 0) return undefined;

@@ -6,17 +6,11 @@ import { appGateway } from '../app-gateway.js';
 import { loadConfig } from '../config.js';
 import { reportSpecCheck } from '../spec-pr/report-spec-check.js';
 import { appSafety } from './app-safety.js';
-import { appMemory } from '../app-memory.js';
+import { appMemory, rememberBounded } from '../app-memory.js';
 
 /** Files of a knowledge PR the check reads, at most: a knowledge PR is a handful of documents. */
 export const MAX_CHECKED_FILES = 200;
 const decoder = new TextDecoder();
-const SCANNED_MAX = 5_000;
-
-function rememberScan(sha: string, redactions: CheckedFile['redactions']): void {
-  appMemory.scannedBlobs.set(sha, redactions);
-  if (appMemory.scannedBlobs.size > SCANNED_MAX) appMemory.scannedBlobs.delete(appMemory.scannedBlobs.keys().next().value!);
-}
 
 export type KnowledgePullContext = Context<'pull_request.opened' | 'pull_request.synchronize' | 'pull_request.reopened'>;
 
@@ -52,7 +46,7 @@ export async function onKnowledgePullRequest(context: KnowledgePullContext): Pro
     let redactions = appMemory.scannedBlobs.get(entry.sha);
     if (!redactions) {
       redactions = (await makeSafe(text, safety)).redactions;
-      rememberScan(entry.sha, redactions);
+      rememberBounded(appMemory.scannedBlobs, entry.sha, redactions);
     }
     files.push({ path, storePath, text, redactions });
   }

@@ -6,18 +6,25 @@ import type { Gateway } from '../../gateway/gateway.js';
 import { ownComment } from './own-comment.js';
 import { ISSUE_BODY_LIMIT } from '../../gateway/limits.js';
 import { GitHubError } from '../../gateway/github-error.js';
-import { appMemory } from '../app-memory.js';
+import { appMemory, rememberBounded } from '../app-memory.js';
 
 /** Where the App last left each status comment, what it said and when: `owner/repo#pull spec` → the comment. */
 const written = appMemory.statusComments;
-const WRITTEN_MAX = 1_000;
 /** While plans run, the comment is edited at most once in this long (RefreshOptions.coalesce). */
 export const STATUS_COMMENT_INTERVAL_MS = 60_000;
 
 function remember(key: string, comment: { id: number; body: string }): void {
-  written.delete(key);
-  written.set(key, { ...comment, at: appMemory.clock.now() });
-  if (written.size > WRITTEN_MAX) written.delete(written.keys().next().value!);
+  rememberBounded(written, key, { ...comment, at: appMemory.clock.now() });
+}
+
+export interface RefreshOptions {
+  /**
+   * A change may wait: when the App edited the comment less than STATUS_COMMENT_INTERVAL_MS
+   * ago, it is left for the next refresh ('deferred'). For rounds while plans run, when the
+   * next round is never far; a round that leaves nothing running does not coalesce, so the
+   * comment always ends showing the end.
+   */
+  coalesce?: boolean;
 }
 
 /**
@@ -33,16 +40,6 @@ function remember(key: string, comment: { id: number; body: string }): void {
  * For a scheduling round too: pass the spec (e.g. rebuilt from the plan issues' bodies)
  * and the spec's plan issues as listed (labels harness:plan and spec:<id>, state all).
  */
-export interface RefreshOptions {
-  /**
-   * A change may wait: when the App edited the comment less than STATUS_COMMENT_INTERVAL_MS
-   * ago, it is left for the next refresh ('deferred'). For rounds while plans run, when the
-   * next round is never far; a round that leaves nothing running does not coalesce, so the
-   * comment always ends showing the end.
-   */
-  coalesce?: boolean;
-}
-
 export async function refreshStatusComment(
   github: Gateway,
   pull: number,

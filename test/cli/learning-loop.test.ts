@@ -133,7 +133,12 @@ describe('the learning loop on this machine', () => {
     const lesson = parseKnowledge('lesson', proposed!.path, lessonText);
     expect(lesson.problems).toEqual([]);
     expect(lesson.data).toMatchObject({ evidence_count: 3, tags: expect.arrayContaining(['database', 'tests']) });
-    expect(lessonText).toMatch(/## Lesson\n\nWork involving .*database.* keeps going wrong the same way, in 3 places so far: "vitest run: SQLITE_BUSY: database is locked: tests\/shared\.db is open in another test file \(01-0\d\)"\./);
+    // The lesson names the error (as the failures said it) and the files and signature it applies to.
+    expect(lessonText).toMatch(/## Lesson\n\nPlans fail with "vitest run: SQLITE_BUSY: database is locked: tests\/shared\.db is open in another test file \(01-0\d\)" \(seen 3 times in 3 places so far\)\./);
+    expect(lesson.data).toMatchObject({
+      files: ['src/db/*.ts', 'tests/*.txt'],
+      signatures: ['vitest run: SQLITE_BUSY: database is locked: tests/shared.db is open in another test file (<n>-<n>)'],
+    });
     expect(lessonText).toContain('not written by an agent');
 
     // 4. The person accepts the lesson (locally: commits it).

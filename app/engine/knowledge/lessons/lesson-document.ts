@@ -68,7 +68,7 @@ export function lessonName(text: string): string {
 export function lessonPath(pattern: Pattern, category: LessonCategory, storePrefix: string, taken: ReadonlySet<string>): { name: string; path: string } {
   // A lesson about one error is named after the error.
   const words = pattern.signature !== undefined ? pattern.signature.replace(/<[a-z]+>/g, ' ') : pattern.terms.slice(0, 3).join(' ') || pattern.tags.slice(0, 3).join(' ');
-  const base = lessonName(`${pattern.signature !== undefined ? 'error' : pattern.type} ${words}`);
+  const base = lessonName(pattern.signature !== undefined ? words : `${pattern.type} ${words}`);
   for (let n = 1; ; n++) {
     const name = n === 1 ? base : `${base}-${n}`;
     const path = `${storePrefix}lessons/${category}/${name}.lesson.md`;

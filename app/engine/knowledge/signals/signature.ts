@@ -24,8 +24,18 @@ const TEMP_PATH = /(?:[A-Za-z]:)?(?:\/(?:tmp|var\/folders|private\/var\/folders|
 /** An absolute path (a home, a checkout, a runner's workspace): where the project was, not what went wrong. */
 const ABSOLUTE_PATH = /(?<![\w.])(?:[A-Za-z]:\\|\/)(?:[^\s'"`),:;]+[\\/])+[^\s'"`),:;]*/g;
 const PORT = /((?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\]|port)\s?:?\s?)\d{2,5}\b/gi;
+/** A hex literal (a byte, an address): varies with the data, whatever its length. */
+const HEX_LITERAL = /\b0x[0-9a-f]+\b/gi;
+/**
+ * The name a message ends on (what was missing: a table, a module, a key), quoted or after a
+ * colon, following a message of a few words: it varies with the work, the error does not.
+ * `no such table: main.notes` and `no such table: main.tags` are one error; an error code
+ * (`Error: ENOENT`, all capitals) or a one-word message (`Error: timeout`) is kept.
+ */
+const QUOTED_NAME_AT_END = /(\S+\s+\S+\s+)(['"`])[^'"`\s]+\2$/;
+const NAME_AT_END = /^(.*\S+\s+\S+\s+\S+): ([^\s'"`<>()]*[a-z][^\s'"`<>()]*)$/;
 /** Standalone numbers; a number inside an identifier (TS2345, E11000, sqlite3) is part of the error's name. */
-const NUMBER = /(?<![\w.])\d+(?:[.,]\d+)*(?![\w])/g;
+const NUMBER = /(?<![\w.])(?<![A-Za-z]-)\d+(?:[.,]\d+)*(?![\w])/g;
 
 /**
  * The signature of an error line, or undefined for a line with nothing to tell (empty, or
@@ -41,10 +51,13 @@ export function failureSignature(line: string | undefined): string | undefined {
     .replace(TEMP_PATH, '<tmp>')
     .replace(ABSOLUTE_PATH, '<path>')
     .replace(PORT, '$1<port>')
+    .replace(HEX_LITERAL, '<hex>')
     .replace(HEX, (h) => (h.length >= 7 ? '<hex>' : h))
     .replace(NUMBER, '<n>')
     .replace(/\s+/g, ' ')
-    .trim();
+    .trim()
+    .replace(QUOTED_NAME_AT_END, '$1$2<name>$2')
+    .replace(NAME_AT_END, '$1: <name>');
   if (s.replace(/<[a-z]+>|[\W_]/g, '') === '') return undefined;
   return s.length > SIGNATURE_MAX ? `${s.slice(0, SIGNATURE_MAX - 1)}…` : s;
 }

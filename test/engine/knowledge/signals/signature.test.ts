@@ -25,3 +25,20 @@ describe('failure signatures', () => {
     expect(failureSignature(undefined)).toBeUndefined();
   });
 });
+
+describe('the name a message ends on', () => {
+  it('is masked when it is what was missing, after a message of a few words', () => {
+    expect(failureSignature('SqliteError: no such table: main.notes')).toBe('SqliteError: no such table: <name>');
+    expect(failureSignature('SqliteError: no such table: main.tags')).toBe('SqliteError: no such table: <name>');
+    expect(failureSignature("ModuleNotFoundError: No module named 'etl.readers'")).toBe("ModuleNotFoundError: No module named '<name>'");
+    expect(failureSignature("UnicodeDecodeError: 'utf-8' codec can't decode byte 0x9f in position 12: invalid start byte")).toBe(
+      "UnicodeDecodeError: 'utf-8' codec can't decode byte <hex> in position <n>: invalid start byte",
+    );
+  });
+
+  it('is kept when it is an error code or the whole message', () => {
+    expect(failureSignature('Error: ENOENT')).toBe('Error: ENOENT');
+    expect(failureSignature('Error: timeout')).toBe('Error: timeout');
+    expect(failureSignature('Error: SQLITE_BUSY: database is locked')).toBe('Error: SQLITE_BUSY: database is locked');
+  });
+});

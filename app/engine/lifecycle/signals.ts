@@ -279,11 +279,11 @@ function repairSignals(r: AttemptRecord): SignalDraft[] {
     ...(r.plan.filesModified.length > 0 ? { files: [...r.plan.filesModified] } : {}),
     ...(fix.files.length > 0 || fix.said.length > 0 ? { fix: { ...(fix.said.length > 0 ? { said: fix.said } : {}), ...(fix.files.length > 0 ? { files: fix.files.slice(0, MAX_FILES) } : {}) } } : {}),
   };
-  const error = last?.said !== undefined ? ` after ${quoted(last.said)}` : '';
+  const error = last?.said !== undefined ? `: ${quoted(last.said)}` : '';
   const out = [
     draft(r, 'repair', r.failedBefore >= 2 ? 'medium' : 'low', tags, {
       happened: [
-        `${capitalise(where(r))} passed on attempt ${r.attempt}${error}, after ${r.failedBefore} failed attempt${r.failedBefore === 1 ? '' : 's'}.`,
+        `${capitalise(where(r))} passed on attempt ${r.attempt}, after ${r.failedBefore} failed attempt${r.failedBefore === 1 ? '' : 's'}${error}.`,
         ...(fixed.length > 0 ? ['', `What fixed it: ${fixed.join(' ')}`] : []),
       ].join('\n'),
       context: [...context, ...(validation.length > 0 ? [`The check${validation.length === 1 ? '' : 's'} that now pass: ${validation.map((c) => `\`${c}\``).join(', ')}.`] : [])].join('\n'),

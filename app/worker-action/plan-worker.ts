@@ -202,7 +202,7 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
 
   if (outcome.kind === 'checkpoint') return ask(job, outcome.checkpoint, outcome.commits, usage, outcome.report);
   if (outcome.kind === 'failed') {
-    const limit = rateLimitOf(outcome.reason);
+    const limit = rateLimitOf(outcome.reason, run.now());
     if (limit) {
       const checkpoint: Checkpoint = {
         id: USAGE_LIMIT_CHECKPOINT,

@@ -29,7 +29,7 @@ import { jobSummary, prBody, prTitle } from './reports.js';
 import { planAtBase } from './spec-at-base.js';
 import { installSkills } from './job-skills.js';
 import { surfaceOnRunner } from './surfacing.js';
-import { answerTrust, WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
+import { answerTrust, remoteAccess, WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
 import type { CommentRecord } from '../gateway/comments.js';
 import type { IssueRecord } from '../gateway/issues.js';
 import { recordResumeAt } from './resume-record.js';
@@ -79,7 +79,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
   if (!listed) throw new WorkerError(`spec ${spec.id} (${run.specPath}) has no plan ${planId}`);
   const issue = (await forge.planIssues(spec.id)).byPlan.get(listed.id);
   if (!issue) throw new WorkerError(`plan ${listed.id} of ${spec.id} has no issue (labels harness:plan, spec:${spec.id}, marker <!-- harness:plan ${spec.id}/${listed.id} -->): has the spec PR been synced?`);
-  const checkout = new Checkout(run.root, 'origin', run.pushToken);
+  const checkout = new Checkout(run.root, remoteAccess(run));
   // Start-up waits on GitHub and on git: each asked while the other answers.
   // Git one process after the other: rev-parse must not read .git/config while the identity is appended to it.
   const gitStart = async () => ({ identity: await checkout.ensureIdentity(), startingHead: await checkout.startingHead() });
@@ -202,7 +202,7 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
 
   if (outcome.kind === 'checkpoint') return ask(job, outcome.checkpoint, outcome.commits, usage, outcome.report);
   if (outcome.kind === 'failed') {
-    const limit = rateLimitOf(outcome.reason);
+    const limit = rateLimitOf(outcome.reason, run.now());
     if (limit) {
       const checkpoint: Checkpoint = {
         id: USAGE_LIMIT_CHECKPOINT,
@@ -380,8 +380,12 @@ async function settle(job: PlanJob, end: JobEnd, commits: readonly PlanCommit[],
 
 /** Whether the remote branch is at the checkout's head (a failed push leaves it elsewhere). */
 async function pushedHead(job: PlanJob): Promise<boolean> {
-  const remote = await job.checkout.git.run(['ls-remote', 'origin', `refs/heads/${job.branch}`]).catch(() => '');
-  return remote.split('\t')[0]?.trim() === (await job.checkout.head());
+  // A remote that cannot be asked cannot say the push landed.
+  const remote = await job.checkout.remoteHead(job.branch).catch((e: unknown) => {
+    if (e instanceof GitError) return undefined;
+    throw e;
+  });
+  return remote === (await job.checkout.head());
 }
 
 /** The last lines the agent wrote to its log, for a failure's evidence. */

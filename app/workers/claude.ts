@@ -2,7 +2,7 @@ import { overBudget, spendCap, type SpendLimit } from '../engine/core/run/spend-
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findCheckpointLine } from '../engine/core/agents/checkpoint-line.js';
-import { describeClaudeEvent, parseClaudeLine, resultFailure, totalUsage, usageOf, type ClaudeResult } from '../engine/core/agents/claude-stream.js';
+import { describeClaudeEvent, parseClaudeLine, resultFailure, totalUsage, usageLimitFailure, usageOf, type ClaudeRateLimit, type ClaudeResult } from '../engine/core/agents/claude-stream.js';
 import { findInsightLines } from '../engine/core/agents/insight-line.js';
 import { buildWorkerPrompt } from '../engine/core/agents/prompt.js';
 import { executorInstructions } from './executor-instructions.js';
@@ -184,6 +184,8 @@ export class ClaudeAgent implements Agent {
   ): Promise<({ ok: true; result: ClaudeResult } | { ok: false; error: string; retryable: boolean; timedOut?: boolean; result?: ClaudeResult }) & { sessionId?: string }> {
     let sessionId = next.resume;
     let result: ClaudeResult | undefined;
+    // The last word of the stream on the model's usage limits.
+    let limit: ClaudeRateLimit | undefined;
     const root = context.task.worktree;
     const run = await budget.spend(() =>
       runProcess({
@@ -200,6 +202,7 @@ export class ClaudeAgent implements Agent {
           for (const event of parseClaudeLine(text)) {
             facts.add(event);
             if (event.type === 'init') sessionId = event.sessionId;
+            if (event.type === 'rate_limit') limit = event;
             if (event.type === 'result') {
               result = event;
               sessionId = event.sessionId ?? sessionId;
@@ -220,6 +223,9 @@ export class ClaudeAgent implements Agent {
       const hint = (run.error as NodeJS.ErrnoException).code === 'ENOENT' ? ' (is Claude Code installed and on PATH?)' : '';
       return { ok: false, retryable: false, error: `claude could not run: ${run.error.message}${hint}`, ...withSession };
     }
+    // A stop at the usage limit is a pause to wait out (the worker reads the reset from this reason), not the plan's failure.
+    const limited = usageLimitFailure(result, limit);
+    if (limited) return { ok: false, retryable: true, error: limited, ...(result ? { result } : {}), ...withSession };
     if (result === undefined) {
       return { ok: false, retryable: true, error: `claude exited with ${run.code === null ? `signal ${run.signal}` : `code ${run.code}`} and no result${tail}`, ...withSession };
     }
@@ -232,7 +238,8 @@ export class ClaudeAgent implements Agent {
     const o = this.options;
     const args = ['-p', next.prompt, '--output-format', 'stream-json', '--verbose'];
     if (next.resume) args.push('--resume', next.resume);
-    args.push('--mcp-config', next.mcpConfig);
+    // Only harness's reporting server: a repository's own .mcp.json (or the user's settings) adds none to the worker's agent.
+    args.push('--mcp-config', next.mcpConfig, '--strict-mcp-config');
     args.push('--permission-mode', o.permissionMode ?? 'acceptEdits');
     // Headless Claude Code asks permission for an MCP tool like any other: the reporting channel's are always allowed.
     args.push('--allowedTools', [...(o.allowedTools ?? []), ...CLAUDE_TOOL_NAMES].join(','));

@@ -53,6 +53,8 @@ async function main(): Promise<void> {
     secrets: [inputs.token, ...(inputs.appToken ? [inputs.appToken] : [])],
     checkOwner: inputs.appToken ? 'app' : 'actions',
     pushToken: token,
+    // GHES and ghe.com: the token goes to the runner's own server, never to github.com.
+    serverUrl: context.serverUrl,
     ...(appSlug ? { appLogin: `${appSlug}[bot]` } : {}),
     runUrl: `${context.serverUrl}/${context.repo.owner}/${context.repo.repo}/actions/runs/${context.runId}`,
   });

@@ -35,6 +35,7 @@ export const SIGNAL_TYPES = [
   'interrupted',
   'timeout',
   'stuck',
+  'review',
 ] as const;
 export type SignalType = (typeof SIGNAL_TYPES)[number];
 

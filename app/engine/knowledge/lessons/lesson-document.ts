@@ -24,6 +24,7 @@ const CATEGORY_OF_TYPE: Readonly<Record<SignalType, LessonCategory>> = {
   interrupted: 'workflow',
   timeout: 'tooling',
   stuck: 'workflow',
+  review: 'workflow',
 };
 
 /** Words that place a lesson, checked in this order: a pattern about tests is a testing lesson first. */

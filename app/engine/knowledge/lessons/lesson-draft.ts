@@ -24,6 +24,7 @@ const KEEPS: Readonly<Record<SignalType, string>> = {
   innovation: 'keeps finding the same improvement',
   completion: 'keeps completing',
   use: 'keeps applying the same knowledge',
+  review: 'keeps drawing the same review from people',
 };
 
 /** Excerpts quoted from the evidence stay short enough to read in a brief. */

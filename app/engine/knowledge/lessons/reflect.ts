@@ -48,6 +48,8 @@ const FAMILY: Readonly<Record<SignalType, string | undefined>> = {
   stuck: 'trouble',
   repair: 'trouble',
   timeout: 'trouble',
+  // A person asking for changes on a plan's work is trouble the checks did not catch, and reflected on like a repair.
+  review: 'trouble',
   deviation: 'drift',
   config: 'drift',
   frustration: 'people',

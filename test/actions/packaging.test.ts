@@ -15,6 +15,7 @@ const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 /** The permission GitHub requires of an App before it sends each event. */
 const EVENT_PERMISSION: Record<string, string> = {
   pull_request: 'pull_requests',
+  pull_request_review: 'pull_requests',
   issue_comment: 'issues',
   check_run: 'checks',
   workflow_run: 'actions',

@@ -125,6 +125,31 @@ describe('the App\'s signals', () => {
     expect(github.branches.get(SIGNALS)).toBe(head);
   });
 
+  it('a review requesting changes on a plan PR is a review signal with what was asked; an approval or a comment is none', async () => {
+    type ReviewPayload = { review: Record<string, unknown> & { state: string; body: string | null }; pull_request: { head: { ref: string } } };
+    const review = webhookExample<ReviewPayload>('pull_request_review', (p) => p.action === 'submitted');
+    review.pull_request.head.ref = `harness/${SPEC}/02-03`;
+    review.review.body = 'Keep the SQLite file out of the repository: put it under var/ and ignore it.';
+
+    // A comment-only review, and an approval: nothing is filed, nothing is read.
+    const before = github.requests.length;
+    await testProbot().receive({ id: 'review-1', name: 'pull_request_review', payload: review } as never);
+    await testProbot().receive({ id: 'review-2', name: 'pull_request_review', payload: { ...review, review: { ...review.review, state: 'approved' } } } as never);
+    expect(github.log(before)).toEqual([]);
+
+    review.review.state = 'changes_requested';
+    await testProbot().receive({ id: 'review-3', name: 'pull_request_review', payload: review } as never);
+    const [s] = signalFiles();
+    expect(s!.data).toMatchObject({ type: 'review', severity: 'medium', spec: SPEC, plan: '02-03', metadata: { review: 'changes-requested', by: 'Codertocat', pr: 2, id: 237895671, asked: 'Keep the SQLite file out of the repository: put it under var/ and ignore it.' } });
+    expect(s!.text).toContain('Codertocat requested changes on plan 02-03 of SPC-042 (pull request #2, "Update the README with new information."):\n\n> Keep the SQLite file out of the repository: put it under var/ and ignore it.');
+
+    // The same review delivered again files nothing twice.
+    const head = github.branches.get(SIGNALS);
+    await testProbot().receive({ id: 'review-4', name: 'pull_request_review', payload: review } as never);
+    expect(signalFiles()).toHaveLength(1);
+    expect(github.branches.get(SIGNALS)).toBe(head);
+  });
+
   it('a plan a person aborted is interrupted, on the spec\'s signals PR', async () => {
     github.issue(14).labels = github.issue(14).labels.map((l) => (l === 'status:failed' ? 'status:running' : l));
     github.workflowRuns.push({ id: 77, display_title: `harness ${SPEC}/02-03`, status: 'in_progress' });

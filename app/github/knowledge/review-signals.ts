@@ -1,7 +1,31 @@
-import type { Context } from 'probot';
+import type { Context, Probot } from 'probot';
+import { parseTargetBranch } from '../../engine/forge/worker-target.js';
 import { reviewSignal } from '../../engine/forge/review-signal.js';
 import { captureFromApp } from '../commands/signals.js';
 import { invocation } from '../commands/invocation.js';
+
+/** The review events: a review requesting changes on a plan's pull request. */
+export function reviewSignals(app: Probot): void {
+  app.on('pull_request_review.submitted', onReviewSubmitted);
+}
+
+/**
+ * A review that requests changes on a plan's pull request, by a person (docs/design.md,
+ * Knowledge): a `review` signal on the spec's signals PR, with who asked and what they said.
+ * Other reviews (approved, commented), pull requests that are not a plan's, and plan branches
+ * in forks are none of the loop's.
+ */
+async function onReviewSubmitted(context: Context<'pull_request_review.submitted'>): Promise<void> {
+  const { review, pull_request: pr } = context.payload;
+  if (review.state !== 'changes_requested' || review.user?.type === 'Bot') return;
+  const target = parseTargetBranch(pr.head.ref);
+  if (target?.kind !== 'plan') return;
+  if (pr.head.repo?.full_name !== context.payload.repository.full_name) return;
+  const by = review.user?.login ?? context.payload.sender.login;
+  const inv = invocation(context, by, { kind: 'pull', number: pr.number });
+  const draft = reviewSignal({ kind: 'changes-requested', spec: target.spec, plan: target.plan, pr: { number: pr.number, title: pr.title, url: review.html_url }, by, said: review.body ?? '', id: review.id });
+  await captureFromApp(inv, { spec: target.spec, drafts: [draft], what: `changes requested on plan PR #${pr.number}`, origin: `review:${review.id}` });
+}
 
 /**
  * A plan's pull request closed without merging, by a person (docs/design.md, Knowledge): the

@@ -184,6 +184,9 @@ describe('the bundled worker action on a runner', () => {
     const [call] = await s.claude.calls();
     expect(call!.args).toContain('--mcp-config');
     noTokenIn(call!);
+    // On the runner the agent runs with bypassPermissions; as root (a self-hosted runner, a container: job, this machine) Claude Code needs IS_SANDBOX=1 for it.
+    expect(call!.args.slice(call!.args.indexOf('--permission-mode'), call!.args.indexOf('--permission-mode') + 2)).toEqual(['--permission-mode', 'bypassPermissions']);
+    if (process.getuid?.() === 0) expect(call!.env.IS_SANDBOX).toBe('1');
   });
 
   it('stops at a decision with its buttons, and a second runner resumes the same session with the answer and the work from before', async () => {

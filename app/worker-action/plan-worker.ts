@@ -16,6 +16,7 @@ import { readTextIfExists } from '../machine/files.js';
 import { localVerifyPorts } from '../machine/verify-ports.js';
 import { agentsConfig } from '../workers/config.js';
 import { GitError } from '../workers/git.js';
+import { GitHubError } from '../gateway/github-error.js';
 import { agentFor } from '../workers/registry.js';
 import { workerCapture, workerSafety } from './capture.js';
 import { finalCheck, type JobEnd } from './check-texts.js';
@@ -127,7 +128,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
   } catch (e) {
     // Not a result the worker chose: still, the check run must not be left in progress.
     const reason = e instanceof Error ? e.message : String(e);
-    await settle(job, { kind: 'failed', reason }, []).catch((w: Error) => log.warning(`could not write the check run's final state: ${w.message}`));
+    await settle(job, { kind: 'failed', reason }, []).catch((w: unknown) => log.warning(`could not write the check run's final state: ${w instanceof Error ? w.message : String(w)}`));
     throw e;
   }
 }
@@ -358,9 +359,23 @@ async function push(job: PlanJob): Promise<{ reason: string; evidence: string } 
   }
 }
 
-/** The check run's final state, written by the worker whatever the end. */
+/**
+ * The check run's final state, written by the worker whatever the end. The end is decided before
+ * this write: a write that still fails after the client's retries (GitHub down for longer) is said
+ * in the job log and never turns the outcome into another one (a verified plan with its PR open
+ * stays verified); the App settles the check run when the workflow run completes.
+ */
 async function settle(job: PlanJob, end: JobEnd, commits: readonly PlanCommit[], usage?: Usage, report?: VerificationReport): Promise<void> {
   if (!job.live.started) return;
+  try {
+    await writeFinal(job, end, commits, usage, report);
+  } catch (e) {
+    if (!(e instanceof GitHubError)) throw e;
+    job.run.log.warning(`could not write the check run's final state (${end.kind}): ${e.message}; the App settles it when this workflow run completes`);
+  }
+}
+
+async function writeFinal(job: PlanJob, end: JobEnd, commits: readonly PlanCommit[], usage?: Usage, report?: VerificationReport): Promise<void> {
   const head = end.kind === 'failed' && !(await pushedHead(job)) ? undefined : await job.checkout.head();
   await job.live.finish(
     finalCheck({

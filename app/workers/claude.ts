@@ -57,6 +57,8 @@ export interface ClaudeState {
 }
 
 const STATE_FILE = 'claude.json';
+/** What Claude Code (2.1.332) prints, and exits 1, when bypassPermissions is asked for as root outside a declared sandbox. */
+const ROOT_REFUSAL = '--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons';
 const DEFAULT_MAX_CHECKPOINTS = 20;
 
 /**
@@ -192,7 +194,7 @@ export class ClaudeAgent implements Agent {
         command: this.options.executable ?? 'claude',
         args: this.args(next),
         cwd: root,
-        env: agentEnv(context, store),
+        env: { ...agentEnv(context, store), ...this.rootSandbox() },
         signal: context.signal,
         timeoutMs: budget.remainingMs(),
         logFile: join(context.logDir, 'claude.log'),
@@ -214,6 +216,9 @@ export class ClaudeAgent implements Agent {
       }),
     );
     const withSession = sessionId !== undefined ? { sessionId } : {};
+    if (result === undefined && run.tail.some((l) => l.includes(ROOT_REFUSAL))) {
+      return { ok: false, retryable: false, error: `claude refused to run: "${ROOT_REFUSAL}" — the job runs as root (a self-hosted runner or a container: job); run it as another user, or set IS_SANDBOX=1 for the step if the machine is a throwaway sandbox`, ...withSession };
+    }
     const tail = run.tail.length > 0 ? `\n${run.tail.slice(-10).join('\n')}` : '';
     if (run.aborted) return { ok: false, retryable: true, error: `claude was aborted: ${abortReason(context.signal)}`, ...withSession };
     if (run.timedOut) {
@@ -232,6 +237,16 @@ export class ClaudeAgent implements Agent {
     const failure = resultFailure(result);
     if (failure) return { ok: false, ...failure, result, ...withSession };
     return { ok: true, result, ...withSession };
+  }
+
+  /**
+   * Claude Code refuses bypassPermissions as root unless IS_SANDBOX=1 (self-hosted runners and
+   * `container:` jobs run as root). The worker chose bypassPermissions because the runner is a
+   * throwaway machine holding no write token: that is the sandbox the variable declares.
+   */
+  private rootSandbox(): Record<string, string> {
+    const root = typeof process.getuid === 'function' && process.getuid() === 0;
+    return this.options.permissionMode === 'bypassPermissions' && root && process.env.IS_SANDBOX === undefined ? { IS_SANDBOX: '1' } : {};
   }
 
   private args(next: ClaudeTurn): string[] {

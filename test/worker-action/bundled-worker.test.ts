@@ -90,6 +90,8 @@ async function setup(p: WorkerPlan, calls: ClaudeAction[][], other: Record<strin
     GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
     GITHUB_REF: 'refs/heads/main',
     GITHUB_RUN_ID: '42',
+    // The fake answers at once and has no limits: writes need not be spaced a second apart (the private-repository tests keep the spacing).
+    HARNESS_GITHUB_THROTTLE: 'off',
   };
   return { repo, github, runner: runnerDirs(repo.checkout), env, claude, appCheck: APP_CHECK };
 }
@@ -182,6 +184,9 @@ describe('the bundled worker action on a runner', () => {
     const [call] = await s.claude.calls();
     expect(call!.args).toContain('--mcp-config');
     noTokenIn(call!);
+    // On the runner the agent runs with bypassPermissions; as root (a self-hosted runner, a container: job, this machine) Claude Code needs IS_SANDBOX=1 for it.
+    expect(call!.args.slice(call!.args.indexOf('--permission-mode'), call!.args.indexOf('--permission-mode') + 2)).toEqual(['--permission-mode', 'bypassPermissions']);
+    if (process.getuid?.() === 0) expect(call!.env.IS_SANDBOX).toBe('1');
   });
 
   it('stops at a decision with its buttons, and a second runner resumes the same session with the answer and the work from before', async () => {

@@ -11,6 +11,7 @@ import { draftNote, harnessDraft } from '../../../../app/engine/knowledge/lesson
 import { linkedLesson } from '../../../../app/engine/knowledge/lessons/lesson-link.js';
 import { readLesson, type LessonRecord } from '../../../../app/engine/knowledge/lessons/lesson-record.js';
 import { DEFAULT_SIMILARITY, reflect } from '../../../../app/engine/knowledge/lessons/reflect.js';
+import { reflectorPrompt } from '../../../../app/engine/knowledge/lessons/reflector.js';
 import { renderSignal } from '../../../../app/engine/knowledge/signals/signal-file.js';
 import { readSignal, type SignalRecord } from '../../../../app/engine/knowledge/signals/signal-record.js';
 import { ROOT } from '../../../helpers/paths.js';
@@ -130,6 +131,14 @@ describe('learning that names the fix', () => {
     const parsed = parseKnowledge('lesson', 'lessons/testing/x.lesson.md', doc);
     expect(parsed.problems).toEqual([]);
     expect(parsed.data).toMatchObject({ files: ['src/store/*.ts', 'test/*.ts'], signatures: ['Error: SQLITE_BUSY: database is locked (<tmp>, pid <n>)'] });
+  });
+
+  it('a reflector agent gets the signature and the fixes with the evidence', () => {
+    const { patterns } = lessonOf(signals);
+    const { pattern, why } = patterns.find((p) => p.pattern.signature?.startsWith('Error: SQLITE_BUSY'))!;
+    const prompt = reflectorPrompt({ instructions: 'Write the lesson.', source: 'reflector.md', pattern, why, draft: harnessDraft(pattern) });
+    expect(prompt).toContain('Failure signature (every signal here is this error): Error: SQLITE_BUSY: database is locked (<tmp>, pid <n>)');
+    expect(prompt).toContain(`Fix the evidence records (3 places, first SPC-001 01-01): ${BUSY_FIX.summary} (changing test/setup.ts)`);
   });
 
   it('new evidence of the same signature links to the lesson and brings its generated count up to date; a person\'s words stay', () => {

@@ -55,7 +55,8 @@ describe('surfacing in harness run', () => {
 
     const first = await brief('01-01');
     expect(first).toContain('## What harness has learned that applies here');
-    expect(first).toContain('(from the lesson `lessons/testing/sqlite-parallel-tests.lesson.md`)');
+    // Attributed: the file it came from, who wrote it and when, as the lesson says.
+    expect(first).toContain('(lesson `lessons/testing/sqlite-parallel-tests.lesson.md`, by a person, 2026-03-02)');
     expect(first).toContain('Give each test file its own database');
     expect(first).not.toContain('migration-before-model');
     expect(first).not.toContain('skills-archived');

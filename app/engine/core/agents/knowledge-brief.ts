@@ -31,15 +31,16 @@ export function tokensOf(text: string): number {
 }
 
 /** One entry as the brief lists it: the title, what it says, and the file with the whole of it. */
-export function knowledgeLine(entry: Pick<BriefKnowledge, 'kind' | 'title' | 'text' | 'path'>): string {
+export function knowledgeLine(entry: Pick<BriefKnowledge, 'kind' | 'title' | 'text' | 'path' | 'origin'>): string {
   const oneLine = (t: string) => t.replace(/\s+/g, ' ').trim();
   const title = oneLine(entry.title);
   const text = oneLine(entry.text);
-  return `- **${/[.!?:]$/.test(title) ? title : `${title}:`}** ${text}${text ? ' ' : ''}(from the ${entry.kind} \`${oneLine(entry.path)}\`)`;
+  const origin = entry.origin ? `, ${oneLine(entry.origin)}` : '';
+  return `- **${/[.!?:]$/.test(title) ? title : `${title}:`}** ${text}${text ? ' ' : ''}(${entry.kind} \`${oneLine(entry.path)}\`${origin})`;
 }
 
 /** The section's lines, heading first; none at all when nothing was surfaced. */
-export function knowledgeBrief(entries: readonly Pick<BriefKnowledge, 'kind' | 'title' | 'text' | 'path'>[]): string[] {
+export function knowledgeBrief(entries: readonly Pick<BriefKnowledge, 'kind' | 'title' | 'text' | 'path' | 'origin'>[]): string[] {
   if (entries.length === 0) return [];
   return [KNOWLEDGE_HEADING, '', KNOWLEDGE_INTRO, '', KNOWLEDGE_FENCE_OPEN, ...entries.map(knowledgeLine), KNOWLEDGE_FENCE_CLOSE];
 }

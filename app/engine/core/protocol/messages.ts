@@ -110,6 +110,8 @@ export const BriefKnowledgeSchema = z.object({
   score: z.number(),
   /** Why it was chosen. */
   why: z.string(),
+  /** Who wrote it and when (`drafted by harness, 2026-04-02`), for the brief's attribution. */
+  origin: z.string().optional(),
 });
 export type BriefKnowledge = z.infer<typeof BriefKnowledgeSchema>;
 

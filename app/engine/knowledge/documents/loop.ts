@@ -40,4 +40,6 @@ export interface SurfacedEntry {
   score: number;
   /** Why it was chosen, for the person reading the summary. */
   why: string;
+  /** Where it came from and when (the index's origin): the brief attributes it. */
+  origin?: string;
 }

@@ -43,6 +43,8 @@ export interface IndexedEntry {
   weight: number;
   /** A gene's status: a candidate gets only a share of a brief (surface.ts). */
   status?: 'candidate' | 'active';
+  /** Who wrote it and when, as its document says: the brief attributes each entry (`drafted by harness, 2026-04-02`). */
+  origin?: string;
   /** The words that say when it applies, each with its share of them by rarity (they sum to 1). */
   triggers: { word: string; share: number }[];
 }
@@ -152,6 +154,7 @@ function lessonDraft(path: string, data: Lesson, body: string, bodyLine: number)
       text: clip(recommendation!, MAX_TEXT),
       tags: tagsOf(data.tags),
       files: [...new Set([...(data.files ?? []), ...metadataFiles(data.metadata), ...namedFiles([lesson, when, recommendation].join('\n'))])],
+      origin: `${/Drafted by harness/.test(evidence!) ? 'drafted by harness' : /Written by the reflector agent/.test(evidence!) ? 'by the reflector agent' : 'by a person'}, ${String(data.last_updated).slice(0, 10)}`,
       ...(data.signatures && data.signatures.length > 0 ? { signatures: [...data.signatures] } : {}),
       weight: CONFIDENCE[data.confidence],
       triggers: [],
@@ -194,6 +197,7 @@ function geneDraft(path: string, data: Gene, body: string, bodyLine: number): Dr
       files: [...new Set([...metadataFiles(data.metadata), ...namedFiles([content, when].join('\n'))])],
       weight: data.status === 'candidate' ? record * 0.9 : record,
       ...(data.status === 'deprecated' ? {} : { status: data.status }),
+      origin: `${data.status}, ${String(data.updated).slice(0, 10)}`,
       triggers: [],
     },
     body: [data.name, data.description, content, when].join('\n'),

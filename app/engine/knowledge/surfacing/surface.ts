@@ -278,6 +278,7 @@ export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options:
       text: entry.text,
       score: Math.round(c.score * 1000) / 1000,
       why: why(entry, matches.get(c.index), triggerWords(entry), similarity[c.index]!),
+      ...(entry.origin ? { origin: entry.origin } : {}),
     };
     balance.cap(entry, chosen);
     let line = knowledgeLine(chosen);

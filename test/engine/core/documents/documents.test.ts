@@ -185,7 +185,7 @@ describe('signals', () => {
       'Plan 01-01.',
     );
     expect(problems('signal', file, text)).toEqual([
-      `${file}:2: type is "deviaton"; it must be one of deviation, frustration, struggle, config, pattern, repair, innovation, completion, use, interrupted, timeout, stuck; did you mean "deviation"?`,
+      `${file}:2: type is "deviaton"; it must be one of deviation, frustration, struggle, config, pattern, repair, innovation, completion, use, interrupted, timeout, stuck, review; did you mean "deviation"?`,
       `${file}:3: severity is the number 3; it must be one of low, medium, high`,
       `${file}:5: timestamp is "2026-03-02T09:30:00"; it must be an ISO-8601 time with its zone, such as 2026-03-02T09:41:00Z`,
       `${file}:6: unknown key "gene"; put keys of your own under metadata:`,

@@ -131,9 +131,12 @@ export class LiveCheck {
         this.push(`checkpoint ${e.checkpoint.id} answered: ${e.answer.answer}`);
         break;
       case 'agent-finished':
+        // The agent's last task is over: from here the title says what the worker does (its own commits, verification).
+        this.task = undefined;
         this.stage = 'The agent finished';
         break;
       case 'agent-failed':
+        this.task = undefined;
         this.stage = 'The agent failed';
         this.push(e.error.split('\n')[0] ?? '');
         break;

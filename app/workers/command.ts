@@ -8,7 +8,7 @@ import { abortReason } from './abort.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { agentEnv } from './agent-env.js';
 import { AnswerStore } from './answer-store.js';
-import { passCheckpoint } from './checkpoint-gate.js';
+import { passCheckpoint, passPlannedCheckpoints } from './checkpoint-gate.js';
 import { Git } from './git.js';
 import { startProcess, type RunningProcess } from './process.js';
 import { reportingFailures, type Reporter } from './reporter.js';
@@ -76,6 +76,11 @@ export class CommandAgent implements Agent {
   ): Promise<void> {
     const mcpEnv = await bridge.agentEnv(context.logDir);
     const protocol = this.options.protocol === true;
+    // A plan that needs a person stops for one whatever the command: one that cannot ask is asked for.
+    if (!protocol) {
+      const asked = await passPlannedCheckpoints(context, reporter, store, 'before');
+      if (asked) return reporter.failed(asked.error, asked.retryable);
+    }
     const commits = context.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
     const brief = buildWorkerPrompt(context.plan, {
       spec: context.spec,
@@ -183,6 +188,8 @@ export class CommandAgent implements Agent {
     }
     if (reported) return reporter.failed(reported.error, reported.retryable, { usage, agent });
     if (bridge.failure !== undefined) return reporter.failed(`the command reported task_failed: ${bridge.failure}`, false, { usage, agent });
+    const verified = await passPlannedCheckpoints(context, reporter, store, protocol ? 'all' : 'after');
+    if (verified) return reporter.failed(verified.error, verified.retryable, { usage, agent });
     await finishWholePlan(context, git, history, reporter, summary ?? bridge.summary ?? `\`${this.options.command}\` finished`, usage, facts);
   }
 }

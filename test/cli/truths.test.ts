@@ -1,0 +1,78 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { OrchestrationStore } from '../../app/runner/store.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
+import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+
+/** Issue 26's "the CLI tells the truth": each item through the CLI, on real git, with the exact words. */
+
+function commandConfig(command: string): string {
+  return ['agent: command', 'slots: 1', 'agents:', '  command:', `    command: ${JSON.stringify(command)}`, ''].join('\n');
+}
+
+/** The run's plain output without its clock. */
+function events(stdout: string): string[] {
+  return stdout.split('\n').map((l) => l.replace(/^\d\d:\d\d:\d\d /, ''));
+}
+
+/** Wait for the run's own record of a question (the run writes it before it waits); no timing involved. */
+async function waitingAt(root: string, plan: string, id: string, running: Promise<CliResult>): Promise<void> {
+  const store = new OrchestrationStore(join(root, '.orchestration/SPC-007'));
+  let ended: CliResult | undefined;
+  void running.then((r) => (ended = r));
+  for (;;) {
+    if (ended) throw new Error(`the run ended (exit ${ended.code}) without asking "${id}":\n${ended.stdout}`);
+    const c = await store.readCheckpoint(plan);
+    if (c?.id === id) return;
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+describe('a checkpoint in a plan that needs a person', () => {
+  it('stops a command agent that cannot ask: decisions before it starts, verifications once it has finished', { timeout: 60_000 }, async () => {
+    const root = await makeRepo({
+      '.github/harness.yml': commandConfig('mkdir -p out && echo "$HARNESS_ANSWER_STORAGE" > out/01-01.txt'),
+      ...specTree([
+        {
+          id: '01-01',
+          extra: 'autonomous: false\ncheckpoints: [decision, verification]',
+          steps: [],
+          body: [
+            '```checkpoint decision Storage backend',
+            'Which store should the service use?',
+            'options: memory, file',
+            'id: storage',
+            '```',
+            '',
+            '```checkpoint verification Looks right',
+            'Does out/01-01.txt name the store you chose?',
+            'id: looks',
+            '```',
+          ].join('\n'),
+        },
+      ]),
+    });
+    const running = runCli(['run', SPEC_DIR], root);
+    await waitingAt(root, '01-01', 'storage', running);
+    const status = JSON.parse((await runCli(['status', SPEC_DIR, '--json'], root)).stdout);
+    expect(status.checkpoints).toEqual([{ session: '01-01', kind: 'decision', prompt: 'Which store should the service use?', options: ['memory', 'file'], askedAt: expect.any(String) }]);
+    expect((await runCli(['respond', SPEC_DIR, '01-01', 'file'], root)).code).toBe(0);
+    await waitingAt(root, '01-01', 'looks', running);
+    expect((await runCli(['respond', SPEC_DIR, '01-01', 'approve'], root)).code).toBe(0);
+    const done = await running;
+    expect(done.code).toBe(0);
+    // The command ran after the decision: the answer is in what it wrote.
+    expect(git(root, 'show', 'harness/SPC-007/integration:out/01-01.txt')).toBe('file\n');
+    expect(events(done.stdout).slice(0, 9)).toEqual([
+      '01-01 started: Plan 01-01',
+      '01-01 waits for a person to decide: Which store should the service use?',
+      `    answer with: harness respond ${SPEC_DIR} 01-01 <answer> (one of: memory, file)`,
+      '01-01 checkpoint storage answered: file',
+      '01-01 waits for a person to check: Does out/01-01.txt name the store you chose?',
+      `    answer with: harness respond ${SPEC_DIR} 01-01 <answer>`,
+      '01-01 checkpoint looks answered: passed',
+      expect.stringMatching(/^01-01 \[1\/1\] committed the file the agent left uncommitted as [0-9a-f]{7}$/),
+      '01-01 verifying',
+    ]);
+  });
+});

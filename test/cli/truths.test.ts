@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { OrchestrationStore } from '../../app/runner/store.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
@@ -74,5 +77,60 @@ describe('a checkpoint in a plan that needs a person', () => {
       expect.stringMatching(/^01-01 \[1\/1\] committed the file the agent left uncommitted as [0-9a-f]{7}$/),
       '01-01 verifying',
     ]);
+  });
+});
+
+const BIN = fileURLToPath(new URL('../../bin/harness.js', import.meta.url));
+
+describe('harness status after the run was killed', () => {
+  it('shows the run stopped, its plans stopped (not running), and the command that resumes it', { timeout: 60_000 }, async () => {
+    // The agent says it started, then works until it is killed with its run.
+    const root = await makeRepo({
+      '.github/harness.yml': commandConfig('touch "$STARTED_AT/$HARNESS_PLAN" && exec sleep 600'),
+      ...specTree([{ id: '01-01', steps: [] }, { id: '01-02', steps: [] }]),
+    });
+    const started = join(root, '.started');
+    mkdirSync(started);
+    const child = spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--slots', '2'], {
+      cwd: root,
+      detached: true,
+      stdio: 'ignore',
+      env: { ...process.env, HARNESS_FROM_SOURCE: '1', STARTED_AT: started },
+    });
+    const exited = new Promise((r) => child.once('exit', r));
+    try {
+      while (!(existsSync(join(started, '01-01')) && existsSync(join(started, '01-02')))) await new Promise((r) => setTimeout(r, 20));
+      const live = await runCli(['status', SPEC_DIR], root);
+      expect(live.stdout.split('\n').slice(0, 2)).toEqual(['SPC-007 Runner test', 'executing · 0/2 plans · 0/1 phases · 0% · under 3 s of work']);
+    } finally {
+      process.kill(-child.pid!, 'SIGKILL');
+      await exited;
+      // The agents ran in process groups of their own: they go too.
+      for (const plan of ['01-01', '01-02']) {
+        const status = JSON.parse(readFileSync(join(root, `.orchestration/SPC-007/sessions/${plan}/status.json`), 'utf8')) as { pgid?: number };
+        if (status.pgid) process.kill(-status.pgid, 'SIGKILL');
+      }
+    }
+    const text = await runCli(['status', SPEC_DIR], root);
+    expect(text.stdout).toBe(
+      [
+        'SPC-007 Runner test',
+        'stopped (its harness run is no longer running) · 0/2 plans · 0/1 phases · 0% · under 3 s of work',
+        '',
+        'Phase 01 · Phase — pending',
+        '  ■ 01-01 Plan 01-01  stopped',
+        '  ■ 01-02 Plan 01-02  stopped',
+        '',
+        'Integration branch: harness/SPC-007/integration',
+        `Resume: harness run ${SPEC_DIR}`,
+        '',
+      ].join('\n'),
+    );
+    const json = JSON.parse((await runCli(['status', SPEC_DIR, '--json'], root)).stdout);
+    expect({ status: json.status, resume: json.resume, plans: json.plans.map((p: { id: string; state: string }) => `${p.id} ${p.state}`) }).toEqual({
+      status: 'stopped',
+      resume: `harness run ${SPEC_DIR}`,
+      plans: ['01-01 stopped', '01-02 stopped'],
+    });
   });
 });

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { responseFor } from '../engine/core/agents/answers.js';
 import { findInsightLines, INSIGHT_MARKER } from '../engine/core/agents/insight-line.js';
 import { buildWorkerPrompt } from '../engine/core/agents/prompt.js';
+import { isErrorHead, withFirstError } from '../engine/core/verify/telling-line.js';
 import { executorInstructions } from './executor-instructions.js';
 import { parseWorkerLine, type AgentFacts, type Usage, type WorkerMessage } from '../engine/core/protocol/messages.js';
 import { abortReason } from './abort.js';
@@ -101,6 +102,7 @@ export class CommandAgent implements Agent {
     let proc: RunningProcess | undefined;
     // The output a person needs when the command fails: its own words, not the protocol lines.
     const output: string[] = [];
+    let firstError: string | undefined;
     const stop = (why: { error: string; retryable: boolean }) => {
       failure ??= why;
       proc?.kill();
@@ -166,6 +168,7 @@ export class CommandAgent implements Agent {
           }
           output.push(line);
           if (output.length > TAIL_LINES) output.shift();
+          if (firstError === undefined && isErrorHead(line)) firstError = line;
           const text = line.trim();
           if (stream === 'stdout' && text) await reporter.progress(text.length > MAX_PROGRESS ? `${text.slice(0, MAX_PROGRESS - 1)}…` : text);
         },
@@ -173,7 +176,8 @@ export class CommandAgent implements Agent {
       return proc.done;
     });
 
-    const tail = output.length > 0 ? `\n${output.join('\n')}` : '';
+    const lines = withFirstError(output, firstError);
+    const tail = lines.length > 0 ? `\n${lines.join('\n')}` : '';
     const agent = facts;
     if (bridge.waiting) return;
     if (failure) return reporter.failed(failure.error, failure.retryable, { usage, agent });

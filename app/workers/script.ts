@@ -1,6 +1,7 @@
 import { appendFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parsePlanTasks, type StepTask } from '../engine/core/agents/tasks.js';
+import { withFirstError } from '../engine/core/verify/telling-line.js';
 import { abortReason } from './abort.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { agentEnv } from './agent-env.js';
@@ -139,7 +140,8 @@ export class ScriptAgent implements Agent {
         pidFile: join(context.logDir, PID_FILE),
       }),
     );
-    const tail = result.tail.length > 0 ? `\n${result.tail.join('\n')}` : '';
+    const lines = withFirstError(result.tail, result.firstError);
+    const tail = lines.length > 0 ? `\n${lines.join('\n')}` : '';
     if (result.aborted) return { error: `aborted during ${label}: ${abortReason(context.signal)}`, retryable: true };
     if (result.timedOut) {
       return { error: `${label} was stopped: plan ${context.plan.id} used up its timeout_minutes (${context.task.timeout_minutes})${tail}`, retryable: false, timedOut: true };

@@ -134,3 +134,46 @@ describe('harness status after the run was killed', () => {
     });
   });
 });
+
+describe('the telling error line of a failure', () => {
+  it('is the first error the output names, whole, in the run, status, SUMMARY.md and the signal', { timeout: 60_000 }, async () => {
+    const root = await makeRepo({
+      'package.json': '{ "type": "module" }\n',
+      ...specTree([
+        {
+          id: '01-01',
+          files: ['test/notes.test.js'],
+          checks: ['  - { id: tests, type: tests_pass, command: "node --test test/" }'],
+          steps: ["mkdir -p test && printf 'import { test } from \"node:test\";\\nimport { add } from \"../src/notes.js\";\\ntest(\"adds\", () => add());\\n' > test/notes.test.js"],
+        },
+      ]),
+    });
+    const run = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);
+    expect(run.code).toBe(1);
+    const worktree = join(root, '.git/harness/worktrees/SPC-007/01-01');
+    const cause = (at: string) => `Error [ERR_MODULE_NOT_FOUND]: Cannot find module '${at}/src/notes.js' imported from ${at}/test/notes.test.js`;
+    const reason = (at: string) => `plan 01-01 did not pass verification: 1 check failed: tests (exit 1: ${cause(at)})`;
+    expect(events(run.stdout)).toContain(`01-01 FAILED: ${reason(worktree)}`);
+    const status = await runCli(['status', SPEC_DIR], root);
+    expect(status.stdout).toContain(`  ✗ 01-01 Plan 01-01  failed · ${reason(worktree)}\n`);
+    // The documents committed name the checkout as ${PROJECT_ROOT}: the cause, whole, above the runner's tally.
+    const summary = git(root, 'show', 'harness/SPC-007/integration:docs/specs/SPC-007-test/execution/phases/01-phase/01-01-SUMMARY.md');
+    expect(summary).toContain(`    evidence: |-\n      exit 1\n      first error: ${cause('${PROJECT_ROOT}')}\n      output ends:\n`);
+    expect(summary).toContain(`**Failed:** ${reason('${PROJECT_ROOT}')}\n`);
+    const signal = git(root, 'ls-tree', '-r', '--name-only', 'harness/SPC-007/integration').split('\n').find((f) => f.endsWith('.signal.md'))!;
+    expect(git(root, 'show', `harness/SPC-007/integration:${signal}`)).toContain(`\n${reason('${PROJECT_ROOT}')}\n`);
+  });
+
+  it('of an agent is its first error even when the output scrolled it out of the tail', { timeout: 60_000 }, async () => {
+    const agent = 'echo "Error: connect ECONNREFUSED 127.0.0.1:5432"; for i in $(seq 1 15); do echo "retrying $i"; done; exit 1';
+    const root = await makeRepo({ '.github/harness.yml': commandConfig(agent), ...specTree([{ id: '01-01', steps: [] }]) });
+    const run = await runCli(['run', SPEC_DIR], root);
+    expect(run.code).toBe(1);
+    const status = await runCli(['status', SPEC_DIR], root);
+    expect(status.stdout).toContain(
+      ['  ✗ 01-01 Plan 01-01  failed · the command agent failed: the command exited with code 1', 'Error: connect ECONNREFUSED 127.0.0.1:5432', '…', 'retrying 6'].join('\n      '),
+    );
+    const signal = git(root, 'ls-tree', '-r', '--name-only', 'harness/SPC-007/integration').split('\n').find((f) => f.endsWith('.signal.md'))!;
+    expect(git(root, 'show', `harness/SPC-007/integration:${signal}`)).toContain('  said: "Error: connect ECONNREFUSED 127.0.0.1:5432"\n');
+  });
+});

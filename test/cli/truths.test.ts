@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { main } from '../../app/cli/main.js';
 import { OrchestrationStore } from '../../app/runner/store.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
@@ -177,3 +178,35 @@ describe('the telling error line of a failure', () => {
     expect(git(root, 'show', `harness/SPC-007/integration:${signal}`)).toContain('  said: "Error: connect ECONNREFUSED 127.0.0.1:5432"\n');
   });
 });
+
+describe('a retry or a resume', () => {
+  it('keeps the agent the run was started with, and an agent that cannot start stops the run before any attempt', { timeout: 60_000 }, async () => {
+    const root = await makeRepo({
+      '.github/harness.yml': ['agents:', '  command:', `    command: ${JSON.stringify('echo "Error: the fixture is missing" >&2; exit 1')}`, ''].join('\n'),
+      ...specTree([{ id: '01-01', steps: [] }]),
+    });
+    const first = await runCli(['run', SPEC_DIR, '--agent', 'command'], root);
+    expect(first.code).toBe(1);
+    const retry = await runCli(['run', SPEC_DIR, '--retry'], root);
+    expect(retry.stderr).toBe('harness run: each plan runs with the command agent, as this run was started (--agent NAME for another)\n');
+    expect(retry.stdout).toContain(' 01-01 FAILED: the command agent failed: the command exited with code 1\nError: the fixture is missing\n');
+
+    // Told another agent, one this machine does not have: nothing starts, and no attempt is counted.
+    const attempts = readFileSync(join(root, '.orchestration/SPC-007/sessions/01-01/status.json'), 'utf8');
+    const claude = await harnessWith({ PATH: '/nonexistent' }, ['run', SPEC_DIR, '--agent', 'claude', '--retry'], root);
+    expect(claude).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'harness run: --agent claude cannot start: "claude" is not on PATH; install Claude Code (npm install -g @anthropic-ai/claude-code), set agents.claude.executable in .github/harness.yml, or choose another agent with --agent (script, command)\n',
+    });
+    expect(readFileSync(join(root, '.orchestration/SPC-007/sessions/01-01/status.json'), 'utf8')).toBe(attempts);
+  });
+});
+
+async function harnessWith(env: Record<string, string>, argv: string[], cwd: string): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), cwd, env, isTTY: false });
+  return { code, stdout, stderr };
+}

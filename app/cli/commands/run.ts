@@ -11,6 +11,7 @@ import { ReflectorError } from '../../engine/knowledge/reflector.js';
 import { configuredReflector } from '../../machine/reflector-agent.js';
 import { PlainReporter, TtyReporter } from '../../runner/progress.js';
 import { RunError, RunRepo } from '../../runner/repo.js';
+import { OrchestrationStore } from '../../runner/store.js';
 import { runSpec } from '../../runner/runner.js';
 import { agentsConfig } from '../../workers/config.js';
 import { AGENT_NAMES } from '../../workers/registry.js';
@@ -33,7 +34,8 @@ Options:
   --phase P    start only plans of phase P
   --plan ID    start only this plan
   --slots N    plans at once (default: slots in .github/harness.yml, else 4)
-  --agent NAME run every plan with this agent: ${AGENT_NAMES.join(', ')}
+  --agent NAME run every plan with this agent: ${AGENT_NAMES.join(', ')} (a run started
+               with one resumes and retries with it unless told another)
   --retry      give failed and blocked plans, and failed phases, a fresh attempt
   --knowledge DIR
                the knowledge store whose lessons, skills and genes are surfaced into
@@ -88,7 +90,11 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const reflection = runReflection(config, repo.root, io);
   if (reflection === undefined) return EXIT.problems;
   const loaded = await loadSpecDir(dir, io);
-  const agents = loaded.spec ? agentProblem(loaded.spec, config, values.agent) : undefined;
+  // A retry or a resume goes on with the agent the run was started with, unless told otherwise.
+  const recorded = loaded.spec && values.agent === undefined ? (await OrchestrationStore.for(repo.root, loaded.spec.id).readRun())?.agent : undefined;
+  const agent = values.agent ?? recorded;
+  if (recorded !== undefined) io.stderr(`harness run: each plan runs with the ${recorded} agent, as this run was started (--agent NAME for another)\n`);
+  const agents = loaded.spec ? agentProblem(loaded.spec, config, agent, { path: io.env.PATH ?? process.env.PATH, cwd: repo.root }) : undefined;
   if (agents !== undefined) {
     io.stderr(`harness run: ${agents}\n`);
     return EXIT.problems;
@@ -125,7 +131,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     },
     capture: config.knowledge.capture,
   };
-  if (values.agent !== undefined) options.agent = values.agent;
+  if (agent !== undefined) options.agent = agent;
   if (values.phase !== undefined) options.phase = values.phase.padStart(2, '0');
   if (values.plan !== undefined) options.plan = values.plan;
   if (values.retry) options.retry = true;

@@ -210,3 +210,52 @@ async function harnessWith(env: Record<string, string>, argv: string[], cwd: str
   const code = await main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), cwd, env, isTTY: false });
   return { code, stdout, stderr };
 }
+
+describe('small truths', () => {
+  it('validate counts every plan file, the one whose frontmatter has an error too, with its nouns in the singular for one', async () => {
+    const plans = ['01-01', '01-02', '01-03', '01-04', '01-05'].map((id) => ({ id, steps: ['true'], ...(id === '01-03' ? { extra: 'colour: blue' } : {}) }));
+    const root = await makeRepo(specTree(plans));
+    const r = await runCli(['validate', SPEC_DIR], root);
+    expect(r).toEqual({
+      code: 1,
+      stdout: `${SPEC_DIR}/planning/plans/01-phase/01-03-PLAN.md:6: unknown key "colour"; put keys of your own under metadata:\nSPC-007: 5 plans in 1 phase: 1 error\n`,
+      stderr: '',
+    });
+  });
+
+  it('every command takes a spec by its id as well as by its directory', async () => {
+    const root = await makeRepo(specTree([{ id: '01-01', steps: ['true'] }]));
+    for (const command of ['validate', 'graph', 'status']) {
+      const byDir = await runCli([command, SPEC_DIR], root);
+      expect(await runCli([command, 'SPC-007'], root), command).toEqual(byDir);
+    }
+    expect((await runCli(['graph', 'SPC-007', '--format', 'text'], root)).stdout.split('\n')[0]).toBe('SPC-007 Runner test: 1 phase, 1 plan, 0 dependencies');
+    expect(await runCli(['status', 'SPC-404'], root)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(`harness status: no spec "SPC-404" here: the specs here are SPC-007 (${SPEC_DIR}); name one by its id or its directory`),
+    });
+    const byId = await runCli(['retrospective', 'SPC-007', '--dry-run', '--json'], root);
+    expect(await runCli(['retrospective', SPEC_DIR, '--dry-run', '--json'], root)).toEqual(byId);
+    expect(byId.code).toBe(0);
+  });
+
+  it('import prints its problems and its verdict on stdout, as validate does', async () => {
+    const out = join(await makeRepo({}), 'docs/specs/SPC-100-imported');
+    const r = await runCli(['import', fileURLToPath(new URL('../fixtures/gsd/basic/.planning', import.meta.url)), out]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^SPC-\d+: \d+ plans? in \d+ phases?: valid/);
+  });
+
+  it('harness run says what signals it captured and what harness reflect would make of them', { timeout: 60_000 }, async () => {
+    const root = await makeRepo(specTree([{ id: '01-01', steps: ['echo "Error: no database" >&2; exit 1'] }]));
+    const r = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);
+    expect(r.code).toBe(1);
+    const store = '.git/harness/worktrees/SPC-007/integration/.harness/knowledge';
+    expect(r.stdout).toContain(
+      [
+        `  signals:            1 signal of SPC-007 captured (1 struggle), in ${store}`,
+        '  harness reflect:    would propose no lesson yet (a pattern needs signals that recur) from them; see it with: cd .git/harness/worktrees/SPC-007/integration && harness reflect --dry-run',
+      ].join('\n'),
+    );
+  });
+});

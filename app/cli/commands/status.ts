@@ -8,7 +8,7 @@ import { liveRunHolder } from '../../runner/lock.js';
 import { formatMinutes } from '../../runner/duration.js';
 import { ASKS } from '../../runner/progress.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
-import { displayPath, loadSpecDir, specDirArg } from '../spec-input.js';
+import { displayPath, loadSpecDir, specDirArg, specDirOf } from '../spec-input.js';
 
 export const usage = `Usage: harness status <spec-dir> [--json]
 
@@ -25,7 +25,7 @@ Exit: 0.
 
 export async function statusCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' } } });
-  const dir = specDirArg(positionals);
+  const dir = await specDirOf(specDirArg(positionals), io);
   const loaded = await loadSpecDir(dir, io);
   if (!loaded.spec) throw new UsageError(`${displayPath(dir)}: cannot read the spec (harness validate ${displayPath(dir)})`);
   const spec = loaded.spec;

@@ -225,7 +225,7 @@ export function importNotes(result: GsdImport): string[] {
     lines.push(`done before harness (their GSD SUMMARY.md says so; imported with completed:, harness run will not run them): ${result.completed.join(', ')}`);
   }
   if (result.machineRoot) {
-    const how = { files: "from the plans' files_modified", common: 'the directory every such path shares', only: 'the only machine directory named' }[result.machineRoot.how];
+    const how = { files: "from the plans' files_modified", cd: 'the directory their commands cd into first', common: 'the directory every such path shares', only: 'the only machine directory named' }[result.machineRoot.how];
     lines.push(`<verify> commands: ${result.machineRoot.root} taken as the repository root (${how}) and cut from the commands`);
   }
   return lines;

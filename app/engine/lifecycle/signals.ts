@@ -60,7 +60,7 @@ function checkKey(result: LevelResult): string {
   return result.plan === undefined ? result.id : `${result.plan}/${result.id}`;
 }
 
-const SAID_MAX = 200;
+const SAID_MAX = 500;
 
 /**
  * The line of an agent's error that says what went wrong. The first line is how the agent

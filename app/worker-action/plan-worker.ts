@@ -163,7 +163,7 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
   const clock = systemClock(run.now);
   const capture = workerCapture(run);
   // The script agent runs the plan's own steps and reads no brief: there is nothing to surface into.
-  const knowledge = agent === 'script' ? undefined : await surfaceOnRunner(run, plan);
+  const knowledge = agent === 'script' ? undefined : await surfaceOnRunner(run, plan, capture?.history(plan));
   if (knowledge && knowledge.length > 0) run.notes.push(`surfaced into the brief: ${knowledge.map((k) => `${k.kind} \`${k.path}\``).join(', ')}`);
   const input: AttemptInput = {
     spec: spec.id,

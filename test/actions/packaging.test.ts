@@ -18,6 +18,7 @@ const MINT = { 'client-id': '${{ vars.HARNESS_APP_CLIENT_ID || secrets.HARNESS_A
 /** The permission GitHub requires of an App before it sends each event. */
 const EVENT_PERMISSION: Record<string, string> = {
   pull_request: 'pull_requests',
+  pull_request_review: 'pull_requests',
   issue_comment: 'issues',
   check_run: 'checks',
   workflow_run: 'actions',

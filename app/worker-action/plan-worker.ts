@@ -142,6 +142,11 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
     if (restored) {
       job.restored = restored;
       run.notes.push(`resumed at checkpoint \`${restored.saved.checkpoint.id}\`${restored.saved.session ? ` in the agent's session ${restored.saved.session.id}` : ''}`);
+      // The waiting run's check runs still ask for action on the commits it wrote them to; this run took over.
+      if (job.live.started) await job.live.settleAnswered([base, job.startingHead]).catch((e: unknown) => {
+        if (!(e instanceof GitHubError)) throw e;
+        run.log.warning(`could not settle the check runs the checkpoint left waiting: ${e.message}`);
+      });
     }
   }
   // Checked as the base has the plan: what the agent did to PLAN.md on its branch does not count. A branch

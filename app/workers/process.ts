@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { readTextIfExists } from '../machine/files.js';
+import { isErrorHead } from '../engine/core/verify/telling-line.js';
 
 /**
  * One agent process (a step's shell, claude, a command) in its own process group, so that an
@@ -44,6 +45,8 @@ export interface ProcessResult {
   lines: number;
   /** The last lines of output, both streams, for error messages. */
   tail: string[];
+  /** The first line that heads an error (telling-line.ts), which a long output scrolls out of its tail. */
+  firstError?: string;
 }
 
 export interface RunningProcess {
@@ -99,8 +102,10 @@ export function startProcess(options: ProcessOptions): RunningProcess {
 
   const pushLine = (line: string, stream: 'stdout' | 'stderr') => {
     result.lines++;
-    result.tail.push(line.length > MAX_TAIL_LINE ? `${line.slice(0, MAX_TAIL_LINE)}…` : line);
+    const kept = line.length > MAX_TAIL_LINE ? `${line.slice(0, MAX_TAIL_LINE)}…` : line;
+    result.tail.push(kept);
     if (result.tail.length > TAIL_LINES) result.tail.shift();
+    if (result.firstError === undefined && isErrorHead(line)) result.firstError = kept;
     const handler = options.onLine;
     if (!handler) return;
     chain = chain

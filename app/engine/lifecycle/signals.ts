@@ -73,7 +73,7 @@ function checkKey(result: LevelResult): string {
   return result.plan === undefined ? result.id : `${result.plan}/${result.id}`;
 }
 
-const SAID_MAX = 200;
+const SAID_MAX = 500;
 /** Files a signal lists at most. */
 const MAX_FILES = 40;
 

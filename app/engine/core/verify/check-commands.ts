@@ -34,7 +34,7 @@ export async function checkCommandOutput(check: CommandOutput, ports: VerifyPort
   const r = await run(check, ports, timeoutMs);
   const want = check.expect.exit_code ?? 0;
   const exit = exitOf(r);
-  if (r.timedOut || r.code !== want) return fail(commandEvidence(`${exit}, expected exit ${want}`, r.stdout, r.stderr));
+  if (r.timedOut || r.code !== want) return fail(commandEvidence(`${exit}, expected exit ${want}`, r.stdout, r.stderr, true));
   const out = combined(r);
   if (check.expect.contains !== undefined && !out.includes(check.expect.contains)) {
     return fail(commandEvidence(`${exit} but the output does not contain ${quote(check.expect.contains)}`, r.stdout, r.stderr));
@@ -53,7 +53,7 @@ export async function checkCommandOutput(check: CommandOutput, ports: VerifyPort
 export async function checkBuildSucceeds(check: BuildSucceeds, ports: VerifyPorts, timeoutMs: number): Promise<Finding> {
   const r = await run(check, ports, timeoutMs);
   const ok = !r.timedOut && r.code === 0;
-  return (ok ? pass : fail)(commandEvidence(exitOf(r), r.stdout, r.stderr));
+  return (ok ? pass : fail)(commandEvidence(exitOf(r), r.stdout, r.stderr, !ok));
 }
 
 /**
@@ -63,7 +63,7 @@ export async function checkBuildSucceeds(check: BuildSucceeds, ports: VerifyPort
 export async function checkTestsPass(check: TestsPass, ports: VerifyPorts, timeoutMs: number): Promise<Finding> {
   const r = await run(check, ports, timeoutMs);
   const exit = exitOf(r);
-  if (r.timedOut || r.code !== 0) return fail(commandEvidence(exit, r.stdout, r.stderr));
+  if (r.timedOut || r.code !== 0) return fail(commandEvidence(exit, r.stdout, r.stderr, true));
   const ran = testsRan(combined(r));
   if (ran.verdict === 'none') {
     return fail(commandEvidence(`${exit} but no tests ran (${quote(ran.seen ?? '', 60)}); a test command that runs nothing is not green`, r.stdout, r.stderr));

@@ -10,7 +10,7 @@ import type { SignalRecord } from '../signals/signal-record.js';
 /**
  * The reflector agent: given one pattern and its evidence, it writes the lesson, when it
  * applies and the recommendation. Its instructions are data (templates/agents/reflector.md,
- * or the repository's .harness/agents/reflector.md); it runs behind this port, so the engine
+ * or the repository's .github/harness/agents/reflector.md); it runs behind this port, so the engine
  * neither knows nor cares which agent it is.
  */
 export interface Reflector {

@@ -1,7 +1,7 @@
 import { issuePatch, type IssuePatch } from '../../engine/forge/issue-patch.js';
 import { mirroredEdges, withMirroredEdges } from '../../engine/forge/mirrored-edges.js';
 import { LABEL_COLORS, statusLabel } from '../../engine/forge/names.js';
-import { desiredIssue, parseMarker, withMarkerRecord } from '../../engine/forge/plan-issue.js';
+import { desiredIssue, parseMarker, VERIFIED_BY_SPEC, withMarkerRecord } from '../../engine/forge/plan-issue.js';
 import { removalNote } from '../../engine/forge/removal-note.js';
 import type { SyncTally } from '../../engine/forge/spec-check-report.js';
 import { buildGraph, topologicalOrder } from '../../engine/core/graph/graph.js';
@@ -80,7 +80,7 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
       const intendedParent = subs?.hasRoom ? subs.parent : undefined;
       // The issue remembers the spec PR it came from: its status comment is the one the
       // scheduling rounds keep up to date.
-      const tracked = withMarkerRecord(desired.body, 'pr', String(input.pull));
+      const tracked = withMarkerRecord(withMarkerRecord(desired.body, 'pr', String(input.pull)), 'verified', plan.completed === undefined ? undefined : VERIFIED_BY_SPEC);
       const labels = plan.completed === undefined ? desired.labels : [...desired.labels, statusLabel('verified')];
       const bodyWith = (edges: readonly string[], parent: number | undefined) => withMarkerRecord(withMirroredEdges(tracked, edges), 'parent', parent === undefined ? undefined : String(parent));
       let created = await github.createIssue({ title: desired.title, body: bodyWith(intended, intendedParent), labels });
@@ -99,8 +99,10 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
     const parent = subs ? await subs.add(actual, recorded?.parent) : recorded?.parent;
     // A later spec PR changes the plan, not where its status is tracked: the first PR's record stays.
     const pr = recorded?.pr ?? input.pull;
-    const patch = issuePatch({ ...desired, body: withRecords(withMirroredEdges(withMarkerRecord(desired.body, 'pr', String(pr)), mirrored), parent, recorded?.resumeAt) }, actual);
-    if (plan.completed !== undefined && actual.state === 'open' && !actual.labels.some((l) => ACTIVE.has(l))) {
+    const doneInSpec = plan.completed !== undefined && actual.state === 'open' && !actual.labels.some((l) => ACTIVE.has(l));
+    const verified = recorded?.verified ?? (doneInSpec ? VERIFIED_BY_SPEC : undefined);
+    const patch = issuePatch({ ...desired, body: withRecords(withMirroredEdges(withMarkerRecord(desired.body, 'pr', String(pr)), mirrored), parent, recorded?.resumeAt, verified) }, actual);
+    if (doneInSpec) {
       // Marked done in the spec since its issue was made: verified and closed, as if run.
       const updated = patch ? await applyPatch(github, actual, patch) : actual;
       const labels = await github.setStatus(updated, 'verified');
@@ -136,10 +138,12 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
 
 /**
  * The records a sync does not decide but must not lose: the tracking issue the plan issue is
- * a sub-issue of, and a usage-limit pause's resume time (the worker writes it, a round reads it).
+ * a sub-issue of, a usage-limit pause's resume time (the worker writes it, a round reads it)
+ * and the evidence that the plan is done (the App writes it when the plan PR merges).
  */
-function withRecords(body: string, parent: number | undefined, resumeAt: Date | undefined): string {
-  return withMarkerRecord(withMarkerRecord(body, 'parent', parent === undefined ? undefined : String(parent)), 'resume_at', resumeAt?.toISOString());
+function withRecords(body: string, parent: number | undefined, resumeAt: Date | undefined, verified: string | undefined): string {
+  const records = withMarkerRecord(withMarkerRecord(body, 'parent', parent === undefined ? undefined : String(parent)), 'resume_at', resumeAt?.toISOString());
+  return withMarkerRecord(records, 'verified', verified);
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Gateway } from '../../gateway/gateway.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import type { SpecIssues } from '../../gateway/plan-issues.js';
 import { DependencyMirror } from './dependency-mirror.js';
-import { SubIssueMirror, syncSpecIssue } from './spec-tracking.js';
+import { actualSubIssues, SubIssueMirror, syncSpecIssue } from './spec-tracking.js';
 
 export interface PlanIssueSync {
   github: Gateway;
@@ -55,11 +55,18 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
   if (input.issues.listed.length === 0 && spec.plans.length > 0) await ensurePlanLabels(github);
   // The tracking issue first, so that each new plan issue records its parent as it is created.
   const tracking = spec.plans.length > 0 ? await syncSpecIssue(github, input) : undefined;
+  // Two deliveries raced through a first sync: their duplicates' sub-issues and edges are not what the records say.
+  const race = input.issues.duplicates.length > 0 || (tracking?.duplicates.length ?? 0) > 0;
   const held = tracking ? input.issues.listed.filter((i) => parseMarker(i.body)?.parent === tracking.number).length : 0;
-  const subs = tracking ? new SubIssueMirror(github, tracking.number, held) : undefined;
+  const subs = tracking ? new SubIssueMirror(github, tracking.number, held, await actualSubIssues(github, tracking, held, race)) : undefined;
   const issues = new Map(input.issues.byPlan);
   const numbers = new Map([...issues].map(([plan, issue]) => [plan, issue.number]));
   const mirror = new DependencyMirror(github);
+  const planOf = new Map<number, { plan: string; own: boolean }>();
+  for (const listed of input.issues.listed) {
+    const marker = parseMarker(listed.body);
+    if (marker?.spec === spec.id) planOf.set(listed.id, { plan: marker.plan, own: issues.get(marker.plan)?.id === listed.id });
+  }
   const tally: SyncTally = { created: [], updated: [], reopened: [], closed: [], duplicates: [], dependencies: { added: 0, removed: 0, refused: 0, unavailable: false } };
 
   for (const index of topologicalOrder(buildGraph(spec.plans)).order) {
@@ -94,7 +101,7 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
       tally.created.push(created.number);
       continue;
     }
-    const mirrored = await mirror.sync(actual.number, plan.dependsOn, mirroredEdges(actual.body), issues);
+    const mirrored = await mirror.sync(actual.number, plan.dependsOn, await mirror.actualEdges(actual, mirroredEdges(actual.body), planOf, race), issues);
     const recorded = parseMarker(actual.body);
     const parent = subs ? await subs.add(actual, recorded?.parent) : recorded?.parent;
     // A later spec PR changes the plan, not where its status is tracked: the first PR's record stays.
@@ -188,4 +195,24 @@ async function ensurePlanLabels(github: Gateway): Promise<number> {
     if ((await github.createLabel({ name, color: style.color, description: style.description })) === 'created') created++;
   }
   return created;
+}
+
+/** Two passes of one sync as one tally: what either wrote, and the tracking issue as the second left it. */
+export function mergeTallies(first: SyncTally, second: SyncTally): SyncTally {
+  const d1 = first.dependencies;
+  const d2 = second.dependencies;
+  const merged: SyncTally = {
+    created: [...first.created, ...second.created],
+    updated: [...new Set([...first.updated, ...second.updated])],
+    reopened: [...first.reopened, ...second.reopened],
+    closed: [...first.closed, ...second.closed],
+    duplicates: [...first.duplicates, ...second.duplicates],
+    dependencies: { added: d1.added + d2.added, removed: d1.removed + d2.removed, refused: d2.refused, unavailable: d2.unavailable },
+  };
+  const t2 = second.tracking;
+  if (t2) merged.tracking = { ...t2, created: t2.created || (first.tracking?.created ?? false), duplicates: [...(first.tracking?.duplicates ?? []), ...t2.duplicates] };
+  const s1 = first.subIssues;
+  const s2 = second.subIssues;
+  if (s2) merged.subIssues = { ...s2, added: s2.added + (s1?.added ?? 0), removed: s2.removed + (s1?.removed ?? 0) };
+  return merged;
 }

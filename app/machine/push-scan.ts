@@ -63,8 +63,26 @@ function addedLines(patch: string): AddedText[] {
   return files;
 }
 
-/** The allow list at `base`: path globs, each with the rule it allows or every rule. */
-async function allowList(dir: string, base: string): Promise<{ path: (p: string) => boolean; rule?: string }[]> {
+type AllowList = { path: (p: string) => boolean; rule?: string }[];
+
+/** Allow lists read at a commit named by its sha, which never changes: a run reads its base's once. */
+const allowAt = new Map<string, Promise<AllowList>>();
+
+/** The allow list at `base` (read once per commit sha): path globs, each with the rule it allows or every rule. */
+function allowList(dir: string, base: string): Promise<AllowList> {
+  if (!/^[0-9a-f]{40}$/.test(base)) return readAllowList(dir, base);
+  let found = allowAt.get(base);
+  if (!found) {
+    found = readAllowList(dir, base);
+    allowAt.set(base, found);
+    // A failed read is not remembered; nor is the map let grow past a few hundred bases.
+    found.catch(() => allowAt.delete(base));
+    if (allowAt.size > 256) allowAt.delete(allowAt.keys().next().value!);
+  }
+  return found;
+}
+
+async function readAllowList(dir: string, base: string): Promise<AllowList> {
   let text: string;
   try {
     text = await git(dir, ['show', `${base}:${SECRETS_ALLOW_FILE}`]);

@@ -8,10 +8,10 @@
  *
  * Writes bench/results/capture.json. Seeded: the same stores on every run.
  */
-import { captureFiles, type CaptureBatch } from '../app/engine/knowledge/capture.js';
-import type { SignalDraft } from '../app/engine/knowledge/loop.js';
-import { SIGNAL_TYPES } from '../app/engine/knowledge/schema.js';
-import { updateIndex, type SignalIndexEntry } from '../app/engine/knowledge/store-index.js';
+import { captureFiles, type CaptureBatch } from '../app/engine/knowledge/signals/capture.js';
+import type { SignalDraft } from '../app/engine/knowledge/documents/loop.js';
+import { SIGNAL_TYPES } from '../app/engine/knowledge/documents/schema.js';
+import { updateIndex, type SignalIndexEntry } from '../app/engine/knowledge/documents/store-index.js';
 import { makeSafe } from '../app/machine/content-safety.js';
 import { loadTemplate } from '../app/machine/templates.js';
 import { median, mulberry32, type BenchModule, type Row } from './lib.js';

@@ -20,8 +20,8 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { decay } from '../app/engine/knowledge/decay.js';
-import { DEFAULT_GENE_SETTINGS } from '../app/engine/knowledge/gene-settings.js';
+import { decay } from '../app/engine/knowledge/genes/decay.js';
+import { DEFAULT_GENE_SETTINGS } from '../app/engine/knowledge/genes/gene-settings.js';
 import { readGeneStore } from '../app/machine/gene-store.js';
 import { median, mulberry32, option, type BenchModule, type Row } from './lib.js';
 

@@ -20,9 +20,9 @@
  *
  *   npm run bench -- reflect [--runs 5] [--sizes 1000,10000]
  */
-import { readLesson, type LessonRecord } from '../app/engine/knowledge/lesson-record.js';
-import { DEFAULT_SIMILARITY, reflect, type ReflectSettings } from '../app/engine/knowledge/reflect.js';
-import { readSignal, type SignalRecord } from '../app/engine/knowledge/signal-record.js';
+import { readLesson, type LessonRecord } from '../app/engine/knowledge/lessons/lesson-record.js';
+import { DEFAULT_SIMILARITY, reflect, type ReflectSettings } from '../app/engine/knowledge/lessons/reflect.js';
+import { readSignal, type SignalRecord } from '../app/engine/knowledge/signals/signal-record.js';
 import { median, mulberry32, option, type BenchModule, type Row, type Target } from './lib.js';
 
 const SIZES = [1_000, 10_000, 50_000];

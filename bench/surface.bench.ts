@@ -16,8 +16,8 @@
  */
 import { parsePlan } from '../app/engine/core/spec/plan.js';
 import type { Plan } from '../app/engine/core/spec/model.js';
-import { indexKnowledge, type KnowledgeFile } from '../app/engine/knowledge/knowledge-index.js';
-import { DEFAULT_SURFACE, planSubject, surface } from '../app/engine/knowledge/surface.js';
+import { indexKnowledge, type KnowledgeFile } from '../app/engine/knowledge/surfacing/knowledge-index.js';
+import { DEFAULT_SURFACE, planSubject, surface } from '../app/engine/knowledge/surfacing/surface.js';
 import { median, mulberry32, option, type BenchModule, type Row, type Target } from './lib.js';
 
 const SIZES = [1_000, 10_000, 50_000];

@@ -9,21 +9,36 @@
 import { isAbsolute, posix, relative, sep } from 'node:path';
 
 const CORE = 'app/engine/core';
-const KNOWLEDGE = 'app/engine/knowledge';
+// The knowledge loop, by stage, each on the ones before it: documents (the formats and the store's
+// records), signals (capture), lessons (reflection), skills, genes, surfacing, spikes.
+const DOCUMENTS = 'app/engine/knowledge/documents';
+const SIGNALS = 'app/engine/knowledge/signals';
+const LESSONS = 'app/engine/knowledge/lessons';
+const SKILLS = 'app/engine/knowledge/skills';
+const GENES = 'app/engine/knowledge/genes';
+const SURFACING = 'app/engine/knowledge/surfacing';
+const SPIKES = 'app/engine/knowledge/spikes';
+const KNOWLEDGE = [DOCUMENTS, SIGNALS, LESSONS, SKILLS, GENES, SURFACING, SPIKES];
 const LIFECYCLE = 'app/engine/lifecycle';
 const FORGE = 'app/engine/forge';
 const IMPORTERS = 'app/engine/importers';
 const PLANNING = 'app/engine/planning';
-const ENGINE = [CORE, KNOWLEDGE, LIFECYCLE, FORGE, IMPORTERS, PLANNING];
+const ENGINE = [CORE, ...KNOWLEDGE, LIFECYCLE, FORGE, IMPORTERS, PLANNING];
 
 /** @type {Record<string, { may: string[]; why: string }>} */
 export const LAYERS = {
   [CORE]: { may: [], why: 'the core (spec, graph, schedule, verify, protocol, documents, config, plan states) depends on nothing above it' },
-  [KNOWLEDGE]: { may: [CORE], why: 'knowledge sits on the core documents and nothing else' },
+  [DOCUMENTS]: { may: [CORE], why: 'the knowledge documents (every kind\'s format, parsing, the store\'s index and trajectory lines) sit on the core documents and nothing else' },
+  [SIGNALS]: { may: [CORE, DOCUMENTS], why: 'capture writes signals in the documents\' formats; it knows nothing of what is learnt from them' },
+  [LESSONS]: { may: [CORE, DOCUMENTS, SIGNALS], why: 'reflection reads signals (documents) and drafts lessons from them' },
+  [SKILLS]: { may: [CORE, DOCUMENTS, SIGNALS, LESSONS], why: 'skills are extracted from signals (documents), judged with lessons\' records and the reflector' },
+  [GENES]: { may: [CORE, DOCUMENTS, SIGNALS], why: 'genes are solidified from signals and scored from the trajectory (documents); they know no lesson or skill code' },
+  [SURFACING]: { may: [CORE, DOCUMENTS, SIGNALS, GENES], why: 'surfacing indexes the accepted documents, matches a plan by its files and the signatures of its failed attempts (signals) and balances genes by their settings (genes)' },
+  [SPIKES]: { may: [CORE, DOCUMENTS], why: 'a spike\'s checks and files read its document and nothing else of the loop' },
   [IMPORTERS]: { may: [CORE], why: 'importers translate other tools\' files into the core model, before the spec loader' },
-  [LIFECYCLE]: { may: [CORE, KNOWLEDGE], why: 'the plan lifecycle runs on the core and feeds knowledge; it knows no forge and no runtime' },
+  [LIFECYCLE]: { may: [CORE, DOCUMENTS, SIGNALS, SPIKES], why: 'the plan lifecycle runs on the core, feeds knowledge through the documents and signals, and runs a spike\'s stages; it knows no forge and no runtime' },
   [PLANNING]: { may: [CORE], why: 'planning (the planning commands, their stages, checks and prompts) judges documents with the core spec model alone' },
-  [FORGE]: { may: [CORE, KNOWLEDGE, IMPORTERS, PLANNING], why: 'the forge model (names, markers, issue views, rounds, commands) is what the App and the worker share; it knows no lifecycle' },
+  [FORGE]: { may: [CORE, ...KNOWLEDGE, IMPORTERS, PLANNING], why: 'the forge model (names, markers, issue views, rounds, commands, knowledge-PR drafts of every stage) is what the App and the worker share; it knows no lifecycle' },
   'app/machine': { may: ENGINE, why: 'the machine-side ports (files, processes, browser, server) serve the engine and know none of their callers' },
   'app/workers': { may: [...ENGINE, 'app/machine'], why: 'agents run on the machine ports; they know no runner, worker or App' },
   'app/runner': { may: [...ENGINE, 'app/machine', 'app/workers'], why: 'the local runner knows no GitHub' },

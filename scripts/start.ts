@@ -6,7 +6,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../app/cli/main.js';
-import { signalEntries } from '../app/engine/knowledge/store-index.js';
+import { signalEntries } from '../app/engine/knowledge/documents/store-index.js';
 
 const example = new URL('../examples/specs/SPC-001-notes-service', import.meta.url).pathname;
 const repo = mkdtempSync(join(tmpdir(), 'harness-example-'));

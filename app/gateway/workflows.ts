@@ -1,5 +1,5 @@
 import { WORKER_WORKFLOW } from '../engine/forge/names.js';
-import { hasStatus } from './github-error.js';
+import { GitHubError, hasStatus } from './github-error.js';
 import { PAGE_SIZE } from './limits.js';
 import { paginate } from './paginate.js';
 import type { GatewayRequest, Repo } from './request.js';
@@ -39,7 +39,16 @@ export async function dispatchWorker(request: GatewayRequest, repo: Repo, ref: s
     return_run_details: true,
   };
   // Octokit's route types predate return_run_details (February 2026).
-  const response = (await request('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', params as never)) as { status: number; data: unknown };
+  const dispatch = (body: object) => request('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', body as never) as Promise<{ status: number; data: unknown }>;
+  let response: { status: number; data: unknown };
+  try {
+    response = await dispatch(params);
+  } catch (e) {
+    // A GitHub Enterprise Server older than the parameter refuses the whole request (400 or 422 naming it): dispatched again without it, the run is found by its title as before.
+    if (!(e instanceof GitHubError) || (e.status !== 400 && e.status !== 422) || !/return_run_details|not a permitted key/i.test(e.reason)) throw e;
+    const { return_run_details: _dropped, ...plain } = params;
+    response = await dispatch(plain);
+  }
   const data = response.data as { workflow_run_id?: unknown; run_url?: unknown; html_url?: unknown } | undefined;
   if (response.status !== 200 || typeof data?.workflow_run_id !== 'number') return undefined;
   return { id: data.workflow_run_id, url: String(data.run_url ?? ''), htmlUrl: String(data.html_url ?? '') };

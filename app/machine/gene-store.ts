@@ -1,9 +1,9 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CapsuleRecord, GeneRecord } from '../engine/knowledge/decay.js';
-import { readGene } from '../engine/knowledge/gene-read.js';
-import { parseKnowledge } from '../engine/knowledge/parse.js';
-import { TrajectoryStats } from '../engine/knowledge/trajectory-stats.js';
+import type { CapsuleRecord, GeneRecord } from '../engine/knowledge/genes/decay.js';
+import { readGene } from '../engine/knowledge/genes/gene-read.js';
+import { parseKnowledge } from '../engine/knowledge/documents/parse.js';
+import { TrajectoryStats } from '../engine/knowledge/documents/trajectory-stats.js';
 import { isMissing, readTextIfExists } from './files.js';
 import { readKnowledgeStore } from './knowledge-store.js';
 

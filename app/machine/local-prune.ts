@@ -1,10 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decay, type DecayResult, type GeneChange } from '../engine/knowledge/decay.js';
-import type { GeneEvent } from '../engine/knowledge/gene-events.js';
-import type { GeneSettings } from '../engine/knowledge/gene-settings.js';
-import { solidify, type SolidifyResult } from '../engine/knowledge/gene-solidify.js';
-import { appendTrajectory, trajectoryPath } from '../engine/knowledge/trajectory.js';
+import { decay, type DecayResult, type GeneChange } from '../engine/knowledge/genes/decay.js';
+import type { GeneEvent } from '../engine/knowledge/genes/gene-events.js';
+import type { GeneSettings } from '../engine/knowledge/genes/gene-settings.js';
+import { solidify, type SolidifyResult } from '../engine/knowledge/genes/gene-solidify.js';
+import { appendTrajectory, trajectoryPath } from '../engine/knowledge/documents/trajectory.js';
 import type { SafetyOptions } from './content-safety.js';
 import { readTextIfExists } from './files.js';
 import { readGeneStore } from './gene-store.js';

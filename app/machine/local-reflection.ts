@@ -1,9 +1,9 @@
 import { join, relative, sep } from 'node:path';
 import type { HarnessConfig } from '../engine/core/config/schema.js';
-import { distill, NO_REFLECTOR, type LessonChange } from '../engine/knowledge/distill.js';
-import { DEFAULT_SIMILARITY, reflect, type ReflectSettings, type Skipped } from '../engine/knowledge/reflect.js';
-import type { Reflector } from '../engine/knowledge/reflector.js';
-import type { Unreadable } from '../engine/knowledge/signal-record.js';
+import { distill, NO_REFLECTOR, type LessonChange } from '../engine/knowledge/lessons/distill.js';
+import { DEFAULT_SIMILARITY, reflect, type ReflectSettings, type Skipped } from '../engine/knowledge/lessons/reflect.js';
+import type { Reflector } from '../engine/knowledge/lessons/reflector.js';
+import type { Unreadable } from '../engine/knowledge/signals/signal-record.js';
 import type { SafetyOptions } from './content-safety.js';
 import { readTextIfExists } from './files.js';
 import { writeKnowledgeFiles, type WrittenFile } from './knowledge-store.js';

@@ -1,8 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { formatBytes, MAX_DOCUMENT_BYTES } from '../engine/core/spec/limits.js';
-import { citedSignals, readLesson, type LessonRecord } from '../engine/knowledge/lesson-record.js';
-import { readSignal, type SignalRecord, type Unreadable } from '../engine/knowledge/signal-record.js';
+import { citedSignals, readLesson, type LessonRecord } from '../engine/knowledge/lessons/lesson-record.js';
+import { readSignal, type SignalRecord, type Unreadable } from '../engine/knowledge/signals/signal-record.js';
 import { isMissing } from './files.js';
 import { readCapped } from './spec-files.js';
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { parseClaudeLine, resultFailure, type ClaudeResult } from '../engine/core/agents/claude-stream.js';
 import type { HarnessConfig } from '../engine/core/config/schema.js';
-import { ReflectorError, type Reflector } from '../engine/knowledge/reflector.js';
+import { ReflectorError, type Reflector } from '../engine/knowledge/lessons/reflector.js';
 import { killGroup } from './process-group.js';
 import { ProcessTail } from './process-tail.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { indexKnowledge, type KnowledgeFile, type KnowledgeIndex } from '../engine/knowledge/knowledge-index.js';
+import { indexKnowledge, type KnowledgeFile, type KnowledgeIndex } from '../engine/knowledge/surfacing/knowledge-index.js';
 import { problem } from '../engine/core/spec/problem.js';
-import type { SurfacedEntry } from '../engine/knowledge/loop.js';
+import type { SurfacedEntry } from '../engine/knowledge/documents/loop.js';
 import { makeSafe, type SafetyOptions } from './content-safety.js';
 import { readKnowledgeStore } from './knowledge-store.js';
 

@@ -3,11 +3,11 @@ import { DEFAULT_CONFIG, type HarnessConfig } from '../engine/core/config/schema
 import type { Plan } from '../engine/core/spec/model.js';
 import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
 import { localProject } from './project.js';
-import { captureFiles, captureReads, type CaptureBatch } from '../engine/knowledge/capture.js';
-import { capsuleFor, type CapsuleFile } from '../engine/knowledge/capsule-record.js';
+import { captureFiles, captureReads, type CaptureBatch } from '../engine/knowledge/signals/capture.js';
+import { capsuleFor, type CapsuleFile } from '../engine/knowledge/genes/capsule-record.js';
 import type { LevelResult } from '../engine/core/verify/levels.js';
-import { trajectoryEvents, type TrajectoryEvent } from '../engine/knowledge/trajectory.js';
-import type { SignalDraft, SurfacedEntry } from '../engine/knowledge/loop.js';
+import { trajectoryEvents, type TrajectoryEvent } from '../engine/knowledge/documents/trajectory.js';
+import type { SignalDraft, SurfacedEntry } from '../engine/knowledge/documents/loop.js';
 import { readAttemptHistory } from '../engine/lifecycle/history.js';
 import type { AttemptHistory } from '../engine/lifecycle/signals.js';
 import { secretValues, type SafetyOptions } from '../machine/content-safety.js';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { TRAILER_SPEC } from '../engine/core/agents/commit-message.js';
 import type { HarnessConfig } from '../engine/core/config/schema.js';
 import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
-import type { Reflector } from '../engine/knowledge/reflector.js';
+import type { Reflector } from '../engine/knowledge/lessons/reflector.js';
 import { makeSafe, secretValues } from '../machine/content-safety.js';
 import { reflectLocally, writeLessons } from '../machine/local-reflection.js';
 import type { RunContext } from './context.js';

@@ -8,7 +8,7 @@ import { spikeDraft, spikeFolder } from '../engine/forge/spike-draft.js';
 import { spikeAgentName } from '../engine/lifecycle/spike-agent.js';
 import type { Progress } from '../engine/lifecycle/ports.js';
 import type { SpikeOutcome } from '../engine/lifecycle/run-spike.js';
-import { SPIKE_FILES } from '../engine/knowledge/spike-files.js';
+import { SPIKE_FILES } from '../engine/knowledge/spikes/spike-files.js';
 import { systemClock } from '../machine/clock.js';
 import { makeSafe, secretValues } from '../machine/content-safety.js';
 import { loadTemplate } from '../machine/templates.js';

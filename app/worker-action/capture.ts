@@ -1,9 +1,9 @@
 import type { Plan } from '../engine/core/spec/model.js';
 import { projectName } from '../engine/forge/knowledge-draft.js';
 import { signalsAppend, signalsBranch, storeRoot } from '../engine/forge/signals-pr.js';
-import type { SignalDraft, SurfacedEntry } from '../engine/knowledge/loop.js';
-import { trajectoryEvents } from '../engine/knowledge/trajectory.js';
-import { capsuleFor } from '../engine/knowledge/capsule-record.js';
+import type { SignalDraft, SurfacedEntry } from '../engine/knowledge/documents/loop.js';
+import { trajectoryEvents } from '../engine/knowledge/documents/trajectory.js';
+import { capsuleFor } from '../engine/knowledge/genes/capsule-record.js';
 import type { LevelResult } from '../engine/core/verify/levels.js';
 import { readAttemptHistory } from '../engine/lifecycle/history.js';
 import type { AttemptHistory } from '../engine/lifecycle/signals.js';

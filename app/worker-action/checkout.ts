@@ -8,27 +8,56 @@ import { Git, GitError, type CommitInfo } from '../workers/git.js';
 export const BOT_NAME = 'github-actions[bot]';
 export const BOT_EMAIL = '41898282+github-actions[bot]@users.noreply.github.com';
 
+/** How the worker's own git processes reach the remote. */
+export interface RemoteAccess {
+  /** The remote's name in the checkout; `origin` by default. */
+  remote?: string;
+  /**
+   * The token every git process that talks to the remote gets (fetch, ls-remote, push). The
+   * checkout keeps no credentials (persist-credentials: false), so the agent and the plan's
+   * commands, which run in it, never hold a token: it is handed to those processes alone, in
+   * their environment only. Private repositories need it for reading too.
+   */
+  token?: string;
+  /**
+   * The server the token is for ($GITHUB_SERVER_URL: https://github.com, a GHES host, or a
+   * ghe.com tenant); the token is sent to URLs under it and to no other host.
+   */
+  serverUrl?: string;
+}
+
+/** GitHub.com, when the runner names no server. */
+export const DEFAULT_SERVER_URL = 'https://github.com';
+
 /**
- * The runner's checkout of the plan branch (actions/checkout put it there, with credentials
- * for `origin`): what the worker does with Git besides what the agent does, and the plan's
- * workspace for its attempt.
+ * The environment that gives one git process the token for the server, as actions/checkout's
+ * `http.<server>/.extraheader` does, but in that process's environment: GIT_CONFIG_* is never
+ * written to a config file the agent could read back.
+ */
+export function remoteAuthEnv(token: string, serverUrl = DEFAULT_SERVER_URL): Record<string, string> {
+  const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
+  // git matches http.<url>.* by prefix on whole path segments: the server with a trailing slash.
+  const server = `${serverUrl.replace(/\/+$/, '')}/`;
+  return { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: `http.${server}.extraheader`, GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}`, GIT_TERMINAL_PROMPT: '0' };
+}
+
+/**
+ * The runner's checkout of the plan branch (actions/checkout put it there, without credentials):
+ * what the worker does with Git besides what the agent does, and the plan's workspace for its
+ * attempt.
  */
 export class Checkout implements Workspace {
   readonly git: Git;
   /** Learnt with the first HEAD (one process for both): whether planBase must deepen the checkout. */
   private shallow: boolean | undefined;
+  private readonly remote: string;
 
   constructor(
     readonly root: string,
-    private readonly remote = 'origin',
-    /**
-     * The token git pushes with. The checkout keeps no credentials (persist-credentials: false),
-     * so the agent and the plan's commands, which run in it, never hold a write token: it is
-     * handed to the one `git push` process, in that process's environment only.
-     */
-    private readonly pushToken?: string,
+    private readonly access: RemoteAccess = {},
   ) {
     this.git = new Git(root);
+    this.remote = access.remote ?? 'origin';
   }
 
   /** The commit checked out. */
@@ -97,7 +126,7 @@ export class Checkout implements Workspace {
   async planBase(base: string): Promise<string> {
     const shallow = this.shallow ?? (await this.git.run(['rev-parse', '--is-shallow-repository'])).trim() === 'true';
     const fetch = ['fetch', '--quiet', '--no-tags', ...(shallow ? ['--unshallow'] : []), this.remote, `+refs/heads/${base}:refs/remotes/${this.remote}/${base}`];
-    await this.git.run(fetch);
+    await this.remoteGit().run(fetch);
     return (await this.git.run(['merge-base', 'HEAD', `refs/remotes/${this.remote}/${base}`])).trim();
   }
 
@@ -124,20 +153,27 @@ export class Checkout implements Workspace {
    */
   async push(branch: string, replacing?: string): Promise<void> {
     const lease = replacing ? [`--force-with-lease=refs/heads/${branch}:${replacing}`] : [];
-    await this.pusher().run(['push', '--quiet', ...lease, this.remote, `HEAD:refs/heads/${branch}`]);
+    await this.remoteGit().run(['push', '--quiet', ...lease, this.remote, `HEAD:refs/heads/${branch}`]);
   }
 
   /** Delete a branch of the remote (a planning job's claim, once its documents are on the PR's branch); one already gone is fine. */
   async deleteRemote(branch: string): Promise<void> {
-    await this.pusher().run(['push', '--quiet', this.remote, `:refs/heads/${branch}`]).catch(() => undefined);
+    // Already gone is what was wanted; git says so on stderr, with exit 1.
+    await this.remoteGit().run(['push', '--quiet', this.remote, `:refs/heads/${branch}`]).catch((e: unknown) => {
+      if (e instanceof GitError && /remote ref does not exist|unable to delete '[^']*': remote ref/i.test(e.message)) return;
+      throw e;
+    });
   }
 
-  private pusher(): Git {
-    if (!this.pushToken) return this.git;
-    // GIT_CONFIG_* reach this process only, unlike `git config`, which the agent could read back.
-    const basic = Buffer.from(`x-access-token:${this.pushToken}`).toString('base64');
-    return new Git(this.root, {
-      env: { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.https://github.com/.extraheader', GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}` },
-    });
+  /** The commit a branch of the remote is at, or undefined when the remote has no such branch. */
+  async remoteHead(branch: string): Promise<string | undefined> {
+    const out = await this.remoteGit().run(['ls-remote', this.remote, `refs/heads/${branch}`]);
+    return out.split('\t')[0]?.trim() || undefined;
+  }
+
+  /** Git for the processes that talk to the remote: with the token in their environment alone. */
+  private remoteGit(): Git {
+    if (!this.access.token) return this.git;
+    return new Git(this.root, { env: remoteAuthEnv(this.access.token, this.access.serverUrl) });
   }
 }

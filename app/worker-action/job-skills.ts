@@ -1,7 +1,7 @@
 import { lstat, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
-import { parseKnowledge } from '../engine/knowledge/parse.js';
+import { parseKnowledge } from '../engine/knowledge/documents/parse.js';
 import { readTextIfExists } from '../machine/files.js';
 import { Git } from '../workers/git.js';
 

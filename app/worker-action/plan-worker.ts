@@ -17,6 +17,7 @@ import { readTextIfExists } from '../machine/files.js';
 import { localVerifyPorts } from '../machine/verify-ports.js';
 import { agentsConfig } from '../workers/config.js';
 import { GitError } from '../workers/git.js';
+import { GitHubError } from '../gateway/github-error.js';
 import { agentFor } from '../workers/registry.js';
 import { workerCapture, workerSafety } from './capture.js';
 import { finalCheck, type JobEnd } from './check-texts.js';
@@ -30,7 +31,7 @@ import { jobSummary, prBody, prTitle } from './reports.js';
 import { planAtBase } from './spec-at-base.js';
 import { installSkills } from './job-skills.js';
 import { surfaceOnRunner } from './surfacing.js';
-import { answerTrust, WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
+import { answerTrust, remoteAccess, WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
 import type { CommentRecord } from '../gateway/comments.js';
 import type { IssueRecord } from '../gateway/issues.js';
 import { recordResumeAt } from './resume-record.js';
@@ -80,7 +81,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
   if (!listed) throw new WorkerError(`spec ${spec.id} (${run.specPath}) has no plan ${planId}`);
   const issue = (await forge.planIssues(spec.id)).byPlan.get(listed.id);
   if (!issue) throw new WorkerError(`plan ${listed.id} of ${spec.id} has no issue (labels harness:plan, spec:${spec.id}, marker <!-- harness:plan ${spec.id}/${listed.id} -->): has the spec PR been synced?`);
-  const checkout = new Checkout(run.root, 'origin', run.pushToken);
+  const checkout = new Checkout(run.root, remoteAccess(run));
   // Start-up waits on GitHub and on git: each asked while the other answers.
   // Git one process after the other: rev-parse must not read .git/config while the identity is appended to it.
   const gitStart = async () => ({ identity: await checkout.ensureIdentity(), startingHead: await checkout.startingHead() });
@@ -128,7 +129,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
   } catch (e) {
     // Not a result the worker chose: still, the check run must not be left in progress.
     const reason = e instanceof Error ? e.message : String(e);
-    await settle(job, { kind: 'failed', reason }, []).catch((w: Error) => log.warning(`could not write the check run's final state: ${w.message}`));
+    await settle(job, { kind: 'failed', reason }, []).catch((w: unknown) => log.warning(`could not write the check run's final state: ${w instanceof Error ? w.message : String(w)}`));
     throw e;
   }
 }
@@ -203,7 +204,7 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
 
   if (outcome.kind === 'checkpoint') return ask(job, outcome.checkpoint, outcome.commits, usage, outcome.report);
   if (outcome.kind === 'failed') {
-    const limit = rateLimitOf(outcome.reason);
+    const limit = rateLimitOf(outcome.reason, run.now());
     if (limit) {
       const checkpoint: Checkpoint = {
         id: USAGE_LIMIT_CHECKPOINT,
@@ -361,9 +362,23 @@ async function push(job: PlanJob): Promise<{ reason: string; evidence: string } 
   }
 }
 
-/** The check run's final state, written by the worker whatever the end. */
+/**
+ * The check run's final state, written by the worker whatever the end. The end is decided before
+ * this write: a write that still fails after the client's retries (GitHub down for longer) is said
+ * in the job log and never turns the outcome into another one (a verified plan with its PR open
+ * stays verified); the App settles the check run when the workflow run completes.
+ */
 async function settle(job: PlanJob, end: JobEnd, commits: readonly PlanCommit[], usage?: Usage, report?: VerificationReport): Promise<void> {
   if (!job.live.started) return;
+  try {
+    await writeFinal(job, end, commits, usage, report);
+  } catch (e) {
+    if (!(e instanceof GitHubError)) throw e;
+    job.run.log.warning(`could not write the check run's final state (${end.kind}): ${e.message}; the App settles it when this workflow run completes`);
+  }
+}
+
+async function writeFinal(job: PlanJob, end: JobEnd, commits: readonly PlanCommit[], usage?: Usage, report?: VerificationReport): Promise<void> {
   const head = end.kind === 'failed' && !(await pushedHead(job)) ? undefined : await job.checkout.head();
   await job.live.finish(
     finalCheck({
@@ -383,8 +398,12 @@ async function settle(job: PlanJob, end: JobEnd, commits: readonly PlanCommit[],
 
 /** Whether the remote branch is at the checkout's head (a failed push leaves it elsewhere). */
 async function pushedHead(job: PlanJob): Promise<boolean> {
-  const remote = await job.checkout.git.run(['ls-remote', 'origin', `refs/heads/${job.branch}`]).catch(() => '');
-  return remote.split('\t')[0]?.trim() === (await job.checkout.head());
+  // A remote that cannot be asked cannot say the push landed.
+  const remote = await job.checkout.remoteHead(job.branch).catch((e: unknown) => {
+    if (e instanceof GitError) return undefined;
+    throw e;
+  });
+  return remote === (await job.checkout.head());
 }
 
 /** The last lines the agent wrote to its log, for a failure's evidence. */

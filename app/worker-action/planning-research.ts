@@ -11,7 +11,7 @@ import { Checkout } from './checkout.js';
 import { jobProgress } from './job-log.js';
 import type { PlanningWorkerRun } from './planning-worker.js';
 import { jobSummary } from './reports.js';
-import type { WorkerOutcome } from './worker-run.js';
+import { remoteAccess, type WorkerOutcome } from './worker-run.js';
 
 /**
  * Research ahead on a runner (docs/github-flow.md, 11): the round claimed
@@ -30,7 +30,7 @@ export async function runResearchAheadWorker(run: PlanningWorkerRun, target: Res
     run.log.info(detail);
     return { result: 'verified', summary: jobSummary({ heading, status: 'verified', detail, notes: run.notes }) };
   }
-  const checkout = new Checkout(run.root, run.pushToken);
+  const checkout = new Checkout(run.root, remoteAccess(run));
   const identity = await checkout.ensureIdentity();
   const agent = planningAgentName({ worker: run.inputs.agent, planning: run.config.planning?.agent, configured: run.config.agent });
   run.notes.push(`agent \`${agent}\`; commits as ${identity.name}; spec \`${specDir}\``);

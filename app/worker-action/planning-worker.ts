@@ -16,7 +16,7 @@ import { workerCapture } from './capture.js';
 import { Checkout } from './checkout.js';
 import { jobProgress } from './job-log.js';
 import { jobSummary } from './reports.js';
-import { WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
+import { remoteAccess, WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
 
 /** A planning job's run: the config is read; the spec is read by the planning itself, which may find it incomplete. */
 export type PlanningWorkerRun = Omit<WorkerRun, 'spec' | 'specPath'> & { findSpec: () => Promise<string> };
@@ -45,7 +45,7 @@ export async function runPlanningWorker(run: PlanningWorkerRun, target: Planning
   }
 
   const specDir = await run.findSpec();
-  const checkout = new Checkout(run.root, run.pushToken);
+  const checkout = new Checkout(run.root, remoteAccess(run));
   const identity = await checkout.ensureIdentity();
   const startedAt = await checkout.head();
   const agent = planningAgentName({ worker: run.inputs.agent, planning: run.config.planning?.agent, configured: run.config.agent });

@@ -10,7 +10,7 @@ import { runSpikeHere } from '../workers/run-spike-here.js';
 import { findSpikeFolders } from '../workers/spike-folder.js';
 import { Checkout } from './checkout.js';
 import { jobProgress } from './job-log.js';
-import { WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
+import { remoteAccess, WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
 
 /** A spike's run: the config is read; there is no spec to load. */
 export type SpikeWorkerRun = Omit<WorkerRun, 'spec' | 'specPath'>;
@@ -31,7 +31,7 @@ export async function runSpikeWorker(run: SpikeWorkerRun, slug: string): Promise
   }
   if (folders.length > 1) throw new WorkerError(`spike ${slug} is filed in more than one folder (${folders.join(', ')}); keep one and remove the others from ${branch}`);
   const folder = folders[0]!;
-  const checkout = new Checkout(run.root);
+  const checkout = new Checkout(run.root, remoteAccess(run));
   const identity = await checkout.ensureIdentity();
   const agent = spikeAgentName({ spike: run.config.knowledge.spike?.agent, worker: run.inputs.agent, configured: run.config.agent });
   run.notes.push(`agent \`${agent}\`; commits as ${identity.name}; folder \`${folder}\``);

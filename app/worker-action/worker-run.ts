@@ -7,6 +7,7 @@ import type { WorkerInputs } from './inputs.js';
 import type { KnowledgeForge } from './capture.js';
 import type { WorkerLog } from './job-log.js';
 import type { CheckOwner } from './live-check.js';
+import type { RemoteAccess } from './checkout.js';
 import { gateway, type Gateway } from '../gateway/gateway.js';
 import type { GitHubRequest, Repo } from '../gateway/request.js';
 
@@ -53,8 +54,10 @@ export interface WorkerDeps {
   secrets?: readonly string[];
   /** `app`: the job holds the App's installation token, so the plan's check run is the App's to update; `actions` (the default): only GITHUB_TOKEN. */
   checkOwner?: CheckOwner;
-  /** The token `git push` gets, and nothing else (the checkout keeps no credentials). */
+  /** The token the worker's git processes that talk to the remote get (fetch, ls-remote, push), and nothing else: the checkout keeps no credentials. */
   pushToken?: string;
+  /** The server the token is for ($GITHUB_SERVER_URL); https://github.com by default. */
+  serverUrl?: string;
   /** The App's bot login ("harness-app[bot]"): of all bots, only its answers on a plan issue count. */
   appLogin?: string;
   /** Milliseconds, monotonic: paces the check run's writes. */
@@ -92,6 +95,11 @@ export interface WorkerOutcome {
   /** The checkpoint it waits at. */
   checkpoint?: string;
   report?: VerificationReport;
+}
+
+/** How the worker's own git processes reach the remote: the job's token, for the runner's server only. */
+export function remoteAccess(run: Pick<WorkerDeps, 'pushToken' | 'serverUrl'>): RemoteAccess {
+  return { ...(run.pushToken ? { token: run.pushToken } : {}), ...(run.serverUrl ? { serverUrl: run.serverUrl } : {}) };
 }
 
 /** A reason the worker cannot do its job that a person must fix (a missing spec, plan or issue): the job fails with it. */

@@ -2,7 +2,7 @@ import { overBudget, spendCap, type SpendLimit } from '../engine/core/run/spend-
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findCheckpointLine } from '../engine/core/agents/checkpoint-line.js';
-import { describeClaudeEvent, parseClaudeLine, resultFailure, totalUsage, usageOf, type ClaudeResult } from '../engine/core/agents/claude-stream.js';
+import { describeClaudeEvent, parseClaudeLine, resultFailure, totalUsage, usageLimitFailure, usageOf, type ClaudeRateLimit, type ClaudeResult } from '../engine/core/agents/claude-stream.js';
 import { findInsightLines } from '../engine/core/agents/insight-line.js';
 import { buildWorkerPrompt } from '../engine/core/agents/prompt.js';
 import { executorInstructions } from './executor-instructions.js';
@@ -57,6 +57,8 @@ export interface ClaudeState {
 }
 
 const STATE_FILE = 'claude.json';
+/** What Claude Code (2.1.332) prints, and exits 1, when bypassPermissions is asked for as root outside a declared sandbox. */
+const ROOT_REFUSAL = '--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons';
 const DEFAULT_MAX_CHECKPOINTS = 20;
 
 /**
@@ -184,13 +186,15 @@ export class ClaudeAgent implements Agent {
   ): Promise<({ ok: true; result: ClaudeResult } | { ok: false; error: string; retryable: boolean; timedOut?: boolean; result?: ClaudeResult }) & { sessionId?: string }> {
     let sessionId = next.resume;
     let result: ClaudeResult | undefined;
+    // The last word of the stream on the model's usage limits.
+    let limit: ClaudeRateLimit | undefined;
     const root = context.task.worktree;
     const run = await budget.spend(() =>
       runProcess({
         command: this.options.executable ?? 'claude',
         args: this.args(next),
         cwd: root,
-        env: agentEnv(context, store),
+        env: { ...agentEnv(context, store), ...this.rootSandbox() },
         signal: context.signal,
         timeoutMs: budget.remainingMs(),
         logFile: join(context.logDir, 'claude.log'),
@@ -200,6 +204,7 @@ export class ClaudeAgent implements Agent {
           for (const event of parseClaudeLine(text)) {
             facts.add(event);
             if (event.type === 'init') sessionId = event.sessionId;
+            if (event.type === 'rate_limit') limit = event;
             if (event.type === 'result') {
               result = event;
               sessionId = event.sessionId ?? sessionId;
@@ -211,6 +216,9 @@ export class ClaudeAgent implements Agent {
       }),
     );
     const withSession = sessionId !== undefined ? { sessionId } : {};
+    if (result === undefined && run.tail.some((l) => l.includes(ROOT_REFUSAL))) {
+      return { ok: false, retryable: false, error: `claude refused to run: "${ROOT_REFUSAL}" — the job runs as root (a self-hosted runner or a container: job); run it as another user, or set IS_SANDBOX=1 for the step if the machine is a throwaway sandbox`, ...withSession };
+    }
     const tail = run.tail.length > 0 ? `\n${run.tail.slice(-10).join('\n')}` : '';
     if (run.aborted) return { ok: false, retryable: true, error: `claude was aborted: ${abortReason(context.signal)}`, ...withSession };
     if (run.timedOut) {
@@ -220,6 +228,9 @@ export class ClaudeAgent implements Agent {
       const hint = (run.error as NodeJS.ErrnoException).code === 'ENOENT' ? ' (is Claude Code installed and on PATH?)' : '';
       return { ok: false, retryable: false, error: `claude could not run: ${run.error.message}${hint}`, ...withSession };
     }
+    // A stop at the usage limit is a pause to wait out (the worker reads the reset from this reason), not the plan's failure.
+    const limited = usageLimitFailure(result, limit);
+    if (limited) return { ok: false, retryable: true, error: limited, ...(result ? { result } : {}), ...withSession };
     if (result === undefined) {
       return { ok: false, retryable: true, error: `claude exited with ${run.code === null ? `signal ${run.signal}` : `code ${run.code}`} and no result${tail}`, ...withSession };
     }
@@ -228,11 +239,22 @@ export class ClaudeAgent implements Agent {
     return { ok: true, result, ...withSession };
   }
 
+  /**
+   * Claude Code refuses bypassPermissions as root unless IS_SANDBOX=1 (self-hosted runners and
+   * `container:` jobs run as root). The worker chose bypassPermissions because the runner is a
+   * throwaway machine holding no write token: that is the sandbox the variable declares.
+   */
+  private rootSandbox(): Record<string, string> {
+    const root = typeof process.getuid === 'function' && process.getuid() === 0;
+    return this.options.permissionMode === 'bypassPermissions' && root && process.env.IS_SANDBOX === undefined ? { IS_SANDBOX: '1' } : {};
+  }
+
   private args(next: ClaudeTurn): string[] {
     const o = this.options;
     const args = ['-p', next.prompt, '--output-format', 'stream-json', '--verbose'];
     if (next.resume) args.push('--resume', next.resume);
-    args.push('--mcp-config', next.mcpConfig);
+    // Only harness's reporting server: a repository's own .mcp.json (or the user's settings) adds none to the worker's agent.
+    args.push('--mcp-config', next.mcpConfig, '--strict-mcp-config');
     args.push('--permission-mode', o.permissionMode ?? 'acceptEdits');
     // Headless Claude Code asks permission for an MCP tool like any other: the reporting channel's are always allowed.
     args.push('--allowedTools', [...(o.allowedTools ?? []), ...CLAUDE_TOOL_NAMES].join(','));

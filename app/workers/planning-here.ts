@@ -19,8 +19,8 @@ import { planningPrecondition } from '../engine/planning/planning-precondition.j
 import { discussPaths, planningStages, planningSubject, type PlanningAgentName, type PlanningStage } from '../engine/planning/planning-steps.js';
 import type { Plan, Spec } from '../engine/core/spec/model.js';
 import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
-import type { SurfacedEntry } from '../engine/knowledge/loop.js';
-import { DEFAULT_SURFACE, surface, type SurfaceOptions } from '../engine/knowledge/surface.js';
+import type { SurfacedEntry } from '../engine/knowledge/documents/loop.js';
+import { DEFAULT_SURFACE, surface, type SurfaceOptions } from '../engine/knowledge/surfacing/surface.js';
 import { planningSurfaceSubject } from '../engine/planning/planning-knowledge.js';
 import { secretValues, type SafetyOptions } from '../machine/content-safety.js';
 import { loadSurfacingIndex, safeSurfaced } from '../machine/surfacing-store.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Clock } from '../engine/core/clock.js';
 import { formatProblem } from '../engine/core/spec/problem.js';
-import { parseSpikeInstructions, SPIKE_INSTRUCTIONS } from '../engine/knowledge/spike-instructions.js';
+import { parseSpikeInstructions, SPIKE_INSTRUCTIONS } from '../engine/knowledge/spikes/spike-instructions.js';
 import type { Progress } from '../engine/lifecycle/ports.js';
 import { runSpike, type SpikeOutcome } from '../engine/lifecycle/run-spike.js';
 import { secretValues } from '../machine/content-safety.js';

@@ -1,7 +1,7 @@
 import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { CommitMessage } from '../engine/core/agents/commit-message.js';
-import type { SpikeStage } from '../engine/knowledge/spike-instructions.js';
+import type { SpikeStage } from '../engine/knowledge/spikes/spike-instructions.js';
 import type { SpikeCommit, SpikeWorkspace } from '../engine/lifecycle/spike-ports.js';
 import { makeSafe, type SafetyOptions } from '../machine/content-safety.js';
 import { isMissing, readTextIfExists, removeIfExists } from '../machine/files.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
-import { SPIKE_FILES } from '../engine/knowledge/spike-files.js';
+import { SPIKE_FILES } from '../engine/knowledge/spikes/spike-files.js';
 import { listIfExists } from '../machine/files.js';
 
 /**

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { CliIO } from '../../app/cli/io.js';
 import { main } from '../../app/cli/main.js';
 import type { ReflectJson } from '../../app/cli/commands/reflect.js';
-import { parseKnowledge } from '../../app/engine/knowledge/parse.js';
+import { parseKnowledge } from '../../app/engine/knowledge/documents/parse.js';
 import { KNOWLEDGE_HEADING } from '../../app/engine/core/agents/knowledge-brief.js';
 import { writeTree } from '../helpers/cli.js';
 import { git, makeRepo } from '../helpers/repo.js';

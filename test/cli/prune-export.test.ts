@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest';
 import type { PruneJson } from '../../app/cli/commands/prune.js';
 import type { CliIO } from '../../app/cli/io.js';
 import { main } from '../../app/cli/main.js';
-import type { KnowledgeExport } from '../../app/engine/knowledge/export.js';
-import { parseKnowledge } from '../../app/engine/knowledge/parse.js';
+import type { KnowledgeExport } from '../../app/engine/knowledge/genes/export.js';
+import { parseKnowledge } from '../../app/engine/knowledge/documents/parse.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { makeRepo, git } from '../helpers/repo.js';
-import { applications, geneText } from '../engine/knowledge/gene-helpers.js';
+import { applications, geneText } from '../engine/knowledge/genes/gene-helpers.js';
 
 const STORE = join(FIXTURES, 'knowledge', 'genes', 'store');
 const SIGNATURE = 'checks:01-02/unit';

@@ -5,7 +5,7 @@ import type { CliIO } from '../../app/cli/io.js';
 import { main } from '../../app/cli/main.js';
 import type { ReflectJson } from '../../app/cli/commands/reflect.js';
 import { REDACTED } from '../../app/machine/content-safety.js';
-import { parseKnowledge } from '../../app/engine/knowledge/parse.js';
+import { parseKnowledge } from '../../app/engine/knowledge/documents/parse.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { git, makeRepo } from '../helpers/repo.js';
 import { tempDir } from '../helpers/cli.js';

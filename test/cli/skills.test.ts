@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CliIO } from '../../app/cli/io.js';
 import { main } from '../../app/cli/main.js';
 import type { RetrospectiveJson } from '../../app/cli/commands/retrospective.js';
-import { parseAnyDocument } from '../../app/engine/knowledge/any-document.js';
+import { parseAnyDocument } from '../../app/engine/knowledge/documents/any-document.js';
 import { formatProblem } from '../../app/engine/core/spec/problem.js';
 import { git, makeRepo } from '../helpers/repo.js';
 import { FIX, repairSet } from '../engine/knowledge/skills/recorded.js';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseKnowledge } from '../../app/engine/knowledge/parse.js';
+import { parseKnowledge } from '../../app/engine/knowledge/documents/parse.js';
 import { runCli, tempDir, writeTree } from '../helpers/cli.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { git, makeRepo } from '../helpers/repo.js';

@@ -22,7 +22,7 @@ describe('the layers, as lint enforces them', () => {
       "import { runSpec } from '../../../runner/runner.js';",
       "import { loadTemplate } from '../../../machine/templates.js';",
       "import { gsdTitle } from '../../importers/gsd/plan.js';",
-      "import { parseKnowledge } from '../../knowledge/parse.js';",
+      "import { parseKnowledge } from '../../knowledge/documents/parse.js';",
       "import { planBranch } from '../../forge/names.js';",
       'export const probe = [readFile, spawn, Octokit, core, runSpec, loadTemplate, gsdTitle, parseKnowledge, planBranch];',
     ].join('\n');
@@ -61,8 +61,18 @@ describe('the layers, as lint enforces them', () => {
   });
 
   it('lets each area use what is below it', async () => {
-    expect(await lintAs('app/engine/lifecycle/probe.ts', "import { parseKnowledge } from '../knowledge/parse.js';\nimport { loadSpec } from '../core/spec/load.js';\nexport const p = [parseKnowledge, loadSpec];\n")).toEqual([]);
+    expect(await lintAs('app/engine/lifecycle/probe.ts', "import { parseKnowledge } from '../knowledge/documents/parse.js';\nimport { loadSpec } from '../core/spec/load.js';\nexport const p = [parseKnowledge, loadSpec];\n")).toEqual([]);
     expect(await lintAs('app/runner/probe.ts', "import { readFile } from 'node:fs/promises';\nimport { loadSpec } from '../engine/core/spec/load.js';\nexport const p = [readFile, loadSpec];\n")).toEqual([]);
+  });
+
+  it('orders the knowledge loop by stage, each stage on the ones before it and none after', () => {
+    const stages = ['documents', 'signals', 'lessons', 'skills', 'genes', 'surfacing', 'spikes'].map((s) => `app/engine/knowledge/${s}`);
+    for (const [i, stage] of stages.entries()) {
+      expect(LAYERS[stage], stage).toBeDefined();
+      expect(LAYERS[stage]?.may.filter((area) => stages.includes(area) && stages.indexOf(area) >= i), stage).toEqual([]);
+    }
+    expect(forbidden('app/engine/knowledge/documents/probe.ts', '../lessons/reflect.js')).toContain('app/engine/knowledge/documents may not depend on app/engine/knowledge/lessons');
+    expect(forbidden('app/engine/knowledge/lessons/probe.ts', '../signals/signal-record.js')).toBeUndefined();
   });
 
   it('puts every source file in an area', () => {

@@ -2,7 +2,7 @@ import nock from 'nock';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { desiredIssue } from '../../app/engine/forge/plan-issue.js';
 import { loadSpec } from '../../app/engine/core/spec/load.js';
-import { parseKnowledge } from '../../app/engine/knowledge/parse.js';
+import { parseKnowledge } from '../../app/engine/knowledge/documents/parse.js';
 import { FakeGitHub, spoken } from '../helpers/github-repo.js';
 import { testProbot, webhookExample } from '../helpers/probot.js';
 import { planMd, specOf } from '../helpers/spec.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KNOWLEDGE_HEADING } from '../../app/engine/core/agents/knowledge-brief.js';
-import { parseKnowledge } from '../../app/engine/knowledge/parse.js';
+import { parseKnowledge } from '../../app/engine/knowledge/documents/parse.js';
 import { knowledgeForge } from '../../app/worker-action/capture.js';
 import { runWorker } from '../../app/worker-action/worker.js';
 import { workerForge, type WorkerDeps } from '../../app/worker-action/worker-run.js';

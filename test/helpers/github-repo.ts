@@ -111,6 +111,8 @@ export class FakeGitHub {
    * undefined serves it.
    */
   fail: (method: string, url: string) => number | { status: number; headers: Record<string, string> } | undefined = () => undefined;
+  /** Over HTTP (serve()): true drops the connection without an answer (ECONNRESET at the client) instead of serving the request. */
+  drop: (method: string, url: string) => boolean = () => false;
   /** `base...head` → merge base; the base itself unless set. */
   mergeBases = new Map<string, string>();
   nextIssue = 100;
@@ -276,6 +278,10 @@ export class FakeGitHub {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
+        if (this.drop(req.method ?? 'GET', req.url ?? '/')) {
+          req.socket.destroy();
+          return;
+        }
         const text = Buffer.concat(chunks).toString('utf8');
         let reply: Reply;
         try {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Plan } from '../../app/engine/core/spec/model.js';
 import { parsePlan } from '../../app/engine/core/spec/plan.js';
-import type { KnowledgeFile } from '../../app/engine/knowledge/knowledge-index.js';
+import type { KnowledgeFile } from '../../app/engine/knowledge/surfacing/knowledge-index.js';
 import { FIXTURES } from './paths.js';
 
 /** The recorded knowledge store of test/fixtures/knowledge/surface/store: lessons, skills (one archived), genes (one deprecated), a signal. */

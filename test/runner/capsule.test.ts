@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseKnowledge } from '../../app/engine/knowledge/parse.js';
+import { parseKnowledge } from '../../app/engine/knowledge/documents/parse.js';
 import { RecordingReporter } from '../../app/runner/progress.js';
 import { runSpec } from '../../app/runner/runner.js';
 import { git, makeRepo, SPEC_DIR, specTree, type StepPlan } from '../helpers/repo.js';
-import { geneText } from '../engine/knowledge/gene-helpers.js';
+import { geneText } from '../engine/knowledge/genes/gene-helpers.js';
 
 /**
  * Capsules in a local run (capsule-record.ts): a plan verified with a gene in its brief files

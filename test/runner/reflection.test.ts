@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HarnessConfigSchema } from '../../app/engine/core/config/schema.js';
-import { parseKnowledge } from '../../app/engine/knowledge/parse.js';
+import { parseKnowledge } from '../../app/engine/knowledge/documents/parse.js';
 import { RecordingReporter } from '../../app/runner/progress.js';
 import { runSpec } from '../../app/runner/runner.js';
 import { FIXTURES } from '../helpers/paths.js';

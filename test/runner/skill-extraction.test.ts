@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type HarnessConfig } from '../../app/engine/core/config/schema.js';
-import { parseKnowledge } from '../../app/engine/knowledge/parse.js';
+import { parseKnowledge } from '../../app/engine/knowledge/documents/parse.js';
 import { RecordingReporter } from '../../app/runner/progress.js';
 import { runSpec } from '../../app/runner/runner.js';
 import { git, makeRepo, SPEC_DIR, specTree, type StepPlan } from '../helpers/repo.js';

@@ -3,7 +3,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseAnyDocument } from '../../app/engine/knowledge/any-document.js';
+import { parseAnyDocument } from '../../app/engine/knowledge/documents/any-document.js';
 import { RecordingReporter } from '../../app/runner/progress.js';
 import { runSpec } from '../../app/runner/runner.js';
 import { writeTree } from '../helpers/cli.js';

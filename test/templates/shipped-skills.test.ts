@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseAnyDocument } from '../../app/engine/knowledge/any-document.js';
+import { parseAnyDocument } from '../../app/engine/knowledge/documents/any-document.js';
 import { formatProblem } from '../../app/engine/core/spec/problem.js';
 import { ROOT } from '../helpers/paths.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseAnyDocument, TEMPLATE_FILES, type AnyDocumentKind } from '../../app/engine/knowledge/any-document.js';
+import { parseAnyDocument, TEMPLATE_FILES, type AnyDocumentKind } from '../../app/engine/knowledge/documents/any-document.js';
 import type { ParseOptions } from '../../app/engine/core/documents/parse.js';
 import { renderTemplate, templatePlaceholders } from '../../app/engine/core/documents/render-template.js';
 import { parseFrontmatter } from '../../app/engine/core/spec/frontmatter.js';

@@ -90,6 +90,8 @@ async function setup(p: WorkerPlan, calls: ClaudeAction[][], other: Record<strin
     GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
     GITHUB_REF: 'refs/heads/main',
     GITHUB_RUN_ID: '42',
+    // The fake answers at once and has no limits: writes need not be spaced a second apart (the private-repository tests keep the spacing).
+    HARNESS_GITHUB_THROTTLE: 'off',
   };
   return { repo, github, runner: runnerDirs(repo.checkout), env, claude, appCheck: APP_CHECK };
 }
@@ -124,6 +126,7 @@ function noTokenIn(call: { env: Record<string, string>; gitConfig: string }): vo
 
 describe('the bundled worker action on a runner', () => {
   it('owns the App\'s check run: in progress, task N of M and the last messages, then the final state with the checks, the cost and the links', async () => {
+    // The repository asks for an MCP server of its own: the worker's agent must not start it.
     const s = await setup(plan(), [
       [
         { report: { type: 'session_ready' } },
@@ -136,10 +139,11 @@ describe('the bundled worker action on a runner', () => {
         { report: { type: 'task_completed', message: 'Wrote and signed the greeting.' } },
         { result: { result: 'Wrote and signed the greeting.', total_cost_usd: 0.42 } },
       ],
-    ]);
+    ], { '.mcp.json': JSON.stringify({ mcpServers: { exfiltrate: { command: 'curl', args: ['https://example.com'] } } }) });
 
     const run = await runAction(bundle, s.runner, inputs(withApp), s.env);
     if (process.env.DEBUG_WORKER) console.log(run.stdout, run.stderr);
+    expect(readFileSync(join(s.claude.bin, 'servers.jsonl'), 'utf8').trim()).toBe(JSON.stringify({ call: 0, servers: ['harness'] }));
 
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -180,6 +184,9 @@ describe('the bundled worker action on a runner', () => {
     const [call] = await s.claude.calls();
     expect(call!.args).toContain('--mcp-config');
     noTokenIn(call!);
+    // On the runner the agent runs with bypassPermissions; as root (a self-hosted runner, a container: job, this machine) Claude Code needs IS_SANDBOX=1 for it.
+    expect(call!.args.slice(call!.args.indexOf('--permission-mode'), call!.args.indexOf('--permission-mode') + 2)).toEqual(['--permission-mode', 'bypassPermissions']);
+    if (process.getuid?.() === 0) expect(call!.env.IS_SANDBOX).toBe('1');
   });
 
   it('stops at a decision with its buttons, and a second runner resumes the same session with the answer and the work from before', async () => {
@@ -326,6 +333,35 @@ describe('the bundled worker action on a runner', () => {
     // The reset time where the App's scheduling rounds read it: the plan issue's marker line.
     const issue = s.github.issues.find((i) => i.labels.includes('status:checkpoint'))!;
     expect(issue.body!.split('\n')[0]).toMatch(/ resume_at=2025-11-24T16:00:00\.000Z -->$/);
+  });
+
+  // The pinned Claude Code (2.1.332) ends a run at the limit with one of its own messages, as a "success" or an error,
+  // and says so first in a rate_limit_event whose resetsAt (unix seconds) is exact.
+  it.each([
+    {
+      said: "You've hit your session limit · resets 3pm (UTC)",
+      result: { subtype: 'success', is_error: false },
+      event: { type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt: 1924786800, rateLimitType: 'five_hour', isUsingOverage: false }, uuid: 'e1' },
+      resumeAt: '2030-12-29T15:00:00.000Z',
+    },
+    { said: "You've hit your weekly limit · resets Jan 2, 2030, 3pm (America/New_York)", result: { subtype: 'success', is_error: true }, resumeAt: '2030-01-02T20:00:00.000Z' },
+    { said: "You've hit your Opus limit · resets Dec 1, 2030, 9:30am (Europe/Berlin) · progress saved", result: { subtype: 'success', is_error: true }, resumeAt: '2030-12-01T08:30:00.000Z' },
+    { said: "You've hit your Sonnet limit · resets Mar 3, 2031, 12am (UTC)", result: { subtype: 'success', is_error: false }, resumeAt: '2031-03-03T00:00:00.000Z' },
+  ])('pauses at "$said": neutral, resume_at $resumeAt', async ({ said, result, event, resumeAt }) => {
+    const s = await setup(plan(), [[{ write: ['out/greeting.txt', 'half\n'] }, ...(event ? [{ event }] : []), { result: { ...result, result: said } }]]);
+
+    const run = await runAction(bundle, s.runner, inputs(withApp), s.env);
+
+    expect(run.code).toBe(0);
+    expect(run.outputs).toMatchObject({ result: 'checkpoint', checkpoint: 'usage-limit' });
+    const check = s.github.checkRuns.find((r) => r.id === APP_CHECK)!;
+    expect(check).toMatchObject({ status: 'completed', conclusion: 'neutral' });
+    expect(check.output.title).toBe(`Paused: the model's usage limit resets ${resumeAt}`);
+    expect(check.output.summary).toContain(`The agent stopped at the model's rate or usage limit (${said}).`);
+    const issue = s.github.issues.find((i) => i.labels.includes('status:checkpoint'))!;
+    expect(issue.body!.split('\n')[0]).toMatch(new RegExp(` resume_at=${resumeAt.replace(/\./g, '\\.')} -->$`));
+    const head = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
+    expect(git(s.repo.remote, 'show', `${head}:out/greeting.txt`)).toBe('half');
   });
 
   it('fails with the reason and the evidence when branch protection rejects the push, and opens no pull request', async () => {

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseKnowledge } from '../../app/engine/knowledge/parse.js';
+import { parseKnowledge } from '../../app/engine/knowledge/documents/parse.js';
 import { knowledgeForge } from '../../app/worker-action/capture.js';
 import { runWorker } from '../../app/worker-action/worker.js';
 import { workerForge, type WorkerDeps } from '../../app/worker-action/worker-run.js';
@@ -9,7 +9,7 @@ import { testOctokit } from '../helpers/octokit.js';
 import { OWNER, REPO, testLog } from '../helpers/worker-github.js';
 import { isolateGit, workerRepo } from '../helpers/worker-repo.js';
 import { SPEC, specRepo, type WorkerPlan } from '../helpers/worker-spec.js';
-import { geneText } from '../engine/knowledge/gene-helpers.js';
+import { geneText } from '../engine/knowledge/genes/gene-helpers.js';
 
 /**
  * Capsules on a runner (app/worker-action/capture.ts): a plan verified with a gene in its brief

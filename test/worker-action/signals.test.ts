@@ -1,7 +1,7 @@
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseKnowledge } from '../../app/engine/knowledge/parse.js';
-import { signalEntries } from '../../app/engine/knowledge/store-index.js';
+import { parseKnowledge } from '../../app/engine/knowledge/documents/parse.js';
+import { signalEntries } from '../../app/engine/knowledge/documents/store-index.js';
 import { knowledgeForge } from '../../app/worker-action/capture.js';
 import { runWorker } from '../../app/worker-action/worker.js';
 import { workerForge, type WorkerDeps } from '../../app/worker-action/worker-run.js';

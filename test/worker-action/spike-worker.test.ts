@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spikeDraft } from '../../app/engine/forge/spike-draft.js';
-import { parseKnowledge } from '../../app/engine/knowledge/parse.js';
+import { parseKnowledge } from '../../app/engine/knowledge/documents/parse.js';
 import { loadTemplate } from '../../app/machine/templates.js';
 import { parseInputs } from '../../app/worker-action/inputs.js';
 import { runWorker } from '../../app/worker-action/worker.js';

@@ -191,6 +191,8 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
       // The reporting channel (issue 8): the harness MCP server, and its two tools allowed.
       '--mcp-config',
       join(logDir, 'mcp.json'),
+      // …and no other server: not the repository's .mcp.json, not the user's settings.
+      '--strict-mcp-config',
       '--permission-mode',
       'acceptEdits',
       '--allowedTools',

@@ -6,7 +6,7 @@ import { KNOWLEDGE_HEADING, knowledgeLine } from '../../app/engine/core/agents/k
 import { buildWorkerPrompt } from '../../app/engine/core/agents/prompt.js';
 import { executorInstructions } from '../../app/workers/executor-instructions.js';
 import { AssignTaskSchema } from '../../app/engine/core/protocol/messages.js';
-import type { SurfacedEntry } from '../../app/engine/knowledge/loop.js';
+import type { SurfacedEntry } from '../../app/engine/knowledge/documents/loop.js';
 import { assignTask } from '../../app/engine/lifecycle/assignment.js';
 import { ClaudeAgent } from '../../app/workers/claude.js';
 import { CommandAgent } from '../../app/workers/command.js';

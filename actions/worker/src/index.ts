@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
+import { CLIENT_PLUGINS, clientOptions } from '../../../app/gateway/client.js';
 import { workerForge } from '../../../app/worker-action/worker-run.js';
 import { knowledgeForge } from '../../../app/worker-action/capture.js';
 import { parseInputs } from '../../../app/worker-action/inputs.js';
@@ -38,7 +39,12 @@ async function main(): Promise<void> {
   useReportServerCommand({ command: process.execPath, args: [process.argv[1]!, SERVER_MODE] });
   const { context } = github;
   const token = inputs.appToken ?? inputs.token;
-  const octokit = github.getOctokit(token);
+  // The one client factory's options and plugins (retries of transient failures, GitHub's limits waited out) on @actions/github's client, which keeps the runner's proxy settings.
+  const octokit = github.getOctokit(
+    token,
+    clientOptions({ userAgent: 'harness-worker', warn: (m) => core.warning(m), unthrottled: process.env.HARNESS_GITHUB_THROTTLE === 'off', ...(process.env.GITHUB_API_URL ? { baseUrl: process.env.GITHUB_API_URL } : {}) }),
+    ...CLIENT_PLUGINS,
+  );
   const forge = workerForge(octokit.request, context.repo);
   const { token: _token, appToken: _appToken, appSlug, ...request } = inputs;
   const outcome = await runWorker({
@@ -53,6 +59,8 @@ async function main(): Promise<void> {
     secrets: [inputs.token, ...(inputs.appToken ? [inputs.appToken] : [])],
     checkOwner: inputs.appToken ? 'app' : 'actions',
     pushToken: token,
+    // GHES and ghe.com: the token goes to the runner's own server, never to github.com.
+    serverUrl: context.serverUrl,
     ...(appSlug ? { appLogin: `${appSlug}[bot]` } : {}),
     runUrl: `${context.serverUrl}/${context.repo.owner}/${context.repo.repo}/actions/runs/${context.runId}`,
   });

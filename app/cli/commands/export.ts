@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { knowledgeExport } from '../../engine/knowledge/export.js';
-import { geneSettingsOf } from '../../engine/knowledge/gene-settings.js';
+import { knowledgeExport } from '../../engine/knowledge/genes/export.js';
+import { geneSettingsOf } from '../../engine/knowledge/genes/gene-settings.js';
 import { makeSafe, secretValues } from '../../machine/content-safety.js';
 import { isDirectory } from '../../machine/files.js';
 import { readTrajectory } from '../../machine/gene-store.js';

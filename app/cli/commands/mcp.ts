@@ -51,7 +51,7 @@ export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
   const apiUrl = (values['api-url'] ?? io.env.GITHUB_API_URL ?? 'https://api.github.com').replace(/\/+$/, '');
   if (!/^https?:\/\//.test(apiUrl)) throw new UsageError(`--api-url must be an http(s) URL, not "${apiUrl}"`);
   const [, owner, repo] = named ? REPO.exec(named)! : [];
-  const github = token && owner && repo ? personGateway(token, apiUrl, { owner, repo }) : undefined;
+  const github = token && owner && repo ? personGateway(token, apiUrl, { owner, repo }, { unthrottled: process.env.HARNESS_GITHUB_THROTTLE === 'off' }) : undefined;
 
   const stop = new AbortController();
   const onSignal = () => stop.abort();

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { GeneChange } from '../../engine/knowledge/decay.js';
-import { geneSettingsOf } from '../../engine/knowledge/gene-settings.js';
+import type { GeneChange } from '../../engine/knowledge/genes/decay.js';
+import { geneSettingsOf } from '../../engine/knowledge/genes/gene-settings.js';
 import { makeSafe, secretValues, type SafetyOptions } from '../../machine/content-safety.js';
 import { isDirectory } from '../../machine/files.js';
 import { pruneLocally, type LocalPrune } from '../../machine/local-prune.js';

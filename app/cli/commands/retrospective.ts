@@ -5,13 +5,13 @@ import { DEFAULT_CONFIG, type HarnessConfig } from '../../engine/core/config/sch
 import { countErrors, formatProblem } from '../../engine/core/spec/problem.js';
 import { SPEC_ID } from '../../engine/core/spec/schema.js';
 import { KNOWLEDGE_ROOT, projectName } from '../../engine/forge/knowledge-draft.js';
-import { ReflectorError } from '../../engine/knowledge/reflector.js';
-import type { Extraction } from '../../engine/knowledge/skill-extraction.js';
+import { ReflectorError } from '../../engine/knowledge/lessons/reflector.js';
+import type { Extraction } from '../../engine/knowledge/skills/skill-extraction.js';
 import { makeSafe, secretValues, type SafetyOptions } from '../../machine/content-safety.js';
 import { isDirectory, readTextIfExists } from '../../machine/files.js';
 import { configuredReflector } from '../../machine/reflector-agent.js';
 import { retrospectLocally } from '../../machine/skill-retrospective.js';
-import { retrospectiveText } from '../../engine/knowledge/skill-audit-text.js';
+import { retrospectiveText } from '../../engine/knowledge/skills/skill-audit-text.js';
 import { Git, GitError } from '../../workers/git.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath } from '../spec-input.js';

@@ -7,7 +7,7 @@ import { planPhase } from '../../engine/core/spec/model.js';
 import type { RunOptions } from '../../runner/context.js';
 import { RunLockedError } from '../../runner/lock.js';
 import type { RunReflection } from '../../runner/reflection.js';
-import { ReflectorError } from '../../engine/knowledge/reflector.js';
+import { ReflectorError } from '../../engine/knowledge/lessons/reflector.js';
 import { configuredReflector } from '../../machine/reflector-agent.js';
 import { PlainReporter, TtyReporter } from '../../runner/progress.js';
 import { RunError, RunRepo } from '../../runner/repo.js';

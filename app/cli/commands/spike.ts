@@ -4,7 +4,7 @@ import type { AttemptEvent, Progress } from '../../engine/lifecycle/ports.js';
 import { AttemptStoppedError } from '../../engine/lifecycle/run-agent.js';
 import { DESIGN_MINUTES, MAX_TIME_BOX_MINUTES, type SpikeOutcome } from '../../engine/lifecycle/run-spike.js';
 import { spikeAgentName, spikeAgentRefusal } from '../../engine/lifecycle/spike-agent.js';
-import { SPIKE_FILES } from '../../engine/knowledge/spike-files.js';
+import { SPIKE_FILES } from '../../engine/knowledge/spikes/spike-files.js';
 import { RunError, RunRepo } from '../../runner/repo.js';
 import { runLocalSpike, SpikeLockedError, type LocalSpike } from '../../runner/spike.js';
 import { agentsConfig } from '../../workers/config.js';

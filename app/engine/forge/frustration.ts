@@ -1,6 +1,6 @@
 import { planPhase } from '../core/spec/model.js';
-import type { SignalDraft } from '../knowledge/loop.js';
-import { deriveTags } from '../knowledge/signal-tags.js';
+import type { SignalDraft } from '../knowledge/documents/loop.js';
+import { deriveTags } from '../knowledge/signals/signal-tags.js';
 import { checkpointOf } from './checkpoint-markers.js';
 import { changesAnything, describeTarget, type Command } from './command.js';
 import { parseCommand } from './parse-command.js';

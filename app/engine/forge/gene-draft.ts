@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { GeneChange } from '../knowledge/decay.js';
-import type { GeneCandidate } from '../knowledge/gene-solidify.js';
+import type { GeneChange } from '../knowledge/genes/decay.js';
+import type { GeneCandidate } from '../knowledge/genes/gene-solidify.js';
 import { knowledgeBranch, knowledgeLabels, type KnowledgeDraft } from './knowledge-draft.js';
 
 /**

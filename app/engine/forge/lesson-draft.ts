@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { LessonChange } from '../knowledge/distill.js';
-import { signalKey } from '../knowledge/lesson-record.js';
-import { evidenceLine } from '../knowledge/lesson-document.js';
-import type { ProposedLesson } from '../knowledge/reflect.js';
+import type { LessonChange } from '../knowledge/lessons/distill.js';
+import { signalKey } from '../knowledge/lessons/lesson-record.js';
+import { evidenceLine } from '../knowledge/lessons/lesson-document.js';
+import type { ProposedLesson } from '../knowledge/lessons/reflect.js';
 import { knowledgeBranch, knowledgeLabels, type KnowledgeDraft } from './knowledge-draft.js';
 import { ISSUE_BODY_LIMIT } from './limits.js';
 

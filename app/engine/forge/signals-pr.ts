@@ -1,6 +1,6 @@
-import { captureFiles, captureReads, type CaptureBatch, type CaptureResult } from '../knowledge/capture.js';
-import type { SignalDraft } from '../knowledge/loop.js';
-import type { TrajectoryEvent } from '../knowledge/trajectory.js';
+import { captureFiles, captureReads, type CaptureBatch, type CaptureResult } from '../knowledge/signals/capture.js';
+import type { SignalDraft } from '../knowledge/documents/loop.js';
+import type { TrajectoryEvent } from '../knowledge/documents/trajectory.js';
 import { knowledgeBranch, knowledgeLabels, KNOWLEDGE_ROOT } from './knowledge-draft.js';
 
 /**

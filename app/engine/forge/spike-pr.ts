@@ -1,5 +1,5 @@
 import { findSection, sections } from '../core/documents/sections.js';
-import type { Decision, Experiment } from '../knowledge/schema.js';
+import type { Decision, Experiment } from '../knowledge/documents/schema.js';
 import { ISSUE_BODY_LIMIT } from './limits.js';
 
 /** What a spike's run found, as its knowledge PR tells it. */

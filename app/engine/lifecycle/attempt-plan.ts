@@ -2,7 +2,7 @@ import type { AgentFacts, Checkpoint, Insight, Usage } from '../core/protocol/me
 import { undeclaredWrites, type Deviation } from '../core/run/deviations.js';
 import type { Plan } from '../core/spec/model.js';
 import { verifyPlan, type VerificationReport } from '../core/verify/levels.js';
-import type { SignalDraft } from '../knowledge/loop.js';
+import type { SignalDraft } from '../knowledge/documents/loop.js';
 import type { HumanCheckRef } from './answers.js';
 import { agentFailure, verificationFailure } from './failure-reason.js';
 import type { AttemptPorts, PlanCommit } from './ports.js';

@@ -1,6 +1,6 @@
-import { parseKnowledge } from '../knowledge/parse.js';
-import type { Signal } from '../knowledge/schema.js';
-import { compareText, INDEX_FILE, signalEntries } from '../knowledge/store-index.js';
+import { parseKnowledge } from '../knowledge/documents/parse.js';
+import type { Signal } from '../knowledge/documents/schema.js';
+import { compareText, INDEX_FILE, signalEntries } from '../knowledge/documents/store-index.js';
 import type { AttemptFailure, AttemptHistory } from './signals.js';
 
 /**

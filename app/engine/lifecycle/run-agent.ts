@@ -2,7 +2,7 @@ import type { WorkerContext } from '../core/agents/agent.js';
 import { HarnessError } from '../core/error.js';
 import type { AgentFacts, Checkpoint, Insight, OrchestratorMessage, Usage, WorkerMessage } from '../core/protocol/messages.js';
 import type { Plan } from '../core/spec/model.js';
-import type { SurfacedEntry } from '../knowledge/loop.js';
+import type { SurfacedEntry } from '../knowledge/documents/loop.js';
 import { responseTo } from './answers.js';
 import { assignTask } from './assignment.js';
 import type { AttemptPorts } from './ports.js';

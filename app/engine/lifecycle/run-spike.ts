@@ -1,10 +1,10 @@
 import type { CommitMessage } from '../core/agents/commit-message.js';
 import { formatProblem, type Problem } from '../core/spec/problem.js';
-import { parseKnowledge } from '../knowledge/parse.js';
-import type { Decision, Experiment, Hypothesis } from '../knowledge/schema.js';
-import { checkSpikeDecision, checkSpikeDesign, readSpikeIdentity, type SpikeIdentity } from '../knowledge/spike-checks.js';
-import { inSpikeFolder, SPIKE_FILES, spikeFile } from '../knowledge/spike-files.js';
-import { renderSpikeStage, type SpikeInstructions, type SpikeStage, type SpikeValues } from '../knowledge/spike-instructions.js';
+import { parseKnowledge } from '../knowledge/documents/parse.js';
+import type { Decision, Experiment, Hypothesis } from '../knowledge/documents/schema.js';
+import { checkSpikeDecision, checkSpikeDesign, readSpikeIdentity, type SpikeIdentity } from '../knowledge/spikes/spike-checks.js';
+import { inSpikeFolder, SPIKE_FILES, spikeFile } from '../knowledge/spikes/spike-files.js';
+import { renderSpikeStage, type SpikeInstructions, type SpikeStage, type SpikeValues } from '../knowledge/spikes/spike-instructions.js';
 import type { Answers } from './ports.js';
 import { agentFailure } from './failure-reason.js';
 import { runAgent } from './run-agent.js';

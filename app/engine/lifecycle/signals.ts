@@ -3,8 +3,8 @@ import type { Insight } from '../core/protocol/messages.js';
 import type { Deviation } from '../core/run/deviations.js';
 import type { Check, Phase, Plan } from '../core/spec/model.js';
 import type { LevelResult, VerificationReport } from '../core/verify/levels.js';
-import type { SignalDraft, SurfacedEntry } from '../knowledge/loop.js';
-import { deriveTags, type TagSources } from '../knowledge/signal-tags.js';
+import type { SignalDraft, SurfacedEntry } from '../knowledge/documents/loop.js';
+import { deriveTags, type TagSources } from '../knowledge/signals/signal-tags.js';
 import { tellingLine } from './failure-reason.js';
 import type { AgentSeen } from './run-agent.js';
 

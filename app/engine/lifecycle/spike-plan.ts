@@ -1,7 +1,7 @@
 import type { Check, Plan } from '../core/spec/model.js';
 import { LineMap } from '../core/spec/frontmatter.js';
-import type { SpikeStage } from '../knowledge/spike-instructions.js';
-import { SPIKE_FILES, spikeFile } from '../knowledge/spike-files.js';
+import type { SpikeStage } from '../knowledge/spikes/spike-instructions.js';
+import { SPIKE_FILES, spikeFile } from '../knowledge/spikes/spike-files.js';
 
 export interface SpikePlanInput {
   stage: SpikeStage;

@@ -1,5 +1,5 @@
 import type { CommitMessage } from '../core/agents/commit-message.js';
-import type { SpikeStage } from '../knowledge/spike-instructions.js';
+import type { SpikeStage } from '../knowledge/spikes/spike-instructions.js';
 import type { AttemptPorts, Workspace } from './ports.js';
 
 /**

@@ -1,6 +1,6 @@
-import { pruneText, statsText } from '../../engine/knowledge/skill-audit-text.js';
-import { auditSkills } from '../../engine/knowledge/skill-audit.js';
-import { activeSkills, storeTrajectory } from '../../engine/knowledge/skill-inventory.js';
+import { pruneText, statsText } from '../../engine/knowledge/skills/skill-audit-text.js';
+import { auditSkills } from '../../engine/knowledge/skills/skill-audit.js';
+import { activeSkills, storeTrajectory } from '../../engine/knowledge/skills/skill-inventory.js';
 import { makeSafe } from '../../machine/content-safety.js';
 import { appSafety } from '../knowledge/app-safety.js';
 import { knowledgeStore, storeLabel } from '../knowledge/knowledge-store.js';

@@ -1,6 +1,6 @@
 import { projectName } from '../../engine/forge/knowledge-draft.js';
 import { signalsAppend } from '../../engine/forge/signals-pr.js';
-import type { SignalDraft } from '../../engine/knowledge/loop.js';
+import type { SignalDraft } from '../../engine/knowledge/documents/loop.js';
 import { gateway, type Gateway } from '../../gateway/gateway.js';
 import { GitHubError } from '../../gateway/github-error.js';
 import { makeSafe, secretValues } from '../../machine/content-safety.js';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { knowledgeBranch, knowledgeLabels, KNOWLEDGE_ROOT, type KnowledgeDraft } from '../../engine/forge/knowledge-draft.js';
-import { geneEvent, type GeneEvent } from '../../engine/knowledge/gene-events.js';
-import { readGene } from '../../engine/knowledge/gene-read.js';
-import { parseKnowledge } from '../../engine/knowledge/parse.js';
+import { geneEvent, type GeneEvent } from '../../engine/knowledge/genes/gene-events.js';
+import { readGene } from '../../engine/knowledge/genes/gene-read.js';
+import { parseKnowledge } from '../../engine/knowledge/documents/parse.js';
 import type { Gateway } from '../../gateway/gateway.js';
 import type { KnowledgePr } from '../../gateway/knowledge-pr.js';
 import type { TreeEntry } from '../../gateway/trees.js';

@@ -1,12 +1,12 @@
 import type { HarnessConfig } from '../../engine/core/config/schema.js';
 import { geneChangeDraft, solidifyPrDraft } from '../../engine/forge/gene-draft.js';
 import { knowledgeBranch, knowledgeLabels, KNOWLEDGE_ROOT } from '../../engine/forge/knowledge-draft.js';
-import { decay, type DecayResult } from '../../engine/knowledge/decay.js';
-import type { GeneEvent } from '../../engine/knowledge/gene-events.js';
+import { decay, type DecayResult } from '../../engine/knowledge/genes/decay.js';
+import type { GeneEvent } from '../../engine/knowledge/genes/gene-events.js';
 import { geneRead } from './gene-read-github.js';
-import { geneSettingsOf } from '../../engine/knowledge/gene-settings.js';
-import { solidify, type SolidifyResult } from '../../engine/knowledge/gene-solidify.js';
-import { appendTrajectory, trajectoryPath } from '../../engine/knowledge/trajectory.js';
+import { geneSettingsOf } from '../../engine/knowledge/genes/gene-settings.js';
+import { solidify, type SolidifyResult } from '../../engine/knowledge/genes/gene-solidify.js';
+import { appendTrajectory, trajectoryPath } from '../../engine/knowledge/documents/trajectory.js';
 import type { Gateway } from '../../gateway/gateway.js';
 import type { KnowledgePr } from '../../gateway/knowledge-pr.js';
 import { makeSafe, type SafetyOptions } from '../../machine/content-safety.js';

@@ -1,9 +1,9 @@
 import { KNOWLEDGE_ROOT } from '../../engine/forge/knowledge-draft.js';
-import type { CapsuleRecord, GeneRecord } from '../../engine/knowledge/decay.js';
-import { readGene } from '../../engine/knowledge/gene-read.js';
-import { parseKnowledge } from '../../engine/knowledge/parse.js';
-import { readSignal, type SignalRecord } from '../../engine/knowledge/signal-record.js';
-import { TrajectoryStats } from '../../engine/knowledge/trajectory-stats.js';
+import type { CapsuleRecord, GeneRecord } from '../../engine/knowledge/genes/decay.js';
+import { readGene } from '../../engine/knowledge/genes/gene-read.js';
+import { parseKnowledge } from '../../engine/knowledge/documents/parse.js';
+import { readSignal, type SignalRecord } from '../../engine/knowledge/signals/signal-record.js';
+import { TrajectoryStats } from '../../engine/knowledge/documents/trajectory-stats.js';
 import type { Gateway } from '../../gateway/gateway.js';
 import type { TreeEntry } from '../../gateway/trees.js';
 

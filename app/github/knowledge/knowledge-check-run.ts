@@ -1,6 +1,6 @@
 import type { Context } from 'probot';
 import { KNOWLEDGE_ROOT } from '../../engine/forge/knowledge-draft.js';
-import { KNOWLEDGE_CHECK, knowledgeCheckReport, type CheckedFile } from '../../engine/knowledge/knowledge-check.js';
+import { KNOWLEDGE_CHECK, knowledgeCheckReport, type CheckedFile } from '../../engine/knowledge/documents/knowledge-check.js';
 import { makeSafe } from '../../machine/content-safety.js';
 import { appGateway } from '../app-gateway.js';
 import { loadConfig } from '../config.js';

@@ -1,5 +1,5 @@
 import { KNOWLEDGE_ROOT } from '../../engine/forge/knowledge-draft.js';
-import { skippedSummary } from '../../engine/knowledge/skipped-summary.js';
+import { skippedSummary } from '../../engine/knowledge/lessons/skipped-summary.js';
 import { MAX_LESSON_PRS, MAX_SIGNALS_READ, type GitHubReflection } from './reflection.js';
 
 function plural(n: number, word: string, many = `${word}s`): string {

@@ -1,11 +1,11 @@
 import type { HarnessConfig } from '../../engine/core/config/schema.js';
 import { KNOWLEDGE_ROOT } from '../../engine/forge/knowledge-draft.js';
 import { lessonPrDraft, proposedLesson } from '../../engine/forge/lesson-draft.js';
-import { distill, NO_REFLECTOR, type LessonChange } from '../../engine/knowledge/distill.js';
-import { citedSignals, readLesson, signalKey, type LessonRecord } from '../../engine/knowledge/lesson-record.js';
-import { LESSON_EVIDENCE_READ, reflect, type ProposedLesson, type Skipped } from '../../engine/knowledge/reflect.js';
-import type { Reflector } from '../../engine/knowledge/reflector.js';
-import { readSignal, type SignalRecord, type Unreadable } from '../../engine/knowledge/signal-record.js';
+import { distill, NO_REFLECTOR, type LessonChange } from '../../engine/knowledge/lessons/distill.js';
+import { citedSignals, readLesson, signalKey, type LessonRecord } from '../../engine/knowledge/lessons/lesson-record.js';
+import { LESSON_EVIDENCE_READ, reflect, type ProposedLesson, type Skipped } from '../../engine/knowledge/lessons/reflect.js';
+import type { Reflector } from '../../engine/knowledge/lessons/reflector.js';
+import { readSignal, type SignalRecord, type Unreadable } from '../../engine/knowledge/signals/signal-record.js';
 import type { Gateway } from '../../gateway/gateway.js';
 import type { KnowledgePr } from '../../gateway/knowledge-pr.js';
 import type { TreeEntry } from '../../gateway/trees.js';

@@ -1,7 +1,7 @@
 import type { Context } from 'probot';
 import { knowledgeBranch, knowledgeLabels, projectName } from '../../engine/forge/knowledge-draft.js';
 import { permits } from '../../engine/forge/permits.js';
-import { closingCandidates, NO_REASON, REVIEWS_SLUG, reviewFiles, skillFileIn, skillOfBranch, type ReviewRecord } from '../../engine/knowledge/skill-review.js';
+import { closingCandidates, NO_REASON, REVIEWS_SLUG, reviewFiles, skillFileIn, skillOfBranch, type ReviewRecord } from '../../engine/knowledge/skills/skill-review.js';
 import { makeSafe } from '../../machine/content-safety.js';
 import { appGateway } from '../app-gateway.js';
 import { loadConfig } from '../config.js';

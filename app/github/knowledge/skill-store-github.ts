@@ -1,5 +1,5 @@
 import { KNOWLEDGE_ROOT } from '../../engine/forge/knowledge-draft.js';
-import type { StoreText } from '../../engine/knowledge/skill-known.js';
+import type { StoreText } from '../../engine/knowledge/skills/skill-known.js';
 import type { Gateway } from '../../gateway/gateway.js';
 import type { TreeEntry } from '../../gateway/trees.js';
 

@@ -8,8 +8,8 @@ import type { VerificationReport } from '../../../app/engine/core/verify/levels.
 import { attemptPlan } from '../../../app/engine/lifecycle/attempt-plan.js';
 import { historyOf } from '../../../app/engine/lifecycle/history.js';
 import { agentErrorLine, attemptFailure, attemptSignals, interruptedSignal, phaseCompletion, type AttemptRecord } from '../../../app/engine/lifecycle/signals.js';
-import { parseKnowledge } from '../../../app/engine/knowledge/parse.js';
-import { renderSignal } from '../../../app/engine/knowledge/signal-file.js';
+import { parseKnowledge } from '../../../app/engine/knowledge/documents/parse.js';
+import { renderSignal } from '../../../app/engine/knowledge/signals/signal-file.js';
 import { loadTemplate } from '../../../app/machine/templates.js';
 import { manualClock, memoryVerifyPorts, memoryWorkspace, recordingProgress, tableAnswers, testAgent } from '../../helpers/lifecycle.js';
 import { specOf } from '../../helpers/spec.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parsePlan } from '../../../app/engine/core/spec/plan.js';
-import type { SurfacedEntry } from '../../../app/engine/knowledge/loop.js';
+import type { SurfacedEntry } from '../../../app/engine/knowledge/documents/loop.js';
 import { attemptPlan } from '../../../app/engine/lifecycle/attempt-plan.js';
 import { manualClock, memoryVerifyPorts, memoryWorkspace, recordingProgress, tableAnswers, testAgent } from '../../helpers/lifecycle.js';
 

@@ -10,7 +10,7 @@ import { spikeDraft } from '../../../app/engine/forge/spike-draft.js';
 import { RETRY_ACTION } from '../../../app/engine/forge/check-actions.js';
 import { statusLabel, type StatusValue } from '../../../app/engine/forge/names.js';
 import { desiredIssue, withMarkerRecord } from '../../../app/engine/forge/plan-issue.js';
-import { parseKnowledge } from '../../../app/engine/knowledge/parse.js';
+import { parseKnowledge } from '../../../app/engine/knowledge/documents/parse.js';
 import { loadSpec } from '../../../app/engine/core/spec/load.js';
 import { loadTemplate } from '../../../app/machine/templates.js';
 import { githubApi, testProbot, webhookExample } from '../../helpers/probot.js';

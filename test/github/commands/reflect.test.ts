@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseKnowledge } from '../../../app/engine/knowledge/parse.js';
+import { parseKnowledge } from '../../../app/engine/knowledge/documents/parse.js';
 import { REDACTED } from '../../../app/machine/content-safety.js';
 import { FakeGitHub, spoken } from '../../helpers/github-repo.js';
 import { testProbot, webhookExample } from '../../helpers/probot.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import nock from 'nock';
 import { forgetAppMemory } from '../../../app/github/app-memory.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseKnowledge } from '../../../app/engine/knowledge/parse.js';
+import { parseKnowledge } from '../../../app/engine/knowledge/documents/parse.js';
 import { FakeGitHub, spoken } from '../../helpers/github-repo.js';
 import { FIXTURES } from '../../helpers/paths.js';
 import { testProbot, webhookExample } from '../../helpers/probot.js';

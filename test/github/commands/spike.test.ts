@@ -2,7 +2,7 @@ import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { knowledgeBranch } from '../../../app/engine/forge/knowledge-draft.js';
 import { parseSpikeInputs, parseSpikeRunTitle, parseTargetBranch, spikeInputs, spikeRunTitle } from '../../../app/engine/forge/worker-target.js';
-import { parseKnowledge } from '../../../app/engine/knowledge/parse.js';
+import { parseKnowledge } from '../../../app/engine/knowledge/documents/parse.js';
 import { spoken } from '../../helpers/github-repo.js';
 import { githubApi, testProbot, webhookExample } from '../../helpers/probot.js';
 

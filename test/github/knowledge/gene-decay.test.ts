@@ -3,11 +3,11 @@ import { join, relative } from 'node:path';
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { scheduledDecay } from '../../../app/github/knowledge/scheduled-decay.js';
-import { parseKnowledge } from '../../../app/engine/knowledge/parse.js';
+import { parseKnowledge } from '../../../app/engine/knowledge/documents/parse.js';
 import { FakeGitHub } from '../../helpers/github-repo.js';
 import { testOctokit } from '../../helpers/octokit.js';
 import { FIXTURES } from '../../helpers/paths.js';
-import { applications, geneText } from '../../engine/knowledge/gene-helpers.js';
+import { applications, geneText } from '../../engine/knowledge/genes/gene-helpers.js';
 
 /**
  * Gene decay on a schedule (templates/workflows/harness-decay.yml runs the app action with

@@ -1,4 +1,5 @@
 import type { Usage } from '../protocol/messages.js';
+import { isCliLimitMessage } from './rate-limit.js';
 
 /**
  * Claude Code's headless output (`claude -p … --output-format stream-json --verbose`): one JSON
@@ -9,6 +10,8 @@ import type { Usage } from '../protocol/messages.js';
  *   {"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"…","content":"…","is_error":true}]},"session_id":"…"}
  *   {"type":"result","subtype":"success"|"error_max_turns"|"error_during_execution"|…,"is_error":false,
  *    "result":"…","session_id":"…","num_turns":6,"duration_ms":18319,"total_cost_usd":0.19,"errors":[…]}
+ *   {"type":"rate_limit_event","rate_limit_info":{"status":"allowed"|"allowed_warning"|"rejected",
+ *    "resetsAt":1764259200,"rateLimitType":"five_hour"|"seven_day"|…,…},"session_id":"…"}
  *
  * Parsing is tolerant: an unknown type or a line that is not JSON yields nothing rather than an
  * error, because the CLI adds fields and event types between versions. A failed API call arrives
@@ -20,7 +23,17 @@ export type ClaudeEvent =
   | { type: 'text'; text: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'tool_result'; toolUseId: string; isError: boolean; content: string }
+  | ClaudeRateLimit
   | ClaudeResult;
+
+/** Where the account stands against the model's usage limits (`rate_limit_event`); `rejected` is a limit hit. */
+export interface ClaudeRateLimit {
+  type: 'rate_limit';
+  status: string;
+  /** Unix seconds. */
+  resetsAt?: number;
+  limitType?: string;
+}
 
 export interface ClaudeResult {
   type: 'result';
@@ -94,6 +107,13 @@ export function parseClaudeLine(line: string): ClaudeEvent[] {
       for (const [key, v] of Object.entries(fields)) if (v !== undefined) Object.assign(result, { [key]: v });
       return [result];
     }
+    case 'rate_limit_event': {
+      const info = value.rate_limit_info;
+      if (!isObject(info) || typeof info.status !== 'string') return [];
+      const resetsAt = num(info.resetsAt);
+      const limitType = str(info.rateLimitType);
+      return [{ type: 'rate_limit', status: info.status, ...(resetsAt === undefined ? {} : { resetsAt }), ...(limitType === undefined ? {} : { limitType }) }];
+    }
     default:
       return [];
   }
@@ -132,7 +152,27 @@ export function describeClaudeEvent(event: ClaudeEvent, root: string): string | 
       return event.isError ? `tool error: ${clip(firstLine(event.content), 200)}` : undefined;
     case 'result':
       return `claude finished (${event.subtype}): ${resultStats(event)}`;
+    case 'rate_limit':
+      if (event.status === 'rejected') return `the model's usage limit was hit${event.limitType ? ` (${event.limitType})` : ''}`;
+      return event.status === 'allowed_warning' ? `nearing the model's usage limit${event.limitType ? ` (${event.limitType})` : ''}` : undefined;
   }
+}
+
+/**
+ * Why a run of the CLI stopped at the model's usage limit, or undefined when it did not: its
+ * final text is one of the CLI's own limit messages (which it may report as a "success"), or the
+ * stream said the limit was hit and the run did not succeed. The exact reset time of the stream
+ * goes with it, for rateLimitOf.
+ */
+export function usageLimitFailure(result: ClaudeResult | undefined, limit: ClaudeRateLimit | undefined): string | undefined {
+  const text = (result?.result ?? '').trim();
+  const succeeded = result !== undefined && result.subtype === 'success' && !result.isError;
+  const said = text !== '' && isCliLimitMessage(text);
+  const rejected = limit?.status === 'rejected' && !succeeded;
+  if (!said && !rejected) return undefined;
+  const words = said ? firstLine(text) : `the stream reported the ${limit?.limitType ?? 'usage'} limit rejected${text ? `: ${clip(firstLine(text), 300)}` : ''}`;
+  const exact = limit?.status === 'rejected' && limit.resetsAt !== undefined ? ` (resets ${new Date(limit.resetsAt * 1000).toISOString()})` : '';
+  return `claude stopped at the model's usage limit: ${words}${exact}`;
 }
 
 export function describeToolUse(name: string, input: Record<string, unknown>, root: string): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentKindOf, parseAnyDocument, type AnyDocumentKind } from '../../../../app/engine/knowledge/any-document.js';
+import { documentKindOf, parseAnyDocument, type AnyDocumentKind } from '../../../../app/engine/knowledge/documents/any-document.js';
 import type { ParseOptions } from '../../../../app/engine/core/documents/parse.js';
 import { renderTemplate, TemplateError, templatePlaceholders } from '../../../../app/engine/core/documents/render-template.js';
 import { averageMinutes, progressPercent } from '../../../../app/engine/core/documents/status.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeGraph } from '../../../../app/engine/core/analysis/analyze.js';
-import { parseAnyDocument } from '../../../../app/engine/knowledge/any-document.js';
+import { parseAnyDocument } from '../../../../app/engine/knowledge/documents/any-document.js';
 import { statusDocument } from '../../../../app/engine/core/run/status-document.js';
 import { loadSpec } from '../../../../app/engine/core/spec/load.js';
 import { ROOT } from '../../../helpers/paths.js';

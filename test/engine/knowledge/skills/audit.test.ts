@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditSkills, parseTrajectory, type AuditedSkill } from '../../../../app/engine/knowledge/skill-audit.js';
+import { auditSkills, parseTrajectory, type AuditedSkill } from '../../../../app/engine/knowledge/skills/skill-audit.js';
 
 const NOW = new Date('2026-06-30T00:00:00Z');
 const day = (d: string) => `${d}T10:00:00.000Z`;

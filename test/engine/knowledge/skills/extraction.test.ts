@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseAnyDocument } from '../../../../app/engine/knowledge/any-document.js';
-import type { Reflector } from '../../../../app/engine/knowledge/reflector.js';
-import { skillCandidates } from '../../../../app/engine/knowledge/skill-candidate.js';
-import { extractSkills } from '../../../../app/engine/knowledge/skill-extraction.js';
-import { knownEntries } from '../../../../app/engine/knowledge/skill-known.js';
-import { extractionEvents } from '../../../../app/engine/knowledge/skill-trajectory.js';
-import { appendTrajectory } from '../../../../app/engine/knowledge/trajectory.js';
+import { parseAnyDocument } from '../../../../app/engine/knowledge/documents/any-document.js';
+import type { Reflector } from '../../../../app/engine/knowledge/lessons/reflector.js';
+import { skillCandidates } from '../../../../app/engine/knowledge/skills/skill-candidate.js';
+import { extractSkills } from '../../../../app/engine/knowledge/skills/skill-extraction.js';
+import { knownEntries } from '../../../../app/engine/knowledge/skills/skill-known.js';
+import { extractionEvents } from '../../../../app/engine/knowledge/skills/skill-trajectory.js';
+import { appendTrajectory } from '../../../../app/engine/knowledge/documents/trajectory.js';
 import { formatProblem } from '../../../../app/engine/core/spec/problem.js';
 import { FIX, NOW, read, repairSet, SKILL_TEMPLATE } from './recorded.js';
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SignalDraft } from '../../../../app/engine/knowledge/loop.js';
-import { renderSignal } from '../../../../app/engine/knowledge/signal-file.js';
-import { readSignal, type SignalRecord } from '../../../../app/engine/knowledge/signal-record.js';
+import type { SignalDraft } from '../../../../app/engine/knowledge/documents/loop.js';
+import { renderSignal } from '../../../../app/engine/knowledge/signals/signal-file.js';
+import { readSignal, type SignalRecord } from '../../../../app/engine/knowledge/signals/signal-record.js';
 import { ROOT } from '../../../helpers/paths.js';
 
 /**

@@ -1,0 +1,69 @@
+import { isMap, isSeq, parseDocument, Scalar } from 'yaml';
+import { evidenceLine } from './lesson-document.js';
+import { signalKey, type LessonRecord } from './lesson-record.js';
+import type { SignalRecord } from '../signals/signal-record.js';
+
+const FRONTMATTER = /^(---[ \t]*\n)([\s\S]*?\n)(---[ \t]*(?:\n|$))/;
+const EVIDENCE_HEADING = /^##[ \t]+evidence[ \t]*:?[ \t]*#*[ \t]*$/i;
+const NEXT_SECTION = /^#{1,2}[ \t]+\S/;
+
+/**
+ * A lesson with more evidence: the signals appended to its Evidence list (those it cites
+ * already left out), `evidence_count` raised by as many, `last_updated` set to today and the
+ * signals' projects added to `projects` (unless it is empty: a lesson that holds everywhere
+ * stays so). The rest of the file, comments and wording included, is left as it is: it is
+ * a person's now. Undefined when every signal is cited already.
+ */
+export function linkedLesson(lesson: LessonRecord, signals: readonly SignalRecord[], today: Date): string | undefined {
+  const cited = new Set(lesson.evidence.map(signalKey));
+  const added = signals.filter((s) => !cited.has(signalKey(s.file)));
+  if (added.length === 0) return undefined;
+
+  const text = lesson.source.replace(/\r\n?/g, '\n');
+  const fm = FRONTMATTER.exec(text);
+  if (!fm) throw new TypeError(`${lesson.file} has no frontmatter, yet it was read as a lesson`);
+  const doc = parseDocument(fm[2]!);
+  if (!isMap(doc.contents)) throw new TypeError(`${lesson.file}: its frontmatter is not a mapping, yet it was read as a lesson`);
+  doc.set('evidence_count', lesson.lesson.evidence_count + added.length);
+  const date = new Scalar(today.toISOString().slice(0, 10));
+  // Quoted: YAML 1.1 readers (PyYAML) would take a bare date for a date object, not text.
+  date.type = Scalar.QUOTE_DOUBLE;
+  doc.set('last_updated', date);
+  if (lesson.lesson.projects.length > 0) {
+    const projects = [...new Set([...lesson.lesson.projects, ...added.map((s) => s.signal.project)])];
+    if (projects.length > lesson.lesson.projects.length) {
+      const node = doc.createNode(projects.sort());
+      const old = doc.get('projects', true);
+      // Written the way it was: [a, b] stays on one line.
+      if (isSeq(old) && isSeq(node)) node.flow = Boolean(old.flow);
+      doc.set('projects', node);
+    }
+  }
+  const frontmatter = `${fm[1]}${doc.toString({ lineWidth: 0, flowCollectionPadding: false })}${fm[3]}`;
+  const body = text.slice(fm[0].length);
+  return `${frontmatter}${withEvidence(body, added.map(evidenceLine))}`;
+}
+
+/** The body with lines added at the end of its Evidence list (after its last item), or a new Evidence section. */
+function withEvidence(body: string, lines: readonly string[]): string {
+  const rows = body.split('\n');
+  const start = rows.findIndex((r) => EVIDENCE_HEADING.test(r));
+  if (start === -1) return `${body.replace(/\n*$/, '\n')}\n## Evidence\n\n${lines.join('\n')}\n`;
+  let end = rows.length;
+  for (let i = start + 1; i < rows.length; i++) {
+    if (NEXT_SECTION.test(rows[i]!)) {
+      end = i;
+      break;
+    }
+  }
+  let at = -1;
+  for (let i = start + 1; i < end; i++) if (/^[ \t]*[-*][ \t]/.test(rows[i]!)) at = i;
+  if (at === -1) {
+    at = start;
+    while (at + 1 < end && rows[at + 1]!.trim() === '') at++;
+    return [...rows.slice(0, at + 1), ...lines, '', ...rows.slice(at + 1)].join('\n');
+  }
+  // An item may continue on the lines below it (indented): the new lines go after all of it.
+  while (at + 1 < end && /^[ \t]+\S/.test(rows[at + 1]!)) at++;
+  return [...rows.slice(0, at + 1), ...lines, ...rows.slice(at + 1)].join('\n');
+}

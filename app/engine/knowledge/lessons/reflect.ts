@@ -1,0 +1,324 @@
+import { cluster } from './cluster.js';
+import { signalKey, type LessonRecord } from './lesson-record.js';
+import { byTime, patternOf, type Pattern, type PatternMember } from './pattern.js';
+import type { SignalType } from '../documents/schema.js';
+import type { SignalRecord, Unreadable } from '../signals/signal-record.js';
+import { terms, type Term } from './terms.js';
+import { VectorIndex } from './vector-index.js';
+import { Centroid, termCounts, Vocabulary, type IdCounts, type TermCounts, type Vector } from './vectors.js';
+
+export type { SignalRecord } from '../signals/signal-record.js';
+export type { Pattern } from './pattern.js';
+export { SEVERITY_WEIGHT } from './pattern.js';
+
+/**
+ * Reflection (docs/design.md, Knowledge): from the signals no lesson cites yet, the problems
+ * that keep coming back. Signals are clustered by what they say (TF-IDF cosine over their
+ * words, their tags weighing in), within a family of alike types; a cluster is a pattern
+ * when its weight (each signal by its severity) reaches `minWeight` and it happened in at
+ * least `minPlans` distinct plans or projects, so that a one-off never becomes a lesson. A
+ * cluster an existing lesson already says is linked to it rather than extracted again.
+ * Pure and deterministic: the same signals and lessons always give the same answer.
+ */
+
+export interface ReflectSettings {
+  /** The weight a pattern needs: each signal counts low 1, medium 2, high 3. */
+  minWeight: number;
+  /** The distinct plans (or projects) a pattern must span. */
+  minPlans: number;
+  /** How alike (cosine, 0 to 1) a signal must be to a pattern, and a pattern to a lesson. */
+  similarity: number;
+}
+
+/** Signals that describe one problem in different words are about this alike; unrelated ones far less. */
+export const DEFAULT_SIMILARITY = 0.35;
+
+/**
+ * Which signals can describe the same problem. A plan that struggled, got stuck, timed out or
+ * needed repair is one kind of trouble; a deviation and a config mismatch are work that went
+ * other than configured; people stepping in are their own kind; patterns and innovations are
+ * what went better than planned.
+ */
+const FAMILY: Readonly<Record<SignalType, string | undefined>> = {
+  struggle: 'trouble',
+  stuck: 'trouble',
+  repair: 'trouble',
+  timeout: 'trouble',
+  deviation: 'drift',
+  config: 'drift',
+  frustration: 'people',
+  interrupted: 'people',
+  pattern: 'discovery',
+  innovation: 'discovery',
+  completion: undefined,
+  use: undefined,
+};
+
+/** Why the types with no family are never reflected on. */
+const NOT_REFLECTED: Partial<Record<SignalType, string>> = {
+  completion: 'a completion signal counts work that went as planned; reflection distils problems and discoveries',
+  use: 'a use signal records knowledge being applied; it counts towards that knowledge, not towards a new lesson',
+};
+
+export interface ReflectInput {
+  signals: readonly SignalRecord[];
+  /** The accepted lessons (merged; locally, those in the store). */
+  lessons: readonly LessonRecord[];
+  /** Lessons proposed and not merged yet (open pull requests): their signals are taken, and nothing is linked to them. */
+  proposals?: readonly ProposedLesson[];
+  /** Signal files that could not be read: reported as skipped, with the parser's reason. */
+  unreadable?: readonly Unreadable[];
+  /**
+   * Lesson files that cannot be read, with the signal paths their text cites all the same:
+   * those signals are taken (a broken lesson must be fixed, not written again).
+   */
+  unreadableLessons?: readonly (Unreadable & { evidence: readonly string[] })[];
+  /**
+   * Signal files there are but that were not read (a reader's limit): those a lesson cites are
+   * skipped as its evidence, the rest as left for a later reflection.
+   */
+  unread?: readonly string[];
+  settings: ReflectSettings;
+}
+
+/** A lesson proposed in an open pull request: a new one, or more evidence for one there is. */
+export interface ProposedLesson {
+  /** The lesson's path, as the proposal names it. */
+  file: string;
+  number: number;
+  url: string;
+  /** What the proposal says (its description), to compare new patterns with. */
+  text: string;
+  /** The signal paths it cites. */
+  evidence: readonly string[];
+}
+
+/** A pattern no lesson says yet, and why it qualified. */
+export interface NewPattern {
+  pattern: Pattern;
+  why: string;
+}
+
+/** A pattern an accepted lesson already says: its signals become that lesson's evidence. */
+export interface PatternLink {
+  lesson: LessonRecord;
+  pattern: Pattern;
+  similarity: number;
+  why: string;
+}
+
+export interface Skipped {
+  signal: string;
+  reason: string;
+}
+
+export interface Reflection {
+  /** Strongest first. */
+  patterns: NewPattern[];
+  links: PatternLink[];
+  skipped: Skipped[];
+}
+
+/** A signal as reflection works on it: its words, counted, numbered and weighted. */
+interface Doc extends PatternMember {
+  ids?: IdCounts;
+}
+
+function signalProse(record: SignalRecord): string {
+  const t = record.text;
+  return t ? `${t.happened}\n${t.context}\n${t.cause}` : (record.summary ?? '');
+}
+
+function signalTerms(record: SignalRecord): { text: Term[]; tags: Term[] } {
+  return { text: terms(signalProse(record)), tags: terms(record.signal.tags.join(' ')) };
+}
+
+/** A lesson's own evidence quoted in full, at most: its newest signals (a reader on GitHub fetches these and no more). */
+export const LESSON_EVIDENCE_READ = 5;
+
+/**
+ * What a lesson says: its statement, when it applies and its evidence lines (without their
+ * paths, whose words are file names), and the words of the newest signals it cites that are
+ * at hand. The recommendation is left out: it says what to do, not what happens, and a new
+ * signal of the same problem shares its words with the problem, not with the remedy.
+ */
+function lessonCounts(lesson: LessonRecord, cited: readonly SignalRecord[]): TermCounts {
+  const evidence = lesson.text.evidence.replace(/`[^`]*`/g, ' ').replace(/\S*signals\/\S+/g, ' ');
+  const text = [lesson.text.lesson, lesson.text.when, evidence, ...cited.map(signalProse)].join('\n');
+  return termCounts(terms(text), terms(lesson.lesson.tags.join(' ')));
+}
+
+/** What a proposal says, without the paths it cites, and the words of the newest signals it cites that are at hand. */
+function proposalCounts(p: ProposedLesson, cited: readonly SignalRecord[]): TermCounts {
+  return termCounts(terms([p.text.replace(/`[^`]*`/g, ' ').replace(/\S*signals\/\S+/g, ' '), ...cited.map(signalProse)].join('\n')));
+}
+
+/** The newest signals a lesson cites among those at hand. */
+export function citedRecords(lesson: { evidence: readonly string[] }, byKey: ReadonlyMap<string, SignalRecord>): SignalRecord[] {
+  return lesson.evidence
+    .map((path) => byKey.get(signalKey(path)))
+    .filter((r): r is SignalRecord => r !== undefined)
+    .sort((a, b) => byTime(b, a))
+    .slice(0, LESSON_EVIDENCE_READ);
+}
+
+function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+/** The reflection over some signals and lessons; see the module's comment. */
+export function reflect(input: ReflectInput): Reflection {
+  const { settings } = input;
+  const skipped: Skipped[] = (input.unreadable ?? []).map((u) => ({ signal: u.file, reason: `cannot be read: ${u.file}:${u.line}: ${u.problem}` }));
+
+  // Gather: the signals no lesson cites yet. An accepted lesson's citation is the one named.
+  const proposals = input.proposals ?? [];
+  const takenBecause = new Map<string, string>();
+  const take = (paths: readonly string[], reason: string) => {
+    for (const path of paths) if (!takenBecause.has(signalKey(path))) takenBecause.set(signalKey(path), reason);
+  };
+  for (const lesson of input.lessons) take(lesson.evidence, `already evidence of lesson ${lesson.file}`);
+  for (const p of proposals) take(p.evidence, `already evidence of ${describeProposal(p)}`);
+  for (const b of input.unreadableLessons ?? []) take(b.evidence, `cited by ${b.file}, which cannot be read: fix ${b.file}:${b.line}: ${b.problem}`);
+  for (const file of input.unread ?? []) {
+    skipped.push({ signal: file, reason: takenBecause.get(signalKey(file)) ?? 'not read this time (beyond the newest signals a reflection reads); a later reflection reads it' });
+  }
+  const seen = new Set<string>(input.unread ?? []);
+  const docs: Doc[] = [];
+  for (const record of [...input.signals].sort(byTime)) {
+    if (seen.has(record.file)) continue;
+    seen.add(record.file);
+    const taken = takenBecause.get(signalKey(record.file));
+    if (taken !== undefined) {
+      skipped.push({ signal: record.file, reason: taken });
+      continue;
+    }
+    const not = NOT_REFLECTED[record.signal.type];
+    if (not !== undefined) {
+      skipped.push({ signal: record.file, reason: not });
+      continue;
+    }
+    const t = signalTerms(record);
+    docs.push({ record, terms: t.text, tags: t.tags, counts: termCounts(t.text, t.tags) });
+  }
+
+  // The words' weights come from everything compared: the signals and the lessons.
+  const vocabulary = new Vocabulary();
+  for (const d of docs) d.ids = vocabulary.add(d.counts);
+  const byKey = new Map(input.signals.map((r) => [signalKey(r.file), r]));
+  const knownCounts = [...input.lessons.map((lesson) => lessonCounts(lesson, citedRecords(lesson, byKey))), ...proposals.map((p) => proposalCounts(p, citedRecords(p, byKey)))];
+  const knownIds = knownCounts.map((c) => vocabulary.add(c));
+  for (const d of docs) d.vector = vocabulary.vector(d.ids!);
+  const knownVectors = knownIds.map((c) => vocabulary.vector(c));
+  const knownIndex = new VectorIndex(knownVectors);
+
+  const groups = cluster(
+    docs.map((d) => d.vector!),
+    docs.map((d) => FAMILY[d.record.signal.type]!),
+    settings.similarity,
+  );
+
+  const patterns: NewPattern[] = [];
+  const links: PatternLink[] = [];
+  for (const members of groups) {
+    // A group of one is its signal: its vector is the centre, and without a lesson it is a one-off.
+    const centroid = members.length === 1 ? undefined : centroidOf(members.map((i) => docs[i]!.vector!));
+    const vector = centroid ? centroid.vector() : docs[members[0]!]!.vector!;
+    const match = knownIndex.best(vector, settings.similarity);
+    if (match === undefined && members.length === 1) {
+      skipped.push({ signal: docs[members[0]!]!.record.file, reason: ONE_OFF });
+      continue;
+    }
+    const pattern = patternOf(members.map((i) => docs[i]! as Required<PatternMember>), centroid ?? centroidOf([vector]), vector);
+    if (match !== undefined) {
+      const lesson = input.lessons[match.index];
+      if (lesson === undefined) {
+        const proposal = proposals[match.index - input.lessons.length]!;
+        for (const s of pattern.signals) {
+          skipped.push({ signal: s.file, reason: `says what the ${describeProposal(proposal)} says (similarity ${match.similarity.toFixed(2)}); reflect again once it is merged` });
+        }
+        continue;
+      }
+      links.push({ lesson, pattern, similarity: match.similarity, why: linkWhy(pattern, lesson, match.similarity) });
+      continue;
+    }
+    const verdict = qualifies(pattern, settings);
+    if (verdict === true) patterns.push({ pattern, why: qualifiedWhy(pattern, settings) });
+    else for (const s of pattern.signals) skipped.push({ signal: s.file, reason: verdict });
+  }
+
+  patterns.sort((a, b) => b.pattern.weight - a.pattern.weight || b.pattern.places.length - a.pattern.places.length || byTime(a.pattern.signals[0]!, b.pattern.signals[0]!));
+  links.sort((a, b) => (a.lesson.file < b.lesson.file ? -1 : a.lesson.file > b.lesson.file ? 1 : byTime(a.pattern.signals[0]!, b.pattern.signals[0]!)));
+  skipped.sort((a, b) => (a.signal < b.signal ? -1 : a.signal > b.signal ? 1 : 0));
+  return { patterns, links: mergeLinks(links), skipped };
+}
+
+function describeProposal(p: ProposedLesson): string {
+  return `lesson ${p.file} (proposed in #${p.number})`;
+}
+
+/** Clusters linked to the same lesson become one link: one update of that lesson. */
+function mergeLinks(links: PatternLink[]): PatternLink[] {
+  const byLesson = new Map<string, PatternLink>();
+  for (const link of links) {
+    const found = byLesson.get(link.lesson.file);
+    if (!found) {
+      byLesson.set(link.lesson.file, link);
+      continue;
+    }
+    const signals = [...found.pattern.signals, ...link.pattern.signals].sort(byTime);
+    const pattern: Pattern = {
+      ...found.pattern,
+      signals,
+      weight: found.pattern.weight + link.pattern.weight,
+      places: [...new Set([...found.pattern.places, ...link.pattern.places])].sort(),
+    };
+    const similarity = Math.max(found.similarity, link.similarity);
+    byLesson.set(link.lesson.file, { lesson: found.lesson, pattern, similarity, why: linkWhy(pattern, found.lesson, similarity) });
+  }
+  return [...byLesson.values()];
+}
+
+const ONE_OFF = 'a one-off: no other unprocessed signal says the same thing (yet)';
+
+/** `true`, or why the pattern is not one (yet). */
+function qualifies(p: Pattern, s: ReflectSettings): true | string {
+  const n = p.signals.length;
+  if (n === 1) return ONE_OFF;
+  const alike = `${plural(n, 'alike signal')} (similarity ${p.cohesion.toFixed(2)})`;
+  if (p.places.length < s.minPlans) {
+    return `${alike}, all in ${p.places.length === 1 ? `one place (${p.places[0]})` : plural(p.places.length, 'place')}: a pattern must recur in ${s.minPlans} distinct plans or projects (knowledge.reflect.min_plans)`;
+  }
+  if (p.weight < s.minWeight) {
+    return `${alike} in ${plural(p.places.length, 'place')}, of weight ${p.weight}: a pattern needs ${s.minWeight} (knowledge.reflect.min_weight; low 1, medium 2, high 3)`;
+  }
+  return true;
+}
+
+function severities(p: Pattern): string {
+  const counts = { high: 0, medium: 0, low: 0 };
+  for (const s of p.signals) counts[s.signal.severity]++;
+  return (['high', 'medium', 'low'] as const)
+    .filter((l) => counts[l] > 0)
+    .map((l) => `${counts[l]} ${l}`)
+    .join(', ');
+}
+
+function qualifiedWhy(p: Pattern, s: ReflectSettings): string {
+  return (
+    `${plural(p.signals.length, 'signal')} say the same thing (similarity ${p.cohesion.toFixed(2)}, at least ${s.similarity} needed) ` +
+    `in ${plural(p.places.length, 'distinct place')} (${p.places.join('; ')}; at least ${s.minPlans} needed), ` +
+    `with weight ${p.weight} (${severities(p)}; at least ${s.minWeight} needed)`
+  );
+}
+
+function linkWhy(p: Pattern, lesson: LessonRecord, similarity: number): string {
+  return `${plural(p.signals.length, 'new signal')} (${p.places.join('; ')}) ${p.signals.length === 1 ? 'says' : 'say'} what ${lesson.file} says (similarity ${similarity.toFixed(2)}): more evidence for it, not a new lesson`;
+}
+
+function centroidOf(vectors: readonly Vector[]): Centroid {
+  const c = new Centroid();
+  for (const v of vectors) c.add(v);
+  return c;
+}
+

@@ -1,0 +1,291 @@
+import { findSection, sections } from '../../core/documents/sections.js';
+import type { Problem } from '../../core/spec/problem.js';
+import { namedFileKeys } from './file-keys.js';
+import type { SurfacedKind } from '../documents/loop.js';
+import { namedFiles, projectPath } from './named-files.js';
+import { parseKnowledge } from '../documents/parse.js';
+import type { Gene, Lesson, Skill } from '../documents/schema.js';
+import { wordCounts, words } from '../documents/words.js';
+
+/**
+ * The accepted lessons, skills and genes of a knowledge store, read once and laid out for
+ * surfacing: each entry's words weighted against the whole store (a word every lesson uses
+ * says little about any one of them), and inverted lists from a word, a tag or a file to the
+ * entries that carry it, so that one plan is scored against the few entries it shares
+ * something with rather than the whole store.
+ */
+
+export interface KnowledgeFile {
+  /** Relative to the store's root (`lessons/testing/sqlite-busy.lesson.md`). */
+  path: string;
+  text: string;
+}
+
+export interface IndexedTag {
+  tag: string;
+  /** The tag's words: a tag applies when the plan has every one of them. */
+  words: string[];
+}
+
+export interface IndexedEntry {
+  path: string;
+  kind: SurfacedKind;
+  /** The lesson's one sentence, the skill's or the gene's name. */
+  title: string;
+  /** What the brief says of it: the lesson's recommendation, the skill's or gene's description. */
+  text: string;
+  tags: IndexedTag[];
+  /** Project paths and globs it names. */
+  files: string[];
+  /** How far its own record makes it worth surfacing: a lesson's confidence, a gene's success rate. */
+  weight: number;
+  /** A gene's status: a candidate gets only a share of a brief (surface.ts). */
+  status?: 'candidate' | 'active';
+  /** The words that say when it applies, each with its share of them by rarity (they sum to 1). */
+  triggers: { word: string; share: number }[];
+}
+
+/** Postings: parallel lists of entry numbers and a weight for each. */
+export interface Postings {
+  entries: Int32Array;
+  weights: Float64Array;
+}
+
+export interface KnowledgeIndex {
+  entries: IndexedEntry[];
+  /** How rare each word is across the entries: ln(1 + entries / entries with the word). */
+  idf: ReadonlyMap<string, number>;
+  /** word → entries, with the word's share of the entry's unit-length tf-idf vector. */
+  text: ReadonlyMap<string, Postings>;
+  /** word → entries whose trigger words include it, with the word's share of those triggers (by rarity). */
+  triggers: ReadonlyMap<string, Postings>;
+  /** A tag's first word → entries, with the tag's number in the entry. */
+  tags: ReadonlyMap<string, Postings>;
+  /** A file key (file-keys.ts) → entries naming such a file. */
+  files: ReadonlyMap<string, number[]>;
+  /** Files that are no valid lesson, skill or gene: they are not surfaced, and a person should hear of them. */
+  problems: Problem[];
+}
+
+const LESSON = /^lessons\/(?:[^/]+\/)*[^/]+\.lesson\.md$/;
+const SKILL = /^skills\/[^/]+\/SKILL\.md$/;
+const GENE = /^genes\/[^/]+\.gene\.md$/;
+
+/** What a store file is to surfacing; archived skills, signals, spikes and the rest are not surfaced. */
+export function surfacedKind(path: string): SurfacedKind | undefined {
+  if (LESSON.test(path)) return 'lesson';
+  if (SKILL.test(path)) return 'skill';
+  if (GENE.test(path)) return 'gene';
+  return undefined;
+}
+
+const CONFIDENCE = { low: 0.8, medium: 1, high: 1.2 } as const;
+/** What one entry may put into a brief, however much it says: the rest is in its file. */
+const MAX_TITLE = 200;
+const MAX_TEXT = 600;
+
+function prose(text: string): string {
+  return text
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+}
+
+/** The first sentence of a text, for a lesson's title; a sentence quoted inside it does not end it. */
+function firstSentence(text: string): string {
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"' || c === '“' || c === '”') quoted = c === '“' ? true : c === '”' ? false : !quoted;
+    else if (!quoted && (c === '.' || c === '!' || c === '?') && (i + 1 === text.length || /\s/.test(text[i + 1]!))) return text.slice(0, i + 1);
+  }
+  return text;
+}
+
+/** `metadata.files` as a list or as space-separated text (Agent Skills metadata values are strings). */
+function metadataFiles(metadata: Record<string, unknown> | undefined): string[] {
+  const value = metadata?.files;
+  const list = typeof value === 'string' ? value.split(/[\s,]+/) : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  return list.map((f) => projectPath(f)).filter((f): f is string => f !== undefined);
+}
+
+function tagsOf(list: readonly string[]): IndexedTag[] {
+  const seen = new Set<string>();
+  const out: IndexedTag[] = [];
+  for (const tag of list) {
+    const tagWords = [...new Set(words(tag))];
+    const key = tagWords.join(' ');
+    if (tagWords.length === 0 || seen.has(key)) continue;
+    seen.add(key);
+    out.push({ tag, words: tagWords });
+  }
+  return out;
+}
+
+interface Draft {
+  entry: IndexedEntry;
+  /** Everything it says, for text similarity. */
+  body: string;
+  /** The words that say when it applies. */
+  trigger: string;
+}
+
+function sectionText(body: string, bodyLine: number, ...titles: string[]): string[] {
+  const all = sections(body, bodyLine);
+  return titles.map((t) => prose(findSection(all, t)?.content ?? ''));
+}
+
+function lessonDraft(path: string, data: Lesson, body: string, bodyLine: number): Draft {
+  const [lesson, when, recommendation, evidence] = sectionText(body, bodyLine, 'Lesson', 'When this applies', 'Recommendation', 'Evidence');
+  const name = path.slice(path.lastIndexOf('/') + 1, -'.lesson.md'.length).replace(/-/g, ' ');
+  return {
+    entry: {
+      path,
+      kind: 'lesson',
+      title: clip(firstSentence(lesson!) || name, MAX_TITLE),
+      text: clip(recommendation!, MAX_TEXT),
+      tags: tagsOf(data.tags),
+      files: [...new Set([...metadataFiles(data.metadata), ...namedFiles([lesson, when, recommendation].join('\n'))])],
+      weight: CONFIDENCE[data.confidence],
+      triggers: [],
+    },
+    body: [name, lesson, when, recommendation, evidence].join('\n'),
+    trigger: when!,
+  };
+}
+
+function skillDraft(path: string, data: Skill, body: string, bodyLine: number): Draft {
+  const [whenToUse] = sectionText(body, bodyLine, 'Trigger conditions');
+  const metaTags = (data.metadata?.tags ?? '').split(/[\s,]+/).filter(Boolean);
+  return {
+    entry: {
+      path,
+      kind: 'skill',
+      title: clip(data.name, MAX_TITLE),
+      text: clip(prose(data.description), MAX_TEXT),
+      tags: tagsOf(metaTags),
+      files: [...new Set([...metadataFiles(data.metadata), ...namedFiles(body)])],
+      weight: 1,
+      triggers: [],
+    },
+    body: [data.name.replace(/-/g, ' '), data.description, prose(body)].join('\n'),
+    trigger: [data.description, whenToUse].join('\n'),
+  };
+}
+
+function geneDraft(path: string, data: Gene, body: string, bodyLine: number): Draft {
+  const [content, when] = sectionText(body, bodyLine, 'Content', 'When it applies');
+  // A candidate has not proven itself yet; its success rate says how it did where it was used.
+  const record = 0.75 + 0.5 * data.success_rate;
+  return {
+    entry: {
+      path,
+      kind: 'gene',
+      title: clip(data.name, MAX_TITLE),
+      text: clip(prose(data.description), MAX_TEXT),
+      tags: tagsOf([...data.tags, ...data.scenarios]),
+      files: [...new Set([...metadataFiles(data.metadata), ...namedFiles([content, when].join('\n'))])],
+      weight: data.status === 'candidate' ? record * 0.9 : record,
+      ...(data.status === 'deprecated' ? {} : { status: data.status }),
+      triggers: [],
+    },
+    body: [data.name, data.description, content, when].join('\n'),
+    trigger: [data.description, when, data.scenarios.join(' ')].join('\n'),
+  };
+}
+
+function draftOf(file: KnowledgeFile, kind: SurfacedKind, problems: Problem[]): Draft | undefined {
+  const parsed = parseKnowledge(kind, file.path, file.text);
+  const errors = parsed.problems.filter((p) => p.severity === 'error');
+  problems.push(...parsed.problems);
+  if (errors.length > 0 || parsed.data === undefined) return undefined;
+  const body = parsed.body ?? '';
+  const bodyLine = parsed.bodyLine ?? 1;
+  if (kind === 'lesson') return lessonDraft(file.path, parsed.data as Lesson, body, bodyLine);
+  if (kind === 'skill') return skillDraft(file.path, parsed.data as Skill, body, bodyLine);
+  const gene = parsed.data as Gene;
+  // A deprecated gene was found wanting: it stays on record and is never offered again.
+  return gene.status === 'deprecated' ? undefined : geneDraft(file.path, gene, body, bodyLine);
+}
+
+/** Postings as they are built: plain lists, made typed arrays once the index is complete. */
+interface Building {
+  entries: number[];
+  weights: number[];
+}
+
+function push(map: Map<string, Building>, key: string, entry: number, weight: number): void {
+  let p = map.get(key);
+  if (!p) map.set(key, (p = { entries: [], weights: [] }));
+  p.entries.push(entry);
+  p.weights.push(weight);
+}
+
+function frozen(map: Map<string, Building>): Map<string, Postings> {
+  const out = new Map<string, Postings>();
+  for (const [key, p] of map) out.set(key, { entries: Int32Array.from(p.entries), weights: Float64Array.from(p.weights) });
+  return out;
+}
+
+/**
+ * Read a store's files (paths relative to its root) into an index. Only lessons
+ * (`lessons/**\/*.lesson.md`), skills (`skills/<name>/SKILL.md`, never `skills-archived/`) and
+ * genes (`genes/*.gene.md`, not deprecated) are entries; a file of those kinds that does not
+ * parse is left out and its problems are kept, each with its file and line.
+ */
+export function indexKnowledge(files: readonly KnowledgeFile[]): KnowledgeIndex {
+  const problems: Problem[] = [];
+  const drafts: Draft[] = [];
+  for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    const kind = surfacedKind(file.path);
+    if (kind === undefined) continue;
+    const draft = draftOf(file, kind, problems);
+    if (draft) drafts.push(draft);
+  }
+
+  const counts = drafts.map((d) => wordCounts(d.body));
+  const df = new Map<string, number>();
+  for (const c of counts) for (const w of c.keys()) df.set(w, (df.get(w) ?? 0) + 1);
+  const n = drafts.length;
+  const idf = new Map<string, number>();
+  for (const [w, k] of df) idf.set(w, Math.log(1 + n / k));
+
+  const text = new Map<string, Building>();
+  const triggers = new Map<string, Building>();
+  const tags = new Map<string, Building>();
+  const fileIndex = new Map<string, number[]>();
+  drafts.forEach((d, i) => {
+    const vector: [string, number][] = [];
+    let norm = 0;
+    for (const [w, c] of counts[i]!) {
+      const weight = (1 + Math.log(c)) * idf.get(w)!;
+      vector.push([w, weight]);
+      norm += weight * weight;
+    }
+    norm = Math.sqrt(norm);
+    if (norm > 0) for (const [w, weight] of vector) push(text, w, i, weight / norm);
+
+    // A trigger word the store never uses elsewhere is as telling as a word gets.
+    const triggerWords = [...new Set(words(d.trigger))];
+    const rarity = triggerWords.map((w) => idf.get(w) ?? Math.log(1 + n));
+    const total = rarity.reduce((a, b) => a + b, 0);
+    if (total > 0) {
+      d.entry.triggers = triggerWords.map((word, k) => ({ word, share: rarity[k]! / total }));
+      for (const t of d.entry.triggers) push(triggers, t.word, i, t.share);
+    }
+
+    d.entry.tags.forEach((t, k) => push(tags, t.words[0]!, i, k));
+    const keys = new Set(d.entry.files.flatMap(namedFileKeys));
+    for (const key of keys) {
+      const list = fileIndex.get(key);
+      if (list) list.push(i);
+      else fileIndex.set(key, [i]);
+    }
+  });
+  return { entries: drafts.map((d) => d.entry), idf, text: frozen(text), triggers: frozen(triggers), tags: frozen(tags), files: fileIndex, problems };
+}
+

@@ -1,0 +1,282 @@
+import picomatch from 'picomatch';
+import { KNOWLEDGE_OVERHEAD, knowledgeLine, CHARS_PER_TOKEN } from '../../core/agents/knowledge-brief.js';
+import { globsOverlap, hasMagic, PICOMATCH_OPTIONS } from '../../core/graph/glob.js';
+import type { Check, Plan } from '../../core/spec/model.js';
+import { planGlobKeys } from './file-keys.js';
+import { type IndexedEntry, type KnowledgeIndex, type Postings } from './knowledge-index.js';
+import type { SurfacedEntry } from '../documents/loop.js';
+import { wordCounts, wordForms } from '../documents/words.js';
+import { geneBalance } from './gene-balance.js';
+
+/**
+ * Surfacing: which of the store's accepted lessons, skills and genes apply to a plan, best
+ * first, within what the brief can spare (docs/design.md, Knowledge). Four things say an
+ * entry applies, and each is kept apart so that the reason can be told:
+ *
+ * - its tags are among the plan's words (title, body, truths, requirements, files, checks);
+ * - a file it names is one the plan writes or reads (files_modified, files_read);
+ * - the plan has the words that say when it applies (a lesson's "When this applies", a
+ *   skill's description and "Trigger conditions", a gene's "When it applies" and scenarios);
+ * - the plan and the entry say the same things (tf-idf cosine over the whole store).
+ *
+ * A partial tag match counts for little (a lesson tagged sqlite and tests is not about every
+ * plan with tests). An entry needs a file, half its tags, or both a close text and many of its
+ * trigger words; and one scoring below MIN_SCORE or far below the best is not surfaced: a
+ * brief holds what applies, not what is merely near. A lesson's confidence and a gene's record
+ * weigh its score.
+ */
+
+export interface SurfaceOptions {
+  /** Tokens the brief's section may take, about four characters each (knowledge.surface.budget_tokens). */
+  budgetTokens: number;
+  /** Entries at most (knowledge.surface.max_entries). */
+  maxEntries: number;
+  /** The share of entries and of the budget candidate genes may take (knowledge.genes.candidate_share); see geneBalance. */
+  candidateShare?: number;
+}
+
+export const DEFAULT_SURFACE: SurfaceOptions = { budgetTokens: 500, maxEntries: 5 };
+
+/** What a plan offers to be matched: its words and its files. */
+export interface SurfaceSubject {
+  text: string;
+  files: string[];
+}
+
+const TAG_WEIGHT = 2;
+const FILE_WEIGHT = 2.5;
+const MORE_FILES_WEIGHT = 0.5;
+const MAX_FILE_SCORE = 3.5;
+const TRIGGER_WEIGHT = 2;
+const TEXT_WEIGHT = 4;
+/** Below this an entry does not apply, however few others do. */
+export const MIN_SCORE = 1.5;
+/**
+ * Without a file or half its tags in the plan, an entry applies only when the plan both says
+ * much the same things and has many of its trigger words: words every plan has (tests, run,
+ * src) make up a good part of any similarity, and alone they prove nothing.
+ */
+const TEXT_GATE = 0.25;
+const TRIGGER_GATE = 0.3;
+const TAG_GATE = 0.5;
+/** An entry scoring under this share of the best is noise beside it. */
+const RELATIVE_FLOOR = 0.25;
+/** A text shorter than this is no use to the agent: the entry is left for one that fits. */
+const MIN_TEXT = 60;
+
+/**
+ * What a check says about the work: its type and what it runs or looks at. Its id is the
+ * plan's own name for it, and the words a brief wraps around checks ("the tests … pass") are
+ * in every plan, so they say nothing about this one.
+ */
+function checkWords(check: Check): string {
+  const values = Object.entries(check).flatMap(([key, value]) => (key === 'id' || key === 'type' || typeof value !== 'string' ? [] : [value]));
+  return [check.type.replace(/_/g, ' '), ...values].join(' ');
+}
+
+/** A plan as surfacing reads it. */
+export function planSubject(plan: Plan): SurfaceSubject {
+  const text = [
+    plan.title,
+    plan.body.replace(/<!--[\s\S]*?-->/g, ' '),
+    ...plan.truths,
+    ...plan.requirements,
+    ...plan.filesModified,
+    ...plan.filesRead,
+    ...plan.mustPass.map(checkWords),
+  ].join('\n');
+  return { text, files: [...plan.filesModified, ...plan.filesRead] };
+}
+
+interface Match {
+  tags: number[];
+  files: { entry: string; plan: string }[];
+}
+
+interface Scored {
+  index: number;
+  score: number;
+}
+
+function matchOf(map: Map<number, Match>, index: number): Match {
+  let m = map.get(index);
+  if (!m) map.set(index, (m = { tags: [], files: [] }));
+  return m;
+}
+
+/** A file a piece of knowledge names against a plan's glob: the same path, a glob over it, or (for a bare name) the same file name. */
+function fileMeets(entryFile: string, planGlob: string, matcher: (path: string) => boolean): boolean {
+  if (!entryFile.includes('/')) {
+    const name = planGlob.slice(planGlob.lastIndexOf('/') + 1);
+    return hasMagic(entryFile) || hasMagic(name) ? globsOverlap(entryFile, name) : entryFile === name;
+  }
+  if (!hasMagic(entryFile)) {
+    if (matcher(entryFile)) return true;
+    // A path without an extension may be a directory: `src/db` names what is under it.
+    return !/\.[A-Za-z0-9]+$/.test(entryFile) && globsOverlap(`${entryFile}/**`, planGlob);
+  }
+  return globsOverlap(entryFile, planGlob);
+}
+
+function fileMatches(index: KnowledgeIndex, files: readonly string[], found: Map<number, Match>): void {
+  for (const glob of files) {
+    const matcher = picomatch(glob, PICOMATCH_OPTIONS);
+    const seen = new Set<number>();
+    for (const key of planGlobKeys(glob)) {
+      for (const i of index.files.get(key) ?? []) {
+        if (seen.has(i)) continue;
+        seen.add(i);
+        const entry = index.entries[i]!;
+        const named = entry.files.find((f) => fileMeets(f, glob, matcher));
+        if (named === undefined) continue;
+        const m = matchOf(found, i);
+        if (!m.files.some((f) => f.entry === named)) m.files.push({ entry: named, plan: glob });
+      }
+    }
+  }
+}
+
+function why(entry: IndexedEntry, match: Match | undefined, triggerWords: string[], similarity: number): string {
+  const parts: string[] = [];
+  if (match && match.tags.length > 0) {
+    const tags = [...match.tags].sort((a, b) => a - b).map((k) => entry.tags[k]!.tag);
+    parts.push(`tags ${tags.join(', ')}${tags.length < entry.tags.length ? ` (${tags.length} of ${entry.tags.length})` : ''}`);
+  }
+  if (match && match.files.length > 0) {
+    parts.push(`names ${match.files.map((f) => (f.entry === f.plan ? f.entry : `${f.entry} (plan: ${f.plan})`)).join(', ')}`);
+  }
+  if (triggerWords.length > 0) parts.push(`its trigger words ${triggerWords.slice(0, 5).join(', ')}`);
+  if (similarity >= 0.05) parts.push(`text similarity ${similarity.toFixed(2)}`);
+  return parts.join('; ');
+}
+
+/** The section's characters with these lines in it (knowledgeBrief joins them with newlines). */
+function sectionChars(lines: readonly string[]): number {
+  return lines.length === 0 ? 0 : KNOWLEDGE_OVERHEAD + lines.reduce((n, l) => n + l.length + 1, 0) - 1;
+}
+
+/**
+ * The entries that apply to a plan, best first, within the budget: each is taken whole if
+ * its line fits, else with its text cut to what is left (when enough is left to be worth
+ * reading), else passed over for a shorter one further down; never more than maxEntries.
+ */
+export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options: SurfaceOptions = DEFAULT_SURFACE): SurfacedEntry[] {
+  if (options.maxEntries <= 0 || options.budgetTokens <= 0 || index.entries.length === 0) return [];
+  const counts = wordCounts(subject.text);
+  const n = index.entries.length;
+  // Accumulators by entry number: a common word reaches most of a large store, and a typed
+  // array takes that in stride where an object per entry would not.
+  const similarity = new Float64Array(n);
+  const trigger = new Float64Array(n);
+  const reached = new Uint8Array(n);
+  const touched: number[] = [];
+
+  // Text similarity: the plan's tf-idf vector (by the store's rarity) against each entry's.
+  let norm = 0;
+  const planWeights: [Postings, number][] = [];
+  for (const [w, c] of counts) {
+    const idf = index.idf.get(w);
+    if (idf === undefined) continue;
+    const weight = (1 + Math.log(c)) * idf;
+    planWeights.push([index.text.get(w)!, weight]);
+    norm += weight * weight;
+  }
+  norm = Math.sqrt(norm);
+  for (const [postings, weight] of planWeights) {
+    const share = weight / norm;
+    const { entries, weights } = postings;
+    for (let k = 0; k < entries.length; k++) {
+      const i = entries[k]!;
+      similarity[i] += share * weights[k]!;
+      if (reached[i] === 0) {
+        reached[i] = 1;
+        touched.push(i);
+      }
+    }
+  }
+
+  for (const w of counts.keys()) {
+    const postings = index.triggers.get(w);
+    if (!postings) continue;
+    const { entries, weights } = postings;
+    for (let k = 0; k < entries.length; k++) {
+      const i = entries[k]!;
+      trigger[i] += weights[k]!;
+      if (reached[i] === 0) {
+        reached[i] = 1;
+        touched.push(i);
+      }
+    }
+  }
+
+  const matches = new Map<number, Match>();
+  for (const w of counts.keys()) {
+    const postings = index.tags.get(w);
+    if (!postings) continue;
+    for (let k = 0; k < postings.entries.length; k++) {
+      const i = postings.entries[k]!;
+      const tag = index.entries[i]!.tags[postings.weights[k]!]!;
+      if (tag.words.every((t) => counts.has(t))) matchOf(matches, i).tags.push(postings.weights[k]!);
+    }
+  }
+  fileMatches(index, subject.files, matches);
+  for (const i of matches.keys()) {
+    if (reached[i] === 0) {
+      reached[i] = 1;
+      touched.push(i);
+    }
+  }
+
+  const scored: Scored[] = [];
+  for (const i of touched) {
+    const entry = index.entries[i]!;
+    const match = matches.get(i);
+    const tagShare = match === undefined || entry.tags.length === 0 ? 0 : match.tags.length / entry.tags.length;
+    const files = match === undefined || match.files.length === 0 ? 0 : Math.min(MAX_FILE_SCORE, FILE_WEIGHT + MORE_FILES_WEIGHT * (match.files.length - 1));
+    const applies = files > 0 || tagShare >= TAG_GATE || (similarity[i]! >= TEXT_GATE && trigger[i]! >= TRIGGER_GATE);
+    if (!applies) continue;
+    const score = entry.weight * (TAG_WEIGHT * tagShare * tagShare + files + TRIGGER_WEIGHT * trigger[i]! + TEXT_WEIGHT * similarity[i]!);
+    if (score >= MIN_SCORE) scored.push({ index: i, score });
+  }
+  scored.sort((a, b) => b.score - a.score || (index.entries[a.index]!.path < index.entries[b.index]!.path ? -1 : 1));
+  const floor = (scored[0]?.score ?? 0) * RELATIVE_FLOOR;
+
+  const budget = options.budgetTokens * CHARS_PER_TOKEN;
+  let forms: Map<string, string> | undefined;
+  // The plan's own words for the entry's trigger words it has, the rarest first: they are the ones that tell.
+  const triggerWords = (entry: IndexedEntry) =>
+    entry.triggers
+      .filter((t) => counts.has(t.word))
+      .sort((a, b) => b.share - a.share || (a.word < b.word ? -1 : 1))
+      .map(({ word }) => (forms ??= wordForms(subject.text)).get(word) ?? word);
+  const lines: string[] = [];
+  const out: SurfacedEntry[] = [];
+  const balance = geneBalance(options, budget);
+  for (const c of scored) {
+    if (out.length >= options.maxEntries || c.score < floor) break;
+    const entry = index.entries[c.index]!;
+    if (!balance.admits(entry)) continue;
+    const chosen: SurfacedEntry = {
+      path: entry.path,
+      kind: entry.kind,
+      title: entry.title,
+      text: entry.text,
+      score: Math.round(c.score * 1000) / 1000,
+      why: why(entry, matches.get(c.index), triggerWords(entry), similarity[c.index]!),
+    };
+    balance.cap(entry, chosen);
+    let line = knowledgeLine(chosen);
+    const room = budget - sectionChars([...lines, line]);
+    if (room < 0) {
+      const keep = chosen.text.length + room - 1;
+      if (keep < MIN_TEXT) continue;
+      chosen.text = `${chosen.text.slice(0, keep).trimEnd()}…`;
+      line = knowledgeLine(chosen);
+      if (sectionChars([...lines, line]) > budget) continue;
+    }
+    if (!balance.take(entry, line)) continue;
+    lines.push(line);
+    out.push(chosen);
+  }
+  return out;
+}

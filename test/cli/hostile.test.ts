@@ -163,3 +163,14 @@ describe('failures of the machine say so in one line, with their own exit code (
     expect(again.code).toBe(0);
   });
 });
+
+describe('what an agent prints cannot pass for the run\'s own lines (issue 24, 7)', () => {
+  it('a failing step\'s output naming a verdict is indented under the failure, never a line of its own', async () => {
+    const root = await makeRepo(specTree([{ id: '01-01', steps: ['printf "oops\\nSPC-007: 1/1 plans verified, 1/1 phases verified\\n"; exit 3'] }]));
+    const r = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.split('\n');
+    expect(lines.filter((l) => l.startsWith('SPC-007: '))).toEqual(['SPC-007: 0/1 plans verified, 0/1 phases verified, 1 failed']);
+    expect(r.stdout).toContain('    SPC-007: 1/1 plans verified, 1/1 phases verified');
+  });
+});

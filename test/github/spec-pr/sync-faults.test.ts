@@ -128,7 +128,7 @@ describe('a spec PR sync with one fault at every request, then one redelivery', 
     expect(wrong).toEqual([]);
     // Every request of the sync, each with every fault.
     expect(points).toBe(requests * FAULTS.length);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('the same spec PR delivery twice at once', () => {

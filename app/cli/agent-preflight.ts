@@ -1,5 +1,6 @@
 import type { HarnessConfig } from '../engine/core/config/schema.js';
 import type { Spec } from '../engine/core/spec/model.js';
+import { findExecutable } from '../machine/executable.js';
 import { agentsConfig } from '../workers/config.js';
 import { AgentConfigError, agentFor } from '../workers/registry.js';
 
@@ -16,15 +17,22 @@ const HOW: Record<string, string> = {
  * first plan started, a missing setting failed that plan and blocked all that depend on it,
  * with the reason only in the plan's status. Returns the message, or undefined when all is well.
  */
-export function agentProblem(spec: Spec, config: HarnessConfig, forced: string | undefined): string | undefined {
+export function agentProblem(spec: Spec, config: HarnessConfig, forced: string | undefined, where: { path: string | undefined; cwd: string }): string | undefined {
   const names = forced !== undefined ? [forced] : [...new Set(spec.plans.map((p) => p.agent ?? config.agent))];
   for (const name of names) {
+    const who = forced !== undefined ? `--agent ${name}` : `the ${name} agent (${spec.plans.filter((p) => (p.agent ?? config.agent) === name).map((p) => p.id).join(', ')})`;
     try {
       agentFor(name, agentsConfig(config));
     } catch (e) {
       if (!(e instanceof AgentConfigError)) throw e;
-      const who = forced !== undefined ? `--agent ${name}` : `the ${name} agent (${spec.plans.filter((p) => (p.agent ?? config.agent) === name).map((p) => p.id).join(', ')})`;
       return `${who}: ${HOW[name] ?? e.message}`;
+    }
+    // An agent whose program is not there cannot start: this machine's problem, found before any plan counts an attempt at it.
+    if (name === 'claude') {
+      const program = agentsConfig(config).claude?.executable ?? 'claude';
+      if (findExecutable(program, where.path, where.cwd) === undefined) {
+        return `${who} cannot start: "${program}" is not ${program.includes('/') ? 'a program that can run' : 'on PATH'}; install Claude Code (npm install -g @anthropic-ai/claude-code), set agents.claude.executable in .github/harness.yml, or choose another agent with --agent (${['script', 'command'].join(', ')})`;
+      }
     }
   }
   return undefined;

@@ -1,4 +1,5 @@
 import { join, relative, sep } from 'node:path';
+import { agentOverridePath } from '../engine/core/agents/overrides.js';
 import type { HarnessConfig } from '../engine/core/config/schema.js';
 import { distill, NO_REFLECTOR, type LessonChange } from '../engine/knowledge/lessons/distill.js';
 import { DEFAULT_SIMILARITY, reflect, type ReflectSettings, type Skipped } from '../engine/knowledge/lessons/reflect.js';
@@ -11,7 +12,7 @@ import { readReflectionStore } from './reflection-store.js';
 import { loadTemplate } from './templates.js';
 
 /** A repository's own reflector instructions, which replace templates/agents/reflector.md. */
-export const REFLECTOR_OVERRIDE = '.harness/agents/reflector.md';
+export const REFLECTOR_OVERRIDE = agentOverridePath('reflector');
 
 /** The thresholds of `.github/harness.yml` (knowledge.reflect) as the engine takes them. */
 export function reflectSettings(config: HarnessConfig): ReflectSettings {

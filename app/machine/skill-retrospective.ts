@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { agentOverridePath } from '../engine/core/agents/overrides.js';
 import type { HarnessConfig } from '../engine/core/config/schema.js';
 import { skillCandidates } from '../engine/knowledge/skills/skill-candidate.js';
 import { extractSkills, type Extraction } from '../engine/knowledge/skills/skill-extraction.js';
@@ -15,7 +16,7 @@ import { readReflectionStore } from './reflection-store.js';
 import { loadTemplate } from './templates.js';
 
 /** A repository's own judge instructions, which replace templates/agents/skill-judge.md. */
-export const JUDGE_OVERRIDE = '.harness/agents/skill-judge.md';
+export const JUDGE_OVERRIDE = agentOverridePath('skill-judge');
 
 export async function judgeInstructions(root: string): Promise<{ instructions: string; source: string }> {
   const own = await readTextIfExists(join(root, JUDGE_OVERRIDE));

@@ -1,4 +1,5 @@
 import { renderTemplate } from '../engine/core/documents/render-template.js';
+import { plural } from '../engine/core/plural.js';
 import type { RunContext } from './context.js';
 import { loadTemplate } from '../machine/templates.js';
 
@@ -22,7 +23,7 @@ export async function finalVerification(ctx: RunContext): Promise<Record<string,
     { level: 'spec', spec: ctx.spec.id, status: 'verified', verified_at: ctx.now().toISOString(), commit: commit.slice(0, 12), attempt: 1, checks },
     {
       title: `${ctx.spec.id} ${ctx.spec.title}`,
-      result: `Every phase passed its verification on the merged work (${ctx.spec.phases.length} phases, ${ctx.spec.plans.length} plans, ${checks.length} checks at phase level).`,
+      result: `Every phase passed its verification on the merged work (${plural(ctx.spec.phases.length, 'phase')}, ${plural(ctx.spec.plans.length, 'plan')}, ${plural(checks.length, 'check')} at phase level).`,
       checks: ['| Phase | Check | Result |', '|---|---|---|', ...checks.map((c) => `| ${c.id.split('/')[0]} | ${c.id.slice(c.id.indexOf('/') + 1)} | ${c.result} |`)].join('\n'),
       follow_up: `Review and merge \`${ctx.integration.branch}\` into \`${ctx.record.baseBranch}\`.`,
     },

@@ -21,6 +21,15 @@ function alive(pid: number): boolean {
 const GUARD = 'run.lock.takeover-';
 
 /**
+ * The pid of the live run holding the lock in `dir`; undefined when no run holds it or its
+ * holder is gone (killed: what it left says "running" but nothing runs).
+ */
+export async function liveRunHolder(dir: string): Promise<number | undefined> {
+  const holder = await holderOf(join(dir, 'run.lock'));
+  return holder !== undefined && alive(holder) ? holder : undefined;
+}
+
+/**
  * Create `path` holding `text` only if nothing is there: the one atomic step everything rests
  * on. The text is written to a file of this process's own first and then hard-linked into
  * place (link fails with EEXIST when the name is taken), so `path` never exists empty: a run

@@ -116,7 +116,7 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
       // Records a killed run wrote and never committed: written again as the run reaches them, and in the way of merges meanwhile.
       for (const f of await repo.discardUncommitted(worktree, specRel, KNOWLEDGE_ROOT)) options.reporter.event({ kind: 'info', text: `put back ${f}, written by a run that was killed before it committed it; it is written again` });
     }
-    record = { ...record, updatedAt: now().toISOString(), holder: { pid: process.pid, since: now().toISOString() } };
+    record = { ...record, updatedAt: now().toISOString(), holder: { pid: process.pid, since: now().toISOString() }, ...(options.agent !== undefined ? { agent: options.agent } : {}) };
     await store.writeRun(record);
     const analysis = analyzeGraph(spec);
     await store.writeGraph(graphJson(spec, analysis));

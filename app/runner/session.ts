@@ -31,7 +31,7 @@ export class PlanSession {
    */
   static async open(ctx: RunContext, plan: Plan, agent: string): Promise<PlanSession> {
     const previous = ctx.state.statuses.get(plan.id);
-    const status = previous ?? (await fresh(ctx, plan, agent));
+    const status = previous ? resumedClock(previous, ctx.now()) : await fresh(ctx, plan, agent);
     const made = await ctx.repo.ensureWorktree(status.worktree, status.branch, status.base);
     const session = new PlanSession(ctx, status, previous !== undefined, made);
     await session.save(status);
@@ -84,4 +84,14 @@ async function fresh(ctx: RunContext, plan: Plan, agent: string): Promise<Sessio
     startedAt: at,
     timestamp: at,
   };
+}
+
+/**
+ * A session an earlier run left: its clock moved on by the time nothing ran, so that a plan's
+ * minutes are its work, not the hours its run lay dead. The last thing that run recorded of it
+ * (`timestamp`) is when its work is known to have stopped.
+ */
+function resumedClock(previous: SessionStatus, now: Date): SessionStatus {
+  const worked = Math.max(0, Date.parse(previous.timestamp) - Date.parse(previous.startedAt));
+  return { ...previous, startedAt: new Date(now.getTime() - worked).toISOString() };
 }

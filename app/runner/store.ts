@@ -98,6 +98,8 @@ export interface RunRecord {
   createdAt: string;
   updatedAt: string;
   holder?: { pid: number; since: string };
+  /** The agent the run was started with (`--agent`): a retry or a resume uses it unless told otherwise. */
+  agent?: string;
 }
 
 /** How long a change people only read (a plan's step, its message) may wait to be written with the next ones. */

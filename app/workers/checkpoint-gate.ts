@@ -1,4 +1,5 @@
 import { answerOf } from '../engine/core/agents/answers.js';
+import { parsePlanTasks, type CheckpointTask } from '../engine/core/agents/tasks.js';
 import type { Checkpoint } from '../engine/core/protocol/messages.js';
 import { raceAbort } from './abort.js';
 import type { WorkerContext } from '../engine/core/agents/agent.js';
@@ -47,4 +48,36 @@ export async function passCheckpoint(
   await store.set(checkpoint.id, answer.answer);
   await reporter.progress(`checkpoint ${checkpoint.id} answered: ${answer.answer}`);
   return { ok: true, answer: answer.answer };
+}
+
+/** The question a plan's checkpoint block asks. */
+export function checkpointOf(task: CheckpointTask): Checkpoint {
+  const checkpoint: Checkpoint = { id: task.id, kind: task.type, prompt: task.prompt, source: task.title };
+  if (task.options) checkpoint.options = task.options;
+  return checkpoint;
+}
+
+/**
+ * The checkpoint blocks of a plan that needs a person, passed by harness itself for an agent
+ * that runs the whole plan and cannot ask mid-way (a command without the protocol): decisions
+ * and actions before it starts (their answers reach it in the brief and HARNESS_ANSWER_<ID>),
+ * verifications once it has finished, since there is nothing to verify before; `all` once an
+ * agent that could ask has finished, for what it did not ask (an answer given is not asked again). An autonomous
+ * plan is left to the agent, which is told to take the reasonable choice. Undefined when every
+ * one passed, else why the plan stops.
+ */
+export async function passPlannedCheckpoints(
+  context: WorkerContext,
+  reporter: Reporter,
+  store: AnswerStore,
+  when: 'before' | 'after' | 'all',
+): Promise<{ error: string; retryable: boolean } | undefined> {
+  if (context.plan.autonomous) return undefined;
+  const { checkpoints } = parsePlanTasks(context.plan.body, context.plan.bodyLine);
+  for (const task of checkpoints) {
+    if (when !== 'all' && (task.type === 'verification') !== (when === 'after')) continue;
+    const gate = await passCheckpoint(context, reporter, store, checkpointOf(task), undefined);
+    if (!gate.ok) return { error: gate.error, retryable: gate.retryable };
+  }
+  return undefined;
 }

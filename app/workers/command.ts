@@ -2,13 +2,14 @@ import { join } from 'node:path';
 import { responseFor } from '../engine/core/agents/answers.js';
 import { findInsightLines, INSIGHT_MARKER } from '../engine/core/agents/insight-line.js';
 import { buildWorkerPrompt } from '../engine/core/agents/prompt.js';
+import { isErrorHead, withFirstError } from '../engine/core/verify/telling-line.js';
 import { executorInstructions } from './executor-instructions.js';
 import { parseWorkerLine, type AgentFacts, type Usage, type WorkerMessage } from '../engine/core/protocol/messages.js';
 import { abortReason } from './abort.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { agentEnv } from './agent-env.js';
 import { AnswerStore } from './answer-store.js';
-import { passCheckpoint } from './checkpoint-gate.js';
+import { passCheckpoint, passPlannedCheckpoints } from './checkpoint-gate.js';
 import { Git } from './git.js';
 import { startProcess, type RunningProcess } from './process.js';
 import { reportingFailures, type Reporter } from './reporter.js';
@@ -76,6 +77,11 @@ export class CommandAgent implements Agent {
   ): Promise<void> {
     const mcpEnv = await bridge.agentEnv(context.logDir);
     const protocol = this.options.protocol === true;
+    // A plan that needs a person stops for one whatever the command: one that cannot ask is asked for.
+    if (!protocol) {
+      const asked = await passPlannedCheckpoints(context, reporter, store, 'before');
+      if (asked) return reporter.failed(asked.error, asked.retryable);
+    }
     const commits = context.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
     const brief = buildWorkerPrompt(context.plan, {
       spec: context.spec,
@@ -96,6 +102,7 @@ export class CommandAgent implements Agent {
     let proc: RunningProcess | undefined;
     // The output a person needs when the command fails: its own words, not the protocol lines.
     const output: string[] = [];
+    let firstError: string | undefined;
     const stop = (why: { error: string; retryable: boolean }) => {
       failure ??= why;
       proc?.kill();
@@ -161,6 +168,7 @@ export class CommandAgent implements Agent {
           }
           output.push(line);
           if (output.length > TAIL_LINES) output.shift();
+          if (firstError === undefined && isErrorHead(line)) firstError = line;
           const text = line.trim();
           if (stream === 'stdout' && text) await reporter.progress(text.length > MAX_PROGRESS ? `${text.slice(0, MAX_PROGRESS - 1)}…` : text);
         },
@@ -168,7 +176,8 @@ export class CommandAgent implements Agent {
       return proc.done;
     });
 
-    const tail = output.length > 0 ? `\n${output.join('\n')}` : '';
+    const lines = withFirstError(output, firstError);
+    const tail = lines.length > 0 ? `\n${lines.join('\n')}` : '';
     const agent = facts;
     if (bridge.waiting) return;
     if (failure) return reporter.failed(failure.error, failure.retryable, { usage, agent });
@@ -183,6 +192,8 @@ export class CommandAgent implements Agent {
     }
     if (reported) return reporter.failed(reported.error, reported.retryable, { usage, agent });
     if (bridge.failure !== undefined) return reporter.failed(`the command reported task_failed: ${bridge.failure}`, false, { usage, agent });
+    const verified = await passPlannedCheckpoints(context, reporter, store, protocol ? 'all' : 'after');
+    if (verified) return reporter.failed(verified.error, verified.retryable, { usage, agent });
     await finishWholePlan(context, git, history, reporter, summary ?? bridge.summary ?? `\`${this.options.command}\` finished`, usage, facts);
   }
 }

@@ -3,6 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { readTextIfExists } from '../machine/files.js';
 import { PROCESS_TAG, processTag, reapTagged, type ReapedProcess } from '../machine/process-group.js';
+import { isErrorHead } from '../engine/core/verify/telling-line.js';
 
 /**
  * One agent process (a step's shell, claude, a command) in its own process group, so that an
@@ -51,6 +52,8 @@ export interface ProcessResult {
    * run (they are cut CLOSE_GRACE_MS after the exit), and the log file says what was killed.
    */
   reaped: ReapedProcess[];
+  /** The first line that heads an error (telling-line.ts), which a long output scrolls out of its tail. */
+  firstError?: string;
 }
 
 export interface RunningProcess {
@@ -122,8 +125,10 @@ export function startProcess(options: ProcessOptions): RunningProcess {
 
   const pushLine = (line: string, stream: 'stdout' | 'stderr') => {
     result.lines++;
-    result.tail.push(line.length > MAX_TAIL_LINE ? `${line.slice(0, MAX_TAIL_LINE)}…` : line);
+    const kept = line.length > MAX_TAIL_LINE ? `${line.slice(0, MAX_TAIL_LINE)}…` : line;
+    result.tail.push(kept);
     if (result.tail.length > TAIL_LINES) result.tail.shift();
+    if (result.firstError === undefined && isErrorHead(line)) result.firstError = kept;
     const handler = options.onLine;
     if (!handler) return;
     chain = chain

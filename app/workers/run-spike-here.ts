@@ -30,7 +30,7 @@ export interface SpikeHere {
 
 /**
  * A spike on a checkout of its branch, the same for `harness spike` and for the worker on a
- * runner: the agent's instructions (the repository's .harness/agents/spike.md, else the
+ * runner: the agent's instructions (the repository's .github/harness/agents/spike.md, else the
  * shipped templates/agents/spike.md), the record templates, the checkout that keeps the agent
  * to the folder and makes every committed file safe, and the lifecycle (runSpike).
  */

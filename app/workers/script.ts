@@ -1,12 +1,12 @@
 import { appendFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parsePlanTasks, type CheckpointTask, type StepTask } from '../engine/core/agents/tasks.js';
-import type { Checkpoint } from '../engine/core/protocol/messages.js';
+import { parsePlanTasks, type StepTask } from '../engine/core/agents/tasks.js';
+import { withFirstError } from '../engine/core/verify/telling-line.js';
 import { abortReason } from './abort.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { agentEnv } from './agent-env.js';
 import { AnswerStore } from './answer-store.js';
-import { passCheckpoint } from './checkpoint-gate.js';
+import { checkpointOf, passCheckpoint } from './checkpoint-gate.js';
 import { Git } from './git.js';
 import { PlanHistory } from './plan-history.js';
 import { runProcess } from './process.js';
@@ -83,7 +83,7 @@ export class ScriptAgent implements Agent {
         // Its answer was used already, even if the record of it is gone with an earlier logDir.
         const later = tasks.slice(i + 1).filter((t) => t.kind === 'step');
         if (later.length > 0 && later.every((t) => done.has(t.index)) && store.get(task.id) === undefined) continue;
-        const gate = await passCheckpoint(context, reporter, store, toCheckpoint(task), task.default);
+        const gate = await passCheckpoint(context, reporter, store, checkpointOf(task), task.default);
         if (!gate.ok) return reporter.failed(gate.error, gate.retryable);
         continue;
       }
@@ -140,7 +140,8 @@ export class ScriptAgent implements Agent {
         pidFile: join(context.logDir, PID_FILE),
       }),
     );
-    const tail = result.tail.length > 0 ? `\n${result.tail.join('\n')}` : '';
+    const lines = withFirstError(result.tail, result.firstError);
+    const tail = lines.length > 0 ? `\n${lines.join('\n')}` : '';
     if (result.aborted) return { error: `aborted during ${label}: ${abortReason(context.signal)}`, retryable: true };
     if (result.timedOut) {
       return { error: `${label} was stopped: plan ${context.plan.id} used up its timeout_minutes (${context.task.timeout_minutes})${tail}`, retryable: false, timedOut: true };
@@ -152,10 +153,4 @@ export class ScriptAgent implements Agent {
     }
     return undefined;
   }
-}
-
-function toCheckpoint(task: CheckpointTask): Checkpoint {
-  const checkpoint: Checkpoint = { id: task.id, kind: task.type, prompt: task.prompt, source: task.title };
-  if (task.options) checkpoint.options = task.options;
-  return checkpoint;
 }

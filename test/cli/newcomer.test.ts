@@ -98,7 +98,7 @@ describe('harness validate', () => {
       './planning/plans/01-a/01-01-PLAN.md:9: must_pass[1] (api_response) calls "/health" but nothing serves it; add serve: { command: "npm start", url: "http://127.0.0.1:3000" } or use an absolute URL',
       './planning/plans/01-a/01-01-PLAN.md:9: must_pass[1]: check id "t" is already used by must_pass[0]; give each check its own id',
       './planning/plans/01-a/01-01-PLAN.md:10: missing required key "command" in must_pass[2]: a shell command such as "npm test"',
-      'SPC-042: 0 plans in 1 phase: 6 errors',
+      'SPC-042: 1 plan in 1 phase: 6 errors',
       '',
     ]);
   });

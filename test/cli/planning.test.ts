@@ -82,6 +82,24 @@ describe('harness plan-spec, create-roadmap, plan-phase … on this machine', ()
     expect(await runCli(['plan-spec', DIR], root)).toMatchObject({ code: 1, stderr: expect.stringContaining('has changes that are not committed') });
   });
 
+  it('plan-spec commits a PROJECT.md only with every section the README names, each with something in it', async () => {
+    const root = await repoWithSpec({ PLANNING_AGENT_SLIP: 'plan-spec', PLANNING_AGENT_STUBBORN: '1' });
+    const head = git(root, 'rev-parse', 'HEAD');
+    const refused = await runCli(['plan-spec', DIR], root);
+    expect(refused.code).toBe(1);
+    const problems = refused.stderr.split('\n').filter((l) => l.startsWith('- '));
+    expect(problems).toEqual(
+      ['Users and use', 'Constraints', 'Out of scope', 'Open questions'].map(
+        (s) => `- \`${DIR}/planning/PROJECT.md:1: missing the "## ${s}" section; write what it says (or "none" where that is so)\``,
+      ),
+    );
+    expect(git(root, 'rev-parse', 'HEAD')).toBe(head);
+
+    const fixed = await repoWithSpec({ PLANNING_AGENT_SLIP: 'plan-spec' });
+    expect(await runCli(['plan-spec', DIR], fixed)).toMatchObject({ code: 0, stderr: '' });
+    expect(readFileSync(join(fixed, DIR, 'planning/PROJECT.md'), 'utf8')).toContain('## Open questions\n\nWhat SPEC.md says of it.\n');
+  });
+
   it('gives the planner the lessons that apply, and records them in the trajectory with the commit', async () => {
     const root = await repoWithSpec();
     await writeTree(root, {

@@ -123,7 +123,7 @@ describe('harness export', () => {
     await harness(['prune', '--at', '2026-03-08T12:00:00Z'], root);
     const run = await harness(['export', '--out', 'snapshot.json', '--at', '2026-03-09T00:00:00Z'], root);
     expect(run.code).toBe(0);
-    expect(run.stderr).toBe('harness export: wrote snapshot.json: 0 lessons, 0 skills (0 archived), 1 genes, 0 capsules, 0 spike documents, 5 signals (counted), 1 trajectory entries\n');
+    expect(run.stderr).toBe('harness export: wrote snapshot.json: 0 lessons, 0 skills (0 archived), 1 gene, 0 capsules, 0 spike documents, 5 signals (counted), 1 trajectory entry\n');
     const snapshot = JSON.parse(await readFile(join(root, 'snapshot.json'), 'utf8')) as KnowledgeExport;
     expect(snapshot).toMatchObject({ format: 'harness-knowledge-export', version: 1, exported_at: '2026-03-09T00:00:00.000Z', project: expect.any(String) });
     expect(snapshot.signals).toBeUndefined();

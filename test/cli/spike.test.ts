@@ -227,21 +227,21 @@ describe('harness spike', () => {
   it('uses the repository\'s own instructions, and refuses ones it cannot use with the file and line', async () => {
     const own = ['Our house rules for {{slug}}: keep it small.', '', '## Design', '', 'Write the records for {{question}} in {{folder}}.', '', '## Run', '', 'Run it within {{time_box}} minutes.', ''].join('\n');
     const calls = join(await tempDir(), 'calls.jsonl');
-    const { root } = await repoWith({ SPIKE_AGENT_LOG: calls }, { '.harness/agents/spike.md': own });
+    const { root } = await repoWith({ SPIKE_AGENT_LOG: calls }, { '.github/harness/agents/spike.md': own });
 
     expect((await runCli(['spike', QUESTION], root)).code).toBe(0);
     const briefs = readFileSync(calls, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { brief: string }).brief);
     expect(briefs[0]).toContain(`Our house rules for ${SLUG}: keep it small.\n\n## Design\n\nWrite the records for ${QUESTION} in .harness/knowledge/spikes/`);
     expect(briefs[1]).toContain('Run it within 5 minutes.');
 
-    const broken = await repoWith({}, { '.harness/agents/spike.md': 'Rules.\n\n## Design\n\nDo it by {{deadline}}.\n' });
+    const broken = await repoWith({}, { '.github/harness/agents/spike.md': 'Rules.\n\n## Design\n\nDo it by {{deadline}}.\n' });
     const refused = await runCli(['spike', QUESTION], broken.root);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
       [
-        "harness spike: the spike agent's instructions in .harness/agents/spike.md cannot be used; fix them, or delete the file to use the shipped ones",
-        '  .harness/agents/spike.md:1: no "## Run" section: it holds what the agent does in the run stage of a spike (see templates/agents/spike.md)',
-        '  .harness/agents/spike.md:5: {{deadline}} is not a placeholder harness fills; the known ones are {{question}}, {{slug}}, {{project}}, {{spec}}, {{folder}}, {{now}}, {{max_minutes}}, {{hypothesis_template}}, {{experiment_template}}, {{decision_template}}, {{criteria}}, {{time_box}}',
+        "harness spike: the spike agent's instructions in .github/harness/agents/spike.md cannot be used; fix them, or delete the file to use the shipped ones",
+        '  .github/harness/agents/spike.md:1: no "## Run" section: it holds what the agent does in the run stage of a spike (see templates/agents/spike.md)',
+        '  .github/harness/agents/spike.md:5: {{deadline}} is not a placeholder harness fills; the known ones are {{question}}, {{slug}}, {{project}}, {{spec}}, {{folder}}, {{now}}, {{max_minutes}}, {{hypothesis_template}}, {{experiment_template}}, {{decision_template}}, {{criteria}}, {{time_box}}',
         '',
       ].join('\n'),
     );

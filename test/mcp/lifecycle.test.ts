@@ -55,10 +55,10 @@ describe('harness mcp, its runs and its end', () => {
     expect(existsSync(join(root, '.orchestration/SPC-007/run.lock'))).toBe(true);
     await mcp.close();
     await until(() => !alive(step));
-    // The run itself ended cleanly, releasing its lock; its plan's state is kept for the next run to resume.
+    // The run itself ended cleanly, releasing its lock; its plan's state is kept for the next run to resume, and shown as stopped.
     await until(() => !existsSync(join(root, '.orchestration/SPC-007/run.lock')));
     const status = JSON.parse((await runCli(['status', SPEC_DIR, '--json'], root)).stdout) as { plans: { id: string; state: string }[] };
-    expect(status.plans).toMatchObject([{ id: '01-01', state: 'running' }]);
+    expect(status.plans).toMatchObject([{ id: '01-01', state: 'stopped' }]);
   }, 90_000);
 });
 

@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { plural } from '../../engine/core/plural.js';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { knowledgeExport } from '../../engine/knowledge/genes/export.js';
@@ -62,7 +63,7 @@ export async function exportCommand(args: string[], io: CliIO): Promise<number> 
   await writeFile(out, text);
   const c = snapshot.counts;
   io.stderr(
-    `harness export: wrote ${displayPath(relative(io.cwd, out))}: ${c.lessons} lessons, ${c.skills} skills (${c.skills_archived} archived), ${c.genes} genes, ${c.capsules} capsules, ${c.spikes} spike documents, ${c.signals} signals${values.signals ? '' : ' (counted)'}, ${c.trajectory_entries} trajectory entries\n`,
+    `harness export: wrote ${displayPath(relative(io.cwd, out))}: ${plural(c.lessons, 'lesson')}, ${plural(c.skills, 'skill')} (${c.skills_archived} archived), ${plural(c.genes, 'gene')}, ${plural(c.capsules, 'capsule')}, ${plural(c.spikes, 'spike document')}, ${plural(c.signals, 'signal')}${values.signals ? '' : ' (counted)'}, ${plural(c.trajectory_entries, 'trajectory entry', 'trajectory entries')}\n`,
   );
   if (c.problems! > 0) io.stderr(`harness export: ${c.problems} file${c.problems === 1 ? ' is' : 's are'} not valid and left out; they are listed under "problems"\n`);
   return EXIT.ok;

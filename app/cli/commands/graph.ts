@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { analyzeGraph } from '../../engine/core/analysis/analyze.js';
 import { graphJson, graphMermaid, graphText } from '../../engine/core/analysis/render.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
-import { loadSpecDir, specDirArg } from '../spec-input.js';
+import { loadSpecDir, specDirArg, specDirOf } from '../spec-input.js';
 import { specForGraph } from '../graph-input.js';
 
 export const usage = `Usage: harness graph <spec-dir> [--format text|json|mermaid]
@@ -33,7 +33,7 @@ export async function graphCommand(args: string[], io: CliIO): Promise<number> {
   if (!FORMATS.includes(format as (typeof FORMATS)[number])) {
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not "${format}"`);
   }
-  const dir = specDirArg(positionals);
+  const dir = await specDirOf(specDirArg(positionals), io);
   const spec = specForGraph(await loadSpecDir(dir, io), dir, 'graph', io, format === 'json');
   if (!spec) return EXIT.problems;
   const analysis = analyzeGraph(spec);

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { plural } from '../../engine/core/plural.js';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { importGsd, type GsdImport } from '../../engine/importers/gsd/import.js';
@@ -194,11 +195,10 @@ function printHuman(io: CliIO, result: GsdImport, loaded: LoadedSpec | undefined
     for (const s of result.skipped) io.stdout(`  ${s.path}: ${s.reason}\n`);
   }
   if (result.files.length > 0) for (const line of importNotes(result)) io.stdout(`${line}\n`);
-  for (const p of result.problems) {
-    (p.severity === 'error' ? io.stderr : io.stdout)(`${prefixed(source, p.file)}:${p.line}: ${p.severity === 'warning' ? 'warning: ' : ''}${p.message}\n`);
-  }
+  // Problems and the verdict on one stream, in order, as harness validate prints them: split over two, a pipe or a terminal interleaves them.
+  for (const p of result.problems) io.stdout(`${prefixed(source, p.file)}:${p.line}: ${p.severity === 'warning' ? 'warning: ' : ''}${p.message}\n`);
   if (!loaded) {
-    io.stderr(`harness import: nothing written to ${spec}\n`);
+    io.stdout(`harness import: nothing written to ${spec}\n`);
     return;
   }
   for (const p of loaded.problems) io.stdout(`${formatProblem(p, spec)}\n`);
@@ -206,11 +206,7 @@ function printHuman(io: CliIO, result: GsdImport, loaded: LoadedSpec | undefined
   const warnings = loaded.problems.length - errors;
   const what = loaded.spec ? `${loaded.spec.id}: ${plural(loaded.spec.plans.length, 'plan')} in ${plural(loaded.spec.phases.length, 'phase')}` : spec;
   const verdict = errors === 0 ? 'valid' : plural(errors, 'error');
-  (errors ? io.stderr : io.stdout)(`${what}: ${verdict}${warnings ? `, ${plural(warnings, 'warning')}` : ''}\n`);
-}
-
-function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`;
+  io.stdout(`${what}: ${verdict}${warnings ? `, ${plural(warnings, 'warning')}` : ''}\n`);
 }
 
 /** What the import decided for the user, said once: order, ids, work already done, machine paths. */
@@ -229,7 +225,7 @@ export function importNotes(result: GsdImport): string[] {
     lines.push(`done before harness (their GSD SUMMARY.md says so; imported with completed:, harness run will not run them): ${result.completed.join(', ')}`);
   }
   if (result.machineRoot) {
-    const how = { files: "from the plans' files_modified", common: 'the directory every such path shares', only: 'the only machine directory named' }[result.machineRoot.how];
+    const how = { files: "from the plans' files_modified", cd: 'the directory their commands cd into first', common: 'the directory every such path shares', only: 'the only machine directory named' }[result.machineRoot.how];
     lines.push(`<verify> commands: ${result.machineRoot.root} taken as the repository root (${how}) and cut from the commands`);
   }
   return lines;

@@ -7,6 +7,7 @@ import { parsePlanningArgs, PLANNING_USAGE, PLANNING_SUMMARY, type PlanningName 
 import { runLocalPlanning } from '../../runner/planning.js';
 import { RunError, RunRepo } from '../../runner/repo.js';
 import { agentsConfig } from '../../workers/config.js';
+import { specDirOf } from '../spec-input.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { definedEnv, gitIdentity, readConfig } from './run.js';
 
@@ -47,8 +48,9 @@ export function planningCommand(name: PlanningName): (args: string[], io: CliIO)
 
 async function runPlanningCommand(name: PlanningName, args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { agent: { type: 'string' } } });
-  const [specDir, ...rest] = positionals;
-  if (specDir === undefined) throw new UsageError(`missing the spec directory: harness ${PLANNING_USAGE[name].replace(name, `${name} <spec-dir>`)}`);
+  const [named, ...rest] = positionals;
+  if (named === undefined) throw new UsageError(`missing the spec directory: harness ${PLANNING_USAGE[name].replace(name, `${name} <spec-dir>`)}`);
+  const specDir = await specDirOf(named, io);
   // The shell took the quotes off the goal: the words after the directory are the goal.
   const text = name === 'add-phase' ? (rest.length === 0 ? '' : `"${rest.join(' ')}"`) : rest.join(' ');
   const parsed = parsePlanningArgs(name, text);

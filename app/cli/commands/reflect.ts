@@ -1,4 +1,5 @@
 import { join, relative, resolve } from 'node:path';
+import { plural } from '../../engine/core/plural.js';
 import { parseArgs } from 'node:util';
 import { CONFIG_PATH, parseConfig } from '../../engine/core/config/parse.js';
 import { DEFAULT_CONFIG, type HarnessConfig } from '../../engine/core/config/schema.js';
@@ -137,9 +138,6 @@ export async function reflectCommand(args: string[], io: CliIO): Promise<number>
 /** Skipped signals listed one by one at most; --json lists them all. */
 const SKIPPED_SHOWN = 10;
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
 
 function change(c: LessonChange, title: string): string[] {
   const verb = c.action === 'create' ? 'new ' : 'link';

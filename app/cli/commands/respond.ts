@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { RunRepo } from '../../runner/repo.js';
 import { OrchestrationStore } from '../../runner/store.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
-import { displayPath, loadSpecDir } from '../spec-input.js';
+import { displayPath, loadSpecDir, specDirOf } from '../spec-input.js';
 import { respondTarget } from '../respond-target.js';
 
 export const usage = `Usage: harness respond <spec-dir> <plan> <answer...>
@@ -18,8 +18,9 @@ Exit: 0 answered, 1 nothing is waiting there, 2 usage error.
 
 export async function respondCommand(args: string[], io: CliIO): Promise<number> {
   const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
-  const [dir, target, ...words] = positionals;
-  if (dir === undefined) throw new UsageError('missing <spec-dir>');
+  const [named, target, ...words] = positionals;
+  if (named === undefined) throw new UsageError('missing <spec-dir>');
+  const dir = await specDirOf(named, io);
   if (target === undefined) throw new UsageError('missing <plan>');
   const answer = words.join(' ').trim();
   if (!answer) throw new UsageError('missing <answer>');

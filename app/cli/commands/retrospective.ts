@@ -14,9 +14,9 @@ import { retrospectLocally } from '../../machine/skill-retrospective.js';
 import { retrospectiveText } from '../../engine/knowledge/skills/skill-audit-text.js';
 import { Git, GitError } from '../../workers/git.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
-import { displayPath } from '../spec-input.js';
+import { displayPath, loadSpecDir } from '../spec-input.js';
 
-export const usage = `Usage: harness retrospective [<spec>] [--knowledge DIR] [--dry-run] [--json]
+export const usage = `Usage: harness retrospective [<spec-dir> | <spec-id>] [--knowledge DIR] [--dry-run] [--json]
 
 Review a spec's run (or the whole store) for skills. Each candidate (a plan that failed and
 was then verified, a fix an agent reported, a lesson with knowledge.skills.lesson_evidence
@@ -25,7 +25,7 @@ and error, not looked up), reusability (applies beyond one context), trigger cla
 exact error message or symptom), verification (tested in the run). Any FAIL skips it, with
 its reason. A candidate that duplicates a lesson, a skill (active or archived) or a decision
 is linked to it instead. With knowledge.reflect.agent set, the reflector agent judges (its
-instructions: templates/agents/skill-judge.md, or .harness/agents/skill-judge.md);
+instructions: templates/agents/skill-judge.md, or .github/harness/agents/skill-judge.md);
 otherwise harness's rules do.
 
 Options:
@@ -59,6 +59,15 @@ export interface RetrospectiveJson {
   }[];
 }
 
+/** The id of a spec named by its id or its directory, as the other commands take it. */
+async function specIdOf(named: string, io: CliIO): Promise<string> {
+  if (SPEC_ID.test(named) && !(await isDirectory(resolve(io.cwd, named)))) return named;
+  if (!(await isDirectory(resolve(io.cwd, named)))) throw new UsageError(`${displayPath(named)}: no such directory, and not a spec id (spec ids look like SPC-002)`);
+  const loaded = await loadSpecDir(named, io);
+  if (!loaded.spec) throw new UsageError(`${displayPath(named)}: cannot read the spec (harness validate ${displayPath(named)})`);
+  return loaded.spec.id;
+}
+
 /** The repository a directory is in, or undefined. */
 export async function gitRoot(dir: string): Promise<string | undefined> {
   try {
@@ -89,8 +98,7 @@ export async function storeOf(io: CliIO, knowledge: string | undefined): Promise
 export async function retrospectiveCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { knowledge: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } } });
   if (positionals.length > 1) throw new UsageError(`one spec at most, not "${positionals.join(' ')}"`);
-  const spec = positionals[0];
-  if (spec !== undefined && !SPEC_ID.test(spec)) throw new UsageError(`"${spec}" is not a spec id (spec ids look like SPC-002)`);
+  const spec = positionals[0] === undefined ? undefined : await specIdOf(positionals[0], io);
   const { store, root, repoRoot } = await storeOf(io, values.knowledge);
   const config = await readConfig(repoRoot, io);
   if (!config) {

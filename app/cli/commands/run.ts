@@ -11,12 +11,18 @@ import { ReflectorError } from '../../engine/knowledge/lessons/reflector.js';
 import { configuredReflector } from '../../machine/reflector-agent.js';
 import { PlainReporter, TtyReporter } from '../../runner/progress.js';
 import { RunError, RunRepo } from '../../runner/repo.js';
-import { runSpec } from '../../runner/runner.js';
+import { OrchestrationStore } from '../../runner/store.js';
+import { runSpec, type RunOutcome } from '../../runner/runner.js';
+import { KNOWLEDGE_ROOT } from '../../engine/forge/knowledge-draft.js';
+import { signalEntries } from '../../engine/knowledge/documents/store-index.js';
+import { plural } from '../../engine/core/plural.js';
+import { reflectLocally } from '../../machine/local-reflection.js';
+import { secretValues } from '../../machine/content-safety.js';
 import { agentsConfig } from '../../workers/config.js';
 import { AGENT_NAMES } from '../../workers/registry.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { terminalAsker } from '../terminal-ask.js';
-import { displayPath, loadSpecDir, specDirArg } from '../spec-input.js';
+import { displayPath, loadSpecDir, specDirArg, specDirOf } from '../spec-input.js';
 import { agentProblem } from '../agent-preflight.js';
 import { isDirectory, readTextIfExists } from '../../machine/files.js';
 
@@ -33,7 +39,8 @@ Options:
   --phase P    start only plans of phase P
   --plan ID    start only this plan
   --slots N    plans at once (default: slots in .github/harness.yml, else 4)
-  --agent NAME run every plan with this agent: ${AGENT_NAMES.join(', ')}
+  --agent NAME run every plan with this agent: ${AGENT_NAMES.join(', ')} (a run started
+               with one resumes and retries with it unless told another)
   --retry      give failed and blocked plans, and failed phases, a fresh attempt
   --knowledge DIR
                the knowledge store whose lessons, skills and genes are surfaced into
@@ -58,7 +65,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       knowledge: { type: 'string' },
     },
   });
-  const dir = specDirArg(positionals);
+  const dir = await specDirOf(specDirArg(positionals), io);
   const specDir = resolve(io.cwd, dir);
   let slots: number | undefined;
   if (values.slots !== undefined) {
@@ -89,7 +96,11 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const reflection = runReflection(config, repo.root, io);
   if (reflection === undefined) return EXIT.problems;
   const loaded = await loadSpecDir(dir, io);
-  const agents = loaded.spec ? agentProblem(loaded.spec, config, values.agent) : undefined;
+  // A retry or a resume goes on with the agent the run was started with, unless told otherwise.
+  const recorded = loaded.spec && values.agent === undefined ? (await OrchestrationStore.for(repo.root, loaded.spec.id).readRun())?.agent : undefined;
+  const agent = values.agent ?? recorded;
+  if (recorded !== undefined) io.stderr(`harness run: each plan runs with the ${recorded} agent, as this run was started (--agent NAME for another)\n`);
+  const agents = loaded.spec ? agentProblem(loaded.spec, config, agent, { path: io.env.PATH ?? process.env.PATH, cwd: repo.root }) : undefined;
   if (agents !== undefined) {
     io.stderr(`harness run: ${agents}\n`);
     return EXIT.problems;
@@ -126,7 +137,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     },
     capture: config.knowledge.capture,
   };
-  if (values.agent !== undefined) options.agent = values.agent;
+  if (agent !== undefined) options.agent = agent;
   if (values.phase !== undefined) options.phase = values.phase.padStart(2, '0');
   if (values.plan !== undefined) options.plan = values.plan;
   if (values.retry) options.retry = true;
@@ -151,6 +162,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         `  integration branch: ${outcome.integrationBranch}`,
         `  its worktree:       ${outcome.integrationWorktree}`,
         `  status:             ${outcome.statusFile}`,
+        ...(await knowledgeLines(outcome, config, io)),
         ...(outcome.waits ?? []).map((w) => `  ${w}`),
         outcome.complete ? `  next: review, then merge ${outcome.integrationBranch} into your branch` : `  next: harness status ${options.specArg}`,
         '',
@@ -176,6 +188,34 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
 }
 
+
+/**
+ * What the run captured for the knowledge loop, and what `harness reflect` would make of the
+ * store now (a dry run: no agent, nothing written): said where a person reading the run's end
+ * looks, since the signals are committed on the integration branch and nowhere else.
+ */
+async function knowledgeLines(outcome: RunOutcome, config: HarnessConfig, io: CliIO): Promise<string[]> {
+  const store = join(outcome.integrationWorktree, KNOWLEDGE_ROOT);
+  const signals = signalEntries(await readTextIfExists(join(store, 'index.md'))).filter((e) => e.spec === outcome.spec);
+  if (signals.length === 0) return [];
+  const types = new Map<string, number>();
+  for (const s of signals) types.set(s.type, (types.get(s.type) ?? 0) + 1);
+  const shown = displayPath(relative(io.cwd, store) || '.');
+  const dry = await reflectLocally({
+    store,
+    root: outcome.integrationWorktree,
+    config,
+    today: new Date(),
+    withoutAgent: 'a dry run runs no agent',
+    write: false,
+    safety: { roots: [outcome.integrationWorktree, io.cwd], secrets: secretValues(io.env) },
+  });
+  const lessons = dry.changes.length === 0 ? 'no lesson yet (a pattern needs signals that recur)' : plural(dry.changes.length, 'lesson');
+  return [
+    `  signals:            ${plural(signals.length, 'signal')} of ${outcome.spec} captured (${[...types].map(([t, n]) => `${n} ${t}`).join(', ')}), in ${shown}`,
+    `  harness reflect:    would propose ${lessons} from them; see it with: cd ${displayPath(relative(io.cwd, outcome.integrationWorktree) || '.')} && harness reflect --dry-run`,
+  ];
+}
 
 /** Reflection during the run as .github/harness.yml sets it; undefined (after saying why) when its reflector cannot be set up. */
 function runReflection(config: HarnessConfig, root: string, io: CliIO): RunReflection | undefined {

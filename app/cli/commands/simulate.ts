@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_MINUTES, DEFAULT_SLOTS, simulate, type Simulation } from '../../engine/core/schedule/simulate.js';
 import { didYouMean } from '../../engine/core/spec/suggest.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
-import { displayPath, loadSpecDir, specDirArg } from '../spec-input.js';
+import { displayPath, loadSpecDir, specDirArg, specDirOf } from '../spec-input.js';
 import { reportError, specForGraph } from '../graph-input.js';
 import { repoConfig } from '../repo-config.js';
 
@@ -33,7 +33,7 @@ export async function simulateCommand(args: string[], io: CliIO): Promise<number
     allowPositionals: true,
     options: { slots: { type: 'string' }, durations: { type: 'string' }, json: { type: 'boolean' } },
   });
-  const dir = specDirArg(positionals);
+  const dir = await specDirOf(specDirArg(positionals), io);
   let slots = values.slots === undefined ? undefined : parseSlots(values.slots);
   const durations = values.durations === undefined ? {} : await readDurations(values.durations, io);
   const spec = specForGraph(await loadSpecDir(dir, io), dir, 'simulate', io, values.json === true);

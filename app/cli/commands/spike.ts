@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { plural } from '../../engine/core/plural.js';
 import { segment } from '../../engine/core/documents/fields.js';
 import type { AttemptEvent, Progress } from '../../engine/lifecycle/ports.js';
 import { AttemptStoppedError } from '../../engine/lifecycle/run-agent.js';
@@ -32,7 +33,7 @@ agent once. Merging the branch accepts the decision. Asking the same question
 again continues the spike where it stopped.
 
 The agent's instructions are templates/agents/spike.md, or the repository's own
-.harness/agents/spike.md.
+.github/harness/agents/spike.md.
 
 Options:
   --project NAME  the project the spike is filed under (default: the repository's name)
@@ -155,9 +156,6 @@ function terminalProgress(io: CliIO): Progress {
   };
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
 
 /** The end of a spike: what was decided, where it is, and what was kept out of it. */
 function describe(spike: LocalSpike): string {

@@ -4,15 +4,17 @@ import { progressOf } from '../../engine/core/run/status-document.js';
 import { RunRepo } from '../../runner/repo.js';
 import { emptyRunState, markBlocked, readRunState } from '../../runner/run-state.js';
 import { OrchestrationStore } from '../../runner/store.js';
+import { liveRunHolder } from '../../runner/lock.js';
 import { formatMinutes } from '../../runner/duration.js';
 import { ASKS } from '../../runner/progress.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
-import { displayPath, loadSpecDir, specDirArg } from '../spec-input.js';
+import { displayPath, loadSpecDir, specDirArg, specDirOf } from '../spec-input.js';
 
 export const usage = `Usage: harness status <spec-dir> [--json]
 
 Progress at a glance: each phase and plan with its state, what runs, what waits for
-a person (and how to answer), what failed and why.
+a person (and how to answer), what failed and why. A run whose process is gone (killed,
+crashed, the machine restarted) shows as stopped, with the command that resumes it.
 
 Options:
   --json     the same as stable JSON (see README: JSON output)
@@ -23,7 +25,7 @@ Exit: 0.
 
 export async function statusCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' } } });
-  const dir = specDirArg(positionals);
+  const dir = await specDirOf(specDirArg(positionals), io);
   const loaded = await loadSpecDir(dir, io);
   if (!loaded.spec) throw new UsageError(`${displayPath(dir)}: cannot read the spec (harness validate ${displayPath(dir)})`);
   const spec = loaded.spec;
@@ -32,17 +34,27 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   const run = await store?.readRun();
   const state = store ? await readRunState(store, spec) : emptyRunState();
   markBlocked(spec, state);
-  const planState = (id: string) => state.plans.get(id) ?? 'pending';
+  // What the files say is running runs only while a run holds the lock: a killed run's plans are stopped, not running.
+  const stopped = run !== undefined && store !== undefined && (await liveRunHolder(store.root)) === undefined;
+  const resume = stopped ? `harness run ${displayPath(dir)}` : undefined;
+  const recorded = (id: string) => state.plans.get(id) ?? 'pending';
+  const planState = (id: string) => (stopped && recorded(id) === 'running' ? 'stopped' : recorded(id));
+  const phaseState = (id: string) => {
+    const s = state.phases.get(id) ?? 'pending';
+    return stopped && s === 'verifying' ? 'stopped' : s;
+  };
   const progress = progressOf(spec, {
     spec: spec.id,
     title: spec.title,
-    plans: new Map(spec.plans.map((p) => [p.id, planState(p.id)])),
+    plans: new Map(spec.plans.map((p) => [p.id, recorded(p.id)])),
     phases: new Map(spec.phases.map((p) => [p.id, state.phases.get(p.id) ?? 'pending'])),
     minutes: state.minutes,
     reasons: state.reasons,
     activity: [],
     now: new Date(),
   });
+  const active = progress.status === 'executing' || progress.status === 'verifying';
+  const specStatus = stopped && (active || spec.plans.some((p) => planState(p.id) === 'stopped')) ? 'stopped' : progress.status;
   const checkpoints = [...state.checkpoints.values()].map((c) => ({ session: c.plan, kind: c.kind, prompt: c.prompt, options: c.options ?? [], askedAt: c.askedAt }));
   if (values.json) {
     io.stdout(
@@ -50,10 +62,11 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
         {
           spec: spec.id,
           title: spec.title,
-          status: run ? progress.status : 'planning',
-          progress,
+          status: run ? specStatus : 'planning',
+          progress: { ...progress, status: run ? specStatus : progress.status },
           integrationBranch: run?.integrationBranch ?? null,
-          phases: spec.phases.map((p) => ({ id: p.id, title: p.title, state: state.phases.get(p.id) ?? 'pending' })),
+          resume: resume ?? null,
+          phases: spec.phases.map((p) => ({ id: p.id, title: p.title, state: phaseState(p.id) })),
           plans: spec.plans.map((p) => {
             const status = state.statuses.get(p.id);
             return {
@@ -80,11 +93,11 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   out.push(`${spec.id} ${spec.title}`);
   out.push(
     run
-      ? `${progress.status} · ${progress.plansVerified}/${progress.plansTotal} plans · ${progress.phasesVerified}/${progress.phasesTotal} phases · ${progress.percent}% · ${formatMinutes(progress.totalMinutes)} of work`
+      ? `${specStatus === 'stopped' ? 'stopped (its harness run is no longer running)' : specStatus} · ${progress.plansVerified}/${progress.plansTotal} plans · ${progress.phasesVerified}/${progress.phasesTotal} phases · ${progress.percent}% · ${formatMinutes(progress.totalMinutes)} of work`
       : 'not run yet: harness run ' + displayPath(dir),
   );
   for (const phase of spec.phases) {
-    out.push('', `Phase ${phase.id} · ${phase.title} — ${state.phases.get(phase.id) ?? 'pending'}`);
+    out.push('', `Phase ${phase.id} · ${phase.title} — ${phaseState(phase.id)}`);
     for (const id of phase.plans) {
       const plan = spec.planById.get(id)!;
       const s = planState(id);
@@ -103,6 +116,7 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
     }
   }
   if (run) out.push('', `Integration branch: ${run.integrationBranch}`);
+  if (specStatus === 'stopped') out.push(`Resume: ${resume}`);
   io.stdout(`${out.join('\n')}\n`);
   return EXIT.ok;
 }
@@ -117,6 +131,8 @@ function mark(state: string): string {
       return '⊘';
     case 'running':
       return '▶';
+    case 'stopped':
+      return '■';
     case 'checkpoint':
       return '?';
     default:

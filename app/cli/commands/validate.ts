@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
-import { loadSpec } from '../../engine/core/spec/load.js';
+import { plural } from '../../engine/core/plural.js';
+import { loadSpec, planLocation } from '../../engine/core/spec/load.js';
 import { countErrors, formatProblem, oneLine } from '../../engine/core/spec/problem.js';
 import { EXIT, type CliIO } from '../io.js';
-import { displayPath, readSpec, specDirArg } from '../spec-input.js';
+import { displayPath, readSpec, specDirArg, specDirOf } from '../spec-input.js';
 import { PLAN_READING } from '../../engine/importers/dialects.js';
 import { gsdImportHint } from '../gsd-hint.js';
 import type { JsonError } from '../graph-input.js';
@@ -37,7 +38,7 @@ export interface ValidateJson {
 
 export async function validateCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' } } });
-  const dir = specDirArg(positionals);
+  const dir = await specDirOf(specDirArg(positionals), io);
   const files = await readSpec(dir, io);
   const shown = displayPath(dir);
   const gsd = gsdImportHint(dir, io.cwd, shown);
@@ -48,6 +49,10 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
     return EXIT.problems;
   }
   const loaded = loadSpec(files, PLAN_READING);
+  // Every plan file counts, the ones whose frontmatter has errors too: they are plans with problems, not fewer plans.
+  const planFiles = files.filter((f) => f.link === undefined && planLocation(f.path) !== undefined && f.path.endsWith('PLAN.md'));
+  const planCount = Math.max(planFiles.length, loaded.spec?.plans.length ?? 0);
+  const phaseCount = Math.max(new Set(planFiles.map((f) => planLocation(f.path)![1])).size, loaded.spec?.phases.length ?? 0);
   // .github/harness.yml is checked with the spec: `harness run` refuses a run on its errors.
   const config = await repoConfig(dir, io.cwd);
   const specProblems = loaded.problems.map((p) => ({ ...p, file: `${shown}/${p.file}` }));
@@ -61,23 +66,19 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
       valid: errors === 0,
       errors,
       warnings,
-      phases: loaded.spec?.phases.length ?? 0,
-      plans: loaded.spec?.plans.length ?? 0,
+      phases: phaseCount,
+      plans: planCount,
       problems,
     };
     io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   } else {
     // Problems and the verdict on one stream, in order: split over two, a pipe or a terminal interleaves them.
     for (const p of problems) io.stdout(`${formatProblem(p)}\n`);
-    const what = loaded.spec ? `${loaded.spec.id}: ${plural(loaded.spec.plans.length, 'plan')} in ${plural(loaded.spec.phases.length, 'phase')}` : oneLine(shown);
+    const what = loaded.spec ? `${loaded.spec.id}: ${plural(planCount, 'plan')} in ${plural(phaseCount, 'phase')}` : oneLine(shown);
     const verdict = errors === 0 ? 'valid' : plural(errors, 'error');
     const warned = warnings ? `, ${plural(warnings, 'warning')}` : '';
     const checked = config.shown ? ` (with ${oneLine(config.shown)})` : '';
     io.stdout(`${what}: ${verdict}${warned}${checked}\n`);
   }
   return errors === 0 ? EXIT.ok : EXIT.problems;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

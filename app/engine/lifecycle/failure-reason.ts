@@ -1,4 +1,8 @@
+import { FIRST_ERROR } from '../core/verify/evidence.js';
 import type { LevelResult, VerificationReport } from '../core/verify/levels.js';
+import { tellingLine } from '../core/verify/telling-line.js';
+
+export { tellingLine };
 
 /**
  * Why an attempt or a phase failed, in one line: the same words in SUMMARY.md, STATUS.md, the
@@ -29,33 +33,20 @@ export function verificationFailure(report: VerificationReport): string {
   return `${what} did not pass verification: ${parts.join('; ') || 'no reason given'}`;
 }
 
-/** Words an output line says what went wrong with. */
-const ERROR_WORDS = /error|assert|expected|not ok|✗|✖|exception|fatal|panic|denied|refused|not found|no such|cannot|can't|unable|invalid|missing|locked|busy|timed? ?out|conflict|enoent|eaddrinuse|econnrefused/i;
-/** Error codes: SQLITE_BUSY, ERR_MODULE_NOT_FOUND (case matters: ghp_… is a token, not a code). */
-const ERROR_CODE = /\b[A-Z][A-Z0-9]{2,}_[A-Z0-9_]+\b/;
-
 /**
- * The line of some output that says what went wrong: the last that names an error, an
- * assertion or an error code; else the last that says something failed (a runner's "# fail 1"
- * tally says only that something did); else the last line. Undefined for no output.
- */
-export function tellingLine(output: readonly string[]): string | undefined {
-  const lines = output.map((l) => l.trim()).filter((l) => l !== '');
-  const last = (test: (l: string) => boolean) => [...lines].reverse().find(test);
-  return last((l) => ERROR_WORDS.test(l) || ERROR_CODE.test(l)) ?? last((l) => /fail/i.test(l)) ?? lines.at(-1);
-}
-
-/**
- * Evidence in one line: its first. When that line only introduces output ("npm test exited
- * 1; output ends:"), the output's telling line goes with it; cut there, the reason ended in
+ * Evidence in one line: its first, with the first error a failing command's output names.
+ * When the first line only introduces output ("npm test exited 1; output ends:", evidence of
+ * older runs), the output's telling line goes with it; cut there, the reason ended in
  * "output ends:)" and said nothing of what failed.
  */
 export function evidenceLine(evidence: string): string {
   const [first = '', ...rest] = evidence.split('\n');
+  // A failing command's evidence names its first error on the next line: kept whole.
+  if (rest[0]?.startsWith(FIRST_ERROR)) return `${first}: ${rest[0].slice(FIRST_ERROR.length)}`;
   const intro = /;?\s*output ends:\s*$/.exec(first);
   if (!intro) return first;
   const telling = tellingLine(rest.map((l) => l.replace(/^…/, '')));
   const head = first.slice(0, intro.index);
   if (telling === undefined) return head;
-  return `${head}: ${telling.length > 160 ? `${telling.slice(0, 159)}…` : telling}`;
+  return `${head}: ${telling}`;
 }

@@ -1,4 +1,5 @@
 import { HarnessError } from '../core/error.js';
+import { agentOverridePath } from '../core/agents/overrides.js';
 import { problem, type Problem } from '../core/spec/problem.js';
 
 /**
@@ -13,7 +14,7 @@ export type AgentPromptName = (typeof AGENT_PROMPTS)[number];
 
 /** Where a repository keeps its own version of an agent's instructions. */
 export function agentPromptOverride(name: AgentPromptName): string {
-  return `.github/harness/agents/${name}.md`;
+  return agentOverridePath(name);
 }
 
 export interface AgentPrompt {

@@ -48,6 +48,7 @@ export function checkPlanningStage(input: PlanningCheckInput): PlanningCheck {
     else if (body.trim() === '') found.push(problem(path, 1, 'empty', 'the file is empty: write the document'));
     else if (stage.research) found.push(...researchProblems(path, body));
     else if (stage.verdict) found.push(...verdictProblems(path, body));
+    if (body !== undefined && body.trim() !== '' && stage.sections) found.push(...sectionProblems(path, body, stage.sections));
   }
   if (stage.writesSome !== undefined) {
     const match = picomatch(stage.writesSome, PICOMATCH_OPTIONS);
@@ -61,6 +62,24 @@ export function checkPlanningStage(input: PlanningCheckInput): PlanningCheck {
   const spec = loaded.spec;
   if (spec && loaded.valid) found.push(...commandProblems(command, spec, input.before.spec));
   return { problems: found.map((p) => formatProblem(p as Problem, input.specDir === '.' ? '' : input.specDir)), ...(spec ? { spec } : {}) };
+}
+
+/** Each section named, as a `## ` heading with text under it before the next heading. */
+function sectionProblems(path: string, body: string, sections: readonly string[]): Problem<string>[] {
+  const lines = body.split('\n');
+  const headings = lines.flatMap((l, i) => (/^##\s/.test(l) ? [{ title: l.replace(/^##\s+/, '').trim().toLowerCase(), at: i }] : []));
+  const out: Problem<string>[] = [];
+  for (const section of sections) {
+    const h = headings.find((x) => x.title === section.toLowerCase());
+    if (!h) {
+      out.push(problem(path, 1, 'section', `missing the "## ${section}" section; write what it says (or "none" where that is so)`));
+      continue;
+    }
+    const next = lines.findIndex((l, i) => i > h.at && /^#{1,2}\s/.test(l));
+    const under = lines.slice(h.at + 1, next < 0 ? undefined : next).join('\n').trim();
+    if (under === '') out.push(problem(path, h.at + 1, 'section', `the "## ${section}" section is empty; write what it says (or "none" where that is so)`));
+  }
+  return out;
 }
 
 function researchProblems(path: string, body: string): Problem<string>[] {

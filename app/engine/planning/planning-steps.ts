@@ -27,7 +27,12 @@ export interface PlanningStage {
   research?: boolean;
   /** A verdict on the plans: frontmatter `verdict: pass|gaps`, a `## Coverage` section. */
   verdict?: boolean;
+  /** `## ` sections each file it writes must have, with something under them (the README's promise of what the document holds). */
+  sections?: string[];
 }
+
+/** What PROJECT.md holds (README: Planning; the planner's instructions name the same headings). */
+export const PROJECT_SECTIONS = ['Core value', 'Users and use', 'Constraints', 'Out of scope', 'Open questions'];
 
 /** Where the verifier's check of a phase's plans goes. */
 export function plansCheckPath(phase: string): string {
@@ -64,7 +69,7 @@ export interface DiscussState {
 export function planningStages(command: PlanningCommand, discuss: DiscussState = { questions: false, answers: false }): PlanningStage[] {
   switch (command.name) {
     case 'plan-spec':
-      return [{ id: 'project', agent: 'planner', section: 'Project', title: 'PROJECT.md from SPEC.md', writes: ['planning/PROJECT.md'], may: ['planning/PROJECT.md'] }];
+      return [{ id: 'project', agent: 'planner', section: 'Project', title: 'PROJECT.md from SPEC.md', writes: ['planning/PROJECT.md'], may: ['planning/PROJECT.md'], sections: PROJECT_SECTIONS }];
     case 'research-spec': {
       const researchers: PlanningStage[] = SPEC_RESEARCHERS.map((r) => ({
         id: r.id,

@@ -1,4 +1,5 @@
 import type { PlanState } from '../state/plan-state.js';
+import { plural } from '../plural.js';
 import type { Spec } from '../spec/model.js';
 import type { GraphAnalysis } from './analyze.js';
 
@@ -58,7 +59,7 @@ export function graphText(spec: Spec, analysis: GraphAnalysis): string {
   const ids = analysis.graph.ids;
   const out: string[] = [];
   out.push(
-    `${spec.id} ${spec.title}: ${spec.phases.length} phases, ${spec.plans.length} plans, ${analysis.graph.edgeCount} dependencies`,
+    `${spec.id} ${spec.title}: ${plural(spec.phases.length, 'phase')}, ${plural(spec.plans.length, 'plan')}, ${plural(analysis.graph.edgeCount, 'dependency', 'dependencies')}`,
   );
   const byId = spec.planById;
   const width = Math.min(48, Math.max(0, ...spec.plans.map((p) => p.id.length + 1 + p.title.length)));
@@ -150,7 +151,7 @@ function mermaidByPhase(spec: Spec, analysis: GraphAnalysis, states?: ReadonlyMa
   const phaseOf = new Map(spec.plans.map((p) => [p.id, p.phase]));
   for (const phase of spec.phases) {
     const done = states ? phase.plans.filter((id) => states.get(id) === 'verified').length : 0;
-    const count = states ? `${done}/${phase.plans.length} verified` : `${phase.plans.length} plans`;
+    const count = states ? `${done}/${phase.plans.length} verified` : plural(phase.plans.length, 'plan');
     lines.push(`  phase_${phase.id}["Phase ${phase.id} · ${label(phase.title)}<br/>${count}"]`);
   }
   const edges = new Set<string>();

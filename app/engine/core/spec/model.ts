@@ -74,7 +74,8 @@ export interface Spec {
 
 export const HUMAN_TYPES = new Set(['human', 'visual_quality', 'ux_flow']);
 
-const TRIVIAL_COMMAND = /^\s*(true|:|exit(\s+0)?|\/bin\/true|echo(\s.*)?)\s*;?\s*$/;
+// echo alone; piped into another program, that program decides (`echo "a: 1" | node bin/fmt.js`).
+const TRIVIAL_COMMAND = /^\s*(true|:|exit(\s+0)?|\/bin\/true|echo(\s[^|&;]*)?)\s*;?\s*$/;
 
 /** A command that succeeds whatever the state of the work. */
 export function isTrivialCommand(command: string): boolean {

@@ -29,10 +29,10 @@ function combined(r: ExecResult): string {
  * The command's exit and output tail as evidence, its secrets redacted first (ports.redact),
  * then cut: redacting what is left after the cut finds no key whose first line is gone.
  */
-async function evidence(verdict: string, r: ExecResult, ports: VerifyPorts): Promise<string> {
-  if (!ports.redact) return commandEvidence(verdict, r.stdout, r.stderr);
+async function evidence(verdict: string, r: ExecResult, ports: VerifyPorts, failed = false): Promise<string> {
+  if (!ports.redact) return commandEvidence(verdict, r.stdout, r.stderr, failed);
   const [stdout, stderr] = await Promise.all([ports.redact(r.stdout), ports.redact(r.stderr)]);
-  return commandEvidence(verdict, stdout, stderr);
+  return commandEvidence(verdict, stdout, stderr, failed);
 }
 
 /** A pattern after a command that used its whole timeout still gets this long (within the check's grace). */
@@ -44,7 +44,7 @@ export async function checkCommandOutput(check: CommandOutput, ports: VerifyPort
   const r = await run(check, ports, timeoutMs);
   const want = check.expect.exit_code ?? 0;
   const exit = exitOf(r);
-  if (r.timedOut || r.code !== want) return fail(await evidence(`${exit}, expected exit ${want}`, r, ports));
+  if (r.timedOut || r.code !== want) return fail(await evidence(`${exit}, expected exit ${want}`, r, ports, true));
   const out = combined(r);
   if (check.expect.contains !== undefined && !out.includes(check.expect.contains)) {
     return fail(await evidence(`${exit} but the output does not contain ${quote(check.expect.contains)}`, r, ports));
@@ -63,7 +63,7 @@ export async function checkCommandOutput(check: CommandOutput, ports: VerifyPort
 export async function checkBuildSucceeds(check: BuildSucceeds, ports: VerifyPorts, timeoutMs: number): Promise<Finding> {
   const r = await run(check, ports, timeoutMs);
   const ok = !r.timedOut && r.code === 0;
-  return (ok ? pass : fail)(await evidence(exitOf(r), r, ports));
+  return (ok ? pass : fail)(await evidence(exitOf(r), r, ports, !ok));
 }
 
 /**
@@ -73,7 +73,7 @@ export async function checkBuildSucceeds(check: BuildSucceeds, ports: VerifyPort
 export async function checkTestsPass(check: TestsPass, ports: VerifyPorts, timeoutMs: number): Promise<Finding> {
   const r = await run(check, ports, timeoutMs);
   const exit = exitOf(r);
-  if (r.timedOut || r.code !== 0) return fail(await evidence(exit, r, ports));
+  if (r.timedOut || r.code !== 0) return fail(await evidence(exit, r, ports, true));
   const ran = testsRan(combined(r));
   if (ran.verdict === 'none') {
     return fail(await evidence(`${exit} but no tests ran (${quote(ran.seen ?? '', 60)}); a test command that runs nothing is not green`, r, ports));

@@ -1,3 +1,5 @@
+import { firstError } from './telling-line.js';
+
 /**
  * Evidence is read by people in a table and by agents deciding what to fix: it must be
  * short, so long output is cut to its end, where runners print what went wrong.
@@ -28,16 +30,27 @@ export function quote(value: string, max = 80): string {
   return q.length > max ? `${q.slice(0, max - 2)}…"` : q;
 }
 
-/** Cut evidence to the limit, keeping its start (the verdict) and its end (the output tail). */
+/** Cut evidence to the limit, keeping its start (the verdict and the first error, whole) and its end (the output tail). */
 export function clip(text: string, max = MAX_EVIDENCE_CHARS): string {
   const t = text.trim() || '(nothing to show)';
   if (t.length <= max) return t;
-  const head = Math.floor(max * 0.4);
+  const firstError = t.indexOf(`\n${FIRST_ERROR}`);
+  const firstErrorEnd = firstError < 0 ? -1 : t.indexOf('\n', firstError + 1);
+  const head = Math.max(Math.floor(max * 0.4), Math.min(firstErrorEnd, max - 100));
   return `${t.slice(0, head)} … ${t.slice(t.length - (max - head - 3))}`;
 }
 
-/** Exit status and output tail of a command, as evidence. */
-export function commandEvidence(verdict: string, stdout: string, stderr: string): string {
+/** What introduces the first error a failing command's output names, on its own line of the evidence. */
+export const FIRST_ERROR = 'first error: ';
+
+/**
+ * Exit status and output tail of a command, as evidence; for a failure, the first error the
+ * whole output names too (telling-line.ts), whole, on the line after the verdict: the tail
+ * holds the consequences (a runner's "# fail 1"), the cause is often far above it.
+ */
+export function commandEvidence(verdict: string, stdout: string, stderr: string, failed = false): string {
   const out = [stdout, stderr].map((s) => s.replace(/\s+$/, '')).filter((s) => s !== '').join('\n');
-  return out.trim() === '' ? `${verdict}; no output` : `${verdict}; output ends:\n${tail(out)}`;
+  if (out.trim() === '') return `${verdict}; no output`;
+  const telling = failed ? firstError(stripAnsi(out).split(/\r?\n/)) : undefined;
+  return telling === undefined ? `${verdict}; output ends:\n${tail(out)}` : `${verdict}\n${FIRST_ERROR}${telling}\noutput ends:\n${tail(out)}`;
 }

@@ -14,7 +14,9 @@ export type GsdFileKind =
   | 'research'
   | 'context'
   | 'verification'
-  | 'uat';
+  | 'uat'
+  /** A document in a phase folder that is named like a plan but is none (PAPER_TRADING_PLAN.md). */
+  | 'phase-document';
 
 /** A phase directory: `phases/02-invoices-api` is `{ id: "02", dir: "02-invoices-api" }`. */
 export interface GsdPhaseDir {
@@ -89,7 +91,7 @@ export function importPath(path: string): GsdPathMapping {
   if (parts[0] !== 'phases') {
     return skip(planLike ? 'a plan outside phases/: GSD plans live in phases/NN-name/; move it into its phase directory' : 'not a GSD file harness maps (see README: harness import)');
   }
-  if (parts.length !== 3) return skip(`not directly inside a phase directory phases/NN-name/ (it is ${parts.length === 2 ? 'in phases/ itself' : `${parts.length - 3} directories deeper`})`);
+  if (parts.length !== 3) return skip(`not directly inside a phase directory phases/NN-name/ (it is ${parts.length === 2 ? 'in phases/ itself' : `${parts.length - 3} ${parts.length === 4 ? 'directory' : 'directories'} deeper`})`);
   const phase = phaseDir(parts[1]!);
   if (!phase) return skip(`"${parts[1]}" is not a phase directory: its name must start with the phase number, as in 02-name or 02.1-name`);
   return phaseFile(phase, parts[2]!, skip);
@@ -124,11 +126,9 @@ function phaseFile(phase: GsdPhaseDir, name: string, skip: (reason: string) => G
     const kind = ({ RESEARCH: 'research', CONTEXT: 'context', VERIFICATION: 'verification', UAT: 'uat' } as const)[doc[2] as 'RESEARCH'];
     return { kind, target: phaseDocTarget(kind, phase.id, phase.dir), phase };
   }
-  return skip(
-    PLAN_LIKE.test(name)
-      ? `a plan name harness cannot read: name it ${phase.id}-NN-PLAN.md (NN the plan number, optionally with a letter: ${phase.id}-02A-PLAN.md)`
-      : 'not a GSD phase file harness maps (PLAN, SUMMARY, RESEARCH, CONTEXT, VERIFICATION, UAT)',
-  );
+  // Named like a plan, but not as GSD names its plans: the importer reads it to tell a misnamed plan from a document.
+  if (PLAN_LIKE.test(name)) return { kind: 'phase-document', target: `planning/phase-documents/${phase.dir}/${name}`, phase };
+  return skip('not a GSD phase file harness maps (PLAN, SUMMARY, RESEARCH, CONTEXT, VERIFICATION, UAT)');
 }
 
 /** Where a phase's own document goes, once the phase has its harness id and directory. */

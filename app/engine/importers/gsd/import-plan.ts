@@ -4,7 +4,8 @@ import { gsdTasks, type GsdTask } from './gsd-tasks.js';
 import { importProblem, type ImportProblem } from './import-problem.js';
 import { rewriteMachinePaths } from './machine-paths.js';
 import { fromGsdPlan, gsdTitle } from './plan.js';
-import { verifyCommand, withoutOutputTrim } from './verify-command.js';
+import { failableCommand } from './failable-command.js';
+import { verifyFindings } from './verify-command.js';
 
 /** GSD keys `fromGsdPlan` maps onto harness's own; the rest are kept under `metadata.gsd`. */
 const MAPPED = new Set([
@@ -115,26 +116,41 @@ export function importPlan(file: string, text: string, at: PlanPlacement): Impor
       return;
     }
     if (task.verify === undefined) return;
-    const command = verifyCommand(task.verify);
-    if (command === undefined) return;
-    const rewritten = rewriteMachinePaths(withoutOutputTrim(command), at.machineRoot);
     const where = task.name ? `"${task.name}"` : `task ${n + 1}`;
-    if (rewritten.foreign.length > 0) {
-      problems.push(
-        importProblem(
-          file,
-          fm.frontmatter.bodyLine + task.line - 1,
-          'machine-path',
-          `${where}: its <verify> command names ${rewritten.foreign.join(', ')}, a path on the author's machine outside the repository, so it was not made a check; rewrite it relative to the repository root and add it to must_pass`,
-          'warning',
-        ),
-      );
-      return;
+    const line = fm.frontmatter.bodyLine + task.line - 1;
+    const id = () => uniqueId(used, `verify-${slug(task.name ?? `task-${n + 1}`)}`);
+    const description = task.name ? { description: `GSD <verify> of ${task.name}` } : {};
+    for (const finding of verifyFindings(task.verify)) {
+      if (finding.kind === 'content') {
+        const path = planFile(finding.file, mapped);
+        if (path === undefined) continue;
+        mustPass.push(
+          finding.absent
+            ? { id: id(), type: 'command_output', command: `! grep -qF -e ${shellQuote(finding.text)} -- ${shellQuote(path)}`, ...description, expect: { exit_code: 0 } }
+            : { id: id(), type: 'file_contains', path, contains: finding.text, ...description },
+        );
+        continue;
+      }
+      const rewritten = rewriteMachinePaths(finding.command, at.machineRoot);
+      if (rewritten.foreign.length > 0) {
+        problems.push(
+          importProblem(
+            file,
+            line,
+            'machine-path',
+            `${where}: its <verify> command names ${rewritten.foreign.join(', ')}, a path on the author's machine outside the repository, so it was not made a check; rewrite it relative to the repository root and add it to must_pass`,
+            'warning',
+          ),
+        );
+        continue;
+      }
+      const command = failableCommand(rewritten.command);
+      if (command === undefined) {
+        problems.push(importProblem(file, line, 'vacuous-verify', `${where}: its <verify> command \`${rewritten.command}\` cannot fail as written (its status is echo's or a display trim's), so it was not made a check`, 'warning'));
+        continue;
+      }
+      mustPass.push({ id: id(), type: 'command_output', command, ...description, expect: { exit_code: 0, ...(finding.contains !== undefined ? { contains: finding.contains } : {}) } });
     }
-    const check: Record<string, unknown> = { id: uniqueId(used, `verify-${slug(task.name ?? `task-${n + 1}`)}`), type: 'command_output', command: rewritten.command };
-    if (task.name) check.description = `GSD <verify> of ${task.name}`;
-    check.expect = { exit_code: 0 };
-    mustPass.push(check);
   });
   mapped.must_pass = mustPass;
   if (checkpoints.size > 0) mapped.checkpoints = ['decision', 'verification', 'action'].filter((k) => checkpoints.has(k));
@@ -152,6 +168,20 @@ export function importPlan(file: string, text: string, at: PlanPlacement): Impor
   const ordered: Record<string, unknown> = {};
   for (const key of ORDER) if (mapped[key] !== undefined) ordered[key] = mapped[key];
   return { text: frontmatterText(ordered) + body, problems };
+}
+
+/** The plan's file a `<verify>` names ("App.tsx"): the one of its files with that path, or with that name when only one has it. */
+function planFile(named: string, mapped: Record<string, unknown>): string | undefined {
+  const files = [mapped.files_modified, mapped.files_read].flatMap((l) => (Array.isArray(l) ? l.map(String) : [])).filter((f) => !/[*?[{]/.test(f));
+  const clean = named.replace(/^\.\//, '');
+  if (files.includes(clean)) return clean;
+  const byName = [...new Set(files.filter((f) => f === clean || f.endsWith(`/${clean}`)))];
+  return byName.length === 1 ? byName[0] : undefined;
+}
+
+/** A word for sh, quoted whole. */
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** A person looks: what was built, and how to check it, as GSD's checkpoint wrote them. */

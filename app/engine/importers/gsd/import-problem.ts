@@ -14,6 +14,10 @@ export type ImportProblemCode =
   | 'summary-not-done'
   /** A `<verify>` command with a path on its author's machine that is not in the repository. */
   | 'machine-path'
+  /** A `<verify>` command whose status says nothing (an echo's, a display trim's): no check made. */
+  | 'vacuous-verify'
+  /** A document in a phase folder that is not a plan: kept beside the phase's plans, not run. */
+  | 'phase-document'
   /** A phase directory that ROADMAP.md does not list; added from its directory name. */
   | 'phase-not-in-roadmap'
   /** ROADMAP.md lists the same phase twice; the first is kept. */

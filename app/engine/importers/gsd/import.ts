@@ -5,7 +5,7 @@ import { comparePaths, importPath, phaseDocTarget, type GsdFileKind, type GsdPha
 import { importPlan } from './import-plan.js';
 import { importProblem, type ImportProblem } from './import-problem.js';
 import { importRoadmap, roadmapPhaseIds } from './import-roadmap.js';
-import { machinePaths, machineRoot, type MachineRoot } from './machine-paths.js';
+import { cdTargets, machinePaths, machineRoot, type MachineRoot } from './machine-paths.js';
 import { phaseOrder } from './phase-order.js';
 import { phaseIds, planNumbers } from './plan-ids.js';
 import { coreValue, projectTitle, specDocument } from './spec-document.js';
@@ -106,6 +106,24 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
       if (where.plan) problems.push(importProblem(source.path, 1, 'plan-not-imported', `${source.path} looks like a plan but was not imported: ${where.reason}`));
       continue;
     }
+    if (where.kind === 'phase-document') {
+      // A plan GSD would run has frontmatter; a document that only has "PLAN" in its name is kept for people to read.
+      if (/^---\r?\n/.test(source.text)) {
+        const reason = `a plan name harness cannot read: name it ${where.phase!.id}-NN-PLAN.md (NN the plan number, optionally with a letter: ${where.phase!.id}-02A-PLAN.md)`;
+        skipped.push({ path: source.path, reason });
+        problems.push(importProblem(source.path, 1, 'plan-not-imported', `${source.path} looks like a plan but was not imported: ${reason}`));
+        continue;
+      }
+      problems.push(
+        importProblem(
+          source.path,
+          1,
+          'phase-document',
+          `${source.path} is named like a plan but is none (no frontmatter, not NN-MM-PLAN.md): kept as a document of its phase, ${where.target}, which no run executes; if it is a plan, give it GSD's frontmatter and name it ${where.phase!.id}-NN-PLAN.md`,
+          'warning',
+        ),
+      );
+    }
     const m: Mapped = { source, kind: where.kind, target: 'target' in where ? where.target : '' };
     if (where.phase) {
       m.phase = where.phase;
@@ -179,6 +197,7 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
   const root = machineRoot(
     plans.flatMap((p) => machinePaths(p.m.source.text)),
     new Set(plans.flatMap((p) => [p.data.files_modified, p.data.files_read].flatMap((l) => (Array.isArray(l) ? l.map((f) => String(f).split('/')[0]!) : [])))),
+    plans.flatMap((p) => cdTargets(p.m.source.text)),
   );
 
   const completed: string[] = [];
@@ -214,6 +233,7 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
     if (m.kind === 'research' || m.kind === 'context' || m.kind === 'verification' || m.kind === 'uat') {
       m.target = phaseDocTarget(m.kind, phaseIdOf.get(m.phase!.id)!, harnessDir.get(m.phase!.source)!);
     }
+    if (m.kind === 'phase-document') m.target = `planning/phase-documents/${harnessDir.get(m.phase!.source)!}/${m.source.path.slice(m.source.path.lastIndexOf('/') + 1)}`;
     files.push({ path: m.target, text: m.source.text, from: m.source.path });
   }
 

@@ -14,7 +14,14 @@ export function machinePaths(text: string): string[] {
 export interface MachineRoot {
   root: string;
   /** How it was found, for the report. */
-  how: 'files' | 'common' | 'only';
+  how: 'files' | 'cd' | 'common' | 'only';
+}
+
+const CD_TARGET = /(?:^|&&|;|\(|`)\s*cd\s+["']?((?:\/(?:Users|home)\/|\/root\b|[A-Za-z]:[\\/]Users[\\/])[^\s'"`;&|<>(){}]*)["']?\s*(?:&&|;)/gm;
+
+/** The directories commands `cd` into on the author's machine before they run (`cd /Users/d/app && npm test`). */
+export function cdTargets(text: string): string[] {
+  return [...text.matchAll(CD_TARGET)].map((m) => m[1]!.replace(/\\/g, '/').replace(/\/+$/, ''));
 }
 
 /**
@@ -23,7 +30,9 @@ export interface MachineRoot {
  * the root at `/Users/d/ledger`. Failing that, the longest directory every path shares, when
  * there are several; failing that, the one directory named.
  */
-export function machineRoot(paths: readonly string[], topDirs: ReadonlySet<string>): MachineRoot | undefined {
+export function machineRoot(allPaths: readonly string[], topDirs: ReadonlySet<string>, cds: readonly string[] = []): MachineRoot | undefined {
+  // GSD's own files on the author's machine (~/.claude/get-shit-done/…) are cited in plans, and are no part of the repository.
+  const paths = allPaths.filter((p) => !/\/\.claude\//.test(p));
   if (paths.length === 0) return undefined;
   const votes = new Map<string, number>();
   for (const path of paths) {
@@ -38,6 +47,11 @@ export function machineRoot(paths: readonly string[], topDirs: ReadonlySet<strin
     }
   }
   if (votes.size > 0) return { root: [...votes].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length)[0]![0], how: 'files' };
+  // The directory the project's commands cd into first, when most of them share it: the checkout itself.
+  const cdCounts = new Map<string, number>();
+  for (const cd of cds) cdCounts.set(cd, (cdCounts.get(cd) ?? 0) + 1);
+  const [topCd] = [...cdCounts].sort((a, b) => b[1] - a[1] || a[0].length - b[0].length);
+  if (topCd && topCd[1] * 2 > cds.length && topCd[0].split('/').length > 3) return { root: topCd[0], how: 'cd' };
   const distinct = [...new Set(paths)];
   if (distinct.length > 1) {
     const common = distinct.map((p) => p.split('/')).reduce((acc, parts) => acc.slice(0, commonLength(acc, parts)));

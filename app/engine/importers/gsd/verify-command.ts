@@ -29,6 +29,8 @@ export function verifyCommand(text: string): string | undefined {
 
 function isCommand(text: string): boolean {
   const first = text.split(/\s+/)[0] ?? '';
+  // echo and printf check nothing by themselves; piped into a program they feed its input.
+  if ((first === 'echo' || first === 'printf') && /\|/.test(text)) return true;
   return PROGRAMS.has(first) || /^\.\/[\w./-]+$/.test(first) || /^[A-Z_][A-Z0-9_]*=\S*$/.test(first);
 }
 
@@ -50,4 +52,59 @@ export function withoutOutputTrim(command: string): string {
     if (next === out) return out;
     out = next;
   }
+}
+
+/** What a `<verify>` asks, as harness can check it. */
+export type VerifyFinding =
+  | { kind: 'command'; command: string; contains?: string }
+  /** "grep for `X` in file.tsx": the file (as the plan names it) has X, or, `absent`, no longer has it. */
+  | { kind: 'content'; file: string; text: string; absent: boolean };
+
+/** "grep for `useBreakpoint` in App.tsx", "grep `X` in `src/a.ts`". */
+const GREP_FOR = /\bgrep(?:s|ping)?(?:\s+(?:for|that))?\s+`([^`\n]+)`\s+in\s+`?([\w./@()[\]-]+\.[A-Za-z0-9]+)`?/i;
+/** Words that say the text must not be there. */
+const ABSENT = /\b(?:no|zero|not|none|nothing|never|absent|removed|gone|no longer|returns? nothing|0 (?:matches|results))\b/i;
+/** "must output `hello: world`", "prints `OK`", "prints True": what the command before says. */
+const OUTPUT = /\b(?:must output|should output|outputs?|prints?|should print|shows?)\s+(?:`([^`\n]+)`|([A-Za-z0-9_.:-]+)\b)/i;
+/** Words that say the command before them is meant to fail. */
+const EXPECTS_FAILURE = /\b(?:error message|should fail|fails with|non-?zero|exits? (?:with )?(?:code )?[1-9]|is rejected|rejects|refuses)\b/i;
+/** A list item's marker, and the imperative GSD authors put before a command. */
+const ITEM = /^(?:[-*+]|\d+[.)])\s+/;
+
+/**
+ * Every check a `<verify>` asks for: the whole of it when it is one command; otherwise, line
+ * by line (prose, numbered and bulleted lists), each command quoted in backticks, each line
+ * that is a command by itself, and each "grep for `X` in file" as a content check.
+ */
+export function verifyFindings(text: string): VerifyFinding[] {
+  const whole = verifyCommand(text);
+  if (whole !== undefined) return [{ kind: 'command', command: whole }];
+  const out: VerifyFinding[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim().replace(ITEM, '').replace(/^run\s+(?=`)/i, '');
+    if (line === '') continue;
+    const grep = GREP_FOR.exec(line);
+    if (grep) {
+      const rest = line.slice(0, grep.index) + line.slice(grep.index + grep[0].length);
+      out.push({ kind: 'content', file: grep[2]!, text: grep[1]!, absent: ABSENT.test(rest.replace(/`[^`]*`/g, '')) });
+      continue;
+    }
+    const quoted = [...line.matchAll(/`([^`\n]+)`/g)];
+    if (quoted.length === 0) {
+      if (isCommand(line) && !PROSE.test(line)) out.push({ kind: 'command', command: line });
+      continue;
+    }
+    const commands = quoted.filter((q) => isCommand(q[1]!.trim()));
+    commands.forEach((q, k) => {
+      const command = q[1]!.trim();
+      // What the words after it, up to the next command, say it prints.
+      const after = line.slice(q.index + q[0].length, commands[k + 1]?.index ?? line.length);
+      // A command expected to fail ("verify error message about valid values"): its exit code is not known, so no check.
+      if (EXPECTS_FAILURE.test(after)) return;
+      const said = OUTPUT.exec(after);
+      const contains = said?.[1] ?? said?.[2];
+      out.push({ kind: 'command', command, ...(contains !== undefined && !/^(?:nothing|no|an?|the|all)$/i.test(contains) ? { contains } : {}) });
+    });
+  }
+  return out;
 }

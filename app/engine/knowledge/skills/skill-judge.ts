@@ -6,7 +6,7 @@ import { GATES, type Gate, type GateVerdict } from './skill-gates.js';
 /**
  * The reflector agent as the gates' judge: it is shown the candidate and its evidence and
  * answers one line per gate. Its instructions are data (templates/agents/skill-judge.md, or the
- * repository's .harness/agents/skill-judge.md).
+ * repository's .github/harness/agents/skill-judge.md).
  */
 
 function block(c: SkillCandidate): string {

@@ -1,8 +1,9 @@
 import { problem, type Problem } from '../../core/spec/problem.js';
+import { agentOverridePath } from '../../core/agents/overrides.js';
 
 /**
  * The spike agent's instructions (templates/agents/spike.md, or a repository's own
- * .harness/agents/spike.md): Markdown that harness hands to the agent as the plan of each
+ * .github/harness/agents/spike.md): Markdown that harness hands to the agent as the plan of each
  * stage of a spike. What comes before the first stage heading is said at every stage; then
  * `## Design` (hypothesis and experiment) and `## Run` (results and decision). `{{name}}`
  * placeholders are filled by harness; HTML comments are notes for the people editing the file
@@ -10,7 +11,7 @@ import { problem, type Problem } from '../../core/spec/problem.js';
  */
 
 /** Where the instructions come from: the shipped ones (under templates/), unless the repository has its own. */
-export const SPIKE_INSTRUCTIONS = { shipped: 'agents/spike.md', override: '.harness/agents/spike.md' } as const;
+export const SPIKE_INSTRUCTIONS = { shipped: 'agents/spike.md', override: agentOverridePath('spike') } as const;
 
 export const SPIKE_STAGES = ['design', 'run'] as const;
 export type SpikeStage = (typeof SPIKE_STAGES)[number];

@@ -119,7 +119,7 @@ describe('command_output, build_succeeds, tests_pass', () => {
   it('build_succeeds passes on exit 0 and fails with the exit code and the output tail', async () => {
     expect((await run(check({ id: 'b', type: 'build_succeeds', command: 'node -e "console.log(\'built\')"' }))).evidence).toBe('exit 0; output ends:\nbuilt');
     const bad = await run(check({ id: 'b', type: 'build_succeeds', command: 'echo "src/a.ts(3,1): error TS2304" >&2; exit 2' }));
-    expect(bad).toMatchObject({ status: 'fail', evidence: 'exit 2; output ends:\nsrc/a.ts(3,1): error TS2304' });
+    expect(bad).toMatchObject({ status: 'fail', evidence: 'exit 2\nfirst error: src/a.ts(3,1): error TS2304\noutput ends:\nsrc/a.ts(3,1): error TS2304' });
   });
 
   it('tests_pass passes when tests ran and passed (node --test, for real)', async () => {
@@ -131,7 +131,8 @@ describe('command_output, build_succeeds, tests_pass', () => {
   it('tests_pass fails when a test fails', async () => {
     const r = await run(check({ id: 't', type: 'tests_pass', command: 'node --test tests/bad.test.mjs' }));
     expect(r.status).toBe('fail');
-    expect(r.evidence).toMatch(/^exit 1; output ends:/);
+    // The assertion's message, whole, above the runner's tally.
+    expect(r.evidence).toMatch(/^exit 1\nfirst error: error: '2 == 3'\noutput ends:\n/);
     expect(r.evidence).toContain('# fail 1');
   });
 

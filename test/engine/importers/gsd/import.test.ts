@@ -489,7 +489,7 @@ describe('importGsd: a real GSD tree imports as GSD meant it', () => {
 
   it('fails, naming each file and why, when something that looks like a plan cannot be imported', () => {
     const extra: GsdFile[] = [
-      { path: 'phases/02-sync-engine/draft-PLAN.md', text: '# later' },
+      { path: 'phases/02-sync-engine/draft-PLAN.md', text: '---\nphase: 02-sync-engine\nplan: 02\n---\n# later' },
       { path: 'phases/03-extension/old/03-01-PLAN.md', text: '# old' },
       { path: '04-03-PLAN.md', text: '# loose' },
       { path: 'phases/misc/01-01-PLAN.md', text: '# misc' },
@@ -511,7 +511,7 @@ describe('importGsd: a real GSD tree imports as GSD meant it', () => {
       [
         'phases/03-extension/old/03-01-PLAN.md',
         'error',
-        'phases/03-extension/old/03-01-PLAN.md looks like a plan but was not imported: not directly inside a phase directory phases/NN-name/ (it is 1 directories deeper)',
+        'phases/03-extension/old/03-01-PLAN.md looks like a plan but was not imported: not directly inside a phase directory phases/NN-name/ (it is 1 directory deeper)',
       ],
       [
         'phases/misc/01-01-PLAN.md',
@@ -767,9 +767,10 @@ describe('harness import (CLI)', () => {
     const plan = '---\nphase: 01-setup\nplan: 01\nmust_haves:\n  artifacts:\n    - path: README.md\n      contains: Tiny\n---\n\n<objective>\nWrite it.\n</objective>\n';
     await writeFile(join(source, 'phases/01-setup/01-01-PLAN.md'), plan);
     await writeFile(join(source, 'phases/01-setup/01-01-PLAN.md.orig-PLAN.md'), plan);
-    const { code, stderr } = await run('project', 'SPC-001-tiny');
+    const { code, stdout, stderr } = await run('project', 'SPC-001-tiny');
     expect(code).toBe(1);
-    expect(stderr).toBe(
+    expect(stderr).toBe('');
+    expect(stdout).toContain(
       'project/.planning/phases/01-setup/01-01-PLAN.md.orig-PLAN.md:1: phases/01-setup/01-01-PLAN.md.orig-PLAN.md looks like a plan but was not imported: a plan name harness cannot read: name it 01-NN-PLAN.md (NN the plan number, optionally with a letter: 01-02A-PLAN.md)\n',
     );
     expect(await readdir(join(tmp, 'SPC-001-tiny/planning/plans/01-setup'))).toEqual(['01-01-PLAN.md']);
@@ -778,9 +779,9 @@ describe('harness import (CLI)', () => {
   it('exits 1 and writes nothing when the directory holds no GSD files', async () => {
     await mkdir(join(tmp, 'empty'));
     await writeFile(join(tmp, 'empty/README.md'), '# not GSD\n');
-    const { code, stderr } = await run('empty', 'SPC-001-x');
+    const { code, stdout } = await run('empty', 'SPC-001-x');
     expect(code).toBe(1);
-    expect(stderr).toContain('no GSD files here');
+    expect(stdout).toContain('no GSD files here');
     expect(await readdir(tmp)).toEqual(['empty']);
   });
 });

@@ -292,12 +292,12 @@ describe('distill: each pattern a lesson, each link more evidence', () => {
     const { signals, lessons } = await fixture();
     const reflection = reflect({ signals, lessons, settings: SETTINGS });
     const agent = new ScriptedReflector(() => '## Lesson\nA.\n## When this applies\nB.\n## Recommendation\nC.\n');
-    await distill({ reflection, template: TEMPLATE, storePrefix: PREFIX, today: TODAY, taken: new Set(), reflector: { agent, instructions: 'Write a lesson in French.', source: '.harness/agents/reflector.md' } });
+    await distill({ reflection, template: TEMPLATE, storePrefix: PREFIX, today: TODAY, taken: new Set(), reflector: { agent, instructions: 'Write a lesson in French.', source: '.github/harness/agents/reflector.md' } });
     expect(agent.prompts[0]).toMatch(/^Write a lesson in French\.\n\n## The pattern\n\nType: struggle/);
     expect(agent.prompts[0]).toContain('SQLITE_BUSY');
 
-    const broken = distill({ reflection, template: TEMPLATE, storePrefix: PREFIX, today: TODAY, taken: new Set(), reflector: { agent, instructions: '{{evidence}} {{nonsense}}', source: '.harness/agents/reflector.md' } });
+    const broken = distill({ reflection, template: TEMPLATE, storePrefix: PREFIX, today: TODAY, taken: new Set(), reflector: { agent, instructions: '{{evidence}} {{nonsense}}', source: '.github/harness/agents/reflector.md' } });
     // A placeholder the reflector cannot fill is the instructions' problem: the lesson is drafted and the file named.
-    expect((await broken)[0]!.agentProblem).toMatch(/^the reflector agent \(scripted\) failed: \.harness\/agents\/reflector\.md: no value for \{\{nonsense\}\}/);
+    expect((await broken)[0]!.agentProblem).toMatch(/^the reflector agent \(scripted\) failed: \.github\/harness\/agents\/reflector\.md: no value for \{\{nonsense\}\}/);
   });
 });

@@ -31,11 +31,11 @@ describe("the spike agent's instructions (templates/agents/spike.md)", () => {
   });
 
   it('name the file and line of what cannot be used', () => {
-    const parsed = parseSpikeInstructions('.harness/agents/spike.md', '## Run\n\n{{criteria}}\n\n## Design\n\nBy {{criteria}} and {{when}}.\n```\n## Run\n```\n\n## run\n\nagain\n');
+    const parsed = parseSpikeInstructions('.github/harness/agents/spike.md', '## Run\n\n{{criteria}}\n\n## Design\n\nBy {{criteria}} and {{when}}.\n```\n## Run\n```\n\n## run\n\nagain\n');
     expect(parsed.ok ? [] : parsed.problems.map((p) => formatProblem(p))).toEqual([
-      '.harness/agents/spike.md:7: {{criteria}} is known only when the experiment has been designed: use it under "## Run"',
-      `.harness/agents/spike.md:7: {{when}} is not a placeholder harness fills; the known ones are ${[...SPIKE_PLACEHOLDERS, ...RUN_PLACEHOLDERS].map((p) => `{{${p}}}`).join(', ')}`,
-      '.harness/agents/spike.md:12: "## Run" appears a second time (first on line 1); keep one section per stage',
+      '.github/harness/agents/spike.md:7: {{criteria}} is known only when the experiment has been designed: use it under "## Run"',
+      `.github/harness/agents/spike.md:7: {{when}} is not a placeholder harness fills; the known ones are ${[...SPIKE_PLACEHOLDERS, ...RUN_PLACEHOLDERS].map((p) => `{{${p}}}`).join(', ')}`,
+      '.github/harness/agents/spike.md:12: "## Run" appears a second time (first on line 1); keep one section per stage',
     ]);
     const empty = parseSpikeInstructions('x.md', '## Design\n\n## Run\n\nrun it\n');
     expect(empty.ok ? [] : empty.problems.map((p) => formatProblem(p))).toEqual(['x.md:1: the section "## Design" is empty; say what the agent does in this stage']);

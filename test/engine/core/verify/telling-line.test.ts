@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { firstError, tellingLine } from '../../../../app/engine/core/verify/telling-line.js';
+
+const lines = (text: string) => text.split('\n');
+
+/** The telling line is the first error an output names, read from real tools' output. */
+describe('tellingLine', () => {
+  it('node --test: the module that could not be found, not the TAP tally or ERR_TEST_FAILURE', () => {
+    const out = [
+      'TAP version 13',
+      '# node:internal/modules/esm/resolve:283',
+      '#     throw new ERR_MODULE_NOT_FOUND(',
+      '#           ^',
+      "# Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/w/src/notes.js' imported from /w/test/notes.test.js",
+      '#     at finalizeResolution (node:internal/modules/esm/resolve:283:11)',
+      "#   code: 'ERR_MODULE_NOT_FOUND',",
+      'not ok 1 - /w/test/notes.test.js',
+      "  error: 'test failed'",
+      "  code: 'ERR_TEST_FAILURE'",
+      '# pass 0',
+      '# fail 1',
+    ];
+    expect(tellingLine(out)).toBe("Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/w/src/notes.js' imported from /w/test/notes.test.js");
+  });
+
+  it('node --test: an assertion whose message is a YAML block', () => {
+    const out = ['not ok 1 - adds', '  ---', '  error: |-', '    Expected values to be strictly equal:', '', '    2 !== 3', "  code: 'ERR_ASSERTION'", '# fail 1'];
+    expect(tellingLine(out)).toBe('error: Expected values to be strictly equal:');
+  });
+
+  it('compilers: tsc, gcc and rustc diagnostics, the first of several', () => {
+    expect(tellingLine(lines("src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.\nsrc/b.ts(1,1): error TS2304: Cannot find name 'x'.\nFound 2 errors."))).toBe(
+      "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.",
+    );
+    expect(tellingLine(lines("main.c: In function 'main':\nmain.c:4:3: error: 'x' undeclared (first use in this function)\nmake: *** [all] Error 1"))).toBe(
+      "main.c:4:3: error: 'x' undeclared (first use in this function)",
+    );
+    expect(tellingLine(lines('   Compiling app v0.1.0\nerror[E0425]: cannot find value `y` in this scope\n --> src/main.rs:2:20\nerror: could not compile `app`'))).toBe(
+      'error[E0425]: cannot find value `y` in this scope',
+    );
+  });
+
+  it('pytest: the first FAILED line of the short summary, or the E line of the traceback above it', () => {
+    expect(tellingLine(lines('tests/test_x.py F\n=== short test summary info ===\nFAILED tests/test_x.py::test_add - assert 2 == 3\n1 failed in 0.02s'))).toBe(
+      'FAILED tests/test_x.py::test_add - assert 2 == 3',
+    );
+    expect(tellingLine(lines("    def test_import():\n>       from pkg import X\nE       ModuleNotFoundError: No module named 'pkg'\nFAILED tests/test_x.py::test_import"))).toBe(
+      "ModuleNotFoundError: No module named 'pkg'",
+    );
+  });
+
+  it('a tally of no errors names none; an output naming no error has no first error, and its telling line is its last', () => {
+    expect(firstError(lines('0 errors, 0 warnings\nbuilding\ndone in 3s'))).toBeUndefined();
+    expect(tellingLine(lines('0 errors, 0 warnings\nbuilding\ndone in 3s'))).toBe('done in 3s');
+    expect(tellingLine(lines('connecting with ghp_abc123\nSQLITE_BUSY while opening tests/x.db\nretrying'))).toBe('SQLITE_BUSY while opening tests/x.db');
+  });
+});

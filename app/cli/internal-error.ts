@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { HarnessError } from '../engine/core/error.js';
+import { environmentFault } from '../machine/environment-fault.js';
 import { EXIT, type CliIO } from './io.js';
 
 /**
@@ -14,6 +15,12 @@ import { EXIT, type CliIO } from './io.js';
  * and exit 1 would tell a CI job "problems found" in a spec that may have none.
  */
 export function reportUnhandled(e: unknown, command: string, argv: readonly string[], io: CliIO, dir = tmpdir()): number {
+  // The machine failed, not harness: one line with what to do, no stack, no bug report (environment-fault.ts).
+  const fault = environmentFault(e);
+  if (fault !== undefined) {
+    io.stderr(`harness ${command}: ${fault}\n`);
+    return EXIT.environment;
+  }
   if (e instanceof HarnessError) {
     io.stderr(`harness ${command}: ${firstLine(e.message)}\n`);
     return EXIT.problems;

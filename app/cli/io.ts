@@ -20,6 +20,7 @@ export function processIO(): CliIO {
 
 /** Exit codes shared by every command: docs/design.md's CLI table. */
 /** 70 is EX_SOFTWARE (sysexits.h): a bug in harness, never a verdict on the input. */
-export const EXIT = { ok: 0, problems: 1, usage: 2, internal: 70 } as const;
+/** 74 (EX_IOERR): the machine failed (a full disk, a checkout's .git removed), not the spec and not harness. */
+export const EXIT = { ok: 0, problems: 1, usage: 2, internal: 70, environment: 74 } as const;
 
 export class UsageError extends HarnessError {}

@@ -3,6 +3,7 @@ import { SPEC_ID } from '../engine/core/spec/schema.js';
 import { isDirectory, readTextIfExists } from '../machine/files.js';
 import { LocalSpecs } from '../mcp/local-specs.js';
 import { McpToolError } from '../mcp/tool-result.js';
+import { oneLine } from '../engine/core/spec/problem.js';
 import { loadSpec, type LoadedSpec } from '../engine/core/spec/load.js';
 import type { SpecFile } from '../engine/core/spec/text.js';
 import { readSpecFiles, SpecDirError } from '../machine/spec-files.js';
@@ -43,7 +44,8 @@ async function repositoryRoot(dir: string): Promise<string | undefined> {
 
 /** The spec directory as the user wrote it, for messages: "docs/specs/SPC-001". */
 export function displayPath(dir: string): string {
-  return dir.replace(/\\/g, '/').replace(/\/+$/, '') || '.';
+  // On one line whatever the directory is called: a name with a newline must not print a line of its own (problem.ts, oneLine).
+  return oneLine(dir.replace(/\\/g, '/').replace(/\/+$/, '') || '.');
 }
 
 export async function readSpec(dir: string, io: CliIO): Promise<SpecFile[]> {

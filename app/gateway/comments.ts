@@ -1,3 +1,4 @@
+import { GitHubError } from './github-error.js';
 import { PAGE_SIZE } from './limits.js';
 import { pages } from './paginate.js';
 import type { GatewayRequest, Repo } from './request.js';
@@ -68,4 +69,15 @@ export async function createComment(request: GatewayRequest, repo: Repo, issueNu
 /** PATCH /repos/{owner}/{repo}/issues/comments/{comment_id} */
 export async function updateComment(request: GatewayRequest, repo: Repo, commentId: number, body: string): Promise<void> {
   await request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { ...repo, comment_id: commentId, body });
+}
+
+/** DELETE /repos/{owner}/{repo}/issues/comments/{comment_id} (204); a comment already gone (404) is as asked. */
+export async function deleteComment(request: GatewayRequest, repo: Repo, commentId: number): Promise<'deleted' | 'absent'> {
+  try {
+    await request('DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}', { ...repo, comment_id: commentId });
+    return 'deleted';
+  } catch (e) {
+    if (e instanceof GitHubError && e.status === 404) return 'absent';
+    throw e;
+  }
 }

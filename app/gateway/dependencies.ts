@@ -1,4 +1,6 @@
 import { GitHubError } from './github-error.js';
+import { PAGE_SIZE } from './limits.js';
+import { paginate } from './paginate.js';
 import type { GatewayRequest, Repo } from './request.js';
 
 /**
@@ -40,5 +42,19 @@ export async function removeBlockedBy(request: GatewayRequest, repo: Repo, issue
     return 'done';
   } catch (e) {
     return outcomeOf(e, true);
+  }
+}
+
+/**
+ * GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by?per_page=100, every
+ * page: the database ids of the issues blocking `issueNumber`, as GitHub has them.
+ * `unavailable` when GitHub answers that dependencies are not there for us (403, 404, 410).
+ */
+export async function listBlockedByIds(request: GatewayRequest, repo: Repo, issueNumber: number): Promise<number[] | 'unavailable'> {
+  try {
+    return (await paginate<{ id: number }>(request, 'GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by', { ...repo, issue_number: issueNumber, per_page: PAGE_SIZE })).map((i) => i.id);
+  } catch (e) {
+    if (e instanceof GitHubError && (e.status === 403 || e.status === 404 || e.status === 410)) return 'unavailable';
+    throw e;
   }
 }

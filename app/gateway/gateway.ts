@@ -5,14 +5,14 @@ import { getBlob } from './blobs.js';
 import { branchCreatedAt, claimRefsWithPrefix, createClaimRef, deleteClaimRef, takeClaim, takeOver, type ClaimOutcome } from './claims.js';
 import { viewerLogin } from './identity.js';
 import { createCheckRun, listCheckRuns, updateCheckRun, type CheckRun, type CheckRunUpdate, type NewCheckRun } from './check-runs.js';
-import { createComment, findComment, listComments, updateComment, type CommentRecord } from './comments.js';
+import { createComment, deleteComment, findComment, listComments, updateComment, type CommentRecord } from './comments.js';
 import { commitTree, createCommit } from './commits.js';
 import { mergeBase } from './compare.js';
 import { fileText, listDirectory, type DirectoryEntry } from './contents.js';
-import { addBlockedBy, removeBlockedBy, type DependencyOutcome } from './dependencies.js';
+import { addBlockedBy, listBlockedByIds, removeBlockedBy, type DependencyOutcome } from './dependencies.js';
 import type { TokenKind } from './github-error.js';
 import { createIssue, listIssuesWithLabels, updateIssue, type IssueRecord, type IssueUpdate } from './issues.js';
-import { addSubIssue, removeSubIssue, type SubIssueOutcome } from './sub-issues.js';
+import { addSubIssue, listSubIssueIds, removeSubIssue, type SubIssueOutcome } from './sub-issues.js';
 import { appendKnowledge, type KnowledgeAppend, type KnowledgeAppended } from './knowledge-append.js';
 import { openKnowledgePr, type KnowledgePr } from './knowledge-pr.js';
 import { openKnowledgePulls, type OpenKnowledgePull } from './knowledge-pulls.js';
@@ -74,6 +74,10 @@ export interface Gateway {
   issuesWithLabels(labels: readonly string[]): Promise<IssueRecord[]>;
   addSubIssue(parent: number, subIssueId: number, replaceParent: boolean): Promise<SubIssueOutcome>;
   removeSubIssue(parent: number, subIssueId: number): Promise<SubIssueOutcome>;
+  /** The database ids of a parent's sub-issues, as GitHub has them (sub-issues.ts). */
+  subIssueIds(parent: number): Promise<number[] | 'unavailable'>;
+  /** The database ids of the issues blocking one, as GitHub has them (dependencies.ts). */
+  blockedByIds(issue: number): Promise<number[] | 'unavailable'>;
 
   comment(issue: number, body: string): Promise<CommentRecord>;
   /** Every comment, oldest first. */
@@ -81,6 +85,7 @@ export interface Gateway {
   /** The first comment `match` accepts, reading no further page than needed. */
   findComment(issue: number, match: (comment: CommentRecord) => boolean): Promise<CommentRecord | undefined>;
   updateComment(commentId: number, body: string): Promise<void>;
+  deleteComment(commentId: number): Promise<'deleted' | 'absent'>;
   react(commentId: number, content: ReactionContent): Promise<Reaction>;
   unreact(commentId: number, reactionId: number): Promise<void>;
   role(username: string): Promise<Role>;
@@ -177,11 +182,14 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     issuesWithLabels: (labels) => listIssuesWithLabels(r, repo, labels),
     addSubIssue: (parent, id, replace) => addSubIssue(r, repo, parent, id, replace),
     removeSubIssue: (parent, id) => removeSubIssue(r, repo, parent, id),
+    subIssueIds: (parent) => listSubIssueIds(r, repo, parent),
+    blockedByIds: (issue) => listBlockedByIds(r, repo, issue),
 
     comment: (issue, body) => createComment(r, repo, issue, body),
     comments: (issue) => listComments(r, repo, issue),
     findComment: (issue, match) => findComment(r, repo, issue, match),
     updateComment: (id, body) => updateComment(r, repo, id, body),
+    deleteComment: (id) => deleteComment(r, repo, id),
     react: (id, content) => reactToComment(r, repo, id, content),
     unreact: (id, reaction) => removeCommentReaction(r, repo, id, reaction),
     role: (username) => repositoryRole(r, repo, username),

@@ -15,6 +15,10 @@ export interface IssueRecord {
   url: string;
   /** GitHub's type of the issue's author (`User`, `Bot`), when read from GitHub. */
   authorType?: string;
+  /** How many sub-issues it has (GitHub's `sub_issues_summary.total`), where GitHub reports it. */
+  subIssuesTotal?: number;
+  /** How many issues block it, open or closed (GitHub's `issue_dependencies_summary.total_blocked_by`), where GitHub reports it. */
+  blockedByTotal?: number;
 }
 
 interface RawIssue {
@@ -28,6 +32,8 @@ interface RawIssue {
   html_url?: string;
   pull_request?: unknown;
   user?: { type?: string } | null;
+  sub_issues_summary?: { total?: number } | null;
+  issue_dependencies_summary?: { total_blocked_by?: number } | null;
 }
 
 function toIssue(r: RawIssue): IssueRecord {
@@ -41,6 +47,8 @@ function toIssue(r: RawIssue): IssueRecord {
     stateReason: r.state_reason ?? null,
     url: r.html_url ?? '',
     ...(r.user?.type ? { authorType: r.user.type } : {}),
+    ...(typeof r.sub_issues_summary?.total === 'number' ? { subIssuesTotal: r.sub_issues_summary.total } : {}),
+    ...(typeof r.issue_dependencies_summary?.total_blocked_by === 'number' ? { blockedByTotal: r.issue_dependencies_summary.total_blocked_by } : {}),
   };
 }
 

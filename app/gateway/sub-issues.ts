@@ -1,4 +1,6 @@
 import { GitHubError } from './github-error.js';
+import { PAGE_SIZE } from './limits.js';
+import { paginate } from './paginate.js';
 import type { DependencyOutcome } from './dependencies.js';
 import type { GatewayRequest, Repo } from './request.js';
 
@@ -42,5 +44,19 @@ export async function removeSubIssue(request: GatewayRequest, repo: Repo, parent
     return 'done';
   } catch (e) {
     return outcomeOf(e, true);
+  }
+}
+
+/**
+ * GET /repos/{owner}/{repo}/issues/{issue_number}/sub_issues?per_page=100, every page: the
+ * database ids of `parent`'s sub-issues as GitHub has them (one page: a parent holds 100 at
+ * most). `unavailable` when GitHub answers that sub-issues are not there for us (403, 404, 410).
+ */
+export async function listSubIssueIds(request: GatewayRequest, repo: Repo, parent: number): Promise<number[] | 'unavailable'> {
+  try {
+    return (await paginate<{ id: number }>(request, 'GET /repos/{owner}/{repo}/issues/{issue_number}/sub_issues', { ...repo, issue_number: parent, per_page: PAGE_SIZE })).map((i) => i.id);
+  } catch (e) {
+    if (e instanceof GitHubError && (e.status === 403 || e.status === 404 || e.status === 410)) return 'unavailable';
+    throw e;
   }
 }

@@ -74,6 +74,7 @@ export async function makeSafe(text: string, options: SafetyOptions = {}): Promi
   }
   const result = await lintSource({ source: { filePath: 'harness-content.txt', content: text, contentType: 'text' }, options: { config: CONFIG } });
   for (const m of result.messages) found.push({ start: m.range[0], end: m.range[1], rule: m.ruleId });
+  found.push(...orphanedKeyTails(text));
 
   // Overlapping findings become one redaction; the text is rebuilt once, front to back.
   found.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -89,6 +90,35 @@ export async function makeSafe(text: string, options: SafetyOptions = {}): Promi
   }
   out += text.slice(at);
   return { text: relativise(out, options.roots ?? []), redactions };
+}
+
+/** The end of a PEM private key, and the base64 lines a key's body is made of. */
+const KEY_END = /-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----/g;
+const KEY_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----/;
+const BASE64_LINE = /^…?[A-Za-z0-9+/=]{16,}\r?$/;
+
+/**
+ * A private key's tail with its BEGIN line cut off (output cut to its last lines, a file
+ * written from the middle of a key): the rules match a whole block only, yet the tail is
+ * enough to rebuild the key. Each END line with no BEGIN above it is found with the run of
+ * base64 lines before it.
+ */
+function orphanedKeyTails(text: string): { start: number; end: number; rule: string }[] {
+  const out: { start: number; end: number; rule: string }[] = [];
+  for (const m of text.matchAll(KEY_END)) {
+    const before = text.slice(0, m.index);
+    const lastBegin = before.search(new RegExp(`${KEY_BEGIN.source}(?![\\s\\S]*${KEY_BEGIN.source})`));
+    const lastEnd = before.lastIndexOf('-----END ');
+    if (lastBegin !== -1 && lastBegin > lastEnd) continue;
+    let start = before.lastIndexOf('\n', before.length - 1) + 1;
+    while (start > 0) {
+      const prev = before.lastIndexOf('\n', start - 2) + 1;
+      if (!BASE64_LINE.test(before.slice(prev, start - 1))) break;
+      start = prev;
+    }
+    out.push({ start, end: m.index + m[0].length, rule: 'private-key-tail' });
+  }
+  return out;
 }
 
 function escape(text: string): string {

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 
 /**
@@ -82,4 +83,59 @@ export async function stopGroup(child: ChildProcess, graceMs = 3_000): Promise<v
     await groupGone(pgid, graceMs);
   }
   await Promise.race([exited(child), wait(graceMs)]);
+}
+
+/**
+ * The variable every process harness starts (an agent, a step, a check) carries, with a value
+ * of its own, and every process those start inherit: `setsid` takes a process out of its group
+ * and session, not out of its environment. So what escaped the group is found by it (/proc/<pid>/environ,
+ * where there is a /proc) and ended with the rest. A process that clears its environment is
+ * not found; none of the escapes an agent stumbles into does.
+ */
+export const PROCESS_TAG = 'HARNESS_PROCESS_TAG';
+
+/** A value of its own for PROCESS_TAG. */
+export function processTag(): string {
+  return randomUUID();
+}
+
+/** A process harness ended because it outlived what started it: its id and command line. */
+export interface ReapedProcess {
+  pid: number;
+  command: string;
+}
+
+/**
+ * SIGKILL every live process carrying PROCESS_TAG=`tag` (this one aside), and say which:
+ * what an agent or a check left running after it ended, in its group or out of it. Nothing
+ * where there is no /proc to read.
+ */
+export async function reapTagged(tag: string): Promise<ReapedProcess[]> {
+  let entries: string[];
+  try {
+    entries = await readdir('/proc');
+  } catch {
+    return [];
+  }
+  const needle = `${PROCESS_TAG}=${tag}`;
+  const reaped: ReapedProcess[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    let environ: string;
+    try {
+      environ = await readFile(`/proc/${entry}/environ`, 'latin1');
+    } catch {
+      // Gone meanwhile, or another user's: not ours either way.
+      continue;
+    }
+    if (!environ.split('\0').includes(needle)) continue;
+    const command = await readFile(`/proc/${entry}/cmdline`, 'utf8').then((c) => c.split('\0').join(' ').trim(), () => '');
+    try {
+      process.kill(Number(entry), 'SIGKILL');
+      reaped.push({ pid: Number(entry), command });
+    } catch {
+      // ESRCH: it ended by itself meanwhile.
+    }
+  }
+  return reaped;
 }

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readTextIfExists, removeIfExists } from './files.js';
-import { groupAlive } from './process-group.js';
+import { groupAlive, reapTagged } from './process-group.js';
 
 /**
  * The process groups a run started and has not stopped yet (servers of API and UI checks),
@@ -12,9 +12,10 @@ import { groupAlive } from './process-group.js';
 export class ProcessRegistry {
   constructor(readonly dir: string) {}
 
-  async track(pgid: number): Promise<void> {
+  /** `tag`: the group's PROCESS_TAG, by which what left the group (setsid) is found too. */
+  async track(pgid: number, tag?: string): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    await writeFile(join(this.dir, String(pgid)), (await startTime(pgid)) ?? '');
+    await writeFile(join(this.dir, String(pgid)), `${(await startTime(pgid)) ?? ''}${tag === undefined ? '' : `\n${tag}`}`);
   }
 
   untrack(pgid: number): Promise<void> {
@@ -34,13 +35,15 @@ export class ProcessRegistry {
     for (const name of names) {
       const pgid = Number(name);
       if (!Number.isInteger(pgid) || pgid <= 1) continue;
-      const recorded = ((await readTextIfExists(join(this.dir, name))) ?? '').trim();
+      const [recorded = '', tag] = ((await readTextIfExists(join(this.dir, name))) ?? '').split('\n').map((l) => l.trim());
       const now = await startTime(pgid);
       // Same leader (or a system without /proc, where the group id is all there is), still alive.
       if ((recorded === '' || now === undefined || now === recorded) && (await groupAlive(pgid))) {
         await stopPgid(pgid, graceMs);
         stopped.push(pgid);
       }
+      // What the group's commands took out of it (setsid), found by the tag they inherited.
+      if (tag && (await reapTagged(tag)).length > 0 && !stopped.includes(pgid)) stopped.push(pgid);
       await this.untrack(pgid);
     }
     return stopped;

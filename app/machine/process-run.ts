@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ExecResult } from '../engine/core/verify/ports.js';
-import { killGroup } from './process-group.js';
+import { killGroup, PROCESS_TAG, processTag, reapTagged } from './process-group.js';
 import { ProcessTail } from './process-tail.js';
 
 export interface RunShellOptions {
@@ -12,6 +12,11 @@ export interface RunShellOptions {
   maxOutputBytes?: number;
   /** What the command inherits before `env`; this process's whole environment unless told. */
   inherit?: NodeJS.ProcessEnv;
+  /**
+   * Told the group's id and the command's PROCESS_TAG as soon as it starts, so that a run killed
+   * before the command ends can be cleaned up after by the next (process-registry.ts).
+   */
+  onStart?: (pgid: number, tag: string) => void;
 }
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024;
@@ -30,10 +35,12 @@ export function runShell(command: string, options: RunShellOptions): Promise<Exe
   const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const stdout = new ProcessTail(cap);
   const stderr = new ProcessTail(cap);
+  const tag = processTag();
   return new Promise((resolve) => {
     const child = spawn('sh', ['-c', command], {
       cwd: options.cwd,
-      env: { ...(options.inherit ?? process.env), ...options.env },
+      // Inherited by whatever it starts, out of its group too: found and ended when it ends (process-group.ts).
+      env: { ...(options.inherit ?? process.env), ...options.env, [PROCESS_TAG]: tag },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -42,10 +49,13 @@ export function runShell(command: string, options: RunShellOptions): Promise<Exe
     let exitCode: number | null = null;
     const timers: NodeJS.Timeout[] = [];
 
-    const settle = (spawnError?: Error) => {
+    if (child.pid !== undefined) options.onStart?.(child.pid, tag);
+    const settle = async (spawnError?: Error) => {
       if (settled) return;
       settled = true;
       timers.forEach(clearTimeout);
+      // What left the group (setsid) and still runs ends with the command.
+      await reapTagged(tag);
       const err = stderr.text();
       resolve({
         code: timedOut ? null : exitCode,
@@ -58,7 +68,7 @@ export function runShell(command: string, options: RunShellOptions): Promise<Exe
 
     child.stdout!.on('data', (c: Buffer) => stdout.push(c));
     child.stderr!.on('data', (c: Buffer) => stderr.push(c));
-    child.once('error', (e) => settle(e));
+    child.once('error', (e) => void settle(e));
     child.once('exit', (code) => {
       exitCode = code;
       // Whatever the shell left behind in its group (a backgrounded server) ends with it.
@@ -67,11 +77,11 @@ export function runShell(command: string, options: RunShellOptions): Promise<Exe
         setTimeout(() => {
           child.stdout!.destroy();
           child.stderr!.destroy();
-          settle();
+          void settle();
         }, CLOSE_GRACE_MS),
       );
     });
-    child.once('close', () => settle());
+    child.once('close', () => void settle());
 
     timers.push(
       setTimeout(() => {

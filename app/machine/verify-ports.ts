@@ -4,6 +4,7 @@ import type { VerifyPorts } from '../engine/core/verify/ports.js';
 import type { Clock } from '../engine/core/clock.js';
 import { systemClock } from './clock.js';
 import { checkEnv } from './check-env.js';
+import { makeSafe, secretValues } from './content-safety.js';
 import { runShell } from './process-run.js';
 import type { ProcessRegistry } from './process-registry.js';
 import { LazyBrowser } from './verify-browser.js';
@@ -49,7 +50,19 @@ export function localVerifyPorts(root: string, options: LocalVerifyOptions = {})
     exists: (path) => files.exists(path),
     async exec(command, execOptions) {
       const cwd = await files.directory(execOptions.cwd);
-      return runShell(command, { cwd, timeoutMs: execOptions.timeoutMs, env: { ...options.env, ...execOptions.env }, maxOutputBytes: options.maxOutputBytes, inherit: checkEnv() });
+      // Recorded while it runs: a run killed meanwhile leaves what the command started (a server) to the next run to stop.
+      let tracked: Promise<void> | undefined;
+      let group: number | undefined;
+      const onStart = (pgid: number, tag: string) => {
+        group = pgid;
+        tracked = options.processes?.track(pgid, tag);
+      };
+      try {
+        return await runShell(command, { cwd, timeoutMs: execOptions.timeoutMs, env: { ...options.env, ...execOptions.env }, maxOutputBytes: options.maxOutputBytes, inherit: checkEnv(), onStart });
+      } finally {
+        await tracked;
+        if (group !== undefined) await options.processes?.untrack(group);
+      }
     },
     http: (url, init) => verifyHttp(url, init),
     async serve(serve: Serve) {
@@ -67,6 +80,8 @@ export function localVerifyPorts(root: string, options: LocalVerifyOptions = {})
     },
     browser: () => browser.port(),
     regex: workerRegexSearch,
+    // Before evidence is cut (check-commands.ts): the rules and this process's own secrets.
+    redact: async (text) => (await makeSafe(text, { secrets: secretValues(options.processEnv ?? process.env) })).text,
     clock: options.clock ?? systemClock(),
     async close() {
       await Promise.all([...servers].map(async (s) => {

@@ -4,6 +4,7 @@ import type { ServerHandle } from '../engine/core/verify/ports.js';
 import type { Serve } from '../engine/core/spec/model.js';
 import { exited, stopGroup } from './process-group.js';
 import { ProcessTail } from './process-tail.js';
+import { makeSafe, secretValues } from './content-safety.js';
 
 const DEFAULT_READY_SECONDS = 30;
 const POLL_MS = 150;
@@ -101,6 +102,8 @@ export async function startServer(
     return stopped;
   };
 
+  // The server's output redacted before it is cut to its last lines: a key whose BEGIN line is cut off is found by no rule.
+  const safeTail = async (text: string) => lastLines((await makeSafe(text, { secrets: secretValues(process.env) })).text);
   const seconds = serve.timeout_seconds ?? DEFAULT_READY_SECONDS;
   const deadline = Date.now() + seconds * 1000;
   let gone = false;
@@ -110,13 +113,13 @@ export async function startServer(
     if (gone) {
       await stop();
       const how = child.exitCode !== null ? `exit ${child.exitCode}` : `signal ${child.signalCode}`;
-      const out = lastLines(output.text());
+      const out = await safeTail(output.text());
       throw new Error(`${JSON.stringify(serve.command)} ended (${how}) before answering at ${readyUrl}${out ? `; output ends:\n${out}` : ''}`);
     }
     if (await answers(readyUrl)) return { baseUrl, child, stop };
     if (Date.now() >= deadline) {
       await stop();
-      const out = lastLines(output.text());
+      const out = await safeTail(output.text());
       throw new Error(`${JSON.stringify(serve.command)} did not answer at ${readyUrl} within ${seconds} s${out ? `; output ends:\n${out}` : ''}`);
     }
     await sleep(POLL_MS);

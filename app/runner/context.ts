@@ -79,4 +79,6 @@ export interface RunContext {
   now(): Date;
   /** The run's clock (its `now`) with the machine's timers: for agents and checks. */
   clock: Clock;
+  /** Set when a plan stopped the run because the machine failed (environment-fault.ts): one line. */
+  fault?: string;
 }

@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { leakReason, scanCommits } from '../machine/push-scan.js';
+import { secretValues } from '../machine/content-safety.js';
 import { join } from 'node:path';
 import { TRAILER_SPEC, TRAILER_TASK, trailerValue } from '../engine/core/agents/commit-message.js';
 import type { WorkerMessage } from '../engine/core/protocol/messages.js';
@@ -63,6 +65,13 @@ export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
 
   // Merge and record, one plan at a time on the integration worktree.
   await ctx.mutex.run(async () => {
+    // What the agent committed is scanned before it joins the integration branch, as a runner's push is (push-scan.ts).
+    const findings = await scanCommits(ctx.integration.worktree, { base: ctx.integration.branch, head: status.branch, allowFrom: ctx.record.baseSha }, secretValues(process.env));
+    const leak = leakReason(findings, `merged into ${ctx.integration.branch}`, ctx.record.baseBranch);
+    if (leak !== undefined) {
+      const signals = outcome.signals.filter((s) => s.type !== 'use' && s.type !== 'repair');
+      return record(ctx, plan, session, input, { ...outcome, kind: 'failed', reason: leak, signals });
+    }
     const merged = await ctx.repo.merge(ctx.integration.worktree, status.branch, {
       subject: `Merge plan ${plan.id}: ${plan.title}`,
       trailers: [planTrailer(plan.id), { key: TRAILER_SPEC, value: ctx.spec.id }],

@@ -1,4 +1,5 @@
 import type { Checkpoint } from '../engine/core/protocol/messages.js';
+import { oneLine } from '../engine/core/spec/problem.js';
 import { formatDuration } from './duration.js';
 import { liveLines } from './live-area.js';
 
@@ -30,6 +31,14 @@ export interface RunReporter {
   close(): void;
 }
 
+/**
+ * Text an agent or its output wrote, over several lines: each line after the first indented,
+ * so that none can stand at the start of a line as the run's own (a forged verdict).
+ */
+function indented(text: string): string {
+  return text.split('\n').map((line, i) => (i === 0 ? line : `    ${line}`)).join('\n');
+}
+
 /** What a checkpoint asks of the person, once: the prompt itself names the check ("Visual quality: …"). */
 export const ASKS: Record<Checkpoint['kind'], string> = { verification: 'to check', decision: 'to decide', action: 'to act' };
 
@@ -38,7 +47,8 @@ function describe(e: RunEvent): string {
     case 'plan-started':
       return `${e.plan} ${e.resumed ? 'resumed' : 'started'}: ${e.title}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}`;
     case 'plan-progress':
-      return `${e.plan} ${e.task !== undefined && e.total !== undefined ? `[${e.task}/${e.total}] ` : ''}${e.message}`;
+      // The agent's words: on one line, whatever they hold.
+      return `${e.plan} ${e.task !== undefined && e.total !== undefined ? `[${e.task}/${e.total}] ` : ''}${oneLine(e.message)}`;
     case 'plan-checkpoint':
       return `${e.plan} waits for a person ${ASKS[e.checkpoint.kind]}: ${e.checkpoint.prompt.split('\n')[0]}\n    answer with: ${e.respond}`;
     case 'plan-verifying':
@@ -46,7 +56,7 @@ function describe(e: RunEvent): string {
     case 'plan-verified':
       return `${e.plan} verified and merged (${formatDuration(e.seconds ?? e.minutes * 60)})`;
     case 'plan-failed':
-      return `${e.plan} FAILED: ${e.reason}`;
+      return `${e.plan} FAILED: ${indented(e.reason)}`;
     case 'plan-blocked':
       return `${e.plan} blocked: ${e.because}`;
     case 'phase-verifying':
@@ -54,7 +64,7 @@ function describe(e: RunEvent): string {
     case 'phase-verified':
       return `phase ${e.phase} verified`;
     case 'phase-failed':
-      return `phase ${e.phase} FAILED: ${e.reason}`;
+      return `phase ${e.phase} FAILED: ${indented(e.reason)}`;
     case 'research':
       return `phase ${e.phase} researched ahead: ${e.path}`;
     case 'info':

@@ -1,4 +1,5 @@
 import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
+import { environmentFault } from '../machine/environment-fault.js';
 import { join, relative, sep } from 'node:path';
 import { analyzeGraph } from '../engine/core/analysis/analyze.js';
 import { graphJson } from '../engine/core/analysis/render.js';
@@ -43,6 +44,8 @@ export interface RunOutcome {
   stopped: boolean;
   /** With --plan or --phase: why plans it names did not run (runner/filter-waits.ts). */
   waits?: string[];
+  /** The run stopped because the machine failed (a full disk, a worktree's .git removed): what and what to do, one line. */
+  fault?: string;
 }
 
 /**
@@ -192,6 +195,7 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
       statusFile: join(integrationSpecDir, 'STATUS.md'),
       timing: { totalMs: performance.now() - startedAt, agentMs: ctx.timing.agentMs, gitMs: repo.watch.ms, verifyMs: ctx.timing.verifyMs, plansRun },
       stopped: abort.signal.aborted,
+      ...(ctx.fault === undefined ? {} : { fault: ctx.fault }),
     };
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
@@ -219,7 +223,10 @@ async function loop(ctx: RunContext, interrupted: string[]): Promise<number> {
         await work();
       } catch (e) {
         if (!ctx.abort.signal.aborted) {
-          ctx.reporter.event({ kind: 'info', text: `${key}: internal error: ${(e as Error).stack ?? (e as Error).message}` });
+          // The machine failing is said in one line, not as a bug (environment-fault.ts).
+          const fault = environmentFault(e);
+          if (fault !== undefined) ctx.fault ??= `${key}: ${fault}`;
+          ctx.reporter.event({ kind: 'info', text: fault !== undefined ? `${key} stopped: ${fault}` : `${key}: internal error: ${(e as Error).stack ?? (e as Error).message}` });
           ctx.abort.abort();
         }
       } finally {

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { pushGuard } from './push-guard.js';
 import { join } from 'node:path';
 import { rateLimitOf } from '../engine/core/agents/rate-limit.js';
 import type { Checkpoint, Usage } from '../engine/core/protocol/messages.js';
@@ -350,6 +351,8 @@ async function failed(
 
 /** Push the branch; undefined when it went, else why not (a protected branch, a branch that moved), with git's words. */
 async function push(job: PlanJob): Promise<{ reason: string; evidence: string } | undefined> {
+  const leak = await pushGuard(job.checkout.root, await job.base, job.branch);
+  if (leak) return leak;
   try {
     await job.checkout.push(job.branch, job.restored?.wip);
     job.restored = undefined;

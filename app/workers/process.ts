@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { readTextIfExists } from '../machine/files.js';
+import { PROCESS_TAG, processTag, reapTagged, type ReapedProcess } from '../machine/process-group.js';
 import { isErrorHead } from '../engine/core/verify/telling-line.js';
 
 /**
@@ -45,6 +46,12 @@ export interface ProcessResult {
   lines: number;
   /** The last lines of output, both streams, for error messages. */
   tail: string[];
+  /**
+   * What the process left running when it ended, or when it was ended, and harness killed: a
+   * background job, one that left the group with `setsid`. Its output pipes no longer hold the
+   * run (they are cut CLOSE_GRACE_MS after the exit), and the log file says what was killed.
+   */
+  reaped: ReapedProcess[];
   /** The first line that heads an error (telling-line.ts), which a long output scrolls out of its tail. */
   firstError?: string;
 }
@@ -63,17 +70,24 @@ const TAIL_LINES = 30;
 const MAX_TAIL_LINE = 1000;
 /** Time a process group gets between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 2000;
+/**
+ * After the process exits (or its time is up), how long its output pipes may stay open, held
+ * by something it started, before they are cut and what holds them is killed.
+ */
+const CLOSE_GRACE_MS = 1000;
 
 export function startProcess(options: ProcessOptions): RunningProcess {
-  const result: ProcessResult = { code: null, signal: null, aborted: false, timedOut: false, lines: 0, tail: [] };
+  const result: ProcessResult = { code: null, signal: null, aborted: false, timedOut: false, lines: 0, tail: [], reaped: [] };
   if (options.signal?.aborted) {
     result.aborted = true;
     return { pid: undefined, writeLine: () => false, closeStdin: () => undefined, kill: () => undefined, done: Promise.resolve(result) };
   }
 
+  const tag = processTag();
   const child = spawn(options.command, options.args, {
     cwd: options.cwd,
-    env: options.env,
+    // Inherited by everything it starts, in its group or not: how what escapes is found (process-group.ts).
+    env: { ...options.env, [PROCESS_TAG]: tag },
     stdio: ['pipe', 'pipe', 'pipe'],
     // Its own process group: kill(-pid) reaches every process it started.
     detached: true,
@@ -94,8 +108,17 @@ export function startProcess(options: ProcessOptions): RunningProcess {
       // Already gone.
     }
   };
+  // Once the process is gone (or its time is up), its pipes get CLOSE_GRACE_MS to close; then they are cut, whoever holds them.
+  let cutTimer: NodeJS.Timeout | undefined;
+  let cut: (() => void) | undefined;
+  const cutPipesLater = () => {
+    cutTimer ??= setTimeout(() => cut?.(), CLOSE_GRACE_MS);
+  };
   const kill = () => {
-    if (exited) return;
+    if (exited) {
+      cutPipesLater();
+      return;
+    }
     killGroup('SIGTERM');
     killTimer ??= setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS);
   };
@@ -150,6 +173,7 @@ export function startProcess(options: ProcessOptions): RunningProcess {
     result.signal = signal;
     // Whatever the process left running in its group ends with it.
     killGroup('SIGKILL');
+    cutPipesLater();
   });
 
   const done = new Promise<ProcessResult>((resolve) => {
@@ -159,7 +183,13 @@ export function startProcess(options: ProcessOptions): RunningProcess {
       settled = true;
       if (timeout) clearTimeout(timeout);
       if (killTimer) clearTimeout(killTimer);
+      if (cutTimer) clearTimeout(cutTimer);
       options.signal?.removeEventListener('abort', onAbort);
+      // What it left running, out of its group too (setsid), ends now, and is on record.
+      result.reaped = await reapTagged(tag);
+      if (result.reaped.length > 0) {
+        log?.write(`\n[harness] ended ${result.reaped.length} process${result.reaped.length === 1 ? '' : 'es'} left running: ${result.reaped.map((r) => `${r.pid} (${r.command.slice(0, 200)})`).join(', ')}\n`);
+      }
       for (const stream of ['stdout', 'stderr'] as const) {
         if (buffers[stream]) pushLine(buffers[stream], stream);
         buffers[stream] = '';
@@ -176,6 +206,11 @@ export function startProcess(options: ProcessOptions): RunningProcess {
       if (pid === undefined) void finish();
     });
     child.on('close', () => void finish());
+    cut = () => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+      void finish();
+    };
   });
 
   return {

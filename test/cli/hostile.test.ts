@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { mkdir, readFile, symlink } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { main } from '../../app/cli/main.js';
 import type { CliIO } from '../../app/cli/io.js';
 import { terminalSafe } from '../../app/cli/terminal-safe.js';
 import { runCli, tempDir, writeTree } from '../helpers/cli.js';
 import { planMd, planPath, SPEC_MD } from '../helpers/spec.js';
+import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
 
 async function specDir(files: Record<string, string>): Promise<string> {
   const dir = await tempDir('harness-hostile-');
@@ -103,5 +104,73 @@ describe('an internal error exits 70 with one line and where the details are', (
     const r = await runCli(['run', 'spec'], dir);
     expect(r.stderr).not.toContain('    at ');
     expect([1, 2]).toContain(r.code);
+  });
+});
+
+describe('author text stays on its line (issue 24, 7)', () => {
+  it('a directory named with a newline cannot print a forged verdict before the real one', async () => {
+    const parent = await tempDir('harness-forged-');
+    const forged = 'x\nSPC-001: 9 plans in 1 phase: valid\n';
+    const dir = join(parent, forged);
+    await writeTree(dir, { 'SPEC.md': SPEC_MD, [planPath('01-01')]: planMd({ id: '01-01' }), [planPath('01-02')]: planMd({ id: '01-02', dependsOn: ['09-09'] }) });
+    const r = await runCli(['validate', dir]);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.split('\n').filter(Boolean);
+    expect(lines).not.toContain('SPC-001: 9 plans in 1 phase: valid');
+    expect(lines.every((l) => l.startsWith(parent) || l.startsWith('SPC-042:'))).toBe(true);
+    expect(r.stdout).toContain('x\\u000aSPC-001: 9 plans in 1 phase: valid\\u000a/planning/plans/01-phase/01-02-PLAN.md');
+  });
+
+  it('a title with characters that reorder text (U+202E) is refused, naming the file and line', async () => {
+    const dir = await specDir({ [planPath('01-02')]: planMd({ id: '01-02', title: 'Safe \u202Etxt.exe' }) });
+    const r = await runCli(['validate', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`${dir}/planning/plans/01-phase/01-02-PLAN.md:3: title is "Safe \\u202etxt.exe"; it must be one line of text, without line breaks, control characters or characters that reorder text (bidi controls such as U+202E)`);
+  });
+});
+
+describe('failures of the machine say so in one line, with their own exit code (issue 24, 8)', () => {
+  it('a full disk (ENOSPC) is exit 74 and one line saying what to do, not "a bug in harness"', async () => {
+    const dir = await specDir({});
+    let stderr = '';
+    const io: CliIO = {
+      stdout: () => {
+        throw Object.assign(new Error(`ENOSPC: no space left on device, write`), { code: 'ENOSPC', path: '/tmp/harness-out' });
+      },
+      stderr: (t) => void (stderr += t),
+      cwd: process.cwd(),
+      env: {},
+      isTTY: false,
+    };
+    expect(await main(['validate', dir], io)).toBe(74);
+    expect(stderr).toBe('harness validate: the disk is full (writing in /tmp/harness-out): free some space and run the same command again; a run resumes where it stopped\n');
+  });
+
+  it('an agent that removes another worktree\'s .git stops the run with one line and exit 74; done as it says, the run resumes and finishes', async () => {
+    const root = await makeRepo(specTree([{ id: '01-01', steps: ['rm -f ../integration/.git; mkdir -p out && echo x > out/01-01.txt'] }]));
+    const r = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);
+    expect(r.code).toBe(74);
+    const worktree = join(root, '.git/harness/worktrees/SPC-007/integration');
+    expect(r.stderr).toBe(`harness run: 01-01: ${worktree} is no longer a git checkout (its .git was removed, by an agent or by hand): remove that directory, run git worktree prune, then run the same command again to resume\n`);
+    expect(r.stdout).not.toContain('    at ');
+    expect(r.stdout).not.toContain('internal error');
+
+    await rm(worktree, { recursive: true, force: true });
+    git(root, 'worktree', 'prune');
+    // The plan's step was committed before the run stopped: it is not run again.
+    const again = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+  });
+});
+
+describe('what an agent prints cannot pass for the run\'s own lines (issue 24, 7)', () => {
+  it('a failing step\'s output naming a verdict is indented under the failure, never a line of its own', async () => {
+    const root = await makeRepo(specTree([{ id: '01-01', steps: ['printf "oops\\nSPC-007: 1/1 plans verified, 1/1 phases verified\\n"; exit 3'] }]));
+    const r = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.split('\n');
+    expect(lines.filter((l) => l.startsWith('SPC-007: '))).toEqual(['SPC-007: 0/1 plans verified, 0/1 phases verified, 1 failed']);
+    expect(r.stdout).toContain('    SPC-007: 1/1 plans verified, 1/1 phases verified');
   });
 });

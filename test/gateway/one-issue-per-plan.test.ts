@@ -127,8 +127,8 @@ describe('a plan with an issue closed as its duplicate: everyone takes the same 
       `GET ${R}/contents/.github/harness.yml`,
       `GET ${R}/collaborators/Codertocat/permission`,
       `GET ${R}/pulls/${SPEC_PR}`,
+      // Who the App is was asked once already, when the sync made sure its status comment is the only one (status-comment.ts).
       `GET ${R}/issues/${SPEC_PR}/comments?per_page=100`,
-      'POST /graphql',
       SPEC_ISSUES,
       // The branch's work kept before the branch goes.
       `GET ${R}/git/ref/heads/harness/SPC-042/01-01`,

@@ -33,8 +33,10 @@ function planIssue(status: string) {
 }
 
 /** A `/harness` comment on plan issue #14, the thread having `comments` comments by then (GitHub counts them in the payload). */
-function comment(body: string, id: number, comments: number) {
+function comment(body: string, id: number, comments: number, login = 'Codertocat') {
   const payload = webhookExample<CommentPayload>('issue_comment', (p) => p.action === 'created');
+  Object.assign(payload.sender, { login, type: 'User' });
+  Object.assign(payload.comment.user, { login, type: 'User' });
   const issue = planIssue(github.issue(14).labels.find((l) => l.startsWith('status:'))!.slice('status:'.length));
   Object.assign(payload.issue, { number: 14, title: issue.title, body: issue.body, labels: issue.labels.map((name) => ({ name })), state: 'open', comments, user: { login: 'harness[bot]', type: 'Bot' } });
   payload.comment.id = id;
@@ -99,6 +101,30 @@ describe('the App\'s signals', () => {
     const head = github.branches.get(SIGNALS);
     await testProbot().receive({ ...(comment('/harness spike "Should notes live in SQLite?"', 3, 2) as object), id: 'delivery-3' } as never);
     expect(github.branches.get(SIGNALS)).toBe(head);
+  });
+
+  it('refused people feed no frustration: a stranger\'s two refused retries do not make a writer\'s retry the third (issue 24, 9)', async () => {
+    const probot = testProbot();
+    await probot.receive(comment('/harness retry 02-03', 1, 0, 'mallory'));
+    await probot.receive(comment('/harness retry 02-03', 3, 2, 'mallory'));
+    // Refused (answered once: the App does not answer the same person's refusal twice in a thread).
+    expect(github.comments.filter((c) => c.userType === 'Bot').map((c) => spoken(c.body))).toEqual([expect.stringMatching(/^Sorry @mallory, `retry` changes things/)]);
+
+    await probot.receive(comment('/harness retry 02-03', 5, 4));
+
+    expect(github.branches.has(SIGNALS)).toBe(false);
+    // One read of who @mallory is, for the thread; the writer's own role was read to let the command through.
+    expect(github.log().filter((l) => l.endsWith('/collaborators/mallory/permission'))).toHaveLength(3);
+  });
+
+  it('refused people feed no frustration: a reader\'s refused answer is not one a writer\'s answer contradicts', async () => {
+    github.roles.set('reader', 'read');
+    github.issue(14).labels = github.issue(14).labels.map((l) => (l === 'status:failed' ? 'status:checkpoint' : l));
+    const probot = testProbot();
+    await probot.receive(comment('/harness respond 02-03 postgres', 1, 0, 'reader'));
+    await probot.receive(comment('/harness respond 02-03 sqlite', 3, 2));
+
+    expect(github.branches.has(SIGNALS)).toBe(false);
   });
 
   it('a plan PR a person closed without merging is a review signal, with their last comment before the close; harness closing its own is none', async () => {

@@ -105,8 +105,12 @@ export class FakeGitHub {
   truncateTrees = false;
   /** Paths (from the repository root) committed as symbolic links (mode 120000): the blob is the link's target. */
   symlinks = new Set<string>();
-  /** A status to answer instead of serving a request (say 500 for the third issue created); undefined serves it. */
-  fail: (method: string, url: string) => number | undefined = () => undefined;
+  /**
+   * A status to answer instead of serving a request (say 500 for the third issue created), with
+   * the headers to send along (`retry-after` on a 403, as GitHub's secondary rate limit answers);
+   * undefined serves it.
+   */
+  fail: (method: string, url: string) => number | { status: number; headers: Record<string, string> } | undefined = () => undefined;
   /** Over HTTP (serve()): true drops the connection without an answer (ECONNRESET at the client) instead of serving the request. */
   drop: (method: string, url: string) => boolean = () => false;
   /** `base...head` → merge base; the base itself unless set. */
@@ -378,7 +382,8 @@ export class FakeGitHub {
     this.beforeServe(method, `${path}${search}`);
     this.requests.push({ method, url: `${path}${search}`, ...(body === undefined ? {} : { body }) });
     const failure = this.fail(method, `${path}${search}`);
-    if (failure !== undefined) return [failure, { message: 'Server Error' }];
+    if (typeof failure === 'number') return [failure, { message: 'Server Error' }];
+    if (failure !== undefined) return [failure.status, { message: 'You have exceeded a secondary rate limit' }, failure.headers];
     const prefix = `/repos/${this.owner}/${this.repo}`;
     if (method === 'POST' && path === '/graphql') return [200, { data: { viewer: { login: this.viewer } } }];
     if (method === 'GET' && path === prefix) return [200, { name: this.repo, full_name: `${this.owner}/${this.repo}`, default_branch: this.defaultBranch }];
@@ -565,11 +570,27 @@ export class FakeGitHub {
       this.comments.push(comment);
       return [201, this.commentJson(comment)];
     }
+    if ((m = /^DELETE \/issues\/comments\/(\d+)$/.exec(route))) {
+      const at = this.comments.findIndex((c) => c.id === Number(m![1]));
+      if (at === -1) return [404, { message: 'Not Found' }];
+      this.comments.splice(at, 1);
+      return [204];
+    }
     if ((m = /^PATCH \/issues\/comments\/(\d+)$/.exec(route))) {
       const comment = this.comments.find((c) => c.id === Number(m![1]));
       if (!comment) return [404, { message: 'Not Found' }];
       comment.body = b.body as string;
       return [200, this.commentJson(comment)];
+    }
+    if ((m = /^GET \/issues\/(\d+)\/dependencies\/blocked_by$/.exec(route))) {
+      if (this.dependencies !== 'available') return [this.dependencies, { message: 'Not Found' }];
+      const ids = [...(this.blockedBy.get(Number(m[1])) ?? [])];
+      return this.page(url, ids.map((id) => this.issueJson(this.issues.find((i) => i.id === id)!)));
+    }
+    if ((m = /^GET \/issues\/(\d+)\/sub_issues$/.exec(route))) {
+      if (this.subIssuesAnswer !== 'available') return [this.subIssuesAnswer, { message: 'Not Found' }];
+      if (!this.issues.some((i) => i.number === Number(m![1]))) return [404, { message: 'Not Found' }];
+      return this.page(url, (this.subIssues.get(Number(m[1])) ?? []).map((id) => this.issueJson(this.issues.find((i) => i.id === id)!)));
     }
     if ((m = /^POST \/issues\/(\d+)\/dependencies\/blocked_by$/.exec(route))) {
       if (this.dependencies !== 'available') return [this.dependencies, { message: 'Not Found' }];
@@ -755,7 +776,16 @@ export class FakeGitHub {
       html_url: `https://github.com/${this.owner}/${this.repo}/issues/${i.number}`,
       user: i.user ?? { login: 'harness[bot]', type: 'Bot' },
       sub_issues_summary: this.subIssuesSummary(i.number),
+      issue_dependencies_summary: this.dependenciesSummary(i),
     };
+  }
+
+  /** GitHub's dependency figures for an issue: open and all blockers, open and all it blocks. */
+  private dependenciesSummary(i: FakeIssue): { blocked_by: number; blocking: number; total_blocked_by: number; total_blocking: number } {
+    const blockers = [...(this.blockedBy.get(i.number) ?? [])].map((id) => this.issues.find((x) => x.id === id)!);
+    const blocked = [...this.blockedBy].filter(([, ids]) => ids.has(i.id)).map(([n]) => this.issues.find((x) => x.number === n)!);
+    const open = (list: FakeIssue[]) => list.filter((x) => x.state === 'open').length;
+    return { blocked_by: open(blockers), blocking: open(blocked), total_blocked_by: blockers.length, total_blocking: blocked.length };
   }
 
   /** GitHub's progress figures for a parent: every closed sub-issue counts as completed. */

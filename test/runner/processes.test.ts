@@ -3,8 +3,10 @@
  * process and who started it (bench/process-census.ts counts the same for the benchmark).
  * What each plan needs is a checkout of its branch (a verified plan's worktree, taken over),
  * its step's add, staged-file list and commit, the merge (and the `stash create` git merge
- * starts itself) and its documents' add and commit: no worktree add or remove per plan, no
- * automatic maintenance, no git log, diff of the attempt or status of a fresh checkout.
+ * starts itself), the secret scan of its commits before the merge (one `git log -p`; the
+ * allow list at the run's base is read once a run) and its documents' add and commit: no
+ * worktree add or remove per plan, no automatic maintenance, no other log, diff of the attempt
+ * or status of a fresh checkout.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,7 +23,7 @@ const PLANS: StepPlan[] = Array.from({ length: 8 }, (_, i) => ({
 }));
 
 describe('the processes of a run', () => {
-  it('are nine per plan, and none of them is a worktree add per plan, automatic maintenance, a log, a diff of the attempt or a status', async () => {
+  it('are ten per plan, and none of them is a worktree add per plan, automatic maintenance, a log beyond the secret scan\'s, a diff of the attempt or a status', async () => {
     const root = await makeRepo(specTree(PLANS));
     const trace = join(root, '.git', 'trace2.json');
     process.env.GIT_TRACE2_EVENT = trace;
@@ -40,13 +42,15 @@ describe('the processes of a run', () => {
       kinds.set(sub, (kinds.get(sub) ?? 0) + 1);
     }
     const total = [...kinds.values()].reduce((a, b) => a + b, 0);
-    // Nine a plan, and what a run does once (its start, the integration worktree, the phase's and the spec's records, the last spare removed).
-    expect(total, JSON.stringify(Object.fromEntries(kinds))).toBeLessThanOrEqual(9 * PLANS.length + 15);
+    // Ten a plan, and what a run does once (its start, the integration worktree, the phase's and the spec's records, the last spare removed, the allow list).
+    expect(total, JSON.stringify(Object.fromEntries(kinds))).toBeLessThanOrEqual(10 * PLANS.length + 16);
+    // The secret scan of each plan's commits before its merge (push-scan.ts).
+    expect(kinds.get('log')).toBe(PLANS.length);
     // The integration worktree's and the first plan's; every later plan takes the worktree of the one before.
     expect(kinds.get('worktree add')).toBe(2);
     expect(kinds.get('worktree remove')).toBe(1);
     expect(kinds.get('checkout')).toBe(PLANS.length - 1);
-    for (const never of ['maintenance', 'gc', 'log', 'status', 'diff-tree']) expect(kinds.get(never), never).toBeUndefined();
+    for (const never of ['maintenance', 'gc', 'status', 'diff-tree']) expect(kinds.get(never), never).toBeUndefined();
     // Only the worker's staged-file list of each step's commit.
     expect(kinds.get('diff')).toBe(PLANS.length);
   });

@@ -214,6 +214,26 @@ describe('the worker action: a plan', () => {
     expect(remoteCommits(repo.remote, branch, repo.base).map((c) => c.subject)).toEqual(['01-01: Write the greeting']);
   });
 
+  it('pushes nothing when the plan\'s commits add a private key: the job fails naming the file and line, never the value (issue 24, 3)', async () => {
+    const branch = `harness/${SPEC}/01-01`;
+    // A key's shape, made at run time so that no key sits in this repository.
+    const body = Array.from({ length: 20 }, (_, i) => `MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQC${String.fromCharCode(65 + i)}x9y8z7w6v5u4t3`);
+    const key = ['-----BEGIN ' + 'PRIVATE KEY-----', ...body, '-----END ' + 'PRIVATE KEY-----'].join('\n');
+    const leaky: WorkerPlan = { ...GREETING, blocks: [step('Write the greeting', `mkdir -p out\necho hello > out/greeting.txt\necho "-- harness" >> out/greeting.txt\nprintf '%s\\n' "$KEYTEXT" > out/deploy.pem`)] };
+    const repo = await workerRepo(specRepo([leaky]), branch);
+    workerRequests({ spec: SPEC, issues: planIssues(), comments: { issue: 3, answer: [] } });
+    const d = deps(repo, '01-01').deps;
+    d.env = { ...d.env, KEYTEXT: key };
+
+    const outcome = await runWorker(d);
+
+    expect(outcome.result).toBe('failed');
+    expect(outcome.failure).toMatch(/^the plan's commits hold what looks like a secret, so they were not pushed to harness\/SPC-007\/01-01: out\/deploy\.pem:1 \(@secretlint\/secretlint-rule-privatekey\)/);
+    expect(outcome.failure).not.toContain(body[3]);
+    // Nothing left the runner: the remote branch is still at the base.
+    expect(git(repo.remote, 'rev-parse', `refs/heads/${branch}`)).toBe(repo.base);
+  });
+
   it('fails the job with the agent\'s reason when a step fails, without verifying', async () => {
     const branch = `harness/${SPEC}/01-01`;
     const broken: WorkerPlan = { ...GREETING, blocks: [step('Break', 'echo "no disk" >&2\nexit 3')] };

@@ -48,7 +48,8 @@ Options:
   -h, --help   show this help
 
 Exit: 0 every plan and phase verified (with --plan or --phase: every plan it names),
-1 failures or work left, 2 usage error.
+1 failures or work left, 2 usage error, 74 the machine failed (a full disk, a worktree's
+.git removed): one line says what to do, and the run resumes when started again.
 `;
 
 export async function runCommand(args: string[], io: CliIO): Promise<number> {
@@ -167,6 +168,10 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         '',
       ].join('\n'),
     );
+    if (outcome.fault !== undefined) {
+      io.stderr(`harness run: ${outcome.fault}\n`);
+      return EXIT.environment;
+    }
     // A limited run succeeds when what it was asked for is verified; the rest of the spec is left for later on purpose.
     const asked = Object.entries(outcome.plans).filter(([id]) => (options.plan === undefined || id === options.plan) && (options.phase === undefined || planPhase(id) === options.phase));
     const limited = options.plan !== undefined || options.phase !== undefined;

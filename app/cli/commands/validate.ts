@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { plural } from '../../engine/core/plural.js';
 import { loadSpec, planLocation } from '../../engine/core/spec/load.js';
-import { countErrors, formatProblem } from '../../engine/core/spec/problem.js';
+import { countErrors, formatProblem, oneLine } from '../../engine/core/spec/problem.js';
 import { EXIT, type CliIO } from '../io.js';
 import { displayPath, readSpec, specDirArg, specDirOf } from '../spec-input.js';
 import { PLAN_READING } from '../../engine/importers/dialects.js';
@@ -20,7 +20,8 @@ Options:
   -h, --help show this help
 
 Exit: 0 no errors (warnings allowed), 1 problems found, 2 usage error,
-70 internal error (a bug in harness; the message says where the details are).
+70 internal error (a bug in harness; the message says where the details are),
+74 the machine failed (a full disk): one line says what to do.
 `;
 
 /** The stable `harness validate --json` report. */
@@ -73,10 +74,10 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
   } else {
     // Problems and the verdict on one stream, in order: split over two, a pipe or a terminal interleaves them.
     for (const p of problems) io.stdout(`${formatProblem(p)}\n`);
-    const what = loaded.spec ? `${loaded.spec.id}: ${plural(planCount, 'plan')} in ${plural(phaseCount, 'phase')}` : shown;
+    const what = loaded.spec ? `${loaded.spec.id}: ${plural(planCount, 'plan')} in ${plural(phaseCount, 'phase')}` : oneLine(shown);
     const verdict = errors === 0 ? 'valid' : plural(errors, 'error');
     const warned = warnings ? `, ${plural(warnings, 'warning')}` : '';
-    const checked = config.shown ? ` (with ${config.shown})` : '';
+    const checked = config.shown ? ` (with ${oneLine(config.shown)})` : '';
     io.stdout(`${what}: ${verdict}${warned}${checked}\n`);
   }
   return errors === 0 ? EXIT.ok : EXIT.problems;

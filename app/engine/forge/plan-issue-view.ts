@@ -18,6 +18,8 @@ export interface PlanIssueView {
   open: boolean;
   /** GitHub's state_reason: `completed` when the plan PR merged, `not_planned` when the plan left the spec. */
   stateReason?: string;
+  /** The App's record that the plan is done (the marker's `verified=`): the merged plan PR's number, or `spec`. */
+  verified?: string;
 }
 
 export interface IssueLike {
@@ -54,12 +56,26 @@ export function planIssueView(issue: IssueLike): PlanIssueView | undefined {
   };
   if (status !== undefined) view.status = status;
   if (issue.state_reason) view.stateReason = issue.state_reason;
+  if (marker.verified !== undefined) view.verified = marker.verified;
   return view;
 }
 
-/** A dependency is satisfied when its issue is closed as completed and verified (docs/github-flow.md, 3). */
-export function isSatisfied(view: PlanIssueView): boolean {
+/**
+ * What the labels and the state say: closed as completed with `status:verified`. Anyone with
+ * the triage role can make an issue say so; see isSatisfied.
+ */
+export function looksSatisfied(view: PlanIssueView): boolean {
   return !view.open && view.stateReason === 'completed' && view.status === 'verified';
+}
+
+/**
+ * A dependency is satisfied when its issue looks it (docs/github-flow.md, 3) and carries the
+ * App's record of why (`verified=` on the marker line: the merged plan PR, or `completed:` in
+ * the spec). The record is in the body, which only the App and writers can edit: a triager
+ * who closes an issue and labels it verified satisfies nothing (verified-record.ts undoes it).
+ */
+export function isSatisfied(view: PlanIssueView): boolean {
+  return looksSatisfied(view) && view.verified !== undefined;
 }
 
 /** A plan taken out of the spec: its issue is closed as not planned, never deleted. */

@@ -36,7 +36,11 @@ export interface DesiredIssueInput {
 // for people, so they sit outside the hash and recording them never makes the issue look
 // edited: `blocked_by=` (the native dependencies mirrored, see mirrored-edges.ts) and `pr=`
 // (the spec PR whose sticky status comment the scheduling rounds keep up to date), `parent=`
-// (the spec's tracking issue it is a sub-issue of) and `resume_at=` (a usage-limit pause's end).
+// (the spec's tracking issue it is a sub-issue of), `resume_at=` (a usage-limit pause's end) and
+// `verified=` (the evidence that the plan is done: the merged plan PR's number, or `spec` for work
+// the spec marks `completed:`). Only the App and writers can edit an issue's body; the triage role
+// can close an issue and add labels, so `verified=` is what says a plan is done, and the labels
+// and state only mirror it (verified-record.ts).
 const MARKER_LINE = /^<!-- harness:plan (\S+)\/(\S+?)((?: [a-z_]+=\S*)*) -->$/m;
 
 export function issueTitle(plan: Plan): string {
@@ -107,10 +111,12 @@ export interface ParsedMarker {
   parent?: number;
   /** When the App may resume a plan paused at the model's usage limit (resume-after-limit.ts). */
   resumeAt?: Date;
+  /** Why the plan is done, as the App recorded it: the merged plan PR's number, or `spec` (`completed:` in the plan). */
+  verified?: string;
 }
 
 /** The marker line's records, in the order they are written. */
-const MARKER_KEYS = ['hash', 'blocked_by', 'pr', 'parent', 'resume_at'] as const;
+const MARKER_KEYS = ['hash', 'blocked_by', 'pr', 'parent', 'resume_at', 'verified'] as const;
 type MarkerKey = (typeof MARKER_KEYS)[number];
 
 function markerRecords(body: string | null | undefined): { spec: string; plan: string; records: Map<string, string> } | undefined {
@@ -138,7 +144,16 @@ export function parseMarker(body: string | null | undefined): ParsedMarker | und
   if (Number.isInteger(parent) && parent > 0) out.parent = parent;
   const resumeAt = new Date(found.records.get('resume_at') ?? '');
   if (!Number.isNaN(resumeAt.getTime())) out.resumeAt = resumeAt;
+  const verified = found.records.get('verified');
+  if (verified !== undefined && isVerifiedEvidence(verified)) out.verified = verified;
   return out;
+}
+
+/** The `verified=` record of work the spec marks done (`completed:`), which no plan PR carries. */
+export const VERIFIED_BY_SPEC = 'spec';
+
+function isVerifiedEvidence(value: string): boolean {
+  return value === VERIFIED_BY_SPEC || /^[1-9]\d*$/.test(value);
 }
 
 /** The body with one record of its marker line set (or, with undefined, removed); the rest untouched. */

@@ -42,7 +42,8 @@ export interface ReportAnnotation {
 }
 
 export interface SpecCheckReport {
-  conclusion: 'success' | 'failure';
+  /** `neutral`: valid, but the sync could not write everything (incompleteSync); nothing may take it for done. */
+  conclusion: 'success' | 'failure' | 'neutral';
   title: string;
   summary: string;
   /** Every annotation; the adapter sends them in batches. */
@@ -112,6 +113,18 @@ interface Section {
 }
 
 /**
+ * Did a sync leave out a write GitHub did not take: a dependency or sub-issue refused (422),
+ * or the feature answering that it is not there (403, 404, 410)? Then what GitHub holds is
+ * not the spec's whole picture, and the check must not say it is: GitHub's answer may be a
+ * moment's (one 404 among successes) as well as for good, and only a later sync can tell.
+ */
+export function incompleteSync(sync: SyncTally): boolean {
+  const d = sync.dependencies;
+  const s = sync.subIssues;
+  return d.refused > 0 || d.unavailable || (s !== undefined && (s.refused > 0 || s.unavailable));
+}
+
+/**
  * The `harness / spec` check run for a PR's specs: conclusion, title, a Markdown summary
  * within `limits.summaryMax` (problems listed until the budget runs out, the rest counted),
  * and one annotation per problem at its file and line. Config problems are warnings: the
@@ -127,6 +140,9 @@ export function specCheckReport(specs: readonly SpecOutcome[], config: readonly 
       const s = spec.stats;
       head.push(`✅ Valid${s ? `: ${plural(s.plans, 'plan')} in ${plural(s.phases, 'phase')}, ${plural(s.dependencies, 'dependency', 'dependencies')}` : ''}${spec.problems.length > 0 ? ` (${counts(spec.problems)})` : ''}.`);
       if (spec.sync) head.push('', ...syncLines(spec.sync));
+      if (spec.sync && incompleteSync(spec.sync)) {
+        head.push('', '⚠️ GitHub did not take every write this sync made (above), so the issues are not yet all the spec says. The next push, re-delivery or reopening of this pull request tries them again.');
+      }
       if (spec.notSynced) head.push('', spec.notSynced);
     }
     const items: string[] = [];
@@ -161,8 +177,9 @@ export function specCheckReport(specs: readonly SpecOutcome[], config: readonly 
       ? `${invalid.length === 1 && specs.length === 1 ? invalid[0]!.name : `${invalid.length} of ${plural(specs.length, 'spec')}`}: ${counts(invalid.flatMap((s) => s.problems))}`
       : `${specs.length === 1 ? `${specs[0]!.name}: ` : `${plural(specs.length, 'spec')}: `}${plural(specs.reduce((n, s) => n + (s.stats?.plans ?? 0), 0), 'plan')} valid${all.length > 0 ? ` (${counts(all)})` : ''}`;
 
+  const incomplete = specs.some((s) => s.sync !== undefined && incompleteSync(s.sync));
   return {
-    conclusion: invalid.length > 0 ? 'failure' : 'success',
+    conclusion: invalid.length > 0 ? 'failure' : incomplete ? 'neutral' : 'success',
     title: title.slice(0, limits.titleMax),
     summary: fitSummary(sections, limits.summaryMax),
     annotations,

@@ -1,6 +1,8 @@
 import type { Command } from '../../engine/forge/command.js';
 import { changesAnything } from '../../engine/forge/command.js';
 import { frustrationSignal } from '../../engine/forge/frustration.js';
+import { parseCommand } from '../../engine/forge/parse-command.js';
+import { permits } from '../../engine/forge/permits.js';
 import type { CommentRecord } from '../../gateway/comments.js';
 import { captureFromApp } from './signals.js';
 import type { Invocation } from './invocation.js';
@@ -18,6 +20,31 @@ async function stickySpec(inv: Invocation, thread: readonly CommentRecord[]): Pr
 }
 
 /**
+ * The thread as far as it counts: the App's comments, the command's author's (who was just
+ * let through), and those of people whose commands the App would run (the `permission` role
+ * of .github/harness.yml). On a public repository anyone may comment, and a refused command
+ * or answer is no earlier attempt of anyone's: counted, two strangers' refused retries would
+ * make a writer's first retry "the third time". One role read per other person who wrote a
+ * command in the thread, and none when nobody else did.
+ */
+async function countedThread(inv: Invocation, thread: readonly CommentRecord[], author: string): Promise<CommentRecord[]> {
+  const commanders = new Set(
+    thread
+      .filter((c) => c.authorType !== 'Bot' && c.author !== author)
+      .filter((c) => {
+        const parsed = parseCommand(c.body);
+        return parsed !== undefined && !(parsed instanceof Error) && changesAnything(parsed);
+      })
+      .map((c) => c.author),
+  );
+  if (commanders.size === 0) return [...thread];
+  const need = (await inv.config()).permission;
+  const counted = new Set([author]);
+  for (const person of commanders) if (permits(await inv.github.role(person), need)) counted.add(person);
+  return thread.filter((c) => c.authorType === 'Bot' || counted.has(c.author));
+}
+
+/**
  * After a command is answered: was it a person repeating or contradicting an earlier request in
  * the same thread (engine/forge/frustration.ts)? Costs nothing on a thread with no other
  * comment (the webhook's count says so); otherwise one read of the thread, and a signal on the
@@ -26,7 +53,7 @@ async function stickySpec(inv: Invocation, thread: readonly CommentRecord[]): Pr
 export async function noteFrustration(inv: Invocation, command: Command, comment: { id: number; author: string }, issue: { number: number; comments: number }): Promise<void> {
   if (!changesAnything(command) || issue.comments === 0) return;
   try {
-    const thread = await inv.github.comments(issue.number);
+    const thread = await countedThread(inv, await inv.github.comments(issue.number), comment.author);
     const spec = ('spec' in command ? command.spec : undefined) ?? (inv.place.kind === 'issue' ? inv.place.plan?.spec : undefined) ?? (await stickySpec(inv, thread));
     const place = inv.place.kind === 'pull' ? `pull request #${issue.number}` : `${inv.place.kind === 'issue' && inv.place.plan ? 'plan issue' : 'issue'} #${issue.number}`;
     const draft = frustrationSignal({ command, comment, thread, ...(spec === undefined ? {} : { spec }), place });

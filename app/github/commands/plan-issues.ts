@@ -3,6 +3,7 @@ import { planIssueView, type PlanIssueView } from '../../engine/forge/plan-issue
 import { scopePlans } from '../../engine/forge/scope-plans.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import { issueLike } from '../schedule/round.js';
+import { confirmVerified } from '../schedule/verified-record.js';
 import type { Invocation } from './invocation.js';
 
 /** Each plan's issue of a spec as read, and the commands' view of them. */
@@ -17,7 +18,7 @@ export interface PlanIssues {
  * the gateway resolves it, so that a command acts on the issue the round schedules.
  */
 export async function planIssues(inv: Invocation, spec: string): Promise<PlanIssues> {
-  const records = [...(await inv.github.planIssues(spec)).byPlan.values()];
+  const records = await confirmVerified(inv.context, spec, [...(await inv.github.planIssues(spec)).byPlan.values()]);
   const views = records.map((r) => planIssueView(issueLike(r))).filter((v): v is PlanIssueView => v !== undefined && v.spec === spec);
   return { views, records };
 }

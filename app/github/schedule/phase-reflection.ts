@@ -1,6 +1,6 @@
 import type { Context } from 'probot';
 import type { HarnessConfig } from '../../engine/core/config/schema.js';
-import { planIssueView, type PlanIssueView } from '../../engine/forge/plan-issue-view.js';
+import { isSatisfied, planIssueView, type PlanIssueView } from '../../engine/forge/plan-issue-view.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import { configuredReflector } from '../../machine/reflector-agent.js';
 import { appGateway } from '../app-gateway.js';
@@ -12,11 +12,6 @@ import { KNOWLEDGE_ROOT, projectName } from '../../engine/forge/knowledge-draft.
 import { defaultBranch } from './repository.js';
 import { issueLike } from './round.js';
 
-/** Every plan of the spec verified and merged: its issue closed as completed with status:verified. */
-function done(view: PlanIssueView): boolean {
-  return !view.open && view.stateReason === 'completed' && view.status === 'verified';
-}
-
 /**
  * The spec is verified when the phase that just passed is its last and every plan of it is
  * done: phases are verified in order (a phase's verification waits for its plans, which wait
@@ -26,7 +21,7 @@ export function specVerified(phase: string, issues: readonly IssueRecord[]): boo
   const views = issues.map((i) => planIssueView(issueLike(i))).filter((v): v is PlanIssueView => v !== undefined && v.stateReason !== 'not_planned');
   if (views.length === 0) return false;
   const last = views.map((v) => v.phase).sort().at(-1);
-  return phase === last && views.every(done);
+  return phase === last && views.every(isSatisfied);
 }
 
 /**

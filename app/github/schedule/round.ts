@@ -16,6 +16,7 @@ import { recoverPhaseClaims } from './stale-phase-claim.js';
 import { resumePaused } from './resume-paused.js';
 import { researchAhead } from './research-ahead.js';
 import { defaultBranch } from './repository.js';
+import { confirmVerified } from './verified-record.js';
 
 export interface RoundOptions {
   /** .github/harness.yml as the caller read it in this delivery: saves the request. */
@@ -82,7 +83,8 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   const github = appGateway(context);
   const config = options.config ?? (await loadConfig(context)).config;
   // Each plan's issue as the gateway resolves them (one list read), unless the caller has them.
-  const listed = options.issues ?? [...(await github.planIssues(spec)).byPlan.values()];
+  // The mirror corrected where it claims a plan done without the App's record (verified-record.ts): no request otherwise.
+  const listed = await confirmVerified(context, spec, options.issues ?? [...(await github.planIssues(spec)).byPlan.values()]);
   const base = options.base ?? defaultBranch(context);
   // Resumed first, so that the decision counts them as running (they hold their slots).
   const resumed = await resumePaused(context, spec, listed, base, options.now ?? new Date());

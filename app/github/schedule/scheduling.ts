@@ -6,6 +6,8 @@ import { appGateway } from '../app-gateway.js';
 import { noteClosedUnmerged } from '../knowledge/review-signals.js';
 import { scheduleRound } from './round.js';
 import { onWorkerRunCompleted } from './worker-run.js';
+import { withMergeRecord } from './verified-record.js';
+import { parseMarker } from '../../engine/forge/plan-issue.js';
 
 /**
  * The scheduler's events (docs/github-flow.md, 3, 5 and 6): a worker run finishing, a
@@ -40,8 +42,9 @@ async function onHarnessCheckCompleted(context: Context<'check_run.completed'>):
 /**
  * A plan PR merged (`pull_request` closed, merged, head `harness/<spec>/<plan>`;
  * docs/github-flow.md, 6): its plan issue is closed as completed when GitHub did not do it
- * (`Closes #n` closes issues only for pull requests into the default branch), which is what
- * makes the plan satisfy its dependants; then a round starts them.
+ * (`Closes #n` closes issues only for pull requests into the default branch), with the merge on
+ * record on its marker line (`verified=<PR>`), which is what makes the plan satisfy its
+ * dependants (verified-record.ts); then a round starts them.
  */
 async function onPlanMerged(context: Context<'pull_request.closed'>): Promise<void> {
   const pr = context.payload.pull_request;
@@ -59,9 +62,10 @@ async function onPlanMerged(context: Context<'pull_request.closed'>): Promise<vo
   let issues = [...byPlan.values()];
   const record = byPlan.get(target.plan);
   if (!record) context.log.warn(`${target.spec}/${target.plan}: merged, but no plan issue to close`);
-  else if (record.state === 'open') {
-    await github.updateIssue(record.number, { state: 'closed', state_reason: 'completed' });
-    issues = issues.map((i) => (i === record ? { ...i, state: 'closed', stateReason: 'completed' } : i));
+  else if (record.state === 'open' || parseMarker(record.body)?.verified === undefined) {
+    // The merge is the evidence that the plan is done, recorded where only the App and writers write (verified-record.ts).
+    const closed = await github.updateIssue(record.number, { state: 'closed', state_reason: 'completed', body: withMergeRecord(record.body, pr.number) });
+    issues = issues.map((i) => (i === record ? { ...closed, labels: i.labels } : i));
   }
   await scheduleRound(context, target.spec, { issues, base: pr.base.ref });
   // After the round, so that the plans waiting on this one start first.

@@ -15,6 +15,35 @@ export class DependencyMirror {
   constructor(private readonly github: Gateway) {}
 
   /**
+   * The plans `issue` is blocked by as GitHub has them, or as its record says when that can be
+   * taken at its word: GitHub's count of its blockers (`issue_dependencies_summary`, in the
+   * list the sync reads anyway) equals the record's, and no race left duplicates (`race`).
+   * Else one read of its blockers (a sync that died between creating the issue, its record
+   * written with it, and mirroring its edges; a race whose duplicates it may point at).
+   * `planOf` maps a listed plan issue's database id to its plan and whether it is the plan's
+   * own issue; an edge to a duplicate is taken off here, and one to an issue that is no plan's
+   * (a person's) is left alone.
+   */
+  async actualEdges(
+    issue: { number: number; blockedByTotal?: number },
+    recorded: readonly string[],
+    planOf: ReadonlyMap<number, { plan: string; own: boolean }>,
+    race: boolean,
+  ): Promise<string[]> {
+    if (!this.available || (!race && (issue.blockedByTotal === undefined || issue.blockedByTotal === recorded.length))) return [...recorded];
+    const ids = await this.github.blockedByIds(issue.number);
+    if (ids === 'unavailable') return [...recorded];
+    const plans: string[] = [];
+    for (const id of ids) {
+      const found = planOf.get(id);
+      if (!found) continue;
+      if (found.own) plans.push(found.plan);
+      else if ((await this.github.removeBlockedBy(issue.number, id)) === 'done') this.removed++;
+    }
+    return plans;
+  }
+
+  /**
    * Make issue `issueNumber` blocked by exactly the issues of `wanted`, given the edges
    * `recorded` as mirrored before; `issues` gives each plan's issue (its database id).
    * Returns the edges mirrored now, to be recorded on the issue's marker line.

@@ -12,3 +12,14 @@ export async function ownComment(github: Gateway, issue: number, match: (comment
   const self = await github.selfLogin();
   return candidates.find((c) => c.author === self);
 }
+
+/**
+ * Every comment on an issue or pull request that the App itself wrote and `match` accepts,
+ * oldest first (ownComment's rule, all of them: two deliveries racing can each have written one).
+ */
+export async function ownComments(github: Gateway, issue: number, match: (comment: CommentRecord) => boolean): Promise<CommentRecord[]> {
+  const candidates = (await github.comments(issue)).filter((c) => c.authorType === 'Bot' && match(c));
+  if (candidates.length === 0) return [];
+  const self = await github.selfLogin();
+  return candidates.filter((c) => c.author === self);
+}

@@ -44,7 +44,9 @@ export async function reportSpecCheck(github: Gateway, target: SpecCheckTarget, 
   }
   for (let i = 0; i < rest.length; i++) {
     const last = i === rest.length - 1;
-    await github.updateCheckRun(id, { ...(last ? { status: 'completed' as const, conclusion: report.conclusion } : {}), output: output(rest[i]!) });
+    // An empty external_id is a result nothing may take for a finished sync (alreadySynced, carryForward): cleared as the run completes.
+    const untrusted = last && target.externalId === '' ? { external_id: '' } : {};
+    await github.updateCheckRun(id, { ...(last ? { status: 'completed' as const, conclusion: report.conclusion } : {}), ...untrusted, output: output(rest[i]!) });
   }
   return id;
 }

@@ -14,7 +14,7 @@ import { carryForward } from './carry-forward.js';
 import { deliveryBudget, readSpecFiles } from './read-spec.js';
 import { reportSpecCheck } from './report-spec-check.js';
 import { refreshStatusComment } from './status-comment.js';
-import { syncPlanIssues } from './sync-plan-issues.js';
+import { mergeTallies, syncPlanIssues } from './sync-plan-issues.js';
 import { touchedSpecs, type TouchedSpec } from './touched-specs.js';
 import { PLAN_READING } from '../../engine/importers/dialects.js';
 
@@ -127,17 +127,25 @@ async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<v
         outcome.stats = { plans: spec.plans.length, phases: spec.phases.length, dependencies: spec.plans.reduce((n, p) => n + p.dependsOn.length, 0) };
       }
       if (spec && toSync.includes(l)) {
-        const issues = await github.planIssues(spec.id);
-        const synced = await syncPlanIssues({
+        const sync = {
           github,
           spec,
           planTexts: new Map(l.files.map((f) => [f.path, decoder.decode(f.bytes)])),
           specPath: l.dir.path,
           blobBase: `${context.payload.repository.html_url}/blob/${pr.base.ref}`,
           pull: pr.number,
-          issues,
-        });
-        await refreshStatusComment(github, pr.number, spec, [...synced.issues.values()]);
+        };
+        let synced = await syncPlanIssues({ ...sync, issues: await github.planIssues(spec.id) });
+        if (synced.tally.created.length > 0 || synced.tally.tracking?.created) {
+          // GitHub has no conditional create: another delivery of this event may have been
+          // creating the same issues meanwhile. Read them again and converge (the lowest-numbered
+          // issue of each kept, the others closed as duplicates, their sub-issues and edges moved).
+          const again = await syncPlanIssues({ ...sync, issues: await github.planIssues(spec.id) });
+          synced = { issues: again.issues, tally: mergeTallies(synced.tally, again.tally) };
+        }
+        // After a race (duplicates closed), the comments are read and the status comment kept once.
+        const raced = synced.tally.duplicates.length > 0 || (synced.tally.tracking?.duplicates.length ?? 0) > 0;
+        await refreshStatusComment(github, pr.number, spec, [...synced.issues.values()], { dedupe: raced });
         outcome.sync = synced.tally;
       } else if (spec && l.result.valid) {
         outcome.notSynced = 'This pull request comes from a fork, so harness validated the spec but wrote no issues: plan issues are synced from pull requests of branches in this repository.';
@@ -145,7 +153,9 @@ async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<v
       outcomes.push(outcome);
     }
     const report = specCheckReport(outcomes, configProblems, { summaryMax: CHECK_RUN_TEXT_MAX, messageMaxBytes: ANNOTATION_MESSAGE_MAX_BYTES, titleMax: ANNOTATION_TITLE_MAX });
-    await reportSpecCheck(github, { headSha: head, externalId, ...(checkRunId !== undefined ? { checkRunId } : {}) }, report);
+    // A sync GitHub did not take every write of is not done: no external_id, so the next delivery syncs again.
+    const trusted = report.conclusion !== 'neutral';
+    await reportSpecCheck(github, { headSha: head, externalId: trusted ? externalId : '', ...(checkRunId !== undefined ? { checkRunId } : {}) }, report);
   } catch (e) {
     if (checkRunId !== undefined) {
       // No external_id: a failed sync must not pass for a finished one; the next delivery redoes it.

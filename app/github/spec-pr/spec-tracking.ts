@@ -11,6 +11,8 @@ export interface SpecIssueSync {
   updated: boolean;
   /** Other open tracking issues of the spec, closed as duplicates. */
   duplicates: number[];
+  /** How many sub-issues GitHub says it has (`sub_issues_summary.total`), where GitHub reports it: none for a new one. */
+  subIssuesTotal?: number;
 }
 
 /**
@@ -32,19 +34,33 @@ export async function syncSpecIssue(github: Gateway, input: { spec: Spec; specPa
   }
   if (!issue) {
     const created = await github.createIssue(desired);
-    return { number: created.number, created: true, updated: false, duplicates: closed };
+    return { number: created.number, created: true, updated: false, duplicates: closed, subIssuesTotal: 0 };
   }
   const changed = issue.title !== desired.title || (issue.body ?? '') !== desired.body;
   if (changed) await github.updateIssue(issue.number, { title: desired.title, body: desired.body });
-  return { number: issue.number, created: false, updated: changed, duplicates: closed };
+  return { number: issue.number, created: false, updated: changed, duplicates: closed, ...(issue.subIssuesTotal === undefined ? {} : { subIssuesTotal: issue.subIssuesTotal }) };
+}
+
+/**
+ * The tracking issue's sub-issues as GitHub has them, when the records cannot be taken at their
+ * word: a sync that died between creating a plan issue (its record written with it) and adding
+ * it, or a race that left duplicates. GitHub's count (`sub_issues_summary.total`, in the list
+ * the sync reads anyway) against the records' says which: equal, and no race to clean up, no
+ * read; else one (a parent holds 100 at most). Undefined: go by the records.
+ */
+export async function actualSubIssues(github: Gateway, tracking: SpecIssueSync, recorded: number, race: boolean): Promise<Set<number> | undefined> {
+  if (tracking.created || (!race && (tracking.subIssuesTotal === undefined || tracking.subIssuesTotal === recorded))) return undefined;
+  const ids = await github.subIssueIds(tracking.number);
+  return ids === 'unavailable' ? undefined : new Set(ids);
 }
 
 /**
  * The plan issues as sub-issues of the spec's tracking issue, one request each (the API has
  * no batch form). Which tracking issue a plan issue was added to is recorded on its marker
- * line (`parent=`), so a sync knows it from the issue list alone. The first answer that says
- * sub-issues are not there for harness stops every further sub-issue write in this sync, as
- * for the dependencies: the plan issues and their labels stand on their own.
+ * line (`parent=`), so a sync knows it from the issue list alone, unless GitHub's own list was
+ * read (actualSubIssues), which then decides. The first answer that says sub-issues are not
+ * there for harness stops every further sub-issue write in this sync, as for the
+ * dependencies: the plan issues and their labels stand on their own.
  */
 export class SubIssueMirror {
   available = true;
@@ -54,12 +70,18 @@ export class SubIssueMirror {
   /** Plan issues not added because the tracking issue holds GitHub's most already (SUB_ISSUES_PER_PARENT). */
   overLimit = 0;
 
-  /** `held`: how many plan issues record this parent already (their marker lines say so: no read). */
+  /**
+   * `held`: how many plan issues record this parent already (their marker lines say so: no
+   * read); `actual`: the parent's sub-issues as GitHub listed them, when they were read.
+   */
   constructor(
     private readonly github: Gateway,
     readonly parent: number,
     private held = 0,
-  ) {}
+    private readonly actual?: ReadonlySet<number>,
+  ) {
+    if (actual) this.held = actual.size;
+  }
 
   /** Can one more plan issue become a sub-issue? GitHub refuses past SUB_ISSUES_PER_PARENT: no request is spent on that. */
   get hasRoom(): boolean {
@@ -68,10 +90,14 @@ export class SubIssueMirror {
 
   /** Make `issue` a sub-issue of the tracking issue, given the parent it records; the parent to record now. */
   async add(issue: { id: number }, recorded: number | undefined): Promise<number | undefined> {
-    if (recorded === this.parent || !this.available) return recorded;
+    const member = this.actual ? this.actual.has(issue.id) : recorded === this.parent;
+    if (member) return this.parent;
+    // A record of this parent that GitHub does not bear out is dropped unless the add below makes it true.
+    const kept = recorded === this.parent ? undefined : recorded;
+    if (!this.available) return kept;
     if (!this.hasRoom) {
       this.overLimit++;
-      return recorded;
+      return kept;
     }
     // A record naming another issue is a duplicate tracking issue a race left: move it over.
     const outcome = await this.github.addSubIssue(this.parent, issue.id, recorded !== undefined);
@@ -82,7 +108,7 @@ export class SubIssueMirror {
     }
     if (outcome === 'refused') this.refused++;
     else this.available = false;
-    return recorded;
+    return kept;
   }
 
   /**

@@ -3,7 +3,7 @@ import { statusMarker } from '../../engine/forge/names.js';
 import { statusComment } from '../../engine/forge/status-comment.js';
 import type { Spec } from '../../engine/core/spec/model.js';
 import type { Gateway } from '../../gateway/gateway.js';
-import { ownComment } from './own-comment.js';
+import { ownComment, ownComments } from './own-comment.js';
 import { ISSUE_BODY_LIMIT } from '../../gateway/limits.js';
 import { GitHubError } from '../../gateway/github-error.js';
 import { appMemory, rememberBounded } from '../app-memory.js';
@@ -25,6 +25,11 @@ export interface RefreshOptions {
    * comment always ends showing the end.
    */
   coalesce?: boolean;
+  /**
+   * Read the comments whatever the App remembers, and delete the App's other status comments
+   * of the spec but the oldest: two deliveries racing through a first sync each wrote one.
+   */
+  dedupe?: boolean;
 }
 
 /**
@@ -50,7 +55,7 @@ export async function refreshStatusComment(
   const marker = statusMarker(spec.id);
   const body = statusComment(spec, matchPlanIssues(spec.id, issues).byPlan, ISSUE_BODY_LIMIT);
   const key = `${github.repo.owner}/${github.repo.repo}#${pull} ${spec.id}`;
-  const known = written.get(key);
+  const known = options.dedupe ? undefined : written.get(key);
   if (known) {
     if (known.body === body) return 'unchanged';
     if (options.coalesce && appMemory.clock.now() - known.at < STATUS_COMMENT_INTERVAL_MS) return 'deferred';
@@ -65,11 +70,23 @@ export async function refreshStatusComment(
     }
   }
   // Only the App's own comment counts: a person or another bot typing the marker must not have their comment rewritten, nor hide the status.
-  const existing = await ownComment(github, pull, (c) => c.body.startsWith(marker));
+  const mine = (c: { body: string }) => c.body.startsWith(marker);
+  let existing: Awaited<ReturnType<typeof ownComment>>;
+  if (options.dedupe) {
+    const all = await ownComments(github, pull, mine);
+    existing = all[0];
+    for (const extra of all.slice(1)) await github.deleteComment(extra.id);
+  } else existing = await ownComment(github, pull, mine);
   if (!existing) {
     const created = await github.comment(pull, body);
-    remember(key, { id: created.id, body });
-    return 'created';
+    // GitHub has no conditional create: another delivery may have written one meanwhile. The oldest stays, the others go.
+    const all = await ownComments(github, pull, mine);
+    const oldest = all[0] ?? created;
+    for (const extra of all.slice(1)) await github.deleteComment(extra.id);
+    remember(key, { id: oldest.id, body });
+    if (oldest.id === created.id) return 'created';
+    if (oldest.body !== body) await github.updateComment(oldest.id, body);
+    return 'updated';
   }
   remember(key, { id: existing.id, body });
   if (existing.body === body) return 'unchanged';

@@ -1,7 +1,7 @@
 import { issuePatch, type IssuePatch } from '../../engine/forge/issue-patch.js';
 import { mirroredEdges, withMirroredEdges } from '../../engine/forge/mirrored-edges.js';
 import { LABEL_COLORS, statusLabel } from '../../engine/forge/names.js';
-import { desiredIssue, parseMarker, withMarkerRecord } from '../../engine/forge/plan-issue.js';
+import { desiredIssue, parseMarker, VERIFIED_BY_SPEC, withMarkerRecord } from '../../engine/forge/plan-issue.js';
 import { removalNote } from '../../engine/forge/removal-note.js';
 import type { SyncTally } from '../../engine/forge/spec-check-report.js';
 import { buildGraph, topologicalOrder } from '../../engine/core/graph/graph.js';
@@ -10,7 +10,7 @@ import type { Gateway } from '../../gateway/gateway.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import type { SpecIssues } from '../../gateway/plan-issues.js';
 import { DependencyMirror } from './dependency-mirror.js';
-import { SubIssueMirror, syncSpecIssue } from './spec-tracking.js';
+import { actualSubIssues, SubIssueMirror, syncSpecIssue } from './spec-tracking.js';
 
 export interface PlanIssueSync {
   github: Gateway;
@@ -55,11 +55,18 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
   if (input.issues.listed.length === 0 && spec.plans.length > 0) await ensurePlanLabels(github);
   // The tracking issue first, so that each new plan issue records its parent as it is created.
   const tracking = spec.plans.length > 0 ? await syncSpecIssue(github, input) : undefined;
+  // Two deliveries raced through a first sync: their duplicates' sub-issues and edges are not what the records say.
+  const race = input.issues.duplicates.length > 0 || (tracking?.duplicates.length ?? 0) > 0;
   const held = tracking ? input.issues.listed.filter((i) => parseMarker(i.body)?.parent === tracking.number).length : 0;
-  const subs = tracking ? new SubIssueMirror(github, tracking.number, held) : undefined;
+  const subs = tracking ? new SubIssueMirror(github, tracking.number, held, await actualSubIssues(github, tracking, held, race)) : undefined;
   const issues = new Map(input.issues.byPlan);
   const numbers = new Map([...issues].map(([plan, issue]) => [plan, issue.number]));
   const mirror = new DependencyMirror(github);
+  const planOf = new Map<number, { plan: string; own: boolean }>();
+  for (const listed of input.issues.listed) {
+    const marker = parseMarker(listed.body);
+    if (marker?.spec === spec.id) planOf.set(listed.id, { plan: marker.plan, own: issues.get(marker.plan)?.id === listed.id });
+  }
   const tally: SyncTally = { created: [], updated: [], reopened: [], closed: [], duplicates: [], dependencies: { added: 0, removed: 0, refused: 0, unavailable: false } };
 
   for (const index of topologicalOrder(buildGraph(spec.plans)).order) {
@@ -80,7 +87,7 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
       const intendedParent = subs?.hasRoom ? subs.parent : undefined;
       // The issue remembers the spec PR it came from: its status comment is the one the
       // scheduling rounds keep up to date.
-      const tracked = withMarkerRecord(desired.body, 'pr', String(input.pull));
+      const tracked = withMarkerRecord(withMarkerRecord(desired.body, 'pr', String(input.pull)), 'verified', plan.completed === undefined ? undefined : VERIFIED_BY_SPEC);
       const labels = plan.completed === undefined ? desired.labels : [...desired.labels, statusLabel('verified')];
       const bodyWith = (edges: readonly string[], parent: number | undefined) => withMarkerRecord(withMirroredEdges(tracked, edges), 'parent', parent === undefined ? undefined : String(parent));
       let created = await github.createIssue({ title: desired.title, body: bodyWith(intended, intendedParent), labels });
@@ -94,13 +101,15 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
       tally.created.push(created.number);
       continue;
     }
-    const mirrored = await mirror.sync(actual.number, plan.dependsOn, mirroredEdges(actual.body), issues);
+    const mirrored = await mirror.sync(actual.number, plan.dependsOn, await mirror.actualEdges(actual, mirroredEdges(actual.body), planOf, race), issues);
     const recorded = parseMarker(actual.body);
     const parent = subs ? await subs.add(actual, recorded?.parent) : recorded?.parent;
     // A later spec PR changes the plan, not where its status is tracked: the first PR's record stays.
     const pr = recorded?.pr ?? input.pull;
-    const patch = issuePatch({ ...desired, body: withRecords(withMirroredEdges(withMarkerRecord(desired.body, 'pr', String(pr)), mirrored), parent, recorded?.resumeAt) }, actual);
-    if (plan.completed !== undefined && actual.state === 'open' && !actual.labels.some((l) => ACTIVE.has(l))) {
+    const doneInSpec = plan.completed !== undefined && actual.state === 'open' && !actual.labels.some((l) => ACTIVE.has(l));
+    const verified = recorded?.verified ?? (doneInSpec ? VERIFIED_BY_SPEC : undefined);
+    const patch = issuePatch({ ...desired, body: withRecords(withMirroredEdges(withMarkerRecord(desired.body, 'pr', String(pr)), mirrored), parent, recorded?.resumeAt, verified) }, actual);
+    if (doneInSpec) {
       // Marked done in the spec since its issue was made: verified and closed, as if run.
       const updated = patch ? await applyPatch(github, actual, patch) : actual;
       const labels = await github.setStatus(updated, 'verified');
@@ -136,10 +145,12 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
 
 /**
  * The records a sync does not decide but must not lose: the tracking issue the plan issue is
- * a sub-issue of, and a usage-limit pause's resume time (the worker writes it, a round reads it).
+ * a sub-issue of, a usage-limit pause's resume time (the worker writes it, a round reads it)
+ * and the evidence that the plan is done (the App writes it when the plan PR merges).
  */
-function withRecords(body: string, parent: number | undefined, resumeAt: Date | undefined): string {
-  return withMarkerRecord(withMarkerRecord(body, 'parent', parent === undefined ? undefined : String(parent)), 'resume_at', resumeAt?.toISOString());
+function withRecords(body: string, parent: number | undefined, resumeAt: Date | undefined, verified: string | undefined): string {
+  const records = withMarkerRecord(withMarkerRecord(body, 'parent', parent === undefined ? undefined : String(parent)), 'resume_at', resumeAt?.toISOString());
+  return withMarkerRecord(records, 'verified', verified);
 }
 
 /**
@@ -184,4 +195,24 @@ async function ensurePlanLabels(github: Gateway): Promise<number> {
     if ((await github.createLabel({ name, color: style.color, description: style.description })) === 'created') created++;
   }
   return created;
+}
+
+/** Two passes of one sync as one tally: what either wrote, and the tracking issue as the second left it. */
+export function mergeTallies(first: SyncTally, second: SyncTally): SyncTally {
+  const d1 = first.dependencies;
+  const d2 = second.dependencies;
+  const merged: SyncTally = {
+    created: [...first.created, ...second.created],
+    updated: [...new Set([...first.updated, ...second.updated])],
+    reopened: [...first.reopened, ...second.reopened],
+    closed: [...first.closed, ...second.closed],
+    duplicates: [...first.duplicates, ...second.duplicates],
+    dependencies: { added: d1.added + d2.added, removed: d1.removed + d2.removed, refused: d2.refused, unavailable: d2.unavailable },
+  };
+  const t2 = second.tracking;
+  if (t2) merged.tracking = { ...t2, created: t2.created || (first.tracking?.created ?? false), duplicates: [...(first.tracking?.duplicates ?? []), ...t2.duplicates] };
+  const s1 = first.subIssues;
+  const s2 = second.subIssues;
+  if (s2) merged.subIssues = { ...s2, added: s2.added + (s1?.added ?? 0), removed: s2.removed + (s1?.removed ?? 0) };
+  return merged;
 }

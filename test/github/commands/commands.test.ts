@@ -9,7 +9,7 @@ import { slug } from '../../../app/engine/forge/slug.js';
 import { spikeDraft } from '../../../app/engine/forge/spike-draft.js';
 import { RETRY_ACTION } from '../../../app/engine/forge/check-actions.js';
 import { statusLabel, type StatusValue } from '../../../app/engine/forge/names.js';
-import { desiredIssue } from '../../../app/engine/forge/plan-issue.js';
+import { desiredIssue, withMarkerRecord } from '../../../app/engine/forge/plan-issue.js';
 import { parseKnowledge } from '../../../app/engine/knowledge/documents/parse.js';
 import { loadSpec } from '../../../app/engine/core/spec/load.js';
 import { loadTemplate } from '../../../app/machine/templates.js';
@@ -54,11 +54,13 @@ function planIssue(plan: string, state: IssueState = {}) {
     issueNumbers: new Map(Object.entries(NUMBER)),
   });
   const labels = [...desired.labels, ...(state.status ? [statusLabel(state.status)] : [])];
+  // A done plan carries the App's record of its merged plan PR (verified-record.ts).
+  const done = state.closed === 'completed' && state.status === 'verified';
   return {
     id: 9000 + NUMBER[plan]!,
     number: NUMBER[plan]!,
     title: desired.title,
-    body: desired.body,
+    body: done ? withMarkerRecord(desired.body, 'verified', '77') : desired.body,
     labels: labels.map((name) => ({ name })),
     state: state.closed ? 'closed' : 'open',
     state_reason: state.closed ?? null,

@@ -150,6 +150,8 @@ describe('a phase verification claimed, then a crash', () => {
     github.branches.delete(BRANCH);
     github.issues[0]!.state = 'closed';
     github.issues[0]!.state_reason = 'completed';
+    // The App's record of the merged plan PR, which only it and writers can write (verified-record.ts).
+    github.issues[0]!.body = github.issues[0]!.body!.replace(' -->', ' verified=42 -->');
     github.branches.set(PHASE_BRANCH, BASE);
     github.branchCreations.set(PHASE_BRANCH, claimedAt);
     return github;

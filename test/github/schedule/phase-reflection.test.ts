@@ -37,7 +37,8 @@ function planIssue(number: number, plan: string, done: boolean): IssueRecord {
     id: 900_000 + number,
     number,
     title: `[${SPEC}] ${plan}`,
-    body: `<!-- harness:plan ${SPEC}/${plan} hash=0123456789abcdef -->\nPlan ${plan}.`,
+    // A done plan carries the App's record of its merged plan PR (verified-record.ts).
+    body: `<!-- harness:plan ${SPEC}/${plan} hash=0123456789abcdef${done ? ' verified=42' : ''} -->\nPlan ${plan}.`,
     labels: ['harness:plan', `spec:${SPEC}`, `phase:${plan.slice(0, 2)}`, done ? 'status:verified' : 'status:ready'],
     state: done ? 'closed' : 'open',
     stateReason: done ? 'completed' : null,

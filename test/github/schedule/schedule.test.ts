@@ -21,6 +21,8 @@ const WEB = `https://github.com/${OWNER}/${REPO}`;
 const SPEC = 'SPC-001';
 const BASE_SHA = '1111111111111111111111111111111111111111';
 const PUSHED_SHA = '2222222222222222222222222222222222222222';
+/** The plan PR whose merge the App recorded on a done plan's marker line (`verified=`). */
+const MERGED_PR = 77;
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -78,7 +80,7 @@ function planIssue(p: PlanFixture) {
     state_reason: p.closed ?? null,
     user: { login: 'harness[bot]', type: 'Bot' },
     labels: labels(p).map((name) => ({ name })),
-    body: [`<!-- harness:plan ${SPEC}/${p.plan} hash=0123456789abcdef${p.pr ? ` pr=${p.pr}` : ''}${p.resumeAt ? ` resume_at=${p.resumeAt}` : ''} -->`, `**Spec** [${SPEC} Notes](${WEB}/blob/master/docs/specs/${SPEC}/SPEC.md) · **Phase** ${p.plan.slice(0, 2)} Core · **Plan** [\`${p.plan}-PLAN.md\`](#)`, '', '<details><summary>The plan</summary>', '', '```markdown', planText(p), '```', '', '</details>'].join('\n'),
+    body: [`<!-- harness:plan ${SPEC}/${p.plan} hash=0123456789abcdef${p.pr ? ` pr=${p.pr}` : ''}${p.resumeAt ? ` resume_at=${p.resumeAt}` : ''}${p.closed === 'completed' && p.status === 'verified' ? ` verified=${MERGED_PR}` : ''} -->`, `**Spec** [${SPEC} Notes](${WEB}/blob/master/docs/specs/${SPEC}/SPEC.md) · **Phase** ${p.plan.slice(0, 2)} Core · **Plan** [\`${p.plan}-PLAN.md\`](#)`, '', '<details><summary>The plan</summary>', '', '```markdown', planText(p), '```', '', '</details>'].join('\n'),
   };
 }
 
@@ -758,7 +760,10 @@ describe('a plan PR merging', () => {
     const dependant: PlanFixture = { number: 21, plan: '02-01', status: 'blocked', needs: ['01-01'] };
     const log = recordRequests(scope);
     mockIssues(scope, [merged, sibling, dependant]);
-    scope.patch(`${R}/issues/11`, { state: 'closed', state_reason: 'completed' }).reply(200, issueReply(merged));
+    // Closed as completed with the merge on record (`verified=<the PR>`): what makes the plan satisfy its dependants.
+    const pull = (planMerged('01-01') as { payload: { pull_request: { number: number } } }).payload.pull_request.number;
+    const recorded = planIssue(merged).body.replace(' -->', ` verified=${pull} -->`);
+    scope.patch(`${R}/issues/11`, { state: 'closed', state_reason: 'completed', body: recorded }).reply(200, issueReply(merged));
     mockConfig(scope, 4);
     mockBaseHead(scope);
     const bodies: Record<string, unknown>[] = [];

@@ -114,7 +114,7 @@ export function issuesToProblems(
       case 'too_big': {
         if (issue.code === 'invalid_format' && key === 'title' && typeof value === 'string') {
           // The one format a title has: a single line (it becomes an issue title and a commit subject).
-          add('control-character', `${pathText(path)} is ${describeValue(value)}; it must be one line of text, without line breaks or control characters`);
+          add('control-character', `${pathText(path)} is ${describeValue(value)}; it must be one line of text, without line breaks, control characters or characters that reorder text (bidi controls such as U+202E)`);
         } else if (issue.code === 'too_small' && typeof value === 'string' && value.length === 0) {
           add('field-value', `${pathText(path)} is empty; it must be ${hint ?? 'filled in'}`);
         } else if (issue.code === 'too_small' && Array.isArray(value)) {

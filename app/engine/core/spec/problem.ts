@@ -64,7 +64,19 @@ export function problem<C extends string = ProblemCode>(
 export function formatProblem(p: Problem, prefix = ''): string {
   const file = prefix ? `${prefix.replace(/\/+$/, '')}/${p.file}` : p.file;
   const tag = p.severity === 'warning' ? 'warning: ' : '';
-  return `${file}:${p.line}: ${tag}${p.message}`;
+  return `${oneLine(file)}:${p.line}: ${tag}${oneLine(p.message)}`;
+}
+
+// eslint-disable-next-line no-control-regex
+const LINE_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/**
+ * Text that must stay on its line (a path, a message, an id in a verdict) with every control
+ * character, line breaks and tabs included, shown as `\u000a`: a directory named with a
+ * newline would otherwise print a line of its own, such as a forged verdict, before the real one.
+ */
+export function oneLine(text: string): string {
+  return text.replace(LINE_BREAKING, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 export function sortProblems(problems: Problem[]): Problem[] {

@@ -25,6 +25,16 @@ function combined(r: ExecResult): string {
   return stripAnsi([r.stdout, r.stderr].map((s) => s.replace(/\s+$/, '')).filter((s) => s !== '').join('\n'));
 }
 
+/**
+ * The command's exit and output tail as evidence, its secrets redacted first (ports.redact),
+ * then cut: redacting what is left after the cut finds no key whose first line is gone.
+ */
+async function evidence(verdict: string, r: ExecResult, ports: VerifyPorts, failed = false): Promise<string> {
+  if (!ports.redact) return commandEvidence(verdict, r.stdout, r.stderr, failed);
+  const [stdout, stderr] = await Promise.all([ports.redact(r.stdout), ports.redact(r.stderr)]);
+  return commandEvidence(verdict, stdout, stderr, failed);
+}
+
 /** A pattern after a command that used its whole timeout still gets this long (within the check's grace). */
 const MIN_PATTERN_MS = 2_000;
 
@@ -34,10 +44,10 @@ export async function checkCommandOutput(check: CommandOutput, ports: VerifyPort
   const r = await run(check, ports, timeoutMs);
   const want = check.expect.exit_code ?? 0;
   const exit = exitOf(r);
-  if (r.timedOut || r.code !== want) return fail(commandEvidence(`${exit}, expected exit ${want}`, r.stdout, r.stderr, true));
+  if (r.timedOut || r.code !== want) return fail(await evidence(`${exit}, expected exit ${want}`, r, ports, true));
   const out = combined(r);
   if (check.expect.contains !== undefined && !out.includes(check.expect.contains)) {
-    return fail(commandEvidence(`${exit} but the output does not contain ${quote(check.expect.contains)}`, r.stdout, r.stderr));
+    return fail(await evidence(`${exit} but the output does not contain ${quote(check.expect.contains)}`, r, ports));
   }
   if (check.expect.matches !== undefined) {
     const re = compileRegex(check.expect.matches, 'm');
@@ -45,15 +55,15 @@ export async function checkCommandOutput(check: CommandOutput, ports: VerifyPort
     // What is left of the check's time after the command: the pattern gets that, no more.
     const left = Math.max(MIN_PATTERN_MS, timeoutMs - (ports.clock.monotonic() - started));
     const found = await (ports.regex ?? inProcessSearch)({ text: out, source: check.expect.matches, flags: 'm' }, left);
-    if (!found) return fail(commandEvidence(`${exit} but the output has no match for /${check.expect.matches}/`, r.stdout, r.stderr));
+    if (!found) return fail(await evidence(`${exit} but the output has no match for /${check.expect.matches}/`, r, ports));
   }
-  return pass(commandEvidence(exit, r.stdout, r.stderr));
+  return pass(await evidence(exit, r, ports));
 }
 
 export async function checkBuildSucceeds(check: BuildSucceeds, ports: VerifyPorts, timeoutMs: number): Promise<Finding> {
   const r = await run(check, ports, timeoutMs);
   const ok = !r.timedOut && r.code === 0;
-  return (ok ? pass : fail)(commandEvidence(exitOf(r), r.stdout, r.stderr, !ok));
+  return (ok ? pass : fail)(await evidence(exitOf(r), r, ports, !ok));
 }
 
 /**
@@ -63,14 +73,14 @@ export async function checkBuildSucceeds(check: BuildSucceeds, ports: VerifyPort
 export async function checkTestsPass(check: TestsPass, ports: VerifyPorts, timeoutMs: number): Promise<Finding> {
   const r = await run(check, ports, timeoutMs);
   const exit = exitOf(r);
-  if (r.timedOut || r.code !== 0) return fail(commandEvidence(exit, r.stdout, r.stderr, true));
+  if (r.timedOut || r.code !== 0) return fail(await evidence(exit, r, ports, true));
   const ran = testsRan(combined(r));
   if (ran.verdict === 'none') {
-    return fail(commandEvidence(`${exit} but no tests ran (${quote(ran.seen ?? '', 60)}); a test command that runs nothing is not green`, r.stdout, r.stderr));
+    return fail(await evidence(`${exit} but no tests ran (${quote(ran.seen ?? '', 60)}); a test command that runs nothing is not green`, r, ports));
   }
   if (ran.verdict === 'unknown') {
     // The README's promise: tests_pass passes when the output shows tests ran. An exit code alone is what build_succeeds judges.
-    return fail(commandEvidence(`${exit}, but its output shows no tests ran: no test runner's summary (such as "# pass 3", "Tests  3 passed", "3 passed in 0.12s") is in it; use build_succeeds or command_output for a command that is not a test runner`, r.stdout, r.stderr));
+    return fail(await evidence(`${exit}, but its output shows no tests ran: no test runner's summary (such as "# pass 3", "Tests  3 passed", "3 passed in 0.12s") is in it; use build_succeeds or command_output for a command that is not a test runner`, r, ports));
   }
-  return pass(commandEvidence(`${exit}; tests ran (${quote(ran.seen ?? '', 60)})`, r.stdout, r.stderr));
+  return pass(await evidence(`${exit}; tests ran (${quote(ran.seen ?? '', 60)})`, r, ports));
 }

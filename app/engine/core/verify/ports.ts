@@ -81,6 +81,12 @@ export interface VerifyPorts {
    * on the event loop (tests with patterns of their own).
    */
   regex?: RegexSearch;
+  /**
+   * Secrets taken out of a command's output before it is cut into evidence (a private key's
+   * BEGIN line cut off leaves a tail no rule knows, and the tail is enough to rebuild the key):
+   * the machine's content-safety pass. Without it, evidence is the output as it was.
+   */
+  redact?: (text: string) => Promise<string>;
 }
 
 export class BrowserUnavailableError extends HarnessError {}

@@ -1,0 +1,79 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RecordingReporter } from '../../app/runner/progress.js';
+import { runSpec } from '../../app/runner/runner.js';
+import { ROOT } from '../helpers/paths.js';
+import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+
+/**
+ * No process an agent or a check starts outlives its plan (issue 24, 4), on real git through
+ * `harness run`: a background job that leaves the process group (`setsid`) and keeps the
+ * output pipe open neither holds the plan nor lives on, and what a check started when the run
+ * was killed is stopped by the next run.
+ */
+
+const BIN = join(ROOT, 'bin', 'harness.js');
+
+/** Live processes whose command line is exactly `command` (zombies aside). */
+function alive(command: string): number[] {
+  return readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .filter((pid) => {
+      try {
+        const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
+        return state !== 'Z' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim() === command;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+describe('a background process an agent leaves', () => {
+  it('out of its group with setsid, holding stdout: the step still ends, the process is killed, and the step log says so', async () => {
+    // The step waits until the escaped process has left the group (it wrote its pid), then ends.
+    const escaped = join(await mkdtemp(join(tmpdir(), 'harness-escaped-')), 'pid');
+    const step = `setsid sh -c 'echo $$ > "$ESCAPED"; exec sleep 301.25' &\nwhile [ ! -s "$ESCAPED" ]; do :; done\nmkdir -p out && echo done > out/01-01.txt`;
+    const root = await makeRepo(specTree([{ id: '01-01', steps: [step] }]));
+    const outcome = await runSpec({ specDir: join(root, SPEC_DIR), specArg: SPEC_DIR, slots: 1, agent: 'script', reporter: new RecordingReporter(), pollMs: 25, env: { ESCAPED: escaped } });
+
+    expect(outcome.complete).toBe(true);
+    expect(alive('sleep 301.25')).toEqual([]);
+    const logs = join(root, '.orchestration/SPC-007/sessions/01-01/logs');
+    const text = readdirSync(logs, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'))
+      .join('\n');
+    expect(text).toMatch(/\[harness\] ended 1 process left running: \d+ \(sleep 301\.25\)/);
+  }, 30_000);
+});
+
+describe('what a check started when the run was killed', () => {
+  it('is stopped by the next run, in the group and out of it', async () => {
+    const mark = join(await mkdtemp(join(tmpdir(), 'harness-mark-')), 'check-started');
+    // The check starts a server of its own (out of its group) and one in it, then hangs until the run is killed; run again, it passes.
+    const check = `if [ -e "$MARK" ]; then echo "# pass 1"; exit 0; fi\nsetsid sh -c 'exec sleep 302.5' > /dev/null 2>&1 &\nsleep 303.5 &\ntouch "$MARK"\nwait\n`;
+    const root = await makeRepo({
+      ...specTree([{ id: '01-01', steps: ['mkdir -p out && echo done > out/01-01.txt'], checks: ['  - { id: made, type: file_exists, path: out/01-01.txt }', '  - { id: tests, type: tests_pass, command: "sh check.sh" }'] }]),
+      'check.sh': check,
+    });
+    const child = spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script'], { cwd: root, env: { ...process.env, MARK: mark }, stdio: 'ignore' });
+    while (!existsSync(mark)) await new Promise((r) => setTimeout(r, 25));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    expect(alive('sleep 302.5')).toHaveLength(1);
+    expect(alive('sleep 303.5')).toHaveLength(1);
+
+    const reporter = new RecordingReporter();
+    const outcome = await runSpec({ specDir: join(root, SPEC_DIR), specArg: SPEC_DIR, slots: 1, agent: 'script', reporter, pollMs: 25, env: { MARK: mark } });
+
+    expect(outcome.complete).toBe(true);
+    expect(alive('sleep 302.5')).toEqual([]);
+    expect(alive('sleep 303.5')).toEqual([]);
+    expect(JSON.stringify(reporter)).toMatch(/stopped check server process group \d+, left running by a run that was killed/);
+  }, 60_000);
+});

@@ -31,6 +31,7 @@ export function localWorkspace(ctx: RunContext, worktree: string): Workspace {
     root: worktree,
     commits: async (base) => (await history(base)).commits,
     changedFiles: async (base) => (await history(base)).changed,
+    diffSince: (from) => ctx.repo.git(worktree).diffSince(from),
     headDate: async () => new Date((await ctx.repo.git(worktree).run(['log', '-1', '--format=%cI', 'HEAD'])).trim()),
   };
 }

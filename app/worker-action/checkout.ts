@@ -140,6 +140,10 @@ export class Checkout implements Workspace {
     return (await this.git.run(['diff', '--name-only', '--no-renames', `${base}...HEAD`])).split('\n').filter(Boolean);
   }
 
+  diffSince(from: string): Promise<string | undefined> {
+    return this.git.diffSince(from);
+  }
+
   /** When HEAD was committed: answers given before it are about other work. */
   async headDate(): Promise<Date> {
     return new Date((await this.git.run(['log', '-1', '--format=%cI', 'HEAD'])).trim());

@@ -51,6 +51,9 @@ export interface CommitOptions {
   noVerify?: boolean;
 }
 
+/** Files whose diff is noise: package managers' lock files. */
+const LOCK_FILES = ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'Cargo.lock', 'poetry.lock', 'go.sum', 'composer.lock', 'Gemfile.lock'];
+
 export class Git {
   constructor(
     readonly cwd: string,
@@ -92,6 +95,23 @@ export class Git {
       if (code[0] === 'R' || code[0] === 'C') i++;
     }
     return entries;
+  }
+
+  /**
+   * The diff from `from` to HEAD, without context lines (what the later commits add and take
+   * away), or undefined when `from` is no commit of this checkout (a shallow clone, a branch
+   * pushed over). Lock files are left out: their lines say nothing a person reads.
+   */
+  async diffSince(from: string): Promise<string | undefined> {
+    const known = await this.run(['cat-file', '-e', `${from}^{commit}`]).then(
+      () => true,
+      (e: unknown) => {
+        if (e instanceof GitError) return false;
+        throw e;
+      },
+    );
+    if (!known) return undefined;
+    return this.run(['diff', '--no-color', '--no-ext-diff', '--no-renames', '--unified=0', from, 'HEAD', '--', '.', ...LOCK_FILES.map((f) => `:(exclude,glob)**/${f}`)]);
   }
 
   async addAll(): Promise<void> {

@@ -161,6 +161,10 @@ export class SpikeCheckout implements SpikeWorkspace {
     return lines(await this.git.run(['diff', '--name-only', '--no-renames', '-z', `${base}...HEAD`]));
   }
 
+  diffSince(from: string): Promise<string | undefined> {
+    return this.git.diffSince(from);
+  }
+
   async headDate(): Promise<Date> {
     return new Date((await this.git.run(['log', '-1', '--format=%cI', 'HEAD'])).trim());
   }

@@ -36,7 +36,15 @@ export interface MemoryWorkspace extends Workspace {
 
 export function memoryWorkspace(clock: Clock, files: Record<string, string> = {}): MemoryWorkspace {
   const all = new Map(Object.entries(files));
-  const history: { commit: PlanCommit; paths: string[]; at: Date }[] = [{ commit: { sha: 'base', subject: 'base', trailers: [] }, paths: [], at: clock.now() }];
+  const history: { commit: PlanCommit; paths: string[]; changed: Record<string, string>; at: Date }[] = [{ commit: { sha: 'base', subject: 'base', trailers: [] }, paths: [], changed: { ...files }, at: clock.now() }];
+  /** The files as they were at a commit, or undefined for one this checkout does not have. */
+  const at = (sha: string): Map<string, string> | undefined => {
+    const end = history.findIndex((h) => h.commit.sha === sha);
+    if (end < 0) return undefined;
+    const out = new Map<string, string>();
+    for (const h of history.slice(0, end + 1)) for (const [path, text] of Object.entries(h.changed)) out.set(path, text);
+    return out;
+  };
   const after = (base: string) => history.slice(history.findIndex((h) => h.commit.sha === base) + 1);
   const calls = { commits: 0, changedFiles: 0, headDate: 0 };
   return {
@@ -46,7 +54,7 @@ export function memoryWorkspace(clock: Clock, files: Record<string, string> = {}
     commit(subject, changed) {
       for (const [path, text] of Object.entries(changed)) all.set(path, text);
       const commit = { sha: `c${history.length}`, subject, trailers: [] };
-      history.push({ commit, paths: Object.keys(changed), at: clock.now() });
+      history.push({ commit, paths: Object.keys(changed), changed: { ...changed }, at: clock.now() });
       return commit;
     },
     async commits(base) {
@@ -56,6 +64,19 @@ export function memoryWorkspace(clock: Clock, files: Record<string, string> = {}
     async changedFiles(base) {
       calls.changedFiles++;
       return [...new Set(after(base).flatMap((h) => h.paths))].sort();
+    },
+    async diffSince(from) {
+      const before = at(from);
+      if (before === undefined) return undefined;
+      // A file's lines that were not there before, as `git diff --unified=0` lists them added.
+      return [...all]
+        .filter(([path, text]) => before.get(path) !== text)
+        .map(([path, text]) => {
+          const old = new Set((before.get(path) ?? '').split('\n'));
+          const added = text.split('\n').filter((l) => l !== '' && !old.has(l));
+          return [`diff --git a/${path} b/${path}`, `--- a/${path}`, `+++ b/${path}`, ...added.map((l) => `+${l}`)].join('\n');
+        })
+        .join('\n');
     },
     async headDate() {
       calls.headDate++;

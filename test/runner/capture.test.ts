@@ -97,6 +97,39 @@ describe('capture in a local run', () => {
     expect(withSummary).toEqual(['docs(SPC-007): phase 01 verified', 'docs(SPC-007): summary of 01-02', 'docs(SPC-007): 01-02 failed', 'docs(SPC-007): summary of 01-01']);
   });
 
+  it('a repair records the settings the passing attempt\'s diff adds since the failed one, through the content-safety pass', async () => {
+    const fixed = join(await mkdtemp(join(tmpdir(), 'harness-fixed-')), 'fixed');
+    // The first attempt writes package.json without its pretest script and fails; the retry adds the script (and a secret in a setting).
+    const pkg = (script: string) => `printf '{\\n  "name": "svc",\\n  "scripts": {\\n${script}    "test": "vitest run"\\n  }\\n}\\n' > package.json`;
+    const plans: StepPlan[] = [
+      {
+        id: '01-01',
+        files: ['out/01-01.txt', 'package.json'],
+        steps: [
+          `if [ -f "$FIXED" ]; then ${pkg('    "pretest": "node scripts/seed.js --out test/fixtures",\\n    "deploy": "DEPLOY_TOKEN=\'"$DEPLOY_TOKEN"\' node deploy.js",\\n')} && mkdir -p out && echo ok > out/01-01.txt; else ${pkg('')} && git add package.json && git commit -qm 'package.json' && echo "Error: ENOENT: no such file or directory, open 'test/fixtures/seed.json'" >&2 && exit 1; fi`,
+        ],
+      },
+    ];
+    const root = await makeRepo(specTree(plans));
+    const env = { FIXED: fixed, DEPLOY_TOKEN: DEPLOY };
+    const first = await run(root, { env });
+    expect(first.outcome.plans).toEqual({ '01-01': 'failed' });
+    await import('node:fs/promises').then((fs) => fs.writeFile(fixed, ''));
+    expect((await run(root, { env, retry: true })).outcome.complete).toBe(true);
+
+    const found = signals(root);
+    const struggle = found.find((s) => s.data.type === 'struggle')!;
+    expect(struggle.data.metadata?.head).toMatch(/^[0-9a-f]{40}$/);
+    const repair = found.find((s) => s.data.type === 'repair')!;
+    // Only what the retry added: the lines package.json had after the failed attempt are not the fix.
+    expect((repair.data.metadata?.fix as { added?: unknown }).added).toEqual([
+      { file: 'package.json', line: '"pretest": "node scripts/seed.js --out test/fixtures"' },
+      { file: 'package.json', line: '"deploy": "DEPLOY_TOKEN=[REDACTED] node deploy.js"' },
+    ]);
+    expect(repair.text).toContain('Its diff adds `"pretest": "node scripts/seed.js --out test/fixtures"` (in `package.json`)');
+    expect(git(root, 'log', '-p', `main..${BRANCH}`, '--', STORE)).not.toContain(DEPLOY);
+  });
+
   it('caps the signals of a phase (knowledge.capture.max_per_phase) and says so', async () => {
     const deviating = (id: string): StepPlan => ({ id, files: [`out/${id}.txt`], steps: [`mkdir -p out stray && echo ok > out/${id}.txt && echo x > stray/${id}.txt`] });
     const root = await makeRepo(specTree([deviating('01-01'), deviating('01-02'), deviating('01-03')]));

@@ -56,4 +56,16 @@ describe('the checkout at the worker start', () => {
     expect(git(shallow, 'rev-parse', '--is-shallow-repository')).toBe('false');
     expect(git(shallow, 'rev-parse', 'refs/remotes/origin/main')).toBe(moved);
   });
+
+  it('reads what a passing attempt added since a failed one: the diff from its head, lock files left out; undefined for a commit it does not have', async () => {
+    const repo = await workerRepo({ 'package.json': '{\n  "scripts": {\n    "test": "vitest run"\n  }\n}\n' }, 'harness/SPC-001/01-01');
+    const failed = git(repo.checkout, 'rev-parse', 'HEAD');
+    writeFileSync(join(repo.checkout, 'package.json'), '{\n  "scripts": {\n    "pretest": "node seed.js",\n    "test": "vitest run"\n  }\n}\n');
+    writeFileSync(join(repo.checkout, 'package-lock.json'), '{ "lockfileVersion": 3 }\n');
+    git(repo.checkout, 'add', '-A');
+    git(repo.checkout, '-c', 'user.name=Agent', '-c', 'user.email=agent@example.com', 'commit', '--quiet', '-m', 'seed before the tests');
+    const diff = await new Checkout(repo.checkout).diffSince(failed);
+    expect(diff!.split('\n').filter((l) => l.startsWith('+'))).toEqual(['+++ b/package.json', '+    "pretest": "node seed.js",']);
+    expect(await new Checkout(repo.checkout).diffSince('0123456789abcdef0123456789abcdef01234567')).toBeUndefined();
+  });
 });

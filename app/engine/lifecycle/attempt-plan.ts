@@ -5,7 +5,7 @@ import { verifyPlan, type VerificationReport } from '../core/verify/levels.js';
 import type { SignalDraft } from '../knowledge/documents/loop.js';
 import type { HumanCheckRef } from './answers.js';
 import { agentFailure, verificationFailure } from './failure-reason.js';
-import type { AttemptPorts, PlanCommit } from './ports.js';
+import type { AttemptPorts, PlanCommit, Workspace } from './ports.js';
 import { runAgent, type AgentResult, type AgentRun } from './run-agent.js';
 import { attemptFailure, attemptSignals, type AttemptFailure, type AttemptHistory } from './signals.js';
 import { verifyWithPeople } from './verify-with-people.js';
@@ -59,6 +59,16 @@ export type AttemptOutcome =
   /** A person must answer first, and this runtime cannot wait: the question is for the caller to put where people see it. */
   | (Ended & { kind: 'checkpoint'; checkpoint: Checkpoint; report?: VerificationReport });
 
+/** The commit a failed attempt ended on: its last commit, else the base when that is a commit id. */
+function headOf(commits: readonly PlanCommit[], base: string): { head?: string } {
+  const head = commits.at(-1)?.sha ?? (/^[0-9a-f]{40}$/.test(base) ? base : undefined);
+  return head === undefined ? {} : { head };
+}
+
+async function repairDiff(workspace: Workspace, failedHead: string | undefined, base: string): Promise<string | undefined> {
+  return (failedHead === undefined ? undefined : await workspace.diffSince(failedHead)) ?? (await workspace.diffSince(base));
+}
+
 /** The plan's human checks, as plan-level verification names them. */
 export function planHumanChecks(plan: Plan): HumanCheckRef[] {
   return plan.mustPass.flatMap((check) => (check.type === 'human' ? [{ key: check.id, check }] : []));
@@ -95,11 +105,13 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
       ...(agent?.kind !== 'checkpoint' && agent?.usage ? { usage: agent.usage } : {}),
       ...(seen?.facts ? { agentFacts: seen.facts } : {}),
       ...(seen && seen.insights.length > 0 ? { insights: seen.insights } : {}),
-      ...(failed ? { failure: attemptFailure({ ...(agent?.kind === 'failed' ? { agentError: agent.error } : {}), timedOut, ...(how.report ? { report: how.report } : {}) }) } : {}),
+      ...(failed ? { failure: { ...attemptFailure({ ...(agent?.kind === 'failed' ? { agentError: agent.error } : {}), timedOut, ...(how.report ? { report: how.report } : {}) }), ...headOf(commits, base) } } : {}),
     };
     // Only an attempt that ended looks back: a checkpoint is the same attempt, still going.
     const previous = how.end === 'checkpoint' ? undefined : await input.history?.();
     const failedBefore = Math.max(previous?.attempt ?? 0, (input.attempt ?? 1) - 1);
+    // A repair: what its diff adds since the failed attempt's head (since the base when that is not known or not here).
+    const diff = how.end === 'verified' && failedBefore > 0 ? await repairDiff(workspace, previous?.failure?.head, base) : undefined;
     const signals = attemptSignals({
       spec: input.spec,
       plan,
@@ -117,6 +129,7 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
       ...(input.knowledge ? { knowledge: input.knowledge } : {}),
       changed,
       ...(agent?.kind === 'completed' && agent.summary !== undefined ? { summary: agent.summary } : {}),
+      ...(diff === undefined ? {} : { diff }),
     });
     return { commits, facts, timing: { agentMs, verifyMs: how.verifyMs }, signals };
   };

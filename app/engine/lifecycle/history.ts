@@ -42,6 +42,7 @@ export function historyOf(signal: Signal): AttemptHistory | undefined {
     ...(typeof m.said === 'string' ? { said: m.said } : {}),
     ...(typeof m.signature === 'string' ? { signature: m.signature } : {}),
     ...(changed ? { changed } : {}),
+    ...(typeof m.head === 'string' && /^[0-9a-f]{7,64}$/.test(m.head) ? { head: m.head } : {}),
   };
   return { attempt: m.attempt, failure };
 }

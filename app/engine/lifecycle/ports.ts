@@ -26,6 +26,11 @@ export interface Workspace {
   commits(base: string): Promise<PlanCommit[]>;
   /** Files that differ between `base` and HEAD. */
   changedFiles(base: string): Promise<string[]>;
+  /**
+   * The unified diff (no context lines) from `from` to HEAD, or undefined when `from` is not a
+   * commit of this checkout: what a passing attempt added since a failed one.
+   */
+  diffSince(from: string): Promise<string | undefined>;
   /** When HEAD was committed. */
   headDate(): Promise<Date>;
 }

@@ -4,6 +4,7 @@ import type { Deviation } from '../core/run/deviations.js';
 import type { Check, Phase, Plan } from '../core/spec/model.js';
 import type { LevelResult, VerificationReport } from '../core/verify/levels.js';
 import type { SignalDraft, SurfacedEntry } from '../knowledge/documents/loop.js';
+import { sayAddition, tellingAdditions, type AddedLine } from '../knowledge/signals/added-lines.js';
 import { failureSignature } from '../knowledge/signals/signature.js';
 import { deriveTags, type TagSources } from '../knowledge/signals/signal-tags.js';
 import { evidenceLine, tellingLine } from './failure-reason.js';
@@ -31,6 +32,8 @@ export interface AttemptFailure {
   signature?: string;
   /** The files the attempt changed, as far as it got: what the passing attempt is compared with. */
   changed?: string[];
+  /** The commit the attempt ended on: what the passing attempt's diff is read from. */
+  head?: string;
 }
 
 /** The plan's previous attempt, when it failed: what the runtime found in the store. */
@@ -45,6 +48,8 @@ export interface AttemptFix {
   files: string[];
   /** The agent's own words about what it did: its reported insights (HARNESS_INSIGHT, the MCP worker report) and its summary. */
   said: string[];
+  /** The commands and settings the passing attempt's diff adds (knowledge/signals/added-lines.ts). */
+  added: AddedLine[];
 }
 
 /** Failed attempts before a verified one from which it is also a struggle. */
@@ -115,12 +120,12 @@ export function attemptFailure(input: { agentError?: string; timedOut: boolean; 
 }
 
 /** The fix, from the failed attempt's files, the passing attempt's and what its agent said. */
-export function attemptFix(previous: AttemptFailure | undefined, changed: readonly string[], said: readonly string[]): AttemptFix {
+export function attemptFix(previous: AttemptFailure | undefined, changed: readonly string[], said: readonly string[], diff?: string): AttemptFix {
   const before = new Set(previous?.changed ?? []);
   const added = previous?.changed === undefined ? [] : changed.filter((f) => !before.has(f));
   // A retry on the failed attempt's checkout changes the same files again: then what it changed is all there is to say.
   const files = added.length > 0 ? added : [...changed];
-  return { files: [...new Set(files)].sort(), said: [...new Set(said.map((s) => s.trim()).filter((s) => s !== ''))] };
+  return { files: [...new Set(files)].sort(), said: [...new Set(said.map((s) => s.trim()).filter((s) => s !== ''))], added: tellingAdditions(diff, { only: changed }) };
 }
 
 function describeFailure(failure: AttemptFailure): string {
@@ -173,6 +178,8 @@ export interface AttemptRecord {
   changed?: readonly string[];
   /** What the agent said it did, when it finished (its summary). */
   summary?: string;
+  /** A repair's diff since the failed attempt's head (unified, no context), when the checkout has it. */
+  diff?: string;
 }
 
 function draft(r: AttemptRecord, type: SignalDraft['type'], severity: Level, tags: string[], text: { happened: string; context: string; cause: string }, metadata: Record<string, unknown>): SignalDraft {
@@ -205,6 +212,7 @@ function failureSignals(r: AttemptRecord): SignalDraft[] {
     ...(failure.said ? { said: failure.said } : {}),
     ...(r.plan.filesModified.length > 0 ? { files: [...r.plan.filesModified] } : {}),
     ...(r.changed && r.changed.length > 0 ? { changed: r.changed.slice(0, MAX_FILES) } : {}),
+    ...(failure.head ? { head: failure.head } : {}),
   };
   const reason = r.reason ?? describeFailure(failure);
   const context = baseContext(r);
@@ -263,9 +271,10 @@ function repairSignals(r: AttemptRecord): SignalDraft[] {
   // The commands that show the repair held (the repaired checks', else all the plan's): a gene solidified from it validates with them.
   const repairedChecks = new Set(last?.checks?.map((c) => c.slice(c.lastIndexOf('/') + 1)) ?? []);
   const validation = r.plan.mustPass.filter((c) => repairedChecks.size === 0 || repairedChecks.has(c.id)).flatMap((c) => commandOf(c) ?? []);
-  const fix = attemptFix(last, r.changed ?? [], agentWords(r));
+  const fix = attemptFix(last, r.changed ?? [], agentWords(r), r.diff);
   const fixed = [
     ...(fix.said.length > 0 ? [`The agent said: ${fix.said.map(quoted).join('; ')}.`] : []),
+    ...(fix.added.length > 0 ? [`Its diff adds ${fix.added.map(sayAddition).join(', ')}.`] : []),
     ...(fix.files.length > 0 ? [`It changed ${fix.files.slice(0, 10).map((f) => `\`${f}\``).join(', ')}${fix.files.length > 10 ? ', …' : ''}.`] : []),
   ];
   const facts = {
@@ -277,7 +286,15 @@ function repairSignals(r: AttemptRecord): SignalDraft[] {
     ...(last?.checks ? { checks: last.checks } : {}),
     ...(validation.length > 0 ? { validation } : {}),
     ...(r.plan.filesModified.length > 0 ? { files: [...r.plan.filesModified] } : {}),
-    ...(fix.files.length > 0 || fix.said.length > 0 ? { fix: { ...(fix.said.length > 0 ? { said: fix.said } : {}), ...(fix.files.length > 0 ? { files: fix.files.slice(0, MAX_FILES) } : {}) } } : {}),
+    ...(fix.files.length > 0 || fix.said.length > 0 || fix.added.length > 0
+      ? {
+          fix: {
+            ...(fix.said.length > 0 ? { said: fix.said } : {}),
+            ...(fix.files.length > 0 ? { files: fix.files.slice(0, MAX_FILES) } : {}),
+            ...(fix.added.length > 0 ? { added: fix.added } : {}),
+          },
+        }
+      : {}),
   };
   const error = last?.said !== undefined ? `: ${quoted(last.said)}` : '';
   const out = [

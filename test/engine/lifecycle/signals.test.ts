@@ -215,7 +215,7 @@ describe('attemptPlan carries its signals, looking back through the history port
     // The test agent's session_ready names it `test`: so it is called here, or that would be a config signal.
     const agent = testAgent('test', async (_context, say) => {
       await say.ready();
-      workspace.commit('01-01: store', { 'src/store/sqlite-store.ts': 'x\n', ...(work === 'pass' ? { 'migrations/001.sql': 'create table t (x);\n' } : {}) });
+      workspace.commit('01-01: store', { 'src/store/sqlite-store.ts': 'x\n', ...(work === 'pass' ? { 'migrations/001.sql': 'create table t (x);\n', 'migrations/settings.yml': 'journal_mode: wal\nbusy_timeout: 5000\n' } : {}) });
       await say.completed();
     });
     const verify = memoryVerifyPorts(workspace, clock);
@@ -243,7 +243,8 @@ describe('attemptPlan carries its signals, looking back through the history port
   it('a failed attempt: a struggle with its failure; stuck when the history says it failed the same way', async () => {
     const first = await attempt('fail');
     expect(first.outcome.signals.map((s) => [s.type, s.metadata?.attempt, s.metadata?.failure])).toEqual([['struggle', 1, 'checks:schema']]);
-    expect(first.outcome.facts.failure).toEqual({ kind: 'verification', fingerprint: 'checks:schema', checks: ['schema'], said: 'migrations/001.sql does not exist', signature: 'migrations/<n>.sql does not exist' });
+    // With the commit it ended on: what a later repair's diff is read from.
+    expect(first.outcome.facts.failure).toEqual({ kind: 'verification', fingerprint: 'checks:schema', checks: ['schema'], said: 'migrations/001.sql does not exist', signature: 'migrations/<n>.sql does not exist', head: 'c1' });
 
     const again = await attempt('fail', async () => ({ attempt: 1, failure: first.outcome.facts.failure! }));
     expect(again.outcome.signals.map((s) => [s.type, s.metadata?.attempt])).toEqual([['stuck', 2]]);
@@ -251,9 +252,15 @@ describe('attemptPlan carries its signals, looking back through the history port
   });
 
   it('a verified attempt after two failed ones: a repair, numbered from the history', async () => {
-    const { outcome } = await attempt('pass', async () => ({ attempt: 2, failure: { kind: 'verification', fingerprint: 'checks:schema', checks: ['schema'] } }));
+    // The failed attempt's head is not in this checkout (a branch made afresh): its diff is read from the base.
+    const { outcome } = await attempt('pass', async () => ({ attempt: 2, failure: { kind: 'verification', fingerprint: 'checks:schema', checks: ['schema'], head: 'gone' } }));
     expect(outcome.kind).toBe('verified');
     expect(outcome.signals.map((s) => [s.type, s.metadata?.attempt, s.metadata?.failedBefore])).toEqual([['repair', 3, 2]]);
+    // The settings the diff adds; the SQL is no setting.
+    expect((outcome.signals[0]!.metadata?.fix as { added?: unknown }).added).toEqual([
+      { file: 'migrations/settings.yml', line: 'journal_mode: wal' },
+      { file: 'migrations/settings.yml', line: 'busy_timeout: 5000' },
+    ]);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Pattern } from './reflect.js';
 import type { SignalType } from '../documents/schema.js';
+import { sayAddition, type AddedLine } from '../signals/added-lines.js';
 import { firstLine, type SignalRecord } from '../signals/signal-record.js';
 
 /** A lesson's prose: its title (for lists and pull requests) and its three sections. */
@@ -68,6 +69,17 @@ interface Fix {
   places: Set<string>;
   place: string;
   files: string[];
+  /** Who says it: the agent, or the passing attempt's diff (its added commands and settings) when the agent said nothing. */
+  from: 'agent' | 'diff';
+}
+
+/** A repair's recorded additions (metadata.fix.added), as the signal holds them. */
+function additionsOf(value: unknown): AddedLine[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((v) => {
+    const a = v as Partial<AddedLine> | null;
+    return a !== null && typeof a === 'object' && typeof a.file === 'string' && typeof a.line === 'string' && a.line.trim() !== '' ? [{ file: a.file, line: a.line }] : [];
+  });
 }
 
 function placeOf(s: SignalRecord): string {
@@ -81,26 +93,38 @@ function placeOf(s: SignalRecord): string {
  */
 export function fixesOf(pattern: Pattern): Fix[] {
   const byText = new Map<string, Fix>();
-  const add = (said: string, s: SignalRecord, files: string[]) => {
+  const add = (said: string, s: SignalRecord, files: string[], from: Fix['from'] = 'agent') => {
     const key = said.toLowerCase().replace(/\W+/g, ' ').trim();
     if (key === '') return;
     const found = byText.get(key);
     if (found) {
       found.places.add(placeOf(s));
       found.files = [...new Set([...found.files, ...files])];
-    } else byText.set(key, { said, places: new Set([placeOf(s)]), place: placeOf(s), files });
+    } else byText.set(key, { said, places: new Set([placeOf(s)]), place: placeOf(s), files, from });
   };
   for (const s of pattern.signals) {
     const m = s.signal.metadata ?? {};
     if (s.signal.type === 'repair' && m.fix !== null && typeof m.fix === 'object') {
       const fix = m.fix as Record<string, unknown>;
-      for (const said of strings(fix.said)) add(said, s, strings(fix.files));
+      const words = strings(fix.said);
+      for (const said of words) add(said, s, strings(fix.files));
+      // No words of the agent's: the commands and settings its diff added are the fix as the facts show it.
+      const added = additionsOf(fix.added);
+      if (words.length === 0 && added.length > 0) add(`add ${added.slice(0, 3).map(sayAddition).join(', ')}`, s, strings(fix.files), 'diff');
     } else if (m.repairs === true) {
       const said = firstLine(s.text?.happened ?? s.summary ?? '', EXCERPT_MAX);
       if (said !== undefined) add(said, s, []);
     }
   }
-  return [...byText.values()].sort((a, b) => b.places.size - a.places.size);
+  const fixes = [...byText.values()];
+  // What an agent said it did is the fix in its own words; a diff's lines stand in only where no agent said anything.
+  const said = fixes.filter((f) => f.from === 'agent');
+  return (said.length > 0 ? said : fixes).sort((a, b) => b.places.size - a.places.size);
+}
+
+function fixSource(f: Fix): string {
+  const where = `${f.places.size > 1 ? ` in ${f.places.size} places` : ''}, first in ${f.place}`;
+  return f.from === 'agent' ? `what the agent said fixed it${where}` : `what the passing attempt's diff added${where}`;
 }
 
 /** The files a pattern's failures were in (the plans' files_modified), as globs: two files of a folder and an extension are `folder/*.ext`. */
@@ -184,7 +208,7 @@ function errorFixDraft(pattern: Pattern, signature: string): LessonText {
   const fixFiles = [...new Set(fixes.flatMap((f) => f.files))].slice(0, 8);
   const n = pattern.signals.filter((s) => s.signal.type !== 'repair' && s.signal.metadata?.repairs !== true).length || pattern.signals.length;
   const counted = `seen ${n} time${n === 1 ? '' : 's'} in ${pattern.places.length} place${pattern.places.length === 1 ? '' : 's'} so far`;
-  const fixed = fixes.length > 0 ? ` What fixed it: ${quote(fixes[0]!.said)}.` : ' No attempt has recorded what fixed it yet.';
+  const fixed = fixes.length > 0 ? ` What fixed it: ${fixes[0]!.from === 'agent' ? quote(fixes[0]!.said) : fixes[0]!.said}.` : ' No attempt has recorded what fixed it yet.';
   const lesson = `Plans fail with ${quote(error)} (${counted}).${fixed}`;
   const when =
     `Plans that write or read ${files.length > 0 ? list(files.map((f) => `\`${f}\``), 'or') : 'the files named in the evidence below'}, ` +
@@ -193,7 +217,7 @@ function errorFixDraft(pattern: Pattern, signature: string): LessonText {
     fixes.length > 0
       ? `Do this from the start: ${fixes
           .slice(0, 2)
-          .map((f) => `${quote(f.said)} (what the agent said fixed it${f.places.size > 1 ? ` in ${f.places.size} places` : ''}, first in ${f.place})`)
+          .map((f) => `${f.from === 'agent' ? quote(f.said) : f.said} (${fixSource(f)})`)
           .join('; or ')}${fixFiles.length > 0 ? `, changing ${list(fixFiles.map((f) => `\`${f}\``))}` : ''}. ` + `That is what stopped ${quote(error)}.`
       : `No repair of ${quote(error)} is on record yet: read what each attempt tried (below), and once a plan passes after it, reflect again to learn the fix. ` +
         (causes(pattern).length > 0 ? `The signals name ${quote(causes(pattern)[0]!)}.` : '');

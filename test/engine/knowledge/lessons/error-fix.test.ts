@@ -161,3 +161,49 @@ describe('learning that names the fix', () => {
     expect(parseKnowledge('lesson', 'x.lesson.md', updated).data).toMatchObject({ evidence_count: 12 });
   });
 });
+
+describe('a fix the agent did not put into words', () => {
+  const SEED = (id: string) => `the command exited with code 1\n> vitest run\nError: ENOENT: no such file or directory, open '/tmp/run-${id}/test/fixtures/seed.json'`;
+  /** The passing attempt's diff since the failed one: a script added to package.json, a line of code, a blank. */
+  const DIFF = [
+    'diff --git a/package.json b/package.json',
+    '--- a/package.json',
+    '+++ b/package.json',
+    '@@ -3,0 +4 @@',
+    '+    "pretest": "node scripts/seed.js --out test/fixtures",',
+    'diff --git a/src/store/x.ts b/src/store/x.ts',
+    '--- a/src/store/x.ts',
+    '+++ b/src/store/x.ts',
+    '@@ -1,0 +2,2 @@',
+    '+export const x = 1;',
+    '+',
+    'diff --git a/.harness/knowledge/index.md b/.harness/knowledge/index.md',
+    '+++ b/.harness/knowledge/index.md',
+    '+| signal | x: y |',
+  ].join('\n');
+  const signals = ['01-01', '01-02', '01-03'].flatMap((id) => {
+    const failure: AttemptFailure = { ...attemptFailure({ agentError: SEED(id), timedOut: false }), head: 'c1' };
+    const base = { spec: 'SPC-001', plan: plan(id), agent: 'command', timedOut: false, undeclaredWrites: [] };
+    return [
+      ...filed(attemptSignals({ ...base, attempt: 1, failedBefore: 0, end: 'failed', failure })),
+      ...filed(attemptSignals({ ...base, attempt: 2, failedBefore: 1, previous: { attempt: 1, failure }, end: 'verified', changed: ['package.json'], summary: '`npm test` finished', diff: DIFF })),
+    ];
+  });
+
+  it('the repair records the settings its diff added, and the failure the commit it ended on', () => {
+    const repair = signals.find((s) => s.signal.type === 'repair')!;
+    expect(repair.signal.metadata?.fix).toEqual({ files: ['package.json'], added: [{ file: 'package.json', line: '"pretest": "node scripts/seed.js --out test/fixtures"' }] });
+    expect(repair.text!.happened).toContain('Its diff adds `"pretest": "node scripts/seed.js --out test/fixtures"` (in `package.json`).');
+    expect(signals.find((s) => s.signal.type === 'struggle')!.signal.metadata).toMatchObject({ head: 'c1' });
+  });
+
+  it('the drafted lesson recommends what the diff added, said as the diff\'s, not the agent\'s', () => {
+    const { patterns } = lessonOf(signals);
+    const seed = patterns.find((p) => p.pattern.signature?.startsWith('Error: ENOENT'))!.pattern;
+    const text = harnessDraft(seed);
+    expect(text.lesson).toContain('What fixed it: add `"pretest": "node scripts/seed.js --out test/fixtures"` (in `package.json`).');
+    expect(text.recommendation).toMatch(
+      /^Do this from the start: add `"pretest": "node scripts\/seed.js --out test\/fixtures"` \(in `package.json`\) \(what the passing attempt's diff added in 3 places, first in SPC-001 01-01\), changing `package.json`\. That is what stopped "Error: ENOENT/,
+    );
+  });
+});

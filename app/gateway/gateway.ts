@@ -7,7 +7,7 @@ import { viewerLogin } from './identity.js';
 import { createCheckRun, listCheckRuns, updateCheckRun, type CheckRun, type CheckRunUpdate, type NewCheckRun } from './check-runs.js';
 import { createComment, deleteComment, findComment, listComments, updateComment, type CommentRecord } from './comments.js';
 import { commitTree, createCommit } from './commits.js';
-import { mergeBase } from './compare.js';
+import { comparedFiles, mergeBase, type ComparedFile } from './compare.js';
 import { fileText, listDirectory, type DirectoryEntry } from './contents.js';
 import { addBlockedBy, listBlockedByIds, removeBlockedBy, type DependencyOutcome } from './dependencies.js';
 import type { TokenKind } from './github-error.js';
@@ -26,6 +26,8 @@ import {
   openPullRequest,
   pullRequestFileEntries,
   pullRequestFiles,
+  reviewComments,
+  type ReviewComment,
   updatePullRequest,
   type NewPullRequest,
   type OpenedPullRequest,
@@ -92,6 +94,8 @@ export interface Gateway {
 
   pullRequest(number: number): Promise<PullRequestInfo>;
   pullRequestFiles(number: number): Promise<string[]>;
+  /** The comments on its diff, oldest first. */
+  reviewComments(number: number): Promise<ReviewComment[]>;
   /** The files it changes with their blobs at its head, so that their text is read by sha (once: a blob never changes). */
   pullRequestFileEntries(number: number): Promise<PullRequestFile[]>;
   pullRequests(query: PullRequestQuery): Promise<PullRequestSummary[]>;
@@ -124,6 +128,8 @@ export interface Gateway {
   tree(sha: string, recursive: boolean): Promise<Tree>;
   blob(sha: string): Promise<Uint8Array>;
   mergeBase(base: string, head: string): Promise<string>;
+  /** The files that differ from base to head, with their patches. */
+  comparedFiles(base: string, head: string): Promise<ComparedFile[]>;
   commitTree(sha: string): Promise<string>;
   createTree(base: string, files: readonly NewFile[]): Promise<string>;
   createCommit(commit: { message: string; tree: string; parents: string[] }): Promise<string>;
@@ -196,6 +202,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
 
     pullRequest: (number) => getPullRequest(r, repo, number),
     pullRequestFiles: (number) => pullRequestFiles(r, repo, number),
+    reviewComments: (number) => reviewComments(r, repo, number),
     pullRequestFileEntries: (number) => pullRequestFileEntries(r, repo, number),
     pullRequests: (query) => listPullRequests(r, repo, query),
     createPullRequest: (pull) => createPullRequest(r, repo, pull),
@@ -219,6 +226,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     tree: (sha, recursive) => getTree(r, repo, sha, recursive),
     blob: (sha) => getBlob(r, repo, sha),
     mergeBase: (base, head) => mergeBase(r, repo, base, head),
+    comparedFiles: (base, head) => comparedFiles(r, repo, base, head),
     commitTree: (sha) => commitTree(r, repo, sha),
     createTree: (base, files) => createTree(r, repo, base, files),
     createCommit: (commit) => createCommit(r, repo, commit),

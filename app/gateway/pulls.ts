@@ -138,3 +138,47 @@ export async function openPullRequest(request: GatewayRequest, repo: Repo, pull:
     return update(raced);
   }
 }
+
+/** A review comment on a pull request's diff, as GitHub lists it (the fields harness reads). */
+export interface ReviewComment {
+  id: number;
+  author: string;
+  authorType: string;
+  body: string;
+  path: string;
+  /** The line it was written on, in the file at `originalCommit` (its right side); null for a comment on a file. */
+  originalLine: number | null;
+  originalCommit: string;
+  side: 'LEFT' | 'RIGHT';
+  createdAt: string;
+  url: string;
+}
+
+interface RawReviewComment {
+  id: number;
+  user: { login: string; type?: string } | null;
+  body: string;
+  path: string;
+  original_line?: number | null;
+  original_commit_id: string;
+  side?: string;
+  created_at: string;
+  html_url: string;
+}
+
+/** The review comments of a pull request, oldest first: GET /repos/{owner}/{repo}/pulls/{pull_number}/comments?per_page=100, every page. */
+export async function reviewComments(request: GatewayRequest, repo: Repo, number: number): Promise<ReviewComment[]> {
+  const raw = await paginate<RawReviewComment>(request, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/comments', { ...repo, pull_number: number, per_page: PAGE_SIZE });
+  return raw.map((c) => ({
+    id: c.id,
+    author: c.user?.login ?? 'ghost',
+    authorType: c.user?.type ?? 'User',
+    body: c.body,
+    path: c.path,
+    originalLine: c.original_line ?? null,
+    originalCommit: c.original_commit_id,
+    side: c.side === 'LEFT' ? 'LEFT' : 'RIGHT',
+    createdAt: c.created_at,
+    url: c.html_url,
+  }));
+}

@@ -12,7 +12,8 @@ export const APP_EVENTS = {
     actions: ['opened', 'synchronize', 'reopened', 'closed'],
     why:
       'A spec PR opened, reopened or pushed to is validated (check run `harness / spec`) and its plans synced to issues; ' +
-      'a plan PR merged closes its plan issue and starts a scheduling round.',
+      'a plan PR merged closes its plan issue and starts a scheduling round; a push to a plan PR that changes a line a person commented on, ' +
+      "and a merged PR that reverts a plan PR, are `review` signals on the spec's signals PR.",
   },
   pull_request_review: {
     actions: ['submitted'],

@@ -176,6 +176,69 @@ describe('the App\'s signals', () => {
     expect(github.branches.get(SIGNALS)).toBe(head);
   });
 
+  it('a review comment on a plan PR that a later push answers is a review signal with the diff that answered it; only from people whose comments count, once', async () => {
+    type Comment = Record<string, unknown> & { id: number; body: string; path: string; original_commit_id: string; original_line: number; line: number; user: { login: string; type: string } };
+    const example = webhookExample<{ comment: Comment }>('pull_request_review_comment', (p) => p.action === 'created' && (p as { comment: { side?: string } }).comment.side === 'RIGHT').comment;
+    const written = example.original_commit_id;
+    const comment = (id: number, login: string, line: number, body: string): Comment => ({ ...structuredClone(example), id, body, line, original_line: line, user: { ...example.user, login, type: 'User' } });
+    github.roles.set('reader', 'read');
+    github.reviewComments.set(2, [
+      comment(61, 'Codertocat', 265, 'Say where the database file lives: var/app.sqlite, not the repository root.'),
+      // A reader's comment on a line the push changed: not one whose word counts (permission: write).
+      comment(62, 'reader', 266, 'Use Postgres.'),
+      // A writer's comment on a line the push left alone: not answered (yet).
+      comment(63, 'Codertocat', 10, 'Typo in the heading.'),
+    ]);
+    const pushed = 'd'.repeat(40);
+    github.compareFiles.set(`${written}...${pushed}`, [
+      { filename: 'README.md', status: 'modified', patch: '@@ -264,3 +264,3 @@ ## Storage\n The store keeps one file.\n-It lives in app.sqlite.\n+It lives in var/app.sqlite (ignored by git).\n More text.' },
+    ]);
+    const push = webhookExample<{ before: string; after: string; pull_request: { number: number; review_comments: number; head: { ref: string } } }>('pull_request', (p) => p.action === 'synchronize');
+    push.pull_request.head.ref = `harness/${SPEC}/02-03`;
+    push.before = written;
+    push.after = pushed;
+    push.pull_request.review_comments = 3;
+
+    const before = github.requests.length;
+    await testProbot().receive({ id: 'push-1', name: 'pull_request', payload: push } as never);
+    expect(github.log(before).slice(0, 2)).toEqual([`GET ${R}/pulls/2/comments?per_page=100`, `GET ${R}/compare/${written}...${pushed}?per_page=1`]);
+    const [s, ...others] = signalFiles();
+    expect(others).toEqual([]);
+    expect(s!.data).toMatchObject({
+      type: 'review',
+      severity: 'medium',
+      spec: SPEC,
+      plan: '02-03',
+      metadata: { review: 'comment-addressed', by: 'Codertocat', pr: 2, id: 61, asked: 'Say where the database file lives: var/app.sqlite, not the repository root.', answered: { path: 'README.md', line: 265, commit: pushed } },
+    });
+    expect(s!.text).toContain('Codertocat commented on plan 02-03 of SPC-042 (pull request #2, "Update the README with new information.") at `README.md:265`:\n\n> Say where the database file lives');
+    expect(s!.text).toContain('A later commit (ddddddd) changed that line:\n\n```diff\n@@ -264,3 +264,3 @@ ## Storage\n The store keeps one file.\n-It lives in app.sqlite.\n+It lives in var/app.sqlite (ignored by git).\n More text.\n```');
+
+    // The next push files the answered comment no second time.
+    const head = github.branches.get(SIGNALS);
+    await testProbot().receive({ id: 'push-2', name: 'pull_request', payload: push } as never);
+    expect(github.branches.get(SIGNALS)).toBe(head);
+  });
+
+  it('a merged pull request that reverts a plan PR is a review signal naming the revert; one reverting another PR is none', async () => {
+    const closed = webhookExample<{ pull_request: Record<string, unknown> & { id: number; number: number; title: string; body: string | null; merged: boolean; merged_by: unknown; head: { ref: string } } }>('pull_request', (p) => p.action === 'closed');
+    Object.assign(closed.pull_request, { number: 8, title: 'Revert "Pick the database"', body: 'Reverts Codertocat/Hello-World#7\n\nThe migration broke reads in production.', merged: true, merged_by: { login: 'Codertocat', type: 'User' } });
+    closed.pull_request.head.ref = 'revert-7-harness/SPC-042/02-03';
+    github.pulls.set(7, { base: { ref: 'master', full_name: 'Codertocat/Hello-World' }, head: { ref: `harness/${SPEC}/02-03`, full_name: 'Codertocat/Hello-World' } });
+    github.pulls.set(9, { base: { ref: 'master', full_name: 'Codertocat/Hello-World' }, head: { ref: 'feature/readme', full_name: 'Codertocat/Hello-World' } });
+
+    // Reverting a pull request that is no plan's: nothing filed.
+    await testProbot().receive({ id: 'revert-0', name: 'pull_request', payload: { ...closed, pull_request: { ...closed.pull_request, body: 'Reverts #9' } } } as never);
+    expect(github.branches.has(SIGNALS)).toBe(false);
+
+    const before = github.requests.length;
+    await testProbot().receive({ id: 'revert-1', name: 'pull_request', payload: closed } as never);
+    expect(github.log(before).slice(0, 2)).toEqual([`GET ${R}/pulls/7`, `GET ${R}/collaborators/Codertocat/permission`]);
+    const [s] = signalFiles();
+    expect(s!.data).toMatchObject({ type: 'review', severity: 'high', spec: SPEC, plan: '02-03', metadata: { review: 'reverted', by: 'Codertocat', pr: 7, asked: 'The migration broke reads in production.', answered: { pr: 8 } } });
+    expect(s!.text).toContain('Codertocat reverted the merge of plan 02-03 of SPC-042 (pull request #7, "Pick the database"):\n\n> The migration broke reads in production.\n\nThe revert: pull request #8');
+  });
+
   it('a plan a person aborted is interrupted, on the spec\'s signals PR', async () => {
     github.issue(14).labels = github.issue(14).labels.map((l) => (l === 'status:failed' ? 'status:running' : l));
     github.workflowRuns.push({ id: 77, display_title: `harness ${SPEC}/02-03`, status: 'in_progress' });

@@ -122,6 +122,10 @@ export class FakeGitHub {
   pulls = new Map<number, { base: { ref: string; full_name: string }; head: { ref: string; full_name: string } }>();
   /** The paths each pull request changes (GET /pulls/{n}/files), as a test sets them. */
   readonly pullFiles = new Map<number, string[]>();
+  /** Review comments by pull request number (GET /pulls/{n}/comments), as GitHub's REST API lists them. */
+  readonly reviewComments = new Map<number, Record<string, unknown>[]>();
+  /** `base...head` → the files the compare lists, with their patches (none unless set). */
+  readonly compareFiles = new Map<string, { filename: string; status: string; patch?: string }[]>();
   /** Someone's role on the repository (GET /collaborators/{user}/permission); 404 for anyone else. */
   roles = new Map<string, 'admin' | 'maintain' | 'write' | 'triage' | 'read'>();
   /** Workflow dispatches received: the workflow and the body. */
@@ -404,7 +408,10 @@ export class FakeGitHub {
       return [200, this.listTree(tree, `${m[1]}/`, false).map((e) => ({ type: e.type === 'tree' ? 'dir' : 'file', name: e.path.split('/').pop(), path: e.path, sha: e.sha, size: e.size ?? 0 }))];
     }
     if ((m = /^GET \/compare\/([0-9a-f]+)\.\.\.([0-9a-f]+)$/.exec(route))) {
-      return [200, { merge_base_commit: { sha: this.mergeBases.get(`${m[1]}...${m[2]}`) ?? m[1] }, commits: [], files: [] }];
+      return [200, { merge_base_commit: { sha: this.mergeBases.get(`${m[1]}...${m[2]}`) ?? m[1] }, commits: [], files: this.compareFiles.get(`${m[1]}...${m[2]}`) ?? [] }];
+    }
+    if ((m = /^GET \/pulls\/(\d+)\/comments$/.exec(route))) {
+      return this.page(url, this.reviewComments.get(Number(m[1])) ?? []);
     }
     if ((m = /^GET \/git\/trees\/([0-9a-f]+)$/.exec(route))) {
       if (this.objects.get(m[1]!)?.type !== 'tree') return [404, { message: 'Not Found' }];

@@ -1,12 +1,97 @@
 import type { Context, Probot } from 'probot';
 import { parseTargetBranch } from '../../engine/forge/worker-target.js';
-import { reviewSignal } from '../../engine/forge/review-signal.js';
+import { permits } from '../../engine/forge/permits.js';
+import { answeringHunk, reviewSignal } from '../../engine/forge/review-signal.js';
 import { captureFromApp } from '../commands/signals.js';
-import { invocation } from '../commands/invocation.js';
+import { invocation, type Invocation } from '../commands/invocation.js';
 
-/** The review events: a review requesting changes on a plan's pull request. */
+/** The review events: a review requesting changes on a plan's pull request, a push that answers a review comment, a revert of a plan's merge. */
 export function reviewSignals(app: Probot): void {
   app.on('pull_request_review.submitted', onReviewSubmitted);
+  app.on('pull_request.synchronize', onPlanPush);
+  app.on('pull_request.closed', onRevertMerged);
+}
+
+/** Review comments read back per push at most: the rest wait for the next push (they are filed once, whenever). */
+const COMMENTS_MAX = 20;
+/** Commits a push's comments were written on, compared with the push at most. */
+const COMPARES_MAX = 3;
+
+/** Does this person's word count: someone with the role `permission` names (as for commands), and no bot. */
+async function counts(inv: Invocation, login: string, type: string | undefined): Promise<boolean> {
+  if (type === 'Bot') return false;
+  return permits(await inv.github.role(login), (await inv.config()).permission);
+}
+
+/**
+ * A push to a plan's pull request that changes the line a person's review comment was on
+ * (docs/design.md, Knowledge): the comment was addressed, and what they asked with the diff
+ * that answered it is a `review` signal. The comments come from GET …/pulls/{n}/comments; each
+ * commit they were written on is compared with the pushed head (GET …/compare/{c}...{head}),
+ * and a comment whose line a hunk of that file changes is answered. Each comment is filed once
+ * (its signal's origin names it), however many pushes follow. Never blocking.
+ */
+async function onPlanPush(context: Context<'pull_request.synchronize'>): Promise<void> {
+  const { pull_request: pr, after } = context.payload;
+  const target = parseTargetBranch(pr.head.ref);
+  if (target?.kind !== 'plan' || pr.head.repo?.full_name !== context.payload.repository.full_name) return;
+  // No review comment on the pull request (GitHub counts them in the payload): nothing to read.
+  if ((pr as { review_comments?: number }).review_comments === 0) return;
+  const inv = invocation(context, context.payload.sender.login, { kind: 'pull', number: pr.number });
+  try {
+    const comments = (await inv.github.reviewComments(pr.number)).filter((c) => c.side === 'RIGHT' && c.originalLine !== null && c.originalCommit !== after).slice(-COMMENTS_MAX);
+    const commits = [...new Set(comments.map((c) => c.originalCommit))].slice(-COMPARES_MAX);
+    const drafts = [];
+    for (const commit of commits) {
+      const files = new Map((await inv.github.comparedFiles(commit, after)).map((f) => [f.path, f.patch]));
+      for (const c of comments.filter((x) => x.originalCommit === commit)) {
+        const diff = answeringHunk(files.get(c.path), c.originalLine!);
+        if (diff === undefined || !(await counts(inv, c.author, c.authorType))) continue;
+        drafts.push({
+          id: c.id,
+          draft: reviewSignal({ kind: 'comment-addressed', spec: target.spec, plan: target.plan, pr: { number: pr.number, title: pr.title, url: c.url }, by: c.author, said: c.body, id: c.id, answer: { path: c.path, line: c.originalLine!, commit: after, diff } }),
+        });
+      }
+    }
+    for (const { id, draft } of drafts) {
+      await captureFromApp(inv, { spec: target.spec, drafts: [draft], what: `review comment on plan PR #${pr.number} addressed`, origin: `review:comment-${id}` });
+    }
+  } catch (e) {
+    context.log.warn(`plan PR #${pr.number} pushed: its review comments could not be read (${(e as Error).message}); no review signal from them`);
+  }
+}
+
+/** `Reverts owner/repo#12` (GitHub's Revert button writes it in the body) or `Reverts #12`, in this repository. */
+function revertedPull(text: string, repository: string): number | undefined {
+  for (const m of text.matchAll(/\bReverts?\s+(?:([\w.-]+\/[\w.-]+))?#(\d+)\b/gi)) {
+    if (m[1] === undefined || m[1].toLowerCase() === repository.toLowerCase()) return Number(m[2]);
+  }
+  return undefined;
+}
+
+/**
+ * A merged pull request that reverts a plan's pull request (its title or body says `Reverts
+ * #n`, as GitHub's Revert button writes it): the plan's work was taken back, a `review` signal
+ * with who merged the revert, what they said, and the revert. Only a person whose word counts.
+ */
+async function onRevertMerged(context: Context<'pull_request.closed'>): Promise<void> {
+  const { pull_request: pr, repository } = context.payload;
+  if (!pr.merged || parseTargetBranch(pr.head.ref)?.kind === 'plan') return;
+  const number = revertedPull(`${pr.title}\n${pr.body ?? ''}`, repository.full_name);
+  if (number === undefined) return;
+  const by = pr.merged_by?.login ?? context.payload.sender.login;
+  const inv = invocation(context, by, { kind: 'pull', number: pr.number });
+  try {
+    const reverted = await inv.github.pullRequest(number);
+    const target = parseTargetBranch(reverted.headRef);
+    if (target?.kind !== 'plan' || reverted.headRepo !== repository.full_name) return;
+    if (!(await counts(inv, by, pr.merged_by?.type ?? context.payload.sender.type))) return;
+    const said = (pr.body ?? '').replace(/\bReverts?\s+(?:[\w.-]+\/[\w.-]+)?#\d+\b/gi, '').trim() || pr.title;
+    const draft = reviewSignal({ kind: 'reverted', spec: target.spec, plan: target.plan, pr: { number, title: pr.title.replace(/^Revert "(.*)"$/, '$1') }, by, said, id: pr.id, answer: { pr: pr.number, url: pr.html_url } });
+    await captureFromApp(inv, { spec: target.spec, drafts: [draft], what: `plan PR #${number} reverted by #${pr.number}`, origin: `review:revert-${pr.number}` });
+  } catch (e) {
+    context.log.warn(`pull request #${pr.number} reverts #${number}: it could not be read (${(e as Error).message}); no review signal`);
+  }
 }
 
 /**

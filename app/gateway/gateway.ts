@@ -28,6 +28,8 @@ import {
   pullRequestFiles,
   reviewComments,
   type ReviewComment,
+  commitPullRequests,
+  type CommitPull,
   updatePullRequest,
   type NewPullRequest,
   type OpenedPullRequest,
@@ -96,6 +98,8 @@ export interface Gateway {
   pullRequestFiles(number: number): Promise<string[]>;
   /** The comments on its diff, oldest first. */
   reviewComments(number: number): Promise<ReviewComment[]>;
+  /** The pull requests a commit belongs to (the one it merged, for a merge commit). */
+  commitPullRequests(sha: string): Promise<CommitPull[]>;
   /** The files it changes with their blobs at its head, so that their text is read by sha (once: a blob never changes). */
   pullRequestFileEntries(number: number): Promise<PullRequestFile[]>;
   pullRequests(query: PullRequestQuery): Promise<PullRequestSummary[]>;
@@ -203,6 +207,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     pullRequest: (number) => getPullRequest(r, repo, number),
     pullRequestFiles: (number) => pullRequestFiles(r, repo, number),
     reviewComments: (number) => reviewComments(r, repo, number),
+    commitPullRequests: (sha) => commitPullRequests(r, repo, sha),
     pullRequestFileEntries: (number) => pullRequestFileEntries(r, repo, number),
     pullRequests: (query) => listPullRequests(r, repo, query),
     createPullRequest: (pull) => createPullRequest(r, repo, pull),

@@ -182,3 +182,19 @@ export async function reviewComments(request: GatewayRequest, repo: Repo, number
     url: c.html_url,
   }));
 }
+
+/** A pull request a commit belongs to, as GET …/commits/{sha}/pulls lists it (the fields harness reads). */
+export interface CommitPull {
+  number: number;
+  title: string;
+  headRef: string;
+  headRepo: string | null;
+  mergedAt: string | null;
+  mergeCommit: string | null;
+}
+
+/** The pull requests a commit is associated with (merged into the base, or on their head): GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls. */
+export async function commitPullRequests(request: GatewayRequest, repo: Repo, sha: string): Promise<CommitPull[]> {
+  const { data } = await request('GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls', { ...repo, commit_sha: sha, per_page: PAGE_SIZE });
+  return data.map((p) => ({ number: p.number, title: p.title, headRef: p.head.ref, headRepo: p.head.repo?.full_name ?? null, mergedAt: p.merged_at ?? null, mergeCommit: p.merge_commit_sha ?? null }));
+}

@@ -29,6 +29,10 @@ export const APP_EVENTS = {
       "The buttons on harness check runs (Approve, a decision's options, Abort, Retry) come back to the App that owns them; " +
       '"Re-run" on a plan check run dispatches the plan again; a plan check run completing starts a scheduling round.',
   },
+  push: {
+    actions: [],
+    why: "A commit on the default branch that reverts a plan's merge (`Revert \"…\"`, `This reverts commit <sha>.`) is a `review` signal on the spec's signals PR.",
+  },
   workflow_run: {
     actions: ['completed'],
     why: 'The worker workflow finishing: the plan is verified, failed, or waiting at a checkpoint; then a scheduling round.',

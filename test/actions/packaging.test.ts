@@ -22,6 +22,7 @@ const EVENT_PERMISSION: Record<string, string> = {
   issue_comment: 'issues',
   check_run: 'checks',
   workflow_run: 'actions',
+  push: 'contents',
 };
 
 /** Every `app.on(...)` the app makes when loaded, as event → actions (`null`: every action). */
@@ -174,14 +175,15 @@ describe('workflows', () => {
 
   it('harness-app.yml starts on exactly the events and actions the app handles', () => {
     const workflow = parse(read('templates/workflows/harness-app.yml')) as {
-      on: Record<string, { types: string[]; workflows?: string[] }>;
+      on: Record<string, { types?: string[]; workflows?: string[]; "branches-ignore"?: string[] }>;
       jobs: Record<string, { steps: { uses?: string; with?: Record<string, string> }[] }>;
     };
     // pull_request_target carries pull_request's payload; the action hands it on under that name.
     const asApp = (event: string): string => (event === 'pull_request_target' ? 'pull_request' : event);
     expect(Object.keys(workflow.on).map(asApp).sort()).toEqual(APP_EVENT_NAMES);
     for (const [event, trigger] of Object.entries(workflow.on)) {
-      expect(trigger.types, event).toEqual(APP_EVENTS[asApp(event) as keyof typeof APP_EVENTS].actions);
+      // An event without actions (push) takes no types.
+      expect(trigger.types ?? [], event).toEqual(APP_EVENTS[asApp(event) as keyof typeof APP_EVENTS].actions);
     }
     // GitHub matches workflow_run's filter against the worker's name, not its file name.
     const worker = 'templates/workflows/harness-worker.yml';

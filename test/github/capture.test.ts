@@ -239,6 +239,30 @@ describe('the App\'s signals', () => {
     expect(s!.text).toContain('Codertocat reverted the merge of plan 02-03 of SPC-042 (pull request #7, "Pick the database"):\n\n> The migration broke reads in production.\n\nThe revert: pull request #8');
   });
 
+  it('a commit on the default branch that reverts a plan\'s merge is a review signal; a push elsewhere, or a bot\'s, reads nothing', async () => {
+    const merge = 'e'.repeat(40);
+    // The plan PR as GET /commits/{sha}/pulls lists it: the example pull request, merged by that commit.
+    const planPr = webhookExample<{ pull_request: Record<string, unknown> & { head: Record<string, unknown> & { repo: { full_name: string } } } }>('pull_request', (p) => p.action === 'closed').pull_request;
+    Object.assign(planPr, { number: 7, title: 'Pick the database', merged_at: '2019-05-15T15:20:33Z', merge_commit_sha: merge, head: { ...planPr.head, ref: `harness/${SPEC}/02-03` } });
+    github.commitPulls.set(merge, [planPr]);
+    type Push = { ref: string; sender: { login: string; type: string }; commits: (Record<string, unknown> & { id: string; message: string })[] };
+    const push = webhookExample<Push>('push', (p) => p.ref === 'refs/heads/master' && (p.commits as unknown[]).length > 0);
+    const revert = 'f'.repeat(40);
+    Object.assign(push.commits[0]!, { id: revert, message: `Revert "Pick the database"\n\nThe pool leaks connections under load.\n\nThis reverts commit ${merge}.` });
+
+    const before = github.requests.length;
+    // On another branch, or pushed by a bot: nothing is read.
+    await testProbot().receive({ id: 'push-b1', name: 'push', payload: { ...push, ref: 'refs/heads/feature' } } as never);
+    await testProbot().receive({ id: 'push-b2', name: 'push', payload: { ...push, sender: { ...push.sender, type: 'Bot' } } } as never);
+    expect(github.log(before)).toEqual([]);
+
+    await testProbot().receive({ id: 'push-b3', name: 'push', payload: push } as never);
+    expect(github.log(before).slice(0, 2)).toEqual([`GET ${R}/commits/${merge}/pulls?per_page=100`, `GET ${R}/collaborators/Codertocat/permission`]);
+    const [s] = signalFiles();
+    expect(s!.data).toMatchObject({ type: 'review', severity: 'high', spec: SPEC, plan: '02-03', metadata: { review: 'reverted', by: 'Codertocat', pr: 7, id: revert, asked: 'The pool leaks connections under load.', answered: { commit: revert } } });
+    expect(s!.text).toContain('Codertocat reverted the merge of plan 02-03 of SPC-042 (pull request #7, "Pick the database"):\n\n> The pool leaks connections under load.\n\nThe revert: commit fffffff.');
+  });
+
   it('a plan a person aborted is interrupted, on the spec\'s signals PR', async () => {
     github.issue(14).labels = github.issue(14).labels.map((l) => (l === 'status:failed' ? 'status:running' : l));
     github.workflowRuns.push({ id: 77, display_title: `harness ${SPEC}/02-03`, status: 'in_progress' });

@@ -124,6 +124,8 @@ export class FakeGitHub {
   readonly pullFiles = new Map<number, string[]>();
   /** Review comments by pull request number (GET /pulls/{n}/comments), as GitHub's REST API lists them. */
   readonly reviewComments = new Map<number, Record<string, unknown>[]>();
+  /** Commit sha → the pull requests GET /commits/{sha}/pulls lists for it, as GitHub's REST API shapes them. */
+  readonly commitPulls = new Map<string, Record<string, unknown>[]>();
   /** `base...head` → the files the compare lists, with their patches (none unless set). */
   readonly compareFiles = new Map<string, { filename: string; status: string; patch?: string }[]>();
   /** Someone's role on the repository (GET /collaborators/{user}/permission); 404 for anyone else. */
@@ -409,6 +411,9 @@ export class FakeGitHub {
     }
     if ((m = /^GET \/compare\/([0-9a-f]+)\.\.\.([0-9a-f]+)$/.exec(route))) {
       return [200, { merge_base_commit: { sha: this.mergeBases.get(`${m[1]}...${m[2]}`) ?? m[1] }, commits: [], files: this.compareFiles.get(`${m[1]}...${m[2]}`) ?? [] }];
+    }
+    if ((m = /^GET \/commits\/([0-9a-f]{40})\/pulls$/.exec(route))) {
+      return this.page(url, this.commitPulls.get(m[1]!) ?? []);
     }
     if ((m = /^GET \/pulls\/(\d+)\/comments$/.exec(route))) {
       return this.page(url, this.reviewComments.get(Number(m[1])) ?? []);

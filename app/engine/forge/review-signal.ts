@@ -24,8 +24,8 @@ export interface ReviewInput {
   said: string;
   /** The files the plan's PR changes, when known, for the signal's tags. */
   files?: readonly string[];
-  /** The review's, the comment's, the close's or the revert's id: part of the signal's identity. */
-  id: number;
+  /** The review's, the comment's, the close's or the revert's id (a revert commit's sha): part of the signal's identity. */
+  id: number | string;
   /** What answered it: the diff a later push made at the comment's line, or the revert. */
   answer?: { path?: string; line?: number; commit?: string; diff?: string; pr?: number; url?: string };
 }

@@ -2,6 +2,7 @@ import type { Context, Probot } from 'probot';
 import { parseTargetBranch } from '../../engine/forge/worker-target.js';
 import { permits } from '../../engine/forge/permits.js';
 import { answeringHunk, reviewSignal } from '../../engine/forge/review-signal.js';
+import { appGateway } from '../app-gateway.js';
 import { captureFromApp } from '../commands/signals.js';
 import { invocation, type Invocation } from '../commands/invocation.js';
 
@@ -10,6 +11,42 @@ export function reviewSignals(app: Probot): void {
   app.on('pull_request_review.submitted', onReviewSubmitted);
   app.on('pull_request.synchronize', onPlanPush);
   app.on('pull_request.closed', onRevertMerged);
+  app.on('push', onBasePush);
+}
+
+/** Commits of one push read for reverts at most. */
+const PUSH_COMMITS_MAX = 20;
+
+/**
+ * A commit on the default branch that reverts a plan's merge (`Revert "…"`, with git's
+ * `This reverts commit <sha>.`): the merged commit's pull request (GET …/commits/{sha}/pulls)
+ * is a plan's, merged by that commit, so the plan's work was taken back: a `review` signal with
+ * who pushed the revert and what its message says. Only a person whose word counts; once per
+ * revert commit.
+ */
+async function onBasePush(context: Context<'push'>): Promise<void> {
+  const { ref, repository, sender, commits } = context.payload;
+  if (sender === undefined || ref !== `refs/heads/${repository.default_branch}` || sender.type === 'Bot') return;
+  const reverts = commits.slice(0, PUSH_COMMITS_MAX).flatMap((c) => {
+    const reverted = /^Revert "[^\n]*"[\s\S]*?\bThis reverts commit ([0-9a-f]{40})\b/.exec(c.message)?.[1];
+    return reverted === undefined ? [] : [{ commit: c, reverted }];
+  });
+  if (reverts.length === 0) return;
+  const github = appGateway(context);
+  try {
+    for (const { commit, reverted } of reverts) {
+      const plan = (await github.commitPullRequests(reverted)).find((p) => p.mergedAt !== null && p.mergeCommit === reverted && p.headRepo === repository.full_name && parseTargetBranch(p.headRef)?.kind === 'plan');
+      const target = plan && parseTargetBranch(plan.headRef);
+      if (!plan || target?.kind !== 'plan') continue;
+      const inv = invocation(context, sender.login, { kind: 'pull', number: plan.number });
+      if (!(await counts(inv, sender.login, sender.type))) return;
+      const said = commit.message.split('\n').slice(1).filter((l) => !/^This reverts commit [0-9a-f]{40}\.?$/.test(l.trim())).join('\n').trim() || commit.message.split('\n')[0]!;
+      const draft = reviewSignal({ kind: 'reverted', spec: target.spec, plan: target.plan, pr: { number: plan.number, title: plan.title }, by: sender.login, said, id: commit.id, answer: { commit: commit.id, url: commit.url } });
+      await captureFromApp(inv, { spec: target.spec, drafts: [draft], what: `plan PR #${plan.number} reverted on ${repository.default_branch}`, origin: `review:revert-${commit.id}` });
+    }
+  } catch (e) {
+    context.log.warn(`a push to ${repository.default_branch} reverts a merge: it could not be read (${(e as Error).message}); no review signal`);
+  }
 }
 
 /** Review comments read back per push at most: the rest wait for the next push (they are filed once, whenever). */

@@ -7,6 +7,7 @@ import type { SurfacedEntry } from '../engine/knowledge/documents/loop.js';
 import { DEFAULT_SURFACE, planSubject, surface, type SurfaceOptions } from '../engine/knowledge/surfacing/surface.js';
 import { secretValues, type SafetyOptions } from '../machine/content-safety.js';
 import { loadSurfacingIndex, safeSurfaced } from '../machine/surfacing-store.js';
+import { attributeSurfaced } from '../workers/knowledge-attribution.js';
 import { readJson, writeJsonAtomic } from './atomic.js';
 import { planHistory } from './capture.js';
 import type { RunContext } from './context.js';
@@ -83,7 +84,7 @@ export async function surfaceForPlan(ctx: RunContext, plan: Plan, resumed: boole
   // On a retry the error the last attempt met is the strongest query there is (read under the mutex, as the store is written).
   const signature = index ? (await ctx.mutex.run(planHistory(ctx, plan)))?.failure?.signature : undefined;
   const subject = { ...planSubject(plan), ...(signature !== undefined ? { signatures: [signature] } : {}) };
-  const entries = index ? await safeSurfaced(surface(index, subject, optionsOf(ctx)), safety(ctx)) : [];
+  const entries = index ? await safeSurfaced(await attributeSurfaced(storeDir(ctx), surface(index, subject, optionsOf(ctx))), safety(ctx)) : [];
   await writeJsonAtomic(recordPath(ctx, plan), entries);
   if (entries.length > 0) ctx.reporter.event({ kind: 'info', text: `${plan.id} brief: ${entries.map((e) => `${e.kind} ${e.path}`).join(', ')}` });
   for (const e of entries) ctx.reporter.event({ kind: 'info', text: `${plan.id} surfaced ${e.kind} ${e.path} (score ${e.score}): ${e.why}` });

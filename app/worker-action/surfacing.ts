@@ -7,6 +7,7 @@ import type { AttemptHistory } from '../engine/lifecycle/signals.js';
 import { planSubject, surface } from '../engine/knowledge/surfacing/surface.js';
 import { secretValues } from '../machine/content-safety.js';
 import { loadSurfacingIndex, safeSurfaced } from '../machine/surfacing-store.js';
+import { attributeSurfaced } from '../workers/knowledge-attribution.js';
 import type { WorkerRun } from './worker-run.js';
 
 /** Store problems named in the job log before "and N more". */
@@ -35,7 +36,7 @@ export async function surfaceOnRunner(run: WorkerRun, plan: Plan, history?: () =
   const signature = history ? (await history())?.failure?.signature : undefined;
   const subject = { ...planSubject(plan), ...(signature !== undefined ? { signatures: [signature] } : {}) };
   const found = surface(index, subject, { budgetTokens: run.config.knowledge.surface.budget_tokens, maxEntries: run.config.knowledge.surface.max_entries, ...(run.config.knowledge.genes ? { candidateShare: run.config.knowledge.genes.candidate_share } : {}) });
-  const entries = await safeSurfaced(found, { roots: [run.root, run.tempDir], secrets: secretValues({ ...process.env, ...run.env }) });
+  const entries = await safeSurfaced(await attributeSurfaced(dir, found), { roots: [run.root, run.tempDir], secrets: secretValues({ ...process.env, ...run.env }) });
   for (const e of entries) run.log.info(`surfaced ${e.kind} ${KNOWLEDGE_ROOT}/${e.path} (score ${e.score}): ${e.why}`);
   return entries;
 }

@@ -157,7 +157,7 @@ describe('the learning loop on this machine', () => {
     const brief = await readFile(join(briefs, 'SPC-002-01-01.md'), 'utf8');
     const section = brief.slice(brief.indexOf(KNOWLEDGE_HEADING));
     expect(section).toContain('SQLITE_BUSY: database is locked');
-    expect(section).toMatch(new RegExp(`\\(lesson \`${lessonInStore.replace(/\./g, '\\.')}\`, drafted by harness, \\d{4}-\\d\\d-\\d\\d\\)`));
+    expect(section).toMatch(new RegExp(`\\(lesson \`${lessonInStore.replace(/\./g, '\\.')}\`, drafted by harness, \\d{4}-\\d\\d-\\d\\d; merged by Test Person, \\d{4}-\\d\\d-\\d\\d\\)`));
 
     // The lesson's use is on record: the SUMMARY.md, the trajectory, a `use` signal.
     const next = 'harness/SPC-002/integration';

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -48,6 +49,25 @@ async function runWithCommand(root: string, extra: Partial<Parameters<typeof run
 }
 
 describe('surfacing in harness run', () => {
+  it('attributes a surfaced lesson to who merged it and when, from git log of the store: a merge commit\'s committer, else the adding commit\'s author', async () => {
+    const lesson = '.harness/knowledge/lessons/testing/sqlite-parallel-tests.lesson.md';
+    const store = repoStore();
+    const { [lesson]: text, ...rest } = store;
+    const root = await makeRepo({ ...specTree(PLANS), ...rest });
+    const as = (name: string, date: string) => ({ ...process.env, GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: 'a@example.com', GIT_AUTHOR_DATE: date, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: 'a@example.com', GIT_COMMITTER_DATE: date });
+    const run = (env: NodeJS.ProcessEnv, ...args: string[]) => execFileSync('git', args, { cwd: root, env, stdio: 'ignore' });
+    // Drafted on a knowledge branch by one person, merged into main by another.
+    run(as('Dana Reyes', '2026-04-02T10:00:00Z'), 'checkout', '--quiet', '-b', 'harness/knowledge/lesson');
+    await writeTree(root, { [lesson]: text! });
+    run(as('Dana Reyes', '2026-04-02T10:00:00Z'), 'add', '-A');
+    run(as('Dana Reyes', '2026-04-02T10:00:00Z'), 'commit', '--quiet', '-m', 'lesson: sqlite');
+    run(as('Lee Park', '2026-04-03T09:00:00Z'), 'checkout', '--quiet', 'main');
+    run(as('Lee Park', '2026-04-03T09:00:00Z'), 'merge', '--quiet', '--no-ff', '-m', 'Merge the sqlite lesson', 'harness/knowledge/lesson');
+
+    const { brief } = await runWithCommand(root);
+    expect(await brief('01-01')).toContain('(lesson `lessons/testing/sqlite-parallel-tests.lesson.md`, by a person, 2026-03-02; merged by Lee Park, 2026-04-03)');
+  });
+
   it("puts the lesson from the repository's .harness/knowledge into the plan's brief and its SUMMARY.md, and nothing into a plan it does not apply to", async () => {
     const root = await makeRepo({ ...specTree(PLANS), ...repoStore() });
     const { outcome, reporter, brief } = await runWithCommand(root);
@@ -55,8 +75,8 @@ describe('surfacing in harness run', () => {
 
     const first = await brief('01-01');
     expect(first).toContain('## What harness has learned that applies here');
-    // Attributed: the file it came from, who wrote it and when, as the lesson says.
-    expect(first).toContain('(lesson `lessons/testing/sqlite-parallel-tests.lesson.md`, by a person, 2026-03-02)');
+    // Attributed: the file it came from, who wrote it and when, as the lesson says; who merged it and when, as Git says.
+    expect(first).toMatch(/\(lesson `lessons\/testing\/sqlite-parallel-tests\.lesson\.md`, by a person, 2026-03-02; merged by Test Person, \d{4}-\d\d-\d\d\)/);
     expect(first).toContain('Give each test file its own database');
     expect(first).not.toContain('migration-before-model');
     expect(first).not.toContain('skills-archived');

@@ -1,4 +1,5 @@
 import { renderTemplate } from '../../core/documents/render-template.js';
+import { failureSignature } from '../signals/signature.js';
 import type { SkillCandidate } from './skill-candidate.js';
 import type { GateVerdict } from './skill-gates.js';
 
@@ -10,16 +11,19 @@ export const SKILL_DESCRIPTION_MAX = 1024;
 const FILLER = new Set(['the', 'a', 'an', 'of', 'in', 'on', 'at', 'to', 'is', 'was', 'for', 'and', 'or', 'with', 'when', 'failed', 'check', 'plan', 'error']);
 
 /**
- * A skill name from what triggers it: the first words of its first error text (else its
- * title), lowercase a-z0-9 joined by single hyphens, at most 64 characters, cut at a word.
- * A name that is taken gets `-2`, `-3`…
+ * A skill name from what triggers it: the first words of its failure signature (else of its
+ * first error text and its title, masked the same way: numbers, dates, ids, paths and ports
+ * are no part of a name), lowercase a-z0-9 joined by single hyphens, at most 64 characters,
+ * cut at a word. A name that is taken gets `-2`, `-3`…
  */
 export function skillName(c: SkillCandidate, taken: ReadonlySet<string>): string {
-  const source = `${c.triggers[0] ?? ''} ${c.title}`;
+  const masked = (text: string | undefined) => (failureSignature(text) ?? '').replace(/<[a-z]+>/g, ' ');
+  const source = `${masked(c.signature ?? c.triggers[0])} ${masked(c.title)}`;
   const parts = source
     .toLowerCase()
     .split(/[^a-z0-9]+/)
-    .filter((w) => w.length > 1 && !FILLER.has(w) && !/^\d+$/.test(w));
+    // A word that starts with a digit is what is left of a number, a date or an id.
+    .filter((w) => w.length > 1 && !FILLER.has(w) && !/^\d/.test(w));
   const unique = [...new Set(parts)].slice(0, 6);
   let base = '';
   for (const w of unique) {

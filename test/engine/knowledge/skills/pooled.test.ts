@@ -6,6 +6,7 @@ import { attemptFailure, attemptSignals, type AttemptRecord } from '../../../../
 import { renderSignal } from '../../../../app/engine/knowledge/signals/signal-file.js';
 import { readSignal, type SignalRecord } from '../../../../app/engine/knowledge/signals/signal-record.js';
 import { skillCandidates } from '../../../../app/engine/knowledge/skills/skill-candidate.js';
+import { skillName } from '../../../../app/engine/knowledge/skills/skill-document.js';
 import { heuristicVerdicts } from '../../../../app/engine/knowledge/skills/skill-gates.js';
 import { ROOT } from '../../../helpers/paths.js';
 import { specOf } from '../../../helpers/spec.js';
@@ -14,11 +15,12 @@ import { specOf } from '../../../helpers/spec.js';
 
 const TEMPLATE = readFileSync(join(ROOT, 'templates', 'signal.md'), 'utf8');
 const PLAN = loadSpec(specOf([{ id: '01-01', title: 'Store', filesModified: ['src/store/a.ts'] }])).spec!.planById.get('01-01')!;
+const SNAPSHOT = (run: string) => `the command exited with code 1\nAssertionError: snapshot mismatch: row run-${run} differs from the stored one`;
 const ERROR = (dir: string) => `the command exited with code 1\nError [ERR_MODULE_NOT_FOUND]: Cannot find module '/home/ci/${dir}/src/db/pool' imported from /home/ci/${dir}/src/store/a.js`;
 
 let minute = 0;
-function repaired(spec: string, dir: string): SignalRecord[] {
-  const failure = attemptFailure({ agentError: ERROR(dir), timedOut: false });
+function repaired(spec: string, dir: string, error = ERROR(dir)): SignalRecord[] {
+  const failure = attemptFailure({ agentError: error, timedOut: false });
   const base: Omit<AttemptRecord, 'attempt' | 'failedBefore' | 'end'> = { spec, plan: PLAN, agent: 'command', timedOut: false, undeclaredWrites: [] };
   const drafts = [
     ...attemptSignals({ ...base, attempt: 1, failedBefore: 0, end: 'failed', failure }),
@@ -49,5 +51,11 @@ describe('skills from recurring repairs', () => {
     const reusability = heuristicVerdicts(candidate!).find((v) => v.gate === 'reusability')!;
     expect(reusability.pass).toBe(true);
     expect(reusability.reason).toMatch(/^its trigger "Error \[ERR_MODULE_NOT_FOUND\]: Cannot find module/);
+  });
+
+  it('names a skill from its signature: no date, number or path of one occurrence in the name', () => {
+    const [candidate] = skillCandidates({ signals: [...repaired('SPC-004', 'd', SNAPSHOT('2026-04-27T15:02:11Z')), ...repaired('SPC-005', 'e', SNAPSHOT('2026-05-02T08:40:00Z'))], lessons: [] });
+    expect(candidate!.signature).toBe('AssertionError: snapshot mismatch: row run-<date> differs from the stored one');
+    expect(skillName(candidate!, new Set())).toBe('assertionerror-snapshot-mismatch-row-run-differs');
   });
 });

@@ -33,7 +33,7 @@ export const LAYERS = {
   [LESSONS]: { may: [CORE, DOCUMENTS, SIGNALS], why: 'reflection reads signals (documents) and drafts lessons from them' },
   [SKILLS]: { may: [CORE, DOCUMENTS, SIGNALS, LESSONS], why: 'skills are extracted from signals (documents), judged with lessons\' records and the reflector' },
   [GENES]: { may: [CORE, DOCUMENTS, SIGNALS], why: 'genes are solidified from signals and scored from the trajectory (documents); they know no lesson or skill code' },
-  [SURFACING]: { may: [CORE, DOCUMENTS, SIGNALS, GENES], why: 'surfacing indexes the accepted documents, matches a plan by its files and the signatures of its failed attempts (signals) and balances genes by their settings (genes)' },
+  [SURFACING]: { may: [CORE, DOCUMENTS, GENES], why: 'surfacing indexes the accepted documents (their files and signatures included) and balances genes by their settings (genes); a plan\'s failure signatures come in as text' },
   [SPIKES]: { may: [CORE, DOCUMENTS], why: 'a spike\'s checks and files read its document and nothing else of the loop' },
   [IMPORTERS]: { may: [CORE], why: 'importers translate other tools\' files into the core model, before the spec loader' },
   [LIFECYCLE]: { may: [CORE, DOCUMENTS, SIGNALS, SPIKES], why: 'the plan lifecycle runs on the core, feeds knowledge through the documents and signals, and runs a spike\'s stages; it knows no forge and no runtime' },

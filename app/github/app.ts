@@ -1,6 +1,7 @@
 import type { Probot } from 'probot';
 import { commands } from './commands/commands.js';
 import { knowledgePullRequests } from './knowledge/knowledge-pull-requests.js';
+import { reviewSignals } from './knowledge/review-signals.js';
 import { scheduling } from './schedule/scheduling.js';
 import { specPullRequests } from './spec-pr/spec-pull-requests.js';
 
@@ -14,5 +15,6 @@ export default function harnessApp(app: Probot): void {
   scheduling(app);
   specPullRequests(app);
   knowledgePullRequests(app);
+  reviewSignals(app);
   app.log.debug('harness app loaded');
 }

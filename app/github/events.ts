@@ -14,6 +14,10 @@ export const APP_EVENTS = {
       'A spec PR opened, reopened or pushed to is validated (check run `harness / spec`) and its plans synced to issues; ' +
       'a plan PR merged closes its plan issue and starts a scheduling round.',
   },
+  pull_request_review: {
+    actions: ['submitted'],
+    why: "A review requesting changes on a plan's pull request is a `review` signal on the spec's signals PR: what a person found that the checks did not.",
+  },
   issue_comment: {
     actions: ['created'],
     why: '`/harness` slash commands, on issues and pull requests alike (GitHub sends PR conversation comments as issue comments).',

@@ -8,9 +8,14 @@ import { HarnessError } from '../engine/core/error.js';
  */
 export class McpToolError extends HarnessError {}
 
-/** Text for the agent to read, and the same facts as data when there are any. */
+/**
+ * Text for the agent to read, and the same facts as data when there are any: as
+ * `structuredContent`, and (MCP 2025-06-18, for clients that read only text) serialised as JSON
+ * in a second text block.
+ */
 export function toolText(text: string, data?: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text }], ...(data === undefined ? {} : { structuredContent: data }) };
+  if (data === undefined) return { content: [{ type: 'text', text }] };
+  return { content: [{ type: 'text', text }, { type: 'text', text: JSON.stringify(data) }], structuredContent: data };
 }
 
 export function toolError(message: string): CallToolResult {

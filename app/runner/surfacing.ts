@@ -8,6 +8,7 @@ import { DEFAULT_SURFACE, planSubject, surface, type SurfaceOptions } from '../e
 import { secretValues, type SafetyOptions } from '../machine/content-safety.js';
 import { loadSurfacingIndex, safeSurfaced } from '../machine/surfacing-store.js';
 import { readJson, writeJsonAtomic } from './atomic.js';
+import { planHistory } from './capture.js';
 import type { RunContext } from './context.js';
 
 /**
@@ -79,9 +80,13 @@ export async function surfaceForPlan(ctx: RunContext, plan: Plan, resumed: boole
     if (recorded) return recorded;
   }
   const index = await runIndex(ctx);
-  const entries = index ? await safeSurfaced(surface(index, planSubject(plan), optionsOf(ctx)), safety(ctx)) : [];
+  // On a retry the error the last attempt met is the strongest query there is (read under the mutex, as the store is written).
+  const signature = index ? (await ctx.mutex.run(planHistory(ctx, plan)))?.failure?.signature : undefined;
+  const subject = { ...planSubject(plan), ...(signature !== undefined ? { signatures: [signature] } : {}) };
+  const entries = index ? await safeSurfaced(surface(index, subject, optionsOf(ctx)), safety(ctx)) : [];
   await writeJsonAtomic(recordPath(ctx, plan), entries);
   if (entries.length > 0) ctx.reporter.event({ kind: 'info', text: `${plan.id} brief: ${entries.map((e) => `${e.kind} ${e.path}`).join(', ')}` });
+  for (const e of entries) ctx.reporter.event({ kind: 'info', text: `${plan.id} surfaced ${e.kind} ${e.path} (score ${e.score}): ${e.why}` });
   return entries;
 }
 

@@ -87,7 +87,7 @@ export function finalCheck(input: FinalCheckInput): FinalCheck {
     lines.push(
       '',
       "_This check run is GitHub Actions' own (the job had only `GITHUB_TOKEN`): it has no buttons, and the harness App's check run for this plan is settled by the App when the job ends. " +
-        'Give the workflow the App\'s secrets (HARNESS_APP_ID, HARNESS_APP_PRIVATE_KEY) to have the App\'s check run updated live, with its buttons._',
+        'Give the workflow the App\'s credentials (the variable HARNESS_APP_CLIENT_ID, the secret HARNESS_APP_PRIVATE_KEY) to have the App\'s check run updated live, with its buttons._',
     );
   }
   const text = [

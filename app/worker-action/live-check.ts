@@ -90,6 +90,26 @@ export class LiveCheck {
     this.writes++;
   }
 
+  /**
+   * A resumed job settles what the waiting one left: the plan's check runs on `shas` (the commit
+   * the App dispatched on, the wip commit the checkpoint pushed) that still ask a person for
+   * action, now that the person answered and this job took over. Left as they were, they would
+   * show "action required" on those commits for good.
+   */
+  async settleAnswered(shas: readonly string[]): Promise<number> {
+    const { forge, name, externalId } = this.o;
+    let settled = 0;
+    for (const sha of [...new Set(shas)]) {
+      for (const run of await forge.checkRuns(sha, name)) {
+        if (run.id === this.id || run.externalId !== externalId || run.status !== 'completed' || run.conclusion !== 'action_required') continue;
+        const summary = `The checkpoint was answered and the plan went on${this.o.detailsUrl ? ` in [a later run](${this.o.detailsUrl})` : ' in a later run'}: its state is on the plan branch's newest commit.`;
+        await forge.updateCheckRun(run.id, { status: 'completed', conclusion: 'neutral', output: { title: 'Answered: the plan went on', summary }, actions: [] });
+        settled++;
+      }
+    }
+    return settled;
+  }
+
   /** An event of the attempt: kept, and shown at the next paced write. */
   event(e: AttemptEvent): void {
     switch (e.kind) {
@@ -111,9 +131,12 @@ export class LiveCheck {
         this.push(`checkpoint ${e.checkpoint.id} answered: ${e.answer.answer}`);
         break;
       case 'agent-finished':
+        // The agent's last task is over: from here the title says what the worker does (its own commits, verification).
+        this.task = undefined;
         this.stage = 'The agent finished';
         break;
       case 'agent-failed':
+        this.task = undefined;
         this.stage = 'The agent failed';
         this.push(e.error.split('\n')[0] ?? '');
         break;

@@ -142,6 +142,11 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
     if (restored) {
       job.restored = restored;
       run.notes.push(`resumed at checkpoint \`${restored.saved.checkpoint.id}\`${restored.saved.session ? ` in the agent's session ${restored.saved.session.id}` : ''}`);
+      // The waiting run's check runs still ask for action on the commits it wrote them to; this run took over.
+      if (job.live.started) await job.live.settleAnswered([base, job.startingHead]).catch((e: unknown) => {
+        if (!(e instanceof GitHubError)) throw e;
+        run.log.warning(`could not settle the check runs the checkpoint left waiting: ${e.message}`);
+      });
     }
   }
   // Checked as the base has the plan: what the agent did to PLAN.md on its branch does not count. A branch
@@ -158,7 +163,7 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
   const clock = systemClock(run.now);
   const capture = workerCapture(run);
   // The script agent runs the plan's own steps and reads no brief: there is nothing to surface into.
-  const knowledge = agent === 'script' ? undefined : await surfaceOnRunner(run, plan);
+  const knowledge = agent === 'script' ? undefined : await surfaceOnRunner(run, plan, capture?.history(plan));
   if (knowledge && knowledge.length > 0) run.notes.push(`surfaced into the brief: ${knowledge.map((k) => `${k.kind} \`${k.path}\``).join(', ')}`);
   const input: AttemptInput = {
     spec: spec.id,

@@ -3,6 +3,7 @@ import { formatProblem } from '../engine/core/spec/problem.js';
 import type { Plan } from '../engine/core/spec/model.js';
 import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
 import type { SurfacedEntry } from '../engine/knowledge/documents/loop.js';
+import type { AttemptHistory } from '../engine/lifecycle/signals.js';
 import { planSubject, surface } from '../engine/knowledge/surfacing/surface.js';
 import { secretValues } from '../machine/content-safety.js';
 import { loadSurfacingIndex, safeSurfaced } from '../machine/surfacing-store.js';
@@ -16,7 +17,7 @@ const PROBLEMS_SHOWN = 10;
  * is surfaced is what people merged. Knowledge helps the work and never stops it: a store
  * that cannot be read, or files in it that do not parse, are warnings in the job log.
  */
-export async function surfaceOnRunner(run: WorkerRun, plan: Plan): Promise<SurfacedEntry[]> {
+export async function surfaceOnRunner(run: WorkerRun, plan: Plan, history?: () => Promise<AttemptHistory | undefined>): Promise<SurfacedEntry[]> {
   const dir = join(run.root, KNOWLEDGE_ROOT);
   if (run.config.knowledge.repository !== undefined) {
     run.notes.push(`knowledge.repository is ${run.config.knowledge.repository}; the worker surfaces from this repository's ${KNOWLEDGE_ROOT}/ only`);
@@ -30,7 +31,10 @@ export async function surfaceOnRunner(run: WorkerRun, plan: Plan): Promise<Surfa
   }
   for (const p of index.problems.slice(0, PROBLEMS_SHOWN)) run.log.warning(`${formatProblem(p, KNOWLEDGE_ROOT)} (not surfaced)`);
   if (index.problems.length > PROBLEMS_SHOWN) run.log.warning(`… and ${index.problems.length - PROBLEMS_SHOWN} more problems in ${KNOWLEDGE_ROOT}`);
-  const found = surface(index, planSubject(plan), { budgetTokens: run.config.knowledge.surface.budget_tokens, maxEntries: run.config.knowledge.surface.max_entries, ...(run.config.knowledge.genes ? { candidateShare: run.config.knowledge.genes.candidate_share } : {}) });
+  // On a retry the error the last attempt met is the strongest query there is.
+  const signature = history ? (await history())?.failure?.signature : undefined;
+  const subject = { ...planSubject(plan), ...(signature !== undefined ? { signatures: [signature] } : {}) };
+  const found = surface(index, subject, { budgetTokens: run.config.knowledge.surface.budget_tokens, maxEntries: run.config.knowledge.surface.max_entries, ...(run.config.knowledge.genes ? { candidateShare: run.config.knowledge.genes.candidate_share } : {}) });
   const entries = await safeSurfaced(found, { roots: [run.root, run.tempDir], secrets: secretValues({ ...process.env, ...run.env }) });
   for (const e of entries) run.log.info(`surfaced ${e.kind} ${KNOWLEDGE_ROOT}/${e.path} (score ${e.score}): ${e.why}`);
   return entries;

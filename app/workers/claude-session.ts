@@ -6,9 +6,10 @@ import { join } from 'node:path';
  * the config dir being $CLAUDE_CONFIG_DIR or ~/.claude, and the working directory written with
  * every character that is not a letter or a digit as "-". `claude --resume <id>` looks there, in
  * the directory of the cwd it runs in: a session restored on another runner goes under that
- * runner's checkout. (Read in @anthropic-ai/claude-code 2.0.76's cli.js, the version the worker
- * workflow pins: the config dir is `CLAUDE_CONFIG_DIR ?? ~/.claude`, the folder
- * `cwd.replace(/[^a-zA-Z0-9]/g, "-")`.)
+ * runner's checkout. (Read in @anthropic-ai/claude-code 2.1.332, the version the worker workflow
+ * pins: the config dir is `CLAUDE_CONFIG_DIR ?? ~/.claude`, the folder
+ * `cwd.replace(/[^a-zA-Z0-9]/g, "-")`; a folder name over 200 characters is cut there and given a
+ * hash of the path, which runners' checkouts, `/home/runner/work/<repo>/<repo>`, never reach.)
  */
 export function claudeTranscriptPath(cwd: string, sessionId: string, env: Record<string, string | undefined>): string {
   const config = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');

@@ -12,9 +12,13 @@ import { ROOT } from '../helpers/paths.js';
 
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 
+/** How every template mints the App's token: create-github-app-token v3's client-id, the older app id still taken. */
+const MINT = { 'client-id': '${{ vars.HARNESS_APP_CLIENT_ID || secrets.HARNESS_APP_ID }}', 'private-key': '${{ secrets.HARNESS_APP_PRIVATE_KEY }}' };
+
 /** The permission GitHub requires of an App before it sends each event. */
 const EVENT_PERMISSION: Record<string, string> = {
   pull_request: 'pull_requests',
+  pull_request_review: 'pull_requests',
   issue_comment: 'issues',
   check_run: 'checks',
   workflow_run: 'actions',
@@ -107,7 +111,17 @@ describe('the actions', () => {
 });
 
 describe('workflows', () => {
-  const files = ['.github/workflows/ci.yml', 'templates/workflows/harness-app.yml', 'templates/workflows/harness-reflect.yml', 'templates/workflows/harness-decay.yml'];
+  const files = ['.github/workflows/ci.yml', 'templates/workflows/harness-app.yml', 'templates/workflows/harness-reflect.yml', 'templates/workflows/harness-decay.yml', 'templates/workflows/harness-worker.yml'];
+  /**
+   * The actions the templates pin, each with the `runs:` of its action.yml at that commit as
+   * recorded from the action's repository (test/fixtures/actions/pinned.json): runners removed
+   * Node 20 on 2026-09-16, so a pin must run on Node 24.
+   */
+  const pinned = JSON.parse(read('test/fixtures/actions/pinned.json')) as Record<string, { tag: string; runs: string }>;
+  const usesOf = (file: string): string[] => {
+    const workflow = parse(read(file)) as { jobs: Record<string, { steps: { uses?: string }[] }> };
+    return Object.values(workflow.jobs).flatMap((job) => job.steps.map((step) => step.uses).filter((u): u is string => u !== undefined));
+  };
 
   it.each(files)('%s is a valid workflow', async (file) => {
     const result = parseWorkflow({ name: file, content: read(file) }, new NoOperationTraceWriter());
@@ -118,12 +132,39 @@ describe('workflows', () => {
   });
 
   it.each(files)('%s grants no permission by default and pins every action to a commit', (file) => {
-    const workflow = parse(read(file)) as { permissions: unknown; jobs: Record<string, { steps: { uses?: string }[] }> };
+    const workflow = parse(read(file)) as { permissions: unknown };
     expect(workflow.permissions).toEqual({});
-    const uses = Object.values(workflow.jobs).flatMap((job) => job.steps.map((step) => step.uses).filter((u) => u !== undefined));
-    // The template names harness's own action by a placeholder: where harness lives is the team's to fill in.
-    const unpinned = uses.filter((u) => !/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/.test(u) && !u.startsWith('OWNER/harness/'));
+    // harness's own actions are used by path from a checkout of harness at HARNESS_REF (or the dispatched commit): no placeholder to edit by hand.
+    const unpinned = usesOf(file).filter((u) => !/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/.test(u) && !/^\.\/\.harness-action\/actions\/(app|worker)$/.test(u));
     expect(unpinned).toEqual([]);
+  });
+
+  it.each(files.filter((f) => f.startsWith('templates/')))('%s uses no action that runs on Node 20 (runners removed it on 2026-09-16)', (file) => {
+    for (const uses of usesOf(file).filter((u) => !u.startsWith('./'))) {
+      expect(pinned[uses], `${uses} is recorded in test/fixtures/actions/pinned.json`).toBeDefined();
+      expect(pinned[uses]!.runs, uses).toMatch(/using: ["']?node24["']?/);
+    }
+    for (const local of usesOf(file).filter((u) => u.startsWith('./.harness-action/'))) {
+      const action = parse(read(`${local.slice('./.harness-action/'.length)}/action.yml`)) as { runs: { using: string } };
+      expect(action.runs.using, local).toBe('node24');
+    }
+  });
+
+  it.each(files.filter((f) => f.startsWith('templates/')))('%s takes harness at a fixed revision, and refuses HARNESS_REPOSITORY without HARNESS_REF', (file) => {
+    const workflow = parse(read(file)) as { jobs: Record<string, { steps: { name?: string; uses?: string; if?: string; with?: Record<string, string | boolean> }[] }> };
+    const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+    const harness = steps.find((s) => s.with?.path === '.harness-action');
+    expect(harness?.with).toMatchObject({ repository: '${{ vars.HARNESS_REPOSITORY || github.repository }}', ref: '${{ vars.HARNESS_REF || github.sha }}', 'persist-credentials': false });
+    expect(steps.find((s) => s.name === 'Refuse an unpinned harness')?.if).toBe("vars.HARNESS_REPOSITORY != '' && vars.HARNESS_REF == ''");
+    // The refusal comes before harness is checked out.
+    expect(steps.findIndex((s) => s.name === 'Refuse an unpinned harness')).toBeLessThan(steps.indexOf(harness!));
+  });
+
+  it('harness-worker.yml installs the pinned Claude Code, whose native binary needs its postinstall', () => {
+    const worker = parse(read('templates/workflows/harness-worker.yml')) as { jobs: { work: { env: Record<string, string>; steps: { name?: string; run?: string }[] } } };
+    expect(worker.jobs.work.env.CLAUDE_CODE_VERSION).toBe('2.1.332');
+    const install = worker.jobs.work.steps.find((s) => s.name?.startsWith('Install Claude Code'))!;
+    expect(install.run).toContain('@anthropic-ai/claude-code/install.cjs');
   });
 
   it('ci.yml reads the repository and nothing more', () => {
@@ -149,8 +190,8 @@ describe('workflows', () => {
     }
     const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
     const mint = steps.find((s) => s.uses?.startsWith('actions/create-github-app-token@'));
-    expect(mint?.with).toEqual({ 'app-id': '${{ secrets.HARNESS_APP_ID }}', 'private-key': '${{ secrets.HARNESS_APP_PRIVATE_KEY }}' });
-    expect(steps.find((s) => s.uses?.includes('/actions/app@'))?.with).toEqual({ token: '${{ steps.token.outputs.token }}' });
+    expect(mint?.with).toEqual(MINT);
+    expect(steps.find((s) => s.uses === './.harness-action/actions/app')?.with).toEqual({ token: '${{ steps.token.outputs.token }}' });
   });
 
   it('harness-decay.yml runs the app action as gene decay, daily and by hand, with the App\'s token', () => {
@@ -161,8 +202,8 @@ describe('workflows', () => {
     expect(Object.keys(workflow.on).sort()).toEqual(['schedule', 'workflow_dispatch']);
     expect(workflow.on.schedule?.map((s) => s.cron)).toEqual(['23 5 * * *']);
     const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
-    expect(steps.find((s) => s.uses?.startsWith('actions/create-github-app-token@'))?.with).toEqual({ 'app-id': '${{ secrets.HARNESS_APP_ID }}', 'private-key': '${{ secrets.HARNESS_APP_PRIVATE_KEY }}' });
-    expect(steps.find((s) => s.uses?.includes('/actions/app@'))?.with).toEqual({ token: '${{ steps.token.outputs.token }}', command: 'decay' });
+    expect(steps.find((s) => s.uses?.startsWith('actions/create-github-app-token@'))?.with).toEqual(MINT);
+    expect(steps.find((s) => s.uses === './.harness-action/actions/app')?.with).toEqual({ token: '${{ steps.token.outputs.token }}', command: 'decay' });
     expect((parse(read('actions/app/action.yml')) as { inputs: { command: { description: string } } }).inputs.command.description).toContain('`decay`');
   });
 
@@ -174,8 +215,8 @@ describe('workflows', () => {
     expect(Object.keys(workflow.on).sort()).toEqual(['schedule', 'workflow_dispatch']);
     expect(workflow.on.schedule?.map((s) => s.cron)).toEqual([expect.stringMatching(/^\S+ \S+ \S+ \S+ \S+$/)]);
     const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
-    expect(steps.find((s) => s.uses?.startsWith('actions/create-github-app-token@'))?.with).toEqual({ 'app-id': '${{ secrets.HARNESS_APP_ID }}', 'private-key': '${{ secrets.HARNESS_APP_PRIVATE_KEY }}' });
-    const app = steps.find((s) => s.uses?.includes('/actions/app@'));
+    expect(steps.find((s) => s.uses?.startsWith('actions/create-github-app-token@'))?.with).toEqual(MINT);
+    const app = steps.find((s) => s.uses === './.harness-action/actions/app');
     expect(app?.with).toEqual({ token: '${{ steps.token.outputs.token }}', command: 'reflect' });
     // The input the workflow passes is one the action declares.
     const action = parse(read('actions/app/action.yml')) as { inputs: Record<string, unknown> };

@@ -133,7 +133,12 @@ describe('the learning loop on this machine', () => {
     const lesson = parseKnowledge('lesson', proposed!.path, lessonText);
     expect(lesson.problems).toEqual([]);
     expect(lesson.data).toMatchObject({ evidence_count: 3, tags: expect.arrayContaining(['database', 'tests']) });
-    expect(lessonText).toMatch(/## Lesson\n\nWork involving .*database.* keeps going wrong the same way, in 3 places so far: "vitest run: SQLITE_BUSY: database is locked: tests\/shared\.db is open in another test file \(01-0\d\)"\./);
+    // The lesson names the error (as the failures said it) and the files and signature it applies to.
+    expect(lessonText).toMatch(/## Lesson\n\nPlans fail with "vitest run: SQLITE_BUSY: database is locked: tests\/shared\.db is open in another test file \(01-0\d\)" \(seen 3 times in 3 places so far\)\./);
+    expect(lesson.data).toMatchObject({
+      files: ['src/db/*.ts', 'tests/*.txt'],
+      signatures: ['vitest run: SQLITE_BUSY: database is locked: tests/shared.db is open in another test file (<n>-<n>)'],
+    });
     expect(lessonText).toContain('not written by an agent');
 
     // 4. The person accepts the lesson (locally: commits it).
@@ -152,7 +157,7 @@ describe('the learning loop on this machine', () => {
     const brief = await readFile(join(briefs, 'SPC-002-01-01.md'), 'utf8');
     const section = brief.slice(brief.indexOf(KNOWLEDGE_HEADING));
     expect(section).toContain('SQLITE_BUSY: database is locked');
-    expect(section).toContain(`(lesson, \`${lessonInStore}\`)`);
+    expect(section).toContain(`(from the lesson \`${lessonInStore}\`)`);
 
     // The lesson's use is on record: the SUMMARY.md, the trajectory, a `use` signal.
     const next = 'harness/SPC-002/integration';
@@ -168,5 +173,73 @@ describe('the learning loop on this machine', () => {
       ['match', 'SPC-002', lessonInStore],
       ['use', 'SPC-002', lessonInStore],
     ]);
+  });
+
+  it('a retried plan gets the lesson about the error its first attempt met, though neither its words nor its files match it', { timeout: 60_000 }, async () => {
+    // A lesson about one error, as reflection drafts it: its signature in the frontmatter, files elsewhere.
+    const lesson = [
+      '---',
+      'category: testing',
+      'confidence: medium',
+      'evidence_count: 3',
+      'last_updated: "2026-04-02"',
+      'tags: [sqlite-busy]',
+      'projects: []',
+      'files: ["server/storage/*.go"]',
+      'signatures: ["vitest run: SQLITE_BUSY: database is locked: tests/shared.db is open in another test file (<n>-<n>)"]',
+      '---',
+      '',
+      '## Lesson',
+      '',
+      'Plans fail with "vitest run: SQLITE_BUSY: database is locked" (seen 3 times in 3 places so far).',
+      '',
+      '## When this applies',
+      '',
+      'Plans that change `server/storage/*.go`.',
+      '',
+      '## Recommendation',
+      '',
+      'Do this from the start: "Gave each test file its own database" (what the agent said fixed it in 3 places, first in SPC-001 01-01).',
+      '',
+      '## Evidence',
+      '',
+      '- `.harness/knowledge/signals/app/2026-04-01/20260401T090000Z-0a0b0c0d-struggle.signal.md` (struggle, medium, app SPC-001 01-01, 2026-04-01T09:00:00.000Z)',
+      '',
+    ].join('\n');
+    const plan = [
+      '---',
+      'plan_id: "01-01"',
+      'title: Billing export',
+      'depends_on: []',
+      'files_modified: ["lib/billing/csv.js", "tests/01-01.db.txt"]',
+      'must_pass:',
+      '  - { id: own-database, type: file_contains, path: tests/01-01.db.txt, contains: "tests/01-01.db" }',
+      '---',
+      '# Billing export',
+      '',
+      'Produce the CSV of invoices for accounting.',
+      '',
+    ].join('\n');
+    const root = await makeRepo({
+      '.github/harness.yml': CONFIG,
+      '.harness/knowledge/lessons/testing/vitest-run-sqlite-busy.lesson.md': lesson,
+      'docs/specs/SPC-003-billing/SPEC.md': '---\nid: SPC-003\ntitle: Billing\n---\n# Billing\n',
+      'docs/specs/SPC-003-billing/planning/plans/01-export/01-01-PLAN.md': plan,
+    });
+    const briefs = await mkdtemp(join(tmpdir(), 'harness-briefs-'));
+    const env = { BRIEFS: briefs };
+
+    // Nothing in the plan says SQLite: the first attempt gets nothing, and fails with the error.
+    const first = await harness(['run', 'docs/specs/SPC-003-billing'], root, env);
+    expect(first.code).toBe(1);
+    expect(first.stdout).not.toContain('01-01 brief:');
+    expect(await readFile(join(briefs, 'SPC-003-01-01.md'), 'utf8')).not.toContain(KNOWLEDGE_HEADING);
+
+    // The retry is matched on the error its first attempt met, gets the lesson, and passes.
+    const retry = await harness(['run', 'docs/specs/SPC-003-billing', '--retry'], root, env);
+    expect(retry.stdout).toContain('01-01 brief: lesson lessons/testing/vitest-run-sqlite-busy.lesson.md\n');
+    expect(retry.stdout).toMatch(/01-01 surfaced lesson lessons\/testing\/vitest-run-sqlite-busy\.lesson\.md \(score [\d.]+\): the error of its earlier attempt: vitest run: SQLITE_BUSY: database is locked: tests\/shared\.db is open in another test file \(<n>-<n>\)/);
+    expect(retry.stdout).toContain('SPC-003: 1/1 plans verified');
+    expect(retry.code).toBe(0);
   });
 });

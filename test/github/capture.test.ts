@@ -101,6 +101,55 @@ describe('the App\'s signals', () => {
     expect(github.branches.get(SIGNALS)).toBe(head);
   });
 
+  it('a plan PR a person closed without merging is a review signal, with their last comment before the close; harness closing its own is none', async () => {
+    const closed = webhookExample<{ pull_request: Record<string, unknown> & { number: number; head: { ref: string } }; sender: { login: string; type: string } }>('pull_request', (p) => p.action === 'closed');
+    closed.pull_request.head.ref = `harness/${SPEC}/02-03`;
+    github.comments.push({ id: 51, issue: 2, body: 'This picks SQLite without the migration path we agreed on; closing, please plan the migration first.', userType: 'User', login: 'Codertocat', created_at: '2019-05-15T15:20:00Z' });
+    github.comments.push({ id: 52, issue: 2, body: 'Reopen when the plan is fixed.', userType: 'User', login: 'Codertocat', created_at: '2019-05-15T15:30:00Z' });
+
+    const before = github.requests.length;
+    await testProbot().receive({ id: 'closed-2', name: 'pull_request', payload: closed } as never);
+
+    expect(github.log(before).slice(0, 2)).toEqual([`GET ${R}/issues/2/comments?per_page=100`, `GET ${R}/contents/.github/harness.yml`]);
+    const [s] = signalFiles();
+    expect(s!.data).toMatchObject({ type: 'review', severity: 'high', spec: SPEC, phase: '02', plan: '02-03', metadata: { review: 'closed-unmerged', by: 'Codertocat', pr: 2 } });
+    // Their comment before the close, not the one after it.
+    expect(s!.text).toContain('Codertocat closed plan 02-03 of SPC-042 (pull request #2, "Update the README with new information.") without merging it:\n\n> This picks SQLite without the migration path we agreed on; closing, please plan the migration first.');
+    expect(s!.text).not.toContain('Reopen when');
+    expect(github.pullRequests.find((p) => p.head === SIGNALS)).toMatchObject({ title: `Signals of ${SPEC}` });
+
+    // harness closing a plan PR itself (a retry) is no person's review.
+    const head = github.branches.get(SIGNALS);
+    closed.sender = { login: 'harness[bot]', type: 'Bot' };
+    await testProbot().receive({ id: 'closed-3', name: 'pull_request', payload: closed } as never);
+    expect(github.branches.get(SIGNALS)).toBe(head);
+  });
+
+  it('a review requesting changes on a plan PR is a review signal with what was asked; an approval or a comment is none', async () => {
+    type ReviewPayload = { review: Record<string, unknown> & { state: string; body: string | null }; pull_request: { head: { ref: string } } };
+    const review = webhookExample<ReviewPayload>('pull_request_review', (p) => p.action === 'submitted');
+    review.pull_request.head.ref = `harness/${SPEC}/02-03`;
+    review.review.body = 'Keep the SQLite file out of the repository: put it under var/ and ignore it.';
+
+    // A comment-only review, and an approval: nothing is filed, nothing is read.
+    const before = github.requests.length;
+    await testProbot().receive({ id: 'review-1', name: 'pull_request_review', payload: review } as never);
+    await testProbot().receive({ id: 'review-2', name: 'pull_request_review', payload: { ...review, review: { ...review.review, state: 'approved' } } } as never);
+    expect(github.log(before)).toEqual([]);
+
+    review.review.state = 'changes_requested';
+    await testProbot().receive({ id: 'review-3', name: 'pull_request_review', payload: review } as never);
+    const [s] = signalFiles();
+    expect(s!.data).toMatchObject({ type: 'review', severity: 'medium', spec: SPEC, plan: '02-03', metadata: { review: 'changes-requested', by: 'Codertocat', pr: 2, id: 237895671, asked: 'Keep the SQLite file out of the repository: put it under var/ and ignore it.' } });
+    expect(s!.text).toContain('Codertocat requested changes on plan 02-03 of SPC-042 (pull request #2, "Update the README with new information."):\n\n> Keep the SQLite file out of the repository: put it under var/ and ignore it.');
+
+    // The same review delivered again files nothing twice.
+    const head = github.branches.get(SIGNALS);
+    await testProbot().receive({ id: 'review-4', name: 'pull_request_review', payload: review } as never);
+    expect(signalFiles()).toHaveLength(1);
+    expect(github.branches.get(SIGNALS)).toBe(head);
+  });
+
   it('a plan a person aborted is interrupted, on the spec\'s signals PR', async () => {
     github.issue(14).labels = github.issue(14).labels.map((l) => (l === 'status:failed' ? 'status:running' : l));
     github.workflowRuns.push({ id: 77, display_title: `harness ${SPEC}/02-03`, status: 'in_progress' });

@@ -188,7 +188,7 @@ describe('the learning loop on GitHub', () => {
     const section = brief.slice(brief.indexOf(KNOWLEDGE_HEADING));
     expect(brief).toContain(KNOWLEDGE_HEADING);
     expect(section).toContain('SQLITE_BUSY: database is locked');
-    expect(section).toContain(`(lesson, \`${lessonPath.slice('.harness/knowledge/'.length)}\`)`);
+    expect(section).toContain(`(from the lesson \`${lessonPath.slice('.harness/knowledge/'.length)}\`)`);
     const planPr = github.pullRequests.find((p) => p.head === `harness/${SPEC}/01-04`)!;
     expect(planPr.body).toContain('### Knowledge surfaced');
     expect(planPr.body).toContain(`\`${lessonPath}\` (lesson)`);

@@ -31,7 +31,12 @@ export async function startHarnessMcp(cwd: string, env: Record<string, string> =
     client,
     call: async (name, toolArgs = {}) => {
       const result = (await client.callTool({ name, arguments: toolArgs }, undefined, { timeout: 120_000 })) as CallToolResult;
-      const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+      const texts = result.content.map((c) => (c.type === 'text' ? c.text : ''));
+      // MCP 2025-06-18: a result with structured content carries the same JSON as text too, after the words for the agent.
+      if (result.structuredContent !== undefined && texts.at(-1) !== JSON.stringify(result.structuredContent)) {
+        throw new Error(`${name}: the structured result is not also given as JSON text: ${JSON.stringify(result.content)}`);
+      }
+      const text = (result.structuredContent === undefined ? texts : texts.slice(0, -1)).join('\n');
       return { text, data: (result.structuredContent ?? {}) as Record<string, unknown>, isError: result.isError === true };
     },
     stderr: () => stderr,

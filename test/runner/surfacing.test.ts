@@ -55,7 +55,7 @@ describe('surfacing in harness run', () => {
 
     const first = await brief('01-01');
     expect(first).toContain('## What harness has learned that applies here');
-    expect(first).toContain('(lesson, `lessons/testing/sqlite-parallel-tests.lesson.md`)');
+    expect(first).toContain('(from the lesson `lessons/testing/sqlite-parallel-tests.lesson.md`)');
     expect(first).toContain('Give each test file its own database');
     expect(first).not.toContain('migration-before-model');
     expect(first).not.toContain('skills-archived');
@@ -77,6 +77,9 @@ describe('surfacing in harness run', () => {
 
     expect(reporter.events.filter((e) => e.kind === 'info').map((e) => e.kind === 'info' && e.text)).toEqual([
       '01-01 brief: lesson lessons/testing/sqlite-parallel-tests.lesson.md, skill skills/sqlite-busy-in-parallel-tests/SKILL.md',
+      // Each match with its reason.
+      '01-01 surfaced lesson lessons/testing/sqlite-parallel-tests.lesson.md (score 8.724): tags sqlite, tests, parallel; names src/db/** (plan: src/db/notes.ts); its trigger words src, db, sqlite, database, tests; text similarity 0.50',
+      '01-01 surfaced skill skills/sqlite-busy-in-parallel-tests/SKILL.md (score 3.86): tags sqlite, tests, parallel; its trigger words parallel, sqlite, database, files, tests; text similarity 0.28',
     ]);
   });
 

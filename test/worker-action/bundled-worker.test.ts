@@ -243,6 +243,16 @@ describe('the bundled worker action on a runner', () => {
     expect(remoteCommits(s.repo.remote, BRANCH, s.repo.base).map((c) => c.subject)).toEqual(['01-01: Greeting', `docs(${SPEC}): summary of 01-01`]);
     expect(git(s.repo.remote, 'show', `refs/heads/${BRANCH}:out/greeting.txt`)).toBe('hello\nformal');
     expect(() => git(s.repo.remote, 'show', `refs/heads/${BRANCH}:.harness/checkpoint/checkpoint.json`)).toThrow();
+    // Nothing asks for action any more. GitHub shows the latest check run of a name on each commit: on the dispatched commit
+    // that is the App's, settled as answered; on the wip commit the resumed run's own, which supersedes the waiting one.
+    expect(s.github.checkRuns.find((r) => r.id === APP_CHECK)).toMatchObject({ status: 'completed', conclusion: 'neutral', output: { title: 'Answered: the plan went on' } });
+    const latest = [...new Map(s.github.checkRuns.map((r) => [r.head_sha, r])).values()];
+    expect(latest.filter((r) => r.conclusion === 'action_required')).toEqual([]);
+    expect(latest.map((r) => [r.head_sha === s.repo.base ? 'base' : r.head_sha === wip ? 'wip' : 'head', r.conclusion])).toEqual([
+      ['base', 'neutral'],
+      ['wip', 'success'],
+      ['head', 'success'],
+    ]);
   });
 
   it('with only GITHUB_TOKEN: a check run of its own, no buttons, and a budget overrun ends it as failed with the reason', async () => {

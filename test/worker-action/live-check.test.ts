@@ -56,6 +56,20 @@ describe('the live check run', () => {
     expect(writes).toHaveLength(1 + progress.length + 1);
   });
 
+  it("once the agent finished, the title is the worker's stage, not the agent's last task", async () => {
+    const { forge, writes } = recordingForge();
+    const live = new LiveCheck(options(forge));
+    await live.start('abc123', 'SPC-007 / 01-01 Greeting');
+    live.event({ kind: 'task-started', task: 3, total: 3, title: 'Task number 3' });
+    await vi.advanceTimersByTimeAsync(3_000);
+    live.event({ kind: 'agent-finished' });
+    await vi.advanceTimersByTimeAsync(3_000);
+    live.event({ kind: 'verifying', level: 'plan' });
+    await vi.advanceTimersByTimeAsync(3_000);
+
+    expect(writes.map((w) => (w.body as { output?: { title: string } }).output?.title)).toEqual(['The agent is starting', 'Task 3 of 3: Task number 3', 'The agent finished', 'Verifying the plan']);
+  });
+
   it("takes over the App's unfinished check run instead of making another, and shows the final state on a pushed head too", async () => {
     const app: CheckRun = { id: 5, name: 'harness / plan 01-01', headSha: 'abc123', externalId: 'SPC-007/01-01', status: 'queued', conclusion: null, output: { title: 'Worker dispatched', summary: '', annotationsCount: 0 } };
     const { forge, writes } = recordingForge([app]);

@@ -64,6 +64,12 @@ describe('claude agent: the reporting channel (MCP)', () => {
     expect(config).toBe(join(logDir, 'mcp.json'));
     const servers = JSON.parse(await readFile(config, 'utf8')) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> };
     expect(Object.keys(servers.mcpServers)).toEqual(['harness']);
+    // What the agent sees of the tools: a title, what they may touch (MCP tool annotations), and their inputs.
+    const tools = JSON.parse(await readFile(join(claude.bin, 'tools.json'), 'utf8')) as { name: string; title?: string; annotations?: Record<string, boolean> }[];
+    expect(tools.map((t) => [t.name, t.title, t.annotations])).toEqual([
+      ['harness_worker_report', 'Report to harness', { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }],
+      ['harness_worker_await', "Wait for a person's answer", { readOnlyHint: true, openWorldHint: false }],
+    ]);
     expect(servers.mcpServers.harness!.args.at(-1)).toBe('mcp-report');
     expect(servers.mcpServers.harness!.env.HARNESS_REPORT_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(call!.args[call!.args.indexOf('--allowedTools') + 1]).toBe(CLAUDE_TOOL_NAMES.join(','));

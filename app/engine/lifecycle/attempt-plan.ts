@@ -119,6 +119,8 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
       ...(seen ? { seen } : {}),
       ...(input.expects ? { expects: input.expects } : {}),
       ...(input.knowledge ? { knowledge: input.knowledge } : {}),
+      changed,
+      ...(agent?.kind === 'completed' && agent.summary !== undefined ? { summary: agent.summary } : {}),
     });
     return { commits, facts, timing: { agentMs, verifyMs: how.verifyMs }, signals };
   };

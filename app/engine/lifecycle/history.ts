@@ -33,7 +33,16 @@ export function historyOf(signal: Signal): AttemptHistory | undefined {
   const fingerprint = m.failure;
   const kind: AttemptFailure['kind'] = fingerprint.startsWith('timeout:') ? 'timeout' : fingerprint.startsWith('agent:') ? 'agent' : 'verification';
   const checks = strings(m.checks);
-  const failure: AttemptFailure = { kind, fingerprint, ...(checks ? { checks } : {}), ...(typeof m.step === 'string' ? { step: m.step } : {}), ...(typeof m.said === 'string' ? { said: m.said } : {}) };
+  const changed = strings(m.changed);
+  const failure: AttemptFailure = {
+    kind,
+    fingerprint,
+    ...(checks ? { checks } : {}),
+    ...(typeof m.step === 'string' ? { step: m.step } : {}),
+    ...(typeof m.said === 'string' ? { said: m.said } : {}),
+    ...(typeof m.signature === 'string' ? { signature: m.signature } : {}),
+    ...(changed ? { changed } : {}),
+  };
   return { attempt: m.attempt, failure };
 }
 

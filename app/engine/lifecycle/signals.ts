@@ -4,8 +4,9 @@ import type { Deviation } from '../core/run/deviations.js';
 import type { Check, Phase, Plan } from '../core/spec/model.js';
 import type { LevelResult, VerificationReport } from '../core/verify/levels.js';
 import type { SignalDraft, SurfacedEntry } from '../knowledge/documents/loop.js';
+import { failureSignature } from '../knowledge/signals/signature.js';
 import { deriveTags, type TagSources } from '../knowledge/signals/signal-tags.js';
-import { tellingLine } from './failure-reason.js';
+import { evidenceLine, tellingLine } from './failure-reason.js';
 import type { AgentSeen } from './run-agent.js';
 
 /**
@@ -24,14 +25,26 @@ export interface AttemptFailure {
   checks?: string[];
   /** The failing step's title, when the agent says which. */
   step?: string;
-  /** The line of the agent's error that says what went wrong, as it said it. */
+  /** The line of the agent's error (or of the failing check's output) that says what went wrong, as it said it. */
   said?: string;
+  /** The telling line normalised (knowledge/signals/signature.ts): the same for the same error in any plan. */
+  signature?: string;
+  /** The files the attempt changed, as far as it got: what the passing attempt is compared with. */
+  changed?: string[];
 }
 
 /** The plan's previous attempt, when it failed: what the runtime found in the store. */
 export interface AttemptHistory {
   attempt: number;
   failure?: AttemptFailure;
+}
+
+/** What the passing attempt did that the failed one had not: the fix, as far as the facts show it. */
+export interface AttemptFix {
+  /** Files the passing attempt changed that the failed one did not (all it changed, when the failed one's are not known). */
+  files: string[];
+  /** The agent's own words about what it did: its reported insights (HARNESS_INSIGHT, the MCP worker report) and its summary. */
+  said: string[];
 }
 
 /** Failed attempts before a verified one from which it is also a struggle. */
@@ -61,6 +74,8 @@ function checkKey(result: LevelResult): string {
 }
 
 const SAID_MAX = 500;
+/** Files a signal lists at most. */
+const MAX_FILES = 40;
 
 /**
  * The line of an agent's error that says what went wrong. The first line is how the agent
@@ -79,14 +94,33 @@ export function attemptFailure(input: { agentError?: string; timedOut: boolean; 
   if (input.agentError !== undefined) {
     const step = STEP_ERROR.exec(input.agentError)?.[1];
     const kind = input.timedOut ? 'timeout' : 'agent';
-    if (step !== undefined) return { kind, fingerprint: `${kind}:step:${step}`, step };
     const said = agentErrorLine(input.agentError);
-    return { kind, fingerprint: `${kind}:${normalise(said)}`, said };
+    const signature = failureSignature(said);
+    if (step !== undefined) return { kind, fingerprint: `${kind}:step:${step}`, step, ...(signature ? { said, signature } : {}) };
+    return { kind, fingerprint: `${kind}:${normalise(said)}`, said, ...(signature ? { signature } : {}) };
   }
-  const failed = (input.report?.results ?? []).filter((r) => r.status === 'fail').map(checkKey).sort();
-  if (failed.length > 0) return { kind: 'verification', fingerprint: `checks:${failed.join(',')}`, checks: failed };
+  const failing = (input.report?.results ?? []).filter((r) => r.status === 'fail');
+  const failed = failing.map(checkKey).sort();
+  if (failed.length > 0) {
+    // The first failing check's telling line: what a person reads first, and what tells this failure from another.
+    const first = failing[0]!;
+    const line = evidenceLine(first.evidence);
+    const said = line.length > SAID_MAX ? `${line.slice(0, SAID_MAX - 1)}…` : line;
+    const signature = failureSignature(said);
+    return { kind: 'verification', fingerprint: `checks:${failed.join(',')}`, checks: failed, ...(said ? { said } : {}), ...(signature ? { signature } : {}) };
+  }
   const problems = (input.report?.problems ?? []).map(normalise).sort();
-  return { kind: 'verification', fingerprint: `verification:${problems.join(';') || 'no reason'}` };
+  const signature = failureSignature(input.report?.problems[0]);
+  return { kind: 'verification', fingerprint: `verification:${problems.join(';') || 'no reason'}`, ...(signature ? { signature } : {}) };
+}
+
+/** The fix, from the failed attempt's files, the passing attempt's and what its agent said. */
+export function attemptFix(previous: AttemptFailure | undefined, changed: readonly string[], said: readonly string[]): AttemptFix {
+  const before = new Set(previous?.changed ?? []);
+  const added = previous?.changed === undefined ? [] : changed.filter((f) => !before.has(f));
+  // A retry on the failed attempt's checkout changes the same files again: then what it changed is all there is to say.
+  const files = added.length > 0 ? added : [...changed];
+  return { files: [...new Set(files)].sort(), said: [...new Set(said.map((s) => s.trim()).filter((s) => s !== ''))] };
 }
 
 function describeFailure(failure: AttemptFailure): string {
@@ -135,6 +169,10 @@ export interface AttemptRecord {
   expects?: { model?: string };
   /** The knowledge surfaced into its brief. */
   knowledge?: readonly SurfacedEntry[];
+  /** The files the attempt changed (all of them, against the plan's base). */
+  changed?: readonly string[];
+  /** What the agent said it did, when it finished (its summary). */
+  summary?: string;
 }
 
 function draft(r: AttemptRecord, type: SignalDraft['type'], severity: Level, tags: string[], text: { happened: string; context: string; cause: string }, metadata: Record<string, unknown>): SignalDraft {
@@ -158,7 +196,16 @@ function baseContext(r: AttemptRecord): string[] {
 function failureSignals(r: AttemptRecord): SignalDraft[] {
   const failure = r.failure!;
   const tags = deriveTags(planSources(r.plan, failure));
-  const facts = { outcome: 'failed', failure: failure.fingerprint, ...(failure.checks ? { checks: failure.checks } : {}), ...(failure.step ? { step: failure.step } : {}), ...(failure.said ? { said: failure.said } : {}) };
+  const facts = {
+    outcome: 'failed',
+    failure: failure.fingerprint,
+    ...(failure.signature ? { signature: failure.signature } : {}),
+    ...(failure.checks ? { checks: failure.checks } : {}),
+    ...(failure.step ? { step: failure.step } : {}),
+    ...(failure.said ? { said: failure.said } : {}),
+    ...(r.plan.filesModified.length > 0 ? { files: [...r.plan.filesModified] } : {}),
+    ...(r.changed && r.changed.length > 0 ? { changed: r.changed.slice(0, MAX_FILES) } : {}),
+  };
   const reason = r.reason ?? describeFailure(failure);
   const context = baseContext(r);
   if (r.failedBefore > 0) context.push(`${r.failedBefore} earlier attempt${r.failedBefore === 1 ? '' : 's'} failed too.`);
@@ -196,6 +243,17 @@ function failureSignals(r: AttemptRecord): SignalDraft[] {
   return out;
 }
 
+/** What the agent said it did: its reported insights first, then its summary (a default "`cmd` finished" says nothing). */
+function agentWords(r: AttemptRecord): string[] {
+  const insights = (r.seen?.insights ?? []).map((i) => [i.summary, i.detail].filter((x) => x !== undefined && x.trim() !== '').join(': '));
+  const summary = r.summary !== undefined && !/^`[^`]*` finished$/.test(r.summary.trim()) ? [r.summary] : [];
+  return [...insights, ...summary].map((t) => (t.length > SAID_MAX ? `${t.slice(0, SAID_MAX - 1)}…` : t));
+}
+
+function quoted(text: string): string {
+  return `"${text.replace(/"/g, "'")}"`;
+}
+
 function repairSignals(r: AttemptRecord): SignalDraft[] {
   if (r.failedBefore === 0) return [];
   const last = r.previous?.failure;
@@ -205,12 +263,31 @@ function repairSignals(r: AttemptRecord): SignalDraft[] {
   // The commands that show the repair held (the repaired checks', else all the plan's): a gene solidified from it validates with them.
   const repairedChecks = new Set(last?.checks?.map((c) => c.slice(c.lastIndexOf('/') + 1)) ?? []);
   const validation = r.plan.mustPass.filter((c) => repairedChecks.size === 0 || repairedChecks.has(c.id)).flatMap((c) => commandOf(c) ?? []);
-  const facts = { outcome: 'verified', failedBefore: r.failedBefore, ...(last ? { repaired: last.fingerprint } : {}), ...(validation.length > 0 ? { validation } : {}) };
+  const fix = attemptFix(last, r.changed ?? [], agentWords(r));
+  const fixed = [
+    ...(fix.said.length > 0 ? [`The agent said: ${fix.said.map(quoted).join('; ')}.`] : []),
+    ...(fix.files.length > 0 ? [`It changed ${fix.files.slice(0, 10).map((f) => `\`${f}\``).join(', ')}${fix.files.length > 10 ? ', …' : ''}.`] : []),
+  ];
+  const facts = {
+    outcome: 'verified',
+    failedBefore: r.failedBefore,
+    ...(last ? { repaired: last.fingerprint } : {}),
+    ...(last?.signature ? { signature: last.signature } : {}),
+    ...(last?.said ? { said: last.said } : {}),
+    ...(last?.checks ? { checks: last.checks } : {}),
+    ...(validation.length > 0 ? { validation } : {}),
+    ...(r.plan.filesModified.length > 0 ? { files: [...r.plan.filesModified] } : {}),
+    ...(fix.files.length > 0 || fix.said.length > 0 ? { fix: { ...(fix.said.length > 0 ? { said: fix.said } : {}), ...(fix.files.length > 0 ? { files: fix.files.slice(0, MAX_FILES) } : {}) } } : {}),
+  };
+  const error = last?.said !== undefined ? `: ${quoted(last.said)}` : '';
   const out = [
     draft(r, 'repair', r.failedBefore >= 2 ? 'medium' : 'low', tags, {
-      happened: `${capitalise(where(r))} passed on attempt ${r.attempt}, after ${r.failedBefore} failed attempt${r.failedBefore === 1 ? '' : 's'}.`,
-      context: context.join('\n'),
-      cause: last ? `What failed before (${describeFailure(last)}) was put right in this attempt.` : 'An earlier attempt failed; this one put it right.',
+      happened: [
+        `${capitalise(where(r))} passed on attempt ${r.attempt}, after ${r.failedBefore} failed attempt${r.failedBefore === 1 ? '' : 's'}${error}.`,
+        ...(fixed.length > 0 ? ['', `What fixed it: ${fixed.join(' ')}`] : []),
+      ].join('\n'),
+      context: [...context, ...(validation.length > 0 ? [`The check${validation.length === 1 ? '' : 's'} that now pass: ${validation.map((c) => `\`${c}\``).join(', ')}.`] : [])].join('\n'),
+      cause: last ? `What failed before (${describeFailure(last)}) was put right in this attempt${fix.said.length > 0 ? `: ${fix.said.map(quoted).join('; ')}` : ''}.` : 'An earlier attempt failed; this one put it right.',
     }, facts),
   ];
   if (r.failedBefore >= STRUGGLE_AFTER_FAILURES) {
@@ -246,8 +323,13 @@ function deviationSignals(r: AttemptRecord): SignalDraft[] {
       happened: `${capitalise(where(r))} changed ${d.files.length === 1 ? 'a file' : `${d.files.length} files`} outside its files_modified: ${d.files.slice(0, 20).map((f) => `\`${f}\``).join(', ')}${d.files.length > 20 ? ', …' : ''}.`,
       context: [...baseContext(r), `files_modified: ${r.plan.filesModified.length > 0 ? r.plan.filesModified.map((f) => `\`${f}\``).join(', ') : 'none'}.`].join('\n'),
       cause: `${d.reason} Either the plan should declare these files, or the agent went beyond the plan.`,
-    }, { files: d.files }),
+    }, { files: d.files, ...signatureOf(`undeclared write outside files_modified: ${[...new Set(d.files.map((f) => (f.includes('/') ? `${f.split('/')[0]}/` : f)))].sort().join(', ')}`) }),
   );
+}
+
+function signatureOf(line: string): { signature?: string } {
+  const signature = failureSignature(line);
+  return signature ? { signature } : {};
 }
 
 /** `sonnet` names `claude-sonnet-4-5-20250929`; a different family or version does not. */
@@ -285,12 +367,14 @@ function configSignals(r: AttemptRecord): SignalDraft[] {
 }
 
 function insightSignals(r: AttemptRecord): SignalDraft[] {
+  // An insight reported while repairing a failure is the agent's account of the fix: evidence of that failure's cluster.
+  const repairs = r.end === 'verified' && r.failedBefore > 0 ? r.previous?.failure?.signature : undefined;
   return (r.seen?.insights ?? []).map((insight: Insight) =>
     draft(r, insight.kind, 'low', deriveTags(planSources(r.plan, undefined, { words: insight.tags ?? [] })), {
       happened: [insight.summary, ...(insight.detail ? ['', insight.detail] : [])].join('\n'),
       context: [`Reported by the ${r.agent} agent while working on ${where(r)}, attempt ${r.attempt}, which ${r.end === 'verified' ? 'passed' : r.end === 'failed' ? 'failed' : 'stopped for a person'}.`].join('\n'),
       cause: "The agent's own account; harness has not checked it.",
-    }, { reported: 'agent' }),
+    }, { reported: 'agent', ...(repairs ? { signature: repairs, repairs: true } : {}) }),
   );
 }
 

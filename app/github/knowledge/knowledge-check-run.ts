@@ -17,7 +17,7 @@ export type KnowledgePullContext = Context<'pull_request.opened' | 'pull_request
 /**
  * The `harness / knowledge` check run on every knowledge pull request (a head branch under
  * `harness/knowledge/`, in this repository): each changed knowledge file against its format and
- * template and the content-safety pass (engine/knowledge/knowledge-check.ts), each problem an
+ * template and the content-safety pass (engine/knowledge/documents/knowledge-check.ts), each problem an
  * annotation on its file and line, so a person who edits the PR sees at once what a merge would
  * let in. The store's files are `.harness/knowledge/…`, or the whole repository when it is the
  * knowledge repository (`knowledge.repository` names it). On the head commit, once: a redelivery

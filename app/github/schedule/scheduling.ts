@@ -3,6 +3,7 @@ import { planClaimsPrefix, specClaimsPrefix } from '../../engine/forge/claims.js
 import { concludedByWorker, settledByApp } from '../../engine/forge/worker-outcome.js';
 import { parseTargetBranch, parseTargetId } from '../../engine/forge/worker-target.js';
 import { appGateway } from '../app-gateway.js';
+import { noteClosedUnmerged } from '../knowledge/review-signals.js';
 import { scheduleRound } from './round.js';
 import { onWorkerRunCompleted } from './worker-run.js';
 
@@ -50,6 +51,7 @@ async function onPlanMerged(context: Context<'pull_request.closed'>): Promise<vo
   if (pr.head.repo?.full_name !== context.payload.repository.full_name) return;
   const github = appGateway(context);
   if (!pr.merged) {
+    await noteClosedUnmerged(context, target);
     await releasePlanClaims(context, target.spec, target.plan);
     return;
   }

@@ -28,10 +28,13 @@ export async function runReportServer(env: NodeJS.ProcessEnv = process.env): Pro
   server.registerTool(
     REPORT_TOOL,
     {
+      title: 'Report to harness',
       description:
         'Tell the harness orchestrator what you are doing: session_ready once, task_started per task, progress_update now and then, ' +
         'decision_needed / verification_needed / action_needed before harness_worker_await, task_completed or task_failed at the end.',
       inputSchema: reportShape,
+      // Writes only to this run's own progress (the check run, the plan issue at a checkpoint): nothing outside, nothing undone.
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     async (args) => {
       const { status, data } = await post('/report', args);
@@ -41,8 +44,10 @@ export async function runReportServer(env: NodeJS.ProcessEnv = process.env): Pro
   server.registerTool(
     AWAIT_TOOL,
     {
+      title: "Wait for a person's answer",
       description: 'Wait for the answer to a checkpoint you reported (a decision, a verification, an action done). May take long; if told to stop, end your turn at once.',
       inputSchema: awaitShape,
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) => {
       const { status, data } = await post('/await', args);

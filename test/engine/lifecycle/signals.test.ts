@@ -65,8 +65,9 @@ describe('signals from an attempt\'s facts', () => {
   it('struggle: an attempt that failed, with how (the failing checks), which reflection clusters on', () => {
     const failure = attemptFailure({ timedOut: false, report: report(['tests']) });
     const [s] = attemptSignals(record({ end: 'failed', failure, reason: 'plan 01-01 did not pass verification: 1 check failed: tests (npm test exited 1)' }));
-    expect(failure).toEqual({ kind: 'verification', fingerprint: 'checks:tests', checks: ['tests'] });
-    expect(s).toMatchObject({ type: 'struggle', severity: 'medium', metadata: { attempt: 1, outcome: 'failed', failure: 'checks:tests', checks: ['tests'] } });
+    // The failing check's telling line, and its signature: what reflection groups by and a retry is matched on.
+    expect(failure).toEqual({ kind: 'verification', fingerprint: 'checks:tests', checks: ['tests'], said: 'tests evidence', signature: 'tests evidence' });
+    expect(s).toMatchObject({ type: 'struggle', severity: 'medium', metadata: { attempt: 1, outcome: 'failed', failure: 'checks:tests', checks: ['tests'], signature: 'tests evidence' } });
     expect(s!.happened).toMatch(/^Attempt 1 at plan 01-01 \(SQLite store\) of SPC-042 failed: check tests failed\.\n\nplan 01-01 did not pass/);
     // Tagged by the failing check's command and the plan's files.
     expect(s!.tags).toEqual(expect.arrayContaining(['testing', 'npm', 'migrations', 'sqlite']));
@@ -74,7 +75,13 @@ describe('signals from an attempt\'s facts', () => {
 
   it('stuck: the same failing check (or step) as the attempt before', () => {
     const failure = attemptFailure({ agentError: 'step 2/3 "Run the migration" failed with exit code 1 (log: /tmp/x/step-2.log)', timedOut: false });
-    expect(failure).toEqual({ kind: 'agent', fingerprint: 'agent:step:Run the migration', step: 'Run the migration' });
+    expect(failure).toEqual({
+      kind: 'agent',
+      fingerprint: 'agent:step:Run the migration',
+      step: 'Run the migration',
+      said: 'step 2/3 "Run the migration" failed with exit code 1 (log: /tmp/x/step-2.log)',
+      signature: 'step <n>/<n> "Run the migration" failed with exit code <n> (log: <tmp>)',
+    });
     const r = record({ end: 'failed', failure, attempt: 2, failedBefore: 1, previous: { attempt: 1, failure } });
     expect(types(r)).toEqual(['stuck']);
     expect(attemptSignals(r)[0]).toMatchObject({ severity: 'high', metadata: { attempt: 2, outcome: 'failed', previous: 1, step: 'Run the migration' } });
@@ -91,7 +98,12 @@ describe('signals from an attempt\'s facts', () => {
   it("an agent's failure is told by its own words: the line of its output that names the error, not how it exited", () => {
     const a = attemptFailure({ agentError: 'the command exited with code 1\n> vitest run\nRUN v4\nError: SQLITE_BUSY: database is locked (tests/a.db)\n  at open (db.ts:3)', timedOut: false });
     const b = attemptFailure({ agentError: 'the command exited with code 1\n> vitest run\nError: ENOENT: no such file or directory, open fixtures/x.json', timedOut: false });
-    expect(a).toEqual({ kind: 'agent', fingerprint: 'agent:error: sqlite_busy: database is locked (tests<path>', said: 'Error: SQLITE_BUSY: database is locked (tests/a.db)' });
+    expect(a).toEqual({
+      kind: 'agent',
+      fingerprint: 'agent:error: sqlite_busy: database is locked (tests<path>',
+      said: 'Error: SQLITE_BUSY: database is locked (tests/a.db)',
+      signature: 'Error: SQLITE_BUSY: database is locked (tests/a.db)',
+    });
     // Two failures that exit alike but say different things are not the same failure.
     expect(b.fingerprint).not.toBe(a.fingerprint);
     // With no error named, the output's last line; with no output, the one line there is.
@@ -187,7 +199,10 @@ describe('signals from an attempt\'s facts', () => {
     }
     // A failure signal is what the next attempt learns its history from.
     const parsed = parseKnowledge('signal', 'x-stuck.signal.md', renderSignal(template, all[1]!, { project: 'w', at: new Date(), key: 'k' }).text).data!;
-    expect(historyOf(parsed)).toEqual({ attempt: 2, failure: { kind: 'timeout', fingerprint: 'timeout:step:Build', step: 'Build' } });
+    expect(historyOf(parsed)).toEqual({
+      attempt: 2,
+      failure: { kind: 'timeout', fingerprint: 'timeout:step:Build', step: 'Build', said: 'step 1/1 "Build" was stopped', signature: 'step <n>/<n> "Build" was stopped' },
+    });
   });
 });
 
@@ -228,7 +243,7 @@ describe('attemptPlan carries its signals, looking back through the history port
   it('a failed attempt: a struggle with its failure; stuck when the history says it failed the same way', async () => {
     const first = await attempt('fail');
     expect(first.outcome.signals.map((s) => [s.type, s.metadata?.attempt, s.metadata?.failure])).toEqual([['struggle', 1, 'checks:schema']]);
-    expect(first.outcome.facts.failure).toEqual({ kind: 'verification', fingerprint: 'checks:schema', checks: ['schema'] });
+    expect(first.outcome.facts.failure).toEqual({ kind: 'verification', fingerprint: 'checks:schema', checks: ['schema'], said: 'migrations/001.sql does not exist', signature: 'migrations/<n>.sql does not exist' });
 
     const again = await attempt('fail', async () => ({ attempt: 1, failure: first.outcome.facts.failure! }));
     expect(again.outcome.signals.map((s) => [s.type, s.metadata?.attempt])).toEqual([['stuck', 2]]);

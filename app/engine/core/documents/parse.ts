@@ -14,7 +14,7 @@ import { verificationRules } from './verification.js';
 
 export type { ParsedDocument, ParseOptions } from './parse-with.js';
 
-/** What each kind of spec or run document parses to (knowledge documents: knowledge/parse.ts). */
+/** What each kind of spec or run document parses to (knowledge documents: knowledge/documents/parse.ts). */
 export interface DocumentTypes {
   spec: { id: string; title: string; [key: string]: unknown };
   plan: Plan;
@@ -44,7 +44,7 @@ export function isDocumentKind(kind: string): kind is DocumentKind {
 
 /**
  * Parse and check a spec document or a document a run generates (every kind of document,
- * knowledge included: knowledge/any-document.ts). Problems read `file:line: message` with the line of the offending key;
+ * knowledge included: knowledge/documents/any-document.ts). Problems read `file:line: message` with the line of the offending key;
  * `data` is present when the frontmatter matched its schema (check `problems` for errors
  * found across fields and in the body). Spec documents are checked one by one here;
  * loadSpec checks them together (dependencies, phases, cycles).

@@ -35,6 +35,7 @@ export const SIGNAL_TYPES = [
   'interrupted',
   'timeout',
   'stuck',
+  'review',
 ] as const;
 export type SignalType = (typeof SIGNAL_TYPES)[number];
 
@@ -127,6 +128,14 @@ export const LessonSchema = z
     last_updated: dateOrTimestamp,
     tags,
     projects: z.array(segment).default([]),
+    files: z
+      .array(z.string().min(1))
+      .optional()
+      .meta({ description: 'The project files (paths or globs) the evidence came from: surfacing puts the lesson into the brief of a plan that writes or reads one of them.' }),
+    signatures: z
+      .array(z.string().min(1).max(200))
+      .optional()
+      .meta({ description: 'The failure signatures (normalised error lines) the lesson is about: reflection links new signals of the same signature to it, and a retried plan that met one gets it first.' }),
     metadata,
   })
   .strict()

@@ -1,5 +1,5 @@
 import { renderTemplate } from '../../core/documents/render-template.js';
-import type { LessonText } from './lesson-draft.js';
+import { filesOf, type LessonText } from './lesson-draft.js';
 import { terms } from './terms.js';
 import type { Pattern } from './reflect.js';
 import { LESSON_CATEGORIES, type SignalType } from '../documents/schema.js';
@@ -24,6 +24,7 @@ const CATEGORY_OF_TYPE: Readonly<Record<SignalType, LessonCategory>> = {
   interrupted: 'workflow',
   timeout: 'tooling',
   stuck: 'workflow',
+  review: 'workflow',
 };
 
 /** Words that place a lesson, checked in this order: a pattern about tests is a testing lesson first. */
@@ -66,7 +67,9 @@ export function lessonName(text: string): string {
  * against the paths taken (existing lessons, and the others of the same reflection).
  */
 export function lessonPath(pattern: Pattern, category: LessonCategory, storePrefix: string, taken: ReadonlySet<string>): { name: string; path: string } {
-  const base = lessonName(`${pattern.type} ${pattern.terms.slice(0, 3).join(' ') || pattern.tags.slice(0, 3).join(' ')}`);
+  // A lesson about one error is named after the error.
+  const words = pattern.signature !== undefined ? pattern.signature.replace(/<[a-z]+>/g, ' ') : pattern.terms.slice(0, 3).join(' ') || pattern.tags.slice(0, 3).join(' ');
+  const base = lessonName(pattern.signature !== undefined ? words : `${pattern.type} ${words}`);
   for (let n = 1; ; n++) {
     const name = n === 1 ? base : `${base}-${n}`;
     const path = `${storePrefix}lessons/${category}/${name}.lesson.md`;
@@ -116,6 +119,7 @@ export function lessonDocument(input: LessonDocumentInput): string {
       last_updated: input.today.toISOString().slice(0, 10),
       tags: pattern.tags,
       projects,
+      ...(pattern.signature !== undefined ? { files: filesOf(pattern), signatures: [pattern.signature] } : {}),
     },
     {
       lesson: input.text.lesson.trim(),

@@ -1,6 +1,6 @@
 import type { Pattern } from './reflect.js';
 import type { SignalType } from '../documents/schema.js';
-import { firstLine } from '../signals/signal-record.js';
+import { firstLine, type SignalRecord } from '../signals/signal-record.js';
 
 /** A lesson's prose: its title (for lists and pull requests) and its three sections. */
 export interface LessonText {
@@ -24,6 +24,7 @@ const KEEPS: Readonly<Record<SignalType, string>> = {
   innovation: 'keeps finding the same improvement',
   completion: 'keeps completing',
   use: 'keeps applying the same knowledge',
+  review: 'keeps drawing the same review from people',
 };
 
 /** Excerpts quoted from the evidence stay short enough to read in a brief. */
@@ -55,7 +56,86 @@ function causes(pattern: Pattern): string[] {
   return out;
 }
 
+/** A list of strings in a signal's metadata, or none. */
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '') : [];
+}
+
+/** A fix as the evidence reports it: the agent's words, where, and the files it changed. */
+interface Fix {
+  said: string;
+  /** The places it was reported in: a repair and the agent's insight of one attempt are one report. */
+  places: Set<string>;
+  place: string;
+  files: string[];
+}
+
+function placeOf(s: SignalRecord): string {
+  return [s.signal.spec, s.signal.plan].filter((x) => x !== undefined).join(' ') || s.signal.project;
+}
+
+/**
+ * The fixes a pattern's evidence reports, the most often reported first: a repair's record of
+ * what fixed it (its metadata.fix) and an agent's own account of the fix it made (an insight
+ * reported while repairing the failure).
+ */
+export function fixesOf(pattern: Pattern): Fix[] {
+  const byText = new Map<string, Fix>();
+  const add = (said: string, s: SignalRecord, files: string[]) => {
+    const key = said.toLowerCase().replace(/\W+/g, ' ').trim();
+    if (key === '') return;
+    const found = byText.get(key);
+    if (found) {
+      found.places.add(placeOf(s));
+      found.files = [...new Set([...found.files, ...files])];
+    } else byText.set(key, { said, places: new Set([placeOf(s)]), place: placeOf(s), files });
+  };
+  for (const s of pattern.signals) {
+    const m = s.signal.metadata ?? {};
+    if (s.signal.type === 'repair' && m.fix !== null && typeof m.fix === 'object') {
+      const fix = m.fix as Record<string, unknown>;
+      for (const said of strings(fix.said)) add(said, s, strings(fix.files));
+    } else if (m.repairs === true) {
+      const said = firstLine(s.text?.happened ?? s.summary ?? '', EXCERPT_MAX);
+      if (said !== undefined) add(said, s, []);
+    }
+  }
+  return [...byText.values()].sort((a, b) => b.places.size - a.places.size);
+}
+
+/** The files a pattern's failures were in (the plans' files_modified), as globs: two files of a folder and an extension are `folder/*.ext`. */
+export function filesOf(pattern: Pattern): string[] {
+  const files = [...new Set(pattern.signals.flatMap((s) => strings(s.signal.metadata?.files)))].sort();
+  const groups = new Map<string, string[]>();
+  for (const f of files) {
+    const slash = f.lastIndexOf('/');
+    const dot = f.lastIndexOf('.');
+    const key = /[*?{[]/.test(f) || dot <= slash ? f : `${f.slice(0, slash + 1)}*${f.slice(dot)}`;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  return [...groups].flatMap(([key, members]) => (members.length >= 2 ? [key] : members)).slice(0, 12);
+}
+
+/** The error's own words, as the failures quoted it (the most often quoted), else its signature. */
+function errorOf(pattern: Pattern): string {
+  const counts = new Map<string, number>();
+  for (const s of pattern.signals) {
+    const said = s.signal.metadata?.said;
+    if (typeof said === 'string' && said.trim() !== '') counts.set(said, (counts.get(said) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? pattern.signature ?? '';
+}
+
+function short(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim().replace(/\.$/, '');
+  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
+}
+
 export function titleOf(pattern: Pattern): string {
+  if (pattern.signature !== undefined) {
+    const fix = fixesOf(pattern)[0];
+    return `${short(pattern.signature, 70)}${fix ? ` → ${short(fix.said, 60)}` : ''}`;
+  }
   const type = pattern.type[0]!.toUpperCase() + pattern.type.slice(1);
   return `${type}: ${pattern.terms.slice(0, 3).join(', ') || pattern.tags.slice(0, 3).join(', ') || 'a recurring pattern'}`;
 }
@@ -67,6 +147,7 @@ export function titleOf(pattern: Pattern): string {
  * wrote it goes with it (draftNote).
  */
 export function harnessDraft(pattern: Pattern): LessonText {
+  if (pattern.signature !== undefined) return errorFixDraft(pattern, pattern.signature);
   const words = pattern.terms.slice(0, 4);
   const subject = words.length > 0 ? `Work involving ${list(words)}` : 'This work';
   const rep = pattern.representative;
@@ -87,6 +168,35 @@ export function harnessDraft(pattern: Pattern): LessonText {
       ? `Plan for it before the work starts. The signals name ${found.length === 1 ? 'this cause' : 'these causes'}: ${found.map(quote).join('; and ')}. ` +
         'Deal with it in the plan itself (a task, or a must_pass check that catches it early), and read in the evidence below what each run tried.'
       : 'The signals name no cause. Before such a plan starts, read what happened in each (below) and write into the plan how to avoid it.';
+  return { title: titleOf(pattern), lesson, when, recommendation };
+}
+
+/**
+ * A lesson about one error, from its evidence alone: the error in the headline, quoted as the
+ * failures said it, how often and where it happened ("seen 3 times in 3 places so far", kept
+ * up to date as evidence is linked), the fix the repairs recorded, quoted as the agent said it,
+ * and the files and signature it applies to.
+ */
+function errorFixDraft(pattern: Pattern, signature: string): LessonText {
+  const error = errorOf(pattern);
+  const fixes = fixesOf(pattern);
+  const files = filesOf(pattern);
+  const fixFiles = [...new Set(fixes.flatMap((f) => f.files))].slice(0, 8);
+  const n = pattern.signals.filter((s) => s.signal.type !== 'repair' && s.signal.metadata?.repairs !== true).length || pattern.signals.length;
+  const counted = `seen ${n} time${n === 1 ? '' : 's'} in ${pattern.places.length} place${pattern.places.length === 1 ? '' : 's'} so far`;
+  const fixed = fixes.length > 0 ? ` What fixed it: ${quote(fixes[0]!.said)}.` : ' No attempt has recorded what fixed it yet.';
+  const lesson = `Plans fail with ${quote(error)} (${counted}).${fixed}`;
+  const when =
+    `Plans that write or read ${files.length > 0 ? list(files.map((f) => `\`${f}\``), 'or') : 'the files named in the evidence below'}, ` +
+    `and any plan whose earlier attempt failed with \`${signature}\`. Seen in ${list(pattern.places)}.`;
+  const recommendation =
+    fixes.length > 0
+      ? `Do this from the start: ${fixes
+          .slice(0, 2)
+          .map((f) => `${quote(f.said)} (what the agent said fixed it${f.places.size > 1 ? ` in ${f.places.size} places` : ''}, first in ${f.place})`)
+          .join('; or ')}${fixFiles.length > 0 ? `, changing ${list(fixFiles.map((f) => `\`${f}\``))}` : ''}. ` + `That is what stopped ${quote(error)}.`
+      : `No repair of ${quote(error)} is on record yet: read what each attempt tried (below), and once a plan passes after it, reflect again to learn the fix. ` +
+        (causes(pattern).length > 0 ? `The signals name ${quote(causes(pattern)[0]!)}.` : '');
   return { title: titleOf(pattern), lesson, when, recommendation };
 }
 

@@ -41,7 +41,30 @@ export function linkedLesson(lesson: LessonRecord, signals: readonly SignalRecor
   }
   const frontmatter = `${fm[1]}${doc.toString({ lineWidth: 0, flowCollectionPadding: false })}${fm[3]}`;
   const body = text.slice(fm[0].length);
-  return `${frontmatter}${withEvidence(body, added.map(evidenceLine))}`;
+  return `${frontmatter}${withEvidence(recounted(body, lesson, added), added.map(evidenceLine))}`;
+}
+
+const EVIDENCE_PLACE = /^- `[^`]+` \([a-z]+, (?:low|medium|high), ([^,]+), \d{4}-[^)]*\)/gm;
+
+/** The count harness wrote into a drafted lesson: "seen 3 times in 2 places so far". */
+const GENERATED_COUNT = /\bseen (\d+) times? in (\d+) places? so far\b/;
+
+/**
+ * The drafted lesson's generated count brought up to date with its evidence, and nothing else:
+ * a person who rewrote the sentence wrote their own words, and those are kept as they are.
+ */
+function recounted(body: string, lesson: LessonRecord, added: readonly SignalRecord[]): string {
+  const m = GENERATED_COUNT.exec(body);
+  if (!m) return body;
+  const times = Number(m[1]) + added.length;
+  // The places its evidence lines name (evidenceLine: "(type, severity, place, time)"), and the new signals'.
+  const cited = [...lesson.source.matchAll(EVIDENCE_PLACE)].map((e) => e[1]!);
+  const places = Math.max(Number(m[2]), new Set([...cited, ...added.map(placeOf)]).size);
+  return body.replace(GENERATED_COUNT, `seen ${times} time${times === 1 ? '' : 's'} in ${places} place${places === 1 ? '' : 's'} so far`);
+}
+
+function placeOf(s: SignalRecord): string {
+  return [s.signal.project, s.signal.spec, s.signal.plan].filter((x) => x !== undefined).join(' ');
 }
 
 /** The body with lines added at the end of its Evidence list (after its last item), or a new Evidence section. */

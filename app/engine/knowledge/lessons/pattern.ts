@@ -28,6 +28,8 @@ export interface Pattern {
   cohesion: number;
   /** The signal closest to the pattern's centre: its excerpt stands for the rest. */
   representative: SignalRecord;
+  /** The failure signature its signals share, when they are a failure's (reflection groups by it). */
+  signature?: string;
 }
 
 /** A signal of a cluster, with what reflection computed of it. */

@@ -3,6 +3,7 @@ import { signalKey, type LessonRecord } from './lesson-record.js';
 import { byTime, patternOf, type Pattern, type PatternMember } from './pattern.js';
 import type { SignalType } from '../documents/schema.js';
 import type { SignalRecord, Unreadable } from '../signals/signal-record.js';
+import { signatureOfMetadata } from '../signals/signature.js';
 import { terms, type Term } from './terms.js';
 import { VectorIndex } from './vector-index.js';
 import { Centroid, termCounts, Vocabulary, type IdCounts, type TermCounts, type Vector } from './vectors.js';
@@ -13,8 +14,11 @@ export { SEVERITY_WEIGHT } from './pattern.js';
 
 /**
  * Reflection (docs/design.md, Knowledge): from the signals no lesson cites yet, the problems
- * that keep coming back. Signals are clustered by what they say (TF-IDF cosine over their
- * words, their tags weighing in), within a family of alike types; a cluster is a pattern
+ * that keep coming back. Signals of a failure are grouped by its signature first (the
+ * normalised error line, knowledge/signals/signature.ts): one group per error, whatever the
+ * words around it, so a lesson never mixes two errors, and a repair or an agent's account of
+ * its fix joins the failure it repaired. The others are clustered by what they say (TF-IDF
+ * cosine over their words, their tags weighing in), within a family of alike types; a cluster is a pattern
  * when its weight (each signal by its severity) reaches `minWeight` and it happened in at
  * least `minPlans` distinct plans or projects, so that a one-off never becomes a lesson. A
  * cluster an existing lesson already says is linked to it rather than extracted again.
@@ -44,6 +48,8 @@ const FAMILY: Readonly<Record<SignalType, string | undefined>> = {
   stuck: 'trouble',
   repair: 'trouble',
   timeout: 'trouble',
+  // A person asking for changes on a plan's work is trouble the checks did not catch, and reflected on like a repair.
+  review: 'trouble',
   deviation: 'drift',
   config: 'drift',
   frustration: 'people',
@@ -212,11 +218,23 @@ export function reflect(input: ReflectInput): Reflection {
   const knownVectors = knownIds.map((c) => vocabulary.vector(c));
   const knownIndex = new VectorIndex(knownVectors);
 
-  const groups = cluster(
-    docs.map((d) => d.vector!),
-    docs.map((d) => FAMILY[d.record.signal.type]!),
-    settings.similarity,
-  );
+  // A signature is the strongest likeness there is: its signals are one group, never compared by words with others.
+  const bySignature = new Map<string, number[]>();
+  const unsigned: number[] = [];
+  docs.forEach((d, i) => {
+    const signature = signatureOfMetadata(d.record.signal.metadata);
+    if (signature === undefined) unsigned.push(i);
+    else bySignature.set(signature, [...(bySignature.get(signature) ?? []), i]);
+  });
+  const groups = [
+    ...bySignature.values(),
+    ...cluster(
+      unsigned.map((i) => docs[i]!.vector!),
+      unsigned.map((i) => FAMILY[docs[i]!.record.signal.type]!),
+      settings.similarity,
+    ).map((g) => g.map((j) => unsigned[j]!)),
+  ];
+  const lessonSignatures = input.lessons.map((l) => new Set(l.lesson.signatures ?? []));
 
   const patterns: NewPattern[] = [];
   const links: PatternLink[] = [];
@@ -224,12 +242,19 @@ export function reflect(input: ReflectInput): Reflection {
     // A group of one is its signal: its vector is the centre, and without a lesson it is a one-off.
     const centroid = members.length === 1 ? undefined : centroidOf(members.map((i) => docs[i]!.vector!));
     const vector = centroid ? centroid.vector() : docs[members[0]!]!.vector!;
-    const match = knownIndex.best(vector, settings.similarity);
+    const signature = signatureOfMetadata(docs[members[0]!]!.record.signal.metadata);
+    // A lesson about this very error takes it; one about another error never does, however alike the words.
+    const same = signature === undefined ? -1 : lessonSignatures.findIndex((s) => s.has(signature));
+    const match =
+      same >= 0
+        ? { index: same, similarity: 1 }
+        : knownIndex.best(vector, settings.similarity, signature === undefined ? undefined : (i) => i >= input.lessons.length || lessonSignatures[i]!.size === 0);
     if (match === undefined && members.length === 1) {
       skipped.push({ signal: docs[members[0]!]!.record.file, reason: ONE_OFF });
       continue;
     }
     const pattern = patternOf(members.map((i) => docs[i]! as Required<PatternMember>), centroid ?? centroidOf([vector]), vector);
+    if (signature !== undefined) pattern.signature = signature;
     if (match !== undefined) {
       const lesson = input.lessons[match.index];
       if (lesson === undefined) {

@@ -1,7 +1,7 @@
 import { sections, findSection } from '../../core/documents/sections.js';
 import { renderTemplate, TemplateError } from '../../core/documents/render-template.js';
 import { HarnessError } from '../../core/error.js';
-import type { LessonText } from './lesson-draft.js';
+import { fixesOf, type LessonText } from './lesson-draft.js';
 import { isCategory, type LessonCategory } from './lesson-document.js';
 import type { Pattern } from './reflect.js';
 import { LESSON_CATEGORIES } from '../documents/schema.js';
@@ -72,6 +72,9 @@ export function reflectorPrompt(input: ReflectorPromptInput): string {
       `Tags: ${pattern.tags.join(', ') || 'none'}`,
       `Places: ${pattern.places.join('; ')}`,
       `Why it qualified: ${input.why}`,
+      // The error and the fixes the repairs recorded: what a lesson about one failure must name.
+      ...(pattern.signature !== undefined ? [`Failure signature (every signal here is this error): ${pattern.signature}`] : []),
+      ...fixesOf(pattern).map((f) => `Fix the evidence records (${f.places.size} place${f.places.size === 1 ? '' : 's'}, first ${f.place}): ${f.said}${f.files.length > 0 ? ` (changing ${f.files.join(', ')})` : ''}`),
     ].join('\n'),
     evidence: [...central.map((s, i) => signalBlock(s, i + 1)), ...(rest > 0 ? [`(and ${rest} more signals like these)`] : [])].join('\n\n'),
     draft: [`## Title`, input.draft.title, '', '## Lesson', input.draft.lesson, '', '## When this applies', input.draft.when, '', '## Recommendation', input.draft.recommendation].join('\n'),

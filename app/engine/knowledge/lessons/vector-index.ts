@@ -18,8 +18,8 @@ export class VectorIndex {
     });
   }
 
-  /** The vector most alike `v`, when it is alike enough; the first of equals. */
-  best(v: Vector, threshold: number): { index: number; similarity: number } | undefined {
+  /** The vector most alike `v`, when it is alike enough; the first of equals. `accept`: which vectors may be the answer. */
+  best(v: Vector, threshold: number, accept?: (index: number) => boolean): { index: number; similarity: number } | undefined {
     if (this.vectors.length === 0) return undefined;
     this.search++;
     let best: { index: number; similarity: number } | undefined;
@@ -27,6 +27,7 @@ export class VectorIndex {
       for (const i of this.byTerm.get(id) ?? []) {
         if (this.tried[i] === this.search) continue;
         this.tried[i] = this.search;
+        if (accept && !accept(i)) continue;
         const similarity = cosine(v, this.vectors[i]!);
         if (similarity >= threshold && (best === undefined || similarity > best.similarity || (similarity === best.similarity && i < best.index))) best = { index: i, similarity };
       }

@@ -22,6 +22,8 @@ export interface SkillCandidate {
   problem: string;
   /** The exact error messages and symptoms recorded, each as it was said. */
   triggers: string[];
+  /** The failure signature the repairs share (knowledge/signals/signature.ts), when they are a failure's. */
+  signature?: string;
   rootCause: string;
   solution: string;
   /** What the run showed of the fix: the attempt that passed, the checks it passed. */
@@ -119,7 +121,9 @@ function repairCandidate(repair: SignalRecord, plan: readonly SignalRecord[]): S
   const triggers = [...quoted, ...new Set(failures.flatMap((f) => errorLines(f.text?.happened ?? '')).filter((l) => !quoted.some((q) => l.includes(q))))];
   const last = failures[failures.length - 1];
   const toolErrors = failures.reduce((n, f) => n + num(meta(f, 'toolErrors')) + num(meta(f, 'retries')), 0);
+  const signature = meta(repair, 'signature');
   return {
+    ...(typeof signature === 'string' && signature !== '' ? { signature } : {}),
     source: 'repair',
     id: `repair:${repair.signal.spec ?? '-'}/${repair.signal.plan}`,
     ...(repair.signal.spec ? { spec: repair.signal.spec } : {}),
@@ -206,12 +210,53 @@ export function skillCandidates(input: CandidateInput): SkillCandidate[] {
     if (repairs[0]) out.push(repairCandidate(repairs[0], group));
     else for (const insight of group.filter((s) => meta(s, 'reported') === 'agent')) out.push(insightCandidate(insight, group));
   }
+  // Repairs of one error are one candidate, pooled across plans and specs (those of other specs too).
+  const elsewhere = input.spec === undefined ? [] : [...byPlan(input.signals.filter((s) => s.signal.spec !== input.spec)).values()].flatMap((group) => {
+    const repair = group.filter((s) => s.signal.type === 'repair').sort((a, b) => num(meta(b, 'attempt')) - num(meta(a, 'attempt')))[0];
+    return repair ? [repairCandidate(repair, group)] : [];
+  });
+  const pooled = poolBySignature(out, elsewhere);
   const byKey = new Map(input.signals.map((s) => [signalKey(s.file), s]));
   const specSignals = new Set(signals.map((s) => signalKey(s.file)));
   for (const lesson of input.lessons) {
     if (lesson.lesson.evidence_count < (input.lessonEvidence ?? LESSON_EVIDENCE)) continue;
     if (input.spec !== undefined && !lesson.evidence.some((p) => specSignals.has(signalKey(p)))) continue;
-    out.push(lessonCandidate(lesson, byKey));
+    pooled.push(lessonCandidate(lesson, byKey));
+  }
+  return pooled;
+}
+
+/** Repair candidates of the same signature merged into the first of them; `more` (other specs') only join a pool of these. */
+function poolBySignature(candidates: readonly SkillCandidate[], more: readonly SkillCandidate[]): SkillCandidate[] {
+  const bySignature = new Map<string, SkillCandidate>();
+  const out: SkillCandidate[] = [];
+  for (const c of candidates) {
+    if (c.source !== 'repair' || c.signature === undefined) {
+      out.push(c);
+      continue;
+    }
+    const pool = bySignature.get(c.signature);
+    if (pool) merge(pool, c);
+    else {
+      const first = { ...c, places: [...c.places], triggers: [...c.triggers], tags: [...c.tags], evidence: [...c.evidence], facts: { ...c.facts } };
+      bySignature.set(c.signature, first);
+      out.push(first);
+    }
+  }
+  for (const c of more) if (c.signature !== undefined) {
+    const pool = bySignature.get(c.signature);
+    if (pool) merge(pool, c);
   }
   return out;
+}
+
+function merge(pool: SkillCandidate, c: SkillCandidate): void {
+  pool.places = [...new Set([...pool.places, ...c.places])];
+  pool.triggers = [...new Set([...pool.triggers, ...c.triggers])];
+  pool.tags = [...new Set([...pool.tags, ...c.tags])];
+  pool.evidence = [...new Set([...pool.evidence, ...c.evidence])];
+  if (c.solution !== '' && !pool.solution.includes(c.solution)) pool.solution = pool.solution === '' ? c.solution : pool.solution;
+  pool.facts.failedBefore += c.facts.failedBefore;
+  pool.facts.toolErrors += c.facts.toolErrors;
+  pool.facts.verified ||= c.facts.verified;
 }

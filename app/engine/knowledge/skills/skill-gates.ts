@@ -27,6 +27,12 @@ const INVESTIGATION = /\b(?:traced|tracing|bisect\w*|debugg\w*|reproduc\w*|root 
 const LOOKUP = /\b(?:the documentation|the docs|docs say|readme|as documented|according to|the manual|changelog says|migration guide)\b/i;
 /** A path of this project (`src/db.ts`, `app/x/`): a trigger made of these is this project's, not a technology's. */
 const PROJECT_PATH = /(?:^|[\s`'"(])(?:\.{0,2}\/)?[\w.-]+\/[\w./-]+/;
+/**
+ * An error message as a program printed it (an error's class or code leading it): a path inside
+ * it is where the error happened to be met, not what the error is, so it is no reason to call
+ * the trigger this project's own.
+ */
+const ERROR_MESSAGE = /^(?:[\w.]*(?:Error|Exception)\b|error\b|fatal\b|panic\b)|\b[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}\b|\bE(?:NOENT|ACCES|PERM|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|EXIST|NOTDIR|ISDIR|MFILE)\b/;
 
 function quote(text: string, max = 120): string {
   const line = text.split('\n')[0]!.trim();
@@ -51,7 +57,7 @@ function discoveryDepth(c: SkillCandidate): GateVerdict {
 function reusability(c: SkillCandidate): GateVerdict {
   const gate = 'reusability';
   if (c.places.length >= 2) return { gate, pass: true, reason: `seen in ${c.places.length} places: ${c.places.slice(0, 3).join('; ')}${c.places.length > 3 ? '; …' : ''}` };
-  const general = c.triggers.find((t) => !PROJECT_PATH.test(t));
+  const general = c.triggers.find((t) => !PROJECT_PATH.test(t) || ERROR_MESSAGE.test(t)) ?? c.signature;
   const where = c.places[0] ?? 'one place';
   if (general !== undefined && c.tags.length > 0) {
     return { gate, pass: true, reason: `its trigger ${quote(general)} names no file of this project, and it applies wherever ${c.tags.slice(0, 3).join(', ')} ${c.tags.length === 1 ? 'is' : 'are'} used` };

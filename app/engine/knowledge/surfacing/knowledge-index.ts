@@ -37,6 +37,8 @@ export interface IndexedEntry {
   tags: IndexedTag[];
   /** Project paths and globs it names. */
   files: string[];
+  /** The failure signatures it is about (a lesson's `signatures`): a plan whose earlier attempt met one gets it first. */
+  signatures?: string[];
   /** How far its own record makes it worth surfacing: a lesson's confidence, a gene's success rate. */
   weight: number;
   /** A gene's status: a candidate gets only a share of a brief (surface.ts). */
@@ -149,7 +151,8 @@ function lessonDraft(path: string, data: Lesson, body: string, bodyLine: number)
       title: clip(firstSentence(lesson!) || name, MAX_TITLE),
       text: clip(recommendation!, MAX_TEXT),
       tags: tagsOf(data.tags),
-      files: [...new Set([...metadataFiles(data.metadata), ...namedFiles([lesson, when, recommendation].join('\n'))])],
+      files: [...new Set([...(data.files ?? []), ...metadataFiles(data.metadata), ...namedFiles([lesson, when, recommendation].join('\n'))])],
+      ...(data.signatures && data.signatures.length > 0 ? { signatures: [...data.signatures] } : {}),
       weight: CONFIDENCE[data.confidence],
       triggers: [],
     },

@@ -17,7 +17,9 @@ import { geneBalance } from './gene-balance.js';
  * - a file it names is one the plan writes or reads (files_modified, files_read);
  * - the plan has the words that say when it applies (a lesson's "When this applies", a
  *   skill's description and "Trigger conditions", a gene's "When it applies" and scenarios);
- * - the plan and the entry say the same things (tf-idf cosine over the whole store).
+ * - the plan and the entry say the same things (tf-idf cosine over the whole store);
+ * - the plan's earlier attempt failed with an error the entry is about (its failure signature,
+ *   on a retried or resumed plan): the strongest sign there is, and enough alone.
  *
  * A partial tag match counts for little (a lesson tagged sqlite and tests is not about every
  * plan with tests). An entry needs a file, half its tags, or both a close text and many of its
@@ -37,10 +39,11 @@ export interface SurfaceOptions {
 
 export const DEFAULT_SURFACE: SurfaceOptions = { budgetTokens: 500, maxEntries: 5 };
 
-/** What a plan offers to be matched: its words and its files. */
+/** What a plan offers to be matched: its words, its files and the signatures of its earlier attempts' failures. */
 export interface SurfaceSubject {
   text: string;
   files: string[];
+  signatures?: string[];
 }
 
 const TAG_WEIGHT = 2;
@@ -49,6 +52,8 @@ const MORE_FILES_WEIGHT = 0.5;
 const MAX_FILE_SCORE = 3.5;
 const TRIGGER_WEIGHT = 2;
 const TEXT_WEIGHT = 4;
+/** The error the plan's earlier attempt met: what the knowledge is about, whatever the words. */
+const SIGNATURE_WEIGHT = 6;
 /** Below this an entry does not apply, however few others do. */
 export const MIN_SCORE = 1.5;
 /**
@@ -91,6 +96,7 @@ export function planSubject(plan: Plan): SurfaceSubject {
 interface Match {
   tags: number[];
   files: { entry: string; plan: string }[];
+  signature?: string;
 }
 
 interface Scored {
@@ -138,6 +144,7 @@ function fileMatches(index: KnowledgeIndex, files: readonly string[], found: Map
 
 function why(entry: IndexedEntry, match: Match | undefined, triggerWords: string[], similarity: number): string {
   const parts: string[] = [];
+  if (match?.signature !== undefined) parts.push(`the error of its earlier attempt: ${match.signature}`);
   if (match && match.tags.length > 0) {
     const tags = [...match.tags].sort((a, b) => a - b).map((k) => entry.tags[k]!.tag);
     parts.push(`tags ${tags.join(', ')}${tags.length < entry.tags.length ? ` (${tags.length} of ${entry.tags.length})` : ''}`);
@@ -220,6 +227,13 @@ export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options:
     }
   }
   fileMatches(index, subject.files, matches);
+  if (subject.signatures && subject.signatures.length > 0) {
+    const met = new Set(subject.signatures);
+    index.entries.forEach((entry, i) => {
+      const signature = entry.signatures?.find((s) => met.has(s));
+      if (signature !== undefined) matchOf(matches, i).signature = signature;
+    });
+  }
   for (const i of matches.keys()) {
     if (reached[i] === 0) {
       reached[i] = 1;
@@ -233,9 +247,10 @@ export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options:
     const match = matches.get(i);
     const tagShare = match === undefined || entry.tags.length === 0 ? 0 : match.tags.length / entry.tags.length;
     const files = match === undefined || match.files.length === 0 ? 0 : Math.min(MAX_FILE_SCORE, FILE_WEIGHT + MORE_FILES_WEIGHT * (match.files.length - 1));
-    const applies = files > 0 || tagShare >= TAG_GATE || (similarity[i]! >= TEXT_GATE && trigger[i]! >= TRIGGER_GATE);
+    const signature = match?.signature !== undefined ? SIGNATURE_WEIGHT : 0;
+    const applies = signature > 0 || files > 0 || tagShare >= TAG_GATE || (similarity[i]! >= TEXT_GATE && trigger[i]! >= TRIGGER_GATE);
     if (!applies) continue;
-    const score = entry.weight * (TAG_WEIGHT * tagShare * tagShare + files + TRIGGER_WEIGHT * trigger[i]! + TEXT_WEIGHT * similarity[i]!);
+    const score = entry.weight * (signature + TAG_WEIGHT * tagShare * tagShare + files + TRIGGER_WEIGHT * trigger[i]! + TEXT_WEIGHT * similarity[i]!);
     if (score >= MIN_SCORE) scored.push({ index: i, score });
   }
   scored.sort((a, b) => b.score - a.score || (index.entries[a.index]!.path < index.entries[b.index]!.path ? -1 : 1));

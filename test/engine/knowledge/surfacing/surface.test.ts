@@ -242,3 +242,51 @@ describe('words', () => {
     ]);
   });
 });
+
+describe('surfacing by what the plan touches and the error it met', () => {
+  /** A drafted lesson about one error, whose words share nothing with the plans below. */
+  const LESSON = [
+    '---',
+    'category: testing',
+    'confidence: medium',
+    'evidence_count: 6',
+    'last_updated: "2026-04-02"',
+    'tags: [sqlite-busy]',
+    'projects: [notes-service]',
+    'files: ["src/store/*.ts"]',
+    'signatures: ["Error: SQLITE_BUSY: database is locked (<tmp>, pid <n>)"]',
+    '---',
+    '',
+    '## Lesson',
+    '',
+    'Plans fail with "Error: SQLITE_BUSY: database is locked (/tmp/v/db.sqlite, pid 4117)" (seen 3 times in 3 places so far). What fixed it: "Gave each test file its own database file".',
+    '',
+    '## When this applies',
+    '',
+    'Plans that write or read `src/store/*.ts`.',
+    '',
+    '## Recommendation',
+    '',
+    'Do this from the start: "Gave each test file its own database file" (what the agent said fixed it in 3 places, first in SPC-001 01-01).',
+    '',
+    '## Evidence',
+    '',
+    '- `signals/notes-service/2026-04-01/20260401T090000Z-0a0b0c0d-struggle.signal.md` (struggle, medium, notes-service SPC-001 01-01, 2026-04-01T09:00:00.000Z)',
+    '',
+  ].join('\n');
+  const store = indexKnowledge([{ path: 'lessons/testing/error-sqlite-busy.lesson.md', text: LESSON }]);
+
+  it('matches a plan whose title lacks the lesson\'s words by the files it writes (glob overlap), and says so', () => {
+    const [found] = surface(store, { text: 'Audit trail\nRecord who changed what.', files: ['src/store/audit.ts'] });
+    expect(found).toMatchObject({ path: 'lessons/testing/error-sqlite-busy.lesson.md' });
+    expect(found!.why).toBe('names src/store/*.ts (plan: src/store/audit.ts)');
+  });
+
+  it('matches a retried plan by the error its earlier attempt met, first, whatever it touches', () => {
+    const subject = { text: 'Billing export\nWrite the CSV export.', files: ['src/export/csv.ts'] };
+    expect(surface(store, subject)).toEqual([]);
+    const [found] = surface(store, { ...subject, signatures: ['Error: SQLITE_BUSY: database is locked (<tmp>, pid <n>)'] });
+    expect(found!.why).toMatch(/^the error of its earlier attempt: Error: SQLITE_BUSY: database is locked \(<tmp>, pid <n>\)(;|$)/);
+    expect(surface(store, { ...subject, signatures: ['TypeError: x is undefined'] })).toEqual([]);
+  });
+});

@@ -204,6 +204,24 @@ describe('a retry or a resume', () => {
   });
 });
 
+describe('an agent that cannot start', () => {
+  it('is this machine\'s problem: the plan fails saying so, with no signal and no attempt counted', { timeout: 60_000 }, async () => {
+    const root = await makeRepo({ '.github/harness.yml': commandConfig('harness-no-such-agent exec -'), ...specTree([{ id: '01-01', steps: [] }]) });
+    const r = await runCli(['run', SPEC_DIR], root);
+    expect(r.code).toBe(1);
+    expect(events(r.stdout)).toEqual(expect.arrayContaining([expect.stringMatching(/^01-01 FAILED: the command agent failed: the command could not start: sh: \d+: harness-no-such-agent: not found$/)]));
+    const files = git(root, 'ls-tree', '-r', '--name-only', 'harness/SPC-007/integration').split('\n');
+    expect(files.filter((f) => f.endsWith('.signal.md'))).toEqual([]);
+    const result = JSON.parse(readFileSync(join(root, '.orchestration/SPC-007/sessions/01-01/result.json'), 'utf8')) as { environment?: boolean };
+    expect(result.environment).toBe(true);
+    // Run again: the next try is still the plan's first attempt.
+    const again = runCli(['run', SPEC_DIR, '--retry'], root);
+    expect((await again).code).toBe(1);
+    const status = JSON.parse(readFileSync(join(root, '.orchestration/SPC-007/sessions/01-01/status.json'), 'utf8')) as { attempt: number };
+    expect(status.attempt).toBe(1);
+  });
+});
+
 async function harnessWith(env: Record<string, string>, argv: string[], cwd: string): Promise<CliResult> {
   let stdout = '';
   let stderr = '';

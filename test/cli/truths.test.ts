@@ -189,7 +189,7 @@ describe('a retry or a resume', () => {
     expect(first.code).toBe(1);
     const retry = await runCli(['run', SPEC_DIR, '--retry'], root);
     expect(retry.stderr).toBe('harness run: each plan runs with the command agent, as this run was started (--agent NAME for another)\n');
-    expect(retry.stdout).toContain(' 01-01 FAILED: the command agent failed: the command exited with code 1\nError: the fixture is missing\n');
+    expect(retry.stdout).toContain(' 01-01 FAILED: the command agent failed: the command exited with code 1\n    Error: the fixture is missing\n');
 
     // Told another agent, one this machine does not have: nothing starts, and no attempt is counted.
     const attempts = readFileSync(join(root, '.orchestration/SPC-007/sessions/01-01/status.json'), 'utf8');

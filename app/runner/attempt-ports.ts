@@ -5,7 +5,7 @@ import { localAnswers } from './answers.js';
 import type { RunContext } from './context.js';
 import type { RunRepo } from './repo.js';
 import type { PlanSession } from './session.js';
-import { budgetedAgent } from './spend.js';
+import { budgetedAgent, reportForeign } from './spend.js';
 
 /**
  * The plan's worktree, through the run's timed git. An attempt asks for its commits and its
@@ -54,8 +54,10 @@ function localProgress(ctx: RunContext, plan: Plan, session: PlanSession): Progr
           await session.update({ message: e.message });
           return reporter.event({ kind: 'plan-progress', plan: plan.id, message: e.message, ...(e.task === undefined ? {} : { task: e.task, total: e.total }) });
         case 'agent-waiting':
+          await ctx.watch.paused(plan.id);
           return session.update({ state: 'checkpoint', message: e.checkpoint.prompt.split('\n')[0] });
         case 'agent-answered':
+          reportForeign(ctx, await ctx.watch.resumed(plan.id));
           return session.update({ state: 'running' });
         case 'agent-finished':
           return session.update({ state: 'completed', message: 'work done; verifying' });

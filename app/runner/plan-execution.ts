@@ -17,6 +17,7 @@ import { commitDocuments, executionDir, noteActivity, planTrailer } from './docu
 import { PlanSession } from './session.js';
 import type { SessionResult } from './store.js';
 import { surfaceForPlan } from './surfacing.js';
+import { reportForeign } from './spend.js';
 
 type Ended = Extract<AttemptOutcome, { kind: 'verified' | 'failed' }>;
 
@@ -32,6 +33,16 @@ function minutesBetween(from: string, to: Date): number {
  */
 export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
   const session = await PlanSession.open(ctx, plan, agentName(plan, { override: ctx.options.agent, configured: ctx.options.defaultAgent }));
+  const { status } = session;
+  await ctx.watch.watch(plan.id, status.worktree);
+  try {
+    await attemptAndRecord(ctx, plan, session);
+  } finally {
+    ctx.watch.forget(plan.id);
+  }
+}
+
+async function attemptAndRecord(ctx: RunContext, plan: Plan, session: PlanSession): Promise<void> {
   const { status } = session;
   ctx.reporter.event({ kind: 'plan-started', plan: plan.id, title: plan.title, attempt: status.attempt, resumed: session.resumed });
 
@@ -56,7 +67,10 @@ export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
     ...(status.agent === 'claude' && ctx.options.agents?.claude?.model ? { expects: { model: ctx.options.agents.claude.model } } : {}),
     ...(knowledge ? { knowledge } : {}),
   };
-  const outcome = await attemptPlan(input, localAttemptPorts(ctx, plan, session));
+  const attempted = await attemptPlan(input, localAttemptPorts(ctx, plan, session)).finally(async () => reportForeign(ctx, await ctx.watch.attemptEnded(plan.id)));
+  // What its agent wrote in other plans' worktrees is its deviation, not theirs (worktree-watch.ts).
+  const foreign = ctx.watch.deviationsOf(plan.id);
+  const outcome = foreign.length === 0 ? attempted : { ...attempted, facts: { ...attempted.facts, undeclaredWrites: [...attempted.facts.undeclaredWrites, ...foreign] } };
   ctx.timing.agentMs += outcome.timing.agentMs;
   ctx.timing.verifyMs += outcome.timing.verifyMs;
   // Nobody answered and the run could not wait (it was stopped): the session stays as it is, and the next run resumes it.

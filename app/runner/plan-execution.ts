@@ -10,14 +10,13 @@ import { agentName } from '../engine/lifecycle/assignment.js';
 import { attemptPlan, type AttemptInput, type AttemptOutcome } from '../engine/lifecycle/attempt-plan.js';
 import { readTextIfExists } from '../machine/files.js';
 import { loadTemplate } from '../machine/templates.js';
-import { localAttemptPorts } from './attempt-ports.js';
+import { localAttemptPorts, reportForeign } from './attempt-ports.js';
 import { attemptCapsule, attemptTrajectory, fileKnowledge, planHistory } from './capture.js';
 import type { RunContext } from './context.js';
 import { commitDocuments, executionDir, noteActivity, planTrailer } from './documents.js';
 import { PlanSession } from './session.js';
 import type { SessionResult } from './store.js';
 import { surfaceForPlan } from './surfacing.js';
-import { reportForeign } from './spend.js';
 
 type Ended = Extract<AttemptOutcome, { kind: 'verified' | 'failed' }>;
 
@@ -99,7 +98,11 @@ async function attemptAndRecord(ctx: RunContext, plan: Plan, session: PlanSessio
     return record(ctx, plan, session, input, outcome, merged.sha);
   });
   // Its worktree goes to the run's next plan (RunRepo.ensureWorktree), or is removed when the run ends.
-  if (ctx.schedule.plan(plan.id) === 'verified') await ctx.repo.retireWorktree(status.worktree);
+  if (ctx.schedule.plan(plan.id) === 'verified') {
+    // Unwatched first: once retired, another plan may take (move) it.
+    ctx.watch.forget(plan.id);
+    await ctx.repo.retireWorktree(status.worktree);
+  }
 }
 
 /**

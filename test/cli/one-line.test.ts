@@ -1,11 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OrchestrationStore } from '../../app/runner/store.js';
 import { runCli } from '../helpers/cli.js';
 import { lessonText, PLANS } from '../helpers/surfacing.js';
 import { planMd, planPath } from '../helpers/spec.js';
-import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+import { FIXTURES } from '../helpers/paths.js';
 
 /**
  * Issue 24, 7: text an author wrote (a files_modified glob, a knowledge file's name, a
@@ -72,5 +74,18 @@ describe('author text stays on its line in every command (issue 24, 7)', () => {
     expect(respond.code).toBe(0);
     expectNoForgedLine(respond.stdout);
     expect(respond.stdout).toBe(`01-01: answered "Which store?" with "file\\u000a${FORGED}"; a running harness run continues now, a stopped one when started again\n`);
+  });
+
+  it('harness reflect: a signal whose file name holds a newline, listed among those not made into a lesson', async () => {
+    const root = await makeRepo({});
+    await cp(join(FIXTURES, 'knowledge', 'reflect', 'store'), join(root, '.harness/knowledge'), { recursive: true });
+    const day = join(root, '.harness/knowledge/signals/notes-service/2026-03-03');
+    renameSync(join(day, '2026-03-03T10-05-00Z-deviation.signal.md'), join(day, `x\n${FORGED}-deviation.signal.md`));
+    git(root, 'add', '-A');
+    git(root, 'commit', '--quiet', '-m', 'store');
+    const r = await runCli(['reflect', '--dry-run'], root);
+    expect(r.code).toBe(0);
+    expectNoForgedLine(r.stdout);
+    expect(r.stdout).toContain(`  .harness/knowledge/signals/notes-service/2026-03-03/x\\u000a${FORGED}-deviation.signal.md: a one-off:`);
   });
 });

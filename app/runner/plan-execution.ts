@@ -172,6 +172,7 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
     finishedAt: finished.toISOString(),
     durationMinutes: minutes,
     ...(outcome.facts.usage ? { usage: outcome.facts.usage } : {}),
+    ...(outcome.facts.environment ? { environment: true as const } : {}),
   };
   await session.finish(result);
   const seconds = Math.max(0, (finished.getTime() - Date.parse(status.startedAt)) / 1000);

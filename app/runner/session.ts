@@ -75,7 +75,8 @@ async function fresh(ctx: RunContext, plan: Plan, agent: string): Promise<Sessio
     sessionId: `${ctx.spec.id}-${plan.id}`,
     plan: plan.id,
     phase: plan.phase,
-    attempt: (ctx.state.results.get(plan.id) ? 1 : 0) + 1,
+    // An agent that could not start made no attempt at the plan.
+    attempt: (ctx.state.results.get(plan.id) && !ctx.state.results.get(plan.id)!.environment ? 1 : 0) + 1,
     state: 'initializing',
     branch: planBranch(ctx.spec.id, plan.id),
     worktree: ctx.repo.worktreePath(ctx.spec.id, plan.id),

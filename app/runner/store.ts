@@ -79,6 +79,8 @@ export interface SessionResult {
   durationMinutes: number;
   /** What the agent reported it used (cost, turns, tokens). */
   usage?: Usage;
+  /** The agent could not start on this machine: not an attempt at the plan. */
+  environment?: true;
 }
 
 export interface PhaseRecord {

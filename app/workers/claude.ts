@@ -132,7 +132,8 @@ export class ClaudeAgent implements Agent {
     const runs: (Usage | undefined)[] = [];
     // Counted over every run of the CLI in this attempt, like the usage.
     const facts = new StreamFacts();
-    const failed = (error: string, retryable = false, timedOut = false) => reporter.failed(error, retryable, { timedOut, usage: totalUsage(runs), agent: facts.facts() });
+    const failed = (error: string, retryable = false, timedOut = false, environment = false) =>
+      reporter.failed(error, retryable, { timedOut, environment, usage: totalUsage(runs), agent: facts.facts() });
     const limit = this.options.spendLimit ?? (this.options.budgetUsd === undefined ? undefined : { plan: context.plan.id, planUsd: this.options.budgetUsd });
     const cap = limit ? spendCap(limit) : undefined;
     for (let asked = 0; ; asked++) {
@@ -147,7 +148,7 @@ export class ClaudeAgent implements Agent {
       if (over) return failed(`${over}: stopped`);
       // Asked through harness_worker_await where nobody can wait: the session stops at the question and is resumed with the answer.
       if (bridge.waiting && turn.sessionId) return save({ sessionId: turn.sessionId, checkpoint: bridge.waiting });
-      if (!turn.ok) return failed(turn.error, turn.retryable, turn.timedOut);
+      if (!turn.ok) return failed(turn.error, turn.retryable, turn.timedOut, turn.environment);
       if (bridge.failure !== undefined) return failed(`claude reported task_failed: ${bridge.failure}`);
       const reported = await reportInsights(reporter, turn.result.result ?? '');
       const line = findCheckpointLine(reported);
@@ -183,7 +184,7 @@ export class ClaudeAgent implements Agent {
     budget: WorkBudget,
     next: ClaudeTurn,
     facts: StreamFacts,
-  ): Promise<({ ok: true; result: ClaudeResult } | { ok: false; error: string; retryable: boolean; timedOut?: boolean; result?: ClaudeResult }) & { sessionId?: string }> {
+  ): Promise<({ ok: true; result: ClaudeResult } | { ok: false; error: string; retryable: boolean; timedOut?: boolean; environment?: boolean; result?: ClaudeResult }) & { sessionId?: string }> {
     let sessionId = next.resume;
     let result: ClaudeResult | undefined;
     // The last word of the stream on the model's usage limits.
@@ -225,8 +226,9 @@ export class ClaudeAgent implements Agent {
       return { ok: false, retryable: false, timedOut: true, error: `claude was stopped: plan ${context.plan.id} used up its timeout_minutes (${context.task.timeout_minutes})`, ...withSession };
     }
     if (run.error && result === undefined) {
-      const hint = (run.error as NodeJS.ErrnoException).code === 'ENOENT' ? ' (is Claude Code installed and on PATH?)' : '';
-      return { ok: false, retryable: false, error: `claude could not run: ${run.error.message}${hint}`, ...withSession };
+      const missing = (run.error as NodeJS.ErrnoException).code === 'ENOENT';
+      const hint = missing ? ' (is Claude Code installed and on PATH?)' : '';
+      return { ok: false, retryable: false, error: `claude could not run: ${run.error.message}${hint}`, ...(missing ? { environment: true } : {}), ...withSession };
     }
     // A stop at the usage limit is a pause to wait out (the worker reads the reset from this reason), not the plan's failure.
     const limited = usageLimitFailure(result, limit);

@@ -49,7 +49,7 @@ export class Reporter {
   }
 
   /** `timedOut`: the plan's timeout_minutes stopped the work; `usage`: what the agent reported it used; `agent`: what it counted of its work. */
-  failed(error: string, retryable = false, facts: { timedOut?: boolean; usage?: Usage | undefined; agent?: AgentFacts | undefined } = {}): Promise<void> {
+  failed(error: string, retryable = false, facts: { timedOut?: boolean; environment?: boolean; usage?: Usage | undefined; agent?: AgentFacts | undefined } = {}): Promise<void> {
     return this.send({
       ...this.envelope,
       type: 'task_failed',
@@ -57,6 +57,7 @@ export class Reporter {
       error,
       retryable,
       ...(facts.timedOut ? { timedOut: true } : {}),
+      ...(facts.environment ? { environment: true } : {}),
       ...(facts.usage ? { usage: facts.usage } : {}),
       ...(facts.agent ? { facts: facts.agent } : {}),
     });

@@ -189,7 +189,7 @@ describe('a retry or a resume', () => {
     expect(first.code).toBe(1);
     const retry = await runCli(['run', SPEC_DIR, '--retry'], root);
     expect(retry.stderr).toBe('harness run: each plan runs with the command agent, as this run was started (--agent NAME for another)\n');
-    expect(retry.stdout).toContain(' 01-01 FAILED: the command agent failed: the command exited with code 1\nError: the fixture is missing\n');
+    expect(retry.stdout).toContain(' 01-01 FAILED: the command agent failed: the command exited with code 1\n    Error: the fixture is missing\n');
 
     // Told another agent, one this machine does not have: nothing starts, and no attempt is counted.
     const attempts = readFileSync(join(root, '.orchestration/SPC-007/sessions/01-01/status.json'), 'utf8');
@@ -201,6 +201,24 @@ describe('a retry or a resume', () => {
         'harness run: --agent claude cannot start: "claude" is not on PATH; install Claude Code (npm install -g @anthropic-ai/claude-code), set agents.claude.executable in .github/harness.yml, or choose another agent with --agent (script, command)\n',
     });
     expect(readFileSync(join(root, '.orchestration/SPC-007/sessions/01-01/status.json'), 'utf8')).toBe(attempts);
+  });
+});
+
+describe('an agent that cannot start', () => {
+  it('is this machine\'s problem: the plan fails saying so, with no signal and no attempt counted', { timeout: 60_000 }, async () => {
+    const root = await makeRepo({ '.github/harness.yml': commandConfig('harness-no-such-agent exec -'), ...specTree([{ id: '01-01', steps: [] }]) });
+    const r = await runCli(['run', SPEC_DIR], root);
+    expect(r.code).toBe(1);
+    expect(events(r.stdout)).toEqual(expect.arrayContaining([expect.stringMatching(/^01-01 FAILED: the command agent failed: the command could not start: sh: \d+: harness-no-such-agent: not found$/)]));
+    const files = git(root, 'ls-tree', '-r', '--name-only', 'harness/SPC-007/integration').split('\n');
+    expect(files.filter((f) => f.endsWith('.signal.md'))).toEqual([]);
+    const result = JSON.parse(readFileSync(join(root, '.orchestration/SPC-007/sessions/01-01/result.json'), 'utf8')) as { environment?: boolean };
+    expect(result.environment).toBe(true);
+    // Run again: the next try is still the plan's first attempt.
+    const again = runCli(['run', SPEC_DIR, '--retry'], root);
+    expect((await again).code).toBe(1);
+    const status = JSON.parse(readFileSync(join(root, '.orchestration/SPC-007/sessions/01-01/status.json'), 'utf8')) as { attempt: number };
+    expect(status.attempt).toBe(1);
   });
 });
 

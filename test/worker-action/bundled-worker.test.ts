@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { answerComment } from '../../app/engine/forge/checkpoint-markers.js';
 import { optionsOf } from '../../app/engine/forge/check-actions.js';
 import { bundleWorker, runAction, type RunnerDirs } from '../helpers/bundled-worker.js';
-import { FakeGitHub } from '../helpers/github-repo.js';
+import type { FakeGitHub } from '../helpers/github-repo.js';
+import { APP_CHECK, BRANCH, CHECK, dispatchedFake, greetingPlan, OWNER, REPO } from '../helpers/worker-fake.js';
 import { standInClaude, type ClaudeAction } from '../helpers/mcp-claude.js';
 import { cloneBranch, git, remoteCommits, workerRepo, type WorkerRepo } from '../helpers/worker-repo.js';
 import { SPEC, SPEC_PATH, specRepo, type WorkerPlan } from '../helpers/worker-spec.js';
@@ -16,23 +17,11 @@ import { SPEC, SPEC_PATH, specRepo, type WorkerPlan } from '../helpers/worker-sp
  * that starts the harness MCP server from its --mcp-config and calls the tools as a client.
  */
 
-const OWNER = 'octo-org';
-const REPO = 'widgets';
-const BRANCH = `harness/${SPEC}/01-01`;
-const CHECK = 'harness / plan 01-01';
 const JOB_URL = `https://github.com/${OWNER}/${REPO}/actions/runs/42`;
 const APP_TOKEN = 'ghs_AppInstallationToken0123456789abcdefXYZ';
-/** The App's check run, as dispatch created it. */
-const APP_CHECK = 9001;
 const JOB_TOKEN = 'ghs_JobToken0123456789abcdefghijklmnopqrst';
 
-const plan = (extra: string[] = []): WorkerPlan => ({
-  id: '01-01',
-  title: 'Greeting',
-  extra,
-  checks: ['{ id: greeting, type: file_exists, path: out/greeting.txt }'],
-  blocks: ['Write a greeting to out/greeting.txt.'],
-});
+const plan = (extra: string[] = []): WorkerPlan => greetingPlan(extra);
 
 let bundle: string;
 let server: { url: string; close: () => Promise<void> } | undefined;
@@ -58,21 +47,7 @@ interface Setup {
 
 async function setup(p: WorkerPlan, calls: ClaudeAction[][], other: Record<string, string> = {}): Promise<Setup> {
   const repo = await workerRepo(specRepo([p], other), BRANCH);
-  const github = new FakeGitHub(OWNER, REPO);
-  github.defaultBranch = 'main';
-  github.branches.set('main', repo.base);
-  github.branches.set(BRANCH, repo.base);
-  github.issues.push({
-    id: 900_003,
-    number: 3,
-    title: '[01-01] Greeting',
-    body: `<!-- harness:plan ${SPEC}/01-01 hash=0123456789abcdef -->\n**Spec** …`,
-    labels: ['harness:plan', `spec:${SPEC}`, 'phase:01', 'status:running'],
-    state: 'open',
-    state_reason: null,
-  });
-  // What the App wrote at dispatch.
-  github.checkRuns.push({ id: APP_CHECK, name: CHECK, head_sha: repo.base, external_id: `${SPEC}/01-01`, status: 'queued', conclusion: null, output: { title: 'Worker dispatched', summary: '…', text: null }, annotations: [] });
+  const github = dispatchedFake(repo.base);
   server = await github.serve();
   const home = mkdtempSync(join(tmpdir(), 'harness-home-'));
   const gitconfig = join(home, '.gitconfig');

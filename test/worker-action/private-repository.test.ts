@@ -8,7 +8,8 @@ import { answerComment } from '../../app/engine/forge/checkpoint-markers.js';
 import { bundleWorker, runAction, type RunnerDirs } from '../helpers/bundled-worker.js';
 import { writeTree } from '../helpers/cli.js';
 import { privateGitHost, type PrivateGitHost } from '../helpers/git-http-server.js';
-import { FakeGitHub } from '../helpers/github-repo.js';
+import type { FakeGitHub } from '../helpers/github-repo.js';
+import { BRANCH, dispatchedFake, greetingPlan, OWNER, REPO } from '../helpers/worker-fake.js';
 import { standInClaude, type ClaudeAction } from '../helpers/mcp-claude.js';
 import { git, remoteCommits } from '../helpers/worker-repo.js';
 import { SPEC, specRepo, type WorkerPlan } from '../helpers/worker-spec.js';
@@ -21,21 +22,11 @@ import { SPEC, specRepo, type WorkerPlan } from '../helpers/worker-spec.js';
  * (fetch, ls-remote, push) must carry the token; the agent must never see it.
  */
 
-const OWNER = 'octo-org';
-const REPO = 'widgets';
-const BRANCH = `harness/${SPEC}/01-01`;
 const APP_TOKEN = 'ghs_AppInstallationToken0123456789abcdefXYZ';
 const JOB_TOKEN = 'ghs_JobToken0123456789abcdefghijklmnopqrst';
-const APP_CHECK = 9001;
 const SEED = ['-c', 'user.name=Seed', '-c', 'user.email=seed@example.com'];
 
-const plan = (extra: string[] = []): WorkerPlan => ({
-  id: '01-01',
-  title: 'Greeting',
-  extra,
-  checks: ['{ id: greeting, type: file_exists, path: out/greeting.txt }'],
-  blocks: ['Write a greeting to out/greeting.txt.'],
-});
+const plan = (extra: string[] = []): WorkerPlan => greetingPlan(extra);
 
 let bundle: string;
 const open: { close: () => Promise<void> }[] = [];
@@ -97,20 +88,7 @@ async function setup(p: WorkerPlan, calls: ClaudeAction[][]): Promise<Setup> {
 
   const host = await privateGitHost(join(root, 'repos'), APP_TOKEN);
   open.push(host);
-  const github = new FakeGitHub(OWNER, REPO);
-  github.defaultBranch = 'main';
-  github.branches.set('main', base);
-  github.branches.set(BRANCH, base);
-  github.issues.push({
-    id: 900_003,
-    number: 3,
-    title: '[01-01] Greeting',
-    body: `<!-- harness:plan ${SPEC}/01-01 hash=0123456789abcdef -->\n**Spec** …`,
-    labels: ['harness:plan', `spec:${SPEC}`, 'phase:01', 'status:running'],
-    state: 'open',
-    state_reason: null,
-  });
-  github.checkRuns.push({ id: APP_CHECK, name: 'harness / plan 01-01', head_sha: base, external_id: `${SPEC}/01-01`, status: 'queued', conclusion: null, output: { title: 'Worker dispatched', summary: '…', text: null }, annotations: [] });
+  const github = dispatchedFake(base);
   const api = await github.serve();
   open.push(api);
   const home = temp('harness-home-');

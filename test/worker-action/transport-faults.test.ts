@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitHubClient } from '../../app/gateway/client.js';
 import { runWorker } from '../../app/worker-action/worker.js';
 import { workerForge, type WorkerDeps } from '../../app/worker-action/worker-run.js';
-import { FakeGitHub } from '../helpers/github-repo.js';
+import { APP_CHECK, BRANCH, dispatchedFake, greetingPlan, OWNER, REPO } from '../helpers/worker-fake.js';
 import { testLog } from '../helpers/worker-github.js';
 import { git, isolateGit, workerRepo } from '../helpers/worker-repo.js';
-import { SPEC, specRepo, step, type WorkerPlan } from '../helpers/worker-spec.js';
+import { SPEC, specRepo, step } from '../helpers/worker-spec.js';
 
 /**
  * A transport error is not the plan's failure. The worker's client (the one client factory:
@@ -16,17 +16,8 @@ import { SPEC, specRepo, step, type WorkerPlan } from '../helpers/worker-spec.js
  * end as the fault-free run does: verified, one plan PR, the App's check run concluded success.
  */
 
-const OWNER = 'octo-org';
-const REPO = 'widgets';
-const BRANCH = `harness/${SPEC}/01-01`;
-const APP_CHECK = 9001;
 
-const GREETING: WorkerPlan = {
-  id: '01-01',
-  title: 'Greeting',
-  checks: ['{ id: greeting, type: file_exists, path: out/greeting.txt }'],
-  blocks: [step('Write the greeting', 'mkdir -p out\necho hello > out/greeting.txt')],
-};
+const GREETING = greetingPlan([], [step('Write the greeting', 'mkdir -p out\necho hello > out/greeting.txt')]);
 
 type Fault = 502 | 500 | 'reset';
 const FAULTS: Fault[] = [502, 500, 'reset'];
@@ -45,20 +36,7 @@ afterAll(() => {
 async function runWith(at: number | undefined, fault: Fault, always?: (method: string, url: string) => number | undefined) {
   const repo = await workerRepo(specRepo([GREETING]), BRANCH);
   made.push(dirname(repo.remote));
-  const github = new FakeGitHub(OWNER, REPO);
-  github.defaultBranch = 'main';
-  github.branches.set('main', repo.base);
-  github.branches.set(BRANCH, repo.base);
-  github.issues.push({
-    id: 900_003,
-    number: 3,
-    title: '[01-01] Greeting',
-    body: `<!-- harness:plan ${SPEC}/01-01 hash=0123456789abcdef -->\n**Spec** …`,
-    labels: ['harness:plan', `spec:${SPEC}`, 'phase:01', 'status:running'],
-    state: 'open',
-    state_reason: null,
-  });
-  github.checkRuns.push({ id: APP_CHECK, name: 'harness / plan 01-01', head_sha: repo.base, external_id: `${SPEC}/01-01`, status: 'queued', conclusion: null, output: { title: 'Worker dispatched', summary: '…', text: null }, annotations: [] });
+  const github = dispatchedFake(repo.base);
   // The fault strikes once, at the at-th request the server receives (a dropped one is never served, so arrivals are counted).
   let struck: string | undefined;
   let arrived = 0;

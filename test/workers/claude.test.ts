@@ -337,7 +337,7 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
     expect(await commitsSince(repo, base)).toEqual([]);
   });
 
-  it('says so when claude is not installed', async () => {
+  it('says so when claude is not installed, as this machine\'s problem (environment), not the plan\'s', async () => {
     const { repo, logDir } = await makeRepo();
     const worker = testWorker({ repo, logDir, plan: planFrom(PLAN(true)) });
     await new ClaudeAgent({ executable: 'claude-that-does-not-exist' }).run(worker.context);
@@ -347,6 +347,7 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
       plan: '01-02',
       retryable: false,
       error: 'claude could not run: spawn claude-that-does-not-exist ENOENT (is Claude Code installed and on PATH?)',
+      environment: true,
     });
   });
 });

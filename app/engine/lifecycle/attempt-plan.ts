@@ -41,6 +41,8 @@ export interface AttemptFacts {
   insights?: Insight[];
   /** How it failed, in a form that stays the same when it fails the same way again. */
   failure?: AttemptFailure;
+  /** The agent could not start on this machine: not an attempt at the plan, and never a signal of it. */
+  environment?: boolean;
 }
 
 interface Ended {
@@ -95,12 +97,14 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
       ...(agent?.kind !== 'checkpoint' && agent?.usage ? { usage: agent.usage } : {}),
       ...(seen?.facts ? { agentFacts: seen.facts } : {}),
       ...(seen && seen.insights.length > 0 ? { insights: seen.insights } : {}),
+      ...(agent?.kind === 'failed' && agent.environment ? { environment: true } : {}),
       ...(failed ? { failure: attemptFailure({ ...(agent?.kind === 'failed' ? { agentError: agent.error } : {}), timedOut, ...(how.report ? { report: how.report } : {}) }) } : {}),
     };
     // Only an attempt that ended looks back: a checkpoint is the same attempt, still going.
     const previous = how.end === 'checkpoint' ? undefined : await input.history?.();
     const failedBefore = Math.max(previous?.attempt ?? 0, (input.attempt ?? 1) - 1);
-    const signals = attemptSignals({
+    // This machine's problem (an agent that cannot start) says nothing about the plan: no knowledge comes of it.
+    const signals = facts.environment ? [] : attemptSignals({
       spec: input.spec,
       plan,
       agent: input.agent,

@@ -44,7 +44,7 @@ export interface AgentSeen {
 
 export type AgentResult = (
   | { kind: 'completed'; summary?: string; usage?: Usage }
-  | { kind: 'failed'; error: string; timedOut: boolean; usage?: Usage }
+  | { kind: 'failed'; error: string; timedOut: boolean; environment?: boolean; usage?: Usage }
   /** Stopped at a checkpoint nobody has answered yet, where nobody can wait for one. */
   | { kind: 'checkpoint'; checkpoint: Checkpoint }
 ) & { seen?: AgentSeen };
@@ -149,6 +149,7 @@ export async function runAgent(run: AgentRun, ports: Pick<AttemptPorts, 'agent' 
     kind: 'failed',
     error,
     timedOut: terminal?.type === 'task_failed' && terminal.timedOut === true,
+    ...(terminal?.type === 'task_failed' && terminal.environment === true ? { environment: true } : {}),
     ...(terminal?.type === 'task_failed' && terminal.usage ? { usage: terminal.usage } : {}),
     seen,
   };

@@ -88,6 +88,8 @@ export const WorkerMessageSchema = z.discriminatedUnion('type', [
     retryable: z.boolean().default(false),
     /** The plan's timeout_minutes ran out and the agent was stopped. */
     timedOut: z.boolean().optional(),
+    /** The agent could not start on this machine (its program is not there): no attempt at the plan, and nothing to learn from it. */
+    environment: z.boolean().optional(),
     usage: UsageSchema.optional(),
     facts: AgentFactsSchema.optional(),
   }),

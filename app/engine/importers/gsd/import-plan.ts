@@ -70,6 +70,8 @@ export interface PlanPlacement {
   completed?: string;
   /** The repository's place on the author's machine, cut from `<verify>` commands. */
   machineRoot?: string;
+  /** The requirement ids ROADMAP.md names for the plan's phase: the plan's, when it names none itself. */
+  roadmapRequirements?: string[];
 }
 
 export interface ImportedPlan {
@@ -98,6 +100,7 @@ export function importPlan(file: string, text: string, at: PlanPlacement): Impor
   if (typeof data.title !== 'string') mapped.title = gsdTitle(body, at.gsdId) ?? `Plan ${at.gsdId}`;
   mapped.depends_on = [...at.dependsOn, ...at.phaseOrder.filter((d) => !at.dependsOn.includes(d))];
   if (mapped.files_modified === undefined) mapped.files_modified = [];
+  if ((!Array.isArray(mapped.requirements) || mapped.requirements.length === 0) && at.roadmapRequirements) mapped.requirements = at.roadmapRequirements;
 
   const tasks = gsdTasks(body);
   const mustPass = Array.isArray(mapped.must_pass) ? (mapped.must_pass as Record<string, unknown>[]) : [];

@@ -2,6 +2,9 @@ import { parseFrontmatter } from '../../core/spec/frontmatter.js';
 import { frontmatterText } from './frontmatter-text.js';
 import { importProblem, type ImportProblem } from './import-problem.js';
 import type { GsdPhaseDir } from './import-path.js';
+import { failableCommand } from './failable-command.js';
+import { machinePaths } from './machine-paths.js';
+import { verifyFindings } from './verify-command.js';
 
 /** "### Phase 2: Invoices API", "#### Phase 5: Security" (milestone-grouped), "### ✅ Phase 1: Foundation". */
 const HEADING = /^#{2,4}\s+(?:[^\w\s#]+\s*)?Phase\s+(\d{1,3})(\.\d+)?\s*[:.\u2013\u2014-]\s*(.+?)\s*$/i;
@@ -10,6 +13,14 @@ const LISTED = /^\s*[-*]\s*\[[ xX]\]\s*\*\*Phase\s+(\d{1,3})(\.\d+)?\s*[:.]\s*(.
 /** "**Goal**: …" or "**Goal:** …". */
 const GOAL = /^\*\*Goal\s*:?\s*\*\*\s*:?\s*(.+)$/i;
 const NEXT_HEADING = /^#{1,4}\s/;
+/** "**Requirements**: LEDG-01, LEDG-02". */
+const REQUIREMENTS = /^\*\*Requirements\s*:?\s*\*\*\s*:?\s*(.+)$/i;
+/** "**Success Criteria**:" (its items below), "**Success Criteria** (what must be TRUE):". */
+const CRITERIA = /^\*\*Success Criteria\b[^*]*\*\*\s*(?:\([^)]*\))?\s*:?\s*(.*)$/i;
+/** Another "**Key**:" line ends the criteria. */
+const BOLD_KEY = /^\*\*[^*]+\*\*/;
+/** Requirement ids as GSD numbers them: AUTH-01, LEDG-02, REQ-3. */
+const REQUIREMENT_ID = /\b[A-Z][A-Z0-9]*-\d+[A-Z]?\b/g;
 
 const MAX_TITLE = 200;
 
@@ -18,6 +29,10 @@ export interface GsdRoadmapPhase {
   id: string;
   title: string;
   goal?: string;
+  /** The requirement ids its `**Requirements**:` line names. */
+  requirements?: string[];
+  /** Its `**Success Criteria**:` items. */
+  criteria?: string[];
   /** Line in GSD's ROADMAP.md. */
   line: number;
 }
@@ -26,6 +41,8 @@ export interface ImportedRoadmap {
   /** ROADMAP.md in harness's form: frontmatter phases, GSD's prose as the body. */
   text: string;
   problems: ImportProblem[];
+  /** Requirement ids each phase (by its harness id) names, for its plans that name none. */
+  requirements: Map<string, string[]>;
 }
 
 /** The GSD phase ids ("02", "02.1") a ROADMAP.md names, so that ids can be given before it is written. */
@@ -84,14 +101,37 @@ export function importRoadmap(text: string | undefined, dirs: readonly GsdPhaseD
   const harnessId = (p: GsdRoadmapPhase) => ids.get(p.id) ?? p.id;
   const entries = [...phases.values()]
     .sort((a, b) => Number(harnessId(a)) - Number(harnessId(b)))
-    .map((p) => (p.goal === undefined ? { id: harnessId(p), title: p.title } : { id: harnessId(p), title: p.title, goal: p.goal }));
+    .map((p) => {
+      const checks = criteriaChecks(p.criteria ?? []);
+      return { id: harnessId(p), title: p.title, ...(p.goal === undefined ? {} : { goal: p.goal }), ...(checks.length > 0 ? { must_pass: checks } : {}) };
+    });
+  const requirements = new Map([...phases.values()].filter((p) => p.requirements?.length).map((p) => [harnessId(p), p.requirements!]));
   const { phases: _replaced, ...rest } = data;
   const note =
     text === undefined
       ? '<!-- Written by harness import: the GSD tree had no ROADMAP.md, so the phases come from phases/. -->\n'
       : '<!-- Imported from GSD by harness import: harness reads the phases above; the original roadmap follows. -->\n';
   const prose = text === undefined ? '' : `\n${body.replace(/^\n+/, '')}`;
-  return { text: `${frontmatterText({ ...rest, phases: entries })}\n${note}${prose}`, problems };
+  return { text: `${frontmatterText({ ...rest, phases: entries })}\n${note}${prose}`, problems, requirements };
+}
+
+/**
+ * The success criteria a machine can check, as phase-level checks: the commands they quote
+ * ("`npx vitest run` passes"), each as a check that can fail; the rest ("The totals screen
+ * shows the balance") stay prose for people. A command with a path on the author's machine is left out.
+ */
+function criteriaChecks(criteria: readonly string[]): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  criteria.forEach((criterion, n) => {
+    for (const finding of verifyFindings(criterion)) {
+      if (finding.kind !== 'command' || machinePaths(finding.command).length > 0) continue;
+      const command = failableCommand(finding.command);
+      if (command === undefined) continue;
+      const id = `criterion-${n + 1}${out.some((c) => c.id === `criterion-${n + 1}`) ? `-${out.length + 1}` : ''}`;
+      out.push({ id, type: 'command_output', command, description: `GSD success criterion ${n + 1}: ${criterion.slice(0, 160)}`, expect: { exit_code: 0, ...(finding.contains !== undefined ? { contains: finding.contains } : {}) } });
+    }
+  });
+  return out;
 }
 
 function readPhases(body: string, bodyLine: number): GsdRoadmapPhase[] {
@@ -102,11 +142,22 @@ function readPhases(body: string, bodyLine: number): GsdRoadmapPhase[] {
     const heading = HEADING.exec(line);
     if (heading) {
       const phase = entry(heading[1]!, heading[2], heading[3]!, bodyLine + i);
+      let criteria: string[] | undefined;
       for (let k = i + 1; k < lines.length && !NEXT_HEADING.test(lines[k]!); k++) {
-        const goal = GOAL.exec(lines[k]!.trim());
-        if (goal) {
-          phase.goal = goal[1]!.trim();
-          break;
+        const text = lines[k]!.trim();
+        const goal = GOAL.exec(text);
+        if (goal && phase.goal === undefined) phase.goal = goal[1]!.trim();
+        const requirements = REQUIREMENTS.exec(text);
+        if (requirements) phase.requirements = [...new Set(requirements[1]!.match(REQUIREMENT_ID) ?? [])];
+        const opened = CRITERIA.exec(text);
+        if (opened) {
+          criteria = [];
+          if (opened[1]!.trim() !== '') criteria.push(opened[1]!.trim());
+          continue;
+        }
+        if (criteria !== undefined) {
+          if (BOLD_KEY.test(text)) criteria = undefined;
+          else if (text !== '') (phase.criteria ??= []).push(text.replace(/^(?:[-*+]|\d+[.)])\s+/, ''));
         }
       }
       headed.push(phase);

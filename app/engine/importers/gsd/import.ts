@@ -222,6 +222,7 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
       phaseOrder: added.get(plan.id) ?? [],
       ...(done === undefined ? {} : { completed: done }),
       ...(root === undefined ? {} : { machineRoot: root.root }),
+      ...(roadmap.requirements.has(plan.id.split('-')[0]!) ? { roadmapRequirements: roadmap.requirements.get(plan.id.split('-')[0]!)! } : {}),
     };
     const imported = importPlan(plan.m.source.path, plan.m.source.text, placement);
     problems.push(...imported.problems);

@@ -62,6 +62,22 @@ describe('GSD <verify> forms become checks that can fail', () => {
   });
 });
 
+describe('ROADMAP.md: Requirements and Success Criteria where a machine can check them', () => {
+  it('a criterion that quotes a command is a phase-level check; the phase\'s requirements go to its plans that name none', async () => {
+    const roadmap = parse((await readFile(join(out, 'ROADMAP.md'), 'utf8')).split('\n---\n')[0]!.replace(/^---\n/, '')) as { phases: unknown[] };
+    expect(roadmap.phases).toEqual([
+      {
+        id: '01',
+        title: 'Ledger core',
+        goal: 'Entries are recorded, totalled and shown on every screen size',
+        must_pass: [{ id: 'criterion-1', type: 'command_output', command: 'npx vitest run', description: 'GSD success criterion 1: `npx vitest run` passes', expect: { exit_code: 0 } }],
+      },
+    ]);
+    const plan = await readFile(join(out, 'planning/plans/01-ledger-core/01-02-PLAN.md'), 'utf8');
+    expect(plan).toContain('\nrequirements: [LEDG-01, LEDG-02]\n');
+  });
+});
+
 describe('failableCommand', () => {
   it.each([
     // A build's status, given back from the trim and the filter before it.

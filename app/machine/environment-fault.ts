@@ -17,7 +17,7 @@ interface ErrorLike {
 }
 
 /** One line for a failure of the machine, or undefined for any other error (which surfaces as it is). */
-export function environmentFault(e: unknown): string | undefined {
+export function environmentFault(e: unknown, removedBy?: (where: string) => readonly string[] | undefined): string | undefined {
   if (typeof e !== 'object' || e === null) return undefined;
   const err = e as ErrorLike;
   const text = [err.code, err.message, err.stderr].filter((t) => typeof t === 'string').join('\n');
@@ -26,7 +26,9 @@ export function environmentFault(e: unknown): string | undefined {
     return `the disk is full${where ? ` (writing in ${where})` : ''}: free some space and run the same command again; a run resumes where it stopped`;
   }
   if (NOT_A_CHECKOUT.test(text) && where) {
-    return `${where} is no longer a git checkout (its .git was removed, by an agent or by hand): remove that directory, run git worktree prune, then run the same command again to resume`;
+    const by = removedBy?.(where);
+    const who = by === undefined || by.length === 0 ? ', by an agent or by hand' : ` by the agent of plan ${by.join(' or ')}`;
+    return `${where} is no longer a git checkout (its .git was removed${who}): remove that directory, run git worktree prune, then run the same command again to resume`;
   }
   return undefined;
 }

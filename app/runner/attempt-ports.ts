@@ -6,6 +6,8 @@ import type { RunContext } from './context.js';
 import type { RunRepo } from './repo.js';
 import type { PlanSession } from './session.js';
 import { budgetedAgent } from './spend.js';
+import type { ForeignWrite } from './worktree-watch.js';
+import type { Agent } from '../engine/core/agents/agent.js';
 
 /**
  * The plan's worktree, through the run's timed git. An attempt asks for its commits and its
@@ -55,8 +57,10 @@ function localProgress(ctx: RunContext, plan: Plan, session: PlanSession): Progr
           await session.update({ message: e.message });
           return reporter.event({ kind: 'plan-progress', plan: plan.id, message: e.message, ...(e.task === undefined ? {} : { task: e.task, total: e.total }) });
         case 'agent-waiting':
+          await ctx.watch.paused(plan.id);
           return session.update({ state: 'checkpoint', message: e.checkpoint.prompt.split('\n')[0] });
         case 'agent-answered':
+          reportForeign(ctx, await ctx.watch.resumed(plan.id));
           return session.update({ state: 'running' });
         case 'agent-finished':
           return session.update({ state: 'completed', message: 'work done; verifying' });
@@ -76,11 +80,35 @@ function localProgress(ctx: RunContext, plan: Plan, session: PlanSession): Progr
 export function localAttemptPorts(ctx: RunContext, plan: Plan, session: PlanSession): AttemptPorts {
   const { worktree } = session.status;
   return {
-    agent: (name) => budgetedAgent(ctx, plan, name),
+    agent: (name) => watched(ctx, plan, budgetedAgent(ctx, plan, name)),
     workspace: localWorkspace(ctx, worktree),
     verifyPorts: () => localVerifyPorts(worktree, { env: ctx.options.env ?? {}, clock: ctx.clock, processes: ctx.store.processes() }),
     answers: localAnswers(ctx, plan.id),
     progress: localProgress(ctx, plan, session),
     clock: ctx.clock,
+  };
+}
+
+/** Writes an agent made in another plan's worktree, said as they are found. */
+export function reportForeign(ctx: RunContext, found: readonly ForeignWrite[]): void {
+  for (const w of found) {
+    const who = w.by.length === 0 ? 'an agent of no plan of this run' : `the agent of ${w.by.join(' or ')}`;
+    const what = w.gitRemoved ? 'removed its .git' : `wrote ${w.files.join(', ')} there; put back, and a deviation of ${w.by.join(' or ') || 'nobody known'}, not of ${w.victim}`;
+    ctx.reporter.event({ kind: 'info', text: `${w.victim}'s worktree: ${who} ${what}` });
+  }
+}
+
+/** The agent's run, told to the run's worktree watch: what appears in other plans' worktrees meanwhile may be its doing. */
+function watched(ctx: RunContext, plan: Plan, agent: Agent): Agent {
+  return {
+    name: agent.name,
+    run: async (context) => {
+      await ctx.watch.agentStarted(plan.id);
+      try {
+        await agent.run(context);
+      } finally {
+        reportForeign(ctx, await ctx.watch.agentEnded(plan.id));
+      }
+    },
   };
 }

@@ -12,6 +12,7 @@ import type { RunReflection } from './reflection.js';
 import type { RunState } from './run-state.js';
 import type { RunKnowledge } from './surfacing.js';
 import type { CheckpointRecord, OrchestrationStore, RunRecord } from './store.js';
+import type { WorktreeWatch } from './worktree-watch.js';
 
 export interface RunOptions {
   /** The spec directory in the person's checkout (absolute). */
@@ -79,6 +80,8 @@ export interface RunContext {
   now(): Date;
   /** The run's clock (its `now`) with the machine's timers: for agents and checks. */
   clock: Clock;
+  /** The run's worktrees, watched for writes an agent makes in another plan's (worktree-watch.ts). */
+  watch: WorktreeWatch;
   /** Set when a plan stopped the run because the machine failed (environment-fault.ts): one line. */
   fault?: string;
 }

@@ -10,7 +10,7 @@ import { agentName } from '../engine/lifecycle/assignment.js';
 import { attemptPlan, type AttemptInput, type AttemptOutcome } from '../engine/lifecycle/attempt-plan.js';
 import { readTextIfExists } from '../machine/files.js';
 import { loadTemplate } from '../machine/templates.js';
-import { localAttemptPorts } from './attempt-ports.js';
+import { localAttemptPorts, reportForeign } from './attempt-ports.js';
 import { attemptCapsule, attemptTrajectory, fileKnowledge, planHistory } from './capture.js';
 import type { RunContext } from './context.js';
 import { commitDocuments, executionDir, noteActivity, planTrailer } from './documents.js';
@@ -32,6 +32,16 @@ function minutesBetween(from: string, to: Date): number {
  */
 export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
   const session = await PlanSession.open(ctx, plan, agentName(plan, { override: ctx.options.agent, configured: ctx.options.defaultAgent }));
+  const { status } = session;
+  await ctx.watch.watch(plan.id, status.worktree);
+  try {
+    await attemptAndRecord(ctx, plan, session);
+  } finally {
+    ctx.watch.forget(plan.id);
+  }
+}
+
+async function attemptAndRecord(ctx: RunContext, plan: Plan, session: PlanSession): Promise<void> {
   const { status } = session;
   ctx.reporter.event({ kind: 'plan-started', plan: plan.id, title: plan.title, attempt: status.attempt, resumed: session.resumed });
 
@@ -56,7 +66,10 @@ export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
     ...(status.agent === 'claude' && ctx.options.agents?.claude?.model ? { expects: { model: ctx.options.agents.claude.model } } : {}),
     ...(knowledge ? { knowledge } : {}),
   };
-  const outcome = await attemptPlan(input, localAttemptPorts(ctx, plan, session));
+  const attempted = await attemptPlan(input, localAttemptPorts(ctx, plan, session)).finally(async () => reportForeign(ctx, await ctx.watch.attemptEnded(plan.id)));
+  // What its agent wrote in other plans' worktrees is its deviation, not theirs (worktree-watch.ts).
+  const foreign = ctx.watch.deviationsOf(plan.id);
+  const outcome = foreign.length === 0 ? attempted : { ...attempted, facts: { ...attempted.facts, undeclaredWrites: [...attempted.facts.undeclaredWrites, ...foreign] } };
   ctx.timing.agentMs += outcome.timing.agentMs;
   ctx.timing.verifyMs += outcome.timing.verifyMs;
   // Nobody answered and the run could not wait (it was stopped): the session stays as it is, and the next run resumes it.
@@ -85,7 +98,11 @@ export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
     return record(ctx, plan, session, input, outcome, merged.sha);
   });
   // Its worktree goes to the run's next plan (RunRepo.ensureWorktree), or is removed when the run ends.
-  if (ctx.schedule.plan(plan.id) === 'verified') await ctx.repo.retireWorktree(status.worktree);
+  if (ctx.schedule.plan(plan.id) === 'verified') {
+    // Unwatched first: once retired, another plan may take (move) it.
+    ctx.watch.forget(plan.id);
+    await ctx.repo.retireWorktree(status.worktree);
+  }
 }
 
 /**

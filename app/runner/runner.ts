@@ -27,6 +27,7 @@ import { runScheduler } from './run-scheduler.js';
 import { filterWaits } from './filter-waits.js';
 import { OrchestrationStore } from './store.js';
 import { PLAN_READING } from '../engine/importers/dialects.js';
+import { WorktreeWatch } from './worktree-watch.js';
 
 export interface RunOutcome {
   spec: string;
@@ -150,11 +151,13 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
       options,
       reporter: options.reporter,
       mutex: new Mutex(),
+      watch: new WorktreeWatch(),
       timing: { startedAt, agentMs: 0, verifyMs: 0 },
       abort,
       now,
       clock: systemClock(now),
     };
+    await ctx.watch.watch('integration', worktree, { gitOnly: true });
     const plansRun = await loop(ctx, [...state.plans].filter(([, s]) => s === 'running' || s === 'checkpoint').map(([id]) => id));
     // The verified plans' worktrees no plan took: a run that ends leaves only the integration worktree (and failed plans', to look at).
     await repo.removeSpares();
@@ -224,7 +227,7 @@ async function loop(ctx: RunContext, interrupted: string[]): Promise<number> {
       } catch (e) {
         if (!ctx.abort.signal.aborted) {
           // The machine failing is said in one line, not as a bug (environment-fault.ts).
-          const fault = environmentFault(e);
+          const fault = environmentFault(e, (where) => ctx.watch.removedGitOf(where));
           if (fault !== undefined) ctx.fault ??= `${key}: ${fault}`;
           ctx.reporter.event({ kind: 'info', text: fault !== undefined ? `${key} stopped: ${fault}` : `${key}: internal error: ${(e as Error).stack ?? (e as Error).message}` });
           ctx.abort.abort();

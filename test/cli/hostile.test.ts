@@ -146,12 +146,13 @@ describe('failures of the machine say so in one line, with their own exit code (
     expect(stderr).toBe('harness validate: the disk is full (writing in /tmp/harness-out): free some space and run the same command again; a run resumes where it stopped\n');
   });
 
-  it('an agent that removes another worktree\'s .git stops the run with one line and exit 74; done as it says, the run resumes and finishes', async () => {
+  it('an agent that removes another worktree\'s .git stops the run with one line naming the plan whose agent did it, exit 74; done as it says, the run resumes and finishes', async () => {
     const root = await makeRepo(specTree([{ id: '01-01', steps: ['rm -f ../integration/.git; mkdir -p out && echo x > out/01-01.txt'] }]));
     const r = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);
     expect(r.code).toBe(74);
     const worktree = join(root, '.git/harness/worktrees/SPC-007/integration');
-    expect(r.stderr).toBe(`harness run: 01-01: ${worktree} is no longer a git checkout (its .git was removed, by an agent or by hand): remove that directory, run git worktree prune, then run the same command again to resume\n`);
+    expect(r.stderr).toBe(`harness run: 01-01: ${worktree} is no longer a git checkout (its .git was removed by the agent of plan 01-01): remove that directory, run git worktree prune, then run the same command again to resume\n`);
+    expect(r.stdout).toContain(`integration's worktree: the agent of 01-01 removed its .git`);
     expect(r.stdout).not.toContain('    at ');
     expect(r.stdout).not.toContain('internal error');
 

@@ -15,6 +15,7 @@ import { directoryState, writeTree } from '../../machine/write-tree.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath } from '../spec-input.js';
 import { PLAN_READING } from '../../engine/importers/dialects.js';
+import { oneLine } from '../../engine/core/spec/problem.js';
 
 export const usage = `Usage: harness import <gsd-planning-dir> <spec-dir> [--id SPC-NNN] [--declared-only] [--force] [--json]
 
@@ -188,15 +189,15 @@ function prefixed(prefix: string, file: string): string {
 function printHuman(io: CliIO, result: GsdImport, loaded: LoadedSpec | undefined, source: string, spec: string): void {
   if (result.files.length > 0) {
     io.stdout(`${source} → ${spec} (${result.id}): wrote ${plural(result.files.length, 'file')}\n`);
-    for (const f of result.files) io.stdout(`  ${f.path}${f.from ? `  ← ${f.from}` : ''}\n`);
+    for (const f of result.files) io.stdout(`  ${oneLine(f.path)}${f.from ? `  ← ${oneLine(f.from)}` : ''}\n`);
   }
   if (result.skipped.length > 0) {
     io.stdout(`skipped ${plural(result.skipped.length, 'file')}:\n`);
-    for (const s of result.skipped) io.stdout(`  ${s.path}: ${s.reason}\n`);
+    for (const s of result.skipped) io.stdout(`  ${oneLine(s.path)}: ${oneLine(s.reason)}\n`);
   }
   if (result.files.length > 0) for (const line of importNotes(result)) io.stdout(`${line}\n`);
   // Problems and the verdict on one stream, in order, as harness validate prints them: split over two, a pipe or a terminal interleaves them.
-  for (const p of result.problems) io.stdout(`${prefixed(source, p.file)}:${p.line}: ${p.severity === 'warning' ? 'warning: ' : ''}${p.message}\n`);
+  for (const p of result.problems) io.stdout(`${prefixed(source, p.file)}:${p.line}: ${p.severity === 'warning' ? 'warning: ' : ''}${oneLine(p.message)}\n`);
   if (!loaded) {
     io.stdout(`harness import: nothing written to ${spec}\n`);
     return;
@@ -219,7 +220,7 @@ export function importNotes(result: GsdImport): string[] {
   );
   if (result.renumbered.length > 0) {
     lines.push(`renumbered ${plural(result.renumbered.length, 'id')} (harness numbers phases and plans with whole numbers; GSD's id is kept in metadata.gsd.id):`);
-    for (const r of result.renumbered) lines.push(`  ${r.from} → ${r.to}  (${r.path})`);
+    for (const r of result.renumbered) lines.push(`  ${oneLine(r.from)} → ${r.to}  (${oneLine(r.path)})`);
   }
   if (result.completed.length > 0) {
     lines.push(`done before harness (their GSD SUMMARY.md says so; imported with completed:, harness run will not run them): ${result.completed.join(', ')}`);

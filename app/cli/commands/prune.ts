@@ -8,6 +8,7 @@ import { pruneLocally, type LocalPrune } from '../../machine/local-prune.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath } from '../spec-input.js';
 import { knowledgePlace, parseAt, readConfig } from './knowledge-place.js';
+import { oneLine } from '../../engine/core/spec/problem.js';
 
 export const usage = `Usage: harness prune [--knowledge DIR] [--at TIME] [--dry-run] [--json]
 
@@ -109,15 +110,15 @@ function human(r: PruneJson, where: string, dryRun: boolean): string {
   const lines: string[] = [];
   const n = r.solidified.length + r.changes.length;
   lines.push(n === 0 ? `Nothing to change in ${where} as of ${r.at}.` : `${dryRun ? 'Would make' : 'Made'} ${n} change${n === 1 ? '' : 's'} in ${where} as of ${r.at}:`);
-  for (const s of r.solidified) lines.push(`  new       ${s.path}`, `            candidate: ${s.name} (${s.evidence.length} repairs)`);
-  for (const c of r.changes) lines.push(`  ${VERB[c.action]} ${c.path}`, `            ${c.from} → ${c.to ?? 'removed'}: ${c.reason}`);
+  for (const s of r.solidified) lines.push(`  new       ${oneLine(s.path)}`, `            candidate: ${oneLine(s.name)} (${s.evidence.length} repairs)`);
+  for (const c of r.changes) lines.push(`  ${VERB[c.action]} ${oneLine(c.path)}`, `            ${c.from} → ${c.to ?? 'removed'}: ${oneLine(c.reason)}`);
   if (r.kept.length > 0) {
     lines.push('', `${r.kept.length} gene${r.kept.length === 1 ? '' : 's'} kept as ${r.kept.length === 1 ? 'it is' : 'they are'}:`);
-    for (const k of r.kept) lines.push(`  ${k.status.padEnd(10)} ${k.path}: ${k.why}`);
+    for (const k of r.kept) lines.push(`  ${k.status.padEnd(10)} ${oneLine(k.path)}: ${oneLine(k.why)}`);
   }
   if (r.waiting.length > 0) {
     lines.push('', 'Repaired too few times yet to be a gene:');
-    for (const w of r.waiting) lines.push(`  ${w.repairs}×  ${w.signature}`);
+    for (const w of r.waiting) lines.push(`  ${w.repairs}×  ${oneLine(w.signature)}`);
   }
   if (n > 0) lines.push('', dryRun ? 'Dry run: nothing was written.' : `Written into ${where}: review the genes, then commit them; on GitHub each change is a PR.`);
   return `${lines.join('\n')}\n`;

@@ -15,6 +15,7 @@ import { configuredReflector } from '../../machine/reflector-agent.js';
 import { Git, GitError } from '../../workers/git.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath } from '../spec-input.js';
+import { oneLine } from '../../engine/core/spec/problem.js';
 
 export const usage = `Usage: harness reflect [--knowledge DIR] [--dry-run] [--json]
 
@@ -141,8 +142,8 @@ const SKIPPED_SHOWN = 10;
 
 function change(c: LessonChange, title: string): string[] {
   const verb = c.action === 'create' ? 'new ' : 'link';
-  const what = c.action === 'create' ? `${title} (${c.writtenBy === 'harness' ? 'drafted by harness' : `written by ${c.writtenBy}`})` : `${plural(c.evidence.length, 'more signal')} for "${title}"`;
-  return [`  ${verb}  ${c.path}`, `        ${what}`, `        why: ${c.why}`];
+  const what = c.action === 'create' ? `${oneLine(title)} (${c.writtenBy === 'harness' ? 'drafted by harness' : `written by ${oneLine(c.writtenBy)}`})` : `${plural(c.evidence.length, 'more signal')} for "${oneLine(title)}"`;
+  return [`  ${verb}  ${oneLine(c.path)}`, `        ${what}`, `        why: ${oneLine(c.why)}`];
 }
 
 function human(result: LocalReflection, titles: string[], options: { store: string; dryRun: boolean }): string {
@@ -154,7 +155,7 @@ function human(result: LocalReflection, titles: string[], options: { store: stri
   result.changes.forEach((c, i) => lines.push(...change(c, titles[i]!)));
   if (result.skipped.length > 0) {
     lines.push('', `${plural(result.skipped.length, 'signal')} not made into a lesson (${skippedSummary(result.skipped)}):`);
-    for (const s of result.skipped.slice(0, SKIPPED_SHOWN)) lines.push(`  ${s.signal}: ${s.reason}`);
+    for (const s of result.skipped.slice(0, SKIPPED_SHOWN)) lines.push(`  ${oneLine(s.signal)}: ${oneLine(s.reason)}`);
     if (result.skipped.length > SKIPPED_SHOWN) lines.push(`  … and ${result.skipped.length - SKIPPED_SHOWN} more (harness reflect --json lists them all)`);
   }
   if (result.changes.length > 0) {

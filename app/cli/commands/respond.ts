@@ -5,6 +5,7 @@ import { OrchestrationStore } from '../../runner/store.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, loadSpecDir, specDirOf } from '../spec-input.js';
 import { respondTarget } from '../respond-target.js';
+import { oneLine } from '../../engine/core/spec/problem.js';
 
 export const usage = `Usage: harness respond <spec-dir> <plan> <answer...>
 
@@ -36,10 +37,10 @@ export async function respondCommand(args: string[], io: CliIO): Promise<number>
     return EXIT.problems;
   }
   if (checkpoint.options?.length && checkpoint.origin === 'worker' && checkpoint.kind === 'decision' && !checkpoint.options.includes(answer)) {
-    io.stderr(`harness respond: "${answer}" is not one of ${checkpoint.options.join(', ')}\n`);
+    io.stderr(`harness respond: "${oneLine(answer)}" is not one of ${checkpoint.options.map(oneLine).join(', ')}\n`);
     return EXIT.usage;
   }
   await store.writeResponse(session, { checkpoint: checkpoint.id, answer, respondedAt: new Date().toISOString(), by: io.env.USER ?? 'local' });
-  io.stdout(`${session}: answered "${checkpoint.prompt.split('\n')[0]}" with "${answer}"; a running harness run continues now, a stopped one when started again\n`);
+  io.stdout(`${session}: answered "${oneLine(checkpoint.prompt.split('\n')[0] ?? '')}" with "${oneLine(answer)}"; a running harness run continues now, a stopped one when started again\n`);
   return EXIT.ok;
 }

@@ -7,6 +7,7 @@ import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, loadSpecDir, specDirArg, specDirOf } from '../spec-input.js';
 import { reportError, specForGraph } from '../graph-input.js';
 import { repoConfig } from '../repo-config.js';
+import { oneLine } from '../../engine/core/spec/problem.js';
 
 export const usage = `Usage: harness simulate <spec-dir> [--slots N] [--durations FILE] [--json]
 
@@ -103,7 +104,7 @@ function simulationText(id: string, plans: number, r: Simulation): string {
     ['makespan', fmt(r.makespan), ''],
     ['lower bound', fmt(r.lowerBound), `critical path ${fmt(r.criticalPath)}, work ${fmt(r.totalWork)} over ${r.slots} slots`],
     ...(r.busiestFile && r.conflictLowerBound > r.lowerBound
-      ? [['with conflicts', fmt(r.conflictLowerBound), `${r.busiestFile.plans} plans write ${r.busiestFile.file}: ${fmt(r.busiestFile.work)} one after another`] as [string, string, string]]
+      ? [['with conflicts', fmt(r.conflictLowerBound), `${r.busiestFile.plans} plans write ${oneLine(r.busiestFile.file)}: ${fmt(r.busiestFile.work)} one after another`] as [string, string, string]]
       : []),
     ['wave-based', fmt(r.waveMakespan), versusWaves(r)],
   ];

@@ -15,6 +15,7 @@ import { Git } from '../../workers/git.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath } from '../spec-input.js';
 import { readConfig, storeOf } from './retrospective.js';
+import { oneLine } from '../../engine/core/spec/problem.js';
 
 export const usage = `Usage: harness skills [--pending | --stats | --prune [--write]] [--knowledge DIR] [--json]
 
@@ -65,7 +66,7 @@ export async function skillsCommand(args: string[], io: CliIO): Promise<number> 
   if (mode === 'pending') {
     const pending = await pendingSkills(root, store);
     if (values.json) io.stdout(`${JSON.stringify({ pending }, null, 2)}\n`);
-    else io.stdout(pending.length === 0 ? `No skills pending in ${where}.\n` : `${pending.length} skill${pending.length === 1 ? '' : 's'} pending review:\n${pending.map((p) => `  ${p.name}  ${p.where}`).join('\n')}\n`);
+    else io.stdout(pending.length === 0 ? `No skills pending in ${where}.\n` : `${pending.length} skill${pending.length === 1 ? '' : 's'} pending review:\n${pending.map((p) => `  ${oneLine(p.name)}  ${oneLine(p.where)}`).join('\n')}\n`);
     return problems.length > 0 ? EXIT.problems : EXIT.ok;
   }
 
@@ -89,7 +90,7 @@ export async function skillsCommand(args: string[], io: CliIO): Promise<number> 
   } else if (values.json) {
     io.stdout(`${JSON.stringify({ skills: skills.map((s) => ({ name: s.name, path: s.path })) }, null, 2)}\n`);
   } else {
-    io.stdout(skills.length === 0 ? `No active skills in ${where}.\n` : `${skills.length} active skill${skills.length === 1 ? '' : 's'} in ${where}:\n${skills.map((s) => `  ${s.name}`).join('\n')}\n`);
+    io.stdout(skills.length === 0 ? `No active skills in ${where}.\n` : `${skills.length} active skill${skills.length === 1 ? '' : 's'} in ${where}:\n${skills.map((s) => `  ${oneLine(s.name)}`).join('\n')}\n`);
   }
   return problems.length > 0 ? EXIT.problems : EXIT.ok;
 }

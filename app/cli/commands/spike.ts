@@ -12,6 +12,7 @@ import { agentsConfig } from '../../workers/config.js';
 import { AGENT_NAMES } from '../../workers/registry.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { definedEnv, gitIdentity, readConfig } from './run.js';
+import { oneLine } from '../../engine/core/spec/problem.js';
 
 export const usage = `Usage: harness spike "<question>" [--project NAME] [--agent NAME]
 
@@ -147,7 +148,7 @@ function terminalProgress(io: CliIO): Progress {
   return {
     event(e) {
       const text = line(e);
-      if (text !== undefined) io.stdout(`  ${text.split('\n')[0]}\n`);
+      if (text !== undefined) io.stdout(`  ${oneLine(text.split('\n')[0] ?? '')}\n`);
     },
     async stage(title, work) {
       io.stdout(`${title}\n`);
@@ -163,8 +164,8 @@ function describe(spike: LocalSpike): string {
   const out = [''];
   if (o.kind === 'decided') {
     out.push(`spike ${spike.slug}: ${o.decision.outcome} (${o.decision.confidence} confidence)${o.already ? ', decided in an earlier run' : ''}`);
-    out.push(`  question:  ${o.identity.question}`);
-    out.push(`  decision:  ${o.decision.decision}`);
+    out.push(`  question:  ${oneLine(o.identity.question)}`);
+    out.push(`  decision:  ${oneLine(o.decision.decision)}`);
     out.push(`  records:   ${spike.folder}/{${SPIKE_FILES.hypothesis},${SPIKE_FILES.experiment},${SPIKE_FILES.decision}}`);
     out.push(`  results:   ${plural(o.results.length, 'file')} in ${spike.folder}/${SPIKE_FILES.results}/`);
   } else {
@@ -177,8 +178,8 @@ function describe(spike: LocalSpike): string {
   if (o.redactions.length > 0) {
     out.push(`  redacted:  ${plural(o.redactions.length, 'secret')} (${[...new Set(o.redactions.map((r) => `${r.path}:${r.line}`))].join(', ')})`);
   }
-  for (const d of o.dropped) out.push(`  left out:  ${d.path}: ${d.why}`);
-  for (const r of o.retries) out.push(`  retried:   ${r}`);
+  for (const d of o.dropped) out.push(`  left out:  ${oneLine(d.path)}: ${oneLine(d.why)}`);
+  for (const r of o.retries) out.push(`  retried:   ${oneLine(r)}`);
   out.push(
     o.kind === 'decided'
       ? `  next: review the branch, then merge it to accept the decision (git merge ${spike.branch})`

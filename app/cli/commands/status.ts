@@ -9,6 +9,7 @@ import { formatMinutes } from '../../runner/duration.js';
 import { ASKS } from '../../runner/progress.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, loadSpecDir, specDirArg, specDirOf } from '../spec-input.js';
+import { oneLine } from '../../engine/core/spec/problem.js';
 
 export const usage = `Usage: harness status <spec-dir> [--json]
 
@@ -90,32 +91,32 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
     return EXIT.ok;
   }
   const out: string[] = [];
-  out.push(`${spec.id} ${spec.title}`);
+  out.push(`${spec.id} ${oneLine(spec.title)}`);
   out.push(
     run
       ? `${specStatus === 'stopped' ? 'stopped (its harness run is no longer running)' : specStatus} · ${progress.plansVerified}/${progress.plansTotal} plans · ${progress.phasesVerified}/${progress.phasesTotal} phases · ${progress.percent}% · ${formatMinutes(progress.totalMinutes)} of work`
       : 'not run yet: harness run ' + displayPath(dir),
   );
   for (const phase of spec.phases) {
-    out.push('', `Phase ${phase.id} · ${phase.title} — ${phaseState(phase.id)}`);
+    out.push('', `Phase ${phase.id} · ${oneLine(phase.title)} — ${phaseState(phase.id)}`);
     for (const id of phase.plans) {
       const plan = spec.planById.get(id)!;
       const s = planState(id);
       const status = state.statuses.get(id);
       const detail =
-        s === 'running' && status?.currentTask ? `step ${status.currentTask}/${status.totalTasks}: ${status.message ?? ''}` : s === 'failed' || s === 'blocked' ? (state.reasons.get(id) ?? '') : s === 'verified' ? formatMinutes(state.minutes.get(id) ?? 0) : '';
+        s === 'running' && status?.currentTask ? `step ${status.currentTask}/${status.totalTasks}: ${oneLine(status.message ?? '')}` : s === 'failed' || s === 'blocked' ? (state.reasons.get(id) ?? '') : s === 'verified' ? formatMinutes(state.minutes.get(id) ?? 0) : '';
       // Step output and reasons can run over lines; their continuation stays under the plan, not at the margin.
-      out.push(`  ${mark(s)} ${id} ${plan.title}  ${s}${detail ? ` · ${detail.trimEnd().replace(/\n/g, '\n      ')}` : ''}`);
+      out.push(`  ${mark(s)} ${id} ${oneLine(plan.title)}  ${s}${detail ? ` · ${detail.trimEnd().replace(/\n/g, '\n      ')}` : ''}`);
     }
   }
   if (checkpoints.length > 0) {
     out.push('', 'Waiting for a person:');
     for (const c of checkpoints) {
-      out.push(`  ${c.session} asks you ${ASKS[c.kind]}: ${c.prompt.split('\n')[0]}`);
-      out.push(`    harness respond ${displayPath(dir)} ${c.session} <answer>${c.options.length ? `   (${c.options.join(' | ')})` : ''}`);
+      out.push(`  ${c.session} asks you ${ASKS[c.kind]}: ${oneLine(c.prompt.split('\n')[0] ?? '')}`);
+      out.push(`    harness respond ${displayPath(dir)} ${c.session} <answer>${c.options.length ? `   (${c.options.map(oneLine).join(' | ')})` : ''}`);
     }
   }
-  if (run) out.push('', `Integration branch: ${run.integrationBranch}`);
+  if (run) out.push('', `Integration branch: ${oneLine(run.integrationBranch)}`);
   if (specStatus === 'stopped') out.push(`Resume: ${resume}`);
   io.stdout(`${out.join('\n')}\n`);
   return EXIT.ok;

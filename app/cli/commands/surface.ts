@@ -16,6 +16,7 @@ import { TreeError } from '../../machine/read-tree.js';
 import { loadSurfacingIndex } from '../../machine/surfacing-store.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath } from '../spec-input.js';
+import { oneLine } from '../../engine/core/spec/problem.js';
 
 export const usage = `Usage: harness surface <PLAN.md> [--knowledge DIR] [--budget TOKENS] [--max N] [--json]
 
@@ -142,15 +143,15 @@ export async function surfaceCommand(args: string[], io: CliIO): Promise<number>
 }
 
 function report(plan: Plan, matches: readonly SurfacedEntry[], entries: number, store: string, options: SurfaceOptions): string {
-  const head = `${plan.id} ${plan.title}`;
+  const head = `${plan.id} ${oneLine(plan.title)}`;
   if (entries === 0) return `${head}: nothing to surface; ${store} holds no lessons, skills or genes\n`;
   const read = `the ${entries} lesson${entries === 1 ? '' : 's'}, skills and genes in ${store}`;
   if (matches.length === 0) return `${head}: nothing of ${read} applies\n`;
   const lines = [`${head}: ${matches.length} of ${read} apply (budget ${options.budgetTokens} tokens, at most ${options.maxEntries})`, ''];
   matches.forEach((m, i) => {
-    lines.push(`${i + 1}. ${m.kind} ${m.path} (score ${m.score})`, `   ${m.title}`);
-    if (m.text) lines.push(`   ${m.text}`);
-    lines.push(`   why: ${m.why}`, '');
+    lines.push(`${i + 1}. ${m.kind} ${oneLine(m.path)} (score ${m.score})`, `   ${oneLine(m.title)}`);
+    if (m.text) lines.push(`   ${oneLine(m.text)}`);
+    lines.push(`   why: ${oneLine(m.why)}`, '');
   });
   return `${lines.join('\n')}`;
 }

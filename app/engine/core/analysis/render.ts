@@ -2,6 +2,7 @@ import type { PlanState } from '../state/plan-state.js';
 import { plural } from '../plural.js';
 import type { Spec } from '../spec/model.js';
 import type { GraphAnalysis } from './analyze.js';
+import { oneLine } from '../spec/problem.js';
 
 /** The stable `harness graph --format json` document (see README: JSON output). */
 export interface GraphJson {
@@ -59,15 +60,15 @@ export function graphText(spec: Spec, analysis: GraphAnalysis): string {
   const ids = analysis.graph.ids;
   const out: string[] = [];
   out.push(
-    `${spec.id} ${spec.title}: ${plural(spec.phases.length, 'phase')}, ${plural(spec.plans.length, 'plan')}, ${plural(analysis.graph.edgeCount, 'dependency', 'dependencies')}`,
+    `${spec.id} ${oneLine(spec.title)}: ${plural(spec.phases.length, 'phase')}, ${plural(spec.plans.length, 'plan')}, ${plural(analysis.graph.edgeCount, 'dependency', 'dependencies')}`,
   );
   const byId = spec.planById;
   const width = Math.min(48, Math.max(0, ...spec.plans.map((p) => p.id.length + 1 + p.title.length)));
   for (const phase of spec.phases) {
-    out.push('', `Phase ${phase.id} · ${phase.title}${phase.mustPass.length ? ` (${phase.mustPass.length} phase checks)` : ''}`);
+    out.push('', `Phase ${phase.id} · ${oneLine(phase.title)}${phase.mustPass.length ? ` (${phase.mustPass.length} phase checks)` : ''}`);
     for (const id of phase.plans) {
       const plan = byId.get(id)!;
-      const label = `${plan.id} ${plan.title}`;
+      const label = `${plan.id} ${oneLine(plan.title)}`;
       const deps = plan.dependsOn.length ? `  ← ${plan.dependsOn.join(', ')}` : '';
       out.push(`  ${label.length > width ? `${label.slice(0, width - 1)}…` : label.padEnd(width)}${deps}`);
     }
@@ -76,7 +77,7 @@ export function graphText(spec: Spec, analysis: GraphAnalysis): string {
   out.push(`Topological order: ${analysis.order.map((i) => ids[i]).join(', ') || '(none)'}`);
   if (analysis.conflicts.length > 0) {
     out.push('', 'Write conflicts (never run at the same time):');
-    for (const c of analysis.conflicts.slice(0, MAX_LISTED_CONFLICTS)) out.push(`  ${ids[c.a]} × ${ids[c.b]}  ${c.globs[0]} ∩ ${c.globs[1]}`);
+    for (const c of analysis.conflicts.slice(0, MAX_LISTED_CONFLICTS)) out.push(`  ${ids[c.a]} × ${ids[c.b]}  ${oneLine(c.globs[0])} ∩ ${oneLine(c.globs[1])}`);
     const more = analysis.conflicts.length - MAX_LISTED_CONFLICTS;
     if (more > 0) out.push(`  … and ${more.toLocaleString('en-US')} more (${analysis.conflicts.length.toLocaleString('en-US')} in all; --format json lists every one)`);
   } else out.push('No write conflicts between plans that could run at once.');

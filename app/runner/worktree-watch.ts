@@ -21,6 +21,8 @@ interface Watched {
   running: boolean;
   /** What it held when its own attempt last ended (or before its agent first ran). */
   baseline?: Snapshot;
+  /** Idle with no other agent running: its baseline is taken when another agent starts (nothing can change it before). */
+  deferred?: boolean;
 }
 
 /** Another plan's agent wrote in a worktree: whose, where, and what was put back. */
@@ -58,8 +60,23 @@ export class WorktreeWatch {
   watch(plan: string, worktree: string, options: { gitOnly?: boolean } = {}): Promise<void> {
     const gitOnly = options.gitOnly === true;
     return this.#lock.run(async () => {
-      this.#watched.set(plan, { worktree, gitOnly, running: false, baseline: await snapshot(worktree, this.#moment, gitOnly) });
+      const w: Watched = { worktree, gitOnly, running: false };
+      this.#watched.set(plan, w);
+      await this.#idle(plan, w, this.#moment);
     });
+  }
+
+  /**
+   * The worktree is idle from `now`: its baseline is taken at once when another agent runs, else
+   * when the next one starts. With one agent at a time (one slot) a plan's worktree is never
+   * read for nothing: a run costs no `git status` a plan.
+   */
+  async #idle(plan: string, w: Watched, now: number): Promise<void> {
+    w.running = false;
+    delete w.baseline;
+    w.deferred = false;
+    if (w.gitOnly || this.#runs.some((r) => r.plan !== plan && r.to === undefined)) w.baseline = await snapshot(w.worktree, now, w.gitOnly);
+    else w.deferred = true;
   }
 
   /** The plan is over: its worktree goes to another plan or away. */
@@ -68,14 +85,20 @@ export class WorktreeWatch {
   }
 
   agentStarted(plan: string): Promise<void> {
-    return this.#lock.run(() => {
+    return this.#lock.run(async () => {
       const w = this.#watched.get(plan);
       if (w) {
         w.running = true;
         delete w.baseline;
+        w.deferred = false;
+      }
+      // The idle worktrees whose baseline waited for an agent to start: nothing ran since they became idle.
+      for (const [other, idle] of this.#watched) {
+        if (other === plan || !idle.deferred) continue;
+        idle.baseline = await snapshot(idle.worktree, this.#moment, idle.gitOnly);
+        idle.deferred = false;
       }
       this.#runs.push({ plan, from: ++this.#moment });
-      return Promise.resolve();
     });
   }
 
@@ -92,10 +115,7 @@ export class WorktreeWatch {
       if (run) run.to = now;
       const found = await this.#look(plan, now);
       const own = this.#watched.get(plan);
-      if (own) {
-        own.running = false;
-        own.baseline = await snapshot(own.worktree, now, own.gitOnly);
-      }
+      if (own) await this.#idle(plan, own, now);
       return found;
     });
   }
@@ -137,8 +157,7 @@ export class WorktreeWatch {
       const run = this.#runs.findLast((r) => r.plan === plan && r.to === undefined);
       if (run) run.to = now;
       if (!w) return;
-      w.running = false;
-      w.baseline = await snapshot(w.worktree, now, w.gitOnly);
+      await this.#idle(plan, w, now);
     });
   }
 
@@ -148,6 +167,10 @@ export class WorktreeWatch {
       const now = ++this.#moment;
       const w = this.#watched.get(plan);
       if (!w || w.running || !w.baseline) {
+        if (w) {
+          w.running = true;
+          w.deferred = false;
+        }
         this.#runs.push({ plan, from: now });
         return [];
       }

@@ -67,10 +67,15 @@ export function rateLimitOf(text: string, now: Date): RateLimit | undefined {
   return exact ? { resetsAt: new Date(exact[1]!), evidence: line.trim() } : { evidence: line.trim() };
 }
 
-/** Whether a final text is one of the CLI's own limit messages (which it may end a run with as a "success"). */
+/**
+ * Whether a final text is one of the CLI's own limit messages (which it may end a run with as a
+ * "success"): it starts as one does and its first line speaks of a limit, usage or credits, so a
+ * summary of the model's that happens to begin "You've reached your goal" is not taken for one.
+ */
 export function isCliLimitMessage(text: string): boolean {
-  const trimmed = text.trim();
-  return CLI_LIMIT.test(trimmed) && CLI_LIMIT.exec(trimmed)!.index === 0;
+  const first = text.trim().split('\n')[0] ?? '';
+  const found = CLI_LIMIT.exec(first);
+  return found !== null && found.index === 0 && /\b(limit|usage|credits?|budget)\b/i.test(first);
 }
 
 /**

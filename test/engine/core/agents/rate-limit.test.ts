@@ -49,6 +49,7 @@ describe('the usage-limit wordings of the pinned Claude Code', () => {
   it('ordinary failures are not limits', () => {
     expect(rateLimitOf('tests failed: expected 2 to be 3', NOW)).toBeUndefined();
     expect(isCliLimitMessage('I checked that you have hit your limit of files')).toBe(false);
+    expect(isCliLimitMessage("You've reached your goal: the greeting is written and signed.")).toBe(false);
     expect(isCliLimitMessage("You've hit your session limit · resets 3pm (UTC)")).toBe(true);
   });
 });

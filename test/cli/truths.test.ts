@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { main } from '../../app/cli/main.js';
 import { OrchestrationStore } from '../../app/runner/store.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+import { filesAppear } from '../helpers/file-appears.js';
 
 /** Issue 26's "the CLI tells the truth": each item through the CLI, on real git, with the exact words. */
 
@@ -100,7 +101,7 @@ describe('harness status after the run was killed', () => {
     });
     const exited = new Promise((r) => child.once('exit', r));
     try {
-      while (!(existsSync(join(started, '01-01')) && existsSync(join(started, '01-02')))) await new Promise((r) => setTimeout(r, 20));
+      await filesAppear(join(started, '01-01'), join(started, '01-02'));
       const live = await runCli(['status', SPEC_DIR], root);
       expect(live.stdout.split('\n').slice(0, 2)).toEqual(['SPC-007 Runner test', 'executing · 0/2 plans · 0/1 phases · 0% · under 3 s of work']);
     } finally {

@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RecordingReporter } from '../../app/runner/progress.js';
 import { runSpec } from '../../app/runner/runner.js';
 import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+import { fileAppears } from '../helpers/file-appears.js';
 
 describe('a plan resumed after its run was stopped', () => {
   it('counts the time it worked, not the hours nothing ran', { timeout: 60_000 }, async () => {
@@ -18,7 +19,7 @@ describe('a plan resumed after its run was stopped', () => {
 
     const stop = new AbortController();
     const first = runSpec({ ...options, reporter: new RecordingReporter(), signal: stop.signal, now: () => new Date(base) });
-    while (!existsSync(join(signals, 'waiting'))) await new Promise((r) => setTimeout(r, 20));
+    await fileAppears(join(signals, 'waiting'));
     stop.abort();
     await first;
 

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { RecordingReporter } from '../../app/runner/progress.js';
 import { runSpec } from '../../app/runner/runner.js';
 import { ROOT } from '../helpers/paths.js';
 import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+import { fileAppears } from '../helpers/file-appears.js';
 
 /**
  * No process an agent or a check starts outlives its plan (issue 24, 4), on real git through
@@ -62,7 +63,7 @@ describe('what a check started when the run was killed', () => {
       'check.sh': check,
     });
     const child = spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script'], { cwd: root, env: { ...process.env, MARK: mark }, stdio: 'ignore' });
-    while (!existsSync(mark)) await new Promise((r) => setTimeout(r, 25));
+    await fileAppears(mark);
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     expect(alive('sleep 302.5')).toHaveLength(1);

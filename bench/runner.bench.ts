@@ -95,9 +95,9 @@ syncBuiltinESMExports();
 const { RecordingReporter } = await import('../app/runner/progress.js');
 const { runSpec } = await import('../app/runner/runner.js');
 // Harness's git commands start from its git helper thread, through a small starter process
-// (app/workers/git-thread.ts), where the spawn() above does not see them and where starting
+// (app/machine/git-thread.ts), where the spawn() above does not see them and where starting
 // them does not block the main thread: the helper says which it started, for the census.
-const { onGitProcess, onStarterProcess } = await import('../app/workers/git-thread.js');
+const { onGitProcess, onStarterProcess } = await import('../app/machine/git-thread.js');
 onGitProcess((args, pid) => spawnWatch.spawned.push({ command: 'git', args, pid }));
 onStarterProcess((pid) => spawnWatch.spawned.push({ command: 'node (git starter)', args: [], pid, own: true }));
 

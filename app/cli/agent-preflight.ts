@@ -1,8 +1,8 @@
 import type { HarnessConfig } from '../engine/core/config/schema.js';
 import type { Spec } from '../engine/core/spec/model.js';
 import { findExecutable } from '../machine/executable.js';
-import { agentsConfig } from '../workers/config.js';
-import { AgentConfigError, agentFor } from '../workers/registry.js';
+import { agentsConfig } from '../agents/config.js';
+import { AgentConfigError, agentFor } from '../agents/registry.js';
 
 /** How to configure each agent that needs settings, for the message that says they are missing. */
 const HOW: Record<string, string> = {

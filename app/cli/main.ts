@@ -91,10 +91,10 @@ export async function main(argv: string[], given: CliIO = processIO()): Promise<
     io.stdout(`${await version()}\n`);
     return EXIT.ok;
   }
-  // Not for people: the reporting MCP server an agent starts from its --mcp-config (app/workers/mcp).
+  // Not for people: the reporting MCP server an agent starts from its --mcp-config (app/agents/mcp).
   if (name === 'mcp-report') {
     // Loaded only here: the MCP SDK is not for every command's start-up.
-    const { runReportServer } = await import('../workers/mcp/report-server.js');
+    const { runReportServer } = await import('../agents/mcp/report-server.js');
     await runReportServer();
     return EXIT.ok;
   }

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { AGENT_NAMES } from '../workers/registry.js';
+import { AGENT_NAMES } from '../agents/registry.js';
 import { cliJson, type LocalCli } from './local-cli.js';
 import type { LocalRuns, RunView } from './local-runs.js';
 import type { LocalSpec, LocalSpecs } from './local-specs.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readTextIfExists } from '../machine/files.js';
-import { writeThenRename } from '../workers/git-thread.js';
+import { writeThenRename } from '../machine/git-thread.js';
 
 /**
  * Write a file so that a reader (or a run restarted after SIGKILL) sees either the old

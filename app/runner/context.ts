@@ -4,7 +4,7 @@ import type { HarnessConfig } from '../engine/core/config/schema.js';
 import type { Scheduler } from '../engine/core/schedule/scheduler.js';
 import type { ScheduleState } from '../engine/core/schedule/state.js';
 import type { Spec } from '../engine/core/spec/model.js';
-import type { AgentsConfig } from '../workers/registry.js';
+import type { AgentsConfig } from '../agents/registry.js';
 import type { Mutex } from './mutex.js';
 import type { RunReporter } from './progress.js';
 import type { RunRepo } from './repo.js';

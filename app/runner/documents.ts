@@ -12,7 +12,7 @@ import { readTextIfExists } from '../machine/files.js';
 import { makeSafe } from '../machine/content-safety.js';
 import { runSafety } from './capture.js';
 import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
-import { writeFiles } from '../workers/git-thread.js';
+import { writeFiles } from '../machine/git-thread.js';
 
 /** A phase's directory under execution/phases/, named like its plans' directory. */
 export function executionDir(phase: Phase): string {

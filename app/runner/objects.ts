@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { gitEnv } from '../workers/git-env.js';
+import { gitEnv } from '../machine/git-env.js';
 
 /** A git object as `git cat-file --batch` gives it. */
 export interface GitObject {

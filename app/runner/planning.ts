@@ -4,7 +4,7 @@ import type { Plan } from '../engine/core/spec/model.js';
 import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
 import type { SurfacedEntry } from '../engine/knowledge/documents/loop.js';
 import { appendTrajectory, trajectoryEvents, trajectoryPath } from '../engine/knowledge/documents/trajectory.js';
-import { Git } from '../workers/git.js';
+import { Git } from '../machine/git.js';
 import { localProject } from './project.js';
 import type { HarnessConfig } from '../engine/core/config/schema.js';
 import type { Progress } from '../engine/lifecycle/ports.js';
@@ -13,8 +13,8 @@ import type { PlanningCommand } from '../engine/planning/planning-command.js';
 import { discussPaths } from '../engine/planning/planning-steps.js';
 import { systemClock } from '../machine/clock.js';
 import { readTextIfExists } from '../machine/files.js';
-import { runPlanningHere, type PlanningOutcome } from '../workers/planning-here.js';
-import type { AgentsConfig } from '../workers/registry.js';
+import { runPlanningHere, type PlanningOutcome } from '../agents/planning-here.js';
+import type { AgentsConfig } from '../agents/registry.js';
 import { RunError, type RunRepo } from './repo.js';
 
 export interface LocalPlanningOptions {
@@ -43,7 +43,7 @@ export interface LocalPlanning {
 
 /**
  * `harness plan-phase <spec-dir> 03` and the other planning commands on this machine: the same
- * agents, prompts and checks as on the spec PR (workers/planning-here.ts). The agent works in a
+ * agents, prompts and checks as on the spec PR (agents/planning-here.ts). The agent works in a
  * throwaway worktree at HEAD, so nothing the person has checked out is touched while it runs,
  * and a refused try is thrown away without touching their files; what passes is one commit,
  * brought onto the current branch by a fast-forward, as `harness run` brings its documents.

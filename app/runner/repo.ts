@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { GitError, type CommitInfo } from '../workers/git.js';
+import { GitError, type CommitInfo } from '../machine/git.js';
 import { commitBody, commitLine, formatTrailers, parseTrailers, type CommitMessage } from '../engine/core/agents/commit-message.js';
 import { Mutex } from './mutex.js';
 import { Stopwatch, TimedGit } from './timed-git.js';
 import { HarnessError } from '../engine/core/error.js';
 import { readTextIfExists } from '../machine/files.js';
-import { headFromFiles } from '../workers/git-head.js';
-import { emptyDirectory } from '../workers/git-thread.js';
+import { headFromFiles } from '../machine/git-head.js';
+import { emptyDirectory } from '../machine/git-thread.js';
 import { ObjectReader, parseCommit, parseTree, type TreeEntry } from './objects.js';
 
 export class RunError extends HarnessError {}

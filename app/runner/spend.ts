@@ -2,7 +2,7 @@ import type { Agent } from '../engine/core/agents/agent.js';
 import { HarnessError } from '../engine/core/error.js';
 import { budgetSpent, spendLimit } from '../engine/core/run/spend-limit.js';
 import type { Plan } from '../engine/core/spec/model.js';
-import { agentFor } from '../workers/registry.js';
+import { agentFor } from '../agents/registry.js';
 import type { RunContext } from './context.js';
 
 /** The spec's budget was spent before the plan's agent started: the plan fails with it, and nothing is spent. */

@@ -12,10 +12,10 @@ import { SPIKE_FILES } from '../engine/knowledge/spikes/spike-files.js';
 import { systemClock } from '../machine/clock.js';
 import { makeSafe, secretValues } from '../machine/content-safety.js';
 import { loadTemplate } from '../machine/templates.js';
-import type { AgentsConfig } from '../workers/registry.js';
-import { runSpikeHere } from '../workers/run-spike-here.js';
-import { SpikeCheckout } from '../workers/spike-checkout.js';
-import { findSpikeFolders } from '../workers/spike-folder.js';
+import type { AgentsConfig } from '../agents/registry.js';
+import { runSpikeHere } from '../agents/run-spike-here.js';
+import { SpikeCheckout } from '../agents/spike-checkout.js';
+import { findSpikeFolders } from '../agents/spike-folder.js';
 import { acquireRunLock, RunLockedError } from './lock.js';
 import { RunError, type RunRepo } from './repo.js';
 import { localProject } from './project.js';
@@ -61,7 +61,7 @@ export function spikeHome(repo: RunRepo, slug: string): { worktree: string; logD
  * `harness spike`: a spike beside the main work. Its branch `harness/knowledge/spike/<slug>`
  * starts from HEAD in a worktree of its own, so that nothing the person has checked out (and
  * no spec's run, whose lock it never takes) is touched; its first commit records the question.
- * Then the spike runs there (workers/run-spike-here.ts, as on a runner). Asking the same
+ * Then the spike runs there (agents/run-spike-here.ts, as on a runner). Asking the same
  * question again finds the branch and continues where it stopped.
  */
 export async function runLocalSpike(repo: RunRepo, options: LocalSpikeOptions): Promise<LocalSpike> {

@@ -6,7 +6,7 @@ import type { Checkpoint, WorkerMessage } from '../engine/core/protocol/messages
 import type { VerificationReport } from '../engine/core/verify/levels.js';
 import { LatestFile, readJson, writeAtomic, writeJsonAtomic } from './atomic.js';
 import { listIfExists } from '../machine/files.js';
-import { writeFiles } from '../workers/git-thread.js';
+import { writeFiles } from '../machine/git-thread.js';
 
 /**
  * The `.orchestration/` file protocol: everything a run knows, on disk, one small JSON

@@ -7,7 +7,7 @@ import type { SurfacedEntry } from '../engine/knowledge/documents/loop.js';
 import { DEFAULT_SURFACE, planSubject, surface, type SurfaceOptions } from '../engine/knowledge/surfacing/surface.js';
 import { secretValues, type SafetyOptions } from '../machine/content-safety.js';
 import { loadSurfacingIndex, safeSurfaced } from '../machine/surfacing-store.js';
-import { attributeSurfaced } from '../workers/knowledge-attribution.js';
+import { attributeSurfaced } from '../agents/knowledge-attribution.js';
 import { readJson, writeJsonAtomic } from './atomic.js';
 import { planHistory } from './capture.js';
 import type { RunContext } from './context.js';

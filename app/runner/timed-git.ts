@@ -1,4 +1,4 @@
-import { Git, type GitOptions } from '../workers/git.js';
+import { Git, type GitOptions } from '../machine/git.js';
 
 /** Time spent in git by the orchestrator, kept apart so the engine's own overhead can be measured. */
 export class Stopwatch {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Deviation } from '../engine/core/run/deviations.js';
-import { Git } from '../workers/git.js';
+import { Git } from '../machine/git.js';
 import { Mutex } from './mutex.js';
 
 /** A worktree's uncommitted state: each changed path with its size and mtime, or its .git gone. */

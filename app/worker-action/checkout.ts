@@ -2,7 +2,7 @@ import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Workspace } from '../engine/lifecycle/ports.js';
 import { isDirectory } from '../machine/files.js';
-import { Git, GitError, type CommitInfo } from '../workers/git.js';
+import { Git, GitError, type CommitInfo } from '../machine/git.js';
 
 /** Who commits when the workflow configured nobody: the identity GitHub shows as github-actions. */
 export const BOT_NAME = 'github-actions[bot]';

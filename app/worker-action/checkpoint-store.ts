@@ -5,8 +5,8 @@ import { TRAILER_PLAN, TRAILER_SPEC, trailerValue } from '../engine/core/agents/
 import { CheckpointSchema, type Checkpoint } from '../engine/core/protocol/messages.js';
 import { makeSafe, type SafetyOptions } from '../machine/content-safety.js';
 import { readTextIfExists } from '../machine/files.js';
-import { readClaudeState, seedClaudeState } from '../workers/claude.js';
-import { claudeTranscriptPath } from '../workers/claude-session.js';
+import { readClaudeState, seedClaudeState } from '../agents/claude.js';
+import { claudeTranscriptPath } from '../agents/claude-session.js';
 import type { Checkout } from './checkout.js';
 import { WorkerError } from './worker-run.js';
 

@@ -2,7 +2,7 @@ import { HarnessError } from '../engine/core/error.js';
 import { SPEC_ID } from '../engine/core/spec/schema.js';
 import { parseSpikeInputs, parseTargetInput, SPIKE_SPEC_INPUT, type PlanOrPhase, type SpikeTarget } from '../engine/forge/worker-target.js';
 import { parsePlanningInput, parseResearchInput, type PlanningTarget, type ResearchTarget } from '../engine/planning/planning-target.js';
-import { AGENT_NAMES, type AgentName } from '../workers/registry.js';
+import { AGENT_NAMES, type AgentName } from '../agents/registry.js';
 
 /** The action's inputs, read once and checked (action.yml documents them). */
 export interface WorkerInputs {

@@ -3,7 +3,7 @@ import { isAbsolute, join } from 'node:path';
 import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
 import { parseKnowledge } from '../engine/knowledge/documents/parse.js';
 import { readTextIfExists } from '../machine/files.js';
-import { Git } from '../workers/git.js';
+import { Git } from '../machine/git.js';
 
 /** Where Claude Code looks for a project's skills, in the checkout. */
 export const CLAUDE_SKILLS = '.claude/skills';

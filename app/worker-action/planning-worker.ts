@@ -10,8 +10,8 @@ import type { CommentRecord } from '../gateway/comments.js';
 import { systemClock } from '../machine/clock.js';
 import { makeSafe, secretValues, type SafetyOptions } from '../machine/content-safety.js';
 import { readTextIfExists } from '../machine/files.js';
-import { agentsConfig } from '../workers/config.js';
-import { runPlanningHere } from '../workers/planning-here.js';
+import { agentsConfig } from '../agents/config.js';
+import { runPlanningHere } from '../agents/planning-here.js';
 import { workerCapture } from './capture.js';
 import { Checkout } from './checkout.js';
 import { jobProgress } from './job-log.js';
@@ -25,7 +25,7 @@ export type PlanningWorkerRun = Omit<WorkerRun, 'spec' | 'specPath'> & { findSpe
  * A planning command on a runner (`/harness plan-phase 03` on a spec PR): the checkout is the
  * App's claim branch at the PR's head. The command is read back from its comment, whose author
  * must still have the configured role; the documents are written and checked exactly as
- * `harness plan-phase` does it (workers/planning-here.ts), the commit is pushed to the PR's own
+ * `harness plan-phase` does it (agents/planning-here.ts), the commit is pushed to the PR's own
  * branch, the claim branch deleted, the check run told, and the PR's conversation answered.
  */
 export async function runPlanningWorker(run: PlanningWorkerRun, target: PlanningTarget): Promise<WorkerOutcome> {

@@ -5,9 +5,9 @@ import type { SpikeOutcome } from '../engine/lifecycle/run-spike.js';
 import { spikeAgentName } from '../engine/lifecycle/spike-agent.js';
 import { systemClock } from '../machine/clock.js';
 import { makeSafe, secretValues } from '../machine/content-safety.js';
-import { agentsConfig } from '../workers/config.js';
-import { runSpikeHere } from '../workers/run-spike-here.js';
-import { findSpikeFolders } from '../workers/spike-folder.js';
+import { agentsConfig } from '../agents/config.js';
+import { runSpikeHere } from '../agents/run-spike-here.js';
+import { findSpikeFolders } from '../agents/spike-folder.js';
 import { Checkout } from './checkout.js';
 import { jobProgress } from './job-log.js';
 import { remoteAccess, WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
@@ -18,7 +18,7 @@ export type SpikeWorkerRun = Omit<WorkerRun, 'spec' | 'specPath'>;
 /**
  * A spike on a runner (`/harness spike`): the checkout is the spike's branch, opened by the App
  * with the question's HYPOTHESIS.md. The spike runs exactly as `harness spike` runs it
- * (workers/run-spike-here.ts); what it committed is pushed to the branch, and the spike's
+ * (agents/run-spike-here.ts); what it committed is pushed to the branch, and the spike's
  * knowledge PR is told what was found, or why it could not finish. No plan issue is read or
  * written: a spike is nobody's plan.
  */

@@ -7,7 +7,7 @@ import type { AttemptHistory } from '../engine/lifecycle/signals.js';
 import { planSubject, surface } from '../engine/knowledge/surfacing/surface.js';
 import { secretValues } from '../machine/content-safety.js';
 import { loadSurfacingIndex, safeSurfaced } from '../machine/surfacing-store.js';
-import { attributeSurfaced } from '../workers/knowledge-attribution.js';
+import { attributeSurfaced } from '../agents/knowledge-attribution.js';
 import type { WorkerRun } from './worker-run.js';
 
 /** Store problems named in the job log before "and N more". */

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { STARTER_MARK } from '../../app/workers/git-thread.js';
+import { STARTER_MARK } from '../../app/machine/git-thread.js';
 
 /**
  * A `git` on PATH that runs the real one and then SIGKILLs the harness run that started it
@@ -26,7 +26,7 @@ export function killingGit(): { env: (at: KillPoint) => NodeJS.ProcessEnv } {
   const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
   const dir = mkdtempSync(join(tmpdir(), 'harness-kill-git-'));
   // Harness starts its git commands from a small starter process of its own
-  // (app/workers/git-thread.ts): then the run is the starter's parent.
+  // (app/machine/git-thread.ts): then the run is the starter's parent.
   const script = `#!/bin/sh
 run=$PPID
 if tr '\\0' ' ' < /proc/$PPID/cmdline 2>/dev/null | grep -q ${STARTER_MARK}; then

@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RunRepo } from '../../app/runner/repo.js';
-import { Git } from '../../app/workers/git.js';
+import { Git } from '../../app/machine/git.js';
 import { git, makeRepo } from '../helpers/repo.js';
 
 async function expectAsGit(repo: RunRepo, cwd: string, base: string) {

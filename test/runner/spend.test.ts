@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../app/engine/core/spec/model.js';
 import type { RunContext } from '../../app/runner/context.js';
 import { budgetedAgent, SpecBudgetSpentError } from '../../app/runner/spend.js';
-import { ClaudeAgent } from '../../app/workers/claude.js';
+import { ClaudeAgent } from '../../app/agents/claude.js';
 
 /** Only what budgetedAgent reads of a run: the spec's id, the config's budget and the run's cost records. */
 function ctx(budgetUsd: number | undefined, costs: [string, number][]): RunContext {

@@ -4,7 +4,7 @@ import { buildWorkerPrompt } from '../../app/engine/core/agents/prompt.js';
 import { answerComment } from '../../app/engine/forge/checkpoint-markers.js';
 import { humanCheckpointId } from '../../app/engine/lifecycle/answers.js';
 import { alreadyAsked, answerComments, checkpointComment, type AnswerTrust } from '../../app/worker-action/issue-answers.js';
-import { answerPrompt } from '../../app/workers/claude.js';
+import { answerPrompt } from '../../app/agents/claude.js';
 import { loadSpec } from '../../app/engine/core/spec/load.js';
 import { specOf } from '../helpers/spec.js';
 import { issueComment } from '../helpers/worker-github.js';

@@ -7,8 +7,8 @@ import { knowledgeForge } from '../../../app/worker-action/capture.js';
 import { parseInputs } from '../../../app/worker-action/inputs.js';
 import { runWorker } from '../../../app/worker-action/worker.js';
 import type { WorkerLog } from '../../../app/worker-action/job-log.js';
-import { runReportServer } from '../../../app/workers/mcp/report-server.js';
-import { useReportServerCommand } from '../../../app/workers/mcp/server-command.js';
+import { runReportServer } from '../../../app/agents/mcp/report-server.js';
+import { useReportServerCommand } from '../../../app/agents/mcp/server-command.js';
 
 /**
  * The Actions shell around app/worker-action: inputs in, outputs, summary and status out.

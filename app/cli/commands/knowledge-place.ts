@@ -4,7 +4,7 @@ import { DEFAULT_CONFIG, type HarnessConfig } from '../../engine/core/config/sch
 import { countErrors, formatProblem } from '../../engine/core/spec/problem.js';
 import { KNOWLEDGE_ROOT, projectName } from '../../engine/forge/knowledge-draft.js';
 import { isDirectory, readTextIfExists } from '../../machine/files.js';
-import { Git, GitError } from '../../workers/git.js';
+import { Git, GitError } from '../../machine/git.js';
 import { UsageError, type CliIO } from '../io.js';
 import { displayPath } from '../spec-input.js';
 

@@ -6,7 +6,7 @@ import { planningAnswer } from '../../engine/planning/planning-answer.js';
 import { parsePlanningArgs, PLANNING_USAGE, PLANNING_SUMMARY, type PlanningName } from '../../engine/planning/planning-command.js';
 import { runLocalPlanning } from '../../runner/planning.js';
 import { RunError, RunRepo } from '../../runner/repo.js';
-import { agentsConfig } from '../../workers/config.js';
+import { agentsConfig } from '../../agents/config.js';
 import { specDirOf } from '../spec-input.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { definedEnv, gitIdentity, readConfig } from './run.js';

@@ -12,7 +12,7 @@ import { makeSafe, secretValues, type SafetyOptions } from '../../machine/conten
 import { isDirectory, readTextIfExists } from '../../machine/files.js';
 import { reflectLocally, type LocalReflection } from '../../machine/local-reflection.js';
 import { configuredReflector } from '../../machine/reflector-agent.js';
-import { Git, GitError } from '../../workers/git.js';
+import { Git, GitError } from '../../machine/git.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath } from '../spec-input.js';
 import { oneLine } from '../../engine/core/spec/problem.js';

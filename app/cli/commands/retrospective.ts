@@ -12,7 +12,7 @@ import { isDirectory, readTextIfExists } from '../../machine/files.js';
 import { configuredReflector } from '../../machine/reflector-agent.js';
 import { retrospectLocally } from '../../machine/skill-retrospective.js';
 import { retrospectiveText } from '../../engine/knowledge/skills/skill-audit-text.js';
-import { Git, GitError } from '../../workers/git.js';
+import { Git, GitError } from '../../machine/git.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, loadSpecDir } from '../spec-input.js';
 

@@ -11,7 +11,7 @@ import { pruneEvent } from '../../engine/knowledge/skills/skill-trajectory.js';
 import { appendTrajectory, trajectoryPath } from '../../engine/knowledge/documents/trajectory.js';
 import { secretValues } from '../../machine/content-safety.js';
 import { readKnowledgeStore, writeKnowledgeFiles } from '../../machine/knowledge-store.js';
-import { Git } from '../../workers/git.js';
+import { Git } from '../../machine/git.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath } from '../spec-input.js';
 import { readConfig, storeOf } from './retrospective.js';

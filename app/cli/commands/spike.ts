@@ -8,8 +8,8 @@ import { spikeAgentName, spikeAgentRefusal } from '../../engine/lifecycle/spike-
 import { SPIKE_FILES } from '../../engine/knowledge/spikes/spike-files.js';
 import { RunError, RunRepo } from '../../runner/repo.js';
 import { runLocalSpike, SpikeLockedError, type LocalSpike } from '../../runner/spike.js';
-import { agentsConfig } from '../../workers/config.js';
-import { AGENT_NAMES } from '../../workers/registry.js';
+import { agentsConfig } from '../../agents/config.js';
+import { AGENT_NAMES } from '../../agents/registry.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { definedEnv, gitIdentity, readConfig } from './run.js';
 import { oneLine } from '../../engine/core/spec/problem.js';

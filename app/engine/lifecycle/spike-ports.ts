@@ -6,7 +6,7 @@ import type { AttemptPorts, Workspace } from './ports.js';
  * What a spike needs from the runtime it runs in (this machine, or a worker on a runner): the
  * checkout of its branch with the few git operations that keep the agent's writes inside the
  * spike's folder, and every file it commits made safe. Both runtimes use the same
- * implementation (app/workers/spike-checkout.ts); the port keeps the lifecycle pure.
+ * implementation (app/agents/spike-checkout.ts); the port keeps the lifecycle pure.
  */
 
 export interface SpikeCommit {

@@ -172,7 +172,7 @@ export function describeCheck(check: Check): string {
   }
 }
 
-/** How an agent with the harness MCP server reports and asks (app/workers/mcp). */
+/** How an agent with the harness MCP server reports and asks (app/agents/mcp). */
 export function mcpInstructions(): string[] {
   return [
     'You have two harness tools (MCP server "harness"); they are how the orchestrator, and the people behind it, follow your work:',

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { SurfacedEntry } from '../engine/knowledge/documents/loop.js';
 import { isMissing } from '../machine/files.js';
-import { Git, GitError } from './git.js';
+import { Git, GitError } from '../machine/git.js';
 
 /**
  * Who merged a surfaced lesson, skill or gene, and when, as the store's Git history says

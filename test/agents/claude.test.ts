@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { findCheckpointLine } from '../../app/engine/core/agents/checkpoint-line.js';
 import { describeClaudeEvent, parseClaudeLine, resultFailure, totalUsage, usageOf, type ClaudeResult } from '../../app/engine/core/agents/claude-stream.js';
 import { buildWorkerPrompt } from '../../app/engine/core/agents/prompt.js';
-import { executorInstructions } from '../../app/workers/executor-instructions.js';
-import { answerPrompt, ClaudeAgent } from '../../app/workers/claude.js';
-import { CLAUDE_TOOL_NAMES } from '../../app/workers/mcp/report-tools.js';
+import { executorInstructions } from '../../app/agents/executor-instructions.js';
+import { answerPrompt, ClaudeAgent } from '../../app/agents/claude.js';
+import { CLAUDE_TOOL_NAMES } from '../../app/agents/mcp/report-tools.js';
 import { commitsSince, ENVELOPE, makeRepo, planFrom, SPEC, testWorker } from '../helpers/agent-context.js';
 import { FIXTURES as FIXTURES_ROOT } from '../helpers/paths.js';
 

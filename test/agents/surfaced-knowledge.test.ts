@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KNOWLEDGE_FENCE_CLOSE, KNOWLEDGE_FENCE_OPEN, KNOWLEDGE_HEADING, knowledgeBrief, knowledgeLine } from '../../app/engine/core/agents/knowledge-brief.js';
 import { buildWorkerPrompt } from '../../app/engine/core/agents/prompt.js';
-import { executorInstructions } from '../../app/workers/executor-instructions.js';
+import { executorInstructions } from '../../app/agents/executor-instructions.js';
 import { AssignTaskSchema } from '../../app/engine/core/protocol/messages.js';
 import type { SurfacedEntry } from '../../app/engine/knowledge/documents/loop.js';
 import { assignTask } from '../../app/engine/lifecycle/assignment.js';
-import { ClaudeAgent } from '../../app/workers/claude.js';
-import { CommandAgent } from '../../app/workers/command.js';
+import { ClaudeAgent } from '../../app/agents/claude.js';
+import { CommandAgent } from '../../app/agents/command.js';
 import { makeRepo, planFrom, SPEC, testWorker } from '../helpers/agent-context.js';
 import { FIXTURES } from '../helpers/paths.js';
 

@@ -10,7 +10,7 @@ import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { agentEnv } from './agent-env.js';
 import { AnswerStore } from './answer-store.js';
 import { passCheckpoint, passPlannedCheckpoints } from './checkpoint-gate.js';
-import { Git } from './git.js';
+import { Git } from '../machine/git.js';
 import { startProcess, type RunningProcess } from './process.js';
 import { reportingFailures, type Reporter } from './reporter.js';
 import { WorkBudget } from './work-budget.js';

@@ -1,6 +1,6 @@
 import type { WorkerContext } from '../engine/core/agents/agent.js';
 import type { AgentFacts, Usage } from '../engine/core/protocol/messages.js';
-import type { Git } from './git.js';
+import type { Git } from '../machine/git.js';
 import { PlanHistory } from './plan-history.js';
 import type { Reporter } from './reporter.js';
 import { commitTask } from './task-commit.js';

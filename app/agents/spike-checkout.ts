@@ -5,7 +5,7 @@ import type { SpikeStage } from '../engine/knowledge/spikes/spike-instructions.j
 import type { SpikeCommit, SpikeWorkspace } from '../engine/lifecycle/spike-ports.js';
 import { makeSafe, type SafetyOptions } from '../machine/content-safety.js';
 import { isMissing, readTextIfExists, removeIfExists } from '../machine/files.js';
-import { Git, GitError, type CommitInfo } from './git.js';
+import { Git, GitError, type CommitInfo } from '../machine/git.js';
 
 /** A file larger than this is no reviewable result: it is left out of the spike's commit, and said so. */
 export const MAX_SPIKE_FILE_BYTES = 2 * 1024 * 1024;

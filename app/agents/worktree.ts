@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { WorkerContext } from '../engine/core/agents/agent.js';
-import type { Git } from './git.js';
+import type { Git } from '../machine/git.js';
 import { killOrphan } from './process.js';
 
 /** The agent process's group id while it runs (see ProcessOptions.pidFile). */

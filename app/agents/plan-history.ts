@@ -2,9 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { taskOf, TRAILER_PLAN, TRAILER_SPEC } from '../engine/core/agents/commit-message.js';
 import type { WorkerContext } from '../engine/core/agents/agent.js';
-import { grepLiteral, type CommitInfo, type Git } from './git.js';
+import { grepLiteral, type CommitInfo, type Git } from '../machine/git.js';
 import { readTextIfExists } from '../machine/files.js';
-import { headFromFiles } from './git-head.js';
+import { headFromFiles } from '../machine/git-head.js';
 
 /**
  * What the plan's branch already holds. The branch is the durable record of progress: a task is

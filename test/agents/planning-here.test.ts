@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlanningCommand } from '../../app/engine/planning/planning-command.js';
 import { systemClock } from '../../app/machine/clock.js';
-import { runPlanningHere, type PlanningOutcome } from '../../app/workers/planning-here.js';
+import { runPlanningHere, type PlanningOutcome } from '../../app/agents/planning-here.js';
 import { tempDir, writeTree } from '../helpers/cli.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { git, isolateGit } from '../helpers/worker-repo.js';

@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Git, GitError } from '../../app/workers/git.js';
-import { onGitProcess } from '../../app/workers/git-thread.js';
-import { gitEnv } from '../../app/workers/git-env.js';
-import { headFromFiles } from '../../app/workers/git-head.js';
+import { Git, GitError } from '../../app/machine/git.js';
+import { onGitProcess } from '../../app/machine/git-thread.js';
+import { gitEnv } from '../../app/machine/git-env.js';
+import { headFromFiles } from '../../app/machine/git-head.js';
 import { git, makeRepo } from '../helpers/repo.js';
 
 /** The git processes a trace2 log says started, as "subcommand" lines. */

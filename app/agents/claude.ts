@@ -14,7 +14,7 @@ import { agentEnv } from './agent-env.js';
 import { AnswerStore } from './answer-store.js';
 import { quotedAnswer } from '../engine/core/agents/quoted-answer.js';
 import { passCheckpoint } from './checkpoint-gate.js';
-import { Git } from './git.js';
+import { Git } from '../machine/git.js';
 import { runProcess } from './process.js';
 import { reportingFailures, type Reporter } from './reporter.js';
 import { WorkBudget } from './work-budget.js';

@@ -1,5 +1,5 @@
 import { fileListBody, taskTrailers, type ChangedFile } from '../engine/core/agents/commit-message.js';
-import type { Git } from './git.js';
+import type { Git } from '../machine/git.js';
 
 export interface TaskCommitInput {
   spec: string;

@@ -2,8 +2,8 @@ import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ClaudeAgent } from '../../app/workers/claude.js';
-import { CommandAgent } from '../../app/workers/command.js';
+import { ClaudeAgent } from '../../app/agents/claude.js';
+import { CommandAgent } from '../../app/agents/command.js';
 import { ENVELOPE, makeRepo, planFrom, testWorker } from '../helpers/agent-context.js';
 
 /**

@@ -2,11 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildWorkerPrompt } from '../../app/engine/core/agents/prompt.js';
-import { executorInstructions } from '../../app/workers/executor-instructions.js';
-import { CommandAgent } from '../../app/workers/command.js';
-import { ClaudeAgent } from '../../app/workers/claude.js';
-import { agentFor } from '../../app/workers/registry.js';
-import { ScriptAgent } from '../../app/workers/script.js';
+import { executorInstructions } from '../../app/agents/executor-instructions.js';
+import { CommandAgent } from '../../app/agents/command.js';
+import { ClaudeAgent } from '../../app/agents/claude.js';
+import { agentFor } from '../../app/agents/registry.js';
+import { ScriptAgent } from '../../app/agents/script.js';
 import { commitsSince, ENVELOPE, makeRepo, planFrom, SPEC, testWorker } from '../helpers/agent-context.js';
 import { FIXTURES } from '../helpers/paths.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildWorkerPrompt } from '../../app/engine/core/agents/prompt.js';
-import { executorInstructions } from '../../app/workers/executor-instructions.js';
+import { executorInstructions } from '../../app/agents/executor-instructions.js';
 import { tempDir, writeTree } from '../helpers/cli.js';
 import { planFrom } from '../helpers/agent-context.js';
 

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readClaudeState, ClaudeAgent } from '../../app/workers/claude.js';
-import { CLAUDE_TOOL_NAMES } from '../../app/workers/mcp/report-tools.js';
+import { readClaudeState, ClaudeAgent } from '../../app/agents/claude.js';
+import { CLAUDE_TOOL_NAMES } from '../../app/agents/mcp/report-tools.js';
 import { commitsSince, ENVELOPE, makeRepo, planFrom, testWorker } from '../helpers/agent-context.js';
 import { standInClaude } from '../helpers/mcp-claude.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { WorkerMessage } from '../../app/engine/core/protocol/messages.js';
-import { ScriptAgent } from '../../app/workers/script.js';
+import { ScriptAgent } from '../../app/agents/script.js';
 import { commitsSince, ENVELOPE, git, makeRepo, planFrom, SPEC, testWorker } from '../helpers/agent-context.js';
 import { FIXTURES } from '../helpers/paths.js';
 

@@ -7,7 +7,7 @@ import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { agentEnv } from './agent-env.js';
 import { AnswerStore } from './answer-store.js';
 import { checkpointOf, passCheckpoint } from './checkpoint-gate.js';
-import { Git } from './git.js';
+import { Git } from '../machine/git.js';
 import { PlanHistory } from './plan-history.js';
 import { runProcess } from './process.js';
 import { reportingFailures, type Reporter } from './reporter.js';

@@ -20,7 +20,7 @@ export function useReportServerCommand(command: ServerCommand): void {
 /** The command line of the server: the bundle's own, or `harness mcp-report` of this checkout or package. */
 export function reportServerCommand(): ServerCommand {
   if (override) return override;
-  // From app/workers/mcp/ in a checkout, from dist/app/workers/mcp/ in the package.
+  // From app/agents/mcp/ in a checkout, from dist/app/agents/mcp/ in the package.
   const candidates = ['../../../bin/harness.js', '../../../../bin/harness.js'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
   const bin = candidates.find((p) => existsSync(p)) ?? candidates[0]!;
   return { command: process.execPath, args: [bin, 'mcp-report'] };

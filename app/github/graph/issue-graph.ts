@@ -164,12 +164,15 @@ async function settleEdge(context: Context, github: Gateway, change: EdgeChange)
       return;
     }
   }
-  // Also when the spec says so already: a proposal to the contrary still open is withdrawn.
-  const place = await proposeEdge(github, source, edge, added, actor.login);
   if (inSpec === added) {
+    // On an open spec PR, its branch is where proposals go: what it says is proposed already.
+    if (source.place.kind === 'spec-pr') return;
+    // On a merged spec, a proposal to the contrary still open in the proposals PR is withdrawn.
+    await proposeEdge(github, source, edge, added, actor.login);
     await upsertGraphComment(github, issues.plan, marker, settledComment(edge, issues, inSpec), true);
     return;
   }
+  const place = await proposeEdge(github, source, edge, added, actor.login);
   if (!place) return;
   await upsertGraphComment(github, issues.plan, marker, proposalComment(edge, issues, added, actor, file, place));
   context.log.info(`${edge.spec}/${edge.plan}: @${actor.login}'s change to its dependency on ${edge.on} proposed to the spec`);

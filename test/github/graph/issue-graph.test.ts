@@ -369,6 +369,48 @@ describe('a change to the links after the spec was merged', () => {
   });
 });
 
+describe('a crash between two writes, then the event again', () => {
+  const branch = 'harness/graph/SPC-042';
+  it.each([`POST ${R}/git/refs`, `POST ${R}/pulls`, `POST ${R}/issues/102/comments`])('failing at %s, converges on one commit, one PR and one comment', async (crashAt) => {
+    const github = await synced(true);
+    link(github, 102, 101, true);
+    let failed = false;
+    github.fail = (method, url) => {
+      if (failed || `${method} ${url}` !== crashAt) return undefined;
+      failed = true;
+      return 500;
+    };
+
+    await expect(testProbot().receive(dependencyEvent(github, 'blocked_by_added', 102, 101, WRITER))).rejects.toThrow();
+    await testProbot().receive(dependencyEvent(github, 'blocked_by_added', 102, 101, WRITER, 'redelivered'));
+    await testProbot().receive(dependencyEvent(github, 'blocking_added', 102, 101, WRITER));
+
+    expect(failed).toBe(true);
+    expect(github.pullRequests.map((p) => [p.head, p.state])).toEqual([[branch, 'open']]);
+    const tip = github.branches.get(branch)!;
+    expect(github.parents(tip)).toEqual([HEAD]);
+    expect(github.fileAt(tip, PLAN_02)).toContain('depends_on: ["01-01"]');
+    expect(graphComments(github, 102)).toHaveLength(1);
+    expect(graphComments(github, 102)[0]!.body).toContain('**Pending:**');
+  });
+
+  it('failing at the push to the spec PR, commits once when the event comes again', async () => {
+    const github = await synced(false);
+    link(github, 102, 101, true);
+    let failed = false;
+    github.fail = (method, url) => (!failed && `${method} ${url}` === `PATCH ${R}/git/refs/heads/changes` ? ((failed = true), 500) : undefined);
+
+    await expect(testProbot().receive(dependencyEvent(github, 'blocked_by_added', 102, 101, WRITER))).rejects.toThrow();
+    expect(github.branches.get('changes')).toBe(HEAD);
+    await testProbot().receive(dependencyEvent(github, 'blocked_by_added', 102, 101, WRITER, 'redelivered'));
+
+    const tip = github.branches.get('changes')!;
+    expect(github.parents(tip)).toEqual([HEAD]);
+    expect(github.fileAt(tip, PLAN_02)).toContain('depends_on: ["01-01"]');
+    expect(graphComments(github, 102)).toHaveLength(1);
+  });
+});
+
 describe('the scheduler acts on the merged spec only', () => {
   /** `/harness execute all`, by the writer, on the spec's plan issue #101. */
   function executeAll(github: FakeGitHub) {

@@ -127,12 +127,18 @@ export function proposalComment(edge: GraphEdge, issues: GraphIssues, added: boo
   ].join('\n');
 }
 
-/** A change by someone without write access (or a bot other than the App), put back as the spec has it. */
-export function revertComment(edge: GraphEdge, issues: GraphIssues, added: boolean, actor: GraphActor, file: string): string {
+/**
+ * A change by someone without write access (or a bot other than the App), put back as the spec
+ * has it: a blocked-by link, or (`moved`) the dependency's issue put under the dependent's as a sub-issue.
+ */
+export function revertComment(edge: GraphEdge, issues: GraphIssues, added: boolean, actor: GraphActor, file: string, moved = false): string {
   const who = actor.bot ? `@${actor.login} is a bot, and only the harness App and people with write access change a plan's dependencies` : `@${actor.login} has no write access to this repository, which a change to a plan's dependencies needs`;
+  const undone = moved
+    ? `harness put #${issues.on} (${edge.on}) back where the spec has it, out from under #${issues.plan} (${edge.plan})`
+    : `harness ${added ? 'removed' : 'restored'} the link that made ${change(edge, issues, added)}`;
   return [
     graphCommentMarker(edge),
-    `harness ${added ? 'removed' : 'restored'} the link that made ${change(edge, issues, added)}: ${who}. The spec says what each plan depends on, and it ${added ? 'does not have' : 'has'} this dependency.`,
+    `${undone}: ${who}. The spec says what each plan depends on, and it ${added ? 'does not have' : 'has'} this dependency.`,
     '',
     `To propose it, change \`depends_on\` in \`${file}\` in a pull request, or ask someone with write access to ${added ? 'add' : 'remove'} the link here: harness turns their change into a proposal to the spec.`,
   ].join('\n');

@@ -152,7 +152,7 @@ async function settleEdge(context: Context, github: Gateway, change: EdgeChange)
   if (!(await canWrite(github, actor))) {
     if (inSpec === added) return;
     await putBack();
-    await upsertGraphComment(github, issues.plan, marker, revertComment(edge, issues, added, actor, file));
+    await upsertGraphComment(github, issues.plan, marker, revertComment(edge, issues, added, actor, file, !change.restoreLink));
     context.log.info(`${edge.spec}/${edge.plan}: @${actor.login}'s change to its dependency on ${edge.on} put back (no write access)`);
     return;
   }

@@ -480,6 +480,24 @@ describe('a plan issue moved in the issue tree', () => {
     expect(graphComments(github, 101).map((c) => c.body.split('\n')[0])).toEqual(['<!-- harness:graph SPC-042/01-01 01-02 -->']);
   });
 
+  it('under another plan issue by a reader: put back under the spec\'s issue, nothing proposed, a comment on the would-be dependent', async () => {
+    const github = await synced(true);
+    const from = github.requests.length;
+    github.subIssues.set(100, github.subIssues.get(100)!.filter((id) => id !== github.issue(102).id));
+    github.subIssues.set(101, [github.issue(102).id]);
+
+    await testProbot().receive(subIssueEvent(github, 'sub_issue_added', 102, 101, READER));
+
+    expect(github.subIssueNumbers(100)).toContain(102);
+    expect(github.subIssueNumbers(101)).toEqual([]);
+    expect(github.pullRequests).toEqual([]);
+    expect(github.writes(from).map((w) => `${w.method} ${w.url}`)).toEqual([`POST ${R}/issues/101/comments`, `POST ${R}/issues/100/sub_issues`]);
+    expect(github.writes(from)[1]!.body).toEqual({ sub_issue_id: github.issue(102).id, replace_parent: true });
+    expect(graphComments(github, 101)[0]!.body.split('\n')[1]).toBe(
+      "harness put #102 (01-02) back where the spec has it, out from under #101 (01-01): @octo-reader has no write access to this repository, which a change to a plan's dependencies needs. The spec says what each plan depends on, and it does not have this dependency.",
+    );
+  });
+
   it('out of the spec\'s issue by a reader: put back, with a comment', async () => {
     const github = await synced(true);
     const from = github.requests.length;

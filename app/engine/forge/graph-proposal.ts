@@ -113,6 +113,13 @@ function change(edge: GraphEdge, issues: GraphIssues, added: boolean): string {
   return added ? `#${issues.plan} (${edge.plan}) blocked by #${issues.on} (${edge.on})` : `#${issues.plan} (${edge.plan}) no longer blocked by #${issues.on} (${edge.on})`;
 }
 
+const PENDING = '**Pending:**';
+
+/** Does the App's comment about an edge say a proposal is pending? */
+export function isPendingComment(body: string): boolean {
+  return body.split('\n')[1]?.startsWith(PENDING) === true;
+}
+
 /**
  * The pending line: a writer's change proposed to the spec. Until a person merges it the spec
  * stays the truth, and harness schedules by the spec's `depends_on`.
@@ -120,7 +127,7 @@ function change(edge: GraphEdge, issues: GraphIssues, added: boolean): string {
 export function proposalComment(edge: GraphEdge, issues: GraphIssues, added: boolean, actor: GraphActor, file: string, place: ProposalPlace): string {
   return [
     graphCommentMarker(edge),
-    `**Pending:** @${actor.login} made ${change(edge, issues, added)} here. harness proposed it to the spec as ${placeText(place)}: ` +
+    `${PENDING} @${actor.login} made ${change(edge, issues, added)} here. harness proposed it to the spec as ${placeText(place)}: ` +
       `\`depends_on\` of \`${file}\` ${added ? 'gains' : 'loses'} \`"${edge.on}"\`.`,
     '',
     `Until a person merges that, the spec stays the truth: harness schedules ${edge.plan} by the spec's \`depends_on\`${added ? `, not by this link` : ', which still has this dependency'}.`,
@@ -185,5 +192,19 @@ export function parentComment(spec: string, plan: string, actor: GraphActor, par
     `${restored ? `harness put this issue back under #${parent}` : `This issue belongs under #${parent}, and the next sync of spec ${spec} puts it back there`}: ${why}. Where a plan's issue sits follows the spec.`,
     '',
     `To make ${plan} wait for another plan, add that plan to its \`depends_on\` in a pull request, or (with write access) make this issue blocked by that plan's issue, or make that plan's issue a sub-issue of this one: harness proposes either to the spec.`,
+  ].join('\n');
+}
+
+/**
+ * A link someone added by hand that the App saw no event for (an App run by Actions gets none;
+ * a webhook can be missed): the sync of the spec from `pull` took it away, not knowing who added
+ * it, so nothing was proposed.
+ */
+export function undoneComment(edge: GraphEdge, issues: GraphIssues, pull: number, file: string): string {
+  return [
+    graphCommentMarker(edge),
+    `harness removed the link that made ${change(edge, issues, true)} when it synced the spec from #${pull}: the spec does not have this dependency, and harness saw no event saying who added the link, so it could not propose it.`,
+    '',
+    `To propose it, change \`depends_on\` in \`${file}\` in a pull request.`,
   ].join('\n');
 }

@@ -7,6 +7,7 @@ import { readConfig } from '../config.js';
 import { scheduleRound } from '../schedule/round.js';
 import { syncPlanIssues } from '../spec-pr/sync-plan-issues.js';
 import { upsertGraphComment } from './graph-comment.js';
+import { noteUndoneLinks } from './undone-links.js';
 import { readSpecAt, specFileText, specPathFromBody } from './spec-source.js';
 
 /**
@@ -53,6 +54,7 @@ export async function onGraphPrClosed(context: Context<'pull_request.closed'>): 
     pull: pr.number,
     issues: listed,
   });
+  await noteUndoneLinks(github, { spec: source.spec, specPath, pull: pr.number }, synced.issues, synced.undone);
   for (const c of changed) {
     const edge = { spec, plan: c.plan, on: c.on };
     await upsertGraphComment(github, c.number, graphCommentMarker(edge), settledComment(edge, { plan: c.number, on: c.onNumber }, c.inSpec), true);

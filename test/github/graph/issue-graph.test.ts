@@ -411,6 +411,55 @@ describe('a crash between two writes, then the event again', () => {
   });
 });
 
+describe('a link added by hand that no event told the App about (an App run by Actions gets none)', () => {
+  /** A push to the spec PR that changes the spec (01-01's title), as GitHub delivers `pull_request.synchronize`. */
+  function pushToSpecPr(github: FakeGitHub, sha: string) {
+    const files = { 'README.md': '# Hello\n', 'docs/specs/README.md': 'Specs live here.\n' };
+    github.commit(sha, { ...files, ...specAt(DIR, specOf([{ ...PLANS[0]!, title: 'Reset tokens, signed' }, ...PLANS.slice(1)])) }, [HEAD]);
+    github.branches.set('changes', sha);
+    const payload = webhookExample<PullRequestPayload & { before?: string; after?: string }>('pull_request', (p) => p.action === 'synchronize');
+    payload.before = HEAD;
+    payload.after = sha;
+    payload.pull_request.head.sha = sha;
+    return { id: `push-${sha}`, name: 'pull_request', payload } as never;
+  }
+
+  it('is taken away at the next sync of the spec, which says so on the issue and how to propose it', async () => {
+    const github = await synced(false);
+    link(github, 102, 101, true);
+
+    await testProbot().receive(pushToSpecPr(github, 'c0ffee0000000000000000000000000000000001'));
+
+    expect(blockers(github, 102)).toEqual([]);
+    expect(graphComments(github, 102).map((c) => c.body)).toEqual([
+      [
+        '<!-- harness:graph SPC-042/01-02 01-01 -->',
+        `harness removed the link that made #102 (01-02) blocked by #101 (01-01) when it synced the spec from #${SPEC_PR}: the spec does not have this dependency, and harness saw no event saying who added the link, so it could not propose it.`,
+        '',
+        `To propose it, change \`depends_on\` in \`${PLAN_02}\` in a pull request.`,
+      ].join('\n'),
+    ]);
+    // The spec's own link (01-03 on 01-02) is the mirror's: untouched, and nothing said about it.
+    expect(blockers(github, 103)).toEqual([102]);
+    expect(graphComments(github, 103)).toEqual([]);
+  });
+
+  it("leaves a writer's pending proposal as it is: the link goes with the sync, the proposal stays", async () => {
+    const github = await synced(true);
+    link(github, 102, 101, true);
+    await testProbot().receive(dependencyEvent(github, 'blocked_by_added', 102, 101, WRITER));
+    const pending = graphComments(github, 102)[0]!.body;
+    // A later spec PR of the same spec, from master, before the proposals PR is merged.
+    github.pulls.set(SPEC_PR, { base: { ref: 'master', full_name: 'Codertocat/Hello-World' }, head: { ref: 'changes', full_name: 'Codertocat/Hello-World' }, state: 'open', merged: false });
+
+    await testProbot().receive(pushToSpecPr(github, 'c0ffee0000000000000000000000000000000002'));
+
+    expect(blockers(github, 102)).toEqual([]);
+    expect(graphComments(github, 102).map((c) => c.body)).toEqual([pending]);
+    expect(github.pullRequests.map((p) => p.state)).toEqual(['open']);
+  });
+});
+
 describe('the scheduler acts on the merged spec only', () => {
   /** `/harness execute all`, by the writer, on the spec's plan issue #101. */
   function executeAll(github: FakeGitHub) {

@@ -1,5 +1,6 @@
 import type { Context, Probot } from 'probot';
 import {
+  graphBranch,
   graphCommentMarker,
   parentComment,
   parentCommentMarker,
@@ -19,7 +20,7 @@ import { appGateway } from '../app-gateway.js';
 import { upsertGraphComment } from './graph-comment.js';
 import { onGraphPrClosed } from './graph-merged.js';
 import { changeProblems, proposeEdge } from './proposal.js';
-import { readSpecSource } from './spec-source.js';
+import { readSpecAt, readSpecSource, type SpecSource } from './spec-source.js';
 
 /**
  * The issue graph read both ways (docs/github-flow.md, 12): the App mirrors the spec's
@@ -157,7 +158,7 @@ async function settleEdge(context: Context, github: Gateway, change: EdgeChange)
     return;
   }
   if (inSpec !== added) {
-    const problems = changeProblems(source, edge, added);
+    const problems = changeProblems(await withPending(github, source), edge, added);
     if (problems.length > 0) {
       await putBack();
       await upsertGraphComment(github, issues.plan, marker, refusedComment(edge, issues, added, actor, file, problems));
@@ -176,6 +177,19 @@ async function settleEdge(context: Context, github: Gateway, change: EdgeChange)
   if (!place) return;
   await upsertGraphComment(github, issues.plan, marker, proposalComment(edge, issues, added, actor, file, place));
   context.log.info(`${edge.spec}/${edge.plan}: @${actor.login}'s change to its dependency on ${edge.on} proposed to the spec`);
+}
+
+/**
+ * The merged spec as its open proposals PR would make it, when there is one: a change is
+ * checked against every proposal pending with it, so that two proposals that are each fine
+ * cannot close a cycle together. The spec as it is when no PR is open (or the branch's is not
+ * a valid spec: then the change is checked against the truth alone).
+ */
+async function withPending(github: Gateway, source: SpecSource): Promise<SpecSource> {
+  if (source.place.kind !== 'default') return source;
+  const branch = graphBranch(source.spec.id);
+  if ((await github.pullRequests({ head: branch, state: 'open' })).length === 0) return source;
+  return (await readSpecAt(github, { kind: 'default', branch }, source.specPath, source.spec.id)) ?? source;
 }
 
 /**

@@ -262,6 +262,8 @@ describe('a change to the links after the spec was merged', () => {
       `GET ${R}/issues/102/dependencies/blocked_by?per_page=100`,
       ...specReads('master'),
       `GET ${R}/collaborators/octo-writer/permission`,
+      // Any proposal pending with it, for the check (none yet).
+      `GET ${R}/pulls?head=Codertocat:${branch}&state=open&per_page=100`,
       `GET ${R}/pulls?head=Codertocat:${branch}&state=all&per_page=100`,
       `GET ${R}/git/ref/heads/${branch}`,
       `GET ${R}/git/ref/heads/master`,
@@ -306,6 +308,21 @@ describe('a change to the links after the spec was merged', () => {
     expect(graphComments(github, 103).map((c) => c.body.split('\n')[1])).toEqual([
       `**Pending:** @octo-writer made #103 (01-03) no longer blocked by #102 (01-02) here. harness proposed it to the spec as pull request #${github.pullRequests[0]!.number}, which proposes this spec's graph changes: \`depends_on\` of \`${PLAN_03}\` loses \`"01-02"\`.`,
     ]);
+  });
+
+  it('refuses a change that closes a cycle with a proposal still pending, naming it', async () => {
+    const github = await synced(true);
+    link(github, 102, 101, true);
+    await testProbot().receive(dependencyEvent(github, 'blocked_by_added', 102, 101, WRITER));
+    const tip = github.branches.get('harness/graph/SPC-042');
+    link(github, 101, 102, true);
+
+    await testProbot().receive(dependencyEvent(github, 'blocked_by_added', 101, 102, WRITER));
+
+    expect(github.branches.get('harness/graph/SPC-042')).toBe(tip);
+    expect(blockers(github, 101)).toEqual([]);
+    expect(blockers(github, 102)).toEqual([101]);
+    expect(graphComments(github, 101)[0]!.body).toContain('dependency cycle: 01-01 → 01-02 → 01-01');
   });
 
   it("a reader's added blocked_by is taken away, with a comment that says why and how to propose it", async () => {

@@ -131,16 +131,20 @@ interface EdgeChange {
   restoreLink: boolean;
 }
 
-/** What a change to one dependency comes to: proposed, refused, put back, or nothing (the spec says so already). */
-async function settleEdge(context: Context, github: Gateway, change: EdgeChange): Promise<void> {
+/**
+ * What a change to one dependency comes to: proposed, refused, put back, or nothing (the spec
+ * says so already). Whether the actor may write, when that was asked (undefined: the spec could
+ * not be read, and nothing was done).
+ */
+async function settleEdge(context: Context, github: Gateway, change: EdgeChange): Promise<boolean | undefined> {
   const { edge, issues, added, actor } = change;
   const source = await readSpecSource(context, github, change.marker, change.body, (context.payload as GraphPayload).repository!.default_branch);
   if (!source) {
     context.log.warn(`${edge.spec}/${edge.plan}: the dependency on ${edge.on} changed on GitHub, but harness could not read the spec this issue came from`);
-    return;
+    return undefined;
   }
   const plan = source.spec.planById.get(edge.plan);
-  if (!plan) return;
+  if (!plan) return undefined;
   const file = `${source.specPath}/${plan.file}`;
   const inSpec = plan.dependsOn.includes(edge.on);
   const marker = graphCommentMarker(edge);
@@ -151,32 +155,33 @@ async function settleEdge(context: Context, github: Gateway, change: EdgeChange)
   };
 
   if (!(await canWrite(github, actor))) {
-    if (inSpec === added) return;
+    if (inSpec === added) return false;
     await putBack();
     await upsertGraphComment(github, issues.plan, marker, revertComment(edge, issues, added, actor, file, !change.restoreLink));
     context.log.info(`${edge.spec}/${edge.plan}: @${actor.login}'s change to its dependency on ${edge.on} put back (no write access)`);
-    return;
+    return false;
   }
   if (inSpec !== added) {
     const problems = changeProblems(await withPending(github, source), edge, added);
     if (problems.length > 0) {
       await putBack();
       await upsertGraphComment(github, issues.plan, marker, refusedComment(edge, issues, added, actor, file, problems));
-      return;
+      return true;
     }
   }
   if (inSpec === added) {
     // On an open spec PR, its branch is where proposals go: what it says is proposed already.
-    if (source.place.kind === 'spec-pr') return;
+    if (source.place.kind === 'spec-pr') return true;
     // On a merged spec, a proposal to the contrary still open in the proposals PR is withdrawn.
     await proposeEdge(github, source, edge, added, actor.login);
     await upsertGraphComment(github, issues.plan, marker, settledComment(edge, issues, inSpec), true);
-    return;
+    return true;
   }
   const place = await proposeEdge(github, source, edge, added, actor.login);
-  if (!place) return;
+  if (!place) return true;
   await upsertGraphComment(github, issues.plan, marker, proposalComment(edge, issues, added, actor, file, place));
   context.log.info(`${edge.spec}/${edge.plan}: @${actor.login}'s change to its dependency on ${edge.on} proposed to the spec`);
+  return true;
 }
 
 /**
@@ -221,8 +226,8 @@ export async function onSubIssueChanged(context: Context<'sub_issues'>): Promise
   if (added && parent?.spec === sub.spec && parentOwn?.id === payload.parent_issue.id && parent.plan !== sub.plan) {
     // The parent's plan needs this one: the tree is put back by the next sync, the dependency settled here.
     const edge: GraphEdge = { spec: sub.spec, plan: parent.plan, on: sub.plan };
-    await settleEdge(context, github, { edge, issues: { plan: parentNumber, on: payload.sub_issue.number }, blockingId: payload.sub_issue.id, added: true, actor, marker: parent, body: parentOwn.body, restoreLink: false });
-    if (!(await canWrite(github, actor)) && recorded !== undefined) await github.addSubIssue(recorded, payload.sub_issue.id, true);
+    const writer = await settleEdge(context, github, { edge, issues: { plan: parentNumber, on: payload.sub_issue.number }, blockingId: payload.sub_issue.id, added: true, actor, marker: parent, body: parentOwn.body, restoreLink: false });
+    if (writer === false && recorded !== undefined) await github.addSubIssue(recorded, payload.sub_issue.id, true);
     return;
   }
   if (recorded === undefined) return;

@@ -215,6 +215,25 @@ describe('a writer marks one plan issue blocked by another while the spec PR is 
     expect(blockers(github, 102)).toEqual([101]);
   });
 
+  it("the commit's push syncs the plan issues as any push to the spec PR: the writer's link becomes the mirror's", async () => {
+    const github = await synced(false);
+    link(github, 102, 101, true);
+    await testProbot().receive(dependencyEvent(github, 'blocked_by_added', 102, 101, WRITER));
+    const head = github.branches.get('changes')!;
+    const payload = webhookExample<PullRequestPayload & { before?: string; after?: string }>('pull_request', (p) => p.action === 'synchronize');
+    Object.assign(payload, { before: HEAD, after: head });
+    payload.pull_request.head.sha = head;
+    const from = github.requests.length;
+
+    await testProbot().receive({ id: 'the-commit-pushed', name: 'pull_request', payload } as never);
+
+    expect(github.issue(102).labels).toContain('needs:01-01');
+    expect(github.issue(102).body).toMatch(/^<!-- harness:plan SPC-042\/01-02 hash=[0-9a-f]{16} blocked_by=01-01 pr=2 parent=100 -->\n/);
+    expect(github.writes(from).filter((w) => w.url.includes('/dependencies/'))).toEqual([]);
+    expect(blockers(github, 102)).toEqual([101]);
+    expect(github.checkRuns.find((r) => r.head_sha === head)?.conclusion).toBe('success');
+  });
+
   it('does it once: the same change delivered again, and as its blocking_added twin, commits and comments nothing more', async () => {
     const github = await synced(false);
     link(github, 102, 101, true);

@@ -12,7 +12,7 @@ export const APP_EVENTS = {
     actions: ['opened', 'synchronize', 'reopened', 'closed'],
     why:
       'A spec PR opened, reopened or pushed to is validated (check run `harness / spec`) and its plans synced to issues; ' +
-      'a plan PR merged closes its plan issue and starts a scheduling round; a push to a plan PR that changes a line a person commented on, ' +
+      'a plan PR merged closes its plan issue and starts a scheduling round; a spec\'s proposals PR (`harness/graph/<spec>`) merged syncs its plan issues from the merged spec; a push to a plan PR that changes a line a person commented on, ' +
       "and a merged PR that reverts a plan PR, are `review` signals on the spec's signals PR.",
   },
   pull_request_review: {

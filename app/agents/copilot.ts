@@ -219,7 +219,7 @@ export class CopilotAgent implements Agent {
             for (const event of parseCopilotLine(line)) {
               if (event.type === 'init') facts.add({ type: 'init', sessionId: event.sessionId ?? next.sessionId, ...(event.model ? { model: event.model } : {}) });
               if (event.type === 'tool_use' || event.type === 'tool_result') facts.add(event);
-              if (event.type === 'init') started = true;
+              started = true;
               if (event.type === 'text' && event.text.trim()) text = event.text;
               if (event.type === 'error') error = event;
               if (event.type === 'result') result = event;

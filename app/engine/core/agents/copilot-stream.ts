@@ -9,8 +9,7 @@ import { describeToolUse } from './claude-stream.js';
  * less the ones it keeps out of the stream (assistant.usage, session.shutdown, session.idle,
  * permission.*, hook.*, …), then one closing line of its own. The shapes read here:
  *
- *   {"type":"session.start","data":{"sessionId":"…","selectedModel":"…","copilotVersion":"1.0.102",…},…}
- *   {"type":"session.resume","data":{"selectedModel":"…","eventCount":12,…},…}
+ *   {"type":"session.tools_updated","data":{"model":"…"},"ephemeral":true,…}
  *   {"type":"assistant.turn_start","data":{"turnId":"…","parentToolCallId"?:"…"},…}
  *   {"type":"assistant.message","data":{"messageId":"…","content":"…","outputTokens":42,"parentToolCallId"?:"…"},…}
  *   {"type":"tool.execution_start","data":{"toolCallId":"…","toolName":"bash","arguments":{…},"mcpServerName"?:"harness"},…}
@@ -19,6 +18,11 @@ import { describeToolUse } from './claude-stream.js';
  *    "message":"…","errorCode"?:"user_weekly_rate_limited","statusCode"?:429},…}
  *   {"type":"result","timestamp":"…","sessionId":"…","exitCode":0,"usage":{"premiumRequests":1,
  *    "totalApiDurationMs":8123,"sessionDurationMs":9000,"codeChanges":{…}}}
+ *
+ * session.start is written to the session's events.jsonl before the stream is subscribed, so it
+ * never reaches stdout: the session id is the one harness gives (--session-id) and the closing
+ * line repeats; the model is session.tools_updated's. Read from runs of 1.0.102 against a local
+ * OpenAI-compatible endpoint (COPILOT_PROVIDER_BASE_URL), kept in test/fixtures/copilot/.
  *
  * The stream carries no input tokens and no cost: the CLI writes its session's figures with
  * `--usage-output-file <file>` (`modelMetrics[model].usage.{inputTokens,outputTokens,…}`,
@@ -83,8 +87,11 @@ export function parseCopilotLine(line: string): CopilotEvent[] {
   // A sub-agent's turns and messages are its own: the session's are the top-level ones.
   const nested = str(data.parentToolCallId) !== undefined;
   switch (value.type) {
-    case 'session.start':
-    case 'session.resume': {
+    case 'session.tools_updated': {
+      const model = str(data.model);
+      return model ? [{ type: 'init', model }] : [];
+    }
+    case 'session.start': {
       const sessionId = str(data.sessionId);
       const model = str(data.selectedModel);
       return [{ type: 'init', ...(sessionId ? { sessionId } : {}), ...(model ? { model } : {}) }];

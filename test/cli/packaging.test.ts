@@ -32,7 +32,7 @@ function cliPackages(): Set<string> {
 describe('the published CLI', () => {
   it('needs only its dependencies: the App\'s server (Probot) is an optional peer, installed for the App alone', () => {
     const used = [...cliPackages()].sort();
-    expect(used).toEqual(expect.arrayContaining(['@modelcontextprotocol/sdk', 'yaml', 'zod']));
+    expect(used).toEqual(expect.arrayContaining(['@modelcontextprotocol/server', 'yaml', 'zod']));
     expect(used.filter((p) => !(p in pkg.dependencies))).toEqual([]);
     expect(used).not.toContain('probot');
     for (const app of ['probot', '@probot/adapter-github-actions']) {
@@ -81,6 +81,13 @@ describe('installing the published CLI on Node 20', () => {
       .filter(([, entry]) => entry.engines?.node && !semver.satisfies('20.19.0', entry.engines.node))
       .map(([key, entry]) => `${key}@${entry.version} wants node ${entry.engines!.node}`);
     expect(excluded).toEqual([]);
+  });
+
+  it('installs no web server: the MCP server harness serves on stdio comes without the HTTP transports', () => {
+    const servers = ['express', 'hono', '@hono/node-server', 'cors', 'body-parser', 'probot'];
+    const installed = [...installedForUsers().keys()].map((key) => key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length));
+    expect(installed.filter((name) => servers.includes(name))).toEqual([]);
+    expect(installed).toContain('@modelcontextprotocol/server');
   });
 
   it("resolves every dependency within its own declared range: package.json's overrides do not ship, so a user would get what the range says", () => {

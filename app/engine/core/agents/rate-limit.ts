@@ -43,7 +43,8 @@ const CLI_LIMIT_STARTS = [
   "Your group's usage limit is set to $0",
 ];
 const CLI_LIMIT = new RegExp(`(?:^|[\\s:])((?:${CLI_LIMIT_STARTS.map(escape).join('|')})[^\\n]*|(?:Fable|Haiku|Mythos|Opus|Sonnet)(?: [^\\u00B7\\n]{1,40})? requires usage credits\\.[^\\n]*)`);
-const LIMIT_WORDS = /(usage limit reached|rate[_ ]limit(?:_error|ed| exceeded| reached)?|\b429\b|limit reached[^\n]*resets?)/i;
+/** Also the Codex CLI's own (codex-limit.ts): "You’ve hit your usage limit. …", "Quota exceeded. …". */
+const LIMIT_WORDS = /(usage limit reached|You[’']ve hit your usage limit|Quota exceeded\. Check your plan|rate[_ ]limit(?:_error|ed| exceeded| reached)?|\b429\b|limit reached[^\n]*resets?)/i;
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 /** "resets 3pm", "resets 9:30am (Europe/Berlin)", "resets Nov 28, 3pm (UTC)", "resets Jan 2, 2027, 3pm (UTC)". */
@@ -109,7 +110,7 @@ export function resetTimeOf(text: string, now: Date): Date | undefined {
   return at;
 }
 
-interface Wall {
+export interface Wall {
   year: number;
   month: number;
   day: number;
@@ -118,7 +119,7 @@ interface Wall {
 }
 
 /** The wall clock in a zone at an instant; undefined for a zone the runtime does not know. */
-function wallClock(at: Date, timeZone: string): Wall | undefined {
+export function wallClock(at: Date, timeZone: string): Wall | undefined {
   let parts: Intl.DateTimeFormatPart[];
   try {
     parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' }).formatToParts(at);
@@ -131,7 +132,7 @@ function wallClock(at: Date, timeZone: string): Wall | undefined {
 }
 
 /** The instant at which the wall clock in a zone shows the given time (the zone's offset found, then checked once for a change of offset). */
-function instantOf(timeZone: string, year: number, month: number, day: number, hour: number, minute: number): Date | undefined {
+export function instantOf(timeZone: string, year: number, month: number, day: number, hour: number, minute: number): Date | undefined {
   const wanted = Date.UTC(year, month, day, hour, minute);
   let guess = wanted;
   for (let i = 0; i < 2; i++) {

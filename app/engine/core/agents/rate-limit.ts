@@ -43,8 +43,9 @@ const CLI_LIMIT_STARTS = [
   "Your group's usage limit is set to $0",
 ];
 const CLI_LIMIT = new RegExp(`(?:^|[\\s:])((?:${CLI_LIMIT_STARTS.map(escape).join('|')})[^\\n]*|(?:Fable|Haiku|Mythos|Opus|Sonnet)(?: [^\\u00B7\\n]{1,40})? requires usage credits\\.[^\\n]*)`);
-/** Also the Codex CLI's own (codex-limit.ts): "You’ve hit your usage limit. …", "Quota exceeded. …". */
-const LIMIT_WORDS = /(usage limit reached|You[’']ve hit your usage limit|Quota exceeded\. Check your plan|rate[_ ]limit(?:_error|ed| exceeded| reached)?|\b429\b|limit reached[^\n]*resets?)/i;
+const LIMIT_WORDS = /(usage limit reached|rate[_ ]limit(?:_error|ed| exceeded| reached)?|\b429\b|limit reached[^\n]*resets?)/i;
+/** The Codex CLI's own limit messages (codex-limit.ts); the codex agent adds the exact reset as "(resets <ISO time>)". */
+const CODEX_LIMIT = /You’ve hit your usage limit\.[^\n]*|Quota exceeded\. Check your plan and billing details\.[^\n]*|exceeded retry limit, last status: 429\b[^\n]*/;
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 /** "resets 3pm", "resets 9:30am (Europe/Berlin)", "resets Nov 28, 3pm (UTC)", "resets Jan 2, 2027, 3pm (UTC)". */
@@ -60,6 +61,12 @@ export function rateLimitOf(text: string, now: Date): RateLimit | undefined {
     const exact = EXACT.exec(text);
     const resetsAt = exact ? new Date(exact[1]!) : resetTimeOf(evidence, now);
     return resetsAt ? { resetsAt, evidence } : { evidence };
+  }
+  const codex = CODEX_LIMIT.exec(text);
+  if (codex) {
+    const exact = EXACT.exec(text);
+    const evidence = codex[0].replace(EXACT, '').trim();
+    return exact ? { resetsAt: new Date(exact[1]!), evidence } : { evidence };
   }
   const worded = LIMIT_WORDS.exec(text);
   if (!worded) return undefined;

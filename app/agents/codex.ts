@@ -178,6 +178,8 @@ export class CodexAgent implements Agent {
     bridge: ReportBridge,
   ): Promise<({ ok: true; text: string } | { ok: false; error: string; retryable: boolean; timedOut?: boolean; environment?: boolean }) & { sessionId?: string; usage?: Usage }> {
     const env = agentEnv(context, store);
+    // 0.171.0 refuses a CODEX_HOME that does not exist ("Error finding codex home: CODEX_HOME points to …"); ~/.codex it makes itself.
+    if (env.CODEX_HOME) await mkdir(env.CODEX_HOME, { recursive: true });
     // A resumed thread's usage counts its earlier runs too: this run's is what it adds.
     const before = next.resume ? await threadUsage(env, next.resume) : undefined;
     let sessionId = next.resume;
@@ -256,8 +258,10 @@ export class CodexAgent implements Agent {
     args.push('--ignore-user-config');
     // Nobody is there to approve: a command the sandbox refuses fails back to the model; the reporting tools need no approval.
     args.push('-c', 'approval_policy="never"', '-c', `sandbox_mode="${o.sandbox ?? 'workspace-write'}"`);
+    // required: 0.171.0 does not wait for a server that is slow to start (the reporting server takes a second or two) and
+    // leaves its tools out of the run; a required one it waits for, and it ends the run if the server cannot start.
     const server = bridge.serverCommand();
-    args.push('-c', `mcp_servers.${MCP_SERVER_NAME}=${toml({ command: server.command, args: server.args, env: server.env, default_tools_approval_mode: 'approve' })}`);
+    args.push('-c', `mcp_servers.${MCP_SERVER_NAME}=${toml({ command: server.command, args: server.args, env: server.env, required: true, default_tools_approval_mode: 'approve' })}`);
     if (o.model) args.push('-m', o.model);
     args.push(...(o.extraArgs ?? []));
     if (next.resume) args.push(next.resume);
@@ -271,6 +275,7 @@ export class CodexAgent implements Agent {
 export function toml(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(toml).join(',')}]`;
+  if (typeof value === 'boolean' || typeof value === 'number') return String(value);
   if (typeof value === 'object' && value !== null) {
     return `{${Object.entries(value)
       .map(([k, v]) => `${/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k)}=${toml(v)}`)

@@ -61,6 +61,7 @@ describe('codex agent', () => {
     const server = call!.config.mcp_servers.harness!;
     expect(server.args!.at(-1)).toBe('mcp-report');
     expect(server.default_tools_approval_mode).toBe('approve');
+    expect(server).toMatchObject({ required: true });
     expect(server.env!.HARNESS_REPORT_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(await readFile(join(codex.bin, 'servers.jsonl'), 'utf8')).toBe(`${JSON.stringify({ call: 0, servers: ['harness'] })}\n`);
   });

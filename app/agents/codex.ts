@@ -219,8 +219,9 @@ export class CodexAgent implements Agent {
         },
       }),
     );
-    const usage = runUsage(turns, total && usageSince(total, before), this.options.price);
-    const withSession = { ...(sessionId !== undefined ? { sessionId } : {}), usage };
+    // Nothing seen is nothing known: a run stopped before its first step reports no usage.
+    const usage = total === undefined && turns === 0 ? undefined : runUsage(turns, total && usageSince(total, before), this.options.price);
+    const withSession = { ...(sessionId !== undefined ? { sessionId } : {}), ...(usage ? { usage } : {}) };
     const tail = run.tail.length > 0 ? `\n${run.tail.slice(-10).join('\n')}` : '';
     if (stop.signal.aborted && !context.signal.aborted) {
       return { ok: false, retryable: false, error: `codex stopped at its turn limit (max_turns ${this.options.maxTurns}; the run was stopped at turn ${turns})`, ...withSession };

@@ -155,6 +155,18 @@ describe('codex agent', () => {
     expect(worker.messages.at(-1)).toMatchObject({ type: 'task_failed', retryable: false, error: 'codex stopped at its turn limit (max_turns 2; the run was stopped at turn 3)', usage: { turns: 3 } });
   });
 
+  it("says when the plan's timeout_minutes stopped codex, and reports no usage it was not told", async () => {
+    const { repo, logDir, base } = await makeRepo({ 'README.md': '# notes\n' });
+    const codex = await standInCodex([[{ sleep: 20_000 }, { write: ['src/store.js', 'x\n'] }]]);
+    const worker = testWorker({ repo, logDir, plan: planFrom(PLAN), env: codex.env });
+    worker.context.task.timeout_minutes = 0.005;
+
+    await new CodexAgent().run(worker.context);
+
+    expect(worker.messages.at(-1)).toEqual({ ...ENVELOPE, type: 'task_failed', plan: '01-02', retryable: false, timedOut: true, error: 'codex was stopped: plan 01-02 used up its timeout_minutes (0.005)' });
+    expect(await commitsSince(repo, base)).toEqual([]);
+  });
+
   it('prices the tokens with agents.codex.price and stops at the plan budget after the run', async () => {
     const { repo, logDir } = await makeRepo({ 'README.md': '# notes\n' });
     const codex = await standInCodex([[{ write: ['src/store.js', 'x\n'] }]]);

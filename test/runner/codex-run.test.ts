@@ -57,3 +57,18 @@ describe('.github/harness.yml for codex', () => {
     expect(HarnessConfigSchema.safeParse({ agents: { codex: { approval_policy: 'never' } } }).success).toBe(false);
   });
 });
+
+describe('harness run --agent codex without a credential', () => {
+  it("fails the plan as the machine's problem, not an attempt, and says which variable to set", async () => {
+    const root = await makeRepo(specTree([{ id: '01-01', steps: [] }]));
+    const codex = await standInCodex([[{ write: ['out/01-01.txt', 'one\n'] }]]);
+
+    const run = await harness(['run', SPEC_DIR, '--agent', 'codex'], root, { ...codex.env, CODEX_API_KEY: '' });
+
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 1, stderr: '' });
+    expect(run.stdout).toContain('01-01 FAILED: the codex agent failed: codex could not reach the model: unexpected status 401 Unauthorized');
+    expect(run.stdout).toContain('set CODEX_API_KEY (an OpenAI API key) for the agent, or run codex login');
+    const result = JSON.parse(readFileSync(join(root, '.orchestration/SPC-007/sessions/01-01/result.json'), 'utf8')) as { outcome: string; environment?: boolean };
+    expect(result).toMatchObject({ outcome: 'failed', environment: true });
+  });
+});

@@ -155,6 +155,25 @@ describe('codex agent', () => {
     expect(worker.messages.at(-1)).toMatchObject({ type: 'task_failed', retryable: false, error: 'codex stopped at its turn limit (max_turns 2; the run was stopped at turn 3)', usage: { turns: 3 } });
   });
 
+  it('a final HARNESS_CHECKPOINT line asks the person, and the answer resumes the same thread', async () => {
+    const { repo, logDir, base } = await makeRepo({ 'README.md': '# notes\n' });
+    const codex = await standInCodex([
+      [{ write: ['src/store.js', 'draft\n'] }, { final: 'Half done.\nHARNESS_CHECKPOINT {"id":"bucket","kind":"action","prompt":"Create the S3 bucket"}' }],
+      [{ recall: 'Create the S3 bucket' }, { write: ['src/store.js', 'final\n'] }, { final: 'Done.' }],
+    ]);
+    const worker = testWorker({ repo, logDir, plan: planFrom(PLAN), env: codex.env, answer: (c) => ({ ...ENVELOPE, type: 'action_completed', checkpoint: c.id, note: 'created' }) });
+
+    await new CodexAgent().run(worker.context);
+
+    expect(worker.asked).toEqual([{ id: 'bucket', kind: 'action', prompt: 'Create the S3 bucket', source: 'codex' }]);
+    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed', summary: 'Done.\n\n(codex: 4 turns)' });
+    const calls = await codex.calls();
+    const thread = JSON.parse((await readFile(join(logDir, 'codex.json'), 'utf8')) || '{}') as { sessionId: string };
+    expect(calls.map((c) => c.args.slice(0, 2))).toEqual([['exec', '--json'], ['exec', 'resume']]);
+    expect(calls[1]!.args.slice(-2)).toEqual([thread.sessionId, '-']);
+    expect((await commitsSince(repo, base)).map((c) => c.message.split('\n')[0])).toEqual(['01-02: Note store']);
+  });
+
   it("says when the plan's timeout_minutes stopped codex, and reports no usage it was not told", async () => {
     const { repo, logDir, base } = await makeRepo({ 'README.md': '# notes\n' });
     const codex = await standInCodex([[{ sleep: 20_000 }, { write: ['src/store.js', 'x\n'] }]]);

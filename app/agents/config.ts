@@ -27,6 +27,19 @@ export function agentsConfig(config: HarnessConfig): AgentsConfig {
       out.copilot.price = { ...(inputPerMillion === undefined ? {} : { inputPerMillion }), ...(outputPerMillion === undefined ? {} : { outputPerMillion }), ...(perPremiumRequest === undefined ? {} : { perPremiumRequest }) };
     }
   }
+  const x = config.agents.codex;
+  if (x) {
+    out.codex = {};
+    if (x.executable !== undefined) out.codex.executable = x.executable;
+    if (x.sandbox !== undefined) out.codex.sandbox = x.sandbox;
+    if (x.max_turns !== undefined) out.codex.maxTurns = x.max_turns;
+    if (x.model !== undefined) out.codex.model = x.model;
+    if (x.price !== undefined) {
+      out.codex.price = { inputPerMillion: x.price.input_per_million, outputPerMillion: x.price.output_per_million };
+      if (x.price.cached_input_per_million !== undefined) out.codex.price.cachedInputPerMillion = x.price.cached_input_per_million;
+    }
+    if (x.extra_args !== undefined) out.codex.extraArgs = x.extra_args;
+  }
   if (config.agents.command) out.command = { command: config.agents.command.command, protocol: config.agents.command.protocol };
   return out;
 }

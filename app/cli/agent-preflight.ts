@@ -34,6 +34,12 @@ export function agentProblem(spec: Spec, config: HarnessConfig, forced: string |
         return `${who} cannot start: "${program}" is not ${program.includes('/') ? 'a program that can run' : 'on PATH'}; install GitHub Copilot CLI (npm install -g @github/copilot), set agents.copilot.executable in .github/harness.yml, or choose another agent with --agent`;
       }
     }
+    if (name === 'codex') {
+      const program = agentsConfig(config).codex?.executable ?? 'codex';
+      if (findExecutable(program, where.path, where.cwd) === undefined) {
+        return `${who} cannot start: "${program}" is not ${program.includes('/') ? 'a program that can run' : 'on PATH'}; install the Codex CLI (npm install -g @openai/codex), set agents.codex.executable in .github/harness.yml, or choose another agent with --agent (${['script', 'claude', 'command'].join(', ')})`;
+      }
+    }
     if (name === 'claude') {
       const program = agentsConfig(config).claude?.executable ?? 'claude';
       if (findExecutable(program, where.path, where.cwd) === undefined) {

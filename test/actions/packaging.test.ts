@@ -186,6 +186,22 @@ describe('workflows', () => {
     expect(holders[0]!.env!.COPILOT_GITHUB_TOKEN).toBe('${{ secrets.COPILOT_GITHUB_TOKEN }}');
   });
 
+  it('harness-worker.yml installs the pinned Codex CLI only for a codex plan, cached, and hands its key to the worker step alone', () => {
+    type Step = { name?: string; run?: string; if?: string; uses?: string; with?: Record<string, string>; env?: Record<string, string> };
+    const worker = parse(read('templates/workflows/harness-worker.yml')) as { jobs: { work: { env: Record<string, string>; steps: Step[] } } };
+    expect(worker.jobs.work.env.CODEX_VERSION).toBe("${{ vars.CODEX_VERSION || '0.171.0' }}");
+    const steps = worker.jobs.work.steps;
+    const cache = steps.find((s) => s.name === 'Cache the Codex CLI')!;
+    const install = steps.find((s) => s.name?.startsWith('Install the Codex CLI'))!;
+    for (const step of [cache, install]) expect(step.if).toBe("steps.agent.outputs.agent == 'codex'");
+    expect(cache.uses).toMatch(/^actions\/cache@[0-9a-f]{40}$/);
+    expect(cache.with!.key).toContain('${{ env.CODEX_VERSION }}');
+    expect(install.run).toContain('"@openai/codex@${CODEX_VERSION}"');
+    const withKey = steps.filter((s) => JSON.stringify(s).includes('CODEX_API_KEY'));
+    expect(withKey.map((s) => s.uses)).toEqual(['./.harness-action/actions/worker']);
+    expect(withKey[0]!.env!.CODEX_API_KEY).toBe('${{ secrets.CODEX_API_KEY || secrets.OPENAI_API_KEY }}');
+  });
+
   it('ci.yml reads the repository and nothing more', () => {
     const workflow = parse(read('.github/workflows/ci.yml')) as { jobs: Record<string, { permissions?: unknown }> };
     for (const job of Object.values(workflow.jobs)) expect(job.permissions).toEqual({ contents: 'read' });

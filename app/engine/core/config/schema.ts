@@ -14,7 +14,7 @@ export const HarnessConfigSchema = z
     /** The most one spec's agents may spend together, in US dollars (each plan's own budget_usd caps it further). */
     budget_usd: z.number().positive().optional(),
     /** The agent for plans that name none. */
-    agent: z.enum(['script', 'claude', 'command', 'copilot']).default('claude'),
+    agent: z.enum(['script', 'claude', 'command', 'codex', 'copilot']).default('claude'),
     agents: z
       .object({
         claude: z
@@ -24,6 +24,23 @@ export const HarnessConfigSchema = z
             allowed_tools: z.array(z.string()).optional(),
             max_turns: z.number().int().positive().optional(),
             model: z.string().optional(),
+            extra_args: z.array(z.string()).optional(),
+          })
+          .strict()
+          .optional(),
+        /** The OpenAI Codex CLI (docs/agents/codex.md). */
+        codex: z
+          .object({
+            executable: z.string().optional(),
+            /** sandbox_mode for the agent's commands; workspace-write locally, danger-full-access on a runner unless set. */
+            sandbox: z.enum(['read-only', 'workspace-write', 'danger-full-access']).optional(),
+            max_turns: z.number().int().positive().optional(),
+            model: z.string().optional(),
+            /** US dollars a million tokens: Codex reports tokens only, so a cost (and a budget) needs the price. */
+            price: z
+              .object({ input_per_million: z.number().min(0), cached_input_per_million: z.number().min(0).optional(), output_per_million: z.number().min(0) })
+              .strict()
+              .optional(),
             extra_args: z.array(z.string()).optional(),
           })
           .strict()

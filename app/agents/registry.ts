@@ -4,15 +4,18 @@ import { CommandAgent, type CommandAgentOptions } from './command.js';
 import { ScriptAgent } from './script.js';
 import { HarnessError } from '../engine/core/error.js';
 import { claudeSessions } from './claude-session.js';
+import { GeminiAgent, type GeminiAgentOptions } from './gemini.js';
+import { geminiSessions } from './gemini-session.js';
 import type { SessionCarrier } from './session-carrier.js';
 
 /** Settings of the agents that have any, by agent name. */
 export interface AgentsConfig {
   claude?: ClaudeAgentOptions;
   command?: CommandAgentOptions;
+  gemini?: GeminiAgentOptions;
 }
 
-export const AGENT_NAMES = ['script', 'claude', 'command'] as const;
+export const AGENT_NAMES = ['script', 'claude', 'command', 'gemini'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 
 export class AgentConfigError extends HarnessError {}
@@ -24,6 +27,8 @@ export function agentFor(name: string, config: AgentsConfig = {}): Agent {
       return new ScriptAgent();
     case 'claude':
       return new ClaudeAgent(config.claude);
+    case 'gemini':
+      return new GeminiAgent(config.gemini);
     case 'command':
       if (!config.command?.command.trim()) {
         throw new AgentConfigError('the command agent needs a command to run: configure command: { command: "…" }');
@@ -39,6 +44,8 @@ export function sessionCarrierFor(name: string): SessionCarrier | undefined {
   switch (name) {
     case 'claude':
       return claudeSessions;
+    case 'gemini':
+      return geminiSessions;
     default:
       return undefined;
   }

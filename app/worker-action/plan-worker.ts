@@ -63,6 +63,7 @@ interface PlanJob {
 
 /** Claude Code's permission mode on a runner when .github/harness.yml names none. */
 export const RUNNER_PERMISSION_MODE = 'bypassPermissions';
+export const RUNNER_APPROVAL_MODE = 'yolo';
 
 /** Lines of the agent's own log quoted as a failure's evidence. */
 const EVIDENCE_LINES = 40;
@@ -185,6 +186,8 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
   // write token for it to misuse: bypassPermissions, unless the config chose a mode (templates/workflows/harness-worker.yml).
   agents.claude = { permissionMode: RUNNER_PERMISSION_MODE, ...agents.claude };
   if (job.limit) agents.claude = { ...agents.claude, spendLimit: job.limit };
+  // The same for Gemini CLI: yolo (every tool call approved) unless the config chose a mode.
+  agents.gemini = { approvalMode: RUNNER_APPROVAL_MODE, ...agents.gemini, ...(job.limit ? { spendLimit: job.limit } : {}) };
   // Claude Code reads a project's skills from .claude/skills/: the store's active ones are put there for this attempt only.
   const skills = agent === 'claude' ? await installSkills(run.root, run.log) : undefined;
   let outcome: Awaited<ReturnType<typeof attemptPlan>>;

@@ -173,6 +173,15 @@ describe('gemini agent: limits', () => {
     expect(worker.messages.at(-1)).toMatchObject({ type: 'task_failed', retryable: false, environment: true, error: expect.stringMatching(/^gemini could not authenticate: set GEMINI_API_KEY/) });
   });
 
+  it('passes extra_args as they are, and a flag Gemini CLI does not have ends the run with its own words', async () => {
+    const { repo, logDir, gemini, plan } = await setup([[]]);
+    const worker = testWorker({ repo, logDir, plan, env: gemini.env });
+    await new GeminiAgent({ model: 'gemini-2.5-pro', extraArgs: ['--max-budget-usd', '1'] }).run(worker.context);
+    const [call] = await gemini.calls();
+    expect(call!.args.slice(-4)).toEqual(['--model', 'gemini-2.5-pro', '--max-budget-usd', '1']);
+    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_failed', retryable: true, error: 'gemini exited with code 1 and no result\nUnknown argument: max-budget-usd' });
+  });
+
   it('says a missing CLI is the environment, not the plan', async () => {
     const { repo, logDir, gemini, plan } = await setup([[]]);
     const worker = testWorker({ repo, logDir, plan, env: gemini.env });

@@ -162,12 +162,14 @@ export class GeminiAgent implements Agent {
     return file ? { sessionFile: join(home, file) } : { resume: sessionId };
   }
 
-  /** The CLI's settings in harness's home for it: the reporting server (trusted: its calls need no approval), and the turn limit. */
+  /** The CLI's settings in harness's home for it: the reporting server (trusted: its calls need no approval), no usage statistics, and the turn limit. */
   private async writeSettings(home: string, bridge: ReportBridge): Promise<void> {
     const dir = join(home, '.gemini');
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const settings = {
       mcpServers: { [MCP_SERVER_NAME]: { ...bridge.serverCommand(), trust: true } },
+      // The user's own settings are not read here: a plan's run sends Google no usage statistics, whatever they chose.
+      privacy: { usageStatisticsEnabled: false },
       ...(this.options.maxTurns === undefined ? {} : { model: { maxSessionTurns: this.options.maxTurns } }),
     };
     // It holds this run's bridge token: the user's only.

@@ -65,8 +65,9 @@ describe('gemini agent: a headless Gemini CLI run', () => {
     expect(call!.args.slice(2)).toEqual(['--output-format', 'stream-json', '--skip-trust', '--approval-mode', 'auto_edit', '--allowed-mcp-server-names', 'harness']);
     expect(call!.env.GEMINI_CLI_HOME).toBe(home);
     expect(await gemini.servers()).toEqual([{ call: 0, servers: ['harness'] }]);
-    const settings = JSON.parse(await readFile(join(home, '.gemini/settings.json'), 'utf8')) as { mcpServers: Record<string, { args: string[]; env: Record<string, string>; trust: boolean }> };
+    const settings = JSON.parse(await readFile(join(home, '.gemini/settings.json'), 'utf8')) as { mcpServers: Record<string, { args: string[]; env: Record<string, string>; trust: boolean }>; privacy: unknown };
     expect(Object.keys(settings.mcpServers)).toEqual(['harness']);
+    expect(settings.privacy).toEqual({ usageStatisticsEnabled: false });
     expect(settings.mcpServers.harness).toMatchObject({ trust: true, env: { HARNESS_REPORT_URL: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) } });
     expect(settings.mcpServers.harness!.args.at(-1)).toBe('mcp-report');
     expect(JSON.parse(await readFile(join(gemini.bin, 'tools.json'), 'utf8'))).toEqual(['mcp_harness_harness_worker_report', 'mcp_harness_harness_worker_await']);

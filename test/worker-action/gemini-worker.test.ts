@@ -111,7 +111,7 @@ describe('the bundled worker action with the gemini agent', () => {
     expect(app).toMatchObject({ status: 'completed', conclusion: 'success' });
   });
 
-  it("stops at a decision, carries the session's file in the wip commit, and a fresh runner continues it with --session-file", async () => {
+  it("stops at a decision, carries the session's file in the wip commit, and a fresh runner continues it with --session-file", { timeout: 60_000 }, async () => {
     const s = await setup(
       ['autonomous: false'],
       [
@@ -152,8 +152,12 @@ describe('the bundled worker action with the gemini agent', () => {
     expect(() => git(s.repo.remote, 'show', `refs/heads/${BRANCH}:.harness/checkpoint/checkpoint.json`)).toThrow();
   });
 
-  it("pauses at the daily quota: neutral, the work and the session kept, resume_at the next Pacific midnight", async () => {
-    const s = await setup([], [[{ write: ['out/greeting.txt', 'half\n'] }, { report: { type: 'session_ready' } }, { quota: true }]]);
+  it("pauses at the daily quota: neutral, the work and the session kept, resume_at the next Pacific midnight; `continue` resumes the conversation on a fresh runner", { timeout: 60_000 }, async () => {
+    // A plan that waits for people: an autonomous one cannot take the `continue` yet (the gate refuses a checkpoint without a default in it, for claude too).
+    const s = await setup(['autonomous: false'], [
+      [{ write: ['out/greeting.txt', 'half\n'] }, { report: { type: 'session_ready', message: 'first half done' } }, { quota: true }],
+      [{ recall: 'first half done' }, { bash: 'echo whole > out/greeting.txt' }],
+    ]);
     const before = new Date();
 
     const run = await runAction(bundle, s.runner, inputs(withApp), s.env);
@@ -172,6 +176,16 @@ describe('the bundled worker action with the gemini agent', () => {
     expect(saved.session?.files).toHaveLength(1);
     const issue = s.github.issues.find((i) => i.labels.includes('status:checkpoint'))!;
     expect(issue.body!.split('\n')[0]).toMatch(new RegExp(` resume_at=${resetsAt.replace(/\./g, '\\.')} -->$`));
+
+    // Once it has reset, `continue` resumes the same conversation on a fresh runner.
+    s.github.comments.push({ id: 600, issue: 3, body: answerComment('01-01', 'usage-limit', 'continue'), userType: 'Bot', login: 'harness[bot]', created_at: '2026-01-02T09:00:00Z' });
+    const second = runnerDirs(cloneBranch(s.repo.remote, BRANCH, join(mkdtempSync(join(tmpdir(), 'harness-runner2-')), 'checkout')));
+    const resumed = await runAction(bundle, second, inputs({ ...withApp, resume: 'true' }), { ...s.env, ...runnerEnv() });
+    expect(resumed.stderr).toBe('');
+    expect(resumed.outputs.result).toBe('verified');
+    const calls = await s.gemini.calls();
+    expect(calls[1]!.args).toContain('--session-file');
+    expect(git(s.repo.remote, 'show', `refs/heads/${BRANCH}:out/greeting.txt`)).toBe('whole');
   });
 
   it('stops over the budget on the tokens at the configured price', async () => {

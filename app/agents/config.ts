@@ -22,7 +22,20 @@ export function agentsConfig(config: HarnessConfig): AgentsConfig {
     if (g.max_turns !== undefined) out.gemini.maxTurns = g.max_turns;
     if (g.model !== undefined) out.gemini.model = g.model;
     if (g.extra_args !== undefined) out.gemini.extraArgs = g.extra_args;
-    if (g.price !== undefined) out.gemini.price = { inputPerMTok: g.price.input_per_mtok, outputPerMTok: g.price.output_per_mtok };
+    if (g.price !== undefined) out.gemini.price = { inputPerMTok: g.price.input_per_million, outputPerMTok: g.price.output_per_million };
+  }
+  const p = config.agents.copilot;
+  if (p) {
+    out.copilot = {};
+    if (p.executable !== undefined) out.copilot.executable = p.executable;
+    if (p.allowed_tools !== undefined) out.copilot.allowedTools = p.allowed_tools;
+    if (p.max_turns !== undefined) out.copilot.maxTurns = p.max_turns;
+    if (p.model !== undefined) out.copilot.model = p.model;
+    if (p.extra_args !== undefined) out.copilot.extraArgs = p.extra_args;
+    if (p.price) {
+      const { input_per_million: inputPerMillion, output_per_million: outputPerMillion, per_premium_request: perPremiumRequest } = p.price;
+      out.copilot.price = { ...(inputPerMillion === undefined ? {} : { inputPerMillion }), ...(outputPerMillion === undefined ? {} : { outputPerMillion }), ...(perPremiumRequest === undefined ? {} : { perPremiumRequest }) };
+    }
   }
   if (config.agents.command) out.command = { command: config.agents.command.command, protocol: config.agents.command.protocol };
   return out;

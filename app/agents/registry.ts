@@ -1,6 +1,8 @@
 import type { Agent } from '../engine/core/agents/agent.js';
 import { ClaudeAgent, type ClaudeAgentOptions } from './claude.js';
 import { CommandAgent, type CommandAgentOptions } from './command.js';
+import { CopilotAgent, type CopilotAgentOptions } from './copilot.js';
+import { copilotSessions } from './copilot-session.js';
 import { ScriptAgent } from './script.js';
 import { HarnessError } from '../engine/core/error.js';
 import { claudeSessions } from './claude-session.js';
@@ -13,9 +15,10 @@ export interface AgentsConfig {
   claude?: ClaudeAgentOptions;
   command?: CommandAgentOptions;
   gemini?: GeminiAgentOptions;
+  copilot?: CopilotAgentOptions;
 }
 
-export const AGENT_NAMES = ['script', 'claude', 'command', 'gemini'] as const;
+export const AGENT_NAMES = ['script', 'claude', 'command', 'copilot', 'gemini'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 
 export class AgentConfigError extends HarnessError {}
@@ -34,6 +37,8 @@ export function agentFor(name: string, config: AgentsConfig = {}): Agent {
         throw new AgentConfigError('the command agent needs a command to run: configure command: { command: "…" }');
       }
       return new CommandAgent(config.command);
+    case 'copilot':
+      return new CopilotAgent(config.copilot);
     default:
       throw new AgentConfigError(`unknown agent "${name}"; known agents: ${AGENT_NAMES.join(', ')}`);
   }
@@ -46,6 +51,8 @@ export function sessionCarrierFor(name: string): SessionCarrier | undefined {
       return claudeSessions;
     case 'gemini':
       return geminiSessions;
+    case 'copilot':
+      return copilotSessions;
     default:
       return undefined;
   }

@@ -186,6 +186,7 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
   // write token for it to misuse: bypassPermissions, unless the config chose a mode (templates/workflows/harness-worker.yml).
   agents.claude = { permissionMode: RUNNER_PERMISSION_MODE, ...agents.claude };
   if (job.limit) agents.claude = { ...agents.claude, spendLimit: job.limit };
+  if (job.limit) agents.copilot = { ...agents.copilot, spendLimit: job.limit };
   // The same for Gemini CLI: yolo (every tool call approved) unless the config chose a mode.
   agents.gemini = { approvalMode: RUNNER_APPROVAL_MODE, ...agents.gemini, ...(job.limit ? { spendLimit: job.limit } : {}) };
   // Claude Code reads a project's skills from .claude/skills/: the store's active ones are put there for this attempt only.

@@ -17,7 +17,7 @@ describe('agents.gemini in .github/harness.yml', () => {
         '    max_turns: 40',
         '    model: gemini-2.5-pro',
         '    extra_args: ["--include-directories", "../shared"]',
-        '    price: { input_per_mtok: 1.25, output_per_mtok: 10 }',
+        '    price: { input_per_million: 1.25, output_per_million: 10 }',
         '',
       ].join('\n'),
     );

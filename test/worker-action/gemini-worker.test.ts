@@ -190,7 +190,7 @@ describe('the bundled worker action with the gemini agent', () => {
 
   it('stops over the budget on the tokens at the configured price', async () => {
     const s = await setup(['budget_usd: 0.05'], [[{ write: ['out/greeting.txt', 'hello\n'] }, { tokens: [1_000_000, 100_000] }]], {
-      '.github/harness.yml': 'agents:\n  gemini:\n    price: { input_per_mtok: 1.25, output_per_mtok: 10 }\n',
+      '.github/harness.yml': 'agents:\n  gemini:\n    price: { input_per_million: 1.25, output_per_million: 10 }\n',
     });
 
     const run = await runAction(bundle, s.runner, inputs(withApp), s.env);

@@ -14,7 +14,7 @@ export const HarnessConfigSchema = z
     /** The most one spec's agents may spend together, in US dollars (each plan's own budget_usd caps it further). */
     budget_usd: z.number().positive().optional(),
     /** The agent for plans that name none. */
-    agent: z.enum(['script', 'claude', 'command', 'gemini']).default('claude'),
+    agent: z.enum(['script', 'claude', 'command', 'copilot', 'gemini']).default('claude'),
     agents: z
       .object({
         claude: z
@@ -38,7 +38,23 @@ export const HarnessConfigSchema = z
             model: z.string().optional(),
             extra_args: z.array(z.string()).optional(),
             /** US dollars per million input and output tokens: Gemini CLI reports tokens, not cost. */
-            price: z.object({ input_per_mtok: z.number().nonnegative(), output_per_mtok: z.number().nonnegative() }).strict().optional(),
+            price: z.object({ input_per_million: z.number().min(0), output_per_million: z.number().min(0) }).strict().optional(),
+          })
+          .strict()
+          .optional(),
+        copilot: z
+          .object({
+            executable: z.string().optional(),
+            /** --allow-tool patterns; without them --allow-all-tools. */
+            allowed_tools: z.array(z.string()).optional(),
+            max_turns: z.number().int().positive().optional(),
+            model: z.string().optional(),
+            /** US dollars: Copilot CLI reports tokens and premium requests, no cost. */
+            price: z
+              .object({ input_per_million: z.number().min(0).optional(), output_per_million: z.number().min(0).optional(), per_premium_request: z.number().min(0).optional() })
+              .strict()
+              .optional(),
+            extra_args: z.array(z.string()).optional(),
           })
           .strict()
           .optional(),

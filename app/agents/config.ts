@@ -14,6 +14,16 @@ export function agentsConfig(config: HarnessConfig): AgentsConfig {
     if (c.model !== undefined) out.claude.model = c.model;
     if (c.extra_args !== undefined) out.claude.extraArgs = c.extra_args;
   }
+  const g = config.agents.gemini;
+  if (g) {
+    out.gemini = {};
+    if (g.executable !== undefined) out.gemini.executable = g.executable;
+    if (g.approval_mode !== undefined) out.gemini.approvalMode = g.approval_mode;
+    if (g.max_turns !== undefined) out.gemini.maxTurns = g.max_turns;
+    if (g.model !== undefined) out.gemini.model = g.model;
+    if (g.extra_args !== undefined) out.gemini.extraArgs = g.extra_args;
+    if (g.price !== undefined) out.gemini.price = { inputPerMTok: g.price.input_per_million, outputPerMTok: g.price.output_per_million };
+  }
   const p = config.agents.copilot;
   if (p) {
     out.copilot = {};

@@ -8,6 +8,8 @@ import { copilotSessions } from './copilot-session.js';
 import { ScriptAgent } from './script.js';
 import { HarnessError } from '../engine/core/error.js';
 import { claudeSessions } from './claude-session.js';
+import { GeminiAgent, type GeminiAgentOptions } from './gemini.js';
+import { geminiSessions } from './gemini-session.js';
 import type { SessionCarrier } from './session-carrier.js';
 
 /** Settings of the agents that have any, by agent name. */
@@ -15,10 +17,11 @@ export interface AgentsConfig {
   claude?: ClaudeAgentOptions;
   codex?: CodexAgentOptions;
   command?: CommandAgentOptions;
+  gemini?: GeminiAgentOptions;
   copilot?: CopilotAgentOptions;
 }
 
-export const AGENT_NAMES = ['script', 'claude', 'command', 'codex', 'copilot'] as const;
+export const AGENT_NAMES = ['script', 'claude', 'command', 'codex', 'copilot', 'gemini'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 
 export class AgentConfigError extends HarnessError {}
@@ -32,6 +35,8 @@ export function agentFor(name: string, config: AgentsConfig = {}): Agent {
       return new ClaudeAgent(config.claude);
     case 'codex':
       return new CodexAgent(config.codex);
+    case 'gemini':
+      return new GeminiAgent(config.gemini);
     case 'command':
       if (!config.command?.command.trim()) {
         throw new AgentConfigError('the command agent needs a command to run: configure command: { command: "…" }');
@@ -49,6 +54,8 @@ export function sessionCarrierFor(name: string): SessionCarrier | undefined {
   switch (name) {
     case 'claude':
       return claudeSessions;
+    case 'gemini':
+      return geminiSessions;
     case 'copilot':
       return copilotSessions;
     case 'codex':

@@ -46,6 +46,12 @@ export function agentProblem(spec: Spec, config: HarnessConfig, forced: string |
         return `${who} cannot start: "${program}" is not ${program.includes('/') ? 'a program that can run' : 'on PATH'}; install Claude Code (npm install -g @anthropic-ai/claude-code), set agents.claude.executable in .github/harness.yml, or choose another agent with --agent (${['script', 'command'].join(', ')})`;
       }
     }
+    if (name === 'gemini') {
+      const program = agentsConfig(config).gemini?.executable ?? 'gemini';
+      if (findExecutable(program, where.path, where.cwd) === undefined) {
+        return `${who} cannot start: "${program}" is not ${program.includes('/') ? 'a program that can run' : 'on PATH'}; install Gemini CLI (npm install -g @google/gemini-cli), set agents.gemini.executable in .github/harness.yml, or choose another agent with --agent (${['script', 'command'].join(', ')})`;
+      }
+    }
   }
   return undefined;
 }

@@ -63,6 +63,7 @@ interface PlanJob {
 
 /** Claude Code's permission mode on a runner when .github/harness.yml names none. */
 export const RUNNER_PERMISSION_MODE = 'bypassPermissions';
+export const RUNNER_APPROVAL_MODE = 'yolo';
 
 /** The Codex CLI's sandbox_mode on a runner when .github/harness.yml names none. */
 export const RUNNER_CODEX_SANDBOX = 'danger-full-access';
@@ -191,6 +192,8 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
   if (job.limit) agents.copilot = { ...agents.copilot, spendLimit: job.limit };
   // The runner is a throwaway machine with no write token: the Codex CLI's commands run unsandboxed there unless the config chose a sandbox.
   agents.codex = { sandbox: RUNNER_CODEX_SANDBOX, ...agents.codex, ...(job.limit ? { spendLimit: job.limit } : {}) };
+  // The same for Gemini CLI: yolo (every tool call approved) unless the config chose a mode.
+  agents.gemini = { approvalMode: RUNNER_APPROVAL_MODE, ...agents.gemini, ...(job.limit ? { spendLimit: job.limit } : {}) };
   // Claude Code reads a project's skills from .claude/skills/: the store's active ones are put there for this attempt only.
   const skills = agent === 'claude' ? await installSkills(run.root, run.log) : undefined;
   let outcome: Awaited<ReturnType<typeof attemptPlan>>;

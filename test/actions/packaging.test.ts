@@ -170,6 +170,20 @@ describe('workflows', () => {
     expect(install.run).toContain('@anthropic-ai/claude-code/install.cjs');
   });
 
+  it('harness-worker.yml installs the pinned Gemini CLI, cached, on Node 24, only for a gemini plan, with its key in the worker step alone', () => {
+    type Step = { name?: string; uses?: string; if?: string; run?: string; with?: Record<string, string | number>; env?: Record<string, string> };
+    const worker = parse(read('templates/workflows/harness-worker.yml')) as { jobs: { work: { env: Record<string, string>; steps: Step[] } } };
+    expect(worker.jobs.work.env.GEMINI_CLI_VERSION).toBe("${{ vars.GEMINI_CLI_VERSION || '0.61.0' }}");
+    const steps = worker.jobs.work.steps;
+    const gemini = steps.filter((s) => s.if === "steps.agent.outputs.agent == 'gemini'");
+    expect(gemini.map((s) => s.name)).toEqual(['Node 24 for Gemini CLI', 'Cache Gemini CLI', 'Install Gemini CLI ${{ env.GEMINI_CLI_VERSION }}']);
+    expect(gemini[0]!.with).toEqual({ 'node-version': 24 });
+    expect(gemini[1]!.with?.key).toBe('gemini-cli-${{ runner.os }}-${{ env.GEMINI_CLI_VERSION }}');
+    expect(gemini[2]!.run).toContain('npm install --no-audit --no-fund --prefix "$prefix" "@google/gemini-cli@${GEMINI_CLI_VERSION}"');
+    const holders = steps.filter((s) => Object.values(s.env ?? {}).some((v) => v.includes('secrets.GEMINI_API_KEY')));
+    expect(holders.map((s) => s.name)).toEqual(['Work on the plan (or spike)']);
+  });
+
   it('harness-worker.yml installs the pinned Copilot CLI, its native binary, only for copilot plans, and gives it its own token', () => {
     const worker = parse(read('templates/workflows/harness-worker.yml')) as { jobs: { work: { env: Record<string, string>; steps: { name?: string; if?: string; run?: string; uses?: string; with?: Record<string, string>; env?: Record<string, string> }[] } } };
     const { env, steps } = worker.jobs.work;

@@ -1,5 +1,6 @@
-import { readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import type { Dirent } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /**
  * Reading what may not be there. Only "not there" is expected: a file that cannot be read for
@@ -47,4 +48,18 @@ export async function isDirectory(path: string): Promise<boolean> {
     if (isMissing(e)) return false;
     throw e;
   }
+}
+
+/** Write (or append to) files, each in place, their directories made first, in order. */
+export async function writeFiles(entries: readonly { path: string; content: string; append?: boolean }[]): Promise<void> {
+  for (const { path, content, append } of entries) {
+    await mkdir(dirname(path), { recursive: true });
+    if (append) await appendFile(path, content);
+    else await writeFile(path, content);
+  }
+}
+
+/** Remove everything in `dir` but the entry named `keep` (a worktree's files, its .git kept). */
+export async function emptyDirectory(dir: string, keep: string): Promise<void> {
+  for (const name of await readdir(dir)) if (name !== keep) await rm(join(dir, name), { recursive: true, force: true });
 }

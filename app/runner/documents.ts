@@ -8,11 +8,10 @@ import { statusDocument } from '../engine/core/run/status-document.js';
 import type { Phase } from '../engine/core/spec/model.js';
 import type { RunContext } from './context.js';
 import { loadTemplate } from '../machine/templates.js';
-import { readTextIfExists } from '../machine/files.js';
+import { readTextIfExists, writeFiles } from '../machine/files.js';
 import { makeSafe } from '../machine/content-safety.js';
 import { runSafety } from './capture.js';
 import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
-import { writeFiles } from '../machine/git-thread.js';
 
 /** A phase's directory under execution/phases/, named like its plans' directory. */
 export function executionDir(phase: Phase): string {

@@ -6,9 +6,8 @@ import { commitBody, commitLine, formatTrailers, parseTrailers, type CommitMessa
 import { Mutex } from './mutex.js';
 import { Stopwatch, TimedGit } from './timed-git.js';
 import { HarnessError } from '../engine/core/error.js';
-import { readTextIfExists } from '../machine/files.js';
+import { emptyDirectory, readTextIfExists } from '../machine/files.js';
 import { headFromFiles } from '../machine/git-head.js';
-import { emptyDirectory } from '../machine/git-thread.js';
 import { ObjectReader, parseCommit, parseTree, type TreeEntry } from './objects.js';
 
 export class RunError extends HarnessError {}

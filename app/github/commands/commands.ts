@@ -20,7 +20,7 @@ import { runCommand } from './run-command.js';
  * engine/forge/parse-command.ts) and the buttons on plan check runs, which are the same
  * commands: each is authorised (refusal.ts), run (run-command.ts) and answered here.
  */
-export function commands(app: Probot): void {
+export function commands(app: Pick<Probot, 'on'>): void {
   app.on('issue_comment.created', onComment);
   app.on('check_run.requested_action', onCheckAction);
   app.on('check_run.rerequested', onCheckAction);

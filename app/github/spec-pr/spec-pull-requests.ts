@@ -8,6 +8,7 @@ import type { SpecFile } from '../../engine/core/spec/text.js';
 import { ANNOTATION_MESSAGE_MAX_BYTES, ANNOTATION_TITLE_MAX } from '../../gateway/check-runs.js';
 import { CHECK_RUN_TEXT_MAX, CONTENT_WRITES_PER_HOUR } from '../../gateway/limits.js';
 import { appGateway } from '../app-gateway.js';
+import { memoryOf } from '../app-memory.js';
 import { readConfig } from '../config.js';
 import { alreadySynced } from './already-synced.js';
 import { carryForward } from './carry-forward.js';
@@ -29,7 +30,7 @@ interface Loaded {
 const decoder = new TextDecoder();
 
 /** Step 1 of docs/github-flow.md: spec PRs are validated, and their plans synced to issues. */
-export function specPullRequests(app: Probot): void {
+export function specPullRequests(app: Pick<Probot, 'on'>): void {
   app.on(['pull_request.opened', 'pull_request.synchronize', 'pull_request.reopened'], handleSpecPullRequest);
 }
 
@@ -145,7 +146,7 @@ async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<v
         }
         // After a race (duplicates closed), the comments are read and the status comment kept once.
         const raced = synced.tally.duplicates.length > 0 || (synced.tally.tracking?.duplicates.length ?? 0) > 0;
-        await refreshStatusComment(github, pr.number, spec, [...synced.issues.values()], { dedupe: raced });
+        await refreshStatusComment(github, memoryOf(context), pr.number, spec, [...synced.issues.values()], { dedupe: raced });
         outcome.sync = synced.tally;
       } else if (spec && l.result.valid) {
         outcome.notSynced = 'This pull request comes from a fork, so harness validated the spec but wrote no issues: plan issues are synced from pull requests of branches in this repository.';

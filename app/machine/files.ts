@@ -1,5 +1,5 @@
-import { appendFile, mkdir, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
-import type { Dirent } from 'node:fs';
+import { appendFile, lstat, mkdir, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import type { Dirent, Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /**
@@ -17,6 +17,36 @@ export async function readTextIfExists(path: string): Promise<string | undefined
     return await readFile(path, 'utf8');
   } catch (e) {
     if (isMissing(e)) return undefined;
+    throw e;
+  }
+}
+
+/** A failure the operating system reported (ENOENT, EACCES, EBUSY, …: an `Error` with a string `code`), not a bug. */
+export function isSystemError(e: unknown): e is NodeJS.ErrnoException {
+  return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string';
+}
+
+/** Nothing at the path: no such entry, or a part of the path before it that is a file (ENOTDIR). */
+function isAbsent(e: unknown): boolean {
+  return isMissing(e) || (e as NodeJS.ErrnoException | undefined)?.code === 'ENOTDIR';
+}
+
+/** What is at `path` (links followed), or undefined when there is nothing (isAbsent). */
+export async function statIfExists(path: string): Promise<Stats | undefined> {
+  try {
+    return await stat(path);
+  } catch (e) {
+    if (isAbsent(e)) return undefined;
+    throw e;
+  }
+}
+
+/** What is at `path` itself (a link is not followed), or undefined when there is nothing (isAbsent). */
+export async function lstatIfExists(path: string): Promise<Stats | undefined> {
+  try {
+    return await lstat(path);
+  } catch (e) {
+    if (isAbsent(e)) return undefined;
     throw e;
   }
 }

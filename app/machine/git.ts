@@ -223,6 +223,17 @@ function runGit(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, in
   });
 }
 
+/**
+ * For `.catch()` where git failing is expected: `value` when git ran and failed (with exit
+ * `code`, when given), the error rethrown otherwise.
+ */
+export function whenGitFails<T>(value: T, code?: number): (e: unknown) => T {
+  return (e) => {
+    if (e instanceof GitError && (code === undefined || e.code === code)) return value;
+    throw e;
+  };
+}
+
 /** An extended regular expression matching `text` literally, for LogOptions.grep. */
 export function grepLiteral(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { GitError, type CommitInfo } from '../machine/git.js';
+import { GitError, whenGitFails, type CommitInfo } from '../machine/git.js';
 import { commitBody, commitLine, formatTrailers, parseTrailers, type CommitMessage } from '../engine/core/agents/commit-message.js';
 import { Mutex } from './mutex.js';
 import { Stopwatch, TimedGit } from './timed-git.js';
 import { HarnessError } from '../engine/core/error.js';
-import { emptyDirectory, readTextIfExists } from '../machine/files.js';
+import { emptyDirectory, isSystemError, readTextIfExists } from '../machine/files.js';
 import { headFromFiles } from '../machine/git-head.js';
-import { ObjectReader, parseCommit, parseTree, type TreeEntry } from './objects.js';
+import { ObjectReader, ObjectReaderError, parseCommit, parseTree, type TreeEntry } from './objects.js';
 
 export class RunError extends HarnessError {}
 
@@ -170,7 +170,7 @@ export class RunRepo {
       const path = await this.#admin.run(() => Promise.resolve(this.#spares.pop()));
       if (path === undefined) return;
       // As a verified plan's worktree always was: one that cannot be removed is no reason to fail the run.
-      await this.removeWorktree(path).catch(() => undefined);
+      await this.removeWorktree(path).catch(cannotRemove);
     }
   }
 
@@ -328,7 +328,8 @@ export class RunRepo {
     } catch (e) {
       if (!(e instanceof GitError)) throw e;
       const conflicts = (await git.run(['diff', '--name-only', '--diff-filter=U'])).split('\n').filter(Boolean);
-      await git.run(['merge', '--abort']).catch(() => undefined);
+      // A merge that never started (nothing to merge) has nothing to abort.
+      await git.run(['merge', '--abort']).catch(whenGitFails(undefined));
       return { ok: false, conflicts: conflicts.length > 0 ? conflicts : [e.stderr.trim()] };
     }
     const after = await git.head();
@@ -347,7 +348,10 @@ export class RunRepo {
     const git = this.git(cwd);
     const gitDir = (await git.run(['rev-parse', '--absolute-git-dir'])).trim();
     if (!existsSync(join(gitDir, 'MERGE_HEAD'))) return false;
-    await git.run(['merge', '--abort']).catch(() => git.run(['reset', '--merge']));
+    await git.run(['merge', '--abort']).catch((e: unknown) => {
+      if (!(e instanceof GitError)) throw e;
+      return git.run(['reset', '--merge']);
+    });
     return true;
   }
 
@@ -386,7 +390,11 @@ export class RunRepo {
   async attemptHistory(cwd: string, base: string): Promise<{ commits: CommitInfo[]; changed: string[] }> {
     const head = await headFromFiles(cwd);
     if (head !== undefined) {
-      const read = await this.watch.time(() => this.#readHistory(head, base)).catch(() => undefined);
+      const read = await this.watch.time(() => this.#readHistory(head, base)).catch((e: unknown) => {
+        // The reader cannot be used: git answers below.
+        if (!(e instanceof ObjectReaderError)) throw e;
+        return undefined;
+      });
       if (read !== undefined) return read;
     }
     return this.#loggedHistory(cwd, base);
@@ -564,4 +572,12 @@ async function namesIn(dir: string, recursive = false): Promise<string[]> {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw e;
   }
+}
+
+/**
+ * A worktree removal that failed where failing is no reason to stop the run (spares, failed
+ * plans' worktrees): git refused, or the file system did. Anything else is rethrown.
+ */
+export function cannotRemove(e: unknown): void {
+  if (!(e instanceof GitError) && !isSystemError(e)) throw e;
 }

@@ -7,6 +7,7 @@ import { problem } from '../../engine/core/spec/problem.js';
 import type { SpecFile } from '../../engine/core/spec/text.js';
 import { ANNOTATION_MESSAGE_MAX_BYTES, ANNOTATION_TITLE_MAX } from '../../gateway/check-runs.js';
 import { CHECK_RUN_TEXT_MAX, CONTENT_WRITES_PER_HOUR } from '../../gateway/limits.js';
+import { GitHubError } from '../../gateway/github-error.js';
 import { appGateway } from '../app-gateway.js';
 import { memoryOf } from '../app-memory.js';
 import { readConfig } from '../config.js';
@@ -164,7 +165,10 @@ async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<v
         conclusion: 'failure',
         external_id: '',
         output: { title: 'harness could not finish the sync', summary: `${e instanceof Error ? e.message : String(e)}\n\nWhat was written stays; push again and harness carries on from there.` },
-      }).catch(() => undefined);
+      }).catch((u: unknown) => {
+        // GitHub refusing this too: the sync's own failure is what is thrown.
+        if (!(u instanceof GitHubError)) throw u;
+      });
     }
     throw e;
   }

@@ -1,6 +1,6 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { GitError, type CommitInfo } from '../machine/git.js';
+import { GitError, whenGitFails, type CommitInfo } from '../machine/git.js';
 import type { CommitMessage } from '../engine/core/agents/commit-message.js';
 import { Stopwatch, TimedGit } from './timed-git.js';
 import { HarnessError } from '../engine/core/error.js';
@@ -73,12 +73,9 @@ export class RunRepo {
     return join(this.commonDir, 'harness', 'worktrees', spec, name);
   }
 
+  /** The checked-out branch; undefined when HEAD is detached (symbolic-ref exits 1). */
   async currentBranch(): Promise<string | undefined> {
-    try {
-      return (await this.git().run(['symbolic-ref', '--quiet', '--short', 'HEAD'])).trim();
-    } catch {
-      return undefined;
-    }
+    return (await this.git().run(['symbolic-ref', '--quiet', '--short', 'HEAD']).catch(whenGitFails(undefined, 1)))?.trim();
   }
 
   async revParse(ref: string, cwd = this.root): Promise<string> {
@@ -89,13 +86,11 @@ export class RunRepo {
     return (await this.git(cwd).run(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim();
   }
 
+  /** Whether the branch exists (show-ref exits 1 when it does not). */
   async branchExists(branch: string): Promise<boolean> {
-    try {
-      await this.git().run(['show-ref', '--verify', '--quiet', `refs/heads/${branch}`]);
-      return true;
-    } catch {
-      return false;
-    }
+    return this.git()
+      .run(['show-ref', '--verify', '--quiet', `refs/heads/${branch}`])
+      .then(() => true, whenGitFails(false, 1));
   }
 
   /**

@@ -65,7 +65,7 @@ export async function commitDocuments(
   }
   const base = ctx.integration.specDir;
   const safety = runSafety(ctx);
-  // Written together just before the commit (one request to the helper thread, not a dozen file operations).
+  // Written together just before the commit.
   const written: { path: string; content: string }[] = [];
   const write = async (rel: string, text: string, safe = true) => {
     written.push({ path: join(base, rel), content: safe ? (await makeSafe(text, safety)).text : text });

@@ -1,6 +1,8 @@
 import type { Agent } from '../engine/core/agents/agent.js';
 import { ClaudeAgent, type ClaudeAgentOptions } from './claude.js';
 import { CommandAgent, type CommandAgentOptions } from './command.js';
+import { CopilotAgent, type CopilotAgentOptions } from './copilot.js';
+import { copilotSessions } from './copilot-session.js';
 import { ScriptAgent } from './script.js';
 import { HarnessError } from '../engine/core/error.js';
 import { claudeSessions } from './claude-session.js';
@@ -10,9 +12,10 @@ import type { SessionCarrier } from './session-carrier.js';
 export interface AgentsConfig {
   claude?: ClaudeAgentOptions;
   command?: CommandAgentOptions;
+  copilot?: CopilotAgentOptions;
 }
 
-export const AGENT_NAMES = ['script', 'claude', 'command'] as const;
+export const AGENT_NAMES = ['script', 'claude', 'command', 'copilot'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 
 export class AgentConfigError extends HarnessError {}
@@ -29,6 +32,8 @@ export function agentFor(name: string, config: AgentsConfig = {}): Agent {
         throw new AgentConfigError('the command agent needs a command to run: configure command: { command: "…" }');
       }
       return new CommandAgent(config.command);
+    case 'copilot':
+      return new CopilotAgent(config.copilot);
     default:
       throw new AgentConfigError(`unknown agent "${name}"; known agents: ${AGENT_NAMES.join(', ')}`);
   }
@@ -39,6 +44,8 @@ export function sessionCarrierFor(name: string): SessionCarrier | undefined {
   switch (name) {
     case 'claude':
       return claudeSessions;
+    case 'copilot':
+      return copilotSessions;
     default:
       return undefined;
   }

@@ -1,6 +1,7 @@
 import type { Probot } from 'probot';
 import { AppMemory, withMemory } from './app-memory.js';
 import { commands } from './commands/commands.js';
+import { issueGraph } from './graph/issue-graph.js';
 import { knowledgePullRequests } from './knowledge/knowledge-pull-requests.js';
 import { reviewSignals } from './knowledge/review-signals.js';
 import { scheduling } from './schedule/scheduling.js';
@@ -23,5 +24,6 @@ export function harnessAppWith(probot: Probot, memory: AppMemory): void {
   specPullRequests(app);
   knowledgePullRequests(app);
   reviewSignals(app);
+  issueGraph(app);
   probot.log.debug('harness app loaded');
 }

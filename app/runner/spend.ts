@@ -23,5 +23,5 @@ export function budgetedAgent(ctx: RunContext, plan: Plan, name: string): Agent 
     };
   }
   const agents = ctx.options.agents ?? {};
-  return agentFor(name, limit.planUsd === undefined && !limit.spec ? agents : { ...agents, claude: { ...agents.claude, spendLimit: limit } });
+  return agentFor(name, limit.planUsd === undefined && !limit.spec ? agents : { ...agents, claude: { ...agents.claude, spendLimit: limit }, copilot: { ...agents.copilot, spendLimit: limit } });
 }

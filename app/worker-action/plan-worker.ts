@@ -211,6 +211,7 @@ async function runAttempt(job: PlanJob, input: AttemptInput): Promise<Attempt> {
   // write token for it to misuse: bypassPermissions, unless the config chose a mode (templates/workflows/harness-worker.yml).
   agents.claude = { permissionMode: RUNNER_PERMISSION_MODE, ...agents.claude };
   if (job.limit) agents.claude = { ...agents.claude, spendLimit: job.limit };
+  if (job.limit) agents.copilot = { ...agents.copilot, spendLimit: job.limit };
   // Claude Code reads a project's skills from .claude/skills/: the store's active ones are put there for this attempt only.
   const skills = agent === 'claude' ? await installSkills(run.root, run.log) : undefined;
   let outcome: Attempt;

@@ -41,7 +41,7 @@ describe('harness run --agent codex', () => {
     const run = await harness(['run', SPEC_DIR, '--agent', 'codex'], root, { PATH: '/usr/bin:/bin' });
 
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe('harness run: --agent codex cannot start: "codex" is not on PATH; install the Codex CLI (npm install -g @openai/codex), set agents.codex.executable in .github/harness.yml, or choose another agent with --agent (script, claude, command)\n');
+    expect(run.stderr).toBe('harness run: --agent codex cannot start: "codex" is not on PATH; install the Codex CLI (npm install -g @openai/codex), set agents.codex.executable in .github/harness.yml, or choose another agent with --agent (script, command)\n');
   });
 });
 

@@ -35,6 +35,7 @@ import type { Spec } from '../app/engine/core/spec/model.js';
 import { scheduleRound, type RoundResult } from '../app/github/schedule/round.js';
 import { PLAN_READING } from '../app/engine/importers/dialects.js';
 import { forgetAppMemory } from '../app/github/app-memory.js';
+import { skipAppWaits } from '../test/helpers/app-clock.js';
 
 const SIZES = [10, 50, 100, 250];
 const PAGE_TARGET = 100;
@@ -224,6 +225,7 @@ async function oneRound(spec: Spec, issues: ReturnType<typeof issuesFor>, claime
   const counted = fakeGitHub(issues, claimedPhases, spec.id);
   // An App that remembers nothing (a round's worst case): what one remembers is counted in the day-long section.
   forgetAppMemory();
+  skipAppWaits();
   let result: RoundResult | undefined;
   const probot = new Probot({
     githubToken: 'bench-token',

@@ -16,6 +16,7 @@ import nock from 'nock';
 import { LABEL_COLORS } from '../app/engine/forge/names.js';
 import { FakeGitHub } from '../test/helpers/github-repo.js';
 import { forgetAppMemory } from '../app/github/app-memory.js';
+import { skipAppWaits } from '../test/helpers/app-clock.js';
 import { testProbot, webhookExample } from '../test/helpers/probot.js';
 import { schedulingRound } from './github-schedule.js';
 import { simulateHours } from './github-hours.js';
@@ -113,6 +114,7 @@ const specPullRequestSync: Section = async (log) => {
   const run = async (dependencies: FakeGitHub['dependencies']) => {
     // A new repository, and an App that has read nothing of it yet.
     forgetAppMemory();
+    skipAppWaits();
     const github = new FakeGitHub();
     github.config = 'specs_root: docs/specs\n';
     github.dependencies = dependencies;

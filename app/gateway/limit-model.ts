@@ -279,3 +279,26 @@ export class LimitPacer {
     this.record(c);
   }
 }
+
+/**
+ * Live progress that all running workers share (the worker's check run, live-check.ts). Every
+ * progress write is a PATCH to one endpoint (`/check-runs/{n}`) and a request from the
+ * installation's allowance: all workers together keep to half the endpoint's writes a minute
+ * (90 of 180: the App's and the workers' first and final writes have the rest) and to 30% of an
+ * installation's 5,000 requests an hour (the App keeps 2,400; the workers' PRs, commits and
+ * reads the rest).
+ */
+export const PROGRESS_WRITES_PER_MINUTE = (GITHUB_LIMITS.endpointPointsPerMinute / GITHUB_LIMITS.writePoints) * 0.5;
+export const PROGRESS_WRITES_PER_HOUR = GITHUB_LIMITS.installationPerHour * 0.3;
+/** A worker alone writes its progress at most this often. */
+export const PROGRESS_INTERVAL_MIN_MS = 3_000;
+
+/**
+ * The fewest milliseconds between two progress writes of one worker when `sharing` workers
+ * (the plans the App may have running under the same token) write theirs: 3 s alone, 21 s
+ * for 8, 2.6 min for 64. First and final writes and checkpoints are never held by it.
+ */
+export function progressIntervalMs(sharing: number): number {
+  if (!Number.isInteger(sharing) || sharing < 1) throw new RangeError(`sharing is ${sharing}: give how many workers share the token, 1 or more`);
+  return Math.max(PROGRESS_INTERVAL_MIN_MS, Math.ceil((MINUTE_MS * sharing) / PROGRESS_WRITES_PER_MINUTE), Math.ceil((HOUR_MS * sharing) / PROGRESS_WRITES_PER_HOUR));
+}

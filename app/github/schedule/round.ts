@@ -99,8 +99,10 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
     if (sha === undefined) throw new Error(`${spec}: the base branch ${base} does not exist, so no plan branch can start from it`);
     return (head = { branch: base, sha });
   };
+  // The plans that may run at once from here (the spec's slots, or fewer left to run): each worker's live progress shares GitHub's limits with theirs.
+  const running = Math.max(1, Math.min(config.slots, plan.plans.filter((p) => p.open && p.status !== undefined && ['ready', 'blocked', 'running', 'checkpoint'].includes(p.status)).length));
   const start = async (target: WorkerTarget, issue?: RoundIssue) => {
-    const outcome = await dispatchTarget(context, target, await baseHead(), issue, options.now ?? new Date());
+    const outcome = await dispatchTarget(context, target, await baseHead(), issue, options.now ?? new Date(), target.kind === 'plan' ? running : undefined);
     (outcome === 'dispatched' ? result.dispatched : result.lost).push(targetInput(target));
   };
 

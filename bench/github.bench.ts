@@ -20,6 +20,7 @@ import { skipAppWaits } from '../test/helpers/app-clock.js';
 import { testProbot, webhookExample } from '../test/helpers/probot.js';
 import { schedulingRound } from './github-schedule.js';
 import { simulateHours } from './github-hours.js';
+import { workersSection } from './github-workers.js';
 import type { BenchModule, Row, Target } from './lib.js';
 import { generateSpec } from './spec-gen.js';
 
@@ -243,8 +244,11 @@ const specOverHours: Section = async (log) => {
   };
 };
 
+/** The workers' requests too, and every GitHub limit checked on the App's and theirs together (github-workers.ts). */
+const workersAndLimits: Section = async (log) => ({ rows: [], ...(await workersSection(log)) });
+
 /** The sections of the report, in order. */
-export const SECTIONS: Section[] = [specPullRequestSync, schedulingRound, specOverHours];
+export const SECTIONS: Section[] = [specPullRequestSync, schedulingRound, specOverHours, workersAndLimits];
 
 const github: BenchModule = {
   name: 'github',

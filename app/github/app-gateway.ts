@@ -1,13 +1,19 @@
 import type { Context } from 'probot';
 import { conditionalRequests, type HookedOctokit } from '../gateway/conditional.js';
 import { gateway, type Gateway } from '../gateway/gateway.js';
-import { appMemory, paceOf } from './app-memory.js';
+import type { LimitWait } from '../gateway/limit-model.js';
+import { appMemory, limitWaitOf, paceOf } from './app-memory.js';
 
 const gateways = new WeakMap<Context, Gateway>();
 
 function scopeOf(context: Context): string {
   const installation = (context.payload as { installation?: { id?: number } }).installation?.id;
   return installation === undefined ? 'token' : `installation:${installation}`;
+}
+
+/** The wait on a GitHub limit the delivery's installation is in now, if any (its status comment says so). */
+export function limitWaitFor(context: Context): LimitWait | undefined {
+  return limitWaitOf(scopeOf(context));
 }
 
 /**

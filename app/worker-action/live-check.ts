@@ -35,7 +35,20 @@ export interface LiveCheckOptions {
   intervalMs?: number;
   /** Plans that may run at once under the same token (the dispatch's `running`): 1 unless told. */
   sharing?: number;
+  /** Where paced writes wait: Node's timers unless given (a simulation of many workers gives its own). */
+  timer?: Timer;
 }
+
+/** Timers, as setTimeout and clearTimeout. */
+export interface Timer {
+  set(run: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const nodeTimer: Timer = {
+  set: (run, ms) => setTimeout(run, ms),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
 
 /** What the check run shows at the end; the worker always writes it. */
 export interface FinalCheck {
@@ -65,7 +78,8 @@ export class LiveCheck {
   private stage = 'The agent is starting';
   private readonly messages: string[] = [];
   private lastWrite = Number.NEGATIVE_INFINITY;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: unknown;
+  private readonly timers: Timer;
   private writing: Promise<void> = Promise.resolve();
   private finished = false;
   /** Progress writes made, for the figures of a run. */
@@ -75,6 +89,7 @@ export class LiveCheck {
 
   constructor(private readonly o: LiveCheckOptions) {
     this.intervalMs = o.intervalMs ?? progressIntervalMs(o.sharing ?? 1);
+    this.timers = o.timer ?? nodeTimer;
   }
 
   /** Take over the App's check run on `sha` (or create one), `in_progress`, naming the plan. */
@@ -168,7 +183,7 @@ export class LiveCheck {
   /** Write the final state (cancelling any paced write), and on `head` too when the job pushed a new head. */
   async finish(final: FinalCheck, head?: string): Promise<void> {
     this.finished = true;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer !== undefined) this.timers.clear(this.timer);
     await this.writing;
     // The marker first: the App's check_run.completed handler knows a worker's final word by it (worker-outcome.ts).
     const output: CheckOutput = { title: final.title, summary: clip(final.summary), text: `${CONCLUDED_BY_WORKER}\n${clip(final.text ?? '').slice(0, CHECK_OUTPUT_MAX - CONCLUDED_BY_WORKER.length - 1)}` };
@@ -188,6 +203,11 @@ export class LiveCheck {
     }
   }
 
+  /** Once the writes made so far are answered (a simulation of many workers steps time after each). */
+  settled(): Promise<void> {
+    return this.writing;
+  }
+
   get started(): boolean {
     return this.id !== undefined;
   }
@@ -200,9 +220,9 @@ export class LiveCheck {
   }
 
   private schedule(): void {
-    if (this.id === undefined || this.finished || this.timer) return;
+    if (this.id === undefined || this.finished || this.timer !== undefined) return;
     const wait = Math.max(0, this.lastWrite + this.intervalMs - this.o.now());
-    this.timer = setTimeout(() => {
+    this.timer = this.timers.set(() => {
       this.timer = undefined;
       this.write();
     }, wait);
@@ -211,7 +231,7 @@ export class LiveCheck {
   /** Write the state now, whatever the pace, in place of any write it scheduled. */
   private writeNow(): void {
     if (this.id === undefined || this.finished) return;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer !== undefined) this.timers.clear(this.timer);
     this.timer = undefined;
     this.write();
   }

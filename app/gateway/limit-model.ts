@@ -16,7 +16,8 @@
  * Which requests generate content GitHub does not list. harness counts every POST and PUT as
  * content-generating (an issue, a comment, a pull request, a label on an issue, a sub-issue or
  * dependency link, a check run, a commit, tree, blob or ref, a merge) except the few that make
- * nothing a person sees (NOT_CONTENT: a workflow dispatch, an installation token, a re-request);
+ * nothing a person sees (NOT_CONTENT: a workflow dispatch, an installation token, a re-request,
+ * harness's one GraphQL query);
  * a PATCH or a DELETE changes or removes what exists and costs its 5 points on its endpoint.
  * "One endpoint" is taken as one route (`PATCH /repos/{owner}/{repo}/check-runs/{n}`), whatever
  * the resource: the stricter reading, since every running plan's progress goes to that route.
@@ -52,8 +53,8 @@ export const CONCURRENT_SHARE = Math.floor(GITHUB_LIMITS.concurrent * HEADROOM);
 /** Below this many primary requests left, a request waits for `x-ratelimit-reset` rather than spend the last ones. */
 export const PRIMARY_RESERVE = 50;
 
-/** POSTs and PUTs that create nothing a person sees: not content-generating. */
-const NOT_CONTENT = [/\/actions\/workflows\/[^/]+\/dispatches$/, /\/access_tokens$/, /\/rerequest$/, /^\/markdown/];
+/** POSTs and PUTs that create nothing a person sees: not content-generating. harness's one GraphQL request is a query (identity.ts: the viewer's login). */
+const NOT_CONTENT = [/\/actions\/workflows\/[^/]+\/dispatches$/, /\/access_tokens$/, /\/rerequest$/, /^\/markdown/, /^\/graphql$/];
 
 export interface RequestClass {
   /** The endpoint its points count on: the method and the route, ids and names in braces. */

@@ -41,6 +41,7 @@ describe('how a request counts against GitHub\'s limits', () => {
     expect(classify('POST', '/repos/o/r/actions/workflows/harness-worker.yml/dispatches').content).toBe(false);
     expect(classify('POST', '/app/installations/1/access_tokens').content).toBe(false);
     expect(classify('POST', '/repos/o/r/check-runs/4/rerequest').content).toBe(false);
+    expect(classify('POST', '/graphql').content).toBe(false);
   });
 });
 

@@ -28,6 +28,18 @@ export function agentProblem(spec: Spec, config: HarnessConfig, forced: string |
       return `${who}: ${HOW[name] ?? e.message}`;
     }
     // An agent whose program is not there cannot start: this machine's problem, found before any plan counts an attempt at it.
+    if (name === 'copilot') {
+      const program = agentsConfig(config).copilot?.executable ?? 'copilot';
+      if (findExecutable(program, where.path, where.cwd) === undefined) {
+        return `${who} cannot start: "${program}" is not ${program.includes('/') ? 'a program that can run' : 'on PATH'}; install GitHub Copilot CLI (npm install -g @github/copilot), set agents.copilot.executable in .github/harness.yml, or choose another agent with --agent`;
+      }
+    }
+    if (name === 'codex') {
+      const program = agentsConfig(config).codex?.executable ?? 'codex';
+      if (findExecutable(program, where.path, where.cwd) === undefined) {
+        return `${who} cannot start: "${program}" is not ${program.includes('/') ? 'a program that can run' : 'on PATH'}; install the Codex CLI (npm install -g @openai/codex), set agents.codex.executable in .github/harness.yml, or choose another agent with --agent (${['script', 'claude', 'command'].join(', ')})`;
+      }
+    }
     if (name === 'claude') {
       const program = agentsConfig(config).claude?.executable ?? 'claude';
       if (findExecutable(program, where.path, where.cwd) === undefined) {

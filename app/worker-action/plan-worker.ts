@@ -64,6 +64,9 @@ interface PlanJob {
 /** Claude Code's permission mode on a runner when .github/harness.yml names none. */
 export const RUNNER_PERMISSION_MODE = 'bypassPermissions';
 
+/** The Codex CLI's sandbox_mode on a runner when .github/harness.yml names none. */
+export const RUNNER_CODEX_SANDBOX = 'danger-full-access';
+
 /** Lines of the agent's own log quoted as a failure's evidence. */
 const EVIDENCE_LINES = 40;
 
@@ -186,6 +189,9 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
   // write token for it to misuse: bypassPermissions, unless the config chose a mode (templates/workflows/harness-worker.yml).
   agents.claude = { permissionMode: RUNNER_PERMISSION_MODE, ...agents.claude };
   if (job.limit) agents.claude = { ...agents.claude, spendLimit: job.limit };
+  if (job.limit) agents.copilot = { ...agents.copilot, spendLimit: job.limit };
+  // The runner is a throwaway machine with no write token: the Codex CLI's commands run unsandboxed there unless the config chose a sandbox.
+  agents.codex = { sandbox: RUNNER_CODEX_SANDBOX, ...agents.codex, ...(job.limit ? { spendLimit: job.limit } : {}) };
   // Claude Code reads a project's skills from .claude/skills/: the store's active ones are put there for this attempt only.
   const skills = agent === 'claude' ? await installSkills(run.root, run.log) : undefined;
   let outcome: Awaited<ReturnType<typeof attemptPlan>>;
@@ -414,7 +420,7 @@ async function pushedHead(job: PlanJob): Promise<boolean> {
 
 /** The last lines the agent wrote to its log, for a failure's evidence. */
 async function agentEvidence(job: PlanJob): Promise<string | undefined> {
-  for (const name of ['claude.log', 'command.log']) {
+  for (const name of ['claude.log', 'command.log', 'codex.log']) {
     const text = await readTextIfExists(join(job.logDir, name));
     if (text !== undefined && text.trim()) return text.trimEnd().split('\n').slice(-EVIDENCE_LINES).join('\n');
   }

@@ -33,8 +33,10 @@ import { CONCLUDED_BY_WORKER } from '../app/engine/forge/worker-outcome.js';
 import { restartApp } from '../test/helpers/app-process.js';
 
 export interface HoursOptions {
-  /** Called once at the end with the fake and its requests: what the caller counts of them. */
-  onEnd?: (github: FakeGitHub) => void;
+  /** Called once at the end with the fake and its requests, and the simulated time (ms) each was made at: what the caller counts of them. */
+  onEnd?: (github: FakeGitHub, stamps: readonly number[]) => void;
+  /** Called for every worker the App's dispatches start: its target, when it starts and how many minutes it works (github-workers.ts). */
+  onWorker?: (run: { target: string; start: number; minutes: number }) => void;
   plans: number;
   slots: number;
   /** Dependencies between the plans (bench/spec-gen.ts); half as many as plans unless given. */
@@ -313,6 +315,7 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
       const id = ++runId;
       github.workflowRuns.push({ id, display_title: `harness ${specId}/${target}`, status: 'in_progress' });
       const minutes = target.startsWith('phase-') ? PHASE_MINUTES : (timeouts.get(target) ?? 30) * (0.3 + 0.6 * random());
+      options.onWorker?.({ target, start: now, minutes });
       at(now + minutes * MINUTE, workerEnds(target, id));
     }
   };
@@ -353,7 +356,7 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
     restartApp();
   }
 
-  options.onEnd?.(github);
+  options.onEnd?.(github, stamps);
   const hours = Math.ceil((lastEnd - START) / HOUR) || 1;
   const perHour = Array.from({ length: Math.max(hours, 1) }, () => 0);
   const notModifiedPerHour = perHour.map(() => 0);

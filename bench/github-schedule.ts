@@ -35,6 +35,7 @@ import type { Spec } from '../app/engine/core/spec/model.js';
 import { scheduleRound, type RoundResult } from '../app/github/schedule/round.js';
 import { PLAN_READING } from '../app/engine/importers/dialects.js';
 import { AppMemory, withMemory } from '../app/github/app-memory.js';
+import { skippingClock } from '../test/helpers/app-clock.js';
 
 const SIZES = [10, 50, 100, 250];
 const PAGE_TARGET = 100;
@@ -223,7 +224,7 @@ function checkRunEvent(spec: string) {
 async function oneRound(spec: Spec, issues: ReturnType<typeof issuesFor>, claimedPhases: string[]): Promise<{ counted: Counted; result: RoundResult; ms: number }> {
   const counted = fakeGitHub(issues, claimedPhases, spec.id);
   // An App that remembers nothing (a round's worst case): what one remembers is counted in the day-long section.
-  const memory = new AppMemory();
+  const memory = new AppMemory({ clock: skippingClock() });
   let result: RoundResult | undefined;
   const probot = new Probot({
     githubToken: 'bench-token',

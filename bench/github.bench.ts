@@ -16,9 +16,11 @@ import nock from 'nock';
 import { LABEL_COLORS } from '../app/engine/forge/names.js';
 import { FakeGitHub } from '../test/helpers/github-repo.js';
 import { restartApp } from '../test/helpers/app-process.js';
+import { skippingClock } from '../test/helpers/app-clock.js';
 import { testProbot, webhookExample } from '../test/helpers/probot.js';
 import { schedulingRound } from './github-schedule.js';
 import { simulateHours } from './github-hours.js';
+import { workersSection } from './github-workers.js';
 import type { BenchModule, Row, Target } from './lib.js';
 import { generateSpec } from './spec-gen.js';
 
@@ -112,7 +114,7 @@ const specPullRequestSync: Section = async (log) => {
   nock.disableNetConnect();
   const run = async (dependencies: FakeGitHub['dependencies']) => {
     // A new repository, and an App that has read nothing of it yet.
-    restartApp();
+    restartApp({ clock: skippingClock() });
     const github = new FakeGitHub();
     github.config = 'specs_root: docs/specs\n';
     github.dependencies = dependencies;
@@ -241,8 +243,11 @@ const specOverHours: Section = async (log) => {
   };
 };
 
+/** The workers' requests too, and every GitHub limit checked on the App's and theirs together (github-workers.ts). */
+const workersAndLimits: Section = async (log) => ({ rows: [], ...(await workersSection(log)) });
+
 /** The sections of the report, in order. */
-export const SECTIONS: Section[] = [specPullRequestSync, schedulingRound, specOverHours];
+export const SECTIONS: Section[] = [specPullRequestSync, schedulingRound, specOverHours, workersAndLimits];
 
 const github: BenchModule = {
   name: 'github',

@@ -2,6 +2,9 @@ import { Octokit } from '@octokit/core';
 import type { OctokitOptions, OctokitPlugin } from '@octokit/core/types';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
+import { limitedRequests, type HookedOctokit } from './conditional.js';
+import { describeWait, LimitPacer } from './limit-model.js';
+import type { Clock } from './pacer.js';
 
 /**
  * The one way harness builds a GitHub client outside the App: the worker on a runner and
@@ -64,8 +67,22 @@ export function clientOptions(o: ClientOptions): OctokitOptions {
   };
 }
 
-/** A client over @octokit/core with the plugins and options above (harness mcp). */
+/**
+ * Keep `octokit`'s requests within GitHub's limits (limit-model.ts): its share of each secondary
+ * limit, `retry-after` and `x-ratelimit-reset` waited out before the next request rather than
+ * after a refusal; each wait said through `warn`. Nothing when the client is unthrottled.
+ */
+export function paceClient(octokit: unknown, o: Pick<ClientOptions, 'warn' | 'unthrottled'> & { clock?: Clock }): LimitPacer | undefined {
+  if (o.unthrottled) return undefined;
+  const pacer = new LimitPacer({ onWait: (wait) => o.warn(describeWait(wait)), ...(o.clock ? { clock: o.clock } : {}) });
+  limitedRequests(octokit as HookedOctokit, pacer);
+  return pacer;
+}
+
+/** A client over @octokit/core with the plugins and options above, paced by the limits model (harness mcp). */
 export function gitHubClient(o: ClientOptions & { token: string }): Octokit {
   const Client = Octokit.plugin(...CLIENT_PLUGINS);
-  return new Client(clientOptions(o));
+  const client = new Client(clientOptions(o));
+  paceClient(client, o);
+  return client;
 }

@@ -13,7 +13,7 @@
  * and bounded: the least recently used entries go past `maxEntries` or `maxBytes`.
  */
 
-import type { RollingWindow } from './pacer.js';
+import { classify, type LimitPacer } from './limit-model.js';
 
 /** The part of an Octokit instance this needs: its `request` hook (before-after-hook). */
 export interface HookedOctokit {
@@ -127,20 +127,19 @@ const wrapped = new WeakSet<object>();
 
 /**
  * Make every GET `octokit` sends conditional, through `cache`, for the token's owner `scope`
- * (an installation id), and pace every request that counts against the rate limit through
- * `window` (pacer.ts): a write or a first read waits for room before it goes, a conditional
- * read is counted after, unless GitHub answered 304. Once per Octokit instance: a second call
- * does nothing. A response without an `etag` passes through untouched.
+ * (an installation id), and keep every request within GitHub's limits through `pacer`
+ * (limit-model.ts): a write or a first read waits for room before it goes, a conditional
+ * read is counted after, unless GitHub answered 304; what each answer says of the limits
+ * (`retry-after`, `x-ratelimit-*`) is the pacer's to heed. Once per Octokit instance: a second
+ * call does nothing. A response without an `etag` passes through untouched.
  */
-export function conditionalRequests(octokit: HookedOctokit, cache: ConditionalCache, scope: string, window?: RollingWindow): void {
+export function conditionalRequests(octokit: HookedOctokit, cache: ConditionalCache, scope: string, pacer?: LimitPacer): void {
   if (wrapped.has(octokit)) return;
   wrapped.add(octokit);
   octokit.hook.wrap('request', async (request, options) => {
-    if ((options.method ?? 'GET').toUpperCase() !== 'GET') {
-      await window?.take();
-      return request(options);
-    }
     const parsed = octokit.request.endpoint.parse(options);
+    const kind = classify(parsed.method, parsed.url);
+    if (kind.write) return paced(pacer, kind, () => request(options));
     const key = `${scope} ${parsed.headers?.accept ?? ''} ${parsed.url}`;
     const cached = cache.lookup(key);
     // A blob, tree or commit named by its sha never changes: what was read once is the answer, with no request at all.
@@ -148,12 +147,12 @@ export function conditionalRequests(octokit: HookedOctokit, cache: ConditionalCa
       cache.stats.immutable++;
       return structuredClone(cached.response);
     }
-    if (!cached) await window?.take();
     // On the options object itself: before-after-hook hands the same one to every wrapper inside this one.
     if (cached) options.headers = { ...options.headers, 'if-none-match': cached.etag };
     let response: Response;
     try {
-      response = await request(options);
+      // A conditional read is counted once GitHub answered in full: a 304 costs nothing.
+      response = await paced(pacer, kind, () => request(options), cached !== undefined);
     } catch (e) {
       if (cached && statusOf(e) === 304) {
         cache.stats.notModified++;
@@ -164,10 +163,43 @@ export function conditionalRequests(octokit: HookedOctokit, cache: ConditionalCa
       throw e;
     }
     cache.stats.full++;
-    if (cached) window?.record();
     const etag = response.headers.etag;
     if (typeof etag === 'string' && etag !== '' && response.status === 200) cache.store(key, etag, structuredClone(response));
     else cache.forget(key);
     return response;
+  });
+}
+
+/**
+ * One request through the pacer: a place among those in flight, room in every limit it counts
+ * in (or, `countAfter`, counted once answered other than 304), and what its answer says of
+ * the limits heeded.
+ */
+export async function paced(pacer: LimitPacer | undefined, kind: ReturnType<typeof classify>, send: () => Promise<Response>, countAfter = false): Promise<Response> {
+  if (!pacer) return send();
+  const leave = await pacer.enter();
+  try {
+    if (!countAfter) await pacer.take(kind);
+    const response = await send();
+    if (countAfter) pacer.record(kind);
+    pacer.observe(response.headers);
+    return response;
+  } catch (e) {
+    const status = statusOf(e);
+    if (countAfter && status !== 304) pacer.record(kind);
+    pacer.observe((e as { response?: { headers?: Record<string, string | number | undefined> } }).response?.headers);
+    throw e;
+  } finally {
+    leave();
+  }
+}
+
+/** Keep every request `octokit` sends within GitHub's limits through `pacer` (the worker, harness mcp): conditional reads are the App's. */
+export function limitedRequests(octokit: HookedOctokit, pacer: LimitPacer): void {
+  if (wrapped.has(octokit)) return;
+  wrapped.add(octokit);
+  octokit.hook.wrap('request', async (request, options) => {
+    const parsed = octokit.request.endpoint.parse(options);
+    return paced(pacer, classify(parsed.method, parsed.url), () => request(options));
   });
 }

@@ -11,6 +11,11 @@ export interface WorkerInputs {
   plan: string;
   /** True to continue the work on the existing plan branch (verify, respond) rather than start it. */
   resume: boolean;
+  /**
+   * How many plans may run at once under the same token (input `running`): the worker thins its
+   * live progress writes to share GitHub's limits with them (limit-model.ts, progressIntervalMs).
+   */
+  running?: number;
 }
 
 /** The run a dispatch started, as GitHub names it when asked to (`return_run_details`). */
@@ -35,7 +40,7 @@ export async function dispatchWorker(request: GatewayRequest, repo: Repo, ref: s
     ...repo,
     workflow_id: WORKER_WORKFLOW,
     ref,
-    inputs: { spec: inputs.spec, plan: inputs.plan, resume: inputs.resume ? 'true' : 'false' },
+    inputs: { spec: inputs.spec, plan: inputs.plan, resume: inputs.resume ? 'true' : 'false', ...(inputs.running === undefined ? {} : { running: String(inputs.running) }) },
     return_run_details: true,
   };
   // Octokit's route types predate return_run_details (February 2026).
@@ -44,6 +49,11 @@ export async function dispatchWorker(request: GatewayRequest, repo: Repo, ref: s
   try {
     response = await dispatch(params);
   } catch (e) {
+    // A workflow written before the input (harness-worker.yml without `running`) refuses it: "Unexpected inputs provided: [\"running\"]". Asked again without it, the worker writes at its own pace.
+    if (e instanceof GitHubError && e.status === 422 && /unexpected inputs/i.test(e.reason) && /running/.test(e.reason) && 'running' in params.inputs) {
+      const { running: _running, ...older } = params.inputs;
+      return dispatchWorker(request, repo, ref, { spec: older.spec, plan: older.plan, resume: inputs.resume });
+    }
     // A GitHub Enterprise Server older than the parameter refuses the whole request (400 or 422 naming it): dispatched again without it, the run is found by its title as before.
     if (!(e instanceof GitHubError) || (e.status !== 400 && e.status !== 422) || !/return_run_details|not a permitted key/i.test(e.reason)) throw e;
     const { return_run_details: _dropped, ...plain } = params;

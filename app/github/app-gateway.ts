@@ -1,6 +1,7 @@
 import type { Context } from 'probot';
 import { conditionalRequests, type HookedOctokit } from '../gateway/conditional.js';
 import { gateway, type Gateway } from '../gateway/gateway.js';
+import type { LimitWait } from '../gateway/limit-model.js';
 import { memoryOf } from './app-memory.js';
 
 const gateways = new WeakMap<Context, Gateway>();
@@ -8,6 +9,11 @@ const gateways = new WeakMap<Context, Gateway>();
 function scopeOf(context: Context): string {
   const installation = (context.payload as { installation?: { id?: number } }).installation?.id;
   return installation === undefined ? 'token' : `installation:${installation}`;
+}
+
+/** The wait on a GitHub limit the delivery's installation is in now, if any (its status comment says so). */
+export function limitWaitFor(context: Context): LimitWait | undefined {
+  return memoryOf(context).limitWaitOf(scopeOf(context));
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Context, Probot } from 'probot';
 import { ConditionalCache } from '../gateway/conditional.js';
-import { HOUR_MS, realClock, requestsPerHour, RollingWindow, type Clock } from '../gateway/pacer.js';
+import { LimitPacer, type LimitWait } from '../gateway/limit-model.js';
+import { realClock, requestsPerHour, type Clock } from '../gateway/pacer.js';
 
 /**
  * What the App remembers between deliveries in one process: never state (everything the App
@@ -14,14 +15,18 @@ import { HOUR_MS, realClock, requestsPerHour, RollingWindow, type Clock } from '
  * - `statusComments`: where each spec PR's status comment is, what the App last wrote in it and
  *   when (spec-pr/status-comment.ts);
  * - `scannedBlobs`: what the secret scan found in each blob the knowledge check read;
- * - `paces`: each installation's requests in the last hour (gateway/pacer.ts), so that the App
- *   keeps under `requestsPerHour` (HARNESS_APP_REQUESTS_PER_HOUR; 0: no pacing) on its `clock`.
+ * - `paces`: each installation's pacer (gateway/limit-model.ts): its requests in the last hour,
+ *   so that the App keeps under `requestsPerHour` (HARNESS_APP_REQUESTS_PER_HOUR; 0: no pacing)
+ *   on its `clock`, and within GitHub's secondary limits;
+ * - `limitWaits`: the last wait on a limit each installation's requests had, and until when,
+ *   which the spec PR's status comment shows while it lasts.
  */
 export class AppMemory {
   readonly reads = new ConditionalCache();
   readonly logins = new Map<string, Promise<string>>();
   readonly statusComments = new Map<string, { id: number; body: string; at: number }>();
-  readonly paces = new Map<string, RollingWindow>();
+  readonly paces = new Map<string, LimitPacer>();
+  readonly limitWaits = new Map<string, LimitWait>();
   /** What the secret scan found in each blob the knowledge check read (knowledge-check-run.ts): a blob never changes. */
   readonly scannedBlobs = new Map<string, readonly { rule: string; line: number }[]>();
   readonly requestsPerHour: number;
@@ -33,11 +38,21 @@ export class AppMemory {
   }
 
   /** The pace of one installation's requests; undefined when pacing is off. */
-  paceOf(scope: string): RollingWindow | undefined {
+  paceOf(scope: string): LimitPacer | undefined {
     if (this.requestsPerHour === 0) return undefined;
     let pace = this.paces.get(scope);
-    if (!pace) this.paces.set(scope, (pace = new RollingWindow(this.requestsPerHour, HOUR_MS, this.clock)));
+    if (!pace) {
+      pace = new LimitPacer({ primaryPerHour: this.requestsPerHour, clock: this.clock, onWait: (wait) => this.limitWaits.set(scope, wait) });
+      this.paces.set(scope, pace);
+    }
     return pace;
+  }
+
+  /** The wait on a limit `scope`'s requests are in, or were in until a moment from now; undefined once it is over. */
+  limitWaitOf(scope: string): LimitWait | undefined {
+    const wait = this.limitWaits.get(scope);
+    if (wait && wait.until <= this.clock.now()) this.limitWaits.delete(scope);
+    return this.limitWaits.get(scope);
   }
 }
 

@@ -24,6 +24,8 @@ export interface WorkerInputs {
   agent?: AgentName;
   /** Overrides `specs_root` of .github/harness.yml. */
   specsRoot?: string;
+  /** Plans that may run at once under the same token (input `running`): the live check run's writes share the limits with them. */
+  running?: number;
 }
 
 export class WorkerInputError extends HarnessError {}
@@ -53,6 +55,11 @@ export function parseInputs(get: (name: string) => string): WorkerInputs {
   if (appSlug) {
     if (!/^[a-z0-9][a-z0-9-]*$/i.test(appSlug)) throw new WorkerInputError(`input app-slug: "${appSlug}" is not a GitHub App slug like harness-bot`);
     inputs.appSlug = appSlug;
+  }
+  const running = get('running');
+  if (running) {
+    if (!/^[1-9]\d{0,5}$/.test(running)) throw new WorkerInputError(`input running: "${running}" is not a count of plans like 64 (1 or more; empty when the worker runs alone)`);
+    inputs.running = Number(running);
   }
   const specsRoot = get('specs-root');
   if (specsRoot) inputs.specsRoot = specsRoot;

@@ -3,11 +3,12 @@ import type { CheckConclusion, CheckOutput, CheckRunAction } from '../gateway/ch
 import type { Gateway } from '../gateway/gateway.js';
 import type { WorkerLog } from './job-log.js';
 import { CONCLUDED_BY_WORKER } from '../engine/forge/worker-outcome.js';
+import { PROGRESS_INTERVAL_MIN_MS, progressIntervalMs } from '../gateway/limit-model.js';
 
 /** A check run's output fields hold 65,535 characters (REST: create a check run, `output.summary` and `output.text`). */
 export const CHECK_OUTPUT_MAX = 65_535;
-/** The fewest milliseconds between two progress writes: a chatty agent must not spend the API's rate on its check run. */
-export const CHECK_WRITE_INTERVAL_MS = 3_000;
+/** The fewest milliseconds between two progress writes of a worker alone: a chatty agent must not spend the API's rate on its check run. */
+export const CHECK_WRITE_INTERVAL_MS = PROGRESS_INTERVAL_MIN_MS;
 const MESSAGES_SHOWN = 10;
 const MESSAGE_MAX = 300;
 
@@ -30,8 +31,24 @@ export interface LiveCheckOptions {
   log: WorkerLog;
   /** Milliseconds, monotonic. */
   now: () => number;
+  /** The fewest milliseconds between two progress writes; by default what `sharing` leaves each worker. */
   intervalMs?: number;
+  /** Plans that may run at once under the same token (the dispatch's `running`): 1 unless told. */
+  sharing?: number;
+  /** Where paced writes wait: Node's timers unless given (a simulation of many workers gives its own). */
+  timer?: Timer;
 }
+
+/** Timers, as setTimeout and clearTimeout. */
+export interface Timer {
+  set(run: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const nodeTimer: Timer = {
+  set: (run, ms) => setTimeout(run, ms),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
 
 /** What the check run shows at the end; the worker always writes it. */
 export interface FinalCheck {
@@ -48,6 +65,10 @@ export interface FinalCheck {
  * the agent reports (the last state is never lost: a write is scheduled for the end of the
  * interval), and the final state written by `finish`, on the commit the job started from and,
  * when it pushed, on the branch's new head too, where the pull request shows its checks.
+ *
+ * The interval is what all running plans' workers leave each other (progressIntervalMs: 3 s
+ * alone, 2.6 min for 64): their progress together stays within GitHub's limits. The start, a
+ * checkpoint's question and its answer, and the final state are written at once.
  */
 export class LiveCheck {
   private id: number | undefined;
@@ -57,13 +78,19 @@ export class LiveCheck {
   private stage = 'The agent is starting';
   private readonly messages: string[] = [];
   private lastWrite = Number.NEGATIVE_INFINITY;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: unknown;
+  private readonly timers: Timer;
   private writing: Promise<void> = Promise.resolve();
   private finished = false;
   /** Progress writes made, for the figures of a run. */
   writes = 0;
+  /** The fewest milliseconds between two progress writes. */
+  readonly intervalMs: number;
 
-  constructor(private readonly o: LiveCheckOptions) {}
+  constructor(private readonly o: LiveCheckOptions) {
+    this.intervalMs = o.intervalMs ?? progressIntervalMs(o.sharing ?? 1);
+    this.timers = o.timer ?? nodeTimer;
+  }
 
   /** Take over the App's check run on `sha` (or create one), `in_progress`, naming the plan. */
   async start(sha: string, heading: string): Promise<void> {
@@ -126,10 +153,13 @@ export class LiveCheck {
         break;
       case 'agent-waiting':
         this.push(`asks (${e.checkpoint.kind}): ${e.checkpoint.prompt.split('\n')[0]}`);
-        break;
+        // A question a person must see is never held back by the pace.
+        this.writeNow();
+        return;
       case 'agent-answered':
         this.push(`checkpoint ${e.checkpoint.id} answered: ${e.answer.answer}`);
-        break;
+        this.writeNow();
+        return;
       case 'agent-finished':
         // The agent's last task is over: from here the title says what the worker does (its own commits, verification).
         this.task = undefined;
@@ -153,7 +183,7 @@ export class LiveCheck {
   /** Write the final state (cancelling any paced write), and on `head` too when the job pushed a new head. */
   async finish(final: FinalCheck, head?: string): Promise<void> {
     this.finished = true;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer !== undefined) this.timers.clear(this.timer);
     await this.writing;
     // The marker first: the App's check_run.completed handler knows a worker's final word by it (worker-outcome.ts).
     const output: CheckOutput = { title: final.title, summary: clip(final.summary), text: `${CONCLUDED_BY_WORKER}\n${clip(final.text ?? '').slice(0, CHECK_OUTPUT_MAX - CONCLUDED_BY_WORKER.length - 1)}` };
@@ -173,6 +203,11 @@ export class LiveCheck {
     }
   }
 
+  /** Once the writes made so far are answered (a simulation of many workers steps time after each). */
+  settled(): Promise<void> {
+    return this.writing;
+  }
+
   get started(): boolean {
     return this.id !== undefined;
   }
@@ -185,20 +220,32 @@ export class LiveCheck {
   }
 
   private schedule(): void {
-    if (this.id === undefined || this.finished || this.timer) return;
-    const wait = Math.max(0, this.lastWrite + (this.o.intervalMs ?? CHECK_WRITE_INTERVAL_MS) - this.o.now());
-    this.timer = setTimeout(() => {
+    if (this.id === undefined || this.finished || this.timer !== undefined) return;
+    const wait = Math.max(0, this.lastWrite + this.intervalMs - this.o.now());
+    this.timer = this.timers.set(() => {
       this.timer = undefined;
-      if (this.finished) return;
-      this.lastWrite = this.o.now();
-      this.writes++;
-      const id = this.id!;
-      const output = this.output();
-      // A progress write that fails costs a stale line, never the run: the final write says what matters.
-      this.writing = this.writing
-        .then(() => this.o.forge.updateCheckRun(id, { output }))
-        .catch((e: unknown) => this.o.log.warning(`could not update the check run: ${e instanceof Error ? e.message : String(e)}`));
+      this.write();
     }, wait);
+  }
+
+  /** Write the state now, whatever the pace, in place of any write it scheduled. */
+  private writeNow(): void {
+    if (this.id === undefined || this.finished) return;
+    if (this.timer !== undefined) this.timers.clear(this.timer);
+    this.timer = undefined;
+    this.write();
+  }
+
+  private write(): void {
+    if (this.finished) return;
+    this.lastWrite = this.o.now();
+    this.writes++;
+    const id = this.id!;
+    const output = this.output();
+    // A progress write that fails costs a stale line, never the run: the final write says what matters.
+    this.writing = this.writing
+      .then(() => this.o.forge.updateCheckRun(id, { output }))
+      .catch((e: unknown) => this.o.log.warning(`could not update the check run: ${e instanceof Error ? e.message : String(e)}`));
   }
 
   private output(): CheckOutput {

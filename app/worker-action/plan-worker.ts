@@ -101,6 +101,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
     log,
     now: run.monotonic ?? (() => performance.now()),
     ...(run.checkIntervalMs === undefined ? {} : { intervalMs: run.checkIntervalMs }),
+    ...(run.inputs.running === undefined ? {} : { sharing: run.inputs.running }),
   });
   const heading = `${spec.id} / ${listed.id} ${listed.title}`;
   // Deepening the checkout to find the plan's base runs while the check run is taken over; work() awaits it.

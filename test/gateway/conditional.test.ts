@@ -1,7 +1,8 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConditionalCache, conditionalRequests, type HookedOctokit } from '../../app/gateway/conditional.js';
-import { RollingWindow, type Clock } from '../../app/gateway/pacer.js';
+import { LimitPacer } from '../../app/gateway/limit-model.js';
+import type { Clock } from '../../app/gateway/pacer.js';
 import { FakeGitHub } from '../helpers/github-repo.js';
 import { testOctokit } from '../helpers/octokit.js';
 
@@ -10,7 +11,7 @@ const repo = { owner: 'Codertocat', repo: 'Hello-World' };
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 
-function client(cache: ConditionalCache, scope = 'installation:1', window?: RollingWindow) {
+function client(cache: ConditionalCache, scope = 'installation:1', window?: LimitPacer) {
   const octokit = testOctokit();
   conditionalRequests(octokit as unknown as HookedOctokit, cache, scope, window);
   return octokit;
@@ -93,17 +94,18 @@ describe('conditional reads', () => {
     github.install();
     let now = 0;
     const clock: Clock = { now: () => now, sleep: async (ms) => void (now += ms) };
-    const window = new RollingWindow(2, 60_000, clock);
+    const window = new LimitPacer({ primaryPerHour: 2, clock });
     const octokit = client(new ConditionalCache(), 'installation:1', window);
     const read = () => octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { ...repo, path: '.github/harness.yml' });
 
     await read();
     await read();
     await read();
-    expect(window.used).toBe(1);
+    expect(window.usedThisHour).toBe(1);
     await octokit.request('POST /repos/{owner}/{repo}/labels', { ...repo, name: 'x', color: 'ededed' });
     expect(now).toBe(0);
     await octokit.request('POST /repos/{owner}/{repo}/labels', { ...repo, name: 'y', color: 'ededed' });
-    expect(now).toBe(60_000);
+    expect(now).toBe(3_600_000);
+    expect(window.waited).toEqual({ requests: 1, ms: 3_600_000 });
   });
 });

@@ -50,6 +50,16 @@ describe('dispatching the worker', () => {
     expect(await dispatchWorker(request(), repo, 'main', { spec: 'SPC-002', plan: '01-01', resume: false })).toBeUndefined();
   });
 
+  it('tells the worker how many plans share the token; a workflow written before that input refuses it, and is dispatched once more without it', async () => {
+    scope = nock('https://api.github.com')
+      .post(ROUTE, { ref: 'main', inputs: { ...INPUTS, running: '64' }, return_run_details: true })
+      .reply(422, { message: 'Unexpected inputs provided: ["running"]', documentation_url: 'https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event' })
+      .post(ROUTE, { ref: 'main', inputs: INPUTS, return_run_details: true })
+      .reply(200, { workflow_run_id: 43, run_url: `https://api.github.com${R}/actions/runs/43`, html_url: 'https://github.com/octo-org/widgets/actions/runs/43' });
+
+    expect(await dispatchWorker(request(), repo, 'main', { spec: 'SPC-002', plan: '01-01', resume: false, running: 64 })).toMatchObject({ id: 43 });
+  });
+
   it('any other refusal is not asked again', async () => {
     scope = nock('https://api.github.com')
       .post(ROUTE, { ref: 'main', inputs: INPUTS, return_run_details: true })

@@ -56,6 +56,38 @@ describe('the live check run', () => {
     expect(writes).toHaveLength(1 + progress.length + 1);
   });
 
+  it('shares the limits with the plans running beside it: 64 workers write their progress at most once per 2.6 min each, within 90 a minute and 1,500 an hour together', async () => {
+    const { forge, writes } = recordingForge();
+    const live = new LiveCheck({ ...options(forge), sharing: 64 });
+    expect(live.intervalMs).toBe(153_600);
+    expect(64 * (60_000 / live.intervalMs)).toBeLessThanOrEqual(90);
+    expect(64 * (3_600_000 / live.intervalMs)).toBeLessThanOrEqual(1_500);
+    await live.start('abc123', 'SPC-007 / 01-01 Greeting');
+    // An agent reporting every 20 s for 10 minutes.
+    for (let i = 1; i <= 30; i++) {
+      live.event({ kind: 'progress', message: `step ${i}` });
+      await vi.advanceTimersByTimeAsync(20_000);
+    }
+    const progress = writes.filter((w) => w.kind === 'update');
+    expect(progress.map((w) => w.at)).toEqual([153_600, 307_200, 460_800]);
+    expect(new LiveCheck({ ...options(forge), sharing: 1 }).intervalMs).toBe(3_000);
+    expect(() => new LiveCheck({ ...options(forge), sharing: 0 })).toThrow('sharing is 0: give how many workers share the token, 1 or more');
+  });
+
+  it("writes a checkpoint's question and its answer at once, whatever the pace", async () => {
+    const { forge, writes } = recordingForge();
+    const live = new LiveCheck({ ...options(forge), sharing: 64 });
+    await live.start('abc123', 'SPC-007 / 01-01 Greeting');
+    live.event({ kind: 'progress', message: 'step 1' });
+    await vi.advanceTimersByTimeAsync(1_000);
+    live.event({ kind: 'agent-waiting', checkpoint: { id: 'cp-1', kind: 'decision', prompt: 'Which database?\nPostgres or SQLite' } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(writes.filter((w) => w.kind === 'update').map((w) => [w.at, (w.body as CheckRunUpdate).output!.text])).toEqual([[1_000, expect.stringContaining('- asks (decision): Which database?')]]);
+    // The write it made in place of the paced one: nothing more until the interval from it has passed.
+    await vi.advanceTimersByTimeAsync(200_000);
+    expect(writes.filter((w) => w.kind === 'update')).toHaveLength(1);
+  });
+
   it("once the agent finished, the title is the worker's stage, not the agent's last task", async () => {
     const { forge, writes } = recordingForge();
     const live = new LiveCheck(options(forge));

@@ -561,5 +561,12 @@ describe('the worker action: inputs', () => {
     expect(() => inputs({ spec: 'SPC-002', plan: '03-02', resume: 'yes', token: 't' })).toThrow('input resume: "yes" is neither "true" nor "false"');
     expect(() => inputs({ spec: 'SPC-002', plan: '03-02', token: 't', agent: 'aider' })).toThrow('input agent: "aider" is not one of script, claude, command, codex, copilot, gemini');
     expect(() => inputs({ spec: 'SPC-002', plan: '03-02' })).toThrow(/^input token is empty/);
+    expect(() => inputs({ spec: 'SPC-002', plan: '03-02', token: 't', running: 'many' })).toThrow('input running: "many" is not a count of plans like 64 (1 or more; empty when the worker runs alone)');
+    expect(() => inputs({ spec: 'SPC-002', plan: '03-02', token: 't', running: '0' })).toThrow(/^input running: "0"/);
+  });
+
+  it('reads how many plans share the token, and none when the App did not say (it runs alone)', () => {
+    expect(inputs({ spec: 'SPC-002', plan: '03-02', token: 't', running: '64' }).running).toBe(64);
+    expect(inputs({ spec: 'SPC-002', plan: '03-02', token: 't' })).not.toHaveProperty('running');
   });
 });

@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
-import { CLIENT_PLUGINS, clientOptions } from '../../../app/gateway/client.js';
+import { CLIENT_PLUGINS, clientOptions, paceClient } from '../../../app/gateway/client.js';
 import { workerForge } from '../../../app/worker-action/worker-run.js';
 import { knowledgeForge } from '../../../app/worker-action/capture.js';
 import { parseInputs } from '../../../app/worker-action/inputs.js';
@@ -45,6 +45,8 @@ async function main(): Promise<void> {
     clientOptions({ userAgent: 'harness-worker', warn: (m) => core.warning(m), unthrottled: process.env.HARNESS_GITHUB_THROTTLE === 'off', ...(process.env.GITHUB_API_URL ? { baseUrl: process.env.GITHUB_API_URL } : {}) }),
     ...CLIENT_PLUGINS,
   );
+  // GitHub's limits (gateway/limit-model.ts) kept before a request goes, not only waited out after a refusal.
+  paceClient(octokit, { warn: (m) => core.warning(m), unthrottled: process.env.HARNESS_GITHUB_THROTTLE === 'off' });
   const forge = workerForge(octokit.request, context.repo);
   const { token: _token, appToken: _appToken, appSlug, ...request } = inputs;
   const outcome = await runWorker({

@@ -8,7 +8,7 @@ import { specFromIssues } from '../../engine/forge/spec-from-issues.js';
 import { withStatus } from '../../engine/forge/with-status.js';
 import { parseTargetBranch, targetInput, type WorkerTarget } from '../../engine/forge/worker-target.js';
 import type { IssueRecord } from '../../gateway/issues.js';
-import { appGateway } from '../app-gateway.js';
+import { appGateway, limitWaitFor } from '../app-gateway.js';
 import { memoryOf } from '../app-memory.js';
 import { loadConfig } from '../config.js';
 import { refreshStatusComment } from '../spec-pr/status-comment.js';
@@ -100,8 +100,10 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
     if (sha === undefined) throw new Error(`${spec}: the base branch ${base} does not exist, so no plan branch can start from it`);
     return (head = { branch: base, sha });
   };
+  // The plans that may run at once from here (the spec's slots, or fewer left to run): each worker's live progress shares GitHub's limits with theirs.
+  const running = Math.max(1, Math.min(config.slots, plan.plans.filter((p) => p.open && p.status !== undefined && ['ready', 'blocked', 'running', 'checkpoint'].includes(p.status)).length));
   const start = async (target: WorkerTarget, issue?: RoundIssue) => {
-    const outcome = await dispatchTarget(context, target, await baseHead(), issue, options.now ?? new Date());
+    const outcome = await dispatchTarget(context, target, await baseHead(), issue, options.now ?? new Date(), target.kind === 'plan' ? running : undefined);
     (outcome === 'dispatched' ? result.dispatched : result.lost).push(targetInput(target));
   };
 
@@ -152,5 +154,6 @@ async function refreshStatus(context: Context, round: RoundResult, issues: reado
   if (!spec) return;
   // Issues synced from later spec PRs keep the first PR's record; the lowest number is that PR.
   const running = after.some((i) => i.labels.includes(statusLabel('running')));
-  await refreshStatusComment(appGateway(context), memoryOf(context), Math.min(...prs), spec, after, { coalesce: running });
+  const waiting = limitWaitFor(context);
+  await refreshStatusComment(appGateway(context), memoryOf(context), Math.min(...prs), spec, after, { coalesce: running, ...(waiting ? { waiting } : {}) });
 }

@@ -1,4 +1,5 @@
 import { matchPlanIssues, type TrackedIssue } from '../../engine/forge/match-issues.js';
+import { describeWait, type LimitWait } from '../../gateway/limit-model.js';
 import { statusMarker } from '../../engine/forge/names.js';
 import { statusComment } from '../../engine/forge/status-comment.js';
 import type { Spec } from '../../engine/core/spec/model.js';
@@ -13,6 +14,8 @@ export const STATUS_COMMENT_INTERVAL_MS = 60_000;
 
 
 export interface RefreshOptions {
+  /** The wait on a GitHub limit the App's requests are in (app-memory.ts, limitWaitOf): said under the table while it lasts. */
+  waiting?: LimitWait;
   /**
    * A change may wait: when the App edited the comment less than STATUS_COMMENT_INTERVAL_MS
    * ago, it is left for the next refresh ('deferred'). For rounds while plans run, when the
@@ -49,7 +52,8 @@ export async function refreshStatusComment(
   options: RefreshOptions = {},
 ): Promise<'created' | 'updated' | 'unchanged' | 'deferred'> {
   const marker = statusMarker(spec.id);
-  const body = statusComment(spec, matchPlanIssues(spec.id, issues).byPlan, ISSUE_BODY_LIMIT);
+  const table = statusComment(spec, matchPlanIssues(spec.id, issues).byPlan, ISSUE_BODY_LIMIT);
+  const body = options.waiting ? `${table}\n\n> ⏳ ${describeWait(options.waiting)}: the App's next requests wait for it, and plans start then.\n` : table;
   const key = `${github.repo.owner}/${github.repo.repo}#${pull} ${spec.id}`;
   // Where the App last left each status comment, what it said and when: `owner/repo#pull spec` → the comment.
   const written = memory.statusComments;

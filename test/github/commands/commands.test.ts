@@ -325,7 +325,7 @@ describe('/harness on issue and pull request comments', () => {
     for (const plan of ['01-02', '02-02']) {
       const issue = planIssue(plan, { status: 'ready' });
       scope.post(`${REPO}/git/refs`, { ref: `refs/heads/harness/${SPEC}/${plan}`, sha: 'base-sha' }).reply(201, {});
-      scope.post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan, resume: 'false' }, return_run_details: true }).reply(204);
+      scope.post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan, resume: 'false', running: '4' }, return_run_details: true }).reply(204);
       scope.post(`${REPO}/check-runs`, (b: { name: string; external_id: string }) => b.name === `harness / plan ${plan}` && b.external_id === `${SPEC}/${plan}`).reply(201, {
         id: 1,
         name: `harness / plan ${plan}`,

@@ -250,7 +250,7 @@ describe('a scheduling round', () => {
     expect(log.slice(3)).toEqual(['POST /git/refs', 'POST /actions/workflows/harness-worker.yml/dispatches', 'POST /check-runs', 'POST /issues/11/labels', 'DELETE /issues/11/labels/status:ready']);
     expect(bodies).toEqual([
       { ref: `refs/heads/harness/${SPEC}/01-01`, sha: BASE_SHA },
-      { ref: 'master', inputs: { spec: SPEC, plan: '01-01', resume: 'false' }, return_run_details: true },
+      { ref: 'master', inputs: { spec: SPEC, plan: '01-01', resume: 'false', running: '1' }, return_run_details: true },
       {
         name: 'harness / plan 01-01',
         head_sha: BASE_SHA,
@@ -796,7 +796,7 @@ describe('a plan PR merging', () => {
       'DELETE /git/refs/harness/plans/SPC-001/01-01/takeover/branch-1790000000000',
     ]);
     // The plan PR's base is the spec's base: the dependant starts from it.
-    expect(bodies[1]).toEqual({ ref: 'master', inputs: { spec: SPEC, plan: '02-01', resume: 'false' }, return_run_details: true });
+    expect(bodies[1]).toEqual({ ref: 'master', inputs: { spec: SPEC, plan: '02-01', resume: 'false', running: '2' }, return_run_details: true });
     expect(scope.pendingMocks()).toEqual([]);
   });
 
@@ -915,8 +915,10 @@ describe('templates/workflows/harness-worker.yml', () => {
 
   it('takes the inputs the App dispatches with and is titled so that the App finds the plan again', () => {
     const inputs = workflow.on.workflow_dispatch.inputs;
-    expect(Object.keys(inputs)).toEqual(['spec', 'plan', 'resume']);
-    for (const input of Object.values(inputs)) expect(input).toMatchObject({ type: 'string', required: true, description: expect.any(String) });
+    expect(Object.keys(inputs)).toEqual(['spec', 'plan', 'resume', 'running']);
+    for (const input of [inputs.spec, inputs.plan, inputs.resume]) expect(input).toMatchObject({ type: 'string', required: true, description: expect.any(String) });
+    // How many plans share the token: left out by dispatches that start no plan, and by an App older than it.
+    expect(inputs.running).toMatchObject({ type: 'string', required: false, default: '' });
     expect(workflow['run-name']).toBe('harness ${{ inputs.spec }}/${{ inputs.plan }}');
     expect(parseWorkerRunTitle('harness SPC-002/03-02')).toBeDefined();
     expect(workflow.concurrency.group).toContain('${{ inputs.spec }}-${{ inputs.plan }}');

@@ -43,6 +43,20 @@ describe('the status comment a round refreshes', () => {
     expect(github.comments[0]!.body).toMatch(/01-02[^\n]*verified/);
   });
 
+  it('says when the App waits on a GitHub limit, and until when; the line goes once the wait is over', async () => {
+    const github = new FakeGitHub();
+    github.install();
+    const api = gateway(testOctokit().request, { owner: 'Codertocat', repo: 'Hello-World' }, 'app');
+    const issues = [issue('01-01', 10, 'running'), issue('01-02', 11, 'blocked')];
+    const waiting = { limit: 'content per hour' as const, until: Date.parse('2026-11-02T09:00:00Z') };
+
+    const memory = new AppMemory();
+    await refreshStatusComment(api, memory, PR, spec, issues, { waiting });
+    expect(github.comments[0]!.body).toContain("\n\n> ⏳ GitHub's content per hour limit: waiting until 09:00 UTC: the App's next requests wait for it, and plans start then.\n");
+    await refreshStatusComment(api, memory, PR, spec, issues);
+    expect(github.comments[0]!.body).not.toContain('⏳');
+  });
+
   it('deleted meanwhile, is found again (or made again) instead of failing the round', async () => {
     const github = new FakeGitHub();
     github.install();

@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     setupFiles: ['test/setup.ts'],
+    globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
     // @actions/workflow-parser imports its JSON schemas without `with { type: 'json' }`, which
     // Node refuses; inlined, Vite loads them.

@@ -1,5 +1,13 @@
-import { beforeEach } from 'vitest';
+import { afterAll, beforeEach } from 'vitest';
 import { forgetAppMemory } from '../app/github/app-memory.js';
+import { enterWorkerDir, sweepWorkerDir } from './helpers/temp.js';
 
 // Each test starts from a new App, as a restarted process does: nothing remembered from the last one.
 beforeEach(() => forgetAppMemory());
+
+// What this file and the processes it starts make in os.tmpdir() goes to this worker's own
+// directory, emptied when the file ends (registered first, so it runs after the file's own afterAll).
+const workerTmp = enterWorkerDir();
+// Vitest reads the hook's first parameter as a fixtures pattern; the file is the second.
+// eslint-disable-next-line no-empty-pattern
+if (workerTmp) afterAll(({}, suite) => sweepWorkerDir(workerTmp, 'filepath' in suite ? suite.filepath : suite.file.filepath));

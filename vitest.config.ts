@@ -1,14 +1,42 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The end-to-end files: each runs real processes end to end (the bundled worker action, the CLI
+ * killed and resumed, many contending processes) or sweeps a fault campaign, and each costs
+ * seconds per case where the rest cost milliseconds. `npm test` (the `unit` project) runs every
+ * other file; `npm run test:e2e` runs these, and .ci/run runs both. Each behaviour here is
+ * covered in-process by a unit file too (named beside it); these prove it holds for real.
+ */
+export const E2E = [
+  // The worker bundled by esbuild, run as Actions runs it (worker.test.ts drives it in-process).
+  'test/worker-action/bundled-worker.test.ts',
+  'test/worker-action/private-repository.test.ts',
+  // A spec PR's sync with one fault at every request index (spec-pr.test.ts: each fault kind once).
+  'test/github/spec-pr/sync-faults.test.ts',
+  // `harness run` killed with SIGKILL at each git step and resumed (runner.test.ts: one kill).
+  'test/runner/crash-points.test.ts',
+  'test/runner/crash-campaign.test.ts',
+  // Twelve processes contending for the run lock, three times (the other lock cases stay in unit).
+  'test/runner/lock-contention.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 20_000,
     setupFiles: ['test/setup.ts'],
     globalSetup: ['test/global-setup.ts'],
+    // Time-outs catch a hang, not a slow machine: a case waits on events, never on the clock,
+    // so the limit can be generous enough for a machine under load.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    teardownTimeout: 30_000,
     pool: 'forks',
     // @actions/workflow-parser imports its JSON schemas without `with { type: 'json' }`, which
     // Node refuses; inlined, Vite loads them.
     server: { deps: { inline: ['@actions/workflow-parser'] } },
+    // Each project says its own files: with `extends`, a list here would be joined to theirs.
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...E2E] } },
+      { extends: true, test: { name: 'e2e', include: E2E } },
+    ],
   },
 });

@@ -14,7 +14,9 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { LEFTOVERS_LOG, RUN_DIR_ENV, SHARED_DIR } from './helpers/temp.js';
 
-export default function setup(): () => void {
+export default function setup(): () => Promise<void> | void {
+  // Once per run, though each project (unit, e2e) calls it: the first made the run's directory.
+  if (process.env[RUN_DIR_ENV]) return () => undefined;
   const outer = tmpdir();
   const run = mkdtempSync(join(outer, 'harness-tests-'));
   mkdirSync(join(run, SHARED_DIR));
@@ -26,10 +28,10 @@ export default function setup(): () => void {
   process.env.TMPDIR = run;
   process.env[RUN_DIR_ENV] = run;
 
-  return () => {
+  return async () => {
     restore('TMPDIR', saved.TMPDIR);
     restore(RUN_DIR_ENV, saved.run);
-    const alive = processesOf(run);
+    const alive = await stillRunning(run);
     for (const p of alive) {
       try {
         process.kill(p.pid, 'SIGKILL');
@@ -53,6 +55,20 @@ export default function setup(): () => void {
       );
     }
   };
+}
+
+/**
+ * The run's processes that do not end by themselves. A helper whose parent was a test worker
+ * (git's starter ends when its stdin closes) may still be on its way out as the workers end:
+ * those get a few seconds, on a busy machine too; a server or a sleep left behind does not end.
+ */
+async function stillRunning(run: string): Promise<Proc[]> {
+  let alive = processesOf(run);
+  for (let waited = 0; alive.length > 0 && waited < 10_000; waited += 100) {
+    await new Promise((r) => setTimeout(r, 100));
+    alive = processesOf(run);
+  }
+  return alive;
 }
 
 function restore(name: string, value: string | undefined): void {

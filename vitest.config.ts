@@ -18,6 +18,8 @@ export const E2E = [
   'test/runner/crash-campaign.test.ts',
   // Twelve processes contending for the run lock, three times (the other lock cases stay in unit).
   'test/runner/lock-contention.test.ts',
+  // The README's example planned from SPEC.md, then all ten plans run (planning.test.ts: each command).
+  'test/cli/planning-example.test.ts',
 ];
 
 export default defineConfig({
@@ -30,6 +32,10 @@ export default defineConfig({
     hookTimeout: 120_000,
     teardownTimeout: 30_000,
     pool: 'forks',
+    // One process per worker for all its files, not one per file: starting a fork and loading
+    // the app's modules again for each of ~150 files cost more than many files' tests. Files
+    // leave no state behind (test/setup.ts resets the App's memory and empties the temp dir).
+    isolate: false,
     // @actions/workflow-parser imports its JSON schemas without `with { type: 'json' }`, which
     // Node refuses; inlined, Vite loads them.
     server: { deps: { inline: ['@actions/workflow-parser'] } },

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -20,6 +21,8 @@ export const E2E = [
   'test/runner/lock-contention.test.ts',
   // The README's example planned from SPEC.md, then all ten plans run (planning.test.ts: each command).
   'test/cli/planning-example.test.ts',
+  // The ui_* checks in a real headless Chromium (verify.test.ts: every other check kind in-process).
+  'test/machine/verify-browser.test.ts',
 ];
 
 export default defineConfig({
@@ -36,6 +39,10 @@ export default defineConfig({
     // the app's modules again for each of ~150 files cost more than many files' tests. Files
     // leave no state behind (test/setup.ts resets the App's memory and empties the temp dir).
     isolate: false,
+    // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, and
+    // most cases wait on git and child processes rather than compute. One more than the cores
+    // keeps both cores busy while a file waits.
+    maxWorkers: availableParallelism() + 1,
     // @actions/workflow-parser imports its JSON schemas without `with { type: 'json' }`, which
     // Node refuses; inlined, Vite loads them.
     server: { deps: { inline: ['@actions/workflow-parser'] } },

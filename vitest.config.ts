@@ -14,6 +14,10 @@ export const E2E = [
   'test/worker-action/private-repository.test.ts',
   // A spec PR's sync with one fault at every request index (spec-pr.test.ts: each fault kind once).
   'test/github/spec-pr/sync-faults.test.ts',
+  // The worker over real HTTP with a 502, a 500 or a dropped connection at each request index
+  // (worker.test.ts: the worker's runs; gateway tests: the client's retries). Dropped connections
+  // need Node's own http, not nock's interceptor, which unit files share (see test/setup.ts).
+  'test/worker-action/transport-faults.test.ts',
   // `harness run` killed with SIGKILL at each git step and resumed (runner.test.ts: one kill).
   'test/runner/crash-points.test.ts',
   'test/runner/crash-campaign.test.ts',
@@ -49,7 +53,8 @@ export default defineConfig({
     // Each project says its own files: with `extends`, a list here would be joined to theirs.
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...E2E] } },
-      { extends: true, test: { name: 'e2e', include: E2E } },
+      // Few files, each its own process: real processes and HTTP as a user's machine has them.
+      { extends: true, test: { name: 'e2e', include: E2E, isolate: true } },
     ],
   },
 });

@@ -1,9 +1,17 @@
+import nock from 'nock';
 import { afterAll, beforeEach } from 'vitest';
 import { forgetAppMemory } from '../app/github/app-memory.js';
 import { enterWorkerDir, sweepWorkerDir } from './helpers/temp.js';
 
 // Each test starts from a new App, as a restarted process does: nothing remembered from the last one.
 beforeEach(() => forgetAppMemory());
+
+// Files share their worker's modules (isolate: false): a file's nock interceptors and its
+// disableNetConnect() must not outlive it, or the next file's 127.0.0.1 servers are refused.
+afterAll(() => {
+  nock.cleanAll();
+  nock.enableNetConnect();
+});
 
 // What this file and the processes it starts make in os.tmpdir() goes to this worker's own
 // directory, emptied when the file ends (registered first, so it runs after the file's own afterAll).

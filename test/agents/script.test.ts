@@ -269,8 +269,8 @@ ${FENCE}
 
     const second = testWorker({ repo, logDir, plan: planFrom(INTERRUPTIBLE), resume: true, env: { MARK: mark } });
     await new ScriptAgent().run(second.context);
-    // …until the resumed worker ends it before touching the worktree.
-    expect(alive(stepPid)).toBe(false);
+    // …until the resumed worker ends it before touching the worktree (gone once the kernel has ended it).
+    while (alive(stepPid)) await sleep(10);
     // Were it still running, the step would now write late.txt: ended, it cannot.
     await writeFile(gate, '');
     expect(existsSync(join(repo, 'late.txt'))).toBe(false);

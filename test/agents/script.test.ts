@@ -259,6 +259,10 @@ ${FENCE}
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise((r) => child.on('exit', r));
     await fileAppears(mark);
+    // Killed once the worker has recorded its step's group (agent.pid), as a kill that matters
+    // finds it: the step writes its mark first, and on a busy machine the record comes later.
+    await fileAppears(join(logDir, 'agent.pid'));
+    while (!/^\{.*\}$/.test(readFileSync(join(logDir, 'agent.pid'), 'utf8'))) await sleep(10);
     const stepPid = Number((await readFile(mark, 'utf8')).trim());
     child.kill('SIGKILL');
     await exited;

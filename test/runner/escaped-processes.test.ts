@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +70,10 @@ describe('what a check started when the run was killed', () => {
     });
     const child = spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script'], { cwd: root, env: { ...process.env, MARK: mark }, stdio: 'ignore' });
     await fileAppears(mark);
+    // Killed once the run has recorded the check's group and its tag, as a kill that matters
+    // finds it: the check touches its mark first, and on a busy machine the record comes later.
+    const registry = join(root, '.orchestration/SPC-007/processes');
+    await until(() => existsSync(registry) && readdirSync(registry).some((f) => readFileSync(join(registry, f), 'utf8').includes('\n')));
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     expect(alive('sleep 302.5')).toHaveLength(1);

@@ -82,13 +82,22 @@ describe('a checkpoint in a plan that needs a person', () => {
   });
 });
 
+/** SIGKILL to `pid` unless it is gone already. */
+function killIfAlive(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e;
+  }
+}
+
 const BIN = fileURLToPath(new URL('../../bin/harness.js', import.meta.url));
 
 describe('harness status after the run was killed', () => {
   it('shows the run stopped, its plans stopped (not running), and the command that resumes it', async () => {
     // The agent says it started, then works until it is killed with its run.
     const root = await makeRepo({
-      '.github/harness.yml': commandConfig('touch "$STARTED_AT/$HARNESS_PLAN" && exec sleep 600'),
+      '.github/harness.yml': commandConfig('echo $$ > "$STARTED_AT/$HARNESS_PLAN" && exec sleep 600'),
       ...specTree([{ id: '01-01', steps: [] }, { id: '01-02', steps: [] }]),
     });
     const started = join(root, '.started');
@@ -111,6 +120,11 @@ describe('harness status after the run was killed', () => {
       for (const plan of ['01-01', '01-02']) {
         const status = JSON.parse(readFileSync(join(root, `.orchestration/SPC-007/sessions/${plan}/status.json`), 'utf8')) as { pgid?: number };
         if (status.pgid) process.kill(-status.pgid, 'SIGKILL');
+        // An agent started just before the kill may not be in its status yet: it said its own pid
+        // (the sleep it became), which ends it either way.
+        const said = () => readFileSync(join(started, plan), 'utf8').trim();
+        while (said() === '') await new Promise((r) => setTimeout(r, 10));
+        killIfAlive(Number(said()));
       }
     }
     const text = await runCli(['status', SPEC_DIR], root);

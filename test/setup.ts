@@ -1,10 +1,10 @@
 import nock from 'nock';
 import { afterAll, beforeEach } from 'vitest';
-import { forgetAppMemory } from '../app/github/app-memory.js';
+import { restartApp } from './helpers/app-process.js';
 import { enterWorkerDir, sweepWorkerDir } from './helpers/temp.js';
 
 // Each test starts from a new App, as a restarted process does: nothing remembered from the last one.
-beforeEach(() => forgetAppMemory());
+beforeEach(() => void restartApp());
 
 // Files share their worker's modules (isolate: false): a file's nock interceptors and its
 // disableNetConnect() must not outlive it, or the next file's 127.0.0.1 servers are refused.

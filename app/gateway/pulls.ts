@@ -11,6 +11,9 @@ export interface PullRequestInfo {
   headRef: string;
   /** `owner/name` of the head's repository; null when that repository was deleted. */
   headRepo: string | null;
+  /** Open or closed, and whether it was merged (a closed one may not be). */
+  state: 'open' | 'closed';
+  merged: boolean;
 }
 
 /** A pull request as a list shows it. */
@@ -22,6 +25,8 @@ export interface PullRequestSummary {
   /** The commit its head branch pointed at (for a closed one: when it was closed). */
   headSha?: string;
   createdAt?: string;
+  /** Its labels' names, as the list answered them. */
+  labels?: string[];
 }
 
 interface RawPull {
@@ -31,6 +36,7 @@ interface RawPull {
   merged_at?: string | null;
   head?: { sha?: string };
   created_at?: string;
+  labels?: ({ name?: string } | string)[];
 }
 
 function toSummary(p: RawPull): PullRequestSummary {
@@ -41,13 +47,14 @@ function toSummary(p: RawPull): PullRequestSummary {
     mergedAt: p.merged_at ?? null,
     ...(p.head?.sha === undefined ? {} : { headSha: p.head.sha }),
     ...(p.created_at === undefined ? {} : { createdAt: p.created_at }),
+    ...(p.labels === undefined ? {} : { labels: p.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? ''))).filter(Boolean) }),
   };
 }
 
 /** GET /repos/{owner}/{repo}/pulls/{pull_number} */
 export async function getPullRequest(request: GatewayRequest, repo: Repo, number: number): Promise<PullRequestInfo> {
   const { data } = await request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...repo, pull_number: number });
-  return { number: data.number, baseRef: data.base.ref, baseRepo: data.base.repo.full_name, headRef: data.head.ref, headRepo: data.head.repo?.full_name ?? null };
+  return { number: data.number, baseRef: data.base.ref, baseRepo: data.base.repo.full_name, headRef: data.head.ref, headRepo: data.head.repo?.full_name ?? null, state: data.state === 'closed' ? 'closed' : 'open', merged: data.merged === true };
 }
 
 /** A file a pull request changes: its path, what happened to it, and its blob at the head (none when removed). */

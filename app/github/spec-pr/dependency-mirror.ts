@@ -11,6 +11,13 @@ export class DependencyMirror {
   added = 0;
   removed = 0;
   refused = 0;
+  /**
+   * Links between the spec's own plan issues that GitHub has and neither the spec nor the
+   * record does (someone added them by hand, and no event told the App), which this sync took
+   * away: issue number → the plans they named (app/github/graph says so on the issues).
+   */
+  readonly undone = new Map<number, string[]>();
+  private readonly foreign = new Map<number, Set<string>>();
 
   constructor(private readonly github: Gateway) {}
 
@@ -37,8 +44,10 @@ export class DependencyMirror {
     for (const id of ids) {
       const found = planOf.get(id);
       if (!found) continue;
-      if (found.own) plans.push(found.plan);
-      else if ((await this.github.removeBlockedBy(issue.number, id)) === 'done') this.removed++;
+      if (found.own) {
+        plans.push(found.plan);
+        if (!recorded.includes(found.plan)) this.foreign.set(issue.number, (this.foreign.get(issue.number) ?? new Set()).add(found.plan));
+      } else if ((await this.github.removeBlockedBy(issue.number, id)) === 'done') this.removed++;
     }
     return plans;
   }
@@ -58,6 +67,7 @@ export class DependencyMirror {
       if (outcome === 'done') {
         mirrored.delete(plan);
         if (blocker) this.removed++;
+        if (blocker && this.foreign.get(issueNumber)?.has(plan)) this.undone.set(issueNumber, [...(this.undone.get(issueNumber) ?? []), plan]);
       } else if (outcome === 'unavailable') this.available = false;
     }
     for (const plan of wanted) {

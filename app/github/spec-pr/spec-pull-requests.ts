@@ -7,8 +7,11 @@ import { problem } from '../../engine/core/spec/problem.js';
 import type { SpecFile } from '../../engine/core/spec/text.js';
 import { ANNOTATION_MESSAGE_MAX_BYTES, ANNOTATION_TITLE_MAX } from '../../gateway/check-runs.js';
 import { CHECK_RUN_TEXT_MAX, CONTENT_WRITES_PER_HOUR } from '../../gateway/limits.js';
+import { GitHubError } from '../../gateway/github-error.js';
 import { appGateway } from '../app-gateway.js';
+import { memoryOf } from '../app-memory.js';
 import { readConfig } from '../config.js';
+import { noteUndoneLinks } from '../graph/undone-links.js';
 import { alreadySynced } from './already-synced.js';
 import { carryForward } from './carry-forward.js';
 import { deliveryBudget, readSpecFiles } from './read-spec.js';
@@ -29,7 +32,7 @@ interface Loaded {
 const decoder = new TextDecoder();
 
 /** Step 1 of docs/github-flow.md: spec PRs are validated, and their plans synced to issues. */
-export function specPullRequests(app: Probot): void {
+export function specPullRequests(app: Pick<Probot, 'on'>): void {
   app.on(['pull_request.opened', 'pull_request.synchronize', 'pull_request.reopened'], handleSpecPullRequest);
 }
 
@@ -141,11 +144,13 @@ async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<v
           // creating the same issues meanwhile. Read them again and converge (the lowest-numbered
           // issue of each kept, the others closed as duplicates, their sub-issues and edges moved).
           const again = await syncPlanIssues({ ...sync, issues: await github.planIssues(spec.id) });
-          synced = { issues: again.issues, tally: mergeTallies(synced.tally, again.tally) };
+          synced = { issues: again.issues, tally: mergeTallies(synced.tally, again.tally), undone: new Map([...synced.undone, ...again.undone]) };
         }
         // After a race (duplicates closed), the comments are read and the status comment kept once.
         const raced = synced.tally.duplicates.length > 0 || (synced.tally.tracking?.duplicates.length ?? 0) > 0;
-        await refreshStatusComment(github, pr.number, spec, [...synced.issues.values()], { dedupe: raced });
+        await refreshStatusComment(github, memoryOf(context), pr.number, spec, [...synced.issues.values()], { dedupe: raced });
+        // Links people added by hand that no event told the App about, taken away: said on their issues (app/github/graph).
+        await noteUndoneLinks(github, sync, synced.issues, synced.undone);
         outcome.sync = synced.tally;
       } else if (spec && l.result.valid) {
         outcome.notSynced = 'This pull request comes from a fork, so harness validated the spec but wrote no issues: plan issues are synced from pull requests of branches in this repository.';
@@ -163,7 +168,10 @@ async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<v
         conclusion: 'failure',
         external_id: '',
         output: { title: 'harness could not finish the sync', summary: `${e instanceof Error ? e.message : String(e)}\n\nWhat was written stays; push again and harness carries on from there.` },
-      }).catch(() => undefined);
+      }).catch((u: unknown) => {
+        // GitHub refusing this too: the sync's own failure is what is thrown.
+        if (!(u instanceof GitHubError)) throw u;
+      });
     }
     throw e;
   }

@@ -31,6 +31,8 @@ export interface PlanIssueSyncResult {
   tally: SyncTally;
   /** Each plan's issue after the sync, removed plans' included. */
   issues: Map<string, IssueRecord>;
+  /** Links someone added by hand between the spec's plan issues that the sync took away (DependencyMirror.undone). */
+  undone: ReadonlyMap<number, string[]>;
 }
 
 /**
@@ -140,7 +142,7 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
     tally.tracking = { number: tracking.number, created: tracking.created, updated: tracking.updated, duplicates: tracking.duplicates };
     tally.subIssues = { added: subs.added, removed: subs.removed, refused: subs.refused, unavailable: !subs.available, ...(subs.overLimit > 0 ? { overLimit: subs.overLimit } : {}) };
   }
-  return { tally, issues };
+  return { tally, issues, undone: mirror.undone };
 }
 
 /**

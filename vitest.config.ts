@@ -1,13 +1,65 @@
-import { defineConfig } from 'vitest/config';
+import { availableParallelism } from 'node:os';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The end-to-end files: each runs real processes end to end (the bundled worker action, the CLI
+ * killed and resumed, many contending processes) or sweeps a fault campaign, and each costs
+ * seconds per case where the rest cost milliseconds. `npm test` (the `unit` project) runs every
+ * other file; `npm run test:e2e` runs these, and .ci/run runs both. Each behaviour here is
+ * covered in-process by a unit file too (named beside it); these prove it holds for real.
+ */
+export const E2E = [
+  // The worker bundled by esbuild, run as Actions runs it (worker.test.ts drives it in-process).
+  'test/worker-action/bundled-worker.test.ts',
+  'test/worker-action/private-repository.test.ts',
+  // The same bundle with each agent CLI's stand-in: plan, checkpoint resumed on a fresh runner,
+  // usage limit, budget (test/agents/<agent>.test.ts: each agent in-process).
+  'test/worker-action/codex-worker.test.ts',
+  'test/worker-action/gemini-worker.test.ts',
+  'test/worker-action/copilot-worker.test.ts',
+  // A spec PR's sync with one fault at every request index (spec-pr.test.ts: each fault kind once).
+  'test/github/spec-pr/sync-faults.test.ts',
+  // The worker over real HTTP with a 502, a 500 or a dropped connection at each request index
+  // (worker.test.ts: the worker's runs; gateway tests: the client's retries). Dropped connections
+  // need Node's own http, not nock's interceptor, which unit files share (see test/setup.ts).
+  'test/worker-action/transport-faults.test.ts',
+  // `harness run` killed with SIGKILL at each git step and resumed (runner.test.ts: one kill).
+  'test/runner/crash-points.test.ts',
+  'test/runner/crash-campaign.test.ts',
+  // Twelve processes contending for the run lock, three times (the other lock cases stay in unit).
+  'test/runner/lock-contention.test.ts',
+  // The README's example planned from SPEC.md, then all ten plans run (planning.test.ts: each command).
+  'test/cli/planning-example.test.ts',
+  // The ui_* checks in a real headless Chromium (verify.test.ts: every other check kind in-process).
+  'test/machine/verify-browser.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 20_000,
     setupFiles: ['test/setup.ts'],
+    globalSetup: ['test/global-setup.ts'],
+    // Time-outs catch a hang, not a slow machine: a case waits on events, never on the clock,
+    // so the limit can be generous enough for a machine under load.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    teardownTimeout: 30_000,
     pool: 'forks',
+    // One process per worker for all its files, not one per file: starting a fork and loading
+    // the app's modules again for each of ~150 files cost more than many files' tests. Files
+    // leave no state behind (test/setup.ts resets the App's memory and empties the temp dir).
+    isolate: false,
+    // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, and
+    // most cases wait on git and child processes rather than compute. One more than the cores
+    // keeps both cores busy while a file waits.
+    maxWorkers: availableParallelism() + 1,
     // @actions/workflow-parser imports its JSON schemas without `with { type: 'json' }`, which
     // Node refuses; inlined, Vite loads them.
     server: { deps: { inline: ['@actions/workflow-parser'] } },
+    // Each project says its own files: with `extends`, a list here would be joined to theirs.
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...E2E] } },
+      // Few files, each its own process: real processes and HTTP as a user's machine has them.
+      { extends: true, test: { name: 'e2e', include: E2E, isolate: true } },
+    ],
   },
 });

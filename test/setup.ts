@@ -1,7 +1,23 @@
-import { beforeEach } from 'vitest';
+import nock from 'nock';
+import { afterAll, beforeEach } from 'vitest';
 import { restartApp } from './helpers/app-process.js';
 import { skippingClock } from './helpers/app-clock.js';
+import { enterWorkerDir, sweepWorkerDir } from './helpers/temp.js';
 
 // Each test starts from a new App, as a restarted process does: nothing remembered from the last one.
 // Its pace waits on skipped time, not the test's (helpers/app-clock.ts).
 beforeEach(() => void restartApp({ clock: skippingClock() }));
+
+// Files share their worker's modules (isolate: false): a file's nock interceptors and its
+// disableNetConnect() must not outlive it, or the next file's 127.0.0.1 servers are refused.
+afterAll(() => {
+  nock.cleanAll();
+  nock.enableNetConnect();
+});
+
+// What this file and the processes it starts make in os.tmpdir() goes to this worker's own
+// directory, emptied when the file ends (registered first, so it runs after the file's own afterAll).
+const workerTmp = enterWorkerDir();
+// Vitest reads the hook's first parameter as a fixtures pattern; the file is the second.
+// eslint-disable-next-line no-empty-pattern
+if (workerTmp) afterAll(({}, suite) => sweepWorkerDir(workerTmp, 'filepath' in suite ? suite.filepath : suite.file.filepath));

@@ -8,6 +8,7 @@ import type { WorkerMessage } from '../../app/engine/core/protocol/messages.js';
 import { ScriptAgent } from '../../app/agents/script.js';
 import { commitsSince, ENVELOPE, git, makeRepo, planFrom, SPEC, testWorker } from '../helpers/agent-context.js';
 import { FIXTURES } from '../helpers/paths.js';
+import { fileAppears } from '../helpers/file-appears.js';
 
 const FENCE = '```';
 
@@ -60,10 +61,6 @@ function alive(pid: number): boolean {
   return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
 }
 
-async function waitForFile(path: string): Promise<void> {
-  for (let i = 0; i < 200 && !existsSync(path); i++) await sleep(25);
-  if (!existsSync(path)) throw new Error(`${path} never appeared`);
-}
 
 describe('script agent', () => {
   it('runs the steps in order and commits each as one commit with Plan, Task and Spec trailers', async () => {
@@ -192,7 +189,8 @@ ${FENCE}
 ${FENCE}sh step Write b slowly
 echo partial > b.txt
 echo "$$" > "$MARK"
-if [ -n "$SLOW" ]; then sleep 2; echo late > late.txt; sleep 30; fi
+# Slow: it would write late.txt once $GATE exists, which the test makes only after the step is ended.
+if [ -n "$SLOW" ]; then while [ ! -e "$GATE" ]; do sleep 0.05; done; echo late > late.txt; sleep 30; fi
 echo done > b.txt
 ${FENCE}
 
@@ -204,9 +202,9 @@ ${FENCE}
   it('is aborted mid-step, and a resumed run discards the leftovers and ends with one commit per step', async () => {
     const { repo, logDir, base } = await makeRepo();
     const mark = join(logDir, '..', 'step-2-started');
-    const first = testWorker({ repo, logDir, plan: planFrom(INTERRUPTIBLE), env: { SLOW: '1', MARK: mark } });
+    const first = testWorker({ repo, logDir, plan: planFrom(INTERRUPTIBLE), env: { SLOW: '1', MARK: mark, GATE: join(logDir, '..', 'gate') } });
     const running = new ScriptAgent().run(first.context);
-    await waitForFile(mark);
+    await fileAppears(mark);
     first.controller.abort(new Error('stopped by the test'));
     await running;
     expect(first.messages.at(-1)).toEqual({
@@ -253,13 +251,18 @@ ${FENCE}
     const planFile = join(logDir, '..', 'PLAN.md');
     await writeFile(planFile, INTERRUPTIBLE);
     const driver = join(FIXTURES, 'agents/run-script-agent.ts');
-    const child = spawn(process.execPath, ['--import', 'tsx', driver, repo, logDir, planFile, JSON.stringify({ SLOW: '1', MARK: mark })], {
+    const gate = join(logDir, '..', 'gate');
+    const child = spawn(process.execPath, ['--import', 'tsx', driver, repo, logDir, planFile, JSON.stringify({ SLOW: '1', MARK: mark, GATE: gate })], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise((r) => child.on('exit', r));
-    await waitForFile(mark);
+    await fileAppears(mark);
+    // Killed once the worker has recorded its step's group (agent.pid), as a kill that matters
+    // finds it: the step writes its mark first, and on a busy machine the record comes later.
+    await fileAppears(join(logDir, 'agent.pid'));
+    while (!/^\{.*\}$/.test(readFileSync(join(logDir, 'agent.pid'), 'utf8'))) await sleep(10);
     const stepPid = Number((await readFile(mark, 'utf8')).trim());
     child.kill('SIGKILL');
     await exited;
@@ -270,9 +273,10 @@ ${FENCE}
 
     const second = testWorker({ repo, logDir, plan: planFrom(INTERRUPTIBLE), resume: true, env: { MARK: mark } });
     await new ScriptAgent().run(second.context);
-    // …until the resumed worker ends it before touching the worktree.
-    expect(alive(stepPid)).toBe(false);
-    await sleep(2500);
+    // …until the resumed worker ends it before touching the worktree (gone once the kernel has ended it).
+    while (alive(stepPid)) await sleep(10);
+    // Were it still running, the step would now write late.txt: ended, it cannot.
+    await writeFile(gate, '');
     expect(existsSync(join(repo, 'late.txt'))).toBe(false);
     expect(await git(repo, 'status', '--porcelain')).toBe('');
     const commits = await commitsSince(repo, base);

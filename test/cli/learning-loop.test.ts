@@ -95,7 +95,7 @@ async function harness(args: string[], cwd: string, env: Record<string, string>)
 }
 
 describe('the learning loop on this machine', () => {
-  it('a failure that recurs across plans becomes a lesson, and the next similar plan passes with it in its brief', { timeout: 60_000 }, async () => {
+  it('a failure that recurs across plans becomes a lesson, and the next similar plan passes with it in its brief', async () => {
     const root = await makeRepo({ '.github/harness.yml': CONFIG, ...FIRST });
     const briefs = await mkdtemp(join(tmpdir(), 'harness-briefs-'));
     const env = { BRIEFS: briefs };
@@ -175,7 +175,7 @@ describe('the learning loop on this machine', () => {
     ]);
   });
 
-  it('a retried plan gets the lesson about the error its first attempt met, though neither its words nor its files match it', { timeout: 60_000 }, async () => {
+  it('a retried plan gets the lesson about the error its first attempt met, though neither its words nor its files match it', async () => {
     // A lesson about one error, as reflection drafts it: its signature in the frontmatter, files elsewhere.
     const lesson = [
       '---',

@@ -1,71 +1,24 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec } from '../../app/engine/core/spec/load.js';
-import { readSpecFiles } from '../../app/machine/spec-files.js';
-import { runCli, tempDir, writeTree } from '../helpers/cli.js';
-import { EXAMPLE_SPEC, FIXTURES } from '../helpers/paths.js';
+import { runCli, writeTree } from '../helpers/cli.js';
+import { DIR, repoWithSpec } from '../helpers/planning-repo.js';
 import { git, isolateGit } from '../helpers/worker-repo.js';
 
 /**
  * The planning commands of the CLI. The README's example spec planned from its SPEC.md alone:
  * only SPEC.md is copied into a new repository, the planning commands run with the stand-in
  * planning agent (which writes the documents a planner would: here, the example's own), each
- * commit is checked by harness, and `harness run` then executes the plans to the end.
+ * commit is checked by harness (and `harness run` then executes the plans to the end: planning-example.test.ts).
  */
 
-const DIR = 'docs/specs/SPC-001-notes-service';
 let restoreGit: () => void;
 beforeAll(() => {
   restoreGit = isolateGit();
 });
 afterAll(() => restoreGit());
 
-async function repoWithSpec(env: Record<string, string> = {}): Promise<string> {
-  const root = await tempDir('harness-plan-cli-');
-  const vars = Object.entries(env).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
-  const command = [...vars, JSON.stringify(process.execPath), JSON.stringify(join(FIXTURES, 'agents', 'planning-agent.mjs'))].join(' ');
-  await writeTree(root, {
-    '.github/harness.yml': `agent: script\nplanning:\n  agent: command\nagents:\n  command:\n    command: ${JSON.stringify(command)}\n`,
-    [`${DIR}/SPEC.md`]: readFileSync(join(EXAMPLE_SPEC, 'SPEC.md'), 'utf8'),
-  });
-  git(root, 'init', '-q', '--initial-branch=main');
-  git(root, 'config', 'user.name', 'Ana');
-  git(root, 'config', 'user.email', 'ana@example.com');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'the notes service spec');
-  return root;
-}
-
 describe('harness plan-spec, create-roadmap, plan-phase … on this machine', () => {
-  it('plans the README\'s example from its SPEC.md alone, and harness run executes the plans to the end', async () => {
-    const root = await repoWithSpec({ PLANNING_AGENT_SOURCE: EXAMPLE_SPEC });
-    for (const args of [['plan-spec'], ['define-requirements'], ['create-roadmap'], ['plan-phase', '01'], ['plan-phase', '02'], ['plan-phase', '3']]) {
-      const [name, ...rest] = args;
-      const result = await runCli([name!, DIR, ...rest], root);
-      expect(result.stderr, args.join(' ')).toBe('');
-      expect(result.code, args.join(' ')).toBe(0);
-    }
-    expect(git(root, 'log', '--format=%s').split('\n')).toEqual([
-      'plan SPC-001: plans of phase 03',
-      'plan SPC-001: plans of phase 02',
-      'plan SPC-001: plans of phase 01',
-      'plan SPC-001: roadmap',
-      'plan SPC-001: requirements',
-      'plan SPC-001: PROJECT.md from SPEC.md',
-      'the notes service spec',
-    ]);
-    expect(git(root, 'status', '--porcelain')).toBe('');
-    const loaded = loadSpec(await readSpecFiles(join(root, DIR)));
-    expect(loaded.problems).toEqual([]);
-    expect(loaded.spec!.plans).toHaveLength(10);
-
-    const run = await runCli(['run', DIR, '--agent', 'script'], root);
-    expect(run.stderr, run.stdout).toBe('');
-    expect(run.code, run.stdout).toBe(0);
-    expect(run.stdout).toContain('SPC-001: 10/10 plans verified, 3/3 phases verified');
-  }, 300_000);
-
   it('says what a planning command needs, and commits nothing when the retry is refused', async () => {
     const root = await repoWithSpec({ PLANNING_AGENT_SLIP: 'plan-phase', PLANNING_AGENT_STUBBORN: '1' });
     expect(await runCli(['plan-phase', DIR], root)).toMatchObject({ code: 2, stderr: expect.stringContaining('plan-phase needs the phase number') });

@@ -34,7 +34,7 @@ async function waitingAt(root: string, plan: string, id: string, running: Promis
 }
 
 describe('a checkpoint in a plan that needs a person', () => {
-  it('stops a command agent that cannot ask: decisions before it starts, verifications once it has finished', { timeout: 60_000 }, async () => {
+  it('stops a command agent that cannot ask: decisions before it starts, verifications once it has finished', async () => {
     const root = await makeRepo({
       '.github/harness.yml': commandConfig('mkdir -p out && echo "$HARNESS_ANSWER_STORAGE" > out/01-01.txt'),
       ...specTree([
@@ -82,13 +82,22 @@ describe('a checkpoint in a plan that needs a person', () => {
   });
 });
 
+/** SIGKILL to `pid` unless it is gone already. */
+function killIfAlive(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e;
+  }
+}
+
 const BIN = fileURLToPath(new URL('../../bin/harness.js', import.meta.url));
 
 describe('harness status after the run was killed', () => {
-  it('shows the run stopped, its plans stopped (not running), and the command that resumes it', { timeout: 60_000 }, async () => {
+  it('shows the run stopped, its plans stopped (not running), and the command that resumes it', async () => {
     // The agent says it started, then works until it is killed with its run.
     const root = await makeRepo({
-      '.github/harness.yml': commandConfig('touch "$STARTED_AT/$HARNESS_PLAN" && exec sleep 600'),
+      '.github/harness.yml': commandConfig('echo $$ > "$STARTED_AT/$HARNESS_PLAN" && exec sleep 600'),
       ...specTree([{ id: '01-01', steps: [] }, { id: '01-02', steps: [] }]),
     });
     const started = join(root, '.started');
@@ -111,6 +120,11 @@ describe('harness status after the run was killed', () => {
       for (const plan of ['01-01', '01-02']) {
         const status = JSON.parse(readFileSync(join(root, `.orchestration/SPC-007/sessions/${plan}/status.json`), 'utf8')) as { pgid?: number };
         if (status.pgid) process.kill(-status.pgid, 'SIGKILL');
+        // An agent started just before the kill may not be in its status yet: it said its own pid
+        // (the sleep it became), which ends it either way.
+        const said = () => readFileSync(join(started, plan), 'utf8').trim();
+        while (said() === '') await new Promise((r) => setTimeout(r, 10));
+        killIfAlive(Number(said()));
       }
     }
     const text = await runCli(['status', SPEC_DIR], root);
@@ -138,7 +152,7 @@ describe('harness status after the run was killed', () => {
 });
 
 describe('the telling error line of a failure', () => {
-  it('is the first error the output names, whole, in the run, status, SUMMARY.md and the signal', { timeout: 60_000 }, async () => {
+  it('is the first error the output names, whole, in the run, status, SUMMARY.md and the signal', async () => {
     const root = await makeRepo({
       'package.json': '{ "type": "module" }\n',
       ...specTree([
@@ -166,7 +180,7 @@ describe('the telling error line of a failure', () => {
     expect(git(root, 'show', `harness/SPC-007/integration:${signal}`)).toContain(`\n${reason('${PROJECT_ROOT}')}\n`);
   });
 
-  it('of an agent is its first error even when the output scrolled it out of the tail', { timeout: 60_000 }, async () => {
+  it('of an agent is its first error even when the output scrolled it out of the tail', async () => {
     const agent = 'echo "Error: connect ECONNREFUSED 127.0.0.1:5432"; for i in $(seq 1 15); do echo "retrying $i"; done; exit 1';
     const root = await makeRepo({ '.github/harness.yml': commandConfig(agent), ...specTree([{ id: '01-01', steps: [] }]) });
     const run = await runCli(['run', SPEC_DIR], root);
@@ -181,7 +195,7 @@ describe('the telling error line of a failure', () => {
 });
 
 describe('a retry or a resume', () => {
-  it('keeps the agent the run was started with, and an agent that cannot start stops the run before any attempt', { timeout: 60_000 }, async () => {
+  it('keeps the agent the run was started with, and an agent that cannot start stops the run before any attempt', async () => {
     const root = await makeRepo({
       '.github/harness.yml': ['agents:', '  command:', `    command: ${JSON.stringify('echo "Error: the fixture is missing" >&2; exit 1')}`, ''].join('\n'),
       ...specTree([{ id: '01-01', steps: [] }]),
@@ -206,7 +220,7 @@ describe('a retry or a resume', () => {
 });
 
 describe('an agent that cannot start', () => {
-  it('is this machine\'s problem: the plan fails saying so, with no signal and no attempt counted', { timeout: 60_000 }, async () => {
+  it('is this machine\'s problem: the plan fails saying so, with no signal and no attempt counted', async () => {
     const root = await makeRepo({ '.github/harness.yml': commandConfig('harness-no-such-agent exec -'), ...specTree([{ id: '01-01', steps: [] }]) });
     const r = await runCli(['run', SPEC_DIR], root);
     expect(r.code).toBe(1);
@@ -265,7 +279,7 @@ describe('small truths', () => {
     expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^SPC-\d+: \d+ plans? in \d+ phases?: valid/);
   });
 
-  it('harness run says what signals it captured and what harness reflect would make of them', { timeout: 60_000 }, async () => {
+  it('harness run says what signals it captured and what harness reflect would make of them', async () => {
     const root = await makeRepo(specTree([{ id: '01-01', steps: ['echo "Error: no database" >&2; exit 1'] }]));
     const r = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);
     expect(r.code).toBe(1);

@@ -69,7 +69,7 @@ describe.skipIf(missing !== undefined)('ui checks in a real headless Chromium', 
     addServer(repo.root);
     ports = localVerifyPorts(repo.root);
     server = await ports.serve({ command: 'node server.mjs', url: 'http://127.0.0.1:{port}', timeout_seconds: 20 });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await ports.close();
@@ -80,14 +80,14 @@ describe.skipIf(missing !== undefined)('ui checks in a real headless Chromium', 
     const r = await runCheck(check({ id: 'title', type: 'ui_element_exists', url: '/', selector: '#title', text: 'Welcome' }), ports, ctx());
     expect(r.evidence).toBe(`#title found at ${server.baseUrl}/ with text "Welcome home"`);
     expect(r.status).toBe('pass');
-  }, 60_000);
+  });
 
   it('ui_element_exists fails when the element is missing or its text differs', async () => {
     const gone = await runCheck(check({ id: 'nav', type: 'ui_element_exists', url: '/', selector: 'nav.main', timeout_seconds: 5 }), ports, ctx());
     expect(gone).toMatchObject({ status: 'fail', evidence: `no element matches nav.main at ${server.baseUrl}/` });
     const text = await runCheck(check({ id: 'title', type: 'ui_element_exists', url: '/', selector: '#title', text: 'Goodbye' }), ports, ctx());
     expect(text).toMatchObject({ status: 'fail', evidence: `#title at ${server.baseUrl}/ has text "Welcome home", which does not contain "Goodbye"` });
-  }, 60_000);
+  });
 
   it('ui_navigation fills a form, submits it, and lands where expected with the text shown', async () => {
     const r = await runCheck(
@@ -109,7 +109,7 @@ describe.skipIf(missing !== undefined)('ui checks in a real headless Chromium', 
       ctx(),
     );
     expect(link.status).toBe('pass');
-  }, 60_000);
+  });
 
   it('ui_navigation fails on the wrong page, on missing text, and on a step that cannot be done', async () => {
     const where = await runCheck(check({ id: 'go', type: 'ui_navigation', url: '/', steps: [{ click: '#go' }], expect: { url: '/settings' } }), ports, ctx());
@@ -123,5 +123,5 @@ describe.skipIf(missing !== undefined)('ui checks in a real headless Chromium', 
     const step = await runCheck(check({ id: 'x', type: 'ui_navigation', url: '/', timeout_seconds: 3, steps: [{ click: '#does-not-exist' }], expect: { url: '/dashboard' } }), ports, ctx());
     expect(step.status).toBe('fail');
     expect(step.evidence).toMatch(new RegExp(`^step 1 \\(click #does-not-exist\\) failed at ${server.baseUrl}/: .*Timeout`));
-  }, 60_000);
+  });
 });

@@ -24,14 +24,14 @@ describe('user patterns run where a timeout can stop them', () => {
     const result = await runCheck({ id: 'evil', type: 'file_contains', path: 'input.txt', pattern: EVIL, timeout_seconds: 2 } as Check, ports);
     expect(result.status).toBe('fail');
     expect(result.evidence).toMatch(/^the pattern \/\^\(a\+\)\+\$\/ was still searching after 1\.8 s \(timeout_seconds\) and was stopped; a nested quantifier/);
-  }, 20_000);
+  });
 
   it('a catastrophic expect.matches fails the same way after the command ran', async () => {
     const check = { id: 'out', type: 'command_output', command: `printf '${'a'.repeat(40)}!'`, expect: { matches: EVIL }, timeout_seconds: 3 } as Check;
     const result = await runCheck(check, ports);
     expect(result.status).toBe('fail');
     expect(result.evidence).toContain('was still searching after');
-  }, 30_000);
+  });
 
   it('an ordinary pattern still matches, across the lines a formatter broke a call over', async () => {
     const result = await runCheck({ id: 'wired', type: 'file_contains', path: 'app.ts', pattern: 'register\\(.*invoiceRoutes' } as Check, ports);
@@ -43,5 +43,5 @@ describe('user patterns run where a timeout can stop them', () => {
     await expect(workerRegexSearch({ text: 'xx abc', source: 'b(c)', flags: 'm' }, 5_000)).resolves.toEqual({ index: 4, text: 'bc' });
     await expect(workerRegexSearch({ text: 'xx', source: 'y', flags: 'm' }, 5_000)).resolves.toBeNull();
     await expect(workerRegexSearch({ text: `${'a'.repeat(40)}!`, source: EVIL, flags: '' }, 300)).rejects.toBeInstanceOf(PatternTimeoutError);
-  }, 20_000);
+  });
 });

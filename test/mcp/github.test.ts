@@ -53,7 +53,7 @@ beforeAll(async () => {
   server = await fake.serve();
   const root = await makeRepo({});
   mcp = await startHarnessMcp(root, { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: server.url }, ['--repo', `${OWNER}/${REPO}`]);
-}, 60_000);
+});
 
 afterAll(async () => {
   await mcp?.close();

@@ -5,21 +5,19 @@ import { runCli } from '../helpers/cli.js';
 import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
 import { startHarnessMcp } from './mcp-client.js';
 
+/** Alive and not a zombie (a container's init may never reap one). */
 function alive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!);
   } catch {
     return false;
   }
 }
 
-async function until(what: () => boolean, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!what()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/** Resolves once `what()` holds: however long a busy machine takes (the test's time-out catches a hang). */
+async function until(what: () => boolean): Promise<void> {
+  while (!what()) await new Promise((r) => setTimeout(r, 50));
 }
 
 describe('harness mcp, its runs and its end', () => {
@@ -42,7 +40,7 @@ describe('harness mcp, its runs and its end', () => {
     } finally {
       await mcp.close();
     }
-  }, 90_000);
+  });
 
   it('stops the runs it started when the client goes away, leaving no agent behind', async () => {
     const root = await makeRepo(specTree([{ id: '01-01', steps: ['echo $$ > "$PIDS/step"; sleep 60'] }]));
@@ -59,7 +57,7 @@ describe('harness mcp, its runs and its end', () => {
     await until(() => !existsSync(join(root, '.orchestration/SPC-007/run.lock')));
     const status = JSON.parse((await runCli(['status', SPEC_DIR, '--json'], root)).stdout) as { plans: { id: string; state: string }[] };
     expect(status.plans).toMatchObject([{ id: '01-01', state: 'stopped' }]);
-  }, 90_000);
+  });
 });
 
 describe('harness mcp, its options', () => {

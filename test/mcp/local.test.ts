@@ -45,7 +45,7 @@ beforeAll(async () => {
   git(root, 'add', '-A');
   git(root, 'commit', '--quiet', '-m', 'the example spec');
   mcp = await startHarnessMcp(root);
-}, 60_000);
+});
 
 afterAll(async () => {
   await mcp?.close();

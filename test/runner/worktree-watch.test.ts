@@ -17,7 +17,7 @@ async function until<T>(look: () => Promise<T | undefined>, running: Promise<Cli
 }
 
 describe('writes an agent makes in another plan\'s worktree (issue 24, 8)', () => {
-  it('are put back and reported as the deviation of the plan whose agent made them, not of the plan whose worktree it is', { timeout: 60_000 }, async () => {
+  it('are put back and reported as the deviation of the plan whose agent made them, not of the plan whose worktree it is', async () => {
     // 01-02 waits for a person before its command agent starts; meanwhile 01-01's agent writes in 01-02's worktree.
     const sessions = '"$(git rev-parse --git-common-dir)/../.orchestration/SPC-007/sessions"';
     const root = await makeRepo({

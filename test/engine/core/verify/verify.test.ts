@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from '../../../../app/engine/core/documents/parse.js';
@@ -181,18 +182,21 @@ describe('command_output, build_succeeds, tests_pass', () => {
   });
 
   it('a hanging command times out and its whole process group is killed', async () => {
-    const started = Date.now();
-    const r = await run(check({ id: 'h', type: 'command_output', command: 'sleep 30 & echo started; sleep 30', timeout_seconds: 1, expect: {} }));
+    const pidFile = join(mkdtempSync(join(tmpdir(), 'harness-hang-')), 'bg.pid');
+    const r = await run(check({ id: 'h', type: 'command_output', command: `sleep 600 & echo $! > ${pidFile}; echo started; sleep 600`, timeout_seconds: 1, expect: {} }));
     expect(r.status).toBe('fail');
     expect(r.evidence).toMatch(/^timed out after 1(\.\d)? s and was killed, expected exit 0; output ends:\nstarted$/);
-    expect(Date.now() - started).toBeLessThan(8_000);
+    // Its background child, in its group, was killed with it: the check waited for neither sleep.
+    await until(() => !running(Number(readFileSync(pidFile, 'utf8'))));
   });
 
   it('a command that exits but leaves a child holding its output does not hang the check', async () => {
-    const started = Date.now();
-    const r = await run(check({ id: 'bg', type: 'build_succeeds', command: '(sleep 30 &) ; echo done' }));
+    const pidFile = join(mkdtempSync(join(tmpdir(), 'harness-hold-')), 'bg.pid');
+    const r = await run(check({ id: 'bg', type: 'build_succeeds', command: `(sleep 600 & echo $! > ${pidFile}) ; echo done` }));
     expect(r).toMatchObject({ status: 'pass', evidence: 'exit 0; output ends:\ndone' });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // The check ended, and ended the child with the command's group: it could not have
+    // waited for a ten-minute sleep to finish by itself.
+    await until(() => !running(Number(readFileSync(pidFile, 'utf8'))));
   });
 
   it('keeps only the tail of a large output', async () => {
@@ -457,6 +461,21 @@ async function refused(url: string): Promise<boolean> {
   }
 }
 
+/** Alive and not a zombie (a container's init may never reap one). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!);
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves once `done()` holds: a kill takes effect soon, but not by a deadline this test could know. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((r) => setTimeout(r, 10));
+}
+
 /** Is the server whose pid the fixture wrote still running? A zombie (reaped by no one in a container) is not. */
 function pidAlive(root: string): boolean {
   const pid = Number(readFileSync(join(root, 'server.pid'), 'utf8'));
@@ -504,12 +523,11 @@ describe('verification levels', () => {
     expect(rec.servers[0]!.stopped).toBe(true);
     expect(pidAlive(repo.root)).toBe(false);
 
-    const silent: Plan = { ...failing, serve: { command: 'sleep 60', url: 'http://127.0.0.1:{port}', timeout_seconds: 1 } };
-    const started = Date.now();
+    // A server that would sleep ten minutes: the plan fails after its 1 s, without waiting for it.
+    const silent: Plan = { ...failing, serve: { command: 'sleep 600', url: 'http://127.0.0.1:{port}', timeout_seconds: 1 } };
     const none = await verifyPlan(silent, ports, { spec: spec.id });
     expect(none.status).toBe('fail');
-    expect(none.results[0]!.evidence).toMatch(/^the server did not start \(serve: "sleep 60"\): "sleep 60" did not answer at http:\/\/127\.0\.0\.1:\d+\/ within 1 s/);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(none.results[0]!.evidence).toMatch(/^the server did not start \(serve: "sleep 600"\): "sleep 600" did not answer at http:\/\/127\.0\.0\.1:\d+\/ within 1 s/);
   });
 
   it('plan level: nothing to check is a failure, never a vacuous pass', async () => {
@@ -593,12 +611,19 @@ describe('a check never throws', () => {
   });
 
   it('abandons a port that hangs, at the check timeout', async () => {
-    const hanging: VerifyPorts = { ...ports, exists: () => new Promise(() => undefined) };
-    const started = Date.now();
-    const r = await runCheck(check({ id: 'x', type: 'file_exists', path: 'a', timeout_seconds: 1 }), hanging);
+    // The check's clock, driven by hand: its timer fires when the test says, not when a busy machine gets to it.
+    const timers: { ms: number; fire: () => void }[] = [];
+    const clock = { ...ports.clock, after: (ms: number, fire: () => void) => (timers.push({ ms, fire }), () => undefined) };
+    const hanging: VerifyPorts = { ...ports, clock, exists: () => new Promise(() => undefined) };
+    let settled = false;
+    const result = runCheck(check({ id: 'x', type: 'file_exists', path: 'a', timeout_seconds: 1 }), hanging).finally(() => (settled = true));
+    await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false);
+    expect(timers.map((t) => t.ms)).toEqual([1000]);
+    timers[0]!.fire();
+    const r = await result;
     expect(r.status).toBe('fail');
     expect(r.evidence).toBe('no result within 1 s (timeout_seconds), so the check was abandoned');
-    expect(Date.now() - started).toBeLessThan(3_000);
   });
 });
 

@@ -1,0 +1,28 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir, writeTree } from './cli.js';
+import { EXAMPLE_SPEC, FIXTURES } from './paths.js';
+import { git } from './worker-repo.js';
+
+/** Where the README's example spec sits in the repositories the planning tests make. */
+export const DIR = 'docs/specs/SPC-001-notes-service';
+
+/**
+ * A repository holding only the example's SPEC.md, planned by the stand-in planning agent
+ * (test/fixtures/agents/planning-agent.mjs) with `env` in its command.
+ */
+export async function repoWithSpec(env: Record<string, string> = {}): Promise<string> {
+  const root = await tempDir('harness-plan-cli-');
+  const vars = Object.entries(env).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+  const command = [...vars, JSON.stringify(process.execPath), JSON.stringify(join(FIXTURES, 'agents', 'planning-agent.mjs'))].join(' ');
+  await writeTree(root, {
+    '.github/harness.yml': `agent: script\nplanning:\n  agent: command\nagents:\n  command:\n    command: ${JSON.stringify(command)}\n`,
+    [`${DIR}/SPEC.md`]: readFileSync(join(EXAMPLE_SPEC, 'SPEC.md'), 'utf8'),
+  });
+  git(root, 'init', '-q', '--initial-branch=main');
+  git(root, 'config', 'user.name', 'Ana');
+  git(root, 'config', 'user.email', 'ana@example.com');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', 'the notes service spec');
+  return root;
+}

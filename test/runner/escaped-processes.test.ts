@@ -74,6 +74,8 @@ describe('what a check started when the run was killed', () => {
     // finds it: the check touches its mark first, and on a busy machine the record comes later.
     const registry = join(root, '.orchestration/SPC-007/processes');
     await until(() => existsSync(registry) && readdirSync(registry).some((f) => readFileSync(join(registry, f), 'utf8').includes('\n')));
+    // Both servers started (the background ones may still be on their way to exec when the mark appears).
+    await until(() => alive('sleep 302.5').length === 1 && alive('sleep 303.5').length === 1);
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     expect(alive('sleep 302.5')).toHaveLength(1);

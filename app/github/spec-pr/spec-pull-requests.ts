@@ -1,4 +1,5 @@
 import type { Context, Probot } from 'probot';
+import { issueWindowSize } from '../../engine/forge/issue-window.js';
 import { SPEC_CHECK } from '../../engine/forge/names.js';
 import { specCheckId } from '../../engine/forge/spec-check-id.js';
 import { specCheckReport, type SpecOutcome } from '../../engine/forge/spec-check-report.js';
@@ -134,6 +135,8 @@ async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<v
           specPath: l.dir.path,
           blobBase: `${context.payload.repository.html_url}/blob/${pr.base.ref}`,
           pull: pr.number,
+          window: issueWindowSize(config),
+          tree: l.dir.tree,
         };
         let synced = await syncPlanIssues({ ...sync, issues: await github.planIssues(spec.id) });
         if (synced.tally.created.length > 0 || synced.tally.tracking?.created) {

@@ -104,7 +104,7 @@ function syncLines(sync: SyncTally): string[] {
   const edges = [d.added > 0 ? `${d.added} added` : '', d.removed > 0 ? `${d.removed} removed` : '', d.refused > 0 ? `${d.refused} refused by GitHub` : ''].filter(Boolean);
   if (edges.length > 0) lines.push(`Native issue dependencies (blocked by): ${edges.join(', ')}.`);
   if ((d.capped ?? 0) > 0) {
-    lines.push(`GitHub links at most ${DEPENDENCY_LINKS_PER_KIND} issues of one kind (blocked by, blocking) to an issue: ${plural(d.capped!, 'more dependency')} ${d.capped === 1 ? 'is' : 'are'} not mirrored, and the issues concerned say so; the \`needs:\` labels carry every one.`);
+    lines.push(`GitHub links at most ${DEPENDENCY_LINKS_PER_KIND} issues of one kind (blocked by, blocking) to an issue: ${d.capped} more ${d.capped === 1 ? 'dependency is' : 'dependencies are'} not mirrored, and the issues concerned say so; the \`needs:\` labels carry every one.`);
   }
   const w = sync.window;
   if (w) lines.push(`Issue window: ${w.issued} of ${w.total} plans have issues, through phase ${w.through}; the next phases get theirs as plans finish (\`issue_window\`).`);
@@ -238,7 +238,7 @@ function trackingLines(sync: SyncTally): string[] {
   ].filter(Boolean);
   const lines = parts.length > 0 ? [`Spec tracking issue #${t.number}: ${parts.join('; ')}.`] : [];
   if ((s.overLimit ?? 0) > 0) {
-    lines.push(`GitHub holds at most ${SUB_ISSUES_PER_PARENT} sub-issues per issue: ${plural(s.overLimit!, 'more plan issue')} ${s.overLimit === 1 ? 'is' : 'are'} not listed under #${t.number}, and the labels \`spec:\` and \`phase:\` find every one.`);
+    lines.push(`GitHub holds at most ${SUB_ISSUES_PER_PARENT} sub-issues per issue: ${plural(s.overLimit!, 'more plan issue')} ${s.overLimit === 1 ? 'is' : 'are'} not listed under ${sync.phases ? "their phase's issue" : `#${t.number}`}, and the labels \`spec:\` and \`phase:\` find every one.`);
   }
   if (s.unavailable) {
     lines.push(`GitHub's sub-issues are not available to harness here, so the plan issues are not listed under the spec's tracking issue #${t.number}; each plan issue and its labels stand on their own.`);

@@ -318,8 +318,12 @@ export function mergeTallies(first: SyncTally, second: SyncTally): SyncTally {
     reopened: [...first.reopened, ...second.reopened],
     closed: [...first.closed, ...second.closed],
     duplicates: [...first.duplicates, ...second.duplicates],
-    dependencies: { added: d1.added + d2.added, removed: d1.removed + d2.removed, refused: d2.refused, unavailable: d2.unavailable },
+    dependencies: { added: d1.added + d2.added, removed: d1.removed + d2.removed, refused: d2.refused, unavailable: d2.unavailable, ...(d2.capped ? { capped: d2.capped } : {}) },
   };
+  if (second.window) merged.window = second.window;
+  const p1 = first.phases;
+  const p2 = second.phases;
+  if (p2) merged.phases = { created: [...(p1?.created ?? []), ...p2.created], updated: [...new Set([...(p1?.updated ?? []), ...p2.updated])], duplicates: [...(p1?.duplicates ?? []), ...p2.duplicates] };
   const t2 = second.tracking;
   if (t2) merged.tracking = { ...t2, created: t2.created || (first.tracking?.created ?? false), duplicates: [...(first.tracking?.duplicates ?? []), ...t2.duplicates] };
   const s1 = first.subIssues;

@@ -40,7 +40,8 @@ export interface DesiredIssueInput {
 // `verified=` (the evidence that the plan is done: the merged plan PR's number, or `spec` for work
 // the spec marks `completed:`). Only the App and writers can edit an issue's body; the triage role
 // can close an issue and add labels, so `verified=` is what says a plan is done, and the labels
-// and state only mirror it (verified-record.ts).
+// and state only mirror it (verified-record.ts). `of=` (the spec's plan count) is on the issues of a spec larger than
+// its issue window only: a round that sees fewer issues knows the window may move on (issue-window.ts).
 const MARKER_LINE = /^<!-- harness:plan (\S+)\/(\S+?)((?: [a-z_]+=\S*)*) -->$/m;
 
 export function issueTitle(plan: Plan): string {

@@ -50,6 +50,16 @@ export async function passCheckpoint(
   return { ok: true, answer: answer.answer };
 }
 
+/**
+ * The first checkpoint a plan that needs a person foresees and nobody has answered: what an
+ * agent that could ask finished without asking. None in an autonomous plan.
+ */
+export function unansweredPlannedCheckpoint(context: WorkerContext, store: AnswerStore): Checkpoint | undefined {
+  if (context.plan.autonomous) return undefined;
+  const task = parsePlanTasks(context.plan.body, context.plan.bodyLine).checkpoints.find((t) => store.get(t.id) === undefined);
+  return task && checkpointOf(task);
+}
+
 /** The question a plan's checkpoint block asks. */
 export function checkpointOf(task: CheckpointTask): Checkpoint {
   const checkpoint: Checkpoint = { id: task.id, kind: task.type, prompt: task.prompt, source: task.title };

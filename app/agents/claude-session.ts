@@ -1,5 +1,8 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { readClaudeState, seedClaudeState } from './claude.js';
+import type { SessionCarrier } from './session-carrier.js';
 
 /**
  * Where Claude Code keeps a session's transcript: `<config dir>/projects/<cwd>/<session>.jsonl`,
@@ -15,3 +18,11 @@ export function claudeTranscriptPath(cwd: string, sessionId: string, env: Record
   const config = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
   return join(config, 'projects', cwd.replace(/[^a-zA-Z0-9]/g, '-'), `${sessionId}.jsonl`);
 }
+
+/** Claude Code's sessions for the checkpoint store: one transcript by session id, under the cwd's folder. */
+export const claudeSessions: SessionCarrier = {
+  current: async (logDir) => (await readClaudeState(logDir)).sessionId,
+  home: (cwd, env) => dirname(claudeTranscriptPath(cwd, 'session', env)),
+  files: async (home, sessionId) => (existsSync(join(home, `${sessionId}.jsonl`)) ? [`${sessionId}.jsonl`] : []),
+  seed: (logDir, state) => seedClaudeState(logDir, state),
+};

@@ -13,7 +13,7 @@ import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { agentEnv } from './agent-env.js';
 import { AnswerStore } from './answer-store.js';
 import { quotedAnswer } from '../engine/core/agents/quoted-answer.js';
-import { passCheckpoint } from './checkpoint-gate.js';
+import { passCheckpoint, passPlannedCheckpoints, unansweredPlannedCheckpoint } from './checkpoint-gate.js';
 import { Git } from '../machine/git.js';
 import { runProcess } from './process.js';
 import { reportingFailures, type Reporter } from './reporter.js';
@@ -152,24 +152,35 @@ export class ClaudeAgent implements Agent {
       if (bridge.failure !== undefined) return failed(`claude reported task_failed: ${bridge.failure}`);
       const reported = await reportInsights(reporter, turn.result.result ?? '');
       const line = findCheckpointLine(reported);
-      if (!line.found) {
+      if ('error' in line) return failed(`claude asked for a person in a form the worker cannot read: ${line.error}`);
+      // A plan that needs a person stops for one whatever the agent did: a checkpoint it foresees and
+      // the session finished without asking is asked now, and its answer goes back to the session.
+      const unasked = line.found ? undefined : unansweredPlannedCheckpoint(context, store);
+      if (!line.found && (unasked === undefined || !turn.sessionId)) {
+        const skipped = unasked && (await passPlannedCheckpoints(context, reporter, store, 'all'));
+        if (skipped) return failed(skipped.error, skipped.retryable);
         const text = reported.trim() || bridge.summary || '';
         return finishWholePlan(context, git, history, reporter, summaryOf(text, turn.result), totalUsage(runs), facts.facts());
       }
-      if ('error' in line) return failed(`claude asked for a person in a form the worker cannot read: ${line.error}`);
       if (!turn.sessionId) return failed('claude asked for a person but reported no session id to continue');
       if (asked >= maxCheckpoints) return failed(`claude stopped at more than ${maxCheckpoints} checkpoints; the plan needs splitting or clearer decisions`);
-      const { request } = line;
-      const checkpoint: Checkpoint = {
-        // Without an id of its own the question belongs to this session only: a new session's question is a new one.
-        id: request.id ?? `${turn.sessionId.slice(0, 8)}-${asked + 1}`,
-        kind: request.kind,
-        prompt: request.prompt,
-        source: 'claude',
-      };
-      if (request.options) checkpoint.options = request.options;
-      await save({ sessionId: turn.sessionId, checkpoint, ...(request.default !== undefined ? { default: request.default } : {}) });
-      const gate = await passCheckpoint(context, reporter, store, checkpoint, request.default);
+      const request = line.found ? line.request : undefined;
+      let checkpoint: Checkpoint;
+      if (request) {
+        checkpoint = {
+          // Without an id of its own the question belongs to this session only: a new session's question is a new one.
+          id: request.id ?? `${turn.sessionId.slice(0, 8)}-${asked + 1}`,
+          kind: request.kind,
+          prompt: request.prompt,
+          source: 'claude',
+        };
+        if (request.options) checkpoint.options = request.options;
+      } else {
+        checkpoint = unasked!;
+        await reporter.progress(`claude finished without asking checkpoint ${checkpoint.id}, which the plan foresees: harness asks it`);
+      }
+      await save({ sessionId: turn.sessionId, checkpoint, ...(request?.default !== undefined ? { default: request.default } : {}) });
+      const gate = await passCheckpoint(context, reporter, store, checkpoint, request?.default);
       if (!gate.ok) return failed(gate.error, gate.retryable);
       await save({ sessionId: turn.sessionId });
       next = { prompt: answerPrompt(checkpoint, gate.answer), resume: turn.sessionId };

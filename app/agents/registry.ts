@@ -3,6 +3,8 @@ import { ClaudeAgent, type ClaudeAgentOptions } from './claude.js';
 import { CommandAgent, type CommandAgentOptions } from './command.js';
 import { ScriptAgent } from './script.js';
 import { HarnessError } from '../engine/core/error.js';
+import { claudeSessions } from './claude-session.js';
+import type { SessionCarrier } from './session-carrier.js';
 
 /** Settings of the agents that have any, by agent name. */
 export interface AgentsConfig {
@@ -29,5 +31,15 @@ export function agentFor(name: string, config: AgentsConfig = {}): Agent {
       return new CommandAgent(config.command);
     default:
       throw new AgentConfigError(`unknown agent "${name}"; known agents: ${AGENT_NAMES.join(', ')}`);
+  }
+}
+
+/** How an agent's session travels with a checkpoint to another runner; none for agents with no session to resume. */
+export function sessionCarrierFor(name: string): SessionCarrier | undefined {
+  switch (name) {
+    case 'claude':
+      return claudeSessions;
+    default:
+      return undefined;
   }
 }

@@ -11,6 +11,9 @@ export interface PullRequestInfo {
   headRef: string;
   /** `owner/name` of the head's repository; null when that repository was deleted. */
   headRepo: string | null;
+  /** Open or closed, and whether it was merged (a closed one may not be). */
+  state: 'open' | 'closed';
+  merged: boolean;
 }
 
 /** A pull request as a list shows it. */
@@ -47,7 +50,7 @@ function toSummary(p: RawPull): PullRequestSummary {
 /** GET /repos/{owner}/{repo}/pulls/{pull_number} */
 export async function getPullRequest(request: GatewayRequest, repo: Repo, number: number): Promise<PullRequestInfo> {
   const { data } = await request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...repo, pull_number: number });
-  return { number: data.number, baseRef: data.base.ref, baseRepo: data.base.repo.full_name, headRef: data.head.ref, headRepo: data.head.repo?.full_name ?? null };
+  return { number: data.number, baseRef: data.base.ref, baseRepo: data.base.repo.full_name, headRef: data.head.ref, headRepo: data.head.repo?.full_name ?? null, state: data.state === 'closed' ? 'closed' : 'open', merged: data.merged === true };
 }
 
 /** A file a pull request changes: its path, what happened to it, and its blob at the head (none when removed). */

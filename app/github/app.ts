@@ -1,5 +1,6 @@
 import type { Probot } from 'probot';
 import { commands } from './commands/commands.js';
+import { issueGraph } from './graph/issue-graph.js';
 import { knowledgePullRequests } from './knowledge/knowledge-pull-requests.js';
 import { reviewSignals } from './knowledge/review-signals.js';
 import { scheduling } from './schedule/scheduling.js';
@@ -16,5 +17,6 @@ export default function harnessApp(app: Probot): void {
   specPullRequests(app);
   knowledgePullRequests(app);
   reviewSignals(app);
+  issueGraph(app);
   app.log.debug('harness app loaded');
 }

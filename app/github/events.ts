@@ -12,7 +12,7 @@ export const APP_EVENTS = {
     actions: ['opened', 'synchronize', 'reopened', 'closed'],
     why:
       'A spec PR opened, reopened or pushed to is validated (check run `harness / spec`) and its plans synced to issues; ' +
-      'a plan PR merged closes its plan issue and starts a scheduling round; a push to a plan PR that changes a line a person commented on, ' +
+      'a plan PR merged closes its plan issue and starts a scheduling round; a spec\'s proposals PR (`harness/graph/<spec>`) merged syncs its plan issues from the merged spec; a push to a plan PR that changes a line a person commented on, ' +
       "and a merged PR that reverts a plan PR, are `review` signals on the spec's signals PR.",
   },
   pull_request_review: {
@@ -37,9 +37,27 @@ export const APP_EVENTS = {
     actions: ['completed'],
     why: 'The worker workflow finishing: the plan is verified, failed, or waiting at a checkpoint; then a scheduling round.',
   },
-} as const satisfies Record<string, { actions: readonly string[]; why: string }>;
+  issue_dependencies: {
+    actions: ['blocked_by_added', 'blocked_by_removed', 'blocking_added', 'blocking_removed'],
+    why: "A person marking one plan issue blocked by another (or unmarking it): a writer's change is proposed to the spec's depends_on, anyone else's put back (app/github/graph).",
+    webhookOnly: true,
+  },
+  sub_issues: {
+    actions: ['sub_issue_added', 'sub_issue_removed', 'parent_issue_added', 'parent_issue_removed'],
+    why: "A person moving a plan issue in the issue tree: under another plan issue of the spec it is a dependency change like the above; any other move is put back (app/github/graph).",
+    webhookOnly: true,
+  },
+} as const satisfies Record<string, { actions: readonly string[]; why: string; webhookOnly?: true }>;
 
 export type AppEvent = keyof typeof APP_EVENTS;
 
 /** The event names in `app.yml`'s order (sorted, so that a diff of the manifest stays small). */
 export const APP_EVENT_NAMES = (Object.keys(APP_EVENTS) as AppEvent[]).sort();
+
+/**
+ * The events an App run by Actions (`templates/workflows/harness-app.yml`) is started for: all
+ * but those GitHub sends only to webhooks (`webhookOnly`: Actions has no trigger for issue
+ * dependencies or sub-issues). There, a change to the issue graph is seen at the next sync of
+ * the spec, which puts the spec's graph back.
+ */
+export const ACTIONS_EVENT_NAMES = APP_EVENT_NAMES.filter((name) => !('webhookOnly' in APP_EVENTS[name]));

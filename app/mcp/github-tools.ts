@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { checkpointOf } from '../engine/forge/checkpoint-markers.js';
 import { parseCommand, ParseError } from '../engine/forge/parse-command.js';
@@ -94,7 +94,7 @@ export function registerGitHubTools(server: McpServer, { github, secrets }: GitH
     {
       title: 'Specs on GitHub',
       description: `The specs on ${where} as the harness App keeps them: each spec's PR and its plan issues with their status labels (planned, ready, blocked, running, checkpoint, verified, failed).`,
-      inputSchema: { spec: specId.optional().describe('Only this spec; every spec with plan issues when left out.') },
+      inputSchema: z.object({ spec: specId.optional().describe('Only this spec; every spec with plan issues when left out.') }),
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     guarded(async (args: { spec?: string }) => {
@@ -112,10 +112,10 @@ export function registerGitHubTools(server: McpServer, { github, secrets }: GitH
         `Ask the harness App on ${where} to execute a spec, a phase or a plan: posts the comment \`/harness execute <spec>/<target>\` on the spec PR (or a plan issue) as you, with your token. ` +
         'The App then queues the plans and its scheduling round dispatches the worker for those whose dependencies are verified; it acts only if you may steer plans there (write access), and it answers in the thread. ' +
         'Follow the plans with harness_github_specs.',
-      inputSchema: {
+      inputSchema: z.object({
         spec: specId,
         target: z.string().regex(/^(all|\d{1,2}|\d{2}-\d{2})$/, 'all, a phase (PP) or a plan (PP-NN)').describe('all, a phase PP (02), or a plan PP-NN (02-01).'),
-      },
+      }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
     guarded(async (args: { spec: string; target: string }) => {
@@ -140,7 +140,7 @@ export function registerGitHubTools(server: McpServer, { github, secrets }: GitH
     {
       title: 'Checkpoints waiting on GitHub',
       description: `The plans on ${where} waiting for a person (plan issues at status:checkpoint, their check run action_required with an Approve button): the question the worker asked on the issue, and how to answer with harness_github_respond.`,
-      inputSchema: { spec: specId.optional().describe('Only this spec; every spec when left out.') },
+      inputSchema: z.object({ spec: specId.optional().describe('Only this spec; every spec when left out.') }),
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     guarded(async (args: { spec?: string }) => {
@@ -163,11 +163,11 @@ export function registerGitHubTools(server: McpServer, { github, secrets }: GitH
       description:
         `Answer a plan waiting at a checkpoint on ${where}: posts \`/harness respond <spec>/<plan> <answer>\` on the plan issue as you. ` +
         'The App records the answer under the question, sets the plan running and dispatches the worker to resume; "approve" passes a human check. It acts only if you may steer plans there.',
-      inputSchema: {
+      inputSchema: z.object({
         spec: specId,
         plan: planId,
         answer: z.string().trim().min(1).max(1000).regex(/^[^\r\n]+$/, 'one line: the App reads the answer from the command\'s line').describe('The answer, on one line.'),
-      },
+      }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     guarded(async (args: { spec: string; plan: string; answer: string }) => {

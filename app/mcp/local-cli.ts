@@ -9,7 +9,7 @@ export interface CliOutcome {
 /**
  * harness's own CLI, run in this process on the repository: the `mcp` command hands it in, so
  * that the tools answer with exactly what `harness status --json`, `validate --json`,
- * `graph --json` and `respond` say (their stable outputs, README: JSON output), and this
+ * `graph --json` and `respond` say (their stable outputs, docs/cli.md: JSON output), and this
  * adapter depends on no CLI code.
  */
 export type LocalCli = (args: readonly string[]) => Promise<CliOutcome>;

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { AGENT_NAMES } from '../agents/registry.js';
 import { cliJson, type LocalCli } from './local-cli.js';
@@ -48,7 +48,7 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
     {
       title: 'List specs',
       description: 'The specs of this repository (each directory with a SPEC.md under specs_root, default docs/specs) whether each is valid, and where each stands: not run yet, running, verified plans and phases, failures, checkpoints waiting.',
-      inputSchema: {},
+      inputSchema: z.object({}),
       annotations: { readOnlyHint: true },
     },
     guarded(async () => {
@@ -79,7 +79,7 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
     {
       title: 'Spec status',
       description: 'One spec\'s state as `harness status --json` gives it: each phase and plan with its state, the running step, why a plan failed or is blocked, the checkpoints waiting, the integration branch.',
-      inputSchema: { spec },
+      inputSchema: z.object({ spec }),
       annotations: { readOnlyHint: true },
     },
     guarded(async (args: { spec: string }) => {
@@ -94,7 +94,7 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
     {
       title: 'Validate a spec',
       description: 'Parse and check a spec (SPEC.md, ROADMAP.md, every PLAN.md, and .github/harness.yml) as `harness validate` does. Every problem comes as file:line: message, the file relative to the repository root; valid is false when any is an error.',
-      inputSchema: { spec },
+      inputSchema: z.object({ spec }),
       annotations: { readOnlyHint: true },
     },
     guarded(async (args: { spec: string }) => {
@@ -111,7 +111,7 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
     {
       title: 'Dependency graph',
       description: 'A spec\'s dependency graph as `harness graph` shows it: phases, plans, dependencies, the critical path, the topological order and the write conflicts between plans that could run at once. The structured result is `harness graph --json`.',
-      inputSchema: { spec },
+      inputSchema: z.object({ spec }),
       annotations: { readOnlyHint: true },
     },
     guarded(async (args: { spec: string }) => {
@@ -135,13 +135,13 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
         'Start `harness run` for a spec, one phase of it, or one plan, as a process of its own on this checkout (each plan in its own worktree and branch, verified, merged into harness/<spec>/integration). ' +
         'Returns at once with a run id: follow it with harness_run_status (which can wait up to 50 s for a change), answer its checkpoints with harness_respond, stop it with harness_stop_run. ' +
         'A run stopped for any reason resumes where it was when executed again.',
-      inputSchema: {
+      inputSchema: z.object({
         spec,
         phase: phaseId.optional().describe('Run only the plans of this phase (PP).'),
         plan: planId.optional().describe('Run only this plan (PP-NN).'),
         agent: z.enum(AGENT_NAMES).optional().describe('Run every plan with this agent instead of the configured one.'),
         retry: z.boolean().optional().describe('Give failed and blocked plans, and failed phases, a fresh attempt.'),
-      },
+      }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     guarded(async (args: { spec: string; phase?: string; plan?: string; agent?: (typeof AGENT_NAMES)[number]; retry?: boolean }) => {
@@ -165,10 +165,10 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
       description:
         'A run started by harness_execute: running, finished (with what its exit code means) or stopped; the spec\'s plans and phases as they are now, the checkpoints waiting for an answer, and the run\'s last output. ' +
         'With wait_seconds, waits up to that long for the run to end or to stop at a new checkpoint, so that following a run needs few calls.',
-      inputSchema: {
+      inputSchema: z.object({
         run: z.string().min(1).describe('The run id harness_execute returned (run-1).'),
         wait_seconds: z.number().int().min(0).max(MAX_WAIT_SECONDS).optional().describe(`Wait up to this many seconds (at most ${MAX_WAIT_SECONDS}) for the run to end or reach a checkpoint.`),
-      },
+      }),
       annotations: { readOnlyHint: true },
     },
     guarded(async (args: { run: string; wait_seconds?: number }) => {
@@ -190,7 +190,7 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
     {
       title: 'Stop a run',
       description: 'Stop a run started by harness_execute as Ctrl-C would: its agents are stopped and its state kept, so executing the same again resumes where it was.',
-      inputSchema: { run: z.string().min(1).describe('The run id harness_execute returned.') },
+      inputSchema: z.object({ run: z.string().min(1).describe('The run id harness_execute returned.') }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     },
     guarded(async (args: { run: string }) => {
@@ -204,7 +204,7 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
     {
       title: 'Checkpoints waiting',
       description: 'The checkpoints plans (and phases, as phase-PP) are waiting at for a person: a decision, a human verification or an action; with the question, the options and how to answer with harness_respond.',
-      inputSchema: { spec: spec.optional().describe('Only this spec; every spec of the repository when left out.') },
+      inputSchema: z.object({ spec: spec.optional().describe('Only this spec; every spec of the repository when left out.') }),
       annotations: { readOnlyHint: true },
     },
     guarded(async (args: { spec?: string }) => {
@@ -228,11 +228,11 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
       description:
         'Answer the checkpoint a plan (or a phase, as phase-PP) waits at, as `harness respond` does: a running run picks it up at once, a stopped one when executed again. ' +
         'For a decision with options, the answer must be one of them; for a human verification, "approve" (or yes, ok, pass) passes it and anything else fails it with your words as the evidence.',
-      inputSchema: {
+      inputSchema: z.object({
         spec,
         plan: z.string().regex(/^(\d{2}-\d{2}|phase-\d{1,2})$/, 'a plan id (PP-NN) or phase-PP').describe('The plan (PP-NN) or phase (phase-PP) that waits.'),
         answer: z.string().trim().min(1).max(4000).describe('The answer.'),
-      },
+      }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     },
     guarded(async (args: { spec: string; plan: string; answer: string }) => {
@@ -250,7 +250,7 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
     {
       title: 'A plan\'s SUMMARY and VERIFICATION',
       description: 'The SUMMARY.md a plan\'s attempt left (what was done, its commits, its checks\' results, why it failed) and the VERIFICATION.md of the plan (from GitHub) and of its phase, read from the run\'s integration branch or, once merged, from the checkout.',
-      inputSchema: { spec, plan: planId },
+      inputSchema: z.object({ spec, plan: planId }),
       annotations: { readOnlyHint: true },
     },
     guarded(async (args: { spec: string; plan: string }) => {

@@ -1,4 +1,4 @@
-/** `harness status --json`, as the tools read it (README: JSON output). */
+/** `harness status --json`, as the tools read it (docs/cli.md: JSON output). */
 export interface StatusReport {
   spec: string;
   title: string;

@@ -5,8 +5,9 @@ import { TRAILER_PLAN, TRAILER_SPEC, trailerValue } from '../engine/core/agents/
 import { CheckpointSchema, type Checkpoint } from '../engine/core/protocol/messages.js';
 import { makeSafe, type SafetyOptions } from '../machine/content-safety.js';
 import { readTextIfExists } from '../machine/files.js';
-import { readClaudeState, seedClaudeState } from '../agents/claude.js';
 import { claudeTranscriptPath } from '../agents/claude-session.js';
+import { sessionCarrierFor } from '../agents/registry.js';
+import { sessionFileInside } from '../agents/session-carrier.js';
 import type { Checkout } from './checkout.js';
 import { WorkerError } from './worker-run.js';
 
@@ -14,8 +15,9 @@ import { WorkerError } from './worker-run.js';
  * A checkpoint taken on one runner and resumed on another (docs/github-flow.md, 7). The job
  * cannot wait for a person, so it ends, and everything the next runner needs travels on the
  * plan branch in one `wip` commit: the work in progress as the agent left it, and under
- * `.harness/checkpoint/` the question (checkpoint.json) and, for Claude Code, the session's
- * transcript. The transcript goes on the branch rather than into a workflow artifact because
+ * `.harness/checkpoint/` the question (checkpoint.json) and the files of the agent's session
+ * (under session/, as the agent's SessionCarrier names them: for Claude Code the session's
+ * transcript). The session goes on the branch rather than into a workflow artifact because
  * the branch is what the next run checks out anyway, needs no extra token scope and outlives
  * the artifact retention; it passes the content-safety pass first like anything committed.
  * The resumed run folds the wip commit away (its changes back as uncommitted work, the
@@ -24,7 +26,10 @@ import { WorkerError } from './worker-run.js';
 
 export const CHECKPOINT_DIR = '.harness/checkpoint';
 export const CHECKPOINT_FILE = `${CHECKPOINT_DIR}/checkpoint.json`;
-export const TRANSCRIPT_FILE = `${CHECKPOINT_DIR}/session.jsonl`;
+/** Where a session's files go on the branch, by their path under the CLI's session home. */
+export const SESSION_DIR = `${CHECKPOINT_DIR}/session`;
+/** Checkpoints saved before sessions were carried as files: Claude Code's transcript alone. */
+const LEGACY_TRANSCRIPT_FILE = `${CHECKPOINT_DIR}/session.jsonl`;
 export const TRAILER_CHECKPOINT = 'Harness-Checkpoint';
 
 const SavedSchema = z.object({
@@ -33,8 +38,12 @@ const SavedSchema = z.object({
   plan: z.string(),
   agent: z.string(),
   checkpoint: CheckpointSchema,
-  /** The agent's session to resume, and where its transcript is on the branch. */
-  session: z.object({ id: z.string().min(1), transcript: z.string() }).optional(),
+  /**
+   * The agent's session to resume: its files, by their path under the CLI's session home (each
+   * is on the branch under SESSION_DIR), or, in checkpoints saved before that, Claude Code's
+   * transcript alone.
+   */
+  session: z.object({ id: z.string().min(1), files: z.array(z.string().min(1)).optional(), transcript: z.string().optional() }).optional(),
   at: z.string(),
 });
 export type SavedCheckpoint = z.infer<typeof SavedSchema>;
@@ -53,13 +62,16 @@ export interface SaveInput {
 /** Commit the work in progress and the checkpoint as one wip commit; returns what was saved. */
 export async function saveCheckpoint(checkout: Checkout, input: SaveInput): Promise<SavedCheckpoint> {
   const saved: SavedCheckpoint = { version: 1, spec: input.spec, plan: input.plan, agent: input.agent, checkpoint: input.checkpoint, at: input.at.toISOString() };
-  if (input.agent === 'claude') {
-    const state = await readClaudeState(input.logDir);
-    const transcript = state.sessionId ? await readTextIfExists(claudeTranscriptPath(checkout.root, state.sessionId, input.env)) : undefined;
-    if (state.sessionId && transcript !== undefined) {
-      await write(checkout.root, TRANSCRIPT_FILE, (await makeSafe(transcript, input.safety)).text);
-      saved.session = { id: state.sessionId, transcript: TRANSCRIPT_FILE };
+  const carrier = sessionCarrierFor(input.agent);
+  const sessionId = carrier ? await carrier.current(input.logDir) : undefined;
+  if (carrier && sessionId) {
+    const home = carrier.home(checkout.root, input.env);
+    const files = await carrier.files(home, sessionId);
+    for (const file of files) {
+      const text = await readFile(join(home, file), 'utf8');
+      await write(checkout.root, `${SESSION_DIR}/${file}`, (await makeSafe(text, input.safety)).text);
     }
+    if (files.length > 0) saved.session = { id: sessionId, files };
   }
   await write(checkout.root, CHECKPOINT_FILE, `${JSON.stringify(saved, null, 2)}\n`);
   await checkout.git.addAll();
@@ -98,12 +110,21 @@ export async function restoreCheckpoint(checkout: Checkout, input: { spec: strin
     throw new WorkerError(`${CHECKPOINT_FILE} on the plan branch is not a checkpoint of ${input.spec} ${input.plan}: /harness retry ${input.plan} starts over`);
   }
   const saved = parsed.data;
-  if (saved.session) {
-    const transcript = await readFile(join(checkout.root, saved.session.transcript), 'utf8');
-    const target = claudeTranscriptPath(checkout.root, saved.session.id, input.env);
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, transcript);
-    await seedClaudeState(input.logDir, { sessionId: saved.session.id, checkpoint: saved.checkpoint });
+  const carrier = sessionCarrierFor(saved.agent);
+  if (saved.session && carrier) {
+    const home = carrier.home(checkout.root, input.env);
+    const files = saved.session.files ?? [];
+    for (const file of files) {
+      const inside = sessionFileInside(file);
+      if (inside === undefined) throw new WorkerError(`${CHECKPOINT_FILE} on the plan branch names the session file "${file}", outside the agent's session folder: /harness retry ${input.plan} starts over`);
+      await write(home, inside, await readFile(join(checkout.root, SESSION_DIR, inside), 'utf8'));
+    }
+    if (saved.session.transcript !== undefined && saved.agent === 'claude') {
+      const target = claudeTranscriptPath(checkout.root, saved.session.id, input.env);
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, await readFile(join(checkout.root, LEGACY_TRANSCRIPT_FILE), 'utf8'));
+    }
+    await carrier.seed(input.logDir, { sessionId: saved.session.id, checkpoint: saved.checkpoint });
   }
   await checkout.git.run(['reset', '--quiet', '--mixed', 'HEAD~1']);
   await rm(join(checkout.root, CHECKPOINT_DIR), { recursive: true, force: true });

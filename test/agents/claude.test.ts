@@ -272,6 +272,25 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
     expect(worker.messages.at(-1)).toMatchObject({ usage: { turns: 5, costUsd: 0.1049, inputTokens: 2 * 94372, outputTokens: 2 * 1893 } });
   });
 
+  it('asks a checkpoint the plan foresees when claude finished without asking it, and gives the answer back to the same session', async () => {
+    const { repo, logDir, env, calls } = await setup('success.jsonl,checkpoint-resumed.jsonl');
+    const body = ['', '```checkpoint decision Storage backend', 'Which store should the service use by default?', 'options: memory, file', 'id: storage', '```'].join('\n');
+    const worker = testWorker({ repo, logDir, plan: planFrom(`${PLAN(false)}${body}`), env });
+    const running = new ClaudeAgent().run(worker.context);
+
+    const asked = await worker.waitFor('decision_needed');
+    const checkpoint = { id: 'storage', kind: 'decision' as const, prompt: 'Which store should the service use by default?', options: ['memory', 'file'], source: 'Storage backend' };
+    expect(asked).toEqual({ ...ENVELOPE, type: 'decision_needed', plan: '01-02', checkpoint });
+    expect(worker.messages).toContainEqual(progress('claude finished without asking checkpoint storage, which the plan foresees: harness asks it'));
+    worker.respond({ ...ENVELOPE, type: 'decision_made', checkpoint: 'storage', answer: 'file' });
+    await running;
+
+    const [, second] = await calls();
+    expect(second!.args.slice(0, 7)).toEqual(['-p', answerPrompt(checkpoint, 'file'), '--output-format', 'stream-json', '--verbose', '--resume', '5d1c7b1e-0f3a-4c1e-9b8e-2f7d5a6c1e01']);
+    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed' });
+    expect(worker.messages.filter((m) => m.type === 'decision_needed')).toHaveLength(1);
+  });
+
   it('after a restart while waiting at a checkpoint, asks again and continues the session with its work in place', async () => {
     const { repo, logDir, base, env, calls } = await setup('checkpoint.jsonl,checkpoint-resumed.jsonl');
     const first = testWorker({ repo, logDir, plan: planFrom(PLAN(false)), env });

@@ -250,7 +250,7 @@ describe('harness run, before it starts', () => {
       stderr: `harness run: --agent command: the command agent runs a command of yours, which .github/harness.yml names; add to .github/harness.yml:
   agents:
     command: { command: "codex exec --full-auto -", protocol: false }
-(the plan's brief is the command's stdin; protocol: true if it speaks harness's worker protocol; README: Agents, Configuration)
+(the plan's brief is the command's stdin; protocol: true if it speaks harness's worker protocol; docs/agents.md)
 `,
     });
   });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -31,12 +32,72 @@ function cliPackages(): Set<string> {
 describe('the published CLI', () => {
   it('needs only its dependencies: the App\'s server (Probot) is an optional peer, installed for the App alone', () => {
     const used = [...cliPackages()].sort();
-    expect(used).toEqual(expect.arrayContaining(['@modelcontextprotocol/sdk', 'yaml', 'zod']));
+    expect(used).toEqual(expect.arrayContaining(['@modelcontextprotocol/server', 'yaml', 'zod']));
     expect(used.filter((p) => !(p in pkg.dependencies))).toEqual([]);
     expect(used).not.toContain('probot');
     for (const app of ['probot', '@probot/adapter-github-actions']) {
       expect(pkg.dependencies).not.toHaveProperty(app);
       expect(pkg.peerDependenciesMeta?.[app]?.optional).toBe(true);
     }
+  });
+});
+
+interface LockEntry {
+  version?: string;
+  dev?: boolean;
+  engines?: { node?: string };
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+}
+const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+
+/** The lockfile entry npm resolves `name` to from the package at `from` (node_modules lookup, nearest first). */
+function resolved(from: string, name: string): [string, LockEntry] | undefined {
+  for (let dir = from; ; dir = dir.slice(0, dir.lastIndexOf('/node_modules/')) || '') {
+    const key = `${dir ? `${dir}/` : ''}node_modules/${name}`;
+    if (lock.packages[key]) return [key, lock.packages[key]];
+    if (!dir) return undefined;
+  }
+}
+
+/** Every package a user's `npm install harness` installs: the dependencies, transitively, as the lockfile resolves them. */
+function installedForUsers(): Map<string, LockEntry> {
+  const found = new Map<string, LockEntry>();
+  const visit = (from: string, deps: Record<string, string>) => {
+    for (const name of Object.keys(deps)) {
+      const hit = resolved(from, name);
+      if (!hit || found.has(hit[0])) continue;
+      found.set(hit[0], hit[1]);
+      visit(hit[0], { ...hit[1].dependencies });
+    }
+  };
+  visit('', pkg.dependencies);
+  return found;
+}
+
+describe('installing the published CLI on Node 20', () => {
+  it('installs no package whose engines exclude Node 20 (npm would warn EBADENGINE)', () => {
+    const excluded = [...installedForUsers()]
+      .filter(([, entry]) => entry.engines?.node && !semver.satisfies('20.19.0', entry.engines.node))
+      .map(([key, entry]) => `${key}@${entry.version} wants node ${entry.engines!.node}`);
+    expect(excluded).toEqual([]);
+  });
+
+  it('installs no web server: the MCP server harness serves on stdio comes without the HTTP transports', () => {
+    const servers = ['express', 'hono', '@hono/node-server', 'cors', 'body-parser', 'probot'];
+    const installed = [...installedForUsers().keys()].map((key) => key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length));
+    expect(installed.filter((name) => servers.includes(name))).toEqual([]);
+    expect(installed).toContain('@modelcontextprotocol/server');
+  });
+
+  it("resolves every dependency within its own declared range: package.json's overrides do not ship, so a user would get what the range says", () => {
+    const outside: string[] = [];
+    for (const [key, entry] of installedForUsers()) {
+      for (const [name, range] of Object.entries(entry.dependencies ?? {})) {
+        const hit = resolved(key, name);
+        if (hit?.[1].version && !semver.satisfies(hit[1].version, range)) outside.push(`${key} wants ${name}@${range}, the lockfile gives ${hit[1].version} (an override)`);
+      }
+    }
+    expect(outside).toEqual([]);
   });
 });

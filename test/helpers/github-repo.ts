@@ -119,7 +119,7 @@ export class FakeGitHub {
   /** Branches: name → commit. */
   branches = new Map<string, string>();
   /** Pull requests by number, as GET /pulls/{n} answers (the fields harness reads). */
-  pulls = new Map<number, { base: { ref: string; full_name: string }; head: { ref: string; full_name: string } }>();
+  pulls = new Map<number, { base: { ref: string; full_name: string }; head: { ref: string; full_name: string }; state?: 'open' | 'closed'; merged?: boolean }>();
   /** The paths each pull request changes (GET /pulls/{n}/files), as a test sets them. */
   readonly pullFiles = new Map<number, string[]>();
   /** Review comments by pull request number (GET /pulls/{n}/comments), as GitHub's REST API lists them. */
@@ -687,9 +687,12 @@ export class FakeGitHub {
     }
     if ((m = /^GET \/pulls\/(\d+)$/.exec(route))) {
       const pull = this.pulls.get(Number(m[1]));
-      if (!pull) return [404, { message: 'Not Found' }];
+      if (!pull) {
+        const opened = this.pullRequests.find((p) => p.number === Number(m![1]));
+        return opened ? [200, { ...this.pullJson(opened), merged: opened.merged }] : [404, { message: 'Not Found' }];
+      }
       const side = (s: { ref: string; full_name: string }) => ({ ref: s.ref, repo: { full_name: s.full_name } });
-      return [200, { number: Number(m[1]), base: side(pull.base), head: side(pull.head) }];
+      return [200, { number: Number(m[1]), base: side(pull.base), head: side(pull.head), state: pull.state ?? 'open', merged: pull.merged ?? false }];
     }
     if ((m = /^GET \/git\/ref\/heads\/(.+)$/.exec(route))) {
       const sha = this.branches.get(m[1]!);

@@ -181,9 +181,10 @@ describe('the bundled worker action on a runner', () => {
     expect(first.outputs).toMatchObject({ result: 'checkpoint', checkpoint: 'tone' });
     const wip = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
     expect(git(s.repo.remote, 'log', '-1', '--format=%s', wip)).toBe('wip(01-01): waiting at checkpoint tone');
-    const saved = JSON.parse(git(s.repo.remote, 'show', `${wip}:.harness/checkpoint/checkpoint.json`)) as { session: { id: string }; checkpoint: { id: string } };
+    const saved = JSON.parse(git(s.repo.remote, 'show', `${wip}:.harness/checkpoint/checkpoint.json`)) as { session: { id: string; files: string[] }; checkpoint: { id: string } };
     expect(saved.checkpoint.id).toBe('tone');
-    expect(git(s.repo.remote, 'show', `${wip}:.harness/checkpoint/session.jsonl`)).toContain('Formal or casual?');
+    expect(saved.session.files).toEqual([`${saved.session.id}.jsonl`]);
+    expect(git(s.repo.remote, 'show', `${wip}:.harness/checkpoint/session/${saved.session.id}.jsonl`)).toContain('Formal or casual?');
     expect(git(s.repo.remote, 'show', `${wip}:out/draft.txt`)).toBe('hello');
     const check = s.github.checkRuns.find((r) => r.id === APP_CHECK)!;
     expect(check).toMatchObject({ status: 'completed', conclusion: 'action_required' });

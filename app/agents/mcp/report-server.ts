@@ -1,7 +1,7 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { McpServer } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { HarnessError } from '../../engine/core/error.js';
-import { AWAIT_TOOL, awaitShape, BRIDGE_TOKEN_ENV, BRIDGE_URL_ENV, MCP_SERVER_NAME, REPORT_TOOL, reportShape, type AwaitAnswer } from './report-tools.js';
+import { AWAIT_TOOL, AwaitSchema, BRIDGE_TOKEN_ENV, BRIDGE_URL_ENV, MCP_SERVER_NAME, REPORT_TOOL, ReportSchema, type AwaitAnswer } from './report-tools.js';
 
 export class ReportServerError extends HarnessError {}
 
@@ -32,7 +32,7 @@ export async function runReportServer(env: NodeJS.ProcessEnv = process.env): Pro
       description:
         'Tell the harness orchestrator what you are doing: session_ready once, task_started per task, progress_update now and then, ' +
         'decision_needed / verification_needed / action_needed before harness_worker_await, task_completed or task_failed at the end.',
-      inputSchema: reportShape,
+      inputSchema: ReportSchema,
       // Writes only to this run's own progress (the check run, the plan issue at a checkpoint): nothing outside, nothing undone.
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
@@ -46,7 +46,7 @@ export async function runReportServer(env: NodeJS.ProcessEnv = process.env): Pro
     {
       title: "Wait for a person's answer",
       description: 'Wait for the answer to a checkpoint you reported (a decision, a verification, an action done). May take long; if told to stop, end your turn at once.',
-      inputSchema: awaitShape,
+      inputSchema: AwaitSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) => {

@@ -11,7 +11,7 @@ Show a spec's dependency graph: phases, plans, dependencies, the critical path,
 the topological order, and write conflicts between plans that could run at once.
 
 Options:
-  --format F  text (default), json (stable, see README) or mermaid
+  --format F  text (default), json (stable, see docs/cli.md) or mermaid
   --json      the same as --format json
   -h, --help  show this help
 

@@ -24,7 +24,7 @@ Options:
   --knowledge DIR  the knowledge store (default: .harness/knowledge in this repository)
   --at TIME        decide as of this ISO-8601 time (default: now), e.g. to see next week's decay
   --dry-run        decide and report, write nothing
-  --json           print the stable JSON report (see README: harness prune)
+  --json           print the stable JSON report (see docs/knowledge.md: Genes and capsules)
   -h, --help       show this help
 
 The changes are written into the store (new and changed gene files, removed ones deleted, one

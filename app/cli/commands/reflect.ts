@@ -31,7 +31,7 @@ new lesson; without it, harness drafts it from the evidence and says so in the l
 Options:
   --knowledge DIR  the knowledge store (default: .harness/knowledge in this repository)
   --dry-run        decide and report, write nothing and run no agent
-  --json           print the stable JSON report (see README: harness reflect)
+  --json           print the stable JSON report (see docs/knowledge.md: Reflection)
   -h, --help       show this help
 
 New and updated lessons are written into the store; review them and commit them (a

@@ -17,7 +17,7 @@ N slots, against the lower bound and GSD's wave-based execution of the same plan
 Options:
   --slots N         parallel slots (default: slots in .github/harness.yml, else ${DEFAULT_SLOTS})
   --durations FILE  JSON object from plan id to minutes; plans not in it take ${DEFAULT_MINUTES}
-  --json            print a stable JSON report (see README: JSON output)
+  --json            print a stable JSON report (see docs/cli.md: JSON output)
   -h, --help        show this help
 
 Exit: 0 simulated, 1 the spec has errors (printed as file:line: message), 2 usage error.

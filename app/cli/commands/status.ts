@@ -18,7 +18,7 @@ a person (and how to answer), what failed and why. A run whose process is gone (
 crashed, the machine restarted) shows as stopped, with the command that resumes it.
 
 Options:
-  --json     the same as stable JSON (see README: JSON output)
+  --json     the same as stable JSON (see docs/cli.md: JSON output)
   -h, --help show this help
 
 Exit: 0.

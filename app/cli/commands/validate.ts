@@ -16,7 +16,7 @@ and the repository's .github/harness.yml when there is one.
 Every problem is printed as file:line: message, all at once, then the verdict.
 
 Options:
-  --json     print a stable JSON report (see README: JSON output)
+  --json     print a stable JSON report (see docs/cli.md: JSON output)
   -h, --help show this help
 
 Exit: 0 no errors (warnings allowed), 1 problems found, 2 usage error,

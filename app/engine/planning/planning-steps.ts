@@ -27,11 +27,11 @@ export interface PlanningStage {
   research?: boolean;
   /** A verdict on the plans: frontmatter `verdict: pass|gaps`, a `## Coverage` section. */
   verdict?: boolean;
-  /** `## ` sections each file it writes must have, with something under them (the README's promise of what the document holds). */
+  /** `## ` sections each file it writes must have, with something under them (docs/planning.md's promise of what the document holds). */
   sections?: string[];
 }
 
-/** What PROJECT.md holds (README: Planning; the planner's instructions name the same headings). */
+/** What PROJECT.md holds (docs/planning.md: Planning; the planner's instructions name the same headings). */
 export const PROJECT_SECTIONS = ['Core value', 'Users and use', 'Constraints', 'Out of scope', 'Open questions'];
 
 /** Where the verifier's check of a phase's plans goes. */

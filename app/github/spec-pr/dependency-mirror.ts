@@ -14,6 +14,13 @@ export class DependencyMirror {
   refused = 0;
   /** Edges not mirrored because an issue has GitHub's most links of that kind (DEPENDENCY_LINKS_PER_KIND): no request is spent on them. */
   capped = 0;
+  /**
+   * Links between the spec's own plan issues that GitHub has and neither the spec nor the
+   * record does (someone added them by hand, and no event told the App), which this sync took
+   * away: issue number → the plans they named (app/github/graph says so on the issues).
+   */
+  readonly undone = new Map<number, string[]>();
+  private readonly foreign = new Map<number, Set<string>>();
 
   /**
    * `blocking`: how many issues each plan's issue blocks already, counted from the records of
@@ -48,8 +55,10 @@ export class DependencyMirror {
     for (const id of ids) {
       const found = planOf.get(id);
       if (!found) continue;
-      if (found.own) plans.push(found.plan);
-      else if ((await this.github.removeBlockedBy(issue.number, id)) === 'done') this.removed++;
+      if (found.own) {
+        plans.push(found.plan);
+        if (!recorded.includes(found.plan)) this.foreign.set(issue.number, (this.foreign.get(issue.number) ?? new Set()).add(found.plan));
+      } else if ((await this.github.removeBlockedBy(issue.number, id)) === 'done') this.removed++;
     }
     return plans;
   }
@@ -76,6 +85,7 @@ export class DependencyMirror {
         mirrored.delete(plan);
         if (blocker) this.removed++;
         this.blocking.set(plan, Math.max(0, (this.blocking.get(plan) ?? 0) - 1));
+        if (blocker && this.foreign.get(issueNumber)?.has(plan)) this.undone.set(issueNumber, [...(this.undone.get(issueNumber) ?? []), plan]);
       } else if (outcome === 'unavailable') this.available = false;
     }
     for (const plan of wanted) {

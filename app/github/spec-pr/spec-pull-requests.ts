@@ -10,6 +10,7 @@ import { ANNOTATION_MESSAGE_MAX_BYTES, ANNOTATION_TITLE_MAX } from '../../gatewa
 import { CHECK_RUN_TEXT_MAX, CONTENT_WRITES_PER_HOUR } from '../../gateway/limits.js';
 import { appGateway } from '../app-gateway.js';
 import { readConfig } from '../config.js';
+import { noteUndoneLinks } from '../graph/undone-links.js';
 import { alreadySynced } from './already-synced.js';
 import { carryForward } from './carry-forward.js';
 import { deliveryBudget, readSpecFiles } from './read-spec.js';
@@ -146,11 +147,13 @@ async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<v
           // creating the same issues meanwhile. Read them again and converge (the lowest-numbered
           // issue of each kept, the others closed as duplicates, their sub-issues and edges moved).
           const again = await syncPlanIssues({ ...sync, issues: await github.planIssues(spec.id) });
-          synced = { issues: again.issues, tally: mergeTallies(synced.tally, again.tally) };
+          synced = { issues: again.issues, tally: mergeTallies(synced.tally, again.tally), undone: new Map([...synced.undone, ...again.undone]) };
         }
         // After a race (duplicates closed), the comments are read and the status comment kept once.
         const raced = synced.tally.duplicates.length > 0 || (synced.tally.tracking?.duplicates.length ?? 0) > 0;
         await refreshStatusComment(github, pr.number, spec, [...synced.issues.values()], { dedupe: raced });
+        // Links people added by hand that no event told the App about, taken away: said on their issues (app/github/graph).
+        await noteUndoneLinks(github, sync, synced.issues, synced.undone);
         outcome.sync = synced.tally;
       } else if (spec && l.result.valid) {
         outcome.notSynced = 'This pull request comes from a fork, so harness validated the spec but wrote no issues: plan issues are synced from pull requests of branches in this repository.';

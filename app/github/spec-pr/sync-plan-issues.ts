@@ -41,6 +41,8 @@ export interface PlanIssueSyncResult {
   tally: SyncTally;
   /** Each plan's issue after the sync, removed plans' included. */
   issues: Map<string, IssueRecord>;
+  /** Links someone added by hand between the spec's plan issues that the sync took away (DependencyMirror.undone). */
+  undone: ReadonlyMap<number, string[]>;
 }
 
 /**
@@ -206,7 +208,7 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
     const through = [...spec.phases].reverse().find((ph) => ph.plans.some((p) => issues.has(p)))?.id ?? spec.phases[0]!.id;
     tally.window = { issued, total: spec.plans.length, through };
   }
-  return { tally, issues };
+  return { tally, issues, undone: mirror.undone };
 }
 
 /** Is a plan's issue done, from the list alone: closed, with the App's record of why (verified-record.ts)? */

@@ -4,7 +4,7 @@ import type { Spec } from '../spec/model.js';
 import type { GraphAnalysis } from './analyze.js';
 import { oneLine } from '../spec/problem.js';
 
-/** The stable `harness graph --format json` document (see README: JSON output). */
+/** The stable `harness graph --format json` document (see docs/cli.md: JSON output). */
 export interface GraphJson {
   spec: { id: string; title: string };
   phases: { id: string; title: string; plans: string[]; checks: number }[];

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * `.github/harness.yml`: every key optional, every default documented here and in the
- * README. The GitHub App reads it with `context.config`; the local runner reads the same
+ * `.github/harness.yml`: every key optional, every default documented here and in
+ * docs/agents.md (Configuration). The GitHub App reads it with `context.config`; the local runner reads the same
  * file from the checkout.
  */
 export const HarnessConfigSchema = z

@@ -79,7 +79,7 @@ export async function checkTestsPass(check: TestsPass, ports: VerifyPorts, timeo
     return fail(await evidence(`${exit} but no tests ran (${quote(ran.seen ?? '', 60)}); a test command that runs nothing is not green`, r, ports));
   }
   if (ran.verdict === 'unknown') {
-    // The README's promise: tests_pass passes when the output shows tests ran. An exit code alone is what build_succeeds judges.
+    // docs/spec.md's promise: tests_pass passes when the output shows tests ran. An exit code alone is what build_succeeds judges.
     return fail(await evidence(`${exit}, but its output shows no tests ran: no test runner's summary (such as "# pass 3", "Tests  3 passed", "3 passed in 0.12s") is in it; use build_succeeds or command_output for a command that is not a test runner`, r, ports));
   }
   return pass(await evidence(`${exit}; tests ran (${quote(ran.seen ?? '', 60)})`, r, ports));

@@ -89,7 +89,7 @@ export function importPath(path: string): GsdPathMapping {
     return { kind: 'project-research', target: `planning/research/project/${parts[1]}` };
   }
   if (parts[0] !== 'phases') {
-    return skip(planLike ? 'a plan outside phases/: GSD plans live in phases/NN-name/; move it into its phase directory' : 'not a GSD file harness maps (see README: harness import)');
+    return skip(planLike ? 'a plan outside phases/: GSD plans live in phases/NN-name/; move it into its phase directory' : 'not a GSD file harness maps (see docs/planning.md: Importing GSD)');
   }
   if (parts.length !== 3) return skip(`not directly inside a phase directory phases/NN-name/ (it is ${parts.length === 2 ? 'in phases/ itself' : `${parts.length - 3} ${parts.length === 4 ? 'directory' : 'directories'} deeper`})`);
   const phase = phaseDir(parts[1]!);

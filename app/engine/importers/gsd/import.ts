@@ -85,7 +85,7 @@ interface PlacedPlan {
 
 /**
  * Convert a GSD `.planning/` tree into the files of a harness spec directory
- * (docs/design.md "Spec directory", README "harness import" for the table). Every input file is
+ * (docs/design.md "Spec directory", docs/planning.md "Importing GSD" for the table). Every input file is
  * either written or listed in `skipped` with the reason, and every file that looks like a
  * plan and is not imported is an error: nothing is dropped silently.
  */

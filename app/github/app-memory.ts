@@ -1,3 +1,4 @@
+import type { SpecFile } from '../engine/core/spec/text.js';
 import { ConditionalCache } from '../gateway/conditional.js';
 import { HOUR_MS, realClock, requestsPerHour, RollingWindow, type Clock } from '../gateway/pacer.js';
 
@@ -22,6 +23,8 @@ export const appMemory = {
   paces: new Map<string, RollingWindow>(),
   /** What the secret scan found in each blob the knowledge check read (knowledge-check-run.ts): a blob never changes. */
   scannedBlobs: new Map<string, readonly { rule: string; line: number }[]>(),
+  /** A large spec's files by its directory's Git tree (schedule/issue-window.ts): a tree never changes; the last few kept. */
+  specTrees: new Map<string, readonly SpecFile[]>(),
   requestsPerHour: requestsPerHour(),
   clock: realClock as Clock,
 };
@@ -51,5 +54,6 @@ export function forgetAppMemory(): void {
   appMemory.statusComments.clear();
   appMemory.paces.clear();
   appMemory.scannedBlobs.clear();
+  appMemory.specTrees.clear();
   appMemory.clock = realClock;
 }

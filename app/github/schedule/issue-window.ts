@@ -8,10 +8,27 @@ import { parseMarker } from '../../engine/forge/plan-issue.js';
 import { matchSpecIssue, parseSpecSource } from '../../engine/forge/spec-issue.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import { appGateway } from '../app-gateway.js';
+import { appMemory } from '../app-memory.js';
+import type { SpecFile } from '../../engine/core/spec/text.js';
+import type { Gateway } from '../../gateway/gateway.js';
 import { readSpecFiles } from '../spec-pr/read-spec.js';
 import { syncPlanIssues } from '../spec-pr/sync-plan-issues.js';
 
 const decoder = new TextDecoder();
+
+/** Spec trees the App keeps read (appMemory.specTrees): a few large specs moving their windows at once. */
+const SPEC_TREES_KEPT = 4;
+
+/** A spec directory's files by its Git tree: read once (readSpecFiles), then from the App's memory, since a tree never changes. */
+async function specTree(github: Gateway, tree: string): Promise<readonly SpecFile[] | undefined> {
+  const kept = appMemory.specTrees.get(tree);
+  if (kept) return kept;
+  const { files, refused } = await readSpecFiles(github, tree);
+  if (refused) return undefined;
+  appMemory.specTrees.set(tree, files);
+  if (appMemory.specTrees.size > SPEC_TREES_KEPT) appMemory.specTrees.delete(appMemory.specTrees.keys().next().value!);
+  return files;
+}
 
 /** Done, from the list alone: closed with the App's record of why (verified-record.ts). */
 function isDone(issue: IssueRecord): boolean {
@@ -34,8 +51,7 @@ export function windowNeedsMoving(issues: readonly IssueRecord[], window: number
  * Moves a large spec's issue window on from a scheduling round (issue-window.ts), when plans
  * finishing have left fewer than `issue_window` not done among its issues: the spec is read
  * where its tracking issue's marker says it was synced from (the spec directory's Git tree,
- * which no push changes: one tree read, and its blobs, which the App's conditional reads mostly
- * find unchanged), and the plan issues synced with the window as it is now, which creates the
+ * which no push changes: read once, then kept in the App's memory), and the plan issues synced with the window as it is now, which creates the
  * next phases' issues (queued, when every plan with an issue was). As at a spec PR, a sync that
  * created issues runs once more on a fresh list, so that two rounds moving the window at once
  * converge (the lowest-numbered issue kept, the other closed as a duplicate). Returns each
@@ -48,9 +64,9 @@ export async function moveIssueWindow(context: Context, spec: string, issues: re
   const { issue: tracking } = matchSpecIssue(spec, await github.issuesWithLabels([LABEL_SPEC, specLabel(spec)]));
   const source = parseSpecSource(tracking?.body);
   if (!source) return undefined;
-  const { files, refused } = await readSpecFiles(github, source.tree);
-  const loaded = refused ? undefined : loadSpec(files, PLAN_READING);
-  if (!loaded?.valid || loaded.spec?.id !== spec) {
+  const files = await specTree(github, source.tree);
+  const loaded = files ? loadSpec(files, PLAN_READING) : undefined;
+  if (!files || !loaded?.valid || loaded.spec?.id !== spec) {
     context.log.warn(`${spec}: the spec its tracking issue records (tree ${source.tree}) does not load, so its issue window stays where it is until the spec's pull request syncs again`);
     return undefined;
   }

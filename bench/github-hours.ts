@@ -30,7 +30,7 @@ import { FakeGitHub } from '../test/helpers/github-repo.js';
 import { testProbot, webhookExample } from '../test/helpers/probot.js';
 import { mulberry32, median } from './lib.js';
 import { CONCLUDED_BY_WORKER } from '../app/engine/forge/worker-outcome.js';
-import { appMemory, forgetAppMemory } from '../app/github/app-memory.js';
+import { restartApp } from '../test/helpers/app-process.js';
 
 export interface HoursOptions {
   /** Called once at the end with the fake and its requests: what the caller counts of them. */
@@ -42,6 +42,8 @@ export interface HoursOptions {
   seed?: number;
   /** Stop after this much simulated time, finished or not. */
   limitHours?: number;
+  /** The App's requests per hour (HARNESS_APP_REQUESTS_PER_HOUR; 0: unpaced); the environment's unless given. */
+  requestsPerHour?: number;
 }
 
 export interface HoursResult {
@@ -144,14 +146,15 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
     stamps.push(now);
   };
   // The App's memory starts empty, and its pace (gateway/pacer.ts) waits on the simulated clock.
-  forgetAppMemory();
-  const clock = appMemory.clock;
-  appMemory.clock = {
-    now: () => now,
-    sleep: async (ms) => {
-      now += ms;
+  restartApp({
+    ...(options.requestsPerHour === undefined ? {} : { requestsPerHour: options.requestsPerHour }),
+    clock: {
+      now: () => now,
+      sleep: async (ms) => {
+        now += ms;
+      },
     },
-  };
+  });
 
   const opened = webhookExample<Payload>('pull_request', (e) => e.action === 'opened');
   const repository = opened.repository as { full_name: string };
@@ -347,8 +350,7 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
     nock.cleanAll();
     nock.enableNetConnect();
     globalThis.Date = RealDate;
-    forgetAppMemory();
-    appMemory.clock = clock;
+    restartApp();
   }
 
   options.onEnd?.(github);
@@ -392,8 +394,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const plans = Number(process.argv[2] ?? 1000);
   const slots = Number(process.argv[3] ?? 64);
   // `unpaced`: the App's demand with its pace off (HARNESS_APP_REQUESTS_PER_HOUR=0).
-  if (process.argv[4] === 'unpaced') appMemory.requestsPerHour = 0;
+  const unpaced = process.argv[4] === 'unpaced';
   const started = performance.now();
-  const result = await simulateHours({ plans, slots });
+  const result = await simulateHours({ plans, slots, ...(unpaced ? { requestsPerHour: 0 } : {}) });
   console.log(JSON.stringify({ ...result, byRoute: result.byRoute.slice(0, 40), seconds: (performance.now() - started) / 1000 }, null, 1));
 }

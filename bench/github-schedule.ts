@@ -34,7 +34,7 @@ import { loadSpec } from '../app/engine/core/spec/load.js';
 import type { Spec } from '../app/engine/core/spec/model.js';
 import { scheduleRound, type RoundResult } from '../app/github/schedule/round.js';
 import { PLAN_READING } from '../app/engine/importers/dialects.js';
-import { forgetAppMemory } from '../app/github/app-memory.js';
+import { AppMemory, withMemory } from '../app/github/app-memory.js';
 
 const SIZES = [10, 50, 100, 250];
 const PAGE_TARGET = 100;
@@ -223,7 +223,7 @@ function checkRunEvent(spec: string) {
 async function oneRound(spec: Spec, issues: ReturnType<typeof issuesFor>, claimedPhases: string[]): Promise<{ counted: Counted; result: RoundResult; ms: number }> {
   const counted = fakeGitHub(issues, claimedPhases, spec.id);
   // An App that remembers nothing (a round's worst case): what one remembers is counted in the day-long section.
-  forgetAppMemory();
+  const memory = new AppMemory();
   let result: RoundResult | undefined;
   const probot = new Probot({
     githubToken: 'bench-token',
@@ -236,7 +236,7 @@ async function oneRound(spec: Spec, issues: ReturnType<typeof issuesFor>, claime
     })),
   });
   await probot.load((app) => {
-    app.on('check_run.completed', async (context) => {
+    withMemory(app, memory).on('check_run.completed', async (context) => {
       result = await scheduleRound(context, spec.id);
     });
   });

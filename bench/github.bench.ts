@@ -15,7 +15,7 @@
 import nock from 'nock';
 import { LABEL_COLORS } from '../app/engine/forge/names.js';
 import { FakeGitHub } from '../test/helpers/github-repo.js';
-import { forgetAppMemory } from '../app/github/app-memory.js';
+import { restartApp } from '../test/helpers/app-process.js';
 import { testProbot, webhookExample } from '../test/helpers/probot.js';
 import { schedulingRound } from './github-schedule.js';
 import { simulateHours } from './github-hours.js';
@@ -112,7 +112,7 @@ const specPullRequestSync: Section = async (log) => {
   nock.disableNetConnect();
   const run = async (dependencies: FakeGitHub['dependencies']) => {
     // A new repository, and an App that has read nothing of it yet.
-    forgetAppMemory();
+    restartApp();
     const github = new FakeGitHub();
     github.config = 'specs_root: docs/specs\n';
     github.dependencies = dependencies;

@@ -14,7 +14,7 @@ export interface Spawned {
   command: string;
   args: readonly string[];
   pid: number | undefined;
-  /** Harness's own though not git (its git starter process). */
+  /** Harness's own though not git. */
   own?: boolean;
 }
 

@@ -94,12 +94,6 @@ syncBuiltinESMExports();
 // Imported only now, so that their `spawn` is the timed one.
 const { RecordingReporter } = await import('../app/runner/progress.js');
 const { runSpec } = await import('../app/runner/runner.js');
-// Harness's git commands start from its git helper thread, through a small starter process
-// (app/machine/git-thread.ts), where the spawn() above does not see them and where starting
-// them does not block the main thread: the helper says which it started, for the census.
-const { onGitProcess, onStarterProcess } = await import('../app/machine/git-thread.js');
-onGitProcess((args, pid) => spawnWatch.spawned.push({ command: 'git', args, pid }));
-onStarterProcess((pid) => spawnWatch.spawned.push({ command: 'node (git starter)', args: [], pid, own: true }));
 
 interface Measure {
   plans: number;
@@ -216,7 +210,7 @@ const runner: BenchModule = {
     return {
       notes: [
         `A generated spec (one shell step and one file_exists check per plan, 0–2 dependencies each) run end to end in a fresh git repository, in process, with the script agent; median of ${runs} runs per row.`,
-        "\"event loop − spawning ms/plan\": main-thread active time over the run, less the time spent inside spawn() starting the agent's and checks' processes on the main thread (fork and exec block the thread that starts them), / plans: harness's own JavaScript, plus the small part of handling agent output that runs on the main thread. Harness's git commands start on its git helper thread, off the main thread (\"main-thread spawns/plan\" counts the rest).",
+        "\"event loop − spawning ms/plan\": main-thread active time over the run, less the time spent inside spawn() starting the agent's and checks' processes on the main thread (fork and exec block the thread that starts them), / plans: harness's own JavaScript, plus the small part of handling agent output that runs on the main thread. \"main-thread spawns/plan\" counts every process started, harness's git commands included.",
         '"wall − waits ms/plan": with one slot, wall time minus time spent waiting on the agent, the orchestrator\'s git and verification, / plans.',
         '"agent ms" includes the agent\'s own git commits; "git ms" is the orchestrator\'s (worktrees, merges, document commits).',
         '"harness\'s processes/plan": the git commands harness starts and every process those start in turn (git\'s trace2 log), / plans; "agent\'s and checks\' processes/plan": the shells of steps and checks and the git they run. Harness\'s, by kind, per plan:',

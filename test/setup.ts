@@ -1,5 +1,5 @@
 import { beforeEach } from 'vitest';
-import { forgetAppMemory } from '../app/github/app-memory.js';
+import { restartApp } from './helpers/app-process.js';
 
 // Each test starts from a new App, as a restarted process does: nothing remembered from the last one.
-beforeEach(() => forgetAppMemory());
+beforeEach(() => void restartApp());

@@ -2,6 +2,7 @@ import { answerOf } from '../engine/core/agents/answers.js';
 import { parsePlanTasks, type CheckpointTask } from '../engine/core/agents/tasks.js';
 import type { Checkpoint } from '../engine/core/protocol/messages.js';
 import { raceAbort } from './abort.js';
+import { USAGE_LIMIT_CHECKPOINT } from '../engine/forge/checkpoint-markers.js';
 import type { WorkerContext } from '../engine/core/agents/agent.js';
 import type { AnswerStore } from './answer-store.js';
 import type { Reporter } from './reporter.js';
@@ -25,7 +26,8 @@ export async function passCheckpoint(
     await reporter.progress(`checkpoint ${checkpoint.id} already answered: ${recorded}`);
     return { ok: true, answer: recorded };
   }
-  if (context.plan.autonomous) {
+  // The pause harness took at the model's usage limit is no person's question: whatever the plan's autonomy, the run waits for the App's `continue` once the limit resets.
+  if (context.plan.autonomous && checkpoint.id !== USAGE_LIMIT_CHECKPOINT) {
     if (fallback === undefined) {
       return {
         ok: false,

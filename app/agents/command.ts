@@ -19,7 +19,7 @@ import { PID_FILE } from './worktree.js';
 import { ReportBridge } from './mcp/report-bridge.js';
 
 export interface CommandAgentOptions {
-  /** Run with `sh -c` in the worktree, e.g. "codex exec --full-auto -" or "./scripts/agent.sh". */
+  /** Run with `sh -c` in the worktree, e.g. "./scripts/agent.sh" (the brief on its stdin). */
   command: string;
   /**
    * The command speaks the worker protocol. Its stdin then carries JSON lines: first the

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
-import { readTextIfExists } from '../machine/files.js';
+import { isSystemError, readTextIfExists } from '../machine/files.js';
 import { PROCESS_TAG, processTag, reapTagged, type ReapedProcess } from '../machine/process-group.js';
 import { isErrorHead } from '../engine/core/verify/telling-line.js';
 
@@ -95,7 +95,10 @@ export function startProcess(options: ProcessOptions): RunningProcess {
   const pid = child.pid;
   const log = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
   log?.on('error', () => undefined);
-  const pidWritten = pid !== undefined && options.pidFile ? writeFile(options.pidFile, JSON.stringify({ pid })).catch(() => undefined) : Promise.resolve();
+  const pidWritten = pid !== undefined && options.pidFile ? writeFile(options.pidFile, JSON.stringify({ pid })).catch((e: unknown) => {
+    // A pid file that could not be written only costs finding the process later; a bug is not that.
+    if (!isSystemError(e)) throw e;
+  }) : Promise.resolve();
 
   let chain: Promise<void> = Promise.resolve();
   let exited = false;

@@ -1,18 +1,27 @@
 import type { Agent } from '../engine/core/agents/agent.js';
 import { ClaudeAgent, type ClaudeAgentOptions } from './claude.js';
+import { CodexAgent, type CodexAgentOptions } from './codex.js';
+import { codexSessions } from './codex-session.js';
 import { CommandAgent, type CommandAgentOptions } from './command.js';
+import { CopilotAgent, type CopilotAgentOptions } from './copilot.js';
+import { copilotSessions } from './copilot-session.js';
 import { ScriptAgent } from './script.js';
 import { HarnessError } from '../engine/core/error.js';
 import { claudeSessions } from './claude-session.js';
+import { GeminiAgent, type GeminiAgentOptions } from './gemini.js';
+import { geminiSessions } from './gemini-session.js';
 import type { SessionCarrier } from './session-carrier.js';
 
 /** Settings of the agents that have any, by agent name. */
 export interface AgentsConfig {
   claude?: ClaudeAgentOptions;
+  codex?: CodexAgentOptions;
   command?: CommandAgentOptions;
+  gemini?: GeminiAgentOptions;
+  copilot?: CopilotAgentOptions;
 }
 
-export const AGENT_NAMES = ['script', 'claude', 'command'] as const;
+export const AGENT_NAMES = ['script', 'claude', 'command', 'codex', 'copilot', 'gemini'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 
 export class AgentConfigError extends HarnessError {}
@@ -24,11 +33,17 @@ export function agentFor(name: string, config: AgentsConfig = {}): Agent {
       return new ScriptAgent();
     case 'claude':
       return new ClaudeAgent(config.claude);
+    case 'codex':
+      return new CodexAgent(config.codex);
+    case 'gemini':
+      return new GeminiAgent(config.gemini);
     case 'command':
       if (!config.command?.command.trim()) {
         throw new AgentConfigError('the command agent needs a command to run: configure command: { command: "…" }');
       }
       return new CommandAgent(config.command);
+    case 'copilot':
+      return new CopilotAgent(config.copilot);
     default:
       throw new AgentConfigError(`unknown agent "${name}"; known agents: ${AGENT_NAMES.join(', ')}`);
   }
@@ -39,6 +54,12 @@ export function sessionCarrierFor(name: string): SessionCarrier | undefined {
   switch (name) {
     case 'claude':
       return claudeSessions;
+    case 'gemini':
+      return geminiSessions;
+    case 'copilot':
+      return copilotSessions;
+    case 'codex':
+      return codexSessions;
     default:
       return undefined;
   }

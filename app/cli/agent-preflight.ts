@@ -8,9 +8,17 @@ import { AgentConfigError, agentFor } from '../agents/registry.js';
 const HOW: Record<string, string> = {
   command: `the command agent runs a command of yours, which .github/harness.yml names; add to .github/harness.yml:
   agents:
-    command: { command: "codex exec --full-auto -", protocol: false }
+    command: { command: "./scripts/agent.sh", protocol: false }
 (the plan's brief is the command's stdin; protocol: true if it speaks harness's worker protocol; docs/agents.md)`,
 };
+
+/** The agents that are a CLI of their own: what to install when it is missing. */
+const CLIS = {
+  claude: { product: 'Claude Code', package: '@anthropic-ai/claude-code' },
+  codex: { product: 'the Codex CLI', package: '@openai/codex' },
+  gemini: { product: 'Gemini CLI', package: '@google/gemini-cli' },
+  copilot: { product: 'GitHub Copilot CLI', package: '@github/copilot' },
+} as const;
 
 /**
  * Before a run starts anything: every agent it will use can be set up. Found after the
@@ -28,10 +36,11 @@ export function agentProblem(spec: Spec, config: HarnessConfig, forced: string |
       return `${who}: ${HOW[name] ?? e.message}`;
     }
     // An agent whose program is not there cannot start: this machine's problem, found before any plan counts an attempt at it.
-    if (name === 'claude') {
-      const program = agentsConfig(config).claude?.executable ?? 'claude';
+    const cli = CLIS[name as keyof typeof CLIS];
+    if (cli) {
+      const program = agentsConfig(config)[name as keyof typeof CLIS]?.executable ?? name;
       if (findExecutable(program, where.path, where.cwd) === undefined) {
-        return `${who} cannot start: "${program}" is not ${program.includes('/') ? 'a program that can run' : 'on PATH'}; install Claude Code (npm install -g @anthropic-ai/claude-code), set agents.claude.executable in .github/harness.yml, or choose another agent with --agent (${['script', 'command'].join(', ')})`;
+        return `${who} cannot start: "${program}" is not ${program.includes('/') ? 'a program that can run' : 'on PATH'}; install ${cli.product} (npm install -g ${cli.package}), set agents.${name}.executable in .github/harness.yml, or choose another agent with --agent (script, command)`;
       }
     }
   }

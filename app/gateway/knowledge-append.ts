@@ -43,7 +43,8 @@ function newest(pulls: readonly PullRequestSummary[]): PullRequestSummary | unde
  *    /git/refs for a new branch. GitHub refusing (422, the branch moved or appeared meanwhile)
  *    starts again from 1, and `build` sees the other writer's files.
  * 6. No open PR: POST /pulls and POST /issues/<n>/labels (a 422 from POST /pulls: one was
- *    opened meanwhile, and it is used).
+ *    opened meanwhile, and it is used). An open PR found without its labels (a writer failed
+ *    between the two) gets them.
  */
 export async function appendKnowledge(request: GatewayRequest, repo: Repo, append: KnowledgeAppend): Promise<KnowledgeAppended> {
   const where = (path: string) => (append.root === '' ? path : `${append.root}/${path}`);
@@ -67,14 +68,14 @@ export async function appendKnowledge(request: GatewayRequest, repo: Repo, appen
     });
     if (files.length === 0) {
       // An earlier writer committed but never opened the PR (it failed in between): open it now.
-      const pr = open ? summary(open, 'open') : head !== undefined && !stale ? await ensurePr(request, repo, append) : undefined;
+      const pr = open ? await labelled(request, repo, open, append) : head !== undefined && !stale ? await ensurePr(request, repo, append) : undefined;
       return { ...(pr ? { pr } : {}), files: [], tries };
     }
     const tree = await createTree(request, repo, await commitTree(request, repo, start!), files.map((f) => ({ path: where(f.path), content: f.text })));
     const commit = await createCommit(request, repo, { message: append.commitMessage, tree, parents });
     const moved = head === undefined ? (await createBranch(request, repo, append.branch, commit)) === 'exists' : (await updateBranch(request, repo, append.branch, commit)) === 'moved';
     if (moved) continue;
-    const pr = open ? summary(open, 'open') : await ensurePr(request, repo, append);
+    const pr = open ? await labelled(request, repo, open, append) : await ensurePr(request, repo, append);
     return { commit, pr, files: files.map((f) => where(f.path)), tries };
   }
   throw new GitHubError(
@@ -90,6 +91,16 @@ function summary(pull: PullRequestSummary, state: KnowledgePr['state']): Knowled
   return { number: pull.number, url: pull.url, state };
 }
 
+/**
+ * An open PR found again, with the labels it should have: a writer that failed between POST
+ * /pulls and POST /issues/<n>/labels left it without them, and whoever finds it next adds them.
+ */
+async function labelled(request: GatewayRequest, repo: Repo, open: PullRequestSummary, append: KnowledgeAppend): Promise<KnowledgePr> {
+  const missing = open.labels === undefined ? [] : append.pr.labels.filter((l) => !open.labels!.includes(l));
+  if (missing.length > 0) await addLabels(request, repo, open.number, missing);
+  return summary(open, 'open');
+}
+
 async function ensurePr(request: GatewayRequest, repo: Repo, append: KnowledgeAppend): Promise<KnowledgePr> {
   let pull: PullRequestSummary;
   try {
@@ -97,7 +108,7 @@ async function ensurePr(request: GatewayRequest, repo: Repo, append: KnowledgeAp
   } catch (e) {
     const again = hasStatus(e, 422) ? newest((await listPullRequests(request, repo, { head: append.branch, state: 'open' })).filter((p) => p.state === 'open')) : undefined;
     if (!again) throw e;
-    return summary(again, 'open');
+    return labelled(request, repo, again, append);
   }
   await addLabels(request, repo, pull.number, append.pr.labels);
   return summary(pull, 'opened');

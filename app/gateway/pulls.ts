@@ -25,6 +25,8 @@ export interface PullRequestSummary {
   /** The commit its head branch pointed at (for a closed one: when it was closed). */
   headSha?: string;
   createdAt?: string;
+  /** Its labels' names, as the list answered them. */
+  labels?: string[];
 }
 
 interface RawPull {
@@ -34,6 +36,7 @@ interface RawPull {
   merged_at?: string | null;
   head?: { sha?: string };
   created_at?: string;
+  labels?: ({ name?: string } | string)[];
 }
 
 function toSummary(p: RawPull): PullRequestSummary {
@@ -44,6 +47,7 @@ function toSummary(p: RawPull): PullRequestSummary {
     mergedAt: p.merged_at ?? null,
     ...(p.head?.sha === undefined ? {} : { headSha: p.head.sha }),
     ...(p.created_at === undefined ? {} : { createdAt: p.created_at }),
+    ...(p.labels === undefined ? {} : { labels: p.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? ''))).filter(Boolean) }),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Context } from 'probot';
 import { conditionalRequests, type HookedOctokit } from '../gateway/conditional.js';
 import { gateway, type Gateway } from '../gateway/gateway.js';
-import { appMemory, paceOf } from './app-memory.js';
+import { memoryOf } from './app-memory.js';
 
 const gateways = new WeakMap<Context, Gateway>();
 
@@ -17,7 +17,8 @@ function scopeOf(context: Context): string {
  */
 export function appOctokit(context: Context): Context['octokit'] {
   const scope = scopeOf(context);
-  conditionalRequests(context.octokit as unknown as HookedOctokit, appMemory.reads, scope, paceOf(scope));
+  const memory = memoryOf(context);
+  conditionalRequests(context.octokit as unknown as HookedOctokit, memory.reads, scope, memory.paceOf(scope));
   return context.octokit;
 }
 
@@ -32,7 +33,7 @@ export function appGateway(context: Context): Gateway {
     const scope = scopeOf(context);
     found = gateway(appOctokit(context).request, context.repo(), 'app', {
       selfLogin: (ask) => {
-        const logins = appMemory.logins;
+        const logins = memoryOf(context).logins;
         let login = logins.get(scope);
         if (!login) {
           login = ask();

@@ -1,11 +1,13 @@
 import type { SpecFile } from '../engine/core/spec/text.js';
+import type { Context, Probot } from 'probot';
 import { ConditionalCache } from '../gateway/conditional.js';
 import { HOUR_MS, realClock, requestsPerHour, RollingWindow, type Clock } from '../gateway/pacer.js';
 
 /**
  * What the App remembers between deliveries in one process: never state (everything the App
  * decides from lives in Git and GitHub, and a restart loses nothing but requests), only what
- * saves asking GitHub again.
+ * saves asking GitHub again. One is made with the App (app.ts) and handed to every delivery
+ * (withMemory, memoryOf); a new one is a restarted process.
  *
  * - `reads`: the answers to its GETs with their ETags, asked again conditionally (a 304 costs
  *   nothing from the installation's allowance; gateway/conditional.ts);
@@ -16,18 +18,31 @@ import { HOUR_MS, realClock, requestsPerHour, RollingWindow, type Clock } from '
  * - `paces`: each installation's requests in the last hour (gateway/pacer.ts), so that the App
  *   keeps under `requestsPerHour` (HARNESS_APP_REQUESTS_PER_HOUR; 0: no pacing) on its `clock`.
  */
-export const appMemory = {
-  reads: new ConditionalCache(),
-  logins: new Map<string, Promise<string>>(),
-  statusComments: new Map<string, { id: number; body: string; at: number }>(),
-  paces: new Map<string, RollingWindow>(),
+export class AppMemory {
+  readonly reads = new ConditionalCache();
+  readonly logins = new Map<string, Promise<string>>();
+  readonly statusComments = new Map<string, { id: number; body: string; at: number }>();
+  readonly paces = new Map<string, RollingWindow>();
   /** What the secret scan found in each blob the knowledge check read (knowledge-check-run.ts): a blob never changes. */
-  scannedBlobs: new Map<string, readonly { rule: string; line: number }[]>(),
+  readonly scannedBlobs = new Map<string, readonly { rule: string; line: number }[]>();
   /** A large spec's files by its directory's Git tree (schedule/issue-window.ts): a tree never changes; the last few kept. */
-  specTrees: new Map<string, readonly SpecFile[]>(),
-  requestsPerHour: requestsPerHour(),
-  clock: realClock as Clock,
-};
+  readonly specTrees = new Map<string, readonly SpecFile[]>();
+  readonly requestsPerHour: number;
+  readonly clock: Clock;
+
+  constructor(options: { requestsPerHour?: number; clock?: Clock } = {}) {
+    this.requestsPerHour = options.requestsPerHour ?? requestsPerHour();
+    this.clock = options.clock ?? realClock;
+  }
+
+  /** The pace of one installation's requests; undefined when pacing is off. */
+  paceOf(scope: string): RollingWindow | undefined {
+    if (this.requestsPerHour === 0) return undefined;
+    let pace = this.paces.get(scope);
+    if (!pace) this.paces.set(scope, (pace = new RollingWindow(this.requestsPerHour, HOUR_MS, this.clock)));
+    return pace;
+  }
+}
 
 /** Entries a remembered map keeps at most (statusComments, scannedBlobs): the least recently set go first. */
 export const REMEMBERED_MAX = 5_000;
@@ -39,21 +54,26 @@ export function rememberBounded<V>(map: Map<string, V>, key: string, value: V): 
   if (map.size > REMEMBERED_MAX) map.delete(map.keys().next().value!);
 }
 
-/** The pace of one installation's requests; undefined when pacing is off. */
-export function paceOf(scope: string): RollingWindow | undefined {
-  if (appMemory.requestsPerHour === 0) return undefined;
-  let pace = appMemory.paces.get(scope);
-  if (!pace) appMemory.paces.set(scope, (pace = new RollingWindow(appMemory.requestsPerHour, HOUR_MS, appMemory.clock)));
-  return pace;
+/** Each delivery's context, to the memory of the App that handles it (withMemory). */
+const memories = new WeakMap<Context, AppMemory>();
+
+/**
+ * `app`, its handlers told of `memory`: each delivery's context is tied to it before the
+ * handler runs, and memoryOf(context) finds it wherever the context goes. Probot makes a
+ * context per handler, so this is where the App hands its memory down.
+ */
+export function withMemory(app: Probot, memory: AppMemory): Pick<Probot, 'on' | 'log'> {
+  const on = (events: unknown, handler: (context: Context) => unknown) =>
+    (app.on as (events: unknown, handler: (context: Context) => unknown) => void)(events, (context) => {
+      memories.set(context, memory);
+      return handler(context);
+    });
+  return { on: on as Probot['on'], log: app.log };
 }
 
-/** Forget everything (a test starting from a new App, as a restarted process does). */
-export function forgetAppMemory(): void {
-  appMemory.reads.clear();
-  appMemory.logins.clear();
-  appMemory.statusComments.clear();
-  appMemory.paces.clear();
-  appMemory.scannedBlobs.clear();
-  appMemory.specTrees.clear();
-  appMemory.clock = realClock;
+/** The memory of the App handling this delivery (withMemory). */
+export function memoryOf(context: Context): AppMemory {
+  const memory = memories.get(context);
+  if (!memory) throw new Error("a delivery's context without the App's memory: register its handler through withMemory (app/github/app.ts), not on Probot directly");
+  return memory;
 }

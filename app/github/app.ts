@@ -1,4 +1,5 @@
 import type { Probot } from 'probot';
+import { AppMemory, withMemory } from './app-memory.js';
 import { commands } from './commands/commands.js';
 import { issueGraph } from './graph/issue-graph.js';
 import { knowledgePullRequests } from './knowledge/knowledge-pull-requests.js';
@@ -12,11 +13,17 @@ import { specPullRequests } from './spec-pr/spec-pull-requests.js';
  * twice changes nothing. Each part owns its events; this file only wires them.
  */
 export default function harnessApp(app: Probot): void {
+  harnessAppWith(app, new AppMemory());
+}
+
+/** The App over the memory it keeps between deliveries (app-memory.ts): one per process, a new one a restart. */
+export function harnessAppWith(probot: Probot, memory: AppMemory): void {
+  const app = withMemory(probot, memory);
   commands(app);
   scheduling(app);
   specPullRequests(app);
   knowledgePullRequests(app);
   reviewSignals(app);
   issueGraph(app);
-  app.log.debug('harness app loaded');
+  probot.log.debug('harness app loaded');
 }

@@ -1,5 +1,6 @@
-import { readdir, readFile, stat, unlink } from 'node:fs/promises';
-import type { Dirent } from 'node:fs';
+import { appendFile, lstat, mkdir, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import type { Dirent, Stats } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /**
  * Reading what may not be there. Only "not there" is expected: a file that cannot be read for
@@ -16,6 +17,36 @@ export async function readTextIfExists(path: string): Promise<string | undefined
     return await readFile(path, 'utf8');
   } catch (e) {
     if (isMissing(e)) return undefined;
+    throw e;
+  }
+}
+
+/** A failure the operating system reported (ENOENT, EACCES, EBUSY, …: an `Error` with a string `code`), not a bug. */
+export function isSystemError(e: unknown): e is NodeJS.ErrnoException {
+  return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string';
+}
+
+/** Nothing at the path: no such entry, or a part of the path before it that is a file (ENOTDIR). */
+function isAbsent(e: unknown): boolean {
+  return isMissing(e) || (e as NodeJS.ErrnoException | undefined)?.code === 'ENOTDIR';
+}
+
+/** What is at `path` (links followed), or undefined when there is nothing (isAbsent). */
+export async function statIfExists(path: string): Promise<Stats | undefined> {
+  try {
+    return await stat(path);
+  } catch (e) {
+    if (isAbsent(e)) return undefined;
+    throw e;
+  }
+}
+
+/** What is at `path` itself (a link is not followed), or undefined when there is nothing (isAbsent). */
+export async function lstatIfExists(path: string): Promise<Stats | undefined> {
+  try {
+    return await lstat(path);
+  } catch (e) {
+    if (isAbsent(e)) return undefined;
     throw e;
   }
 }
@@ -47,4 +78,18 @@ export async function isDirectory(path: string): Promise<boolean> {
     if (isMissing(e)) return false;
     throw e;
   }
+}
+
+/** Write (or append to) files, each in place, their directories made first, in order. */
+export async function writeFiles(entries: readonly { path: string; content: string; append?: boolean }[]): Promise<void> {
+  for (const { path, content, append } of entries) {
+    await mkdir(dirname(path), { recursive: true });
+    if (append) await appendFile(path, content);
+    else await writeFile(path, content);
+  }
+}
+
+/** Remove everything in `dir` but the entry named `keep` (a worktree's files, its .git kept). */
+export async function emptyDirectory(dir: string, keep: string): Promise<void> {
+  for (const name of await readdir(dir)) if (name !== keep) await rm(join(dir, name), { recursive: true, force: true });
 }

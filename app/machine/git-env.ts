@@ -6,8 +6,6 @@
  * GIT_CONFIG_COUNT (the environment's own config, after any the caller already set), so
  * the repository's and the person's config stay untouched; their own git commands (and the
  * agents') keep automatic maintenance as configured.
- *
- * Self-contained (no name from outside it): git-thread.ts runs its text on the helper thread.
  */
 export function gitEnv(base: NodeJS.ProcessEnv, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const QUIET: readonly [string, string][] = [

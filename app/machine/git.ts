@@ -1,6 +1,7 @@
+import { spawn } from 'node:child_process';
 import { formatCommitMessage, parseTrailers, type ChangedFile, type CommitMessage, type Trailer } from '../engine/core/agents/commit-message.js';
 import { HarnessError } from '../engine/core/error.js';
-import { gitOnThread } from './git-thread.js';
+import { gitEnv } from './git-env.js';
 import { headFromFiles } from './git-head.js';
 
 /**
@@ -60,20 +61,11 @@ export class Git {
     private readonly options: GitOptions = {},
   ) {}
 
-  /**
-   * Run git; resolves with stdout, rejects with a GitError. The process is started, fed and
-   * read on harness's git helper thread (git-thread.ts), with the environment of git-env.ts.
-   */
-  run(args: string[], input?: string): Promise<string> {
-    return this.runThenHead(args, input, false).then((r) => r.stdout);
-  }
-
-  /** run(), and HEAD afterwards read in the same request to the helper thread (see head()): what a commit needs. */
-  protected async runThenHead(args: string[], input: string | undefined, head: boolean): Promise<{ stdout: string; head?: string }> {
-    const outcome = await gitOnThread(args, this.cwd, this.options.env ?? {}, input, { head });
-    if (outcome.code === 0) return { stdout: outcome.stdout, ...(outcome.head === undefined ? {} : { head: outcome.head }) };
-    if (outcome.code === undefined) throw new GitError(args, this.cwd, null, outcome.error ?? 'git did not run');
-    throw new GitError(args, this.cwd, outcome.code, outcome.stderr);
+  /** Run git; resolves with stdout, rejects with a GitError. Its environment is git-env.ts's. */
+  async run(args: string[], input?: string): Promise<string> {
+    const ran = await runGit(args, this.cwd, gitEnv(process.env, this.options.env), input);
+    if (ran.code === 0) return ran.stdout;
+    throw new GitError(args, this.cwd, ran.code ?? null, ran.code === undefined ? (ran.error ?? 'git did not run') : ran.stderr);
   }
 
   /** The commit HEAD points at: read from the repository's files when they settle it, from git otherwise. */
@@ -133,13 +125,8 @@ export class Git {
     const args = ['commit', '--file=-', '--cleanup=whitespace', '--quiet'];
     if (options.allowEmpty) args.push('--allow-empty');
     if (options.noVerify) args.push('--no-verify');
-    const { head } = await this.committing(args, formatCommitMessage(message));
-    return head ?? (await this.run(['rev-parse', 'HEAD'])).trim();
-  }
-
-  /** The commit command run, with HEAD after it. Overridden where git's time is measured. */
-  protected committing(args: string[], input: string): Promise<{ stdout: string; head?: string }> {
-    return this.runThenHead(args, input, true);
+    await this.run(args, formatCommitMessage(message));
+    return this.head();
   }
 
   /** Commits, oldest first, with their trailers parsed. */
@@ -200,6 +187,51 @@ export class Git {
       throw e;
     }
   }
+}
+
+interface Ran {
+  /** Its exit code (null when a signal ended it); undefined when it never started. */
+  code?: number | null;
+  stdout: string;
+  stderr: string;
+  /** Why it could not be started. */
+  error?: string;
+}
+
+/** git started as a child process without a shell, fed `input` (or nothing) and read to its end. */
+function runGit(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, input: string | undefined): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let failed: Error | undefined;
+    let inputLost: Error | undefined;
+    child.stdout.on('data', (d: Buffer) => stdout.push(d));
+    child.stderr.on('data', (d: Buffer) => stderr.push(d));
+    // A git that could not start (no git on PATH, no such directory): 'close' follows.
+    child.on('error', (e) => (failed = e));
+    child.on('close', (code) => {
+      if (child.pid === undefined) resolve({ stdout: '', stderr: '', error: failed?.message ?? 'git did not start' });
+      else if (inputLost) resolve({ stdout: '', stderr: '', error: `its input could not be written: ${inputLost.message}` });
+      else resolve({ code, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') });
+    });
+    // A git that exits before reading its input closes the pipe (EPIPE): its exit code says how it went.
+    child.stdin.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') inputLost = e;
+    });
+    child.stdin.end(input ?? '');
+  });
+}
+
+/**
+ * For `.catch()` where git failing is expected: `value` when git ran and failed (with exit
+ * `code`, when given), the error rethrown otherwise.
+ */
+export function whenGitFails<T>(value: T, code?: number): (e: unknown) => T {
+  return (e) => {
+    if (e instanceof GitError && (code === undefined || e.code === code)) return value;
+    throw e;
+  };
 }
 
 /** An extended regular expression matching `text` literally, for LogOptions.grep. */

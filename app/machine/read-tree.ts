@@ -1,4 +1,5 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
+import { statIfExists } from './files.js';
 import { join, relative, sep } from 'node:path';
 import { formatBytes, MAX_DOCUMENT_BYTES } from '../engine/core/spec/limits.js';
 import { readCapped } from './spec-files.js';
@@ -48,7 +49,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * could lead out of the tree); files too large or not text are listed in `unread`.
  */
 export async function readTree(dir: string, maxBytes = MAX_DOCUMENT_BYTES, limit: TreeLimit = PLANNING_TREE): Promise<Tree> {
-  const info = await stat(dir).catch(() => undefined);
+  const info = await statIfExists(dir);
   if (!info) throw new TreeError(`${dir}: no such directory`);
   if (!info.isDirectory()) throw new TreeError(`${dir}: not a directory`);
 

@@ -1,4 +1,5 @@
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { statIfExists } from './files.js';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 
 export interface TreeOutput {
@@ -11,7 +12,7 @@ export type DirectoryState = 'missing' | 'empty' | 'non-empty' | 'not-a-director
 
 /** Whether a target directory can be written without touching anything that is there. */
 export async function directoryState(dir: string): Promise<DirectoryState> {
-  const info = await stat(dir).catch(() => undefined);
+  const info = await statIfExists(dir);
   if (!info) return 'missing';
   if (!info.isDirectory()) return 'not-a-directory';
   return (await readdir(dir)).length === 0 ? 'empty' : 'non-empty';

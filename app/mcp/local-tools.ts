@@ -180,7 +180,11 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
         const now = await waiting();
         return now !== asked && now !== '';
       }) : before;
-      const report = await status(cli, s).catch(() => undefined);
+      // A status the CLI could not give: the run's own view is still the answer.
+      const report = await status(cli, s).catch((e: unknown) => {
+        if (!(e instanceof McpToolError)) throw e;
+        return undefined;
+      });
       return toolText(runText(view, report), { ...view, ...(report ? { status: report } : {}) });
     }),
   );

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { readTextIfExists } from '../machine/files.js';
-import { writeThenRename } from '../machine/git-thread.js';
 
 /**
  * Write a file so that a reader (or a run restarted after SIGKILL) sees either the old
@@ -10,8 +11,9 @@ import { writeThenRename } from '../machine/git-thread.js';
  */
 export async function writeAtomic(path: string, content: string): Promise<void> {
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  // Its directory made, the temporary file written and renamed over, on harness's helper thread: one request, not four file operations here.
-  await writeThenRename(path, tmp, content);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(tmp, content);
+  await rename(tmp, path);
 }
 
 /**

@@ -8,11 +8,10 @@ import { statusDocument } from '../engine/core/run/status-document.js';
 import type { Phase } from '../engine/core/spec/model.js';
 import type { RunContext } from './context.js';
 import { loadTemplate } from '../machine/templates.js';
-import { readTextIfExists } from '../machine/files.js';
+import { readTextIfExists, writeFiles } from '../machine/files.js';
 import { makeSafe } from '../machine/content-safety.js';
 import { runSafety } from './capture.js';
 import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
-import { writeFiles } from '../machine/git-thread.js';
 
 /** A phase's directory under execution/phases/, named like its plans' directory. */
 export function executionDir(phase: Phase): string {
@@ -66,7 +65,7 @@ export async function commitDocuments(
   }
   const base = ctx.integration.specDir;
   const safety = runSafety(ctx);
-  // Written together just before the commit (one request to the helper thread, not a dozen file operations).
+  // Written together just before the commit.
   const written: { path: string; content: string }[] = [];
   const write = async (rel: string, text: string, safe = true) => {
     written.push({ path: join(base, rel), content: safe ? (await makeSafe(text, safety)).text : text });

@@ -8,6 +8,9 @@ export interface GitObject {
   body: Buffer;
 }
 
+/** The reader cannot be used (its process would not start, ended, or was closed): ask git another way. */
+export class ObjectReaderError extends Error {}
+
 interface Waiting {
   resolve: (object: GitObject | undefined) => void;
   reject: (e: Error) => void;
@@ -32,7 +35,7 @@ export class ObjectReader {
   /** The object with this id, or undefined when the repository has none. Rejects when the reader cannot be used (the caller asks git otherwise). */
   read(id: string): Promise<GitObject | undefined> {
     if (this.#broken) return Promise.reject(this.#broken);
-    if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(id)) return Promise.reject(new Error(`not an object id: ${id}`));
+    if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(id)) return Promise.reject(new ObjectReaderError(`not an object id: ${id}`));
     const child = this.#start();
     if (this.#waiting.length === 0) hold(child, true);
     return new Promise((resolve, reject) => {
@@ -45,7 +48,7 @@ export class ObjectReader {
     const child = this.#child;
     this.#child = undefined;
     child?.stdin.end();
-    this.#fail(new Error('the object reader was closed'), false);
+    this.#fail(new ObjectReaderError('the object reader was closed'), false);
   }
 
   #start(): ChildProcessByStdio<Writable, Readable, null> {
@@ -55,7 +58,7 @@ export class ObjectReader {
     child.stdin.on('error', (e) => this.#fail(e));
     child.on('error', (e) => this.#fail(e));
     child.on('exit', () => {
-      if (this.#child === child) this.#fail(new Error('git cat-file --batch ended'));
+      if (this.#child === child) this.#fail(new ObjectReaderError('git cat-file --batch ended'));
     });
     this.#child = child;
     return child;
@@ -87,7 +90,8 @@ export class ObjectReader {
     }
   }
 
-  #fail(e: Error, broken = true): void {
+  #fail(cause: Error, broken = true): void {
+    const e = cause instanceof ObjectReaderError ? cause : new ObjectReaderError(`git cat-file --batch: ${cause.message}`, { cause });
     if (broken) this.#broken = e;
     this.#child = undefined;
     this.#current = undefined;

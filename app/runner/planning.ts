@@ -4,7 +4,7 @@ import type { Plan } from '../engine/core/spec/model.js';
 import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
 import type { SurfacedEntry } from '../engine/knowledge/documents/loop.js';
 import { appendTrajectory, trajectoryEvents, trajectoryPath } from '../engine/knowledge/documents/trajectory.js';
-import { Git } from '../machine/git.js';
+import { Git, whenGitFails } from '../machine/git.js';
 import { localProject } from './project.js';
 import type { HarnessConfig } from '../engine/core/config/schema.js';
 import type { Progress } from '../engine/lifecycle/ports.js';
@@ -67,7 +67,8 @@ export async function runLocalPlanning(repo: RunRepo, options: LocalPlanningOpti
   const answers = answersPath === undefined ? undefined : await readTextIfExists(join(repo.root, answersPath));
   const agent = planningAgentName({ override: options.agent, planning: options.config.planning?.agent, configured: options.config.agent });
   const head = (await git.run(['rev-parse', 'HEAD'])).trim();
-  const branch = (await git.run(['symbolic-ref', '--quiet', '--short', 'HEAD']).catch(() => '')).trim() || undefined;
+  // Exit 1: HEAD is detached, on no branch.
+  const branch = (await git.run(['symbolic-ref', '--quiet', '--short', 'HEAD']).catch(whenGitFails('', 1))).trim() || undefined;
 
   const now = options.now ?? (() => new Date());
   const home = join(repo.commonDir, 'harness', 'planning', `${options.command.name}-${now().getTime()}`);
@@ -111,7 +112,8 @@ export async function runLocalPlanning(repo: RunRepo, options: LocalPlanningOpti
     }
     return { outcome, specDir, agent, ...(branch ? { branch } : {}) };
   } finally {
-    await git.run(['worktree', 'remove', '--force', worktree]).catch(() => undefined);
+    // Not a worktree (planning stopped before adding it): what is there goes below.
+    await git.run(['worktree', 'remove', '--force', worktree]).catch(whenGitFails(undefined));
     await rm(worktree, { recursive: true, force: true });
   }
 }

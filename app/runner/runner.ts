@@ -21,6 +21,7 @@ import { executePhase } from './phase-execution.js';
 import { executePlan } from './plan-execution.js';
 import { reflectDuringRun } from './reflection.js';
 import { integrationBranch, planBranch, RunError, RunRepo } from './repo.js';
+import { cannotRemove } from './worktree-pool.js';
 import { executeResearch, phaseStarted } from './research-execution.js';
 import { readRunState } from './run-state.js';
 import { runScheduler } from './run-scheduler.js';
@@ -297,7 +298,7 @@ async function forgetFailures(repo: RunRepo, store: OrchestrationStore, spec: st
     const result = await store.readResult(plan);
     const status = await store.readStatus(plan);
     if (result?.outcome !== 'failed' && status?.state !== 'failed') continue;
-    await repo.removeWorktree(repo.worktreePath(spec, plan)).catch(() => undefined);
+    await repo.removeWorktree(repo.worktreePath(spec, plan)).catch(cannotRemove);
     if (await repo.branchExists(planBranch(spec, plan))) await repo.git().run(['branch', '-D', planBranch(spec, plan)]);
     await store.resetSession(plan);
   }

@@ -23,5 +23,6 @@ export function budgetedAgent(ctx: RunContext, plan: Plan, name: string): Agent 
     };
   }
   const agents = ctx.options.agents ?? {};
-  return agentFor(name, limit.planUsd === undefined && !limit.spec ? agents : { ...agents, claude: { ...agents.claude, spendLimit: limit } });
+  if (limit.planUsd === undefined && !limit.spec) return agentFor(name, agents);
+  return agentFor(name, { ...agents, claude: { ...agents.claude, spendLimit: limit }, codex: { ...agents.codex, spendLimit: limit }, copilot: { ...agents.copilot, spendLimit: limit } });
 }

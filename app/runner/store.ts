@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import type { Checkpoint, WorkerMessage } from '../engine/core/protocol/messages.js';
 import type { VerificationReport } from '../engine/core/verify/levels.js';
 import { LatestFile, readJson, writeAtomic, writeJsonAtomic } from './atomic.js';
-import { listIfExists } from '../machine/files.js';
-import { writeFiles } from '../machine/git-thread.js';
+import { listIfExists, writeFiles } from '../machine/files.js';
 
 /**
  * The `.orchestration/` file protocol: everything a run knows, on disk, one small JSON
@@ -223,7 +222,7 @@ export class OrchestrationStore {
     return writeJsonAtomic(join(this.sessionDir(result.plan), 'result.json'), result);
   }
 
-  /** Appended on the helper thread (its directory made there too): one request, not three file operations. */
+  /** Appended, its directory made first. */
   appendMessage(plan: string, message: WorkerMessage): Promise<void> {
     return writeFiles([{ path: join(this.sessionDir(plan), 'messages.jsonl'), content: `${JSON.stringify(message)}\n`, append: true }]);
   }

@@ -26,8 +26,4 @@ export class TimedGit extends Git {
   override run(args: string[], input?: string): Promise<string> {
     return this.watch.time(() => super.run(args, input));
   }
-
-  protected override committing(args: string[], input: string): Promise<{ stdout: string; head?: string }> {
-    return this.watch.time(() => super.committing(args, input));
-  }
 }

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { lstat, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Deviation } from '../engine/core/run/deviations.js';
+import { lstatIfExists } from '../machine/files.js';
 import { Git } from '../machine/git.js';
 import { Mutex } from './mutex.js';
 
@@ -226,7 +227,7 @@ async function snapshot(worktree: string, at: number, gitOnly = false): Promise<
   if (gitOnly) return { at, gitGone: false, paths };
   // Read only: a status must not take the index's lock while another git works in the worktree.
   for (const entry of await new Git(worktree, { env: { GIT_OPTIONAL_LOCKS: '0' } }).status()) {
-    const stat = await lstat(join(worktree, entry.path)).catch(() => undefined);
+    const stat = await lstatIfExists(join(worktree, entry.path));
     paths.set(entry.path, { code: entry.code, stamp: `${entry.code} ${stat ? `${stat.size} ${stat.mtimeMs}` : 'gone'}` });
   }
   return { at, gitGone: false, paths };

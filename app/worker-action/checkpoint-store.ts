@@ -5,6 +5,7 @@ import { TRAILER_PLAN, TRAILER_SPEC, trailerValue } from '../engine/core/agents/
 import { CheckpointSchema, type Checkpoint } from '../engine/core/protocol/messages.js';
 import { makeSafe, type SafetyOptions } from '../machine/content-safety.js';
 import { readTextIfExists } from '../machine/files.js';
+import { whenGitFails } from '../machine/git.js';
 import { claudeTranscriptPath } from '../agents/claude-session.js';
 import { sessionCarrierFor } from '../agents/registry.js';
 import { sessionFileInside } from '../agents/session-carrier.js';
@@ -101,7 +102,8 @@ export interface Restored {
  * looks for it, fold the commit away and leave its work uncommitted, as the agent left it.
  */
 export async function restoreCheckpoint(checkout: Checkout, input: { spec: string; plan: string; logDir: string; env: Record<string, string | undefined> }): Promise<Restored | undefined> {
-  const head = (await checkout.git.log({ base: 'HEAD~1' }).catch(() => []))[0];
+  // Exit 128: HEAD has no parent (a branch of one commit), so it is no wip commit on a plan's work.
+  const head = (await checkout.git.log({ base: 'HEAD~1' }).catch(whenGitFails([], 128)))[0];
   if (!head || trailerValue(head.trailers, TRAILER_CHECKPOINT) === undefined || trailerValue(head.trailers, TRAILER_PLAN) !== input.plan) return undefined;
   const text = await readTextIfExists(join(checkout.root, CHECKPOINT_FILE));
   if (text === undefined) throw new WorkerError(`the plan branch's head ${head.sha.slice(0, 7)} is a wip commit without ${CHECKPOINT_FILE}: reset the branch to the commit before it, or /harness retry ${input.plan}`);

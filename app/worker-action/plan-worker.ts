@@ -63,6 +63,10 @@ interface PlanJob {
 
 /** Claude Code's permission mode on a runner when .github/harness.yml names none. */
 export const RUNNER_PERMISSION_MODE = 'bypassPermissions';
+export const RUNNER_APPROVAL_MODE = 'yolo';
+
+/** The Codex CLI's sandbox_mode on a runner when .github/harness.yml names none. */
+export const RUNNER_CODEX_SANDBOX = 'danger-full-access';
 
 /** Lines of the agent's own log quoted as a failure's evidence. */
 const EVIDENCE_LINES = 40;
@@ -134,39 +138,59 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
   }
 }
 
+type Attempt = Awaited<ReturnType<typeof attemptPlan>>;
+type Capture = ReturnType<typeof workerCapture>;
+
+/** The plan's job, step by step: each step below reads the job and the steps before it, and says what it changes. */
 async function work(job: PlanJob): Promise<WorkerOutcome> {
-  const { run, checkout } = job;
-  const { spec } = run;
   const base = await job.base;
-  if (run.inputs.resume) {
-    const restored = await restoreCheckpoint(checkout, { spec: spec.id, plan: job.plan.id, logDir: job.logDir, env: { ...process.env, ...run.env } });
-    if (restored) {
-      job.restored = restored;
-      run.notes.push(`resumed at checkpoint \`${restored.saved.checkpoint.id}\`${restored.saved.session ? ` in the agent's session ${restored.saved.session.id}` : ''}`);
-      // The waiting run's check runs still ask for action on the commits it wrote them to; this run took over.
-      if (job.live.started) await job.live.settleAnswered([base, job.startingHead]).catch((e: unknown) => {
-        if (!(e instanceof GitHubError)) throw e;
-        run.log.warning(`could not settle the check runs the checkpoint left waiting: ${e.message}`);
-      });
-    }
-  }
+  if (job.run.inputs.resume) await resumeAtCheckpoint(job, base);
+  const spent = await budgetAtBase(job, base);
+  if (spent) return failed(job, spent, [], undefined);
+  const capture = workerCapture(job.run);
+  const input = await attemptInput(job, base, capture);
+  const outcome = await runAttempt(job, input);
+  await recordAttempt(job, input, outcome, capture);
+  if (outcome.kind === 'checkpoint') return ask(job, outcome.checkpoint, outcome.commits, outcome.facts.usage, outcome.report);
+  if (outcome.kind === 'failed') return attemptFailed(job, outcome);
+  return deliver(job, input, outcome);
+}
+
+/** A resumed run whose branch ends in a wip commit: the agent's session restored (job.restored), the waiting run's check runs settled. */
+async function resumeAtCheckpoint(job: PlanJob, base: string): Promise<void> {
+  const { run, checkout } = job;
+  const restored = await restoreCheckpoint(checkout, { spec: run.spec.id, plan: job.plan.id, logDir: job.logDir, env: { ...process.env, ...run.env } });
+  if (!restored) return;
+  job.restored = restored;
+  run.notes.push(`resumed at checkpoint \`${restored.saved.checkpoint.id}\`${restored.saved.session ? ` in the agent's session ${restored.saved.session.id}` : ''}`);
+  // The waiting run's check runs still ask for action on the commits it wrote them to; this run took over.
+  if (job.live.started) await job.live.settleAnswered([base, job.startingHead]).catch((e: unknown) => {
+    if (!(e instanceof GitHubError)) throw e;
+    run.log.warning(`could not settle the check runs the checkpoint left waiting: ${e.message}`);
+  });
+}
+
+/** The plan as its base has it (job.plan), and its spend limit and cap (job.limit, job.budgetUsd); why not to start when the budget is spent already. */
+async function budgetAtBase(job: PlanJob, base: string): Promise<string | undefined> {
+  const { run } = job;
   // Checked as the base has the plan: what the agent did to PLAN.md on its branch does not count. A branch
   // still at its base (a first run) was read from the base's own files already, in a fresh checkout.
   let costs: Map<string, number>;
   if (job.startingHead !== base) ({ plan: job.plan, costs } = await planAtBase(run.root, base, run.specPath, job.plan.id, run.tempDir));
   else costs = await summaryCosts(join(run.root, run.specPath));
-  job.limit = spendLimit(job.plan.id, job.plan.budgetUsd, { id: spec.id, budgetUsd: run.config.budget_usd, costs });
+  job.limit = spendLimit(job.plan.id, job.plan.budgetUsd, { id: run.spec.id, budgetUsd: run.config.budget_usd, costs });
   job.budgetUsd = spendCap(job.limit);
-  const spent = budgetSpent(job.limit);
-  if (spent) return failed(job, spent, [], undefined);
-  const { plan, agent } = job;
+  return budgetSpent(job.limit);
+}
 
-  const clock = systemClock(run.now);
-  const capture = workerCapture(run);
+/** What the attempt is given: the plan, its base, the brief's surfaced knowledge and the history captured for it. */
+async function attemptInput(job: PlanJob, base: string, capture: Capture): Promise<AttemptInput> {
+  const { run, plan, agent } = job;
+  const { spec } = run;
   // The script agent runs the plan's own steps and reads no brief: there is nothing to surface into.
   const knowledge = agent === 'script' ? undefined : await surfaceOnRunner(run, plan, capture?.history(plan));
   if (knowledge && knowledge.length > 0) run.notes.push(`surfaced into the brief: ${knowledge.map((k) => `${k.kind} \`${k.path}\``).join(', ')}`);
-  const input: AttemptInput = {
+  return {
     spec: spec.id,
     plan,
     agent,
@@ -180,14 +204,25 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
     ...(agent === 'claude' && run.config.agents.claude?.model ? { expects: { model: run.config.agents.claude.model } } : {}),
     ...(knowledge ? { knowledge } : {}),
   };
+}
+
+/** The agent's attempt at the plan, verified on this runner, with the store's skills installed for it alone. */
+async function runAttempt(job: PlanJob, input: AttemptInput): Promise<Attempt> {
+  const { run, checkout, agent } = job;
+  const clock = systemClock(run.now);
   const agents = agentsConfig(run.config);
   // On a runner the agent must run the project's commands with nobody there to allow each, and the job holds no
   // write token for it to misuse: bypassPermissions, unless the config chose a mode (templates/workflows/harness-worker.yml).
   agents.claude = { permissionMode: RUNNER_PERMISSION_MODE, ...agents.claude };
   if (job.limit) agents.claude = { ...agents.claude, spendLimit: job.limit };
+  if (job.limit) agents.copilot = { ...agents.copilot, spendLimit: job.limit };
+  // The runner is a throwaway machine with no write token: the Codex CLI's commands run unsandboxed there unless the config chose a sandbox.
+  agents.codex = { sandbox: RUNNER_CODEX_SANDBOX, ...agents.codex, ...(job.limit ? { spendLimit: job.limit } : {}) };
+  // The same for Gemini CLI: yolo (every tool call approved) unless the config chose a mode.
+  agents.gemini = { approvalMode: RUNNER_APPROVAL_MODE, ...agents.gemini, ...(job.limit ? { spendLimit: job.limit } : {}) };
   // Claude Code reads a project's skills from .claude/skills/: the store's active ones are put there for this attempt only.
   const skills = agent === 'claude' ? await installSkills(run.root, run.log) : undefined;
-  let outcome: Awaited<ReturnType<typeof attemptPlan>>;
+  let outcome: Attempt;
   try {
     outcome = await attemptPlan(input, {
       agent: (name) => agentFor(name, agents),
@@ -201,27 +236,40 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
     await skills?.remove();
   }
   if (skills && skills.names.length > 0) run.notes.push(`skills installed for the agent (this job only): ${skills.names.map((n) => `\`${n}\``).join(', ')}`);
+  return outcome;
+}
+
+/** The attempt's signals filed (and, once it ended, its knowledge on record), and its cost in the notes. */
+async function recordAttempt(job: PlanJob, input: AttemptInput, outcome: Attempt, capture: Capture): Promise<void> {
+  const { run, plan } = job;
   // The attempt's signals go to the spec's signals PR whatever came of it; only an ended attempt has its knowledge on record.
   const ended = outcome.kind !== 'checkpoint';
   await capture?.file(`${plan.id} ${outcome.kind}`, outcome.signals, ended ? { plan, entries: input.knowledge ?? [], verified: outcome.kind === 'verified', results: outcome.report?.results ?? [], undeclared: outcome.facts.undeclaredWrites.flatMap((d) => d.files) } : undefined);
   const usage = outcome.facts.usage;
   if (usage) run.notes.push(costNote(usage, job.budgetUsd));
+}
 
-  if (outcome.kind === 'checkpoint') return ask(job, outcome.checkpoint, outcome.commits, usage, outcome.report);
-  if (outcome.kind === 'failed') {
-    const limit = rateLimitOf(outcome.reason, run.now());
-    if (limit) {
-      const checkpoint: Checkpoint = {
-        id: USAGE_LIMIT_CHECKPOINT,
-        kind: 'action',
-        prompt: `The agent stopped at the model's rate or usage limit${limit.resetsAt ? `, which resets at ${limit.resetsAt.toISOString()}` : ''}. Answer \`continue\` once it has reset: the agent's session resumes where it stopped.`,
-        source: agent,
-      };
-      return ask(job, checkpoint, outcome.commits, usage, outcome.report, { resetsAt: limit.resetsAt, evidence: limit.evidence });
-    }
-    return failed(job, outcome.reason, outcome.commits, usage, outcome.report, await agentEvidence(job));
+/** A failed attempt: at the model's rate or usage limit, a question to continue once it resets; else the plan failed. */
+async function attemptFailed(job: PlanJob, outcome: Extract<Attempt, { kind: 'failed' }>): Promise<WorkerOutcome> {
+  const usage = outcome.facts.usage;
+  const limit = rateLimitOf(outcome.reason, job.run.now());
+  if (limit) {
+    const checkpoint: Checkpoint = {
+      id: USAGE_LIMIT_CHECKPOINT,
+      kind: 'action',
+      prompt: `The agent stopped at the model's rate or usage limit${limit.resetsAt ? `, which resets at ${limit.resetsAt.toISOString()}` : ''}. Answer \`continue\` once it has reset: the agent's session resumes where it stopped.`,
+      source: job.agent,
+    };
+    return ask(job, checkpoint, outcome.commits, usage, outcome.report, { resetsAt: limit.resetsAt, evidence: limit.evidence });
   }
+  return failed(job, outcome.reason, outcome.commits, usage, outcome.report, await agentEvidence(job));
+}
+
+/** A verified attempt: within budget, committed and clean, its documents written, pushed, and its plan PR opened. */
+async function deliver(job: PlanJob, input: AttemptInput, outcome: Extract<Attempt, { kind: 'verified' }>): Promise<WorkerOutcome> {
+  const { run, checkout, plan, agent } = job;
   const { report, commits } = outcome;
+  const usage = outcome.facts.usage;
   // Agents other than claude are checked here, once, on the cost they reported.
   const over = job.limit && usage?.costUsd !== undefined ? overBudget(job.limit, usage.costUsd) : undefined;
   if (over) return failed(job, over, commits, usage, report);
@@ -239,7 +287,7 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
     base: run.base,
     title: prTitle(plan),
     body: prBody({
-      spec: spec.id,
+      spec: run.spec.id,
       specPath: run.specPath,
       plan,
       issue: job.issue.number,
@@ -413,7 +461,7 @@ async function pushedHead(job: PlanJob): Promise<boolean> {
 
 /** The last lines the agent wrote to its log, for a failure's evidence. */
 async function agentEvidence(job: PlanJob): Promise<string | undefined> {
-  for (const name of ['claude.log', 'command.log']) {
+  for (const name of ['claude.log', 'command.log', 'codex.log']) {
     const text = await readTextIfExists(join(job.logDir, name));
     if (text !== undefined && text.trim()) return text.trimEnd().split('\n').slice(-EVIDENCE_LINES).join('\n');
   }

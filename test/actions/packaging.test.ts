@@ -170,6 +170,52 @@ describe('workflows', () => {
     expect(install.run).toContain('@anthropic-ai/claude-code/install.cjs');
   });
 
+  it('harness-worker.yml installs the pinned Gemini CLI, cached, on Node 24, only for a gemini plan, with its key in the worker step alone', () => {
+    type Step = { name?: string; uses?: string; if?: string; run?: string; with?: Record<string, string | number>; env?: Record<string, string> };
+    const worker = parse(read('templates/workflows/harness-worker.yml')) as { jobs: { work: { env: Record<string, string>; steps: Step[] } } };
+    expect(worker.jobs.work.env.GEMINI_CLI_VERSION).toBe("${{ vars.GEMINI_CLI_VERSION || '0.61.0' }}");
+    const steps = worker.jobs.work.steps;
+    const gemini = steps.filter((s) => s.if === "steps.agent.outputs.agent == 'gemini'");
+    expect(gemini.map((s) => s.name)).toEqual(['Node 24 for Gemini CLI', 'Cache Gemini CLI', 'Install Gemini CLI ${{ env.GEMINI_CLI_VERSION }}']);
+    expect(gemini[0]!.with).toEqual({ 'node-version': 24 });
+    expect(gemini[1]!.with?.key).toBe('gemini-cli-${{ runner.os }}-${{ env.GEMINI_CLI_VERSION }}');
+    expect(gemini[2]!.run).toContain('npm install --no-audit --no-fund --prefix "$prefix" "@google/gemini-cli@${GEMINI_CLI_VERSION}"');
+    const holders = steps.filter((s) => Object.values(s.env ?? {}).some((v) => v.includes('secrets.GEMINI_API_KEY')));
+    expect(holders.map((s) => s.name)).toEqual(['Work on the plan (or spike)']);
+  });
+
+  it('harness-worker.yml installs the pinned Copilot CLI, its native binary, only for copilot plans, and gives it its own token', () => {
+    const worker = parse(read('templates/workflows/harness-worker.yml')) as { jobs: { work: { env: Record<string, string>; steps: { name?: string; if?: string; run?: string; uses?: string; with?: Record<string, string>; env?: Record<string, string> }[] } } };
+    const { env, steps } = worker.jobs.work;
+    expect(env.COPILOT_CLI_VERSION).toBe("${{ vars.COPILOT_CLI_VERSION || '1.0.102' }}");
+    const install = steps.find((s) => s.name?.startsWith('Install GitHub Copilot CLI'))!;
+    expect(install.if).toBe("steps.agent.outputs.agent == 'copilot'");
+    expect(install.run).toContain('npm install --no-audit --no-fund --ignore-scripts --prefix "$prefix" "@github/copilot@${COPILOT_CLI_VERSION}"');
+    expect(install.run).toContain('binary="$prefix/node_modules/@github/copilot-$os-$arch/copilot"');
+    const cache = steps.find((s) => s.name === 'Cache GitHub Copilot CLI')!;
+    expect(cache).toMatchObject({ if: "steps.agent.outputs.agent == 'copilot'", with: { path: '${{ runner.temp }}/copilot-cli', key: 'copilot-cli-${{ runner.os }}-${{ runner.arch }}-${{ env.COPILOT_CLI_VERSION }}' } });
+    // The Copilot token is a secret of its own, in the worker step's environment only; the worker never hands GITHUB_TOKEN to the agent.
+    const holders = steps.filter((s) => JSON.stringify(s).includes('COPILOT_GITHUB_TOKEN'));
+    expect(holders.map((s) => s.uses)).toEqual(['./.harness-action/actions/worker']);
+    expect(holders[0]!.env!.COPILOT_GITHUB_TOKEN).toBe('${{ secrets.COPILOT_GITHUB_TOKEN }}');
+  });
+
+  it('harness-worker.yml installs the pinned Codex CLI only for a codex plan, cached, and hands its key to the worker step alone', () => {
+    type Step = { name?: string; run?: string; if?: string; uses?: string; with?: Record<string, string>; env?: Record<string, string> };
+    const worker = parse(read('templates/workflows/harness-worker.yml')) as { jobs: { work: { env: Record<string, string>; steps: Step[] } } };
+    expect(worker.jobs.work.env.CODEX_VERSION).toBe("${{ vars.CODEX_VERSION || '0.171.0' }}");
+    const steps = worker.jobs.work.steps;
+    const cache = steps.find((s) => s.name === 'Cache the Codex CLI')!;
+    const install = steps.find((s) => s.name?.startsWith('Install the Codex CLI'))!;
+    for (const step of [cache, install]) expect(step.if).toBe("steps.agent.outputs.agent == 'codex'");
+    expect(cache.uses).toMatch(/^actions\/cache@[0-9a-f]{40}$/);
+    expect(cache.with!.key).toContain('${{ env.CODEX_VERSION }}');
+    expect(install.run).toContain('"@openai/codex@${CODEX_VERSION}"');
+    const withKey = steps.filter((s) => JSON.stringify(s).includes('CODEX_API_KEY'));
+    expect(withKey.map((s) => s.uses)).toEqual(['./.harness-action/actions/worker']);
+    expect(withKey[0]!.env!.CODEX_API_KEY).toBe('${{ secrets.CODEX_API_KEY || secrets.OPENAI_API_KEY }}');
+  });
+
   it('ci.yml reads the repository and nothing more', () => {
     const workflow = parse(read('.github/workflows/ci.yml')) as { jobs: Record<string, { permissions?: unknown }> };
     for (const job of Object.values(workflow.jobs)) expect(job.permissions).toEqual({ contents: 'read' });

@@ -6,7 +6,7 @@ import { findCheckpointLine } from '../../app/engine/core/agents/checkpoint-line
 import { describeClaudeEvent, parseClaudeLine, resultFailure, totalUsage, usageOf, type ClaudeResult } from '../../app/engine/core/agents/claude-stream.js';
 import { buildWorkerPrompt } from '../../app/engine/core/agents/prompt.js';
 import { executorInstructions } from '../../app/agents/executor-instructions.js';
-import { answerPrompt, ClaudeAgent } from '../../app/agents/claude.js';
+import { answerPrompt, ClaudeAgent, seedClaudeState } from '../../app/agents/claude.js';
 import { CLAUDE_TOOL_NAMES } from '../../app/agents/mcp/report-tools.js';
 import { commitsSince, ENVELOPE, makeRepo, planFrom, SPEC, testWorker } from '../helpers/agent-context.js';
 import { FIXTURES as FIXTURES_ROOT } from '../helpers/paths.js';
@@ -289,6 +289,20 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
     expect(second!.args.slice(0, 7)).toEqual(['-p', answerPrompt(checkpoint, 'file'), '--output-format', 'stream-json', '--verbose', '--resume', '5d1c7b1e-0f3a-4c1e-9b8e-2f7d5a6c1e01']);
     expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed' });
     expect(worker.messages.filter((m) => m.type === 'decision_needed')).toHaveLength(1);
+  });
+
+  it("resumes an autonomous plan paused at the model's usage limit with the App's continue, not failing for want of a default", async () => {
+    const { repo, logDir, env, calls } = await setup('checkpoint-resumed.jsonl');
+    const pause = { id: 'usage-limit', kind: 'action' as const, prompt: "The agent stopped at the model's rate or usage limit. Answer `continue` once it has reset.", source: 'claude' };
+    await seedClaudeState(logDir, { sessionId: 'e4f5a6b7-2c3d-4e5f-9a0b-c1d2e3f4a503', checkpoint: pause });
+    const worker = testWorker({ repo, logDir, plan: planFrom(PLAN(true)), env, resume: true, answer: (c) => ({ ...ENVELOPE, type: 'action_completed', checkpoint: c.id, note: 'continue' }) });
+
+    await new ClaudeAgent().run(worker.context);
+
+    expect(worker.asked).toEqual([pause]);
+    const [resumed] = await calls();
+    expect(resumed!.args.slice(0, 7)).toEqual(['-p', answerPrompt(pause, 'continue'), '--output-format', 'stream-json', '--verbose', '--resume', 'e4f5a6b7-2c3d-4e5f-9a0b-c1d2e3f4a503']);
+    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed' });
   });
 
   it('after a restart while waiting at a checkpoint, asks again and continues the session with its work in place', async () => {

@@ -151,7 +151,7 @@ describe('agentFor', () => {
   });
 
   it('names the known agents when asked for another, and asks for the command of the command agent', () => {
-    expect(() => agentFor('codex')).toThrow('unknown agent "codex"; known agents: script, claude, command');
+    expect(() => agentFor('aider')).toThrow('unknown agent "aider"; known agents: script, claude, command, codex, copilot, gemini');
     expect(() => agentFor('command')).toThrow('the command agent needs a command to run: configure command: { command: "…" }');
   });
 });

@@ -249,7 +249,7 @@ describe('harness run, before it starts', () => {
       stdout: '',
       stderr: `harness run: --agent command: the command agent runs a command of yours, which .github/harness.yml names; add to .github/harness.yml:
   agents:
-    command: { command: "codex exec --full-auto -", protocol: false }
+    command: { command: "./scripts/agent.sh", protocol: false }
 (the plan's brief is the command's stdin; protocol: true if it speaks harness's worker protocol; docs/agents.md)
 `,
     });

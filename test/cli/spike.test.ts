@@ -308,7 +308,7 @@ describe('harness spike', () => {
     [['  '], 'the question is empty'],
     [['x'.repeat(301)], 'the question is 301 characters; keep it to 300'],
     [[QUESTION, '--project', '../up'], '--project "../up" cannot name a folder: use letters, digits, ".", "_" or "-", starting with a letter or digit'],
-    [[QUESTION, '--agent', 'codex'], '--agent must be one of script, claude, command, not "codex"'],
+    [[QUESTION, '--agent', 'aider'], '--agent must be one of script, claude, command, codex, copilot, gemini, not "aider"'],
     [[QUESTION, '--agent', 'script'], '--agent script: the script agent cannot run a spike'],
   ])('exits 2 for %j', async (args, message) => {
     const root = await makeRepo({});

@@ -95,6 +95,23 @@ describe('appendKnowledge', () => {
     expect(github.pullRequests).toHaveLength(1);
   });
 
+  it('labels an open PR found without its labels (a writer failed between opening and labelling it)', async () => {
+    await store().appendKnowledge(line('first'));
+    github.pullRequests[0]!.labels = [];
+    before = github.requests.length;
+
+    const done = await store().appendKnowledge(line('second'));
+
+    expect(github.log(before).slice(-2)).toEqual([`PATCH ${R}/git/refs/heads/${BRANCH}`, `POST ${R}/issues/100/labels`]);
+    expect(github.writes(before).at(-1)!.body).toEqual({ labels: ['harness:knowledge', 'signal'] });
+    expect(done).toMatchObject({ pr: { number: 100, state: 'open' } });
+    expect(github.pullRequests[0]!.labels).toEqual(['harness:knowledge', 'signal']);
+
+    before = github.requests.length;
+    await store().appendKnowledge(line('second'));
+    expect(github.log(before).filter((r) => r.startsWith('POST'))).toEqual([]);
+  });
+
   it('builds again on the other writer\'s commit when the branch moved under it: both land', async () => {
     await store().appendKnowledge(line('first'));
     before = github.requests.length;

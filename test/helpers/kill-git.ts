@@ -2,11 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { STARTER_MARK } from '../../app/machine/git-thread.js';
 
 /**
  * A `git` on PATH that runs the real one and then SIGKILLs the harness run that started it
- * (through its git starter process), right after a chosen git step: a commit whose message contains
+ * (its parent process), right after a chosen git step: a commit whose message contains
  * HARNESS_KILL_AFTER_COMMIT, or any command whose arguments contain HARNESS_KILL_AFTER_ARGS;
  * or instead of a command whose arguments contain HARNESS_KILL_BEFORE_ARGS.
  * What a kill at exactly that moment leaves behind is what the tests then resume from.
@@ -25,13 +24,9 @@ export interface KillPoint {
 export function killingGit(): { env: (at: KillPoint) => NodeJS.ProcessEnv } {
   const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
   const dir = mkdtempSync(join(tmpdir(), 'harness-kill-git-'));
-  // Harness starts its git commands from a small starter process of its own
-  // (app/machine/git-thread.ts): then the run is the starter's parent.
+  // Harness starts its git commands itself (app/machine/git.ts): the run is git's parent.
   const script = `#!/bin/sh
 run=$PPID
-if tr '\\0' ' ' < /proc/$PPID/cmdline 2>/dev/null | grep -q ${STARTER_MARK}; then
-  run=$(sed 's/.*) //' /proc/$PPID/stat | cut -d' ' -f2)
-fi
 is_commit=0
 for a in "$@"; do [ "$a" = commit ] && is_commit=1; done
 if [ $is_commit = 1 ] && [ -n "$HARNESS_KILL_BEFORE_COMMIT" ]; then

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import nock from 'nock';
 import { Probot } from 'probot';
-import harnessApp from '../../app/github/app.js';
+import { harnessAppWith } from '../../app/github/app.js';
+import { appProcessMemory } from './app-process.js';
 import { TestOctokit } from './octokit.js';
 
 const require = createRequire(import.meta.url);
@@ -16,8 +17,8 @@ export function webhookExample<T = Record<string, unknown>>(name: string, pick: 
   return structuredClone(payload) as T;
 }
 
-/** Probot with throttling and retries off and a plain token. */
-export function testProbot(app: (probot: Probot) => void = harnessApp): Probot {
+/** Probot with throttling and retries off and a plain token; the App by default, over the test's App process memory (app-process.ts). */
+export function testProbot(app: (probot: Probot) => void = (probot) => harnessAppWith(probot, appProcessMemory())): Probot {
   const probot = new Probot({ githubToken: 'test-token', Octokit: TestOctokit, logLevel: 'fatal' });
   probot.load(app);
   return probot;

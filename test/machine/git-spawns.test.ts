@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Git, GitError } from '../../app/machine/git.js';
-import { onGitProcess } from '../../app/machine/git-thread.js';
 import { gitEnv } from '../../app/machine/git-env.js';
 import { headFromFiles } from '../../app/machine/git-head.js';
 import { git, makeRepo } from '../helpers/repo.js';
@@ -43,26 +43,33 @@ describe("harness's own git commands", () => {
   });
 });
 
-describe("harness's git helper thread", () => {
-  it('runs each command with the environment as it is then, fails as git does, and says which processes it started', async () => {
+describe("harness's git commands, started as processes of their own", () => {
+  it('run with the environment as it is then, fail as git does, and start one git process each', async () => {
     const repo = await makeRepo({});
-    const started: string[] = [];
-    const stop = onGitProcess((args) => started.push(args[0]!));
-    const ours = new Git(repo);
+    const trace = join(repo, '.git', 'ours.trace');
+    const ours = new Git(repo, { env: { GIT_TRACE2_EVENT: trace } });
     try {
       await ours.run(['status']);
-      // Set after the helper started: the next command sees it.
+      // Set after the first command: the next one sees it.
       process.env.GIT_AUTHOR_NAME = 'Set Later';
       await ours.commit({ subject: 'later', trailers: [] }, { allowEmpty: true });
       expect(git(repo, 'log', '-1', '--format=%an').trim()).toBe('Set Later');
     } finally {
       delete process.env.GIT_AUTHOR_NAME;
-      stop();
     }
     const failed = await ours.run(['rev-parse', '--verify', 'no-such-ref']).catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(GitError);
     expect((failed as GitError).code).toBe(128);
-    expect(started).toEqual(['status', 'commit']);
+    expect((failed as GitError).stderr).toMatch(/Needed a single revision/);
+    // The one rev-parse is the failing one: HEAD after the commit was read from the files.
+    expect(started(trace)).toEqual(['status', 'commit', 'rev-parse']);
+  });
+
+  it('fail with a GitError saying why when git cannot start', async () => {
+    const failed = await new Git(join(tmpdir(), 'harness-no-such-directory')).run(['status']).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(GitError);
+    expect((failed as GitError).code).toBeNull();
+    expect((failed as GitError).message).toMatch(/ENOENT/);
   });
 });
 

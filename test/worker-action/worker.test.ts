@@ -559,7 +559,7 @@ describe('the worker action: inputs', () => {
     expect(() => inputs({ spec: 'spc 2', plan: '03-02', token: 't' })).toThrow('input spec: "spc 2" is not a spec id like SPC-002');
     expect(() => inputs({ spec: 'SPC-002', plan: 'all', token: 't' })).toThrow('input plan: "all" is neither a plan id like 03-02 nor a phase like phase-03');
     expect(() => inputs({ spec: 'SPC-002', plan: '03-02', resume: 'yes', token: 't' })).toThrow('input resume: "yes" is neither "true" nor "false"');
-    expect(() => inputs({ spec: 'SPC-002', plan: '03-02', token: 't', agent: 'codex' })).toThrow('input agent: "codex" is not one of script, claude, command');
+    expect(() => inputs({ spec: 'SPC-002', plan: '03-02', token: 't', agent: 'aider' })).toThrow('input agent: "aider" is not one of script, claude, command, codex, copilot, gemini');
     expect(() => inputs({ spec: 'SPC-002', plan: '03-02' })).toThrow(/^input token is empty/);
   });
 });

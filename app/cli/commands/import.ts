@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { plural } from '../../engine/core/plural.js';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,6 +9,7 @@ import { loadSpec, type LoadedSpec } from '../../engine/core/spec/load.js';
 import { countErrors, formatProblem } from '../../engine/core/spec/problem.js';
 import { SPEC_ID } from '../../engine/core/spec/schema.js';
 import { readTree, TreeError } from '../../machine/read-tree.js';
+import { statIfExists } from '../../machine/files.js';
 import { readSpecFiles } from '../../machine/spec-files.js';
 import { directoryState, writeTree } from '../../machine/write-tree.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
@@ -142,12 +142,12 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
 async function planningDir(arg: string, io: CliIO): Promise<{ full: string; shown: string }> {
   const full = resolve(io.cwd, arg);
   const shown = displayPath(arg);
-  const info = await stat(full).catch(() => undefined);
+  const info = await statIfExists(full);
   if (!info) throw new UsageError(`${shown}: no such directory`);
   if (!info.isDirectory()) throw new UsageError(`${shown}: not a directory`);
   const nested = join(full, '.planning');
-  const hasOwn = await Promise.all(['ROADMAP.md', 'PROJECT.md', 'phases'].map((n) => stat(join(full, n)).then(() => true, () => false)));
-  if (!hasOwn.some(Boolean) && (await stat(nested).catch(() => undefined))?.isDirectory()) {
+  const hasOwn = await Promise.all(['ROADMAP.md', 'PROJECT.md', 'phases'].map(async (n) => (await statIfExists(join(full, n))) !== undefined));
+  if (!hasOwn.some(Boolean) && (await statIfExists(nested))?.isDirectory()) {
     return { full: nested, shown: `${shown === '.' ? '' : `${shown}/`}.planning` };
   }
   return { full, shown };

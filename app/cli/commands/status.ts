@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { progressOf } from '../../engine/core/run/status-document.js';
-import { RunRepo } from '../../runner/repo.js';
+import { RunError, RunRepo } from '../../runner/repo.js';
 import { emptyRunState, markBlocked, readRunState } from '../../runner/run-state.js';
 import { OrchestrationStore } from '../../runner/store.js';
 import { liveRunHolder } from '../../runner/lock.js';
@@ -30,7 +30,11 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   const loaded = await loadSpecDir(dir, io);
   if (!loaded.spec) throw new UsageError(`${displayPath(dir)}: cannot read the spec (harness validate ${displayPath(dir)})`);
   const spec = loaded.spec;
-  const repo = await RunRepo.open(resolve(io.cwd, dir)).catch(() => undefined);
+  // Not in a git repository: nothing has run.
+  const repo = await RunRepo.open(resolve(io.cwd, dir)).catch((e: unknown) => {
+    if (!(e instanceof RunError)) throw e;
+    return undefined;
+  });
   const store = repo ? OrchestrationStore.for(repo.root, spec.id) : undefined;
   const run = await store?.readRun();
   const state = store ? await readRunState(store, spec) : emptyRunState();

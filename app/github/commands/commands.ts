@@ -20,7 +20,7 @@ import { runCommand } from './run-command.js';
  * engine/forge/parse-command.ts) and the buttons on plan check runs, which are the same
  * commands: each is authorised (refusal.ts), run (run-command.ts) and answered here.
  */
-export function commands(app: Probot): void {
+export function commands(app: Pick<Probot, 'on'>): void {
   app.on('issue_comment.created', onComment);
   app.on('check_run.requested_action', onCheckAction);
   app.on('check_run.rerequested', onCheckAction);
@@ -78,11 +78,11 @@ async function onComment(context: Context<'issue_comment.created'>): Promise<voi
     if (refused === undefined && !(parsed instanceof ParseError)) await noteFrustration(inv, parsed, { id: comment.id, author: sender.login }, { number: issue.number, comments: issue.comments ?? 0 });
   } catch (e) {
     inv.log.error(e as Error, `/harness on comment ${comment.id} failed`);
-    await inv.github.unreact(comment.id, ack.id).catch(() => undefined);
+    await inv.github.unreact(comment.id, ack.id).catch(unlessGitHubFails);
     const name = parsed instanceof ParseError ? 'the command' : `\`${parsed.name}\``;
     // A person reads this: GitHub's reason and what to do, not the route.
     const why = e instanceof GitHubError ? e.explanation : (e as Error).message;
-    await reply(inv, issue.number, `Something went wrong running ${name}: ${why}. Write the command again to retry.`).catch(() => undefined);
+    await reply(inv, issue.number, `Something went wrong running ${name}: ${why}. Write the command again to retry.`).catch(unlessGitHubFails);
     throw e;
   }
 }
@@ -165,4 +165,9 @@ async function reply(inv: Invocation, issueNumber: number, text: string, markers
   const limit = ISSUE_BODY_LIMIT - MARKER_ROOM;
   const body = text.length > limit ? `${text.slice(0, limit - CUT.length)}${CUT}` : text;
   await inv.github.comment(issueNumber, withMarkers(body, markers));
+}
+
+/** For the clean-up after a failure, whose own error is what is thrown: GitHub refusing it too is let be; anything else is rethrown. */
+function unlessGitHubFails(e: unknown): void {
+  if (!(e instanceof GitHubError)) throw e;
 }

@@ -30,7 +30,7 @@ import { readSpecAt, readSpecSource, type SpecSource } from './spec-source.js';
  * own writes (its mirror, moving a plan between the spec's issues) come back as events too, and
  * are passed over by their sender.
  */
-export function issueGraph(app: Probot): void {
+export function issueGraph(app: Pick<Probot, 'on'>): void {
   app.on(['issue_dependencies.blocked_by_added', 'issue_dependencies.blocked_by_removed', 'issue_dependencies.blocking_added', 'issue_dependencies.blocking_removed'], onDependencyChanged);
   app.on(['sub_issues.sub_issue_added', 'sub_issues.sub_issue_removed', 'sub_issues.parent_issue_added', 'sub_issues.parent_issue_removed'], onSubIssueChanged);
   app.on('pull_request.closed', onGraphPrClosed);

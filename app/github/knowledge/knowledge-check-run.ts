@@ -6,7 +6,7 @@ import { appGateway } from '../app-gateway.js';
 import { loadConfig } from '../config.js';
 import { reportSpecCheck } from '../spec-pr/report-spec-check.js';
 import { appSafety } from './app-safety.js';
-import { appMemory, rememberBounded } from '../app-memory.js';
+import { memoryOf, rememberBounded } from '../app-memory.js';
 
 /** Files of a knowledge PR the check reads, at most: a knowledge PR is a handful of documents. */
 export const MAX_CHECKED_FILES = 200;
@@ -43,10 +43,11 @@ export async function onKnowledgePullRequest(context: KnowledgePullContext): Pro
     if (entry.sha === undefined) continue;
     const text = decoder.decode(await github.blob(entry.sha));
     // A blob's redactions are the same every time it is scanned: a signals PR of hundreds of files scans only what a push added.
-    let redactions = appMemory.scannedBlobs.get(entry.sha);
+    const scanned = memoryOf(context).scannedBlobs;
+    let redactions = scanned.get(entry.sha);
     if (!redactions) {
       redactions = (await makeSafe(text, safety)).redactions;
-      rememberBounded(appMemory.scannedBlobs, entry.sha, redactions);
+      rememberBounded(scanned, entry.sha, redactions);
     }
     files.push({ path, storePath, text, redactions });
   }

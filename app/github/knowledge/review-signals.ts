@@ -7,7 +7,7 @@ import { captureFromApp } from '../commands/signals.js';
 import { invocation, type Invocation } from '../commands/invocation.js';
 
 /** The review events: a review requesting changes on a plan's pull request, a push that answers a review comment, a revert of a plan's merge. */
-export function reviewSignals(app: Probot): void {
+export function reviewSignals(app: Pick<Probot, 'on'>): void {
   app.on('pull_request_review.submitted', onReviewSubmitted);
   app.on('pull_request.synchronize', onPlanPush);
   app.on('pull_request.closed', onRevertMerged);

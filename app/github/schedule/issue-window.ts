@@ -8,7 +8,7 @@ import { parseMarker } from '../../engine/forge/plan-issue.js';
 import { matchSpecIssue, parseSpecSource } from '../../engine/forge/spec-issue.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import { appGateway } from '../app-gateway.js';
-import { appMemory } from '../app-memory.js';
+import { memoryOf, type AppMemory } from '../app-memory.js';
 import type { SpecFile } from '../../engine/core/spec/text.js';
 import type { Gateway } from '../../gateway/gateway.js';
 import { readSpecFiles } from '../spec-pr/read-spec.js';
@@ -16,17 +16,17 @@ import { syncPlanIssues } from '../spec-pr/sync-plan-issues.js';
 
 const decoder = new TextDecoder();
 
-/** Spec trees the App keeps read (appMemory.specTrees): a few large specs moving their windows at once. */
+/** Spec trees the App keeps read (memory.specTrees): a few large specs moving their windows at once. */
 const SPEC_TREES_KEPT = 4;
 
 /** A spec directory's files by its Git tree: read once (readSpecFiles), then from the App's memory, since a tree never changes. */
-async function specTree(github: Gateway, tree: string): Promise<readonly SpecFile[] | undefined> {
-  const kept = appMemory.specTrees.get(tree);
+async function specTree(github: Gateway, memory: AppMemory, tree: string): Promise<readonly SpecFile[] | undefined> {
+  const kept = memory.specTrees.get(tree);
   if (kept) return kept;
   const { files, refused } = await readSpecFiles(github, tree);
   if (refused) return undefined;
-  appMemory.specTrees.set(tree, files);
-  if (appMemory.specTrees.size > SPEC_TREES_KEPT) appMemory.specTrees.delete(appMemory.specTrees.keys().next().value!);
+  memory.specTrees.set(tree, files);
+  if (memory.specTrees.size > SPEC_TREES_KEPT) memory.specTrees.delete(memory.specTrees.keys().next().value!);
   return files;
 }
 
@@ -64,7 +64,7 @@ export async function moveIssueWindow(context: Context, spec: string, issues: re
   const { issue: tracking } = matchSpecIssue(spec, await github.issuesWithLabels([LABEL_SPEC, specLabel(spec)]));
   const source = parseSpecSource(tracking?.body);
   if (!source) return undefined;
-  const files = await specTree(github, source.tree);
+  const files = await specTree(github, memoryOf(context), source.tree);
   const loaded = files ? loadSpec(files, PLAN_READING) : undefined;
   if (!files || !loaded?.valid || loaded.spec?.id !== spec) {
     context.log.warn(`${spec}: the spec its tracking issue records (tree ${source.tree}) does not load, so its issue window stays where it is until the spec's pull request syncs again`);

@@ -3,6 +3,7 @@ import type { HarnessConfig } from '../../engine/core/config/schema.js';
 import type { RoundPlan } from '../../engine/forge/round-plan.js';
 import { researchAheadPhases } from '../../engine/planning/research-ahead.js';
 import { parseResearchInput, researchBranch, researchInput } from '../../engine/planning/planning-target.js';
+import { GitHubError } from '../../gateway/github-error.js';
 import { appGateway } from '../app-gateway.js';
 import type { BaseHead } from './dispatch.js';
 
@@ -34,7 +35,10 @@ export async function researchAhead(context: Context, config: HarnessConfig, spe
       await github.dispatchWorker(head.branch, { spec, plan: researchInput(phase), resume: false });
     } catch (e) {
       // A claim without a worker would keep the phase from ever being researched: give it back.
-      await github.deleteBranch(branch).catch(() => undefined);
+      // GitHub refusing it too leaves the claim: the dispatch's own failure is what is thrown.
+      await github.deleteBranch(branch).catch((d: unknown) => {
+        if (!(d instanceof GitHubError)) throw d;
+      });
       throw e;
     }
     context.log.info(`${spec}: research ahead for phase ${phase} dispatched on ${head.branch}`);

@@ -9,6 +9,7 @@ import { withStatus } from '../../engine/forge/with-status.js';
 import { parseTargetBranch, targetInput, type WorkerTarget } from '../../engine/forge/worker-target.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import { appGateway } from '../app-gateway.js';
+import { memoryOf } from '../app-memory.js';
 import { loadConfig } from '../config.js';
 import { refreshStatusComment } from '../spec-pr/status-comment.js';
 import { dispatchTarget, type BaseHead } from './dispatch.js';
@@ -154,5 +155,5 @@ async function refreshStatus(context: Context, round: RoundResult, issues: reado
   if (!spec) return;
   // Issues synced from later spec PRs keep the first PR's record; the lowest number is that PR.
   const running = after.some((i) => i.labels.includes(statusLabel('running')));
-  await refreshStatusComment(appGateway(context), Math.min(...prs), spec, after, { coalesce: running });
+  await refreshStatusComment(appGateway(context), memoryOf(context), Math.min(...prs), spec, after, { coalesce: running });
 }

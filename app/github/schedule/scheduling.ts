@@ -15,7 +15,7 @@ import { parseMarker } from '../../engine/forge/plan-issue.js';
  * scheduling round. `/harness execute` and `/harness retry` run rounds too, from the
  * commands (scheduleRound in round.ts).
  */
-export function scheduling(app: Probot): void {
+export function scheduling(app: Pick<Probot, 'on'>): void {
   app.on('workflow_run.completed', onWorkerRunCompleted);
   app.on('check_run.completed', onHarnessCheckCompleted);
   app.on('pull_request.closed', onPlanMerged);

@@ -8,7 +8,9 @@ import { problem } from '../../engine/core/spec/problem.js';
 import type { SpecFile } from '../../engine/core/spec/text.js';
 import { ANNOTATION_MESSAGE_MAX_BYTES, ANNOTATION_TITLE_MAX } from '../../gateway/check-runs.js';
 import { CHECK_RUN_TEXT_MAX, CONTENT_WRITES_PER_HOUR } from '../../gateway/limits.js';
+import { GitHubError } from '../../gateway/github-error.js';
 import { appGateway } from '../app-gateway.js';
+import { memoryOf } from '../app-memory.js';
 import { readConfig } from '../config.js';
 import { noteUndoneLinks } from '../graph/undone-links.js';
 import { alreadySynced } from './already-synced.js';
@@ -31,7 +33,7 @@ interface Loaded {
 const decoder = new TextDecoder();
 
 /** Step 1 of docs/github-flow.md: spec PRs are validated, and their plans synced to issues. */
-export function specPullRequests(app: Probot): void {
+export function specPullRequests(app: Pick<Probot, 'on'>): void {
   app.on(['pull_request.opened', 'pull_request.synchronize', 'pull_request.reopened'], handleSpecPullRequest);
 }
 
@@ -151,7 +153,7 @@ async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<v
         }
         // After a race (duplicates closed), the comments are read and the status comment kept once.
         const raced = synced.tally.duplicates.length > 0 || (synced.tally.tracking?.duplicates.length ?? 0) > 0;
-        await refreshStatusComment(github, pr.number, spec, [...synced.issues.values()], { dedupe: raced });
+        await refreshStatusComment(github, memoryOf(context), pr.number, spec, [...synced.issues.values()], { dedupe: raced });
         // Links people added by hand that no event told the App about, taken away: said on their issues (app/github/graph).
         await noteUndoneLinks(github, sync, synced.issues, synced.undone);
         outcome.sync = synced.tally;
@@ -171,7 +173,10 @@ async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<v
         conclusion: 'failure',
         external_id: '',
         output: { title: 'harness could not finish the sync', summary: `${e instanceof Error ? e.message : String(e)}\n\nWhat was written stays; push again and harness carries on from there.` },
-      }).catch(() => undefined);
+      }).catch((u: unknown) => {
+        // GitHub refusing this too: the sync's own failure is what is thrown.
+        if (!(u instanceof GitHubError)) throw u;
+      });
     }
     throw e;
   }

@@ -6,16 +6,11 @@ import type { Gateway } from '../../gateway/gateway.js';
 import { ownComment, ownComments } from './own-comment.js';
 import { ISSUE_BODY_LIMIT } from '../../gateway/limits.js';
 import { GitHubError } from '../../gateway/github-error.js';
-import { appMemory, rememberBounded } from '../app-memory.js';
+import { rememberBounded, type AppMemory } from '../app-memory.js';
 
-/** Where the App last left each status comment, what it said and when: `owner/repo#pull spec` → the comment. */
-const written = appMemory.statusComments;
 /** While plans run, the comment is edited at most once in this long (RefreshOptions.coalesce). */
 export const STATUS_COMMENT_INTERVAL_MS = 60_000;
 
-function remember(key: string, comment: { id: number; body: string }): void {
-  rememberBounded(written, key, { ...comment, at: appMemory.clock.now() });
-}
 
 export interface RefreshOptions {
   /**
@@ -47,6 +42,7 @@ export interface RefreshOptions {
  */
 export async function refreshStatusComment(
   github: Gateway,
+  memory: Pick<AppMemory, 'statusComments' | 'clock'>,
   pull: number,
   spec: Spec,
   issues: readonly TrackedIssue[],
@@ -55,13 +51,16 @@ export async function refreshStatusComment(
   const marker = statusMarker(spec.id);
   const body = statusComment(spec, matchPlanIssues(spec.id, issues).byPlan, ISSUE_BODY_LIMIT);
   const key = `${github.repo.owner}/${github.repo.repo}#${pull} ${spec.id}`;
+  // Where the App last left each status comment, what it said and when: `owner/repo#pull spec` → the comment.
+  const written = memory.statusComments;
+  const remember = (comment: { id: number; body: string }) => rememberBounded(written, key, { ...comment, at: memory.clock.now() });
   const known = options.dedupe ? undefined : written.get(key);
   if (known) {
     if (known.body === body) return 'unchanged';
-    if (options.coalesce && appMemory.clock.now() - known.at < STATUS_COMMENT_INTERVAL_MS) return 'deferred';
+    if (options.coalesce && memory.clock.now() - known.at < STATUS_COMMENT_INTERVAL_MS) return 'deferred';
     try {
       await github.updateComment(known.id, body);
-      remember(key, { id: known.id, body });
+      remember({ id: known.id, body });
       return 'updated';
     } catch (e) {
       // Deleted meanwhile: found (or made) again below.
@@ -83,12 +82,12 @@ export async function refreshStatusComment(
     const all = await ownComments(github, pull, mine);
     const oldest = all[0] ?? created;
     for (const extra of all.slice(1)) await github.deleteComment(extra.id);
-    remember(key, { id: oldest.id, body });
+    remember({ id: oldest.id, body });
     if (oldest.id === created.id) return 'created';
     if (oldest.body !== body) await github.updateComment(oldest.id, body);
     return 'updated';
   }
-  remember(key, { id: existing.id, body });
+  remember({ id: existing.id, body });
   if (existing.body === body) return 'unchanged';
   await github.updateComment(existing.id, body);
   return 'updated';

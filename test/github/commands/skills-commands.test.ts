@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
-import { forgetAppMemory } from '../../../app/github/app-memory.js';
+import { restartApp } from '../../helpers/app-process.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseKnowledge } from '../../../app/engine/knowledge/documents/parse.js';
 import { FakeGitHub, spoken } from '../../helpers/github-repo.js';
@@ -87,7 +87,7 @@ describe('/harness retrospective', () => {
     const proposed = first.fileAt(pull.head, `${STORE}/skills/${name}/SKILL.md`)!;
     nock.cleanAll();
     // Another repository whose commits carry the same shas: another world, for an App that remembers none of the first.
-    forgetAppMemory();
+    restartApp();
 
     const github = repository({ [`${STORE}/skills-archived/${name}/SKILL.md`]: proposed }, signals);
     await say(`/harness retrospective ${SPEC}`);

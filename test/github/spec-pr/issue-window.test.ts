@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseMarker, withMarkerRecord } from '../../../app/engine/forge/plan-issue.js';
 import { parsePhaseMarker } from '../../../app/engine/forge/phase-issue.js';
 import { parseSpecSource } from '../../../app/engine/forge/spec-issue.js';
-import { forgetAppMemory } from '../../../app/github/app-memory.js';
+import { restartApp } from '../../helpers/app-process.js';
 import { CONTENT_WRITES_PER_HOUR } from '../../../app/gateway/limits.js';
 import { FakeGitHub, specAt, type FakeIssue } from '../../helpers/github-repo.js';
 import { testProbot, webhookExample } from '../../helpers/probot.js';
@@ -52,7 +52,7 @@ function phasedPlans(phases: number, perPhase: number): PlanOptions[] {
 }
 
 function repository(plans: PlanOptions[]): FakeGitHub {
-  forgetAppMemory();
+  restartApp();
   const github = new FakeGitHub();
   github.config = 'specs_root: docs/specs\n';
   github.commit(BASE, { 'README.md': '# Hello\n', 'docs/specs/README.md': 'Specs live here.\n' });

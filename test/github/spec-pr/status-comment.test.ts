@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../../app/engine/core/spec/load.js';
 import { PLAN_READING } from '../../../app/engine/importers/dialects.js';
 import { gateway } from '../../../app/gateway/gateway.js';
-import { appMemory } from '../../../app/github/app-memory.js';
+import { AppMemory } from '../../../app/github/app-memory.js';
 import { refreshStatusComment, STATUS_COMMENT_INTERVAL_MS } from '../../../app/github/spec-pr/status-comment.js';
 import { FakeGitHub } from '../../helpers/github-repo.js';
 import { testOctokit } from '../../helpers/octokit.js';
@@ -26,19 +26,19 @@ describe('the status comment a round refreshes', () => {
     github.install();
     const api = gateway(testOctokit().request, { owner: 'Codertocat', repo: 'Hello-World' }, 'app');
     let now = 1_000_000;
-    appMemory.clock = { now: () => now, sleep: async (ms) => void (now += ms) };
+    const memory = new AppMemory({ clock: { now: () => now, sleep: async (ms) => void (now += ms) } });
 
-    expect(await refreshStatusComment(api, PR, spec, [issue('01-01', 10, 'running'), issue('01-02', 11, 'blocked')])).toBe('created');
+    expect(await refreshStatusComment(api, memory, PR, spec, [issue('01-01', 10, 'running'), issue('01-02', 11, 'blocked')])).toBe('created');
     const id = github.comments[0]!.id;
     const before = github.requests.length;
 
     now += 10_000;
-    expect(await refreshStatusComment(api, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'running')], { coalesce: true })).toBe('deferred');
+    expect(await refreshStatusComment(api, memory, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'running')], { coalesce: true })).toBe('deferred');
     expect(github.log(before)).toEqual([]);
 
     now += STATUS_COMMENT_INTERVAL_MS;
-    expect(await refreshStatusComment(api, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'running')], { coalesce: true })).toBe('updated');
-    expect(await refreshStatusComment(api, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'verified')])).toBe('updated');
+    expect(await refreshStatusComment(api, memory, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'running')], { coalesce: true })).toBe('updated');
+    expect(await refreshStatusComment(api, memory, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'verified')])).toBe('updated');
     expect(github.log(before)).toEqual([`PATCH ${R}/issues/comments/${id}`, `PATCH ${R}/issues/comments/${id}`]);
     expect(github.comments[0]!.body).toMatch(/01-02[^\n]*verified/);
   });
@@ -47,9 +47,10 @@ describe('the status comment a round refreshes', () => {
     const github = new FakeGitHub();
     github.install();
     const api = gateway(testOctokit().request, { owner: 'Codertocat', repo: 'Hello-World' }, 'app');
-    await refreshStatusComment(api, PR, spec, [issue('01-01', 10, 'running'), issue('01-02', 11, 'blocked')]);
+    const memory = new AppMemory();
+    await refreshStatusComment(api, memory, PR, spec, [issue('01-01', 10, 'running'), issue('01-02', 11, 'blocked')]);
     github.comments.length = 0;
-    expect(await refreshStatusComment(api, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'running')])).toBe('created');
+    expect(await refreshStatusComment(api, memory, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'running')])).toBe('created');
     expect(github.comments).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
 import nock from 'nock';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { appMemory, forgetAppMemory } from '../../../app/github/app-memory.js';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { restartApp } from '../../helpers/app-process.js';
 import { FakeGitHub, specAt } from '../../helpers/github-repo.js';
 import { testProbot, webhookExample } from '../../helpers/probot.js';
 import { specOf, type PlanOptions } from '../../helpers/spec.js';
@@ -32,7 +32,7 @@ const PLANS: PlanOptions[] = [
 
 /** A new repository, served to a new App process: nothing remembered from another repository's deliveries. */
 function repository(): FakeGitHub {
-  forgetAppMemory();
+  unpaced();
   const github = new FakeGitHub();
   github.config = 'specs_root: docs/specs\n';
   github.commit(BASE, { 'README.md': '# Hello\n', 'docs/specs/README.md': 'Specs live here.\n' });
@@ -87,11 +87,11 @@ const FAULTS: [string, Fault][] = [
   ['422', 422],
 ];
 
-beforeAll(() => {
-  nock.disableNetConnect();
-  // The sweep makes thousands of requests: the App's hourly pace (app-memory.ts) is not what it tests.
-  appMemory.requestsPerHour = 0;
-});
+/** The sweep makes thousands of requests: the App's hourly pace (app-memory.ts) is not what it tests. */
+const unpaced = () => restartApp({ requestsPerHour: 0 });
+
+beforeAll(() => nock.disableNetConnect());
+beforeEach(() => void unpaced());
 afterEach(() => nock.cleanAll());
 
 describe('a spec PR sync with one fault at every request, then one redelivery', () => {

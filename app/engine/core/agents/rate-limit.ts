@@ -44,6 +44,8 @@ const CLI_LIMIT_STARTS = [
 ];
 const CLI_LIMIT = new RegExp(`(?:^|[\\s:])((?:${CLI_LIMIT_STARTS.map(escape).join('|')})[^\\n]*|(?:Fable|Haiku|Mythos|Opus|Sonnet)(?: [^\\u00B7\\n]{1,40})? requires usage credits\\.[^\\n]*)`);
 const LIMIT_WORDS = /(usage limit reached|rate[_ ]limit(?:_error|ed| exceeded| reached)?|\b429\b|limit reached[^\n]*resets?)/i;
+/** The Codex CLI's own limit messages (codex-limit.ts); the codex agent adds the exact reset as "(resets <ISO time>)". */
+const CODEX_LIMIT = /You’ve hit your usage limit\.[^\n]*|Quota exceeded\. Check your plan and billing details\.[^\n]*|exceeded retry limit, last status: 429\b[^\n]*/;
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 /** "resets 3pm", "resets 9:30am (Europe/Berlin)", "resets Nov 28, 3pm (UTC)", "resets Jan 2, 2027, 3pm (UTC)". */
@@ -59,6 +61,12 @@ export function rateLimitOf(text: string, now: Date): RateLimit | undefined {
     const exact = EXACT.exec(text);
     const resetsAt = exact ? new Date(exact[1]!) : resetTimeOf(evidence, now);
     return resetsAt ? { resetsAt, evidence } : { evidence };
+  }
+  const codex = CODEX_LIMIT.exec(text);
+  if (codex) {
+    const exact = EXACT.exec(text);
+    const evidence = codex[0].replace(EXACT, '').trim();
+    return exact ? { resetsAt: new Date(exact[1]!), evidence } : { evidence };
   }
   const worded = LIMIT_WORDS.exec(text);
   if (!worded) return undefined;
@@ -109,7 +117,7 @@ export function resetTimeOf(text: string, now: Date): Date | undefined {
   return at;
 }
 
-interface Wall {
+export interface Wall {
   year: number;
   month: number;
   day: number;
@@ -118,7 +126,7 @@ interface Wall {
 }
 
 /** The wall clock in a zone at an instant; undefined for a zone the runtime does not know. */
-function wallClock(at: Date, timeZone: string): Wall | undefined {
+export function wallClock(at: Date, timeZone: string): Wall | undefined {
   let parts: Intl.DateTimeFormatPart[];
   try {
     parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' }).formatToParts(at);
@@ -131,7 +139,7 @@ function wallClock(at: Date, timeZone: string): Wall | undefined {
 }
 
 /** The instant at which the wall clock in a zone shows the given time (the zone's offset found, then checked once for a change of offset). */
-function instantOf(timeZone: string, year: number, month: number, day: number, hour: number, minute: number): Date | undefined {
+export function instantOf(timeZone: string, year: number, month: number, day: number, hour: number, minute: number): Date | undefined {
   const wanted = Date.UTC(year, month, day, hour, minute);
   let guess = wanted;
   for (let i = 0; i < 2; i++) {

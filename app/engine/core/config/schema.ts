@@ -20,7 +20,7 @@ export const HarnessConfigSchema = z
     /** The most one spec's agents may spend together, in US dollars (each plan's own budget_usd caps it further). */
     budget_usd: z.number().positive().optional(),
     /** The agent for plans that name none. */
-    agent: z.enum(['script', 'claude', 'command']).default('claude'),
+    agent: z.enum(['script', 'claude', 'command', 'codex', 'copilot', 'gemini']).default('claude'),
     agents: z
       .object({
         claude: z
@@ -34,7 +34,53 @@ export const HarnessConfigSchema = z
           })
           .strict()
           .optional(),
+        /** The OpenAI Codex CLI (docs/agents/codex.md). */
+        codex: z
+          .object({
+            executable: z.string().optional(),
+            /** sandbox_mode for the agent's commands; workspace-write locally, danger-full-access on a runner unless set. */
+            sandbox: z.enum(['read-only', 'workspace-write', 'danger-full-access']).optional(),
+            max_turns: z.number().int().positive().optional(),
+            model: z.string().optional(),
+            /** US dollars a million tokens: Codex reports tokens only, so a cost (and a budget) needs the price. */
+            price: z
+              .object({ input_per_million: z.number().min(0), cached_input_per_million: z.number().min(0).optional(), output_per_million: z.number().min(0) })
+              .strict()
+              .optional(),
+            extra_args: z.array(z.string()).optional(),
+          })
+          .strict()
+          .optional(),
         command: z.object({ command: z.string().min(1), protocol: z.boolean().default(false) }).strict().optional(),
+        gemini: z
+          .object({
+            executable: z.string().optional(),
+            /** --approval-mode: default, auto_edit, yolo or plan. */
+            approval_mode: z.enum(['default', 'auto_edit', 'yolo', 'plan']).optional(),
+            max_turns: z.number().int().positive().optional(),
+            model: z.string().optional(),
+            extra_args: z.array(z.string()).optional(),
+            /** US dollars per million input and output tokens: Gemini CLI reports tokens, not cost. */
+            price: z.object({ input_per_million: z.number().min(0), output_per_million: z.number().min(0) }).strict().optional(),
+          })
+          .strict()
+          .optional(),
+        copilot: z
+          .object({
+            executable: z.string().optional(),
+            /** --allow-tool patterns; without them --allow-all-tools. */
+            allowed_tools: z.array(z.string()).optional(),
+            max_turns: z.number().int().positive().optional(),
+            model: z.string().optional(),
+            /** US dollars: Copilot CLI reports tokens and premium requests, no cost. */
+            price: z
+              .object({ input_per_million: z.number().min(0).optional(), output_per_million: z.number().min(0).optional(), per_premium_request: z.number().min(0).optional() })
+              .strict()
+              .optional(),
+            extra_args: z.array(z.string()).optional(),
+          })
+          .strict()
+          .optional(),
       })
       .strict()
       .default({}),

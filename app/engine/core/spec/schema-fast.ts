@@ -16,6 +16,10 @@
  * integer checks, enums and literals, unknown, discriminated unions, and unions (zod
  * returns the first option that succeeds: options that certainly fail are passed over, and
  * the first other one decides).
+ *
+ * Those definitions are zod's private layout, which any zod release may change: package.json
+ * pins zod exactly, and schema-fast.test.ts names each field read here, so an upgrade that
+ * moves one fails there first.
  */
 import type { z } from 'zod';
 

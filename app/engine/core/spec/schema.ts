@@ -208,7 +208,7 @@ export const PlanFrontmatterSchema = z
       .string()
       .regex(/^[a-z][a-z0-9-]*$/)
       .optional()
-      .meta({ description: 'script, claude or command; else the repository default.' }),
+      .meta({ description: 'script, claude, command, codex, copilot or gemini; else the repository default.' }),
     timeout_minutes: z
       .number()
       .int()

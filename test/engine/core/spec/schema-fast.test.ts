@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { fastParse } from '../../../../app/engine/core/spec/schema-fast.js';
 import { CheckSchema, PlanFrontmatterSchema, RoadmapFrontmatterSchema, ServeSchema, SpecFrontmatterSchema } from '../../../../app/engine/core/spec/schema.js';
 import { parseFrontmatter } from '../../../../app/engine/core/spec/frontmatter.js';
@@ -162,5 +163,66 @@ describe('fastParse: the fast schema check gives what zod gives, or nothing', ()
     expect(fastParse(RoadmapFrontmatterSchema, { phases: [{ id: '01', title: 'A' }] })).toBeUndefined();
     expect(fastParse(SpecFrontmatterSchema, { id: 'SPC-001', title: 'A' })).toBeUndefined();
     expect(agrees(ServeSchema, { command: 'npm start', url: 'http://127.0.0.1:3000' })).toBe(true);
+  });
+});
+
+/**
+ * schema-fast.ts reads zod's private definitions (`_zod.def`, `_zod.optin`, `_zod.values`,
+ * `_zod.propValues`), which zod may lay out otherwise in any release: package.json pins zod
+ * to one version, and these say, by name, what the fast path relies on. When one fails after
+ * a zod upgrade, the fast path reads what is no longer there: mend schema-fast.ts for the new
+ * layout (or drop the construct it no longer understands) before moving the pin.
+ */
+describe("fastParse: zod's private layout, as the pinned zod has it", () => {
+  const zodOf = (schema: unknown) => (schema as { _zod: { def: Record<string, unknown>; optin?: string; optout?: string; values?: Set<unknown>; propValues?: Record<string, Set<unknown>> } })._zod;
+  const checkDef = (check: unknown) => zodOf(check).def;
+
+  it('pins zod to exactly the version installed', () => {
+    const pinned = (JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> }).dependencies.zod;
+    const installed = (JSON.parse(readFileSync(new URL('../../../../node_modules/zod/package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    expect(pinned, 'schema-fast.ts reads zod internals: pin zod exactly ("4.6.7", not "^4.6.7")').toMatch(/^\d+\.\d+\.\d+$/);
+    expect(installed, `zod ${installed} is installed where ${pinned} is pinned: run npm install`).toBe(pinned);
+  });
+
+  it('finds strict objects, their keys, and optional and defaulted fields where it reads them', () => {
+    const object = z.object({ a: z.string(), b: z.string().optional(), c: z.number().default(1) }).strict();
+    const def = zodOf(object).def;
+    expect(def.type).toBe('object');
+    expect(Object.keys(def.shape as object)).toEqual(['a', 'b', 'c']);
+    expect(zodOf(def.catchall).def.type).toBe('never');
+    const shape = def.shape as Record<string, unknown>;
+    expect([zodOf(shape.a).optin, zodOf(shape.b).optin, zodOf(shape.b).optout, zodOf(shape.c).optin, zodOf(shape.c).optout]).toEqual([undefined, 'optional', 'optional', 'defaulted', undefined]);
+    expect(zodOf(shape.b).def).toMatchObject({ type: 'optional' });
+    expect(zodOf(shape.c).def).toMatchObject({ type: 'default', defaultValue: 1 });
+    expect(zodOf(zodOf(shape.c).def.innerType).def.type).toBe('number');
+    expect(fastParse(object, { a: 'x' })).toEqual({ a: 'x', c: 1 });
+  });
+
+  it('finds string, number and array checks by name, with their bounds and patterns', () => {
+    const [min, max, pattern] = (zodOf(z.string().min(1).max(200).regex(/^x/)).def.checks as unknown[]).map(checkDef);
+    expect(min).toMatchObject({ check: 'min_length', minimum: 1 });
+    expect(max).toMatchObject({ check: 'max_length', maximum: 200 });
+    expect(pattern).toMatchObject({ check: 'string_format', format: 'regex', pattern: /^x/ });
+    const [integer, positive, atMost] = (zodOf(z.number().int().positive().max(600)).def.checks as unknown[]).map(checkDef);
+    expect(integer).toMatchObject({ check: 'number_format', format: 'safeint' });
+    expect(positive).toMatchObject({ check: 'greater_than', value: 0, inclusive: false });
+    expect(atMost).toMatchObject({ check: 'less_than', value: 600, inclusive: true });
+    const array = z.array(z.string()).min(1);
+    expect(zodOf(array).def).toMatchObject({ type: 'array' });
+    expect(zodOf(zodOf(array).def.element).def.type).toBe('string');
+    expect(checkDef((zodOf(array).def.checks as unknown[])[0])).toMatchObject({ check: 'min_length', minimum: 1 });
+    expect(fastParse(z.number().int().positive().max(600), 30)).toBe(30);
+  });
+
+  it('finds the values of enums and literals, and the options of unions and discriminated unions', () => {
+    expect(zodOf(z.enum(['a', 'b'])).values).toEqual(new Set(['a', 'b']));
+    expect(zodOf(z.literal('x')).values).toEqual(new Set(['x']));
+    const union = z.union([z.string(), z.number()]);
+    expect(zodOf(union).def).toMatchObject({ type: 'union' });
+    expect((zodOf(union).def.options as unknown[]).length).toBe(2);
+    const tagged = z.discriminatedUnion('type', [z.object({ type: z.literal('a') }).strict(), z.object({ type: z.literal('b'), n: z.number() }).strict()]);
+    expect(zodOf(tagged).def).toMatchObject({ type: 'union', discriminator: 'type' });
+    expect((zodOf(tagged).def.options as unknown[]).map((o) => zodOf(o).propValues?.type)).toEqual([new Set(['a']), new Set(['b'])]);
+    expect(fastParse(tagged, { type: 'b', n: 1 })).toEqual({ type: 'b', n: 1 });
   });
 });

@@ -1,3 +1,4 @@
+import type { SpecFile } from '../engine/core/spec/text.js';
 import type { Context, Probot } from 'probot';
 import { ConditionalCache } from '../gateway/conditional.js';
 import { LimitPacer, type LimitWait } from '../gateway/limit-model.js';
@@ -29,6 +30,8 @@ export class AppMemory {
   readonly limitWaits = new Map<string, LimitWait>();
   /** What the secret scan found in each blob the knowledge check read (knowledge-check-run.ts): a blob never changes. */
   readonly scannedBlobs = new Map<string, readonly { rule: string; line: number }[]>();
+  /** A large spec's files by its directory's Git tree (schedule/issue-window.ts): a tree never changes; the last few kept. */
+  readonly specTrees = new Map<string, readonly SpecFile[]>();
   readonly requestsPerHour: number;
   readonly clock: Clock;
 

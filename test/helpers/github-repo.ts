@@ -610,6 +610,9 @@ export class FakeGitHub {
       if (!blocking) return [422, { message: 'Validation Failed' }];
       const set = this.blockedBy.get(Number(m[1])) ?? new Set<number>();
       if (set.has(blocking.id)) return [422, { message: 'Validation Failed' }];
+      // As GitHub: at most 50 issues of one kind linked to an issue, blocked by and blocking alike.
+      const blocks = [...this.blockedBy.values()].filter((s) => s.has(blocking.id)).length;
+      if (set.size >= 50 || blocks >= 50) return [422, { message: 'Validation Failed' }];
       this.blockedBy.set(Number(m[1]), set.add(blocking.id));
       return [201, this.issueJson(blocking)];
     }

@@ -6,3 +6,9 @@ export const PAGE_SIZE = 100;
 
 /** Sub-issues: GitHub docs, "you can add up to 100 sub-issues per parent issue". */
 export const SUB_ISSUES_PER_PARENT = 100;
+
+/**
+ * Issue dependencies: GitHub links at most 50 issues to one issue in each relationship
+ * (blocked by, blocking); the 51st is refused.
+ */
+export const DEPENDENCY_LINKS_PER_KIND = 50;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Phase, Plan, Spec } from '../core/spec/model.js';
-import { ISSUE_BODY_LIMIT } from './limits.js';
+import { DEPENDENCY_LINKS_PER_KIND, ISSUE_BODY_LIMIT } from './limits.js';
 import { LABEL_PLAN, needsLabel, phaseLabel, planMarker, specLabel } from './names.js';
 
 /**
@@ -40,7 +40,8 @@ export interface DesiredIssueInput {
 // `verified=` (the evidence that the plan is done: the merged plan PR's number, or `spec` for work
 // the spec marks `completed:`). Only the App and writers can edit an issue's body; the triage role
 // can close an issue and add labels, so `verified=` is what says a plan is done, and the labels
-// and state only mirror it (verified-record.ts).
+// and state only mirror it (verified-record.ts). `of=` (the spec's plan count) is on the issues of a spec larger than
+// its issue window only: a round that sees fewer issues knows the window may move on (issue-window.ts).
 const MARKER_LINE = /^<!-- harness:plan (\S+)\/(\S+?)((?: [a-z_]+=\S*)*) -->$/m;
 
 export function issueTitle(plan: Plan): string {
@@ -66,12 +67,16 @@ export function desiredIssue(input: DesiredIssueInput): DesiredIssue {
     return n === undefined ? d : `#${n} (${d})`;
   });
   const fence = fenceFor(input.planText);
+  const dependents = spec.plans.filter((p) => p.dependsOn.includes(plan.id)).length;
   const lines = [
     `**Spec** [${spec.id} ${spec.title}](${input.blobBase}/${input.specPath}/SPEC.md) · **Phase** ${phase.id} ${phase.title} · **Plan** [\`${plan.file.split('/').pop()}\`](${input.blobBase}/${file})`,
     '',
     `**Depends on:** ${deps.length > 0 ? deps.join(', ') : 'nothing'}`,
     `**Writes:** ${plan.filesModified.length > 0 ? plan.filesModified.map((f) => `\`${f}\``).join(', ') : 'nothing declared'}`,
     `**Verified by:** ${plan.mustPass.map((c) => `${c.id} (${c.type})`).join(', ')}`,
+    // GitHub links at most DEPENDENCY_LINKS_PER_KIND issues of one kind: past that, the issue says so (the labels hold every one).
+    ...(plan.dependsOn.length > DEPENDENCY_LINKS_PER_KIND ? [`_GitHub links at most ${DEPENDENCY_LINKS_PER_KIND} issues as blocking one issue: only the first ${DEPENDENCY_LINKS_PER_KIND} of these ${plan.dependsOn.length} show in its dependencies; the \`needs:\` labels hold every one._`] : []),
+    ...(dependents > DEPENDENCY_LINKS_PER_KIND ? [`**Needed by:** ${dependents} plans. _GitHub links at most ${DEPENDENCY_LINKS_PER_KIND} issues as blocked by one issue: the others name this plan in their **Depends on** line and \`needs:\` labels._`] : []),
     '',
     'Run it with `/harness execute ' + plan.id + '`. harness keeps this issue in step with the spec: edit the plan in the spec, not here.',
     '',
@@ -113,10 +118,16 @@ export interface ParsedMarker {
   resumeAt?: Date;
   /** Why the plan is done, as the App recorded it: the merged plan PR's number, or `spec` (`completed:` in the plan). */
   verified?: string;
+  /**
+   * How many plans the spec had when this issue was made, recorded only on the issues of a spec
+   * larger than its issue window (issue-window.ts): a round that sees fewer plan issues than
+   * this knows, from the list alone, that the window may need to move on.
+   */
+  of?: number;
 }
 
 /** The marker line's records, in the order they are written. */
-const MARKER_KEYS = ['hash', 'blocked_by', 'pr', 'parent', 'resume_at', 'verified'] as const;
+const MARKER_KEYS = ['hash', 'blocked_by', 'pr', 'parent', 'resume_at', 'verified', 'of'] as const;
 type MarkerKey = (typeof MARKER_KEYS)[number];
 
 function markerRecords(body: string | null | undefined): { spec: string; plan: string; records: Map<string, string> } | undefined {
@@ -146,6 +157,8 @@ export function parseMarker(body: string | null | undefined): ParsedMarker | und
   if (!Number.isNaN(resumeAt.getTime())) out.resumeAt = resumeAt;
   const verified = found.records.get('verified');
   if (verified !== undefined && isVerifiedEvidence(verified)) out.verified = verified;
+  const of = Number(found.records.get('of'));
+  if (Number.isInteger(of) && of > 0) out.of = of;
   return out;
 }
 

@@ -1,5 +1,5 @@
 import type { Problem } from '../core/spec/problem.js';
-import { SUB_ISSUES_PER_PARENT } from './limits.js';
+import { DEPENDENCY_LINKS_PER_KIND, SUB_ISSUES_PER_PARENT } from './limits.js';
 
 /** What a spec PR's sync did to one spec's issues, for the check run's summary. */
 export interface SyncTally {
@@ -8,7 +8,12 @@ export interface SyncTally {
   reopened: number[];
   closed: number[];
   duplicates: number[];
-  dependencies: { added: number; removed: number; refused: number; unavailable: boolean };
+  /** `capped`: edges not mirrored because one of their issues has GitHub's most links of that kind already (DEPENDENCY_LINKS_PER_KIND). */
+  dependencies: { added: number; removed: number; refused: number; unavailable: boolean; capped?: number };
+  /** A spec larger than its issue window (issue-window.ts): how many plans have issues now, of how many, through which phase. */
+  window?: { issued: number; total: number; through: string };
+  /** A spec of more plans than one issue holds: its phase issues, the middle level (phase-issue.ts). */
+  phases?: { created: number[]; updated: number[]; duplicates: number[] };
   /** The spec's tracking issue, when the spec has plans. */
   tracking?: { number: number; created: boolean; updated: boolean; duplicates: number[] };
   /** The plan issues as its sub-issues. */
@@ -98,6 +103,16 @@ function syncLines(sync: SyncTally): string[] {
   const d = sync.dependencies;
   const edges = [d.added > 0 ? `${d.added} added` : '', d.removed > 0 ? `${d.removed} removed` : '', d.refused > 0 ? `${d.refused} refused by GitHub` : ''].filter(Boolean);
   if (edges.length > 0) lines.push(`Native issue dependencies (blocked by): ${edges.join(', ')}.`);
+  if ((d.capped ?? 0) > 0) {
+    lines.push(`GitHub links at most ${DEPENDENCY_LINKS_PER_KIND} issues of one kind (blocked by, blocking) to an issue: ${d.capped} more ${d.capped === 1 ? 'dependency is' : 'dependencies are'} not mirrored, and the issues concerned say so; the \`needs:\` labels carry every one.`);
+  }
+  const w = sync.window;
+  if (w) lines.push(`Issue window: ${w.issued} of ${w.total} plans have issues, through phase ${w.through}; the next phases get theirs as plans finish (\`issue_window\`).`);
+  const ph = sync.phases;
+  if (ph && ph.created.length + ph.updated.length + ph.duplicates.length > 0) {
+    const parts = [ph.created.length > 0 ? `${ph.created.length} created` : '', ph.updated.length > 0 ? `${ph.updated.length} updated` : '', ph.duplicates.length > 0 ? `${ph.duplicates.length} duplicates closed` : ''].filter(Boolean);
+    lines.push(`Phase issues (the plans' parents, under the tracking issue): ${parts.join(', ')}.`);
+  }
   if (d.unavailable) {
     lines.push(
       "GitHub's issue dependencies are not available to harness here, so they were not mirrored; the `needs:` labels carry every dependency, and those are what the scheduler reads.",
@@ -223,7 +238,7 @@ function trackingLines(sync: SyncTally): string[] {
   ].filter(Boolean);
   const lines = parts.length > 0 ? [`Spec tracking issue #${t.number}: ${parts.join('; ')}.`] : [];
   if ((s.overLimit ?? 0) > 0) {
-    lines.push(`GitHub holds at most ${SUB_ISSUES_PER_PARENT} sub-issues per issue: ${plural(s.overLimit!, 'more plan issue')} ${s.overLimit === 1 ? 'is' : 'are'} not listed under #${t.number}, and the labels \`spec:\` and \`phase:\` find every one.`);
+    lines.push(`GitHub holds at most ${SUB_ISSUES_PER_PARENT} sub-issues per issue: ${plural(s.overLimit!, 'more plan issue')} ${s.overLimit === 1 ? 'is' : 'are'} not listed under ${sync.phases ? "their phase's issue" : `#${t.number}`}, and the labels \`spec:\` and \`phase:\` find every one.`);
   }
   if (s.unavailable) {
     lines.push(`GitHub's sub-issues are not available to harness here, so the plan issues are not listed under the spec's tracking issue #${t.number}; each plan issue and its labels stand on their own.`);

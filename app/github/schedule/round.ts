@@ -18,6 +18,7 @@ import { resumePaused } from './resume-paused.js';
 import { researchAhead } from './research-ahead.js';
 import { defaultBranch } from './repository.js';
 import { confirmVerified } from './verified-record.js';
+import { moveIssueWindow } from './issue-window.js';
 
 export interface RoundOptions {
   /** .github/harness.yml as the caller read it in this delivery: saves the request. */
@@ -85,7 +86,9 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   const config = options.config ?? (await loadConfig(context)).config;
   // Each plan's issue as the gateway resolves them (one list read), unless the caller has them.
   // The mirror corrected where it claims a plan done without the App's record (verified-record.ts): no request otherwise.
-  const listed = await confirmVerified(context, spec, options.issues ?? [...(await github.planIssues(spec)).byPlan.values()]);
+  const confirmed = await confirmVerified(context, spec, options.issues ?? [...(await github.planIssues(spec)).byPlan.values()]);
+  // A large spec's plan issues come a window at a time: plans finishing move it on (issue-window.ts); no request otherwise.
+  const listed = (await moveIssueWindow(context, spec, confirmed, config)) ?? confirmed;
   const base = options.base ?? defaultBranch(context);
   // Resumed first, so that the decision counts them as running (they hold their slots).
   const resumed = await resumePaused(context, spec, listed, base, options.now ?? new Date());

@@ -1,3 +1,4 @@
+import { DEPENDENCY_LINKS_PER_KIND } from '../../engine/forge/limits.js';
 import type { Gateway } from '../../gateway/gateway.js';
 
 /**
@@ -11,6 +12,8 @@ export class DependencyMirror {
   added = 0;
   removed = 0;
   refused = 0;
+  /** Edges not mirrored because an issue has GitHub's most links of that kind (DEPENDENCY_LINKS_PER_KIND): no request is spent on them. */
+  capped = 0;
   /**
    * Links between the spec's own plan issues that GitHub has and neither the spec nor the
    * record does (someone added them by hand, and no event told the App), which this sync took
@@ -19,7 +22,15 @@ export class DependencyMirror {
   readonly undone = new Map<number, string[]>();
   private readonly foreign = new Map<number, Set<string>>();
 
-  constructor(private readonly github: Gateway) {}
+  /**
+   * `blocking`: how many issues each plan's issue blocks already, counted from the records of
+   * the issues it blocks (their marker lines: no read), so that no issue is asked to block
+   * more than GitHub links.
+   */
+  constructor(
+    private readonly github: Gateway,
+    private readonly blocking = new Map<string, number>(),
+  ) {}
 
   /**
    * The plans `issue` is blocked by as GitHub has them, or as its record says when that can be
@@ -52,6 +63,12 @@ export class DependencyMirror {
     return plans;
   }
 
+  /** The edges a new issue will get, so that its record can be written with it: those GitHub takes, within its links per kind. */
+  intended(wanted: readonly string[], issues: ReadonlyMap<string, { id: number }>): string[] {
+    if (!this.available) return [];
+    return wanted.filter((plan) => issues.has(plan) && (this.blocking.get(plan) ?? 0) < DEPENDENCY_LINKS_PER_KIND).slice(0, DEPENDENCY_LINKS_PER_KIND);
+  }
+
   /**
    * Make issue `issueNumber` blocked by exactly the issues of `wanted`, given the edges
    * `recorded` as mirrored before; `issues` gives each plan's issue (its database id).
@@ -67,6 +84,7 @@ export class DependencyMirror {
       if (outcome === 'done') {
         mirrored.delete(plan);
         if (blocker) this.removed++;
+        this.blocking.set(plan, Math.max(0, (this.blocking.get(plan) ?? 0) - 1));
         if (blocker && this.foreign.get(issueNumber)?.has(plan)) this.undone.set(issueNumber, [...(this.undone.get(issueNumber) ?? []), plan]);
       } else if (outcome === 'unavailable') this.available = false;
     }
@@ -75,10 +93,16 @@ export class DependencyMirror {
       if (mirrored.has(plan)) continue;
       const blocker = issues.get(plan);
       if (!blocker) continue;
+      // GitHub refuses the 51st link of a kind: past it, the edge lives in the labels and the issue says so (plan-issue.ts).
+      if (mirrored.size >= DEPENDENCY_LINKS_PER_KIND || (this.blocking.get(plan) ?? 0) >= DEPENDENCY_LINKS_PER_KIND) {
+        this.capped++;
+        continue;
+      }
       const outcome = await this.github.addBlockedBy(issueNumber, blocker.id);
       if (outcome === 'done') {
         mirrored.add(plan);
         this.added++;
+        this.blocking.set(plan, (this.blocking.get(plan) ?? 0) + 1);
       } else if (outcome === 'refused') this.refused++;
       else this.available = false;
     }

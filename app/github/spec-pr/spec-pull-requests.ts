@@ -1,4 +1,5 @@
 import type { Context, Probot } from 'probot';
+import { issueWindowSize } from '../../engine/forge/issue-window.js';
 import { SPEC_CHECK } from '../../engine/forge/names.js';
 import { specCheckId } from '../../engine/forge/spec-check-id.js';
 import { specCheckReport, type SpecOutcome } from '../../engine/forge/spec-check-report.js';
@@ -106,8 +107,10 @@ async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<v
   if (toSync.length > 0) {
     const plans = toSync.reduce((n, l) => n + l.result.spec!.plans.length, 0);
     const edges = toSync.reduce((n, l) => n + l.result.spec!.plans.reduce((e, p) => e + p.dependsOn.length, 0), 0);
-    const note =
-      plans + edges > CONTENT_WRITES_PER_HOUR
+    const windowed = toSync.some((l) => l.result.spec!.plans.length > issueWindowSize(config));
+    const note = windowed
+      ? ` A spec this size gets its plan issues a few phases at a time (\`issue_window\`), the next ones as plans finish, within GitHub's ${CONTENT_WRITES_PER_HOUR} content writes an hour.`
+      : plans + edges > CONTENT_WRITES_PER_HOUR
         ? ` A first sync of this size is over ${CONTENT_WRITES_PER_HOUR} writes, GitHub's hourly allowance for creating content: harness paces them and waits whenever GitHub asks it to, so it takes a while.`
         : '';
     const run = await github.createCheckRun({
@@ -137,6 +140,8 @@ async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<v
           specPath: l.dir.path,
           blobBase: `${context.payload.repository.html_url}/blob/${pr.base.ref}`,
           pull: pr.number,
+          window: issueWindowSize(config),
+          tree: l.dir.tree,
         };
         let synced = await syncPlanIssues({ ...sync, issues: await github.planIssues(spec.id) });
         if (synced.tally.created.length > 0 || synced.tally.tracking?.created) {

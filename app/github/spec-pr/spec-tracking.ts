@@ -1,7 +1,8 @@
 import { LABEL_SPEC, specLabel } from '../../engine/forge/names.js';
-import { desiredSpecIssue, matchSpecIssue } from '../../engine/forge/spec-issue.js';
+import { desiredSpecIssue, matchSpecIssue, type SpecSource } from '../../engine/forge/spec-issue.js';
 import type { Spec } from '../../engine/core/spec/model.js';
 import type { Gateway } from '../../gateway/gateway.js';
+import type { IssueRecord } from '../../gateway/issues.js';
 import { SUB_ISSUES_PER_PARENT } from '../../engine/forge/limits.js';
 
 export interface SpecIssueSync {
@@ -13,6 +14,8 @@ export interface SpecIssueSync {
   duplicates: number[];
   /** How many sub-issues GitHub says it has (`sub_issues_summary.total`), where GitHub reports it: none for a new one. */
   subIssuesTotal?: number;
+  /** Every issue under the labels `harness:spec,spec:<id>` as listed: the phase issues are found in it too. */
+  listed: IssueRecord[];
 }
 
 /**
@@ -23,7 +26,7 @@ export interface SpecIssueSync {
  * to people: GitHub does not close a parent when its sub-issues are done, and someone closing
  * the spec's issue by hand is saying something harness should not undo.
  */
-export async function syncSpecIssue(github: Gateway, input: { spec: Spec; specPath: string; blobBase: string }): Promise<SpecIssueSync> {
+export async function syncSpecIssue(github: Gateway, input: { spec: Spec; specPath: string; blobBase: string; source?: SpecSource }): Promise<SpecIssueSync> {
   const desired = desiredSpecIssue(input);
   const listed = await github.issuesWithLabels([LABEL_SPEC, specLabel(input.spec.id)]);
   const { issue, duplicates } = matchSpecIssue(input.spec.id, listed);
@@ -34,11 +37,11 @@ export async function syncSpecIssue(github: Gateway, input: { spec: Spec; specPa
   }
   if (!issue) {
     const created = await github.createIssue(desired);
-    return { number: created.number, created: true, updated: false, duplicates: closed, subIssuesTotal: 0 };
+    return { number: created.number, created: true, updated: false, duplicates: closed, subIssuesTotal: 0, listed };
   }
   const changed = issue.title !== desired.title || (issue.body ?? '') !== desired.body;
   if (changed) await github.updateIssue(issue.number, { title: desired.title, body: desired.body });
-  return { number: issue.number, created: false, updated: changed, duplicates: closed, ...(issue.subIssuesTotal === undefined ? {} : { subIssuesTotal: issue.subIssuesTotal }) };
+  return { number: issue.number, created: false, updated: changed, duplicates: closed, ...(issue.subIssuesTotal === undefined ? {} : { subIssuesTotal: issue.subIssuesTotal }), listed };
 }
 
 /**
@@ -48,7 +51,7 @@ export async function syncSpecIssue(github: Gateway, input: { spec: Spec; specPa
  * the sync reads anyway) against the records' says which: equal, and no race to clean up, no
  * read; else one (a parent holds 100 at most). Undefined: go by the records.
  */
-export async function actualSubIssues(github: Gateway, tracking: SpecIssueSync, recorded: number, race: boolean): Promise<Set<number> | undefined> {
+export async function actualSubIssues(github: Gateway, tracking: Pick<SpecIssueSync, 'number' | 'created' | 'subIssuesTotal'>, recorded: number, race: boolean): Promise<Set<number> | undefined> {
   if (tracking.created || (!race && (tracking.subIssuesTotal === undefined || tracking.subIssuesTotal === recorded))) return undefined;
   const ids = await github.subIssueIds(tracking.number);
   return ids === 'unavailable' ? undefined : new Set(ids);

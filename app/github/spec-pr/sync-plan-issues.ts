@@ -1,7 +1,9 @@
 import { issuePatch, type IssuePatch } from '../../engine/forge/issue-patch.js';
 import { mirroredEdges, withMirroredEdges } from '../../engine/forge/mirrored-edges.js';
-import { LABEL_COLORS, statusLabel } from '../../engine/forge/names.js';
-import { desiredIssue, parseMarker, VERIFIED_BY_SPEC, withMarkerRecord } from '../../engine/forge/plan-issue.js';
+import { isStatusLabel, LABEL_COLORS, statusLabel } from '../../engine/forge/names.js';
+import { desiredIssue, parseMarker, VERIFIED_BY_SPEC, withMarkerRecord, type ParsedMarker } from '../../engine/forge/plan-issue.js';
+import { issueWindow } from '../../engine/forge/issue-window.js';
+import { parsePhaseMarker, usesPhaseIssues } from '../../engine/forge/phase-issue.js';
 import { removalNote } from '../../engine/forge/removal-note.js';
 import type { SyncTally } from '../../engine/forge/spec-check-report.js';
 import { buildGraph, topologicalOrder } from '../../engine/core/graph/graph.js';
@@ -10,10 +12,18 @@ import type { Gateway } from '../../gateway/gateway.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import type { SpecIssues } from '../../gateway/plan-issues.js';
 import { DependencyMirror } from './dependency-mirror.js';
-import { actualSubIssues, SubIssueMirror, syncSpecIssue } from './spec-tracking.js';
+import { parentPhaseIssues, syncPhaseIssues, type PhaseIssueSync } from './phase-issues.js';
+import { actualSubIssues, SubIssueMirror, syncSpecIssue, type SpecIssueSync } from './spec-tracking.js';
 
 export interface PlanIssueSync {
   github: Gateway;
+  /**
+   * `issue_window` (issue-window.ts): a spec of more plans than this gets its plan issues whole
+   * phases at a time, this many not yet done ahead. Unset: every plan's issue at once.
+   */
+  window?: number;
+  /** The spec directory's Git tree: a windowed spec's tracking issue records it, for the rounds that move the window on. */
+  tree?: string;
   spec: Spec;
   /** PLAN.md text by spec-relative path (Plan.file). */
   planTexts: ReadonlyMap<string, string>;
@@ -55,24 +65,57 @@ export interface PlanIssueSyncResult {
 export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyncResult> {
   const { github, spec } = input;
   if (input.issues.listed.length === 0 && spec.plans.length > 0) await ensurePlanLabels(github);
-  // The tracking issue first, so that each new plan issue records its parent as it is created.
-  const tracking = spec.plans.length > 0 ? await syncSpecIssue(github, input) : undefined;
-  // Two deliveries raced through a first sync: their duplicates' sub-issues and edges are not what the records say.
-  const race = input.issues.duplicates.length > 0 || (tracking?.duplicates.length ?? 0) > 0;
-  const held = tracking ? input.issues.listed.filter((i) => parseMarker(i.body)?.parent === tracking.number).length : 0;
-  const subs = tracking ? new SubIssueMirror(github, tracking.number, held, await actualSubIssues(github, tracking, held, race)) : undefined;
   const issues = new Map(input.issues.byPlan);
+  // Done, as far as the list tells: closed with the App's record of why, or marked done in the spec.
+  const done = (id: string) => spec.planById.get(id)?.completed !== undefined || isDone(issues.get(id));
+  const windowed = input.window !== undefined && spec.plans.length > input.window;
+  const inWindow = windowed ? issueWindow(spec, input.window!, done) : undefined;
+  const source = windowed && input.tree ? { pull: input.pull, tree: input.tree, specPath: input.specPath, blobBase: input.blobBase } : undefined;
+  // The tracking issue first, so that each new plan issue records its parent as it is created.
+  const tracking = spec.plans.length > 0 ? await syncSpecIssue(github, { ...input, ...(source ? { source } : {}) }) : undefined;
+  const phased = tracking !== undefined && usesPhaseIssues(spec);
+  const phases = phased ? await syncPhaseIssues(github, input, tracking.listed) : undefined;
+  // Two deliveries raced through a first sync: their duplicates' sub-issues and edges are not what the records say.
+  const race = input.issues.duplicates.length > 0 || (tracking?.duplicates.length ?? 0) > 0 || (phases?.duplicates.length ?? 0) > 0;
+  const recordingParent = (n: number) => input.issues.listed.filter((i) => parseMarker(i.body)?.parent === n).length;
+  const subs = tracking && !phased ? new SubIssueMirror(github, tracking.number, recordingParent(tracking.number), await actualSubIssues(github, tracking, recordingParent(tracking.number), race)) : undefined;
+  // A large spec's plan issues are sub-issues of their phase's issue, each parent's mirror made when first needed.
+  const phaseSubs = new Map<string, SubIssueMirror>();
+  let subIssuesAvailable = true;
+  const parentOf = async (phase: string): Promise<SubIssueMirror | undefined> => {
+    if (!phases) return subs;
+    const parent = phases.byPhase.get(phase);
+    if (!parent) return undefined;
+    let mirror = phaseSubs.get(phase);
+    if (!mirror) {
+      const held = recordingParent(parent.number);
+      const actual = subIssuesAvailable ? await actualSubIssues(github, { number: parent.number, created: phases.created.includes(parent.number), ...(parent.subIssuesTotal === undefined ? {} : { subIssuesTotal: parent.subIssuesTotal }) }, held, race) : undefined;
+      mirror = new SubIssueMirror(github, parent.number, held, actual);
+      mirror.available = subIssuesAvailable;
+      phaseSubs.set(phase, mirror);
+    }
+    return mirror;
+  };
   const numbers = new Map([...issues].map(([plan, issue]) => [plan, issue.number]));
-  const mirror = new DependencyMirror(github);
   const planOf = new Map<number, { plan: string; own: boolean }>();
+  const blocking = new Map<string, number>();
   for (const listed of input.issues.listed) {
     const marker = parseMarker(listed.body);
-    if (marker?.spec === spec.id) planOf.set(listed.id, { plan: marker.plan, own: issues.get(marker.plan)?.id === listed.id });
+    if (marker?.spec !== spec.id) continue;
+    const own = issues.get(marker.plan)?.id === listed.id;
+    planOf.set(listed.id, { plan: marker.plan, own });
+    if (own) for (const blocker of marker.blockedBy ?? []) blocking.set(blocker, (blocking.get(blocker) ?? 0) + 1);
   }
+  const mirror = new DependencyMirror(github, blocking);
+  // A window that moves on while the person has queued every plan with an issue queues the new ones too, in the create itself.
+  const queueNew = windowed && everyIssueQueued(spec, issues);
   const tally: SyncTally = { created: [], updated: [], reopened: [], closed: [], duplicates: [], dependencies: { added: 0, removed: 0, refused: 0, unavailable: false } };
 
   for (const index of topologicalOrder(buildGraph(spec.plans)).order) {
     const plan = spec.plans[index]!;
+    const actual = issues.get(plan.id);
+    // Past the window, a plan gets its issue when the window reaches its phase.
+    if (!actual && inWindow && !inWindow.has(plan.phase)) continue;
     const desired = desiredIssue({
       spec,
       plan,
@@ -81,21 +124,27 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
       blobBase: input.blobBase,
       issueNumbers: numbers,
     });
-    const actual = issues.get(plan.id);
+    const subsOfPlan = tracking ? await parentOf(plan.phase) : undefined;
     if (!actual) {
       // The record is written with the issue, as the edges about to be mirrored; it is
       // corrected (one more write) only if GitHub turns them down.
-      const intended = mirror.available ? plan.dependsOn : [];
-      const intendedParent = subs?.hasRoom ? subs.parent : undefined;
+      const intended = mirror.intended(plan.dependsOn, issues);
+      const intendedParent = subsOfPlan?.hasRoom ? subsOfPlan.parent : undefined;
       // The issue remembers the spec PR it came from: its status comment is the one the
       // scheduling rounds keep up to date.
-      const tracked = withMarkerRecord(withMarkerRecord(desired.body, 'pr', String(input.pull)), 'verified', plan.completed === undefined ? undefined : VERIFIED_BY_SPEC);
-      const labels = plan.completed === undefined ? desired.labels : [...desired.labels, statusLabel('verified')];
+      const tracked = withMarkerRecord(
+        withMarkerRecord(withMarkerRecord(desired.body, 'pr', String(input.pull)), 'verified', plan.completed === undefined ? undefined : VERIFIED_BY_SPEC),
+        'of',
+        windowed ? String(spec.plans.length) : undefined,
+      );
+      const status = plan.completed !== undefined ? 'verified' : queueNew ? (plan.dependsOn.every(done) ? 'ready' : 'blocked') : undefined;
+      const labels = status === undefined ? desired.labels : [...desired.labels, statusLabel(status)];
       const bodyWith = (edges: readonly string[], parent: number | undefined) => withMarkerRecord(withMirroredEdges(tracked, edges), 'parent', parent === undefined ? undefined : String(parent));
       let created = await github.createIssue({ title: desired.title, body: bodyWith(intended, intendedParent), labels });
-      const parent = subs ? await subs.add(created, undefined) : undefined;
+      const parent = subsOfPlan ? await subsOfPlan.add(created, undefined) : undefined;
+      if (subsOfPlan) subIssuesAvailable &&= subsOfPlan.available;
       const mirrored = await mirror.sync(created.number, plan.dependsOn, [], issues);
-      if (mirrored.length !== intended.length || parent !== intendedParent) created = await github.updateIssue(created.number, { body: bodyWith(mirrored, parent) });
+      if (!sameEdges(mirrored, intended) || parent !== intendedParent) created = await github.updateIssue(created.number, { body: bodyWith(mirrored, parent) });
       // Work done before harness (`completed:`) is on record as verified and never dispatched.
       if (plan.completed !== undefined) created = await github.updateIssue(created.number, { state: 'closed', state_reason: 'completed' });
       issues.set(plan.id, created);
@@ -105,12 +154,13 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
     }
     const mirrored = await mirror.sync(actual.number, plan.dependsOn, await mirror.actualEdges(actual, mirroredEdges(actual.body), planOf, race), issues);
     const recorded = parseMarker(actual.body);
-    const parent = subs ? await subs.add(actual, recorded?.parent) : recorded?.parent;
+    const parent = subsOfPlan ? await subsOfPlan.add(actual, recorded?.parent) : recorded?.parent;
+    if (subsOfPlan) subIssuesAvailable &&= subsOfPlan.available;
     // A later spec PR changes the plan, not where its status is tracked: the first PR's record stays.
     const pr = recorded?.pr ?? input.pull;
     const doneInSpec = plan.completed !== undefined && actual.state === 'open' && !actual.labels.some((l) => ACTIVE.has(l));
     const verified = recorded?.verified ?? (doneInSpec ? VERIFIED_BY_SPEC : undefined);
-    const patch = issuePatch({ ...desired, body: withRecords(withMirroredEdges(withMarkerRecord(desired.body, 'pr', String(pr)), mirrored), parent, recorded?.resumeAt, verified) }, actual);
+    const patch = issuePatch({ ...desired, body: withRecords(withMirroredEdges(withMarkerRecord(desired.body, 'pr', String(pr)), mirrored), parent, recorded, verified) }, actual);
     if (doneInSpec) {
       // Marked done in the spec since its issue was made: verified and closed, as if run.
       const updated = patch ? await applyPatch(github, actual, patch) : actual;
@@ -125,24 +175,85 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
     else tally.updated.push(actual.number);
   }
 
+  // Closing issues leave the parent they record; any mirror takes them out (the parent is in the request).
+  const remover = subs ?? (tracking ? new SubIssueMirror(github, tracking.number) : undefined);
+  if (remover) remover.available = subs ? subs.available : subIssuesAvailable;
   for (const [planId, issue] of issues) {
     if (spec.planById.has(planId) || issue.state !== 'open') continue;
     // The note first: if the close fails, the next sync closes it (and notes it again).
     await github.comment(issue.number, removalNote(spec.id, planId, input.pull));
-    issues.set(planId, await github.updateIssue(issue.number, { state: 'closed', state_reason: 'not_planned', ...(await leaveTracking(subs, issue)) }));
+    issues.set(planId, await github.updateIssue(issue.number, { state: 'closed', state_reason: 'not_planned', ...(await leaveTracking(remover, issue)) }));
     tally.closed.push(issue.number);
   }
   for (const { issue } of input.issues.duplicates) {
-    await github.updateIssue(issue.number, { state: 'closed', state_reason: 'duplicate', ...(await leaveTracking(subs, issue)) });
+    await github.updateIssue(issue.number, { state: 'closed', state_reason: 'duplicate', ...(await leaveTracking(remover, issue)) });
     tally.duplicates.push(issue.number);
   }
 
-  tally.dependencies = { added: mirror.added, removed: mirror.removed, refused: mirror.refused, unavailable: !mirror.available };
-  if (tracking && subs) {
+  // The phase issues under the tracking issue, once the plans it held have moved under them.
+  const phaseParent = tracking && phases ? await trackingOfPhases(github, tracking, phases, input.issues.listed, issues, race, subIssuesAvailable && (remover?.available ?? true)) : undefined;
+  if (phaseParent && phases) await parentPhaseIssues(github, phases, phaseParent);
+
+  tally.dependencies = { added: mirror.added, removed: mirror.removed, refused: mirror.refused, unavailable: !mirror.available, ...(mirror.capped > 0 ? { capped: mirror.capped } : {}) };
+  if (tracking) {
+    const mirrors = [subs, remover === subs ? undefined : remover, phaseParent, ...phaseSubs.values()].filter((m): m is SubIssueMirror => m !== undefined);
+    const sum = (f: (m: SubIssueMirror) => number) => mirrors.reduce((n, m) => n + f(m), 0);
     tally.tracking = { number: tracking.number, created: tracking.created, updated: tracking.updated, duplicates: tracking.duplicates };
-    tally.subIssues = { added: subs.added, removed: subs.removed, refused: subs.refused, unavailable: !subs.available, ...(subs.overLimit > 0 ? { overLimit: subs.overLimit } : {}) };
+    const overLimit = sum((m) => m.overLimit);
+    tally.subIssues = { added: sum((m) => m.added), removed: sum((m) => m.removed), refused: sum((m) => m.refused), unavailable: mirrors.some((m) => !m.available), ...(overLimit > 0 ? { overLimit } : {}) };
+  }
+  if (phases) tally.phases = { created: phases.created, updated: phases.updated, duplicates: phases.duplicates };
+  if (windowed) {
+    const issued = spec.plans.filter((p) => issues.has(p.id)).length;
+    const through = [...spec.phases].reverse().find((ph) => ph.plans.some((p) => issues.has(p)))?.id ?? spec.phases[0]!.id;
+    tally.window = { issued, total: spec.plans.length, through };
   }
   return { tally, issues, undone: mirror.undone };
+}
+
+/** Is a plan's issue done, from the list alone: closed, with the App's record of why (verified-record.ts)? */
+function isDone(issue: IssueRecord | undefined): boolean {
+  return issue !== undefined && issue.state === 'closed' && parseMarker(issue.body)?.verified !== undefined;
+}
+
+/**
+ * Has the person queued every plan that has an issue (`/harness execute all`, or each phase in
+ * turn)? Then the plans a moving window brings are theirs to run too. Plans taken out of the spec
+ * do not count; at least one must have been queued.
+ */
+function everyIssueQueued(spec: Spec, issues: ReadonlyMap<string, IssueRecord>): boolean {
+  const live = [...issues].filter(([plan]) => spec.planById.has(plan)).map(([, issue]) => issue);
+  return live.some((i) => i.labels.some(isStatusLabel)) && live.every((i) => i.state === 'closed' || i.labels.some(isStatusLabel));
+}
+
+function sameEdges(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x) => b.includes(x));
+}
+
+/**
+ * The tracking issue's mirror for its phase issues. Its sub-issues as its records say, unless
+ * GitHub's count (read with it at the start, less the plan issues moved out since) disagrees
+ * or a race left duplicates: then one read of them, after the moves.
+ */
+async function trackingOfPhases(
+  github: Gateway,
+  tracking: SpecIssueSync,
+  phases: PhaseIssueSync,
+  listed: readonly IssueRecord[],
+  after: ReadonlyMap<string, IssueRecord>,
+  race: boolean,
+  available: boolean,
+): Promise<SubIssueMirror> {
+  const under = (body: string | null) => parseMarker(body)?.parent === tracking.number;
+  const plansBefore = listed.filter((i) => under(i.body)).length;
+  const plansNow = [...after.values()].filter((i) => under(i.body)).length;
+  const phasesNow = [...phases.byPhase.values()].filter((i) => parsePhaseMarker(i.body)?.parent === tracking.number).length;
+  const held = plansNow + phasesNow;
+  const expected = tracking.subIssuesTotal === undefined ? undefined : tracking.subIssuesTotal - (plansBefore - plansNow);
+  const actual = available ? await actualSubIssues(github, { number: tracking.number, created: tracking.created, ...(expected === undefined ? {} : { subIssuesTotal: expected }) }, held, race) : undefined;
+  const mirror = new SubIssueMirror(github, tracking.number, held, actual);
+  mirror.available = available;
+  return mirror;
 }
 
 /**
@@ -150,9 +261,9 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
  * a sub-issue of, a usage-limit pause's resume time (the worker writes it, a round reads it)
  * and the evidence that the plan is done (the App writes it when the plan PR merges).
  */
-function withRecords(body: string, parent: number | undefined, resumeAt: Date | undefined, verified: string | undefined): string {
-  const records = withMarkerRecord(withMarkerRecord(body, 'parent', parent === undefined ? undefined : String(parent)), 'resume_at', resumeAt?.toISOString());
-  return withMarkerRecord(records, 'verified', verified);
+function withRecords(body: string, parent: number | undefined, recorded: ParsedMarker | undefined, verified: string | undefined): string {
+  const records = withMarkerRecord(withMarkerRecord(body, 'parent', parent === undefined ? undefined : String(parent)), 'resume_at', recorded?.resumeAt?.toISOString());
+  return withMarkerRecord(withMarkerRecord(records, 'verified', verified), 'of', recorded?.of === undefined ? undefined : String(recorded.of));
 }
 
 /**
@@ -209,8 +320,12 @@ export function mergeTallies(first: SyncTally, second: SyncTally): SyncTally {
     reopened: [...first.reopened, ...second.reopened],
     closed: [...first.closed, ...second.closed],
     duplicates: [...first.duplicates, ...second.duplicates],
-    dependencies: { added: d1.added + d2.added, removed: d1.removed + d2.removed, refused: d2.refused, unavailable: d2.unavailable },
+    dependencies: { added: d1.added + d2.added, removed: d1.removed + d2.removed, refused: d2.refused, unavailable: d2.unavailable, ...(d2.capped ? { capped: d2.capped } : {}) },
   };
+  if (second.window) merged.window = second.window;
+  const p1 = first.phases;
+  const p2 = second.phases;
+  if (p2) merged.phases = { created: [...(p1?.created ?? []), ...p2.created], updated: [...new Set([...(p1?.updated ?? []), ...p2.updated])], duplicates: [...(p1?.duplicates ?? []), ...p2.duplicates] };
   const t2 = second.tracking;
   if (t2) merged.tracking = { ...t2, created: t2.created || (first.tracking?.created ?? false), duplicates: [...(first.tracking?.duplicates ?? []), ...t2.duplicates] };
   const s1 = first.subIssues;

@@ -265,17 +265,20 @@ describe('a spec pull request, first sync', () => {
     expect(run.output.summary).toContain("Spec tracking issue #100: created.\nGitHub's sub-issues are not available to harness here, so the plan issues are not listed under the spec's tracking issue #100");
   });
 
-  it('adds no more sub-issues than GitHub holds under one issue (100), spends no request on the rest, and says so; a push that adds a plan tries none', async () => {
+  it('adds no more sub-issues than GitHub holds under one issue (100): a phase of 103 plans holds 100, spends no request on the rest, and says so; a push that adds a plan tries none', async () => {
     const plans: PlanOptions[] = Array.from({ length: 103 }, (_, i) => ({ id: `01-${String(i + 1).padStart(3, '0')}`, title: `Plan ${i + 1}` }));
     const github = repository(plans);
     await deliver(OPENED);
 
-    expect(github.writes().filter((w) => w.url.endsWith('/sub_issues'))).toHaveLength(100);
-    expect(github.subIssueNumbers(100)).toHaveLength(100);
-    // No parent recorded for the three left out, and no write to correct a record.
-    expect(github.writes().filter((w) => w.method === 'PATCH' && /\/issues\/\d+$/.test(w.url))).toEqual([]);
-    expect(github.issues.filter((i) => i.labels.includes('harness:plan') && !/ parent=100 /.test(i.body ?? ''))).toHaveLength(3);
-    expect(github.checkRuns[0]!.output.summary).toContain('GitHub holds at most 100 sub-issues per issue: 3 more plan issues are not listed under #100, and the labels `spec:` and `phase:` find every one.');
+    // More plans than one issue holds: the tracking issue (#100) holds the phase's issue (#101), which holds the plans.
+    expect(github.subIssueNumbers(100)).toEqual([101]);
+    expect(github.subIssueNumbers(101)).toHaveLength(100);
+    expect(github.writes().filter((w) => w.url.endsWith('/sub_issues'))).toHaveLength(101);
+    // No parent recorded for the three left out, and no write to correct a plan issue's record.
+    expect(github.writes().filter((w) => w.method === 'PATCH' && /\/issues\/\d+$/.test(w.url) && w.url !== `${R}/issues/101`)).toEqual([]);
+    expect(github.issues.filter((i) => i.labels.includes('harness:plan') && !/ parent=101 /.test(i.body ?? ''))).toHaveLength(3);
+    expect(github.issue(101).body).toContain('GitHub holds at most 100 sub-issues per issue: the other 3 plan issues of this phase are not listed under it');
+    expect(github.checkRuns[0]!.output.summary).toContain('GitHub holds at most 100 sub-issues per issue: 3 more plan issues are not listed under their phase\'s issue, and the labels `spec:` and `phase:` find every one.');
 
     push(github, PUSHED, [...plans, { id: '01-104', title: 'Plan 104' }]);
     const before = github.requests.length;

@@ -11,6 +11,12 @@ export const HarnessConfigSchema = z
     specs_root: z.string().min(1).default('docs/specs'),
     /** Plans running at once. */
     slots: z.number().int().min(1).max(64).default(4),
+    /**
+     * How far ahead of the scheduler a large spec's plans become issues: phases, in order, until
+     * this many plans not yet done have issues (app/engine/forge/issue-window.ts). Unset: twice
+     * `slots`, and never fewer than 100. A spec this size or smaller gets every issue at once.
+     */
+    issue_window: z.number().int().min(1).optional(),
     /** The most one spec's agents may spend together, in US dollars (each plan's own budget_usd caps it further). */
     budget_usd: z.number().positive().optional(),
     /** The agent for plans that name none. */

@@ -1,0 +1,270 @@
+import nock from 'nock';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseMarker, withMarkerRecord } from '../../../app/engine/forge/plan-issue.js';
+import { parsePhaseMarker } from '../../../app/engine/forge/phase-issue.js';
+import { parseSpecSource } from '../../../app/engine/forge/spec-issue.js';
+import { restartApp } from '../../helpers/app-process.js';
+import { CONTENT_WRITES_PER_HOUR } from '../../../app/gateway/limits.js';
+import { FakeGitHub, specAt, type FakeIssue } from '../../helpers/github-repo.js';
+import { testProbot, webhookExample } from '../../helpers/probot.js';
+import { specOf, type PlanOptions } from '../../helpers/spec.js';
+
+/**
+ * Large specs on GitHub (issue 25): plan issues made a window ahead of the work, phase issues
+ * as the middle level under the spec's tracking issue, and dependency links within GitHub's 50
+ * of a kind. Driven through Probot with the real `pull_request` and `check_run` payloads of
+ * @octokit/webhooks-examples against the stateful fake GitHub (test/helpers/github-repo.ts),
+ * which holds at most 100 sub-issues under an issue and 50 links of a kind, as GitHub does.
+ */
+
+interface PullRequestPayload {
+  action: string;
+  before?: string;
+  after?: string;
+  pull_request: { head: { sha: string }; base: { sha: string } };
+}
+
+function pullRequest(action: 'opened' | 'synchronize', head?: string): PullRequestPayload {
+  const payload = webhookExample<PullRequestPayload>('pull_request', (p) => p.action === action);
+  if (head) {
+    payload.before = payload.pull_request.head.sha;
+    payload.after = head;
+    payload.pull_request.head.sha = head;
+  }
+  return payload;
+}
+
+const OPENED = pullRequest('opened');
+const HEAD = OPENED.pull_request.head.sha;
+const BASE = OPENED.pull_request.base.sha;
+const DIR = 'docs/specs/SPC-042-password-reset';
+const SPEC = 'SPC-042';
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `phases` phases of `perPhase` plans; each plan after the first phase needs the plan of the same rank in the phase before. */
+function phasedPlans(phases: number, perPhase: number): PlanOptions[] {
+  const plans: PlanOptions[] = [];
+  for (let ph = 1; ph <= phases; ph++) {
+    for (let n = 1; n <= perPhase; n++) plans.push({ id: `${pad(ph)}-${pad(n)}`, title: `Plan ${ph}.${n}`, ...(ph > 1 ? { dependsOn: [`${pad(ph - 1)}-${pad(n)}`] } : {}) });
+  }
+  return plans;
+}
+
+function repository(plans: PlanOptions[]): FakeGitHub {
+  restartApp();
+  const github = new FakeGitHub();
+  github.config = 'specs_root: docs/specs\n';
+  github.commit(BASE, { 'README.md': '# Hello\n', 'docs/specs/README.md': 'Specs live here.\n' });
+  github.commit(HEAD, { 'README.md': '# Hello\n', 'docs/specs/README.md': 'Specs live here.\n', ...specAt(DIR, specOf(plans)) });
+  github.branches.set('master', BASE);
+  github.install();
+  return github;
+}
+
+function push(github: FakeGitHub, sha: string, plans: PlanOptions[]): void {
+  github.commit(sha, { 'README.md': '# Hello\n', 'docs/specs/README.md': 'Specs live here.\n', ...specAt(DIR, specOf(plans)) });
+}
+
+async function deliver(payload: PullRequestPayload, id = 'delivery-1'): Promise<void> {
+  await testProbot().receive({ id, name: 'pull_request', payload } as never);
+}
+
+/** A `harness / plan …` check run completing: the cheapest event that runs a scheduling round. */
+async function round(id: string): Promise<void> {
+  const payload = webhookExample<Record<string, Record<string, unknown>>>('check_run', (p) => p.action === 'completed');
+  payload.check_run!.name = 'harness / plan 01-01';
+  payload.check_run!.external_id = `${SPEC}/01-01`;
+  await testProbot().receive({ id, name: 'check_run', payload } as never);
+}
+
+const planOf = (i: FakeIssue) => parseMarker(i.body)?.plan ?? '';
+const planIssues = (github: FakeGitHub) => github.issues.filter((i) => i.labels.includes('harness:plan'));
+const openPlanIssues = (github: FakeGitHub) => planIssues(github).filter((i) => i.state === 'open' || i.state_reason === 'completed');
+const tracking = (github: FakeGitHub) => github.issues.find((i) => (i.body ?? '').startsWith(`<!-- harness:spec ${SPEC}`) && i.state === 'open')!;
+function phaseIssues(github: FakeGitHub): Map<string, FakeIssue> {
+  const out = new Map<string, FakeIssue>();
+  for (const i of github.issues) {
+    const marker = parsePhaseMarker(i.body);
+    if (marker && i.state === 'open') out.set(marker.phase, i);
+  }
+  return out;
+}
+/** Each parent's sub-issues by plan id (or phase), as GitHub holds them. */
+function children(github: FakeGitHub, parent: number): string[] {
+  return github.subIssueNumbers(parent).map((n) => planOf(github.issue(n)) || `phase ${parsePhaseMarker(github.issue(n).body)?.phase}`);
+}
+const ids = (plans: readonly PlanOptions[]) => plans.map((p) => p.id);
+
+/** A plan's work merged, as the App leaves its issue (verified-record.ts): closed as completed, verified, the merge on record. */
+function merged(issue: FakeIssue, pr: number): void {
+  issue.state = 'closed';
+  issue.state_reason = 'completed';
+  issue.labels = [...issue.labels.filter((l) => !l.startsWith('status:')), 'status:verified'];
+  issue.body = withMarkerRecord(issue.body!, 'verified', String(pr));
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+describe('a spec larger than its issue window', () => {
+  const PLANS = phasedPlans(6, 50);
+
+  it('gets its plan issues a window at a time: the first phases now, every phase shown, within the hourly allowance for creating content', async () => {
+    const github = repository(PLANS);
+    await deliver(OPENED);
+
+    // The default window: twice the slots (4), and never fewer than 100 plans: phases 01 and 02.
+    expect(planIssues(github).map(planOf)).toEqual(ids(PLANS.slice(0, 100)));
+    const phases = phaseIssues(github);
+    expect([...phases.keys()]).toEqual(['01', '02', '03', '04', '05', '06']);
+    const spec = tracking(github);
+    expect(children(github, spec.number)).toEqual(['01', '02', '03', '04', '05', '06'].map((p) => `phase ${p}`));
+    expect(children(github, phases.get('01')!.number)).toEqual(ids(PLANS.slice(0, 50)));
+    expect(children(github, phases.get('02')!.number)).toEqual(ids(PLANS.slice(50, 100)));
+    for (const ph of ['03', '04', '05', '06']) expect(children(github, phases.get(ph)!.number)).toEqual([]);
+    // Each plan issue records its phase's issue, and the spec's size (what tells a round that more are to come).
+    for (const issue of planIssues(github)) {
+      expect(parseMarker(issue.body)).toMatchObject({ parent: phases.get(planOf(issue).slice(0, 2))!.number, of: 300 });
+    }
+    // Phase 02's needs are mirrored; no plan of phase 03 has an issue to need them from.
+    expect([...github.blockedBy.values()].reduce((n, s) => n + s.size, 0)).toBe(50);
+
+    // The whole spec shows meanwhile: the tracking issue lists every phase, each phase issue every plan, the status comment every plan.
+    expect(parseSpecSource(spec.body)).toEqual({ pull: 2, tree: github.treeAt(HEAD, DIR), specPath: DIR, blobBase: 'https://github.com/Codertocat/Hello-World/blob/master' });
+    expect(spec.body).toContain('| 06 · ');
+    expect(phases.get('06')!.body).toContain('| 06-50 Plan 6.50 | 05-50 |');
+    const status = github.comments.find((c) => c.body.startsWith(`<!-- harness:status ${SPEC} -->`))!;
+    expect(status.body).toContain('| 06-50 Plan 6.50 | — | ⚪ planned | 05-50 |');
+    expect(status.body).toContain('| 01-01 Plan 1.1 | #');
+
+    // Every write of the first sync together is under GitHub's 500 content-creating requests an hour.
+    expect(github.writes().length).toBeLessThan(CONTENT_WRITES_PER_HOUR);
+    const run = github.checkRuns[0]!;
+    expect(run.conclusion).toBe('success');
+    expect(run.output.summary).toContain('Issue window: 100 of 300 plans have issues, through phase 02; the next phases get theirs as plans finish (`issue_window`).');
+  });
+
+  it('moves on as plans finish: a round makes the next phase\'s issues, queued when every plan with an issue was, and a round run again makes none', async () => {
+    const github = repository(PLANS);
+    await deliver(OPENED);
+    // Phase 01 merged; phase 02 queued by `/harness execute all` (blocked, as a round would find it before it relabels).
+    for (const issue of planIssues(github)) {
+      if (planOf(issue).startsWith('01-')) merged(issue, 7);
+      else issue.labels.push('status:ready');
+    }
+
+    await round('round-1');
+    expect(planIssues(github).map(planOf)).toEqual(ids(PLANS.slice(0, 150)));
+    const phases = phaseIssues(github);
+    expect(children(github, phases.get('03')!.number)).toEqual(ids(PLANS.slice(100, 150)));
+    expect(children(github, phases.get('04')!.number)).toEqual([]);
+    // Made queued, in the create itself: what they need (phase 02) is not verified yet.
+    const created = planIssues(github).filter((i) => planOf(i).startsWith('03-'));
+    expect(created.every((i) => i.labels.includes('status:blocked'))).toBe(true);
+    expect(github.writes().filter((w) => /\/issues\/\d+\/labels/.test(w.url) && created.some((i) => w.url.includes(`/issues/${i.number}/`)))).toEqual([]);
+    // Their needs mirrored, their records as for any plan issue.
+    expect(github.blockedBy.get(created[0]!.number)?.size).toBe(1);
+
+    const before = github.requests.length;
+    await round('round-2');
+    expect(github.writes(before).filter((w) => w.method === 'POST' && /\/issues$/.test(w.url))).toEqual([]);
+    expect(planIssues(github)).toHaveLength(150);
+  });
+
+  it('converges after a crash mid-window: the next delivery makes the rest, and no plan gets two issues', async () => {
+    // What a sync without a fault leaves (the first test): phases 01 and 02's plans, every phase's issue.
+    const expected = { plans: ids(PLANS.slice(0, 100)), phases: ['01', '02', '03', '04', '05', '06'] };
+    const github = repository(PLANS);
+    let creates = 0;
+    // The 60th sub-issue write fails (a server error), mid-window: the delivery dies there.
+    github.fail = (method, url) => (method === 'POST' && url.endsWith('/sub_issues') && ++creates === 60 ? 502 : undefined);
+    await testProbot()
+      .receive({ id: 'delivery-1', name: 'pull_request', payload: OPENED } as never)
+      .catch(() => undefined);
+    expect(planIssues(github).length).toBeLessThan(100);
+    github.fail = () => undefined;
+    await deliver(OPENED, 'delivery-2');
+
+    expect(openPlanIssues(github).map(planOf).sort()).toEqual(expected.plans);
+    expect(planIssues(github)).toHaveLength(100);
+    expect([...phaseIssues(github).keys()]).toEqual(expected.phases);
+    for (const [phase, issue] of phaseIssues(github)) {
+      const want = phase <= '02' ? ids(PLANS.filter((p) => p.id.startsWith(`${phase}-`))) : [];
+      expect(children(github, issue.number).sort()).toEqual(want);
+    }
+    expect(github.checkRuns.at(-1)!.conclusion).toBe('success');
+  });
+});
+
+describe('a spec of more plans than one issue holds', () => {
+  it('nests them under phase issues; a spec synced before that migrates: its plan issues re-parented, none made twice, and a later sync moves nothing', async () => {
+    // Synced as it was before: 90 plans, every one under the tracking issue.
+    const first = [...phasedPlans(1, 50), ...phasedPlans(2, 40).filter((p) => p.id.startsWith('02-'))];
+    const github = repository(first);
+    await deliver(OPENED);
+    const spec = tracking(github);
+    expect(children(github, spec.number)).toHaveLength(90);
+    const numbers = new Map(planIssues(github).map((i) => [planOf(i), i.number]));
+
+    // It grows to 110 plans: more than GitHub holds under one issue. The window (config) takes them all.
+    github.config = 'specs_root: docs/specs\nissue_window: 200\n';
+    const grown = [...phasedPlans(1, 60), ...phasedPlans(2, 50).filter((p) => p.id.startsWith('02-'))];
+    const PUSHED = 'c0ffee0000000000000000000000000000000001';
+    push(github, PUSHED, grown);
+    await deliver(pullRequest('synchronize', PUSHED), 'delivery-2');
+
+    const phases = phaseIssues(github);
+    expect(children(github, spec.number)).toEqual(['phase 01', 'phase 02']);
+    expect(children(github, phases.get('01')!.number).sort()).toEqual(ids(grown.filter((p) => p.id.startsWith('01-'))));
+    expect(children(github, phases.get('02')!.number).sort()).toEqual(ids(grown.filter((p) => p.id.startsWith('02-'))));
+    // The 90 kept their issues; 20 new ones; nothing closed as a duplicate.
+    for (const [plan, number] of numbers) expect(openPlanIssues(github).find((i) => planOf(i) === plan)!.number).toBe(number);
+    expect(planIssues(github)).toHaveLength(110);
+    expect(github.issues.filter((i) => i.state_reason === 'duplicate')).toEqual([]);
+    for (const issue of planIssues(github)) expect(parseMarker(issue.body)?.parent).toBe(phases.get(planOf(issue).slice(0, 2))!.number);
+    expect(phases.get('01')!.body).toMatch(new RegExp(`^<!-- harness:phase ${SPEC}/01 parent=${spec.number} -->\n`));
+    expect(github.checkRuns.at(-1)!.conclusion).toBe('success');
+
+    // A later change: one plan retitled. No sub-issue moves, no issue made.
+    const again = 'c0ffee0000000000000000000000000000000002';
+    push(github, again, grown.map((p) => (p.id === '01-01' ? { ...p, title: 'Renamed' } : p)));
+    const before = github.requests.length;
+    await deliver(pullRequest('synchronize', again), 'delivery-3');
+    expect(github.writes(before).filter((w) => /sub_issues?$/.test(w.url))).toEqual([]);
+    expect(github.writes(before).filter((w) => w.method === 'POST' && /\/issues$/.test(w.url))).toEqual([]);
+  });
+});
+
+describe('dependency links within GitHub\'s 50 of a kind', () => {
+  it('a plan 60 others need blocks 50 of them, says so on its issue, and spends no request GitHub would refuse', async () => {
+    const plans: PlanOptions[] = [{ id: '01-01', title: 'Base' }, ...Array.from({ length: 60 }, (_, i) => ({ id: `02-${pad(i + 1)}`, title: `Dependent ${i + 1}`, dependsOn: ['01-01'] }))];
+    const github = repository(plans);
+    await deliver(OPENED);
+
+    const base = openPlanIssues(github).find((i) => planOf(i) === '01-01')!;
+    expect([...github.blockedBy.values()].filter((s) => s.has(base.id))).toHaveLength(50);
+    expect(github.statuses.filter((s) => s === 422)).toEqual([]);
+    expect(base.body).toContain('**Needed by:** 60 plans. _GitHub links at most 50 issues as blocked by one issue');
+    // The ten past the limit record no edge, and keep the need in their labels.
+    const unlinked = openPlanIssues(github).filter((i) => planOf(i) !== '01-01' && parseMarker(i.body)?.blockedBy === undefined);
+    expect(unlinked).toHaveLength(10);
+    for (const issue of unlinked) expect(issue.labels).toContain('needs:01-01');
+    const run = github.checkRuns.at(-1)!;
+    expect(run.conclusion).toBe('success');
+    expect(run.output.summary).toContain('GitHub links at most 50 issues of one kind (blocked by, blocking) to an issue: 10 more dependencies are not mirrored');
+  });
+
+  it('a plan that needs 60 others is blocked by 50 of them and says so', async () => {
+    const needed = Array.from({ length: 60 }, (_, i) => ({ id: `01-${pad(i + 1)}`, title: `Need ${i + 1}` }));
+    const github = repository([...needed, { id: '02-01', title: 'Many needs', dependsOn: ids(needed) }]);
+    await deliver(OPENED);
+
+    const many = openPlanIssues(github).find((i) => planOf(i) === '02-01')!;
+    expect(github.blockedBy.get(many.number)?.size).toBe(50);
+    expect(parseMarker(many.body)?.blockedBy).toHaveLength(50);
+    expect(many.body).toContain('_GitHub links at most 50 issues as blocking one issue: only the first 50 of these 60 show in its dependencies');
+    expect(github.statuses.filter((s) => s === 422)).toEqual([]);
+    expect(github.checkRuns.at(-1)!.conclusion).toBe('success');
+  });
+});

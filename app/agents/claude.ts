@@ -11,17 +11,19 @@ import type { Checkpoint, Usage } from '../engine/core/protocol/messages.js';
 import { abortReason } from './abort.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { agentEnv } from './agent-env.js';
-import { AnswerStore } from './answer-store.js';
+import type { AnswerStore } from './answer-store.js';
 import { quotedAnswer } from '../engine/core/agents/quoted-answer.js';
 import { passCheckpoint, passPlannedCheckpoints, unansweredPlannedCheckpoint } from './checkpoint-gate.js';
-import { Git } from '../machine/git.js';
+import type { Git } from '../machine/git.js';
 import { runProcess } from './process.js';
+import { inCliSession } from './cli-session.js';
 import { reportingFailures, type Reporter } from './reporter.js';
 import { WorkBudget } from './work-budget.js';
-import { beginWholePlan, finishWholePlan } from './whole-plan.js';
+import type { beginWholePlan} from './whole-plan.js';
+import { finishWholePlan } from './whole-plan.js';
 import { PID_FILE } from './worktree.js';
 import { readTextIfExists } from '../machine/files.js';
-import { ReportBridge } from './mcp/report-bridge.js';
+import type { ReportBridge } from './mcp/report-bridge.js';
 import { CLAUDE_TOOL_NAMES } from './mcp/report-tools.js';
 
 export interface ClaudeAgentOptions {
@@ -81,23 +83,9 @@ export class ClaudeAgent implements Agent {
     return reportingFailures(this.name, context, (reporter) => this.execute(context, reporter));
   }
 
-  private async execute(context: WorkerContext, reporter: Reporter): Promise<void> {
-    await reporter.ready(this.name);
-    const git = new Git(context.task.worktree, { env: context.env });
+  private execute(context: WorkerContext, reporter: Reporter): Promise<void> {
     const statePath = join(context.logDir, STATE_FILE);
-    const saved = context.task.resume ? await readState(statePath) : {};
-    const waiting = saved.sessionId !== undefined && saved.checkpoint !== undefined;
-    const history = await beginWholePlan(context, git, reporter, waiting ? 'keep' : context.task.resume ? 'discard' : 'refuse');
-    if (!history) return;
-
-    const store = await AnswerStore.open(context.logDir);
-    // The reporting channel (MCP): the same server whether a person waits at this terminal or a runner ends at the question.
-    const bridge = await ReportBridge.open({ context, reporter, store, agent: this.name });
-    try {
-      await this.session(context, reporter, git, history, store, bridge, saved, waiting, statePath);
-    } finally {
-      await bridge.close();
-    }
+    return inCliSession(this.name, context, reporter, () => readState(statePath), (s) => this.session(context, reporter, s.git, s.history, s.store, s.bridge, s.saved, s.waiting, statePath));
   }
 
   private async session(

@@ -11,19 +11,21 @@ import { StreamFacts } from '../engine/core/agents/stream-facts.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import type { Checkpoint, Usage } from '../engine/core/protocol/messages.js';
 import { readTextIfExists } from '../machine/files.js';
-import { Git } from '../machine/git.js';
+import type { Git } from '../machine/git.js';
 import { abortReason } from './abort.js';
 import { agentEnv } from './agent-env.js';
-import { AnswerStore } from './answer-store.js';
+import type { AnswerStore } from './answer-store.js';
 import { answerPrompt } from './claude.js';
 import { passCheckpoint } from './checkpoint-gate.js';
 import { codexHome, codexRolloutFiles } from './codex-session.js';
 import { executorInstructions } from './executor-instructions.js';
-import { ReportBridge } from './mcp/report-bridge.js';
+import type { ReportBridge } from './mcp/report-bridge.js';
 import { MCP_SERVER_NAME } from './mcp/report-tools.js';
 import { runProcess } from './process.js';
+import { inCliSession } from './cli-session.js';
 import { reportingFailures, type Reporter } from './reporter.js';
-import { beginWholePlan, finishWholePlan } from './whole-plan.js';
+import type { beginWholePlan} from './whole-plan.js';
+import { finishWholePlan } from './whole-plan.js';
 import { WorkBudget } from './work-budget.js';
 import { PID_FILE } from './worktree.js';
 
@@ -85,21 +87,9 @@ export class CodexAgent implements Agent {
     return reportingFailures(this.name, context, (reporter) => this.execute(context, reporter));
   }
 
-  private async execute(context: WorkerContext, reporter: Reporter): Promise<void> {
-    await reporter.ready(this.name);
-    const git = new Git(context.task.worktree, { env: context.env });
+  private execute(context: WorkerContext, reporter: Reporter): Promise<void> {
     const statePath = join(context.logDir, STATE_FILE);
-    const saved = context.task.resume ? await readState(statePath) : {};
-    const waiting = saved.sessionId !== undefined && saved.checkpoint !== undefined;
-    const history = await beginWholePlan(context, git, reporter, waiting ? 'keep' : context.task.resume ? 'discard' : 'refuse');
-    if (!history) return;
-    const store = await AnswerStore.open(context.logDir);
-    const bridge = await ReportBridge.open({ context, reporter, store, agent: this.name });
-    try {
-      await this.session(context, reporter, git, history, store, bridge, saved, waiting, statePath);
-    } finally {
-      await bridge.close();
-    }
+    return inCliSession(this.name, context, reporter, () => readState(statePath), (s) => this.session(context, reporter, s.git, s.history, s.store, s.bridge, s.saved, s.waiting, statePath));
   }
 
   private async session(

@@ -14,17 +14,19 @@ import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { executorInstructions } from './executor-instructions.js';
 import { abortReason } from './abort.js';
 import { agentEnv } from './agent-env.js';
-import { AnswerStore } from './answer-store.js';
+import type { AnswerStore } from './answer-store.js';
 import { passCheckpoint, unansweredPlannedCheckpoint } from './checkpoint-gate.js';
 import { answerPrompt } from './claude.js';
-import { Git } from '../machine/git.js';
+import type { Git } from '../machine/git.js';
 import { startProcess } from './process.js';
+import { inCliSession } from './cli-session.js';
 import { reportingFailures, type Reporter } from './reporter.js';
 import { WorkBudget } from './work-budget.js';
-import { beginWholePlan, finishWholePlan } from './whole-plan.js';
+import type { beginWholePlan} from './whole-plan.js';
+import { finishWholePlan } from './whole-plan.js';
 import { PID_FILE } from './worktree.js';
 import { readTextIfExists } from '../machine/files.js';
-import { ReportBridge } from './mcp/report-bridge.js';
+import type { ReportBridge } from './mcp/report-bridge.js';
 import { MCP_SERVER_NAME } from './mcp/report-tools.js';
 
 export interface CopilotAgentOptions {
@@ -85,21 +87,9 @@ export class CopilotAgent implements Agent {
     return reportingFailures(this.name, context, (reporter) => this.execute(context, reporter));
   }
 
-  private async execute(context: WorkerContext, reporter: Reporter): Promise<void> {
-    await reporter.ready(this.name);
-    const git = new Git(context.task.worktree, { env: context.env });
+  private execute(context: WorkerContext, reporter: Reporter): Promise<void> {
     const statePath = join(context.logDir, STATE_FILE);
-    const saved = context.task.resume ? await readState(statePath) : {};
-    const waiting = saved.sessionId !== undefined && saved.checkpoint !== undefined;
-    const history = await beginWholePlan(context, git, reporter, waiting ? 'keep' : context.task.resume ? 'discard' : 'refuse');
-    if (!history) return;
-    const store = await AnswerStore.open(context.logDir);
-    const bridge = await ReportBridge.open({ context, reporter, store, agent: this.name });
-    try {
-      await this.session(context, reporter, git, history, store, bridge, saved, waiting, statePath);
-    } finally {
-      await bridge.close();
-    }
+    return inCliSession(this.name, context, reporter, () => readState(statePath), (s) => this.session(context, reporter, s.git, s.history, s.store, s.bridge, s.saved, s.waiting, statePath));
   }
 
   private async session(

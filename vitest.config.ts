@@ -30,6 +30,14 @@ export const E2E = [
   'test/runner/lock-contention.test.ts',
   // The README's example planned from SPEC.md, then all ten plans run (planning.test.ts: each command).
   'test/cli/planning-example.test.ts',
+  // `harness run --agent <cli>` with each agent CLI's stand-in, the runner as a user starts it
+  // (test/agents/<agent>.test.ts: each agent in-process).
+  'test/runner/codex-run.test.ts',
+  'test/cli/gemini-run.test.ts',
+  'test/cli/copilot-run.test.ts',
+  // First syncs of 110- and 300-plan specs through the App (test/engine/forge/issue-window.test.ts:
+  // the window, the phase issues and the link cap computed in-process).
+  'test/github/spec-pr/issue-window.test.ts',
   // The ui_* checks in a real headless Chromium (verify.test.ts: every other check kind in-process).
   'test/machine/verify-browser.test.ts',
 ];

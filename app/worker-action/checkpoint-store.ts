@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { TRAILER_PLAN, TRAILER_SPEC, trailerValue } from '../engine/core/agents/commit-message.js';
@@ -119,7 +119,10 @@ export async function restoreCheckpoint(checkout: Checkout, input: { spec: strin
     for (const file of files) {
       const inside = sessionFileInside(file);
       if (inside === undefined) throw new WorkerError(`${CHECKPOINT_FILE} on the plan branch names the session file "${file}", outside the agent's session folder: /harness retry ${input.plan} starts over`);
-      await write(home, inside, await readFile(join(checkout.root, SESSION_DIR, inside), 'utf8'));
+      const source = join(checkout.root, SESSION_DIR, inside);
+      // A symlink on the branch would hand the agent whatever file it names on this runner.
+      if (!(await lstat(source)).isFile()) throw new WorkerError(`${SESSION_DIR}/${inside} on the plan branch is not a file (a symlink or a folder): /harness retry ${input.plan} starts over`);
+      await write(home, inside, await readFile(source, 'utf8'));
     }
     if (saved.session.transcript !== undefined && saved.agent === 'claude') {
       const target = claudeTranscriptPath(checkout.root, saved.session.id, input.env);

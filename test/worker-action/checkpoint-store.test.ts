@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -74,6 +74,20 @@ describe('a checkpoint carries the agent session to another runner', () => {
 
     await expect(restoring).rejects.toThrow(WorkerError);
     await expect(restoring).rejects.toThrow('names the session file "../../../../.bashrc", outside the agent\'s session folder: /harness retry 01-01 starts over');
+  });
+
+  it('refuses a session file the branch made a symlink (it would hand the agent a file of the runner)', async () => {
+    const { root } = await savedOnBranch('claude');
+    const path = join(root, '.harness/checkpoint/session/session-1.jsonl');
+    unlinkSync(path);
+    symlinkSync('/etc/passwd', path);
+    git(root, 'commit', '--quiet', '--amend', '-a', '--no-edit');
+    const env = { CLAUDE_CONFIG_DIR: temp('harness-claude2-') };
+
+    const restoring = restoreCheckpoint(new Checkout(root), { spec: 'demo', plan: '01-01', logDir: temp('harness-log2-'), env });
+
+    await expect(restoring).rejects.toThrow('.harness/checkpoint/session/session-1.jsonl on the plan branch is not a file (a symlink or a folder): /harness retry 01-01 starts over');
+    expect(existsSync(claudeTranscriptPath(root, 'session-1', env))).toBe(false);
   });
 
   it('restores a checkpoint saved before sessions were carried as files (the transcript alone)', async () => {

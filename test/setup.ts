@@ -10,9 +10,10 @@ beforeEach(() => void restartApp({ clock: skippingClock() }));
 
 // Files share their worker's modules (isolate: false): a file's nock interceptors and its
 // disableNetConnect() must not outlive it, or the next file's 127.0.0.1 servers are refused.
+// Only loopback is let through again: no test reaches beyond this machine.
 afterAll(() => {
   nock.cleanAll();
-  nock.enableNetConnect();
+  nock.enableNetConnect((host) => /^(127\.0\.0\.1|localhost|\[?::1\]?)(:\d+)?$/.test(host));
 });
 
 // What this file and the processes it starts make in os.tmpdir() goes to this worker's own

@@ -8,7 +8,7 @@ import type { WorkerMessage } from '../../app/engine/core/protocol/messages.js';
 import { ScriptAgent } from '../../app/agents/script.js';
 import { commitsSince, ENVELOPE, git, makeRepo, planFrom, SPEC, testWorker } from '../helpers/agent-context.js';
 import { FIXTURES } from '../helpers/paths.js';
-import { fileAppears } from '../helpers/file-appears.js';
+import { fileAppears, fileHolds } from '../helpers/file-appears.js';
 
 const FENCE = '```';
 
@@ -261,8 +261,7 @@ ${FENCE}
     await fileAppears(mark);
     // Killed once the worker has recorded its step's group (agent.pid), as a kill that matters
     // finds it: the step writes its mark first, and on a busy machine the record comes later.
-    await fileAppears(join(logDir, 'agent.pid'));
-    while (!/^\{.*\}$/.test(readFileSync(join(logDir, 'agent.pid'), 'utf8'))) await sleep(10);
+    await fileHolds(join(logDir, 'agent.pid'), (text) => /^\{.*\}$/.test(text));
     const stepPid = Number((await readFile(mark, 'utf8')).trim());
     child.kill('SIGKILL');
     await exited;
@@ -273,8 +272,9 @@ ${FENCE}
 
     const second = testWorker({ repo, logDir, plan: planFrom(INTERRUPTIBLE), resume: true, env: { MARK: mark } });
     await new ScriptAgent().run(second.context);
-    // …until the resumed worker ends it before touching the worktree (gone once the kernel has ended it).
-    while (alive(stepPid)) await sleep(10);
+    // …until the resumed worker ends it before touching the worktree (gone once the kernel has
+    // ended it: /proc sends no event, so this looks again until it is; no deadline but the test's).
+    while (alive(stepPid)) await new Promise((r) => setImmediate(r));
     // Were it still running, the step would now write late.txt: ended, it cannot.
     await writeFile(gate, '');
     expect(existsSync(join(repo, 'late.txt'))).toBe(false);

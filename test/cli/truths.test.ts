@@ -7,7 +7,7 @@ import { main } from '../../app/cli/main.js';
 import { OrchestrationStore } from '../../app/runner/store.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
-import { filesAppear } from '../helpers/file-appears.js';
+import { fileHolds, filesAppear } from '../helpers/file-appears.js';
 
 /** Issue 26's "the CLI tells the truth": each item through the CLI, on real git, with the exact words. */
 
@@ -122,9 +122,7 @@ describe('harness status after the run was killed', () => {
         if (status.pgid) process.kill(-status.pgid, 'SIGKILL');
         // An agent started just before the kill may not be in its status yet: it said its own pid
         // (the sleep it became), which ends it either way.
-        const said = () => readFileSync(join(started, plan), 'utf8').trim();
-        while (said() === '') await new Promise((r) => setTimeout(r, 10));
-        killIfAlive(Number(said()));
+        killIfAlive(Number((await fileHolds(join(started, plan), (text) => text.trim() !== '')).trim()));
       }
     }
     const text = await runCli(['status', SPEC_DIR], root);

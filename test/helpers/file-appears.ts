@@ -1,4 +1,4 @@
-import { existsSync, watch } from 'node:fs';
+import { existsSync, readFileSync, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
 /**
@@ -24,5 +24,39 @@ export function fileAppears(path: string): Promise<void> {
     });
     // Made before the watch began: nothing more will come.
     if (existsSync(path)) done();
+  });
+}
+
+/**
+ * Resolves once `path` exists and its text satisfies `holds` (a record written in two steps, a
+ * pid written after the file was made): on the directory's change events, as fileAppears.
+ */
+export function fileHolds(path: string, holds: (text: string) => boolean): Promise<string> {
+  const read = () => {
+    try {
+      const text = readFileSync(path, 'utf8');
+      return holds(text) ? text : undefined;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  };
+  return new Promise((resolve, reject) => {
+    const watcher = watch(dirname(path), (_event, name) => {
+      if (name !== null && name !== basename(path)) return;
+      const text = read();
+      if (text !== undefined) done(text);
+    });
+    const done = (text: string) => {
+      watcher.close();
+      resolve(text);
+    };
+    watcher.on('error', (e) => {
+      watcher.close();
+      reject(e);
+    });
+    // Written before the watch began: nothing more will come.
+    const text = read();
+    if (text !== undefined) done(text);
   });
 }

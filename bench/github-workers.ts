@@ -24,6 +24,7 @@ import { testOctokit } from '../test/helpers/octokit.js';
 import { workerForge } from '../app/worker-action/worker-run.js';
 import { LiveCheck, type Timer } from '../app/worker-action/live-check.js';
 import { CONCLUDED_BY_WORKER } from '../app/engine/forge/worker-outcome.js';
+import { planIssueOf } from '../app/worker-action/plan-worker.js';
 import type { WorkerLog } from '../app/worker-action/job-log.js';
 import { mulberry32, type Target } from './lib.js';
 import { simulateHours } from './github-hours.js';
@@ -112,7 +113,7 @@ export async function simulateWorkers(app: FakeGitHub, spec: string, spans: read
       const branch = `harness/${spec}/${span.target}`;
       github.branches.set(branch, appRun.head_sha);
       if (!isPhase) {
-        const issue = (await forge.planIssues(spec)).byPlan.get(span.target);
+        const issue = await planIssueOf(forge, spec, span.target.slice(0, 2), span.target);
         if (!issue) throw new Error(`no plan issue for ${span.target} among the App's`);
         await forge.comments(issue.number);
       }

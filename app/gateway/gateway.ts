@@ -60,8 +60,8 @@ export interface LabelledIssue {
 export interface Gateway {
   readonly repo: Repo;
 
-  /** The spec's plan issues, each plan's own resolved by matchPlanIssues. */
-  planIssues(spec: string): Promise<SpecIssues>;
+  /** The spec's plan issues, each plan's own resolved by matchPlanIssues; with `phase`, that phase's only (plan-issues.ts). */
+  planIssues(spec: string, phase?: string): Promise<SpecIssues>;
   /** Has any plan issue of the spec been updated since then (plan-issues.ts)? One request, whatever the spec's size. */
   specIssuesChangedSince(spec: string, since: string): Promise<boolean>;
   createIssue(issue: { title: string; body: string; labels: string[] }): Promise<IssueRecord>;
@@ -178,7 +178,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
   let self: Promise<string> | undefined;
   return {
     repo,
-    planIssues: (spec) => listSpecIssues(r, repo, spec),
+    planIssues: (spec, phase) => listSpecIssues(r, repo, spec, phase),
     specIssuesChangedSince: (spec, since) => specIssuesChangedSince(r, repo, spec, since),
     createIssue: (issue) => createIssue(r, repo, issue),
     updateIssue: (number, update) => updateIssue(r, repo, number, update),

@@ -13,12 +13,16 @@
  *   content-generating requests a minute and 500 an hour. A limit hit is answered 403 or 429,
  *   with `retry-after` (seconds) or `x-ratelimit-remaining: 0` and `x-ratelimit-reset`.
  *
- * Which requests generate content GitHub does not list. harness counts every POST and PUT as
- * content-generating (an issue, a comment, a pull request, a label on an issue, a sub-issue or
- * dependency link, a check run, a commit, tree, blob or ref, a merge) except the few that make
- * nothing a person sees (NOT_CONTENT: a workflow dispatch, an installation token, a re-request,
- * harness's one GraphQL query);
- * a PATCH or a DELETE changes or removes what exists and costs its 5 points on its endpoint.
+ * Which requests generate content, GitHub marks endpoint by endpoint: its REST reference says of
+ * each "This endpoint triggers notifications. Creating content too quickly using this endpoint
+ * may result in secondary rate limiting" (`x-github.triggersNotification` in its OpenAPI
+ * description, which @octokit/openapi-types carries and @octokit/plugin-throttling's
+ * notification group follows). Those are CONTENT: an issue, a comment, a pull request, a
+ * review or review request, a merge, a release, a commit comment, a collaborator or an
+ * invitation, an issue field, a sub-issue removed or reordered. harness counts three more to be
+ * safe: a sub-issue added (its removal is marked), a commit made through the API (contents,
+ * git commits). Every other write (a label, a dependency link, a check run, a ref, a dispatch)
+ * is paced as a write: its 5 points on its endpoint.
  * "One endpoint" is taken as one route (`PATCH /repos/{owner}/{repo}/check-runs/{n}`), whatever
  * the resource: the stricter reading, since every running plan's progress goes to that route.
  *
@@ -53,8 +57,35 @@ export const CONCURRENT_SHARE = Math.floor(GITHUB_LIMITS.concurrent * HEADROOM);
 /** Below this many primary requests left, a request waits for `x-ratelimit-reset` rather than spend the last ones. */
 export const PRIMARY_RESERVE = 50;
 
-/** POSTs and PUTs that create nothing a person sees: not content-generating. harness's one GraphQL request is a query (identity.ts: the viewer's login). */
-const NOT_CONTENT = [/\/actions\/workflows\/[^/]+\/dispatches$/, /\/access_tokens$/, /\/rerequest$/, /^\/markdown/, /^\/graphql$/];
+/**
+ * The content-generating requests: method and route (routeOf's shape). The first group is the
+ * endpoints GitHub's REST description marks as triggering notifications (test/gateway/limit-model.test.ts
+ * checks it against every copy of @octokit/openapi-types installed, and against
+ * @octokit/plugin-throttling's list); the last three harness adds to be safe.
+ */
+const CONTENT: readonly (readonly [method: string, route: RegExp])[] = [
+  ['POST', /^\/repos\/\{owner\}\/\{repo\}\/issues$/],
+  ['POST', /^\/repos\/\{owner\}\/\{repo\}\/issues\/\{n\}\/comments$/],
+  ['POST', /^\/repos\/\{owner\}\/\{repo\}\/issues\/\{n\}\/issue-field-values$/],
+  ['PUT', /^\/repos\/\{owner\}\/\{repo\}\/issues\/\{n\}\/issue-field-values$/],
+  ['DELETE', /^\/repos\/\{owner\}\/\{repo\}\/issues\/\{n\}\/issue-field-values\/\{n\}$/],
+  ['DELETE', /^\/repos\/\{owner\}\/\{repo\}\/issues\/\{n\}\/sub_issue$/],
+  ['PATCH', /^\/repos\/\{owner\}\/\{repo\}\/issues\/\{n\}\/sub_issues\/priority$/],
+  ['POST', /^\/repos\/\{owner\}\/\{repo\}\/pulls$/],
+  ['POST', /^\/repos\/\{owner\}\/\{repo\}\/pulls\/\{n\}\/(comments|reviews|requested_reviewers)$/],
+  ['POST', /^\/repos\/\{owner\}\/\{repo\}\/pulls\/\{n\}\/comments\/\{n\}\/replies$/],
+  ['PUT', /^\/repos\/\{owner\}\/\{repo\}\/pulls\/\{n\}\/merge$/],
+  ['POST', /^\/repos\/\{owner\}\/\{repo\}\/releases$/],
+  ['POST', /^\/repos\/\{owner\}\/\{repo\}\/commits\/[^/]+\/comments$/],
+  ['PUT', /^\/repos\/\{owner\}\/\{repo\}\/collaborators\/[^/]+$/],
+  ['POST', /^\/orgs\/[^/]+\/invitations$/],
+  ['DELETE', /^\/orgs\/[^/]+\/invitations\/\{n\}$/],
+  ['POST', /^\/(orgs\/[^/]+\/teams\/[^/]+|teams\/\{n\})\/discussions(\/\{n\}\/comments)?$/],
+  // harness's own, to be safe: a sub-issue added, a commit made through the API.
+  ['POST', /^\/repos\/\{owner\}\/\{repo\}\/issues\/\{n\}\/sub_issues$/],
+  ['PUT', /^\/repos\/\{owner\}\/\{repo\}\/contents\/\{path\}$/],
+  ['POST', /^\/repos\/\{owner\}\/\{repo\}\/git\/commits$/],
+];
 
 export interface RequestClass {
   /** The endpoint its points count on: the method and the route, ids and names in braces. */
@@ -84,7 +115,7 @@ export function classify(method: string, url: string): RequestClass {
   const m = method.toUpperCase();
   const route = routeOf(url);
   const write = !['GET', 'HEAD', 'OPTIONS'].includes(m);
-  const content = (m === 'POST' || m === 'PUT') && !NOT_CONTENT.some((p) => p.test(route));
+  const content = CONTENT.some(([cm, p]) => cm === m && p.test(route));
   return { endpoint: `${m} ${route}`, points: write ? GITHUB_LIMITS.writePoints : GITHUB_LIMITS.readPoints, write, content };
 }
 

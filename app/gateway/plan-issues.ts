@@ -1,5 +1,5 @@
 import { matchPlanIssues, type MatchedIssues } from '../engine/forge/match-issues.js';
-import { isStatusLabel, LABEL_PLAN, specLabel, statusLabel, type StatusValue } from '../engine/forge/names.js';
+import { isStatusLabel, LABEL_PLAN, phaseLabel, specLabel, statusLabel, type StatusValue } from '../engine/forge/names.js';
 import { withStatus } from '../engine/forge/with-status.js';
 import { listIssuesWithLabels, type IssueRecord } from './issues.js';
 import { addLabels, removeLabel } from './labels.js';
@@ -17,10 +17,16 @@ export interface SpecIssues extends MatchedIssues<IssueRecord> {
  * lowest-numbered issue not closed as a duplicate), so that the sync, a round, a command
  * and the worker all act on the same issue of a plan. Only issues a bot opened count: the
  * labels need the triage role, but the marker is text anyone with it could type.
+ *
+ * With `phase`, only that phase's issues (label `phase:PP` too): one page for a phase of up to
+ * 100 plans, where a 1,000-plan spec lists ten. A plan's issues (and their duplicates) all
+ * carry their phase's label, so the rule picks the same one; a caller that does not find its
+ * plan there (someone took the label off) lists the whole spec.
  */
-export async function listSpecIssues(request: GatewayRequest, repo: Repo, spec: string): Promise<SpecIssues> {
+export async function listSpecIssues(request: GatewayRequest, repo: Repo, spec: string, phase?: string): Promise<SpecIssues> {
   // Plan issues are the App's (the spec PR sync opens them): an issue a person or no one opened with the labels and a marker typed in is not a plan's.
-  const listed = (await listIssuesWithLabels(request, repo, [LABEL_PLAN, specLabel(spec)])).filter((i) => i.authorType === 'Bot');
+  const labels = [LABEL_PLAN, specLabel(spec), ...(phase === undefined ? [] : [phaseLabel(phase)])];
+  const listed = (await listIssuesWithLabels(request, repo, labels)).filter((i) => i.authorType === 'Bot');
   return { listed, ...matchPlanIssues(spec, listed) };
 }
 

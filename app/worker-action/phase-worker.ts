@@ -9,6 +9,7 @@ import { answerComments, issueAnswers, type GivenAnswer } from './issue-answers.
 import { jobProgress } from './job-log.js';
 import { jobSummary } from './reports.js';
 import { answerTrust, WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
+import type { IssueRecord } from '../gateway/issues.js';
 
 /**
  * Phase-level verification (`plan: phase-PP`) on the checkout, which is the base branch with
@@ -50,9 +51,11 @@ async function approvedOnPlanIssues(run: WorkerRun, planIds: readonly string[]):
   });
   const answers = new Map<string, GivenAnswer>();
   if (plans.length === 0) return answers;
-  const issues = (await run.forge.planIssues(run.spec.id)).byPlan;
+  // The phase's own issues (one page); a plan whose issue lost its phase label is looked for in the whole spec's.
+  const byPhase = new Map<string | undefined, Map<string, IssueRecord>>();
+  const issuesOf = async (phase?: string) => byPhase.get(phase) ?? byPhase.set(phase, (await run.forge.planIssues(run.spec.id, phase)).byPlan).get(phase)!;
   for (const plan of plans) {
-    const issue = issues.get(plan.id);
+    const issue = (await issuesOf(plan.phase)).get(plan.id) ?? (await issuesOf()).get(plan.id);
     if (!issue) continue;
     const given = await answerComments(await run.forge.comments(issue.number), plan.id, answerTrust(run));
     for (const { key } of planHumanChecks(plan)) {

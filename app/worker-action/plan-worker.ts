@@ -31,7 +31,7 @@ import { jobSummary, prBody, prTitle } from './reports.js';
 import { planAtBase } from './spec-at-base.js';
 import { installSkills } from './job-skills.js';
 import { surfaceOnRunner } from './surfacing.js';
-import { answerTrust, remoteAccess, WorkerError, type WorkerOutcome, type WorkerRun } from './worker-run.js';
+import { answerTrust, remoteAccess, WorkerError, type WorkerForge, type WorkerOutcome, type WorkerRun } from './worker-run.js';
 import type { CommentRecord } from '../gateway/comments.js';
 import type { IssueRecord } from '../gateway/issues.js';
 import { recordResumeAt } from './resume-record.js';
@@ -83,7 +83,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
   const { spec, log, forge } = run;
   const listed = spec.planById.get(planId);
   if (!listed) throw new WorkerError(`spec ${spec.id} (${run.specPath}) has no plan ${planId}`);
-  const issue = (await forge.planIssues(spec.id)).byPlan.get(listed.id);
+  const issue = await planIssueOf(forge, spec.id, listed.phase, listed.id);
   if (!issue) throw new WorkerError(`plan ${listed.id} of ${spec.id} has no issue (labels harness:plan, spec:${spec.id}, marker <!-- harness:plan ${spec.id}/${listed.id} -->): has the spec PR been synced?`);
   const checkout = new Checkout(run.root, remoteAccess(run));
   // Start-up waits on GitHub and on git: each asked while the other answers.
@@ -475,3 +475,11 @@ function costNote(usage: Usage, budget?: number): string {
 }
 
 export type { PlanDocuments, AttemptOutcome };
+
+/**
+ * The plan's issue: among its phase's issues first (one page, where a large spec's whole list is
+ * ten), then, if someone took the phase label off it, among the whole spec's.
+ */
+export async function planIssueOf(forge: Pick<WorkerForge, 'planIssues'>, spec: string, phase: string, plan: string): Promise<IssueRecord | undefined> {
+  return (await forge.planIssues(spec, phase)).byPlan.get(plan) ?? (await forge.planIssues(spec)).byPlan.get(plan);
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classify, CONCURRENT_SHARE, describeWait, LimitPacer, routeOf, type LimitWait } from '../../app/gateway/limit-model.js';
 import { requestsPerHour, type Clock } from '../../app/gateway/pacer.js';
+import { notificationEndpoints, sampleUrl, throttlingNotificationPaths } from '../helpers/openapi-notifications.js';
 
 /** A clock that moves only when someone sleeps on it. */
 function manualClock(start = 0): Clock & { slept: number[] } {
@@ -34,14 +35,35 @@ describe('how a request counts against GitHub\'s limits', () => {
     expect(classify('DELETE', '/repos/o/r/issues/3/labels/status%3Aready')).toMatchObject({ points: 5, content: false });
   });
 
-  it('counts what creates something a person sees as content-generating, and a dispatch or a token as not', () => {
-    for (const [m, u] of [['POST', '/repos/o/r/issues'], ['POST', '/repos/o/r/issues/3/comments'], ['POST', '/repos/o/r/pulls'], ['POST', '/repos/o/r/check-runs'], ['POST', '/repos/o/r/git/refs'], ['POST', '/repos/o/r/issues/3/sub_issues'], ['PUT', '/repos/o/r/contents/a.md']] as const) {
+  it('counts as content-generating what GitHub marks so, and a sub-issue or a commit made through the API to be safe', () => {
+    for (const [m, u] of [['POST', '/repos/o/r/issues'], ['POST', '/repos/o/r/issues/3/comments'], ['POST', '/repos/o/r/pulls'], ['PUT', '/repos/o/r/pulls/4/merge'], ['POST', '/repos/o/r/issues/3/sub_issues'], ['PUT', '/repos/o/r/contents/a/b.md'], ['POST', '/repos/o/r/git/commits']] as const) {
       expect(classify(m, u).content, `${m} ${u}`).toBe(true);
     }
-    expect(classify('POST', '/repos/o/r/actions/workflows/harness-worker.yml/dispatches').content).toBe(false);
-    expect(classify('POST', '/app/installations/1/access_tokens').content).toBe(false);
-    expect(classify('POST', '/repos/o/r/check-runs/4/rerequest').content).toBe(false);
-    expect(classify('POST', '/graphql').content).toBe(false);
+  });
+
+  it('paces every other write as a write on its endpoint, not as content: labels, links, check runs, refs, dispatches', () => {
+    for (const [m, u] of [['POST', '/repos/o/r/issues/3/labels'], ['DELETE', '/repos/o/r/issues/3/labels/status%3Aready'], ['PATCH', '/repos/o/r/issues/3'], ['POST', '/repos/o/r/issues/3/dependencies/blocked_by'], ['POST', '/repos/o/r/check-runs'], ['POST', '/repos/o/r/git/refs'], ['POST', '/repos/o/r/actions/workflows/harness-worker.yml/dispatches'], ['POST', '/app/installations/1/access_tokens'], ['POST', '/graphql']] as const) {
+      expect(classify(m, u), `${m} ${u}`).toMatchObject({ content: false, write: true, points: 5 });
+    }
+  });
+
+  it('counts every endpoint GitHub\'s REST description says triggers notifications, in every copy of @octokit/openapi-types installed', () => {
+    const marked = notificationEndpoints();
+    // The description has them (issues, comments, pull requests, reviews, merges, releases, ...): a parse that found none proves nothing.
+    expect(marked.length).toBeGreaterThanOrEqual(15);
+    expect(marked).toContainEqual(['POST', '/repos/{owner}/{repo}/issues']);
+    for (const [method, path] of marked) expect(classify(method, sampleUrl(path)).content, `${method} ${path}`).toBe(true);
+  });
+
+  it('counts the writes @octokit/plugin-throttling spaces as notifications', () => {
+    const paths = throttlingNotificationPaths();
+    expect(paths.length).toBeGreaterThanOrEqual(15);
+    for (const path of paths) {
+      const url = sampleUrl(path);
+      // The list names paths, not methods: the ones that create (or remove, or reorder) there.
+      const writes = ['POST', 'PUT', 'DELETE', 'PATCH'].filter((m) => classify(m, url).content);
+      expect(writes.length, path).toBeGreaterThan(0);
+    }
   });
 });
 

@@ -32,8 +32,12 @@ export interface PullFixture {
  */
 export interface WorkerRequests {
   spec: string;
-  /** What GET /issues?labels=harness:plan,spec:<spec>&state=all answers. */
+  /** The spec's plan issues: GET /issues?labels=harness:plan,spec:<spec>,phase:<phase>&state=all answers those with the phase's label, as GitHub filters. */
   issues: nock.Body[];
+  /** The phase the worker looks in first; 01 unless given. */
+  phase?: string;
+  /** The worker did not find its plan in the phase's list and lists the whole spec's (labels harness:plan,spec:<spec>). */
+  wholeSpec?: boolean;
   /** The plan's issue and what GET …/comments answers. */
   comments?: { issue: number; answer: nock.Body[] };
   /** A question asked on the issue: what POST …/comments answers, and the status the issue had. */
@@ -48,7 +52,10 @@ export function workerRequests(r: WorkerRequests): nock.Scope {
     r.sent?.(route, body);
     return true;
   };
-  const scope = api().get(`${REPO_PATH}/issues`).query({ labels: `harness:plan,spec:${r.spec}`, state: 'all', per_page: '100' }).reply(200, r.issues);
+  const phase = `phase:${r.phase ?? '01'}`;
+  const inPhase = r.issues.filter((i) => ((i as { labels?: { name: string }[] }).labels ?? []).some((l) => l.name === phase));
+  const scope = api().get(`${REPO_PATH}/issues`).query({ labels: `harness:plan,spec:${r.spec},${phase}`, state: 'all', per_page: '100' }).reply(200, inPhase);
+  if (r.wholeSpec) scope.get(`${REPO_PATH}/issues`).query({ labels: `harness:plan,spec:${r.spec}`, state: 'all', per_page: '100' }).reply(200, r.issues);
   if (r.comments) scope.get(`${REPO_PATH}/issues/${r.comments.issue}/comments`).query({ per_page: '100' }).reply(200, r.comments.answer);
   if (r.ask) {
     const issue = `${REPO_PATH}/issues/${r.ask.issue}`;

@@ -33,7 +33,7 @@ describe("the worker's forge", () => {
     });
     const forge = testForge();
 
-    const issues = (await forge.planIssues(SPEC)).byPlan;
+    const issues = (await forge.planIssues(SPEC, '01')).byPlan;
     const issue = issues.get('01-02')!;
     expect([...issues.keys()]).toEqual(['01-02']);
     expect(await forge.comments(issue.number)).toEqual([]);
@@ -53,7 +53,7 @@ describe("the worker's forge", () => {
     workerRequests({ spec: SPEC, issues: [], pull: { head: BRANCH, base: 'main', open: [PULL] }, sent: (route, body) => sent.push([route, body]) });
     const forge = testForge();
 
-    expect((await forge.planIssues(SPEC)).byPlan.size).toBe(0);
+    expect((await forge.planIssues(SPEC, '01')).byPlan.size).toBe(0);
     expect(await forge.openPullRequest({ head: BRANCH, base: 'main', title: 't', body: 'b' })).toEqual({ number: 13, url: PULL.html_url, created: false });
     expect(sent).toEqual([[`PATCH ${REPO_PATH}/pulls/13`, { title: 't', body: 'b' }]]);
   });

@@ -249,9 +249,22 @@ describe('the worker action: a plan', () => {
     expect(git(repo.remote, 'rev-parse', `refs/heads/${branch}`)).toBe(repo.base);
   });
 
+  it('looks for its issue in its phase only (one page of a large spec), and in the whole spec when someone took the phase label off', async () => {
+    const branch = `harness/${SPEC}/01-01`;
+    const unsigned: WorkerPlan = { ...GREETING, blocks: [GREETING.blocks[0]!] };
+    const repo = await workerRepo(specRepo([unsigned]), branch);
+    const unlabelled = planIssues().map((i) => (i.number === 3 ? { ...i, labels: i.labels.filter((l) => l.name !== 'phase:01') } : i));
+    // The phase's list lacks issue 3, the whole spec's has it: the plan runs, and ends on its own failed check.
+    workerRequests({ spec: SPEC, issues: unlabelled, wholeSpec: true, comments: { issue: 3, answer: [] } });
+
+    const outcome = await runWorker(deps(repo, '01-01').deps);
+
+    expect(outcome.failure).toMatch(/^plan 01-01 did not pass verification: 1 check failed: signed/);
+  });
+
   it('fails with a clear reason when the plan has no issue', async () => {
     const repo = await workerRepo(FILES, `harness/${SPEC}/01-01`);
-    workerRequests({ spec: SPEC, issues: [] });
+    workerRequests({ spec: SPEC, issues: [], wholeSpec: true });
 
     const outcome = await runWorker(deps(repo, '01-01').deps);
 

@@ -1,3 +1,4 @@
+import { GitHubError } from './github-error.js';
 import type { GatewayRequest, Repo } from './request.js';
 import { HarnessError } from '../engine/core/error.js';
 
@@ -112,6 +113,21 @@ function toCheckRun(r: RawCheckRun): CheckRun {
 export async function listCheckRuns(request: GatewayRequest, repo: Repo, ref: string, name: string): Promise<CheckRun[]> {
   const { data } = await request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { ...repo, ref, check_name: name });
   return data.check_runs.map((r) => toCheckRun(r as RawCheckRun)).sort((a, b) => b.id - a.id);
+}
+
+/**
+ * The check runs named `name` on a branch's head, in one request that also says where the head
+ * is (each run's headSha): GET …/commits/heads/<branch>/check-runs (the docs' "branch name
+ * (heads/BRANCH_NAME)"). Undefined when the branch does not exist: GitHub answers 422 "No
+ * commit found for SHA" (404 taken the same way).
+ */
+export async function listBranchCheckRuns(request: GatewayRequest, repo: Repo, branch: string, name: string): Promise<CheckRun[] | undefined> {
+  try {
+    return await listCheckRuns(request, repo, `heads/${branch}`, name);
+  } catch (e) {
+    if (e instanceof GitHubError && (e.status === 422 || e.status === 404)) return undefined;
+    throw e;
+  }
 }
 
 export interface NewCheckRun {

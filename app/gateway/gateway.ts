@@ -4,7 +4,7 @@ import type { Role } from '../engine/forge/permits.js';
 import { getBlob } from './blobs.js';
 import { branchCreatedAt, claimRefsWithPrefix, createClaimRef, deleteClaimRef, takeClaim, takeOver, type ClaimOutcome } from './claims.js';
 import { viewerLogin } from './identity.js';
-import { createCheckRun, listCheckRuns, updateCheckRun, type CheckRun, type CheckRunUpdate, type NewCheckRun } from './check-runs.js';
+import { createCheckRun, listBranchCheckRuns, listCheckRuns, updateCheckRun, type CheckRun, type CheckRunUpdate, type NewCheckRun } from './check-runs.js';
 import { createComment, deleteComment, findComment, listComments, updateComment, type CommentRecord } from './comments.js';
 import { commitTree, createCommit } from './commits.js';
 import { comparedFiles, mergeBase, type ComparedFile } from './compare.js';
@@ -123,6 +123,8 @@ export interface Gateway {
   cancelRun(runId: number): Promise<'cancelling' | 'finished'>;
 
   checkRuns(ref: string, name: string): Promise<CheckRun[]>;
+  /** The check runs named `name` on a branch's head, which they also locate; undefined when there is no such branch (check-runs.ts). */
+  branchCheckRuns(branch: string, name: string): Promise<CheckRun[] | undefined>;
   createCheckRun(run: NewCheckRun): Promise<CheckRun>;
   updateCheckRun(id: number, update: CheckRunUpdate): Promise<void>;
 
@@ -223,6 +225,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     cancelRun: (id) => cancelRun(r, repo, id),
 
     checkRuns: (ref, name) => listCheckRuns(r, repo, ref, name),
+    branchCheckRuns: (branch, name) => listBranchCheckRuns(r, repo, branch, name),
     createCheckRun: (run) => createCheckRun(r, repo, run),
     updateCheckRun: (id, update) => updateCheckRun(r, repo, id, update),
 

@@ -494,7 +494,8 @@ export class FakeGitHub {
 
     if ((m = /^GET \/commits\/(.+)\/check-runs$/.exec(route))) {
       // {ref} is a sha or a branch (its head commit); GitHub answers 422 for a ref it does not know.
-      const sha = /^[0-9a-f]+$/.test(m[1]!) ? m[1]! : this.branches.get(m[1]!);
+      // A branch is named as `heads/<branch>` (the docs' form) or bare.
+      const sha = /^[0-9a-f]+$/.test(m[1]!) ? m[1]! : this.branches.get(m[1]!.replace(/^heads\//, ''));
       if (sha === undefined) return [422, { message: `No commit found for SHA: ${m[1]}` }];
       const runs = this.checkRuns.filter((r) => r.head_sha === sha && (query.check_name === undefined || r.name === query.check_name));
       // filter=latest (the default): the most recent run of each name.

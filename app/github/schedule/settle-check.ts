@@ -1,6 +1,7 @@
 import type { Context } from 'probot';
 import { SETTLED_BY_APP, type CheckState } from '../../engine/forge/worker-outcome.js';
 import { targetCheck, targetExternalId, type WorkerTarget } from '../../engine/forge/worker-target.js';
+import type { CheckRun } from '../../gateway/check-runs.js';
 import { appGateway } from '../app-gateway.js';
 
 export interface CheckPlaces {
@@ -9,6 +10,8 @@ export interface CheckPlaces {
   /** The commit the finished run was dispatched at, where the round created the check run. */
   runSha?: string;
   detailsUrl: string;
+  /** The target's check run at `head` when the caller has read it (null: there is none); read here otherwise. */
+  atHead?: CheckRun | null;
 }
 
 /**
@@ -34,7 +37,7 @@ export async function settleCheck(context: Context, target: WorkerTarget, state:
   const settle = async (run: { id: number; status: string }) => {
     if (run.status !== 'completed') await github.updateCheckRun(run.id, { status: 'completed', conclusion, output, actions: state.actions });
   };
-  const atHead = await find(places.head);
+  const atHead = places.atHead === undefined ? await find(places.head) : (places.atHead ?? undefined);
   // The claimed commit's check run is concluded before the head's, by a worker holding the App's token (live-check.ts,
   // finish) and here alike: the head's complete and written by an App other than Actions, both are, and the claimed
   // commit's need not be read. A job with only GITHUB_TOKEN (app `github-actions`) could not touch the App's.

@@ -4,7 +4,7 @@ import { planIssueView } from '../../engine/forge/plan-issue-view.js';
 import { LABEL_PHASE_FAILED, WORKER_WORKFLOW } from '../../engine/forge/names.js';
 import { parseMarker } from '../../engine/forge/plan-issue.js';
 import { workerOutcome } from '../../engine/forge/worker-outcome.js';
-import { parseSpikeRunTitle, parseWorkerRunTitle, targetBranch, targetExternalId } from '../../engine/forge/worker-target.js';
+import { parseSpikeRunTitle, parseWorkerRunTitle, targetBranch, targetCheck, targetExternalId } from '../../engine/forge/worker-target.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import { appGateway } from '../app-gateway.js';
 import { loadConfig } from '../config.js';
@@ -39,8 +39,11 @@ export async function onWorkerRunCompleted(context: Context<'workflow_run.comple
   const { config } = await loadConfig(context);
   const { byPlan } = await github.planIssues(target.spec);
   let issues = [...byPlan.values()];
-  // No branch: the plan was retried (its claim deleted) and this run is an old attempt.
-  const head = await github.branchSha(targetBranch(target));
+  // No branch: the plan was retried (its claim deleted) and this run is an old attempt. The check runs on the branch's head
+  // say where it is and whether the worker concluded them, in one read; only a head without ours is asked for apart.
+  const atBranch = await github.branchCheckRuns(targetBranch(target), targetCheck(target));
+  const atHead = atBranch?.find((r) => r.externalId === targetExternalId(target));
+  const head = atBranch === undefined ? undefined : (atHead?.headSha ?? (await github.branchSha(targetBranch(target))));
 
   const record = target.kind === 'plan' ? byPlan.get(target.plan) : undefined;
   if (target.kind === 'plan' && !record) context.log.warn(`${targetExternalId(target)}: no plan issue; the run's outcome is not recorded`);
@@ -51,7 +54,7 @@ export async function onWorkerRunCompleted(context: Context<'workflow_run.comple
       const labels = await github.setStatus(record, outcome.status);
       issues = issues.map((i) => (i === record ? { ...i, labels } : i));
     }
-    await settleCheck(context, target, outcome.check, { head, runSha: run.head_sha, detailsUrl: detailsUrl(context, target, record) });
+    await settleCheck(context, target, outcome.check, { head, runSha: run.head_sha, detailsUrl: detailsUrl(context, target, record), atHead: atHead ?? null });
     if (target.kind === 'phase') {
       // The claim's branch stays; this says its worker ran, so no idle round takes it for a dead claim (stale-phase-claim.ts).
       await github.createClaimRef(phaseRanRef(target.spec, target.phase), head);

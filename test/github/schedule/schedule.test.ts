@@ -550,9 +550,8 @@ describe('a worker run finishing', () => {
     mockConfig(scope, 4, 'planning:\n  research_ahead: false\n');
     mockIssues(scope, [plan, dependant]);
     // The worker pushed nothing yet: the branch head is the claimed commit, where the check run is.
-    scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2F01-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/01-01`, object: { sha: BASE_SHA } });
+    scope.get(`${R}/commits/heads%2Fharness%2F${SPEC}%2F01-01/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [queuedCheck] });
     if (label) mockStatusWrite(scope, plan, label);
-    scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [queuedCheck] });
     const sent: Record<string, unknown>[] = [];
     scope.patch(`${R}/check-runs/77`, (b) => sent.push(b) > 0).reply(200, {});
 
@@ -566,9 +565,9 @@ describe('a worker run finishing', () => {
     expect(log).toEqual([
       'GET /contents/.github/harness.yml',
       'GET /issues',
-      `GET /git/ref/heads/harness/${SPEC}/01-01`,
+      // The check runs on the plan branch's head: where the head is, and the one to settle, in one read.
+      `GET /commits/heads/harness/${SPEC}/01-01/check-runs`,
       ...(label ? ['POST /issues/11/labels', 'DELETE /issues/11/labels/status:running'] : []),
-      `GET /commits/${BASE_SHA}/check-runs`,
       'PATCH /check-runs/77',
     ]);
     expect(scope.pendingMocks()).toEqual([]);
@@ -587,8 +586,7 @@ describe('a worker run finishing', () => {
     const sent: Record<string, unknown>[] = [];
     mockConfig(scope, 4);
     mockIssues(scope, [...merged, waiting, independent]);
-    scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2Fphase-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } });
-    scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / phase 01' }).reply(200, { total_count: 1, check_runs: [phaseCheck] });
+    scope.get(`${R}/commits/heads%2Fharness%2F${SPEC}%2Fphase-01/check-runs`).query({ check_name: 'harness / phase 01' }).reply(200, { total_count: 1, check_runs: [phaseCheck] });
     scope.patch(`${R}/check-runs/88`, (b) => sent.push(b) > 0).reply(200, {});
     // The phase's worker ran: recorded beside its claim, which stays.
     scope.post(`${R}/git/refs`, { ref: `refs/harness/phases/${SPEC}/01/ran`, sha: BASE_SHA }).reply(201, {});
@@ -606,8 +604,7 @@ describe('a worker run finishing', () => {
     expect(log).toEqual([
       'GET /contents/.github/harness.yml',
       'GET /issues',
-      `GET /git/ref/heads/harness/${SPEC}/phase-01`,
-      `GET /commits/${BASE_SHA}/check-runs`,
+      `GET /commits/heads/harness/${SPEC}/phase-01/check-runs`,
       'PATCH /check-runs/88',
       'POST /git/refs',
       'POST /issues/11/labels',
@@ -633,8 +630,7 @@ describe('a worker run finishing', () => {
     const phaseCheck = { id: 89, name: 'harness / phase 01', head_sha: BASE_SHA, external_id: `${SPEC}/phase-01`, status: 'queued', conclusion: null, output: { title: 'Worker dispatched', summary: '', annotations_count: 0 } };
     mockConfig(scope, 4);
     mockIssues(scope, plans);
-    scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2Fphase-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } });
-    scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / phase 01' }).reply(200, { total_count: 1, check_runs: [phaseCheck] });
+    scope.get(`${R}/commits/heads%2Fharness%2F${SPEC}%2Fphase-01/check-runs`).query({ check_name: 'harness / phase 01' }).reply(200, { total_count: 1, check_runs: [phaseCheck] });
     scope.patch(`${R}/check-runs/89`).reply(200, {});
     scope.post(`${R}/git/refs`, { ref: `refs/harness/phases/${SPEC}/01/ran`, sha: BASE_SHA }).reply(422, { message: 'Reference already exists' });
     for (const p of plans) scope.delete(`${R}/issues/${p.number}/labels/harness%3Aphase-failed`).reply(200, []);
@@ -653,9 +649,9 @@ describe('a worker run finishing', () => {
     const plan: PlanFixture = { number: 11, plan: '01-01', status: 'running' };
     mockConfig(scope, 4);
     mockIssues(scope, [plan]);
+    scope.get(`${R}/commits/heads%2Fharness%2F${SPEC}%2F01-01/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 0, check_runs: [] });
     scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2F01-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/01-01`, object: { sha: PUSHED_SHA } });
     mockStatusWrite(scope, plan, 'verified');
-    scope.get(`${R}/commits/${PUSHED_SHA}/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 0, check_runs: [] });
     scope
       .post(`${R}/check-runs`, {
         name: 'harness / plan 01-01',
@@ -683,8 +679,7 @@ describe('a worker run finishing', () => {
     const log = recordRequests(scope);
     mockConfig(scope, 4);
     mockIssues(scope, [plan, dependant]);
-    scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2F01-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/01-01`, object: { sha: BASE_SHA } });
-    scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [{ ...queuedCheck, status: 'completed', conclusion: 'success' }] });
+    scope.get(`${R}/commits/heads%2Fharness%2F${SPEC}%2F01-01/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [{ ...queuedCheck, status: 'completed', conclusion: 'success' }] });
 
     await testProbot().receive(workerRunCompleted('01-01', 'success'));
 
@@ -697,7 +692,7 @@ describe('a worker run finishing', () => {
     // Retried: ready again, claim deleted, and (slots free) the round starts the new attempt.
     const plan: PlanFixture = { number: 11, plan: '01-01', status: 'ready' };
     mockIssues(scope, [plan]);
-    scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2F01-01`).reply(404, { message: 'Not Found' });
+    scope.get(`${R}/commits/heads%2Fharness%2F${SPEC}%2F01-01/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(422, { message: 'No commit found for SHA: heads/harness/SPC-001/01-01' });
     mockBaseHead(scope);
     mockDispatch(scope, plan, []);
 
@@ -710,11 +705,10 @@ describe('a worker run finishing', () => {
     const log = recordRequests(scope);
     mockConfig(scope, 4);
     mockIssues(scope, [plan]);
-    scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2F01-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/01-01`, object: { sha: PUSHED_SHA } });
-    mockStatusWrite(scope, plan, 'verified');
     // The worker's own, final, on the pushed head (a GITHUB_TOKEN job's); the App's, still queued, on the claimed commit.
     const workers = { ...queuedCheck, id: 501, head_sha: PUSHED_SHA, status: 'completed', conclusion: 'success', output: { title: 'Verified', summary: 'Cost: $0.42', annotations_count: 0 } };
-    scope.get(`${R}/commits/${PUSHED_SHA}/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [workers] });
+    scope.get(`${R}/commits/heads%2Fharness%2F${SPEC}%2F01-01/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [workers] });
+    mockStatusWrite(scope, plan, 'verified');
     scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [queuedCheck] });
     scope.patch(`${R}/check-runs/77`, (b) => b.conclusion === 'success').reply(200, {});
 
@@ -728,8 +722,7 @@ describe('a worker run finishing', () => {
     mockConfig(scope, 4);
     const plan: PlanFixture = { number: 11, plan: '01-01', status: 'verified' };
     mockIssues(scope, [plan, dependant]);
-    scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2F01-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/01-01`, object: { sha: BASE_SHA } });
-    scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [{ ...queuedCheck, status: 'completed', conclusion: 'success' }] });
+    scope.get(`${R}/commits/heads%2Fharness%2F${SPEC}%2F01-01/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [{ ...queuedCheck, status: 'completed', conclusion: 'success' }] });
     const event = workerRunCompleted('01-01', 'success') as { payload: { workflow_run: Record<string, unknown> } };
     delete event.payload.workflow_run.path;
 

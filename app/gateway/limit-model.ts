@@ -215,6 +215,11 @@ export class LimitPacer {
     return this.hour?.used(this.clock.now()) ?? 0;
   }
 
+  /** Content-generating requests counted in the last hour, booked ones included. */
+  get contentThisHour(): number {
+    return this.contentHour.used(this.clock.now());
+  }
+
   /** Wait for room in every limit `c` counts in, then count it. Callers are served in the order they asked. */
   take(c: RequestClass): Promise<void> {
     const turn = this.queue.then(() => this.admit(c));
@@ -231,6 +236,19 @@ export class LimitPacer {
       this.contentMinute.add(now, 1);
       this.contentHour.add(now, 1);
     }
+  }
+
+  /**
+   * Count `requests` content-generating requests another process will make under the same token
+   * (the plan PR of each worker the App dispatches) in this process's hour: its later content
+   * waits for them. Booked at dispatch and made when the worker ends, each falls in the hour of
+   * its booking or of its making; the 20% headroom covers the ones in neither (at most one per
+   * running plan). Not in the minute: when a worker ends is not known, and its one request is
+   * spread among the others'.
+   */
+  bookContent(requests: number): void {
+    const now = this.clock.now();
+    for (let i = 0; i < requests; i++) this.contentHour.add(now, 1);
   }
 
   /** One of CONCURRENT_SHARE places in flight; call the function it gives when the request is answered. */

@@ -17,6 +17,15 @@ export function limitWaitFor(context: Context): LimitWait | undefined {
 }
 
 /**
+ * A worker the delivery dispatched will open its plan PR under the installation's token: that
+ * content-generating request is counted now, in the App's own content windows, so that the App
+ * and its workers together keep GitHub's content limits (limit-model.ts, bookContent).
+ */
+export function bookWorkerContent(context: Context, requests = 1): void {
+  memoryOf(context).paceOf(scopeOf(context))?.bookContent(requests);
+}
+
+/**
  * The delivery's client, its GETs made conditional (once per client) through the App's memory
  * of earlier answers (app-memory.ts): every request the App makes goes through it, Probot's
  * own (`context.config`) included.

@@ -128,6 +128,23 @@ describe('the pacer', () => {
     expect(clock.now()).toBe(before);
   });
 
+  it('counts the content its workers will create in its hour: booked PRs leave the App that much less', async () => {
+    const clock = manualClock();
+    const pacer = new LimitPacer({ clock });
+    // 64 workers dispatched: 64 plan PRs to come, under the same token.
+    pacer.bookContent(64);
+    const at: number[] = [];
+    for (let i = 0; i < 337; i++) {
+      await pacer.take(CREATE_ISSUE);
+      at.push(clock.now());
+    }
+    // 336 of the App's own fit the hour beside the 64 booked (400 in all); the next waits for the booking to age out.
+    expect(at[335]).toBeLessThan(3_600_000);
+    expect(at[336]).toBe(3_600_000);
+    // The minute is not booked: the App's first 64 went in the first minute.
+    expect(at[63]).toBe(0);
+  });
+
   it('honours retry-after, and an allowance nearly spent until x-ratelimit-reset', async () => {
     const clock = manualClock(1_000_000);
     const pacer = new LimitPacer({ clock });

@@ -4,7 +4,7 @@ import type { RoundIssue } from '../../engine/forge/round-plan.js';
 import { dispatchedCheck } from '../../engine/forge/worker-outcome.js';
 import { targetBranch, targetCheck, targetExternalId, targetInput, type WorkerTarget } from '../../engine/forge/worker-target.js';
 import type { DispatchedRun } from '../../gateway/workflows.js';
-import { appGateway } from '../app-gateway.js';
+import { appGateway, bookWorkerContent } from '../app-gateway.js';
 import { repositoryUrl } from './repository.js';
 import { recoverClaim } from './stale-claim.js';
 
@@ -71,6 +71,8 @@ export async function dispatchTarget(context: Context, target: WorkerTarget, bas
   } catch (e) {
     checkFailed = e;
   }
+  // A plan's worker opens its PR under the installation's token: counted now against the content limits (a phase's opens none).
+  if (target.kind === 'plan') bookWorkerContent(context);
   // The worker runs whether or not its check run could be made: the label must say so.
   if (issue) await github.setStatus(issue, 'running');
   if (checkFailed !== undefined) throw checkFailed;

@@ -2,6 +2,7 @@ import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeGitHub } from '../../helpers/github-repo.js';
 import { testProbot, webhookExample } from '../../helpers/probot.js';
+import { appProcessMemory } from '../../helpers/app-process.js';
 
 /**
  * The App's rounds, delivery after delivery, on the stateful fake GitHub (which answers
@@ -66,5 +67,18 @@ describe('rounds on unchanged issues', () => {
 
     expect(github.statuses[before + 1]).toBe(200);
     expect(github.dispatches.map((d) => (d.body as { inputs: { plan: string } }).inputs.plan)).toEqual(['01-02']);
+  });
+});
+
+describe("a round's workers and GitHub's content limits", () => {
+  it('books the plan PR each dispatched worker will open in the App\'s content hour: App and workers keep the limit together', async () => {
+    const github = repository();
+    github.issue(11).labels = github.issue(11).labels.map((l) => (l === 'status:running' ? 'status:failed' : l));
+    await testProbot().receive(round('first'));
+
+    expect(github.dispatches).toHaveLength(1);
+    // The round itself created nothing GitHub counts as content (a ref, a dispatch, a check run, labels): the one counted is the worker's PR to come.
+    const paces = [...appProcessMemory().paces.values()];
+    expect(paces.map((p) => p.contentThisHour)).toEqual([1]);
   });
 });

@@ -134,7 +134,7 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
   globalThis.Date = SimulatedDate as DateConstructor;
 
   const github = new FakeGitHub();
-  github.config = `specs_root: docs/specs\nslots: ${options.slots}\n`;
+  github.config = `specs_root: docs/specs\nslots: ${options.slots}\n${process.env.BENCH_WINDOW ? `issue_window: ${process.env.BENCH_WINDOW}\n` : ""}`;
   github.now = () => new Date(now);
   github.roles.set('Codertocat', 'admin');
   // Probot's throttling spaces the App's writes a second apart (its "write" group): a write waits for its turn.
@@ -248,6 +248,11 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
     }
     // As a worker holding the App's token ends (live-check.ts, finish): the App's check run on the claimed commit
     // concluded, then the same on the new head, where the plan PR shows it.
+    // As the worker ends (plan-worker.ts, endStatus): the plan issue moved from running to verified, by the worker, not the App.
+    if (!isPhase) {
+      const issue = github.issues.find((i) => i.body?.includes(`harness:plan ${specId}/${target} `));
+      if (issue?.labels.includes('status:running')) issue.labels = [...issue.labels.filter((l) => l !== 'status:running'), 'status:verified'];
+    }
     const check = [...github.checkRuns].reverse().find((r) => r.external_id === `${specId}/${target}`);
     const output = { title: isPhase ? 'Phase verified' : 'Plan verified', summary: 'All checks passed.', text: `${CONCLUDED_BY_WORKER}\n` };
     if (check) {

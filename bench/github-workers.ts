@@ -10,8 +10,9 @@
  *     the plan issue's comments, and the App's check run taken over (LiveCheck.start);
  *   - while the agent works, one report every 10-30 s (a seeded draw), each handed to the real
  *     LiveCheck, which writes progress at the pace the App's dispatch input `running` gives it;
- *   - at its end: the plan PR opened (openPullRequest) and the final check run written, on the
- *     claimed commit and on the pushed head (LiveCheck.finish). A phase's verification takes
+ *   - at its end: the plan PR opened (openPullRequest), the final check run written, on the
+ *     claimed commit and on the pushed head (LiveCheck.finish), and the plan issue moved from
+ *     running to verified (moveStatus). A phase's verification takes
  *     its check run over and concludes it, with no PR.
  * Left out: git's own traffic (clone, fetch, push go to git, not the REST API), and the 30% of
  * workers that file a signal (the knowledge PR's writes: github-hours.ts plays their effect).
@@ -103,6 +104,7 @@ export async function simulateWorkers(app: FakeGitHub, spec: string, spans: read
     const appRun = [...app.checkRuns].find((r) => r.external_id === `${spec}/${span.target}`);
     if (!appRun) throw new Error(`the App made no check run for ${spec}/${span.target}`);
     const end = span.start + span.minutes * MINUTE;
+    let issueNumber: number | undefined;
     const live = new LiveCheck({ forge, owner: 'app', name: appRun.name, externalId: `${spec}/${span.target}`, log: silent, now: () => now, timer, ...(span.running === undefined ? {} : { sharing: span.running }) });
     at(span.start, async () => {
       active.add(live);
@@ -115,6 +117,7 @@ export async function simulateWorkers(app: FakeGitHub, spec: string, spans: read
       if (!isPhase) {
         const issue = await planIssueOf(forge, spec, span.target.slice(0, 2), span.target);
         if (!issue) throw new Error(`no plan issue for ${span.target} among the App's`);
+        issueNumber = issue.number;
         await forge.comments(issue.number);
       }
       await live.start(appRun.head_sha, `${spec} / ${span.target}`);
@@ -135,6 +138,8 @@ export async function simulateWorkers(app: FakeGitHub, spec: string, spans: read
         await forge.openPullRequest({ head: branch, base: BASE_BRANCH, title: `[${span.target}] plan`, body: `Plan ${span.target} of ${spec}.` });
       }
       await live.finish({ conclusion: 'success', title: isPhase ? 'Phase verified' : 'Plan verified', summary: `All checks passed.\n\n${CONCLUDED_BY_WORKER}` }, head);
+      // The plan issue marked as the plan ended (plan-worker.ts, endStatus).
+      if (!isPhase && issueNumber !== undefined) await forge.moveStatus(issueNumber, 'running', 'verified');
       progressWrites += live.writes - 1;
       active.delete(live);
       running--;

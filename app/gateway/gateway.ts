@@ -18,7 +18,7 @@ import { openKnowledgePr, type KnowledgePr } from './knowledge-pr.js';
 import { openKnowledgePulls, type OpenKnowledgePull } from './knowledge-pulls.js';
 import { addLabels, createLabel, listLabels, removeLabel, type Label } from './labels.js';
 import { repositoryRole } from './permissions.js';
-import { listSpecIssues, setStatus, type SpecIssues, specIssuesChangedSince } from './plan-issues.js';
+import { listSpecIssues, moveStatus, setStatus, type SpecIssues, specIssuesChangedSince } from './plan-issues.js';
 import {
   createPullRequest,
   getPullRequest,
@@ -68,7 +68,10 @@ export interface Gateway {
   updateIssue(number: number, update: IssueUpdate): Promise<IssueRecord>;
   /** The race-safe status write (plan-issues.ts, setStatus); the labels as they are after it. */
   setStatus(issue: LabelledIssue, status: StatusValue): Promise<string[]>;
-  addLabels(issue: number, labels: readonly string[]): Promise<void>;
+  /** From one status to another only while the issue still shows the first (plan-issues.ts, moveStatus). */
+  moveStatus(issue: number, from: StatusValue, to: StatusValue): Promise<'moved' | 'changed'>;
+  /** Adds labels, leaving the rest; every label the issue has now. */
+  addLabels(issue: number, labels: readonly string[]): Promise<string[]>;
   removeLabel(issue: number, name: string): Promise<'removed' | 'absent'>;
   labels(): Promise<Label[]>;
   createLabel(label: Label): Promise<'created' | 'exists'>;
@@ -185,6 +188,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     createIssue: (issue) => createIssue(r, repo, issue),
     updateIssue: (number, update) => updateIssue(r, repo, number, update),
     setStatus: (issue, status) => setStatus(r, repo, issue, status),
+    moveStatus: (issue, from, to) => moveStatus(r, repo, issue, from, to),
     addLabels: (issue, labels) => addLabels(r, repo, issue, labels),
     removeLabel: (issue, name) => removeLabel(r, repo, issue, name),
     labels: () => listLabels(r, repo),

@@ -32,10 +32,12 @@ export async function createLabel(request: GatewayRequest, repo: Repo, label: La
 
 /**
  * POST /repos/{owner}/{repo}/issues/{issue_number}/labels (200): adds to the issue's labels,
- * leaving the others as they are, whoever set them meanwhile.
+ * leaving the others as they are, whoever set them meanwhile. GitHub answers with every label
+ * the issue has now: their names.
  */
-export async function addLabels(request: GatewayRequest, repo: Repo, issueNumber: number, labels: readonly string[]): Promise<void> {
-  await request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { ...repo, issue_number: issueNumber, labels: [...labels] });
+export async function addLabels(request: GatewayRequest, repo: Repo, issueNumber: number, labels: readonly string[]): Promise<string[]> {
+  const { data } = await request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { ...repo, issue_number: issueNumber, labels: [...labels] });
+  return Array.isArray(data) ? (data as { name?: unknown }[]).flatMap((l) => (typeof l?.name === 'string' ? [l.name] : [])) : [];
 }
 
 /**

@@ -56,3 +56,21 @@ export async function setStatus(request: GatewayRequest, repo: Repo, issue: { nu
   for (const old of issue.labels.filter((l) => isStatusLabel(l) && l !== label)) await removeLabel(request, repo, issue.number, old);
   return withStatus(issue.labels, status);
 }
+
+/**
+ * Moves an issue from status `from` to `to` only while it is still `from`, as a worker ends
+ * its plan (running → verified or failed) long after it read the issue: `to` is added
+ * (POST …/labels, whose answer is every label the issue has now), then `from` removed. If the
+ * answer shows a status someone set meanwhile (an abort's `failed`, a retry's `ready`), theirs
+ * stands: ours is taken off again and `changed` returned. Two requests when nothing moved.
+ */
+export async function moveStatus(request: GatewayRequest, repo: Repo, issue: number, from: StatusValue, to: StatusValue): Promise<'moved' | 'changed'> {
+  const now = await addLabels(request, repo, issue, [statusLabel(to)]);
+  const others = now.filter((l) => isStatusLabel(l) && l !== statusLabel(to) && l !== statusLabel(from));
+  if (others.length > 0) {
+    await removeLabel(request, repo, issue, statusLabel(to));
+    return 'changed';
+  }
+  if (now.includes(statusLabel(from))) await removeLabel(request, repo, issue, statusLabel(from));
+  return 'moved';
+}

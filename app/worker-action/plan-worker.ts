@@ -423,12 +423,31 @@ async function push(job: PlanJob): Promise<{ reason: string; evidence: string } 
  * stays verified); the App settles the check run when the workflow run completes.
  */
 async function settle(job: PlanJob, end: JobEnd, commits: readonly PlanCommit[], usage?: Usage, report?: VerificationReport): Promise<void> {
-  if (!job.live.started) return;
+  if (job.live.started) {
+    try {
+      await writeFinal(job, end, commits, usage, report);
+    } catch (e) {
+      if (!(e instanceof GitHubError)) throw e;
+      job.run.log.warning(`could not write the check run's final state (${end.kind}): ${e.message}; the App settles it when this workflow run completes`);
+    }
+  }
+  if (end.kind === 'verified' || end.kind === 'failed') await endStatus(job, end.kind);
+}
+
+/**
+ * The plan issue's status as the plan ended, written here where the outcome is known first:
+ * the App, which would write it when the workflow run completes, finds it written and writes
+ * nothing (its writes are spaced a second apart, one installation's after another's). Only
+ * from `running`: a status someone set meanwhile (an abort, a retry) stands. Failing to write
+ * it fails nothing: the App writes it then.
+ */
+async function endStatus(job: PlanJob, to: 'verified' | 'failed'): Promise<void> {
   try {
-    await writeFinal(job, end, commits, usage, report);
+    const moved = await job.run.forge.moveStatus(job.issue.number, 'running', to);
+    if (moved === 'changed') job.run.log.info(`plan issue #${job.issue.number}: its status changed while the plan ran; left as it is`);
   } catch (e) {
     if (!(e instanceof GitHubError)) throw e;
-    job.run.log.warning(`could not write the check run's final state (${end.kind}): ${e.message}; the App settles it when this workflow run completes`);
+    job.run.log.warning(`could not mark plan issue #${job.issue.number} ${to} (${e.message}); the App does when this workflow run completes`);
   }
 }
 

@@ -21,7 +21,7 @@ import type { GitHubRequest, Repo } from '../gateway/request.js';
  */
 export type WorkerForge = Pick<
   Gateway,
-  'repo' | 'pullRequest' | 'planIssues' | 'updateIssue' | 'comments' | 'comment' | 'setStatus' | 'role' | 'openPullRequest' | 'pullRequests' | 'updatePullRequest' | 'checkRuns' | 'createCheckRun' | 'updateCheckRun'
+  'repo' | 'pullRequest' | 'planIssues' | 'updateIssue' | 'comments' | 'comment' | 'setStatus' | 'moveStatus' | 'role' | 'openPullRequest' | 'pullRequests' | 'updatePullRequest' | 'checkRuns' | 'createCheckRun' | 'updateCheckRun'
 >;
 
 /** The worker's forge: the gateway over the job's client (its errors name the `permissions:` to grant). */

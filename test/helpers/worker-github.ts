@@ -45,6 +45,12 @@ export interface WorkerRequests {
   /** The plan PR from `head` into `base`: `open` is what the list finds (updated when there is one), `created` what POST /pulls answers. */
   pull?: { head: string; base: string; open: PullFixture[]; created?: PullFixture };
   sent?: (route: string, body: Record<string, unknown>) => void;
+  /**
+   * The plan issue's status as the plan ends: POST …/labels with `to`, answered with the issue's
+   * labels then (`others`: a status someone set meanwhile), and the DELETE that follows (of
+   * status:running, or of `to` again when another status stands).
+   */
+  end?: { issue: number; to: 'verified' | 'failed'; others?: string[] };
 }
 
 export function workerRequests(r: WorkerRequests): nock.Scope {
@@ -62,6 +68,13 @@ export function workerRequests(r: WorkerRequests): nock.Scope {
     scope.post(`${issue}/comments`, keep(`POST ${issue}/comments`)).reply(201, r.ask.answer);
     scope.post(`${issue}/labels`, { labels: ['status:checkpoint'] }).reply(200, []);
     if (r.ask.from !== 'checkpoint') scope.delete(`${issue}/labels/${encodeURIComponent(`status:${r.ask.from}`)}`).reply(200, []);
+  }
+  if (r.end) {
+    const issue = `${REPO_PATH}/issues/${r.end.issue}`;
+    const now = ['harness:plan', `spec:${r.spec}`, 'status:running', `status:${r.end.to}`, ...(r.end.others ?? [])];
+    scope.post(`${issue}/labels`, { labels: [`status:${r.end.to}`] }).reply(200, now.map((name, id) => ({ id, name })));
+    const undone = r.end.others?.length ? `status:${r.end.to}` : 'status:running';
+    scope.delete(`${issue}/labels/${encodeURIComponent(undone)}`).reply(200, []);
   }
   if (r.pull) {
     const { head, base, open, created } = r.pull;

@@ -141,6 +141,9 @@ describe('the worker\'s signals PR', () => {
       // Its final state, on the commit it started from and on the pushed head.
       `PATCH ${R}/check-runs/1`,
       `POST ${R}/check-runs`,
+      // The plan issue marked as the plan ended: running → verified.
+      `POST ${R}/issues/3/labels`,
+      `DELETE ${R}/issues/3/labels/status:running`,
     ]);
     const pr = github.pullRequests.find((p) => p.head === SIGNALS)!;
     expect(pr).toMatchObject({ number: 100, base: 'main', title: `Signals of ${SPEC}`, labels: ['harness:knowledge', 'signal'], state: 'open' });
@@ -166,6 +169,8 @@ describe('the worker\'s signals PR', () => {
       `PATCH ${R}/git/refs/heads/${SIGNALS}`,
       // The check run fails where the job started: nothing new was pushed.
       `PATCH ${R}/check-runs/4`,
+      `POST ${R}/issues/4/labels`,
+      `DELETE ${R}/issues/4/labels/status:running`,
     ]);
     expect(github.parents(github.branches.get(SIGNALS)!)).toEqual([created]);
     const signals = signalFiles(github);

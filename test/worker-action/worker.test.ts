@@ -124,6 +124,8 @@ describe('the worker action: a plan', () => {
       comments: { issue: 3, answer: [] },
       pull: { head: branch, base: 'main', open: [], created: { number: 12, html_url: `https://github.com/${OWNER}/${REPO}/pull/12` } },
       sent: (_route, body) => (pr = body),
+      // The plan issue marked verified as the plan ends (running → verified): the App finds it written.
+      end: { issue: 3, to: 'verified' },
     });
     const { deps: d, trace } = deps(repo, '01-01');
 
@@ -203,7 +205,7 @@ describe('the worker action: a plan', () => {
     const branch = `harness/${SPEC}/01-01`;
     const unsigned: WorkerPlan = { ...GREETING, blocks: [GREETING.blocks[0]!] };
     const repo = await workerRepo(specRepo([unsigned]), branch);
-    workerRequests({ spec: SPEC, issues: planIssues(), comments: { issue: 3, answer: [] } });
+    workerRequests({ spec: SPEC, issues: planIssues(), comments: { issue: 3, answer: [] }, end: { issue: 3, to: 'failed' } });
 
     const outcome = await runWorker(deps(repo, '01-01').deps);
 
@@ -247,6 +249,20 @@ describe('the worker action: a plan', () => {
     expect(outcome.report).toBeUndefined();
     // Nothing was committed, so nothing was pushed: the remote branch is still at the base.
     expect(git(repo.remote, 'rev-parse', `refs/heads/${branch}`)).toBe(repo.base);
+  });
+
+  it('leaves a status someone set while the plan ran (a retry): its own is taken back off', async () => {
+    const branch = `harness/${SPEC}/01-01`;
+    const unsigned: WorkerPlan = { ...GREETING, blocks: [GREETING.blocks[0]!] };
+    const repo = await workerRepo(specRepo([unsigned]), branch);
+    // POST …/labels answers with status:ready beside ours: a /harness retry queued the plan again meanwhile. Ours goes; theirs stands.
+    workerRequests({ spec: SPEC, issues: planIssues(), comments: { issue: 3, answer: [] }, end: { issue: 3, to: 'failed', others: ['status:ready'] } });
+    const { deps: d } = deps(repo, '01-01');
+
+    const outcome = await runWorker(d);
+
+    expect(outcome.result).toBe('failed');
+    expect((d.log as ReturnType<typeof testLog>).lines).toContain('plan issue #3: its status changed while the plan ran; left as it is');
   });
 
   it('looks for its issue in its phase only (one page of a large spec), and in the whole spec when someone took the phase label off', async () => {

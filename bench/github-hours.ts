@@ -9,7 +9,7 @@
  *   - the spec PR opened (t = 0): the first sync;
  *   - `/harness execute <spec>/all` once the sync's check run is complete;
  *   - every workflow dispatch the App makes starts a worker that ends after the plan's
- *     duration (a seeded draw between 30% and 90% of its `timeout_minutes`; a phase's
+ *     duration (a draw seeded by the plan's id, between 30% and 90% of its `timeout_minutes`; a phase's
  *     verification takes 5 minutes). Its end is what a worker does on GitHub: a commit on
  *     the plan branch, the plan PR opened, the App's check run concluded, the run completed;
  *     the App then receives `check_run` completed and `workflow_run` completed, in that order;
@@ -98,6 +98,17 @@ function routeShape(method: string, url: string): string {
     .replace(/\/contents\/.+$/, '/contents/{path}')
     .replace(/\/commits\/[^/]+\/check-runs$/, '/commits/{ref}/check-runs');
   return `${method} ${shaped}`;
+}
+
+/**
+ * A plan's own draw in [0, 1), from the seed and its id alone: the plan takes as long whatever
+ * order the App starts plans in, so two runs of the App (another window, another priority)
+ * and `harness simulate` compare on the same work.
+ */
+function planDraw(seed: number, plan: string): number {
+  let h = seed >>> 0;
+  for (let i = 0; i < plan.length; i++) h = Math.imul(h ^ plan.charCodeAt(i), 0x01000193) >>> 0;
+  return mulberry32(h)();
 }
 
 interface Event {
@@ -319,7 +330,7 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
       const target = inputs.plan;
       const id = ++runId;
       github.workflowRuns.push({ id, display_title: `harness ${specId}/${target}`, status: 'in_progress' });
-      const minutes = target.startsWith('phase-') ? PHASE_MINUTES : (timeouts.get(target) ?? 30) * (0.3 + 0.6 * random());
+      const minutes = target.startsWith('phase-') ? PHASE_MINUTES : (timeouts.get(target) ?? 30) * (0.3 + 0.6 * planDraw(options.seed ?? 7, target));
       options.onWorker?.({ target, start: now, minutes });
       at(now + minutes * MINUTE, workerEnds(target, id));
     }

@@ -2,6 +2,7 @@ import type { SpecFile } from '../engine/core/spec/text.js';
 import type { Context, Probot } from 'probot';
 import { ConditionalCache } from '../gateway/conditional.js';
 import { LimitPacer, type LimitWait } from '../gateway/limit-model.js';
+import type { RoundOrder } from '../engine/forge/round-order.js';
 import { realClock, requestsPerHour, type Clock } from '../gateway/pacer.js';
 
 /**
@@ -30,6 +31,8 @@ export class AppMemory {
   readonly limitWaits = new Map<string, LimitWait>();
   /** What the secret scan found in each blob the knowledge check read (knowledge-check-run.ts): a blob never changes. */
   readonly scannedBlobs = new Map<string, readonly { rule: string; line: number }[]>();
+  /** The priorities a round starts plans by (engine/forge/round-order.ts), by what they depend on: searched once per window of issues; the last few kept. */
+  readonly roundOrders = new Map<string, RoundOrder | undefined>();
   /** A large spec's files by its directory's Git tree (schedule/issue-window.ts): a tree never changes; the last few kept. */
   readonly specTrees = new Map<string, readonly SpecFile[]>();
   readonly requestsPerHour: number;

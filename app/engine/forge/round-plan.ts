@@ -7,6 +7,10 @@ import { matchPlanIssues } from './match-issues.js';
 import { LABEL_PHASE_FAILED } from './names.js';
 import { planTextFromBody } from './plan-issue.js';
 import { PLAN_READING } from '../importers/dialects.js';
+import type { RoundOrder } from './round-order.js';
+
+/** The priority of a plan an order does not rank: below every searched one. */
+const UNRANKED = -1e9;
 
 export interface RoundIssue extends PlanIssueView {
   /** Every label of the issue, people's included: a status change writes them all back. */
@@ -22,6 +26,11 @@ export interface RoundInput {
   issues: readonly IssueLike[];
   /** `slots` of .github/harness.yml: workers of this spec at once. */
   slots: number;
+  /**
+   * The priorities to start plans by, as the local runner's (round-order.ts: a search on each
+   * plan's timeout_minutes); the conflict-aware rule alone when left out.
+   */
+  order?: RoundOrder;
 }
 
 export interface Relabel {
@@ -117,15 +126,20 @@ export function planRound(input: RoundInput): RoundPlan {
 
   const phases = [...new Set(plans.map((p) => p.phase))].sort(comparePhases);
   // Only plans that may run or are running can conflict; the others need no plan text parsed.
-  const scheduler = new Scheduler({
-    phases: phases.map((id) => ({ id, plans: plans.filter((p) => p.phase === id).map((p) => p.plan) })),
-    plans: plans.map((p) => ({
-      id: p.plan,
-      phase: p.phase,
-      dependsOn: p.needs,
-      filesModified: isQueued(p) || p.status === 'running' || p.status === 'checkpoint' ? filesModified(p, bodies.get(p.plan)) : [],
-    })),
-  });
+  const order = input.order;
+  const scheduler = new Scheduler(
+    {
+      phases: phases.map((id) => ({ id, plans: plans.filter((p) => p.phase === id).map((p) => p.plan) })),
+      plans: plans.map((p) => ({
+        id: p.plan,
+        phase: p.phase,
+        dependsOn: p.needs,
+        filesModified: isQueued(p) || p.status === 'running' || p.status === 'checkpoint' ? filesModified(p, bodies.get(p.plan)) : [],
+      })),
+    },
+    // A plan the order does not know (it was searched before that plan had an issue) ranks last.
+    order ? { priority: (id) => order.priority.get(id) ?? UNRANKED } : {},
+  );
   // A phase whose verification failed holds the plans that depend on it (and have not started).
   const failedPhases = phases.filter((ph) => plans.some((p) => p.phase === ph && p.labels.includes(LABEL_PHASE_FAILED)));
   const state = scheduler.state({

@@ -82,3 +82,19 @@ describe("a round's workers and GitHub's content limits", () => {
     expect(paces.map((p) => p.contentThisHour)).toEqual([1]);
   });
 });
+
+describe("a round's order", () => {
+  it('is searched once for the issues as they stand and kept: a round on the same plans reuses it', async () => {
+    const github = repository();
+    await testProbot().receive(round('first'));
+    const orders = appProcessMemory().roundOrders;
+    expect(orders.size).toBe(1);
+    const [searched] = [...orders.values()];
+    expect(searched?.priority.size).toBe(2);
+    // A status changed (the running plan failed): the same plans, the same order, not searched again.
+    github.issue(11).labels = github.issue(11).labels.map((l) => (l === 'status:running' ? 'status:failed' : l));
+    await testProbot().receive(round('second'));
+    expect([...orders.values()]).toEqual([searched]);
+    expect([...orders.values()][0]).toBe(searched);
+  });
+});

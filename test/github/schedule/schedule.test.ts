@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import { ABORT_ACTION, APPROVE_ACTION, RETRY_ACTION } from '../../../app/engine/forge/check-actions.js';
 import type { StatusValue } from '../../../app/engine/forge/names.js';
 import { phasesToVerify, planRound } from '../../../app/engine/forge/round-plan.js';
+import { roundOrder, roundOrderKey } from '../../../app/engine/forge/round-order.js';
 import { SETTLED_BY_APP, workerOutcome } from '../../../app/engine/forge/worker-outcome.js';
 import { parseTargetBranch, parseWorkerRunTitle } from '../../../app/engine/forge/worker-target.js';
 import { CheckActionError, checkActions } from '../../../app/gateway/check-runs.js';
@@ -41,6 +42,8 @@ interface PlanFixture {
   extra?: string[];
   /** The usage-limit pause's reset time the worker recorded on the marker line. */
   resumeAt?: string;
+  /** timeout_minutes, when the plan says. */
+  timeout?: number;
 }
 
 function planText(p: PlanFixture): string {
@@ -50,6 +53,7 @@ function planText(p: PlanFixture): string {
     `title: Plan ${p.plan}`,
     `depends_on: [${(p.needs ?? []).map((d) => `"${d}"`).join(', ')}]`,
     `files_modified: [${(p.files ?? [`src/${p.plan}.ts`]).map((f) => `"${f}"`).join(', ')}]`,
+    ...(p.timeout === undefined ? [] : [`timeout_minutes: ${p.timeout}`]),
     'must_pass:',
     `  - { id: exists, type: file_exists, path: "src/${p.plan}.ts" }`,
     '---',
@@ -809,6 +813,27 @@ describe('a plan PR merging', () => {
 
 describe('the round decision (pure)', () => {
   const issues = (plans: PlanFixture[]) => plans.map(planIssue);
+
+  it('starts plans by the priorities a search finds on their timeouts, as the local runner does: the long plan first, so two slots end sooner', () => {
+    const three = issues([
+      { number: 11, plan: '01-01', status: 'ready', timeout: 30 },
+      { number: 12, plan: '01-02', status: 'ready', timeout: 30 },
+      { number: 13, plan: '01-03', status: 'ready', timeout: 60 },
+    ]);
+    // Plan order alone: 01-01 and 01-02 first, 01-03 after them (90 minutes of timeouts); the 60-minute plan first ends at 60.
+    expect(planRound({ spec: SPEC, slots: 2, issues: three }).dispatch.map((p) => p.plan)).toEqual(['01-01', '01-02']);
+    const order = roundOrder(SPEC, three, 2);
+    expect(planRound({ spec: SPEC, slots: 2, issues: three, ...(order ? { order } : {}) }).dispatch.map((p) => p.plan).sort()).toEqual(['01-01', '01-03']);
+  });
+
+  it("keys a round's order by what it depends on: statuses change nothing, a plan's text (its hash) or needs do", () => {
+    const at = (status: PlanFixture['status'], needs: string[] = []) => issues([{ number: 11, plan: '01-01', status }, { number: 12, plan: '01-02', status: 'ready', needs }]);
+    expect(roundOrderKey(SPEC, at('ready'), 2)).toBe(roundOrderKey(SPEC, at('running'), 2));
+    expect(roundOrderKey(SPEC, at('ready'), 2)).not.toBe(roundOrderKey(SPEC, at('ready', ['01-01']), 2));
+    expect(roundOrderKey(SPEC, at('ready'), 2)).not.toBe(roundOrderKey(SPEC, at('ready'), 3));
+    const edited = at('ready').map((i) => (i.number === 11 ? { ...i, body: i.body.replace('hash=0123456789abcdef', 'hash=fedcba9876543210') } : i));
+    expect(roundOrderKey(SPEC, edited, 2)).not.toBe(roundOrderKey(SPEC, at('ready'), 2));
+  });
 
   it('reads a plan whose text cannot be read as writing everything: it runs alone', () => {
     const broken = { ...planIssue({ number: 11, plan: '01-01', status: 'ready' }), body: `<!-- harness:plan ${SPEC}/01-01 -->\nno plan here` };

@@ -96,7 +96,7 @@ function routeShape(method: string, url: string): string {
     .replace(/\/labels\/.+$/, '/labels/{name}')
     .replace(/\/git\/(ref|refs|matching-refs)\/.+$/, '/git/$1/{ref}')
     .replace(/\/contents\/.+$/, '/contents/{path}')
-    .replace(/\/commits\/[^/]+\/check-runs$/, '/commits/{ref}/check-runs');
+    .replace(/\/commits\/.+\/check-runs$/, '/commits/{ref}/check-runs');
   return `${method} ${shaped}`;
 }
 

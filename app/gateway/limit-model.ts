@@ -107,7 +107,8 @@ export function routeOf(url: string): string {
     .replace(/\/git\/(ref|refs|matching-refs)\/.+$/, '/git/$1/{ref}')
     .replace(/\/contents\/.+$/, '/contents/{path}')
     .replace(/\/branches\/.+$/, '/branches/{branch}')
-    .replace(/\/commits\/[^/]+\/(check-runs|status|statuses)$/, '/commits/{ref}/$1');
+    // A ref may be a branch with slashes in it (`heads/harness/SPC-1/01-01`), encoded or not.
+    .replace(/\/commits\/.+\/(check-runs|status|statuses)$/, '/commits/{ref}/$1');
 }
 
 /** What a request counts against: its endpoint's points, and whether it generates content. */

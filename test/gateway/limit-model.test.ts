@@ -26,6 +26,8 @@ describe('how a request counts against GitHub\'s limits', () => {
     expect(routeOf('/repos/Codertocat/Hello-World/issues/12/labels/status%3Aready?x=1')).toBe('/repos/{owner}/{repo}/issues/{n}/labels/{name}');
     expect(routeOf('https://api.github.com/repos/o/r/commits/6dcb09b5b57875f334f61aebed695e2e4193db5e/check-runs')).toBe('/repos/{owner}/{repo}/commits/{ref}/check-runs');
     expect(routeOf('https://ghe.example/api/v3/repos/o/r/git/refs/heads/harness/SPC-1/01-01')).toBe('/repos/{owner}/{repo}/git/refs/{ref}');
+    expect(routeOf('/repos/o/r/commits/heads%2Fharness%2FSPC-1%2F01-01/check-runs?check_name=x')).toBe('/repos/{owner}/{repo}/commits/{ref}/check-runs');
+    expect(routeOf('/repos/o/r/commits/heads/harness/SPC-1/01-01/check-runs')).toBe('/repos/{owner}/{repo}/commits/{ref}/check-runs');
     expect(classify('PATCH', '/repos/o/r/check-runs/41').endpoint).toBe(classify('patch', '/repos/x/y/check-runs/9').endpoint);
   });
 

@@ -4,6 +4,7 @@ import { planBranch, statusLabel, type StatusValue } from '../../engine/forge/na
 import type { IssueLike } from '../../engine/forge/plan-issue-view.js';
 import { parseMarker } from '../../engine/forge/plan-issue.js';
 import { phasesToVerify, planRound, type RoundIssue, type RoundPlan } from '../../engine/forge/round-plan.js';
+import { roundOrder, roundOrderKey, type RoundOrder } from '../../engine/forge/round-order.js';
 import { specFromIssues } from '../../engine/forge/spec-from-issues.js';
 import { withStatus } from '../../engine/forge/with-status.js';
 import { parseTargetBranch, targetInput, type WorkerTarget } from '../../engine/forge/worker-target.js';
@@ -93,7 +94,8 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   // Resumed first, so that the decision counts them as running (they hold their slots).
   const resumed = await resumePaused(context, spec, listed, base, options.now ?? new Date());
   const issues = listed.map((i) => (resumed.includes(parseMarker(i.body)?.plan ?? '') ? { ...i, labels: withStatus(i.labels, 'running') } : i));
-  const plan = planRound({ spec, issues: issues.map(issueLike), slots: config.slots });
+  const likes = issues.map(issueLike);
+  const plan = planRound({ spec, issues: likes, slots: config.slots, ...orderFor(context, spec, likes, config.slots) });
   const result: RoundResult = { spec, base, plan, dispatched: [], lost: [], relabelled: [], resumed };
 
   let head: BaseHead | undefined;
@@ -132,6 +134,26 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
 
   await refreshStatus(context, result, issues);
   return result;
+}
+
+/** Orders the App keeps searched (memory.roundOrders): a few specs' current windows. */
+const ROUND_ORDERS_KEPT = 8;
+
+/**
+ * The priorities the round starts plans by, as the local runner's (round-order.ts): searched
+ * once for a spec's issues as they stand (a fifth of a second for 250 plans), then kept in the
+ * App's memory under what they depend on, so a round reuses it until the window moves or a
+ * plan's text or needs change.
+ */
+function orderFor(context: Context, spec: string, issues: readonly IssueLike[], slots: number): { order?: RoundOrder } {
+  const memory = memoryOf(context);
+  const key = roundOrderKey(spec, issues, slots);
+  if (!memory.roundOrders.has(key)) {
+    memory.roundOrders.set(key, roundOrder(spec, issues, slots));
+    if (memory.roundOrders.size > ROUND_ORDERS_KEPT) memory.roundOrders.delete(memory.roundOrders.keys().next().value!);
+  }
+  const order = memory.roundOrders.get(key);
+  return order ? { order } : {};
 }
 
 /**

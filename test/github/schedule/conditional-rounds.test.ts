@@ -74,7 +74,7 @@ describe("a round's workers and GitHub's content limits", () => {
   it('books the plan PR each dispatched worker will open in the App\'s content hour: App and workers keep the limit together', async () => {
     const github = repository();
     github.issue(11).labels = github.issue(11).labels.map((l) => (l === 'status:running' ? 'status:failed' : l));
-    await testProbot().receive(round('first'));
+    await testProbot().receive(round('content-booked'));
 
     expect(github.dispatches).toHaveLength(1);
     // The round itself created nothing GitHub counts as content (a ref, a dispatch, a check run, labels): the one counted is the worker's PR to come.
@@ -86,14 +86,14 @@ describe("a round's workers and GitHub's content limits", () => {
 describe("a round's order", () => {
   it('is searched once for the issues as they stand and kept: a round on the same plans reuses it', async () => {
     const github = repository();
-    await testProbot().receive(round('first'));
+    await testProbot().receive(round('order-first'));
     const orders = appProcessMemory().roundOrders;
     expect(orders.size).toBe(1);
     const [searched] = [...orders.values()];
     expect(searched?.priority.size).toBe(2);
     // A status changed (the running plan failed): the same plans, the same order, not searched again.
     github.issue(11).labels = github.issue(11).labels.map((l) => (l === 'status:running' ? 'status:failed' : l));
-    await testProbot().receive(round('second'));
+    await testProbot().receive(round('order-second'));
     expect([...orders.values()]).toEqual([searched]);
     expect([...orders.values()][0]).toBe(searched);
   });

@@ -47,28 +47,19 @@ export function windowNeedsMoving(issues: readonly IssueRecord[], window: number
   return issues.filter((i) => !isDone(i)).length < window;
 }
 
-/** Has the spec plans without an issue yet? Told from the list (the size its issues record, `of=`), with no request. */
-export function plansToCome(issues: readonly IssueRecord[]): boolean {
-  const total = Math.max(0, ...issues.map((i) => parseMarker(i.body)?.of ?? 0));
-  return total > issues.length;
-}
-
 /**
  * Moves a large spec's issue window on from a scheduling round (issue-window.ts), when plans
  * finishing have left fewer than `issue_window` not done among its issues: the spec is read
  * where its tracking issue's marker says it was synced from (the spec directory's Git tree,
  * which no push changes: read once, then kept in the App's memory), and the plan issues synced with the window as it is now, which creates the
- * next phases' issues (queued, when every plan with an issue was). `grow`: a round had slots
- * its plans could not fill, so the window takes the next phase now, whatever its size. As at a spec PR, a sync that
+ * next phases' issues (queued, when every plan with an issue was). As at a spec PR, a sync that
  * created issues runs once more on a fresh list, so that two rounds moving the window at once
  * converge (the lowest-numbered issue kept, the other closed as a duplicate). Returns each
  * plan's issue after the move, or undefined when the window stays.
  */
-export async function moveIssueWindow(context: Context, spec: string, issues: readonly IssueRecord[], config: HarnessConfig, options: { grow?: boolean } = {}): Promise<IssueRecord[] | undefined> {
-  const size = issueWindowSize(config);
-  // Grown: one phase more than the plans not done now, whatever the window's size (a round had slots its issues could not fill).
-  const window = options.grow ? Math.max(size, issues.filter((i) => !isDone(i)).length + 1) : size;
-  if (!(options.grow ? plansToCome(issues) : windowNeedsMoving(issues, size))) return undefined;
+export async function moveIssueWindow(context: Context, spec: string, issues: readonly IssueRecord[], config: HarnessConfig): Promise<IssueRecord[] | undefined> {
+  const window = issueWindowSize(config);
+  if (!windowNeedsMoving(issues, window)) return undefined;
   const github = appGateway(context);
   const { issue: tracking } = matchSpecIssue(spec, await github.issuesWithLabels([LABEL_SPEC, specLabel(spec)]));
   const source = parseSpecSource(tracking?.body);

@@ -36,8 +36,6 @@ export interface RoundOptions {
   base?: string;
   /** When the round runs: a paused plan whose usage limit resets before it is resumed. */
   now?: Date;
-  /** This round follows one that grew the issue window: it does not grow it again. */
-  grown?: boolean;
 }
 
 export interface RoundResult {
@@ -135,15 +133,6 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   for (const u of plan.unknownNeeds) context.log.warn(`${spec}/${u.plan} needs ${u.needs.join(', ')}, which the spec has no issue for: it waits`);
 
   await refreshStatus(context, result, issues);
-  // Slots left idle while the spec has plans without an issue yet: the window grows by a phase now, rather than when plans
-  // finish, and the round runs once more on what that made visible (issue-window.ts). No request when nothing is to come.
-  if (!options.grown && plan.freeSlots > result.dispatched.length + result.lost.length) {
-    const grown = await moveIssueWindow(context, spec, listed, config, { grow: true });
-    if (grown) {
-      const again = await scheduleRound(context, spec, { ...options, config, issues: grown, base, grown: true });
-      return { ...again, dispatched: [...result.dispatched, ...again.dispatched], lost: [...result.lost, ...again.lost], relabelled: [...result.relabelled, ...again.relabelled], resumed: [...result.resumed, ...again.resumed] };
-    }
-  }
   return result;
 }
 

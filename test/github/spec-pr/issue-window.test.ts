@@ -172,26 +172,6 @@ describe('a spec larger than its issue window', () => {
     expect(planIssues(github)).toHaveLength(150);
   });
 
-  it('grows by a phase when the plans with issues leave slots idle: the next phase\'s plans start in the same round, not when plans finish', async () => {
-    // Every plan of phases 01 and 02 (the window: 100 plans, none done) waits for one running plan; phase 03 needs nothing.
-    const plans: PlanOptions[] = PLANS.map((p) => (p.id === '01-01' ? p : p.id < '03' ? { ...p, dependsOn: ['01-01'] } : { ...p, dependsOn: [] }));
-    const github = repository(plans);
-    await deliver(OPENED);
-    for (const issue of planIssues(github)) issue.labels.push(planOf(issue) === '01-01' ? 'status:running' : 'status:blocked');
-    // A running plan's branch, as its claim left it.
-    github.branches.set(`harness/${SPEC}/01-01`, BASE);
-
-    await round('grow-1');
-    // Four slots (the default), one running, none of phase 02 can start: phase 03 got its issues, queued, and three of them started.
-    expect(planIssues(github).map(planOf)).toEqual(ids(plans.slice(0, 150)));
-    // (Research ahead, on by default, takes an idle slot's turn too: research-ahead.test.ts's.)
-    expect(github.dispatches.map((d) => (d.body as { inputs: { plan: string } }).inputs.plan).filter((p) => !p.startsWith('research-'))).toEqual(['03-01', '03-02', '03-03']);
-    // A round with its slots full grows nothing.
-    const before = planIssues(github).length;
-    await round('grow-2');
-    expect(planIssues(github)).toHaveLength(before);
-  });
-
   it('converges after a crash mid-window: the next delivery makes the rest, and no plan gets two issues', async () => {
     // What a sync without a fault leaves (the first test): phases 01 and 02's plans, every phase's issue.
     const expected = { plans: ids(PLANS.slice(0, 100)), phases: ['01', '02', '03', '04', '05', '06'] };

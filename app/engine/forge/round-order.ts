@@ -5,9 +5,9 @@ import type { SchedulePlan, ScheduleSpec } from '../core/schedule/layout.js';
 import { comparePlanIds, phaseNumber } from '../core/spec/model.js';
 import { parsePlan } from '../core/spec/plan.js';
 import { PLAN_READING } from '../importers/dialects.js';
-import { matchPlanIssues } from './match-issues.js';
 import { isRemoved, planIssueView, type IssueLike } from './plan-issue-view.js';
 import { parseMarker, planTextFromBody } from './plan-issue.js';
+import { plansIssues } from './round-plan.js';
 
 /** Placements the search may simulate: the local runner's (run-scheduler.ts), a fifth of a second for 250 plans. */
 export const ROUND_SEARCH_BUDGET = 50_000;
@@ -17,11 +17,10 @@ export interface RoundOrder {
   priority: ReadonlyMap<string, number>;
 }
 
-/** Each plan's issue of the spec, by the rule everyone uses (matchPlanIssues), plans taken out of the spec left out. */
+/** Each plan's issue of the spec (planRound's rule), plans taken out of the spec left out, in plan order. */
 function specPlans(spec: string, issues: readonly IssueLike[]): { issue: IssueLike; plan: string; phase: string; needs: string[] }[] {
-  const tracked = issues.map((issue) => ({ issue, number: issue.number, title: issue.title, body: issue.body ?? null, state: issue.state === 'closed' ? ('closed' as const) : ('open' as const), stateReason: issue.state_reason ?? null }));
   const out: { issue: IssueLike; plan: string; phase: string; needs: string[] }[] = [];
-  for (const { issue } of matchPlanIssues(spec, tracked).byPlan.values()) {
+  for (const issue of plansIssues(spec, issues)) {
     const view = planIssueView(issue);
     if (view && view.spec === spec && !isRemoved(view)) out.push({ issue, plan: view.plan, phase: view.phase, needs: view.needs });
   }

@@ -93,7 +93,7 @@ function scheduleState(view: PlanIssueView, needsKnown: boolean): PlanState {
 }
 
 /** Each plan's issue, by the rule the sync, the commands and the worker use too (matchPlanIssues). */
-function plansIssues(spec: string, issues: readonly IssueLike[]): IssueLike[] {
+export function plansIssues(spec: string, issues: readonly IssueLike[]): IssueLike[] {
   const tracked = issues.map((issue) => ({
     issue,
     number: issue.number,

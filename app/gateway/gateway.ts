@@ -18,7 +18,8 @@ import { openKnowledgePr, type KnowledgePr } from './knowledge-pr.js';
 import { openKnowledgePulls, type OpenKnowledgePull } from './knowledge-pulls.js';
 import { addLabels, createLabel, listLabels, removeLabel, type Label } from './labels.js';
 import { repositoryRole } from './permissions.js';
-import { listSpecIssues, moveStatus, setStatus, type SpecIssues, specIssuesChangedSince } from './plan-issues.js';
+import { listSpecIssues, moveStatus, setStatuses, type SpecIssues, specIssuesChangedSince, type StatusMove } from './plan-issues.js';
+import { NodeIds } from './node-ids.js';
 import {
   createPullRequest,
   getPullRequest,
@@ -68,6 +69,8 @@ export interface Gateway {
   updateIssue(number: number, update: IssueUpdate): Promise<IssueRecord>;
   /** The race-safe status write (plan-issues.ts, setStatus); the labels as they are after it. */
   setStatus(issue: LabelledIssue, status: StatusValue): Promise<string[]>;
+  /** Several race-safe status writes in as few requests as GitHub allows (plan-issues.ts, setStatuses); each issue's labels after. */
+  setStatuses(moves: readonly StatusMove[]): Promise<string[][]>;
   /** From one status to another only while the issue still shows the first (plan-issues.ts, moveStatus). */
   moveStatus(issue: number, from: StatusValue, to: StatusValue): Promise<'moved' | 'changed'>;
   /** Adds labels, leaving the rest; every label the issue has now. */
@@ -176,10 +179,24 @@ export interface GatewayOptions {
    * App remembers it per installation across deliveries, since its bot's login never changes.
    */
   selfLogin?: (ask: () => Promise<string>) => Promise<string>;
+  /** Labels' GraphQL node ids already known (node-ids.ts): the App keeps them per installation and repository; gathered from GitHub's answers either way. */
+  labelIds?: Map<string, string>;
+}
+
+/** Issues and labels in an answer on an issues or labels route: their node ids kept (node-ids.ts). */
+function seeAnswer(ids: NodeIds, route: string, data: unknown): void {
+  if (!/\/(issues|labels)\b/.test(route)) return;
+  for (const item of Array.isArray(data) ? data : [data]) {
+    if (item === null || typeof item !== 'object') continue;
+    const o = item as { number?: unknown; name?: unknown; node_id?: unknown };
+    if (typeof o.number === 'number') ids.see(o as { number: number });
+    else if (typeof o.name === 'string' && typeof o.node_id === 'string') ids.seeLabel(o.name, o.node_id);
+  }
 }
 
 export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, options: GatewayOptions = {}): Gateway {
-  const r = gatewayRequest(request, token);
+  const ids = new NodeIds(options.labelIds);
+  const r = gatewayRequest(request, token, (route, data) => seeAnswer(ids, route, data));
   let self: Promise<string> | undefined;
   return {
     repo,
@@ -187,7 +204,8 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     specIssuesChangedSince: (spec, since) => specIssuesChangedSince(r, repo, spec, since),
     createIssue: (issue) => createIssue(r, repo, issue),
     updateIssue: (number, update) => updateIssue(r, repo, number, update),
-    setStatus: (issue, status) => setStatus(r, repo, issue, status),
+    setStatus: async (issue, status) => (await setStatuses(r, repo, ids, [{ issue, status }]))[0]!,
+    setStatuses: (moves) => setStatuses(r, repo, ids, moves),
     moveStatus: (issue, from, to) => moveStatus(r, repo, issue, from, to),
     addLabels: (issue, labels) => addLabels(r, repo, issue, labels),
     removeLabel: (issue, name) => removeLabel(r, repo, issue, name),

@@ -335,19 +335,20 @@ export class LimitPacer {
  * Live progress that all running workers share (the worker's check run, live-check.ts). Every
  * progress write is a PATCH to one endpoint (`/check-runs/{n}`) and a request from the
  * installation's allowance: all workers together keep to half the endpoint's writes a minute
- * (90 of 180: the App's and the workers' first and final writes have the rest) and to 30% of an
- * installation's 5,000 requests an hour (the App keeps 2,400; the workers' PRs, commits and
- * reads the rest).
+ * (90 of 180: the App's and the workers' first and final writes have the rest) and to 1,200 of an
+ * installation's 5,000 requests an hour (one write every 3 s for a worker alone): at 1,000 plans on 64 slots the App's requests and the
+ * workers' own (PRs, reads, final writes) take about 3,000 an hour of it (docs/github-limits.md),
+ * and a limit kept with headroom needs the rest.
  */
 export const PROGRESS_WRITES_PER_MINUTE = (GITHUB_LIMITS.endpointPointsPerMinute / GITHUB_LIMITS.writePoints) * 0.5;
-export const PROGRESS_WRITES_PER_HOUR = GITHUB_LIMITS.installationPerHour * 0.3;
+export const PROGRESS_WRITES_PER_HOUR = 1_200;
 /** A worker alone writes its progress at most this often. */
 export const PROGRESS_INTERVAL_MIN_MS = 3_000;
 
 /**
  * The fewest milliseconds between two progress writes of one worker when `sharing` workers
- * (the plans the App may have running under the same token) write theirs: 3 s alone, 21 s
- * for 8, 2.6 min for 64. First and final writes and checkpoints are never held by it.
+ * (the plans the App may have running under the same token) write theirs: 3 s alone, 24 s
+ * for 8, 3.2 min for 64. First and final writes and checkpoints are never held by it.
  */
 export function progressIntervalMs(sharing: number): number {
   if (!Number.isInteger(sharing) || sharing < 1) throw new RangeError(`sharing is ${sharing}: give how many workers share the token, 1 or more`);

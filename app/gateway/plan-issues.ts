@@ -1,8 +1,12 @@
 import { matchPlanIssues, type MatchedIssues } from '../engine/forge/match-issues.js';
 import { isStatusLabel, LABEL_PLAN, phaseLabel, specLabel, statusLabel, type StatusValue } from '../engine/forge/names.js';
+
+/** What every status label's name starts with (names.ts, statusLabel). */
+const STATUS_PREFIX = statusLabel('ready').slice(0, statusLabel('ready').indexOf(':') + 1);
 import { withStatus } from '../engine/forge/with-status.js';
 import { listIssuesWithLabels, type IssueRecord } from './issues.js';
 import { addLabels, removeLabel } from './labels.js';
+import type { NodeIds } from './node-ids.js';
 import type { GatewayRequest, Repo } from './request.js';
 
 /** A spec's plan issues: every one listed, and each plan's own, duplicates resolved. */
@@ -73,4 +77,108 @@ export async function moveStatus(request: GatewayRequest, repo: Repo, issue: num
   }
   if (now.includes(statusLabel(from))) await removeLabel(request, repo, issue, statusLabel(from));
   return 'moved';
+}
+
+/** One issue's status to set, from the labels as the caller read them. */
+export interface StatusMove {
+  issue: { number: number; labels: readonly string[] };
+  status: StatusValue;
+}
+
+/** Issues whose labels one GraphQL request moves at most: two mutations each, 5 of GraphQL's 2,000 secondary points a minute per mutation. */
+export const STATUS_MOVES_PER_REQUEST = 25;
+
+interface LabelWrite {
+  move: StatusMove;
+  issueId: string | undefined;
+  add: string[];
+  remove: string[];
+}
+
+/**
+ * Several issues' statuses set at once, each race-safely as setStatus sets one (its label
+ * added first, the other status labels removed after, never the whole list written), in as
+ * few requests as GitHub allows: one GraphQL request (POST /graphql) carrying, per issue,
+ * `addLabelsToLabelable` then `removeLabelsFromLabelable`, which GitHub runs one after another
+ * in the order written. Two REST requests an issue (add, remove) become one request for up to
+ * STATUS_MOVES_PER_REQUEST issues.
+ *
+ * GraphQL names issues and labels by node id: those `ids` saw in GitHub's answers (node-ids.ts).
+ * An issue or label not seen, a request that needs one write only, and any mutation GitHub
+ * refused (its `errors`) go by REST, as setStatus does; a refusal naming a label forgets its
+ * id. Returns each issue's labels as they are after, in the order of `moves`.
+ */
+export async function setStatuses(request: GatewayRequest, repo: Repo, ids: NodeIds, moves: readonly StatusMove[]): Promise<string[][]> {
+  const writes: LabelWrite[] = moves.map((move) => {
+    const label = statusLabel(move.status);
+    return {
+      move,
+      issueId: ids.issue(move.issue.number),
+      add: move.issue.labels.includes(label) ? [] : [label],
+      remove: move.issue.labels.filter((l) => isStatusLabel(l) && l !== label),
+    };
+  });
+  const pending = writes.filter((w) => w.issueId !== undefined && w.add.length + w.remove.length > 0);
+  // Labels no answer named yet (an App just started, a first execute): one query learns them when that saves requests.
+  const unknown = pending.filter((w) => [...w.add, ...w.remove].some((l) => ids.label(l) === undefined));
+  if (unknown.reduce((n, w) => n + w.add.length + w.remove.length, 0) > 2) await learnStatusLabels(request, repo, ids);
+  const byGraphQL = pending.filter((w) => [...w.add, ...w.remove].every((l) => ids.label(l) !== undefined));
+  const restWrites = byGraphQL.reduce((n, w) => n + w.add.length + w.remove.length, 0);
+  const byRest = new Set(writes.filter((w) => !byGraphQL.includes(w) || restWrites <= 1));
+  if (restWrites > 1) {
+    for (let at = 0; at < byGraphQL.length; at += STATUS_MOVES_PER_REQUEST) {
+      for (const failed of await labelMutations(request, ids, byGraphQL.slice(at, at + STATUS_MOVES_PER_REQUEST))) byRest.add(failed);
+    }
+  }
+  for (const w of writes) if (byRest.has(w)) await setStatus(request, repo, w.move.issue, w.move.status);
+  return moves.map((m) => withStatus(m.issue.labels, m.status));
+}
+
+/**
+ * The status labels' node ids, in one GraphQL query (labels whose name holds `status:`, 100 at
+ * most: harness has six). A failure leaves them unknown, and the writes go by REST.
+ */
+async function learnStatusLabels(request: GatewayRequest, repo: Repo, ids: NodeIds): Promise<void> {
+  const query = `query StatusLabels($owner: String!, $name: String!) {\n  repository(owner: $owner, name: $name) { labels(first: 100, query: "${STATUS_PREFIX}") { nodes { id name } } }\n}`;
+  try {
+    const { data } = (await request('POST /graphql', { query, variables: { owner: repo.owner, name: repo.repo } })) as { data: { data?: { repository?: { labels?: { nodes?: { id?: unknown; name?: unknown }[] } } } } };
+    for (const node of data.data?.repository?.labels?.nodes ?? []) if (typeof node.name === 'string' && typeof node.id === 'string') ids.seeLabel(node.name, node.id);
+  } catch {
+    // Unknown they stay: REST names labels by name.
+  }
+}
+
+/** One GraphQL request for `writes`; the writes GitHub did not make. */
+async function labelMutations(request: GatewayRequest, ids: NodeIds, writes: readonly LabelWrite[]): Promise<LabelWrite[]> {
+  const variables: Record<string, unknown> = {};
+  const declared: string[] = [];
+  const fields: string[] = [];
+  const aliases = new Map<string, LabelWrite>();
+  writes.forEach((w, i) => {
+    declared.push(`$i${i}: ID!`);
+    variables[`i${i}`] = w.issueId;
+    const mutation = (verb: 'add' | 'remove', labels: string[]) => {
+      if (labels.length === 0) return;
+      const name = `${verb}${i}`;
+      declared.push(`$${name}: [ID!]!`);
+      variables[name] = labels.map((l) => ids.label(l));
+      fields.push(`${name}: ${verb === 'add' ? 'addLabelsToLabelable' : 'removeLabelsFromLabelable'}(input: {labelableId: $i${i}, labelIds: $${name}}) { clientMutationId }`);
+      aliases.set(name, w);
+    };
+    mutation('add', w.add);
+    mutation('remove', w.remove);
+  });
+  const query = `mutation SetStatuses(${declared.join(', ')}) {\n  ${fields.join('\n  ')}\n}`;
+  let answer: { data?: Record<string, unknown> | null; errors?: { message?: string; path?: unknown[] }[] };
+  try {
+    answer = ((await request('POST /graphql', { query, variables })) as { data: typeof answer }).data ?? {};
+  } catch {
+    // Adding a label twice or removing one already gone changes nothing: REST makes them all.
+    return [...writes];
+  }
+  const failed = new Set<LabelWrite>();
+  for (const [alias, w] of aliases) if (answer.data?.[alias] === null || answer.data?.[alias] === undefined) failed.add(w);
+  // A refused id may be a label made again since it was read: forget the labels of what failed.
+  for (const w of failed) for (const l of [...w.add, ...w.remove]) if (answer.errors?.some((e) => e.message?.includes(ids.label(l) ?? '\0'))) ids.forgetLabel(l);
+  return [...failed];
 }

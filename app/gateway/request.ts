@@ -29,17 +29,20 @@ function routeOf(route: unknown): string {
 }
 
 /** `request`, with every HTTP failure turned into a GitHubError naming the route (gitHubError). */
-export function gatewayRequest(request: GitHubRequest, token: TokenKind): GatewayRequest {
+export function gatewayRequest(request: GitHubRequest, token: TokenKind, onAnswer?: (route: string, data: unknown) => void): GatewayRequest {
   const call = request as unknown as (route: unknown, params?: unknown) => Promise<unknown>;
   const send = async (route: unknown, params?: unknown): Promise<unknown> => {
+    let answer: unknown;
     try {
-      return await call(route, params);
+      answer = await call(route, params);
     } catch (e) {
       throw gitHubError(e, routeOf(route), token);
     }
+    onAnswer?.(routeOf(route), (answer as { data?: unknown } | undefined)?.data);
+    return answer;
   };
   return Object.assign(send, {
     endpoint: request.endpoint,
-    defaults: (options: Parameters<GitHubRequest['defaults']>[0]) => gatewayRequest(request.defaults(options), token),
+    defaults: (options: Parameters<GitHubRequest['defaults']>[0]) => gatewayRequest(request.defaults(options), token, onAnswer),
   }) as unknown as GatewayRequest;
 }

@@ -46,7 +46,13 @@ export function appGateway(context: Context): Gateway {
   let found = gateways.get(context);
   if (!found) {
     const scope = scopeOf(context);
-    found = gateway(appOctokit(context).request, context.repo(), 'app', {
+    const repo = context.repo();
+    const labelsKey = `${scope}:${repo.owner}/${repo.repo}`.toLowerCase();
+    const memory = memoryOf(context);
+    let labelIds = memory.labelIds.get(labelsKey);
+    if (!labelIds) memory.labelIds.set(labelsKey, (labelIds = new Map()));
+    found = gateway(appOctokit(context).request, repo, 'app', {
+      labelIds,
       selfLogin: (ask) => {
         const logins = memoryOf(context).logins;
         let login = logins.get(scope);

@@ -35,6 +35,8 @@ export class AppMemory {
   readonly roundOrders = new Map<string, RoundOrder | undefined>();
   /** A large spec's files by its directory's Git tree (schedule/issue-window.ts): a tree never changes; the last few kept. */
   readonly specTrees = new Map<string, readonly SpecFile[]>();
+  /** Labels' GraphQL node ids per installation and repository (gateway/node-ids.ts): a status write batched in one GraphQL request names labels by them. */
+  readonly labelIds = new Map<string, Map<string, string>>();
   readonly requestsPerHour: number;
   readonly clock: Clock;
 

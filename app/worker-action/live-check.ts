@@ -67,7 +67,7 @@ export interface FinalCheck {
  * when it pushed, on the branch's new head too, where the pull request shows its checks.
  *
  * The interval is what all running plans' workers leave each other (progressIntervalMs: 3 s
- * alone, 2.6 min for 64): their progress together stays within GitHub's limits. The start, a
+ * alone, 3.2 min for 64): their progress together stays within GitHub's limits. The start, a
  * checkpoint's question and its answer, and the final state are written at once.
  */
 export class LiveCheck {

@@ -134,17 +134,17 @@ describe('a plan with an issue closed as its duplicate: everyone takes the same 
       `GET ${R}/git/ref/heads/harness/SPC-042/01-01`,
       `POST ${R}/git/refs`,
       `DELETE ${R}/git/refs/heads/harness/SPC-042/01-01`,
-      `POST ${R}/issues/10/labels`,
-      `DELETE ${R}/issues/10/labels/status:failed`,
+      // ready added, failed removed: one GraphQL request, the issue's and the labels' node ids read from the list.
+      'POST /graphql',
       `GET ${R}/git/ref/heads/master`,
       `POST ${R}/git/refs`,
       `POST ${R}/actions/workflows/harness-worker.yml/dispatches`,
       `POST ${R}/check-runs`,
-      `POST ${R}/issues/10/labels`,
-      `DELETE ${R}/issues/10/labels/status:ready`,
+      'POST /graphql',
       // The status comment was edited a moment ago, and a plan now runs: the change waits for the next round (round.ts).
       `POST ${R}/issues/${SPEC_PR}/comments`,
     ]);
+    expect(github.labelMutations(before)).toEqual(['#10 +status:ready', '#10 -status:failed', '#10 +status:running', '#10 -status:ready']);
     expect(github.issue(10).labels).toContain('status:running');
     expect(github.issue(12).labels).toContain('status:failed');
     expect(github.checkRuns.at(-1)).toMatchObject({ name: 'harness / plan 01-01', external_id: 'SPC-042/01-01', head_sha: BASE });

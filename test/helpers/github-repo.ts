@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import nock from 'nock';
 import type { SpecFile } from '../../app/engine/core/spec/text.js';
+import { answerGraphQL, GraphQLFailure } from './github-graphql.js';
 
 /**
  * A fake GitHub for one repository, at the HTTP level (nock): a Git object store with real
@@ -78,6 +79,11 @@ type Reply = [number, unknown?, Record<string, string>?];
 
 const API = 'https://api.github.com';
 const encoder = new TextEncoder();
+
+/** A label's GraphQL node id in the fake: stable for its name (GitHub's are opaque, `LA_…`). */
+export function labelNodeId(name: string): string {
+  return `LA_${Buffer.from(name).toString('base64url')}`;
+}
 
 function gitSha(type: string, content: Uint8Array): string {
   return createHash('sha1').update(`${type} ${content.length}\0`).update(content).digest('hex');
@@ -317,9 +323,26 @@ export class FakeGitHub {
     return this.requests.slice(from).map((r) => `${r.method} ${r.url}`);
   }
 
+  /**
+   * The label writes GraphQL requests made, in the order GitHub ran them, read from each
+   * mutation and its variables: `#10 +status:running`, `#10 -status:ready`.
+   */
+  labelMutations(from = 0): string[] {
+    const name = (id: string) => this.labels.find((l) => labelNodeId(l.name) === id)?.name ?? id;
+    const issue = (id: string) => this.issues.find((i) => `I_${i.id}` === id)?.number ?? id;
+    return this.requests.slice(from).flatMap((r) => {
+      const { query, variables = {} } = (r.body ?? {}) as { query?: string; variables?: Record<string, unknown> };
+      if (r.url !== '/graphql' || typeof query !== 'string') return [];
+      const value = (v: string) => (v.startsWith('$') ? variables[v.slice(1)] : v);
+      return [...query.matchAll(/(addLabelsToLabelable|removeLabelsFromLabelable)\(input: \{labelableId: (\$\w+), labelIds: (\$\w+)\}\)/g)].flatMap((m) =>
+        (value(m[3]!) as string[]).map((l) => `#${issue(value(m[2]!) as string)} ${m[1] === 'addLabelsToLabelable' ? '+' : '-'}${name(l)}`),
+      );
+    });
+  }
+
   writes(from = 0): RecordedRequest[] {
-    // A GraphQL query is a POST that writes nothing (the App asking who it is).
-    return this.requests.slice(from).filter((r) => r.method !== 'GET' && r.url !== '/graphql');
+    // A GraphQL query is a POST that writes nothing (the App asking who it is); a mutation writes.
+    return this.requests.slice(from).filter((r) => r.method !== 'GET' && (r.url !== '/graphql' || /^\s*mutation\b/.test(String((r.body as { query?: unknown } | undefined)?.query ?? ''))));
   }
 
   issue(number: number): FakeIssue {
@@ -391,7 +414,7 @@ export class FakeGitHub {
     if (typeof failure === 'number') return [failure, { message: 'Server Error' }];
     if (failure !== undefined) return [failure.status, { message: 'You have exceeded a secondary rate limit' }, failure.headers];
     const prefix = `/repos/${this.owner}/${this.repo}`;
-    if (method === 'POST' && path === '/graphql') return [200, { data: { viewer: { login: this.viewer } } }];
+    if (method === 'POST' && path === '/graphql') return answerGraphQL(body, this.graphqlRoot());
     if (method === 'GET' && path === prefix) return [200, { name: this.repo, full_name: `${this.owner}/${this.repo}`, default_branch: this.defaultBranch }];
     if (!path.startsWith(`${prefix}/`)) return [404, { message: 'Not Found' }];
     const route = `${method} ${path.slice(prefix.length)}`;
@@ -740,13 +763,67 @@ export class FakeGitHub {
       return [200, { workflow_run_id: id, run_url: `${API}/repos/${this.owner}/${this.repo}/actions/runs/${id}`, html_url: `https://github.com/${this.owner}/${this.repo}/actions/runs/${id}` }];
     }
 
-    if (route === 'GET /labels') return this.page(url, this.labels.map((l, i) => ({ id: i + 1, ...l, default: false })));
+    if (route === 'GET /labels') return this.page(url, this.labels.map((l, i) => ({ id: i + 1, node_id: labelNodeId(l.name), ...l, default: false })));
     if (route === 'POST /labels') {
       if (this.labels.some((l) => l.name.toLowerCase() === String(b.name).toLowerCase())) return [422, { message: 'Validation Failed', errors: [{ code: 'already_exists' }] }];
       this.labels.push({ name: b.name as string, color: b.color as string, description: (b.description as string) ?? null });
-      return [201, { id: this.labels.length, ...this.labels.at(-1) }];
+      return [201, { id: this.labels.length, node_id: labelNodeId(b.name as string), ...this.labels.at(-1) }];
     }
     return [404, { message: `the fake has no route for ${route}` }];
+  }
+
+  /**
+   * The root of GitHub's GraphQL API over this fake (github-graphql.ts validates every request
+   * against GitHub's schema first): who the token is, and adding and removing an issue's labels
+   * by node id, mutations run in the order written, as GraphQL runs a mutation's fields.
+   */
+  private graphqlRoot(): Record<string, unknown> {
+    const issueOf = (id: string) => {
+      const issue = this.issues.find((i) => `I_${i.id}` === id);
+      if (!issue) throw new GraphQLFailure('NOT_FOUND', `Could not resolve to a node with the global id of '${id}'.`);
+      return issue;
+    };
+    const labelsOf = (ids: readonly string[]) =>
+      ids.map((id) => {
+        const label = this.labels.find((l) => labelNodeId(l.name) === id);
+        if (!label) throw new GraphQLFailure('NOT_FOUND', `Could not resolve to a node with the global id of '${id}'.`);
+        return label.name;
+      });
+    const labelable = (issue: FakeIssue) => ({
+      __typename: 'Issue',
+      id: `I_${issue.id}`,
+      number: issue.number,
+      labels: () => ({ nodes: issue.labels.map((name) => ({ id: labelNodeId(name), name })), totalCount: issue.labels.length }),
+    });
+    const touched = (issue: FakeIssue) => (issue.updated_at = this.now().toISOString());
+    type LabelsInput = { input: { labelableId: string; labelIds: string[]; clientMutationId?: string } };
+    return {
+      viewer: { login: this.viewer },
+      repository: ({ owner, name }: { owner: string; name: string }) =>
+        owner.toLowerCase() !== this.owner.toLowerCase() || name.toLowerCase() !== this.repo.toLowerCase()
+          ? null
+          : {
+              // Labels whose name holds `query`, as GitHub's search of a repository's labels finds them.
+              labels: ({ first, query }: { first?: number; query?: string }) => {
+                const found = this.labels.filter((l) => l.name.toLowerCase().includes((query ?? '').toLowerCase()));
+                return { nodes: found.slice(0, first ?? 100).map((l) => ({ id: labelNodeId(l.name), name: l.name })), totalCount: found.length };
+              },
+            },
+      addLabelsToLabelable: ({ input }: LabelsInput) => {
+        const issue = issueOf(input.labelableId);
+        const added = labelsOf(input.labelIds).filter((l) => !issue.labels.includes(l));
+        issue.labels.push(...added);
+        if (added.length > 0) touched(issue);
+        return { clientMutationId: input.clientMutationId ?? null, labelable: labelable(issue) };
+      },
+      removeLabelsFromLabelable: ({ input }: LabelsInput) => {
+        const issue = issueOf(input.labelableId);
+        const names = labelsOf(input.labelIds);
+        if (issue.labels.some((l) => names.includes(l))) touched(issue);
+        issue.labels = issue.labels.filter((l) => !names.includes(l));
+        return { clientMutationId: input.clientMutationId ?? null, labelable: labelable(issue) };
+      },
+    };
   }
 
   /** GitHub creates a label applied to an issue when it does not exist yet (colour ededed). */
@@ -789,7 +866,7 @@ export class FakeGitHub {
       number: i.number,
       title: i.title,
       body: i.body,
-      labels: i.labels.map((name) => ({ name, color: this.labels.find((l) => l.name === name)?.color ?? 'ededed' })),
+      labels: i.labels.map((name) => ({ node_id: labelNodeId(name), name, color: this.labels.find((l) => l.name === name)?.color ?? 'ededed' })),
       state: i.state,
       state_reason: i.state_reason,
       html_url: `https://github.com/${this.owner}/${this.repo}/issues/${i.number}`,

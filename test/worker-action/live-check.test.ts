@@ -56,12 +56,12 @@ describe('the live check run', () => {
     expect(writes).toHaveLength(1 + progress.length + 1);
   });
 
-  it('shares the limits with the plans running beside it: 64 workers write their progress at most once per 2.6 min each, within 90 a minute and 1,500 an hour together', async () => {
+  it('shares the limits with the plans running beside it: 64 workers write their progress at most once per 3.2 min each, within 90 a minute and 1,200 an hour together', async () => {
     const { forge, writes } = recordingForge();
     const live = new LiveCheck({ ...options(forge), sharing: 64 });
-    expect(live.intervalMs).toBe(153_600);
+    expect(live.intervalMs).toBe(192_000);
     expect(64 * (60_000 / live.intervalMs)).toBeLessThanOrEqual(90);
-    expect(64 * (3_600_000 / live.intervalMs)).toBeLessThanOrEqual(1_500);
+    expect(64 * (3_600_000 / live.intervalMs)).toBeLessThanOrEqual(1_200);
     await live.start('abc123', 'SPC-007 / 01-01 Greeting');
     // An agent reporting every 20 s for 10 minutes.
     for (let i = 1; i <= 30; i++) {
@@ -69,7 +69,7 @@ describe('the live check run', () => {
       await vi.advanceTimersByTimeAsync(20_000);
     }
     const progress = writes.filter((w) => w.kind === 'update');
-    expect(progress.map((w) => w.at)).toEqual([153_600, 307_200, 460_800]);
+    expect(progress.map((w) => w.at)).toEqual([192_000, 384_000, 576_000]);
     expect(new LiveCheck({ ...options(forge), sharing: 1 }).intervalMs).toBe(3_000);
     expect(() => new LiveCheck({ ...options(forge), sharing: 0 })).toThrow('sharing is 0: give how many workers share the token, 1 or more');
   });

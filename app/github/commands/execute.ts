@@ -4,7 +4,7 @@ import { queuePlans } from '../../engine/forge/queue-plans.js';
 import { scopePlans } from '../../engine/forge/scope-plans.js';
 import { scheduleRound } from '../schedule/round.js';
 import { resolveSpec, roundBase, type Invocation } from './invocation.js';
-import { issuesNow, planIssues, setStatus } from './plan-issues.js';
+import { issuesNow, planIssues, setStatuses } from './plan-issues.js';
 
 function names(views: readonly PlanIssueView[]): string {
   return views.map((v) => `${v.plan} (#${v.number})`).join(', ');
@@ -25,8 +25,7 @@ export async function execute(inv: Invocation, command: Extract<Command, { name:
   if (!scoped.ok) return `I could not run that: ${scoped.message}.`;
 
   const decision = queuePlans(issues.views, scoped.plans);
-  for (const view of decision.ready) await setStatus(inv, view, 'ready');
-  for (const view of decision.blocked) await setStatus(inv, view, 'blocked');
+  await setStatuses(inv, [...decision.ready.map((view) => ({ view, status: 'ready' as const })), ...decision.blocked.map((view) => ({ view, status: 'blocked' as const }))]);
   const round = await scheduleRound(inv.context, spec, { config: await inv.config(), issues: issuesNow(issues), ...(await roundBase(inv)) });
 
   const what = `${spec}, ${describeTarget(command.target)}`;

@@ -52,6 +52,15 @@ export async function findPlan(inv: Invocation, spec: string, plan: string): Pro
 
 /** Moves the plan to `status` (the gateway's race-safe write); the view follows, for what the command does next. */
 export async function setStatus(inv: Invocation, view: PlanIssueView, status: StatusValue): Promise<void> {
-  view.labels = await inv.github.setStatus(view, status);
-  view.status = status;
+  await setStatuses(inv, [{ view, status }]);
+}
+
+/** Moves several plans at once (the gateway's setStatuses: one request for many where GitHub allows); the views follow. */
+export async function setStatuses(inv: Invocation, moves: readonly { view: PlanIssueView; status: StatusValue }[]): Promise<void> {
+  if (moves.length === 0) return;
+  const labels = await inv.github.setStatuses(moves.map(({ view, status }) => ({ issue: view, status })));
+  moves.forEach(({ view, status }, i) => {
+    view.labels = labels[i]!;
+    view.status = status;
+  });
 }

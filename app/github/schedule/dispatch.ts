@@ -3,6 +3,7 @@ import { phaseLabel, specLabel } from '../../engine/forge/names.js';
 import type { RoundIssue } from '../../engine/forge/round-plan.js';
 import { dispatchedCheck } from '../../engine/forge/worker-outcome.js';
 import { targetBranch, targetCheck, targetExternalId, targetInput, type WorkerTarget } from '../../engine/forge/worker-target.js';
+import type { StatusMove } from '../../gateway/plan-issues.js';
 import type { DispatchedRun } from '../../gateway/workflows.js';
 import { appGateway, bookWorkerContent } from '../app-gateway.js';
 import { repositoryUrl } from './repository.js';
@@ -28,7 +29,8 @@ export function detailsUrl(context: Context, target: WorkerTarget, issue?: { num
  * Start one worker (docs/github-flow.md, 3), in this order: create the branch at the base
  * head, which is the claim; dispatch the worker workflow on the base branch; create the
  * App-owned check run on the claimed commit; set the plan issue to `status:running` (the
- * race-safe status write: add it, then remove the queued status).
+ * race-safe status write: add it, then remove the queued status), or, given `statuses`, leave
+ * that write to the caller, which makes a round's status writes together (round.ts).
  *
  * Creating a ref is atomic on GitHub: of two deliveries racing for one plan, one gets 201
  * and the other 422 "Reference already exists". The loser does nothing more, so the plan
@@ -36,7 +38,7 @@ export function detailsUrl(context: Context, target: WorkerTarget, issue?: { num
  * unless the claim has no worker behind it past the grace period (stale-claim.ts): then its
  * delivery died, the claim is released and taken again, atomically as ever.
  */
-export async function dispatchTarget(context: Context, target: WorkerTarget, base: BaseHead, issue?: RoundIssue, now: Date = new Date(), running?: number): Promise<DispatchOutcome> {
+export async function dispatchTarget(context: Context, target: WorkerTarget, base: BaseHead, issue?: RoundIssue, now: Date = new Date(), running?: number, statuses?: StatusMove[]): Promise<DispatchOutcome> {
   const github = appGateway(context);
   const branch = targetBranch(target);
   if ((await github.createBranch(branch, base.sha)) === 'exists') {
@@ -73,8 +75,11 @@ export async function dispatchTarget(context: Context, target: WorkerTarget, bas
   }
   // A plan's worker opens its PR under the installation's token: counted now against the content limits (a phase's opens none).
   if (target.kind === 'plan') bookWorkerContent(context);
-  // The worker runs whether or not its check run could be made: the label must say so.
-  if (issue) await github.setStatus(issue, 'running');
+  // The worker runs whether or not its check run could be made: the label must say so (now, or with the round's other status writes).
+  if (issue) {
+    if (statuses) statuses.push({ issue, status: 'running' });
+    else await github.setStatus(issue, 'running');
+  }
   if (checkFailed !== undefined) throw checkFailed;
   context.log.info(`${targetExternalId(target)}: worker dispatched on ${base.branch} from ${base.sha}${run ? ` as run ${run.id}` : ''}`);
   return 'dispatched';

@@ -9,6 +9,7 @@ import { specFromIssues } from '../../engine/forge/spec-from-issues.js';
 import { withStatus } from '../../engine/forge/with-status.js';
 import { parseTargetBranch, targetInput, type WorkerTarget } from '../../engine/forge/worker-target.js';
 import type { IssueRecord } from '../../gateway/issues.js';
+import type { StatusMove } from '../../gateway/plan-issues.js';
 import { appGateway, limitWaitFor } from '../app-gateway.js';
 import { memoryOf } from '../app-memory.js';
 import { loadConfig } from '../config.js';
@@ -76,9 +77,12 @@ async function claimedPhases(context: Context, spec: string): Promise<Map<string
  * branches (one matching-refs call). That is at most four reads whatever the number of plans,
  * up to 100 plans: a spec of more takes one more read per 100 (the list is paginated, not
  * cut). The decision is planRound's, from the labels alone; the writes are, per plan
- * started, the claim, the dispatch, the check run and the status write (add status:running,
- * then remove the old status label: two requests, the race-safe form), and the same two per
- * queued plan whose ready/blocked status changed. A round run twice on the same issues
+ * started, the claim, the dispatch and the check run, then the round's status writes
+ * together: status:running on each plan started, ready or blocked on each queued plan whose
+ * dependencies changed, each in the race-safe form (the new label added, then the old one
+ * removed), all in one GraphQL request where GitHub's node ids are known (gateway
+ * setStatuses), else two REST requests a plan. A delivery that dies before that write leaves
+ * a claim with a worker behind it, which the next round labels (stale-claim.ts). A round run twice on the same issues
  * makes the same decision and loses every claim the first one won, so a redelivered event
  * writes nothing new.
  */
@@ -107,16 +111,25 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   };
   // The plans that may run at once from here (the spec's slots, or fewer left to run): each worker's live progress shares GitHub's limits with theirs.
   const running = Math.max(1, Math.min(config.slots, plan.plans.filter((p) => p.open && p.status !== undefined && ['ready', 'blocked', 'running', 'checkpoint'].includes(p.status)).length));
+  // The plans started and the queued plans relabelled: their status writes made together, in as few requests as GitHub allows (gateway setStatuses).
+  const statuses: StatusMove[] = [];
   const start = async (target: WorkerTarget, issue?: RoundIssue) => {
-    const outcome = await dispatchTarget(context, target, await baseHead(), issue, options.now ?? new Date(), target.kind === 'plan' ? running : undefined);
+    const outcome = await dispatchTarget(context, target, await baseHead(), issue, options.now ?? new Date(), target.kind === 'plan' ? running : undefined, statuses);
     (outcome === 'dispatched' ? result.dispatched : result.lost).push(targetInput(target));
   };
 
-  for (const issue of plan.dispatch) await start({ kind: 'plan', spec, plan: issue.plan }, issue);
+  try {
+    for (const issue of plan.dispatch) await start({ kind: 'plan', spec, plan: issue.plan }, issue);
+  } catch (e) {
+    // A dispatch that failed after others went through: theirs are written before the failure goes up.
+    if (statuses.length > 0) await github.setStatuses(statuses.splice(0));
+    throw e;
+  }
   for (const { issue, to } of plan.relabel) {
-    await github.setStatus(issue, to);
+    statuses.push({ issue, status: to });
     result.relabelled.push({ plan: issue.plan, to });
   }
+  if (statuses.length > 0) await github.setStatuses(statuses.splice(0));
   if (plan.completePhases.length > 0) {
     const claimed = await claimedPhases(context, spec);
     // A round that leaves the spec idle looks for a verification claim whose delivery died (stale-phase-claim.ts).

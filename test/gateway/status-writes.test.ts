@@ -1,0 +1,183 @@
+import nock from 'nock';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { gateway, type Gateway } from '../../app/gateway/gateway.js';
+import { STATUS_MOVES_PER_REQUEST } from '../../app/gateway/plan-issues.js';
+import { FakeGitHub, labelNodeId } from '../helpers/github-repo.js';
+import { testOctokit } from '../helpers/octokit.js';
+
+/**
+ * Several plans' statuses written at once (app/gateway/plan-issues.ts, setStatuses): each in
+ * the race-safe form (the new label added, then the old one removed), all in one GraphQL
+ * request, validated against GitHub's published schema by the fake; REST where the node ids
+ * are not known or GraphQL would save nothing, and where GitHub refuses a mutation.
+ */
+
+const R = '/repos/Codertocat/Hello-World';
+let github: FakeGitHub;
+
+function plan(number: number, status?: string): void {
+  github.issues.push({
+    id: 900_000 + number,
+    number,
+    title: `[01-0${number}] Plan`,
+    body: `<!-- harness:plan SPC-001/01-0${number} hash=0123456789abcdef -->`,
+    labels: ['harness:plan', 'spec:SPC-001', 'phase:01', ...(status ? [`status:${status}`] : [])],
+    state: 'open',
+    state_reason: null,
+  });
+}
+
+function client(labelIds?: Map<string, string>): Gateway {
+  return gateway(testOctokit().request, { owner: github.owner, repo: github.repo }, 'app', labelIds ? { labelIds } : {});
+}
+
+/** The issue as the gateway read it: the labels as they were. */
+function read(number: number) {
+  return { number, labels: [...github.issue(number).labels] };
+}
+
+beforeEach(() => {
+  nock.disableNetConnect();
+  github = new FakeGitHub();
+  for (const status of ['ready', 'running', 'blocked', 'checkpoint', 'verified', 'failed']) github.labels.push({ name: `status:${status}`, color: '0e8a16', description: null });
+  github.install();
+});
+afterEach(() => {
+  nock.cleanAll();
+});
+
+describe('a round\'s status writes, after the list it read', () => {
+  it('two plans started and one unblocked take one request: per issue the new label added, then the old removed, in that order', async () => {
+    plan(1, 'ready');
+    plan(2, 'ready');
+    plan(3, 'blocked');
+    // A plan already running: the list names every status label involved, with its node id.
+    plan(4, 'running');
+    const gw = client();
+    await gw.planIssues('SPC-001');
+    const from = github.requests.length;
+
+    const after = await gw.setStatuses([
+      { issue: read(1), status: 'running' },
+      { issue: read(2), status: 'running' },
+      { issue: read(3), status: 'ready' },
+    ]);
+
+    expect(github.log(from)).toEqual(['POST /graphql']);
+    expect(github.labelMutations(from)).toEqual(['#1 +status:running', '#1 -status:ready', '#2 +status:running', '#2 -status:ready', '#3 +status:ready', '#3 -status:blocked']);
+    expect(github.statuses.at(-1)).toBe(200);
+    expect((github.requests.at(-1)!.body as { query: string }).query).toMatch(/^mutation SetStatuses\(/);
+    expect(github.issue(1).labels).toEqual(['harness:plan', 'spec:SPC-001', 'phase:01', 'status:running']);
+    expect(github.issue(3).labels).toEqual(['harness:plan', 'spec:SPC-001', 'phase:01', 'status:ready']);
+    expect(after.map((l) => l.filter((x) => x.startsWith('status:')))).toEqual([['status:running'], ['status:running'], ['status:ready']]);
+  });
+
+  it('a label someone set meanwhile stays: labels are added and removed one by one, never the list replaced', async () => {
+    plan(1, 'ready');
+    plan(2, 'running');
+    const gw = client();
+    await gw.planIssues('SPC-001');
+    const before = read(1);
+    github.issue(1).labels.push('priority:high');
+    const from = github.requests.length;
+
+    await gw.setStatus(before, 'running');
+
+    expect(github.log(from)).toEqual(['POST /graphql']);
+    expect(github.issue(1).labels).toEqual(['harness:plan', 'spec:SPC-001', 'phase:01', 'priority:high', 'status:running']);
+  });
+
+  it('one label to add and none to remove is one REST request already: no GraphQL', async () => {
+    plan(1);
+    const gw = client();
+    await gw.planIssues('SPC-001');
+    const from = github.requests.length;
+
+    await gw.setStatus(read(1), 'ready');
+
+    expect(github.log(from)).toEqual([`POST ${R}/issues/1/labels`]);
+    expect(github.issue(1).labels).toContain('status:ready');
+  });
+
+  it('issues the gateway has not read go by REST, two requests each', async () => {
+    plan(1, 'ready');
+    const gw = client(new Map([['status:running', labelNodeId('status:running')], ['status:ready', labelNodeId('status:ready')]]));
+
+    await gw.setStatus(read(1), 'running');
+
+    expect(github.log()).toEqual([`POST ${R}/issues/1/labels`, `DELETE ${R}/issues/1/labels/status:ready`]);
+  });
+
+  it('labels no answer named yet are learnt in one query when that saves requests', async () => {
+    plan(1);
+    plan(2);
+    plan(3);
+    const gw = client();
+    await gw.planIssues('SPC-001');
+    const from = github.requests.length;
+
+    await gw.setStatuses([1, 2, 3].map((n) => ({ issue: read(n), status: 'ready' as const })));
+
+    expect(github.log(from)).toEqual(['POST /graphql', 'POST /graphql']);
+    expect((github.requests[from]!.body as { query: string }).query).toMatch(/^query StatusLabels/);
+    expect(github.labelMutations(from)).toEqual(['#1 +status:ready', '#2 +status:ready', '#3 +status:ready']);
+  });
+
+  it(`more than ${STATUS_MOVES_PER_REQUEST} issues take a request per ${STATUS_MOVES_PER_REQUEST}`, async () => {
+    for (let n = 1; n <= STATUS_MOVES_PER_REQUEST + 2; n++) plan(n, 'blocked');
+    const gw = client(new Map([['status:ready', labelNodeId('status:ready')]]));
+    await gw.planIssues('SPC-001');
+    const from = github.requests.length;
+
+    await gw.setStatuses(github.issues.map((i) => ({ issue: read(i.number), status: 'ready' as const })));
+
+    expect(github.log(from)).toEqual(['POST /graphql', 'POST /graphql']);
+    expect(github.issues.every((i) => i.labels.includes('status:ready') && !i.labels.includes('status:blocked'))).toBe(true);
+  });
+});
+
+describe('when GitHub refuses a mutation', () => {
+  it('a label id that names nothing (deleted and made again) is forgotten, and that issue goes by REST', async () => {
+    plan(1, 'ready');
+    plan(2, 'ready');
+    const labelIds = new Map([['status:running', 'LA_gone']]);
+    const gw = client(labelIds);
+    await gw.planIssues('SPC-001');
+    // The list showed status:ready's id, not status:running's: the App's memory had an old one.
+    labelIds.set('status:running', 'LA_gone');
+    const from = github.requests.length;
+
+    await gw.setStatuses([
+      { issue: read(1), status: 'running' },
+      { issue: read(2), status: 'running' },
+    ]);
+
+    expect(github.log(from)).toEqual([
+      'POST /graphql',
+      `POST ${R}/issues/1/labels`,
+      `DELETE ${R}/issues/1/labels/status:ready`,
+      `POST ${R}/issues/2/labels`,
+      `DELETE ${R}/issues/2/labels/status:ready`,
+    ]);
+    // Forgotten, and learnt again from REST's answer, which lists the issue's labels with their ids.
+    expect(labelIds.get('status:running')).toBe(labelNodeId('status:running'));
+    expect(github.issues.map((i) => i.labels.filter((l) => l.startsWith('status:')))).toEqual([['status:running'], ['status:running']]);
+  });
+
+  it('a GraphQL request that fails outright is made again by REST: adding a label twice, or removing one gone, changes nothing', async () => {
+    plan(1, 'ready');
+    plan(2, 'blocked');
+    const gw = client();
+    await gw.planIssues('SPC-001');
+    github.fail = (method, url) => (method === 'POST' && url === '/graphql' ? 502 : undefined);
+    const from = github.requests.length;
+
+    await gw.setStatuses([
+      { issue: read(1), status: 'blocked' },
+      { issue: read(2), status: 'ready' },
+    ]);
+
+    expect(github.log(from).filter((l) => l !== 'POST /graphql')).toEqual([`POST ${R}/issues/1/labels`, `DELETE ${R}/issues/1/labels/status:ready`, `POST ${R}/issues/2/labels`, `DELETE ${R}/issues/2/labels/status:blocked`]);
+    expect(github.issues.map((i) => i.labels.filter((l) => l.startsWith('status:')))).toEqual([['status:blocked'], ['status:ready']]);
+  });
+});

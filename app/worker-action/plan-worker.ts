@@ -423,13 +423,15 @@ async function push(job: PlanJob): Promise<{ reason: string; evidence: string } 
  * stays verified); the App settles the check run when the workflow run completes.
  */
 async function settle(job: PlanJob, end: JobEnd, commits: readonly PlanCommit[], usage?: Usage, report?: VerificationReport): Promise<void> {
-  if (job.live.started) {
-    try {
-      await writeFinal(job, end, commits, usage, report);
-    } catch (e) {
-      if (!(e instanceof GitHubError)) throw e;
-      job.run.log.warning(`could not write the check run's final state (${end.kind}): ${e.message}; the App settles it when this workflow run completes`);
-    }
+  // Without a check run taken over, nor its final state written, the App settles both when the workflow run completes.
+  if (!job.live.started) return;
+  try {
+    await writeFinal(job, end, commits, usage, report);
+  } catch (e) {
+    if (!(e instanceof GitHubError)) throw e;
+    job.run.log.warning(`could not write the check run's final state (${end.kind}): ${e.message}; the App settles it, and the plan issue's status, when this workflow run completes`);
+    // The issue's status is left to the App too: a plan its worker marked verified is one whose check run it concluded (worker-run.ts reads no further).
+    return;
   }
   if (end.kind === 'verified' || end.kind === 'failed') await endStatus(job, end.kind);
 }

@@ -70,6 +70,12 @@ export function workerRequests(r: WorkerRequests): nock.Scope {
     if (r.ask.from !== 'checkpoint') scope.delete(`${issue}/labels/${encodeURIComponent(`status:${r.ask.from}`)}`).reply(200, []);
   }
   if (r.end) {
+    // A worker writes its end status only once it wrote its check run's final state (plan-worker.ts, settle): the job's own
+    // check run, created at its start, written while it runs and at its end, and on the pushed head when there is one.
+    const run = { id: 4242, name: 'harness / plan', head_sha: 'abc', status: 'in_progress', conclusion: null, external_id: `${r.spec}/plan`, output: { title: null, summary: null } };
+    scope.post(`${REPO_PATH}/check-runs`).reply(201, run);
+    scope.patch(`${REPO_PATH}/check-runs/4242`).optionally().times(1_000).reply(200, run);
+    scope.post(`${REPO_PATH}/check-runs`).optionally().reply(201, { ...run, id: 4243, status: 'completed' });
     const issue = `${REPO_PATH}/issues/${r.end.issue}`;
     const now = ['harness:plan', `spec:${r.spec}`, 'status:running', `status:${r.end.to}`, ...(r.end.others ?? [])];
     scope.post(`${issue}/labels`, { labels: [`status:${r.end.to}`] }).reply(200, now.map((name, id) => ({ id, name })));

@@ -20,7 +20,9 @@ import { onPlanningRunCompleted, parsePlanningRunTitle } from './planning-run.js
  * (`run-name: harness <spec>/<plan>`) names its plan or phase; its conclusion becomes the
  * plan's status label and its check run's conclusion (workerOutcome); then a round starts
  * what that made possible. Labels and check runs are written only when they differ, so a
- * redelivered event writes nothing but what the round finds new.
+ * redelivered event writes nothing but what the round finds new. A plan's run that succeeded
+ * and whose issue the worker already marked verified has nothing left to record: only the
+ * round runs (one read fewer a plan).
  */
 export async function onWorkerRunCompleted(context: Context<'workflow_run.completed'>): Promise<void> {
   const run = context.payload.workflow_run;
@@ -39,6 +41,13 @@ export async function onWorkerRunCompleted(context: Context<'workflow_run.comple
   const { config } = await loadConfig(context);
   const { byPlan } = await github.planIssues(target.spec);
   let issues = [...byPlan.values()];
+  const listed = target.kind === 'plan' ? byPlan.get(target.plan) : undefined;
+  if (run.conclusion === 'success' && listed && planIssueView(issueLike(listed))?.status === 'verified') {
+    // The worker ended well and wrote so itself (plan-worker.ts, endStatus), after concluding its check run: nothing is left
+    // to record, and nothing to read about the branch. The round starts what the freed slot allows.
+    await scheduleRound(context, target.spec, { config, issues, ...(run.head_branch ? { base: run.head_branch } : {}) });
+    return;
+  }
   // No branch: the plan was retried (its claim deleted) and this run is an old attempt. The check runs on the branch's head
   // say where it is and whether the worker concluded them, in one read; only a head without ours is asked for apart.
   const atBranch = await github.branchCheckRuns(targetBranch(target), targetCheck(target));

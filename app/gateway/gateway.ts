@@ -1,7 +1,7 @@
 import type { KnowledgeDraft, KnowledgeKind } from '../engine/forge/knowledge-draft.js';
 import type { StatusValue } from '../engine/forge/names.js';
 import type { Role } from '../engine/forge/permits.js';
-import { getBlob } from './blobs.js';
+import { getBlob, getBlobs } from './blobs.js';
 import { branchCreatedAt, claimRefsWithPrefix, createClaimRef, deleteClaimRef, takeClaim, takeOver, type ClaimOutcome } from './claims.js';
 import { viewerLogin } from './identity.js';
 import { createCheckRun, listBranchCheckRuns, listCheckRuns, updateCheckRun, type CheckRun, type CheckRunUpdate, type NewCheckRun } from './check-runs.js';
@@ -139,6 +139,8 @@ export interface Gateway {
   fileText(path: string, ref: string): Promise<string | undefined>;
   tree(sha: string, recursive: boolean): Promise<Tree>;
   blob(sha: string): Promise<Uint8Array>;
+  /** Many blobs' bytes by sha, in as few requests as GitHub allows (blobs.ts, getBlobs). */
+  blobs(shas: readonly string[]): Promise<Map<string, Uint8Array>>;
   mergeBase(base: string, head: string): Promise<string>;
   /** The files that differ from base to head, with their patches. */
   comparedFiles(base: string, head: string): Promise<ComparedFile[]>;
@@ -255,6 +257,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     fileText: (path, ref) => fileText(r, repo, path, ref),
     tree: (sha, recursive) => getTree(r, repo, sha, recursive),
     blob: (sha) => getBlob(r, repo, sha),
+    blobs: (shas) => getBlobs(r, repo, shas),
     mergeBase: (base, head) => mergeBase(r, repo, base, head),
     comparedFiles: (base, head) => comparedFiles(r, repo, base, head),
     commitTree: (sha) => commitTree(r, repo, sha),

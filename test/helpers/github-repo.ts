@@ -803,6 +803,13 @@ export class FakeGitHub {
         owner.toLowerCase() !== this.owner.toLowerCase() || name.toLowerCase() !== this.repo.toLowerCase()
           ? null
           : {
+              // A Git object by its id: a blob as GitHub's GraphQL gives it (UTF-8 text, or none when binary).
+              object: ({ oid }: { oid?: string }) => {
+                const obj = oid === undefined ? undefined : this.objects.get(oid);
+                if (obj?.type !== 'blob') return obj ? { __typename: 'Tree', oid } : null;
+                const binary = obj.bytes.includes(0);
+                return { __typename: 'Blob', oid, byteSize: obj.bytes.length, isBinary: binary, isTruncated: false, text: binary ? null : new TextDecoder().decode(obj.bytes) };
+              },
               // Labels whose name holds `query`, as GitHub's search of a repository's labels finds them.
               labels: ({ first, query }: { first?: number; query?: string }) => {
                 const found = this.labels.filter((l) => l.name.toLowerCase().includes((query ?? '').toLowerCase()));

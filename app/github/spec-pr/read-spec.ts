@@ -42,7 +42,9 @@ export interface ReadSpec {
 /**
  * The files of a spec directory that loadSpec reads (SPEC.md, ROADMAP.md, the PLAN.md files)
  * from its Git tree: one recursive tree read, the limits checked against that listing, then
- * one blob read per file, one at a time (GitHub asks integrations to make requests serially).
+ * the files' blobs, fifty to a GraphQL query (gateway getBlobs; REST one at a time for a few,
+ * or for what GraphQL cannot give as it is), one request at a time (GitHub asks integrations
+ * to make requests serially).
  * A file over loadSpec's limit is not downloaded at all: its size from the tree is enough
  * for the "too large" problem. A symbolic link (mode 120000) is never read as a file: it is
  * handed on as a link, which loadSpec reports.
@@ -69,12 +71,13 @@ export async function readSpecFiles(github: Gateway, treeSha: string, budget: Re
   budget.bytes -= bytes;
 
   const files: SpecFile[] = links.map((e) => ({ path: e.path, bytes: new Uint8Array(0), link: '' }));
+  const read = await github.blobs(toFetch.map((e) => e.sha));
   for (const entry of blobs.sort((a, b) => a.path.localeCompare(b.path))) {
     if (entry.size !== undefined && entry.size > limitFor(entry.path)) {
       files.push({ path: entry.path, bytes: new Uint8Array(0), size: entry.size });
       continue;
     }
-    files.push({ path: entry.path, bytes: await github.blob(entry.sha) });
+    files.push({ path: entry.path, bytes: read.get(entry.sha)! });
   }
   return { files };
 }

@@ -84,7 +84,8 @@ function discovery(head: string, tree: string, blobs: number): unknown[] {
     `GET ${R}/contents/docs/specs?ref=${BASE}`,
     `GET ${R}/compare/${BASE}...${head}?per_page=1`,
     `GET ${R}/git/trees/${tree}?recursive=1`,
-    ...Array.from({ length: blobs }, () => BLOB),
+    // The files' blobs: a few by REST, three or more in one GraphQL query (gateway/blobs.ts, getBlobs).
+    ...(blobs >= 3 ? ['POST /graphql'] : Array.from({ length: blobs }, () => BLOB)),
   ];
 }
 

@@ -28,10 +28,16 @@ interface GraphQLBlob {
  * gives a blob as UTF-8 text: a blob it calls binary or truncated, or whose text is not its
  * bytes (its `byteSize` differs from the text's UTF-8 length: not UTF-8 to begin with), is
  * read by REST (getBlob), as is every blob of a query that fails, and a few blobs at all.
+ * A blob `known` holds is not asked for again.
  */
-export async function getBlobs(request: GatewayRequest, repo: Repo, shas: readonly string[]): Promise<Map<string, Uint8Array>> {
-  const wanted = [...new Set(shas)];
+export async function getBlobs(request: GatewayRequest, repo: Repo, shas: readonly string[], known?: BlobMemory): Promise<Map<string, Uint8Array>> {
   const out = new Map<string, Uint8Array>();
+  // A blob never changes: one read before is the answer.
+  for (const sha of new Set(shas)) {
+    const bytes = known?.get(sha);
+    if (bytes) out.set(sha, bytes);
+  }
+  const wanted = [...new Set(shas)].filter((sha) => !out.has(sha));
   if (wanted.length >= BLOBS_WORTH_A_QUERY) {
     for (let at = 0; at < wanted.length; at += BLOBS_PER_QUERY) {
       const batch = wanted.slice(at, at + BLOBS_PER_QUERY);
@@ -54,5 +60,12 @@ export async function getBlobs(request: GatewayRequest, repo: Repo, shas: readon
     }
   }
   for (const sha of wanted) if (!out.has(sha)) out.set(sha, await getBlob(request, repo, sha));
+  for (const sha of wanted) known?.set(sha, out.get(sha)!);
   return out;
+}
+
+/** Blobs read before, by sha (the App's memory keeps small ones): a blob named by its sha never changes. */
+export interface BlobMemory {
+  get(sha: string): Uint8Array | undefined;
+  set(sha: string, bytes: Uint8Array): void;
 }

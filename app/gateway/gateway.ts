@@ -1,7 +1,7 @@
 import type { KnowledgeDraft, KnowledgeKind } from '../engine/forge/knowledge-draft.js';
 import type { StatusValue } from '../engine/forge/names.js';
 import type { Role } from '../engine/forge/permits.js';
-import { getBlob, getBlobs } from './blobs.js';
+import { getBlob, getBlobs, type BlobMemory } from './blobs.js';
 import { branchCreatedAt, claimRefsWithPrefix, createClaimRef, deleteClaimRef, takeClaim, takeOver, type ClaimOutcome } from './claims.js';
 import { viewerLogin } from './identity.js';
 import { createCheckRun, listBranchCheckRuns, listCheckRuns, updateCheckRun, type CheckRun, type CheckRunUpdate, type NewCheckRun } from './check-runs.js';
@@ -183,6 +183,8 @@ export interface GatewayOptions {
   selfLogin?: (ask: () => Promise<string>) => Promise<string>;
   /** Labels' GraphQL node ids already known (node-ids.ts): the App keeps them per installation and repository; gathered from GitHub's answers either way. */
   labelIds?: Map<string, string>;
+  /** Blobs read before (blobs.ts, getBlobs): the App's memory keeps small ones, the way its conditional cache keeps what REST read. */
+  blobs?: BlobMemory;
 }
 
 /** Issues and labels in an answer on an issues or labels route: their node ids kept (node-ids.ts). */
@@ -257,7 +259,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     fileText: (path, ref) => fileText(r, repo, path, ref),
     tree: (sha, recursive) => getTree(r, repo, sha, recursive),
     blob: (sha) => getBlob(r, repo, sha),
-    blobs: (shas) => getBlobs(r, repo, shas),
+    blobs: (shas) => getBlobs(r, repo, shas, options.blobs),
     mergeBase: (base, head) => mergeBase(r, repo, base, head),
     comparedFiles: (base, head) => comparedFiles(r, repo, base, head),
     commitTree: (sha) => commitTree(r, repo, sha),

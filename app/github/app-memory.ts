@@ -37,6 +37,8 @@ export class AppMemory {
   readonly specTrees = new Map<string, readonly SpecFile[]>();
   /** Labels' GraphQL node ids per installation and repository (gateway/node-ids.ts): a status write batched in one GraphQL request names labels by them. */
   readonly labelIds = new Map<string, Map<string, string>>();
+  /** Small blobs read through GraphQL, by installation and sha (gateway/blobs.ts): a blob never changes, so a spec read again costs nothing. */
+  readonly blobs = new Map<string, Uint8Array>();
   readonly requestsPerHour: number;
   readonly clock: Clock;
 

@@ -81,6 +81,7 @@ async function runWith(at: number | undefined, fault: Fault, always?: (method: s
         check: { status: check.status, conclusion: check.conclusion, title: check.output.title },
         pulls: github.pullRequests.map((p) => ({ head: p.head, base: p.base, title: p.title })),
         checkRuns: github.checkRuns.length,
+        status: github.issue(3).labels.filter((l) => l.startsWith('status:')),
         branch: git(repo.remote, 'rev-parse', `refs/heads/${BRANCH}`) !== repo.base,
       },
     };
@@ -115,7 +116,9 @@ describe('a transport error at any request of the worker', () => {
     // Taken over (1 PATCH), then the final state tried 1 + 3 times.
     expect(patches).toBe(5);
     expect(run.log.filter((l) => l.startsWith('warning: could not write'))).toEqual([
-      "warning: could not write the check run's final state (verified): PATCH /repos/{owner}/{repo}/check-runs/{check_run_id} answered 502: Server Error; the App settles it when this workflow run completes",
+      "warning: could not write the check run's final state (verified): PATCH /repos/{owner}/{repo}/check-runs/{check_run_id} answered 502: Server Error; the App settles it, and the plan issue's status, when this workflow run completes",
     ]);
+    // Still running as far as the issue says: a plan its worker marks verified is one whose check run it concluded, and the App reads no further (worker-run.ts).
+    expect(run.state.status).toEqual(['status:running']);
   });
 });

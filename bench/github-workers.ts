@@ -49,6 +49,8 @@ export interface Stamped {
   at: number;
   method: string;
   url: string;
+  /** A GraphQL request's document: whether it writes, and whether it makes content (limit-model.ts, classify). */
+  body?: unknown;
 }
 
 const MINUTE = 60_000;
@@ -164,7 +166,7 @@ export async function simulateWorkers(app: FakeGitHub, spec: string, spans: read
     nock.cleanAll();
     nock.enableNetConnect();
   }
-  return { requests: github.requests.map((r, i) => ({ at: stamps[i] ?? now, method: r.method, url: r.url })), progressWrites, reports, maxConcurrent };
+  return { requests: github.requests.map((r, i) => ({ at: stamps[i] ?? now, method: r.method, url: r.url, ...(r.url === '/graphql' ? { body: r.body } : {}) })), progressWrites, reports, maxConcurrent };
 }
 
 export interface LimitCheck {
@@ -186,7 +188,7 @@ export function checkLimits(requests: readonly Stamped[], start: number, maxConc
   const primaryHour = new Map<number, number>();
   const add = <K>(m: Map<K, number>, k: K, n: number) => m.set(k, (m.get(k) ?? 0) + n);
   for (const r of requests) {
-    const c = classify(r.method, r.url);
+    const c = classify(r.method, r.url, r.body);
     const minute = Math.floor((r.at - start) / MINUTE);
     const hour = Math.floor((r.at - start) / HOUR);
     add(minuteEndpoint, `${minute} ${c.endpoint}`, c.points);
@@ -270,7 +272,7 @@ export async function workersSection(log: (line: string) => void, shape = WORKER
   log(`${shape.plans} plans: App ${appFake.requests.length} requests, ${replayed.length} workers replayed with ${workers.requests.length} requests in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
   const start = Math.min(...appStamps);
-  const appCounted: Stamped[] = appFake.requests.map((r, i) => ({ at: appStamps[i] ?? start, method: r.method, url: r.url })).filter((_r, i) => appFake.statuses[i] !== 304);
+  const appCounted: Stamped[] = appFake.requests.map((r, i) => ({ at: appStamps[i] ?? start, method: r.method, url: r.url, ...(r.url === '/graphql' ? { body: r.body } : {}) })).filter((_r, i) => appFake.statuses[i] !== 304);
   const checks = checkLimits([...appCounted, ...workers.requests], start, workers.maxConcurrent);
 
   // harness simulate on the same spec and durations.

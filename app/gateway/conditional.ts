@@ -20,7 +20,7 @@ export interface HookedOctokit {
   hook: {
     wrap(name: 'request', wrapper: (request: (options: RequestOptions) => Promise<Response>, options: RequestOptions) => Promise<Response>): void;
   };
-  request: { endpoint: { parse(options: RequestOptions): { method: string; url: string; headers?: Record<string, string | undefined> } } };
+  request: { endpoint: { parse(options: RequestOptions): { method: string; url: string; headers?: Record<string, string | undefined>; body?: unknown } } };
 }
 
 interface RequestOptions {
@@ -138,7 +138,7 @@ export function conditionalRequests(octokit: HookedOctokit, cache: ConditionalCa
   wrapped.add(octokit);
   octokit.hook.wrap('request', async (request, options) => {
     const parsed = octokit.request.endpoint.parse(options);
-    const kind = classify(parsed.method, parsed.url);
+    const kind = classify(parsed.method, parsed.url, parsed.body);
     if (kind.write) return paced(pacer, kind, () => request(options));
     const key = `${scope} ${parsed.headers?.accept ?? ''} ${parsed.url}`;
     const cached = cache.lookup(key);
@@ -200,6 +200,6 @@ export function limitedRequests(octokit: HookedOctokit, pacer: LimitPacer): void
   wrapped.add(octokit);
   octokit.hook.wrap('request', async (request, options) => {
     const parsed = octokit.request.endpoint.parse(options);
-    return paced(pacer, classify(parsed.method, parsed.url), () => request(options));
+    return paced(pacer, classify(parsed.method, parsed.url, parsed.body), () => request(options));
   });
 }

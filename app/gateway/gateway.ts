@@ -1,5 +1,5 @@
 import type { KnowledgeDraft, KnowledgeKind } from '../engine/forge/knowledge-draft.js';
-import type { StatusValue } from '../engine/forge/names.js';
+import { LABEL_COLORS, type StatusValue } from '../engine/forge/names.js';
 import type { Role } from '../engine/forge/permits.js';
 import { getBlob, getBlobs, type BlobMemory } from './blobs.js';
 import { branchCreatedAt, claimRefsWithPrefix, createClaimRef, deleteClaimRef, takeClaim, takeOver, type ClaimOutcome } from './claims.js';
@@ -11,12 +11,12 @@ import { comparedFiles, mergeBase, type ComparedFile } from './compare.js';
 import { fileText, listDirectory, type DirectoryEntry } from './contents.js';
 import { addBlockedBy, listBlockedByIds, removeBlockedBy, type DependencyOutcome } from './dependencies.js';
 import type { TokenKind } from './github-error.js';
-import { createIssue, listIssuesWithLabels, updateIssue, type IssueRecord, type IssueUpdate } from './issues.js';
+import { createIssue, createSubIssue, listIssuesWithLabels, updateIssue, type IssueRecord, type IssueUpdate } from './issues.js';
 import { addSubIssue, listSubIssueIds, removeSubIssue, type SubIssueOutcome } from './sub-issues.js';
 import { appendKnowledge, type KnowledgeAppend, type KnowledgeAppended } from './knowledge-append.js';
 import { openKnowledgePr, type KnowledgePr } from './knowledge-pr.js';
 import { openKnowledgePulls, type OpenKnowledgePull } from './knowledge-pulls.js';
-import { addLabels, createLabel, listLabels, removeLabel, type Label } from './labels.js';
+import { addLabels, createLabel, knowLabels, listLabels, removeLabel, type Label } from './labels.js';
 import { repositoryRole } from './permissions.js';
 import { listSpecIssues, moveStatus, setStatuses, type SpecIssues, specIssuesChangedSince, type StatusMove } from './plan-issues.js';
 import { NodeIds } from './node-ids.js';
@@ -66,6 +66,14 @@ export interface Gateway {
   /** Has any plan issue of the spec been updated since then (plan-issues.ts)? One request, whatever the spec's size. */
   specIssuesChangedSince(spec: string, since: string): Promise<boolean>;
   createIssue(issue: { title: string; body: string; labels: string[] }): Promise<IssueRecord>;
+  /**
+   * The issue created as a sub-issue of `parent` in one GraphQL request (issues.ts,
+   * createSubIssue), its labels' ids learnt or the labels made first (labels.ts, knowLabels);
+   * undefined, with nothing created, when GraphQL cannot (the caller creates by REST).
+   */
+  createSubIssue(issue: { title: string; body: string; labels: string[] }, parent: number): Promise<IssueRecord | undefined>;
+  /** Labels known by their GraphQL ids, made where missing (labels.ts, knowLabels): before a run of createSubIssue, one or two requests for all. */
+  knowLabels(names: readonly string[]): Promise<boolean>;
   updateIssue(number: number, update: IssueUpdate): Promise<IssueRecord>;
   /** The race-safe status write (plan-issues.ts, setStatus); the labels as they are after it. */
   setStatus(issue: LabelledIssue, status: StatusValue): Promise<string[]>;
@@ -207,6 +215,12 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     planIssues: (spec, phase) => listSpecIssues(r, repo, spec, phase),
     specIssuesChangedSince: (spec, since) => specIssuesChangedSince(r, repo, spec, since),
     createIssue: (issue) => createIssue(r, repo, issue),
+    createSubIssue: async (issue, parent) => {
+      // A parent never read has no node id to name it by: nothing is asked.
+      if (ids.issue(parent) === undefined || !(await knowLabels(r, repo, ids, issue.labels, LABEL_COLORS))) return undefined;
+      return createSubIssue(r, ids, issue, parent);
+    },
+    knowLabels: (names) => knowLabels(r, repo, ids, names, LABEL_COLORS),
     updateIssue: (number, update) => updateIssue(r, repo, number, update),
     setStatus: async (issue, status) => (await setStatuses(r, repo, ids, [{ issue, status }]))[0]!,
     setStatuses: (moves) => setStatuses(r, repo, ids, moves),

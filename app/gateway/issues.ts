@@ -1,5 +1,6 @@
 import { PAGE_SIZE } from './limits.js';
 import { paginate } from './paginate.js';
+import type { NodeIds } from './node-ids.js';
 import type { GatewayRequest, Repo } from './request.js';
 
 /** An issue as harness reads it: labels by name, pull requests never included. */
@@ -84,4 +85,53 @@ export interface IssueUpdate {
 export async function updateIssue(request: GatewayRequest, repo: Repo, number: number, update: IssueUpdate): Promise<IssueRecord> {
   const { data } = await request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { ...repo, issue_number: number, ...update });
   return toIssue(data as RawIssue);
+}
+
+interface GraphQLIssue {
+  id: string;
+  databaseId: number;
+  number: number;
+  title: string;
+  body: string;
+  state: string;
+  stateReason?: string | null;
+  url: string;
+  author?: { __typename?: string } | null;
+  labels?: { nodes?: ({ id?: string; name?: string } | null)[] | null } | null;
+}
+
+/**
+ * An issue made a sub-issue of `parent` as it is created: one GraphQL request (`createIssue`
+ * with `parentIssueId`, GitHub's own way, as `gh issue create --parent` does), one
+ * content-generating request where REST takes two (the issue, then the sub-issue link). GraphQL
+ * names the repository, the labels and the parent by node id: undefined, with nothing created,
+ * when one is not known (the caller creates by REST and links after), or when GitHub refuses.
+ */
+export async function createSubIssue(request: GatewayRequest, ids: NodeIds, issue: { title: string; body: string; labels: string[] }, parent: number): Promise<IssueRecord | undefined> {
+  const parentId = ids.issue(parent);
+  const labelIds = issue.labels.map((l) => ids.label(l));
+  if (ids.repository === undefined || parentId === undefined || labelIds.some((l) => l === undefined)) return undefined;
+  const query = `mutation CreateSubIssue($input: CreateIssueInput!) {\n  createIssue(input: $input) {\n    issue { id databaseId number title body state stateReason url author { __typename } labels(first: 100) { nodes { id name } } }\n  }\n}`;
+  const input = { repositoryId: ids.repository, title: issue.title, body: issue.body, labelIds, parentIssueId: parentId };
+  let created: GraphQLIssue | undefined;
+  try {
+    const { data } = (await request('POST /graphql', { query, variables: { input } })) as { data: { data?: { createIssue?: { issue?: GraphQLIssue | null } | null } | null } };
+    created = data.data?.createIssue?.issue ?? undefined;
+  } catch {
+    return undefined;
+  }
+  if (!created || typeof created.number !== 'number') return undefined;
+  ids.seeIssue(created.number, created.id);
+  const labels = (created.labels?.nodes ?? []).flatMap((l) => (l?.name ? [l.name] : []));
+  return {
+    id: created.databaseId,
+    number: created.number,
+    title: created.title,
+    body: created.body ?? null,
+    labels,
+    state: created.state === 'CLOSED' ? 'closed' : 'open',
+    stateReason: created.stateReason ? created.stateReason.toLowerCase() : null,
+    url: created.url ?? '',
+    ...(created.author?.__typename ? { authorType: created.author.__typename === 'Bot' ? 'Bot' : 'User' } : {}),
+  };
 }

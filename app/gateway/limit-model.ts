@@ -112,12 +112,33 @@ export function routeOf(url: string): string {
 }
 
 /** What a request counts against: its endpoint's points, and whether it generates content. */
-export function classify(method: string, url: string): RequestClass {
+export function classify(method: string, url: string, body?: unknown): RequestClass {
   const m = method.toUpperCase();
   const route = routeOf(url);
+  if (m === 'POST' && route === '/graphql') return classifyGraphQL(body);
   const write = !['GET', 'HEAD', 'OPTIONS'].includes(m);
   const content = CONTENT.some(([cm, p]) => cm === m && p.test(route));
   return { endpoint: `${m} ${route}`, points: write ? GITHUB_LIMITS.writePoints : GITHUB_LIMITS.readPoints, write, content };
+}
+
+/**
+ * The GraphQL mutations that generate content, as their REST twins do (CONTENT): an issue, a
+ * comment, a pull request, a review, a merge; and a sub-issue added, which harness counts to be
+ * safe as it counts REST's.
+ */
+const CONTENT_MUTATIONS = /\b(createIssue|addComment|createPullRequest|addPullRequestReview|submitPullRequestReview|mergePullRequest|addSubIssue)\s*\(/;
+
+/**
+ * A GraphQL request (POST /graphql), by its document: a query reads (1 point, as GitHub's
+ * secondary limits count a GraphQL query), a mutation writes (5), and one that creates content
+ * counts as content. GitHub's GraphQL API has its own primary allowance; harness counts it with
+ * REST's, the stricter reading.
+ */
+function classifyGraphQL(body: unknown): RequestClass {
+  const query = typeof body === 'string' ? body : String((body as { query?: unknown } | undefined)?.query ?? '');
+  // A document it cannot see is taken for a write, the stricter reading.
+  const write = query.trim() === '' || /^\s*mutation\b/.test(query);
+  return { endpoint: 'POST /graphql', points: write ? GITHUB_LIMITS.writePoints : GITHUB_LIMITS.readPoints, write, content: write && CONTENT_MUTATIONS.test(query) };
 }
 
 export type LimitName = 'primary' | 'endpoint' | 'content per minute' | 'content per hour' | 'concurrency' | 'retry-after';

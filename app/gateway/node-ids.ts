@@ -1,20 +1,18 @@
 /**
- * GraphQL node ids of issues and labels, as REST answers carry them (`node_id` on an issue and
- * on each of its labels): GitHub's GraphQL mutations name issues and labels by these, so the
- * gateway keeps those it has read, at no request, and a write that needs one it has not seen
- * goes by REST instead (plan-issues.ts, setStatuses).
- *
- * Only status labels are kept: the labels a batched write names.
+ * GraphQL node ids of issues, labels and the repository, as REST answers carry them (`node_id`
+ * on an issue and on each of its labels) or GraphQL gave them: GitHub's GraphQL mutations name
+ * what they change by these, so the gateway keeps those it has read, at no request, and a
+ * write that needs one it has not seen asks for it, or goes by REST instead.
  *
  * Issue ids are kept for one gateway (one delivery, one worker run); label ids, stable for a
  * label's life, may be shared between gateways (the App's memory keeps them per installation
- * and repository). A label deleted and made again has a new id: a mutation naming the old one
- * fails, the id is forgotten, and the write goes by REST.
+ * and repository, LABELS_KEPT at most). A label deleted and made again has a new id: a
+ * mutation naming the old one fails, the id is forgotten, and the write goes by REST.
  */
-import { isStatusLabel } from '../engine/forge/names.js';
-
 export class NodeIds {
   readonly #issues = new Map<number, string>();
+  /** The repository's node id, once a query asked for it. */
+  repository: string | undefined;
 
   constructor(readonly labels: Map<string, string> = new Map()) {}
 
@@ -27,9 +25,16 @@ export class NodeIds {
     }
   }
 
-  /** Keep a label's id: the status labels only, the ones batched writes name (a spec's `needs:` labels are many, and never batched). */
+  /** Keep a label's id, the most recent last; past LABELS_KEPT the oldest goes. */
   seeLabel(name: string, nodeId: string): void {
-    if (nodeId !== '' && isStatusLabel(name)) this.labels.set(name, nodeId);
+    if (nodeId === '') return;
+    this.labels.delete(name);
+    this.labels.set(name, nodeId);
+    if (this.labels.size > LABELS_KEPT) this.labels.delete(this.labels.keys().next().value!);
+  }
+
+  seeIssue(number: number, nodeId: string): void {
+    this.#issues.set(number, nodeId);
   }
 
   issue(number: number): string | undefined {
@@ -44,3 +49,6 @@ export class NodeIds {
     this.labels.delete(name);
   }
 }
+
+/** Label ids kept per repository: a spec of 1,000 plans has a few hundred `needs:` labels. */
+export const LABELS_KEPT = 5_000;

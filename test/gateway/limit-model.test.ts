@@ -43,6 +43,13 @@ describe('how a request counts against GitHub\'s limits', () => {
     }
   });
 
+  it('reads a GraphQL request by its document: a query reads, a mutation writes, and one that creates an issue or a comment is content', () => {
+    expect(classify('POST', '/graphql', { query: 'query Blobs($owner: String!) { repository(owner: $owner, name: "r") { id } }' })).toEqual({ endpoint: 'POST /graphql', points: 1, write: false, content: false });
+    expect(classify('POST', '/graphql', { query: 'mutation SetStatuses($i0: ID!) {\n  add0: addLabelsToLabelable(input: {labelableId: $i0, labelIds: []}) { clientMutationId }\n}' })).toEqual({ endpoint: 'POST /graphql', points: 5, write: true, content: false });
+    expect(classify('POST', '/graphql', { query: 'mutation CreatePlanIssue($input: CreateIssueInput!) { createIssue(input: $input) { issue { number } } }' })).toMatchObject({ write: true, content: true });
+    expect(classify('POST', '/graphql', { query: 'mutation { addComment(input: {subjectId: "I_1", body: "x"}) { clientMutationId } }' })).toMatchObject({ content: true });
+  });
+
   it('paces every other write as a write on its endpoint, not as content: labels, links, check runs, refs, dispatches', () => {
     for (const [m, u] of [['POST', '/repos/o/r/issues/3/labels'], ['DELETE', '/repos/o/r/issues/3/labels/status%3Aready'], ['PATCH', '/repos/o/r/issues/3'], ['POST', '/repos/o/r/issues/3/dependencies/blocked_by'], ['POST', '/repos/o/r/check-runs'], ['POST', '/repos/o/r/git/refs'], ['POST', '/repos/o/r/actions/workflows/harness-worker.yml/dispatches'], ['POST', '/app/installations/1/access_tokens'], ['POST', '/graphql']] as const) {
       expect(classify(m, u), `${m} ${u}`).toMatchObject({ content: false, write: true, points: 5 });

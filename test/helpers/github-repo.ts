@@ -797,12 +797,31 @@ export class FakeGitHub {
     });
     const touched = (issue: FakeIssue) => (issue.updated_at = this.now().toISOString());
     type LabelsInput = { input: { labelableId: string; labelIds: string[]; clientMutationId?: string } };
+    const repositoryId = `R_${Buffer.from(`${this.owner}/${this.repo}`).toString('base64url')}`;
+    const sameRepository = (id: string) => {
+      if (id !== repositoryId) throw new GraphQLFailure('NOT_FOUND', `Could not resolve to a Repository with the global id of '${id}'.`);
+    };
+    const issueNode = (issue: FakeIssue) => ({
+      ...labelable(issue),
+      databaseId: issue.id,
+      title: issue.title,
+      body: issue.body ?? '',
+      state: issue.state === 'closed' ? 'CLOSED' : 'OPEN',
+      stateReason: issue.state_reason ? issue.state_reason.toUpperCase() : null,
+      url: `https://github.com/${this.owner}/${this.repo}/issues/${issue.number}`,
+      author: { __typename: (issue.user?.type ?? 'Bot') === 'Bot' ? 'Bot' : 'User', login: issue.user?.login ?? 'harness[bot]' },
+    });
     return {
       viewer: { login: this.viewer },
       repository: ({ owner, name }: { owner: string; name: string }) =>
         owner.toLowerCase() !== this.owner.toLowerCase() || name.toLowerCase() !== this.repo.toLowerCase()
           ? null
           : {
+              id: repositoryId,
+              label: ({ name }: { name: string }) => {
+                const label = this.labels.find((l) => l.name.toLowerCase() === name.toLowerCase());
+                return label ? { id: labelNodeId(label.name), name: label.name } : null;
+              },
               // A Git object by its id: a blob as GitHub's GraphQL gives it (UTF-8 text, or none when binary).
               object: ({ oid }: { oid?: string }) => {
                 const obj = oid === undefined ? undefined : this.objects.get(oid);
@@ -816,6 +835,28 @@ export class FakeGitHub {
                 return { nodes: found.slice(0, first ?? 100).map((l) => ({ id: labelNodeId(l.name), name: l.name })), totalCount: found.length };
               },
             },
+      createLabel: ({ input }: { input: { repositoryId: string; name: string; color: string; description?: string } }) => {
+        sameRepository(input.repositoryId);
+        if (this.labels.some((l) => l.name.toLowerCase() === input.name.toLowerCase())) throw new GraphQLFailure('UNPROCESSABLE', 'Name has already been taken');
+        this.labels.push({ name: input.name, color: input.color, description: input.description ?? null });
+        return { label: { id: labelNodeId(input.name), name: input.name, color: input.color } };
+      },
+      // As GitHub: the issue and, with parentIssueId, its place under the parent, in one mutation; refused whole when the parent cannot take it.
+      createIssue: ({ input }: { input: { repositoryId: string; title: string; body?: string; labelIds?: string[]; parentIssueId?: string } }) => {
+        sameRepository(input.repositoryId);
+        const labels = labelsOf(input.labelIds ?? []);
+        const parent = input.parentIssueId === undefined ? undefined : issueOf(input.parentIssueId);
+        if (parent) {
+          if (this.subIssuesAnswer !== 'available') throw new GraphQLFailure('FORBIDDEN', 'Sub-issues are not available');
+          if ((this.subIssues.get(parent.number) ?? []).length >= 100) throw new GraphQLFailure('UNPROCESSABLE', 'Parent cannot have more than 100 sub-issues');
+        }
+        const number = this.nextIssue++;
+        const issue: FakeIssue = { id: 900_000 + number, number, title: input.title, body: input.body ?? null, labels, state: 'open', state_reason: null };
+        touched(issue);
+        this.issues.push(issue);
+        if (parent) this.subIssues.set(parent.number, [...(this.subIssues.get(parent.number) ?? []), issue.id]);
+        return { issue: issueNode(issue) };
+      },
       addLabelsToLabelable: ({ input }: LabelsInput) => {
         const issue = issueOf(input.labelableId);
         const added = labelsOf(input.labelIds).filter((l) => !issue.labels.includes(l));

@@ -114,6 +114,13 @@ export class SubIssueMirror {
     return kept;
   }
 
+  /** An issue GitHub created as a sub-issue of this parent (gateway createSubIssue): counted as added; the parent to record. */
+  adopted(): number {
+    this.added++;
+    this.held++;
+    return this.parent;
+  }
+
   /**
    * Take `issue` out of the tracking issue it records. A removed plan's issue is closed as not
    * planned, and GitHub's progress bar counts every closed sub-issue as done: left in, it

@@ -1,7 +1,7 @@
 import { issuePatch, type IssuePatch } from '../../engine/forge/issue-patch.js';
 import { mirroredEdges, withMirroredEdges } from '../../engine/forge/mirrored-edges.js';
-import { isStatusLabel, LABEL_COLORS, statusLabel } from '../../engine/forge/names.js';
-import { desiredIssue, parseMarker, VERIFIED_BY_SPEC, withMarkerRecord, type ParsedMarker } from '../../engine/forge/plan-issue.js';
+import { isStatusLabel, LABEL_COLORS, STATUS_VALUES, statusLabel } from '../../engine/forge/names.js';
+import { desiredIssue, managedLabels, parseMarker, VERIFIED_BY_SPEC, withMarkerRecord, type ParsedMarker } from '../../engine/forge/plan-issue.js';
 import { issueWindow } from '../../engine/forge/issue-window.js';
 import { parsePhaseMarker, usesPhaseIssues } from '../../engine/forge/phase-issue.js';
 import { removalNote } from '../../engine/forge/removal-note.js';
@@ -44,6 +44,9 @@ export interface PlanIssueSyncResult {
   /** Links someone added by hand between the spec's plan issues that the sync took away (DependencyMirror.undone). */
   undone: ReadonlyMap<number, string[]>;
 }
+
+/** New issues in one sync from which they are created as sub-issues in one GraphQL request each: for fewer, the one or two requests that learn the labels' ids (and make the new `needs:` ones) cost about what they save. */
+export const SUB_ISSUES_AT_CREATION = 10;
 
 /**
  * Make a spec's plan issues what the spec says, in the shape of probot/settings' Diffable:
@@ -110,6 +113,9 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
   // A window that moves on while the person has queued every plan with an issue queues the new ones too, in the create itself.
   const queueNew = windowed && everyIssueQueued(spec, issues);
   const tally: SyncTally = { created: [], updated: [], reopened: [], closed: [], duplicates: [], dependencies: { added: 0, removed: 0, refused: 0, unavailable: false } };
+  // Several new issues under a parent: each is created as a sub-issue in one request (gateway createSubIssue), their labels' ids learnt first, all at once.
+  const creating = tracking ? spec.plans.filter((p) => !issues.has(p.id) && (!inWindow || inWindow.has(p.phase))) : [];
+  const underParent = creating.length >= SUB_ISSUES_AT_CREATION && (await github.knowLabels([...new Set(creating.flatMap((p) => [...managedLabels(spec.id, p), ...STATUS_VALUES.map(statusLabel)]))]));
 
   for (const index of topologicalOrder(buildGraph(spec.plans)).order) {
     const plan = spec.plans[index]!;
@@ -140,8 +146,9 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
       const status = plan.completed !== undefined ? 'verified' : queueNew ? (plan.dependsOn.every(done) ? 'ready' : 'blocked') : undefined;
       const labels = status === undefined ? desired.labels : [...desired.labels, statusLabel(status)];
       const bodyWith = (edges: readonly string[], parent: number | undefined) => withMarkerRecord(withMirroredEdges(tracked, edges), 'parent', parent === undefined ? undefined : String(parent));
-      let created = await github.createIssue({ title: desired.title, body: bodyWith(intended, intendedParent), labels });
-      const parent = subsOfPlan ? await subsOfPlan.add(created, undefined) : undefined;
+      const asSubIssue = underParent && intendedParent !== undefined ? await github.createSubIssue({ title: desired.title, body: bodyWith(intended, intendedParent), labels }, intendedParent) : undefined;
+      let created = asSubIssue ?? (await github.createIssue({ title: desired.title, body: bodyWith(intended, intendedParent), labels }));
+      const parent = asSubIssue ? subsOfPlan!.adopted() : subsOfPlan ? await subsOfPlan.add(created, undefined) : undefined;
       if (subsOfPlan) subIssuesAvailable &&= subsOfPlan.available;
       const mirrored = await mirror.sync(created.number, plan.dependsOn, [], issues);
       if (!sameEdges(mirrored, intended) || parent !== intendedParent) created = await github.updateIssue(created.number, { body: bodyWith(mirrored, parent) });

@@ -274,7 +274,11 @@ describe('a spec pull request, first sync', () => {
     // More plans than one issue holds: the tracking issue (#100) holds the phase's issue (#101), which holds the plans.
     expect(github.subIssueNumbers(100)).toEqual([101]);
     expect(github.subIssueNumbers(101)).toHaveLength(100);
-    expect(github.writes().filter((w) => w.url.endsWith('/sub_issues'))).toHaveLength(101);
+    // The phase's issue put under the tracking issue by REST; each of the 100 plan issues created under the phase's issue in one GraphQL request (createIssue, parentIssueId).
+    expect(github.writes().filter((w) => w.url.endsWith('/sub_issues'))).toHaveLength(1);
+    const createdUnder = github.writes().filter((w) => w.url === '/graphql' && (w.body as { variables?: { input?: { parentIssueId?: string } } }).variables?.input?.parentIssueId === 'I_900101');
+    expect(createdUnder).toHaveLength(100);
+    expect(github.writes().filter((w) => w.method === 'POST' && w.url === `${R}/issues`)).toHaveLength(1 + 1 + 3);
     // No parent recorded for the three left out, and no write to correct a plan issue's record.
     expect(github.writes().filter((w) => w.method === 'PATCH' && /\/issues\/\d+$/.test(w.url) && w.url !== `${R}/issues/101`)).toEqual([]);
     expect(github.issues.filter((i) => i.labels.includes('harness:plan') && !/ parent=101 /.test(i.body ?? ''))).toHaveLength(3);

@@ -175,8 +175,8 @@ function orderFor(context: Context, spec: string, issues: readonly IssueLike[], 
  * record on their marker line (`pr=`); the spec is rebuilt from the issues' bodies, so this
  * costs one read (the PR's comments, unless the App remembers where it is) and a write only
  * when the comment's text changed. While plans run, a change within a minute of the last write
- * waits for the next round (refreshStatusComment, `coalesce`); once nothing runs, the comment
- * always shows the end.
+ * (5 s more per plan running past 12: 5 min 20 s for 64) waits for the next round
+ * (refreshStatusComment, `coalesce`); once nothing runs, the comment always shows the end.
  */
 async function refreshStatus(context: Context, round: RoundResult, issues: readonly IssueRecord[]): Promise<void> {
   const after = issues.map((issue) => {
@@ -191,7 +191,7 @@ async function refreshStatus(context: Context, round: RoundResult, issues: reado
   const spec = specFromIssues(round.spec, after);
   if (!spec) return;
   // Issues synced from later spec PRs keep the first PR's record; the lowest number is that PR.
-  const running = after.some((i) => i.labels.includes(statusLabel('running')));
+  const running = after.filter((i) => i.state === 'open' && i.labels.includes(statusLabel('running'))).length;
   const waiting = limitWaitFor(context);
   await refreshStatusComment(appGateway(context), memoryOf(context), Math.min(...prs), spec, after, { coalesce: running, ...(waiting ? { waiting } : {}) });
 }

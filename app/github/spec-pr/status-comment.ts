@@ -9,20 +9,27 @@ import { ISSUE_BODY_LIMIT } from '../../gateway/limits.js';
 import { GitHubError } from '../../gateway/github-error.js';
 import { rememberBounded, type AppMemory } from '../app-memory.js';
 
-/** While plans run, the comment is edited at most once in this long (RefreshOptions.coalesce). */
+/** While plans run, the comment is edited at most once in this long (RefreshOptions.coalesce)... */
 export const STATUS_COMMENT_INTERVAL_MS = 60_000;
+/** ...and, with many running, once in this long per plan running: every plan ending is a round, and the plans' own issues and check runs show each change as it comes. */
+export const STATUS_COMMENT_MS_PER_RUNNING = 5_000;
+
+/** How long a change to the status comment may wait while `running` plans run: a minute, 5 minutes 20 s for 64. */
+export function statusCommentInterval(running: number): number {
+  return Math.max(STATUS_COMMENT_INTERVAL_MS, running * STATUS_COMMENT_MS_PER_RUNNING);
+}
 
 
 export interface RefreshOptions {
   /** The wait on a GitHub limit the App's requests are in (app-memory.ts, limitWaitOf): said under the table while it lasts. */
   waiting?: LimitWait;
   /**
-   * A change may wait: when the App edited the comment less than STATUS_COMMENT_INTERVAL_MS
-   * ago, it is left for the next refresh ('deferred'). For rounds while plans run, when the
-   * next round is never far; a round that leaves nothing running does not coalesce, so the
-   * comment always ends showing the end.
+   * A change may wait: when the App edited the comment less than statusCommentInterval ago
+   * (`true`: one plan running; a number: that many), it is left for the next refresh
+   * ('deferred'). For rounds while plans run, when the next round is never far; a round that
+   * leaves nothing running does not coalesce, so the comment always ends showing the end.
    */
-  coalesce?: boolean;
+  coalesce?: boolean | number;
   /**
    * Read the comments whatever the App remembers, and delete the App's other status comments
    * of the spec but the oldest: two deliveries racing through a first sync each wrote one.
@@ -61,7 +68,8 @@ export async function refreshStatusComment(
   const known = options.dedupe ? undefined : written.get(key);
   if (known) {
     if (known.body === body) return 'unchanged';
-    if (options.coalesce && memory.clock.now() - known.at < STATUS_COMMENT_INTERVAL_MS) return 'deferred';
+    const running = options.coalesce === true ? 1 : options.coalesce || 0;
+    if (running > 0 && memory.clock.now() - known.at < statusCommentInterval(running)) return 'deferred';
     try {
       await github.updateComment(known.id, body);
       remember({ id: known.id, body });

@@ -4,7 +4,7 @@ import { loadSpec } from '../../../app/engine/core/spec/load.js';
 import { PLAN_READING } from '../../../app/engine/importers/dialects.js';
 import { gateway } from '../../../app/gateway/gateway.js';
 import { AppMemory } from '../../../app/github/app-memory.js';
-import { refreshStatusComment, STATUS_COMMENT_INTERVAL_MS } from '../../../app/github/spec-pr/status-comment.js';
+import { refreshStatusComment, statusCommentInterval, STATUS_COMMENT_INTERVAL_MS } from '../../../app/github/spec-pr/status-comment.js';
 import { FakeGitHub } from '../../helpers/github-repo.js';
 import { testOctokit } from '../../helpers/octokit.js';
 import { specOf } from '../../helpers/spec.js';
@@ -41,6 +41,23 @@ describe('the status comment a round refreshes', () => {
     expect(await refreshStatusComment(api, memory, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'verified')])).toBe('updated');
     expect(github.log(before)).toEqual([`PATCH ${R}/issues/comments/${id}`, `PATCH ${R}/issues/comments/${id}`]);
     expect(github.comments[0]!.body).toMatch(/01-02[^\n]*verified/);
+  });
+
+  it('waits longer with many plans running: 5 s a plan past a minute, 5 min 20 s for 64', async () => {
+    expect([1, 12, 13, 64].map(statusCommentInterval)).toEqual([60_000, 60_000, 65_000, 320_000]);
+    const github = new FakeGitHub();
+    github.install();
+    const api = gateway(testOctokit().request, { owner: 'Codertocat', repo: 'Hello-World' }, 'app');
+    let now = 1_000_000;
+    const memory = new AppMemory({ clock: { now: () => now, sleep: async (ms) => void (now += ms) } });
+    await refreshStatusComment(api, memory, PR, spec, [issue('01-01', 10, 'running'), issue('01-02', 11, 'blocked')]);
+    const before = github.requests.length;
+
+    now += 120_000;
+    expect(await refreshStatusComment(api, memory, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'running')], { coalesce: 64 })).toBe('deferred');
+    now += 200_000;
+    expect(await refreshStatusComment(api, memory, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'running')], { coalesce: 64 })).toBe('updated');
+    expect(github.log(before)).toHaveLength(1);
   });
 
   it('says when the App waits on a GitHub limit, and until when; the line goes once the wait is over', async () => {

@@ -74,6 +74,7 @@ export async function simulateWorkers(app: FakeGitHub, spec: string, spans: read
   const random = mulberry32(seed);
   const github = new Fake();
   github.issues.push(...structuredClone(app.issues));
+  github.labels.push(...structuredClone(app.labels));
   github.defaultBranch = BASE_BRANCH;
   let now = Math.min(...spans.map((s) => s.start));
   github.now = () => new Date(now);

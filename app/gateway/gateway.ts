@@ -224,7 +224,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     updateIssue: (number, update) => updateIssue(r, repo, number, update),
     setStatus: async (issue, status) => (await setStatuses(r, repo, ids, [{ issue, status }]))[0]!,
     setStatuses: (moves) => setStatuses(r, repo, ids, moves),
-    moveStatus: (issue, from, to) => moveStatus(r, repo, issue, from, to),
+    moveStatus: (issue, from, to) => moveStatus(r, repo, issue, from, to, ids),
     addLabels: (issue, labels) => addLabels(r, repo, issue, labels),
     removeLabel: (issue, name) => removeLabel(r, repo, issue, name),
     labels: () => listLabels(r, repo),

@@ -66,9 +66,13 @@ export async function setStatus(request: GatewayRequest, repo: Repo, issue: { nu
  * its plan (running → verified or failed) long after it read the issue: `to` is added
  * (POST …/labels, whose answer is every label the issue has now), then `from` removed. If the
  * answer shows a status someone set meanwhile (an abort's `failed`, a retry's `ready`), theirs
- * stands: ours is taken off again and `changed` returned. Two requests when nothing moved.
+ * stands: ours is taken off again and `changed` returned. Two requests when nothing moved;
+ * one, a GraphQL request, where `ids` knows the issue's and the labels' node ids.
  */
-export async function moveStatus(request: GatewayRequest, repo: Repo, issue: number, from: StatusValue, to: StatusValue): Promise<'moved' | 'changed'> {
+export async function moveStatus(request: GatewayRequest, repo: Repo, issue: number, from: StatusValue, to: StatusValue, ids?: NodeIds): Promise<'moved' | 'changed'> {
+  const viaGraphQL = ids ? await moveStatusGraphQL(request, ids, issue, from, to) : undefined;
+  if (viaGraphQL === 'changed') await removeLabel(request, repo, issue, statusLabel(to));
+  if (viaGraphQL) return viaGraphQL;
   const now = await addLabels(request, repo, issue, [statusLabel(to)]);
   const others = now.filter((l) => isStatusLabel(l) && l !== statusLabel(to) && l !== statusLabel(from));
   if (others.length > 0) {
@@ -77,6 +81,31 @@ export async function moveStatus(request: GatewayRequest, repo: Repo, issue: num
   }
   if (now.includes(statusLabel(from))) await removeLabel(request, repo, issue, statusLabel(from));
   return 'moved';
+}
+
+/**
+ * moveStatus in one GraphQL request where the node ids are known: `to` added, then `from`
+ * removed, and the labels as they are after, in the answer. A status someone set meanwhile
+ * (shown beside ours) stands: `changed`, and the caller takes ours off again. Undefined
+ * when the ids are not known or GitHub refused: the caller moves it by REST, which adding and
+ * removing the same labels again leaves as it is.
+ */
+async function moveStatusGraphQL(request: GatewayRequest, ids: NodeIds, issue: number, from: StatusValue, to: StatusValue): Promise<'moved' | 'changed' | undefined> {
+  const issueId = ids.issue(issue);
+  const toId = ids.label(statusLabel(to));
+  const fromId = ids.label(statusLabel(from));
+  if (issueId === undefined || toId === undefined || fromId === undefined) return undefined;
+  const query = `mutation MoveStatus($issue: ID!, $to: [ID!]!, $from: [ID!]!) {\n  add: addLabelsToLabelable(input: {labelableId: $issue, labelIds: $to}) { clientMutationId }\n  remove: removeLabelsFromLabelable(input: {labelableId: $issue, labelIds: $from}) { labelable { labels(first: 100) { nodes { name } } } }\n}`;
+  let labels: string[] | undefined;
+  try {
+    const { data } = (await request('POST /graphql', { query, variables: { issue: issueId, to: [toId], from: [fromId] } })) as { data: { data?: { add?: unknown; remove?: { labelable?: { labels?: { nodes?: ({ name?: string } | null)[] } } } | null } | null } };
+    if (!data.data?.add || !data.data.remove) return undefined;
+    labels = (data.data.remove.labelable?.labels?.nodes ?? []).flatMap((l) => (l?.name ? [l.name] : []));
+  } catch {
+    return undefined;
+  }
+  // Someone's status beside ours stands: ours goes again (moveStatus, by REST).
+  return labels.some((l) => isStatusLabel(l) && l !== statusLabel(to)) ? 'changed' : 'moved';
 }
 
 /** One issue's status to set, from the labels as the caller read them. */

@@ -181,3 +181,34 @@ describe('when GitHub refuses a mutation', () => {
     expect(github.issues.map((i) => i.labels.filter((l) => l.startsWith('status:')))).toEqual([['status:blocked'], ['status:ready']]);
   });
 });
+
+describe('a worker moving its plan from running to verified as it ends', () => {
+  it('is one GraphQL request once the list named the labels: verified added, running removed', async () => {
+    plan(1, 'running');
+    plan(2, 'verified');
+    const gw = client();
+    await gw.planIssues('SPC-001');
+    const from = github.requests.length;
+
+    expect(await gw.moveStatus(1, 'running', 'verified')).toBe('moved');
+
+    expect(github.log(from)).toEqual(['POST /graphql']);
+    expect(github.labelMutations(from)).toEqual(['#1 +status:verified', '#1 -status:running']);
+    expect(github.issue(1).labels.filter((l) => l.startsWith('status:'))).toEqual(['status:verified']);
+  });
+
+  it('leaves a status someone set meanwhile: theirs stands, ours is taken off again', async () => {
+    plan(1, 'running');
+    plan(2, 'verified');
+    const gw = client();
+    await gw.planIssues('SPC-001');
+    // A /harness retry while the plan ran: ready now.
+    github.issue(1).labels = github.issue(1).labels.filter((l) => l !== 'status:running').concat('status:ready');
+    const from = github.requests.length;
+
+    expect(await gw.moveStatus(1, 'running', 'verified')).toBe('changed');
+
+    expect(github.log(from)).toEqual(['POST /graphql', `DELETE ${R}/issues/1/labels/status:verified`]);
+    expect(github.issue(1).labels.filter((l) => l.startsWith('status:'))).toEqual(['status:ready']);
+  });
+});

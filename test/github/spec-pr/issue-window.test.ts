@@ -177,8 +177,13 @@ describe('a spec larger than its issue window', () => {
     const expected = { plans: ids(PLANS.slice(0, 100)), phases: ['01', '02', '03', '04', '05', '06'] };
     const github = repository(PLANS);
     let creates = 0;
-    // The 60th sub-issue write fails (a server error), mid-window: the delivery dies there.
-    github.fail = (method, url) => (method === 'POST' && url.endsWith('/sub_issues') && ++creates === 60 ? 502 : undefined);
+    let dying = false;
+    // The 60th GraphQL request (a plan issue created under its phase's) fails with a server error, mid-window, and so does the
+    // REST create the sync falls back to: the delivery dies there.
+    github.fail = (method, url) => {
+      if (method === 'POST' && url === '/graphql' && ++creates === 60) return (dying = true), 502;
+      return dying && method === 'POST' && url.endsWith('/issues') ? 502 : undefined;
+    };
     await testProbot()
       .receive({ id: 'delivery-1', name: 'pull_request', payload: OPENED } as never)
       .catch(() => undefined);

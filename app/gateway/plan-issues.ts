@@ -1,11 +1,8 @@
 import { matchPlanIssues, type MatchedIssues } from '../engine/forge/match-issues.js';
-import { isStatusLabel, LABEL_PLAN, phaseLabel, specLabel, statusLabel, type StatusValue } from '../engine/forge/names.js';
-
-/** What every status label's name starts with (names.ts, statusLabel). */
-const STATUS_PREFIX = statusLabel('ready').slice(0, statusLabel('ready').indexOf(':') + 1);
+import { isStatusLabel, LABEL_COLORS, LABEL_PLAN, phaseLabel, specLabel, statusLabel, type StatusValue } from '../engine/forge/names.js';
 import { withStatus } from '../engine/forge/with-status.js';
 import { listIssuesWithLabels, type IssueRecord } from './issues.js';
-import { addLabels, removeLabel } from './labels.js';
+import { addLabels, knowLabels, removeLabel } from './labels.js';
 import type { NodeIds } from './node-ids.js';
 import type { GatewayRequest, Repo } from './request.js';
 
@@ -150,7 +147,7 @@ export async function setStatuses(request: GatewayRequest, repo: Repo, ids: Node
   const pending = writes.filter((w) => w.issueId !== undefined && w.add.length + w.remove.length > 0);
   // Labels no answer named yet (an App just started, a first execute): one query learns them when that saves requests.
   const unknown = pending.filter((w) => [...w.add, ...w.remove].some((l) => ids.label(l) === undefined));
-  if (unknown.reduce((n, w) => n + w.add.length + w.remove.length, 0) > 2) await learnStatusLabels(request, repo, ids);
+  if (unknown.reduce((n, w) => n + w.add.length + w.remove.length, 0) > 2) await knowLabels(request, repo, ids, unknown.flatMap((w) => [...w.add, ...w.remove]), LABEL_COLORS);
   const byGraphQL = pending.filter((w) => [...w.add, ...w.remove].every((l) => ids.label(l) !== undefined));
   const restWrites = byGraphQL.reduce((n, w) => n + w.add.length + w.remove.length, 0);
   const byRest = new Set(writes.filter((w) => !byGraphQL.includes(w) || restWrites <= 1));
@@ -161,20 +158,6 @@ export async function setStatuses(request: GatewayRequest, repo: Repo, ids: Node
   }
   for (const w of writes) if (byRest.has(w)) await setStatus(request, repo, w.move.issue, w.move.status);
   return moves.map((m) => withStatus(m.issue.labels, m.status));
-}
-
-/**
- * The status labels' node ids, in one GraphQL query (labels whose name holds `status:`, 100 at
- * most: harness has six). A failure leaves them unknown, and the writes go by REST.
- */
-async function learnStatusLabels(request: GatewayRequest, repo: Repo, ids: NodeIds): Promise<void> {
-  const query = `query StatusLabels($owner: String!, $name: String!) {\n  repository(owner: $owner, name: $name) { labels(first: 100, query: "${STATUS_PREFIX}") { nodes { id name } } }\n}`;
-  try {
-    const { data } = (await request('POST /graphql', { query, variables: { owner: repo.owner, name: repo.repo } })) as { data: { data?: { repository?: { labels?: { nodes?: { id?: unknown; name?: unknown }[] } } } } };
-    for (const node of data.data?.repository?.labels?.nodes ?? []) if (typeof node.name === 'string' && typeof node.id === 'string') ids.seeLabel(node.name, node.id);
-  } catch {
-    // Unknown they stay: REST names labels by name.
-  }
 }
 
 /** One GraphQL request for `writes`; the writes GitHub did not make. */

@@ -119,7 +119,7 @@ describe('a round\'s status writes, after the list it read', () => {
     await gw.setStatuses([1, 2, 3].map((n) => ({ issue: read(n), status: 'ready' as const })));
 
     expect(github.log(from)).toEqual(['POST /graphql', 'POST /graphql']);
-    expect((github.requests[from]!.body as { query: string }).query).toMatch(/^query StatusLabels/);
+    expect((github.requests[from]!.body as { query: string }).query).toMatch(/^query Labels/);
     expect(github.labelMutations(from)).toEqual(['#1 +status:ready', '#2 +status:ready', '#3 +status:ready']);
   });
 

@@ -829,11 +829,6 @@ export class FakeGitHub {
                 const binary = obj.bytes.includes(0);
                 return { __typename: 'Blob', oid, byteSize: obj.bytes.length, isBinary: binary, isTruncated: false, text: binary ? null : new TextDecoder().decode(obj.bytes) };
               },
-              // Labels whose name holds `query`, as GitHub's search of a repository's labels finds them.
-              labels: ({ first, query }: { first?: number; query?: string }) => {
-                const found = this.labels.filter((l) => l.name.toLowerCase().includes((query ?? '').toLowerCase()));
-                return { nodes: found.slice(0, first ?? 100).map((l) => ({ id: labelNodeId(l.name), name: l.name })), totalCount: found.length };
-              },
             },
       createLabel: ({ input }: { input: { repositoryId: string; name: string; color: string; description?: string } }) => {
         sameRepository(input.repositoryId);

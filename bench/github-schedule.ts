@@ -113,12 +113,14 @@ function issuesFor(spec: Spec, texts: Map<string, string>, states: Map<string, P
       id: 10_000 + i,
       number: i + 1,
       title: desired.title,
-      // As the spec-PR sync writes it: the spec PR (#2) whose status comment rounds refresh.
-      body: withMarkerRecord(desired.body, 'pr', String(SPEC_PR)),
+      // As the spec-PR sync writes it: the spec PR (#2) whose status comment rounds refresh; a merged plan's closed with the App's record of its PR.
+      body: withMarkerRecord(withMarkerRecord(desired.body, 'pr', String(SPEC_PR)), 'verified', state.closed ? String(5_000 + i) : undefined),
+      // As GitHub lists issues: each with its GraphQL node id, and each label with its own (a round's status writes name them).
+      node_id: `I_${10_000 + i}`,
       html_url: `https://github.com/${OWNER}/${REPO}/issues/${i + 1}`,
       state: state.closed ? 'closed' : 'open',
       state_reason: state.closed ? 'completed' : null,
-      labels: labels.map((name) => ({ name })),
+      labels: labels.map((name) => ({ name, node_id: `LA_${name}` })),
       // Opened by the App, as the sync opens them: an issue anyone else opened is not a plan's.
       user: { login: 'harness[bot]', type: 'Bot' },
     };
@@ -144,11 +146,11 @@ function statusCommentBefore(spec: string, issues: ReturnType<typeof issuesFor>)
 function fakeGitHub(issues: ReturnType<typeof issuesFor>, claimedPhases: string[], spec: string): Counted {
   let comment = statusCommentBefore(spec, issues);
   const counted: Counted = { reads: 0, writes: 0, requests: [] };
-  const count = (method: string, uri: string) => {
-    // A GraphQL query (who the token is) reads; it is a POST only because GraphQL always is.
-    if (method === 'GET' || uri === '/graphql') counted.reads++;
+  const count = (method: string, uri: string, query?: string) => {
+    // A GraphQL query (who the token is, the labels' ids) reads; it is a POST only because GraphQL always is. A mutation writes.
+    if (method === 'GET' || (uri === '/graphql' && !/^\s*mutation\b/.test(query ?? ''))) counted.reads++;
     else counted.writes++;
-    counted.requests.push(`${method} ${decodeURIComponent(uri.split('?')[0]!)}`);
+    counted.requests.push(`${method} ${decodeURIComponent(uri.split('?')[0]!)}${uri === '/graphql' && /^\s*mutation\b/.test(query ?? '') ? ' (mutation)' : ''}`);
   };
   const repo = `/repos/${OWNER}/${REPO}`;
   nock(API)
@@ -171,6 +173,8 @@ function fakeGitHub(issues: ReturnType<typeof issuesFor>, claimedPhases: string[
         return [200, issues.slice((page - 1) * perPage, page * perPage), headers];
       }
       if (path === `${repo}/issues/${SPEC_PR}/comments`) return [200, [{ id: COMMENT_ID, user: { login: 'harness[bot]', type: 'Bot' }, body: comment }]];
+      // A verified plan's merged PR, which the round looks for where the record is missing (verified-record.ts): none here.
+      if (path === `${repo}/pulls`) return [200, []];
       if (path === `${repo}/git/ref/heads/main`) return [200, { ref: 'refs/heads/main', object: { sha: BASE_SHA, type: 'commit' } }];
       if (path.startsWith(`${repo}/git/matching-refs/heads/harness/${spec}/phase-`)) {
         return [200, claimedPhases.map((ph) => ({ ref: `refs/heads/harness/${spec}/phase-${ph}`, object: { sha: BASE_SHA } }))];
@@ -179,10 +183,18 @@ function fakeGitHub(issues: ReturnType<typeof issuesFor>, claimedPhases: string[
     })
     .post(/.*/)
     .reply((uri, body) => {
-      count('POST', uri);
+      const query = uri === '/graphql' ? String((body as { query?: unknown }).query ?? '') : undefined;
+      count('POST', uri, query);
       if (uri.endsWith('/dispatches')) return [204, ''];
       // Who the token belongs to (the status comment is trusted only when the App's bot wrote it).
-      if (uri === '/graphql') return [200, { data: { viewer: { login: 'harness[bot]' } } }];
+      if (uri === '/graphql') {
+        // A round's status writes together (gateway setStatuses): every aliased label mutation done, as GitHub answers them.
+        const variables = ((body as { variables?: Record<string, string> }).variables ?? {}) as Record<string, string>;
+        // The labels' ids by name (labels.ts, knowLabels), as GitHub's node ids are: opaque, stable.
+        if (/^query Labels/.test(query!)) return [200, { data: { repository: { id: 'R_bench', ...Object.fromEntries([...query!.matchAll(/(\w+): label\(name: \$(\w+)\)/g)].map((m) => [m[1], { id: `LA_${variables[m[2]!]}`, name: variables[m[2]!] }])) } } }];
+        if (/^\s*mutation\b/.test(query!)) return [200, { data: Object.fromEntries([...query!.matchAll(/(\w+): (?:add|remove)Labels\w*\(/g)].map((m) => [m[1], { clientMutationId: null }])) }];
+        return [200, { data: { viewer: { login: 'harness[bot]' } } }];
+      }
       // POST /issues/{n}/labels answers with the issue's labels; the round reads nothing from it.
       if (/\/issues\/\d+\/labels$/.test(uri)) return [200, ((body as { labels: string[] }).labels ?? []).map((name) => ({ name }))];
       if (uri.endsWith('/check-runs')) return [201, { id: 1, ...(body as object), external_id: null, conclusion: null, output: { title: null, summary: null, annotations_count: 0 } }];
@@ -273,7 +285,8 @@ export const schedulingRound: Section = async (log) => {
         if (!reads.has(scenario.name)) reads.set(scenario.name, new Map());
         reads.get(scenario.name)!.set(plans, counted.reads);
         // Status writes: the label added (POST …/labels) and the old one removed (DELETE …/labels/{name}).
-        const labelWrites = counted.requests.filter((r) => /^(PATCH|POST|DELETE) \/repos\/[^/]+\/[^/]+\/issues\/\d+(\/labels(\/.+)?)?$/.test(r)).length;
+        // Status writes: REST's label requests, or the round's one GraphQL request for them all (gateway setStatuses).
+        const labelWrites = counted.requests.filter((r) => /^(PATCH|POST|DELETE) \/repos\/[^/]+\/[^/]+\/issues\/\d+(\/labels(\/.+)?)?$/.test(r) || r === 'POST /graphql (mutation)').length;
         // "other writes": per plan started, the claim, the dispatch and the check run; and the status comment when it changed.
         rows.push({
           section: S,

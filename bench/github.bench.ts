@@ -124,9 +124,9 @@ const specPullRequestSync: Section = async (log) => {
   const S = 'spec PR sync';
 
   let editedBlobReads: number | undefined;
-  let underParent = 0;
-  let labelRequests = 0;
-  let labelRequestsWithout = 0;
+  let underParent: number | undefined;
+  let labelRequests: number | undefined;
+  let labelRequestsWithout: number | undefined;
   nock.disableNetConnect();
   const run = async (dependencies: FakeGitHub['dependencies']) => {
     // A new repository, and an App that has read nothing of it yet.
@@ -183,13 +183,13 @@ const specPullRequestSync: Section = async (log) => {
   const targets: Target[] = [
     {
       name: `first sync: at most one write per plan plus a constant (${SHAPE.plans} + ${FIRST_SYNC_CONSTANT}), and one per 25 labels it makes, dependency and sub-issue writes apart`,
-      met: nonDependency(first) <= SHAPE.plans + FIRST_SYNC_CONSTANT + labelRequests,
-      detail: `${first['issue writes']} issue + ${first['other writes']} other writes = ${nonDependency(first)}, of which ${labelRequests} made the labels GraphQL names by id (25 a request); and ${first['dependency writes']} dependency writes, one per edge (${SHAPE.edges} edges): GitHub has no batch form, so these are on top of the target`,
+      met: nonDependency(first) <= SHAPE.plans + FIRST_SYNC_CONSTANT + (labelRequests ?? 0),
+      detail: `${first['issue writes']} issue + ${first['other writes']} other writes = ${nonDependency(first)}, of which ${labelRequests ?? 0} made the labels GraphQL names by id (25 a request); and ${first['dependency writes']} dependency writes, one per edge (${SHAPE.edges} edges): GitHub has no batch form, so these are on top of the target`,
     },
     {
       name: 'first sync: every plan issue a sub-issue, at no request of its own (created under its parent: GraphQL createIssue with parentIssueId)',
       met: underParent === SHAPE.plans && first['sub-issue writes'] === 0,
-      detail: `${underParent} plan issues created under their parent for ${SHAPE.plans} plans; ${first['sub-issue writes']} sub-issue writes`,
+      detail: `${underParent ?? 0} plan issues created under their parent for ${SHAPE.plans} plans; ${first['sub-issue writes']} sub-issue writes`,
     },
     ...[redelivery, reopened].map((r) => ({
       name: `${r.scenario}: no write, at most ${RESYNC_MAX_READS} reads`,
@@ -208,8 +208,8 @@ const specPullRequestSync: Section = async (log) => {
     },
     {
       name: 'first sync without native dependencies: still one write per plan plus a constant',
-      met: nonDependency(firstWithout) <= SHAPE.plans + FIRST_SYNC_CONSTANT + labelRequestsWithout + 1 && firstWithout['dependency writes'] <= 2,
-      detail: `${nonDependency(firstWithout)} issue and other writes (${labelRequestsWithout} of them making labels, one PATCH correcting the record of the issue whose link was refused), ${firstWithout['dependency writes']} dependency writes (those that learn they are unavailable)`,
+      met: nonDependency(firstWithout) <= SHAPE.plans + FIRST_SYNC_CONSTANT + (labelRequestsWithout ?? 0) + 1 && firstWithout['dependency writes'] <= 2,
+      detail: `${nonDependency(firstWithout)} issue and other writes (${labelRequestsWithout ?? 0} of them making labels, one PATCH correcting the record of the issue whose link was refused), ${firstWithout['dependency writes']} dependency writes (those that learn they are unavailable)`,
     },
   ];
   return {

@@ -2,7 +2,7 @@ import { expectedDurations, type EstimatedPlan } from '../core/schedule/expected
 import { searchPriority } from '../core/schedule/priority-search.js';
 import { Scheduler } from '../core/schedule/scheduler.js';
 import type { SchedulePlan, ScheduleSpec } from '../core/schedule/layout.js';
-import { comparePlanIds, phaseNumber } from '../core/spec/model.js';
+import { comparePlanIds, phaseNumber, type Spec } from '../core/spec/model.js';
 import { parsePlan } from '../core/spec/plan.js';
 import { PLAN_READING } from '../importers/dialects.js';
 import { isRemoved, planIssueView, type IssueLike } from './plan-issue-view.js';
@@ -62,4 +62,19 @@ export function roundOrder(spec: string, issues: readonly IssueLike[], slots: nu
   const plain = new Scheduler(schedule, { duration });
   if (plain.layout.order.length < estimated.length) return undefined;
   return { priority: searchPriority(schedule, { slots, duration, budget: ROUND_SEARCH_BUDGET, layout: plain.layout }).priority };
+}
+
+/**
+ * The priorities for a whole spec, as the local runner searches them (runScheduler, on each
+ * plan's timeout_minutes), for a spec whose plans have issues a window at a time: a round
+ * that saw only the window's plans would rank them blind to the chains they head in later
+ * phases, which are the ones that decide when the spec ends. Undefined for a cycle.
+ */
+export function specOrder(spec: Spec, slots: number): RoundOrder | undefined {
+  if (spec.plans.length === 0) return undefined;
+  const estimates = expectedDurations(spec.plans, new Map());
+  const duration = (id: string) => estimates.get(id) ?? 1;
+  const plain = new Scheduler(spec, { duration });
+  if (plain.layout.order.length < spec.plans.length) return undefined;
+  return { priority: searchPriority(spec, { slots, duration, budget: ROUND_SEARCH_BUDGET, layout: plain.layout }).priority };
 }

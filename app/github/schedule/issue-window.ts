@@ -10,6 +10,7 @@ import type { IssueRecord } from '../../gateway/issues.js';
 import { appGateway } from '../app-gateway.js';
 import { memoryOf, type AppMemory } from '../app-memory.js';
 import type { SpecFile } from '../../engine/core/spec/text.js';
+import type { Spec } from '../../engine/core/spec/model.js';
 import type { Gateway } from '../../gateway/gateway.js';
 import { readSpecFiles } from '../spec-pr/read-spec.js';
 import { syncPlanIssues } from '../spec-pr/sync-plan-issues.js';
@@ -30,6 +31,27 @@ async function specTree(github: Gateway, memory: AppMemory, tree: string): Promi
   return files;
 }
 
+/**
+ * A windowed spec whole, as its tracking issue records where it was synced from (one list
+ * read; the tree from the App's memory once read): what a round ranks the plans by, those
+ * without issues yet included. Undefined when the record is missing or the spec does not load.
+ */
+export async function windowedSpec(context: Context, spec: string): Promise<{ spec: Spec; tree: string } | undefined> {
+  const github = appGateway(context);
+  const { issue: tracking } = matchSpecIssue(spec, await github.issuesWithLabels([LABEL_SPEC, specLabel(spec)]));
+  const source = parseSpecSource(tracking?.body);
+  if (!source) return undefined;
+  const files = await specTree(github, memoryOf(context), source.tree);
+  const loaded = files ? loadSpec(files, PLAN_READING) : undefined;
+  return loaded?.valid && loaded.spec?.id === spec ? { spec: loaded.spec, tree: source.tree } : undefined;
+}
+
+/** A spec larger than its window, as its plan issues tell with no request: they record its size (`of=`), and fewer have issues. */
+export function isWindowed(issues: readonly { body?: string | null }[]): boolean {
+  const total = Math.max(0, ...issues.map((i) => parseMarker(i.body)?.of ?? 0));
+  return total > 0 && issues.length < total;
+}
+
 /** Done, from the list alone: closed with the App's record of why (verified-record.ts). */
 function isDone(issue: IssueRecord): boolean {
   return issue.state === 'closed' && parseMarker(issue.body)?.verified !== undefined;
@@ -42,9 +64,7 @@ function isDone(issue: IssueRecord): boolean {
  * among them means the scheduler may soon run out of work it can see.
  */
 export function windowNeedsMoving(issues: readonly IssueRecord[], window: number): boolean {
-  const total = Math.max(0, ...issues.map((i) => parseMarker(i.body)?.of ?? 0));
-  if (total === 0 || issues.length >= total) return false;
-  return issues.filter((i) => !isDone(i)).length < window;
+  return isWindowed(issues) && issues.filter((i) => !isDone(i)).length < window;
 }
 
 /**

@@ -7,7 +7,9 @@ import { parse } from 'yaml';
 import { ABORT_ACTION, APPROVE_ACTION, RETRY_ACTION } from '../../../app/engine/forge/check-actions.js';
 import type { StatusValue } from '../../../app/engine/forge/names.js';
 import { phasesToVerify, planRound } from '../../../app/engine/forge/round-plan.js';
-import { roundOrder, roundOrderKey } from '../../../app/engine/forge/round-order.js';
+import { roundOrder, roundOrderKey, specOrder } from '../../../app/engine/forge/round-order.js';
+import { loadSpec } from '../../../app/engine/core/spec/load.js';
+import { specOf } from '../../helpers/spec.js';
 import { SETTLED_BY_APP, workerOutcome } from '../../../app/engine/forge/worker-outcome.js';
 import { parseTargetBranch, parseWorkerRunTitle } from '../../../app/engine/forge/worker-target.js';
 import { CheckActionError, checkActions } from '../../../app/gateway/check-runs.js';
@@ -824,6 +826,30 @@ describe('the round decision (pure)', () => {
     expect(planRound({ spec: SPEC, slots: 2, issues: three }).dispatch.map((p) => p.plan)).toEqual(['01-01', '01-02']);
     const order = roundOrder(SPEC, three, 2);
     expect(planRound({ spec: SPEC, slots: 2, issues: three, ...(order ? { order } : {}) }).dispatch.map((p) => p.plan).sort()).toEqual(['01-01', '01-03']);
+  });
+
+  it('ranks a spec larger than its issue window whole: the plan that heads a chain into later phases goes first, which the window alone cannot see', () => {
+    // Phase 01 has issues; phases 02 and 03 come later. 01-01 is short, but 02-01 and 03-01 wait for it, one after the other.
+    const window = issues([
+      { number: 11, plan: '01-01', status: 'ready', timeout: 30 },
+      { number: 12, plan: '01-02', status: 'ready', timeout: 60 },
+      { number: 13, plan: '01-03', status: 'ready', timeout: 60 },
+    ]);
+    const timeout = (m: number) => `timeout_minutes: ${m}`;
+    const whole = loadSpec(
+      specOf([
+        { id: '01-01', extra: timeout(30) },
+        { id: '01-02', extra: timeout(60) },
+        { id: '01-03', extra: timeout(60) },
+        { id: '02-01', dependsOn: ['01-01'], extra: timeout(60) },
+        { id: '03-01', dependsOn: ['02-01'], extra: timeout(60) },
+      ]),
+    ).spec!;
+    const seen = roundOrder(SPEC, window, 2)!;
+    const ranked = specOrder(whole, 2)!;
+    // Seen alone, the window's longest plans go first, and the chain starts an hour late; ranked whole, it starts at once.
+    expect(planRound({ spec: SPEC, slots: 2, issues: window, order: seen }).dispatch.map((p) => p.plan).sort()).toEqual(['01-02', '01-03']);
+    expect(planRound({ spec: SPEC, slots: 2, issues: window, order: ranked }).dispatch.map((p) => p.plan)).toContain('01-01');
   });
 
   it("keys a round's order by what it depends on: statuses change nothing, a plan's text (its hash) or needs do", () => {

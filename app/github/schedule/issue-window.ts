@@ -5,7 +5,7 @@ import { PLAN_READING } from '../../engine/importers/dialects.js';
 import { issueWindowSize } from '../../engine/forge/issue-window.js';
 import { LABEL_SPEC, specLabel } from '../../engine/forge/names.js';
 import { parseMarker } from '../../engine/forge/plan-issue.js';
-import { matchSpecIssue, parseSpecSource } from '../../engine/forge/spec-issue.js';
+import { matchSpecIssue, parseSpecSource, type SpecSource } from '../../engine/forge/spec-issue.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import { appGateway } from '../app-gateway.js';
 import { memoryOf, type AppMemory } from '../app-memory.js';
@@ -31,19 +31,47 @@ async function specTree(github: Gateway, memory: AppMemory, tree: string): Promi
   return files;
 }
 
+/** What a spec's tracking issue records it was synced from, and that spec read: looked up once per delivery (recordedSpec). */
+interface RecordedSpec {
+  source: SpecSource;
+  files?: readonly SpecFile[];
+  spec?: Spec;
+}
+
+const recorded = new WeakMap<Context, Map<string, Promise<RecordedSpec | undefined>>>();
+
 /**
- * A windowed spec whole, as its tracking issue records where it was synced from (one list
- * read; the tree from the App's memory once read): what a round ranks the plans by, those
- * without issues yet included. Undefined when the record is missing or the spec does not load.
+ * The spec as its tracking issue records where it was synced from (one list read; the tree from
+ * the App's memory once read), once per delivery: a round that moves the window and then ranks
+ * the plans asks for it twice. `spec` is undefined when the recorded tree does not load as this
+ * spec; the whole is undefined when there is no record.
+ */
+function recordedSpec(context: Context, spec: string): Promise<RecordedSpec | undefined> {
+  let specs = recorded.get(context);
+  if (!specs) recorded.set(context, (specs = new Map()));
+  let found = specs.get(spec);
+  if (!found) {
+    found = (async () => {
+      const github = appGateway(context);
+      const { issue: tracking } = matchSpecIssue(spec, await github.issuesWithLabels([LABEL_SPEC, specLabel(spec)]));
+      const source = parseSpecSource(tracking?.body);
+      if (!source) return undefined;
+      const files = await specTree(github, memoryOf(context), source.tree);
+      const loaded = files ? loadSpec(files, PLAN_READING) : undefined;
+      return { source, ...(files ? { files } : {}), ...(loaded?.valid && loaded.spec?.id === spec ? { spec: loaded.spec } : {}) };
+    })();
+    specs.set(spec, found);
+  }
+  return found;
+}
+
+/**
+ * A windowed spec whole (recordedSpec): what a round ranks the plans by, those without issues
+ * yet included. Undefined when the record is missing or the spec does not load.
  */
 export async function windowedSpec(context: Context, spec: string): Promise<{ spec: Spec; tree: string } | undefined> {
-  const github = appGateway(context);
-  const { issue: tracking } = matchSpecIssue(spec, await github.issuesWithLabels([LABEL_SPEC, specLabel(spec)]));
-  const source = parseSpecSource(tracking?.body);
-  if (!source) return undefined;
-  const files = await specTree(github, memoryOf(context), source.tree);
-  const loaded = files ? loadSpec(files, PLAN_READING) : undefined;
-  return loaded?.valid && loaded.spec?.id === spec ? { spec: loaded.spec, tree: source.tree } : undefined;
+  const found = await recordedSpec(context, spec);
+  return found?.spec ? { spec: found.spec, tree: found.source.tree } : undefined;
 }
 
 /** A spec larger than its window, as its plan issues tell with no request: they record its size (`of=`), and fewer have issues. */
@@ -81,18 +109,16 @@ export async function moveIssueWindow(context: Context, spec: string, issues: re
   const window = issueWindowSize(config);
   if (!windowNeedsMoving(issues, window)) return undefined;
   const github = appGateway(context);
-  const { issue: tracking } = matchSpecIssue(spec, await github.issuesWithLabels([LABEL_SPEC, specLabel(spec)]));
-  const source = parseSpecSource(tracking?.body);
-  if (!source) return undefined;
-  const files = await specTree(github, memoryOf(context), source.tree);
-  const loaded = files ? loadSpec(files, PLAN_READING) : undefined;
-  if (!files || !loaded?.valid || loaded.spec?.id !== spec) {
+  const found = await recordedSpec(context, spec);
+  if (!found) return undefined;
+  const { source, files, spec: loaded } = found;
+  if (!files || !loaded) {
     context.log.warn(`${spec}: the spec its tracking issue records (tree ${source.tree}) does not load, so its issue window stays where it is until the spec's pull request syncs again`);
     return undefined;
   }
   const sync = {
     github,
-    spec: loaded.spec,
+    spec: loaded,
     planTexts: new Map(files.map((f) => [f.path, decoder.decode(f.bytes)])),
     specPath: source.specPath,
     blobBase: source.blobBase,
@@ -102,6 +128,6 @@ export async function moveIssueWindow(context: Context, spec: string, issues: re
   };
   let synced = await syncPlanIssues({ ...sync, issues: await github.planIssues(spec) });
   if (synced.tally.created.length > 0) synced = await syncPlanIssues({ ...sync, issues: await github.planIssues(spec) });
-  context.log.info(`${spec}: issue window moved on, ${synced.tally.window?.issued ?? synced.issues.size} of ${loaded.spec.plans.length} plans have issues`);
+  context.log.info(`${spec}: issue window moved on, ${synced.tally.window?.issued ?? synced.issues.size} of ${loaded.plans.length} plans have issues`);
   return [...synced.issues.values()];
 }

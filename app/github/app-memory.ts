@@ -2,7 +2,7 @@ import type { SpecFile } from '../engine/core/spec/text.js';
 import type { Context, Probot } from 'probot';
 import { ConditionalCache } from '../gateway/conditional.js';
 import { LimitPacer, type LimitWait } from '../gateway/limit-model.js';
-import type { RoundOrder } from '../engine/forge/round-order.js';
+import type { RoundOrder, SpecOrder } from '../engine/forge/round-order.js';
 import { realClock, requestsPerHour, type Clock } from '../gateway/pacer.js';
 
 /**
@@ -33,6 +33,8 @@ export class AppMemory {
   readonly scannedBlobs = new Map<string, readonly { rule: string; line: number }[]>();
   /** The priorities a round starts plans by (engine/forge/round-order.ts), by what they depend on: searched once per window of issues; the last few kept. */
   readonly roundOrders = new Map<string, RoundOrder | undefined>();
+  /** A windowed spec's whole order (round-order.ts, specOrder) by spec, slots and tree (schedule/issue-window.ts): a tree never changes; the last few kept. */
+  readonly specOrders = new Map<string, SpecOrder | undefined>();
   /** A large spec's files by its directory's Git tree (schedule/issue-window.ts): a tree never changes; the last few kept. */
   readonly specTrees = new Map<string, readonly SpecFile[]>();
   /** Labels' GraphQL node ids per installation and repository (gateway/node-ids.ts): a status write batched in one GraphQL request names labels by them. */

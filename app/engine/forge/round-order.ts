@@ -1,6 +1,7 @@
 import { expectedDurations, type EstimatedPlan } from '../core/schedule/expected-durations.js';
 import { searchPriority } from '../core/schedule/priority-search.js';
 import { Scheduler } from '../core/schedule/scheduler.js';
+import { runSchedule } from '../core/schedule/run-schedule.js';
 import type { SchedulePlan, ScheduleSpec } from '../core/schedule/layout.js';
 import { comparePlanIds, phaseNumber, type Spec } from '../core/spec/model.js';
 import { parsePlan } from '../core/spec/plan.js';
@@ -64,17 +65,32 @@ export function roundOrder(spec: string, issues: readonly IssueLike[], slots: nu
   return { priority: searchPriority(schedule, { slots, duration, budget: ROUND_SEARCH_BUDGET, layout: plain.layout }).priority };
 }
 
+/** A whole spec's ranking (specOrder): the round's priorities, and the order its plans get issues in. */
+export interface SpecOrder extends RoundOrder {
+  /**
+   * Every plan, in the order a run of the spec on these priorities and each plan's
+   * timeout_minutes starts them: what the scheduler will want next comes first, so a spec
+   * larger than its issue window gets its issues in this order (issue-window.ts). A plan
+   * comes after every plan it needs.
+   */
+  starts: readonly string[];
+}
+
 /**
  * The priorities for a whole spec, as the local runner searches them (runScheduler, on each
  * plan's timeout_minutes), for a spec whose plans have issues a window at a time: a round
  * that saw only the window's plans would rank them blind to the chains they head in later
- * phases, which are the ones that decide when the spec ends. Undefined for a cycle.
+ * phases, which are the ones that decide when the spec ends. With them, the order a run on
+ * those estimates starts the plans in. Undefined for a cycle.
  */
-export function specOrder(spec: Spec, slots: number): RoundOrder | undefined {
+export function specOrder(spec: Spec, slots: number): SpecOrder | undefined {
   if (spec.plans.length === 0) return undefined;
   const estimates = expectedDurations(spec.plans, new Map());
   const duration = (id: string) => estimates.get(id) ?? 1;
   const plain = new Scheduler(spec, { duration });
   if (plain.layout.order.length < spec.plans.length) return undefined;
-  return { priority: searchPriority(spec, { slots, duration, budget: ROUND_SEARCH_BUDGET, layout: plain.layout }).priority };
+  const { priority } = searchPriority(spec, { slots, duration, budget: ROUND_SEARCH_BUDGET, layout: plain.layout });
+  const ranked = new Scheduler(spec, { from: { layout: plain.layout, priority: Float64Array.from(spec.plans, (p) => priority.get(p.id)!) } });
+  const starts = runSchedule(ranked, Math.max(1, slots), (i) => duration(plain.layout.graph.ids[i]!)).schedule.map((e) => e.plan);
+  return { priority, starts };
 }

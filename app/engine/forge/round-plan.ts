@@ -31,6 +31,12 @@ export interface RoundInput {
    * plan's timeout_minutes); the conflict-aware rule alone when left out.
    */
   order?: RoundOrder;
+  /**
+   * Phases some of whose plans have no issue yet (a spec larger than its issue window: its
+   * plans get issues in the order the scheduler starts them, so a phase may be partly issued),
+   * or `all` when the round cannot tell: none of them is complete, whatever its issued plans.
+   */
+  partialPhases?: ReadonlySet<string> | 'all';
 }
 
 export interface Relabel {
@@ -58,6 +64,10 @@ export interface RoundPlan {
   /** Plans holding a slot: running or at a checkpoint. */
   active: number;
   freeSlots: number;
+}
+
+function isPartial(partial: RoundInput['partialPhases'], phase: string): boolean {
+  return partial === 'all' || (partial?.has(phase) ?? false);
 }
 
 /** Queued: `/harness execute` gave it a status and no worker has taken it yet. */
@@ -173,7 +183,7 @@ export function planRound(input: RoundInput): RoundPlan {
     blocked,
     unknownNeeds,
     phases,
-    completePhases: phases.filter((ph) => plans.every((p) => p.phase !== ph || isSatisfied(p))),
+    completePhases: phases.filter((ph) => !isPartial(input.partialPhases, ph) && plans.every((p) => p.phase !== ph || isSatisfied(p))),
     active,
     freeSlots,
   };

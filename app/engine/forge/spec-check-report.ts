@@ -107,7 +107,7 @@ function syncLines(sync: SyncTally): string[] {
     lines.push(`GitHub links at most ${DEPENDENCY_LINKS_PER_KIND} issues of one kind (blocked by, blocking) to an issue: ${d.capped} more ${d.capped === 1 ? 'dependency is' : 'dependencies are'} not mirrored, and the issues concerned say so; the \`needs:\` labels carry every one.`);
   }
   const w = sync.window;
-  if (w) lines.push(`Issue window: ${w.issued} of ${w.total} plans have issues, through phase ${w.through}; the next phases get theirs as plans finish (\`issue_window\`).`);
+  if (w) lines.push(`Issue window: ${w.issued} of ${w.total} plans have issues, the first the scheduler will start (reaching phase ${w.through}); the others get theirs as plans finish (\`issue_window\`).`);
   const ph = sync.phases;
   if (ph && ph.created.length + ph.updated.length + ph.duplicates.length > 0) {
     const parts = [ph.created.length > 0 ? `${ph.created.length} created` : '', ph.updated.length > 0 ? `${ph.updated.length} updated` : '', ph.duplicates.length > 0 ? `${ph.duplicates.length} duplicates closed` : ''].filter(Boolean);

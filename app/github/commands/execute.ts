@@ -2,6 +2,7 @@ import { describeTarget, targetToken, type Command } from '../../engine/forge/co
 import type { PlanIssueView } from '../../engine/forge/plan-issue-view.js';
 import { queuePlans } from '../../engine/forge/queue-plans.js';
 import { scopePlans } from '../../engine/forge/scope-plans.js';
+import { issueAsked } from '../schedule/issue-window.js';
 import { scheduleRound } from '../schedule/round.js';
 import { resolveSpec, roundBase, type Invocation } from './invocation.js';
 import { issuesNow, planIssues, setStatuses } from './plan-issues.js';
@@ -14,13 +15,21 @@ function names(views: readonly PlanIssueView[]): string {
  * `/harness execute <all|PP|PP-NN>` (docs/github-flow.md, 2): every scoped plan without a
  * status is queued, `status:ready` when what it needs is verified, else `status:blocked`; then
  * a scheduling round starts what can run. Plans already queued, running, verified or failed
- * keep their status, so the command can be repeated safely.
+ * keep their status, so the command can be repeated safely. On a spec larger than its issue
+ * window, the plans a phase or plan target names get their issues first, with every plan they
+ * need (issueAsked); `all` queues the plans with issues, and the window queues the rest as it
+ * brings them.
  */
 export async function execute(inv: Invocation, command: Extract<Command, { name: 'execute' }>): Promise<string> {
   const choice = await resolveSpec(inv, command.spec, (spec) => `/harness execute ${spec}/${targetToken(command.target)}`);
   if (!choice.ok) return `I could not run that: ${choice.message}.`;
   const { spec } = choice;
-  const issues = await planIssues(inv, spec);
+  let issues = await planIssues(inv, spec);
+  // A spec larger than its issue window: the plans named (a phase, a plan) get their issues now, with those they need.
+  const { target } = command;
+  if (target.kind !== 'all' && (await issueAsked(inv.context, spec, issues.records, await inv.config(), (p) => (target.kind === 'phase' ? p.phase === target.phase : p.id === target.plan)))) {
+    issues = await planIssues(inv, spec);
+  }
   const scoped = scopePlans(spec, issues.views, command.target);
   if (!scoped.ok) return `I could not run that: ${scoped.message}.`;
 

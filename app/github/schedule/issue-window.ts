@@ -2,7 +2,8 @@ import type { Context } from 'probot';
 import type { HarnessConfig } from '../../engine/core/config/schema.js';
 import { loadSpec } from '../../engine/core/spec/load.js';
 import { PLAN_READING } from '../../engine/importers/dialects.js';
-import { issueWindowSize } from '../../engine/forge/issue-window.js';
+import { issueWindowSize, partialPhases, windowSlack } from '../../engine/forge/issue-window.js';
+import { specOrder, type SpecOrder } from '../../engine/forge/round-order.js';
 import { LABEL_SPEC, specLabel } from '../../engine/forge/names.js';
 import { parseMarker } from '../../engine/forge/plan-issue.js';
 import { matchSpecIssue, parseSpecSource, type SpecSource } from '../../engine/forge/spec-issue.js';
@@ -65,13 +66,47 @@ function recordedSpec(context: Context, spec: string): Promise<RecordedSpec | un
   return found;
 }
 
+/** Whole-spec orders the App keeps searched (memory.specOrders): a few large specs at once, as their trees. */
+const SPEC_ORDERS_KEPT = SPEC_TREES_KEPT;
+
+/**
+ * A windowed spec's order (round-order.ts, specOrder): searched once per tree it was synced from
+ * and number of slots, then kept in the App's memory, for the rounds that rank its plans and
+ * the moves that bring its next issues.
+ */
+export function wholeSpecOrder(context: Context, spec: Spec, tree: string, slots: number): SpecOrder | undefined {
+  const memory = memoryOf(context);
+  const key = `${spec.id}|${slots}|tree:${tree}`;
+  if (!memory.specOrders.has(key)) {
+    memory.specOrders.set(key, specOrder(spec, slots));
+    if (memory.specOrders.size > SPEC_ORDERS_KEPT) memory.specOrders.delete(memory.specOrders.keys().next().value!);
+  }
+  return memory.specOrders.get(key);
+}
+
 /**
  * A windowed spec whole (recordedSpec): what a round ranks the plans by, those without issues
- * yet included. Undefined when the record is missing or the spec does not load.
+ * yet included, and which phases have plans without issues. Undefined when the record is
+ * missing or the spec does not load.
  */
-export async function windowedSpec(context: Context, spec: string): Promise<{ spec: Spec; tree: string } | undefined> {
+export async function windowedSpec(context: Context, spec: string, slots: number): Promise<{ order?: SpecOrder; spec: Spec } | undefined> {
   const found = await recordedSpec(context, spec);
-  return found?.spec ? { spec: found.spec, tree: found.source.tree } : undefined;
+  if (!found?.spec) return undefined;
+  const order = wholeSpecOrder(context, found.spec, found.source.tree, slots);
+  return { spec: found.spec, ...(order ? { order } : {}) };
+}
+
+/**
+ * The phases a round must not take for complete: for a windowed spec, those with plans that
+ * have no issue yet (read from the spec its tracking issue records); every phase when that spec
+ * cannot be read, since then the round cannot tell. Empty for a spec whose plans all have issues.
+ */
+export async function phasesNotAllIssued(context: Context, spec: string, issues: readonly IssueRecord[], slots: number): Promise<ReadonlySet<string> | 'all'> {
+  if (!isWindowed(issues)) return new Set();
+  const whole = await windowedSpec(context, spec, slots).catch((e: unknown) => void context.log.warn(`${spec}: no phase is taken for complete, the whole spec could not be read: ${String(e)}`));
+  if (!whole) return 'all';
+  const issued = new Set(issues.map((i) => parseMarker(i.body)?.plan).filter((p): p is string => p !== undefined));
+  return partialPhases(whole.spec, (plan) => issued.has(plan));
 }
 
 /** A spec larger than its window, as its plan issues tell with no request: they record its size (`of=`), and fewer have issues. */
@@ -88,26 +123,55 @@ function isDone(issue: IssueRecord): boolean {
 /**
  * Does a spec's issue window need to move on? Told from the plan issues the round read, with no
  * request: a spec larger than its window records its size on its plan issues (`of=`), so fewer
- * issues than that means plans still to come, and fewer than `issue_window` plans not yet done
- * among them means the scheduler may soon run out of work it can see.
+ * issues than that means plans still to come; and when plans finishing have left fewer than
+ * `issue_window` less its slack (a quarter: windowSlack) not yet done among them, the window is
+ * filled again, a batch of plans in one move.
  */
 export function windowNeedsMoving(issues: readonly IssueRecord[], window: number): boolean {
-  return isWindowed(issues) && issues.filter((i) => !isDone(i)).length < window;
+  return isWindowed(issues) && issues.filter((i) => !isDone(i)).length < window - windowSlack(window);
 }
 
 /**
  * Moves a large spec's issue window on from a scheduling round (issue-window.ts), when plans
- * finishing have left fewer than `issue_window` not done among its issues: the spec is read
+ * finishing have left too few not done among its issues (windowNeedsMoving): the spec is read
  * where its tracking issue's marker says it was synced from (the spec directory's Git tree,
- * which no push changes: read once, then kept in the App's memory), and the plan issues synced with the window as it is now, which creates the
- * next phases' issues (queued, when every plan with an issue was). As at a spec PR, a sync that
+ * which no push changes: read once, then kept in the App's memory), and the plan issues synced
+ * with the window as it is now, which creates the issues of the plans the scheduler will start
+ * next (queued, when every plan with an issue was), in the order the App keeps searched for
+ * that tree (wholeSpecOrder). As at a spec PR, a sync that
  * created issues runs once more on a fresh list, so that two rounds moving the window at once
  * converge (the lowest-numbered issue kept, the other closed as a duplicate). Returns each
  * plan's issue after the move, or undefined when the window stays.
  */
 export async function moveIssueWindow(context: Context, spec: string, issues: readonly IssueRecord[], config: HarnessConfig): Promise<IssueRecord[] | undefined> {
-  const window = issueWindowSize(config);
-  if (!windowNeedsMoving(issues, window)) return undefined;
+  if (!windowNeedsMoving(issues, issueWindowSize(config))) return undefined;
+  return syncWindow(context, spec, config, [], 'issue window moved on');
+}
+
+/**
+ * Brings the issues of the plans a command names (`/harness execute PP` or `PP-NN`) and of every
+ * plan they need into being now, for a spec larger than its window whose plans get issues as the
+ * scheduler reaches them: the command can then queue what the person asked for, which the window
+ * may reach only later. Returns each plan's issue after, or undefined when nothing was missing
+ * (no request) or the spec its tracking issue records cannot be read.
+ */
+export async function issueAsked(context: Context, spec: string, issues: readonly IssueRecord[], config: HarnessConfig, asked: (plan: { id: string; phase: string }) => boolean): Promise<IssueRecord[] | undefined> {
+  if (!isWindowed(issues)) return undefined;
+  const found = await recordedSpec(context, spec);
+  const plans = found?.spec?.plans.filter(asked) ?? [];
+  const issued = new Set(issues.map((i) => parseMarker(i.body)?.plan));
+  if (plans.every((p) => issued.has(p.id))) return undefined;
+  return syncWindow(context, spec, config, plans.map((p) => p.id), `issues made for ${plans.length} plans a command named`);
+}
+
+/**
+ * The plan issues of a windowed spec synced with its window as it is now (and the plans `asked`
+ * for): the spec read where its tracking issue's marker says it was synced from, in the order the
+ * App keeps searched for that tree (wholeSpecOrder). As at a spec PR, a sync that created issues
+ * runs once more on a fresh list, so that two deliveries moving the window at once converge (the
+ * lowest-numbered issue kept, the other closed as a duplicate).
+ */
+async function syncWindow(context: Context, spec: string, config: HarnessConfig, asked: readonly string[], what: string): Promise<IssueRecord[] | undefined> {
   const github = appGateway(context);
   const found = await recordedSpec(context, spec);
   if (!found) return undefined;
@@ -123,11 +187,11 @@ export async function moveIssueWindow(context: Context, spec: string, issues: re
     specPath: source.specPath,
     blobBase: source.blobBase,
     pull: source.pull,
-    window,
+    window: { size: issueWindowSize(config), slots: config.slots, order: wholeSpecOrder(context, loaded, source.tree, config.slots)?.starts ?? [], asked },
     tree: source.tree,
   };
   let synced = await syncPlanIssues({ ...sync, issues: await github.planIssues(spec) });
   if (synced.tally.created.length > 0) synced = await syncPlanIssues({ ...sync, issues: await github.planIssues(spec) });
-  context.log.info(`${spec}: issue window moved on, ${synced.tally.window?.issued ?? synced.issues.size} of ${loaded.plans.length} plans have issues`);
+  context.log.info(`${spec}: ${what}, ${synced.tally.window?.issued ?? synced.issues.size} of ${loaded.plans.length} plans have issues`);
   return [...synced.issues.values()];
 }

@@ -4,7 +4,7 @@ import { planBranch, statusLabel, type StatusValue } from '../../engine/forge/na
 import type { IssueLike } from '../../engine/forge/plan-issue-view.js';
 import { parseMarker } from '../../engine/forge/plan-issue.js';
 import { phasesToVerify, planRound, type RoundIssue, type RoundPlan } from '../../engine/forge/round-plan.js';
-import { roundOrder, roundOrderKey, specOrder, type RoundOrder } from '../../engine/forge/round-order.js';
+import { roundOrder, roundOrderKey, type RoundOrder } from '../../engine/forge/round-order.js';
 import { specFromIssues } from '../../engine/forge/spec-from-issues.js';
 import { withStatus } from '../../engine/forge/with-status.js';
 import { parseTargetBranch, targetInput, type WorkerTarget } from '../../engine/forge/worker-target.js';
@@ -20,7 +20,7 @@ import { resumePaused } from './resume-paused.js';
 import { researchAhead } from './research-ahead.js';
 import { defaultBranch } from './repository.js';
 import { confirmVerified } from './verified-record.js';
-import { isWindowed, moveIssueWindow, windowedSpec } from './issue-window.js';
+import { isWindowed, moveIssueWindow, phasesNotAllIssued, windowedSpec } from './issue-window.js';
 
 export interface RoundOptions {
   /** .github/harness.yml as the caller read it in this delivery: saves the request. */
@@ -99,7 +99,9 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   const resumed = await resumePaused(context, spec, listed, base, options.now ?? new Date());
   const issues = listed.map((i) => (resumed.includes(parseMarker(i.body)?.plan ?? '') ? { ...i, labels: withStatus(i.labels, 'running') } : i));
   const likes = issues.map(issueLike);
-  const plan = planRound({ spec, issues: likes, slots: config.slots, ...(await orderFor(context, spec, likes, config.slots)) });
+  // A windowed spec's phases with plans still without issues are not complete, however their issued plans stand.
+  const partial = await phasesNotAllIssued(context, spec, listed, config.slots);
+  const plan = planRound({ spec, issues: likes, slots: config.slots, partialPhases: partial, ...(await orderFor(context, spec, likes, config.slots)) });
   const result: RoundResult = { spec, base, plan, dispatched: [], lost: [], relabelled: [], resumed };
 
   let head: BaseHead | undefined;
@@ -169,10 +171,8 @@ async function orderFor(context: Context, spec: string, issues: readonly IssueLi
   const key = roundOrderKey(spec, issues, slots);
   if (!memory.roundOrders.has(key)) {
     // A spec whose issues come a window at a time is ranked whole (round-order.ts, specOrder): searched once per tree it was synced from.
-    const whole = isWindowed(issues) ? await windowedSpec(context, spec).catch((e: unknown) => void context.log.warn(`${spec}: ranking the window's plans alone, the whole spec could not be read: ${String(e)}`)) : undefined;
-    const treeKey = whole ? `${spec}|${slots}|tree:${whole.tree}` : undefined;
-    if (whole && treeKey && !memory.roundOrders.has(treeKey)) remember(treeKey, specOrder(whole.spec, slots));
-    remember(key, treeKey ? memory.roundOrders.get(treeKey) : roundOrder(spec, issues, slots));
+    const whole = isWindowed(issues) ? await windowedSpec(context, spec, slots).catch((e: unknown) => void context.log.warn(`${spec}: ranking the window's plans alone, the whole spec could not be read: ${String(e)}`)) : undefined;
+    remember(key, whole ? whole.order : roundOrder(spec, issues, slots));
   }
   const order = memory.roundOrders.get(key);
   return order ? { order } : {};

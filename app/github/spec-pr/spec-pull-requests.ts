@@ -1,5 +1,6 @@
 import type { Context, Probot } from 'probot';
 import { issueWindowSize } from '../../engine/forge/issue-window.js';
+import { specOrder } from '../../engine/forge/round-order.js';
 import { SPEC_CHECK } from '../../engine/forge/names.js';
 import { specCheckId } from '../../engine/forge/spec-check-id.js';
 import { specCheckReport, type SpecOutcome } from '../../engine/forge/spec-check-report.js';
@@ -109,7 +110,7 @@ async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<v
     const edges = toSync.reduce((n, l) => n + l.result.spec!.plans.reduce((e, p) => e + p.dependsOn.length, 0), 0);
     const windowed = toSync.some((l) => l.result.spec!.plans.length > issueWindowSize(config));
     const note = windowed
-      ? ` A spec this size gets its plan issues a few phases at a time (\`issue_window\`), the next ones as plans finish, within GitHub's ${CONTENT_WRITES_PER_HOUR} content writes an hour.`
+      ? ` A spec this size gets its plan issues a window at a time (\`issue_window\`), in the order the scheduler will start them, the next ones as plans finish, within GitHub's ${CONTENT_WRITES_PER_HOUR} content writes an hour.`
       : plans + edges > CONTENT_WRITES_PER_HOUR
         ? ` A first sync of this size is over ${CONTENT_WRITES_PER_HOUR} writes, GitHub's hourly allowance for creating content: harness paces them and waits whenever GitHub asks it to, so it takes a while.`
         : '';
@@ -140,7 +141,8 @@ async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<v
           specPath: l.dir.path,
           blobBase: `${context.payload.repository.html_url}/blob/${pr.base.ref}`,
           pull: pr.number,
-          window: issueWindowSize(config),
+          // A spec larger than its window: the order its plans get issues in, searched once for both syncs.
+          window: { size: issueWindowSize(config), slots: config.slots, ...(spec.plans.length > issueWindowSize(config) ? { order: specOrder(spec, config.slots)?.starts ?? [] } : {}) },
           tree: l.dir.tree,
         };
         let synced = await syncPlanIssues({ ...sync, issues: await github.planIssues(spec.id) });

@@ -2,7 +2,8 @@ import { issuePatch, type IssuePatch } from '../../engine/forge/issue-patch.js';
 import { mirroredEdges, withMirroredEdges } from '../../engine/forge/mirrored-edges.js';
 import { isStatusLabel, LABEL_COLORS, STATUS_VALUES, statusLabel } from '../../engine/forge/names.js';
 import { desiredIssue, managedLabels, parseMarker, VERIFIED_BY_SPEC, withMarkerRecord, type ParsedMarker } from '../../engine/forge/plan-issue.js';
-import { issueWindow } from '../../engine/forge/issue-window.js';
+import { issueWindow, withNeeded } from '../../engine/forge/issue-window.js';
+import { specOrder } from '../../engine/forge/round-order.js';
 import { parsePhaseMarker, usesPhaseIssues } from '../../engine/forge/phase-issue.js';
 import { removalNote } from '../../engine/forge/removal-note.js';
 import type { SyncTally } from '../../engine/forge/spec-check-report.js';
@@ -18,10 +19,13 @@ import { actualSubIssues, SubIssueMirror, syncSpecIssue, type SpecIssueSync } fr
 export interface PlanIssueSync {
   github: Gateway;
   /**
-   * `issue_window` (issue-window.ts): a spec of more plans than this gets its plan issues whole
-   * phases at a time, this many not yet done ahead. Unset: every plan's issue at once.
+   * `issue_window` (issue-window.ts): a spec of more plans than `size` gets its plan issues a
+   * window at a time, `size` not yet done ahead, in the order a run of the spec on `slots` would
+   * start them (`order`, round-order.ts specOrder; searched here unless the caller has it).
+   * `asked`: plans a command named (`/harness execute PP`), which get their issues now with
+   * every plan they need (withNeeded). Unset: every plan's issue at once.
    */
-  window?: number;
+  window?: { size: number; slots: number; order?: readonly string[]; asked?: readonly string[] };
   /** The spec directory's Git tree: a windowed spec's tracking issue records it, for the rounds that move the window on. */
   tree?: string;
   spec: Spec;
@@ -71,8 +75,8 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
   const issues = new Map(input.issues.byPlan);
   // Done, as far as the list tells: closed with the App's record of why, or marked done in the spec.
   const done = (id: string) => spec.planById.get(id)?.completed !== undefined || isDone(issues.get(id));
-  const windowed = input.window !== undefined && spec.plans.length > input.window;
-  const inWindow = windowed ? issueWindow(spec, input.window!, done) : undefined;
+  const windowed = input.window !== undefined && spec.plans.length > input.window.size;
+  const inWindow = input.window && windowed ? withNeeded(issueWindow(spec, input.window.size, done, input.window.order ?? specOrder(spec, input.window.slots)?.starts ?? []), spec, input.window.asked ?? []) : undefined;
   const source = windowed && input.tree ? { pull: input.pull, tree: input.tree, specPath: input.specPath, blobBase: input.blobBase } : undefined;
   // The tracking issue first, so that each new plan issue records its parent as it is created.
   const tracking = spec.plans.length > 0 ? await syncSpecIssue(github, { ...input, ...(source ? { source } : {}) }) : undefined;
@@ -114,14 +118,14 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
   const queueNew = windowed && everyIssueQueued(spec, issues);
   const tally: SyncTally = { created: [], updated: [], reopened: [], closed: [], duplicates: [], dependencies: { added: 0, removed: 0, refused: 0, unavailable: false } };
   // Several new issues under a parent: each is created as a sub-issue in one request (gateway createSubIssue), their labels' ids learnt first, all at once.
-  const creating = tracking ? spec.plans.filter((p) => !issues.has(p.id) && (!inWindow || inWindow.has(p.phase))) : [];
+  const creating = tracking ? spec.plans.filter((p) => !issues.has(p.id) && (!inWindow || inWindow.has(p.id))) : [];
   const underParent = creating.length >= SUB_ISSUES_AT_CREATION && (await github.knowLabels([...new Set(creating.flatMap((p) => [...managedLabels(spec.id, p), ...STATUS_VALUES.map(statusLabel)]))]));
 
   for (const index of topologicalOrder(buildGraph(spec.plans)).order) {
     const plan = spec.plans[index]!;
     const actual = issues.get(plan.id);
-    // Past the window, a plan gets its issue when the window reaches its phase.
-    if (!actual && inWindow && !inWindow.has(plan.phase)) continue;
+    // Past the window, a plan gets its issue when the window reaches it.
+    if (!actual && inWindow && !inWindow.has(plan.id)) continue;
     const desired = desiredIssue({
       spec,
       plan,

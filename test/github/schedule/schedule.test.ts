@@ -897,6 +897,15 @@ describe('the round decision (pure)', () => {
     expect(plan.completePhases).toEqual(['01', '02']);
     expect(phasesToVerify(plan, new Set(['01']))).toEqual(['02']);
   });
+
+  it('takes no phase for complete while some of its plans have no issue yet (a windowed spec), nor any when the round cannot tell which', () => {
+    const done = issues([
+      { number: 11, plan: '01-01', status: 'verified', closed: 'completed' },
+      { number: 21, plan: '02-01', status: 'verified', closed: 'completed' },
+    ]);
+    expect(planRound({ spec: SPEC, slots: 4, issues: done, partialPhases: new Set(['02']) }).completePhases).toEqual(['01']);
+    expect(planRound({ spec: SPEC, slots: 4, issues: done, partialPhases: 'all' }).completePhases).toEqual([]);
+  });
 });
 
 describe('what a finished worker run means (pure)', () => {

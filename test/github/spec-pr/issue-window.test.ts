@@ -142,7 +142,30 @@ describe('a spec larger than its issue window', () => {
     expect(github.writes().length).toBeLessThan(CONTENT_WRITES_PER_HOUR);
     const run = github.checkRuns[0]!;
     expect(run.conclusion).toBe('success');
-    expect(run.output.summary).toContain('Issue window: 100 of 300 plans have issues, through phase 02; the next phases get theirs as plans finish (`issue_window`).');
+    expect(run.output.summary).toContain('Issue window: 100 of 300 plans have issues, the first the scheduler will start (reaching phase 02); the others get theirs as plans finish (`issue_window`).');
+  });
+
+  it('follows the order a run starts plans in, not the phases: a long chain through the last phases has its next links in the window', async () => {
+    // The chain 01-01 → 02-01 → … → 06-01 takes 4 hours a link, the other plans half an hour: a run starts each link as the one
+    // before ends, while the other slots go through the short plans, so the chain's links start long before phase 03's other plans.
+    const chained = PLANS.map((p) => (p.id.endsWith('-01') ? { ...p, extra: 'timeout_minutes: 240' } : p));
+    const github = repository(chained);
+    await deliver(OPENED);
+
+    const issued = new Set(planIssues(github).map(planOf));
+    expect(issued.size).toBe(100);
+    for (const link of ['01-01', '02-01', '03-01', '04-01']) expect(issued.has(link)).toBe(true);
+    expect(issued.has('03-02')).toBe(false);
+    // Every plan with an issue finds one for each plan it needs.
+    for (const p of chained.filter((p) => issued.has(p.id))) for (const need of p.dependsOn ?? []) expect(issued.has(need)).toBe(true);
+    // Phase 03's issue holds the one plan of it that has an issue; the rest come as the window reaches them.
+    expect(children(github, phaseIssues(github).get('03')!.number)).toEqual(['03-01']);
+
+    // Its one plan with an issue merged, phase 03 is still not complete: a round starts no verification of it.
+    merged(planIssues(github).find((i) => planOf(i) === '03-01')!, 7);
+    await round('round-1');
+    expect([...github.branches.keys()].filter((b) => b.includes('phase-'))).toEqual([]);
+    expect(github.dispatches.filter((d) => JSON.stringify(d.body).includes('phase-'))).toEqual([]);
   });
 
   it('moves on as plans finish: a round makes the next phase\'s issues, queued when every plan with an issue was, and a round run again makes none', async () => {
@@ -170,6 +193,30 @@ describe('a spec larger than its issue window', () => {
     await round('round-2');
     expect(github.writes(before).filter((w) => w.method === 'POST' && /\/issues$/.test(w.url))).toEqual([]);
     expect(planIssues(github)).toHaveLength(150);
+  });
+
+  it('`/harness execute PP` on a phase the window has not reached makes its issues now, with every plan they need, and queues the phase', async () => {
+    const github = repository(PLANS);
+    github.roles.set('Codertocat', 'admin');
+    await deliver(OPENED);
+    expect(planIssues(github)).toHaveLength(100);
+
+    const comment = webhookExample<Record<string, Record<string, unknown>>>('issue_comment', (p) => p.action === 'created');
+    const spec = tracking(github);
+    comment.issue = { ...comment.issue, number: spec.number, title: spec.title, body: spec.body, labels: spec.labels.map((name) => ({ name })) };
+    delete comment.issue.pull_request;
+    comment.comment = { ...comment.comment, body: `/harness execute ${SPEC}/03`, user: { ...(comment.comment!.user as object), login: 'Codertocat', type: 'User' } };
+    await testProbot().receive({ id: 'execute-1', name: 'issue_comment', payload: comment } as never);
+
+    // Phase 03 needs phase 02, which needs phase 01: those three phases have issues, and no more.
+    expect(planIssues(github).map(planOf).sort()).toEqual(ids(PLANS.slice(0, 150)));
+    // Phase 03 is queued, blocked on what it needs; the phases it needs were not asked for and are not queued.
+    for (const issue of planIssues(github)) {
+      const status = issue.labels.find((l) => l.startsWith('status:'));
+      expect(status).toBe(planOf(issue).startsWith('03-') ? 'status:blocked' : undefined);
+    }
+    const answer = github.comments.at(-1)!.body;
+    expect(answer).toContain('Queued 50 plans of SPC-042, phase 03');
   });
 
   it('converges after a crash mid-window: the next delivery makes the rest, and no plan gets two issues', async () => {

@@ -269,6 +269,8 @@ describe('a spec pull request, first sync', () => {
   it('adds no more sub-issues than GitHub holds under one issue (100): a phase of 103 plans holds 100, spends no request on the rest, and says so; a push that adds a plan tries none', async () => {
     const plans: PlanOptions[] = Array.from({ length: 103 }, (_, i) => ({ id: `01-${String(i + 1).padStart(3, '0')}`, title: `Plan ${i + 1}` }));
     const github = repository(plans);
+    // A window of 200: all 103 plans have issues at once.
+    github.config = 'specs_root: docs/specs\nissue_window: 200\n';
     await deliver(OPENED);
 
     // More plans than one issue holds: the tracking issue (#100) holds the phase's issue (#101), which holds the plans.

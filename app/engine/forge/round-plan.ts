@@ -31,12 +31,6 @@ export interface RoundInput {
    * plan's timeout_minutes); the conflict-aware rule alone when left out.
    */
   order?: RoundOrder;
-  /**
-   * Phases some of whose plans have no issue yet (a spec larger than its issue window: its
-   * plans get issues in the order the scheduler starts them, so a phase may be partly issued),
-   * or `all` when the round cannot tell: none of them is complete, whatever its issued plans.
-   */
-  partialPhases?: ReadonlySet<string> | 'all';
 }
 
 export interface Relabel {
@@ -64,10 +58,6 @@ export interface RoundPlan {
   /** Plans holding a slot: running or at a checkpoint. */
   active: number;
   freeSlots: number;
-}
-
-function isPartial(partial: RoundInput['partialPhases'], phase: string): boolean {
-  return partial === 'all' || (partial?.has(phase) ?? false);
 }
 
 /** Queued: `/harness execute` gave it a status and no worker has taken it yet. */
@@ -183,7 +173,7 @@ export function planRound(input: RoundInput): RoundPlan {
     blocked,
     unknownNeeds,
     phases,
-    completePhases: phases.filter((ph) => !isPartial(input.partialPhases, ph) && plans.every((p) => p.phase !== ph || isSatisfied(p))),
+    completePhases: phases.filter((ph) => plans.every((p) => p.phase !== ph || isSatisfied(p))),
     active,
     freeSlots,
   };
@@ -193,8 +183,11 @@ export function planRound(input: RoundInput): RoundPlan {
  * The phases whose verification to dispatch now: complete, and not claimed by an earlier
  * round (`claimed`: the phases whose branch `harness/<spec>/phase-PP` exists). Each phase is
  * verified once its own plans are, as docs/design.md has it; a phase does not wait for the
- * verification of the one before it, whose outcome only its check run knows.
+ * verification of the one before it, whose outcome only its check run knows. `partial`: the
+ * phases some of whose plans have no issue yet (a spec larger than its issue window gets its
+ * issues in the order the scheduler starts plans, so a phase may be partly issued), or `all`
+ * when the round cannot tell; such a phase is not complete, whatever its issued plans.
  */
-export function phasesToVerify(plan: Pick<RoundPlan, 'completePhases'>, claimed: ReadonlySet<string>): string[] {
-  return plan.completePhases.filter((ph) => !claimed.has(ph));
+export function phasesToVerify(plan: Pick<RoundPlan, 'completePhases'>, claimed: ReadonlySet<string>, partial: ReadonlySet<string> | 'all' = new Set()): string[] {
+  return plan.completePhases.filter((ph) => !claimed.has(ph) && partial !== 'all' && !partial.has(ph));
 }

@@ -8,6 +8,7 @@ import { LABEL_SPEC, specLabel } from '../../engine/forge/names.js';
 import { parseMarker } from '../../engine/forge/plan-issue.js';
 import { matchSpecIssue, parseSpecSource, type SpecSource } from '../../engine/forge/spec-issue.js';
 import type { IssueRecord } from '../../gateway/issues.js';
+import type { SpecIssues } from '../../gateway/plan-issues.js';
 import { appGateway } from '../app-gateway.js';
 import { memoryOf, type AppMemory } from '../app-memory.js';
 import type { SpecFile } from '../../engine/core/spec/text.js';
@@ -140,12 +141,13 @@ export function windowNeedsMoving(issues: readonly IssueRecord[], window: number
  * next (queued, when every plan with an issue was), in the order the App keeps searched for
  * that tree (wholeSpecOrder). As at a spec PR, a sync that
  * created issues runs once more on a fresh list, so that two rounds moving the window at once
- * converge (the lowest-numbered issue kept, the other closed as a duplicate). Returns each
- * plan's issue after the move, or undefined when the window stays.
+ * converge (the lowest-numbered issue kept, the other closed as a duplicate). `listing`: the
+ * spec's issues as the round just read them, which the first sync starts from (no second read).
+ * Returns each plan's issue after the move, or undefined when the window stays.
  */
-export async function moveIssueWindow(context: Context, spec: string, issues: readonly IssueRecord[], config: HarnessConfig): Promise<IssueRecord[] | undefined> {
+export async function moveIssueWindow(context: Context, spec: string, issues: readonly IssueRecord[], config: HarnessConfig, listing?: SpecIssues): Promise<IssueRecord[] | undefined> {
   if (!windowNeedsMoving(issues, issueWindowSize(config))) return undefined;
-  return syncWindow(context, spec, config, [], 'issue window moved on');
+  return syncWindow(context, spec, config, [], 'issue window moved on', listing);
 }
 
 /**
@@ -171,7 +173,7 @@ export async function issueAsked(context: Context, spec: string, issues: readonl
  * runs once more on a fresh list, so that two deliveries moving the window at once converge (the
  * lowest-numbered issue kept, the other closed as a duplicate).
  */
-async function syncWindow(context: Context, spec: string, config: HarnessConfig, asked: readonly string[], what: string): Promise<IssueRecord[] | undefined> {
+async function syncWindow(context: Context, spec: string, config: HarnessConfig, asked: readonly string[], what: string, listing?: SpecIssues): Promise<IssueRecord[] | undefined> {
   const github = appGateway(context);
   const found = await recordedSpec(context, spec);
   if (!found) return undefined;
@@ -190,7 +192,7 @@ async function syncWindow(context: Context, spec: string, config: HarnessConfig,
     window: { size: issueWindowSize(config), slots: config.slots, order: wholeSpecOrder(context, loaded, source.tree, config.slots)?.starts ?? [], asked },
     tree: source.tree,
   };
-  let synced = await syncPlanIssues({ ...sync, issues: await github.planIssues(spec) });
+  let synced = await syncPlanIssues({ ...sync, issues: listing ?? (await github.planIssues(spec)) });
   if (synced.tally.created.length > 0) synced = await syncPlanIssues({ ...sync, issues: await github.planIssues(spec) });
   context.log.info(`${spec}: ${what}, ${synced.tally.window?.issued ?? synced.issues.size} of ${loaded.plans.length} plans have issues`);
   return [...synced.issues.values()];

@@ -91,17 +91,19 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   const config = options.config ?? (await loadConfig(context)).config;
   // Each plan's issue as the gateway resolves them (one list read), unless the caller has them.
   // The mirror corrected where it claims a plan done without the App's record (verified-record.ts): no request otherwise.
-  const confirmed = await confirmVerified(context, spec, options.issues ?? [...(await github.planIssues(spec)).byPlan.values()]);
+  const read = options.issues ? undefined : await github.planIssues(spec);
+  const found = options.issues ?? [...read!.byPlan.values()];
+  const confirmed = await confirmVerified(context, spec, found);
+  // The list as read, for a window that moves on, unless a record was corrected meanwhile.
+  const listing = read && confirmed.every((issue, i) => issue === found[i]) ? read : undefined;
   // A large spec's plan issues come a window at a time: plans finishing move it on (issue-window.ts); no request otherwise.
-  const listed = (await moveIssueWindow(context, spec, confirmed, config)) ?? confirmed;
+  const listed = (await moveIssueWindow(context, spec, confirmed, config, listing)) ?? confirmed;
   const base = options.base ?? defaultBranch(context);
   // Resumed first, so that the decision counts them as running (they hold their slots).
   const resumed = await resumePaused(context, spec, listed, base, options.now ?? new Date());
   const issues = listed.map((i) => (resumed.includes(parseMarker(i.body)?.plan ?? '') ? { ...i, labels: withStatus(i.labels, 'running') } : i));
   const likes = issues.map(issueLike);
-  // A windowed spec's phases with plans still without issues are not complete, however their issued plans stand.
-  const partial = await phasesNotAllIssued(context, spec, listed, config.slots);
-  const plan = planRound({ spec, issues: likes, slots: config.slots, partialPhases: partial, ...(await orderFor(context, spec, likes, config.slots)) });
+  const plan = planRound({ spec, issues: likes, slots: config.slots, ...(await orderFor(context, spec, likes, config.slots)) });
   const result: RoundResult = { spec, base, plan, dispatched: [], lost: [], relabelled: [], resumed };
 
   let head: BaseHead | undefined;
@@ -138,7 +140,10 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
     if (plan.active === 0 && result.dispatched.length === 0) {
       for (const phase of await recoverPhaseClaims(context, spec, plan.completePhases, claimed, options.now ?? new Date())) claimed.delete(phase);
     }
-    for (const phase of phasesToVerify(plan, new Set(claimed.keys()))) await start({ kind: 'phase', spec, phase });
+    const unclaimed = phasesToVerify(plan, new Set(claimed.keys()));
+    // A windowed spec's phase with plans still without issues is not complete (read only when some phase would be verified).
+    const partial = unclaimed.length > 0 ? await phasesNotAllIssued(context, spec, listed, config.slots) : undefined;
+    for (const phase of phasesToVerify(plan, new Set(claimed.keys()), partial)) await start({ kind: 'phase', spec, phase });
   }
   // Slots no plan can use research the next phases (research-ahead.ts, researchesAhead).
   await researchAhead(context, config, spec, plan, baseHead);

@@ -903,8 +903,9 @@ describe('the round decision (pure)', () => {
       { number: 11, plan: '01-01', status: 'verified', closed: 'completed' },
       { number: 21, plan: '02-01', status: 'verified', closed: 'completed' },
     ]);
-    expect(planRound({ spec: SPEC, slots: 4, issues: done, partialPhases: new Set(['02']) }).completePhases).toEqual(['01']);
-    expect(planRound({ spec: SPEC, slots: 4, issues: done, partialPhases: 'all' }).completePhases).toEqual([]);
+    const plan = planRound({ spec: SPEC, slots: 4, issues: done });
+    expect(phasesToVerify(plan, new Set(), new Set(['02']))).toEqual(['01']);
+    expect(phasesToVerify(plan, new Set(), 'all')).toEqual([]);
   });
 });
 

@@ -54,11 +54,15 @@ function toIssue(r: RawIssue): IssueRecord {
 }
 
 /**
- * GET /repos/{owner}/{repo}/issues?labels=a,b&state=all&per_page=100, every page: the issues
- * carrying all of `labels`. The endpoint lists pull requests too; those are left out.
+ * GET /repos/{owner}/{repo}/issues?labels=a,b&state=all&direction=asc&per_page=100, every page:
+ * the issues carrying all of `labels`, oldest first. Oldest first keeps each page's issues where
+ * they were as new issues come (they go on the last page), so a page whose issues all stand as
+ * they did answers 304 to its conditional read, which GitHub does not count: a large spec's
+ * finished plans, read again at every round, cost nothing. The endpoint lists pull requests
+ * too; those are left out.
  */
 export async function listIssuesWithLabels(request: GatewayRequest, repo: Repo, labels: readonly string[]): Promise<IssueRecord[]> {
-  const all = await paginate<RawIssue>(request, 'GET /repos/{owner}/{repo}/issues', { ...repo, labels: labels.join(','), state: 'all', per_page: PAGE_SIZE });
+  const all = await paginate<RawIssue>(request, 'GET /repos/{owner}/{repo}/issues', { ...repo, labels: labels.join(','), state: 'all', direction: 'asc', per_page: PAGE_SIZE });
   return all.filter((i) => i.pull_request === undefined).map(toIssue);
 }
 

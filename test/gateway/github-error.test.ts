@@ -135,7 +135,7 @@ describe('rate limits, GitHub\'s own failures, and what is no HTTP failure', () 
   });
 
   it('a 5xx is GitHub\'s failure: no hint but trying again, and a person reads only GitHub\'s reason', async () => {
-    scope = nock('https://api.github.com').get(`${R}/issues`).query({ labels: 'harness:plan,spec:SPC-007', state: 'all', per_page: '100' }).reply(502, { message: 'Server Error' });
+    scope = nock('https://api.github.com').get(`${R}/issues`).query({ labels: 'harness:plan,spec:SPC-007', state: 'all', direction: 'asc', per_page: '100' }).reply(502, { message: 'Server Error' });
 
     const e = await failure(github('app').planIssues('SPC-007'));
 

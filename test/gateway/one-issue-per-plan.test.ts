@@ -35,7 +35,7 @@ const PLANS: PlanOptions[] = [
   { id: '01-01', title: 'Reset tokens' },
   { id: '01-02', title: 'Reset endpoint', dependsOn: ['01-01'] },
 ];
-const SPEC_ISSUES = `GET ${R}/issues?labels=harness:plan,spec:SPC-042&state=all&per_page=100`;
+const SPEC_ISSUES = `GET ${R}/issues?labels=harness:plan,spec:SPC-042&state=all&direction=asc&per_page=100`;
 
 function files(plans: PlanOptions[]): Record<string, string | Uint8Array> {
   return { 'README.md': '# Hello\n', ...specAt(DIR, specOf(plans)) };

@@ -56,18 +56,18 @@ function api(): nock.Scope {
 
 describe('lists, page after page', () => {
   it('follows Link: rel="next" until a page has none, and leaves pull requests out of the issue list', async () => {
-    const query = 'labels=harness%3Aplan%2Cspec%3ASPC-007&state=all&per_page=100';
+    const query = 'labels=harness%3Aplan%2Cspec%3ASPC-007&state=all&direction=asc&per_page=100';
     api()
       .get(`${R}/issues`)
-      .query({ labels: 'harness:plan,spec:SPC-007', state: 'all', per_page: '100' })
+      .query({ labels: 'harness:plan,spec:SPC-007', state: 'all', direction: 'asc', per_page: '100' })
       .reply(200, [issue(12, '01-02'), { ...issue(11, '01-01'), pull_request: { url: 'x' } }], next(`${R}/issues`, `${query}&page=2`))
       .get(`${R}/issues`)
-      .query({ labels: 'harness:plan,spec:SPC-007', state: 'all', per_page: '100', page: '2' })
+      .query({ labels: 'harness:plan,spec:SPC-007', state: 'all', direction: 'asc', per_page: '100', page: '2' })
       .reply(200, [issue(10, '01-01')]);
 
     const { listed, byPlan } = await github().planIssues('SPC-007');
 
-    expect(requests).toEqual([`GET ${R}/issues?labels=harness:plan,spec:SPC-007&state=all&per_page=100`, `GET ${R}/issues?labels=harness:plan,spec:SPC-007&state=all&per_page=100&page=2`]);
+    expect(requests).toEqual([`GET ${R}/issues?labels=harness:plan,spec:SPC-007&state=all&direction=asc&per_page=100`, `GET ${R}/issues?labels=harness:plan,spec:SPC-007&state=all&direction=asc&per_page=100&page=2`]);
     expect(listed.map((i) => i.number)).toEqual([12, 10]);
     expect([...byPlan].map(([plan, i]) => [plan, i.number])).toEqual([
       ['01-02', 12],

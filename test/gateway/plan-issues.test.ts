@@ -14,7 +14,7 @@ import { testOctokit } from '../helpers/octokit.js';
 
 const API = 'https://api.github.com';
 const R = '/repos/octo-org/widgets';
-const LIST = { labels: 'harness:plan,spec:SPC-007', state: 'all', per_page: '100' };
+const LIST = { labels: 'harness:plan,spec:SPC-007', state: 'all', direction: 'asc', per_page: '100' };
 
 function github(): Gateway {
   return gateway(testOctokit().request, { owner: 'octo-org', repo: 'widgets' }, 'app');

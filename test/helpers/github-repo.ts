@@ -554,7 +554,8 @@ export class FakeGitHub {
         .filter((i) => wanted.every((l) => i.labels.includes(l)) && (state === 'all' || i.state === state))
         // since: "only show results that were last updated after the given time"; an issue the fake never saw written counts as old.
         .filter((i) => query.since === undefined || (i.updated_at !== undefined && i.updated_at > query.since))
-        .sort((a, b) => b.number - a.number);
+        // sort=created (the default), direction desc unless asked: newest first, as GitHub lists them.
+        .sort((a, b) => (query.direction === 'asc' ? a.number - b.number : b.number - a.number));
       return this.page(url, found.map((i) => this.issueJson(i)));
     }
     if (route === 'POST /issues') {

@@ -60,8 +60,8 @@ export function workerRequests(r: WorkerRequests): nock.Scope {
   };
   const phase = `phase:${r.phase ?? '01'}`;
   const inPhase = r.issues.filter((i) => ((i as { labels?: { name: string }[] }).labels ?? []).some((l) => l.name === phase));
-  const scope = api().get(`${REPO_PATH}/issues`).query({ labels: `harness:plan,spec:${r.spec},${phase}`, state: 'all', per_page: '100' }).reply(200, inPhase);
-  if (r.wholeSpec) scope.get(`${REPO_PATH}/issues`).query({ labels: `harness:plan,spec:${r.spec}`, state: 'all', per_page: '100' }).reply(200, r.issues);
+  const scope = api().get(`${REPO_PATH}/issues`).query({ labels: `harness:plan,spec:${r.spec},${phase}`, state: 'all', direction: 'asc', per_page: '100' }).reply(200, inPhase);
+  if (r.wholeSpec) scope.get(`${REPO_PATH}/issues`).query({ labels: `harness:plan,spec:${r.spec}`, state: 'all', direction: 'asc', per_page: '100' }).reply(200, r.issues);
   if (r.comments) scope.get(`${REPO_PATH}/issues/${r.comments.issue}/comments`).query({ per_page: '100' }).reply(200, r.comments.answer);
   if (r.ask) {
     const issue = `${REPO_PATH}/issues/${r.ask.issue}`;

@@ -75,7 +75,7 @@ describe('harness mcp --repo, with a person\'s token', () => {
 
   it('lists the specs from their plan issues, each plan with its status and the spec PR', async () => {
     const { text, data } = await mcp.call('harness_github_specs');
-    expect(fake.log(from)).toEqual([`GET ${API}/issues?labels=harness:plan&state=all&per_page=100`]);
+    expect(fake.log(from)).toEqual([`GET ${API}/issues?labels=harness:plan&state=all&direction=asc&per_page=100`]);
     expect(data).toEqual({
       repository: `${OWNER}/${REPO}`,
       specs: [
@@ -102,7 +102,7 @@ describe('harness mcp --repo, with a person\'s token', () => {
   it('executes by commenting /harness execute on the spec PR, for the App to act on', async () => {
     const { text, isError } = await mcp.call('harness_github_execute', { spec: 'SPC-007', target: '2' });
     expect(isError).toBe(false);
-    expect(fake.log(from)).toEqual([`GET ${API}/issues?labels=harness:plan,spec:SPC-007&state=all&per_page=100`, `POST ${API}/issues/7/comments`]);
+    expect(fake.log(from)).toEqual([`GET ${API}/issues?labels=harness:plan,spec:SPC-007&state=all&direction=asc&per_page=100`, `POST ${API}/issues/7/comments`]);
     expect(fake.writes(from).map((w) => w.body)).toEqual([{ body: '/harness execute SPC-007/02' }]);
     expect(text).toContain('Posted `/harness execute SPC-007/02` on spec PR #7');
   });
@@ -128,7 +128,7 @@ describe('harness mcp --repo, with a person\'s token', () => {
   it('lists the checkpoints: the worker\'s question and the check run waiting for a person', async () => {
     const { text, data } = await mcp.call('harness_github_checkpoints');
     expect(fake.log(from)).toEqual([
-      `GET ${API}/issues?labels=harness:plan&state=all&per_page=100`,
+      `GET ${API}/issues?labels=harness:plan&state=all&direction=asc&per_page=100`,
       `GET ${API}/issues/101/comments?per_page=100`,
       `GET ${API}/commits/harness/SPC-007/01-01/check-runs?check_name=harness / plan 01-01`,
     ]);
@@ -150,7 +150,7 @@ describe('harness mcp --repo, with a person\'s token', () => {
   it('answers by commenting /harness respond on the plan issue', async () => {
     const { text, isError } = await mcp.call('harness_github_respond', { spec: 'SPC-007', plan: '01-01', answer: 'file' });
     expect(isError).toBe(false);
-    expect(fake.log(from)).toEqual([`GET ${API}/issues?labels=harness:plan,spec:SPC-007&state=all&per_page=100`, `POST ${API}/issues/101/comments`]);
+    expect(fake.log(from)).toEqual([`GET ${API}/issues?labels=harness:plan,spec:SPC-007&state=all&direction=asc&per_page=100`, `POST ${API}/issues/101/comments`]);
     expect(fake.writes(from).map((w) => w.body)).toEqual([{ body: '/harness respond SPC-007/01-01 file' }]);
     expect(text).toContain('Posted `/harness respond SPC-007/01-01 file` on #101');
   });

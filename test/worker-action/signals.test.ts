@@ -116,7 +116,7 @@ describe('the worker\'s signals PR', () => {
     expect(first.outcome.result).toBe('verified');
     const created = github.branches.get(SIGNALS)!;
     expect(github.log(first.from)).toEqual([
-      `GET ${R}/issues?labels=harness:plan,spec:${SPEC},phase:01&state=all&per_page=100`,
+      `GET ${R}/issues?labels=harness:plan,spec:${SPEC},phase:01&state=all&direction=asc&per_page=100`,
       `GET ${R}/issues/3/comments?per_page=100`,
       // The worker's own check run for the plan, in progress (issue 8).
       `POST ${R}/check-runs`,
@@ -154,7 +154,7 @@ describe('the worker\'s signals PR', () => {
     const second = await job(LEAKING, 102);
     expect(second.outcome.result).toBe('failed');
     expect(github.log(second.from)).toEqual([
-      `GET ${R}/issues?labels=harness:plan,spec:${SPEC},phase:01&state=all&per_page=100`,
+      `GET ${R}/issues?labels=harness:plan,spec:${SPEC},phase:01&state=all&direction=asc&per_page=100`,
       `GET ${R}/issues/4/comments?per_page=100`,
       `POST ${R}/check-runs`,
       `GET ${R}/git/ref/heads/${SIGNALS}`,

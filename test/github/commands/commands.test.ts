@@ -146,7 +146,7 @@ function role(scope: nock.Scope, login: string, roleName: string, flags = FLAGS[
 }
 
 function listed(scope: nock.Scope, issues: unknown[], repo = REPO): void {
-  scope.get(`${repo}/issues`).query({ labels: `harness:plan,spec:${SPEC}`, state: 'all', per_page: '100' }).reply(200, issues);
+  scope.get(`${repo}/issues`).query({ labels: `harness:plan,spec:${SPEC}`, state: 'all', direction: 'asc', per_page: '100' }).reply(200, issues);
 }
 
 /** The reply: a comment on the issue, captured so the test can read it. */

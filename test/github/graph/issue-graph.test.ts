@@ -39,7 +39,7 @@ const OPENED = webhookExample<PullRequestPayload>('pull_request', (p) => p.actio
 const HEAD = OPENED.pull_request.head.sha;
 const BASE = OPENED.pull_request.base.sha;
 const SPEC_PR = OPENED.pull_request.number;
-const SPEC_ISSUES = `GET ${R}/issues?labels=harness:plan,spec:SPC-042&state=all&per_page=100`;
+const SPEC_ISSUES = `GET ${R}/issues?labels=harness:plan,spec:SPC-042&state=all&direction=asc&per_page=100`;
 
 const WRITER = { login: 'octo-writer', type: 'User' };
 const READER = { login: 'octo-reader', type: 'User' };

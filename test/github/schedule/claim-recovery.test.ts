@@ -57,7 +57,7 @@ describe('claim-then-crash', () => {
 
     expect(github.log()).toEqual([
       `GET ${R}/contents/.github/harness.yml`,
-      `GET ${R}/issues?labels=harness:plan,spec:${SPEC}&state=all&per_page=100`,
+      `GET ${R}/issues?labels=harness:plan,spec:${SPEC}&state=all&direction=asc&per_page=100`,
       `GET ${R}/git/ref/heads/master`,
       `POST ${R}/git/refs`,
       `GET ${R}/actions/workflows/harness-worker.yml/runs?status=queued&per_page=100`,

@@ -54,7 +54,7 @@ describe('rounds on unchanged issues', () => {
     await testProbot().receive(round('second'));
 
     const reads = github.requests.slice(before).map((r, i) => `${r.method} ${r.url} ${github.statuses[before + i]}`);
-    expect(reads).toEqual([`GET ${R}/contents/.github/harness.yml 304`, `GET ${R}/issues?labels=harness:plan,spec:${SPEC}&state=all&per_page=100 304`]);
+    expect(reads).toEqual([`GET ${R}/contents/.github/harness.yml 304`, `GET ${R}/issues?labels=harness:plan,spec:${SPEC}&state=all&direction=asc&per_page=100 304`]);
   });
 
   it('read in full what changed meanwhile, and act on it', async () => {

@@ -126,7 +126,7 @@ function mockConfig(scope: nock.Scope, slots: number, more = ''): void {
 }
 
 function mockIssues(scope: nock.Scope, plans: PlanFixture[]): void {
-  scope.get(`${R}/issues`).query({ labels: `harness:plan,spec:${SPEC}`, state: 'all', per_page: '100' }).reply(200, plans.map(planIssue));
+  scope.get(`${R}/issues`).query({ labels: `harness:plan,spec:${SPEC}`, state: 'all', direction: 'asc', per_page: '100' }).reply(200, plans.map(planIssue));
 }
 
 function mockBaseHead(scope: nock.Scope): void {

@@ -89,12 +89,12 @@ function discovery(head: string, tree: string, blobs: number): unknown[] {
   ];
 }
 
-const SPEC_ISSUES = `GET ${R}/issues?labels=harness:plan,spec:SPC-042&state=all&per_page=100`;
+const SPEC_ISSUES = `GET ${R}/issues?labels=harness:plan,spec:SPC-042&state=all&direction=asc&per_page=100`;
 /** The one read that says whether any of a spec's issues changed since the sync's check run completed. */
 const changedSince = (spec: string) => expect.stringMatching(new RegExp(`^GET ${R}/issues\\?labels=harness:plan,spec:${spec}&state=all&since=\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z&per_page=1$`));
 const LABELS = ['harness:plan', 'status:ready', 'status:running', 'status:blocked', 'status:checkpoint', 'status:verified', 'status:failed', 'harness:phase-failed'];
 
-const SPEC_TRACKING = `GET ${R}/issues?labels=harness:spec,spec:SPC-042&state=all&per_page=100`;
+const SPEC_TRACKING = `GET ${R}/issues?labels=harness:spec,spec:SPC-042&state=all&direction=asc&per_page=100`;
 
 /**
  * A plan issue's marker line; `pr` is the spec PR it records (its status comment is the one
@@ -322,7 +322,7 @@ describe('a spec pull request, synced again', () => {
       .query({ check_name: 'harness / spec' })
       .reply(200, { total_count: 1, check_runs: check })
       .get(`${R}/issues`)
-      .query({ labels: 'harness:plan,spec:SPC-042', state: 'all', per_page: '100' })
+      .query({ labels: 'harness:plan,spec:SPC-042', state: 'all', direction: 'asc', per_page: '100' })
       .reply(200, issues);
     await deliver(pullRequest('reopened'), 'delivery-2');
     expect(scope.pendingMocks()).toEqual([]);

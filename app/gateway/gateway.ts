@@ -18,7 +18,7 @@ import { openKnowledgePr, type KnowledgePr } from './knowledge-pr.js';
 import { openKnowledgePulls, type OpenKnowledgePull } from './knowledge-pulls.js';
 import { addLabels, createLabel, knowLabels, listLabels, removeLabel, type Label } from './labels.js';
 import { repositoryRole } from './permissions.js';
-import { listSpecIssues, moveStatus, setStatuses, type SpecIssues, specIssuesChangedSince, type StatusMove } from './plan-issues.js';
+import { listSpecIssues, listSpecIssuesSince, moveStatus, setStatuses, type SpecIssues, specIssuesChangedSince, type StatusMove } from './plan-issues.js';
 import { NodeIds } from './node-ids.js';
 import {
   createPullRequest,
@@ -63,6 +63,8 @@ export interface Gateway {
 
   /** The spec's plan issues, each plan's own resolved by matchPlanIssues; with `phase`, that phase's only (plan-issues.ts). */
   planIssues(spec: string, phase?: string): Promise<SpecIssues>;
+  /** `before` with the spec's issues updated at or after `since` read again (listSpecIssuesSince): one page where a listing is many. */
+  planIssuesSince(spec: string, before: SpecIssues, since: string): Promise<SpecIssues>;
   /** Has any plan issue of the spec been updated since then (plan-issues.ts)? One request, whatever the spec's size. */
   specIssuesChangedSince(spec: string, since: string): Promise<boolean>;
   createIssue(issue: { title: string; body: string; labels: string[] }): Promise<IssueRecord>;
@@ -213,6 +215,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
   return {
     repo,
     planIssues: (spec, phase) => listSpecIssues(r, repo, spec, phase),
+    planIssuesSince: (spec, before, since) => listSpecIssuesSince(r, repo, spec, before, since),
     specIssuesChangedSince: (spec, since) => specIssuesChangedSince(r, repo, spec, since),
     createIssue: (issue) => createIssue(r, repo, issue),
     createSubIssue: async (issue, parent) => {

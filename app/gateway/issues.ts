@@ -58,11 +58,11 @@ function toIssue(r: RawIssue): IssueRecord {
  * the issues carrying all of `labels`, oldest first. Oldest first keeps each page's issues where
  * they were as new issues come (they go on the last page), so a page whose issues all stand as
  * they did answers 304 to its conditional read, which GitHub does not count: a large spec's
- * finished plans, read again at every round, cost nothing. The endpoint lists pull requests
- * too; those are left out.
+ * finished plans, read again at every round, cost nothing. With `since` (ISO 8601), only the
+ * issues updated at or after it. The endpoint lists pull requests too; those are left out.
  */
-export async function listIssuesWithLabels(request: GatewayRequest, repo: Repo, labels: readonly string[]): Promise<IssueRecord[]> {
-  const all = await paginate<RawIssue>(request, 'GET /repos/{owner}/{repo}/issues', { ...repo, labels: labels.join(','), state: 'all', direction: 'asc', per_page: PAGE_SIZE });
+export async function listIssuesWithLabels(request: GatewayRequest, repo: Repo, labels: readonly string[], since?: string): Promise<IssueRecord[]> {
+  const all = await paginate<RawIssue>(request, 'GET /repos/{owner}/{repo}/issues', { ...repo, labels: labels.join(','), state: 'all', ...(since === undefined ? {} : { since }), direction: 'asc', per_page: PAGE_SIZE });
   return all.filter((i) => i.pull_request === undefined).map(toIssue);
 }
 

@@ -32,6 +32,22 @@ export async function listSpecIssues(request: GatewayRequest, repo: Repo, spec: 
 }
 
 /**
+ * A spec's issues as `before` listed them, with those updated at or after `since` (ISO 8601)
+ * read again: `GET …/issues?labels=…&state=all&since=…`, one page for the few issues a sync
+ * just created or changed where the whole list of a 1,000-plan spec is ten. What `before` held
+ * is kept unless read again; what is new is added; the plan rule (matchPlanIssues) picks each
+ * plan's issue from the whole. For a caller that listed the spec itself just before and needs
+ * to see what it and anyone else wrote since (a sync that created issues, looking for
+ * duplicates a concurrent delivery made); an issue deleted outright meanwhile is not seen.
+ */
+export async function listSpecIssuesSince(request: GatewayRequest, repo: Repo, spec: string, before: SpecIssues, since: string): Promise<SpecIssues> {
+  const recent = (await listIssuesWithLabels(request, repo, [LABEL_PLAN, specLabel(spec)], since)).filter((i) => i.authorType === 'Bot');
+  const fresh = new Map(recent.map((i) => [i.number, i]));
+  const listed = [...before.listed.map((i) => fresh.get(i.number) ?? i), ...recent.filter((i) => !before.listed.some((b) => b.number === i.number))].sort((a, b) => a.number - b.number);
+  return { listed, ...matchPlanIssues(spec, listed) };
+}
+
+/**
  * Has any of a spec's plan issues changed since `since` (ISO 8601)? One request: GET
  * /repos/{owner}/{repo}/issues?labels=harness:plan,spec:<id>&state=all&since=<since>&per_page=1,
  * which lists only issues updated at or after that time. No: the issues are as they were then,

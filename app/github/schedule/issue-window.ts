@@ -19,6 +19,9 @@ import { syncPlanIssues } from '../spec-pr/sync-plan-issues.js';
 
 const decoder = new TextDecoder();
 
+/** How far before a window's sync its second look starts (syncWindow): more than any clock skew between the App and GitHub, and than a round takes to reach the move. */
+const SINCE_MARGIN_MS = 120_000;
+
 /** Spec trees the App keeps read (memory.specTrees): a few large specs moving their windows at once. */
 const SPEC_TREES_KEPT = 4;
 
@@ -139,10 +142,9 @@ export function windowNeedsMoving(issues: readonly IssueRecord[], window: number
  * which no push changes: read once, then kept in the App's memory), and the plan issues synced
  * with the window as it is now, which creates the issues of the plans the scheduler will start
  * next (queued, when every plan with an issue was), in the order the App keeps searched for
- * that tree (wholeSpecOrder). As at a spec PR, a sync that
- * created issues runs once more on a fresh list, so that two rounds moving the window at once
- * converge (the lowest-numbered issue kept, the other closed as a duplicate). `listing`: the
- * spec's issues as the round just read them, which the first sync starts from (no second read).
+ * that tree (wholeSpecOrder; syncWindow, which converges with a concurrent move). `listing`:
+ * the spec's issues as the round just read them, which the first sync starts from (no second
+ * read).
  * Returns each plan's issue after the move, or undefined when the window stays.
  */
 export async function moveIssueWindow(context: Context, spec: string, issues: readonly IssueRecord[], config: HarnessConfig, listing?: SpecIssues): Promise<IssueRecord[] | undefined> {
@@ -170,8 +172,10 @@ export async function issueAsked(context: Context, spec: string, issues: readonl
  * The plan issues of a windowed spec synced with its window as it is now (and the plans `asked`
  * for): the spec read where its tracking issue's marker says it was synced from, in the order the
  * App keeps searched for that tree (wholeSpecOrder). As at a spec PR, a sync that created issues
- * runs once more on a fresh list, so that two deliveries moving the window at once converge (the
- * lowest-numbered issue kept, the other closed as a duplicate).
+ * runs once more, on the list with every issue updated since a little before it read again
+ * (planIssuesSince: one page, where the whole list of a 1,000-plan spec is ten), so that two
+ * deliveries moving the window at once converge (the lowest-numbered issue kept, the other
+ * closed as a duplicate).
  */
 async function syncWindow(context: Context, spec: string, config: HarnessConfig, asked: readonly string[], what: string, listing?: SpecIssues): Promise<IssueRecord[] | undefined> {
   const github = appGateway(context);
@@ -192,8 +196,12 @@ async function syncWindow(context: Context, spec: string, config: HarnessConfig,
     window: { size: issueWindowSize(config), slots: config.slots, order: wholeSpecOrder(context, loaded, source.tree, config.slots)?.starts ?? [], asked },
     tree: source.tree,
   };
-  let synced = await syncPlanIssues({ ...sync, issues: listing ?? (await github.planIssues(spec)) });
-  if (synced.tally.created.length > 0) synced = await syncPlanIssues({ ...sync, issues: await github.planIssues(spec) });
+  const before = listing ?? (await github.planIssues(spec));
+  // Ours and GitHub's clocks may differ a little: everything updated since a while before this sync counts as new.
+  const since = new Date(Date.now() - SINCE_MARGIN_MS).toISOString();
+  let synced = await syncPlanIssues({ ...sync, issues: before });
+  // Looking for what a concurrent delivery created meanwhile: only the issues updated since, read again (a page where the list is ten).
+  if (synced.tally.created.length > 0) synced = await syncPlanIssues({ ...sync, issues: await github.planIssuesSince(spec, before, since) });
   context.log.info(`${spec}: ${what}, ${synced.tally.window?.issued ?? synced.issues.size} of ${loaded.plans.length} plans have issues`);
   return [...synced.issues.values()];
 }

@@ -177,8 +177,17 @@ describe('a spec larger than its issue window', () => {
       else issue.labels.push('status:ready');
     }
 
+    // All that an hour ago: the move's second look reads only what changed since.
+    for (const issue of github.issues) issue.updated_at = new Date(Date.now() - 3_600_000).toISOString();
+    const atMove = github.requests.length;
     await round('round-1');
     expect(planIssues(github).map(planOf)).toEqual(ids(PLANS.slice(0, 150)));
+    // The round's list read once, in full; after creating, only the issues updated since a little before the move are read again.
+    const lists = github.requests.slice(atMove).filter((r) => r.method === 'GET' && r.url.startsWith(`/repos/Codertocat/Hello-World/issues?labels=harness:plan,spec:${SPEC}&`));
+    expect(lists.map((r) => r.url.replace(/since=[^&]+/, 'since=…'))).toEqual([
+      `/repos/Codertocat/Hello-World/issues?labels=harness:plan,spec:${SPEC}&state=all&direction=asc&per_page=100`,
+      `/repos/Codertocat/Hello-World/issues?labels=harness:plan,spec:${SPEC}&state=all&since=…&direction=asc&per_page=100`,
+    ]);
     const phases = phaseIssues(github);
     expect(children(github, phases.get('03')!.number)).toEqual(ids(PLANS.slice(100, 150)));
     expect(children(github, phases.get('04')!.number)).toEqual([]);
@@ -217,6 +226,28 @@ describe('a spec larger than its issue window', () => {
     }
     const answer = github.comments.at(-1)!.body;
     expect(answer).toContain('Queued 50 plans of SPC-042, phase 03');
+  });
+
+  it('converges with a delivery that moved the window at the same time: the issue it made for the same plan is closed as a duplicate', async () => {
+    const github = repository(PLANS);
+    await deliver(OPENED);
+    for (const issue of planIssues(github)) {
+      if (planOf(issue).startsWith('01-')) merged(issue, 7);
+      else issue.labels.push('status:ready');
+    }
+    // Another delivery's move lands while this one's is under way: its issue for the last plan this one created, seen by the second look.
+    let theirs: FakeIssue | undefined;
+    github.beforeServe = (method, url) => {
+      if (theirs || method !== 'GET' || !url.includes('since=')) return;
+      const ours = planIssues(github).at(-1)!;
+      theirs = { ...ours, id: 990_001, number: 990, labels: [...ours.labels], updated_at: github.now().toISOString() };
+      github.issues.push(theirs);
+    };
+    await round('round-1');
+
+    expect(theirs).toBeDefined();
+    expect(github.issue(990)).toMatchObject({ state: 'closed', state_reason: 'duplicate' });
+    expect(openPlanIssues(github).map(planOf).sort()).toEqual(ids(PLANS.slice(0, 150)));
   });
 
   it('converges after a crash mid-window: the next delivery makes the rest, and no plan gets two issues', async () => {

@@ -96,6 +96,14 @@ function children(github: FakeGitHub, parent: number): string[] {
 }
 const ids = (plans: readonly PlanOptions[]) => plans.map((p) => p.id);
 
+/** Phase 01 merged; phase 02 queued by `/harness execute all` (ready, as a round would find it before it relabels). */
+function phaseOneMerged(github: FakeGitHub): void {
+  for (const issue of planIssues(github)) {
+    if (planOf(issue).startsWith('01-')) merged(issue, 7);
+    else issue.labels.push('status:ready');
+  }
+}
+
 /** A plan's work merged, as the App leaves its issue (verified-record.ts): closed as completed, verified, the merge on record. */
 function merged(issue: FakeIssue, pr: number): void {
   issue.state = 'closed';
@@ -171,11 +179,7 @@ describe('a spec larger than its issue window', () => {
   it('moves on as plans finish: a round makes the next phase\'s issues, queued when every plan with an issue was, and a round run again makes none', async () => {
     const github = repository(PLANS);
     await deliver(OPENED);
-    // Phase 01 merged; phase 02 queued by `/harness execute all` (blocked, as a round would find it before it relabels).
-    for (const issue of planIssues(github)) {
-      if (planOf(issue).startsWith('01-')) merged(issue, 7);
-      else issue.labels.push('status:ready');
-    }
+    phaseOneMerged(github);
 
     // All that an hour ago: the move's second look reads only what changed since.
     for (const issue of github.issues) issue.updated_at = new Date(Date.now() - 3_600_000).toISOString();
@@ -231,10 +235,7 @@ describe('a spec larger than its issue window', () => {
   it('converges with a delivery that moved the window at the same time: the issue it made for the same plan is closed as a duplicate', async () => {
     const github = repository(PLANS);
     await deliver(OPENED);
-    for (const issue of planIssues(github)) {
-      if (planOf(issue).startsWith('01-')) merged(issue, 7);
-      else issue.labels.push('status:ready');
-    }
+    phaseOneMerged(github);
     // Another delivery's move lands while this one's is under way: its issue for the last plan this one created, seen by the second look.
     let theirs: FakeIssue | undefined;
     github.beforeServe = (method, url) => {

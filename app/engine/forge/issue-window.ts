@@ -8,13 +8,13 @@ export function issueWindowSize(config: { issue_window?: number | undefined; slo
 }
 
 /**
- * How far a window may run down before it moves on: a quarter of it. A window filled to `size`
+ * How far a window may run down before it moves on: half of it. A window filled to `size`
  * plans not done moves once fewer than `size - windowSlack(size)` are left, so that each move
  * (a sync of the spec's issues, a list read or two) brings a batch of plans, not one per plan
- * finished.
+ * finished. At twice the slots, the half left is still a slot's worth of plans for every slot.
  */
 export function windowSlack(size: number): number {
-  return Math.floor(size / 4);
+  return Math.floor(size / 2);
 }
 
 /**

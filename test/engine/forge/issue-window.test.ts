@@ -45,9 +45,9 @@ describe('the issue window', () => {
     expect(issueWindow(s, 100, (plan) => plan.startsWith('01-'), ids(s))).toBeUndefined();
   });
 
-  it('moves once a quarter of it is done, a batch at a time', () => {
-    expect(windowSlack(128)).toBe(32);
-    expect(windowSlack(3)).toBe(0);
+  it('moves once half of it is done, a batch at a time', () => {
+    expect(windowSlack(128)).toBe(64);
+    expect(windowSlack(3)).toBe(1);
   });
 
   it('tells the phases it holds only part of', () => {

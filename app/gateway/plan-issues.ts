@@ -42,8 +42,9 @@ export async function listSpecIssues(request: GatewayRequest, repo: Repo, spec: 
  */
 export async function listSpecIssuesSince(request: GatewayRequest, repo: Repo, spec: string, before: SpecIssues, since: string): Promise<SpecIssues> {
   const recent = (await listIssuesWithLabels(request, repo, [LABEL_PLAN, specLabel(spec)], since)).filter((i) => i.authorType === 'Bot');
-  const fresh = new Map(recent.map((i) => [i.number, i]));
-  const listed = [...before.listed.map((i) => fresh.get(i.number) ?? i), ...recent.filter((i) => !before.listed.some((b) => b.number === i.number))].sort((a, b) => a.number - b.number);
+  const byNumber = new Map(before.listed.map((i) => [i.number, i]));
+  for (const issue of recent) byNumber.set(issue.number, issue);
+  const listed = [...byNumber.values()].sort((a, b) => a.number - b.number);
   return { listed, ...matchPlanIssues(spec, listed) };
 }
 

@@ -5,7 +5,7 @@ import { scopePlans } from '../../engine/forge/scope-plans.js';
 import { issueAsked } from '../schedule/issue-window.js';
 import { scheduleRound } from '../schedule/round.js';
 import { resolveSpec, roundBase, type Invocation } from './invocation.js';
-import { issuesNow, planIssues, setStatuses } from './plan-issues.js';
+import { issuesNow, planIssues, planIssuesOf, setStatuses } from './plan-issues.js';
 
 function names(views: readonly PlanIssueView[]): string {
   return views.map((v) => `${v.plan} (#${v.number})`).join(', ');
@@ -27,9 +27,8 @@ export async function execute(inv: Invocation, command: Extract<Command, { name:
   let issues = await planIssues(inv, spec);
   // A spec larger than its issue window: the plans named (a phase, a plan) get their issues now, with those they need.
   const { target } = command;
-  if (target.kind !== 'all' && (await issueAsked(inv.context, spec, issues.records, await inv.config(), (p) => (target.kind === 'phase' ? p.phase === target.phase : p.id === target.plan)))) {
-    issues = await planIssues(inv, spec);
-  }
+  const made = target.kind === 'all' ? undefined : await issueAsked(inv.context, spec, issues.records, await inv.config(), (p) => (target.kind === 'phase' ? p.phase === target.phase : p.id === target.plan));
+  if (made) issues = await planIssuesOf(inv, spec, made);
   const scoped = scopePlans(spec, issues.views, command.target);
   if (!scoped.ok) return `I could not run that: ${scoped.message}.`;
 

@@ -18,7 +18,12 @@ export interface PlanIssues {
  * the gateway resolves it, so that a command acts on the issue the round schedules.
  */
 export async function planIssues(inv: Invocation, spec: string): Promise<PlanIssues> {
-  const records = await confirmVerified(inv.context, spec, [...(await inv.github.planIssues(spec)).byPlan.values()]);
+  return planIssuesOf(inv, spec, [...(await inv.github.planIssues(spec)).byPlan.values()]);
+}
+
+/** Each plan's issue as the caller has them (a sync's answer), as planIssues gives them: no list read. */
+export async function planIssuesOf(inv: Invocation, spec: string, issues: readonly IssueRecord[]): Promise<PlanIssues> {
+  const records = await confirmVerified(inv.context, spec, issues);
   const views = records.map((r) => planIssueView(issueLike(r))).filter((v): v is PlanIssueView => v !== undefined && v.spec === spec);
   return { views, records };
 }

@@ -89,8 +89,8 @@ export function wholeSpecOrder(context: Context, spec: Spec, tree: string, slots
 }
 
 /**
- * A windowed spec whole (recordedSpec): what a round ranks the plans by, those without issues
- * yet included, and which phases have plans without issues. Undefined when the record is
+ * A windowed spec whole (recordedSpec), with its order: what a round ranks the plans by, those
+ * without issues yet included. Undefined when the record is
  * missing or the spec does not load.
  */
 export async function windowedSpec(context: Context, spec: string, slots: number): Promise<{ order?: SpecOrder; spec: Spec } | undefined> {
@@ -105,12 +105,12 @@ export async function windowedSpec(context: Context, spec: string, slots: number
  * have no issue yet (read from the spec its tracking issue records); every phase when that spec
  * cannot be read, since then the round cannot tell. Empty for a spec whose plans all have issues.
  */
-export async function phasesNotAllIssued(context: Context, spec: string, issues: readonly IssueRecord[], slots: number): Promise<ReadonlySet<string> | 'all'> {
+export async function phasesNotAllIssued(context: Context, spec: string, issues: readonly IssueRecord[]): Promise<ReadonlySet<string> | 'all'> {
   if (!isWindowed(issues)) return new Set();
-  const whole = await windowedSpec(context, spec, slots).catch((e: unknown) => void context.log.warn(`${spec}: no phase is taken for complete, the whole spec could not be read: ${String(e)}`));
+  const whole = (await recordedSpec(context, spec).catch((e: unknown) => void context.log.warn(`${spec}: no phase is taken for complete, the whole spec could not be read: ${String(e)}`)))?.spec;
   if (!whole) return 'all';
   const issued = new Set(issues.map((i) => parseMarker(i.body)?.plan).filter((p): p is string => p !== undefined));
-  return partialPhases(whole.spec, (plan) => issued.has(plan));
+  return partialPhases(whole, (plan) => issued.has(plan));
 }
 
 /** A spec larger than its window, as its plan issues tell with no request: they record its size (`of=`), and fewer have issues. */
@@ -128,7 +128,7 @@ function isDone(issue: IssueRecord): boolean {
  * Does a spec's issue window need to move on? Told from the plan issues the round read, with no
  * request: a spec larger than its window records its size on its plan issues (`of=`), so fewer
  * issues than that means plans still to come; and when plans finishing have left fewer than
- * `issue_window` less its slack (a quarter: windowSlack) not yet done among them, the window is
+ * `issue_window` less its slack (half of it: windowSlack) not yet done among them, the window is
  * filled again, a batch of plans in one move.
  */
 export function windowNeedsMoving(issues: readonly IssueRecord[], window: number): boolean {
@@ -193,7 +193,7 @@ async function syncWindow(context: Context, spec: string, config: HarnessConfig,
     specPath: source.specPath,
     blobBase: source.blobBase,
     pull: source.pull,
-    window: { size: issueWindowSize(config), slots: config.slots, order: wholeSpecOrder(context, loaded, source.tree, config.slots)?.starts ?? [], asked },
+    window: { size: issueWindowSize(config), order: wholeSpecOrder(context, loaded, source.tree, config.slots)?.starts ?? [], asked },
     tree: source.tree,
   };
   const before = listing ?? (await github.planIssues(spec));

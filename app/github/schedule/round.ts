@@ -140,10 +140,10 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
     if (plan.active === 0 && result.dispatched.length === 0) {
       for (const phase of await recoverPhaseClaims(context, spec, plan.completePhases, claimed, options.now ?? new Date())) claimed.delete(phase);
     }
-    const unclaimed = phasesToVerify(plan, new Set(claimed.keys()));
+    const claimedNow = new Set(claimed.keys());
     // A windowed spec's phase with plans still without issues is not complete (read only when some phase would be verified).
-    const partial = unclaimed.length > 0 ? await phasesNotAllIssued(context, spec, listed, config.slots) : undefined;
-    for (const phase of phasesToVerify(plan, new Set(claimed.keys()), partial)) await start({ kind: 'phase', spec, phase });
+    const toVerify = phasesToVerify(plan, claimedNow).length > 0 ? phasesToVerify(plan, claimedNow, await phasesNotAllIssued(context, spec, listed)) : [];
+    for (const phase of toVerify) await start({ kind: 'phase', spec, phase });
   }
   // Slots no plan can use research the next phases (research-ahead.ts, researchesAhead).
   await researchAhead(context, config, spec, plan, baseHead);

@@ -1,6 +1,6 @@
 import type { Context, Probot } from 'probot';
 import { issueWindowSize } from '../../engine/forge/issue-window.js';
-import { specOrder } from '../../engine/forge/round-order.js';
+import { wholeSpecOrder } from '../schedule/issue-window.js';
 import { SPEC_CHECK } from '../../engine/forge/names.js';
 import { specCheckId } from '../../engine/forge/spec-check-id.js';
 import { specCheckReport, type SpecOutcome } from '../../engine/forge/spec-check-report.js';
@@ -142,7 +142,8 @@ async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<v
           blobBase: `${context.payload.repository.html_url}/blob/${pr.base.ref}`,
           pull: pr.number,
           // A spec larger than its window: the order its plans get issues in, searched once for both syncs.
-          window: { size: issueWindowSize(config), slots: config.slots, ...(spec.plans.length > issueWindowSize(config) ? { order: specOrder(spec, config.slots)?.starts ?? [] } : {}) },
+          // Kept in the App's memory for the rounds that rank the plans and move the window (wholeSpecOrder).
+          window: { size: issueWindowSize(config), order: spec.plans.length > issueWindowSize(config) ? (wholeSpecOrder(context, spec, l.dir.tree, config.slots)?.starts ?? []) : [] },
           tree: l.dir.tree,
         };
         let synced = await syncPlanIssues({ ...sync, issues: await github.planIssues(spec.id) });

@@ -3,7 +3,6 @@ import { mirroredEdges, withMirroredEdges } from '../../engine/forge/mirrored-ed
 import { isStatusLabel, LABEL_COLORS, STATUS_VALUES, statusLabel } from '../../engine/forge/names.js';
 import { desiredIssue, managedLabels, parseMarker, VERIFIED_BY_SPEC, withMarkerRecord, type ParsedMarker } from '../../engine/forge/plan-issue.js';
 import { issueWindow, withNeeded } from '../../engine/forge/issue-window.js';
-import { specOrder } from '../../engine/forge/round-order.js';
 import { parsePhaseMarker, usesPhaseIssues } from '../../engine/forge/phase-issue.js';
 import { removalNote } from '../../engine/forge/removal-note.js';
 import type { SyncTally } from '../../engine/forge/spec-check-report.js';
@@ -20,12 +19,12 @@ export interface PlanIssueSync {
   github: Gateway;
   /**
    * `issue_window` (issue-window.ts): a spec of more plans than `size` gets its plan issues a
-   * window at a time, `size` not yet done ahead, in the order a run of the spec on `slots` would
-   * start them (`order`, round-order.ts specOrder; searched here unless the caller has it).
+   * window at a time, `size` not yet done ahead, in the order a run of the spec would start them
+   * (`order`: round-order.ts, specOrder's `starts`).
    * `asked`: plans a command named (`/harness execute PP`), which get their issues now with
    * every plan they need (withNeeded). Unset: every plan's issue at once.
    */
-  window?: { size: number; slots: number; order?: readonly string[]; asked?: readonly string[] };
+  window?: { size: number; order: readonly string[]; asked?: readonly string[] };
   /** The spec directory's Git tree: a windowed spec's tracking issue records it, for the rounds that move the window on. */
   tree?: string;
   spec: Spec;
@@ -76,7 +75,7 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
   // Done, as far as the list tells: closed with the App's record of why, or marked done in the spec.
   const done = (id: string) => spec.planById.get(id)?.completed !== undefined || isDone(issues.get(id));
   const windowed = input.window !== undefined && spec.plans.length > input.window.size;
-  const inWindow = input.window && windowed ? withNeeded(issueWindow(spec, input.window.size, done, input.window.order ?? specOrder(spec, input.window.slots)?.starts ?? []), spec, input.window.asked ?? []) : undefined;
+  const inWindow = input.window && windowed ? withNeeded(issueWindow(spec, input.window.size, done, input.window.order), spec, input.window.asked ?? []) : undefined;
   const source = windowed && input.tree ? { pull: input.pull, tree: input.tree, specPath: input.specPath, blobBase: input.blobBase } : undefined;
   // The tracking issue first, so that each new plan issue records its parent as it is created.
   const tracking = spec.plans.length > 0 ? await syncSpecIssue(github, { ...input, ...(source ? { source } : {}) }) : undefined;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, writeFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { isSystemError, readTextIfExists } from '../machine/files.js';
 import { PROCESS_TAG, processTag, reapTagged, type ReapedProcess } from '../machine/process-group.js';
@@ -26,8 +26,9 @@ export interface ProcessOptions {
   /** Both streams are appended here, as they arrive. */
   logFile?: string;
   /**
-   * Holds the process group's id while it runs. If the worker itself is killed (SIGKILL), its
-   * children live on; a restarted worker ends them with killOrphan before it touches the worktree.
+   * Holds the process's PROCESS_TAG from before it starts, and its group's id once it runs. If
+   * the worker itself is killed (SIGKILL), its children live on; a restarted worker ends them
+   * with killOrphan before it touches the worktree, at whatever moment the kill came.
    */
   pidFile?: string;
   /** Called for each line, in order; a slow (async) handler holds back the next line, not the process. */
@@ -84,6 +85,15 @@ export function startProcess(options: ProcessOptions): RunningProcess {
   }
 
   const tag = processTag();
+  // Written before the start (a kill right after it leaves the tag to find the process by), and
+  // synchronously: a start is rare, its file small, and startProcess returns what runs.
+  if (options.pidFile) {
+    try {
+      writeFileSync(options.pidFile, JSON.stringify({ tag }));
+    } catch (e) {
+      if (!isSystemError(e)) throw e;
+    }
+  }
   const child = spawn(options.command, options.args, {
     cwd: options.cwd,
     // Inherited by everything it starts, in its group or not: how what escapes is found (process-group.ts).
@@ -95,7 +105,7 @@ export function startProcess(options: ProcessOptions): RunningProcess {
   const pid = child.pid;
   const log = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
   log?.on('error', () => undefined);
-  const pidWritten = pid !== undefined && options.pidFile ? writeFile(options.pidFile, JSON.stringify({ pid })).catch((e: unknown) => {
+  const pidWritten = pid !== undefined && options.pidFile ? writeFile(options.pidFile, JSON.stringify({ pid, tag })).catch((e: unknown) => {
     // A pid file that could not be written only costs finding the process later; a bug is not that.
     if (!isSystemError(e)) throw e;
   }) : Promise.resolve();
@@ -237,24 +247,30 @@ export function runProcess(options: ProcessOptions): Promise<ProcessResult> {
 }
 
 /**
- * End the process group a killed worker left behind (see ProcessOptions.pidFile). Resolves with
- * whether one was still running.
+ * End what a killed worker's agent left running (see ProcessOptions.pidFile): its process group,
+ * and every process carrying its tag (what left the group, or all of it when the kill came
+ * before the group's id was written). Resolves with whether anything was still running.
  */
 export async function killOrphan(pidFile: string): Promise<boolean> {
   const text = await readTextIfExists(pidFile);
   if (text === undefined) return false;
+  let record: { pid?: unknown; tag?: unknown } = {};
+  try {
+    record = JSON.parse(text) as typeof record;
+  } catch {
+    // Cut short by the kill: nothing to find the process by.
+  }
+  let ended = false;
+  const { pid, tag } = record;
+  if (typeof pid === 'number' && Number.isInteger(pid) && pid > 1) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+      ended = true;
+    } catch {
+      // ESRCH: the group is gone.
+    }
+  }
+  if (typeof tag === 'string' && /^[0-9a-f-]{36}$/.test(tag) && (await reapTagged(tag)).length > 0) ended = true;
   await rm(pidFile, { force: true });
-  let pid: unknown;
-  try {
-    pid = (JSON.parse(text) as { pid?: unknown }).pid;
-  } catch {
-    return false;
-  }
-  if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 1) return false;
-  try {
-    process.kill(-pid, 'SIGKILL');
-    return true;
-  } catch {
-    return false;
-  }
+  return ended;
 }

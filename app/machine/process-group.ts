@@ -111,11 +111,21 @@ export interface ReapedProcess {
  * where there is no /proc to read.
  */
 export async function reapTagged(tag: string): Promise<ReapedProcess[]> {
+  const reaped: ReapedProcess[] = [];
+  // Again while a pass finds one it had not: a process forked between a pass's listing and its parent's kill is seen by the next.
+  for (;;) {
+    const fresh = ((await reapTaggedOnce(tag)) ?? []).filter((p) => !reaped.some((r) => r.pid === p.pid));
+    if (fresh.length === 0) return reaped;
+    reaped.push(...fresh);
+  }
+}
+
+async function reapTaggedOnce(tag: string): Promise<ReapedProcess[] | undefined> {
   let entries: string[];
   try {
     entries = await readdir('/proc');
   } catch {
-    return [];
+    return undefined;
   }
   const needle = `${PROCESS_TAG}=${tag}`;
   const reaped: ReapedProcess[] = [];
@@ -129,6 +139,9 @@ export async function reapTagged(tag: string): Promise<ReapedProcess[]> {
       continue;
     }
     if (!environ.split('\0').includes(needle)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // Killed already, not yet waited for by its parent: nothing more to end.
+    if (['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '')) continue;
     const command = await readFile(`/proc/${entry}/cmdline`, 'utf8').then((c) => c.split('\0').join(' ').trim(), () => '');
     try {
       process.kill(Number(entry), 'SIGKILL');

@@ -4,26 +4,36 @@ import { readTextIfExists, removeIfExists } from './files.js';
 import { groupAlive, reapTagged } from './process-group.js';
 
 /**
- * The process groups a run started and has not stopped yet (servers of API and UI checks),
- * one file per group in `dir`. A run killed with SIGKILL cannot stop them; the next run of
- * the spec reads the files and does. Each file holds the leader's start time, so a group id
- * the system has since given to another process is left alone.
+ * The processes a run started and has not stopped yet (commands and servers of checks), one
+ * file per process group in `dir`, named by the PROCESS_TAG its processes carry. A run killed
+ * with SIGKILL cannot stop them; the next run of the spec reads the files and does.
+ *
+ * The file is written before the process starts (`track`), so a kill at any moment after
+ * leaves something to find: the group's id, once `started` has recorded it, with its
+ * leader's start time (a group id the system has since given to another process is left
+ * alone), and in every case the tag, by which every process of the group, and what left it
+ * (setsid), is found (process-group.ts).
  */
 export class ProcessRegistry {
   constructor(readonly dir: string) {}
 
-  /** `tag`: the group's PROCESS_TAG, by which what left the group (setsid) is found too. */
-  async track(pgid: number, tag?: string): Promise<void> {
+  /** Before the process starts: `tag` is the PROCESS_TAG its environment will carry. */
+  async track(tag: string): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    await writeFile(join(this.dir, String(pgid)), `${(await startTime(pgid)) ?? ''}${tag === undefined ? '' : `\n${tag}`}`);
+    await writeFile(this.file(tag), '');
   }
 
-  untrack(pgid: number): Promise<void> {
-    return removeIfExists(join(this.dir, String(pgid)));
+  /** Once it has started: its group's id, and the leader's start time. */
+  async started(tag: string, pgid: number): Promise<void> {
+    await writeFile(this.file(tag), `${pgid} ${(await startTime(pgid)) ?? ''}`.trim());
   }
 
-  /** Stop every group an earlier run left running; returns the ids of those it stopped. */
-  async reap(graceMs = 3_000): Promise<number[]> {
+  untrack(tag: string): Promise<void> {
+    return removeIfExists(this.file(tag));
+  }
+
+  /** Stop every group an earlier run left running; says what it stopped ("process group 123", or "process 456" of a group whose id was never recorded). */
+  async reap(graceMs = 3_000): Promise<string[]> {
     let names: string[];
     try {
       names = await readdir(this.dir);
@@ -31,23 +41,47 @@ export class ProcessRegistry {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw e;
     }
-    const stopped: number[] = [];
+    const stopped: string[] = [];
     for (const name of names) {
-      const pgid = Number(name);
-      if (!Number.isInteger(pgid) || pgid <= 1) continue;
-      const [recorded = '', tag] = ((await readTextIfExists(join(this.dir, name))) ?? '').split('\n').map((l) => l.trim());
-      const now = await startTime(pgid);
-      // Same leader (or a system without /proc, where the group id is all there is), still alive.
-      if ((recorded === '' || now === undefined || now === recorded) && (await groupAlive(pgid))) {
-        await stopPgid(pgid, graceMs);
-        stopped.push(pgid);
+      const { pgid, recorded, tag } = parseRecord(name, (await readTextIfExists(join(this.dir, name))) ?? '');
+      if (pgid !== undefined) {
+        const now = await startTime(pgid);
+        // Same leader (or a system without /proc, where the group id is all there is), still alive.
+        if ((recorded === undefined || now === undefined || now === recorded) && (await groupAlive(pgid))) {
+          await stopPgid(pgid, graceMs);
+          stopped.push(`process group ${pgid}`);
+        }
       }
-      // What the group's commands took out of it (setsid), found by the tag they inherited.
-      if (tag && (await reapTagged(tag)).length > 0 && !stopped.includes(pgid)) stopped.push(pgid);
-      await this.untrack(pgid);
+      // Every process that carries the tag: the group's, what left it, and a group killed before its id was written.
+      if (tag) {
+        const reaped = await reapTagged(tag);
+        if (pgid === undefined) stopped.push(...reaped.map((p) => `process ${p.pid} (${p.command})`));
+        else if (reaped.length > 0 && !stopped.includes(`process group ${pgid}`)) stopped.push(`process group ${pgid}`);
+      }
+      await removeIfExists(join(this.dir, name));
     }
     return stopped;
   }
+
+  private file(tag: string): string {
+    if (!/^[0-9a-f-]{36}$/.test(tag)) throw new Error(`not a process tag: ${JSON.stringify(tag)}`);
+    return join(this.dir, tag);
+  }
+}
+
+/**
+ * A file of the registry: named by the tag, holding "pgid start-time" once started. Files named
+ * by the group's id, holding "start-time\ntag", are what earlier versions wrote; a run of this
+ * version still stops what one of those left.
+ */
+function parseRecord(name: string, text: string): { pgid?: number; recorded?: string; tag?: string } {
+  const valid = (n: number) => (Number.isInteger(n) && n > 1 ? n : undefined);
+  if (/^\d+$/.test(name)) {
+    const [recorded = '', tag = ''] = text.split('\n').map((l) => l.trim());
+    return { pgid: valid(Number(name)), recorded: recorded || undefined, tag: tag || undefined };
+  }
+  const [pgid = '', recorded = ''] = text.trim().split(/\s+/);
+  return { pgid: pgid ? valid(Number(pgid)) : undefined, recorded: recorded || undefined, tag: /^[0-9a-f-]{36}$/.test(name) ? name : undefined };
 }
 
 /** The process's start time in clock ticks since boot (/proc/<pid>/stat, field 22). */

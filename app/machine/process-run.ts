@@ -12,11 +12,13 @@ export interface RunShellOptions {
   maxOutputBytes?: number;
   /** What the command inherits before `env`; this process's whole environment unless told. */
   inherit?: NodeJS.ProcessEnv;
+  /** The PROCESS_TAG the command and all it starts carry; a value of its own unless told (a caller records it before the start: process-registry.ts). */
+  tag?: string;
   /**
-   * Told the group's id and the command's PROCESS_TAG as soon as it starts, so that a run killed
-   * before the command ends can be cleaned up after by the next (process-registry.ts).
+   * Told the group's id as soon as it starts, so that a run killed before the command ends
+   * can be cleaned up after by the next (process-registry.ts).
    */
-  onStart?: (pgid: number, tag: string) => void;
+  onStart?: (pgid: number) => void;
 }
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024;
@@ -35,7 +37,7 @@ export function runShell(command: string, options: RunShellOptions): Promise<Exe
   const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const stdout = new ProcessTail(cap);
   const stderr = new ProcessTail(cap);
-  const tag = processTag();
+  const tag = options.tag ?? processTag();
   return new Promise((resolve) => {
     const child = spawn('sh', ['-c', command], {
       cwd: options.cwd,
@@ -49,7 +51,7 @@ export function runShell(command: string, options: RunShellOptions): Promise<Exe
     let exitCode: number | null = null;
     const timers: NodeJS.Timeout[] = [];
 
-    if (child.pid !== undefined) options.onStart?.(child.pid, tag);
+    if (child.pid !== undefined) options.onStart?.(child.pid);
     const settle = async (spawnError?: Error) => {
       if (settled) return;
       settled = true;

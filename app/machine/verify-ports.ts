@@ -5,6 +5,7 @@ import type { Clock } from '../engine/core/clock.js';
 import { systemClock } from './clock.js';
 import { checkEnv } from './check-env.js';
 import { makeSafe, secretValues } from './content-safety.js';
+import { PROCESS_TAG, processTag, reapTagged } from './process-group.js';
 import { runShell } from './process-run.js';
 import type { ProcessRegistry } from './process-registry.js';
 import { LazyBrowser } from './verify-browser.js';
@@ -42,7 +43,13 @@ export function localVerifyPorts(root: string, options: LocalVerifyOptions = {})
   const absRoot = resolve(root);
   const files = new ConfinedFiles(absRoot);
   const browser = new LazyBrowser(options.processEnv ?? process.env);
-  const servers = new Set<StartedServer>();
+  const servers = new Set<{ server: StartedServer; tag: string }>();
+  // Its group, then anything that left the group (setsid), then its record.
+  const stopServer = async ({ server, tag }: { server: StartedServer; tag: string }) => {
+    await server.stop();
+    await reapTagged(tag);
+    await options.processes?.untrack(tag);
+  };
 
   return {
     root: absRoot,
@@ -50,31 +57,39 @@ export function localVerifyPorts(root: string, options: LocalVerifyOptions = {})
     exists: (path) => files.exists(path),
     async exec(command, execOptions) {
       const cwd = await files.directory(execOptions.cwd);
-      // Recorded while it runs: a run killed meanwhile leaves what the command started (a server) to the next run to stop.
-      let tracked: Promise<void> | undefined;
-      let group: number | undefined;
-      const onStart = (pgid: number, tag: string) => {
-        group = pgid;
-        tracked = options.processes?.track(pgid, tag);
-      };
+      // Recorded before it starts and while it runs: a run killed at any moment meanwhile leaves what the command started (a server) to the next run to stop.
+      const tag = processTag();
+      await options.processes?.track(tag);
+      let started: Promise<void> | undefined;
       try {
-        return await runShell(command, { cwd, timeoutMs: execOptions.timeoutMs, env: { ...options.env, ...execOptions.env }, maxOutputBytes: options.maxOutputBytes, inherit: checkEnv(), onStart });
+        const onStart = (pgid: number) => void (started = options.processes?.started(tag, pgid));
+        return await runShell(command, { cwd, timeoutMs: execOptions.timeoutMs, env: { ...options.env, ...execOptions.env }, maxOutputBytes: options.maxOutputBytes, inherit: checkEnv(), tag, onStart });
       } finally {
-        await tracked;
-        if (group !== undefined) await options.processes?.untrack(group);
+        await started;
+        await options.processes?.untrack(tag);
       }
     },
     http: (url, init) => verifyHttp(url, init),
     async serve(serve: Serve) {
-      const server = await startServer(serve, absRoot, options.env, checkEnv(), async (pgid) => options.processes?.track(pgid));
-      const pgid = server.child.pid;
-      servers.add(server);
+      // As for exec: recorded under its tag before it starts, with its group's id once it has one.
+      const tag = processTag();
+      await options.processes?.track(tag);
+      let server: StartedServer;
+      try {
+        server = await startServer(serve, absRoot, { ...options.env, [PROCESS_TAG]: tag }, checkEnv(), async (pgid) => options.processes?.started(tag, pgid));
+      } catch (e) {
+        // startServer stopped the group of a server that failed to come up.
+        await reapTagged(tag);
+        await options.processes?.untrack(tag);
+        throw e;
+      }
+      const running = { server, tag };
+      servers.add(running);
       return {
         baseUrl: server.baseUrl,
         stop: async () => {
-          servers.delete(server);
-          await server.stop();
-          if (pgid !== undefined) await options.processes?.untrack(pgid);
+          servers.delete(running);
+          await stopServer(running);
         },
       };
     },
@@ -84,10 +99,7 @@ export function localVerifyPorts(root: string, options: LocalVerifyOptions = {})
     redact: async (text) => (await makeSafe(text, { secrets: secretValues(options.processEnv ?? process.env) })).text,
     clock: options.clock ?? systemClock(),
     async close() {
-      await Promise.all([...servers].map(async (s) => {
-        await s.stop();
-        if (s.child.pid !== undefined) await options.processes?.untrack(s.child.pid);
-      }));
+      await Promise.all([...servers].map(stopServer));
       servers.clear();
       await browser.close();
     },

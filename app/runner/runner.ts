@@ -94,7 +94,7 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
     await repo.excludeOrchestration();
     // Servers of checks a killed run left listening: stopped before anything else starts.
     for (const lock of await repo.clearStaleLocks(spec.id)) options.reporter.event({ kind: 'info', text: `removed ${lock}, left by a git command of a run that was killed` });
-    for (const pgid of await store.processes().reap()) options.reporter.event({ kind: 'info', text: `stopped check server process group ${pgid}, left running by a run that was killed` });
+    for (const what of await store.processes().reap()) options.reporter.event({ kind: 'info', text: `stopped check ${what}, left running by a run that was killed` });
     let record = await store.readRun();
     const resumed = record !== undefined;
     const branch = integrationBranch(spec.id);

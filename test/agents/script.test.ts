@@ -8,7 +8,7 @@ import type { WorkerMessage } from '../../app/engine/core/protocol/messages.js';
 import { ScriptAgent } from '../../app/agents/script.js';
 import { commitsSince, ENVELOPE, git, makeRepo, planFrom, SPEC, testWorker } from '../helpers/agent-context.js';
 import { FIXTURES } from '../helpers/paths.js';
-import { fileAppears, fileHolds } from '../helpers/file-appears.js';
+import { fileAppears } from '../helpers/file-appears.js';
 
 const FENCE = '```';
 
@@ -259,9 +259,8 @@ ${FENCE}
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise((r) => child.on('exit', r));
     await fileAppears(mark);
-    // Killed once the worker has recorded its step's group (agent.pid), as a kill that matters
-    // finds it: the step writes its mark first, and on a busy machine the record comes later.
-    await fileHolds(join(logDir, 'agent.pid'), (text) => /^\{.*\}$/.test(text));
+    // Killed as soon as the step has begun, whether or not the worker has written its group's id
+    // yet: agent.pid held the step's tag before the step started.
     const stepPid = Number((await readFile(mark, 'utf8')).trim());
     child.kill('SIGKILL');
     await exited;

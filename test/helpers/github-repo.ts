@@ -392,6 +392,13 @@ export class FakeGitHub {
    * `etag` (a hash of what was sent), with 304 and no body when the request's `If-None-Match`
    * names it, as GitHub answers conditional requests.
    */
+  private readonly watchers: { match: (r: RecordedRequest) => boolean; resolve: (r: RecordedRequest) => void }[] = [];
+
+  /** Resolves with the first request (made from now on) that `match` accepts: a test waits on what a process did, not on a clock. */
+  whenRequested(match: (r: RecordedRequest) => boolean): Promise<RecordedRequest> {
+    return new Promise((resolve) => this.watchers.push({ match, resolve }));
+  }
+
   private handle(method: string, uri: string, body: unknown, headers: Record<string, string | undefined> = {}): Reply {
     let reply = this.route(method, uri, body);
     if (method === 'GET' && reply[0] === 200) {
@@ -409,7 +416,12 @@ export class FakeGitHub {
     const query = Object.fromEntries(url.searchParams);
     const search = url.search ? `?${decodeURIComponent(url.search.slice(1))}` : '';
     this.beforeServe(method, `${path}${search}`);
-    this.requests.push({ method, url: `${path}${search}`, ...(body === undefined ? {} : { body }) });
+    const recorded: RecordedRequest = { method, url: `${path}${search}`, ...(body === undefined ? {} : { body }) };
+    this.requests.push(recorded);
+    for (const watcher of this.watchers.filter((w) => w.match(recorded))) {
+      this.watchers.splice(this.watchers.indexOf(watcher), 1);
+      watcher.resolve(recorded);
+    }
     const failure = this.fail(method, `${path}${search}`);
     if (typeof failure === 'number') return [failure, { message: 'Server Error' }];
     if (failure !== undefined) return [failure.status, { message: 'You have exceeded a secondary rate limit' }, failure.headers];

@@ -83,13 +83,16 @@ describe('the bundled worker action with the codex agent', () => {
     const s = await setup(greetingPlan(), [
       [
         { report: { type: 'task_started', task: 1, total: 1, title: 'Write the greeting' } },
-        // The live check run is written at most every 3 s.
-        { sleep: 3500 },
+        // On until the live check run shows the task: written at most every 3 s, so at the interval's end.
+        { waitFor: 'task-shown' },
         { write: ['out/greeting.txt', 'hello\n'] },
         { report: { type: 'progress_update', message: 'greeting written', task: 1, total: 1 } },
         { final: 'Wrote the greeting.' },
       ],
     ]);
+    void s.github
+      .whenRequested((r) => r.method === 'PATCH' && JSON.stringify(r.body).includes('Task 1 of 1: Write the greeting'))
+      .then(() => writeFileSync(join(s.codex.bin, 'task-shown'), ''));
 
     const run = await runAction(bundle, s.runner, inputs(), s.env);
     if (process.env.DEBUG_WORKER) console.log(run.stdout, run.stderr);

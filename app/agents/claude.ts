@@ -4,19 +4,16 @@ import { join } from 'node:path';
 import { findCheckpointLine } from '../engine/core/agents/checkpoint-line.js';
 import { describeClaudeEvent, parseClaudeLine, resultFailure, totalUsage, usageLimitFailure, usageOf, type ClaudeRateLimit, type ClaudeResult } from '../engine/core/agents/claude-stream.js';
 import { findInsightLines } from '../engine/core/agents/insight-line.js';
-import { buildWorkerPrompt } from '../engine/core/agents/prompt.js';
-import { executorInstructions } from './executor-instructions.js';
 import { StreamFacts } from '../engine/core/agents/stream-facts.js';
 import type { Checkpoint, Usage } from '../engine/core/protocol/messages.js';
 import { abortReason } from './abort.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { agentEnv } from './agent-env.js';
 import type { AnswerStore } from './answer-store.js';
-import { quotedAnswer } from '../engine/core/agents/quoted-answer.js';
 import { passCheckpoint, passPlannedCheckpoints, unansweredPlannedCheckpoint } from './checkpoint-gate.js';
 import type { Git } from '../machine/git.js';
 import { runProcess } from './process.js';
-import { inCliSession } from './cli-session.js';
+import { answerPrompt, firstPrompt, inCliSession, type FirstPrompt } from './cli-session.js';
 import { reportingFailures, type Reporter } from './reporter.js';
 import { WorkBudget } from './work-budget.js';
 import type { beginWholePlan} from './whole-plan.js';
@@ -102,18 +99,9 @@ export class ClaudeAgent implements Agent {
     const mcpConfig = await bridge.writeConfig(context.logDir);
     const budget = new WorkBudget(context.task.timeout_minutes);
     const save = (state: ClaudeState) => writeState(statePath, state);
-    let next: { prompt: string; resume?: string };
-    if (waiting) {
-      const gate = await passCheckpoint(context, reporter, store, saved.checkpoint!, saved.default);
-      if (!gate.ok) return reporter.failed(gate.error, gate.retryable);
-      await save({ sessionId: saved.sessionId! });
-      next = { prompt: answerPrompt(saved.checkpoint!, gate.answer), resume: saved.sessionId! };
-    } else {
-      const commits = context.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
-      const instructions = await executorInstructions(context.task.worktree);
-      next = { prompt: buildWorkerPrompt(context.plan, { spec: context.spec, checkpoints: 'mcp', answers: store.all(), commits, knowledge: context.task.knowledge ?? [], instructions }) };
-      await save({});
-    }
+    const first = await firstPrompt(context, reporter, { history, store, saved, waiting }, save);
+    if (!first) return;
+    let next: FirstPrompt = first;
 
     const maxCheckpoints = this.options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS;
     // What each run of the CLI in this attempt reported it used; the messages carry the total.
@@ -276,10 +264,7 @@ interface ClaudeTurn {
   maxBudgetUsd?: number;
 }
 
-/** The message that continues a session after a person answered. */
-export function answerPrompt(checkpoint: Checkpoint, answer: string): string {
-  return `A person answered checkpoint "${checkpoint.id}" (${checkpoint.kind}).\n\n${quotedAnswer(answer)}\n\nContinue the plan from where you stopped.`;
-}
+export { answerPrompt } from './cli-session.js';
 
 /**
  * The insights of a final text sent as `insight` messages (a line that is not a valid one is

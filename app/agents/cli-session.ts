@@ -1,7 +1,11 @@
 import type { WorkerContext } from '../engine/core/agents/agent.js';
+import { buildWorkerPrompt } from '../engine/core/agents/prompt.js';
+import { quotedAnswer } from '../engine/core/agents/quoted-answer.js';
 import type { Checkpoint } from '../engine/core/protocol/messages.js';
 import { Git } from '../machine/git.js';
 import { AnswerStore } from './answer-store.js';
+import { passCheckpoint } from './checkpoint-gate.js';
+import { executorInstructions } from './executor-instructions.js';
 import { ReportBridge } from './mcp/report-bridge.js';
 import type { Reporter } from './reporter.js';
 import { beginWholePlan } from './whole-plan.js';
@@ -51,4 +55,45 @@ export async function inCliSession<S extends SessionState>(
   } finally {
     await bridge.close();
   }
+}
+
+/** The message that continues a session after a person answered. */
+export function answerPrompt(checkpoint: Checkpoint, answer: string): string {
+  return `A person answered checkpoint "${checkpoint.id}" (${checkpoint.kind}).\n\n${quotedAnswer(answer)}\n\nContinue the plan from where you stopped.`;
+}
+
+/** What an attempt's first run of the CLI is told, and the session it continues (none: a new one). */
+export interface FirstPrompt {
+  prompt: string;
+  resume?: string;
+}
+
+/**
+ * The first prompt of an attempt, the state saved for it: for a session waiting at a checkpoint,
+ * the person's answer, continuing that session (its state kept, with what `keep` names beyond
+ * the session id); for a new session, the plan's brief, told which commits earlier attempts
+ * left. Undefined when the checkpoint has no answer that may be taken (the attempt is reported
+ * failed then).
+ */
+export async function firstPrompt<S extends SessionState>(
+  context: WorkerContext,
+  reporter: Reporter,
+  open: Pick<OpenSession<S>, 'history' | 'store' | 'saved' | 'waiting'>,
+  save: (state: S) => Promise<void>,
+  keep: (saved: S) => Partial<S> = () => ({}),
+): Promise<FirstPrompt | undefined> {
+  const { saved, store } = open;
+  if (open.waiting) {
+    const gate = await passCheckpoint(context, reporter, store, saved.checkpoint!, saved.default);
+    if (!gate.ok) {
+      await reporter.failed(gate.error, gate.retryable);
+      return undefined;
+    }
+    await save({ ...keep(saved), sessionId: saved.sessionId! } as S);
+    return { prompt: answerPrompt(saved.checkpoint!, gate.answer), resume: saved.sessionId! };
+  }
+  const commits = context.task.resume ? (await open.history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
+  const instructions = await executorInstructions(context.task.worktree);
+  await save({} as S);
+  return { prompt: buildWorkerPrompt(context.plan, { spec: context.spec, checkpoints: 'mcp', answers: store.all(), commits, knowledge: context.task.knowledge ?? [], instructions }) };
 }

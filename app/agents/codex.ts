@@ -6,7 +6,6 @@ import { cliTimeZone, codexLimitOf } from '../engine/core/agents/codex-limit.js'
 import { describeCodexEvent, isTurn, parseCodexLine, rolloutUsage, runUsage, usageSince, type CodexUsage, type TokenPrice } from '../engine/core/agents/codex-stream.js';
 import { totalUsage } from '../engine/core/agents/claude-stream.js';
 import { findInsightLines } from '../engine/core/agents/insight-line.js';
-import { buildWorkerPrompt } from '../engine/core/agents/prompt.js';
 import { StreamFacts } from '../engine/core/agents/stream-facts.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import type { Checkpoint, Usage } from '../engine/core/protocol/messages.js';
@@ -15,14 +14,12 @@ import type { Git } from '../machine/git.js';
 import { abortReason } from './abort.js';
 import { agentEnv } from './agent-env.js';
 import type { AnswerStore } from './answer-store.js';
-import { answerPrompt } from './claude.js';
 import { passCheckpoint } from './checkpoint-gate.js';
 import { codexHome, codexRolloutFiles } from './codex-session.js';
-import { executorInstructions } from './executor-instructions.js';
 import type { ReportBridge } from './mcp/report-bridge.js';
 import { MCP_SERVER_NAME } from './mcp/report-tools.js';
 import { runProcess } from './process.js';
-import { inCliSession } from './cli-session.js';
+import { answerPrompt, firstPrompt, inCliSession, type FirstPrompt } from './cli-session.js';
 import { reportingFailures, type Reporter } from './reporter.js';
 import type { beginWholePlan} from './whole-plan.js';
 import { finishWholePlan } from './whole-plan.js';
@@ -105,18 +102,9 @@ export class CodexAgent implements Agent {
   ): Promise<void> {
     const budget = new WorkBudget(context.task.timeout_minutes);
     const save = (state: CodexState) => writeState(statePath, state);
-    let next: { prompt: string; resume?: string };
-    if (waiting) {
-      const gate = await passCheckpoint(context, reporter, store, saved.checkpoint!, saved.default);
-      if (!gate.ok) return reporter.failed(gate.error, gate.retryable);
-      await save({ sessionId: saved.sessionId! });
-      next = { prompt: answerPrompt(saved.checkpoint!, gate.answer), resume: saved.sessionId! };
-    } else {
-      const commits = context.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
-      const instructions = await executorInstructions(context.task.worktree);
-      next = { prompt: buildWorkerPrompt(context.plan, { spec: context.spec, checkpoints: 'mcp', answers: store.all(), commits, knowledge: context.task.knowledge ?? [], instructions }) };
-      await save({});
-    }
+    const first = await firstPrompt(context, reporter, { history, store, saved, waiting }, save);
+    if (!first) return;
+    let next: FirstPrompt = first;
 
     const maxCheckpoints = this.options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS;
     const runs: (Usage | undefined)[] = [];

@@ -7,19 +7,16 @@ import { copilotUsage, describeCopilotEvent, parseCopilotLine, usageFileOf, type
 import { copilotLimitFailure } from '../engine/core/agents/copilot-limit.js';
 import { totalUsage } from '../engine/core/agents/claude-stream.js';
 import { findInsightLines } from '../engine/core/agents/insight-line.js';
-import { buildWorkerPrompt } from '../engine/core/agents/prompt.js';
 import { StreamFacts } from '../engine/core/agents/stream-facts.js';
 import type { Checkpoint, Usage } from '../engine/core/protocol/messages.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
-import { executorInstructions } from './executor-instructions.js';
 import { abortReason } from './abort.js';
 import { agentEnv } from './agent-env.js';
 import type { AnswerStore } from './answer-store.js';
 import { passCheckpoint, unansweredPlannedCheckpoint } from './checkpoint-gate.js';
-import { answerPrompt } from './claude.js';
 import type { Git } from '../machine/git.js';
 import { startProcess } from './process.js';
-import { inCliSession } from './cli-session.js';
+import { answerPrompt, firstPrompt, inCliSession } from './cli-session.js';
 import { reportingFailures, type Reporter } from './reporter.js';
 import { WorkBudget } from './work-budget.js';
 import type { beginWholePlan} from './whole-plan.js';
@@ -108,19 +105,10 @@ export class CopilotAgent implements Agent {
     await writeFile(mcpConfig, `${JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { type: 'local', ...bridge.serverCommand(), tools: ['*'] } } }, null, 2)}\n`, { mode: 0o600 });
     const budget = new WorkBudget(context.task.timeout_minutes);
     const save = (state: CopilotState) => writeState(statePath, state);
-    let next: CopilotTurn;
-    if (waiting) {
-      const gate = await passCheckpoint(context, reporter, store, saved.checkpoint!, saved.default);
-      if (!gate.ok) return reporter.failed(gate.error, gate.retryable);
-      await save({ sessionId: saved.sessionId! });
-      next = { prompt: answerPrompt(saved.checkpoint!, gate.answer), sessionId: saved.sessionId!, resume: true, mcpConfig };
-    } else {
-      const commits = context.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
-      const instructions = await executorInstructions(context.task.worktree);
-      const prompt = buildWorkerPrompt(context.plan, { spec: context.spec, checkpoints: 'mcp', answers: store.all(), commits, knowledge: context.task.knowledge ?? [], instructions });
-      next = { prompt, sessionId: randomUUID(), resume: false, mcpConfig };
-      await save({});
-    }
+    const first = await firstPrompt(context, reporter, { history, store, saved, waiting }, save);
+    if (!first) return;
+    // Copilot is given the id of a new session (--session-id), and continues one by it (--resume).
+    let next: CopilotTurn = { prompt: first.prompt, sessionId: first.resume ?? randomUUID(), resume: first.resume !== undefined, mcpConfig };
 
     const maxCheckpoints = this.options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS;
     const runs: (Usage | undefined)[] = [];

@@ -6,19 +6,16 @@ import { totalUsage } from '../engine/core/agents/claude-stream.js';
 import { describeGeminiEvent, FinalText, geminiResultFailure, geminiUsage, parseGeminiLine, TurnCounter, type GeminiResult, type TokenPrice } from '../engine/core/agents/gemini-stream.js';
 import { geminiLimitOf, geminiLimitReason } from '../engine/core/agents/gemini-limit.js';
 import { findInsightLines } from '../engine/core/agents/insight-line.js';
-import { buildWorkerPrompt } from '../engine/core/agents/prompt.js';
 import { StreamFacts } from '../engine/core/agents/stream-facts.js';
 import type { Checkpoint, Usage } from '../engine/core/protocol/messages.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
-import { executorInstructions } from './executor-instructions.js';
 import { abortReason } from './abort.js';
 import { agentEnv } from './agent-env.js';
 import type { AnswerStore } from './answer-store.js';
 import { passCheckpoint } from './checkpoint-gate.js';
-import { answerPrompt } from './claude.js';
 import type { Git } from '../machine/git.js';
 import { runProcess } from './process.js';
-import { inCliSession } from './cli-session.js';
+import { answerPrompt, firstPrompt, inCliSession } from './cli-session.js';
 import { reportingFailures, type Reporter } from './reporter.js';
 import { WorkBudget } from './work-budget.js';
 import type { beginWholePlan} from './whole-plan.js';
@@ -92,18 +89,10 @@ export class GeminiAgent implements Agent {
     await this.writeSettings(home, bridge);
     const budget = new WorkBudget(context.task.timeout_minutes);
     const save = (state: GeminiState) => writeGeminiState(context.logDir, state);
-    let next: GeminiTurn;
-    if (waiting) {
-      const gate = await passCheckpoint(context, reporter, store, saved.checkpoint!, saved.default);
-      if (!gate.ok) return reporter.failed(gate.error, gate.retryable);
-      await save({ sessionId: saved.sessionId!, ...(saved.restored ? { restored: true } : {}) });
-      next = { prompt: answerPrompt(saved.checkpoint!, gate.answer), ...(await this.resumeOf(home, saved.sessionId!, saved.restored === true)) };
-    } else {
-      const commits = context.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
-      const instructions = await executorInstructions(context.task.worktree);
-      next = { prompt: buildWorkerPrompt(context.plan, { spec: context.spec, checkpoints: 'mcp', answers: store.all(), commits, knowledge: context.task.knowledge ?? [], instructions }) };
-      await save({});
-    }
+    const first = await firstPrompt(context, reporter, { history, store, saved, waiting }, save, (kept) => (kept.restored ? { restored: true } : {}));
+    if (!first) return;
+    // A session restored from the branch is continued from its file, not by id (resumeOf).
+    let next: GeminiTurn = first.resume === undefined ? first : { prompt: first.prompt, ...(await this.resumeOf(home, first.resume, saved.restored === true)) };
 
     const maxCheckpoints = this.options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS;
     const runs: (Usage | undefined)[] = [];

@@ -1,5 +1,4 @@
 import { overBudget, spendCap, type SpendLimit } from '../engine/core/run/spend-limit.js';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findCheckpointLine } from '../engine/core/agents/checkpoint-line.js';
 import { describeClaudeEvent, parseClaudeLine, resultFailure, totalUsage, usageLimitFailure, usageOf, type ClaudeRateLimit, type ClaudeResult } from '../engine/core/agents/claude-stream.js';
@@ -13,13 +12,13 @@ import type { AnswerStore } from './answer-store.js';
 import { passCheckpoint, passPlannedCheckpoints, unansweredPlannedCheckpoint } from './checkpoint-gate.js';
 import type { Git } from '../machine/git.js';
 import { runProcess } from './process.js';
+import { SessionStateFile } from './session-state.js';
 import { answerPrompt, firstPrompt, inCliSession, type FirstPrompt } from './cli-session.js';
 import { reportingFailures, type Reporter } from './reporter.js';
 import { WorkBudget } from './work-budget.js';
 import type { beginWholePlan} from './whole-plan.js';
 import { finishWholePlan } from './whole-plan.js';
 import { PID_FILE } from './worktree.js';
-import { readTextIfExists } from '../machine/files.js';
 import type { ReportBridge } from './mcp/report-bridge.js';
 import { CLAUDE_TOOL_NAMES } from './mcp/report-tools.js';
 
@@ -55,7 +54,7 @@ export interface ClaudeState {
   default?: string;
 }
 
-const STATE_FILE = 'claude.json';
+const STATE = new SessionStateFile<ClaudeState>('claude.json');
 /** What Claude Code (2.1.332) prints, and exits 1, when bypassPermissions is asked for as root outside a declared sandbox. */
 const ROOT_REFUSAL = '--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons';
 const DEFAULT_MAX_CHECKPOINTS = 20;
@@ -81,8 +80,7 @@ export class ClaudeAgent implements Agent {
   }
 
   private execute(context: WorkerContext, reporter: Reporter): Promise<void> {
-    const statePath = join(context.logDir, STATE_FILE);
-    return inCliSession(this.name, context, reporter, () => readState(statePath), (s) => this.session(context, reporter, s.git, s.history, s.store, s.bridge, s.saved, s.waiting, statePath));
+    return inCliSession(this.name, context, reporter, () => STATE.read(context.logDir), (s) => this.session(context, reporter, s.git, s.history, s.store, s.bridge, s.saved, s.waiting));
   }
 
   private async session(
@@ -94,11 +92,10 @@ export class ClaudeAgent implements Agent {
     bridge: ReportBridge,
     saved: ClaudeState,
     waiting: boolean,
-    statePath: string,
   ): Promise<void> {
     const mcpConfig = await bridge.writeConfig(context.logDir);
     const budget = new WorkBudget(context.task.timeout_minutes);
-    const save = (state: ClaudeState) => writeState(statePath, state);
+    const save = (state: ClaudeState) => STATE.write(context.logDir, state);
     const first = await firstPrompt(context, reporter, { history, store, saved, waiting }, save);
     if (!first) return;
     let next: FirstPrompt = first;
@@ -288,26 +285,10 @@ function summaryOf(text: string, result: ClaudeResult): string {
 
 /** The session state of a plan's logDir (empty when there is none). */
 export function readClaudeState(logDir: string): Promise<ClaudeState> {
-  return readState(join(logDir, STATE_FILE));
+  return STATE.read(logDir);
 }
 
 /** Seed a logDir with a session to continue: a runner restoring a checkpoint taken on another runner. */
-export async function seedClaudeState(logDir: string, state: ClaudeState): Promise<void> {
-  await mkdir(logDir, { recursive: true });
-  await writeState(join(logDir, STATE_FILE), state);
-}
-
-async function readState(path: string): Promise<ClaudeState> {
-  const text = await readTextIfExists(path);
-  if (text === undefined) return {};
-  try {
-    return JSON.parse(text) as ClaudeState;
-  } catch {
-    return {};
-  }
-}
-
-async function writeState(path: string, state: ClaudeState): Promise<void> {
-  await writeFile(`${path}.tmp`, `${JSON.stringify(state, null, 2)}\n`);
-  await rename(`${path}.tmp`, path);
+export function seedClaudeState(logDir: string, state: ClaudeState): Promise<void> {
+  return STATE.seed(logDir, state);
 }

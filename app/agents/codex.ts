@@ -1,4 +1,4 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { overBudget, spendCap, type SpendLimit } from '../engine/core/run/spend-limit.js';
 import { findCheckpointLine } from '../engine/core/agents/checkpoint-line.js';
@@ -19,6 +19,7 @@ import { codexHome, codexRolloutFiles } from './codex-session.js';
 import type { ReportBridge } from './mcp/report-bridge.js';
 import { MCP_SERVER_NAME } from './mcp/report-tools.js';
 import { runProcess } from './process.js';
+import { SessionStateFile } from './session-state.js';
 import { answerPrompt, firstPrompt, inCliSession, type FirstPrompt } from './cli-session.js';
 import { reportingFailures, type Reporter } from './reporter.js';
 import type { beginWholePlan} from './whole-plan.js';
@@ -61,7 +62,7 @@ export interface CodexState {
   default?: string;
 }
 
-const STATE_FILE = 'codex.json';
+const STATE = new SessionStateFile<CodexState>('codex.json');
 const DEFAULT_MAX_CHECKPOINTS = 20;
 /** What 0.171.0 says when the API refuses the credential, or none is there: the machine's setup, not the plan. */
 const AUTH_FAILURE = /unexpected status 40[13]\b|Missing environment variable: `[A-Z_]+`|Not logged in|no Codex credentials were found/;
@@ -85,8 +86,7 @@ export class CodexAgent implements Agent {
   }
 
   private execute(context: WorkerContext, reporter: Reporter): Promise<void> {
-    const statePath = join(context.logDir, STATE_FILE);
-    return inCliSession(this.name, context, reporter, () => readState(statePath), (s) => this.session(context, reporter, s.git, s.history, s.store, s.bridge, s.saved, s.waiting, statePath));
+    return inCliSession(this.name, context, reporter, () => STATE.read(context.logDir), (s) => this.session(context, reporter, s.git, s.history, s.store, s.bridge, s.saved, s.waiting));
   }
 
   private async session(
@@ -98,10 +98,9 @@ export class CodexAgent implements Agent {
     bridge: ReportBridge,
     saved: CodexState,
     waiting: boolean,
-    statePath: string,
   ): Promise<void> {
     const budget = new WorkBudget(context.task.timeout_minutes);
-    const save = (state: CodexState) => writeState(statePath, state);
+    const save = (state: CodexState) => STATE.write(context.logDir, state);
     const first = await firstPrompt(context, reporter, { history, store, saved, waiting }, save);
     if (!first) return;
     let next: FirstPrompt = first;
@@ -311,26 +310,10 @@ function clip(text: string, max: number): string {
 
 /** The session state of a plan's logDir (empty when there is none). */
 export function readCodexState(logDir: string): Promise<CodexState> {
-  return readState(join(logDir, STATE_FILE));
+  return STATE.read(logDir);
 }
 
-/** Seed a logDir with a thread to continue: a runner restoring a checkpoint taken on another runner. */
-export async function seedCodexState(logDir: string, state: CodexState): Promise<void> {
-  await mkdir(logDir, { recursive: true });
-  await writeState(join(logDir, STATE_FILE), state);
-}
-
-async function readState(path: string): Promise<CodexState> {
-  const text = await readTextIfExists(path);
-  if (text === undefined) return {};
-  try {
-    return JSON.parse(text) as CodexState;
-  } catch {
-    return {};
-  }
-}
-
-async function writeState(path: string, state: CodexState): Promise<void> {
-  await writeFile(`${path}.tmp`, `${JSON.stringify(state, null, 2)}\n`);
-  await rename(`${path}.tmp`, path);
+/** Seed a logDir with a session to continue: a runner restoring a checkpoint taken on another runner. */
+export function seedCodexState(logDir: string, state: CodexState): Promise<void> {
+  return STATE.seed(logDir, state);
 }

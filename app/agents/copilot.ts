@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { overBudget, spendCap, type SpendLimit } from '../engine/core/run/spend-limit.js';
 import { findCheckpointLine } from '../engine/core/agents/checkpoint-line.js';
@@ -16,6 +16,7 @@ import type { AnswerStore } from './answer-store.js';
 import { passCheckpoint, unansweredPlannedCheckpoint } from './checkpoint-gate.js';
 import type { Git } from '../machine/git.js';
 import { startProcess } from './process.js';
+import { SessionStateFile } from './session-state.js';
 import { answerPrompt, firstPrompt, inCliSession } from './cli-session.js';
 import { reportingFailures, type Reporter } from './reporter.js';
 import { WorkBudget } from './work-budget.js';
@@ -58,7 +59,7 @@ export interface CopilotState {
   default?: string;
 }
 
-const STATE_FILE = 'copilot.json';
+const STATE = new SessionStateFile<CopilotState>('copilot.json');
 const MCP_FILE = 'copilot-mcp.json';
 const USAGE_FILE = 'copilot-usage.json';
 const DEFAULT_MAX_CHECKPOINTS = 20;
@@ -85,8 +86,7 @@ export class CopilotAgent implements Agent {
   }
 
   private execute(context: WorkerContext, reporter: Reporter): Promise<void> {
-    const statePath = join(context.logDir, STATE_FILE);
-    return inCliSession(this.name, context, reporter, () => readState(statePath), (s) => this.session(context, reporter, s.git, s.history, s.store, s.bridge, s.saved, s.waiting, statePath));
+    return inCliSession(this.name, context, reporter, () => STATE.read(context.logDir), (s) => this.session(context, reporter, s.git, s.history, s.store, s.bridge, s.saved, s.waiting));
   }
 
   private async session(
@@ -98,13 +98,12 @@ export class CopilotAgent implements Agent {
     bridge: ReportBridge,
     saved: CopilotState,
     waiting: boolean,
-    statePath: string,
   ): Promise<void> {
     const mcpConfig = join(context.logDir, MCP_FILE);
     // Copilot's own form of an MCP server: a "local" one, all of its tools offered. It holds this run's bridge token: logDir, never the checkout.
     await writeFile(mcpConfig, `${JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { type: 'local', ...bridge.serverCommand(), tools: ['*'] } } }, null, 2)}\n`, { mode: 0o600 });
     const budget = new WorkBudget(context.task.timeout_minutes);
-    const save = (state: CopilotState) => writeState(statePath, state);
+    const save = (state: CopilotState) => STATE.write(context.logDir, state);
     const first = await firstPrompt(context, reporter, { history, store, saved, waiting }, save);
     if (!first) return;
     // Copilot is given the id of a new session (--session-id), and continues one by it (--resume).
@@ -298,26 +297,10 @@ function summaryOf(text: string, usage: Usage | undefined): string {
 
 /** The session state of a plan's logDir (empty when there is none). */
 export function readCopilotState(logDir: string): Promise<CopilotState> {
-  return readState(join(logDir, STATE_FILE));
+  return STATE.read(logDir);
 }
 
 /** Seed a logDir with a session to continue: a runner restoring a checkpoint taken on another runner. */
-export async function seedCopilotState(logDir: string, state: CopilotState): Promise<void> {
-  await mkdir(logDir, { recursive: true });
-  await writeState(join(logDir, STATE_FILE), state);
-}
-
-async function readState(path: string): Promise<CopilotState> {
-  const text = await readTextIfExists(path);
-  if (text === undefined) return {};
-  try {
-    return JSON.parse(text) as CopilotState;
-  } catch {
-    return {};
-  }
-}
-
-async function writeState(path: string, state: CopilotState): Promise<void> {
-  await writeFile(`${path}.tmp`, `${JSON.stringify(state, null, 2)}\n`);
-  await rename(`${path}.tmp`, path);
+export function seedCopilotState(logDir: string, state: CopilotState): Promise<void> {
+  return STATE.seed(logDir, state);
 }

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, writeFileSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { isSystemError, readTextIfExists } from '../machine/files.js';
 import { PROCESS_TAG, processTag, reapTagged, type ReapedProcess } from '../machine/process-group.js';
 import { isErrorHead } from '../engine/core/verify/telling-line.js';
@@ -105,7 +105,9 @@ export function startProcess(options: ProcessOptions): RunningProcess {
   const pid = child.pid;
   const log = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
   log?.on('error', () => undefined);
-  const pidWritten = pid !== undefined && options.pidFile ? writeFile(options.pidFile, JSON.stringify({ pid, tag })).catch((e: unknown) => {
+  // Through a rename: a kill while it is written leaves the tag's record whole, never an empty file.
+  const pidFile = options.pidFile;
+  const pidWritten = pid !== undefined && pidFile ? writeFile(`${pidFile}.tmp`, JSON.stringify({ pid, tag })).then(() => rename(`${pidFile}.tmp`, pidFile)).catch((e: unknown) => {
     // A pid file that could not be written only costs finding the process later; a bug is not that.
     if (!isSystemError(e)) throw e;
   }) : Promise.resolve();
@@ -272,5 +274,6 @@ export async function killOrphan(pidFile: string): Promise<boolean> {
   }
   if (typeof tag === 'string' && /^[0-9a-f-]{36}$/.test(tag) && (await reapTagged(tag)).length > 0) ended = true;
   await rm(pidFile, { force: true });
+  await rm(`${pidFile}.tmp`, { force: true });
   return ended;
 }

@@ -8,7 +8,7 @@ import type { WorkerMessage } from '../../app/engine/core/protocol/messages.js';
 import { ScriptAgent } from '../../app/agents/script.js';
 import { commitsSince, ENVELOPE, git, makeRepo, planFrom, SPEC, testWorker } from '../helpers/agent-context.js';
 import { FIXTURES } from '../helpers/paths.js';
-import { fileAppears } from '../helpers/file-appears.js';
+import { fileAppears, fileHolds } from '../helpers/file-appears.js';
 
 const FENCE = '```';
 
@@ -258,9 +258,10 @@ ${FENCE}
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise((r) => child.on('exit', r));
-    await fileAppears(mark);
-    // Killed as soon as the step has begun, whether or not the worker has written its group's id
-    // yet: agent.pid held the step's tag before the step started.
+    // The step has begun once its mark holds its pid (the file appears empty a moment before).
+    await fileHolds(mark, (text) => /^\d+\n$/.test(text));
+    // Killed then, whether or not the worker has written its group's id yet: agent.pid held the
+    // step's tag before the step started.
     const stepPid = Number((await readFile(mark, 'utf8')).trim());
     child.kill('SIGKILL');
     await exited;

@@ -10,16 +10,13 @@ import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { agentEnv } from './agent-env.js';
 import type { AnswerStore } from './answer-store.js';
 import { passCheckpoint, passPlannedCheckpoints, unansweredPlannedCheckpoint } from './checkpoint-gate.js';
-import type { Git } from '../machine/git.js';
 import { runProcess } from './process.js';
 import { SessionStateFile } from './session-state.js';
-import { answerPrompt, firstPrompt, inCliSession, type FirstPrompt } from './cli-session.js';
-import { reportingFailures, type Reporter } from './reporter.js';
+import { answerPrompt, firstPrompt, runCliSession, type FirstPrompt, type OpenSession } from './cli-session.js';
+import type { Reporter } from './reporter.js';
 import { WorkBudget } from './work-budget.js';
-import type { beginWholePlan} from './whole-plan.js';
 import { finishWholePlan } from './whole-plan.js';
 import { PID_FILE } from './worktree.js';
-import type { ReportBridge } from './mcp/report-bridge.js';
 import { CLAUDE_TOOL_NAMES } from './mcp/report-tools.js';
 
 export interface ClaudeAgentOptions {
@@ -76,27 +73,15 @@ export class ClaudeAgent implements Agent {
   constructor(private readonly options: ClaudeAgentOptions = {}) {}
 
   run(context: WorkerContext): Promise<void> {
-    return reportingFailures(this.name, context, (reporter) => this.execute(context, reporter));
+    return runCliSession(this.name, context, STATE, (reporter, open) => this.session(context, reporter, open));
   }
 
-  private execute(context: WorkerContext, reporter: Reporter): Promise<void> {
-    return inCliSession(this.name, context, reporter, () => STATE.read(context.logDir), (s) => this.session(context, reporter, s.git, s.history, s.store, s.bridge, s.saved, s.waiting));
-  }
-
-  private async session(
-    context: WorkerContext,
-    reporter: Reporter,
-    git: Git,
-    history: NonNullable<Awaited<ReturnType<typeof beginWholePlan>>>,
-    store: AnswerStore,
-    bridge: ReportBridge,
-    saved: ClaudeState,
-    waiting: boolean,
-  ): Promise<void> {
+  private async session(context: WorkerContext, reporter: Reporter, open: OpenSession<ClaudeState>): Promise<void> {
+    const { git, history, store, bridge } = open;
     const mcpConfig = await bridge.writeConfig(context.logDir);
     const budget = new WorkBudget(context.task.timeout_minutes);
     const save = (state: ClaudeState) => STATE.write(context.logDir, state);
-    const first = await firstPrompt(context, reporter, { history, store, saved, waiting }, save);
+    const first = await firstPrompt(context, reporter, open, save);
     if (!first) return;
     let next: FirstPrompt = first;
 

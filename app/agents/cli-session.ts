@@ -7,7 +7,8 @@ import { AnswerStore } from './answer-store.js';
 import { passCheckpoint } from './checkpoint-gate.js';
 import { executorInstructions } from './executor-instructions.js';
 import { ReportBridge } from './mcp/report-bridge.js';
-import type { Reporter } from './reporter.js';
+import { reportingFailures, type Reporter } from './reporter.js';
+import type { SessionStateFile } from './session-state.js';
 import { beginWholePlan } from './whole-plan.js';
 
 /** What a CLI agent records in its logDir between runs: its session, and the checkpoint it waits at. */
@@ -55,6 +56,16 @@ export async function inCliSession<S extends SessionState>(
   } finally {
     await bridge.close();
   }
+}
+
+/** A CLI agent's run: its failures reported (reportingFailures), its session framed (inCliSession), its state read from `state`. */
+export function runCliSession<S extends SessionState>(
+  agent: string,
+  context: WorkerContext,
+  state: SessionStateFile<S>,
+  session: (reporter: Reporter, open: OpenSession<S>) => Promise<void>,
+): Promise<void> {
+  return reportingFailures(agent, context, (reporter) => inCliSession(agent, context, reporter, () => state.read(context.logDir), (open) => session(reporter, open)));
 }
 
 /** The message that continues a session after a person answered. */

@@ -10,7 +10,6 @@ import { StreamFacts } from '../engine/core/agents/stream-facts.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import type { Checkpoint, Usage } from '../engine/core/protocol/messages.js';
 import { readTextIfExists } from '../machine/files.js';
-import type { Git } from '../machine/git.js';
 import { abortReason } from './abort.js';
 import { agentEnv } from './agent-env.js';
 import type { AnswerStore } from './answer-store.js';
@@ -20,9 +19,8 @@ import type { ReportBridge } from './mcp/report-bridge.js';
 import { MCP_SERVER_NAME } from './mcp/report-tools.js';
 import { runProcess } from './process.js';
 import { SessionStateFile } from './session-state.js';
-import { answerPrompt, firstPrompt, inCliSession, type FirstPrompt } from './cli-session.js';
-import { reportingFailures, type Reporter } from './reporter.js';
-import type { beginWholePlan} from './whole-plan.js';
+import { answerPrompt, firstPrompt, runCliSession, type FirstPrompt, type OpenSession } from './cli-session.js';
+import type { Reporter } from './reporter.js';
 import { finishWholePlan } from './whole-plan.js';
 import { WorkBudget } from './work-budget.js';
 import { PID_FILE } from './worktree.js';
@@ -82,26 +80,14 @@ export class CodexAgent implements Agent {
   constructor(private readonly options: CodexAgentOptions = {}) {}
 
   run(context: WorkerContext): Promise<void> {
-    return reportingFailures(this.name, context, (reporter) => this.execute(context, reporter));
+    return runCliSession(this.name, context, STATE, (reporter, open) => this.session(context, reporter, open));
   }
 
-  private execute(context: WorkerContext, reporter: Reporter): Promise<void> {
-    return inCliSession(this.name, context, reporter, () => STATE.read(context.logDir), (s) => this.session(context, reporter, s.git, s.history, s.store, s.bridge, s.saved, s.waiting));
-  }
-
-  private async session(
-    context: WorkerContext,
-    reporter: Reporter,
-    git: Git,
-    history: NonNullable<Awaited<ReturnType<typeof beginWholePlan>>>,
-    store: AnswerStore,
-    bridge: ReportBridge,
-    saved: CodexState,
-    waiting: boolean,
-  ): Promise<void> {
+  private async session(context: WorkerContext, reporter: Reporter, open: OpenSession<CodexState>): Promise<void> {
+    const { git, history, store, bridge } = open;
     const budget = new WorkBudget(context.task.timeout_minutes);
     const save = (state: CodexState) => STATE.write(context.logDir, state);
-    const first = await firstPrompt(context, reporter, { history, store, saved, waiting }, save);
+    const first = await firstPrompt(context, reporter, open, save);
     if (!first) return;
     let next: FirstPrompt = first;
 

@@ -14,17 +14,14 @@ import { abortReason } from './abort.js';
 import { agentEnv } from './agent-env.js';
 import type { AnswerStore } from './answer-store.js';
 import { passCheckpoint, unansweredPlannedCheckpoint } from './checkpoint-gate.js';
-import type { Git } from '../machine/git.js';
 import { startProcess } from './process.js';
 import { SessionStateFile } from './session-state.js';
-import { answerPrompt, firstPrompt, inCliSession } from './cli-session.js';
-import { reportingFailures, type Reporter } from './reporter.js';
+import { answerPrompt, firstPrompt, runCliSession, type OpenSession } from './cli-session.js';
+import type { Reporter } from './reporter.js';
 import { WorkBudget } from './work-budget.js';
-import type { beginWholePlan} from './whole-plan.js';
 import { finishWholePlan } from './whole-plan.js';
 import { PID_FILE } from './worktree.js';
 import { readTextIfExists } from '../machine/files.js';
-import type { ReportBridge } from './mcp/report-bridge.js';
 import { MCP_SERVER_NAME } from './mcp/report-tools.js';
 
 export interface CopilotAgentOptions {
@@ -82,29 +79,17 @@ export class CopilotAgent implements Agent {
   constructor(private readonly options: CopilotAgentOptions = {}) {}
 
   run(context: WorkerContext): Promise<void> {
-    return reportingFailures(this.name, context, (reporter) => this.execute(context, reporter));
+    return runCliSession(this.name, context, STATE, (reporter, open) => this.session(context, reporter, open));
   }
 
-  private execute(context: WorkerContext, reporter: Reporter): Promise<void> {
-    return inCliSession(this.name, context, reporter, () => STATE.read(context.logDir), (s) => this.session(context, reporter, s.git, s.history, s.store, s.bridge, s.saved, s.waiting));
-  }
-
-  private async session(
-    context: WorkerContext,
-    reporter: Reporter,
-    git: Git,
-    history: NonNullable<Awaited<ReturnType<typeof beginWholePlan>>>,
-    store: AnswerStore,
-    bridge: ReportBridge,
-    saved: CopilotState,
-    waiting: boolean,
-  ): Promise<void> {
+  private async session(context: WorkerContext, reporter: Reporter, open: OpenSession<CopilotState>): Promise<void> {
+    const { git, history, store, bridge } = open;
     const mcpConfig = join(context.logDir, MCP_FILE);
     // Copilot's own form of an MCP server: a "local" one, all of its tools offered. It holds this run's bridge token: logDir, never the checkout.
     await writeFile(mcpConfig, `${JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { type: 'local', ...bridge.serverCommand(), tools: ['*'] } } }, null, 2)}\n`, { mode: 0o600 });
     const budget = new WorkBudget(context.task.timeout_minutes);
     const save = (state: CopilotState) => STATE.write(context.logDir, state);
-    const first = await firstPrompt(context, reporter, { history, store, saved, waiting }, save);
+    const first = await firstPrompt(context, reporter, open, save);
     if (!first) return;
     // Copilot is given the id of a new session (--session-id), and continues one by it (--resume).
     let next: CopilotTurn = { prompt: first.prompt, sessionId: first.resume ?? randomUUID(), resume: first.resume !== undefined, mcpConfig };

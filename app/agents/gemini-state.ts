@@ -11,17 +11,17 @@ export interface GeminiState {
   restored?: boolean;
 }
 
-const STATE = new SessionStateFile<GeminiState>('gemini.json');
+export const GEMINI_STATE = new SessionStateFile<GeminiState>('gemini.json');
 
 export function readGeminiState(logDir: string): Promise<GeminiState> {
-  return STATE.read(logDir);
+  return GEMINI_STATE.read(logDir);
 }
 
 export function writeGeminiState(logDir: string, state: GeminiState): Promise<void> {
-  return STATE.write(logDir, state);
+  return GEMINI_STATE.write(logDir, state);
 }
 
 /** Seed a logDir with a session to continue: a runner restoring a checkpoint taken on another runner. */
 export function seedGeminiState(logDir: string, state: GeminiState): Promise<void> {
-  return STATE.seed(logDir, state);
+  return GEMINI_STATE.seed(logDir, state);
 }

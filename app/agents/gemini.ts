@@ -13,18 +13,16 @@ import { abortReason } from './abort.js';
 import { agentEnv } from './agent-env.js';
 import type { AnswerStore } from './answer-store.js';
 import { passCheckpoint } from './checkpoint-gate.js';
-import type { Git } from '../machine/git.js';
 import { runProcess } from './process.js';
-import { answerPrompt, firstPrompt, inCliSession } from './cli-session.js';
-import { reportingFailures, type Reporter } from './reporter.js';
+import { answerPrompt, firstPrompt, runCliSession, type OpenSession } from './cli-session.js';
+import type { Reporter } from './reporter.js';
 import { WorkBudget } from './work-budget.js';
-import type { beginWholePlan} from './whole-plan.js';
 import { finishWholePlan } from './whole-plan.js';
 import { PID_FILE } from './worktree.js';
 import type { ReportBridge } from './mcp/report-bridge.js';
 import { MCP_SERVER_NAME } from './mcp/report-tools.js';
 import { geminiHome, geminiSessionFiles } from './gemini-session.js';
-import { readGeminiState, writeGeminiState, type GeminiState } from './gemini-state.js';
+import { GEMINI_STATE, writeGeminiState, type GeminiState } from './gemini-state.js';
 
 export interface GeminiAgentOptions {
   /** The Gemini CLI; "gemini" from PATH by default. */
@@ -68,28 +66,16 @@ export class GeminiAgent implements Agent {
   constructor(private readonly options: GeminiAgentOptions = {}) {}
 
   run(context: WorkerContext): Promise<void> {
-    return reportingFailures(this.name, context, (reporter) => this.execute(context, reporter));
+    return runCliSession(this.name, context, GEMINI_STATE, (reporter, open) => this.session(context, reporter, open));
   }
 
-  private execute(context: WorkerContext, reporter: Reporter): Promise<void> {
-    return inCliSession(this.name, context, reporter, () => readGeminiState(context.logDir), (s) => this.session(context, reporter, s.git, s.history, s.store, s.bridge, s.saved, s.waiting));
-  }
-
-  private async session(
-    context: WorkerContext,
-    reporter: Reporter,
-    git: Git,
-    history: NonNullable<Awaited<ReturnType<typeof beginWholePlan>>>,
-    store: AnswerStore,
-    bridge: ReportBridge,
-    saved: GeminiState,
-    waiting: boolean,
-  ): Promise<void> {
+  private async session(context: WorkerContext, reporter: Reporter, open: OpenSession<GeminiState>): Promise<void> {
+    const { git, history, store, bridge, saved } = open;
     const home = geminiHome(context.task.worktree, { ...process.env, ...context.env });
     await this.writeSettings(home, bridge);
     const budget = new WorkBudget(context.task.timeout_minutes);
     const save = (state: GeminiState) => writeGeminiState(context.logDir, state);
-    const first = await firstPrompt(context, reporter, { history, store, saved, waiting }, save, (kept) => (kept.restored ? { restored: true } : {}));
+    const first = await firstPrompt(context, reporter, open, save, (kept) => (kept.restored ? { restored: true } : {}));
     if (!first) return;
     // A session restored from the branch is continued from its file, not by id (resumeOf).
     let next: GeminiTurn = first.resume === undefined ? first : { prompt: first.prompt, ...(await this.resumeOf(home, first.resume, saved.restored === true)) };

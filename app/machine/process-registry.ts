@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readTextIfExists, removeIfExists } from './files.js';
 import { groupAlive, reapTagged } from './process-group.js';
@@ -25,7 +25,10 @@ export class ProcessRegistry {
 
   /** Once it has started: its group's id, and the leader's start time. */
   async started(tag: string, pgid: number): Promise<void> {
-    await writeFile(this.file(tag), `${pgid} ${(await startTime(pgid)) ?? ''}`.trim());
+    // Through a rename: a kill mid-write leaves the empty record (found by its tag), never a cut-off id.
+    const file = this.file(tag);
+    await writeFile(`${file}.tmp`, `${pgid} ${(await startTime(pgid)) ?? ''}`.trim());
+    await rename(`${file}.tmp`, file);
   }
 
   untrack(tag: string): Promise<void> {
@@ -43,6 +46,11 @@ export class ProcessRegistry {
     }
     const stopped: string[] = [];
     for (const name of names) {
+      // A record's half-written replacement: the record itself is still there.
+      if (name.endsWith('.tmp')) {
+        await removeIfExists(join(this.dir, name));
+        continue;
+      }
       const { pgid, recorded, tag } = parseRecord(name, (await readTextIfExists(join(this.dir, name))) ?? '');
       if (pgid !== undefined) {
         const now = await startTime(pgid);

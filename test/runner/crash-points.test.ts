@@ -205,6 +205,44 @@ describe('a run killed at a git step', () => {
     for (const pid of readFileSync(mark, 'utf8').trim().split('\n').map(Number)) expect(running(pid)).toBe(false);
   });
 
+  it('killed the moment a check server starts, before its group is recorded, leaves it to the next run to stop', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'harness-serve-'));
+    const mark = join(dir, 'server.pid');
+    const server = [
+      "const http = require('node:http');",
+      "const fs = require('node:fs');",
+      "http.createServer((req, res) => res.end('ok'))",
+      "  .listen(Number(process.env.PORT), '127.0.0.1', () => fs.appendFileSync(process.env.SERVER_MARK, process.pid + '\\n'));",
+    ].join('\n');
+    // The first time, the server's shell SIGKILLs the run that started it (its parent) at once:
+    // the run is gone before it can write the group's id, as a kill at the worst moment leaves it.
+    const serve = 'if [ ! -e "$SERVER_MARK.killed" ]; then touch "$SERVER_MARK.killed"; kill -9 $PPID; fi; node server.cjs';
+    const plans: StepPlan[] = [
+      {
+        id: '01-01',
+        steps: ['mkdir -p out && echo a > out/01-01.txt'],
+        extra: `serve:\n  command: ${JSON.stringify(serve)}\n  url: "http://127.0.0.1:{port}"`,
+        checks: ['  - { id: up, type: api_response, request: "GET /", expect: { status: 200 } }'],
+      },
+    ];
+    const root = await makeRepo({ ...specTree(plans), 'server.cjs': server });
+    const child = spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script'], { cwd: root, env: { ...process.env, SERVER_MARK: mark }, stdio: 'ignore' });
+    expect(await new Promise((r) => child.once('exit', (_code, signal) => r(signal)))).toBe('SIGKILL');
+    // The orphaned server comes up on its own, with nobody left to stop it.
+    while (!existsSync(mark)) await new Promise((r) => setTimeout(r, 25));
+    const orphan = Number(readFileSync(mark, 'utf8').trim().split('\n')[0]);
+    expect(running(orphan)).toBe(true);
+
+    process.env.SERVER_MARK = mark;
+    try {
+      expect((await resume(root)).complete).toBe(true);
+    } finally {
+      delete process.env.SERVER_MARK;
+    }
+    expect(running(orphan)).toBe(false);
+    for (const pid of readFileSync(mark, 'utf8').trim().split('\n').map(Number)) expect(running(pid)).toBe(false);
+  });
+
   it('a finished spec run again commits nothing', async () => {
     const root = await makeRepo(specTree(PLANS));
     expect((await resume(root)).complete).toBe(true);

@@ -36,7 +36,10 @@ function taskCommits(root: string): Map<string, number> {
 describe('harness run', () => {
   it('runs independent plans side by side but never two plans that write the same file', async () => {
     const log = join(await mkdtemp(join(tmpdir(), 'harness-log-')), 'events');
-    const step = (id: string) => `echo "start ${id}" >> "$EVENTS"; sleep 0.4; mkdir -p out; echo ${id} > out/${id}.txt; echo "end ${id}" >> "$EVENTS"`;
+    // 01-01 and 01-02 each go on only once 01-03 has started: run side by side, it starts while
+    // the first of them runs; run one after another, that plan would wait for good.
+    const waitFor0103 = 'until grep -q "start 01-03" "$EVENTS"; do sleep 0.05; done; ';
+    const step = (id: string) => `echo "start ${id}" >> "$EVENTS"; ${id === '01-03' ? '' : waitFor0103}mkdir -p out; echo ${id} > out/${id}.txt; echo "end ${id}" >> "$EVENTS"`;
     const plans: StepPlan[] = [
       { id: '01-01', files: ['out/01-01.txt', 'shared/config.json'], steps: [step('01-01')] },
       { id: '01-02', files: ['out/01-02.txt', 'shared/**'], steps: [step('01-02')] },
@@ -94,9 +97,9 @@ describe('harness run', () => {
     const plans: StepPlan[] = [
       { id: '01-01', steps: ['mkdir -p out && printf one > out/01-01.txt'] },
       { id: '01-02', steps: ['mkdir -p out && printf TWO > out/01-02.txt'] },
-      // 02-02 takes long enough that phase 01 has failed before 02-01 may start.
+      // 02-02 ends only once phase 01's verification is on record (failed), so 02-01 cannot start before it.
       { id: '02-01', dependsOn: ['01-01', '02-02'], steps: ['mkdir -p out && echo ok > out/02-01.txt'] },
-      { id: '02-02', steps: ['sleep 1.5; mkdir -p out && echo ok > out/02-02.txt'] },
+      { id: '02-02', steps: ['until [ -e "$(git rev-parse --git-common-dir)/../.orchestration/SPC-007/phases/01.json" ]; do sleep 0.05; done; mkdir -p out && echo ok > out/02-02.txt'] },
     ];
     const root = await makeRepo(specTree(plans, roadmap));
     const cli = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);

@@ -3,7 +3,7 @@
  * run does: every document commit (a plan's summary, a phase's verification, the spec's
  * completion) once, no worktree left behind; and a finished spec run again adds nothing.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -169,9 +169,9 @@ describe('a run killed at a git step', () => {
     expect(status).toContain('02-01 verified and merged');
   });
 
-  it('during an API check, leaves no check server running once resumed', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'harness-serve-'));
-    const mark = join(dir, 'server.pid');
+  /** A plan with a check server (`serve`, running server.cjs) that writes its pid to the returned mark once it listens; /slow answers after 2 s. */
+  async function withCheckServer(serve: string, request: string): Promise<{ root: string; mark: string; run: () => ChildProcess }> {
+    const mark = join(await mkdtemp(join(tmpdir(), 'harness-serve-')), 'server.pid');
     const server = [
       "const http = require('node:http');",
       "const fs = require('node:fs');",
@@ -182,18 +182,19 @@ describe('a run killed at a git step', () => {
       {
         id: '01-01',
         steps: ['mkdir -p out && echo a > out/01-01.txt'],
-        extra: 'serve:\n  command: node server.cjs\n  url: "http://127.0.0.1:{port}"',
-        checks: ['  - { id: slow, type: api_response, request: "GET /slow", expect: { status: 200 } }'],
+        extra: `serve:\n  command: ${JSON.stringify(serve)}\n  url: "http://127.0.0.1:{port}"`,
+        checks: [`  - { id: up, type: api_response, request: "${request}", expect: { status: 200 } }`],
       },
     ];
     const root = await makeRepo({ ...specTree(plans), 'server.cjs': server });
-    const child = spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script'], { cwd: root, env: { ...process.env, SERVER_MARK: mark }, stdio: 'ignore' });
+    return { root, mark, run: () => spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script'], { cwd: root, env: { ...process.env, SERVER_MARK: mark }, stdio: 'ignore' }) };
+  }
+
+  /** The server the killed run left (the first pid in the mark) runs; resumed, the run completes, and no server it or the killed run started is left. */
+  async function resumeStopsServers(root: string, mark: string): Promise<void> {
     while (!existsSync(mark)) await new Promise((r) => setTimeout(r, 25));
-    child.kill('SIGKILL');
-    await new Promise((r) => child.once('exit', r));
     const orphan = Number(readFileSync(mark, 'utf8').trim().split('\n')[0]);
     expect(running(orphan)).toBe(true);
-
     process.env.SERVER_MARK = mark;
     try {
       expect((await resume(root)).complete).toBe(true);
@@ -203,44 +204,25 @@ describe('a run killed at a git step', () => {
     expect(running(orphan)).toBe(false);
     // The resumed run's own server was stopped too.
     for (const pid of readFileSync(mark, 'utf8').trim().split('\n').map(Number)) expect(running(pid)).toBe(false);
+  }
+
+  it('during an API check, leaves no check server running once resumed', async () => {
+    const { root, mark, run } = await withCheckServer('node server.cjs', 'GET /slow');
+    const child = run();
+    while (!existsSync(mark)) await new Promise((r) => setTimeout(r, 25));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    await resumeStopsServers(root, mark);
   });
 
   it('killed the moment a check server starts, before its group is recorded, leaves it to the next run to stop', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'harness-serve-'));
-    const mark = join(dir, 'server.pid');
-    const server = [
-      "const http = require('node:http');",
-      "const fs = require('node:fs');",
-      "http.createServer((req, res) => res.end('ok'))",
-      "  .listen(Number(process.env.PORT), '127.0.0.1', () => fs.appendFileSync(process.env.SERVER_MARK, process.pid + '\\n'));",
-    ].join('\n');
     // The first time, the server's shell SIGKILLs the run that started it (its parent) at once:
     // the run is gone before it can write the group's id, as a kill at the worst moment leaves it.
-    const serve = 'if [ ! -e "$SERVER_MARK.killed" ]; then touch "$SERVER_MARK.killed"; kill -9 $PPID; fi; node server.cjs';
-    const plans: StepPlan[] = [
-      {
-        id: '01-01',
-        steps: ['mkdir -p out && echo a > out/01-01.txt'],
-        extra: `serve:\n  command: ${JSON.stringify(serve)}\n  url: "http://127.0.0.1:{port}"`,
-        checks: ['  - { id: up, type: api_response, request: "GET /", expect: { status: 200 } }'],
-      },
-    ];
-    const root = await makeRepo({ ...specTree(plans), 'server.cjs': server });
-    const child = spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script'], { cwd: root, env: { ...process.env, SERVER_MARK: mark }, stdio: 'ignore' });
+    const { root, mark, run } = await withCheckServer('if [ ! -e "$SERVER_MARK.killed" ]; then touch "$SERVER_MARK.killed"; kill -9 $PPID; fi; node server.cjs', 'GET /');
+    const child = run();
     expect(await new Promise((r) => child.once('exit', (_code, signal) => r(signal)))).toBe('SIGKILL');
-    // The orphaned server comes up on its own, with nobody left to stop it.
-    while (!existsSync(mark)) await new Promise((r) => setTimeout(r, 25));
-    const orphan = Number(readFileSync(mark, 'utf8').trim().split('\n')[0]);
-    expect(running(orphan)).toBe(true);
-
-    process.env.SERVER_MARK = mark;
-    try {
-      expect((await resume(root)).complete).toBe(true);
-    } finally {
-      delete process.env.SERVER_MARK;
-    }
-    expect(running(orphan)).toBe(false);
-    for (const pid of readFileSync(mark, 'utf8').trim().split('\n').map(Number)) expect(running(pid)).toBe(false);
+    // The orphaned server comes up on its own, with nobody left to stop it, until the next run.
+    await resumeStopsServers(root, mark);
   });
 
   it('a finished spec run again commits nothing', async () => {

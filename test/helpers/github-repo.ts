@@ -387,11 +387,6 @@ export class FakeGitHub {
 
   // --- REST ----------------------------------------------------------------------------
 
-  /**
-   * A request served: routed, recorded with the status it got, and for a read answered 200 an
-   * `etag` (a hash of what was sent), with 304 and no body when the request's `If-None-Match`
-   * names it, as GitHub answers conditional requests.
-   */
   private readonly watchers: { match: (r: RecordedRequest) => boolean; resolve: (r: RecordedRequest) => void }[] = [];
 
   /** Resolves with the first request (made from now on) that `match` accepts: a test waits on what a process did, not on a clock. */
@@ -399,6 +394,11 @@ export class FakeGitHub {
     return new Promise((resolve) => this.watchers.push({ match, resolve }));
   }
 
+  /**
+   * A request served: routed, recorded with the status it got, and for a read answered 200 an
+   * `etag` (a hash of what was sent), with 304 and no body when the request's `If-None-Match`
+   * names it, as GitHub answers conditional requests.
+   */
   private handle(method: string, uri: string, body: unknown, headers: Record<string, string | undefined> = {}): Reply {
     let reply = this.route(method, uri, body);
     if (method === 'GET' && reply[0] === 200) {

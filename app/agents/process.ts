@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { isSystemError, readTextIfExists } from '../machine/files.js';
-import { PROCESS_TAG, processTag, reapTagged, type ReapedProcess } from '../machine/process-group.js';
+import { isProcessTag, PROCESS_TAG, processTag, reapTagged, type ReapedProcess } from '../machine/process-group.js';
 import { isErrorHead } from '../engine/core/verify/telling-line.js';
 
 /**
@@ -272,7 +272,7 @@ export async function killOrphan(pidFile: string): Promise<boolean> {
       // ESRCH: the group is gone.
     }
   }
-  if (typeof tag === 'string' && /^[0-9a-f-]{36}$/.test(tag) && (await reapTagged(tag)).length > 0) ended = true;
+  if (isProcessTag(tag) && (await reapTagged(tag)).length > 0) ended = true;
   await rm(pidFile, { force: true });
   await rm(`${pidFile}.tmp`, { force: true });
   return ended;

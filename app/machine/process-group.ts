@@ -99,6 +99,11 @@ export function processTag(): string {
   return randomUUID();
 }
 
+/** Is `value` one processTag() makes (a tag read back from a file may be anything)? */
+export function isProcessTag(value: unknown): value is string {
+  return typeof value === 'string' && /^[0-9a-f-]{36}$/.test(value);
+}
+
 /** A process harness ended because it outlived what started it: its id and command line. */
 export interface ReapedProcess {
   pid: number;

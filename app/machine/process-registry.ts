@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readTextIfExists, removeIfExists } from './files.js';
-import { groupAlive, reapTagged } from './process-group.js';
+import { groupAlive, isProcessTag, reapTagged } from './process-group.js';
 
 /**
  * The processes a run started and has not stopped yet (commands and servers of checks), one
@@ -72,7 +72,7 @@ export class ProcessRegistry {
   }
 
   private file(tag: string): string {
-    if (!/^[0-9a-f-]{36}$/.test(tag)) throw new Error(`not a process tag: ${JSON.stringify(tag)}`);
+    if (!isProcessTag(tag)) throw new Error(`not a process tag: ${JSON.stringify(tag)}`);
     return join(this.dir, tag);
   }
 }
@@ -89,7 +89,7 @@ function parseRecord(name: string, text: string): { pgid?: number; recorded?: st
     return { pgid: valid(Number(name)), recorded: recorded || undefined, tag: tag || undefined };
   }
   const [pgid = '', recorded = ''] = text.trim().split(/\s+/);
-  return { pgid: pgid ? valid(Number(pgid)) : undefined, recorded: recorded || undefined, tag: /^[0-9a-f-]{36}$/.test(name) ? name : undefined };
+  return { pgid: pgid ? valid(Number(pgid)) : undefined, recorded: recorded || undefined, tag: isProcessTag(name) ? name : undefined };
 }
 
 /** The process's start time in clock ticks since boot (/proc/<pid>/stat, field 22). */

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROCESS_TAG, processTag } from '../../app/machine/process-group.js';
 import { ProcessRegistry } from '../../app/machine/process-registry.js';
+import { fileAppears } from '../helpers/file-appears.js';
 
 /**
  * What a run killed with SIGKILL leaves running (a check's server, in a group of its own) is
@@ -15,9 +16,9 @@ import { ProcessRegistry } from '../../app/machine/process-registry.js';
 
 const started: ChildProcess[] = [];
 
-/** A detached `sleep` (its own group), carrying `tag` as a check's processes do. */
-function sleeper(seconds: string, tag?: string): ChildProcess {
-  const child = spawn('sh', ['-c', `sleep ${seconds}; :`], { detached: true, stdio: 'ignore', env: { ...process.env, ...(tag ? { [PROCESS_TAG]: tag } : {}) } });
+/** A detached `sleep` (its own group), carrying `tag` as a check's processes do; with `mark`, started in the background and the mark made once it is. */
+function sleeper(seconds: string, tag?: string, mark?: string): ChildProcess {
+  const child = spawn('sh', ['-c', mark ? `sleep ${seconds} & touch "${mark}"; wait` : `sleep ${seconds}; :`], { detached: true, stdio: 'ignore', env: { ...process.env, ...(tag ? { [PROCESS_TAG]: tag } : {}) } });
   started.push(child);
   return child;
 }
@@ -41,10 +42,6 @@ function running(command: string): boolean {
   });
 }
 
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((r) => setTimeout(r, 20));
-}
-
 /** Resolves once the process has exited; the test's time-out catches one that never does. */
 const ended = (child: ChildProcess) => new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
 
@@ -63,16 +60,17 @@ describe('the process registry', () => {
     const registry = new ProcessRegistry(await mkdtemp(join(tmpdir(), 'harness-registry-')));
     const tag = processTag();
     await registry.track(tag);
-    const child = sleeper('311.5', tag);
+    const mark = join(await mkdtemp(join(tmpdir(), 'harness-mark-')), 'sleep-started');
+    const child = sleeper('311.5', tag, mark);
     // The run is killed here: `started` never writes the group's id. The next run comes once the shell has started its sleep.
-    await until(() => running('sleep 311.5'));
+    await fileAppears(mark);
 
     const stopped = await registry.reap();
 
     await ended(child);
     expect(running('sleep 311.5')).toBe(false);
     expect(stopped).toHaveLength(2);
-    for (const what of stopped) expect(what).toMatch(/^process \d+ \((sh -c sleep 311\.5; :|sleep 311\.5)\)$/);
+    for (const what of stopped) expect(what).toMatch(/^process \d+ \((sh -c sleep 311\.5 & .*|sleep 311\.5)\)$/);
     expect(readdirSync(registry.dir)).toEqual([]);
   });
 

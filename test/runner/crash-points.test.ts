@@ -13,7 +13,7 @@ import { RecordingReporter } from '../../app/runner/progress.js';
 import { runSpec } from '../../app/runner/runner.js';
 import { killingGit, type KillPoint } from '../helpers/kill-git.js';
 import { ROOT } from '../helpers/paths.js';
-import { fileAppears } from '../helpers/file-appears.js';
+import { fileHolds } from '../helpers/file-appears.js';
 import { git, makeRepo, SPEC_DIR, specTree, type StepPlan } from '../helpers/repo.js';
 
 const BIN = join(ROOT, 'bin', 'harness.js');
@@ -193,7 +193,8 @@ describe('a run killed at a git step', () => {
 
   /** The server the killed run left (the first pid in the mark) runs; resumed, the run completes, and no server it or the killed run started is left. */
   async function resumeStopsServers(root: string, mark: string): Promise<void> {
-    await fileAppears(mark);
+    // The server's pid, not just the file: appended after the file is made.
+    await fileHolds(mark, (text) => /^\d+\n/.test(text));
     const orphan = Number(readFileSync(mark, 'utf8').trim().split('\n')[0]);
     expect(running(orphan)).toBe(true);
     process.env.SERVER_MARK = mark;
@@ -210,7 +211,8 @@ describe('a run killed at a git step', () => {
   it('during an API check, leaves no check server running once resumed', async () => {
     const { root, mark, run } = await withCheckServer('node server.cjs', 'GET /slow');
     const child = run();
-    await fileAppears(mark);
+    // The server's pid, not just the file: appended after the file is made.
+    await fileHolds(mark, (text) => /^\d+\n/.test(text));
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     await resumeStopsServers(root, mark);

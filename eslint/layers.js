@@ -10,7 +10,8 @@ import { isAbsolute, posix, relative, sep } from 'node:path';
 
 const CORE = 'app/engine/core';
 // The knowledge loop, by stage, each on the ones before it: documents (the formats and the store's
-// records), signals (capture), lessons (reflection), skills, genes, surfacing, spikes.
+// records), signals (capture), lessons (reflection), skills, genes, surfacing, spikes, and the
+// holdout (the comparison of plans with and without knowledge, and the retirement it proposes).
 const DOCUMENTS = 'app/engine/knowledge/documents';
 const SIGNALS = 'app/engine/knowledge/signals';
 const LESSONS = 'app/engine/knowledge/lessons';
@@ -18,7 +19,8 @@ const SKILLS = 'app/engine/knowledge/skills';
 const GENES = 'app/engine/knowledge/genes';
 const SURFACING = 'app/engine/knowledge/surfacing';
 const SPIKES = 'app/engine/knowledge/spikes';
-const KNOWLEDGE = [DOCUMENTS, SIGNALS, LESSONS, SKILLS, GENES, SURFACING, SPIKES];
+const HOLDOUT = 'app/engine/knowledge/holdout';
+const KNOWLEDGE = [DOCUMENTS, SIGNALS, LESSONS, SKILLS, GENES, SURFACING, SPIKES, HOLDOUT];
 const LIFECYCLE = 'app/engine/lifecycle';
 const FORGE = 'app/engine/forge';
 const IMPORTERS = 'app/engine/importers';
@@ -35,6 +37,7 @@ export const LAYERS = {
   [GENES]: { may: [CORE, DOCUMENTS, SIGNALS], why: 'genes are solidified from signals and scored from the trajectory (documents); they know no lesson or skill code' },
   [SURFACING]: { may: [CORE, DOCUMENTS, GENES], why: 'surfacing indexes the accepted documents (their files and signatures included) and balances genes by their settings (genes); a plan\'s failure signatures come in as text' },
   [SPIKES]: { may: [CORE, DOCUMENTS], why: 'a spike\'s checks and files read its document and nothing else of the loop' },
+  [HOLDOUT]: { may: [CORE, DOCUMENTS, SIGNALS, SKILLS, GENES], why: 'the holdout compares the plans its signals record, and retires a skill or a gene as their own stages do; it knows no surfacing, which it only ever short-circuits' },
   [IMPORTERS]: { may: [CORE], why: 'importers translate other tools\' files into the core model, before the spec loader' },
   [LIFECYCLE]: { may: [CORE, DOCUMENTS, SIGNALS, SPIKES], why: 'the plan lifecycle runs on the core, feeds knowledge through the documents and signals, and runs a spike\'s stages; it knows no forge and no runtime' },
   [PLANNING]: { may: [CORE], why: 'planning (the planning commands, their stages, checks and prompts) judges documents with the core spec model alone' },

@@ -132,6 +132,13 @@ export const HarnessConfigSchema = z
           })
           .strict()
           .default({ budget_tokens: 500, max_entries: 5 }),
+        /**
+         * The share of plans (0 to 1) that run without surfaced knowledge, so that `harness retrospective`
+         * can compare them with the rest (docs/knowledge.md, The holdout). 0, the default, holds none out.
+         */
+        holdout: z.number().min(0).max(1).default(0),
+        /** With the spec's and the plan's ids, what decides which plans are held out (engine/knowledge/holdout/holdout.ts): another seed holds out other plans. */
+        holdout_seed: z.string().min(1).max(200).default('harness'),
         /** Skills (docs/design.md, Knowledge, Skills): when extraction runs by itself, how much a lesson needs, what an audit prunes. */
         skills: z
           .object({
@@ -180,6 +187,8 @@ export const HarnessConfigSchema = z
         capture: { enabled: true, max_per_phase: 20 },
         reflect: { on_phase: false, on_spec: true, min_weight: 4, min_plans: 2 },
         surface: { budget_tokens: 500, max_entries: 5 },
+        holdout: 0,
+        holdout_seed: 'harness',
         skills: { extract: { execution: true, verification: true, planning: false, research: false }, lesson_evidence: 3, prune: { unused_days: 90, min_matches: 2 } },
       }),
     /** The planning commands (plan-spec, plan-phase, …): the agent that writes the documents, when it is not the repository's `agent`. */

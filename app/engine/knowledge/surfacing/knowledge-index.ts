@@ -212,7 +212,8 @@ function draftOf(file: KnowledgeFile, kind: SurfacedKind, problems: Problem[]): 
   if (errors.length > 0 || parsed.data === undefined) return undefined;
   const body = parsed.body ?? '';
   const bodyLine = parsed.bodyLine ?? 1;
-  if (kind === 'lesson') return lessonDraft(file.path, parsed.data as Lesson, body, bodyLine);
+  // A lesson retired by the holdout comparison (holdout/retirement.ts) stays on record for reflection, and is never offered again.
+  if (kind === 'lesson') return (parsed.data as Lesson).metadata?.retired !== undefined ? undefined : lessonDraft(file.path, parsed.data as Lesson, body, bodyLine);
   if (kind === 'skill') return skillDraft(file.path, parsed.data as Skill, body, bodyLine);
   const gene = parsed.data as Gene;
   // A deprecated gene was found wanting: it stays on record and is never offered again.

@@ -1,23 +1,22 @@
+import { hasErrorShape } from './telling/generic.js';
+import { recognisedError } from './telling/index.js';
+import { prepare, unframed } from './telling/recogniser.js';
+
+export { recognisedError, type RecognisedError } from './telling/index.js';
+
 /**
  * The line of some output that says what went wrong. A failing run prints its cause first and
  * its consequences after (a module not found, then the test file that could not load, then the
- * runner's "# fail 1"), so the telling line is the first error the output names:
+ * runner's "# fail 1"), so the telling line is the first error the output names, as the tool
+ * that printed it says it (telling/: go test, pytest, jest, vitest, node:test, cargo, JUnit
+ * through Maven and Gradle, dotnet test, RSpec, the compilers, package managers, containers and
+ * database drivers, then the shapes of an error in any tool).
  *
- * - a stack's head: `Error: …`, `TypeError: …`, `Error [ERR_MODULE_NOT_FOUND]: …`,
- *   `ModuleNotFoundError: …`, `AssertionError …`, a panic;
- * - a compiler's diagnostic: `src/a.ts(3,5): error TS2322: …`, `a.c:3:5: error: …`,
- *   `error[E0425]: …`, `error: …`;
- * - a test runner's failure: pytest's `FAILED tests/x.py::t - …`.
- *
- * Lines are read without what frames them (TAP's `# `, pytest's `E   `, a quote's `> `). An
- * output that names no such error gets the first line that names an error word or an error
- * code, else the last that says something failed (a tally says only that), else its last line.
+ * Only a recognised error may give a failure its signature (recognisedError). For a person
+ * reading why something failed, an output with none still gets a line: the first that names
+ * an error word or an error code, else the last that says something failed (a tally says only
+ * that), else its last line.
  */
-
-const STACK_HEAD = /^(?:Uncaught\s+)?(?:[A-Z][A-Za-z0-9]*)?(?:Error|Exception)\b(?:\s*\[[A-Z0-9_]+\])?:\s*\S/;
-const ASSERTION = /^AssertionError\b|\bpanicked at\b|^panic:/;
-const DIAGNOSTIC = /^(?:\S.*?(?:\(\d+,\d+\)|:\d+(?::\d+)?):?\s+)?(?:fatal\s+)?error(?:\[[A-Z]+\d+\]|\s+[A-Z]+\d+)?:\s*\S/i;
-const RUNNER_FAILURE = /^FAILED\s+\S/;
 
 /** Words an output line says what went wrong with. */
 const ERROR_WORDS = /error|assert|expected|not ok|✗|✖|exception|fatal|panic|denied|refused|not found|no such|cannot|can't|unable|invalid|missing|locked|busy|timed? ?out|conflict|enoent|eaddrinuse|econnrefused/i;
@@ -26,17 +25,9 @@ const ERROR_CODE = /\b[A-Z][A-Z0-9]{2,}_[A-Z0-9_]+\b/;
 /** Lines that name an error word but say nothing went wrong: a tally of none. */
 const NO_ERRORS = /\b(?:0|no)\s+(?:errors?|failures?|failed|problems?)\b/i;
 
-/** What frames a line in some tools' output: TAP's diagnostics, pytest's error lines, quotes and boxes. */
-const FRAME = /^(?:#\s+|E\s{2,}|>\s+|[│|]\s+)+/;
-
-function unframed(line: string): string {
-  return line.trim().replace(FRAME, '').trim();
-}
-
-/** Does this line head an error (a stack's head, a diagnostic, a runner's FAILED), as output streams by? */
+/** Does this line head an error (one a tool's recogniser names on its own, or an error's shape), as output streams by? */
 export function isErrorHead(line: string): boolean {
-  const l = unframed(line);
-  return (STACK_HEAD.test(l) || ASSERTION.test(l) || DIAGNOSTIC.test(l) || RUNNER_FAILURE.test(l)) && !BLOCK.test(l);
+  return hasErrorShape(line) || recognisedError([line]) !== undefined;
 }
 
 /**
@@ -47,25 +38,23 @@ export function withFirstError(tail: readonly string[], head: string | undefined
   return head === undefined || tail.includes(head) ? [...tail] : [head, '…', ...tail];
 }
 
-/** A YAML block's opening (`error: |-` in node's TAP): its message is on the lines below. */
-const BLOCK = /^error:\s*[|>][-+]?$/i;
-
-/** The first error the output names (a head, else a line with an error word or code); undefined when it names none. */
-export function firstError(output: readonly string[]): string | undefined {
-  const lines = output.map(unframed).filter((l) => l !== '');
-  const at = lines.findIndex((l) => STACK_HEAD.test(l) || ASSERTION.test(l) || DIAGNOSTIC.test(l) || RUNNER_FAILURE.test(l));
-  if (at >= 0) {
-    const head = lines[at]!;
-    if (!BLOCK.test(head)) return head;
-    const message = lines[at + 1];
-    return message === undefined ? head : `error: ${message}`;
-  }
-  return lines.find((l) => (ERROR_WORDS.test(l) || ERROR_CODE.test(l)) && !NO_ERRORS.test(l));
+function saying(output: readonly string[]): string[] {
+  return prepare(output)
+    .map(unframed)
+    .filter((l) => l !== '');
 }
 
+/** The first error the output names (a recognised one, else a line with an error word or code); undefined when it names none. */
+export function firstError(output: readonly string[]): string | undefined {
+  const recognised = recognisedError(output);
+  if (recognised !== undefined) return recognised.line;
+  return saying(output).find((l) => (ERROR_WORDS.test(l) || ERROR_CODE.test(l)) && !NO_ERRORS.test(l));
+}
+
+/** The line a person reads for why the output failed; never undefined for an output that says anything. */
 export function tellingLine(output: readonly string[]): string | undefined {
   const named = firstError(output);
   if (named !== undefined) return named;
-  const lines = output.map(unframed).filter((l) => l !== '');
+  const lines = saying(output);
   return [...lines].reverse().find((l) => /fail/i.test(l)) ?? lines.at(-1);
 }

@@ -6,6 +6,7 @@ import type { SpikeCommit, SpikeWorkspace } from '../engine/lifecycle/spike-port
 import { makeSafe, type SafetyOptions } from '../machine/content-safety.js';
 import { isMissing, readTextIfExists, removeIfExists } from '../machine/files.js';
 import { Git, GitError, type CommitInfo } from '../machine/git.js';
+import { readImports } from '../machine/source-imports.js';
 
 /** A file larger than this is no reviewable result: it is left out of the spike's commit, and said so. */
 export const MAX_SPIKE_FILE_BYTES = 2 * 1024 * 1024;
@@ -167,6 +168,10 @@ export class SpikeCheckout implements SpikeWorkspace {
 
   async headDate(): Promise<Date> {
     return new Date((await this.git.run(['log', '-1', '--format=%cI', 'HEAD'])).trim());
+  }
+
+  imports(files: readonly string[]): Promise<string[]> {
+    return readImports(this.root, files);
   }
 
   private async exists(path: string): Promise<boolean> {

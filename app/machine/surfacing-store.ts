@@ -3,6 +3,7 @@ import { indexKnowledge, type KnowledgeFile, type KnowledgeIndex } from '../engi
 import { problem } from '../engine/core/spec/problem.js';
 import type { SurfacedEntry } from '../engine/knowledge/documents/loop.js';
 import { makeSafe, type SafetyOptions } from './content-safety.js';
+import { committedFiles } from './committed-store.js';
 import { readKnowledgeStore } from './knowledge-store.js';
 
 /**
@@ -13,7 +14,11 @@ import { readKnowledgeStore } from './knowledge-store.js';
 
 const SURFACED_FOLDERS = ['lessons', 'skills', 'genes'] as const;
 
-/** Index the store at `root` (absolute); an absent store, or one without these folders, is an empty index. */
+/**
+ * Index the store at `root` (absolute); an absent store, or one without these folders, is an
+ * empty index. Only what is committed counts (committed-store.ts): a lesson or skill nobody
+ * merged yet is pending, and never surfaced.
+ */
 export async function loadSurfacingIndex(root: string): Promise<KnowledgeIndex> {
   const files: KnowledgeFile[] = [];
   const unread: { path: string; reason: string }[] = [];
@@ -22,7 +27,7 @@ export async function loadSurfacingIndex(root: string): Promise<KnowledgeIndex> 
     for (const f of read.files) files.push({ path: `${folder}/${f.path}`, text: f.text });
     for (const u of read.unread) unread.push({ path: `${folder}/${u.path}`, reason: u.reason });
   }
-  const index = indexKnowledge(files);
+  const index = indexKnowledge((await committedFiles(root, files)).files);
   // Links are not followed on purpose (read-tree.ts); a file too large or not text is a file a person should fix.
   for (const u of unread) {
     const code = u.reason.includes('UTF-8') ? 'not-utf8' : u.reason.includes('limit') ? 'file-too-large' : undefined;

@@ -1,5 +1,6 @@
 import type { Plan } from '../engine/core/spec/model.js';
 import type { AttemptPorts, Progress, Workspace } from '../engine/lifecycle/ports.js';
+import { readImports } from '../machine/source-imports.js';
 import { localVerifyPorts } from '../machine/verify-ports.js';
 import { localAnswers } from './answers.js';
 import type { RunContext } from './context.js';
@@ -35,6 +36,7 @@ export function localWorkspace(ctx: RunContext, worktree: string): Workspace {
     changedFiles: async (base) => (await history(base)).changed,
     diffSince: (from) => ctx.repo.git(worktree).diffSince(from),
     headDate: async () => new Date((await ctx.repo.git(worktree).run(['log', '-1', '--format=%cI', 'HEAD'])).trim()),
+    imports: (files) => readImports(worktree, files),
   };
 }
 

@@ -1,7 +1,10 @@
 import type { Phase } from '../engine/core/spec/model.js';
 import { renderVerification } from '../engine/core/verify/render-verification.js';
 import { phaseCompletion } from '../engine/lifecycle/signals.js';
+import { withOutcomes } from '../engine/knowledge/signals/plan-outcome.js';
+import { summaryOutcomes } from '../machine/summary-outcomes.js';
 import { verifyPhaseLevel } from '../engine/lifecycle/verify-phase.js';
+import { planImports } from '../machine/source-imports.js';
 import { localVerifyPorts } from '../machine/verify-ports.js';
 import { loadTemplate } from '../machine/templates.js';
 import { localAnswers, planApprovals } from './answers.js';
@@ -44,18 +47,20 @@ export async function executePhase(ctx: RunContext, phase: Phase): Promise<void>
     const knowledge =
       outcome.kind === 'verified'
         ? await fileKnowledge(ctx, {
+            // With each plan's outcome for the holdout comparison, read from its SUMMARY.md, as a runner reads it.
             drafts: [
-              phaseCompletion({
+              withOutcomes(phaseCompletion({
                 spec: ctx.spec.id,
                 phase,
                 plans: phase.plans.map((id) => ctx.spec.planById.get(id)!),
+                imports: await planImports(ctx.integration.worktree, phase.plans.map((id) => ctx.spec.planById.get(id)!)),
                 done: phase.plans.map((id) => {
                   const minutes = ctx.state.minutes.get(id);
                   const attempt = ctx.state.statuses.get(id)?.attempt;
                   return { id, title: ctx.spec.planById.get(id)!.title, ...(attempt === undefined ? {} : { attempts: attempt }), ...(minutes === undefined ? {} : { minutes }) };
                 }),
                 report,
-              }),
+              }), await summaryOutcomes(ctx.integration.specDir, phase)),
             ],
             label: `phase ${phase.id}`,
           })

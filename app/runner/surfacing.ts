@@ -3,10 +3,13 @@ import { formatProblem } from '../engine/core/spec/problem.js';
 import type { Plan } from '../engine/core/spec/model.js';
 import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
 import type { KnowledgeIndex } from '../engine/knowledge/surfacing/knowledge-index.js';
+import { heldOutLine, isHeldOut, type HoldoutSettings } from '../engine/knowledge/holdout/holdout.js';
 import type { SurfacedEntry } from '../engine/knowledge/documents/loop.js';
 import { DEFAULT_SURFACE, planSubject, surface, type SurfaceOptions } from '../engine/knowledge/surfacing/surface.js';
 import { secretValues, type SafetyOptions } from '../machine/content-safety.js';
+import { readImports } from '../machine/source-imports.js';
 import { loadSurfacingIndex, safeSurfaced } from '../machine/surfacing-store.js';
+import { importedFrom } from '../engine/knowledge/documents/plan-profile.js';
 import { attributeSurfaced } from '../agents/knowledge-attribution.js';
 import { readJson, writeJsonAtomic } from './atomic.js';
 import { planHistory } from './capture.js';
@@ -24,6 +27,13 @@ import type { RunContext } from './context.js';
 export interface RunKnowledge extends SurfaceOptions {
   /** The store, absolute; the repository's `.harness/knowledge/` when absent. */
   dir?: string;
+  /** knowledge.holdout and its seed: the plans that run without surfaced knowledge. */
+  holdout?: HoldoutSettings;
+}
+
+/** Whether the plan runs without surfaced knowledge (knowledge.holdout): the same on every attempt, resume and retry. */
+export function planHeldOut(ctx: RunContext, plan: Plan): boolean {
+  return isHeldOut(ctx.options.knowledge?.holdout, ctx.spec.id, plan.id);
 }
 
 const indexes = new WeakMap<RunContext, Promise<KnowledgeIndex | undefined>>();
@@ -76,6 +86,12 @@ function recordPath(ctx: RunContext, plan: Plan): string {
 
 /** What applies to a plan, for its brief: the attempt's own record when it is resumed, else surfaced now and recorded. */
 export async function surfaceForPlan(ctx: RunContext, plan: Plan, resumed: boolean): Promise<SurfacedEntry[]> {
+  // Held out for the comparison: nothing on any attempt, a retry's included, or the comparison would not be clean.
+  if (planHeldOut(ctx, plan)) {
+    await writeJsonAtomic(recordPath(ctx, plan), []);
+    ctx.reporter.event({ kind: 'info', text: heldOutLine(plan.id, ctx.options.knowledge!.holdout!.fraction) });
+    return [];
+  }
   if (resumed) {
     const recorded = await readJson<SurfacedEntry[]>(recordPath(ctx, plan));
     if (recorded) return recorded;
@@ -83,7 +99,9 @@ export async function surfaceForPlan(ctx: RunContext, plan: Plan, resumed: boole
   const index = await runIndex(ctx);
   // On a retry the error the last attempt met is the strongest query there is (read under the mutex, as the store is written).
   const signature = index ? (await ctx.mutex.run(planHistory(ctx, plan)))?.failure?.signature : undefined;
-  const subject = { ...planSubject(plan), ...(signature !== undefined ? { signatures: [signature] } : {}) };
+  // Its files that exist on the integration branch (those it reads, those it changes) say what it works with.
+  const imports = index ? await readImports(ctx.integration.worktree, importedFrom(plan)) : [];
+  const subject = { ...planSubject(plan, imports), ...(signature !== undefined ? { signatures: [signature] } : {}) };
   const entries = index ? await safeSurfaced(await attributeSurfaced(storeDir(ctx), surface(index, subject, optionsOf(ctx))), safety(ctx)) : [];
   await writeJsonAtomic(recordPath(ctx, plan), entries);
   if (entries.length > 0) ctx.reporter.event({ kind: 'info', text: `${plan.id} brief: ${entries.map((e) => `${e.kind} ${e.path}`).join(', ')}` });
@@ -96,6 +114,7 @@ export async function surfaceForPhase(ctx: RunContext, plans: readonly Plan[]): 
   const index = await runIndex(ctx);
   const out = new Map<string, SurfacedEntry[]>();
   if (!index) return out;
-  for (const plan of plans) out.set(plan.id, await safeSurfaced(surface(index, planSubject(plan), optionsOf(ctx)), safety(ctx)));
+  // A held-out plan gets nothing here either: the research document is one more way into its brief.
+  for (const plan of plans) if (!planHeldOut(ctx, plan)) out.set(plan.id, await safeSurfaced(surface(index, planSubject(plan, await readImports(ctx.integration.worktree, importedFrom(plan))), optionsOf(ctx)), safety(ctx)));
   return out;
 }

@@ -2,6 +2,7 @@ import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Workspace } from '../engine/lifecycle/ports.js';
 import { isDirectory } from '../machine/files.js';
+import { readImports } from '../machine/source-imports.js';
 import { Git, GitError, type CommitInfo } from '../machine/git.js';
 
 /** Who commits when the workflow configured nobody: the identity GitHub shows as github-actions. */
@@ -147,6 +148,10 @@ export class Checkout implements Workspace {
   /** When HEAD was committed: answers given before it are about other work. */
   async headDate(): Promise<Date> {
     return new Date((await this.git.run(['log', '-1', '--format=%cI', 'HEAD'])).trim());
+  }
+
+  imports(files: readonly string[]): Promise<string[]> {
+    return readImports(this.root, files);
   }
 
   /**

@@ -1,8 +1,12 @@
+import { join } from 'node:path';
 import { humanCheckpointId } from '../engine/lifecycle/answers.js';
 import { planHumanChecks } from '../engine/lifecycle/attempt-plan.js';
 import { phaseCompletion } from '../engine/lifecycle/signals.js';
+import { withOutcomes } from '../engine/knowledge/signals/plan-outcome.js';
+import { summaryOutcomes } from '../machine/summary-outcomes.js';
 import { verifyPhaseLevel } from '../engine/lifecycle/verify-phase.js';
 import { systemClock } from '../machine/clock.js';
+import { planImports } from '../machine/source-imports.js';
 import { localVerifyPorts } from '../machine/verify-ports.js';
 import { workerCapture } from './capture.js';
 import { answerComments, issueAnswers, type GivenAnswer } from './issue-answers.js';
@@ -30,9 +34,9 @@ export async function runPhaseWorker(run: WorkerRun, phaseId: string): Promise<W
   });
   const { report } = outcome;
   if (outcome.kind === 'verified') {
-    // A verified phase is one completion signal, whatever the number of its plans.
+    // A verified phase is one completion signal, whatever the number of its plans, with their outcomes for the holdout comparison (from their SUMMARY.md, merged here).
     const plans = phase.plans.map((id) => spec.planById.get(id)!);
-    await workerCapture(run)?.file(`phase ${phase.id} verified`, [phaseCompletion({ spec: spec.id, phase, plans, done: plans.map((p) => ({ id: p.id, title: p.title })), report })]);
+    await workerCapture(run)?.file(`phase ${phase.id} verified`, [withOutcomes(phaseCompletion({ spec: spec.id, phase, plans, done: plans.map((p) => ({ id: p.id, title: p.title })), report, imports: await planImports(run.root, plans) }), await summaryOutcomes(join(run.root, run.specPath), phase))]);
     return { result: 'verified', report, summary: jobSummary({ heading, status: 'verified', notes: run.notes, report }) };
   }
   // A human check of the phase's own has no issue to be asked on: people check it in the summary and re-run the job.

@@ -4,6 +4,7 @@ import type { Checkpoint, OrchestratorMessage, WorkerMessage } from '../../app/e
 import type { VerifyPorts } from '../../app/engine/core/verify/ports.js';
 import type { GivenAnswer } from '../../app/engine/lifecycle/answers.js';
 import type { Answers, AttemptEvent, AttemptPorts, PlanCommit, Progress, Workspace } from '../../app/engine/lifecycle/ports.js';
+import { importsOf } from '../../app/engine/knowledge/documents/plan-profile.js';
 
 /**
  * Ports for driving the plan lifecycle in memory: a checkout that is a map of files with a list
@@ -81,6 +82,9 @@ export function memoryWorkspace(clock: Clock, files: Record<string, string> = {}
     async headDate() {
       calls.headDate++;
       return history.at(-1)!.at;
+    },
+    async imports(paths) {
+      return [...new Set(paths.flatMap((p) => (all.has(p) ? importsOf(p, all.get(p)!) : [])))].sort();
     },
   };
 }

@@ -10,6 +10,7 @@ import { activeSkills, storeTrajectory } from '../../engine/knowledge/skills/ski
 import { pruneEvent } from '../../engine/knowledge/skills/skill-trajectory.js';
 import { appendTrajectory, trajectoryPath } from '../../engine/knowledge/documents/trajectory.js';
 import { secretValues } from '../../machine/content-safety.js';
+import { committedFiles } from '../../machine/committed-store.js';
 import { readKnowledgeStore, writeKnowledgeFiles } from '../../machine/knowledge-store.js';
 import { Git } from '../../machine/git.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
@@ -56,7 +57,8 @@ export async function skillsCommand(args: string[], io: CliIO): Promise<number> 
     io.stderr(`harness skills: ${CONFIG_PATH} has errors; fix them and run again\n`);
     return EXIT.problems;
   }
-  const { files } = await readKnowledgeStore(store);
+  // Active is merged: on this machine, committed (a skill written and not committed yet is pending).
+  const { files } = await committedFiles(store, (await readKnowledgeStore(store)).files);
   const { skills, problems } = activeSkills(files);
   for (const p of problems) io.stderr(`${displayPath(relative(io.cwd, join(store, p)))}\n`);
   const now = new Date();

@@ -14,6 +14,8 @@ import { planSubject, surface, type SurfaceOptions } from '../../engine/knowledg
 import { isMissing, readTextIfExists } from '../../machine/files.js';
 import { TreeError } from '../../machine/read-tree.js';
 import { loadSurfacingIndex } from '../../machine/surfacing-store.js';
+import { readImports } from '../../machine/source-imports.js';
+import { importedFrom } from '../../engine/knowledge/documents/plan-profile.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath } from '../spec-input.js';
 import { oneLine } from '../../engine/core/spec/problem.js';
@@ -124,7 +126,9 @@ export async function surfaceCommand(args: string[], io: CliIO): Promise<number>
     return EXIT.problems;
   }
   problems.push(...index.problems.map((p) => ({ ...p, file: `${storeShown}/${p.file}` })));
-  const matches = plan ? surface(index, planSubject(plan), options) : [];
+  // Its files that exist (those it reads, those it changes) say what it works with: the modules they import.
+  const imports = plan && repo !== undefined ? await readImports(repo, importedFrom(plan)) : [];
+  const matches = plan ? surface(index, planSubject(plan, imports), options) : [];
 
   if (values.json) {
     const answer: SurfaceJson = {

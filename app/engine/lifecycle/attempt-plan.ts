@@ -7,6 +7,7 @@ import type { HumanCheckRef } from './answers.js';
 import { agentFailure, verificationFailure } from './failure-reason.js';
 import type { AttemptPorts, PlanCommit, Workspace } from './ports.js';
 import { runAgent, type AgentResult, type AgentRun } from './run-agent.js';
+import { importedFrom } from '../knowledge/documents/plan-profile.js';
 import { attemptFailure, attemptSignals, type AttemptFailure, type AttemptHistory } from './signals.js';
 import { verifyWithPeople } from './verify-with-people.js';
 
@@ -115,6 +116,8 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
     const failedBefore = Math.max(previous?.attempt ?? 0, (input.attempt ?? 1) - 1);
     // A repair: what its diff adds since the failed attempt's head (since the base when that is not known or not here).
     const diff = how.end === 'verified' && failedBefore > 0 ? await repairDiff(workspace, previous?.failure?.head, base) : undefined;
+    // A failure and a repair record the plan's profile (the modules its files import among it): what reflection learns when such knowledge applies.
+    const imports = failed || (how.end === 'verified' && failedBefore > 0) ? await look(workspace.imports(importedFrom(plan, changed))) : undefined;
     // This machine's problem (an agent that cannot start) says nothing about the plan: no knowledge comes of it.
     const signals = facts.environment ? [] : attemptSignals({
       spec: input.spec,
@@ -132,6 +135,7 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
       ...(input.expects ? { expects: input.expects } : {}),
       ...(input.knowledge ? { knowledge: input.knowledge } : {}),
       changed,
+      ...(imports === undefined ? {} : { imports }),
       ...(agent?.kind === 'completed' && agent.summary !== undefined ? { summary: agent.summary } : {}),
       ...(diff === undefined ? {} : { diff }),
     });

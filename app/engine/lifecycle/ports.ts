@@ -33,6 +33,8 @@ export interface Workspace {
   diffSince(from: string): Promise<string | undefined>;
   /** When HEAD was committed. */
   headDate(): Promise<Date>;
+  /** The modules these files of the checkout import (knowledge/documents/plan-profile.ts): what the plan's profile records. */
+  imports(files: readonly string[]): Promise<string[]>;
 }
 
 /** Verification ports on the checkout for one run of the checks; closed after it (servers, browser). */

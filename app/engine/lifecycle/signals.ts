@@ -8,6 +8,7 @@ import { sayAddition, tellingAdditions, type AddedLine } from '../knowledge/sign
 import { failureSignature } from '../knowledge/signals/signature.js';
 import { deriveTags, type TagSources } from '../knowledge/signals/signal-tags.js';
 import { evidenceLine, tellingLine } from './failure-reason.js';
+import { profileOfPlan } from '../knowledge/documents/plan-profile.js';
 import type { AgentSeen } from './run-agent.js';
 
 /**
@@ -180,6 +181,8 @@ export interface AttemptRecord {
   summary?: string;
   /** A repair's diff since the failed attempt's head (unified, no context), when the checkout has it. */
   diff?: string;
+  /** The modules the plan's files import (read from its checkout), for its profile. */
+  imports?: readonly string[];
 }
 
 function draft(r: AttemptRecord, type: SignalDraft['type'], severity: Level, tags: string[], text: { happened: string; context: string; cause: string }, metadata: Record<string, unknown>): SignalDraft {
@@ -213,6 +216,9 @@ function failureSignals(r: AttemptRecord): SignalDraft[] {
     ...(r.plan.filesModified.length > 0 ? { files: [...r.plan.filesModified] } : {}),
     ...(r.changed && r.changed.length > 0 ? { changed: r.changed.slice(0, MAX_FILES) } : {}),
     ...(failure.head ? { head: failure.head } : {}),
+    profile: profileOfPlan(r.plan, r.imports),
+    // What its brief carried: a failure met with a fix in the brief says that fix no longer holds.
+    ...(r.knowledge && r.knowledge.length > 0 ? { briefed: r.knowledge.map((e) => e.path) } : {}),
   };
   const reason = r.reason ?? describeFailure(failure);
   const context = baseContext(r);
@@ -286,6 +292,7 @@ function repairSignals(r: AttemptRecord): SignalDraft[] {
     ...(last?.checks ? { checks: last.checks } : {}),
     ...(validation.length > 0 ? { validation } : {}),
     ...(r.plan.filesModified.length > 0 ? { files: [...r.plan.filesModified] } : {}),
+    profile: profileOfPlan(r.plan, r.imports),
     ...(fix.files.length > 0 || fix.said.length > 0 || fix.added.length > 0
       ? {
           fix: {
@@ -436,7 +443,7 @@ export interface CompletedPlan {
  * A phase verified: one `completion` signal for the whole phase, not one per plan (the plans'
  * own facts are in their SUMMARY.md), so that success is on record without drowning the rest.
  */
-export function phaseCompletion(input: { spec: string; phase: Phase; plans: readonly Plan[]; done: readonly CompletedPlan[]; report?: VerificationReport }): SignalDraft {
+export function phaseCompletion(input: { spec: string; phase: Phase; plans: readonly Plan[]; done: readonly CompletedPlan[]; report?: VerificationReport; imports?: ReadonlyMap<string, readonly string[]> }): SignalDraft {
   const { phase, done } = input;
   const attempts = done.reduce((n, p) => n + (p.attempts ?? 1), 0);
   const timed = done.filter((p) => p.minutes !== undefined);
@@ -458,9 +465,18 @@ export function phaseCompletion(input: { spec: string; phase: Phase; plans: read
     happened: `Phase ${phase.id} (${phase.title}) of ${input.spec} was verified: ${done.length} plan${done.length === 1 ? '' : 's'}${timed.length > 0 ? ` in ${minutes >= 1 ? `${minutes} minutes` : 'under a minute'} of work` : ''}, ${attempts === done.length ? `${done.length === 1 ? 'on its' : 'each on its'} first attempt` : `${attempts} attempts`}.\n\n${lines.join('\n')}`,
     context: `${checks.length > 0 ? `Phase-level verification ran ${checks.length} check${checks.length === 1 ? '' : 's'} on the merged work; all passed.` : 'The phase has no checks of its own beyond its plans\'.'}${retried.length > 0 ? ` Needed more than one attempt: ${retried.map((p) => p.id).join(', ')}.` : ''}`,
     cause: retried.length > 0 ? 'Most plans passed at once; the ones that did not have their own signals.' : 'Every plan passed on its first attempt.',
-    metadata: { plans: done.length, attempts, ...(timed.length > 0 ? { minutes } : {}) },
+    metadata: {
+      plans: done.length,
+      attempts,
+      ...(timed.length > 0 ? { minutes } : {}),
+      // Every plan's profile: what reflection tells the plans that met a failure from the others by.
+      profiles: Object.fromEntries(input.plans.slice(0, MAX_PROFILES).map((p) => [p.id, profileOfPlan(p, input.imports?.get(p.id))])),
+    },
   };
 }
+
+/** Plans whose profile a completion signal keeps at most: a phase of more is rare, and the first are enough to compare with. */
+const MAX_PROFILES = 200;
 
 /** What a stop knows of a plan it cut short (the App knows it from the plan's issue). */
 export type StoppedPlan = Pick<Plan, 'id' | 'title' | 'phase' | 'filesModified'>;

@@ -30,13 +30,16 @@ export function tokensOf(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
-/** One entry as the brief lists it: the title, what it says, and the file with the whole of it. */
+/**
+ * One entry as the brief lists it, "when <trigger> → <fix>": what it is about (its error, or
+ * when it applies), what to do, and the file with the whole of it.
+ */
 export function knowledgeLine(entry: Pick<BriefKnowledge, 'kind' | 'title' | 'text' | 'path' | 'origin'>): string {
   const oneLine = (t: string) => t.replace(/\s+/g, ' ').trim();
-  const title = oneLine(entry.title);
+  const title = oneLine(entry.title).replace(/[.:]$/, '');
   const text = oneLine(entry.text);
   const origin = entry.origin ? `, ${oneLine(entry.origin)}` : '';
-  return `- **${/[.!?:]$/.test(title) ? title : `${title}:`}** ${text}${text ? ' ' : ''}(${entry.kind} \`${oneLine(entry.path)}\`${origin})`;
+  return `- When ${title} → ${text}${text ? ' ' : ''}(${entry.kind} \`${oneLine(entry.path)}\`${origin})`;
 }
 
 /** The section's lines, heading first; none at all when nothing was surfaced. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseCondition } from './conditions.js';
 import {
   count,
   dateOrTimestamp,
@@ -136,6 +137,19 @@ export const LessonSchema = z
       .array(z.string().min(1).max(200))
       .optional()
       .meta({ description: 'The failure signatures (normalised error lines) the lesson is about: reflection links new signals of the same signature to it, and a retried plan that met one gets it first.' }),
+    applies_when: z
+      .array(
+        z
+          .string()
+          .min(1)
+          .max(600)
+          .refine((c) => parseCondition(c) !== undefined, {
+            message: 'not a condition: write runs "<command>", imports "<module>" or says "<word>", several joined by "and", optionally followed by the counts harness writes ("(2 of 3 plans that met it; 0 of 9 others)")',
+          }),
+      )
+      .max(20)
+      .optional()
+      .meta({ description: 'When the lesson applies before a plan\'s first attempt: what the plans that met it had in common (the commands their checks run, the modules their files import, the words they say), with how many plans that met it and how many others had it.' }),
     metadata,
   })
   .strict()

@@ -1,7 +1,7 @@
-import { agentNote, draftNote, harnessDraft, type LessonText } from './lesson-draft.js';
+import { agentNote, draftNote, harnessDraft, recommendationOf, whenOf, type LessonText } from './lesson-draft.js';
 import { categoryOf, lessonDocument, lessonPath, type LessonCategory } from './lesson-document.js';
-import { linkedLesson } from './lesson-link.js';
-import type { Pattern, Reflection } from './reflect.js';
+import { linkedLesson, type LinkUpdate } from './lesson-link.js';
+import type { Pattern, PatternLink, Reflection } from './reflect.js';
 import { parseReflectorAnswer, reflectorPrompt, ReflectorError, type Reflector } from './reflector.js';
 
 /** What reflection proposes for one lesson: a new file, or more evidence for one there is. */
@@ -97,7 +97,7 @@ export async function distill(input: DistillInput): Promise<LessonChange[]> {
     });
   }
   for (const link of input.reflection.links) {
-    const content = linkedLesson(link.lesson, link.pattern.signals, input.today);
+    const content = linkedLesson(link.lesson, link.pattern.signals, input.today, linkUpdate(link, input.today));
     if (content === undefined) continue;
     const file = link.lesson.file;
     changes.push({
@@ -116,4 +116,31 @@ export async function distill(input: DistillInput): Promise<LessonChange[]> {
     });
   }
   return changes;
+}
+
+/**
+ * What a link changes besides the evidence: the signatures of other wordings, the conditions
+ * learnt again, and, when the lesson's fix went stale, the newer fix in its place with a line
+ * that keeps the older one on record (never surfaced again: only the Recommendation is).
+ */
+function linkUpdate(link: PatternLink, today: Date): LinkUpdate {
+  const { pattern } = link;
+  const update: LinkUpdate = {};
+  if (pattern.signatures && pattern.signatures.length > 0) update.signatures = pattern.signatures;
+  if (pattern.conditions && pattern.conditions.length > 0) {
+    update.conditions = pattern.conditions;
+    update.when = whenOf({ ...pattern, signatures: [...new Set([...(link.lesson.lesson.signatures ?? []), ...(pattern.signatures ?? [])])] });
+  }
+  if (link.supersede) {
+    const fresh: Pattern = { ...pattern, signals: [...link.supersede.failed, ...link.supersede.repairs] };
+    const recommendation = recommendationOf(fresh);
+    const old = link.lesson.text.recommendation.split(/\n\s*\n/)[0]!.replace(/\s+/g, ' ').trim();
+    const where = [...new Set(link.supersede.failed.map((s) => [s.signal.spec, s.signal.plan].filter(Boolean).join(' ')))];
+    const day = today.toISOString().slice(0, 10);
+    update.supersede = {
+      recommendation,
+      note: `Until ${day}: "${old.replace(/"/g, "'")}" — plans with it in their brief still failed the same way (${where.slice(0, 5).join('; ')}${where.length > 5 ? '; …' : ''}), and the repairs after them recorded the fix now under Recommendation.`,
+    };
+  }
+  return update;
 }

@@ -1,4 +1,5 @@
 import { renderTemplate } from '../../core/documents/render-template.js';
+import { formatCondition } from '../documents/conditions.js';
 import { filesOf, type LessonText } from './lesson-draft.js';
 import { terms } from './terms.js';
 import type { Pattern } from './reflect.js';
@@ -119,7 +120,8 @@ export function lessonDocument(input: LessonDocumentInput): string {
       last_updated: input.today.toISOString().slice(0, 10),
       tags: pattern.tags,
       projects,
-      ...(pattern.signature !== undefined ? { files: filesOf(pattern), signatures: [pattern.signature] } : {}),
+      ...(pattern.signature !== undefined ? { files: filesOf(pattern), signatures: pattern.signatures ?? [pattern.signature] } : {}),
+      ...(pattern.conditions && pattern.conditions.length > 0 ? { applies_when: pattern.conditions.map(formatCondition) } : {}),
     },
     {
       lesson: input.text.lesson.trim(),

@@ -1,3 +1,4 @@
+import { describeCondition } from '../documents/conditions.js';
 import type { Pattern } from './reflect.js';
 import type { SignalType } from '../documents/schema.js';
 import { sayAddition, type AddedLine } from '../signals/added-lines.js';
@@ -198,30 +199,70 @@ export function harnessDraft(pattern: Pattern): LessonText {
 /**
  * A lesson about one error, from its evidence alone: the error in the headline, quoted as the
  * failures said it, how often and where it happened ("seen 3 times in 3 places so far", kept
- * up to date as evidence is linked), the fix the repairs recorded, quoted as the agent said it,
- * and the files and signature it applies to.
+ * up to date as evidence is linked), and the other wordings of the same cause; when it applies,
+ * from what the plans that met it had in common (conditions.ts); the fix the repairs recorded,
+ * once and whole, as the agent said it.
  */
 function errorFixDraft(pattern: Pattern, signature: string): LessonText {
   const error = errorOf(pattern);
-  const fixes = fixesOf(pattern);
-  const files = filesOf(pattern);
-  const fixFiles = [...new Set(fixes.flatMap((f) => f.files))].slice(0, 8);
   const n = pattern.signals.filter((s) => s.signal.type !== 'repair' && s.signal.metadata?.repairs !== true).length || pattern.signals.length;
   const counted = `seen ${n} time${n === 1 ? '' : 's'} in ${pattern.places.length} place${pattern.places.length === 1 ? '' : 's'} so far`;
-  const fixed = fixes.length > 0 ? ` What fixed it: ${fixes[0]!.from === 'agent' ? quote(fixes[0]!.said) : fixes[0]!.said}.` : ' No attempt has recorded what fixed it yet.';
-  const lesson = `Plans fail with ${quote(error)} (${counted}).${fixed}`;
-  const when =
-    `Plans that write or read ${files.length > 0 ? list(files.map((f) => `\`${f}\``), 'or') : 'the files named in the evidence below'}, ` +
-    `and any plan whose earlier attempt failed with \`${signature}\`. Seen in ${list(pattern.places)}.`;
-  const recommendation =
-    fixes.length > 0
-      ? `Do this from the start: ${fixes
-          .slice(0, 2)
-          .map((f) => `${f.from === 'agent' ? quote(f.said) : f.said} (${fixSource(f)})`)
-          .join('; or ')}${fixFiles.length > 0 ? `, changing ${list(fixFiles.map((f) => `\`${f}\``))}` : ''}. ` + `That is what stopped ${quote(error)}.`
-      : `No repair of ${quote(error)} is on record yet: read what each attempt tried (below), and once a plan passes after it, reflect again to learn the fix. ` +
-        (causes(pattern).length > 0 ? `The signals name ${quote(causes(pattern)[0]!)}.` : '');
-  return { title: titleOf(pattern), lesson, when, recommendation };
+  const others = otherWordings(pattern, error);
+  const wordings = others.length > 0 ? ` The same cause also shows as ${list(others.map(quote), 'and as')}: the repairs of both record ${pattern.wordings ?? 'the same fix'}.` : '';
+  const lesson = `Plans fail with ${quote(error)} (${counted}).${wordings}`;
+  return { title: titleOf(pattern), lesson, when: whenOf(pattern, signature), recommendation: recommendationOf(pattern, error) };
+}
+
+/** The errors of a pattern's other signatures, as their failures said them: the other wordings of its cause. */
+function otherWordings(pattern: Pattern, error: string): string[] {
+  const rest = (pattern.signatures ?? []).filter((s) => s !== pattern.signature);
+  return rest.map((sig) => {
+    const said = pattern.signals.map((s) => s.signal.metadata).find((m) => m?.signature === sig && typeof m.said === 'string')?.said;
+    return typeof said === 'string' && said !== error ? said : sig;
+  });
+}
+
+/**
+ * When a lesson about an error applies, in words: the conditions reflection found (what the
+ * plans that met it had that the others had not, with the counts), and any plan whose earlier
+ * attempt met one of its signatures. Where the evidence tells nothing apart, it says so.
+ */
+export function whenOf(pattern: Pattern, signature = pattern.signature ?? ''): string {
+  const signatures = pattern.signatures ?? [signature];
+  const retry = `any plan whose earlier attempt failed with ${list(signatures.map((s) => `\`${s}\``), 'or')}`;
+  const conditions = pattern.conditions ?? [];
+  if (conditions.length === 0) {
+    const compared = pattern.known !== undefined ? ` (${pattern.known} of them compared with the plans that did not)` : '';
+    return `Plans like those in the evidence below, and ${retry}. The plans that met it${compared} had nothing in common that the others lacked: this lesson reaches a plan before its first attempt only by its words, and after a failed attempt by its error.`;
+  }
+  const uncovered = pattern.uncovered ? ` ${pattern.uncovered} of the plans that met it had none of these: the evidence does not say why they did.` : '';
+  return `Plans ${conditions.map(describeCondition).join('; or plans ').replace(/that says "/g, 'that say "')}; and ${retry}.${uncovered}`;
+}
+
+/**
+ * What to do, from the fixes the repairs recorded: the most often reported fix, whole, as a
+ * paragraph of its own (what a brief carries), then where it comes from. Said once.
+ */
+export function recommendationOf(pattern: Pattern, error = errorOf(pattern)): string {
+  const fixes = fixesOf(pattern);
+  if (fixes.length === 0) {
+    return (
+      `No repair of ${quote(error)} is on record yet: read what each attempt tried (below), and once a plan passes after it, reflect again to learn the fix.` +
+      (causes(pattern).length > 0 ? ` The signals name ${quote(causes(pattern)[0]!)}.` : '')
+    );
+  }
+  const fix = fixes[0]!;
+  const statement = fix.from === 'agent' ? sentence(fix.said) : `${fix.said[0]!.toUpperCase()}${fix.said.slice(1)}.`;
+  const fixFiles = [...new Set(fix.files)].slice(0, 8);
+  const more = fixes.length > 1 ? ` ${fixes.length - 1} other repair${fixes.length === 2 ? '' : 's'} recorded another account of the fix (see the evidence).` : '';
+  return `${statement}\n\nThat is ${fixSource(fix)}${fixFiles.length > 0 ? `; it changed ${list(fixFiles.map((f) => `\`${f}\``))}` : ''}, and it stopped ${quote(error)}.${more}`;
+}
+
+/** A statement as a sentence: a capital first, a full stop last. */
+function sentence(text: string): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  if (t === '') return t;
+  return `${t[0]!.toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
 }
 
 /** The line under the evidence that says who wrote the lesson. */

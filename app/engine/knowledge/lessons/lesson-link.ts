@@ -1,4 +1,5 @@
 import { isMap, isSeq, parseDocument, Scalar } from 'yaml';
+import { formatCondition, parseCondition, type Condition } from '../documents/conditions.js';
 import { evidenceLine } from './lesson-document.js';
 import { signalKey, type LessonRecord } from './lesson-record.js';
 import type { SignalRecord } from '../signals/signal-record.js';
@@ -14,7 +15,18 @@ const NEXT_SECTION = /^#{1,2}[ \t]+\S/;
  * stays so). The rest of the file, comments and wording included, is left as it is: it is
  * a person's now. Undefined when every signal is cited already.
  */
-export function linkedLesson(lesson: LessonRecord, signals: readonly SignalRecord[], today: Date): string | undefined {
+export interface LinkUpdate {
+  /** Signatures the lesson is about now (another wording of its cause joined it): added to `signatures`. */
+  signatures?: readonly string[];
+  /** When it applies, learnt again with the new evidence: replaces `applies_when` unless a person wrote it (conditions without counts). */
+  conditions?: readonly Condition[];
+  /** The "When this applies" text for those conditions, put in place of harness's own draft of it. */
+  when?: string;
+  /** Its fix went stale: the new Recommendation, and the line the Superseded section keeps of the old one. */
+  supersede?: { recommendation: string; note: string };
+}
+
+export function linkedLesson(lesson: LessonRecord, signals: readonly SignalRecord[], today: Date, update: LinkUpdate = {}): string | undefined {
   const cited = new Set(lesson.evidence.map(signalKey));
   const added = signals.filter((s) => !cited.has(signalKey(s.file)));
   if (added.length === 0) return undefined;
@@ -39,9 +51,67 @@ export function linkedLesson(lesson: LessonRecord, signals: readonly SignalRecor
       doc.set('projects', node);
     }
   }
+  const known = lesson.lesson.signatures ?? [];
+  const signatures = [...known, ...(update.signatures ?? []).filter((s) => !known.includes(s))];
+  if (signatures.length > known.length) setList(doc, 'signatures', signatures);
+  const written = lesson.lesson.applies_when ?? [];
+  // A person's conditions (without counts) are theirs; harness's own are learnt again with the new evidence.
+  const learnt = written.every((c) => parseCondition(c)?.seen !== undefined);
+  const replaceWhen = learnt && update.conditions !== undefined && update.conditions.length > 0;
+  if (replaceWhen) setList(doc, 'applies_when', update.conditions!.map(formatCondition));
   const frontmatter = `${fm[1]}${doc.toString({ lineWidth: 0, flowCollectionPadding: false })}${fm[3]}`;
-  const body = text.slice(fm[0].length);
-  return `${frontmatter}${withEvidence(recounted(body, lesson, added), added.map(evidenceLine))}`;
+  let body = recounted(text.slice(fm[0].length), lesson, added);
+  // harness's draft of when it applies follows the conditions; a person's own words stay.
+  if (replaceWhen && update.when !== undefined && /Drafted by harness/.test(lesson.text.evidence) && /^Plans (?:that|whose|like) /.test(lesson.text.when)) body = withSection(body, 'When this applies', update.when);
+  if (update.supersede) {
+    body = withSection(body, 'Recommendation', update.supersede.recommendation);
+    // An older draft said the fix in the lesson's statement too: that sentence goes with the fix.
+    body = body.replace(/ What fixed it: [^\n]*?\.(?=\n|$)/, '');
+    body = withSuperseded(body, update.supersede.note);
+  }
+  return `${frontmatter}${withEvidence(body, added.map(evidenceLine))}`;
+}
+
+function setList(doc: ReturnType<typeof parseDocument>, key: string, values: readonly string[]): void {
+  const node = doc.createNode([...values]);
+  const old = doc.get(key, true);
+  if (isSeq(old) && isSeq(node)) node.flow = Boolean(old.flow);
+  doc.set(key, node);
+}
+
+/** The body with a `## <title>` section's content replaced (added before Evidence when there is none). */
+function withSection(body: string, title: string, content: string): string {
+  const rows = body.split('\n');
+  const heading = new RegExp(`^##[ \\t]+${title}[ \\t]*:?[ \\t]*#*[ \\t]*$`, 'i');
+  const start = rows.findIndex((r) => heading.test(r));
+  if (start === -1) {
+    const evidence = rows.findIndex((r) => EVIDENCE_HEADING.test(r));
+    const at = evidence === -1 ? rows.length : evidence;
+    return [...rows.slice(0, at), `## ${title}`, '', content, '', ...rows.slice(at)].join('\n');
+  }
+  let end = rows.length;
+  for (let i = start + 1; i < rows.length; i++) {
+    if (NEXT_SECTION.test(rows[i]!)) {
+      end = i;
+      break;
+    }
+  }
+  return [...rows.slice(0, start + 1), '', content, '', ...rows.slice(end)].join('\n');
+}
+
+/** A line added to the lesson's Superseded section (made before Evidence when there is none). */
+function withSuperseded(body: string, note: string): string {
+  const rows = body.split('\n');
+  const start = rows.findIndex((r) => /^##[ \t]+superseded[ \t]*$/i.test(r));
+  if (start === -1) {
+    const evidence = rows.findIndex((r) => EVIDENCE_HEADING.test(r));
+    const at = evidence === -1 ? rows.length : evidence;
+    return [...rows.slice(0, at), '## Superseded', '', `- ${note}`, '', ...rows.slice(at)].join('\n');
+  }
+  let at = start + 1;
+  while (at < rows.length && !NEXT_SECTION.test(rows[at]!)) at++;
+  while (at - 1 > start && rows[at - 1]!.trim() === '') at--;
+  return [...rows.slice(0, at), `- ${note}`, ...rows.slice(at)].join('\n');
 }
 
 const EVIDENCE_PLACE = /^- `[^`]+` \([a-z]+, (?:low|medium|high), ([^,]+), \d{4}-[^)]*\)/gm;

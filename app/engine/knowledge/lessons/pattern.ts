@@ -1,4 +1,5 @@
 import type { Level } from '../../core/documents/fields.js';
+import type { Condition } from '../documents/conditions.js';
 import type { SignalType } from '../documents/schema.js';
 import type { SignalRecord } from '../signals/signal-record.js';
 import { stemOf, type Term } from './terms.js';
@@ -28,8 +29,19 @@ export interface Pattern {
   cohesion: number;
   /** The signal closest to the pattern's centre: its excerpt stands for the rest. */
   representative: SignalRecord;
-  /** The failure signature its signals share, when they are a failure's (reflection groups by it). */
+  /** The failure signature its signals share, when they are a failure's (reflection groups by it): the most often met of `signatures`. */
   signature?: string;
+  /**
+   * Every signature it is about: one, or several wordings of one cause (two errors the same fix
+   * put right, reflect.ts), with why they are one.
+   */
+  signatures?: string[];
+  wordings?: string;
+  /** When it applies (documents/conditions.ts): what the plans that met it had that the others had not. */
+  conditions?: Condition[];
+  /** The plans that met it that no condition covers, and the plans it could compare (those with a profile). */
+  uncovered?: number;
+  known?: number;
 }
 
 /** A signal of a cluster, with what reflection computed of it. */

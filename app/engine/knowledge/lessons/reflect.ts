@@ -1,4 +1,6 @@
+import { appliesWhen, placeEvidence, placeKey } from './applies.js';
 import { cluster } from './cluster.js';
+import { fixEvidence, hasFix, sameFix, type FixEvidence } from './same-fix.js';
 import { signalKey, type LessonRecord } from './lesson-record.js';
 import { byTime, patternOf, type Pattern, type PatternMember } from './pattern.js';
 import type { SignalType } from '../documents/schema.js';
@@ -111,6 +113,16 @@ export interface PatternLink {
   pattern: Pattern;
   similarity: number;
   why: string;
+  /** The lesson's fix went stale: plans with it in their brief still failed, and a later repair recorded another fix. */
+  supersede?: Supersede;
+}
+
+/** Why a lesson's fix gives way to a newer one: the failures met with it in the brief, and the repairs that recorded the new fix. */
+export interface Supersede {
+  /** Failure signals whose brief carried the lesson. */
+  failed: SignalRecord[];
+  /** The repairs after them, whose fix is another. */
+  repairs: SignalRecord[];
 }
 
 export interface Skipped {
@@ -159,13 +171,79 @@ function proposalCounts(p: ProposedLesson, cited: readonly SignalRecord[]): Term
   return termCounts(terms([p.text.replace(/`[^`]*`/g, ' ').replace(/\S*signals\/\S+/g, ' '), ...cited.map(signalProse)].join('\n')));
 }
 
-/** The newest signals a lesson cites among those at hand. */
-export function citedRecords(lesson: { evidence: readonly string[] }, byKey: ReadonlyMap<string, SignalRecord>): SignalRecord[] {
+/** The newest signals a lesson cites among those at hand (LESSON_EVIDENCE_READ of them unless told). */
+export function citedRecords(lesson: { evidence: readonly string[] }, byKey: ReadonlyMap<string, SignalRecord>, max = LESSON_EVIDENCE_READ): SignalRecord[] {
   return lesson.evidence
     .map((path) => byKey.get(signalKey(path)))
     .filter((r): r is SignalRecord => r !== undefined)
     .sort((a, b) => byTime(b, a))
-    .slice(0, LESSON_EVIDENCE_READ);
+    .slice(0, max);
+}
+
+function placeOfRecord(r: SignalRecord): string {
+  return placeKey(r.signal.project, r.signal.spec, r.signal.plan ?? '-');
+}
+
+/** A group of signals reflection states as one pattern: its members (docs), and the signatures they share (none for a cluster by words). */
+interface Group {
+  members: number[];
+  signatures: string[];
+  /** Why several signatures are one cause. */
+  wordings?: string;
+}
+
+/**
+ * The signature groups, those that are one cause in several wordings joined: two failures
+ * whose repairs record the same fix (same-fix.ts) were put right by the same change, so a
+ * lesson about one is about the other. The most often met signature leads.
+ */
+function oneCause(bySignature: ReadonlyMap<string, number[]>, docs: readonly Doc[]): Group[] {
+  const entries = [...bySignature];
+  const fixes = entries.map(([, members]) => fixEvidence(members.map((i) => docs[i]!.record)));
+  const parent = entries.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const because = new Map<number, string>();
+  for (let i = 0; i < entries.length; i++) {
+    if (!hasFix(fixes[i]!)) continue;
+    for (let j = i + 1; j < entries.length; j++) {
+      if (!hasFix(fixes[j]!) || find(i) === find(j)) continue;
+      const why = sameFix(fixes[i]!, fixes[j]!);
+      if (why === undefined) continue;
+      parent[find(j)] = find(i);
+      because.set(find(i), why);
+    }
+  }
+  const byRoot = new Map<number, number[]>();
+  entries.forEach((_, i) => byRoot.set(find(i), [...(byRoot.get(find(i)) ?? []), i]));
+  return [...byRoot].map(([root, parts]) => {
+    const ordered = [...parts].sort((a, b) => entries[b]![1].length - entries[a]![1].length || (entries[a]![0] < entries[b]![0] ? -1 : 1));
+    const members = ordered.flatMap((k) => entries[k]![1]);
+    const why = because.get(root);
+    return { members, signatures: ordered.map((k) => entries[k]![0]), ...(parts.length > 1 && why !== undefined ? { wordings: why } : {}) };
+  });
+}
+
+const FAILURE_TYPES = new Set(['struggle', 'stuck', 'timeout']);
+
+function briefedWith(r: SignalRecord, file: string): boolean {
+  const briefed = (r.signal.metadata as Record<string, unknown> | undefined)?.briefed;
+  return Array.isArray(briefed) && briefed.some((b) => typeof b === 'string' && (b === file || file.endsWith(`/${b}`) || b.endsWith(`/${file}`)));
+}
+
+/**
+ * Whether a lesson's fix went stale: a plan failed with the lesson in its brief, and a repair
+ * after that recorded a fix that is not the lesson's (an upgrade changed the remedy). Then the
+ * newer fix supersedes the older one; a repair that says the lesson's fix again is no reason.
+ */
+function supersedes(lesson: LessonRecord, pattern: Pattern, old: FixEvidence | undefined): Supersede | undefined {
+  const failed = pattern.signals.filter((s) => FAILURE_TYPES.has(s.signal.type) && briefedWith(s, lesson.file));
+  if (failed.length === 0) return undefined;
+  const first = failed[0]!;
+  const repairs = pattern.signals.filter((s) => s.signal.type === 'repair' && byTime(first, s) < 0);
+  const fresh = fixEvidence(repairs);
+  if (!hasFix(fresh)) return undefined;
+  if (old !== undefined && hasFix(old) && sameFix(old, fresh) !== undefined) return undefined;
+  return { failed, repairs };
 }
 
 function plural(n: number, word: string, many = `${word}s`): string {
@@ -226,25 +304,33 @@ export function reflect(input: ReflectInput): Reflection {
     if (signature === undefined) unsigned.push(i);
     else bySignature.set(signature, [...(bySignature.get(signature) ?? []), i]);
   });
-  const groups = [
-    ...bySignature.values(),
+  const groups: Group[] = [
+    ...oneCause(bySignature, docs),
     ...cluster(
       unsigned.map((i) => docs[i]!.vector!),
       unsigned.map((i) => FAMILY[docs[i]!.record.signal.type]!),
       settings.similarity,
-    ).map((g) => g.map((j) => unsigned[j]!)),
+    ).map((g) => ({ members: g.map((j) => unsigned[j]!), signatures: [] })),
   ];
   const lessonSignatures = input.lessons.map((l) => new Set(l.lesson.signatures ?? []));
+  // What each accepted lesson's repairs record as the fix: a failure in other words that the same fix put right is the lesson's too.
+  const lessonFixes = input.lessons.map((l) => fixEvidence(citedRecords(l, byKey)));
+  const evidence = placeEvidence(input.signals);
 
   const patterns: NewPattern[] = [];
   const links: PatternLink[] = [];
-  for (const members of groups) {
+  for (const { members, signatures, wordings } of groups) {
     // A group of one is its signal: its vector is the centre, and without a lesson it is a one-off.
     const centroid = members.length === 1 ? undefined : centroidOf(members.map((i) => docs[i]!.vector!));
     const vector = centroid ? centroid.vector() : docs[members[0]!]!.vector!;
-    const signature = signatureOfMetadata(docs[members[0]!]!.record.signal.metadata);
-    // A lesson about this very error takes it; one about another error never does, however alike the words.
-    const same = signature === undefined ? -1 : lessonSignatures.findIndex((s) => s.has(signature));
+    const signature = signatures[0];
+    const fix = signature === undefined ? undefined : fixEvidence(members.map((i) => docs[i]!.record));
+    // A lesson about this very error takes it, or one whose fix is this error's fix too; one about another error never does, however alike the words.
+    let same = signature === undefined ? -1 : lessonSignatures.findIndex((s) => signatures.some((sig) => s.has(sig)));
+    let sameBecause: string | undefined;
+    if (same < 0 && fix !== undefined && hasFix(fix)) {
+      same = lessonFixes.findIndex((f, i) => lessonSignatures[i]!.size > 0 && (sameBecause = sameFix(f, fix)) !== undefined);
+    }
     const match =
       same >= 0
         ? { index: same, similarity: 1 }
@@ -254,7 +340,11 @@ export function reflect(input: ReflectInput): Reflection {
       continue;
     }
     const pattern = patternOf(members.map((i) => docs[i]! as Required<PatternMember>), centroid ?? centroidOf([vector]), vector);
-    if (signature !== undefined) pattern.signature = signature;
+    if (signature !== undefined) {
+      pattern.signature = signature;
+      pattern.signatures = signatures;
+      if (wordings !== undefined) pattern.wordings = wordings;
+    }
     if (match !== undefined) {
       const lesson = input.lessons[match.index];
       if (lesson === undefined) {
@@ -264,9 +354,21 @@ export function reflect(input: ReflectInput): Reflection {
         }
         continue;
       }
-      links.push({ lesson, pattern, similarity: match.similarity, why: linkWhy(pattern, lesson, match.similarity) });
+      const met = [...new Set([...pattern.places, ...citedRecords(lesson, byKey, Infinity).map(placeOfRecord)])];
+      const learned = appliesWhen(evidence, met, [lesson.file]);
+      pattern.conditions = learned.conditions;
+      pattern.uncovered = learned.uncovered;
+      pattern.known = learned.known;
+      const link: PatternLink = { lesson, pattern, similarity: match.similarity, why: linkWhy(pattern, lesson, match.similarity, sameBecause) };
+      const stale = supersedes(lesson, pattern, lessonFixes[match.index]);
+      if (stale) link.supersede = stale;
+      links.push(link);
       continue;
     }
+    const learned = appliesWhen(evidence, pattern.places);
+    pattern.conditions = learned.conditions;
+    pattern.uncovered = learned.uncovered;
+    pattern.known = learned.known;
     const verdict = qualifies(pattern, settings);
     if (verdict === true) patterns.push({ pattern, why: qualifiedWhy(pattern, settings) });
     else for (const s of pattern.signals) skipped.push({ signal: s.file, reason: verdict });
@@ -299,7 +401,16 @@ function mergeLinks(links: PatternLink[]): PatternLink[] {
       places: [...new Set([...found.pattern.places, ...link.pattern.places])].sort(),
     };
     const similarity = Math.max(found.similarity, link.similarity);
-    byLesson.set(link.lesson.file, { lesson: found.lesson, pattern, similarity, why: linkWhy(pattern, found.lesson, similarity) });
+    // The conditions learnt with more of the lesson's plans at hand, and every sign its fix went stale.
+    const richer = (link.pattern.known ?? 0) > (found.pattern.known ?? 0) ? link.pattern : found.pattern;
+    if (richer.conditions) pattern.conditions = richer.conditions;
+    if (richer.uncovered !== undefined) pattern.uncovered = richer.uncovered;
+    if (richer.known !== undefined) pattern.known = richer.known;
+    pattern.signatures = [...new Set([...(found.pattern.signatures ?? []), ...(link.pattern.signatures ?? [])])];
+    const stale = [found.supersede, link.supersede].filter((x): x is Supersede => x !== undefined);
+    const merged: PatternLink = { lesson: found.lesson, pattern, similarity, why: [found.why, link.why].join('; ') };
+    if (stale.length > 0) merged.supersede = { failed: stale.flatMap((x) => x.failed).sort(byTime), repairs: stale.flatMap((x) => x.repairs).sort(byTime) };
+    byLesson.set(link.lesson.file, merged);
   }
   return [...byLesson.values()];
 }
@@ -337,8 +448,9 @@ function qualifiedWhy(p: Pattern, s: ReflectSettings): string {
   );
 }
 
-function linkWhy(p: Pattern, lesson: LessonRecord, similarity: number): string {
-  return `${plural(p.signals.length, 'new signal')} (${p.places.join('; ')}) ${p.signals.length === 1 ? 'says' : 'say'} what ${lesson.file} says (similarity ${similarity.toFixed(2)}): more evidence for it, not a new lesson`;
+function linkWhy(p: Pattern, lesson: LessonRecord, similarity: number, sameFixBecause?: string): string {
+  const said = sameFixBecause !== undefined ? `${p.signals.length === 1 ? 'is' : 'are'} another wording of what ${lesson.file} is about: its repairs record ${sameFixBecause}` : `${p.signals.length === 1 ? 'says' : 'say'} what ${lesson.file} says (similarity ${similarity.toFixed(2)})`;
+  return `${plural(p.signals.length, 'new signal')} (${p.places.join('; ')}) ${said}: more evidence for it, not a new lesson`;
 }
 
 function centroidOf(vectors: readonly Vector[]): Centroid {

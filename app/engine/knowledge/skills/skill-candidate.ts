@@ -1,3 +1,5 @@
+import type { Condition } from '../documents/conditions.js';
+import { appliesWhen, placeEvidence, placeKey } from '../lessons/applies.js';
 import type { LessonRecord } from '../lessons/lesson-record.js';
 import { signalKey } from '../lessons/lesson-record.js';
 import type { SignalRecord } from '../signals/signal-record.js';
@@ -24,6 +26,8 @@ export interface SkillCandidate {
   triggers: string[];
   /** The failure signature the repairs share (knowledge/signals/signature.ts), when they are a failure's. */
   signature?: string;
+  /** When it applies before a plan's first attempt (documents/conditions.ts), learnt from the plans it was seen in against the others. */
+  conditions?: Condition[];
   rootCause: string;
   solution: string;
   /** What the run showed of the fix: the attempt that passed, the checks it passed. */
@@ -133,12 +137,26 @@ function repairCandidate(repair: SignalRecord, plan: readonly SignalRecord[]): S
     problem: last?.text?.happened ?? repair.text?.happened ?? '',
     triggers,
     rootCause: [last?.text?.cause, ...insights.map((i) => i.text?.cause)].filter((c) => c && !/has not checked it/.test(c)).join('\n\n') || (repair.text?.cause ?? ''),
-    solution: insights.map((i) => i.text?.happened ?? '').filter(Boolean).join('\n\n'),
+    solution: solutionOf(repair, insights),
     verification: repair.text?.happened ?? '',
     tags: [...new Set([...failures, repair, ...insights].flatMap((s) => s.signal.tags))],
     evidence: [...failures, repair, ...insights].map((s) => s.file),
     facts: { failedBefore: Math.max(num(meta(repair, 'failedBefore')), failures.length), toolErrors, verified: meta(repair, 'outcome') === 'verified', prose },
   };
+}
+
+/**
+ * The fix a repair recorded, whole: the agent's own account (its insight, else what it said it
+ * did), else the commands and settings the passing attempt's diff added.
+ */
+function solutionOf(repair: SignalRecord, insights: readonly SignalRecord[]): string {
+  const told = [...new Set(insights.map((i) => (i.text?.happened ?? '').trim()).filter(Boolean))];
+  if (told.length > 0) return told.join('\n\n');
+  const fix = meta(repair, 'fix') as { said?: unknown; added?: unknown } | undefined;
+  const said = Array.isArray(fix?.said) ? fix.said.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
+  if (said.length > 0) return said[0]!;
+  const added = Array.isArray(fix?.added) ? fix.added.filter((a): a is { file: string; line: string } => typeof (a as { line?: unknown })?.line === 'string' && typeof (a as { file?: unknown })?.file === 'string') : [];
+  return added.length > 0 ? `Add ${added.slice(0, 3).map((a) => `\`${a.line}\` (in \`${a.file}\`)`).join(', ')}.` : '';
 }
 
 function insightCandidate(insight: SignalRecord, plan: readonly SignalRecord[]): SkillCandidate {
@@ -203,6 +221,7 @@ export interface CandidateInput {
  */
 export function skillCandidates(input: CandidateInput): SkillCandidate[] {
   const signals = input.spec === undefined ? input.signals : input.signals.filter((s) => s.signal.spec === input.spec);
+  const byFile = new Map(input.signals.map((s) => [s.file, s]));
   const plans = byPlan(signals);
   const out: SkillCandidate[] = [];
   for (const group of plans.values()) {
@@ -216,6 +235,14 @@ export function skillCandidates(input: CandidateInput): SkillCandidate[] {
     return repair ? [repairCandidate(repair, group)] : [];
   });
   const pooled = poolBySignature(out, elsewhere);
+  // When each repair's skill applies: the plans its failure met against every other plan the store knows.
+  const evidence = placeEvidence(input.signals);
+  for (const c of pooled) {
+    if (c.source !== 'repair' || c.signature === undefined) continue;
+    const met = [...new Set(c.evidence.map((e) => byFile.get(e)).filter((r): r is SignalRecord => r?.signal.plan !== undefined).map((r) => placeKey(r.signal.project, r.signal.spec, r.signal.plan!)))];
+    const learned = appliesWhen(evidence, met);
+    if (learned.conditions.length > 0) c.conditions = learned.conditions;
+  }
   const byKey = new Map(input.signals.map((s) => [signalKey(s.file), s]));
   const specSignals = new Set(signals.map((s) => signalKey(s.file)));
   for (const lesson of input.lessons) {

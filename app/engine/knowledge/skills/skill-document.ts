@@ -1,4 +1,5 @@
 import { renderTemplate } from '../../core/documents/render-template.js';
+import { formatCondition } from '../documents/conditions.js';
 import { failureSignature } from '../signals/signature.js';
 import type { SkillCandidate } from './skill-candidate.js';
 import type { GateVerdict } from './skill-gates.js';
@@ -41,16 +42,33 @@ function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
+/** The fix as the description and the brief carry it: its first paragraph, one line. */
+function fixLine(c: SkillCandidate): string {
+  return (c.solution.split(/\n\s*\n/)[0] ?? '').replace(/\s+/g, ' ').trim();
+}
+
 /**
- * A description written for retrieval: what it fixes, then "Use when" with the exact error
- * texts and the technologies (tags), which is what an agent's request will contain.
+ * A description written for retrieval and read whole: "When <error> appears → <fix>", the fix
+ * whole (never cut: a fix without its end misleads), then "Use when" with the other error
+ * texts and the technologies. The error texts give way first when the 1,024 characters run
+ * short; a fix longer than the description can hold is pointed to in the Solution section.
  */
 export function skillDescription(c: SkillCandidate): string {
-  const what = clip(c.title.replace(/\s+/g, ' ').trim().replace(/\.$/, ''), 300);
-  const errors = c.triggers.slice(0, 3).map((t) => `"${clip(t.replace(/\s+/g, ' ').replace(/"/g, "'"), 200)}"`);
+  const fix = fixLine(c);
+  const errors = c.triggers.map((t) => `"${clip(t.replace(/\s+/g, ' ').replace(/"/g, "'"), 200)}"`);
   const tech = c.tags.slice(0, 6).join(', ');
-  const use = [errors.length > 0 ? `the error ${errors.join(' or ')} appears` : '', tech ? `working with ${tech}` : ''].filter(Boolean).join(', ');
-  return clip(`${what}.${use ? ` Use when ${use}.` : ''}`, SKILL_DESCRIPTION_MAX);
+  const head = errors[0] !== undefined ? `When ${errors[0]} appears` : clip(c.title.replace(/\s+/g, ' ').trim().replace(/\.$/, ''), 300);
+  const room = SKILL_DESCRIPTION_MAX - head.length - 4;
+  const body = fix === '' ? '' : fix.length <= room ? ` → ${fix.replace(/\.?$/, '.')}` : ' → the fix is in the Solution section (too long to quote here).';
+  let out = `${head}${body || '.'}`;
+  const more = errors.slice(1, 3);
+  for (const use of [more.length > 0 && tech ? `Use when ${more.join(' or ')} appears, working with ${tech}.` : '', tech ? `Use when working with ${tech}.` : '', more.length > 0 ? `Use when ${more.join(' or ')} appears.` : '']) {
+    if (use !== '' && out.length + 1 + use.length <= SKILL_DESCRIPTION_MAX) {
+      out = `${out} ${use}`;
+      break;
+    }
+  }
+  return out;
 }
 
 function bullets(items: readonly string[]): string {
@@ -87,6 +105,9 @@ export function renderSkill(input: SkillDraftInput): string {
       source: c.source,
       'judged-by': input.judgedBy,
       ...(c.tags.length > 0 ? { tags: c.tags.join(' ') } : {}),
+      // The errors it is about and when it applies, as surfacing reads them (metadata values are text: one per line, `;` between conditions).
+      ...(c.signature !== undefined ? { signatures: c.signature } : {}),
+      ...(c.conditions && c.conditions.length > 0 ? { 'applies-when': c.conditions.map(formatCondition).join('; ') } : {}),
     },
   };
   const values: Record<string, string> = {

@@ -54,16 +54,27 @@ function discoveryDepth(c: SkillCandidate): GateVerdict {
   return { gate, pass: false, reason: 'no investigation recorded: no failed attempt, no failing tool calls, no words of debugging' };
 }
 
+/** Distinct plans a repair must have recurred in before it is a skill: one plan's failure may never come back. */
+export const MIN_SKILL_PLANS = 2;
+
+/** The distinct plans among a candidate's places (`project spec/plan`); a lesson's project-wide places (`project -/-`) are not plans. */
+function plansOf(c: SkillCandidate): string[] {
+  return c.places.filter((p) => !p.endsWith(' -/-'));
+}
+
+/**
+ * Reusability is shown, not supposed: the repair recurred in MIN_SKILL_PLANS distinct plans (a
+ * lesson a person merged counts its evidence's plans). A one-off, however general its error
+ * reads, is left to a lesson's reflection until it comes back.
+ */
 function reusability(c: SkillCandidate): GateVerdict {
   const gate = 'reusability';
-  if (c.places.length >= 2) return { gate, pass: true, reason: `seen in ${c.places.length} places: ${c.places.slice(0, 3).join('; ')}${c.places.length > 3 ? '; …' : ''}` };
+  const plans = plansOf(c);
+  if (plans.length >= MIN_SKILL_PLANS) return { gate, pass: true, reason: `recurred in ${plans.length} plans: ${plans.slice(0, 3).join('; ')}${plans.length > 3 ? '; …' : ''}` };
+  const where = plans[0] ?? c.places[0] ?? 'one place';
   const general = c.triggers.find((t) => !PROJECT_PATH.test(t) || ERROR_MESSAGE.test(t)) ?? c.signature;
-  const where = c.places[0] ?? 'one place';
-  if (general !== undefined && c.tags.length > 0) {
-    return { gate, pass: true, reason: `its trigger ${quote(general)} names no file of this project, and it applies wherever ${c.tags.slice(0, 3).join(', ')} ${c.tags.length === 1 ? 'is' : 'are'} used` };
-  }
-  if (c.triggers.length > 0) return { gate, pass: false, reason: `seen only in ${where}, and what triggers it is this project's own files (${quote(c.triggers[0]!)})` };
-  return { gate, pass: false, reason: `seen only in ${where}, with nothing that says it applies elsewhere` };
+  const why = general !== undefined ? `; its trigger ${quote(general)} may well recur, and a skill is drafted once it does` : '';
+  return { gate, pass: false, reason: `seen only in ${where}: a skill needs a repair that recurred in ${MIN_SKILL_PLANS} distinct plans${why}` };
 }
 
 function triggerClarity(c: SkillCandidate): GateVerdict {

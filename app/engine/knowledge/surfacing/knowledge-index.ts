@@ -1,4 +1,5 @@
 import { findSection, sections } from '../../core/documents/sections.js';
+import { parseCondition, parseConditionList, type Condition } from '../documents/conditions.js';
 import type { Problem } from '../../core/spec/problem.js';
 import { namedFileKeys } from './file-keys.js';
 import type { SurfacedKind } from '../documents/loop.js';
@@ -39,6 +40,8 @@ export interface IndexedEntry {
   files: string[];
   /** The failure signatures it is about (a lesson's `signatures`): a plan whose earlier attempt met one gets it first. */
   signatures?: string[];
+  /** When it applies before a plan's first attempt (documents/conditions.ts): a lesson's `applies_when`, a skill's `metadata.applies-when`. */
+  conditions?: Condition[];
   /** How far its own record makes it worth surfacing: a lesson's confidence, a gene's success rate. */
   weight: number;
   /** A gene's status: a candidate gets only a share of a brief (surface.ts). */
@@ -67,6 +70,8 @@ export interface KnowledgeIndex {
   tags: ReadonlyMap<string, Postings>;
   /** A file key (file-keys.ts) → entries naming such a file. */
   files: ReadonlyMap<string, number[]>;
+  /** The entries that say when they apply (conditions): each plan is checked against all of them. */
+  conditioned: number[];
   /** Files that are no valid lesson, skill or gene: they are not surfaced, and a person should hear of them. */
   problems: Problem[];
 }
@@ -143,15 +148,34 @@ function sectionText(body: string, bodyLine: number, ...titles: string[]): strin
   return titles.map((t) => prose(findSection(all, t)?.content ?? ''));
 }
 
+/** The first paragraph of a section: what to do, without where it came from (lesson-draft.ts writes the fix, then its source). */
+function firstParagraph(body: string, bodyLine: number, title: string): string {
+  const content = findSection(sections(body, bodyLine), title)?.content ?? '';
+  return prose(content.replace(/<!--[\s\S]*?-->/g, '').trim().split(/\n[ \t]*\n/)[0] ?? '');
+}
+
+/** What an entry is about, as a brief says "when …": its errors (signatures), else its first sentence. */
+function triggerOf(signatures: readonly string[] | undefined, fallback: string): string {
+  if (signatures && signatures.length > 0) return signatures.slice(0, 2).map((s) => `\`${s.replace(/`/g, "'")}\``).join(' or ');
+  return fallback;
+}
+
+function conditionsOf(list: readonly string[] | undefined): Condition[] | undefined {
+  const out = (list ?? []).map(parseCondition).filter((c): c is Condition => c !== undefined);
+  return out.length > 0 ? out : undefined;
+}
+
 function lessonDraft(path: string, data: Lesson, body: string, bodyLine: number): Draft {
   const [lesson, when, recommendation, evidence] = sectionText(body, bodyLine, 'Lesson', 'When this applies', 'Recommendation', 'Evidence');
   const name = path.slice(path.lastIndexOf('/') + 1, -'.lesson.md'.length).replace(/-/g, ' ');
+  const conditions = conditionsOf(data.applies_when);
   return {
     entry: {
       path,
       kind: 'lesson',
-      title: clip(firstSentence(lesson!) || name, MAX_TITLE),
-      text: clip(recommendation!, MAX_TEXT),
+      title: clip(triggerOf(data.signatures, firstSentence(lesson!) || name), MAX_TITLE),
+      text: clip(firstParagraph(body, bodyLine, 'Recommendation') || recommendation!, MAX_TEXT),
+      ...(conditions ? { conditions } : {}),
       tags: tagsOf(data.tags),
       files: [...new Set([...(data.files ?? []), ...metadataFiles(data.metadata), ...namedFiles([lesson, when, recommendation].join('\n'))])],
       origin: `${/Drafted by harness/.test(evidence!) ? 'drafted by harness' : /Written by the reflector agent/.test(evidence!) ? 'by the reflector agent' : 'by a person'}, ${String(data.last_updated).slice(0, 10)}`,
@@ -167,14 +191,19 @@ function lessonDraft(path: string, data: Lesson, body: string, bodyLine: number)
 function skillDraft(path: string, data: Skill, body: string, bodyLine: number): Draft {
   const [whenToUse] = sectionText(body, bodyLine, 'Trigger conditions');
   const metaTags = (data.metadata?.tags ?? '').split(/[\s,]+/).filter(Boolean);
+  const signatures = (data.metadata?.signatures ?? '').split('\n').map((s) => s.trim()).filter(Boolean);
+  const conditions = parseConditionList(data.metadata?.['applies-when'] ?? '').conditions;
+  const solution = firstParagraph(body, bodyLine, 'Solution');
   return {
     entry: {
       path,
       kind: 'skill',
-      title: clip(data.name, MAX_TITLE),
-      text: clip(prose(data.description), MAX_TEXT),
+      title: clip(triggerOf(signatures, data.name), MAX_TITLE),
+      text: clip(solution || prose(data.description), MAX_TEXT),
       tags: tagsOf(metaTags),
       files: [...new Set([...metadataFiles(data.metadata), ...namedFiles(body)])],
+      ...(signatures.length > 0 ? { signatures } : {}),
+      ...(conditions.length > 0 ? { conditions } : {}),
       weight: 1,
       triggers: [],
     },
@@ -191,7 +220,7 @@ function geneDraft(path: string, data: Gene, body: string, bodyLine: number): Dr
     entry: {
       path,
       kind: 'gene',
-      title: clip(data.name, MAX_TITLE),
+      title: clip(firstSentence(when!).replace(/\.$/, '') || data.name, MAX_TITLE),
       text: clip(prose(data.description), MAX_TEXT),
       tags: tagsOf([...data.tags, ...data.scenarios]),
       files: [...new Set([...metadataFiles(data.metadata), ...namedFiles([content, when].join('\n'))])],
@@ -294,6 +323,8 @@ export function indexKnowledge(files: readonly KnowledgeFile[]): KnowledgeIndex 
       else fileIndex.set(key, [i]);
     }
   });
-  return { entries: drafts.map((d) => d.entry), idf, text: frozen(text), triggers: frozen(triggers), tags: frozen(tags), files: fileIndex, problems };
+  const entries = drafts.map((d) => d.entry);
+  const conditioned = entries.flatMap((e, i) => (e.conditions ? [i] : []));
+  return { entries, idf, text: frozen(text), triggers: frozen(triggers), tags: frozen(tags), files: fileIndex, conditioned, problems };
 }
 

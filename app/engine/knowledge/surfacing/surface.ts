@@ -5,6 +5,8 @@ import type { Check, Plan } from '../../core/spec/model.js';
 import { planGlobKeys } from './file-keys.js';
 import { type IndexedEntry, type KnowledgeIndex, type Postings } from './knowledge-index.js';
 import type { SurfacedEntry } from '../documents/loop.js';
+import { bestMet, describeCondition, type Condition } from '../documents/conditions.js';
+import { profileFeatures, profileOfPlan } from '../documents/plan-profile.js';
 import { wordCounts, wordForms } from '../documents/words.js';
 import { geneBalance } from './gene-balance.js';
 
@@ -39,10 +41,13 @@ export interface SurfaceOptions {
 
 export const DEFAULT_SURFACE: SurfaceOptions = { budgetTokens: 500, maxEntries: 5 };
 
-/** What a plan offers to be matched: its words, its files and the signatures of its earlier attempts' failures. */
+/** What a plan offers to be matched: its words, its files, its profile and the signatures of its earlier attempts' failures. */
 export interface SurfaceSubject {
+  /** The plan's own words: title, body, truths, requirements, checks (never its paths: a folder says nothing of a cause). */
   text: string;
   files: string[];
+  /** Its profile's features (documents/plan-profile.ts): the commands its checks run, the modules its files import, its words. */
+  features?: ReadonlySet<string>;
   signatures?: string[];
 }
 
@@ -66,8 +71,8 @@ const TRIGGER_GATE = 0.3;
 const TAG_GATE = 0.5;
 /** An entry scoring under this share of the best is noise beside it. */
 const RELATIVE_FLOOR = 0.25;
-/** A text shorter than this is no use to the agent: the entry is left for one that fits. */
-const MIN_TEXT = 60;
+/** A condition met, by how likely it makes the failure: a sure one weighs as much as the error itself. */
+const CONDITION_WEIGHT = 6;
 
 /**
  * What a check says about the work: its type and what it runs or looks at. Its id is the
@@ -79,24 +84,22 @@ function checkWords(check: Check): string {
   return [check.type.replace(/_/g, ' '), ...values].join(' ');
 }
 
-/** A plan as surfacing reads it. */
-export function planSubject(plan: Plan): SurfaceSubject {
-  const text = [
-    plan.title,
-    plan.body.replace(/<!--[\s\S]*?-->/g, ' '),
-    ...plan.truths,
-    ...plan.requirements,
-    ...plan.filesModified,
-    ...plan.filesRead,
-    ...plan.mustPass.map(checkWords),
-  ].join('\n');
-  return { text, files: [...plan.filesModified, ...plan.filesRead] };
+/**
+ * A plan as surfacing reads it; `imports`, the modules its files that exist import (read by the
+ * caller), complete its profile. Its paths are not among its words: plans of one folder meet
+ * different causes, and a folder's name in every one of them would make them all look alike.
+ */
+export function planSubject(plan: Plan, imports: readonly string[] = []): SurfaceSubject {
+  const text = [plan.title, plan.body.replace(/<!--[\s\S]*?-->/g, ' '), ...plan.truths, ...plan.requirements, ...plan.mustPass.map(checkWords)].join('\n');
+  return { text, files: [...plan.filesModified, ...plan.filesRead], features: profileFeatures(profileOfPlan(plan, imports)) };
 }
 
 interface Match {
   tags: number[];
   files: { entry: string; plan: string }[];
   signature?: string;
+  /** The condition of the entry's the plan meets, and how likely it makes the failure. */
+  condition?: { condition: Condition; chance: number };
 }
 
 interface Scored {
@@ -145,6 +148,7 @@ function fileMatches(index: KnowledgeIndex, files: readonly string[], found: Map
 function why(entry: IndexedEntry, match: Match | undefined, triggerWords: string[], similarity: number): string {
   const parts: string[] = [];
   if (match?.signature !== undefined) parts.push(`the error of its earlier attempt: ${match.signature}`);
+  if (match?.condition !== undefined) parts.push(`a plan ${describeCondition(match.condition.condition)}: ${Math.round(match.condition.chance * 100)}% likely to meet it`);
   if (match && match.tags.length > 0) {
     const tags = [...match.tags].sort((a, b) => a - b).map((k) => entry.tags[k]!.tag);
     parts.push(`tags ${tags.join(', ')}${tags.length < entry.tags.length ? ` (${tags.length} of ${entry.tags.length})` : ''}`);
@@ -234,6 +238,12 @@ export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options:
       if (signature !== undefined) matchOf(matches, i).signature = signature;
     });
   }
+  // Knowledge that says when it applies is put to every plan: the conditions are few, and a plan may meet one by its imports alone.
+  const features = subject.features ?? new Set<string>();
+  for (const i of index.conditioned) {
+    const best = bestMet(index.entries[i]!.conditions!, features);
+    if (best) matchOf(matches, i).condition = best;
+  }
   for (const i of matches.keys()) {
     if (reached[i] === 0) {
       reached[i] = 1;
@@ -248,9 +258,12 @@ export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options:
     const tagShare = match === undefined || entry.tags.length === 0 ? 0 : match.tags.length / entry.tags.length;
     const files = match === undefined || match.files.length === 0 ? 0 : Math.min(MAX_FILE_SCORE, FILE_WEIGHT + MORE_FILES_WEIGHT * (match.files.length - 1));
     const signature = match?.signature !== undefined ? SIGNATURE_WEIGHT : 0;
-    const applies = signature > 0 || files > 0 || tagShare >= TAG_GATE || (similarity[i]! >= TEXT_GATE && trigger[i]! >= TRIGGER_GATE);
+    const condition = match?.condition !== undefined ? CONDITION_WEIGHT * match.condition.chance : 0;
+    // The error met, or a condition met; knowledge that says when it applies and whose conditions the plan does not meet does not apply before the first attempt.
+    // Without conditions, the entry's own words must meet the plan's: half its tags, or a close text with many of its trigger words. A file alone never does.
+    const applies = signature > 0 || condition > 0 || (entry.conditions === undefined && (tagShare >= TAG_GATE || (similarity[i]! >= TEXT_GATE && trigger[i]! >= TRIGGER_GATE)));
     if (!applies) continue;
-    const score = entry.weight * (signature + TAG_WEIGHT * tagShare * tagShare + files + TRIGGER_WEIGHT * trigger[i]! + TEXT_WEIGHT * similarity[i]!);
+    const score = entry.weight * (signature + condition + TAG_WEIGHT * tagShare * tagShare + files + TRIGGER_WEIGHT * trigger[i]! + TEXT_WEIGHT * similarity[i]!);
     if (score >= MIN_SCORE) scored.push({ index: i, score });
   }
   scored.sort((a, b) => b.score - a.score || (index.entries[a.index]!.path < index.entries[b.index]!.path ? -1 : 1));
@@ -267,10 +280,15 @@ export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options:
   const lines: string[] = [];
   const out: SurfacedEntry[] = [];
   const balance = geneBalance(options, budget);
+  // Nothing twice: a lesson and a skill about the same error, or two entries giving the same fix, are one item; the better placed stays.
+  const saidErrors = new Set<string>();
+  const saidFixes = new Set<string>();
   for (const c of scored) {
     if (out.length >= options.maxEntries || c.score < floor) break;
     const entry = index.entries[c.index]!;
     if (!balance.admits(entry)) continue;
+    const fixKey = entry.text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+    if ((entry.signatures ?? []).some((sig) => saidErrors.has(sig)) || (fixKey !== '' && saidFixes.has(fixKey))) continue;
     const chosen: SurfacedEntry = {
       path: entry.path,
       kind: entry.kind,
@@ -281,18 +299,14 @@ export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options:
       ...(entry.origin ? { origin: entry.origin } : {}),
     };
     balance.cap(entry, chosen);
-    let line = knowledgeLine(chosen);
-    const room = budget - sectionChars([...lines, line]);
-    if (room < 0) {
-      const keep = chosen.text.length + room - 1;
-      if (keep < MIN_TEXT) continue;
-      chosen.text = `${chosen.text.slice(0, keep).trimEnd()}…`;
-      line = knowledgeLine(chosen);
-      if (sectionChars([...lines, line]) > budget) continue;
-    }
+    // Whole or not at all: a fix cut short ("start it with `docker …") is worse than none; a shorter entry further down may fit.
+    const line = knowledgeLine(chosen);
+    if (sectionChars([...lines, line]) > budget) continue;
     if (!balance.take(entry, line)) continue;
     lines.push(line);
     out.push(chosen);
+    for (const sig of entry.signatures ?? []) saidErrors.add(sig);
+    if (fixKey !== '') saidFixes.add(fixKey);
   }
   return out;
 }

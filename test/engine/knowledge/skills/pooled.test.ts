@@ -39,18 +39,21 @@ describe('skills from recurring repairs', () => {
   it('pools the repairs of one signature across specs: one candidate, seen in both places', () => {
     const [candidate, ...rest] = skillCandidates({ signals, lessons: [] });
     expect(rest).toEqual([]);
-    expect(candidate).toMatchObject({ source: 'repair', signature: "Error [ERR_MODULE_NOT_FOUND]: Cannot find module '<path>' imported from <path>", places: ['svc SPC-001/01-01', 'svc SPC-002/01-01'] });
+    expect(candidate).toMatchObject({ source: 'repair', signature: attemptFailure({ agentError: ERROR('z'), timedOut: false }).signature, places: ['svc SPC-001/01-01', 'svc SPC-002/01-01'] });
+    expect(candidate!.signature).toMatch(/^Error \[ERR_MODULE_NOT_FOUND\]: Cannot find module '<\w+>' imported from <path>$/);
     expect(heuristicVerdicts(candidate!).every((v) => v.pass)).toBe(true);
     // A spec's own reflection pools in the other specs' repairs of the same error.
     expect(skillCandidates({ signals, lessons: [], spec: 'SPC-002' })[0]!.places).toEqual(['svc SPC-002/01-01', 'svc SPC-001/01-01']);
   });
 
-  it('does not call a trigger project-specific for a path inside the error message', () => {
-    const [candidate] = skillCandidates({ signals: repaired('SPC-003', 'c'), lessons: [] });
-    expect(candidate!.places).toHaveLength(1);
-    const reusability = heuristicVerdicts(candidate!).find((v) => v.gate === 'reusability')!;
-    expect(reusability.pass).toBe(true);
-    expect(reusability.reason).toMatch(/^its trigger "Error \[ERR_MODULE_NOT_FOUND\]: Cannot find module/);
+  it('waits for a repair to recur before it is a skill, whatever paths its error message holds', () => {
+    const [once] = skillCandidates({ signals: repaired('SPC-003', 'c'), lessons: [] });
+    expect(once!.places).toHaveLength(1);
+    const reusability = heuristicVerdicts(once!).find((v) => v.gate === 'reusability')!;
+    expect(reusability.pass).toBe(false);
+    expect(reusability.reason).toMatch(/^seen only in svc SPC-003\/01-01: a skill needs a repair that recurred in 2 distinct plans; its trigger "Error \[ERR_MODULE_NOT_FOUND\]: Cannot find module/);
+    const [twice] = skillCandidates({ signals: [...repaired('SPC-003', 'c'), ...repaired('SPC-006', 'f')], lessons: [] });
+    expect(heuristicVerdicts(twice!).find((v) => v.gate === 'reusability')!.pass).toBe(true);
   });
 
   it('names a skill from its signature: no date, number or path of one occurrence in the name', () => {

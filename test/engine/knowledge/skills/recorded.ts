@@ -41,6 +41,8 @@ export interface SetOptions {
   insight?: { summary: string; detail: string };
   tags?: string[];
   project?: string;
+  /** The failure's signature, as capture records it: the repairs of one signature in several plans are one candidate. */
+  signature?: string;
 }
 
 /** A plan's attempt history as signals: its failed attempts (struggle), then the repair when it passed, then the agent's insight. */
@@ -62,7 +64,7 @@ export function repairSet(o: SetOptions = {}): { path: string; text: string }[] 
           happened: `Attempt ${a} at plan ${plan} (Storage) of SPC-001 failed: the agent failed: "${o.said ?? SAID}".`,
           context: `Attempt ${a} by the claude agent.`,
           cause: 'The agent could not finish the plan; its own error is quoted above.',
-          metadata: { attempt: a, outcome: 'failed', failure: `agent:${(o.said ?? SAID).toLowerCase()}`, said: o.said ?? SAID },
+          metadata: { attempt: a, outcome: 'failed', failure: `agent:${(o.said ?? SAID).toLowerCase()}`, said: o.said ?? SAID, ...(o.signature ? { signature: o.signature } : {}) },
         },
         new Date(NOW.getTime() - (failed - a + 2) * 3600_000),
         o.project,
@@ -82,7 +84,7 @@ export function repairSet(o: SetOptions = {}): { path: string; text: string }[] 
           happened: `Plan ${plan} (Storage) of SPC-001 passed on attempt ${failed + 1}, after ${failed} failed attempt${failed === 1 ? '' : 's'}.`,
           context: `Attempt ${failed + 1} by the claude agent.`,
           cause: 'What failed before was put right in this attempt.',
-          metadata: { attempt: failed + 1, outcome: 'verified', failedBefore: failed },
+          metadata: { attempt: failed + 1, outcome: 'verified', failedBefore: failed, ...(o.signature ? { signature: o.signature } : {}) },
         },
         new Date(NOW.getTime() - 3600_000),
         o.project,
@@ -116,3 +118,11 @@ export const FIX = {
   summary: 'One SQLite file per test file stops SQLITE_BUSY in parallel vitest runs',
   detail: 'Traced the lock to every test file opening notes.db at once; each test file now opens its own database in a temporary directory.',
 };
+
+/** The signature capture gives SQLITE_BUSY: the repairs of it in two plans are one candidate that recurred. */
+export const SIGNATURE = 'SQLITE_BUSY: database is locked';
+
+/** The same repair in two plans of a spec: a skill's evidence that it recurs. */
+export function recurring(o: SetOptions = {}, plans: readonly string[] = ['01-02', '01-05']): { path: string; text: string }[] {
+  return plans.flatMap((plan) => repairSet({ signature: SIGNATURE, ...o, plan }));
+}

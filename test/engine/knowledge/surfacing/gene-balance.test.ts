@@ -8,7 +8,8 @@ import { geneText } from '../genes/gene-helpers.js';
 
 const subject = { text: 'Store notes in the SQLite database; cover it with vitest tests that run in parallel.', files: ['src/db/notes.ts'] };
 
-function gene(n: number, status: 'candidate' | 'active', description = 'Give each parallel vitest worker its own SQLite database file.') {
+// Each its own fix: a brief holds one fix once, whichever entries say it.
+function gene(n: number, status: 'candidate' | 'active', description = `Give each parallel vitest worker its own SQLite database file, number ${n}.`) {
   const id = `gene-20260301-0000000${n}`;
   return { path: `genes/${id}.gene.md`, text: geneText({ id, status, success_rate: 0.9, usage_count: 3, description, tags: ['sqlite', 'vitest'], metadata: { files: ['src/db/notes.ts'] } }) };
 }

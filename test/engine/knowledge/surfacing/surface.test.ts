@@ -41,7 +41,8 @@ describe('surfacing against the recorded store', () => {
     });
     // The lesson names src/db/ and the plan writes src/db/notes.ts; all three tags are in the plan.
     expect(found[0]!.why).toMatch(/^tags sqlite, tests, parallel; names src\/db\/\*\* \(plan: src\/db\/notes\.ts\); its trigger words .*; text similarity 0\.\d\d$/);
-    expect(found[1]!.text).toMatch(/^Fixes "SQLITE_BUSY: database is locked"/);
+    // A skill's fix is its Solution, whole: what the brief says after "→".
+    expect(found[1]!.text).toMatch(/^Create a database per test file in a temporary directory/);
   });
 
   it('gives a plan that changes a table the migration lesson through the file it writes, not the SQLite test lesson', () => {
@@ -150,14 +151,18 @@ describe('the budget and the cap', () => {
     expect(surface(many, subject, { budgetTokens: 0, maxEntries: 5 })).toEqual([]);
   });
 
-  it('cuts the text of an entry that does not fit whole, and leaves out one with too little room to say anything', () => {
-    const whole = surface(many, subject, { budgetTokens: 20_000, maxEntries: 1 })[0]!;
-    const tight = Math.ceil((sectionChars([whole]) - 80) / 4);
-    const [cut] = surface(many, subject, { budgetTokens: tight, maxEntries: 1 });
-    expect(cut!.path).toBe(whole.path);
-    expect(cut!.text.endsWith('…')).toBe(true);
-    expect(cut!.text.length).toBeLessThan(whole.text.length);
-    expect(sectionChars([cut!])).toBeLessThanOrEqual(tight * 4);
+  it('never cuts an entry\'s fix: one that does not fit whole gives way to a shorter one, or to nothing', () => {
+    const all = surface(many, subject, { budgetTokens: 20_000, maxEntries: 50 });
+    const longest = [...all].sort((a, b) => b.text.length - a.text.length)[0]!;
+    const shortest = [...all].sort((a, b) => a.text.length - b.text.length)[0]!;
+    expect(longest.text.length).toBeGreaterThan(shortest.text.length);
+    // Room for the shortest whole, and not for the longest.
+    const tight = Math.ceil(sectionChars([shortest]) / 4);
+    const found = surface(many, subject, { budgetTokens: tight, maxEntries: 5 });
+    expect(found.length).toBeGreaterThan(0);
+    for (const e of found) expect(all.find((a) => a.path === e.path)!.text).toBe(e.text);
+    expect(found.map((e) => e.path)).not.toContain(longest.path);
+    expect(sectionChars(found)).toBeLessThanOrEqual(tight * 4);
     // Room for the heading and little else: nothing rather than a stub.
     expect(surface(many, subject, { budgetTokens: 100, maxEntries: 5 })).toEqual([]);
   });
@@ -197,7 +202,7 @@ describe('what the store says of itself', () => {
 
 describe('files', () => {
   // One lesson per way of naming files; each names its files in metadata and says nothing else the plans say.
-  const named = (files: string[]) => lessonText({ category: 'workflow', tags: ['zzqx'], lesson: 'Qwv.', when: 'Qwv.', recommendation: 'Qwv.' }).replace('tags: [zzqx]', `tags: [zzqx]\nmetadata: { files: [${files.map((f) => `"${f}"`).join(', ')}] }`);
+  const named = (files: string[]) => lessonText({ category: 'workflow', tags: ['zzqx'], lesson: 'Qwv.', when: 'Qwv.', recommendation: `Qwv ${files.join(' ')}.` }).replace('tags: [zzqx]', `tags: [zzqx]\nmetadata: { files: [${files.map((f) => `"${f}"`).join(', ')}] }`);
   const store = indexKnowledge([
     { path: 'lessons/workflow/literal.lesson.md', text: named(['src/db/pool.ts']) },
     { path: 'lessons/workflow/bare-name.lesson.md', text: named(['tsconfig.json']) },
@@ -206,8 +211,10 @@ describe('files', () => {
     { path: 'lessons/workflow/directory.lesson.md', text: named(['src/api']) },
     { path: 'lessons/workflow/everything.lesson.md', text: named(['**']) },
   ]);
+  /** The lessons that name one of the files, among those that apply by their words (here: their tag, zzqx). */
   const hits = (...files: string[]) =>
-    surface(store, { text: 'plan', files }, { budgetTokens: 5000, maxEntries: 50 })
+    surface(store, { text: 'zzqx plan', files }, { budgetTokens: 5000, maxEntries: 50 })
+      .filter((e) => e.why.includes('names '))
       .map((e) => e.path.slice('lessons/workflow/'.length, -'.lesson.md'.length))
       .sort();
 
@@ -221,6 +228,10 @@ describe('files', () => {
     expect(hits('db/migrations/004-tags.sql')).toEqual(['dir-glob', 'ext-glob']);
     expect(hits('src/api/routes.ts')).toEqual(['directory']);
     expect(hits('src/apis/routes.ts', 'src/db/pool.js', 'README.md')).toEqual([]);
+  });
+
+  it('never surfaces a lesson by a file alone: plans of one folder meet different causes', () => {
+    expect(surface(store, { text: 'plan', files: ['src/db/pool.ts', 'tsconfig.json', 'db/migrations/004-tags.sql'] }, { budgetTokens: 5000, maxEntries: 50 })).toEqual([]);
   });
 });
 
@@ -276,10 +287,8 @@ describe('surfacing by what the plan touches and the error it met', () => {
   ].join('\n');
   const store = indexKnowledge([{ path: 'lessons/testing/error-sqlite-busy.lesson.md', text: LESSON }]);
 
-  it('matches a plan whose title lacks the lesson\'s words by the files it writes (glob overlap), and says so', () => {
-    const [found] = surface(store, { text: 'Audit trail\nRecord who changed what.', files: ['src/store/audit.ts'] });
-    expect(found).toMatchObject({ path: 'lessons/testing/error-sqlite-busy.lesson.md' });
-    expect(found!.why).toBe('names src/store/*.ts (plan: src/store/audit.ts)');
+  it('does not surface it to a plan that only writes in the folder its failures were in', () => {
+    expect(surface(store, { text: 'Audit trail\nRecord who changed what.', files: ['src/store/audit.ts'] })).toEqual([]);
   });
 
   it('matches a retried plan by the error its earlier attempt met, first, whatever it touches', () => {

@@ -1,0 +1,192 @@
+import { profileFeatures, type PlanProfile } from './plan-profile.js';
+import { stem, words } from './words.js';
+
+/**
+ * When a piece of knowledge applies, as evidence a person can read and check: what the plans
+ * that met the failure had in common that the others had not. A condition is one or two
+ * features of a plan's profile (plan-profile.ts) — the commands its checks run, the modules its
+ * files import, the words it says — with how many plans that met the failure had them, and how
+ * many that did not:
+ *
+ *     runs "go test -race" (3 of 3 plans that met it; 0 of 21 others)
+ *     imports "github.com/jackc/pgx" and says "migration" (2 of 3 plans that met it; 1 of 21 others)
+ *
+ * A lesson keeps its conditions in `applies_when`, a skill in `metadata.applies-when` (one line,
+ * `;`-separated); a person may edit them or write their own, without counts (then they are
+ * taken at their word). Surfacing puts the knowledge into a plan's brief before its first
+ * attempt only when the plan meets a condition that makes the failure likely.
+ */
+
+export type FeatureKind = 'runs' | 'imports' | 'says';
+
+export interface Feature {
+  kind: FeatureKind;
+  value: string;
+}
+
+export interface Condition {
+  features: Feature[];
+  /** Plans that met the failure with these features, of how many met it. Absent when a person wrote the condition. */
+  seen?: number;
+  of?: number;
+  /** Plans that did not meet it with these features, of how many such plans there were. */
+  others?: number;
+  among?: number;
+}
+
+/**
+ * How likely a plan with the condition's features meets the failure: the plans that met it
+ * among all that had the features, counting one unseen plan without it, so that a condition
+ * seen twice and never elsewhere (2 of 3) is not taken for a certainty. A person's condition,
+ * with no counts, is their word: 1.
+ */
+export function chanceOf(c: Condition): number {
+  if (c.seen === undefined || c.others === undefined) return 1;
+  return c.seen / (c.seen + c.others + 1);
+}
+
+function featureText(f: Feature): string {
+  return `${f.kind} "${f.value.replace(/"/g, "'")}"`;
+}
+
+/** A condition as a lesson's `applies_when` item, or a part of a skill's `metadata.applies-when`. */
+export function formatCondition(c: Condition): string {
+  const counted = c.seen !== undefined && c.of !== undefined && c.others !== undefined && c.among !== undefined ? ` (${c.seen} of ${c.of} plans that met it; ${c.others} of ${c.among} others)` : '';
+  return `${c.features.map(featureText).join(' and ')}${counted}`;
+}
+
+const FEATURE = /^(runs|imports|says)\s+"([^"]{1,200})"\s*/;
+const COUNTS = /^\((\d{1,6}) of (\d{1,6}) plans? that met it; (\d{1,6}) of (\d{1,6}) others?\)\s*$/;
+
+/** A condition read back from its text; undefined when it does not read as one (the caller says where). */
+export function parseCondition(text: string): Condition | undefined {
+  let rest = text.trim();
+  const features: Feature[] = [];
+  for (;;) {
+    const m = FEATURE.exec(rest);
+    if (!m) return undefined;
+    features.push({ kind: m[1] as FeatureKind, value: m[2]! });
+    rest = rest.slice(m[0].length);
+    if (rest.startsWith('and ')) {
+      rest = rest.slice(4);
+      continue;
+    }
+    break;
+  }
+  if (rest === '') return { features };
+  const c = COUNTS.exec(rest);
+  if (!c) return undefined;
+  const [seen, of, others, among] = c.slice(1, 5).map(Number) as [number, number, number, number];
+  if (seen > of || others > among) return undefined;
+  return { features, seen, of, others, among };
+}
+
+/** A skill's `metadata.applies-when`: conditions one after another, `;` between them. */
+export function parseConditionList(text: string): { conditions: Condition[]; unread: string[] } {
+  const conditions: Condition[] = [];
+  const unread: string[] = [];
+  for (const part of text.split(/;\s*(?=(?:runs|imports|says)\s+")/)) {
+    if (part.trim() === '') continue;
+    const c = parseCondition(part.replace(/;\s*$/, ''));
+    if (c) conditions.push(c);
+    else unread.push(part.trim());
+  }
+  return { conditions, unread };
+}
+
+/** The feature keys a condition's feature may be met by: a word as written and as stemmed. */
+function keysOf(f: Feature): string[] {
+  if (f.kind !== 'says') return [`${f.kind}:${f.value}`];
+  const forms = new Set([f.value.toLowerCase(), stem(f.value.toLowerCase()), ...words(f.value)]);
+  return [...forms].map((w) => `says:${w}`);
+}
+
+/** Whether a plan's features (profileFeatures) meet every feature of a condition. */
+export function meets(c: Condition, features: ReadonlySet<string>): boolean {
+  return c.features.length > 0 && c.features.every((f) => keysOf(f).some((k) => features.has(k)));
+}
+
+/** A feature key (`runs:go test -race`) as a Feature. */
+export function featureOf(key: string): Feature {
+  const at = key.indexOf(':');
+  return { kind: key.slice(0, at) as FeatureKind, value: key.slice(at + 1) };
+}
+
+/** How sure a condition must make the failure before knowledge about it reaches a plan that has not met it yet. */
+export const MIN_CHANCE = 0.6;
+/** Plans that met the failure a condition must have been seen in: one plan's incidentals are no evidence. */
+export const MIN_SEEN = 2;
+/** Conditions a piece of knowledge keeps at most: the strongest, covering the plans that met it. */
+export const MAX_CONDITIONS = 5;
+/** Features tried in pairs: the most common among the plans that met it. */
+const PAIR_CANDIDATES = 12;
+
+export interface Learned {
+  conditions: Condition[];
+  /** The plans that met the failure and meet none of the conditions: the evidence says nothing of why they met it. */
+  uncovered: number;
+}
+
+/**
+ * What the plans that met a failure (`met`) had in common that the others (`others`) had not:
+ * single features and pairs of them, each kept when it was seen in at least MIN_SEEN plans
+ * that met it and makes the failure at least MIN_CHANCE likely; the strongest first, each one
+ * kept only when it adds plans the ones before it did not cover or is surer than they are.
+ * Deterministic: the same profiles give the same conditions.
+ */
+export function learnConditions(met: readonly PlanProfile[], others: readonly PlanProfile[]): Learned {
+  const pos = met.map(profileFeatures);
+  const neg = others.map(profileFeatures);
+  const support = new Map<string, number>();
+  for (const p of pos) for (const f of p) support.set(f, (support.get(f) ?? 0) + 1);
+  const common = [...support].filter(([, n]) => n >= Math.min(MIN_SEEN, pos.length)).map(([f]) => f);
+  const count = (keys: readonly string[], sets: readonly Set<string>[]) => sets.filter((s) => keys.every((k) => s.has(k))).length;
+  const candidates: { keys: string[]; seen: number; others: number; chance: number }[] = [];
+  const consider = (keys: string[]) => {
+    const seen = count(keys, pos);
+    if (seen < MIN_SEEN) return;
+    const o = count(keys, neg);
+    const chance = seen / (seen + o + 1);
+    if (chance >= MIN_CHANCE) candidates.push({ keys, seen, others: o, chance });
+  };
+  for (const f of common) consider([f]);
+  const top = [...common].sort((a, b) => support.get(b)! - support.get(a)! || (a < b ? -1 : 1)).slice(0, PAIR_CANDIDATES);
+  for (let i = 0; i < top.length; i++) for (let j = i + 1; j < top.length; j++) consider([top[i]!, top[j]!].sort());
+  // Strongest first: surest, then seen in more plans, then fewer features, then by name.
+  candidates.sort((a, b) => b.chance - a.chance || b.seen - a.seen || a.keys.length - b.keys.length || (a.keys.join() < b.keys.join() ? -1 : 1));
+  const chosen: typeof candidates = [];
+  const covered = new Set<number>();
+  for (const c of candidates) {
+    if (chosen.length >= MAX_CONDITIONS) break;
+    // A pair whose one feature alone is already chosen adds nothing a reader needs.
+    if (c.keys.length > 1 && chosen.some((k) => k.keys.length === 1 && c.keys.includes(k.keys[0]!))) continue;
+    const mine = pos.map((p, i) => (c.keys.every((k) => p.has(k)) ? i : -1)).filter((i) => i >= 0);
+    const adds = mine.some((i) => !covered.has(i));
+    const surer = chosen.length === 0 || c.chance > Math.max(...chosen.map((k) => k.chance));
+    if (!adds && !surer) continue;
+    chosen.push(c);
+    for (const i of mine) covered.add(i);
+  }
+  return {
+    conditions: chosen.map((c) => ({ features: c.keys.map(featureOf), seen: c.seen, of: pos.length, others: c.others, among: neg.length })),
+    uncovered: pos.length - covered.size,
+  };
+}
+
+/** The condition of `conditions` a plan meets that makes the failure likeliest, if any meets MIN_CHANCE. */
+export function bestMet(conditions: readonly Condition[], features: ReadonlySet<string>): { condition: Condition; chance: number } | undefined {
+  let best: { condition: Condition; chance: number } | undefined;
+  for (const c of conditions) {
+    if (!meets(c, features)) continue;
+    const chance = chanceOf(c);
+    if (chance >= MIN_CHANCE && (!best || chance > best.chance)) best = { condition: c, chance };
+  }
+  return best;
+}
+
+/** A condition as a person reads it: "whose checks run `go test -race` (3 of the 3 plans that met it; 0 of the 21 others)". */
+export function describeCondition(c: Condition): string {
+  const parts = c.features.map((f) => (f.kind === 'runs' ? `whose checks run \`${f.value}\`` : f.kind === 'imports' ? `whose files import \`${f.value}\`` : `that says "${f.value}"`));
+  const counted = c.seen !== undefined ? ` (${c.seen} of the ${c.of} plans that met it; ${c.others} of the ${c.among} others)` : ' (as a person wrote it)';
+  return `${parts.join(' and ')}${counted}`;
+}

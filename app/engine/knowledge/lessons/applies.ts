@@ -1,0 +1,79 @@
+import { learnConditions, type Learned } from '../documents/conditions.js';
+import { profileOf, type PlanProfile } from '../documents/plan-profile.js';
+import type { SignalRecord } from '../signals/signal-record.js';
+
+/**
+ * The evidence of when knowledge applies, from the store's signals: each plan's profile (a
+ * failure or a repair records its plan's; a verified phase's completion signal records every
+ * plan's), and what each plan's brief carried (a failure's `briefed`, a `use` signal's
+ * entries). Reflection compares the plans that met a failure with all the others it knows of.
+ */
+
+/** A plan, as one place: `project SPC-001 01-02` (the form pattern.ts gives a pattern's places). */
+export function placeKey(project: string, spec: string | undefined, plan: string): string {
+  return `${project} ${[spec, plan].filter((x) => x !== undefined).join(' ')}`;
+}
+
+export interface PlaceEvidence {
+  /** Each plan's profile, by place. */
+  profiles: Map<string, PlanProfile>;
+  /** The knowledge paths each plan's brief carried, by place. */
+  briefed: Map<string, Set<string>>;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** The profiles and briefs the signals record, by place; a plan's own failure or repair speaks for it before a completion's list. */
+export function placeEvidence(signals: readonly SignalRecord[]): PlaceEvidence {
+  const own = new Map<string, PlanProfile>();
+  const listed = new Map<string, PlanProfile>();
+  const briefed = new Map<string, Set<string>>();
+  const brief = (place: string, paths: readonly string[]) => {
+    if (paths.length === 0) return;
+    let set = briefed.get(place);
+    if (!set) briefed.set(place, (set = new Set()));
+    for (const p of paths) set.add(p);
+  };
+  for (const r of signals) {
+    const s = r.signal;
+    const m = (s.metadata ?? {}) as Record<string, unknown>;
+    if (s.type === 'completion') {
+      const profiles = m.profiles;
+      if (profiles !== null && typeof profiles === 'object' && !Array.isArray(profiles)) {
+        for (const [plan, value] of Object.entries(profiles as Record<string, unknown>)) {
+          const p = profileOf(value);
+          if (p && /^[\w.-]{1,40}$/.test(plan)) listed.set(placeKey(s.project, s.spec, plan), p);
+        }
+      }
+      continue;
+    }
+    if (s.plan === undefined) continue;
+    const place = placeKey(s.project, s.spec, s.plan);
+    const p = profileOf(m.profile);
+    if (p && !own.has(place)) own.set(place, p);
+    brief(place, strings(m.briefed));
+    if (s.type === 'use') brief(place, strings(m.entries));
+  }
+  const profiles = new Map(listed);
+  for (const [place, p] of own) profiles.set(place, p);
+  return { profiles, briefed };
+}
+
+/**
+ * When knowledge about a failure applies (documents/conditions.ts): the plans that met it
+ * (`met`, places) against every other plan with a profile, leaving out the plans whose brief
+ * carried the knowledge itself (`paths`): one that passed with the fix in its brief may have
+ * met the cause and been spared by the fix, so it is no evidence that the cause was absent.
+ */
+export function appliesWhen(evidence: PlaceEvidence, met: readonly string[], paths: readonly string[] = []): Learned & { known: number } {
+  const mine = new Set(met);
+  const spared = (place: string) => paths.some((p) => evidence.briefed.get(place)?.has(p) || [...(evidence.briefed.get(place) ?? [])].some((b) => p.endsWith(`/${b}`) || b.endsWith(`/${p}`)));
+  const positives = met.flatMap((place) => {
+    const p = evidence.profiles.get(place);
+    return p ? [p] : [];
+  });
+  const negatives = [...evidence.profiles].filter(([place]) => !mine.has(place) && !spared(place)).map(([, p]) => p);
+  return { ...learnConditions(positives, negatives), known: positives.length };
+}

@@ -16,7 +16,8 @@ import type { RunContext } from './context.js';
 import { commitDocuments, executionDir, noteActivity, planTrailer } from './documents.js';
 import { PlanSession } from './session.js';
 import type { SessionResult } from './store.js';
-import { surfaceForPlan } from './surfacing.js';
+import { planHeldOut, surfaceForPlan } from './surfacing.js';
+import { recordTrial } from '../engine/knowledge/signals/plan-outcome.js';
 
 type Ended = Extract<AttemptOutcome, { kind: 'verified' | 'failed' }>;
 
@@ -113,6 +114,8 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
   const { status } = session;
   const verified = outcome.kind === 'verified';
   const reason = outcome.kind === 'failed' ? outcome.reason : undefined;
+  // Held out for the comparison (knowledge.holdout): only a plan whose agent reads a brief can be.
+  const heldOut = input.knowledge !== undefined && planHeldOut(ctx, plan);
   const finished = ctx.now();
   const minutes = minutesBetween(status.startedAt, finished);
   ctx.schedule.setPlan(plan.id, outcome.kind);
@@ -141,13 +144,15 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
     ...(agentSummary === undefined ? {} : { agentSummary }),
     ...(input.knowledge ? { knowledge: input.knowledge } : {}),
     ...(outcome.facts.usage ? { usage: outcome.facts.usage } : {}),
+    ...(heldOut ? { heldOut } : {}),
   });
   const phase = ctx.spec.phases.find((p) => p.id === plan.phase)!;
   const capsule = verified
     ? await attemptCapsule(ctx, plan, input.knowledge ?? [], { attempt: status.attempt, results: outcome.report?.results ?? [], undeclared: outcome.facts.undeclaredWrites.flatMap((d) => d.files) })
     : undefined;
   const knowledge = await fileKnowledge(ctx, {
-    drafts: outcome.signals,
+    // A failed attempt's record for the holdout comparison (plan-outcome.ts): held out or not, its brief, its cost.
+    drafts: recordTrial(outcome.signals, { heldOut, ...(input.knowledge ? { knowledge: input.knowledge } : {}), ...(outcome.facts.usage?.costUsd === undefined ? {} : { costUsd: outcome.facts.usage.costUsd }) }),
     trajectory: [...(await attemptTrajectory(ctx, plan, input.knowledge ?? [], { verified, attempt: status.attempt })), ...(capsule ? [capsule.event] : [])],
     ...(capsule ? { documents: [{ path: capsule.path, text: capsule.text, index: capsule.index }] } : {}),
     label: plan.id,

@@ -5,6 +5,8 @@ import { summaryDocument } from '../engine/core/run/summary-document.js';
 import { renderVerification } from '../engine/core/verify/render-verification.js';
 import type { Plan } from '../engine/core/spec/model.js';
 import type { AttemptOutcome } from '../engine/lifecycle/attempt-plan.js';
+import type { SurfacedEntry } from '../engine/knowledge/documents/loop.js';
+import { attemptOfSignals } from '../engine/knowledge/signals/plan-outcome.js';
 import { makeSafe, type SafetyOptions } from '../machine/content-safety.js';
 import { loadTemplate } from '../machine/templates.js';
 import type { Checkout } from './checkout.js';
@@ -31,7 +33,13 @@ interface DocumentsJob {
  * in the same place (execution/phases/<phase>/<plan>-SUMMARY.md of the spec directory), committed
  * on the plan branch so that merging the PR records them; the PR body shows both.
  */
-export async function planDocuments(job: DocumentsJob, outcome: Extract<AttemptOutcome, { kind: 'verified' }>, safety: SafetyOptions): Promise<PlanDocuments> {
+export async function planDocuments(
+  job: DocumentsJob,
+  outcome: Extract<AttemptOutcome, { kind: 'verified' }>,
+  safety: SafetyOptions,
+  /** What the brief held (none for the script agent), and whether the plan was held out (knowledge.holdout): the phase's completion signal reads both back. */
+  brief: { knowledge?: readonly SurfacedEntry[]; heldOut?: boolean } = {},
+): Promise<PlanDocuments> {
   const { run, plan } = job;
   const phase = run.spec.phases.find((p) => p.id === plan.phase);
   const dir = `${run.specPath}/execution/phases/${phase?.dir ?? plan.phase}`;
@@ -45,13 +53,16 @@ export async function planDocuments(job: DocumentsJob, outcome: Extract<AttemptO
     started: new Date(finished.getTime() - minutes * 60_000).toISOString(),
     finished: finished.toISOString(),
     durationMinutes: minutes,
-    attempts: outcome.facts.attempt ?? 1,
+    // The engine's count (from the failures on record) when the runtime keeps none, as a runner does not.
+    attempts: outcome.facts.attempt ?? attemptOfSignals(outcome.signals),
     branch: job.branch,
     commits: outcome.commits.map((c) => ({ sha: c.sha, message: c.subject })),
     deviations: outcome.facts.undeclaredWrites,
     verification: outcome.report,
     ...(outcome.summary === undefined ? {} : { agentSummary: outcome.summary }),
     ...(outcome.facts.usage ? { usage: outcome.facts.usage } : {}),
+    ...(brief.knowledge ? { knowledge: brief.knowledge } : {}),
+    ...(brief.heldOut ? { heldOut: true } : {}),
   });
   const verification = renderVerification(outcome.report, {
     template: await loadTemplate('VERIFICATION.md'),

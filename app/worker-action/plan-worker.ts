@@ -30,7 +30,8 @@ import { planDocuments, type PlanDocuments } from './plan-documents.js';
 import { jobSummary, prBody, prTitle } from './reports.js';
 import { planAtBase } from './spec-at-base.js';
 import { installSkills } from './job-skills.js';
-import { surfaceOnRunner } from './surfacing.js';
+import { heldOutOnRunner, surfaceOnRunner } from './surfacing.js';
+import { recordTrial } from '../engine/knowledge/signals/plan-outcome.js';
 import { answerTrust, remoteAccess, WorkerError, type WorkerForge, type WorkerOutcome, type WorkerRun } from './worker-run.js';
 import type { CommentRecord } from '../gateway/comments.js';
 import type { IssueRecord } from '../gateway/issues.js';
@@ -245,7 +246,11 @@ async function recordAttempt(job: PlanJob, input: AttemptInput, outcome: Attempt
   const { run, plan } = job;
   // The attempt's signals go to the spec's signals PR whatever came of it; only an ended attempt has its knowledge on record.
   const ended = outcome.kind !== 'checkpoint';
-  await capture?.file(`${plan.id} ${outcome.kind}`, outcome.signals, ended ? { plan, entries: input.knowledge ?? [], verified: outcome.kind === 'verified', results: outcome.report?.results ?? [], undeclared: outcome.facts.undeclaredWrites.flatMap((d) => d.files) } : undefined);
+  // A failed attempt's record for the holdout comparison (plan-outcome.ts): held out or not, its brief, its cost.
+  const heldOut = input.knowledge !== undefined && heldOutOnRunner(run, plan);
+  const costUsd = outcome.facts.usage?.costUsd;
+  const signals = recordTrial(outcome.signals, { heldOut, ...(input.knowledge ? { knowledge: input.knowledge } : {}), ...(costUsd === undefined ? {} : { costUsd }) });
+  await capture?.file(`${plan.id} ${outcome.kind}`, signals, ended ? { plan, entries: input.knowledge ?? [], verified: outcome.kind === 'verified', results: outcome.report?.results ?? [], undeclared: outcome.facts.undeclaredWrites.flatMap((d) => d.files) } : undefined);
   const usage = outcome.facts.usage;
   if (usage) run.notes.push(costNote(usage, job.budgetUsd));
 }
@@ -280,7 +285,7 @@ async function deliver(job: PlanJob, input: AttemptInput, outcome: Extract<Attem
   const dirty = await checkout.uncommitted();
   if (dirty.length > 0) return failed(job, `the agent left changes that are not committed, so the checks ran on work the pull request would not hold: ${dirty.slice(0, 10).join(', ')}${dirty.length > 10 ? ` … and ${dirty.length - 10} more` : ''}`, commits, usage, report);
 
-  const documents = await planDocuments(job, outcome, workerSafety(run));
+  const documents = await planDocuments(job, outcome, workerSafety(run), { ...(input.knowledge ? { knowledge: input.knowledge } : {}), heldOut: input.knowledge !== undefined && heldOutOnRunner(run, plan) });
   const pushed = await push(job);
   if (pushed) return failed(job, pushed.reason, commits, usage, report, pushed.evidence, { pushed: false });
   const pr = await run.forge.openPullRequest({

@@ -15,6 +15,7 @@ import { OrchestrationStore } from '../../runner/store.js';
 import { runSpec, type RunOutcome } from '../../runner/runner.js';
 import { KNOWLEDGE_ROOT } from '../../engine/forge/knowledge-draft.js';
 import { signalEntries } from '../../engine/knowledge/documents/store-index.js';
+import { holdoutSettings } from '../../engine/knowledge/holdout/holdout.js';
 import { plural } from '../../engine/core/plural.js';
 import { reflectLocally } from '../../machine/local-reflection.js';
 import { secretValues } from '../../machine/content-safety.js';
@@ -119,6 +120,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     abort.abort();
   };
   process.on('SIGINT', onSigint);
+  // knowledge.holdout: the plans that run without surfaced knowledge, for `harness retrospective` to compare.
+  const holdout = holdoutSettings(config.knowledge);
   const options: RunOptions = {
     specDir,
     specArg: displayPath(relative(io.cwd, specDir) || '.'),
@@ -134,6 +137,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       budgetTokens: config.knowledge.surface.budget_tokens,
       maxEntries: config.knowledge.surface.max_entries,
       ...(config.knowledge.genes ? { candidateShare: config.knowledge.genes.candidate_share } : {}),
+      ...(holdout ? { holdout } : {}),
     },
     capture: config.knowledge.capture,
   };

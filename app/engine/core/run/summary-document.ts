@@ -25,6 +25,8 @@ export interface SummaryInput {
   knowledge?: readonly BriefKnowledge[];
   /** What the agent reported it used. */
   usage?: Usage;
+  /** It ran without surfaced knowledge, held out for the comparison (knowledge.holdout). */
+  heldOut?: boolean;
 }
 
 const RESULT = { pass: 'pass', fail: 'fail', human: 'skipped-for-human' } as const;
@@ -53,6 +55,7 @@ export function summaryDocument(template: string, input: SummaryInput): string {
     deviations: input.deviations.map((d) => ({ description: d.description, reason: d.reason, impact: d.impact, files: d.files })),
     checks,
     knowledge: (input.knowledge ?? []).map((k) => ({ path: k.path, kind: k.kind, score: k.score, ...(k.why ? { why: k.why } : {}) })),
+    ...(input.heldOut ? { held_out: true } : {}),
     ...(input.usage ? { cost: costRecord(input.usage) } : {}),
   };
   const built =
@@ -75,7 +78,7 @@ export function summaryDocument(template: string, input: SummaryInput): string {
     deviations:
       input.deviations.length > 0 ? input.deviations.map((d) => `- **${d.impact}**: ${d.description} ${d.reason}`).join('\n') : 'None.',
     verification: input.status === 'failed' && input.reason ? `**Failed:** ${input.reason}\n\n${verification}` : verification,
-    knowledge: knowledgeNote(input.knowledge),
+    knowledge: input.heldOut ? 'None: held out (knowledge.holdout): this plan ran without surfaced knowledge, for `harness retrospective` to compare with the others.' : knowledgeNote(input.knowledge),
     notes: notes(input.plan),
   });
 }

@@ -134,11 +134,14 @@ describe('the learning loop on this machine', () => {
     expect(lesson.problems).toEqual([]);
     expect(lesson.data).toMatchObject({ evidence_count: 3, tags: expect.arrayContaining(['database', 'tests']) });
     // The lesson names the error (as the failures said it) and the files and signature it applies to.
-    expect(lessonText).toMatch(/## Lesson\n\nPlans fail with "vitest run: SQLITE_BUSY: database is locked: tests\/shared\.db is open in another test file \(01-0\d\)" \(seen 3 times in 3 places so far\)\./);
+    expect(lessonText).toMatch(/## Lesson\n\nPlans fail with "SQLITE_BUSY: database is locked: tests\/shared\.db is open in another test file \(01-0\d\)" \(seen 3 times in 3 places so far\)\./);
     expect(lesson.data).toMatchObject({
       files: ['src/db/*.ts', 'tests/*.txt'],
-      signatures: ['vitest run: SQLITE_BUSY: database is locked: tests/shared.db is open in another test file (<n>-<n>)'],
+      signatures: ['SQLITE_BUSY: database is locked: tests/shared.db is open in another test file (<n>-<n>)'],
     });
+    // Every plan of the run met it: there were no others to tell them apart from, and the lesson says so rather than guess.
+    expect(lesson.data!.applies_when).toBeUndefined();
+    expect(lessonText).toMatch(/had nothing in common that the others lacked/);
     expect(lessonText).toContain('not written by an agent');
 
     // 4. The person accepts the lesson (locally: commits it).
@@ -186,7 +189,7 @@ describe('the learning loop on this machine', () => {
       'tags: [sqlite-busy]',
       'projects: []',
       'files: ["server/storage/*.go"]',
-      'signatures: ["vitest run: SQLITE_BUSY: database is locked: tests/shared.db is open in another test file (<n>-<n>)"]',
+      'signatures: ["SQLITE_BUSY: database is locked: tests/shared.db is open in another test file (<n>-<n>)"]',
       '---',
       '',
       '## Lesson',
@@ -238,7 +241,7 @@ describe('the learning loop on this machine', () => {
     // The retry is matched on the error its first attempt met, gets the lesson, and passes.
     const retry = await harness(['run', 'docs/specs/SPC-003-billing', '--retry'], root, env);
     expect(retry.stdout).toContain('01-01 brief: lesson lessons/testing/vitest-run-sqlite-busy.lesson.md\n');
-    expect(retry.stdout).toMatch(/01-01 surfaced lesson lessons\/testing\/vitest-run-sqlite-busy\.lesson\.md \(score [\d.]+\): the error of its earlier attempt: vitest run: SQLITE_BUSY: database is locked: tests\/shared\.db is open in another test file \(<n>-<n>\)/);
+    expect(retry.stdout).toMatch(/01-01 surfaced lesson lessons\/testing\/vitest-run-sqlite-busy\.lesson\.md \(score [\d.]+\): the error of its earlier attempt: SQLITE_BUSY: database is locked: tests\/shared\.db is open in another test file \(<n>-<n>\)/);
     expect(retry.stdout).toContain('SPC-003: 1/1 plans verified');
     expect(retry.code).toBe(0);
   });

@@ -7,7 +7,7 @@ import type { RetrospectiveJson } from '../../app/cli/commands/retrospective.js'
 import { parseAnyDocument } from '../../app/engine/knowledge/documents/any-document.js';
 import { formatProblem } from '../../app/engine/core/spec/problem.js';
 import { git, makeRepo } from '../helpers/repo.js';
-import { FIX, repairSet } from '../engine/knowledge/skills/recorded.js';
+import { FIX, recurring, repairSet } from '../engine/knowledge/skills/recorded.js';
 
 async function harness(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -17,9 +17,9 @@ async function harness(args: string[], cwd: string): Promise<{ code: number; std
   return { code, stdout, stderr };
 }
 
-/** A repository whose store holds recorded signals: a repaired plan with the agent's fix, and one never verified. */
+/** A repository whose store holds recorded signals: a repair that recurred in two plans with the agent's fix, and a plan never verified. */
 async function repo(): Promise<string> {
-  const files = Object.fromEntries([...repairSet({ insight: FIX }), ...repairSet({ plan: '02-01', verified: false, said: 'ECONNREFUSED 127.0.0.1:5432', tags: ['postgres'], insight: { summary: 'Start Postgres before the tests to avoid ECONNREFUSED', detail: 'Traced "ECONNREFUSED 127.0.0.1:5432" to the database not running yet.' } })].map((f) => [`.harness/knowledge/${f.path}`, f.text]));
+  const files = Object.fromEntries([...recurring({ insight: FIX }), ...repairSet({ plan: '02-01', verified: false, said: 'ECONNREFUSED 127.0.0.1:5432', tags: ['postgres'], insight: { summary: 'Start Postgres before the tests to avoid ECONNREFUSED', detail: 'Traced "ECONNREFUSED 127.0.0.1:5432" to the database not running yet.' } })].map((f) => [`.harness/knowledge/${f.path}`, f.text]));
   return makeRepo(files);
 }
 
@@ -32,7 +32,7 @@ describe('harness retrospective', () => {
     const report = JSON.parse(run.stdout) as RetrospectiveJson;
     expect(report.candidates.map((c) => [c.plan, c.decision, c.gates.map((g) => `${g.gate}:${g.pass ? 'PASS' : 'FAIL'}`)])).toEqual([
       ['01-02', 'extracted', ['discovery-depth:PASS', 'reusability:PASS', 'trigger-clarity:PASS', 'verification:PASS']],
-      ['02-01', 'skipped', ['discovery-depth:PASS', 'reusability:PASS', 'trigger-clarity:PASS', 'verification:FAIL']],
+      ['02-01', 'skipped', ['discovery-depth:PASS', 'reusability:FAIL', 'trigger-clarity:PASS', 'verification:FAIL']],
     ]);
     const path = report.candidates[0]!.path!;
     const text = await readFile(join(root, '.harness/knowledge', path), 'utf8');
@@ -53,6 +53,7 @@ describe('harness retrospective', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('2 candidate skills in the store: 1 would be extracted, 0 linked, 1 skipped.');
     expect(run.stdout).toContain('FAIL verification: the fix was not shown to work in the run: no attempt passed with it');
+    expect(run.stdout).toContain('FAIL reusability: seen only in notes-service SPC-001/02-01: a skill needs a repair that recurred in 2 distinct plans');
     expect(git(root, 'status', '--porcelain')).toBe('');
     expect((await harness(['retrospective', 'nope'], root)).code).toBe(2);
   });
@@ -64,6 +65,12 @@ describe('harness skills', () => {
     await harness(['retrospective'], root);
     const pending = await harness(['skills', '--pending'], root);
     expect(pending.stdout).toBe('1 skill pending review:\n  sqlite-busy-database-locked-one-file  new, not committed\n');
+    // Pending is not active: nobody reviewed it yet.
+    expect((await harness(['skills'], root)).stdout).toBe('No active skills in .harness/knowledge.\n');
+    // The person reviews it and commits it: now it is.
+    git(root, 'add', '-A');
+    git(root, 'commit', '--quiet', '-m', 'Accept the skill');
+    expect((await harness(['skills'], root)).stdout).toBe('1 active skill in .harness/knowledge:\n  sqlite-busy-database-locked-one-file\n');
     const stats = await harness(['skills', '--stats', '--json'], root);
     expect(JSON.parse(stats.stdout).stats).toEqual([{ name: 'sqlite-busy-database-locked-one-file', path: 'skills/sqlite-busy-database-locked-one-file/SKILL.md', matches: 0, uses: 0, failures: 0, ageDays: 0 }]);
     // Young: nothing to prune.

@@ -85,9 +85,25 @@ export function parseCondition(text: string): Condition | undefined {
 export function parseConditionList(text: string): { conditions: Condition[]; unread: string[] } {
   const conditions: Condition[] = [];
   const unread: string[] = [];
-  for (const part of text.split(/;\s*(?=(?:runs|imports|says)\s+")/)) {
+  // Split at each `;` outside quotes and the counts' brackets: a command in a condition may hold one, and the counts do.
+  const parts: string[] = [];
+  let quoted = false;
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && c === '(') depth++;
+    else if (!quoted && c === ')') depth = Math.max(0, depth - 1);
+    else if (c === ';' && !quoted && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  for (const part of parts) {
     if (part.trim() === '') continue;
-    const c = parseCondition(part.replace(/;\s*$/, ''));
+    const c = parseCondition(part);
     if (c) conditions.push(c);
     else unread.push(part.trim());
   }
@@ -112,10 +128,16 @@ export function featureOf(key: string): Feature {
   return { kind: key.slice(0, at) as FeatureKind, value: key.slice(at + 1) };
 }
 
-/** How sure a condition must make the failure before knowledge about it reaches a plan that has not met it yet. */
-export const MIN_CHANCE = 0.6;
+/**
+ * How sure a condition must make the failure before knowledge about it reaches a plan that has
+ * not met it yet: as likely as not. A line of a brief costs little; a failure met again costs
+ * an attempt. Counting the unseen plan (chanceOf) keeps two plans of two from passing for a rule.
+ */
+export const MIN_CHANCE = 0.5;
 /** Plans that met the failure a condition must have been seen in: one plan's incidentals are no evidence. */
 export const MIN_SEEN = 2;
+/** Plans that did not meet the failure there must be to compare with before any condition is learnt. */
+export const MIN_OTHERS = 3;
 /** Conditions a piece of knowledge keeps at most: the strongest, covering the plans that met it. */
 export const MAX_CONDITIONS = 5;
 /** Features tried in pairs: the most common among the plans that met it. */
@@ -135,6 +157,8 @@ export interface Learned {
  * Deterministic: the same profiles give the same conditions.
  */
 export function learnConditions(met: readonly PlanProfile[], others: readonly PlanProfile[]): Learned {
+  // Without plans that did not meet it there is nothing to tell the ones that did apart from: any word they share would pass.
+  if (others.length < MIN_OTHERS) return { conditions: [], uncovered: met.length };
   const pos = met.map(profileFeatures);
   const neg = others.map(profileFeatures);
   const support = new Map<string, number>();

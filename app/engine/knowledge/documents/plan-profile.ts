@@ -156,7 +156,7 @@ function withParents(module: string, separator: '/' | '.' | '::'): string[] {
   const parts = module.split(separator).filter((p) => p !== '');
   if (parts.length === 0) return [];
   // A domain first (github.com/jackc/pgx) needs its owner and repository to name anything; a Java package its two first parts.
-  const least = separator === '/' && parts[0]!.includes('.') ? Math.min(3, parts.length) : separator === '.' && parts.length > 2 && /^(?:com|org|net|io|dev|app|java|javax|jakarta|kotlin|scala|android|microsoft|system)$/i.test(parts[0]!) ? 2 : 1;
+  const least = separator === '/' && parts[0]!.includes('.') ? Math.min(3, parts.length) : separator === '.' && parts.length >= 2 && /^(?:com|org|net|io|dev|app|java|javax|jakarta|kotlin|scala|android)$/.test(parts[0]!) ? 2 : 1;
   const out: string[] = [];
   for (let n = least; n <= parts.length; n++) out.push(parts.slice(0, n).join(separator));
   return out;
@@ -184,7 +184,7 @@ const JS_FROM = /\b(?:import|export)\b[^'"`;]{0,300}?\bfrom\s*['"]([^'"\n]+)['"]
 const JS_BARE = /^\s*import\s*['"]([^'"\n]+)['"]/gm;
 const JS_CALL = /\b(?:require|import)\s*\(\s*['"]([^'"\n]+)['"]\s*\)/g;
 const RUST_USE = /^\s*(?:pub\s+)?(?:use|extern\s+crate)\s+([A-Za-z_][\w]*(?:::[A-Za-z_][\w]*)*)/gm;
-const JVM_IMPORT = /^\s*import\s+(?:static\s+)?([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+)/gm;
+const JVM_IMPORT = /^\s*import\s+(static\s+)?([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+)/gm;
 const CS_USING = /^\s*(?:global\s+)?using\s+(?:static\s+)?([A-Z][\w]*(?:\.[A-Za-z_][\w]*)*)\s*;/gm;
 const RB_REQUIRE = /^\s*require(?:_relative)?\s*\(?\s*['"]([^'"\n]+)['"]/gm;
 const C_INCLUDE = /^\s*#\s*include\s*[<"]([^>"\n]+)[>"]/gm;
@@ -226,7 +226,8 @@ export function importsOf(path: string, text: string): string[] {
       for (const m of all(RUST_USE)) if (!/^(?:crate|self|super)\b/.test(m)) out.push(...withParents(m, '::'));
       break;
     case 'java': case 'kt': case 'kts': case 'scala': case 'groovy':
-      for (const m of all(JVM_IMPORT)) out.push(...withParents(m.replace(/\.[A-Z]\w*$/, ''), '.'));
+      // The package: a class (and a static member after it) is where in it, not what is used.
+      for (const m of src.matchAll(JVM_IMPORT)) out.push(...withParents(m[2]!.replace(m[1] ? /\.\w+$/ : /$/, '').replace(/\.[A-Z]\w*$/, ''), '.'));
       break;
     case 'cs':
       for (const m of all(CS_USING)) out.push(...withParents(m, '.'));

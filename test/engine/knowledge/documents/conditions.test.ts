@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { bestMet, chanceOf, formatCondition, learnConditions, meets, parseCondition, parseConditionList } from '../../../../app/engine/knowledge/documents/conditions.js';
+import { profileFeatures, type PlanProfile } from '../../../../app/engine/knowledge/documents/plan-profile.js';
+
+/** When knowledge applies: what the plans that met a failure had that the others had not. */
+
+const plan = (commands: string[], imports: string[], words: string[]): PlanProfile => ({ commands, imports, words });
+
+describe('learning when a failure applies', () => {
+  // Four plans met the failure: all ran `go test -race`; they were in three folders, as were the others.
+  const met = [
+    plan(['go test', 'go test -race'], [], ['order', 'handler']),
+    plan(['go test', 'go test -race'], [], ['user', 'handler']),
+    plan(['go test', 'go test -race'], [], ['billing', 'invoic']),
+    plan(['go test', 'go test -race'], [], ['order', 'export']),
+  ];
+  const others = [
+    plan(['go test'], [], ['order', 'handler']),
+    plan(['go test'], [], ['user', 'handler']),
+    plan(['go test'], [], ['billing', 'report']),
+    plan(['go test'], [], ['order', 'list']),
+    plan(['go test'], [], ['user', 'profil']),
+    plan(['go test'], [], ['handler', 'health']),
+  ];
+
+  it('finds the command the plans that met it ran and the others did not, with the counts, and nothing they all share', () => {
+    const { conditions, uncovered } = learnConditions(met, others);
+    expect(conditions.map(formatCondition)).toEqual(['runs "go test -race" (4 of 4 plans that met it; 0 of 6 others)']);
+    expect(uncovered).toBe(0);
+    expect(chanceOf(conditions[0]!)).toBeCloseTo(0.8);
+  });
+
+  it('does not take a word of the folders they share with the others for a cause', () => {
+    // "order" and "handler" are in two of the four that met it, and in as many that did not.
+    const { conditions } = learnConditions(met, others);
+    expect(conditions.flatMap((c) => c.features.map((f) => f.value))).not.toContain('order');
+    expect(conditions.flatMap((c) => c.features.map((f) => f.value))).not.toContain('handler');
+  });
+
+  it('takes two features together when neither alone tells, and covers each way the plans met it', () => {
+    const pgx = 'github.com/jackc/pgx/v5';
+    const met2 = [plan(['go test'], [pgx], ['migrat', 'order']), plan(['go test'], [pgx], ['migrat', 'user']), plan(['go test'], [pgx], ['migrat', 'invoic'])];
+    const others2 = [plan(['go test'], [pgx], ['order', 'list']), plan(['go test'], [pgx], ['user']), plan(['go test'], [], ['migrat', 'doc']), plan(['go test'], [], ['migrat', 'guide']), plan(['go test'], [], ['health'])];
+    const { conditions } = learnConditions(met2, others2);
+    expect(conditions.map(formatCondition)).toEqual([`imports "${pgx}" and says "migrat" (3 of 3 plans that met it; 0 of 5 others)`]);
+  });
+
+  it('learns nothing without others to compare with: any word the plans share would pass', () => {
+    expect(learnConditions(met, others.slice(0, 2)).conditions).toEqual([]);
+    expect(learnConditions(met, []).uncovered).toBe(4);
+  });
+
+  it('needs two plans that met it: one plan\'s incidentals are no evidence', () => {
+    expect(learnConditions([met[0]!], others).conditions).toEqual([]);
+  });
+});
+
+describe('a condition as a person reads and writes it', () => {
+  it('reads back what it wrote, and what a person writes without counts', () => {
+    const text = 'imports "github.com/jackc/pgx" and says "migration" (2 of 3 plans that met it; 1 of 21 others)';
+    expect(formatCondition(parseCondition(text)!)).toBe(text);
+    expect(parseCondition('runs "go test -race"')).toEqual({ features: [{ kind: 'runs', value: 'go test -race' }] });
+    expect(chanceOf(parseCondition('runs "go test -race"')!)).toBe(1);
+    for (const bad of ['go test -race', 'runs go test', 'runs "x" (5 of 3 plans that met it; 0 of 1 others)', 'runs "x" and', 'whatever "x"']) expect(parseCondition(bad)).toBeUndefined();
+  });
+
+  it('reads a skill\'s one-line list, and names what it cannot read', () => {
+    const { conditions, unread } = parseConditionList('runs "go test -race" (3 of 3 plans that met it; 0 of 9 others); says "postgres"; nonsense');
+    expect(conditions).toHaveLength(2);
+    expect(unread).toEqual(['nonsense']);
+    expect(parseConditionList('runs "a; b"; whatever "c"')).toEqual({ conditions: [{ features: [{ kind: 'runs', value: 'a; b' }] }], unread: ['whatever "c"'] });
+  });
+
+  it('is met by a plan with every feature, a word in any of its forms', () => {
+    const features = profileFeatures(plan(['go test', 'go test -race'], ['github.com/jackc/pgx'], ['postgr', 'migration']));
+    expect(meets(parseCondition('runs "go test -race" and says "Postgres"')!, features)).toBe(true);
+    expect(meets(parseCondition('says "migrations"')!, features)).toBe(true);
+    expect(meets(parseCondition('runs "go test -race" and imports "pg"')!, features)).toBe(false);
+    // Met, but not likely enough: 1 of 1 against 3 others is 1 in 5.
+    expect(bestMet([parseCondition('runs "go test" (1 of 1 plans that met it; 3 of 9 others)')!], features)).toBeUndefined();
+    expect(bestMet([parseCondition('runs "go test -race" (3 of 3 plans that met it; 0 of 9 others)')!], features)?.chance).toBe(0.75);
+  });
+});

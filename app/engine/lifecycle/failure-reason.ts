@@ -1,6 +1,6 @@
 import { FIRST_ERROR } from '../core/verify/evidence.js';
 import type { LevelResult, VerificationReport } from '../core/verify/levels.js';
-import { tellingLine } from '../core/verify/telling-line.js';
+import { recognisedError, tellingLine } from '../core/verify/telling-line.js';
 
 export { tellingLine };
 
@@ -49,4 +49,25 @@ export function evidenceLine(evidence: string): string {
   const head = first.slice(0, intro.index);
   if (telling === undefined) return head;
   return `${head}: ${telling}`;
+}
+
+/** A command check's verdict that says only how the command ended: the same for every failure. */
+const EXIT_ONLY = /^(?:exit \d+|was killed by a signal|timed out after \S+ and was killed)(?:, expected exit \d+)?$/;
+
+/**
+ * The line of a check's evidence its failure's signature may be made of: the error a tool's
+ * recogniser found in the command's output (the evidence's first error, else its tail's), or,
+ * for a check that ran no command, harness's own words about it. Undefined for a command whose
+ * output names no error a recogniser knows and whose verdict is only how it exited: such a
+ * failure gets no signature rather than one every unrecognised failure would share.
+ */
+export function evidenceErrorLine(evidence: string): string | undefined {
+  const [first = '', ...rest] = evidence.split('\n');
+  if (rest[0]?.startsWith(FIRST_ERROR)) return rest[0].slice(FIRST_ERROR.length);
+  const intro = /;?\s*(?:output ends:|no output)\s*$/.exec(first);
+  if (!intro) return first;
+  const recognised = recognisedError(rest.map((l) => l.replace(/^…/, '')));
+  if (recognised !== undefined) return recognised.line;
+  const verdict = first.slice(0, intro.index).trim();
+  return verdict === '' || EXIT_ONLY.test(verdict) ? undefined : verdict;
 }

@@ -7,7 +7,8 @@ import type { SignalDraft, SurfacedEntry } from '../knowledge/documents/loop.js'
 import { sayAddition, tellingAdditions, type AddedLine } from '../knowledge/signals/added-lines.js';
 import { failureSignature } from '../knowledge/signals/signature.js';
 import { deriveTags, type TagSources } from '../knowledge/signals/signal-tags.js';
-import { evidenceLine, tellingLine } from './failure-reason.js';
+import { recognisedError } from '../core/verify/telling-line.js';
+import { evidenceErrorLine, evidenceLine, tellingLine } from './failure-reason.js';
 import { profileOfPlan } from '../knowledge/documents/plan-profile.js';
 import type { AgentSeen } from './run-agent.js';
 
@@ -95,14 +96,25 @@ export function agentErrorLine(error: string): string {
   return line.length > SAID_MAX ? `${line.slice(0, SAID_MAX - 1)}…` : line;
 }
 
+/**
+ * The signature of an agent's error: the error a tool's recogniser finds in the agent's output
+ * (the lines after how it ended), never how it ended ("the command exited with code 1") nor an
+ * output's last line: a failure nothing recognises has no signature, or every such failure
+ * would share one.
+ */
+export function agentErrorSignature(error: string): string | undefined {
+  const [, ...output] = error.split('\n');
+  return failureSignature(recognisedError(output)?.line);
+}
+
 /** The failure of an attempt, from its agent error or its verification report. */
 export function attemptFailure(input: { agentError?: string; timedOut: boolean; report?: VerificationReport }): AttemptFailure {
   if (input.agentError !== undefined) {
     const step = STEP_ERROR.exec(input.agentError)?.[1];
     const kind = input.timedOut ? 'timeout' : 'agent';
     const said = agentErrorLine(input.agentError);
-    const signature = failureSignature(said);
-    if (step !== undefined) return { kind, fingerprint: `${kind}:step:${step}`, step, ...(signature ? { said, signature } : {}) };
+    const signature = agentErrorSignature(input.agentError);
+    if (step !== undefined) return { kind, fingerprint: `${kind}:step:${step}`, step, said, ...(signature ? { signature } : {}) };
     return { kind, fingerprint: `${kind}:${normalise(said)}`, said, ...(signature ? { signature } : {}) };
   }
   const failing = (input.report?.results ?? []).filter((r) => r.status === 'fail');
@@ -112,7 +124,7 @@ export function attemptFailure(input: { agentError?: string; timedOut: boolean; 
     const first = failing[0]!;
     const line = evidenceLine(first.evidence);
     const said = line.length > SAID_MAX ? `${line.slice(0, SAID_MAX - 1)}…` : line;
-    const signature = failureSignature(said);
+    const signature = failureSignature(evidenceErrorLine(first.evidence));
     return { kind: 'verification', fingerprint: `checks:${failed.join(',')}`, checks: failed, ...(said ? { said } : {}), ...(signature ? { signature } : {}) };
   }
   const problems = (input.report?.problems ?? []).map(normalise).sort();

@@ -1,4 +1,4 @@
-import { firstError } from './telling-line.js';
+import { recognisedError } from './telling-line.js';
 
 /**
  * Evidence is read by people in a table and by agents deciding what to fix: it must be
@@ -40,7 +40,11 @@ export function clip(text: string, max = MAX_EVIDENCE_CHARS): string {
   return `${t.slice(0, head)} … ${t.slice(t.length - (max - head - 3))}`;
 }
 
-/** What introduces the first error a failing command's output names, on its own line of the evidence. */
+/**
+ * What introduces the first error a failing command's output names, on its own line of the
+ * evidence: only an error a tool's recogniser knows (telling/), so that a signature made of it
+ * is one (failure-reason.ts, evidenceErrorLine); an output that names none is told by its tail.
+ */
 export const FIRST_ERROR = 'first error: ';
 
 /**
@@ -51,6 +55,6 @@ export const FIRST_ERROR = 'first error: ';
 export function commandEvidence(verdict: string, stdout: string, stderr: string, failed = false): string {
   const out = [stdout, stderr].map((s) => s.replace(/\s+$/, '')).filter((s) => s !== '').join('\n');
   if (out.trim() === '') return `${verdict}; no output`;
-  const telling = failed ? firstError(stripAnsi(out).split(/\r?\n/)) : undefined;
+  const telling = failed ? recognisedError(stripAnsi(out).split(/\r?\n/))?.line : undefined;
   return telling === undefined ? `${verdict}; output ends:\n${tail(out)}` : `${verdict}\n${FIRST_ERROR}${telling}\noutput ends:\n${tail(out)}`;
 }

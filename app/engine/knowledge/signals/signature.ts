@@ -50,8 +50,8 @@ function nameAtEnd(s: string): string {
   if (at < 0 || !NAME.test(s.slice(at + 2)) || !THREE_WORDS.test(s.slice(0, at))) return s;
   return `${s.slice(0, at)}: <name>`;
 }
-/** Codes that name the error and must survive the number mask: `SQLSTATE 23505`, MySQL's `Error 1062`, PyMySQL's `(1062, "`. */
-const CODE = /\bSQLSTATE\s+[0-9A-Z]{5}\b|\bError \d{4}\b|(?<=^|[\s:(])\(\d{4}(?=, ["'])/g;
+/** Codes that name the error and must survive the number mask: `SQLSTATE 23505`, MySQL's `Error 1062 (23000)`, PyMySQL's `(1062, "`. */
+const CODE = /\bSQLSTATE\s+[0-9A-Z]{5}\b|\bError \d{4}(?: \([0-9A-Z]{5}\))?|(?<=^|[\s:(])\(\d{4}(?=, ["'])/g;
 /** A test runner's line naming a test: the name varies, the runner's verdict does not. */
 const RUNNER_LINES: readonly [RegExp, string][] = [
   [/^--- (FAIL|PASS|SKIP): \S+/, '--- $1: <test>'],

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { firstError, tellingLine } from '../../../../app/engine/core/verify/telling-line.js';
+import { firstError, isErrorHead, recognisedError, tellingLine } from '../../../../app/engine/core/verify/telling-line.js';
+import { failureSignature } from '../../../../app/engine/knowledge/signals/signature.js';
+import { HOSTILE } from './telling/tool-output.js';
 
 const lines = (text: string) => text.split('\n');
 
@@ -53,5 +55,44 @@ describe('tellingLine', () => {
     expect(firstError(lines('0 errors, 0 warnings\nbuilding\ndone in 3s'))).toBeUndefined();
     expect(tellingLine(lines('0 errors, 0 warnings\nbuilding\ndone in 3s'))).toBe('done in 3s');
     expect(tellingLine(lines('connecting with ghp_abc123\nSQLITE_BUSY while opening tests/x.db\nretrying'))).toBe('SQLITE_BUSY while opening tests/x.db');
+  });
+});
+
+describe('recognisedError', () => {
+  it('names only an error some tool prints; an unrecognised output has none, though a person still gets a line to read', () => {
+    const goTest = ['--- FAIL: TestCreateOrder (0.00s)', '    order_test.go:7: CreateOrder status = 500, want 201', 'FAIL', 'FAIL\texample.com/orders\t0.012s', 'FAIL'];
+    expect(recognisedError(goTest)).toEqual({ line: 'CreateOrder status = 500, want 201', tool: 'go test' });
+    const unrecognised = ['building', 'step 3 of 4 failed', 'FAIL'];
+    expect(recognisedError(unrecognised)).toBeUndefined();
+    // For display only: the last line that says something failed.
+    expect(tellingLine(unrecognised)).toBe('FAIL');
+    // A line with an error word is what a person reads first; it is no tool's error.
+    expect(recognisedError(lines('connecting\ncannot open tests/x.db, retrying\nretrying'))).toBeUndefined();
+    expect(firstError(lines('connecting\ncannot open tests/x.db, retrying\nretrying'))).toBe('cannot open tests/x.db, retrying');
+    // SQLite's own code is SQLite's error.
+    expect(recognisedError(lines('connecting with ghp_abc123\nSQLITE_BUSY while opening tests/x.db\nretrying'))).toEqual({ line: 'SQLITE_BUSY while opening tests/x.db', tool: 'sqlite' });
+  });
+
+  it("a service's message (a database, the container engine) wins over the runner's earlier lines", () => {
+    const out = ['=== RUN   TestQuery', '    store_test.go:20: connecting', '    store_test.go:22: query: pq: relation "orders" does not exist', '--- FAIL: TestQuery (0.02s)'];
+    expect(recognisedError(out)).toEqual({ line: 'pq: relation "orders" does not exist', tool: 'postgres' });
+  });
+
+  it('a line heads an error as output streams by when a recogniser names it on its own', () => {
+    expect(isErrorHead('    order_test.go:7: got 500, want 201')).toBe(true);
+    expect(isErrorHead('E       psycopg2.errors.UndefinedTable: relation "orders" does not exist')).toBe(true);
+    expect(isErrorHead('npm error Missing script: "tset"')).toBe(true);
+    expect(isErrorHead('  error: |-')).toBe(false);
+    expect(isErrorHead('--- FAIL: TestCreateOrder (0.00s)')).toBe(false);
+    expect(isErrorHead('retrying 3')).toBe(false);
+  });
+
+  it('returns on 100 kB hostile lines, and their signatures too', () => {
+    for (const line of HOSTILE) {
+      recognisedError([line, line]);
+      tellingLine([line]);
+      failureSignature(line);
+    }
+    expect(failureSignature(`${'a '.repeat(50_000)}: x`)).toBeDefined();
   });
 });

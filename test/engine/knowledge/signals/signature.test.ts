@@ -8,13 +8,13 @@ describe('failure signatures', () => {
     expect(failureSignature('Error: listen EADDRINUSE: address already in use 127.0.0.1:3000')).toBe('Error: listen EADDRINUSE: address already in use <n>:<port>');
     expect(failureSignature('at 2026-03-02T09:30:00Z commit 3f9c2a7d1e order 5b0e7c4e-8f1a-4c2b-9d3e-1a2b3c4d5e6f failed')).toBe('at <date> commit <hex> order <id> failed');
     expect(failureSignature("Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/home/ci/app/dist/db/pool' imported from /home/ci/app/dist/a.js")).toBe(
-      "Error [ERR_MODULE_NOT_FOUND]: Cannot find module '<path>' imported from <path>",
+      "Error [ERR_MODULE_NOT_FOUND]: Cannot find module '<name>' imported from <path>",
     );
   });
 
-  it('keeps numbers that are part of a name (TS2345, sqlite3) and relative paths, which say what failed', () => {
+  it('keeps numbers that are part of a name (TS2345, sqlite3) and the words of the message; masks where it was', () => {
     expect(failureSignature("src/a.ts(3,7): error TS2345: Argument of type 'string' is not assignable to sqlite3 Database")).toBe(
-      "src/a.ts(<n>): error TS2345: Argument of type 'string' is not assignable to sqlite3 Database",
+      "<location>: error TS2345: Argument of type 'string' is not assignable to sqlite3 Database",
     );
   });
 
@@ -40,5 +40,39 @@ describe('the name a message ends on', () => {
     expect(failureSignature('Error: ENOENT')).toBe('Error: ENOENT');
     expect(failureSignature('Error: timeout')).toBe('Error: timeout');
     expect(failureSignature('Error: SQLITE_BUSY: database is locked')).toBe('Error: SQLITE_BUSY: database is locked');
+  });
+});
+
+describe('what varies between plans is masked; what tells two kinds apart is kept', () => {
+  it("masks a test framework's file:line: location, wherever the file is", () => {
+    expect(failureSignature('user_test.go:42: got 500, want 201')).toBe(failureSignature('order_test.go:7: got 409, want 200'));
+    expect(failureSignature('tests/test_x.py:17: AssertionError')).toBe('<location>: AssertionError');
+    expect(failureSignature("src/a.test.ts:3:5 - error TS2304: Cannot find name 'x'.")).toBe(failureSignature("src/b.ts(9,1): error TS2304: Cannot find name 'x'."));
+  });
+
+  it('masks quoted names of tables, columns, constraints, indexes, modules, tests and tasks', () => {
+    expect(failureSignature('relation "orders" does not exist')).toBe(failureSignature('relation "users" does not exist'));
+    expect(failureSignature('duplicate key value violates unique constraint "users_email_key"')).toBe(failureSignature('duplicate key value violates unique constraint "orders_ref_key"'));
+    expect(failureSignature('column "emial" of relation "users" does not exist')).toBe('column "<name>" of relation "<name>" does not exist');
+    expect(failureSignature("Error 1062 (23000): Duplicate entry 'ada@x.org' for key 'users.email'")).toBe("Error 1062 (23000): Duplicate entry '<name>' for key '<name>'");
+    expect(failureSignature('npm error Missing script: "tset"')).toBe('npm error Missing script: "<name>"');
+  });
+
+  it('masks test names in runner lines, durations, hashes and container ids', () => {
+    expect(failureSignature('--- FAIL: TestCreateOrder (0.01s)')).toBe(failureSignature('--- FAIL: TestCreateUser (1.20s)'));
+    expect(failureSignature('--- FAIL: TestCreateOrder (0.01s)')).toBe('--- FAIL: <test> (<duration>)');
+    expect(failureSignature('FAILED tests/test_orders.py::test_total - assert 4 == 3')).toBe(failureSignature('FAILED tests/test_users.py::test_count - assert 10 == 9'));
+    expect(failureSignature('build took 12ms, then 3.2 seconds, then 1m30s')).toBe('build took <duration>, then <duration>, then <duration>');
+    expect(failureSignature('container 3f4e8a1b9c2d exited')).toBe(failureSignature('container deadbeefcafe exited'));
+    expect(failureSignature(`image ${'a'.repeat(32)}${'b1'.repeat(16)} not found`)).toBe('image <hex> not found');
+  });
+
+  it('keeps SQLSTATE codes, MySQL error numbers, error classes and the words of the message', () => {
+    expect(failureSignature('ERROR: relation "orders" does not exist (SQLSTATE 42P01)')).toBe('ERROR: relation "<name>" does not exist (SQLSTATE 42P01)');
+    expect(failureSignature('ERROR: duplicate key value violates unique constraint "k" (SQLSTATE 23505)')).toContain('SQLSTATE 23505');
+    expect(failureSignature("Error 1146 (42S02): Table 'shop.orders' doesn't exist")).toBe("Error 1146 (42S02): Table '<name>' doesn't exist");
+    expect(failureSignature('pymysql.err.ProgrammingError: (1146, "Table \'shop.orders\' doesn\'t exist")')).toContain('(1146, ');
+    expect(failureSignature('psycopg2.errors.UndefinedTable: relation "orders" does not exist')).not.toBe(failureSignature('psycopg2.errors.UndefinedColumn: column "orders" does not exist'));
+    expect(failureSignature('pq: relation "orders" does not exist')).not.toBe(failureSignature('pq: relation "orders" already exists'));
   });
 });

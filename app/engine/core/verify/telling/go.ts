@@ -17,7 +17,8 @@ const CONTINUATION = /^(?: {8}|\t\t)\s*(\S.*)$/;
 const RUN = /^=== (?:RUN|CONT|PAUSE|NAME)\s/;
 const PASSED = /^\s*--- (?:PASS|SKIP): /;
 const FAILED = /^\s*--- FAIL: /;
-const END = /^(?:FAIL|ok|PASS)(?:\s|$)/;
+const PACKAGE_PASSED = /^(?:ok|PASS)(?:\s|$)/;
+const PACKAGE_FAILED = /^FAIL(?:\s|$)/;
 /** A panic, without the `[recovered]` the testing package adds when it re-panics. */
 const PANIC = /^panic: (.+?)(?: \[recovered(?:, repanicked)?\])?$/;
 const FATAL = /^fatal error: \S/;
@@ -45,8 +46,10 @@ function testMessage(lines: readonly string[]): Found | undefined {
       failing.push(...pending);
       pending = [];
       afterFail = true;
-    } else if (PASSED.test(line) || RUN.test(line) || END.test(line)) {
+    } else if (PASSED.test(line) || RUN.test(line) || PACKAGE_PASSED.test(line)) {
       pending = [];
+      afterFail = false;
+    } else if (PACKAGE_FAILED.test(line)) {
       afterFail = false;
     }
   }

@@ -37,7 +37,9 @@ export type ProblemCode =
   | 'needs-server'
   | 'phase-unknown'
   | 'phase-empty'
-  | 'too-many-plans';
+  | 'too-many-plans'
+  /** A skill's fix about an error whose lesson says that fix went stale since (knowledge, surfacing). */
+  | 'superseded-fix';
 
 /** `C`: the stable codes of whoever reports it (validation's ProblemCode by default; import has its own). */
 export interface Problem<C extends string = ProblemCode> {

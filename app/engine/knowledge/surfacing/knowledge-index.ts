@@ -1,6 +1,6 @@
 import { findSection, sections } from '../../core/documents/sections.js';
 import { parseCondition, parseConditionList, type Condition } from '../documents/conditions.js';
-import type { Problem } from '../../core/spec/problem.js';
+import { problem, type Problem } from '../../core/spec/problem.js';
 import { namedFileKeys } from './file-keys.js';
 import type { SurfacedKind } from '../documents/loop.js';
 import { namedFiles, projectPath } from './named-files.js';
@@ -136,6 +136,10 @@ function tagsOf(list: readonly string[]): IndexedTag[] {
 }
 
 interface Draft {
+  /** A lesson's stale fixes, by the day they gave way ("## Superseded": `- Until 2026-04-09: "…"`). */
+  superseded?: string[];
+  /** A skill's day: when it was extracted or last changed (metadata), to tell whether a lesson superseded its fix since. */
+  since?: string;
   entry: IndexedEntry;
   /** Everything it says, for text similarity. */
   body: string;
@@ -169,7 +173,9 @@ function lessonDraft(path: string, data: Lesson, body: string, bodyLine: number)
   const [lesson, when, recommendation, evidence] = sectionText(body, bodyLine, 'Lesson', 'When this applies', 'Recommendation', 'Evidence');
   const name = path.slice(path.lastIndexOf('/') + 1, -'.lesson.md'.length).replace(/-/g, ' ');
   const conditions = conditionsOf(data.applies_when);
+  const stale = [...(findSection(sections(body, bodyLine), 'Superseded')?.content ?? '').matchAll(/^\s*[-*]\s+Until (\d{4}-\d{2}-\d{2})\b/gm)].map((m) => m[1]!);
   return {
+    ...(stale.length > 0 ? { superseded: stale } : {}),
     entry: {
       path,
       kind: 'lesson',
@@ -194,7 +200,9 @@ function skillDraft(path: string, data: Skill, body: string, bodyLine: number): 
   const signatures = (data.metadata?.signatures ?? '').split('\n').map((s) => s.trim()).filter(Boolean);
   const conditions = parseConditionList(data.metadata?.['applies-when'] ?? '').conditions;
   const solution = firstParagraph(body, bodyLine, 'Solution');
+  const since = [data.metadata?.['updated-on'], data.metadata?.['extracted-on'], data.metadata?.['approved-on']].find((d) => d !== undefined && /^\d{4}-\d{2}-\d{2}/.test(d));
   return {
+    ...(since !== undefined ? { since: since.slice(0, 10) } : {}),
     entry: {
       path,
       kind: 'skill',
@@ -276,13 +284,14 @@ function frozen(map: Map<string, Building>): Map<string, Postings> {
  */
 export function indexKnowledge(files: readonly KnowledgeFile[]): KnowledgeIndex {
   const problems: Problem[] = [];
-  const drafts: Draft[] = [];
+  const read: Draft[] = [];
   for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     const kind = surfacedKind(file.path);
     if (kind === undefined) continue;
     const draft = draftOf(file, kind, problems);
-    if (draft) drafts.push(draft);
+    if (draft) read.push(draft);
   }
+  const drafts = withoutStaleSkills(read, problems);
 
   const counts = drafts.map((d) => wordCounts(d.body));
   const df = new Map<string, number>();
@@ -328,3 +337,26 @@ export function indexKnowledge(files: readonly KnowledgeFile[]): KnowledgeIndex 
   return { entries, idf, text: frozen(text), triggers: frozen(triggers), tags: frozen(tags), files: fileIndex, conditioned, problems };
 }
 
+/**
+ * The entries without the skills whose fix a lesson about the same error says went stale since
+ * they were written: the older fix is never surfaced again. Each such skill is a problem for a
+ * person to hear of: bring it up to date with the lesson's fix, or archive it.
+ */
+function withoutStaleSkills(drafts: readonly Draft[], problems: Problem[]): Draft[] {
+  const latest = new Map<string, { day: string; path: string }>();
+  for (const d of drafts) {
+    if (d.entry.kind !== 'lesson' || !d.superseded) continue;
+    const day = [...d.superseded].sort().at(-1)!;
+    for (const sig of d.entry.signatures ?? []) if ((latest.get(sig)?.day ?? '') < day) latest.set(sig, { day, path: d.entry.path });
+  }
+  if (latest.size === 0) return [...drafts];
+  return drafts.filter((d) => {
+    if (d.entry.kind !== 'skill') return true;
+    const stale = (d.entry.signatures ?? []).map((sig) => ({ sig, by: latest.get(sig) })).find((x) => x.by !== undefined && (d.since === undefined || d.since < x.by.day));
+    if (!stale) return true;
+    problems.push(
+      problem(d.entry.path, 1, 'superseded-fix', `its fix for \`${stale.sig}\` went stale: ${stale.by!.path} gave it a newer one on ${stale.by!.day}; it is not surfaced until it is brought up to date (metadata updated-on) or archived`, 'warning'),
+    );
+    return false;
+  });
+}

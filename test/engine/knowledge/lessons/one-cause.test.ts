@@ -171,6 +171,16 @@ describe('a fix that went stale', () => {
     const [entry] = indexKnowledge([{ path: 'lessons/x.lesson.md', text: change!.content }]).entries;
     expect(entry!.text).toMatch(/^Run golangci-lint with --config/);
     expect(entry!.text).not.toContain('v1.55');
+
+    // A skill about the same error written before the fix went stale is never surfaced again, and a person hears why.
+    const sig = updated.lesson.signatures![0]!;
+    const skill = (day: string) => ['---', 'name: golangci-config', 'description: When the config is refused → pin golangci-lint v1.55.', 'metadata:', `  extracted-on: "${day}"`, `  signatures: ${JSON.stringify(sig)}`, '---', '', '# Config', '', ...['Problem', 'Trigger conditions', 'Root cause', 'Solution', 'Verification', 'Anti-patterns', 'Related', 'Changelog'].flatMap((t) => [`## ${t}`, '', t === 'Solution' ? 'Pin golangci-lint to v1.55.' : 'See the lesson.', ''])].join('\n');
+    const index = indexKnowledge([{ path: 'lessons/x.lesson.md', text: change!.content }, { path: 'skills/golangci-config/SKILL.md', text: skill('2026-04-03') }]);
+    expect(index.entries.map((e) => e.path)).toEqual(['lessons/x.lesson.md']);
+    expect(index.problems.map((p) => `${p.file}: ${p.severity}: ${p.message}`)).toEqual([
+      `skills/golangci-config/SKILL.md: warning: its fix for \`${sig}\` went stale: lessons/x.lesson.md gave it a newer one on 2026-04-09; it is not surfaced until it is brought up to date (metadata updated-on) or archived`,
+    ]);
+    expect(indexKnowledge([{ path: 'lessons/x.lesson.md', text: change!.content }, { path: 'skills/golangci-config/SKILL.md', text: skill('2026-04-10') }]).entries).toHaveLength(2);
   });
 
   it('keeps the fix when the plans that failed with it in their brief were put right by the same fix again', async () => {

@@ -186,9 +186,14 @@ export class CommandAgent implements Agent {
       return reporter.failed(`the command was stopped: plan ${context.plan.id} used up its timeout_minutes (${context.task.timeout_minutes})${tail}`, false, { timedOut: true, usage, agent });
     }
     if (result.error) return reporter.failed(`the command could not run: ${result.error.message}`, false, { environment: true, usage, agent });
-    // sh could not find the agent's own program: this machine lacks it, which is no attempt at the plan.
+    // sh could not find the agent's own program, or may not run it (126): this machine's problem, which is no attempt at the plan.
     const program = this.options.command.trim().split(/\s+/)[0]!;
-    const missing = result.code === 127 ? output.find((l) => l.includes(`${program}: not found`) || l.includes(`${program}: command not found`)) : undefined;
+    const missing =
+      result.code === 127
+        ? output.find((l) => l.includes(`${program}: not found`) || l.includes(`${program}: command not found`))
+        : result.code === 126
+          ? output.find((l) => l.includes(`${program}: Permission denied`))
+          : undefined;
     if (missing !== undefined) return reporter.failed(`the command could not start: ${missing.trim()}`, false, { environment: true, usage, agent });
     if (result.code !== 0) {
       const how = result.code === null ? `was killed by ${result.signal}` : `exited with code ${result.code}`;

@@ -13,6 +13,11 @@ import { configuredReflector } from '../../machine/reflector-agent.js';
 import { retrospectLocally } from '../../machine/skill-retrospective.js';
 import { retrospectiveText } from '../../engine/knowledge/skills/skill-audit-text.js';
 import { Git, GitError } from '../../machine/git.js';
+import { holdoutReport } from '../../engine/knowledge/holdout/comparison.js';
+import { holdoutJson, type HoldoutJson } from '../../engine/knowledge/holdout/report-json.js';
+import { holdoutText } from '../../engine/knowledge/holdout/report-text.js';
+import { DEFAULT_HOLDOUT_SEED } from '../../engine/knowledge/holdout/holdout.js';
+import { readHoldoutSignals, retireLocally } from '../../machine/holdout-store.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, loadSpecDir } from '../spec-input.js';
 
@@ -28,6 +33,14 @@ is linked to it instead. With knowledge.reflect.agent set, the reflector agent j
 instructions: templates/agents/skill-judge.md, or .github/harness/agents/skill-judge.md);
 otherwise harness's rules do.
 
+It then reports the holdout (knowledge.holdout in .github/harness.yml) over the whole store:
+the plans run without surfaced knowledge against the others, by first-attempt pass rate,
+mean attempts and mean cost, each difference with its 95% interval (Newcombe for the pass
+rate, Welch for the means), overall, per spec and per lesson, skill and gene. One surfaced
+into 10 plans or more whose plans did no better than the held-out ones is proposed for
+retirement: a skill moved to skills-archived/, a gene deprecated, a lesson marked retired,
+written into the store for you to review and commit.
+
 Options:
   --knowledge DIR  the knowledge store (default: .harness/knowledge in this repository)
   --dry-run        judge and report; write nothing and run no agent
@@ -36,7 +49,8 @@ Options:
 
 Extracted skills are written as skills/<name>/SKILL.md in the store, and one extraction line
 per candidate goes into trajectory/<day>.jsonl. Review the skills and commit them: a skill
-counts once it is merged (on GitHub: its harness/knowledge/skill/<name> PR).
+counts once it is merged (on GitHub: its harness/knowledge/skill/<name> PR). A retirement
+likewise counts once committed (on GitHub: its pull request merged).
 
 Exit: 0 done, 1 a knowledge file or the config has problems, 2 usage error.
 `;
@@ -57,6 +71,8 @@ export interface RetrospectiveJson {
     judgedBy: string;
     gates: { gate: string; pass: boolean; reason: string }[];
   }[];
+  /** The holdout comparison and the retirements it proposes (docs/cli.md). */
+  holdout: HoldoutJson;
 }
 
 /** The id of a spec named by its id or its directory, as the other commands take it. */
@@ -129,9 +145,16 @@ export async function retrospectiveCommand(args: string[], io: CliIO): Promise<n
   });
   for (const u of result.unreadable) io.stderr(`${u.file}:${u.line}: ${u.problem}\n`);
   for (const x of result.extractions) if (x.judgeProblem) io.stderr(`harness retrospective: ${x.candidate.id}: ${x.judgeProblem}; harness's rules judged it instead\n`);
+  // The holdout: the plans on record in the store's signals, and what did no better than none.
+  const recorded = await readHoldoutSignals(store);
+  const found = holdoutReport(recorded.signals);
+  const retired = await retireLocally(store, found.retire, { at: new Date(), write: !dryRun, safety });
+  // Proposed: what the store still offers (one retired already is no proposal).
+  const holdout = { ...found, retire: retired.map(({ path, kind, reason }) => ({ path, kind, reason })) };
+  const settings = { fraction: config.knowledge.holdout, seed: config.knowledge.holdout_seed ?? DEFAULT_HOLDOUT_SEED };
   const safe = async (t: string) => (await makeSafe(t, safety)).text;
   if (values.json) {
-    const report: RetrospectiveJson = { candidates: [] };
+    const report: RetrospectiveJson = { candidates: [], holdout: holdoutJson(holdout, { ...settings, retired }) };
     for (const x of result.extractions) {
       report.candidates.push({
         id: x.candidate.id,
@@ -150,7 +173,11 @@ export async function retrospectiveCommand(args: string[], io: CliIO): Promise<n
     }
     io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   } else {
-    io.stdout(await safe(retrospectiveText(result.extractions, { store: displayPath(relative(io.cwd, store) || '.'), dryRun, ...(spec ? { spec } : {}) })));
+    const where = displayPath(relative(io.cwd, store) || '.');
+    const written = retired.filter((r) => r.written).length;
+    const retiredLine = written > 0 ? `Retirement written into ${where}: review the change and commit it (${retired.filter((r) => r.written).map((r) => r.path).join(', ')}).\n` : holdout.retire.length > 0 && dryRun ? 'Dry run: no retirement written.\n' : '';
+    io.stdout(await safe(`${retrospectiveText(result.extractions, { store: where, dryRun, ...(spec ? { spec } : {}) })}\n${holdoutText(holdout, settings)}${retiredLine}`));
   }
+  for (const u of recorded.unreadable) io.stderr(`${displayPath(relative(io.cwd, join(store, u)))}: not a signal; the holdout comparison leaves it out\n`);
   return result.unreadable.length > 0 ? EXIT.problems : EXIT.ok;
 }

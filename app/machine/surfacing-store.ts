@@ -19,7 +19,7 @@ const SURFACED_FOLDERS = ['lessons', 'skills', 'genes'] as const;
  * empty index. Only what is committed counts (committed-store.ts): a lesson or skill nobody
  * merged yet is pending, and never surfaced.
  */
-export async function loadSurfacingIndex(root: string): Promise<KnowledgeIndex> {
+export async function loadSurfacingIndex(root: string): Promise<KnowledgeIndex & { pending: string[] }> {
   const files: KnowledgeFile[] = [];
   const unread: { path: string; reason: string }[] = [];
   for (const folder of SURFACED_FOLDERS) {
@@ -27,7 +27,8 @@ export async function loadSurfacingIndex(root: string): Promise<KnowledgeIndex> 
     for (const f of read.files) files.push({ path: `${folder}/${f.path}`, text: f.text });
     for (const u of read.unread) unread.push({ path: `${folder}/${u.path}`, reason: u.reason });
   }
-  const index = indexKnowledge((await committedFiles(root, files)).files);
+  const committed = await committedFiles(root, files);
+  const index = { ...indexKnowledge(committed.files), pending: committed.pending };
   // Links are not followed on purpose (read-tree.ts); a file too large or not text is a file a person should fix.
   for (const u of unread) {
     const code = u.reason.includes('UTF-8') ? 'not-utf8' : u.reason.includes('limit') ? 'file-too-large' : undefined;

@@ -59,6 +59,8 @@ function runIndex(ctx: RunContext): Promise<KnowledgeIndex | undefined> {
           const n = loaded.problems.length;
           ctx.reporter.event({ kind: 'info', text: `knowledge: ${n} problem${n === 1 ? '' : 's'} in ${dir} (those files are not surfaced):\n${[...shown, ...more].join('\n')}` });
         }
+        const p = loaded.pending.length;
+        if (p > 0) ctx.reporter.event({ kind: 'info', text: `knowledge: ${p} file${p === 1 ? '' : 's'} in ${dir} not committed (${loaded.pending.slice(0, 3).join(', ')}${p > 3 ? ', …' : ''}): pending review, not surfaced; commit ${p === 1 ? 'it' : 'them'} once reviewed` });
         return loaded;
       },
       (e: unknown) => {

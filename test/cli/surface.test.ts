@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir, writeTree } from '../helpers/cli.js';
-import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
 import { lessonText, PLANS, storeFiles } from '../helpers/surfacing.js';
 
 const plan = (name: string) => readFileSync(join(PLANS, name), 'utf8');
@@ -35,7 +35,7 @@ describe('harness surface', () => {
     const root = await makeRepo({ ...store(), 'plans/01-02-PLAN.md': plan('01-02-PLAN.md'), 'plans/03-01-PLAN.md': plan('03-01-PLAN.md') });
     const found = await runCli(['surface', 'plans/01-02-PLAN.md'], root);
     expect(found.code).toBe(0);
-    expect(found.stdout).toMatch(/^01-02 Note storage and its tests: 2 of the 7 lessons, skills and genes in \.harness\/knowledge apply \(budget 500 tokens, at most 5\)\n\n1\. lesson lessons\/testing\/sqlite-parallel-tests\.lesson\.md \(score [\d.]+\)\n {3}Test files that share one SQLite database file/);
+    expect(found.stdout).toMatch(/^01-02 Note storage and its tests: 2 of the 7 lessons, skills and genes in \.harness\/knowledge apply \(budget 500 tokens, at most 5\)\n\n1\. lesson lessons\/testing\/sqlite-parallel-tests\.lesson\.md \(score [\d.]+\)\n {3}When Test files that share one SQLite database file fail with SQLITE_BUSY when vitest runs them in parallel → Give each test file its own database/);
     expect(found.stdout).toContain('   why: tags sqlite, tests, parallel; names src/db/** (plan: src/db/notes.ts);');
     const none = await runCli(['surface', 'plans/03-01-PLAN.md'], root);
     expect(none).toEqual({ code: 0, stdout: '03-01 Dark mode colors: nothing of the 7 lessons, skills and genes in .harness/knowledge applies\n', stderr: '' });
@@ -123,5 +123,67 @@ describe('harness run --knowledge', () => {
     expect(code).toBe(2);
     expect(stderr.split('\n')[0]).toBe('harness run: --knowledge nowhere: no such directory');
     expect(existsSync(join(root, '.orchestration'))).toBe(false);
+  });
+});
+
+describe('harness surface, by evidence', () => {
+  const LESSON = [
+    '---',
+    'category: testing',
+    'confidence: medium',
+    'evidence_count: 8',
+    'last_updated: "2026-04-02"',
+    'tags: [go, internal, testing]',
+    'projects: [svc]',
+    'signatures: [\'pq: relation "<name>" does not exist\']',
+    "applies_when: ['imports \"github.com/lib/pq\" (4 of 4 plans that met it; 1 of 17 others)']",
+    '---',
+    '',
+    '## Lesson',
+    '',
+    'Plans fail with "pq: relation "orders" does not exist" (seen 4 times in 4 places so far).',
+    '',
+    '## When this applies',
+    '',
+    'Plans whose files import `github.com/lib/pq` (4 of the 4 plans that met it; 1 of the 17 others).',
+    '',
+    '## Recommendation',
+    '',
+    'Run the migrations in TestMain with testdb.Migrate(t) before any test touches the database.',
+    '',
+    'That is what the agent said fixed it in 4 places.',
+    '',
+    '## Evidence',
+    '',
+    '- `signals/svc/2026-04-01/20260401T090000Z-0a0b0c0d-struggle.signal.md` (struggle, medium, svc SPC-001 01-01, 2026-04-01T09:00:00.000Z)',
+    '',
+  ].join('\n');
+  const plan = (id: string, read: string[]) =>
+    ['---', `plan_id: "${id}"`, `title: Reports ${id}`, 'depends_on: []', `files_modified: ["internal/reports/r${id}.go"]`, `files_read: [${read.map((f) => `"${f}"`).join(', ')}]`, 'must_pass:', '  - { id: tests, type: tests_pass, command: "go test ./internal/reports/..." }', '---', '# Reports', '', 'Build the monthly report.', ''].join('\n');
+
+  it('surfaces a lesson to a plan whose files import what the failures\' did, says why, and nothing to its neighbour in the same folder', async () => {
+    const root = await makeRepo({
+      '.harness/knowledge/lessons/testing/pq-relation.lesson.md': LESSON,
+      'internal/db/pool.go': 'package db\n\nimport (\n\t"database/sql"\n\t_ "github.com/lib/pq"\n)\n',
+      'internal/reports/format.go': 'package reports\n\nimport "fmt"\n',
+      'plans/02-01-PLAN.md': plan('02-01', ['internal/db/pool.go']),
+      'plans/02-02-PLAN.md': plan('02-02', ['internal/reports/format.go']),
+    });
+    const found = await runCli(['surface', 'plans/02-01-PLAN.md'], root);
+    expect(found.stdout).toContain('   When `pq: relation "<name>" does not exist` → Run the migrations in TestMain with testdb.Migrate(t) before any test touches the database.\n');
+    expect(found.stdout).toContain('   why: a plan whose files import `github.com/lib/pq` (4 of the 4 plans that met it; 1 of the 17 others): 67% likely to meet it');
+    expect((await runCli(['surface', 'plans/02-02-PLAN.md'], root)).stdout).toBe('02-02 Reports 02-02: nothing of the 1 lesson, skills and genes in .harness/knowledge applies\n');
+  });
+
+  it('never surfaces a lesson nobody merged: written and not committed, it is pending', async () => {
+    const root = await makeRepo({ 'internal/db/pool.go': 'package db\n\nimport _ "github.com/lib/pq"\n', 'plans/02-01-PLAN.md': plan('02-01', ['internal/db/pool.go']) });
+    await writeTree(root, { '.harness/knowledge/lessons/testing/pq-relation.lesson.md': LESSON });
+    expect((await runCli(['surface', 'plans/02-01-PLAN.md'], root)).stdout).toBe(
+      '02-01 Reports 02-01: nothing to surface; .harness/knowledge holds no lessons, skills or genes (1 more pending: not committed, so not reviewed; commit it once reviewed)\n',
+    );
+    // Reviewed and committed, it counts.
+    git(root, 'add', '-A');
+    git(root, 'commit', '--quiet', '-m', 'Accept the lesson');
+    expect((await runCli(['surface', 'plans/02-01-PLAN.md'], root)).stdout).toContain('1. lesson lessons/testing/pq-relation.lesson.md');
   });
 });

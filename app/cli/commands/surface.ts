@@ -140,21 +140,23 @@ export async function surfaceCommand(args: string[], io: CliIO): Promise<number>
     io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
   } else {
     for (const p of problems) io.stderr(`${formatProblem(p)}\n`);
-    if (plan) io.stdout(report(plan, matches, index.entries.length, storeShown, options));
+    if (plan) io.stdout(report(plan, matches, index.entries.length, storeShown, options, index.pending.length));
     else io.stderr(`harness surface: ${planArg} is not a valid plan; fix the problems above\n`);
   }
   return countErrors(problems) === 0 ? EXIT.ok : EXIT.problems;
 }
 
-function report(plan: Plan, matches: readonly SurfacedEntry[], entries: number, store: string, options: SurfaceOptions): string {
+function report(plan: Plan, matches: readonly SurfacedEntry[], entries: number, store: string, options: SurfaceOptions, pending: number): string {
   const head = `${plan.id} ${oneLine(plan.title)}`;
-  if (entries === 0) return `${head}: nothing to surface; ${store} holds no lessons, skills or genes\n`;
-  const read = `the ${entries} lesson${entries === 1 ? '' : 's'}, skills and genes in ${store}`;
+  // Written and not committed: pending review, never surfaced (committed-store.ts).
+  const waiting = pending > 0 ? ` (${pending} more pending: not committed, so not reviewed; commit ${pending === 1 ? 'it' : 'them'} once reviewed)` : '';
+  if (entries === 0) return `${head}: nothing to surface; ${store} holds no lessons, skills or genes${waiting}\n`;
+  const read = `the ${entries} lesson${entries === 1 ? '' : 's'}, skills and genes in ${store}${waiting}`;
   if (matches.length === 0) return `${head}: nothing of ${read} applies\n`;
   const lines = [`${head}: ${matches.length} of ${read} apply (budget ${options.budgetTokens} tokens, at most ${options.maxEntries})`, ''];
   matches.forEach((m, i) => {
-    lines.push(`${i + 1}. ${m.kind} ${oneLine(m.path)} (score ${m.score})`, `   ${oneLine(m.title)}`);
-    if (m.text) lines.push(`   ${oneLine(m.text)}`);
+    // As the brief says it: when <trigger> → <fix>.
+    lines.push(`${i + 1}. ${m.kind} ${oneLine(m.path)} (score ${m.score})`, `   When ${oneLine(m.title).replace(/[.:]$/, '')} → ${oneLine(m.text)}`);
     lines.push(`   why: ${oneLine(m.why)}`, '');
   });
   return `${lines.join('\n')}`;

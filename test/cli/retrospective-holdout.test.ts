@@ -4,55 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { CliIO } from '../../app/cli/io.js';
 import { main } from '../../app/cli/main.js';
 import type { RetrospectiveJson } from '../../app/cli/commands/retrospective.js';
-import type { SignalDraft } from '../../app/engine/knowledge/documents/loop.js';
 import { parseKnowledge } from '../../app/engine/knowledge/documents/parse.js';
-import type { PlanOutcome } from '../../app/engine/knowledge/signals/plan-outcome.js';
-import { renderSignal } from '../../app/engine/knowledge/signals/signal-file.js';
-import { loadTemplate } from '../../app/machine/templates.js';
 import { git, makeRepo } from '../helpers/repo.js';
-import { lessonText } from '../helpers/surfacing.js';
-
-const W = 'lessons/testing/worse.lesson.md';
-const K = 'skills/keep-going/SKILL.md';
-const G = 'genes/gene-20260301-0a1b2c3d.gene.md';
-
-function outcome(plan: string, attempts: number, cost: number | undefined, knowledge: string[], heldOut = false): PlanOutcome {
-  return { plan, held_out: heldOut, attempts, first_pass: attempts === 1, ...(cost === undefined ? {} : { cost_usd: cost }), knowledge };
-}
-
-const id = (i: number) => `01-${String(i).padStart(2, '0')}`;
-const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
-
-/**
- * A store by hand, as the runtimes file it (templates/signal.md). Held out: SPC-001, ten plans,
- * nine passing at once (01-01 on its second attempt, its first costing $0.30). Offered: SPC-002,
- * ten plans with the lesson W, four passing at once (two of the six others with their failed
- * attempt's cost on record); SPC-003, three with the skill K, all at once; SPC-004, ten with the
- * gene G, all at once; SPC-005 01-01 with K, failed once and not passed.
- */
-async function store(): Promise<Record<string, string>> {
-  const template = await loadTemplate('signal.md');
-  const at = Date.parse('2026-04-01T09:00:00Z');
-  let n = 0;
-  const file = (d: Omit<SignalDraft, 'severity' | 'tags' | 'happened' | 'context' | 'cause'>): [string, string] => {
-    n++;
-    const { path, text } = renderSignal(template, { severity: 'low', tags: [], happened: 'It happened.', context: '', cause: '', ...d }, { project: 'notes', at: new Date(at + n * 60_000), key: n.toString(16).padStart(8, '0') });
-    return [`.harness/knowledge/${path}`, text];
-  };
-  const completion = (spec: string, outcomes: PlanOutcome[]) => file({ type: 'completion', spec, phase: '01', metadata: { plans: outcomes.length, outcomes } });
-  const failed = (spec: string, plan: string, attempt: number, trial: Record<string, unknown>) => file({ type: 'struggle', spec, phase: '01', plan, metadata: { attempt, outcome: 'failed', failure: 'checks:tests', trial } });
-  return Object.fromEntries([
-    failed('SPC-001', '01-01', 1, { held_out: true, cost_usd: 0.3, knowledge: [] }),
-    completion('SPC-001', range(10).map((i) => outcome(id(i), i === 1 ? 2 : 1, i === 1 ? 0.2 : 0.4, [], true))),
-    failed('SPC-002', '01-05', 1, { held_out: false, cost_usd: 0.25, knowledge: [W] }),
-    failed('SPC-002', '01-06', 1, { held_out: false, cost_usd: 0.25, knowledge: [W] }),
-    completion('SPC-002', range(10).map((i) => outcome(id(i), i <= 4 ? 1 : 2, i <= 4 ? 0.5 : 0.8, [W]))),
-    completion('SPC-003', range(3).map((i) => outcome(id(i), 1, 0.3, [K]))),
-    completion('SPC-004', range(10).map((i) => outcome(id(i), 1, undefined, [G]))),
-    failed('SPC-005', '01-01', 1, { held_out: false, cost_usd: 0.1, knowledge: [K] }),
-    [`.harness/knowledge/${W}`, lessonText({ tags: ['sqlite'], lesson: 'Open the database once.', when: 'Plans with SQLite.', recommendation: 'Share one connection.' })],
-  ]);
-}
+import { G, holdoutStore, K, W } from '../helpers/holdout-store.js';
 
 async function harness(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -63,7 +17,7 @@ async function harness(args: string[], cwd: string): Promise<{ code: number; std
 
 describe('harness retrospective: the holdout', () => {
   it('compares the plans offered knowledge with the held-out ones, with each interval, and proposes what did no better for retirement', async () => {
-    const root = await makeRepo({ '.github/harness.yml': 'knowledge:\n  holdout: 0.3\n', ...(await store()) });
+    const root = await makeRepo({ '.github/harness.yml': 'knowledge:\n  holdout: 0.3\n', ...(await holdoutStore()) });
     const dry = await harness(['retrospective', '--json', '--dry-run'], root);
     expect(dry.stderr).toBe('');
     expect(dry.code).toBe(0);

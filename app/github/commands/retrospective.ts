@@ -18,6 +18,9 @@ import { agentEnvironment, appSafety } from '../knowledge/app-safety.js';
 import { knowledgeStore, storeLabel, type KnowledgeStore } from '../knowledge/knowledge-store.js';
 import { readStoreFolders } from '../knowledge/skill-store-github.js';
 import { resolveSpec, type Invocation } from './invocation.js';
+import { holdoutOnGitHub } from '../knowledge/holdout.js';
+import { holdoutText } from '../../engine/knowledge/holdout/report-text.js';
+import { DEFAULT_HOLDOUT_SEED } from '../../engine/knowledge/holdout/holdout.js';
 
 /** Skill PRs one retrospective opens at most: reviewers take a few at a time; asking again offers the rest. */
 export const MAX_SKILL_PRS = 5;
@@ -31,14 +34,15 @@ export function storeRootOf(store: KnowledgeStore, inv: Invocation): string {
 }
 
 /**
- * `/harness retrospective [SPEC]` (docs/design.md, Skills): the spec's run reviewed for skills,
+ * `/harness retrospective [SPEC]` (docs/design.md, Skills; docs/knowledge.md, The holdout): the spec's run reviewed for skills,
  * as `harness retrospective` does it: the candidates in its signals (on its signals branch while
  * that is open, else as merged) and the store's lessons, each through the four gates by
  * harness's rules, duplicates of a lesson, skill (active or archived) or decision linked. Each
  * extracted skill becomes its pull request (`harness/knowledge/skill/<name>`, at most
  * MAX_SKILL_PRS a time; asking again finds those open), and one `extraction` line per candidate
  * goes onto the rolling skill-reviews PR. The answer shows every candidate with each gate's
- * verdict, extracted and skipped alike.
+ * verdict, extracted and skipped alike, then the holdout report over the store as merged, each
+ * retirement it proposes a pull request of its own (knowledge/holdout.ts).
  */
 export async function retrospective(inv: Invocation, command: Extract<Command, { name: 'retrospective' }>): Promise<string> {
   const choice = await resolveSpec(inv, command.spec, (spec) => `/harness retrospective ${spec}`);
@@ -48,6 +52,8 @@ export async function retrospective(inv: Invocation, command: Extract<Command, {
   const store = await knowledgeStore(config, inv.context.octokit.request, { github: inv.github, base: inv.defaultBranch });
   const result = await retrospectOnGitHub({ store, root: storeRootOf(store, inv), project: projectName(inv.github.repo.repo), spec, config, now: inv.now(), origin: `github:retrospective:${spec}` });
   const extracted = result.extractions.filter((e) => e.decision === 'extracted').length;
+  // The holdout, over the whole store as merged: what knowledge did for the plans it was offered to, and what did no better.
+  const holdout = await holdoutOnGitHub({ store, root: storeRootOf(store, inv), now: inv.now(), safety: appSafety(process.env, process.cwd()) });
   const answer = [
     '```',
     retrospectiveText(result.extractions, { store: storeLabel(store, inv.github), dryRun: false, spec }).replace(/\n+Written into [^\n]*\n?$/, '').trimEnd(),
@@ -55,6 +61,13 @@ export async function retrospective(inv: Invocation, command: Extract<Command, {
     ...(result.opened.length > 0 ? ['', 'Skill pull requests (merge to approve; close with a comment saying why to reject):', ...result.opened.map((o) => `- \`${o.name}\`: ${o.url}`)] : []),
     ...(extracted > result.opened.length ? ['', `${extracted - result.opened.length} more extracted; ask again once these are reviewed.`] : []),
     ...(result.limited ? ['', 'Only the newest signals were read.'] : []),
+    '',
+    '```',
+    holdoutText(holdout.report, { fraction: config.knowledge.holdout, seed: config.knowledge.holdout_seed ?? DEFAULT_HOLDOUT_SEED }).trimEnd(),
+    '```',
+    ...(holdout.opened.length > 0 ? ['', 'Retirement pull requests (merge to retire; close to keep it, and it is not proposed again):', ...holdout.opened.map((o) => `- \`${o.path}\`: ${o.url}`)] : []),
+    ...(holdout.more > 0 ? ['', `${holdout.more} more to retire; ask again once these are reviewed.`] : []),
+    ...(holdout.limited ? ['', `Only the newest signals were read for the holdout: its figures count those.`] : []),
   ].join('\n');
   return (await makeSafe(answer, appSafety(process.env, process.cwd()))).text;
 }

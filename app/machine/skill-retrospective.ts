@@ -33,6 +33,8 @@ export interface RetrospectiveOptions {
   spec?: string;
   /** Only these plans' candidates (extraction after a plan or phase is verified). */
   plans?: readonly string[];
+  /** A person asked for a skill from this plan's repair (`harness retrospective --plan`): it need not have recurred. */
+  requested?: string;
   judge?: Reflector;
   /** Write the extracted skills and the trajectory lines into the store. */
   write: boolean;
@@ -61,6 +63,7 @@ export async function retrospectLocally(o: RetrospectiveOptions): Promise<Retros
   const [read, all] = await Promise.all([readReflectionStore(o.store, prefix), readKnowledgeStore(o.store)]);
   let candidates = skillCandidates({ signals: read.signals, lessons: read.lessons, ...(o.spec ? { spec: o.spec } : {}), lessonEvidence: o.config.knowledge.skills.lesson_evidence });
   if (o.plans) candidates = candidates.filter((c) => c.plan !== undefined && o.plans!.includes(c.plan));
+  if (o.requested !== undefined) candidates = candidates.filter((c) => c.plan === o.requested).map((c) => ({ ...c, requested: `harness retrospective --plan ${o.requested}` }));
   const extractions = await extractSkills({
     candidates,
     known: knownEntries(all.files),

@@ -78,3 +78,18 @@ describe('harness skills', () => {
     expect((await harness(['skills', '--pending', '--stats'], root)).code).toBe(2);
   });
 });
+
+describe('harness retrospective --plan', () => {
+  it('makes a skill of one plan\'s repair when a person asks for it, and says so in the gate', async () => {
+    const root = await makeRepo(Object.fromEntries(repairSet({ insight: FIX }).map((f) => [`.harness/knowledge/${f.path}`, f.text])));
+    const unasked = JSON.parse((await harness(['retrospective', 'SPC-001', '--dry-run', '--json'], root)).stdout) as RetrospectiveJson;
+    expect(unasked.candidates.map((c) => c.decision)).toEqual(['skipped']);
+    const asked = await harness(['retrospective', 'SPC-001', '--plan', '01-02', '--json'], root);
+    expect(asked.code).toBe(0);
+    const [c] = (JSON.parse(asked.stdout) as RetrospectiveJson).candidates;
+    expect(c!.decision).toBe('extracted');
+    expect(c!.gates.find((g) => g.gate === 'reusability')).toEqual({ gate: 'reusability', pass: true, reason: 'a person asked for it (harness retrospective --plan 01-02), though it was seen in one plan' });
+    expect((await harness(['retrospective', '--plan', '01-02'], root)).code).toBe(2);
+    expect((await harness(['retrospective', 'SPC-001', '--plan', 'x'], root)).code).toBe(2);
+  });
+});

@@ -28,6 +28,8 @@ export interface SkillCandidate {
   signature?: string;
   /** When it applies before a plan's first attempt (documents/conditions.ts), learnt from the plans it was seen in against the others. */
   conditions?: Condition[];
+  /** A person asked for this skill (how they asked): it need not have recurred to be reusable. */
+  requested?: string;
   rootCause: string;
   solution: string;
   /** What the run showed of the fix: the attempt that passed, the checks it passed. */

@@ -64,12 +64,13 @@ function plansOf(c: SkillCandidate): string[] {
 
 /**
  * Reusability is shown, not supposed: the repair recurred in MIN_SKILL_PLANS distinct plans (a
- * lesson a person merged counts its evidence's plans). A one-off, however general its error
- * reads, is left to a lesson's reflection until it comes back.
+ * lesson a person merged counts its evidence's plans), or a person asked for the skill. A
+ * one-off, however general its error reads, is left to a lesson's reflection until it comes back.
  */
 function reusability(c: SkillCandidate): GateVerdict {
   const gate = 'reusability';
   const plans = plansOf(c);
+  if (c.requested !== undefined) return { gate, pass: true, reason: `a person asked for it (${c.requested}), though it was seen in ${plans.length === 1 ? 'one plan' : `${plans.length} plans`}` };
   if (plans.length >= MIN_SKILL_PLANS) return { gate, pass: true, reason: `recurred in ${plans.length} plans: ${plans.slice(0, 3).join('; ')}${plans.length > 3 ? '; …' : ''}` };
   const where = plans[0] ?? c.places[0] ?? 'one place';
   const general = c.triggers.find((t) => !PROJECT_PATH.test(t) || ERROR_MESSAGE.test(t)) ?? c.signature;

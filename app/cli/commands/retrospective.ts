@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { CONFIG_PATH, parseConfig } from '../../engine/core/config/parse.js';
 import { DEFAULT_CONFIG, type HarnessConfig } from '../../engine/core/config/schema.js';
 import { countErrors, formatProblem } from '../../engine/core/spec/problem.js';
-import { SPEC_ID } from '../../engine/core/spec/schema.js';
+import { PLAN_ID, SPEC_ID } from '../../engine/core/spec/schema.js';
 import { KNOWLEDGE_ROOT, projectName } from '../../engine/forge/knowledge-draft.js';
 import { ReflectorError } from '../../engine/knowledge/lessons/reflector.js';
 import type { Extraction } from '../../engine/knowledge/skills/skill-extraction.js';
@@ -21,7 +21,7 @@ import { readHoldoutSignals, retireLocally } from '../../machine/holdout-store.j
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, loadSpecDir } from '../spec-input.js';
 
-export const usage = `Usage: harness retrospective [<spec-dir> | <spec-id>] [--knowledge DIR] [--dry-run] [--json]
+export const usage = `Usage: harness retrospective [<spec-dir> | <spec-id>] [--plan ID] [--knowledge DIR] [--dry-run] [--json]
 
 Review a spec's run (or the whole store) for skills. Each candidate (a plan that failed and
 was then verified, a fix an agent reported, a lesson with knowledge.skills.lesson_evidence
@@ -41,7 +41,11 @@ into 10 plans or more whose plans did no better than the held-out ones is propos
 retirement: a skill moved to skills-archived/, a gene deprecated, a lesson marked retired,
 written into the store for you to review and commit.
 
+A skill needs a repair that recurred in two distinct plans; --plan asks for one from a single
+plan's repair (of the spec named) all the same: a person's request stands for the recurrence.
+
 Options:
+  --plan ID        only this plan's repair, made a skill though it did not recur (with a spec)
   --knowledge DIR  the knowledge store (default: .harness/knowledge in this repository)
   --dry-run        judge and report; write nothing and run no agent
   --json           print every candidate with each gate's verdict as JSON
@@ -112,9 +116,11 @@ export async function storeOf(io: CliIO, knowledge: string | undefined): Promise
 }
 
 export async function retrospectiveCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { knowledge: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { knowledge: { type: 'string' }, plan: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } } });
   if (positionals.length > 1) throw new UsageError(`one spec at most, not "${positionals.join(' ')}"`);
   const spec = positionals[0] === undefined ? undefined : await specIdOf(positionals[0], io);
+  if (values.plan !== undefined && spec === undefined) throw new UsageError('--plan names a plan of a spec: give the spec too (harness retrospective SPC-001 --plan 01-02)');
+  if (values.plan !== undefined && !PLAN_ID.test(values.plan)) throw new UsageError(`--plan ${values.plan}: a plan id looks like 01-02`);
   const { store, root, repoRoot } = await storeOf(io, values.knowledge);
   const config = await readConfig(repoRoot, io);
   if (!config) {
@@ -137,6 +143,7 @@ export async function retrospectiveCommand(args: string[], io: CliIO): Promise<n
     config,
     now: new Date(),
     ...(spec ? { spec } : {}),
+    ...(values.plan !== undefined ? { requested: values.plan } : {}),
     ...(judge ? { judge } : {}),
     write: !dryRun,
     project: projectName(basename(repoRoot)),

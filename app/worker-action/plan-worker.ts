@@ -222,8 +222,9 @@ async function runAttempt(job: PlanJob, input: AttemptInput): Promise<Attempt> {
   agents.codex = { sandbox: RUNNER_CODEX_SANDBOX, ...agents.codex, ...(job.limit ? { spendLimit: job.limit } : {}) };
   // The same for Gemini CLI: yolo (every tool call approved) unless the config chose a mode.
   agents.gemini = { approvalMode: RUNNER_APPROVAL_MODE, ...agents.gemini, ...(job.limit ? { spendLimit: job.limit } : {}) };
-  // Claude Code reads a project's skills from .claude/skills/: the store's active ones are put there for this attempt only.
-  const skills = agent === 'claude' ? await installSkills(run.root, run.log) : undefined;
+  // Claude Code reads a project's skills from .claude/skills/: the store's active ones are put there for this attempt only
+  // (not for a plan held out for the comparison, which runs without what was learned).
+  const skills = agent === 'claude' && !heldOutOnRunner(run, job.plan) ? await installSkills(run.root, run.log) : undefined;
   let outcome: Attempt;
   try {
     outcome = await attemptPlan(input, {

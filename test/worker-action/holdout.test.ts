@@ -9,6 +9,8 @@ import { issueJson, OWNER, REPO, testForge, testLog, workerRequests } from '../h
 import { isolateGit, workerRepo } from '../helpers/worker-repo.js';
 import { SPEC, specRepo, type WorkerPlan } from '../helpers/worker-spec.js';
 import { lessonText } from '../helpers/surfacing.js';
+import { standInClaude } from '../helpers/mcp-claude.js';
+import { FIXTURES } from '../helpers/paths.js';
 
 const GREETING: WorkerPlan = {
   id: '01-01',
@@ -76,5 +78,42 @@ describe('the worker action: the holdout', () => {
     expect(pr.body).toContain('\nheld_out: true\n');
     expect(pr.body).toContain('None: held out (knowledge.holdout): this plan ran without surfaced knowledge');
     expect(pr.body).not.toContain('### Knowledge surfaced');
+  });
+
+  it("installs no skill for a held-out plan's Claude, which the others get in .claude/skills/", async () => {
+    const skill = readFileSync(join(FIXTURES, 'knowledge', 'surface', 'store', 'skills', 'http-retry-with-backoff', 'SKILL.md'), 'utf8');
+    const run = async (holdout: number) => {
+      const branch = `harness/${SPEC}/01-01`;
+      const repo = await workerRepo(specRepo([GREETING], { '.github/harness.yml': `knowledge:\n  holdout: ${holdout}\nagents:\n  claude:\n    permission_mode: acceptEdits\n`, '.harness/knowledge/skills/http-retry-with-backoff/SKILL.md': skill }), branch);
+      const seen = join(repo.temp, '..', 'skills.txt');
+      // The stand-in Claude lists what it finds in .claude/skills/, then does the plan.
+      const claude = await standInClaude([[{ bash: `(ls .claude/skills 2>/dev/null || true) > "${seen}"; mkdir -p out; printf 'hello\\n' > out/greeting.txt; git add out; git commit -qm greeting` }]]);
+      workerRequests({
+        spec: SPEC,
+        issues: [issueJson({ number: 3, plan: '01-01', status: 'running' })],
+        comments: { issue: 3, answer: [] },
+        pull: { head: branch, base: 'main', open: [], created: { number: 12, html_url: `https://github.com/${OWNER}/${REPO}/pull/12` } },
+      });
+      const outcome = await runWorker({
+        inputs: { spec: SPEC, target: { kind: 'plan', plan: '01-01' }, resume: false, agent: 'claude' },
+        base: 'main',
+        root: repo.checkout,
+        tempDir: repo.temp,
+        forge: testForge(),
+        log: testLog(),
+        env: claude.env,
+        now: () => new Date('2024-05-01T12:30:00Z'),
+      });
+      return { outcome, seen: readFileSync(seen, 'utf8').trim() };
+    };
+    const held = await run(1);
+    expect(held.outcome.result).toBe('verified');
+    expect(held.seen).toBe('');
+    expect(held.outcome.summary).not.toContain('skills installed for the agent');
+    nock.cleanAll();
+    const offered = await run(0);
+    expect(offered.outcome.result).toBe('verified');
+    expect(offered.seen).toBe('http-retry-with-backoff');
+    expect(offered.outcome.summary).toContain('skills installed for the agent (this job only): `http-retry-with-backoff`');
   });
 });

@@ -8,7 +8,7 @@ describe('failure signatures', () => {
     expect(failureSignature('Error: listen EADDRINUSE: address already in use 127.0.0.1:3000')).toBe('Error: listen EADDRINUSE: address already in use <n>:<port>');
     expect(failureSignature('at 2026-03-02T09:30:00Z commit 3f9c2a7d1e order 5b0e7c4e-8f1a-4c2b-9d3e-1a2b3c4d5e6f failed')).toBe('at <date> commit <hex> order <id> failed');
     expect(failureSignature("Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/home/ci/app/dist/db/pool' imported from /home/ci/app/dist/a.js")).toBe(
-      "Error [ERR_MODULE_NOT_FOUND]: Cannot find module '<name>' imported from <path>",
+      "Error [ERR_MODULE_NOT_FOUND]: Cannot find module '<path>' imported from <path>",
     );
   });
 

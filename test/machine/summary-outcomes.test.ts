@@ -32,7 +32,7 @@ describe("a phase's plan outcomes from its SUMMARY.md files", () => {
         branch: `harness/${spec.id}/${id}`,
         commits: [],
         deviations: [],
-        ...(o.knowledge ? { knowledge: o.knowledge.map((path) => ({ path, kind: 'lesson' as const, title: 'A lesson.', score: 3, why: 'tags' })) } : {}),
+        ...(o.knowledge ? { knowledge: o.knowledge.map((path) => ({ path, kind: 'lesson' as const, title: 'A lesson.', text: 'Do this.', score: 3, why: 'tags' })) } : {}),
         ...(o.costUsd === undefined ? {} : { usage: { costUsd: o.costUsd, turns: 4 } }),
         ...(o.heldOut ? { heldOut: true } : {}),
       });

@@ -34,13 +34,12 @@ const lines = (root: string) =>
 describe('skills extracted when a phase is verified', () => {
   async function repaired(config: HarnessConfig) {
     const fixed = join(await mkdtemp(join(tmpdir(), 'harness-fixed-')), 'fixed');
-    const plans: StepPlan[] = [
-      {
-        id: '01-01',
-        files: ['out/01-01.txt'],
-        steps: [`if [ -f "$FIXED" ]; then mkdir -p out && echo ok > out/01-01.txt; else echo "Error: SQLITE_BUSY: database is locked (while the tests ran in parallel)" >&2; exit 1; fi`],
-      },
-    ];
+    // The same failure in two plans: a skill is made of a repair that recurred, never of a one-off.
+    const plans: StepPlan[] = ['01-01', '01-02'].map((id) => ({
+      id,
+      files: [`out/${id}.txt`],
+      steps: [`if [ -f "$FIXED" ]; then mkdir -p out && echo ok > out/${id}.txt; else echo "Error: SQLITE_BUSY: database is locked (while the tests ran in parallel)" >&2; exit 1; fi`],
+    }));
     const root = await makeRepo(specTree(plans));
     const env = { FIXED: fixed };
     await run(root, config, { env });
@@ -49,7 +48,7 @@ describe('skills extracted when a phase is verified', () => {
     return { root, second };
   }
 
-  it('judges the repaired plan through the four gates and commits one extraction line with the verdicts', async () => {
+  it('judges the repairs of the two plans, one candidate, through the four gates and commits one extraction line with the verdicts', async () => {
     const { root, second } = await repaired(DEFAULT_CONFIG);
     expect(second.outcome.complete).toBe(true);
 

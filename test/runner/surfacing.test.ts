@@ -99,8 +99,9 @@ describe('surfacing in harness run', () => {
     expect(reporter.events.filter((e) => e.kind === 'info').map((e) => e.kind === 'info' && e.text)).toEqual([
       '01-01 brief: lesson lessons/testing/sqlite-parallel-tests.lesson.md, skill skills/sqlite-busy-in-parallel-tests/SKILL.md',
       // Each match with its reason.
-      '01-01 surfaced lesson lessons/testing/sqlite-parallel-tests.lesson.md (score 8.724): tags sqlite, tests, parallel; names src/db/** (plan: src/db/notes.ts); its trigger words src, db, sqlite, database, tests; text similarity 0.50',
-      '01-01 surfaced skill skills/sqlite-busy-in-parallel-tests/SKILL.md (score 3.86): tags sqlite, tests, parallel; its trigger words parallel, sqlite, database, files, tests; text similarity 0.28',
+      // The plan's paths are not among its words (src, db): a folder says nothing of a cause.
+      '01-01 surfaced lesson lessons/testing/sqlite-parallel-tests.lesson.md (score 8.327): tags sqlite, tests, parallel; names src/db/** (plan: src/db/notes.ts); its trigger words sqlite, database, tests, run; text similarity 0.50',
+      '01-01 surfaced skill skills/sqlite-busy-in-parallel-tests/SKILL.md (score 4.071): tags sqlite, tests, parallel; its trigger words parallel, sqlite, database, files, tests; text similarity 0.34',
     ]);
   });
 

@@ -7,7 +7,7 @@ import { parseKnowledge } from '../../../app/engine/knowledge/documents/parse.js
 import { FakeGitHub, spoken } from '../../helpers/github-repo.js';
 import { FIXTURES } from '../../helpers/paths.js';
 import { testProbot, webhookExample } from '../../helpers/probot.js';
-import { repairSet } from '../../engine/knowledge/skills/recorded.js';
+import { recurring } from '../../engine/knowledge/skills/recorded.js';
 
 /**
  * `/harness retrospective` and `/harness audit` through the App, on the stateful fake GitHub:
@@ -54,7 +54,8 @@ const answer = (github: FakeGitHub) => spoken(github.comments.at(-1)!.body);
 
 describe('/harness retrospective', () => {
   it('judges the spec\'s run from its signals branch, answers with every gate\'s verdict, and opens a PR for the skill it extracts', async () => {
-    const signals = Object.fromEntries(repairSet().map((f) => [`${STORE}/${f.path}`, f.text]));
+    // A repair that recurred in two plans: a skill is never made of a one-off.
+    const signals = Object.fromEntries(recurring().map((f) => [`${STORE}/${f.path}`, f.text]));
     const github = repository({}, signals);
 
     await say(`/harness retrospective ${SPEC}`);
@@ -79,7 +80,8 @@ describe('/harness retrospective', () => {
   });
 
   it('links a candidate that duplicates an archived skill instead of extracting it again', async () => {
-    const signals = Object.fromEntries(repairSet().map((f) => [`${STORE}/${f.path}`, f.text]));
+    // A repair that recurred in two plans: a skill is never made of a one-off.
+    const signals = Object.fromEntries(recurring().map((f) => [`${STORE}/${f.path}`, f.text]));
     const first = repository({}, signals);
     await say(`/harness retrospective ${SPEC}`);
     const pull = first.pullRequests.find((p) => p.head.startsWith('harness/knowledge/skill/'))!;

@@ -1,6 +1,7 @@
 import { sections, findSection } from '../../core/documents/sections.js';
 import { renderTemplate, TemplateError } from '../../core/documents/render-template.js';
 import { HarnessError } from '../../core/error.js';
+import { describeCondition } from '../documents/conditions.js';
 import { fixesOf, type LessonText } from './lesson-draft.js';
 import { isCategory, type LessonCategory } from './lesson-document.js';
 import type { Pattern } from './reflect.js';
@@ -73,7 +74,11 @@ export function reflectorPrompt(input: ReflectorPromptInput): string {
       `Places: ${pattern.places.join('; ')}`,
       `Why it qualified: ${input.why}`,
       // The error and the fixes the repairs recorded: what a lesson about one failure must name.
-      ...(pattern.signature !== undefined ? [`Failure signature (every signal here is this error): ${pattern.signature}`] : []),
+      ...(pattern.signature !== undefined
+        ? [(pattern.signatures ?? []).length > 1 ? `Failure signatures (one cause in ${pattern.signatures!.length} wordings: ${pattern.wordings ?? 'the same fix'}): ${pattern.signatures!.join(' | ')}` : `Failure signature (every signal here is this error): ${pattern.signature}`]
+        : []),
+      // When it applies, as the evidence shows it: the lesson's applies_when, which harness writes whatever the agent says.
+      ...(pattern.conditions ?? []).map((c) => `When it applies (a plan ${describeCondition(c)})`),
       ...fixesOf(pattern).map((f) => `Fix the evidence records (${f.places.size} place${f.places.size === 1 ? '' : 's'}, first ${f.place}): ${f.said}${f.files.length > 0 ? ` (changing ${f.files.join(', ')})` : ''}`),
     ].join('\n'),
     evidence: [...central.map((s, i) => signalBlock(s, i + 1)), ...(rest > 0 ? [`(and ${rest} more signals like these)`] : [])].join('\n\n'),

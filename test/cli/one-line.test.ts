@@ -59,7 +59,7 @@ describe('author text stays on its line in every command (issue 24, 7)', () => {
     expect(r.code).toBe(0);
     expectNoForgedLine(r.stdout);
     expect(r.stdout).toContain(`1. lesson lessons/testing/x\\u000a${FORGED}.lesson.md (score`);
-    expect(r.stdout).toContain('   Test files that share one SQLite database file fail \\u001b[2J\\u001b]0;owned\\u0007under parallel runs.\n');
+    expect(r.stdout).toContain('   When Test files that share one SQLite database file fail \\u001b[2J\\u001b]0;owned\\u0007under parallel runs → Give each test file its own database \\u001b[2J\\u001b]0;owned\\u0007file.\n');
   });
 
   it('harness status and harness respond: a checkpoint whose options and answer hold a newline', async () => {

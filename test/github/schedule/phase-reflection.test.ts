@@ -6,7 +6,7 @@ import type { IssueRecord } from '../../../app/gateway/issues.js';
 import { specVerified } from '../../../app/github/schedule/phase-reflection.js';
 import { FakeGitHub } from '../../helpers/github-repo.js';
 import { testProbot, webhookExample } from '../../helpers/probot.js';
-import { repairSet } from '../../engine/knowledge/skills/recorded.js';
+import { recurring, repairSet } from '../../engine/knowledge/skills/recorded.js';
 import { FIXTURES } from '../../helpers/paths.js';
 
 /**
@@ -128,9 +128,11 @@ describe('skills when a phase passes its verification', () => {
     const github = repository('knowledge:\n  reflect: { on_phase: false, on_spec: false }\n', [
       ['01-01', true],
       ['01-02', true],
+      ['01-03', true],
       ['02-01', false],
     ]);
-    const signals = Object.fromEntries(repairSet({ plan: '01-02' }).map((f) => [`.harness/knowledge/${f.path}`, f.text]));
+    // The same repair in two plans of the phase (not 01-01, whose failure a lesson of the store already cites): a skill is made of a repair that recurred.
+    const signals = Object.fromEntries(recurring({}, ['01-02', '01-03']).map((f) => [`.harness/knowledge/${f.path}`, f.text]));
     github.commit('5157a15000000000000000000000000000000002', { 'README.md': '# Hello\n', ...storeFiles(), ...signals }, [BASE]);
     github.branches.set(`harness/knowledge/signal/${SPEC}`, '5157a15000000000000000000000000000000002');
 

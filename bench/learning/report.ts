@@ -30,7 +30,14 @@ export function grade(world: ProjectWorld, control: ArmResult, learning: ArmResu
   const oneOffSurfaced = surfaced.filter((s) => s.kinds.some((k) => oneOffIds.includes(k)));
   const afterChange = (s: SpecResult) => world.specs.findIndex((w) => w.id === s.spec) > def.upgrade.before;
   const staleSurfaced = plansOf(learning, afterChange).flatMap((p) => p.surfaced.filter((s) => s.stale).map((s) => `${p.id} ${s.path}`));
+  const wordingOf = (spec: string, plan: string) => world.specs.find((w) => w.id === spec)!.plans.find((p) => p.id === plan)!.wording;
+  /** The later half's first-attempt failures on repeats of each wording of a kind, in an arm. */
+  const lateByWording = (arm: ArmResult, kind: string, wordings: number) =>
+    Array.from({ length: wordings }, (_, w) =>
+      arm.specs.filter((s) => later(world, s.spec)).flatMap((s) => s.plans.filter((p) => p.kind === kind && p.repeat && p.firstFailed && wordingOf(s.spec, p.id) === w)).length,
+    );
   const kinds = def.kinds.map((k) => {
+    const wordings = k.role === 'two-wordings' ? new Set(k.reads?.map((r) => r.wording)).size : 1;
     const failed = (arm: ArmResult) => plansOf(arm).filter((p) => p.kind === k.id && p.firstFailed).length;
     const about = surfaced.filter((s) => s.kinds.includes(k.id));
     return {
@@ -42,6 +49,8 @@ export function grade(world: ProjectWorld, control: ArmResult, learning: ArmResu
       learning: failed(learning),
       lateControl: lateRepeats(control, k.id),
       lateLearning: lateRepeats(learning, k.id),
+      /** For the kind in two wordings: [control, learning] per wording. */
+      lateByWording: wordings > 1 ? lateByWording(control, k.id, wordings).map((c, w) => [c, lateByWording(learning, k.id, wordings)[w]!]) : undefined,
       surfaced: about.length,
       offTarget: about.filter((s) => !s.onTarget).length,
       naming: learning.final.filter((i) => i.kinds.includes(k.id) && i.fixes.includes(k.id)).map((i) => i.path),
@@ -84,7 +93,7 @@ export function kindRows(world: ProjectWorld, g: Grade): Row[] {
     'shows in': k.shows,
     plans: k.plans,
     'first fails control / learning': `${k.control} / ${k.learning}`,
-    'later repeats control / learning': `${k.lateControl} / ${k.lateLearning}`,
+    'later repeats control / learning': `${k.lateControl} / ${k.lateLearning}${k.lateByWording ? ` (by wording: ${k.lateByWording.map(([c, l]) => `${c} / ${l}`).join(', ')})` : ''}`,
     'surfaced (off target)': `${k.surfaced} (${k.offTarget})`,
     'items naming error and fix': k.naming.length,
     'only the obvious repair': k.obvious.length,

@@ -145,7 +145,7 @@ const bench: BenchModule = {
         layout: {
           folders: world.folders,
           oneOffs: world.oneOffSpecs,
-          specs: world.specs.map((s: SpecWorld) => ({ spec: s.id, plans: s.plans.map((p: PlanWorld) => ({ id: p.id, title: p.title, folder: p.subject.folder, kind: p.kind ?? null, wording: p.wording, fails: p.fails, cues: p.cues, command: p.command, reads: p.reads })) })),
+          specs: world.specs.map((s: SpecWorld) => ({ spec: s.id, plans: s.plans.map((p: PlanWorld) => ({ id: p.id, folder: p.subject.folder, kind: p.kind ?? null, wording: p.wording, fails: p.fails, cues: p.cues })) })),
         },
         arms: { control, learning },
         kinds: g.kinds,

@@ -117,7 +117,7 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
     // A repair: what its diff adds since the failed attempt's head (since the base when that is not known or not here).
     const diff = how.end === 'verified' && failedBefore > 0 ? await repairDiff(workspace, previous?.failure?.head, base) : undefined;
     // A failure and a repair record the plan's profile (the modules its files import among it): what reflection learns when such knowledge applies.
-    const imports = failed || (how.end === 'verified' && failedBefore > 0) ? await look(workspace.imports(importedFrom(plan, changed))) : undefined;
+    const imports = failed || (how.end === 'verified' && failedBefore > 0) ? await look(workspace.imports(importedFrom(plan))) : undefined;
     // This machine's problem (an agent that cannot start) says nothing about the plan: no knowledge comes of it.
     const signals = facts.environment ? [] : attemptSignals({
       spec: input.spec,

@@ -231,6 +231,7 @@ function failureSignals(r: AttemptRecord): SignalDraft[] {
     profile: profileOfPlan(r.plan, r.imports),
     // What its brief carried: a failure met with a fix in the brief says that fix no longer holds.
     ...(r.knowledge && r.knowledge.length > 0 ? { briefed: r.knowledge.map((e) => e.path) } : {}),
+    ...(r.knowledge?.some((e) => e.signatures?.length) ? { briefedFor: [...new Set(r.knowledge.flatMap((e) => e.signatures ?? []))] } : {}),
   };
   const reason = r.reason ?? describeFailure(failure);
   const context = baseContext(r);

@@ -42,4 +42,6 @@ export interface SurfacedEntry {
   why: string;
   /** Where it came from and when (the index's origin): the brief attributes it. */
   origin?: string;
+  /** The errors it is about (its signatures): a failure met with it in the brief says its fix did not hold. */
+  signatures?: string[];
 }

@@ -33,6 +33,8 @@ export interface ProfiledPlan {
   requirements?: readonly string[];
   /** The shell commands its checks (and its server) run. */
   commands: readonly string[];
+  /** The files it reads (files_read): each is a module of the project it works with, as much as an import is. */
+  reads?: readonly string[];
 }
 
 /** Programs that only run another: the feature is what they run. */
@@ -258,7 +260,7 @@ export function planProfile(plan: ProfiledPlan, imports: readonly string[] = [])
   const text = [plan.title, plan.body.replace(/<!--[\s\S]*?-->/g, ' ').replace(/```[\s\S]*?```/g, ' '), ...(plan.truths ?? []), ...(plan.requirements ?? [])].join('\n');
   return {
     commands: capped(plan.commands.flatMap(commandFeatures), PROFILE_MAX.commands),
-    imports: capped([...imports].sort(), PROFILE_MAX.imports),
+    imports: capped([...new Set([...(plan.reads ?? []).filter((f) => !/[*?{[]/.test(f)).map(modulePath), ...imports])].sort(), PROFILE_MAX.imports),
     words: capped(words(text).filter((w) => w.length > 2), PROFILE_MAX.words),
   };
 }
@@ -280,16 +282,26 @@ export function profileFeatures(p: PlanProfile): Set<string> {
   return new Set([...p.commands.map((c) => `runs:${c}`), ...p.imports.map((i) => `imports:${i}`), ...p.words.map((w) => `says:${w}`)]);
 }
 
-/** A plan's profile from the engine's Plan: the commands its checks and its server run, the imports the caller read from its files, and its words. */
+/** A project file as a module: its path without the extension (`tally/core/dates.py` is `tally/core/dates`). */
+function modulePath(file: string): string {
+  return file.replace(/^\.\//, '').replace(/\.[A-Za-z0-9]{1,6}$/, '');
+}
+
+/** A plan's profile from the engine's Plan: the commands its checks and its server run, the modules it reads and the imports the caller read from them, and its words. */
 export function profileOfPlan(plan: Plan, imports: readonly string[] = []): PlanProfile {
   const commands = [
     ...plan.mustPass.flatMap((c) => ('command' in c && typeof c.command === 'string' ? [c.command] : [])),
     ...(plan.serve?.command ? [plan.serve.command] : []),
   ];
-  return planProfile({ title: plan.title, body: plan.body, truths: plan.truths, requirements: plan.requirements, commands }, imports);
+  return planProfile({ title: plan.title, body: plan.body, truths: plan.truths, requirements: plan.requirements, commands, reads: plan.filesRead }, imports);
 }
 
-/** The files of a plan whose imports say what it works with: those it writes (not globs) and those it reads, then what its attempt changed. */
-export function importedFrom(plan: Pick<Plan, 'filesModified' | 'filesRead'>, changed: readonly string[] = []): string[] {
-  return [...new Set([...plan.filesModified, ...plan.filesRead, ...changed])].filter((f) => !/[*?{[]/.test(f)).slice(0, 40);
+/**
+ * The files whose imports a plan's profile records: those it reads (not globs). They are there
+ * before its first attempt and the same after it, so the profile a failure records is the one
+ * surfacing will see for the next plan; the files it writes are not (most do not exist yet, and
+ * after an attempt they hold what the agent wrote, which no later plan shows beforehand).
+ */
+export function importedFrom(plan: Pick<Plan, 'filesRead'>): string[] {
+  return [...new Set(plan.filesRead)].filter((f) => !/[*?{[]/.test(f)).slice(0, 40);
 }

@@ -225,9 +225,17 @@ function oneCause(bySignature: ReadonlyMap<string, number[]>, docs: readonly Doc
 
 const FAILURE_TYPES = new Set(['struggle', 'stuck', 'timeout']);
 
-function briefedWith(r: SignalRecord, file: string): boolean {
-  const briefed = (r.signal.metadata as Record<string, unknown> | undefined)?.briefed;
-  return Array.isArray(briefed) && briefed.some((b) => typeof b === 'string' && (b === file || file.endsWith(`/${b}`) || b.endsWith(`/${file}`)));
+/**
+ * Whether a failure was met with the lesson's fix in the plan's brief: the lesson itself, or
+ * another item about the same error (a brief holds one item per error: a skill may have stood
+ * for the lesson).
+ */
+function briefedWith(r: SignalRecord, file: string, signatures: ReadonlySet<string>): boolean {
+  const m = (r.signal.metadata ?? {}) as Record<string, unknown>;
+  const briefed = m.briefed;
+  if (Array.isArray(briefed) && briefed.some((b) => typeof b === 'string' && (b === file || file.endsWith(`/${b}`) || b.endsWith(`/${file}`)))) return true;
+  const own = signatureOfMetadata(m);
+  return own !== undefined && signatures.has(own) && Array.isArray(m.briefedFor) && m.briefedFor.includes(own);
 }
 
 /**
@@ -236,7 +244,8 @@ function briefedWith(r: SignalRecord, file: string): boolean {
  * newer fix supersedes the older one; a repair that says the lesson's fix again is no reason.
  */
 function supersedes(lesson: LessonRecord, pattern: Pattern, old: FixEvidence | undefined): Supersede | undefined {
-  const failed = pattern.signals.filter((s) => FAILURE_TYPES.has(s.signal.type) && briefedWith(s, lesson.file));
+  const signatures = new Set([...(lesson.lesson.signatures ?? []), ...(pattern.signatures ?? [])]);
+  const failed = pattern.signals.filter((s) => FAILURE_TYPES.has(s.signal.type) && briefedWith(s, lesson.file, signatures));
   if (failed.length === 0) return undefined;
   const first = failed[0]!;
   const repairs = pattern.signals.filter((s) => s.signal.type === 'repair' && byTime(first, s) < 0);

@@ -14,8 +14,8 @@ export interface FixEvidence {
   texts: Set<string>;
   /** Each added line of a passing attempt's diff, whitespace collapsed. */
   lines: Set<string>;
-  /** The code each statement names. */
-  names: Set<string>[];
+  /** Each statement: the code it names, and its content words. */
+  statements: { names: Set<string>; words: Set<string> }[];
 }
 
 /** Names of code in a sentence: a quoted span, a flag with its value, a dotted or called name, an identifier with humps or underscores, a setting. */
@@ -25,14 +25,27 @@ function words(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
 }
 
-/** The names of code a statement of a fix gives. */
+/**
+ * The names of code a statement of a fix gives, each as its last two dotted parts and without
+ * a call's brackets: `django.utils.timezone.now()` and `timezone.now` are one name, as two
+ * people writing the same fix would mean them.
+ */
 export function codeNames(text: string): Set<string> {
   const out = new Set<string>();
   for (const m of text.slice(0, 2000).matchAll(CODE)) {
-    const name = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7] ?? '').trim().toLowerCase().replace(/\s+/g, ' ');
+    const raw = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7] ?? '').trim().toLowerCase().replace(/\s+/g, ' ').replace(/\(\)$/, '');
+    const name = /^[\w.]+$/.test(raw) ? raw.split('.').slice(-2).join('.') : raw;
     if (name.length >= 2) out.add(name);
   }
   return out;
+}
+
+/** Words that say nothing of which fix it is. */
+const PLAIN = new Set('the a an and or of in on at to for with from by into so that this it its is are be as not no instead than then when each every all any use run make add so'.split(' '));
+
+/** The content words of a statement, stemmed roughly: what two wordings of one fix share. */
+function contentWords(text: string): Set<string> {
+  return new Set(words(text).split(' ').filter((w) => w.length > 2 && !PLAIN.has(w)).map((w) => w.replace(/(?:ing|ed|es|s)$/, '')));
 }
 
 function strings(value: unknown): string[] {
@@ -44,13 +57,12 @@ const TRIVIAL = /^(?:[\s{}()[\];,]*|import\b.*|from\s+\S+\s+import\b.*|package\s
 
 /** The fix the repairs among some signals record: their metadata.fix, and the agents' accounts of a repair. */
 export function fixEvidence(signals: readonly SignalRecord[]): FixEvidence {
-  const out: FixEvidence = { texts: new Set(), lines: new Set(), names: [] };
+  const out: FixEvidence = { texts: new Set(), lines: new Set(), statements: [] };
   const say = (text: string) => {
     const w = words(text);
     if (w === '' || out.texts.has(w)) return;
     out.texts.add(w);
-    const names = codeNames(text);
-    if (names.size > 0) out.names.push(names);
+    out.statements.push({ names: codeNames(text), words: contentWords(text) });
   };
   for (const s of signals) {
     const m = (s.signal.metadata ?? {}) as Record<string, unknown>;
@@ -74,16 +86,30 @@ export function fixEvidence(signals: readonly SignalRecord[]): FixEvidence {
 /** Names shared by two statements of a fix before they are the same fix, and the share of all their names. */
 const SHARED_NAMES = 2;
 const NAME_OVERLAP = 0.5;
+/** With one name in common, the share of their content words two statements must have in common too. */
+const WORD_OVERLAP = 0.35;
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  const shared = [...a].filter((x) => b.has(x)).length;
+  const union = new Set([...a, ...b]).size;
+  return union === 0 ? 0 : shared / union;
+}
 
 /** Why two failures' fixes are the same fix, or undefined when nothing says they are. */
 export function sameFix(a: FixEvidence, b: FixEvidence): string | undefined {
   for (const t of a.texts) if (b.texts.has(t)) return 'the same fix, in the same words';
-  for (const l of a.lines) if (b.lines.has(l)) return `the same change (\`${l.length > 80 ? `${l.slice(0, 79)}…` : l}\`)`;
-  for (const x of a.names) {
-    for (const y of b.names) {
-      const shared = [...x].filter((n) => y.has(n));
-      const union = new Set([...x, ...y]).size;
+  // What the agents said of the fix is the fix; a line both diffs added (an assignment, a setting) tells only where neither said anything.
+  if (a.statements.length === 0 || b.statements.length === 0) {
+    for (const l of a.lines) if (b.lines.has(l)) return `the same change (\`${l.length > 80 ? `${l.slice(0, 79)}…` : l}\`)`;
+    return undefined;
+  }
+  for (const x of a.statements) {
+    for (const y of b.statements) {
+      const shared = [...x.names].filter((n) => y.names.has(n));
+      const union = new Set([...x.names, ...y.names]).size;
       if (shared.length >= SHARED_NAMES && shared.length / union >= NAME_OVERLAP) return `the same fix in other words (both name ${shared.slice(0, 3).map((n) => `\`${n}\``).join(', ')})`;
+      // One name in common, and much of what they say around it: `tmp_path` in two sentences that both speak of workers sharing a directory.
+      if (shared.length >= 1 && jaccard(x.words, y.words) >= WORD_OVERLAP) return `the same fix in other words (both name \`${shared[0]}\` and say much the same around it)`;
     }
   }
   return undefined;

@@ -85,6 +85,8 @@ const BARE_NAMES: readonly [RegExp, string][] = [
   [/\bdup key: \{[^}]*\}/g, 'dup key: { <value> }'],
   [/\bKey \([^)]*\)=\([^)]*\)/g, 'Key (<name>)=(<value>)'],
   [/\b(endpoint|access denied for|uninitialized constant) [^\s,(]+/g, '$1 <name>'],
+  // A model's or a class's attribute inside a message (Django's `DateTimeField Invoice.due_at received …`): the project's name, not the error's.
+  [/(?<=\s)[A-Z][A-Za-z0-9]*\.[a-z_][a-z0-9_]*\b(?!\()/g, '<name>'],
 ];
 /** A duration: `(0.01s)`, `12ms`, `in 3.2 seconds`, `[12 ms]`, Go's `10m0s`. */
 const DURATION = /\b\d+m\d+(?:\.\d+)?s\b|\b\d+(?:\.\d+)?\s?(?:ms|µs|us|ns|seconds?|secs?|minutes?|mins?|s|m|h)\b/g;

@@ -98,6 +98,8 @@ export function errorLines(prose: string): string[] {
 }
 
 const ERROR_LINE = /^(?:[A-Za-z]*(?:Error|Exception)|error|fatal|panic|FAIL(?:ED)?|Traceback)\b[:\s(]/;
+/** A phrase that names an error by its class or code: `TypeError: …`, `SQLITE_BUSY`, `ENOENT`, `TS2345`, `E0308`. */
+const ERROR_NAME = /\b[A-Za-z]*(?:Error|Exception|Warning)\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}\b|\bE[A-Z]{3,}\b|\b[A-Z]{2,}\d{3,}\b|\bE\d{4}\b|\bpanic\b/;
 const ERROR_CODE = /\b(?:[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}|E(?:NOENT|ACCES|PERM|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|EXIST|NOTDIR|ISDIR|MFILE)|TS\d{4})\b/;
 
 /** What an error message looks like: a code (ENOENT, SQLITE_BUSY, TS2345, E0308), or the words errors use. */
@@ -122,7 +124,8 @@ function repairCandidate(repair: SignalRecord, plan: readonly SignalRecord[]): S
     return [...(typeof line === 'string' ? [line] : []), ...(Array.isArray(checks) ? checks.map((c) => `check ${String(c)} failed`) : [])];
   });
   const prose = [...failures, repair, ...insights].map(text).join('\n');
-  const quoted = [...new Set([...said.filter((l) => ERRORISH.test(l)), ...errorTexts(prose)])];
+  // The errors the failures said first; quoted phrases only when they read as an error message (a class or a code), never a path, a command or the fix.
+  const quoted = [...new Set([...said.filter((l) => ERRORISH.test(l)), ...errorTexts(prose).filter((t) => ERROR_NAME.test(t))])];
   // An unquoted error line counts when it says more than a quoted trigger already does.
   const triggers = [...quoted, ...new Set(failures.flatMap((f) => errorLines(f.text?.happened ?? '')).filter((l) => !quoted.some((q) => l.includes(q))))];
   const last = failures[failures.length - 1];

@@ -352,7 +352,8 @@ function withoutStaleSkills(drafts: readonly Draft[], problems: Problem[]): Draf
   if (latest.size === 0) return [...drafts];
   return drafts.filter((d) => {
     if (d.entry.kind !== 'skill') return true;
-    const stale = (d.entry.signatures ?? []).map((sig) => ({ sig, by: latest.get(sig) })).find((x) => x.by !== undefined && (d.since === undefined || d.since < x.by.day));
+    // The same day counts as before: a day is all a Superseded line says, and a skill of that error written after it would be a duplicate of the lesson, never extracted.
+    const stale = (d.entry.signatures ?? []).map((sig) => ({ sig, by: latest.get(sig) })).find((x) => x.by !== undefined && (d.since === undefined || d.since <= x.by.day));
     if (!stale) return true;
     problems.push(
       problem(d.entry.path, 1, 'superseded-fix', `its fix for \`${stale.sig}\` went stale: ${stale.by!.path} gave it a newer one on ${stale.by!.day}; it is not surfaced until it is brought up to date (metadata updated-on) or archived`, 'warning'),

@@ -297,6 +297,7 @@ export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options:
       score: Math.round(c.score * 1000) / 1000,
       why: why(entry, matches.get(c.index), triggerWords(entry), similarity[c.index]!),
       ...(entry.origin ? { origin: entry.origin } : {}),
+      ...(entry.signatures && entry.signatures.length > 0 ? { signatures: [...entry.signatures] } : {}),
     };
     balance.cap(entry, chosen);
     // Whole or not at all: a fix cut short ("start it with `docker …") is worse than none; a shorter entry further down may fit.

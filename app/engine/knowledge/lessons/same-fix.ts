@@ -19,7 +19,7 @@ export interface FixEvidence {
 }
 
 /** Names of code in a sentence: a quoted span, a flag with its value, a dotted or called name, an identifier with humps or underscores, a setting. */
-const CODE = /`([^`\n]{2,80})`|(?<![\w-])(--?[A-Za-z][\w-]*(?:[= ][\w.:-]+)?)|\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?)|\b([a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b|\b(\w+_\w+)\b|\b([A-Z][A-Z0-9_]{1,}=\S+)|\b(\w+\(\))/g;
+const CODE = /`([^`\n]{2,80})`|(?<![\w-])(--?[A-Za-z][\w-]*(?:[= ][\w.:-]+)?)|\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?)|\b([a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b|\b(\w+_\w+)\b|\b([A-Z][A-Z0-9_]{1,}=[^\s;,.)]+)|\b(\w+\(\))/g;
 
 function words(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();

@@ -183,6 +183,17 @@ describe('a fix that went stale', () => {
     expect(indexKnowledge([{ path: 'lessons/x.lesson.md', text: change!.content }, { path: 'skills/golangci-config/SKILL.md', text: skill('2026-04-10') }]).entries).toHaveLength(2);
   });
 
+  it('knows the fix went stale when a skill about the same error stood for the lesson in the brief (a brief holds one item per error)', async () => {
+    const lesson = await lessonFrom(first);
+    const skill: SurfacedEntry[] = [{ path: 'skills/golangci-config/SKILL.md', kind: 'skill', title: 'x', text: 'Pin golangci-lint', score: 9, why: 'x', signatures: [...lesson.lesson.signatures!] }];
+    const other: SurfacedEntry[] = [{ path: 'skills/other/SKILL.md', kind: 'skill', title: 'x', text: 'x', score: 9, why: 'x', signatures: ['TypeError: x is undefined'] }];
+    const stale = reflect({ signals: [...first, ...failThenFix('01-10', LINT, NEW, { spec: 'SPC-002', knowledge: skill })], lessons: [lesson], settings: SETTINGS });
+    expect(stale.links[0]!.supersede?.failed.map((s) => s.signal.plan)).toEqual(['01-10']);
+    // An item about another error in the brief says nothing of this one's fix.
+    const unrelated = reflect({ signals: [...first, ...failThenFix('01-11', LINT, NEW, { spec: 'SPC-002', knowledge: other })], lessons: [lesson], settings: SETTINGS });
+    expect(unrelated.links[0]!.supersede).toBeUndefined();
+  });
+
   it('keeps the fix when the plans that failed with it in their brief were put right by the same fix again', async () => {
     const lesson = await lessonFrom(first);
     const briefed: SurfacedEntry[] = [{ path: lesson.file.slice('.harness/knowledge/'.length), kind: 'lesson', title: 'x', text: 'x', score: 9, why: 'x' }];

@@ -58,6 +58,13 @@ describe('what varies between plans is masked; what tells two kinds apart is kep
     expect(failureSignature('npm error Missing script: "tset"')).toBe('npm error Missing script: "<name>"');
   });
 
+  it('masks a model\'s or a class\'s attribute inside the message, not the error\'s own dotted class', () => {
+    const django = (field: string) => `RuntimeWarning: DateTimeField ${field} received a naive datetime (2026-03-01 00:00:00) while time zone support is active.`;
+    expect(failureSignature(django('Invoice.due_at'))).toBe(failureSignature(django('UsageRecord.issued_at')));
+    expect(failureSignature(django('Invoice.due_at'))).toBe('RuntimeWarning: DateTimeField <name> received a naive datetime (<date>) while time zone support is active.');
+    expect(failureSignature('botocore.exceptions.NoCredentialsError: Unable to locate credentials')).toBe('botocore.exceptions.NoCredentialsError: Unable to locate credentials');
+  });
+
   it('masks test names in runner lines, durations, hashes and container ids', () => {
     expect(failureSignature('--- FAIL: TestCreateOrder (0.01s)')).toBe(failureSignature('--- FAIL: TestCreateUser (1.20s)'));
     expect(failureSignature('--- FAIL: TestCreateOrder (0.01s)')).toBe('--- FAIL: <test> (<duration>)');

@@ -4,8 +4,9 @@ import { prepare, unframed, type Found, type Recogniser } from './recogniser.js'
  * Database drivers: Postgres (lib/pq `pq: …`, pgx `ERROR: … (SQLSTATE 42P01)`, psql, node-postgres
  * `error: …`, psycopg2 `psycopg2.errors.UndefinedTable: …`, SQLAlchemy's wrapping, JDBC's
  * PSQLException, Npgsql), MySQL and MariaDB (`Error 1146 (42S02): …`, PyMySQL `(1146, "…")`,
- * node's `ER_…`), SQLite (`no such table: …`, `SQLITE_…`) and MongoDB (`E11000 duplicate key
- * error …`). The line is the driver's message from where it starts: a test's location and the
+ * node's `ER_…`), SQLite (`no such table: …`, `SQLITE_…`), MongoDB (`E11000 duplicate key
+ * error …`) and Prisma's own (``The table `public.Cart` does not exist in the current database.``,
+ * below its `PrismaClientKnownRequestError:` and `Invalid … invocation` frame). The line is the driver's message from where it starts: a test's location and the
  * caller's own wrapping (`store_test.go:22: query: pq: …` → `pq: …`) are left out, the exception
  * classes around it (`sqlalchemy.exc.ProgrammingError: (psycopg2.errors.UndefinedTable) …`) kept.
  * A message must start the line (after its class): a database's words inside source code, a
@@ -69,6 +70,9 @@ const MYSQL_START = startOf([
 const SQLITE_START =
   /^(?:SQLITE_[A-Z_]+\b|no such (?:table|column|function|index|savepoint): |(?:UNIQUE|NOT NULL|CHECK|FOREIGN KEY|PRIMARY KEY) constraint failed|database is locked|table \S+ already exists|database disk image is malformed|attempt to write a readonly database|unable to open database file)/;
 const MONGO_START = /^E11000 duplicate key error/;
+/** Prisma's own messages, whatever the database under it (its P20xx errors): the line after its `Invalid … invocation` frame. */
+const PRISMA_START =
+  /^(?:The (?:table|column|database) `[^`]*` does not exist in the current database|Unique constraint failed on the (?:fields|constraint)|Foreign key constraint failed on the field|Can't reach database server at|Null constraint violation on the fields|The provided value for the column is too long|Transaction already closed|Timed out fetching a new connection from the connection pool)/;
 
 /** Classes that are a driver's own, whatever their message. */
 const CLASS_TOOL: readonly [RegExp, string][] = [
@@ -83,6 +87,7 @@ function startTool(text: string): string | undefined {
   if (MYSQL_START.test(text)) return 'mysql';
   if (SQLITE_START.test(text)) return 'sqlite';
   if (MONGO_START.test(text)) return 'mongodb';
+  if (PRISMA_START.test(text)) return 'prisma';
   return undefined;
 }
 

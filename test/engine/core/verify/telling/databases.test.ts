@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { databases } from '../../../../../app/engine/core/verify/telling/databases.js';
+import { recognisedError } from '../../../../../app/engine/core/verify/telling-line.js';
 import { failureSignature } from '../../../../../app/engine/knowledge/signals/signature.js';
 import { expectDistinctSignatures, expectOneSignature, expectReturnsOnHostileInput, recognised, signature } from './tool-output.js';
 
@@ -57,5 +58,22 @@ describe('databases', () => {
 
   it('returns on a 100 kB hostile line', () => {
     expectReturnsOnHostileInput(databases);
+  });
+});
+
+describe('Prisma', () => {
+  it('reads the message below the client\'s class and invocation frame, and one signature for every model', () => {
+    const out = (model: string) => [
+      ' FAIL  test/carts.test.ts > carts > stores a cart',
+      'PrismaClientKnownRequestError: ',
+      `Invalid \`prisma.${model.toLowerCase()}.create()\` invocation in`,
+      '/home/ci/relay/src/routes/carts.ts:71:32',
+      '',
+      `→ 71   return prisma.${model.toLowerCase()}.create(`,
+      `The table \`public.${model}\` does not exist in the current database.`,
+      ' ❯ $n.handleRequestError node_modules/@prisma/client/runtime/library.js:121:7749',
+    ];
+    expect(recognisedError(out('Cart'))).toEqual({ line: 'The table `public.Cart` does not exist in the current database.', tool: 'prisma' });
+    expect(failureSignature(recognisedError(out('Cart'))!.line)).toBe(failureSignature(recognisedError(out('Invoice'))!.line));
   });
 });

@@ -28,7 +28,11 @@ export function grade(world: ProjectWorld, control: ArmResult, learning: ArmResu
   const oneOffIds = def.oneOffs.map((k) => k.id);
   const oneOffItems = learning.items.filter((i) => i.kinds.some((k) => oneOffIds.includes(k)));
   const oneOffSurfaced = surfaced.filter((s) => s.kinds.some((k) => oneOffIds.includes(k)));
-  const afterChange = (s: SpecResult) => world.specs.findIndex((w) => w.id === s.spec) > def.upgrade.before;
+  // The old fix can be known stale only once it failed a plan whose brief carried it: counted from the spec after that one (or after the change, if it never failed one).
+  const indexOf = (s: SpecResult) => world.specs.findIndex((w) => w.id === s.spec);
+  const firstFutile = learning.specs.find((s) => indexOf(s) >= def.upgrade.before && s.plans.some((p) => p.log.some((l) => l.includes('futile-from-brief'))));
+  const learnedAt = Math.max(def.upgrade.before, firstFutile === undefined ? def.upgrade.before : indexOf(firstFutile));
+  const afterChange = (s: SpecResult) => indexOf(s) > learnedAt;
   const staleSurfaced = plansOf(learning, afterChange).flatMap((p) => p.surfaced.filter((s) => s.stale).map((s) => `${p.id} ${s.path}`));
   const wordingOf = (spec: string, plan: string) => world.specs.find((w) => w.id === spec)!.plans.find((p) => p.id === plan)!.wording;
   /** The later half's first-attempt failures on repeats of each wording of a kind, in an arm. */
@@ -57,7 +61,7 @@ export function grade(world: ProjectWorld, control: ArmResult, learning: ArmResu
       obvious: learning.final.filter((i) => i.kinds.includes(k.id) && i.obvious && !i.fixes.includes(k.id)).map((i) => i.path),
     };
   });
-  return { lateControl: lateRepeats(control), lateLearning: lateRepeats(learning), surfaced, offTarget, mixing, oneOffItems, oneOffSurfaced, staleSurfaced, kinds };
+  return { lateControl: lateRepeats(control), lateLearning: lateRepeats(learning), surfaced, offTarget, mixing, oneOffItems, oneOffSurfaced, staleSurfaced, staleLearnedIn: world.specs[learnedAt]!.id, kinds };
 }
 
 export type Grade = ReturnType<typeof grade>;
@@ -130,12 +134,12 @@ export function targets(world: ProjectWorld, g: Grade, items: number): Target[] 
       detail: `${g.oneOffItems.length} items${g.oneOffItems.length ? ` (${g.oneOffItems.map((i) => i.path).join(', ')})` : ''}, surfaced ${g.oneOffSurfaced.length} times`,
     },
     {
-      name: `${name}: after the change (${world.specs[def.upgrade.before]!.id}), the stale fix is no longer surfaced`,
+      name: `${name}: after the change (${world.specs[def.upgrade.before]!.id}), once the old fix failed a plan, it is no longer surfaced`,
       met: g.staleSurfaced.length === 0,
-      detail: `surfaced ${g.staleSurfaced.length} times in ${world.specs
-        .slice(def.upgrade.before + 1)
+      detail: `first failed a plan in ${g.staleLearnedIn}; surfaced ${g.staleSurfaced.length} times in ${world.specs
+        .slice(world.specs.findIndex((s) => s.id === g.staleLearnedIn) + 1)
         .map((s) => s.id)
-        .join(', ')}${g.staleSurfaced.length ? `: ${[...new Set(g.staleSurfaced.map((s) => s.split(' ')[1]))].join(', ')}` : ''}`,
+        .join(', ') || 'no later spec'}${g.staleSurfaced.length ? `: ${[...new Set(g.staleSurfaced.map((s) => s.split(' ')[1]))].join(', ')}` : ''}`,
     },
   ];
 }

@@ -423,7 +423,7 @@ function useSignals(r: AttemptRecord): SignalDraft[] {
       happened: `${capitalise(where(r))} passed with ${entries.length} piece${entries.length === 1 ? '' : 's'} of knowledge in its brief: ${entries.map((e) => `${e.kind} \`${e.path}\``).join(', ')}.`,
       context: entries.map((e) => `- ${e.kind} \`${e.path}\` (${e.title}): ${e.why}`).join('\n'),
       cause: 'Surfacing chose these for the plan; the plan passed with them in the brief.',
-    }, { entries: entries.map((e) => e.path) }),
+    }, { entries: entries.map((e) => e.path), ...(entries.some((e) => e.signatures?.length) ? { briefedFor: [...new Set(entries.flatMap((e) => e.signatures ?? []))] } : {}) }),
   ];
 }
 

@@ -140,6 +140,8 @@ export const MIN_SEEN = 2;
 export const MIN_OTHERS = 3;
 /** Conditions a piece of knowledge keeps at most: the strongest, covering the plans that met it. */
 export const MAX_CONDITIONS = 5;
+/** How much surer a pair must be than one of its features alone to be kept instead of it. */
+const PAIR_MARGIN = 0.15;
 /** Features tried in pairs: the most common among the plans that met it. */
 const PAIR_CANDIDATES = 12;
 
@@ -176,6 +178,9 @@ export function learnConditions(met: readonly PlanProfile[], others: readonly Pl
   for (const f of common) consider([f]);
   const top = [...common].sort((a, b) => support.get(b)! - support.get(a)! || (a < b ? -1 : 1)).slice(0, PAIR_CANDIDATES);
   for (let i = 0; i < top.length; i++) for (let j = i + 1; j < top.length; j++) consider([top[i]!, top[j]!].sort());
+  // A pair whose one feature alone makes the failure nearly as likely says little more than that feature: the simpler rule reaches the plans the pair's incidental half would miss.
+  const alone = new Map(candidates.filter((c) => c.keys.length === 1).map((c) => [c.keys[0]!, c.chance]));
+  candidates.splice(0, candidates.length, ...candidates.filter((c) => c.keys.length === 1 || !c.keys.some((k) => (alone.get(k) ?? -1) >= c.chance - PAIR_MARGIN)));
   // Strongest first: surest, then seen in more plans, then fewer features, then by name.
   candidates.sort((a, b) => b.chance - a.chance || b.seen - a.seen || a.keys.length - b.keys.length || (a.keys.join() < b.keys.join() ? -1 : 1));
   const chosen: typeof candidates = [];

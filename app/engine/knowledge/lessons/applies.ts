@@ -19,6 +19,8 @@ export interface PlaceEvidence {
   profiles: Map<string, PlanProfile>;
   /** The knowledge paths each plan's brief carried, by place. */
   briefed: Map<string, Set<string>>;
+  /** The errors the items in each plan's brief were about, by place. */
+  briefedFor: Map<string, Set<string>>;
 }
 
 function strings(value: unknown): string[] {
@@ -30,12 +32,14 @@ export function placeEvidence(signals: readonly SignalRecord[]): PlaceEvidence {
   const own = new Map<string, PlanProfile>();
   const listed = new Map<string, PlanProfile>();
   const briefed = new Map<string, Set<string>>();
-  const brief = (place: string, paths: readonly string[]) => {
-    if (paths.length === 0) return;
-    let set = briefed.get(place);
-    if (!set) briefed.set(place, (set = new Set()));
-    for (const p of paths) set.add(p);
+  const briefedFor = new Map<string, Set<string>>();
+  const add = (map: Map<string, Set<string>>, place: string, values: readonly string[]) => {
+    if (values.length === 0) return;
+    let set = map.get(place);
+    if (!set) map.set(place, (set = new Set()));
+    for (const v of values) set.add(v);
   };
+  const brief = (place: string, paths: readonly string[]) => add(briefed, place, paths);
   for (const r of signals) {
     const s = r.signal;
     const m = (s.metadata ?? {}) as Record<string, unknown>;
@@ -55,10 +59,11 @@ export function placeEvidence(signals: readonly SignalRecord[]): PlaceEvidence {
     if (p && !own.has(place)) own.set(place, p);
     brief(place, strings(m.briefed));
     if (s.type === 'use') brief(place, strings(m.entries));
+    add(briefedFor, place, strings(m.briefedFor));
   }
   const profiles = new Map(listed);
   for (const [place, p] of own) profiles.set(place, p);
-  return { profiles, briefed };
+  return { profiles, briefed, briefedFor };
 }
 
 /**
@@ -67,9 +72,12 @@ export function placeEvidence(signals: readonly SignalRecord[]): PlaceEvidence {
  * carried the knowledge itself (`paths`): one that passed with the fix in its brief may have
  * met the cause and been spared by the fix, so it is no evidence that the cause was absent.
  */
-export function appliesWhen(evidence: PlaceEvidence, met: readonly string[], paths: readonly string[] = []): Learned & { known: number } {
+export function appliesWhen(evidence: PlaceEvidence, met: readonly string[], paths: readonly string[] = [], signatures: readonly string[] = []): Learned & { known: number } {
   const mine = new Set(met);
-  const spared = (place: string) => paths.some((p) => evidence.briefed.get(place)?.has(p) || [...(evidence.briefed.get(place) ?? [])].some((b) => p.endsWith(`/${b}`) || b.endsWith(`/${p}`)));
+  // Spared by this knowledge, or by another item about the same error (a skill standing for the lesson).
+  const spared = (place: string) =>
+    paths.some((p) => evidence.briefed.get(place)?.has(p) || [...(evidence.briefed.get(place) ?? [])].some((b) => p.endsWith(`/${b}`) || b.endsWith(`/${p}`))) ||
+    signatures.some((sig) => evidence.briefedFor.get(place)?.has(sig));
   const positives = met.flatMap((place) => {
     const p = evidence.profiles.get(place);
     return p ? [p] : [];

@@ -1,6 +1,6 @@
 import { appliesWhen, placeEvidence, placeKey } from './applies.js';
 import { cluster } from './cluster.js';
-import { fixEvidence, hasFix, sameFix, type FixEvidence } from './same-fix.js';
+import { fixEvidence, hasFix, sameFix, statedFix, type FixEvidence } from './same-fix.js';
 import { signalKey, type LessonRecord } from './lesson-record.js';
 import { byTime, patternOf, type Pattern, type PatternMember } from './pattern.js';
 import type { SignalType } from '../documents/schema.js';
@@ -322,8 +322,8 @@ export function reflect(input: ReflectInput): Reflection {
     ).map((g) => ({ members: g.map((j) => unsigned[j]!), signatures: [] })),
   ];
   const lessonSignatures = input.lessons.map((l) => new Set(l.lesson.signatures ?? []));
-  // What each accepted lesson's repairs record as the fix: a failure in other words that the same fix put right is the lesson's too.
-  const lessonFixes = input.lessons.map((l) => fixEvidence(citedRecords(l, byKey)));
+  // What each accepted lesson recommends: a failure in other words that the same fix put right is the lesson's too, and a repair after its fix failed that records another makes it stale.
+  const lessonFixes = input.lessons.map((l) => statedFix(l.text.recommendation));
   const evidence = placeEvidence(input.signals);
 
   const patterns: NewPattern[] = [];
@@ -364,7 +364,7 @@ export function reflect(input: ReflectInput): Reflection {
         continue;
       }
       const met = [...new Set([...pattern.places, ...citedRecords(lesson, byKey, Infinity).map(placeOfRecord)])];
-      const learned = appliesWhen(evidence, met, [lesson.file]);
+      const learned = appliesWhen(evidence, met, [lesson.file], [...new Set([...(lesson.lesson.signatures ?? []), ...signatures])]);
       pattern.conditions = learned.conditions;
       pattern.uncovered = learned.uncovered;
       pattern.known = learned.known;
@@ -374,7 +374,7 @@ export function reflect(input: ReflectInput): Reflection {
       links.push(link);
       continue;
     }
-    const learned = appliesWhen(evidence, pattern.places);
+    const learned = appliesWhen(evidence, pattern.places, [], signatures);
     pattern.conditions = learned.conditions;
     pattern.uncovered = learned.uncovered;
     pattern.known = learned.known;

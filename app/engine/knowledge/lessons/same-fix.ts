@@ -119,3 +119,10 @@ export function sameFix(a: FixEvidence, b: FixEvidence): string | undefined {
 export function hasFix(f: FixEvidence): boolean {
   return f.texts.size > 0 || f.lines.size > 0;
 }
+
+/** A fix as one statement says it (a lesson's Recommendation): what it recommends now, not every fix its evidence ever recorded. */
+export function statedFix(text: string): FixEvidence {
+  const first = (text.split(/\n\s*\n/)[0] ?? '').replace(/\s+/g, ' ').trim();
+  const w = words(first);
+  return w === '' ? { texts: new Set(), lines: new Set(), statements: [] } : { texts: new Set([w]), lines: new Set(), statements: [{ names: codeNames(first), words: contentWords(first) }] };
+}

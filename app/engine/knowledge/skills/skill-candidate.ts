@@ -245,7 +245,7 @@ export function skillCandidates(input: CandidateInput): SkillCandidate[] {
   for (const c of pooled) {
     if (c.source !== 'repair' || c.signature === undefined) continue;
     const met = [...new Set(c.evidence.map((e) => byFile.get(e)).filter((r): r is SignalRecord => r?.signal.plan !== undefined).map((r) => placeKey(r.signal.project, r.signal.spec, r.signal.plan!)))];
-    const learned = appliesWhen(evidence, met);
+    const learned = appliesWhen(evidence, met, [], [c.signature]);
     if (learned.conditions.length > 0) c.conditions = learned.conditions;
   }
   const byKey = new Map(input.signals.map((s) => [signalKey(s.file), s]));

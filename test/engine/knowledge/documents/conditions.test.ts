@@ -45,6 +45,13 @@ describe('learning when a failure applies', () => {
     expect(conditions.map(formatCondition)).toEqual([`imports "${pgx}" and says "migrat" (3 of 3 plans that met it; 0 of 5 others)`]);
   });
 
+  it('takes a feature alone over a pair that is hardly surer: the pair\'s other half is incidental', () => {
+    const pay = 'src/lib/payments';
+    const met3 = [plan([], [pay], ['rout', 'cart']), plan([], [pay], ['rout', 'label']), plan([], [pay], ['rout', 'fee']), plan([], [pay], ['rout'])];
+    const others3 = [plan([], [pay], ['job']), plan([], [], ['rout']), plan([], [], ['rout']), plan([], [], ['health'])];
+    expect(learnConditions(met3, others3).conditions.map(formatCondition)).toEqual([`imports "${pay}" (4 of 4 plans that met it; 1 of 4 others)`]);
+  });
+
   it('learns nothing without others to compare with: any word the plans share would pass', () => {
     expect(learnConditions(met, others.slice(0, 2)).conditions).toEqual([]);
     expect(learnConditions(met, []).uncovered).toBe(4);

@@ -12,22 +12,23 @@ import { geneBalance } from './gene-balance.js';
 
 /**
  * Surfacing: which of the store's accepted lessons, skills and genes apply to a plan, best
- * first, within what the brief can spare (docs/design.md, Knowledge). Four things say an
- * entry applies, and each is kept apart so that the reason can be told:
+ * first, within what the brief can spare (docs/knowledge.md, Surfacing). An entry reaches a
+ * plan only with evidence that the plan meets its cause, and each reason is kept apart so that
+ * it can be told:
  *
- * - its tags are among the plan's words (title, body, truths, requirements, files, checks);
- * - a file it names is one the plan writes or reads (files_modified, files_read);
- * - the plan has the words that say when it applies (a lesson's "When this applies", a
- *   skill's description and "Trigger conditions", a gene's "When it applies" and scenarios);
- * - the plan and the entry say the same things (tf-idf cosine over the whole store);
  * - the plan's earlier attempt failed with an error the entry is about (its failure signature,
- *   on a retried or resumed plan): the strongest sign there is, and enough alone.
+ *   on a retried or resumed plan): the strongest sign there is, and enough alone;
+ * - the plan meets one of the entry's conditions (documents/conditions.ts: the commands its
+ *   checks run, the modules it reads and imports, the words it says) that makes the failure at
+ *   least as likely as not; an entry with conditions applies before a first attempt by these
+ *   alone;
+ * - for an entry without conditions, its own words meet the plan's: half its tags, or both a
+ *   close text (tf-idf cosine over the whole store) and many of its trigger words.
  *
- * A partial tag match counts for little (a lesson tagged sqlite and tests is not about every
- * plan with tests). An entry needs a file, half its tags, or both a close text and many of its
- * trigger words; and one scoring below MIN_SCORE or far below the best is not surfaced: a
- * brief holds what applies, not what is merely near. A lesson's confidence and a gene's record
- * weigh its score.
+ * A file the entry names adds to its score but never makes it apply: a folder says nothing of a
+ * cause. One scoring below MIN_SCORE or far below the best is not surfaced; a lesson's
+ * confidence and a gene's record weigh its score. The brief holds each item once (an error, a
+ * fix) and whole: an entry that does not fit gives way to a shorter one.
  */
 
 export interface SurfaceOptions {

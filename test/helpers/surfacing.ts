@@ -57,3 +57,19 @@ export function lessonText(o: { category?: string; tags: string[]; lesson: strin
     '',
   ].join('\n');
 }
+
+/** A worker plan that writes a signed greeting, and the lesson that tells it to sign: the worker's surfacing and holdout tests share them. */
+export const GREETING_PLAN = {
+  id: '01-01',
+  title: 'Greeting',
+  checks: ['{ id: greeting, type: file_exists, path: out/greeting.txt }'],
+  blocks: ['Write a greeting for new users into out/greeting.txt and sign it.'],
+};
+
+export const GREETING_LESSON = lessonText({
+  category: 'workflow',
+  tags: ['greeting'],
+  lesson: 'Greetings that are not signed get rejected in review.',
+  when: 'A plan writes a greeting, such as `out/greeting.txt`.',
+  recommendation: 'End every greeting with the line "-- harness".',
+});

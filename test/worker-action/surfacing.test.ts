@@ -7,22 +7,10 @@ import type { WorkerDeps } from '../../app/worker-action/worker-run.js';
 import { issueJson, OWNER, REPO, testForge, testLog, workerRequests } from '../helpers/worker-github.js';
 import { isolateGit, workerRepo } from '../helpers/worker-repo.js';
 import { SPEC, specRepo, type WorkerPlan } from '../helpers/worker-spec.js';
-import { lessonText } from '../helpers/surfacing.js';
+import { GREETING_LESSON, GREETING_PLAN, lessonText } from '../helpers/surfacing.js';
 
-const GREETING: WorkerPlan = {
-  id: '01-01',
-  title: 'Greeting',
-  checks: ['{ id: greeting, type: file_exists, path: out/greeting.txt }'],
-  blocks: ['Write a greeting for new users into out/greeting.txt and sign it.'],
-};
-
-const LESSON = lessonText({
-  category: 'workflow',
-  tags: ['greeting'],
-  lesson: 'Greetings that are not signed get rejected in review.',
-  when: 'A plan writes a greeting, such as `out/greeting.txt`.',
-  recommendation: 'End every greeting with the line "-- harness".',
-});
+const GREETING: WorkerPlan = GREETING_PLAN;
+const LESSON = GREETING_LESSON;
 
 /** A command agent that keeps its brief and writes the greeting; the config makes it the agent. */
 const CONFIG = 'agents:\n  command:\n    command: mkdir -p out && cat > "$BRIEF" && printf "hello\\n-- harness\\n" > out/greeting.txt\n';

@@ -1,4 +1,5 @@
 import type { Plan } from '../../core/spec/model.js';
+import { dirnameOf, normalizePath } from '../../core/verify/module-paths.js';
 import { words } from './words.js';
 
 /**
@@ -164,17 +165,10 @@ function withParents(module: string, separator: '/' | '.' | '::'): string[] {
   return out;
 }
 
+/** A relative import (`./db/pool.js`) as the project path it reaches (`src/store/db/pool`), or undefined when it climbs out. */
 function relativeTo(file: string, spec: string): string | undefined {
-  const dir = file.includes('/') ? file.slice(0, file.lastIndexOf('/')).split('/') : [];
-  for (const part of spec.split('/')) {
-    if (part === '.' || part === '') continue;
-    if (part === '..') {
-      if (dir.length === 0) return undefined;
-      dir.pop();
-    } else dir.push(part);
-  }
-  const path = dir.join('/').replace(/\.(?:[cm]?[jt]sx?|py|rb)$/, '');
-  return path === '' ? undefined : path;
+  const path = normalizePath(`${dirnameOf(file)}/${spec}`)?.replace(/\.(?:[cm]?[jt]sx?|py|rb)$/, '');
+  return path === undefined || path === '' ? undefined : path;
 }
 
 const GO_SINGLE = /^\s*import\s+(?:[\w.]+\s+)?"([^"\s]+)"/gm;

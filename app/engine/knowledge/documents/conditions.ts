@@ -140,6 +140,8 @@ export const MIN_SEEN = 2;
 export const MIN_OTHERS = 3;
 /** Conditions a piece of knowledge keeps at most: the strongest, covering the plans that met it. */
 export const MAX_CONDITIONS = 5;
+/** A condition this sure is kept even where the others already cover the plans that met the failure: two of two, none elsewhere. */
+export const STRONG_CHANCE = 0.65;
 /** How much surer a pair must be than one of its features alone to be kept instead of it. */
 const PAIR_MARGIN = 0.15;
 /** Features tried in pairs: the most common among the plans that met it. */
@@ -181,18 +183,19 @@ export function learnConditions(met: readonly PlanProfile[], others: readonly Pl
   // A pair whose one feature alone makes the failure nearly as likely says little more than that feature: the simpler rule reaches the plans the pair's incidental half would miss.
   const alone = new Map(candidates.filter((c) => c.keys.length === 1).map((c) => [c.keys[0]!, c.chance]));
   candidates.splice(0, candidates.length, ...candidates.filter((c) => c.keys.length === 1 || !c.keys.some((k) => (alone.get(k) ?? -1) >= c.chance - PAIR_MARGIN)));
-  // Strongest first: surest, then seen in more plans, then fewer features, then by name.
-  candidates.sort((a, b) => b.chance - a.chance || b.seen - a.seen || a.keys.length - b.keys.length || (a.keys.join() < b.keys.join() ? -1 : 1));
+  // Strongest first: surest, then seen in more plans, then fewer features, then what a plan shows most reliably (the commands its
+  // checks run and the modules it uses, before the words it happens to be written in), then by name.
+  const rank = (keys: readonly string[]) => Math.max(...keys.map((k) => (k.startsWith('runs:') ? 0 : k.startsWith('imports:') ? 1 : 2)));
+  candidates.sort((a, b) => b.chance - a.chance || b.seen - a.seen || a.keys.length - b.keys.length || rank(a.keys) - rank(b.keys) || (a.keys.join() < b.keys.join() ? -1 : 1));
+  // A condition is kept when it covers plans that met the failure the ones before it did not, or when it is sure on its own
+  // (STRONG_CHANCE): a later plan may show the cause in any of these ways. A pair whose one feature is already kept alone adds nothing.
   const chosen: typeof candidates = [];
   const covered = new Set<number>();
   for (const c of candidates) {
     if (chosen.length >= MAX_CONDITIONS) break;
-    // A pair whose one feature alone is already chosen adds nothing a reader needs.
     if (c.keys.length > 1 && chosen.some((k) => k.keys.length === 1 && c.keys.includes(k.keys[0]!))) continue;
     const mine = pos.map((p, i) => (c.keys.every((k) => p.has(k)) ? i : -1)).filter((i) => i >= 0);
-    const adds = mine.some((i) => !covered.has(i));
-    const surer = chosen.length === 0 || c.chance > Math.max(...chosen.map((k) => k.chance));
-    if (!adds && !surer) continue;
+    if (!mine.some((i) => !covered.has(i)) && c.chance < STRONG_CHANCE) continue;
     chosen.push(c);
     for (const i of mine) covered.add(i);
   }

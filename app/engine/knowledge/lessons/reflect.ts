@@ -1,6 +1,6 @@
 import { appliesWhen, placeEvidence, placeKey } from './applies.js';
 import { cluster } from './cluster.js';
-import { fixEvidence, hasFix, sameFix, statedFix, type FixEvidence } from './same-fix.js';
+import { fixChanged, fixEvidence, hasFix, sameFix, statedFix, type FixEvidence } from './same-fix.js';
 import { signalKey, type LessonRecord } from './lesson-record.js';
 import { byTime, patternOf, type Pattern, type PatternMember } from './pattern.js';
 import type { SignalType } from '../documents/schema.js';
@@ -251,7 +251,7 @@ function supersedes(lesson: LessonRecord, pattern: Pattern, old: FixEvidence | u
   const repairs = pattern.signals.filter((s) => s.signal.type === 'repair' && byTime(first, s) < 0);
   const fresh = fixEvidence(repairs);
   if (!hasFix(fresh)) return undefined;
-  if (old !== undefined && hasFix(old) && sameFix(old, fresh) !== undefined) return undefined;
+  if (old !== undefined && hasFix(old) && !fixChanged(old, fresh)) return undefined;
   return { failed, repairs };
 }
 

@@ -88,6 +88,8 @@ const SHARED_NAMES = 2;
 const NAME_OVERLAP = 0.5;
 /** With one name in common, the share of their content words two statements must have in common too. */
 const WORD_OVERLAP = 0.35;
+/** With no code named on either side, the share of their content words that makes them one fix. */
+const PLAIN_OVERLAP = 0.6;
 
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   const shared = [...a].filter((x) => b.has(x)).length;
@@ -110,6 +112,8 @@ export function sameFix(a: FixEvidence, b: FixEvidence): string | undefined {
       if (shared.length >= SHARED_NAMES && shared.length / union >= NAME_OVERLAP) return `the same fix in other words (both name ${shared.slice(0, 3).map((n) => `\`${n}\``).join(', ')})`;
       // One name in common, and much of what they say around it: `tmp_path` in two sentences that both speak of workers sharing a directory.
       if (shared.length >= 1 && jaccard(x.words, y.words) >= WORD_OVERLAP) return `the same fix in other words (both name \`${shared[0]}\` and say much the same around it)`;
+      // Neither names any code: the same words, nearly all of them.
+      if (x.names.size === 0 && y.names.size === 0 && jaccard(x.words, y.words) >= PLAIN_OVERLAP) return 'the same fix in nearly the same words';
     }
   }
   return undefined;
@@ -125,4 +129,16 @@ export function statedFix(text: string): FixEvidence {
   const first = (text.split(/\n\s*\n/)[0] ?? '').replace(/\s+/g, ' ').trim();
   const w = words(first);
   return w === '' ? { texts: new Set(), lines: new Set(), statements: [] } : { texts: new Set([w]), lines: new Set(), statements: [{ names: codeNames(first), words: contentWords(first) }] };
+}
+
+/**
+ * Whether a repair made after a fix failed records another fix: it names code the fix did not
+ * (`@mock_aws` where the lesson said `@mock_s3`; mentioning the old name as gone does not make it
+ * the same), or, where neither names code, it is not the same fix in words.
+ */
+export function fixChanged(old: FixEvidence, fresh: FixEvidence): boolean {
+  const known = new Set(old.statements.flatMap((x) => [...x.names]));
+  const named = fresh.statements.filter((x) => x.names.size > 0);
+  if (known.size > 0 && named.length > 0) return named.some((x) => [...x.names].some((n) => !known.has(n)));
+  return sameFix(old, fresh) === undefined;
 }

@@ -116,7 +116,8 @@ describe('one cause in two wordings, another cause in the same folders', () => {
     const features = (p: typeof db) => p.conditions!.flatMap((c) => c.features.map((f) => `${f.kind} ${f.value}`));
     expect(features(db)).toContain('imports github.com/jackc/pgx');
     expect(features(race)).toEqual(['runs go test -race']);
-    for (const f of [...features(db), ...features(race)]) expect(f).not.toMatch(/orders|users|billing|internal/);
+    // The module the plans read (internal/db/pool) is what they use; the folders they write in are no evidence.
+    for (const f of [...features(db), ...features(race)]) expect(f).not.toMatch(/orders|users|billing/);
   });
 
   it('drafts a lesson that names both wordings, one fix, and surfaces it to a new plan that reads the pool in a folder it was never met in', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SignalRecord } from '../../../../app/engine/knowledge/signals/signal-record.js';
-import { codeNames, fixEvidence, sameFix } from '../../../../app/engine/knowledge/lessons/same-fix.js';
+import { codeNames, fixChanged, fixEvidence, sameFix, statedFix } from '../../../../app/engine/knowledge/lessons/same-fix.js';
 
 /** When two failures were put right by the same fix: what tells one cause in two wordings, and a fix that changed. */
 
@@ -34,5 +34,15 @@ describe('the same fix', () => {
 
   it('reads the names of code a sentence gives', () => {
     expect([...codeNames('Call testdb.Migrate(t) from TestMain, with -p 1 and TZ=UTC; see `go test -race`')].sort()).toEqual(['-p 1', 'go test -race', 'testdb.migrate', 'testmain', 'tz=utc'].sort());
+  });
+});
+
+describe('a fix that changed', () => {
+  it('is one that names code the old fix did not, even when it names the old one as gone', () => {
+    const old = statedFix("Use moto's @mock_s3 (and create the archive bucket in the test) so no credentials are needed.\n\nThat is what the agent said.");
+    expect(fixChanged(old, fix(['moto 5 removed mock_s3: decorate the tests with @mock_aws (from moto import mock_aws) and create the bucket first']))).toBe(true);
+    expect(fixChanged(old, fix(['Wrap the test in @mock_s3 and create the bucket before it runs']))).toBe(false);
+    expect(fixChanged(statedFix('Run the migrations before the tests.'), fix(['Run the migrations before the tests run']))).toBe(false);
+    expect(fixChanged(statedFix('Run the migrations before the tests.'), fix(['Give each test file its own database']))).toBe(true);
   });
 });

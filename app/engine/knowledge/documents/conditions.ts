@@ -178,8 +178,12 @@ export function learnConditions(met: readonly PlanProfile[], others: readonly Pl
     if (chance >= MIN_CHANCE) candidates.push({ keys, seen, others: o, chance });
   };
   for (const f of common) consider([f]);
-  const top = [...common].sort((a, b) => support.get(b)! - support.get(a)! || (a < b ? -1 : 1)).slice(0, PAIR_CANDIDATES);
-  for (let i = 0; i < top.length; i++) for (let j = i + 1; j < top.length; j++) consider([top[i]!, top[j]!].sort());
+  // Pairs: among so many words, two plans share some incidental one by chance, and a command or a module with it looks sure on
+  // a few plans. A word joins a pair only when most of the plans that met the failure say it; two words never pair.
+  const usual = Math.max(MIN_SEEN, Math.ceil((2 * pos.length) / 3));
+  const pairable = common.filter((f) => !f.startsWith('says:') || support.get(f)! >= usual);
+  const top = [...pairable].sort((a, b) => support.get(b)! - support.get(a)! || (a < b ? -1 : 1)).slice(0, PAIR_CANDIDATES);
+  for (let i = 0; i < top.length; i++) for (let j = i + 1; j < top.length; j++) if (!(top[i]!.startsWith('says:') && top[j]!.startsWith('says:'))) consider([top[i]!, top[j]!].sort());
   // A pair whose one feature alone makes the failure nearly as likely says little more than that feature: the simpler rule reaches the plans the pair's incidental half would miss.
   const alone = new Map(candidates.filter((c) => c.keys.length === 1).map((c) => [c.keys[0]!, c.chance]));
   candidates.splice(0, candidates.length, ...candidates.filter((c) => c.keys.length === 1 || !c.keys.some((k) => (alone.get(k) ?? -1) >= c.chance - PAIR_MARGIN)));
@@ -195,7 +199,8 @@ export function learnConditions(met: readonly PlanProfile[], others: readonly Pl
     if (chosen.length >= MAX_CONDITIONS) break;
     if (c.keys.length > 1 && chosen.some((k) => k.keys.length === 1 && c.keys.includes(k.keys[0]!))) continue;
     const mine = pos.map((p, i) => (c.keys.every((k) => p.has(k)) ? i : -1)).filter((i) => i >= 0);
-    if (!mine.some((i) => !covered.has(i)) && c.chance < STRONG_CHANCE) continue;
+    // Beside what is covered already, only a single feature sure on its own: a redundant pair or word would be chance's pick.
+    if (!mine.some((i) => !covered.has(i)) && (c.chance < STRONG_CHANCE || c.keys.length > 1)) continue;
     chosen.push(c);
     for (const i of mine) covered.add(i);
   }

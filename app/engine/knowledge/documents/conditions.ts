@@ -187,25 +187,37 @@ export function learnConditions(met: readonly PlanProfile[], others: readonly Pl
   // A pair whose one feature alone makes the failure nearly as likely says little more than that feature: the simpler rule reaches the plans the pair's incidental half would miss.
   const alone = new Map(candidates.filter((c) => c.keys.length === 1).map((c) => [c.keys[0]!, c.chance]));
   candidates.splice(0, candidates.length, ...candidates.filter((c) => c.keys.length === 1 || !c.keys.some((k) => (alone.get(k) ?? -1) >= c.chance - PAIR_MARGIN)));
-  // Strongest first: surest, then seen in more plans, then fewer features, then what a plan shows most reliably (the commands its
-  // checks run and the modules it uses, before the words it happens to be written in), then by name.
+  // Strongest first: surest (to a tenth), then seen in more plans, then fewer features, then what a plan shows most reliably (the
+  // commands its checks run and the modules it uses, before the words it happens to be written in), then by name.
   const rank = (keys: readonly string[]) => Math.max(...keys.map((k) => (k.startsWith('runs:') ? 0 : k.startsWith('imports:') ? 1 : 2)));
-  candidates.sort((a, b) => b.chance - a.chance || b.seen - a.seen || a.keys.length - b.keys.length || rank(a.keys) - rank(b.keys) || (a.keys.join() < b.keys.join() ? -1 : 1));
-  // A condition is kept when it covers plans that met the failure the ones before it did not, or when it is sure on its own
-  // (STRONG_CHANCE): a later plan may show the cause in any of these ways. A pair whose one feature is already kept alone adds nothing.
-  const chosen: typeof candidates = [];
+  // Chances within a tenth are alike on so few plans: there, the one seen in more plans goes first.
+  const band = (chance: number) => Math.floor(chance * 10 + 1e-9);
+  candidates.sort((a, b) => band(b.chance) - band(a.chance) || b.seen - a.seen || b.chance - a.chance || a.keys.length - b.keys.length || rank(a.keys) - rank(b.keys) || (a.keys.join() < b.keys.join() ? -1 : 1));
+  // First the conditions that cover plans that met the failure the ones before them did not; then, while there is room, a
+  // command or a module sure on its own (STRONG_CHANCE) that covers another set of them: a later plan may show the cause in
+  // any of these ways. A redundant pair or word would be chance's pick, and a feature met by the very plans another is (a
+  // module and the packages it imports) says nothing new. A pair whose one feature is already kept alone adds nothing.
+  const chosen: { c: (typeof candidates)[number]; mine: number[] }[] = [];
   const covered = new Set<number>();
+  const mineOf = (c: (typeof candidates)[number]) => pos.map((p, i) => (c.keys.every((k) => p.has(k)) ? i : -1)).filter((i) => i >= 0);
+  const redundantPair = (c: (typeof candidates)[number]) => c.keys.length > 1 && chosen.some((k) => k.c.keys.length === 1 && c.keys.includes(k.c.keys[0]!));
   for (const c of candidates) {
     if (chosen.length >= MAX_CONDITIONS) break;
-    if (c.keys.length > 1 && chosen.some((k) => k.keys.length === 1 && c.keys.includes(k.keys[0]!))) continue;
-    const mine = pos.map((p, i) => (c.keys.every((k) => p.has(k)) ? i : -1)).filter((i) => i >= 0);
-    // Beside what is covered already, only a single feature sure on its own: a redundant pair or word would be chance's pick.
-    if (!mine.some((i) => !covered.has(i)) && (c.chance < STRONG_CHANCE || c.keys.length > 1)) continue;
-    chosen.push(c);
+    const mine = mineOf(c);
+    if (redundantPair(c) || !mine.some((i) => !covered.has(i))) continue;
+    chosen.push({ c, mine });
     for (const i of mine) covered.add(i);
   }
+  for (const c of candidates) {
+    if (chosen.length >= MAX_CONDITIONS) break;
+    if (c.chance < STRONG_CHANCE || c.keys.length > 1 || c.keys[0]!.startsWith('says:') || chosen.some((k) => k.c === c)) continue;
+    const mine = mineOf(c);
+    if (chosen.some((k) => k.mine.length === mine.length && k.mine.every((i, n) => mine[n] === i))) continue;
+    chosen.push({ c, mine });
+  }
+  chosen.sort((a, b) => candidates.indexOf(a.c) - candidates.indexOf(b.c));
   return {
-    conditions: chosen.map((c) => ({ features: c.keys.map(featureOf), seen: c.seen, of: pos.length, others: c.others, among: neg.length })),
+    conditions: chosen.map(({ c }) => ({ features: c.keys.map(featureOf), seen: c.seen, of: pos.length, others: c.others, among: neg.length })),
     uncovered: pos.length - covered.size,
   };
 }

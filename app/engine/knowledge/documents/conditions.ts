@@ -134,12 +134,27 @@ export function featureOf(key: string): Feature {
  * an attempt. Counting the unseen plan (chanceOf) keeps two plans of two from passing for a rule.
  */
 export const MIN_CHANCE = 0.5;
+/**
+ * For a condition on what a plan runs and uses alone (its checks' commands, the modules it reads
+ * and imports), less: those a plan shows deliberately, where its words are whatever its author
+ * wrote that day, and a line of advice to a plan that meets the cause two times in five is worth
+ * its place.
+ */
+export const MIN_CHANCE_STRUCTURAL = 0.4;
+
+/** The chance a condition must make the failure to count: MIN_CHANCE, or MIN_CHANCE_STRUCTURAL for one on commands and modules alone. */
+export function thresholdOf(keysOrFeatures: readonly (string | Feature)[]): number {
+  const words = keysOrFeatures.some((k) => (typeof k === 'string' ? k.startsWith('says:') : k.kind === 'says'));
+  return words ? MIN_CHANCE : MIN_CHANCE_STRUCTURAL;
+}
 /** Plans that met the failure a condition must have been seen in: one plan's incidentals are no evidence. */
 export const MIN_SEEN = 2;
 /** Plans that did not meet the failure there must be to compare with before any condition is learnt. */
 export const MIN_OTHERS = 3;
 /** Conditions a piece of knowledge keeps at most: the strongest, covering the plans that met it. */
 export const MAX_CONDITIONS = 5;
+/** How much more common among the plans that met the failure than among the others a condition must be: `npm test` in every plan tells nothing. */
+export const MIN_LIFT = 2;
 /** A condition this sure is kept even where the others already cover the plans that met the failure: two of two, none elsewhere. */
 export const STRONG_CHANCE = 0.65;
 /** How much surer a pair must be than one of its features alone to be kept instead of it. */
@@ -175,7 +190,9 @@ export function learnConditions(met: readonly PlanProfile[], others: readonly Pl
     if (seen < MIN_SEEN) return;
     const o = count(keys, neg);
     const chance = seen / (seen + o + 1);
-    if (chance >= MIN_CHANCE) candidates.push({ keys, seen, others: o, chance });
+    // And it must tell them apart: at least MIN_LIFT times as common among the plans that met the failure as among the others.
+    const lift = neg.length === 0 || o === 0 ? Infinity : seen / pos.length / (o / neg.length);
+    if (chance >= thresholdOf(keys) && lift >= MIN_LIFT) candidates.push({ keys, seen, others: o, chance });
   };
   for (const f of common) consider([f]);
   // Pairs: among so many words, two plans share some incidental one by chance, and a command or a module with it looks sure on
@@ -222,13 +239,13 @@ export function learnConditions(met: readonly PlanProfile[], others: readonly Pl
   };
 }
 
-/** The condition of `conditions` a plan meets that makes the failure likeliest, if any meets MIN_CHANCE. */
+/** The condition of `conditions` a plan meets that makes the failure likeliest, if any is likely enough (thresholdOf). */
 export function bestMet(conditions: readonly Condition[], features: ReadonlySet<string>): { condition: Condition; chance: number } | undefined {
   let best: { condition: Condition; chance: number } | undefined;
   for (const c of conditions) {
     if (!meets(c, features)) continue;
     const chance = chanceOf(c);
-    if (chance >= MIN_CHANCE && (!best || chance > best.chance)) best = { condition: c, chance };
+    if (chance >= thresholdOf(c.features) && (!best || chance > best.chance)) best = { condition: c, chance };
   }
   return best;
 }

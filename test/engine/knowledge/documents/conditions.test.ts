@@ -52,6 +52,16 @@ describe('learning when a failure applies', () => {
     expect(learnConditions(met3, others3).conditions.map(formatCondition)).toEqual([`imports "${pay}" (4 of 4 plans that met it; 1 of 4 others)`]);
   });
 
+  it('takes no command every plan runs, however likely its counts look on a few plans', () => {
+    const met4 = [plan(['npm test'], [], ['store']), plan(['npm test'], [], ['tag']), plan(['npm test'], [], ['user'])];
+    const others4 = [plan(['npm test'], [], ['a']), plan(['npm test'], [], ['b']), plan(['npm test'], [], ['c'])];
+    expect(learnConditions(met4, others4).conditions).toEqual([]);
+    // A module the failures' plans read and two in five others do is a condition at two chances in five: a plan shows what it uses deliberately.
+    const pg = [plan([], ['pg'], ['x']), plan([], ['pg'], ['y']), plan([], ['pg'], ['z'])];
+    const rest = [plan([], ['pg'], ['a']), plan([], ['pg'], ['b']), ...Array.from({ length: 8 }, () => plan([], [], ['c']))];
+    expect(learnConditions(pg, rest).conditions.map(formatCondition)).toEqual(['imports "pg" (3 of 3 plans that met it; 2 of 10 others)']);
+  });
+
   it('learns nothing without others to compare with: any word the plans share would pass', () => {
     expect(learnConditions(met, others.slice(0, 2)).conditions).toEqual([]);
     expect(learnConditions(met, []).uncovered).toBe(4);

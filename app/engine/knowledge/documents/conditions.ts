@@ -210,7 +210,8 @@ export function learnConditions(met: readonly PlanProfile[], others: readonly Pl
   // Chances within a tenth are alike on so few plans: there, the one seen in more plans goes first.
   const band = (chance: number) => Math.floor(chance * 10 + 1e-9);
   candidates.sort((a, b) => band(b.chance) - band(a.chance) || b.seen - a.seen || b.chance - a.chance || a.keys.length - b.keys.length || rank(a.keys) - rank(b.keys) || (a.keys.join() < b.keys.join() ? -1 : 1));
-  // First the conditions that cover plans that met the failure the ones before them did not; then, while there is room, a
+  // First the conditions that cover plans that met the failure the ones before them did not (single features before pairs: a
+  // pair fits the plans seen more closely, and a later plan shows the one feature more often than the two); then, while there is room, a
   // command or a module sure on its own (STRONG_CHANCE) that covers another set of them: a later plan may show the cause in
   // any of these ways. A redundant pair or word would be chance's pick, and a feature met by the very plans another is (a
   // module and the packages it imports) says nothing new. A pair whose one feature is already kept alone adds nothing.
@@ -218,7 +219,8 @@ export function learnConditions(met: readonly PlanProfile[], others: readonly Pl
   const covered = new Set<number>();
   const mineOf = (c: (typeof candidates)[number]) => pos.map((p, i) => (c.keys.every((k) => p.has(k)) ? i : -1)).filter((i) => i >= 0);
   const redundantPair = (c: (typeof candidates)[number]) => c.keys.length > 1 && chosen.some((k) => k.c.keys.length === 1 && c.keys.includes(k.c.keys[0]!));
-  for (const c of candidates) {
+  // The simplest rule first: single features, then a pair only for plans no single feature covers.
+  for (const c of [...candidates.filter((k) => k.keys.length === 1), ...candidates.filter((k) => k.keys.length > 1)]) {
     if (chosen.length >= MAX_CONDITIONS) break;
     const mine = mineOf(c);
     if (redundantPair(c) || !mine.some((i) => !covered.has(i))) continue;

@@ -168,27 +168,45 @@ export interface Learned {
   uncovered: number;
 }
 
+/** How many of the plans that did not meet a failure have some features: what a condition is weighed against. */
+export interface OthersCount {
+  /** The plans compared with. */
+  readonly among: number;
+  /** Those of them with every one of these features. */
+  with(keys: readonly string[]): number;
+}
+
+/** The others as a list of feature sets, counted by going through them: for a few plans. */
+export function countIn(sets: readonly ReadonlySet<string>[]): OthersCount {
+  return { among: sets.length, with: (keys) => sets.filter((s) => keys.every((k) => s.has(k))).length };
+}
+
 /**
  * What the plans that met a failure (`met`) had in common that the others (`others`) had not:
  * single features and pairs of them, each kept when it was seen in at least MIN_SEEN plans
- * that met it and makes the failure at least MIN_CHANCE likely; the strongest first, each one
- * kept only when it adds plans the ones before it did not cover or is surer than they are.
+ * that met it, is MIN_LIFT times as common among them and makes the failure likely enough
+ * (thresholdOf); the strongest first, each kept when it covers plans the ones before it did
+ * not, or, a command or a module, is sure on its own (STRONG_CHANCE), at most MAX_CONDITIONS.
  * Deterministic: the same profiles give the same conditions.
  */
 export function learnConditions(met: readonly PlanProfile[], others: readonly PlanProfile[]): Learned {
+  return learnFrom(met.map(profileFeatures), countIn(others.map(profileFeatures)));
+}
+
+/** learnConditions on feature sets, the others counted as the caller can (an index over a large store). */
+export function learnFrom(pos: readonly ReadonlySet<string>[], others: OthersCount): Learned {
   // Without plans that did not meet it there is nothing to tell the ones that did apart from: any word they share would pass.
-  if (others.length < MIN_OTHERS) return { conditions: [], uncovered: met.length };
-  const pos = met.map(profileFeatures);
-  const neg = others.map(profileFeatures);
+  if (others.among < MIN_OTHERS) return { conditions: [], uncovered: pos.length };
+  const neg = { length: others.among };
   const support = new Map<string, number>();
   for (const p of pos) for (const f of p) support.set(f, (support.get(f) ?? 0) + 1);
   const common = [...support].filter(([, n]) => n >= Math.min(MIN_SEEN, pos.length)).map(([f]) => f);
-  const count = (keys: readonly string[], sets: readonly Set<string>[]) => sets.filter((s) => keys.every((k) => s.has(k))).length;
+  const count = (keys: readonly string[], sets: readonly ReadonlySet<string>[]) => sets.filter((s) => keys.every((k) => s.has(k))).length;
   const candidates: { keys: string[]; seen: number; others: number; chance: number }[] = [];
   const consider = (keys: string[]) => {
     const seen = count(keys, pos);
     if (seen < MIN_SEEN) return;
-    const o = count(keys, neg);
+    const o = others.with(keys);
     const chance = seen / (seen + o + 1);
     // And it must tell them apart: at least MIN_LIFT times as common among the plans that met the failure as among the others.
     const lift = neg.length === 0 || o === 0 ? Infinity : seen / pos.length / (o / neg.length);

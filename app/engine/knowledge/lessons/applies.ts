@@ -1,5 +1,5 @@
-import { learnConditions, type Learned } from '../documents/conditions.js';
-import { profileOf, type PlanProfile } from '../documents/plan-profile.js';
+import { learnFrom, type Learned } from '../documents/conditions.js';
+import { profileFeatures, profileOf, type PlanProfile } from '../documents/plan-profile.js';
 import type { SignalRecord } from '../signals/signal-record.js';
 
 /**
@@ -21,6 +21,9 @@ export interface PlaceEvidence {
   briefed: Map<string, Set<string>>;
   /** The errors the items in each plan's brief were about, by place. */
   briefedFor: Map<string, Set<string>>;
+  /** Each plan's profile as a set of features, and each feature's plans: what a condition is counted with, once for all. */
+  features: Map<string, Set<string>>;
+  postings: Map<string, Set<string>>;
 }
 
 function strings(value: unknown): string[] {
@@ -63,7 +66,18 @@ export function placeEvidence(signals: readonly SignalRecord[]): PlaceEvidence {
   }
   const profiles = new Map(listed);
   for (const [place, p] of own) profiles.set(place, p);
-  return { profiles, briefed, briefedFor };
+  const features = new Map<string, Set<string>>();
+  const postings = new Map<string, Set<string>>();
+  for (const [place, p] of profiles) {
+    const set = profileFeatures(p);
+    features.set(place, set);
+    for (const f of set) {
+      let list = postings.get(f);
+      if (!list) postings.set(f, (list = new Set()));
+      list.add(place);
+    }
+  }
+  return { profiles, briefed, briefedFor, features, postings };
 }
 
 /**
@@ -79,9 +93,20 @@ export function appliesWhen(evidence: PlaceEvidence, met: readonly string[], pat
     paths.some((p) => evidence.briefed.get(place)?.has(p) || [...(evidence.briefed.get(place) ?? [])].some((b) => p.endsWith(`/${b}`) || b.endsWith(`/${p}`))) ||
     signatures.some((sig) => evidence.briefedFor.get(place)?.has(sig));
   const positives = met.flatMap((place) => {
-    const p = evidence.profiles.get(place);
-    return p ? [p] : [];
+    const f = evidence.features.get(place);
+    return f ? [f] : [];
   });
-  const negatives = [...evidence.profiles].filter(([place]) => !mine.has(place) && !spared(place)).map(([, p]) => p);
-  return { ...learnConditions(positives, negatives), known: positives.length };
+  // Left out of the others: the plans that met it, and those spared (only a plan whose brief carried something can be).
+  const out = new Set([...met.filter((place) => evidence.features.has(place)), ...[...new Set([...evidence.briefed.keys(), ...evidence.briefedFor.keys()])].filter((place) => evidence.features.has(place) && !mine.has(place) && spared(place))]);
+  const others = {
+    among: evidence.features.size - out.size,
+    // Through the rarest feature's plans: a store of thousands of plans is not gone through for each condition.
+    with(keys: readonly string[]): number {
+      const lists = keys.map((k) => evidence.postings.get(k) ?? new Set<string>()).sort((a, b) => a.size - b.size);
+      let n = 0;
+      for (const place of lists[0]!) if (!out.has(place) && keys.every((k) => evidence.features.get(place)!.has(k))) n++;
+      return n;
+    },
+  };
+  return { ...learnFrom(positives, others), known: positives.length };
 }

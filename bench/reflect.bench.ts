@@ -89,6 +89,17 @@ function generate(size: number, seed = 0x5ea1): Generated {
   });
 
   const texts: Generated['texts'] = [];
+  const modules = some(pool, 60).map((m) => `example.com/${m}`);
+  const commands = ['go test', 'go test -race', 'pytest', 'pytest -m integration', 'npm test', 'vitest run', 'cargo test', 'make check'];
+  /** A plan's profile: a planted problem's plans mostly show its own module and command; the rest draw from the project's. */
+  const profileFor = (problem: number) => {
+    const own = problem >= 0 && r() < 0.8 ? [modules[problem % modules.length]!] : [];
+    return {
+      commands: [...new Set([pick(commands), ...(problem >= 0 && r() < 0.5 ? [commands[problem % commands.length]!] : [])])],
+      imports: [...new Set([...own, ...some(modules, 3)])],
+      words: some(pool, 12),
+    };
+  };
   const timestamp = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const sentence = (must: string[], extra: number) => {
     const words = [...must, ...some(COMMON, extra), ...some(pool, 2)];
@@ -121,6 +132,10 @@ function generate(size: number, seed = 0x5ea1): Generated {
       `timestamp: ${ts}`,
       'agent: claude',
       `tags: [${tags.join(', ')}]`,
+      // The plan's profile, as capture records it (what reflection learns when a lesson applies by): a planted problem's
+      // plans mostly import its module and run its command; every plan some of the project's common ones and its words.
+      'metadata:',
+      `  profile: ${JSON.stringify(profileFor(p ? problem : -1))}`,
       '---',
       '',
       '## What happened',
@@ -141,13 +156,24 @@ function generate(size: number, seed = 0x5ea1): Generated {
 
   let i = 0;
   const order: number[] = [];
+  // About one in twenty signals (in the noise's places) is a verified phase's completion, listing ten plans' profiles: the plans reflection compares with.
+  const completion = (k: number) => {
+    const ts = timestamp(k);
+    const project = pick(PROJECTS);
+    const profiles = Object.fromEntries(Array.from({ length: 10 }, (_, n) => [`01-${String(n + 1).padStart(2, '0')}`, profileFor(r() < 0.2 ? Math.floor(r() * problems) : -1)]));
+    return {
+      file: `.harness/knowledge/signals/${project}/${ts.slice(0, 10)}/${ts.replace(/:/g, '-')}-${k}-completion.signal.md`,
+      text: ['---', 'type: completion', 'severity: low', `project: ${project}`, 'spec: SPC-001', 'phase: "01"', `timestamp: ${ts}`, 'tags: []', 'metadata:', `  profiles: ${JSON.stringify(profiles)}`, '---', '', '## What happened', '', 'Phase 01 was verified.', '', '## Context', '', 'x', '', '## Potential cause', '', 'x', ''].join('\n'),
+      problem: -1,
+    };
+  };
   for (let p = 0; p < problems; p++) for (let k = 0; k < perProblem; k++) order.push(p);
   while (order.length < size) order.push(-1);
   for (let k = order.length - 1; k > 0; k--) {
     const j = Math.floor(r() * (k + 1));
     [order[k], order[j]] = [order[j]!, order[k]!];
   }
-  for (const problem of order) texts.push(signal(i++, problem));
+  for (const problem of order) texts.push(problem < 0 && i % 10 === 9 ? completion(i++) : signal(i++, problem));
 
   // A quarter of the problems have a lesson already, citing their first three signals.
   const lessons: LessonRecord[] = [];

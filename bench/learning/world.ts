@@ -235,7 +235,13 @@ export function drawWorld(def: ProjectDef, seed: number): ProjectWorld {
     const size = between(rng, 8, 10);
     const met: (string | undefined)[] = [];
     for (const k of kindIds) for (let n = rng() < 0.35 ? 2 : 1; n > 0; n--) met.push(k);
-    while (met.length > size - 3) met.splice(Math.floor(rng() * met.length), 1);
+    // Trim to leave three clean plans, taking only a kind's second plan: every recurring kind is met in every spec,
+    // so a kind that recurs has recurred in the first half (a kind met once there is a one-off to any learner).
+    while (met.length > size - 3) {
+      const twice = met.map((k, i) => i).filter((i) => met.indexOf(met[i]) !== i);
+      if (twice.length === 0) break;
+      met.splice(twice[Math.floor(rng() * twice.length)]!, 1);
+    }
     while (met.length < size) met.push(undefined);
     const oneOff = def.oneOffs.find((_, i) => oneOffSpecIndex[i] === si);
     const order = shuffle(rng, met);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir, writeTree } from '../helpers/cli.js';
 import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+import { holdoutDraw } from '../../app/engine/knowledge/holdout/holdout.js';
 import { lessonText, PLANS, storeFiles } from '../helpers/surfacing.js';
 
 const plan = (name: string) => readFileSync(join(PLANS, name), 'utf8');
@@ -53,6 +54,26 @@ describe('harness surface', () => {
     expect(both.matches).toHaveLength(2);
     const none = JSON.parse((await runCli(['surface', 'p/01-02-PLAN.md', '--knowledge', dir, '--budget', '0', '--json'], root)).stdout);
     expect(none.matches).toEqual([]);
+  });
+
+  it("says when the holdout keeps the plan from knowledge in a run, by its spec's id and the config's seed", async () => {
+    // Two seeds: one that holds SPC-001's 01-02 out at a half, one that does not (and would under another spec id).
+    const seeds = Array.from({ length: 200 }, (_, i) => `seed-${i}`);
+    const out = seeds.find((s) => holdoutDraw(s, 'SPC-001', '01-02') < 0.5 && holdoutDraw(s, 'SPC-001-notes', '01-02') >= 0.5)!;
+    const kept = seeds.find((s) => holdoutDraw(s, 'SPC-001', '01-02') >= 0.5 && holdoutDraw(s, 'SPC-001-notes', '01-02') < 0.5)!;
+    const files = { ...store(), [PLAN_PATH]: plan('01-02-PLAN.md'), 'docs/specs/SPC-001-notes/SPEC.md': '---\nid: SPC-001\ntitle: Notes\n---\n# Notes\n' };
+    const config = (seed: string) => `knowledge:\n  holdout: 0.5\n  holdout_seed: ${seed}\n`;
+
+    const held = await runCli(['surface', PLAN_PATH], await makeRepo({ ...files, '.github/harness.yml': config(out) }));
+    expect(held.code).toBe(0);
+    expect(held.stdout.split('\n')[0]).toBe('SPC-001 01-02 held out: runs without surfaced knowledge (knowledge.holdout 0.5); in a run it gets none of what follows');
+    expect(held.stdout).toContain('2 of the 7 lessons, skills and genes');
+    const heldJson = JSON.parse((await runCli(['surface', PLAN_PATH, '--json'], await makeRepo({ ...files, '.github/harness.yml': config(out) }))).stdout);
+    expect(heldJson.held_out).toBe(true);
+
+    const given = await runCli(['surface', PLAN_PATH], await makeRepo({ ...files, '.github/harness.yml': config(kept) }));
+    expect(given.stdout).not.toContain('held out');
+    expect(JSON.parse((await runCli(['surface', PLAN_PATH, '--json'], await makeRepo(files))).stdout).held_out).toBe(false);
   });
 
   it('exits 1 naming each problem of the store by file and line, and still surfaces from the rest', async () => {

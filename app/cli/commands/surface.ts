@@ -9,6 +9,7 @@ import { countErrors, formatProblem, type Problem } from '../../engine/core/spec
 import { KNOWLEDGE_ROOT } from '../../engine/forge/knowledge-draft.js';
 import { PLAN_READING } from '../../engine/importers/dialects.js';
 import { parseAnyDocument } from '../../engine/knowledge/documents/any-document.js';
+import { heldOutLine, holdoutSettings, isHeldOut } from '../../engine/knowledge/holdout/holdout.js';
 import type { SurfacedEntry } from '../../engine/knowledge/documents/loop.js';
 import { planSubject, surface, type SurfaceOptions } from '../../engine/knowledge/surfacing/surface.js';
 import { isMissing, readTextIfExists } from '../../machine/files.js';
@@ -47,6 +48,8 @@ problems (each as file:line: message), 2 usage error.
 export interface SurfaceJson {
   plan: string | null;
   store: string;
+  /** Whether the holdout (knowledge.holdout) keeps this plan from knowledge in a run: then it gets none of the matches. */
+  held_out: boolean;
   matches: { path: string; kind: SurfacedEntry['kind']; score: number; why: string; title: string; text: string }[];
   problems: { file: string; line: number; severity: Problem['severity']; code: string; message: string }[];
 }
@@ -56,6 +59,18 @@ function count(value: string | undefined, flag: string, max: number): number | u
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > max) throw new UsageError(`${flag} must be a whole number from 0 to ${max}, not "${value}"`);
   return n;
+}
+
+/** The spec a plan belongs to: the id in the SPEC.md of the nearest directory above it (within the repository) that has one. */
+async function specIdOf(planDir: string, repo: string | undefined): Promise<string | undefined> {
+  for (let at = planDir; ; at = dirname(at)) {
+    const text = await readTextIfExists(join(at, 'SPEC.md'));
+    if (text !== undefined) {
+      const parsed = parseAnyDocument('spec', join(at, 'SPEC.md'), text);
+      return parsed.data?.id;
+    }
+    if (at === repo || dirname(at) === at) return undefined;
+  }
 }
 
 /** The repository a path is in: the nearest directory above it with a .git. */
@@ -129,17 +144,23 @@ export async function surfaceCommand(args: string[], io: CliIO): Promise<number>
   // Its files that exist (those it reads, those it changes) say what it works with: the modules they import.
   const imports = plan && repo !== undefined ? await readImports(repo, importedFrom(plan)) : [];
   const matches = plan ? surface(index, planSubject(plan, imports), options) : [];
+  // A plan the holdout keeps from knowledge gets none in a run: say so, with what it would have been given.
+  const holdout = holdoutSettings(config.knowledge);
+  const specId = plan && holdout ? await specIdOf(dirname(planPath), repo) : undefined;
+  const heldOut = plan !== undefined && specId !== undefined && isHeldOut(holdout, specId, plan.id);
 
   if (values.json) {
     const answer: SurfaceJson = {
       plan: plan?.id ?? null,
       store: storeShown,
+      held_out: heldOut,
       matches: matches.map((m) => ({ path: m.path, kind: m.kind, score: m.score, why: m.why, title: m.title, text: m.text })),
       problems: problems.map((p) => ({ file: p.file, line: p.line, severity: p.severity, code: p.code, message: p.message })),
     };
     io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
   } else {
     for (const p of problems) io.stderr(`${formatProblem(p)}\n`);
+    if (plan && heldOut) io.stdout(`${heldOutLine(`${specId} ${plan.id}`, holdout!.fraction)}; in a run it gets none of what follows\n`);
     if (plan) io.stdout(report(plan, matches, index.entries.length, storeShown, options, index.pending.length));
     else io.stderr(`harness surface: ${planArg} is not a valid plan; fix the problems above\n`);
   }

@@ -216,7 +216,13 @@ export function learnFrom(pos: readonly ReadonlySet<string>[], others: OthersCou
   // Pairs: among so many words, two plans share some incidental one by chance, and a command or a module with it looks sure on
   // a few plans. A word joins a pair only when most of the plans that met the failure say it; two words never pair.
   const usual = Math.max(MIN_SEEN, Math.ceil((2 * pos.length) / 3));
-  const pairable = common.filter((f) => !f.startsWith('says:') || support.get(f)! >= usual);
+  // And each half must point at the failure on its own (MIN_LIFT): two features most plans have (a config package every plan
+  // reads, a word every plan says) miss all of a few others together by chance, and would pass for a sharp rule.
+  const liftAlone = (f: string) => {
+    const o = others.with([f]);
+    return o === 0 ? Infinity : support.get(f)! / pos.length / (o / neg.length);
+  };
+  const pairable = common.filter((f) => (!f.startsWith('says:') || support.get(f)! >= usual) && liftAlone(f) >= MIN_LIFT);
   const top = [...pairable].sort((a, b) => support.get(b)! - support.get(a)! || (a < b ? -1 : 1)).slice(0, PAIR_CANDIDATES);
   for (let i = 0; i < top.length; i++) for (let j = i + 1; j < top.length; j++) if (!(top[i]!.startsWith('says:') && top[j]!.startsWith('says:'))) consider([top[i]!, top[j]!].sort());
   // A pair whose one feature alone makes the failure nearly as likely says little more than that feature: the simpler rule reaches the plans the pair's incidental half would miss.

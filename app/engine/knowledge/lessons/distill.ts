@@ -135,11 +135,15 @@ function linkUpdate(link: PatternLink, today: Date): LinkUpdate {
     const fresh: Pattern = { ...pattern, signals: [...link.supersede.failed, ...link.supersede.repairs] };
     const recommendation = recommendationOf(fresh);
     const old = link.lesson.text.recommendation.split(/\n\s*\n/)[0]!.replace(/\s+/g, ' ').trim();
-    const where = [...new Set(link.supersede.failed.map((s) => [s.signal.spec, s.signal.plan].filter(Boolean).join(' ')))];
+    const { briefed, failed, repairs } = link.supersede;
+    const where = [...new Set((briefed ? failed : repairs).map((s) => [s.signal.spec, s.signal.plan].filter(Boolean).join(' ')))];
+    const places = `${where.slice(0, 5).join('; ')}${where.length > 5 ? '; …' : ''}`;
     const day = today.toISOString().slice(0, 10);
     update.supersede = {
       recommendation,
-      note: `Until ${day}: "${old.replace(/"/g, "'")}" — plans with it in their brief still failed the same way (${where.slice(0, 5).join('; ')}${where.length > 5 ? '; …' : ''}), and the repairs after them recorded the fix now under Recommendation.`,
+      note: briefed
+        ? `Until ${day}: "${old.replace(/"/g, "'")}" — plans with it in their brief still failed the same way (${places}), and the repairs after them recorded the fix now under Recommendation.`
+        : `Until ${day}: "${old.replace(/"/g, "'")}" — the latest repairs of the same failure (${places}) recorded another fix, the one now under Recommendation.`,
     };
   }
   return update;

@@ -119,8 +119,10 @@ export interface PatternLink {
 
 /** Why a lesson's fix gives way to a newer one: the failures met with it in the brief, and the repairs that recorded the new fix. */
 export interface Supersede {
-  /** Failure signals whose brief carried the lesson. */
+  /** Failure signals whose brief carried the lesson; without one, the failures the changed repairs put right. */
   failed: SignalRecord[];
+  /** Whether a plan failed with the lesson's fix in its brief (else only the repairs tell: they record another fix). */
+  briefed: boolean;
   /** The repairs after them, whose fix is another. */
   repairs: SignalRecord[];
 }
@@ -239,20 +241,39 @@ function briefedWith(r: SignalRecord, file: string, signatures: ReadonlySet<stri
 }
 
 /**
- * Whether a lesson's fix went stale: a plan failed with the lesson in its brief, and a repair
- * after that recorded a fix that is not the lesson's (an upgrade changed the remedy). Then the
- * newer fix supersedes the older one; a repair that says the lesson's fix again is no reason.
+ * Whether a lesson's fix went stale. Either a plan failed with the lesson in its brief, and a
+ * repair after that recorded a fix that is not the lesson's (an upgrade changed the remedy); or,
+ * with no such plan, the latest repair of the same failure recorded another fix, in other terms
+ * than the lesson's (not the same fix in other words, and naming code the lesson does not). Then
+ * the newer fix supersedes the older one, through the same reviewed pull request; a repair that
+ * says the lesson's fix again is no reason, and a later one saying it again undoes nothing it did
+ * not do (the latest repair decides).
  */
 function supersedes(lesson: LessonRecord, pattern: Pattern, old: FixEvidence | undefined): Supersede | undefined {
   const signatures = new Set([...(lesson.lesson.signatures ?? []), ...(pattern.signatures ?? [])]);
   const failed = pattern.signals.filter((s) => FAILURE_TYPES.has(s.signal.type) && briefedWith(s, lesson.file, signatures));
-  if (failed.length === 0) return undefined;
+  if (failed.length === 0) return changedByRepairs(pattern, old);
   const first = failed[0]!;
   const repairs = pattern.signals.filter((s) => s.signal.type === 'repair' && byTime(first, s) < 0);
   const fresh = fixEvidence(repairs);
   if (!hasFix(fresh)) return undefined;
   if (old !== undefined && hasFix(old) && !fixChanged(old, fresh)) return undefined;
-  return { failed, repairs };
+  return { failed, repairs, briefed: true };
+}
+
+/** The repairs' side alone: the latest repair, and every one like it, records another fix than the lesson's. */
+function changedByRepairs(pattern: Pattern, old: FixEvidence | undefined): Supersede | undefined {
+  if (old === undefined || !hasFix(old)) return undefined;
+  const repairs = pattern.signals.filter((s) => s.signal.type === 'repair').sort(byTime);
+  const changed = repairs.filter((r) => {
+    const fresh = fixEvidence([r]);
+    return hasFix(fresh) && sameFix(old, fresh) === undefined && fixChanged(old, fresh);
+  });
+  const latest = repairs.at(-1);
+  if (latest === undefined || !changed.includes(latest)) return undefined;
+  const places = new Set(changed.map(placeOfRecord));
+  const failed = pattern.signals.filter((s) => FAILURE_TYPES.has(s.signal.type) && places.has(placeOfRecord(s)));
+  return { failed, repairs: changed, briefed: false };
 }
 
 function plural(n: number, word: string, many = `${word}s`): string {
@@ -418,7 +439,7 @@ function mergeLinks(links: PatternLink[]): PatternLink[] {
     pattern.signatures = [...new Set([...(found.pattern.signatures ?? []), ...(link.pattern.signatures ?? [])])];
     const stale = [found.supersede, link.supersede].filter((x): x is Supersede => x !== undefined);
     const merged: PatternLink = { lesson: found.lesson, pattern, similarity, why: [found.why, link.why].join('; ') };
-    if (stale.length > 0) merged.supersede = { failed: stale.flatMap((x) => x.failed).sort(byTime), repairs: stale.flatMap((x) => x.repairs).sort(byTime) };
+    if (stale.length > 0) merged.supersede = { failed: stale.flatMap((x) => x.failed).sort(byTime), repairs: stale.flatMap((x) => x.repairs).sort(byTime), briefed: stale.some((x) => x.briefed) };
     byLesson.set(link.lesson.file, merged);
   }
   return [...byLesson.values()];

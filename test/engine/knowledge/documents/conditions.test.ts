@@ -49,6 +49,14 @@ describe('learning when a failure applies', () => {
     expect(learnConditions(met3, others3).conditions.map(formatCondition)).toEqual([`imports "${pgx}" (3 of 3 plans that met it; 2 of 5 others)`]);
   });
 
+  it('takes no pair of two features most plans have, though by chance none of a few others had both', () => {
+    // The config package most plans read, and a word most plans say: two of the three that met it had both, none of sixteen others.
+    const env = 'github.com/kelseyhightower/envconfig';
+    const met3 = [plan([], [env], ['return', 'refund']), plan([], [env], ['return', 'payout']), plan([], ['database/sql'], ['dispute'])];
+    const rest = [...Array.from({ length: 8 }, () => plan([], [env], ['list'])), ...Array.from({ length: 8 }, () => plan([], [], ['return']))];
+    expect(learnConditions(met3, rest).conditions).toEqual([]);
+  });
+
   it('takes a feature alone over a pair that is hardly surer: the pair\'s other half is incidental', () => {
     const pay = 'src/lib/payments';
     const met3 = [plan([], [pay], ['rout', 'cart']), plan([], [pay], ['rout', 'label']), plan([], [pay], ['rout', 'fee']), plan([], [pay], ['rout'])];

@@ -190,9 +190,31 @@ describe('a fix that went stale', () => {
     const other: SurfacedEntry[] = [{ path: 'skills/other/SKILL.md', kind: 'skill', title: 'x', text: 'x', score: 9, why: 'x', signatures: ['TypeError: x is undefined'] }];
     const stale = reflect({ signals: [...first, ...failThenFix('01-10', LINT, NEW, { spec: 'SPC-002', knowledge: skill })], lessons: [lesson], settings: SETTINGS });
     expect(stale.links[0]!.supersede?.failed.map((s) => s.signal.plan)).toEqual(['01-10']);
-    // An item about another error in the brief says nothing of this one's fix.
+    expect(stale.links[0]!.supersede?.briefed).toBe(true);
+    // An item about another error in the brief says nothing of this one's fix: only the repair's other fix tells.
     const unrelated = reflect({ signals: [...first, ...failThenFix('01-11', LINT, NEW, { spec: 'SPC-002', knowledge: other })], lessons: [lesson], settings: SETTINGS });
-    expect(unrelated.links[0]!.supersede).toBeUndefined();
+    expect(unrelated.links[0]!.supersede?.briefed).toBe(false);
+  });
+
+  it('gives way to the newer fix when the latest repair of the same failure recorded another one, though no brief carried the old', async () => {
+    const lesson = await lessonFrom(first);
+    const later = failThenFix('01-10', LINT, NEW, { spec: 'SPC-002' });
+    const reflection = reflect({ signals: [...first, ...later], lessons: [lesson], settings: SETTINGS });
+    expect(reflection.links).toHaveLength(1);
+    const supersede = reflection.links[0]!.supersede!;
+    expect([supersede.briefed, supersede.failed.map((s) => s.signal.plan), supersede.repairs.map((s) => s.signal.plan)]).toEqual([false, ['01-10'], ['01-10']]);
+    const [change] = await distill({ reflection, template: LESSON_TEMPLATE, storePrefix: '.harness/knowledge/', today: new Date('2026-04-09T00:00:00Z'), taken: new Set([lesson.file]) });
+    const updated = readLesson(change!.path, change!.content) as LessonRecord;
+    expect(updated.text.recommendation).toMatch(/^Run golangci-lint with --config \.golangci\.v2\.yml/);
+    expect(change!.content).toContain('## Superseded\n\n- Until 2026-04-09: "Pin golangci-lint to v1.55 in the Makefile (GOLANGCI_VERSION=v1.55)." — the latest repairs of the same failure (SPC-002 01-10) recorded another fix, the one now under Recommendation.');
+  });
+
+  it('keeps the fix when a later repair says it again in other words, or when the latest repair went back to it', async () => {
+    const lesson = await lessonFrom(first);
+    const AGAIN: Insight = { kind: 'pattern', summary: 'Pin golangci-lint to v1.55 in the Makefile (GOLANGCI_VERSION=v1.55), then run `make lint` again' };
+    expect(reflect({ signals: [...first, ...failThenFix('01-10', LINT, AGAIN, { spec: 'SPC-002' })], lessons: [lesson], settings: SETTINGS }).links[0]!.supersede).toBeUndefined();
+    const back = [...failThenFix('01-10', LINT, NEW, { spec: 'SPC-002' }), ...failThenFix('01-11', LINT, OLD, { spec: 'SPC-002' })];
+    expect(reflect({ signals: [...first, ...back], lessons: [lesson], settings: SETTINGS }).links[0]!.supersede).toBeUndefined();
   });
 
   it('keeps the fix when the plans that failed with it in their brief were put right by the same fix again', async () => {

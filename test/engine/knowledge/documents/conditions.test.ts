@@ -49,6 +49,13 @@ describe('learning when a failure applies', () => {
     expect(learnConditions(met3, others3).conditions.map(formatCondition)).toEqual([`imports "${pgx}" (3 of 3 plans that met it; 2 of 5 others)`]);
   });
 
+  it('takes a word only from three plans that met it: two plans share a verb of the project\'s by chance', () => {
+    const rest = Array.from({ length: 7 }, (_, i) => plan([], [], [`export${i}`, 'archiv']));
+    expect(learnConditions([plan([], [], ['list', 'payout']), plan([], [], ['list', 'price'])], rest).conditions).toEqual([]);
+    const three = [plan([], [], ['list', 'payout']), plan([], [], ['list', 'price']), plan([], [], ['list', 'quot'])];
+    expect(learnConditions(three, rest).conditions.map(formatCondition)).toEqual(['says "list" (3 of 3 plans that met it; 0 of 7 others)']);
+  });
+
   it('takes no pair of two features most plans have, though by chance none of a few others had both', () => {
     // The config package most plans read, and a word most plans say: two of the three that met it had both, none of sixteen others.
     const env = 'github.com/kelseyhightower/envconfig';

@@ -18,7 +18,8 @@ export type Command =
   | { name: 'respond'; spec?: string; plan: string; answer: string }
   | { name: 'spike'; question: string }
   | { name: 'reflect' }
-  | { name: 'retrospective'; spec?: string }
+  /** `plan`: a person asks for a skill from that plan's repair though it did not recur. */
+  | { name: 'retrospective'; spec?: string; plan?: string }
   | { name: 'audit' }
   | { name: 'help' }
   /** The planning commands on a spec PR (engine/planning/planning-command.ts). */

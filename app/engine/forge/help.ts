@@ -18,7 +18,7 @@ export function helpText(problem?: string): string {
     '| `/harness respond 03-02 <answer…>` | answers the plan\'s checkpoint; the worker resumes | write access |',
     '| `/harness spike "<question>"` | opens a spike\'s knowledge PR and starts its worker, which drafts the hypothesis and the experiment, runs it and writes the decision there | write access |',
     '| `/harness reflect` | reads the merged signals no lesson cites yet; opens a lesson PR for each pattern that recurs, and one adding evidence to a lesson that already says it | write access |',
-    '| `/harness retrospective [SPEC]` | reviews the spec\'s run for skills: every candidate with each of the four gates\' verdicts, extracted and skipped alike; opens a skill PR for each extracted one | write access |',
+    '| `/harness retrospective [SPEC]` | reviews the spec\'s run for skills: every candidate with each of the four gates\' verdicts, extracted and skipped alike; opens a skill PR for each extracted one; `/harness retrospective [SPEC/]PP-NN` asks for a skill from that plan\'s repair though it did not recur | write access |',
     '| `/harness audit` | the skills pending review (their open PRs), each active skill\'s matches, uses, success and age from the trajectory, and the ones to prune (unused, rarely matched, superseded) | write access |',
     '| `/harness help` | this | anyone |',
     '',

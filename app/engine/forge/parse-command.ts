@@ -11,7 +11,7 @@ import { parsePlanningRequest, PLANNING_USAGE } from '../planning/planning-comma
  *   /harness verify <PP|PP-NN>             /harness retry <PP-NN>
  *   /harness abort <PP-NN>                 /harness respond <PP-NN> <answer…>
  *   /harness spike "<question>"            /harness reflect
- *   /harness retrospective [SPEC]          /harness audit
+ *   /harness retrospective [SPEC | [SPEC/]PLAN]   /harness audit
  *   /harness help
  *
  * and on a spec PR the planning commands (engine/planning/planning-command.ts): plan-spec,
@@ -46,7 +46,7 @@ export const USAGE: Readonly<Record<CommandName, string>> = {
   respond: 'respond <PP-NN> <answer…>',
   spike: 'spike "<question>"',
   reflect: 'reflect',
-  retrospective: 'retrospective [SPEC]',
+  retrospective: 'retrospective [SPEC | [SPEC/]PP-NN]',
   audit: 'audit',
   help: 'help',
   ...PLANNING_USAGE,
@@ -121,10 +121,17 @@ function parseLine(line: string): Command {
       if (answer === '') throw usage(name, `give the answer after the plan id`);
       return { name, ...plan(name, args[0]!), answer };
     }
-    case 'status':
-    case 'retrospective': {
+    case 'status': {
       if (args.length > 1) throw usage(name, `${name} takes at most a spec id, not "${rest}"`);
       if (args.length === 0) return { name };
+      return { name, spec: specId(name, args[0]!) };
+    }
+    case 'retrospective': {
+      if (args.length > 1) throw usage(name, `${name} takes at most a spec id or a plan id, not "${rest}"`);
+      if (args.length === 0) return { name };
+      // A plan (`01-02`, `SPC-001/01-02`): a person asks for a skill from its repair though it did not recur.
+      const { id } = qualified(name, args[0]!);
+      if (args[0]!.includes('/') || PLAN_ID.test(id)) return { name, ...plan(name, args[0]!) };
       return { name, spec: specId(name, args[0]!) };
     }
     case 'spike':

@@ -34,7 +34,7 @@ export function storeRootOf(store: KnowledgeStore, inv: Invocation): string {
 }
 
 /**
- * `/harness retrospective [SPEC]` (docs/design.md, Skills; docs/knowledge.md, The holdout): the spec's run reviewed for skills,
+ * `/harness retrospective [SPEC | [SPEC/]PLAN]` (docs/design.md, Skills; docs/knowledge.md, The holdout): the spec's run reviewed for skills,
  * as `harness retrospective` does it: the candidates in its signals (on its signals branch while
  * that is open, else as merged) and the store's lessons, each through the four gates by
  * harness's rules, duplicates of a lesson, skill (active or archived) or decision linked. Each
@@ -45,16 +45,27 @@ export function storeRootOf(store: KnowledgeStore, inv: Invocation): string {
  * retirement it proposes a pull request of its own (knowledge/holdout.ts).
  */
 export async function retrospective(inv: Invocation, command: Extract<Command, { name: 'retrospective' }>): Promise<string> {
-  const choice = await resolveSpec(inv, command.spec, (spec) => `/harness retrospective ${spec}`);
+  const asked = command.plan;
+  const choice = await resolveSpec(inv, command.spec, (spec) => `/harness retrospective ${asked === undefined ? spec : `${spec}/${asked}`}`);
   if (!choice.ok) return `I could not run that: ${choice.message}.`;
   const { spec } = choice;
   const config = await inv.config();
   const store = await knowledgeStore(config, inv.context.octokit.request, { github: inv.github, base: inv.defaultBranch });
-  const result = await retrospectOnGitHub({ store, root: storeRootOf(store, inv), project: projectName(inv.github.repo.repo), spec, config, now: inv.now(), origin: `github:retrospective:${spec}` });
+  const result = await retrospectOnGitHub({
+    store,
+    root: storeRootOf(store, inv),
+    project: projectName(inv.github.repo.repo),
+    spec,
+    config,
+    now: inv.now(),
+    origin: `github:retrospective:${spec}`,
+    ...(asked !== undefined ? { requested: { plan: asked, by: `/harness retrospective ${spec}/${asked}` } } : {}),
+  });
   const extracted = result.extractions.filter((e) => e.decision === 'extracted').length;
   // The holdout, over the whole store as merged: what knowledge did for the plans it was offered to, and what did no better.
   const holdout = await holdoutOnGitHub({ store, root: storeRootOf(store, inv), now: inv.now(), safety: appSafety(process.env, process.cwd()) });
   const answer = [
+    ...(asked !== undefined && result.extractions.length === 0 ? [`${spec}'s run has no repair of plan ${asked} on record to make a skill of: a skill comes from a plan that failed and was then put right.`, ''] : []),
     '```',
     retrospectiveText(result.extractions, { store: storeLabel(store, inv.github), dryRun: false, spec }).replace(/\n+Written into [^\n]*\n?$/, '').trimEnd(),
     '```',
@@ -80,6 +91,8 @@ export interface GitHubRetrospectiveInput {
   spec: string;
   /** Only these plans' candidates: extraction after a phase passes. */
   plans?: readonly string[];
+  /** A person (a writer: commands are) asked for a skill from this plan's repair though it did not recur: only its candidates, the reusability gate passed by the request. */
+  requested?: { plan: string; by: string };
   config: HarnessConfig;
   now: Date;
   /** Where it ran, for the extraction lines' keys: the same origin logs a candidate once. */
@@ -121,6 +134,8 @@ export async function retrospectOnGitHub(input: GitHubRetrospectiveInput): Promi
   }
   let candidates = skillCandidates({ signals, lessons, spec, lessonEvidence: config.knowledge.skills.lesson_evidence });
   if (input.plans) candidates = candidates.filter((c) => c.plan !== undefined && input.plans!.includes(c.plan));
+  const requested = input.requested;
+  if (requested) candidates = candidates.filter((c) => c.plan === requested.plan).map((c) => ({ ...c, requested: requested.by }));
   const reflector = configuredReflector(config, { cwd: process.cwd(), env: agentEnvironment(process.env) });
   const extractions = await extractSkills({
     candidates,

@@ -210,6 +210,10 @@ describe('the command grammar (engine/commands/parse.ts)', () => {
     ['/harness spike "Can SQLite take concurrent writers?"', { name: 'spike', question: 'Can SQLite take concurrent writers?' }],
     ['/harness spike “Does it resume?”', { name: 'spike', question: 'Does it resume?' }],
     ['/harness reflect', { name: 'reflect' }],
+    ['/harness retrospective', { name: 'retrospective' }],
+    ['/harness retrospective SPC-002', { name: 'retrospective', spec: 'SPC-002' }],
+    ['/harness retrospective 03-02', { name: 'retrospective', plan: '03-02' }],
+    ['/harness retrospective SPC-002/03-02', { name: 'retrospective', spec: 'SPC-002', plan: '03-02' }],
     ['/harness help', { name: 'help' }],
     ['   /harness   status   ', { name: 'status' }],
   ];
@@ -234,6 +238,8 @@ describe('the command grammar (engine/commands/parse.ts)', () => {
     [`/harness spike "${'x'.repeat(301)}"`, 'the question is 301 characters; keep it to 300; the form is `/harness spike "<question>"`'],
     ['/harness reflect now', 'reflect takes nothing after it, not "now"; the form is `/harness reflect`'],
     ['/harness status SPC-1 SPC-2', 'status takes at most a spec id, not "SPC-1 SPC-2"; the form is `/harness status [SPEC]`'],
+    ['/harness retrospective 3-2', '`3-2` is not a spec id (spec ids look like SPC-002); the form is `/harness retrospective [SPEC | [SPEC/]PP-NN]`'],
+    ['/harness retrospective SPC-002/x', '`x` is not a plan id (plan ids look like 03-02); the form is `/harness retrospective [SPEC | [SPEC/]PP-NN]`'],
   ];
   it.each(bad)('%s is refused with a reason', (line, message) => {
     const parsed = parseCommand(line);

@@ -7,7 +7,7 @@ import { parseKnowledge } from '../../../app/engine/knowledge/documents/parse.js
 import { FakeGitHub, spoken } from '../../helpers/github-repo.js';
 import { FIXTURES } from '../../helpers/paths.js';
 import { testProbot, webhookExample } from '../../helpers/probot.js';
-import { recurring } from '../../engine/knowledge/skills/recorded.js';
+import { FIX, recurring, repairSet } from '../../engine/knowledge/skills/recorded.js';
 
 /**
  * `/harness retrospective` and `/harness audit` through the App, on the stateful fake GitHub:
@@ -96,6 +96,23 @@ describe('/harness retrospective', () => {
 
     expect(answer(github)).toMatch(/0 extracted, 1 linked, 0 skipped/);
     expect(github.pullRequests.filter((p) => p.head.startsWith('harness/knowledge/skill/'))).toEqual([]);
+  });
+
+  it('makes a skill of one plan\'s repair when a writer asks for it by plan, and says when the plan has no repair', async () => {
+    // One plan failed and was repaired: no skill unless a person asks.
+    const signals = Object.fromEntries(repairSet({ insight: FIX }).map((f) => [`${STORE}/${f.path}`, f.text]));
+    const github = repository({}, signals);
+    await say(`/harness retrospective ${SPEC}`);
+    expect(answer(github)).toMatch(/0 extracted, 0 linked, 1 skipped/);
+    expect(github.pullRequests.filter((p) => p.head.startsWith('harness/knowledge/skill/'))).toEqual([]);
+
+    await say(`/harness retrospective ${SPEC}/01-02`);
+    const text = answer(github);
+    expect(text).toContain(`PASS reusability: a person asked for it (/harness retrospective ${SPEC}/01-02), though it was seen in one plan`);
+    expect(github.pullRequests.filter((p) => p.head.startsWith('harness/knowledge/skill/'))).toHaveLength(1);
+
+    await say(`/harness retrospective ${SPEC}/01-07`);
+    expect(answer(github)).toMatch(new RegExp(`^${SPEC}'s run has no repair of plan 01-07 on record to make a skill of`));
   });
 
   it('is refused to someone with read access only', async () => {

@@ -150,10 +150,11 @@ export function thresholdOf(keysOrFeatures: readonly (string | Feature)[]): numb
 /** Plans that met the failure a condition must have been seen in: one plan's incidentals are no evidence. */
 export const MIN_SEEN = 2;
 /**
- * Plans that met the failure a condition on their words must have been seen in: every plan's title and body have a
- * verb or a noun of the project's (list, export, refund), and two plans share one of them by chance more often than not.
+ * Plans that met the failure a weaker condition must have been seen in: one on the plans' words (every plan's title and body
+ * have a verb or a noun of the project's, list, export, refund, and two plans share one of them by chance more often than
+ * not), and one below even odds (MIN_CHANCE_STRUCTURAL: two of two plans read a module and two others did too).
  */
-export const MIN_SEEN_WORDS = 3;
+export const MIN_SEEN_WEAK = 3;
 /** Plans that did not meet the failure there must be to compare with before any condition is learnt. */
 export const MIN_OTHERS = 3;
 /** Conditions a piece of knowledge keeps at most: the strongest, covering the plans that met it. */
@@ -210,9 +211,12 @@ export function learnFrom(pos: readonly ReadonlySet<string>[], others: OthersCou
   const candidates: { keys: string[]; seen: number; others: number; chance: number }[] = [];
   const consider = (keys: string[]) => {
     const seen = count(keys, pos);
-    if (seen < (keys.some((k) => k.startsWith('says:')) ? MIN_SEEN_WORDS : MIN_SEEN)) return;
+    if (seen < (keys.some((k) => k.startsWith('says:')) ? MIN_SEEN_WEAK : MIN_SEEN)) return;
     const o = others.with(keys);
     const chance = seen / (seen + o + 1);
+    // Below even odds (a module two of two plans read, and two others too) only on three plans or more: on two, others sharing a
+    // module the project's plans often read is as likely a coincidence as not.
+    if (chance < MIN_CHANCE && seen < MIN_SEEN_WEAK) return;
     // And it must tell them apart: at least MIN_LIFT times as common among the plans that met the failure as among the others.
     const lift = neg.length === 0 || o === 0 ? Infinity : seen / pos.length / (o / neg.length);
     if (chance >= thresholdOf(keys) && lift >= MIN_LIFT) candidates.push({ keys, seen, others: o, chance });

@@ -56,6 +56,13 @@ describe('learning when a failure applies', () => {
     expect(learnConditions(three, rest).conditions.map(formatCondition)).toEqual(['says "list" (3 of 3 plans that met it; 0 of 7 others)']);
   });
 
+  it('takes a module below even odds only from three plans that met it: two plans sharing a common read is a coincidence', () => {
+    const rest = [plan([], ['decimal'], ['a']), plan([], ['decimal'], ['b']), ...Array.from({ length: 5 }, () => plan([], ['structlog'], ['c']))];
+    expect(learnConditions([plan([], ['decimal'], ['x']), plan([], ['decimal'], ['y'])], rest).conditions).toEqual([]);
+    const three = [plan([], ['decimal'], ['x']), plan([], ['decimal'], ['y']), plan([], ['decimal'], ['z'])];
+    expect(learnConditions(three, rest).conditions.map(formatCondition)).toEqual(['imports "decimal" (3 of 3 plans that met it; 2 of 7 others)']);
+  });
+
   it('takes no pair of two features most plans have, though by chance none of a few others had both', () => {
     // The config package most plans read, and a word most plans say: two of the three that met it had both, none of sixteen others.
     const env = 'github.com/kelseyhightower/envconfig';

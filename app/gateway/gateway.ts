@@ -193,6 +193,12 @@ export interface GatewayOptions {
   selfLogin?: (ask: () => Promise<string>) => Promise<string>;
   /** Labels' GraphQL node ids already known (node-ids.ts): the App keeps them per installation and repository; gathered from GitHub's answers either way. */
   labelIds?: Map<string, string>;
+  /**
+   * The App's bot login (`<slug>[bot]`), whose issues alone are plan issues (plan-issues.ts):
+   * for a worker holding GITHUB_TOKEN, whose own login is GitHub Actions'. The token's own
+   * login (selfLogin) when left out, which for the App's installation token is the App's.
+   */
+  planIssueAuthor?: string;
   /** Blobs read before (blobs.ts, getBlobs): the App's memory keeps small ones, the way its conditional cache keeps what REST read. */
   blobs?: BlobMemory;
 }
@@ -212,10 +218,12 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
   const ids = new NodeIds(options.labelIds);
   const r = gatewayRequest(request, token, (route, data) => seeAnswer(ids, route, data));
   let self: Promise<string> | undefined;
+  const selfLogin = () => (self ??= options.selfLogin ? options.selfLogin(() => viewerLogin(r)) : viewerLogin(r));
+  const planIssueAuthor = async () => options.planIssueAuthor ?? (await selfLogin());
   return {
     repo,
-    planIssues: (spec, phase) => listSpecIssues(r, repo, spec, phase),
-    planIssuesSince: (spec, before, since) => listSpecIssuesSince(r, repo, spec, before, since),
+    planIssues: async (spec, phase) => listSpecIssues(r, repo, await planIssueAuthor(), spec, phase),
+    planIssuesSince: async (spec, before, since) => listSpecIssuesSince(r, repo, await planIssueAuthor(), spec, before, since),
     specIssuesChangedSince: (spec, since) => specIssuesChangedSince(r, repo, spec, since),
     createIssue: (issue) => createIssue(r, repo, issue),
     createSubIssue: async (issue, parent) => {
@@ -295,6 +303,6 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     takeOver: (takeover, sha) => takeOver(r, repo, takeover, sha),
     claimRefsWithPrefix: (prefix) => claimRefsWithPrefix(r, repo, prefix),
 
-    selfLogin: () => (self ??= options.selfLogin ? options.selfLogin(() => viewerLogin(r)) : viewerLogin(r)),
+    selfLogin,
   };
 }

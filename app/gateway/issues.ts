@@ -16,6 +16,8 @@ export interface IssueRecord {
   url: string;
   /** GitHub's type of the issue's author (`User`, `Bot`), when read from GitHub. */
   authorType?: string;
+  /** The login of the issue's author (`harness[bot]`), when read from GitHub: a plan issue is the App's own. */
+  author?: string;
   /** How many sub-issues it has (GitHub's `sub_issues_summary.total`), where GitHub reports it. */
   subIssuesTotal?: number;
   /** How many issues block it, open or closed (GitHub's `issue_dependencies_summary.total_blocked_by`), where GitHub reports it. */
@@ -32,7 +34,7 @@ interface RawIssue {
   state_reason?: string | null;
   html_url?: string;
   pull_request?: unknown;
-  user?: { type?: string } | null;
+  user?: { type?: string; login?: string } | null;
   sub_issues_summary?: { total?: number } | null;
   issue_dependencies_summary?: { total_blocked_by?: number } | null;
 }
@@ -48,6 +50,7 @@ function toIssue(r: RawIssue): IssueRecord {
     stateReason: r.state_reason ?? null,
     url: r.html_url ?? '',
     ...(r.user?.type ? { authorType: r.user.type } : {}),
+    ...(r.user?.login ? { author: r.user.login } : {}),
     ...(typeof r.sub_issues_summary?.total === 'number' ? { subIssuesTotal: r.sub_issues_summary.total } : {}),
     ...(typeof r.issue_dependencies_summary?.total_blocked_by === 'number' ? { blockedByTotal: r.issue_dependencies_summary.total_blocked_by } : {}),
   };
@@ -100,7 +103,7 @@ interface GraphQLIssue {
   state: string;
   stateReason?: string | null;
   url: string;
-  author?: { __typename?: string } | null;
+  author?: { __typename?: string; login?: string } | null;
   labels?: { nodes?: ({ id?: string; name?: string } | null)[] | null } | null;
 }
 
@@ -115,7 +118,7 @@ export async function createSubIssue(request: GatewayRequest, ids: NodeIds, issu
   const parentId = ids.issue(parent);
   const labelIds = issue.labels.map((l) => ids.label(l));
   if (ids.repository === undefined || parentId === undefined || labelIds.some((l) => l === undefined)) return undefined;
-  const query = `mutation CreateSubIssue($input: CreateIssueInput!) {\n  createIssue(input: $input) {\n    issue { id databaseId number title body state stateReason url author { __typename } labels(first: 100) { nodes { id name } } }\n  }\n}`;
+  const query = `mutation CreateSubIssue($input: CreateIssueInput!) {\n  createIssue(input: $input) {\n    issue { id databaseId number title body state stateReason url author { __typename login } labels(first: 100) { nodes { id name } } }\n  }\n}`;
   const input = { repositoryId: ids.repository, title: issue.title, body: issue.body, labelIds, parentIssueId: parentId };
   let created: GraphQLIssue | undefined;
   try {
@@ -137,5 +140,6 @@ export async function createSubIssue(request: GatewayRequest, ids: NodeIds, issu
     stateReason: created.stateReason ? created.stateReason.toLowerCase() : null,
     url: created.url ?? '',
     ...(created.author?.__typename ? { authorType: created.author.__typename === 'Bot' ? 'Bot' : 'User' } : {}),
+    ...(created.author?.login ? { author: created.author.login } : {}),
   };
 }

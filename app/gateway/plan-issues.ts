@@ -6,6 +6,15 @@ import { addLabels, knowLabels, removeLabel } from './labels.js';
 import type { NodeIds } from './node-ids.js';
 import type { GatewayRequest, Repo } from './request.js';
 
+/**
+ * Plan issues are the App's own (the spec PR sync opens them), told by its bot's login: an
+ * issue a person, another App's bot or GitHub Actions opened with the labels and a marker typed
+ * in is not a plan's, however it is labelled, closed or marked `verified=`.
+ */
+function openedBy(issue: IssueRecord, owner: string): boolean {
+  return issue.authorType === 'Bot' && issue.author === owner;
+}
+
 /** A spec's plan issues: every one listed, and each plan's own, duplicates resolved. */
 export interface SpecIssues extends MatchedIssues<IssueRecord> {
   /** Every issue under the spec's labels, open and closed, pull requests aside, in GitHub's order. */
@@ -16,18 +25,18 @@ export interface SpecIssues extends MatchedIssues<IssueRecord> {
  * A spec's plan issues in one paginated list call (labels `harness:plan,spec:<id>`, state
  * all, 100 a page), matched to their plans by THE rule (matchPlanIssues: the
  * lowest-numbered issue not closed as a duplicate), so that the sync, a round, a command
- * and the worker all act on the same issue of a plan. Only issues a bot opened count: the
- * labels need the triage role, but the marker is text anyone with it could type.
+ * and the worker all act on the same issue of a plan. Only issues the App opened count
+ * (`owner`, its bot's login): the labels need the triage role, but the marker is text anyone
+ * who can open an issue could type, and any other App's bot could open one with the labels.
  *
  * With `phase`, only that phase's issues (label `phase:PP` too): one page for a phase of up to
  * 100 plans, where a 1,000-plan spec lists ten. A plan's issues (and their duplicates) all
  * carry their phase's label, so the rule picks the same one; a caller that does not find its
  * plan there (someone took the label off) lists the whole spec.
  */
-export async function listSpecIssues(request: GatewayRequest, repo: Repo, spec: string, phase?: string): Promise<SpecIssues> {
-  // Plan issues are the App's (the spec PR sync opens them): an issue a person or no one opened with the labels and a marker typed in is not a plan's.
+export async function listSpecIssues(request: GatewayRequest, repo: Repo, owner: string, spec: string, phase?: string): Promise<SpecIssues> {
   const labels = [LABEL_PLAN, specLabel(spec), ...(phase === undefined ? [] : [phaseLabel(phase)])];
-  const listed = (await listIssuesWithLabels(request, repo, labels)).filter((i) => i.authorType === 'Bot');
+  const listed = (await listIssuesWithLabels(request, repo, labels)).filter((i) => openedBy(i, owner));
   return { listed, ...matchPlanIssues(spec, listed) };
 }
 
@@ -40,8 +49,8 @@ export async function listSpecIssues(request: GatewayRequest, repo: Repo, spec: 
  * to see what it and anyone else wrote since (a sync that created issues, looking for
  * duplicates a concurrent delivery made); an issue deleted outright meanwhile is not seen.
  */
-export async function listSpecIssuesSince(request: GatewayRequest, repo: Repo, spec: string, before: SpecIssues, since: string): Promise<SpecIssues> {
-  const recent = (await listIssuesWithLabels(request, repo, [LABEL_PLAN, specLabel(spec)], since)).filter((i) => i.authorType === 'Bot');
+export async function listSpecIssuesSince(request: GatewayRequest, repo: Repo, owner: string, spec: string, before: SpecIssues, since: string): Promise<SpecIssues> {
+  const recent = (await listIssuesWithLabels(request, repo, [LABEL_PLAN, specLabel(spec)], since)).filter((i) => openedBy(i, owner));
   const byNumber = new Map(before.listed.map((i) => [i.number, i]));
   for (const issue of recent) byNumber.set(issue.number, issue);
   const listed = [...byNumber.values()].sort((a, b) => a.number - b.number);

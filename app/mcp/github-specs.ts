@@ -1,5 +1,5 @@
 import { matchPlanIssues } from '../engine/forge/match-issues.js';
-import { LABEL_PLAN } from '../engine/forge/names.js';
+import { LABEL_PLAN, specLabel } from '../engine/forge/names.js';
 import { parseMarker } from '../engine/forge/plan-issue.js';
 import { planIssueView, type PlanIssueView } from '../engine/forge/plan-issue-view.js';
 import { comparePlanIds } from '../engine/core/spec/model.js';
@@ -38,7 +38,8 @@ function planOf(issue: IssueRecord, view: PlanIssueView): GitHubPlan {
  * harness uses (matchPlanIssues), and the spec PR from the issues' markers.
  */
 export async function githubSpecs(github: Gateway, only?: string): Promise<GitHubSpec[]> {
-  const issues = only === undefined ? await github.issuesWithLabels([LABEL_PLAN]) : (await github.planIssues(only)).listed;
+  // A person's token does not know the App's login (plan-issues.ts tells plan issues by it): a view decides nothing, so any bot's issue is shown.
+  const issues = (await github.issuesWithLabels(only === undefined ? [LABEL_PLAN] : [LABEL_PLAN, specLabel(only)])).filter((i) => i.authorType === 'Bot');
   const bySpec = new Map<string, IssueRecord[]>();
   for (const issue of issues) {
     const marker = parseMarker(issue.body);

@@ -85,7 +85,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
   const listed = spec.planById.get(planId);
   if (!listed) throw new WorkerError(`spec ${spec.id} (${run.specPath}) has no plan ${planId}`);
   const issue = await planIssueOf(forge, spec.id, listed.phase, listed.id);
-  if (!issue) throw new WorkerError(`plan ${listed.id} of ${spec.id} has no issue (labels harness:plan, spec:${spec.id}, marker <!-- harness:plan ${spec.id}/${listed.id} -->): has the spec PR been synced?`);
+  if (!issue) throw new WorkerError(`plan ${listed.id} of ${spec.id} has no issue (labels harness:plan, spec:${spec.id}, marker <!-- harness:plan ${spec.id}/${listed.id} -->) opened by the App: has the spec PR been synced? A worker holding only GITHUB_TOKEN needs the input app-slug to tell the App's issues from others'`);
   const checkout = new Checkout(run.root, remoteAccess(run));
   // Start-up waits on GitHub and on git: each asked while the other answers.
   // Git one process after the other: rev-parse must not read .git/config while the identity is appended to it.

@@ -24,9 +24,13 @@ export type WorkerForge = Pick<
   'repo' | 'pullRequest' | 'planIssues' | 'updateIssue' | 'comments' | 'comment' | 'setStatus' | 'moveStatus' | 'role' | 'openPullRequest' | 'pullRequests' | 'updatePullRequest' | 'checkRuns' | 'createCheckRun' | 'updateCheckRun'
 >;
 
-/** The worker's forge: the gateway over the job's client (its errors name the `permissions:` to grant). */
-export function workerForge(request: GitHubRequest, repo: Repo): WorkerForge {
-  return gateway(request, repo, 'workflow');
+/**
+ * The worker's forge: the gateway over the job's client (its errors name the `permissions:` to
+ * grant). `appLogin`: the App's bot, whose issues alone are plan issues; without it, the token's
+ * own login, which is the App's only for its installation token.
+ */
+export function workerForge(request: GitHubRequest, repo: Repo, appLogin?: string): WorkerForge {
+  return gateway(request, repo, 'workflow', appLogin === undefined ? {} : { planIssueAuthor: appLogin });
 }
 
 /** Everything a worker run is given: the inputs, where it is, and its ports. */

@@ -14,7 +14,7 @@ import { testOctokit } from '../helpers/octokit.js';
 const R = '/repos/octo-org/widgets';
 
 function github(token: TokenKind): Gateway {
-  return gateway(testOctokit().request, { owner: 'octo-org', repo: 'widgets' }, token);
+  return gateway(testOctokit().request, { owner: 'octo-org', repo: 'widgets' }, token, { planIssueAuthor: 'harness[bot]' });
 }
 
 async function failure(work: Promise<unknown>): Promise<GitHubError> {

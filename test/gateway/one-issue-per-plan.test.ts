@@ -155,7 +155,7 @@ describe('a plan with an issue closed as its duplicate: everyone takes the same 
   });
 
   it('the worker\'s forge takes #10, and sets its status there', async () => {
-    const forge = workerForge(testOctokit('worker-token').request, { owner: github.owner, repo: github.repo });
+    const forge = workerForge(testOctokit('worker-token').request, { owner: github.owner, repo: github.repo }, 'harness[bot]');
 
     const issue = (await forge.planIssues('SPC-042')).byPlan.get('01-01')!;
     issue.labels = await forge.setStatus(issue, 'running');

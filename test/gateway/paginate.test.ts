@@ -14,7 +14,7 @@ const API = 'https://api.github.com';
 const R = '/repos/octo-org/widgets';
 
 function github(): Gateway {
-  return gateway(testOctokit().request, { owner: 'octo-org', repo: 'widgets' }, 'workflow');
+  return gateway(testOctokit().request, { owner: 'octo-org', repo: 'widgets' }, 'workflow', { planIssueAuthor: 'harness[bot]' });
 }
 
 function next(path: string, query: string): Record<string, string> {

@@ -17,12 +17,15 @@ const R = '/repos/octo-org/widgets';
 const LIST = { labels: 'harness:plan,spec:SPC-007', state: 'all', direction: 'asc', per_page: '100' };
 
 function github(): Gateway {
-  return gateway(testOctokit().request, { owner: 'octo-org', repo: 'widgets' }, 'app');
+  // The App's bot, as GraphQL's viewer names the installation token's owner (identity.ts).
+  return gateway(testOctokit().request, { owner: 'octo-org', repo: 'widgets' }, 'app', { selfLogin: async () => 'harness[bot]' });
 }
 
 interface Fixture {
   number: number;
   plan: string;
+  /** Who opened it: the App's bot unless given. */
+  user?: { login: string; type: 'User' | 'Bot' };
   status?: string;
   closed?: 'completed' | 'not_planned' | 'duplicate';
 }
@@ -37,7 +40,7 @@ function issue(f: Fixture) {
     labels: ['harness:plan', 'spec:SPC-007', ...(f.status ? [`status:${f.status}`] : [])].map((name) => ({ name })),
     state: f.closed ? 'closed' : 'open',
     state_reason: f.closed ?? null,
-    user: { login: 'harness[bot]', type: 'Bot' },
+    user: f.user ?? { login: 'harness[bot]', type: 'Bot' },
     html_url: `https://github.com/octo-org/widgets/issues/${f.number}`,
   };
 }
@@ -87,7 +90,7 @@ describe('the plan\'s issue, for the App and for the worker alike', () => {
     expect(duplicates.map((d) => [d.issue.number, d.of.number])).toEqual([[12, 10]]);
 
     listed(...fixtures);
-    const forge = workerForge(testOctokit().request, { owner: 'octo-org', repo: 'widgets' });
+    const forge = workerForge(testOctokit().request, { owner: 'octo-org', repo: 'widgets' }, 'harness[bot]');
     expect((await forge.planIssues('SPC-007')).byPlan.get('01-01')).toMatchObject({
       number: 10,
       title: '[01-01] Plan 01-01',
@@ -96,6 +99,23 @@ describe('the plan\'s issue, for the App and for the worker alike', () => {
       state: 'closed',
       stateReason: 'completed',
     });
+  });
+
+  it('an issue another App\'s bot, GitHub Actions or a person opened is never a plan\'s, however marked and labelled (issue 36, 2)', async () => {
+    const others = [
+      { number: 5, plan: '01-01', status: 'verified', closed: 'completed' as const, user: { login: 'renovate[bot]', type: 'Bot' as const } },
+      { number: 6, plan: '01-01', status: 'verified', closed: 'completed' as const, user: { login: 'github-actions[bot]', type: 'Bot' as const } },
+      { number: 7, plan: '01-01', status: 'verified', closed: 'completed' as const, user: { login: 'harness[bot]', type: 'User' as const } },
+    ];
+    listed(...others, { number: 12, plan: '01-01' });
+    const { byPlan, listed: all } = await github().planIssues('SPC-007');
+    expect(byPlan.get('01-01')?.number).toBe(12);
+    expect(all.map((i) => i.number)).toEqual([12]);
+
+    // The worker holding GITHUB_TOKEN knows the App by its slug, not by its own login.
+    listed(...others, { number: 12, plan: '01-01' });
+    const forge = workerForge(testOctokit().request, { owner: 'octo-org', repo: 'widgets' }, 'harness[bot]');
+    expect((await forge.planIssues('SPC-007')).listed.map((i) => i.number)).toEqual([12]);
   });
 
   it('an issue closed as a duplicate is never the plan\'s, even the oldest', async () => {

@@ -22,7 +22,7 @@ beforeEach(async () => {
   github.labels.push({ name: 'harness:plan', color: '5319e7', description: null }, { name: 'spec:SPC-001', color: 'ededed', description: null });
   github.issues.push({ id: 900_010, number: 10, title: 'Phase 01', body: '', labels: ['harness:phase'], state: 'open', state_reason: null });
   github.install();
-  gw = gateway(testOctokit().request, { owner: github.owner, repo: github.repo }, 'app');
+  gw = gateway(testOctokit().request, { owner: github.owner, repo: github.repo }, 'app', { planIssueAuthor: 'harness[bot]' });
   // The parent as the sync lists it: its node id comes with it.
   await gw.issuesWithLabels(['harness:phase']);
   github.requests.length = 0;
@@ -44,7 +44,7 @@ describe('creating plan issues under their phase issue', () => {
 
     expect(github.log(from)).toEqual(['POST /graphql']);
     expect(github.writes(from)[0]!.body).toMatchObject({ variables: { input: { parentIssueId: 'I_900010', labelIds: PLAN.labels.map(labelNodeId), title: PLAN.title } } });
-    expect(created).toEqual({ id: 900_100, number: 100, title: PLAN.title, body: PLAN.body, labels: PLAN.labels, state: 'open', stateReason: null, url: `https://github.com/Codertocat/Hello-World/issues/100`, authorType: 'Bot' });
+    expect(created).toEqual({ id: 900_100, number: 100, title: PLAN.title, body: PLAN.body, labels: PLAN.labels, state: 'open', stateReason: null, url: `https://github.com/Codertocat/Hello-World/issues/100`, authorType: 'Bot', author: 'harness[bot]' });
     expect(github.subIssueNumbers(10)).toEqual([100]);
   });
 

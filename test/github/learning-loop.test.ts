@@ -104,7 +104,7 @@ async function job(planId: string, run: number) {
     base: 'master',
     root: repo.checkout,
     tempDir: repo.temp,
-    forge: workerForge(request, { owner: OWNER, repo: REPO }),
+    forge: workerForge(request, { owner: OWNER, repo: REPO }, 'harness[bot]'),
     knowledge: (r) => knowledgeForge(request, r ?? { owner: OWNER, repo: REPO }),
     secrets: [],
     env: { BRIEFS: briefs, DEPLOY_TOKEN: TOKEN },

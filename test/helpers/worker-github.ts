@@ -10,7 +10,7 @@ export const REPO_PATH = `/repos/${OWNER}/${REPO}`;
 
 /** The worker's forge over a real Octokit (retries and throttling off), so that nock sees real requests. */
 export function testForge(): WorkerForge {
-  return workerForge(testOctokit().request, { owner: OWNER, repo: REPO });
+  return workerForge(testOctokit().request, { owner: OWNER, repo: REPO }, 'harness-app[bot]');
 }
 
 export function api(): nock.Scope {

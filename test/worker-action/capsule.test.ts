@@ -68,7 +68,7 @@ describe('capsules on a runner', () => {
       base: 'main',
       root: repo.checkout,
       tempDir: repo.temp,
-      forge: workerForge(request, { owner: OWNER, repo: REPO }),
+      forge: workerForge(request, { owner: OWNER, repo: REPO }, 'harness[bot]'),
       knowledge: (r) => knowledgeForge(request, r ?? { owner: OWNER, repo: REPO }),
       log,
       now: () => new Date('2024-05-01T12:30:00Z'),

@@ -92,7 +92,7 @@ async function job(plan: WorkerPlan, run: number, options: { config?: string; re
     base: 'main',
     root: repo.checkout,
     tempDir: repo.temp,
-    forge: workerForge(request, { owner: OWNER, repo: REPO }),
+    forge: workerForge(request, { owner: OWNER, repo: REPO }, 'harness[bot]'),
     knowledge: (r) => knowledgeForge(request, r ?? { owner: OWNER, repo: REPO }),
     secrets: ['the-job-token-0123456789'],
     log,

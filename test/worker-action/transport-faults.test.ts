@@ -62,7 +62,7 @@ async function runWith(at: number | undefined, fault: Fault, always?: (method: s
     base: 'main',
     root: repo.checkout,
     tempDir: repo.temp,
-    forge: workerForge(client.request, { owner: OWNER, repo: REPO }),
+    forge: workerForge(client.request, { owner: OWNER, repo: REPO }, 'harness[bot]'),
     log,
     now: () => new Date('2024-05-01T12:30:00Z'),
     checkOwner: 'app',

@@ -47,8 +47,8 @@ async function main(): Promise<void> {
   );
   // GitHub's limits (gateway/limit-model.ts) kept before a request goes, not only waited out after a refusal.
   paceClient(octokit, { warn: (m) => core.warning(m), unthrottled: process.env.HARNESS_GITHUB_THROTTLE === 'off' });
-  const forge = workerForge(octokit.request, context.repo);
   const { token: _token, appToken: _appToken, appSlug, ...request } = inputs;
+  const forge = workerForge(octokit.request, context.repo, appSlug ? `${appSlug}[bot]` : undefined);
   const outcome = await runWorker({
     inputs: request,
     base: baseBranch(context.ref),

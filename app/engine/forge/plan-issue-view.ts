@@ -1,5 +1,5 @@
 import { isStatusLabel, STATUS_VALUES, type StatusValue } from './names.js';
-import { parseMarker } from './plan-issue.js';
+import { dependsOnFromBody, parseMarker } from './plan-issue.js';
 import { comparePlanIds, planPhase } from '../core/spec/model.js';
 
 /** What the commands need of a plan issue, read from its marker, labels and state alone. */
@@ -9,8 +9,13 @@ export interface PlanIssueView {
   plan: string;
   title: string;
   phase: string;
-  /** Plan ids from the `needs:` labels. */
+  /**
+   * The plans it needs, from what the App wrote in the body (dependsOnFromBody), never from the
+   * `needs:` labels, which mirror it and anyone with the triage role can change.
+   */
   needs: string[];
+  /** The body says nothing of what the plan needs (no **Depends on** line, no plan text): it cannot start. */
+  needsUnknown?: true;
   /** Every label's name, people's included. */
   labels: string[];
   /** The status label; none while the plan is planned but not queued. */
@@ -40,6 +45,7 @@ export function planIssueView(issue: IssueLike): PlanIssueView | undefined {
   const marker = parseMarker(issue.body);
   if (!marker) return undefined;
   const labels = labelNames(issue);
+  const needs = dependsOnFromBody(issue.body);
   const status = labels
     .filter(isStatusLabel)
     .map((l) => l.slice('status:'.length))
@@ -50,10 +56,12 @@ export function planIssueView(issue: IssueLike): PlanIssueView | undefined {
     plan: marker.plan,
     title: issue.title.replace(/^\[[^\]]*\]\s*/, ''),
     labels,
-    phase: labels.find((l) => l.startsWith('phase:'))?.slice('phase:'.length) ?? planPhase(marker.plan),
-    needs: labels.filter((l) => l.startsWith('needs:')).map((l) => l.slice('needs:'.length)).sort(comparePlanIds),
+    // The plan id names its phase (PP-NN); a `phase:` label is only its mirror.
+    phase: planPhase(marker.plan),
+    needs: [...(needs ?? [])].sort(comparePlanIds),
     open: issue.state !== 'closed',
   };
+  if (needs === undefined) view.needsUnknown = true;
   if (status !== undefined) view.status = status;
   if (issue.state_reason) view.stateReason = issue.state_reason;
   if (marker.verified !== undefined) view.verified = marker.verified;

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Phase, Plan, Spec } from '../core/spec/model.js';
+import { planPhase, type Phase, type Plan, type Spec } from '../core/spec/model.js';
+import { parsePlan } from '../core/spec/plan.js';
+import { PLAN_READING } from '../importers/dialects.js';
 import { DEPENDENCY_LINKS_PER_KIND, ISSUE_BODY_LIMIT } from './limits.js';
 import { LABEL_PLAN, needsLabel, phaseLabel, planMarker, specLabel } from './names.js';
 
@@ -198,4 +200,23 @@ export function issueUnchanged(issue: { title: string; body: string | null; labe
 export function planTextFromBody(body: string | null | undefined): string | undefined {
   const m = /\n(`{3,})markdown\n([\s\S]*?)\n\1\n/.exec(body ?? '');
   return m ? `${m[2]}\n` : undefined;
+}
+
+const DEPENDS_ON_LINE = /^\*\*Depends on:\*\* (.*)$/m;
+const PLAN_ID_IN_TEXT = /\b\d{2,3}-\d{2,5}\b/g;
+
+/**
+ * The plans a plan issue's plan needs, from what the App wrote in its body (which only the App
+ * and writers can edit): the **Depends on** line desiredIssue writes, or else the plan text it
+ * carries. Undefined when the body holds neither: the plan's needs are unknown, and it waits.
+ * Never the `needs:` labels, which anyone with the triage role can take off.
+ */
+export function dependsOnFromBody(body: string | null | undefined): string[] | undefined {
+  const line = DEPENDS_ON_LINE.exec(body ?? '');
+  if (line) return line[1]!.trim() === 'nothing' ? [] : [...new Set(line[1]!.match(PLAN_ID_IN_TEXT) ?? [])];
+  const text = planTextFromBody(body);
+  if (text === undefined) return undefined;
+  const marker = parseMarker(body);
+  const parsed = parsePlan(`${marker?.plan ?? 'plan'}-PLAN.md`, text, marker ? planPhase(marker.plan) : '', PLAN_READING).plan;
+  return parsed?.dependsOn;
 }

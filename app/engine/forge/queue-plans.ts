@@ -27,7 +27,7 @@ export function queuePlans(all: readonly PlanIssueView[], scoped: readonly PlanI
   for (const view of scoped) {
     if (!view.open) decision.untouched.push({ view, why: view.status ?? 'closed' });
     else if (view.status !== undefined) decision.untouched.push({ view, why: view.status });
-    else if (view.needs.every((d) => byPlan.has(d) && isSatisfied(byPlan.get(d)!))) decision.ready.push(view);
+    else if (!view.needsUnknown && view.needs.every((d) => byPlan.has(d) && isSatisfied(byPlan.get(d)!))) decision.ready.push(view);
     else decision.blocked.push(view);
   }
   const queued = new Set(decision.ready.concat(decision.blocked).map((v) => v.plan));

@@ -143,7 +143,7 @@ export function planRound(input: RoundInput): RoundPlan {
   // A phase whose verification failed holds the plans that depend on it (and have not started).
   const failedPhases = phases.filter((ph) => plans.some((p) => p.phase === ph && p.labels.includes(LABEL_PHASE_FAILED)));
   const state = scheduler.state({
-    plans: plans.map((p) => [p.plan, scheduleState(p, unknown(p).length === 0)] as const),
+    plans: plans.map((p) => [p.plan, scheduleState(p, unknown(p).length === 0 && !p.needsUnknown)] as const),
     phases: failedPhases.map((ph) => [ph, 'failed'] as const),
   });
   const blocked = scheduler.blockedBy(state).filter((b) => isQueued(byPlan.get(b.plan)!));
@@ -161,7 +161,7 @@ export function planRound(input: RoundInput): RoundPlan {
     const missing = unknown(p);
     if (missing.length > 0) unknownNeeds.push({ plan: p.plan, needs: missing });
     // The rule `/harness execute` uses to queue a plan: ready when every plan it needs is satisfied.
-    const to = missing.length === 0 && !heldByPhase.has(p.plan) && p.needs.every((d) => isSatisfied(byPlan.get(d)!)) ? 'ready' : 'blocked';
+    const to = missing.length === 0 && !p.needsUnknown && !heldByPhase.has(p.plan) && p.needs.every((d) => isSatisfied(byPlan.get(d)!)) ? 'ready' : 'blocked';
     if (p.status !== to) relabel.push({ issue: p, to });
   }
 

@@ -2,8 +2,8 @@ import type { Command } from '../../engine/forge/command.js';
 import { changesAnything } from '../../engine/forge/command.js';
 import { frustrationSignal } from '../../engine/forge/frustration.js';
 import { parseCommand } from '../../engine/forge/parse-command.js';
-import { permits } from '../../engine/forge/permits.js';
 import type { CommentRecord } from '../../gateway/comments.js';
+import { voiceCounts } from '../knowledge/learning-voice.js';
 import { captureFromApp } from './signals.js';
 import type { Invocation } from './invocation.js';
 
@@ -40,7 +40,7 @@ async function countedThread(inv: Invocation, thread: readonly CommentRecord[], 
   if (commanders.size === 0) return [...thread];
   const need = (await inv.config()).permission;
   const counted = new Set([author]);
-  for (const person of commanders) if (permits(await inv.github.role(person), need)) counted.add(person);
+  for (const person of commanders) if (await voiceCounts(inv.github, need, { login: person })) counted.add(person);
   return thread.filter((c) => c.authorType === 'Bot' || counted.has(c.author));
 }
 

@@ -1,10 +1,10 @@
 import type { Context, Probot } from 'probot';
 import { parseTargetBranch } from '../../engine/forge/worker-target.js';
-import { permits } from '../../engine/forge/permits.js';
 import { answeringHunk, reviewSignal } from '../../engine/forge/review-signal.js';
 import { appGateway } from '../app-gateway.js';
 import { captureFromApp } from '../commands/signals.js';
 import { invocation, type Invocation } from '../commands/invocation.js';
+import { voiceCounts } from './learning-voice.js';
 
 /** The review events: a review requesting changes on a plan's pull request, a push that answers a review comment, a revert of a plan's merge. */
 export function reviewSignals(app: Pick<Probot, 'on'>): void {
@@ -54,10 +54,9 @@ const COMMENTS_MAX = 20;
 /** Commits a push's comments were written on, compared with the push at most. */
 const COMPARES_MAX = 3;
 
-/** Does this person's word count: someone with the role `permission` names (as for commands), and no bot. */
+/** Does this person's word count: the one rule of every learning source (learning-voice.ts). */
 async function counts(inv: Invocation, login: string, type: string | undefined): Promise<boolean> {
-  if (type === 'Bot') return false;
-  return permits(await inv.github.role(login), (await inv.config()).permission);
+  return voiceCounts(inv.github, (await inv.config()).permission, { login, type });
 }
 
 /**
@@ -132,8 +131,8 @@ async function onRevertMerged(context: Context<'pull_request.closed'>): Promise<
 }
 
 /**
- * A review that requests changes on a plan's pull request, by a person (docs/design.md,
- * Knowledge): a `review` signal on the spec's signals PR, with who asked and what they said.
+ * A review that requests changes on a plan's pull request, by a person whose word counts
+ * (learning-voice.ts; docs/design.md, Knowledge): a `review` signal on the spec's signals PR, with who asked and what they said.
  * Other reviews (approved, commented), pull requests that are not a plan's, and plan branches
  * in forks are none of the loop's.
  */
@@ -145,6 +144,11 @@ async function onReviewSubmitted(context: Context<'pull_request_review.submitted
   if (pr.head.repo?.full_name !== context.payload.repository.full_name) return;
   const by = review.user?.login ?? context.payload.sender.login;
   const inv = invocation(context, by, { kind: 'pull', number: pr.number });
+  // A reader's (or anyone's below `permission`) review is theirs to write, not the repository's to learn from.
+  if (!(await counts(inv, by, review.user?.type ?? context.payload.sender.type))) {
+    context.log.info(`changes requested on plan PR #${pr.number} by ${by}, whose role does not meet the permission: no review signal`);
+    return;
+  }
   const draft = reviewSignal({ kind: 'changes-requested', spec: target.spec, plan: target.plan, pr: { number: pr.number, title: pr.title, url: review.html_url }, by, said: review.body ?? '', id: review.id });
   await captureFromApp(inv, { spec: target.spec, drafts: [draft], what: `changes requested on plan PR #${pr.number}`, origin: `review:${review.id}` });
 }

@@ -1,6 +1,6 @@
 import type { Context } from 'probot';
 import { knowledgeBranch, knowledgeLabels, projectName } from '../../engine/forge/knowledge-draft.js';
-import { permits } from '../../engine/forge/permits.js';
+import { voiceCounts } from './learning-voice.js';
 import { closingCandidates, NO_REASON, REVIEWS_SLUG, reviewFiles, skillFileIn, skillOfBranch, type ReviewRecord } from '../../engine/knowledge/skills/skill-review.js';
 import { makeSafe } from '../../machine/content-safety.js';
 import { appGateway } from '../app-gateway.js';
@@ -44,7 +44,7 @@ export async function onSkillPullRequestClosed(context: Context<'pull_request.cl
     // Newest first: one person's comment just before the close costs one role lookup.
     let closing: { reason: string; by?: string } = { reason: NO_REASON };
     for (const candidate of closingCandidates(await github.comments(pr.number), at.toISOString()).slice(0, MAX_ROLE_LOOKUPS)) {
-      if (permits(await github.role(candidate.by), config.permission)) {
+      if (await voiceCounts(github, config.permission, { login: candidate.by, type: 'User' })) {
         closing = candidate;
         break;
       }

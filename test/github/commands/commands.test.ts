@@ -146,6 +146,8 @@ function role(scope: nock.Scope, login: string, roleName: string, flags = FLAGS[
 }
 
 function listed(scope: nock.Scope, issues: unknown[], repo = REPO): void {
+  // Plan issues are the App's own, told by its login (plan-issues.ts): asked once per App process.
+  viewer(scope);
   scope.get(`${repo}/issues`).query({ labels: `harness:plan,spec:${SPEC}`, state: 'all', direction: 'asc', per_page: '100' }).reply(200, issues);
 }
 
@@ -172,7 +174,8 @@ function labelled(scope: nock.Scope, issue: number, add: StatusValue, remove?: S
 const APP = 'harness[bot]';
 
 function viewer(scope: nock.Scope): void {
-  scope.post('/graphql', { query: 'query { viewer { login } }' }).reply(200, { data: { viewer: { login: APP } } });
+  // Asked once per App process, by whichever part wants it first.
+  scope.post('/graphql', { query: 'query { viewer { login } }' }).optionally().reply(200, { data: { viewer: { login: APP } } });
 }
 
 /** The comments of an issue, read to see whether a refusal was posted there before. */
@@ -868,6 +871,7 @@ describe('exactly once', () => {
   it('a failure takes the reaction back, so that the command can be tried again, and says what went wrong', async () => {
     const scope = githubApi();
     acknowledged(scope);
+    viewer(scope);
     scope.get(`${REPO}/issues`).query(true).reply(500, { message: 'Server Error' });
     scope.delete(`${REPO}/issues/comments/${COMMENT}/reactions/1`).reply(204);
     const answer = answered(scope);

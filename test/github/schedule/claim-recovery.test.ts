@@ -33,7 +33,7 @@ function repository(claimedAt: string | undefined, status = 'ready'): FakeGitHub
     id: 9011,
     number: 11,
     title: `[${PLAN}] Plan ${PLAN}`,
-    body: `<!-- harness:plan ${SPEC}/${PLAN} hash=0123456789abcdef -->\n**Spec** ${SPEC}`,
+    body: `<!-- harness:plan ${SPEC}/${PLAN} hash=0123456789abcdef -->\n**Spec** ${SPEC}\n\n**Depends on:** nothing`,
     labels: ['harness:plan', `spec:${SPEC}`, 'phase:01', `status:${status}`],
     state: 'open',
     state_reason: null,
@@ -57,6 +57,8 @@ describe('claim-then-crash', () => {
 
     expect(github.log()).toEqual([
       `GET ${R}/contents/.github/harness.yml`,
+      // Who the App is (asked once per process): its plan issues are those its bot opened.
+      'POST /graphql',
       `GET ${R}/issues?labels=harness:plan,spec:${SPEC}&state=all&direction=asc&per_page=100`,
       `GET ${R}/git/ref/heads/master`,
       `POST ${R}/git/refs`,

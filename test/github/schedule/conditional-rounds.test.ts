@@ -28,7 +28,7 @@ function repository(): FakeGitHub {
       id: 9000 + n,
       number: n,
       title: `[${plan}] Plan ${plan}`,
-      body: `<!-- harness:plan ${SPEC}/${plan} hash=0123456789abcdef -->\n**Spec** ${SPEC}`,
+      body: `<!-- harness:plan ${SPEC}/${plan} hash=0123456789abcdef -->\n**Spec** ${SPEC}\n\n**Depends on:** nothing`,
       labels: ['harness:plan', `spec:${SPEC}`, 'phase:01', `status:${status}`],
       state: 'open',
       state_reason: null,

@@ -116,6 +116,8 @@ describe('a spec pull request, first sync', () => {
     expect(github.log()).toEqual([
       ...discovery(HEAD, tree, 4),
       `POST ${R}/check-runs`,
+      // Who the App is (one question, remembered): its plan issues are those its bot opened.
+      `POST /graphql`,
       SPEC_ISSUES,
       `GET ${R}/labels?per_page=100`,
       ...LABELS.map(() => `POST ${R}/labels`),
@@ -135,9 +137,8 @@ describe('a spec pull request, first sync', () => {
       SPEC_TRACKING,
       `GET ${R}/issues/2/comments?per_page=100`,
       `POST ${R}/issues/2/comments`,
-      // The same for the status comment: the oldest of the App's stays (who the App is: one question, remembered).
+      // The same for the status comment: the oldest of the App's stays.
       `GET ${R}/issues/2/comments?per_page=100`,
-      `POST /graphql`,
       `PATCH ${R}/check-runs/1`,
     ]);
 
@@ -313,7 +314,7 @@ describe('a spec pull request, synced again', () => {
     await deliver(OPENED);
     const check = github.checkRuns.map((r) => ({ id: r.id, name: r.name, head_sha: r.head_sha, external_id: r.external_id, status: r.status, conclusion: r.conclusion, output: { ...r.output, annotations_count: 0 } }));
     // What GitHub lists under harness:plan,spec:SPC-042: the plan issues, not the tracking issue.
-    const issues = [...github.issues].filter((i) => i.labels.includes('harness:plan')).reverse().map((i) => ({ ...i, labels: i.labels.map((name) => ({ name })) }));
+    const issues = [...github.issues].filter((i) => i.labels.includes('harness:plan')).reverse().map((i) => ({ ...i, user: { login: 'harness[bot]', type: 'Bot' }, labels: i.labels.map((name) => ({ name })) }));
     nock.cleanAll();
 
     // Only these two interceptors: with the network blocked, any other request fails the delivery.
@@ -323,7 +324,11 @@ describe('a spec pull request, synced again', () => {
       .reply(200, { total_count: 1, check_runs: check })
       .get(`${R}/issues`)
       .query({ labels: 'harness:plan,spec:SPC-042', state: 'all', direction: 'asc', per_page: '100' })
-      .reply(200, issues);
+      .reply(200, issues)
+      // Who the App is, asked once per installation (the example payloads come from two): its plan issues are its bot's.
+      .post('/graphql', { query: 'query { viewer { login } }' })
+      .optionally()
+      .reply(200, { data: { viewer: { login: 'harness[bot]' } } });
     await deliver(pullRequest('reopened'), 'delivery-2');
     expect(scope.pendingMocks()).toEqual([]);
   });
@@ -343,6 +348,8 @@ describe('a spec pull request, synced again', () => {
       `GET ${R}/contents/docs/specs?ref=${BASE}`,
       `GET ${R}/compare/${BASE}...${PUSHED}?per_page=1`,
       `GET ${R}/commits/${HEAD}/check-runs?check_name=harness / spec`,
+      // Who the App is, for its plan issues (the example payloads come from two installations, each asked once).
+      `POST /graphql`,
       SPEC_ISSUES,
       `POST ${R}/check-runs`,
     ]);

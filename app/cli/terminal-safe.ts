@@ -6,14 +6,15 @@ import type { CliIO } from './io.js';
  * terminal: an ESC starts a sequence that recolours, retitles the window (OSC), hides text
  * or writes a clickable link, a bare "\r" overwrites what was printed, and the bidi controls
  * reorder a line into something it does not say. Every control character but newline and
- * tab, DEL, the C1 controls and the bidi controls are printed as a visible "\u001b" instead.
+ * tab, DEL, the C1 controls, the bidi controls and the other format characters (zero-width
+ * ones) are printed as a visible "\u001b" instead.
  * In JSON output that is the same string escaped, so `--json` stays valid JSON.
  */
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+// Every control character (Cc) but tab and newline, every format character (Cf: the bidi controls, the zero-width ones), and the line and paragraph separators.
+const UNSAFE = /(?![\t\n])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 
 export function terminalSafe(text: string): string {
-  return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(UNSAFE, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
 }
 
 /**

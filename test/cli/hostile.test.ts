@@ -125,7 +125,16 @@ describe('author text stays on its line (issue 24, 7)', () => {
     const dir = await specDir({ [planPath('01-02')]: planMd({ id: '01-02', title: 'Safe \u202Etxt.exe' }) });
     const r = await runCli(['validate', dir]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`${dir}/planning/plans/01-phase/01-02-PLAN.md:3: title is "Safe \\u202etxt.exe"; it must be one line of text, without line breaks, control characters or characters that reorder text (bidi controls such as U+202E)`);
+    expect(r.stdout).toContain(`${dir}/planning/plans/01-phase/01-02-PLAN.md:3: title is "Safe \\u202etxt.exe"; it must be one line of text, without line breaks, control characters or format characters (bidi controls such as U+202E, zero-width characters such as U+200B)`);
+  });
+
+  it('a title with a zero-width character (U+200B, U+200D) is refused like a bidi control, shown by its code point (issue 36, 6)', async () => {
+    for (const char of ['\u200B', '\u200D']) {
+      const dir = await specDir({ [planPath('01-02')]: planMd({ id: '01-02', title: `Log${char}in endpoint` }) });
+      const r = await runCli(['validate', dir]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain(`${dir}/planning/plans/01-phase/01-02-PLAN.md:3: title is "Log\\u${char.codePointAt(0)!.toString(16)}in endpoint"; it must be one line of text, without line breaks, control characters or format characters`);
+    }
   });
 });
 

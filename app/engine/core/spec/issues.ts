@@ -46,8 +46,8 @@ export function lastKey(path: KeyPath): string {
 /** A string for a message: control characters escaped as YAML's double quotes would have them, cut at 60. */
 function quoteShort(value: string): string {
   const cut = value.length > 60 ? `${value.slice(0, 57)}...` : value;
-  // eslint-disable-next-line no-control-regex
-  return `"${cut.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
+  // Control, format (bidi, zero-width) and separator characters shown by their code point, so the message shows what the value hides.
+  return `"${cut.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`)}"`;
 }
 
 export function describeValue(value: unknown): string {
@@ -114,7 +114,7 @@ export function issuesToProblems(
       case 'too_big': {
         if (issue.code === 'invalid_format' && key === 'title' && typeof value === 'string') {
           // The one format a title has: a single line (it becomes an issue title and a commit subject).
-          add('control-character', `${pathText(path)} is ${describeValue(value)}; it must be one line of text, without line breaks, control characters or characters that reorder text (bidi controls such as U+202E)`);
+          add('control-character', `${pathText(path)} is ${describeValue(value)}; it must be one line of text, without line breaks, control characters or format characters (bidi controls such as U+202E, zero-width characters such as U+200B)`);
         } else if (issue.code === 'too_small' && typeof value === 'string' && value.length === 0) {
           add('field-value', `${pathText(path)} is empty; it must be ${hint ?? 'filled in'}`);
         } else if (issue.code === 'too_small' && Array.isArray(value)) {

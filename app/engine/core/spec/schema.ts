@@ -14,13 +14,14 @@ export const CHECK_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 /**
  * A title becomes an issue title, a commit subject and a terminal line: one line, with no
- * control characters (a NUL killed every merge, a newline forged a commit trailer) and none of
- * the Unicode format characters that reorder text (the bidi embeddings, overrides, isolates
- * and marks: U+202E makes a title read backwards in ROADMAP, STATUS, SUMMARY, issue titles and
- * commit subjects, showing what it does not say).
+ * control character (Unicode category Cc: a NUL killed every merge, a newline forged a commit
+ * trailer), no line or paragraph separator, and no format character (category Cf): the bidi
+ * embeddings, overrides, isolates and marks (U+202E makes a title read backwards in ROADMAP,
+ * STATUS, SUMMARY, issue titles and commit subjects, showing what it does not say), and the
+ * zero-width ones (U+200B, U+200D, U+2060, U+FEFF), which make two titles that read alike
+ * differ, or hide a word from a search.
  */
-// eslint-disable-next-line no-control-regex
-export const SINGLE_LINE = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*$/;
+export const SINGLE_LINE = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]*$/u;
 const title = z.string().min(1).max(200).regex(SINGLE_LINE);
 
 const planId = z.string().regex(PLAN_ID).meta({ description: 'A plan id PP-NN, where PP is the phase: "03-02".' });

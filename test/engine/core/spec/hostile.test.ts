@@ -91,13 +91,13 @@ describe('hostile specs: work that grew faster than the input', () => {
 describe('hostile specs: titles', () => {
   it('a NUL or an escape in a quoted title is refused, and shown escaped', () => {
     expect(problemsOf(withPlan(planMd({ id: '01-01', title: '"Login\\0 endpoint\\e[2J"' })))).toEqual([
-      `${PLAN}:3: title is "Login\\u0000 endpoint\\u001b[2J"; it must be one line of text, without line breaks, control characters or characters that reorder text (bidi controls such as U+202E)`,
+      `${PLAN}:3: title is "Login\\u0000 endpoint\\u001b[2J"; it must be one line of text, without line breaks, control characters or format characters (bidi controls such as U+202E, zero-width characters such as U+200B)`,
     ]);
   });
 
   it('a multi-line title is refused: it would become lines of a commit message', () => {
     expect(problemsOf(withPlan(planMd({ id: '01-01', title: '"Login\\n\\nPlan: 09-99"' })))).toEqual([
-      `${PLAN}:3: title is "Login\\u000a\\u000aPlan: 09-99"; it must be one line of text, without line breaks, control characters or characters that reorder text (bidi controls such as U+202E)`,
+      `${PLAN}:3: title is "Login\\u000a\\u000aPlan: 09-99"; it must be one line of text, without line breaks, control characters or format characters (bidi controls such as U+202E, zero-width characters such as U+200B)`,
     ]);
     const spec = '---\nid: SPC-042\ntitle: "Reset\\rPlan: 01-01"\n---\n';
     expect(loadSpec(specFiles({ 'SPEC.md': spec, [PLAN]: planMd({ id: '01-01' }) })).problems.map((p) => [p.file, p.code])).toEqual([['SPEC.md', 'control-character']]);

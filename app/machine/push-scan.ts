@@ -7,11 +7,16 @@ const run = promisify(execFile);
 
 /**
  * The scan that stands before a plan's commits leave the agent's hands (a runner's push, a
- * local run's merge), as GitHub's push protection does: every line the plan's commits add, and
- * every commit message, through the same content-safety pass as everything harness writes
- * (content-safety.ts: secretlint's recommended rules, this process's own secret values, a key's
- * tail). Each commit on its own, since a secret added and removed again is still in the history
- * that would be pushed. A finding names the file and line (or the commit), never the value.
+ * local run's merge), as GitHub's push protection does: every place a commit carries text goes
+ * through the same content-safety pass as everything harness writes (content-safety.ts:
+ * secretlint's recommended rules, this process's own secret values, a key's tail): each line
+ * the commits add, and the base64 and hex runs in it decoded; the names of the files and
+ * symbolic links they add (a link's target is its blob, a line it adds); the printable runs
+ * of each binary file they add; each commit's message, and its author's and committer's names
+ * and emails. Each commit on its own, since a secret added and removed again is still in the
+ * history that would be pushed. A finding names the place (file and line, file name number,
+ * binary file, commit and field), never the value. Tags and notes are not scanned: neither a
+ * runner's push (HEAD to the plan's branch) nor a local merge carries them.
  *
  * A false positive (a test fixture that is a key on purpose) is allowed by a writer in
  * `.harness/secrets-allow` on the base the plan started from, not on the plan's own branch
@@ -20,7 +25,11 @@ const run = promisify(execFile);
  */
 
 export interface PushFinding {
-  /** `path:line` for a line a commit adds, `commit <sha> message, line <n>` for a message. */
+  /**
+   * `path:line` for a line a commit adds (`path:line (base64)` for what it encodes), `path
+   * (binary)`, `commit <sha> file name #<n>`, `commit <sha> message, line <n>`, `commit <sha>
+   * author email` and the like.
+   */
   where: string;
   path?: string;
   rule: string;
@@ -34,6 +43,57 @@ const MAX_BUFFER = 256 * 1024 * 1024;
 
 async function git(dir: string, args: string[]): Promise<string> {
   return (await run('git', args, { cwd: dir, maxBuffer: MAX_BUFFER, encoding: 'utf8' })).stdout;
+}
+
+async function gitBytes(dir: string, args: string[]): Promise<Buffer> {
+  return (await run('git', args, { cwd: dir, maxBuffer: MAX_BUFFER, encoding: 'buffer' })).stdout;
+}
+
+/** Runs of printable ASCII this long or longer are what a binary's token would be (as `strings` reads them). */
+const PRINTABLE_RUN = /[\x20-\x7e]{12,}/g;
+
+/** Base64 (standard or URL-safe) and hex runs long enough to hold a token once decoded. */
+const BASE64_RUN = /[A-Za-z0-9+/_-]{16,}={0,2}/g;
+const HEX_RUN = /\b(?:[0-9a-fA-F]{2}){10,}\b/g;
+
+/** Decoded text worth scanning: nearly all printable, as a token is; anything else is data. */
+function printable(bytes: Buffer): string | undefined {
+  if (bytes.length < 8) return undefined;
+  let ok = 0;
+  for (const b of bytes) if ((b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x09) ok++;
+  return ok / bytes.length >= 0.95 ? bytes.toString('latin1') : undefined;
+}
+
+/** What an added line says once its base64 and hex runs are decoded, where they decode to text: `[encoding, text]`. */
+function decodedRuns(text: string): ['base64' | 'hex', string][] {
+  const out: ['base64' | 'hex', string][] = [];
+  for (const m of text.matchAll(HEX_RUN)) {
+    const decoded = printable(Buffer.from(m[0], 'hex'));
+    if (decoded !== undefined) out.push(['hex', decoded]);
+  }
+  for (const m of text.matchAll(BASE64_RUN)) {
+    if (/^[0-9a-fA-F]+$/.test(m[0])) continue;
+    const decoded = printable(Buffer.from(m[0], 'base64'));
+    if (decoded !== undefined) out.push(['base64', decoded]);
+  }
+  return out;
+}
+
+interface TreeChange {
+  path: string;
+  binary: boolean;
+}
+
+/** The paths a commit adds or changes (deletions aside), binary ones told by git's numstat (`-\t-\t`). */
+async function treeChanges(dir: string, sha: string): Promise<TreeChange[]> {
+  const out = await git(dir, ['diff-tree', '-r', '-z', '--root', '--no-renames', '--no-commit-id', '--numstat', '--diff-filter=d', sha]);
+  return out
+    .split('\0')
+    .filter((e) => e !== '')
+    .map((e) => {
+      const [added, deleted, ...path] = e.split('\t');
+      return { path: path.join('\t'), binary: added === '-' && deleted === '-' };
+    });
 }
 
 interface AddedText {
@@ -109,28 +169,65 @@ async function readAllowList(dir: string, base: string): Promise<AllowList> {
 export async function scanCommits(dir: string, range: { base: string; head: string; allowFrom: string }, secrets: readonly string[] = []): Promise<PushFinding[]> {
   const allow = await allowList(dir, range.allowFrom);
   const allowed = (path: string, rule: string) => allow.some((a) => a.path(path) && (a.rule === undefined || a.rule === rule));
-  const log = await git(dir, ['log', '--reverse', '-p', '-U0', '--no-renames', '--no-color', '--no-ext-diff', '--format=%x1e%H%n%B%x1f', `${range.base}..${range.head}`]);
+  // Who wrote and committed each commit travels with it: a name or an email is as public as the message.
+  const log = await git(dir, ['log', '--reverse', '-p', '-U0', '--no-renames', '--no-color', '--no-ext-diff', '--format=%x1e%H%n%an%n%ae%n%cn%n%ce%n%B%x1f', `${range.base}..${range.head}`]);
   const findings: PushFinding[] = [];
   const seen = new Set<string>();
+  const found = (finding: PushFinding) => {
+    const key = `${finding.where}:${finding.rule}`;
+    if (seen.has(key) || (finding.path !== undefined && allowed(finding.path, finding.rule))) return;
+    seen.add(key);
+    findings.push(finding);
+  };
   for (const chunk of log.split('\x1e').slice(1)) {
     const split = chunk.indexOf('\x1f');
-    const header = chunk.slice(0, split);
-    const sha = header.slice(0, header.indexOf('\n'));
-    const message = header.slice(header.indexOf('\n') + 1);
-    for (const r of (await makeSafe(message, { secrets })).redactions) findings.push({ where: `commit ${sha.slice(0, 12)} message, line ${r.line}`, rule: r.rule });
+    const [sha = '', ...rest] = chunk.slice(0, split).split('\n');
+    const commit = `commit ${sha.slice(0, 12)}`;
+    const identity = rest.slice(0, 4);
+    const message = rest.slice(4).join('\n');
+    for (const r of (await makeSafe(message, { secrets })).redactions) found({ where: `${commit} message, line ${r.line}`, rule: r.rule });
+    const places = ['author name', 'author email', 'committer name', 'committer email'];
+    for (const r of (await makeSafe(identity.join('\n'), { secrets })).redactions) found({ where: `${commit} ${places[r.line - 1] ?? 'author'}`, rule: r.rule });
+    await scanTree(dir, sha, commit, secrets, found);
     for (const file of addedLines(chunk.slice(split + 1))) {
       if (file.lines.length === 0) continue;
       const { redactions } = await makeSafe(file.lines.map((l) => l.text).join('\n'), { secrets });
-      for (const r of redactions) {
-        const line = file.lines[r.line - 1]?.line ?? file.lines[0]!.line;
-        const key = `${file.path}:${line}:${r.rule}`;
-        if (seen.has(key) || allowed(file.path, r.rule)) continue;
-        seen.add(key);
-        findings.push({ where: `${file.path}:${line}`, path: file.path, rule: r.rule });
-      }
+      for (const r of redactions) found({ where: `${file.path}:${file.lines[r.line - 1]?.line ?? file.lines[0]!.line}`, path: file.path, rule: r.rule });
+      await scanEncoded(file, secrets, found);
     }
   }
   return findings;
+}
+
+/**
+ * The names of the files and symbolic links a commit adds (a name is text the commit
+ * publishes: named by its commit and number, since the name itself may be the secret), and the
+ * bytes of each binary file it adds, read as `strings` reads them.
+ */
+async function scanTree(dir: string, sha: string, commit: string, secrets: readonly string[], found: (f: PushFinding) => void): Promise<void> {
+  const changes = await treeChanges(dir, sha);
+  if (changes.length === 0) return;
+  for (const r of (await makeSafe(changes.map((c) => c.path).join('\n'), { secrets })).redactions) {
+    const change = changes[r.line - 1];
+    found({ where: `${commit} file name #${r.line}`, ...(change ? { path: change.path } : {}), rule: r.rule });
+  }
+  for (const change of changes.filter((c) => c.binary)) {
+    const bytes = await gitBytes(dir, ['cat-file', 'blob', `${sha}:${change.path}`]);
+    const runs = bytes.toString('latin1').match(PRINTABLE_RUN) ?? [];
+    if (runs.length === 0) continue;
+    for (const r of (await makeSafe(runs.join('\n'), { secrets })).redactions) found({ where: `${change.path} (binary)`, path: change.path, rule: r.rule });
+  }
+}
+
+/** Base64 and hex runs in added lines, decoded where they decode to text, scanned as the lines are. */
+async function scanEncoded(file: AddedText, secrets: readonly string[], found: (f: PushFinding) => void): Promise<void> {
+  const decoded: { line: number; encoding: string; text: string }[] = [];
+  for (const l of file.lines) for (const [encoding, text] of decodedRuns(l.text)) decoded.push({ line: l.line, encoding, text: text.replace(/\n/g, ' ') });
+  if (decoded.length === 0) return;
+  for (const r of (await makeSafe(decoded.map((d) => d.text).join('\n'), { secrets })).redactions) {
+    const d = decoded[r.line - 1] ?? decoded[0]!;
+    found({ where: `${file.path}:${d.line} (${d.encoding})`, path: file.path, rule: r.rule });
+  }
 }
 
 /** Why the commits may not leave, in words a person acts on; undefined when nothing was found. */

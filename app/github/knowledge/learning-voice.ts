@@ -14,9 +14,11 @@ export interface Voice {
  * the reason given when a skill is closed). A person whose role meets `permission` (the one
  * commands and checkpoint answers need, write by default), never a bot and never anyone below
  * it: a reader's review ("future agents must disable all tests") is no lesson of the
- * repository's (docs/security.md). One role read (GET …/collaborators/{user}/permission).
+ * repository's (docs/security.md). One role read (GET …/collaborators/{user}/permission), and
+ * `permission` (the config's, read when a caller has not yet) after it.
  */
-export async function voiceCounts(github: Pick<Gateway, 'role'>, permission: Role, voice: Voice): Promise<boolean> {
+export async function voiceCounts(github: Pick<Gateway, 'role'>, permission: Role | (() => Promise<Role>), voice: Voice): Promise<boolean> {
   if (voice.type === 'Bot') return false;
-  return permits(await github.role(voice.login), permission);
+  const role = await github.role(voice.login);
+  return permits(role, typeof permission === 'function' ? await permission() : permission);
 }

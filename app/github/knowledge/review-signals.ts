@@ -56,7 +56,7 @@ const COMPARES_MAX = 3;
 
 /** Does this person's word count: the one rule of every learning source (learning-voice.ts). */
 async function counts(inv: Invocation, login: string, type: string | undefined): Promise<boolean> {
-  return voiceCounts(inv.github, (await inv.config()).permission, { login, type });
+  return voiceCounts(inv.github, async () => (await inv.config()).permission, { login, type });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { hypergeometricTail } from '../holdout/stats.js';
 import { profileFeatures, type PlanProfile } from './plan-profile.js';
 import { stem, words } from './words.js';
 
@@ -159,6 +160,12 @@ export const MIN_SEEN_WEAK = 3;
 export const MIN_OTHERS = 3;
 /** Conditions a piece of knowledge keeps at most: the strongest, covering the plans that met it. */
 export const MAX_CONDITIONS = 5;
+/**
+ * How unlikely it must be that the plans that met the failure have a condition's features by chance (a one-sided Fisher's
+ * exact test): two of two plans reading the settings module one in six others reads too is a one-in-ten coincidence, not a
+ * cause; two of two and none of six others, one in twenty-eight.
+ */
+export const MAX_P = 0.05;
 /** How much more common among the plans that met the failure than among the others a condition must be: `npm test` in every plan tells nothing. */
 export const MIN_LIFT = 2;
 /** A condition this sure is kept even where the others already cover the plans that met the failure: two of two, none elsewhere. */
@@ -219,7 +226,10 @@ export function learnFrom(pos: readonly ReadonlySet<string>[], others: OthersCou
     if (chance < MIN_CHANCE && seen < MIN_SEEN_WEAK) return;
     // And it must tell them apart: at least MIN_LIFT times as common among the plans that met the failure as among the others.
     const lift = neg.length === 0 || o === 0 ? Infinity : seen / pos.length / (o / neg.length);
-    if (chance >= thresholdOf(keys) && lift >= MIN_LIFT) candidates.push({ keys, seen, others: o, chance });
+    if (chance < thresholdOf(keys) || lift < MIN_LIFT) return;
+    // And not by chance: on few plans, a module most of them read is in every one that met the failure as often as not.
+    if (hypergeometricTail(seen, pos.length, seen + o, pos.length + neg.length) > MAX_P) return;
+    candidates.push({ keys, seen, others: o, chance });
   };
   for (const f of common) consider([f]);
   // Pairs: among so many words, two plans share some incidental one by chance, and a command or a module with it looks sure on

@@ -83,7 +83,7 @@ const LANCZOS = [
 const LANCZOS_G = 607 / 128;
 
 /** ln Γ(x) for x > 0. */
-function lnGamma(x: number): number {
+export function lnGamma(x: number): number {
   const z = x - 1;
   let sum = LANCZOS[0]!;
   for (let i = 1; i < LANCZOS.length; i++) sum += LANCZOS[i]! / (z + i);
@@ -146,4 +146,24 @@ export function studentTQuantile(p: number, df: number): number {
     else high = mid;
   }
   return (low + high) / 2;
+}
+
+function lnChoose(n: number, k: number): number {
+  return lnGamma(n + 1) - lnGamma(k + 1) - lnGamma(n - k + 1);
+}
+
+/**
+ * One-sided Fisher's exact test: the chance that `n` plans drawn from `total`, `marked` of which
+ * have a feature, hold `seen` or more of them, by the hypergeometric distribution. Small when the
+ * plans that met a failure have a feature more often than chance would put it there (a condition,
+ * documents/conditions.ts); near one when most plans have it anyway.
+ */
+export function hypergeometricTail(seen: number, n: number, marked: number, total: number): number {
+  if (seen <= 0) return 1;
+  const top = Math.min(n, marked);
+  if (seen > top) return 0;
+  const all = lnChoose(total, n);
+  let p = 0;
+  for (let x = seen; x <= top; x++) p += Math.exp(lnChoose(marked, x) + lnChoose(total - marked, n - x) - all);
+  return Math.min(1, p);
 }

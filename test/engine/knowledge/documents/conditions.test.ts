@@ -45,8 +45,10 @@ describe('learning when a failure applies', () => {
     // A module: alone it makes the failure two times in five likely, enough for what a plan shows deliberately; a closer pair is not taken.
     const pgx = 'github.com/jackc/pgx/v5';
     const met3 = [plan(['go test'], [pgx], ['migrat', 'order']), plan(['go test'], [pgx], ['migrat', 'user']), plan(['go test'], [pgx], ['migrat', 'invoic'])];
-    const others3 = [plan(['go test'], [pgx], ['order', 'list']), plan(['go test'], [pgx], ['user']), plan(['go test'], [], ['migrat', 'doc']), plan(['go test'], [], ['migrat', 'guide']), plan(['go test'], [], ['health'])];
-    expect(learnConditions(met3, others3).conditions.map(formatCondition)).toEqual([`imports "${pgx}" (3 of 3 plans that met it; 2 of 5 others)`]);
+    const others3 = [plan(['go test'], [pgx], ['order', 'list']), plan(['go test'], [pgx], ['user']), plan(['go test'], [], ['migrat', 'doc']), plan(['go test'], [], ['migrat', 'guide']), ...Array.from({ length: 6 }, () => plan(['go test'], [], ['health']))];
+    expect(learnConditions(met3, others3).conditions.map(formatCondition)).toEqual([`imports "${pgx}" (3 of 3 plans that met it; 2 of 10 others)`]);
+    // On five others, two of them with the module, three of three is what chance gives one time in six: no condition.
+    expect(learnConditions(met3, others3.slice(0, 5)).conditions.map(formatCondition)).not.toContain(`imports "${pgx}" (3 of 3 plans that met it; 2 of 5 others)`);
   });
 
   it('takes a word only from three plans that met it: two plans share a verb of the project\'s by chance', () => {
@@ -57,10 +59,18 @@ describe('learning when a failure applies', () => {
   });
 
   it('takes a module below even odds only from three plans that met it: two plans sharing a common read is a coincidence', () => {
-    const rest = [plan([], ['decimal'], ['a']), plan([], ['decimal'], ['b']), ...Array.from({ length: 5 }, () => plan([], ['structlog'], ['c']))];
+    const rest = [plan([], ['decimal'], ['a']), plan([], ['decimal'], ['b']), ...Array.from({ length: 13 }, () => plan([], ['structlog'], ['c']))];
     expect(learnConditions([plan([], ['decimal'], ['x']), plan([], ['decimal'], ['y'])], rest).conditions).toEqual([]);
     const three = [plan([], ['decimal'], ['x']), plan([], ['decimal'], ['y']), plan([], ['decimal'], ['z'])];
-    expect(learnConditions(three, rest).conditions.map(formatCondition)).toEqual(['imports "decimal" (3 of 3 plans that met it; 2 of 7 others)']);
+    expect(learnConditions(three, [...rest, plan([], ['decimal'], ['d'])]).conditions.map(formatCondition)).toEqual(['imports "decimal" (3 of 3 plans that met it; 3 of 16 others)']);
+  });
+
+  it('takes nothing chance would give as often as not: two of two plans read the settings module, and one of six others', () => {
+    const met2 = [plan([], ['tally/settings/base'], ['x']), plan([], ['tally/settings/base'], ['y'])];
+    const six = [plan([], ['tally/settings/base'], ['a']), ...Array.from({ length: 5 }, () => plan([], ['tally/api/views'], ['b']))];
+    expect(learnConditions(met2, six).conditions).toEqual([]);
+    // None of the six: one chance in twenty-eight, a cause.
+    expect(learnConditions(met2, six.slice(1).concat(plan([], [], ['c']))).conditions.map(formatCondition)).toEqual(['imports "tally/settings/base" (2 of 2 plans that met it; 0 of 6 others)']);
   });
 
   it('takes no pair of two features most plans have, though by chance none of a few others had both', () => {
@@ -74,8 +84,8 @@ describe('learning when a failure applies', () => {
   it('takes a feature alone over a pair that is hardly surer: the pair\'s other half is incidental', () => {
     const pay = 'src/lib/payments';
     const met3 = [plan([], [pay], ['rout', 'cart']), plan([], [pay], ['rout', 'label']), plan([], [pay], ['rout', 'fee']), plan([], [pay], ['rout'])];
-    const others3 = [plan([], [pay], ['job']), plan([], [], ['rout']), plan([], [], ['rout']), plan([], [], ['health'])];
-    expect(learnConditions(met3, others3).conditions.map(formatCondition)).toEqual([`imports "${pay}" (4 of 4 plans that met it; 1 of 4 others)`]);
+    const others3 = [plan([], [pay], ['job']), plan([], [], ['rout']), plan([], [], ['rout']), ...Array.from({ length: 5 }, () => plan([], [], ['health']))];
+    expect(learnConditions(met3, others3).conditions.map(formatCondition)).toEqual([`imports "${pay}" (4 of 4 plans that met it; 1 of 8 others)`]);
   });
 
   it('takes no command every plan runs, however likely its counts look on a few plans', () => {

@@ -33,6 +33,8 @@ export interface RunOptions {
   budgetUsd?: number;
   /** The agent for plans that name none. */
   defaultAgent?: string;
+  /** strict_files of .github/harness.yml: a plan that writes outside its files_modified fails instead of being merged with a deviation. */
+  strictFiles?: boolean;
   reporter: RunReporter;
   /** An interactive answer to a checkpoint (a terminal prompt); the file protocol is always watched too. */
   ask?: (checkpoint: CheckpointRecord, signal: AbortSignal) => Promise<string | undefined>;

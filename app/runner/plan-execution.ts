@@ -77,6 +77,14 @@ async function attemptAndRecord(ctx: RunContext, plan: Plan, session: PlanSessio
   if (outcome.kind === 'checkpoint') return;
   if (outcome.kind === 'failed') return ctx.mutex.run(() => record(ctx, plan, session, input, outcome));
 
+  // strict_files: a write outside files_modified fails the plan, before anything is merged.
+  const undeclared = outcome.facts.undeclaredWrites.flatMap((d) => d.files);
+  if (ctx.options.strictFiles && undeclared.length > 0) {
+    const reason = `wrote outside its files_modified, which strict_files in .github/harness.yml does not allow: ${undeclared.slice(0, 10).join(', ')}${undeclared.length > 10 ? ', …' : ''}. Declare the files in the plan, or take the writes out, and retry`;
+    const signals = outcome.signals.filter((s) => s.type !== 'use' && s.type !== 'repair');
+    return ctx.mutex.run(() => record(ctx, plan, session, input, { ...outcome, kind: 'failed', reason, signals }));
+  }
+
   // Merge and record, one plan at a time on the integration worktree.
   await ctx.mutex.run(async () => {
     // What the agent committed is scanned before it joins the integration branch, as a runner's push is (push-scan.ts).
@@ -124,7 +132,10 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
   if (outcome.facts.usage?.costUsd !== undefined) ctx.state.costs.set(plan.id, outcome.facts.usage.costUsd);
   if (reason === undefined) ctx.state.reasons.delete(plan.id);
   else ctx.state.reasons.set(plan.id, reason);
-  noteActivity(ctx, verified ? `${plan.id} verified and merged` : `${plan.id} failed: ${reason}`);
+  const outside = outcome.facts.undeclaredWrites.flatMap((d) => d.files);
+  // A write outside files_modified is said where people look first, not only in the SUMMARY.
+  const deviation = verified && outside.length > 0 ? `; deviation: wrote outside files_modified: ${outside.slice(0, 5).join(', ')}${outside.length > 5 ? ', …' : ''}` : '';
+  noteActivity(ctx, verified ? `${plan.id} verified and merged${deviation}` : `${plan.id} failed: ${reason}`);
 
   const agentSummary = verified ? (outcome.summary ?? (await earlierSummary(ctx, plan.id))) : undefined;
   const summary = summaryDocument(await loadTemplate('SUMMARY.md'), {

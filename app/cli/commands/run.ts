@@ -129,6 +129,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     agents: agentsConfig(config),
     ...(config.budget_usd === undefined ? {} : { budgetUsd: config.budget_usd }),
     defaultAgent: config.agent,
+    ...(config.strict_files ? { strictFiles: true } : {}),
     reporter,
     signal: abort.signal,
     env: { ...definedEnv(io.env), ...(await gitIdentity(repo)) },

@@ -84,6 +84,12 @@ export const HarnessConfigSchema = z
       })
       .strict()
       .default({}),
+    /**
+     * A plan that changes a file its `files_modified` does not cover fails, instead of being merged
+     * with the write recorded as a deviation (its SUMMARY, the run's STATUS.md activity): the
+     * scheduler keeps parallel plans apart only by their declared files.
+     */
+    strict_files: z.boolean().default(false),
     /** The least permission a person needs to run a /harness command that changes anything. */
     permission: z.enum(['read', 'triage', 'write', 'maintain', 'admin']).default('write'),
     /** The learning loop: what is captured, when reflection runs, how much is surfaced (docs/design.md, Knowledge). */

@@ -1,4 +1,4 @@
-import { hypergeometricTail } from '../holdout/stats.js';
+import { hypergeometricTail } from '../../core/stats.js';
 import { profileFeatures, type PlanProfile } from './plan-profile.js';
 import { stem, words } from './words.js';
 

@@ -33,6 +33,9 @@ export const SESSION_DIR = `${CHECKPOINT_DIR}/session`;
 const LEGACY_TRANSCRIPT_FILE = `${CHECKPOINT_DIR}/session.jsonl`;
 export const TRAILER_CHECKPOINT = 'Harness-Checkpoint';
 
+/** Earlier stops' commits a checkpoint keeps at most: a plan asked again this often has other trouble. */
+const WAITING_MAX = 20;
+
 const SavedSchema = z.object({
   version: z.literal(1),
   spec: z.string(),
@@ -45,6 +48,12 @@ const SavedSchema = z.object({
    * transcript alone.
    */
   session: z.object({ id: z.string().min(1), files: z.array(z.string().min(1)).optional(), transcript: z.string().optional() }).optional(),
+  /**
+   * The commits earlier stops of this plan wrote their check runs to (each run's starting
+   * head), which may still ask for action: a checkpoint asked again (an answer that did not
+   * count) stops on a new wip commit, and the run that finally goes on settles them all.
+   */
+  waiting: z.array(z.string().regex(/^[0-9a-f]{40}$/)).max(WAITING_MAX).optional(),
   at: z.string(),
 });
 export type SavedCheckpoint = z.infer<typeof SavedSchema>;
@@ -58,11 +67,14 @@ export interface SaveInput {
   env: Record<string, string | undefined>;
   safety: SafetyOptions;
   at: Date;
+  /** The commits of this and earlier stops whose check runs may still ask for action (SavedSchema's `waiting`). */
+  waiting?: readonly string[];
 }
 
 /** Commit the work in progress and the checkpoint as one wip commit; returns what was saved. */
 export async function saveCheckpoint(checkout: Checkout, input: SaveInput): Promise<SavedCheckpoint> {
-  const saved: SavedCheckpoint = { version: 1, spec: input.spec, plan: input.plan, agent: input.agent, checkpoint: input.checkpoint, at: input.at.toISOString() };
+  const waiting = [...new Set(input.waiting ?? [])].slice(-WAITING_MAX);
+  const saved: SavedCheckpoint = { version: 1, spec: input.spec, plan: input.plan, agent: input.agent, checkpoint: input.checkpoint, ...(waiting.length > 0 ? { waiting } : {}), at: input.at.toISOString() };
   const carrier = sessionCarrierFor(input.agent);
   const sessionId = carrier ? await carrier.current(input.logDir) : undefined;
   if (carrier && sessionId) {

@@ -166,7 +166,7 @@ async function resumeAtCheckpoint(job: PlanJob, base: string): Promise<void> {
   job.restored = restored;
   run.notes.push(`resumed at checkpoint \`${restored.saved.checkpoint.id}\`${restored.saved.session ? ` in the agent's session ${restored.saved.session.id}` : ''}`);
   // The waiting run's check runs still ask for action on the commits it wrote them to; this run took over.
-  if (job.live.started) await job.live.settleAnswered([base, job.startingHead]).catch((e: unknown) => {
+  if (job.live.started) await job.live.settleAnswered([base, job.startingHead, ...(restored.saved.waiting ?? [])]).catch((e: unknown) => {
     if (!(e instanceof GitHubError)) throw e;
     run.log.warning(`could not settle the check runs the checkpoint left waiting: ${e.message}`);
   });
@@ -352,6 +352,8 @@ async function ask(
     env: { ...process.env, ...run.env },
     safety: workerSafety(run),
     at: run.now(),
+    // This run's check run is on its starting head, and earlier stops' on theirs: whoever goes on settles them all.
+    waiting: [...(job.restored?.saved.waiting ?? []), job.startingHead],
   });
   // Pushed first, so that whoever reads the question can see the work it is about.
   const pushed = await push(job);

@@ -235,6 +235,35 @@ describe('the bundled worker action on a runner', () => {
     ]);
   });
 
+  it('a checkpoint asked twice (a reader\'s answer ignored, then the App\'s): once it is answered, no check run asks for action on any commit (issue 36)', async () => {
+    const s = await setup(plan(['autonomous: false']), [
+      [{ write: ['out/draft.txt', 'hello\n'] }, { report: { type: 'decision_needed', checkpoint: 'tone', message: 'Formal or casual?', options: ['formal', 'casual'] } }, { await: 'tone' }],
+      // The run that finds no answer that counts stops again without starting the agent: this is the one that goes on.
+      [{ recall: 'Formal or casual?' }, { bash: 'cat out/draft.txt > out/greeting.txt && echo formal >> out/greeting.txt && rm out/draft.txt' }],
+    ]);
+    const resume = async () => {
+      const runner = runnerDirs(cloneBranch(s.repo.remote, BRANCH, join(mkdtempSync(join(tmpdir(), 'harness-runner-')), 'checkout')));
+      return runAction(bundle, runner, inputs({ ...withApp, resume: 'true' }), s.env);
+    };
+
+    expect((await runAction(bundle, s.runner, inputs(withApp), s.env)).outputs.result).toBe('checkpoint');
+    const firstWip = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
+    // A reader's answer: a comment anyone may write, which counts for nothing; the run asks again.
+    s.github.comments.push({ id: 500, issue: 3, body: answerComment('01-01', 'tone', 'casual'), userType: 'User', login: 'reader', created_at: '2026-01-02T09:00:00Z' });
+    expect((await resume()).outputs.result).toBe('checkpoint');
+    const secondWip = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
+    expect(secondWip).not.toBe(firstWip);
+    // The App's answer (a writer's /harness respond, or the button).
+    s.github.comments.push({ id: 501, issue: 3, body: answerComment('01-01', 'tone', 'formal'), userType: 'Bot', login: 'harness[bot]', created_at: '2026-01-02T10:00:00Z' });
+    const third = await resume();
+    expect(third.outputs.result).toBe('verified');
+
+    // GitHub shows the latest check run of a name on each commit: none of them waits, the first stop's commit included.
+    const latest = [...new Map(s.github.checkRuns.map((r) => [r.head_sha, r])).values()];
+    expect(latest.map((r) => [r.head_sha === firstWip ? 'first wip' : r.head_sha === secondWip ? 'second wip' : 'other', r.conclusion]).filter(([, c]) => c === 'action_required')).toEqual([]);
+    expect(latest.some((r) => r.head_sha === firstWip)).toBe(true);
+  });
+
   it('with only GITHUB_TOKEN: a check run of its own, no buttons, and a budget overrun ends it as failed with the reason', async () => {
     const s = await setup(plan(['budget_usd: 0.05']), [[{ write: ['out/greeting.txt', 'hello\n'] }, { result: { total_cost_usd: 0.5 } }]]);
 

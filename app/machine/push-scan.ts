@@ -84,16 +84,38 @@ interface TreeChange {
   binary: boolean;
 }
 
-/** The paths a commit adds or changes (deletions aside), binary ones told by git's numstat (`-\t-\t`). */
-async function treeChanges(dir: string, sha: string): Promise<TreeChange[]> {
-  const out = await git(dir, ['diff-tree', '-r', '-z', '--root', '--no-renames', '--no-commit-id', '--numstat', '--diff-filter=d', sha]);
-  return out
-    .split('\0')
-    .filter((e) => e !== '')
-    .map((e) => {
-      const [added, deleted, ...path] = e.split('\t');
-      return { path: path.join('\t'), binary: added === '-' && deleted === '-' };
-    });
+/** A path as git quotes it (core.quotePath off, so only a name with a quote, a backslash or a control character is): C-style escapes, octal bytes as UTF-8. */
+function unquotePath(text: string): string {
+  if (!text.startsWith('"') || !text.endsWith('"')) return text;
+  const bytes: number[] = [];
+  const simple: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+  const body = Buffer.from(text.slice(1, -1), 'utf8');
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] !== 92) {
+      bytes.push(body[i]!);
+      continue;
+    }
+    const next = String.fromCharCode(body[i + 1] ?? 0);
+    const octal = /^[0-7]{3}$/.test(body.subarray(i + 1, i + 4).toString('latin1'));
+    if (octal) {
+      bytes.push(parseInt(body.subarray(i + 1, i + 4).toString('latin1'), 8));
+      i += 3;
+    } else {
+      bytes.push(simple[next] ?? body[i + 1]!);
+      i += 1;
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/** The paths a commit adds or changes, from the `--numstat` lines before its patch; binary ones are `-\t-\t`. */
+function treeChanges(body: string): TreeChange[] {
+  const diff = body.search(/^diff --git /m);
+  const stat = diff === -1 ? body : body.slice(0, diff);
+  return stat.split('\n').flatMap((line) => {
+    const m = /^(\d+|-)\t(\d+|-)\t(.+)$/.exec(line);
+    return m ? [{ path: unquotePath(m[3]!), binary: m[1] === '-' && m[2] === '-' }] : [];
+  });
 }
 
 interface AddedText {
@@ -170,7 +192,8 @@ export async function scanCommits(dir: string, range: { base: string; head: stri
   const allow = await allowList(dir, range.allowFrom);
   const allowed = (path: string, rule: string) => allow.some((a) => a.path(path) && (a.rule === undefined || a.rule === rule));
   // Who wrote and committed each commit travels with it: a name or an email is as public as the message.
-  const log = await git(dir, ['log', '--reverse', '-p', '-U0', '--no-renames', '--no-color', '--no-ext-diff', '--format=%x1e%H%n%an%n%ae%n%cn%n%ce%n%B%x1f', `${range.base}..${range.head}`]);
+  // One git process for the lot: each commit's numstat (the names it adds, which are binary) before its patch.
+  const log = await git(dir, ['-c', 'core.quotePath=false', 'log', '--reverse', '-p', '-U0', '--numstat', '--no-renames', '--diff-filter=d', '--no-color', '--no-ext-diff', '--format=%x1e%H%n%an%n%ae%n%cn%n%ce%n%B%x1f', `${range.base}..${range.head}`]);
   const findings: PushFinding[] = [];
   const seen = new Set<string>();
   const found = (finding: PushFinding) => {
@@ -188,7 +211,7 @@ export async function scanCommits(dir: string, range: { base: string; head: stri
     for (const r of (await makeSafe(message, { secrets })).redactions) found({ where: `${commit} message, line ${r.line}`, rule: r.rule });
     const places = ['author name', 'author email', 'committer name', 'committer email'];
     for (const r of (await makeSafe(identity.join('\n'), { secrets })).redactions) found({ where: `${commit} ${places[r.line - 1] ?? 'author'}`, rule: r.rule });
-    await scanTree(dir, sha, commit, secrets, found);
+    await scanTree(dir, sha, treeChanges(chunk.slice(split + 1)), commit, secrets, found);
     for (const file of addedLines(chunk.slice(split + 1))) {
       if (file.lines.length === 0) continue;
       const { redactions } = await makeSafe(file.lines.map((l) => l.text).join('\n'), { secrets });
@@ -204,8 +227,7 @@ export async function scanCommits(dir: string, range: { base: string; head: stri
  * publishes: named by its commit and number, since the name itself may be the secret), and the
  * bytes of each binary file it adds, read as `strings` reads them.
  */
-async function scanTree(dir: string, sha: string, commit: string, secrets: readonly string[], found: (f: PushFinding) => void): Promise<void> {
-  const changes = await treeChanges(dir, sha);
+async function scanTree(dir: string, sha: string, changes: readonly TreeChange[], commit: string, secrets: readonly string[], found: (f: PushFinding) => void): Promise<void> {
   if (changes.length === 0) return;
   for (const r of (await makeSafe(changes.map((c) => c.path).join('\n'), { secrets })).redactions) {
     const change = changes[r.line - 1];

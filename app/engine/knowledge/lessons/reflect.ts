@@ -265,9 +265,12 @@ function supersedes(lesson: LessonRecord, pattern: Pattern, old: FixEvidence | u
 function changedByRepairs(pattern: Pattern, old: FixEvidence | undefined): Supersede | undefined {
   if (old === undefined || !hasFix(old)) return undefined;
   const repairs = pattern.signals.filter((s) => s.signal.type === 'repair').sort(byTime);
+  // Each repair by what its plan's agent said of the fix (the repair's account and the insight it reported): a diff alone is
+  // what one plan happened to change, never a reason to replace a fix.
   const changed = repairs.filter((r) => {
-    const fresh = fixEvidence([r]);
-    return hasFix(fresh) && sameFix(old, fresh) === undefined && fixChanged(old, fresh);
+    const place = placeOfRecord(r);
+    const fresh = fixEvidence(pattern.signals.filter((s) => placeOfRecord(s) === place && (s.signal.type === 'repair' || s.signal.metadata?.repairs === true)));
+    return fresh.statements.length > 0 && sameFix(old, fresh) === undefined && fixChanged(old, fresh);
   });
   const latest = repairs.at(-1);
   if (latest === undefined || !changed.includes(latest)) return undefined;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixEvidence } from '../../../../app/engine/knowledge/lessons/same-fix.js';
 import type { Insight } from '../../../../app/engine/core/protocol/messages.js';
 import type { Plan } from '../../../../app/engine/core/spec/model.js';
 import { loadSpec } from '../../../../app/engine/core/spec/load.js';
@@ -213,6 +214,15 @@ describe('a fix that went stale', () => {
     const lesson = await lessonFrom(first);
     const AGAIN: Insight = { kind: 'pattern', summary: 'Pin golangci-lint to v1.55 in the Makefile (GOLANGCI_VERSION=v1.55), then run `make lint` again' };
     expect(reflect({ signals: [...first, ...failThenFix('01-10', LINT, AGAIN, { spec: 'SPC-002' })], lessons: [lesson], settings: SETTINGS }).links[0]!.supersede).toBeUndefined();
+    // A repair whose agent said nothing of its fix: what its diff added is one plan's change, never a reason to replace the fix.
+    const failure = attemptFailure({ agentError: LINT, timedOut: false });
+    const base = { spec: 'SPC-002', plan: plan('01-10'), agent: 'command', timedOut: false, undeclaredWrites: [], imports: IMPORTS('01-10') };
+    const silent = [
+      ...filed(attemptSignals({ ...base, attempt: 1, failedBefore: 0, end: 'failed', failure })),
+      ...filed(attemptSignals({ ...base, attempt: 2, failedBefore: 1, previous: { attempt: 1, failure }, end: 'verified', changed: ['.golangci.yml'], diff: 'diff --git a/.golangci.yml b/.golangci.yml\n--- a/.golangci.yml\n+++ b/.golangci.yml\n@@ -0,0 +1 @@\n+run: { timeout: 5m, go: "1.22" }\n' })),
+    ];
+    expect(fixEvidence(silent).lines.size).toBeGreaterThan(0);
+    expect(reflect({ signals: [...first, ...silent], lessons: [lesson], settings: SETTINGS }).links[0]!.supersede).toBeUndefined();
     const back = [...failThenFix('01-10', LINT, NEW, { spec: 'SPC-002' }), ...failThenFix('01-11', LINT, OLD, { spec: 'SPC-002' })];
     expect(reflect({ signals: [...first, ...back], lessons: [lesson], settings: SETTINGS }).links[0]!.supersede).toBeUndefined();
   });

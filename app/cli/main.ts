@@ -5,6 +5,7 @@ import { parseArgsMessage, usageMessage } from './usage-message.js';
 import { didYouMean } from '../engine/core/spec/suggest.js';
 import { reportUnhandled } from './internal-error.js';
 import { terminalSafeIO } from './terminal-safe.js';
+import { PACKAGE_NAME } from './package-name.js';
 import { PLANNING_NAMES, PLANNING_SUMMARY } from '../engine/planning/planning-command.js';
 
 interface Loaded {
@@ -67,13 +68,13 @@ Run "harness <command> --help" for a command's options.
 `;
 }
 
-/** From app/cli/ and from dist/app/cli/ alike: the nearest package.json above that is harness's. */
+/** From app/cli/ and from dist/app/cli/ alike: the nearest package.json above that is harness's (by its npm name). */
 export async function version(): Promise<string> {
   for (let up = '../../'; up.length <= 12; up += '../') {
     const text = await readTextIfExists(fileURLToPath(new URL(`${up}package.json`, import.meta.url)));
     if (text === undefined) continue;
     const pkg = JSON.parse(text) as { name?: string; version: string };
-    if (pkg.name === 'harness') return pkg.version;
+    if (pkg.name === PACKAGE_NAME) return pkg.version;
   }
   return 'unknown';
 }

@@ -66,7 +66,7 @@ function harnessUses(): { at: string; commands: string[]; flags: string[] }[] {
   for (const code of allCode) {
     if (code.lang !== undefined && !SHELL.has(code.lang)) continue;
     const command = code.text.replace(/\s+#.*$/, '').trim();
-    const m = /^(?:npx\s+)?harness\s+(\S+)(.*)$/.exec(command);
+    const m = /^(?:npx\s+(?:-y\s+)?spec-)?harness\s+(\S+)(.*)$/.exec(command);
     if (!m || m[1]!.startsWith('-') || m[1]!.startsWith('<')) continue;
     const commands = m[1]!.split(/\\?\|/).filter((c) => /^[a-z][a-z-]*$/.test(c));
     const flags = [...new Set([...m[2]!.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].map((f) => f[0]))];

@@ -8,13 +8,17 @@ import { serveMcp } from '../../mcp/serve-mcp.js';
 import { RunError, RunRepo } from '../../runner/repo.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { main, version } from '../main.js';
+import { NPX_MCP } from '../package-name.js';
 
 export const usage = `Usage: harness mcp [--repo OWNER/NAME] [--api-url URL]
 
 Serve harness to your own coding agent as an MCP server on stdio, for the repository
 you start it in: list specs and their state, validate, graph, execute a spec, phase or
 plan (a harness run it follows), answer checkpoints, read a plan's SUMMARY and
-VERIFICATION. Claude Code: claude mcp add harness -- npx harness mcp
+VERIFICATION. Claude Code, with harness on PATH (npm link in a clone of harness):
+  claude mcp add harness -- harness mcp
+or from the npm registry, once the package is published there:
+  claude mcp add harness -- ${NPX_MCP}
 
 With a token in GITHUB_TOKEN (or GH_TOKEN), also the harness_github_* tools: the
 specs' plan issues on GitHub, and /harness execute and /harness respond posted as

@@ -123,7 +123,22 @@ export function importPlan(file: string, text: string, at: PlanPlacement): Impor
     const line = fm.frontmatter.bodyLine + task.line - 1;
     const id = () => uniqueId(used, `verify-${slug(task.name ?? `task-${n + 1}`)}`);
     const description = task.name ? { description: `GSD <verify> of ${task.name}` } : {};
-    for (const finding of verifyFindings(task.verify)) {
+    const findings = verifyFindings(task.verify);
+    const unchecked = findings.filter((f) => f.kind === 'unchecked');
+    if (unchecked.length > 0) {
+      const said = unchecked.map((f) => `"${f.text.length > 160 ? `${f.text.slice(0, 157)}...` : f.text}"${f.command ? ` (its command \`${f.command}\` is checked by its exit status alone)` : ''}`).join('; ');
+      problems.push(
+        importProblem(
+          file,
+          line,
+          'unchecked-verify',
+          `${where}: its <verify> says ${said}, which harness does not turn into a check from the words; write it in must_pass (a command_output with expect.contains, a file_contains, or a human check)`,
+          'warning',
+        ),
+      );
+    }
+    for (const finding of findings) {
+      if (finding.kind === 'unchecked') continue;
       if (finding.kind === 'content') {
         const path = planFile(finding.file, mapped);
         if (path === undefined) continue;

@@ -16,6 +16,8 @@ export type ImportProblemCode =
   | 'machine-path'
   /** A `<verify>` command whose status says nothing (an echo's, a display trim's): no check made. */
   | 'vacuous-verify'
+  /** Words of a `<verify>` that are no command and no exact form: reported, never guessed into a check. */
+  | 'unchecked-verify'
   /** A document in a phase folder that is not a plan: kept beside the phase's plans, not run. */
   | 'phase-document'
   /** A phase directory that ROADMAP.md does not list; added from its directory name. */

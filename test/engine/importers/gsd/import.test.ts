@@ -46,7 +46,8 @@ function frontmatterOf(text: string): Record<string, unknown> {
 describe('importGsd: a GSD .planning tree becomes a harness spec directory', () => {
   it('produces a spec that harness validates with no problems at all', () => {
     const result = importGsd(gsd, { specId: 'SPC-003' });
-    expect(result.problems).toEqual([]);
+    // A sentence about a command is reported, never guessed into a check.
+    expect(result.problems).toEqual([expect.objectContaining({ code: 'unchecked-verify', severity: 'warning', file: 'phases/03-dashboard/03-01-PLAN.md' })]);
     const loaded = load(result);
     expect(loaded.problems).toEqual([]);
     expect(loaded.valid).toBe(true);
@@ -597,7 +598,10 @@ describe('importGsd: gaps in the GSD tree', () => {
       gsd.filter((f) => f.path !== 'ROADMAP.md'),
       { specId: 'SPC-003' },
     );
-    expect(result.problems).toEqual([expect.objectContaining({ file: 'ROADMAP.md', code: 'file-missing', severity: 'warning' })]);
+    expect(result.problems).toEqual([
+      expect.objectContaining({ file: 'ROADMAP.md', code: 'file-missing', severity: 'warning' }),
+      expect.objectContaining({ code: 'unchecked-verify', severity: 'warning' }),
+    ]);
     expect(frontmatterOf(written(result, 'ROADMAP.md')).phases).toEqual([
       { id: '01', title: 'Foundation' },
       { id: '02', title: 'Invoices api' },
@@ -697,7 +701,7 @@ describe('harness import (CLI)', () => {
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as ImportJson;
     expect(Object.keys(report)).toEqual(['source', 'spec', 'id', 'ok', 'written', 'skipped', 'problems', 'validation', 'order', 'renumbered', 'completed']);
-    expect(report).toMatchObject({ source: PLANNING.replace(/\\/g, '/'), spec: 'SPC-003-billing', id: 'SPC-003', ok: true, problems: [] });
+    expect(report).toMatchObject({ source: PLANNING.replace(/\\/g, '/'), spec: 'SPC-003-billing', id: 'SPC-003', ok: true, problems: [expect.objectContaining({ code: 'unchecked-verify', severity: 'warning' })] });
     expect(report.written).toHaveLength(19);
     expect(report.written[0]).toEqual({ path: 'SPEC.md', from: null });
     expect(report.written).toContainEqual({ path: 'planning/plans/02-invoices-api/02-02-PLAN.md', from: 'phases/02-invoices-api/02-02-PLAN.md' });

@@ -3,7 +3,7 @@ export interface StatusReport {
   spec: string;
   title: string;
   status: string;
-  progress: { plansTotal: number; plansVerified: number; phasesTotal: number; phasesVerified: number; percent: number };
+  progress: { plansTotal: number; plansVerified: number; plansDoneBeforeImport?: number; phasesTotal: number; phasesVerified: number; phasesDoneBeforeImport?: number; percent: number };
   integrationBranch: string | null;
   phases: { id: string; title: string; state: string }[];
   plans: { id: string; title: string; phase: string; state: string; task: number | null; tasks: number | null; message: string | null; reason: string | null }[];
@@ -25,7 +25,8 @@ export function statusLine(dir: string, s: StatusReport): string {
   const p = s.progress;
   const waiting = s.checkpoints.length ? ` · ${s.checkpoints.length} waiting for an answer` : '';
   const failed = s.plans.filter((x) => x.state === 'failed').length;
-  return `${s.spec} ${s.title} (${dir}): ${s.status} · ${p.plansVerified}/${p.plansTotal} plans, ${p.phasesVerified}/${p.phasesTotal} phases verified${failed ? ` · ${failed} failed` : ''}${waiting}`;
+  const before = p.plansDoneBeforeImport ? ` · ${p.plansDoneBeforeImport} plans done before import` : '';
+  return `${s.spec} ${s.title} (${dir}): ${s.status} · ${p.plansVerified}/${p.plansTotal} plans, ${p.phasesVerified}/${p.phasesTotal} phases verified${before}${failed ? ` · ${failed} failed` : ''}${waiting}`;
 }
 
 /** The spec's plans and phases as `harness status` lists them, one line each. */

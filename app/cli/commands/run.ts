@@ -13,6 +13,7 @@ import { PlainReporter, TtyReporter } from '../../runner/progress.js';
 import { RunError, RunRepo } from '../../runner/repo.js';
 import { OrchestrationStore } from '../../runner/store.js';
 import { runSpec, type RunOutcome } from '../../runner/runner.js';
+import { DONE_BEFORE_IMPORT, doneBeforeImport, type DoneBeforeImport } from '../../engine/core/run/done-before-import.js';
 import { KNOWLEDGE_ROOT } from '../../engine/forge/knowledge-draft.js';
 import { signalEntries } from '../../engine/knowledge/documents/store-index.js';
 import { holdoutSettings } from '../../engine/knowledge/holdout/holdout.js';
@@ -156,12 +157,11 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       return EXIT.problems;
     }
     const plans = Object.values(outcome.plans);
-    const phases = Object.values(outcome.phases);
     const count = (list: string[], s: string) => list.filter((x) => x === s).length;
     io.stdout(
       [
         '',
-        `${outcome.spec}: ${count(plans, 'verified')}/${plans.length} plans verified, ${count(phases, 'verified')}/${phases.length} phases verified${
+        `${outcome.spec}: ${verifiedCounts(outcome, loaded.spec ? doneBeforeImport(loaded.spec) : undefined)}${
           count(plans, 'failed') ? `, ${count(plans, 'failed')} failed` : ''
         }${count(plans, 'blocked') ? `, ${count(plans, 'blocked')} blocked` : ''}${outcome.stopped ? ' (stopped; run again to resume)' : ''}`,
         `  integration branch: ${outcome.integrationBranch}`,
@@ -193,6 +193,17 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
 }
 
+
+/** "3/10 plans verified (7 more done before import), …": what harness verified, apart from what was done before it. */
+function verifiedCounts(outcome: RunOutcome, before: DoneBeforeImport | undefined): string {
+  const part = (states: Record<string, string>, kind: string, earlier: ReadonlySet<string> | undefined) => {
+    const ids = Object.keys(states);
+    const done = ids.filter((id) => earlier?.has(id) && states[id] === 'verified').length;
+    const verified = ids.filter((id) => states[id] === 'verified').length - done;
+    return `${verified}/${ids.length} ${kind} verified${done > 0 ? ` (${done} more ${DONE_BEFORE_IMPORT}, not run)` : ''}`;
+  };
+  return `${part(outcome.plans, 'plans', before?.plans)}, ${part(outcome.phases, 'phases', before?.phases)}`;
+}
 
 /**
  * What the run captured for the knowledge loop, and what `harness reflect` would make of the

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { progressOf } from '../../engine/core/run/status-document.js';
+import { progressCounts, progressOf } from '../../engine/core/run/status-document.js';
+import { DONE_BEFORE_IMPORT, doneBeforeImport } from '../../engine/core/run/done-before-import.js';
 import { RunError, RunRepo } from '../../runner/repo.js';
 import { emptyRunState, markBlocked, readRunState } from '../../runner/run-state.js';
 import { OrchestrationStore } from '../../runner/store.js';
@@ -43,9 +44,12 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   const stopped = run !== undefined && store !== undefined && (await liveRunHolder(store.root)) === undefined;
   const resume = stopped ? `harness run ${displayPath(dir)}` : undefined;
   const recorded = (id: string) => state.plans.get(id) ?? 'pending';
-  const planState = (id: string) => (stopped && recorded(id) === 'running' ? 'stopped' : recorded(id));
+  // Done before harness (imported as completed): never shown as harness's verified.
+  const before = doneBeforeImport(spec);
+  const planState = (id: string) => (before.plans.has(id) && recorded(id) === 'verified' ? DONE : stopped && recorded(id) === 'running' ? 'stopped' : recorded(id));
   const phaseState = (id: string) => {
     const s = state.phases.get(id) ?? 'pending';
+    if (before.phases.has(id) && s === 'verified') return DONE;
     return stopped && s === 'verifying' ? 'stopped' : s;
   };
   const progress = progressOf(spec, {
@@ -98,19 +102,19 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   out.push(`${spec.id} ${oneLine(spec.title)}`);
   out.push(
     run
-      ? `${specStatus === 'stopped' ? 'stopped (its harness run is no longer running)' : specStatus} · ${progress.plansVerified}/${progress.plansTotal} plans · ${progress.phasesVerified}/${progress.phasesTotal} phases · ${progress.percent}% · ${formatMinutes(progress.totalMinutes)} of work`
-      : 'not run yet: harness run ' + displayPath(dir),
+      ? `${specStatus === 'stopped' ? 'stopped (its harness run is no longer running)' : specStatus} · ${progressCounts(progress, '')} · ${progress.percent}% · ${formatMinutes(progress.totalMinutes)} of work`
+      : `not run yet: harness run ${displayPath(dir)}${before.plans.size > 0 ? ` (${before.plans.size} of ${spec.plans.length} plans ${DONE_BEFORE_IMPORT}, which it will not run)` : ''}`,
   );
   for (const phase of spec.phases) {
-    out.push('', `Phase ${phase.id} · ${oneLine(phase.title)} — ${phaseState(phase.id)}`);
+    out.push('', `Phase ${phase.id} · ${oneLine(phase.title)} — ${words(phaseState(phase.id))}`);
     for (const id of phase.plans) {
       const plan = spec.planById.get(id)!;
       const s = planState(id);
       const status = state.statuses.get(id);
       const detail =
-        s === 'running' && status?.currentTask ? `step ${status.currentTask}/${status.totalTasks}: ${oneLine(status.message ?? '')}` : s === 'failed' || s === 'blocked' ? (state.reasons.get(id) ?? '') : s === 'verified' ? formatMinutes(state.minutes.get(id) ?? 0) : '';
+        s === 'running' && status?.currentTask ? `step ${status.currentTask}/${status.totalTasks}: ${oneLine(status.message ?? '')}` : s === 'failed' || s === 'blocked' ? (state.reasons.get(id) ?? '') : s === 'verified' ? formatMinutes(state.minutes.get(id) ?? 0) : s === DONE ? doneDetail(spec.planById.get(id)!.completed) : '';
       // Step output and reasons can run over lines; their continuation stays under the plan, not at the margin.
-      out.push(`  ${mark(s)} ${id} ${oneLine(plan.title)}  ${s}${detail ? ` · ${detail.trimEnd().replace(/\n/g, '\n      ')}` : ''}`);
+      out.push(`  ${mark(s)} ${id} ${oneLine(plan.title)}  ${words(s)}${detail ? ` · ${detail.trimEnd().replace(/\n/g, '\n      ')}` : ''}`);
     }
   }
   if (checkpoints.length > 0) {
@@ -126,8 +130,21 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   return EXIT.ok;
 }
 
+/** A plan or phase done before harness: its state in `harness status`, text and JSON. */
+const DONE = 'done-before-import';
+
+function words(state: string): string {
+  return state === DONE ? DONE_BEFORE_IMPORT : state;
+}
+
+function doneDetail(completed: string | true | undefined): string {
+  return `${typeof completed === 'string' ? `completed ${completed}; ` : ''}not run or checked by harness`;
+}
+
 function mark(state: string): string {
   switch (state) {
+    case DONE:
+      return '≡';
     case 'verified':
       return '✓';
     case 'failed':

@@ -116,6 +116,9 @@ export const ProgressSchema = z
     plans_verified: count,
     phases_total: count,
     phases_verified: count,
+    /** Plans and phases done before harness (imported with `completed:`); not in the verified counts. */
+    plans_done_before_import: count.optional(),
+    phases_done_before_import: count.optional(),
     percent: z.number().int().min(0).max(100),
   })
   .strict();

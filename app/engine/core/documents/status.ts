@@ -31,10 +31,20 @@ function checkStatus({ file, data, lines }: DocumentContext<Status>): Problem[] 
   if (progress.phases_verified > progress.phases_total) {
     problems.push(problem(file, at('progress', 'phases_verified'), 'field-value', `progress.phases_verified (${progress.phases_verified}) is more than phases_total (${progress.phases_total})`));
   }
-  const percent = progressPercent(progress.plans_verified, progress.plans_total);
+  const plansBefore = progress.plans_done_before_import ?? 0;
+  const phasesBefore = progress.phases_done_before_import ?? 0;
+  if (progress.plans_verified + plansBefore > progress.plans_total) {
+    problems.push(problem(file, at('progress', 'plans_done_before_import'), 'field-value', `progress.plans_verified and plans_done_before_import (${progress.plans_verified} + ${plansBefore}) are more than plans_total (${progress.plans_total})`));
+  }
+  const percent = progressPercent(progress.plans_verified + plansBefore, progress.plans_total);
   if (progress.percent !== percent) {
     problems.push(
-      problem(file, at('progress', 'percent'), 'field-value', `progress.percent is ${progress.percent} but ${progress.plans_verified} of ${progress.plans_total} plans verified is ${percent}`),
+      problem(
+        file,
+        at('progress', 'percent'),
+        'field-value',
+        `progress.percent is ${progress.percent} but ${progress.plans_verified}${plansBefore > 0 ? ` + ${plansBefore} done before import` : ''} of ${progress.plans_total} plans verified is ${percent}`,
+      ),
     );
   }
   const average = averageMinutes(velocity.total_minutes, velocity.plans_completed);
@@ -48,7 +58,7 @@ function checkStatus({ file, data, lines }: DocumentContext<Status>): Problem[] 
       ),
     );
   }
-  if (data.status === 'complete' && (progress.plans_verified < progress.plans_total || progress.phases_verified < progress.phases_total)) {
+  if (data.status === 'complete' && (progress.plans_verified + plansBefore < progress.plans_total || progress.phases_verified + phasesBefore < progress.phases_total)) {
     problems.push(problem(file, at('status'), 'field-value', 'status is complete but not every plan and phase is verified; a spec is complete only when every phase has passed'));
   }
   return problems;

@@ -4,6 +4,7 @@ import type { GraphAnalysis } from '../analysis/analyze.js';
 import { graphMermaid } from '../analysis/render.js';
 import type { Spec } from '../spec/model.js';
 import type { RunSnapshot } from './snapshot.js';
+import { DONE_BEFORE_IMPORT, doneBeforeImport } from './done-before-import.js';
 
 export type SpecStatus = 'planning' | 'executing' | 'verifying' | 'blocked' | 'complete' | 'failed';
 
@@ -11,9 +12,14 @@ export interface Progress {
   status: SpecStatus;
   currentPhase: string | null;
   plansTotal: number;
+  /** Verified by harness: its checks ran and passed. */
   plansVerified: number;
+  /** Done before harness (imported with `completed:`): never run or checked by harness. */
+  plansDoneBeforeImport: number;
   phasesTotal: number;
   phasesVerified: number;
+  phasesDoneBeforeImport: number;
+  /** Of the plans, done either way. */
   percent: number;
   plansCompleted: number;
   totalMinutes: number;
@@ -22,15 +28,20 @@ export interface Progress {
 
 /** The figures STATUS.md and `harness status` show. */
 export function progressOf(spec: Spec, snapshot: RunSnapshot): Progress {
+  const before = doneBeforeImport(spec);
   const states = [...spec.plans].map((p) => snapshot.plans.get(p.id) ?? 'pending');
-  const plansVerified = states.filter((s) => s === 'verified').length;
-  const phasesVerified = spec.phases.filter((p) => snapshot.phases.get(p.id) === 'verified').length;
+  const plansDoneBeforeImport = spec.plans.filter((p) => before.plans.has(p.id) && snapshot.plans.get(p.id) === 'verified').length;
+  const plansVerified = states.filter((s) => s === 'verified').length - plansDoneBeforeImport;
+  const phasesDoneBeforeImport = spec.phases.filter((p) => before.phases.has(p.id) && snapshot.phases.get(p.id) === 'verified').length;
+  const phasesVerified = spec.phases.filter((p) => snapshot.phases.get(p.id) === 'verified').length - phasesDoneBeforeImport;
+  const plansDone = plansVerified + plansDoneBeforeImport;
+  const phasesDone = phasesVerified + phasesDoneBeforeImport;
   const minutes = [...snapshot.minutes.values()];
   const totalMinutes = Math.round(minutes.reduce((a, b) => a + b, 0) * 10) / 10;
   const current = spec.phases.find((p) => snapshot.phases.get(p.id) !== 'verified');
   const anyActive = states.some((s) => s === 'running' || s === 'checkpoint');
   const anyFailed = states.some((s) => s === 'failed') || spec.phases.some((p) => snapshot.phases.get(p.id) === 'failed');
-  const complete = plansVerified === spec.plans.length && phasesVerified === spec.phases.length;
+  const complete = plansDone === spec.plans.length && phasesDone === spec.phases.length;
   let status: SpecStatus;
   if (complete) status = 'complete';
   else if (anyActive) status = 'executing';
@@ -44,18 +55,28 @@ export function progressOf(spec: Spec, snapshot: RunSnapshot): Progress {
     currentPhase: complete ? null : (current?.id ?? null),
     plansTotal: spec.plans.length,
     plansVerified,
+    plansDoneBeforeImport,
     phasesTotal: spec.phases.length,
     phasesVerified,
-    percent: progressPercent(plansVerified, spec.plans.length),
+    phasesDoneBeforeImport,
+    percent: progressPercent(plansDone, spec.plans.length),
     plansCompleted: minutes.length,
     totalMinutes,
     averageMinutes: averageMinutes(totalMinutes, minutes.length),
   };
 }
 
+/** "3/10 plans verified · 1/3 phases verified", and what was done before import, apart. */
+export function progressCounts(p: Progress, verified = ' verified'): string {
+  const plans = `${p.plansVerified}/${p.plansTotal} plans${verified}${p.plansDoneBeforeImport > 0 ? ` (${p.plansDoneBeforeImport} more ${DONE_BEFORE_IMPORT})` : ''}`;
+  const phases = `${p.phasesVerified}/${p.phasesTotal} phases${verified}${p.phasesDoneBeforeImport > 0 ? ` (${p.phasesDoneBeforeImport} more ${DONE_BEFORE_IMPORT})` : ''}`;
+  return `${plans} · ${phases}`;
+}
+
 /** STATUS.md, from templates/STATUS.md: progress and velocity up top, the graph coloured by state. */
 export function statusDocument(template: string, spec: Spec, analysis: GraphAnalysis, snapshot: RunSnapshot): string {
   const p = progressOf(spec, snapshot);
+  const before = doneBeforeImport(spec);
   // What the agents reported they spent: per plan, and in all (to the cent, as people read money).
   const costs = spec.plans.flatMap((plan): [string, number][] => {
     const usd = snapshot.costs?.get(plan.id);
@@ -72,6 +93,8 @@ export function statusDocument(template: string, spec: Spec, analysis: GraphAnal
       plans_verified: p.plansVerified,
       phases_total: p.phasesTotal,
       phases_verified: p.phasesVerified,
+      ...(p.plansDoneBeforeImport > 0 ? { plans_done_before_import: p.plansDoneBeforeImport } : {}),
+      ...(p.phasesDoneBeforeImport > 0 ? { phases_done_before_import: p.phasesDoneBeforeImport } : {}),
       percent: p.percent,
     },
     velocity: { plans_completed: p.plansCompleted, total_minutes: p.totalMinutes, average_minutes_per_plan: p.averageMinutes },
@@ -85,13 +108,15 @@ export function statusDocument(template: string, spec: Spec, analysis: GraphAnal
   return renderTemplate(template, frontmatter, {
     title: spec.title,
     summary: [
-      `**${p.status}** · ${p.plansVerified}/${p.plansTotal} plans verified · ${p.phasesVerified}/${p.phasesTotal} phases verified · ${p.percent}%`,
+      `**${p.status}** · ${progressCounts(p)} · ${p.percent}%`,
       '',
       '| Phase | Title | Plans verified | Phase check |',
       '|---|---|---|---|',
       ...spec.phases.map((phase) => {
-        const done = phase.plans.filter((id) => snapshot.plans.get(id) === 'verified').length;
-        return `| ${phase.id} | ${phase.title} | ${done}/${phase.plans.length} | ${snapshot.phases.get(phase.id) ?? 'pending'} |`;
+        const done = phase.plans.filter((id) => snapshot.plans.get(id) === 'verified' && !before.plans.has(id)).length;
+        const earlier = phase.plans.filter((id) => before.plans.has(id)).length;
+        const check = before.phases.has(phase.id) ? DONE_BEFORE_IMPORT : (snapshot.phases.get(phase.id) ?? 'pending');
+        return `| ${phase.id} | ${phase.title} | ${done}/${phase.plans.length}${earlier > 0 ? ` (${earlier} ${DONE_BEFORE_IMPORT})` : ''} | ${check} |`;
       }),
       ...(costs.length > 0 ? ['', `Cost so far: **$${total.toFixed(2)}** (${costs.map(([id, usd]) => `${id} $${usd.toFixed(2)}`).join(', ')}), as the agents reported it.`] : []),
     ].join('\n'),

@@ -13,6 +13,9 @@ import { PlainReporter, TtyReporter } from '../../runner/progress.js';
 import { RunError, RunRepo } from '../../runner/repo.js';
 import { OrchestrationStore } from '../../runner/store.js';
 import { runSpec, type RunOutcome } from '../../runner/runner.js';
+import { nextSteps } from '../../runner/next-steps.js';
+import { markBlocked, readRunState } from '../../runner/run-state.js';
+import type { Spec } from '../../engine/core/spec/model.js';
 import { DONE_BEFORE_IMPORT, doneBeforeImport, type DoneBeforeImport } from '../../engine/core/run/done-before-import.js';
 import { KNOWLEDGE_ROOT } from '../../engine/forge/knowledge-draft.js';
 import { signalEntries } from '../../engine/knowledge/documents/store-index.js';
@@ -169,7 +172,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         `  status:             ${outcome.statusFile}`,
         ...(await knowledgeLines(outcome, config, io)),
         ...(outcome.waits ?? []).map((w) => `  ${w}`),
-        outcome.complete ? `  next: review, then merge ${outcome.integrationBranch} into your branch` : `  next: harness status ${options.specArg}`,
+        ...(outcome.complete ? [`  next: review, then merge ${outcome.integrationBranch} into your branch`] : await failureSteps(loaded.spec, repo.root, options.specArg, io.cwd)),
         '',
       ].join('\n'),
     );
@@ -193,6 +196,17 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
 }
 
+
+/** After a run that did not finish: each failure's check, log and retry, else where to look. */
+async function failureSteps(spec: Spec | undefined, repoRoot: string, specArg: string, cwd: string): Promise<string[]> {
+  const fallback = `  next: harness status ${specArg}`;
+  if (!spec) return [fallback];
+  const store = OrchestrationStore.for(repoRoot, spec.id);
+  const state = await readRunState(store, spec);
+  markBlocked(spec, state);
+  const steps = await nextSteps(spec, state, store, { repoRoot, specArg, cwd });
+  return steps.length > 0 ? ['  next:', ...steps.map((l) => `    ${l}`)] : [fallback];
+}
 
 /** "3/10 plans verified (7 more done before import), …": what harness verified, apart from what was done before it. */
 function verifiedCounts(outcome: RunOutcome, before: DoneBeforeImport | undefined): string {

@@ -28,6 +28,8 @@ export interface RunOptions {
   plan?: string;
   /** Give failed and blocked plans (and failed phases) another attempt. */
   retry?: boolean;
+  /** With retry: keep the base the run started from, even when the base branch moved since. */
+  keepBase?: boolean;
   agents?: AgentsConfig;
   /** budget_usd of .github/harness.yml: what the spec's plans may spend together (runner/spend.ts). */
   budgetUsd?: number;

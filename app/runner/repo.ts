@@ -170,6 +170,15 @@ export class RunRepo {
     this.#history.close();
   }
 
+  /** Paths under `dir` (relative to the root) that differ from HEAD or are untracked, as git status lists them. */
+  async uncommitted(dir: string): Promise<string[]> {
+    const out = await this.git().run(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', dir]);
+    return out
+      .split('\0')
+      .filter((e) => e.length > 3)
+      .map((e) => e.slice(3));
+  }
+
   async trackedFiles(cwd: string): Promise<string[]> {
     return (await this.git(cwd).run(['ls-files', '-z'])).split('\0').filter(Boolean);
   }

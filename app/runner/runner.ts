@@ -24,6 +24,7 @@ import { integrationBranch, planBranch, RunError, RunRepo } from './repo.js';
 import { cannotRemove } from './worktree-pool.js';
 import { executeResearch, phaseStarted } from './research-execution.js';
 import { readRunState } from './run-state.js';
+import { followBase } from './base-moved.js';
 import { runScheduler } from './run-scheduler.js';
 import { filterWaits } from './filter-waits.js';
 import { OrchestrationStore } from './store.js';
@@ -117,6 +118,13 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
       if (await repo.abortInterruptedMerge(worktree)) options.reporter.event({ kind: 'info', text: `a merge into ${branch} that a killed run left unconcluded was aborted; its plan is merged again` });
       // Records a killed run wrote and never committed: written again as the run reaches them, and in the way of merges meanwhile.
       for (const f of await repo.discardUncommitted(worktree, specRel, KNOWLEDGE_ROOT)) options.reporter.event({ kind: 'info', text: `put back ${f}, written by a run that was killed before it committed it; it is written again` });
+      const say = (text: string) => options.reporter.event({ kind: 'info', text });
+      record = await followBase(repo, record, worktree, { retry: options.retry === true, keepBase: options.keepBase === true, say });
+    }
+    // The plans are read from the checkout as it is; the code the agents start from is committed code.
+    const uncommitted = await repo.uncommitted(specRel);
+    if (uncommitted.length > 0) {
+      options.reporter.event({ kind: 'info', text: `uses uncommitted changes to ${uncommitted.join(', ')}: the spec is read from your checkout as it is, the code from commits` });
     }
     record = { ...record, updatedAt: now().toISOString(), holder: { pid: process.pid, since: now().toISOString() }, ...(options.agent !== undefined ? { agent: options.agent } : {}) };
     await store.writeRun(record);

@@ -31,7 +31,7 @@ import { displayPath, loadSpecDir, specDirArg, specDirOf } from '../spec-input.j
 import { agentProblem } from '../agent-preflight.js';
 import { isDirectory, readTextIfExists } from '../../machine/files.js';
 
-export const usage = `Usage: harness run <spec-dir> [--phase P] [--plan ID] [--slots N] [--agent NAME] [--retry] [--knowledge DIR]
+export const usage = `Usage: harness run <spec-dir> [--phase P] [--plan ID] [--slots N] [--agent NAME] [--retry [--keep-base]] [--knowledge DIR]
 
 Execute a spec locally: each plan in its own git worktree and branch
 (harness/<spec>/<plan>), run by its agent, verified, and merged in dependency
@@ -46,7 +46,10 @@ Options:
   --slots N    plans at once (default: slots in .github/harness.yml, else 4)
   --agent NAME run every plan with this agent: ${AGENT_NAMES.join(', ')} (a run started
                with one resumes and retries with it unless told another)
-  --retry      give failed and blocked plans, and failed phases, a fresh attempt
+  --retry      give failed and blocked plans, and failed phases, a fresh attempt; when
+               the branch the run started from has moved, its new commits are merged
+               into the integration branch first, so the retry runs today's code
+  --keep-base  with --retry: retry on the base the run started from
   --knowledge DIR
                the knowledge store whose lessons, skills and genes are surfaced into
                each plan's brief (default: .harness/knowledge of the repository)
@@ -67,6 +70,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       slots: { type: 'string' },
       agent: { type: 'string' },
       retry: { type: 'boolean' },
+      'keep-base': { type: 'boolean' },
       knowledge: { type: 'string' },
     },
   });
@@ -150,6 +154,10 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   if (values.phase !== undefined) options.phase = values.phase.padStart(2, '0');
   if (values.plan !== undefined) options.plan = values.plan;
   if (values.retry) options.retry = true;
+  if (values['keep-base']) {
+    if (!values.retry) throw new UsageError('--keep-base goes with --retry: it keeps the base a retried run started from');
+    options.keepBase = true;
+  }
   if (io.isTTY && process.stdin.isTTY) options.ask = terminalAsker(reporter instanceof TtyReporter ? reporter : undefined);
   options.reflection = reflection;
   try {

@@ -4,6 +4,7 @@ import { EXIT, processIO, UsageError, type CliIO } from './io.js';
 import { parseArgsMessage, usageMessage } from './usage-message.js';
 import { didYouMean } from '../engine/core/spec/suggest.js';
 import { reportUnhandled } from './internal-error.js';
+import { RepoStateError } from '../runner/repo.js';
 import { terminalSafeIO } from './terminal-safe.js';
 import { PACKAGE_NAME } from './package-name.js';
 import { PLANNING_NAMES, PLANNING_SUMMARY } from '../engine/planning/planning-command.js';
@@ -124,6 +125,10 @@ async function runCommand(entry: Command, name: string, args: string[], io: CliI
     if (e instanceof UsageError) {
       io.stderr(usageMessage(name, e.message, command.usage));
       return EXIT.usage;
+    }
+    if (e instanceof RepoStateError) {
+      io.stderr(`harness ${name}: ${e.message}\n`);
+      return EXIT.problems;
     }
     if (isParseArgsError(e)) {
       io.stderr(usageMessage(name, parseArgsMessage(e as { code: string; message: string }, command.usage), command.usage));

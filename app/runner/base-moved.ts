@@ -1,5 +1,5 @@
 import type { RunRecord } from './store.js';
-import { RunError, type RunRepo } from './repo.js';
+import { RepoStateError, type RunRepo } from './repo.js';
 
 /**
  * A resumed run and the branch it started from. The integration branch stands on the base's
@@ -31,7 +31,7 @@ export async function followBase(
     trailers: [],
   });
   if (!merged.ok) {
-    throw new RunError(
+    throw new RepoStateError(
       `${moved}, and its new commits conflict with ${record.integrationBranch} in ${merged.conflicts.join(', ')}; resolve them by merging ${record.baseBranch} into ${record.integrationBranch} yourself, or retry on the old base with --retry --keep-base`,
     );
   }

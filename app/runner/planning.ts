@@ -66,7 +66,7 @@ export async function runLocalPlanning(repo: RunRepo, options: LocalPlanningOpti
   }
   const answers = answersPath === undefined ? undefined : await readTextIfExists(join(repo.root, answersPath));
   const agent = planningAgentName({ override: options.agent, planning: options.config.planning?.agent, configured: options.config.agent });
-  const head = (await git.run(['rev-parse', 'HEAD'])).trim();
+  const head = await repo.headCommit(`harness ${options.command.name}`);
   // Exit 1: HEAD is detached, on no branch.
   const branch = (await git.run(['symbolic-ref', '--quiet', '--short', 'HEAD']).catch(whenGitFails('', 1))).trim() || undefined;
 

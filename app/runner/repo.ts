@@ -12,6 +12,8 @@ import { clearStaleLocks } from './stale-locks.js';
 import { WorktreePool } from './worktree-pool.js';
 
 export class RunError extends HarnessError {}
+/** The repository is not in a state a command can start from (no commit yet, a base that conflicts): not a usage mistake. */
+export class RepoStateError extends RunError {}
 
 /** Names on the repository for one spec's run. */
 export function planBranch(spec: string, plan: string): string {
@@ -84,6 +86,21 @@ export class RunRepo {
       if (head !== undefined) return head;
     }
     return (await this.git(cwd).run(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim();
+  }
+
+  /**
+   * The commit HEAD stands on, which every branch a command makes starts from. A repository with
+   * no commit yet (git init and nothing more) says so, with what to do, instead of git's words.
+   */
+  async headCommit(command: string): Promise<string> {
+    try {
+      return await this.revParse('HEAD');
+    } catch (e) {
+      if (!(e instanceof GitError)) throw e;
+      const born = await this.git().run(['rev-parse', '--verify', '--quiet', 'HEAD']).then(() => true, whenGitFails(false, 1));
+      if (born) throw e;
+      throw new RepoStateError(`${this.root} has no commit yet: ${command} starts its branches from a commit. Commit the spec first: git add . && git commit -m "Add the spec"`);
+    }
   }
 
   /** Whether the branch exists (show-ref exits 1 when it does not). */

@@ -101,7 +101,7 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
     const branch = integrationBranch(spec.id);
     const worktree = repo.worktreePath(spec.id, 'integration');
     if (!record) {
-      const baseSha = await repo.revParse('HEAD');
+      const baseSha = await repo.headCommit('harness run');
       record = {
         spec: spec.id,
         specDir: specRel,

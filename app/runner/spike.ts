@@ -83,7 +83,7 @@ export async function runLocalSpike(repo: RunRepo, options: LocalSpikeOptions): 
   }
   try {
     const opened = !(await repo.branchExists(branch));
-    await repo.ensureWorktree(worktree, branch, await repo.revParse('HEAD'));
+    await repo.ensureWorktree(worktree, branch, await repo.headCommit('harness spike'));
     const safety = { roots: [worktree, repo.root, logDir], secrets };
     let folder = spikeFolder(project, slug);
     if (opened || !existsSync(join(worktree, folder, SPIKE_FILES.hypothesis))) {

@@ -1,8 +1,9 @@
+import { realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, writeTree } from '../helpers/cli.js';
-import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
 import { planMd, planPath, SPEC_MD } from '../helpers/spec.js';
 
 /** The issue's "CLI, from a newcomer's trial": each rough edge, with the exact words now printed. */
@@ -253,5 +254,19 @@ describe('harness run, before it starts', () => {
 (the plan's brief is the command's stdin; protocol: true if it speaks harness's worker protocol; docs/agents.md)
 `,
     });
+  });
+
+  it('says a repository with no commit yet has none, and how to make one, instead of git\'s words', async () => {
+    const root = await tempDir();
+    git(root, 'init', '--quiet', '--initial-branch=main');
+    await writeTree(root, specTree([{ id: '01-01', steps: ['true'] }]));
+    const fix = 'Commit the spec first: git add . && git commit -m "Add the spec"';
+    const run = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);
+    expect(run.stderr).toBe(`harness run: ${realpathSync(root)} has no commit yet: harness run starts its branches from a commit. ${fix}\n`);
+    expect(run.code).toBe(1);
+    await writeTree(root, { '.github/harness.yml': 'agents:\n  command: { command: "true", protocol: false }\n' });
+    const spike = await runCli(['spike', 'Does the cache hold?', '--agent', 'command'], root);
+    expect(spike.stderr).toBe(`harness spike: ${realpathSync(root)} has no commit yet: harness spike starts its branches from a commit. ${fix}\n`);
+    expect(spike.code).toBe(1);
   });
 });

@@ -10,7 +10,7 @@ import type { RunReflection } from '../../runner/reflection.js';
 import { ReflectorError } from '../../engine/knowledge/lessons/reflector.js';
 import { configuredReflector } from '../../machine/reflector-agent.js';
 import { PlainReporter, TtyReporter } from '../../runner/progress.js';
-import { RunError, RunRepo } from '../../runner/repo.js';
+import { RepoStateError, RunError, RunRepo } from '../../runner/repo.js';
 import { OrchestrationStore } from '../../runner/store.js';
 import { runSpec, type RunOutcome } from '../../runner/runner.js';
 import { nextSteps } from '../../runner/next-steps.js';
@@ -197,7 +197,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       io.stderr(`harness run: ${e.message}\n`);
       return EXIT.problems;
     }
-    if (e instanceof RunError) throw new UsageError(e.message);
+    if (e instanceof RunError && !(e instanceof RepoStateError)) throw new UsageError(e.message);
     throw e;
   } finally {
     process.off('SIGINT', onSigint);

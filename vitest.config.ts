@@ -38,6 +38,8 @@ export const E2E = [
   // First syncs of 110- and 300-plan specs through the App (test/engine/forge/issue-window.test.ts:
   // the window, the phase issues and the link cap computed in-process).
   'test/github/spec-pr/issue-window.test.ts',
+  // npm start as a newcomer types it, and every command it ends with pasted where they stand.
+  'test/scripts/start.test.ts',
   // The ui_* checks in a real headless Chromium (verify.test.ts: every other check kind in-process).
   'test/machine/verify-browser.test.ts',
 ];

@@ -4,9 +4,10 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { main } from '../app/cli/main.js';
 import { signalEntries } from '../app/engine/knowledge/documents/store-index.js';
+import { pathFrom } from '../app/machine/files.js';
 
 const example = new URL('../examples/specs/SPC-001-notes-service', import.meta.url).pathname;
 const repo = mkdtempSync(join(tmpdir(), 'harness-example-'));
@@ -21,13 +22,21 @@ cpSync(example, join(repo, 'docs/specs/SPC-001-notes-service'), { recursive: tru
 git('add', '-A');
 git('commit', '--quiet', '-m', 'Add spec SPC-001: notes service');
 
+// Every command printed is said from where the person typed npm start (npm runs this script
+// from the package's folder and says where that was in INIT_CWD), and names harness as it runs
+// from this checkout: harness is not on PATH until the README's npm link.
+const here = resolve(process.env.INIT_CWD ?? process.cwd());
+const harness = `node ${pathFrom(here, new URL('../bin/harness.js', import.meta.url).pathname)}`;
+const specDir = join(repo, 'docs/specs/SPC-001-notes-service');
+
 console.log(`harness example: a fresh repository at ${repo}\n`);
-const code = await main(['run', 'docs/specs/SPC-001-notes-service', '--agent', 'script'], {
+const code = await main(['run', specDir, '--agent', 'script'], {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
-  cwd: repo,
+  cwd: here,
   env: process.env,
   isTTY: Boolean(process.stdout.isTTY),
+  self: harness,
 });
 const worktree = join(repo, '.git/harness/worktrees/SPC-001/integration');
 // What the run captured: the signals it committed in the store on the integration branch.
@@ -47,11 +56,17 @@ await main(['reflect', '--dry-run'], {
   env: process.env,
   isTTY: false,
 });
-console.log(`Where to look:
+// The built service's own commands, from its package.json: its command-line client and its server.
+const built = JSON.parse(readFileSync(join(worktree, 'package.json'), 'utf8')) as { bin?: Record<string, string>; scripts?: Record<string, string> };
+const client = Object.values(built.bin ?? {})[0];
+console.log(`Where to look (each command runs as pasted, from ${here}):
   the repository:        ${repo}
-  the built service:     ${worktree}  (node src/server.js, node bin/notes.js --help)
-  the spec's record:     ${join(worktree, 'docs/specs/SPC-001-notes-service')}  (STATUS.md, ROADMAP.md, execution/)
+  the built service:     ${worktree}
+    its client:          node ${join(worktree, client ?? 'src/cli.js')} --help
+    its server:          npm --prefix ${worktree} start   (${built.scripts?.start ?? 'no start script'}; Ctrl-C stops it)
+  the spec's record:     ${join(specDir.replace(repo, worktree))}  (STATUS.md, ROADMAP.md, execution/)
   the history:           git -C ${repo} log --graph --oneline harness/SPC-001/integration
   run state:             ${join(repo, '.orchestration/SPC-001')}
-  again, from there:     node ${new URL('../bin/harness.js', import.meta.url).pathname} status ${join(repo, 'docs/specs/SPC-001-notes-service')}`);
+  its status:            ${harness} status ${specDir}
+  the harness command:   npm link   (in ${pathFrom(here, new URL('..', import.meta.url).pathname)}; then harness --help works anywhere)`);
 process.exitCode = code;

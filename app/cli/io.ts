@@ -6,6 +6,17 @@ export interface CliIO {
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
   isTTY: boolean;
+  /**
+   * How the advice a command prints names harness itself, so that a line pasted from it runs:
+   * `harness` (on PATH once installed or linked) unless the caller knows better, as npm start
+   * does (`node …/bin/harness.js` from a checkout).
+   */
+  self?: string;
+}
+
+/** The command that runs harness, as advice spells it. */
+export function selfCommand(io: CliIO): string {
+  return io.self ?? 'harness';
 }
 
 export function processIO(): CliIO {

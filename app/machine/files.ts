@@ -1,6 +1,6 @@
 import { appendFile, lstat, mkdir, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import type { Dirent, Stats } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 
 /**
  * Reading what may not be there. Only "not there" is expected: a file that cannot be read for
@@ -92,4 +92,14 @@ export async function writeFiles(entries: readonly { path: string; content: stri
 /** Remove everything in `dir` but the entry named `keep` (a worktree's files, its .git kept). */
 export async function emptyDirectory(dir: string, keep: string): Promise<void> {
   for (const name of await readdir(dir)) if (name !== keep) await rm(join(dir, name), { recursive: true, force: true });
+}
+
+/**
+ * A path as a person standing in `cwd` types it: relative when it is under `cwd`, absolute
+ * otherwise (a `cd ../../tmp/…` works only from one place; an absolute path from anywhere).
+ */
+export function pathFrom(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  if (rel === '') return '.';
+  return rel.startsWith('..') || isAbsolute(rel) ? path : rel;
 }

@@ -1,5 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
+import { pathFrom } from '../machine/files.js';
 import type { Spec } from '../engine/core/spec/model.js';
 import type { VerificationReport } from '../engine/core/verify/levels.js';
 import type { RunState } from './run-state.js';
@@ -10,16 +11,17 @@ import type { OrchestrationStore } from './store.js';
  * shows: for each failed plan and phase, the check that failed (and what it saw), the log to
  * read, and the command that gives it a fresh attempt. A blocked plan points to what blocks it.
  */
-export async function nextSteps(spec: Spec, state: RunState, store: OrchestrationStore, at: { repoRoot: string; specArg: string; cwd: string }): Promise<string[]> {
+export async function nextSteps(spec: Spec, state: RunState, store: OrchestrationStore, at: { repoRoot: string; specArg: string; cwd: string; self?: string }): Promise<string[]> {
   const lines: string[] = [];
-  const where = (path: string) => relative(at.cwd, path) || '.';
+  const where = (path: string) => pathFrom(at.cwd, path);
+  const harness = at.self ?? 'harness';
   for (const plan of spec.plans) {
     if (state.plans.get(plan.id) !== 'failed') continue;
     lines.push(`${plan.id} failed: ${firstLine(state.reasons.get(plan.id) ?? 'see its log')}`);
     lines.push(...failedChecks(state.results.get(plan.id)?.verification));
     const log = await newestLog(store.logDir(plan.id));
     lines.push(`  log:   ${where(log ?? store.logDir(plan.id))}`);
-    lines.push(`  retry: harness run ${at.specArg} --plan ${plan.id} --retry`);
+    lines.push(`  retry: ${harness} run ${at.specArg} --plan ${plan.id} --retry`);
   }
   for (const phase of spec.phases) {
     if (state.phases.get(phase.id) !== 'failed') continue;
@@ -27,10 +29,10 @@ export async function nextSteps(spec: Spec, state: RunState, store: Orchestratio
     lines.push(`phase ${phase.id} failed its verification`);
     lines.push(...failedChecks(record?.verification));
     lines.push(`  record: ${where(join(store.root, 'phases', `${phase.id}.json`))}`);
-    lines.push(`  retry:  harness run ${at.specArg} --phase ${phase.id} --retry`);
+    lines.push(`  retry:  ${harness} run ${at.specArg} --phase ${phase.id} --retry`);
   }
   const blocked = spec.plans.filter((p) => state.plans.get(p.id) === 'blocked').map((p) => p.id);
-  if (blocked.length > 0) lines.push(`blocked until the failures above pass: ${blocked.join(', ')} (harness run ${at.specArg} --retry retries them all)`);
+  if (blocked.length > 0) lines.push(`blocked until the failures above pass: ${blocked.join(', ')} (${harness} run ${at.specArg} --retry retries them all)`);
   return lines;
 }
 

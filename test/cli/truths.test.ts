@@ -285,7 +285,7 @@ describe('small truths', () => {
     expect(r.stdout).toContain(
       [
         `  signals:            1 signal of SPC-007 captured (1 struggle), in ${store}`,
-        '  harness reflect:    would propose no lesson yet (a pattern needs signals that recur) from them; see it with: cd .git/harness/worktrees/SPC-007/integration && harness reflect --dry-run',
+        `  harness reflect:    would propose no lesson yet (a pattern needs signals that recur) from them; see it with: harness reflect --dry-run --knowledge ${store}`,
       ].join('\n'),
     );
   });

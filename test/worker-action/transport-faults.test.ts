@@ -67,6 +67,9 @@ async function runWith(at: number | undefined, fault: Fault, always?: (method: s
     now: () => new Date('2024-05-01T12:30:00Z'),
     checkOwner: 'app',
     appLogin: 'harness[bot]',
+    // No progress writes between the take-over and the final state: their number follows how fast
+    // the machine runs the plan, and every request here is counted and swept.
+    checkIntervalMs: 2 ** 30,
   };
   try {
     const outcome = await runWorker(deps);
@@ -106,7 +109,8 @@ describe('a transport error at any request of the worker', () => {
     }
     expect(swept).toHaveLength(clean.requests);
     if (process.env.SHOW_SWEEP) console.log(swept.join("\n"));
-  });
+    // One worker run per request of a clean run, each a few seconds: the limit catches a hang, not a busy machine.
+  }, 900_000);
 
   it('a final check-run write that fails even after the retries is said in the log; the verified plan stays verified', async () => {
     let patches = 0;

@@ -1,4 +1,4 @@
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CONFIG_PATH, parseConfig } from '../../engine/core/config/parse.js';
 import { DEFAULT_CONFIG, type HarnessConfig } from '../../engine/core/config/schema.js';
@@ -25,11 +25,11 @@ import { reflectLocally } from '../../machine/local-reflection.js';
 import { secretValues } from '../../machine/content-safety.js';
 import { agentsConfig } from '../../agents/config.js';
 import { AGENT_NAMES } from '../../agents/registry.js';
-import { EXIT, UsageError, type CliIO } from '../io.js';
+import { EXIT, selfCommand, UsageError, type CliIO } from '../io.js';
 import { terminalAsker } from '../terminal-ask.js';
 import { displayPath, loadSpecDir, specDirArg, specDirOf } from '../spec-input.js';
 import { agentProblem } from '../agent-preflight.js';
-import { isDirectory, readTextIfExists } from '../../machine/files.js';
+import { isDirectory, pathFrom, readTextIfExists } from '../../machine/files.js';
 
 export const usage = `Usage: harness run <spec-dir> [--phase P] [--plan ID] [--slots N] [--agent NAME] [--retry [--keep-base]] [--knowledge DIR]
 
@@ -132,7 +132,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const holdout = holdoutSettings(config.knowledge);
   const options: RunOptions = {
     specDir,
-    specArg: displayPath(relative(io.cwd, specDir) || '.'),
+    specArg: displayPath(pathFrom(io.cwd, specDir)),
     slots: slots ?? config.slots,
     agents: agentsConfig(config),
     ...(config.budget_usd === undefined ? {} : { budgetUsd: config.budget_usd }),
@@ -180,7 +180,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         `  status:             ${outcome.statusFile}`,
         ...(await knowledgeLines(outcome, config, io)),
         ...(outcome.waits ?? []).map((w) => `  ${w}`),
-        ...(outcome.complete ? [`  next: review, then merge ${outcome.integrationBranch} into your branch`] : await failureSteps(loaded.spec, repo.root, options.specArg, io.cwd)),
+        ...(outcome.complete ? [`  next: review, then merge ${outcome.integrationBranch} into your branch`] : await failureSteps(loaded.spec, repo.root, options.specArg, io)),
         '',
       ].join('\n'),
     );
@@ -206,13 +206,13 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
 
 
 /** After a run that did not finish: each failure's check, log and retry, else where to look. */
-async function failureSteps(spec: Spec | undefined, repoRoot: string, specArg: string, cwd: string): Promise<string[]> {
-  const fallback = `  next: harness status ${specArg}`;
+async function failureSteps(spec: Spec | undefined, repoRoot: string, specArg: string, io: CliIO): Promise<string[]> {
+  const fallback = `  next: ${selfCommand(io)} status ${specArg}`;
   if (!spec) return [fallback];
   const store = OrchestrationStore.for(repoRoot, spec.id);
   const state = await readRunState(store, spec);
   markBlocked(spec, state);
-  const steps = await nextSteps(spec, state, store, { repoRoot, specArg, cwd });
+  const steps = await nextSteps(spec, state, store, { repoRoot, specArg, cwd: io.cwd, self: selfCommand(io) });
   return steps.length > 0 ? ['  next:', ...steps.map((l) => `    ${l}`)] : [fallback];
 }
 
@@ -238,7 +238,7 @@ async function knowledgeLines(outcome: RunOutcome, config: HarnessConfig, io: Cl
   if (signals.length === 0) return [];
   const types = new Map<string, number>();
   for (const s of signals) types.set(s.type, (types.get(s.type) ?? 0) + 1);
-  const shown = displayPath(relative(io.cwd, store) || '.');
+  const shown = displayPath(pathFrom(io.cwd, store));
   const dry = await reflectLocally({
     store,
     root: outcome.integrationWorktree,
@@ -251,7 +251,7 @@ async function knowledgeLines(outcome: RunOutcome, config: HarnessConfig, io: Cl
   const lessons = dry.changes.length === 0 ? 'no lesson yet (a pattern needs signals that recur)' : plural(dry.changes.length, 'lesson');
   return [
     `  signals:            ${plural(signals.length, 'signal')} of ${outcome.spec} captured (${[...types].map(([t, n]) => `${n} ${t}`).join(', ')}), in ${shown}`,
-    `  harness reflect:    would propose ${lessons} from them; see it with: cd ${displayPath(relative(io.cwd, outcome.integrationWorktree) || '.')} && harness reflect --dry-run`,
+    `  harness reflect:    would propose ${lessons} from them; see it with: ${selfCommand(io)} reflect --dry-run --knowledge ${shown}`,
   ];
 }
 

@@ -9,7 +9,7 @@ import { liveRunHolder } from '../../runner/lock.js';
 import { formatMinutes } from '../../runner/duration.js';
 import { ASKS } from '../../runner/progress.js';
 import { nextSteps } from '../../runner/next-steps.js';
-import { EXIT, UsageError, type CliIO } from '../io.js';
+import { EXIT, selfCommand, UsageError, type CliIO } from '../io.js';
 import { displayPath, loadSpecDir, specDirArg, specDirOf } from '../spec-input.js';
 import { oneLine } from '../../engine/core/spec/problem.js';
 
@@ -125,7 +125,7 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
       out.push(`    harness respond ${displayPath(dir)} ${c.session} <answer>${c.options.length ? `   (${c.options.map(oneLine).join(' | ')})` : ''}`);
     }
   }
-  const steps = store && repo ? await nextSteps(spec, state, store, { repoRoot: repo.root, specArg: displayPath(dir), cwd: io.cwd }) : [];
+  const steps = store && repo ? await nextSteps(spec, state, store, { repoRoot: repo.root, specArg: displayPath(dir), cwd: io.cwd, self: selfCommand(io) }) : [];
   if (steps.length > 0) out.push('', 'Next:', ...steps.map((l) => `  ${oneLine(l)}`));
   if (run) out.push('', `Integration branch: ${oneLine(run.integrationBranch)}`);
   if (specStatus === 'stopped') out.push(`Resume: ${resume}`);

@@ -1,4 +1,5 @@
 import { GitHubError } from './github-error.js';
+import { NO_RETRY } from './create-once.js';
 import { PAGE_SIZE } from './limits.js';
 import { pages } from './paginate.js';
 import type { GatewayRequest, Repo } from './request.js';
@@ -60,9 +61,9 @@ export async function findComment(request: GatewayRequest, repo: Repo, issueNumb
   return undefined;
 }
 
-/** POST /repos/{owner}/{repo}/issues/{issue_number}/comments (201). */
+/** POST /repos/{owner}/{repo}/issues/{issue_number}/comments (201), with the client's retries off (create-once.ts). */
 export async function createComment(request: GatewayRequest, repo: Repo, issueNumber: number, body: string): Promise<CommentRecord> {
-  const { data } = await request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...repo, issue_number: issueNumber, body });
+  const { data } = await request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...repo, issue_number: issueNumber, body, ...NO_RETRY });
   return toComment({ ...data, body: data.body ?? body });
 }
 

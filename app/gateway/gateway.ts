@@ -11,7 +11,8 @@ import { comparedFiles, mergeBase, type ComparedFile } from './compare.js';
 import { fileText, listDirectory, type DirectoryEntry } from './contents.js';
 import { addBlockedBy, listBlockedByIds, removeBlockedBy, type DependencyOutcome } from './dependencies.js';
 import type { TokenKind } from './github-error.js';
-import { createIssue, createSubIssue, listIssuesWithLabels, updateIssue, type IssueRecord, type IssueUpdate } from './issues.js';
+import { createIssue, createSubIssue, findCreatedIssue, listIssuesWithLabels, updateIssue, type IssueRecord, type IssueUpdate } from './issues.js';
+import { createOnce, outcomeUnknown } from './create-once.js';
 import { addSubIssue, listSubIssueIds, removeSubIssue, type SubIssueOutcome } from './sub-issues.js';
 import { appendKnowledge, type KnowledgeAppend, type KnowledgeAppended } from './knowledge-append.js';
 import { openKnowledgePr, type KnowledgePr } from './knowledge-pr.js';
@@ -225,11 +226,19 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     planIssues: async (spec, phase) => listSpecIssues(r, repo, await planIssueAuthor(), spec, phase),
     planIssuesSince: async (spec, before, since) => listSpecIssuesSince(r, repo, await planIssueAuthor(), spec, before, since),
     specIssuesChangedSince: (spec, since) => specIssuesChangedSince(r, repo, spec, since),
-    createIssue: (issue) => createIssue(r, repo, issue),
+    createIssue: (issue) => createOnce(() => createIssue(r, repo, issue), async () => findCreatedIssue(r, repo, await selfLogin(), issue)),
     createSubIssue: async (issue, parent) => {
       // A parent never read has no node id to name it by: nothing is asked.
       if (ids.issue(parent) === undefined || !(await knowLabels(r, repo, ids, issue.labels, LABEL_COLORS))) return undefined;
-      return createSubIssue(r, ids, issue, parent);
+      try {
+        return await createSubIssue(r, ids, issue, parent);
+      } catch (e) {
+        if (!outcomeUnknown(e)) throw e;
+        // Made with its parent in one mutation, or not at all: found, it is a sub-issue already; not found, REST makes it (createIssue) and links it.
+        return await findCreatedIssue(r, repo, await selfLogin(), issue).catch(() => {
+          throw e;
+        });
+      }
     },
     knowLabels: (names) => knowLabels(r, repo, ids, names, LABEL_COLORS),
     updateIssue: (number, update) => updateIssue(r, repo, number, update),
@@ -248,7 +257,14 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     subIssueIds: (parent) => listSubIssueIds(r, repo, parent),
     blockedByIds: (issue) => listBlockedByIds(r, repo, issue),
 
-    comment: (issue, body) => createComment(r, repo, issue, body),
+    comment: (issue, body) =>
+      createOnce(
+        () => createComment(r, repo, issue, body),
+        async () => {
+          const self = await selfLogin();
+          return findComment(r, repo, issue, (c) => c.author === self && c.body === body);
+        },
+      ),
     comments: (issue) => listComments(r, repo, issue),
     findComment: (issue, match) => findComment(r, repo, issue, match),
     updateComment: (id, body) => updateComment(r, repo, id, body),

@@ -1,6 +1,8 @@
 import { PAGE_SIZE } from './limits.js';
 import { paginate } from './paginate.js';
+import { GitHubError } from './github-error.js';
 import type { NodeIds } from './node-ids.js';
+import { NO_RETRY, outcomeUnknown } from './create-once.js';
 import type { GatewayRequest, Repo } from './request.js';
 
 /** An issue as harness reads it: labels by name, pull requests never included. */
@@ -69,10 +71,29 @@ export async function listIssuesWithLabels(request: GatewayRequest, repo: Repo, 
   return all.filter((i) => i.pull_request === undefined).map(toIssue);
 }
 
-/** POST /repos/{owner}/{repo}/issues. Labels that do not exist yet are created by GitHub (colour ededed). */
+/**
+ * POST /repos/{owner}/{repo}/issues, with the client's retries off (create-once.ts: the gateway
+ * looks for the issue before sending it again). Labels that do not exist yet are created by
+ * GitHub (colour ededed).
+ */
 export async function createIssue(request: GatewayRequest, repo: Repo, issue: { title: string; body: string; labels: string[] }): Promise<IssueRecord> {
-  const { data } = await request('POST /repos/{owner}/{repo}/issues', { ...repo, ...issue });
+  const { data } = await request('POST /repos/{owner}/{repo}/issues', { ...repo, ...issue, ...NO_RETRY });
   return toIssue(data as RawIssue);
+}
+
+/** How many of `creator`'s newest issues are read for one whose creation went unanswered: it was made a moment ago. */
+const RECENT = 30;
+
+/**
+ * The issue `creator` made with this title and body, if GitHub made it: GET
+ * /repos/{owner}/{repo}/issues?creator=…&state=all&sort=created&direction=desc, one page. Only the
+ * creator's own count: an issue someone else opened with the same text is not the one asked for.
+ */
+export async function findCreatedIssue(request: GatewayRequest, repo: Repo, creator: string, issue: { title: string; body: string }): Promise<IssueRecord | undefined> {
+  const { data } = await request('GET /repos/{owner}/{repo}/issues', { ...repo, creator, state: 'all', sort: 'created', direction: 'desc', per_page: RECENT });
+  return (data as RawIssue[])
+    .filter((i) => i.pull_request === undefined && i.user?.login === creator && i.title === issue.title && (i.body ?? '') === issue.body)
+    .map(toIssue)[0];
 }
 
 export interface IssueUpdate {
@@ -122,10 +143,12 @@ export async function createSubIssue(request: GatewayRequest, ids: NodeIds, issu
   const input = { repositoryId: ids.repository, title: issue.title, body: issue.body, labelIds, parentIssueId: parentId };
   let created: GraphQLIssue | undefined;
   try {
-    const { data } = (await request('POST /graphql', { query, variables: { input } })) as { data: { data?: { createIssue?: { issue?: GraphQLIssue | null } | null } | null } };
+    const { data } = (await request('POST /graphql', { query, variables: { input }, ...NO_RETRY })) as { data: { data?: { createIssue?: { issue?: GraphQLIssue | null } | null } | null } };
     created = data.data?.createIssue?.issue ?? undefined;
-  } catch {
-    return undefined;
+  } catch (e) {
+    // A refusal (4xx: GitHub wrote nothing) leaves the issue to REST; an unknown outcome is the caller's to look for.
+    if (e instanceof GitHubError && !outcomeUnknown(e)) return undefined;
+    throw e;
   }
   if (!created || typeof created.number !== 'number') return undefined;
   ids.seeIssue(created.number, created.id);

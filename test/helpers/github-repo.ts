@@ -89,6 +89,9 @@ function gitSha(type: string, content: Uint8Array): string {
   return createHash('sha1').update(`${type} ${content.length}\0`).update(content).digest('hex');
 }
 
+/** Thrown by the fake after it served a request whose answer failAfter drops. */
+class DroppedAfterServing extends Error {}
+
 export class FakeGitHub {
   readonly requests: RecordedRequest[] = [];
   /** The status each of `requests` was answered with, in the same order (304: a conditional read found nothing changed). */
@@ -119,6 +122,12 @@ export class FakeGitHub {
   fail: (method: string, url: string) => number | { status: number; headers: Record<string, string> } | undefined = () => undefined;
   /** Over HTTP (serve()): true drops the connection without an answer (ECONNRESET at the client) instead of serving the request. */
   drop: (method: string, url: string) => boolean = () => false;
+  /**
+   * A fault after the request was served: the write happened, then its answer was lost. A status
+   * replaces the answer (GitHub's 502 after it acted); 'drop' closes the connection without one
+   * (over HTTP, serve(); through nock the client sees a socket error). Undefined answers as served.
+   */
+  failAfter: (method: string, url: string) => number | 'drop' | undefined = () => undefined;
   /** `base...head` → merge base; the base itself unless set. */
   mergeBases = new Map<string, string>();
   nextIssue = 100;
@@ -274,8 +283,14 @@ export class FakeGitHub {
       scope
         .intercept(paths, method)
         .query(true)
-        .reply(function (uri, body) {
-          return fake.handle(method, uri, body === '' ? undefined : body, this.req.headers as Record<string, string | undefined>);
+        .reply(function (uri, body, callback) {
+          try {
+            callback(null, fake.handle(method, uri, body === '' ? undefined : body, this.req.headers as Record<string, string | undefined>) as unknown as nock.ReplyFnResult);
+          } catch (e) {
+            // The write was applied and the connection dropped: the client gets a socket error, no answer.
+            if (e instanceof DroppedAfterServing) callback(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), [0, '']);
+            else throw e;
+          }
         });
     }
     return scope;
@@ -299,6 +314,10 @@ export class FakeGitHub {
         try {
           reply = this.handle(req.method ?? 'GET', req.url ?? '/', text === '' ? undefined : (JSON.parse(text) as unknown), req.headers as Record<string, string | undefined>);
         } catch (e) {
+          if (e instanceof DroppedAfterServing) {
+            req.socket.destroy();
+            return;
+          }
           reply = [500, { message: e instanceof Error ? e.message : String(e) }];
         }
         const [status, body, headers] = reply;
@@ -401,6 +420,12 @@ export class FakeGitHub {
    */
   private handle(method: string, uri: string, body: unknown, headers: Record<string, string | undefined> = {}): Reply {
     let reply = this.route(method, uri, body);
+    const lost = this.failAfter(method, this.requests.at(-1)?.url ?? uri);
+    if (lost === 'drop') {
+      this.statuses[this.requests.length - 1] = 0;
+      throw new DroppedAfterServing(`${method} ${uri}`);
+    }
+    if (lost !== undefined) reply = [lost, { message: 'Server Error' }];
     if (method === 'GET' && reply[0] === 200) {
       const etag = `W/"${createHash('sha1').update(JSON.stringify(reply[1] ?? null)).update(reply[2]?.link ?? '').digest('hex')}"`;
       reply = headers['if-none-match'] === etag ? [304, undefined, { etag }] : [200, reply[1], { ...reply[2], etag }];
@@ -564,6 +589,8 @@ export class FakeGitHub {
       const state = query.state ?? 'open';
       const found = this.issues
         .filter((i) => wanted.every((l) => i.labels.includes(l)) && (state === 'all' || i.state === state))
+        // creator: the login of the issue's author.
+        .filter((i) => query.creator === undefined || (i.user?.login ?? 'harness[bot]') === query.creator)
         // since: "only show results that were last updated after the given time"; an issue the fake never saw written counts as old.
         .filter((i) => query.since === undefined || (i.updated_at !== undefined && i.updated_at > query.since))
         // sort=created (the default), direction desc unless asked: newest first, as GitHub lists them.

@@ -6,7 +6,8 @@
  * starts itself), the secret scan of its commits before the merge (one `git log -p`; the
  * allow list at the run's base is read once a run) and its documents' add and commit: no
  * worktree add or remove per plan, no automatic maintenance, no other log, diff of the attempt
- * or status of a fresh checkout.
+ * or status of a fresh checkout. The one status a run makes is of the spec's directory in the
+ * person's checkout, at its start: a spec read with changes not committed is said.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +24,7 @@ const PLANS: StepPlan[] = Array.from({ length: 8 }, (_, i) => ({
 }));
 
 describe('the processes of a run', () => {
-  it('are ten per plan, and none of them is a worktree add per plan, automatic maintenance, a log beyond the secret scan\'s, a diff of the attempt or a status', async () => {
+  it('are ten per plan, and none of them is a worktree add per plan, automatic maintenance, a log beyond the secret scan\'s, a diff of the attempt or a status but the spec\'s, once', async () => {
     const root = await makeRepo(specTree(PLANS));
     const trace = join(root, '.git', 'trace2.json');
     process.env.GIT_TRACE2_EVENT = trace;
@@ -50,7 +51,8 @@ describe('the processes of a run', () => {
     expect(kinds.get('worktree add')).toBe(2);
     expect(kinds.get('worktree remove')).toBe(1);
     expect(kinds.get('checkout')).toBe(PLANS.length - 1);
-    for (const never of ['maintenance', 'gc', 'status', 'diff-tree']) expect(kinds.get(never), never).toBeUndefined();
+    for (const never of ['maintenance', 'gc', 'diff-tree']) expect(kinds.get(never), never).toBeUndefined();
+    expect(kinds.get('status'), 'the spec directory\'s, once a run').toBe(1);
     // Only the worker's staged-file list of each step's commit.
     expect(kinds.get('diff')).toBe(PLANS.length);
   });

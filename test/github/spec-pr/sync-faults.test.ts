@@ -8,9 +8,9 @@ import { specOf, type PlanOptions } from '../../helpers/spec.js';
 /**
  * A spec PR's sync under faults (issue 24, 5 and 6), through Probot with the real
  * `pull_request.opened` payload on the stateful fake GitHub: one fault at every request index
- * of a first sync, then one redelivery, must end in the state a fault-free sync leaves (the
- * same issues, sub-issues, dependencies and one status comment), or with the spec check not
- * green; and the same delivery twice at once, then a redelivery, must end with one tracking
+ * of a first sync, before GitHub acts (it refuses) and after (it acted and the answer was lost:
+ * a 502 or a dropped connection), then one redelivery, must end green in the state a fault-free
+ * sync leaves (the same issues, sub-issues, dependencies and one status comment); and the same delivery twice at once, then a redelivery, must end with one tracking
  * issue, one issue per plan and one status comment.
  */
 
@@ -41,11 +41,16 @@ function repository(): FakeGitHub {
   return github;
 }
 
-/** A delivery of the spec PR's `opened` event; a delivery that fails (as GitHub would see a 500) is a result too. */
+/** A delivery of the spec PR's `opened` event; a faulty one may fail (GitHub sees a 500 and the delivery is redelivered). */
 async function deliver(id: string): Promise<void> {
   await testProbot()
     .receive({ id, name: 'pull_request', payload: OPENED } as never)
     .catch(() => undefined);
+}
+
+/** The redelivery, on a GitHub that answers again: it must succeed, whatever the faulty delivery left. */
+async function redeliver(id: string): Promise<void> {
+  await testProbot().receive({ id, name: 'pull_request', payload: OPENED } as never);
 }
 
 /** What a sync leaves on GitHub, by plan rather than by number: issues, sub-issues, dependencies, status comments. */
@@ -78,14 +83,19 @@ function green(github: FakeGitHub): boolean {
   return latest?.status === 'completed' && latest.conclusion === 'success';
 }
 
-type Fault = number | { status: number; headers: Record<string, string> };
-const FAULTS: [string, Fault][] = [
-  ['500', 500],
-  ['502', 502],
-  ['403 retry-after', { status: 403, headers: { 'retry-after': '60' } }],
-  ['404', 404],
-  ['422', 422],
+type Before = number | { status: number; headers: Record<string, string> };
+/** Faults before GitHub acts (it refused), and after (it acted, and the answer was lost). */
+const FAULTS: [string, { before?: Before; after?: number | 'drop' }][] = [
+  ['500', { before: 500 }],
+  ['502', { before: 502 }],
+  ['403 retry-after', { before: { status: 403, headers: { 'retry-after': '60' } } }],
+  ['404', { before: 404 }],
+  ['422', { before: 422 }],
+  ['502 after acting', { after: 502 }],
+  ['dropped after acting', { after: 'drop' }],
 ];
+/** The requests of a fault-free first sync of this spec: the sweep's size, stated, so that a sync that asks less is seen. */
+const SYNC_REQUESTS = 36;
 
 /** The sweep makes thousands of requests: the App's hourly pace (app-memory.ts) is not what it tests. */
 const unpaced = () => restartApp({ requestsPerHour: 0 });
@@ -100,6 +110,7 @@ describe('a spec PR sync with one fault at every request, then one redelivery', 
     await deliver('clean');
     const expected = outcome(clean);
     const requests = clean.requests.length;
+    expect(requests).toBe(SYNC_REQUESTS);
     expect(green(clean)).toBe(true);
     expect(expected.issues.map((i) => i.name)).toEqual(['SPC-042', 'SPC-042/01-01', 'SPC-042/01-02', 'SPC-042/02-01']);
     expect(expected.subIssues).toEqual([['SPC-042', ['SPC-042/01-01', 'SPC-042/01-02', 'SPC-042/02-01']]]);
@@ -115,20 +126,29 @@ describe('a spec PR sync with one fault at every request, then one redelivery', 
       for (const [label, fault] of FAULTS) {
         const github = repository();
         let served = 0;
-        github.fail = () => (served++ === index ? fault : undefined);
+        let answered = 0;
+        github.fail = () => (fault.before !== undefined && served++ === index ? fault.before : undefined);
+        github.failAfter = () => (fault.after !== undefined && answered++ === index ? fault.after : undefined);
         await deliver(`faulty-${index}`);
         github.fail = () => undefined;
-        await deliver(`redelivered-${index}`);
+        github.failAfter = () => undefined;
+        const at = `${label} at request ${index} (${clean.log()[index]})`;
+        try {
+          await redeliver(`redelivered-${index}`);
+        } catch (e) {
+          wrong.push(`${at}: the redelivery failed: ${e instanceof Error ? e.message : String(e)}`);
+        }
         points++;
         const got = outcome(github);
-        if (green(github) && JSON.stringify(got) !== JSON.stringify(expected)) wrong.push(`${label} at request ${index} (${clean.log()[index]}): ${JSON.stringify(got)}`);
+        if (!green(github)) wrong.push(`${at}: the spec check is not green after the redelivery`);
+        else if (JSON.stringify(got) !== JSON.stringify(expected)) wrong.push(`${at}: ${JSON.stringify(got)}`);
         nock.cleanAll();
       }
     }
     expect(wrong).toEqual([]);
     // Every request of the sync, each with every fault.
-    expect(points).toBe(requests * FAULTS.length);
-  }, 300_000);
+    expect(points).toBe(SYNC_REQUESTS * FAULTS.length);
+  }, 900_000);
 });
 
 describe('the same spec PR delivery twice at once', () => {

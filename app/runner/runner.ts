@@ -200,7 +200,6 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
       });
     }
     await store.writeActiveFiles({});
-    heartbeat?.stop();
     reporter.close();
     const waits = abort.signal.aborted ? [] : filterWaits(spec, schedule, options, ctx.state.reasons, options.specArg);
     return {
@@ -218,6 +217,7 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
     };
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
+    // Its timer goes with the run, however the run ends: nothing keeps the process alive after it.
     heartbeat?.stop();
     reporter.close();
     repo.close();

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { main } from '../app/cli/main.js';
 import { signalEntries } from '../app/engine/knowledge/documents/store-index.js';
 import { pathFrom } from '../app/machine/files.js';
+import { systemTicker } from '../app/machine/clock.js';
 
 const example = new URL('../examples/specs/SPC-001-notes-service', import.meta.url).pathname;
 const repo = mkdtempSync(join(tmpdir(), 'harness-example-'));
@@ -37,6 +38,7 @@ const code = await main(['run', specDir, '--agent', 'script'], {
   env: process.env,
   isTTY: Boolean(process.stdout.isTTY),
   self: harness,
+  ticker: systemTicker(),
 });
 const worktree = join(repo, '.git/harness/worktrees/SPC-001/integration');
 // What the run captured: the signals it committed in the store on the integration branch.

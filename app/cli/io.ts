@@ -1,4 +1,6 @@
 import { HarnessError } from '../engine/core/error.js';
+import type { Ticker } from '../engine/core/clock.js';
+import { systemTicker } from '../machine/clock.js';
 /** What a command may touch of the outside world; tests pass their own. */
 export interface CliIO {
   stdout(text: string): void;
@@ -6,6 +8,11 @@ export interface CliIO {
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
   isTTY: boolean;
+  /**
+   * The timer of a run's heartbeat (engine/lifecycle/heartbeat.ts): the machine's for a person's
+   * terminal; a test passes its own, or none, and then a run prints no heartbeat.
+   */
+  ticker?: Ticker;
   /**
    * How the advice a command prints names harness itself, so that a line pasted from it runs:
    * `harness` (on PATH once installed or linked) unless the caller knows better, as npm start
@@ -26,6 +33,7 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     env: process.env,
     isTTY: Boolean(process.stdout.isTTY),
+    ticker: systemTicker(),
   };
 }
 

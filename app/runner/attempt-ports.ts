@@ -70,6 +70,7 @@ function localProgress(ctx: RunContext, plan: Plan, session: PlanSession): Progr
           return session.update({ state: 'failed', error: e.error });
         case 'verifying':
           return reporter.event({ kind: 'plan-verifying', plan: plan.id });
+        case 'check-started':
         case 'check':
           return;
       }

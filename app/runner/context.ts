@@ -1,9 +1,10 @@
 import type { GraphAnalysis } from '../engine/core/analysis/analyze.js';
-import type { Clock } from '../engine/core/clock.js';
+import type { Clock, Ticker } from '../engine/core/clock.js';
 import type { HarnessConfig } from '../engine/core/config/schema.js';
 import type { Scheduler } from '../engine/core/schedule/scheduler.js';
 import type { ScheduleState } from '../engine/core/schedule/state.js';
 import type { Spec } from '../engine/core/spec/model.js';
+import type { Heartbeat } from '../engine/lifecycle/heartbeat.js';
 import type { AgentsConfig } from '../agents/registry.js';
 import type { Mutex } from './mutex.js';
 import type { RunReporter } from './progress.js';
@@ -38,6 +39,11 @@ export interface RunOptions {
   /** strict_files of .github/harness.yml: a plan that writes outside its files_modified fails instead of being merged with a deviation. */
   strictFiles?: boolean;
   reporter: RunReporter;
+  /**
+   * The heartbeat's timer: with one, 10 s without output while a plan or a phase's verification
+   * runs prints what runs and for how long (engine/lifecycle/heartbeat.ts); without one, nothing.
+   */
+  ticker?: Ticker;
   /** An interactive answer to a checkpoint (a terminal prompt); the file protocol is always watched too. */
   ask?: (checkpoint: CheckpointRecord, signal: AbortSignal) => Promise<string | undefined>;
   signal?: AbortSignal;
@@ -77,7 +83,10 @@ export interface RunContext {
   state: RunState;
   activity: { at: string; text: string }[];
   options: RunOptions;
+  /** Everything the run prints goes through it: the heartbeat hears it. */
   reporter: RunReporter;
+  /** Says what runs when nothing has been printed for a while; none without options.ticker. */
+  heartbeat?: Heartbeat;
   mutex: Mutex;
   timing: Timing;
   abort: AbortController;

@@ -4,6 +4,8 @@ import { phaseCompletion } from '../engine/lifecycle/signals.js';
 import { withOutcomes } from '../engine/knowledge/signals/plan-outcome.js';
 import { summaryOutcomes } from '../machine/summary-outcomes.js';
 import { verifyPhaseLevel } from '../engine/lifecycle/verify-phase.js';
+import { follow } from '../engine/lifecycle/heartbeat.js';
+import type { Progress } from '../engine/lifecycle/ports.js';
 import { planImports } from '../machine/source-imports.js';
 import { localVerifyPorts } from '../machine/verify-ports.js';
 import { loadTemplate } from '../machine/templates.js';
@@ -26,12 +28,14 @@ export async function executePhase(ctx: RunContext, phase: Phase): Promise<void>
   ctx.reporter.event({ kind: 'phase-verifying', phase: phase.id });
   await ctx.mutex.run(async () => {
     const commit = await ctx.repo.revParse('HEAD', ctx.integration.worktree);
-    const outcome = await verifyPhaseLevel(ctx.spec, phase, {
+    // While it runs, a silence says which check runs and for how long (engine/lifecycle/heartbeat.ts).
+    const followed = follow(ctx.heartbeat, { phase: phase.id }, {
       verifyPorts: () => localVerifyPorts(ctx.integration.worktree, { env: ctx.options.env ?? {}, clock: ctx.clock, processes: ctx.store.processes() }),
       answers: localAnswers(ctx, phaseSession(phase.id), await planApprovals(ctx, phase)),
-      progress: { event: () => undefined, stage: (_title, work) => work() },
+      progress: { event: () => undefined, stage: (_title, work) => work() } satisfies Progress,
       clock: ctx.clock,
     });
+    const outcome = await verifyPhaseLevel(ctx.spec, phase, followed.ports).finally(() => followed.end());
     ctx.timing.verifyMs += outcome.verifyMs;
     const { report } = outcome;
     const previous = await ctx.store.readPhase(phase.id);

@@ -8,6 +8,7 @@ import { summaryDocument } from '../engine/core/run/summary-document.js';
 import type { Plan } from '../engine/core/spec/model.js';
 import { agentName } from '../engine/lifecycle/assignment.js';
 import { attemptPlan, type AttemptInput, type AttemptOutcome } from '../engine/lifecycle/attempt-plan.js';
+import { follow } from '../engine/lifecycle/heartbeat.js';
 import { readTextIfExists } from '../machine/files.js';
 import { loadTemplate } from '../machine/templates.js';
 import { localAttemptPorts, reportForeign } from './attempt-ports.js';
@@ -67,7 +68,12 @@ async function attemptAndRecord(ctx: RunContext, plan: Plan, session: PlanSessio
     ...(status.agent === 'claude' && ctx.options.agents?.claude?.model ? { expects: { model: ctx.options.agents.claude.model } } : {}),
     ...(knowledge ? { knowledge } : {}),
   };
-  const attempted = await attemptPlan(input, localAttemptPorts(ctx, plan, session)).finally(async () => reportForeign(ctx, await ctx.watch.attemptEnded(plan.id)));
+  // While it runs, a silence says what its agent is at, then which check runs (engine/lifecycle/heartbeat.ts).
+  const followed = follow(ctx.heartbeat, { plan: plan.id, agent: status.agent }, localAttemptPorts(ctx, plan, session));
+  const attempted = await attemptPlan(input, followed.ports).finally(async () => {
+    followed.end();
+    reportForeign(ctx, await ctx.watch.attemptEnded(plan.id));
+  });
   // What its agent wrote in other plans' worktrees is its deviation, not theirs (worktree-watch.ts).
   const foreign = ctx.watch.deviationsOf(plan.id);
   const outcome = foreign.length === 0 ? attempted : { ...attempted, facts: { ...attempted.facts, undeclaredWrites: [...attempted.facts.undeclaredWrites, ...foreign] } };

@@ -1,6 +1,6 @@
 import type { Checkpoint } from '../engine/core/protocol/messages.js';
 import { oneLine } from '../engine/core/spec/problem.js';
-import { formatDuration } from './duration.js';
+import { formatDuration } from '../engine/core/run/duration.js';
 import { liveLines } from './live-area.js';
 
 /** What a run tells the person watching it. */
@@ -16,7 +16,9 @@ export type RunEvent =
   | { kind: 'phase-verified'; phase: string }
   | { kind: 'phase-failed'; phase: string; reason: string }
   | { kind: 'research'; phase: string; path: string }
-  | { kind: 'info'; text: string };
+  | { kind: 'info'; text: string }
+  /** What runs, said after a silence (engine/lifecycle/heartbeat.ts). */
+  | { kind: 'heartbeat'; text: string };
 
 export interface Totals {
   plansVerified: number;
@@ -68,6 +70,7 @@ function describe(e: RunEvent): string {
     case 'research':
       return `phase ${e.phase} researched ahead: ${e.path}`;
     case 'info':
+    case 'heartbeat':
       return e.text;
   }
 }
@@ -168,6 +171,10 @@ export class TtyReporter implements RunReporter {
       case 'plan-verified':
       case 'plan-failed':
         this.running.delete(e.plan);
+        break;
+      case 'heartbeat':
+        // Not over a question being typed: the question is what the person looks at then.
+        if (this.holds > 0) return;
         break;
       default:
         break;

@@ -30,6 +30,8 @@ import { filterWaits } from './filter-waits.js';
 import { OrchestrationStore } from './store.js';
 import { PLAN_READING } from '../engine/importers/dialects.js';
 import { WorktreeWatch } from './worktree-watch.js';
+import { Heartbeat } from '../engine/lifecycle/heartbeat.js';
+import type { RunReporter } from './progress.js';
 
 export interface RunOutcome {
   spec: string;
@@ -88,14 +90,17 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
 
   const store = OrchestrationStore.for(repo.root, spec.id);
   const release = await acquireRunLock(store.root);
+  // Whatever the run prints, the heartbeat hears; its own lines are printed the same way.
+  const heartbeat = options.ticker ? new Heartbeat((text) => reporter.event({ kind: 'heartbeat', text }), options.ticker) : undefined;
+  const reporter = heard(options.reporter, heartbeat);
   const abort = new AbortController();
   const onAbort = () => abort.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     await repo.excludeOrchestration();
     // Servers of checks a killed run left listening: stopped before anything else starts.
-    for (const lock of await repo.clearStaleLocks(spec.id)) options.reporter.event({ kind: 'info', text: `removed ${lock}, left by a git command of a run that was killed` });
-    for (const what of await store.processes().reap()) options.reporter.event({ kind: 'info', text: `stopped check ${what}, left running by a run that was killed` });
+    for (const lock of await repo.clearStaleLocks(spec.id)) reporter.event({ kind: 'info', text: `removed ${lock}, left by a git command of a run that was killed` });
+    for (const what of await store.processes().reap()) reporter.event({ kind: 'info', text: `stopped check ${what}, left running by a run that was killed` });
     let record = await store.readRun();
     const resumed = record !== undefined;
     const branch = integrationBranch(spec.id);
@@ -115,16 +120,16 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
     }
     await repo.ensureWorktree(worktree, branch, record.baseSha);
     if (resumed) {
-      if (await repo.abortInterruptedMerge(worktree)) options.reporter.event({ kind: 'info', text: `a merge into ${branch} that a killed run left unconcluded was aborted; its plan is merged again` });
+      if (await repo.abortInterruptedMerge(worktree)) reporter.event({ kind: 'info', text: `a merge into ${branch} that a killed run left unconcluded was aborted; its plan is merged again` });
       // Records a killed run wrote and never committed: written again as the run reaches them, and in the way of merges meanwhile.
-      for (const f of await repo.discardUncommitted(worktree, specRel, KNOWLEDGE_ROOT)) options.reporter.event({ kind: 'info', text: `put back ${f}, written by a run that was killed before it committed it; it is written again` });
-      const say = (text: string) => options.reporter.event({ kind: 'info', text });
+      for (const f of await repo.discardUncommitted(worktree, specRel, KNOWLEDGE_ROOT)) reporter.event({ kind: 'info', text: `put back ${f}, written by a run that was killed before it committed it; it is written again` });
+      const say = (text: string) => reporter.event({ kind: 'info', text });
       record = await followBase(repo, record, worktree, { retry: options.retry === true, keepBase: options.keepBase === true, say });
     }
     // The plans are read from the checkout as it is; the code the agents start from is committed code.
     const uncommitted = await repo.uncommitted(specRel);
     if (uncommitted.length > 0) {
-      options.reporter.event({ kind: 'info', text: `uses uncommitted changes to ${uncommitted.join(', ')}: the spec is read from your checkout as it is, the code from commits` });
+      reporter.event({ kind: 'info', text: `uses uncommitted changes to ${uncommitted.join(', ')}: the spec is read from your checkout as it is, the code from commits` });
     }
     record = { ...record, updatedAt: now().toISOString(), holder: { pid: process.pid, since: now().toISOString() }, ...(options.agent !== undefined ? { agent: options.agent } : {}) };
     await store.writeRun(record);
@@ -158,7 +163,8 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
       state,
       activity: await store.readActivity(),
       options,
-      reporter: options.reporter,
+      reporter,
+      ...(heartbeat ? { heartbeat } : {}),
       mutex: new Mutex(),
       watch: new WorktreeWatch(),
       timing: { startedAt, agentMs: 0, verifyMs: 0 },
@@ -194,7 +200,7 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
       });
     }
     await store.writeActiveFiles({});
-    options.reporter.close();
+    reporter.close();
     const waits = abort.signal.aborted ? [] : filterWaits(spec, schedule, options, ctx.state.reasons, options.specArg);
     return {
       ...(waits.length > 0 ? { waits } : {}),
@@ -211,10 +217,25 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
     };
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
-    options.reporter.close();
+    // Its timer goes with the run, however the run ends: nothing keeps the process alive after it.
+    heartbeat?.stop();
+    reporter.close();
     repo.close();
     await release();
   }
+}
+
+/** The run's reporter, with the heartbeat told of every event it prints. */
+function heard(reporter: RunReporter, heartbeat: Heartbeat | undefined): RunReporter {
+  if (!heartbeat) return reporter;
+  return {
+    event: (e) => {
+      heartbeat.heard();
+      reporter.event(e);
+    },
+    totals: (t) => reporter.totals(t),
+    close: () => reporter.close(),
+  };
 }
 
 /** The event the commit of a spec's completion records (see commitDocuments' `once`). */

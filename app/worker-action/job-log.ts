@@ -1,3 +1,4 @@
+import type { Heartbeat } from '../engine/lifecycle/heartbeat.js';
 import type { Progress } from '../engine/lifecycle/ports.js';
 
 /** The job's log: core.info, core.warning and core.group on a runner; a list in tests. */
@@ -32,5 +33,23 @@ export function jobProgress(log: WorkerLog): Progress {
       }
     },
     stage: (title, work) => log.group(title, work),
+  };
+}
+
+/** The job's log, with the heartbeat told of every line written to it. */
+export function heardLog(log: WorkerLog, heartbeat: Heartbeat): WorkerLog {
+  return {
+    info(message) {
+      heartbeat.heard();
+      log.info(message);
+    },
+    warning(message) {
+      heartbeat.heard();
+      log.warning(message);
+    },
+    group(name, work) {
+      heartbeat.heard();
+      return log.group(name, work);
+    },
   };
 }

@@ -173,6 +173,9 @@ export class LiveCheck {
       case 'verifying':
         this.stage = `Verifying the ${e.level}`;
         break;
+      case 'check-started':
+        // Said when it ends, with its verdict.
+        return;
       case 'check':
         this.push(`${e.result.status} ${e.result.id} (${e.result.type})`);
         break;

@@ -5,6 +5,7 @@ import { phaseCompletion } from '../engine/lifecycle/signals.js';
 import { withOutcomes } from '../engine/knowledge/signals/plan-outcome.js';
 import { summaryOutcomes } from '../machine/summary-outcomes.js';
 import { verifyPhaseLevel } from '../engine/lifecycle/verify-phase.js';
+import { follow } from '../engine/lifecycle/heartbeat.js';
 import { systemClock } from '../machine/clock.js';
 import { planImports } from '../machine/source-imports.js';
 import { localVerifyPorts } from '../machine/verify-ports.js';
@@ -26,12 +27,14 @@ export async function runPhaseWorker(run: WorkerRun, phaseId: string): Promise<W
   if (!phase) throw new WorkerError(`spec ${spec.id} (${run.specPath}) has no phase ${phaseId}`);
   const heading = `${spec.id} / phase ${phase.id} ${phase.title}`;
   const clock = systemClock(run.now);
-  const outcome = await verifyPhaseLevel(spec, phase, {
+  // While it runs, a silence in the job's log says which check runs and for how long (engine/lifecycle/heartbeat.ts).
+  const followed = follow(run.heartbeat, { phase: phase.id }, {
     verifyPorts: () => localVerifyPorts(run.root, { env: run.env, clock }),
     answers: issueAnswers(await approvedOnPlanIssues(run, phase.plans)),
     progress: jobProgress(log),
     clock,
   });
+  const outcome = await verifyPhaseLevel(spec, phase, followed.ports).finally(() => followed.end());
   const { report } = outcome;
   if (outcome.kind === 'verified') {
     // A verified phase is one completion signal, whatever the number of its plans, with their outcomes for the holdout comparison (from their SUMMARY.md, merged here).

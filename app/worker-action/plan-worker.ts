@@ -11,7 +11,8 @@ import { planBranch } from '../engine/forge/names.js';
 import { targetCheck, targetExternalId } from '../engine/forge/worker-target.js';
 import { agentName } from '../engine/lifecycle/assignment.js';
 import { attemptPlan, type AttemptInput, type AttemptOutcome } from '../engine/lifecycle/attempt-plan.js';
-import type { PlanCommit, Progress } from '../engine/lifecycle/ports.js';
+import type { AttemptPorts, PlanCommit, Progress } from '../engine/lifecycle/ports.js';
+import { follow } from '../engine/lifecycle/heartbeat.js';
 import { systemClock } from '../machine/clock.js';
 import { readTextIfExists } from '../machine/files.js';
 import { localVerifyPorts } from '../machine/verify-ports.js';
@@ -226,16 +227,19 @@ async function runAttempt(job: PlanJob, input: AttemptInput): Promise<Attempt> {
   // (not for a plan held out for the comparison, which runs without what was learned).
   const skills = agent === 'claude' && !heldOutOnRunner(run, job.plan) ? await installSkills(run.root, run.log) : undefined;
   let outcome: Attempt;
+  // While it runs, a silence in the job's log says what the agent is at, then which check runs (engine/lifecycle/heartbeat.ts).
+  const followed = follow(run.heartbeat, { plan: job.plan.id, agent }, {
+    agent: (name: string) => agentFor(name, agents),
+    workspace: checkout,
+    verifyPorts: () => localVerifyPorts(run.root, { env: run.env, clock }),
+    answers: issueAnswers(job.answers),
+    progress: liveProgress(jobProgress(run.log), job.live),
+    clock,
+  } satisfies AttemptPorts);
   try {
-    outcome = await attemptPlan(input, {
-      agent: (name) => agentFor(name, agents),
-      workspace: checkout,
-      verifyPorts: () => localVerifyPorts(run.root, { env: run.env, clock }),
-      answers: issueAnswers(job.answers),
-      progress: liveProgress(jobProgress(run.log), job.live),
-      clock,
-    });
+    outcome = await attemptPlan(input, followed.ports);
   } finally {
+    followed.end();
     await skills?.remove();
   }
   if (skills && skills.names.length > 0) run.notes.push(`skills installed for the agent (this job only): ${skills.names.map((n) => `\`${n}\``).join(', ')}`);

@@ -1,4 +1,6 @@
 import type { HarnessConfig } from '../engine/core/config/schema.js';
+import type { Ticker } from '../engine/core/clock.js';
+import type { Heartbeat } from '../engine/lifecycle/heartbeat.js';
 import type { AnswerTrust } from './issue-answers.js';
 import { HarnessError } from '../engine/core/error.js';
 import type { Spec } from '../engine/core/spec/model.js';
@@ -68,6 +70,11 @@ export interface WorkerDeps {
   monotonic?: () => number;
   /** The fewest milliseconds between two progress writes of the check run (3,000 by default). */
   checkIntervalMs?: number;
+  /**
+   * The timer of the job log's heartbeat: with one, 10 s without a line while the agent or a
+   * check runs logs what runs and for how long (engine/lifecycle/heartbeat.ts); without, nothing.
+   */
+  ticker?: Ticker;
 }
 
 /** A run once the config and the spec are read. */
@@ -80,6 +87,8 @@ export interface WorkerRun extends WorkerDeps {
   specPath: string;
   env: Record<string, string>;
   now: () => Date;
+  /** Hears every line of the job's log, and says what runs after a silence; none without `ticker`. */
+  heartbeat?: Heartbeat;
 }
 
 /** Whose answers on a plan issue count: the App's, and people's whose role meets the config's `permission`. */

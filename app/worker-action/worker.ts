@@ -15,6 +15,8 @@ import { runSpikeWorker } from './spike-worker.js';
 import { runPlanningWorker } from './planning-worker.js';
 import { runResearchAheadWorker } from './planning-research.js';
 import { jobSummary } from './reports.js';
+import { heardLog } from './job-log.js';
+import { Heartbeat } from '../engine/lifecycle/heartbeat.js';
 import { WorkerError, type WorkerDeps, type WorkerOutcome, type WorkerRun } from './worker-run.js';
 
 /** Problems listed in a failure before "and N more". */
@@ -25,7 +27,20 @@ const PROBLEMS_SHOWN = 10;
  * plan or verify the phase. What a person must fix (no such spec, plan or issue) ends as a
  * failed outcome with its reason; anything else is thrown for the entry point to report.
  */
-export async function runWorker(deps: WorkerDeps): Promise<WorkerOutcome> {
+export async function runWorker(given: WorkerDeps): Promise<WorkerOutcome> {
+  // Every line of the job's log is heard by the heartbeat, whose own lines go to the same log.
+  const heartbeat = given.ticker ? new Heartbeat((line) => log.info(line), given.ticker) : undefined;
+  const deps: WorkerDeps = heartbeat ? { ...given, log: heardLog(given.log, heartbeat) } : given;
+  const { log } = deps;
+  try {
+    return await work(deps, heartbeat);
+  } finally {
+    heartbeat?.stop();
+  }
+}
+
+/** The worker's job, its log heard by the heartbeat (when it has one). */
+async function work(deps: WorkerDeps, heartbeat: Heartbeat | undefined): Promise<WorkerOutcome> {
   const { inputs, log } = deps;
   const t = inputs.target;
   const target = t.kind === 'plan' ? t.plan : t.kind === 'phase' ? `phase-${t.phase}` : t.kind === 'spike' ? `spike/${t.slug}` : t.kind === 'research' ? `research-${t.phase}` : `planning/${t.pull}/${t.comment}`;
@@ -60,6 +75,7 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerOutcome> {
       specPath,
       env: deps.env ?? {},
       now: deps.now ?? (() => new Date()),
+      ...(heartbeat ? { heartbeat } : {}),
     };
     // Whatever the agent printed may reach a comment, the PR and the summary: none of them may carry a secret.
     const safety = workerSafety(run);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { main } from '../../app/cli/main.js';
 import type { CliIO } from '../../app/cli/io.js';
+import type { Ticker } from '../../app/engine/core/clock.js';
 
 export interface CliResult {
   code: number;
@@ -10,8 +11,8 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Run the CLI in-process with captured output. */
-export async function runCli(argv: string[], cwd = process.cwd()): Promise<CliResult> {
+/** Run the CLI in-process with captured output; a run's heartbeat only with a `ticker` (test/helpers/ticker.ts). */
+export async function runCli(argv: string[], cwd = process.cwd(), options: { ticker?: Ticker } = {}): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const io: CliIO = {
@@ -20,6 +21,7 @@ export async function runCli(argv: string[], cwd = process.cwd()): Promise<CliRe
     cwd,
     env: {},
     isTTY: false,
+    ...(options.ticker ? { ticker: options.ticker } : {}),
   };
   const code = await main(argv, io);
   return { code, stdout, stderr };

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { terminalAsker } from '../../app/cli/terminal-ask.js';
-import { formatDuration, formatMinutes } from '../../app/runner/duration.js';
+import { formatDuration, formatMinutes } from '../../app/engine/core/run/duration.js';
 import { displayWidth, liveLines, type LivePlan } from '../../app/runner/live-area.js';
 import { PlainReporter, TtyReporter } from '../../app/runner/progress.js';
 

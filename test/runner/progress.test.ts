@@ -38,4 +38,22 @@ describe('run progress', () => {
     expect(out).toContain('01-02 started: Store\n');
     expect(out.endsWith('\x1b[2A\x1b[0J')).toBe(true);
   });
+
+  it('prints the heartbeat as a line of its own, stamped when piped, and not over a question being typed in a terminal', () => {
+    let plain = '';
+    new PlainReporter((t) => void (plain += t), () => new Date('2026-11-22T10:11:12Z')).event({ kind: 'heartbeat', text: 'still verifying phase 01 (10 s)' });
+    expect(plain).toBe('10:11:12 still verifying phase 01 (10 s)\n');
+
+    let out = '';
+    const reporter = new TtyReporter((t) => void (out += t), () => 80);
+    reporter.event({ kind: 'heartbeat', text: 'still running: 01-02 (claude, 10 s)' });
+    expect(out).toContain('still running: 01-02 (claude, 10 s)\n');
+    const release = reporter.hold();
+    reporter.event({ kind: 'heartbeat', text: 'still running: 01-02 (claude, 20 s)' });
+    release();
+    reporter.event({ kind: 'heartbeat', text: 'still running: 01-02 (claude, 30 s)' });
+    reporter.close();
+    expect(out).not.toContain('20 s');
+    expect(out).toContain('still running: 01-02 (claude, 30 s)\n');
+  });
 });

@@ -6,6 +6,7 @@ import { workerForge } from '../../../app/worker-action/worker-run.js';
 import { knowledgeForge } from '../../../app/worker-action/capture.js';
 import { parseInputs } from '../../../app/worker-action/inputs.js';
 import { runWorker } from '../../../app/worker-action/worker.js';
+import { systemTicker } from '../../../app/machine/clock.js';
 import type { WorkerLog } from '../../../app/worker-action/job-log.js';
 import { runReportServer } from '../../../app/agents/mcp/report-server.js';
 import { useReportServerCommand } from '../../../app/agents/mcp/server-command.js';
@@ -65,6 +66,8 @@ async function main(): Promise<void> {
     serverUrl: context.serverUrl,
     ...(appSlug ? { appLogin: `${appSlug}[bot]` } : {}),
     runUrl: `${context.serverUrl}/${context.repo.owner}/${context.repo.repo}/actions/runs/${context.runId}`,
+    // 10 s without a line in the job's log while the agent or a check runs logs what runs, and for how long.
+    ticker: systemTicker(),
   });
   core.setOutput('result', outcome.result);
   if (outcome.pullRequest) {

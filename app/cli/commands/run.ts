@@ -139,6 +139,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     defaultAgent: config.agent,
     ...(config.strict_files ? { strictFiles: true } : {}),
     reporter,
+    // 10 s without output while something runs prints what runs, and for how long.
+    ...(io.ticker ? { ticker: io.ticker } : {}),
     signal: abort.signal,
     env: { ...definedEnv(io.env), ...(await gitIdentity(repo)) },
     knowledge: {

@@ -6,7 +6,7 @@ import { RunError, RunRepo } from '../../runner/repo.js';
 import { emptyRunState, markBlocked, readRunState } from '../../runner/run-state.js';
 import { OrchestrationStore } from '../../runner/store.js';
 import { liveRunHolder } from '../../runner/lock.js';
-import { formatMinutes } from '../../runner/duration.js';
+import { formatMinutes } from '../../engine/core/run/duration.js';
 import { ASKS } from '../../runner/progress.js';
 import { nextSteps } from '../../runner/next-steps.js';
 import { EXIT, selfCommand, UsageError, type CliIO } from '../io.js';

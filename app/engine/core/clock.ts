@@ -10,3 +10,14 @@ export interface Clock {
   /** Call `fn` once after `ms`; the function returned cancels it. */
   after(ms: number, fn: () => void): () => void;
 }
+
+/**
+ * A timer that repeats, for what watches a run over time (engine/lifecycle/heartbeat.ts). The
+ * machine's keeps no process alive by itself: a run that ends is not held open by its watcher.
+ */
+export interface Ticker {
+  /** Milliseconds from an arbitrary start, never going back. */
+  monotonic(): number;
+  /** Call `fn` every `ms` until the function returned is called. */
+  every(ms: number, fn: () => void): () => void;
+}

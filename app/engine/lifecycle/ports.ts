@@ -2,6 +2,7 @@ import type { Agent } from '../core/agents/agent.js';
 import type { Trailer } from '../core/agents/commit-message.js';
 import type { Clock } from '../core/clock.js';
 import type { Checkpoint, WorkerMessage } from '../core/protocol/messages.js';
+import type { Check } from '../core/spec/model.js';
 import type { LevelResult } from '../core/verify/levels.js';
 import type { VerifyPorts } from '../core/verify/ports.js';
 import type { GivenAnswer } from './answers.js';
@@ -62,6 +63,8 @@ export type AttemptEvent =
   | { kind: 'agent-finished' }
   | { kind: 'agent-failed'; error: string }
   | { kind: 'verifying'; level: 'plan' | 'phase' }
+  /** A check starts; at phase level `plan` says whose check it is (absent for the phase's own). */
+  | { kind: 'check-started'; check: Check; plan?: string }
   | { kind: 'check'; result: LevelResult };
 
 export interface Progress {

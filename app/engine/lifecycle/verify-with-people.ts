@@ -44,7 +44,11 @@ export async function verifyWithPeople(level: PeopleVerification, ports: Ports):
     const started = clock.monotonic();
     const open = ports.verifyPorts();
     try {
-      return await level.run(open, { answers: known, onResult: (result) => void progress.event({ kind: 'check', result }) });
+      return await level.run(open, {
+        answers: known,
+        onStart: (check, plan) => void progress.event({ kind: 'check-started', check, ...(plan === undefined ? {} : { plan }) }),
+        onResult: (result) => void progress.event({ kind: 'check', result }),
+      });
     } finally {
       await open.close();
       verifyMs += clock.monotonic() - started;

@@ -132,7 +132,7 @@ describe('attemptPlan: an attempt that passes', () => {
     expect(workspace.calls).toEqual({ commits: 1, changedFiles: 1, headDate: 0 });
 
     expect(progress.stages).toEqual(['agent greeter: 01-02 Greeting', 'plan-level verification of 01-02']);
-    expect(progress.events.map((e) => e.kind)).toEqual(['agent-started', 'task-started', 'progress', 'agent-finished', 'verifying', 'check']);
+    expect(progress.events.map((e) => e.kind)).toEqual(['agent-started', 'task-started', 'progress', 'agent-finished', 'verifying', 'check-started', 'check']);
     expect(progress.events[1]).toEqual({ kind: 'task-started', task: 1, total: 1, title: 'Write the greeting' });
     expect(progress.messages.map((m) => m.type)).toEqual(['session_ready', 'task_started', 'progress_update', 'task_completed']);
   });

@@ -45,6 +45,8 @@ export interface VerifyOptions {
   spec?: string;
   /** Answers to human checks, keyed by check id; at phase level a plan's check is keyed "<plan>/<check>". */
   answers?: Readonly<Record<string, HumanAnswer>>;
+  /** Called as each check starts (with the plan whose check it is, at phase level), for progress. */
+  onStart?: (check: Check, plan?: string) => void;
   /** Called as each check finishes, for progress. */
   onResult?: (result: LevelResult) => void;
 }
@@ -106,6 +108,8 @@ async function runGroup(checks: readonly Check[], serve: Serve | undefined, port
   const results: LevelResult[] = [];
   try {
     for (const check of checks) {
+      // Before the server it may need: a server slow to start is this check's time.
+      opts.onStart?.(check, plan);
       const result = await runCheck(check, ports, await server.context(check));
       const key = plan === undefined ? check.id : `${plan}/${check.id}`;
       const final: LevelResult = { ...answered(check, result, opts.answers?.[key]), ...(plan === undefined ? {} : { plan }) };

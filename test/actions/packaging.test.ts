@@ -165,7 +165,7 @@ describe('workflows', () => {
 
   it('harness-worker.yml installs the pinned Claude Code, whose native binary needs its postinstall', () => {
     const worker = parse(read('templates/workflows/harness-worker.yml')) as { jobs: { work: { env: Record<string, string>; steps: { name?: string; run?: string }[] } } };
-    expect(worker.jobs.work.env.CLAUDE_CODE_VERSION).toBe('2.1.332');
+    expect(worker.jobs.work.env.CLAUDE_CODE_VERSION).toBe("${{ vars.CLAUDE_CODE_VERSION || '2.1.332' }}");
     const install = worker.jobs.work.steps.find((s) => s.name?.startsWith('Install Claude Code'))!;
     expect(install.run).toContain('@anthropic-ai/claude-code/install.cjs');
   });

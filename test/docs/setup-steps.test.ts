@@ -83,8 +83,8 @@ function steps(text: string): { n: number; text: string }[] {
 /** A step's bold lead, its links' targets left out (they are relative to each page). */
 const lead = (step: string): string => (/^\*\*(.+?)\*\*/.exec(step)?.[1] ?? `(step without a bold lead: ${step.slice(0, 40)})`).replace(/\]\([^)]*\)/g, ']');
 
-const README = section('README.md', '### Set up on GitHub');
-const GUIDE = section('docs/github-app.md', '## Set up on GitHub');
+const readme = () => section('README.md', '### Set up on GitHub');
+const guide = () => section('docs/github-app.md', '## Set up on GitHub');
 
 /** Why a name in backticks is not what it says it is, or undefined when it is. */
 function wrongName(name: string, before: string): string | undefined {
@@ -132,8 +132,13 @@ function wrongName(name: string, before: string): string | undefined {
   }
   if (/^[\w.-]+\.yml$/.test(name)) return existsSync(join(ROOT, name)) || templateText.has(`templates/workflows/${name}`) ? undefined : `${name} is no file and no workflow template`;
   if (/[/.]/.test(name)) {
+    // A file of harness; else a path the code has as a string of its own, or a template as a value (uses: ./…).
     const path = name.replace(/\/$/, '');
-    if (existsSync(join(ROOT, path)) || [...templateText.values()].some((t) => t.includes(path)) || appCode.includes(path) || PROBOT.includes(`"${path}"`) || read('node_modules/probot/lib/helpers/update-env.js').includes(`"${path}"`)) return undefined;
+    const quoted = new RegExp(`['"\`]${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/?['"\`]`);
+    const value = new RegExp(`(?:^|\\s)${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/?$`, 'm');
+    // (A bare word like `specs` the code may quote for anything: a path it names has a / or starts with a dot.)
+    const pathLike = /\/|^\./.test(path);
+    if (existsSync(join(ROOT, path)) || (pathLike && quoted.test(appCode)) || [...templateText.values()].some((t) => value.test(t)) || (pathLike && quoted.test(read('node_modules/probot/lib/helpers/update-env.js')))) return undefined;
     return `${name} is no file of harness, and neither the templates nor the code name it`;
   }
   if (/^[a-z]+(_[a-z]+)+$/.test(name) && EVENTS.has(name)) return undefined;
@@ -155,8 +160,8 @@ function wrongNames(text: string): string[] {
 
 describe('Set up on GitHub', () => {
   it('is at most ten numbered steps, the same in the README and docs/github-app.md, ending at /harness execute 01-01', () => {
-    const short = steps(README);
-    const full = steps(GUIDE);
+    const short = steps(readme());
+    const full = steps(guide());
     expect(short.map((s) => s.n)).toEqual(short.map((_, i) => i + 1));
     expect(short.length).toBeGreaterThan(0);
     expect(short.length).toBeLessThanOrEqual(10);
@@ -167,15 +172,16 @@ describe('Set up on GitHub', () => {
   it('says every secret and variable with the kind the templates read it as, and the same ones in both pages', () => {
     const named = (text: string) => new Set([...text.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]!).filter((n) => VARIABLES.has(n) || SECRETS.has(n)));
     // The README's are a subset of the guide's (which also lists every one in its table).
-    expect([...named(README)].filter((n) => !named(GUIDE).has(n))).toEqual([]);
+    expect([...named(readme())].filter((n) => !named(guide()).has(n))).toEqual([]);
     // What a first run cannot do without.
-    expect([...named(README)]).toEqual(expect.arrayContaining(['HARNESS_APP_CLIENT_ID', 'HARNESS_APP_PRIVATE_KEY', 'HARNESS_REPOSITORY', 'HARNESS_REF']));
+    expect([...named(readme())]).toEqual(expect.arrayContaining(['HARNESS_APP_CLIENT_ID', 'HARNESS_APP_PRIVATE_KEY', 'HARNESS_REPOSITORY', 'HARNESS_REF']));
   });
 
   it.each([
-    ['README.md', README],
-    ['docs/github-app.md', GUIDE],
-  ])('in %s names in backticks only what app.yml, the templates and the code have', (_page, text) => {
+    ['README.md', readme],
+    ['docs/github-app.md', guide],
+  ])('in %s names in backticks only what app.yml, the templates and the code have', (_page, sectionText) => {
+    const text = sectionText();
     expect((text.match(/`[^`]+`/g) ?? []).length).toBeGreaterThan(20);
     expect(wrongNames(text)).toEqual([]);
   });
@@ -201,7 +207,12 @@ describe('Set up on GitHub', () => {
 });
 
 describe('the diagram at the top of docs/github-app.md', () => {
-  const diagram = /```mermaid\n([\s\S]*?)```/.exec(section('docs/github-app.md', '## How the parts fit'))?.[1] ?? '';
+  const diagram = /```mermaid\n([\s\S]*?)```/.exec(read('docs/github-app.md').split('\n## ')[1] ?? '')?.[1] ?? '';
+
+  it('comes first, under "How the parts fit"', () => {
+    expect(read('docs/github-app.md').split('\n## ')[1]).toMatch(/^How the parts fit\n/);
+    expect(diagram).toMatch(/^flowchart /);
+  });
 
   it('shows every event the App handles, workflow_dispatch, and no other', () => {
     // An event is a snake_case word, or one of the App's events by its name (push).
@@ -212,8 +223,9 @@ describe('the diagram at the top of docs/github-app.md', () => {
   it('names workflows, check runs, branches, actions and agents that exist', () => {
     const wrong: string[] = [];
     for (const file of diagram.match(/(?<![\w/.-])[\w.-]+\.yml\b/g) ?? []) if (file !== 'app.yml' && !templateText.has(`templates/workflows/${file}`)) wrong.push(`${file} is no workflow template`);
-    for (const check of diagram.match(/harness \/ (?:spec|plan|phase)\b/g) ?? []) if (![SPEC_CHECK, planCheck(''), phaseCheck('')].some((c) => c.trim() === check)) wrong.push(`${check} is no check run`);
-    expect(diagram.match(/harness \/ \w+/g)?.length).toBe(3);
+    // Each of harness's check runs, by its name (a plan's and a phase's with their ids' shapes), and no other.
+    const checks = [SPEC_CHECK, planCheck('PP-NN'), phaseCheck('PP')];
+    expect(diagram.match(/harness \/ [^,"]+/g)?.sort()).toEqual(checks.sort());
     for (const path of diagram.match(/\bactions\/\w+/g) ?? []) if (!existsSync(join(ROOT, path, 'action.yml'))) wrong.push(`${path} is no action`);
     for (const path of diagram.match(/\.github\/[\w.]+|docs\/specs|\.harness\/knowledge|refs\/harness\//g) ?? []) if (!appCode.includes(path) && ![...templateText.values()].some((t) => t.includes(path))) wrong.push(`neither the code nor a template names ${path}`);
     for (const branch of diagram.match(/harness\/SPEC\/[\w-]+/g) ?? []) if (![planBranch('SPEC', 'PP-NN'), planBranch('SPEC', 'phase-PP')].includes(branch)) wrong.push(`${branch} is no branch harness makes`);

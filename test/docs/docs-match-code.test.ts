@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { HarnessConfigSchema } from '../../app/engine/core/config/schema.js';
 import { APP_EVENT_NAMES, APP_EVENTS } from '../../app/github/events.js';
 import { E2E } from '../../vitest.config.js';
 import { ROOT } from '../helpers/paths.js';
@@ -11,8 +12,8 @@ import { ROOT } from '../helpers/paths.js';
  * docs/github-app.md to app/github/events.ts and app.yml, every version the docs give an agent
  * CLI to the pin in the workflow templates (and each pin overridden by the one repository
  * variable of its own name, in every template that installs it), every repository variable and
- * secret the docs name to the templates that read it, and what the docs say `npm test` needs to
- * the files it runs. (The `harness` and `/harness` commands the docs use are held to the CLI and
+ * secret the docs name to the templates that read it, every list of the agents to the agents
+ * there are, and what the docs say `npm test` needs to the files it runs. (The `harness` and `/harness` commands the docs use are held to the CLI and
  * the App in examples.test.ts.)
  */
 
@@ -218,6 +219,30 @@ describe('what the docs say the test suites need', () => {
           });
         });
     }
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe('the agents the docs list', () => {
+  const AGENTS: readonly string[] = HarnessConfigSchema.shape.agent.unwrap().options;
+
+  it('are every agent there is, wherever the docs list three or more of them', () => {
+    const wrong: string[] = [];
+    let seen = 0;
+    const name = `\`(?:${AGENTS.join('|')})\``;
+    for (const page of PAGES) {
+      for (const unit of units(page)) {
+        // Names one after another, a comma or a few words between them: `claude`, any `command`, or the deterministic `script`.
+        for (const m of unit.matchAll(new RegExp(`${name}(?:,?\\s(?:[a-z]+\\s){0,3}${name})+`, 'g'))) {
+          const listed = [...m[0].matchAll(/`(\w+)`/g)].map((n) => n[1]!);
+          if (listed.length < 3) continue;
+          seen++;
+          const missing = AGENTS.filter((a) => !listed.includes(a));
+          if (missing.length > 0) wrong.push(`${page}: ${m[0]} leaves out ${missing.join(', ')}`);
+        }
+      }
+    }
+    expect(seen).toBeGreaterThan(0);
     expect(wrong).toEqual([]);
   });
 });

@@ -269,6 +269,13 @@ describe('workflows', () => {
     expect(steps.find((s) => s.uses?.startsWith('actions/create-github-app-token@'))?.with).toEqual(MINT);
     const app = steps.find((s) => s.uses === './.harness-action/actions/app');
     expect(app?.with).toEqual({ token: '${{ steps.token.outputs.token }}', command: 'reflect' });
+    // A claude reflector: Claude Code installed before the app action runs, when its key is there, at the worker's pin (docs-match-code.test.ts holds the pin).
+    const job = Object.values(workflow.jobs)[0] as unknown as { env: Record<string, string>; steps: { name?: string; if?: string; run?: string }[] };
+    expect(job.env.HAS_ANTHROPIC_KEY).toBe("${{ secrets.ANTHROPIC_API_KEY != '' }}");
+    const install = job.steps.findIndex((s) => s.name?.startsWith('Install Claude Code'));
+    expect(job.steps[install]?.if).toBe("env.HAS_ANTHROPIC_KEY == 'true'");
+    expect(job.steps[install]?.run).toContain('"@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}"');
+    expect(install).toBeLessThan(steps.indexOf(app!));
     // The input the workflow passes is one the action declares.
     const action = parse(read('actions/app/action.yml')) as { inputs: Record<string, unknown> };
     expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['token', 'command']));

@@ -165,7 +165,7 @@ describe('workflows', () => {
 
   it('harness-worker.yml installs the pinned Claude Code, whose native binary needs its postinstall', () => {
     const worker = parse(read('templates/workflows/harness-worker.yml')) as { jobs: { work: { env: Record<string, string>; steps: { name?: string; run?: string }[] } } };
-    expect(worker.jobs.work.env.CLAUDE_CODE_VERSION).toBe('2.1.332');
+    expect(worker.jobs.work.env.CLAUDE_CODE_VERSION).toBe("${{ vars.CLAUDE_CODE_VERSION || '2.1.332' }}");
     const install = worker.jobs.work.steps.find((s) => s.name?.startsWith('Install Claude Code'))!;
     expect(install.run).toContain('@anthropic-ai/claude-code/install.cjs');
   });
@@ -269,6 +269,13 @@ describe('workflows', () => {
     expect(steps.find((s) => s.uses?.startsWith('actions/create-github-app-token@'))?.with).toEqual(MINT);
     const app = steps.find((s) => s.uses === './.harness-action/actions/app');
     expect(app?.with).toEqual({ token: '${{ steps.token.outputs.token }}', command: 'reflect' });
+    // A claude reflector: Claude Code installed before the app action runs, when its key is there, at the worker's pin (docs-match-code.test.ts holds the pin).
+    const job = Object.values(workflow.jobs)[0] as unknown as { env: Record<string, string>; steps: { name?: string; if?: string; run?: string }[] };
+    expect(job.env.HAS_ANTHROPIC_KEY).toBe("${{ secrets.ANTHROPIC_API_KEY != '' }}");
+    const install = job.steps.findIndex((s) => s.name?.startsWith('Install Claude Code'));
+    expect(job.steps[install]?.if).toBe("env.HAS_ANTHROPIC_KEY == 'true'");
+    expect(job.steps[install]?.run).toContain('"@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}"');
+    expect(install).toBeLessThan(steps.indexOf(app!));
     // The input the workflow passes is one the action declares.
     const action = parse(read('actions/app/action.yml')) as { inputs: Record<string, unknown> };
     expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['token', 'command']));

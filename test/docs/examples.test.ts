@@ -10,8 +10,8 @@ import { runCli } from '../helpers/cli.js';
 
 /**
  * The README and docs/ as specifications: every `harness` command and flag they name exists
- * (checked against the command's own --help), every `npm run` script is in package.json,
- * every `/harness` command is one the App knows, every relative link leads to a file and
+ * (checked against the command's own --help) and docs/cli.md names every command there is,
+ * every `npm run` script is in package.json, every `/harness` command is one the App knows, every relative link leads to a file and
  * heading that exist, and the example plan in the README validates.
  */
 
@@ -103,6 +103,11 @@ describe('the shell examples of the README and docs/', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('name every command harness --help lists in docs/cli.md, the reference', () => {
+    const documented = new Set(harnessUses().filter((u) => u.at.startsWith('docs/cli.md:')).flatMap((u) => u.commands));
+    expect([...known].filter((command) => !documented.has(command))).toEqual([]);
   });
 
   it('run only npm scripts package.json has, and files that exist', () => {

@@ -1004,7 +1004,7 @@ describe('templates/workflows/harness-worker.yml', () => {
     // The action from a fixed revision: this repository's dispatched commit, or HARNESS_REF, refused when missing.
     expect(steps.find((s) => s.with?.path === '.harness-action')?.with?.ref).toBe('${{ vars.HARNESS_REF || github.sha }}');
     expect(steps.find((s) => s.name === 'Refuse an unpinned harness')).toMatchObject({ if: "vars.HARNESS_REPOSITORY != '' && vars.HARNESS_REF == ''" });
-    expect(job.env.CLAUDE_CODE_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(job.env.CLAUDE_CODE_VERSION).toMatch(/^\$\{\{ vars\.CLAUDE_CODE_VERSION \|\| '\d+\.\d+\.\d+' \}\}$/);
     const install = steps.find((s) => s.name?.startsWith('Install Claude Code'))!;
     expect(install.if).toBe("steps.agent.outputs.agent == 'claude'");
     expect(install.run).toContain('@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}');

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, writeTree } from '../helpers/cli.js';
+import { pathOnly, runCli, writeTree } from '../helpers/cli.js';
 import { DIR, repoWithSpec } from '../helpers/planning-repo.js';
 import { git, isolateGit } from '../helpers/worker-repo.js';
 
@@ -33,6 +33,29 @@ describe('harness plan-spec, create-roadmap, plan-phase … on this machine', ()
 
     await writeTree(root, { [`${DIR}/SPEC.md`]: 'changed\n' });
     expect(await runCli(['plan-spec', DIR], root)).toMatchObject({ code: 1, stderr: expect.stringContaining('has changes that are not committed') });
+  });
+
+  it('says what to install when the planning agent is not on this machine, before a worktree or an agent starts', async () => {
+    const root = await repoWithSpec();
+    expect((await runCli(['create-roadmap', DIR], root)).code).toBe(0);
+    await writeTree(root, { '.github/harness.yml': 'agent: script\n' });
+    git(root, 'commit', '-q', '-am', 'no planning agent configured');
+    const head = git(root, 'rev-parse', 'HEAD');
+    // git and sh, and no claude: found after the worktree was made, the agent failed with "spawn claude ENOENT".
+    const PATH = await pathOnly('git', 'sh');
+
+    const result = await runCli(['plan-phase', DIR, '01'], root, { PATH });
+
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'harness plan-phase: the claude agent (the default) cannot start: "claude" is not on PATH; install Claude Code (npm install -g @anthropic-ai/claude-code), set agents.claude.executable in .github/harness.yml, or choose another agent with --agent (command)\n',
+    });
+    expect(git(root, 'rev-parse', 'HEAD')).toBe(head);
+    // Each planning command's worktree and logs are a folder of .git/harness/planning: create-roadmap's alone.
+    expect(readdirSync(join(root, '.git/harness/planning')).map((d) => d.replace(/-\d+$/, ''))).toEqual(['create-roadmap']);
+    expect((await runCli(['plan-spec', DIR, '--agent', 'claude'], root, { PATH })).stderr).toMatch(/^harness plan-spec: --agent claude cannot start: "claude" is not on PATH; /);
   });
 
   it('plan-spec commits a PROJECT.md only with every section the README names, each with something in it', async () => {

@@ -1,8 +1,9 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { main } from '../../app/cli/main.js';
 import type { CliIO } from '../../app/cli/io.js';
+import { findExecutable } from '../../app/machine/executable.js';
 
 export interface CliResult {
   code: number;
@@ -10,15 +11,15 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Run the CLI in-process with captured output. */
-export async function runCli(argv: string[], cwd = process.cwd()): Promise<CliResult> {
+/** Run the CLI in-process with captured output; `env` is the CLI's own environment (PATH, say), over the process's. */
+export async function runCli(argv: string[], cwd = process.cwd(), env: Record<string, string> = {}): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const io: CliIO = {
     stdout: (t) => void (stdout += t),
     stderr: (t) => void (stderr += t),
     cwd,
-    env: {},
+    env,
     isTTY: false,
   };
   const code = await main(argv, io);
@@ -36,4 +37,15 @@ export async function writeTree(root: string, files: Record<string, string | Uin
     await mkdir(dirname(full), { recursive: true });
     await writeFile(full, content);
   }
+}
+
+/** A PATH that holds only `programs` (as this machine has them): an agent's CLI is not on it, git and sh can be. */
+export async function pathOnly(...programs: string[]): Promise<string> {
+  const dir = await tempDir('harness-path-');
+  for (const name of programs) {
+    const found = findExecutable(name, process.env.PATH, process.cwd());
+    if (found === undefined) throw new Error(`${name} is not on this machine's PATH`);
+    await symlink(found, join(dir, name));
+  }
+  return dir;
 }

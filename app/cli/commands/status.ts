@@ -1,3 +1,4 @@
+import { plural } from '../../engine/core/plural.js';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { progressCounts, progressOf } from '../../engine/core/run/status-document.js';
@@ -104,7 +105,7 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   out.push(
     run
       ? `${specStatus === 'stopped' ? 'stopped (its harness run is no longer running)' : specStatus} · ${progressCounts(progress, '')} · ${progress.percent}% · ${formatMinutes(progress.totalMinutes)} of work`
-      : `not run yet: harness run ${displayPath(dir)}${before.plans.size > 0 ? ` (${before.plans.size} of ${spec.plans.length} plans ${DONE_BEFORE_IMPORT}, which it will not run)` : ''}`,
+      : `not run yet: harness run ${displayPath(dir)}${before.plans.size > 0 ? ` (${before.plans.size} of ${plural(spec.plans.length, 'plan')} ${DONE_BEFORE_IMPORT}, which it will not run)` : ''}`,
   );
   for (const phase of spec.phases) {
     out.push('', `Phase ${phase.id} · ${oneLine(phase.title)} — ${words(phaseState(phase.id))}`);

@@ -59,6 +59,8 @@ export interface PlanningReport {
   discarded: string[];
   /** Secrets taken out of what was committed (path:line). */
   redactions: string[];
+  /** Problems that were so before the command ran, in what was written before it (planning-check.ts): the person's, not the agent's. */
+  earlier: string[];
   /** The lessons, skills and genes put in the agent's brief (planning-knowledge.ts), for the trajectory and the reply. */
   surfaced: SurfacedEntry[];
   /** The command as the plan its last stage's agent was given, named `planning/<command>[-PP]`: what the trajectory records the knowledge against. */
@@ -88,7 +90,7 @@ function inDir(dir: string, path: string): string {
  */
 export async function runPlanningHere(options: PlanningHere): Promise<PlanningOutcome> {
   const { command, specDir, agent, progress } = options;
-  const report: PlanningReport = { retries: [], discarded: [], redactions: [], surfaced: [] };
+  const report: PlanningReport = { retries: [], discarded: [], redactions: [], earlier: [], surfaced: [] };
   const failed = (reason: string, problems: string[] = []): PlanningOutcome => ({ kind: 'failed', reason, problems, ...report });
 
   if (agent === 'script') {
@@ -189,7 +191,9 @@ export async function runPlanningHere(options: PlanningHere): Promise<PlanningOu
         const at = `${r.path}:${r.line}`;
         if (!report.redactions.includes(at)) report.redactions.push(at);
       }
-      problems = checkPlanningStage({ command, stage, before, after: await afterFiles(specRoot, stage), specDir }).problems;
+      const check = checkPlanningStage({ command, stage, before, after: await afterFiles(specRoot, stage), specDir });
+      problems = check.problems;
+      for (const p of check.earlier) if (!report.earlier.includes(p)) report.earlier.push(p);
       if (problems.length === 0) break;
       await checkout.reset(stageSince);
       if (retry) {

@@ -29,20 +29,40 @@ export function agentProblem(spec: Spec, config: HarnessConfig, forced: string |
   const names = forced !== undefined ? [forced] : [...new Set(spec.plans.map((p) => p.agent ?? config.agent))];
   for (const name of names) {
     const who = forced !== undefined ? `--agent ${name}` : `the ${name} agent (${spec.plans.filter((p) => (p.agent ?? config.agent) === name).map((p) => p.id).join(', ')})`;
-    try {
-      agentFor(name, agentsConfig(config));
-    } catch (e) {
-      if (!(e instanceof AgentConfigError)) throw e;
-      return `${who}: ${HOW[name] ?? e.message}`;
-    }
-    // An agent whose program is not there cannot start: this machine's problem, found before any plan counts an attempt at it.
-    const cli = CLIS[name as keyof typeof CLIS];
-    if (cli) {
-      const program = agentsConfig(config)[name as keyof typeof CLIS]?.executable ?? name;
-      if (findExecutable(program, where.path, where.cwd) === undefined) {
-        return `${who} cannot start: "${program}" is not ${program.includes('/') ? 'a program that can run' : 'on PATH'}; install ${cli.product} (npm install -g ${cli.package}), set agents.${name}.executable in .github/harness.yml, or choose another agent with --agent (script, command)`;
-      }
+    const problem = oneAgentProblem(name, who, config, where, ['script', 'command']);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+/**
+ * The same for one agent, before a command that has only one (a planning command, a spike)
+ * starts a worktree or an agent: `who` names it in the message, `others` are the agents the
+ * command could take instead.
+ */
+export function oneAgentProblem(name: string, who: string, config: HarnessConfig, where: { path: string | undefined; cwd: string }, others: readonly string[]): string | undefined {
+  try {
+    agentFor(name, agentsConfig(config));
+  } catch (e) {
+    if (!(e instanceof AgentConfigError)) throw e;
+    return `${who}: ${HOW[name] ?? e.message}`;
+  }
+  // An agent whose program is not there cannot start: this machine's problem, found before anything counts an attempt at it.
+  const cli = CLIS[name as keyof typeof CLIS];
+  if (cli) {
+    const program = agentsConfig(config)[name as keyof typeof CLIS]?.executable ?? name;
+    if (findExecutable(program, where.path, where.cwd) === undefined) {
+      const choose = others.filter((o) => o !== name);
+      return `${who} cannot start: "${program}" is not ${program.includes('/') ? 'a program that can run' : 'on PATH'}; install ${cli.product} (npm install -g ${cli.package}), set agents.${name}.executable in .github/harness.yml${choose.length > 0 ? `, or choose another agent with --agent (${choose.join(', ')})` : ''}`;
     }
   }
   return undefined;
+}
+
+/** Which setting chose a command's one agent, to name it in a message: the option, the command's setting in .github/harness.yml, the repository's agent, or the default. */
+export function whoChose(agent: string, chosen: { option: string | undefined; setting: [string | undefined, string]; configured: string | undefined }): string {
+  if (chosen.option !== undefined) return `--agent ${agent}`;
+  if (chosen.setting[0] === agent) return `the ${agent} agent (${chosen.setting[1]} in .github/harness.yml)`;
+  if (chosen.configured === agent) return `the ${agent} agent (agent in .github/harness.yml)`;
+  return `the ${agent} agent (the default)`;
 }

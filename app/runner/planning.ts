@@ -103,7 +103,7 @@ export async function runLocalPlanning(repo: RunRepo, options: LocalPlanningOpti
       );
       if (!merged) {
         return {
-          outcome: { kind: 'failed', reason: `the documents were committed as ${outcome.sha.slice(0, 12)}, but ${branch ?? 'HEAD'} moved or has changes in their way; bring them in with git merge ${outcome.sha.slice(0, 12)}`, problems: [], retries: outcome.retries, discarded: outcome.discarded, redactions: outcome.redactions, surfaced: outcome.surfaced },
+          outcome: { kind: 'failed', reason: `the documents were committed as ${outcome.sha.slice(0, 12)}, but ${branch ?? 'HEAD'} moved or has changes in their way; bring them in with git merge ${outcome.sha.slice(0, 12)}`, problems: [], retries: outcome.retries, discarded: outcome.discarded, redactions: outcome.redactions, earlier: outcome.earlier, surfaced: outcome.surfaced },
           specDir,
           agent,
           ...(branch ? { branch } : {}),

@@ -27,7 +27,7 @@ import { readRunState } from './run-state.js';
 import { followBase } from './base-moved.js';
 import { runScheduler } from './run-scheduler.js';
 import { filterWaits } from './filter-waits.js';
-import { OrchestrationStore } from './store.js';
+import { OrchestrationStore, type RunRecord } from './store.js';
 import { PLAN_READING } from '../engine/importers/dialects.js';
 import { WorktreeWatch } from './worktree-watch.js';
 import { Heartbeat } from '../engine/lifecycle/heartbeat.js';
@@ -131,7 +131,14 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
     if (uncommitted.length > 0) {
       reporter.event({ kind: 'info', text: `uses uncommitted changes to ${uncommitted.join(', ')}: the spec is read from your checkout as it is, the code from commits` });
     }
-    record = { ...record, updatedAt: now().toISOString(), holder: { pid: process.pid, since: now().toISOString() }, ...(options.agent !== undefined ? { agent: options.agent } : {}) };
+    const scope = { ...(options.plan !== undefined ? { plan: options.plan } : {}), ...(options.phase !== undefined ? { phase: options.phase } : {}) };
+    record = {
+      ...thisRun(record),
+      updatedAt: now().toISOString(),
+      holder: { pid: process.pid, since: now().toISOString() },
+      ...(options.agent !== undefined ? { agent: options.agent } : {}),
+      ...(Object.keys(scope).length > 0 ? { scope } : {}),
+    };
     await store.writeRun(record);
     const analysis = analyzeGraph(spec);
     await store.writeGraph(graphJson(spec, analysis));
@@ -191,6 +198,8 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
         });
         if (complete) await reflectDuringRun(ctx, 'spec');
       }
+      // Ended by itself: `harness status` says what it was asked to run finished, not that it stopped.
+      await store.writeRun({ ...ctx.record, updatedAt: now().toISOString(), ended: now().toISOString() });
     } else if (options.signal?.aborted) {
       // A person stopped the run (Ctrl-C): that is a signal, committed on its own; the plans it cut short resume next time.
       await ctx.mutex.run(async () => {
@@ -236,6 +245,14 @@ function heard(reporter: RunReporter, heartbeat: Heartbeat | undefined): RunRepo
     totals: (t) => reporter.totals(t),
     close: () => reporter.close(),
   };
+}
+
+/** The run record as this run starts it: what the last run was asked to run, and that it ended, are the last run's. */
+function thisRun(record: RunRecord): RunRecord {
+  const next = { ...record };
+  delete next.scope;
+  delete next.ended;
+  return next;
 }
 
 /** The event the commit of a spec's completion records (see commitDocuments' `once`). */

@@ -101,6 +101,14 @@ export interface RunRecord {
   holder?: { pid: number; since: string };
   /** The agent the run was started with (`--agent`): a retry or a resume uses it unless told otherwise. */
   agent?: string;
+  /** What the last run was asked to run (`--plan`, `--phase`); absent: the whole spec. */
+  scope?: { plan?: string; phase?: string };
+  /**
+   * When the last run ended by itself: all it was asked to run done, or failed. Absent while it
+   * runs, and when it was killed or stopped (Ctrl-C, a fault of the machine): `harness status`
+   * then shows it stopped, with the command that resumes it.
+   */
+  ended?: string;
 }
 
 /** How long a change people only read (a plan's step, its message) may wait to be written with the next ones. */

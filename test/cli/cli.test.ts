@@ -139,6 +139,18 @@ describe('harness graph', () => {
     );
   });
 
+  it('counts one phase check and a critical path of one unit in the singular', async () => {
+    const dir = await tempDir();
+    await writeTree(dir, {
+      'SPEC.md': SPEC_MD,
+      'ROADMAP.md': '---\nphases:\n  - id: "01"\n    title: Tokens\n    must_pass:\n      - { id: suite, type: tests_pass, command: "npm test" }\n---\n',
+      [planPath('01-01')]: planMd({ id: '01-01', title: 'Reset tokens' }),
+    });
+    const lines = (await runCli(['graph', dir])).stdout.split('\n');
+    expect(lines).toContain('Phase 01 · Tokens (1 phase check)');
+    expect(lines).toContain('Critical path (1 unit): 01-01');
+  });
+
   it('gives the graph as stable JSON', async () => {
     const r = await runCli(['graph', valid, '--format', 'json']);
     expect(r.code).toBe(0);

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, writeTree } from '../helpers/cli.js';
+import { pathOnly, runCli, tempDir, writeTree } from '../helpers/cli.js';
 import { DIR, repoWithSpec } from '../helpers/planning-repo.js';
 import { git, isolateGit } from '../helpers/worker-repo.js';
 
@@ -33,6 +33,60 @@ describe('harness plan-spec, create-roadmap, plan-phase … on this machine', ()
 
     await writeTree(root, { [`${DIR}/SPEC.md`]: 'changed\n' });
     expect(await runCli(['plan-spec', DIR], root)).toMatchObject({ code: 1, stderr: expect.stringContaining('has changes that are not committed') });
+  });
+
+  it('says what to install when the planning agent is not on this machine, before a worktree or an agent starts', async () => {
+    const root = await repoWithSpec();
+    expect((await runCli(['create-roadmap', DIR], root)).code).toBe(0);
+    await writeTree(root, { '.github/harness.yml': 'agent: script\n' });
+    git(root, 'commit', '-q', '-am', 'no planning agent configured');
+    const head = git(root, 'rev-parse', 'HEAD');
+    // git and sh, and no claude: found after the worktree was made, the agent failed with "spawn claude ENOENT".
+    const PATH = await pathOnly('git', 'sh');
+
+    const result = await runCli(['plan-phase', DIR, '01'], root, { env: { PATH } });
+
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'harness plan-phase: the claude agent (the default) cannot start: "claude" is not on PATH; install Claude Code (npm install -g @anthropic-ai/claude-code), set agents.claude.executable in .github/harness.yml, or choose another agent with --agent (command)\n',
+    });
+    expect(git(root, 'rev-parse', 'HEAD')).toBe(head);
+    // Each planning command's worktree and logs are a folder of .git/harness/planning: create-roadmap's alone.
+    expect(readdirSync(join(root, '.git/harness/planning')).map((d) => d.replace(/-\d+$/, ''))).toEqual(['create-roadmap']);
+    expect((await runCli(['plan-spec', DIR, '--agent', 'claude'], root, { env: { PATH } })).stderr).toMatch(/^harness plan-spec: --agent claude cannot start: "claude" is not on PATH; /);
+  });
+
+  it('never gives the agent, nor blames it for, what a person wrote before plan-phase ran: it says so, as theirs', async () => {
+    const log = join(await tempDir(), 'calls.jsonl');
+    const root = await repoWithSpec({ PLANNING_AGENT_LOG: log });
+    expect((await runCli(['create-roadmap', DIR], root)).code).toBe(0);
+    // A plan of the phase a person wrote (or imported) with checks and no truths: valid, and short of what plan-phase asks of its own plans.
+    const mine = `${DIR}/planning/plans/01-work/01-05-PLAN.md`;
+    await writeTree(root, { [mine]: '---\nplan_id: "01-05"\ntitle: Mine\ndepends_on: []\nfiles_modified: [src/x.txt]\nmust_pass:\n  - { id: x, type: file_exists, path: src/x.txt }\n---\n\n# Mine\n' });
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'a plan of my own');
+
+    const result = await runCli(['plan-phase', DIR, '01'], root);
+
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('giving them back to the agent');
+    expect(result.stdout).toContain(
+      [
+        'Already so before `plan-phase 01` ran, in the documents as they were written before it: the agent was not asked to fix this, and the new documents were committed with it:',
+        '',
+        `- \`${mine}:1: plan 01-05 has no truths: say what must be true when it is done (goal-backward from the phase's success criteria)\``,
+      ].join('\n'),
+    );
+    const calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { command: string; stage: string; try: string });
+    expect(calls.filter((c) => c.command === 'plan-phase').map((c) => `${c.stage} ${c.try}`)).toEqual(['plan-phase 1', 'plans-check 1']);
+    expect(git(root, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n')).toEqual([
+      `${DIR}/planning/checks/phase-01-plans.md`,
+      `${DIR}/planning/plans/01-work/01-01-PLAN.md`,
+      `${DIR}/planning/plans/01-work/01-02-PLAN.md`,
+    ]);
   });
 
   it('plan-spec commits a PROJECT.md only with every section the README names, each with something in it', async () => {

@@ -3,7 +3,7 @@ import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseKnowledge } from '../../app/engine/knowledge/documents/parse.js';
-import { runCli, tempDir, writeTree } from '../helpers/cli.js';
+import { pathOnly, runCli, tempDir, writeTree } from '../helpers/cli.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { git, makeRepo } from '../helpers/repo.js';
 
@@ -326,5 +326,29 @@ describe('harness spike', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: harness spike "<question>" \[--project NAME\] \[--agent NAME\]/);
     expect(help.stdout).toContain('Exit: 0 a valid DECISION.md is written, 1 the spike failed');
+  });
+});
+
+describe('harness spike with an agent this machine does not have', () => {
+  it('says what to install before it makes a branch, a worktree or a commit', async () => {
+    const root = await makeRepo({ '.github/harness.yml': 'agent: codex\n' });
+    const head = git(root, 'rev-parse', 'HEAD').trim();
+    // git and sh, and no codex: found after the spike's branch and worktree were made, the agent failed with "spawn codex ENOENT".
+    const PATH = await pathOnly('git', 'sh');
+
+    const result = await runCli(['spike', QUESTION], root, { env: { PATH } });
+
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'harness spike: the codex agent (agent in .github/harness.yml) cannot start: "codex" is not on PATH; install the Codex CLI (npm install -g @openai/codex), set agents.codex.executable in .github/harness.yml, or choose another agent with --agent (claude, command, copilot, gemini)\n',
+    });
+    expect(git(root, 'rev-parse', 'HEAD').trim()).toBe(head);
+    expect(git(root, 'branch', '--list', 'harness/*').trim()).toBe('');
+    expect(git(root, 'worktree', 'list', '--porcelain').trim().split('\n').filter((l) => l.startsWith('worktree '))).toHaveLength(1);
+    expect((await runCli(['spike', QUESTION, '--agent', 'claude'], root, { env: { PATH } })).stderr).toBe(
+      'harness spike: --agent claude cannot start: "claude" is not on PATH; install Claude Code (npm install -g @anthropic-ai/claude-code), set agents.claude.executable in .github/harness.yml, or choose another agent with --agent (command, codex, copilot, gemini)\n',
+    );
   });
 });

@@ -50,6 +50,9 @@ describe('harness surface', () => {
     await writeTree(dir, Object.fromEntries(storeFiles().map((f) => [f.path, f.text])));
     const capped = JSON.parse((await runCli(['surface', 'p/01-02-PLAN.md', '--knowledge', dir, '--json'], root)).stdout);
     expect(capped.matches.map((m: { path: string }) => m.path)).toEqual(['lessons/testing/sqlite-parallel-tests.lesson.md']);
+    expect((await runCli(['surface', 'p/01-02-PLAN.md', '--knowledge', dir], root)).stdout.split('\n')[0]).toMatch(
+      /^01-02 Note storage and its tests: 1 of the 7 lessons, skills and genes in \S+ applies \(budget 500 tokens, at most 1\)$/,
+    );
     const both = JSON.parse((await runCli(['surface', 'p/01-02-PLAN.md', '--knowledge', dir, '--max', '5', '--json'], root)).stdout);
     expect(both.matches).toHaveLength(2);
     const none = JSON.parse((await runCli(['surface', 'p/01-02-PLAN.md', '--knowledge', dir, '--budget', '0', '--json'], root)).stdout);
@@ -193,7 +196,9 @@ describe('harness surface, by evidence', () => {
     const found = await runCli(['surface', 'plans/02-01-PLAN.md'], root);
     expect(found.stdout).toContain('   When `pq: relation "<name>" does not exist` → Run the migrations in TestMain with testdb.Migrate(t) before any test touches the database.\n');
     expect(found.stdout).toContain('   why: a plan whose files import `github.com/lib/pq` (4 of the 4 plans that met it; 1 of the 17 others): 67% likely to meet it');
-    expect((await runCli(['surface', 'plans/02-02-PLAN.md'], root)).stdout).toBe('02-02 Reports 02-02: nothing of the 1 lesson, skills and genes in .harness/knowledge applies\n');
+    // One lesson in the store: named as one, never "1 of the 1 lesson, skills and genes".
+    expect(found.stdout.split('\n')[0]).toBe('02-01 Reports 02-01: the one lesson in .harness/knowledge applies (budget 500 tokens, at most 5)');
+    expect((await runCli(['surface', 'plans/02-02-PLAN.md'], root)).stdout).toBe('02-02 Reports 02-02: the one lesson in .harness/knowledge does not apply\n');
   });
 
   it('never surfaces a lesson nobody merged: written and not committed, it is pending', async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -146,6 +146,55 @@ describe('harness status after the run was killed', () => {
       resume: `harness run ${SPEC_DIR}`,
       plans: ['01-01 stopped', '01-02 stopped'],
     });
+  });
+});
+
+/** `harness status` with the time plans worked (which depends on the machine) as <time>. */
+function untimed(text: string): string {
+  return text.replace(/(?:under )?\d+(?:\.\d+)? (?:s|min|h)\b(?: \d+ min)?/g, '<time>');
+}
+
+describe('harness status after a run of some plans', () => {
+  it('says the plan it was asked for finished and what is left, not that the run stopped; a killed one resumes as it was asked', async () => {
+    const root = await makeRepo(
+      specTree([
+        { id: '01-01', steps: ['mkdir -p out && echo a > out/01-01.txt'] },
+        { id: '01-02', dependsOn: ['01-01'], steps: ['mkdir -p out && echo b > out/01-02.txt'] },
+        { id: '01-03', steps: ['mkdir -p out && echo c > out/01-03.txt'] },
+      ]),
+    );
+    expect((await runCli(['run', SPEC_DIR, '--agent', 'script', '--plan', '01-01'], root)).code).toBe(0);
+
+    const text = await runCli(['status', SPEC_DIR], root);
+    expect(untimed(text.stdout)).toBe(
+      [
+        'SPC-007 Runner test',
+        'plan 01-01 finished, 2 plans left · 1/3 plans · 0/1 phases · 33% · <time> of work',
+        '',
+        'Phase 01 · Phase — pending',
+        '  ✓ 01-01 Plan 01-01  verified · <time>',
+        '  · 01-02 Plan 01-02  pending',
+        '  · 01-03 Plan 01-03  pending',
+        '',
+        'Integration branch: harness/SPC-007/integration',
+        `Left to run: 01-02, 01-03 (harness run ${SPEC_DIR})`,
+        '',
+      ].join('\n'),
+    );
+    const json = JSON.parse((await runCli(['status', SPEC_DIR, '--json'], root)).stdout);
+    expect({ status: json.status, resume: json.resume, lastRun: json.lastRun }).toEqual({ status: 'executing', resume: null, lastRun: { plan: '01-01', phase: null, ended: expect.any(String) } });
+
+    // What a run killed mid-way leaves: its record without an end. Resumed, it runs what it was asked for, not the rest.
+    const record = join(root, '.orchestration/SPC-007/run.json');
+    const { ended: _ended, ...killed } = JSON.parse(readFileSync(record, 'utf8')) as { ended: string };
+    writeFileSync(record, JSON.stringify(killed));
+    const stopped = untimed((await runCli(['status', SPEC_DIR], root)).stdout).split('\n');
+    expect(stopped[1]).toBe('stopped (its harness run is no longer running) · 1/3 plans · 0/1 phases · 33% · <time> of work');
+    expect(stopped.at(-2)).toBe(`Resume: harness run ${SPEC_DIR} --plan 01-01`);
+
+    expect((await runCli(['run', SPEC_DIR, '--agent', 'script'], root)).code).toBe(0);
+    expect(untimed((await runCli(['status', SPEC_DIR], root)).stdout).split('\n')[1]).toBe('complete · 3/3 plans · 1/1 phases · 100% · <time> of work');
+    expect(JSON.parse((await runCli(['status', SPEC_DIR, '--json'], root)).stdout).lastRun).toEqual({ plan: null, phase: null, ended: expect.any(String) });
   });
 });
 

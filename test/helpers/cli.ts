@@ -1,9 +1,10 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { main } from '../../app/cli/main.js';
 import type { CliIO } from '../../app/cli/io.js';
 import type { Ticker } from '../../app/engine/core/clock.js';
+import { findExecutable } from '../../app/machine/executable.js';
 
 export interface CliResult {
   code: number;
@@ -11,15 +12,19 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Run the CLI in-process with captured output; a run's heartbeat only with a `ticker` (test/helpers/ticker.ts). */
-export async function runCli(argv: string[], cwd = process.cwd(), options: { ticker?: Ticker } = {}): Promise<CliResult> {
+/**
+ * Run the CLI in-process with captured output; `env` is the CLI's own environment (PATH, say),
+ * over the process's; a run's heartbeat only with a `ticker` (test/helpers/ticker.ts).
+ */
+export async function runCli(argv: string[], cwd = process.cwd(), options: { ticker?: Ticker; env?: Record<string, string> } = {}): Promise<CliResult> {
+  const env = options.env ?? {};
   let stdout = '';
   let stderr = '';
   const io: CliIO = {
     stdout: (t) => void (stdout += t),
     stderr: (t) => void (stderr += t),
     cwd,
-    env: {},
+    env,
     isTTY: false,
     ...(options.ticker ? { ticker: options.ticker } : {}),
   };
@@ -38,4 +43,15 @@ export async function writeTree(root: string, files: Record<string, string | Uin
     await mkdir(dirname(full), { recursive: true });
     await writeFile(full, content);
   }
+}
+
+/** A PATH that holds only `programs` (as this machine has them): an agent's CLI is not on it, git and sh can be. */
+export async function pathOnly(...programs: string[]): Promise<string> {
+  const dir = await tempDir('harness-path-');
+  for (const name of programs) {
+    const found = findExecutable(name, process.env.PATH, process.cwd());
+    if (found === undefined) throw new Error(`${name} is not on this machine's PATH`);
+    await symlink(found, join(dir, name));
+  }
+  return dir;
 }

@@ -51,6 +51,7 @@ describe('plans done before import', () => {
 
   it('leave a run of nothing but them saying it verified nothing', async () => {
     const root = await makeRepo(specTree([{ id: '01-01', title: 'Data model', extra: 'completed: "2026-01-23"', steps: ['false'] }]));
+    expect((await runCli(['status', SPEC_DIR], root)).stdout).toContain('not run yet: harness run docs/specs/SPC-007-test (1 of 1 plan done before import, which it will not run)');
     const run = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);
     expect(run.stdout).toContain('SPC-007: 0/1 plans verified (1 more done before import, not run), 0/1 phases verified (1 more done before import, not run)\n');
     expect(statusMd(root)).toContain('  plans_verified: 0\n');

@@ -7,6 +7,8 @@ import { parsePlanningArgs, PLANNING_USAGE, PLANNING_SUMMARY, type PlanningName 
 import { runLocalPlanning } from '../../runner/planning.js';
 import { RunError, RunRepo } from '../../runner/repo.js';
 import { agentsConfig } from '../../agents/config.js';
+import { planningAgentName } from '../../engine/planning/planning-agent.js';
+import { oneAgentProblem, whoChose } from '../agent-preflight.js';
 import { specDirOf } from '../spec-input.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { definedEnv, gitIdentity, readConfig } from './run.js';
@@ -41,6 +43,9 @@ problems, file:line: message, are printed), 2 usage error.
 `;
 }
 
+/** The agents that can plan on this machine: the script agent only runs the steps a plan spells out. */
+const PLANNING_AGENTS: readonly string[] = ['claude', 'command'];
+
 /** The command function of one planning command, for app/cli/main.ts. */
 export function planningCommand(name: PlanningName): (args: string[], io: CliIO) => Promise<number> {
   return (args, io) => runPlanningCommand(name, args, io);
@@ -55,7 +60,7 @@ async function runPlanningCommand(name: PlanningName, args: string[], io: CliIO)
   const text = name === 'add-phase' ? (rest.length === 0 ? '' : `"${rest.join(' ')}"`) : rest.join(' ');
   const parsed = parsePlanningArgs(name, text);
   if (!parsed.ok) throw new UsageError(parsed.problem.replace(/`([a-z-]+) /, `\`harness $1 <spec-dir> `));
-  if (values.agent !== undefined && !['claude', 'command'].includes(values.agent)) throw new UsageError(`--agent must be claude or command, not "${values.agent}"`);
+  if (values.agent !== undefined && !PLANNING_AGENTS.includes(values.agent)) throw new UsageError(`--agent must be claude or command, not "${values.agent}"`);
 
   let repo: RunRepo;
   try {
@@ -66,6 +71,13 @@ async function runPlanningCommand(name: PlanningName, args: string[], io: CliIO)
   }
   const config = await readConfig(repo.root, io, name);
   if (!config) return EXIT.problems;
+  // An agent this machine cannot start is said before a worktree or an agent is: what to install, or which agent to choose instead.
+  const agent = planningAgentName({ override: values.agent, planning: config.planning?.agent, configured: config.agent });
+  const missing = oneAgentProblem(agent, whoChose(agent, { option: values.agent, setting: [config.planning?.agent, 'planning.agent'], configured: config.agent }), config, { path: io.env.PATH ?? process.env.PATH, cwd: repo.root }, PLANNING_AGENTS);
+  if (missing !== undefined) {
+    io.stderr(`harness ${name}: ${missing}\n`);
+    return EXIT.problems;
+  }
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.on('SIGINT', onSigint);

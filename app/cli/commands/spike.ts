@@ -12,6 +12,7 @@ import { agentsConfig } from '../../agents/config.js';
 import { AGENT_NAMES } from '../../agents/registry.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { definedEnv, gitIdentity, readConfig } from './run.js';
+import { oneAgentProblem, whoChose } from '../agent-preflight.js';
 import { oneLine } from '../../engine/core/spec/problem.js';
 
 export const usage = `Usage: harness spike "<question>" [--project NAME] [--agent NAME]
@@ -84,6 +85,13 @@ export async function spikeCommand(args: string[], io: CliIO): Promise<number> {
   const refused = spikeAgentRefusal(agent);
   if (refused) {
     io.stderr(`harness spike: ${refused}\n`);
+    return EXIT.problems;
+  }
+  // An agent this machine cannot start is said before the spike's branch, worktree or question is made.
+  const others = AGENT_NAMES.filter((n) => spikeAgentRefusal(n) === undefined);
+  const missing = oneAgentProblem(agent, whoChose(agent, { option: values.agent, setting: [config.knowledge.spike?.agent, 'knowledge.spike.agent'], configured: config.agent }), config, { path: io.env.PATH ?? process.env.PATH, cwd: repo.root }, others);
+  if (missing !== undefined) {
+    io.stderr(`harness spike: ${missing}\n`);
     return EXIT.problems;
   }
 

@@ -1,3 +1,4 @@
+import { plural } from '../../engine/core/plural.js';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { progressCounts, progressOf } from '../../engine/core/run/status-document.js';
@@ -42,8 +43,10 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   const state = store ? await readRunState(store, spec) : emptyRunState();
   markBlocked(spec, state);
   // What the files say is running runs only while a run holds the lock: a killed run's plans are stopped, not running.
-  const stopped = run !== undefined && store !== undefined && (await liveRunHolder(store.root)) === undefined;
-  const resume = stopped ? `harness run ${displayPath(dir)}` : undefined;
+  // A run that ended by itself is not stopped, though nothing runs: a `--plan` run leaves the other plans to a later one.
+  const stopped = run !== undefined && store !== undefined && run.ended === undefined && (await liveRunHolder(store.root)) === undefined;
+  // A stopped `--plan` run resumes as it was asked: the other plans are not its to run.
+  const resume = stopped ? `harness run ${displayPath(dir)}${run.scope?.phase !== undefined ? ` --phase ${run.scope.phase}` : ''}${run.scope?.plan !== undefined ? ` --plan ${run.scope.plan}` : ''}` : undefined;
   const recorded = (id: string) => state.plans.get(id) ?? 'pending';
   // Done before harness (imported as completed): never shown as harness's verified.
   const before = doneBeforeImport(spec);
@@ -65,6 +68,9 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   });
   const active = progress.status === 'executing' || progress.status === 'verifying';
   const specStatus = stopped && (active || spec.plans.some((p) => planState(p.id) === 'stopped')) ? 'stopped' : progress.status;
+  // The last run was asked for some plans (--plan, --phase), and they are done: what it finished, and what is left for another run.
+  const left = spec.plans.filter((p) => planState(p.id) === 'pending').map((p) => p.id);
+  const finished = run?.ended !== undefined && run.scope !== undefined && specStatus === 'executing' && left.length > 0 ? run.scope : undefined;
   const checkpoints = [...state.checkpoints.values()].map((c) => ({ session: c.plan, kind: c.kind, prompt: c.prompt, options: c.options ?? [], askedAt: c.askedAt }));
   if (values.json) {
     io.stdout(
@@ -76,6 +82,7 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
           progress: { ...progress, status: run ? specStatus : progress.status },
           integrationBranch: run?.integrationBranch ?? null,
           resume: resume ?? null,
+          lastRun: run ? { plan: run.scope?.plan ?? null, phase: run.scope?.phase ?? null, ended: run.ended ?? null } : null,
           phases: spec.phases.map((p) => ({ id: p.id, title: p.title, state: phaseState(p.id) })),
           plans: spec.plans.map((p) => {
             const status = state.statuses.get(p.id);
@@ -103,8 +110,8 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   out.push(`${spec.id} ${oneLine(spec.title)}`);
   out.push(
     run
-      ? `${specStatus === 'stopped' ? 'stopped (its harness run is no longer running)' : specStatus} · ${progressCounts(progress, '')} · ${progress.percent}% · ${formatMinutes(progress.totalMinutes)} of work`
-      : `not run yet: harness run ${displayPath(dir)}${before.plans.size > 0 ? ` (${before.plans.size} of ${spec.plans.length} plans ${DONE_BEFORE_IMPORT}, which it will not run)` : ''}`,
+      ? `${specStatus === 'stopped' ? 'stopped (its harness run is no longer running)' : finished ? `${scopeWords(finished)} finished, ${plural(left.length, 'plan')} left` : specStatus} · ${progressCounts(progress, '')} · ${progress.percent}% · ${formatMinutes(progress.totalMinutes)} of work`
+      : `not run yet: harness run ${displayPath(dir)}${before.plans.size > 0 ? ` (${before.plans.size} of ${plural(spec.plans.length, 'plan')} ${DONE_BEFORE_IMPORT}, which it will not run)` : ''}`,
   );
   for (const phase of spec.phases) {
     out.push('', `Phase ${phase.id} · ${oneLine(phase.title)} — ${words(phaseState(phase.id))}`);
@@ -129,8 +136,18 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   if (steps.length > 0) out.push('', 'Next:', ...steps.map((l) => `  ${oneLine(l)}`));
   if (run) out.push('', `Integration branch: ${oneLine(run.integrationBranch)}`);
   if (specStatus === 'stopped') out.push(`Resume: ${resume}`);
+  if (finished) out.push(`Left to run: ${left.length > MAX_LEFT_LISTED ? `${left.slice(0, MAX_LEFT_LISTED).join(', ')} and ${left.length - MAX_LEFT_LISTED} more` : left.join(', ')} (harness run ${displayPath(dir)})`);
   io.stdout(`${out.join('\n')}\n`);
   return EXIT.ok;
+}
+
+/** Plans left to run named in the last line of `harness status`; the rest are counted. */
+const MAX_LEFT_LISTED = 10;
+
+/** What a run was asked to run: `harness run --plan 01-01` is "plan 01-01". */
+function scopeWords(scope: { plan?: string; phase?: string }): string {
+  if (scope.plan !== undefined) return `plan ${scope.plan}`;
+  return scope.phase !== undefined ? `phase ${scope.phase}` : 'the run';
 }
 
 /** A plan or phase done before harness: its state in `harness status`, text and JSON. */

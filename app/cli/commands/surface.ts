@@ -10,7 +10,7 @@ import { KNOWLEDGE_ROOT } from '../../engine/forge/knowledge-draft.js';
 import { PLAN_READING } from '../../engine/importers/dialects.js';
 import { parseAnyDocument } from '../../engine/knowledge/documents/any-document.js';
 import { heldOutLine, holdoutSettings, isHeldOut } from '../../engine/knowledge/holdout/holdout.js';
-import type { SurfacedEntry } from '../../engine/knowledge/documents/loop.js';
+import type { SurfacedEntry, SurfacedKind } from '../../engine/knowledge/documents/loop.js';
 import { planSubject, surface, type SurfaceOptions } from '../../engine/knowledge/surfacing/surface.js';
 import { isMissing, readTextIfExists } from '../../machine/files.js';
 import { TreeError } from '../../machine/read-tree.js';
@@ -161,20 +161,21 @@ export async function surfaceCommand(args: string[], io: CliIO): Promise<number>
   } else {
     for (const p of problems) io.stderr(`${formatProblem(p)}\n`);
     if (plan && heldOut) io.stdout(`${heldOutLine(`${specId} ${plan.id}`, holdout!.fraction)}; in a run it gets none of what follows\n`);
-    if (plan) io.stdout(report(plan, matches, index.entries.length, storeShown, options, index.pending.length));
+    if (plan) io.stdout(report(plan, matches, index.entries, storeShown, options, index.pending.length));
     else io.stderr(`harness surface: ${planArg} is not a valid plan; fix the problems above\n`);
   }
   return countErrors(problems) === 0 ? EXIT.ok : EXIT.problems;
 }
 
-function report(plan: Plan, matches: readonly SurfacedEntry[], entries: number, store: string, options: SurfaceOptions, pending: number): string {
+function report(plan: Plan, matches: readonly SurfacedEntry[], entries: readonly { kind: SurfacedKind }[], store: string, options: SurfaceOptions, pending: number): string {
   const head = `${plan.id} ${oneLine(plan.title)}`;
   // Written and not committed: pending review, never surfaced (committed-store.ts).
   const waiting = pending > 0 ? ` (${pending} more pending: not committed, so not reviewed; commit ${pending === 1 ? 'it' : 'them'} once reviewed)` : '';
-  if (entries === 0) return `${head}: nothing to surface; ${store} holds no lessons, skills or genes${waiting}\n`;
-  const read = `the ${entries} lesson${entries === 1 ? '' : 's'}, skills and genes in ${store}${waiting}`;
-  if (matches.length === 0) return `${head}: nothing of ${read} applies\n`;
-  const lines = [`${head}: ${matches.length} of ${read} apply (budget ${options.budgetTokens} tokens, at most ${options.maxEntries})`, ''];
+  if (entries.length === 0) return `${head}: nothing to surface; ${store} holds no lessons, skills or genes${waiting}\n`;
+  const read = entries.length === 1 ? `the one ${entries[0]!.kind} in ${store}${waiting}` : `the ${entries.length} lessons, skills and genes in ${store}${waiting}`;
+  if (matches.length === 0) return entries.length === 1 ? `${head}: ${read} does not apply\n` : `${head}: nothing of ${read} applies\n`;
+  const what = entries.length === 1 ? `${read} applies` : `${matches.length} of ${read} ${matches.length === 1 ? 'applies' : 'apply'}`;
+  const lines = [`${head}: ${what} (budget ${options.budgetTokens} tokens, at most ${options.maxEntries})`, ''];
   matches.forEach((m, i) => {
     // As the brief says it: when <trigger> → <fix>.
     lines.push(`${i + 1}. ${m.kind} ${oneLine(m.path)} (score ${m.score})`, `   When ${oneLine(m.title).replace(/[.:]$/, '')} → ${oneLine(m.text)}`);

@@ -1,3 +1,4 @@
+import { plural } from '../core/plural.js';
 import { analyzeGraph } from '../core/analysis/analyze.js';
 import { graphMermaid } from '../core/analysis/render.js';
 import type { PlanState } from '../core/state/plan-state.js';
@@ -61,7 +62,7 @@ export function statusComment(spec: Spec, issues: ReadonlyMap<string, StatusIssu
     statusMarker(spec.id),
     `### harness · ${spec.id} ${spec.title}`,
     '',
-    `**${count('verified')} of ${total} plans verified** ${bar(count('verified'), total)}${tally.length > 0 ? ` · ${tally.join(' · ')}` : ''}`,
+    `**${count('verified')} of ${plural(total, 'plan')} verified** ${bar(count('verified'), total)}${tally.length > 0 ? ` · ${tally.join(' · ')}` : ''}`,
     '',
     '| Phase | Plans | Verified | Progress |',
     '|---|---:|---:|---|',

@@ -1,3 +1,4 @@
+import { plural } from '../core/plural.js';
 import { comparePlanIds } from '../core/spec/model.js';
 import { isRemoved, type PlanIssueView } from './plan-issue-view.js';
 
@@ -26,7 +27,7 @@ export function statusTable(spec: string, views: readonly PlanIssueView[]): stri
     .filter((s) => (counts.get(s) ?? 0) > 0)
     .map((s) => `${counts.get(s)} ${s}`);
   const lines = [
-    `**${spec}**: ${verified} of ${live.length} plans verified${others.length > 0 ? ` · ${others.join(' · ')}` : ''}`,
+    `**${spec}**: ${verified} of ${plural(live.length, 'plan')} verified${others.length > 0 ? ` · ${others.join(' · ')}` : ''}`,
     '',
     '| plan | phase | title | status | issue |',
     '|---|---|---|---|---|',

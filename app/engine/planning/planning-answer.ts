@@ -6,8 +6,8 @@ export interface PlanningAnswerInput {
   /** Where the documents went: the PR's branch, or this checkout's branch. */
   branch: string;
   outcome:
-    | { kind: 'committed'; sha: string; files: readonly string[]; retries: readonly { stage: string; problems: readonly string[] }[]; discarded: readonly string[]; redactions: readonly string[] }
-    | { kind: 'failed'; reason: string; problems: readonly string[]; retries: readonly { stage: string; problems: readonly string[] }[] };
+    | { kind: 'committed'; sha: string; files: readonly string[]; retries: readonly { stage: string; problems: readonly string[] }[]; discarded: readonly string[]; redactions: readonly string[]; earlier?: readonly string[] }
+    | { kind: 'failed'; reason: string; problems: readonly string[]; retries: readonly { stage: string; problems: readonly string[] }[]; earlier?: readonly string[] };
   /** The worker run, for the details. */
   runUrl?: string;
   /** How a file is linked: a URL on GitHub, a path locally. */
@@ -53,11 +53,24 @@ export function planningAnswer(input: PlanningAnswerInput): string {
     }
     if (outcome.discarded.length > 0) lines.push('', `Put back, written outside the command's documents: ${outcome.discarded.map((p) => `\`${p}\``).join(', ')}.`);
     if (outcome.redactions.length > 0) lines.push('', `Secrets taken out before the commit: ${outcome.redactions.map((p) => `\`${p}\``).join(', ')}.`);
+    lines.push(...earlierLines(words, outcome.earlier, 'the new documents were committed with'));
   } else {
     lines.push(`${words} for ${input.spec} did not commit anything${run}: ${outcome.reason}.`);
     if (outcome.problems.length > 0) lines.push('', ...outcome.problems.map((p) => `- \`${p}\``));
     if (outcome.retries.length > 0) lines.push('', `The agent had one more try with the problems of its first (${outcome.retries.map((r) => r.stage).join(', ')}).`);
+    lines.push(...earlierLines(words, outcome.earlier, 'nothing was committed for what is said above, not for'));
     lines.push('', `Fix what is said above (the spec, or .github/harness/agents/ if the instructions are at fault) and write ${words} again.`);
   }
   return lines.join('\n');
+}
+
+/** Problems in what was written before the command ran (a plan a person wrote, or imported): theirs, said as such. */
+function earlierLines(words: string, earlier: readonly string[] | undefined, effect: string): string[] {
+  if (earlier === undefined || earlier.length === 0) return [];
+  return [
+    '',
+    `Already so before ${words} ran, in the documents as they were written before it: the agent was not asked to fix ${earlier.length === 1 ? 'this' : 'these'}, and ${effect} ${earlier.length === 1 ? 'it' : 'them'}:`,
+    '',
+    ...earlier.map((p) => `- \`${p}\``),
+  ];
 }

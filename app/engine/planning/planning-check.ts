@@ -24,6 +24,12 @@ export interface PlanningCheckInput {
 export interface PlanningCheck {
   /** `file:line: message`, repository-relative; empty when the stage may be committed. */
   problems: string[];
+  /**
+   * Problems that were so before the command ran, in documents as they were written before it
+   * (a plan a person wrote, or imported): said to the person, never given to the agent to fix,
+   * and never what keeps its work from being committed.
+   */
+  earlier: string[];
   /** The spec after the stage, when it loads. */
   spec?: Spec;
 }
@@ -57,11 +63,20 @@ export function checkPlanningStage(input: PlanningCheckInput): PlanningCheck {
 
   const loaded = loadSpec(input.after);
   const known = new Set(input.before.problems.map((p) => formatProblem(p)));
-  for (const p of loaded.problems) if (p.severity === 'error' && !known.has(formatProblem(p))) found.push(p);
+  const earlier: Problem<string>[] = [];
+  const errors = loaded.problems.filter((p) => p.severity === 'error');
+  for (const p of errors) (known.has(formatProblem(p)) ? earlier : found).push(p);
 
+  // The errors the spec had before do not keep the command's own documents from being judged.
   const spec = loaded.spec;
-  if (spec && loaded.valid) found.push(...commandProblems(command, spec, input.before.spec));
-  return { problems: found.map((p) => formatProblem(p as Problem, input.specDir === '.' ? '' : input.specDir)), ...(spec ? { spec } : {}) };
+  if (spec && errors.every((p) => known.has(formatProblem(p)))) {
+    found.push(...commandProblems(command, spec, input.before.spec));
+    // A phase or plan that lacked a goal, truths or checks before the command ran is as it was written, not the agent's doing.
+    const before = new Set(input.before.spec ? itemProblems(command, input.before.spec).map((p) => formatProblem(p as Problem)) : []);
+    for (const p of itemProblems(command, spec)) (before.has(formatProblem(p as Problem)) ? earlier : found).push(p);
+  }
+  const shown = (p: Problem<string>) => formatProblem(p as Problem, input.specDir === '.' ? '' : input.specDir);
+  return { problems: found.map(shown), earlier: earlier.map(shown), ...(spec ? { spec } : {}) };
 }
 
 /** Each section named, as a `## ` heading with text under it before the next heading. */
@@ -104,18 +119,13 @@ function verdictProblems(path: string, body: string): Problem<string>[] {
   return out;
 }
 
+/** What the command must have done as a whole: a roadmap with phases, exactly one phase added, the phase planned. */
 function commandProblems(command: PlanningCommand, spec: Spec, before: Spec | undefined): Problem<string>[] {
   const out: Problem<string>[] = [];
   switch (command.name) {
     case 'create-roadmap':
     case 'add-phase': {
       if (spec.phases.length === 0) out.push(problem('ROADMAP.md', 1, 'no-phases', 'the roadmap has no phases: list them under `phases:` in its frontmatter'));
-      for (const phase of spec.phases) {
-        if (!phase.goal?.trim()) out.push(problem('ROADMAP.md', 1, 'phase-goal', `phase ${phase.id} has no goal: say what is true when it is done`));
-        if (phase.mustPass.length === 0) {
-          out.push(problem('ROADMAP.md', 1, 'phase-checks', `phase ${phase.id} has no must_pass: give it the checks that prove its success criteria on the merged work`));
-        }
-      }
       if (command.name === 'add-phase') {
         const had = before?.phases.length ?? 0;
         if (spec.phases.length !== had + 1) {
@@ -128,20 +138,36 @@ function commandProblems(command: PlanningCommand, spec: Spec, before: Spec | un
       }
       break;
     }
-    case 'plan-phase': {
-      const phase = spec.phases.find((p) => p.id === command.phase);
-      if (!phase) {
-        out.push(problem('ROADMAP.md', 1, 'no-phase', `the roadmap has no phase ${command.phase}`));
-        break;
+    case 'plan-phase':
+      if (!spec.phases.some((p) => p.id === command.phase)) out.push(problem('ROADMAP.md', 1, 'no-phase', `the roadmap has no phase ${command.phase}`));
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+/** What each phase of the roadmap, or each plan of the phase, must say: judged the same way before the command and after it. */
+function itemProblems(command: PlanningCommand, spec: Spec): Problem<string>[] {
+  const out: Problem<string>[] = [];
+  switch (command.name) {
+    case 'create-roadmap':
+    case 'add-phase':
+      for (const phase of spec.phases) {
+        if (!phase.goal?.trim()) out.push(problem('ROADMAP.md', 1, 'phase-goal', `phase ${phase.id} has no goal: say what is true when it is done`));
+        if (phase.mustPass.length === 0) {
+          out.push(problem('ROADMAP.md', 1, 'phase-checks', `phase ${phase.id} has no must_pass: give it the checks that prove its success criteria on the merged work`));
+        }
       }
-      for (const id of phase.plans) {
+      break;
+    case 'plan-phase':
+      for (const id of spec.phases.find((p) => p.id === command.phase)?.plans ?? []) {
         const plan = spec.planById.get(id)!;
         if (plan.truths.length === 0) out.push(problem(plan.file, 1, 'plan-truths', `plan ${id} has no truths: say what must be true when it is done (goal-backward from the phase's success criteria)`));
         if (plan.filesModified.length === 0) out.push(problem(plan.file, 1, 'plan-files', `plan ${id} has no files_modified: name what it changes, so that plans can run side by side`));
         if (plan.mustPass.length === 0) out.push(problem(plan.file, 1, 'plan-checks', `plan ${id} has no must_pass: give it checks a machine can run`));
       }
       break;
-    }
     default:
       break;
   }

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { desiredIssue, issueUnchanged, parseMarker, planTextFromBody } from '../../../app/engine/forge/plan-issue.js';
 import { planStateFromLabels } from '../../../app/engine/forge/names.js';
+import { planIssueView } from '../../../app/engine/forge/plan-issue-view.js';
+import { statusTable } from '../../../app/engine/forge/status-table.js';
 import { loadSpec } from '../../../app/engine/core/spec/load.js';
 import { readSpecFiles } from '../../../app/machine/spec-files.js';
 import { EXAMPLE_SPEC } from '../../helpers/paths.js';
@@ -47,5 +49,12 @@ describe('a plan issue', async () => {
     expect(planStateFromLabels(['status:ready'])).toBe('pending');
     expect(planStateFromLabels(['status:blocked'])).toBe('pending');
     expect(planStateFromLabels([])).toBe('pending');
+  });
+});
+
+describe('the status table of /harness status', () => {
+  it('counts a spec of one plan in the singular', () => {
+    const view = planIssueView({ number: 7, title: '[01-01] Reset tokens', body: '<!-- harness:plan SPC-042/01-01 -->\n**Depends on:** nothing', labels: ['harness:plan', 'status:verified'], state: 'closed', state_reason: 'completed' })!;
+    expect(statusTable('SPC-042', [view]).split('\n')[0]).toBe('**SPC-042**: 1 of 1 plan verified');
   });
 });

@@ -546,8 +546,8 @@ describe('failures and several specs', () => {
   it('a delivery that fails halfway leaves a failed check run the next delivery does not trust, and that delivery finishes the sync', async () => {
     const github = repository();
     let creates = 0;
-    // The fourth create: the tracking issue and two plan issues are made, the third plan's fails.
-    github.fail = (method, url) => (method === 'POST' && url === `${R}/issues` && ++creates === 4 ? 500 : undefined);
+    // The tracking issue and two plan issues are made; the third plan's fails twice, each time without GitHub making it (create-once.ts looks, finds none, tries once more).
+    github.fail = (method, url) => (method === 'POST' && url === `${R}/issues` && [4, 5].includes(++creates) ? 500 : undefined);
     await expect(deliver(OPENED, 'delivery-1')).rejects.toThrow();
     expect(github.issues.map((i) => i.number)).toEqual([100, 101, 102]);
     expect(github.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'failure', external_id: '', output: { title: 'harness could not finish the sync' } });
@@ -774,6 +774,11 @@ describe('the status comment', async () => {
 
   it('shows progress per phase, the graph coloured by each plan\'s status label, and plan → issue → status', () => {
     expect(statusComment(spec, issues, 65_536)).toMatchSnapshot();
+  });
+
+  it('counts a spec of one plan in the singular', () => {
+    const one = loadSpec(specOf([{ id: '01-01' }])).spec!;
+    expect(statusComment(one, new Map([['01-01', { number: 10, labels: ['harness:plan'] }]]), 65_536)).toContain('**0 of 1 plan verified**');
   });
 
   it('leaves out the plan table, then the graph, rather than go over a comment\'s size', () => {

@@ -65,7 +65,7 @@ export function graphText(spec: Spec, analysis: GraphAnalysis): string {
   const byId = spec.planById;
   const width = Math.min(48, Math.max(0, ...spec.plans.map((p) => p.id.length + 1 + p.title.length)));
   for (const phase of spec.phases) {
-    out.push('', `Phase ${phase.id} · ${oneLine(phase.title)}${phase.mustPass.length ? ` (${phase.mustPass.length} phase checks)` : ''}`);
+    out.push('', `Phase ${phase.id} · ${oneLine(phase.title)}${phase.mustPass.length ? ` (${plural(phase.mustPass.length, 'phase check')})` : ''}`);
     for (const id of phase.plans) {
       const plan = byId.get(id)!;
       const label = `${plan.id} ${oneLine(plan.title)}`;
@@ -73,7 +73,7 @@ export function graphText(spec: Spec, analysis: GraphAnalysis): string {
       out.push(`  ${label.length > width ? `${label.slice(0, width - 1)}…` : label.padEnd(width)}${deps}`);
     }
   }
-  out.push('', `Critical path (${analysis.critical.length} units): ${analysis.critical.path.map((i) => ids[i]).join(' → ') || '(none)'}`);
+  out.push('', `Critical path (${plural(analysis.critical.length, 'unit')}): ${analysis.critical.path.map((i) => ids[i]).join(' → ') || '(none)'}`);
   out.push(`Topological order: ${analysis.order.map((i) => ids[i]).join(', ') || '(none)'}`);
   if (analysis.conflicts.length > 0) {
     out.push('', 'Write conflicts (never run at the same time):');

@@ -1,3 +1,4 @@
+import { plural } from '../plural.js';
 import { renderTemplate } from '../documents/render-template.js';
 import type { CHECK_RESULTS, Verification } from '../documents/schema.js';
 import { planPhase } from '../spec/model.js';
@@ -60,7 +61,7 @@ function frontmatter(report: VerificationReport, options: RenderVerificationOpti
 function summary(report: VerificationReport): string {
   const count = (s: CheckStatus) => report.results.filter((r) => r.status === s).length;
   const what = report.level === 'plan' ? `Plan ${report.id}` : `Phase ${report.id}`;
-  const tally = `${count('pass')} passed, ${count('fail')} failed, ${count('human')} waiting for a person, of ${report.results.length} checks`;
+  const tally = `${count('pass')} passed, ${count('fail')} failed, ${count('human')} waiting for a person, of ${plural(report.results.length, 'check')}`;
   const verdict =
     report.status === 'pass'
       ? `**Verified.** ${what}: every check passed.`

@@ -51,12 +51,12 @@ const MAX_TITLE = 200;
 
 /**
  * Title from the body: GSD's `<objective>` first line, else the first heading without the
- * id GSD repeats in it (`# Plan 02-01: Invoices API` is "Invoices API"). Long ones are cut at a
- * word, never inside one.
+ * id GSD repeats in it (`# Plan 02-01: Invoices API` is "Invoices API"), made short
+ * (shortTitle): the title names the plan's issue, and the objective stays whole in the body.
  */
 export function gsdTitle(body: string, id?: string): string | undefined {
   const objective = /<objective>\s*\n?\s*([^\n<]+)/.exec(body);
-  if (objective) return fitTitle(objective[1]!.trim().replace(/\.$/, ''));
+  if (objective) return shortTitle(objective[1]!);
   const heading = /^#{1,3}\s+(.+)$/m.exec(body);
   if (!heading) return undefined;
   const text = heading[1]!
@@ -64,7 +64,47 @@ export function gsdTitle(body: string, id?: string): string | undefined {
     .replace(/^(?:phase\s+[\d.]+\s*[,:-]?\s*)?plan\s+[\w.-]+\s*[:.\u2013\u2014-]\s*/i, '')
     .replace(id ? new RegExp(`^${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*[:.\u2013\u2014-]\\s*`) : /$^/, '')
     .trim();
-  return text ? fitTitle(text) : undefined;
+  return text ? shortTitle(text) : undefined;
+}
+
+/** A title an issue list shows whole: GitHub's own lists cut a title at about this many characters. */
+export const SHORT_TITLE = 72;
+
+/** Where a clause ends and the detail that follows it begins. */
+const CLAUSE = /, | and | with | so that | using | via | including | without | then /g;
+/** Words a cut title must not end on: "…published CSV of" reads as cut mid-thought. */
+const DANGLING = /\s+(?:a|an|the|of|to|for|from|with|and|or|in|on|at|by|into|that|its|their)$/i;
+
+/**
+ * A plan's title from GSD's objective, which is a sentence of 100 to 300 characters ("Create the
+ * persistence data layer: a serialization DTO that maps …"). The first sentence; then, when
+ * that is longer than SHORT_TITLE, the words before its colon or dash (what the detail after
+ * them explains), without parentheses, cut at the last clause that fits, or at the last word
+ * that fits with an ellipsis. Never inside a word.
+ */
+export function shortTitle(text: string): string {
+  let t = firstSentence(text.replace(/\s+/g, ' ').trim()).replace(/[.;:,]+$/, '');
+  if (t.length <= SHORT_TITLE) return t;
+  const lead = /^(.{12,}?)(?::\s| [\u2014\u2013-]{1,2} |; )/.exec(t);
+  if (lead) t = lead[1]!.trim();
+  if (t.length > SHORT_TITLE) t = t.replace(/\s*\([^()]*\)/g, '');
+  if (t.length <= SHORT_TITLE) return t;
+  const clauses = [...t.matchAll(CLAUSE)].map((m) => m.index).filter((at) => at >= SHORT_TITLE / 2 && at <= SHORT_TITLE);
+  if (clauses.length > 0) return t.slice(0, clauses.at(-1)).replace(/[\s,;:-]+$/, '');
+  let cut = t.slice(0, SHORT_TITLE);
+  const space = cut.lastIndexOf(' ');
+  if (space > SHORT_TITLE / 2) cut = cut.slice(0, space);
+  for (let before = ''; before !== cut; ) {
+    before = cut;
+    cut = cut.replace(/[\s,;:.-]+$/, '').replace(DANGLING, '');
+  }
+  return `${cut}\u2026`;
+}
+
+/** The text up to its first full stop that ends a sentence ("e.g." and "v1.2" do not). */
+function firstSentence(text: string): string {
+  const end = /(?<!\b(?:e\.g|i\.e|etc|vs|cf|approx))[.!?](?=\s+["'(`]?[A-Z0-9])/.exec(text);
+  return end ? text.slice(0, end.index + 1) : text;
 }
 
 /** At most 200 characters, cut at a word with an ellipsis. */

@@ -597,6 +597,9 @@ describe('verification levels', () => {
     expect(parsed.problems).toEqual([]);
     expect(parsed.data).toMatchObject({ level: 'plan', plan: '01-01', phase: '01', status: 'verified' });
     expect(text).toContain('**Verified.** Plan 01-01: every check passed.');
+    const plan = spec.planById.get('01-01')!;
+    const one = renderVerification(await verifyPlan({ ...plan, mustPass: plan.mustPass.slice(0, 1) }, ports, { spec: spec.id }));
+    expect(one).toContain('1 passed, 0 failed, 0 waiting for a person, of 1 check. Checked from');
   });
 });
 

@@ -8,6 +8,7 @@ import { main } from '../../../../app/cli/main.js';
 import { importGsd, type GsdFile, type GsdImport, type ImportOptions } from '../../../../app/engine/importers/gsd/import.js';
 import { readDependencies } from '../../../../app/engine/importers/gsd/gsd-dependencies.js';
 import { summaryStatus } from '../../../../app/engine/importers/gsd/summary-status.js';
+import { gsdTitle, SHORT_TITLE, shortTitle } from '../../../../app/engine/importers/gsd/plan.js';
 import { verifyCommand, withoutOutputTrim } from '../../../../app/engine/importers/gsd/verify-command.js';
 import { machineRoot, rewriteMachinePaths } from '../../../../app/engine/importers/gsd/machine-paths.js';
 import { runCheck } from '../../../../app/engine/core/verify/checks.js';
@@ -447,13 +448,33 @@ describe('importGsd: a real GSD tree imports as GSD meant it', () => {
   });
 
   it('titles plans without cutting a word, and without the id a "# Plan 01-02:" heading repeats', () => {
-    const spec = load(imported()).spec!;
+    const result = imported();
+    const spec = load(result).spec!;
     expect(spec.planById.get('01-02')!.title).toBe('Station model and lookup by harbour code');
+    // A whole objective of 217 characters is an issue's title no list shows: its words up to the last that fits, the objective whole in the body.
     const long = spec.planById.get('01-03')!.title;
-    expect(long).toBe(
-      "Seed the station list from the hydrographic office's published CSV of every harbour station, with names, codes, coordinates and datum offsets, so that the sync engine has stations to pull\u2026",
+    expect(long).toBe("Seed the station list from the hydrographic office's published CSV\u2026");
+    expect(long.length).toBeLessThanOrEqual(SHORT_TITLE);
+    expect(written(result, 'planning/plans/01-foundation/01-03-PLAN.md')).toContain(
+      "<objective>\nSeed the station list from the hydrographic office's published CSV of every harbour station, with names, codes, coordinates and datum offsets, so that the sync engine has stations to pull predictions for from its first run\n</objective>",
     );
-    expect(long.length).toBeLessThanOrEqual(200);
+  });
+
+  it.each([
+    // GSD's objectives as real projects write them: the words before the colon or dash that the detail follows.
+    ['Create the persistence data layer: a serialization DTO that maps GameUiState to JSON-safe types, a repository interface for save/load/clear, the DataStore implementation, a fake for testing, and round-trip serialization tests.', 'Create the persistence data layer'],
+    ['Implement the technique-based difficulty classifier \u2014 a two-tier constraint-propagation solver that determines whether a puzzle is solvable by naked singles only, or requires techniques beyond those.', 'Implement the technique-based difficulty classifier'],
+    // The first sentence, when it fits.
+    ['Physical device verification checklist for E-ink display compliance. The cross-AI review correctly identified that ghosting and tap reliability cannot be validated by any automated test.', 'Physical device verification checklist for E-ink display compliance'],
+    // Without its parentheses, to the last clause that fits.
+    ['Create all Phase 2 domain model contracts (GameUiState, InputMode, GameAction, GameEvent) and the test infrastructure (MainDispatcherRule, FakeGenerator) that GameViewModel will build against in Plans 02 and 03.', 'Create all Phase 2 domain model contracts'],
+    ['Add hint logic and completion scoring to GameViewModel, extend ControlsRow with the Hint button, and wire the completion event to carry full score data.', 'Add hint logic and completion scoring to GameViewModel'],
+    // "e.g." ends no sentence; a short objective is the title as it is, without its full stop.
+    ['Use Node.js 22 e.g. for fetch. Then more.', 'Use Node.js 22 e.g. for fetch'],
+    ['Invoice CRUD routes on Fastify.', 'Invoice CRUD routes on Fastify'],
+  ])('makes a short title of the objective %#', (objective, title) => {
+    expect(shortTitle(objective)).toBe(title);
+    expect(gsdTitle(`<objective>\n${objective}\n\nPurpose: more.\n</objective>\n`)).toBe(title);
   });
 
   it('writes a second VERIFICATION document beside the first, with a warning naming both, instead of stopping', () => {

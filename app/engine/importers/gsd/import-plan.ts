@@ -3,6 +3,7 @@ import { frontmatterText } from './frontmatter-text.js';
 import { gsdTasks, type GsdTask } from './gsd-tasks.js';
 import { importProblem, type ImportProblem } from './import-problem.js';
 import { rewriteMachinePaths } from './machine-paths.js';
+import { machineIncludes } from './references.js';
 import { fromGsdPlan, gsdTitle } from './plan.js';
 import { failableCommand } from './failable-command.js';
 import { verifyFindings } from './verify-command.js';
@@ -80,7 +81,8 @@ export interface ImportedPlan {
 }
 
 /**
- * Rewrite one GSD PLAN.md in harness's own frontmatter, body unchanged: its id and
+ * Rewrite one GSD PLAN.md in harness's own frontmatter, body unchanged but for its @-includes
+ * of files on the author's machine (references.ts): its id and
  * dependencies as placed, GSD's `<verify>` commands as command checks, its human-verify
  * checkpoints as human checks. A plan already in harness's form, or one whose frontmatter does
  * not parse, is returned as it is: validating the written spec then reports what is wrong, at
@@ -185,7 +187,9 @@ export function importPlan(file: string, text: string, at: PlanPlacement): Impor
 
   const ordered: Record<string, unknown> = {};
   for (const key of ORDER) if (mapped[key] !== undefined) ordered[key] = mapped[key];
-  return { text: frontmatterText(ordered) + body, problems };
+  const included = machineIncludes(body, at.machineRoot, file, fm.frontmatter.bodyLine);
+  problems.push(...included.problems);
+  return { text: frontmatterText(ordered) + included.body, problems };
 }
 
 /** The plan's file a `<verify>` names ("App.tsx"): the one of its files with that path, or with that name when only one has it. */

@@ -244,6 +244,9 @@ export function importNotes(result: GsdImport): string[] {
   if (result.references > 0) {
     lines.push(`references: ${plural(result.references, 'name')} of GSD files in the imported documents (.planning/…, relative links) rewritten to where the files were written`);
   }
+  if (result.gsdIncludes.lines > 0) {
+    lines.push(`@-includes: ${plural(result.gsdIncludes.lines, 'line')} naming GSD's own instructions on the author's machine (…/get-shit-done/…) dropped from ${plural(result.gsdIncludes.plans, 'plan')}: no other machine has them`);
+  }
   if (result.machineRoot) {
     const how = { files: "from the plans' files_modified", cd: 'the directory their commands cd into first', common: 'the directory every such path shares', only: 'the only machine directory named' }[result.machineRoot.how];
     lines.push(`<verify> commands: ${result.machineRoot.root} taken as the repository root (${how}) and cut from the commands`);

@@ -78,6 +78,8 @@ export interface PlanPlacement {
 export interface ImportedPlan {
   text: string;
   problems: ImportProblem[];
+  /** @-include lines of GSD's own instructions on the author's machine, dropped (references.ts). */
+  gsdIncludes: number;
 }
 
 /**
@@ -90,9 +92,9 @@ export interface ImportedPlan {
  */
 export function importPlan(file: string, text: string, at: PlanPlacement): ImportedPlan {
   const fm = parseFrontmatter(file, text, false);
-  if (!fm.ok) return { text, problems: [] };
+  if (!fm.ok) return { text, problems: [], gsdIncludes: 0 };
   const { data, lines, body } = fm.frontmatter;
-  if ('plan_id' in data) return { text, problems: [] };
+  if ('plan_id' in data) return { text, problems: [], gsdIncludes: 0 };
   const problems: ImportProblem[] = [];
 
   // Plans from before GSD wrote frontmatter say where they are only through their path.
@@ -189,7 +191,7 @@ export function importPlan(file: string, text: string, at: PlanPlacement): Impor
   for (const key of ORDER) if (mapped[key] !== undefined) ordered[key] = mapped[key];
   const included = machineIncludes(body, at.machineRoot, file, fm.frontmatter.bodyLine);
   problems.push(...included.problems);
-  return { text: frontmatterText(ordered) + included.body, problems };
+  return { text: frontmatterText(ordered) + included.body, problems, gsdIncludes: included.gsd };
 }
 
 /** The plan's file a `<verify>` names ("App.tsx"): the one of its files with that path, or with that name when only one has it. */

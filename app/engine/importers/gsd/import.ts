@@ -73,6 +73,8 @@ export interface GsdImport {
   machineRoot?: MachineRoot;
   /** Names of GSD files in the imported documents rewritten to where those files were written (references.ts). */
   references: number;
+  /** @-include lines of GSD's own instructions on the author's machine dropped from the plans, and from how many plans. */
+  gsdIncludes: { lines: number; plans: number };
 }
 
 interface Mapped {
@@ -145,7 +147,7 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
   const byKind = (kind: GsdFileKind) => mapped.find((m) => m.kind === kind);
   const project = byKind('project');
   const roadmapSource = byKind('roadmap');
-  const empty = { renumbered: [], order: { phaseOrder: !options.declaredOnly, added: 0 }, completed: [], references: 0 };
+  const empty = { renumbered: [], order: { phaseOrder: !options.declaredOnly, added: 0 }, completed: [], references: 0, gsdIncludes: { lines: 0, plans: 0 } };
   if (mapped.length === 0) {
     problems.push(
       importProblem('.', 1, 'not-gsd', 'no GSD files here (PROJECT.md, ROADMAP.md, phases/NN-name/NN-MM-PLAN.md): point at a GSD .planning directory'),
@@ -211,6 +213,7 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
   );
 
   const completed: string[] = [];
+  const gsdIncludes = { lines: 0, plans: 0 };
   for (const plan of plans) {
     const summary = summaries.get(plan.id);
     let done: string | undefined;
@@ -236,6 +239,10 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
     };
     const imported = importPlan(plan.m.source.path, plan.m.source.text, placement);
     problems.push(...imported.problems);
+    if (imported.gsdIncludes > 0) {
+      gsdIncludes.lines += imported.gsdIncludes;
+      gsdIncludes.plans++;
+    }
     files.push({ path: plan.m.target, text: imported.text, from: plan.m.source.path });
   }
 
@@ -290,6 +297,7 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
     order: { phaseOrder: !options.declaredOnly, added: [...added.values()].reduce((n, l) => n + l.length, 0) },
     completed: completed.sort(),
     references,
+    gsdIncludes,
   };
   if (root) result.machineRoot = root;
   return result;

@@ -79,16 +79,18 @@ export function rewriteReferences(text: string, from: string, to: string, places
 }
 
 /**
- * GSD's @-includes of absolute paths on the author's machine (`@/Users/dana/.claude/get-shit-done/workflows/execute-plan.md`,
- * `@$HOME/.claude/…`): one inside the repository (`root`, where it was on that machine) becomes
- * repository-relative; any other cannot be read on another machine, and its line is dropped.
- * `bodyLine` is the body's first line in the GSD file, for the report.
+ * GSD's @-includes of absolute paths on the author's machine (`@/Users/dana/code/app/src/a.ts`,
+ * `@$HOME/.claude/get-shit-done/workflows/execute-plan.md`): one inside the repository (`root`,
+ * where it was on that machine) becomes repository-relative; any other cannot be read on another
+ * machine, and its line is dropped. GSD's own instructions, which every GSD plan includes, are
+ * counted (`gsd`); any other dropped line is a warning. `bodyLine` is the body's first line in
+ * the GSD file, for the report.
  */
-export function machineIncludes(body: string, root: string | undefined, file: string, bodyLine: number): { body: string; problems: ImportProblem[] } {
+export function machineIncludes(body: string, root: string | undefined, file: string, bodyLine: number): { body: string; problems: ImportProblem[]; gsd: number } {
   const problems: ImportProblem[] = [];
-  const lines = body.split('\n');
+  let gsd = 0;
   const kept: string[] = [];
-  lines.forEach((line, n) => {
+  body.split('\n').forEach((line, n) => {
     const m = /^(\s*)@((?:\/(?:Users|home)\/|\/root\/|[A-Za-z]:[\\/]Users[\\/]|\$HOME\/|~\/)\S*)\s*$/.exec(line);
     if (!m) {
       kept.push(line);
@@ -99,18 +101,19 @@ export function machineIncludes(body: string, root: string | undefined, file: st
       kept.push(`${m[1]}@${path.slice(root.length + 1)}`);
       return;
     }
+    if (GSD_OWN.test(path)) {
+      gsd++;
+      return;
+    }
     problems.push(
-      importProblem(
-        file,
-        bodyLine + n,
-        'machine-include',
-        `@${path} includes a file on the author's machine outside the repository${/\/\.claude\/|\/get-shit-done\//.test(path) ? " (GSD's own instructions)" : ''}, which no other machine has; the line was dropped`,
-        'warning',
-      ),
+      importProblem(file, bodyLine + n, 'machine-include', `@${path} includes a file on the author's machine outside the repository, which no other machine has; the line was dropped`, 'warning'),
     );
   });
-  return { body: kept.join('\n'), problems };
+  return { body: kept.join('\n'), problems, gsd };
 }
+
+/** GSD's own workflows and templates, where its installer puts them (~/.claude/get-shit-done/, ~/.config/opencode/get-shit-done/). */
+const GSD_OWN = /\/get-shit-done\//;
 
 /** Where the body starts: after a `---` frontmatter block, when there is one. */
 function bodyStart(text: string): number {

@@ -1,5 +1,5 @@
 import { plural } from '../../engine/core/plural.js';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { importGsd, type GsdImport } from '../../engine/importers/gsd/import.js';
 import { comparePaths } from '../../engine/importers/gsd/import-path.js';
@@ -31,8 +31,12 @@ The spec id comes from the spec directory's name (SPC-003-billing → SPC-003), 
   phases/NN-name/NN-RESEARCH.md, -CONTEXT → planning/research/phase-NN-research.md, -context.md
   phases/NN-name/NN-VERIFICATION.md, -UAT → execution/phases/NN-name/VERIFICATION.md, UAT.md
   research/*.md                           → planning/research/project/
+  MILESTONES.md, milestones/*.md          → planning/, planning/milestones/
   SPEC.md is written from PROJECT.md. Every other file is listed as skipped, with the reason;
   a file that looks like a plan and could not be imported is an error (exit 1).
+  The documents' names of GSD files (.planning/…) are rewritten to where those were written;
+  a plan's @-include of a file on its author's machine is made repository-relative, or dropped
+  with a warning when it is outside the repository.
 
 GSD runs phases in order, so by default each phase's first plans wait for the previous phase.
 A plan whose SUMMARY.md reports it done is imported with completed: and harness run skips it.
@@ -74,6 +78,8 @@ export interface ImportJson {
   renumbered: { from: string; to: string; path: string }[];
   /** Plan ids imported as done (a GSD SUMMARY.md reports them done). */
   completed: string[];
+  /** Names of GSD files (`.planning/…`, relative links) in the imported documents rewritten to where those files were written. */
+  references: number;
 }
 
 interface JsonProblem {
@@ -121,7 +127,8 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
     if (e instanceof TreeError) throw new UsageError(e.message.replace(source, sourceShown));
     throw e;
   }
-  const result = importGsd(tree.files, { specId, declaredOnly: values['declared-only'] === true });
+  const specPath = await repositoryPath(target);
+  const result = importGsd(tree.files, { specId, declaredOnly: values['declared-only'] === true, ...(specPath === undefined ? {} : { specPath }) });
   result.skipped.push(...tree.unread);
   result.skipped.sort((a, b) => comparePaths(a.path, b.path));
 
@@ -136,6 +143,14 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
   if (values.json) io.stdout(`${JSON.stringify(report(result, loaded, sourceShown, specShown, ok), null, 2)}\n`);
   else printHuman(io, result, loaded, sourceShown, specShown);
   return ok ? EXIT.ok : EXIT.problems;
+}
+
+/** The spec directory as its repository names it (`docs/specs/SPC-003-billing`), or undefined outside a repository. */
+async function repositoryPath(target: string): Promise<string | undefined> {
+  for (let dir = target; ; dir = dirname(dir)) {
+    if ((await statIfExists(join(dir, '.git'))) !== undefined) return relative(dir, target).split(sep).join('/') || '.';
+    if (dirname(dir) === dir) return undefined;
+  }
 }
 
 /** The `.planning` directory itself, or the project directory that holds one. */
@@ -175,6 +190,7 @@ function report(result: GsdImport, loaded: LoadedSpec | undefined, source: strin
     order: { phase_order: result.order.phaseOrder, added: result.order.added },
     renumbered: result.renumbered.map((r) => ({ from: r.from, to: r.to, path: prefixed(source, r.path) })),
     completed: result.completed,
+    references: result.references,
   };
 }
 
@@ -224,6 +240,12 @@ export function importNotes(result: GsdImport): string[] {
   }
   if (result.completed.length > 0) {
     lines.push(`done before harness (their GSD SUMMARY.md says so; imported with completed:, harness run will not run them): ${result.completed.join(', ')}`);
+  }
+  if (result.references > 0) {
+    lines.push(`references: ${plural(result.references, 'name')} of GSD files in the imported documents (.planning/…, relative links) rewritten to where the files were written`);
+  }
+  if (result.gsdIncludes.lines > 0) {
+    lines.push(`@-includes: ${plural(result.gsdIncludes.lines, 'line')} naming GSD's own instructions on the author's machine (…/get-shit-done/…) dropped from ${plural(result.gsdIncludes.plans, 'plan')}: no other machine has them`);
   }
   if (result.machineRoot) {
     const how = { files: "from the plans' files_modified", cd: 'the directory their commands cd into first', common: 'the directory every such path shares', only: 'the only machine directory named' }[result.machineRoot.how];

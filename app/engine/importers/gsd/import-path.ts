@@ -16,7 +16,9 @@ export type GsdFileKind =
   | 'verification'
   | 'uat'
   /** A document in a phase folder that is named like a plan but is none (PAPER_TRADING_PLAN.md). */
-  | 'phase-document';
+  | 'phase-document'
+  /** MILESTONES.md, or a finished milestone's roadmap, requirements or audit (milestones/v1.0-ROADMAP.md): the roadmap's prose points to them. */
+  | 'milestone';
 
 /** A phase directory: `phases/02-invoices-api` is `{ id: "02", dir: "02-invoices-api" }`. */
 export interface GsdPhaseDir {
@@ -68,7 +70,7 @@ const KNOWN_SKIPS: [RegExp, string][] = [
   [/^todos\//, 'GSD todo list; open an issue for each todo instead'],
   [/^debug\//, 'GSD debug session notes'],
   [/^quick\//, 'GSD quick task, outside the roadmap'],
-  [/^milestones\/|^MILESTONES\.md$/, 'GSD milestone archive; harness keeps history in Git'],
+  [/^milestones\/[^/]+\//, "GSD archive of a finished milestone's phases, whose roadmap is imported; harness keeps history in Git"],
   [/(^|\/)\.continue-here[^/]*\.md$/, 'GSD pause marker; a harness run resumes from its own state'],
   [/^SPEC\.md$/, 'harness writes its own SPEC.md from PROJECT.md'],
   [/-VALIDATION\.md$/, 'GSD validation strategy; harness verifies with each plan\'s must_pass'],
@@ -83,6 +85,8 @@ export function importPath(path: string): GsdPathMapping {
   for (const [pattern, reason] of KNOWN_SKIPS) if (pattern.test(path)) return { kind: 'skip', reason };
 
   const parts = path.split('/');
+  if (path === 'MILESTONES.md') return { kind: 'milestone', target: 'planning/MILESTONES.md' };
+  if (parts[0] === 'milestones' && parts.length === 2 && NAME.test(parts[1]!)) return { kind: 'milestone', target: `planning/milestones/${parts[1]}` };
   const planLike = PLAN_LIKE.test(parts[parts.length - 1]!);
   const skip = (reason: string): GsdPathMapping => (planLike ? { kind: 'skip', reason, plan: true } : { kind: 'skip', reason });
   if (parts[0] === 'research' && parts.length === 2 && NAME.test(parts[1]!)) {

@@ -3,6 +3,7 @@ import { frontmatterText } from './frontmatter-text.js';
 import { gsdTasks, type GsdTask } from './gsd-tasks.js';
 import { importProblem, type ImportProblem } from './import-problem.js';
 import { rewriteMachinePaths } from './machine-paths.js';
+import { machineIncludes } from './references.js';
 import { fromGsdPlan, gsdTitle } from './plan.js';
 import { failableCommand } from './failable-command.js';
 import { verifyFindings } from './verify-command.js';
@@ -77,10 +78,13 @@ export interface PlanPlacement {
 export interface ImportedPlan {
   text: string;
   problems: ImportProblem[];
+  /** @-include lines of GSD's own instructions on the author's machine, dropped (references.ts). */
+  gsdIncludes: number;
 }
 
 /**
- * Rewrite one GSD PLAN.md in harness's own frontmatter, body unchanged: its id and
+ * Rewrite one GSD PLAN.md in harness's own frontmatter, body unchanged but for its @-includes
+ * of files on the author's machine (references.ts): its id and
  * dependencies as placed, GSD's `<verify>` commands as command checks, its human-verify
  * checkpoints as human checks. A plan already in harness's form, or one whose frontmatter does
  * not parse, is returned as it is: validating the written spec then reports what is wrong, at
@@ -88,9 +92,9 @@ export interface ImportedPlan {
  */
 export function importPlan(file: string, text: string, at: PlanPlacement): ImportedPlan {
   const fm = parseFrontmatter(file, text, false);
-  if (!fm.ok) return { text, problems: [] };
+  if (!fm.ok) return { text, problems: [], gsdIncludes: 0 };
   const { data, lines, body } = fm.frontmatter;
-  if ('plan_id' in data) return { text, problems: [] };
+  if ('plan_id' in data) return { text, problems: [], gsdIncludes: 0 };
   const problems: ImportProblem[] = [];
 
   // Plans from before GSD wrote frontmatter say where they are only through their path.
@@ -185,7 +189,9 @@ export function importPlan(file: string, text: string, at: PlanPlacement): Impor
 
   const ordered: Record<string, unknown> = {};
   for (const key of ORDER) if (mapped[key] !== undefined) ordered[key] = mapped[key];
-  return { text: frontmatterText(ordered) + body, problems };
+  const included = machineIncludes(body, at.machineRoot, file, fm.frontmatter.bodyLine);
+  problems.push(...included.problems);
+  return { text: frontmatterText(ordered) + included.body, problems, gsdIncludes: included.gsd };
 }
 
 /** The plan's file a `<verify>` names ("App.tsx"): the one of its files with that path, or with that name when only one has it. */

@@ -29,7 +29,11 @@ export type ImportProblemCode =
   /** Two GSD files would be written to the same place; the first is kept. */
   | 'target-conflict'
   /** The spec id given is not of the form SPC-001. */
-  | 'spec-id';
+  | 'spec-id'
+  /** A GSD document names a GSD file that was not imported: the name is left as it is. */
+  | 'reference-not-imported'
+  /** A plan's @-include of a file on its author's machine, outside the repository: the line is dropped. */
+  | 'machine-include';
 
 /** A problem found while importing; `file` is relative to the GSD `.planning/` directory. */
 export type ImportProblem = Problem<ImportProblemCode>;

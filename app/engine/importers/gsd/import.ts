@@ -7,6 +7,7 @@ import { importProblem, type ImportProblem } from './import-problem.js';
 import { importRoadmap, roadmapPhaseIds } from './import-roadmap.js';
 import { cdTargets, machinePaths, machineRoot, type MachineRoot } from './machine-paths.js';
 import { phaseOrder } from './phase-order.js';
+import { rewriteReferences } from './references.js';
 import { phaseIds, planNumbers } from './plan-ids.js';
 import { coreValue, projectTitle, specDocument } from './spec-document.js';
 import { summaryStatus } from './summary-status.js';
@@ -25,6 +26,12 @@ export interface ImportOptions {
    * wait for the previous phase, as GSD ran phases one after another.
    */
   declaredOnly?: boolean;
+  /**
+   * The spec directory as the repository names it (`docs/specs/SPC-003-billing`): the
+   * `.planning/…` paths GSD's documents name are rewritten to where the import wrote those
+   * files. Without it they are left as they are.
+   */
+  specPath?: string;
 }
 
 export interface ImportedFile {
@@ -64,6 +71,10 @@ export interface GsdImport {
   completed: string[];
   /** Where `<verify>` commands said the repository was on the author's machine. */
   machineRoot?: MachineRoot;
+  /** Names of GSD files in the imported documents rewritten to where those files were written (references.ts). */
+  references: number;
+  /** @-include lines of GSD's own instructions on the author's machine dropped from the plans, and from how many plans. */
+  gsdIncludes: { lines: number; plans: number };
 }
 
 interface Mapped {
@@ -136,7 +147,7 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
   const byKind = (kind: GsdFileKind) => mapped.find((m) => m.kind === kind);
   const project = byKind('project');
   const roadmapSource = byKind('roadmap');
-  const empty = { renumbered: [], order: { phaseOrder: !options.declaredOnly, added: 0 }, completed: [] };
+  const empty = { renumbered: [], order: { phaseOrder: !options.declaredOnly, added: 0 }, completed: [], references: 0, gsdIncludes: { lines: 0, plans: 0 } };
   if (mapped.length === 0) {
     problems.push(
       importProblem('.', 1, 'not-gsd', 'no GSD files here (PROJECT.md, ROADMAP.md, phases/NN-name/NN-MM-PLAN.md): point at a GSD .planning directory'),
@@ -196,11 +207,13 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
 
   const root = machineRoot(
     plans.flatMap((p) => machinePaths(p.m.source.text)),
-    new Set(plans.flatMap((p) => [p.data.files_modified, p.data.files_read].flatMap((l) => (Array.isArray(l) ? l.map((f) => String(f).split('/')[0]!) : [])))),
+    // `.planning` too: an @-include of /Users/d/app/.planning/PROJECT.md says where the repository was.
+    new Set(['.planning', ...plans.flatMap((p) => [p.data.files_modified, p.data.files_read].flatMap((l) => (Array.isArray(l) ? l.map((f) => String(f).split('/')[0]!) : [])))]),
     plans.flatMap((p) => cdTargets(p.m.source.text)),
   );
 
   const completed: string[] = [];
+  const gsdIncludes = { lines: 0, plans: 0 };
   for (const plan of plans) {
     const summary = summaries.get(plan.id);
     let done: string | undefined;
@@ -226,6 +239,10 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
     };
     const imported = importPlan(plan.m.source.path, plan.m.source.text, placement);
     problems.push(...imported.problems);
+    if (imported.gsdIncludes > 0) {
+      gsdIncludes.lines += imported.gsdIncludes;
+      gsdIncludes.plans++;
+    }
     files.push({ path: plan.m.target, text: imported.text, from: plan.m.source.path });
   }
 
@@ -252,7 +269,22 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
   if (value) spec.coreValue = value;
   files.unshift({ path: 'SPEC.md', text: specDocument(spec), from: null });
 
-  const written = dedupe(files, skipped, problems);
+  const deduped = dedupe(files, skipped, problems);
+  // Each document's names of other GSD files, once every file has its place.
+  const places = {
+    written: new Map(deduped.filter((f) => f.from !== null).map((f) => [f.from!, f.path])),
+    skipped: new Map(skipped.map((k) => [k.path, k.reason])),
+    ...(options.specPath === undefined ? {} : { specPath: options.specPath }),
+  };
+  const sourceOf = new Map(sources.map((f) => [f.path, f.text]));
+  let references = 0;
+  const written = deduped.map((f) => {
+    if (f.from === null) return f;
+    const r = rewriteReferences(f.text, f.from, f.path, places, sourceOf.get(f.from));
+    references += r.rewritten;
+    problems.push(...r.problems);
+    return { ...f, text: r.text };
+  });
   skipped.sort((a, b) => comparePaths(a.path, b.path));
   problems.sort((a, b) => comparePaths(a.file, b.file) || a.line - b.line);
   const result: GsdImport = {
@@ -264,6 +296,8 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
     renumbered,
     order: { phaseOrder: !options.declaredOnly, added: [...added.values()].reduce((n, l) => n + l.length, 0) },
     completed: completed.sort(),
+    references,
+    gsdIncludes,
   };
   if (root) result.machineRoot = root;
   return result;

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,8 @@ import { parseFrontmatter } from '../../../../app/engine/core/spec/frontmatter.j
 import { loadSpec, type LoadedSpec } from '../../../../app/engine/core/spec/load.js';
 import { readTree } from '../../../../app/machine/read-tree.js';
 import { FIXTURES } from '../../../helpers/paths.js';
+import { runCli } from '../../../helpers/cli.js';
+import { makeRepo } from '../../../helpers/repo.js';
 
 const PROJECT = join(FIXTURES, 'gsd/basic');
 const PLANNING = join(PROJECT, '.planning');
@@ -721,7 +724,7 @@ describe('harness import (CLI)', () => {
     const { code, stdout } = await run(PLANNING, 'SPC-003-billing', '--json');
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as ImportJson;
-    expect(Object.keys(report)).toEqual(['source', 'spec', 'id', 'ok', 'written', 'skipped', 'problems', 'validation', 'order', 'renumbered', 'completed']);
+    expect(Object.keys(report)).toEqual(['source', 'spec', 'id', 'ok', 'written', 'skipped', 'problems', 'validation', 'order', 'renumbered', 'completed', 'references']);
     expect(report).toMatchObject({ source: PLANNING.replace(/\\/g, '/'), spec: 'SPC-003-billing', id: 'SPC-003', ok: true, problems: [expect.objectContaining({ code: 'unchecked-verify', severity: 'warning' })] });
     expect(report.written).toHaveLength(19);
     expect(report.written[0]).toEqual({ path: 'SPEC.md', from: null });
@@ -808,5 +811,93 @@ describe('harness import (CLI)', () => {
     expect(code).toBe(1);
     expect(stdout).toContain('no GSD files here');
     expect(await readdir(tmp)).toEqual(['empty']);
+  });
+});
+
+describe("GSD's finished milestones and its plans' @-includes", () => {
+  const MILESTONES = join(FIXTURES, 'gsd/milestones/.planning');
+  const SPEC = 'docs/specs/SPC-005-kompakt';
+
+  it('imports the milestone roadmaps the prose points to, and rewrites each name of an imported file to where it was written', async () => {
+    const root = await makeRepo({});
+    const r = await runCli(['import', MILESTONES, SPEC], root);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const spec = (path: string) => readFileSync(join(root, SPEC, path), 'utf8');
+
+    // The milestone's roadmap and requirements are documents of the spec; its archived phases are history, said so.
+    expect(r.stdout).toContain('  planning/milestones/v1.0-ROADMAP.md  ← milestones/v1.0-ROADMAP.md\n');
+    expect(r.stdout).toContain('  planning/MILESTONES.md  ← MILESTONES.md\n');
+    expect(r.stdout).toContain("  milestones/v1.0-phases/01-puzzle-engine/01-01-PLAN.md: GSD archive of a finished milestone's phases, whose roadmap is imported; harness keeps history in Git\n");
+    // GSD's repository paths, and its links relative to the document, name what was imported where it now is.
+    const roadmap = spec('ROADMAP.md');
+    expect(roadmap).toContain(`Full phase details: \`${SPEC}/planning/milestones/v1.0-ROADMAP.md\``);
+    expect(roadmap).toContain('see [the v1.0 roadmap](planning/milestones/v1.0-ROADMAP.md)');
+    expect(spec('planning/MILESTONES.md')).toContain('Archived: [roadmap](milestones/v1.0-ROADMAP.md), [requirements](milestones/v1.0-REQUIREMENTS.md)');
+    expect(r.stdout).toContain('references: 4 names of GSD files in the imported documents (.planning/…, relative links) rewritten to where the files were written\n');
+    // Each name resolves: from the repository's root, or from the document's folder for a link.
+    for (const [doc, named] of [...roadmap.matchAll(/`(docs\/specs\/[^`]+)`/g)].map((m) => ['.', m[1]!])) expect(existsSync(join(root, doc, named)), named).toBe(true);
+    for (const [doc, named] of [['', 'planning/milestones/v1.0-ROADMAP.md'], ['planning', 'milestones/v1.0-REQUIREMENTS.md']]) expect(existsSync(join(root, SPEC, doc!, named!))).toBe(true);
+  });
+
+  it("drops a plan's @-includes of files outside the repository on the author's machine, with a warning, and makes those inside it repository-relative", async () => {
+    const root = await makeRepo({});
+    const r = await runCli(['import', MILESTONES, SPEC], root);
+    const plan = readFileSync(join(root, SPEC, 'planning/plans/03-grid-rendering/03-01-PLAN.md'), 'utf8');
+    expect(plan).not.toMatch(/^@.*(?:\/Users\/|\$HOME)/m);
+    expect(plan).toContain(
+      [
+        '<execution_context>',
+        '</execution_context>',
+        '',
+        '<context>',
+        `@${SPEC}/planning/PROJECT.md`,
+        `@${SPEC}/ROADMAP.md`,
+        '@app/src/main/GameGrid.kt',
+        '@.planning/milestones/v1.0-phases/01-puzzle-engine/01-01-SUMMARY.md',
+        '</context>',
+      ].join('\n'),
+    );
+    const source = `${MILESTONES}/phases/03-grid-rendering/03-01-PLAN.md`;
+    // GSD's own instructions, in every GSD plan, are counted once; any other file of the author's machine is a warning at its line.
+    expect(r.stdout).toContain("@-includes: 2 lines naming GSD's own instructions on the author's machine (…/get-shit-done/…) dropped from 1 plan: no other machine has them\n");
+    expect(r.stdout).toContain(
+      [
+        `${source}:32: warning: names .planning/milestones/v1.0-phases/01-puzzle-engine/01-01-SUMMARY.md, which was not imported (GSD archive of a finished milestone's phases, whose roadmap is imported; harness keeps history in Git); the name was left as it is`,
+        `${source}:33: warning: @/Users/dana/notes/e-ink-contrast.md includes a file on the author's machine outside the repository, which no other machine has; the line was dropped`,
+      ].join('\n'),
+    );
+    // The title is the objective's words before its colon; the objective stays whole in the body.
+    expect(frontmatterOf(plan).title).toBe("Draw pencil marks in the cell's contrast colour");
+  });
+
+  it('leaves the repository paths GSD names as they are when the spec is in no repository, and still drops what no machine has', () => {
+    const result = importGsd(
+      [
+        { path: 'ROADMAP.md', text: '# Roadmap\n\n### Phase 1: Setup\n**Goal**: A README\n\nDetails: `.planning/milestones/v1.0-ROADMAP.md`\n' },
+        { path: 'milestones/v1.0-ROADMAP.md', text: '# v1.0\n' },
+        { path: 'phases/01-setup/01-01-PLAN.md', text: '---\nphase: 01-setup\nplan: 01\nfiles_modified: [README.md]\n---\n\n<execution_context>\n@/home/dana/.claude/get-shit-done/workflows/execute-plan.md\n</execution_context>\n' },
+      ],
+      { specId: 'SPC-001' },
+    );
+    expect(written(result, 'ROADMAP.md')).toContain('Details: `.planning/milestones/v1.0-ROADMAP.md`');
+    expect(written(result, 'planning/milestones/v1.0-ROADMAP.md')).toBe('# v1.0\n');
+    expect(written(result, 'planning/plans/01-setup/01-01-PLAN.md')).toContain('<execution_context>\n</execution_context>');
+    expect(result.gsdIncludes).toEqual({ lines: 1, plans: 1 });
+    expect(result.references).toBe(0);
+  });
+});
+
+describe('@-includes of the project on its author\'s machine', () => {
+  it('find where the repository was from its .planning, and name the file where the import wrote it', () => {
+    const result = importGsd(
+      [
+        { path: 'PROJECT.md', text: '# Tiny\n' },
+        { path: 'phases/01-setup/01-01-PLAN.md', text: '---\nphase: 01-setup\nplan: 01\nfiles_modified: [README.md]\n---\n\n<context>\n@/Users/dana/code/tiny/.planning/PROJECT.md\n</context>\n' },
+      ],
+      { specId: 'SPC-001', specPath: 'specs/SPC-001-tiny' },
+    );
+    expect(written(result, 'planning/plans/01-setup/01-01-PLAN.md')).toContain('<context>\n@specs/SPC-001-tiny/planning/PROJECT.md\n</context>');
+    expect(result.problems.filter((p) => p.code === 'machine-include')).toEqual([]);
   });
 });

@@ -89,6 +89,22 @@ describe('harness plan-spec, create-roadmap, plan-phase … on this machine', ()
     ]);
   });
 
+  it('adds a phase to a roadmap whose phases a person wrote without checks, and says those are as they were', async () => {
+    const root = await repoWithSpec();
+    await writeTree(root, { [`${DIR}/ROADMAP.md`]: '---\nphases:\n  - id: "01"\n    title: Foundation\n    goal: The base exists.\n---\n\n# Roadmap\n' });
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'my roadmap');
+
+    const result = await runCli(['add-phase', DIR, 'Notes can be searched'], root);
+
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      'Already so before `add-phase "Notes can be searched"` ran, in the documents as they were written before it: the agent was not asked to fix this, and the new documents were committed with it:\n\n' +
+        `- \`${DIR}/ROADMAP.md:1: phase 01 has no must_pass: give it the checks that prove its success criteria on the merged work\``,
+    );
+  });
+
   it('plan-spec commits a PROJECT.md only with every section the README names, each with something in it', async () => {
     const root = await repoWithSpec({ PLANNING_AGENT_SLIP: 'plan-spec', PLANNING_AGENT_STUBBORN: '1' });
     const head = git(root, 'rev-parse', 'HEAD');

@@ -71,8 +71,9 @@ export function checkPlanningStage(input: PlanningCheckInput): PlanningCheck {
   const spec = loaded.spec;
   if (spec && errors.every((p) => known.has(formatProblem(p)))) {
     found.push(...commandProblems(command, spec, input.before.spec));
-    // A phase or plan that lacked a goal, truths or checks before the command ran is as it was written, not the agent's doing.
-    const before = new Set(input.before.spec ? itemProblems(command, input.before.spec).map((p) => formatProblem(p as Problem)) : []);
+    // A phase or plan that lacked a goal, truths or checks before the command ran is as it was written, not the agent's doing
+    // (add-phase must leave the phases there were as they are); create-roadmap writes the whole roadmap, every phase in it its own.
+    const before = new Set(input.before.spec && command.name !== 'create-roadmap' ? itemProblems(command, input.before.spec).map((p) => formatProblem(p as Problem)) : []);
     for (const p of itemProblems(command, spec)) (before.has(formatProblem(p as Problem)) ? earlier : found).push(p);
   }
   const shown = (p: Problem<string>) => formatProblem(p as Problem, input.specDir === '.' ? '' : input.specDir);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, type Dirent, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { readdir, readFile, readlink, rm, rmdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
@@ -307,6 +307,8 @@ export interface Contained {
   readonly args: string[];
   /** The kind this process got (`tag` where its command cannot be found: it starts nothing). */
   readonly kind: ContainmentKind;
+  /** cgroup: its cgroup, for the record a killed run leaves (endCgroup ends it). */
+  readonly cgroup?: string;
   /**
    * End everything in the container (SIGKILL) and resolve once the kernel has: what was still
    * running in it, by id (as seen from here) and command line. Call it when the command has
@@ -334,7 +336,8 @@ export function contain(command: string, args: readonly string[], options: { tag
   const program = findProgram(command, options.env.PATH, options.cwd);
   // Not found, or a name env would take for a variable: spawned as it is.
   if (program === undefined || program.includes('=')) return bare;
-  const inner = [...restoredEnv(c.tools, options.env), program, ...args];
+  // The command as it was given (its argv[0] its own), found by env on its own PATH as spawn would have.
+  const inner = [...restoredEnv(c.tools, options.env), command, ...args];
   if (c.kind === 'cgroup') {
     const dir = cgroupFor(tag)!;
     try {
@@ -342,7 +345,7 @@ export function contain(command: string, args: readonly string[], options: { tag
     } catch {
       return bare;
     }
-    return { command: SH, args: ['-c', CGROUP_WRAP, 'harness-cgroup', dir, ...inner], kind: 'cgroup', end: once(() => endCgroup(dir, tag)) };
+    return { command: SH, args: ['-c', CGROUP_WRAP, 'harness-cgroup', dir, ...inner], kind: 'cgroup', cgroup: dir, end: once(() => endCgroup(dir, tag)) };
   }
   const dir = mkdtempSync(join(tmpdir(), 'harness-pidns-'));
   const tools = c.tools;
@@ -401,7 +404,7 @@ async function until(done: () => Promise<boolean>): Promise<void> {
 
 /** The cgroup and those made in it (a harness run inside makes its own), deepest first. */
 async function cgroupTree(dir: string): Promise<string[]> {
-  let entries: import('node:fs').Dirent[];
+  let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch {

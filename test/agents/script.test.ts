@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -59,6 +59,23 @@ function alive(pid: number): boolean {
   if (!existsSync(`/proc/${pid}/stat`)) return true;
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+}
+
+/**
+ * The live processes running exactly `command`, by their ids on this machine: a step in a PID
+ * namespace of its own (containment.ts) knows itself ($$) by its id in the namespace only.
+ */
+function pidsOf(command: string): number[] {
+  return readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .filter((pid) => {
+      try {
+        return alive(Number(pid)) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim() === command;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 
@@ -261,8 +278,9 @@ ${FENCE}
     // The step has begun once its mark holds its pid (the file appears empty a moment before).
     await fileHolds(mark, (text) => /^\d+\n$/.test(text));
     // Killed then, whether or not the worker has written its group's id yet: agent.pid held the
-    // step's tag before the step started.
-    const stepPid = Number((await readFile(mark, 'utf8')).trim());
+    // step's tag (and its cgroup) before the step started. The step's shell, as this machine knows it.
+    const [stepPid, ...others] = pidsOf(`sh -e ${join(logDir, 'step-2.sh')}`);
+    expect(others).toEqual([]);
     child.kill('SIGKILL');
     await exited;
     const seen = out.trim().split('\n').map((l) => JSON.parse(l) as WorkerMessage);

@@ -190,8 +190,7 @@ export function startProcess(options: ProcessOptions): RunningProcess {
 
   child.on('exit', (code, signal) => {
     exited = true;
-    result.code = code;
-    result.signal = signal;
+    ({ code: result.code, signal: result.signal } = container.ended(code, signal));
     // Whatever the process left running in its group ends with it.
     killGroup('SIGKILL');
     cutPipesLater();

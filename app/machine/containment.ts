@@ -74,10 +74,12 @@ export function containment(): Containment {
 
 function probed(): Probed {
   const wanted = process.env[CONTAINMENT_ENV]?.trim() ?? '';
-  let found = cache.get(wanted);
+  // The programs are found on PATH: another PATH may find others.
+  const key = `${wanted}\0${process.env.PATH ?? ''}`;
+  let found = cache.get(key);
   if (!found) {
     found = probe(wanted);
-    cache.set(wanted, found);
+    cache.set(key, found);
   }
   return found;
 }
@@ -255,12 +257,15 @@ function quote(text: string): string {
 const CGROUP_WRAP = 'echo $$ > "$1/cgroup.procs" || exit 125; shift; exec "$@"';
 
 /**
- * $1: the namespace's first process (its script), $2: a directory for the FIFO it says it is
- * ready on; the rest: the command. The first process is started in a session of its own (the
- * command's process group stays the command's own) in new PID and mount namespaces with their
- * own /proc; once it is ready, the command enters them with nsenter, and `unshare --fork` (outside
- * the namespace, as the command's parent) passes on its exit code and signal exactly, and kills
- * it should it be killed itself.
+ * $1: the namespace's first process (its script), $2: a directory of harness's for the FIFO it
+ * says it is ready on and for what the programs that wait say; the rest: the command. The first
+ * process is started in a session of its own (the command's process group stays the command's
+ * own) in new PID and mount namespaces with their own /proc; once it is ready, the command
+ * enters them with nsenter, and `unshare --fork` (outside the namespace, as the command's
+ * parent) passes on its exit code and signal, ignores the SIGTERM and SIGINT sent to the
+ * command's group while it waits (the command gets them), and kills the command should it be
+ * killed itself. What nsenter and unshare say goes to $2/waiter, not to the command's stderr,
+ * which the command gets back before it starts.
  */
 function pidnsWrap(t: Tools, userns: boolean): string {
   const user = userns ? ['--user', '--map-current-user'] : [];
@@ -270,11 +275,12 @@ function pidnsWrap(t: Tools, userns: boolean): string {
     `${quote(t.mkfifo)} "$dir/ready" || exit 125`,
     `${quote(t.setsid)} ${quote(t.unshare)} ${user.join(' ')} --pid --fork --kill-child --mount-proc -- ${SH} -c "$init" </dev/null >"$dir/ready" 2>/dev/null &`,
     'exec 4<"$dir/ready"',
-    `${quote(t.rm)} -rf "$dir"`,
+    `${quote(t.rm)} -f "$dir/ready"`,
     'read ready <&4',
     'exec 4<&-',
     '[ "$ready" = ok ] || { echo "harness: could not make a PID namespace" >&2; exit 125; }',
-    `exec ${quote(t.nsenter)} -t "$!" --wd ${enter.join(' ')} --mount="/proc/$!/ns/mnt" --pid="/proc/$!/ns/pid_for_children" --no-fork -- ${quote(t.unshare)} --fork --kill-child -- "$@"`,
+    'exec 3>&2 2>"$dir/waiter"',
+    `exec ${quote(t.nsenter)} -t "$!" --wd ${enter.join(' ')} --mount="/proc/$!/ns/mnt" --pid="/proc/$!/ns/pid_for_children" --no-fork -- ${quote(t.unshare)} --fork --kill-child -- ${SH} -c 'exec 2>&3 3>&-; exec "$@"' harness-stderr "$@"`,
   ].join('\n');
 }
 
@@ -315,6 +321,12 @@ export interface Contained {
    * exited or been stopped; call it once.
    */
   end(): Promise<ReapedProcess[]>;
+  /**
+   * How the command ended, from how what was spawned ended: the same, but for a command in a PID
+   * namespace that a SIGKILL not sent to its group ended (the OOM killer), which `unshare --fork`
+   * (util-linux 2.38 and later) reports as exit 1 with "sigprocmask unblock failed".
+   */
+  ended(code: number | null, signal: NodeJS.Signals | null): { code: number | null; signal: NodeJS.Signals | null };
 }
 
 /** The cgroup a process with this tag gets, where processes get cgroups; for records a killed run leaves (process-registry.ts). */
@@ -331,7 +343,8 @@ export function cgroupFor(tag: string): string | undefined {
 export function contain(command: string, args: readonly string[], options: { tag: string; cwd: string; env: Record<string, string | undefined> }): Contained {
   const c = probed();
   const { tag } = options;
-  const bare: Contained = { command, args: [...args], kind: 'tag', end: () => reapTagged(tag) };
+  const same = (code: number | null, signal: NodeJS.Signals | null) => ({ code, signal });
+  const bare: Contained = { command, args: [...args], kind: 'tag', end: () => reapTagged(tag), ended: same };
   if (c.kind === 'tag' || c.tools === undefined) return bare;
   const program = findProgram(command, options.env.PATH, options.cwd);
   // Not found, or a name env would take for a variable: spawned as it is.
@@ -345,7 +358,7 @@ export function contain(command: string, args: readonly string[], options: { tag
     } catch {
       return bare;
     }
-    return { command: SH, args: ['-c', CGROUP_WRAP, 'harness-cgroup', dir, ...inner], kind: 'cgroup', cgroup: dir, end: once(() => endCgroup(dir, tag)) };
+    return { command: SH, args: ['-c', CGROUP_WRAP, 'harness-cgroup', dir, ...inner], kind: 'cgroup', cgroup: dir, end: once(() => endCgroup(dir, tag)), ended: same };
   }
   const dir = mkdtempSync(join(tmpdir(), 'harness-pidns-'));
   const tools = c.tools;
@@ -354,9 +367,20 @@ export function contain(command: string, args: readonly string[], options: { tag
     args: ['-c', pidnsWrap(tools, c.userns === true), 'harness-pidns', initScript(tools, tag), dir, ...inner],
     kind: 'pidns',
     end: once(async () => {
+      const ended = await endPidns(tag, tools);
       await rm(dir, { recursive: true, force: true });
-      return endPidns(tag, tools);
+      return ended;
     }),
+    ended(code, signal) {
+      if (code !== 1) return { code, signal };
+      let said = '';
+      try {
+        said = readFileSync(join(dir, 'waiter'), 'utf8');
+      } catch {
+        // Nothing said.
+      }
+      return /sigprocmask unblock failed/.test(said) ? { code: null, signal: 'SIGKILL' } : { code, signal };
+    },
   };
 }
 

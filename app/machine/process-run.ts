@@ -75,8 +75,8 @@ export function runShell(command: string, options: RunShellOptions): Promise<Exe
     child.stdout!.on('data', (c: Buffer) => stdout.push(c));
     child.stderr!.on('data', (c: Buffer) => stderr.push(c));
     child.once('error', (e) => void settle(e));
-    child.once('exit', (code) => {
-      exitCode = code;
+    child.once('exit', (code, signal) => {
+      exitCode = container.ended(code, signal).code;
       // Whatever the shell left behind in its group (a backgrounded server) ends with it.
       killGroup(child, 'SIGKILL');
       timers.push(

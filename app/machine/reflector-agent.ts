@@ -73,7 +73,7 @@ function run(command: string, args: readonly string[], input: string | undefined
       killGroup(child, 'SIGKILL');
       void container.end();
     });
-    child.once('close', (code) => settle({ code }));
+    child.once('close', (code, signal) => settle({ code: container.ended(code, signal).code }));
     if (input !== undefined) {
       // An agent that exits without reading its stdin is answered by its exit, not by EPIPE.
       child.stdin!.on('error', () => undefined);

@@ -124,7 +124,8 @@ export async function startServer(
     }
     if (gone) {
       await stop();
-      const how = child.exitCode !== null ? `exit ${child.exitCode}` : `signal ${child.signalCode}`;
+      const end = container.ended(child.exitCode, child.signalCode);
+      const how = end.code !== null ? `exit ${end.code}` : `signal ${end.signal}`;
       const out = await safeTail(output.text());
       throw new Error(`${JSON.stringify(serve.command)} ended (${how}) before answering at ${readyUrl}${out ? `; output ends:\n${out}` : ''}`);
     }

@@ -95,6 +95,7 @@ async function pidOf(command: string): Promise<number> {
   for (;;) {
     const found = everyLive().filter((p) => p.command === command);
     if (found.length === 1) return found[0]!.pid;
+    if (found.length > 1) throw new Error(`more than one process runs ${command}: ${found.map((p) => p.pid).join(', ')}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -153,6 +154,8 @@ const EVERY_KIND = ['cgroup', 'pidns'] as const;
 
 describe.each(EVERY_KIND)('a command in a %s of its own', (kind) => {
   const here = works(kind);
+  /** The sleeps' durations of case `n`, each kind's their own: what one case leaves is never taken for another's. */
+  const sleeps = (n: number) => `${4000 + 100 * (EVERY_KIND.indexOf(kind) + 1) + n}.`;
   let restore: () => void = () => undefined;
   beforeEach(() => {
     restore = using(kind);
@@ -200,8 +203,8 @@ describe.each(EVERY_KIND)('a command in a %s of its own', (kind) => {
     it('a check: what it left running, out of its group, with an empty environment, ignoring SIGTERM, is gone when it ends', async () => {
       const dir = await workdir();
       const gate = await fifo(join(dir, 'gate'));
-      const running = runShell(leaving('4101.', 'read go < gate'), { cwd: dir, timeoutMs: 600_000 });
-      const pids = await started(dir, '4101.', kind);
+      const running = runShell(leaving(sleeps(1), 'read go < gate'), { cwd: dir, timeoutMs: 600_000 });
+      const pids = await started(dir, sleeps(1), kind);
       await writeFile(gate, 'go\n');
       const result = await running;
       expect(result).toMatchObject({ code: 0, timedOut: false });
@@ -212,23 +215,23 @@ describe.each(EVERY_KIND)('a command in a %s of its own', (kind) => {
     it('an agent: what it left running is gone when it ends, and its log says what was ended', async () => {
       const dir = await workdir();
       const log = join(dir, 'agent.log');
-      const proc = startProcess({ command: 'sh', args: ['-c', leaving('4102.', 'read go || :')], cwd: dir, env: { PATH: process.env.PATH }, keepStdin: true, logFile: log });
-      const pids = await started(dir, '4102.', kind);
+      const proc = startProcess({ command: 'sh', args: ['-c', leaving(sleeps(2), 'read go || :')], cwd: dir, env: { PATH: process.env.PATH }, keepStdin: true, logFile: log });
+      const pids = await started(dir, sleeps(2), kind);
       proc.closeStdin();
       const result = await proc.done;
       expect(result).toMatchObject({ code: 0, signal: null });
       for (const pid of pids) expect(alive(pid), `process ${pid}`).toBe(false);
       expect(leftIn(dir)).toEqual([]);
       // Those out of its group, by their ids here; the one in its group ended with the group.
-      for (const i of [1, 2, 3]) expect(result.reaped).toContainEqual({ pid: pids[i - 1], command: `sleep 4102.${i}` });
-      expect(readFileSync(log, 'utf8')).toMatch(/\[harness\] ended \d+ processes left running: .*\(sleep 4102\.1\)/);
+      for (const i of [1, 2, 3]) expect(result.reaped).toContainEqual({ pid: pids[i - 1], command: `sleep ${sleeps(2)}${i}` });
+      expect(readFileSync(log, 'utf8')).toMatch(new RegExp(`\\[harness\\] ended \\d+ processes left running: .*\\(sleep ${sleeps(2).replace('.', '\\.')}1\\)`));
     });
 
     it('by its time-out: a check and an agent that ignore SIGTERM and leave all four behind end with everything they started', async () => {
       // The time-out must come after the four have started, which a busy machine makes later: tried again with twice the time until it did.
       for (const run of [
-        (dir: string, ms: number) => runShell(leaving('4103.', `trap '' TERM; read never < never`), { cwd: dir, timeoutMs: ms }),
-        (dir: string, ms: number) => runProcess({ command: 'sh', args: ['-c', leaving('4104.', `trap '' TERM; read never < never`)], cwd: dir, env: { PATH: process.env.PATH }, timeoutMs: ms }),
+        (dir: string, ms: number) => runShell(leaving(sleeps(3), `trap '' TERM; read never < never`), { cwd: dir, timeoutMs: ms }),
+        (dir: string, ms: number) => runProcess({ command: 'sh', args: ['-c', leaving(sleeps(4), `trap '' TERM; read never < never`)], cwd: dir, env: { PATH: process.env.PATH }, timeoutMs: ms }),
       ]) {
         for (let ms = 250; ; ms *= 2) {
           const dir = await workdir();

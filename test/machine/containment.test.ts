@@ -1,15 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { chmod, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runProcess, startProcess, type ProcessResult } from '../../app/agents/process.js';
-import { CONTAINMENT_ENV, containment, containmentNotice, type ContainmentKind } from '../../app/machine/containment.js';
+import { containment, containmentNotice, type ContainmentKind } from '../../app/machine/containment.js';
 import { PROCESS_TAG } from '../../app/machine/process-group.js';
 import { runShell } from '../../app/machine/process-run.js';
 import type { ExecResult } from '../../app/engine/core/verify/ports.js';
 import { fileHolds } from '../helpers/file-appears.js';
+import { CONTAINER_KINDS, containmentWorks, everyLive, leftIn, running, usingContainment } from '../helpers/processes.js';
 
 /**
  * Each agent and each check runs in a container of processes the kernel keeps (a cgroup of its
@@ -17,74 +18,6 @@ import { fileHolds } from '../helpers/file-appears.js';
  * with it whatever it does to its environment (issue 36), while the command itself sees what it
  * saw before: its cwd, environment, streams, exit code and signal.
  */
-
-/** Use `kind` (HARNESS_CONTAINMENT) from now on; gives back the function that puts the old value back. */
-function using(kind: string | undefined): () => void {
-  const saved = process.env[CONTAINMENT_ENV];
-  if (kind === undefined) delete process.env[CONTAINMENT_ENV];
-  else process.env[CONTAINMENT_ENV] = kind;
-  return () => {
-    if (saved === undefined) delete process.env[CONTAINMENT_ENV];
-    else process.env[CONTAINMENT_ENV] = saved;
-  };
-}
-
-/** Whether this machine gives processes `kind` (probed as harness probes it: by trying). */
-function works(kind: ContainmentKind): boolean {
-  const restore = using(kind);
-  try {
-    return containment().kind === kind;
-  } finally {
-    restore();
-  }
-}
-
-interface Live {
-  pid: number;
-  command: string;
-  cwd?: string;
-}
-
-function stateOf(pid: number | string): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0];
-  } catch {
-    return undefined;
-  }
-}
-
-/** Running: in /proc and not a zombie (dead, waiting for a parent that may never come). */
-function alive(pid: number | string): boolean {
-  const state = stateOf(pid);
-  return state !== undefined && state !== 'Z' && state !== 'X';
-}
-
-/** Every live process of this machine, with its command line and working directory (where this process may read it). */
-function everyLive(): Live[] {
-  const found: Live[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || !alive(entry)) continue;
-    try {
-      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim();
-      let cwd: string | undefined;
-      try {
-        cwd = readlinkSync(`/proc/${entry}/cwd`);
-      } catch {
-        // Another user's, or gone meanwhile.
-      }
-      found.push({ pid: Number(entry), command, cwd });
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return found;
-}
-
-/** What still runs in `dir` (its working directory there): whatever a command started there and left, before or after its exec. */
-function leftIn(dir: string): Live[] {
-  return everyLive().filter((p) => p.cwd === dir || p.cwd?.startsWith(`${dir}/`));
-}
 
 /**
  * The id on this machine of the one live process running exactly `command`, once it runs: the
@@ -150,15 +83,15 @@ async function started(dir: string, n: string, kind: ContainmentKind): Promise<n
   return pids;
 }
 
-const EVERY_KIND = ['cgroup', 'pidns'] as const;
+const EVERY_KIND = CONTAINER_KINDS;
 
 describe.each(EVERY_KIND)('a command in a %s of its own', (kind) => {
-  const here = works(kind);
+  const here = containmentWorks(kind);
   /** The sleeps' durations of case `n`, each kind's their own: what one case leaves is never taken for another's. */
   const sleeps = (n: number) => `${4000 + 100 * (EVERY_KIND.indexOf(kind) + 1) + n}.`;
   let restore: () => void = () => undefined;
   beforeEach(() => {
-    restore = using(kind);
+    restore = usingContainment(kind);
   });
   afterEach(() => restore());
 
@@ -203,12 +136,12 @@ describe.each(EVERY_KIND)('a command in a %s of its own', (kind) => {
     it('a check: what it left running, out of its group, with an empty environment, ignoring SIGTERM, is gone when it ends', async () => {
       const dir = await workdir();
       const gate = await fifo(join(dir, 'gate'));
-      const running = runShell(leaving(sleeps(1), 'read go < gate'), { cwd: dir, timeoutMs: 600_000 });
+      const check = runShell(leaving(sleeps(1), 'read go < gate'), { cwd: dir, timeoutMs: 600_000 });
       const pids = await started(dir, sleeps(1), kind);
       await writeFile(gate, 'go\n');
-      const result = await running;
+      const result = await check;
       expect(result).toMatchObject({ code: 0, timedOut: false });
-      for (const pid of pids) expect(alive(pid), `process ${pid}`).toBe(false);
+      for (const pid of pids) expect(running(pid), `process ${pid}`).toBe(false);
       expect(leftIn(dir)).toEqual([]);
     });
 
@@ -220,7 +153,7 @@ describe.each(EVERY_KIND)('a command in a %s of its own', (kind) => {
       proc.closeStdin();
       const result = await proc.done;
       expect(result).toMatchObject({ code: 0, signal: null });
-      for (const pid of pids) expect(alive(pid), `process ${pid}`).toBe(false);
+      for (const pid of pids) expect(running(pid), `process ${pid}`).toBe(false);
       expect(leftIn(dir)).toEqual([]);
       // Those out of its group, by their ids here; the one in its group ended with the group.
       for (const i of [1, 2, 3]) expect(result.reaped).toContainEqual({ pid: pids[i - 1], command: `sleep ${sleeps(2)}${i}` });
@@ -269,7 +202,7 @@ describe('where no container can be made', () => {
 
   it('falls back to the tag, which still ends what keeps it, and says why in one line', async () => {
     process.env.PATH = await refusingUnshare();
-    restore = using('pidns');
+    restore = usingContainment('pidns');
     expect(containment().kind).toBe('tag');
     expect(containmentNotice()).toBe(
       'processes: agents and checks are not contained here: no PID namespace (unshare --pid --fork --kill-child --mount-proc: unshare: unshare failed: Operation not permitted; unshare --user --map-current-user --pid --fork --kill-child --mount-proc: unshare: unshare failed: Operation not permitted). What they start is found by its HARNESS_PROCESS_TAG only, so a process that clears its environment (setsid env -i, a double fork with an empty environment) outlives its plan; see docs/security.md',
@@ -279,11 +212,11 @@ describe('where no container can be made', () => {
     const result = await runShell(`setsid sh -c 'trap "" TERM; exec sleep 4105.1' & echo $! > p1`, { cwd: dir, timeoutMs: 600_000 });
     expect(result.code).toBe(0);
     const pid = Number(readFileSync(join(dir, 'p1'), 'utf8'));
-    expect(alive(pid)).toBe(false);
+    expect(running(pid)).toBe(false);
   });
 
   it('says which names HARNESS_CONTAINMENT gave that it does not know', async () => {
-    restore = using('tag,chroot');
+    restore = usingContainment('tag,chroot');
     expect(containment().kind).toBe('tag');
     expect(containmentNotice()).toMatch(/^processes: agents and checks are not contained here: HARNESS_CONTAINMENT=tag,chroot asks for none \(HARNESS_CONTAINMENT names "chroot", which are not cgroup, pidns or tag\)\./);
   });

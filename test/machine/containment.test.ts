@@ -209,10 +209,12 @@ describe('where no container can be made', () => {
     );
     // What keeps its environment is still found by its tag, in its group or out of it, SIGTERM or not.
     const dir = await workdir();
-    const result = await runShell(`setsid sh -c 'trap "" TERM; exec sleep 4105.1' & echo $! > p1`, { cwd: dir, timeoutMs: 600_000 });
+    // It writes its id once it has left the group; the check waits for that.
+    const result = await runShell(`setsid sh -c 'trap "" TERM; echo $$ > p1; exec sleep 4105.1' &\nwhile [ ! -s p1 ]; do :; done`, { cwd: dir, timeoutMs: 600_000 });
     expect(result.code).toBe(0);
     const pid = Number(readFileSync(join(dir, 'p1'), 'utf8'));
     expect(running(pid)).toBe(false);
+    expect(leftIn(dir)).toEqual([]);
   });
 
   it('says which names HARNESS_CONTAINMENT gave that it does not know', async () => {

@@ -156,7 +156,8 @@ describe('where no container can be made', () => {
     await chmod(join(bin, 'unshare'), 0o755);
     process.env.PATH = `${bin}:${path}`;
     restore = usingContainment('pidns');
-    const step = (id: string) => `setsid sh -c 'trap "" TERM; exec sleep 5301.${id.at(-1)}' &\nmkdir -p out && echo done > out/${id}.txt`;
+    // Each step waits until what it leaves has left its group (and written so).
+    const step = (id: string) => `setsid sh -c 'trap "" TERM; echo $$ > left; exec sleep 5301.${id.at(-1)}' &\nwhile [ ! -s left ]; do :; done\nrm left\nmkdir -p out && echo done > out/${id}.txt`;
     const root = await makeRepo(specTree([{ id: '01-01', steps: [step('01-01')] }, { id: '01-02', steps: [step('01-02')], checks: ['  - { id: made, type: file_exists, path: out/01-02.txt }', '  - { id: tests, type: tests_pass, command: "echo \'# pass 1\'" }'] }]));
     const reporter = new RecordingReporter();
     const outcome = await runSpec({ specDir: join(root, SPEC_DIR), specArg: SPEC_DIR, slots: 2, agent: 'script', reporter, pollMs: 25 });

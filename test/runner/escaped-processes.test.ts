@@ -97,7 +97,7 @@ describe('what a check started when the run was killed', () => {
  * Four processes left behind by a step or a check, each a `sleep <n><i>` that writes its id to
  * `<dir>/p<i>`: out of the group with an empty environment (setsid env -i), a double fork with an
  * empty environment and out of the session (a daemon), out of the group ignoring SIGTERM, in the
- * group ignoring SIGTERM. The script goes on once all four have written.
+ * group ignoring SIGTERM. The script goes on once all four have written and are sleeping.
  */
 function leaving(n: string, dir: string): string {
   return [
@@ -106,6 +106,8 @@ function leaving(n: string, dir: string): string {
     `setsid sh -c 'trap "" TERM; exec sleep ${n}3' & echo $! > ${dir}/p3`,
     `sh -c 'trap "" TERM; exec sleep ${n}4' & echo $! > ${dir}/p4`,
     `while [ ! -s ${dir}/p1 ] || [ ! -s ${dir}/p2 ]; do :; done`,
+    // …and each is a sleep by then (not its fork on the way to it), as its command line says: /proc is the step's own.
+    ...[1, 2, 3, 4].map((i) => `while [ "$(tr '\\0' ' ' < /proc/$(cat ${dir}/p${i})/cmdline)" != "sleep ${n}${i} " ]; do :; done`),
   ].join('\n');
 }
 

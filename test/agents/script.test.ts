@@ -1,14 +1,16 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkerMessage } from '../../app/engine/core/protocol/messages.js';
 import { ScriptAgent } from '../../app/agents/script.js';
 import { commitsSince, ENVELOPE, git, makeRepo, planFrom, SPEC, testWorker } from '../helpers/agent-context.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { fileAppears, fileHolds } from '../helpers/file-appears.js';
+import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftIn, usingContainment } from '../helpers/processes.js';
 
 const FENCE = '```';
 
@@ -476,5 +478,29 @@ ${FENCE}
       retryable: true,
       error: 'aborted at checkpoint "storage-backend": runner shutting down',
     });
+  });
+});
+
+describe.each(CONTAINER_KINDS)('a step in a %s of its own', (kind) => {
+  const here = containmentWorks(kind);
+  let restore: () => void = () => undefined;
+  afterEach(() => restore());
+
+  it.skipIf(!here)(`that leaves processes (with an empty environment, out of its group, ignoring SIGTERM) and outlasts the plan's timeout_minutes: they end with the plan (${kind} available here)`, async () => {
+    restore = usingContainment(kind);
+    const n = kind === 'cgroup' ? '5401.' : '5402.';
+    // The time-out must come after all four have started, which a busy machine makes later: tried again with twice the time until it did.
+    for (let minutes = 0.005; ; minutes *= 2) {
+      const { repo, logDir } = await makeRepo();
+      const marks = realpathSync(await mkdtemp(join(tmpdir(), 'harness-left-')));
+      // Then the step itself ignores SIGTERM, and waits.
+      const worker = testWorker({ repo, logDir, plan: planFrom(plan(`${FENCE}sh step Leave and wait\n${leavingBehind(n, marks)}\ntrap '' TERM\nsleep ${n}9\n${FENCE}`)) });
+      worker.context.task.timeout_minutes = minutes;
+      await new ScriptAgent().run(worker.context);
+      expect(worker.messages.at(-1)).toMatchObject({ type: 'task_failed', timedOut: true });
+      // Whatever had started by then, before or after its exec, under any id: gone.
+      expect(leftIn(repo)).toEqual([]);
+      if ([1, 2, 3, 4].every((i) => existsSync(join(marks, `p${i}`)))) break;
+    }
   });
 });

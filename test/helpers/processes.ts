@@ -70,3 +70,22 @@ export function everyLive(): LiveProcess[] {
 export function leftIn(dir: string): LiveProcess[] {
   return everyLive().filter((p) => p.cwd === dir || p.cwd?.startsWith(`${dir}/`));
 }
+
+/**
+ * A script's lines that leave four processes behind, each a `sleep <n><i>` that writes its id
+ * (as it knows it) to `<dir>/p<i>`: out of the group with an empty environment (setsid env -i),
+ * a double fork with an empty environment and out of the session (a daemon), out of the group
+ * ignoring SIGTERM, in the group ignoring SIGTERM. The script goes on once all four have
+ * written and are sleeping (not a fork on the way to it), as their command lines say: /proc is
+ * the script's own, in a PID namespace too.
+ */
+export function leavingBehind(n: string, dir: string): string {
+  return [
+    `setsid env -i sh -c 'sleep ${n}1 & echo $! > ${dir}/p1' &`,
+    `env -i sh -c '(setsid sleep ${n}2 & echo $! > ${dir}/p2) &' &`,
+    `setsid sh -c 'trap "" TERM; exec sleep ${n}3' & echo $! > ${dir}/p3`,
+    `sh -c 'trap "" TERM; exec sleep ${n}4' & echo $! > ${dir}/p4`,
+    `while [ ! -s ${dir}/p1 ] || [ ! -s ${dir}/p2 ]; do :; done`,
+    ...[1, 2, 3, 4].map((i) => `while [ "$(tr '\\0' ' ' < /proc/$(cat ${dir}/p${i})/cmdline)" != "sleep ${n}${i} " ]; do :; done`),
+  ].join('\n');
+}

@@ -9,7 +9,7 @@ import { runSpec } from '../../app/runner/runner.js';
 import { ROOT } from '../helpers/paths.js';
 import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
 import { fileAppears } from '../helpers/file-appears.js';
-import { CONTAINER_KINDS, containmentWorks, leftIn, usingContainment } from '../helpers/processes.js';
+import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftIn, usingContainment } from '../helpers/processes.js';
 
 /**
  * No process an agent or a check starts outlives its plan (issue 24, 4; issue 36), on real git
@@ -93,24 +93,6 @@ describe('what a check started when the run was killed', () => {
   });
 });
 
-/**
- * Four processes left behind by a step or a check, each a `sleep <n><i>` that writes its id to
- * `<dir>/p<i>`: out of the group with an empty environment (setsid env -i), a double fork with an
- * empty environment and out of the session (a daemon), out of the group ignoring SIGTERM, in the
- * group ignoring SIGTERM. The script goes on once all four have written and are sleeping.
- */
-function leaving(n: string, dir: string): string {
-  return [
-    `setsid env -i sh -c 'sleep ${n}1 & echo $! > ${dir}/p1' &`,
-    `env -i sh -c '(setsid sleep ${n}2 & echo $! > ${dir}/p2) &' &`,
-    `setsid sh -c 'trap "" TERM; exec sleep ${n}3' & echo $! > ${dir}/p3`,
-    `sh -c 'trap "" TERM; exec sleep ${n}4' & echo $! > ${dir}/p4`,
-    `while [ ! -s ${dir}/p1 ] || [ ! -s ${dir}/p2 ]; do :; done`,
-    // …and each is a sleep by then (not its fork on the way to it), as its command line says: /proc is the step's own.
-    ...[1, 2, 3, 4].map((i) => `while [ "$(tr '\\0' ' ' < /proc/$(cat ${dir}/p${i})/cmdline)" != "sleep ${n}${i} " ]; do :; done`),
-  ].join('\n');
-}
-
 describe.each(CONTAINER_KINDS)('in a %s of its own, what a step and a check leave', (kind) => {
   const here = containmentWorks(kind);
   let restore: () => void = () => undefined;
@@ -122,8 +104,8 @@ describe.each(CONTAINER_KINDS)('in a %s of its own, what a step and a check leav
     const check = realpathSync(await mkdtemp(join(tmpdir(), 'harness-left-')));
     const n = kind === 'cgroup' ? ['5101.', '5102.'] : ['5201.', '5202.'];
     const root = await makeRepo({
-      ...specTree([{ id: '01-01', steps: [`${leaving(n[0]!, step)}\nmkdir -p out && echo done > out/01-01.txt`], checks: ['  - { id: made, type: file_exists, path: out/01-01.txt }', '  - { id: tests, type: tests_pass, command: "sh check.sh" }'] }]),
-      'check.sh': `${leaving(n[1]!, check)}\necho "# pass 1"\n`,
+      ...specTree([{ id: '01-01', steps: [`${leavingBehind(n[0]!, step)}\nmkdir -p out && echo done > out/01-01.txt`], checks: ['  - { id: made, type: file_exists, path: out/01-01.txt }', '  - { id: tests, type: tests_pass, command: "sh check.sh" }'] }]),
+      'check.sh': `${leavingBehind(n[1]!, check)}\necho "# pass 1"\n`,
     });
     const outcome = await runSpec({ specDir: join(root, SPEC_DIR), specArg: SPEC_DIR, slots: 1, agent: 'script', reporter: new RecordingReporter(), pollMs: 25 });
 

@@ -7,6 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkerMessage } from '../../app/engine/core/protocol/messages.js';
 import { ScriptAgent } from '../../app/agents/script.js';
+import { killOrphan } from '../../app/agents/process.js';
+import { PID_FILE } from '../../app/agents/worktree.js';
 import { commitsSince, ENVELOPE, git, makeRepo, planFrom, SPEC, testWorker } from '../helpers/agent-context.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { fileAppears, fileHolds } from '../helpers/file-appears.js';
@@ -502,5 +504,25 @@ describe.each(CONTAINER_KINDS)('a step in a %s of its own', (kind) => {
       expect(leftIn(repo)).toEqual([]);
       if ([1, 2, 3, 4].every((i) => existsSync(join(marks, `p${i}`)))) break;
     }
+  });
+
+  it.skipIf(!here)(`that left processes (with an empty environment, out of its group, ignoring SIGTERM) when its worker was killed: the resumed worker ends them all (${kind} available here)`, async () => {
+    restore = usingContainment(kind);
+    const { repo, logDir } = await makeRepo();
+    const marks = realpathSync(await mkdtemp(join(tmpdir(), 'harness-left-')));
+    const n = kind === 'cgroup' ? '5501.' : '5502.';
+    const planFile = join(logDir, '..', 'PLAN.md');
+    await writeFile(planFile, plan(`${FENCE}sh step Leave and wait\n${leavingBehind(n, marks)}\necho ready > ${marks}/ready\nsleep ${n}9\n${FENCE}`));
+    const driver = spawn(process.execPath, ['--import', 'tsx', join(FIXTURES, 'agents/run-script-agent.ts'), repo, logDir, planFile, '{}'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const exited = new Promise((r) => driver.on('exit', r));
+    await fileAppears(join(marks, 'ready'));
+    driver.kill('SIGKILL');
+    await exited;
+    // The killed worker's step, and all it left, live on (with what holds them, in a PID namespace)…
+    expect(leftIn(repo).map((p) => p.command)).toEqual(expect.arrayContaining([...[1, 2, 3, 4, 9].map((i) => `sleep ${n}${i}`), `sh -e ${join(logDir, 'step-1.sh')}`]));
+
+    // …until the resumed worker ends them, before it touches the worktree.
+    expect(await killOrphan(join(logDir, PID_FILE))).toBe(true);
+    expect(leftIn(repo)).toEqual([]);
   });
 });

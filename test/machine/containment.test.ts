@@ -8,9 +8,10 @@ import { runProcess, startProcess, type ProcessResult } from '../../app/agents/p
 import { containment, containmentNotice, type ContainmentKind } from '../../app/machine/containment.js';
 import { PROCESS_TAG } from '../../app/machine/process-group.js';
 import { runShell } from '../../app/machine/process-run.js';
+import { localVerifyPorts } from '../../app/machine/verify-ports.js';
 import type { ExecResult } from '../../app/engine/core/verify/ports.js';
 import { fileHolds } from '../helpers/file-appears.js';
-import { CONTAINER_KINDS, containmentWorks, everyLive, leftIn, running, usingContainment } from '../helpers/processes.js';
+import { CONTAINER_KINDS, containmentWorks, everyLive, leavingBehind, leftIn, running, usingContainment } from '../helpers/processes.js';
 
 /**
  * Each agent and each check runs in a container of processes the kernel keeps (a cgroup of its
@@ -158,6 +159,21 @@ describe.each(EVERY_KIND)('a command in a %s of its own', (kind) => {
       // Those out of its group, by their ids here; the one in its group ended with the group.
       for (const i of [1, 2, 3]) expect(result.reaped).toContainEqual({ pid: pids[i - 1], command: `sleep ${sleeps(2)}${i}` });
       expect(readFileSync(log, 'utf8')).toMatch(new RegExp(`\\[harness\\] ended \\d+ processes left running: .*\\(sleep ${sleeps(2).replace('.', '\\.')}1\\)`));
+    });
+
+    it("a check's server answers on its port from outside, and what it left is gone once it is stopped", async () => {
+      const dir = await workdir();
+      const ports = localVerifyPorts(dir);
+      const server = `${leavingBehind(sleeps(5), dir)}\nexec node -e "require('http').createServer((q, s) => s.end('up')).listen(process.env.PORT, '127.0.0.1')"`;
+      try {
+        const handle = await ports.serve({ command: server, url: 'http://127.0.0.1:{port}' });
+        // No network namespace of its own: what listens in it is this machine's port.
+        expect(await (await fetch(handle.baseUrl)).text()).toBe('up');
+        await handle.stop();
+        expect(leftIn(dir)).toEqual([]);
+      } finally {
+        await ports.close();
+      }
     });
 
     it('by its time-out: a check and an agent that ignore SIGTERM and leave all four behind end with everything they started', async () => {

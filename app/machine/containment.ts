@@ -3,7 +3,7 @@ import { accessSync, constants, type Dirent, existsSync, mkdirSync, mkdtempSync,
 import { readdir, readFile, readlink, rm, rmdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
-import { processTag, reapTagged, type ReapedProcess } from './process-group.js';
+import { PROCESS_TAG, processTag, reapTagged, type ReapedProcess } from './process-group.js';
 
 /**
  * Each agent and each check runs in a container of processes the kernel keeps, so that what it
@@ -114,7 +114,7 @@ function probe(wanted: string): Probed {
   const odd = unknown.length > 0 ? ` (${CONTAINMENT_ENV} names ${unknown.map((u) => JSON.stringify(u)).join(', ')}, which are not cgroup, pidns or tag)` : '';
   return {
     kind: 'tag',
-    notice: `processes: agents and checks are not contained here: ${why}${odd}. What they start is found by its ${'HARNESS_PROCESS_TAG'} only, so a process that clears its environment (setsid env -i, a double fork with an empty environment) outlives its plan; see docs/security.md`,
+    notice: `processes: agents and checks are not contained here: ${why}${odd}. What they start is found by its ${PROCESS_TAG} only, so a process that clears its environment (setsid env -i, a double fork with an empty environment) outlives its plan; see docs/security.md`,
   };
 }
 

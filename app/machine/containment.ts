@@ -233,10 +233,11 @@ function probePidns(): { tools?: Tools; userns?: boolean; why?: string } {
     const tag = processTag();
     const dir = mkdtempSync(join(tmpdir(), 'harness-pidns-'));
     try {
-      // The namespace's own /proc shows the command under its own id; a command that is not first in it is not its init.
-      const check = 'read pid rest </proc/self/stat; [ "$pid" = "$$" ] && [ "$$" != 1 ] && exit 7; exit 1';
-      const r = spawnSync(SH, ['-c', pidnsWrap(found, userns), 'harness-pidns', initScript(found, tag), dir, found.env, SH, '-c', check], { encoding: 'utf8', timeout: PROBE_TIMEOUT_MS });
-      if (r.status === 7) return { tools: found, userns };
+      // The namespace's own /proc shows the command under its own id (a command that is not first in it is not its init);
+      // then the command ends the namespace itself, so that nothing of the probe outlives it, should this process be killed meanwhile.
+      const check = 'read pid rest </proc/self/stat; if [ "$pid" = "$$" ] && [ "$$" != 1 ]; then echo contained; fi; kill -USR1 1';
+      const r = spawnSync(SH, ['-c', pidnsWrap(found, userns), 'harness-pidns', initScript(found, tag, true), dir, found.env, SH, '-c', check], { encoding: 'utf8', timeout: PROBE_TIMEOUT_MS });
+      if (r.stdout.split('\n').includes('contained')) return { tools: found, userns };
       whys.push(`a command could not be run in one made with unshare ${flags.join(' ')}: ${firstLine(r.stderr) || `exit ${r.status ?? r.signal}`}`);
     } finally {
       killMachinerySync(tag);
@@ -289,9 +290,14 @@ function marker(tag: string): string {
   return `: harness-init ${tag};`;
 }
 
-/** The namespace's first process: says it is ready, then reaps what is given to it (a shell waiting for a child reaps any). */
-function initScript(t: Tools, tag: string): string {
-  return `${marker(tag)} echo ok; exec >/dev/null 2>&1 </dev/null; while :; do ${quote(t.sleep)} ${INIT_SLEEP}; done`;
+/**
+ * The namespace's first process: says it is ready, then reaps what is given to it (a shell
+ * waiting for a child reaps any). A probe's also ends on SIGUSR1 from the probe's command (a
+ * first process gets only the signals it has a handler for), which `wait` lets it take at once.
+ */
+function initScript(t: Tools, tag: string, probe = false): string {
+  const rest = probe ? `${quote(t.sleep)} ${INIT_SLEEP} & wait` : `while :; do ${quote(t.sleep)} ${INIT_SLEEP}; done`;
+  return `${marker(tag)}${probe ? ' trap "exit 0" USR1;' : ''} echo ok; exec >/dev/null 2>&1 </dev/null; ${rest}`;
 }
 
 /** The variables sh itself sets or changes, which the command must get as they were. */

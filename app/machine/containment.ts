@@ -350,7 +350,7 @@ export function contain(command: string, args: readonly string[], options: { tag
   const c = probed();
   const { tag } = options;
   const same = (code: number | null, signal: NodeJS.Signals | null) => ({ code, signal });
-  const bare: Contained = { command, args: [...args], kind: 'tag', end: () => reapTagged(tag), ended: same };
+  const bare: Contained = { command, args: [...args], kind: 'tag', end: once(() => endTagged(tag)), ended: same };
   if (c.kind === 'tag' || c.tools === undefined) return bare;
   const program = findProgram(command, options.env.PATH, options.cwd);
   // Not found, or a name env would take for a variable: spawned as it is.
@@ -461,7 +461,7 @@ export async function endCgroup(dir: string, tag?: string): Promise<ReapedProces
     await until(async () => /^populated 0$/m.test(await readFile(join(dir, 'cgroup.events'), 'utf8').catch(() => 'populated 0')));
     for (const cg of tree) await rmdir(cg).catch(() => undefined);
   }
-  if (tag !== undefined) for (const p of await reapTagged(tag)) if (!ended.some((e) => e.pid === p.pid)) ended.push(p);
+  if (tag !== undefined) for (const p of await endTagged(tag)) if (!ended.some((e) => e.pid === p.pid)) ended.push(p);
   return ended;
 }
 
@@ -498,6 +498,13 @@ async function endPidns(tag: string, t: Tools): Promise<ReapedProcess[]> {
   const watched = [...members, ...machinery];
   await until(async () => !(await Promise.all(watched.map((p) => proc(p.pid)))).some(live));
   return members.map((p) => ({ pid: p.pid, command: p.command }));
+}
+
+/** What carries `tag`, killed (process-group.ts); resolves once the kernel has ended it. */
+async function endTagged(tag: string): Promise<ReapedProcess[]> {
+  const ended = await reapTagged(tag);
+  await until(async () => !(await Promise.all(ended.map((p) => proc(p.pid)))).some((now) => live(now) && ended.some((e) => e.pid === now.pid && e.command === now.command)));
+  return ended;
 }
 
 /** Kill what a probe started (by its marker), from a probe that may not wait. */

@@ -58,8 +58,11 @@ interface Probed extends Containment {
 }
 
 const SH = '/bin/sh';
-/** What the namespace's first process sleeps between reaping the orphans given to it. */
-const INIT_SLEEP = '2147483647';
+/**
+ * How long the namespace's first process sleeps at a time (seconds), reaping the orphans given
+ * to it meanwhile; after each, it ends the namespace if nothing else is left in it.
+ */
+const INIT_SLEEP = '61';
 /** How long a probe may take before it counts as failed (a hung probe must not hang harness). */
 const PROBE_TIMEOUT_MS = 30_000;
 /** How long end() waits for the kernel to have ended what it killed. */
@@ -236,7 +239,7 @@ function probePidns(): { tools?: Tools; userns?: boolean; why?: string } {
       // The namespace's own /proc shows the command under its own id (a command that is not first in it is not its init);
       // then the command ends the namespace itself, so that nothing of the probe outlives it, should this process be killed meanwhile.
       const check = 'read pid rest </proc/self/stat; if [ "$pid" = "$$" ] && [ "$$" != 1 ]; then echo contained; fi; kill -USR1 1';
-      const r = spawnSync(SH, ['-c', pidnsWrap(found, userns), 'harness-pidns', initScript(found, tag, true), dir, found.env, SH, '-c', check], { encoding: 'utf8', timeout: PROBE_TIMEOUT_MS });
+      const r = spawnSync(SH, ['-c', pidnsWrap(found, userns, true), 'harness-pidns', initScript(found, tag, true), dir, found.env, SH, '-c', check], { encoding: 'utf8', timeout: PROBE_TIMEOUT_MS });
       if (r.stdout.split('\n').includes('contained')) return { tools: found, userns };
       whys.push(`a command could not be run in one made with unshare ${flags.join(' ')}: ${firstLine(r.stderr) || `exit ${r.status ?? r.signal}`}`);
     } finally {
@@ -268,13 +271,14 @@ const CGROUP_WRAP = 'echo $$ > "$1/cgroup.procs" || exit 125; shift; exec "$@"';
  * killed itself. What nsenter and unshare say goes to $2/waiter, not to the command's stderr,
  * which the command gets back before it starts.
  */
-function pidnsWrap(t: Tools, userns: boolean): string {
+function pidnsWrap(t: Tools, userns: boolean, probe = false): string {
   const user = userns ? ['--user', '--map-current-user'] : [];
   const enter = userns ? ['--user="/proc/$!/ns/user"', '--preserve-credentials'] : [];
   return [
     'init=$1; dir=$2; shift 2',
     `${quote(t.mkfifo)} "$dir/ready" || exit 125`,
-    `${quote(t.setsid)} ${quote(t.unshare)} ${user.join(' ')} --pid --fork --kill-child --mount-proc -- ${SH} -c "$init" </dev/null >"$dir/ready" 2>/dev/null &`,
+    // A probe's stays in the probing process's group: killed with it before its command has run, it leaves nothing.
+    `${probe ? '' : `${quote(t.setsid)} `}${quote(t.unshare)} ${user.join(' ')} --pid --fork --kill-child --mount-proc -- ${SH} -c "$init" </dev/null >"$dir/ready" 2>/dev/null &`,
     'exec 4<"$dir/ready"',
     `${quote(t.rm)} -f "$dir/ready"`,
     'read ready <&4',
@@ -292,11 +296,14 @@ function marker(tag: string): string {
 
 /**
  * The namespace's first process: says it is ready, then reaps what is given to it (a shell
- * waiting for a child reaps any). A probe's also ends on SIGUSR1 from the probe's command (a
- * first process gets only the signals it has a handler for), which `wait` lets it take at once.
+ * waiting for its children reaps any). Harness ends it when the command ends; should harness
+ * be gone by then, it ends itself once nothing else is left in the namespace (its /proc shows
+ * only itself), so that it outlives nothing. A probe's also ends on SIGUSR1 from the probe's
+ * command (a first process gets only the signals it has a handler for), which `wait` lets it
+ * take at once.
  */
 function initScript(t: Tools, tag: string, probe = false): string {
-  const rest = probe ? `${quote(t.sleep)} ${INIT_SLEEP} & wait` : `while :; do ${quote(t.sleep)} ${INIT_SLEEP}; done`;
+  const rest = probe ? `${quote(t.sleep)} ${INIT_SLEEP} & wait` : `while :; do ${quote(t.sleep)} ${INIT_SLEEP} & wait; set -- /proc/[0-9]*; [ $# -gt 1 ] || exit 0; done`;
   return `${marker(tag)}${probe ? ' trap "exit 0" USR1;' : ''} echo ok; exec >/dev/null 2>&1 </dev/null; ${rest}`;
 }
 
@@ -528,5 +535,5 @@ function killMachinerySync(tag: string): void {
 
 /** The namespace's machinery (its first process, the unshare that made it, and its sleep), not the command's processes. */
 export function isMachinery(command: string): boolean {
-  return command.includes(': harness-init ') || command.endsWith(` ${INIT_SLEEP}`);
+  return command.includes(': harness-init ') || new RegExp(`^\\S*/sleep ${INIT_SLEEP}$`).test(command);
 }

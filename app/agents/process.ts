@@ -3,13 +3,16 @@ import { createWriteStream, writeFileSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { isSystemError, readTextIfExists } from '../machine/files.js';
 import { isProcessTag, PROCESS_TAG, processTag, reapTagged, type ReapedProcess } from '../machine/process-group.js';
+import { contain, endCgroup } from '../machine/containment.js';
 import { isErrorHead } from '../engine/core/verify/telling-line.js';
 
 /**
- * One agent process (a step's shell, claude, a command) in its own process group, so that an
- * abort, a timeout or the end of the process takes everything it started with it: a step that
- * leaves a server running in the background must not keep writing into the worktree after the
- * worker moved on. Output is appended to a log file as it arrives and handed over line by line.
+ * One agent process (a step's shell, claude, a command) in its own process group and its own
+ * container of processes (containment.ts), so that an abort, a timeout or the end of the
+ * process takes everything it started with it, whatever that did to its group or its
+ * environment: a step that leaves a server running in the background must not keep writing
+ * into the worktree after the worker moved on. Output is appended to a log file as it arrives
+ * and handed over line by line.
  */
 
 export interface ProcessOptions {
@@ -85,21 +88,24 @@ export function startProcess(options: ProcessOptions): RunningProcess {
   }
 
   const tag = processTag();
-  // Written before the start (a kill right after it leaves the tag to find the process by), and
-  // synchronously: a start is rare, its file small, and startProcess returns what runs.
+  // Inherited by everything it starts, in its group or not: how what escapes is found where there is no container (process-group.ts).
+  const env = { ...options.env, [PROCESS_TAG]: tag };
+  const container = contain(options.command, options.args, { tag, cwd: options.cwd, env });
+  // Written before the start (a kill right after it leaves the tag, and the cgroup, to find the
+  // process by), and synchronously: a start is rare, its file small, and startProcess returns what runs.
+  const cgroup = container.cgroup;
   if (options.pidFile) {
     try {
-      writeFileSync(options.pidFile, JSON.stringify({ tag }));
+      writeFileSync(options.pidFile, JSON.stringify({ tag, cgroup }));
     } catch (e) {
       if (!isSystemError(e)) throw e;
     }
   }
-  const child = spawn(options.command, options.args, {
+  const child = spawn(container.command, container.args, {
     cwd: options.cwd,
-    // Inherited by everything it starts, in its group or not: how what escapes is found (process-group.ts).
-    env: { ...options.env, [PROCESS_TAG]: tag },
+    env,
     stdio: ['pipe', 'pipe', 'pipe'],
-    // Its own process group: kill(-pid) reaches every process it started.
+    // Its own process group: kill(-pid) reaches every process it started that stayed in it.
     detached: true,
   });
   const pid = child.pid;
@@ -107,7 +113,7 @@ export function startProcess(options: ProcessOptions): RunningProcess {
   log?.on('error', () => undefined);
   // Through a rename: a kill while it is written leaves the tag's record whole, never an empty file.
   const pidFile = options.pidFile;
-  const pidWritten = pid !== undefined && pidFile ? writeFile(`${pidFile}.tmp`, JSON.stringify({ pid, tag })).then(() => rename(`${pidFile}.tmp`, pidFile)).catch((e: unknown) => {
+  const pidWritten = pid !== undefined && pidFile ? writeFile(`${pidFile}.tmp`, JSON.stringify({ pid, tag, cgroup })).then(() => rename(`${pidFile}.tmp`, pidFile)).catch((e: unknown) => {
     // A pid file that could not be written only costs finding the process later; a bug is not that.
     if (!isSystemError(e)) throw e;
   }) : Promise.resolve();
@@ -184,8 +190,7 @@ export function startProcess(options: ProcessOptions): RunningProcess {
 
   child.on('exit', (code, signal) => {
     exited = true;
-    result.code = code;
-    result.signal = signal;
+    ({ code: result.code, signal: result.signal } = container.ended(code, signal));
     // Whatever the process left running in its group ends with it.
     killGroup('SIGKILL');
     cutPipesLater();
@@ -200,8 +205,8 @@ export function startProcess(options: ProcessOptions): RunningProcess {
       if (killTimer) clearTimeout(killTimer);
       if (cutTimer) clearTimeout(cutTimer);
       options.signal?.removeEventListener('abort', onAbort);
-      // What it left running, out of its group too (setsid), ends now, and is on record.
-      result.reaped = await reapTagged(tag);
+      // What it left running, out of its group too (setsid, a cleared environment), ends now with its container, and is on record.
+      result.reaped = await container.end();
       if (result.reaped.length > 0) {
         log?.write(`\n[harness] ended ${result.reaped.length} process${result.reaped.length === 1 ? '' : 'es'} left running: ${result.reaped.map((r) => `${r.pid} (${r.command.slice(0, 200)})`).join(', ')}\n`);
       }
@@ -250,20 +255,21 @@ export function runProcess(options: ProcessOptions): Promise<ProcessResult> {
 
 /**
  * End what a killed worker's agent left running (see ProcessOptions.pidFile): its process group,
- * and every process carrying its tag (what left the group, or all of it when the kill came
- * before the group's id was written). Resolves with whether anything was still running.
+ * its cgroup where it had one, and every process carrying its tag (what left the group, or all
+ * of it when the kill came before the group's id was written; in a PID namespace, the
+ * namespace's first process, whose end ends the rest). Resolves with whether anything was still running.
  */
 export async function killOrphan(pidFile: string): Promise<boolean> {
   const text = await readTextIfExists(pidFile);
   if (text === undefined) return false;
-  let record: { pid?: unknown; tag?: unknown } = {};
+  let record: { pid?: unknown; tag?: unknown; cgroup?: unknown } = {};
   try {
     record = JSON.parse(text) as typeof record;
   } catch {
     // Cut short by the kill: nothing to find the process by.
   }
   let ended = false;
-  const { pid, tag } = record;
+  const { pid, tag, cgroup } = record;
   if (typeof pid === 'number' && Number.isInteger(pid) && pid > 1) {
     try {
       process.kill(-pid, 'SIGKILL');
@@ -272,6 +278,8 @@ export async function killOrphan(pidFile: string): Promise<boolean> {
       // ESRCH: the group is gone.
     }
   }
+  // Only the cgroup harness made for this tag: the file names what to kill, and is no more trusted than that.
+  if (isProcessTag(tag) && typeof cgroup === 'string' && cgroup.endsWith(`/harness-${tag}`) && (await endCgroup(cgroup)).length > 0) ended = true;
   if (isProcessTag(tag) && (await reapTagged(tag)).length > 0) ended = true;
   await rm(pidFile, { force: true });
   await rm(`${pidFile}.tmp`, { force: true });

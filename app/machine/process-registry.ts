@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readTextIfExists, removeIfExists } from './files.js';
+import { cgroupFor, endCgroup, isMachinery } from './containment.js';
 import { groupAlive, isProcessTag, reapTagged } from './process-group.js';
 
 /**
@@ -11,23 +12,26 @@ import { groupAlive, isProcessTag, reapTagged } from './process-group.js';
  * The file is written before the process starts (`track`), so a kill at any moment after
  * leaves something to find: the group's id, once `started` has recorded it, with its
  * leader's start time (a group id the system has since given to another process is left
- * alone), and in every case the tag, by which every process of the group, and what left it
- * (setsid), is found (process-group.ts).
+ * alone); the cgroup the process is started in, where processes get one (containment.ts),
+ * which holds everything it started; and in every case the tag, by which every process of the
+ * group, what left it (setsid), and the first process of a PID namespace it runs in (whose
+ * end ends the namespace) are found (process-group.ts).
  */
 export class ProcessRegistry {
   constructor(readonly dir: string) {}
 
   /** Before the process starts: `tag` is the PROCESS_TAG its environment will carry. */
   async track(tag: string): Promise<void> {
+    const file = this.file(tag);
     await mkdir(this.dir, { recursive: true });
-    await writeFile(this.file(tag), '');
+    await writeFile(file, record('', tag));
   }
 
   /** Once it has started: its group's id, and the leader's start time. */
   async started(tag: string, pgid: number): Promise<void> {
-    // Through a rename: a kill mid-write leaves the empty record (found by its tag), never a cut-off id.
+    // Through a rename: a kill mid-write leaves the first record (found by its tag), never a cut-off id.
     const file = this.file(tag);
-    await writeFile(`${file}.tmp`, `${pgid} ${(await startTime(pgid)) ?? ''}`.trim());
+    await writeFile(`${file}.tmp`, record(`${pgid} ${(await startTime(pgid)) ?? ''}`.trim(), tag));
     await rename(`${file}.tmp`, file);
   }
 
@@ -51,7 +55,7 @@ export class ProcessRegistry {
         await removeIfExists(join(this.dir, name));
         continue;
       }
-      const { pgid, recorded, tag } = parseRecord(name, (await readTextIfExists(join(this.dir, name))) ?? '');
+      const { pgid, recorded, tag, cgroup } = parseRecord(name, (await readTextIfExists(join(this.dir, name))) ?? '');
       if (pgid !== undefined) {
         const now = await startTime(pgid);
         // Same leader (or a system without /proc, where the group id is all there is), still alive.
@@ -60,9 +64,10 @@ export class ProcessRegistry {
           stopped.push(`process group ${pgid}`);
         }
       }
-      // Every process that carries the tag: the group's, what left it, and a group killed before its id was written.
+      // Everything in its cgroup, and every process that carries the tag: the group's, what left it, a
+      // group killed before its id was written, a PID namespace's first process (and with it the namespace).
       if (tag) {
-        const reaped = await reapTagged(tag);
+        const reaped = [...(cgroup ? await endCgroup(cgroup) : []), ...(await reapTagged(tag))].filter((p) => !isMachinery(p.command));
         if (pgid === undefined) stopped.push(...reaped.map((p) => `process ${p.pid} (${p.command})`));
         else if (reaped.length > 0 && !stopped.includes(`process group ${pgid}`)) stopped.push(`process group ${pgid}`);
       }
@@ -77,19 +82,30 @@ export class ProcessRegistry {
   }
 }
 
+/** A record's text: "pgid start-time" once started (else empty), and on a line of its own the cgroup, where the process gets one. */
+function record(group: string, tag: string): string {
+  const cgroup = cgroupFor(tag);
+  return cgroup === undefined ? group : `${group}\ncgroup ${cgroup}`;
+}
+
 /**
- * A file of the registry: named by the tag, holding "pgid start-time" once started. Files named
- * by the group's id, holding "start-time\ntag", are what earlier versions wrote; a run of this
- * version still stops what one of those left.
+ * A file of the registry: named by the tag, holding "pgid start-time" once started, and "cgroup
+ * <dir>" on a line of its own where the process got one. Files named by the group's id,
+ * holding "start-time\ntag", are what earlier versions wrote; a run of this version still stops
+ * what one of those left.
  */
-function parseRecord(name: string, text: string): { pgid?: number; recorded?: string; tag?: string } {
+function parseRecord(name: string, text: string): { pgid?: number; recorded?: string; tag?: string; cgroup?: string } {
   const valid = (n: number) => (Number.isInteger(n) && n > 1 ? n : undefined);
   if (/^\d+$/.test(name)) {
     const [recorded = '', tag = ''] = text.split('\n').map((l) => l.trim());
     return { pgid: valid(Number(name)), recorded: recorded || undefined, tag: tag || undefined };
   }
-  const [pgid = '', recorded = ''] = text.trim().split(/\s+/);
-  return { pgid: pgid ? valid(Number(pgid)) : undefined, recorded: recorded || undefined, tag: isProcessTag(name) ? name : undefined };
+  const [first = '', ...rest] = text.split('\n');
+  const [pgid = '', recorded = ''] = first.trim().split(/\s+/);
+  const tag = isProcessTag(name) ? name : undefined;
+  // Only the cgroup harness made for this tag: the file names what to kill, and is no more trusted than that.
+  const cgroup = rest.find((l) => l.startsWith('cgroup '))?.slice('cgroup '.length);
+  return { pgid: pgid ? valid(Number(pgid)) : undefined, recorded: recorded || undefined, tag, cgroup: tag && cgroup?.endsWith(`/harness-${tag}`) ? cgroup : undefined };
 }
 
 /** The process's start time in clock ticks since boot (/proc/<pid>/stat, field 22). */

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ExecResult } from '../engine/core/verify/ports.js';
-import { killGroup, PROCESS_TAG, processTag, reapTagged } from './process-group.js';
+import { contain } from './containment.js';
+import { killGroup, PROCESS_TAG, processTag } from './process-group.js';
 import { ProcessTail } from './process-tail.js';
 
 export interface RunShellOptions {
@@ -28,9 +29,10 @@ const KILL_GRACE_MS = 2_000;
 const CLOSE_GRACE_MS = 1_000;
 
 /**
- * `sh -c command` in its own process group, stdin closed (so nothing waits for a person and
- * watch modes stay off), output captured up to a cap. Never hangs: at the timeout the
- * whole group is killed, and once the shell exits anything it left running is ended too.
+ * `sh -c command` in its own process group and its own container of processes (containment.ts),
+ * stdin closed (so nothing waits for a person and watch modes stay off), output captured up to
+ * a cap. Never hangs: at the timeout the whole group is killed, and once the shell exits
+ * anything it left running, in the group or not, is ended with its container.
  */
 export function runShell(command: string, options: RunShellOptions): Promise<ExecResult> {
   const started = Date.now();
@@ -38,11 +40,13 @@ export function runShell(command: string, options: RunShellOptions): Promise<Exe
   const stdout = new ProcessTail(cap);
   const stderr = new ProcessTail(cap);
   const tag = options.tag ?? processTag();
+  // Inherited by whatever it starts, out of its group too: found and ended by it where there is no container (process-group.ts).
+  const env = { ...(options.inherit ?? process.env), ...options.env, [PROCESS_TAG]: tag };
+  const container = contain('sh', ['-c', command], { tag, cwd: options.cwd, env });
   return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', command], {
+    const child = spawn(container.command, container.args, {
       cwd: options.cwd,
-      // Inherited by whatever it starts, out of its group too: found and ended when it ends (process-group.ts).
-      env: { ...(options.inherit ?? process.env), ...options.env, [PROCESS_TAG]: tag },
+      env,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -56,8 +60,8 @@ export function runShell(command: string, options: RunShellOptions): Promise<Exe
       if (settled) return;
       settled = true;
       timers.forEach(clearTimeout);
-      // What left the group (setsid) and still runs ends with the command.
-      await reapTagged(tag);
+      // What left the group (setsid, a cleared environment) and still runs ends with the command's container.
+      await container.end();
       const err = stderr.text();
       resolve({
         code: timedOut ? null : exitCode,
@@ -71,8 +75,8 @@ export function runShell(command: string, options: RunShellOptions): Promise<Exe
     child.stdout!.on('data', (c: Buffer) => stdout.push(c));
     child.stderr!.on('data', (c: Buffer) => stderr.push(c));
     child.once('error', (e) => void settle(e));
-    child.once('exit', (code) => {
-      exitCode = code;
+    child.once('exit', (code, signal) => {
+      exitCode = container.ended(code, signal).code;
       // Whatever the shell left behind in its group (a backgrounded server) ends with it.
       killGroup(child, 'SIGKILL');
       timers.push(

@@ -2,14 +2,16 @@ import { spawn } from 'node:child_process';
 import { parseClaudeLine, resultFailure, type ClaudeResult } from '../engine/core/agents/claude-stream.js';
 import type { HarnessConfig } from '../engine/core/config/schema.js';
 import { ReflectorError, type Reflector } from '../engine/knowledge/lessons/reflector.js';
-import { killGroup } from './process-group.js';
+import { contain } from './containment.js';
+import { killGroup, PROCESS_TAG, processTag } from './process-group.js';
 import { ProcessTail } from './process-tail.js';
 
 /**
  * The reflector agent on this machine: Claude Code headless (`claude -p <prompt> --output-format
  * stream-json --verbose`, its final result read from the stream as the plan agent's is), or any
  * command (`sh -c`, the prompt on stdin, the answer on stdout). The agent runs in its own
- * process group, so a time-out or an abort ends everything it started.
+ * process group and container of processes (containment.ts), so a time-out or an abort ends
+ * what it started in its group, and its end ends everything else it started.
  */
 
 export const DEFAULT_REFLECTOR_MINUTES = 10;
@@ -39,8 +41,10 @@ function run(command: string, args: readonly string[], input: string | undefined
   return new Promise((resolve) => {
     const stdout = new ProcessTail(MAX_ANSWER_BYTES);
     const stderr = new ProcessTail(TAIL_BYTES);
-    const env = Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined));
-    const child = spawn(command, [...args], { cwd: options.cwd, env, detached: true, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const tag = processTag();
+    const env = { ...Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined)), [PROCESS_TAG]: tag };
+    const container = contain(command, args, { tag, cwd: options.cwd, env });
+    const child = spawn(container.command, container.args, { cwd: options.cwd, env, detached: true, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     let timedOut = false;
     let aborted = false;
     let settled = false;
@@ -58,12 +62,18 @@ function run(command: string, args: readonly string[], input: string | undefined
       settled = true;
       timers.forEach(clearTimeout);
       options.signal?.removeEventListener('abort', onAbort);
-      resolve({ ...result, stdout: stdout.text(), stderr: stderr.text(), timedOut, aborted });
+      // Whatever it left running (holding its output open, or not) ends with its container.
+      void container.end().then(() => resolve({ ...result, stdout: stdout.text(), stderr: stderr.text(), timedOut, aborted }));
     };
     child.stdout!.on('data', (c: Buffer) => stdout.push(c));
     child.stderr!.on('data', (c: Buffer) => stderr.push(c));
     child.once('error', (error) => settle({ code: null, error }));
-    child.once('close', (code) => settle({ code }));
+    // Once the agent has exited, what it left holding its output is ended; its output is then complete.
+    child.once('exit', () => {
+      killGroup(child, 'SIGKILL');
+      void container.end();
+    });
+    child.once('close', (code, signal) => settle({ code: container.ended(code, signal).code }));
     if (input !== undefined) {
       // An agent that exits without reading its stdin is answered by its exit, not by EPIPE.
       child.stdin!.on('error', () => undefined);

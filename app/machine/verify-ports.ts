@@ -5,7 +5,7 @@ import type { Clock } from '../engine/core/clock.js';
 import { systemClock } from './clock.js';
 import { checkEnv } from './check-env.js';
 import { makeSafe, secretValues } from './content-safety.js';
-import { PROCESS_TAG, processTag, reapTagged } from './process-group.js';
+import { PROCESS_TAG, processTag } from './process-group.js';
 import { runShell } from './process-run.js';
 import type { ProcessRegistry } from './process-registry.js';
 import { LazyBrowser } from './verify-browser.js';
@@ -35,8 +35,8 @@ export interface LocalVerifyPorts extends VerifyPorts {
 
 /**
  * The verification ports on this machine, for a checkout at `root`: files confined to the
- * root, commands and servers in process groups of their own (with no credentials of this
- * process in their environment: check-env.ts), fetch for HTTP, and a headless
+ * root, commands and servers in process groups and containers of processes of their own
+ * (containment.ts; with no credentials of this process in their environment: check-env.ts), fetch for HTTP, and a headless
  * Chromium through playwright-core, launched once on first use.
  */
 export function localVerifyPorts(root: string, options: LocalVerifyOptions = {}): LocalVerifyPorts {
@@ -44,10 +44,9 @@ export function localVerifyPorts(root: string, options: LocalVerifyOptions = {})
   const files = new ConfinedFiles(absRoot);
   const browser = new LazyBrowser(options.processEnv ?? process.env);
   const servers = new Set<{ server: StartedServer; tag: string }>();
-  // Its group, then anything that left the group (setsid), then its record.
+  // Its group, then anything left in its container (what left the group), then its record.
   const stopServer = async ({ server, tag }: { server: StartedServer; tag: string }) => {
     await server.stop();
-    await reapTagged(tag);
     await options.processes?.untrack(tag);
   };
 
@@ -78,8 +77,7 @@ export function localVerifyPorts(root: string, options: LocalVerifyOptions = {})
       try {
         server = await startServer(serve, absRoot, { ...options.env, [PROCESS_TAG]: tag }, checkEnv(), async (pgid) => options.processes?.started(tag, pgid));
       } catch (e) {
-        // startServer stopped the group of a server that failed to come up.
-        await reapTagged(tag);
+        // startServer stopped the group and the container of a server that failed to come up.
         await options.processes?.untrack(tag);
         throw e;
       }

@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { ServerHandle } from '../engine/core/verify/ports.js';
 import type { Serve } from '../engine/core/spec/model.js';
-import { exited, stopGroup } from './process-group.js';
+import { contain } from './containment.js';
+import { exited, PROCESS_TAG, processTag, stopGroup } from './process-group.js';
 import { ProcessTail } from './process-tail.js';
 import { makeSafe, secretValues } from './content-safety.js';
 
@@ -49,9 +50,12 @@ export interface StartedServer extends ServerHandle {
 }
 
 /**
- * Start a plan's server: the command in its own process group under `root`, with PORT set
- * (a free one when the URL says {port}), then poll ready_path until it answers. A server
- * that exits or stays silent is stopped and reported with the end of its output.
+ * Start a plan's server: the command in its own process group and container of processes
+ * (containment.ts) under `root`, with PORT set (a free one when the URL says {port}), then poll
+ * ready_path until it answers. A server that exits or stays silent is stopped and reported
+ * with the end of its output. Stopping it ends its group, then whatever is left in its
+ * container (what left the group, or cleared its environment). `env` carries its
+ * PROCESS_TAG when the caller recorded one (process-registry.ts); else it gets one of its own.
  */
 export async function startServer(
   serve: Serve,
@@ -81,9 +85,12 @@ export async function startServer(
   }
 
   const output = new ProcessTail(OUTPUT_CAP);
-  const child = spawn('sh', ['-c', serve.command], {
+  const tag = env[PROCESS_TAG] ?? processTag();
+  const fullEnv = { ...inherit, ...env, ...portEnv, [PROCESS_TAG]: tag };
+  const container = contain('sh', ['-c', serve.command], { tag, cwd: root, env: fullEnv });
+  const child = spawn(container.command, container.args, {
     cwd: root,
-    env: { ...inherit, ...env, ...portEnv },
+    env: fullEnv,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -95,10 +102,12 @@ export async function startServer(
 
   let stopped: Promise<void> | undefined;
   const stop = () => {
-    stopped ??= stopGroup(child).then(() => {
-      child.stdout!.destroy();
-      child.stderr!.destroy();
-    });
+    stopped ??= stopGroup(child)
+      .then(() => container.end())
+      .then(() => {
+        child.stdout!.destroy();
+        child.stderr!.destroy();
+      });
     return stopped;
   };
 
@@ -109,10 +118,14 @@ export async function startServer(
   let gone = false;
   void exited(child).then(() => (gone = true));
   for (;;) {
-    if (spawnError) throw new Error(`could not start ${serve.command}: ${spawnError.message}`);
+    if (spawnError) {
+      await stop();
+      throw new Error(`could not start ${serve.command}: ${spawnError.message}`);
+    }
     if (gone) {
       await stop();
-      const how = child.exitCode !== null ? `exit ${child.exitCode}` : `signal ${child.signalCode}`;
+      const end = container.ended(child.exitCode, child.signalCode);
+      const how = end.code !== null ? `exit ${end.code}` : `signal ${end.signal}`;
       const out = await safeTail(output.text());
       throw new Error(`${JSON.stringify(serve.command)} ended (${how}) before answering at ${readyUrl}${out ? `; output ends:\n${out}` : ''}`);
     }

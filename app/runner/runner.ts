@@ -32,6 +32,7 @@ import { PLAN_READING } from '../engine/importers/dialects.js';
 import { WorktreeWatch } from './worktree-watch.js';
 import { Heartbeat } from '../engine/lifecycle/heartbeat.js';
 import type { RunReporter } from './progress.js';
+import { containmentNotice } from '../machine/containment.js';
 
 export interface RunOutcome {
   spec: string;
@@ -101,6 +102,9 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
     // Servers of checks a killed run left listening: stopped before anything else starts.
     for (const lock of await repo.clearStaleLocks(spec.id)) reporter.event({ kind: 'info', text: `removed ${lock}, left by a git command of a run that was killed` });
     for (const what of await store.processes().reap()) reporter.event({ kind: 'info', text: `stopped check ${what}, left running by a run that was killed` });
+    // Once a run: where agents and checks cannot be put in containers here, what that leaves.
+    const notice = containmentNotice();
+    if (notice !== undefined) reporter.event({ kind: 'info', text: notice });
     let record = await store.readRun();
     const resumed = record !== undefined;
     const branch = integrationBranch(spec.id);

@@ -19,6 +19,7 @@ import { findSpikeFolders } from '../agents/spike-folder.js';
 import { acquireRunLock, RunLockedError } from './lock.js';
 import { RunError, type RunRepo } from './repo.js';
 import { localProject } from './project.js';
+import { containmentNotice } from '../machine/containment.js';
 
 export interface LocalSpikeOptions {
   question: string;
@@ -104,6 +105,9 @@ export async function runLocalSpike(repo: RunRepo, options: LocalSpikeOptions): 
         await checkout.commit(since, { subject: draft.commitMessage, trailers: [{ key: 'Spike', value: slug }] });
       }
     }
+    // Once a spike: where its agent cannot be put in a container here, what that leaves.
+    const notice = containmentNotice();
+    if (notice !== undefined) await options.progress.event({ kind: 'progress', message: notice });
     const outcome = await runSpikeHere({
       root: worktree,
       folder,

@@ -18,6 +18,7 @@ import { jobSummary } from './reports.js';
 import { heardLog } from './job-log.js';
 import { Heartbeat } from '../engine/lifecycle/heartbeat.js';
 import { WorkerError, type WorkerDeps, type WorkerOutcome, type WorkerRun } from './worker-run.js';
+import { containmentNotice } from '../machine/containment.js';
 
 /** Problems listed in a failure before "and N more". */
 const PROBLEMS_SHOWN = 10;
@@ -47,6 +48,9 @@ async function work(deps: WorkerDeps, heartbeat: Heartbeat | undefined): Promise
   try {
     const { config, problems } = await readWorkerConfig(deps.root);
     for (const p of problems) log.warning(`${p} (the defaults are used instead)`);
+    // Once a job: where agents and checks cannot be put in containers on this runner, what that leaves.
+    const notice = containmentNotice();
+    if (notice !== undefined) log.warning(notice);
     if (t.kind === 'spike') {
       const notes = problems.map((p) => `config problem, defaults used: ${p}`);
       return await runSpikeWorker({ ...deps, config, notes, env: deps.env ?? {}, now: deps.now ?? (() => new Date()) }, t.slug);

@@ -1,14 +1,18 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkerMessage } from '../../app/engine/core/protocol/messages.js';
 import { ScriptAgent } from '../../app/agents/script.js';
+import { killOrphan } from '../../app/agents/process.js';
+import { PID_FILE } from '../../app/agents/worktree.js';
 import { commitsSince, ENVELOPE, git, makeRepo, planFrom, SPEC, testWorker } from '../helpers/agent-context.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { fileAppears, fileHolds } from '../helpers/file-appears.js';
+import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftIn, usingContainment } from '../helpers/processes.js';
 
 const FENCE = '```';
 
@@ -59,6 +63,23 @@ function alive(pid: number): boolean {
   if (!existsSync(`/proc/${pid}/stat`)) return true;
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+}
+
+/**
+ * The live processes running exactly `command`, by their ids on this machine: a step in a PID
+ * namespace of its own (containment.ts) knows itself ($$) by its id in the namespace only.
+ */
+function pidsOf(command: string): number[] {
+  return readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .filter((pid) => {
+      try {
+        return alive(Number(pid)) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim() === command;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 
@@ -261,8 +282,9 @@ ${FENCE}
     // The step has begun once its mark holds its pid (the file appears empty a moment before).
     await fileHolds(mark, (text) => /^\d+\n$/.test(text));
     // Killed then, whether or not the worker has written its group's id yet: agent.pid held the
-    // step's tag before the step started.
-    const stepPid = Number((await readFile(mark, 'utf8')).trim());
+    // step's tag (and its cgroup) before the step started. The step's shell, as this machine knows it.
+    const [stepPid, ...others] = pidsOf(`sh -e ${join(logDir, 'step-2.sh')}`);
+    expect(others).toEqual([]);
     child.kill('SIGKILL');
     await exited;
     const seen = out.trim().split('\n').map((l) => JSON.parse(l) as WorkerMessage);
@@ -458,5 +480,49 @@ ${FENCE}
       retryable: true,
       error: 'aborted at checkpoint "storage-backend": runner shutting down',
     });
+  });
+});
+
+describe.each(CONTAINER_KINDS)('a step in a %s of its own', (kind) => {
+  const here = containmentWorks(kind);
+  let restore: () => void = () => undefined;
+  afterEach(() => restore());
+
+  it.skipIf(!here)(`that leaves processes (with an empty environment, out of its group, ignoring SIGTERM) and outlasts the plan's timeout_minutes: they end with the plan (${kind} available here)`, async () => {
+    restore = usingContainment(kind);
+    const n = kind === 'cgroup' ? '5401.' : '5402.';
+    // The time-out must come after all four have started, which a busy machine makes later: tried again with twice the time until it did.
+    for (let minutes = 0.005; ; minutes *= 2) {
+      const { repo, logDir } = await makeRepo();
+      const marks = realpathSync(await mkdtemp(join(tmpdir(), 'harness-left-')));
+      // Then the step itself ignores SIGTERM, and waits.
+      const worker = testWorker({ repo, logDir, plan: planFrom(plan(`${FENCE}sh step Leave and wait\n${leavingBehind(n, marks)}\ntrap '' TERM\nsleep ${n}9\n${FENCE}`)) });
+      worker.context.task.timeout_minutes = minutes;
+      await new ScriptAgent().run(worker.context);
+      expect(worker.messages.at(-1)).toMatchObject({ type: 'task_failed', timedOut: true });
+      // Whatever had started by then, before or after its exec, under any id: gone.
+      expect(leftIn(repo)).toEqual([]);
+      if ([1, 2, 3, 4].every((i) => existsSync(join(marks, `p${i}`)))) break;
+    }
+  });
+
+  it.skipIf(!here)(`that left processes (with an empty environment, out of its group, ignoring SIGTERM) when its worker was killed: the resumed worker ends them all (${kind} available here)`, async () => {
+    restore = usingContainment(kind);
+    const { repo, logDir } = await makeRepo();
+    const marks = realpathSync(await mkdtemp(join(tmpdir(), 'harness-left-')));
+    const n = kind === 'cgroup' ? '5501.' : '5502.';
+    const planFile = join(logDir, '..', 'PLAN.md');
+    await writeFile(planFile, plan(`${FENCE}sh step Leave and wait\n${leavingBehind(n, marks)}\necho ready > ${marks}/ready\nsleep ${n}9\n${FENCE}`));
+    const driver = spawn(process.execPath, ['--import', 'tsx', join(FIXTURES, 'agents/run-script-agent.ts'), repo, logDir, planFile, '{}'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const exited = new Promise((r) => driver.on('exit', r));
+    await fileAppears(join(marks, 'ready'));
+    driver.kill('SIGKILL');
+    await exited;
+    // The killed worker's step, and all it left, live on (with what holds them, in a PID namespace)…
+    expect(leftIn(repo).map((p) => p.command)).toEqual(expect.arrayContaining([...[1, 2, 3, 4, 9].map((i) => `sleep ${n}${i}`), `sh -e ${join(logDir, 'step-1.sh')}`]));
+
+    // …until the resumed worker ends them, before it touches the worktree.
+    expect(await killOrphan(join(logDir, PID_FILE))).toBe(true);
+    expect(leftIn(repo)).toEqual([]);
   });
 });

@@ -1,12 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { contain } from '../../app/machine/containment.js';
 import { PROCESS_TAG, processTag } from '../../app/machine/process-group.js';
 import { ProcessRegistry } from '../../app/machine/process-registry.js';
 import { fileAppears } from '../helpers/file-appears.js';
+import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftIn, usingContainment } from '../helpers/processes.js';
 
 /**
  * What a run killed with SIGKILL leaves running (a check's server, in a group of its own) is
@@ -16,9 +18,9 @@ import { fileAppears } from '../helpers/file-appears.js';
 
 const started: ChildProcess[] = [];
 
-/** A detached `sleep` (its own group), carrying `tag` as a check's processes do; with `mark`, started in the background and the mark made once it is. */
+/** A detached `sleep` (its own group), carrying `tag` as a check's processes do; with `mark`, started in the background and the mark made once it is (by the shell itself: a touch still running would be stopped too). */
 function sleeper(seconds: string, tag?: string, mark?: string): ChildProcess {
-  const child = spawn('sh', ['-c', mark ? `sleep ${seconds} & touch "${mark}"; wait` : `sleep ${seconds}; :`], { detached: true, stdio: 'ignore', env: { ...process.env, ...(tag ? { [PROCESS_TAG]: tag } : {}) } });
+  const child = spawn('sh', ['-c', mark ? `sleep ${seconds} & : > "${mark}"; wait` : `sleep ${seconds}; :`], { detached: true, stdio: 'ignore', env: { ...process.env, ...(tag ? { [PROCESS_TAG]: tag } : {}) } });
   started.push(child);
   return child;
 }
@@ -114,5 +116,32 @@ describe('the process registry', () => {
   it('refuses a tag that is not one processTag() makes, before writing anywhere', async () => {
     const registry = new ProcessRegistry(await mkdtemp(join(tmpdir(), 'harness-registry-')));
     await expect(registry.track('../escape')).rejects.toThrow('not a process tag: "../escape"');
+  });
+});
+
+describe.each(CONTAINER_KINDS)('the process registry, with checks in a %s of their own', (kind) => {
+  const here = containmentWorks(kind);
+  let restore: () => void = () => undefined;
+  afterEach(() => restore());
+
+  it.skipIf(!here)(`stops all a killed run's check left: with an empty environment, out of its group, ignoring SIGTERM (${kind} available here)`, async () => {
+    restore = usingContainment(kind);
+    const registry = new ProcessRegistry(await mkdtemp(join(tmpdir(), 'harness-registry-')));
+    const work = realpathSync(await mkdtemp(join(tmpdir(), 'harness-left-')));
+    const n = kind === 'cgroup' ? '5601.' : '5602.';
+    // As a run starts a check's command (verify-ports.ts): recorded, then started in its container.
+    const tag = processTag();
+    await registry.track(tag);
+    const env = { ...process.env, [PROCESS_TAG]: tag };
+    const container = contain('sh', ['-c', `${leavingBehind(n, work)}\ntouch ready\nexec sleep ${n}9`], { tag, cwd: work, env });
+    const child = spawn(container.command, container.args, { cwd: work, env, detached: true, stdio: 'ignore' });
+    started.push(child);
+    await registry.started(tag, child.pid!);
+    await fileAppears(join(work, 'ready'));
+    // The run is killed here: nothing of it ends the container. The next run reaps.
+    expect(await registry.reap(100)).toEqual([`process group ${child.pid}`]);
+    await ended(child);
+    expect(leftIn(work)).toEqual([]);
+    expect(readdirSync(registry.dir)).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import type { WorkerDeps } from '../../app/worker-action/worker-run.js';
 import { commentJson, issueComment, issueJson, OWNER, REPO, testForge, testLog, workerRequests } from '../helpers/worker-github.js';
 import { cloneBranch, commitOnMain, git, isolateGit, remoteCommits, workerRepo, type WorkerRepo } from '../helpers/worker-repo.js';
 import { checkpoint, SPEC, SPEC_PATH, specRepo, step, type WorkerPlan } from '../helpers/worker-spec.js';
+import { usingContainment } from '../helpers/processes.js';
 
 const BOT = 'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>';
 const RUN_URL = `https://github.com/${OWNER}/${REPO}/actions/runs/42`;
@@ -217,6 +218,23 @@ describe('the worker action: a plan', () => {
     expect(outcome.summary).toContain('**❌ Failed**: plan 01-01 did not pass verification');
     expect(outcome.summary).toContain('| `signed` | file_contains | ❌ fail | out/greeting.txt does not contain "-- harness" |');
     expect(remoteCommits(repo.remote, branch, repo.base).map((c) => c.subject)).toEqual(['01-01: Write the greeting']);
+  });
+
+  it('says once in the job\'s log, as a warning, when agents and checks cannot be put in containers on the runner', async () => {
+    const branch = `harness/${SPEC}/01-01`;
+    const unsigned: WorkerPlan = { ...GREETING, blocks: [GREETING.blocks[0]!] };
+    const repo = await workerRepo(specRepo([unsigned]), branch);
+    workerRequests({ spec: SPEC, issues: planIssues(), comments: { issue: 3, answer: [] }, end: { issue: 3, to: 'failed' } });
+    const restore = usingContainment('tag');
+    try {
+      const { deps: d, log } = deps(repo, '01-01');
+      expect((await runWorker(d)).result).toBe('failed');
+      expect(log.lines.filter((l) => l.startsWith('warning: processes:'))).toEqual([
+        'warning: processes: agents and checks are not contained here: HARNESS_CONTAINMENT=tag asks for none. What they start is found by its HARNESS_PROCESS_TAG only, so a process that clears its environment (setsid env -i, a double fork with an empty environment) outlives its plan; see docs/security.md',
+      ]);
+    } finally {
+      restore();
+    }
   });
 
   it('pushes nothing when the plan\'s commits add a private key: the job fails naming the file and line, never the value (issue 24, 3)', async () => {

@@ -1,0 +1,91 @@
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { CONTAINMENT_ENV, containment, type ContainmentKind } from '../../app/machine/containment.js';
+
+/** The kinds of container harness puts processes in, besides the tag alone (containment.ts). */
+export const CONTAINER_KINDS = ['cgroup', 'pidns'] as const;
+
+/** Use `kind` (HARNESS_CONTAINMENT) from now on; gives back the function that puts the old value back. */
+export function usingContainment(kind: string | undefined): () => void {
+  const saved = process.env[CONTAINMENT_ENV];
+  if (kind === undefined) delete process.env[CONTAINMENT_ENV];
+  else process.env[CONTAINMENT_ENV] = kind;
+  return () => {
+    if (saved === undefined) delete process.env[CONTAINMENT_ENV];
+    else process.env[CONTAINMENT_ENV] = saved;
+  };
+}
+
+/** Whether this machine gives processes `kind`, found as harness finds it: by trying. */
+export function containmentWorks(kind: ContainmentKind): boolean {
+  const restore = usingContainment(kind);
+  try {
+    return containment().kind === kind;
+  } finally {
+    restore();
+  }
+}
+
+/** Running: in /proc and not a zombie (dead, waiting for a parent that may never come). */
+export function running(pid: number | string): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+export interface LiveProcess {
+  pid: number;
+  command: string;
+  cwd?: string;
+}
+
+/** Every live process of this machine, with its command line and working directory (where this process may read it). */
+export function everyLive(): LiveProcess[] {
+  const found: LiveProcess[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || !running(entry)) continue;
+    try {
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim();
+      let cwd: string | undefined;
+      try {
+        cwd = readlinkSync(`/proc/${entry}/cwd`);
+      } catch {
+        // Another user's, or gone meanwhile.
+      }
+      found.push({ pid: Number(entry), command, cwd });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found;
+}
+
+/**
+ * What still runs in `dir` (its working directory there or below): whatever a command started
+ * there and left, before or after its exec, under any id, with any environment.
+ */
+export function leftIn(dir: string): LiveProcess[] {
+  return everyLive().filter((p) => p.cwd === dir || p.cwd?.startsWith(`${dir}/`));
+}
+
+/**
+ * A script's lines that leave four processes behind, each a `sleep <n><i>` that writes its id
+ * (as it knows it) to `<dir>/p<i>`: out of the group with an empty environment (setsid env -i),
+ * a double fork with an empty environment and out of the session (a daemon), out of the group
+ * ignoring SIGTERM, in the group ignoring SIGTERM. The script goes on once all four have
+ * written and are sleeping (not a fork on the way to it), as their command lines say: /proc is
+ * the script's own, in a PID namespace too.
+ */
+export function leavingBehind(n: string, dir: string): string {
+  return [
+    `setsid env -i sh -c 'sleep ${n}1 & echo $! > ${dir}/p1' &`,
+    `env -i sh -c '(setsid sleep ${n}2 & echo $! > ${dir}/p2) &' &`,
+    `setsid sh -c 'trap "" TERM; exec sleep ${n}3' & echo $! > ${dir}/p3`,
+    `sh -c 'trap "" TERM; exec sleep ${n}4' & echo $! > ${dir}/p4`,
+    `while [ ! -s ${dir}/p1 ] || [ ! -s ${dir}/p2 ]; do :; done`,
+    ...[1, 2, 3, 4].map((i) => `while [ "$(tr '\\0' ' ' < /proc/$(cat ${dir}/p${i})/cmdline)" != "sleep ${n}${i} " ]; do :; done`),
+  ].join('\n');
+}

@@ -1,8 +1,8 @@
 import { describeClaudeEvent, parseClaudeLine, resultFailure, usageLimitFailure, usageOf, type ClaudeEvent, type ClaudeRateLimit, type ClaudeResult } from '../engine/core/agents/claude-stream.js';
 import type { StreamFacts } from '../engine/core/agents/stream-facts.js';
-import type { WorkerContext } from '../engine/core/agents/agent.js';
+import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import type { Usage } from '../engine/core/protocol/messages.js';
-import { CliAgent, type CliAdapter, type CliAgentOptions, type CliRun, type CliTurn, type RunFailure, type RunScope } from './cli-driver.js';
+import { runCli, type CliAdapter, type CliAgentOptions, type CliRun, type CliTurn, type RunFailure, type RunScope } from './cli-driver.js';
 import type { OpenSession, SessionState } from './cli-session.js';
 import type { ProcessResult } from './process.js';
 import { SessionStateFile } from './session-state.js';
@@ -38,15 +38,11 @@ const ROOT_REFUSAL = '--dangerously-skip-permissions cannot be used with root/su
  * A restarted worker continues a session that was waiting at a checkpoint, with its work in
  * place; a session that was cut off mid-turn is not continued: its leftovers are discarded and a
  * new session starts from the branch, told which commits are already there.
+ *
+ * The session loop is the driver's (cli-driver.ts); this is Claude Code's adapter to it: the MCP
+ * config file, the arguments, the stream, the cost it reports, its limit and refusal words.
  */
-export class ClaudeAgent extends CliAgent<ClaudeEvent, string> {
-  constructor(options: ClaudeAgentOptions = {}) {
-    super(new ClaudeCli(options));
-  }
-}
-
-/** What differs for Claude Code (cli-driver.ts): the attempt's MCP config file, the arguments, the stream, a cost of its own. */
-class ClaudeCli implements CliAdapter<ClaudeEvent, string> {
+export class ClaudeAgent implements Agent, CliAdapter<ClaudeEvent, string> {
   readonly name = 'claude';
   readonly state = STATE;
   readonly install = { product: 'Claude Code' };
@@ -54,7 +50,11 @@ class ClaudeCli implements CliAdapter<ClaudeEvent, string> {
   readonly summary = { of: 'run' as const };
   readonly asksForeseen = true;
 
-  constructor(readonly options: ClaudeAgentOptions) {}
+  constructor(readonly options: ClaudeAgentOptions = {}) {}
+
+  run(context: WorkerContext): Promise<void> {
+    return runCli(this, context);
+  }
 
   /** The MCP config naming harness's reporting server: the attempt's set-up. */
   prepare(context: WorkerContext, open: OpenSession<ClaudeState>): Promise<string> {
@@ -93,13 +93,8 @@ class ClaudeCli implements CliAdapter<ClaudeEvent, string> {
     return args;
   }
 
-  parse(line: string): ClaudeEvent[] {
-    return parseClaudeLine(line);
-  }
-
-  describe(event: ClaudeEvent, root: string): string | undefined {
-    return describeClaudeEvent(event, root);
-  }
+  readonly parse = parseClaudeLine;
+  readonly describe = describeClaudeEvent;
 
   startRun({ facts }: RunScope<string>): Promise<CliRun<ClaudeEvent>> {
     return Promise.resolve(new ClaudeRun(facts));

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
+import type { WorkerContext } from '../engine/core/agents/agent.js';
 import { findCheckpointLine } from '../engine/core/agents/checkpoint-line.js';
 import { totalUsage } from '../engine/core/agents/claude-stream.js';
 import { findInsightLines } from '../engine/core/agents/insight-line.js';
@@ -162,20 +162,9 @@ export interface CliAdapter<E, A, S extends SessionState = SessionState> {
 
 const DEFAULT_MAX_CHECKPOINTS = 20;
 
-/** An agent that runs a coding CLI through the driver. */
-export class CliAgent<E, A, S extends SessionState = SessionState> implements Agent {
-  readonly name: string;
-  /** The settings it runs with. */
-  readonly options: CliAgentOptions;
-
-  constructor(private readonly adapter: CliAdapter<E, A, S>) {
-    this.name = adapter.name;
-    this.options = adapter.options;
-  }
-
-  run(context: WorkerContext): Promise<void> {
-    return runCliSession(this.name, context, this.adapter.state, (reporter, open) => session(this.adapter, context, reporter, open));
-  }
+/** An agent's run through the driver: its failures reported, its attempt framed (cli-session.ts), its session loop. */
+export function runCli<E, A, S extends SessionState>(adapter: CliAdapter<E, A, S>, context: WorkerContext): Promise<void> {
+  return runCliSession(adapter.name, context, adapter.state, (reporter, open) => session(adapter, context, reporter, open));
 }
 
 /** What one run of the CLI came to. */

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { cliTimeZone, codexLimitOf } from '../engine/core/agents/codex-limit.js';
 import { describeCodexEvent, isTurn, parseCodexLine, rolloutUsage, runUsage, usageSince, type CodexEvent, type CodexUsage, type TokenPrice } from '../engine/core/agents/codex-stream.js';
 import type { StreamFacts } from '../engine/core/agents/stream-facts.js';
-import type { WorkerContext } from '../engine/core/agents/agent.js';
+import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import type { Usage } from '../engine/core/protocol/messages.js';
 import { readTextIfExists } from '../machine/files.js';
-import { CliAgent, type CliAdapter, type CliAgentOptions, type CliRun, type CliTurn, type RunFailure, type RunScope } from './cli-driver.js';
+import { runCli, type CliAdapter, type CliAgentOptions, type CliRun, type CliTurn, type RunFailure, type RunScope } from './cli-driver.js';
 import type { OpenSession, SessionState } from './cli-session.js';
 import { codexHome, codexRolloutFiles } from './codex-session.js';
 import type { ReportBridge } from './mcp/report-bridge.js';
@@ -46,16 +46,11 @@ const AUTH_FAILURE = /unexpected status 40[13]\b|Missing environment variable: `
  * call that needs approval when approval_policy is "never"), and --ignore-user-config keeps the
  * user's config.toml, with its own servers, out. A final HARNESS_CHECKPOINT line, or
  * harness_worker_await where nobody can wait, stops at a checkpoint; the answer continues the
- * same thread (`codex exec resume <thread id> -`). Otherwise as the claude agent.
+ * same thread (`codex exec resume <thread id> -`). The session loop is the driver's
+ * (cli-driver.ts); this adapter holds what is Codex's: the server in `-c` flags, the brief on
+ * stdin, the turn limit harness holds for it, tokens priced, its limit and sign-in words.
  */
-export class CodexAgent extends CliAgent<CodexEvent, ReportBridge> {
-  constructor(options: CodexAgentOptions = {}) {
-    super(new CodexCli(options));
-  }
-}
-
-/** What differs for Codex (cli-driver.ts): the server in `-c` flags, the brief on stdin, turns it does not limit, tokens priced. */
-class CodexCli implements CliAdapter<CodexEvent, ReportBridge> {
+export class CodexAgent implements Agent, CliAdapter<CodexEvent, ReportBridge> {
   readonly name = 'codex';
   readonly state = STATE;
   readonly install = { product: 'the Codex CLI', npm: '@openai/codex' };
@@ -64,7 +59,11 @@ class CodexCli implements CliAdapter<CodexEvent, ReportBridge> {
   readonly asksForeseen = false;
   readonly sessionNoun = 'thread id';
 
-  constructor(readonly options: CodexAgentOptions) {}
+  constructor(readonly options: CodexAgentOptions = {}) {}
+
+  run(context: WorkerContext): Promise<void> {
+    return runCli(this, context);
+  }
 
   prepare(_context: WorkerContext, open: OpenSession<CodexState>): Promise<ReportBridge> {
     return Promise.resolve(open.bridge);
@@ -95,13 +94,8 @@ class CodexCli implements CliAdapter<CodexEvent, ReportBridge> {
     return args;
   }
 
-  parse(line: string): CodexEvent[] {
-    return parseCodexLine(line);
-  }
-
-  describe(event: CodexEvent, root: string): string | undefined {
-    return describeCodexEvent(event, root);
-  }
+  readonly parse = parseCodexLine;
+  readonly describe = describeCodexEvent;
 
   async startRun({ context, env, turn, facts }: RunScope<ReportBridge>): Promise<CliRun<CodexEvent>> {
     // A resumed thread's usage counts its earlier runs too: this run's is what it adds.

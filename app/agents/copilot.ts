@@ -5,8 +5,8 @@ import { copilotUsage, describeCopilotEvent, parseCopilotLine, usageFileOf, type
 import { copilotLimitFailure } from '../engine/core/agents/copilot-limit.js';
 import type { StreamFacts } from '../engine/core/agents/stream-facts.js';
 import type { Usage } from '../engine/core/protocol/messages.js';
-import type { WorkerContext } from '../engine/core/agents/agent.js';
-import { CliAgent, tailOf, type CliAdapter, type CliAgentOptions, type CliRun, type CliTurn, type RunFailure, type RunScope } from './cli-driver.js';
+import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
+import { runCli, tailOf, type CliAdapter, type CliAgentOptions, type CliRun, type CliTurn, type RunFailure, type RunScope } from './cli-driver.js';
 import type { OpenSession, SessionState } from './cli-session.js';
 import type { ProcessResult } from './process.js';
 import { SessionStateFile } from './session-state.js';
@@ -46,28 +46,28 @@ const TOKEN_VARS = ['COPILOT_GITHUB_TOKEN', 'GH_TOKEN'] as const;
  * --additional-mcp-config, and a question asked through it (or a final HARNESS_CHECKPOINT line)
  * stops the run; the answer continues the same session (`--resume=<id>`). A new session is given
  * its id up front (`--session-id`), so that a run cut off before its first event can be named.
+ * The session loop is the driver's (cli-driver.ts); this adapter holds what is Copilot CLI's: the
+ * server's config file, the turn limit harness holds for it, usage from a file, priced, its
+ * limit and sign-in words.
  */
-export class CopilotAgent extends CliAgent<CopilotEvent, CopilotFiles> {
-  constructor(options: CopilotAgentOptions = {}) {
-    super(new CopilotCli(options));
-  }
-}
-
 /** The attempt's files: the MCP config naming harness's server, and where the CLI writes a run's usage. */
 interface CopilotFiles {
   mcpConfig: string;
   usagePath: string;
 }
 
-/** What differs for Copilot CLI (cli-driver.ts): the server's config file, a new session named up front, turns it does not limit, usage from a file, priced. */
-class CopilotCli implements CliAdapter<CopilotEvent, CopilotFiles> {
+export class CopilotAgent implements Agent, CliAdapter<CopilotEvent, CopilotFiles> {
   readonly name = 'copilot';
   readonly state = STATE;
   readonly install = { product: 'GitHub Copilot CLI', npm: '@github/copilot' };
   readonly summary = { of: 'attempt' as const };
   readonly asksForeseen = true;
 
-  constructor(readonly options: CopilotAgentOptions) {}
+  constructor(readonly options: CopilotAgentOptions = {}) {}
+
+  run(context: WorkerContext): Promise<void> {
+    return runCli(this, context);
+  }
 
   async prepare(context: WorkerContext, open: OpenSession<CopilotState>): Promise<CopilotFiles> {
     const mcpConfig = join(context.logDir, MCP_FILE);
@@ -85,13 +85,8 @@ class CopilotCli implements CliAdapter<CopilotEvent, CopilotFiles> {
     return copilotEnv(base);
   }
 
-  parse(line: string): CopilotEvent[] {
-    return parseCopilotLine(line);
-  }
-
-  describe(event: CopilotEvent, root: string): string | undefined {
-    return describeCopilotEvent(event, root);
-  }
+  readonly parse = parseCopilotLine;
+  readonly describe = describeCopilotEvent;
 
   async startRun({ attempt, turn, facts }: RunScope<CopilotFiles>): Promise<CliRun<CopilotEvent>> {
     await rm(attempt.usagePath, { force: true });

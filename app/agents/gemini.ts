@@ -4,8 +4,8 @@ import { describeGeminiEvent, FinalText, geminiResultFailure, geminiUsage, parse
 import { geminiLimitOf, geminiLimitReason } from '../engine/core/agents/gemini-limit.js';
 import type { StreamFacts } from '../engine/core/agents/stream-facts.js';
 import type { Usage } from '../engine/core/protocol/messages.js';
-import type { WorkerContext } from '../engine/core/agents/agent.js';
-import { CliAgent, tailOf, type CliAdapter, type CliAgentOptions, type CliRun, type CliTurn, type RunFailure, type RunScope } from './cli-driver.js';
+import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
+import { runCli, tailOf, type CliAdapter, type CliAgentOptions, type CliRun, type CliTurn, type RunFailure, type RunScope } from './cli-driver.js';
 import type { OpenSession } from './cli-session.js';
 import type { ProcessResult } from './process.js';
 import type { ReportBridge } from './mcp/report-bridge.js';
@@ -36,23 +36,22 @@ const AUTH_EXIT = 41;
  * GEMINI_CLI_HOME set to a home of harness's own whose settings.json names the harness MCP
  * server. The stream becomes progress; a final HARNESS_CHECKPOINT line or a question through
  * harness_worker_await becomes a checkpoint, and the answer continues the same session
- * (`--resume <id>`, or `--session-file` for a session restored from another runner).
+ * (`--resume <id>`, or `--session-file` for a session restored from another runner). The session
+ * loop is the driver's (cli-driver.ts); this adapter holds what is Gemini CLI's: its home and
+ * settings, the restored session's file, tokens priced, its sign-in exit and quota words.
  */
-export class GeminiAgent extends CliAgent<GeminiEvent, string, GeminiState> {
-  constructor(options: GeminiAgentOptions = {}) {
-    super(new GeminiCli(options));
-  }
-}
-
-/** What differs for Gemini CLI (cli-driver.ts): a home of its own with the server in its settings, a restored session imported from its file, tokens priced. */
-class GeminiCli implements CliAdapter<GeminiEvent, string, GeminiState> {
+export class GeminiAgent implements Agent, CliAdapter<GeminiEvent, string, GeminiState> {
   readonly name = 'gemini';
   readonly state = GEMINI_STATE;
   readonly install = { product: 'Gemini CLI', npm: '@google/gemini-cli' };
   readonly summary = { of: 'run' as const, tokens: true };
   readonly asksForeseen = false;
 
-  constructor(readonly options: GeminiAgentOptions) {}
+  constructor(readonly options: GeminiAgentOptions = {}) {}
+
+  run(context: WorkerContext): Promise<void> {
+    return runCli(this, context);
+  }
 
   keep(saved: GeminiState): Partial<GeminiState> {
     return saved.restored ? { restored: true } : {};
@@ -95,13 +94,8 @@ class GeminiCli implements CliAdapter<GeminiEvent, string, GeminiState> {
     return { ...base, GEMINI_CLI_HOME: home };
   }
 
-  parse(line: string): GeminiEvent[] {
-    return parseGeminiLine(line);
-  }
-
-  describe(event: GeminiEvent, root: string): string | undefined {
-    return describeGeminiEvent(event, root);
-  }
+  readonly parse = parseGeminiLine;
+  readonly describe = describeGeminiEvent;
 
   startRun({ facts }: RunScope<string>): Promise<CliRun<GeminiEvent>> {
     return Promise.resolve(new GeminiRun(facts, this.options.price));

@@ -5,7 +5,7 @@ import type { Usage } from '../engine/core/protocol/messages.js';
 import { runCli, type CliAdapter, type CliAgentOptions, type CliRun, type CliTurn, type RunFailure, type RunScope } from './cli-driver.js';
 import type { OpenSession, SessionState } from './cli-session.js';
 import type { ProcessResult } from './process.js';
-import { SessionStateFile } from './session-state.js';
+import { CLAUDE_STATE } from './claude-session.js';
 import { CLAUDE_TOOL_NAMES } from './mcp/report-tools.js';
 
 export interface ClaudeAgentOptions extends CliAgentOptions {
@@ -21,10 +21,7 @@ export interface ClaudeAgentOptions extends CliAgentOptions {
   maxTurns?: number;
 }
 
-/** What the worker remembers of its Claude session in logDir, to continue it after a restart (or, seeded from a checkpoint, on another runner). */
-export type ClaudeState = SessionState;
 
-const STATE = new SessionStateFile<ClaudeState>('claude.json');
 /** What Claude Code (2.1.332) prints, and exits 1, when bypassPermissions is asked for as root outside a declared sandbox. */
 const ROOT_REFUSAL = '--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons';
 
@@ -44,7 +41,7 @@ const ROOT_REFUSAL = '--dangerously-skip-permissions cannot be used with root/su
  */
 export class ClaudeAgent implements Agent, CliAdapter<ClaudeEvent, string> {
   readonly name = 'claude';
-  readonly state = STATE;
+  readonly state = CLAUDE_STATE;
   readonly install = { product: 'Claude Code' };
   // Claude Code reports the cost and turns of each run in its result: the summary gives the last run's.
   readonly summary = { of: 'run' as const };
@@ -57,7 +54,7 @@ export class ClaudeAgent implements Agent, CliAdapter<ClaudeEvent, string> {
   }
 
   /** The MCP config naming harness's reporting server: the attempt's set-up. */
-  prepare(context: WorkerContext, open: OpenSession<ClaudeState>): Promise<string> {
+  prepare(context: WorkerContext, open: OpenSession<SessionState>): Promise<string> {
     return open.bridge.writeConfig(context.logDir);
   }
 
@@ -148,11 +145,11 @@ class ClaudeRun implements CliRun<ClaudeEvent> {
 export { answerPrompt } from './cli-session.js';
 
 /** The session state of a plan's logDir (empty when there is none). */
-export function readClaudeState(logDir: string): Promise<ClaudeState> {
-  return STATE.read(logDir);
+export function readClaudeState(logDir: string): Promise<SessionState> {
+  return CLAUDE_STATE.read(logDir);
 }
 
 /** Seed a logDir with a session to continue: a runner restoring a checkpoint taken on another runner. */
-export function seedClaudeState(logDir: string, state: ClaudeState): Promise<void> {
-  return STATE.seed(logDir, state);
+export function seedClaudeState(logDir: string, state: SessionState): Promise<void> {
+  return CLAUDE_STATE.seed(logDir, state);
 }

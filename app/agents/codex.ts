@@ -8,11 +8,10 @@ import type { Usage } from '../engine/core/protocol/messages.js';
 import { readTextIfExists } from '../machine/files.js';
 import { runCli, type CliAdapter, type CliAgentOptions, type CliRun, type CliTurn, type RunFailure, type RunScope } from './cli-driver.js';
 import type { OpenSession, SessionState } from './cli-session.js';
-import { codexHome, codexRolloutFiles } from './codex-session.js';
+import { CODEX_STATE, codexHome, codexRolloutFiles } from './codex-session.js';
 import type { ReportBridge } from './mcp/report-bridge.js';
 import { MCP_SERVER_NAME } from './mcp/report-tools.js';
 import type { ProcessResult } from './process.js';
-import { SessionStateFile } from './session-state.js';
 
 /** Codex's sandbox modes (`-s`, `sandbox_mode`), as 0.171.0 lists them. */
 export const CODEX_SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
@@ -32,10 +31,7 @@ export interface CodexAgentOptions extends CliAgentOptions {
   extraArgs?: string[];
 }
 
-/** What the worker remembers of its Codex thread in logDir, to continue it after a restart (or, seeded from a checkpoint, on another runner). */
-export type CodexState = SessionState;
 
-const STATE = new SessionStateFile<CodexState>('codex.json');
 /** What 0.171.0 says when the API refuses the credential, or none is there: the machine's setup, not the plan. */
 const AUTH_FAILURE = /unexpected status 40[13]\b|Missing environment variable: `[A-Z_]+`|Not logged in|no Codex credentials were found/;
 
@@ -52,7 +48,7 @@ const AUTH_FAILURE = /unexpected status 40[13]\b|Missing environment variable: `
  */
 export class CodexAgent implements Agent, CliAdapter<CodexEvent, ReportBridge> {
   readonly name = 'codex';
-  readonly state = STATE;
+  readonly state = CODEX_STATE;
   readonly install = { product: 'the Codex CLI', npm: '@openai/codex' };
   readonly stdin = true;
   readonly summary = { of: 'attempt' as const };
@@ -65,7 +61,7 @@ export class CodexAgent implements Agent, CliAdapter<CodexEvent, ReportBridge> {
     return runCli(this, context);
   }
 
-  prepare(_context: WorkerContext, open: OpenSession<CodexState>): Promise<ReportBridge> {
+  prepare(_context: WorkerContext, open: OpenSession<SessionState>): Promise<ReportBridge> {
     return Promise.resolve(open.bridge);
   }
 
@@ -216,11 +212,6 @@ function clip(text: string, max: number): string {
 }
 
 /** The session state of a plan's logDir (empty when there is none). */
-export function readCodexState(logDir: string): Promise<CodexState> {
-  return STATE.read(logDir);
-}
-
-/** Seed a logDir with a session to continue: a runner restoring a checkpoint taken on another runner. */
-export function seedCodexState(logDir: string, state: CodexState): Promise<void> {
-  return STATE.seed(logDir, state);
+export function readCodexState(logDir: string): Promise<SessionState> {
+  return CODEX_STATE.read(logDir);
 }

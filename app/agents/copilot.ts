@@ -9,7 +9,7 @@ import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { runCli, tailOf, type CliAdapter, type CliAgentOptions, type CliRun, type CliTurn, type RunFailure, type RunScope } from './cli-driver.js';
 import type { OpenSession, SessionState } from './cli-session.js';
 import type { ProcessResult } from './process.js';
-import { SessionStateFile } from './session-state.js';
+import { COPILOT_STATE } from './copilot-session.js';
 import { readTextIfExists } from '../machine/files.js';
 import { MCP_SERVER_NAME } from './mcp/report-tools.js';
 
@@ -28,10 +28,7 @@ export interface CopilotAgentOptions extends CliAgentOptions {
   budgetUsd?: number;
 }
 
-/** What the worker remembers of its Copilot session in logDir, to continue it after a restart (or, seeded from a checkpoint, on another runner). */
-export type CopilotState = SessionState;
 
-const STATE = new SessionStateFile<CopilotState>('copilot.json');
 const MCP_FILE = 'copilot-mcp.json';
 const USAGE_FILE = 'copilot-usage.json';
 /** What Copilot CLI 1.0.102 prints on stderr, and exits 1, when it finds no credential. */
@@ -58,7 +55,7 @@ interface CopilotFiles {
 
 export class CopilotAgent implements Agent, CliAdapter<CopilotEvent, CopilotFiles> {
   readonly name = 'copilot';
-  readonly state = STATE;
+  readonly state = COPILOT_STATE;
   readonly install = { product: 'GitHub Copilot CLI', npm: '@github/copilot' };
   readonly summary = { of: 'attempt' as const };
   readonly asksForeseen = true;
@@ -69,7 +66,7 @@ export class CopilotAgent implements Agent, CliAdapter<CopilotEvent, CopilotFile
     return runCli(this, context);
   }
 
-  async prepare(context: WorkerContext, open: OpenSession<CopilotState>): Promise<CopilotFiles> {
+  async prepare(context: WorkerContext, open: OpenSession<SessionState>): Promise<CopilotFiles> {
     const mcpConfig = join(context.logDir, MCP_FILE);
     // Copilot's own form of an MCP server: a "local" one, all of its tools offered. It holds this run's bridge token: logDir, never the checkout.
     await writeFile(mcpConfig, `${JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { type: 'local', ...open.bridge.serverCommand(), tools: ['*'] } } }, null, 2)}\n`, { mode: 0o600 });
@@ -191,11 +188,6 @@ export function copilotEnv(env: Record<string, string | undefined>): Record<stri
 }
 
 /** The session state of a plan's logDir (empty when there is none). */
-export function readCopilotState(logDir: string): Promise<CopilotState> {
-  return STATE.read(logDir);
-}
-
-/** Seed a logDir with a session to continue: a runner restoring a checkpoint taken on another runner. */
-export function seedCopilotState(logDir: string, state: CopilotState): Promise<void> {
-  return STATE.seed(logDir, state);
+export function readCopilotState(logDir: string): Promise<SessionState> {
+  return COPILOT_STATE.read(logDir);
 }

@@ -10,8 +10,7 @@ import type { OpenSession } from './cli-session.js';
 import type { ProcessResult } from './process.js';
 import type { ReportBridge } from './mcp/report-bridge.js';
 import { MCP_SERVER_NAME } from './mcp/report-tools.js';
-import { geminiHome, geminiSessionFiles } from './gemini-session.js';
-import { GEMINI_STATE, type GeminiState } from './gemini-state.js';
+import { GEMINI_STATE, geminiHome, geminiSessionFiles, type GeminiState } from './gemini-session.js';
 
 export interface GeminiAgentOptions extends CliAgentOptions {
   /**

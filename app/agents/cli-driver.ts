@@ -36,8 +36,8 @@ import { PID_FILE } from './worktree.js';
  *   checked, the session saved in logDir;
  * - the stops: a question through harness_worker_await where nobody can wait (the run ends, the
  *   session saved at the question), a final HARNESS_CHECKPOINT line, a checkpoint the plan
- *   foresees that the agent did not ask; the answer continues the same session, up to
- *   maxCheckpoints;
+ *   foresees that the agent did not ask (for the adapters that say so); the answer continues the
+ *   same session, up to maxCheckpoints;
  * - the insight lines of the final text, the summary, the plan finished as its one task.
  *
  * Different for each CLI, in its adapter:
@@ -49,9 +49,14 @@ import { PID_FILE } from './worktree.js';
  *   calls, the session id, the final text, the turns;
  * - usage: a cost the CLI reports (claude), or tokens priced at agents.<cli>.price, found in the
  *   stream, a rollout file or a usage file;
- * - the usage limit's wording (the pinned versions' own strings, <cli>-limit.ts), sign-in
- *   failures, a result's kinds of failure;
- * - where the CLI keeps a session, for a checkpoint resumed on another runner (<cli>-session.ts).
+ * - the usage limit's wording (the pinned versions' own strings: <cli>-limit.ts, and
+ *   claude-stream.ts with rate-limit.ts), sign-in failures, a result's kinds of failure;
+ * - where the CLI keeps a session, for a checkpoint resumed on another runner (<cli>-session.ts);
+ * - a few choices: what a budget meets where no price makes a cost (said, or refused), whether
+ *   harness asks a foreseen checkpoint the agent did not ask, whose usage the summary gives.
+ *
+ * A new CLI is an adapter (a class implementing Agent and CliAdapter whose run() is runCli), its
+ * stream parser and limit words in engine/core/agents, its session module, and their tests.
  */
 
 /** The settings every CLI agent has (agents.<cli> in .github/harness.yml, the frontmatter's budget). */

@@ -1,8 +1,12 @@
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { existsSync } from 'node:fs';
-import { readClaudeState, seedClaudeState } from './claude.js';
-import type { SessionCarrier } from './session-carrier.js';
+import type { SessionState } from './cli-session.js';
+import { sessionCarrier } from './session-carrier.js';
+import { SessionStateFile } from './session-state.js';
+
+/** What the worker remembers of its Claude session in logDir, to continue it after a restart (or, seeded from a checkpoint, on another runner). */
+export const CLAUDE_STATE = new SessionStateFile<SessionState>('claude.json');
 
 /**
  * Where Claude Code keeps a session's transcript: `<config dir>/projects/<cwd>/<session>.jsonl`,
@@ -20,9 +24,7 @@ export function claudeTranscriptPath(cwd: string, sessionId: string, env: Record
 }
 
 /** Claude Code's sessions for the checkpoint store: one transcript by session id, under the cwd's folder. */
-export const claudeSessions: SessionCarrier = {
-  current: async (logDir) => (await readClaudeState(logDir)).sessionId,
+export const claudeSessions = sessionCarrier(CLAUDE_STATE, {
   home: (cwd, env) => dirname(claudeTranscriptPath(cwd, 'session', env)),
   files: async (home, sessionId) => (existsSync(join(home, `${sessionId}.jsonl`)) ? [`${sessionId}.jsonl`] : []),
-  seed: (logDir, state) => seedClaudeState(logDir, state),
-};
+});

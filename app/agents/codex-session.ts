@@ -1,7 +1,11 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { readCodexState, seedCodexState } from './codex.js';
-import { filesUnder, type SessionCarrier } from './session-carrier.js';
+import type { SessionState } from './cli-session.js';
+import { filesUnder, sessionCarrier } from './session-carrier.js';
+import { SessionStateFile } from './session-state.js';
+
+/** What the worker remembers of its Codex thread in logDir, to continue it after a restart (or, seeded from a checkpoint, on another runner). */
+export const CODEX_STATE = new SessionStateFile<SessionState>('codex.json');
 
 /**
  * Where the Codex CLI keeps a session (@openai/codex 0.171.0, the version the worker workflow
@@ -21,9 +25,7 @@ export function codexRolloutFiles(sessions: string, threadId: string): Promise<s
 }
 
 /** Codex's sessions for the checkpoint store: the thread's rollout file under $CODEX_HOME/sessions. */
-export const codexSessions: SessionCarrier = {
-  current: async (logDir) => (await readCodexState(logDir)).sessionId,
+export const codexSessions = sessionCarrier(CODEX_STATE, {
   home: (_cwd, env) => join(codexHome(env), 'sessions'),
   files: (home, sessionId) => codexRolloutFiles(home, sessionId),
-  seed: (logDir, state) => seedCodexState(logDir, state),
-};
+});

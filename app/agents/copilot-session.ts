@@ -1,7 +1,11 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { readCopilotState, seedCopilotState } from './copilot.js';
-import { filesUnder, type SessionCarrier } from './session-carrier.js';
+import type { SessionState } from './cli-session.js';
+import { filesUnder, sessionCarrier } from './session-carrier.js';
+import { SessionStateFile } from './session-state.js';
+
+/** What the worker remembers of its Copilot session in logDir, to continue it after a restart (or, seeded from a checkpoint, on another runner). */
+export const COPILOT_STATE = new SessionStateFile<SessionState>('copilot.json');
 
 /**
  * Where Copilot CLI keeps a session: `<home>/session-state/<session id>/`, the home being
@@ -16,9 +20,7 @@ export function copilotSessionHome(env: Record<string, string | undefined>): str
 }
 
 /** Copilot CLI's sessions for the checkpoint store: every file of the session's folder but locks. */
-export const copilotSessions: SessionCarrier = {
-  current: async (logDir) => (await readCopilotState(logDir)).sessionId,
+export const copilotSessions = sessionCarrier(COPILOT_STATE, {
   home: (_cwd, env) => copilotSessionHome(env),
   files: async (home, sessionId) => (await filesUnder(join(home, sessionId), (name) => !name.endsWith('.lock'))).map((file) => join(sessionId, file)),
-  seed: (logDir, state) => seedCopilotState(logDir, state),
-};
+});

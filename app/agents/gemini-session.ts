@@ -3,8 +3,26 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { readTextIfExists } from '../machine/files.js';
-import { filesUnder, type SessionCarrier } from './session-carrier.js';
-import { readGeminiState, seedGeminiState } from './gemini-state.js';
+import type { Checkpoint } from '../engine/core/protocol/messages.js';
+import { filesUnder, sessionCarrier } from './session-carrier.js';
+import { SessionStateFile } from './session-state.js';
+
+/** What the worker remembers of its Gemini CLI session in logDir, to continue it after a restart or on another runner. */
+export interface GeminiState {
+  sessionId?: string;
+  /** The checkpoint the session stopped at and nobody has answered yet. */
+  checkpoint?: Checkpoint;
+  default?: string;
+  /** The session's files were put back from a checkpoint: the CLI imports them (--session-file) rather than resumes by id. */
+  restored?: boolean;
+}
+
+export const GEMINI_STATE = new SessionStateFile<GeminiState>('gemini.json');
+
+/** The session state of a plan's logDir (empty when there is none). */
+export function readGeminiState(logDir: string): Promise<GeminiState> {
+  return GEMINI_STATE.read(logDir);
+}
 
 /**
  * Where Gemini CLI keeps a session, as harness runs it. Read in @google/gemini-cli 0.61.0:
@@ -53,10 +71,9 @@ function firstSessionId(text: string): string | undefined {
 }
 
 /** Gemini CLI's sessions for the checkpoint store: the session's files under harness's home for the checkout. */
-export const geminiSessions: SessionCarrier = {
-  current: async (logDir) => (await readGeminiState(logDir)).sessionId,
-  home: (cwd, env) => geminiHome(cwd, env),
-  files: (home, sessionId) => geminiSessionFiles(home, sessionId),
+export const geminiSessions = sessionCarrier(
+  GEMINI_STATE,
+  { home: (cwd, env) => geminiHome(cwd, env), files: (home, sessionId) => geminiSessionFiles(home, sessionId) },
   // Restored on another runner: the next run imports the session file (--session-file) rather than --resume it.
-  seed: (logDir, state) => seedGeminiState(logDir, { ...state, restored: true }),
-};
+  { restored: true },
+);

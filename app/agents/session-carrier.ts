@@ -1,6 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { isAbsolute, join, normalize, sep } from 'node:path';
 import type { Checkpoint } from '../engine/core/protocol/messages.js';
+import type { SessionState } from './cli-session.js';
+import type { SessionStateFile } from './session-state.js';
 
 /**
  * Where an agent CLI keeps a session, so that a checkpoint taken on one runner can be resumed on
@@ -19,6 +21,19 @@ export interface SessionCarrier {
   files(home: string, sessionId: string): Promise<string[]>;
   /** After the files are back: record in logDir the session to resume and the checkpoint it waits at. */
   seed(logDir: string, state: { sessionId: string; checkpoint: Checkpoint }): Promise<void>;
+}
+
+/**
+ * The carrier of a CLI whose agent records its session in `state`: the session is the one
+ * recorded there, and a seeded one is recorded there with `seeded` besides.
+ */
+export function sessionCarrier<S extends SessionState>(state: SessionStateFile<S>, where: Pick<SessionCarrier, 'home' | 'files'>, seeded: Partial<S> = {}): SessionCarrier {
+  return {
+    current: async (logDir) => (await state.read(logDir)).sessionId,
+    home: (cwd, env) => where.home(cwd, env),
+    files: (home, sessionId) => where.files(home, sessionId),
+    seed: (logDir, session) => state.seed(logDir, { ...session, ...seeded } as S),
+  };
 }
 
 /**

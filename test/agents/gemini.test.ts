@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GeminiAgent } from '../../app/agents/gemini.js';
 import { geminiHome, geminiSessions } from '../../app/agents/gemini-session.js';
-import { readGeminiState } from '../../app/agents/gemini-state.js';
+import { readGeminiState } from '../../app/agents/gemini-session.js';
 import { commitsSince, ENVELOPE, makeRepo, planFrom, testWorker } from '../helpers/agent-context.js';
 import { standInGemini } from '../helpers/gemini-standin.js';
 

@@ -1,5 +1,6 @@
 import type { Usage } from '../protocol/messages.js';
 import { isCliLimitMessage } from './rate-limit.js';
+import { clip, firstLine, initEvent, isObject, num, readLine, relative, str, withDefined, type Json, type LineReaders } from './stream-json.js';
 
 /**
  * Claude Code's headless output (`claude -p … --output-format stream-json --verbose`): one JSON
@@ -51,73 +52,53 @@ export interface ClaudeResult {
   errors: string[];
 }
 
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-
 /** The events of one line of output (an assistant message may carry several content blocks). */
 export function parseClaudeLine(line: string): ClaudeEvent[] {
-  const trimmed = line.trim();
-  if (!trimmed.startsWith('{')) return [];
-  let value: unknown;
-  try {
-    value = JSON.parse(trimmed);
-  } catch {
-    return [];
-  }
-  if (!isObject(value)) return [];
-  switch (value.type) {
-    case 'system': {
-      const sessionId = str(value.session_id);
-      if (value.subtype !== 'init' || !sessionId) return [];
-      const model = str(value.model);
-      return [model ? { type: 'init', sessionId, model } : { type: 'init', sessionId }];
-    }
-    case 'assistant':
-      return contentOf(value).flatMap((block): ClaudeEvent[] => {
-        if (block.type === 'text' && typeof block.text === 'string' && block.text.trim()) return [{ type: 'text', text: block.text }];
-        if (block.type === 'tool_use' && typeof block.name === 'string') {
-          return [{ type: 'tool_use', id: str(block.id) ?? '', name: block.name, input: isObject(block.input) ? block.input : {} }];
-        }
-        return [];
-      });
-    case 'user':
-      return contentOf(value).flatMap((block): ClaudeEvent[] =>
-        block.type === 'tool_result'
-          ? [{ type: 'tool_result', toolUseId: str(block.tool_use_id) ?? '', isError: block.is_error === true, content: textOf(block.content) }]
-          : [],
-      );
-    case 'result': {
-      const result: ClaudeResult = {
-        type: 'result',
-        subtype: str(value.subtype) ?? 'unknown',
-        isError: value.is_error === true,
-        errors: Array.isArray(value.errors) ? value.errors.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))) : [],
-      };
-      const fields = {
-        result: str(value.result),
-        sessionId: str(value.session_id),
-        numTurns: num(value.num_turns),
-        durationMs: num(value.duration_ms),
-        costUsd: num(value.total_cost_usd),
-        ...tokensOf(value.usage),
-      };
-      for (const [key, v] of Object.entries(fields)) if (v !== undefined) Object.assign(result, { [key]: v });
-      return [result];
-    }
-    case 'rate_limit_event': {
-      const info = value.rate_limit_info;
-      if (!isObject(info) || typeof info.status !== 'string') return [];
-      const resetsAt = num(info.resetsAt);
-      const limitType = str(info.rateLimitType);
-      return [{ type: 'rate_limit', status: info.status, ...(resetsAt === undefined ? {} : { resetsAt }), ...(limitType === undefined ? {} : { limitType }) }];
-    }
-    default:
-      return [];
-  }
+  return readLine(line, CLAUDE_LINES);
 }
+
+const CLAUDE_LINES: LineReaders<ClaudeEvent> = {
+  system: (value) => {
+    const sessionId = str(value.session_id);
+    return value.subtype === 'init' && sessionId ? [initEvent(sessionId, str(value.model))] : [];
+  },
+  assistant: (value) =>
+    contentOf(value).flatMap((block): ClaudeEvent[] => {
+      if (block.type === 'text' && typeof block.text === 'string' && block.text.trim()) return [{ type: 'text', text: block.text }];
+      if (block.type === 'tool_use' && typeof block.name === 'string') {
+        return [{ type: 'tool_use', id: str(block.id) ?? '', name: block.name, input: isObject(block.input) ? block.input : {} }];
+      }
+      return [];
+    }),
+  user: (value) =>
+    contentOf(value).flatMap((block): ClaudeEvent[] =>
+      block.type === 'tool_result' ? [{ type: 'tool_result', toolUseId: str(block.tool_use_id) ?? '', isError: block.is_error === true, content: textOf(block.content) }] : [],
+    ),
+  result: (value) => {
+    const result: ClaudeResult = {
+      type: 'result',
+      subtype: str(value.subtype) ?? 'unknown',
+      isError: value.is_error === true,
+      errors: Array.isArray(value.errors) ? value.errors.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))) : [],
+    };
+    const fields = {
+      result: str(value.result),
+      sessionId: str(value.session_id),
+      numTurns: num(value.num_turns),
+      durationMs: num(value.duration_ms),
+      costUsd: num(value.total_cost_usd),
+      ...tokensOf(value.usage),
+    };
+    return [withDefined(result, fields)];
+  },
+  rate_limit_event: (value) => {
+    const info = value.rate_limit_info;
+    if (!isObject(info) || typeof info.status !== 'string') return [];
+    const resetsAt = num(info.resetsAt);
+    const limitType = str(info.rateLimitType);
+    return [{ type: 'rate_limit', status: info.status, ...(resetsAt === undefined ? {} : { resetsAt }), ...(limitType === undefined ? {} : { limitType }) }];
+  },
+};
 
 function tokensOf(usage: unknown): { inputTokens?: number; outputTokens?: number } {
   if (!isObject(usage)) return {};
@@ -260,17 +241,4 @@ export function resultFailure(result: ClaudeResult): { error: string; retryable:
     default:
       return { error: `claude ended with ${result.subtype} (${stats})${detail}`, retryable: false };
   }
-}
-
-function relative(path: string, root: string): string {
-  const base = root.endsWith('/') ? root : `${root}/`;
-  return path.startsWith(base) ? path.slice(base.length) : path;
-}
-
-function firstLine(text: string): string {
-  return text.trim().split('\n')[0] ?? '';
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -1,4 +1,5 @@
 import type { Usage } from '../protocol/messages.js';
+import { clip, firstLine, isObject, jsonLine, num, readLine, relative, str, type LineReaders } from './stream-json.js';
 
 /**
  * The OpenAI Codex CLI's headless output (`codex exec --json …`, @openai/codex 0.171.0, the
@@ -59,50 +60,34 @@ export type CodexEvent =
   | { type: 'turn_failed'; message: string }
   | { type: 'error'; message: string };
 
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-
 /** The events of one line of `codex exec --json` output. */
 export function parseCodexLine(line: string): CodexEvent[] {
-  const value = jsonLine(line);
-  if (!value) return [];
-  switch (value.type) {
-    case 'thread.started': {
-      const threadId = str(value.thread_id);
-      return threadId ? [{ type: 'thread', threadId }] : [];
-    }
-    case 'item.started':
-    case 'item.updated':
-    case 'item.completed': {
-      const item = itemOf(value.item);
-      return item ? [{ type: 'item', phase: value.type.slice('item.'.length) as 'started' | 'updated' | 'completed', item }] : [];
-    }
-    case 'turn.completed': {
-      const usage = usageOf(value.usage);
-      return usage ? [{ type: 'turn_completed', usage }] : [];
-    }
-    case 'turn.failed':
-      return [{ type: 'turn_failed', message: isObject(value.error) ? (str(value.error.message) ?? '') : '' }];
-    case 'error':
-      return [{ type: 'error', message: str(value.message) ?? '' }];
-    default:
-      return [];
-  }
+  return readLine(line, CODEX_LINES);
 }
 
-function jsonLine(line: string): Json | undefined {
-  const trimmed = line.trim();
-  if (!trimmed.startsWith('{')) return undefined;
-  try {
-    const value: unknown = JSON.parse(trimmed);
-    return isObject(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** An item's event, in the phase its line names. */
+const item =
+  (phase: 'started' | 'updated' | 'completed') =>
+  (value: Record<string, unknown>): CodexEvent[] => {
+    const item = itemOf(value.item);
+    return item ? [{ type: 'item', phase, item }] : [];
+  };
+
+const CODEX_LINES: LineReaders<CodexEvent> = {
+  'thread.started': (value) => {
+    const threadId = str(value.thread_id);
+    return threadId ? [{ type: 'thread', threadId }] : [];
+  },
+  'item.started': item('started'),
+  'item.updated': item('updated'),
+  'item.completed': item('completed'),
+  'turn.completed': (value) => {
+    const usage = usageOf(value.usage);
+    return usage ? [{ type: 'turn_completed', usage }] : [];
+  },
+  'turn.failed': (value) => [{ type: 'turn_failed', message: isObject(value.error) ? (str(value.error.message) ?? '') : '' }],
+  error: (value) => [{ type: 'error', message: str(value.message) ?? '' }],
+};
 
 function itemOf(value: unknown): CodexItem | undefined {
   if (!isObject(value) || typeof value.type !== 'string') return undefined;
@@ -262,17 +247,4 @@ function describeItem(phase: 'started' | 'updated' | 'completed', item: CodexIte
 function unwrapShell(command: string): string {
   const m = /^\S*\/(?:ba|z)?sh -l?c '([\s\S]*)'$/.exec(command);
   return m ? m[1]!.replace(/'\\''/g, "'") : command;
-}
-
-function relative(path: string, root: string): string {
-  const base = root.endsWith('/') ? root : `${root}/`;
-  return path.startsWith(base) ? path.slice(base.length) : path;
-}
-
-function firstLine(text: string): string {
-  return text.trim().split('\n')[0] ?? '';
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -1,5 +1,6 @@
 import type { Usage } from '../protocol/messages.js';
 import { describeToolUse } from './claude-stream.js';
+import { clip, firstLine, isObject, num, readLine, str, withDefined, type Json, type LineReaders } from './stream-json.js';
 
 /**
  * GitHub Copilot CLI's headless output (`copilot -p … --output-format json`), read in
@@ -58,72 +59,58 @@ export interface CopilotResult {
   durationMs?: number;
 }
 
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-
 /** The events of one line of output. */
 export function parseCopilotLine(line: string): CopilotEvent[] {
-  const trimmed = line.trim();
-  if (!trimmed.startsWith('{')) return [];
-  let value: unknown;
-  try {
-    value = JSON.parse(trimmed);
-  } catch {
-    return [];
-  }
-  if (!isObject(value)) return [];
-  if (value.type === 'result') {
-    const usage = isObject(value.usage) ? value.usage : {};
-    const fields = { sessionId: str(value.sessionId), exitCode: num(value.exitCode), premiumRequests: num(usage.premiumRequests), durationMs: num(usage.sessionDurationMs) };
-    const result: CopilotResult = { type: 'result' };
-    for (const [key, v] of Object.entries(fields)) if (v !== undefined) Object.assign(result, { [key]: v });
-    return [result];
-  }
-  const data = isObject(value.data) ? value.data : undefined;
-  if (!data) return [];
-  // A sub-agent's turns and messages are its own: the session's are the top-level ones.
-  const nested = str(data.parentToolCallId) !== undefined;
-  switch (value.type) {
-    case 'session.tools_updated': {
-      const model = str(data.model);
-      return model ? [{ type: 'init', model }] : [];
-    }
-    case 'session.start': {
-      const sessionId = str(data.sessionId);
-      const model = str(data.selectedModel);
-      return [{ type: 'init', ...(sessionId ? { sessionId } : {}), ...(model ? { model } : {}) }];
-    }
-    case 'assistant.turn_start':
-      return nested ? [] : [{ type: 'turn' }];
-    case 'assistant.message': {
-      const text = str(data.content) ?? '';
-      const outputTokens = num(data.outputTokens);
-      if (nested) return [];
-      return [{ type: 'text', text, ...(outputTokens === undefined ? {} : { outputTokens }) }];
-    }
-    case 'tool.execution_start': {
-      const name = str(data.toolName);
-      if (!name) return [];
-      const server = str(data.mcpServerName);
-      return [{ type: 'tool_use', id: str(data.toolCallId) ?? '', name: str(data.mcpToolName) ?? name, input: isObject(data.arguments) ? data.arguments : {}, ...(server ? { server } : {}) }];
-    }
-    case 'tool.execution_complete': {
-      const error = isObject(data.error) ? str(data.error.message) : undefined;
-      const result = isObject(data.result) ? str(data.result.content) : undefined;
-      return [{ type: 'tool_result', toolUseId: str(data.toolCallId) ?? '', isError: data.success !== true, content: error ?? result ?? '' }];
-    }
-    case 'session.error': {
-      const errorCode = str(data.errorCode);
-      const statusCode = num(data.statusCode);
-      return [{ type: 'error', errorType: str(data.errorType) ?? 'unknown', message: str(data.message) ?? '', ...(errorCode ? { errorCode } : {}), ...(statusCode === undefined ? {} : { statusCode }) }];
-    }
-    default:
-      return [];
-  }
+  return readLine(line, COPILOT_LINES);
 }
+
+/** A session event's reader, given its `data` and whether it is a sub-agent's (it carries parentToolCallId). */
+const sessionEvent =
+  (read: (data: Json, nested: boolean) => CopilotEvent[]) =>
+  (value: Json): CopilotEvent[] => {
+    const data = isObject(value.data) ? value.data : undefined;
+    return data ? read(data, str(data.parentToolCallId) !== undefined) : [];
+  };
+
+const COPILOT_LINES: LineReaders<CopilotEvent> = {
+  // The CLI's own closing line: no `data`.
+  result: (value) => {
+    const usage = isObject(value.usage) ? value.usage : {};
+    const result: CopilotResult = { type: 'result' };
+    return [withDefined(result, { sessionId: str(value.sessionId), exitCode: num(value.exitCode), premiumRequests: num(usage.premiumRequests), durationMs: num(usage.sessionDurationMs) })];
+  },
+  'session.tools_updated': sessionEvent((data) => {
+    const model = str(data.model);
+    return model ? [{ type: 'init', model }] : [];
+  }),
+  'session.start': sessionEvent((data) => {
+    const sessionId = str(data.sessionId);
+    const model = str(data.selectedModel);
+    return [{ type: 'init', ...(sessionId ? { sessionId } : {}), ...(model ? { model } : {}) }];
+  }),
+  // A sub-agent's turns and messages are its own: the session's are the top-level ones.
+  'assistant.turn_start': sessionEvent((_data, nested) => (nested ? [] : [{ type: 'turn' }])),
+  'assistant.message': sessionEvent((data, nested) => {
+    const outputTokens = num(data.outputTokens);
+    return nested ? [] : [{ type: 'text', text: str(data.content) ?? '', ...(outputTokens === undefined ? {} : { outputTokens }) }];
+  }),
+  'tool.execution_start': sessionEvent((data) => {
+    const name = str(data.toolName);
+    if (!name) return [];
+    const server = str(data.mcpServerName);
+    return [{ type: 'tool_use', id: str(data.toolCallId) ?? '', name: str(data.mcpToolName) ?? name, input: isObject(data.arguments) ? data.arguments : {}, ...(server ? { server } : {}) }];
+  }),
+  'tool.execution_complete': sessionEvent((data) => {
+    const error = isObject(data.error) ? str(data.error.message) : undefined;
+    const result = isObject(data.result) ? str(data.result.content) : undefined;
+    return [{ type: 'tool_result', toolUseId: str(data.toolCallId) ?? '', isError: data.success !== true, content: error ?? result ?? '' }];
+  }),
+  'session.error': sessionEvent((data) => {
+    const errorCode = str(data.errorCode);
+    const statusCode = num(data.statusCode);
+    return [{ type: 'error', errorType: str(data.errorType) ?? 'unknown', message: str(data.message) ?? '', ...(errorCode ? { errorCode } : {}), ...(statusCode === undefined ? {} : { statusCode }) }];
+  }),
+};
 
 /** The names Copilot CLI gives its built-in tools, as describeToolUse knows Claude Code's. */
 const TOOL_NAMES: Record<string, string> = { bash: 'Bash', view: 'Read', edit: 'Edit', create: 'Write', grep: 'Grep', glob: 'Glob', web_fetch: 'WebFetch' };
@@ -215,12 +202,4 @@ export function copilotUsage(turns: number, file: CopilotUsageFile | undefined, 
   }
   if (parts.length > 0) usage.costUsd = Math.round(parts.reduce((a, b) => a + b, 0) * 1e6) / 1e6;
   return usage;
-}
-
-function firstLine(text: string): string {
-  return text.trim().split('\n')[0] ?? '';
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -1,5 +1,6 @@
 import type { Usage } from '../protocol/messages.js';
 import { describeToolUse } from './claude-stream.js';
+import { clip, firstLine, initEvent, isObject, num, readLine, str, withDefined, type LineReaders } from './stream-json.js';
 
 /**
  * Gemini CLI's headless output (`gemini -p … --output-format stream-json`), one JSON object a
@@ -43,62 +44,43 @@ export interface GeminiResult {
   toolCalls?: number;
 }
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-
 /** How Gemini CLI names an MCP server's tool to the model: `mcp_<server>_<tool>`. */
 export const geminiMcpToolName = (server: string, tool: string): string => `mcp_${server}_${tool}`;
 
 /** The event of one line of output, if it is one harness reads. */
 export function parseGeminiLine(line: string): GeminiEvent[] {
-  const trimmed = line.trim();
-  if (!trimmed.startsWith('{')) return [];
-  let value: unknown;
-  try {
-    value = JSON.parse(trimmed);
-  } catch {
-    return [];
-  }
-  if (!isObject(value)) return [];
-  switch (value.type) {
-    case 'init': {
-      const sessionId = str(value.session_id);
-      if (!sessionId) return [];
-      const model = str(value.model);
-      return [model ? { type: 'init', sessionId, model } : { type: 'init', sessionId }];
-    }
-    case 'message': {
-      const text = str(value.content);
-      return value.role === 'assistant' && text ? [{ type: 'text', text }] : [];
-    }
-    case 'tool_use': {
-      const name = str(value.tool_name);
-      if (!name) return [];
-      return [{ type: 'tool_use', id: str(value.tool_id) ?? '', name, input: isObject(value.parameters) ? value.parameters : {} }];
-    }
-    case 'tool_result': {
-      const isError = value.status === 'error';
-      const error = isObject(value.error) ? str(value.error.message) : undefined;
-      return [{ type: 'tool_result', toolUseId: str(value.tool_id) ?? '', isError, content: (isError ? error : undefined) ?? str(value.output) ?? '' }];
-    }
-    case 'error': {
-      const message = str(value.message);
-      return message ? [{ type: 'error', severity: str(value.severity) ?? 'error', message }] : [];
-    }
-    case 'result': {
-      const result: GeminiResult = { type: 'result', status: str(value.status) ?? 'unknown' };
-      if (isObject(value.error)) result.error = { type: str(value.error.type) ?? 'unknown', message: str(value.error.message) ?? '' };
-      const stats = isObject(value.stats) ? value.stats : {};
-      const fields = { inputTokens: num(stats.input_tokens), outputTokens: num(stats.output_tokens), durationMs: num(stats.duration_ms), toolCalls: num(stats.tool_calls) };
-      for (const [key, v] of Object.entries(fields)) if (v !== undefined) Object.assign(result, { [key]: v });
-      return [result];
-    }
-    default:
-      return [];
-  }
+  return readLine(line, GEMINI_LINES);
 }
+
+const GEMINI_LINES: LineReaders<GeminiEvent> = {
+  init: (value) => {
+    const sessionId = str(value.session_id);
+    return sessionId ? [initEvent(sessionId, str(value.model))] : [];
+  },
+  message: (value) => {
+    const text = str(value.content);
+    return value.role === 'assistant' && text ? [{ type: 'text', text }] : [];
+  },
+  tool_use: (value) => {
+    const name = str(value.tool_name);
+    return name ? [{ type: 'tool_use', id: str(value.tool_id) ?? '', name, input: isObject(value.parameters) ? value.parameters : {} }] : [];
+  },
+  tool_result: (value) => {
+    const isError = value.status === 'error';
+    const error = isObject(value.error) ? str(value.error.message) : undefined;
+    return [{ type: 'tool_result', toolUseId: str(value.tool_id) ?? '', isError, content: (isError ? error : undefined) ?? str(value.output) ?? '' }];
+  },
+  error: (value) => {
+    const message = str(value.message);
+    return message ? [{ type: 'error', severity: str(value.severity) ?? 'error', message }] : [];
+  },
+  result: (value) => {
+    const result: GeminiResult = { type: 'result', status: str(value.status) ?? 'unknown' };
+    if (isObject(value.error)) result.error = { type: str(value.error.type) ?? 'unknown', message: str(value.error.message) ?? '' };
+    const stats = isObject(value.stats) ? value.stats : {};
+    return [withDefined(result, { inputTokens: num(stats.input_tokens), outputTokens: num(stats.output_tokens), durationMs: num(stats.duration_ms), toolCalls: num(stats.tool_calls) })];
+  },
+};
 
 /**
  * The model's turns in a stream, as Gemini CLI counts them against maxSessionTurns: a turn
@@ -204,12 +186,4 @@ export class FinalText {
   get text(): string {
     return this.#text;
   }
-}
-
-function firstLine(text: string): string {
-  return text.trim().split('\n')[0] ?? '';
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -139,7 +139,7 @@ describe('claim-then-crash', () => {
     await testProbot().receive({ id: 'retry', name: 'issue_comment', payload } as never);
 
     expect(github.dispatches).toHaveLength(1);
-    expect(spoken(github.comments.at(-1)!.body)).toBe(`${SPEC} plan ${PLAN} (#11) was ready and is started now.`);
+    expect(spoken(github.comments.at(-1)!.body)).toBe(`${SPEC} plan ${PLAN} (#11) was queued and is started now.`);
   });
 });
 

@@ -770,9 +770,13 @@ describe('reading a spec', () => {
 describe('the status comment', async () => {
   const spec = loadSpec(await readSpecFiles(EXAMPLE_SPEC)).spec!;
   const statuses: Record<string, string> = { '01-01': 'verified', '01-02': 'verified', '01-03': 'running', '02-01': 'checkpoint', '02-02': 'ready', '02-03': 'blocked', '02-04': 'failed' };
-  const issues = new Map(spec.plans.map((p, i) => [p.id, { number: 10 + i, labels: ['harness:plan', ...(statuses[p.id] ? [`status:${statuses[p.id]}`] : [])] }]));
+  // The App's records on each marker line (verified=, status=), the labels their view: ready and blocked are both `queued`.
+  const record = (status: string | undefined) => (status === undefined ? '' : status === 'verified' ? ' verified=7 status=verified' : ` status=${status === 'ready' || status === 'blocked' ? 'queued' : status}`);
+  const issues = new Map(
+    spec.plans.map((p, i) => [p.id, { number: 10 + i, body: `<!-- harness:plan SPC-001/${p.id}${record(statuses[p.id])} -->`, labels: ['harness:plan', ...(statuses[p.id] ? [`status:${statuses[p.id]}`] : [])] }]),
+  );
 
-  it('shows progress per phase, the graph coloured by each plan\'s status label, and plan → issue → status', () => {
+  it('shows progress per phase, the graph coloured by each plan\'s recorded status, and plan → issue → status', () => {
     expect(statusComment(spec, issues, 65_536)).toMatchSnapshot();
   });
 

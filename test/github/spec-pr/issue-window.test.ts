@@ -103,7 +103,7 @@ const ids = (plans: readonly PlanOptions[]) => plans.map((p) => p.id);
 function phaseOneMerged(github: FakeGitHub): void {
   for (const issue of planIssues(github)) {
     if (planOf(issue).startsWith('01-') || planOf(issue) === '02-50') merged(issue, 7);
-    else issue.labels.push('status:ready');
+    else github.planStatus(issue.number, 'ready');
   }
 }
 
@@ -112,7 +112,7 @@ function merged(issue: FakeIssue, pr: number): void {
   issue.state = 'closed';
   issue.state_reason = 'completed';
   issue.labels = [...issue.labels.filter((l) => !l.startsWith('status:')), 'status:verified'];
-  issue.body = withMarkerRecord(issue.body!, 'verified', String(pr));
+  issue.body = withMarkerRecord(withMarkerRecord(issue.body!, 'verified', String(pr)), 'status', 'verified');
 }
 
 beforeAll(() => nock.disableNetConnect());

@@ -100,8 +100,8 @@ const SPEC_TRACKING = `GET ${R}/issues?labels=harness:spec,spec:SPC-042&state=al
  * A plan issue's marker line; `pr` is the spec PR it records (its status comment is the one
  * rounds refresh), `parent` the spec's tracking issue it is a sub-issue of (none: '').
  */
-function marker(plan: string, blockedBy = '', pr = '\\d+', parent = '100', verified = ''): RegExp {
-  return new RegExp(`^<!-- harness:plan SPC-042/${plan} hash=[0-9a-f]{16}${blockedBy ? ` blocked_by=${blockedBy}` : ''} pr=${pr}${parent ? ` parent=${parent}` : ''}${verified ? ` verified=${verified}` : ''} -->\n`);
+function marker(plan: string, blockedBy = '', pr = '\\d+', parent = '100', verified = '', after = ''): RegExp {
+  return new RegExp(`^<!-- harness:plan SPC-042/${plan} hash=[0-9a-f]{16}${blockedBy ? ` blocked_by=${blockedBy}` : ''} pr=${pr}${parent ? ` parent=${parent}` : ''}${verified ? ` verified=${verified}` : ''}${after} -->\n`);
 }
 
 beforeAll(() => nock.disableNetConnect());
@@ -411,7 +411,8 @@ describe('a spec pull request, synced again', () => {
       ].join('\n'),
     });
     expect(writes[6]!.body).toEqual({ sub_issue_id: github.issue(103).id });
-    expect(writes[7]!.body).toEqual({ state: 'closed', state_reason: 'not_planned', body: expect.stringMatching(marker('02-01', '01-02', '\\d+', '')) });
+    // The App's record that the plan left the spec (`removed=` the spec PR) goes with the close: a round reads it, never the state.
+    expect(writes[7]!.body).toEqual({ state: 'closed', state_reason: 'not_planned', body: expect.stringMatching(marker('02-01', '01-02', '\\d+', '', '', ' removed=\\d+')) });
     expect(github.issues.map((i) => [i.number, i.state, i.state_reason])).toEqual([
       [100, 'open', null],
       [101, 'open', null],
@@ -444,7 +445,7 @@ describe('a spec pull request, synced again', () => {
     const writes = github.writes().filter((w) => w.url.startsWith(`${R}/issues/101`) || w.url === `${R}/issues`);
     expect(writes.slice(1, 3).map((w) => [`${w.method} ${w.url}`, w.body])).toEqual([
       // On record as done by the spec (`verified=spec`): the only issues a round counts as done carry such a record.
-      [`POST ${R}/issues`, { title: '[01-01] Reset tokens', body: expect.stringMatching(marker('01-01', '', '\\d+', '100', 'spec')), labels: ['harness:plan', 'phase:01', 'spec:SPC-042', 'status:verified'] }],
+      [`POST ${R}/issues`, { title: '[01-01] Reset tokens', body: expect.stringMatching(marker('01-01', '', '\\d+', '100', 'spec', ' status=verified')), labels: ['harness:plan', 'phase:01', 'spec:SPC-042', 'status:verified'] }],
       [`PATCH ${R}/issues/101`, { state: 'closed', state_reason: 'completed' }],
     ]);
     expect(github.issues.map((i) => [i.number, i.state, i.state_reason])).toEqual([
@@ -462,6 +463,7 @@ describe('a spec pull request, synced again', () => {
     await deliver(pullRequest('synchronize', PUSHED), 'delivery-2');
     expect(github.writes(before).filter((w) => w.url.startsWith(`${R}/issues/102`)).map((w) => [`${w.method} ${w.url}`, w.body])).toEqual([
       [`PATCH ${R}/issues/102`, { body: expect.stringMatching(marker('01-02', '01-01', '\\d+', '100', 'spec')) }],
+      [`PATCH ${R}/issues/102`, { body: expect.stringMatching(marker('01-02', '01-01', '\\d+', '100', 'spec', ' status=verified')) }],
       [`POST ${R}/issues/102/labels`, { labels: ['status:verified'] }],
       [`PATCH ${R}/issues/102`, { state: 'closed', state_reason: 'completed' }],
     ]);

@@ -16,16 +16,17 @@ import { testProbot, webhookExample } from '../../helpers/probot.js';
  * branch, no knowledge PR), and the App's writes are exactly those the row names: a status or
  * phase label put back to what the records say, a refusal answered, and nothing else.
  *
- * The spec, as the App recorded it, with one slot:
+ * The spec, as the App recorded it, with two slots (no research ahead):
  *   phase 01: 01-01 done (its plan PR merged); phase 01 verified.
  *   phase 02: 02-01 done; phase 02 failed its verification (`phase_failed=`).
  *   phase 03: 03-01 queued, needs 02-01: held by the failed phase, shown blocked.
- *             03-02 running, holds the slot (its claim branch exists).
+ *             03-02 running, holds a slot (its claim branch exists), writes src/shared.ts.
  *             03-03 failed (its claim branch exists).
- *             03-04 queued, needs 01-01: ready, waiting for the slot.
+ *             03-04 queued, needs 01-01: ready, waiting for 03-02, which writes its file.
  *             03-05 planned, never queued.
  *   phase 04: 04-01 queued, needs 03-02: blocked.
- * A round on it as it is starts nothing and writes nothing.
+ * A round on it as it is starts nothing and writes nothing, though a slot is free: so a change
+ * that made any plan look queued, done, freed or unheld would start it, and be seen.
  */
 
 beforeAll(() => nock.disableNetConnect());
@@ -51,15 +52,16 @@ interface PlanState {
   /** Done: `verified=<PR>`, closed as completed, status:verified. */
   done?: number;
   phaseFailed?: string;
+  files?: string[];
 }
 
 const PLANS: Record<string, PlanState> = {
   '01-01': { number: 11, needs: [], done: 77 },
   '02-01': { number: 21, needs: ['01-01'], done: 78, phaseFailed: '41' },
   '03-01': { number: 31, needs: ['02-01'], status: 'queued', shows: 'blocked' },
-  '03-02': { number: 32, needs: ['01-01'], status: 'running' },
+  '03-02': { number: 32, needs: ['01-01'], status: 'running', files: ['src/shared.ts'] },
   '03-03': { number: 33, needs: ['01-01'], status: 'failed' },
-  '03-04': { number: 34, needs: ['01-01'], status: 'queued', shows: 'ready' },
+  '03-04': { number: 34, needs: ['01-01'], status: 'queued', shows: 'ready', files: ['src/shared.ts'] },
   '03-05': { number: 35, needs: ['01-01'] },
   '04-01': { number: 41, needs: ['03-02'], status: 'queued', shows: 'blocked' },
 };
@@ -67,7 +69,7 @@ const NUMBER = (plan: string) => PLANS[plan]!.number;
 
 /** A plan issue's body as the App writes it (desiredIssue): its marker line with the App's records, the **Depends on** line, the plan text. */
 function planBody(plan: string, state: PlanState): string {
-  const text = ['---', `plan_id: "${plan}"`, `title: Plan ${plan}`, `depends_on: [${state.needs.map((d) => `"${d}"`).join(', ')}]`, `files_modified: ["src/${plan}.ts"]`, 'must_pass:', `  - { id: exists, type: file_exists, path: "src/${plan}.ts" }`, '---', '', 'Do the work.'].join('\n');
+  const text = ['---', `plan_id: "${plan}"`, `title: Plan ${plan}`, `depends_on: [${state.needs.map((d) => `"${d}"`).join(', ')}]`, `files_modified: [${(state.files ?? [`src/${plan}.ts`]).map((f) => `"${f}"`).join(', ')}]`, 'must_pass:', `  - { id: exists, type: file_exists, path: "src/${plan}.ts" }`, '---', '', 'Do the work.'].join('\n');
   const records = [
     state.done === undefined ? '' : ` verified=${state.done}`,
     state.done !== undefined ? ' status=verified' : state.status ? ` status=${state.status}` : '',
@@ -107,7 +109,7 @@ let github: FakeGitHub;
 
 beforeEach(() => {
   github = new FakeGitHub();
-  github.config = 'slots: 1\n';
+  github.config = 'slots: 2\nplanning:\n  research_ahead: false\n';
   github.commit(BASE, { 'README.md': '# Hello\n' });
   github.branches.set('master', BASE);
   github.roles.set('Codertocat', 'write');
@@ -351,7 +353,7 @@ const MATRIX: Row[] = [
   // The issue's state: done, removed and which issue is the plan's are records; the state is not asked.
   { field: 'an issue closed or reopened', change: 'a done plan\'s issue reopened', actors: TRIAGE_AND_APPS, apply: setState('01-01', 'reopened'), writes: () => [] },
   { field: 'an issue closed or reopened', change: 'a queued plan\'s issue closed as completed', actors: TRIAGE_AND_APPS, apply: setState('03-04', 'completed'), writes: () => [] },
-  { field: 'an issue closed or reopened', change: 'a queued plan\'s issue closed as not planned', actors: TRIAGE_AND_APPS, apply: setState('03-04', 'not_planned'), writes: () => [] },
+  { field: 'an issue closed or reopened', change: 'the running plan\'s issue closed as not planned (its slot and files look free)', actors: TRIAGE_AND_APPS, apply: setState('03-02', 'not_planned'), writes: () => [] },
   { field: 'an issue closed or reopened', change: 'the running plan\'s issue closed as a duplicate', actors: TRIAGE_AND_APPS, apply: setState('03-02', 'duplicate'), writes: () => [] },
   {
     field: 'an issue closed or reopened',
@@ -438,7 +440,7 @@ describe('the attack matrix: what people below write and other Apps can change i
     for (const delivery of apply(actor)) await probot.receive(delivery as never);
     await probot.receive(round() as never);
 
-    // No worker started: not the ready plan waiting for the slot, not the failed or the planned plan, no phase's verification.
+    // No worker started: not the ready plan waiting for 03-02's file, not the failed, held or planned plan, no phase's verification.
     expect(github.dispatches).toEqual([]);
     // Every record as it was: where each plan is, which are done, the failed phase, none removed.
     expect(records()).toEqual(before);
@@ -493,6 +495,23 @@ describe("a writer's command on a label someone below write painted (issue 36)",
     // The painted labels are put back to what the records say.
     const shown = (p: string) => github.issue(NUMBER(p)).labels.filter((l) => l.startsWith('status:'));
     expect([shown('03-02'), shown('03-03'), shown('03-05')]).toEqual([['status:running'], ['status:failed'], []]);
+  });
+});
+
+describe('a worker run ending reads where the App recorded the plan, never its label (issue 36)', () => {
+  it.each(TRIAGE_AND_APPS)('the running plan painted at a checkpoint by $login: its run\'s success is verified, not a checkpoint waiting for a person', async (actor) => {
+    github.checkRuns.push({ id: 3200, name: 'harness / plan 03-02', head_sha: BASE, external_id: `${SPEC}/03-02`, status: 'in_progress', conclusion: null, output: { title: 'Running', summary: '', text: null }, annotations: [] });
+    const probot = testProbot();
+    for (const delivery of both(removeLabel('03-02', 'status:running'), addLabel('03-02', 'status:checkpoint'))(actor)) await probot.receive(delivery as never);
+
+    const payload = webhookExample<Payload>('workflow_run', (p) => p.action === 'completed' && (p.workflow_run as { status: string }).status === 'completed');
+    payload.repository = webhookExample<Payload>('check_run').repository!;
+    Object.assign(payload.workflow_run!, { path: '.github/workflows/harness-worker.yml', event: 'workflow_dispatch', name: 'harness worker', display_title: `harness ${SPEC}/03-02`, conclusion: 'success', head_branch: 'master', head_sha: BASE });
+    await probot.receive({ id: 'run-03-02', name: 'workflow_run', payload } as never);
+
+    expect(parseMarker(github.issue(32).body)?.status).toBe('verified');
+    expect(github.issue(32).labels.filter((l) => l.startsWith('status:'))).toEqual(['status:verified']);
+    expect(github.checkRuns.find((r) => r.id === 3200)).toMatchObject({ status: 'completed', conclusion: 'success' });
   });
 });
 

@@ -212,6 +212,24 @@ describe('a spec larger than its issue window', () => {
     expect(planIssues(github)).toHaveLength(151);
   });
 
+  it('moves on just the same when someone with the triage role labelled every issue `status:ready`: the new issues are not queued, since no writer queued the spec (issue 36)', async () => {
+    const github = repository(PLANS);
+    await deliver(OPENED);
+    // As phaseOneMerged, but the rest of phase 02 only labelled: no record, no writer's execute.
+    for (const issue of planIssues(github)) {
+      if (planOf(issue).startsWith('01-') || planOf(issue) === '02-50') merged(issue, 7);
+      else issue.labels.push('status:ready');
+    }
+
+    await round('round-1');
+
+    const created = planIssues(github).filter((i) => /^0[34]-/.test(planOf(i)));
+    expect(created.length).toBeGreaterThan(0);
+    for (const issue of created) expect(issue.labels.filter((l) => l.startsWith('status:'))).toEqual([]);
+    // No plan starts (phase 01, done on record, is verified as any complete phase is).
+    expect(github.dispatches.map((d) => (d.body as { inputs: { plan: string } }).inputs.plan)).toEqual(['phase-01']);
+  });
+
   it('`/harness execute PP` on a phase the window has not reached makes its issues now, with every plan they need, and queues the phase', async () => {
     const github = repository(PLANS);
     github.roles.set('Codertocat', 'admin');

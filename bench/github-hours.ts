@@ -259,10 +259,13 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
     }
     // As a worker holding the App's token ends (live-check.ts, finish): the App's check run on the claimed commit
     // concluded, then the same on the new head, where the plan PR shows it.
-    // As the worker ends (plan-worker.ts, endStatus): the plan issue moved from running to verified, by the worker, not the App.
+    // As the worker ends (plan-worker.ts, endStatus): the plan issue moved from running to verified (the record, then its label), by the worker, not the App.
     if (!isPhase) {
       const issue = github.issues.find((i) => i.body?.includes(`harness:plan ${specId}/${target} `));
-      if (issue?.labels.includes('status:running')) issue.labels = [...issue.labels.filter((l) => l !== 'status:running'), 'status:verified'];
+      if (issue?.body?.includes(' status=running')) {
+        issue.body = issue.body.replace(' status=running', ' status=verified');
+        issue.labels = [...issue.labels.filter((l) => l !== 'status:running'), 'status:verified'];
+      }
     }
     const check = [...github.checkRuns].reverse().find((r) => r.external_id === `${specId}/${target}`);
     const output = { title: isPhase ? 'Phase verified' : 'Plan verified', summary: 'All checks passed.', text: `${CONCLUDED_BY_WORKER}\n` };

@@ -29,7 +29,7 @@ import { desiredIssue, withMarkerRecord } from '../app/engine/forge/plan-issue.j
 import { specFromIssues } from '../app/engine/forge/spec-from-issues.js';
 import { statusComment } from '../app/engine/forge/status-comment.js';
 import { ISSUE_BODY_LIMIT } from '../app/engine/forge/limits.js';
-import { statusLabel, type StatusValue } from '../app/engine/forge/names.js';
+import { recordedStatus, statusLabel, type StatusValue } from '../app/engine/forge/names.js';
 import { loadSpec } from '../app/engine/core/spec/load.js';
 import type { Spec } from '../app/engine/core/spec/model.js';
 import { scheduleRound, type RoundResult } from '../app/github/schedule/round.js';
@@ -113,8 +113,13 @@ function issuesFor(spec: Spec, texts: Map<string, string>, states: Map<string, P
       id: 10_000 + i,
       number: i + 1,
       title: desired.title,
-      // As the spec-PR sync writes it: the spec PR (#2) whose status comment rounds refresh; a merged plan's closed with the App's record of its PR.
-      body: withMarkerRecord(withMarkerRecord(desired.body, 'pr', String(SPEC_PR)), 'verified', state.closed ? String(5_000 + i) : undefined),
+      // As the spec-PR sync writes it: the spec PR (#2) whose status comment rounds refresh; a merged plan's closed with the App's record of its PR;
+      // every status the App's record (`status=`) with the label its view.
+      body: withMarkerRecord(
+        withMarkerRecord(withMarkerRecord(desired.body, 'pr', String(SPEC_PR)), 'verified', state.closed ? String(5_000 + i) : undefined),
+        'status',
+        state.status ? recordedStatus(state.status) : undefined,
+      ),
       // As GitHub lists issues: each with its GraphQL node id, and each label with its own (a round's status writes name them).
       node_id: `I_${10_000 + i}`,
       html_url: `https://github.com/${OWNER}/${REPO}/issues/${i + 1}`,
@@ -322,6 +327,7 @@ export const schedulingRound: Section = async (log) => {
       `Scheduling round: one round in a Probot app (a check_run completed) against a fake GitHub that counts requests, on generated specs of ${SIZES.join(', ')} plans, phases of about 10 plans (at least 2), ${SLOTS} slots.`,
       'Reads: .github/harness.yml, the plan issues (100 a page), the base head (only when something starts), the phase branches (only once a phase is complete).',
       'Writes: per plan started, the claim (POST git/refs), the dispatch and the check run (other writes) and the status write (issue writes):',
+      "the App's record `status=running` on the marker line (one PATCH of the body), then",
       'status:running added, then the queued status removed, two requests (the race-safe form: the whole label list is never written back);',
       'the same two per queued plan whose ready/blocked status changed (none in these moments: /harness execute set them right).',
     ],

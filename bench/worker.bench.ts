@@ -47,7 +47,7 @@ async function once(bundle: string, actions: ClaudeAction[]): Promise<Run> {
   github.defaultBranch = 'main';
   github.branches.set('main', repo.base);
   github.branches.set(BRANCH, repo.base);
-  github.issues.push({ id: 1, number: 3, title: '[01-01] Greeting', body: `<!-- harness:plan ${SPEC}/01-01 hash=0 -->`, labels: ['harness:plan', `spec:${SPEC}`, 'status:running'], state: 'open', state_reason: null });
+  github.issues.push({ id: 1, number: 3, title: '[01-01] Greeting', body: `<!-- harness:plan ${SPEC}/01-01 hash=0 status=running -->`, labels: ['harness:plan', `spec:${SPEC}`, 'status:running'], state: 'open', state_reason: null });
   const server = await github.serve();
   try {
     const claude = await standInClaude([actions]);

@@ -19,7 +19,7 @@ import { openKnowledgePr, type KnowledgePr } from './knowledge-pr.js';
 import { openKnowledgePulls, type OpenKnowledgePull } from './knowledge-pulls.js';
 import { addLabels, createLabel, knowLabels, listLabels, removeLabel, type Label } from './labels.js';
 import { repositoryRole } from './permissions.js';
-import { listSpecIssues, listSpecIssuesSince, moveStatus, setStatuses, type SpecIssues, specIssuesChangedSince, type StatusMove } from './plan-issues.js';
+import { listSpecIssues, listSpecIssuesSince, moveStatus, setStatuses, type SpecIssues, specIssuesChangedSince, type StatusIssue, type StatusMove, type StatusWritten } from './plan-issues.js';
 import { NodeIds } from './node-ids.js';
 import {
   createPullRequest,
@@ -47,11 +47,6 @@ import { gatewayRequest, type GitHubRequest, type Repo } from './request.js';
 import { createTree, getTree, type NewFile, type Tree } from './trees.js';
 import { cancelRun, dispatchWorker, unfinishedWorkerRuns, type DispatchedRun, type WorkerInputs, type WorkerRun } from './workflows.js';
 
-/** An issue whose labels a status write starts from. */
-export interface LabelledIssue {
-  number: number;
-  labels: readonly string[];
-}
 
 /**
  * Everything harness asks of GitHub, for one repository: the App's handlers and the worker
@@ -78,11 +73,11 @@ export interface Gateway {
   /** Labels known by their GraphQL ids, made where missing (labels.ts, knowLabels): before a run of createSubIssue, one or two requests for all. */
   knowLabels(names: readonly string[]): Promise<boolean>;
   updateIssue(number: number, update: IssueUpdate): Promise<IssueRecord>;
-  /** The race-safe status write (plan-issues.ts, setStatus); the labels as they are after it. */
-  setStatus(issue: LabelledIssue, status: StatusValue): Promise<string[]>;
-  /** Several race-safe status writes in as few requests as GitHub allows (plan-issues.ts, setStatuses); each issue's labels after. */
-  setStatuses(moves: readonly StatusMove[]): Promise<string[][]>;
-  /** From one status to another only while the issue still shows the first (plan-issues.ts, moveStatus). */
+  /** The status write: the App's record on the marker line, then the label, race-safely (plan-issues.ts, setStatus); the labels and body after it. */
+  setStatus(issue: StatusIssue, status: StatusValue): Promise<StatusWritten>;
+  /** Several status writes in as few requests as GitHub allows (plan-issues.ts, setStatuses); each issue's labels and body after. */
+  setStatuses(moves: readonly StatusMove[]): Promise<StatusWritten[]>;
+  /** From one status to another only while the App's record still says the first (plan-issues.ts, moveStatus). */
   moveStatus(issue: number, from: StatusValue, to: StatusValue): Promise<'moved' | 'changed'>;
   /** Adds labels, leaving the rest; every label the issue has now. */
   addLabels(issue: number, labels: readonly string[]): Promise<string[]>;
@@ -244,7 +239,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     updateIssue: (number, update) => updateIssue(r, repo, number, update),
     setStatus: async (issue, status) => (await setStatuses(r, repo, ids, [{ issue, status }]))[0]!,
     setStatuses: (moves) => setStatuses(r, repo, ids, moves),
-    moveStatus: (issue, from, to) => moveStatus(r, repo, issue, from, to, ids),
+    moveStatus: (issue, from, to) => moveStatus(r, repo, ids, issue, from, to),
     addLabels: (issue, labels) => addLabels(r, repo, issue, labels),
     removeLabel: (issue, name) => removeLabel(r, repo, issue, name),
     labels: () => listLabels(r, repo),

@@ -109,6 +109,12 @@ export interface IssueUpdate {
   state_reason?: 'completed' | 'not_planned' | 'duplicate' | 'reopened';
 }
 
+/** GET /repos/{owner}/{repo}/issues/{issue_number}: one issue as it is now. */
+export async function getIssue(request: GatewayRequest, repo: Repo, number: number): Promise<IssueRecord> {
+  const { data } = await request('GET /repos/{owner}/{repo}/issues/{issue_number}', { ...repo, issue_number: number });
+  return toIssue(data as RawIssue);
+}
+
 /** PATCH /repos/{owner}/{repo}/issues/{issue_number} */
 export async function updateIssue(request: GatewayRequest, repo: Repo, number: number, update: IssueUpdate): Promise<IssueRecord> {
   const { data } = await request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { ...repo, issue_number: number, ...update });

@@ -1,7 +1,8 @@
 import { matchPlanIssues, type MatchedIssues } from '../engine/forge/match-issues.js';
-import { isStatusLabel, LABEL_COLORS, LABEL_PLAN, phaseLabel, specLabel, statusLabel, type StatusValue } from '../engine/forge/names.js';
+import { isStatusLabel, LABEL_COLORS, LABEL_PLAN, phaseLabel, recordedStatus, specLabel, statusLabel, type StatusValue } from '../engine/forge/names.js';
+import { parseMarker, withMarkerRecord } from '../engine/forge/plan-issue.js';
 import { withStatus } from '../engine/forge/with-status.js';
-import { listIssuesWithLabels, type IssueRecord } from './issues.js';
+import { getIssue, listIssuesWithLabels, updateIssue, type IssueRecord } from './issues.js';
 import { addLabels, knowLabels, removeLabel } from './labels.js';
 import type { NodeIds } from './node-ids.js';
 import type { GatewayRequest, Repo } from './request.js';
@@ -69,72 +70,63 @@ export async function specIssuesChangedSince(request: GatewayRequest, repo: Repo
   return data.length > 0;
 }
 
+/** A plan issue a status write starts from: its labels and its body (whose marker line holds the record) as the caller read them. */
+export interface StatusIssue {
+  number: number;
+  labels: readonly string[];
+  body: string | null;
+}
+
+/** A plan issue after a status write: its labels and its body as they are now. */
+export interface StatusWritten {
+  labels: string[];
+  body: string | null;
+}
+
 /**
- * Moves an issue to `status`, race-safely: the new label is added first (POST …/labels, 200)
- * and the old status labels removed after (DELETE …/labels/{name}, 200), so that the issue
- * is never seen without a status, which would read as "not queued". Adding and removing
- * single labels, rather than writing the whole list, leaves any label someone else changed
- * meanwhile alone; a label already gone (404) is fine. No request when the issue shows that
- * status and no other; no removal when it had none. Returns the labels as they are now.
+ * Moves an issue to `status`: the App's record first (`status=` on the marker line, in one
+ * PATCH of the body, plan-issue.ts), then its view, race-safely: the new label is added first
+ * (POST …/labels, 200) and the old status labels removed after (DELETE …/labels/{name}, 200),
+ * so that the issue is never seen without a status. Adding and removing single labels, rather
+ * than writing the whole list, leaves any label someone else changed meanwhile alone; a label
+ * already gone (404) is fine. No request when the record and the labels say so already (ready
+ * and blocked are one record, `queued`). Returns the labels and the body as they are now.
  */
-export async function setStatus(request: GatewayRequest, repo: Repo, issue: { number: number; labels: readonly string[] }, status: StatusValue): Promise<string[]> {
-  const label = statusLabel(status);
-  if (!issue.labels.includes(label)) await addLabels(request, repo, issue.number, [label]);
+export async function setStatus(request: GatewayRequest, repo: Repo, ids: NodeIds, issue: StatusIssue, status: StatusValue): Promise<StatusWritten> {
+  return (await setStatuses(request, repo, ids, [{ issue, status }]))[0]!;
+}
+
+/** The labels alone moved to `status` (none: every status label off), by REST: setStatus's second half. */
+async function setStatusLabel(request: GatewayRequest, repo: Repo, issue: { number: number; labels: readonly string[] }, status: StatusValue | undefined): Promise<string[]> {
+  const label = status === undefined ? undefined : statusLabel(status);
+  if (label !== undefined && !issue.labels.includes(label)) await addLabels(request, repo, issue.number, [label]);
   for (const old of issue.labels.filter((l) => isStatusLabel(l) && l !== label)) await removeLabel(request, repo, issue.number, old);
   return withStatus(issue.labels, status);
 }
 
 /**
- * Moves an issue from status `from` to `to` only while it is still `from`, as a worker ends
- * its plan (running → verified or failed) long after it read the issue: `to` is added
- * (POST …/labels, whose answer is every label the issue has now), then `from` removed. If the
- * answer shows a status someone set meanwhile (an abort's `failed`, a retry's `ready`), theirs
- * stands: ours is taken off again and `changed` returned. Two requests when nothing moved;
- * one, a GraphQL request, where `ids` knows the issue's and the labels' node ids.
+ * Moves an issue from status `from` to `to` only while the App's record still says `from`, as
+ * a worker ends its plan (running → verified or failed) long after it read the issue: the issue
+ * is read again (GET …/issues/{n}) and, if its record says something else (an abort's `failed`,
+ * a retry's `queued`), theirs stands and `changed` is returned; else the status is set as
+ * setStatus sets it. The labels are not asked: anyone with the triage role can change them.
  */
-export async function moveStatus(request: GatewayRequest, repo: Repo, issue: number, from: StatusValue, to: StatusValue, ids?: NodeIds): Promise<'moved' | 'changed'> {
-  const viaGraphQL = ids ? await moveStatusGraphQL(request, ids, issue, from, to) : undefined;
-  if (viaGraphQL === 'changed') await removeLabel(request, repo, issue, statusLabel(to));
-  if (viaGraphQL) return viaGraphQL;
-  const now = await addLabels(request, repo, issue, [statusLabel(to)]);
-  const others = now.filter((l) => isStatusLabel(l) && l !== statusLabel(to) && l !== statusLabel(from));
-  if (others.length > 0) {
-    await removeLabel(request, repo, issue, statusLabel(to));
-    return 'changed';
-  }
-  if (now.includes(statusLabel(from))) await removeLabel(request, repo, issue, statusLabel(from));
+export async function moveStatus(request: GatewayRequest, repo: Repo, ids: NodeIds, issue: number, from: StatusValue, to: StatusValue): Promise<'moved' | 'changed'> {
+  const now = await getIssue(request, repo, issue);
+  if (parseMarker(now.body)?.status !== recordedStatus(from)) return 'changed';
+  await setStatus(request, repo, ids, now, to);
   return 'moved';
 }
 
 /**
- * moveStatus in one GraphQL request where the node ids are known: `to` added, then `from`
- * removed, and the labels as they are after, in the answer. A status someone set meanwhile
- * (shown beside ours) stands: `changed`, and the caller takes ours off again. Undefined
- * when the ids are not known or GitHub refused: the caller moves it by REST, which adding and
- * removing the same labels again leaves as it is.
+ * One issue's status to set, from the labels and body as the caller read them. `status`
+ * undefined takes every status label off (a label put back where the App has no record);
+ * `labelOnly`: the record says so already, and only the label, its view, is put back.
  */
-async function moveStatusGraphQL(request: GatewayRequest, ids: NodeIds, issue: number, from: StatusValue, to: StatusValue): Promise<'moved' | 'changed' | undefined> {
-  const issueId = ids.issue(issue);
-  const toId = ids.label(statusLabel(to));
-  const fromId = ids.label(statusLabel(from));
-  if (issueId === undefined || toId === undefined || fromId === undefined) return undefined;
-  const query = `mutation MoveStatus($issue: ID!, $to: [ID!]!, $from: [ID!]!) {\n  add: addLabelsToLabelable(input: {labelableId: $issue, labelIds: $to}) { clientMutationId }\n  remove: removeLabelsFromLabelable(input: {labelableId: $issue, labelIds: $from}) { labelable { labels(first: 100) { nodes { name } } } }\n}`;
-  let labels: string[] | undefined;
-  try {
-    const { data } = (await request('POST /graphql', { query, variables: { issue: issueId, to: [toId], from: [fromId] } })) as { data: { data?: { add?: unknown; remove?: { labelable?: { labels?: { nodes?: ({ name?: string } | null)[] } } } | null } | null } };
-    if (!data.data?.add || !data.data.remove) return undefined;
-    labels = (data.data.remove.labelable?.labels?.nodes ?? []).flatMap((l) => (l?.name ? [l.name] : []));
-  } catch {
-    return undefined;
-  }
-  // Someone's status beside ours stands: ours goes again (moveStatus, by REST).
-  return labels.some((l) => isStatusLabel(l) && l !== statusLabel(to)) ? 'changed' : 'moved';
-}
-
-/** One issue's status to set, from the labels as the caller read them. */
 export interface StatusMove {
-  issue: { number: number; labels: readonly string[] };
-  status: StatusValue;
+  issue: StatusIssue;
+  status: StatusValue | undefined;
+  labelOnly?: true;
 }
 
 /** Issues whose labels one GraphQL request moves at most: two mutations each, 5 of GraphQL's 2,000 secondary points a minute per mutation. */
@@ -148,7 +140,9 @@ interface LabelWrite {
 }
 
 /**
- * Several issues' statuses set at once, each race-safely as setStatus sets one (its label
+ * Several issues' statuses set at once, each as setStatus sets one: the records first, one
+ * PATCH of the body for each issue whose record changes (none for a queued plan going from
+ * ready to blocked, nor for a label put back), then the labels, each race-safely (its label
  * added first, the other status labels removed after, never the whole list written), in as
  * few requests as GitHub allows: one GraphQL request (POST /graphql) carrying, per issue,
  * `addLabelsToLabelable` then `removeLabelsFromLabelable`, which GitHub runs one after another
@@ -160,13 +154,20 @@ interface LabelWrite {
  * refused (its `errors`) go by REST, as setStatus does; a refusal naming a label forgets its
  * id. Returns each issue's labels as they are after, in the order of `moves`.
  */
-export async function setStatuses(request: GatewayRequest, repo: Repo, ids: NodeIds, moves: readonly StatusMove[]): Promise<string[][]> {
+export async function setStatuses(request: GatewayRequest, repo: Repo, ids: NodeIds, moves: readonly StatusMove[]): Promise<StatusWritten[]> {
+  // The records first: the label is only their view, and a view written before its record could be read as a decision's.
+  const bodies: (string | null)[] = [];
+  for (const move of moves) {
+    const body = move.issue.body;
+    const next = move.labelOnly || move.status === undefined || body === null ? body : withMarkerRecord(body, 'status', recordedStatus(move.status));
+    bodies.push(next === body ? body : (await updateIssue(request, repo, move.issue.number, { body: next! })).body);
+  }
   const writes: LabelWrite[] = moves.map((move) => {
-    const label = statusLabel(move.status);
+    const label = move.status === undefined ? undefined : statusLabel(move.status);
     return {
       move,
       issueId: ids.issue(move.issue.number),
-      add: move.issue.labels.includes(label) ? [] : [label],
+      add: label === undefined || move.issue.labels.includes(label) ? [] : [label],
       remove: move.issue.labels.filter((l) => isStatusLabel(l) && l !== label),
     };
   });
@@ -182,8 +183,8 @@ export async function setStatuses(request: GatewayRequest, repo: Repo, ids: Node
       for (const failed of await labelMutations(request, ids, byGraphQL.slice(at, at + STATUS_MOVES_PER_REQUEST))) byRest.add(failed);
     }
   }
-  for (const w of writes) if (byRest.has(w)) await setStatus(request, repo, w.move.issue, w.move.status);
-  return moves.map((m) => withStatus(m.issue.labels, m.status));
+  for (const w of writes) if (byRest.has(w)) await setStatusLabel(request, repo, w.move.issue, w.move.status);
+  return moves.map((m, i) => ({ labels: withStatus(m.issue.labels, m.status), body: bodies[i] ?? null }));
 }
 
 /** One GraphQL request for `writes`; the writes GitHub did not make. */

@@ -1,7 +1,7 @@
 import { matchPlanIssues } from '../engine/forge/match-issues.js';
 import { LABEL_PLAN, specLabel } from '../engine/forge/names.js';
 import { parseMarker } from '../engine/forge/plan-issue.js';
-import { planIssueView, type PlanIssueView } from '../engine/forge/plan-issue-view.js';
+import { expectedStatus, isRemoved, planIssueView, type PlanIssueView } from '../engine/forge/plan-issue-view.js';
 import { comparePlanIds } from '../engine/core/spec/model.js';
 import type { Gateway } from '../gateway/gateway.js';
 import type { IssueRecord } from '../gateway/issues.js';
@@ -27,9 +27,10 @@ export interface GitHubSpec {
   plans: GitHubPlan[];
 }
 
+/** A plan as the App's records say (a queued plan's ready or blocked as its label shows), never as its labels alone. */
 function planOf(issue: IssueRecord, view: PlanIssueView): GitHubPlan {
-  const removed = !view.open && view.stateReason === 'not_planned';
-  return { plan: view.plan, title: view.title, issue: issue.number, url: issue.url, phase: view.phase, status: removed ? 'removed' : (view.status ?? 'planned'), open: view.open };
+  const status = isRemoved(view) ? 'removed' : (expectedStatus(view, view.shown === 'blocked' ? 'blocked' : 'ready') ?? 'planned');
+  return { plan: view.plan, title: view.title, issue: issue.number, url: issue.url, phase: view.phase, status, open: view.open };
 }
 
 /**

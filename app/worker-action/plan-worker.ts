@@ -364,7 +364,7 @@ async function ask(
   if (pushed) return failed(job, `stopped at checkpoint ${checkpoint.id}, but ${pushed.reason}`, commits, usage, report, pushed.evidence, { pushed: false });
   if (alreadyAsked(job.comments, plan.id, checkpoint.id, job.answers, run.appLogin)) run.log.info(`checkpoint ${checkpoint.id} was asked on #${issue.number} already`);
   else await run.forge.comment(issue.number, checkpointComment(plan.id, checkpoint));
-  issue.labels = await run.forge.setStatus(issue, 'checkpoint');
+  Object.assign(issue, await run.forge.setStatus(issue, 'checkpoint'));
   // When the App may resume by itself: only after a usage limit, never a person's checkpoint.
   await recordResumeAt(run.forge, issue, pause?.resetsAt);
   run.log.info(`waiting for a person at checkpoint ${checkpoint.id}: asked on ${issue.url}`);

@@ -39,7 +39,7 @@ describe('a refusal names the permission to grant, for the token that was refuse
       .post(`${R}/issues/4/labels`, { labels: ['status:checkpoint'] })
       .reply(403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest/issues/labels#add-labels-to-an-issue' });
 
-    const e = await failure(github('workflow').setStatus({ number: 4, labels: [] }, 'checkpoint'));
+    const e = await failure(github('workflow').setStatus({ number: 4, labels: [], body: null }, 'checkpoint'));
 
     expect(e).toMatchObject({ status: 403, kind: 'forbidden', route: 'POST /repos/{owner}/{repo}/issues/{issue_number}/labels' });
     expect(e.message).toBe(

@@ -11,7 +11,7 @@ import { specOf, type PlanOptions } from '../helpers/spec.js';
  * open and failed, and #12, a copy two racing syncs once made, since closed as its duplicate
  * (`state_reason: duplicate`), its labels as they were. The spec PR sync, a scheduling round,
  * `/harness retry 01-01` on the spec PR and the worker's forge must all take #10, as
- * matchPlanIssues says: the lowest-numbered issue not closed as a duplicate. (Before the
+ * matchPlanIssues says: the lowest-numbered issue, whatever its state. (Before the
  * gateway, the retry took #12: the list comes newest first, and the command took the first
  * issue naming the plan.) GitHub is the stateful fake of test/helpers/github-repo.ts, and
  * each test states every request made.
@@ -55,8 +55,8 @@ async function duplicateCase(): Promise<FakeGitHub> {
   github.install();
   await testProbot().receive({ id: 'sync', name: 'pull_request', payload: OPENED } as never);
 
-  const original = github.issue(10);
-  original.labels.push('status:failed');
+  // The App recorded 01-01 failed: the record on #10's marker line, the label its view.
+  const original = github.planStatus(10, 'failed');
   github.issues.push({ ...original, id: 900_012, number: 12, labels: [...original.labels], state: 'closed', state_reason: 'duplicate' });
   github.nextIssue = 13;
   // The failed attempt's claim.
@@ -134,12 +134,15 @@ describe('a plan with an issue closed as its duplicate: everyone takes the same 
       `GET ${R}/git/ref/heads/harness/SPC-042/01-01`,
       `POST ${R}/git/refs`,
       `DELETE ${R}/git/refs/heads/harness/SPC-042/01-01`,
-      // ready added, failed removed: one GraphQL request, the issue's and the labels' node ids read from the list.
+      // The record queued again on #10's marker line; then ready added, failed removed: one GraphQL request, the issue's and
+      // the labels' node ids read from the list.
+      `PATCH ${R}/issues/10`,
       'POST /graphql',
       `GET ${R}/git/ref/heads/master`,
       `POST ${R}/git/refs`,
       `POST ${R}/actions/workflows/harness-worker.yml/dispatches`,
       `POST ${R}/check-runs`,
+      `PATCH ${R}/issues/10`,
       'POST /graphql',
       // The status comment was edited a moment ago, and a plan now runs: the change waits for the next round (round.ts).
       `POST ${R}/issues/${SPEC_PR}/comments`,
@@ -158,10 +161,11 @@ describe('a plan with an issue closed as its duplicate: everyone takes the same 
     const forge = workerForge(testOctokit('worker-token').request, { owner: github.owner, repo: github.repo }, 'harness[bot]');
 
     const issue = (await forge.planIssues('SPC-042')).byPlan.get('01-01')!;
-    issue.labels = await forge.setStatus(issue, 'running');
+    Object.assign(issue, await forge.setStatus(issue, 'running'));
 
     expect(issue).toMatchObject({ number: 10, state: 'open', url: `https://github.com/Codertocat/Hello-World/issues/10` });
-    expect(github.log(before)).toEqual([SPEC_ISSUES, `POST ${R}/issues/10/labels`, `DELETE ${R}/issues/10/labels/status:failed`]);
-    expect(github.writes(before).map((w) => w.body)).toEqual([{ labels: ['status:running'] }, undefined]);
+    expect(github.log(before)).toEqual([SPEC_ISSUES, `PATCH ${R}/issues/10`, `POST ${R}/issues/10/labels`, `DELETE ${R}/issues/10/labels/status:failed`]);
+    expect(github.writes(before).map((w) => w.body)).toEqual([{ body: github.issue(10).body }, { labels: ['status:running'] }, undefined]);
+    expect(github.issue(10).body).toMatch(/^<!-- harness:plan SPC-042\/01-01 [^\n]* status=running -->/);
   });
 });

@@ -118,26 +118,49 @@ describe('the plan\'s issue, for the App and for the worker alike', () => {
     expect((await forge.planIssues('SPC-007')).listed.map((i) => i.number)).toEqual([12]);
   });
 
-  it('an issue closed as a duplicate is never the plan\'s, even the oldest', async () => {
+  it('the oldest issue is the plan\'s even closed as a duplicate: the App closes only later copies, and anyone with the triage role can close one', async () => {
     listed({ number: 10, plan: '01-01', closed: 'duplicate' }, { number: 12, plan: '01-01', status: 'running' });
 
-    expect((await github().planIssues('SPC-007')).byPlan.get('01-01')?.number).toBe(12);
+    expect((await github().planIssues('SPC-007')).byPlan.get('01-01')?.number).toBe(10);
   });
 });
 
 describe('a status written the race-safe way, and only when it changes', () => {
   const labels = ['harness:plan', 'spec:SPC-007', 'good first issue'];
 
+  it('the App\'s record first, on the marker line (one PATCH of the body), then the label, its view', async () => {
+    const body = '<!-- harness:plan SPC-007/01-01 hash=0123456789abcdef status=queued -->\nThe plan.';
+    const after = '<!-- harness:plan SPC-007/01-01 hash=0123456789abcdef status=running -->\nThe plan.';
+    api()
+      .patch(`${R}/issues/5`, { body: after })
+      .reply(200, { id: 5, number: 5, title: '[01-01] Plan', body: after, state: 'open', labels: [], html_url: 'https://github.com/o/r/issues/5' })
+      .post(`${R}/issues/5/labels`, { labels: ['status:running'] })
+      .reply(200, [])
+      .delete(`${R}/issues/5/labels/status%3Aready`)
+      .reply(200, []);
+
+    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready'], body }, 'running')).toEqual({ labels: [...labels, 'status:running'], body: after });
+    expect(requests).toEqual([`PATCH ${R}/issues/5`, `POST ${R}/issues/5/labels`, `DELETE ${R}/issues/5/labels/status:ready`]);
+  });
+
+  it('ready and blocked are one record: moving between them writes the label alone', async () => {
+    const body = '<!-- harness:plan SPC-007/01-01 hash=0123456789abcdef status=queued -->';
+    api().post(`${R}/issues/5/labels`, { labels: ['status:blocked'] }).reply(200, []).delete(`${R}/issues/5/labels/status%3Aready`).reply(200, []);
+
+    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready'], body }, 'blocked')).toEqual({ labels: [...labels, 'status:blocked'], body });
+    expect(requests).toEqual([`POST ${R}/issues/5/labels`, `DELETE ${R}/issues/5/labels/status:ready`]);
+  });
+
   it('the status it has already, and no other: no request', async () => {
     api();
-    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready'] }, 'ready')).toEqual([...labels, 'status:ready']);
+    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready'], body: null }, 'ready')).toEqual({ labels: [...labels, 'status:ready'], body: null });
     expect(requests).toEqual([]);
   });
 
   it('no status yet: the label added, nothing to remove', async () => {
     api().post(`${R}/issues/5/labels`, { labels: ['status:ready'] }).reply(200, []);
 
-    expect(await github().setStatus({ number: 5, labels }, 'ready')).toEqual([...labels, 'status:ready']);
+    expect(await github().setStatus({ number: 5, labels, body: null }, 'ready')).toEqual({ labels: [...labels, 'status:ready'], body: null });
     expect(requests).toEqual([`POST ${R}/issues/5/labels`]);
   });
 
@@ -148,14 +171,14 @@ describe('a status written the race-safe way, and only when it changes', () => {
       .delete(`${R}/issues/5/labels/status%3Aready`)
       .reply(200, []);
 
-    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready'] }, 'running')).toEqual([...labels, 'status:running']);
+    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready'], body: null }, 'running')).toEqual({ labels: [...labels, 'status:running'], body: null });
     expect(requests).toEqual([`POST ${R}/issues/5/labels`, `DELETE ${R}/issues/5/labels/status:ready`]);
   });
 
   it('the status it has, beside a stray one: only the stray one removed', async () => {
     api().delete(`${R}/issues/5/labels/status%3Ablocked`).reply(200, []);
 
-    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready', 'status:blocked'] }, 'ready')).toEqual([...labels, 'status:ready']);
+    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready', 'status:blocked'], body: null }, 'ready')).toEqual({ labels: [...labels, 'status:ready'], body: null });
     expect(requests).toEqual([`DELETE ${R}/issues/5/labels/status:blocked`]);
   });
 
@@ -165,13 +188,13 @@ describe('a status written the race-safe way, and only when it changes', () => {
       .reply(200, [])
       .delete(`${R}/issues/5/labels/status%3Arunning`)
       .reply(404, { message: 'Label does not exist' });
-    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:running'] }, 'failed')).toEqual([...labels, 'status:failed']);
+    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:running'], body: null }, 'failed')).toEqual({ labels: [...labels, 'status:failed'], body: null });
 
     scope
       .post(`${R}/issues/6/labels`, { labels: ['status:failed'] })
       .reply(200, [])
       .delete(`${R}/issues/6/labels/status%3Arunning`)
       .reply(403, { message: 'Resource not accessible by integration' });
-    await expect(github().setStatus({ number: 6, labels: ['status:running'] }, 'failed')).rejects.toThrow(GitHubError);
+    await expect(github().setStatus({ number: 6, labels: ['status:running'], body: null }, 'failed')).rejects.toThrow(GitHubError);
   });
 });

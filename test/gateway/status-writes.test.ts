@@ -6,21 +6,26 @@ import { FakeGitHub, labelNodeId } from '../helpers/github-repo.js';
 import { testOctokit } from '../helpers/octokit.js';
 
 /**
- * Several plans' statuses written at once (app/gateway/plan-issues.ts, setStatuses): each in
- * the race-safe form (the new label added, then the old one removed), all in one GraphQL
- * request, validated against GitHub's published schema by the fake; REST where the node ids
- * are not known or GraphQL would save nothing, and where GitHub refuses a mutation.
+ * Several plans' statuses written at once (app/gateway/plan-issues.ts, setStatuses): the App's
+ * record on each marker line first (one PATCH of the body, only where the record changes), then
+ * the labels, its view, each in the race-safe form (the new label added, then the old one
+ * removed), all in one GraphQL request, validated against GitHub's published schema by the
+ * fake; REST where the node ids are not known or GraphQL would save nothing, and where GitHub
+ * refuses a mutation.
  */
 
 const R = '/repos/Codertocat/Hello-World';
 let github: FakeGitHub;
+
+/** The record a status label is the view of: ready and blocked are both `queued`. */
+const recordOf = (status: string) => (status === 'ready' || status === 'blocked' ? 'queued' : status);
 
 function plan(number: number, status?: string): void {
   github.issues.push({
     id: 900_000 + number,
     number,
     title: `[01-0${number}] Plan`,
-    body: `<!-- harness:plan SPC-001/01-0${number} hash=0123456789abcdef -->`,
+    body: `<!-- harness:plan SPC-001/01-0${number} hash=0123456789abcdef${status ? ` status=${recordOf(status)}` : ''} -->`,
     labels: ['harness:plan', 'spec:SPC-001', 'phase:01', ...(status ? [`status:${status}`] : [])],
     state: 'open',
     state_reason: null,
@@ -31,10 +36,13 @@ function client(labelIds?: Map<string, string>): Gateway {
   return gateway(testOctokit().request, { owner: github.owner, repo: github.repo }, 'app', labelIds ? { labelIds } : {});
 }
 
-/** The issue as the gateway read it: the labels as they were. */
+/** The issue as the gateway read it: the labels and the body as they were. */
 function read(number: number) {
-  return { number, labels: [...github.issue(number).labels] };
+  return { number, labels: [...github.issue(number).labels], body: github.issue(number).body };
 }
+
+/** The record on an issue's marker line now. */
+const record = (number: number) => /status=(\w+)/.exec(github.issue(number).body ?? '')?.[1];
 
 beforeEach(() => {
   nock.disableNetConnect();
@@ -47,7 +55,7 @@ afterEach(() => {
 });
 
 describe('a round\'s status writes, after the list it read', () => {
-  it('two plans started and one unblocked take one request: per issue the new label added, then the old removed, in that order', async () => {
+  it('two plans started and one unblocked: the two records, then one request for the labels: per issue the new label added, then the old removed, in that order', async () => {
     plan(1, 'ready');
     plan(2, 'ready');
     plan(3, 'blocked');
@@ -63,13 +71,16 @@ describe('a round\'s status writes, after the list it read', () => {
       { issue: read(3), status: 'ready' },
     ]);
 
-    expect(github.log(from)).toEqual(['POST /graphql']);
+    // Ready to blocked is no change of record (both queued): only the started plans' bodies are written.
+    expect(github.log(from)).toEqual([`PATCH ${R}/issues/1`, `PATCH ${R}/issues/2`, 'POST /graphql']);
+    expect([1, 2, 3].map(record)).toEqual(['running', 'running', 'queued']);
     expect(github.labelMutations(from)).toEqual(['#1 +status:running', '#1 -status:ready', '#2 +status:running', '#2 -status:ready', '#3 +status:ready', '#3 -status:blocked']);
     expect(github.statuses.at(-1)).toBe(200);
     expect((github.requests.at(-1)!.body as { query: string }).query).toMatch(/^mutation SetStatuses\(/);
     expect(github.issue(1).labels).toEqual(['harness:plan', 'spec:SPC-001', 'phase:01', 'status:running']);
     expect(github.issue(3).labels).toEqual(['harness:plan', 'spec:SPC-001', 'phase:01', 'status:ready']);
-    expect(after.map((l) => l.filter((x) => x.startsWith('status:')))).toEqual([['status:running'], ['status:running'], ['status:ready']]);
+    expect(after.map((a) => a.labels.filter((x) => x.startsWith('status:')))).toEqual([['status:running'], ['status:running'], ['status:ready']]);
+    expect(after[0]!.body).toBe(github.issue(1).body);
   });
 
   it('a label someone set meanwhile stays: labels are added and removed one by one, never the list replaced', async () => {
@@ -83,7 +94,7 @@ describe('a round\'s status writes, after the list it read', () => {
 
     await gw.setStatus(before, 'running');
 
-    expect(github.log(from)).toEqual(['POST /graphql']);
+    expect(github.log(from)).toEqual([`PATCH ${R}/issues/1`, 'POST /graphql']);
     expect(github.issue(1).labels).toEqual(['harness:plan', 'spec:SPC-001', 'phase:01', 'priority:high', 'status:running']);
   });
 
@@ -95,15 +106,17 @@ describe('a round\'s status writes, after the list it read', () => {
 
     await gw.setStatus(read(1), 'ready');
 
-    expect(github.log(from)).toEqual([`POST ${R}/issues/1/labels`]);
+    expect(github.log(from)).toEqual([`PATCH ${R}/issues/1`, `POST ${R}/issues/1/labels`]);
+    expect(record(1)).toBe('queued');
     expect(github.issue(1).labels).toContain('status:ready');
   });
 
-  it('issues the gateway has not read go by REST, two requests each', async () => {
+  it('issues the gateway has not read go by REST, two requests each (a record written is a read: its answer names the issue)', async () => {
     plan(1, 'ready');
-    const gw = client(new Map([['status:running', labelNodeId('status:running')], ['status:ready', labelNodeId('status:ready')]]));
+    const gw = client(new Map([['status:blocked', labelNodeId('status:blocked')], ['status:ready', labelNodeId('status:ready')]]));
 
-    await gw.setStatus(read(1), 'running');
+    // Ready to blocked leaves the record (queued) as it is: nothing read the issue.
+    await gw.setStatus(read(1), 'blocked');
 
     expect(github.log()).toEqual([`POST ${R}/issues/1/labels`, `DELETE ${R}/issues/1/labels/status:ready`]);
   });
@@ -118,8 +131,8 @@ describe('a round\'s status writes, after the list it read', () => {
 
     await gw.setStatuses([1, 2, 3].map((n) => ({ issue: read(n), status: 'ready' as const })));
 
-    expect(github.log(from)).toEqual(['POST /graphql', 'POST /graphql']);
-    expect((github.requests[from]!.body as { query: string }).query).toMatch(/^query Labels/);
+    expect(github.log(from)).toEqual([`PATCH ${R}/issues/1`, `PATCH ${R}/issues/2`, `PATCH ${R}/issues/3`, 'POST /graphql', 'POST /graphql']);
+    expect((github.requests[from + 3]!.body as { query: string }).query).toMatch(/^query Labels/);
     expect(github.labelMutations(from)).toEqual(['#1 +status:ready', '#2 +status:ready', '#3 +status:ready']);
   });
 
@@ -153,6 +166,8 @@ describe('when GitHub refuses a mutation', () => {
     ]);
 
     expect(github.log(from)).toEqual([
+      `PATCH ${R}/issues/1`,
+      `PATCH ${R}/issues/2`,
       'POST /graphql',
       `POST ${R}/issues/1/labels`,
       `DELETE ${R}/issues/1/labels/status:ready`,
@@ -183,7 +198,7 @@ describe('when GitHub refuses a mutation', () => {
 });
 
 describe('a worker moving its plan from running to verified as it ends', () => {
-  it('is one GraphQL request once the list named the labels: verified added, running removed', async () => {
+  it('reads the issue again, and only while the record still says running writes verified: the record, then the labels in one GraphQL request', async () => {
     plan(1, 'running');
     plan(2, 'verified');
     const gw = client();
@@ -192,23 +207,39 @@ describe('a worker moving its plan from running to verified as it ends', () => {
 
     expect(await gw.moveStatus(1, 'running', 'verified')).toBe('moved');
 
-    expect(github.log(from)).toEqual(['POST /graphql']);
+    expect(github.log(from)).toEqual([`GET ${R}/issues/1`, `PATCH ${R}/issues/1`, 'POST /graphql']);
     expect(github.labelMutations(from)).toEqual(['#1 +status:verified', '#1 -status:running']);
+    expect(record(1)).toBe('verified');
     expect(github.issue(1).labels.filter((l) => l.startsWith('status:'))).toEqual(['status:verified']);
   });
 
-  it('leaves a status someone set meanwhile: theirs stands, ours is taken off again', async () => {
+  it('leaves a record someone wrote meanwhile: theirs stands, and nothing is written', async () => {
     plan(1, 'running');
     plan(2, 'verified');
     const gw = client();
     await gw.planIssues('SPC-001');
-    // A /harness retry while the plan ran: ready now.
+    // A /harness retry while the plan ran: queued again.
+    github.issue(1).body = github.issue(1).body!.replace('status=running', 'status=queued');
     github.issue(1).labels = github.issue(1).labels.filter((l) => l !== 'status:running').concat('status:ready');
     const from = github.requests.length;
 
     expect(await gw.moveStatus(1, 'running', 'verified')).toBe('changed');
 
-    expect(github.log(from)).toEqual(['POST /graphql', `DELETE ${R}/issues/1/labels/status:verified`]);
+    expect(github.log(from)).toEqual([`GET ${R}/issues/1`]);
+    expect(record(1)).toBe('queued');
     expect(github.issue(1).labels.filter((l) => l.startsWith('status:'))).toEqual(['status:ready']);
+  });
+
+  it('asks the record, never the label: a status:failed a triager added while the plan ran stops nothing, and is put right', async () => {
+    plan(1, 'running');
+    plan(2, 'verified');
+    const gw = client();
+    await gw.planIssues('SPC-001');
+    github.issue(1).labels = github.issue(1).labels.filter((l) => l !== 'status:running').concat('status:failed');
+
+    expect(await gw.moveStatus(1, 'running', 'verified')).toBe('moved');
+
+    expect(record(1)).toBe('verified');
+    expect(github.issue(1).labels.filter((l) => l.startsWith('status:'))).toEqual(['status:verified']);
   });
 });

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { desiredIssue } from '../../app/engine/forge/plan-issue.js';
+import { desiredIssue, withMarkerRecord } from '../../app/engine/forge/plan-issue.js';
 import { loadSpec } from '../../app/engine/core/spec/load.js';
 import { parseKnowledge } from '../../app/engine/knowledge/documents/parse.js';
 import { FakeGitHub, spoken } from '../helpers/github-repo.js';
@@ -29,7 +29,8 @@ let github: FakeGitHub;
 
 function planIssue(status: string) {
   const desired = desiredIssue({ spec, plan: spec.planById.get('02-03')!, planText: planMd({ id: '02-03' }), specPath: `docs/specs/${SPEC}-db`, blobBase: 'https://github.com/Codertocat/Hello-World/blob/master', issueNumbers: new Map([['02-03', 14]]) });
-  return { ...desired, labels: [...desired.labels, `status:${status}`] };
+  // The App's record on the marker line, the label its view.
+  return { ...desired, body: withMarkerRecord(desired.body, 'status', status), labels: [...desired.labels, `status:${status}`] };
 }
 
 /** A `/harness` comment on plan issue #14, the thread having `comments` comments by then (GitHub counts them in the payload). */
@@ -119,7 +120,7 @@ describe('the App\'s signals', () => {
 
   it('refused people feed no frustration: a reader\'s refused answer is not one a writer\'s answer contradicts', async () => {
     github.roles.set('reader', 'read');
-    github.issue(14).labels = github.issue(14).labels.map((l) => (l === 'status:failed' ? 'status:checkpoint' : l));
+    github.planStatus(14, 'checkpoint');
     const probot = testProbot();
     await probot.receive(comment('/harness respond 02-03 postgres', 1, 0, 'reader'));
     await probot.receive(comment('/harness respond 02-03 sqlite', 3, 2));
@@ -264,7 +265,7 @@ describe('the App\'s signals', () => {
   });
 
   it('a plan a person aborted is interrupted, on the spec\'s signals PR', async () => {
-    github.issue(14).labels = github.issue(14).labels.map((l) => (l === 'status:failed' ? 'status:running' : l));
+    github.planStatus(14, 'running');
     github.workflowRuns.push({ id: 77, display_title: `harness ${SPEC}/02-03`, status: 'in_progress' });
 
     await testProbot().receive(comment('/harness abort 02-03', 1, 0));
@@ -285,7 +286,7 @@ describe('the App\'s signals', () => {
     shared.install({ ownOnly: true });
     github.config = 'knowledge:\n  repository: Codertocat/knowledge\n';
     github.install({ ownOnly: true });
-    github.issue(14).labels = github.issue(14).labels.map((l) => (l === 'status:failed' ? 'status:running' : l));
+    github.planStatus(14, 'running');
 
     await testProbot().receive(comment('/harness abort 02-03', 1, 0));
 

@@ -370,6 +370,18 @@ export class FakeGitHub {
     return issue;
   }
 
+  /**
+   * A plan issue's status as the App (or its worker) writes it, with no request: the record on its
+   * marker line (`status=`, ready and blocked both `queued`) and the label, the record's view.
+   */
+  planStatus(number: number, status: 'ready' | 'blocked' | 'running' | 'checkpoint' | 'failed' | 'verified'): FakeIssue {
+    const issue = this.issue(number);
+    const record = status === 'ready' || status === 'blocked' ? 'queued' : status;
+    issue.body = (issue.body ?? '').replace(/^(<!-- harness:plan \S+)((?: [a-z_]+=\S*)*) -->/m, (_, head: string, records: string) => `${head}${records.replace(/ status=\S*/, '')} status=${record} -->`);
+    issue.labels = [...issue.labels.filter((l) => !l.startsWith('status:')), `status:${status}`];
+    return issue;
+  }
+
   // --- Git objects ---------------------------------------------------------------------
 
   private writeTree(files: [string[], Uint8Array][], prefix = ''): string {
@@ -604,6 +616,10 @@ export class FakeGitHub {
       issue.updated_at = this.now().toISOString();
       this.issues.push(issue);
       return [201, this.issueJson(issue)];
+    }
+    if ((m = /^GET \/issues\/(\d+)$/.exec(route))) {
+      const issue = this.issues.find((i) => i.number === Number(m![1]));
+      return issue ? [200, this.issueJson(issue)] : [404, { message: 'Not Found' }];
     }
     if ((m = /^PATCH \/issues\/(\d+)$/.exec(route))) {
       const issue = this.issues.find((i) => i.number === Number(m![1]));

@@ -27,7 +27,7 @@ export function dispatchedFake(base: string): FakeGitHub {
     id: 900_003,
     number: 3,
     title: '[01-01] Greeting',
-    body: `<!-- harness:plan ${SPEC}/01-01 hash=0123456789abcdef -->\n**Spec** …`,
+    body: `<!-- harness:plan ${SPEC}/01-01 hash=0123456789abcdef status=running -->\n**Spec** …`,
     labels: ['harness:plan', `spec:${SPEC}`, 'phase:01', 'status:running'],
     state: 'open',
     state_reason: null,

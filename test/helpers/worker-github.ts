@@ -26,7 +26,8 @@ export interface PullFixture {
 /**
  * The requests of one worker run, in the order the worker makes them, each exactly as the
  * gateway sends it: the spec's plan issues; the plan's comments; at a checkpoint, the
- * question and the status write (`status:checkpoint` added, the old status removed); at the
+ * question and the status write (the record on the marker line, then `status:checkpoint` added,
+ * the old status removed); at the
  * end, the plan PR (the open ones for the branch listed, then one created, or the open one
  * updated). Each part is there only when given. The bodies the worker sends go to `sent`.
  */
@@ -46,9 +47,10 @@ export interface WorkerRequests {
   pull?: { head: string; base: string; open: PullFixture[]; created?: PullFixture };
   sent?: (route: string, body: Record<string, unknown>) => void;
   /**
-   * The plan issue's status as the plan ends: POST …/labels with `to`, answered with the issue's
-   * labels then (`others`: a status someone set meanwhile), and the DELETE that follows (of
-   * status:running, or of `to` again when another status stands).
+   * The plan issue's status as the plan ends: the issue read again (GET …/issues/{n}), its record
+   * `status=running` unless `others` names a status someone recorded meanwhile (then nothing is
+   * written: theirs stands); else the record (PATCH of the body), POST …/labels with `to` and the
+   * DELETE of status:running.
    */
   end?: { issue: number; to: 'verified' | 'failed'; others?: string[] };
 }
@@ -63,9 +65,14 @@ export function workerRequests(r: WorkerRequests): nock.Scope {
   const scope = api().get(`${REPO_PATH}/issues`).query({ labels: `harness:plan,spec:${r.spec},${phase}`, state: 'all', direction: 'asc', per_page: '100' }).reply(200, inPhase);
   if (r.wholeSpec) scope.get(`${REPO_PATH}/issues`).query({ labels: `harness:plan,spec:${r.spec}`, state: 'all', direction: 'asc', per_page: '100' }).reply(200, r.issues);
   if (r.comments) scope.get(`${REPO_PATH}/issues/${r.comments.issue}/comments`).query({ per_page: '100' }).reply(200, r.comments.answer);
+  // The plan issue as the worker listed it, its body as the App wrote it: what a PATCH of its record answers with the new body.
+  const listed = (number: number) => r.issues.find((i) => (i as { number?: number }).number === number) as Record<string, unknown>;
+  const patched = (number: number) => (_uri: string, body: nock.Body) => ({ ...listed(number), body: (body as { body: string }).body });
   if (r.ask) {
     const issue = `${REPO_PATH}/issues/${r.ask.issue}`;
     scope.post(`${issue}/comments`, keep(`POST ${issue}/comments`)).reply(201, r.ask.answer);
+    // The record first (status=checkpoint on the marker line), then its label.
+    if (r.ask.from !== 'checkpoint') scope.patch(issue, (b: Record<string, unknown>) => /status=checkpoint/.test(String(b.body))).reply(200, patched(r.ask.issue));
     scope.post(`${issue}/labels`, { labels: ['status:checkpoint'] }).reply(200, []);
     if (r.ask.from !== 'checkpoint') scope.delete(`${issue}/labels/${encodeURIComponent(`status:${r.ask.from}`)}`).reply(200, []);
   }
@@ -77,10 +84,16 @@ export function workerRequests(r: WorkerRequests): nock.Scope {
     scope.patch(`${REPO_PATH}/check-runs/4242`).optionally().times(1_000).reply(200, run);
     scope.post(`${REPO_PATH}/check-runs`).optionally().reply(201, { ...run, id: 4243, status: 'completed' });
     const issue = `${REPO_PATH}/issues/${r.end.issue}`;
-    const now = ['harness:plan', `spec:${r.spec}`, 'status:running', `status:${r.end.to}`, ...(r.end.others ?? [])];
-    scope.post(`${issue}/labels`, { labels: [`status:${r.end.to}`] }).reply(200, now.map((name, id) => ({ id, name })));
-    const undone = r.end.others?.length ? `status:${r.end.to}` : 'status:running';
-    scope.delete(`${issue}/labels/${encodeURIComponent(undone)}`).reply(200, []);
+    // The issue read again: its record says running, unless someone recorded another status meanwhile (`others`: theirs stands, nothing is written).
+    const meanwhile = r.end.others?.[0]?.replace(/^status:(ready|blocked)$/, 'status:queued').replace(/^status:/, '');
+    const now = listed(r.end.issue);
+    const body = String(now.body).replace(/ status=\S+/, '').replace(' -->', ` status=${meanwhile ?? 'running'} -->`);
+    scope.get(issue).reply(200, { ...now, body });
+    if (meanwhile === undefined) {
+      scope.patch(issue, (b: Record<string, unknown>) => new RegExp(`status=${r.end!.to}`).test(String(b.body))).reply(200, patched(r.end.issue));
+      scope.post(`${issue}/labels`, { labels: [`status:${r.end.to}`] }).reply(200, ['harness:plan', `spec:${r.spec}`, 'status:running', `status:${r.end.to}`].map((name, id) => ({ id, name })));
+      scope.delete(`${issue}/labels/${encodeURIComponent('status:running')}`).reply(200, []);
+    }
   }
   if (r.pull) {
     const { head, base, open, created } = r.pull;
@@ -99,10 +112,11 @@ export interface IssueFixture {
   state?: 'open' | 'closed';
 }
 
-/** A plan issue as GET /issues returns it: marker first in the body, labels as objects. */
+/** A plan issue as GET /issues returns it: marker first in the body (with the App's record of its status), labels as objects. */
 export function issueJson(i: IssueFixture) {
   const spec = i.spec ?? 'SPC-007';
   const labels = ['harness:plan', `spec:${spec}`, `phase:${i.plan.slice(0, 2)}`, ...(i.status ? [`status:${i.status}`] : [])];
+  const record = i.status === undefined ? '' : ` status=${i.status === 'ready' || i.status === 'blocked' ? 'queued' : i.status}`;
   return {
     number: i.number,
     // The App opened it (the spec PR sync): only a bot's issue is a plan's.
@@ -110,7 +124,7 @@ export function issueJson(i: IssueFixture) {
     title: `[${i.plan}] Plan ${i.plan}`,
     state: i.state ?? 'open',
     html_url: `https://github.com/${OWNER}/${REPO}/issues/${i.number}`,
-    body: `<!-- harness:plan ${spec}/${i.plan} hash=0123456789abcdef -->\n**Spec** …`,
+    body: `<!-- harness:plan ${spec}/${i.plan} hash=0123456789abcdef${record} -->\n**Spec** …`,
     labels: labels.map((name, id) => ({ id, name })),
   };
 }

@@ -29,6 +29,10 @@ function planIssue(number: number, spec: string, plan: string, title: string, la
     state: extra.state ?? 'open',
     state_reason: extra.state_reason ?? null,
   });
+  // A status label is the view of the App's record on the marker line: the record goes with it.
+  const status = labels.find((l) => l.startsWith('status:'))?.slice('status:'.length);
+  if (status) fake.planStatus(number, status as 'checkpoint');
+  if (status === 'verified' && extra.state === 'closed') fake.issue(number).body = fake.issue(number).body!.replace(' status=', ' verified=9 status=');
 }
 
 beforeAll(async () => {

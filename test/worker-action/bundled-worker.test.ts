@@ -351,7 +351,7 @@ describe('the bundled worker action on a runner', () => {
     expect(git(s.repo.remote, 'show', `${head}:.harness/checkpoint/checkpoint.json`)).toContain('"id": "usage-limit"');
     // The reset time where the App's scheduling rounds read it: the plan issue's marker line.
     const issue = s.github.issues.find((i) => i.labels.includes('status:checkpoint'))!;
-    expect(issue.body!.split('\n')[0]).toMatch(/ resume_at=2025-11-24T16:00:00\.000Z -->$/);
+    expect(issue.body!.split('\n')[0]).toMatch(/ resume_at=2025-11-24T16:00:00\.000Z status=checkpoint -->$/);
   });
 
   // The pinned Claude Code (2.1.332) ends a run at the limit with one of its own messages, as a "success" or an error,
@@ -378,7 +378,7 @@ describe('the bundled worker action on a runner', () => {
     expect(check.output.title).toBe(`Paused: the model's usage limit resets ${resumeAt}`);
     expect(check.output.summary).toContain(`The agent stopped at the model's rate or usage limit (${said}).`);
     const issue = s.github.issues.find((i) => i.labels.includes('status:checkpoint'))!;
-    expect(issue.body!.split('\n')[0]).toMatch(new RegExp(` resume_at=${resumeAt.replace(/\./g, '\\.')} -->$`));
+    expect(issue.body!.split('\n')[0]).toMatch(new RegExp(` resume_at=${resumeAt.replace(/\./g, '\\.')} status=checkpoint -->$`));
     const head = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
     expect(git(s.repo.remote, 'show', `${head}:out/greeting.txt`)).toBe('half');
   });

@@ -70,7 +70,7 @@ beforeEach(() => {
       id: 900_000 + n,
       number: n,
       title: `[${plan}] Plan ${plan}`,
-      body: `<!-- harness:plan ${SPEC}/${plan} hash=0123456789abcdef -->\n**Spec** …`,
+      body: `<!-- harness:plan ${SPEC}/${plan} hash=0123456789abcdef status=running -->\n**Spec** …`,
       labels: ['harness:plan', `spec:${SPEC}`, `phase:01`, 'status:running'],
       state: 'open',
       state_reason: null,
@@ -144,7 +144,9 @@ describe('the worker\'s signals PR', () => {
       // Its final state, on the commit it started from and on the pushed head.
       `PATCH ${R}/check-runs/1`,
       `POST ${R}/check-runs`,
-      // The plan issue marked as the plan ended: running → verified.
+      // The plan issue marked as the plan ended, while the App's record still says running (read again): the record, then its label.
+      `GET ${R}/issues/3`,
+      `PATCH ${R}/issues/3`,
       `POST ${R}/issues/3/labels`,
       `DELETE ${R}/issues/3/labels/status:running`,
     ]);
@@ -172,6 +174,8 @@ describe('the worker\'s signals PR', () => {
       `PATCH ${R}/git/refs/heads/${SIGNALS}`,
       // The check run fails where the job started: nothing new was pushed.
       `PATCH ${R}/check-runs/4`,
+      `GET ${R}/issues/4`,
+      `PATCH ${R}/issues/4`,
       `POST ${R}/issues/4/labels`,
       `DELETE ${R}/issues/4/labels/status:running`,
     ]);

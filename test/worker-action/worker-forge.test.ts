@@ -38,8 +38,9 @@ describe("the worker's forge", () => {
     expect([...issues.keys()]).toEqual(['01-02']);
     expect(await forge.comments(issue.number)).toEqual([]);
     expect(await forge.comment(issue.number, QUESTION)).toEqual(issueComment(asked));
-    issue.labels = await forge.setStatus(issue, 'checkpoint');
+    Object.assign(issue, await forge.setStatus(issue, 'checkpoint'));
     expect(issue.labels).toEqual(['harness:plan', `spec:${SPEC}`, 'phase:01', 'status:checkpoint']);
+    expect(issue.body).toMatch(/^<!-- harness:plan \S+ hash=0123456789abcdef status=checkpoint -->/);
     expect(await forge.openPullRequest({ head: BRANCH, base: 'main', title: '[01-02] Storage', body: 'Closes #4' })).toEqual({ number: 13, url: PULL.html_url, created: true });
 
     expect(sent).toEqual([

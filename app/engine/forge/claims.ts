@@ -27,6 +27,15 @@ export function answerClaimRef(spec: string, plan: string, questionId: number): 
 }
 
 /**
+ * The ref that claims the resuming of a plan paused at the model's usage limit until `at` (the
+ * marker's `resume_at=`): of two rounds that find the pause over, the first to create it
+ * resumes the plan, the other finds it taken. A later pause has another time, so another ref.
+ */
+export function resumeClaimRef(spec: string, plan: string, at: Date): string {
+  return `refs/harness/plans/${spec}/${plan}/resume/${at.getTime()}`;
+}
+
+/**
  * The ref that keeps a plan branch's work when a retry starts the plan afresh: the branch is
  * deleted (it is the scheduler's claim), its commits stay reachable here.
  */

@@ -12,13 +12,15 @@ export interface TrackedIssue {
   stateReason: string | null;
 }
 
-/** What the rule looks at: an issue's number, marker (or title) and state. */
+/** What the rule looks at: an issue's number, marker (or title) and state (which it leaves to the caller). */
 export type MatchableIssue = Pick<TrackedIssue, 'number' | 'title' | 'body' | 'state' | 'stateReason'>;
 
 export interface MatchedIssues<T extends MatchableIssue> {
   /**
    * The issue of each plan, for plans in the spec and plans removed from it: the
-   * lowest-numbered one not closed as a duplicate, so that every delivery picks the same.
+   * lowest-numbered one, so that every delivery picks the same. Its state is not asked: the
+   * App closes only the later copies as duplicates, and anyone with the triage role can close
+   * an issue as a duplicate (or reopen one), which makes no issue the plan's or stop being it.
    */
   byPlan: Map<string, T>;
   /** Open issues of a plan that has one already, which two racing first syncs can leave. */
@@ -52,11 +54,10 @@ export function matchPlanIssues<T extends MatchableIssue>(specId: string, issues
   const byPlan = new Map<string, T>();
   const duplicates: { issue: T; of: T }[] = [];
   for (const [plan, group] of groups) {
-    const live = group.filter((i) => i.stateReason !== 'duplicate').sort((a, b) => a.number - b.number);
-    const first = live[0];
-    if (!first) continue;
+    const ordered = [...group].sort((a, b) => a.number - b.number);
+    const first = ordered[0]!;
     byPlan.set(plan, first);
-    for (const extra of live.slice(1)) if (extra.state === 'open') duplicates.push({ issue: extra, of: first });
+    for (const extra of ordered.slice(1)) if (extra.state === 'open') duplicates.push({ issue: extra, of: first });
   }
   return { byPlan, duplicates, unknown };
 }

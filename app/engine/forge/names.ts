@@ -1,5 +1,3 @@
-import type { PlanState } from '../core/state/plan-state.js';
-
 /**
  * Names harness uses on GitHub (docs/design.md "Names on GitHub"), in one place. `spec:<id>`
  * is an addition: plan ids repeat across specs ("01-01" in every spec), so each plan issue
@@ -10,9 +8,10 @@ export const LABEL_KNOWLEDGE = 'harness:knowledge';
 /** On a spec's tracking issue, whose sub-issues are the spec's plan issues (spec-issue.ts). */
 export const LABEL_SPEC = 'harness:spec';
 /**
- * On each plan issue of a phase that failed its verification: where a round already looks
- * (the spec's issue list), so that plans depending on that phase and not started are held.
- * Removed when the phase passes on a later `/harness verify`.
+ * On each plan issue of a phase that failed its verification, as a view of the App's record
+ * (`phase_failed=` on the issue's marker line, plan-issue.ts), which is what holds the plans
+ * that depend on the phase. Taken off when the phase passes on a later `/harness verify`; a
+ * round puts it back where it disagrees with the record.
  */
 export const LABEL_PHASE_FAILED = 'harness:phase-failed';
 
@@ -36,6 +35,20 @@ export function statusLabel(status: StatusValue): string {
   return `status:${status}`;
 }
 
+/**
+ * Where a plan is, as the App (or its worker) recorded it on the plan issue's marker line
+ * (`status=`, plan-issue.ts): the record every decision reads. Ready and blocked are one record,
+ * `queued`, since which of the two a queued plan is follows from what it needs; the status label
+ * is only the view of the record, which anyone with the triage role can change.
+ */
+export const RECORDED_STATUSES = ['queued', 'running', 'checkpoint', 'failed', 'verified'] as const;
+export type RecordedStatus = (typeof RECORDED_STATUSES)[number];
+
+/** The record a status label stands for: `queued` for ready and blocked, else the same. */
+export function recordedStatus(status: StatusValue): RecordedStatus {
+  return status === 'ready' || status === 'blocked' ? 'queued' : status;
+}
+
 /** Labels harness owns and rewrites; any other label on a plan issue belongs to people. */
 export function isManagedLabel(name: string): boolean {
   return name === LABEL_PLAN || /^(spec|phase|needs|status):/.test(name);
@@ -43,23 +56,6 @@ export function isManagedLabel(name: string): boolean {
 
 export function isStatusLabel(name: string): boolean {
   return name.startsWith('status:');
-}
-
-/** The scheduler's view of a plan from its status label (ready and blocked are its own conclusions). */
-export function planStateFromLabels(labels: readonly string[]): PlanState {
-  const status = labels.find(isStatusLabel)?.slice('status:'.length);
-  switch (status) {
-    case 'running':
-      return 'running';
-    case 'checkpoint':
-      return 'checkpoint';
-    case 'verified':
-      return 'verified';
-    case 'failed':
-      return 'failed';
-    default:
-      return 'pending';
-  }
 }
 
 /** Colours for the labels harness creates itself (phase:/needs: labels take GitHub's default). */

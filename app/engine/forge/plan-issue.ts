@@ -3,7 +3,7 @@ import { planPhase, type Phase, type Plan, type Spec } from '../core/spec/model.
 import { parsePlan } from '../core/spec/plan.js';
 import { PLAN_READING } from '../importers/dialects.js';
 import { DEPENDENCY_LINKS_PER_KIND, ISSUE_BODY_LIMIT } from './limits.js';
-import { LABEL_PLAN, needsLabel, phaseLabel, planMarker, specLabel } from './names.js';
+import { LABEL_PLAN, needsLabel, phaseLabel, planMarker, RECORDED_STATUSES, specLabel, type RecordedStatus } from './names.js';
 
 /**
  * A plan issue as harness wants it: title, body and the labels it manages (status aside,
@@ -44,6 +44,11 @@ export interface DesiredIssueInput {
 // can close an issue and add labels, so `verified=` is what says a plan is done, and the labels
 // and state only mirror it (verified-record.ts). `of=` (the spec's plan count) is on the issues of a spec larger than
 // its issue window only: a round that sees fewer issues knows the window may move on (issue-window.ts).
+// `status=` (queued, running, checkpoint, failed, verified: where the plan is, written with each
+// status label, which is its view), `phase_failed=` (the worker run whose phase verification
+// failed: the plan's phase holds its dependants) and `removed=` (the spec PR that took the plan
+// out of the spec, written with the close) are what the scheduler decides from: never the labels
+// or the issue's state, which the triage role can change.
 const MARKER_LINE = /^<!-- harness:plan (\S+)\/(\S+?)((?: [a-z_]+=\S*)*) -->$/m;
 
 export function issueTitle(plan: Plan): string {
@@ -126,11 +131,17 @@ export interface ParsedMarker {
    * this knows, from the list alone, that the window may need to move on.
    */
   of?: number;
+  /** Where the plan is, as the App or its worker recorded it with the status label (names.ts, RecordedStatus). */
+  status?: RecordedStatus;
+  /** The worker run in which the plan's phase failed its verification: the phase holds the plans that need it. */
+  phaseFailed?: string;
+  /** The spec PR that took the plan out of the spec (its issue closed as not planned with this record). */
+  removed?: number;
 }
 
 /** The marker line's records, in the order they are written. */
-const MARKER_KEYS = ['hash', 'blocked_by', 'pr', 'parent', 'resume_at', 'verified', 'of'] as const;
-type MarkerKey = (typeof MARKER_KEYS)[number];
+const MARKER_KEYS = ['hash', 'blocked_by', 'pr', 'parent', 'resume_at', 'verified', 'of', 'status', 'phase_failed', 'removed'] as const;
+export type MarkerKey = (typeof MARKER_KEYS)[number];
 
 function markerRecords(body: string | null | undefined): { spec: string; plan: string; records: Map<string, string> } | undefined {
   const m = MARKER_LINE.exec(body ?? '');
@@ -161,6 +172,12 @@ export function parseMarker(body: string | null | undefined): ParsedMarker | und
   if (verified !== undefined && isVerifiedEvidence(verified)) out.verified = verified;
   const of = Number(found.records.get('of'));
   if (Number.isInteger(of) && of > 0) out.of = of;
+  const status = found.records.get('status');
+  if (status !== undefined && (RECORDED_STATUSES as readonly string[]).includes(status)) out.status = status as RecordedStatus;
+  const phaseFailed = found.records.get('phase_failed');
+  if (phaseFailed && /^\d+$/.test(phaseFailed)) out.phaseFailed = phaseFailed;
+  const removed = Number(found.records.get('removed'));
+  if (Number.isInteger(removed) && removed > 0) out.removed = removed;
   return out;
 }
 

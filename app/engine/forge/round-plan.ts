@@ -1,10 +1,10 @@
-import { isRemoved, isSatisfied, labelNames, planIssueView, type IssueLike, type PlanIssueView } from './plan-issue-view.js';
+import { expectedStatus, isActive, isQueued, isRemoved, isSatisfied, labelNames, planIssueView, type IssueLike, type PlanIssueView } from './plan-issue-view.js';
 import type { PlanState } from '../core/state/plan-state.js';
 import { Scheduler, type BlockedPlan } from '../core/schedule/scheduler.js';
 import { comparePlanIds, phaseNumber } from '../core/spec/model.js';
 import { parsePlan } from '../core/spec/plan.js';
 import { matchPlanIssues } from './match-issues.js';
-import { LABEL_PHASE_FAILED } from './names.js';
+import { isStatusLabel, LABEL_PHASE_FAILED, statusLabel, type StatusValue } from './names.js';
 import { planTextFromBody } from './plan-issue.js';
 import { PLAN_READING } from '../importers/dialects.js';
 import type { RoundOrder } from './round-order.js';
@@ -33,9 +33,20 @@ export interface RoundInput {
   order?: RoundOrder;
 }
 
+/**
+ * A status label to write: a queued plan's ready or blocked as what it needs changed, or any
+ * plan's label put back to what the App's record says (none: every status label taken off).
+ * Only the label: the record says so already.
+ */
 export interface Relabel {
   issue: RoundIssue;
-  to: 'ready' | 'blocked';
+  to: StatusValue | undefined;
+}
+
+/** The `harness:phase-failed` label to add (`failed`) or take off, as the plan's `phase_failed=` record says. */
+export interface PhaseMark {
+  issue: RoundIssue;
+  failed: boolean;
 }
 
 /** What one scheduling round should do (docs/github-flow.md, 3), decided from the issues alone. */
@@ -45,8 +56,13 @@ export interface RoundPlan {
   plans: RoundIssue[];
   /** Queued plans to claim and dispatch now, best first, at most the free slots. */
   dispatch: RoundIssue[];
-  /** Queued plans, other than those dispatched, whose status label is not what their dependencies say. */
+  /**
+   * Plans, other than those dispatched, whose status label is not what the App's records say:
+   * a queued plan whose dependencies changed, or a label someone else added, changed or took off.
+   */
   relabel: Relabel[];
+  /** Plans whose `harness:phase-failed` label is not what their record says. */
+  phaseMarks: PhaseMark[];
   /** Queued plans that cannot run until a person acts: a plan they need failed. */
   blocked: BlockedPlan[];
   /** Queued plans needing a plan the spec does not have (a stale `needs:` label): they wait. */
@@ -58,11 +74,6 @@ export interface RoundPlan {
   /** Plans holding a slot: running or at a checkpoint. */
   active: number;
   freeSlots: number;
-}
-
-/** Queued: `/harness execute` gave it a status and no worker has taken it yet. */
-function isQueued(view: PlanIssueView): boolean {
-  return view.open && (view.status === 'ready' || view.status === 'blocked');
 }
 
 function comparePhases(a: string, b: string): number {
@@ -81,14 +92,14 @@ function filesModified(view: PlanIssueView, body: string | null | undefined): st
 }
 
 /**
- * The scheduler's state of a plan from its issue. Only queued plans with known dependencies
- * are startable (`pending`); a plan that is planned but not queued, verified but not merged,
- * or closed without being verified is `blocked` here: neither startable, nor holding a slot,
- * nor satisfying its dependants.
+ * The scheduler's state of a plan from the App's records on its issue (never its labels nor
+ * its state). Only queued plans with known dependencies are startable (`pending`); a plan that
+ * is planned but not queued, or verified but not merged, is `blocked` here: neither startable,
+ * nor holding a slot, nor satisfying its dependants.
  */
 function scheduleState(view: PlanIssueView, needsKnown: boolean): PlanState {
   if (isSatisfied(view)) return 'verified';
-  if (view.status === 'running' || view.status === 'checkpoint' || view.status === 'failed') return view.status;
+  if (view.state === 'running' || view.state === 'checkpoint' || view.state === 'failed') return view.state;
   return isQueued(view) && needsKnown ? 'pending' : 'blocked';
 }
 
@@ -109,16 +120,16 @@ export function plansIssues(spec: string, issues: readonly IssueLike[]): IssueLi
  * One scheduling round, pure: the spec's plan issues in, what to dispatch and relabel out.
  * The policy is the engine's Scheduler, the one the local runner and `harness simulate`
  * use: the same slots, file conflicts and priorities. Plans and their states are rebuilt
- * from the labels on every round, which costs O(plans + dependencies) and no request.
+ * from the App's records on the issues' marker lines on every round (what each plan needs
+ * from the body the App wrote), which costs O(plans + dependencies) and no request. Labels and
+ * the issues' state are read only to put back a label that disagrees with the records.
  */
 export function planRound(input: RoundInput): RoundPlan {
   const plans: RoundIssue[] = [];
-  const bodies = new Map<string, string | null | undefined>();
   for (const issue of plansIssues(input.spec, input.issues)) {
     const view = planIssueView(issue);
     if (!view || view.spec !== input.spec || isRemoved(view)) continue;
     plans.push({ ...view, labels: labelNames(issue) });
-    bodies.set(view.plan, issue.body);
   }
   plans.sort((a, b) => comparePlanIds(a.plan, b.plan));
   const byPlan = new Map(plans.map((p) => [p.plan, p]));
@@ -134,14 +145,14 @@ export function planRound(input: RoundInput): RoundPlan {
         id: p.plan,
         phase: p.phase,
         dependsOn: p.needs,
-        filesModified: isQueued(p) || p.status === 'running' || p.status === 'checkpoint' ? filesModified(p, bodies.get(p.plan)) : [],
+        filesModified: isQueued(p) || isActive(p) ? filesModified(p, p.body) : [],
       })),
     },
     // A plan the order does not know (it was searched before that plan had an issue) ranks last.
     order ? { priority: (id) => order.priority.get(id) ?? UNRANKED } : {},
   );
-  // A phase whose verification failed holds the plans that depend on it (and have not started).
-  const failedPhases = phases.filter((ph) => plans.some((p) => p.phase === ph && p.labels.includes(LABEL_PHASE_FAILED)));
+  // A phase whose verification failed holds the plans that depend on it (and have not started): the App's record, not the label.
+  const failedPhases = phases.filter((ph) => plans.some((p) => p.phase === ph && p.phaseFailed !== undefined));
   const state = scheduler.state({
     plans: plans.map((p) => [p.plan, scheduleState(p, unknown(p).length === 0 && !p.needsUnknown)] as const),
     phases: failedPhases.map((ph) => [ph, 'failed'] as const),
@@ -155,14 +166,19 @@ export function planRound(input: RoundInput): RoundPlan {
   const picked = new Set(dispatch.map((p) => p.plan));
 
   const relabel: Relabel[] = [];
+  const phaseMarks: PhaseMark[] = [];
   const unknownNeeds: RoundPlan['unknownNeeds'] = [];
   for (const p of plans) {
-    if (!isQueued(p) || picked.has(p.plan)) continue;
-    const missing = unknown(p);
+    if ((p.phaseFailed !== undefined) !== p.labels.includes(LABEL_PHASE_FAILED)) phaseMarks.push({ issue: p, failed: p.phaseFailed !== undefined });
+    if (picked.has(p.plan)) continue;
+    const missing = isQueued(p) ? unknown(p) : [];
     if (missing.length > 0) unknownNeeds.push({ plan: p.plan, needs: missing });
     // The rule `/harness execute` uses to queue a plan: ready when every plan it needs is satisfied.
-    const to = missing.length === 0 && !p.needsUnknown && !heldByPhase.has(p.plan) && p.needs.every((d) => isSatisfied(byPlan.get(d)!)) ? 'ready' : 'blocked';
-    if (p.status !== to) relabel.push({ issue: p, to });
+    const queuedAs = missing.length === 0 && !p.needsUnknown && !heldByPhase.has(p.plan) && p.needs.every((d) => byPlan.has(d) && isSatisfied(byPlan.get(d)!)) ? 'ready' : 'blocked';
+    // Any other label shown is put back to what the records say: the label is a view of them.
+    const to = expectedStatus(p, queuedAs);
+    const shown = p.labels.filter(isStatusLabel);
+    if (to === undefined ? shown.length > 0 : shown.length !== 1 || shown[0] !== statusLabel(to)) relabel.push({ issue: p, to });
   }
 
   return {
@@ -170,6 +186,7 @@ export function planRound(input: RoundInput): RoundPlan {
     plans,
     dispatch,
     relabel,
+    phaseMarks,
     blocked,
     unknownNeeds,
     phases,

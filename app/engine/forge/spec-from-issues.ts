@@ -17,7 +17,7 @@ const PHASE_LINE = /\*\*Phase\*\* (\d+) (.+?) · \*\*Plan\*\*/;
  * The spec as its plan issues carry it: each body holds the plan's text and a header line
  * naming the spec's and the phase's titles. A scheduling round has the issue list already,
  * so this costs no request, where reading the spec from the repository would cost one per
- * file. Plans closed as not planned (removed from the spec) are left out; a body that no
+ * file. Plans the App recorded as removed from the spec (`removed=`) are left out; a body that no
  * longer parses leaves its plan out rather than failing the round.
  */
 export function specFromIssues(specId: string, issues: readonly IssueView[]): Spec | undefined {
@@ -28,7 +28,7 @@ export function specFromIssues(specId: string, issues: readonly IssueView[]): Sp
   for (const issue of issues) {
     const marker = parseMarker(issue.body);
     if (!marker || marker.spec !== specId || seen.has(marker.plan)) continue;
-    if (issue.state === 'closed' && issue.stateReason === 'not_planned') continue;
+    if (marker.removed !== undefined) continue;
     const text = planTextFromBody(issue.body);
     if (text === undefined) continue;
     const phase = planPhase(marker.plan);

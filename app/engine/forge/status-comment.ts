@@ -3,22 +3,28 @@ import { analyzeGraph } from '../core/analysis/analyze.js';
 import { graphMermaid } from '../core/analysis/render.js';
 import type { PlanState } from '../core/state/plan-state.js';
 import type { Spec } from '../core/spec/model.js';
-import { isStatusLabel, STATUS_VALUES, statusMarker, type StatusValue } from './names.js';
+import { statusLabel, statusMarker } from './names.js';
+import { parseMarker } from './plan-issue.js';
 
 /** What the status comment needs of a plan's issue. */
 export interface StatusIssue {
   number: number;
   labels: readonly string[];
+  body: string | null;
 }
 
 /**
- * A plan's state as its issue's status label says, for display: unlike the scheduler's
- * view (planStateFromLabels), `ready` and `blocked` are shown as such. No status label
- * means planned but not queued.
+ * A plan's state as the App's records on its issue's marker line say (`verified=`, `status=`),
+ * for display: never its labels, which anyone with the triage role can change, except to tell
+ * a queued plan's `ready` from `blocked`, which a round has just written from what it needs.
+ * No record means planned but not queued.
  */
 export function displayedState(issue: StatusIssue | undefined): PlanState {
-  const value = issue?.labels.find(isStatusLabel)?.slice('status:'.length);
-  return value !== undefined && (STATUS_VALUES as readonly string[]).includes(value) ? (value as StatusValue) : 'pending';
+  const marker = parseMarker(issue?.body);
+  if (marker?.verified !== undefined) return 'verified';
+  if (marker?.status === undefined) return 'pending';
+  if (marker.status !== 'queued') return marker.status;
+  return issue!.labels.includes(statusLabel('blocked')) ? 'blocked' : 'ready';
 }
 
 const SHOWN: Record<PlanState, string> = {

@@ -1,16 +1,20 @@
 import { plural } from '../core/plural.js';
 import { comparePlanIds } from '../core/spec/model.js';
-import { isRemoved, type PlanIssueView } from './plan-issue-view.js';
+import { expectedStatus, isRemoved, isSatisfied, type PlanIssueView } from './plan-issue-view.js';
 
 /** A cell's text: a title may hold `|` or a line break, which would end the row. */
 function cell(text: string): string {
   return text.replace(/\s+/g, ' ').replace(/\|/g, '\\|');
 }
 
-/** A plan's state as a person reads it: its status label, or `planned` before it is queued. */
-function stateOf(view: PlanIssueView): string {
-  if (view.status !== undefined) return view.status;
-  return view.open ? 'planned' : 'closed';
+/**
+ * A plan's state as the App's records say (never its labels, which anyone with the triage role
+ * can change): verified when done, its recorded status, ready or blocked when queued by what
+ * it needs, or `planned` before it is queued.
+ */
+function recordedState(view: PlanIssueView, byPlan: ReadonlyMap<string, PlanIssueView>): string {
+  const queuedAs = !view.needsUnknown && view.needs.every((d) => byPlan.get(d) !== undefined && isSatisfied(byPlan.get(d)!)) ? 'ready' : 'blocked';
+  return expectedStatus(view, queuedAs) ?? 'planned';
 }
 
 /**
@@ -20,10 +24,12 @@ function stateOf(view: PlanIssueView): string {
 export function statusTable(spec: string, views: readonly PlanIssueView[]): string {
   const live = views.filter((v) => !isRemoved(v)).sort((a, b) => comparePlanIds(a.plan, b.plan));
   if (live.length === 0) return `**${spec}** has no plan issues yet: they are made when the spec's pull request passes the \`harness / spec\` check.`;
+  const byPlan = new Map(live.map((v) => [v.plan, v]));
+  const stateOf = (v: PlanIssueView) => recordedState(v, byPlan);
   const counts = new Map<string, number>();
   for (const v of live) counts.set(stateOf(v), (counts.get(stateOf(v)) ?? 0) + 1);
   const verified = counts.get('verified') ?? 0;
-  const others = ['running', 'checkpoint', 'ready', 'blocked', 'failed', 'planned', 'closed']
+  const others = ['running', 'checkpoint', 'ready', 'blocked', 'failed', 'planned']
     .filter((s) => (counts.get(s) ?? 0) > 0)
     .map((s) => `${counts.get(s)} ${s}`);
   const lines = [

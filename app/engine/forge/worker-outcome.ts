@@ -1,5 +1,5 @@
 import { ABORT_ACTION, APPROVE_ACTION, RETRY_ACTION, type CheckAction } from './check-actions.js';
-import type { StatusValue } from './names.js';
+import type { RecordedStatus, StatusValue } from './names.js';
 import type { WorkerTarget } from './worker-target.js';
 
 export type CheckConclusion = 'success' | 'failure' | 'cancelled' | 'timed_out' | 'action_required';
@@ -31,23 +31,23 @@ export function dispatchedCheck(target: WorkerTarget, branch: string, issue?: { 
 }
 
 /**
- * The statuses a finished run may settle. A plan a person retried (status back to ready,
+ * The recorded statuses a finished run may settle. A plan a person retried (queued again,
  * branch deleted) or aborted (failed) has moved on, and a late event about the old run must
- * not undo that; ready and blocked are accepted because a round that read the issue before
- * the dispatch may have written its queue label over `running` (its label write is the
- * whole list): the caller checks that the plan branch still exists.
+ * not undo that; queued is accepted because the record of the dispatch (`running`) may not
+ * have been written: the caller checks that the plan branch still exists.
  */
-const SETTLES = new Set<StatusValue | undefined>(['running', 'checkpoint', 'ready', 'blocked']);
+const SETTLES = new Set<RecordedStatus | undefined>(['running', 'checkpoint', 'queued']);
 
 /**
- * Map a worker run's conclusion, and the status its plan carries now, to what harness
- * writes. Success at a checkpoint (the worker labelled it) waits for a person; any other
- * success verified the plan; everything else (failure, cancelled, timed out, a run that never
- * started) failed it. The check run keeps GitHub's own word for a cancelled or timed-out run,
- * so that an abort's `cancelled` is not turned into `failure` when the cancelled run reports.
- * Undefined: the run is not the plan's current attempt, leave everything as it is.
+ * Map a worker run's conclusion, and where the App's record says its plan is now (the marker's
+ * `status=`, never the label), to what harness writes. Success at a checkpoint (the worker
+ * recorded it) waits for a person; any other success verified the plan; everything else
+ * (failure, cancelled, timed out, a run that never started) failed it. The check run keeps
+ * GitHub's own word for a cancelled or timed-out run, so that an abort's `cancelled` is not
+ * turned into `failure` when the cancelled run reports. Undefined: the run is not the plan's
+ * current attempt, leave everything as it is.
  */
-export function workerOutcome(target: WorkerTarget, conclusion: string | null | undefined, status: StatusValue | undefined, runUrl?: string): WorkerOutcome | undefined {
+export function workerOutcome(target: WorkerTarget, conclusion: string | null | undefined, status: RecordedStatus | undefined, runUrl?: string): WorkerOutcome | undefined {
   const run = runUrl ? `[the worker run](${runUrl})` : 'the worker run';
   if (target.kind === 'phase') {
     const ok = conclusion === 'success';

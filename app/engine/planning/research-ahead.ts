@@ -2,7 +2,8 @@
 interface RoundView {
   /** Phase ids, in order. */
   phases: string[];
-  plans: readonly { phase: string; status?: string | undefined; open: boolean }[];
+  /** Each plan's phase and where the App's records say it is (`state`: the marker's `status=`; `verified`: done). */
+  plans: readonly { phase: string; state?: string | undefined; verified?: string | undefined }[];
   /** The plans the round dispatches now. */
   dispatch: readonly { phase: string }[];
   freeSlots: number;
@@ -19,7 +20,7 @@ export interface ResearchAheadInput {
 
 /** A plan that has begun: taken by a worker, or further along. */
 function begun(p: RoundView['plans'][number]): boolean {
-  return !p.open || (p.status !== undefined && p.status !== 'ready' && p.status !== 'blocked');
+  return p.verified !== undefined || (p.state !== undefined && p.state !== 'queued');
 }
 
 /**
@@ -31,7 +32,7 @@ export function researchAheadPhases(input: ResearchAheadInput): string[] {
   const { round } = input;
   const idle = round.freeSlots - round.dispatch.length;
   if (idle <= 0) return [];
-  const running = round.plans.filter((p) => p.open && (p.status === 'running' || p.status === 'checkpoint')).map((p) => p.phase);
+  const running = round.plans.filter((p) => p.verified === undefined && (p.state === 'running' || p.state === 'checkpoint')).map((p) => p.phase);
   const dispatching = round.dispatch.map((p) => p.phase);
   const executing = [...running, ...dispatching].sort((a, b) => round.phases.indexOf(a) - round.phases.indexOf(b))[0];
   if (executing === undefined) return [];

@@ -7,6 +7,7 @@ import { interruptedSignal } from '../../engine/lifecycle/signals.js';
 import { captureFromApp } from './signals.js';
 import { resolveSpec, type Invocation } from './invocation.js';
 import { findPlan, setStatus } from './plan-issues.js';
+import { isSatisfied } from '../../engine/forge/plan-issue-view.js';
 
 /**
  * `/harness abort <PP-NN>` and the Abort button (docs/github-flow.md, 8): the plan's worker
@@ -22,9 +23,9 @@ export async function abort(inv: Invocation, command: Extract<Command, { name: '
   if (typeof found === 'string') return `I could not run that: ${found}.`;
   const { view } = found;
   // Only a queued, running or waiting plan has something to stop. A failed one has no worker
-  // left, which also makes a second press of the button a no-op.
-  if (!view.open || view.status === undefined || view.status === 'verified' || view.status === 'failed') {
-    const now = !view.open ? 'closed' : (view.status ?? 'not queued');
+  // left, which also makes a second press of the button a no-op. Where it is, the App's record says.
+  if (isSatisfied(view) || view.state === undefined || view.state === 'verified' || view.state === 'failed') {
+    const now = isSatisfied(view) ? 'done' : (view.state ?? 'not queued');
     return `${spec} plan ${view.plan} (#${view.number}) is ${now}: there is nothing to abort.`;
   }
 
@@ -32,7 +33,7 @@ export async function abort(inv: Invocation, command: Extract<Command, { name: '
     inv.place.kind === 'check' ? [{ id: inv.place.checkRunId, ...(inv.place.detailsUrl ? { detailsUrl: inv.place.detailsUrl } : {}) }] : await openPlanCheckRuns(inv, spec, view.plan);
   const cancelled: number[] = [];
   for (const id of await runsToCancel(inv, spec, view.plan, checkRuns)) if ((await inv.github.cancelRun(id)) === 'cancelling') cancelled.push(id);
-  const before = view.status;
+  const before = view.state;
   await setStatus(inv, view, 'failed');
 
   // Retry is what an aborted plan takes next: the same button a failed run gets, in place of whatever it offered.

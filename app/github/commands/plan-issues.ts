@@ -1,4 +1,4 @@
-import type { StatusValue } from '../../engine/forge/names.js';
+import { recordedStatus, type StatusValue } from '../../engine/forge/names.js';
 import { planIssueView, type PlanIssueView } from '../../engine/forge/plan-issue-view.js';
 import { scopePlans } from '../../engine/forge/scope-plans.js';
 import type { IssueRecord } from '../../gateway/issues.js';
@@ -29,12 +29,15 @@ export async function planIssuesOf(inv: Invocation, spec: string, issues: readon
 }
 
 /**
- * The issues as they are after this command's label changes, for the scheduling round it
- * starts: handing them over saves the round reading them again.
+ * The issues as they are after this command's status writes (their records and labels), for
+ * the scheduling round it starts: handing them over saves the round reading them again.
  */
 export function issuesNow(issues: PlanIssues): IssueRecord[] {
-  const labels = new Map(issues.views.map((v) => [v.number, v.labels]));
-  return issues.records.map((r) => ({ ...r, labels: labels.get(r.number) ?? r.labels }));
+  const views = new Map(issues.views.map((v) => [v.number, v]));
+  return issues.records.map((r) => {
+    const view = views.get(r.number);
+    return view ? { ...r, labels: view.labels, body: view.body } : r;
+  });
 }
 
 /**
@@ -55,17 +58,19 @@ export async function findPlan(inv: Invocation, spec: string, plan: string): Pro
   return scoped.ok ? { view: scoped.plans[0]!, issues } : scoped.message;
 }
 
-/** Moves the plan to `status` (the gateway's race-safe write); the view follows, for what the command does next. */
+/** Moves the plan to `status` (the gateway's write: the App's record, then the label); the view follows, for what the command does next. */
 export async function setStatus(inv: Invocation, view: PlanIssueView, status: StatusValue): Promise<void> {
   await setStatuses(inv, [{ view, status }]);
 }
 
-/** Moves several plans at once (the gateway's setStatuses: one request for many where GitHub allows); the views follow. */
+/** Moves several plans at once (the gateway's setStatuses: one request for many labels where GitHub allows); the views follow. */
 export async function setStatuses(inv: Invocation, moves: readonly { view: PlanIssueView; status: StatusValue }[]): Promise<void> {
   if (moves.length === 0) return;
-  const labels = await inv.github.setStatuses(moves.map(({ view, status }) => ({ issue: view, status })));
+  const written = await inv.github.setStatuses(moves.map(({ view, status }) => ({ issue: view, status })));
   moves.forEach(({ view, status }, i) => {
-    view.labels = labels[i]!;
-    view.status = status;
+    view.labels = written[i]!.labels;
+    view.body = written[i]!.body;
+    view.state = recordedStatus(status);
+    view.shown = status;
   });
 }

@@ -3,7 +3,7 @@ import { answerComment, checkpointOf } from '../../engine/forge/checkpoint-marke
 import type { Command } from '../../engine/forge/command.js';
 import { ACTIONS_BOT, writtenBy } from '../../engine/forge/marker-trust.js';
 import { planBranch } from '../../engine/forge/names.js';
-import type { PlanIssueView } from '../../engine/forge/plan-issue-view.js';
+import { isSatisfied, type PlanIssueView } from '../../engine/forge/plan-issue-view.js';
 import { workerRunTitle } from '../../engine/forge/worker-target.js';
 import type { CommentRecord } from '../../gateway/comments.js';
 import { baseBranch, resolveSpec, type Invocation } from './invocation.js';
@@ -29,8 +29,9 @@ export async function respond(inv: Invocation, command: Extract<Command, { name:
   const found = await findPlan(inv, spec, command.plan);
   if (typeof found === 'string') return `I could not run that: ${found}.`;
   const { view } = found;
-  if (view.status !== 'checkpoint') {
-    return `${spec} plan ${view.plan} (#${view.number}) is ${view.status ?? 'not queued'}, not waiting at a checkpoint: there is nothing to answer.`;
+  // Where the plan is, the App's record says (the worker recorded the checkpoint), never the label.
+  if (view.state !== 'checkpoint' || isSatisfied(view)) {
+    return `${spec} plan ${view.plan} (#${view.number}) is ${isSatisfied(view) ? 'done' : (view.state ?? 'not queued')}, not waiting at a checkpoint: there is nothing to answer.`;
   }
 
   const question = await latestQuestion(inv, view);

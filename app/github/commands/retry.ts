@@ -4,14 +4,17 @@ import { planBranch } from '../../engine/forge/names.js';
 import { scheduleRound } from '../schedule/round.js';
 import { resolveSpec, roundBase, type Invocation } from './invocation.js';
 import { findPlan, issuesNow, setStatus } from './plan-issues.js';
+import { isSatisfied } from '../../engine/forge/plan-issue-view.js';
 
 /**
  * `/harness retry <PP-NN>` and the Retry button (docs/github-flow.md, 8): a failed plan starts
  * afresh. Its branch is deleted, because creating the branch is the scheduler's claim on the
- * plan, its commits kept first under refs/harness/kept/; the plan is `status:ready` again and
- * a scheduling round picks it up. A ready plan gets a round, which releases a claim left by a
- * delivery that died before dispatching. Only a failed
- * plan is retried: anything else is running, waiting or done, and retrying it would lose work.
+ * plan, its commits kept first under refs/harness/kept/; the plan is queued again (`status=queued`
+ * on its marker line, `status:ready` or `blocked` its label) and a scheduling round picks it up.
+ * A queued plan gets a round, which releases a claim left by a delivery that died before
+ * dispatching. Only a plan the App recorded as failed is retried: anything else is running,
+ * waiting or done, and retrying it would lose work; a `status:failed` label someone added is not
+ * the record.
  */
 export async function retry(inv: Invocation, command: Extract<Command, { name: 'retry' }>): Promise<string> {
   const choice = await resolveSpec(inv, command.spec, (spec) => `/harness retry ${spec}/${command.plan}`);
@@ -20,15 +23,17 @@ export async function retry(inv: Invocation, command: Extract<Command, { name: '
   const found = await findPlan(inv, spec, command.plan);
   if (typeof found === 'string') return `I could not run that: ${found}.`;
   const { view } = found;
-  if (view.status === 'ready') {
+  // Where the plan is, the App's record says: a label someone changed retries nothing.
+  const state = isSatisfied(view) ? 'done' : view.state;
+  if (state === 'queued') {
     // A ready plan no round could start: its claim may be one whose delivery died. The round recovers such a claim.
     const round = await scheduleRound(inv.context, spec, { config: await inv.config(), ...(found.issues ? { issues: issuesNow(found.issues) } : {}), ...(await roundBase(inv)) });
     return round.dispatched.includes(view.plan)
-      ? `${spec} plan ${view.plan} (#${view.number}) was ready and is started now.`
-      : `${spec} plan ${view.plan} (#${view.number}) is ready, not failed: a scheduling round starts it as soon as a slot is free (a claim on it is released once it has had no worker for two minutes).`;
+      ? `${spec} plan ${view.plan} (#${view.number}) was queued and is started now.`
+      : `${spec} plan ${view.plan} (#${view.number}) is queued, not failed: a scheduling round starts it as soon as a slot is free (a claim on it is released once it has had no worker for two minutes).`;
   }
-  if (view.status !== 'failed') {
-    const now = view.status === undefined ? 'not queued (run it with execute)' : view.status;
+  if (state !== 'failed') {
+    const now = state === undefined ? 'not queued (run it with execute)' : state;
     return `${spec} plan ${view.plan} (#${view.number}) is ${now}, not failed: retry only starts a failed plan again.`;
   }
 

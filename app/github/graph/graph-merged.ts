@@ -1,7 +1,6 @@
 import type { Context } from 'probot';
 import { parseGraphBranch, settledComment, graphCommentMarker } from '../../engine/forge/graph-proposal.js';
-import { needsLabel } from '../../engine/forge/names.js';
-import { parseMarker } from '../../engine/forge/plan-issue.js';
+import { dependsOnFromBody, parseMarker } from '../../engine/forge/plan-issue.js';
 import { appGateway } from '../app-gateway.js';
 import { readConfig } from '../config.js';
 import { scheduleRound } from '../schedule/round.js';
@@ -32,16 +31,17 @@ export async function onGraphPrClosed(context: Context<'pull_request.closed'>): 
     context.log.warn(`${spec}: #${pr.number} merged, but the spec at ${specPath} on ${pr.base.ref} is not valid; its plan issues stay as they were until a spec PR fixes it`);
     return;
   }
-  // The edges the issues had before (their needs: labels) against the merged spec's: what the merge changed.
+  // The edges the issues had before (the Depends on line the App wrote in each body, never the needs: labels, which the
+  // triage role can change) against the merged spec's: what the merge changed.
   const changed: { plan: string; on: string; number: number; onNumber: number; inSpec: boolean }[] = [];
   for (const plan of source.spec.plans) {
     const issue = listed.byPlan.get(plan.id);
     if (!issue) continue;
-    const before = issue.labels.filter((l) => l.startsWith('needs:')).map((l) => l.slice('needs:'.length));
+    const before = dependsOnFromBody(issue.body) ?? [];
     for (const on of new Set([...before, ...plan.dependsOn])) {
       const inSpec = plan.dependsOn.includes(on);
       const onNumber = listed.byPlan.get(on)?.number;
-      if (inSpec === issue.labels.includes(needsLabel(on)) || onNumber === undefined) continue;
+      if (inSpec === before.includes(on) || onNumber === undefined) continue;
       changed.push({ plan: plan.id, on, number: issue.number, onNumber, inSpec });
     }
   }

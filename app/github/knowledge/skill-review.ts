@@ -11,7 +11,9 @@ import { appSafety } from './app-safety.js';
  * A skill's pull request closed (docs/design.md, Skills, the review lifecycle): merged is its
  * approval, closed without merging its rejection. The App logs which to the trajectory and, for
  * a rejection, keeps the skill as proposed in `skills-archived/<name>/SKILL.md` with the reason
- * from the closing comment, so deduplication finds it and nothing is lost. Both go onto the
+ * from the closing comment, so deduplication finds it and nothing is lost. A rejection counts
+ * only when whoever closed the pull request is a voice that counts (learning-voice.ts): the
+ * triage role can close a pull request, and so can another App's bot. Both go onto the
  * rolling pull request `harness/knowledge/signal/skill-reviews`, which a person merges as they
  * merge signals: the App writes nothing to the base branch itself. A redelivered event adds
  * nothing (the line's key, the archive's file). A fork's pull request is not harness's.
@@ -36,7 +38,14 @@ export async function onSkillPullRequestClosed(context: Context<'pull_request.cl
   }
   const { config } = await loadConfig(context);
   const merged = pr.merged === true;
-  const by = (merged ? pr.merged_by?.login : undefined) ?? context.payload.sender.login;
+  // Merging needs write; closing needs only the triage role, and another App's bot can close too: a rejection is
+  // knowledge (the skill archived, never proposed again) only when whoever closed it is a voice that counts.
+  const sender = context.payload.sender;
+  if (!merged && !(await voiceCounts(github, config.permission, { login: sender.login, type: sender.type }))) {
+    context.log.info(`${name}: #${pr.number} closed by @${sender.login}, whose role is below \`permission\` (or a bot): no rejection recorded`);
+    return;
+  }
+  const by = (merged ? pr.merged_by?.login : undefined) ?? sender.login;
   const at = new Date(pr.closed_at ?? new Date().toISOString());
   const record: ReviewRecord = { type: merged ? 'approval' : 'rejection', name, pr: pr.number, by, at, project: projectName(github.repo.repo) };
   if (!merged) {

@@ -28,9 +28,10 @@ export function detailsUrl(context: Context, target: WorkerTarget, issue?: { num
 /**
  * Start one worker (docs/github-flow.md, 3), in this order: create the branch at the base
  * head, which is the claim; dispatch the worker workflow on the base branch; create the
- * App-owned check run on the claimed commit; set the plan issue to `status:running` (the
- * race-safe status write: add it, then remove the queued status), or, given `statuses`, leave
- * that write to the caller, which makes a round's status writes together (round.ts).
+ * App-owned check run on the claimed commit; record the plan running (`status=running` on its
+ * issue's marker line, then the label `status:running` added and the queued one removed), or,
+ * given `statuses`, leave that write to the caller, which makes a round's status writes
+ * together (round.ts).
  *
  * Creating a ref is atomic on GitHub: of two deliveries racing for one plan, one gets 201
  * and the other 422 "Reference already exists". The loser does nothing more, so the plan
@@ -75,7 +76,7 @@ export async function dispatchTarget(context: Context, target: WorkerTarget, bas
   }
   // A plan's worker opens its PR under the installation's token: counted now against the content limits (a phase's opens none).
   if (target.kind === 'plan') bookWorkerContent(context);
-  // The worker runs whether or not its check run could be made: the label must say so (now, or with the round's other status writes).
+  // The worker runs whether or not its check run could be made: the record must say so (now, or with the round's other status writes).
   if (issue) {
     if (statuses) statuses.push({ issue, status: 'running' });
     else await github.setStatus(issue, 'running');

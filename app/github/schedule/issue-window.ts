@@ -119,9 +119,9 @@ export function isWindowed(issues: readonly { body?: string | null }[]): boolean
   return total > 0 && issues.length < total;
 }
 
-/** Done, from the list alone: closed with the App's record of why (verified-record.ts). */
+/** Done, from the list alone: with the App's record of why (verified-record.ts), whatever its state shows. */
 function isDone(issue: IssueRecord): boolean {
-  return issue.state === 'closed' && parseMarker(issue.body)?.verified !== undefined;
+  return parseMarker(issue.body)?.verified !== undefined;
 }
 
 /**

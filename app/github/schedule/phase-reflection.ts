@@ -1,6 +1,6 @@
 import type { Context } from 'probot';
 import type { HarnessConfig } from '../../engine/core/config/schema.js';
-import { isSatisfied, planIssueView, type PlanIssueView } from '../../engine/forge/plan-issue-view.js';
+import { isRemoved, isSatisfied, planIssueView, type PlanIssueView } from '../../engine/forge/plan-issue-view.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import { configuredReflector } from '../../machine/reflector-agent.js';
 import { appGateway } from '../app-gateway.js';
@@ -18,7 +18,7 @@ import { issueLike } from './round.js';
  * for the phases they need), so the last one passing with all plans done is the whole spec.
  */
 export function specVerified(phase: string, issues: readonly IssueRecord[]): boolean {
-  const views = issues.map((i) => planIssueView(issueLike(i))).filter((v): v is PlanIssueView => v !== undefined && v.stateReason !== 'not_planned');
+  const views = issues.map((i) => planIssueView(issueLike(i))).filter((v): v is PlanIssueView => v !== undefined && !isRemoved(v));
   if (views.length === 0) return false;
   const last = views.map((v) => v.phase).sort().at(-1);
   return phase === last && views.every(isSatisfied);

@@ -1,34 +1,46 @@
 import type { Context } from 'probot';
 import { answerComment, USAGE_LIMIT_CHECKPOINT } from '../../engine/forge/checkpoint-markers.js';
-import { statusLabel } from '../../engine/forge/names.js';
+import { resumeClaimRef } from '../../engine/forge/claims.js';
 import { parseMarker, withMarkerRecord } from '../../engine/forge/plan-issue.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import { appGateway } from '../app-gateway.js';
+import type { BaseHead } from './dispatch.js';
 
 /**
  * Plans paused at the model's usage limit whose reset time has come, resumed by a scheduling
- * round (docs/github-flow.md, 3). The worker records the reset time on the plan issue's
- * marker line (`resume_at=`, outside the hash), so a round sees it in the issue list it reads
- * anyway: no state of the App's own and no extra read. Before that time a round leaves the
- * plan alone; after it, the first round to take the plan's `status:checkpoint` label off
- * resumes it. Taking a label off is the claim: of two racing rounds GitHub answers one 200
- * and the other 404, so the plan is dispatched once (status:running is added first, as in
- * every status write, so the issue is never without a status). The winner answers the
- * pause's checkpoint with `continue` (what the resumed worker passes to the agent's session),
- * dispatches the worker with `resume`, and clears the record. Returns the plans resumed.
+ * round (docs/github-flow.md, 3). The worker records the pause on the plan issue's marker line
+ * (`status=checkpoint` and `resume_at=`, outside the hash), so a round sees it in the issue list
+ * it reads anyway: no state of the App's own and no extra read. Before that time a round leaves
+ * the plan alone; after it, the first round to create the pause's claim ref (resumeClaimRef)
+ * resumes it: of two racing rounds GitHub answers one 201 and the other 422, so the plan is
+ * dispatched once. The labels are not asked: anyone with the triage role can take
+ * `status:checkpoint` off. The winner answers the pause's checkpoint with `continue` (what the
+ * resumed worker passes to the agent's session), dispatches the worker with `resume`, and
+ * records the plan running with the reset time cleared, in one write of the body, then the
+ * label. A dispatch that fails gives the claim back, for the next round to try again. Returns
+ * the plans resumed and the issues as they are after.
  */
-export async function resumePaused(context: Context, spec: string, issues: readonly IssueRecord[], base: string, now: Date): Promise<string[]> {
+export async function resumePaused(
+  context: Context,
+  spec: string,
+  issues: readonly IssueRecord[],
+  base: string,
+  baseHead: () => Promise<BaseHead>,
+  now: Date,
+): Promise<{ resumed: string[]; issues: IssueRecord[] }> {
   const github = appGateway(context);
   const resumed: string[] = [];
-  const checkpoint = statusLabel('checkpoint');
-  const running = statusLabel('running');
+  const out: IssueRecord[] = [];
   for (const issue of issues) {
-    if (issue.state !== 'open' || !issue.labels.includes(checkpoint)) continue;
     const marker = parseMarker(issue.body);
-    if (!marker?.resumeAt || marker.resumeAt.getTime() > now.getTime()) continue;
-    if (!issue.labels.includes(running)) await github.addLabels(issue.number, [running]);
-    if ((await github.removeLabel(issue.number, checkpoint)) === 'absent') {
+    if (marker?.spec !== spec || marker.status !== 'checkpoint' || marker.verified !== undefined || !marker.resumeAt || marker.resumeAt.getTime() > now.getTime()) {
+      out.push(issue);
+      continue;
+    }
+    const claim = resumeClaimRef(spec, marker.plan, marker.resumeAt);
+    if ((await github.createClaimRef(claim, (await baseHead()).sha)) === 'exists') {
       context.log.info(`${spec}/${marker.plan}: another round resumed it after its usage limit reset`);
+      out.push(issue);
       continue;
     }
     await github.comment(issue.number, answerComment(marker.plan, USAGE_LIMIT_CHECKPOINT, 'continue'));
@@ -36,12 +48,13 @@ export async function resumePaused(context: Context, spec: string, issues: reado
       await github.dispatchWorker(base, { spec, plan: marker.plan, resume: true });
     } catch (e) {
       // Without a worker the plan must stay paused, for the next round to try again.
-      await github.setStatus({ number: issue.number, labels: [...issue.labels.filter((l) => l !== checkpoint), running] }, 'checkpoint');
+      await github.deleteClaimRef(claim).catch((undo: unknown) => context.log.error(`${claim}: could not give the resume claim back after a failed dispatch: ${String(undo)}`));
       throw e;
     }
-    await github.updateIssue(issue.number, { body: withMarkerRecord(issue.body ?? '', 'resume_at', undefined) });
+    const written = await github.setStatus({ ...issue, body: withMarkerRecord(issue.body ?? '', 'resume_at', undefined) }, 'running');
     context.log.info(`${spec}/${marker.plan}: its usage limit reset at ${marker.resumeAt.toISOString()}; resumed`);
     resumed.push(marker.plan);
+    out.push({ ...issue, ...written });
   }
-  return resumed;
+  return { resumed, issues: out };
 }

@@ -1,12 +1,11 @@
 import type { Context } from 'probot';
 import type { HarnessConfig } from '../../engine/core/config/schema.js';
-import { planBranch, statusLabel, type StatusValue } from '../../engine/forge/names.js';
-import type { IssueLike } from '../../engine/forge/plan-issue-view.js';
+import { LABEL_PHASE_FAILED, planBranch, type StatusValue } from '../../engine/forge/names.js';
+import { isActive, isQueued, type IssueLike } from '../../engine/forge/plan-issue-view.js';
 import { parseMarker } from '../../engine/forge/plan-issue.js';
 import { phasesToVerify, planRound, type RoundIssue, type RoundPlan } from '../../engine/forge/round-plan.js';
 import { roundOrder, roundOrderKey, type RoundOrder } from '../../engine/forge/round-order.js';
 import { specFromIssues } from '../../engine/forge/spec-from-issues.js';
-import { withStatus } from '../../engine/forge/with-status.js';
 import { parseTargetBranch, targetInput, type WorkerTarget } from '../../engine/forge/worker-target.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import type { StatusMove } from '../../gateway/plan-issues.js';
@@ -48,7 +47,8 @@ export interface RoundResult {
   dispatched: string[];
   /** Targets another delivery claimed first (GitHub answered "Reference already exists"). */
   lost: string[];
-  relabelled: { plan: string; to: StatusValue }[];
+  /** Status labels put back to what the App's records say (none: taken off). */
+  relabelled: { plan: string; to: StatusValue | undefined }[];
   /** Plans paused at the model's usage limit that this round resumed (resume-paused.ts). */
   resumed: string[];
 }
@@ -76,13 +76,15 @@ async function claimedPhases(context: Context, spec: string): Promise<Map<string
  * the base branch's head; when some phase has all its plans satisfied, the spec's phase
  * branches (one matching-refs call). That is at most four reads whatever the number of plans,
  * up to 100 plans: a spec of more takes one more read per 100 (the list is paginated, not
- * cut). The decision is planRound's, from the labels alone; the writes are, per plan
- * started, the claim, the dispatch and the check run, then the round's status writes
- * together: status:running on each plan started, ready or blocked on each queued plan whose
- * dependencies changed, each in the race-safe form (the new label added, then the old one
- * removed), all in one GraphQL request where GitHub's node ids are known (gateway
- * setStatuses), else two REST requests a plan. A delivery that dies before that write leaves
- * a claim with a worker behind it, which the next round labels (stale-claim.ts). A round run twice on the same issues
+ * cut). The decision is planRound's, from the App's records on the issues' marker lines
+ * alone (never their labels or state); the writes are, per plan started, the claim, the
+ * dispatch and the check run, then the round's status writes together: the record
+ * `status=running` on each plan started (one PATCH of its body), then the labels, status:running
+ * on each plan started, ready or blocked on each queued plan whose dependencies changed, and any
+ * label someone changed put back to what the records say, each in the race-safe form (the new
+ * label added, then the old one removed), all in one GraphQL request where GitHub's node ids are
+ * known (gateway setStatuses), else two REST requests a plan. A delivery that dies before that
+ * write leaves a claim with a worker behind it, which the next round records (stale-claim.ts). A round run twice on the same issues
  * makes the same decision and loses every claim the first one won, so a redelivered event
  * writes nothing new.
  */
@@ -99,13 +101,6 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   // A large spec's plan issues come a window at a time: plans finishing move it on (issue-window.ts); no request otherwise.
   const listed = (await moveIssueWindow(context, spec, confirmed, config, listing)) ?? confirmed;
   const base = options.base ?? defaultBranch(context);
-  // Resumed first, so that the decision counts them as running (they hold their slots).
-  const resumed = await resumePaused(context, spec, listed, base, options.now ?? new Date());
-  const issues = listed.map((i) => (resumed.includes(parseMarker(i.body)?.plan ?? '') ? { ...i, labels: withStatus(i.labels, 'running') } : i));
-  const likes = issues.map(issueLike);
-  const plan = planRound({ spec, issues: likes, slots: config.slots, ...(await orderFor(context, spec, likes, config.slots)) });
-  const result: RoundResult = { spec, base, plan, dispatched: [], lost: [], relabelled: [], resumed };
-
   let head: BaseHead | undefined;
   const baseHead = async (): Promise<BaseHead> => {
     if (head) return head;
@@ -113,10 +108,24 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
     if (sha === undefined) throw new Error(`${spec}: the base branch ${base} does not exist, so no plan branch can start from it`);
     return (head = { branch: base, sha });
   };
+  // Resumed first, so that the decision counts them as running (they hold their slots).
+  const paused = await resumePaused(context, spec, listed, base, baseHead, options.now ?? new Date());
+  let issues = paused.issues;
+  const likes = issues.map(issueLike);
+  const plan = planRound({ spec, issues: likes, slots: config.slots, ...(await orderFor(context, spec, likes, config.slots)) });
+  const result: RoundResult = { spec, base, plan, dispatched: [], lost: [], relabelled: [], resumed: paused.resumed };
+
   // The plans that may run at once from here (the spec's slots, or fewer left to run): each worker's live progress shares GitHub's limits with theirs.
-  const running = Math.max(1, Math.min(config.slots, plan.plans.filter((p) => p.open && p.status !== undefined && ['ready', 'blocked', 'running', 'checkpoint'].includes(p.status)).length));
-  // The plans started and the queued plans relabelled: their status writes made together, in as few requests as GitHub allows (gateway setStatuses).
+  const running = Math.max(1, Math.min(config.slots, plan.plans.filter((p) => isQueued(p) || isActive(p)).length));
+  // The plans started and the labels put back: their status writes made together, in as few requests as GitHub allows (gateway setStatuses).
   const statuses: StatusMove[] = [];
+  const write = async () => {
+    const moves = statuses.splice(0);
+    if (moves.length === 0) return;
+    const written = await github.setStatuses(moves);
+    const after = new Map(moves.map((m, i) => [m.issue.number, written[i]!]));
+    issues = issues.map((i) => (after.has(i.number) ? { ...i, ...after.get(i.number)! } : i));
+  };
   const start = async (target: WorkerTarget, issue?: RoundIssue) => {
     const outcome = await dispatchTarget(context, target, await baseHead(), issue, options.now ?? new Date(), target.kind === 'plan' ? running : undefined, statuses);
     (outcome === 'dispatched' ? result.dispatched : result.lost).push(targetInput(target));
@@ -126,14 +135,22 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
     for (const issue of plan.dispatch) await start({ kind: 'plan', spec, plan: issue.plan }, issue);
   } catch (e) {
     // A dispatch that failed after others went through: theirs are written before the failure goes up.
-    if (statuses.length > 0) await github.setStatuses(statuses.splice(0));
+    await write();
     throw e;
   }
+  // Labels that disagree with the App's records are put back (a queued plan's ready or blocked as what it needs changed, or
+  // a label someone else changed): only the label, the view, and no comment. The App hears no `issues` events, so its own
+  // label writes start nothing: a label changed again is put back by the next round, never in a loop.
   for (const { issue, to } of plan.relabel) {
-    statuses.push({ issue, status: to });
+    statuses.push({ issue, status: to, labelOnly: true });
     result.relabelled.push({ plan: issue.plan, to });
   }
-  if (statuses.length > 0) await github.setStatuses(statuses.splice(0));
+  await write();
+  for (const { issue, failed } of plan.phaseMarks) {
+    if (failed) await github.addLabels(issue.number, [LABEL_PHASE_FAILED]);
+    else await github.removeLabel(issue.number, LABEL_PHASE_FAILED);
+    issues = issues.map((i) => (i.number === issue.number ? { ...i, labels: failed ? [...i.labels, LABEL_PHASE_FAILED] : i.labels.filter((l) => l !== LABEL_PHASE_FAILED) } : i));
+  }
   if (plan.completePhases.length > 0) {
     const claimed = await claimedPhases(context, spec);
     // A round that leaves the spec idle looks for a verification claim whose delivery died (stale-phase-claim.ts).
@@ -152,7 +169,7 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   }
   for (const u of plan.unknownNeeds) context.log.warn(`${spec}/${u.plan} needs ${u.needs.join(', ')}, which the spec has no issue for: it waits`);
 
-  await refreshStatus(context, result, issues);
+  await refreshStatus(context, spec, issues);
   return result;
 }
 
@@ -192,20 +209,16 @@ async function orderFor(context: Context, spec: string, issues: readonly IssueLi
  * (5 s more per plan running past 12: 5 min 20 s for 64) waits for the next round
  * (refreshStatusComment, `coalesce`); once nothing runs, the comment always shows the end.
  */
-async function refreshStatus(context: Context, round: RoundResult, issues: readonly IssueRecord[]): Promise<void> {
-  const after = issues.map((issue) => {
-    const plan = parseMarker(issue.body)?.plan;
-    const dispatched = plan !== undefined && round.dispatched.includes(plan);
-    const relabel = round.relabelled.find((r) => r.plan === plan);
-    const labels = dispatched ? withStatus(issue.labels, 'running') : relabel ? withStatus(issue.labels, relabel.to) : issue.labels;
-    return { ...issue, labels };
-  });
+async function refreshStatus(context: Context, specId: string, after: readonly IssueRecord[]): Promise<void> {
   const prs = after.map((i) => parseMarker(i.body)?.pr).filter((n): n is number => n !== undefined);
   if (prs.length === 0) return;
-  const spec = specFromIssues(round.spec, after);
+  const spec = specFromIssues(specId, after);
   if (!spec) return;
   // Issues synced from later spec PRs keep the first PR's record; the lowest number is that PR.
-  const running = after.filter((i) => i.state === 'open' && i.labels.includes(statusLabel('running'))).length;
+  const running = after.filter((i) => {
+    const marker = parseMarker(i.body);
+    return marker?.status === 'running' && marker.verified === undefined;
+  }).length;
   const waiting = limitWaitFor(context);
   await refreshStatusComment(appGateway(context), memoryOf(context), Math.min(...prs), spec, after, { coalesce: running, ...(waiting ? { waiting } : {}) });
 }

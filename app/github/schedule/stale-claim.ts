@@ -6,7 +6,7 @@ import { appGateway } from '../app-gateway.js';
 import type { BaseHead } from './dispatch.js';
 
 export type ClaimState =
-  /** A worker runs for the plan: the claim's delivery dispatched it and died before the label, which now says running. */
+  /** A worker runs for the plan: the claim's delivery dispatched it and died before the record, which now says running. */
   | 'running'
   /** Taken within the grace period (or of unknown age): its delivery may be at work, so it is left alone. */
   | 'fresh'
@@ -18,9 +18,9 @@ export type ClaimState =
 /**
  * A plan's branch exists, yet the round read the plan as waiting to start: another delivery's
  * claim. Either that delivery is at work (a race, the usual case), or it died between the
- * claim and the dispatch (or between the dispatch and the label), and the claim would hold
+ * claim and the dispatch (or between the dispatch and the record), and the claim would hold
  * the plan forever. A worker run of the plan not finished (its title `harness <spec>/<plan>`)
- * means the dispatch went through: the label follows. No run and a branch created longer
+ * means the dispatch went through: the record (and its label) follows. No run and a branch created longer
  * ago than the grace period (GitHub's activity record) means nobody will dispatch it: the
  * branch is released, its commits kept under refs/harness/kept/ when it holds any beyond the
  * base, since a claim is a bare branch and anything more is someone's work.

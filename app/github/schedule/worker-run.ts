@@ -2,7 +2,7 @@ import type { Context } from 'probot';
 import { phaseRanRef } from '../../engine/forge/claims.js';
 import { planIssueView } from '../../engine/forge/plan-issue-view.js';
 import { LABEL_PHASE_FAILED, WORKER_WORKFLOW } from '../../engine/forge/names.js';
-import { parseMarker } from '../../engine/forge/plan-issue.js';
+import { parseMarker, withMarkerRecord } from '../../engine/forge/plan-issue.js';
 import { workerOutcome } from '../../engine/forge/worker-outcome.js';
 import { parseSpikeRunTitle, parseWorkerRunTitle, targetBranch, targetCheck, targetExternalId } from '../../engine/forge/worker-target.js';
 import type { IssueRecord } from '../../gateway/issues.js';
@@ -17,11 +17,12 @@ import { onPlanningRunCompleted, parsePlanningRunTitle } from './planning-run.js
 
 /**
  * `workflow_run` completed for the worker workflow (docs/github-flow.md, 5): the run's title
- * (`run-name: harness <spec>/<plan>`) names its plan or phase; its conclusion becomes the
- * plan's status label and its check run's conclusion (workerOutcome); then a round starts
- * what that made possible. Labels and check runs are written only when they differ, so a
+ * (`run-name: harness <spec>/<plan>`) names its plan or phase; its conclusion, with where the
+ * App's record says the plan is (a checkpoint the worker recorded), becomes the plan's recorded
+ * status, its label and its check run's conclusion (workerOutcome); then a round starts what
+ * that made possible. Records, labels and check runs are written only when they differ, so a
  * redelivered event writes nothing but what the round finds new. A plan's run that succeeded
- * and whose issue the worker already marked verified has nothing left to record: only the
+ * and whose record the worker already set to verified has nothing left to record: only the
  * round runs (one read fewer a plan).
  */
 export async function onWorkerRunCompleted(context: Context<'workflow_run.completed'>): Promise<void> {
@@ -42,7 +43,7 @@ export async function onWorkerRunCompleted(context: Context<'workflow_run.comple
   const { byPlan } = await github.planIssues(target.spec);
   let issues = [...byPlan.values()];
   const listed = target.kind === 'plan' ? byPlan.get(target.plan) : undefined;
-  if (run.conclusion === 'success' && listed && planIssueView(issueLike(listed))?.status === 'verified') {
+  if (run.conclusion === 'success' && listed && planIssueView(issueLike(listed))?.state === 'verified') {
     // The worker ended well and wrote so itself (plan-worker.ts, endStatus), after concluding its check run: nothing is left
     // to record, and nothing to read about the branch. The round starts what the freed slot allows.
     await scheduleRound(context, target.spec, { config, issues, ...(run.head_branch ? { base: run.head_branch } : {}) });
@@ -57,17 +58,18 @@ export async function onWorkerRunCompleted(context: Context<'workflow_run.comple
   const record = target.kind === 'plan' ? byPlan.get(target.plan) : undefined;
   if (target.kind === 'plan' && !record) context.log.warn(`${targetExternalId(target)}: no plan issue; the run's outcome is not recorded`);
   const view = record ? planIssueView(issueLike(record)) : undefined;
-  const outcome = head === undefined || (target.kind === 'plan' && !view) ? undefined : workerOutcome(target, run.conclusion, view?.status, run.html_url);
+  const outcome = head === undefined || (target.kind === 'plan' && !view) ? undefined : workerOutcome(target, run.conclusion, view?.state, run.html_url);
   if (outcome && head !== undefined) {
-    if (record && outcome.status !== undefined && outcome.status !== view?.status) {
-      const labels = await github.setStatus(record, outcome.status);
-      issues = issues.map((i) => (i === record ? { ...i, labels } : i));
+    // The record and its label, each written only where it differs (gateway setStatus).
+    if (record && outcome.status !== undefined) {
+      const written = await github.setStatus(record, outcome.status);
+      issues = issues.map((i) => (i === record ? { ...i, ...written } : i));
     }
     await settleCheck(context, target, outcome.check, { head, runSha: run.head_sha, detailsUrl: detailsUrl(context, target, record), atHead: atHead ?? null });
     if (target.kind === 'phase') {
       // The claim's branch stays; this says its worker ran, so no idle round takes it for a dead claim (stale-phase-claim.ts).
       await github.createClaimRef(phaseRanRef(target.spec, target.phase), head);
-      issues = await markPhase(context, target.spec, target.phase, run.conclusion === 'success', issues);
+      issues = await markPhase(context, target.spec, target.phase, run.conclusion === 'success' ? undefined : String(run.id), issues);
     }
   } else {
     context.log.info(`${targetExternalId(target)}: run ${run.id} (${run.conclusion}) is not the current attempt; nothing recorded`);
@@ -82,25 +84,28 @@ export async function onWorkerRunCompleted(context: Context<'workflow_run.comple
 }
 
 /**
- * A phase's verification outcome, where the next round reads it: `harness:phase-failed` on
- * each plan issue of a phase that failed (its dependants are held), taken off when it
- * passes. The one label is added or removed on its own, as a status is, so that a label
- * someone changed meanwhile is left alone; an issue is written only when the mark changes.
+ * A phase's verification outcome, where the next round reads it: the App's record on the marker
+ * line of each plan issue of a phase that failed (`phase_failed=<run>`: its dependants are held),
+ * cleared when it passes (`failedIn` undefined), each in one PATCH of the body, then
+ * `harness:phase-failed`, the record's view, added or taken off on its own (never the whole
+ * list). An issue is written only where the record changes; a label that disagrees with its
+ * record is put back by the round.
  */
-async function markPhase(context: Context, spec: string, phase: string, passed: boolean, issues: IssueRecord[]): Promise<IssueRecord[]> {
+async function markPhase(context: Context, spec: string, phase: string, failedIn: string | undefined, issues: IssueRecord[]): Promise<IssueRecord[]> {
   const github = appGateway(context);
   const out: IssueRecord[] = [];
   for (const issue of issues) {
     const marker = parseMarker(issue.body);
     const inPhase = marker?.spec === spec && marker.plan.startsWith(`${phase}-`);
-    const has = issue.labels.includes(LABEL_PHASE_FAILED);
-    if (!inPhase || has === !passed) {
+    if (!inPhase || (marker.phaseFailed === undefined) === (failedIn === undefined)) {
       out.push(issue);
       continue;
     }
-    if (passed) await github.removeLabel(issue.number, LABEL_PHASE_FAILED);
-    else await github.addLabels(issue.number, [LABEL_PHASE_FAILED]);
-    out.push({ ...issue, labels: passed ? issue.labels.filter((l) => l !== LABEL_PHASE_FAILED) : [...issue.labels, LABEL_PHASE_FAILED] });
+    const updated = await github.updateIssue(issue.number, { body: withMarkerRecord(issue.body ?? '', 'phase_failed', failedIn) });
+    const has = issue.labels.includes(LABEL_PHASE_FAILED);
+    if (failedIn === undefined && has) await github.removeLabel(issue.number, LABEL_PHASE_FAILED);
+    if (failedIn !== undefined && !has) await github.addLabels(issue.number, [LABEL_PHASE_FAILED]);
+    out.push({ ...issue, body: updated.body, labels: failedIn === undefined ? issue.labels.filter((l) => l !== LABEL_PHASE_FAILED) : has ? issue.labels : [...issue.labels, LABEL_PHASE_FAILED] });
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import { issuePatch, type IssuePatch } from '../../engine/forge/issue-patch.js';
 import { mirroredEdges, withMirroredEdges } from '../../engine/forge/mirrored-edges.js';
-import { isStatusLabel, LABEL_COLORS, STATUS_VALUES, statusLabel } from '../../engine/forge/names.js';
+import { LABEL_COLORS, recordedStatus, STATUS_VALUES, statusLabel } from '../../engine/forge/names.js';
 import { desiredIssue, managedLabels, parseMarker, VERIFIED_BY_SPEC, withMarkerRecord, type ParsedMarker } from '../../engine/forge/plan-issue.js';
 import { issueWindow, withNeeded } from '../../engine/forge/issue-window.js';
 import { parsePhaseMarker, usesPhaseIssues } from '../../engine/forge/phase-issue.js';
@@ -141,12 +141,17 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
       const intendedParent = subsOfPlan?.hasRoom ? subsOfPlan.parent : undefined;
       // The issue remembers the spec PR it came from: its status comment is the one the
       // scheduling rounds keep up to date.
-      const tracked = withMarkerRecord(
-        withMarkerRecord(withMarkerRecord(desired.body, 'pr', String(input.pull)), 'verified', plan.completed === undefined ? undefined : VERIFIED_BY_SPEC),
-        'of',
-        windowed ? String(spec.plans.length) : undefined,
-      );
       const status = plan.completed !== undefined ? 'verified' : queueNew ? (plan.dependsOn.every(done) ? 'ready' : 'blocked') : undefined;
+      // The record with the issue: the label is its view.
+      const tracked = withMarkerRecord(
+        withMarkerRecord(
+          withMarkerRecord(withMarkerRecord(desired.body, 'pr', String(input.pull)), 'verified', plan.completed === undefined ? undefined : VERIFIED_BY_SPEC),
+          'of',
+          windowed ? String(spec.plans.length) : undefined,
+        ),
+        'status',
+        status === undefined ? undefined : recordedStatus(status),
+      );
       const labels = status === undefined ? desired.labels : [...desired.labels, statusLabel(status)];
       const bodyWith = (edges: readonly string[], parent: number | undefined) => withMarkerRecord(withMirroredEdges(tracked, edges), 'parent', parent === undefined ? undefined : String(parent));
       const asSubIssue = underParent && intendedParent !== undefined ? await github.createSubIssue({ title: desired.title, body: bodyWith(intended, intendedParent), labels }, intendedParent) : undefined;
@@ -168,13 +173,13 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
     if (subsOfPlan) subIssuesAvailable &&= subsOfPlan.available;
     // A later spec PR changes the plan, not where its status is tracked: the first PR's record stays.
     const pr = recorded?.pr ?? input.pull;
-    const doneInSpec = plan.completed !== undefined && actual.state === 'open' && !actual.labels.some((l) => ACTIVE.has(l));
+    const doneInSpec = plan.completed !== undefined && recorded?.verified === undefined && !ACTIVE.has(recorded?.status);
     const verified = recorded?.verified ?? (doneInSpec ? VERIFIED_BY_SPEC : undefined);
     const patch = issuePatch({ ...desired, body: withRecords(withMirroredEdges(withMarkerRecord(desired.body, 'pr', String(pr)), mirrored), parent, recorded, verified) }, actual);
     if (doneInSpec) {
       // Marked done in the spec since its issue was made: verified and closed, as if run.
       const updated = patch ? await applyPatch(github, actual, patch) : actual;
-      const labels = await github.setStatus(updated, 'verified');
+      const { labels } = await github.setStatus(updated, 'verified');
       issues.set(plan.id, { ...(await github.updateIssue(actual.number, { state: 'closed', state_reason: 'completed' })), labels });
       tally.updated.push(actual.number);
       continue;
@@ -189,10 +194,19 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
   const remover = subs ?? (tracking ? new SubIssueMirror(github, tracking.number) : undefined);
   if (remover) remover.available = subs ? subs.available : subIssuesAvailable;
   for (const [planId, issue] of issues) {
-    if (spec.planById.has(planId) || issue.state !== 'open') continue;
+    if (spec.planById.has(planId)) continue;
+    const removed = parseMarker(issue.body)?.removed;
+    if (issue.state !== 'open') {
+      // Taken out before the App recorded removals (or closed by someone else first): recorded now, once, as the spec says.
+      if (removed === undefined && issue.stateReason === 'not_planned') issues.set(planId, await github.updateIssue(issue.number, { body: withMarkerRecord(issue.body ?? '', 'removed', String(input.pull)) }));
+      continue;
+    }
     // The note first: if the close fails, the next sync closes it (and notes it again).
     await github.comment(issue.number, removalNote(spec.id, planId, input.pull));
-    issues.set(planId, await github.updateIssue(issue.number, { state: 'closed', state_reason: 'not_planned', ...(await leaveTracking(remover, issue)) }));
+    // The record with the close: a round reads the plan as removed from it, never from the state, which the triage role can set.
+    const left = await leaveTracking(remover, issue);
+    const body = withMarkerRecord(left.body ?? issue.body ?? '', 'removed', removed === undefined ? String(input.pull) : String(removed));
+    issues.set(planId, await github.updateIssue(issue.number, { state: 'closed', state_reason: 'not_planned', body }));
     tally.closed.push(issue.number);
   }
   for (const { issue } of input.issues.duplicates) {
@@ -221,9 +235,9 @@ export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyn
   return { tally, issues, undone: mirror.undone };
 }
 
-/** Is a plan's issue done, from the list alone: closed, with the App's record of why (verified-record.ts)? */
+/** Is a plan's issue done, from the list alone: with the App's record of why (verified-record.ts), whatever its state? */
 function isDone(issue: IssueRecord | undefined): boolean {
-  return issue !== undefined && issue.state === 'closed' && parseMarker(issue.body)?.verified !== undefined;
+  return issue !== undefined && parseMarker(issue.body)?.verified !== undefined;
 }
 
 /**
@@ -232,8 +246,9 @@ function isDone(issue: IssueRecord | undefined): boolean {
  * do not count; at least one must have been queued.
  */
 function everyIssueQueued(spec: Spec, issues: ReadonlyMap<string, IssueRecord>): boolean {
-  const live = [...issues].filter(([plan]) => spec.planById.has(plan)).map(([, issue]) => issue);
-  return live.some((i) => i.labels.some(isStatusLabel)) && live.every((i) => i.state === 'closed' || i.labels.some(isStatusLabel));
+  const live = [...issues].filter(([plan]) => spec.planById.has(plan)).map(([, issue]) => parseMarker(issue.body));
+  // The App's records (`status=`, `verified=`), never the labels: a status label someone added queues nothing.
+  return live.some((m) => m?.status !== undefined) && live.every((m) => m?.status !== undefined || m?.verified !== undefined);
 }
 
 function sameEdges(a: readonly string[], b: readonly string[]): boolean {
@@ -268,12 +283,15 @@ async function trackingOfPhases(
 
 /**
  * The records a sync does not decide but must not lose: the tracking issue the plan issue is
- * a sub-issue of, a usage-limit pause's resume time (the worker writes it, a round reads it)
- * and the evidence that the plan is done (the App writes it when the plan PR merges).
+ * a sub-issue of, a usage-limit pause's resume time (the worker writes it, a round reads it),
+ * the evidence that the plan is done (the App writes it when the plan PR merges), where the
+ * plan is (`status=`, written with each status label) and its phase's failed verification.
+ * A plan back in the spec loses its `removed=` record as its issue is reopened.
  */
 function withRecords(body: string, parent: number | undefined, recorded: ParsedMarker | undefined, verified: string | undefined): string {
   const records = withMarkerRecord(withMarkerRecord(body, 'parent', parent === undefined ? undefined : String(parent)), 'resume_at', recorded?.resumeAt?.toISOString());
-  return withMarkerRecord(withMarkerRecord(records, 'verified', verified), 'of', recorded?.of === undefined ? undefined : String(recorded.of));
+  const kept = withMarkerRecord(withMarkerRecord(records, 'verified', verified), 'of', recorded?.of === undefined ? undefined : String(recorded.of));
+  return withMarkerRecord(withMarkerRecord(kept, 'status', recorded?.status), 'phase_failed', recorded?.phaseFailed);
 }
 
 /**
@@ -287,8 +305,8 @@ async function leaveTracking(subs: SubIssueMirror | undefined, issue: IssueRecor
   return after === recorded ? {} : { body: withMarkerRecord(issue.body ?? '', 'parent', undefined) };
 }
 
-/** A worker holds the plan: marking it done in the spec does not take it from under the worker. */
-const ACTIVE = new Set(['status:running', 'status:checkpoint']);
+/** A worker holds the plan (as the App's record says): marking it done in the spec does not take it from under the worker. */
+const ACTIVE = new Set<string | undefined>(['running', 'checkpoint']);
 
 /**
  * One changed plan's writes: the PATCH (title, body, state) when any of them changed, then

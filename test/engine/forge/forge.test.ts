@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { desiredIssue, issueUnchanged, parseMarker, planTextFromBody } from '../../../app/engine/forge/plan-issue.js';
-import { planStateFromLabels } from '../../../app/engine/forge/names.js';
-import { planIssueView } from '../../../app/engine/forge/plan-issue-view.js';
+import { isActive, isQueued, isRemoved, isSatisfied, planIssueView } from '../../../app/engine/forge/plan-issue-view.js';
 import { statusTable } from '../../../app/engine/forge/status-table.js';
 import { loadSpec } from '../../../app/engine/core/spec/load.js';
 import { readSpecFiles } from '../../../app/machine/spec-files.js';
@@ -44,17 +43,29 @@ describe('a plan issue', async () => {
     expect(issueUnchanged({ title: desired.title, body: desired.body, labels: labels.filter((l) => l !== 'needs:02-02') })).toBe(false);
   });
 
-  it('reads the scheduler\'s state from the status label', () => {
-    expect(planStateFromLabels(['harness:plan', 'status:verified'])).toBe('verified');
-    expect(planStateFromLabels(['status:ready'])).toBe('pending');
-    expect(planStateFromLabels(['status:blocked'])).toBe('pending');
-    expect(planStateFromLabels([])).toBe('pending');
+  it('reads where a plan is from the App\'s records on the marker line, never from its status label or state', () => {
+    const body = (records: string) => `<!-- harness:plan SPC-001/01-02 hash=0123456789abcdef${records} -->\n**Depends on:** nothing`;
+    const view = (records: string, labels: string[], state = 'open') => planIssueView({ number: 2, title: '[01-02] Plan', body: body(records), labels, state })!;
+    expect(parseMarker(body(' status=queued phase_failed=42 removed=7'))).toMatchObject({ status: 'queued', phaseFailed: '42', removed: 7 });
+    expect(parseMarker(body(' status=ready'))?.status).toBeUndefined();
+
+    // A label someone added is only shown: the record is what the plan is.
+    expect(view('', ['status:ready'])).toMatchObject({ shown: 'ready' });
+    expect(view('', ['status:ready']).state).toBeUndefined();
+    expect(isQueued(view('', ['status:ready']))).toBe(false);
+    expect(isQueued(view(' status=queued', []))).toBe(true);
+    expect(isActive(view(' status=running', ['status:failed']))).toBe(true);
+    // Done by the record alone, whatever the state and labels show; removed likewise.
+    expect(isSatisfied(view('', ['status:verified'], 'closed'))).toBe(false);
+    expect(isSatisfied(view(' verified=12', []))).toBe(true);
+    expect(isRemoved(view('', [], 'closed'))).toBe(false);
+    expect(isRemoved(view(' removed=7', [], 'closed'))).toBe(true);
   });
 });
 
 describe('the status table of /harness status', () => {
   it('counts a spec of one plan in the singular', () => {
-    const view = planIssueView({ number: 7, title: '[01-01] Reset tokens', body: '<!-- harness:plan SPC-042/01-01 -->\n**Depends on:** nothing', labels: ['harness:plan', 'status:verified'], state: 'closed', state_reason: 'completed' })!;
+    const view = planIssueView({ number: 7, title: '[01-01] Reset tokens', body: '<!-- harness:plan SPC-042/01-01 status=verified verified=7 -->\n**Depends on:** nothing', labels: ['harness:plan', 'status:verified'], state: 'closed', state_reason: 'completed' })!;
     expect(statusTable('SPC-042', [view]).split('\n')[0]).toBe('**SPC-042**: 1 of 1 plan verified');
   });
 });

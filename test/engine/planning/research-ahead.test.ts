@@ -3,7 +3,9 @@ import type { RoundPlan } from '../../../app/engine/forge/round-plan.js';
 import { researchAheadPhases } from '../../../app/engine/planning/research-ahead.js';
 
 type P = RoundPlan['plans'][number];
-const plan = (id: string, status?: P['status'], open = true): P => ({ plan: id, phase: id.slice(0, 2), status, open }) as P;
+/** A plan as the App's records say: its recorded status (`ready` and `blocked` are both `queued`), `done` with its verified= record. */
+const plan = (id: string, status?: 'ready' | 'blocked' | 'running' | 'verified', done = false): P =>
+  ({ plan: id, phase: id.slice(0, 2), state: status === 'ready' || status === 'blocked' ? 'queued' : status, ...(done ? { verified: '7' } : {}) }) as P;
 
 function round(plans: P[], freeSlots: number, dispatch: P[] = []): Pick<RoundPlan, 'phases' | 'plans' | 'dispatch' | 'freeSlots'> {
   return { phases: [...new Set(plans.map((p) => p.phase))], plans, dispatch, freeSlots };
@@ -19,7 +21,7 @@ describe('research ahead (which phases a round researches)', () => {
 
   it('skips a phase claimed before or begun, and never reaches further than two', () => {
     expect(researchAheadPhases({ round: round(spec, 3), claimed: new Set(['02']) })).toEqual(['03']);
-    const begun = [plan('01-01', 'running'), plan('02-01', 'verified', false), plan('03-01'), plan('04-01')];
+    const begun = [plan('01-01', 'running'), plan('02-01', 'verified', true), plan('03-01'), plan('04-01')];
     expect(researchAheadPhases({ round: round(begun, 3), claimed: new Set() })).toEqual(['03']);
   });
 

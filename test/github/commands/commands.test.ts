@@ -8,7 +8,7 @@ import { permits } from '../../../app/engine/forge/permits.js';
 import { slug } from '../../../app/engine/forge/slug.js';
 import { spikeDraft } from '../../../app/engine/forge/spike-draft.js';
 import { RETRY_ACTION } from '../../../app/engine/forge/check-actions.js';
-import { statusLabel, type StatusValue } from '../../../app/engine/forge/names.js';
+import { recordedStatus, statusLabel, type StatusValue } from '../../../app/engine/forge/names.js';
 import { desiredIssue, withMarkerRecord } from '../../../app/engine/forge/plan-issue.js';
 import { parseKnowledge } from '../../../app/engine/knowledge/documents/parse.js';
 import { loadSpec } from '../../../app/engine/core/spec/load.js';
@@ -54,13 +54,14 @@ function planIssue(plan: string, state: IssueState = {}) {
     issueNumbers: new Map(Object.entries(NUMBER)),
   });
   const labels = [...desired.labels, ...(state.status ? [statusLabel(state.status)] : [])];
-  // A done plan carries the App's record of its merged plan PR (verified-record.ts).
+  // A done plan carries the App's record of its merged plan PR (verified-record.ts); every status, the record the label shows.
   const done = state.closed === 'completed' && state.status === 'verified';
+  const recorded = withMarkerRecord(desired.body, 'status', state.status === undefined ? undefined : recordedStatus(state.status));
   return {
     id: 9000 + NUMBER[plan]!,
     number: NUMBER[plan]!,
     title: desired.title,
-    body: done ? withMarkerRecord(desired.body, 'verified', '77') : desired.body,
+    body: done ? withMarkerRecord(recorded, 'verified', '77') : recorded,
     labels: labels.map((name) => ({ name })),
     state: state.closed ? 'closed' : 'open',
     state_reason: state.closed ?? null,
@@ -165,7 +166,14 @@ function answered(scope: nock.Scope, issue = 1, repo = REPO): { text: () => stri
   return { text: () => text };
 }
 
+/** A status write: the App's record on the marker line when it changes (ready and blocked are one record), then the label. */
 function labelled(scope: nock.Scope, issue: number, add: StatusValue, remove?: StatusValue, repo = REPO): void {
+  const plan = Object.entries(NUMBER).find(([, n]) => n === issue)![0];
+  if (remove === undefined || recordedStatus(add) !== recordedStatus(remove)) {
+    scope
+      .patch(`${repo}/issues/${issue}`, (b: { body?: string }) => new RegExp(`^<!-- harness:plan ${SPEC}/${plan} [^\\n]*status=${recordedStatus(add)}[ -]`).test(b.body ?? ''))
+      .reply(200, (_uri: string, b: Record<string, unknown>) => ({ ...planIssue(plan), body: b.body }));
+  }
   scope.post(`${repo}/issues/${issue}/labels`, { labels: [statusLabel(add)] }).reply(200, []);
   if (remove) scope.delete(`${repo}/issues/${issue}/labels/${encodeURIComponent(statusLabel(remove))}`).reply(200, []);
 }

@@ -39,10 +39,12 @@ function repository(owner: string, repo: string, status = 'checkpoint'): FakeGit
     number: ISSUE,
     title: `[${PLAN}] Pick the database`,
     body: `<!-- harness:plan ${SPEC}/${PLAN} hash=0123456789abcdef -->\n**Spec** ${SPEC}`,
-    labels: ['harness:plan', `spec:${SPEC}`, 'phase:02', `status:${status}`],
+    labels: ['harness:plan', `spec:${SPEC}`, 'phase:02'],
     state: 'open',
     state_reason: null,
   });
+  // As the App (its worker) recorded it: the record on the marker line, the label its view.
+  github.planStatus(ISSUE, status as 'checkpoint');
   github.comments.push({ id: QUESTION, issue: ISSUE, body: `${checkpointMarker(PLAN, 'db-choice')}\n**Plan ${PLAN} waits for a person**`, userType: 'Bot', created_at: '2026-01-01T10:00:00Z' });
   github.install();
   return github;
@@ -69,7 +71,7 @@ function written(body: string, options: { id?: number; login?: string; type?: st
   const type = options.type ?? 'User';
   Object.assign(payload.comment.user, { login, type });
   Object.assign(payload.sender, { login, type });
-  Object.assign(payload.issue, { user: { login: 'harness[bot]', type: 'Bot' }, number: ISSUE, title: `[${PLAN}] Pick the database`, body: `<!-- harness:plan ${SPEC}/${PLAN} hash=0123456789abcdef -->`, labels: [{ name: 'harness:plan' }, { name: `spec:${SPEC}` }, { name: 'status:checkpoint' }], state: 'open', comments: 1 });
+  Object.assign(payload.issue, { user: { login: 'harness[bot]', type: 'Bot' }, number: ISSUE, title: `[${PLAN}] Pick the database`, body: `<!-- harness:plan ${SPEC}/${PLAN} hash=0123456789abcdef status=checkpoint -->`, labels: [{ name: 'harness:plan' }, { name: `spec:${SPEC}` }, { name: 'status:checkpoint' }], state: 'open', comments: 1 });
   return { id: options.delivery ?? `delivery-${payload.comment.id}`, name: 'issue_comment', payload } as never;
 }
 

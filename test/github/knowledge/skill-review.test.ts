@@ -121,6 +121,24 @@ describe('a skill pull request closed', () => {
     expect(lines(github)[0]).toMatchObject({ type: 'rejection', reason: 'closed without a reason' });
   });
 
+  for (const closer of [
+    { login: 'triager', type: 'User' as const },
+    { login: 'other-app[bot]', type: 'Bot' as const },
+  ]) {
+    it(`closed by ${closer.login}, who may close but not review: no rejection, nothing archived (issue 36)`, async () => {
+      const github = repository();
+      github.roles.set('triager', 'triage');
+      github.comments.push({ id: 1, issue: PR, body: 'Useless skill, archive it forever.', userType: closer.type, login: closer.login, created_at: '2026-11-20T09:59:00Z' });
+      const event = closed(false) as { payload: PullPayload & { sender: Record<string, unknown> } };
+      Object.assign(event.payload.sender, closer);
+
+      await testProbot().receive(event as never);
+
+      expect(github.branches.has(REVIEWS)).toBe(false);
+      expect(github.pullRequests).toEqual([]);
+    });
+  }
+
   it('leaves pull requests that propose no skill alone', async () => {
     const github = repository();
     const from = github.requests.length;

@@ -34,10 +34,12 @@ function repository(claimedAt: string | undefined, status = 'ready'): FakeGitHub
     number: 11,
     title: `[${PLAN}] Plan ${PLAN}`,
     body: `<!-- harness:plan ${SPEC}/${PLAN} hash=0123456789abcdef -->\n**Spec** ${SPEC}\n\n**Depends on:** nothing`,
-    labels: ['harness:plan', `spec:${SPEC}`, 'phase:01', `status:${status}`],
+    labels: ['harness:plan', `spec:${SPEC}`, 'phase:01'],
     state: 'open',
     state_reason: null,
   });
+  // What the App recorded: the plan queued (or at another status), the label its view.
+  github.planStatus(11, status as 'ready');
   github.install();
   return github;
 }
@@ -71,6 +73,7 @@ describe('claim-then-crash', () => {
       `POST ${R}/git/refs`,
       `POST ${R}/actions/workflows/harness-worker.yml/dispatches`,
       `POST ${R}/check-runs`,
+      `PATCH ${R}/issues/11`,
       `POST ${R}/issues/11/labels`,
       `DELETE ${R}/issues/11/labels/status:ready`,
     ]);
@@ -139,7 +142,7 @@ describe('claim-then-crash', () => {
     await testProbot().receive({ id: 'retry', name: 'issue_comment', payload } as never);
 
     expect(github.dispatches).toHaveLength(1);
-    expect(spoken(github.comments.at(-1)!.body)).toBe(`${SPEC} plan ${PLAN} (#11) was ready and is started now.`);
+    expect(spoken(github.comments.at(-1)!.body)).toBe(`${SPEC} plan ${PLAN} (#11) was queued and is started now.`);
   });
 });
 

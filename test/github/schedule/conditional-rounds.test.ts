@@ -29,10 +29,12 @@ function repository(): FakeGitHub {
       number: n,
       title: `[${plan}] Plan ${plan}`,
       body: `<!-- harness:plan ${SPEC}/${plan} hash=0123456789abcdef -->\n**Spec** ${SPEC}\n\n**Depends on:** nothing`,
-      labels: ['harness:plan', `spec:${SPEC}`, 'phase:01', `status:${status}`],
+      labels: ['harness:plan', `spec:${SPEC}`, 'phase:01'],
       state: 'open',
       state_reason: null,
     });
+    // As the App recorded it: the record on the marker line, the label its view.
+    github.planStatus(n, status);
   }
   github.install();
   return github;
@@ -60,8 +62,8 @@ describe('rounds on unchanged issues', () => {
   it('read in full what changed meanwhile, and act on it', async () => {
     const github = repository();
     await testProbot().receive(round('first'));
-    // The running plan failed (a worker run's outcome): its slot is free.
-    github.issue(11).labels = github.issue(11).labels.map((l) => (l === 'status:running' ? 'status:failed' : l));
+    // The running plan failed (a worker run's outcome, as the App records it): its slot is free.
+    github.planStatus(11, 'failed');
     const before = github.requests.length;
     await testProbot().receive(round('second'));
 
@@ -73,7 +75,7 @@ describe('rounds on unchanged issues', () => {
 describe("a round's workers and GitHub's content limits", () => {
   it('books the plan PR each dispatched worker will open in the App\'s content hour: App and workers keep the limit together', async () => {
     const github = repository();
-    github.issue(11).labels = github.issue(11).labels.map((l) => (l === 'status:running' ? 'status:failed' : l));
+    github.planStatus(11, 'failed');
     await testProbot().receive(round('content-booked'));
 
     expect(github.dispatches).toHaveLength(1);
@@ -92,7 +94,7 @@ describe("a round's order", () => {
     const [searched] = [...orders.values()];
     expect(searched?.priority.size).toBe(2);
     // A status changed (the running plan failed): the same plans, the same order, not searched again.
-    github.issue(11).labels = github.issue(11).labels.map((l) => (l === 'status:running' ? 'status:failed' : l));
+    github.planStatus(11, 'failed');
     await testProbot().receive(round('order-second'));
     expect([...orders.values()]).toEqual([searched]);
     expect([...orders.values()][0]).toBe(searched);

@@ -51,6 +51,8 @@ function repository(config: string): FakeGitHub {
     state: 'open',
     state_reason: null,
   }));
+  // As the App recorded them: the record on each marker line, the label its view.
+  for (const [i, [, status]] of PLANS.entries()) github.planStatus(10 + i, status as 'running');
   github.install();
   return github;
 }

@@ -46,6 +46,21 @@ interface PlanFixture {
   resumeAt?: string;
   /** timeout_minutes, when the plan says. */
   timeout?: number;
+  /** The App's record on the marker line (`status=`) when it is not what `status` shows (`none`: no record). */
+  record?: string;
+  /** The App's record that the plan's phase failed its verification (`phase_failed=<run>`). */
+  phaseFailed?: string;
+}
+
+/** The record a status label is the view of, as the App writes them together: ready and blocked are both `queued`. */
+function recordOf(status: StatusValue | undefined): string | undefined {
+  return status === 'ready' || status === 'blocked' ? 'queued' : status;
+}
+
+/** The records on a fixture's marker line, as the App wrote them. */
+function records(p: PlanFixture): string {
+  const status = p.record === 'none' ? undefined : (p.record ?? recordOf(p.status));
+  return `${p.pr ? ` pr=${p.pr}` : ''}${p.resumeAt ? ` resume_at=${p.resumeAt}` : ''}${p.closed === 'completed' && p.status === 'verified' ? ` verified=${MERGED_PR}` : ''}${status ? ` status=${status}` : ''}${p.phaseFailed ? ` phase_failed=${p.phaseFailed}` : ''}${p.closed === 'not_planned' ? ' removed=9' : ''}`;
 }
 
 function planText(p: PlanFixture): string {
@@ -86,17 +101,29 @@ function planIssue(p: PlanFixture) {
     state_reason: p.closed ?? null,
     user: { login: 'harness[bot]', type: 'Bot' },
     labels: labels(p).map((name) => ({ name })),
-    body: [`<!-- harness:plan ${SPEC}/${p.plan} hash=0123456789abcdef${p.pr ? ` pr=${p.pr}` : ''}${p.resumeAt ? ` resume_at=${p.resumeAt}` : ''}${p.closed === 'completed' && p.status === 'verified' ? ` verified=${MERGED_PR}` : ''} -->`, `**Spec** [${SPEC} Notes](${WEB}/blob/master/docs/specs/${SPEC}/SPEC.md) · **Phase** ${p.plan.slice(0, 2)} Core · **Plan** [\`${p.plan}-PLAN.md\`](#)`, '', '<details><summary>The plan</summary>', '', '```markdown', planText(p), '```', '', '</details>'].join('\n'),
+    body: [`<!-- harness:plan ${SPEC}/${p.plan} hash=0123456789abcdef${records(p)} -->`, `**Spec** [${SPEC} Notes](${WEB}/blob/master/docs/specs/${SPEC}/SPEC.md) · **Phase** ${p.plan.slice(0, 2)} Core · **Plan** [\`${p.plan}-PLAN.md\`](#)`, '', '<details><summary>The plan</summary>', '', '```markdown', planText(p), '```', '', '</details>'].join('\n'),
   };
 }
 
 /**
- * The race-safe status write: the new status label added (POST …/labels with that label
- * alone), then the old one removed (DELETE …/labels/{name}); no other label is ever sent, so
- * people's labels, and any set meanwhile, stay as they are. The bodies sent go in `bodies`.
+ * The status write: the App's record on the marker line first (PATCH …/issues/{n} with the body,
+ * only when the record changes: ready and blocked are one record), then the race-safe label
+ * write: the new status label added (POST …/labels with that label alone), then the old one
+ * removed (DELETE …/labels/{name}); no other label is ever sent, so people's labels, and any set
+ * meanwhile, stay as they are. The bodies sent go in `bodies`.
  */
 function mockStatusWrite(scope: nock.Scope, p: PlanFixture, to: StatusValue, bodies?: Record<string, unknown>[]): void {
   const after = labels({ ...p, status: to }).map((name) => ({ name }));
+  const was = p.record === 'none' ? undefined : (p.record ?? recordOf(p.status));
+  if (was !== recordOf(to)) {
+    scope
+      .patch(`${R}/issues/${p.number}`, (b: Record<string, unknown>) => {
+        const recorded = new RegExp(`^<!-- harness:plan ${SPEC}/${p.plan} [^\\n]*status=${recordOf(to)} -->`).test(String(b.body));
+        if (recorded) bodies?.push(b);
+        return recorded;
+      })
+      .reply(200, issueReply(p));
+  }
   scope
     .post(`${R}/issues/${p.number}/labels`, (b: Record<string, unknown>) => {
       const exact = JSON.stringify(b) === JSON.stringify({ labels: [`status:${to}`] });
@@ -231,7 +258,10 @@ describe('a scheduling round', () => {
       'POST /git/refs',
       'POST /actions/workflows/harness-worker.yml/dispatches',
       'POST /check-runs',
-      // The round's status writes together, after its dispatches: by REST here, the list having no node ids (status-writes.test.ts has GraphQL's one request).
+      // The round's status writes together, after its dispatches: the records first (status=running on each marker line), then
+      // the labels, by REST here, the list having no node ids (status-writes.test.ts has GraphQL's one request).
+      'PATCH /issues/13',
+      'PATCH /issues/12',
       'POST /issues/13/labels',
       'DELETE /issues/13/labels/status:ready',
       'POST /issues/12/labels',
@@ -261,7 +291,7 @@ describe('a scheduling round', () => {
 
     await testProbot().receive(checkCompleted());
 
-    expect(log.slice(3)).toEqual(['POST /git/refs', 'POST /actions/workflows/harness-worker.yml/dispatches', 'POST /check-runs', 'POST /issues/11/labels', 'DELETE /issues/11/labels/status:ready']);
+    expect(log.slice(3)).toEqual(['POST /git/refs', 'POST /actions/workflows/harness-worker.yml/dispatches', 'POST /check-runs', 'PATCH /issues/11', 'POST /issues/11/labels', 'DELETE /issues/11/labels/status:ready']);
     expect(bodies).toEqual([
       { ref: `refs/heads/harness/${SPEC}/01-01`, sha: BASE_SHA },
       { ref: 'master', inputs: { spec: SPEC, plan: '01-01', resume: 'false', running: '1' }, return_run_details: true },
@@ -274,7 +304,9 @@ describe('a scheduling round', () => {
         output: { title: 'Worker dispatched', summary: `harness dispatched the worker for plan 01-01 of ${SPEC} on the branch \`harness/${SPEC}/01-01\`. Its issue is #11.` },
         actions: [{ label: 'Abort', description: 'Cancel the worker; the plan fails', identifier: 'abort' }],
       },
-      // The status write adds status:running alone (then removes status:ready): people's label is never sent.
+      // The record first: status=running on the marker line, the rest of the body as it was.
+      { body: planIssue(plan).body.replace('status=queued', 'status=running') },
+      // Then the label, its view, alone (then status:ready removed): people's label is never sent.
       { labels: ['status:running'] },
     ]);
     expect(scope.pendingMocks()).toEqual([]);
@@ -446,34 +478,58 @@ describe('a plan paused at the model\'s usage limit', () => {
   const paused: PlanFixture = { number: 11, plan: '01-01', status: 'checkpoint', resumeAt: '2020-01-01T05:00:00.000Z' };
   const answer = { body: '<!-- harness:answer 01-01 usage-limit -->\ncontinue' };
 
-  it('is resumed by the first round after its reset time: claimed by taking its checkpoint label off, answered `continue`, dispatched with resume, the record cleared', async () => {
+  /** The claim on resuming the pause (resumeClaimRef): created at the base head, which the round reads once. */
+  function mockResumeClaim(answer: 201 | 422): void {
+    const ref = `refs/harness/plans/${SPEC}/01-01/resume/${Date.parse(paused.resumeAt!)}`;
+    if (answer === 201) scope.post(`${R}/git/refs`, { ref, sha: BASE_SHA }).reply(201, { ref, object: { sha: BASE_SHA } });
+    else scope.post(`${R}/git/refs`, { ref, sha: BASE_SHA }).reply(422, { message: 'Reference already exists', documentation_url: 'https://docs.github.com/rest/git/refs#create-a-reference', status: '422' });
+  }
+
+  it('is resumed by the first round after its reset time: claimed by a ref of the pause, answered `continue`, dispatched with resume, recorded running with the reset time cleared', async () => {
     const log = recordRequests(scope);
     const bodies: Record<string, unknown>[] = [];
     mockConfig(scope, 4);
     mockIssues(scope, [paused]);
-    mockStatusWrite(scope, paused, 'running', bodies);
+    mockBaseHead(scope);
+    mockResumeClaim(201);
     scope.post(`${R}/issues/11/comments`, answer).reply(201, { id: 9, body: answer.body, user: { type: 'Bot' } });
     scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: '01-01', resume: 'true' }, return_run_details: true }).reply(204);
-    scope
-      .patch(`${R}/issues/11`, (b: { body?: string }) => {
-        bodies.push(b);
-        return Object.keys(b).length === 1 && b.body !== undefined;
-      })
-      .reply(200, issueReply({ ...paused, status: 'running' }));
+    mockStatusWrite(scope, paused, 'running', bodies);
 
     await testProbot().receive(checkCompleted());
 
     expect(log).toEqual([
       'GET /contents/.github/harness.yml',
       'GET /issues',
-      'POST /issues/11/labels',
-      'DELETE /issues/11/labels/status:checkpoint',
+      'GET /git/ref/heads/master',
+      'POST /git/refs',
       'POST /issues/11/comments',
       'POST /actions/workflows/harness-worker.yml/dispatches',
       'PATCH /issues/11',
+      'POST /issues/11/labels',
+      'DELETE /issues/11/labels/status:checkpoint',
     ]);
-    const patched = (bodies.at(-1) as { body: string }).body;
-    expect(patched.split('\n')[0]).toBe(`<!-- harness:plan ${SPEC}/01-01 hash=0123456789abcdef -->`);
+    // One write of the body: running recorded, the reset time cleared.
+    const patched = (bodies[0] as { body: string }).body;
+    expect(patched.split('\n')[0]).toBe(`<!-- harness:plan ${SPEC}/01-01 hash=0123456789abcdef status=running -->`);
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it('is resumed though someone took its status:checkpoint label off: the record is what a round reads, and the label is put right', async () => {
+    const log = recordRequests(scope);
+    const unlabelled: PlanFixture = { ...paused, status: undefined, record: 'checkpoint' };
+    mockConfig(scope, 4);
+    mockIssues(scope, [unlabelled]);
+    mockBaseHead(scope);
+    mockResumeClaim(201);
+    scope.post(`${R}/issues/11/comments`, answer).reply(201, { id: 9, body: answer.body, user: { type: 'Bot' } });
+    scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`).reply(204);
+    mockStatusWrite(scope, unlabelled, 'running');
+
+    await testProbot().receive(checkCompleted());
+
+    expect(log.filter((l) => l.includes('/dispatches'))).toHaveLength(1);
+    expect(log.slice(-2)).toEqual(['PATCH /issues/11', 'POST /issues/11/labels']);
     expect(scope.pendingMocks()).toEqual([]);
   });
 
@@ -488,18 +544,18 @@ describe('a plan paused at the model\'s usage limit', () => {
     expect(scope.pendingMocks()).toEqual([]);
   });
 
-  it('is resumed once when two rounds race for it: GitHub takes the label off for one, and answers the other 404', async () => {
+  it('is resumed once when two rounds race for it: GitHub creates the claim for one, and answers the other 422', async () => {
     const log = recordRequests(scope);
     for (let i = 0; i < 2; i++) {
       mockConfig(scope, 4);
       mockIssues(scope, [paused]);
-      scope.post(`${R}/issues/11/labels`, { labels: ['status:running'] }).reply(200, labels({ ...paused, status: 'running' }).map((name) => ({ name })));
+      mockBaseHead(scope);
     }
-    scope.delete(`${R}/issues/11/labels/status%3Acheckpoint`).reply(200, []);
-    scope.delete(`${R}/issues/11/labels/status%3Acheckpoint`).reply(404, { message: 'Label does not exist' });
+    mockResumeClaim(201);
+    mockResumeClaim(422);
     scope.post(`${R}/issues/11/comments`, answer).once().reply(201, { id: 9, body: answer.body, user: { type: 'Bot' } });
     scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`).once().reply(204);
-    scope.patch(`${R}/issues/11`).once().reply(200, issueReply({ ...paused, status: 'running' }));
+    mockStatusWrite(scope, paused, 'running');
 
     const probot = testProbot();
     await Promise.all([probot.receive(checkCompleted()), probot.receive({ ...(checkCompleted() as object), id: 'redelivered' } as never)]);
@@ -580,7 +636,8 @@ describe('a worker run finishing', () => {
       'GET /issues',
       // The check runs on the plan branch's head: where the head is, and the one to settle, in one read.
       `GET /commits/heads/harness/${SPEC}/01-01/check-runs`,
-      ...(label ? ['POST /issues/11/labels', 'DELETE /issues/11/labels/status:running'] : []),
+      // The record on the marker line, then its label.
+      ...(label ? ['PATCH /issues/11', 'POST /issues/11/labels', 'DELETE /issues/11/labels/status:running'] : []),
       'PATCH /check-runs/77',
     ]);
     expect(scope.pendingMocks()).toEqual([]);
@@ -603,7 +660,11 @@ describe('a worker run finishing', () => {
     scope.patch(`${R}/check-runs/88`, (b) => sent.push(b) > 0).reply(200, {});
     // The phase's worker ran: recorded beside its claim, which stays.
     scope.post(`${R}/git/refs`, { ref: `refs/harness/phases/${SPEC}/01/ran`, sha: BASE_SHA }).reply(201, {});
-    for (const p of merged) scope.post(`${R}/issues/${p.number}/labels`, { labels: ['harness:phase-failed'] }).reply(200, []);
+    // The App's record on each marker line of the phase (the run that failed it), then the label, its view.
+    for (const p of merged) {
+      scope.patch(`${R}/issues/${p.number}`, (b: { body?: string }) => / phase_failed=\d+ -->/.test(b.body ?? '')).reply(200, issueReply(p));
+      scope.post(`${R}/issues/${p.number}/labels`, { labels: ['harness:phase-failed'] }).reply(200, []);
+    }
     // The round: 02-02 starts; 02-01 is held, and shows it.
     mockBaseHead(scope);
     const bodies: Record<string, unknown>[] = [];
@@ -620,12 +681,15 @@ describe('a worker run finishing', () => {
       `GET /commits/heads/harness/${SPEC}/phase-01/check-runs`,
       'PATCH /check-runs/88',
       'POST /git/refs',
+      'PATCH /issues/11',
       'POST /issues/11/labels',
+      'PATCH /issues/12',
       'POST /issues/12/labels',
       'GET /git/ref/heads/master',
       'POST /git/refs',
       'POST /actions/workflows/harness-worker.yml/dispatches',
       'POST /check-runs',
+      'PATCH /issues/22',
       'POST /issues/22/labels',
       'DELETE /issues/22/labels/status:ready',
       'POST /issues/21/labels',
@@ -637,8 +701,8 @@ describe('a worker run finishing', () => {
 
   it('takes the mark off when the phase passes a later verification', async () => {
     const plans: PlanFixture[] = [
-      { number: 11, plan: '01-01', status: 'verified', closed: 'completed', extra: ['harness:phase-failed'] },
-      { number: 12, plan: '01-02', status: 'verified', closed: 'completed', extra: ['harness:phase-failed'] },
+      { number: 11, plan: '01-01', status: 'verified', closed: 'completed', extra: ['harness:phase-failed'], phaseFailed: '41' },
+      { number: 12, plan: '01-02', status: 'verified', closed: 'completed', extra: ['harness:phase-failed'], phaseFailed: '41' },
     ];
     const phaseCheck = { id: 89, name: 'harness / phase 01', head_sha: BASE_SHA, external_id: `${SPEC}/phase-01`, status: 'queued', conclusion: null, output: { title: 'Worker dispatched', summary: '', annotations_count: 0 } };
     mockConfig(scope, 4);
@@ -646,7 +710,10 @@ describe('a worker run finishing', () => {
     scope.get(`${R}/commits/heads%2Fharness%2F${SPEC}%2Fphase-01/check-runs`).query({ check_name: 'harness / phase 01' }).reply(200, { total_count: 1, check_runs: [phaseCheck] });
     scope.patch(`${R}/check-runs/89`).reply(200, {});
     scope.post(`${R}/git/refs`, { ref: `refs/harness/phases/${SPEC}/01/ran`, sha: BASE_SHA }).reply(422, { message: 'Reference already exists' });
-    for (const p of plans) scope.delete(`${R}/issues/${p.number}/labels/harness%3Aphase-failed`).reply(200, []);
+    for (const p of plans) {
+      scope.patch(`${R}/issues/${p.number}`, (b: { body?: string }) => !(b.body ?? '').includes('phase_failed=')).reply(200, issueReply(p));
+      scope.delete(`${R}/issues/${p.number}/labels/harness%3Aphase-failed`).reply(200, []);
+    }
     scope.get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`).reply(200, [{ ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } }]);
     // The round leaves the spec idle: it looks for verification claims with no worker, and finds phase 01's ran.
     scope.get(`${R}/git/matching-refs/harness%2Fphases%2F${SPEC}%2F`).reply(200, [{ ref: `refs/harness/phases/${SPEC}/01/ran`, object: { sha: BASE_SHA, type: 'commit' } }]);
@@ -767,7 +834,7 @@ describe('a plan PR merging', () => {
     mockIssues(scope, [merged, sibling, dependant]);
     // Closed as completed with the merge on record (`verified=<the PR>`): what makes the plan satisfy its dependants.
     const pull = (planMerged('01-01') as { payload: { pull_request: { number: number } } }).payload.pull_request.number;
-    const recorded = planIssue(merged).body.replace(' -->', ` verified=${pull} -->`);
+    const recorded = planIssue(merged).body.replace(' status=verified -->', ` verified=${pull} status=verified -->`);
     scope.patch(`${R}/issues/11`, { state: 'closed', state_reason: 'completed', body: recorded }).reply(200, issueReply(merged));
     mockConfig(scope, 4);
     mockBaseHead(scope);
@@ -794,6 +861,7 @@ describe('a plan PR merging', () => {
       'POST /git/refs',
       'POST /actions/workflows/harness-worker.yml/dispatches',
       'POST /check-runs',
+      'PATCH /issues/21',
       'POST /issues/21/labels',
       'DELETE /issues/21/labels/status:blocked',
       'GET /git/matching-refs/harness/plans/SPC-001/',
@@ -868,7 +936,7 @@ describe('the round decision (pure)', () => {
   });
 
   it('reads a plan whose text cannot be read as writing everything: it runs alone', () => {
-    const broken = { ...planIssue({ number: 11, plan: '01-01', status: 'ready' }), body: `<!-- harness:plan ${SPEC}/01-01 -->\n**Depends on:** nothing\n\nno plan here` };
+    const broken = { ...planIssue({ number: 11, plan: '01-01', status: 'ready' }), body: `<!-- harness:plan ${SPEC}/01-01 status=queued -->\n**Depends on:** nothing\n\nno plan here` };
     const plan = planRound({ spec: SPEC, slots: 4, issues: [broken, planIssue({ number: 12, plan: '01-02', status: 'ready' })] });
     expect(plan.dispatch.map((p) => p.plan)).toEqual(['01-01']);
   });

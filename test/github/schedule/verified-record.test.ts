@@ -95,7 +95,7 @@ describe('a plan closed as verified by someone with the triage role', () => {
 
   it('satisfies nothing in a round either: the queued plan that needs it stays blocked, and nothing starts', async () => {
     const github = repository();
-    github.issue(12).labels.push('status:blocked');
+    github.planStatus(12, 'blocked');
     forgeVerified(github, 11);
 
     await testProbot().receive(round('check-done'));
@@ -110,13 +110,13 @@ describe('a plan closed as verified by someone with the triage role', () => {
 describe('a plan done by what only harness and writers produce', () => {
   it('is on record when its plan PR merges (`verified=<PR>` on the marker line), and then satisfies its dependants, with no more reads in later rounds', async () => {
     const github = repository();
-    github.issue(11).labels.push('status:verified');
-    github.issue(12).labels.push('status:blocked');
+    github.planStatus(11, 'verified');
+    github.planStatus(12, 'blocked');
 
     await testProbot().receive(planMerged('01-01', 42));
 
     expect(github.issue(11)).toMatchObject({ state: 'closed', state_reason: 'completed' });
-    expect(github.issue(11).body).toContain(`<!-- harness:plan ${SPEC}/01-01 hash=0123456789abcdef verified=42 -->`);
+    expect(github.issue(11).body).toContain(`<!-- harness:plan ${SPEC}/01-01 hash=0123456789abcdef verified=42 status=verified -->`);
     expect(dispatched(github)).toEqual(['01-02']);
     const before = github.requests.length;
     await testProbot().receive(round('later'));
@@ -126,7 +126,7 @@ describe('a plan done by what only harness and writers produce', () => {
   it('closed by GitHub before the App saw the merge (or before the record existed): the merged PR is found once, recorded, and counts', async () => {
     const github = repository();
     forgeVerified(github, 11);
-    github.issue(12).labels.push('status:blocked');
+    github.planStatus(12, 'blocked');
     github.branches.set(`harness/${SPEC}/01-01`, BASE);
     github.pullRequests.push({ number: 42, title: 'Plan 01-01', body: '', head: `harness/${SPEC}/01-01`, base: 'master', state: 'closed', merged: true, labels: [], created_at: '2026-01-01T00:00:00Z' });
 
@@ -141,7 +141,7 @@ describe('a plan done by what only harness and writers produce', () => {
     const github = repository();
     forgeVerified(github, 11);
     github.issue(11).body = github.issue(11).body!.replace('must_pass:', 'completed: "2026-01-01"\nmust_pass:');
-    github.issue(12).labels.push('status:blocked');
+    github.planStatus(12, 'blocked');
 
     await testProbot().receive(round('check-done'));
 

@@ -103,7 +103,7 @@ const ids = (plans: readonly PlanOptions[]) => plans.map((p) => p.id);
 function phaseOneMerged(github: FakeGitHub): void {
   for (const issue of planIssues(github)) {
     if (planOf(issue).startsWith('01-') || planOf(issue) === '02-50') merged(issue, 7);
-    else issue.labels.push('status:ready');
+    else github.planStatus(issue.number, 'ready');
   }
 }
 
@@ -112,7 +112,7 @@ function merged(issue: FakeIssue, pr: number): void {
   issue.state = 'closed';
   issue.state_reason = 'completed';
   issue.labels = [...issue.labels.filter((l) => !l.startsWith('status:')), 'status:verified'];
-  issue.body = withMarkerRecord(issue.body!, 'verified', String(pr));
+  issue.body = withMarkerRecord(withMarkerRecord(issue.body!, 'verified', String(pr)), 'status', 'verified');
 }
 
 beforeAll(() => nock.disableNetConnect());
@@ -210,6 +210,24 @@ describe('a spec larger than its issue window', () => {
     await round('round-2');
     expect(github.writes(before).filter((w) => w.method === 'POST' && /\/issues$/.test(w.url))).toEqual([]);
     expect(planIssues(github)).toHaveLength(151);
+  });
+
+  it('moves on just the same when someone with the triage role labelled every issue `status:ready`: the new issues are not queued, since no writer queued the spec (issue 36)', async () => {
+    const github = repository(PLANS);
+    await deliver(OPENED);
+    // As phaseOneMerged, but the rest of phase 02 only labelled: no record, no writer's execute.
+    for (const issue of planIssues(github)) {
+      if (planOf(issue).startsWith('01-') || planOf(issue) === '02-50') merged(issue, 7);
+      else issue.labels.push('status:ready');
+    }
+
+    await round('round-1');
+
+    const created = planIssues(github).filter((i) => /^0[34]-/.test(planOf(i)));
+    expect(created.length).toBeGreaterThan(0);
+    for (const issue of created) expect(issue.labels.filter((l) => l.startsWith('status:'))).toEqual([]);
+    // No plan starts (phase 01, done on record, is verified as any complete phase is).
+    expect(github.dispatches.map((d) => (d.body as { inputs: { plan: string } }).inputs.plan)).toEqual(['phase-01']);
   });
 
   it('`/harness execute PP` on a phase the window has not reached makes its issues now, with every plan they need, and queues the phase', async () => {

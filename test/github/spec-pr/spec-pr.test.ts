@@ -100,8 +100,8 @@ const SPEC_TRACKING = `GET ${R}/issues?labels=harness:spec,spec:SPC-042&state=al
  * A plan issue's marker line; `pr` is the spec PR it records (its status comment is the one
  * rounds refresh), `parent` the spec's tracking issue it is a sub-issue of (none: '').
  */
-function marker(plan: string, blockedBy = '', pr = '\\d+', parent = '100', verified = ''): RegExp {
-  return new RegExp(`^<!-- harness:plan SPC-042/${plan} hash=[0-9a-f]{16}${blockedBy ? ` blocked_by=${blockedBy}` : ''} pr=${pr}${parent ? ` parent=${parent}` : ''}${verified ? ` verified=${verified}` : ''} -->\n`);
+function marker(plan: string, blockedBy = '', pr = '\\d+', parent = '100', verified = '', after = ''): RegExp {
+  return new RegExp(`^<!-- harness:plan SPC-042/${plan} hash=[0-9a-f]{16}${blockedBy ? ` blocked_by=${blockedBy}` : ''} pr=${pr}${parent ? ` parent=${parent}` : ''}${verified ? ` verified=${verified}` : ''}${after} -->\n`);
 }
 
 beforeAll(() => nock.disableNetConnect());
@@ -411,7 +411,8 @@ describe('a spec pull request, synced again', () => {
       ].join('\n'),
     });
     expect(writes[6]!.body).toEqual({ sub_issue_id: github.issue(103).id });
-    expect(writes[7]!.body).toEqual({ state: 'closed', state_reason: 'not_planned', body: expect.stringMatching(marker('02-01', '01-02', '\\d+', '')) });
+    // The App's record that the plan left the spec (`removed=` the spec PR) goes with the close: a round reads it, never the state.
+    expect(writes[7]!.body).toEqual({ state: 'closed', state_reason: 'not_planned', body: expect.stringMatching(marker('02-01', '01-02', '\\d+', '', '', ' removed=\\d+')) });
     expect(github.issues.map((i) => [i.number, i.state, i.state_reason])).toEqual([
       [100, 'open', null],
       [101, 'open', null],
@@ -444,7 +445,7 @@ describe('a spec pull request, synced again', () => {
     const writes = github.writes().filter((w) => w.url.startsWith(`${R}/issues/101`) || w.url === `${R}/issues`);
     expect(writes.slice(1, 3).map((w) => [`${w.method} ${w.url}`, w.body])).toEqual([
       // On record as done by the spec (`verified=spec`): the only issues a round counts as done carry such a record.
-      [`POST ${R}/issues`, { title: '[01-01] Reset tokens', body: expect.stringMatching(marker('01-01', '', '\\d+', '100', 'spec')), labels: ['harness:plan', 'phase:01', 'spec:SPC-042', 'status:verified'] }],
+      [`POST ${R}/issues`, { title: '[01-01] Reset tokens', body: expect.stringMatching(marker('01-01', '', '\\d+', '100', 'spec', ' status=verified')), labels: ['harness:plan', 'phase:01', 'spec:SPC-042', 'status:verified'] }],
       [`PATCH ${R}/issues/101`, { state: 'closed', state_reason: 'completed' }],
     ]);
     expect(github.issues.map((i) => [i.number, i.state, i.state_reason])).toEqual([
@@ -462,6 +463,7 @@ describe('a spec pull request, synced again', () => {
     await deliver(pullRequest('synchronize', PUSHED), 'delivery-2');
     expect(github.writes(before).filter((w) => w.url.startsWith(`${R}/issues/102`)).map((w) => [`${w.method} ${w.url}`, w.body])).toEqual([
       [`PATCH ${R}/issues/102`, { body: expect.stringMatching(marker('01-02', '01-01', '\\d+', '100', 'spec')) }],
+      [`PATCH ${R}/issues/102`, { body: expect.stringMatching(marker('01-02', '01-01', '\\d+', '100', 'spec', ' status=verified')) }],
       [`POST ${R}/issues/102/labels`, { labels: ['status:verified'] }],
       [`PATCH ${R}/issues/102`, { state: 'closed', state_reason: 'completed' }],
     ]);
@@ -770,9 +772,13 @@ describe('reading a spec', () => {
 describe('the status comment', async () => {
   const spec = loadSpec(await readSpecFiles(EXAMPLE_SPEC)).spec!;
   const statuses: Record<string, string> = { '01-01': 'verified', '01-02': 'verified', '01-03': 'running', '02-01': 'checkpoint', '02-02': 'ready', '02-03': 'blocked', '02-04': 'failed' };
-  const issues = new Map(spec.plans.map((p, i) => [p.id, { number: 10 + i, labels: ['harness:plan', ...(statuses[p.id] ? [`status:${statuses[p.id]}`] : [])] }]));
+  // The App's records on each marker line (verified=, status=), the labels their view: ready and blocked are both `queued`.
+  const record = (status: string | undefined) => (status === undefined ? '' : status === 'verified' ? ' verified=7 status=verified' : ` status=${status === 'ready' || status === 'blocked' ? 'queued' : status}`);
+  const issues = new Map(
+    spec.plans.map((p, i) => [p.id, { number: 10 + i, body: `<!-- harness:plan SPC-001/${p.id}${record(statuses[p.id])} -->`, labels: ['harness:plan', ...(statuses[p.id] ? [`status:${statuses[p.id]}`] : [])] }]),
+  );
 
-  it('shows progress per phase, the graph coloured by each plan\'s status label, and plan → issue → status', () => {
+  it('shows progress per phase, the graph coloured by each plan\'s recorded status, and plan → issue → status', () => {
     expect(statusComment(spec, issues, 65_536)).toMatchSnapshot();
   });
 

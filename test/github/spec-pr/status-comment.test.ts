@@ -13,8 +13,10 @@ const R = '/repos/Codertocat/Hello-World';
 const PR = 2;
 const spec = loadSpec(specOf([{ id: '01-01', title: 'Tokens' }, { id: '01-02', title: 'Endpoint', dependsOn: ['01-01'] }]), PLAN_READING).spec!;
 
+/** A plan issue at `status`, as the App records it: `status=` on the marker line (ready and blocked are `queued`), the label its view. */
 function issue(plan: string, number: number, status: string) {
-  return { id: number, number, title: `[${plan}] x`, body: `<!-- harness:plan SPC-042/${plan} hash=0123456789abcdef -->\n`, labels: ['harness:plan', 'spec:SPC-042', `status:${status}`], state: 'open' as const, stateReason: null, url: '' };
+  const record = status === 'ready' || status === 'blocked' ? 'queued' : status;
+  return { id: number, number, title: `[${plan}] x`, body: `<!-- harness:plan SPC-042/${plan} hash=0123456789abcdef status=${record} -->\n`, labels: ['harness:plan', 'spec:SPC-042', `status:${status}`], state: 'open' as const, stateReason: null, url: '' };
 }
 
 beforeAll(() => nock.disableNetConnect());

@@ -35,8 +35,11 @@ function planBody(plan: string, needs: string[], records = ''): string {
   ].join('\n');
 }
 
+/** A plan issue as the App wrote it: a status label given is the view of the App's record of it on the marker line (`status=`). */
 function planIssue(number: number, plan: string, needs: string[], labels: string[]): FakeIssue {
-  return { id: 9000 + number, number, title: `[${plan}] Plan ${plan}`, body: planBody(plan, needs), labels: ['harness:plan', `spec:${SPEC}`, `phase:${plan.slice(0, 2)}`, ...needs.map((d) => `needs:${d}`), ...labels], state: 'open', state_reason: null };
+  const status = labels.find((l) => l.startsWith('status:'))?.slice('status:'.length);
+  const record = status === undefined ? '' : ` status=${status === 'ready' || status === 'blocked' ? 'queued' : status}`;
+  return { id: 9000 + number, number, title: `[${plan}] Plan ${plan}`, body: planBody(plan, needs, record), labels: ['harness:plan', `spec:${SPEC}`, `phase:${plan.slice(0, 2)}`, ...needs.map((d) => `needs:${d}`), ...labels], state: 'open', state_reason: null };
 }
 
 function repository(issues: FakeIssue[]): FakeGitHub {

@@ -69,6 +69,16 @@ function alive(pid: number): boolean {
  * The live processes running exactly `command`, by their ids on this machine: a step in a PID
  * namespace of its own (containment.ts) knows itself ($$) by its id in the namespace only.
  */
+function parentOf(pid: number): number {
+  try {
+    // The fields after the command's name, which is in parentheses and may hold anything.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return 0;
+  }
+}
+
 function pidsOf(command: string): number[] {
   return readdirSync('/proc')
     .filter((e) => /^\d+$/.test(e))
@@ -283,7 +293,10 @@ ${FENCE}
     await fileHolds(mark, (text) => /^\d+\n$/.test(text));
     // Killed then, whether or not the worker has written its group's id yet: agent.pid held the
     // step's tag (and its cgroup) before the step started. The step's shell, as this machine knows it.
-    const [stepPid, ...others] = pidsOf(`sh -e ${join(logDir, 'step-2.sh')}`);
+    // A fork of the shell about to run `sleep` has the shell's command line for a moment: the step
+    // is the one whose parent is not one of them.
+    const shells = pidsOf(`sh -e ${join(logDir, 'step-2.sh')}`);
+    const [stepPid, ...others] = shells.filter((pid) => !shells.includes(parentOf(pid)));
     expect(others).toEqual([]);
     child.kill('SIGKILL');
     await exited;

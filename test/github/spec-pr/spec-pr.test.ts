@@ -784,7 +784,7 @@ describe('the status comment', async () => {
 
   it('counts a spec of one plan in the singular', () => {
     const one = loadSpec(specOf([{ id: '01-01' }])).spec!;
-    expect(statusComment(one, new Map([['01-01', { number: 10, labels: ['harness:plan'] }]]), 65_536)).toContain('**0 of 1 plan verified**');
+    expect(statusComment(one, new Map([['01-01', { number: 10, labels: ['harness:plan'], body: '<!-- harness:plan SPC-001/01-01 -->' }]]), 65_536)).toContain('**0 of 1 plan verified**');
   });
 
   it('leaves out the plan table, then the graph, rather than go over a comment\'s size', () => {

@@ -19,7 +19,7 @@ import { openKnowledgePr, type KnowledgePr } from './knowledge-pr.js';
 import { openKnowledgePulls, type OpenKnowledgePull } from './knowledge-pulls.js';
 import { addLabels, createLabel, knowLabels, listLabels, removeLabel, type Label } from './labels.js';
 import { repositoryRole } from './permissions.js';
-import { listSpecIssues, listSpecIssuesSince, moveStatus, setStatuses, type SpecIssues, specIssuesChangedSince, type StatusIssue, type StatusMove, type StatusWritten } from './plan-issues.js';
+import { listSpecIssues, listSpecIssuesSince, listTrackingIssues, moveStatus, withUnlabelledPlanIssues, setStatuses, type SpecIssues, specIssuesChangedSince, type StatusIssue, type StatusMove, type StatusWritten } from './plan-issues.js';
 import { NodeIds } from './node-ids.js';
 import {
   createPullRequest,
@@ -61,6 +61,10 @@ export interface Gateway {
   planIssues(spec: string, phase?: string): Promise<SpecIssues>;
   /** `before` with the spec's issues updated at or after `since` read again (listSpecIssuesSince): one page where a listing is many. */
   planIssuesSince(spec: string, before: SpecIssues, since: string): Promise<SpecIssues>;
+  /** `before` with the App's issues of the spec that lost their labels (plan-issues.ts, withUnlabelledPlanIssues): for a sync about to create issues. */
+  unlabelledPlanIssues(spec: string, before: SpecIssues): Promise<SpecIssues>;
+  /** The spec's tracking and phase issues, the App's own only (plan-issues.ts, listTrackingIssues). */
+  trackingIssues(spec: string): Promise<IssueRecord[]>;
   /** Has any plan issue of the spec been updated since then (plan-issues.ts)? One request, whatever the spec's size. */
   specIssuesChangedSince(spec: string, since: string): Promise<boolean>;
   createIssue(issue: { title: string; body: string; labels: string[] }): Promise<IssueRecord>;
@@ -86,7 +90,7 @@ export interface Gateway {
   createLabel(label: Label): Promise<'created' | 'exists'>;
   addBlockedBy(issue: number, blockingIssueId: number): Promise<DependencyOutcome>;
   removeBlockedBy(issue: number, blockingIssueId: number): Promise<DependencyOutcome>;
-  /** Every issue carrying all of `labels` (any state, pull requests aside): a spec's tracking issue is found this way. */
+  /** Every issue carrying all of `labels` (any state, pull requests aside), whoever opened it: for views, never for decisions (trackingIssues). */
   issuesWithLabels(labels: readonly string[]): Promise<IssueRecord[]>;
   addSubIssue(parent: number, subIssueId: number, replaceParent: boolean): Promise<SubIssueOutcome>;
   removeSubIssue(parent: number, subIssueId: number): Promise<SubIssueOutcome>;
@@ -220,6 +224,8 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     repo,
     planIssues: async (spec, phase) => listSpecIssues(r, repo, await planIssueAuthor(), spec, phase),
     planIssuesSince: async (spec, before, since) => listSpecIssuesSince(r, repo, await planIssueAuthor(), spec, before, since),
+    unlabelledPlanIssues: async (spec, before) => withUnlabelledPlanIssues(r, repo, await planIssueAuthor(), spec, before),
+    trackingIssues: async (spec) => listTrackingIssues(r, repo, await planIssueAuthor(), spec),
     specIssuesChangedSince: (spec, since) => specIssuesChangedSince(r, repo, spec, since),
     createIssue: (issue) => createOnce(() => createIssue(r, repo, issue), async () => findCreatedIssue(r, repo, await selfLogin(), issue)),
     createSubIssue: async (issue, parent) => {

@@ -72,6 +72,16 @@ export async function listIssuesWithLabels(request: GatewayRequest, repo: Repo, 
 }
 
 /**
+ * Every issue `creator` opened (any state, pull requests aside), oldest first: GET
+ * /repos/{owner}/{repo}/issues?creator=…&state=all&direction=asc, paginated. For finding the
+ * App's own issues whatever labels someone took off them.
+ */
+export async function listIssuesBy(request: GatewayRequest, repo: Repo, creator: string): Promise<IssueRecord[]> {
+  const all = await paginate<RawIssue>(request, 'GET /repos/{owner}/{repo}/issues', { ...repo, creator, state: 'all', direction: 'asc', per_page: PAGE_SIZE });
+  return all.filter((i) => i.pull_request === undefined).map(toIssue);
+}
+
+/**
  * POST /repos/{owner}/{repo}/issues, with the client's retries off (create-once.ts: the gateway
  * looks for the issue before sending it again). Labels that do not exist yet are created by
  * GitHub (colour ededed).

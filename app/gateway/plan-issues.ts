@@ -1,8 +1,8 @@
 import { matchPlanIssues, type MatchedIssues } from '../engine/forge/match-issues.js';
-import { isStatusLabel, LABEL_COLORS, LABEL_PLAN, phaseLabel, recordedStatus, specLabel, statusLabel, type StatusValue } from '../engine/forge/names.js';
+import { isStatusLabel, LABEL_COLORS, LABEL_PLAN, LABEL_SPEC, phaseLabel, recordedStatus, specLabel, statusLabel, type StatusValue } from '../engine/forge/names.js';
 import { parseMarker, withMarkerRecord } from '../engine/forge/plan-issue.js';
 import { withStatus } from '../engine/forge/with-status.js';
-import { getIssue, listIssuesWithLabels, updateIssue, type IssueRecord } from './issues.js';
+import { getIssue, listIssuesBy, listIssuesWithLabels, updateIssue, type IssueRecord } from './issues.js';
 import { addLabels, knowLabels, removeLabel } from './labels.js';
 import type { NodeIds } from './node-ids.js';
 import type { GatewayRequest, Repo } from './request.js';
@@ -56,6 +56,32 @@ export async function listSpecIssuesSince(request: GatewayRequest, repo: Repo, o
   for (const issue of recent) byNumber.set(issue.number, issue);
   const listed = [...byNumber.values()].sort((a, b) => a.number - b.number);
   return { listed, ...matchPlanIssues(spec, listed) };
+}
+
+/**
+ * `before` (the spec's issues as its labels found them) with the App's own issues of the spec
+ * that have lost those labels: someone with the triage role took `harness:plan` or `spec:<id>`
+ * off. Found by their author and marker instead (listIssuesBy: every issue the App opened, a
+ * page per 100), so that a sync about to create a plan's issue finds the one it made and puts
+ * its labels back rather than open a second issue and run a verified plan again. Read only when
+ * a sync has plans to create: at a spec's first sync, and when its window moves on.
+ */
+export async function withUnlabelledPlanIssues(request: GatewayRequest, repo: Repo, owner: string, spec: string, before: SpecIssues): Promise<SpecIssues> {
+  const known = new Set(before.listed.map((i) => i.number));
+  const found = (await listIssuesBy(request, repo, owner)).filter((i) => openedBy(i, owner) && !known.has(i.number) && parseMarker(i.body)?.spec === spec);
+  if (found.length === 0) return before;
+  const listed = [...before.listed, ...found].sort((a, b) => a.number - b.number);
+  return { listed, ...matchPlanIssues(spec, listed) };
+}
+
+/**
+ * A spec's tracking and phase issues (labels `harness:spec,spec:<id>`, any state), the App's own
+ * only: an issue a person with the triage role or another App opened with those labels and a
+ * marker typed in is never taken for the spec's issue, whose body records the tree the rounds
+ * read the spec from.
+ */
+export async function listTrackingIssues(request: GatewayRequest, repo: Repo, owner: string, spec: string): Promise<IssueRecord[]> {
+  return (await listIssuesWithLabels(request, repo, [LABEL_SPEC, specLabel(spec)])).filter((i) => openedBy(i, owner));
 }
 
 /**

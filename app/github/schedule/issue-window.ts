@@ -4,8 +4,9 @@ import { loadSpec } from '../../engine/core/spec/load.js';
 import { PLAN_READING } from '../../engine/importers/dialects.js';
 import { issueWindowSize, partialPhases, windowSlack } from '../../engine/forge/issue-window.js';
 import { specOrder, type SpecOrder } from '../../engine/forge/round-order.js';
-import { LABEL_SPEC, specLabel } from '../../engine/forge/names.js';
 import { parseMarker } from '../../engine/forge/plan-issue.js';
+import { matchPlanIssues } from '../../engine/forge/match-issues.js';
+import { planPhase } from '../../engine/core/spec/model.js';
 import { matchSpecIssue, parseSpecSource, type SpecSource } from '../../engine/forge/spec-issue.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import type { SpecIssues } from '../../gateway/plan-issues.js';
@@ -58,7 +59,7 @@ function recordedSpec(context: Context, spec: string): Promise<RecordedSpec | un
   if (!found) {
     found = (async () => {
       const github = appGateway(context);
-      const { issue: tracking } = matchSpecIssue(spec, await github.issuesWithLabels([LABEL_SPEC, specLabel(spec)]));
+      const { issue: tracking } = matchSpecIssue(spec, await github.trackingIssues(spec));
       const source = parseSpecSource(tracking?.body);
       if (!source) return undefined;
       const files = await specTree(github, memoryOf(context), source.tree);
@@ -106,11 +107,28 @@ export async function windowedSpec(context: Context, spec: string, slots: number
  * cannot be read, since then the round cannot tell. Empty for a spec whose plans all have issues.
  */
 export async function phasesNotAllIssued(context: Context, spec: string, issues: readonly IssueRecord[]): Promise<ReadonlySet<string> | 'all'> {
-  if (!isWindowed(issues)) return new Set();
+  const hidden = await phasesOfHiddenPlans(appGateway(context), spec, issues);
+  if (!isWindowed(issues)) return hidden;
   const whole = (await recordedSpec(context, spec).catch((e: unknown) => void context.log.warn(`${spec}: no phase is taken for complete, the whole spec could not be read: ${String(e)}`)))?.spec;
   if (!whole) return 'all';
   const issued = new Set(issues.map((i) => parseMarker(i.body)?.plan).filter((p): p is string => p !== undefined));
-  return partialPhases(whole, (plan) => issued.has(plan));
+  return new Set([...partialPhases(whole, (plan) => issued.has(plan)), ...hidden]);
+}
+
+/**
+ * The phases of plans whose issue someone with the triage role hid from the list by taking its
+ * labels off, not done: found among the App's own issues by its login and marker (gateway
+ * unlabelledPlanIssues). Such a phase is not complete, however its listed plans went. Read only
+ * when a phase would be verified; the next sync of the spec puts the labels back.
+ */
+async function phasesOfHiddenPlans(github: Gateway, spec: string, issues: readonly IssueRecord[]): Promise<Set<string>> {
+  const listed = new Set(issues.map((i) => i.number));
+  const all = await github.unlabelledPlanIssues(spec, { listed: [...issues], ...matchPlanIssues(spec, issues) });
+  return new Set(
+    [...all.byPlan]
+      .filter(([, issue]) => !listed.has(issue.number) && !isDone(issue) && parseMarker(issue.body)?.removed === undefined)
+      .map(([plan]) => planPhase(plan)),
+  );
 }
 
 /** A spec larger than its window, as its plan issues tell with no request: they record its size (`of=`), and fewer have issues. */

@@ -1,4 +1,3 @@
-import { LABEL_SPEC, specLabel } from '../../engine/forge/names.js';
 import { desiredSpecIssue, matchSpecIssue, type SpecSource } from '../../engine/forge/spec-issue.js';
 import type { Spec } from '../../engine/core/spec/model.js';
 import type { Gateway } from '../../gateway/gateway.js';
@@ -28,7 +27,7 @@ export interface SpecIssueSync {
  */
 export async function syncSpecIssue(github: Gateway, input: { spec: Spec; specPath: string; blobBase: string; source?: SpecSource }): Promise<SpecIssueSync> {
   const desired = desiredSpecIssue(input);
-  const listed = await github.issuesWithLabels([LABEL_SPEC, specLabel(input.spec.id)]);
+  const listed = await github.trackingIssues(input.spec.id);
   const { issue, duplicates } = matchSpecIssue(input.spec.id, listed);
   const closed: number[] = [];
   for (const extra of duplicates) {

@@ -48,6 +48,20 @@ export interface PlanIssueSyncResult {
   undone: ReadonlyMap<number, string[]>;
 }
 
+/**
+ * The window of a spec's plans that have issues now (issue-window.ts), and the plans without an
+ * issue in it, which a sync creates. Done, as far as the list tells: closed with the App's
+ * record of why, or marked done in the spec.
+ */
+function windowOf(input: PlanIssueSync, listed: SpecIssues): { done: (plan: string) => boolean; windowed: boolean; inWindow?: ReadonlySet<string>; creating: string[] } {
+  const { spec } = input;
+  const done = (id: string) => spec.planById.get(id)?.completed !== undefined || isDone(listed.byPlan.get(id));
+  const windowed = input.window !== undefined && spec.plans.length > input.window.size;
+  const inWindow = input.window && windowed ? withNeeded(issueWindow(spec, input.window.size, done, input.window.order), spec, input.window.asked ?? []) : undefined;
+  const creating = spec.plans.filter((p) => !listed.byPlan.has(p.id) && (!inWindow || inWindow.has(p.id))).map((p) => p.id);
+  return { done, windowed, ...(inWindow ? { inWindow } : {}), creating };
+}
+
 /** New issues in one sync from which they are created as sub-issues in one GraphQL request each: for fewer, the one or two requests that learn the labels' ids (and make the new `needs:` ones) cost about what they save. */
 export const SUB_ISSUES_AT_CREATION = 10;
 
@@ -68,14 +82,13 @@ export const SUB_ISSUES_AT_CREATION = 10;
  * has no conditional create); the next sync keeps the lowest-numbered one and closes the
  * others as duplicates.
  */
-export async function syncPlanIssues(input: PlanIssueSync): Promise<PlanIssueSyncResult> {
+export async function syncPlanIssues(given: PlanIssueSync): Promise<PlanIssueSyncResult> {
+  // Plans about to get an issue may have one that lost its labels: found by the App's login and put right below, never opened twice.
+  const input = windowOf(given, given.issues).creating.length > 0 ? { ...given, issues: await given.github.unlabelledPlanIssues(given.spec.id, given.issues) } : given;
   const { github, spec } = input;
   if (input.issues.listed.length === 0 && spec.plans.length > 0) await ensurePlanLabels(github);
   const issues = new Map(input.issues.byPlan);
-  // Done, as far as the list tells: closed with the App's record of why, or marked done in the spec.
-  const done = (id: string) => spec.planById.get(id)?.completed !== undefined || isDone(issues.get(id));
-  const windowed = input.window !== undefined && spec.plans.length > input.window.size;
-  const inWindow = input.window && windowed ? withNeeded(issueWindow(spec, input.window.size, done, input.window.order), spec, input.window.asked ?? []) : undefined;
+  const { done, windowed, inWindow } = windowOf(input, input.issues);
   const source = windowed && input.tree ? { pull: input.pull, tree: input.tree, specPath: input.specPath, blobBase: input.blobBase } : undefined;
   // The tracking issue first, so that each new plan issue records its parent as it is created.
   const tracking = spec.plans.length > 0 ? await syncSpecIssue(github, { ...input, ...(source ? { source } : {}) }) : undefined;

@@ -434,6 +434,8 @@ describe('a scheduling round', () => {
     mockConfig(scope, 4);
     mockIssues(scope, plans);
     scope.get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`).reply(200, []);
+    // Before a phase is taken for complete, the App's own issues: none of its plans hidden by labels taken off (plan-issues.ts).
+    scope.get(`${R}/issues`).query({ creator: 'harness[bot]', state: 'all', direction: 'asc', per_page: '100' }).reply(200, plans.map(planIssue));
     mockBaseHead(scope);
     scope.post(`${R}/git/refs`, { ref: `refs/heads/harness/${SPEC}/phase-01`, sha: BASE_SHA }).reply(201, {});
     scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: 'phase-01', resume: 'false' }, return_run_details: true }).reply(204);
@@ -454,6 +456,7 @@ describe('a scheduling round', () => {
       'GET /contents/.github/harness.yml',
       'GET /issues',
       `GET /git/matching-refs/heads/harness/${SPEC}/phase-`,
+      'GET /issues',
       'GET /git/ref/heads/master',
       'POST /git/refs',
       'POST /actions/workflows/harness-worker.yml/dispatches',

@@ -119,6 +119,8 @@ describe('a spec pull request, first sync', () => {
       // Who the App is (one question, remembered): its plan issues are those its bot opened.
       `POST /graphql`,
       SPEC_ISSUES,
+      // Plans about to get issues: any issue of theirs that lost its labels is found by the App's login first.
+      `GET ${R}/issues?creator=harness[bot]&state=all&direction=asc&per_page=100`,
       `GET ${R}/labels?per_page=100`,
       ...LABELS.map(() => `POST ${R}/labels`),
       // The spec's tracking issue first (#100), so each plan issue records it as it is created.
@@ -515,6 +517,41 @@ describe('a spec pull request, synced again', () => {
     ]);
     expect(github.subIssueNumbers(100)).toEqual([101, 102, 103]);
   });
+  it('finds a plan issue someone with the triage role took the plan\'s labels off by the App\'s login: the next sync puts the labels back and opens no second issue', async () => {
+    const github = repository();
+    await deliver(OPENED);
+    // 01-01 verified, as its record says; then its labels taken off, so that a listing by labels no longer finds it.
+    github.issue(101).body = github.issue(101).body!.replace(/ -->/, ' verified=7 status=verified -->');
+    github.issue(101).labels = ['status:verified'];
+    push(github, PUSHED, [PLANS[0]!, { ...PLANS[1]!, title: 'Reset endpoint v2' }, PLANS[2]!]);
+    const before = github.requests.length;
+
+    await deliver(pullRequest('synchronize', PUSHED), 'delivery-2');
+
+    expect(github.log(before)).toContain(`GET ${R}/issues?creator=harness[bot]&state=all&direction=asc&per_page=100`);
+    expect(github.writes(before).filter((w) => w.method === 'POST' && w.url === `${R}/issues`)).toEqual([]);
+    expect(github.writes(before).filter((w) => w.url.startsWith(`${R}/issues/101`))).toEqual([
+      { method: 'POST', url: `${R}/issues/101/labels`, body: { labels: ['harness:plan', 'phase:01', 'spec:SPC-042'] } },
+    ]);
+    expect(github.issues.filter((i) => i.labels.includes('harness:plan')).map((i) => i.number)).toEqual([101, 102, 103]);
+    expect(github.issue(101).body).toContain('verified=7');
+  });
+
+  it('takes no issue another App or a person opened with the spec\'s labels and marker for its tracking issue', async () => {
+    const github = repository();
+    // Opened before the first sync, labelled as a spec's tracking issue, its marker naming a tree of someone's choosing.
+    github.issues.push({ id: 900_050, number: 50, title: 'SPC-042 tracking', body: `<!-- harness:spec SPC-042 tree=${'e'.repeat(40)} -->`, labels: ['harness:spec', 'spec:SPC-042'], state: 'open', state_reason: null, user: { login: 'renovate[bot]', type: 'Bot' } });
+
+    await deliver(OPENED);
+
+    // The App's own tracking issue is made, and the plans are its sub-issues; the other one is left as it was.
+    expect(github.issue(100).labels).toEqual(expect.arrayContaining(['harness:spec', 'spec:SPC-042']));
+    expect(github.subIssueNumbers(100)).toEqual([101, 102, 103]);
+    expect(github.subIssueNumbers(50)).toEqual([]);
+    expect(github.issue(50).state).toBe('open');
+    expect(github.writes().filter((w) => w.url.startsWith(`${R}/issues/50`))).toEqual([]);
+  });
+
   it('two racing first syncs leave two tracking issues: the next sync that writes keeps the lowest, closes the other and moves its plan issues over', async () => {
     const github = repository();
     await deliver(OPENED);

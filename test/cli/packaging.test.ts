@@ -1,15 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-  dependencies: Record<string, string>;
-  peerDependencies?: Record<string, string>;
-  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
-};
+import { installedForUsers, pkg, resolved, ROOT } from '../../scripts/package-tree.js';
 
 /** Every package the CLI's modules import, following its relative imports from app/cli/main.ts (type-only imports aside). */
 function cliPackages(): Set<string> {
@@ -41,39 +34,6 @@ describe('the published CLI', () => {
     }
   });
 });
-
-interface LockEntry {
-  version?: string;
-  dev?: boolean;
-  engines?: { node?: string };
-  dependencies?: Record<string, string>;
-  optionalDependencies?: Record<string, string>;
-}
-const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
-
-/** The lockfile entry npm resolves `name` to from the package at `from` (node_modules lookup, nearest first). */
-function resolved(from: string, name: string): [string, LockEntry] | undefined {
-  for (let dir = from; ; dir = dir.slice(0, dir.lastIndexOf('/node_modules/')) || '') {
-    const key = `${dir ? `${dir}/` : ''}node_modules/${name}`;
-    if (lock.packages[key]) return [key, lock.packages[key]];
-    if (!dir) return undefined;
-  }
-}
-
-/** Every package a user's `npm install harness` installs: the dependencies, transitively, as the lockfile resolves them. */
-function installedForUsers(): Map<string, LockEntry> {
-  const found = new Map<string, LockEntry>();
-  const visit = (from: string, deps: Record<string, string>) => {
-    for (const name of Object.keys(deps)) {
-      const hit = resolved(from, name);
-      if (!hit || found.has(hit[0])) continue;
-      found.set(hit[0], hit[1]);
-      visit(hit[0], { ...hit[1].dependencies });
-    }
-  };
-  visit('', pkg.dependencies);
-  return found;
-}
 
 describe('installing the published CLI on Node 20', () => {
   it('installs no package whose engines exclude Node 20 (npm would warn EBADENGINE)', () => {

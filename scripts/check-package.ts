@@ -5,7 +5,7 @@
 // answering an MCP client over stdio. Fails on any npm warning, and when the packages installed
 // are not those the lockfile promises (scripts/package-tree.ts).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -88,10 +88,13 @@ async function check(work: string): Promise<void> {
 }
 
 const work = mkdtempSync(join(tmpdir(), 'harness-package-'));
+// npm pack builds dist/ (prepack); a checkout that had none gets none back, so that what runs after (the tests) runs as before.
+const built = existsSync(join(ROOT, 'dist'));
 try {
   await check(work);
 } finally {
   rmSync(work, { recursive: true, force: true });
+  if (!built) rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
 }
 
 if (problems.length > 0) {

@@ -12,7 +12,6 @@ import {
 import { checkRepoPath, normalizeRepoPath } from './paths.js';
 import { problem, type Problem } from './problem.js';
 import { CheckSchema, PLAN_ID, PlanFrontmatterSchema, ServeSchema, type CheckInput } from './schema.js';
-import { fastParse } from './schema-fast.js';
 
 export interface ParsedPlan {
   plan?: Plan;
@@ -71,9 +70,7 @@ export function parsePlan(file: string, text: string, phase: string, reading: Pl
     lines,
   };
   if (typeof data.plan_id === 'string' && PLAN_ID.test(data.plan_id)) claim.id = data.plan_id;
-  // zod only when the fast check cannot vouch for the data: it words every problem.
-  const fast = fastParse(PlanFrontmatterSchema, data);
-  const parsed = fast !== undefined ? ({ success: true, data: fast } as const) : PlanFrontmatterSchema.safeParse(data);
+  const parsed = PlanFrontmatterSchema.safeParse(data);
   if (!parsed.success) {
     return {
       problems: [...problems, ...issuesToProblems(file, PlanFrontmatterSchema, parsed.error, data, lines), ...salvagedCheckProblems(file, data.must_pass, data.serve, lines, ['must_pass'])],

@@ -54,8 +54,8 @@ export const LAYERS = {
   'actions/app/src': { may: [...ENGINE, 'app/machine', 'app/gateway', 'app/github'], why: 'the app action is the shell of app/github' },
 };
 
-/** What the engine may import from outside the repository: computation, never I/O. */
-export const ENGINE_PACKAGES = ['node:crypto', 'picomatch', 'yaml', 'zod'];
+/** What the engine may import from outside the repository: computation, never I/O (lru-cache: the one bounded cache, memory only). */
+export const ENGINE_PACKAGES = ['node:crypto', 'lru-cache', 'picomatch', 'yaml', 'zod'];
 
 const AREAS = Object.keys(LAYERS).sort((a, b) => b.length - a.length);
 

@@ -10,9 +10,11 @@
  * GitHub, and a 304 is GitHub's word that the copy is the answer. It holds no state of its
  * own: lost (a restart), each read is a full one again. It is scoped by whoever the token
  * belongs to (an installation), so one installation is never answered with another's data,
- * and bounded: the least recently used entries go past `maxEntries` or `maxBytes`.
+ * and bounded (lru-cache): the least recently used entries go past `maxEntries` or `maxBytes`,
+ * and an answer larger than a quarter of `maxBytes` is not kept.
  */
 
+import { LRUCache } from 'lru-cache';
 import { classify, type LimitPacer } from './limit-model.js';
 
 /** The part of an Octokit instance this needs: its `request` hook (before-after-hook). */
@@ -56,52 +58,39 @@ export interface ConditionalStats {
 }
 
 export class ConditionalCache {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
+  private readonly entries: LRUCache<string, Entry>;
   readonly stats: ConditionalStats = { immutable: 0, notModified: 0, full: 0 };
 
   constructor(
     readonly maxEntries = 5_000,
     readonly maxBytes = 64 * 1024 * 1024,
-  ) {}
+  ) {
+    // An answer over a quarter of the whole is not kept: it would push out most of the rest.
+    this.entries = new LRUCache<string, Entry>({ max: maxEntries, maxSize: maxBytes, maxEntrySize: maxBytes / 4, sizeCalculation: (entry) => entry.bytes });
+  }
 
   get size(): number {
     return this.entries.size;
   }
 
+  /** The entry, as the most recently used. */
   lookup(key: string): Entry | undefined {
-    const entry = this.entries.get(key);
-    if (entry) {
-      // Most recently used last.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-    }
-    return entry;
+    return this.entries.get(key);
   }
 
   store(key: string, etag: string, response: Response): void {
     const bytes = approximateBytes(response);
-    if (bytes > this.maxBytes / 4) return;
-    this.forget(key);
-    this.entries.set(key, { etag, response, bytes });
-    this.bytes += bytes;
-    for (const [oldest, entry] of this.entries) {
-      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= entry.bytes;
-    }
+    this.entries.delete(key);
+    if (!Number.isFinite(bytes)) return;
+    this.entries.set(key, { etag, response, bytes: Math.max(1, bytes) });
   }
 
   clear(): void {
     this.entries.clear();
-    this.bytes = 0;
   }
 
   forget(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
     this.entries.delete(key);
-    this.bytes -= entry.bytes;
   }
 }
 

@@ -20,7 +20,7 @@ import { openKnowledgePulls, type OpenKnowledgePull } from './knowledge-pulls.js
 import { addLabels, createLabel, knowLabels, listLabels, removeLabel, type Label } from './labels.js';
 import { repositoryRole } from './permissions.js';
 import { listSpecIssues, listSpecIssuesSince, listTrackingIssues, moveStatus, withUnlabelledPlanIssues, setStatuses, type SpecIssues, specIssuesChangedSince, type StatusIssue, type StatusMove, type StatusWritten } from './plan-issues.js';
-import { NodeIds } from './node-ids.js';
+import { NodeIds, type LabelIds } from './node-ids.js';
 import {
   createPullRequest,
   getPullRequest,
@@ -192,7 +192,7 @@ export interface GatewayOptions {
    */
   selfLogin?: (ask: () => Promise<string>) => Promise<string>;
   /** Labels' GraphQL node ids already known (node-ids.ts): the App keeps them per installation and repository; gathered from GitHub's answers either way. */
-  labelIds?: Map<string, string>;
+  labelIds?: LabelIds;
   /**
    * The App's bot login (`<slug>[bot]`), whose issues alone are plan issues (plan-issues.ts):
    * for a worker holding GITHUB_TOKEN, whose own login is GitHub Actions'. The token's own

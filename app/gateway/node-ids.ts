@@ -9,12 +9,21 @@
  * and repository, LABELS_KEPT at most). A label deleted and made again has a new id: a
  * mutation naming the old one fails, the id is forgotten, and the write goes by REST.
  */
+import { LRUCache } from 'lru-cache';
+
+/** A repository's label ids by name, the least recently used going past LABELS_KEPT. */
+export type LabelIds = LRUCache<string, string>;
+
+export function labelIds(): LabelIds {
+  return new LRUCache<string, string>({ max: LABELS_KEPT });
+}
+
 export class NodeIds {
   readonly #issues = new Map<number, string>();
   /** The repository's node id, once a query asked for it. */
   repository: string | undefined;
 
-  constructor(readonly labels: Map<string, string> = new Map()) {}
+  constructor(readonly labels: LabelIds = labelIds()) {}
 
   /** Keep the ids an issue as GitHub answered it carries. */
   see(issue: { number: number; node_id?: unknown; labels?: readonly unknown[] }): void {
@@ -25,12 +34,10 @@ export class NodeIds {
     }
   }
 
-  /** Keep a label's id, the most recent last; past LABELS_KEPT the oldest goes. */
+  /** Keep a label's id, as the most recently used. */
   seeLabel(name: string, nodeId: string): void {
     if (nodeId === '') return;
-    this.labels.delete(name);
     this.labels.set(name, nodeId);
-    if (this.labels.size > LABELS_KEPT) this.labels.delete(this.labels.keys().next().value!);
   }
 
   seeIssue(number: number, nodeId: string): void {

@@ -2,7 +2,8 @@ import type { Context } from 'probot';
 import { conditionalRequests, type HookedOctokit } from '../gateway/conditional.js';
 import { gateway, type Gateway } from '../gateway/gateway.js';
 import type { LimitWait } from '../gateway/limit-model.js';
-import { memoryOf, rememberBounded } from './app-memory.js';
+import { memoryOf } from './app-memory.js';
+import { labelIds as newLabelIds } from '../gateway/node-ids.js';
 
 /** Blobs the App's memory keeps (app-memory.ts, blobs) are this small at most (a plan file, not a build artefact): 80 MB at the very most. */
 const REMEMBERED_BLOB_MAX_BYTES = 16 * 1024;
@@ -53,13 +54,13 @@ export function appGateway(context: Context): Gateway {
     const labelsKey = `${scope}:${repo.owner}/${repo.repo}`.toLowerCase();
     const memory = memoryOf(context);
     let labelIds = memory.labelIds.get(labelsKey);
-    if (!labelIds) memory.labelIds.set(labelsKey, (labelIds = new Map()));
+    if (!labelIds) memory.labelIds.set(labelsKey, (labelIds = newLabelIds()));
     found = gateway(appOctokit(context).request, repo, 'app', {
       labelIds,
       blobs: {
         get: (sha) => memory.blobs.get(`${scope} ${sha}`),
         set: (sha, bytes) => {
-          if (bytes.byteLength <= REMEMBERED_BLOB_MAX_BYTES) rememberBounded(memory.blobs, `${scope} ${sha}`, bytes);
+          if (bytes.byteLength <= REMEMBERED_BLOB_MAX_BYTES) memory.blobs.set(`${scope} ${sha}`, bytes);
         },
       },
       selfLogin: (ask) => {

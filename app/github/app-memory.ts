@@ -1,6 +1,8 @@
+import { LRUCache } from 'lru-cache';
 import type { SpecFile } from '../engine/core/spec/text.js';
 import type { Context, Probot } from 'probot';
 import { ConditionalCache } from '../gateway/conditional.js';
+import type { LabelIds } from '../gateway/node-ids.js';
 import { LimitPacer, type LimitWait } from '../gateway/limit-model.js';
 import type { RoundOrder, SpecOrder } from '../engine/forge/round-order.js';
 import { realClock, requestsPerHour, type Clock } from '../gateway/pacer.js';
@@ -23,24 +25,35 @@ import { realClock, requestsPerHour, type Clock } from '../gateway/pacer.js';
  * - `limitWaits`: the last wait on a limit each installation's requests had, and until when,
  *   which the spec PR's status comment shows while it lasts.
  */
+/**
+ * Entries each of the App's remembered caches keeps at most, the least recently used going first
+ * (lru-cache, the one bounded cache harness uses: docs/dependencies.md): status comments, scanned
+ * blobs and small blobs by the thousand; a few specs' trees and orders, which are large.
+ */
+export const REMEMBERED_MAX = 5_000;
+/** Orders the App keeps searched (roundOrders): a few specs' current windows. */
+export const ROUND_ORDERS_KEPT = 8;
+/** Spec trees and whole-spec orders the App keeps (specTrees, specOrders): a few large specs moving their windows at once. */
+export const SPEC_TREES_KEPT = 4;
+
 export class AppMemory {
   readonly reads = new ConditionalCache();
   readonly logins = new Map<string, Promise<string>>();
-  readonly statusComments = new Map<string, { id: number; body: string; at: number }>();
+  readonly statusComments = new LRUCache<string, { id: number; body: string; at: number }>({ max: REMEMBERED_MAX });
   readonly paces = new Map<string, LimitPacer>();
   readonly limitWaits = new Map<string, LimitWait>();
   /** What the secret scan found in each blob the knowledge check read (knowledge-check-run.ts): a blob never changes. */
-  readonly scannedBlobs = new Map<string, readonly { rule: string; line: number }[]>();
+  readonly scannedBlobs = new LRUCache<string, readonly { rule: string; line: number }[]>({ max: REMEMBERED_MAX });
   /** The priorities a round starts plans by (engine/forge/round-order.ts), by what they depend on: searched once per window of issues; the last few kept. */
-  readonly roundOrders = new Map<string, RoundOrder | undefined>();
+  readonly roundOrders = new LRUCache<string, { order?: RoundOrder }>({ max: ROUND_ORDERS_KEPT });
   /** A windowed spec's whole order (round-order.ts, specOrder) by spec, slots and tree (schedule/issue-window.ts): a tree never changes; the last few kept. */
-  readonly specOrders = new Map<string, SpecOrder | undefined>();
+  readonly specOrders = new LRUCache<string, { order?: SpecOrder }>({ max: SPEC_TREES_KEPT });
   /** A large spec's files by its directory's Git tree (schedule/issue-window.ts): a tree never changes; the last few kept. */
-  readonly specTrees = new Map<string, readonly SpecFile[]>();
+  readonly specTrees = new LRUCache<string, readonly SpecFile[]>({ max: SPEC_TREES_KEPT });
   /** Labels' GraphQL node ids per installation and repository (gateway/node-ids.ts): a status write batched in one GraphQL request names labels by them. */
-  readonly labelIds = new Map<string, Map<string, string>>();
+  readonly labelIds = new Map<string, LabelIds>();
   /** Small blobs read through GraphQL, by installation and sha (gateway/blobs.ts): a blob never changes, so a spec read again costs nothing. */
-  readonly blobs = new Map<string, Uint8Array>();
+  readonly blobs = new LRUCache<string, Uint8Array>({ max: REMEMBERED_MAX });
   readonly requestsPerHour: number;
   readonly clock: Clock;
 
@@ -68,15 +81,6 @@ export class AppMemory {
   }
 }
 
-/** Entries a remembered map keeps at most (statusComments, scannedBlobs): the least recently set go first. */
-export const REMEMBERED_MAX = 5_000;
-
-/** Set `key` in one of the App's remembered maps, as the most recent, and drop the oldest past REMEMBERED_MAX. */
-export function rememberBounded<V>(map: Map<string, V>, key: string, value: V): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > REMEMBERED_MAX) map.delete(map.keys().next().value!);
-}
 
 /** Each delivery's context, to the memory of the App that handles it (withMemory). */
 const memories = new WeakMap<Context, AppMemory>();

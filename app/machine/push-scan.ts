@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { LRUCache } from 'lru-cache';
 import picomatch from 'picomatch';
 import { makeSafe } from './content-safety.js';
 
@@ -148,7 +149,7 @@ function addedLines(patch: string): AddedText[] {
 type AllowList = { path: (p: string) => boolean; rule?: string }[];
 
 /** Allow lists read at a commit named by its sha, which never changes: a run reads its base's once. */
-const allowAt = new Map<string, Promise<AllowList>>();
+const allowAt = new LRUCache<string, Promise<AllowList>>({ max: 256 });
 
 /** The allow list at `base` (read once per commit sha): path globs, each with the rule it allows or every rule. */
 function allowList(dir: string, base: string): Promise<AllowList> {
@@ -157,9 +158,8 @@ function allowList(dir: string, base: string): Promise<AllowList> {
   if (!found) {
     found = readAllowList(dir, base);
     allowAt.set(base, found);
-    // A failed read is not remembered; nor is the map let grow past a few hundred bases.
+    // A failed read is not remembered; the cache keeps the last few hundred bases.
     found.catch(() => allowAt.delete(base));
-    if (allowAt.size > 256) allowAt.delete(allowAt.keys().next().value!);
   }
   return found;
 }

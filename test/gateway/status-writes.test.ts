@@ -1,6 +1,7 @@
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gateway, type Gateway } from '../../app/gateway/gateway.js';
+import { labelIds, type LabelIds } from '../../app/gateway/node-ids.js';
 import { STATUS_MOVES_PER_REQUEST } from '../../app/gateway/plan-issues.js';
 import { FakeGitHub, labelNodeId } from '../helpers/github-repo.js';
 import { testOctokit } from '../helpers/octokit.js';
@@ -32,8 +33,11 @@ function plan(number: number, status?: string): void {
   });
 }
 
-function client(labelIds?: Map<string, string>): Gateway {
-  return gateway(testOctokit().request, { owner: github.owner, repo: github.repo }, 'app', labelIds ? { labelIds } : {});
+/** A gateway that knows these labels' ids already, as the App's memory keeps them between deliveries. */
+function client(known?: Map<string, string> | LabelIds): Gateway {
+  const ids = known instanceof Map ? labelIds() : known;
+  if (known instanceof Map) for (const [name, id] of known) ids!.set(name, id);
+  return gateway(testOctokit().request, { owner: github.owner, repo: github.repo }, 'app', ids ? { labelIds: ids } : {});
 }
 
 /** The issue as the gateway read it: the labels and the body as they were. */
@@ -153,11 +157,12 @@ describe('when GitHub refuses a mutation', () => {
   it('a label id that names nothing (deleted and made again) is forgotten, and that issue goes by REST', async () => {
     plan(1, 'ready');
     plan(2, 'ready');
-    const labelIds = new Map([['status:running', 'LA_gone']]);
-    const gw = client(labelIds);
+    const known = labelIds();
+    known.set('status:running', 'LA_gone');
+    const gw = client(known);
     await gw.planIssues('SPC-001');
     // The list showed status:ready's id, not status:running's: the App's memory had an old one.
-    labelIds.set('status:running', 'LA_gone');
+    known.set('status:running', 'LA_gone');
     const from = github.requests.length;
 
     await gw.setStatuses([
@@ -175,7 +180,7 @@ describe('when GitHub refuses a mutation', () => {
       `DELETE ${R}/issues/2/labels/status:ready`,
     ]);
     // Forgotten, and learnt again from REST's answer, which lists the issue's labels with their ids.
-    expect(labelIds.get('status:running')).toBe(labelNodeId('status:running'));
+    expect(known.get('status:running')).toBe(labelNodeId('status:running'));
     expect(github.issues.map((i) => i.labels.filter((l) => l.startsWith('status:')))).toEqual([['status:running'], ['status:running']]);
   });
 

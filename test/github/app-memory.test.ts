@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classify } from '../../app/gateway/limit-model.js';
-import { AppMemory } from '../../app/github/app-memory.js';
+import { AppMemory, REMEMBERED_MAX, ROUND_ORDERS_KEPT, SPEC_TREES_KEPT } from '../../app/github/app-memory.js';
 
 describe("the App's memory of its waits on GitHub's limits", () => {
   it('keeps one pacer per installation, remembers the wait its requests are in, and forgets it once it is over', async () => {
@@ -32,5 +32,31 @@ describe("the App's memory of its waits on GitHub's limits", () => {
 
   it('paces nothing when HARNESS_APP_REQUESTS_PER_HOUR is 0', () => {
     expect(new AppMemory({ requestsPerHour: 0 }).paceOf('installation:1')).toBeUndefined();
+  });
+});
+
+describe("the App's remembered caches", () => {
+  it('each keeps at most its bound, the least recently used going first: a long-lived App process does not grow', () => {
+    const memory = new AppMemory({ requestsPerHour: 0 });
+    const caches = [
+      [memory.statusComments, REMEMBERED_MAX, { id: 1, body: 'b', at: 0 }],
+      [memory.scannedBlobs, REMEMBERED_MAX, []],
+      [memory.blobs, REMEMBERED_MAX, new Uint8Array(1)],
+      [memory.roundOrders, ROUND_ORDERS_KEPT, {}],
+      [memory.specOrders, SPEC_TREES_KEPT, {}],
+      [memory.specTrees, SPEC_TREES_KEPT, []],
+    ] as const;
+    for (const [cache, bound, value] of caches) {
+      const set = cache.set.bind(cache) as (key: string, value: unknown) => void;
+      for (let i = 0; i <= bound; i++) {
+        set(`k${i}`, value);
+        // The first one is used all along: it stays, and the second goes instead.
+        cache.get('k0');
+      }
+      expect(cache.size).toBe(bound);
+      expect(cache.has('k0')).toBe(true);
+      expect(cache.has('k1')).toBe(false);
+      expect(cache.has(`k${bound}`)).toBe(true);
+    }
   });
 });

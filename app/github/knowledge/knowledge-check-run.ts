@@ -6,7 +6,7 @@ import { appGateway } from '../app-gateway.js';
 import { loadConfig } from '../config.js';
 import { reportSpecCheck } from '../spec-pr/report-spec-check.js';
 import { appSafety } from './app-safety.js';
-import { memoryOf, rememberBounded } from '../app-memory.js';
+import { memoryOf } from '../app-memory.js';
 
 /** Files of a knowledge PR the check reads, at most: a knowledge PR is a handful of documents. */
 export const MAX_CHECKED_FILES = 200;
@@ -47,7 +47,7 @@ export async function onKnowledgePullRequest(context: KnowledgePullContext): Pro
     let redactions = scanned.get(entry.sha);
     if (!redactions) {
       redactions = (await makeSafe(text, safety)).redactions;
-      rememberBounded(scanned, entry.sha, redactions);
+      scanned.set(entry.sha, redactions);
     }
     files.push({ path, storePath, text, redactions });
   }

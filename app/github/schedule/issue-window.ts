@@ -23,9 +23,6 @@ const decoder = new TextDecoder();
 /** How far before a window's sync its second look starts (syncWindow): more than any clock skew between the App and GitHub, and than a round takes to reach the move. */
 const SINCE_MARGIN_MS = 120_000;
 
-/** Spec trees the App keeps read (memory.specTrees): a few large specs moving their windows at once. */
-const SPEC_TREES_KEPT = 4;
-
 /** A spec directory's files by its Git tree: read once (readSpecFiles), then from the App's memory, since a tree never changes. */
 async function specTree(github: Gateway, memory: AppMemory, tree: string): Promise<readonly SpecFile[] | undefined> {
   const kept = memory.specTrees.get(tree);
@@ -33,7 +30,6 @@ async function specTree(github: Gateway, memory: AppMemory, tree: string): Promi
   const { files, refused } = await readSpecFiles(github, tree);
   if (refused) return undefined;
   memory.specTrees.set(tree, files);
-  if (memory.specTrees.size > SPEC_TREES_KEPT) memory.specTrees.delete(memory.specTrees.keys().next().value!);
   return files;
 }
 
@@ -71,9 +67,6 @@ function recordedSpec(context: Context, spec: string): Promise<RecordedSpec | un
   return found;
 }
 
-/** Whole-spec orders the App keeps searched (memory.specOrders): a few large specs at once, as their trees. */
-const SPEC_ORDERS_KEPT = SPEC_TREES_KEPT;
-
 /**
  * A windowed spec's order (round-order.ts, specOrder): searched once per tree it was synced from
  * and number of slots, then kept in the App's memory, for the rounds that rank its plans and
@@ -82,11 +75,12 @@ const SPEC_ORDERS_KEPT = SPEC_TREES_KEPT;
 export function wholeSpecOrder(context: Context, spec: Spec, tree: string, slots: number): SpecOrder | undefined {
   const memory = memoryOf(context);
   const key = `${spec.id}|${slots}|tree:${tree}`;
-  if (!memory.specOrders.has(key)) {
-    memory.specOrders.set(key, specOrder(spec, slots));
-    if (memory.specOrders.size > SPEC_ORDERS_KEPT) memory.specOrders.delete(memory.specOrders.keys().next().value!);
+  let kept = memory.specOrders.get(key);
+  if (!kept) {
+    const order = specOrder(spec, slots);
+    memory.specOrders.set(key, (kept = order ? { order } : {}));
   }
-  return memory.specOrders.get(key);
+  return kept.order;
 }
 
 /**

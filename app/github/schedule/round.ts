@@ -173,9 +173,6 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   return result;
 }
 
-/** Orders the App keeps searched (memory.roundOrders): a few specs' current windows. */
-const ROUND_ORDERS_KEPT = 8;
-
 /**
  * The priorities the round starts plans by, as the local runner's (round-order.ts): searched
  * once for a spec's issues as they stand (a fifth of a second for 250 plans), then kept in the
@@ -186,18 +183,15 @@ const ROUND_ORDERS_KEPT = 8;
  */
 async function orderFor(context: Context, spec: string, issues: readonly IssueLike[], slots: number): Promise<{ order?: RoundOrder }> {
   const memory = memoryOf(context);
-  const remember = (key: string, order: RoundOrder | undefined) => {
-    memory.roundOrders.set(key, order);
-    if (memory.roundOrders.size > ROUND_ORDERS_KEPT) memory.roundOrders.delete(memory.roundOrders.keys().next().value!);
-  };
   const key = roundOrderKey(spec, issues, slots);
-  if (!memory.roundOrders.has(key)) {
+  let kept = memory.roundOrders.get(key);
+  if (!kept) {
     // A spec whose issues come a window at a time is ranked whole (round-order.ts, specOrder): searched once per tree it was synced from.
     const whole = isWindowed(issues) ? await windowedSpec(context, spec, slots).catch((e: unknown) => void context.log.warn(`${spec}: ranking the window's plans alone, the whole spec could not be read: ${String(e)}`)) : undefined;
-    remember(key, whole ? whole.order : roundOrder(spec, issues, slots));
+    const order = whole ? whole.order : roundOrder(spec, issues, slots);
+    memory.roundOrders.set(key, (kept = order ? { order } : {}));
   }
-  const order = memory.roundOrders.get(key);
-  return order ? { order } : {};
+  return kept;
 }
 
 /**

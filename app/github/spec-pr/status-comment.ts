@@ -7,7 +7,7 @@ import type { Gateway } from '../../gateway/gateway.js';
 import { ownComment, ownComments } from './own-comment.js';
 import { ISSUE_BODY_LIMIT } from '../../gateway/limits.js';
 import { GitHubError } from '../../gateway/github-error.js';
-import { rememberBounded, type AppMemory } from '../app-memory.js';
+import type { AppMemory } from '../app-memory.js';
 
 /** While plans run, the comment is edited at most once in this long (RefreshOptions.coalesce)... */
 export const STATUS_COMMENT_INTERVAL_MS = 60_000;
@@ -64,7 +64,7 @@ export async function refreshStatusComment(
   const key = `${github.repo.owner}/${github.repo.repo}#${pull} ${spec.id}`;
   // Where the App last left each status comment, what it said and when: `owner/repo#pull spec` → the comment.
   const written = memory.statusComments;
-  const remember = (comment: { id: number; body: string }) => rememberBounded(written, key, { ...comment, at: memory.clock.now() });
+  const remember = (comment: { id: number; body: string }) => void written.set(key, { ...comment, at: memory.clock.now() });
   const known = options.dedupe ? undefined : written.get(key);
   if (known) {
     if (known.body === body) return 'unchanged';

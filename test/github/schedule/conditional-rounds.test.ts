@@ -92,7 +92,7 @@ describe("a round's order", () => {
     const orders = appProcessMemory().roundOrders;
     expect(orders.size).toBe(1);
     const [searched] = [...orders.values()];
-    expect(searched?.priority.size).toBe(2);
+    expect(searched?.order?.priority.size).toBe(2);
     // A status changed (the running plan failed): the same plans, the same order, not searched again.
     github.planStatus(11, 'failed');
     await testProbot().receive(round('order-second'));

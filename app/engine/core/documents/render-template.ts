@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { parse, stringify } from 'yaml';
 import { HarnessError } from '../error.js';
 
@@ -68,19 +69,18 @@ export function renderTemplate(templateText: string, frontmatter: Record<string,
  * A template's frontmatter, parsed once: a run renders the same few templates for every plan
  * (SUMMARY.md, STATUS.md), and the shape is only read.
  */
-const shapes = new Map<string, unknown>();
-const SHAPES_KEPT = 64;
+const shapes = new LRUCache<string, { shape: unknown }>({ max: 64 });
 
 function frontmatterShape(yaml: string): unknown {
-  if (shapes.has(yaml)) return shapes.get(yaml);
+  const kept = shapes.get(yaml);
+  if (kept) return kept.shape;
   let shape: unknown;
   try {
     shape = parse(yaml);
   } catch (e) {
     throw new TemplateError(`the template's frontmatter is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
   }
-  if (shapes.size >= SHAPES_KEPT) shapes.delete(shapes.keys().next().value!);
-  shapes.set(yaml, shape);
+  shapes.set(yaml, { shape });
   return shape;
 }
 
@@ -121,8 +121,7 @@ const UNUSUAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
  * a key by 1.1 rules (which quote most of them: "01", "1e3", "true"; not "0o17"): kept, as
  * a run writes the same few (phase ids) over and over.
  */
-const verdicts = new Map<string, boolean>();
-const VERDICTS_KEPT = 256;
+const verdicts = new LRUCache<string, boolean>({ max: 256 });
 
 function scalarReadsOtherwise(text: string, key: boolean): boolean {
   if (UNUSUAL.test(text)) return true;
@@ -133,7 +132,6 @@ function scalarReadsOtherwise(text: string, key: boolean): boolean {
     const options = { version: '1.1', lineWidth: 0 } as const;
     const back: unknown = key ? Object.keys((parse(stringify({ [text]: 0 }, options)) as object | null) ?? {})[0] : parse(stringify(text, options));
     verdict = back !== text;
-    if (verdicts.size >= VERDICTS_KEPT) verdicts.clear();
     verdicts.set(id, verdict);
   }
   return verdict;

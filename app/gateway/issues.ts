@@ -1,3 +1,4 @@
+import type { IssueLike } from '../engine/forge/plan-issue-view.js';
 import { PAGE_SIZE } from './limits.js';
 import { paginate } from './paginate.js';
 import { GitHubError } from './github-error.js';
@@ -181,4 +182,9 @@ export async function createSubIssue(request: GatewayRequest, ids: NodeIds, issu
     ...(created.author?.__typename ? { authorType: created.author.__typename === 'Bot' ? 'Bot' : 'User' } : {}),
     ...(created.author?.login ? { author: created.author.login } : {}),
   };
+}
+
+/** The engine's view of an issue record (GitHub's own field names). */
+export function issueLike(issue: IssueRecord): IssueLike {
+  return { number: issue.number, title: issue.title, body: issue.body, state: issue.state, state_reason: issue.stateReason, labels: issue.labels };
 }

@@ -130,6 +130,40 @@ describe('no folder of app/ depends on itself through others', () => {
     expect(cycles).toEqual([]);
   });
 
+  it('finds no cycle between files either (imports of types alone aside, which vanish at run time)', () => {
+    const edges = new Map<string, Set<string>>();
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+        const path = posix.join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (path.endsWith('.ts')) {
+          for (const m of readFileSync(join(ROOT, path), 'utf8').matchAll(/^(?:import|export)\s+(?!type\b)([^'"]*?)from '(\.[^']+)'/gm)) {
+            // `import { type A, type B } from …` brings nothing at run time either.
+            if (/^\{\s*(?:type\s+[\w$]+(?:\s+as\s+[\w$]+)?\s*,?\s*)+\}\s*$/.test(m[1]!)) continue;
+            const target = posix.normalize(posix.join(posix.dirname(path), m[2]!)).replace(/\.js$/, '.ts');
+            edges.set(path, (edges.get(path) ?? new Set()).add(target));
+          }
+        }
+      }
+    };
+    walk('app');
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const stack: string[] = [];
+    const visit = (u: string) => {
+      state.set(u, 'open');
+      stack.push(u);
+      for (const v of edges.get(u) ?? []) {
+        if (state.get(v) === 'open') cycles.push([...stack.slice(stack.indexOf(v)), v].join(' → '));
+        else if (!state.has(v)) visit(v);
+      }
+      stack.pop();
+      state.set(u, 'done');
+    };
+    for (const u of edges.keys()) if (!state.has(u)) visit(u);
+    expect(cycles).toEqual([]);
+  });
+
   it('names every area the rule knows, and no edge to an unknown one', () => {
     for (const [area, layer] of Object.entries(LAYERS)) for (const to of layer.may) expect(Object.keys(LAYERS), `${area} → ${to}`).toContain(to);
     expect(forbidden('app/engine/core/spec/x.ts', './y.js')).toBeUndefined();

@@ -2,7 +2,7 @@ import { recordedStatus, type StatusValue } from '../../engine/forge/names.js';
 import { planIssueView, type PlanIssueView } from '../../engine/forge/plan-issue-view.js';
 import { scopePlans } from '../../engine/forge/scope-plans.js';
 import type { IssueRecord } from '../../gateway/issues.js';
-import { issueLike } from '../schedule/round.js';
+import { issueLike } from '../../gateway/issues.js';
 import { confirmVerified } from '../schedule/verified-record.js';
 import type { Invocation } from './invocation.js';
 

@@ -10,7 +10,7 @@ import { reflectOnGitHub } from '../knowledge/reflection.js';
 import { retrospectOnGitHub } from '../commands/retrospective.js';
 import { KNOWLEDGE_ROOT, projectName } from '../../engine/forge/knowledge-draft.js';
 import { defaultBranch } from './repository.js';
-import { issueLike } from './round.js';
+import { issueLike } from '../../gateway/issues.js';
 
 /**
  * The spec is verified when the phase that just passed is its last and every plan of it is

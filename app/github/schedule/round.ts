@@ -7,7 +7,7 @@ import { phasesToVerify, planRound, type RoundIssue, type RoundPlan } from '../.
 import { roundOrder, roundOrderKey, type RoundOrder } from '../../engine/forge/round-order.js';
 import { specFromIssues } from '../../engine/forge/spec-from-issues.js';
 import { parseTargetBranch, targetInput, type WorkerTarget } from '../../engine/forge/worker-target.js';
-import type { IssueRecord } from '../../gateway/issues.js';
+import { issueLike, type IssueRecord } from '../../gateway/issues.js';
 import type { StatusMove } from '../../gateway/plan-issues.js';
 import { appGateway, limitWaitFor } from '../app-gateway.js';
 import { memoryOf } from '../app-memory.js';
@@ -51,11 +51,6 @@ export interface RoundResult {
   relabelled: { plan: string; to: StatusValue | undefined }[];
   /** Plans paused at the model's usage limit that this round resumed (resume-paused.ts). */
   resumed: string[];
-}
-
-/** The engine's view of an issue record (GitHub's own field names). */
-export function issueLike(issue: IssueRecord): IssueLike {
-  return { number: issue.number, title: issue.title, body: issue.body, state: issue.state, state_reason: issue.stateReason, labels: issue.labels };
 }
 
 /** The phases whose verification was claimed: their branch `harness/<spec>/phase-PP` exists; phase → the commit it claimed. */

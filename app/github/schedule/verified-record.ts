@@ -6,7 +6,7 @@ import { parsePlan } from '../../engine/core/spec/plan.js';
 import { PLAN_READING } from '../../engine/importers/dialects.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import { appGateway } from '../app-gateway.js';
-import { issueLike } from './round.js';
+import { issueLike } from '../../gateway/issues.js';
 
 /**
  * What says a plan is done (docs/github-flow.md, 3). GitHub lets the triage role close an

@@ -3,7 +3,6 @@ import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkerMessage } from '../../app/engine/core/protocol/messages.js';
 import { ScriptAgent } from '../../app/agents/script.js';
@@ -351,7 +350,8 @@ ${FENCE}
       plan: '01-02',
       checkpoint: { id: 'storage-backend', kind: 'decision', prompt: 'Which store should notes use?', options: ['memory', 'file'], source: 'Storage backend' },
     });
-    await sleep(200);
+    // The agent waits for the answer (an agent that went on would never ask), and no later step has started.
+    expect(await worker.waiting()).toMatchObject({ id: 'storage-backend' });
     expect(worker.messages.filter((m) => m.type === 'task_started').length).toBe(1);
     worker.respond({ ...ENVELOPE, type: 'decision_made', checkpoint: 'storage-backend', answer: 'file' });
     await running;

@@ -64,6 +64,8 @@ export interface TestWorker {
   waitFor(type: WorkerMessage['type'], where?: (m: WorkerMessage) => boolean): Promise<WorkerMessage>;
   /** Answer the checkpoint the worker waits on. */
   respond(message: OrchestratorMessage): void;
+  /** Resolves once the agent waits for an answer (it called awaitResponse): the checkpoint it waits on. */
+  waiting(): Promise<Checkpoint>;
 }
 
 export interface TestWorkerOptions {
@@ -85,6 +87,7 @@ export function testWorker(o: TestWorkerOptions): TestWorker {
   // The worker emits decision_needed before it waits: an answer may arrive in between.
   const early: OrchestratorMessage[] = [];
   const controller = new AbortController();
+  const waitingFor: ((checkpoint: Checkpoint) => void)[] = [];
   const context: WorkerContext = {
     task: {
       session: SESSION,
@@ -110,6 +113,7 @@ export function testWorker(o: TestWorkerOptions): TestWorker {
     },
     awaitResponse(checkpoint) {
       asked.push(checkpoint);
+      for (const w of waitingFor.splice(0)) w(checkpoint);
       if (o.answer) return Promise.resolve(o.answer(checkpoint));
       const ready = early.shift();
       if (ready) return Promise.resolve(ready);
@@ -130,6 +134,11 @@ export function testWorker(o: TestWorkerOptions): TestWorker {
       const found = messages.find((m) => m.type === type && where(m));
       if (found) return Promise.resolve(found);
       return new Promise((resolve) => waiters.push({ type, where, resolve }));
+    },
+    waiting() {
+      const already = asked.at(-1);
+      if (already && pending.length > 0) return Promise.resolve(already);
+      return new Promise((resolve) => waitingFor.push(resolve));
     },
     respond(message) {
       const next = pending.shift();

@@ -58,18 +58,27 @@ describe('the live area', () => {
     const output = new PassThrough();
     let written = '';
     output.on('data', (d: Buffer) => void (written += d.toString()));
+    /** Once the terminal shows `text`: the asker writes, and this hears it. */
+    const shown = (text: string) =>
+      new Promise<void>((resolve) => {
+        const look = () => {
+          if (!written.includes(text)) return;
+          output.off('data', look);
+          resolve();
+        };
+        output.on('data', look);
+        look();
+      });
     const holds: string[] = [];
     const ask = terminalAsker({ hold: () => (holds.push('hold'), () => void holds.push('release')) }, { input, output });
     const signal = new AbortController().signal;
     const first = ask({ plan: '01-01', prompt: 'Visual quality: calm?', options: ['approve', 'reject'] }, signal);
     const second = ask({ plan: '01-02', prompt: 'Which store?' }, signal);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(written).toContain('? 01-01 asks: Visual quality: calm? [approve/reject]\n> ');
+    await shown('? 01-01 asks: Visual quality: calm? [approve/reject]\n> ');
     expect(written).not.toContain('01-02');
     input.write('approve\n');
     expect(await first).toBe('approve');
-    await new Promise((r) => setTimeout(r, 20));
-    expect(written).toContain('? 01-02 asks: Which store?\n> ');
+    await shown('? 01-02 asks: Which store?\n> ');
     input.write('memory\n');
     expect(await second).toBe('memory');
     expect(holds).toEqual(['hold', 'release', 'hold', 'release']);

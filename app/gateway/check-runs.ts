@@ -1,3 +1,4 @@
+import { createOnce, NO_RETRY } from './create-once.js';
 import { GitHubError } from './github-error.js';
 import type { GatewayRequest, Repo } from './request.js';
 import { HarnessError } from '../engine/core/error.js';
@@ -143,11 +144,30 @@ export interface NewCheckRun {
   actions?: CheckRunAction[];
 }
 
-/** POST /repos/{owner}/{repo}/check-runs (a GitHub App only: `GITHUB_TOKEN` runs belong to Actions). */
+/**
+ * POST /repos/{owner}/{repo}/check-runs (a GitHub App only: `GITHUB_TOKEN` runs belong to
+ * Actions), never retried blind (create-once.ts): a run whose answer was lost is looked for on
+ * its commit by name (findCreatedCheckRun) and made again only when it is not there.
+ */
 export async function createCheckRun(request: GatewayRequest, repo: Repo, run: NewCheckRun): Promise<CheckRun> {
   if (run.actions) checkActions(run.actions);
-  const { data } = await request('POST /repos/{owner}/{repo}/check-runs', { ...repo, ...run });
-  return toCheckRun(data as RawCheckRun);
+  return createOnce(
+    async () => toCheckRun((await request('POST /repos/{owner}/{repo}/check-runs', { ...repo, ...run, ...NO_RETRY })).data as RawCheckRun),
+    () => findCreatedCheckRun(request, repo, run),
+  );
+}
+
+/**
+ * The check run a creation whose answer was lost made, if GitHub made it: the newest of that
+ * name on the commit (one GET) with the same external_id, status and conclusion. A finished run
+ * of an earlier attempt is not the one asked for while the new one is still going; two alike,
+ * made moments apart for the same thing, are one.
+ */
+async function findCreatedCheckRun(request: GatewayRequest, repo: Repo, run: NewCheckRun): Promise<CheckRun | undefined> {
+  const [newest] = await listCheckRuns(request, repo, run.head_sha, run.name);
+  if (!newest) return undefined;
+  const same = (newest.externalId ?? null) === (run.external_id ?? null) && newest.status === run.status && (newest.conclusion ?? undefined) === run.conclusion;
+  return same ? newest : undefined;
 }
 
 export interface CheckRunUpdate {

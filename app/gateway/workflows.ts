@@ -1,4 +1,5 @@
 import { WORKER_WORKFLOW } from '../engine/forge/names.js';
+import { createOnce, NO_RETRY } from './create-once.js';
 import { GitHubError, hasStatus } from './github-error.js';
 import { PAGE_SIZE } from './limits.js';
 import { paginate } from './paginate.js';
@@ -43,8 +44,10 @@ export async function dispatchWorker(request: GatewayRequest, repo: Repo, ref: s
     inputs: { spec: inputs.spec, plan: inputs.plan, resume: inputs.resume ? 'true' : 'false', ...(inputs.running === undefined ? {} : { running: String(inputs.running) }) },
     return_run_details: true,
   };
-  // Octokit's route types predate return_run_details (February 2026).
-  const dispatch = (body: object) => request('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', body as never) as Promise<{ status: number; data: unknown }>;
+  // Octokit's route types predate return_run_details (February 2026). Never retried blind: a
+  // dispatch whose answer was lost may have started a worker, and a second would run the plan twice.
+  const post = (body: object) => request('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', { ...body, ...NO_RETRY } as never) as Promise<{ status: number; data: unknown }>;
+  const dispatch = (body: object) => createOnce(() => post(body), () => findDispatchedRun(request, repo, inputs), 1);
   let response: { status: number; data: unknown };
   try {
     response = await dispatch(params);
@@ -64,10 +67,25 @@ export async function dispatchWorker(request: GatewayRequest, repo: Repo, ref: s
   return { id: data.workflow_run_id, url: String(data.run_url ?? ''), htmlUrl: String(data.html_url ?? '') };
 }
 
+/**
+ * The run a dispatch whose answer was lost started, if GitHub started it: an unfinished run of
+ * the worker titled `harness <spec>/<plan>` (the workflow's run-name), the newest. Not found,
+ * the dispatch's error stands and nothing is sent again: the plan's claim then has no run behind
+ * it, and a later round takes it over once its grace period is past (stale-claim recovery).
+ */
+async function findDispatchedRun(request: GatewayRequest, repo: Repo, inputs: WorkerInputs): Promise<{ status: number; data: unknown } | undefined> {
+  const title = `harness ${inputs.spec}/${inputs.plan}`;
+  const [run] = (await unfinishedWorkerRuns(request, repo)).filter((r) => r.displayTitle === title).sort((a, b) => b.id - a.id);
+  return run ? { status: 200, data: { workflow_run_id: run.id, run_url: run.url ?? '', html_url: run.htmlUrl ?? '' } } : undefined;
+}
+
 export interface WorkerRun {
   id: number;
   displayTitle: string;
   status: string;
+  /** The run in the REST API and its page, where GitHub said. */
+  url?: string;
+  htmlUrl?: string;
 }
 
 /** Statuses of a run that has not finished and can still be cancelled. */
@@ -77,6 +95,8 @@ interface RawRun {
   id: number;
   display_title: string;
   status: string | null;
+  url?: string;
+  html_url?: string;
 }
 
 /**
@@ -88,7 +108,7 @@ export async function unfinishedWorkerRuns(request: GatewayRequest, repo: Repo):
   const runs: WorkerRun[] = [];
   for (const status of UNFINISHED) {
     const found = await paginate<RawRun>(request, 'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs', { ...repo, workflow_id: WORKER_WORKFLOW, status, per_page: PAGE_SIZE }, (data) => (data as { workflow_runs: RawRun[] }).workflow_runs);
-    for (const run of found) runs.push({ id: run.id, displayTitle: run.display_title, status: run.status ?? status });
+    for (const run of found) runs.push({ id: run.id, displayTitle: run.display_title, status: run.status ?? status, ...(run.url ? { url: run.url } : {}), ...(run.html_url ? { htmlUrl: run.html_url } : {}) });
   }
   return runs;
 }

@@ -108,8 +108,8 @@ export class AttemptHistory {
   }
 
   /** Stop reading objects: the run is over. */
-  close(): void {
-    this.#objects.close();
+  close(): Promise<void> {
+    return this.#objects.close();
   }
 
   /**

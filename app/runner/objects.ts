@@ -44,11 +44,14 @@ export class ObjectReader {
     });
   }
 
-  close(): void {
+  /** Ends the process, and resolves once it has exited: a run that ends leaves no git behind it. */
+  close(): Promise<void> {
     const child = this.#child;
     this.#child = undefined;
+    const exited = child === undefined || child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('close', () => resolve()));
     child?.stdin.end();
     this.#fail(new ObjectReaderError('the object reader was closed'), false);
+    return exited;
   }
 
   #start(): ChildProcessByStdio<Writable, Readable, null> {

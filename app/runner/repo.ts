@@ -183,8 +183,8 @@ export class RunRepo {
   }
 
   /** Stop reading objects: the run is over. */
-  close(): void {
-    this.#history.close();
+  close(): Promise<void> {
+    return this.#history.close();
   }
 
   /** Paths under `dir` (relative to the root) that differ from HEAD or are untracked, as git status lists them. */

@@ -233,7 +233,7 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
     // Its timer goes with the run, however the run ends: nothing keeps the process alive after it.
     heartbeat?.stop();
     reporter.close();
-    repo.close();
+    await repo.close();
     await release();
   }
 }

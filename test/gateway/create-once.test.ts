@@ -117,3 +117,55 @@ describe('a comment whose creation went unanswered', () => {
     expect(github.log()).toEqual([`POST ${R}/issues/10/comments`, 'POST /graphql', `GET ${R}/issues/10/comments?per_page=100`]);
   });
 });
+
+describe('a check run whose creation went unanswered', () => {
+  const SHA = 'ba5e000000000000000000000000000000000001';
+  const RUN = { name: 'harness / plan 01-01', head_sha: SHA, status: 'in_progress' as const, external_id: 'SPC-001/01-01' };
+  const LOOK_RUNS = `GET ${R}/commits/${SHA}/check-runs?check_name=harness / plan 01-01`;
+
+  it.each([502, 'drop'] as const)('is found on its commit when GitHub made it (%s after acting), and not made again', async (fault) => {
+    loseAnswerOnce('POST', '/check-runs', fault);
+
+    const run = await gw.createCheckRun(RUN);
+
+    expect(github.checkRuns.map((r) => [r.id, r.name, r.status])).toEqual([[run.id, RUN.name, 'in_progress']]);
+    expect(github.log()).toEqual([`POST ${R}/check-runs`, LOOK_RUNS]);
+  });
+
+  it('is made once more when GitHub answered 502 without making it; a finished run of an earlier attempt is not taken for it', async () => {
+    github.checkRuns.push({ id: 5, name: RUN.name, head_sha: SHA, external_id: RUN.external_id, status: 'completed', conclusion: 'failure', output: { title: null, summary: null, text: null }, annotations: [] });
+    let refused = false;
+    github.fail = (m, url) => (!refused && m === 'POST' && url === `${R}/check-runs` ? ((refused = true), 502) : undefined);
+
+    const run = await gw.createCheckRun(RUN);
+
+    expect(github.checkRuns.map((r) => [r.id, r.status])).toEqual([[5, 'completed'], [run.id, 'in_progress']]);
+    expect(github.log()).toEqual([`POST ${R}/check-runs`, LOOK_RUNS, `POST ${R}/check-runs`]);
+  });
+});
+
+describe('a worker dispatch whose answer was lost', () => {
+  const INPUTS = { spec: 'SPC-001', plan: '01-01', resume: false };
+  const DISPATCH = `POST ${R}/actions/workflows/harness-worker.yml/dispatches`;
+  const LOOK_RUNS = [`GET ${R}/actions/workflows/harness-worker.yml/runs?status=queued&per_page=100`, `GET ${R}/actions/workflows/harness-worker.yml/runs?status=in_progress&per_page=100`];
+  beforeEach(() => void (github.runsOnDispatch = true));
+
+  it.each([502, 'drop'] as const)('is the run GitHub started (%s after acting), found by its title: one worker, never two', async (fault) => {
+    loseAnswerOnce('POST', '/actions/workflows/harness-worker.yml/dispatches', fault);
+
+    const run = await gw.dispatchWorker('master', INPUTS);
+
+    expect(github.dispatches).toHaveLength(1);
+    expect(run).toEqual({ id: 7_000_001, url: `https://api.github.com${R}/actions/runs/7000001`, htmlUrl: `https://github.com${R.replace('/repos', '')}/actions/runs/7000001` });
+    expect(github.log()).toEqual([DISPATCH, ...LOOK_RUNS]);
+  });
+
+  it('is not sent again when no run is found: the error stands, for the claim to be taken over later', async () => {
+    github.fail = (m, url) => (m === 'POST' && url === `${R}/actions/workflows/harness-worker.yml/dispatches` ? 502 : undefined);
+
+    await expect(gw.dispatchWorker('master', INPUTS)).rejects.toMatchObject({ status: 502 });
+
+    expect(github.log()).toEqual([DISPATCH, ...LOOK_RUNS]);
+    expect(github.workflowRuns).toEqual([]);
+  });
+});

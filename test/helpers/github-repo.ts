@@ -148,7 +148,9 @@ export class FakeGitHub {
   /** Workflow dispatches received: the workflow and the body. */
   dispatches: { workflow: string; body: unknown }[] = [];
   /** The worker workflow's runs, as GET …/actions/workflows/harness-worker.yml/runs lists them by status. */
-  workflowRuns: { id: number; display_title: string; status: string }[] = [];
+  workflowRuns: { id: number; display_title: string; status: string; url?: string; html_url?: string }[] = [];
+  /** A dispatch starts a queued run titled by the workflow's run-name (`harness <spec>/<plan>`), as GitHub does; off by default, so that rounds see the runs a test sets. */
+  runsOnDispatch = false;
   /** Pull requests opened through the API (POST /pulls), by number. */
   pullRequests: FakePull[] = [];
   defaultBranch = 'master';
@@ -813,9 +815,13 @@ export class FakeGitHub {
     }
     if ((m = /^POST \/actions\/workflows\/([^/]+)\/dispatches$/.exec(route))) {
       this.dispatches.push({ workflow: m[1]!, body });
+      const id = 7_000_000 + this.dispatches.length;
+      if (this.runsOnDispatch) {
+        const inputs = (body as { inputs: { spec: string; plan: string } }).inputs;
+        this.workflowRuns.push({ id, display_title: `harness ${inputs.spec}/${inputs.plan}`, status: 'queued', url: `${API}/repos/${this.owner}/${this.repo}/actions/runs/${id}`, html_url: `https://github.com/${this.owner}/${this.repo}/actions/runs/${id}` });
+      }
       // Asked for, the run's details (200), as github.com answers since February 2026; else 204.
       if ((body as { return_run_details?: boolean } | undefined)?.return_run_details !== true) return [204];
-      const id = 7_000_000 + this.dispatches.length;
       return [200, { workflow_run_id: id, run_url: `${API}/repos/${this.owner}/${this.repo}/actions/runs/${id}`, html_url: `https://github.com/${this.owner}/${this.repo}/actions/runs/${id}` }];
     }
 

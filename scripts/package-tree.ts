@@ -27,13 +27,15 @@ export interface LockEntry {
 }
 
 export const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as PackageJson;
-const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+/** package-lock.json's `packages`: each installed package by its path under node_modules. */
+export type LockPackages = Record<string, LockEntry>;
+const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: LockPackages };
 
 /** The lockfile entry npm resolves `name` to from the package at `from` (node_modules lookup, nearest first). */
-export function resolved(from: string, name: string): [string, LockEntry] | undefined {
+export function resolved(from: string, name: string, packages: LockPackages = lock.packages): [string, LockEntry] | undefined {
   for (let dir = from; ; dir = dir.slice(0, dir.lastIndexOf('/node_modules/')) || '') {
     const key = `${dir ? `${dir}/` : ''}node_modules/${name}`;
-    if (lock.packages[key]) return [key, lock.packages[key]];
+    if (packages[key]) return [key, packages[key]];
     if (!dir) return undefined;
   }
 }
@@ -43,14 +45,14 @@ export function resolved(from: string, name: string): [string, LockEntry] | unde
  * them (by lockfile path). A dependency the lockfile does not hold is an error, never skipped: the
  * tree would be smaller than what users get.
  */
-export function installedForUsers(): Map<string, LockEntry> {
+export function installedForUsers(root: Pick<PackageJson, 'dependencies' | 'optionalDependencies'> = pkg, packages: LockPackages = lock.packages): Map<string, LockEntry> {
   const found = new Map<string, LockEntry>();
   const visit = (from: string, entry: Pick<LockEntry, 'dependencies' | 'optionalDependencies' | 'peerDependencies' | 'peerDependenciesMeta'>) => {
     // npm installs a package's peers unless they are optional, and its optional dependencies where they install (the lockfile holds those this platform gets).
     const peers = Object.keys(entry.peerDependencies ?? {}).filter((name) => entry.peerDependenciesMeta?.[name]?.optional !== true);
     const optional = new Set(Object.keys(entry.optionalDependencies ?? {}));
     for (const name of [...Object.keys(entry.dependencies ?? {}), ...peers, ...optional]) {
-      const hit = resolved(from, name);
+      const hit = resolved(from, name, packages);
       if (!hit && optional.has(name)) continue;
       if (!hit) throw new Error(`package-lock.json resolves no ${name} for ${from || 'the package'}: run npm install`);
       if (found.has(hit[0])) continue;
@@ -58,6 +60,6 @@ export function installedForUsers(): Map<string, LockEntry> {
       visit(hit[0], hit[1]);
     }
   };
-  visit('', pkg);
+  visit('', root);
   return found;
 }

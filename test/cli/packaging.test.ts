@@ -61,3 +61,18 @@ describe('installing the published CLI on Node 20', () => {
     expect(outside).toEqual([]);
   });
 });
+
+describe("the lockfile's walk of what users install", () => {
+  it('counts peers npm installs and optional dependencies where the lockfile has them, and refuses a dependency the lockfile lacks', () => {
+    const packages = {
+      'node_modules/a': { version: '1.0.0', dependencies: { b: '^1' }, peerDependencies: { p: '^1', q: '^1' }, peerDependenciesMeta: { q: { optional: true } }, optionalDependencies: { o: '^1', gone: '^1' } },
+      'node_modules/b': { version: '1.0.0' },
+      'node_modules/p': { version: '1.0.0' },
+      'node_modules/q': { version: '1.0.0' },
+      'node_modules/o': { version: '1.0.0' },
+    };
+    expect([...installedForUsers({ dependencies: { a: '^1' } }, packages).keys()].sort()).toEqual(['node_modules/a', 'node_modules/b', 'node_modules/o', 'node_modules/p']);
+    const { 'node_modules/b': _b, ...withoutB } = packages;
+    expect(() => installedForUsers({ dependencies: { a: '^1' } }, withoutB)).toThrow('package-lock.json resolves no b for node_modules/a: run npm install');
+  });
+});

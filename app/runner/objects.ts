@@ -49,6 +49,8 @@ export class ObjectReader {
     const child = this.#child;
     this.#child = undefined;
     const exited = child === undefined || child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('close', () => resolve()));
+    // Held while it ends: an unreferenced child would let the process leave before its exit is heard.
+    if (child) hold(child, true);
     child?.stdin.end();
     this.#fail(new ObjectReaderError('the object reader was closed'), false);
     return exited;

@@ -7,7 +7,7 @@ import type { WorkerMessage } from '../engine/core/protocol/messages.js';
 import { summaryDocument } from '../engine/core/run/summary-document.js';
 import type { Plan } from '../engine/core/spec/model.js';
 import { agentName } from '../engine/lifecycle/assignment.js';
-import { attemptPlan, type AttemptInput, type AttemptOutcome } from '../engine/lifecycle/attempt-plan.js';
+import { attemptPlan, underStrictFiles, type AttemptInput, type AttemptOutcome } from '../engine/lifecycle/attempt-plan.js';
 import { follow } from '../engine/lifecycle/heartbeat.js';
 import { readTextIfExists } from '../machine/files.js';
 import { loadTemplate } from '../machine/templates.js';
@@ -76,20 +76,14 @@ async function attemptAndRecord(ctx: RunContext, plan: Plan, session: PlanSessio
   });
   // What its agent wrote in other plans' worktrees is its deviation, not theirs (worktree-watch.ts).
   const foreign = ctx.watch.deviationsOf(plan.id);
-  const outcome = foreign.length === 0 ? attempted : { ...attempted, facts: { ...attempted.facts, undeclaredWrites: [...attempted.facts.undeclaredWrites, ...foreign] } };
+  const written = foreign.length === 0 ? attempted : { ...attempted, facts: { ...attempted.facts, undeclaredWrites: [...attempted.facts.undeclaredWrites, ...foreign] } };
+  // strict_files: a write outside files_modified fails the plan, before anything is merged (the lifecycle's rule, the worker's too).
+  const outcome = underStrictFiles(written, ctx.options.strictFiles === true);
   ctx.timing.agentMs += outcome.timing.agentMs;
   ctx.timing.verifyMs += outcome.timing.verifyMs;
   // Nobody answered and the run could not wait (it was stopped): the session stays as it is, and the next run resumes it.
   if (outcome.kind === 'checkpoint') return;
   if (outcome.kind === 'failed') return ctx.mutex.run(() => record(ctx, plan, session, input, outcome));
-
-  // strict_files: a write outside files_modified fails the plan, before anything is merged.
-  const undeclared = outcome.facts.undeclaredWrites.flatMap((d) => d.files);
-  if (ctx.options.strictFiles && undeclared.length > 0) {
-    const reason = `wrote outside its files_modified, which strict_files in .github/harness.yml does not allow: ${undeclared.slice(0, 10).join(', ')}${undeclared.length > 10 ? ', …' : ''}. Declare the files in the plan, or take the writes out, and retry`;
-    const signals = outcome.signals.filter((s) => s.type !== 'use' && s.type !== 'repair');
-    return ctx.mutex.run(() => record(ctx, plan, session, input, { ...outcome, kind: 'failed', reason, signals }));
-  }
 
   // Merge and record, one plan at a time on the integration worktree.
   await ctx.mutex.run(async () => {

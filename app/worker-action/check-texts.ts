@@ -1,3 +1,4 @@
+import { deviationNote } from '../engine/core/run/deviations.js';
 import type { Checkpoint, Usage } from '../engine/core/protocol/messages.js';
 import type { VerificationReport } from '../engine/core/verify/levels.js';
 import { checkpointActions, optionsMarker } from '../engine/forge/check-actions.js';
@@ -7,7 +8,7 @@ import { verificationMarkdown } from './reports.js';
 
 /** How a plan's job ended, as its check run shows it. */
 export type JobEnd =
-  | { kind: 'verified'; pullRequest: { number: number; url: string } }
+  | { kind: 'verified'; pullRequest: { number: number; url: string }; /** Files it changed outside its files_modified. */ outside?: readonly string[] }
   | { kind: 'failed'; reason: string; /** The tail of the evidence (the agent's or the command's last lines). */ evidence?: string }
   | { kind: 'checkpoint'; checkpoint: Checkpoint; issueUrl: string }
   | { kind: 'paused'; resetsAt?: Date; evidence: string; issueUrl: string };
@@ -49,6 +50,7 @@ export function finalCheck(input: FinalCheckInput): FinalCheck {
       conclusion = 'success';
       title = 'Verified';
       lines.push(`✅ Every check passed. Plan PR: [#${end.pullRequest.number}](${end.pullRequest.url}).`);
+      if (end.outside && end.outside.length > 0) lines.push('', `⚠️ ${deviationNote(end.outside)}`);
       break;
     case 'failed':
       conclusion = 'failure';

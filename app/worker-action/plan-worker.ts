@@ -1,3 +1,4 @@
+import { namedFiles } from '../engine/core/run/deviations.js';
 import { readFile } from 'node:fs/promises';
 import { pushGuard } from './push-guard.js';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { summaryCosts } from '../machine/summary-costs.js';
 import { planBranch } from '../engine/forge/names.js';
 import { targetCheck, targetExternalId } from '../engine/forge/worker-target.js';
 import { agentName } from '../engine/lifecycle/assignment.js';
-import { attemptPlan, type AttemptInput, type AttemptOutcome } from '../engine/lifecycle/attempt-plan.js';
+import { attemptPlan, underStrictFiles, type AttemptInput, type AttemptOutcome } from '../engine/lifecycle/attempt-plan.js';
 import type { AttemptPorts, PlanCommit, Progress } from '../engine/lifecycle/ports.js';
 import { follow } from '../engine/lifecycle/heartbeat.js';
 import { systemClock } from '../machine/clock.js';
@@ -237,7 +238,8 @@ async function runAttempt(job: PlanJob, input: AttemptInput): Promise<Attempt> {
     clock,
   } satisfies AttemptPorts);
   try {
-    outcome = await attemptPlan(input, followed.ports);
+    // strict_files: a write outside files_modified fails the plan before its push and PR (the lifecycle's rule, the local run's too).
+    outcome = underStrictFiles(await attemptPlan(input, followed.ports), run.config.strict_files);
   } finally {
     followed.end();
     await skills?.remove();
@@ -290,6 +292,9 @@ async function deliver(job: PlanJob, input: AttemptInput, outcome: Extract<Attem
   const dirty = await checkout.uncommitted();
   if (dirty.length > 0) return failed(job, `the agent left changes that are not committed, so the checks ran on work the pull request would not hold: ${dirty.slice(0, 10).join(', ')}${dirty.length > 10 ? ` … and ${dirty.length - 10} more` : ''}`, commits, usage, report);
 
+  // Writes outside files_modified (strict_files off): said on the PR, the check run and in the job's summary.
+  const outside = outcome.facts.undeclaredWrites.flatMap((d) => d.files);
+  if (outside.length > 0) run.notes.push(`changed files outside files_modified: ${namedFiles(outside)}`);
   const documents = await planDocuments(job, outcome, workerSafety(run), { ...(input.knowledge ? { knowledge: input.knowledge } : {}), heldOut: input.knowledge !== undefined && heldOutOnRunner(run, plan) });
   const pushed = await push(job);
   if (pushed) return failed(job, pushed.reason, commits, usage, report, pushed.evidence, { pushed: false });
@@ -308,12 +313,13 @@ async function deliver(job: PlanJob, input: AttemptInput, outcome: Extract<Attem
       ...(outcome.summary === undefined ? {} : { agentSummary: outcome.summary }),
       ...(run.runUrl === undefined ? {} : { runUrl: run.runUrl }),
       ...(input.knowledge && input.knowledge.length > 0 ? { knowledge: input.knowledge } : {}),
+      ...(outside.length > 0 ? { outside } : {}),
       documents: documents.inBody,
     }),
   });
   run.log.info(`${pr.created ? 'opened' : 'updated'} the plan PR #${pr.number}: ${pr.url}`);
   const pullRequest = { number: pr.number, url: pr.url };
-  await settle(job, { kind: 'verified', pullRequest }, commits, usage, report);
+  await settle(job, { kind: 'verified', pullRequest, ...(outside.length > 0 ? { outside } : {}) }, commits, usage, report);
   return {
     result: 'verified',
     pullRequest,

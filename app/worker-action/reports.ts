@@ -1,3 +1,4 @@
+import { deviationNote } from '../engine/core/run/deviations.js';
 import type { BriefKnowledge } from '../engine/core/protocol/messages.js';
 import type { Plan } from '../engine/core/spec/model.js';
 import type { LevelResult, VerificationReport } from '../engine/core/verify/levels.js';
@@ -82,6 +83,8 @@ export interface PrBodyInput {
   documents?: readonly { title: string; path: string; text: string }[];
   /** The lessons, skills and genes surfaced into the agent's brief (paths relative to the knowledge store). */
   knowledge?: readonly BriefKnowledge[];
+  /** Files the plan changed outside its files_modified. */
+  outside?: readonly string[];
 }
 
 export function prTitle(plan: Plan): string {
@@ -99,6 +102,7 @@ export function prBody(input: PrBodyInput): string {
       ' and verified by harness.',
   ];
   if (input.agentSummary) head.push('', `> ${input.agentSummary.split('\n').join('\n> ')}`);
+  if (input.outside && input.outside.length > 0) head.push('', '### Outside files_modified', '', deviationNote(input.outside));
   head.push('', '### Verification', '', verificationMarkdown(input.report));
   if (input.knowledge && input.knowledge.length > 0) {
     head.push('', '### Knowledge surfaced', '', "What harness had learned that applies, as the agent's brief gave it:", '');

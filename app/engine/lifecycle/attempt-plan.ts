@@ -1,5 +1,5 @@
 import type { AgentFacts, Checkpoint, Insight, Usage } from '../core/protocol/messages.js';
-import { undeclaredWrites, type Deviation } from '../core/run/deviations.js';
+import { strictFilesReason, undeclaredWrites, type Deviation } from '../core/run/deviations.js';
 import type { Plan } from '../core/spec/model.js';
 import { verifyPlan, type VerificationReport } from '../core/verify/levels.js';
 import type { SignalDraft } from '../knowledge/documents/loop.js';
@@ -61,6 +61,21 @@ export type AttemptOutcome =
   | (Ended & { kind: 'failed'; reason: string; report?: VerificationReport })
   /** A person must answer first, and this runtime cannot wait: the question is for the caller to put where people see it. */
   | (Ended & { kind: 'checkpoint'; checkpoint: Checkpoint; report?: VerificationReport });
+
+/**
+ * `strict_files: true` (.github/harness.yml): a verified attempt that wrote outside its plan's
+ * files_modified fails instead, before anything is merged or a pull request opened, and what
+ * said it passed is no longer a signal of it. Without it, the writes stay a deviation, said in
+ * the summary, the status and the pull request. The same rule for both runtimes: each calls it
+ * once it knows every write of the attempt (the local run adds what its agent wrote in other
+ * plans' worktrees first).
+ */
+export function underStrictFiles(outcome: AttemptOutcome, strict: boolean): AttemptOutcome {
+  const outside = outcome.facts.undeclaredWrites.flatMap((d) => d.files);
+  if (!strict || outcome.kind !== 'verified' || outside.length === 0) return outcome;
+  const { summary: _summary, ...ended } = outcome;
+  return { ...ended, kind: 'failed', reason: strictFilesReason(outside), signals: outcome.signals.filter((s) => s.type !== 'use' && s.type !== 'repair') };
+}
 
 /** The commit a failed attempt ended on: its last commit, else the base when that is a commit id. */
 function headOf(commits: readonly PlanCommit[], base: string): { head?: string } {

@@ -1,6 +1,24 @@
 import picomatch from 'picomatch';
 import { PICOMATCH_OPTIONS } from '../graph/glob.js';
 
+/** At most this many files are named where a line is read (a reason, a PR's section); the SUMMARY lists them all. */
+const NAMED = 10;
+
+/** `a, b, c` for the first files, `…` when there are more. */
+export function namedFiles(files: readonly string[]): string {
+  return `${files.slice(0, NAMED).map((f) => `\`${f}\``).join(', ')}${files.length > NAMED ? `, … (${files.length} in all)` : ''}`;
+}
+
+/** What a verified plan that wrote outside its files_modified says where people look (its PR, its check run): the files, why it matters, how to be strict. */
+export function deviationNote(files: readonly string[]): string {
+  return `This plan changed files its \`files_modified\` does not declare: ${namedFiles(files)}. harness keeps plans that run at the same time apart by the files they declare, so another plan may have changed them too: review them before merging. \`strict_files: true\` in \`.github/harness.yml\` fails such a plan instead.`;
+}
+
+/** Why a plan fails under `strict_files: true`, the same locally and on a runner. */
+export function strictFilesReason(files: readonly string[]): string {
+  return `wrote outside its files_modified, which strict_files in .github/harness.yml does not allow: ${namedFiles(files)}. Declare the files in the plan, or take the writes out, and retry`;
+}
+
 export interface Deviation {
   description: string;
   reason: string;

@@ -41,7 +41,7 @@ export const MUTANTS: Mutant[] = [
     file: 'app/agents/claude.ts',
     from: "args.push('--max-budget-usd',",
     to: "args.push('--max-budget',",
-    tests: ['test/agents/claude.test.ts'],
+    tests: ['test/agents/cli-flags.test.ts'],
   },
   {
     claim: "plan issues are the App's own, never another bot's (trust)",
@@ -83,7 +83,7 @@ export const MUTANTS: Mutant[] = [
     file: 'app/engine/core/spec/schema.ts',
     from: 'export const SINGLE_LINE = /^[^\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}]*$/u;',
     to: 'export const SINGLE_LINE = /^[^\\p{Cc}\\p{Zl}\\p{Zp}]*$/u;',
-    tests: ['test/engine/core/spec/hostile.test.ts'],
+    tests: ['test/github/trust/format-characters.test.ts'],
   },
   {
     claim: 'writes outside files_modified are recorded as a deviation',

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { copilotUsage, describeCopilotEvent, parseCopilotLine, usageFileOf, type CopilotError, type CopilotEvent, type CopilotPrice, type CopilotResult } from '../engine/core/agents/copilot-stream.js';
+import { copilotUsage, describeCopilotEvent, parseCopilotLine, usageFileOf, usageSince, type CopilotError, type CopilotEvent, type CopilotPrice, type CopilotResult } from '../engine/core/agents/copilot-stream.js';
 import { copilotLimitFailure } from '../engine/core/agents/copilot-limit.js';
 import type { StreamFacts } from '../engine/core/agents/stream-facts.js';
 import type { Usage } from '../engine/core/protocol/messages.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { runCli, tailOf, type CliAdapter, type CliAgentOptions, type CliRun, type CliTurn, type RunFailure, type RunScope } from './cli-driver.js';
 import type { OpenSession, SessionState } from './cli-session.js';
+import type { CopilotCounted, CopilotState } from './copilot-session.js';
 import type { ProcessResult } from './process.js';
 import { COPILOT_STATE } from './copilot-session.js';
 import { readTextIfExists } from '../machine/files.js';
@@ -47,13 +48,15 @@ const TOKEN_VARS = ['COPILOT_GITHUB_TOKEN', 'GH_TOKEN'] as const;
  * server's config file, the turn limit harness holds for it, usage from a file, priced, its
  * limit and sign-in words.
  */
-/** The attempt's files: the MCP config naming harness's server, and where the CLI writes a run's usage. */
+/** The attempt's files: the MCP config naming harness's server, and where the CLI writes a run's usage; what of the session's usage is counted. */
 interface CopilotFiles {
   mcpConfig: string;
   usagePath: string;
+  /** The session's usage file as last counted (kept in copilot.json: a resumed session's file holds its totals). */
+  counted?: CopilotCounted;
 }
 
-export class CopilotAgent implements Agent, CliAdapter<CopilotEvent, CopilotFiles> {
+export class CopilotAgent implements Agent, CliAdapter<CopilotEvent, CopilotFiles, CopilotState> {
   readonly name = 'copilot';
   readonly state = COPILOT_STATE;
   readonly install = { product: 'GitHub Copilot CLI', npm: '@github/copilot' };
@@ -66,11 +69,20 @@ export class CopilotAgent implements Agent, CliAdapter<CopilotEvent, CopilotFile
     return runCli(this, context);
   }
 
-  async prepare(context: WorkerContext, open: OpenSession<SessionState>): Promise<CopilotFiles> {
+  // What was counted of the session outlives the session's saves, and its continuing after a checkpoint.
+  keep(saved: CopilotState): Partial<CopilotState> {
+    return saved.counted ? { counted: saved.counted } : {};
+  }
+
+  carry(attempt: CopilotFiles, sessionId: string): Partial<CopilotState> {
+    return attempt.counted?.session === sessionId ? { counted: attempt.counted } : {};
+  }
+
+  async prepare(context: WorkerContext, open: OpenSession<CopilotState>): Promise<CopilotFiles> {
     const mcpConfig = join(context.logDir, MCP_FILE);
     // Copilot's own form of an MCP server: a "local" one, all of its tools offered. It holds this run's bridge token: logDir, never the checkout.
     await writeFile(mcpConfig, `${JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { type: 'local', ...open.bridge.serverCommand(), tools: ['*'] } } }, null, 2)}\n`, { mode: 0o600 });
-    return { mcpConfig, usagePath: join(context.logDir, USAGE_FILE) };
+    return { mcpConfig, usagePath: join(context.logDir, USAGE_FILE), ...(open.saved.counted ? { counted: open.saved.counted } : {}) };
   }
 
   // Copilot is given the id of a new session (--session-id), and continues one by it (--resume).
@@ -87,7 +99,7 @@ export class CopilotAgent implements Agent, CliAdapter<CopilotEvent, CopilotFile
 
   async startRun({ attempt, turn, facts }: RunScope<CopilotFiles>): Promise<CliRun<CopilotEvent>> {
     await rm(attempt.usagePath, { force: true });
-    return new CopilotRun(facts, (turn.resume ?? turn.named)!, attempt.usagePath, this.options);
+    return new CopilotRun(facts, (turn.resume ?? turn.named)!, attempt, this.options);
   }
 
   turnLimit(): string {
@@ -133,7 +145,7 @@ class CopilotRun implements CliRun<CopilotEvent> {
   constructor(
     private readonly facts: StreamFacts,
     private readonly session: string,
-    private readonly usagePath: string,
+    private readonly attempt: CopilotFiles,
     private readonly options: CopilotAgentOptions,
   ) {}
 
@@ -151,9 +163,13 @@ class CopilotRun implements CliRun<CopilotEvent> {
   }
 
   async usage(stopped: boolean): Promise<Usage> {
-    const file = usageFileOf((await readTextIfExists(this.usagePath)) ?? '');
+    const file = usageFileOf((await readTextIfExists(this.attempt.usagePath)) ?? '');
+    // A resumed session's file holds its totals: this run is what they grew by since they were last counted.
+    const before = this.attempt.counted?.session === this.session ? this.attempt.counted : undefined;
+    const run = file && usageSince(file, before);
+    if (file) this.attempt.counted = { session: this.session, ...(file.inputTokens === undefined ? {} : { inputTokens: file.inputTokens }), ...(file.outputTokens === undefined ? {} : { outputTokens: file.outputTokens }), ...(file.premiumRequests === undefined ? {} : { premiumRequests: file.premiumRequests }) };
     // The turns the CLI was stopped in are counted as the ones it was allowed: the one over the limit never ran.
-    return copilotUsage(stopped ? this.options.maxTurns! : this.turns, file, this.options.price);
+    return copilotUsage(stopped ? this.options.maxTurns! : this.turns, run, this.options.price);
   }
 
   stopped(run: ProcessResult): RunFailure | undefined {

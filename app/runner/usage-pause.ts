@@ -39,11 +39,8 @@ export async function pausePlan(ctx: RunContext, plan: Plan, session: PlanSessio
 
 /** The agent's session, where it has one to continue, told to go on once the run starts it again. */
 async function continueSession(agent: string, logDir: string, checkpoint: Checkpoint): Promise<void> {
-  const carrier = sessionCarrierFor(agent);
-  const sessionId = await carrier?.current(logDir);
-  if (!carrier || sessionId === undefined) return;
-  await carrier.seed(logDir, { sessionId, checkpoint });
-  await (await AnswerStore.open(logDir)).set(checkpoint.id, 'continue');
+  const waiting = await sessionCarrierFor(agent)?.wait(logDir, checkpoint);
+  if (waiting !== undefined) await (await AnswerStore.open(logDir)).set(checkpoint.id, 'continue');
 }
 
 /** The paused plans whose time has come, earliest first. */

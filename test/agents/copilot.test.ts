@@ -171,6 +171,51 @@ describe('copilot agent', () => {
     await expect(copilot.calls()).rejects.toThrow(/ENOENT/);
   });
 
+  it('counts usage once across a resume in one attempt: the usage file then holds the session\'s totals, and a run is what they grew by', async () => {
+    const { repo, logDir } = await makeRepo({ 'README.md': '# notes\n' });
+    const copilot = await standInCopilot([
+      [{ write: ['src/store.js', 'draft\n'] }, { text: 'HARNESS_CHECKPOINT {"kind":"decision","prompt":"Which backend?","options":["memory","file"]}' }],
+      [{ recall: 'Which backend?' }, { turns: 2 }, { write: ['src/store.js', 'final\n'] }, { text: 'Done.' }],
+    ]);
+    const worker = testWorker({ repo, logDir, plan: planFrom(ASKING), env: copilot.env, answer: (c) => ({ ...ENVELOPE, type: 'decision_made', checkpoint: c.id, answer: 'file' }) });
+    await new CopilotAgent({ price: PRICE }).run(worker.context);
+
+    expect((await copilot.calls())[1]!.args.some((a) => a.startsWith('--resume='))).toBe(true);
+    // The last run's file: the session's totals, both runs' (6 requests, 2 premium requests).
+    const totals = JSON.parse(await readFile(join(logDir, 'copilot-usage.json'), 'utf8')) as { totalPremiumRequestCost: number; modelMetrics: Record<string, { usage: { inputTokens: number; outputTokens: number } }> };
+    const { inputTokens, outputTokens } = totals.modelMetrics['gpt-5.4']!.usage;
+    expect([inputTokens, totals.totalPremiumRequestCost]).toEqual([6000, 2]);
+    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed', usage: { turns: 6, inputTokens, outputTokens, costUsd: (inputTokens * 3 + outputTokens * 15) / 1e6 } });
+  });
+
+  it('counts usage once across attempts: a session paused at the rate limit keeps what it was counted at, and its resumed attempt counts only what it added', async () => {
+    const { repo, logDir } = await makeRepo({ 'README.md': '# notes\n' });
+    const copilot = await standInCopilot([
+      [{ write: ['src/store.js', 'draft\n'] }, { turns: 1 }, { error: { errorType: 'rate_limit', message: "You've hit your rate limit." } }],
+      [{ recall: 'src/store.js' }, { write: ['src/store.js', 'final\n'] }, { text: 'Done.' }],
+    ]);
+    const plan = planFrom(PLAN);
+    const first = testWorker({ repo, logDir, plan, env: copilot.env });
+    await new CopilotAgent({ price: PRICE }).run(first.context);
+    expect(first.messages.at(-1)).toMatchObject({ type: 'task_failed', error: expect.stringContaining('rate limit') });
+    const usage = async () => (JSON.parse(await readFile(join(logDir, 'copilot-usage.json'), 'utf8')) as { modelMetrics: Record<string, { usage: { inputTokens: number; outputTokens: number } }> }).modelMetrics['gpt-5.4']!.usage;
+    const before = await usage();
+    const { sessionId } = await readCopilotState(logDir);
+    expect(await readCopilotState(logDir)).toEqual({ sessionId, counted: { session: sessionId, inputTokens: before.inputTokens, outputTokens: before.outputTokens, premiumRequests: 1 } });
+
+    // As harness run pauses it (runner/usage-pause.ts): the session waits at the pause's checkpoint, answered `continue`.
+    await copilotSessions.wait(logDir, { id: 'usage-limit', kind: 'action', prompt: 'The limit', source: 'copilot' });
+    await writeFile(join(logDir, 'answers.json'), '{ "usage-limit": "continue" }\n');
+    const second = testWorker({ repo, logDir, plan, env: copilot.env, resume: true });
+    await new CopilotAgent({ price: PRICE }).run(second.context);
+
+    expect((await copilot.calls())[1]!.args).toContain(`--resume=${sessionId}`);
+    const after = await usage();
+    expect(after.inputTokens).toBeGreaterThan(before.inputTokens);
+    const added = { inputTokens: after.inputTokens - before.inputTokens, outputTokens: after.outputTokens - before.outputTokens };
+    expect(second.messages.at(-1)).toMatchObject({ type: 'task_completed', usage: { ...added, costUsd: (added.inputTokens * 3 + added.outputTokens * 15) / 1e6 } });
+  });
+
   it('no credential and no CLI are the machine’s problems (environment), not an attempt of the plan', async () => {
     const { repo, logDir } = await makeRepo({ 'README.md': '# notes\n' });
     const copilot = await standInCopilot([[]], { token: false });

@@ -34,8 +34,12 @@ const MCP_FILE = 'copilot-mcp.json';
 const USAGE_FILE = 'copilot-usage.json';
 /** What Copilot CLI 1.0.102 prints on stderr, and exits 1, when it finds no credential. */
 export const COPILOT_NO_AUTH = 'No authentication information found.';
+/** What Copilot CLI 1.0.102 says, and exits 1, when the token it found is a classic personal access token (even with a provider of the user's own). */
+export const COPILOT_CLASSIC_REFUSED = 'Classic Personal Access Tokens (ghp_) are not supported by Copilot';
 /** The variables Copilot CLI takes a token from, in its order; GITHUB_TOKEN is the worker's own, never the agent's. */
 const TOKEN_VARS = ['COPILOT_GITHUB_TOKEN', 'GH_TOKEN'] as const;
+/** A classic personal access token: Copilot CLI refuses to start with one (a fine-grained github_pat_, or an OAuth gho_/ghu_, it takes). */
+const CLASSIC_TOKEN = /^ghp_/;
 
 /**
  * GitHub Copilot CLI, headless: `copilot -p <brief> --output-format json` in the plan's worktree
@@ -54,6 +58,8 @@ interface CopilotFiles {
   usagePath: string;
   /** The session's usage file as last counted (kept in copilot.json: a resumed session's file holds its totals). */
   counted?: CopilotCounted;
+  /** The variables whose classic token was left out of the CLI's environment, for the message when it then cannot sign in. */
+  classic?: string[];
 }
 
 export class CopilotAgent implements Agent, CliAdapter<CopilotEvent, CopilotFiles, CopilotState> {
@@ -90,7 +96,8 @@ export class CopilotAgent implements Agent, CliAdapter<CopilotEvent, CopilotFile
     return randomUUID();
   }
 
-  env(base: Record<string, string | undefined>): Record<string, string | undefined> {
+  env(base: Record<string, string | undefined>, attempt: CopilotFiles): Record<string, string | undefined> {
+    attempt.classic = classicTokenVars(base);
     return copilotEnv(base);
   }
 
@@ -176,9 +183,10 @@ class CopilotRun implements CliRun<CopilotEvent> {
     // A stop at the rate limit or quota is a pause to wait out (the worker reads the reset from this reason), not the plan's failure.
     const limited = copilotLimitFailure(this.error, new Date());
     if (limited) return { retryable: true, error: limited };
-    if (this.error?.errorType === 'authentication' || (this.result === undefined && run.tail.some((l) => l.includes(COPILOT_NO_AUTH)))) {
-      const words = this.error?.message ?? COPILOT_NO_AUTH;
-      return { retryable: false, environment: true, error: `copilot could not sign in: ${words} — give it a token with the Copilot Requests permission in COPILOT_GITHUB_TOKEN (a secret of its own, never the job's GITHUB_TOKEN)` };
+    const refused = this.result === undefined ? run.tail.find((l) => l.includes(COPILOT_NO_AUTH) || l.includes(COPILOT_CLASSIC_REFUSED)) : undefined;
+    if (this.error?.errorType === 'authentication' || refused !== undefined) {
+      const words = this.error?.message ?? refused!.replace(/^Error:\s*/, '').trim();
+      return { retryable: false, environment: true, error: `copilot could not sign in: ${words} — ${credentialAdvice(this.attempt.classic ?? [])}` };
     }
     return undefined;
   }
@@ -193,14 +201,33 @@ class CopilotRun implements CliRun<CopilotEvent> {
 
 /**
  * The agent's environment less what must not reach it: the job's GITHUB_TOKEN (Copilot CLI would
- * sign in with it, and the agent's commands would hold it) and COPILOT_ALLOW_ALL, whose "true"
- * also trusts the checkout's own MCP servers and hooks.
+ * sign in with it, and the agent's commands would hold it), a classic personal access token in
+ * COPILOT_GITHUB_TOKEN or GH_TOKEN (1.0.102 refuses to start with one, even with a provider of the
+ * user's own, where it needs no token; without it the CLI signs in with the next token, or its own
+ * login), and COPILOT_ALLOW_ALL, whose "true" also trusts the checkout's own MCP servers and hooks.
  */
 export function copilotEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
   const out = { ...env };
   delete out.GITHUB_TOKEN;
   delete out.COPILOT_ALLOW_ALL;
+  for (const name of classicTokenVars(env)) delete out[name];
   return out;
+}
+
+/** The variables Copilot CLI reads a token from that hold a classic personal access token. */
+function classicTokenVars(env: Record<string, string | undefined>): string[] {
+  return TOKEN_VARS.filter((name) => CLASSIC_TOKEN.test(env[name] ?? ''));
+}
+
+/** What to give Copilot CLI to sign in with: which variables harness looked at, which it left out, and the kind of token. */
+function credentialAdvice(classic: readonly string[]): string {
+  const left = classic.length > 0 ? `; ${classic.join(' and ')} held a classic personal access token (ghp_…), which Copilot refuses, so harness left ${classic.length > 1 ? 'them' : 'it'} out` : '';
+  return (
+    `harness looked at ${TOKEN_VARS.join(' and ')} (never GITHUB_TOKEN, the job's own)${left}. ` +
+    'Copilot needs a fine-grained personal access token (github_pat_…) of a user with a Copilot seat, with the Copilot Requests permission, ' +
+    'in COPILOT_GITHUB_TOKEN (a secret of its own), or an OAuth token (gho_…, ghu_…: copilot login, gh auth login), ' +
+    'or a provider of your own (COPILOT_PROVIDER_BASE_URL)'
+  );
 }
 
 /** The session state of a plan's logDir (empty when there is none). */

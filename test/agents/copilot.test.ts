@@ -216,6 +216,48 @@ describe('copilot agent', () => {
     expect(second.messages.at(-1)).toMatchObject({ type: 'task_completed', usage: { ...added, costUsd: (added.inputTokens * 3 + added.outputTokens * 15) / 1e6 } });
   });
 
+  it('starts the CLI without a classic token (ghp_), which it refuses even with a provider of your own; a fine-grained or OAuth one stays', async () => {
+    const copilot = await standInCopilot([[{ text: 'Done.' }], [{ text: 'Done.' }], [{ text: 'Done.' }]], { token: false });
+    const run = async (env: Record<string, string>) => {
+      const { repo, logDir } = await makeRepo({ 'README.md': '# notes\n' });
+      const worker = testWorker({ repo, logDir, plan: planFrom(PLAN), env: { ...copilot.env, ...env } });
+      await new CopilotAgent().run(worker.context);
+      return worker.messages.at(-1)!;
+    };
+
+    // A classic GH_TOKEN beside the fine-grained COPILOT_GITHUB_TOKEN: left out, the CLI signs in with the other.
+    expect(await run({ COPILOT_GITHUB_TOKEN: 'github_pat_copilot_only', GH_TOKEN: 'ghp_classic_for_gh' })).toMatchObject({ type: 'task_completed' });
+    // A provider of the user's own needs no token: the classic one would stop the CLI all the same.
+    expect(await run({ GH_TOKEN: 'ghp_classic_for_gh', COPILOT_PROVIDER_BASE_URL: 'http://127.0.0.1:9/v1' })).toMatchObject({ type: 'task_completed' });
+    // An OAuth token (gh auth login's gho_) is one Copilot takes.
+    expect(await run({ GH_TOKEN: 'gho_oauth_from_gh' })).toMatchObject({ type: 'task_completed' });
+    const envs = (await copilot.calls()).map((c) => [c.env.COPILOT_GITHUB_TOKEN, c.env.GH_TOKEN]);
+    expect(envs).toEqual([
+      ['github_pat_copilot_only', undefined],
+      [undefined, undefined],
+      [undefined, 'gho_oauth_from_gh'],
+    ]);
+  });
+
+  it('with only a classic token and no provider of your own: the machine’s problem, naming the variables it looked at and the token Copilot needs', async () => {
+    const { repo, logDir } = await makeRepo({ 'README.md': '# notes\n' });
+    const copilot = await standInCopilot([[{ text: 'Done.' }]], { token: false });
+    const worker = testWorker({ repo, logDir, plan: planFrom(PLAN), env: { ...copilot.env, GH_TOKEN: 'ghp_classic_for_gh', GITHUB_TOKEN: 'ghs_the_jobs_own' } });
+    await new CopilotAgent().run(worker.context);
+
+    expect(worker.messages.at(-1)).toMatchObject({
+      type: 'task_failed',
+      retryable: false,
+      environment: true,
+      error:
+        'copilot could not sign in: No authentication information found. — harness looked at COPILOT_GITHUB_TOKEN and GH_TOKEN (never GITHUB_TOKEN, the job\'s own); ' +
+        'GH_TOKEN held a classic personal access token (ghp_…), which Copilot refuses, so harness left it out. ' +
+        'Copilot needs a fine-grained personal access token (github_pat_…) of a user with a Copilot seat, with the Copilot Requests permission, in COPILOT_GITHUB_TOKEN (a secret of its own), ' +
+        'or an OAuth token (gho_…, ghu_…: copilot login, gh auth login), or a provider of your own (COPILOT_PROVIDER_BASE_URL)',
+    });
+    expect((await copilot.calls())[0]!.env.GH_TOKEN).toBeUndefined();
+  });
+
   it('no credential and no CLI are the machine’s problems (environment), not an attempt of the plan', async () => {
     const { repo, logDir } = await makeRepo({ 'README.md': '# notes\n' });
     const copilot = await standInCopilot([[]], { token: false });

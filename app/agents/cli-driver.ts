@@ -138,6 +138,8 @@ export interface CliAdapter<E, A, S extends SessionState = SessionState> {
   readonly stdin?: boolean;
   /** What a session saved in logDir keeps besides its id when it is continued (firstPrompt). */
   keep?(saved: S): Partial<S>;
+  /** What the attempt keeps in the state the driver saves for session `sessionId` (copilot: the usage already counted of it). */
+  carry?(attempt: A, sessionId: string): Partial<S>;
   /** The attempt's set-up before its first run (the MCP server's config, a home of the CLI's own). */
   prepare(context: WorkerContext, open: OpenSession<S>): Promise<A>;
   /** The attempt's first run, where it continues a session otherwise than by id. */
@@ -181,7 +183,7 @@ async function session<E, A, S extends SessionState>(adapter: CliAdapter<E, A, S
   const attempt = await adapter.prepare(context, open);
   const budget = new WorkBudget(context.task.timeout_minutes);
   const save = (state: S) => adapter.state.write(context.logDir, state);
-  const saveSession = (sessionId: string, more: Partial<SessionState> = {}) => save({ sessionId, ...more } as S);
+  const saveSession = (sessionId: string, more: Partial<SessionState> = {}) => save({ ...adapter.carry?.(attempt, sessionId), sessionId, ...more } as S);
   const first = await firstPrompt(context, reporter, open, save, adapter.keep?.bind(adapter));
   if (!first) return;
   let next: CliTurn = first.resume === undefined && adapter.nameSession ? { ...first, named: adapter.nameSession() } : first;

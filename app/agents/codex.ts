@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cliTimeZone, codexLimitOf } from '../engine/core/agents/codex-limit.js';
-import { describeCodexEvent, isTurn, parseCodexLine, rolloutUsage, runUsage, usageSince, type CodexEvent, type CodexUsage, type TokenPrice } from '../engine/core/agents/codex-stream.js';
+import { codexTurns, describeCodexEvent, isAction, isMessage, parseCodexLine, rolloutUsage, runUsage, usageSince, type CodexEvent, type CodexUsage, type TokenPrice } from '../engine/core/agents/codex-stream.js';
 import type { StreamFacts } from '../engine/core/agents/stream-facts.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import type { Usage } from '../engine/core/protocol/messages.js';
@@ -118,7 +118,8 @@ export class CodexAgent implements Agent, CliAdapter<CodexEvent, ReportBridge> {
 class CodexRun implements CliRun<CodexEvent> {
   sessionId: string | undefined;
   text = '';
-  turns = 0;
+  private actions = 0;
+  private messages = 0;
   private total: CodexUsage | undefined;
   private failed: string | undefined;
   private lastError: string | undefined;
@@ -138,7 +139,12 @@ class CodexRun implements CliRun<CodexEvent> {
     if (event.type === 'turn_completed') this.total = event.usage;
     if (event.type === 'turn_failed') this.failed = event.message;
     if (event.type === 'error') this.lastError = event.message;
-    if (isTurn(event)) this.turns++;
+    if (isAction(event)) this.actions++;
+    if (isMessage(event)) this.messages++;
+  }
+
+  get turns(): number {
+    return codexTurns(this.actions, this.messages);
   }
 
   get finished(): boolean {

@@ -4,8 +4,22 @@ import type { SessionState } from './cli-session.js';
 import { filesUnder, sessionCarrier } from './session-carrier.js';
 import { SessionStateFile } from './session-state.js';
 
+/** The session's usage as counted so far: its usage file's totals after the last run harness counted. */
+export interface CopilotCounted {
+  /** The session these are the totals of. */
+  session: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  premiumRequests?: number;
+}
+
+/** What the worker remembers of its Copilot session, and what of its usage it counted already. */
+export interface CopilotState extends SessionState {
+  counted?: CopilotCounted;
+}
+
 /** What the worker remembers of its Copilot session in logDir, to continue it after a restart (or, seeded from a checkpoint, on another runner). */
-export const COPILOT_STATE = new SessionStateFile<SessionState>('copilot.json');
+export const COPILOT_STATE = new SessionStateFile<CopilotState>('copilot.json');
 
 /**
  * Where Copilot CLI keeps a session: `<home>/session-state/<session id>/`, the home being

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { copilotUsage, describeCopilotEvent, parseCopilotLine, usageFileOf, type CopilotError, type CopilotEvent, type CopilotPrice, type CopilotResult } from '../engine/core/agents/copilot-stream.js';
+import { copilotUsage, describeCopilotEvent, parseCopilotLine, usageFileOf, usageSince, type CopilotError, type CopilotEvent, type CopilotPrice, type CopilotResult } from '../engine/core/agents/copilot-stream.js';
 import { copilotLimitFailure } from '../engine/core/agents/copilot-limit.js';
 import type { StreamFacts } from '../engine/core/agents/stream-facts.js';
 import type { Usage } from '../engine/core/protocol/messages.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { runCli, tailOf, type CliAdapter, type CliAgentOptions, type CliRun, type CliTurn, type RunFailure, type RunScope } from './cli-driver.js';
 import type { OpenSession, SessionState } from './cli-session.js';
+import type { CopilotCounted, CopilotState } from './copilot-session.js';
 import type { ProcessResult } from './process.js';
 import { COPILOT_STATE } from './copilot-session.js';
 import { readTextIfExists } from '../machine/files.js';
@@ -33,8 +34,12 @@ const MCP_FILE = 'copilot-mcp.json';
 const USAGE_FILE = 'copilot-usage.json';
 /** What Copilot CLI 1.0.102 prints on stderr, and exits 1, when it finds no credential. */
 export const COPILOT_NO_AUTH = 'No authentication information found.';
+/** What Copilot CLI 1.0.102 says, and exits 1, when the token it found is a classic personal access token (even with a provider of the user's own). */
+export const COPILOT_CLASSIC_REFUSED = 'Classic Personal Access Tokens (ghp_) are not supported by Copilot';
 /** The variables Copilot CLI takes a token from, in its order; GITHUB_TOKEN is the worker's own, never the agent's. */
 const TOKEN_VARS = ['COPILOT_GITHUB_TOKEN', 'GH_TOKEN'] as const;
+/** A classic personal access token: Copilot CLI refuses to start with one (a fine-grained github_pat_, or an OAuth gho_/ghu_, it takes). */
+const CLASSIC_TOKEN = /^ghp_/;
 
 /**
  * GitHub Copilot CLI, headless: `copilot -p <brief> --output-format json` in the plan's worktree
@@ -47,13 +52,17 @@ const TOKEN_VARS = ['COPILOT_GITHUB_TOKEN', 'GH_TOKEN'] as const;
  * server's config file, the turn limit harness holds for it, usage from a file, priced, its
  * limit and sign-in words.
  */
-/** The attempt's files: the MCP config naming harness's server, and where the CLI writes a run's usage. */
+/** The attempt's files: the MCP config naming harness's server, and where the CLI writes a run's usage; what of the session's usage is counted. */
 interface CopilotFiles {
   mcpConfig: string;
   usagePath: string;
+  /** The session's usage file as last counted (kept in copilot.json: a resumed session's file holds its totals). */
+  counted?: CopilotCounted;
+  /** The variables whose classic token was left out of the CLI's environment, for the message when it then cannot sign in. */
+  classic?: string[];
 }
 
-export class CopilotAgent implements Agent, CliAdapter<CopilotEvent, CopilotFiles> {
+export class CopilotAgent implements Agent, CliAdapter<CopilotEvent, CopilotFiles, CopilotState> {
   readonly name = 'copilot';
   readonly state = COPILOT_STATE;
   readonly install = { product: 'GitHub Copilot CLI', npm: '@github/copilot' };
@@ -66,11 +75,20 @@ export class CopilotAgent implements Agent, CliAdapter<CopilotEvent, CopilotFile
     return runCli(this, context);
   }
 
-  async prepare(context: WorkerContext, open: OpenSession<SessionState>): Promise<CopilotFiles> {
+  // What was counted of the session outlives the session's saves, and its continuing after a checkpoint.
+  keep(saved: CopilotState): Partial<CopilotState> {
+    return saved.counted ? { counted: saved.counted } : {};
+  }
+
+  carry(attempt: CopilotFiles, sessionId: string): Partial<CopilotState> {
+    return attempt.counted?.session === sessionId ? { counted: attempt.counted } : {};
+  }
+
+  async prepare(context: WorkerContext, open: OpenSession<CopilotState>): Promise<CopilotFiles> {
     const mcpConfig = join(context.logDir, MCP_FILE);
     // Copilot's own form of an MCP server: a "local" one, all of its tools offered. It holds this run's bridge token: logDir, never the checkout.
     await writeFile(mcpConfig, `${JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { type: 'local', ...open.bridge.serverCommand(), tools: ['*'] } } }, null, 2)}\n`, { mode: 0o600 });
-    return { mcpConfig, usagePath: join(context.logDir, USAGE_FILE) };
+    return { mcpConfig, usagePath: join(context.logDir, USAGE_FILE), ...(open.saved.counted ? { counted: open.saved.counted } : {}) };
   }
 
   // Copilot is given the id of a new session (--session-id), and continues one by it (--resume).
@@ -78,7 +96,8 @@ export class CopilotAgent implements Agent, CliAdapter<CopilotEvent, CopilotFile
     return randomUUID();
   }
 
-  env(base: Record<string, string | undefined>): Record<string, string | undefined> {
+  env(base: Record<string, string | undefined>, attempt: CopilotFiles): Record<string, string | undefined> {
+    attempt.classic = classicTokenVars(base);
     return copilotEnv(base);
   }
 
@@ -87,7 +106,7 @@ export class CopilotAgent implements Agent, CliAdapter<CopilotEvent, CopilotFile
 
   async startRun({ attempt, turn, facts }: RunScope<CopilotFiles>): Promise<CliRun<CopilotEvent>> {
     await rm(attempt.usagePath, { force: true });
-    return new CopilotRun(facts, (turn.resume ?? turn.named)!, attempt.usagePath, this.options);
+    return new CopilotRun(facts, (turn.resume ?? turn.named)!, attempt, this.options);
   }
 
   turnLimit(): string {
@@ -133,7 +152,7 @@ class CopilotRun implements CliRun<CopilotEvent> {
   constructor(
     private readonly facts: StreamFacts,
     private readonly session: string,
-    private readonly usagePath: string,
+    private readonly attempt: CopilotFiles,
     private readonly options: CopilotAgentOptions,
   ) {}
 
@@ -151,18 +170,23 @@ class CopilotRun implements CliRun<CopilotEvent> {
   }
 
   async usage(stopped: boolean): Promise<Usage> {
-    const file = usageFileOf((await readTextIfExists(this.usagePath)) ?? '');
+    const file = usageFileOf((await readTextIfExists(this.attempt.usagePath)) ?? '');
+    // A resumed session's file holds its totals: this run is what they grew by since they were last counted.
+    const before = this.attempt.counted?.session === this.session ? this.attempt.counted : undefined;
+    const run = file && usageSince(file, before);
+    if (file) this.attempt.counted = { session: this.session, ...(file.inputTokens === undefined ? {} : { inputTokens: file.inputTokens }), ...(file.outputTokens === undefined ? {} : { outputTokens: file.outputTokens }), ...(file.premiumRequests === undefined ? {} : { premiumRequests: file.premiumRequests }) };
     // The turns the CLI was stopped in are counted as the ones it was allowed: the one over the limit never ran.
-    return copilotUsage(stopped ? this.options.maxTurns! : this.turns, file, this.options.price);
+    return copilotUsage(stopped ? this.options.maxTurns! : this.turns, run, this.options.price);
   }
 
   stopped(run: ProcessResult): RunFailure | undefined {
     // A stop at the rate limit or quota is a pause to wait out (the worker reads the reset from this reason), not the plan's failure.
     const limited = copilotLimitFailure(this.error, new Date());
     if (limited) return { retryable: true, error: limited };
-    if (this.error?.errorType === 'authentication' || (this.result === undefined && run.tail.some((l) => l.includes(COPILOT_NO_AUTH)))) {
-      const words = this.error?.message ?? COPILOT_NO_AUTH;
-      return { retryable: false, environment: true, error: `copilot could not sign in: ${words} — give it a token with the Copilot Requests permission in COPILOT_GITHUB_TOKEN (a secret of its own, never the job's GITHUB_TOKEN)` };
+    const refused = this.result === undefined ? run.tail.find((l) => l.includes(COPILOT_NO_AUTH) || l.includes(COPILOT_CLASSIC_REFUSED)) : undefined;
+    if (this.error?.errorType === 'authentication' || refused !== undefined) {
+      const words = this.error?.message ?? refused!.replace(/^Error:\s*/, '').trim();
+      return { retryable: false, environment: true, error: `copilot could not sign in: ${words} — ${credentialAdvice(this.attempt.classic ?? [])}` };
     }
     return undefined;
   }
@@ -177,14 +201,33 @@ class CopilotRun implements CliRun<CopilotEvent> {
 
 /**
  * The agent's environment less what must not reach it: the job's GITHUB_TOKEN (Copilot CLI would
- * sign in with it, and the agent's commands would hold it) and COPILOT_ALLOW_ALL, whose "true"
- * also trusts the checkout's own MCP servers and hooks.
+ * sign in with it, and the agent's commands would hold it), a classic personal access token in
+ * COPILOT_GITHUB_TOKEN or GH_TOKEN (1.0.102 refuses to start with one, even with a provider of the
+ * user's own, where it needs no token; without it the CLI signs in with the next token, or its own
+ * login), and COPILOT_ALLOW_ALL, whose "true" also trusts the checkout's own MCP servers and hooks.
  */
 export function copilotEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
   const out = { ...env };
   delete out.GITHUB_TOKEN;
   delete out.COPILOT_ALLOW_ALL;
+  for (const name of classicTokenVars(env)) delete out[name];
   return out;
+}
+
+/** The variables Copilot CLI reads a token from that hold a classic personal access token. */
+function classicTokenVars(env: Record<string, string | undefined>): string[] {
+  return TOKEN_VARS.filter((name) => CLASSIC_TOKEN.test(env[name] ?? ''));
+}
+
+/** What to give Copilot CLI to sign in with: which variables harness looked at, which it left out, and the kind of token. */
+function credentialAdvice(classic: readonly string[]): string {
+  const left = classic.length > 0 ? `; ${classic.join(' and ')} held a classic personal access token (ghp_…), which Copilot refuses, so harness left ${classic.length > 1 ? 'them' : 'it'} out` : '';
+  return (
+    `harness looked at ${TOKEN_VARS.join(' and ')} (never GITHUB_TOKEN, the job's own)${left}. ` +
+    'Copilot needs a fine-grained personal access token (github_pat_…) of a user with a Copilot seat, with the Copilot Requests permission, ' +
+    'in COPILOT_GITHUB_TOKEN (a secret of its own), or an OAuth token (gho_…, ghu_…: copilot login, gh auth login), ' +
+    'or a provider of your own (COPILOT_PROVIDER_BASE_URL)'
+  );
 }
 
 /** The session state of a plan's logDir (empty when there is none). */

@@ -21,6 +21,12 @@ export interface SessionCarrier {
   files(home: string, sessionId: string): Promise<string[]>;
   /** After the files are back: record in logDir the session to resume and the checkpoint it waits at. */
   seed(logDir: string, state: { sessionId: string; checkpoint: Checkpoint }): Promise<void>;
+  /**
+   * On the same machine: the session recorded in logDir, kept as it is (what the agent recorded
+   * of it besides), waits at `checkpoint` (a local pause at the usage limit, runner/usage-pause.ts).
+   * Returns the session, or undefined when none is recorded.
+   */
+  wait(logDir: string, checkpoint: Checkpoint): Promise<string | undefined>;
 }
 
 /**
@@ -33,6 +39,12 @@ export function sessionCarrier<S extends SessionState>(state: SessionStateFile<S
     home: (cwd, env) => where.home(cwd, env),
     files: (home, sessionId) => where.files(home, sessionId),
     seed: (logDir, session) => state.seed(logDir, { ...session, ...seeded } as S),
+    async wait(logDir, checkpoint) {
+      const saved = await state.read(logDir);
+      if (saved.sessionId === undefined) return undefined;
+      await state.write(logDir, { ...saved, checkpoint });
+      return saved.sessionId;
+    },
   };
 }
 

@@ -191,6 +191,8 @@ function outcomeOf(run: LocalRun): string {
       return 'it ended with failures or work left: the plans\' states say which, and why';
     case 2:
       return 'harness refused the command (a usage error): the output says why';
+    case 75:
+      return "nothing failed, but a plan is paused at the model's usage limit: the output says when it resets; running it again after that time resumes it";
     default:
       return `it ended abnormally (exit ${run.exitCode ?? 'by a signal'}): the output says why; running it again resumes where it was`;
   }

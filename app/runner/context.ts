@@ -50,6 +50,13 @@ export interface RunOptions {
   now?: () => Date;
   /** How often to look for `harness respond`'s answer. */
   pollMs?: number;
+  /**
+   * With nothing else to run, wait for a plan paused at the model's usage limit to reset and run
+   * it then (`harness run --wait`); without it the run ends, the plan left paused.
+   */
+  wait?: boolean;
+  /** The timer a run waits for a usage limit's reset with: the machine's (the run's clock) unless a test gives its own. */
+  timers?: Pick<Clock, 'after'>;
   /** Extra environment for agents and checks. */
   env?: Record<string, string>;
   /** Where surfacing reads knowledge and how much a brief takes; the repository's store with the defaults when absent. */

@@ -29,6 +29,7 @@ export function snapshotOf(ctx: RunContext): RunSnapshot {
     minutes: ctx.state.minutes,
     costs: ctx.state.costs,
     reasons: ctx.state.reasons,
+    paused: new Map([...ctx.state.paused].map(([id, p]) => [id, p.resumeAt])),
     activity: ctx.activity,
     now: ctx.now(),
   };

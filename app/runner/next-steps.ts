@@ -31,6 +31,11 @@ export async function nextSteps(spec: Spec, state: RunState, store: Orchestratio
     lines.push(`  record: ${where(join(store.root, 'phases', `${phase.id}.json`))}`);
     lines.push(`  retry:  ${harness} run ${at.specArg} --phase ${phase.id} --retry`);
   }
+  // A pause is no failure: only time is missing, and the command that goes on after it.
+  for (const [id, pause] of [...state.paused].sort(([, a], [, b]) => Date.parse(a.resumeAt) - Date.parse(b.resumeAt))) {
+    lines.push(`${id} paused at the model's usage limit until ${pause.resumeAt}: ${firstLine(pause.reason)}`);
+    lines.push(`  resume: ${harness} run ${at.specArg} (after ${pause.resumeAt}; with --wait it waits for it)`);
+  }
   const blocked = spec.plans.filter((p) => state.plans.get(p.id) === 'blocked').map((p) => p.id);
   if (blocked.length > 0) lines.push(`blocked until the failures above pass: ${blocked.join(', ')} (${harness} run ${at.specArg} --retry retries them all)`);
   return lines;

@@ -19,6 +19,7 @@ import { PlanSession } from './session.js';
 import type { SessionResult } from './store.js';
 import { planHeldOut, surfaceForPlan } from './surfacing.js';
 import { recordTrial } from '../engine/knowledge/signals/plan-outcome.js';
+import { pausePlan } from './usage-pause.js';
 
 type Ended = Extract<AttemptOutcome, { kind: 'verified' | 'failed' }>;
 
@@ -83,6 +84,8 @@ async function attemptAndRecord(ctx: RunContext, plan: Plan, session: PlanSessio
   ctx.timing.verifyMs += outcome.timing.verifyMs;
   // Nobody answered and the run could not wait (it was stopped): the session stays as it is, and the next run resumes it.
   if (outcome.kind === 'checkpoint') return;
+  // The model's usage limit: the plan waits for the reset, the same attempt (usage-pause.ts).
+  if (outcome.kind === 'paused') return ctx.mutex.run(() => pausePlan(ctx, plan, session, outcome, input.logDir));
   if (outcome.kind === 'failed') return ctx.mutex.run(() => record(ctx, plan, session, input, outcome));
 
   // Merge and record, one plan at a time on the integration worktree.

@@ -11,6 +11,8 @@ export type RunEvent =
   | { kind: 'plan-verifying'; plan: string }
   | { kind: 'plan-verified'; plan: string; minutes: number; seconds?: number }
   | { kind: 'plan-failed'; plan: string; reason: string }
+  /** Stopped at the model's usage limit: not failed, started again after `until` (runner/usage-pause.ts). */
+  | { kind: 'plan-paused'; plan: string; reason: string; until: string }
   | { kind: 'plan-blocked'; plan: string; because: string }
   | { kind: 'phase-verifying'; phase: string }
   | { kind: 'phase-verified'; phase: string }
@@ -59,6 +61,8 @@ function describe(e: RunEvent): string {
       return `${e.plan} verified and merged (${formatDuration(e.seconds ?? e.minutes * 60)})`;
     case 'plan-failed':
       return `${e.plan} FAILED: ${indented(e.reason)}`;
+    case 'plan-paused':
+      return `${e.plan} paused at the model's usage limit until ${e.until}: ${indented(e.reason)}`;
     case 'plan-blocked':
       return `${e.plan} blocked: ${e.because}`;
     case 'phase-verifying':
@@ -170,6 +174,7 @@ export class TtyReporter implements RunReporter {
       }
       case 'plan-verified':
       case 'plan-failed':
+      case 'plan-paused':
         this.running.delete(e.plan);
         break;
       case 'heartbeat':

@@ -4,7 +4,7 @@ import type { PhaseState, PlanState } from '../engine/core/state/plan-state.js';
 import { Scheduler } from '../engine/core/schedule/scheduler.js';
 import { researchPath } from '../engine/core/run/research.js';
 import type { Spec } from '../engine/core/spec/model.js';
-import type { CheckpointRecord, OrchestrationStore, SessionResult, SessionStatus } from './store.js';
+import type { CheckpointRecord, OrchestrationStore, PauseRecord, SessionResult, SessionStatus } from './store.js';
 
 /** Session key of a phase's own checkpoints (its human checks). */
 export function phaseSession(phase: string): string {
@@ -21,6 +21,11 @@ export interface RunState {
   /** US dollars each plan's agent reported, for the plans that reported a cost. */
   costs: Map<string, number>;
   reasons: Map<string, string>;
+  /**
+   * Plans paused at the model's usage limit. The scheduler holds them as `checkpoint` (waiting,
+   * not failed: their dependants wait, nothing blocks), and a run starts each again at its resumeAt.
+   */
+  paused: Map<string, PauseRecord>;
   researched: Set<string>;
 }
 
@@ -39,6 +44,7 @@ export function emptyRunState(): RunState {
     minutes: new Map(),
     costs: new Map(),
     reasons: new Map(),
+    paused: new Map(),
     researched: new Set(),
   };
 }
@@ -59,6 +65,9 @@ export async function readRunState(store: OrchestrationStore, spec: Spec, integr
           state.plans.set(plan.id, 'failed');
           if (result.reason) state.reasons.set(plan.id, result.reason);
         } else state.plans.set(plan.id, 'running');
+      } else if (status?.state === 'paused' && status.pause) {
+        state.plans.set(plan.id, 'checkpoint');
+        state.paused.set(plan.id, status.pause);
       } else if (status) {
         state.plans.set(plan.id, checkpoint ? 'checkpoint' : 'running');
       } else if (plan.completed !== undefined) {

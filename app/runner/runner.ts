@@ -33,6 +33,7 @@ import { WorktreeWatch } from './worktree-watch.js';
 import { Heartbeat } from '../engine/lifecycle/heartbeat.js';
 import type { RunReporter } from './progress.js';
 import { containmentNotice } from '../machine/containment.js';
+import { duePaused, nextResume } from './usage-pause.js';
 
 export interface RunOutcome {
   spec: string;
@@ -52,6 +53,11 @@ export interface RunOutcome {
   waits?: string[];
   /** The run stopped because the machine failed (a full disk, a worktree's .git removed): what and what to do, one line. */
   fault?: string;
+  /**
+   * Plans left paused at the model's usage limit (runner/usage-pause.ts), earliest first: the run
+   * ended with nothing else to run and was not asked to wait (`wait`) for their reset.
+   */
+  paused?: { plan: string; resumeAt: string; reason: string }[];
 }
 
 /**
@@ -155,8 +161,10 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
     for (const [id, s] of state.plans) if (s === 'verified') await repo.retireWorktree(repo.worktreePath(spec.id, id));
 
     const scheduler = runScheduler(spec, state.minutes, options.slots);
+    // A plan paused at the usage limit stays held (as `checkpoint`) until its time; the loop starts it then (usage-pause.ts).
+    const held = (id: string) => state.paused.has(id);
     const schedule = scheduler.state({
-      plans: [...state.plans].map(([id, s]) => [id, s === 'running' || s === 'checkpoint' ? 'pending' : s] as const),
+      plans: [...state.plans].map(([id, s]) => [id, (s === 'running' || s === 'checkpoint') && !held(id) ? 'pending' : s] as const),
       phases: state.phases,
       research: [...state.researched].map((p) => [p, 'done'] as const),
     });
@@ -184,7 +192,7 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
       clock: systemClock(now),
     };
     await ctx.watch.watch('integration', worktree, { gitOnly: true });
-    const plansRun = await loop(ctx, [...state.plans].filter(([, s]) => s === 'running' || s === 'checkpoint').map(([id]) => id));
+    const plansRun = await loop(ctx, [...state.plans].filter(([id, s]) => (s === 'running' || s === 'checkpoint') && !held(id)).map(([id]) => id));
     // The verified plans' worktrees no plan took: a run that ends leaves only the integration worktree (and failed plans', to look at).
     await repo.removeSpares();
 
@@ -215,8 +223,10 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
     await store.writeActiveFiles({});
     reporter.close();
     const waits = abort.signal.aborted ? [] : filterWaits(spec, schedule, options, ctx.state.reasons, options.specArg);
+    const paused = [...ctx.state.paused].sort(([, a], [, b]) => Date.parse(a.resumeAt) - Date.parse(b.resumeAt)).map(([plan, p]) => ({ plan, resumeAt: p.resumeAt, reason: p.reason }));
     return {
       ...(waits.length > 0 ? { waits } : {}),
+      ...(paused.length > 0 && !abort.signal.aborted ? { paused } : {}),
       spec: spec.id,
       complete,
       plans: Object.fromEntries(snapshot.plans),
@@ -311,6 +321,12 @@ async function loop(ctx: RunContext, interrupted: string[]): Promise<number> {
     }
     const research = [...inflight.keys()].filter((k) => k.startsWith('research:')).length;
     let free = options.slots - activePlans.size - research;
+    // Paused plans whose usage limit has reset go first: they started before the others.
+    for (const id of duePaused(ctx).filter(allowed).slice(0, Math.max(0, free))) {
+      ctx.state.paused.delete(id);
+      startPlan(id);
+      free--;
+    }
     if (free > 0) {
       const picks = scheduler.pick(schedule, free, allowed);
       for (const id of picks) startPlan(id);
@@ -334,12 +350,44 @@ async function loop(ctx: RunContext, interrupted: string[]): Promise<number> {
       phasesVerified: spec.phases.filter((p) => schedule.phase(p.id) === 'verified').length,
       phasesTotal: spec.phases.length,
     });
-    if (inflight.size === 0) break;
-    await Promise.race(inflight.values());
+    // With nothing running, a paused plan is waited for only when the run was asked to (--wait).
+    const paused = [...ctx.state.paused.keys()].some(allowed);
+    if (inflight.size === 0 && !(paused && options.wait)) break;
+    const wake = paused ? resetTimer(ctx) : undefined;
+    try {
+      await Promise.race([...inflight.values(), ...(wake ? [wake.rang] : [])]);
+    } finally {
+      wake?.cancel();
+    }
   }
   // Let what is running stop cleanly (it sees the abort) before the run returns.
   await Promise.allSettled(inflight.values());
   return plansRun;
+}
+
+/** The longest a timer is set for (setTimeout's limit, about 24 days): a later reset is waited for in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Resolves when the first paused plan's usage limit resets (or the run is stopped): the run's
+ * timers (options.timers, the machine's by default) set for it, so a test drives it with its own.
+ */
+function resetTimer(ctx: RunContext): { rang: Promise<void>; cancel: () => void } {
+  const next = nextResume(ctx)!;
+  const timers = ctx.options.timers ?? ctx.clock;
+  let cancel = () => {};
+  const rang = new Promise<void>((resolve) => {
+    if (ctx.abort.signal.aborted) return resolve();
+    const ms = Math.min(MAX_TIMER_MS, Math.max(0, next.getTime() - ctx.now().getTime()));
+    const stop = timers.after(ms, resolve);
+    const onAbort = () => resolve();
+    ctx.abort.signal.addEventListener('abort', onAbort, { once: true });
+    cancel = () => {
+      stop();
+      ctx.abort.signal.removeEventListener('abort', onAbort);
+    };
+  });
+  return { rang, cancel };
 }
 
 /** --retry: failed plans, the plans they blocked and failed phases get a fresh attempt from the current integration branch. */

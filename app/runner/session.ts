@@ -4,7 +4,7 @@ import { planBranch } from './repo.js';
 import type { SessionResult, SessionStatus } from './store.js';
 
 /** What an attempt changes in a plan's status as it goes. */
-export type StatusPatch = Partial<Pick<SessionStatus, 'state' | 'currentTask' | 'totalTasks' | 'message' | 'error'>>;
+export type StatusPatch = Partial<Pick<SessionStatus, 'state' | 'currentTask' | 'totalTasks' | 'message' | 'error' | 'pause'>>;
 
 /**
  * One plan's session in `.orchestration/`: its status.json, replaced whole on every change (never
@@ -49,6 +49,8 @@ export class PlanSession {
    */
   update(patch: StatusPatch): Promise<void> {
     const status = { ...this.#status, ...patch, timestamp: this.ctx.now().toISOString() };
+    // A pause lasts until the plan runs again.
+    if (patch.pause === undefined && patch.state !== undefined && patch.state !== 'paused') delete status.pause;
     if (patch.error !== undefined || (patch.state !== undefined && patch.state !== 'running')) return this.save(status);
     this.#status = status;
     this.ctx.state.statuses.set(status.plan, status);
@@ -94,5 +96,11 @@ async function fresh(ctx: RunContext, plan: Plan, agent: string): Promise<Sessio
  */
 function resumedClock(previous: SessionStatus, now: Date): SessionStatus {
   const worked = Math.max(0, Date.parse(previous.timestamp) - Date.parse(previous.startedAt));
-  return { ...previous, startedAt: new Date(now.getTime() - worked).toISOString() };
+  const status = { ...previous, startedAt: new Date(now.getTime() - worked).toISOString() };
+  // A plan paused at the usage limit goes on: the same attempt, running again.
+  if (status.state === 'paused') {
+    delete status.pause;
+    status.state = 'initializing';
+  }
+  return status;
 }

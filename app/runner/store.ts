@@ -26,7 +26,18 @@ import { listIfExists, writeFiles } from '../machine/files.js';
  *     phases/<NN>.json            phase-level verification outcome
  */
 
-export type WorkerState = 'initializing' | 'running' | 'checkpoint' | 'completed' | 'failed';
+export type WorkerState = 'initializing' | 'running' | 'checkpoint' | 'completed' | 'failed' | 'paused';
+
+/** A plan paused at the model's usage limit (state `paused`): the same attempt, started again at `resumeAt`. */
+export interface PauseRecord {
+  /** The agent's failure, in a line. */
+  reason: string;
+  /** When the limit resets, where the agent said (ISO). */
+  resetsAt?: string;
+  /** When a run starts the plan again (ISO): the reset, else a wait of its own (engine/lifecycle/usage-pause.ts). */
+  resumeAt: string;
+  at: string;
+}
 
 export interface SessionStatus {
   sessionId: string;
@@ -48,6 +59,8 @@ export interface SessionStatus {
   startedAt: string;
   timestamp: string;
   error?: string;
+  /** Set while the plan is paused at the model's usage limit. */
+  pause?: PauseRecord;
 }
 
 export interface CheckpointRecord extends Checkpoint {

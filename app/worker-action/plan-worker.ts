@@ -2,7 +2,6 @@ import { namedFiles } from '../engine/core/run/deviations.js';
 import { readFile } from 'node:fs/promises';
 import { pushGuard } from './push-guard.js';
 import { join } from 'node:path';
-import { rateLimitOf } from '../engine/core/agents/rate-limit.js';
 import type { Checkpoint, Usage } from '../engine/core/protocol/messages.js';
 import type { Plan } from '../engine/core/spec/model.js';
 import type { VerificationReport } from '../engine/core/verify/levels.js';
@@ -14,6 +13,7 @@ import { agentName } from '../engine/lifecycle/assignment.js';
 import { attemptPlan, underStrictFiles, type AttemptInput, type AttemptOutcome } from '../engine/lifecycle/attempt-plan.js';
 import type { AttemptPorts, PlanCommit, Progress } from '../engine/lifecycle/ports.js';
 import { follow } from '../engine/lifecycle/heartbeat.js';
+import { pausePrompt } from '../engine/lifecycle/usage-pause.js';
 import { systemClock } from '../machine/clock.js';
 import { readTextIfExists } from '../machine/files.js';
 import { localVerifyPorts } from '../machine/verify-ports.js';
@@ -156,7 +156,8 @@ async function work(job: PlanJob): Promise<WorkerOutcome> {
   const outcome = await runAttempt(job, input);
   await recordAttempt(job, input, outcome, capture);
   if (outcome.kind === 'checkpoint') return ask(job, outcome.checkpoint, outcome.commits, outcome.facts.usage, outcome.report);
-  if (outcome.kind === 'failed') return attemptFailed(job, outcome);
+  if (outcome.kind === 'paused') return paused(job, outcome);
+  if (outcome.kind === 'failed') return failed(job, outcome.reason, outcome.commits, outcome.facts.usage, outcome.report, await agentEvidence(job));
   return deliver(job, input, outcome);
 }
 
@@ -251,31 +252,22 @@ async function runAttempt(job: PlanJob, input: AttemptInput): Promise<Attempt> {
 /** The attempt's signals filed (and, once it ended, its knowledge on record), and its cost in the notes. */
 async function recordAttempt(job: PlanJob, input: AttemptInput, outcome: Attempt, capture: Capture): Promise<void> {
   const { run, plan } = job;
-  // The attempt's signals go to the spec's signals PR whatever came of it; only an ended attempt has its knowledge on record.
-  const ended = outcome.kind !== 'checkpoint';
+  // The attempt's signals go to the spec's signals PR whatever came of it (a pause has none); only an ended attempt has its knowledge on record.
+  const ended = outcome.kind !== 'checkpoint' && outcome.kind !== 'paused';
   // A failed attempt's record for the holdout comparison (plan-outcome.ts): held out or not, its brief, its cost.
   const heldOut = input.knowledge !== undefined && heldOutOnRunner(run, plan);
   const costUsd = outcome.facts.usage?.costUsd;
   const signals = recordTrial(outcome.signals, { heldOut, ...(input.knowledge ? { knowledge: input.knowledge } : {}), ...(costUsd === undefined ? {} : { costUsd }) });
-  await capture?.file(`${plan.id} ${outcome.kind}`, signals, ended ? { plan, entries: input.knowledge ?? [], verified: outcome.kind === 'verified', results: outcome.report?.results ?? [], undeclared: outcome.facts.undeclaredWrites.flatMap((d) => d.files) } : undefined);
+  await capture?.file(`${plan.id} ${outcome.kind}`, signals, ended ? { plan, entries: input.knowledge ?? [], verified: outcome.kind === 'verified', results: ('report' in outcome ? outcome.report?.results : undefined) ?? [], undeclared: outcome.facts.undeclaredWrites.flatMap((d) => d.files) } : undefined);
   const usage = outcome.facts.usage;
   if (usage) run.notes.push(costNote(usage, job.budgetUsd));
 }
 
-/** A failed attempt: at the model's rate or usage limit, a question to continue once it resets; else the plan failed. */
-async function attemptFailed(job: PlanJob, outcome: Extract<Attempt, { kind: 'failed' }>): Promise<WorkerOutcome> {
-  const usage = outcome.facts.usage;
-  const limit = rateLimitOf(outcome.reason, job.run.now());
-  if (limit) {
-    const checkpoint: Checkpoint = {
-      id: USAGE_LIMIT_CHECKPOINT,
-      kind: 'action',
-      prompt: `The agent stopped at the model's rate or usage limit${limit.resetsAt ? `, which resets at ${limit.resetsAt.toISOString()}` : ''}. Answer \`continue\` once it has reset: the agent's session resumes where it stopped.`,
-      source: job.agent,
-    };
-    return ask(job, checkpoint, outcome.commits, usage, outcome.report, { resetsAt: limit.resetsAt, evidence: limit.evidence });
-  }
-  return failed(job, outcome.reason, outcome.commits, usage, outcome.report, await agentEvidence(job));
+/** An attempt paused at the model's usage limit (engine/lifecycle/usage-pause.ts): a question to continue once it resets, resume_at= for the App. */
+function paused(job: PlanJob, outcome: Extract<Attempt, { kind: 'paused' }>): Promise<WorkerOutcome> {
+  const { pause } = outcome;
+  const checkpoint: Checkpoint = { id: USAGE_LIMIT_CHECKPOINT, kind: 'action', prompt: pausePrompt(pause), source: job.agent };
+  return ask(job, checkpoint, outcome.commits, outcome.facts.usage, undefined, { resetsAt: pause.resetsAt, evidence: pause.evidence });
 }
 
 /** A verified attempt: within budget, committed and clean, its documents written, pushed, and its plan PR opened. */

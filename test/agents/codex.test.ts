@@ -46,7 +46,7 @@ describe('codex agent', () => {
 
     expect(worker.asked).toEqual([{ id: 'backend', kind: 'decision', prompt: 'Which backend?', options: ['memory', 'file'], source: 'codex' }]);
     const done = worker.messages.at(-1)!;
-    expect(done).toMatchObject({ type: 'task_completed', summary: 'The store is in place.\n\n(codex: 7 turns)', usage: { turns: 7, inputTokens: 9600, outputTokens: 400 } });
+    expect(done).toMatchObject({ type: 'task_completed', summary: 'The store is in place.\n\n(codex: 6 turns)', usage: { turns: 6, inputTokens: 9600, outputTokens: 400 } });
     expect(done).not.toHaveProperty('usage.costUsd');
     expect(progressOf(worker.messages)).toEqual(
       expect.arrayContaining([expect.stringMatching(/^codex session [0-9a-f-]{36}$/), 'reporting channel ready', 'Edit src/store.js (add)', 'Bash: test -f src/store.js', 'checkpoint backend answered: file']),
@@ -88,7 +88,7 @@ describe('codex agent', () => {
     await new CodexAgent().run(second.context);
 
     // Three requests in the resumed run (the answer, the write, the last message): its own tokens, not the thread's.
-    expect(second.messages.at(-1)).toMatchObject({ type: 'task_completed', usage: { turns: 2, inputTokens: 3600, outputTokens: 150 } });
+    expect(second.messages.at(-1)).toMatchObject({ type: 'task_completed', usage: { turns: 1, inputTokens: 3600, outputTokens: 150 } });
     const calls = await codex.calls();
     expect(calls).toHaveLength(2);
     expect(calls[1]!.args.slice(0, 3)).toEqual(['exec', 'resume', '--json']);
@@ -155,6 +155,16 @@ describe('codex agent', () => {
     expect(worker.messages.at(-1)).toMatchObject({ type: 'task_failed', retryable: false, error: 'codex stopped at its turn limit (max_turns 2; the run was stopped at turn 3)', usage: { turns: 3 } });
   });
 
+  it('counts turns as a tool-using agent does: max_turns 1 lets a plan take one step and say it is done (the closing message is no further turn)', async () => {
+    const { repo, logDir } = await makeRepo({ 'README.md': '# notes\n' });
+    const codex = await standInCodex([[{ message: 'Writing the store.' }, { write: ['src/store.js', 'export const store = new Map();\n'] }, { final: 'The store is in place.' }]]);
+    const worker = testWorker({ repo, logDir, plan: planFrom(PLAN), env: codex.env });
+
+    await new CodexAgent({ maxTurns: 1 }).run(worker.context);
+
+    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed', summary: 'The store is in place.\n\n(codex: 1 turns)', usage: { turns: 1 } });
+  });
+
   it('a final HARNESS_CHECKPOINT line asks the person, and the answer resumes the same thread', async () => {
     const { repo, logDir, base } = await makeRepo({ 'README.md': '# notes\n' });
     const codex = await standInCodex([
@@ -166,7 +176,7 @@ describe('codex agent', () => {
     await new CodexAgent().run(worker.context);
 
     expect(worker.asked).toEqual([{ id: 'bucket', kind: 'action', prompt: 'Create the S3 bucket', source: 'codex' }]);
-    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed', summary: 'Done.\n\n(codex: 4 turns)' });
+    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed', summary: 'Done.\n\n(codex: 2 turns)' });
     const calls = await codex.calls();
     const thread = JSON.parse((await readFile(join(logDir, 'codex.json'), 'utf8')) || '{}') as { sessionId: string };
     expect(calls.map((c) => c.args.slice(0, 2))).toEqual([['exec', '--json'], ['exec', 'resume']]);
@@ -198,7 +208,7 @@ describe('codex agent', () => {
       type: 'task_failed',
       retryable: false,
       error: "codex spent $0.04, over the plan's budget of $0.03 (budget_usd): stopped",
-      usage: { turns: 2, costUsd: 0.0366, inputTokens: 3600, outputTokens: 150 },
+      usage: { turns: 1, costUsd: 0.0366, inputTokens: 3600, outputTokens: 150 },
     });
   });
 

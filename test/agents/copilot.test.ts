@@ -171,6 +171,93 @@ describe('copilot agent', () => {
     await expect(copilot.calls()).rejects.toThrow(/ENOENT/);
   });
 
+  it('counts usage once across a resume in one attempt: the usage file then holds the session\'s totals, and a run is what they grew by', async () => {
+    const { repo, logDir } = await makeRepo({ 'README.md': '# notes\n' });
+    const copilot = await standInCopilot([
+      [{ write: ['src/store.js', 'draft\n'] }, { text: 'HARNESS_CHECKPOINT {"kind":"decision","prompt":"Which backend?","options":["memory","file"]}' }],
+      [{ recall: 'Which backend?' }, { turns: 2 }, { write: ['src/store.js', 'final\n'] }, { text: 'Done.' }],
+    ]);
+    const worker = testWorker({ repo, logDir, plan: planFrom(ASKING), env: copilot.env, answer: (c) => ({ ...ENVELOPE, type: 'decision_made', checkpoint: c.id, answer: 'file' }) });
+    await new CopilotAgent({ price: PRICE }).run(worker.context);
+
+    expect((await copilot.calls())[1]!.args.some((a) => a.startsWith('--resume='))).toBe(true);
+    // The last run's file: the session's totals, both runs' (6 requests, 2 premium requests).
+    const totals = JSON.parse(await readFile(join(logDir, 'copilot-usage.json'), 'utf8')) as { totalPremiumRequestCost: number; modelMetrics: Record<string, { usage: { inputTokens: number; outputTokens: number } }> };
+    const { inputTokens, outputTokens } = totals.modelMetrics['gpt-5.4']!.usage;
+    expect([inputTokens, totals.totalPremiumRequestCost]).toEqual([6000, 2]);
+    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed', usage: { turns: 6, inputTokens, outputTokens, costUsd: (inputTokens * 3 + outputTokens * 15) / 1e6 } });
+  });
+
+  it('counts usage once across attempts: a session paused at the rate limit keeps what it was counted at, and its resumed attempt counts only what it added', async () => {
+    const { repo, logDir } = await makeRepo({ 'README.md': '# notes\n' });
+    const copilot = await standInCopilot([
+      [{ write: ['src/store.js', 'draft\n'] }, { turns: 1 }, { error: { errorType: 'rate_limit', message: "You've hit your rate limit." } }],
+      [{ recall: 'src/store.js' }, { write: ['src/store.js', 'final\n'] }, { text: 'Done.' }],
+    ]);
+    const plan = planFrom(PLAN);
+    const first = testWorker({ repo, logDir, plan, env: copilot.env });
+    await new CopilotAgent({ price: PRICE }).run(first.context);
+    expect(first.messages.at(-1)).toMatchObject({ type: 'task_failed', error: expect.stringContaining('rate limit') });
+    const usage = async () => (JSON.parse(await readFile(join(logDir, 'copilot-usage.json'), 'utf8')) as { modelMetrics: Record<string, { usage: { inputTokens: number; outputTokens: number } }> }).modelMetrics['gpt-5.4']!.usage;
+    const before = await usage();
+    const { sessionId } = await readCopilotState(logDir);
+    expect(await readCopilotState(logDir)).toEqual({ sessionId, counted: { session: sessionId, inputTokens: before.inputTokens, outputTokens: before.outputTokens, premiumRequests: 1 } });
+
+    // As harness run pauses it (runner/usage-pause.ts): the session waits at the pause's checkpoint, answered `continue`.
+    await copilotSessions.wait(logDir, { id: 'usage-limit', kind: 'action', prompt: 'The limit', source: 'copilot' });
+    await writeFile(join(logDir, 'answers.json'), '{ "usage-limit": "continue" }\n');
+    const second = testWorker({ repo, logDir, plan, env: copilot.env, resume: true });
+    await new CopilotAgent({ price: PRICE }).run(second.context);
+
+    expect((await copilot.calls())[1]!.args).toContain(`--resume=${sessionId}`);
+    const after = await usage();
+    expect(after.inputTokens).toBeGreaterThan(before.inputTokens);
+    const added = { inputTokens: after.inputTokens - before.inputTokens, outputTokens: after.outputTokens - before.outputTokens };
+    expect(second.messages.at(-1)).toMatchObject({ type: 'task_completed', usage: { ...added, costUsd: (added.inputTokens * 3 + added.outputTokens * 15) / 1e6 } });
+  });
+
+  it('starts the CLI without a classic token (ghp_), which it refuses even with a provider of your own; a fine-grained or OAuth one stays', async () => {
+    const copilot = await standInCopilot([[{ text: 'Done.' }], [{ text: 'Done.' }], [{ text: 'Done.' }]], { token: false });
+    const run = async (env: Record<string, string>) => {
+      const { repo, logDir } = await makeRepo({ 'README.md': '# notes\n' });
+      const worker = testWorker({ repo, logDir, plan: planFrom(PLAN), env: { ...copilot.env, ...env } });
+      await new CopilotAgent().run(worker.context);
+      return worker.messages.at(-1)!;
+    };
+
+    // A classic GH_TOKEN beside the fine-grained COPILOT_GITHUB_TOKEN: left out, the CLI signs in with the other.
+    expect(await run({ COPILOT_GITHUB_TOKEN: 'github_pat_copilot_only', GH_TOKEN: 'ghp_classic_for_gh' })).toMatchObject({ type: 'task_completed' });
+    // A provider of the user's own needs no token: the classic one would stop the CLI all the same.
+    expect(await run({ GH_TOKEN: 'ghp_classic_for_gh', COPILOT_PROVIDER_BASE_URL: 'http://127.0.0.1:9/v1' })).toMatchObject({ type: 'task_completed' });
+    // An OAuth token (gh auth login's gho_) is one Copilot takes.
+    expect(await run({ GH_TOKEN: 'gho_oauth_from_gh' })).toMatchObject({ type: 'task_completed' });
+    const envs = (await copilot.calls()).map((c) => [c.env.COPILOT_GITHUB_TOKEN, c.env.GH_TOKEN]);
+    expect(envs).toEqual([
+      ['github_pat_copilot_only', undefined],
+      [undefined, undefined],
+      [undefined, 'gho_oauth_from_gh'],
+    ]);
+  });
+
+  it('with only a classic token and no provider of your own: the machine’s problem, naming the variables it looked at and the token Copilot needs', async () => {
+    const { repo, logDir } = await makeRepo({ 'README.md': '# notes\n' });
+    const copilot = await standInCopilot([[{ text: 'Done.' }]], { token: false });
+    const worker = testWorker({ repo, logDir, plan: planFrom(PLAN), env: { ...copilot.env, GH_TOKEN: 'ghp_classic_for_gh', GITHUB_TOKEN: 'ghs_the_jobs_own' } });
+    await new CopilotAgent().run(worker.context);
+
+    expect(worker.messages.at(-1)).toMatchObject({
+      type: 'task_failed',
+      retryable: false,
+      environment: true,
+      error:
+        'copilot could not sign in: No authentication information found. — harness looked at COPILOT_GITHUB_TOKEN and GH_TOKEN (never GITHUB_TOKEN, the job\'s own); ' +
+        'GH_TOKEN held a classic personal access token (ghp_…), which Copilot refuses, so harness left it out. ' +
+        'Copilot needs a fine-grained personal access token (github_pat_…) of a user with a Copilot seat, with the Copilot Requests permission, in COPILOT_GITHUB_TOKEN (a secret of its own), ' +
+        'or an OAuth token (gho_…, ghu_…: copilot login, gh auth login), or a provider of your own (COPILOT_PROVIDER_BASE_URL)',
+    });
+    expect((await copilot.calls())[0]!.env.GH_TOKEN).toBeUndefined();
+  });
+
   it('no credential and no CLI are the machine’s problems (environment), not an attempt of the plan', async () => {
     const { repo, logDir } = await makeRepo({ 'README.md': '# notes\n' });
     const copilot = await standInCopilot([[]], { token: false });

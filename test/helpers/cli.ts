@@ -16,7 +16,7 @@ export interface CliResult {
  * Run the CLI in-process with captured output; `env` is the CLI's own environment (PATH, say),
  * over the process's; a run's heartbeat only with a `ticker` (test/helpers/ticker.ts).
  */
-export async function runCli(argv: string[], cwd = process.cwd(), options: { ticker?: Ticker; env?: Record<string, string> } = {}): Promise<CliResult> {
+export async function runCli(argv: string[], cwd = process.cwd(), options: { ticker?: Ticker; env?: Record<string, string>; clock?: CliIO['clock'] } = {}): Promise<CliResult> {
   const env = options.env ?? {};
   let stdout = '';
   let stderr = '';
@@ -27,6 +27,7 @@ export async function runCli(argv: string[], cwd = process.cwd(), options: { tic
     env,
     isTTY: false,
     ...(options.ticker ? { ticker: options.ticker } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   };
   const code = await main(argv, io);
   return { code, stdout, stderr };

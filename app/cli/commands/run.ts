@@ -31,7 +31,7 @@ import { displayPath, loadSpecDir, specDirArg, specDirOf } from '../spec-input.j
 import { agentProblem } from '../agent-preflight.js';
 import { isDirectory, pathFrom, readTextIfExists } from '../../machine/files.js';
 
-export const usage = `Usage: harness run <spec-dir> [--phase P] [--plan ID] [--slots N] [--agent NAME] [--retry [--keep-base]] [--knowledge DIR]
+export const usage = `Usage: harness run <spec-dir> [--phase P] [--plan ID] [--slots N] [--agent NAME] [--retry [--keep-base]] [--wait] [--knowledge DIR]
 
 Execute a spec locally: each plan in its own git worktree and branch
 (harness/<spec>/<plan>), run by its agent, verified, and merged in dependency
@@ -39,6 +39,8 @@ order into harness/<spec>/integration, where phases are verified and SUMMARY.md,
 VERIFICATION.md, STATUS.md, ROADMAP.md and execution/commits.log are written.
 A run stopped at any moment (Ctrl-C, a crash, SIGKILL) resumes where it was when
 started again. Checkpoints wait for "harness respond" (or an answer typed here).
+A plan whose agent stops at the model's usage limit is paused, not failed: it goes
+on after the limit resets, in this run with --wait, else when run again.
 
 Options:
   --phase P    start only plans of phase P
@@ -50,6 +52,8 @@ Options:
                the branch the run started from has moved, its new commits are merged
                into the integration branch first, so the retry runs today's code
   --keep-base  with --retry: retry on the base the run started from
+  --wait       when only plans paused at the model's usage limit are left, wait for
+               the reset and go on (without it the run ends and says when to run again)
   --knowledge DIR
                the knowledge store whose lessons, skills and genes are surfaced into
                each plan's brief (default: .harness/knowledge of the repository)
@@ -57,7 +61,9 @@ Options:
 
 Exit: 0 every plan and phase verified (with --plan or --phase: every plan it names),
 1 failures or work left, 2 usage error, 74 the machine failed (a full disk, a worktree's
-.git removed): one line says what to do, and the run resumes when started again.
+.git removed): one line says what to do, and the run resumes when started again,
+75 nothing failed but a plan is paused at the model's usage limit: one line says
+when it resets and the command that goes on then.
 `;
 
 export async function runCommand(args: string[], io: CliIO): Promise<number> {
@@ -71,6 +77,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       agent: { type: 'string' },
       retry: { type: 'boolean' },
       'keep-base': { type: 'boolean' },
+      wait: { type: 'boolean' },
       knowledge: { type: 'string' },
     },
   });
@@ -156,6 +163,12 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   if (values.phase !== undefined) options.phase = values.phase.padStart(2, '0');
   if (values.plan !== undefined) options.plan = values.plan;
   if (values.retry) options.retry = true;
+  if (values.wait) options.wait = true;
+  // The run's wall clock and the timer --wait waits with: a test's own where it gives one.
+  if (io.clock) {
+    options.now = () => io.clock!.now();
+    options.timers = io.clock;
+  }
   if (values['keep-base']) {
     if (!values.retry) throw new UsageError('--keep-base goes with --retry: it keeps the base a retried run started from');
     options.keepBase = true;
@@ -176,7 +189,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         '',
         `${outcome.spec}: ${verifiedCounts(outcome, loaded.spec ? doneBeforeImport(loaded.spec) : undefined)}${
           count(plans, 'failed') ? `, ${count(plans, 'failed')} failed` : ''
-        }${count(plans, 'blocked') ? `, ${count(plans, 'blocked')} blocked` : ''}${outcome.stopped ? ' (stopped; run again to resume)' : ''}`,
+        }${count(plans, 'blocked') ? `, ${count(plans, 'blocked')} blocked` : ''}${outcome.paused ? `, ${outcome.paused.length} paused at the usage limit` : ''}${outcome.stopped ? ' (stopped; run again to resume)' : ''}`,
         `  integration branch: ${outcome.integrationBranch}`,
         `  its worktree:       ${outcome.integrationWorktree}`,
         `  status:             ${outcome.statusFile}`,
@@ -189,6 +202,15 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     if (outcome.fault !== undefined) {
       io.stderr(`harness run: ${outcome.fault}\n`);
       return EXIT.environment;
+    }
+    const paused = outcome.paused?.[0];
+    if (paused !== undefined) {
+      const more = outcome.paused!.length > 1 ? ` (and ${outcome.paused!.length - 1} more plan${outcome.paused!.length > 2 ? 's' : ''})` : '';
+      const again = `${selfCommand(io)} run ${options.specArg}${options.phase !== undefined ? ` --phase ${options.phase}` : ''}${options.plan !== undefined ? ` --plan ${options.plan}` : ''}`;
+      io.stderr(`harness run: ${paused.plan}${more} paused at the model's usage limit until ${paused.resumeAt}; resume then with: ${again} (or now with --wait, which waits for it)\n`);
+      // Only time is missing: a failure besides it still needs a person, and says so with 1.
+      const failures = Object.values(outcome.plans).some((s) => s === 'failed' || s === 'blocked') || Object.values(outcome.phases).some((s) => s === 'failed');
+      if (!failures && !outcome.stopped) return EXIT.paused;
     }
     // A limited run succeeds when what it was asked for is verified; the rest of the spec is left for later on purpose.
     const asked = Object.entries(outcome.plans).filter(([id]) => (options.plan === undefined || id === options.plan) && (options.phase === undefined || planPhase(id) === options.phase));

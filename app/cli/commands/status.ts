@@ -50,7 +50,8 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   const recorded = (id: string) => state.plans.get(id) ?? 'pending';
   // Done before harness (imported as completed): never shown as harness's verified.
   const before = doneBeforeImport(spec);
-  const planState = (id: string) => (before.plans.has(id) && recorded(id) === 'verified' ? DONE : stopped && recorded(id) === 'running' ? 'stopped' : recorded(id));
+  // A plan paused at the model's usage limit is held as a checkpoint; it is shown as what it is.
+  const planState = (id: string) => (before.plans.has(id) && recorded(id) === 'verified' ? DONE : state.paused.has(id) ? PAUSED : stopped && recorded(id) === 'running' ? 'stopped' : recorded(id));
   const phaseState = (id: string) => {
     const s = state.phases.get(id) ?? 'pending';
     if (before.phases.has(id) && s === 'verified') return DONE;
@@ -94,7 +95,8 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
               task: status?.currentTask ?? null,
               tasks: status?.totalTasks ?? null,
               message: status?.message ?? null,
-              reason: state.reasons.get(p.id) ?? null,
+              reason: state.reasons.get(p.id) ?? state.paused.get(p.id)?.reason ?? null,
+              resumeAt: state.paused.get(p.id)?.resumeAt ?? null,
               minutes: state.minutes.get(p.id) ?? null,
             };
           }),
@@ -120,7 +122,7 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
       const s = planState(id);
       const status = state.statuses.get(id);
       const detail =
-        s === 'running' && status?.currentTask ? `step ${status.currentTask}/${status.totalTasks}: ${oneLine(status.message ?? '')}` : s === 'failed' || s === 'blocked' ? (state.reasons.get(id) ?? '') : s === 'verified' ? formatMinutes(state.minutes.get(id) ?? 0) : s === DONE ? doneDetail(spec.planById.get(id)!.completed) : '';
+        s === 'running' && status?.currentTask ? `step ${status.currentTask}/${status.totalTasks}: ${oneLine(status.message ?? '')}` : s === 'failed' || s === 'blocked' ? (state.reasons.get(id) ?? '') : s === PAUSED ? pausedDetail(state.paused.get(id)!) : s === 'verified' ? formatMinutes(state.minutes.get(id) ?? 0) : s === DONE ? doneDetail(spec.planById.get(id)!.completed) : '';
       // Step output and reasons can run over lines; their continuation stays under the plan, not at the margin.
       out.push(`  ${mark(s)} ${id} ${oneLine(plan.title)}  ${words(s)}${detail ? ` · ${detail.trimEnd().replace(/\n/g, '\n      ')}` : ''}`);
     }
@@ -150,6 +152,13 @@ function scopeWords(scope: { plan?: string; phase?: string }): string {
   return scope.phase !== undefined ? `phase ${scope.phase}` : 'the run';
 }
 
+/** A plan paused at the model's usage limit (runner/usage-pause.ts): its state in `harness status`, text and JSON. */
+const PAUSED = 'paused';
+
+function pausedDetail(pause: { resumeAt: string; resetsAt?: string }): string {
+  return `the model's usage limit; ${pause.resetsAt ? 'it resets' : 'tried again'} at ${pause.resumeAt}, when harness run goes on with it`;
+}
+
 /** A plan or phase done before harness: its state in `harness status`, text and JSON. */
 const DONE = 'done-before-import';
 
@@ -177,6 +186,8 @@ function mark(state: string): string {
       return '■';
     case 'checkpoint':
       return '?';
+    case PAUSED:
+      return '‖';
     default:
       return '·';
   }

@@ -9,6 +9,7 @@ import type { AttemptPorts, PlanCommit, Workspace } from './ports.js';
 import { runAgent, type AgentResult, type AgentRun } from './run-agent.js';
 import { importedFrom } from '../knowledge/documents/plan-profile.js';
 import { attemptFailure, attemptSignals, type AttemptFailure, type AttemptHistory } from './signals.js';
+import { usagePauseOf, type UsagePause } from './usage-pause.js';
 import { verifyWithPeople } from './verify-with-people.js';
 
 export interface AttemptInput extends AgentRun {
@@ -60,7 +61,12 @@ export type AttemptOutcome =
   | (Ended & { kind: 'verified'; report: VerificationReport; /** What the agent said it did. */ summary?: string })
   | (Ended & { kind: 'failed'; reason: string; report?: VerificationReport })
   /** A person must answer first, and this runtime cannot wait: the question is for the caller to put where people see it. */
-  | (Ended & { kind: 'checkpoint'; checkpoint: Checkpoint; report?: VerificationReport });
+  | (Ended & { kind: 'checkpoint'; checkpoint: Checkpoint; report?: VerificationReport })
+  /**
+   * The agent stopped at the model's usage limit (usage-pause.ts): the same attempt, to go on
+   * after the reset. No failure, no signal (`signals` is empty); what it used is in the facts.
+   */
+  | (Ended & { kind: 'paused'; pause: UsagePause });
 
 /**
  * `strict_files: true` (.github/harness.yml): a verified attempt that wrote outside its plan's
@@ -109,7 +115,7 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
     });
   }
   // What the branch holds when the attempt ends; a failed attempt's checkout that cannot say must not hide why it failed.
-  const ended = async (how: { end: 'verified' | 'failed' | 'checkpoint'; verifyMs: number; reason?: string; report?: VerificationReport }): Promise<Ended> => {
+  const ended = async (how: { end: 'verified' | 'failed' | 'checkpoint' | 'paused'; verifyMs: number; reason?: string; report?: VerificationReport }): Promise<Ended> => {
     const failed = how.end === 'failed';
     const look = <T>(p: Promise<T[]>) => (failed ? p.catch((): T[] => []) : p);
     const [commits, changed] = await Promise.all([look(workspace.commits(base)), look(workspace.changedFiles(base))]);
@@ -126,6 +132,8 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
       ...(agent?.kind === 'failed' && agent.environment ? { environment: true } : {}),
       ...(failed ? { failure: { ...attemptFailure({ ...(agent?.kind === 'failed' ? { agentError: agent.error } : {}), timedOut, ...(how.report ? { report: how.report } : {}) }), ...headOf(commits, base) } } : {}),
     };
+    // A pause is the same attempt, still going, and says nothing about the plan: nothing for the knowledge loop.
+    if (how.end === 'paused') return { commits, facts, timing: { agentMs, verifyMs: how.verifyMs }, signals: [] };
     // Only an attempt that ended looks back: a checkpoint is the same attempt, still going.
     const previous = how.end === 'checkpoint' ? undefined : await input.history?.();
     const failedBefore = Math.max(previous?.attempt ?? 0, (input.attempt ?? 1) - 1);
@@ -159,6 +167,9 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
 
   if (agent?.kind === 'checkpoint') return { kind: 'checkpoint', checkpoint: agent.checkpoint, ...(await ended({ end: 'checkpoint', verifyMs: 0 })) };
   if (agent?.kind === 'failed') {
+    // The model's usage limit is time to wait, not the plan's failure: both runtimes pause on it (usage-pause.ts).
+    const pause = usagePauseOf(agent, clock.now());
+    if (pause) return { kind: 'paused', pause, ...(await ended({ end: 'paused', verifyMs: 0 })) };
     const reason = agentFailure(input.agent, agent.error);
     return { kind: 'failed', reason, ...(await ended({ end: 'failed', verifyMs: 0, reason })) };
   }

@@ -327,3 +327,35 @@ describe('attemptPlan: human checks', () => {
     expect(stale.workspace.calls.headDate).toBe(1);
   });
 });
+
+describe("attemptPlan: the model's usage limit", () => {
+  const limited = (error: string, extra: { timedOut?: boolean; environment?: boolean } = {}) => (workspace: Workspace) =>
+    testAgent('limited', async (_context, say) => {
+      await say.ready();
+      workspace.commit('01-02: half the greeting', { 'out/greeting.txt': 'half\n' });
+      await say.failed(error, { retryable: true, usage: { turns: 3, costUsd: 0.05 }, ...extra });
+    });
+  const words = "codex stopped at the model's usage limit: You’ve hit your usage limit. Try again at 7:34 PM. (resets 2030-01-02T20:00:00.000Z)";
+
+  it('pauses the attempt, for both runtimes: the reset, no failure, no signal, the usage and the commits kept', async () => {
+    const history = async () => undefined;
+    const { outcome, verify } = await run({ agent: limited(words), input: { history } });
+
+    expect(outcome.kind).toBe('paused');
+    if (outcome.kind !== 'paused') return;
+    expect(outcome.pause).toEqual({ resetsAt: new Date('2030-01-02T20:00:00.000Z'), evidence: 'You’ve hit your usage limit. Try again at 7:34 PM.', reason: words });
+    expect(outcome.signals).toEqual([]);
+    expect(outcome.facts.failure).toBeUndefined();
+    expect(outcome.facts.usage).toEqual({ turns: 3, costUsd: 0.05 });
+    expect(outcome.commits.map((c) => c.subject)).toEqual(['01-02: half the greeting']);
+    // Nothing is verified of work the agent has not finished.
+    expect(verify.opened()).toBe(0);
+  });
+
+  it('is a failure when the limit words come with a time-out or a machine that could not start the agent', async () => {
+    for (const extra of [{ timedOut: true }, { environment: true }]) {
+      const { outcome } = await run({ agent: limited(words, extra) });
+      expect(outcome.kind).toBe('failed');
+    }
+  });
+});

@@ -185,12 +185,25 @@ export function priced(usage: CodexUsage, price: TokenPrice): number {
   return Math.round(dollars * 1e6) / 1e6;
 }
 
+/** A step the agent completed that acts: a command, a file change, a tool call, a web search. */
+export function isAction(event: CodexEvent): boolean {
+  return event.type === 'item' && event.phase === 'completed' && ['command_execution', 'file_change', 'mcp_tool_call', 'web_search'].includes(event.item.kind);
+}
+
+/** A message the agent completed (its words on the way, or its closing ones). */
+export function isMessage(event: CodexEvent): boolean {
+  return event.type === 'item' && event.phase === 'completed' && event.item.kind === 'agent_message';
+}
+
 /**
- * Codex counts no turns: harness counts one for each step the agent completes, a message or an
- * action (a command, a file change, a tool call, a web search). max_turns is held to that count.
+ * A run's turns. Codex counts none of its own, so harness counts a turn as a tool-using agent
+ * counts one (Claude Code's num_turns, Copilot's assistant turns): a step that acts. A message is
+ * no turn of its own — the closing one after the work ("Done: …"), or words between actions —
+ * so `max_turns: 1` lets a plan do one thing and say so (issue 38); a run that only answered took
+ * one turn. max_turns is held to this count.
  */
-export function isTurn(event: CodexEvent): boolean {
-  return event.type === 'item' && event.phase === 'completed' && ['agent_message', 'command_execution', 'file_change', 'mcp_tool_call', 'web_search'].includes(event.item.kind);
+export function codexTurns(actions: number, messages: number): number {
+  return actions > 0 ? actions : messages > 0 ? 1 : 0;
 }
 
 /** A run's figures in harness's terms: turns as counted, tokens, and the cost when a price is known. */

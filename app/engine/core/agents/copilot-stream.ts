@@ -176,6 +176,22 @@ export function usageFileOf(text: string): CopilotUsageFile | undefined {
   return { ...(counted ? { inputTokens: input, outputTokens: output } : {}), ...(premium === undefined ? {} : { premiumRequests: premium }), models };
 }
 
+/**
+ * What a session's usage file adds to what was counted of the session before: after
+ * `--resume=<id>` 1.0.102 writes the session's totals (every run of it), not the run's, so a
+ * resumed run is what the totals grew by (issue 38: 4,007 tokens counted where 3,006 were used).
+ * A figure the earlier count lacks is taken whole; one that went down (a file not the session's) is
+ * taken as it is rather than made negative.
+ */
+export function usageSince(file: CopilotUsageFile, before: Omit<CopilotUsageFile, 'models'> | undefined): CopilotUsageFile {
+  if (!before) return file;
+  const since = (now: number | undefined, then: number | undefined) => (now === undefined || then === undefined ? now : now >= then ? now - then : now);
+  const input = since(file.inputTokens, before.inputTokens);
+  const output = since(file.outputTokens, before.outputTokens);
+  const premium = since(file.premiumRequests, before.premiumRequests);
+  return { ...(input === undefined ? {} : { inputTokens: input }), ...(output === undefined ? {} : { outputTokens: output }), ...(premium === undefined ? {} : { premiumRequests: premium }), models: file.models };
+}
+
 /** What harness pays for Copilot's tokens and premium requests, in US dollars: the CLI reports no cost of its own. */
 export interface CopilotPrice {
   inputPerMillion?: number;

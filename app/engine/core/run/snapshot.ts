@@ -10,6 +10,8 @@ export interface RunSnapshot {
   minutes: ReadonlyMap<string, number>;
   /** US dollars per plan, as its agent reported them; absent or empty when none did. */
   costs?: ReadonlyMap<string, number>;
+  /** Plans paused at the model's usage limit, with when they run again (ISO); held as `checkpoint` in `plans`. */
+  paused?: ReadonlyMap<string, string>;
   /** Why a plan is blocked or failed, in a line. */
   reasons: ReadonlyMap<string, string>;
   /** Newest last: "01-02 verified", with an ISO time. */

@@ -103,8 +103,14 @@ export function statusDocument(template: string, spec: Spec, analysis: GraphAnal
   };
   const blocked = spec.plans.filter((plan) => {
     const s = snapshot.plans.get(plan.id);
-    return s === 'blocked' || s === 'failed';
+    return s === 'blocked' || s === 'failed' || snapshot.paused?.has(plan.id);
   });
+  // A plan paused at the usage limit is held, not failed: when it goes on is what a reader needs.
+  const line = (plan: { id: string; title: string }) => {
+    const until = snapshot.paused?.get(plan.id);
+    if (until !== undefined) return `- ${plan.id} ${plan.title}: paused — the model's usage limit; harness run resumes it after ${until}`;
+    return `- ${plan.id} ${plan.title}: ${snapshot.plans.get(plan.id)}${snapshot.reasons.has(plan.id) ? ` — ${snapshot.reasons.get(plan.id)}` : ''}`;
+  };
   return renderTemplate(template, frontmatter, {
     title: spec.title,
     summary: [
@@ -123,7 +129,7 @@ export function statusDocument(template: string, spec: Spec, analysis: GraphAnal
     graph: graphMermaid(spec, analysis, snapshot.plans).trimEnd(),
     blocked:
       blocked.length > 0
-        ? blocked.map((plan) => `- ${plan.id} ${plan.title}: ${snapshot.plans.get(plan.id)}${snapshot.reasons.has(plan.id) ? ` — ${snapshot.reasons.get(plan.id)}` : ''}`).join('\n')
+        ? blocked.map(line).join('\n')
         : 'Nothing is blocked.',
     activity: snapshot.activity.length > 0 ? snapshot.activity.slice(-10).map((a) => `- ${a.at} ${a.text}`).join('\n') : 'No activity yet.',
   });

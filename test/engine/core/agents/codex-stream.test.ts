@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codexLimitOf, cliTimeZone, tryAgainAt } from '../../../../app/engine/core/agents/codex-limit.js';
-import { describeCodexEvent, isTurn, parseCodexLine, priced, rolloutUsage, runUsage, usageSince } from '../../../../app/engine/core/agents/codex-stream.js';
+import { codexTurns, describeCodexEvent, isAction, isMessage, parseCodexLine, priced, rolloutUsage, runUsage, usageSince } from '../../../../app/engine/core/agents/codex-stream.js';
 import { rateLimitOf } from '../../../../app/engine/core/agents/rate-limit.js';
 
 /** Lines `codex exec --json` (@openai/codex 0.171.0) printed, as they were, against a Responses API on 127.0.0.1. */
@@ -78,10 +78,19 @@ describe('the JSONL of codex exec --json (0.171.0)', () => {
     expect(said(REAL.message)).toEqual(['All done. HARNESS test']);
   });
 
-  it('counts a turn for each completed message and action, and none for their start or an error', () => {
-    const turns = Object.values(REAL).flatMap(parseCodexLine).filter(isTurn).length;
-    // message, commandFailed, fileChange, mcpCompleted, mcpRefused.
-    expect(turns).toBe(5);
+  it('counts a turn for each completed action, and none for a message, their start or an error', () => {
+    const events = Object.values(REAL).flatMap(parseCodexLine);
+    // commandFailed, fileChange, mcpCompleted, mcpRefused; the message is no turn of its own.
+    expect([events.filter(isAction).length, events.filter(isMessage).length]).toEqual([4, 1]);
+    expect(codexTurns(4, 1)).toBe(4);
+  });
+
+  it('counts the closing message after the work as no further turn, and a run that only answered as one', () => {
+    // max_turns: 1 — one file written, then "Done.": one turn, as the work took one step.
+    expect(codexTurns(1, 1)).toBe(1);
+    expect(codexTurns(1, 3)).toBe(1);
+    expect(codexTurns(0, 1)).toBe(1);
+    expect(codexTurns(0, 0)).toBe(0);
   });
 
   it("takes a resumed thread's earlier usage from its rollout file, and prices what the run added", () => {

@@ -122,6 +122,9 @@ describe('respond-then-failed-dispatch', () => {
       `POST ${R}/git/refs`,
       `POST ${R}/issues/${ISSUE}/comments`,
       `POST ${R}/actions/workflows/harness-worker.yml/dispatches`,
+      // A 502 leaves unknown whether a worker started: looked for by its title, never dispatched again blind (workflows.ts).
+      `GET ${R}/actions/workflows/harness-worker.yml/runs?status=queued&per_page=100`,
+      `GET ${R}/actions/workflows/harness-worker.yml/runs?status=in_progress&per_page=100`,
       `DELETE ${R}/git/refs/harness/plans/${SPEC}/${PLAN}/answers/${QUESTION}`,
       `DELETE ${R}/issues/comments/492700400/reactions/492700400`,
       `POST ${R}/issues/${ISSUE}/comments`,

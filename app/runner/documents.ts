@@ -1,3 +1,4 @@
+import type { PlanSpan } from '../engine/core/analysis/timeline.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { TRAILER_PLAN, TRAILER_SPEC, type Trailer } from '../engine/core/agents/commit-message.js';
@@ -27,12 +28,25 @@ export function snapshotOf(ctx: RunContext): RunSnapshot {
     plans,
     phases,
     minutes: ctx.state.minutes,
+    spans: planSpans(ctx),
     costs: ctx.state.costs,
     reasons: ctx.state.reasons,
     paused: new Map([...ctx.state.paused].map(([id, p]) => [id, p.resumeAt])),
     activity: ctx.activity,
     now: ctx.now(),
   };
+}
+
+/** Each plan's last attempt: from its result when it ended, from its status while it runs. */
+function planSpans(ctx: RunContext): Map<string, PlanSpan> {
+  const spans = new Map<string, PlanSpan>();
+  for (const plan of ctx.spec.plans) {
+    const result = ctx.state.results.get(plan.id);
+    const status = ctx.state.statuses.get(plan.id);
+    if (status && (!result || status.startedAt > result.startedAt)) spans.set(plan.id, { start: status.startedAt });
+    else if (result) spans.set(plan.id, { start: result.startedAt, end: result.finishedAt });
+  }
+  return spans;
 }
 
 export function noteActivity(ctx: RunContext, text: string): void {

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/paths.js';
@@ -58,5 +59,21 @@ describe('the Claude stand-ins', () => {
     const run = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'test/fixtures/claude', standIn), ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
     expect(run('-p', 'x', '--max-budget', '1')).toMatchObject({ status: 1, stderr: "error: unknown option '--max-budget'\n" });
     expect(run('-p', 'x', '--output-format', 'stream-json', '--max-budget-usd')).toMatchObject({ status: 1, stderr: "error: option '--max-budget-usd <amount>' argument missing\n" });
+  });
+});
+
+describe('the other stand-ins', () => {
+  /** A stand-in run with `args`, a scenario of no calls and a state directory of its own. */
+  function standIn(path: string, args: string[]) {
+    const dir = mkdtempSync(join(tmpdir(), 'harness-standin-'));
+    writeFileSync(join(dir, 'scenario.json'), '{ "calls": [] }');
+    const env = { PATH: process.env.PATH ?? '', HOME: dir, FAKE_CODEX_SCENARIO: join(dir, 'scenario.json'), FAKE_CODEX_STATE: dir, FAKE_GEMINI_SCENARIO: join(dir, 'scenario.json'), FAKE_GEMINI_STATE: dir, FAKE_COPILOT_SCENARIO: join(dir, 'scenario.json'), FAKE_COPILOT_STATE: dir };
+    return spawnSync(process.execPath, [join(ROOT, 'test/fixtures', path), ...args], { encoding: 'utf8', env, cwd: dir });
+  }
+
+  it('refuse an option their pinned CLI does not have, as that CLI does', () => {
+    expect(standIn('codex/codex-standin.mjs', ['exec', '--max-budget-usd', '1', '-'])).toMatchObject({ status: 2, stderr: expect.stringMatching(/^error: unexpected argument '--max-budget-usd' found\n/) });
+    expect(standIn('gemini/gemini-standin.mjs', ['-p', 'x', '--max-budget-usd', '1'])).toMatchObject({ status: 1, stderr: 'Unknown argument: max-budget-usd\n' });
+    expect(standIn('copilot/copilot-standin.mjs', ['-p', 'x', '--max-budget-usd', '1'])).toMatchObject({ status: 1, stderr: expect.stringMatching(/^error: unexpected argument '--max-budget-usd' found\n/) });
   });
 });

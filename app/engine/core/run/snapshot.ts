@@ -1,3 +1,4 @@
+import type { PlanSpan } from '../analysis/timeline.js';
 import type { PhaseState, PlanState } from '../state/plan-state.js';
 
 /** What a run knows at one moment, for the documents it writes and the status it prints. */
@@ -8,6 +9,8 @@ export interface RunSnapshot {
   phases: ReadonlyMap<string, PhaseState>;
   /** Minutes of work per plan whose run has ended (verified or failed). */
   minutes: ReadonlyMap<string, number>;
+  /** When each plan that has run ran (its last attempt): the timeline in STATUS.md. */
+  spans?: ReadonlyMap<string, PlanSpan>;
   /** US dollars per plan, as its agent reported them; absent or empty when none did. */
   costs?: ReadonlyMap<string, number>;
   /** Plans paused at the model's usage limit, with when they run again (ISO); held as `checkpoint` in `plans`. */

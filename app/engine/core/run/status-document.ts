@@ -2,6 +2,7 @@ import { renderTemplate } from '../documents/render-template.js';
 import { averageMinutes, progressPercent } from '../documents/status.js';
 import type { GraphAnalysis } from '../analysis/analyze.js';
 import { graphMermaid } from '../analysis/render.js';
+import { timelineMermaid } from '../analysis/timeline.js';
 import type { Spec } from '../spec/model.js';
 import type { RunSnapshot } from './snapshot.js';
 import { DONE_BEFORE_IMPORT, doneBeforeImport } from './done-before-import.js';
@@ -73,6 +74,12 @@ export function progressCounts(p: Progress, verified = ' verified'): string {
   return `${plans} · ${phases}`;
 }
 
+/** Where the time went (analysis/timeline.ts), fenced for GitHub to draw; a line before any plan ran. */
+function timelineSection(spec: Spec, analysis: GraphAnalysis, snapshot: RunSnapshot): string {
+  const chart = timelineMermaid(spec, analysis, snapshot.spans ?? new Map(), snapshot.plans, snapshot.now);
+  return chart === undefined ? 'No plan has run yet.' : `\`\`\`mermaid\n${chart.trimEnd()}\n\`\`\``;
+}
+
 /** STATUS.md, from templates/STATUS.md: progress and velocity up top, the graph coloured by state. */
 export function statusDocument(template: string, spec: Spec, analysis: GraphAnalysis, snapshot: RunSnapshot): string {
   const p = progressOf(spec, snapshot);
@@ -127,6 +134,7 @@ export function statusDocument(template: string, spec: Spec, analysis: GraphAnal
       ...(costs.length > 0 ? ['', `Cost so far: **$${total.toFixed(2)}** (${costs.map(([id, usd]) => `${id} $${usd.toFixed(2)}`).join(', ')}), as the agents reported it.`] : []),
     ].join('\n'),
     graph: graphMermaid(spec, analysis, snapshot.plans).trimEnd(),
+    timeline: timelineSection(spec, analysis, snapshot),
     blocked:
       blocked.length > 0
         ? blocked.map(line).join('\n')

@@ -1,0 +1,66 @@
+import type { Spec } from '../spec/model.js';
+import type { PlanState } from '../state/plan-state.js';
+import type { GraphAnalysis } from './analyze.js';
+import { MERMAID_MAX_TEXT } from './render.js';
+
+/** When a plan's last attempt ran: its start, and its end once it has one. */
+export interface PlanSpan {
+  start: string;
+  end?: string;
+}
+
+/** Plans above which the timeline shows one bar per phase: a chart of hundreds of bars is read by nobody, and Mermaid lays it out slowly. */
+export const TIMELINE_MAX_BARS = 100;
+
+/** A task's name as Mermaid's gantt grammar takes it: no `:` (it ends the name), `#` or `;` (comments and statement ends), one line. */
+function taskName(text: string): string {
+  return text.replace(/[:;#]/g, ' ').replace(/[\r\n]+/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** `2026-03-02T09:41:00` in UTC, as dateFormat YYYY-MM-DDTHH:mm:ss reads it. */
+function at(iso: string): string {
+  return new Date(iso).toISOString().slice(0, 19);
+}
+
+function tag(state: PlanState | undefined, critical: boolean): string {
+  const tags = [critical ? 'crit' : undefined, state === 'verified' ? 'done' : state === 'running' || state === 'checkpoint' ? 'active' : undefined].filter(Boolean);
+  return tags.length > 0 ? `${tags.join(', ')}, ` : '';
+}
+
+/**
+ * Where the time went: a Mermaid `gantt` of the plans that have run, a section per phase, each
+ * plan a bar from its last attempt's start to its end (to `now` while it runs), verified bars
+ * done, running ones active, the critical path marked `crit`. Above TIMELINE_MAX_BARS plans, or
+ * past Mermaid's text limit, one bar per phase (its first start to its last end), as the
+ * dependency graph collapses. Undefined before any plan has run.
+ */
+export function timelineMermaid(spec: Spec, analysis: GraphAnalysis, spans: ReadonlyMap<string, PlanSpan>, states: ReadonlyMap<string, PlanState>, now: Date): string | undefined {
+  const ran = spec.plans.filter((p) => spans.has(p.id));
+  if (ran.length === 0) return undefined;
+  const critical = new Set(analysis.critical.path.map((i) => spec.plans[i]!.id));
+  const end = (span: PlanSpan) => span.end ?? now.toISOString();
+  const head = ['gantt', `  title ${taskName(`${spec.id} ${spec.title}`)}`, '  dateFormat YYYY-MM-DDTHH:mm:ss', '  axisFormat %H:%M'];
+  const byPlan = [...head];
+  for (const phase of spec.phases) {
+    const plans = phase.plans.filter((id) => spans.has(id));
+    if (plans.length === 0) continue;
+    byPlan.push(`  section ${taskName(`${phase.id} ${phase.title}`)}`);
+    for (const id of plans) {
+      const span = spans.get(id)!;
+      byPlan.push(`  ${taskName(`${id} ${spec.planById.get(id)!.title}`)} :${tag(states.get(id), critical.has(id))}${at(span.start)}, ${at(end(span))}`);
+    }
+  }
+  const text = `${byPlan.join('\n')}\n`;
+  if (ran.length <= TIMELINE_MAX_BARS && text.length <= MERMAID_MAX_TEXT) return text;
+  const byPhase = [...head, '  section Phases'];
+  for (const phase of spec.phases) {
+    const phaseSpans = phase.plans.flatMap((id) => (spans.has(id) ? [spans.get(id)!] : []));
+    if (phaseSpans.length === 0) continue;
+    const first = phaseSpans.map((s) => s.start).sort()[0]!;
+    const last = phaseSpans.map(end).sort().at(-1)!;
+    const state: PlanState | undefined = phase.plans.every((id) => states.get(id) === 'verified') ? 'verified' : phase.plans.some((id) => states.get(id) === 'running' || states.get(id) === 'checkpoint') ? 'running' : undefined;
+    const onPath = phase.plans.some((id) => critical.has(id));
+    byPhase.push(`  ${taskName(`${phase.id} ${phase.title}`)} (${phaseSpans.length} of ${phase.plans.length} plans) :${tag(state, onPath)}${at(first)}, ${at(last)}`);
+  }
+  return `${byPhase.join('\n')}\n`;
+}

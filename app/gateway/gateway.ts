@@ -11,7 +11,7 @@ import { comparedFiles, mergeBase, type ComparedFile } from './compare.js';
 import { fileText, listDirectory, type DirectoryEntry } from './contents.js';
 import { addBlockedBy, listBlockedByIds, removeBlockedBy, type DependencyOutcome } from './dependencies.js';
 import type { TokenKind } from './github-error.js';
-import { createIssue, createSubIssue, findCreatedIssue, listIssuesWithLabels, updateIssue, type IssueRecord, type IssueUpdate } from './issues.js';
+import { createIssue, createSubIssue, findCreatedIssue, listIssueEvents, listIssuesWithLabels, updateIssue, type IssueEvent, type IssueRecord, type IssueUpdate } from './issues.js';
 import { createOnce, outcomeUnknown } from './create-once.js';
 import { addSubIssue, listSubIssueIds, removeSubIssue, type SubIssueOutcome } from './sub-issues.js';
 import { appendKnowledge, type KnowledgeAppend, type KnowledgeAppended } from './knowledge-append.js';
@@ -77,6 +77,8 @@ export interface Gateway {
   /** Labels known by their GraphQL ids, made where missing (labels.ts, knowLabels): before a run of createSubIssue, one or two requests for all. */
   knowLabels(names: readonly string[]): Promise<boolean>;
   updateIssue(number: number, update: IssueUpdate): Promise<IssueRecord>;
+  /** An issue's history: who labelled it what (issues.ts, listIssueEvents). */
+  issueEvents(number: number): Promise<IssueEvent[]>;
   /** The status write: the App's record on the marker line, then the label, race-safely (plan-issues.ts, setStatus); the labels and body after it. */
   setStatus(issue: StatusIssue, status: StatusValue): Promise<StatusWritten>;
   /** Several status writes in as few requests as GitHub allows (plan-issues.ts, setStatuses); each issue's labels and body after. */
@@ -243,6 +245,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     },
     knowLabels: (names) => knowLabels(r, repo, ids, names, LABEL_COLORS),
     updateIssue: (number, update) => updateIssue(r, repo, number, update),
+    issueEvents: (number) => listIssueEvents(r, repo, number),
     setStatus: async (issue, status) => (await setStatuses(r, repo, ids, [{ issue, status }]))[0]!,
     setStatuses: (moves) => setStatuses(r, repo, ids, moves),
     moveStatus: (issue, from, to) => moveStatus(r, repo, ids, issue, from, to),

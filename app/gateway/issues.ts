@@ -188,3 +188,17 @@ export async function createSubIssue(request: GatewayRequest, ids: NodeIds, issu
 export function issueLike(issue: IssueRecord): IssueLike {
   return { number: issue.number, title: issue.title, body: issue.body, state: issue.state, state_reason: issue.stateReason, labels: issue.labels };
 }
+
+/** One event in an issue's history, as far as harness reads it: what happened, to which label, by whom. */
+export interface IssueEvent {
+  event: string;
+  label?: string;
+  actor?: string;
+}
+
+/** GET /repos/{owner}/{repo}/issues/{issue_number}/events, oldest first, paginated. */
+export async function listIssueEvents(request: GatewayRequest, repo: Repo, issueNumber: number): Promise<IssueEvent[]> {
+  type RawEvent = { event?: string; label?: { name?: string } | null; actor?: { login?: string } | null };
+  const all = await paginate<RawEvent>(request, 'GET /repos/{owner}/{repo}/issues/{issue_number}/events', { ...repo, issue_number: issueNumber, per_page: PAGE_SIZE });
+  return all.map((e) => ({ event: e.event ?? '', ...(e.label?.name ? { label: e.label.name } : {}), ...(e.actor?.login ? { actor: e.actor.login } : {}) }));
+}

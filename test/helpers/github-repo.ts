@@ -145,6 +145,8 @@ export class FakeGitHub {
   readonly compareFiles = new Map<string, { filename: string; status: string; patch?: string }[]>();
   /** Someone's role on the repository (GET /collaborators/{user}/permission); 404 for anyone else. */
   roles = new Map<string, 'admin' | 'maintain' | 'write' | 'triage' | 'read'>();
+  /** Each issue's history (GET /issues/{n}/events), as a test sets it: who labelled it what. */
+  readonly issueEvents = new Map<number, { event: string; label?: { name: string }; actor?: { login: string } }[]>();
   /** Workflow dispatches received: the workflow and the body. */
   dispatches: { workflow: string; body: unknown }[] = [];
   /** The worker workflow's runs, as GET …/actions/workflows/harness-worker.yml/runs lists them by status. */
@@ -825,6 +827,7 @@ export class FakeGitHub {
       return [200, { workflow_run_id: id, run_url: `${API}/repos/${this.owner}/${this.repo}/actions/runs/${id}`, html_url: `https://github.com/${this.owner}/${this.repo}/actions/runs/${id}` }];
     }
 
+    if ((m = /^GET \/issues\/(\d+)\/events$/.exec(route))) return this.page(url, this.issueEvents.get(Number(m[1])) ?? []);
     if (route === 'GET /labels') return this.page(url, this.labels.map((l, i) => ({ id: i + 1, node_id: labelNodeId(l.name), ...l, default: false })));
     if (route === 'POST /labels') {
       if (this.labels.some((l) => l.name.toLowerCase() === String(b.name).toLowerCase())) return [422, { message: 'Validation Failed', errors: [{ code: 'already_exists' }] }];

@@ -19,6 +19,7 @@ import { resumePaused } from './resume-paused.js';
 import { researchAhead } from './research-ahead.js';
 import { defaultBranch } from './repository.js';
 import { confirmVerified } from './verified-record.js';
+import { adoptLegacyStatuses } from './legacy-status.js';
 import { isWindowed, moveIssueWindow, phasesNotAllIssued, windowedSpec } from './issue-window.js';
 
 export interface RoundOptions {
@@ -90,7 +91,8 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   // The mirror corrected where it claims a plan done without the App's record (verified-record.ts): no request otherwise.
   const read = options.issues ? undefined : await github.planIssues(spec);
   const found = options.issues ?? [...read!.byPlan.values()];
-  const confirmed = await confirmVerified(context, spec, found);
+  // Issues from before the App's status records: a status label the App applied itself becomes the record (legacy-status.ts).
+  const confirmed = await adoptLegacyStatuses(context, spec, await confirmVerified(context, spec, found));
   // The list as read, for a window that moves on, unless a record was corrected meanwhile.
   const listing = read && confirmed.every((issue, i) => issue === found[i]) ? read : undefined;
   // A large spec's plan issues come a window at a time: plans finishing move it on (issue-window.ts); no request otherwise.

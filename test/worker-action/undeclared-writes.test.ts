@@ -2,7 +2,8 @@ import nock from 'nock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runWorker } from '../../app/worker-action/worker.js';
 import { workerForge, type WorkerDeps } from '../../app/worker-action/worker-run.js';
-import { FakeGitHub } from '../helpers/github-repo.js';
+import type { FakeGitHub } from '../helpers/github-repo.js';
+import { dispatchedFake } from '../helpers/worker-fake.js';
 import { testOctokit } from '../helpers/octokit.js';
 import { OWNER, REPO, testLog } from '../helpers/worker-github.js';
 import { isolateGit, workerRepo } from '../helpers/worker-repo.js';
@@ -33,20 +34,8 @@ beforeAll(() => {
   nock.disableNetConnect();
 });
 beforeEach(() => {
-  github = new FakeGitHub(OWNER, REPO);
-  github.defaultBranch = 'main';
+  github = dispatchedFake(BASE);
   github.commit(BASE, { 'README.md': '# demo\n' });
-  github.branches.set('main', BASE);
-  github.issues.push({
-    id: 900_003,
-    number: 3,
-    title: '[01-01] Plan 01-01',
-    body: `<!-- harness:plan ${SPEC}/01-01 hash=0123456789abcdef status=running -->\n**Spec** …`,
-    labels: ['harness:plan', `spec:${SPEC}`, 'phase:01', 'status:running'],
-    state: 'open',
-    state_reason: null,
-  });
-  github.branches.set(`harness/${SPEC}/01-01`, BASE);
   github.install({ ownOnly: true });
 });
 afterEach(() => nock.cleanAll());

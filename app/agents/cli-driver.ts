@@ -136,6 +136,8 @@ export interface CliAdapter<E, A, S extends SessionState = SessionState> {
   readonly install: { product: string; npm?: string };
   /** The brief goes on stdin, not in an argument. */
   readonly stdin?: boolean;
+  /** The CLI's sandbox keeps the repository's git metadata read-only, so the brief asks for no commits (harness commits what is left). */
+  readonly gitReadOnly?: boolean;
   /** What a session saved in logDir keeps besides its id when it is continued (firstPrompt). */
   keep?(saved: S): Partial<S>;
   /** What the attempt keeps in the state the driver saves for session `sessionId` (copilot: the usage already counted of it). */
@@ -184,7 +186,7 @@ async function session<E, A, S extends SessionState>(adapter: CliAdapter<E, A, S
   const budget = new WorkBudget(context.task.timeout_minutes);
   const save = (state: S) => adapter.state.write(context.logDir, state);
   const saveSession = (sessionId: string, more: Partial<SessionState> = {}) => save({ ...adapter.carry?.(attempt, sessionId), sessionId, ...more } as S);
-  const first = await firstPrompt(context, reporter, open, save, adapter.keep?.bind(adapter));
+  const first = await firstPrompt(context, reporter, open, save, adapter.keep?.bind(adapter), adapter.gitReadOnly);
   if (!first) return;
   let next: CliTurn = first.resume === undefined && adapter.nameSession ? { ...first, named: adapter.nameSession() } : first;
   if (adapter.firstTurn && next.resume !== undefined) next = await adapter.firstTurn(next, attempt, open);

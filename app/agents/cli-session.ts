@@ -83,7 +83,7 @@ export interface FirstPrompt {
  * The first prompt of an attempt, the state saved for it: for a session waiting at a checkpoint,
  * the person's answer, continuing that session (its state kept, with what `keep` names beyond
  * the session id); for a new session, the plan's brief, told which commits earlier attempts
- * left. Undefined when the checkpoint has no answer that may be taken (the attempt is reported
+ * left (and, when the agent's sandbox keeps git read-only, that harness commits for it). Undefined when the checkpoint has no answer that may be taken (the attempt is reported
  * failed then).
  */
 export async function firstPrompt<S extends SessionState>(
@@ -92,6 +92,7 @@ export async function firstPrompt<S extends SessionState>(
   open: Pick<OpenSession<S>, 'history' | 'store' | 'saved' | 'waiting'>,
   save: (state: S) => Promise<void>,
   keep: (saved: S) => Partial<S> = () => ({}),
+  gitReadOnly = false,
 ): Promise<FirstPrompt | undefined> {
   const { saved, store } = open;
   if (open.waiting) {
@@ -106,5 +107,5 @@ export async function firstPrompt<S extends SessionState>(
   const commits = context.task.resume ? (await open.history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
   const instructions = await executorInstructions(context.task.worktree);
   await save({} as S);
-  return { prompt: buildWorkerPrompt(context.plan, { spec: context.spec, checkpoints: 'mcp', answers: store.all(), commits, knowledge: context.task.knowledge ?? [], instructions }) };
+  return { prompt: buildWorkerPrompt(context.plan, { spec: context.spec, checkpoints: 'mcp', answers: store.all(), commits, knowledge: context.task.knowledge ?? [], instructions, gitReadOnly }) };
 }

@@ -57,6 +57,16 @@ export class CodexAgent implements Agent, CliAdapter<CodexEvent, ReportBridge> {
 
   constructor(readonly options: CodexAgentOptions = {}) {}
 
+  /**
+   * Codex's workspace-write (and read-only) sandbox mounts the worktree's git directory — the
+   * `.git/worktrees/<plan>` its `.git` file points to included — read-only, by design (a hook
+   * written there would run outside it): `git commit` fails with "index.lock: Read-only file
+   * system". Only danger-full-access, on a runner, lets it commit; elsewhere harness commits.
+   */
+  get gitReadOnly(): boolean {
+    return (this.options.sandbox ?? 'workspace-write') !== 'danger-full-access';
+  }
+
   run(context: WorkerContext): Promise<void> {
     return runCli(this, context);
   }

@@ -165,6 +165,34 @@ describe('codex agent', () => {
     expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed', summary: 'The store is in place.\n\n(codex: 1 turns)', usage: { turns: 1 } });
   });
 
+  it('in its workspace-write sandbox (the default off a runner) codex cannot commit, so the brief asks for no commits and harness commits its work', async () => {
+    const { repo, logDir, base } = await makeRepo({ 'README.md': '# notes\n' });
+    const codex = await standInCodex([[{ write: ['src/store.js', 'export const store = new Map();\n'] }, { bash: 'git add -A && git commit -qm "01-02: store"' }, { final: 'The store is in place.' }]]);
+    const worker = testWorker({ repo, logDir, plan: planFrom(PLAN), env: codex.env });
+
+    await new CodexAgent().run(worker.context);
+
+    const [call] = await codex.calls();
+    expect(call!.prompt).toContain('Do not run git commit (or anything else that writes to git): your sandbox keeps the repository’s git metadata read-only');
+    expect(call!.prompt).not.toContain('Commit each coherent piece of work as you go');
+    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed' });
+    const commits = await commitsSince(repo, base);
+    expect(commits.map((c) => c.message.split('\n')[0])).toEqual(['01-02: Note store']);
+    expect(commits[0]!.message).toContain('src/store.js');
+  });
+
+  it('with danger-full-access (a runner) codex commits as it goes, as the brief asks', async () => {
+    const { repo, logDir, base } = await makeRepo({ 'README.md': '# notes\n' });
+    const codex = await standInCodex([[{ write: ['src/store.js', 'export const store = new Map();\n'] }, { bash: 'git add -A && git commit -qm "01-02: store"' }, { final: 'The store is in place.' }]]);
+    const worker = testWorker({ repo, logDir, plan: planFrom(PLAN), env: codex.env });
+
+    await new CodexAgent({ sandbox: 'danger-full-access' }).run(worker.context);
+
+    const [call] = await codex.calls();
+    expect(call!.prompt).toContain('Commit each coherent piece of work as you go');
+    expect((await commitsSince(repo, base)).map((c) => c.message.split('\n')[0])).toEqual(['01-02: store', '01-02: Note store']);
+  });
+
   it('a final HARNESS_CHECKPOINT line asks the person, and the answer resumes the same thread', async () => {
     const { repo, logDir, base } = await makeRepo({ 'README.md': '# notes\n' });
     const codex = await standInCodex([

@@ -29,6 +29,12 @@ export interface PromptOptions {
   knowledge?: readonly BriefKnowledge[];
   /** How to work: the executor's instructions (templates/agents/executor.md, or the repository's own). */
   instructions?: string;
+  /**
+   * The agent's sandbox keeps the repository's git metadata read-only (Codex's workspace-write
+   * does, by design: a hook written there would run outside it), so it cannot commit: the brief
+   * says harness commits its work, rather than asking for commits that fail.
+   */
+  gitReadOnly?: boolean;
 }
 
 export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
@@ -76,7 +82,7 @@ export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
   if (plan.autonomous || options.checkpoints === 'none') {
     out.push(
       `${plan.autonomous ? 'This plan is autonomous' : 'You cannot reach a person during this run'}: do not stop to ask. ` +
-        'Make the reasonable choice, and say what you chose and why in the commit message.',
+        `Make the reasonable choice, and say what you chose and why in ${options.gitReadOnly ? 'your final message' : 'the commit message'}.`,
     );
   } else if (options.checkpoints === 'mcp') {
     out.push(...mcpInstructions(), '');
@@ -118,16 +124,23 @@ export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
   if (insights.length > 0) out.push(...insights, '');
 
   out.push('## Commits', '');
-  out.push(
-    'Commit each coherent piece of work as you go, one commit per piece. The subject is ' +
-      `"${plan.id}: <what it does>"; the message ends with a blank line and these trailers:`,
-    '',
-    `    Plan: ${plan.id}`,
-    `    Spec: ${options.spec}`,
-    '',
-    'Never amend, rebase or reset commits that are already on the branch. ' +
-      'Whatever is left uncommitted when you finish is committed for you, so do not leave scratch files behind.',
-  );
+  if (options.gitReadOnly) {
+    out.push(
+      'Do not run git commit (or anything else that writes to git): your sandbox keeps the repository’s git metadata read-only, so it would fail. ' +
+        `When you finish, everything you changed is committed for you as "${plan.id}: ${plan.title}" with the plan’s trailers, so do not leave scratch files behind.`,
+    );
+  } else {
+    out.push(
+      'Commit each coherent piece of work as you go, one commit per piece. The subject is ' +
+        `"${plan.id}: <what it does>"; the message ends with a blank line and these trailers:`,
+      '',
+      `    Plan: ${plan.id}`,
+      `    Spec: ${options.spec}`,
+      '',
+      'Never amend, rebase or reset commits that are already on the branch. ' +
+        'Whatever is left uncommitted when you finish is committed for you, so do not leave scratch files behind.',
+    );
+  }
   if (options.commits && options.commits.length > 0) {
     out.push(
       '',

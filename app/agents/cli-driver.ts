@@ -144,6 +144,8 @@ export interface CliAdapter<E, A, S extends SessionState = SessionState> {
   carry?(attempt: A, sessionId: string): Partial<S>;
   /** The attempt's set-up before its first run (the MCP server's config, a home of the CLI's own). */
   prepare(context: WorkerContext, open: OpenSession<S>): Promise<A>;
+  /** What the set-up left that must not outlive the attempt (a settings file holding the reporting token), removed however it ended. */
+  release?(attempt: A): Promise<void>;
   /** The attempt's first run, where it continues a session otherwise than by id. */
   firstTurn?(turn: CliTurn, attempt: A, open: OpenSession<S>): Promise<CliTurn>;
   /** A new session's id, for a CLI that is given one up front (a run cut off before it says its id can still be named). */
@@ -180,9 +182,18 @@ export function runCli<E, A, S extends SessionState>(adapter: CliAdapter<E, A, S
 type Outcome = ({ ok: true } | ({ ok: false; timedOut?: boolean } & RunFailure)) & { sessionId?: string; text: string; usage?: Usage; started: boolean };
 
 async function session<E, A, S extends SessionState>(adapter: CliAdapter<E, A, S>, context: WorkerContext, reporter: Reporter, open: OpenSession<S>): Promise<void> {
+  const attempt = await adapter.prepare(context, open);
+  try {
+    await attemptRuns(adapter, context, reporter, open, attempt);
+  } finally {
+    await adapter.release?.(attempt);
+  }
+}
+
+/** The attempt's runs of the CLI, from its first prompt to the plan finished, failed or stopped at a question. */
+async function attemptRuns<E, A, S extends SessionState>(adapter: CliAdapter<E, A, S>, context: WorkerContext, reporter: Reporter, open: OpenSession<S>, attempt: A): Promise<void> {
   const { name, options } = adapter;
   const { git, history, store, bridge } = open;
-  const attempt = await adapter.prepare(context, open);
   const budget = new WorkBudget(context.task.timeout_minutes);
   const save = (state: S) => adapter.state.write(context.logDir, state);
   const saveSession = (sessionId: string, more: Partial<SessionState> = {}) => save({ ...adapter.carry?.(attempt, sessionId), sessionId, ...more } as S);

@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describeGeminiEvent, FinalText, geminiResultFailure, geminiUsage, parseGeminiLine, TurnCounter, type GeminiEvent, type GeminiResult, type TokenPrice } from '../engine/core/agents/gemini-stream.js';
 import { geminiLimitOf, geminiLimitReason } from '../engine/core/agents/gemini-limit.js';
@@ -8,14 +9,16 @@ import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import { runCli, tailOf, type CliAdapter, type CliAgentOptions, type CliRun, type CliTurn, type RunFailure, type RunScope } from './cli-driver.js';
 import type { OpenSession } from './cli-session.js';
 import type { ProcessResult } from './process.js';
+import { readTextIfExists } from '../machine/files.js';
 import type { ReportBridge } from './mcp/report-bridge.js';
 import { MCP_SERVER_NAME } from './mcp/report-tools.js';
 import { GEMINI_STATE, geminiHome, geminiSessionFiles, type GeminiState } from './gemini-session.js';
 
 export interface GeminiAgentOptions extends CliAgentOptions {
   /**
-   * --approval-mode: "auto_edit" by default (edits are approved, shell commands are not: a headless
-   * run refuses them), "yolo" on a runner that is isolated anyway, "default" or "plan" (read-only).
+   * --approval-mode: "auto_edit" by default (edits are approved; of shell commands only the plan's
+   * checks' and git's, by the policy harness writes), "yolo" on a runner that is isolated anyway,
+   * "default" or "plan" (read-only).
    */
   approvalMode?: string;
   /** The model's turns in each run of the CLI: its `model.maxSessionTurns` setting. */
@@ -28,6 +31,37 @@ export interface GeminiAgentOptions extends CliAgentOptions {
 
 /** Gemini CLI 0.61.0's exit code for a FatalAuthenticationError (no key, no login): the machine's setup, not the plan. */
 const AUTH_EXIT = 41;
+
+/** harness's policy file in the CLI's home (policies/*.toml are the user tier: above the CLI's defaults). */
+const POLICY_FILE = 'harness.toml';
+
+/** git's commands for committing and looking at the work, allowed whatever the plan's checks are. */
+const GIT_COMMANDS = ['git add', 'git commit', 'git status', 'git diff', 'git log', 'git show', 'git rm', 'git mv'];
+
+/** The shell commands a plan's agent may run headless: its checks' commands (and their servers'), and git's. */
+export function shellPrefixes(context: WorkerContext): string[] {
+  const commands = context.plan.mustPass.flatMap((check) => ('command' in check && typeof check.command === 'string' ? [check.command.trim()] : []));
+  return [...new Set([...commands.filter((c) => c.length > 0), ...GIT_COMMANDS])];
+}
+
+/**
+ * The auth type the CLI is told, since harness's home hides the user's settings: theirs when they
+ * chose one (security.auth.selectedType in their settings.json); else, with GOOGLE_GEMINI_BASE_URL
+ * and GEMINI_API_KEY set, "gemini-api-key" (the base URL is for that auth; 0.61.0 would pick its
+ * "gateway" auth for a base URL and refuse it headless: "Invalid auth method selected."); else
+ * none, and the CLI picks from the environment as it does for anyone.
+ */
+export async function authTypeFor(env: Record<string, string | undefined>): Promise<string | undefined> {
+  const text = await readTextIfExists(join(env.GEMINI_CLI_HOME || env.HOME || homedir(), '.gemini', 'settings.json'));
+  let chosen: unknown;
+  try {
+    chosen = text === undefined ? undefined : (JSON.parse(text) as { security?: { auth?: { selectedType?: unknown } } }).security?.auth?.selectedType;
+  } catch {
+    chosen = undefined;
+  }
+  if (typeof chosen === 'string' && chosen.length > 0) return chosen;
+  return env.GOOGLE_GEMINI_BASE_URL && env.GEMINI_API_KEY ? 'gemini-api-key' : undefined;
+}
 
 /**
  * Gemini CLI, headless: `gemini -p <brief> --output-format stream-json --skip-trust
@@ -56,11 +90,19 @@ export class GeminiAgent implements Agent, CliAdapter<GeminiEvent, string, Gemin
     return saved.restored ? { restored: true } : {};
   }
 
-  /** The CLI's home for this checkout, its settings written: the attempt's set-up. */
+  /** The CLI's home for this checkout, its settings and shell policy written: the attempt's set-up. */
   async prepare(context: WorkerContext, open: OpenSession<GeminiState>): Promise<string> {
-    const home = geminiHome(context.task.worktree, { ...process.env, ...context.env });
-    await this.writeSettings(home, open.bridge);
+    const env = { ...process.env, ...context.env };
+    const home = geminiHome(context.task.worktree, env);
+    await this.writeSettings(home, open.bridge, await authTypeFor(env));
+    await this.writePolicy(home, shellPrefixes(context));
     return home;
+  }
+
+  /** The settings hold the run's reporting token: gone when the attempt ends (the sessions stay, to be resumed). */
+  async release(home: string): Promise<void> {
+    await rm(join(home, '.gemini', 'settings.json'), { force: true });
+    await rm(join(home, '.gemini', 'policies', POLICY_FILE), { force: true });
   }
 
   /** A session restored from the branch is continued from its file, not by id (resumeOf). */
@@ -75,18 +117,47 @@ export class GeminiAgent implements Agent, CliAdapter<GeminiEvent, string, Gemin
     return file ? { sessionFile: join(home, file) } : { resume: sessionId };
   }
 
-  /** The CLI's settings in harness's home for it: the reporting server (trusted: its calls need no approval), no usage statistics, and the turn limit. */
-  private async writeSettings(home: string, bridge: ReportBridge): Promise<void> {
+  /**
+   * The CLI's settings in harness's home for it: the reporting server (trusted: its calls need no
+   * approval), the auth type the user chose (their settings are not read otherwise), no usage
+   * statistics, and the turn limit.
+   */
+  private async writeSettings(home: string, bridge: ReportBridge, authType: string | undefined): Promise<void> {
     const dir = join(home, '.gemini');
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const settings = {
       mcpServers: { [MCP_SERVER_NAME]: { ...bridge.serverCommand(), trust: true } },
+      ...(authType === undefined ? {} : { security: { auth: { selectedType: authType } } }),
       // The user's own settings are not read here: a plan's run sends Google no usage statistics, whatever they chose.
       privacy: { usageStatisticsEnabled: false },
       ...(this.options.maxTurns === undefined ? {} : { model: { maxSessionTurns: this.options.maxTurns } }),
     };
-    // It holds this run's bridge token: the user's only.
+    // It holds this run's bridge token: the user's only, and removed when the attempt ends (release).
     await writeFile(join(dir, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
+  }
+
+  /**
+   * Headless, 0.61.0 refuses every shell command its policy engine would ask a person about, and
+   * under auto_edit (the default here) or default that is all of them: the agent could not run
+   * the plan's checks or commit. A user policy allows exactly those: the commands of the plan's
+   * checks and git's commit commands, nothing else (yolo allows all; plan is read-only).
+   */
+  private async writePolicy(home: string, prefixes: string[]): Promise<void> {
+    const mode = this.options.approvalMode ?? 'auto_edit';
+    const dir = join(home, '.gemini', 'policies');
+    if (mode !== 'auto_edit' && mode !== 'default') return rm(join(dir, POLICY_FILE), { force: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const rule = [
+      '# Written by harness for the plan\'s run: the commands its checks run, and git to commit.',
+      '[[rule]]',
+      'toolName = "run_shell_command"',
+      `commandPrefix = ${JSON.stringify(prefixes)}`,
+      'decision = "allow"',
+      'priority = 100',
+      `modes = ${JSON.stringify([mode === 'auto_edit' ? 'autoEdit' : 'default'])}`,
+      '',
+    ];
+    await writeFile(join(dir, POLICY_FILE), rule.join('\n'), { mode: 0o600 });
   }
 
   env(base: Record<string, string | undefined>, home: string): Record<string, string | undefined> {
@@ -154,6 +225,10 @@ class GeminiRun implements CliRun<GeminiEvent> {
 
   stopped(run: ProcessResult): RunFailure | undefined {
     if (this.result === undefined && run.code === AUTH_EXIT) {
+      // What the CLI said, not what harness guesses: a key may be set and another auth chosen.
+      if (run.tail.some((l) => l.includes('Invalid auth method selected'))) {
+        return { retryable: false, environment: true, error: `gemini could not authenticate: it said "Invalid auth method selected." — it chose an auth type it cannot use headless (GOOGLE_GEMINI_BASE_URL alone selects its "gateway" auth): set GEMINI_API_KEY beside the base URL, or choose security.auth.selectedType in your ~/.gemini/settings.json${tailOf(run)}` };
+      }
       return { retryable: false, environment: true, error: `gemini could not authenticate: set GEMINI_API_KEY (or GOOGLE_GENAI_USE_VERTEXAI with GOOGLE_API_KEY or GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION) for the agent${tailOf(run)}` };
     }
     // A stop at the quota is a pause to wait out (the worker reads the reset from this reason), not the plan's failure.

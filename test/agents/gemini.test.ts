@@ -65,7 +65,10 @@ describe('gemini agent: a headless Gemini CLI run', () => {
     expect(call!.args.slice(2)).toEqual(['--output-format', 'stream-json', '--skip-trust', '--approval-mode', 'auto_edit', '--allowed-mcp-server-names', 'harness']);
     expect(call!.env.GEMINI_CLI_HOME).toBe(home);
     expect(await gemini.servers()).toEqual([{ call: 0, servers: ['harness'] }]);
-    const settings = JSON.parse(await readFile(join(home, '.gemini/settings.json'), 'utf8')) as { mcpServers: Record<string, { args: string[]; env: Record<string, string>; trust: boolean }>; privacy: unknown };
+    // What the CLI read during the run; the file holding the run's reporting token is gone after it.
+    const [read] = await gemini.settings();
+    const settings = read!.settings as { mcpServers: Record<string, { args: string[]; env: Record<string, string>; trust: boolean }>; privacy: unknown };
+    await expect(readFile(join(home, '.gemini/settings.json'), 'utf8')).rejects.toThrow(/ENOENT/);
     expect(Object.keys(settings.mcpServers)).toEqual(['harness']);
     expect(settings.privacy).toEqual({ usageStatisticsEnabled: false });
     expect(settings.mcpServers.harness).toMatchObject({ trust: true, env: { HARNESS_REPORT_URL: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) } });
@@ -144,8 +147,7 @@ describe('gemini agent: limits', () => {
       error: 'gemini stopped at its turn limit (2 turns): Reached max session turns for this session. Increase the number of turns by specifying maxSessionTurns in settings.json.',
       usage: { turns: 2 },
     });
-    const settings = JSON.parse(await readFile(join(geminiHome(repo, gemini.env), '.gemini/settings.json'), 'utf8')) as { model: unknown };
-    expect(settings.model).toEqual({ maxSessionTurns: 2 });
+    expect((await gemini.settings())[0]!.settings.model).toEqual({ maxSessionTurns: 2 });
   });
 
   it("stops at the daily quota with the CLI's words and the reset, and keeps the session to resume", async () => {
@@ -172,6 +174,58 @@ describe('gemini agent: limits', () => {
     const worker = testWorker({ repo, logDir, plan, env: { ...gemini.env, GEMINI_API_KEY: '' } });
     await new GeminiAgent().run(worker.context);
     expect(worker.messages.at(-1)).toMatchObject({ type: 'task_failed', retryable: false, environment: true, error: expect.stringMatching(/^gemini could not authenticate: set GEMINI_API_KEY/) });
+  });
+
+  it('behind GOOGLE_GEMINI_BASE_URL with GEMINI_API_KEY, selects the API key auth the base URL is for (0.61.0 would choose its gateway auth and refuse it headless)', async () => {
+    const { repo, logDir, gemini, plan } = await setup([[{ write: ['src/store.js', 'x\n'] }, { text: 'done' }]]);
+    const worker = testWorker({ repo, logDir, plan, env: { ...gemini.env, GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:8089' } });
+    await new GeminiAgent().run(worker.context);
+    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed' });
+    expect((await gemini.settings())[0]!.settings).toMatchObject({ security: { auth: { selectedType: 'gemini-api-key' } } });
+  });
+
+  it("keeps the auth type the user chose in their own settings, which harness's home for the CLI would otherwise hide", async () => {
+    const { repo, logDir, gemini, plan } = await setup([[{ text: 'done' }]]);
+    await mkdir(join(gemini.env.HOME, '.gemini'), { recursive: true });
+    await writeFile(join(gemini.env.HOME, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'vertex-ai' } }, mcpServers: { mine: { command: 'curl' } } }));
+    const worker = testWorker({ repo, logDir, plan, env: { ...gemini.env, GOOGLE_CLOUD_PROJECT: 'p', GOOGLE_CLOUD_LOCATION: 'us-central1' } });
+    await new GeminiAgent().run(worker.context);
+    const [read] = await gemini.settings();
+    expect(read!.settings).toMatchObject({ security: { auth: { selectedType: 'vertex-ai' } } });
+    expect(Object.keys(read!.settings.mcpServers as object)).toEqual(['harness']);
+  });
+
+  it("reports the CLI's own auth error where a base URL alone makes it choose an auth it cannot use, not a missing key", async () => {
+    const { repo, logDir, gemini, plan } = await setup([[]]);
+    const worker = testWorker({ repo, logDir, plan, env: { ...gemini.env, GEMINI_API_KEY: '', GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:8089' } });
+    await new GeminiAgent().run(worker.context);
+    expect(worker.messages.at(-1)).toMatchObject({
+      type: 'task_failed',
+      environment: true,
+      error: expect.stringMatching(/^gemini could not authenticate: it said "Invalid auth method selected\." — .*set GEMINI_API_KEY beside the base URL/),
+    });
+  });
+
+  it("under auto_edit may run the plan's check commands and git to commit, and nothing else (headless, 0.61.0 refuses what it would ask a person)", async () => {
+    const checked = PLAN.replace("  - { id: module, type: file_exists, path: src/store.js }", "  - { id: module, type: file_exists, path: src/store.js }\n  - { id: unit, type: tests_pass, command: node --test }");
+    const { repo, logDir, base, gemini } = await setup([
+      [
+        { write: ['src/store.js', 'export const store = new Map();\n'] },
+        { bash: 'node --test' },
+        { bash: 'curl -s https://example.com' },
+        { bash: 'git add -A && git commit -qm "01-02: the store"' },
+        { text: 'done' },
+      ],
+    ]);
+    const worker = testWorker({ repo, logDir, plan: planFrom(checked), env: gemini.env });
+    await new GeminiAgent().run(worker.context);
+    expect(await gemini.shell()).toEqual([
+      { call: 0, command: 'node --test', allowed: true },
+      { call: 0, command: 'curl -s https://example.com', allowed: false },
+      { call: 0, command: 'git add -A && git commit -qm "01-02: the store"', allowed: true },
+    ]);
+    expect((await commitsSince(repo, base)).map((c) => c.message.split('\n')[0])).toEqual(['01-02: the store', '01-02: Note store']);
+    await expect(readFile(join(geminiHome(repo, gemini.env), '.gemini', 'policies', 'harness.toml'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
   it('passes extra_args as they are, and a flag Gemini CLI does not have ends the run with its own words', async () => {

@@ -15,6 +15,10 @@ export interface StandInGemini {
   calls(): Promise<{ args: string[]; cwd: string; env: Record<string, string> }[]>;
   /** The MCP servers each call started. */
   servers(): Promise<{ call: number; servers: string[] }[]>;
+  /** The user settings (harness's home's settings.json) and policy files each call read. */
+  settings(): Promise<{ call: number; settings: Record<string, unknown>; policies: Record<string, string> }[]>;
+  /** Each shell command the agent ran or was refused. */
+  shell(): Promise<{ call: number; command: string; allowed: boolean }[]>;
 }
 
 const jsonl = async <T>(path: string): Promise<T[]> =>
@@ -37,5 +41,5 @@ export async function standInGemini(calls: GeminiAction[][], home?: string): Pro
     GEMINI_API_KEY: 'test-gemini-key',
     HOME: home ?? join(bin, 'home'),
   };
-  return { bin, env, calls: () => jsonl(join(bin, 'calls.jsonl')), servers: () => jsonl(join(bin, 'servers.jsonl')) };
+  return { bin, env, calls: () => jsonl(join(bin, 'calls.jsonl')), servers: () => jsonl(join(bin, 'servers.jsonl')), settings: () => jsonl(join(bin, 'settings.jsonl')), shell: () => jsonl(join(bin, 'shell.jsonl')) };
 }

@@ -9,7 +9,7 @@ import { executorInstructions } from './executor-instructions.js';
 import { ReportBridge } from './mcp/report-bridge.js';
 import { reportingFailures, type Reporter } from './reporter.js';
 import type { SessionStateFile } from './session-state.js';
-import { beginWholePlan } from './whole-plan.js';
+import { beginWholePlan, leftoversOf } from './whole-plan.js';
 
 /** What a CLI agent records in its logDir between runs: its session, and the checkpoint it waits at. */
 export interface SessionState {
@@ -47,7 +47,7 @@ export async function inCliSession<S extends SessionState>(
   const git = new Git(context.task.worktree, { env: context.env });
   const saved = context.task.resume ? await read() : ({} as S);
   const waiting = saved.sessionId !== undefined && saved.checkpoint !== undefined;
-  const history = await beginWholePlan(context, git, reporter, waiting ? 'keep' : context.task.resume ? 'discard' : 'refuse');
+  const history = await beginWholePlan(context, git, reporter, waiting ? 'keep' : leftoversOf(context));
   if (!history) return;
   const store = await AnswerStore.open(context.logDir);
   const bridge = await ReportBridge.open({ context, reporter, store, agent });
@@ -104,8 +104,8 @@ export async function firstPrompt<S extends SessionState>(
     await save({ ...keep(saved), sessionId: saved.sessionId! } as S);
     return { prompt: answerPrompt(saved.checkpoint!, gate.answer), resume: saved.sessionId! };
   }
-  const commits = context.task.resume ? (await open.history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
+  const commits = context.task.resume || context.task.handoff !== undefined ? (await open.history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
   const instructions = await executorInstructions(context.task.worktree);
   await save({} as S);
-  return { prompt: buildWorkerPrompt(context.plan, { spec: context.spec, checkpoints: 'mcp', answers: store.all(), commits, knowledge: context.task.knowledge ?? [], instructions, gitReadOnly }) };
+  return { prompt: buildWorkerPrompt(context.plan, { spec: context.spec, checkpoints: 'mcp', answers: store.all(), commits, knowledge: context.task.knowledge ?? [], instructions, gitReadOnly, ...(context.task.handoff === undefined ? {} : { handoff: context.task.handoff }) }) };
 }

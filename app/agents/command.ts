@@ -14,7 +14,7 @@ import { Git } from '../machine/git.js';
 import { startProcess, type RunningProcess } from './process.js';
 import { reportingFailures, type Reporter } from './reporter.js';
 import { WorkBudget } from './work-budget.js';
-import { beginWholePlan, finishWholePlan } from './whole-plan.js';
+import { beginWholePlan, finishWholePlan, leftoversOf } from './whole-plan.js';
 import { PID_FILE } from './worktree.js';
 import { ReportBridge } from './mcp/report-bridge.js';
 
@@ -54,7 +54,7 @@ export class CommandAgent implements Agent {
   private async execute(context: WorkerContext, reporter: Reporter): Promise<void> {
     await reporter.ready(this.name);
     const git = new Git(context.task.worktree, { env: context.env });
-    const history = await beginWholePlan(context, git, reporter, context.task.resume ? 'discard' : 'refuse');
+    const history = await beginWholePlan(context, git, reporter, leftoversOf(context));
     if (!history) return;
 
     const store = await AnswerStore.open(context.logDir);
@@ -82,7 +82,7 @@ export class CommandAgent implements Agent {
       const asked = await passPlannedCheckpoints(context, reporter, store, 'before');
       if (asked) return reporter.failed(asked.error, asked.retryable);
     }
-    const commits = context.task.resume ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
+    const commits = context.task.resume || context.task.handoff !== undefined ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
     const brief = buildWorkerPrompt(context.plan, {
       spec: context.spec,
       checkpoints: protocol ? 'protocol' : 'none',
@@ -90,6 +90,7 @@ export class CommandAgent implements Agent {
       commits,
       knowledge: context.task.knowledge ?? [],
       instructions: await executorInstructions(context.task.worktree),
+      ...(context.task.handoff === undefined ? {} : { handoff: context.task.handoff }),
     });
     const input = protocol ? `${JSON.stringify({ ...context.task, at: context.now().toISOString(), prompt: brief })}\n` : brief;
 

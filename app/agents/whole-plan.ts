@@ -18,6 +18,15 @@ import { prepareWorktree, type Leftovers } from './worktree.js';
  * its branch. Undefined when the attempt is already over: the checkout could not be used
  * (task_failed sent) or an earlier attempt finished the plan (task_completed sent).
  */
+/**
+ * What an attempt does with uncommitted changes it finds: an engine taking the plan over at
+ * another's usage limit keeps them (they are that engine's work, told in its handoff), a resumed
+ * attempt discards what an interrupted one left, and a fresh one refuses a dirty checkout.
+ */
+export function leftoversOf(context: WorkerContext): Leftovers {
+  return context.task.handoff !== undefined ? 'keep' : context.task.resume ? 'discard' : 'refuse';
+}
+
 export async function beginWholePlan(context: WorkerContext, git: Git, reporter: Reporter, leftovers: Leftovers): Promise<PlanHistory | undefined> {
   const prepared = await prepareWorktree(context, git, leftovers);
   if (!prepared.ok) {

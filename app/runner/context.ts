@@ -36,6 +36,8 @@ export interface RunOptions {
   budgetUsd?: number;
   /** The agent for plans that name none. */
   defaultAgent?: string;
+  /** agents.fallback of .github/harness.yml: the engines that take a plan over at its agent's usage limit. */
+  fallback?: readonly string[];
   /** strict_files of .github/harness.yml: a plan that writes outside its files_modified fails instead of being merged with a deviation. */
   strictFiles?: boolean;
   reporter: RunReporter;

@@ -6,7 +6,7 @@ import { TRAILER_SPEC, TRAILER_TASK, trailerValue } from '../engine/core/agents/
 import type { WorkerMessage } from '../engine/core/protocol/messages.js';
 import { summaryDocument } from '../engine/core/run/summary-document.js';
 import type { Plan } from '../engine/core/spec/model.js';
-import { agentName } from '../engine/lifecycle/assignment.js';
+import { agentName, fallbackEngines } from '../engine/lifecycle/assignment.js';
 import { attemptPlan, underStrictFiles, type AttemptInput, type AttemptOutcome } from '../engine/lifecycle/attempt-plan.js';
 import { follow } from '../engine/lifecycle/heartbeat.js';
 import { readTextIfExists } from '../machine/files.js';
@@ -69,6 +69,8 @@ async function attemptAndRecord(ctx: RunContext, plan: Plan, session: PlanSessio
     ...(status.agent === 'claude' && ctx.options.agents?.claude?.model ? { expects: { model: ctx.options.agents.claude.model } } : {}),
     ...(knowledge ? { knowledge } : {}),
   };
+  const fallback = fallbackEngines(plan, status.agent, { override: ctx.options.agent, fallback: ctx.options.fallback });
+  if (fallback.length > 0) input.fallback = fallback;
   // While it runs, a silence says what its agent is at, then which check runs (engine/lifecycle/heartbeat.ts).
   const followed = follow(ctx.heartbeat, { plan: plan.id, agent: status.agent }, localAttemptPorts(ctx, plan, session));
   const attempted = await attemptPlan(input, followed.ports).finally(async () => {
@@ -145,7 +147,8 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
     spec: ctx.spec.id,
     plan,
     status: outcome.kind,
-    agent: status.agent,
+    agent: outcome.facts.agent,
+    ...(outcome.facts.engines ? { engines: outcome.facts.engines } : {}),
     started: status.startedAt,
     finished: finished.toISOString(),
     durationMinutes: minutes,

@@ -24,6 +24,14 @@ export interface FinalCheckInput {
   /** The plan's budget, when one applies. */
   budgetUsd?: number;
   jobUrl?: string;
+  /** Every engine that worked on the attempt, when a fallback took it over at a usage limit (agents.fallback). */
+  engines?: readonly { agent: string; stopped?: string }[];
+}
+
+/** "Engines: codex (stopped at its usage limit), then gemini": who worked on an attempt a fallback took over. */
+export function enginesLine(engines: readonly { agent: string; stopped?: string }[]): string {
+  const said = (e: { agent: string; stopped?: string }) => (e.stopped === undefined ? e.agent : `${e.agent} (${/could not start/.test(e.stopped) ? 'could not start' : 'stopped at its usage limit'})`);
+  return `Engines: ${engines.map(said).join(', then ')}`;
 }
 
 const EVIDENCE_MAX = 6_000;
@@ -84,6 +92,7 @@ export function finalCheck(input: FinalCheckInput): FinalCheck {
       break;
   }
   lines.push('', `- ${costLine(input.usage, input.budgetUsd)}`);
+  if (input.engines && input.engines.length > 1) lines.push(`- ${enginesLine(input.engines)}`);
   if (input.jobUrl) lines.push(`- Job: ${input.jobUrl}`);
   if (input.owner === 'actions') {
     lines.push(

@@ -9,7 +9,8 @@ import { budgetSpent, overBudget, spendCap, spendLimit, type SpendLimit } from '
 import { summaryCosts } from '../machine/summary-costs.js';
 import { planBranch } from '../engine/forge/names.js';
 import { targetCheck, targetExternalId } from '../engine/forge/worker-target.js';
-import { agentName } from '../engine/lifecycle/assignment.js';
+import { agentName, fallbackEngines } from '../engine/lifecycle/assignment.js';
+import type { EngineShare } from '../engine/lifecycle/fallback.js';
 import { attemptPlan, underStrictFiles, type AttemptInput, type AttemptOutcome } from '../engine/lifecycle/attempt-plan.js';
 import type { AttemptPorts, PlanCommit, Progress } from '../engine/lifecycle/ports.js';
 import { follow } from '../engine/lifecycle/heartbeat.js';
@@ -22,7 +23,7 @@ import { GitError } from '../machine/git.js';
 import { GitHubError } from '../gateway/github-error.js';
 import { agentFor } from '../agents/registry.js';
 import { workerCapture, workerSafety } from './capture.js';
-import { finalCheck, type JobEnd } from './check-texts.js';
+import { enginesLine, finalCheck, type JobEnd } from './check-texts.js';
 import { restoreCheckpoint, saveCheckpoint, type Restored } from './checkpoint-store.js';
 import { Checkout } from './checkout.js';
 import { alreadyAsked, answerComments, checkpointComment, issueAnswers, type GivenAnswer } from './issue-answers.js';
@@ -42,6 +43,8 @@ import { USAGE_LIMIT_CHECKPOINT } from '../engine/forge/checkpoint-markers.js';
 
 interface PlanJob {
   run: WorkerRun;
+  /** Every engine that worked on the attempt, once a fallback took it over (recordAttempt). */
+  engines?: EngineShare[];
   plan: Plan;
   issue: IssueRecord;
   comments: CommentRecord[];
@@ -195,6 +198,7 @@ async function attemptInput(job: PlanJob, base: string, capture: Capture): Promi
   // The script agent runs the plan's own steps and reads no brief: there is nothing to surface into.
   const knowledge = agent === 'script' ? undefined : await surfaceOnRunner(run, plan, capture?.history(plan));
   if (knowledge && knowledge.length > 0) run.notes.push(`surfaced into the brief: ${knowledge.map((k) => `${k.kind} \`${k.path}\``).join(', ')}`);
+  const fallback = fallbackEngines(plan, agent, { override: run.inputs.agent, fallback: run.config.agents.fallback });
   return {
     spec: spec.id,
     plan,
@@ -208,6 +212,7 @@ async function attemptInput(job: PlanJob, base: string, capture: Capture): Promi
     ...(capture ? { history: capture.history(plan) } : {}),
     ...(agent === 'claude' && run.config.agents.claude?.model ? { expects: { model: run.config.agents.claude.model } } : {}),
     ...(knowledge ? { knowledge } : {}),
+    ...(fallback.length > 0 ? { fallback } : {}),
   };
 }
 
@@ -261,6 +266,11 @@ async function recordAttempt(job: PlanJob, input: AttemptInput, outcome: Attempt
   await capture?.file(`${plan.id} ${outcome.kind}`, signals, ended ? { plan, entries: input.knowledge ?? [], verified: outcome.kind === 'verified', results: ('report' in outcome ? outcome.report?.results : undefined) ?? [], undeclared: outcome.facts.undeclaredWrites.flatMap((d) => d.files) } : undefined);
   const usage = outcome.facts.usage;
   if (usage) run.notes.push(costNote(usage, job.budgetUsd));
+  // A fallback took the plan over at a usage limit (agents.fallback): every engine that worked on it, in order, in the notes and on the check run.
+  if (outcome.facts.engines) {
+    job.engines = outcome.facts.engines;
+    run.notes.push(enginesLine(outcome.facts.engines));
+  }
 }
 
 /** An attempt paused at the model's usage limit (engine/lifecycle/usage-pause.ts): a question to continue once it resets, resume_at= for the App. */
@@ -476,6 +486,7 @@ async function writeFinal(job: PlanJob, end: JobEnd, commits: readonly PlanCommi
       ...(usage ? { usage } : {}),
       ...(job.budgetUsd === undefined ? {} : { budgetUsd: job.budgetUsd }),
       ...(job.run.runUrl ? { jobUrl: job.run.runUrl } : {}),
+      ...(job.engines ? { engines: job.engines } : {}),
     }),
     head,
   );

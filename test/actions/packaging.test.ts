@@ -1,4 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import { convertActionTemplate, parseAction } from '@actions/workflow-parser/actions/index';
@@ -175,7 +177,7 @@ describe('workflows', () => {
     const worker = parse(read('templates/workflows/harness-worker.yml')) as { jobs: { work: { env: Record<string, string>; steps: Step[] } } };
     expect(worker.jobs.work.env.GEMINI_CLI_VERSION).toBe("${{ vars.GEMINI_CLI_VERSION || '0.61.0' }}");
     const steps = worker.jobs.work.steps;
-    const gemini = steps.filter((s) => s.if === "steps.agent.outputs.agent == 'gemini'");
+    const gemini = steps.filter((s) => s.if === "contains(steps.agent.outputs.engines, ' gemini ')");
     expect(gemini.map((s) => s.name)).toEqual(['Node 24 for Gemini CLI', 'Cache Gemini CLI', 'Install Gemini CLI ${{ env.GEMINI_CLI_VERSION }}']);
     expect(gemini[0]!.with).toEqual({ 'node-version': 24 });
     expect(gemini[1]!.with?.key).toBe('gemini-cli-${{ runner.os }}-${{ env.GEMINI_CLI_VERSION }}');
@@ -189,15 +191,35 @@ describe('workflows', () => {
     const { env, steps } = worker.jobs.work;
     expect(env.COPILOT_CLI_VERSION).toBe("${{ vars.COPILOT_CLI_VERSION || '1.0.102' }}");
     const install = steps.find((s) => s.name?.startsWith('Install GitHub Copilot CLI'))!;
-    expect(install.if).toBe("steps.agent.outputs.agent == 'copilot'");
+    expect(install.if).toBe("contains(steps.agent.outputs.engines, ' copilot ')");
     expect(install.run).toContain('npm install --no-audit --no-fund --ignore-scripts --prefix "$prefix" "@github/copilot@${COPILOT_CLI_VERSION}"');
     expect(install.run).toContain('binary="$prefix/node_modules/@github/copilot-$os-$arch/copilot"');
     const cache = steps.find((s) => s.name === 'Cache GitHub Copilot CLI')!;
-    expect(cache).toMatchObject({ if: "steps.agent.outputs.agent == 'copilot'", with: { path: '${{ runner.temp }}/copilot-cli', key: 'copilot-cli-${{ runner.os }}-${{ runner.arch }}-${{ env.COPILOT_CLI_VERSION }}' } });
+    expect(cache).toMatchObject({ if: "contains(steps.agent.outputs.engines, ' copilot ')", with: { path: '${{ runner.temp }}/copilot-cli', key: 'copilot-cli-${{ runner.os }}-${{ runner.arch }}-${{ env.COPILOT_CLI_VERSION }}' } });
     // The Copilot token is a secret of its own, in the worker step's environment only; the worker never hands GITHUB_TOKEN to the agent.
     const holders = steps.filter((s) => JSON.stringify(s).includes('COPILOT_GITHUB_TOKEN'));
     expect(holders.map((s) => s.uses)).toEqual(['./.harness-action/actions/worker']);
     expect(holders[0]!.env!.COPILOT_GITHUB_TOKEN).toBe('${{ secrets.COPILOT_GITHUB_TOKEN }}');
+  });
+
+  it("harness-worker.yml installs the fallback engines too: the plan's `fallback:`, else agents.fallback, none when HARNESS_AGENT overrides", () => {
+    const worker = parse(read('templates/workflows/harness-worker.yml')) as { jobs: { work: { steps: { name?: string; run?: string }[] } } };
+    const script = worker.jobs.work.steps.find((s) => s.name === 'Which agent the plan uses')!.run!;
+    const dir = mkdtempSync(join(tmpdir(), 'harness-which-agent-'));
+    mkdirSync(join(dir, 'plans'));
+    mkdirSync(join(dir, '.github'));
+    writeFileSync(join(dir, '.github/harness.yml'), 'agent: claude\nagents:\n  fallback: [codex]\n  codex:\n    model: o5\nslots: 2\n');
+    const outputs = (plan: string, frontmatter: string, override = '') => {
+      writeFileSync(join(dir, 'plans/01-01-PLAN.md'), `---\nplan_id: "01-01"\n${frontmatter}---\n# A plan\n`);
+      const out = join(dir, 'output');
+      writeFileSync(out, '');
+      execFileSync('bash', ['-e', '-c', script], { cwd: dir, env: { PATH: process.env.PATH, GITHUB_OUTPUT: out, PLAN: plan, OVERRIDE: override } });
+      return readFileSync(out, 'utf8');
+    };
+    expect(outputs('01-01', 'agent: codex\nfallback: [gemini, "copilot"]\n')).toBe('agent=codex\nengines= codex gemini copilot \n');
+    expect(outputs('01-01', 'agent: gemini\n')).toBe('agent=gemini\nengines= gemini codex \n');
+    expect(outputs('01-01', 'fallback: [gemini]\n', 'claude')).toBe('agent=claude\nengines= claude  \n');
+    expect(outputs('phase-01', '')).toBe('agent=none\nengines= none  \n');
   });
 
   it('harness-worker.yml installs the pinned Codex CLI only for a codex plan, cached, and hands its key to the worker step alone', () => {
@@ -207,7 +229,7 @@ describe('workflows', () => {
     const steps = worker.jobs.work.steps;
     const cache = steps.find((s) => s.name === 'Cache the Codex CLI')!;
     const install = steps.find((s) => s.name?.startsWith('Install the Codex CLI'))!;
-    for (const step of [cache, install]) expect(step.if).toBe("steps.agent.outputs.agent == 'codex'");
+    for (const step of [cache, install]) expect(step.if).toBe("contains(steps.agent.outputs.engines, ' codex ')");
     expect(cache.uses).toMatch(/^actions\/cache@[0-9a-f]{40}$/);
     expect(cache.with!.key).toContain('${{ env.CODEX_VERSION }}');
     expect(install.run).toContain('"@openai/codex@${CODEX_VERSION}"');

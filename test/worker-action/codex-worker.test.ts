@@ -5,10 +5,11 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { answerComment } from '../../app/engine/forge/checkpoint-markers.js';
 import { bundleWorker, runAction, type RunnerDirs } from '../helpers/bundled-worker.js';
 import { standInCodex, type CodexAction, type CodexCall } from '../helpers/codex-standin.js';
+import { standInGemini } from '../helpers/gemini-standin.js';
 import type { FakeGitHub } from '../helpers/github-repo.js';
 import { APP_CHECK, BRANCH, dispatchedFake, greetingPlan, OWNER, REPO } from '../helpers/worker-fake.js';
 import { cloneBranch, git, remoteCommits, workerRepo, type WorkerRepo } from '../helpers/worker-repo.js';
-import { SPEC, specRepo, type WorkerPlan } from '../helpers/worker-spec.js';
+import { planFile, planPath, SPEC, SPEC_PATH, specRepo, type WorkerPlan } from '../helpers/worker-spec.js';
 
 /**
  * The worker action as a runner runs it, with `agent: codex`: the bundle as a Node process of
@@ -174,6 +175,29 @@ describe('the bundled worker action with the codex agent', () => {
     const head = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
     expect(git(s.repo.remote, 'show', `${head}:out/greeting.txt`)).toBe('half');
     expect(git(s.repo.remote, 'show', `${head}:.harness/checkpoint/checkpoint.json`)).toContain('"agent": "codex"');
+  });
+
+  it("at the usage limit with the plan's fallback, gemini takes the plan over on the same runner and delivers it; the check run, SUMMARY.md and the job notes name both engines", async () => {
+    const resetsAt = Math.floor(Date.now() / 60_000) * 60 + 2 * 86_400;
+    const plan = greetingPlan(['fallback: [gemini]']);
+    const own = { [planPath('01-01')]: planFile(plan).replace('agent: script', 'agent: codex') };
+    const s = await setup(plan, [[{ write: ['out/greeting.txt', 'hello\n'] }, { limit: { plan: 'plus', resets_at: resetsAt } }]], own);
+    const gemini = await standInGemini([[{ recall: 'Other engines worked on this plan before you' }, { bash: 'git add -A && git commit -qm "01-01: the greeting, kept"' }, { text: 'Committed the greeting codex wrote.' }]], s.env.HOME);
+    const env = { ...s.env, ...gemini.env, HOME: s.env.HOME, PATH: `${s.codex.bin}:${gemini.bin}:${process.env.PATH}` };
+
+    const run = await runAction(bundle, s.runner, inputs({ agent: '' }), env);
+    if (process.env.DEBUG_WORKER) console.log(run.stdout, run.stderr);
+
+    expect(run.code).toBe(0);
+    expect(run.outputs.result).toBe('verified');
+    const check = s.github.checkRuns.find((r) => r.id === APP_CHECK)!;
+    expect(check).toMatchObject({ conclusion: 'success' });
+    expect(check.output.summary).toContain('- Engines: codex (stopped at its usage limit), then gemini');
+    expect(remoteCommits(s.repo.remote, BRANCH, s.repo.base).map((c) => c.subject)).toEqual(['01-01: the greeting, kept', '01-01: Greeting', `docs(${SPEC}): summary of 01-01`]);
+    const summary = git(s.repo.remote, 'show', `refs/heads/${BRANCH}:${SPEC_PATH}/execution/phases/01-core/01-01-SUMMARY.md`);
+    expect(summary).toMatch(/^agent: gemini$/m);
+    expect(summary).toMatch(/\n- codex \(1 turns\): codex stopped at the model's usage limit/);
+    expect((await gemini.calls())[0]!.args[1]).toContain('## Taking over');
   });
 
   it("stops at the plan's budget: the tokens priced by agents.codex.price, the reason on the check run, no PR", async () => {

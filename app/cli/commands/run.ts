@@ -144,6 +144,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     agents: agentsConfig(config),
     ...(config.budget_usd === undefined ? {} : { budgetUsd: config.budget_usd }),
     defaultAgent: config.agent,
+    ...(config.agents.fallback ? { fallback: config.agents.fallback } : {}),
     ...(config.strict_files ? { strictFiles: true } : {}),
     reporter,
     // 10 s without output while something runs prints what runs, and for how long.

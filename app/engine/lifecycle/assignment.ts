@@ -32,6 +32,8 @@ export interface Assignment {
   at: Date;
   /** What surfacing found applies to the plan, best first. */
   knowledge?: readonly BriefKnowledge[];
+  /** What an engine that stopped at its usage limit did, for the one taking the plan over. */
+  handoff?: string;
 }
 
 /** The assign_task message that starts an agent on a plan. */
@@ -47,5 +49,16 @@ export function assignTask(a: Assignment): AssignTask {
     prompt: a.prompt,
     timeout_minutes: a.plan.timeoutMinutes,
     ...(a.knowledge && a.knowledge.length > 0 ? { knowledge: a.knowledge.map((k) => ({ ...k })) } : {}),
+    ...(a.handoff === undefined ? {} : { handoff: a.handoff }),
   };
+}
+
+/**
+ * The engines that take a plan over when its agent stops at the model's usage limit, in order:
+ * the plan's own `fallback:`, else the repository's `agents.fallback`, without the plan's agent.
+ * None when the person running chose the agent for every plan (`--agent`, the worker's input).
+ */
+export function fallbackEngines(plan: Plan, agent: string, choice: AgentChoice & { fallback?: readonly string[] | undefined } = {}): string[] {
+  if (choice.override !== undefined) return [];
+  return [...new Set(plan.fallback ?? choice.fallback ?? [])].filter((name) => name !== agent);
 }

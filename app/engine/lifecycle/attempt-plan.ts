@@ -6,7 +6,8 @@ import type { SignalDraft } from '../knowledge/documents/loop.js';
 import type { HumanCheckRef } from './answers.js';
 import { agentFailure, verificationFailure } from './failure-reason.js';
 import type { AttemptPorts, PlanCommit, Workspace } from './ports.js';
-import { runAgent, type AgentResult, type AgentRun } from './run-agent.js';
+import { type AgentResult, type AgentRun } from './run-agent.js';
+import { runEngines, totalOf, type EngineShare } from './fallback.js';
 import { importedFrom } from '../knowledge/documents/plan-profile.js';
 import { attemptFailure, attemptSignals, type AttemptFailure, type AttemptHistory } from './signals.js';
 import { usagePauseOf, type UsagePause } from './usage-pause.js';
@@ -25,12 +26,17 @@ export interface AttemptInput extends AgentRun {
   history?: () => Promise<AttemptHistory | undefined>;
   /** What the configuration asks of the agent, to notice when it ran otherwise. */
   expects?: { model?: string };
+  /** The engines that take the plan over at its agent's usage limit, in order (assignment.ts fallbackEngines). */
+  fallback?: readonly string[];
 }
 
 /** What the knowledge loop learns from an attempt, whatever its end. */
 export interface AttemptFacts {
   attempt?: number;
+  /** The engine that ended the attempt: the plan's agent, or the fallback that took it over. */
   agent: string;
+  /** Every engine that worked on the attempt, in order, when a fallback took it over (fallback.ts); `usage` is theirs together. */
+  engines?: EngineShare[];
   /** Files the plan changed outside its files_modified. */
   undeclaredWrites: Deviation[];
   /** The plan's timeout_minutes stopped the agent. */
@@ -108,12 +114,18 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
   const { workspace, progress, clock } = ports;
   let agent: AgentResult | undefined;
   let agentMs = 0;
+  // The engine that ended the attempt, and every one that worked on it (a fallback at a usage limit).
+  let engine = input.agent;
+  let engines: EngineShare[] = [];
   if (!input.agentDone) {
     const started = clock.monotonic();
-    agent = await progress.stage(`agent ${input.agent}: ${plan.id} ${plan.title}`, () => runAgent(input, ports)).finally(() => {
+    const ran = await progress.stage(`agent ${input.agent}: ${plan.id} ${plan.title}`, () => runEngines(input, ports)).finally(() => {
       agentMs = clock.monotonic() - started;
     });
+    ({ result: agent, agent: engine, engines } = ran);
   }
+  const handedOn = engines.length > 1;
+  const usage = handedOn ? totalOf(engines) : agent?.kind !== 'checkpoint' ? agent?.usage : undefined;
   // What the branch holds when the attempt ends; a failed attempt's checkout that cannot say must not hide why it failed.
   const ended = async (how: { end: 'verified' | 'failed' | 'checkpoint' | 'paused'; verifyMs: number; reason?: string; report?: VerificationReport }): Promise<Ended> => {
     const failed = how.end === 'failed';
@@ -123,10 +135,11 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
     const seen = agent?.seen;
     const facts: AttemptFacts = {
       ...(input.attempt === undefined ? {} : { attempt: input.attempt }),
-      agent: input.agent,
+      agent: engine,
+      ...(handedOn ? { engines } : {}),
       undeclaredWrites: undeclaredWrites(changed, plan.filesModified),
       timedOut,
-      ...(agent?.kind !== 'checkpoint' && agent?.usage ? { usage: agent.usage } : {}),
+      ...(agent?.kind !== 'checkpoint' && usage ? { usage } : {}),
       ...(seen?.facts ? { agentFacts: seen.facts } : {}),
       ...(seen && seen.insights.length > 0 ? { insights: seen.insights } : {}),
       ...(agent?.kind === 'failed' && agent.environment ? { environment: true } : {}),
@@ -145,7 +158,7 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
     const signals = facts.environment ? [] : attemptSignals({
       spec: input.spec,
       plan,
-      agent: input.agent,
+      agent: engine,
       attempt: failedBefore + 1,
       failedBefore,
       ...(previous ? { previous } : {}),
@@ -170,7 +183,7 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
     // The model's usage limit is time to wait, not the plan's failure: both runtimes pause on it (usage-pause.ts).
     const pause = usagePauseOf(agent, clock.now());
     if (pause) return { kind: 'paused', pause, ...(await ended({ end: 'paused', verifyMs: 0 })) };
-    const reason = agentFailure(input.agent, agent.error);
+    const reason = agentFailure(engine, agent.error);
     return { kind: 'failed', reason, ...(await ended({ end: 'failed', verifyMs: 0, reason })) };
   }
 

@@ -30,6 +30,8 @@ export interface AgentRun {
   signal?: AbortSignal | undefined;
   /** The accepted knowledge that applies to this plan (surfacing), for its brief. */
   knowledge?: readonly SurfacedEntry[];
+  /** Another engine stopped at its usage limit on this attempt: what it did, for the one taking over (fallback.ts). */
+  handoff?: string;
 }
 
 /** What the agent said of itself while it worked, for the knowledge loop. */
@@ -40,6 +42,8 @@ export interface AgentSeen {
   facts?: AgentFacts;
   /** What it reported it learned, in order. */
   insights: Insight[];
+  /** Its last progress lines, the newest last (at most five): where it was when it stopped. */
+  recent?: string[];
 }
 
 export type AgentResult = (
@@ -79,6 +83,7 @@ export async function runAgent(run: AgentRun, ports: Pick<AttemptPorts, 'agent' 
       case 'task_started':
         return progress.event({ kind: 'task-started', task: message.task, total: message.total, title: message.title });
       case 'progress_update':
+        seen.recent = [...(seen.recent ?? []).slice(-4), message.message];
         return progress.event({
           kind: 'progress',
           message: message.message,
@@ -119,6 +124,7 @@ export async function runAgent(run: AgentRun, ports: Pick<AttemptPorts, 'agent' 
         prompt: await run.prompt(),
         at: clock.now(),
         ...(run.knowledge ? { knowledge: run.knowledge } : {}),
+        ...(run.handoff === undefined ? {} : { handoff: run.handoff }),
       }),
       plan,
       spec: run.spec,

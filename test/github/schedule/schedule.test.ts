@@ -1077,7 +1077,7 @@ describe('templates/workflows/harness-worker.yml', () => {
     expect(steps.find((s) => s.name === 'Refuse an unpinned harness')).toMatchObject({ if: "vars.HARNESS_REPOSITORY != '' && vars.HARNESS_REF == ''" });
     expect(job.env.CLAUDE_CODE_VERSION).toMatch(/^\$\{\{ vars\.CLAUDE_CODE_VERSION \|\| '\d+\.\d+\.\d+' \}\}$/);
     const install = steps.find((s) => s.name?.startsWith('Install Claude Code'))!;
-    expect(install.if).toBe("steps.agent.outputs.agent == 'claude'");
+    expect(install.if).toBe("contains(steps.agent.outputs.engines, ' claude ')");
     expect(install.run).toContain('@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}');
     expect(steps.find((s) => s.uses?.startsWith('actions/cache@'))?.with?.key).toContain('${{ env.CLAUDE_CODE_VERSION }}');
     // The App's token when the App's secrets are there; the worker step is the only one given a token.

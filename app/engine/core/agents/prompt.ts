@@ -35,6 +35,8 @@ export interface PromptOptions {
    * says harness commits its work, rather than asking for commits that fail.
    */
   gitReadOnly?: boolean;
+  /** Another engine stopped at its usage limit on this attempt: what it did and where it stopped (agents.fallback). */
+  handoff?: string;
 }
 
 export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
@@ -48,6 +50,7 @@ export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
   );
 
   if (options.instructions?.trim()) out.push('## How to work', '', options.instructions.trim(), '');
+  if (options.handoff?.trim()) out.push('## Taking over', '', options.handoff.trim(), '');
 
   out.push('## Goal', '', plan.title);
   if (plan.truths.length > 0) out.push('', 'When you are done, these hold:', ...plan.truths.map((t) => `- ${t}`));
@@ -144,7 +147,7 @@ export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
   if (options.commits && options.commits.length > 0) {
     out.push(
       '',
-      'An earlier attempt at this plan was interrupted. These commits are already on the branch; build on them and do not redo their work:',
+      options.handoff !== undefined ? 'These commits are already on the branch, made before you took the plan over; build on them and do not redo their work:' : 'An earlier attempt at this plan was interrupted. These commits are already on the branch; build on them and do not redo their work:',
       ...options.commits.map((c) => `- ${c.sha.slice(0, 7)} ${c.subject}`),
     );
   }

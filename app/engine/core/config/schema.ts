@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FALLBACK_ENGINES } from '../spec/schema.js';
 
 /**
  * `.github/harness.yml`: every key optional, every default documented here and in
@@ -23,6 +24,12 @@ export const HarnessConfigSchema = z
     agent: z.enum(['script', 'claude', 'command', 'codex', 'copilot', 'gemini']).default('claude'),
     agents: z
       .object({
+        /**
+         * The engines that take a plan over, in order, when its agent stops at the model's usage
+         * limit: the next one that has its credential, with a new session told what the earlier
+         * engine did. No fallback on any other failure (docs/agents.md, Fallback engines).
+         */
+        fallback: z.array(z.enum(FALLBACK_ENGINES)).max(FALLBACK_ENGINES.length).optional(),
         claude: z
           .object({
             executable: z.string().optional(),

@@ -131,6 +131,12 @@ export const AssignTaskSchema = z.object({
   timeout_minutes: z.number().int().positive(),
   /** What harness has learned that applies to this plan, best first; absent when nothing does. */
   knowledge: z.array(BriefKnowledgeSchema).optional(),
+  /**
+   * Another engine worked on this attempt and stopped at its model's usage limit: what it did and
+   * where it stopped, for the engine taking the plan over (agents.fallback). Its commits are on
+   * the branch and what it left uncommitted is in the checkout.
+   */
+  handoff: z.string().optional(),
 });
 export type AssignTask = z.infer<typeof AssignTaskSchema>;
 

@@ -23,8 +23,10 @@ export interface SummaryInput {
   agentSummary?: string;
   /** The lessons, skills and genes surfaced into the agent's brief, best first. */
   knowledge?: readonly BriefKnowledge[];
-  /** What the agent reported it used. */
+  /** What the agent reported it used (every engine's together when a fallback took the plan over). */
   usage?: Usage;
+  /** Every engine that worked on the attempt, in order, when a fallback took it over at a usage limit. */
+  engines?: readonly { agent: string; usage?: Usage; stopped?: string }[];
   /** It ran without surfaced knowledge, held out for the comparison (knowledge.holdout). */
   heldOut?: boolean;
 }
@@ -57,12 +59,13 @@ export function summaryDocument(template: string, input: SummaryInput): string {
     knowledge: (input.knowledge ?? []).map((k) => ({ path: k.path, kind: k.kind, score: k.score, ...(k.why ? { why: k.why } : {}) })),
     ...(input.heldOut ? { held_out: true } : {}),
     ...(input.usage ? { cost: costRecord(input.usage) } : {}),
+    ...(input.engines && input.engines.length > 1 ? { engines: input.engines.map((e) => ({ agent: e.agent, ...(e.usage ? { cost: costRecord(e.usage) } : {}), ...(e.stopped ? { stopped: e.stopped } : {}) })) } : {}),
   };
   const built =
     input.commits.length > 0
       ? input.commits.map((c) => `- \`${c.sha.slice(0, 7)}\` ${c.message}`).join('\n')
       : '_No commits._';
-  const agentNote = (input.agentSummary ? `\n\n${input.agentSummary.trim()}` : '') + (input.usage ? `\n\n${costText(input.usage)}` : '');
+  const agentNote = (input.agentSummary ? `\n\n${input.agentSummary.trim()}` : '') + (input.usage ? `\n\n${costText(input.usage)}` : '') + enginesNote(input.engines);
   const verification =
     checks.length > 0
       ? [
@@ -81,6 +84,12 @@ export function summaryDocument(template: string, input: SummaryInput): string {
     knowledge: input.heldOut ? 'None: held out (knowledge.holdout): this plan ran without surfaced knowledge, for `harness retrospective` to compare with the others.' : knowledgeNote(input.knowledge),
     notes: notes(input.plan),
   });
+}
+
+/** The engines of an attempt a fallback took over, each with what it used and why it handed on. */
+function enginesNote(engines: SummaryInput['engines']): string {
+  if (!engines || engines.length < 2) return '';
+  return `\n\nEngines, in order (agents.fallback):\n${engines.map((e) => `- ${e.agent}${e.usage ? ` (${costText(e.usage).replace(/^Cost: /, '')})` : ''}${e.stopped ? `: ${e.stopped}` : ': finished the attempt'}`).join('\n')}`;
 }
 
 /** Nothing given: the agent took no brief (the script agent runs the plan's own steps). */

@@ -32,6 +32,8 @@ export interface Plan {
   autonomous: boolean;
   checkpoints: CheckpointKind[];
   agent?: string;
+  /** fallback: the engines that take the plan over at its agent's usage limit, in order (the repository's agents.fallback otherwise). */
+  fallback?: string[];
   timeoutMinutes: number;
   /** budget_usd: the most its agent may spend, as the agent reports its cost. */
   budgetUsd?: number;

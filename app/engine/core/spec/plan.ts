@@ -101,6 +101,7 @@ export function parsePlan(file: string, text: string, phase: string, reading: Pl
     lines,
   };
   if (fmData.agent !== undefined) plan.agent = fmData.agent;
+  if (fmData.fallback !== undefined) plan.fallback = fmData.fallback;
   if (fmData.serve !== undefined) plan.serve = fmData.serve;
   if (fmData.budget_usd !== undefined) plan.budgetUsd = fmData.budget_usd;
   if (fmData.metadata !== undefined) plan.metadata = fmData.metadata;

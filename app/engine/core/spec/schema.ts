@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** The engines that can take a plan over at another's usage limit (agents.fallback): every model-driven agent, not the script agent. */
+export const FALLBACK_ENGINES = ['claude', 'codex', 'gemini', 'copilot', 'command'] as const;
+
 /**
  * The spec formats as zod schemas: the single source for validation, for the types the
  * engine works with, and for the JSON Schema editors use to check PLAN.md frontmatter.
@@ -210,6 +213,11 @@ export const PlanFrontmatterSchema = z
       .regex(/^[a-z][a-z0-9-]*$/)
       .optional()
       .meta({ description: 'script, claude, command, codex, copilot or gemini; else the repository default.' }),
+    fallback: z
+      .array(z.enum(FALLBACK_ENGINES))
+      .max(FALLBACK_ENGINES.length)
+      .optional()
+      .meta({ description: "Engines that take the plan over, in order, when its agent stops at the model's usage limit (each one that has its credential); else agents.fallback of .github/harness.yml." }),
     timeout_minutes: z
       .number()
       .int()

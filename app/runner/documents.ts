@@ -30,6 +30,7 @@ export function snapshotOf(ctx: RunContext): RunSnapshot {
     minutes: ctx.state.minutes,
     spans: planSpans(ctx),
     costs: ctx.state.costs,
+    uses: ctx.state.uses,
     reasons: ctx.state.reasons,
     paused: new Map([...ctx.state.paused].map(([id, p]) => [id, p.resumeAt])),
     activity: ctx.activity,

@@ -20,6 +20,8 @@ import type { SessionResult } from './store.js';
 import { planHeldOut, surfaceForPlan } from './surfacing.js';
 import { recordTrial } from '../engine/knowledge/signals/plan-outcome.js';
 import { pausePlan } from './usage-pause.js';
+import { planUseOf } from './run-state.js';
+import { addUsage } from '../engine/core/run/spend.js';
 
 type Ended = Extract<AttemptOutcome, { kind: 'verified' | 'failed' }>;
 
@@ -183,6 +185,10 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
     knowledge,
     `plan ${plan.id} attempt ${status.attempt} ${outcome.kind}`,
   );
+  // Every attempt's use together: the earlier attempts' (their last result) and this one's.
+  const before = ctx.state.results.get(plan.id);
+  const earlier = before && !before.environment ? (before.spent ?? before.usage) : undefined;
+  const spent = earlier || outcome.facts.usage ? addUsage(earlier, outcome.facts.usage) : undefined;
   const result: SessionResult = {
     plan: plan.id,
     outcome: outcome.kind,
@@ -194,9 +200,14 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
     finishedAt: finished.toISOString(),
     durationMinutes: minutes,
     ...(outcome.facts.usage ? { usage: outcome.facts.usage } : {}),
+    ...(spent ? { spent } : {}),
+    attempt: status.attempt,
+    engines: outcome.facts.engines?.map((e) => e.agent) ?? [outcome.facts.agent],
     ...(outcome.facts.environment ? { environment: true as const } : {}),
   };
   await session.finish(result);
+  const use = planUseOf(result, status.agent);
+  if (use) ctx.state.uses.set(plan.id, use);
   const seconds = Math.max(0, (finished.getTime() - Date.parse(status.startedAt)) / 1000);
   ctx.reporter.event(verified ? { kind: 'plan-verified', plan: plan.id, minutes, seconds } : { kind: 'plan-failed', plan: plan.id, reason: reason! });
 }

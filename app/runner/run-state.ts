@@ -4,6 +4,7 @@ import type { PhaseState, PlanState } from '../engine/core/state/plan-state.js';
 import { Scheduler } from '../engine/core/schedule/scheduler.js';
 import { researchPath } from '../engine/core/run/research.js';
 import type { Spec } from '../engine/core/spec/model.js';
+import type { PlanUse } from '../engine/core/run/spend.js';
 import type { CheckpointRecord, OrchestrationStore, PauseRecord, SessionResult, SessionStatus } from './store.js';
 
 /** Session key of a phase's own checkpoints (its human checks). */
@@ -20,6 +21,8 @@ export interface RunState {
   minutes: Map<string, number>;
   /** US dollars each plan's agent reported, for the plans that reported a cost. */
   costs: Map<string, number>;
+  /** What each plan's agents reported they used over its attempts (engine/core/run/spend.ts), for the plans that reported anything. */
+  uses: Map<string, PlanUse>;
   reasons: Map<string, string>;
   /**
    * Plans paused at the model's usage limit. The scheduler holds them as `checkpoint` (waiting,
@@ -43,6 +46,7 @@ export function emptyRunState(): RunState {
     checkpoints: new Map(),
     minutes: new Map(),
     costs: new Map(),
+    uses: new Map(),
     reasons: new Map(),
     paused: new Map(),
     researched: new Set(),
@@ -60,6 +64,8 @@ export async function readRunState(store: OrchestrationStore, spec: Spec, integr
         state.results.set(plan.id, result);
         state.minutes.set(plan.id, result.durationMinutes);
         if (result.usage?.costUsd !== undefined) state.costs.set(plan.id, result.usage.costUsd);
+        const use = planUseOf(result, status?.agent);
+        if (use) state.uses.set(plan.id, use);
         if (result.outcome === 'verified' && result.mergedAs) state.plans.set(plan.id, 'verified');
         else if (result.outcome === 'failed') {
           state.plans.set(plan.id, 'failed');
@@ -101,4 +107,11 @@ export function markBlocked(spec: Spec, state: RunState): void {
     state.plans.set(b.plan, 'blocked');
     state.reasons.set(b.plan, 'plan' in b.because ? `${b.because.plan} failed` : `phase ${b.because.phase} failed its verification`);
   }
+}
+
+/** What a plan's result says it used over its attempts; undefined when no agent reported anything. */
+export function planUseOf(result: SessionResult, agent: string | undefined): PlanUse | undefined {
+  const usage = result.spent ?? result.usage;
+  if (!usage || Object.keys(usage).length === 0) return undefined;
+  return { usage, attempts: result.attempt ?? 1, engines: result.engines ?? (agent === undefined ? [] : [agent]) };
 }

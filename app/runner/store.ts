@@ -91,6 +91,12 @@ export interface SessionResult {
   durationMinutes: number;
   /** What the agent reported it used (cost, turns, tokens). */
   usage?: Usage;
+  /** What every attempt at the plan so far used together, this one's included (engine/core/run/spend.ts). */
+  spent?: Usage;
+  /** Which attempt this was (1 for the first). */
+  attempt?: number;
+  /** The engines that worked on this attempt, the one that ended it last (more than one when a fallback took over). */
+  engines?: string[];
   /** The agent could not start on this machine: not an attempt at the plan. */
   environment?: true;
 }

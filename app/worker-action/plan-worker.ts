@@ -23,7 +23,7 @@ import { GitError } from '../machine/git.js';
 import { GitHubError } from '../gateway/github-error.js';
 import { agentFor } from '../agents/registry.js';
 import { workerCapture, workerSafety } from './capture.js';
-import { enginesLine, finalCheck, type JobEnd } from './check-texts.js';
+import { costLine, enginesLine, finalCheck, type JobEnd } from './check-texts.js';
 import { restoreCheckpoint, saveCheckpoint, type Restored } from './checkpoint-store.js';
 import { Checkout } from './checkout.js';
 import { alreadyAsked, answerComments, checkpointComment, issueAnswers, type GivenAnswer } from './issue-answers.js';
@@ -265,7 +265,7 @@ async function recordAttempt(job: PlanJob, input: AttemptInput, outcome: Attempt
   const signals = recordTrial(outcome.signals, { heldOut, ...(input.knowledge ? { knowledge: input.knowledge } : {}), ...(costUsd === undefined ? {} : { costUsd }) });
   await capture?.file(`${plan.id} ${outcome.kind}`, signals, ended ? { plan, entries: input.knowledge ?? [], verified: outcome.kind === 'verified', results: ('report' in outcome ? outcome.report?.results : undefined) ?? [], undeclared: outcome.facts.undeclaredWrites.flatMap((d) => d.files) } : undefined);
   const usage = outcome.facts.usage;
-  if (usage) run.notes.push(costNote(usage, job.budgetUsd));
+  if (usage) run.notes.push(costNote(usage, outcome.facts.agent, outcome.facts.attempt, job.budgetUsd));
   // A fallback took the plan over at a usage limit (agents.fallback): every engine that worked on it, in order, in the notes and on the check run.
   if (outcome.facts.engines) {
     job.engines = outcome.facts.engines;
@@ -511,9 +511,9 @@ async function agentEvidence(job: PlanJob): Promise<string | undefined> {
   return undefined;
 }
 
-function costNote(usage: Usage, budget?: number): string {
-  const parts = [usage.costUsd === undefined ? undefined : `$${usage.costUsd.toFixed(2)}`, usage.turns === undefined ? undefined : `${usage.turns} turns`].filter(Boolean);
-  return `the agent reported ${parts.join(', ') || 'no cost'}${budget === undefined ? '' : ` (budget $${budget.toFixed(2)})`}`;
+/** The step summary's spend line: the engine, what it reported (cost, turns, tokens), the attempt and the budget. */
+function costNote(usage: Usage, agent: string, attempt: number | undefined, budget?: number): string {
+  return `spend: ${agent}${attempt === undefined ? '' : `, attempt ${attempt}`}: ${costLine(usage, budget).replace(/^Cost: /, '')}`;
 }
 
 export type { PlanDocuments, AttemptOutcome };

@@ -51,6 +51,14 @@ describe("harness run with agents.fallback, at the agent's usage limit", () => {
     // What both used together is the plan's: codex's turn (a run stopped at its limit reports no tokens) and gemini's.
     expect(summary).toContain('Cost: $0.00, 2 turns, 2000 tokens in, 100 out');
     expect(result.usage).toMatchObject({ turns: 2, inputTokens: 2000, outputTokens: 100 });
+    // harness status --json: the plan's spend names both engines, counted under the one that finished it.
+    const status = await runCli(['status', SPEC_DIR, '--json'], root, { env });
+    const spend = (JSON.parse(status.stdout) as { spend: { plans: { plan: string; engine: string; inputTokens: number }[]; engines: { engine: string }[] } }).spend;
+    expect(spend.plans).toEqual([expect.objectContaining({ plan: '01-01', engine: 'codex → gemini', inputTokens: 2000 })]);
+    expect(spend.engines.map((e) => e.engine)).toEqual(['gemini']);
+    // The retrospective ranks the plans by what they cost, with their attempts and engines.
+    const retro = await runCli(['retrospective', SPEC_DIR, '--dry-run'], root, { env });
+    expect(retro.stdout).toContain('Costliest plans of SPC-007 ($0.00 in all, as the agents reported it):\n  01-01 (codex → gemini): $0.00 over 1 attempt, 2 turns, 2,000 tokens in, 100 out\n');
   });
 
   it('pauses as it would without fallbacks when none of them can go on', async () => {

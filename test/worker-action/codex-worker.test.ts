@@ -193,6 +193,9 @@ describe('the bundled worker action with the codex agent', () => {
     const check = s.github.checkRuns.find((r) => r.id === APP_CHECK)!;
     expect(check).toMatchObject({ conclusion: 'success' });
     expect(check.output.summary).toContain('- Engines: codex (stopped at its usage limit), then gemini');
+    // The job's step summary: the plan's spend, and who worked on it.
+    expect(run.summary).toMatch(/spend: gemini(, attempt \d+)?: 3 turns, 1200 tokens in, 30 out/);
+    expect(run.summary).toContain('Engines: codex (stopped at its usage limit), then gemini');
     expect(remoteCommits(s.repo.remote, BRANCH, s.repo.base).map((c) => c.subject)).toEqual(['01-01: the greeting, kept', '01-01: Greeting', `docs(${SPEC}): summary of 01-01`]);
     const summary = git(s.repo.remote, 'show', `refs/heads/${BRANCH}:${SPEC_PATH}/execution/phases/01-core/01-01-SUMMARY.md`);
     expect(summary).toMatch(/^agent: gemini$/m);

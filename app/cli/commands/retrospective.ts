@@ -20,6 +20,10 @@ import { DEFAULT_HOLDOUT_SEED } from '../../engine/knowledge/holdout/holdout.js'
 import { readHoldoutSignals, retireLocally } from '../../machine/holdout-store.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, loadSpecDir } from '../spec-input.js';
+import { spendJson, spendOf, type Spend } from '../../engine/core/run/spend.js';
+import { RunError, RunRepo } from '../../runner/repo.js';
+import { readRunState } from '../../runner/run-state.js';
+import { OrchestrationStore } from '../../runner/store.js';
 
 export const usage = `Usage: harness retrospective [<spec-dir> | <spec-id>] [--plan ID] [--knowledge DIR] [--dry-run] [--json]
 
@@ -61,6 +65,8 @@ Exit: 0 done, 1 a knowledge file or the config has problems, 2 usage error.
 
 /** The stable `harness retrospective --json` report. */
 export interface RetrospectiveJson {
+  /** Where the money went in the spec's local runs (engine/core/run/spend.ts), when a spec directory was named: null when no agent reported anything. */
+  spend?: unknown;
   candidates: {
     id: string;
     source: string;
@@ -160,8 +166,10 @@ export async function retrospectiveCommand(args: string[], io: CliIO): Promise<n
   const holdout = { ...found, retire: retired.map(({ path, kind, reason }) => ({ path, kind, reason })) };
   const settings = { fraction: config.knowledge.holdout, seed: config.knowledge.holdout_seed ?? DEFAULT_HOLDOUT_SEED };
   const safe = async (t: string) => (await makeSafe(t, safety)).text;
+  // A spec directory named: its plans by what they cost, from its local runs' records.
+  const spend = positionals[0] === undefined ? undefined : await localSpend(positionals[0], io);
   if (values.json) {
-    const report: RetrospectiveJson = { candidates: [], holdout: holdoutJson(holdout, { ...settings, retired }) };
+    const report: RetrospectiveJson = { candidates: [], holdout: holdoutJson(holdout, { ...settings, retired }), ...(spend === undefined ? {} : { spend: spendJson(spend.spend) }) };
     for (const x of result.extractions) {
       report.candidates.push({
         id: x.candidate.id,
@@ -183,8 +191,34 @@ export async function retrospectiveCommand(args: string[], io: CliIO): Promise<n
     const where = displayPath(relative(io.cwd, store) || '.');
     const written = retired.filter((r) => r.written).length;
     const retiredLine = written > 0 ? `Retirement written into ${where}: review the change and commit it (${retired.filter((r) => r.written).map((r) => r.path).join(', ')}).\n` : holdout.retire.length > 0 && dryRun ? 'Dry run: no retirement written.\n' : '';
-    io.stdout(await safe(`${retrospectiveText(result.extractions, { store: where, dryRun, ...(spec ? { spec } : {}) })}\n${holdoutText(holdout, settings)}${retiredLine}`));
+    const costliest = spend === undefined ? '' : `\n${costliestText(spend.spec, spend.spend)}`;
+    io.stdout(await safe(`${retrospectiveText(result.extractions, { store: where, dryRun, ...(spec ? { spec } : {}) })}\n${holdoutText(holdout, settings)}${retiredLine}${costliest}`));
   }
   for (const u of recorded.unreadable) io.stderr(`${displayPath(relative(io.cwd, join(store, u)))}: not a signal; the holdout comparison leaves it out\n`);
   return result.unreadable.length > 0 ? EXIT.problems : EXIT.ok;
+}
+
+/** The costliest plans the retrospective names. */
+const COSTLIEST = 5;
+
+/** What a spec directory's local runs spent (its `.orchestration/` records); undefined for a spec named by id, or never run here. */
+async function localSpend(named: string, io: CliIO): Promise<{ spec: string; spend: Spend | undefined } | undefined> {
+  const dir = resolve(io.cwd, named);
+  if (!(await isDirectory(dir))) return undefined;
+  const loaded = await loadSpecDir(dir, io);
+  const repo = loaded.spec ? await RunRepo.open(dir).catch((e: unknown) => (e instanceof RunError ? undefined : Promise.reject(e))) : undefined;
+  if (!loaded.spec || !repo) return undefined;
+  const state = await readRunState(OrchestrationStore.for(repo.root, loaded.spec.id), loaded.spec);
+  return { spec: loaded.spec.id, spend: spendOf(loaded.spec, state.uses) };
+}
+
+/** "Costliest plans of SPC-007": the plans that cost the most, with their attempts and engines. */
+function costliestText(spec: string, spend: Spend | undefined): string {
+  if (!spend) return `Costliest plans of ${spec}: no agent reported what it used in its runs here.\n`;
+  const money = (n: number | undefined) => (n === undefined ? 'no cost reported' : `$${n.toFixed(2)}`);
+  const lines = spend.plans.slice(0, COSTLIEST).map((p) => {
+    const tokens = p.inputTokens === undefined && p.outputTokens === undefined ? '' : `, ${(p.inputTokens ?? 0).toLocaleString('en-US')} tokens in, ${(p.outputTokens ?? 0).toLocaleString('en-US')} out`;
+    return `  ${p.plan} (${p.engine}): ${money(p.costUsd)} over ${p.attempts === 1 ? '1 attempt' : `${p.attempts} attempts`}${p.turns === undefined ? '' : `, ${p.turns} turns`}${tokens}`;
+  });
+  return [`Costliest plans of ${spec} (${money(spend.total.costUsd)} in all, as the agents reported it):`, ...lines, ''].join('\n');
 }

@@ -1,3 +1,4 @@
+import { spendJson, spendOf } from '../../engine/core/run/spend.js';
 import { plural } from '../../engine/core/plural.js';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -101,6 +102,8 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
             };
           }),
           checkpoints,
+          // What the agents reported they used: the spec's total, by phase, by engine, by plan (docs/cli.md).
+          spend: spendJson(spendOf(spec, state.uses)),
         },
         null,
         2,

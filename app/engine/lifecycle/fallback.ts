@@ -1,4 +1,5 @@
 import type { Usage } from '../core/protocol/messages.js';
+import { addUsage } from '../core/run/spend.js';
 import type { AttemptPorts } from './ports.js';
 import { runAgent, type AgentResult, type AgentRun } from './run-agent.js';
 import { usagePauseOf } from './usage-pause.js';
@@ -75,12 +76,5 @@ function handoffNote(before: readonly EngineShare[], last: string | undefined): 
 /** What the engines of an attempt used together: turns, tokens and cost summed where each reported them. */
 export function totalOf(engines: readonly EngineShare[]): Usage | undefined {
   const used = engines.flatMap((e) => (e.usage ? [e.usage] : []));
-  if (used.length === 0) return undefined;
-  const sum = (key: keyof Usage) => (used.some((u) => u[key] !== undefined) ? used.reduce((n, u) => n + (u[key] ?? 0), 0) : undefined);
-  const out: Usage = {};
-  for (const key of ['turns', 'inputTokens', 'outputTokens', 'costUsd'] as const) {
-    const value = sum(key);
-    if (value !== undefined) out[key] = key === 'costUsd' ? Math.round(value * 1e6) / 1e6 : value;
-  }
-  return out;
+  return used.length === 0 ? undefined : used.reduce<Usage>((sum, u) => addUsage(sum, u), {});
 }

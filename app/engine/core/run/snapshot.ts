@@ -1,3 +1,4 @@
+import type { PlanUse } from './spend.js';
 import type { PlanSpan } from '../analysis/timeline.js';
 import type { PhaseState, PlanState } from '../state/plan-state.js';
 
@@ -13,6 +14,8 @@ export interface RunSnapshot {
   spans?: ReadonlyMap<string, PlanSpan>;
   /** US dollars per plan, as its agent reported them; absent or empty when none did. */
   costs?: ReadonlyMap<string, number>;
+  /** What each plan's agents reported they used over its attempts (spend.ts): STATUS.md's Spend section. */
+  uses?: ReadonlyMap<string, PlanUse>;
   /** Plans paused at the model's usage limit, with when they run again (ISO); held as `checkpoint` in `plans`. */
   paused?: ReadonlyMap<string, string>;
   /** Why a plan is blocked or failed, in a line. */

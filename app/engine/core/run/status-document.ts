@@ -3,6 +3,7 @@ import { averageMinutes, progressPercent } from '../documents/status.js';
 import type { GraphAnalysis } from '../analysis/analyze.js';
 import { graphMermaid } from '../analysis/render.js';
 import { timelineMermaid } from '../analysis/timeline.js';
+import { spendMarkdown, spendOf } from './spend.js';
 import type { Spec } from '../spec/model.js';
 import type { RunSnapshot } from './snapshot.js';
 import { DONE_BEFORE_IMPORT, doneBeforeImport } from './done-before-import.js';
@@ -135,6 +136,7 @@ export function statusDocument(template: string, spec: Spec, analysis: GraphAnal
     ].join('\n'),
     graph: graphMermaid(spec, analysis, snapshot.plans).trimEnd(),
     timeline: timelineSection(spec, analysis, snapshot),
+    spend: spendMarkdown(snapshot.uses ? spendOf(spec, snapshot.uses) : undefined),
     blocked:
       blocked.length > 0
         ? blocked.map(line).join('\n')

@@ -31,6 +31,19 @@ describe('STATUS.md: what the agents spent', () => {
     expect(text).toContain('Cost so far: **$1.52** (01-01 $0.42, 01-02 $1.10), as the agents reported it.');
   });
 
+  it('has a Spend section: the total, by phase, by engine and the costliest plans, with tokens, turns and attempts', () => {
+    const uses = new Map([
+      ['01-01', { usage: { costUsd: 0.42, turns: 12, inputTokens: 9000, outputTokens: 800 }, attempts: 1, engines: ['claude'] }],
+      ['01-02', { usage: { costUsd: 1.1, turns: 30, inputTokens: 30000, outputTokens: 2000 }, attempts: 2, engines: ['claude', 'codex'] }],
+    ]);
+    const text = statusDocument(template, spec, analyzeGraph(spec), { ...snapshot, uses });
+    const section = text.slice(text.indexOf('## Spend'), text.indexOf('## Blocked'));
+    expect(section).toContain('**$1.52** in all over 2 plans and 3 attempts, as the agents reported it.');
+    expect(section).toContain('| 01 | $1.52 | 42 | 39,000 | 2,800 | 3 |');
+    expect(section).toContain('| 01-02 | claude → codex | $1.10 | 30 | 30,000 | 2,000 | 2 |');
+    expect(parseAnyDocument('status', 'STATUS.md', text).problems).toEqual([]);
+  });
+
   it('says nothing of cost when no agent reported one (the script agent)', () => {
     const text = statusDocument(template, spec, analyzeGraph(spec), snapshot);
     expect(text).not.toContain('cost');

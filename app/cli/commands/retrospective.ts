@@ -19,7 +19,7 @@ import { holdoutText } from '../../engine/knowledge/holdout/report-text.js';
 import { DEFAULT_HOLDOUT_SEED } from '../../engine/knowledge/holdout/holdout.js';
 import { readHoldoutSignals, retireLocally } from '../../machine/holdout-store.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
-import { displayPath, loadSpecDir } from '../spec-input.js';
+import { displayPath, loadSpecDir, specDirOf } from '../spec-input.js';
 import { spendJson, spendOf, type Spend } from '../../engine/core/run/spend.js';
 import { RunError, RunRepo } from '../../runner/repo.js';
 import { readRunState } from '../../runner/run-state.js';
@@ -201,9 +201,9 @@ export async function retrospectiveCommand(args: string[], io: CliIO): Promise<n
 /** The costliest plans the retrospective names. */
 const COSTLIEST = 5;
 
-/** What a spec directory's local runs spent (its `.orchestration/` records); undefined for a spec named by id, or never run here. */
+/** What a spec's local runs spent (its `.orchestration/` records), named by its directory or its id; undefined where it never ran here. */
 async function localSpend(named: string, io: CliIO): Promise<{ spec: string; spend: Spend | undefined } | undefined> {
-  const dir = resolve(io.cwd, named);
+  const dir = resolve(io.cwd, await specDirOf(named, io).catch((e: unknown) => (e instanceof UsageError ? named : Promise.reject(e))));
   if (!(await isDirectory(dir))) return undefined;
   const loaded = await loadSpecDir(dir, io);
   const repo = loaded.spec ? await RunRepo.open(dir).catch((e: unknown) => (e instanceof RunError ? undefined : Promise.reject(e))) : undefined;

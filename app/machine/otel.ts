@@ -1,0 +1,117 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { context, trace, SpanStatusCode, type Context, type Span } from '@opentelemetry/api';
+import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, SimpleSpanProcessor, type ReadableSpan, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { SpanAttributes, Tracer, TraceSpan } from '../engine/lifecycle/trace.js';
+
+/**
+ * The trace adapter: OpenTelemetry's own SDK makes the spans of an attempt (engine/lifecycle/
+ * trace.ts says which), and they go two ways. Always into a JSONL file among the run's records,
+ * one span a line as it ends. And, when the standard variables name a collector
+ * (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT, with
+ * OTEL_EXPORTER_OTLP_HEADERS and the rest, read by the official exporter), over OTLP/HTTP, with
+ * a bounded time-out: a collector that is down costs a plan at most that, and fails nothing.
+ */
+
+/** How long the exporter waits for a collector, per export (OTEL_EXPORTER_OTLP_TIMEOUT overrides it). */
+const OTLP_TIMEOUT_MS = 5_000;
+
+/** One span as a line of the JSONL file: ids, times in ISO, attributes and events as they were. */
+export interface SpanLine {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  start: string;
+  end: string;
+  status: 'ok' | 'error';
+  error?: string;
+  attributes: Record<string, unknown>;
+  events: { name: string; at: string; attributes: Record<string, unknown> }[];
+}
+
+const iso = ([s, ns]: [number, number]) => new Date(s * 1000 + Math.floor(ns / 1e6)).toISOString();
+
+export function spanLine(span: ReadableSpan): SpanLine {
+  const ids = span.spanContext();
+  const parent = span.parentSpanContext?.spanId;
+  return {
+    traceId: ids.traceId,
+    spanId: ids.spanId,
+    ...(parent ? { parentSpanId: parent } : {}),
+    name: span.name,
+    start: iso(span.startTime),
+    end: iso(span.endTime),
+    status: span.status.code === SpanStatusCode.ERROR ? 'error' : 'ok',
+    ...(span.status.message ? { error: span.status.message } : {}),
+    attributes: { ...span.attributes },
+    events: span.events.map((e) => ({ name: e.name, at: iso(e.time), attributes: { ...(e.attributes ?? {}) } })),
+  };
+}
+
+/** Spans into a JSONL file, a line as each ends (written at once: a run killed midway keeps what ended). */
+class JsonlExporter implements SpanExporter {
+  constructor(private readonly file: string) {
+    mkdirSync(dirname(file), { recursive: true });
+  }
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    try {
+      appendFileSync(this.file, spans.map((s) => `${JSON.stringify(spanLine(s))}\n`).join(''));
+      done({ code: ExportResultCode.SUCCESS });
+    } catch (e) {
+      done({ code: ExportResultCode.FAILED, error: e as Error });
+    }
+  }
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** Whether the environment names an OTLP collector for traces. */
+export function otlpConfigured(env: Record<string, string | undefined>): boolean {
+  return Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT) && env.OTEL_TRACES_EXPORTER !== 'none';
+}
+
+export interface PlanTracer extends Tracer {
+  /** Every span ended and exported (to the file, and to the collector when there is one). */
+  close(): Promise<void>;
+}
+
+/**
+ * A tracer for one attempt: its spans under one trace, in `file`, and at the collector the
+ * environment names. `resource` says whose they are (service.name harness, the spec, the plan,
+ * the attempt; on a runner the repository and the workflow run).
+ */
+export function planTracer(file: string, resource: SpanAttributes, env: Record<string, string | undefined> = process.env): PlanTracer {
+  const processors: SpanProcessor[] = [new SimpleSpanProcessor(new JsonlExporter(file))];
+  if (otlpConfigured(env)) {
+    const timeout = Number(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? env.OTEL_EXPORTER_OTLP_TIMEOUT ?? OTLP_TIMEOUT_MS);
+    processors.push(new SimpleSpanProcessor(new OTLPTraceExporter({ timeoutMillis: Number.isFinite(timeout) && timeout > 0 ? timeout : OTLP_TIMEOUT_MS })));
+  }
+  const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'harness', ...resource }), spanProcessors: processors });
+  const tracer = provider.getTracer('harness');
+  const wrap = (span: Span, ctx: Context): TraceSpan & { ctx: Context } => ({
+    ctx,
+    set: (attributes) => void span.setAttributes(attributes),
+    event: (name, attributes) => void span.addEvent(name, attributes),
+    end: (error) => {
+      if (error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: error });
+      span.end();
+    },
+  });
+  return {
+    start(name, attributes, parent) {
+      const parentCtx = (parent as (TraceSpan & { ctx?: Context }) | undefined)?.ctx ?? context.active();
+      const span = tracer.startSpan(name, { attributes }, parentCtx);
+      return wrap(span, trace.setSpan(parentCtx, span));
+    },
+    async close() {
+      // A collector that cannot be reached is said by the exporter's own diagnostics, never a failure of the plan.
+      await provider.forceFlush().catch(() => undefined);
+      await provider.shutdown().catch(() => undefined);
+    },
+  };
+}

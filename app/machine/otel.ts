@@ -75,6 +75,30 @@ export function otlpConfigured(env: Record<string, string | undefined>): boolean
   return Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT) && env.OTEL_TRACES_EXPORTER !== 'none';
 }
 
+/** The traces endpoint: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as it is, else OTEL_EXPORTER_OTLP_ENDPOINT with /v1/traces. */
+export function tracesUrl(env: Record<string, string | undefined>): string {
+  const own = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  if (own) return own;
+  return `${(env.OTEL_EXPORTER_OTLP_ENDPOINT ?? '').replace(/\/+$/, '')}/v1/traces`;
+}
+
+/** OTEL_EXPORTER_OTLP_HEADERS (and the traces' own, which win): `key=value` pairs, comma-separated, values URL-encoded. */
+export function otlpHeaders(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const list of [env.OTEL_EXPORTER_OTLP_HEADERS, env.OTEL_EXPORTER_OTLP_TRACES_HEADERS]) {
+    for (const pair of (list ?? '').split(',')) {
+      const at = pair.indexOf('=');
+      if (at <= 0) continue;
+      try {
+        out[decodeURIComponent(pair.slice(0, at).trim())] = decodeURIComponent(pair.slice(at + 1).trim());
+      } catch {
+        // A malformed pair is left out, as the specification says.
+      }
+    }
+  }
+  return out;
+}
+
 export interface PlanTracer extends Tracer {
   /** Every span ended and exported (to the file, and to the collector when there is one). */
   close(): Promise<void>;
@@ -89,7 +113,8 @@ export function planTracer(file: string, resource: SpanAttributes, env: Record<s
   const processors: SpanProcessor[] = [new SimpleSpanProcessor(new JsonlExporter(file))];
   if (otlpConfigured(env)) {
     const timeout = Number(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? env.OTEL_EXPORTER_OTLP_TIMEOUT ?? OTLP_TIMEOUT_MS);
-    processors.push(new SimpleSpanProcessor(new OTLPTraceExporter({ timeoutMillis: Number.isFinite(timeout) && timeout > 0 ? timeout : OTLP_TIMEOUT_MS })));
+    // Read from the run's environment (a local run's may not be this process's): the endpoint and headers as the specification words them.
+    processors.push(new SimpleSpanProcessor(new OTLPTraceExporter({ url: tracesUrl(env), headers: otlpHeaders(env), timeoutMillis: Number.isFinite(timeout) && timeout > 0 ? timeout : OTLP_TIMEOUT_MS })));
   }
   const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'harness', ...resource }), spanProcessors: processors });
   const tracer = provider.getTracer('harness');

@@ -20,6 +20,8 @@ import type { SessionResult } from './store.js';
 import { planHeldOut, surfaceForPlan } from './surfacing.js';
 import { recordTrial } from '../engine/knowledge/signals/plan-outcome.js';
 import { pausePlan } from './usage-pause.js';
+import { planTracer } from '../machine/otel.js';
+import { tracedPorts } from '../engine/lifecycle/trace.js';
 import { planUseOf } from './run-state.js';
 import { addUsage } from '../engine/core/run/spend.js';
 
@@ -75,10 +77,24 @@ async function attemptAndRecord(ctx: RunContext, plan: Plan, session: PlanSessio
   if (fallback.length > 0) input.fallback = fallback;
   // While it runs, a silence says what its agent is at, then which check runs (engine/lifecycle/heartbeat.ts).
   const followed = follow(ctx.heartbeat, { plan: plan.id, agent: status.agent }, localAttemptPorts(ctx, plan, session));
-  const attempted = await attemptPlan(input, followed.ports).finally(async () => {
-    followed.end();
-    reportForeign(ctx, await ctx.watch.attemptEnded(plan.id));
-  });
+  // The attempt as a trace: .orchestration/<spec>/sessions/<plan>/trace.jsonl, and the OTLP collector the environment names (machine/otel.ts).
+  const ids = { 'harness.spec': ctx.spec.id, 'harness.plan': plan.id, 'harness.attempt': status.attempt };
+  const tracer = planTracer(join(ctx.store.sessionDir(plan.id), 'trace.jsonl'), ids, { ...process.env, ...ctx.options.env });
+  const root = tracer.start(`plan ${plan.id}: ${plan.title}`, { ...ids, 'harness.agent': status.agent });
+  const attempted = await attemptPlan(input, tracedPorts(followed.ports, tracer, root))
+    .then((outcome) => {
+      root.set({ 'harness.outcome': outcome.kind, 'harness.agent': outcome.facts.agent });
+      root.end(outcome.kind === 'failed' ? outcome.reason : undefined);
+      return outcome;
+    }, (e: unknown) => {
+      root.end(e instanceof Error ? e.message : String(e));
+      throw e;
+    })
+    .finally(async () => {
+      followed.end();
+      await tracer.close();
+      reportForeign(ctx, await ctx.watch.attemptEnded(plan.id));
+    });
   // What its agent wrote in other plans' worktrees is its deviation, not theirs (worktree-watch.ts).
   const foreign = ctx.watch.deviationsOf(plan.id);
   const written = foreign.length === 0 ? attempted : { ...attempted, facts: { ...attempted.facts, undeclaredWrites: [...attempted.facts.undeclaredWrites, ...foreign] } };

@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { standInCodex } from '../helpers/codex-standin.js';
+import { runCli } from '../helpers/cli.js';
+import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+
+/**
+ * Every plan's attempt as an OpenTelemetry trace (engine/lifecycle/trace.ts, machine/otel.ts):
+ * written as JSONL beside the plan's records whatever the environment, and sent over OTLP/HTTP to
+ * the collector the standard variables name — here a receiver on 127.0.0.1.
+ */
+
+interface OtlpValue { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number }
+interface OtlpSpan { traceId: string; spanId: string; parentSpanId?: string; name: string; attributes?: { key: string; value: OtlpValue }[] }
+interface OtlpBody { resourceSpans: { resource: { attributes: { key: string; value: OtlpValue }[] }; scopeSpans: { spans: OtlpSpan[] }[] }[] }
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+/** An OTLP/HTTP collector: every POST to /v1/traces, its body as JSON. */
+async function collector(): Promise<{ url: string; bodies: OtlpBody[] }> {
+  const bodies: OtlpBody[] = [];
+  const read = async (req: IncomingMessage) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  };
+  const server = createServer((req, res) => {
+    void read(req).then((text) => {
+      if (req.method === 'POST' && req.url === '/v1/traces') bodies.push(JSON.parse(text) as OtlpBody);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  close = () => new Promise((resolve) => server.close(() => resolve()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies };
+}
+
+const value = (v: OtlpValue | undefined) => v?.stringValue ?? (v?.intValue === undefined ? (v?.boolValue ?? v?.doubleValue) : Number(v.intValue));
+const attrs = (span: { attributes?: { key: string; value: OtlpValue }[] }) => Object.fromEntries((span.attributes ?? []).map((a) => [a.key, value(a.value)]));
+
+async function codexSpec() {
+  const root = await makeRepo(specTree([{ id: '01-01', steps: [], body: 'Write out/01-01.txt.' }]));
+  const codex = await standInCodex([[{ message: 'Writing the file.' }, { write: ['out/01-01.txt', 'one\n'] }, { final: 'Wrote it.' }]]);
+  return { root, codex };
+}
+
+describe('traces of a local run', () => {
+  it('sends each attempt to the OTLP collector the environment names: the plan, its agent session with GenAI usage, its verification and each check, linked parent to child', async () => {
+    const otlp = await collector();
+    const { root, codex } = await codexSpec();
+
+    const run = await runCli(['run', SPEC_DIR, '--agent', 'codex'], root, { env: { ...codex.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url } });
+
+    expect(run.code, run.stderr).toBe(0);
+    const resource = attrs(otlp.bodies[0]!.resourceSpans[0]!.resource);
+    expect(resource).toMatchObject({ 'service.name': 'harness', 'harness.spec': 'SPC-007', 'harness.plan': '01-01', 'harness.attempt': 1 });
+    const spans = otlp.bodies.flatMap((b) => b.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
+    const byName = (prefix: string) => spans.find((s) => s.name.startsWith(prefix))!;
+    const plan = byName('plan 01-01');
+    const agent = byName('agent codex');
+    const verification = byName('plan-level verification of 01-01');
+    const check = byName('check made');
+    expect(plan.parentSpanId ?? '').toBe('');
+    expect(attrs(plan)).toMatchObject({ 'harness.outcome': 'verified', 'harness.agent': 'codex' });
+    expect(agent.parentSpanId).toBe(plan.spanId);
+    expect(attrs(agent)).toMatchObject({ 'gen_ai.system': 'codex', 'gen_ai.usage.input_tokens': expect.any(Number), 'gen_ai.usage.output_tokens': expect.any(Number), 'harness.turns': expect.any(Number) });
+    expect(verification.parentSpanId).toBe(plan.spanId);
+    expect(check.parentSpanId).toBe(verification.spanId);
+    expect(attrs(check)).toMatchObject({ 'harness.check_type': 'file_exists', 'harness.check_status': 'pass' });
+    expect(new Set(spans.map((s) => s.traceId)).size).toBe(1);
+  });
+
+  it('a collector that is down fails nothing: the plan is verified and the spans are in the JSONL file', async () => {
+    const { root, codex } = await codexSpec();
+    const down = await collector();
+    await close!();
+    close = undefined;
+
+    const run = await runCli(['run', SPEC_DIR, '--agent', 'codex'], root, { env: { ...codex.env, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${down.url}/v1/traces`, OTEL_EXPORTER_OTLP_TIMEOUT: '500' } });
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(join(root, '.orchestration/SPC-007/sessions/01-01/trace.jsonl'), 'utf8')).toContain('"name":"plan 01-01');
+  });
+
+  it('always writes the spans as JSONL beside the plan, with no collector named', async () => {
+    const { root, codex } = await codexSpec();
+
+    const run = await runCli(['run', SPEC_DIR, '--agent', 'codex'], root, { env: codex.env });
+
+    expect(run.code, run.stderr).toBe(0);
+    const lines = readFileSync(join(root, '.orchestration/SPC-007/sessions/01-01/trace.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { name: string; spanId: string; parentSpanId?: string; events: { name: string; attributes: Record<string, unknown> }[] });
+    const plan = lines.find((l) => l.name.startsWith('plan 01-01'))!;
+    const agent = lines.find((l) => l.name.startsWith('agent codex'))!;
+    expect(agent.parentSpanId).toBe(plan.spanId);
+    // The agent's progress lines (its tool calls among them) are events on its span.
+    expect(agent.events.map((e) => e.attributes['harness.message'])).toEqual(expect.arrayContaining(['Edit out/01-01.txt (add)']));
+  });
+});

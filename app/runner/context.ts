@@ -34,6 +34,8 @@ export interface RunOptions {
   agents?: AgentsConfig;
   /** budget_usd of .github/harness.yml: what the spec's plans may spend together (runner/spend.ts). */
   budgetUsd?: number;
+  /** budget.per_spec_usd of .github/harness.yml: at it, no new plan of the spec starts (runner/spend.ts). */
+  perSpecUsd?: number;
   /** The agent for plans that name none. */
   defaultAgent?: string;
   /** agents.fallback of .github/harness.yml: the engines that take a plan over at its agent's usage limit. */

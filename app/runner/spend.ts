@@ -1,5 +1,6 @@
 import type { Agent } from '../engine/core/agents/agent.js';
 import { HarnessError } from '../engine/core/error.js';
+import { capsDecision } from '../engine/core/run/spend-caps.js';
 import { budgetSpent, spendLimit } from '../engine/core/run/spend-limit.js';
 import type { Plan } from '../engine/core/spec/model.js';
 import { agentFor } from '../agents/registry.js';
@@ -14,6 +15,12 @@ export class SpecBudgetSpentError extends HarnessError {}
  * (result.json of each plan) have it.
  */
 export function budgetedAgent(ctx: RunContext, plan: Plan, name: string): Agent {
+  if (ctx.options.perSpecUsd !== undefined) {
+    // The spec cap counts what the run's records have the spec's other plans spending; a plan's own earlier cost is replaced by its new run.
+    const records = [...ctx.state.costs].filter(([id]) => id !== plan.id).map(([id, costUsd]) => ({ spec: ctx.spec.id, plan: id, costUsd, at: new Date(0) }));
+    const decision = capsDecision({ per_spec_usd: ctx.options.perSpecUsd }, records, ctx.spec.id, new Date(0));
+    if (!decision.open) return { name, run: () => Promise.reject(new SpecBudgetSpentError(`${decision.message} (plan ${plan.id}'s agent was not started)`)) };
+  }
   const limit = spendLimit(plan.id, plan.budgetUsd, { id: ctx.spec.id, budgetUsd: ctx.options.budgetUsd, costs: ctx.state.costs });
   const spent = budgetSpent(limit);
   if (spent) {

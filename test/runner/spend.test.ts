@@ -22,4 +22,19 @@ describe('a local plan’s agent and the spec budget', () => {
     expect(agent).toBeInstanceOf(ClaudeAgent);
     expect((agent as unknown as { options: { spendLimit: unknown } }).options.spendLimit).toEqual({ plan: '01-02', planUsd: 3, spec: { id: 'SPC-001', budgetUsd: 2, spentUsd: 1.2 } });
   });
+
+  it('starts no new plan once the spec is at budget.per_spec_usd, saying what to raise', async () => {
+    const c = ctx(undefined, [['01-01', 250], ['01-03', 150]]);
+    c.options.perSpecUsd = 400;
+    const agent = budgetedAgent(c, plan, 'claude');
+    await expect(agent.run({} as never)).rejects.toThrow(
+      new SpecBudgetSpentError("spec SPC-001 has spent $400.00, at its cap of $400.00 (budget.per_spec_usd in .github/harness.yml): no new plan of it starts; raise budget.per_spec_usd to go on (plan 01-02's agent was not started)"),
+    );
+  });
+
+  it('still starts a plan under budget.per_spec_usd, not counting the plan’s own earlier cost', () => {
+    const c = ctx(undefined, [['01-01', 250], ['01-02', 200]]);
+    c.options.perSpecUsd = 400;
+    expect(budgetedAgent(c, plan, 'claude')).toBeInstanceOf(ClaudeAgent);
+  });
 });

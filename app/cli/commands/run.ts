@@ -143,6 +143,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     slots: slots ?? config.slots,
     agents: agentsConfig(config),
     ...(config.budget_usd === undefined ? {} : { budgetUsd: config.budget_usd }),
+    ...(config.budget?.per_spec_usd === undefined ? {} : { perSpecUsd: config.budget.per_spec_usd }),
     defaultAgent: config.agent,
     ...(config.agents.fallback ? { fallback: config.agents.fallback } : {}),
     ...(config.strict_files ? { strictFiles: true } : {}),

@@ -20,6 +20,18 @@ export const HarnessConfigSchema = z
     issue_window: z.number().int().min(1).optional(),
     /** The most one spec's agents may spend together, in US dollars (each plan's own budget_usd caps it further). */
     budget_usd: z.number().positive().optional(),
+    /**
+     * Spend caps across every plan of the repository, in US dollars, from the costs the workers record:
+     * `per_day_usd` over a rolling 24 hours, `per_spec_usd` over a spec's plans. At a cap no new plan
+     * starts; a plan already running finishes (app/engine/core/run/spend-caps.ts).
+     */
+    budget: z
+      .object({
+        per_day_usd: z.number().positive().optional(),
+        per_spec_usd: z.number().positive().optional(),
+      })
+      .strict()
+      .optional(),
     /** The agent for plans that name none. */
     agent: z.enum(['script', 'claude', 'command', 'codex', 'copilot', 'gemini']).default('claude'),
     agents: z

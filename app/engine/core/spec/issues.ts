@@ -30,6 +30,9 @@ const HINTS: Record<string, string> = {
   requirements: 'a list of requirement ids',
   truths: 'a list of sentences',
   phases: 'a list of phases such as { id: "01", title: Foundation }',
+  per_day_usd: 'a number of US dollars above 0, such as 50',
+  per_spec_usd: 'a number of US dollars above 0, such as 400',
+  budget: 'a mapping such as { per_day_usd: 50, per_spec_usd: 400 }',
 };
 
 export function pathText(path: KeyPath): string {

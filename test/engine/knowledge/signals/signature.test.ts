@@ -65,6 +65,13 @@ describe('what varies between plans is masked; what tells two kinds apart is kep
     expect(failureSignature('botocore.exceptions.NoCredentialsError: Unable to locate credentials')).toBe('botocore.exceptions.NoCredentialsError: Unable to locate credentials');
   });
 
+  it('makes one signature of a Go panic whatever its addresses and indexes', () => {
+    const nil = (addr: string, pc: string) => `panic: runtime error: invalid memory address or nil pointer dereference [signal SIGSEGV: segmentation violation code=0x1 addr=${addr} pc=${pc}]`;
+    expect(failureSignature(nil('0x0', '0x4a5b2c'))).toBe(failureSignature(nil('0x18', '0x5c1d3e')));
+    expect(failureSignature(nil('0x0', '0x4a5b2c'))).toBe('panic: runtime error: invalid memory address or nil pointer dereference [signal SIGSEGV: segmentation violation code=<hex> addr=<hex> pc=<hex>]');
+    expect(failureSignature('panic: runtime error: index out of range [3] with length 2')).toBe(failureSignature('panic: runtime error: index out of range [7] with length 5'));
+  });
+
   it('masks test names in runner lines, durations, hashes and container ids', () => {
     expect(failureSignature('--- FAIL: TestCreateOrder (0.01s)')).toBe(failureSignature('--- FAIL: TestCreateUser (1.20s)'));
     expect(failureSignature('--- FAIL: TestCreateOrder (0.01s)')).toBe('--- FAIL: <test> (<duration>)');

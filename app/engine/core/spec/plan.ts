@@ -107,6 +107,7 @@ export function parsePlan(file: string, text: string, phase: string, reading: Pl
   if (fmData.metadata !== undefined) plan.metadata = fmData.metadata;
   if (fmData.completed !== undefined) plan.completed = fmData.completed;
 
+  problems.push(...checkFallback(file, plan, lines));
   problems.push(...checkChecks(file, mustPass, lines, ['must_pass'], plan.serve));
   // A plan done before harness is not run, so checks it never had cannot let it pass undone.
   if (plan.completed === undefined) {
@@ -114,6 +115,21 @@ export function parsePlan(file: string, text: string, phase: string, reading: Pl
     if (vacuous) problems.push(vacuous);
   }
   return { plan, problems, claim };
+}
+
+/** fallback: neither the plan's own agent (it is the one that stopped) nor an engine twice. */
+function checkFallback(file: string, plan: Plan, lines: LineMap): Problem[] {
+  const problems: Problem[] = [];
+  const seen = new Set<string>();
+  (plan.fallback ?? []).forEach((name, i) => {
+    if (name === plan.agent) {
+      problems.push(problem(file, lines.lineOf(['fallback', i]), 'field-value', `fallback lists "${name}", the plan's own agent; it is the engine that stopped, so remove it from fallback`));
+    } else if (seen.has(name)) {
+      problems.push(problem(file, lines.lineOf(['fallback', i]), 'field-value', `fallback lists "${name}" twice; list it once`));
+    }
+    seen.add(name);
+  });
+  return problems;
 }
 
 /** Globs outside the repository, checked on the raw frontmatter so they are reported even when other keys are wrong. */

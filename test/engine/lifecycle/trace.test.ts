@@ -55,4 +55,20 @@ describe('an attempt followed into spans', () => {
     expect(check).toMatchObject({ ended: true, error: 'exit 1', attributes: { 'harness.check': 'tests', 'harness.check_status': 'fail' } });
     expect(tracer.spans[1]).toMatchObject({ ended: true, error: undefined, attributes: { 'harness.stage': 'verify' } });
   });
+
+  it('names the agent on its stage and ends a wait for a person nobody answered when the stage ends', async () => {
+    const tracer = recordingTracer();
+    const root = tracer.start('attempt', {});
+    const ports = tracedPorts({ progress: recordingProgress() }, tracer, root);
+    await ports.progress.stage('agent: 01-01', async () => {
+      await ports.progress.event({ kind: 'agent-started', agent: 'claude' });
+      await ports.progress.event({ kind: 'agent-waiting', checkpoint: { id: 'cp-1', kind: 'decision' } as never });
+    });
+    expect(tracer.spans.map((s) => [s.name, s.parent, s.ended])).toEqual([
+      ['attempt', undefined, false],
+      ['agent: 01-01', 'attempt', true],
+      ['wait for a person: cp-1', 'agent: 01-01', true],
+    ]);
+    expect(tracer.spans[1]!.attributes).toMatchObject({ 'gen_ai.system': 'claude', 'gen_ai.operation.name': 'invoke_agent' });
+  });
 });

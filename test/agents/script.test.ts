@@ -525,7 +525,9 @@ describe.each(CONTAINER_KINDS)('a step in a %s of its own', (kind) => {
     const marks = realpathSync(await mkdtemp(join(tmpdir(), 'harness-left-')));
     const n = kind === 'cgroup' ? '5501.' : '5502.';
     const planFile = join(logDir, '..', 'PLAN.md');
-    await writeFile(planFile, plan(`${FENCE}sh step Leave and wait\n${leavingBehind(n, marks)}\necho ready > ${marks}/ready\nsleep ${n}9\n${FENCE}`));
+    // Ready only once its own sleep runs as itself (after its exec), as leavingBehind waits for the others': nothing is still starting when the worker is killed.
+    const waitFor9 = `sleep ${n}9 & p9=$!\nwhile [ "$(tr '\\0' ' ' < /proc/$p9/cmdline)" != "sleep ${n}9 " ]; do :; done`;
+    await writeFile(planFile, plan(`${FENCE}sh step Leave and wait\n${leavingBehind(n, marks)}\n${waitFor9}\necho ready > ${marks}/ready\nwait\n${FENCE}`));
     const driver = spawn(process.execPath, ['--import', 'tsx', join(FIXTURES, 'agents/run-script-agent.ts'), repo, logDir, planFile, '{}'], { stdio: ['ignore', 'ignore', 'inherit'] });
     const exited = new Promise((r) => driver.on('exit', r));
     await fileAppears(join(marks, 'ready'));

@@ -89,3 +89,14 @@ export function leavingBehind(n: string, dir: string): string {
     ...[1, 2, 3, 4].map((i) => `while [ "$(tr '\\0' ' ' < /proc/$(cat ${dir}/p${i})/cmdline)" != "sleep ${n}${i} " ]; do :; done`),
   ].join('\n');
 }
+
+/**
+ * What still runs in `dir` once the processes being killed there have gone: a PID namespace
+ * whose first process died has its others killed by the kernel, which takes a moment after that
+ * death is seen. Waits on no clock (it yields to the event loop between looks); processes that
+ * are not being killed keep it looking until the test's time-out aborts `signal`, and are returned.
+ */
+export async function leftInOnceGone(dir: string, signal: AbortSignal): Promise<LiveProcess[]> {
+  while (leftIn(dir).length > 0 && !signal.aborted) await new Promise((resolve) => setImmediate(resolve));
+  return leftIn(dir);
+}

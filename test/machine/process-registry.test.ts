@@ -8,7 +8,7 @@ import { contain } from '../../app/machine/containment.js';
 import { PROCESS_TAG, processTag } from '../../app/machine/process-group.js';
 import { ProcessRegistry } from '../../app/machine/process-registry.js';
 import { fileAppears } from '../helpers/file-appears.js';
-import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftIn, usingContainment } from '../helpers/processes.js';
+import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftInOnceGone, usingContainment } from '../helpers/processes.js';
 
 /**
  * What a run killed with SIGKILL leaves running (a check's server, in a group of its own) is
@@ -124,7 +124,7 @@ describe.each(CONTAINER_KINDS)('the process registry, with checks in a %s of the
   let restore: () => void = () => undefined;
   afterEach(() => restore());
 
-  it.skipIf(!here)(`stops all a killed run's check left: with an empty environment, out of its group, ignoring SIGTERM (${kind} available here)`, async () => {
+  it.skipIf(!here)(`stops all a killed run's check left: with an empty environment, out of its group, ignoring SIGTERM (${kind} available here)`, async ({ signal }) => {
     restore = usingContainment(kind);
     const registry = new ProcessRegistry(await mkdtemp(join(tmpdir(), 'harness-registry-')));
     const work = realpathSync(await mkdtemp(join(tmpdir(), 'harness-left-')));
@@ -141,7 +141,7 @@ describe.each(CONTAINER_KINDS)('the process registry, with checks in a %s of the
     // The run is killed here: nothing of it ends the container. The next run reaps.
     expect(await registry.reap(100)).toEqual([`process group ${child.pid}`]);
     await ended(child);
-    expect(leftIn(work)).toEqual([]);
+    expect(await leftInOnceGone(work, signal)).toEqual([]);
     expect(readdirSync(registry.dir)).toEqual([]);
   });
 });

@@ -36,15 +36,14 @@ export async function runEngines(input: AgentRun & { fallback?: readonly string[
   let agent = input.agent;
   let result = await run(input, ports);
   const engines: EngineShare[] = [];
-  let firstPause: EnginesRun | undefined;
+  let firstPause: { result: AgentResult; agent: string } | undefined;
   while (result.kind === 'failed' && queue.length > 0) {
     const pause = usagePauseOf(result, ports.clock.now());
     // A fallback that cannot start on this machine is passed over; the plan's own agent failing so is its failure.
     const cannotStart = engines.length > 0 && result.environment === true;
     if (!pause && !cannotStart) break;
-    const share: EngineShare = { agent, ...(result.usage ? { usage: result.usage } : {}), stopped: pause ? pause.reason : `could not start: ${result.error.split('\n')[0]}` };
-    engines.push(share);
-    firstPause ??= pause ? { result, agent, engines: [] } : undefined;
+    engines.push(shareOf(agent, result, pause?.reason));
+    firstPause ??= pause ? { result, agent } : undefined;
     const next = queue.shift()!;
     await ports.progress.event({ kind: 'progress', message: `${agent} ${pause ? "stopped at the model's usage limit" : 'could not start'}: ${next} takes the plan over (agents.fallback)` });
     // Where it was: its last word before the stop (the stop itself, said again as progress, is no news).
@@ -53,11 +52,20 @@ export async function runEngines(input: AgentRun & { fallback?: readonly string[
     agent = next;
     result = await run({ ...input, agent, handoff }, ports);
   }
-  // Every engine at its limit, or none of the rest able to start: the plan waits for the first one's reset.
-  const exhausted = result.kind === 'failed' && (result.environment === true || usagePauseOf(result, ports.clock.now()) !== undefined);
+  // Every engine at its limit, or none of the rest able to start: the plan waits for the first one's reset, and the last one stopped too.
+  const lastPause = result.kind === 'failed' ? usagePauseOf(result, ports.clock.now()) : undefined;
+  if (firstPause && result.kind === 'failed' && (lastPause || result.environment === true)) {
+    engines.push(shareOf(agent, result, lastPause?.reason));
+    return { ...firstPause, engines };
+  }
   const usage = result.kind === 'checkpoint' ? undefined : result.usage;
   engines.push({ agent, ...(usage ? { usage } : {}) });
-  return firstPause && exhausted ? { result: firstPause.result, agent: firstPause.agent, engines } : { result, agent, engines };
+  return { result, agent, engines };
+}
+
+/** A failed engine's part: what it used, and why it handed on (its usage limit, else that it could not start). */
+function shareOf(agent: string, result: Extract<AgentResult, { kind: 'failed' }>, limit: string | undefined): EngineShare {
+  return { agent, ...(result.usage ? { usage: result.usage } : {}), stopped: limit ?? `could not start: ${result.error.split('\n')[0]}` };
 }
 
 /** What the engine taking over is told: who worked before it, why they stopped, and their last word. */

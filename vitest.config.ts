@@ -42,6 +42,8 @@ export const E2E = [
   'test/scripts/start.test.ts',
   // The ui_* checks in a real headless Chromium (verify.test.ts: every other check kind in-process).
   'test/machine/verify-browser.test.ts',
+  // The timeline drawn by Mermaid's own renderer in Chromium (timeline.test.ts, status-comment.test.ts: the text in-process).
+  'test/engine/core/analysis/gantt-render.test.ts',
 ];
 
 export default defineConfig({

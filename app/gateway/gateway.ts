@@ -84,7 +84,7 @@ export interface Gateway {
   /** Several status writes in as few requests as GitHub allows (plan-issues.ts, setStatuses); each issue's labels and body after. */
   setStatuses(moves: readonly StatusMove[]): Promise<StatusWritten[]>;
   /** From one status to another only while the App's record still says the first (plan-issues.ts, moveStatus). */
-  moveStatus(issue: number, from: StatusValue, to: StatusValue): Promise<'moved' | 'changed'>;
+  moveStatus(issue: number, from: StatusValue, to: StatusValue, edit?: (body: string) => string): Promise<'moved' | 'changed'>;
   /** Adds labels, leaving the rest; every label the issue has now. */
   addLabels(issue: number, labels: readonly string[]): Promise<string[]>;
   removeLabel(issue: number, name: string): Promise<'removed' | 'absent'>;
@@ -248,7 +248,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     issueEvents: (number) => listIssueEvents(r, repo, number),
     setStatus: async (issue, status) => (await setStatuses(r, repo, ids, [{ issue, status }]))[0]!,
     setStatuses: (moves) => setStatuses(r, repo, ids, moves),
-    moveStatus: (issue, from, to) => moveStatus(r, repo, ids, issue, from, to),
+    moveStatus: (issue, from, to, edit) => moveStatus(r, repo, ids, issue, from, to, edit),
     addLabels: (issue, labels) => addLabels(r, repo, issue, labels),
     removeLabel: (issue, name) => removeLabel(r, repo, issue, name),
     labels: () => listLabels(r, repo),

@@ -136,11 +136,17 @@ async function setStatusLabel(request: GatewayRequest, repo: Repo, issue: { numb
  * is read again (GET …/issues/{n}) and, if its record says something else (an abort's `failed`,
  * a retry's `queued`), theirs stands and `changed` is returned; else the status is set as
  * setStatus sets it. The labels are not asked: anyone with the triage role can change them.
+ * `edit` changes the body as read (the worker's run record, run-record.ts): written in the
+ * status's own PATCH, or alone when the status is left as someone set it.
  */
-export async function moveStatus(request: GatewayRequest, repo: Repo, ids: NodeIds, issue: number, from: StatusValue, to: StatusValue): Promise<'moved' | 'changed'> {
+export async function moveStatus(request: GatewayRequest, repo: Repo, ids: NodeIds, issue: number, from: StatusValue, to: StatusValue, edit?: (body: string) => string): Promise<'moved' | 'changed'> {
   const now = await getIssue(request, repo, issue);
-  if (parseMarker(now.body)?.status !== recordedStatus(from)) return 'changed';
-  await setStatus(request, repo, ids, now, to);
+  const edited = edit && now.body !== null ? edit(now.body) : now.body;
+  const moving = parseMarker(now.body)?.status === recordedStatus(from);
+  // The edit is written whether the status moves or not; with the move, in the same PATCH.
+  if (edited !== now.body && (!moving || withMarkerRecord(edited!, 'status', recordedStatus(to)) === edited)) await updateIssue(request, repo, issue, { body: edited! });
+  if (!moving) return 'changed';
+  await setStatus(request, repo, ids, { ...now, body: edited }, to);
   return 'moved';
 }
 

@@ -48,8 +48,8 @@ secretLintProfiler.mark = () => undefined;
 
 /** Shorter values are too likely to occur by chance ("true", a port) to be worth redacting. */
 const MIN_SECRET_LENGTH = 8;
-/** Environment variables whose values are secrets by their name. */
-const SECRET_NAME = /(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_?KEY|CREDENTIALS?)$/i;
+/** Environment variables whose values are secrets by their name (an OTLP collector's headers carry its credentials). */
+const SECRET_NAME = /(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_?KEY|CREDENTIALS?|OTLP_(?:TRACES_|METRICS_|LOGS_)?HEADERS)$/i;
 
 /** The values of the secret-named variables of an environment, longest first. */
 export function secretValues(env: Readonly<Record<string, string | undefined>>): string[] {

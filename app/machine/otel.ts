@@ -6,6 +6,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, SimpleSpanProcessor, type ReadableSpan, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { SpanAttributes, Tracer, TraceSpan } from '../engine/lifecycle/trace.js';
+import { makeSafe, type SafetyOptions } from './content-safety.js';
 
 /**
  * The trace adapter: OpenTelemetry's own SDK makes the spans of an attempt (engine/lifecycle/
@@ -70,6 +71,51 @@ class JsonlExporter implements SpanExporter {
   }
 }
 
+/** Between a span's texts while they are made safe together: no secret rule matches across it. */
+const TEXT_SEPARATOR = '\n\u0000\u0000\n';
+
+/**
+ * A span as an exporter may see it: every text in it (its name, its attributes' and events'
+ * strings, its status message) through the content-safety pass (secrets redacted, the project's
+ * paths made relative), in one pass a span. The rest is the span's own.
+ */
+async function safeSpan(span: ReadableSpan, safety: SafetyOptions): Promise<ReadableSpan> {
+  const texts: string[] = [span.name, span.status.message ?? ''];
+  const strings = (attributes: Record<string, unknown>) => Object.values(attributes).forEach((v) => typeof v === 'string' && texts.push(v));
+  strings(span.attributes);
+  for (const e of span.events) strings(e.attributes ?? {});
+  let safe = (await makeSafe(texts.join(TEXT_SEPARATOR), safety)).text.split(TEXT_SEPARATOR);
+  // A redaction that swallowed a separator: each text on its own.
+  if (safe.length !== texts.length) safe = await Promise.all(texts.map(async (t) => (await makeSafe(t, safety)).text));
+  let at = 2;
+  const redacted = <T extends Record<string, unknown>>(attributes: T): T => Object.fromEntries(Object.entries(attributes).map(([k, v]) => [k, typeof v === 'string' ? safe[at++] : v])) as T;
+  const attributes = redacted(span.attributes);
+  const events = span.events.map((e) => ({ ...e, ...(e.attributes ? { attributes: redacted(e.attributes) } : {}) }));
+  const status = { ...span.status, ...(span.status.message === undefined ? {} : { message: safe[1] }) };
+  // The span's methods (spanContext) and every other field as they are; only the texts are replaced.
+  return Object.assign(Object.create(span) as ReadableSpan, { name: safe[0], attributes, events, status });
+}
+
+/** An exporter that hands on only safe spans (safeSpan). */
+class SafeExporter implements SpanExporter {
+  constructor(
+    private readonly inner: SpanExporter,
+    private readonly safety: SafetyOptions,
+  ) {}
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    Promise.all(spans.map((s) => safeSpan(s, this.safety))).then(
+      (safe) => this.inner.export(safe, done),
+      (e: unknown) => done({ code: ExportResultCode.FAILED, error: e as Error }),
+    );
+  }
+  forceFlush(): Promise<void> {
+    return this.inner.forceFlush?.() ?? Promise.resolve();
+  }
+  shutdown(): Promise<void> {
+    return this.inner.shutdown();
+  }
+}
+
 /** Whether the environment names an OTLP collector for traces. */
 export function otlpConfigured(env: Record<string, string | undefined>): boolean {
   return Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT) && env.OTEL_TRACES_EXPORTER !== 'none';
@@ -107,14 +153,17 @@ export interface PlanTracer extends Tracer {
 /**
  * A tracer for one attempt: its spans under one trace, in `file`, and at the collector the
  * environment names. `resource` says whose they are (service.name harness, the spec, the plan,
- * the attempt; on a runner the repository and the workflow run).
+ * the attempt; on a runner the repository and the workflow run). What an agent or a check
+ * printed reaches the file and the collector only through the content-safety pass (`safety`:
+ * the run's secrets and roots).
  */
-export function planTracer(file: string, resource: SpanAttributes, env: Record<string, string | undefined> = process.env): PlanTracer {
-  const processors: SpanProcessor[] = [new SimpleSpanProcessor(new JsonlExporter(file))];
+export function planTracer(file: string, resource: SpanAttributes, env: Record<string, string | undefined> = process.env, safety: SafetyOptions = {}): PlanTracer {
+  const processors: SpanProcessor[] = [new SimpleSpanProcessor(new SafeExporter(new JsonlExporter(file), safety))];
   if (otlpConfigured(env)) {
     const timeout = Number(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? env.OTEL_EXPORTER_OTLP_TIMEOUT ?? OTLP_TIMEOUT_MS);
     // Read from the run's environment (a local run's may not be this process's): the endpoint and headers as the specification words them.
-    processors.push(new SimpleSpanProcessor(new OTLPTraceExporter({ url: tracesUrl(env), headers: otlpHeaders(env), timeoutMillis: Number.isFinite(timeout) && timeout > 0 ? timeout : OTLP_TIMEOUT_MS })));
+    const otlp = new OTLPTraceExporter({ url: tracesUrl(env), headers: otlpHeaders(env), timeoutMillis: Number.isFinite(timeout) && timeout > 0 ? timeout : OTLP_TIMEOUT_MS });
+    processors.push(new SimpleSpanProcessor(new SafeExporter(otlp, safety)));
   }
   const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'harness', ...resource }), spanProcessors: processors });
   const tracer = provider.getTracer('harness');

@@ -12,7 +12,7 @@ import { follow } from '../engine/lifecycle/heartbeat.js';
 import { readTextIfExists } from '../machine/files.js';
 import { loadTemplate } from '../machine/templates.js';
 import { localAttemptPorts, reportForeign } from './attempt-ports.js';
-import { attemptCapsule, attemptTrajectory, fileKnowledge, planHistory } from './capture.js';
+import { attemptCapsule, attemptTrajectory, fileKnowledge, planHistory, runSafety } from './capture.js';
 import type { RunContext } from './context.js';
 import { commitDocuments, executionDir, noteActivity, planTrailer } from './documents.js';
 import { PlanSession } from './session.js';
@@ -21,7 +21,7 @@ import { planHeldOut, surfaceForPlan } from './surfacing.js';
 import { recordTrial } from '../engine/knowledge/signals/plan-outcome.js';
 import { pausePlan } from './usage-pause.js';
 import { planTracer } from '../machine/otel.js';
-import { tracedPorts } from '../engine/lifecycle/trace.js';
+import { tracedAttempt } from '../engine/lifecycle/trace.js';
 import { planUseOf } from './run-state.js';
 import { addUsage } from '../engine/core/run/spend.js';
 
@@ -79,17 +79,8 @@ async function attemptAndRecord(ctx: RunContext, plan: Plan, session: PlanSessio
   const followed = follow(ctx.heartbeat, { plan: plan.id, agent: status.agent }, localAttemptPorts(ctx, plan, session));
   // The attempt as a trace: .orchestration/<spec>/sessions/<plan>/trace.jsonl, and the OTLP collector the environment names (machine/otel.ts).
   const ids = { 'harness.spec': ctx.spec.id, 'harness.plan': plan.id, 'harness.attempt': status.attempt };
-  const tracer = planTracer(join(ctx.store.sessionDir(plan.id), 'trace.jsonl'), ids, { ...process.env, ...ctx.options.env });
-  const root = tracer.start(`plan ${plan.id}: ${plan.title}`, { ...ids, 'harness.agent': status.agent });
-  const attempted = await attemptPlan(input, tracedPorts(followed.ports, tracer, root))
-    .then((outcome) => {
-      root.set({ 'harness.outcome': outcome.kind, 'harness.agent': outcome.facts.agent });
-      root.end(outcome.kind === 'failed' ? outcome.reason : undefined);
-      return outcome;
-    }, (e: unknown) => {
-      root.end(e instanceof Error ? e.message : String(e));
-      throw e;
-    })
+  const tracer = planTracer(join(ctx.store.sessionDir(plan.id), 'trace.jsonl'), ids, { ...process.env, ...ctx.options.env }, runSafety(ctx));
+  const attempted = await tracedAttempt(tracer, plan, { ...ids, 'harness.agent': status.agent }, followed.ports, (ports) => attemptPlan(input, ports))
     .finally(async () => {
       followed.end();
       await tracer.close();

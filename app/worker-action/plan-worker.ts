@@ -40,6 +40,13 @@ import type { CommentRecord } from '../gateway/comments.js';
 import type { IssueRecord } from '../gateway/issues.js';
 import { recordResumeAt } from './resume-record.js';
 import { USAGE_LIMIT_CHECKPOINT } from '../engine/forge/checkpoint-markers.js';
+import { tracedAttempt } from '../engine/lifecycle/trace.js';
+import { planTracer } from '../machine/otel.js';
+import type { RunEnd, RunRecord } from '../engine/forge/run-record.js';
+import { runRecord, withRunRecorded, type RunTimes } from './run-account.js';
+
+/** The folder under $RUNNER_TEMP a worker job writes its trace in. */
+export const WORKER_TRACES = 'harness-traces';
 
 interface PlanJob {
   run: WorkerRun;
@@ -65,6 +72,11 @@ interface PlanJob {
   limit?: SpendLimit;
   /** The most the agent may spend in this run: the least of the plan's budget and what is left of the spec's. */
   budgetUsd?: number;
+  /** When the job and its attempt's stages ran, for the plan issue's run record (run-account.ts). */
+  times: RunTimes;
+  /** What the attempt's agents reported they used, and which worked on it (recordAttempt). */
+  usage?: Usage;
+  ranEngines?: readonly string[];
 }
 
 /** Claude Code's permission mode on a runner when .github/harness.yml names none. */
@@ -87,6 +99,7 @@ const EVIDENCE_LINES = 40;
  */
 export async function runPlanWorker(run: WorkerRun, planId: string): Promise<WorkerOutcome> {
   const { spec, log, forge } = run;
+  const times: RunTimes = { start: run.now() };
   const listed = spec.planById.get(planId);
   if (!listed) throw new WorkerError(`spec ${spec.id} (${run.specPath}) has no plan ${planId}`);
   const issue = await planIssueOf(forge, spec.id, listed.phase, listed.id);
@@ -133,6 +146,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
     logDir: join(run.tempDir, 'harness', spec.id, listed.id),
     startingHead,
     base,
+    times,
   };
   run.notes.push(`agent \`${agent}\`${run.inputs.resume ? ', resumed' : ''}; commits as ${identity.name}; plan issue #${issue.number}`);
   try {
@@ -243,13 +257,20 @@ async function runAttempt(job: PlanJob, input: AttemptInput): Promise<Attempt> {
     progress: liveProgress(jobProgress(run.log), job.live),
     clock,
   } satisfies AttemptPorts);
+  // The attempt as a trace: a JSONL file the workflow keeps as an artifact, and the OTLP collector the job's environment names (machine/otel.ts).
+  const ids = { 'harness.spec': run.spec.id, 'harness.plan': job.plan.id, ...(run.runId ? { 'harness.run': run.runId } : {}), ...(run.repository ? { 'github.repository': run.repository } : {}) };
+  const tracer = planTracer(workerTraceFile(run.tempDir, run.spec.id, job.plan.id), ids, { ...process.env, ...run.env }, workerSafety(run));
+  job.times.attempt = run.now();
   try {
     // strict_files: a write outside files_modified fails the plan before its push and PR (the lifecycle's rule, the local run's too).
-    outcome = underStrictFiles(await attemptPlan(input, followed.ports), run.config.strict_files);
+    outcome = underStrictFiles(await tracedAttempt(tracer, job.plan, { ...ids, 'harness.agent': agent }, followed.ports, (ports) => attemptPlan(input, ports)), run.config.strict_files);
   } finally {
     followed.end();
+    await tracer.close();
     await skills?.remove();
   }
+  job.times.agentMs = outcome.timing.agentMs;
+  job.times.verifyMs = outcome.timing.verifyMs;
   if (skills && skills.names.length > 0) run.notes.push(`skills installed for the agent (this job only): ${skills.names.map((n) => `\`${n}\``).join(', ')}`);
   return outcome;
 }
@@ -266,6 +287,8 @@ async function recordAttempt(job: PlanJob, input: AttemptInput, outcome: Attempt
   await capture?.file(`${plan.id} ${outcome.kind}`, signals, ended ? { plan, entries: input.knowledge ?? [], verified: outcome.kind === 'verified', results: ('report' in outcome ? outcome.report?.results : undefined) ?? [], undeclared: outcome.facts.undeclaredWrites.flatMap((d) => d.files) } : undefined);
   const usage = outcome.facts.usage;
   if (usage) run.notes.push(costNote(usage, outcome.facts.agent, outcome.facts.attempt, job.budgetUsd));
+  job.usage = usage;
+  job.ranEngines = outcome.facts.engines?.map((e) => e.agent) ?? [outcome.facts.agent];
   // A fallback took the plan over at a usage limit (agents.fallback): every engine that worked on it, in order, in the notes and on the check run.
   if (outcome.facts.engines) {
     job.engines = outcome.facts.engines;
@@ -372,7 +395,8 @@ async function ask(
   if (pushed) return failed(job, `stopped at checkpoint ${checkpoint.id}, but ${pushed.reason}`, commits, usage, report, pushed.evidence, { pushed: false });
   if (alreadyAsked(job.comments, plan.id, checkpoint.id, job.answers, run.appLogin)) run.log.info(`checkpoint ${checkpoint.id} was asked on #${issue.number} already`);
   else await run.forge.comment(issue.number, checkpointComment(plan.id, checkpoint));
-  Object.assign(issue, await run.forge.setStatus(issue, 'checkpoint'));
+  // The run's record (when it ran, what it used) in the status's own PATCH.
+  Object.assign(issue, await run.forge.setStatus({ ...issue, body: withRunRecorded(issue.body ?? '', thisRun(job, pause ? 'paused' : 'checkpoint')) }, 'checkpoint'));
   // When the App may resume by itself: only after a usage limit, never a person's checkpoint.
   await recordResumeAt(run.forge, issue, pause?.resetsAt);
   run.log.info(`waiting for a person at checkpoint ${checkpoint.id}: asked on ${issue.url}`);
@@ -465,7 +489,8 @@ async function settle(job: PlanJob, end: JobEnd, commits: readonly PlanCommit[],
  */
 async function endStatus(job: PlanJob, to: 'verified' | 'failed'): Promise<void> {
   try {
-    const moved = await job.run.forge.moveStatus(job.issue.number, 'running', to);
+    // The run's record (when it ran, what it used) goes with it, and stays even when someone moved the status meanwhile.
+    const moved = await job.run.forge.moveStatus(job.issue.number, 'running', to, (body) => withRunRecorded(body, thisRun(job, to)));
     if (moved === 'changed') job.run.log.info(`plan issue #${job.issue.number}: its status changed while the plan ran; left as it is`);
   } catch (e) {
     if (!(e instanceof GitHubError)) throw e;
@@ -509,6 +534,16 @@ async function agentEvidence(job: PlanJob): Promise<string | undefined> {
     if (text !== undefined && text.trim()) return text.trimEnd().split('\n').slice(-EVIDENCE_LINES).join('\n');
   }
   return undefined;
+}
+
+/** This run's entry in its plan issue's `runs=` record, ending now. */
+function thisRun(job: PlanJob, end: RunEnd): RunRecord {
+  return runRecord(job.run.runId, job.times, job.run.now(), end, job.ranEngines ?? [job.agent], job.usage);
+}
+
+/** Where a worker job writes its plan's trace: the workflow uploads the folder as an artifact (templates/workflows/harness-worker.yml). */
+export function workerTraceFile(tempDir: string, spec: string, plan: string): string {
+  return join(tempDir, WORKER_TRACES, `${spec}-${plan}.jsonl`);
 }
 
 /** The step summary's spend line: the engine, what it reported (cost, turns, tokens), the attempt and the budget. */

@@ -51,6 +51,10 @@ export interface WorkerDeps {
   now?: () => Date;
   /** This workflow run on GitHub, for links. */
   runUrl?: string;
+  /** This workflow run's id and attempt (`12345.1`): its plan issue's run record and its trace name it. */
+  runId?: string;
+  /** `owner/repo`, on the trace. */
+  repository?: string;
   /**
    * The repository that keeps the knowledge (this one, or the `knowledge.repository` of the
    * config), where the job's signals go; without it they are captured but written nowhere.

@@ -66,6 +66,8 @@ async function main(): Promise<void> {
     serverUrl: context.serverUrl,
     ...(appSlug ? { appLogin: `${appSlug}[bot]` } : {}),
     runUrl: `${context.serverUrl}/${context.repo.owner}/${context.repo.repo}/actions/runs/${context.runId}`,
+    runId: `${context.runId}.${process.env.GITHUB_RUN_ATTEMPT ?? '1'}`,
+    repository: `${context.repo.owner}/${context.repo.repo}`,
     // 10 s without a line in the job's log while the agent or a check runs logs what runs, and for how long.
     ticker: systemTicker(),
   });

@@ -3,6 +3,7 @@ import { planPhase, type Phase, type Plan, type Spec } from '../core/spec/model.
 import { parsePlan } from '../core/spec/plan.js';
 import { PLAN_READING } from '../importers/dialects.js';
 import { DEPENDENCY_LINKS_PER_KIND, ISSUE_BODY_LIMIT } from './limits.js';
+import { parseRuns, type RunsRecord } from './run-record.js';
 import { LABEL_PLAN, needsLabel, phaseLabel, planMarker, RECORDED_STATUSES, specLabel, type RecordedStatus } from './names.js';
 
 /**
@@ -48,7 +49,8 @@ export interface DesiredIssueInput {
 // status label, which is its view), `phase_failed=` (the worker run whose phase verification
 // failed: the plan's phase holds its dependants) and `removed=` (the spec PR that took the plan
 // out of the spec, written with the close) are what the scheduler decides from: never the labels
-// or the issue's state, which the triage role can change.
+// or the issue's state, which the triage role can change. `runs=` (what each worker run did and
+// used: run-record.ts) is the worker's account for the status comment's timeline and spend.
 const MARKER_LINE = /^<!-- harness:plan (\S+)\/(\S+?)((?: [a-z_]+=\S*)*) -->$/m;
 
 export function issueTitle(plan: Plan): string {
@@ -137,10 +139,12 @@ export interface ParsedMarker {
   phaseFailed?: string;
   /** The spec PR that took the plan out of the spec (its issue closed as not planned with this record). */
   removed?: number;
+  /** What each worker run of the plan did and used, as the worker recorded it (run-record.ts). */
+  runs?: RunsRecord;
 }
 
 /** The marker line's records, in the order they are written. */
-const MARKER_KEYS = ['hash', 'blocked_by', 'pr', 'parent', 'resume_at', 'verified', 'of', 'status', 'phase_failed', 'removed'] as const;
+const MARKER_KEYS = ['hash', 'blocked_by', 'pr', 'parent', 'resume_at', 'verified', 'of', 'status', 'phase_failed', 'removed', 'runs'] as const;
 export type MarkerKey = (typeof MARKER_KEYS)[number];
 
 function markerRecords(body: string | null | undefined): { spec: string; plan: string; records: Map<string, string> } | undefined {
@@ -178,6 +182,8 @@ export function parseMarker(body: string | null | undefined): ParsedMarker | und
   if (phaseFailed && /^\d+$/.test(phaseFailed)) out.phaseFailed = phaseFailed;
   const removed = Number(found.records.get('removed'));
   if (Number.isInteger(removed) && removed > 0) out.removed = removed;
+  const runs = parseRuns(found.records.get('runs'));
+  if (runs) out.runs = runs;
   return out;
 }
 

@@ -116,3 +116,27 @@ export function tracedPorts<P extends Pick<AttemptPorts, 'progress'>>(ports: P, 
   };
   return { ...ports, progress };
 }
+
+/**
+ * An attempt as one trace: a root span named after the plan, the attempt's ports followed under
+ * it (tracedPorts), and as it ends its outcome and the engine that ended it on the root, which
+ * is failed with the reason of a failed attempt (or the error that ended it).
+ */
+export async function tracedAttempt<P extends Pick<AttemptPorts, 'progress'>, O extends { kind: string; facts: { agent: string }; reason?: string }>(
+  tracer: Tracer,
+  plan: { id: string; title: string },
+  attributes: SpanAttributes,
+  ports: P,
+  attempt: (ports: P) => Promise<O>,
+): Promise<O> {
+  const root = tracer.start(`plan ${plan.id}: ${plan.title}`, attributes);
+  try {
+    const outcome = await attempt(tracedPorts(ports, tracer, root));
+    root.set({ 'harness.outcome': outcome.kind, 'harness.agent': outcome.facts.agent });
+    root.end(outcome.kind === 'failed' ? outcome.reason : undefined);
+    return outcome;
+  } catch (e) {
+    root.end(e instanceof Error ? e.message : String(e));
+    throw e;
+  }
+}

@@ -2,6 +2,7 @@ import { issuePatch, type IssuePatch } from '../../engine/forge/issue-patch.js';
 import { mirroredEdges, withMirroredEdges } from '../../engine/forge/mirrored-edges.js';
 import { LABEL_COLORS, recordedStatus, STATUS_VALUES, statusLabel } from '../../engine/forge/names.js';
 import { desiredIssue, managedLabels, parseMarker, VERIFIED_BY_SPEC, withMarkerRecord, type ParsedMarker } from '../../engine/forge/plan-issue.js';
+import { formatRuns } from '../../engine/forge/run-record.js';
 import { issueWindow, withNeeded } from '../../engine/forge/issue-window.js';
 import { parsePhaseMarker, usesPhaseIssues } from '../../engine/forge/phase-issue.js';
 import { removalNote } from '../../engine/forge/removal-note.js';
@@ -298,13 +299,15 @@ async function trackingOfPhases(
  * The records a sync does not decide but must not lose: the tracking issue the plan issue is
  * a sub-issue of, a usage-limit pause's resume time (the worker writes it, a round reads it),
  * the evidence that the plan is done (the App writes it when the plan PR merges), where the
- * plan is (`status=`, written with each status label) and its phase's failed verification.
+ * plan is (`status=`, written with each status label), its phase's failed verification, and
+ * what its worker runs did and used (`runs=`, for the status comment).
  * A plan back in the spec loses its `removed=` record as its issue is reopened.
  */
 function withRecords(body: string, parent: number | undefined, recorded: ParsedMarker | undefined, verified: string | undefined): string {
   const records = withMarkerRecord(withMarkerRecord(body, 'parent', parent === undefined ? undefined : String(parent)), 'resume_at', recorded?.resumeAt?.toISOString());
   const kept = withMarkerRecord(withMarkerRecord(records, 'verified', verified), 'of', recorded?.of === undefined ? undefined : String(recorded.of));
-  return withMarkerRecord(withMarkerRecord(kept, 'status', recorded?.status), 'phase_failed', recorded?.phaseFailed);
+  const account = withMarkerRecord(kept, 'runs', recorded?.runs === undefined ? undefined : formatRuns(recorded.runs));
+  return withMarkerRecord(withMarkerRecord(account, 'status', recorded?.status), 'phase_failed', recorded?.phaseFailed);
 }
 
 /**

@@ -3,13 +3,35 @@ import type { PlanState } from '../state/plan-state.js';
 import type { GraphAnalysis } from './analyze.js';
 import { MERMAID_MAX_TEXT } from './render.js';
 
-/** When a plan's last attempt ran: its start, and its end once it has one. */
+/** What a stretch of a plan's time went to, where a runtime recorded its stages (forge/run-record.ts). */
+export type TimelineBarKind = 'set-up' | 'agent' | 'verification' | 'person' | 'usage limit';
+
+/** One stretch of a plan's time: a stage of a run, or the wait between two. */
+export interface TimelineBar {
+  kind: TimelineBarKind;
+  start: string;
+  end: string;
+}
+
+/**
+ * When a plan ran: its start, and its end once it has one; with `bars`, what each stretch of
+ * it went to (drawn as they are, instead of one bar from start to end).
+ */
 export interface PlanSpan {
   start: string;
   end?: string;
+  bars?: readonly TimelineBar[];
 }
 
-/** Plans above which the timeline shows one bar per phase: a chart of hundreds of bars is read by nobody, and Mermaid lays it out slowly. */
+/** How a bar other than the agent's is named after its plan's id. */
+const BAR_NAMES: Record<Exclude<TimelineBarKind, 'agent'>, string> = {
+  'set-up': 'set-up',
+  verification: 'verification',
+  person: 'waiting for a person',
+  'usage limit': "waiting for the model's usage limit",
+};
+
+/** Bars above which the timeline shows one bar per phase: a chart of hundreds of bars is read by nobody, and Mermaid lays it out slowly. */
 export const TIMELINE_MAX_BARS = 100;
 
 /** A task's name as Mermaid's gantt grammar takes it: no `:` (it ends the name), `#` or `;` (comments and statement ends), one line. */
@@ -29,32 +51,46 @@ function tag(state: PlanState | undefined, critical: boolean): string {
 
 /**
  * Where the time went: a Mermaid `gantt` of the plans that have run, a section per phase, each
- * plan a bar from its last attempt's start to its end (to `now` while it runs), verified bars
- * done, running ones active, the critical path marked `crit`. Above TIMELINE_MAX_BARS plans, or
- * past Mermaid's text limit, one bar per phase (its first start to its last end), as the
- * dependency graph collapses. Undefined before any plan has run.
+ * plan a bar from its last attempt's start to its end (to `now` while it runs), or, where its
+ * stages were recorded (`bars`), a bar per stage: the agent's named after the plan, the others
+ * after what they were (set-up, verification, waiting for a person). A verified plan's bars are
+ * done, a running one's active, the critical path's agent marked `crit`. Above TIMELINE_MAX_BARS
+ * bars, or past Mermaid's text limit, one bar per phase (its first start to its last end), as
+ * the dependency graph collapses. Undefined before any plan has run.
  */
 export function timelineMermaid(spec: Spec, analysis: GraphAnalysis, spans: ReadonlyMap<string, PlanSpan>, states: ReadonlyMap<string, PlanState>, now: Date): string | undefined {
+  const extent = (span: PlanSpan): PlanSpan => (span.bars && span.bars.length > 0 ? { start: span.bars.map((b) => b.start).sort()[0]!, end: span.bars.map((b) => b.end).sort().at(-1)! } : span);
   const ran = spec.plans.filter((p) => spans.has(p.id));
   if (ran.length === 0) return undefined;
   const critical = new Set(analysis.critical.path.map((i) => spec.plans[i]!.id));
   const end = (span: PlanSpan) => span.end ?? now.toISOString();
   const head = ['gantt', `  title ${taskName(`${spec.id} ${spec.title}`)}`, '  dateFormat YYYY-MM-DDTHH:mm:ss', '  axisFormat %H:%M'];
   const byPlan = [...head];
+  let bars = 0;
   for (const phase of spec.phases) {
     const plans = phase.plans.filter((id) => spans.has(id));
     if (plans.length === 0) continue;
     byPlan.push(`  section ${taskName(`${phase.id} ${phase.title}`)}`);
     for (const id of plans) {
       const span = spans.get(id)!;
-      byPlan.push(`  ${taskName(`${id} ${spec.planById.get(id)!.title}`)} :${tag(states.get(id), critical.has(id))}${at(span.start)}, ${at(end(span))}`);
+      const title = taskName(`${id} ${spec.planById.get(id)!.title}`);
+      if (!span.bars || span.bars.length === 0) {
+        byPlan.push(`  ${title} :${tag(states.get(id), critical.has(id))}${at(span.start)}, ${at(end(span))}`);
+        bars++;
+        continue;
+      }
+      for (const bar of span.bars) {
+        const name = bar.kind === 'agent' ? title : `${id} ${BAR_NAMES[bar.kind]}`;
+        byPlan.push(`  ${name} :${tag(states.get(id), bar.kind === 'agent' && critical.has(id))}${at(bar.start)}, ${at(bar.end)}`);
+        bars++;
+      }
     }
   }
   const text = `${byPlan.join('\n')}\n`;
-  if (ran.length <= TIMELINE_MAX_BARS && text.length <= MERMAID_MAX_TEXT) return text;
+  if (bars <= TIMELINE_MAX_BARS && text.length <= MERMAID_MAX_TEXT) return text;
   const byPhase = [...head, '  section Phases'];
   for (const phase of spec.phases) {
-    const phaseSpans = phase.plans.flatMap((id) => (spans.has(id) ? [spans.get(id)!] : []));
+    const phaseSpans = phase.plans.flatMap((id) => (spans.has(id) ? [spans.get(id)!] : [])).map(extent);
     if (phaseSpans.length === 0) continue;
     const first = phaseSpans.map((s) => s.start).sort()[0]!;
     const last = phaseSpans.map(end).sort().at(-1)!;

@@ -5,6 +5,7 @@ import { timelineMermaid, TIMELINE_MAX_BARS, type PlanSpan } from '../../../../a
 import { loadSpec } from '../../../../app/engine/core/spec/load.js';
 import type { PlanState } from '../../../../app/engine/core/state/plan-state.js';
 import { specOf, type PlanOptions } from '../../../helpers/spec.js';
+import { ganttProblems } from './gantt-grammar.js';
 
 /**
  * The timeline STATUS.md draws (engine/core/analysis/timeline.ts): a Mermaid gantt of where the
@@ -17,19 +18,6 @@ const NOW = new Date('2026-12-05T10:00:00Z');
 function specWith(plans: PlanOptions[]) {
   const spec = loadSpec(specOf(plans)).spec!;
   return { spec, analysis: analyzeGraph(spec) };
-}
-
-/** Every line after the header is a section or a task: `name :tags, start, end`, the name free of `:`, `;` and `#`. */
-function grammarProblems(text: string): string[] {
-  const [first, ...rest] = text.trimEnd().split('\n');
-  const problems = first === 'gantt' ? [] : [`first line: ${first}`];
-  const date = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d';
-  const task = new RegExp(`^  [^:;#\\n]+ :(?:(?:crit|done|active), )*${date}, ${date}$`);
-  for (const line of rest) {
-    if (/^ {2}title [^:;#]+$/.test(line) || line === '  dateFormat YYYY-MM-DDTHH:mm:ss' || line === '  axisFormat %H:%M' || /^ {2}section [^:;#]+$/.test(line) || task.test(line)) continue;
-    problems.push(line);
-  }
-  return problems;
 }
 
 describe("the run's timeline", () => {
@@ -57,7 +45,7 @@ describe("the run's timeline", () => {
       '  02-01 Endpoint :crit, active, 2026-12-05T09:13:00, 2026-12-05T10:00:00',
       '',
     ]);
-    expect(grammarProblems(text)).toEqual([]);
+    expect(ganttProblems(text)).toEqual([]);
   });
 
   it('is nothing before any plan has run', () => {
@@ -80,6 +68,6 @@ describe("the run's timeline", () => {
     // The phase holds the critical path's first plan: marked as its plans would be.
     expect(bars[0]).toBe('  01 Phase (50 of 50 plans) :crit, done, 2026-12-01T00:00:00, 2026-12-01T01:19:00');
     expect(text.length).toBeLessThan(MERMAID_MAX_TEXT);
-    expect(grammarProblems(text)).toEqual([]);
+    expect(ganttProblems(text)).toEqual([]);
   });
 });

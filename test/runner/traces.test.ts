@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { attrs, closeCollectors, collector } from '../helpers/otlp.js';
 import { standInCodex } from '../helpers/codex-standin.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
@@ -13,43 +12,13 @@ import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
  * the collector the standard variables name — here a receiver on 127.0.0.1.
  */
 
-interface OtlpValue { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number }
-interface OtlpSpan { traceId: string; spanId: string; parentSpanId?: string; name: string; attributes?: { key: string; value: OtlpValue }[] }
-interface OtlpBody { resourceSpans: { resource: { attributes: { key: string; value: OtlpValue }[] }; scopeSpans: { spans: OtlpSpan[] }[] }[] }
-
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
-
-/** An OTLP/HTTP collector: every POST to /v1/traces, its body as JSON. */
-async function collector(): Promise<{ url: string; bodies: OtlpBody[] }> {
-  const bodies: OtlpBody[] = [];
-  const read = async (req: IncomingMessage) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  };
-  const server = createServer((req, res) => {
-    void read(req).then((text) => {
-      if (req.method === 'POST' && req.url === '/v1/traces') bodies.push(JSON.parse(text) as OtlpBody);
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  close = () => new Promise((resolve) => server.close(() => resolve()));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies };
-}
-
-const value = (v: OtlpValue | undefined) => v?.stringValue ?? (v?.intValue === undefined ? (v?.boolValue ?? v?.doubleValue) : Number(v.intValue));
-const attrs = (span: { attributes?: { key: string; value: OtlpValue }[] }) => Object.fromEntries((span.attributes ?? []).map((a) => [a.key, value(a.value)]));
-
 async function codexSpec() {
   const root = await makeRepo(specTree([{ id: '01-01', steps: [], body: 'Write out/01-01.txt.' }]));
   const codex = await standInCodex([[{ message: 'Writing the file.' }, { write: ['out/01-01.txt', 'one\n'] }, { final: 'Wrote it.' }]]);
   return { root, codex };
 }
+
+afterEach(closeCollectors);
 
 describe('traces of a local run', () => {
   it('sends each attempt to the OTLP collector the environment names: the plan, its agent session with GenAI usage, its verification and each check, linked parent to child', async () => {
@@ -80,8 +49,7 @@ describe('traces of a local run', () => {
   it('a collector that is down fails nothing: the plan is verified and the spans are in the JSONL file', async () => {
     const { root, codex } = await codexSpec();
     const down = await collector();
-    await close!();
-    close = undefined;
+    await down.close();
 
     const run = await runCli(['run', SPEC_DIR, '--agent', 'codex'], root, { env: { ...codex.env, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${down.url}/v1/traces`, OTEL_EXPORTER_OTLP_TIMEOUT: '500' } });
 
@@ -101,5 +69,22 @@ describe('traces of a local run', () => {
     expect(agent.parentSpanId).toBe(plan.spanId);
     // The agent's progress lines (its tool calls among them) are events on its span.
     expect(agent.events.map((e) => e.attributes['harness.message'])).toEqual(expect.arrayContaining(['Edit out/01-01.txt (add)']));
+  });
+
+  it('redacts what the agent printed before it reaches the file or the collector: a secret of the run is never in a span', async () => {
+    const otlp = await collector();
+    const secret = 'tok_live_abcdefgh12345678';
+    const root = await makeRepo(specTree([{ id: '01-01', steps: [], body: 'Write out/01-01.txt.' }]));
+    const codex = await standInCodex([[{ message: `Deploying with ${secret} now.` }, { write: ['out/01-01.txt', 'one\n'] }, { final: 'Wrote it.' }]]);
+
+    const run = await runCli(['run', SPEC_DIR, '--agent', 'codex'], root, { env: { ...codex.env, DEPLOY_TOKEN: secret, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url } });
+
+    expect(run.code, run.stderr).toBe(0);
+    const file = readFileSync(join(root, '.orchestration/SPC-007/sessions/01-01/trace.jsonl'), 'utf8');
+    const sent = JSON.stringify(otlp.bodies);
+    expect(file).toContain('Deploying with [REDACTED] now.');
+    expect(sent).toContain('Deploying with [REDACTED] now.');
+    expect(file).not.toContain(secret);
+    expect(sent).not.toContain(secret);
   });
 });

@@ -10,6 +10,7 @@ import { APP_CHECK, BRANCH, CHECK, dispatchedFake, greetingPlan, OWNER, REPO } f
 import { standInClaude, type ClaudeAction } from '../helpers/mcp-claude.js';
 import { cloneBranch, git, remoteCommits, workerRepo, type WorkerRepo } from '../helpers/worker-repo.js';
 import { SPEC, SPEC_PATH, specRepo, type WorkerPlan } from '../helpers/worker-spec.js';
+import { attrs, closeCollectors, collector, spansOf } from '../helpers/otlp.js';
 
 /**
  * The worker action as a runner runs it: the bundle as a Node process of its own, GitHub's API a
@@ -32,6 +33,7 @@ beforeAll(async () => {
 afterEach(async () => {
   await server?.close();
   server = undefined;
+  await closeCollectors();
 });
 afterAll(() => undefined);
 
@@ -166,6 +168,41 @@ describe('the bundled worker action on a runner', () => {
     // On the runner the agent runs with bypassPermissions; as root (a self-hosted runner, a container: job, this machine) Claude Code needs IS_SANDBOX=1 for it.
     expect(call!.args.slice(call!.args.indexOf('--permission-mode'), call!.args.indexOf('--permission-mode') + 2)).toEqual(['--permission-mode', 'bypassPermissions']);
     if (process.getuid?.() === 0) expect(call!.env.IS_SANDBOX).toBe('1');
+  });
+
+  it('records the run on its plan issue for the status comment, and its trace: a JSONL file the workflow keeps, and the collector the job names', async () => {
+    const otlp = await collector();
+    const s = await setup(plan(), [[{ write: ['out/greeting.txt', 'hello\n'] }, { bash: 'echo "-- harness" >> out/greeting.txt' }, { result: { result: 'Wrote the greeting.', total_cost_usd: 0.42 } }]]);
+    const secret = 'tok_live_abcdefgh12345678';
+
+    const run = await runAction(bundle, s.runner, inputs(withApp), { ...s.env, GITHUB_RUN_ATTEMPT: '2', OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer%20${secret}` });
+
+    expect(run.code, run.stderr).toBe(0);
+    // The run's entry, in the same PATCH that marked the plan verified: its stages in seconds after its start, its end, engine and spend.
+    const marking = s.github.requests.filter((r) => r.method === 'PATCH' && r.url.endsWith('/issues/3'));
+    expect(marking).toHaveLength(1);
+    const line = (marking[0]!.body as { body: string }).body.split('\n')[0]!;
+    const entry = / status=verified runs=(\S+) -->$/.exec(line)?.[1];
+    const [id, start, seconds, agent, verification, end, engines, ...figures] = entry!.split(':');
+    // What the stand-in's result reported: the cost given above, its own turns and tokens.
+    expect([id, end, engines, ...figures]).toEqual(['42.2', 'v', 'claude', '0.42', '1', '100', '20']);
+    expect(Math.abs(Number(start) * 1000 - Date.now())).toBeLessThan(3_600_000);
+    const [a0, a1] = agent!.split('-').map(Number);
+    const [v0, v1] = verification!.split('-').map(Number);
+    expect(a0! <= a1! && a1! <= v0! && v0! <= v1! && v1! <= Number(seconds)).toBe(true);
+
+    // The trace: one file under $RUNNER_TEMP/harness-traces (the workflow's artifact), the same spans at the collector.
+    const file = readFileSync(join(s.runner.temp, 'harness-traces', `${SPEC}-01-01.jsonl`), 'utf8');
+    const lines = file.trimEnd().split('\n').map((l) => JSON.parse(l) as { name: string; spanId: string; parentSpanId?: string; attributes: Record<string, unknown> });
+    const root = lines.find((l) => l.name.startsWith('plan 01-01'))!;
+    expect(root.attributes).toMatchObject({ 'harness.spec': SPEC, 'harness.plan': '01-01', 'harness.run': '42.2', 'github.repository': `${OWNER}/${REPO}`, 'harness.outcome': 'verified' });
+    expect(lines.find((l) => l.name.startsWith('agent claude'))!.parentSpanId).toBe(root.spanId);
+    const sent = spansOf(otlp);
+    expect(sent.map((x) => x.name).sort()).toEqual(lines.map((l) => l.name).sort());
+    expect(attrs(otlp.bodies[0]!.resourceSpans[0]!.resource)).toMatchObject({ 'service.name': 'harness', 'harness.run': '42.2', 'github.repository': `${OWNER}/${REPO}` });
+    // The collector's credentials are the job's, never the trace's.
+    expect(file).not.toContain(secret);
+    expect(JSON.stringify(otlp.bodies)).not.toContain(secret);
   });
 
   it('stops at a decision with its buttons, and a second runner resumes the same session with the answer and the work from before', async () => {
@@ -351,7 +388,7 @@ describe('the bundled worker action on a runner', () => {
     expect(git(s.repo.remote, 'show', `${head}:.harness/checkpoint/checkpoint.json`)).toContain('"id": "usage-limit"');
     // The reset time where the App's scheduling rounds read it: the plan issue's marker line.
     const issue = s.github.issues.find((i) => i.labels.includes('status:checkpoint'))!;
-    expect(issue.body!.split('\n')[0]).toMatch(/ resume_at=2025-11-24T16:00:00\.000Z status=checkpoint -->$/);
+    expect(issue.body!.split('\n')[0]).toMatch(/ resume_at=2025-11-24T16:00:00\.000Z status=checkpoint runs=42\.1:\d+:\d+:\d+-\d+::p:claude:[\d.]*:\d+:\d+:\d+ -->$/);
   });
 
   // The pinned Claude Code (2.1.332) ends a run at the limit with one of its own messages, as a "success" or an error,
@@ -378,7 +415,7 @@ describe('the bundled worker action on a runner', () => {
     expect(check.output.title).toBe(`Paused: the model's usage limit resets ${resumeAt}`);
     expect(check.output.summary).toContain(`The agent stopped at the model's rate or usage limit (${said}).`);
     const issue = s.github.issues.find((i) => i.labels.includes('status:checkpoint'))!;
-    expect(issue.body!.split('\n')[0]).toMatch(new RegExp(` resume_at=${resumeAt.replace(/\./g, '\\.')} status=checkpoint -->$`));
+    expect(issue.body!.split('\n')[0]).toMatch(new RegExp(` resume_at=${resumeAt.replace(/\./g, '\\.')} status=checkpoint runs=42\\.1:[^ ]+:p:claude:[^ ]* -->$`));
     const head = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
     expect(git(s.repo.remote, 'show', `${head}:out/greeting.txt`)).toBe('half');
   });

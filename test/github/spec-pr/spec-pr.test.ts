@@ -493,6 +493,21 @@ describe('a spec pull request, synced again', () => {
     expect(github.blockedBy.get(103)).toEqual(new Set([github.issue(101).id]));
   });
 
+  it("keeps each worker run's account (runs=) when the plan is rewritten: the status comment's timeline and spend are not lost", async () => {
+    const github = repository();
+    await deliver(OPENED);
+    const runs = ' runs=42.1:1796461200:600:30-480:480-590:v:claude:0.42:3:1200:80';
+    github.issue(103).body = github.issue(103).body!.replace(' -->', ` status=running${runs} -->`);
+    push(github, PUSHED, [PLANS[0]!, PLANS[1]!, { ...PLANS[2]!, dependsOn: ['01-01'] }]);
+    const before = github.requests.length;
+
+    await deliver(pullRequest('synchronize', PUSHED), 'delivery-2');
+
+    const rewrite = github.writes(before).find((w) => w.method === 'PATCH' && w.url === `${R}/issues/103`)!;
+    expect((rewrite.body as { body: string }).body.split('\n')[0]).toMatch(new RegExp(` status=running${runs.replace(/[.]/g, '\\.')} -->$`));
+    expect(github.issue(103).body!.split('\n')[0]).toContain(runs);
+  });
+
   it('puts back what someone edited by hand, and closes a duplicate left by two racing deliveries', async () => {
     const github = repository();
     await deliver(OPENED);

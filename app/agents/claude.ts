@@ -1,3 +1,4 @@
+import { toolCallOf, type ToolCall } from '../engine/core/agents/stream-json.js';
 import { describeClaudeEvent, parseClaudeLine, resultFailure, usageLimitFailure, usageOf, type ClaudeEvent, type ClaudeRateLimit, type ClaudeResult } from '../engine/core/agents/claude-stream.js';
 import type { StreamFacts } from '../engine/core/agents/stream-facts.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
@@ -92,6 +93,10 @@ export class ClaudeAgent implements Agent, CliAdapter<ClaudeEvent, string> {
 
   readonly parse = parseClaudeLine;
   readonly describe = describeClaudeEvent;
+  // harness's reporting tools (mcp__harness__*) report for themselves.
+  toolCall(event: ClaudeEvent): ToolCall | undefined {
+    return toolCallOf(event, (name) => name.startsWith('mcp__harness__'));
+  }
 
   startRun({ facts }: RunScope<string>): Promise<CliRun<ClaudeEvent>> {
     return Promise.resolve(new ClaudeRun(facts));

@@ -1,3 +1,4 @@
+import type { ToolCall } from '../engine/core/agents/stream-json.js';
 import { join } from 'node:path';
 import type { WorkerContext } from '../engine/core/agents/agent.js';
 import { findCheckpointLine } from '../engine/core/agents/checkpoint-line.js';
@@ -156,6 +157,8 @@ export interface CliAdapter<E, A, S extends SessionState = SessionState> {
   parse(line: string): E[];
   /** One line for a person watching; undefined for an event not worth one. */
   describe(event: E, root: string): string | undefined;
+  /** The tool call an event starts or ends, for traces (none for harness's own reporting tools). */
+  toolCall?(event: E): ToolCall | undefined;
   startRun(scope: RunScope<A>): Promise<CliRun<E>>;
   /** For a CLI without a turn limit of its own: the driver stops a run past maxTurns, and says this. */
   turnLimit?(turns: number): string;
@@ -303,6 +306,8 @@ async function runOnce<E, A, S extends SessionState>(
           if (maxTurns !== undefined && (run.turns ?? 0) > maxTurns && !stop.signal.aborted) stop.abort();
           const message = adapter.describe(event, root);
           if (message !== undefined) await reporter.progress(message);
+          const call = adapter.toolCall?.(event);
+          if (call) await reporter.tool(call);
         }
       },
     }),

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cliTimeZone, codexLimitOf } from '../engine/core/agents/codex-limit.js';
-import { codexTurns, describeCodexEvent, isAction, isMessage, parseCodexLine, rolloutUsage, runUsage, usageSince, type CodexEvent, type CodexUsage, type TokenPrice } from '../engine/core/agents/codex-stream.js';
+import { codexToolCall, codexTurns, describeCodexEvent, isAction, isMessage, parseCodexLine, rolloutUsage, runUsage, usageSince, type CodexEvent, type CodexUsage, type TokenPrice } from '../engine/core/agents/codex-stream.js';
 import type { StreamFacts } from '../engine/core/agents/stream-facts.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import type { Usage } from '../engine/core/protocol/messages.js';
@@ -102,6 +102,7 @@ export class CodexAgent implements Agent, CliAdapter<CodexEvent, ReportBridge> {
 
   readonly parse = parseCodexLine;
   readonly describe = describeCodexEvent;
+  readonly toolCall = codexToolCall;
 
   async startRun({ context, env, turn, facts }: RunScope<ReportBridge>): Promise<CliRun<CodexEvent>> {
     // A resumed thread's usage counts its earlier runs too: this run's is what it adds.

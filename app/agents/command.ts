@@ -114,6 +114,7 @@ export class CommandAgent implements Agent {
           return; // The worker announced the session itself.
         case 'task_started':
         case 'progress_update':
+        case 'tool_call':
         case 'insight':
           return reporter.forward(message);
         case 'task_completed':

@@ -1,3 +1,4 @@
+import { toolCallOf, type ToolCall } from '../engine/core/agents/stream-json.js';
 import { randomUUID } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -103,6 +104,10 @@ export class CopilotAgent implements Agent, CliAdapter<CopilotEvent, CopilotFile
 
   readonly parse = parseCopilotLine;
   readonly describe = describeCopilotEvent;
+  // harness's reporting server's tools report for themselves.
+  toolCall(event: CopilotEvent): ToolCall | undefined {
+    return toolCallOf(event, (_, server) => server === 'harness');
+  }
 
   async startRun({ attempt, turn, facts }: RunScope<CopilotFiles>): Promise<CliRun<CopilotEvent>> {
     await rm(attempt.usagePath, { force: true });

@@ -1,3 +1,4 @@
+import { toolCallOf, type ToolCall } from '../engine/core/agents/stream-json.js';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -166,6 +167,10 @@ export class GeminiAgent implements Agent, CliAdapter<GeminiEvent, string, Gemin
 
   readonly parse = parseGeminiLine;
   readonly describe = describeGeminiEvent;
+  // harness's reporting tool (mcp_harness_*) reports for itself.
+  toolCall(event: GeminiEvent): ToolCall | undefined {
+    return toolCallOf(event, (name) => name.startsWith('mcp_harness_'));
+  }
 
   startRun({ facts }: RunScope<string>): Promise<CliRun<GeminiEvent>> {
     return Promise.resolve(new GeminiRun(facts, this.options.price));

@@ -1,5 +1,6 @@
 import { checkpointMessageType, type AgentFacts, type Checkpoint, type Insight, type Usage, type WorkerMessage } from '../engine/core/protocol/messages.js';
 import type { WorkerContext } from '../engine/core/agents/agent.js';
+import type { ToolCall } from '../engine/core/agents/stream-json.js';
 import { environmentFault } from '../machine/environment-fault.js';
 
 /**
@@ -31,6 +32,11 @@ export class Reporter {
 
   progress(message: string, task?: { task: number; total: number }): Promise<void> {
     return this.send({ ...this.envelope, type: 'progress_update', plan: this.plan, message, ...(task ?? {}) });
+  }
+
+  /** A tool call the agent's stream reported (cli-driver.ts, CliAdapter.toolCall), as it starts or ends. */
+  tool(call: ToolCall): Promise<void> {
+    return this.send({ ...this.envelope, type: 'tool_call', plan: this.plan, id: call.id.slice(0, 200), ...(call.name ? { name: call.name.slice(0, 200) } : {}), phase: call.phase, ...(call.error === undefined ? {} : { error: call.error }) });
   }
 
   checkpoint(checkpoint: Checkpoint): Promise<void> {

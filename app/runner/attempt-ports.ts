@@ -72,6 +72,7 @@ function localProgress(ctx: RunContext, plan: Plan, session: PlanSession): Progr
           return reporter.event({ kind: 'plan-verifying', plan: plan.id });
         case 'check-started':
         case 'check':
+        case 'tool':
           return;
       }
     },

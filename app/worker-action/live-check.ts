@@ -176,6 +176,9 @@ export class LiveCheck {
       case 'check-started':
         // Said when it ends, with its verdict.
         return;
+      case 'tool':
+        // The progress line said it already; the call itself is for traces.
+        return;
       case 'check':
         this.push(`${e.result.status} ${e.result.id} (${e.result.type})`);
         break;

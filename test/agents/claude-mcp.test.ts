@@ -42,7 +42,9 @@ describe('claude agent: the reporting channel (MCP)', () => {
     await new ClaudeAgent().run(worker.context);
 
     expect(worker.asked).toEqual([{ id: 'backend', kind: 'decision', prompt: 'Which backend?', options: ['memory', 'file'], source: 'claude' }]);
-    const types = worker.messages.map((m) => (m.type === 'progress_update' ? `progress: ${m.message}` : m.type));
+    // Tool calls (for traces) aside: harness's own reporting tool is none of them.
+    expect(worker.messages.filter((m) => m.type === 'tool_call' && m.name?.startsWith('mcp__harness__'))).toEqual([]);
+    const types = worker.messages.filter((m) => m.type !== 'tool_call').map((m) => (m.type === 'progress_update' ? `progress: ${m.message}` : m.type));
     expect(types.filter((t) => !t.startsWith('progress: mcp__') && !t.startsWith('progress: claude'))).toEqual([
       'session_ready',
       'progress: reporting channel ready',

@@ -154,7 +154,10 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
       `01-02: Add the memory store\n\nPlan: 01-02\nSpec: ${SPEC}\n`,
       `01-02: In-memory note store\n\n- modified src/index.js\n\nPlan: 01-02\nTask: 1/1\nSpec: ${SPEC}\n`,
     ]);
-    expect(worker.messages).toEqual([
+    // Each tool call the stream reported, as it started and as its result came back (for the trace's spans).
+    const toolCalls = worker.messages.flatMap((m) => (m.type === 'tool_call' ? [`${m.phase} ${m.name ?? ''}${m.error ? 'failed' : ''}`.trim()] : []));
+    expect(toolCalls).toEqual(['start Write', 'end', 'start Bash', 'end', 'start Bash', 'end', 'start Edit', 'end', 'start Bash', 'end failed']);
+    expect(worker.messages.filter((m) => m.type !== 'tool_call')).toEqual([
       { ...ENVELOPE, type: 'session_ready', agent: 'claude' },
       progress('claude session 5d1c7b1e-0f3a-4c1e-9b8e-2f7d5a6c1e01 (claude-sonnet-4-5-20250929)'),
       progress("I'll start by creating the memory store in src/store/memory.js."),
@@ -220,7 +223,7 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
     const { repo, logDir, base, env } = await setup('max-turns.jsonl');
     const worker = testWorker({ repo, logDir, plan: planFrom(PLAN(true)), env });
     await new ClaudeAgent().run(worker.context);
-    expect(worker.messages.slice(-3)).toEqual([
+    expect(worker.messages.filter((m) => m.type !== 'tool_call').slice(-3)).toEqual([
       progress('Grep createNote in src'),
       progress('claude finished (error_max_turns): 3 turns, $0.04, 12.0s'),
       {

@@ -48,9 +48,9 @@ export interface WorkerRequests {
   sent?: (route: string, body: Record<string, unknown>) => void;
   /**
    * The plan issue's status as the plan ends: the issue read again (GET …/issues/{n}), its record
-   * `status=running` unless `others` names a status someone recorded meanwhile (then nothing is
-   * written: theirs stands); else the record (PATCH of the body), POST …/labels with `to` and the
-   * DELETE of status:running.
+   * `status=running` unless `others` names a status someone recorded meanwhile (then only the
+   * run's record, `runs=`, is written: their status stands); else the record and the run's (one
+   * PATCH of the body), POST …/labels with `to` and the DELETE of status:running.
    */
   end?: { issue: number; to: 'verified' | 'failed'; others?: string[] };
 }
@@ -84,13 +84,15 @@ export function workerRequests(r: WorkerRequests): nock.Scope {
     scope.patch(`${REPO_PATH}/check-runs/4242`).optionally().times(1_000).reply(200, run);
     scope.post(`${REPO_PATH}/check-runs`).optionally().reply(201, { ...run, id: 4243, status: 'completed' });
     const issue = `${REPO_PATH}/issues/${r.end.issue}`;
-    // The issue read again: its record says running, unless someone recorded another status meanwhile (`others`: theirs stands, nothing is written).
+    // The issue read again: its record says running, unless someone recorded another status meanwhile (`others`: theirs stands).
     const meanwhile = r.end.others?.[0]?.replace(/^status:(ready|blocked)$/, 'status:queued').replace(/^status:/, '');
     const now = listed(r.end.issue);
     const body = String(now.body).replace(/ status=\S+/, '').replace(' -->', ` status=${meanwhile ?? 'running'} -->`);
     scope.get(issue).reply(200, { ...now, body });
+    // The run's record (runs=) goes with the status, or alone when the status is someone else's now.
+    if (meanwhile !== undefined) scope.patch(issue, (b: Record<string, unknown>) => new RegExp(` status=${meanwhile} runs=\\S+ -->`).test(String(b.body))).reply(200, patched(r.end.issue));
     if (meanwhile === undefined) {
-      scope.patch(issue, (b: Record<string, unknown>) => new RegExp(`status=${r.end!.to}`).test(String(b.body))).reply(200, patched(r.end.issue));
+      scope.patch(issue, (b: Record<string, unknown>) => new RegExp(`status=${r.end!.to} runs=\\S+ -->`).test(String(b.body))).reply(200, patched(r.end.issue));
       scope.post(`${issue}/labels`, { labels: [`status:${r.end.to}`] }).reply(200, ['harness:plan', `spec:${r.spec}`, 'status:running', `status:${r.end.to}`].map((name, id) => ({ id, name })));
       scope.delete(`${issue}/labels/${encodeURIComponent('status:running')}`).reply(200, []);
     }

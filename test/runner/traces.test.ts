@@ -44,6 +44,10 @@ describe('traces of a local run', () => {
     expect(check.parentSpanId).toBe(verification.spanId);
     expect(attrs(check)).toMatchObject({ 'harness.check_type': 'file_exists', 'harness.check_status': 'pass' });
     expect(new Set(spans.map((s) => s.traceId)).size).toBe(1);
+    // Each tool call the stream reported, a span under the agent's: here the stand-in's file change.
+    const edit = byName('tool file_change');
+    expect(edit.parentSpanId).toBe(agent.spanId);
+    expect(attrs(edit)).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'file_change' });
   });
 
   it('a collector that is down fails nothing: the plan is verified and the spans are in the JSONL file', async () => {

@@ -58,6 +58,8 @@ export type AttemptEvent =
   | { kind: 'agent-started'; agent: string }
   | { kind: 'task-started'; task: number; total: number; title: string }
   | { kind: 'progress'; message: string; task?: number; total?: number }
+  /** A tool call the agent's stream reported, as it starts and as it ends (traces make a span of it). */
+  | { kind: 'tool'; id: string; name?: string; phase: 'start' | 'end'; error?: boolean }
   | { kind: 'agent-waiting'; checkpoint: Checkpoint }
   | { kind: 'agent-answered'; checkpoint: Checkpoint; answer: GivenAnswer }
   | { kind: 'agent-finished' }

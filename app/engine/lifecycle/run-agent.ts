@@ -82,6 +82,8 @@ export async function runAgent(run: AgentRun, ports: Pick<AttemptPorts, 'agent' 
         return progress.event({ kind: 'progress', message: `${message.insight.kind}: ${message.insight.summary}` });
       case 'task_started':
         return progress.event({ kind: 'task-started', task: message.task, total: message.total, title: message.title });
+      case 'tool_call':
+        return progress.event({ kind: 'tool', id: message.id, phase: message.phase, ...(message.name === undefined ? {} : { name: message.name }), ...(message.error === undefined ? {} : { error: message.error }) });
       case 'progress_update':
         seen.recent = [...(seen.recent ?? []).slice(-4), message.message];
         return progress.event({

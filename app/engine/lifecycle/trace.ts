@@ -3,9 +3,9 @@ import type { AttemptEvent, AttemptPorts, Progress } from './ports.js';
 
 /**
  * A plan's attempt as a trace: one span for the attempt, a child for each stage (the agent, the
- * verification), and under them a span per check and per wait for a person; the agent's
- * progress lines (its tool calls among them, as its stream reports them) are events on the
- * agent's span, and what it reported it used is on that span in OpenTelemetry's GenAI terms
+ * verification), and under them a span per check and per wait for a person; under the agent's,
+ * a span per tool call its stream reports (`execute_tool`, from the call to its result); the
+ * agent's progress lines are events on the agent's span, and what it reported it used is on that span in OpenTelemetry's GenAI terms
  * (`gen_ai.usage.input_tokens`, …). The engine only follows its ports, as the heartbeat does;
  * the runtime's adapter (machine/otel.ts) makes the spans and exports them.
  */
@@ -47,6 +47,8 @@ export function tracedPorts<P extends Pick<AttemptPorts, 'progress'>>(ports: P, 
   let agent: TraceSpan | undefined;
   const checks = new Map<string, TraceSpan>();
   const waits = new Map<string, TraceSpan>();
+  const tools = new Map<string, TraceSpan>();
+  const toolSpan = (id: string, name: string) => tracer.start(`tool ${name}`, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name, 'gen_ai.tool.call.id': id }, agent ?? under());
   const under = () => stage ?? root;
   const follow = (event: AttemptEvent): void => {
     switch (event.kind) {
@@ -70,6 +72,18 @@ export function tracedPorts<P extends Pick<AttemptPorts, 'progress'>>(ports: P, 
       case 'agent-failed':
         under().event('agent failed', { 'harness.error': event.error.slice(0, 500) });
         return;
+      case 'tool': {
+        if (event.phase === 'start') {
+          tools.get(event.id)?.end();
+          tools.set(event.id, toolSpan(event.id, event.name ?? 'tool'));
+          return;
+        }
+        // A call seen only as it ended (Codex's file changes) is still one, if the stream named its tool; an end of no known call (harness's own reporting tool) is nothing.
+        const span = tools.get(event.id) ?? (event.name === undefined ? undefined : toolSpan(event.id, event.name));
+        tools.delete(event.id);
+        span?.end(event.error ? 'the tool call failed' : undefined);
+        return;
+      }
       case 'check-started':
         checks.set(event.check.id, tracer.start(`check ${event.check.id}`, { 'harness.check': event.check.id, 'harness.check_type': event.check.type, ...(event.plan ? { 'harness.plan': event.plan } : {}) }, under()));
         return;
@@ -106,10 +120,11 @@ export function tracedPorts<P extends Pick<AttemptPorts, 'progress'>>(ports: P, 
         span.end(e instanceof Error ? e.message : String(e));
         throw e;
       } finally {
-        // What a stage left open (a question nobody answered, a check cut off) ends with it.
-        for (const open of [...checks.values(), ...waits.values()]) open.end();
+        // What a stage left open (a question nobody answered, a check cut off, a tool call with no result) ends with it.
+        for (const open of [...checks.values(), ...waits.values(), ...tools.values()]) open.end();
         checks.clear();
         waits.clear();
+        tools.clear();
         stage = outer;
       }
     },

@@ -71,4 +71,29 @@ describe('an attempt followed into spans', () => {
     ]);
     expect(tracer.spans[1]!.attributes).toMatchObject({ 'gen_ai.system': 'claude', 'gen_ai.operation.name': 'invoke_agent' });
   });
+
+  it('makes each tool call the stream reports a span under the agent, from the call to its result, failed when it failed', async () => {
+    const tracer = recordingTracer();
+    const root = tracer.start('attempt', {});
+    const ports = tracedPorts({ progress: recordingProgress() }, tracer, root);
+    await ports.progress.stage('agent: 01-01', async () => {
+      await ports.progress.event({ kind: 'agent-started', agent: 'claude' });
+      await ports.progress.event({ kind: 'tool', id: 't1', name: 'Bash', phase: 'start' });
+      await ports.progress.event({ kind: 'tool', id: 't2', name: 'Edit', phase: 'start' });
+      await ports.progress.event({ kind: 'tool', id: 't1', phase: 'end', error: true });
+      // Codex names a file change only as it completes: still a call.
+      await ports.progress.event({ kind: 'tool', id: 'c1', name: 'file_change', phase: 'end', error: false });
+      // harness's own reporting tool: its start is never reported, so its end is nothing.
+      await ports.progress.event({ kind: 'tool', id: 'own', phase: 'end', error: false });
+      // t2 never answered: it ends with the stage.
+    });
+    expect(tracer.spans.map((s) => [s.name, s.parent, s.ended, s.error])).toEqual([
+      ['attempt', undefined, false, undefined],
+      ['agent: 01-01', 'attempt', true, undefined],
+      ['tool Bash', 'agent: 01-01', true, 'the tool call failed'],
+      ['tool Edit', 'agent: 01-01', true, undefined],
+      ['tool file_change', 'agent: 01-01', true, undefined],
+    ]);
+    expect(tracer.spans[2]!.attributes).toEqual({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'Bash', 'gen_ai.tool.call.id': 't1' });
+  });
 });

@@ -1,5 +1,5 @@
 import type { Usage } from '../protocol/messages.js';
-import { clip, firstLine, isObject, jsonLine, num, readLine, relative, str, type LineReaders } from './stream-json.js';
+import { type ToolCall, clip, firstLine, isObject, jsonLine, num, readLine, relative, str, type LineReaders } from './stream-json.js';
 
 /**
  * The OpenAI Codex CLI's headless output (`codex exec --json …`, @openai/codex 0.171.0, the
@@ -213,6 +213,22 @@ export function runUsage(turns: number, usage: CodexUsage | undefined, price: To
     ...(usage ? { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } : {}),
     ...(usage && price ? { costUsd: priced(usage, price) } : {}),
   };
+}
+
+/**
+ * The tool call of an item's event: a command, a file change, an MCP tool (not harness's own,
+ * which reports for itself) or a web search, as it starts and as it completes (failed unless
+ * its status says completed). A completed item names its tool too: one seen only as it
+ * completed (a file change) is still a call.
+ */
+export function codexToolCall(event: CodexEvent): ToolCall | undefined {
+  if (event.type !== 'item' || event.phase === 'updated' || event.item.id === '') return undefined;
+  const { item } = event;
+  const name = item.kind === 'command_execution' || item.kind === 'file_change' || item.kind === 'web_search' ? item.kind : item.kind === 'mcp_tool_call' && item.server !== 'harness' ? `${item.server}.${item.tool}` : undefined;
+  if (name === undefined) return undefined;
+  if (event.phase === 'started') return { id: item.id, name, phase: 'start' };
+  const failed = 'status' in item && item.status !== '' && item.status !== 'completed';
+  return { id: item.id, name, phase: 'end', error: failed };
 }
 
 /** One line for a person watching: what the agent is doing. Undefined for events not worth a message. */

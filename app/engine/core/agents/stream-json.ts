@@ -60,3 +60,25 @@ export function readLine<E>(line: string, readers: LineReaders<E>): E[] {
 export function initEvent(sessionId: string, model: string | undefined): { type: 'init'; sessionId: string; model?: string } {
   return model ? { type: 'init', sessionId, model } : { type: 'init', sessionId };
 }
+
+/** A tool call as a stream reports it: as it is made (`start`, with the tool's name) and as its result comes back (`end`). */
+export interface ToolCall {
+  id: string;
+  name?: string;
+  phase: 'start' | 'end';
+  /** The call failed. */
+  error?: boolean;
+}
+
+type ToolEvent = { type: 'tool_use'; id: string; name: string; server?: string } | { type: 'tool_result'; toolUseId: string; isError: boolean } | { type: string };
+
+/**
+ * The tool call of an event of a stream that reports `tool_use` and `tool_result` (Claude Code,
+ * Copilot CLI, Gemini CLI); none for other events, for a call without an id, or for a call of
+ * harness's own reporting tools (`own`), which report for themselves.
+ */
+export function toolCallOf(event: ToolEvent, own: (name: string, server: string | undefined) => boolean): ToolCall | undefined {
+  if (event.type === 'tool_use' && 'name' in event) return event.id === '' || own(event.name, event.server) ? undefined : { id: event.id, name: event.name, phase: 'start' };
+  if (event.type === 'tool_result' && 'toolUseId' in event) return event.toolUseId === '' ? undefined : { id: event.toolUseId, phase: 'end', error: event.isError };
+  return undefined;
+}

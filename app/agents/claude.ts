@@ -1,3 +1,4 @@
+import { claudeTelemetry } from './telemetry.js';
 import { toolCallOf, type ToolCall } from '../engine/core/agents/stream-json.js';
 import { describeClaudeEvent, parseClaudeLine, resultFailure, usageLimitFailure, usageOf, type ClaudeEvent, type ClaudeRateLimit, type ClaudeResult } from '../engine/core/agents/claude-stream.js';
 import type { StreamFacts } from '../engine/core/agents/stream-facts.js';
@@ -60,7 +61,7 @@ export class ClaudeAgent implements Agent, CliAdapter<ClaudeEvent, string> {
   }
 
   env(base: Record<string, string | undefined>): Record<string, string | undefined> {
-    return { ...base, ...this.rootSandbox() };
+    return { ...base, ...this.rootSandbox(), ...claudeTelemetry(base) };
   }
 
   /**

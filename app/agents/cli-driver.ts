@@ -153,7 +153,8 @@ export interface CliAdapter<E, A, S extends SessionState = SessionState> {
   nameSession?(): string;
   /** The run's environment from the one every agent gets. */
   env(base: Record<string, string | undefined>, attempt: A): Record<string, string | undefined> | Promise<Record<string, string | undefined>>;
-  args(turn: CliTurn, attempt: A): string[];
+  /** The run's arguments; `env` is the run's environment (adapter.env's). */
+  args(turn: CliTurn, attempt: A, env: Record<string, string | undefined>): string[];
   parse(line: string): E[];
   /** One line for a person watching; undefined for an event not worth one. */
   describe(event: E, root: string): string | undefined;
@@ -290,7 +291,7 @@ async function runOnce<E, A, S extends SessionState>(
   const proc = await budget.spend(() =>
     runProcess({
       command: options.executable ?? name,
-      args: adapter.args(turn, attempt),
+      args: adapter.args(turn, attempt, env),
       ...(adapter.stdin ? { input: turn.prompt } : {}),
       cwd: root,
       env,

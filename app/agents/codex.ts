@@ -1,3 +1,4 @@
+import { codexTelemetryArgs } from './telemetry.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cliTimeZone, codexLimitOf } from '../engine/core/agents/codex-limit.js';
@@ -81,7 +82,7 @@ export class CodexAgent implements Agent, CliAdapter<CodexEvent, ReportBridge> {
     return base;
   }
 
-  args(next: CliTurn, bridge: ReportBridge): string[] {
+  args(next: CliTurn, bridge: ReportBridge, env: Record<string, string | undefined> = {}): string[] {
     const o = this.options;
     const args = ['exec', ...(next.resume ? ['resume'] : []), '--json'];
     // Only harness's reporting server: the user's config.toml (and the servers in it) is not read; auth still is.
@@ -92,6 +93,8 @@ export class CodexAgent implements Agent, CliAdapter<CodexEvent, ReportBridge> {
     // leaves its tools out of the run; a required one it waits for, and it ends the run if the server cannot start.
     const server = bridge.serverCommand();
     args.push('-c', `mcp_servers.${MCP_SERVER_NAME}=${toml({ command: server.command, args: server.args, env: server.env, required: true, default_tools_approval_mode: 'approve' })}`);
+    // Its own traces to harness's collector, under the plan's span (agents/telemetry.ts).
+    args.push(...codexTelemetryArgs(env));
     if (o.model) args.push('-m', o.model);
     args.push(...(o.extraArgs ?? []));
     if (next.resume) args.push(next.resume);

@@ -1,3 +1,4 @@
+import { geminiTelemetry } from './telemetry.js';
 import { toolCallOf, type ToolCall } from '../engine/core/agents/stream-json.js';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -162,7 +163,7 @@ export class GeminiAgent implements Agent, CliAdapter<GeminiEvent, string, Gemin
   }
 
   env(base: Record<string, string | undefined>, home: string): Record<string, string | undefined> {
-    return { ...base, GEMINI_CLI_HOME: home };
+    return { ...base, GEMINI_CLI_HOME: home, ...geminiTelemetry(base) };
   }
 
   readonly parse = parseGeminiLine;

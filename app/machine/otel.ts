@@ -167,6 +167,10 @@ export function planTracer(file: string, resource: SpanAttributes, env: Record<s
   }
   const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'harness', ...resource }), spanProcessors: processors });
   const tracer = provider.getTracer('harness');
+  const exported = otlpConfigured(env);
+  // The resource's ids in OTEL_RESOURCE_ATTRIBUTES' own form (key=value, comma-separated, values percent-encoded), the user's first.
+  const resourceAttributes = (traceId: string) =>
+    [env.OTEL_RESOURCE_ATTRIBUTES, ...Object.entries({ ...resource, 'harness.trace_id': traceId }).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)].filter(Boolean).join(',');
   const wrap = (span: Span, ctx: Context): TraceSpan & { ctx: Context } => ({
     ctx,
     set: (attributes) => void span.setAttributes(attributes),
@@ -181,6 +185,12 @@ export function planTracer(file: string, resource: SpanAttributes, env: Record<s
       const parentCtx = (parent as (TraceSpan & { ctx?: Context }) | undefined)?.ctx ?? context.active();
       const span = tracer.startSpan(name, { attributes }, parentCtx);
       return wrap(span, trace.setSpan(parentCtx, span));
+    },
+    link(span): Record<string, string> {
+      const ctx = (span as TraceSpan & { ctx?: Context }).ctx;
+      const ids = ctx ? trace.getSpanContext(ctx) : undefined;
+      if (!exported || !ids) return {};
+      return { TRACEPARENT: `00-${ids.traceId}-${ids.spanId}-01`, OTEL_RESOURCE_ATTRIBUTES: resourceAttributes(ids.traceId) };
     },
     async close() {
       // A collector that cannot be reached is said by the exporter's own diagnostics, never a failure of the plan.

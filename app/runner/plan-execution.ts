@@ -80,7 +80,7 @@ async function attemptAndRecord(ctx: RunContext, plan: Plan, session: PlanSessio
   // The attempt as a trace: .orchestration/<spec>/sessions/<plan>/trace.jsonl, and the OTLP collector the environment names (machine/otel.ts).
   const ids = { 'harness.spec': ctx.spec.id, 'harness.plan': plan.id, 'harness.attempt': status.attempt };
   const tracer = planTracer(join(ctx.store.sessionDir(plan.id), 'trace.jsonl'), ids, { ...process.env, ...ctx.options.env }, runSafety(ctx));
-  const attempted = await tracedAttempt(tracer, plan, { ...ids, 'harness.agent': status.agent }, followed.ports, (ports) => attemptPlan(input, ports))
+  const attempted = await tracedAttempt(tracer, plan, { ...ids, 'harness.agent': status.agent }, followed.ports, (ports, linked) => attemptPlan({ ...input, env: { ...input.env, ...linked } }, ports))
     .finally(async () => {
       followed.end();
       await tracer.close();

@@ -263,7 +263,7 @@ async function runAttempt(job: PlanJob, input: AttemptInput): Promise<Attempt> {
   job.times.attempt = run.now();
   try {
     // strict_files: a write outside files_modified fails the plan before its push and PR (the lifecycle's rule, the local run's too).
-    outcome = underStrictFiles(await tracedAttempt(tracer, job.plan, { ...ids, 'harness.agent': agent }, followed.ports, (ports) => attemptPlan(input, ports)), run.config.strict_files);
+    outcome = underStrictFiles(await tracedAttempt(tracer, job.plan, { ...ids, 'harness.agent': agent }, followed.ports, (ports, linked) => attemptPlan({ ...input, env: { ...input.env, ...linked } }, ports)), run.config.strict_files);
   } finally {
     followed.end();
     await tracer.close();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { attrs, closeCollectors, collector } from '../helpers/otlp.js';
+import { attrs, closeCollectors, collector, spansOf } from '../helpers/otlp.js';
 import { standInCodex } from '../helpers/codex-standin.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
@@ -90,5 +90,32 @@ describe('traces of a local run', () => {
     expect(sent).toContain('Deploying with [REDACTED] now.');
     expect(file).not.toContain(secret);
     expect(sent).not.toContain(secret);
+  });
+
+  it("points the agent CLI's own telemetry at the same collector, under the plan's span: Codex's trace exporter, TRACEPARENT and the plan's ids", async () => {
+    const otlp = await collector();
+    const { root, codex } = await codexSpec();
+
+    const run = await runCli(['run', SPEC_DIR, '--agent', 'codex'], root, { env: { ...codex.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url } });
+
+    expect(run.code, run.stderr).toBe(0);
+    const [call] = await codex.calls();
+    // Codex 0.171.0 reads its exporters from config only: an OTLP/HTTP JSON exporter to the traces endpoint (its headers from the environment).
+    expect(call!.config.otel).toEqual({ trace_exporter: { 'otlp-http': { endpoint: `${otlp.url}/v1/traces`, protocol: 'json' } } });
+    const plan = spansOf(otlp).find((x) => x.name.startsWith('plan 01-01'))!;
+    expect(call!.env.TRACEPARENT).toBe(`00-${plan.traceId}-${plan.spanId}-01`);
+    expect(call!.env.OTEL_RESOURCE_ATTRIBUTES!.split(',')).toEqual(expect.arrayContaining(['harness.spec=SPC-007', 'harness.plan=01-01', 'harness.attempt=1', `harness.trace_id=${plan.traceId}`]));
+  });
+
+  it("leaves the agent's telemetry alone where no collector is named", async () => {
+    const { root, codex } = await codexSpec();
+
+    const run = await runCli(['run', SPEC_DIR, '--agent', 'codex'], root, { env: codex.env });
+
+    expect(run.code, run.stderr).toBe(0);
+    const [call] = await codex.calls();
+    expect(call!.config.otel).toBeUndefined();
+    expect(call!.env.TRACEPARENT).toBeUndefined();
+    expect(call!.env.OTEL_RESOURCE_ATTRIBUTES).toBeUndefined();
   });
 });

@@ -193,7 +193,7 @@ describe('the bundled worker action on a runner', () => {
 
     // The trace: one file under $RUNNER_TEMP/harness-traces (the workflow's artifact), the same spans at the collector.
     const file = readFileSync(join(s.runner.temp, 'harness-traces', `${SPEC}-01-01.jsonl`), 'utf8');
-    const lines = file.trimEnd().split('\n').map((l) => JSON.parse(l) as { name: string; spanId: string; parentSpanId?: string; attributes: Record<string, unknown> });
+    const lines = file.trimEnd().split('\n').map((l) => JSON.parse(l) as { name: string; traceId: string; spanId: string; parentSpanId?: string; attributes: Record<string, unknown> });
     const root = lines.find((l) => l.name.startsWith('plan 01-01'))!;
     expect(root.attributes).toMatchObject({ 'harness.spec': SPEC, 'harness.plan': '01-01', 'harness.run': '42.2', 'github.repository': `${OWNER}/${REPO}`, 'harness.outcome': 'verified' });
     expect(lines.find((l) => l.name.startsWith('agent claude'))!.parentSpanId).toBe(root.spanId);
@@ -203,6 +203,17 @@ describe('the bundled worker action on a runner', () => {
     // The collector's credentials are the job's, never the trace's.
     expect(file).not.toContain(secret);
     expect(JSON.stringify(otlp.bodies)).not.toContain(secret);
+    // Claude Code's own telemetry to the same collector, its session under the plan's span (2.1.332 reads TRACEPARENT in headless runs).
+    const [call] = await s.claude.calls();
+    expect(call!.env).toMatchObject({
+      CLAUDE_CODE_ENABLE_TELEMETRY: '1',
+      CLAUDE_CODE_ENHANCED_TELEMETRY_BETA: '1',
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      TRACEPARENT: `00-${root.traceId}-${root.spanId}-01`,
+    });
+    expect(call!.env.OTEL_RESOURCE_ATTRIBUTES).toContain('harness.run=42.2');
   });
 
   it('stops at a decision with its buttons, and a second runner resumes the same session with the answer and the work from before', async () => {

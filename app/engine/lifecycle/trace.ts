@@ -23,6 +23,11 @@ export interface TraceSpan {
 /** Where spans are made: the adapter at the runtime's edge. */
 export interface Tracer {
   start(name: string, attributes: SpanAttributes, parent?: TraceSpan): TraceSpan;
+  /**
+   * The environment that puts what the agent's CLI traces itself under `span` (TRACEPARENT) and
+   * names it as the plan's (OTEL_RESOURCE_ATTRIBUTES); none where no collector is named.
+   */
+  link?(span: TraceSpan): Record<string, string>;
 }
 
 /** The figures an agent reports of its use, as GenAI attributes. */
@@ -135,18 +140,20 @@ export function tracedPorts<P extends Pick<AttemptPorts, 'progress'>>(ports: P, 
 /**
  * An attempt as one trace: a root span named after the plan, the attempt's ports followed under
  * it (tracedPorts), and as it ends its outcome and the engine that ended it on the root, which
- * is failed with the reason of a failed attempt (or the error that ended it).
+ * is failed with the reason of a failed attempt (or the error that ended it). `attempt` gets
+ * the environment that links the agent CLI's own telemetry to the root (Tracer.link), for the
+ * agent's.
  */
 export async function tracedAttempt<P extends Pick<AttemptPorts, 'progress'>, O extends { kind: string; facts: { agent: string }; reason?: string }>(
   tracer: Tracer,
   plan: { id: string; title: string },
   attributes: SpanAttributes,
   ports: P,
-  attempt: (ports: P) => Promise<O>,
+  attempt: (ports: P, env: Record<string, string>) => Promise<O>,
 ): Promise<O> {
   const root = tracer.start(`plan ${plan.id}: ${plan.title}`, attributes);
   try {
-    const outcome = await attempt(tracedPorts(ports, tracer, root));
+    const outcome = await attempt(tracedPorts(ports, tracer, root), tracer.link?.(root) ?? {});
     root.set({ 'harness.outcome': outcome.kind, 'harness.agent': outcome.facts.agent });
     root.end(outcome.kind === 'failed' ? outcome.reason : undefined);
     return outcome;

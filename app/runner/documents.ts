@@ -1,4 +1,5 @@
-import type { PlanSpan } from '../engine/core/analysis/timeline.js';
+import type { PlanSpan, TimelineBar } from '../engine/core/analysis/timeline.js';
+import type { SessionResult } from './store.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { TRAILER_PLAN, TRAILER_SPEC, type Trailer } from '../engine/core/agents/commit-message.js';
@@ -38,16 +39,33 @@ export function snapshotOf(ctx: RunContext): RunSnapshot {
   };
 }
 
-/** Each plan's last attempt: from its result when it ended, from its status while it runs. */
+/** Each plan's last attempt: from its result when it ended (its agent and its verification, where it has their times), from its status while it runs. */
 function planSpans(ctx: RunContext): Map<string, PlanSpan> {
   const spans = new Map<string, PlanSpan>();
   for (const plan of ctx.spec.plans) {
     const result = ctx.state.results.get(plan.id);
     const status = ctx.state.statuses.get(plan.id);
     if (status && (!result || status.startedAt > result.startedAt)) spans.set(plan.id, { start: status.startedAt });
-    else if (result) spans.set(plan.id, { start: result.startedAt, end: result.finishedAt });
+    else if (result) spans.set(plan.id, { start: result.startedAt, end: result.finishedAt, ...stageBars(result) });
   }
   return spans;
+}
+
+/**
+ * An ended attempt's agent and verification as bars: the agent from the attempt's start, the
+ * verification after it, each as long as the attempt measured it, none past the attempt's end.
+ * A wait for a person is inside the stage that asked.
+ */
+function stageBars(result: SessionResult): Pick<PlanSpan, 'bars'> {
+  const { timing } = result;
+  if (!timing || timing.agentMs + timing.verifyMs <= 0) return {};
+  const start = Date.parse(result.startedAt);
+  const end = Date.parse(result.finishedAt);
+  const at = (ms: number) => new Date(Math.min(start + ms, end)).toISOString();
+  const bars: TimelineBar[] = [];
+  if (timing.agentMs > 0) bars.push({ kind: 'agent', start: at(0), end: at(timing.agentMs) });
+  if (timing.verifyMs > 0) bars.push({ kind: 'verification', start: at(timing.agentMs), end: at(timing.agentMs + timing.verifyMs) });
+  return { bars };
 }
 
 export function noteActivity(ctx: RunContext, text: string): void {

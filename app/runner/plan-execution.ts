@@ -211,6 +211,7 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
     attempt: status.attempt,
     engines: outcome.facts.engines?.map((e) => e.agent) ?? [outcome.facts.agent],
     ...(outcome.facts.environment ? { environment: true as const } : {}),
+    timing: outcome.timing,
   };
   await session.finish(result);
   const use = planUseOf(result, status.agent);

@@ -99,6 +99,8 @@ export interface SessionResult {
   engines?: string[];
   /** The agent could not start on this machine: not an attempt at the plan. */
   environment?: true;
+  /** How long the attempt's agent and its verification took, in this process (STATUS.md's timeline draws them). */
+  timing?: { agentMs: number; verifyMs: number };
 }
 
 export interface PhaseRecord {

@@ -31,6 +31,9 @@ const BAR_NAMES: Record<Exclude<TimelineBarKind, 'agent'>, string> = {
   'usage limit': "waiting for the model's usage limit",
 };
 
+/** A timeline shorter than this has its axis in seconds. */
+const SECONDS_AXIS_BELOW_MS = 15 * 60_000;
+
 /** Bars above which the timeline shows one bar per phase: a chart of hundreds of bars is read by nobody, and Mermaid lays it out slowly. */
 export const TIMELINE_MAX_BARS = 100;
 
@@ -64,7 +67,12 @@ export function timelineMermaid(spec: Spec, analysis: GraphAnalysis, spans: Read
   if (ran.length === 0) return undefined;
   const critical = new Set(analysis.critical.path.map((i) => spec.plans[i]!.id));
   const end = (span: PlanSpan) => span.end ?? now.toISOString();
-  const head = ['gantt', `  title ${taskName(`${spec.id} ${spec.title}`)}`, '  dateFormat YYYY-MM-DDTHH:mm:ss', '  axisFormat %H:%M'];
+  // A run of minutes is read in seconds: an axis of hours and minutes would say 12:52 at every tick.
+  const extents = ran.map((p) => extent(spans.get(p.id)!));
+  const first = Date.parse(extents.map((s) => s.start).sort()[0]!);
+  const last = Date.parse(extents.map(end).sort().at(-1)!);
+  const axis = last - first < SECONDS_AXIS_BELOW_MS ? '%H:%M:%S' : '%H:%M';
+  const head = ['gantt', `  title ${taskName(`${spec.id} ${spec.title}`)}`, '  dateFormat YYYY-MM-DDTHH:mm:ss', `  axisFormat ${axis}`];
   const byPlan = [...head];
   let bars = 0;
   for (const phase of spec.phases) {

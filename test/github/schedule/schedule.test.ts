@@ -50,6 +50,8 @@ interface PlanFixture {
   record?: string;
   /** The App's record that the plan's phase failed its verification (`phase_failed=<run>`). */
   phaseFailed?: string;
+  /** The worker's account of its runs (`runs=`), as it recorded it. */
+  runs?: string;
 }
 
 /** The record a status label is the view of, as the App writes them together: ready and blocked are both `queued`. */
@@ -60,7 +62,7 @@ function recordOf(status: StatusValue | undefined): string | undefined {
 /** The records on a fixture's marker line, as the App wrote them. */
 function records(p: PlanFixture): string {
   const status = p.record === 'none' ? undefined : (p.record ?? recordOf(p.status));
-  return `${p.pr ? ` pr=${p.pr}` : ''}${p.resumeAt ? ` resume_at=${p.resumeAt}` : ''}${p.closed === 'completed' && p.status === 'verified' ? ` verified=${MERGED_PR}` : ''}${status ? ` status=${status}` : ''}${p.phaseFailed ? ` phase_failed=${p.phaseFailed}` : ''}${p.closed === 'not_planned' ? ' removed=9' : ''}`;
+  return `${p.pr ? ` pr=${p.pr}` : ''}${p.resumeAt ? ` resume_at=${p.resumeAt}` : ''}${p.closed === 'completed' && p.status === 'verified' ? ` verified=${MERGED_PR}` : ''}${status ? ` status=${status}` : ''}${p.phaseFailed ? ` phase_failed=${p.phaseFailed}` : ''}${p.closed === 'not_planned' ? ' removed=9' : ''}${p.runs ? ` runs=${p.runs}` : ''}`;
 }
 
 function planText(p: PlanFixture): string {
@@ -337,6 +339,29 @@ describe('a scheduling round', () => {
     expect(written).toMatch(/\| 01-01 Plan 01-01 \| #11 \| [^|]*running[^|]* \|/);
     expect(written).toMatch(/\| 01-02 Plan 01-02 \| #12 \| [^|]*blocked[^|]* \| 01-01 \|/);
     expect(written).toContain('```mermaid');
+    expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it("draws in the status comment where the time and the money went, from the runs the workers recorded on the plan issues", async () => {
+    const plans: PlanFixture[] = [
+      { number: 11, plan: '01-01', status: 'failed', pr: 7, runs: '4242.1:1796461200:600:30-480:480-590:f:claude:0.42:7:1200:80' },
+      { number: 12, plan: '01-02', status: 'blocked', needs: ['01-01'], pr: 7 },
+    ];
+    mockConfig(scope, 4);
+    mockIssues(scope, plans);
+        const bot = { type: 'Bot', login: 'harness[bot]' };
+    let written = '';
+    scope.get(`${R}/issues/7/comments`).query({ per_page: '100' }).reply(200, [{ id: 70, user: bot, body: `<!-- harness:status ${SPEC} -->\nold` }]);
+    scope.patch(`${R}/issues/comments/70`, (b) => ((written = b.body), true)).reply(200, { id: 70, user: bot, body: '' });
+
+    await testProbot().receive(checkCompleted());
+
+    expect(written).toContain('#### Where the time went');
+    expect(written).toContain('  01-01 set-up :2026-12-05T09:00:00, 2026-12-05T09:00:30');
+    expect(written).toContain('  01-01 Plan 01-01 :crit, 2026-12-05T09:00:30, 2026-12-05T09:08:00');
+    expect(written).toContain('  01-01 verification :2026-12-05T09:08:00, 2026-12-05T09:09:50');
+    expect(written).toContain('#### Where the money went\n\n**$0.42** in all over 1 plan and 1 attempt, as the agents reported it.');
+    expect(written).toContain('| 01-01 | claude | $0.42 | 7 | 1,200 | 80 | 1 |');
     expect(scope.pendingMocks()).toEqual([]);
   });
 

@@ -42,7 +42,8 @@ import { recordResumeAt } from './resume-record.js';
 import { USAGE_LIMIT_CHECKPOINT } from '../engine/forge/checkpoint-markers.js';
 import { tracedAttempt } from '../engine/lifecycle/trace.js';
 import { planTracer } from '../machine/otel.js';
-import type { RunEnd, RunRecord } from '../engine/forge/run-record.js';
+import { planUseOf, type RunEnd, type RunRecord } from '../engine/forge/run-record.js';
+import { parseMarker } from '../engine/forge/plan-issue.js';
 import { runRecord, withRunRecorded, type RunTimes } from './run-account.js';
 
 /** The folder under $RUNNER_TEMP a worker job writes its trace in. */
@@ -258,7 +259,9 @@ async function runAttempt(job: PlanJob, input: AttemptInput): Promise<Attempt> {
     clock,
   } satisfies AttemptPorts);
   // The attempt as a trace: a JSONL file the workflow keeps as an artifact, and the OTLP collector the job's environment names (machine/otel.ts).
-  const ids = { 'harness.spec': run.spec.id, 'harness.plan': job.plan.id, ...(run.runId ? { 'harness.run': run.runId } : {}), ...(run.repository ? { 'github.repository': run.repository } : {}) };
+  // The attempt: one more than the attempts its issue's run record says ended (a run resumed at a checkpoint goes on with the same one).
+  const attempt = (planUseOf(parseMarker(job.issue.body)?.runs)?.attempts ?? 0) + 1;
+  const ids = { 'harness.spec': run.spec.id, 'harness.plan': job.plan.id, 'harness.attempt': attempt, ...(run.runId ? { 'harness.run': run.runId } : {}), ...(run.repository ? { 'github.repository': run.repository } : {}) };
   const tracer = planTracer(workerTraceFile(run.tempDir, run.spec.id, job.plan.id), ids, { ...process.env, ...run.env }, workerSafety(run));
   job.times.attempt = run.now();
   try {

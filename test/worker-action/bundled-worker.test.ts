@@ -195,7 +195,7 @@ describe('the bundled worker action on a runner', () => {
     const file = readFileSync(join(s.runner.temp, 'harness-traces', `${SPEC}-01-01.jsonl`), 'utf8');
     const lines = file.trimEnd().split('\n').map((l) => JSON.parse(l) as { name: string; traceId: string; spanId: string; parentSpanId?: string; attributes: Record<string, unknown> });
     const root = lines.find((l) => l.name.startsWith('plan 01-01'))!;
-    expect(root.attributes).toMatchObject({ 'harness.spec': SPEC, 'harness.plan': '01-01', 'harness.run': '42.2', 'github.repository': `${OWNER}/${REPO}`, 'harness.outcome': 'verified' });
+    expect(root.attributes).toMatchObject({ 'harness.spec': SPEC, 'harness.plan': '01-01', 'harness.attempt': 1, 'harness.run': '42.2', 'github.repository': `${OWNER}/${REPO}`, 'harness.outcome': 'verified' });
     expect(lines.find((l) => l.name.startsWith('agent claude'))!.parentSpanId).toBe(root.spanId);
     const sent = spansOf(otlp);
     expect(sent.map((x) => x.name).sort()).toEqual(lines.map((l) => l.name).sort());

@@ -75,6 +75,8 @@ export interface CheckRun {
   detailsUrl?: string;
   /** When it completed (ISO 8601), once it has. */
   completedAt?: string;
+  /** When it started (ISO 8601): for the App's, when the worker was dispatched. */
+  startedAt?: string;
   /** The slug of the GitHub App that wrote it (`github-actions` for a job's GITHUB_TOKEN), when GitHub says. */
   app?: string;
 }
@@ -89,6 +91,7 @@ type RawCheckRun = {
   output: { title: string | null; summary: string | null; annotations_count: number };
   details_url?: string | null;
   completed_at?: string | null;
+  started_at?: string | null;
   app?: { slug?: string | null } | null;
 };
 
@@ -103,6 +106,7 @@ function toCheckRun(r: RawCheckRun): CheckRun {
     output: { title: r.output.title, summary: r.output.summary, annotationsCount: r.output.annotations_count },
     ...(r.details_url ? { detailsUrl: r.details_url } : {}),
     ...(r.completed_at ? { completedAt: r.completed_at } : {}),
+    ...(r.started_at ? { startedAt: r.started_at } : {}),
     ...(r.app?.slug ? { app: r.app.slug } : {}),
   };
 }

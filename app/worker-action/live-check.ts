@@ -71,6 +71,8 @@ export interface FinalCheck {
  * checkpoint's question and its answer, and the final state are written at once.
  */
 export class LiveCheck {
+  /** When the App dispatched the worker: its check run's start, when this job took that check run over. */
+  dispatchedAt: Date | undefined;
   private id: number | undefined;
   private sha: string | undefined;
   private heading = '';
@@ -102,6 +104,9 @@ export class LiveCheck {
     if (mine) {
       await forge.updateCheckRun(mine.id, { status: 'in_progress', output, actions: [] });
       this.id = mine.id;
+      // The App created it as it dispatched the worker: from then to now the plan waited for a runner.
+      const at = mine.startedAt === undefined ? Number.NaN : Date.parse(mine.startedAt);
+      if (!Number.isNaN(at)) this.dispatchedAt = new Date(at);
     } else {
       const created = await forge.createCheckRun({
         name,

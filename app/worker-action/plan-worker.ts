@@ -133,6 +133,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
     // A job without `checks: write` still does the plan; the summary and the App's settling say how it ended.
     log.warning(`could not create or take over the check run (${e instanceof Error ? e.message : String(e)}): the plan runs without a live check run`);
   }
+  if (live.dispatchedAt) times.dispatched = live.dispatchedAt;
   const job: PlanJob = {
     run,
     plan: listed,

@@ -6,6 +6,8 @@ import { formatRuns, withRun, type RunEnd, type RunRecord } from '../engine/forg
 export interface RunTimes {
   /** When the job's work began (the worker action's start). */
   start: Date;
+  /** When the App dispatched it (its check run's start), when known. */
+  dispatched?: Date;
   /** When the attempt began: its agent first, then its verification. */
   attempt?: Date;
   /** The attempt's own measures (AttemptOutcome.timing). */
@@ -14,6 +16,8 @@ export interface RunTimes {
 }
 
 const seconds = (ms: number) => Math.max(0, Math.round(ms / 1000));
+/** Longer than a day between dispatch and start is not one run's wait (GitHub cancels a job queued that long). */
+const MAX_WAIT_S = 24 * 3600;
 
 /**
  * This run's entry for its plan issue's `runs=` record (engine/forge/run-record.ts): its id
@@ -24,7 +28,9 @@ export function runRecord(id: string | undefined, times: RunTimes, end: Date, en
   const start = Math.floor(times.start.getTime() / 1000);
   const total = seconds(end.getTime() - times.start.getTime());
   const within = (n: number) => Math.min(n, total);
-  const out: RunRecord = { run: id ?? String(start), start, seconds: total, end: ended, engines, usage: usage ?? {} };
+  // A dispatch after the start, or days before it, is no wait for a runner this run had: a clock apart, a check run of another run.
+  const waited = times.dispatched === undefined ? undefined : seconds(times.start.getTime() - times.dispatched.getTime());
+  const out: RunRecord = { run: id ?? String(start), start, seconds: total, ...(waited !== undefined && waited > 0 && waited < MAX_WAIT_S ? { waited } : {}), end: ended, engines, usage: usage ?? {} };
   if (times.attempt === undefined) return out;
   const attemptAt = seconds(times.attempt.getTime() - times.start.getTime());
   const agentEnd = attemptAt + seconds(times.agentMs ?? 0);

@@ -253,7 +253,7 @@ describe('a worker moving its plan from running to verified as it ends', () => {
     plan(2, 'running');
     const gw = client();
     await gw.planIssues('SPC-001');
-    const addRuns = (body: string) => body.replace(' -->', ' runs=42.1:1:2:::v:claude:::: -->');
+    const addRuns = (body: string) => body.replace(' -->', ' runs=42.1:1:2::::v:claude:::: -->');
     github.issue(2).body = github.issue(2).body!.replace('status=running', 'status=failed');
     const from = github.requests.length;
 
@@ -261,8 +261,8 @@ describe('a worker moving its plan from running to verified as it ends', () => {
     expect(await gw.moveStatus(2, 'running', 'verified', addRuns)).toBe('changed');
 
     expect(github.log(from)).toEqual([`GET ${R}/issues/1`, `PATCH ${R}/issues/1`, `POST ${R}/issues/1/labels`, `DELETE ${R}/issues/1/labels/status:running`, `GET ${R}/issues/2`, `PATCH ${R}/issues/2`]);
-    expect(github.issue(1).body!.split('\n')[0]).toMatch(/ status=verified runs=42\.1:1:2:::v:claude:::: -->$/);
+    expect(github.issue(1).body!.split('\n')[0]).toMatch(/ status=verified runs=42\.1:1:2::::v:claude:::: -->$/);
     // An abort's failed stands; the run's account is kept all the same.
-    expect(github.issue(2).body!.split('\n')[0]).toMatch(/ status=failed runs=42\.1:1:2:::v:claude:::: -->$/);
+    expect(github.issue(2).body!.split('\n')[0]).toMatch(/ status=failed runs=42\.1:1:2::::v:claude:::: -->$/);
   });
 });

@@ -46,6 +46,8 @@ export interface FakeCheckRun {
   annotations: Record<string, unknown>[];
   /** When it was completed (ISO 8601), as GitHub records it. */
   completed_at?: string;
+  /** When it started (ISO 8601): as created, unless the request said. */
+  started_at?: string;
 }
 
 export interface FakeComment {
@@ -588,6 +590,7 @@ export class FakeGitHub {
         conclusion: (b.conclusion as string) ?? null,
         output: { title: null, summary: null, text: null },
         annotations: [],
+        started_at: typeof b.started_at === 'string' ? b.started_at : this.now().toISOString(),
       };
       this.applyCheckRun(run, b);
       this.checkRuns.push(run);
@@ -1072,6 +1075,7 @@ export class FakeGitHub {
       external_id: r.external_id,
       status: r.status,
       conclusion: r.conclusion,
+      ...(r.started_at ? { started_at: r.started_at } : {}),
       ...(r.completed_at ? { completed_at: r.completed_at } : {}),
       output: { ...r.output, annotations_count: r.annotations.length, annotations_url: '' },
       app: { id: 1, slug: 'harness' },

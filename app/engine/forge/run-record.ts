@@ -9,9 +9,10 @@ import type { TimelineBar } from '../core/analysis/timeline.js';
  * draws the spec's timeline and adds up its spend from these records alone, so the spec PR shows
  * where the time and the money went without reading a check run or a branch.
  *
- * One entry a run, oldest first: `<run>:<start>:<seconds>:<agent>:<verification>:<end>:<engines>:<cost>:<turns>:<in>:<out>`,
+ * One entry a run, oldest first: `<run>:<start>:<seconds>:<waited>:<agent>:<verification>:<end>:<engines>:<cost>:<turns>:<in>:<out>`,
  * `<run>` the workflow run's id and attempt (`12345.1`, a re-run of the job replaces its own
- * entry), times in whole seconds since the epoch, `<agent>` and `<verification>` each
+ * entry), times in whole seconds since the epoch, `<waited>` the seconds from the App's dispatch
+ * to the start (the wait for a runner; empty when unknown), `<agent>` and `<verification>` each
  * `from-to` in seconds after the start (empty when that stage did not run), engines joined by
  * `+`, a figure nobody reported empty. Past RUNS_RECORDED entries, the oldest are folded into
  * one `earlier:<attempts>:<cost>:<turns>:<in>:<out>`: their spend counts, their times go.
@@ -28,6 +29,8 @@ export interface RunRecord {
   /** Seconds since the epoch. */
   start: number;
   seconds: number;
+  /** Seconds from the App's dispatch to the start: the wait for a runner. */
+  waited?: number;
   /** The agent's session, in seconds after the start. */
   agent?: readonly [number, number];
   /** The plan's verification, in seconds after the start. */
@@ -85,17 +88,18 @@ function stageOf(text: string | undefined, seconds: number): readonly [number, n
 
 function parseRun(entry: string): RunRecord | undefined {
   const f = entry.split(':');
-  if (f.length !== 11 || !/^\d{1,20}(\.\d{1,4})?$/.test(f[0]!)) return undefined;
+  if (f.length !== 12 || !/^\d{1,20}(\.\d{1,4})?$/.test(f[0]!)) return undefined;
   const start = figure(f[1], true);
   const seconds = figure(f[2], true);
-  if (start === undefined || start === null || seconds === undefined || seconds === null) return undefined;
-  const agent = stageOf(f[3], seconds);
-  const verification = stageOf(f[4], seconds);
-  const end = ENDS[f[5]!];
-  const engines = f[6] === '' ? [] : f[6]!.split('+');
-  const usage = usageOf(f.slice(7));
+  const waited = figure(f[3], true);
+  if (start === undefined || start === null || seconds === undefined || seconds === null || waited === null) return undefined;
+  const agent = stageOf(f[4], seconds);
+  const verification = stageOf(f[5], seconds);
+  const end = ENDS[f[6]!];
+  const engines = f[7] === '' ? [] : f[7]!.split('+');
+  const usage = usageOf(f.slice(8));
   if (agent === null || verification === null || !end || usage === null || !engines.every((e) => /^[a-z][a-z0-9-]{0,30}$/.test(e))) return undefined;
-  return { run: f[0]!, start, seconds, ...(agent ? { agent } : {}), ...(verification ? { verification } : {}), end, engines, usage };
+  return { run: f[0]!, start, seconds, ...(waited === undefined ? {} : { waited }), ...(agent ? { agent } : {}), ...(verification ? { verification } : {}), end, engines, usage };
 }
 
 function parseEarlier(entry: string): EarlierRuns | undefined {
@@ -126,7 +130,7 @@ export function parseRuns(value: string | undefined): RunsRecord | undefined {
 
 function runEntry(r: RunRecord): string {
   const stage = (s: readonly [number, number] | undefined) => (s ? `${s[0]}-${s[1]}` : '');
-  return [r.run, r.start, r.seconds, stage(r.agent), stage(r.verification), END_CODES[r.end], r.engines.join('+'), usageFields(r.usage)].join(':');
+  return [r.run, r.start, r.seconds, r.waited ?? '', stage(r.agent), stage(r.verification), END_CODES[r.end], r.engines.join('+'), usageFields(r.usage)].join(':');
 }
 
 const ended = (r: RunRecord) => r.end === 'verified' || r.end === 'failed';
@@ -166,8 +170,8 @@ export function planUseOf(record: RunsRecord | undefined): PlanUse | undefined {
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
 /**
- * The plan's runs as timeline bars: each run's set-up (the job before the agent started), the
- * agent, the verification; between a run that stopped at a checkpoint (or at the model's usage
+ * The plan's runs as timeline bars: each run's wait for a runner (from the App's dispatch), its
+ * set-up (the job before the agent started), the agent, the verification; between a run that stopped at a checkpoint (or at the model's usage
  * limit) and the next, the wait for a person (or for the limit to reset).
  */
 export function barsOf(record: RunsRecord | undefined): TimelineBar[] {
@@ -176,12 +180,15 @@ export function barsOf(record: RunsRecord | undefined): TimelineBar[] {
   runs.forEach((r, i) => {
     const at = (offset: number) => iso(r.start + offset);
     const firstStage = r.agent?.[0] ?? r.verification?.[0] ?? r.seconds;
+    if (r.waited) bars.push({ kind: 'runner', start: iso(r.start - r.waited), end: at(0) });
     if (firstStage > 0) bars.push({ kind: 'set-up', start: at(0), end: at(firstStage) });
     if (r.agent) bars.push({ kind: 'agent', start: at(r.agent[0]), end: at(r.agent[1]) });
     if (r.verification) bars.push({ kind: 'verification', start: at(r.verification[0]), end: at(r.verification[1]) });
     const next = runs[i + 1];
-    if (next && (r.end === 'checkpoint' || r.end === 'paused') && next.start > r.start + r.seconds) {
-      bars.push({ kind: r.end === 'paused' ? 'usage limit' : 'person', start: at(r.seconds), end: iso(next.start) });
+    // Until the next run's dispatch: from there it waited for a runner.
+    const resumed = next ? next.start - (next.waited ?? 0) : 0;
+    if (next && (r.end === 'checkpoint' || r.end === 'paused') && resumed > r.start + r.seconds) {
+      bars.push({ kind: r.end === 'paused' ? 'usage limit' : 'person', start: at(r.seconds), end: iso(resumed) });
     }
   });
   return bars;

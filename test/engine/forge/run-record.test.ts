@@ -16,10 +16,10 @@ function run(n: number, extra: Partial<RunRecord> = {}): RunRecord {
 
 describe("a plan's run record", () => {
   it('reads back what it wrote: stages, end, engines and every figure, an unreported one left out', () => {
-    const record = withRun(withRun(undefined, run(0, { end: 'checkpoint', engines: ['codex', 'gemini'], usage: { inputTokens: 5000, outputTokens: 90 } })), run(1, { verification: undefined }));
+    const record = withRun(withRun(undefined, run(0, { waited: 45, end: 'checkpoint', engines: ['codex', 'gemini'], usage: { inputTokens: 5000, outputTokens: 90 } })), run(1, { verification: undefined }));
     const text = formatRuns(record);
 
-    expect(text).toBe(`100.1:${T0}:600:30-480:480-590:c:codex+gemini:::5000:90,101.1:${T0 + 3600}:600:30-480::v:claude:0.5:10:1000:200`);
+    expect(text).toBe(`100.1:${T0}:600:45:30-480:480-590:c:codex+gemini:::5000:90,101.1:${T0 + 3600}:600::30-480::v:claude:0.5:10:1000:200`);
     expect(parseRuns(text)).toEqual(record);
     // Nothing in it a marker line cannot hold.
     expect(text).toMatch(/^\S+$/);
@@ -46,13 +46,15 @@ describe("a plan's run record", () => {
   it('leaves out an entry that does not parse, and reads the rest', () => {
     const good = formatRuns({ runs: [run(0)] });
     for (const bad of [
-      `x1:${T0}:600::::v:claude::::`,
-      `101.1:${T0}:600:30-900::v:claude::::`, // a stage past the run's end
-      `101.1:${T0}:600:::z:claude::::`, // no such end
-      `101.1:${T0}:600:::v:Claude;rm::::`,
-      `101.1:${T0}:600:::v:claude:1e400:::`,
-      `101.1:${T0}:600:::v:claude::-3::`,
-      `101.1:${T0}:600:::v:claude:::`, // a field short
+      `x1:${T0}:600:::::v:claude::::`,
+      `101.1:${T0}:600::30-900::v:claude::::`, // a stage past the run's end
+      `101.1:${T0}:600:soon:::v:claude::::`, // no such wait
+      `101.1:${T0}:600::::z:claude::::`, // no such end
+      `101.1:${T0}:600::::v:Claude;rm::::`,
+      `101.1:${T0}:600::::v:claude:1e400:::`,
+      `101.1:${T0}:600::::v:claude::-3::`,
+      `101.1:${T0}:600::::v:claude:::`, // a field short
+      `101.1:${T0}:600:::v:claude::::`, // the entry of before the wait was recorded
       'earlier:x:::::',
     ]) {
       expect(parseRuns(`${bad},${good}`), bad).toEqual({ runs: [run(0)] });
@@ -66,14 +68,16 @@ describe("a plan's run record", () => {
     expect(parseRuns(many)!.runs).toHaveLength(RUNS_RECORDED);
   });
 
-  it('draws each run as set-up, agent and verification, and the wait for a person between a checkpoint and the run that went on', () => {
-    const record = { runs: [run(0, { end: 'checkpoint', verification: undefined, agent: [20, 300], seconds: 320 }), run(1, { agent: [10, 100], verification: [100, 160], seconds: 170 }), run(2, { end: 'paused', agent: [0, 50], verification: undefined, seconds: 50 }), run(3, { agent: [5, 40], verification: undefined, seconds: 40, end: 'failed' })] };
+  it('draws each run as its wait for a runner, set-up, agent and verification, and the wait for a person between a checkpoint and the run that went on', () => {
+    const record = { runs: [run(0, { end: 'checkpoint', verification: undefined, agent: [20, 300], seconds: 320 }), run(1, { waited: 40, agent: [10, 100], verification: [100, 160], seconds: 170 }), run(2, { end: 'paused', agent: [0, 50], verification: undefined, seconds: 50 }), run(3, { agent: [5, 40], verification: undefined, seconds: 40, end: 'failed' })] };
     const at = (s: number) => new Date((T0 + s) * 1000).toISOString();
 
     expect(barsOf(record)).toEqual([
       { kind: 'set-up', start: at(0), end: at(20) },
       { kind: 'agent', start: at(20), end: at(300) },
-      { kind: 'person', start: at(320), end: at(3600) },
+      // Answered (the App dispatched the next run), then 40 s waiting for a runner.
+      { kind: 'person', start: at(320), end: at(3560) },
+      { kind: 'runner', start: at(3560), end: at(3600) },
       { kind: 'set-up', start: at(3600), end: at(3610) },
       { kind: 'agent', start: at(3610), end: at(3700) },
       { kind: 'verification', start: at(3700), end: at(3760) },

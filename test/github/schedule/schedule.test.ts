@@ -344,7 +344,7 @@ describe('a scheduling round', () => {
 
   it("draws in the status comment where the time and the money went, from the runs the workers recorded on the plan issues", async () => {
     const plans: PlanFixture[] = [
-      { number: 11, plan: '01-01', status: 'failed', pr: 7, runs: '4242.1:1796461200:600:30-480:480-590:f:claude:0.42:7:1200:80' },
+      { number: 11, plan: '01-01', status: 'failed', pr: 7, runs: '4242.1:1796461200:600:45:30-480:480-590:f:claude:0.42:7:1200:80' },
       { number: 12, plan: '01-02', status: 'blocked', needs: ['01-01'], pr: 7 },
     ];
     mockConfig(scope, 4);
@@ -357,6 +357,8 @@ describe('a scheduling round', () => {
     await testProbot().receive(checkCompleted());
 
     expect(written).toContain('#### Where the time went');
+    // From the App's dispatch to the job's start, then the job's own stages.
+    expect(written).toContain('  01-01 waiting for a runner :2026-12-05T08:59:15, 2026-12-05T09:00:00');
     expect(written).toContain('  01-01 set-up :2026-12-05T09:00:00, 2026-12-05T09:00:30');
     expect(written).toContain('  01-01 Plan 01-01 :crit, 2026-12-05T09:00:30, 2026-12-05T09:08:00');
     expect(written).toContain('  01-01 verification :2026-12-05T09:08:00, 2026-12-05T09:09:50');

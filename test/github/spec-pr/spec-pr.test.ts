@@ -496,7 +496,7 @@ describe('a spec pull request, synced again', () => {
   it("keeps each worker run's account (runs=) when the plan is rewritten: the status comment's timeline and spend are not lost", async () => {
     const github = repository();
     await deliver(OPENED);
-    const runs = ' runs=42.1:1796461200:600:30-480:480-590:v:claude:0.42:3:1200:80';
+    const runs = ' runs=42.1:1796461200:600:45:30-480:480-590:v:claude:0.42:3:1200:80';
     github.issue(103).body = github.issue(103).body!.replace(' -->', ` status=running${runs} -->`);
     push(github, PUSHED, [PLANS[0]!, PLANS[1]!, { ...PLANS[2]!, dependsOn: ['01-01'] }]);
     const before = github.requests.length;

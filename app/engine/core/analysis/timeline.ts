@@ -4,7 +4,7 @@ import type { GraphAnalysis } from './analyze.js';
 import { MERMAID_MAX_TEXT } from './render.js';
 
 /** What a stretch of a plan's time went to, where a runtime recorded its stages (forge/run-record.ts). */
-export type TimelineBarKind = 'set-up' | 'agent' | 'verification' | 'person' | 'usage limit';
+export type TimelineBarKind = 'runner' | 'set-up' | 'agent' | 'verification' | 'person' | 'usage limit';
 
 /** One stretch of a plan's time: a stage of a run, or the wait between two. */
 export interface TimelineBar {
@@ -25,6 +25,7 @@ export interface PlanSpan {
 
 /** How a bar other than the agent's is named after its plan's id. */
 const BAR_NAMES: Record<Exclude<TimelineBarKind, 'agent'>, string> = {
+  runner: 'waiting for a runner',
   'set-up': 'set-up',
   verification: 'verification',
   person: 'waiting for a person',

@@ -19,7 +19,7 @@ import { openKnowledgePr, type KnowledgePr } from './knowledge-pr.js';
 import { openKnowledgePulls, type OpenKnowledgePull } from './knowledge-pulls.js';
 import { addLabels, createLabel, knowLabels, listLabels, removeLabel, type Label } from './labels.js';
 import { repositoryRole } from './permissions.js';
-import { listSpecIssues, listSpecIssuesSince, listTrackingIssues, moveStatus, withUnlabelledPlanIssues, setStatuses, type SpecIssues, specIssuesChangedSince, type StatusIssue, type StatusMove, type StatusWritten } from './plan-issues.js';
+import { listPlanIssuesSince, listSpecIssues, listSpecIssuesSince, listTrackingIssues, moveStatus, withUnlabelledPlanIssues, setStatuses, type SpecIssues, specIssuesChangedSince, type StatusIssue, type StatusMove, type StatusWritten } from './plan-issues.js';
 import { NodeIds, type LabelIds } from './node-ids.js';
 import {
   createPullRequest,
@@ -65,6 +65,8 @@ export interface Gateway {
   unlabelledPlanIssues(spec: string, before: SpecIssues): Promise<SpecIssues>;
   /** The spec's tracking and phase issues, the App's own only (plan-issues.ts, listTrackingIssues). */
   trackingIssues(spec: string): Promise<IssueRecord[]>;
+  /** Every plan issue of the repository the App opened, of any spec, updated at or after `since` (plan-issues.ts, listPlanIssuesSince). */
+  planIssuesUpdatedSince(since: string): Promise<IssueRecord[]>;
   /** Has any plan issue of the spec been updated since then (plan-issues.ts)? One request, whatever the spec's size. */
   specIssuesChangedSince(spec: string, since: string): Promise<boolean>;
   createIssue(issue: { title: string; body: string; labels: string[] }): Promise<IssueRecord>;
@@ -229,6 +231,7 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     unlabelledPlanIssues: async (spec, before) => withUnlabelledPlanIssues(r, repo, await planIssueAuthor(), spec, before),
     trackingIssues: async (spec) => listTrackingIssues(r, repo, await planIssueAuthor(), spec),
     specIssuesChangedSince: (spec, since) => specIssuesChangedSince(r, repo, spec, since),
+    planIssuesUpdatedSince: async (since) => listPlanIssuesSince(r, repo, await planIssueAuthor(), since),
     createIssue: (issue) => createOnce(() => createIssue(r, repo, issue), async () => findCreatedIssue(r, repo, await selfLogin(), issue)),
     createSubIssue: async (issue, parent) => {
       // A parent never read has no node id to name it by: nothing is asked.

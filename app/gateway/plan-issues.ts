@@ -42,6 +42,15 @@ export async function listSpecIssues(request: GatewayRequest, repo: Repo, owner:
 }
 
 /**
+ * Every plan issue of the repository, of any spec, updated at or after `since` (ISO 8601), that
+ * the App opened: `GET …/issues?labels=harness:plan&state=all&since=…`. For the day's spend cap,
+ * which counts the runs every spec's workers recorded in the last 24 hours.
+ */
+export async function listPlanIssuesSince(request: GatewayRequest, repo: Repo, owner: string, since: string): Promise<IssueRecord[]> {
+  return (await listIssuesWithLabels(request, repo, [LABEL_PLAN], since)).filter((i) => openedBy(i, owner));
+}
+
+/**
  * A spec's issues as `before` listed them, with those updated at or after `since` (ISO 8601)
  * read again: `GET …/issues?labels=…&state=all&since=…`, one page for the few issues a sync
  * just created or changed where the whole list of a 1,000-plan spec is ten. What `before` held

@@ -171,7 +171,7 @@ describe('the bundled worker action with the codex agent', () => {
     expect(check).toMatchObject({ status: 'completed', conclusion: 'neutral', output: { title: `Paused: the model's usage limit resets ${iso}` } });
     expect(check.output.summary).toMatch(/The agent stopped at the model's rate or usage limit \(You’ve hit your usage limit\. Upgrade to Pro .* try again at [A-Z][a-z]{2} \d{1,2}(st|nd|rd|th), \d{4} \d{1,2}:\d{2} [AP]M\.\)\./);
     const issue = s.github.issues.find((i) => i.labels.includes('status:checkpoint'))!;
-    expect(issue.body!.split('\n')[0]).toContain(` resume_at=${iso} status=checkpoint -->`);
+    expect(issue.body!.split('\n')[0]).toMatch(new RegExp(` resume_at=${iso.replace(/\./g, '\\.')} status=checkpoint runs=\\S+:p:codex:\\S* -->$`));
     const head = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
     expect(git(s.repo.remote, 'show', `${head}:out/greeting.txt`)).toBe('half');
     expect(git(s.repo.remote, 'show', `${head}:.harness/checkpoint/checkpoint.json`)).toContain('"agent": "codex"');

@@ -163,7 +163,7 @@ describe('the bundled worker action with the copilot agent', () => {
     expect(check).toMatchObject({ status: 'completed', conclusion: 'neutral' });
     expect(check.output.title).toMatch(/^Paused: the model's usage limit resets \d{4}-\d{2}-\d{2}T/);
     const issue = s.github.issues.find((i) => i.labels.includes('status:checkpoint'))!;
-    const resumeAt = /resume_at=(\S+) status=checkpoint -->$/.exec(issue.body!.split('\n')[0]!)![1]!;
+    const resumeAt = /resume_at=(\S+) status=checkpoint runs=\S+:p:copilot:\S* -->$/.exec(issue.body!.split('\n')[0]!)![1]!;
     expect(new Date(resumeAt).getTime()).toBeGreaterThanOrEqual(before + 2 * 3_600_000);
     const head = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
     expect(git(s.repo.remote, 'show', `${head}:out/greeting.txt`)).toBe('half');

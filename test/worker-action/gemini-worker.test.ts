@@ -175,7 +175,7 @@ describe('the bundled worker action with the gemini agent', () => {
     expect(saved.checkpoint.id).toBe('usage-limit');
     expect(saved.session?.files).toHaveLength(1);
     const issue = s.github.issues.find((i) => i.labels.includes('status:checkpoint'))!;
-    expect(issue.body!.split('\n')[0]).toMatch(new RegExp(` resume_at=${resetsAt.replace(/\./g, '\\.')} status=checkpoint -->$`));
+    expect(issue.body!.split('\n')[0]).toMatch(new RegExp(` resume_at=${resetsAt.replace(/\./g, '\\.')} status=checkpoint runs=\\S+:p:gemini:\\S* -->$`));
 
     // Once it has reset, `continue` resumes the same conversation on a fresh runner.
     s.github.comments.push({ id: 600, issue: 3, body: answerComment('01-01', 'usage-limit', 'continue'), userType: 'Bot', login: 'harness[bot]', created_at: '2026-01-02T09:00:00Z' });

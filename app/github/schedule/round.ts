@@ -1,3 +1,4 @@
+import { spendHold } from './spend-hold.js';
 import type { Context } from 'probot';
 import type { HarnessConfig } from '../../engine/core/config/schema.js';
 import { LABEL_PHASE_FAILED, planBranch, type StatusValue } from '../../engine/forge/names.js';
@@ -52,6 +53,8 @@ export interface RoundResult {
   relabelled: { plan: string; to: StatusValue | undefined }[];
   /** Plans paused at the model's usage limit that this round resumed (resume-paused.ts). */
   resumed: string[];
+  /** Why this round started no plan: the spend cap it met (spend-hold.ts). */
+  held?: string;
 }
 
 /** The phases whose verification was claimed: their branch `harness/<spec>/phase-PP` exists; phase → the commit it claimed. */
@@ -111,6 +114,13 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   const likes = issues.map(issueLike);
   const plan = planRound({ spec, issues: likes, slots: config.slots, ...(await orderFor(context, spec, likes, config.slots)) });
   const result: RoundResult = { spec, base, plan, dispatched: [], lost: [], relabelled: [], resumed: paused.resumed };
+  // At a spend cap (budget in .github/harness.yml) no plan starts, and nothing researches ahead; what runs goes on (spend-hold.ts).
+  const caps = plan.dispatch.length > 0 ? await spendHold(context, spec, issues, config, options.now ?? new Date()) : undefined;
+  const held = caps && !caps.open ? caps.message : undefined;
+  if (held) {
+    context.log.info(`${spec}: ${held}`);
+    result.held = held;
+  }
 
   // The plans that may run at once from here (the spec's slots, or fewer left to run): each worker's live progress shares GitHub's limits with theirs.
   const running = Math.max(1, Math.min(config.slots, plan.plans.filter((p) => isQueued(p) || isActive(p)).length));
@@ -129,7 +139,7 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   };
 
   try {
-    for (const issue of plan.dispatch) await start({ kind: 'plan', spec, plan: issue.plan }, issue);
+    for (const issue of held ? [] : plan.dispatch) await start({ kind: 'plan', spec, plan: issue.plan }, issue);
   } catch (e) {
     // A dispatch that failed after others went through: theirs are written before the failure goes up.
     await write();
@@ -160,13 +170,13 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
     for (const phase of toVerify) await start({ kind: 'phase', spec, phase });
   }
   // Slots no plan can use research the next phases (research-ahead.ts, researchesAhead).
-  await researchAhead(context, config, spec, plan, baseHead);
+  if (!held) await researchAhead(context, config, spec, plan, baseHead);
   for (const b of plan.blocked) {
     context.log.debug(`${spec}/${b.plan} cannot run: ${'plan' in b.because ? `${b.because.plan} failed` : `phase ${b.because.phase} failed its verification`}`);
   }
   for (const u of plan.unknownNeeds) context.log.warn(`${spec}/${u.plan} needs ${u.needs.join(', ')}, which the spec has no issue for: it waits`);
 
-  await refreshStatus(context, spec, issues);
+  await refreshStatus(context, spec, issues, held);
   return result;
 }
 
@@ -200,7 +210,7 @@ async function orderFor(context: Context, spec: string, issues: readonly IssueLi
  * (5 s more per plan running past 12: 5 min 20 s for 64) waits for the next round
  * (refreshStatusComment, `coalesce`); once nothing runs, the comment always shows the end.
  */
-async function refreshStatus(context: Context, specId: string, after: readonly IssueRecord[]): Promise<void> {
+async function refreshStatus(context: Context, specId: string, after: readonly IssueRecord[], held?: string): Promise<void> {
   const prs = after.map((i) => parseMarker(i.body)?.pr).filter((n): n is number => n !== undefined);
   if (prs.length === 0) return;
   const spec = specFromIssues(specId, after);
@@ -211,5 +221,5 @@ async function refreshStatus(context: Context, specId: string, after: readonly I
     return marker?.status === 'running' && marker.verified === undefined;
   }).length;
   const waiting = limitWaitFor(context);
-  await refreshStatusComment(appGateway(context), memoryOf(context), Math.min(...prs), spec, after, { coalesce: running, ...(waiting ? { waiting } : {}) });
+  await refreshStatusComment(appGateway(context), memoryOf(context), Math.min(...prs), spec, after, { coalesce: running, ...(waiting ? { waiting } : {}), ...(held ? { held } : {}) });
 }

@@ -23,6 +23,8 @@ export function statusCommentInterval(running: number): number {
 export interface RefreshOptions {
   /** The wait on a GitHub limit the App's requests are in (app-memory.ts, limitWaitOf): said under the table while it lasts. */
   waiting?: LimitWait;
+  /** Why no plan starts: a spend cap the round met (schedule/spend-hold.ts), said under the table while it holds. */
+  held?: string;
   /**
    * A change may wait: when the App edited the comment less than statusCommentInterval ago
    * (`true`: one plan running; a number: that many), it is left for the next refresh
@@ -60,7 +62,11 @@ export async function refreshStatusComment(
 ): Promise<'created' | 'updated' | 'unchanged' | 'deferred'> {
   const marker = statusMarker(spec.id);
   const table = statusComment(spec, matchPlanIssues(spec.id, issues).byPlan, ISSUE_BODY_LIMIT);
-  const body = options.waiting ? `${table}\n\n> ⏳ ${describeWait(options.waiting)}: the App's next requests wait for it, and plans start then.\n` : table;
+  const notes = [
+    ...(options.held ? [`> ⏸️ Spend cap: ${options.held}`] : []),
+    ...(options.waiting ? [`> ⏳ ${describeWait(options.waiting)}: the App's next requests wait for it, and plans start then.`] : []),
+  ];
+  const body = notes.length > 0 ? `${table}\n\n${notes.join('\n>\n')}\n` : table;
   const key = `${github.repo.owner}/${github.repo.repo}#${pull} ${spec.id}`;
   // Where the App last left each status comment, what it said and when: `owner/repo#pull spec` → the comment.
   const written = memory.statusComments;

@@ -367,6 +367,61 @@ describe('a scheduling round', () => {
     expect(scope.pendingMocks()).toEqual([]);
   });
 
+  describe('at a spend cap (budget in .github/harness.yml)', () => {
+    /** A run that ended `hoursAgo` hours ago and cost `usd`, as a worker records it (runs=). */
+    const spent = (usd: number, hoursAgo: number) => `77.1:${Math.floor(Date.now() / 1000 - hoursAgo * 3600 - 600)}:600:::30-500:v:claude:${usd}:3:100:20`;
+
+    it('starts nothing once the spec has spent its per_spec_usd, and says so once in the status comment; what runs goes on', async () => {
+      const plans: PlanFixture[] = [
+        { number: 11, plan: '01-01', status: 'verified', closed: 'completed', pr: 7, runs: spent(0.6, 30) },
+        { number: 12, plan: '01-02', status: 'running', pr: 7, runs: spent(0.5, 1) },
+        { number: 13, plan: '01-03', status: 'ready', pr: 7 },
+      ];
+      const log = recordRequests(scope);
+      mockConfig(scope, 4, 'budget: { per_spec_usd: 1 }\n');
+      mockIssues(scope, plans);
+      const bot = { type: 'Bot', login: 'harness[bot]' };
+      let written = '';
+      scope.get(`${R}/issues/7/comments`).query({ per_page: '100' }).reply(200, [{ id: 70, user: bot, body: `<!-- harness:status ${SPEC} -->\nold` }]);
+      scope.patch(`${R}/issues/comments/70`, (b) => ((written = b.body), true)).reply(200, { id: 70, user: bot, body: '' });
+
+      await testProbot().receive(checkCompleted());
+
+      // No base read, no claim, no dispatch, no status write: 01-03 stays ready, 01-02 runs on.
+      expect(log.filter((l) => !l.startsWith('GET '))).toEqual(['PATCH /issues/comments/70']);
+      expect(written).toContain(`> ⏸️ Spend cap: spec ${SPEC} has spent $1.10, at its cap of $1.00 (budget.per_spec_usd in .github/harness.yml): no new plan of it starts; raise budget.per_spec_usd to go on`);
+      expect(scope.pendingMocks()).toEqual([]);
+    });
+
+    it("holds every spec at per_day_usd, counting the other specs' plans spent in the last 24 hours, and says when the day frees", async () => {
+      const plans: PlanFixture[] = [
+        { number: 11, plan: '01-01', status: 'verified', closed: 'completed', pr: 7, runs: spent(0.5, 1) },
+        { number: 12, plan: '01-02', status: 'ready', pr: 7 },
+      ];
+      const endedAt = Math.floor(Date.now() / 1000 - 5 * 3600);
+      const other = { ...planIssue({ number: 40, plan: '01-01', status: 'verified', closed: 'completed' }), body: `<!-- harness:plan SPC-999/01-01 status=verified runs=88.1:${endedAt - 600}:600:::30-500:v:codex:1.8::: -->\nThe other spec.` };
+      mockConfig(scope, 4, 'budget: { per_day_usd: 2 }\n');
+      mockIssues(scope, plans);
+      let since = '';
+      // Every plan issue of the repository updated in the last 24 hours: one listing (this spec's among them, counted once).
+      scope
+        .get(`${R}/issues`)
+        .query((q) => q.labels === 'harness:plan' && q.state === 'all' && typeof q.since === 'string' && ((since = q.since), true))
+        .reply(200, [other, planIssue(plans[0]!)]);
+      const bot = { type: 'Bot', login: 'harness[bot]' };
+      let written = '';
+      scope.get(`${R}/issues/7/comments`).query({ per_page: '100' }).reply(200, [{ id: 70, user: bot, body: `<!-- harness:status ${SPEC} -->\nold` }]);
+      scope.patch(`${R}/issues/comments/70`, (b) => ((written = b.body), true)).reply(200, { id: 70, user: bot, body: '' });
+
+      await testProbot().receive(checkCompleted());
+
+      expect(Math.abs(Date.parse(since) - (Date.now() - 24 * 3600_000))).toBeLessThan(600_000);
+      const frees = new Date((endedAt + 24 * 3600) * 1000).toISOString();
+      expect(written).toContain(`> ⏸️ Spend cap: the repository has spent $2.30 in the last 24 hours, at its cap of $2.00 (budget.per_day_usd in .github/harness.yml): no new plan starts until ${frees}, or raise budget.per_day_usd to go on now`);
+      expect(scope.pendingMocks()).toEqual([]);
+    });
+  });
+
   it('stops at a lost claim: GitHub answers 422 "Reference already exists", and nothing is dispatched, created or labelled', async () => {
     const log = recordRequests(scope);
     mockConfig(scope, 4);

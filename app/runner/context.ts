@@ -36,6 +36,8 @@ export interface RunOptions {
   budgetUsd?: number;
   /** budget.per_spec_usd of .github/harness.yml: at it, no new plan of the spec starts (runner/spend.ts). */
   perSpecUsd?: number;
+  /** budget.per_day_usd of .github/harness.yml: no plan's agent starts once the repository's runs have spent it in 24 hours. */
+  perDayUsd?: number;
   /** The agent for plans that name none. */
   defaultAgent?: string;
   /** agents.fallback of .github/harness.yml: the engines that take a plan over at its agent's usage limit. */

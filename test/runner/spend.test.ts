@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../app/engine/core/spec/model.js';
 import type { RunContext } from '../../app/runner/context.js';
-import { budgetedAgent, SpecBudgetSpentError } from '../../app/runner/spend.js';
+import { budgetedAgent, repositorySpend, SpecBudgetSpentError } from '../../app/runner/spend.js';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ClaudeAgent } from '../../app/agents/claude.js';
 
 /** Only what budgetedAgent reads of a run: the spec's id, the config's budget and the run's cost records. */
@@ -36,5 +39,29 @@ describe('a local plan’s agent and the spec budget', () => {
     const c = ctx(undefined, [['01-01', 250], ['01-02', 200]]);
     c.options.perSpecUsd = 400;
     expect(budgetedAgent(c, plan, 'claude')).toBeInstanceOf(ClaudeAgent);
+  });
+
+  it("starts no plan's agent once the repository's local runs, of every spec, spent budget.per_day_usd in 24 hours; a run older than that no longer counts", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'harness-day-cap-'));
+    const now = new Date('2026-12-05T12:00:00Z');
+    const result = (spec: string, id: string, costUsd: number, finishedAt: string) => {
+      mkdirSync(join(root, '.orchestration', spec, 'sessions', id), { recursive: true });
+      writeFileSync(join(root, '.orchestration', spec, 'sessions', id, 'result.json'), JSON.stringify({ plan: id, outcome: 'verified', startedAt: finishedAt, finishedAt, usage: { costUsd }, spent: { costUsd } }));
+    };
+    result('SPC-002', '01-01', 30, '2026-12-05T08:00:00Z');
+    result('SPC-001', '01-01', 25, '2026-12-05T10:00:00Z');
+    // A day and more ago: out of the window.
+    result('SPC-003', '01-01', 500, '2026-12-04T11:00:00Z');
+    writeFileSync(join(root, '.orchestration', 'not-json'), 'x');
+    const c = { ...ctx(undefined, []), repo: { root }, now: () => now } as unknown as RunContext;
+    c.options.perDayUsd = 50;
+
+    await expect(budgetedAgent(c, plan, 'claude').run({} as never)).rejects.toThrow(
+      new SpecBudgetSpentError("the repository has spent $55.00 in the last 24 hours, at its cap of $50.00 (budget.per_day_usd in .github/harness.yml): no new plan starts until 2026-12-06T08:00:00.000Z, or raise budget.per_day_usd to go on now (plan 01-02's agent was not started)"),
+    );
+    expect(await repositorySpend(root)).toHaveLength(3);
+    c.options.perDayUsd = 60;
+    // Under the cap: the agent itself runs (here it fails on the empty context it was given, past the cap's check).
+    await expect(budgetedAgent(c, plan, 'claude').run({} as never)).rejects.not.toThrow(SpecBudgetSpentError);
   });
 });

@@ -144,6 +144,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     agents: agentsConfig(config),
     ...(config.budget_usd === undefined ? {} : { budgetUsd: config.budget_usd }),
     ...(config.budget?.per_spec_usd === undefined ? {} : { perSpecUsd: config.budget.per_spec_usd }),
+    ...(config.budget?.per_day_usd === undefined ? {} : { perDayUsd: config.budget.per_day_usd }),
     defaultAgent: config.agent,
     ...(config.agents.fallback ? { fallback: config.agents.fallback } : {}),
     ...(config.strict_files ? { strictFiles: true } : {}),

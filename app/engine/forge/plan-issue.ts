@@ -3,7 +3,7 @@ import { planPhase, type Phase, type Plan, type Spec } from '../core/spec/model.
 import { parsePlan } from '../core/spec/plan.js';
 import { PLAN_READING } from '../importers/dialects.js';
 import { DEPENDENCY_LINKS_PER_KIND, ISSUE_BODY_LIMIT } from './limits.js';
-import { parseRuns, type RunsRecord } from './run-record.js';
+import { parseRuns, RUNS_RECORD_MAX, type RunsRecord } from './run-record.js';
 import { LABEL_PLAN, needsLabel, phaseLabel, planMarker, RECORDED_STATUSES, specLabel, type RecordedStatus } from './names.js';
 
 /**
@@ -98,7 +98,8 @@ export function desiredIssue(input: DesiredIssueInput): DesiredIssue {
     '</details>',
   ];
   let rest = lines.join('\n');
-  const budget = ISSUE_BODY_LIMIT - 200;
+  // The marker line's room: its records, and the workers' account of their runs (run-record.ts).
+  const budget = ISSUE_BODY_LIMIT - 200 - RUNS_RECORD_MAX;
   if (rest.length > budget) rest = `${rest.slice(0, budget)}\n\n_(cut: the plan is longer than an issue body holds; read it in the spec)_`;
   const title = issueTitle(plan);
   const labels = managedLabels(spec.id, plan);

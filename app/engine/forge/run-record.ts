@@ -54,6 +54,12 @@ export interface RunsRecord {
 /** Runs a plan's record keeps with their times; older ones are folded into `earlier`. */
 export const RUNS_RECORDED = 12;
 
+/** The most characters the record takes on the marker line: the plan issue's body leaves it that room (plan-issue.ts). */
+export const RUNS_RECORD_MAX = 2_500;
+
+/** Engines an entry names at most (a plan's agent and its fallbacks). */
+const MAX_ENGINES = 5;
+
 const ENDS: Record<string, RunEnd> = { v: 'verified', f: 'failed', c: 'checkpoint', p: 'paused' };
 const END_CODES: Record<RunEnd, string> = { verified: 'v', failed: 'f', checkpoint: 'c', paused: 'p' };
 /** A figure larger than this is no agent's report: the entry is left out. */
@@ -97,6 +103,7 @@ function parseRun(entry: string): RunRecord | undefined {
   const verification = stageOf(f[5], seconds);
   const end = ENDS[f[6]!];
   const engines = f[7] === '' ? [] : f[7]!.split('+');
+  if (engines.length > MAX_ENGINES) return undefined;
   const usage = usageOf(f.slice(8));
   if (agent === null || verification === null || !end || usage === null || !engines.every((e) => /^[a-z][a-z0-9-]{0,30}$/.test(e))) return undefined;
   return { run: f[0]!, start, seconds, ...(waited === undefined ? {} : { waited }), ...(agent ? { agent } : {}), ...(verification ? { verification } : {}), end, engines, usage };
@@ -149,11 +156,13 @@ export function formatRuns(record: RunsRecord): string {
 export function withRun(record: RunsRecord | undefined, run: RunRecord): RunsRecord {
   const runs = [...(record?.runs ?? []).filter((r) => r.run !== run.run), run].sort((a, b) => a.start - b.start);
   let earlier = record?.earlier;
-  while (runs.length > RUNS_RECORDED) {
+  const folded = () => ({ ...(earlier ? { earlier } : {}), runs });
+  // Past the runs it keeps, or the room the issue's body leaves it, the oldest are folded.
+  while (runs.length > RUNS_RECORDED || (runs.length > 1 && formatRuns(folded()).length > RUNS_RECORD_MAX)) {
     const old = runs.shift()!;
     earlier = { attempts: (earlier?.attempts ?? 0) + (ended(old) ? 1 : 0), usage: addUsage(earlier?.usage, old.usage) };
   }
-  return { ...(earlier ? { earlier } : {}), runs };
+  return folded();
 }
 
 /** What the plan's runs used, for the spend (run/spend.ts); undefined when none reported anything. */

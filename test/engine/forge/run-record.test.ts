@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { barsOf, formatRuns, parseRuns, planUseOf, RUNS_RECORDED, withRun, type RunRecord } from '../../../app/engine/forge/run-record.js';
+import { barsOf, formatRuns, parseRuns, planUseOf, RUNS_RECORD_MAX, RUNS_RECORDED, withRun, type RunRecord } from '../../../app/engine/forge/run-record.js';
 
 /**
  * The worker's account of each run on its plan issue (`runs=`, engine/forge/run-record.ts): what
@@ -61,6 +61,19 @@ describe("a plan's run record", () => {
     }
     expect(parseRuns('')).toBeUndefined();
     expect(parseRuns('garbage')).toBeUndefined();
+  });
+
+  it('keeps within the room the issue body leaves it, folding the oldest runs sooner when their entries are long', () => {
+    let record: ReturnType<typeof withRun> | undefined;
+    const long = (n: number) => run(n, { run: `${12345678901234567890n + BigInt(n)}.9999`, engines: ['claude', 'codex', 'gemini', 'copilot', 'command'], waited: 86000, usage: { costUsd: 1234.5678, turns: 99999, inputTokens: 9999999999, outputTokens: 999999999 } });
+    for (let n = 0; n < 40; n++) record = withRun(record, long(n));
+    expect(formatRuns(record!).length).toBeLessThanOrEqual(RUNS_RECORD_MAX);
+    expect(record!.earlier!.usage.costUsd).toBeCloseTo(1234.5678 * (40 - record!.runs.length), 2);
+    expect(parseRuns(formatRuns(record!))).toEqual(record);
+  });
+
+  it('leaves out an entry naming more engines than a plan has', () => {
+    expect(parseRuns(`101.1:${T0}:600::::v:a+b+c+d+e+f::::`)).toBeUndefined();
   });
 
   it('reads no more entries than it keeps: a body stuffed with thousands costs nothing', () => {

@@ -165,6 +165,18 @@ function mockIssues(scope: nock.Scope, plans: PlanFixture[]): void {
   scope.get(`${R}/issues`).query({ labels: `harness:plan,spec:${SPEC}`, state: 'all', direction: 'asc', per_page: '100' }).reply(200, plans.map(planIssue));
 }
 
+/**
+ * The spec PR's sticky status comment (#7's comment 70, the App's own) as a round finds it
+ * (GET …/comments) and rewrites it (PATCH …/comments/70): what was written, once it was.
+ */
+function mockStatusComment(scope: nock.Scope): { written: string } {
+  const bot = { type: 'Bot', login: 'harness[bot]' };
+  const comment = { written: '' };
+  scope.get(`${R}/issues/7/comments`).query({ per_page: '100' }).reply(200, [{ id: 70, user: bot, body: `<!-- harness:status ${SPEC} -->\nold` }]);
+  scope.patch(`${R}/issues/comments/70`, (b) => ((comment.written = b.body), true)).reply(200, { id: 70, user: bot, body: '' });
+  return comment;
+}
+
 function mockBaseHead(scope: nock.Scope): void {
   scope.get(`${R}/git/ref/heads%2Fmaster`).reply(200, { ref: 'refs/heads/master', object: { sha: BASE_SHA, type: 'commit' } });
 }
@@ -324,21 +336,18 @@ describe('a scheduling round', () => {
     mockIssues(scope, plans);
     mockBaseHead(scope);
     mockDispatch(scope, plans[0]!, bodies);
-    const bot = { type: 'Bot', login: 'harness[bot]' };
-    let written = '';
-    scope.get(`${R}/issues/7/comments`).query({ per_page: '100' }).reply(200, [{ id: 70, user: bot, body: `<!-- harness:status ${SPEC} -->\nold` }]);
-    scope.patch(`${R}/issues/comments/70`, (b) => ((written = b.body), true)).reply(200, { id: 70, user: bot, body: '' });
+    const comment = mockStatusComment(scope);
     // The sticky comment is the App's own only if the App wrote it: its login, asked once (with the plan issues listed, before).
 
     await testProbot().receive(checkCompleted());
 
     expect(log.slice(-2)).toEqual(['GET /issues/7/comments', 'PATCH /issues/comments/70']);
-    expect(written.split('\n')[0]).toBe(`<!-- harness:status ${SPEC} -->`);
-    expect(written).toContain(`### harness · ${SPEC} Notes`);
+    expect(comment.written.split('\n')[0]).toBe(`<!-- harness:status ${SPEC} -->`);
+    expect(comment.written).toContain(`### harness · ${SPEC} Notes`);
     // 01-01 was just dispatched: the comment shows it running, 01-02 still waiting for it.
-    expect(written).toMatch(/\| 01-01 Plan 01-01 \| #11 \| [^|]*running[^|]* \|/);
-    expect(written).toMatch(/\| 01-02 Plan 01-02 \| #12 \| [^|]*blocked[^|]* \| 01-01 \|/);
-    expect(written).toContain('```mermaid');
+    expect(comment.written).toMatch(/\| 01-01 Plan 01-01 \| #11 \| [^|]*running[^|]* \|/);
+    expect(comment.written).toMatch(/\| 01-02 Plan 01-02 \| #12 \| [^|]*blocked[^|]* \| 01-01 \|/);
+    expect(comment.written).toContain('```mermaid');
     expect(scope.pendingMocks()).toEqual([]);
   });
 
@@ -349,21 +358,18 @@ describe('a scheduling round', () => {
     ];
     mockConfig(scope, 4);
     mockIssues(scope, plans);
-        const bot = { type: 'Bot', login: 'harness[bot]' };
-    let written = '';
-    scope.get(`${R}/issues/7/comments`).query({ per_page: '100' }).reply(200, [{ id: 70, user: bot, body: `<!-- harness:status ${SPEC} -->\nold` }]);
-    scope.patch(`${R}/issues/comments/70`, (b) => ((written = b.body), true)).reply(200, { id: 70, user: bot, body: '' });
+        const comment = mockStatusComment(scope);
 
     await testProbot().receive(checkCompleted());
 
-    expect(written).toContain('#### Where the time went');
+    expect(comment.written).toContain('#### Where the time went');
     // From the App's dispatch to the job's start, then the job's own stages.
-    expect(written).toContain('  01-01 waiting for a runner :2026-12-05T08:59:15, 2026-12-05T09:00:00');
-    expect(written).toContain('  01-01 set-up :2026-12-05T09:00:00, 2026-12-05T09:00:30');
-    expect(written).toContain('  01-01 Plan 01-01 :crit, 2026-12-05T09:00:30, 2026-12-05T09:08:00');
-    expect(written).toContain('  01-01 verification :2026-12-05T09:08:00, 2026-12-05T09:09:50');
-    expect(written).toContain('#### Where the money went\n\n**$0.42** in all over 1 plan and 1 attempt, as the agents reported it.');
-    expect(written).toContain('| 01-01 | claude | $0.42 | 7 | 1,200 | 80 | 1 |');
+    expect(comment.written).toContain('  01-01 waiting for a runner :2026-12-05T08:59:15, 2026-12-05T09:00:00');
+    expect(comment.written).toContain('  01-01 set-up :2026-12-05T09:00:00, 2026-12-05T09:00:30');
+    expect(comment.written).toContain('  01-01 Plan 01-01 :crit, 2026-12-05T09:00:30, 2026-12-05T09:08:00');
+    expect(comment.written).toContain('  01-01 verification :2026-12-05T09:08:00, 2026-12-05T09:09:50');
+    expect(comment.written).toContain('#### Where the money went\n\n**$0.42** in all over 1 plan and 1 attempt, as the agents reported it.');
+    expect(comment.written).toContain('| 01-01 | claude | $0.42 | 7 | 1,200 | 80 | 1 |');
     expect(scope.pendingMocks()).toEqual([]);
   });
 
@@ -380,16 +386,13 @@ describe('a scheduling round', () => {
       const log = recordRequests(scope);
       mockConfig(scope, 4, 'budget: { per_spec_usd: 1 }\n');
       mockIssues(scope, plans);
-      const bot = { type: 'Bot', login: 'harness[bot]' };
-      let written = '';
-      scope.get(`${R}/issues/7/comments`).query({ per_page: '100' }).reply(200, [{ id: 70, user: bot, body: `<!-- harness:status ${SPEC} -->\nold` }]);
-      scope.patch(`${R}/issues/comments/70`, (b) => ((written = b.body), true)).reply(200, { id: 70, user: bot, body: '' });
+      const comment = mockStatusComment(scope);
 
       await testProbot().receive(checkCompleted());
 
       // No base read, no claim, no dispatch, no status write: 01-03 stays ready, 01-02 runs on.
       expect(log.filter((l) => !l.startsWith('GET '))).toEqual(['PATCH /issues/comments/70']);
-      expect(written).toContain(`> ⏸️ Spend cap: spec ${SPEC} has spent $1.10, at its cap of $1.00 (budget.per_spec_usd in .github/harness.yml): no new plan of it starts; raise budget.per_spec_usd to go on`);
+      expect(comment.written).toContain(`> ⏸️ Spend cap: spec ${SPEC} has spent $1.10, at its cap of $1.00 (budget.per_spec_usd in .github/harness.yml): no new plan of it starts; raise budget.per_spec_usd to go on`);
       expect(scope.pendingMocks()).toEqual([]);
     });
 
@@ -408,16 +411,13 @@ describe('a scheduling round', () => {
         .get(`${R}/issues`)
         .query((q) => q.labels === 'harness:plan' && q.state === 'all' && typeof q.since === 'string' && ((since = q.since), true))
         .reply(200, [other, planIssue(plans[0]!)]);
-      const bot = { type: 'Bot', login: 'harness[bot]' };
-      let written = '';
-      scope.get(`${R}/issues/7/comments`).query({ per_page: '100' }).reply(200, [{ id: 70, user: bot, body: `<!-- harness:status ${SPEC} -->\nold` }]);
-      scope.patch(`${R}/issues/comments/70`, (b) => ((written = b.body), true)).reply(200, { id: 70, user: bot, body: '' });
+      const comment = mockStatusComment(scope);
 
       await testProbot().receive(checkCompleted());
 
       expect(Math.abs(Date.parse(since) - (Date.now() - 24 * 3600_000))).toBeLessThan(600_000);
       const frees = new Date((endedAt + 24 * 3600) * 1000).toISOString();
-      expect(written).toContain(`> ⏸️ Spend cap: the repository has spent $2.30 in the last 24 hours, at its cap of $2.00 (budget.per_day_usd in .github/harness.yml): no new plan starts until ${frees}, or raise budget.per_day_usd to go on now`);
+      expect(comment.written).toContain(`> ⏸️ Spend cap: the repository has spent $2.30 in the last 24 hours, at its cap of $2.00 (budget.per_day_usd in .github/harness.yml): no new plan starts until ${frees}, or raise budget.per_day_usd to go on now`);
       expect(scope.pendingMocks()).toEqual([]);
     });
   });

@@ -12,6 +12,7 @@ import { agentEnv } from './agent-env.js';
 import { passCheckpoint, passPlannedCheckpoints, unansweredPlannedCheckpoint } from './checkpoint-gate.js';
 import { answerPrompt, firstPrompt, runCliSession, type OpenSession, type SessionState } from './cli-session.js';
 import { runProcess, type ProcessResult } from './process.js';
+import { inSandbox } from './sandboxed.js';
 import type { Reporter } from './reporter.js';
 import type { SessionStateFile } from './session-state.js';
 import { WorkBudget } from './work-budget.js';
@@ -201,7 +202,7 @@ async function attemptRuns<E, A, S extends SessionState>(adapter: CliAdapter<E, 
   const budget = new WorkBudget(context.task.timeout_minutes);
   const save = (state: S) => adapter.state.write(context.logDir, state);
   const saveSession = (sessionId: string, more: Partial<SessionState> = {}) => save({ ...adapter.carry?.(attempt, sessionId), sessionId, ...more } as S);
-  const first = await firstPrompt(context, reporter, open, save, adapter.keep?.bind(adapter), adapter.gitReadOnly);
+  const first = await firstPrompt(context, reporter, open, save, adapter.keep?.bind(adapter), adapter.gitReadOnly === true || context.sandbox !== undefined);
   if (!first) return;
   let next: CliTurn = first.resume === undefined && adapter.nameSession ? { ...first, named: adapter.nameSession() } : first;
   if (adapter.firstTurn && next.resume !== undefined) next = await adapter.firstTurn(next, attempt, open);
@@ -288,13 +289,11 @@ async function runOnce<E, A, S extends SessionState>(
   const stop = new AbortController();
   let started = turn.resume !== undefined;
   const root = context.task.worktree;
+  const start = await inSandbox(context, name, { command: options.executable ?? name, args: adapter.args(turn, attempt, env), cwd: root, env });
   const proc = await budget.spend(() =>
     runProcess({
-      command: options.executable ?? name,
-      args: adapter.args(turn, attempt, env),
+      ...start,
       ...(adapter.stdin ? { input: turn.prompt } : {}),
-      cwd: root,
-      env,
       signal: AbortSignal.any([context.signal, stop.signal]),
       timeoutMs: budget.remainingMs(),
       logFile: join(context.logDir, `${name}.log`),

@@ -12,6 +12,7 @@ import { AnswerStore } from './answer-store.js';
 import { passCheckpoint, passPlannedCheckpoints } from './checkpoint-gate.js';
 import { Git } from '../machine/git.js';
 import { startProcess, type RunningProcess } from './process.js';
+import { inSandbox } from './sandboxed.js';
 import { reportingFailures, type Reporter } from './reporter.js';
 import { WorkBudget } from './work-budget.js';
 import { beginWholePlan, finishWholePlan, leftoversOf } from './whole-plan.js';
@@ -145,12 +146,10 @@ export class CommandAgent implements Agent {
     };
 
     const budget = new WorkBudget(context.task.timeout_minutes);
+    const start = await inSandbox(context, this.name, { command: 'sh', args: ['-c', this.options.command], cwd: context.task.worktree, env: agentEnv(context, store, mcpEnv) });
     const result = await budget.spend(() => {
       proc = startProcess({
-        command: 'sh',
-        args: ['-c', this.options.command],
-        cwd: context.task.worktree,
-        env: agentEnv(context, store, mcpEnv),
+        ...start,
         input,
         keepStdin: protocol,
         signal: context.signal,

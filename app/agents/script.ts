@@ -10,6 +10,7 @@ import { checkpointOf, passCheckpoint } from './checkpoint-gate.js';
 import { Git } from '../machine/git.js';
 import { PlanHistory } from './plan-history.js';
 import { runProcess } from './process.js';
+import { inSandbox } from './sandboxed.js';
 import { reportingFailures, type Reporter } from './reporter.js';
 import { commitTask } from './task-commit.js';
 import { WorkBudget } from './work-budget.js';
@@ -128,12 +129,10 @@ export class ScriptAgent implements Agent {
     // The script goes to a file, not `-c`: no argument-length limit, and the exact text that ran stays beside its log.
     await writeFile(file, `${step.script}\n`);
     await appendFile(log, `# ${context.now().toISOString()} ${label}\n`);
+    const start = await inSandbox(context, 'script', { command: SHELLS[step.lang]!, args: ['-e', file], cwd: context.task.worktree, env: agentEnv(context, store, { HARNESS_TASK: `${step.index}/${total}` }) });
     const result = await budget.spend(() =>
       runProcess({
-        command: SHELLS[step.lang]!,
-        args: ['-e', file],
-        cwd: context.task.worktree,
-        env: agentEnv(context, store, { HARNESS_TASK: `${step.index}/${total}` }),
+        ...start,
         signal: context.signal,
         timeoutMs: budget.remainingMs(),
         logFile: log,

@@ -90,6 +90,7 @@ export function localAttemptPorts(ctx: RunContext, plan: Plan, session: PlanSess
     answers: localAnswers(ctx, plan.id),
     progress: localProgress(ctx, plan, session),
     clock: ctx.clock,
+    ...(ctx.options.sandbox ? { sandboxes: ctx.options.sandbox } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { AgentSandboxes } from '../engine/core/agents/sandbox.js';
 import type { GraphAnalysis } from '../engine/core/analysis/analyze.js';
 import type { Clock, Ticker } from '../engine/core/clock.js';
 import type { HarnessConfig } from '../engine/core/config/schema.js';
@@ -23,6 +24,8 @@ export interface RunOptions {
   slots: number;
   /** Overrides every plan's agent. */
   agent?: string;
+  /** The sandbox every agent process starts in (--sandbox): its network and files limited (engine/core/agents/sandbox.ts). */
+  sandbox?: AgentSandboxes;
   /** Only start plans of this phase. */
   phase?: string;
   /** Only start this plan. */

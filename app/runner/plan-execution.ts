@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { blockedHostsLine } from '../engine/core/agents/sandbox.js';
 import { leakReason, scanCommits } from '../machine/push-scan.js';
 import { secretValues } from '../machine/content-safety.js';
 import { join } from 'node:path';
@@ -149,7 +150,8 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
   const outside = outcome.facts.undeclaredWrites.flatMap((d) => d.files);
   // A write outside files_modified is said where people look first, not only in the SUMMARY.
   const deviation = verified && outside.length > 0 ? `; deviation: wrote outside files_modified: ${outside.slice(0, 5).join(', ')}${outside.length > 5 ? ', …' : ''}` : '';
-  noteActivity(ctx, verified ? `${plan.id} verified and merged${deviation}` : `${plan.id} failed: ${reason}`);
+  const refused = outcome.facts.blocked ? blockedHostsLine(outcome.facts.blocked) : undefined;
+  noteActivity(ctx, `${verified ? `${plan.id} verified and merged${deviation}` : `${plan.id} failed: ${reason}`}${refused ? `; ${refused}` : ''}`);
 
   const agentSummary = verified ? (outcome.summary ?? (await earlierSummary(ctx, plan.id))) : undefined;
   const summary = summaryDocument(await loadTemplate('SUMMARY.md'), {
@@ -171,6 +173,7 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
     ...(input.knowledge ? { knowledge: input.knowledge } : {}),
     ...(outcome.facts.usage ? { usage: outcome.facts.usage } : {}),
     ...(heldOut ? { heldOut } : {}),
+    ...(outcome.facts.blocked ? { blocked: outcome.facts.blocked } : {}),
   });
   const phase = ctx.spec.phases.find((p) => p.id === plan.phase)!;
   const capsule = verified

@@ -37,6 +37,7 @@ export class ReportBridge {
     readonly url: string,
     private readonly token: string,
     private readonly options: BridgeOptions,
+    private readonly reach: Record<string, string> = {},
   ) {}
 
   static async open(options: BridgeOptions): Promise<ReportBridge> {
@@ -49,13 +50,15 @@ export class ReportBridge {
       server.listen(0, '127.0.0.1', () => resolve());
     });
     const { port } = server.address() as AddressInfo;
-    self.bridge = new ReportBridge(server, `http://127.0.0.1:${port}`, token, options);
+    const url = `http://127.0.0.1:${port}`;
+    // Inside the sandbox the server reaches this listener only through the sandbox's proxy, which lets this one loopback address through.
+    self.bridge = new ReportBridge(server, url, token, options, options.context.sandbox?.bridge(url) ?? {});
     return self.bridge;
   }
 
   /** The server's command line with the variables that lead it here. */
   serverCommand(): ServerCommand & { env: Record<string, string> } {
-    return { ...(this.options.command ?? reportServerCommand()), env: { [BRIDGE_URL_ENV]: this.url, [BRIDGE_TOKEN_ENV]: this.token } };
+    return { ...(this.options.command ?? reportServerCommand()), env: { [BRIDGE_URL_ENV]: this.url, [BRIDGE_TOKEN_ENV]: this.token, ...this.reach } };
   }
 
   /** Claude Code's --mcp-config file, in `dir` (the plan's logDir, outside the checkout: it holds this run's bridge token). */

@@ -1,7 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { HarnessError } from '../../engine/core/error.js';
-import { AWAIT_TOOL, AwaitSchema, BRIDGE_TOKEN_ENV, BRIDGE_URL_ENV, MCP_SERVER_NAME, REPORT_TOOL, ReportSchema, type AwaitAnswer } from './report-tools.js';
+import { request } from 'node:http';
+import { AWAIT_TOOL, AwaitSchema, BRIDGE_TOKEN_ENV, BRIDGE_URL_ENV, MCP_SERVER_NAME, REPORT_PROXY_ENV, REPORT_TOOL, ReportSchema, type AwaitAnswer } from './report-tools.js';
 
 export class ReportServerError extends HarnessError {}
 
@@ -14,7 +15,9 @@ export async function runReportServer(env: NodeJS.ProcessEnv = process.env): Pro
   const url = env[BRIDGE_URL_ENV];
   const token = env[BRIDGE_TOKEN_ENV];
   if (!url || !token) throw new ReportServerError(`the harness MCP server needs ${BRIDGE_URL_ENV} and ${BRIDGE_TOKEN_ENV}: it is started by the worker's --mcp-config, not by hand`);
+  const proxy = env[REPORT_PROXY_ENV];
   const post = async (path: string, body: unknown): Promise<{ status: number; data: Record<string, unknown> }> => {
+    if (proxy) return postThroughProxy(proxy, `${url}${path}`, token, body);
     const response = await fetch(`${url}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -61,5 +64,47 @@ export async function runReportServer(env: NodeJS.ProcessEnv = process.env): Pro
   // Served until the agent closes stdin.
   await new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
+  });
+}
+
+/**
+ * A POST to the bridge through an HTTP proxy (inside the agents' sandbox, the only way out): the
+ * absolute URL to the proxy, its credentials from the proxy URL. Node's fetch takes no proxy.
+ */
+function postThroughProxy(proxyUrl: string, target: string, token: string, body: unknown): Promise<{ status: number; data: Record<string, unknown> }> {
+  const proxy = new URL(proxyUrl);
+  const text = JSON.stringify(body);
+  const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: proxy.hostname,
+        port: Number(proxy.port || 80),
+        method: 'POST',
+        path: target,
+        headers: {
+          host: new URL(target).host,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(text),
+          authorization: `Bearer ${token}`,
+          'proxy-authorization': `Basic ${Buffer.from(credentials).toString('base64')}`,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const raw = Buffer.concat(chunks).toString('utf8');
+          try {
+            resolve({ status: res.statusCode ?? 0, data: JSON.parse(raw) as Record<string, unknown> });
+          } catch {
+            resolve({ status: res.statusCode ?? 0, data: { error: `the sandbox's proxy answered ${res.statusCode}: ${raw.slice(0, 200)}` } });
+          }
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(text);
   });
 }

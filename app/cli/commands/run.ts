@@ -30,8 +30,9 @@ import { terminalAsker } from '../terminal-ask.js';
 import { displayPath, loadSpecDir, specDirArg, specDirOf } from '../spec-input.js';
 import { agentProblem } from '../agent-preflight.js';
 import { isDirectory, pathFrom, readTextIfExists } from '../../machine/files.js';
+import { MachineSandboxes, SandboxUnavailableError } from '../../machine/sandbox.js';
 
-export const usage = `Usage: harness run <spec-dir> [--phase P] [--plan ID] [--slots N] [--agent NAME] [--retry [--keep-base]] [--wait] [--knowledge DIR]
+export const usage = `Usage: harness run <spec-dir> [--phase P] [--plan ID] [--slots N] [--agent NAME] [--retry [--keep-base]] [--wait] [--sandbox] [--knowledge DIR]
 
 Execute a spec locally: each plan in its own git worktree and branch
 (harness/<spec>/<plan>), run by its agent, verified, and merged in dependency
@@ -54,6 +55,10 @@ Options:
   --keep-base  with --retry: retry on the base the run started from
   --wait       when only plans paused at the model's usage limit are left, wait for
                the reset and go on (without it the run ends and says when to run again)
+  --sandbox    run every agent in the sandbox: its connections only to its engine's API,
+               GitHub and network.allowed of .github/harness.yml (blocked: refused);
+               writes only to its worktree and its own folders; no credential files
+               read. Needs bubblewrap, socat and ripgrep on Linux (docs/security.md)
   --knowledge DIR
                the knowledge store whose lessons, skills and genes are surfaced into
                each plan's brief (default: .harness/knowledge of the repository)
@@ -78,6 +83,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       retry: { type: 'boolean' },
       'keep-base': { type: 'boolean' },
       wait: { type: 'boolean' },
+      sandbox: { type: 'boolean' },
       knowledge: { type: 'string' },
     },
   });
@@ -178,6 +184,20 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
   if (io.isTTY && process.stdin.isTTY) options.ask = terminalAsker(reporter instanceof TtyReporter ? reporter : undefined);
   options.reflection = reflection;
+  let sandbox: MachineSandboxes | undefined;
+  if (values.sandbox) {
+    try {
+      sandbox = await MachineSandboxes.start({ allowed: config.network?.allowed ?? [], blocked: config.network?.blocked ?? [], env: io.env });
+    } catch (e) {
+      if (!(e instanceof SandboxUnavailableError)) throw e;
+      process.off('SIGINT', onSigint);
+      io.stderr(`harness run: ${e.message}\n`);
+      return EXIT.environment;
+    }
+    options.sandbox = sandbox;
+    // Codex's own sandbox (bubblewrap, no network for commands) would nest inside harness's: harness's holds its commands instead, unless the config chose one.
+    if (options.agents?.codex?.sandbox === undefined) options.agents = { ...options.agents, codex: { ...options.agents?.codex, sandbox: 'danger-full-access' } };
+  }
   try {
     const outcome = await runSpec(options);
     if (outcome.problems) {
@@ -228,6 +248,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     throw e;
   } finally {
     process.off('SIGINT', onSigint);
+    await sandbox?.close();
   }
 }
 

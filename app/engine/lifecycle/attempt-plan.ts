@@ -1,3 +1,4 @@
+import type { BlockedHost } from '../core/agents/sandbox.js';
 import type { AgentFacts, Checkpoint, Insight, Usage } from '../core/protocol/messages.js';
 import { strictFilesReason, undeclaredWrites, type Deviation } from '../core/run/deviations.js';
 import type { Plan } from '../core/spec/model.js';
@@ -51,6 +52,8 @@ export interface AttemptFacts {
   failure?: AttemptFailure;
   /** The agent could not start on this machine: not an attempt at the plan, and never a signal of it. */
   environment?: boolean;
+  /** Hosts the sandbox refused the agent, when it ran in one and any were. */
+  blocked?: BlockedHost[];
 }
 
 interface Ended {
@@ -117,9 +120,11 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
   // The engine that ended the attempt, and every one that worked on it (a fallback at a usage limit).
   let engine = input.agent;
   let engines: EngineShare[] = [];
+  // One sandbox for the attempt, whichever engines work on it: what it refused is the attempt's.
+  const sandbox = ports.sandboxes?.forAttempt({ spec: input.spec, plan: plan.id, worktree: workspace.root, logDir: input.logDir });
   if (!input.agentDone) {
     const started = clock.monotonic();
-    const ran = await progress.stage(`agent ${input.agent}: ${plan.id} ${plan.title}`, () => runEngines(input, ports)).finally(() => {
+    const ran = await progress.stage(`agent ${input.agent}: ${plan.id} ${plan.title}`, () => runEngines(sandbox ? { ...input, sandbox } : input, ports)).finally(() => {
       agentMs = clock.monotonic() - started;
     });
     ({ result: agent, agent: engine, engines } = ran);
@@ -133,6 +138,7 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
     const [commits, changed] = await Promise.all([look(workspace.commits(base)), look(workspace.changedFiles(base))]);
     const timedOut = agent?.kind === 'failed' && agent.timedOut;
     const seen = agent?.seen;
+    const blocked = sandbox?.blocked() ?? [];
     const facts: AttemptFacts = {
       ...(input.attempt === undefined ? {} : { attempt: input.attempt }),
       agent: engine,
@@ -143,6 +149,7 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
       ...(seen?.facts ? { agentFacts: seen.facts } : {}),
       ...(seen && seen.insights.length > 0 ? { insights: seen.insights } : {}),
       ...(agent?.kind === 'failed' && agent.environment ? { environment: true } : {}),
+      ...(blocked.length > 0 ? { blocked } : {}),
       ...(failed ? { failure: { ...attemptFailure({ ...(agent?.kind === 'failed' ? { agentError: agent.error } : {}), timedOut, ...(how.report ? { report: how.report } : {}) }), ...headOf(commits, base) } } : {}),
     };
     // A pause is the same attempt, still going, and says nothing about the plan: nothing for the knowledge loop.

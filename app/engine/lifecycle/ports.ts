@@ -1,4 +1,5 @@
 import type { Agent } from '../core/agents/agent.js';
+import type { AgentSandboxes } from '../core/agents/sandbox.js';
 import type { Trailer } from '../core/agents/commit-message.js';
 import type { Clock } from '../core/clock.js';
 import type { Checkpoint, WorkerMessage } from '../core/protocol/messages.js';
@@ -85,6 +86,8 @@ export interface AttemptPorts {
   answers: Answers;
   progress: Progress;
   clock: Clock;
+  /** The sandbox agents start in, when this run has one (`harness run --sandbox`, a runner with `network:`). */
+  sandboxes?: AgentSandboxes;
 }
 
 /** What verifying a phase needs: no agent and no workspace of its own (the checkout is the merged work). */

@@ -1,4 +1,5 @@
 import type { WorkerContext } from '../core/agents/agent.js';
+import type { AgentSandbox } from '../core/agents/sandbox.js';
 import { HarnessError } from '../core/error.js';
 import type { AgentFacts, Checkpoint, Insight, OrchestratorMessage, Usage, WorkerMessage } from '../core/protocol/messages.js';
 import type { Plan } from '../core/spec/model.js';
@@ -32,6 +33,8 @@ export interface AgentRun {
   knowledge?: readonly SurfacedEntry[];
   /** Another engine stopped at its usage limit on this attempt: what it did, for the one taking over (fallback.ts). */
   handoff?: string;
+  /** The attempt's sandbox, when the runtime runs agents in one. */
+  sandbox?: AgentSandbox;
 }
 
 /** What the agent said of itself while it worked, for the knowledge loop. */
@@ -134,6 +137,7 @@ export async function runAgent(run: AgentRun, ports: Pick<AttemptPorts, 'agent' 
       ...(run.checkoutMade ? { checkoutMade: true } : {}),
       env: { ...run.env },
       logDir: run.logDir,
+      ...(run.sandbox ? { sandbox: run.sandbox } : {}),
       signal: controller.signal,
       now: () => clock.now(),
       emit,

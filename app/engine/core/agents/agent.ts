@@ -1,3 +1,4 @@
+import type { AgentSandbox } from './sandbox.js';
 import type { AssignTask, Checkpoint, OrchestratorMessage, WorkerMessage } from '../protocol/messages.js';
 import type { Plan } from '../spec/model.js';
 
@@ -35,6 +36,8 @@ export interface WorkerContext {
    */
   checkoutMade?: boolean;
   now(): Date;
+  /** The sandbox the agent's processes start in, when the run has one (sandbox.ts): every process goes through its wrap. */
+  sandbox?: AgentSandbox;
 }
 
 export interface Agent {

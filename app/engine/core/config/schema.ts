@@ -1,5 +1,13 @@
 import { z } from 'zod';
 import { FALLBACK_ENGINES } from '../spec/schema.js';
+import { networkEntryProblem } from '../agents/sandbox.js';
+
+/** A host pattern or an ecosystem set (engine/core/agents/sandbox.ts), said plainly when it is neither. */
+const NetworkEntry = z.string().superRefine((entry, ctx) => {
+  const problem = networkEntryProblem(entry);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
 
 /**
  * `.github/harness.yml`: every key optional, every default documented here and in
@@ -29,6 +37,19 @@ export const HarnessConfigSchema = z
       .object({
         per_day_usd: z.number().positive().optional(),
         per_spec_usd: z.number().positive().optional(),
+      })
+      .strict()
+      .optional(),
+    /**
+     * The agents' network, behind the sandbox (`harness run --sandbox`; on a runner whenever this
+     * section is present): the hosts they may reach beyond their engine's API and GitHub, by name,
+     * wildcard (`*.corp.dev`) or ecosystem set (`node`, `python`, …); `blocked` wins over `allowed`
+     * (docs/security.md, Network sandbox).
+     */
+    network: z
+      .object({
+        allowed: z.array(NetworkEntry).max(500).default([]),
+        blocked: z.array(NetworkEntry).max(500).default([]),
       })
       .strict()
       .optional(),

@@ -3,6 +3,7 @@ import type { BriefKnowledge, Usage } from '../protocol/messages.js';
 import type { Plan } from '../spec/model.js';
 import type { VerificationReport } from '../verify/levels.js';
 import type { Deviation } from './deviations.js';
+import { blockedHostsMarkdown, type BlockedHost } from '../agents/sandbox.js';
 
 export interface SummaryInput {
   spec: string;
@@ -29,6 +30,8 @@ export interface SummaryInput {
   engines?: readonly { agent: string; usage?: Usage; stopped?: string }[];
   /** It ran without surfaced knowledge, held out for the comparison (knowledge.holdout). */
   heldOut?: boolean;
+  /** Hosts the agents' sandbox refused during the attempt. */
+  blocked?: readonly BlockedHost[];
 }
 
 const RESULT = { pass: 'pass', fail: 'fail', human: 'skipped-for-human' } as const;
@@ -58,6 +61,7 @@ export function summaryDocument(template: string, input: SummaryInput): string {
     checks,
     knowledge: (input.knowledge ?? []).map((k) => ({ path: k.path, kind: k.kind, score: k.score, ...(k.why ? { why: k.why } : {}) })),
     ...(input.heldOut ? { held_out: true } : {}),
+    ...(input.blocked && input.blocked.length > 0 ? { blocked_hosts: input.blocked.map((b) => ({ host: b.host, count: b.count, command: b.command })) } : {}),
     ...(input.usage ? { cost: costRecord(input.usage) } : {}),
     ...(input.engines && input.engines.length > 1 ? { engines: input.engines.map((e) => ({ agent: e.agent, ...(e.usage ? { cost: costRecord(e.usage) } : {}), ...(e.stopped ? { stopped: e.stopped } : {}) })) } : {}),
   };
@@ -78,8 +82,10 @@ export function summaryDocument(template: string, input: SummaryInput): string {
     plan_id: input.plan.id,
     title: input.plan.title,
     built: built + agentNote,
-    deviations:
+    deviations: [
       input.deviations.length > 0 ? input.deviations.map((d) => `- **${d.impact}**: ${d.description} ${d.reason}`).join('\n') : 'None.',
+      ...(input.blocked && input.blocked.length > 0 ? ['', ...blockedHostsMarkdown(input.blocked)] : []),
+    ].join('\n'),
     verification: input.status === 'failed' && input.reason ? `**Failed:** ${input.reason}\n\n${verification}` : verification,
     knowledge: input.heldOut ? 'None: held out (knowledge.holdout): this plan ran without surfaced knowledge, for `harness retrospective` to compare with the others.' : knowledgeNote(input.knowledge),
     notes: notes(input.plan),

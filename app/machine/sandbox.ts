@@ -1,0 +1,195 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+import { REPORT_PROXY_ENV } from '../agents/mcp/report-tools.js';
+import { HarnessError } from '../engine/core/error.js';
+import { engineHosts, expandHosts, githubHosts, hostOfUrl, type AgentSandbox, type AgentSandboxes, type BlockedHost, type SandboxRequest } from '../engine/core/agents/sandbox.js';
+
+/**
+ * The agents' sandbox on this machine, built on Anthropic's sandbox-runtime (docs/dependencies.md
+ * says why): on Linux each agent process runs under bubblewrap with no network of its own, its
+ * connections going through sandbox-runtime's filtering proxy in this process, which lets through
+ * only the allowed hosts; on macOS under sandbox-exec with the same proxy. This module is the
+ * glue: which hosts and paths, one id per process so that a refusal names the plan that asked,
+ * and the refusals counted as they happen. sandbox-runtime keeps one proxy per process, so one
+ * MachineSandboxes serves every plan of a run.
+ */
+
+export class SandboxUnavailableError extends HarnessError {}
+
+export interface SandboxPolicy {
+  /** `network.allowed`, as written (hosts, wildcards, ecosystem sets). */
+  allowed: readonly string[];
+  /** `network.blocked`: wins over allowed. */
+  blocked: readonly string[];
+  /** The environment whose GitHub server (GITHUB_SERVER_URL, GITHUB_API_URL) and home count. */
+  env: Record<string, string | undefined>;
+}
+
+/** What an agent may not read: where credentials live, in the home of harness and of the agent. */
+const CREDENTIALS = ['.ssh', '.config/gh', '.git-credentials', '.config/git/credentials', '.netrc', '.aws', '.azure', '.config/gcloud', '.docker/config.json', '.npmrc', '.pypirc', '.gnupg', '.kube'];
+
+/** Where each engine keeps its sessions and settings (writable for it): the variable, else the folder in the home. */
+const ENGINE_HOMES: Readonly<Record<string, readonly { env: string; home: string; under?: string }[]>> = {
+  claude: [{ env: 'CLAUDE_CONFIG_DIR', home: '.claude' }],
+  codex: [{ env: 'CODEX_HOME', home: '.codex' }],
+  gemini: [{ env: 'GEMINI_CLI_HOME', home: '.gemini', under: '.gemini' }],
+  copilot: [{ env: 'COPILOT_HOME', home: '.copilot' }],
+};
+
+/** The variables that point a tool's cache into the attempt's own folder, where the sandbox lets it write. */
+const CACHE_VARIABLES = ['npm_config_cache', 'XDG_CACHE_HOME', 'GOCACHE', 'GOMODCACHE', 'PIP_CACHE_DIR', 'YARN_CACHE_FOLDER'];
+
+/** The port sandbox-runtime's proxy answers on inside a Linux sandbox (its socat relay). */
+const LINUX_INNER_PROXY_PORT = 3128;
+
+const DENY_LINE = /^deny network-outbound (\S+)/;
+
+let live: MachineSandboxes | undefined;
+
+export class MachineSandboxes implements AgentSandboxes {
+  private readonly allowed = new Set<string>();
+  private readonly blockedHosts: string[];
+  /** Refusals by the id of the process they came from. */
+  private readonly refused = new Map<string, Map<string, number>>();
+  private unsubscribe: (() => void) | undefined;
+  private seen = 0;
+  private next = 0;
+
+  private constructor(policy: SandboxPolicy) {
+    for (const h of [...githubHosts(policy.env), ...expandHosts(policy.allowed)]) this.allowed.add(h);
+    this.blockedHosts = expandHosts(policy.blocked);
+  }
+
+  /**
+   * Start the sandbox (its proxies) for this process, or say why it cannot run here: the
+   * platform, or what is missing (bubblewrap, socat, ripgrep on Linux) and how to get it.
+   */
+  static async start(policy: SandboxPolicy): Promise<MachineSandboxes> {
+    if (live) throw new SandboxUnavailableError('the agents\' sandbox is already running in this process: one run at a time');
+    if (!SandboxManager.isSupportedPlatform()) throw new SandboxUnavailableError(`the agents' sandbox does not run on ${process.platform}: it needs Linux (bubblewrap) or macOS (sandbox-exec); run without --sandbox, or on such a machine`);
+    const deps = await SandboxManager.checkDependenciesAsync();
+    if (deps.errors.length > 0) {
+      const install = process.platform === 'linux' ? ' (Debian and Ubuntu: sudo apt-get install bubblewrap socat ripgrep)' : process.platform === 'darwin' ? ' (brew install ripgrep)' : '';
+      throw new SandboxUnavailableError(`the agents' sandbox cannot start on this machine: ${deps.errors.join('; ')}${install}`);
+    }
+    const sandboxes = new MachineSandboxes(policy);
+    try {
+      await SandboxManager.initialize(sandboxes.config());
+    } catch (e) {
+      await SandboxManager.reset().catch(() => undefined);
+      throw new SandboxUnavailableError(`the agents' sandbox could not start: ${(e as Error).message}`);
+    }
+    live = sandboxes;
+    const store = SandboxManager.getSandboxViolationStore();
+    sandboxes.seen = store.getTotalCount();
+    sandboxes.unsubscribe = store.subscribe((all) => sandboxes.take(all, store.getTotalCount()));
+    return sandboxes;
+  }
+
+  /** Stop the proxies; the sandbox's processes have ended by then. */
+  async close(): Promise<void> {
+    this.unsubscribe?.();
+    if (live === this) live = undefined;
+    await SandboxManager.reset();
+  }
+
+  /** The network part of sandbox-runtime's config, from what is allowed so far. */
+  private config(): SandboxRuntimeConfig {
+    return {
+      network: { allowedDomains: [...this.allowed], deniedDomains: [...this.blockedHosts], strictAllowlist: true },
+      filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+    };
+  }
+
+  /** Allow more hosts for every process from now on (an engine's API, a bridge), when they are new. */
+  private allow(hosts: readonly string[]): void {
+    const added = hosts.filter((h) => !this.allowed.has(h));
+    if (added.length === 0) return;
+    for (const h of added) this.allowed.add(h);
+    SandboxManager.updateConfig(this.config());
+  }
+
+  /** The refusals new since the last look (the store keeps only its last 100: each is counted as it comes). */
+  private take(all: readonly { line: string; encodedCommand?: string }[], total: number): void {
+    const fresh = Math.min(total - this.seen, all.length);
+    this.seen = total;
+    for (const v of all.slice(all.length - fresh)) {
+      const host = DENY_LINE.exec(v.line)?.[1];
+      if (host === undefined || v.encodedCommand === undefined) continue;
+      const id = Buffer.from(v.encodedCommand, 'base64').toString('utf8');
+      const hosts = this.refused.get(id) ?? new Map<string, number>();
+      hosts.set(host, (hosts.get(host) ?? 0) + 1);
+      this.refused.set(id, hosts);
+    }
+  }
+
+  forAttempt(attempt: { spec: string; plan: string; worktree: string; logDir: string }): AgentSandbox {
+    const ids = new Map<string, string>();
+    const cache = join(attempt.logDir, 'sandbox-cache');
+    const self = this;
+    return {
+      async wrap(request: SandboxRequest) {
+        const id = `${attempt.spec}/${attempt.plan}#${++self.next}`;
+        ids.set(id, request.command);
+        self.allow(engineHosts(request.engine, request.env));
+        mkdirSync(cache, { recursive: true });
+        const env: Record<string, string | undefined> = { ...request.env };
+        for (const name of CACHE_VARIABLES) env[name] = join(cache, name.toLowerCase());
+        const command = [request.command, ...request.args].map(shellQuote).join(' ');
+        const wrapped = await SandboxManager.wrapWithSandbox(command, undefined, { filesystem: filesystemFor(request, attempt, cache) }, undefined, { commandId: id, commandText: request.command });
+        return { command: '/bin/sh', args: ['-c', wrapped], env };
+      },
+      bridge(url: string) {
+        const host = hostOfUrl(url);
+        if (host !== undefined) self.allow([host]);
+        const id = `${attempt.spec}/${attempt.plan}#report`;
+        return { [REPORT_PROXY_ENV]: innerProxyUrl(id) };
+      },
+      blocked(): BlockedHost[] {
+        const out: BlockedHost[] = [];
+        for (const [id, command] of ids) for (const [host, count] of self.refused.get(id) ?? []) out.push({ host, count, command });
+        return out.sort((a, b) => b.count - a.count || a.host.localeCompare(b.host));
+      },
+    };
+  }
+}
+
+/** The proxy's address as a process inside the sandbox reaches it, with the credentials that say which process asks. */
+function innerProxyUrl(id: string): string {
+  const token = SandboxManager.getProxyAuthToken() ?? '';
+  const port = process.platform === 'linux' ? LINUX_INNER_PROXY_PORT : (SandboxManager.getProxyPort() ?? LINUX_INNER_PROXY_PORT);
+  const user = `srt.${Buffer.from(id, 'utf8').toString('base64')}`;
+  return `http://${encodeURIComponent(user)}:${encodeURIComponent(token)}@localhost:${port}`;
+}
+
+/**
+ * The paths of one process: it writes to the worktree (whose git metadata sandbox-runtime keeps
+ * read-only: harness commits what the agent leaves), its engine's folders and the attempt's
+ * cache; it reads everything but credentials, and, on a runner, other steps' files.
+ */
+function filesystemFor(request: SandboxRequest, attempt: { worktree: string; logDir: string }, cache: string): SandboxRuntimeConfig['filesystem'] {
+  const homes = [...new Set([homedir(), request.env.HOME].filter((h): h is string => h !== undefined && h !== ''))];
+  const denyRead = homes.flatMap((h) => CREDENTIALS.map((c) => join(h, c))).filter((p) => existsSync(p));
+  const allowRead: string[] = [];
+  const runnerTemp = request.env.RUNNER_TEMP;
+  if (runnerTemp && existsSync(runnerTemp)) {
+    denyRead.push(runnerTemp);
+    // Its own files there: the brief, the MCP config, the answers (read-only), its cache.
+    allowRead.push(attempt.logDir);
+  }
+  const allowWrite = [resolve(attempt.worktree), cache];
+  for (const spot of ENGINE_HOMES[request.engine] ?? []) {
+    const set = request.env[spot.env];
+    const dir = set ? (spot.under ? join(set, spot.under) : set) : join(request.env.HOME || homedir(), spot.home);
+    mkdirSync(dir, { recursive: true });
+    allowWrite.push(dir);
+    if (runnerTemp && dir.startsWith(runnerTemp)) allowRead.push(dir);
+  }
+  return { denyRead, allowRead, allowWrite, denyWrite: [] };
+}
+
+function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,138 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { lookup } from 'node:dns/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SandboxManager } from '@anthropic-ai/sandbox-runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { standInClaude } from '../helpers/mcp-claude.js';
+import { standInCodex } from '../helpers/codex-standin.js';
+import { standInCopilot } from '../helpers/copilot-standin.js';
+import { standInGemini } from '../helpers/gemini-standin.js';
+import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+
+/**
+ * `harness run --sandbox` with each engine's stand-in: the agent (its bash tool) reaches an allowed
+ * host, is refused a host not allowed and one blocked, cannot get round the proxy, read a
+ * credential file, write outside its worktree or change the machine's name resolution; its harness
+ * MCP server still reports from inside; and the run says what was refused and how to allow it.
+ *
+ * The hosts are local servers under names /etc/hosts maps to 127.0.0.1 (.ci/run adds them), and
+ * the sandbox needs bubblewrap, socat and ripgrep (.ci/run installs them): under CI a machine
+ * without them fails here, saying which; elsewhere the file is skipped with the reason.
+ */
+
+const BIN = fileURLToPath(new URL('../../bin/harness.js', import.meta.url));
+const NAMES = ['api.allowed.test', 'evil.allowed.test', 'api.blocked.test'];
+
+async function missing(): Promise<string | undefined> {
+  const deps = SandboxManager.checkDependencies();
+  if (deps.errors.length > 0) return `the sandbox cannot run here: ${deps.errors.join('; ')} (sudo apt-get install bubblewrap socat ripgrep)`;
+  for (const name of NAMES) {
+    const found = await lookup(name).catch(() => undefined);
+    if (found?.address !== '127.0.0.1') return `${name} does not resolve to 127.0.0.1: add "127.0.0.1 ${NAMES.join(' ')}" to /etc/hosts (.ci/run does)`;
+  }
+  return undefined;
+}
+const why = await missing();
+if (why !== undefined && process.env.CI === 'true') throw new Error(why);
+
+function serve(name: string): Promise<Server> {
+  return new Promise((resolve) => {
+    const server = createServer((_req, res) => res.end(`hello from ${name}`));
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
+function harness(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${why})` : ''}`, () => {
+  let allowed: Server;
+  let blocked: Server;
+  let port: { allowed: number; blocked: number };
+  const made: string[] = [];
+  beforeAll(async () => {
+    [allowed, blocked] = await Promise.all([serve('allowed'), serve('blocked')]);
+    port = { allowed: (allowed.address() as AddressInfo).port, blocked: (blocked.address() as AddressInfo).port };
+  });
+  afterAll(() => {
+    allowed.close();
+    blocked.close();
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A repository whose config allows *.allowed.test (and the loopback port it resolves to) but blocks evil.allowed.test; a home with a key; a folder outside. */
+  async function setUp(extraConfig = ''): Promise<{ root: string; home: string; outside: string; state: string; probe: string }> {
+    const config = [
+      'network:',
+      `  allowed: ["*.allowed.test", "127.0.0.1:${port.allowed}"]`,
+      '  blocked: [evil.allowed.test]',
+      extraConfig,
+    ].join('\n');
+    const root = await makeRepo({ ...specTree([{ id: '01-01', files: ['probe.txt'], steps: [] }]), '.github/harness.yml': `${config}\n` });
+    const home = mkdtempSync(join(tmpdir(), 'sandbox-home-'));
+    mkdirSync(join(home, '.ssh'));
+    writeFileSync(join(home, '.ssh', 'id_test'), 'PRIVATE KEY\n');
+    const outside = mkdtempSync(join(tmpdir(), 'sandbox-outside-'));
+    // The stand-in's own records, where a sandboxed process may write: the sandbox's temporary folder.
+    const state = join('/tmp/claude', `sandbox-test-${process.pid}-${made.length}`);
+    mkdirSync(state, { recursive: true });
+    made.push(root, home, outside, state);
+    const yes = (cmd: string) => `$( ${cmd} >/dev/null 2>&1 && echo yes || echo no)`;
+    const probe = [
+      '{',
+      `echo "allowed=$(curl -s --max-time 20 http://api.allowed.test:${port.allowed}/)"`,
+      `echo "not-allowed=$(curl -s -o /dev/null -w '%{http_code}' --max-time 20 http://api.blocked.test:${port.blocked}/)"`,
+      `echo "blocked=$(curl -s -o /dev/null -w '%{http_code}' --max-time 20 http://evil.allowed.test:${port.allowed}/)"`,
+      `echo "direct=${yes(`env -u HTTP_PROXY -u http_proxy -u ALL_PROXY -u all_proxy curl -s --max-time 5 --noproxy '*' http://127.0.0.1:${port.blocked}/`)}"`,
+      `echo "secret=${yes(`cat ${home}/.ssh/id_test`)}"`,
+      `echo "outside=${yes(`touch ${outside}/escaped`)}"`,
+      `echo "hosts=${yes("sh -c 'echo 127.0.0.1 x >> /etc/hosts'")}"`,
+      '} > probe.txt',
+    ].join('\n');
+    return { root, home, outside, state, probe };
+  }
+
+  const refused = {
+    allowed: 'allowed=hello from allowed',
+    'not-allowed': 'not-allowed=403',
+    blocked: 'blocked=403',
+    direct: 'direct=no',
+    secret: 'secret=no',
+    outside: 'outside=no',
+    hosts: 'hosts=no',
+  };
+
+  async function expectSandboxed(run: { code: number | null; stdout: string; stderr: string }, s: { root: string; outside: string }, agent: string): Promise<void> {
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const probe = git(s.root, 'show', 'harness/SPC-007/integration:probe.txt').trim().split('\n');
+    expect(probe).toEqual(Object.values(refused));
+    expect(existsSync(join(s.outside, 'escaped'))).toBe(false);
+    // What was refused, with the line that allows it: in the plan's SUMMARY.md and the run's STATUS.md.
+    const summary = git(s.root, 'show', `harness/SPC-007/integration:${SPEC_DIR}/execution/phases/01-phase/01-01-SUMMARY.md`);
+    expect(summary).toContain(`- \`api.blocked.test:${port.blocked}\`: refused 1 time (asked by \`${agent}\`)`);
+    expect(summary).toContain(`- \`evil.allowed.test:${port.allowed}\`: refused 1 time (asked by \`${agent}\`)`);
+    expect(summary).toContain('allow them in `.github/harness.yml`: `network: { allowed: ["api.blocked.test", "evil.allowed.test"] }`');
+    const status = git(s.root, 'show', `harness/SPC-007/integration:${SPEC_DIR}/STATUS.md`);
+    expect(status).toContain(`the sandbox refused api.blocked.test:${port.blocked} (1×, ${agent}), evil.allowed.test:${port.allowed} (1×, ${agent})`);
+  }
+
+  it('claude: its connections go through the allowlist, its files stay its own, and the run says what was refused', async () => {
+    const s = await setUp();
+    const claude = await standInClaude([[{ report: { type: 'session_ready' } }, { bash: s.probe }, { report: { type: 'task_completed', message: 'Probed.' } }]]);
+    made.push(claude.bin);
+    const run = await harness(['run', SPEC_DIR, '--agent', 'claude', '--sandbox'], s.root, { ...claude.env, HOME: s.home, FAKE_CLAUDE_STATE: s.state, IS_SANDBOX: '1' });
+    await expectSandboxed(run, s, 'claude');
+  });
+});

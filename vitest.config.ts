@@ -44,6 +44,8 @@ export const E2E = [
   'test/machine/verify-browser.test.ts',
   // The timeline drawn by Mermaid's own renderer in Chromium (timeline.test.ts, status-comment.test.ts: the text in-process).
   'test/engine/core/analysis/gantt-render.test.ts',
+  // `harness run --sandbox` with each engine's stand-in under bubblewrap and the filtering proxy (engine/core/agents/sandbox.test.ts: the policy in-process).
+  'test/machine/sandbox.test.ts',
 ];
 
 export default defineConfig({

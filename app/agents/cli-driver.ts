@@ -144,6 +144,8 @@ export interface CliAdapter<E, A, S extends SessionState = SessionState> {
   keep?(saved: S): Partial<S>;
   /** What the attempt keeps in the state the driver saves for session `sessionId` (copilot: the usage already counted of it). */
   carry?(attempt: A, sessionId: string): Partial<S>;
+  /** Folders outside the worktree and its home the CLI writes to (copilot's usage file): writable in the sandbox. */
+  writes?(attempt: A): string[];
   /** The attempt's set-up before its first run (the MCP server's config, a home of the CLI's own). */
   prepare(context: WorkerContext, open: OpenSession<S>): Promise<A>;
   /** What the set-up left that must not outlive the attempt (a settings file holding the reporting token), removed however it ended. */
@@ -289,7 +291,7 @@ async function runOnce<E, A, S extends SessionState>(
   const stop = new AbortController();
   let started = turn.resume !== undefined;
   const root = context.task.worktree;
-  const start = await inSandbox(context, name, { command: options.executable ?? name, args: adapter.args(turn, attempt, env), cwd: root, env });
+  const start = await inSandbox(context, name, { command: options.executable ?? name, args: adapter.args(turn, attempt, env), cwd: root, env }, adapter.writes?.(attempt));
   const proc = await budget.spend(() =>
     runProcess({
       ...start,

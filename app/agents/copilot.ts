@@ -1,7 +1,7 @@
 import { toolCallOf, type ToolCall } from '../engine/core/agents/stream-json.js';
 import { randomUUID } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { copilotUsage, describeCopilotEvent, parseCopilotLine, usageFileOf, usageSince, type CopilotError, type CopilotEvent, type CopilotPrice, type CopilotResult } from '../engine/core/agents/copilot-stream.js';
 import { copilotLimitFailure } from '../engine/core/agents/copilot-limit.js';
 import type { StreamFacts } from '../engine/core/agents/stream-facts.js';
@@ -32,7 +32,8 @@ export interface CopilotAgentOptions extends CliAgentOptions {
 
 
 const MCP_FILE = 'copilot-mcp.json';
-const USAGE_FILE = 'copilot-usage.json';
+/** Where --usage-output-file writes, in a folder of its own under logDir: the one place outside its home the CLI writes (the sandbox lets it). */
+const USAGE_FILE = join('copilot', 'copilot-usage.json');
 /** What Copilot CLI 1.0.102 prints on stderr, and exits 1, when it finds no credential. */
 export const COPILOT_NO_AUTH = 'No authentication information found.';
 /** What Copilot CLI 1.0.102 says, and exits 1, when the token it found is a classic personal access token (even with a provider of the user's own). */
@@ -89,7 +90,13 @@ export class CopilotAgent implements Agent, CliAdapter<CopilotEvent, CopilotFile
     const mcpConfig = join(context.logDir, MCP_FILE);
     // Copilot's own form of an MCP server: a "local" one, all of its tools offered. It holds this run's bridge token: logDir, never the checkout.
     await writeFile(mcpConfig, `${JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { type: 'local', ...open.bridge.serverCommand(), tools: ['*'] } } }, null, 2)}\n`, { mode: 0o600 });
-    return { mcpConfig, usagePath: join(context.logDir, USAGE_FILE), ...(open.saved.counted ? { counted: open.saved.counted } : {}) };
+    const usagePath = join(context.logDir, USAGE_FILE);
+    await mkdir(dirname(usagePath), { recursive: true });
+    return { mcpConfig, usagePath, ...(open.saved.counted ? { counted: open.saved.counted } : {}) };
+  }
+
+  writes({ usagePath }: CopilotFiles): string[] {
+    return [dirname(usagePath)];
   }
 
   // Copilot is given the id of a new session (--session-id), and continues one by it (--resume).

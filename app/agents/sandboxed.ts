@@ -13,8 +13,8 @@ interface Start {
  * the one place every agent process (a CLI, a command, a script's step) goes through, so that no
  * engine starts outside it.
  */
-export async function inSandbox<T extends Start>(context: WorkerContext, engine: string, start: T): Promise<T> {
+export async function inSandbox<T extends Start>(context: WorkerContext, engine: string, start: T, writes: readonly string[] = []): Promise<T> {
   if (!context.sandbox) return start;
-  const wrapped = await context.sandbox.wrap({ engine, command: start.command, args: start.args, cwd: start.cwd, env: start.env });
+  const wrapped = await context.sandbox.wrap({ engine, command: start.command, args: start.args, cwd: start.cwd, env: start.env, ...(writes.length > 0 ? { writes } : {}) });
   return { ...start, command: wrapped.command, args: wrapped.args, env: wrapped.env };
 }

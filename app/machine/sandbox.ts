@@ -179,7 +179,7 @@ function filesystemFor(request: SandboxRequest, attempt: { worktree: string; log
     // Its own files there: the brief, the MCP config, the answers (read-only), its cache.
     allowRead.push(attempt.logDir);
   }
-  const allowWrite = [resolve(attempt.worktree), cache];
+  const allowWrite = [resolve(attempt.worktree), cache, ...(request.writes ?? [])];
   for (const spot of ENGINE_HOMES[request.engine] ?? []) {
     const set = request.env[spot.env];
     const dir = set ? (spot.under ? join(set, spot.under) : set) : join(request.env.HOME || homedir(), spot.home);

@@ -61,7 +61,7 @@ describe('copilot agent', () => {
       '--no-color',
       '--secret-env-vars=COPILOT_GITHUB_TOKEN,GH_TOKEN',
       '--usage-output-file',
-      join(logDir, 'copilot-usage.json'),
+      join(logDir, 'copilot', 'copilot-usage.json'),
     ]);
     expect(call!.args[0]).toBe('-p');
     expect(call!.args[1]).toContain('## The plan\n\n# Note store');
@@ -182,7 +182,7 @@ describe('copilot agent', () => {
 
     expect((await copilot.calls())[1]!.args.some((a) => a.startsWith('--resume='))).toBe(true);
     // The last run's file: the session's totals, both runs' (6 requests, 2 premium requests).
-    const totals = JSON.parse(await readFile(join(logDir, 'copilot-usage.json'), 'utf8')) as { totalPremiumRequestCost: number; modelMetrics: Record<string, { usage: { inputTokens: number; outputTokens: number } }> };
+    const totals = JSON.parse(await readFile(join(logDir, 'copilot', 'copilot-usage.json'), 'utf8')) as { totalPremiumRequestCost: number; modelMetrics: Record<string, { usage: { inputTokens: number; outputTokens: number } }> };
     const { inputTokens, outputTokens } = totals.modelMetrics['gpt-5.4']!.usage;
     expect([inputTokens, totals.totalPremiumRequestCost]).toEqual([6000, 2]);
     expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed', usage: { turns: 6, inputTokens, outputTokens, costUsd: (inputTokens * 3 + outputTokens * 15) / 1e6 } });
@@ -198,7 +198,7 @@ describe('copilot agent', () => {
     const first = testWorker({ repo, logDir, plan, env: copilot.env });
     await new CopilotAgent({ price: PRICE }).run(first.context);
     expect(first.messages.at(-1)).toMatchObject({ type: 'task_failed', error: expect.stringContaining('rate limit') });
-    const usage = async () => (JSON.parse(await readFile(join(logDir, 'copilot-usage.json'), 'utf8')) as { modelMetrics: Record<string, { usage: { inputTokens: number; outputTokens: number } }> }).modelMetrics['gpt-5.4']!.usage;
+    const usage = async () => (JSON.parse(await readFile(join(logDir, 'copilot', 'copilot-usage.json'), 'utf8')) as { modelMetrics: Record<string, { usage: { inputTokens: number; outputTokens: number } }> }).modelMetrics['gpt-5.4']!.usage;
     const before = await usage();
     const { sessionId } = await readCopilotState(logDir);
     expect(await readCopilotState(logDir)).toEqual({ sessionId, counted: { session: sessionId, inputTokens: before.inputTokens, outputTokens: before.outputTokens, premiumRequests: 1 } });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { lookup } from 'node:dns/promises';
 import type { AddressInfo } from 'node:net';
@@ -72,14 +72,13 @@ describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${w
   });
 
   /** A repository whose config allows *.allowed.test (and the loopback port it resolves to) but blocks evil.allowed.test; a home with a key; a folder outside. */
-  async function setUp(extraConfig = ''): Promise<{ root: string; home: string; outside: string; state: string; probe: string }> {
+  async function setUp(extraConfig = ''): Promise<{ root: string; home: string; outside: string; state: string }> {
     const config = [
       'network:',
       `  allowed: ["*.allowed.test", "127.0.0.1:${port.allowed}"]`,
       '  blocked: [evil.allowed.test]',
       extraConfig,
     ].join('\n');
-    const root = await makeRepo({ ...specTree([{ id: '01-01', files: ['probe.txt'], steps: [] }]), '.github/harness.yml': `${config}\n` });
     const home = mkdtempSync(join(tmpdir(), 'sandbox-home-'));
     mkdirSync(join(home, '.ssh'));
     writeFileSync(join(home, '.ssh', 'id_test'), 'PRIVATE KEY\n');
@@ -87,7 +86,7 @@ describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${w
     // The stand-in's own records, where a sandboxed process may write: the sandbox's temporary folder.
     const state = join('/tmp/claude', `sandbox-test-${process.pid}-${made.length}`);
     mkdirSync(state, { recursive: true });
-    made.push(root, home, outside, state);
+    made.push(home, outside, state);
     const yes = (cmd: string) => `$( ${cmd} >/dev/null 2>&1 && echo yes || echo no)`;
     const probe = [
       '{',
@@ -100,7 +99,9 @@ describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${w
       `echo "hosts=${yes("sh -c 'echo 127.0.0.1 x >> /etc/hosts'")}"`,
       '} > probe.txt',
     ].join('\n');
-    return { root, home, outside, state, probe };
+    const root = await makeRepo({ ...specTree([{ id: '01-01', files: ['probe.txt'], steps: [] }]), '.github/harness.yml': `${config}\n`, 'probe.sh': `${probe}\n` });
+    made.push(root);
+    return { root, home, outside, state };
   }
 
   const refused = {
@@ -115,6 +116,7 @@ describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${w
 
   async function expectSandboxed(run: { code: number | null; stdout: string; stderr: string }, s: { root: string; outside: string }, agent: string): Promise<void> {
     expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('1/1 plans verified');
     expect(run.code).toBe(0);
     const probe = git(s.root, 'show', 'harness/SPC-007/integration:probe.txt').trim().split('\n');
     expect(probe).toEqual(Object.values(refused));
@@ -128,11 +130,45 @@ describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${w
     expect(status).toContain(`the sandbox refused api.blocked.test:${port.blocked} (1×, ${agent}), evil.allowed.test:${port.allowed} (1×, ${agent})`);
   }
 
+  const probe = { bash: 'sh probe.sh' };
+
   it('claude: its connections go through the allowlist, its files stay its own, and the run says what was refused', async () => {
     const s = await setUp();
-    const claude = await standInClaude([[{ report: { type: 'session_ready' } }, { bash: s.probe }, { report: { type: 'task_completed', message: 'Probed.' } }]]);
+    const claude = await standInClaude([[{ report: { type: 'session_ready' } }, probe, { report: { type: 'task_completed', message: 'Probed.' } }]]);
     made.push(claude.bin);
     const run = await harness(['run', SPEC_DIR, '--agent', 'claude', '--sandbox'], s.root, { ...claude.env, HOME: s.home, FAKE_CLAUDE_STATE: s.state, IS_SANDBOX: '1' });
     await expectSandboxed(run, s, 'claude');
+  });
+
+  it("codex: the same, with Codex's own sandbox off (harness's holds its commands)", async () => {
+    const s = await setUp();
+    const codex = await standInCodex([[{ report: { type: 'session_ready' } }, probe, { report: { type: 'task_completed', message: 'Probed.' } }, { text: 'Probed.' }]]);
+    made.push(codex.bin);
+    const run = await harness(['run', SPEC_DIR, '--agent', 'codex', '--sandbox'], s.root, { ...codex.env, HOME: s.home, FAKE_CODEX_STATE: s.state });
+    await expectSandboxed(run, s, 'codex');
+    const [call] = readFileSync(join(s.state, 'calls.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { args: string[] });
+    expect(call!.args).toContain('sandbox_mode="danger-full-access"');
+  });
+
+  it('gemini: the same', async () => {
+    const s = await setUp('agents: { gemini: { approval_mode: yolo } }');
+    const gemini = await standInGemini([[{ report: { type: 'session_ready' } }, probe, { report: { type: 'task_completed', message: 'Probed.' } }, { text: 'Probed.' }]]);
+    made.push(gemini.bin);
+    const run = await harness(['run', SPEC_DIR, '--agent', 'gemini', '--sandbox'], s.root, { ...gemini.env, HOME: s.home, FAKE_GEMINI_STATE: s.state });
+    await expectSandboxed(run, s, 'gemini');
+  });
+
+  it('copilot: the same', async () => {
+    const s = await setUp();
+    const copilot = await standInCopilot([[{ report: { type: 'session_ready' } }, probe, { report: { type: 'task_completed', message: 'Probed.' } }, { text: 'Probed.' }]]);
+    made.push(copilot.bin);
+    const run = await harness(['run', SPEC_DIR, '--agent', 'copilot', '--sandbox'], s.root, { ...copilot.env, HOME: s.home, FAKE_COPILOT_STATE: s.state });
+    await expectSandboxed(run, s, 'copilot');
+  });
+
+  it("command: the same, for a command of the repository's own", async () => {
+    const s = await setUp('agents: { command: { command: "sh probe.sh" } }');
+    const run = await harness(['run', SPEC_DIR, '--agent', 'command', '--sandbox'], s.root, { HOME: s.home });
+    await expectSandboxed(run, s, 'sh');
   });
 });

@@ -15,6 +15,8 @@ export interface SandboxRequest {
   args: readonly string[];
   cwd: string;
   env: Record<string, string | undefined>;
+  /** Folders outside the worktree the engine writes to besides its home (copilot's usage file's). */
+  writes?: readonly string[];
 }
 
 /** What to start instead: the same command, inside the sandbox. */

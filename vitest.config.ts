@@ -46,6 +46,8 @@ export const E2E = [
   'test/engine/core/analysis/gantt-render.test.ts',
   // `harness run --sandbox` with each engine's stand-in under bubblewrap and the filtering proxy (engine/core/agents/sandbox.test.ts: the policy in-process).
   'test/machine/sandbox.test.ts',
+  // The worker bundle with network: in .github/harness.yml: the agent behind the allowlist, what it refused on the check run and the PR.
+  'test/worker-action/sandboxed-worker.test.ts',
 ];
 
 export default defineConfig({

@@ -7,7 +7,7 @@
  *   npm run build:actions              write the bundles
  *   npm run build:actions -- --check   fail if any bundle is stale or missing
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -23,6 +23,36 @@ const BANNER = [
   "import { createRequire as __harnessCreateRequire } from 'node:module';",
   'const require = __harnessCreateRequire(import.meta.url);',
 ].join('\n');
+
+/**
+ * Files a bundled dependency looks for beside the bundle when it runs, which esbuild cannot
+ * inline: copied into the action's dist/ when its bundle holds that dependency (found by a
+ * marker in the bundle), and checked like the bundle. sandbox-runtime looks for its seccomp
+ * helper and its JVM proxy agent in dist/vendor/ (its generate-seccomp-filter.js and
+ * java-proxy-agent.js).
+ */
+const BESIDE = [
+  {
+    marker: 'apply-seccomp',
+    from: 'node_modules/@anthropic-ai/sandbox-runtime/vendor',
+    to: 'vendor',
+    files: ['seccomp/x64/apply-seccomp', 'seccomp/arm64/apply-seccomp', 'java-proxy-agent/srt-proxy-agent.jar'],
+  },
+];
+
+/** The files to copy beside a bundle: source and target, relative to the root. */
+export function besideFiles(action: ActionBundle, bundle: Uint8Array): { from: string; to: string }[] {
+  const text = Buffer.from(bundle).toString('utf8');
+  const dist = dirname(action.outfile);
+  return BESIDE.filter((b) => text.includes(b.marker)).flatMap((b) => b.files.map((f) => ({ from: `${b.from}/${f}`, to: `${dist}/${b.to}/${f}` })));
+}
+
+function sameFile(root: string, file: { from: string; to: string }): boolean {
+  const target = join(root, file.to);
+  if (!existsSync(target)) return false;
+  const source = join(root, file.from);
+  return readFileSync(source).equals(readFileSync(target)) && (statSync(source).mode & 0o111) === (statSync(target).mode & 0o111);
+}
 
 export interface ActionBundle {
   /** The action's folder name under actions/. */
@@ -87,6 +117,7 @@ export async function checkActions(root: string = ROOT): Promise<CheckResult> {
     const built = await bundleAction(action, root);
     const path = join(root, action.outfile);
     if (!existsSync(path) || !Buffer.from(built).equals(readFileSync(path))) stale.push(action.outfile);
+    for (const file of besideFiles(action, built)) if (!sameFile(root, file)) stale.push(file.to);
   }
   const built = new Set(actions.map((a) => a.outfile));
   const actionsDir = join(root, 'actions');
@@ -105,6 +136,13 @@ export async function writeActions(root: string = ROOT): Promise<string[]> {
   for (const action of findActions(root)) {
     const built = await bundleAction(action, root);
     const path = join(root, action.outfile);
+    for (const file of besideFiles(action, built)) {
+      if (sameFile(root, file)) continue;
+      mkdirSync(dirname(join(root, file.to)), { recursive: true });
+      writeFileSync(join(root, file.to), readFileSync(join(root, file.from)));
+      chmodSync(join(root, file.to), statSync(join(root, file.from)).mode & 0o777);
+      changed.push(file.to);
+    }
     if (existsSync(path) && Buffer.from(built).equals(readFileSync(path))) continue;
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, built);

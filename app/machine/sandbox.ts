@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { REPORT_PROXY_ENV } from '../agents/mcp/report-tools.js';
@@ -45,6 +45,8 @@ const CACHE_VARIABLES = ['npm_config_cache', 'XDG_CACHE_HOME', 'GOCACHE', 'GOMOD
 const LINUX_INNER_PROXY_PORT = 3128;
 
 const DENY_LINE = /^deny network-outbound (\S+)/;
+/** A host as a refusal may name it: anything else (the agent chose the name) is said as unreadable, never quoted. */
+const READABLE_HOST = /^[A-Za-z0-9._*[\]:-]{1,260}$/;
 
 let live: MachineSandboxes | undefined;
 
@@ -56,6 +58,8 @@ export class MachineSandboxes implements AgentSandboxes {
   private unsubscribe: (() => void) | undefined;
   private seen = 0;
   private next = 0;
+  private home: string | undefined;
+  private neutral: string | undefined;
 
   private constructor(policy: SandboxPolicy) {
     for (const h of [...githubHosts(policy.env), ...expandHosts(policy.allowed)]) this.allowed.add(h);
@@ -75,10 +79,17 @@ export class MachineSandboxes implements AgentSandboxes {
       throw new SandboxUnavailableError(`the agents' sandbox cannot start on this machine: ${deps.errors.join('; ')}${install}`);
     }
     const sandboxes = new MachineSandboxes(policy);
+    // sandbox-runtime protects the dotfiles (.bashrc, .mcp.json, .vscode, …) of this process's working directory by
+    // mounting empty files over those that do not exist, which would show up in a checkout as changes: it works from
+    // an empty folder of its own instead. Each worktree's git metadata stays read-only all the same (its allowWrite rule).
+    sandboxes.home = process.cwd();
+    sandboxes.neutral = mkdtempSync(join(tmpdir(), 'harness-sandbox-'));
+    process.chdir(sandboxes.neutral);
     try {
       await SandboxManager.initialize(sandboxes.config());
     } catch (e) {
       await SandboxManager.reset().catch(() => undefined);
+      sandboxes.leave();
       throw new SandboxUnavailableError(`the agents' sandbox could not start: ${(e as Error).message}`);
     }
     live = sandboxes;
@@ -93,6 +104,13 @@ export class MachineSandboxes implements AgentSandboxes {
     this.unsubscribe?.();
     if (live === this) live = undefined;
     await SandboxManager.reset();
+    this.leave();
+  }
+
+  /** Back to the working directory the process had, the empty one removed. */
+  private leave(): void {
+    if (this.home !== undefined) process.chdir(this.home);
+    if (this.neutral !== undefined) rmSync(this.neutral, { recursive: true, force: true });
   }
 
   /** The network part of sandbox-runtime's config, from what is allowed so far. */
@@ -116,8 +134,9 @@ export class MachineSandboxes implements AgentSandboxes {
     const fresh = Math.min(total - this.seen, all.length);
     this.seen = total;
     for (const v of all.slice(all.length - fresh)) {
-      const host = DENY_LINE.exec(v.line)?.[1];
-      if (host === undefined || v.encodedCommand === undefined) continue;
+      const named = DENY_LINE.exec(v.line)?.[1];
+      if (named === undefined || v.encodedCommand === undefined) continue;
+      const host = READABLE_HOST.test(named) ? named.toLowerCase() : '(a host name that cannot be shown)';
       const id = Buffer.from(v.encodedCommand, 'base64').toString('utf8');
       const hosts = this.refused.get(id) ?? new Map<string, number>();
       hosts.set(host, (hosts.get(host) ?? 0) + 1);

@@ -1,4 +1,5 @@
 import { deviationNote } from '../engine/core/run/deviations.js';
+import { blockedHostsMarkdown, type BlockedHost } from '../engine/core/agents/sandbox.js';
 import type { Checkpoint, Usage } from '../engine/core/protocol/messages.js';
 import type { VerificationReport } from '../engine/core/verify/levels.js';
 import { checkpointActions, optionsMarker } from '../engine/forge/check-actions.js';
@@ -26,6 +27,8 @@ export interface FinalCheckInput {
   jobUrl?: string;
   /** Every engine that worked on the attempt, when a fallback took it over at a usage limit (agents.fallback). */
   engines?: readonly { agent: string; stopped?: string }[];
+  /** Hosts the agents' sandbox refused, with the line that allows them. */
+  blocked?: readonly BlockedHost[];
 }
 
 /** "Engines: codex (stopped at its usage limit), then gemini": who worked on an attempt a fallback took over. */
@@ -94,6 +97,7 @@ export function finalCheck(input: FinalCheckInput): FinalCheck {
   lines.push('', `- ${costLine(input.usage, input.budgetUsd)}`);
   if (input.engines && input.engines.length > 1) lines.push(`- ${enginesLine(input.engines)}`);
   if (input.jobUrl) lines.push(`- Job: ${input.jobUrl}`);
+  if (input.blocked && input.blocked.length > 0) lines.push('', ...blockedHostsMarkdown(input.blocked));
   if (input.owner === 'actions') {
     lines.push(
       '',

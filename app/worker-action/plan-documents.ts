@@ -64,6 +64,7 @@ export async function planDocuments(
     ...(outcome.facts.usage ? { usage: outcome.facts.usage } : {}),
     ...(brief.knowledge ? { knowledge: brief.knowledge } : {}),
     ...(brief.heldOut ? { heldOut: true } : {}),
+    ...(outcome.facts.blocked ? { blocked: outcome.facts.blocked } : {}),
   });
   const verification = renderVerification(outcome.report, {
     template: await loadTemplate('VERIFICATION.md'),

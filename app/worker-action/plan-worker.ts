@@ -1,4 +1,6 @@
 import { namedFiles } from '../engine/core/run/deviations.js';
+import { blockedHostsMarkdown, type BlockedHost } from '../engine/core/agents/sandbox.js';
+import { startRunnerSandbox } from './sandbox-tools.js';
 import { readFile } from 'node:fs/promises';
 import { pushGuard } from './push-guard.js';
 import { join } from 'node:path';
@@ -53,6 +55,8 @@ interface PlanJob {
   run: WorkerRun;
   /** Every engine that worked on the attempt, once a fallback took it over (recordAttempt). */
   engines?: EngineShare[];
+  /** Hosts the agents' sandbox refused (network: in .github/harness.yml). */
+  blocked?: BlockedHost[];
   plan: Plan;
   issue: IssueRecord;
   comments: CommentRecord[];
@@ -249,6 +253,9 @@ async function runAttempt(job: PlanJob, input: AttemptInput): Promise<Attempt> {
   // Claude Code reads a project's skills from .claude/skills/: the store's active ones are put there for this attempt only
   // (not for a plan held out for the comparison, which runs without what was learned).
   const skills = agent === 'claude' && !heldOutOnRunner(run, job.plan) ? await installSkills(run.root, run.log) : undefined;
+  // network: in .github/harness.yml puts every agent process behind the sandbox's allowlist (docs/security.md); the runner is made ready for it first.
+  const network = run.config.network;
+  const sandbox = network ? await startRunnerSandbox({ allowed: network.allowed, blocked: network.blocked, env: { ...process.env, ...run.env } }, (line) => run.log.info(line)) : undefined;
   let outcome: Attempt;
   // While it runs, a silence in the job's log says what the agent is at, then which check runs (engine/lifecycle/heartbeat.ts).
   const followed = follow(run.heartbeat, { plan: job.plan.id, agent }, {
@@ -258,6 +265,7 @@ async function runAttempt(job: PlanJob, input: AttemptInput): Promise<Attempt> {
     answers: issueAnswers(job.answers),
     progress: liveProgress(jobProgress(run.log), job.live),
     clock,
+    ...(sandbox ? { sandboxes: sandbox } : {}),
   } satisfies AttemptPorts);
   // The attempt as a trace: a JSONL file the workflow keeps as an artifact, and the OTLP collector the job's environment names (machine/otel.ts).
   // The attempt: one more than the attempts its issue's run record says ended (a run resumed at a checkpoint goes on with the same one).
@@ -272,6 +280,7 @@ async function runAttempt(job: PlanJob, input: AttemptInput): Promise<Attempt> {
     followed.end();
     await tracer.close();
     await skills?.remove();
+    await sandbox?.close();
   }
   job.times.agentMs = outcome.timing.agentMs;
   job.times.verifyMs = outcome.timing.verifyMs;
@@ -292,6 +301,11 @@ async function recordAttempt(job: PlanJob, input: AttemptInput, outcome: Attempt
   const usage = outcome.facts.usage;
   if (usage) run.notes.push(costNote(usage, outcome.facts.agent, outcome.facts.attempt, job.budgetUsd));
   job.usage = usage;
+  // What the sandbox refused, with the line that allows it: on the check run and in the job's summary (the PR body says it too).
+  if (outcome.facts.blocked) {
+    job.blocked = outcome.facts.blocked;
+    run.notes.push(blockedHostsMarkdown(outcome.facts.blocked).join('\n  '));
+  }
   job.ranEngines = outcome.facts.engines?.map((e) => e.agent) ?? [outcome.facts.agent];
   // A fallback took the plan over at a usage limit (agents.fallback): every engine that worked on it, in order, in the notes and on the check run.
   if (outcome.facts.engines) {
@@ -343,6 +357,7 @@ async function deliver(job: PlanJob, input: AttemptInput, outcome: Extract<Attem
       ...(run.runUrl === undefined ? {} : { runUrl: run.runUrl }),
       ...(input.knowledge && input.knowledge.length > 0 ? { knowledge: input.knowledge } : {}),
       ...(outside.length > 0 ? { outside } : {}),
+      ...(outcome.facts.blocked ? { blocked: outcome.facts.blocked } : {}),
       documents: documents.inBody,
     }),
   });
@@ -516,6 +531,7 @@ async function writeFinal(job: PlanJob, end: JobEnd, commits: readonly PlanCommi
       ...(job.budgetUsd === undefined ? {} : { budgetUsd: job.budgetUsd }),
       ...(job.run.runUrl ? { jobUrl: job.run.runUrl } : {}),
       ...(job.engines ? { engines: job.engines } : {}),
+      ...(job.blocked ? { blocked: job.blocked } : {}),
     }),
     head,
   );

@@ -1,4 +1,5 @@
 import { deviationNote } from '../engine/core/run/deviations.js';
+import { blockedHostsMarkdown, type BlockedHost } from '../engine/core/agents/sandbox.js';
 import type { BriefKnowledge } from '../engine/core/protocol/messages.js';
 import type { Plan } from '../engine/core/spec/model.js';
 import type { LevelResult, VerificationReport } from '../engine/core/verify/levels.js';
@@ -85,6 +86,8 @@ export interface PrBodyInput {
   knowledge?: readonly BriefKnowledge[];
   /** Files the plan changed outside its files_modified. */
   outside?: readonly string[];
+  /** Hosts the agents' sandbox refused. */
+  blocked?: readonly BlockedHost[];
 }
 
 export function prTitle(plan: Plan): string {
@@ -103,6 +106,7 @@ export function prBody(input: PrBodyInput): string {
   ];
   if (input.agentSummary) head.push('', `> ${input.agentSummary.split('\n').join('\n> ')}`);
   if (input.outside && input.outside.length > 0) head.push('', '### Outside files_modified', '', deviationNote(input.outside));
+  if (input.blocked && input.blocked.length > 0) head.push('', '### Blocked by the sandbox', '', ...blockedHostsMarkdown(input.blocked));
   head.push('', '### Verification', '', verificationMarkdown(input.report));
   if (input.knowledge && input.knowledge.length > 0) {
     head.push('', '### Knowledge surfaced', '', "What harness had learned that applies, as the agent's brief gave it:", '');

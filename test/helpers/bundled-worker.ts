@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { bundleAction, findActions } from '../../scripts/build-actions.js';
+import { dirname, join } from 'node:path';
+import { besideFiles, bundleAction, findActions } from '../../scripts/build-actions.js';
 import { ROOT } from './paths.js';
 
 /** The worker action bundled as the lead ships it (esbuild, one ES module file), in a directory of its own. */
@@ -16,7 +16,14 @@ export async function bundleWorker(): Promise<string> {
   // Node reads the bundle as an ES module because of the root package.json, as in the repository.
   writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
   symlinkSync(join(ROOT, 'templates'), join(root, 'templates'));
-  writeFileSync(join(dir, 'index.js'), await bundleAction(action));
+  const built = await bundleAction(action);
+  writeFileSync(join(dir, 'index.js'), built);
+  // What the bundle looks for beside itself (sandbox-runtime's seccomp helper), as build:actions copies it.
+  for (const file of besideFiles(action, built)) {
+    const target = join(root, file.to);
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(join(ROOT, file.from), target);
+  }
   return join(dir, 'index.js');
 }
 

@@ -1,18 +1,17 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { lookup } from 'node:dns/promises';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SandboxManager } from '@anthropic-ai/sandbox-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { standInClaude } from '../helpers/mcp-claude.js';
 import { standInCodex } from '../helpers/codex-standin.js';
 import { standInCopilot } from '../helpers/copilot-standin.js';
 import { standInGemini } from '../helpers/gemini-standin.js';
 import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+import { helloServer, sandboxUnavailable } from '../helpers/sandbox.js';
 
 /**
  * `harness run --sandbox` with each engine's stand-in: the agent (its bash tool) reaches an allowed
@@ -26,26 +25,7 @@ import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
  */
 
 const BIN = fileURLToPath(new URL('../../bin/harness.js', import.meta.url));
-const NAMES = ['api.allowed.test', 'evil.allowed.test', 'api.blocked.test'];
-
-async function missing(): Promise<string | undefined> {
-  const deps = SandboxManager.checkDependencies();
-  if (deps.errors.length > 0) return `the sandbox cannot run here: ${deps.errors.join('; ')} (sudo apt-get install bubblewrap socat ripgrep)`;
-  for (const name of NAMES) {
-    const found = await lookup(name).catch(() => undefined);
-    if (found?.address !== '127.0.0.1') return `${name} does not resolve to 127.0.0.1: add "127.0.0.1 ${NAMES.join(' ')}" to /etc/hosts (.ci/run does)`;
-  }
-  return undefined;
-}
-const why = await missing();
-if (why !== undefined && process.env.CI === 'true') throw new Error(why);
-
-function serve(name: string): Promise<Server> {
-  return new Promise((resolve) => {
-    const server = createServer((_req, res) => res.end(`hello from ${name}`));
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
-}
+const why = await sandboxUnavailable();
 
 function harness(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -62,7 +42,7 @@ describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${w
   let port: { allowed: number; blocked: number };
   const made: string[] = [];
   beforeAll(async () => {
-    [allowed, blocked] = await Promise.all([serve('allowed'), serve('blocked')]);
+    [allowed, blocked] = await Promise.all([helloServer('allowed'), helloServer('blocked')]);
     port = { allowed: (allowed.address() as AddressInfo).port, blocked: (blocked.address() as AddressInfo).port };
   });
   afterAll(() => {
@@ -121,6 +101,8 @@ describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${w
     const probe = git(s.root, 'show', 'harness/SPC-007/integration:probe.txt').trim().split('\n');
     expect(probe).toEqual(Object.values(refused));
     expect(existsSync(join(s.outside, 'escaped'))).toBe(false);
+    // Nothing of the sandbox's machinery is left in the repository the run was started in.
+    expect(git(s.root, 'status', '--porcelain', '--ignored')).not.toMatch(/\.bashrc|\.gitconfig|\.mcp\.json|\.vscode|\.idea/);
     // What was refused, with the line that allows it: in the plan's SUMMARY.md and the run's STATUS.md.
     const summary = git(s.root, 'show', `harness/SPC-007/integration:${SPEC_DIR}/execution/phases/01-phase/01-01-SUMMARY.md`);
     expect(summary).toContain(`- \`api.blocked.test:${port.blocked}\`: refused 1 time (asked by \`${agent}\`)`);

@@ -37,7 +37,7 @@ describe('usage errors', () => {
       stdout: '',
       stderr:
         'harness run: unknown option --slot; did you mean "--slots"?\n\n' +
-        'Usage: harness run <spec-dir> [--phase P] [--plan ID] [--slots N] [--agent NAME] [--retry [--keep-base]] [--wait] [--knowledge DIR]\n' +
+        'Usage: harness run <spec-dir> [--phase P] [--plan ID] [--slots N] [--agent NAME] [--retry [--keep-base]] [--wait] [--sandbox] [--knowledge DIR]\n' +
         'Run "harness run --help" for every option.\n',
     });
   });

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { REPORT_PROXY_ENV } from '../agents/mcp/report-tools.js';
 import { HarnessError } from '../engine/core/error.js';
@@ -191,22 +191,34 @@ function innerProxyUrl(id: string): string {
 function filesystemFor(request: SandboxRequest, attempt: { worktree: string; logDir: string }, cache: string): SandboxRuntimeConfig['filesystem'] {
   const homes = [...new Set([homedir(), request.env.HOME].filter((h): h is string => h !== undefined && h !== ''))];
   const denyRead = homes.flatMap((h) => CREDENTIALS.map((c) => join(h, c))).filter((p) => existsSync(p));
-  const allowRead: string[] = [];
-  const runnerTemp = request.env.RUNNER_TEMP;
-  if (runnerTemp && existsSync(runnerTemp)) {
-    denyRead.push(runnerTemp);
-    // Its own files there: the brief, the MCP config, the answers (read-only), its cache.
-    allowRead.push(attempt.logDir);
-  }
   const allowWrite = [resolve(attempt.worktree), cache, ...(request.writes ?? [])];
   for (const spot of ENGINE_HOMES[request.engine] ?? []) {
     const set = request.env[spot.env];
     const dir = set ? (spot.under ? join(set, spot.under) : set) : join(request.env.HOME || homedir(), spot.home);
     mkdirSync(dir, { recursive: true });
     allowWrite.push(dir);
-    if (runnerTemp && dir.startsWith(runnerTemp)) allowRead.push(dir);
   }
-  return { denyRead, allowRead, allowWrite, denyWrite: [] };
+  // On a runner, other steps' files in $RUNNER_TEMP (the workflow's command files among them) are hidden; the
+  // attempt's own folder there (its MCP config, its answers, its cache) and what it writes stay as they are.
+  const runnerTemp = request.env.RUNNER_TEMP;
+  if (runnerTemp && existsSync(runnerTemp)) denyRead.push(...allBut(resolve(runnerTemp), [attempt.logDir, ...allowWrite].map((p) => resolve(p))));
+  return { denyRead, allowRead: [], allowWrite, denyWrite: [] };
+}
+
+/** Every entry under `root` that neither is nor holds one of `keep`: going down only towards what is kept. */
+function allBut(root: string, keep: readonly string[]): string[] {
+  const inside = keep.filter((k) => k === root || k.startsWith(`${root}${sep}`));
+  if (inside.includes(root)) return [];
+  let entries: string[];
+  try {
+    entries = readdirSync(root);
+  } catch {
+    return [root];
+  }
+  return entries.flatMap((name) => {
+    const path = join(root, name);
+    return inside.some((k) => k === path || k.startsWith(`${path}${sep}`)) ? allBut(path, inside) : [path];
+  });
 }
 
 function shellQuote(word: string): string {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleWorker, runAction } from '../helpers/bundled-worker.js';
 import { standInClaude } from '../helpers/mcp-claude.js';
+import { standInCodex } from '../helpers/codex-standin.js';
+import { standInCopilot } from '../helpers/copilot-standin.js';
+import { standInGemini } from '../helpers/gemini-standin.js';
 import { helloServer, sandboxUnavailable } from '../helpers/sandbox.js';
 import { APP_CHECK, BRANCH, dispatchedFake, greetingPlan, OWNER, REPO } from '../helpers/worker-fake.js';
 import { git, workerRepo } from '../helpers/worker-repo.js';
@@ -33,15 +36,37 @@ describe.skipIf(why !== undefined)(`the bundled worker behind network: in .githu
     blocked.close();
   });
 
-  it('runs the agent behind the allowlist and says on the check run and the PR what it refused', async () => {
+  type Engine = 'claude' | 'codex' | 'gemini' | 'copilot' | 'command';
+  /** Each engine's stand-in (none for a command), its records kept where a sandboxed process may write. */
+  async function engine(name: Engine, state: string): Promise<Record<string, string>> {
+    const probe = { bash: 'sh probe.sh' };
+    const done = { report: { type: 'task_completed', message: 'Probed.' } };
+    const ready = { report: { type: 'session_ready' } };
+    switch (name) {
+      case 'claude':
+        return { ...(await standInClaude([[ready, probe, done, { result: { result: 'Probed.', total_cost_usd: 0.01 } }]])).env, FAKE_CLAUDE_STATE: state };
+      case 'codex':
+        return { ...(await standInCodex([[ready, probe, done, { text: 'Probed.' }]])).env, FAKE_CODEX_STATE: state };
+      case 'gemini':
+        return { ...(await standInGemini([[ready, probe, done, { text: 'Probed.' }]])).env, FAKE_GEMINI_STATE: state };
+      case 'copilot':
+        return { ...(await standInCopilot([[ready, probe, done, { text: 'Probed.' }]])).env, FAKE_COPILOT_STATE: state };
+      case 'command':
+        return {};
+    }
+  }
+
+  it.each<[Engine, string]>([
+    ['claude', 'claude'],
+    ['codex', 'codex'],
+    ['gemini', 'gemini'],
+    ['copilot', 'copilot'],
+    ['command', 'sh'],
+  ])('%s: runs behind the allowlist, reads no credential of the runner, and the check run and the PR say what was refused', async (agent, asker) => {
     const pa = (allowed.address() as AddressInfo).port;
     const pb = (blocked.address() as AddressInfo).port;
-    const config = `network:\n  allowed: ["api.allowed.test", "127.0.0.1:${pa}"]\n`;
-    const repo = await workerRepo(specRepo([greetingPlan()], { '.github/harness.yml': config }), BRANCH);
-    const github = dispatchedFake(repo.base);
-    const server = await github.serve();
     const root = mkdtempSync(join(tmpdir(), 'harness-runner-'));
-    const runner = { workspace: repo.checkout, temp: join(root, 'temp'), claudeHome: join(root, 'claude-home') };
+    const runner = { workspace: '', temp: join(root, 'temp'), claudeHome: join(root, 'claude-home') };
     const home = mkdtempSync(join(tmpdir(), 'harness-home-'));
     writeFileSync(join(home, '.gitconfig'), '');
     mkdirSync(join(home, '.config', 'gh'), { recursive: true });
@@ -49,32 +74,26 @@ describe.skipIf(why !== undefined)(`the bundled worker behind network: in .githu
     // Another step's file in $RUNNER_TEMP, which the agent must not read.
     mkdirSync(runner.temp, { recursive: true });
     writeFileSync(join(runner.temp, 'other-step.env'), 'DEPLOY_KEY=secret\n');
-    const state = join('/tmp/claude', `sandboxed-worker-${process.pid}`);
-    mkdirSync(state, { recursive: true });
     const yes = (cmd: string) => `$( ${cmd} >/dev/null 2>&1 && echo yes || echo no)`;
-    const claude = await standInClaude([
-      [
-        { report: { type: 'session_ready' } },
-        {
-          bash: [
-            'mkdir -p out',
-            '{',
-            `echo "allowed=$(curl -s --max-time 20 http://api.allowed.test:${pa}/)"`,
-            `echo "blocked=$(curl -s -o /dev/null -w '%{http_code}' --max-time 20 http://api.blocked.test:${pb}/)"`,
-            `echo "gh=${yes(`cat ${home}/.config/gh/hosts.yml`)}"`,
-            `echo "temp=${yes(`cat ${runner.temp}/other-step.env`)}"`,
-            '} > out/greeting.txt',
-          ].join('\n'),
-        },
-        { report: { type: 'task_completed', message: 'Probed.' } },
-        { result: { result: 'Probed.', total_cost_usd: 0.01 } },
-      ],
-    ]);
+    const probe = [
+      'mkdir -p out',
+      '{',
+      `echo "allowed=$(curl -s --max-time 20 http://api.allowed.test:${pa}/)"`,
+      `echo "blocked=$(curl -s -o /dev/null -w '%{http_code}' --max-time 20 http://api.blocked.test:${pb}/)"`,
+      `echo "gh=${yes(`cat ${home}/.config/gh/hosts.yml`)}"`,
+      `echo "temp=${yes(`cat ${runner.temp}/other-step.env`)}"`,
+      '} > out/greeting.txt',
+    ].join('\n');
+    const config = [`network:`, `  allowed: ["api.allowed.test", "127.0.0.1:${pa}"]`, ...(agent === 'command' ? ['agents: { command: { command: "sh probe.sh" } }'] : [])].join('\n');
+    const repo = await workerRepo(specRepo([greetingPlan()], { '.github/harness.yml': `${config}\n`, 'probe.sh': `${probe}\n` }), BRANCH);
+    runner.workspace = repo.checkout;
+    const github = dispatchedFake(repo.base);
+    const server = await github.serve();
+    const state = join('/tmp/claude', `sandboxed-worker-${process.pid}-${agent}`);
+    mkdirSync(state, { recursive: true });
     const env = {
-      PATH: claude.env.PATH!,
+      ...(await engine(agent, state)),
       HOME: home,
-      FAKE_CLAUDE_SCENARIO: claude.env.FAKE_CLAUDE_SCENARIO!,
-      FAKE_CLAUDE_STATE: state,
       GIT_CONFIG_GLOBAL: join(home, '.gitconfig'),
       GIT_CONFIG_NOSYSTEM: '1',
       GITHUB_API_URL: server.url,
@@ -85,23 +104,21 @@ describe.skipIf(why !== undefined)(`the bundled worker behind network: in .githu
       HARNESS_GITHUB_THROTTLE: 'off',
     };
     try {
-      const run = await runAction(bundle, runner, { spec: SPEC, plan: '01-01', resume: 'false', token: 'ghs_JobToken0123456789abcdefghijklmnopqrst', agent: 'claude', 'app-token': 'ghs_AppInstallationToken0123456789abcdefXYZ', 'app-slug': 'harness' }, env);
+      const run = await runAction(bundle, runner, { spec: SPEC, plan: '01-01', resume: 'false', token: 'ghs_JobToken0123456789abcdefghijklmnopqrst', agent, 'app-token': 'ghs_AppInstallationToken0123456789abcdefXYZ', 'app-slug': 'harness' }, env);
       if (process.env.DEBUG_WORKER) console.log(run.stdout, run.stderr);
       expect(run.stderr).toBe('');
       expect(run.outputs.result).toBe('verified');
       expect(git(repo.remote, 'show', `refs/heads/${BRANCH}:out/greeting.txt`).trim().split('\n')).toEqual(['allowed=hello from allowed', 'blocked=403', 'gh=no', 'temp=no']);
-      const refused = `\`api.blocked.test:${pb}\`: refused 1 time (asked by \`claude\`)`;
+      const refused = `\`api.blocked.test:${pb}\`: refused 1 time (asked by \`${asker}\`)`;
       const allow = '`network: { allowed: ["api.blocked.test"] }`';
       const check = github.checkRuns.find((r) => r.id === APP_CHECK)!;
-      if (process.env.DEBUG_WORKER) console.log('SUMMARY', check.output.summary, 'TEXT', check.output.text);
       expect(check.output.summary).toContain(refused);
       expect(check.output.summary).toContain(allow);
       const pr = github.pullRequests[0]!;
       expect(pr.body).toContain('### Blocked by the sandbox');
       expect(pr.body).toContain(refused);
       expect(git(repo.remote, 'show', `refs/heads/${BRANCH}:${readSummaryPath(repo.remote)}`)).toContain(refused);
-      expect(existsSync(join(state, 'calls.jsonl'))).toBe(true);
-      expect(readFileSync(join(state, 'calls.jsonl'), 'utf8')).toContain('SANDBOX_RUNTIME');
+      if (agent !== 'command') expect(readFileSync(join(state, 'calls.jsonl'), 'utf8')).toContain('SANDBOX_RUNTIME');
     } finally {
       await server.close();
     }

@@ -142,10 +142,15 @@ export interface ParsedMarker {
   removed?: number;
   /** What each worker run of the plan did and used, as the worker recorded it (run-record.ts). */
   runs?: RunsRecord;
+  /** The spend cap the plan was told it waits at (the note on its issue, once a hold: spend-hold.ts); cleared when it starts. */
+  held?: SpendCapKey;
 }
 
+/** The keys of `budget:` in .github/harness.yml a plan can wait at. */
+export type SpendCapKey = 'per_day_usd' | 'per_spec_usd';
+
 /** The marker line's records, in the order they are written. */
-const MARKER_KEYS = ['hash', 'blocked_by', 'pr', 'parent', 'resume_at', 'verified', 'of', 'status', 'phase_failed', 'removed', 'runs'] as const;
+const MARKER_KEYS = ['hash', 'blocked_by', 'pr', 'parent', 'resume_at', 'verified', 'of', 'status', 'phase_failed', 'removed', 'held', 'runs'] as const;
 export type MarkerKey = (typeof MARKER_KEYS)[number];
 
 function markerRecords(body: string | null | undefined): { spec: string; plan: string; records: Map<string, string> } | undefined {
@@ -185,6 +190,8 @@ export function parseMarker(body: string | null | undefined): ParsedMarker | und
   if (Number.isInteger(removed) && removed > 0) out.removed = removed;
   const runs = parseRuns(found.records.get('runs'));
   if (runs) out.runs = runs;
+  const held = found.records.get('held');
+  if (held === 'per_day_usd' || held === 'per_spec_usd') out.held = held;
   return out;
 }
 

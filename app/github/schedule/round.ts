@@ -1,4 +1,4 @@
-import { spendHold } from './spend-hold.js';
+import { noteHeldPlans, spendHold, withoutHeld } from './spend-hold.js';
 import type { Context } from 'probot';
 import type { HarnessConfig } from '../../engine/core/config/schema.js';
 import { LABEL_PHASE_FAILED, planBranch, type StatusValue } from '../../engine/forge/names.js';
@@ -120,6 +120,9 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   if (held) {
     context.log.info(`${spec}: ${held}`);
     result.held = held;
+    // Each plan that would have started is told so on its issue, once a hold.
+    const noted = await noteHeldPlans(context, plan.dispatch, caps as Extract<typeof caps, { open: false }>);
+    issues = issues.map((i) => noted.get(i.number) ?? i);
   }
 
   // The plans that may run at once from here (the spec's slots, or fewer left to run): each worker's live progress shares GitHub's limits with theirs.
@@ -139,7 +142,7 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   };
 
   try {
-    for (const issue of held ? [] : plan.dispatch) await start({ kind: 'plan', spec, plan: issue.plan }, issue);
+    for (const issue of held ? [] : plan.dispatch) await start({ kind: 'plan', spec, plan: issue.plan }, withoutHeld(issue));
   } catch (e) {
     // A dispatch that failed after others went through: theirs are written before the failure goes up.
     await write();

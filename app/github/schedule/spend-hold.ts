@@ -1,7 +1,8 @@
 import type { Context } from 'probot';
 import type { HarnessConfig } from '../../engine/core/config/schema.js';
 import { capsDecision, DAY_MS, type CapsDecision, type SpendRecord } from '../../engine/core/run/spend-caps.js';
-import { parseMarker } from '../../engine/forge/plan-issue.js';
+import { parseMarker, withMarkerRecord } from '../../engine/forge/plan-issue.js';
+import type { RoundIssue } from '../../engine/forge/round-plan.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import { appGateway } from '../app-gateway.js';
 
@@ -42,4 +43,36 @@ export async function spendHold(context: Context, spec: string, issues: readonly
     others = (await appGateway(context).planIssuesUpdatedSince(since)).filter((i) => !mine.has(i.number));
   }
   return capsDecision(caps, spendRecords([...own, ...others]), spec, now);
+}
+
+/** The hidden line that opens the note on a plan issue held at a cap. */
+export function heldNoteMarker(spec: string, plan: string): string {
+  return `<!-- harness:held ${spec}/${plan} -->`;
+}
+
+/**
+ * Each plan a round would have started but holds at the cap, told so once on its issue: its
+ * marker line records the cap first (`held=`, outside the hash), then the note is posted, so a
+ * later round of the same hold writes nothing (a crash between the two loses the note, never
+ * doubles it; the spec PR's status comment says the same). Returns the issues as they are after.
+ */
+export async function noteHeldPlans(context: Context, issues: readonly RoundIssue[], caps: Extract<CapsDecision, { open: false }>): Promise<Map<number, IssueRecord>> {
+  const github = appGateway(context);
+  const written = new Map<number, IssueRecord>();
+  for (const issue of issues) {
+    const marker = parseMarker(issue.body);
+    if (!marker || marker.held === caps.cap) continue;
+    written.set(issue.number, await github.updateIssue(issue.number, { body: withMarkerRecord(issue.body ?? '', 'held', caps.cap) }));
+    const when = caps.reopensAt ? ` It starts at the first scheduling round after the window frees at ${caps.reopensAt.toISOString()} (a worker finishing, a merge, any \`/harness execute\`), or as soon as` : ' It starts once';
+    await github.comment(
+      issue.number,
+      `${heldNoteMarker(marker.spec, marker.plan)}\n⏸️ **${marker.plan} is ready and waits at the spend cap:** ${caps.message}.${when} a writer raises \`budget.${caps.cap}\` in \`.github/harness.yml\` on the default branch.`,
+    );
+  }
+  return written;
+}
+
+/** The issue as a round starts its plan: the spend-cap record gone (the status write takes it along). */
+export function withoutHeld<T extends { body: string | null }>(issue: T): T {
+  return issue.body !== null && parseMarker(issue.body)?.held !== undefined ? { ...issue, body: withMarkerRecord(issue.body, 'held', undefined) } : issue;
 }

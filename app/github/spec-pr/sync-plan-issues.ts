@@ -300,14 +300,15 @@ async function trackingOfPhases(
  * a sub-issue of, a usage-limit pause's resume time (the worker writes it, a round reads it),
  * the evidence that the plan is done (the App writes it when the plan PR merges), where the
  * plan is (`status=`, written with each status label), its phase's failed verification, and
- * what its worker runs did and used (`runs=`, for the status comment).
+ * what its worker runs did and used (`runs=`, for the status comment), and the spend cap it was told it waits at (`held=`).
  * A plan back in the spec loses its `removed=` record as its issue is reopened.
  */
 function withRecords(body: string, parent: number | undefined, recorded: ParsedMarker | undefined, verified: string | undefined): string {
   const records = withMarkerRecord(withMarkerRecord(body, 'parent', parent === undefined ? undefined : String(parent)), 'resume_at', recorded?.resumeAt?.toISOString());
   const kept = withMarkerRecord(withMarkerRecord(records, 'verified', verified), 'of', recorded?.of === undefined ? undefined : String(recorded.of));
   const account = withMarkerRecord(kept, 'runs', recorded?.runs === undefined ? undefined : formatRuns(recorded.runs));
-  return withMarkerRecord(withMarkerRecord(account, 'status', recorded?.status), 'phase_failed', recorded?.phaseFailed);
+  const held = withMarkerRecord(account, 'held', recorded?.held);
+  return withMarkerRecord(withMarkerRecord(held, 'status', recorded?.status), 'phase_failed', recorded?.phaseFailed);
 }
 
 /**

@@ -52,6 +52,8 @@ interface PlanFixture {
   phaseFailed?: string;
   /** The worker's account of its runs (`runs=`), as it recorded it. */
   runs?: string;
+  /** The spend cap the plan was told it waits at (`held=`). */
+  held?: string;
 }
 
 /** The record a status label is the view of, as the App writes them together: ready and blocked are both `queued`. */
@@ -62,7 +64,7 @@ function recordOf(status: StatusValue | undefined): string | undefined {
 /** The records on a fixture's marker line, as the App wrote them. */
 function records(p: PlanFixture): string {
   const status = p.record === 'none' ? undefined : (p.record ?? recordOf(p.status));
-  return `${p.pr ? ` pr=${p.pr}` : ''}${p.resumeAt ? ` resume_at=${p.resumeAt}` : ''}${p.closed === 'completed' && p.status === 'verified' ? ` verified=${MERGED_PR}` : ''}${status ? ` status=${status}` : ''}${p.phaseFailed ? ` phase_failed=${p.phaseFailed}` : ''}${p.closed === 'not_planned' ? ' removed=9' : ''}${p.runs ? ` runs=${p.runs}` : ''}`;
+  return `${p.pr ? ` pr=${p.pr}` : ''}${p.resumeAt ? ` resume_at=${p.resumeAt}` : ''}${p.closed === 'completed' && p.status === 'verified' ? ` verified=${MERGED_PR}` : ''}${status ? ` status=${status}` : ''}${p.phaseFailed ? ` phase_failed=${p.phaseFailed}` : ''}${p.closed === 'not_planned' ? ' removed=9' : ''}${p.held ? ` held=${p.held}` : ''}${p.runs ? ` runs=${p.runs}` : ''}`;
 }
 
 function planText(p: PlanFixture): string {
@@ -377,7 +379,7 @@ describe('a scheduling round', () => {
     /** A run that ended `hoursAgo` hours ago and cost `usd`, as a worker records it (runs=). */
     const spent = (usd: number, hoursAgo: number) => `77.1:${Math.floor(Date.now() / 1000 - hoursAgo * 3600 - 600)}:600:::30-500:v:claude:${usd}:3:100:20`;
 
-    it('starts nothing once the spec has spent its per_spec_usd, and says so once in the status comment; what runs goes on', async () => {
+    it('starts nothing once the spec has spent its per_spec_usd, and says so once in the status comment and on the waiting plan; what runs goes on', async () => {
       const plans: PlanFixture[] = [
         { number: 11, plan: '01-01', status: 'verified', closed: 'completed', pr: 7, runs: spent(0.6, 30) },
         { number: 12, plan: '01-02', status: 'running', pr: 7, runs: spent(0.5, 1) },
@@ -387,12 +389,53 @@ describe('a scheduling round', () => {
       mockConfig(scope, 4, 'budget: { per_spec_usd: 1 }\n');
       mockIssues(scope, plans);
       const comment = mockStatusComment(scope);
+      const written: unknown[] = [];
+      const held = { ...planIssue(plans[2]!), body: planIssue({ ...plans[2]!, held: 'per_spec_usd' }).body };
+      scope.patch(`${R}/issues/13`, (b) => (written.push(b), true)).reply(200, held);
+      scope.post(`${R}/issues/13/comments`, (b) => (written.push(b), true)).reply(201, { id: 99, body: '' });
 
       await testProbot().receive(checkCompleted());
 
-      // No base read, no claim, no dispatch, no status write: 01-03 stays ready, 01-02 runs on.
+      // No base read, no claim, no dispatch, no status write: 01-03 stays ready (told so once, its record first), 01-02 runs on.
+      expect(log.filter((l) => !l.startsWith('GET '))).toEqual(['PATCH /issues/13', 'POST /issues/13/comments', 'PATCH /issues/comments/70']);
+      const reason = `spec ${SPEC} has spent $1.10, at its cap of $1.00 (budget.per_spec_usd in .github/harness.yml): no new plan of it starts; raise budget.per_spec_usd to go on`;
+      expect(written).toEqual([
+        { body: held.body },
+        { body: `<!-- harness:held ${SPEC}/01-03 -->\n⏸️ **01-03 is ready and waits at the spend cap:** ${reason}. It starts once a writer raises \`budget.per_spec_usd\` in \`.github/harness.yml\` on the default branch.` },
+      ]);
+      expect(held.body.split('\n')[0]).toBe(`<!-- harness:plan ${SPEC}/01-03 hash=0123456789abcdef pr=7 status=queued held=per_spec_usd -->`);
+      expect(comment.written).toContain(`> ⏸️ Spend cap: ${reason}`);
+      expect(scope.pendingMocks()).toEqual([]);
+    });
+
+    it('tells a held plan once: the next round of the same hold writes nothing to its issue', async () => {
+      const plans: PlanFixture[] = [
+        { number: 12, plan: '01-02', status: 'running', pr: 7, runs: spent(1.5, 1) },
+        { number: 13, plan: '01-03', status: 'ready', pr: 7, held: 'per_spec_usd' },
+      ];
+      const log = recordRequests(scope);
+      mockConfig(scope, 4, 'budget: { per_spec_usd: 1 }\n');
+      mockIssues(scope, plans);
+      mockStatusComment(scope);
+
+      await testProbot().receive(checkCompleted());
+
       expect(log.filter((l) => !l.startsWith('GET '))).toEqual(['PATCH /issues/comments/70']);
-      expect(comment.written).toContain(`> ⏸️ Spend cap: spec ${SPEC} has spent $1.10, at its cap of $1.00 (budget.per_spec_usd in .github/harness.yml): no new plan of it starts; raise budget.per_spec_usd to go on`);
+      expect(scope.pendingMocks()).toEqual([]);
+    });
+
+    it('once a writer raises the cap, starts the held plan and clears its record in the same write as status=running', async () => {
+      const plan: PlanFixture = { number: 11, plan: '01-01', status: 'ready', held: 'per_spec_usd' };
+      const log = recordRequests(scope);
+      mockConfig(scope, 4, 'budget: { per_spec_usd: 100 }\n');
+      mockIssues(scope, [plan]);
+      mockBaseHead(scope);
+      mockDispatch(scope, plan, bodies);
+
+      await testProbot().receive(checkCompleted());
+
+      expect(log.slice(3)).toEqual(['POST /git/refs', 'POST /actions/workflows/harness-worker.yml/dispatches', 'POST /check-runs', 'PATCH /issues/11', 'POST /issues/11/labels', 'DELETE /issues/11/labels/status:ready']);
+      expect(bodies[3]).toEqual({ body: planIssue({ ...plan, held: undefined }).body.replace('status=queued', 'status=running') });
       expect(scope.pendingMocks()).toEqual([]);
     });
 
@@ -412,12 +455,17 @@ describe('a scheduling round', () => {
         .query((q) => q.labels === 'harness:plan' && q.state === 'all' && typeof q.since === 'string' && ((since = q.since), true))
         .reply(200, [other, planIssue(plans[0]!)]);
       const comment = mockStatusComment(scope);
+      let note = '';
+      scope.patch(`${R}/issues/12`).reply(200, planIssue({ ...plans[1]!, held: 'per_day_usd' }));
+      scope.post(`${R}/issues/12/comments`, (b) => ((note = b.body), true)).reply(201, { id: 98, body: '' });
 
       await testProbot().receive(checkCompleted());
 
       expect(Math.abs(Date.parse(since) - (Date.now() - 24 * 3600_000))).toBeLessThan(600_000);
       const frees = new Date((endedAt + 24 * 3600) * 1000).toISOString();
-      expect(comment.written).toContain(`> ⏸️ Spend cap: the repository has spent $2.30 in the last 24 hours, at its cap of $2.00 (budget.per_day_usd in .github/harness.yml): no new plan starts until ${frees}, or raise budget.per_day_usd to go on now`);
+      const reason = `the repository has spent $2.30 in the last 24 hours, at its cap of $2.00 (budget.per_day_usd in .github/harness.yml): no new plan starts until ${frees}, or raise budget.per_day_usd to go on now`;
+      expect(comment.written).toContain(`> ⏸️ Spend cap: ${reason}`);
+      expect(note).toBe(`<!-- harness:held ${SPEC}/01-02 -->\n⏸️ **01-02 is ready and waits at the spend cap:** ${reason}. It starts at the first scheduling round after the window frees at ${frees} (a worker finishing, a merge, any \`/harness execute\`), or as soon as a writer raises \`budget.per_day_usd\` in \`.github/harness.yml\` on the default branch.`);
       expect(scope.pendingMocks()).toEqual([]);
     });
   });

@@ -31,6 +31,8 @@ import { testProbot, webhookExample } from '../test/helpers/probot.js';
 import { mulberry32, median } from './lib.js';
 import { CONCLUDED_BY_WORKER } from '../app/engine/forge/worker-outcome.js';
 import { restartApp } from '../test/helpers/app-process.js';
+import { formatRuns, withRun } from '../app/engine/forge/run-record.js';
+import { parseMarker, withMarkerRecord } from '../app/engine/forge/plan-issue.js';
 
 export interface HoursOptions {
   /** Called once at the end with the fake and its requests, and the simulated time (ms) each was made at: what the caller counts of them. */
@@ -46,6 +48,24 @@ export interface HoursOptions {
   limitHours?: number;
   /** The App's requests per hour (HARNESS_APP_REQUESTS_PER_HOUR; 0: unpaced); the environment's unless given. */
   requestsPerHour?: number;
+  /**
+   * A busy day: each plan's worker records what it cost (`runs=` on its issue, as plan-worker.ts
+   * does: `costUsd` times a draw between 0.5 and 1.5 of the plan's own), and with `perDayUsd`
+   * `.github/harness.yml` caps the repository's day (`budget: { per_day_usd }`).
+   */
+  budget?: { costUsd: number; perDayUsd?: number };
+  /** Hours after the start at which a person comments `/harness execute <spec>/all` again (the next morning). */
+  nudges?: readonly number[];
+}
+
+/** What a busy day spent and started, when the simulation records costs (HoursOptions.budget). */
+export interface SpendTrace {
+  /** Each plan's cost as its worker recorded it, and when (ms, simulated). */
+  spends: { at: number; costUsd: number }[];
+  /** When each plan's worker was dispatched, and what the repository had spent in the 24 hours before. */
+  dispatches: { at: number; windowUsd: number }[];
+  /** The notes the App left on plan issues held at the cap (`<!-- harness:held … -->`), by issue. */
+  heldNotes: Map<number, number>;
 }
 
 export interface HoursResult {
@@ -70,6 +90,8 @@ export interface HoursResult {
   /** Requests per delivery, by event, and what they are (304s apart). */
   byEvent: Record<string, { deliveries: number; requests: number; medianRequests: number; routes: Record<string, number> }>;
   firstSync: { requests: number; minutes: number };
+  /** With HoursOptions.budget: what was spent and started, and when. */
+  spend?: SpendTrace;
 }
 
 const SPEC_DIR = 'docs/specs/SPC-900-generated';
@@ -145,7 +167,9 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
   globalThis.Date = SimulatedDate as DateConstructor;
 
   const github = new FakeGitHub();
-  github.config = `specs_root: docs/specs\nslots: ${options.slots}\n${process.env.BENCH_WINDOW ? `issue_window: ${process.env.BENCH_WINDOW}\n` : ""}`;
+  github.config = `specs_root: docs/specs\nslots: ${options.slots}\n${process.env.BENCH_WINDOW ? `issue_window: ${process.env.BENCH_WINDOW}\n` : ""}${options.budget?.perDayUsd !== undefined ? `budget: { per_day_usd: ${options.budget.perDayUsd} }\n` : ''}`;
+  const trace: SpendTrace | undefined = options.budget ? { spends: [], dispatches: [], heldNotes: new Map() } : undefined;
+  const windowUsd = (at: number) => (trace?.spends ?? []).filter((s) => s.at > at - 24 * HOUR && s.at <= at).reduce((a, s) => a + s.costUsd, 0);
   github.now = () => new Date(now);
   github.roles.set('Codertocat', 'admin');
   // Probot's throttling spaces the App's writes a second apart (its "write" group): a write waits for its turn.
@@ -183,6 +207,8 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
   const probot = testProbot();
   const events: Event[] = [];
   let order = 0;
+  /** When each target's worker started (simulated ms). */
+  const started_ = new Map<string, number>();
   const at = (time: number, run: () => Promise<void>) => {
     events.push({ at: time, order: order++, run });
   };
@@ -266,6 +292,14 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
         issue.body = issue.body.replace(' status=running', ' status=verified');
         issue.labels = [...issue.labels.filter((l) => l !== 'status:running'), 'status:verified'];
       }
+      // What the run cost, on the marker line in the same write (run-account.ts): what the App's spend caps count.
+      if (issue?.body && trace && options.budget) {
+        const costUsd = Math.round(options.budget.costUsd * (0.5 + planDraw((options.seed ?? 7) + 1, target)) * 100) / 100;
+        const started = started_.get(target) ?? now;
+        const record = withRun(parseMarker(issue.body)?.runs, { run: `${runNumber}.1`, start: Math.floor(started / 1000), seconds: Math.round((now - started) / 1000), end: 'verified', engines: ['claude'], usage: { costUsd, turns: 10 } });
+        issue.body = withMarkerRecord(issue.body, 'runs', formatRuns(record));
+        trace.spends.push({ at: now, costUsd });
+      }
     }
     const check = [...github.checkRuns].reverse().find((r) => r.external_id === `${specId}/${target}`);
     const output = { title: isPhase ? 'Phase verified' : 'Plan verified', summary: 'All checks passed.', text: `${CONCLUDED_BY_WORKER}\n` };
@@ -335,6 +369,8 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
       github.workflowRuns.push({ id, display_title: `harness ${specId}/${target}`, status: 'in_progress' });
       const minutes = target.startsWith('phase-') ? PHASE_MINUTES : (timeouts.get(target) ?? 30) * (0.3 + 0.6 * planDraw(options.seed ?? 7, target));
       options.onWorker?.({ target, start: now, minutes });
+      started_.set(target, now);
+      if (trace && !target.startsWith('phase-')) trace.dispatches.push({ at: now, windowUsd: windowUsd(now) });
       at(now + minutes * MINUTE, workerEnds(target, id));
     }
   };
@@ -358,6 +394,13 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
     comment.repository = opened.repository;
     await deliver('issue_comment', comment, 'issue_comment.created (/harness execute all)');
     startWorkers();
+    // A person asking again later (the next morning of a busy day): the same comment, a new one.
+    for (const [i, hours] of (options.nudges ?? []).entries()) {
+      at(START + hours * HOUR, async () => {
+        const again = { ...comment, comment: { ...comment.comment, id: 77_000_002 + i } };
+        await deliver('issue_comment', again, 'issue_comment.created (/harness execute all, again)');
+      });
+    }
 
     const limit = START + (options.limitHours ?? 48) * HOUR;
     while (events.length > 0) {
@@ -376,6 +419,9 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
   }
 
   options.onEnd?.(github, stamps);
+  if (trace) {
+    for (const c of github.comments) if (c.body.startsWith('<!-- harness:held ')) trace.heldNotes.set(c.issue, (trace.heldNotes.get(c.issue) ?? 0) + 1);
+  }
   const hours = Math.ceil((lastEnd - START) / HOUR) || 1;
   const perHour = Array.from({ length: Math.max(hours, 1) }, () => 0);
   const notModifiedPerHour = perHour.map(() => 0);
@@ -409,6 +455,7 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
     byRoute: [...routes].sort((a, b) => b[1] - a[1]),
     byEvent: Object.fromEntries([...byEvent].map(([k, v]) => [k, { deliveries: v.length, requests: v.reduce((a, b) => a + b, 0), medianRequests: median(v), routes: Object.fromEntries([...(eventRoutes.get(k) ?? [])].sort((a, b) => b[1] - a[1])) }])),
     firstSync: firstSync ?? { requests: 0, minutes: 0 },
+    ...(trace ? { spend: trace } : {}),
   };
 }
 

@@ -262,11 +262,54 @@ const specOverHours: Section = async (log) => {
   };
 };
 
+/**
+ * A busy day under `budget: { per_day_usd }`: 200 plans on 8 slots, each costing about $1 (a draw
+ * between $0.50 and $1.50, recorded by its worker as plan-worker.ts does), the repository capped
+ * at $40 a day; a person comments `/harness execute` again the next morning (27 h in). Beside it,
+ * the same day without the cap: what it would have spent.
+ */
+const BUSY = { plans: 200, slots: 8, edges: 100, costUsd: 1, perDayUsd: 40, nudge: 27, hours: 40 };
+
+const busyDay: Section = async (log) => {
+  const H = 3_600_000;
+  const capped = await simulateHours({ plans: BUSY.plans, slots: BUSY.slots, edges: BUSY.edges, limitHours: BUSY.hours, budget: { costUsd: BUSY.costUsd, perDayUsd: BUSY.perDayUsd }, nudges: [BUSY.nudge] });
+  const free = await simulateHours({ plans: BUSY.plans, slots: BUSY.slots, edges: BUSY.edges, limitHours: 24, budget: { costUsd: BUSY.costUsd } });
+  const trace = capped.spend!;
+  const start = Math.min(...trace.dispatches.map((d) => d.at));
+  const rolling = (spends: readonly { at: number; costUsd: number }[]) => Math.max(0, ...spends.map((x) => spends.filter((y) => y.at > x.at - 24 * H && y.at <= x.at).reduce((a, y) => a + y.costUsd, 0)));
+  const usd = (n: number) => `$${n.toFixed(2)}`;
+  const atDispatch = Math.max(...trace.dispatches.map((d) => d.windowUsd));
+  // The hold: the first gap of half a day or more between two starts.
+  const times = trace.dispatches.map((d) => d.at).sort((a, b) => a - b);
+  const gap = times.findIndex((t, i) => i > 0 && t - times[i - 1]! >= 12 * H);
+  const day1 = trace.dispatches.filter((d) => gap === -1 || d.at < times[gap]!);
+  const day2 = trace.dispatches.filter((d) => gap !== -1 && d.at >= times[gap]!);
+  const lastDay1 = Math.max(...day1.map((d) => d.at));
+  const notes = [...trace.heldNotes.values()];
+  const freeDay = free.spend!.spends.filter((s) => s.at < start + 24 * H).reduce((a, s) => a + s.costUsd, 0);
+  log(`busy day: ${day1.length} plans started before the hold, ${day2.length} after the window freed; ${usd(rolling(trace.spends))} the most spent in 24 h (cap ${usd(BUSY.perDayUsd)}); uncapped ${usd(freeDay)}`);
+  return {
+    notes: [
+      '',
+      `A busy day (bench/github-hours.ts, budget): ${BUSY.plans} plans, ${BUSY.slots} slots, about ${usd(BUSY.costUsd)} a plan, \`budget: { per_day_usd: ${BUSY.perDayUsd} }\`; \`/harness execute\` again ${BUSY.nudge} h in.`,
+      `Capped: ${day1.length} plans started in the first ${((lastDay1 - start) / H).toFixed(1)} h, then none until the window freed; ${day2.length} more from ${day2.length > 0 ? ((Math.min(...day2.map((d) => d.at)) - start) / H).toFixed(1) : '-'} h. Spend in any 24 h: at most ${usd(rolling(trace.spends))} (the plans already running when the cap was reached finish: ${BUSY.slots} slots at most); at each start the day stood at most at ${usd(atDispatch)}.`,
+      `Uncapped, the same day: ${usd(freeDay)} in its first 24 h (${free.plansMerged} plans merged). Plans told on their issue that they wait at the cap: ${notes.length}, each once (${notes.filter((n) => n > 1).length} told twice).`,
+    ],
+    rows: [],
+    targets: [
+      { name: `no plan starts once the day's spend reaches per_day_usd ($${BUSY.perDayUsd})`, met: atDispatch < BUSY.perDayUsd && day1.length > 0, detail: `the day stood at most at ${usd(atDispatch)} when a plan started; ${day1.length} started before the hold` },
+      { name: 'each plan held at the cap is told so once on its issue', met: notes.length > 0 && notes.every((n) => n === 1), detail: `${notes.length} plans told, ${notes.filter((n) => n > 1).length} more than once` },
+      { name: 'plans start again at the first round after the window frees', met: day2.length > 0 && Math.min(...day2.map((d) => d.at)) - Math.min(...trace.spends.map((x) => x.at)) >= 24 * H, detail: `${day2.length} started from ${day2.length > 0 ? ((Math.min(...day2.map((d) => d.at)) - start) / H).toFixed(1) : '-'} h, the first spend ${((Math.min(...trace.spends.map((x) => x.at)) - start) / H).toFixed(1)} h in` },
+    ],
+    results: { shape: BUSY, day1: day1.length, day2: day2.length, maxRollingUsd: rolling(trace.spends), atDispatchUsd: atDispatch, uncappedDayUsd: freeDay, notes },
+  };
+};
+
 /** The workers' requests too, and every GitHub limit checked on the App's and theirs together (github-workers.ts). */
 const workersAndLimits: Section = async (log) => ({ rows: [], ...(await workersSection(log)) });
 
 /** The sections of the report, in order. */
-export const SECTIONS: Section[] = [specPullRequestSync, schedulingRound, specOverHours, workersAndLimits];
+export const SECTIONS: Section[] = [specPullRequestSync, schedulingRound, specOverHours, busyDay, workersAndLimits];
 
 const github: BenchModule = {
   name: 'github',

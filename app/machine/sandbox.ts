@@ -2,9 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
-import { REPORT_PROXY_ENV } from '../agents/mcp/report-tools.js';
 import { HarnessError } from '../engine/core/error.js';
-import { engineHosts, expandHosts, githubHosts, hostOfUrl, type AgentSandbox, type AgentSandboxes, type BlockedHost, type SandboxRequest } from '../engine/core/agents/sandbox.js';
+import { engineHosts, expandHosts, REPORT_PROXY_ENV, githubHosts, hostOfUrl, type AgentSandbox, type AgentSandboxes, type BlockedHost, type SandboxRequest } from '../engine/core/agents/sandbox.js';
 
 /**
  * The agents' sandbox on this machine, built on Anthropic's sandbox-runtime (docs/dependencies.md
@@ -147,12 +146,11 @@ export class MachineSandboxes implements AgentSandboxes {
   forAttempt(attempt: { spec: string; plan: string; worktree: string; logDir: string }): AgentSandbox {
     const ids = new Map<string, string>();
     const cache = join(attempt.logDir, 'sandbox-cache');
-    const self = this;
     return {
-      async wrap(request: SandboxRequest) {
-        const id = `${attempt.spec}/${attempt.plan}#${++self.next}`;
+      wrap: async (request: SandboxRequest) => {
+        const id = `${attempt.spec}/${attempt.plan}#${++this.next}`;
         ids.set(id, request.command);
-        self.allow(engineHosts(request.engine, request.env));
+        this.allow(engineHosts(request.engine, request.env));
         mkdirSync(cache, { recursive: true });
         const env: Record<string, string | undefined> = { ...request.env };
         for (const name of CACHE_VARIABLES) env[name] = join(cache, name.toLowerCase());
@@ -160,15 +158,15 @@ export class MachineSandboxes implements AgentSandboxes {
         const wrapped = await SandboxManager.wrapWithSandbox(command, undefined, { filesystem: filesystemFor(request, attempt, cache) }, undefined, { commandId: id, commandText: request.command });
         return { command: '/bin/sh', args: ['-c', wrapped], env };
       },
-      bridge(url: string) {
+      bridge: (url: string) => {
         const host = hostOfUrl(url);
-        if (host !== undefined) self.allow([host]);
+        if (host !== undefined) this.allow([host]);
         const id = `${attempt.spec}/${attempt.plan}#report`;
         return { [REPORT_PROXY_ENV]: innerProxyUrl(id) };
       },
-      blocked(): BlockedHost[] {
+      blocked: (): BlockedHost[] => {
         const out: BlockedHost[] = [];
-        for (const [id, command] of ids) for (const [host, count] of self.refused.get(id) ?? []) out.push({ host, count, command });
+        for (const [id, command] of ids) for (const [host, count] of this.refused.get(id) ?? []) out.push({ host, count, command });
         return out.sort((a, b) => b.count - a.count || a.host.localeCompare(b.host));
       },
     };

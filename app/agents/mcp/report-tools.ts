@@ -51,8 +51,7 @@ export const AwaitSchema = z.object(awaitShape);
 export type AwaitAnswer = { kind: 'answer'; checkpoint: string; answer: string } | { kind: 'stop'; checkpoint: string; reason: string };
 
 /** The variables that tell the server process where the worker listens. */
-/** Set inside the agents' sandbox: the proxy (with its credentials) the server reaches the bridge through, as nothing else leaves the sandbox. */
-export const REPORT_PROXY_ENV = 'HARNESS_REPORT_PROXY';
+export { REPORT_PROXY_ENV } from '../../engine/core/agents/sandbox.js';
 export const BRIDGE_URL_ENV = 'HARNESS_REPORT_URL';
 export const BRIDGE_TOKEN_ENV = 'HARNESS_REPORT_TOKEN';
 /** What the command agent is given: the server's command line (JSON `{ command, args, env }`) and Claude Code style config file. */

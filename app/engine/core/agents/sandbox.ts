@@ -7,6 +7,9 @@
  * a refusal is said.
  */
 
+/** Set inside the agents' sandbox: the proxy (with its credentials) the harness MCP server reaches its bridge through, as nothing else leaves the sandbox. */
+export const REPORT_PROXY_ENV = 'HARNESS_REPORT_PROXY';
+
 /** One agent process to be started inside the sandbox. */
 export interface SandboxRequest {
   /** The engine the process is (claude, codex, gemini, copilot, command, script): its API hosts are allowed. */

@@ -1,26 +1,14 @@
-import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { harnessProcess } from '../helpers/cli.js';
 import { main } from '../../app/cli/main.js';
 import { standInGemini } from '../helpers/gemini-standin.js';
 import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
 
-const BIN = fileURLToPath(new URL('../../bin/harness.js', import.meta.url));
 const made: string[] = [];
 afterEach(async () => {
   for (const dir of made.splice(0)) await rm(dir, { recursive: true, force: true });
 });
-
-/** `harness run` as a person runs it, in a process of its own, with the stand-in gemini on PATH. */
-function harness(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
 
 describe('harness run --agent gemini', () => {
   it("runs each plan with Gemini CLI on this machine, its own approval mode (auto_edit) and the harness MCP server, and commits the plan's work", { timeout: 120_000 }, async () => {
@@ -35,7 +23,7 @@ describe('harness run --agent gemini', () => {
     ]);
     made.push(gemini.bin);
 
-    const run = await harness(['run', SPEC_DIR, '--agent', 'gemini'], root, gemini.env);
+    const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'gemini'], root, gemini.env);
 
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);

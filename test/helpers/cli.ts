@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { main } from '../../app/cli/main.js';
 import type { CliIO } from '../../app/cli/io.js';
 import type { Ticker } from '../../app/engine/core/clock.js';
@@ -55,4 +57,16 @@ export async function pathOnly(...programs: string[]): Promise<string> {
     await symlink(found, join(dir, name));
   }
   return dir;
+}
+
+const HARNESS_BIN = fileURLToPath(new URL('../../bin/harness.js', import.meta.url));
+
+/** `harness <args>` as a person runs it: a process of its own, this process's environment with `env` over it. */
+export function harnessProcess(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [HARNESS_BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { FakeGitHub } from './github-repo.js';
 import { SPEC, type WorkerPlan } from './worker-spec.js';
 
@@ -34,4 +35,23 @@ export function dispatchedFake(base: string): FakeGitHub {
   });
   github.checkRuns.push({ id: APP_CHECK, name: CHECK, head_sha: base, external_id: `${SPEC}/01-01`, status: 'queued', conclusion: null, output: { title: 'Worker dispatched', summary: '…', text: null }, annotations: [] });
   return github;
+}
+
+/**
+ * What a worker job's environment holds on a runner of the fake GitHub at `api`: the home (its
+ * empty .gitconfig the only git config read), the repository, the ref and the run; writes
+ * unthrottled, as the fake answers at once and has no limits.
+ */
+export function jobEnv(home: string, api: string): Record<string, string> {
+  return {
+    HOME: home,
+    GIT_CONFIG_GLOBAL: join(home, '.gitconfig'),
+    GIT_CONFIG_NOSYSTEM: '1',
+    GITHUB_API_URL: api,
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
+    GITHUB_REF: 'refs/heads/main',
+    GITHUB_RUN_ID: '42',
+    HARNESS_GITHUB_THROTTLE: 'off',
+  };
 }

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harnessProcess } from '../helpers/cli.js';
 import { standInClaude } from '../helpers/mcp-claude.js';
 import { standInCodex } from '../helpers/codex-standin.js';
 import { standInCopilot } from '../helpers/copilot-standin.js';
@@ -24,17 +23,7 @@ import { helloServer, sandboxUnavailable } from '../helpers/sandbox.js';
  * without them fails here, saying which; elsewhere the file is skipped with the reason.
  */
 
-const BIN = fileURLToPath(new URL('../../bin/harness.js', import.meta.url));
 const why = await sandboxUnavailable();
-
-function harness(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
 
 describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${why})` : ''}`, () => {
   let allowed: Server;
@@ -118,7 +107,7 @@ describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${w
     const s = await setUp();
     const claude = await standInClaude([[{ report: { type: 'session_ready' } }, probe, { report: { type: 'task_completed', message: 'Probed.' } }]]);
     made.push(claude.bin);
-    const run = await harness(['run', SPEC_DIR, '--agent', 'claude', '--sandbox'], s.root, { ...claude.env, HOME: s.home, FAKE_CLAUDE_STATE: s.state, IS_SANDBOX: '1' });
+    const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'claude', '--sandbox'], s.root, { ...claude.env, HOME: s.home, FAKE_CLAUDE_STATE: s.state, IS_SANDBOX: '1' });
     await expectSandboxed(run, s, 'claude');
   });
 
@@ -126,7 +115,7 @@ describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${w
     const s = await setUp();
     const codex = await standInCodex([[{ report: { type: 'session_ready' } }, probe, { report: { type: 'task_completed', message: 'Probed.' } }, { text: 'Probed.' }]]);
     made.push(codex.bin);
-    const run = await harness(['run', SPEC_DIR, '--agent', 'codex', '--sandbox'], s.root, { ...codex.env, HOME: s.home, FAKE_CODEX_STATE: s.state });
+    const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'codex', '--sandbox'], s.root, { ...codex.env, HOME: s.home, FAKE_CODEX_STATE: s.state });
     await expectSandboxed(run, s, 'codex');
     const [call] = readFileSync(join(s.state, 'calls.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { args: string[] });
     expect(call!.args).toContain('sandbox_mode="danger-full-access"');
@@ -136,7 +125,7 @@ describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${w
     const s = await setUp('agents: { gemini: { approval_mode: yolo } }');
     const gemini = await standInGemini([[{ report: { type: 'session_ready' } }, probe, { report: { type: 'task_completed', message: 'Probed.' } }, { text: 'Probed.' }]]);
     made.push(gemini.bin);
-    const run = await harness(['run', SPEC_DIR, '--agent', 'gemini', '--sandbox'], s.root, { ...gemini.env, HOME: s.home, FAKE_GEMINI_STATE: s.state });
+    const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'gemini', '--sandbox'], s.root, { ...gemini.env, HOME: s.home, FAKE_GEMINI_STATE: s.state });
     await expectSandboxed(run, s, 'gemini');
   });
 
@@ -144,13 +133,13 @@ describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${w
     const s = await setUp();
     const copilot = await standInCopilot([[{ report: { type: 'session_ready' } }, probe, { report: { type: 'task_completed', message: 'Probed.' } }, { text: 'Probed.' }]]);
     made.push(copilot.bin);
-    const run = await harness(['run', SPEC_DIR, '--agent', 'copilot', '--sandbox'], s.root, { ...copilot.env, HOME: s.home, FAKE_COPILOT_STATE: s.state });
+    const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'copilot', '--sandbox'], s.root, { ...copilot.env, HOME: s.home, FAKE_COPILOT_STATE: s.state });
     await expectSandboxed(run, s, 'copilot');
   });
 
   it("command: the same, for a command of the repository's own", async () => {
     const s = await setUp('agents: { command: { command: "sh probe.sh" } }');
-    const run = await harness(['run', SPEC_DIR, '--agent', 'command', '--sandbox'], s.root, { HOME: s.home });
+    const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'command', '--sandbox'], s.root, { HOME: s.home });
     await expectSandboxed(run, s, 'sh');
   });
 });

@@ -1,30 +1,19 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { harnessProcess } from '../helpers/cli.js';
 import { agentsConfig } from '../../app/agents/config.js';
 import { HarnessConfigSchema } from '../../app/engine/core/config/schema.js';
 import { standInCodex } from '../helpers/codex-standin.js';
-import { ROOT } from '../helpers/paths.js';
 import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
 
-const BIN = join(ROOT, 'bin', 'harness.js');
-
-function harness(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
 
 describe('harness run --agent codex', () => {
   it('runs the plan with the Codex CLI on PATH, sandboxed to the worktree, and merges its verified work', async () => {
     const root = await makeRepo(specTree([{ id: '01-01', steps: [], body: 'Write out/01-01.txt.' }]));
     const codex = await standInCodex([[{ report: { type: 'progress_update', message: 'writing' } }, { write: ['out/01-01.txt', 'one\n'] }, { final: 'Wrote it.' }]]);
 
-    const run = await harness(['run', SPEC_DIR, '--agent', 'codex'], root, codex.env);
+    const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'codex'], root, codex.env);
 
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -38,7 +27,7 @@ describe('harness run --agent codex', () => {
   it('refuses to start when codex is not on PATH, before any plan counts an attempt, and says what to install', async () => {
     const root = await makeRepo(specTree([{ id: '01-01', steps: [] }]));
 
-    const run = await harness(['run', SPEC_DIR, '--agent', 'codex'], root, { PATH: '/usr/bin:/bin' });
+    const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'codex'], root, { PATH: '/usr/bin:/bin' });
 
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('harness run: --agent codex cannot start: "codex" is not on PATH; install the Codex CLI (npm install -g @openai/codex), set agents.codex.executable in .github/harness.yml, or choose another agent with --agent (script, command)\n');
@@ -63,7 +52,7 @@ describe('harness run --agent codex without a credential', () => {
     const root = await makeRepo(specTree([{ id: '01-01', steps: [] }]));
     const codex = await standInCodex([[{ write: ['out/01-01.txt', 'one\n'] }]]);
 
-    const run = await harness(['run', SPEC_DIR, '--agent', 'codex'], root, { ...codex.env, CODEX_API_KEY: '' });
+    const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'codex'], root, { ...codex.env, CODEX_API_KEY: '' });
 
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 1, stderr: '' });
     expect(run.stdout).toContain('01-01 FAILED: the codex agent failed: codex could not reach the model: unexpected status 401 Unauthorized');

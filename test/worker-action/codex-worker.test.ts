@@ -7,7 +7,7 @@ import { bundleWorker, runAction, type RunnerDirs } from '../helpers/bundled-wor
 import { standInCodex, type CodexAction, type CodexCall } from '../helpers/codex-standin.js';
 import { standInGemini } from '../helpers/gemini-standin.js';
 import type { FakeGitHub } from '../helpers/github-repo.js';
-import { APP_CHECK, BRANCH, dispatchedFake, greetingPlan, OWNER, REPO } from '../helpers/worker-fake.js';
+import { APP_CHECK, BRANCH, dispatchedFake, greetingPlan, jobEnv } from '../helpers/worker-fake.js';
 import { cloneBranch, git, remoteCommits, workerRepo, type WorkerRepo } from '../helpers/worker-repo.js';
 import { planFile, planPath, SPEC, SPEC_PATH, specRepo, type WorkerPlan } from '../helpers/worker-spec.js';
 
@@ -50,15 +50,7 @@ async function setup(p: WorkerPlan, calls: CodexAction[][], other: Record<string
   const codex = await standInCodex(calls);
   const env = {
     ...codex.env,
-    HOME: home,
-    GIT_CONFIG_GLOBAL: gitconfig,
-    GIT_CONFIG_NOSYSTEM: '1',
-    GITHUB_API_URL: server.url,
-    GITHUB_SERVER_URL: 'https://github.com',
-    GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
-    GITHUB_REF: 'refs/heads/main',
-    GITHUB_RUN_ID: '42',
-    HARNESS_GITHUB_THROTTLE: 'off',
+    ...jobEnv(home, server.url),
     TZ: 'UTC',
   };
   return { repo, github, runner: runnerDirs(repo.checkout), env, codex };

@@ -10,7 +10,7 @@ import { standInCodex } from '../helpers/codex-standin.js';
 import { standInCopilot } from '../helpers/copilot-standin.js';
 import { standInGemini } from '../helpers/gemini-standin.js';
 import { helloServer, sandboxUnavailable } from '../helpers/sandbox.js';
-import { APP_CHECK, BRANCH, dispatchedFake, greetingPlan, OWNER, REPO } from '../helpers/worker-fake.js';
+import { APP_CHECK, BRANCH, dispatchedFake, greetingPlan, jobEnv } from '../helpers/worker-fake.js';
 import { git, workerRepo } from '../helpers/worker-repo.js';
 import { SPEC, specRepo } from '../helpers/worker-spec.js';
 
@@ -93,15 +93,7 @@ describe.skipIf(why !== undefined)(`the bundled worker behind network: in .githu
     mkdirSync(state, { recursive: true });
     const env = {
       ...(await engine(agent, state)),
-      HOME: home,
-      GIT_CONFIG_GLOBAL: join(home, '.gitconfig'),
-      GIT_CONFIG_NOSYSTEM: '1',
-      GITHUB_API_URL: server.url,
-      GITHUB_SERVER_URL: 'https://github.com',
-      GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
-      GITHUB_REF: 'refs/heads/main',
-      GITHUB_RUN_ID: '42',
-      HARNESS_GITHUB_THROTTLE: 'off',
+      ...jobEnv(home, server.url),
     };
     try {
       const run = await runAction(bundle, runner, { spec: SPEC, plan: '01-01', resume: 'false', token: 'ghs_JobToken0123456789abcdefghijklmnopqrst', agent, 'app-token': 'ghs_AppInstallationToken0123456789abcdefXYZ', 'app-slug': 'harness' }, env);

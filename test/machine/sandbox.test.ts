@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harnessProcess } from '../helpers/cli.js';
+import { harnessProcess, pathOnly } from '../helpers/cli.js';
 import { standInClaude } from '../helpers/mcp-claude.js';
 import { standInCodex } from '../helpers/codex-standin.js';
 import { standInCopilot } from '../helpers/copilot-standin.js';
@@ -141,5 +141,18 @@ describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${w
     const s = await setUp('agents: { command: { command: "sh probe.sh" } }');
     const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'command', '--sandbox'], s.root, { HOME: s.home });
     await expectSandboxed(run, s, 'sh');
+  });
+});
+
+describe('harness run --sandbox where the sandbox cannot run', () => {
+  it('stops before any plan starts, naming what is missing and how to get it (exit 74)', async () => {
+    const root = await makeRepo({ ...specTree([{ id: '01-01', steps: ['mkdir -p out && echo hi > out/01-01.txt'] }]) });
+    // A PATH with git (and which, that finds programs) but no bubblewrap, socat or ripgrep.
+    const bin = await pathOnly('git', 'which', 'sh');
+    const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'script', '--sandbox'], root, { PATH: bin });
+    expect(run.code).toBe(74);
+    expect(run.stderr).toBe("harness run: the agents' sandbox cannot start on this machine: ripgrep (rg) not found; bubblewrap (bwrap) not installed; socat not installed (Debian and Ubuntu: sudo apt-get install bubblewrap socat ripgrep)\n");
+    // Nothing ran: no plan branch was made.
+    expect(git(root, 'branch', '--list', 'harness/*')).toBe('');
   });
 });

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
@@ -44,6 +45,40 @@ const CACHE_VARIABLES = ['npm_config_cache', 'XDG_CACHE_HOME', 'GOCACHE', 'GOMOD
 const LINUX_INNER_PROXY_PORT = 3128;
 
 const DENY_LINE = /^deny network-outbound (\S+)/;
+/**
+ * Set in this process's environment while the sandbox runs, so that the relays sandbox-runtime
+ * starts from it (socat between its proxy and the sandboxes' sockets) carry the owner's pid:
+ * what a killed run left is found by it.
+ */
+const RELAY_OWNER = 'HARNESS_SANDBOX_OWNER';
+
+/** The relays whose owner is gone (killed before it could stop them), ended. */
+async function reapOrphanRelays(): Promise<number> {
+  let ended = 0;
+  const entries = await readdir('/proc').catch(() => [] as string[]);
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const environ = await readFile(`/proc/${entry}/environ`, 'utf8').catch(() => '');
+    const owner = environ.split('\0').find((v) => v.startsWith(`${RELAY_OWNER}=`))?.slice(RELAY_OWNER.length + 1);
+    if (owner === undefined || !/^\d+$/.test(owner) || owner === String(process.pid) || alive(Number(owner))) continue;
+    try {
+      process.kill(Number(entry), 'SIGKILL');
+      ended++;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return ended;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 /** A host as a refusal may name it: anything else (the agent chose the name) is said as unreadable, never quoted. */
 const READABLE_HOST = /^[A-Za-z0-9._*[\]:-]{1,260}$/;
 
@@ -77,6 +112,9 @@ export class MachineSandboxes implements AgentSandboxes {
       const install = process.platform === 'linux' ? ' (Debian and Ubuntu: sudo apt-get install bubblewrap socat ripgrep)' : process.platform === 'darwin' ? ' (brew install ripgrep)' : '';
       throw new SandboxUnavailableError(`the agents' sandbox cannot start on this machine: ${deps.errors.join('; ')}${install}`);
     }
+    // A run killed (SIGKILL) leaves sandbox-runtime's relays behind, which its process started: ended here, before new ones start.
+    await reapOrphanRelays();
+    process.env[RELAY_OWNER] = String(process.pid);
     const sandboxes = new MachineSandboxes(policy);
     // sandbox-runtime protects the dotfiles (.bashrc, .mcp.json, .vscode, …) of this process's working directory by
     // mounting empty files over those that do not exist, which would show up in a checkout as changes: it works from
@@ -108,6 +146,7 @@ export class MachineSandboxes implements AgentSandboxes {
 
   /** Back to the working directory the process had, the empty one removed. */
   private leave(): void {
+    delete process.env[RELAY_OWNER];
     if (this.home !== undefined) process.chdir(this.home);
     if (this.neutral !== undefined) rmSync(this.neutral, { recursive: true, force: true });
   }

@@ -1,10 +1,14 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessProcess, pathOnly } from '../helpers/cli.js';
+import { fileAppears } from '../helpers/file-appears.js';
 import { standInClaude } from '../helpers/mcp-claude.js';
 import { standInCodex } from '../helpers/codex-standin.js';
 import { standInCopilot } from '../helpers/copilot-standin.js';
@@ -24,6 +28,18 @@ import { helloServer, sandboxUnavailable } from '../helpers/sandbox.js';
  */
 
 const why = await sandboxUnavailable();
+const BIN = fileURLToPath(new URL('../../bin/harness.js', import.meta.url));
+
+/** The processes whose environment holds `variable` (NAME=value). */
+async function processesWith(variable: string): Promise<number[]> {
+  const out: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const environ = await readFile(`/proc/${entry}/environ`, 'utf8').catch(() => '');
+    if (environ.split('\0').includes(variable)) out.push(Number(entry));
+  }
+  return out;
+}
 
 describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${why})` : ''}`, () => {
   let allowed: Server;
@@ -135,6 +151,28 @@ describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${w
     made.push(copilot.bin);
     const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'copilot', '--sandbox'], s.root, { ...copilot.env, HOME: s.home, FAKE_COPILOT_STATE: s.state });
     await expectSandboxed(run, s, 'copilot');
+  });
+
+  it('killed mid-run (SIGKILL), leaves nothing running once started again: the relays of the killed run are ended, and the plan finishes', async () => {
+    const s = await setUp();
+    const claude = await standInClaude([
+      [{ report: { type: 'session_ready' } }, { waitFor: 'never' }],
+      [{ report: { type: 'session_ready' } }, probe, { report: { type: 'task_completed', message: 'Probed.' } }],
+    ]);
+    made.push(claude.bin);
+    const env = { ...process.env, ...claude.env, HOME: s.home, FAKE_CLAUDE_STATE: s.state, IS_SANDBOX: '1' };
+    const first = spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'claude', '--sandbox'], { cwd: s.root, env, stdio: 'ignore' });
+    // The agent has started (its call is recorded) when the sandbox and its relays are up.
+    await fileAppears(join(s.state, 'calls.jsonl'));
+    const owned = (pid: number) => processesWith(`HARNESS_SANDBOX_OWNER=${pid}`);
+    expect((await owned(first.pid!)).length).toBeGreaterThan(0);
+    const gone = new Promise((resolve) => first.on('exit', resolve));
+    first.kill('SIGKILL');
+    await gone;
+
+    const again = await harnessProcess(['run', SPEC_DIR, '--agent', 'claude', '--sandbox'], s.root, { ...claude.env, HOME: s.home, FAKE_CLAUDE_STATE: s.state, IS_SANDBOX: '1' });
+    expect(again.stdout).toContain('1/1 plans verified');
+    expect(await owned(first.pid!)).toEqual([]);
   });
 
   it("command: the same, for a command of the repository's own", async () => {

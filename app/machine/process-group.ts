@@ -29,6 +29,16 @@ function wait(ms: number): Promise<'timeout'> {
   return new Promise((resolve) => setTimeout(() => resolve('timeout'), ms).unref());
 }
 
+/** Is there a process with this id (one of another user's counts: signalling it is refused, not failed)? */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
  * Does the group still have a live member? Zombies do not count: they are dead, but in a
  * container whose init reaps no one they stay in the process table (and in the group) for

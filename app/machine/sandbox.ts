@@ -4,6 +4,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { HarnessError } from '../engine/core/error.js';
+import { processAlive } from './process-group.js';
 import { engineHosts, expandHosts, REPORT_PROXY_ENV, githubHosts, hostOfUrl, type AgentSandbox, type AgentSandboxes, type BlockedHost, type SandboxRequest } from '../engine/core/agents/sandbox.js';
 
 /**
@@ -60,7 +61,7 @@ async function reapOrphanRelays(): Promise<number> {
     if (!/^\d+$/.test(entry)) continue;
     const environ = await readFile(`/proc/${entry}/environ`, 'utf8').catch(() => '');
     const owner = environ.split('\0').find((v) => v.startsWith(`${RELAY_OWNER}=`))?.slice(RELAY_OWNER.length + 1);
-    if (owner === undefined || !/^\d+$/.test(owner) || owner === String(process.pid) || alive(Number(owner))) continue;
+    if (owner === undefined || !/^\d+$/.test(owner) || owner === String(process.pid) || processAlive(Number(owner))) continue;
     try {
       process.kill(Number(entry), 'SIGKILL');
       ended++;
@@ -69,15 +70,6 @@ async function reapOrphanRelays(): Promise<number> {
     }
   }
   return ended;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 /** A host as a refusal may name it: anything else (the agent chose the name) is said as unreadable, never quoted. */
 const READABLE_HOST = /^[A-Za-z0-9._*[\]:-]{1,260}$/;

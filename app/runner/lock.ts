@@ -2,19 +2,11 @@ import { link, mkdir, readdir, rename, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path';
 import { HarnessError } from '../engine/core/error.js';
 import { readTextIfExists, removeIfExists } from '../machine/files.js';
+import { processAlive } from '../machine/process-group.js';
 
 export class RunLockedError extends HarnessError {
   constructor(readonly pid: number) {
     super(`another harness run (pid ${pid}) is working on this spec; wait for it, or stop it first`);
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -26,7 +18,7 @@ const GUARD = 'run.lock.takeover-';
  */
 export async function liveRunHolder(dir: string): Promise<number | undefined> {
   const holder = await holderOf(join(dir, 'run.lock'));
-  return holder !== undefined && alive(holder) ? holder : undefined;
+  return holder !== undefined && processAlive(holder) ? holder : undefined;
 }
 
 /**
@@ -99,7 +91,7 @@ export async function acquireRunLock(dir: string): Promise<() => Promise<void>> 
       continue;
     }
     if (holder === process.pid) return done(dir, release);
-    if (alive(holder)) throw new RunLockedError(holder);
+    if (processAlive(holder)) throw new RunLockedError(holder);
     if (await takeOver(dir, path, holder, String(holder))) return done(dir, release);
   }
   throw new HarnessError(`could not take the run lock ${path}: other runs keep taking it; try again`);
@@ -111,7 +103,7 @@ async function takeOver(dir: string, path: string, stale: number | undefined, ke
   if (!(await createExclusive(guard, String(process.pid)))) {
     const taker = await holderOf(guard);
     // A taker killed inside its takeover leaves its guard: the next level decides among the rest.
-    if (taker !== undefined && taker !== process.pid && !alive(taker)) return takeOver(dir, path, stale, `${key}-${taker}`);
+    if (taker !== undefined && taker !== process.pid && !processAlive(taker)) return takeOver(dir, path, stale, `${key}-${taker}`);
     if (taker === undefined && (await leftEmpty(guard))) return takeOver(dir, path, stale, `${key}-empty`);
     return false;
   }
@@ -131,7 +123,7 @@ async function done(dir: string, release: () => Promise<void>): Promise<() => Pr
   for (const name of await readdir(dir)) {
     if (name.startsWith(GUARD) && !name.endsWith('.new')) await removeIfExists(join(dir, name));
     const pending = /^run\.lock.*\.(\d+)\.(?:new|tmp)$/.exec(name);
-    if (pending && Number(pending[1]) !== process.pid && !alive(Number(pending[1]))) await removeIfExists(join(dir, name));
+    if (pending && Number(pending[1]) !== process.pid && !processAlive(Number(pending[1]))) await removeIfExists(join(dir, name));
   }
   return release;
 }

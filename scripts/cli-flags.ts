@@ -8,11 +8,12 @@
 // option its adapter (app/agents/claude.ts) can pass is also asked of the CLI itself: `claude -p x
 // <option> --zz-unknown` is refused for an option it does not have, and for a flag names the
 // sentinel instead. Re-run it with every new pin, and commit the JSON.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AGENT_CLIS, installClis, pinned } from './agent-clis.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TARGET = join(ROOT, 'test/fixtures/agents/cli-flags.json');
@@ -27,29 +28,7 @@ export interface CliOption {
   usage: string;
 }
 
-interface Cli {
-  key: 'claude' | 'codex' | 'gemini' | 'copilot';
-  pin: string;
-  pkg: string;
-  bin: string;
-  /** The commands harness runs, as the arguments that name them, and how to ask each for its help. */
-  commands: Record<string, string[]>;
-}
-
-const CLIS: Cli[] = [
-  { key: 'claude', pin: 'CLAUDE_CODE_VERSION', pkg: '@anthropic-ai/claude-code', bin: 'claude', commands: { '': ['--help'] } },
-  { key: 'codex', pin: 'CODEX_VERSION', pkg: '@openai/codex', bin: 'codex', commands: { exec: ['exec', '--help'], 'exec resume': ['exec', 'resume', '--help'] } },
-  { key: 'gemini', pin: 'GEMINI_CLI_VERSION', pkg: '@google/gemini-cli', bin: 'gemini', commands: { '': ['--help'] } },
-  { key: 'copilot', pin: 'COPILOT_CLI_VERSION', pkg: '@github/copilot', bin: 'copilot', commands: { '': ['--help'] } },
-];
-
-/** The version the workflow pins: `NAME: ${{ vars.NAME || 'x.y.z' }}`. */
-function pinned(name: string): string {
-  const workflow = readFileSync(join(ROOT, 'templates/workflows/harness-worker.yml'), 'utf8');
-  const m = new RegExp(`${name}: \\$\\{\\{ vars\\.${name} \\|\\| '([^']+)' \\}\\}`).exec(workflow);
-  if (!m) throw new Error(`templates/workflows/harness-worker.yml pins no ${name}`);
-  return m[1]!;
-}
+const CLIS = AGENT_CLIS;
 
 /**
  * The options of a --help text: each line that starts (after spaces) with `-x, --long` or
@@ -87,17 +66,10 @@ function hiddenClaudeOptions(bin: string, listed: CliOption[]): CliOption[] {
   return found;
 }
 
-function install(dir: string): void {
-  writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', ...CLIS.map((c) => `${c.pkg}@${pinned(c.pin)}`)], { cwd: dir, stdio: 'inherit' });
-  // Claude Code's native binary comes from its own installer (the script npm was told not to run).
-  execFileSync(process.execPath, [join(dir, 'node_modules/@anthropic-ai/claude-code/install.cjs')], { cwd: dir, stdio: 'inherit' });
-}
-
 const fromArg = process.argv.includes('--from') ? process.argv[process.argv.indexOf('--from') + 1] : undefined;
 const dir = fromArg ?? mkdtempSync(join(tmpdir(), 'harness-cli-flags-'));
 try {
-  if (!fromArg) install(dir);
+  if (!fromArg) installClis(dir, CLIS);
   const out: Record<string, { version: string; commands: Record<string, CliOption[]> }> = {};
   for (const cli of CLIS) {
     const bin = join(dir, 'node_modules/.bin', cli.bin);

@@ -1,7 +1,7 @@
 /**
  * A failure's signature (docs/design.md, Knowledge): the telling error line with what varies
  * between two occurrences of the same failure masked — numbers, hex and ids, dates and times,
- * durations, temporary and absolute paths, ports, a test framework's `file:line:` location,
+ * durations, temporary and absolute paths, URLs, ports, a test framework's `file:line:` location,
  * the names of tests, tables, columns, constraints, indexes, modules and packages — and what
  * tells one failure from another kept: the error's class and code, its message's words, a
  * SQLSTATE, a MySQL error number. Two attempts that fail the same way, in any plan of any spec,
@@ -76,8 +76,9 @@ const QUOTED_NAME = new RegExp(`\\b(${NAMED_NOUNS})(:?\\s+)(["'\`‘“])(?![A-Z
 /** A quoted name followed by what is wrong with it: `‘count’ undeclared`, `'x' is not defined`. */
 const QUOTED_SUBJECT = /(["'`‘“])[\w.$/-]{1,200}(["'`’”]) (?=undeclared|is not defined|is undefined|is not a function|already exists|does not exist|doesn't exist|not found)/g;
 /** Names a message holds without quotes. */
-const BARE_NAMES: readonly [RegExp, string][] = [
-  [/\bundefined: [\w.]+$/, 'undefined: <name>'],
+const BARE_NAMES: readonly [RegExp, string | ((match: string, ...groups: string[]) => string)][] = [
+  // Go's `undefined: mocks.NewMockStore` keeps its package: a mock not generated is not a typo's `undefined: CreateInvoice`.
+  [/\bundefined: (?:([a-z]\w*)\.)?\w+$/, (_: string, pkg?: string) => `undefined: ${pkg ? `${pkg}.` : ''}<name>`],
   [/\b(package|module) [\w-]*[./@][\w.@/-]*/g, '$1 <name>'],
   [/\bimported by [\w.@/-]+/g, 'imported by <name>'],
   [/\b(satisfies the requirement|distribution found for) \S+/g, '$1 <name>'],
@@ -92,6 +93,14 @@ const BARE_NAMES: readonly [RegExp, string][] = [
 const DURATION = /\b\d+m\d+(?:\.\d+)?s\b|\b\d+(?:\.\d+)?\s?(?:ms|µs|us|ns|seconds?|secs?|minutes?|mins?|s|m|h)\b/g;
 /** A container id (12 or 64 hex digits), whatever digits or letters it happens to have. */
 const CONTAINER_ID = /\b[0-9a-f]{64}\b|\b[0-9a-f]{12}\b/g;
+/** A URL, quoted or not: its host, port and path vary with the work (`/v1/invoices/7`, `/v1/tax_rates/3`). */
+const URL = /\bhttps?:\/\/[^\s"'`<>]+/g;
+/**
+ * Go's net/http error, `Get "<url>": <cause>` (url.Error), after whatever the project's code
+ * wrapped it in (`enrich invoice 7: `): the wrapping names the task, the error from `Get` on is
+ * the failure.
+ */
+const GO_URL_ERROR = /^.*?: ((?:Get|Post|Put|Patch|Delete|Head|Options) "<url>": )/;
 /** A line is cut to this before any pattern sees it: a signature keeps far less. */
 const LINE_MAX = 2000;
 
@@ -110,8 +119,9 @@ export function failureSignature(line: string | undefined): string | undefined {
   s = s.replace(CODE, (code) => `\u0001${String.fromCharCode(65 + codes.push(code) - 1)}\u0001`);
   for (const [re, mask] of RUNNER_LINES) s = s.replace(re, mask);
   s = s.replace(LOCATION_PREFIX, '<location>: ').replace(PROJECT_SUFFIX, '').replace(LOCATION, '<location>');
+  s = s.replace(URL, '<url>').replace(GO_URL_ERROR, '$1');
   s = s.replace(QUOTED_NAME, '$1$2$3<name>$4').replace(QUOTED_SUBJECT, '$1<name>$2 ');
-  for (const [re, mask] of BARE_NAMES) s = s.replace(re, mask);
+  for (const [re, mask] of BARE_NAMES) s = s.replace(re, mask as string);
   s = s
     .replace(ISO_TIME, '<date>')
     .replace(CLOCK, '<time>')

@@ -65,6 +65,20 @@ describe('what varies between plans is masked; what tells two kinds apart is kep
     expect(failureSignature('botocore.exceptions.NoCredentialsError: Unable to locate credentials')).toBe('botocore.exceptions.NoCredentialsError: Unable to locate credentials');
   });
 
+  it("makes one signature of Go's HTTP client error whatever task wrapped it and whatever URL it called", () => {
+    const timeout = (task: string, url: string) => `${task}: Get "${url}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`;
+    const signature = 'Get "<url>": context deadline exceeded (Client.Timeout exceeded while awaiting headers)';
+    expect(failureSignature(timeout('enrich invoice 7', 'http://127.0.0.1:38328/v1/invoices/7'))).toBe(signature);
+    expect(failureSignature(timeout('enrich tax rate 3', 'http://127.0.0.1:41002/v1/tax_rates/3'))).toBe(signature);
+    expect(failureSignature('Post "https://api.example.com/v2/charges": dial tcp 10.0.0.7:443: connect: connection refused')).toBe('Post "<url>": dial tcp <n>:<n>: connect: connection refused');
+  });
+
+  it("keeps the package of a Go identifier that is undefined: a mock never generated is not a typo", () => {
+    expect(failureSignature('internal/billing/reconcile_test.go:21:12: undefined: mocks.NewMockMandateStore')).toBe('<location>: undefined: mocks.<name>');
+    expect(failureSignature('internal/reports/approve_test.go:19:12: undefined: mocks.NewMockBalanceStore')).toBe('<location>: undefined: mocks.<name>');
+    expect(failureSignature('build/order_test.go:6:5: undefined: CreateInvoice')).toBe('<location>: undefined: <name>');
+  });
+
   it('makes one signature of a Go panic whatever its addresses and indexes', () => {
     const nil = (addr: string, pc: string) => `panic: runtime error: invalid memory address or nil pointer dereference [signal SIGSEGV: segmentation violation code=0x1 addr=${addr} pc=${pc}]`;
     expect(failureSignature(nil('0x0', '0x4a5b2c'))).toBe(failureSignature(nil('0x18', '0x5c1d3e')));

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { RecordingReporter } from '../../app/runner/progress.js';
 import { runSpec } from '../../app/runner/runner.js';
 import { git, makeRepo, SPEC_DIR, specTree, type StepPlan } from '../helpers/repo.js';
 import { storeFiles } from '../helpers/surfacing.js';
+import { fileAppears } from '../helpers/file-appears.js';
 
 /**
  * Capture in a local run (app/runner/capture.ts): the run's signals are committed on the
@@ -179,7 +180,7 @@ describe('capture in a local run', () => {
     const root = await makeRepo(specTree([{ id: '01-01', title: 'Slow build', files: ['out/01-01.txt'], steps: ['touch "$MARK"; sleep 20; mkdir -p out && echo ok > out/01-01.txt'] }]));
     const stop = new AbortController();
     const running = run(root, { env: { MARK: mark }, signal: stop.signal });
-    while (!existsSync(mark)) await new Promise((r) => setTimeout(r, 25));
+    await fileAppears(mark);
     stop.abort();
     const { outcome } = await running;
 

@@ -10,6 +10,7 @@ import { OrchestrationStore } from '../../app/runner/store.js';
 import { runCli } from '../helpers/cli.js';
 import { git, makeRepo, SPEC_DIR, specTree, type StepPlan } from '../helpers/repo.js';
 import { ROOT } from '../helpers/paths.js';
+import { fileAppears } from '../helpers/file-appears.js';
 
 const BIN = join(ROOT, 'bin', 'harness.js');
 
@@ -133,7 +134,7 @@ describe('harness run', () => {
     const mark = join(await mkdtemp(join(tmpdir(), 'harness-mark-')), 'in-step-2');
     const killed = await makeRepo(tree);
     const child = spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script'], { cwd: killed, env: { ...process.env, MARK: mark }, stdio: 'ignore' });
-    while (!existsSync(mark)) await new Promise((r) => setTimeout(r, 25));
+    await fileAppears(mark);
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
 

@@ -156,6 +156,11 @@ export const MIN_SEEN = 2;
  * not), and one below even odds (MIN_CHANCE_STRUCTURAL: two of two plans read a module and two others did too).
  */
 export const MIN_SEEN_WEAK = 3;
+/**
+ * The shortest name of a module the failure's own words can name (`datetime`, `mocks`, `boto`): a name of one or two letters
+ * (`pq`, `os`, `io`) is met in too many words by chance.
+ */
+export const NAMED_MODULE_MIN = 3;
 /** Plans that did not meet the failure there must be to compare with before any condition is learnt. */
 export const MIN_OTHERS = 3;
 /** Conditions a piece of knowledge keeps at most: the strongest, covering the plans that met it. */
@@ -206,19 +211,48 @@ export function learnConditions(met: readonly PlanProfile[], others: readonly Pl
   return learnFrom(met.map(profileFeatures), countIn(others.map(profileFeatures)));
 }
 
-/** learnConditions on feature sets, the others counted as the caller can (an index over a large store). */
-export function learnFrom(pos: readonly ReadonlySet<string>[], others: OthersCount): Learned {
+/** The last part of an imported module as a word: `github.com/golang/mock/gomock` → `gomock`, `tally/core/dates` → `date`. */
+function moduleWord(module: string): string {
+  return stem((module.split(/[/.:\\]+/).filter((p) => p !== '').at(-1) ?? '').toLowerCase());
+}
+
+/**
+ * The words a failure's signatures say, its masks (`<name>`, `<n>`) left out: what a module a plan imports may be named by.
+ */
+export function namedWords(signatures: readonly string[]): Set<string> {
+  return new Set(words(signatures.join('\n').replace(/<[a-z]+>/g, ' ')));
+}
+
+/**
+ * Whether `key` is a module the failure names itself (`imports:datetime` for "can't compare offset-naive and offset-aware
+ * datetimes", `imports:internal/testutil/mocks` for "undefined: mocks.<name>"): the error corroborates what one plan shows.
+ */
+export function namedByFailure(key: string, named: ReadonlySet<string>): boolean {
+  if (!key.startsWith('imports:')) return false;
+  const word = moduleWord(key.slice('imports:'.length));
+  return word.length >= NAMED_MODULE_MIN && named.has(word);
+}
+
+/**
+ * learnConditions on feature sets, the others counted as the caller can (an index over a large store). `named`: the words of
+ * the failure's signatures (namedWords). A module they name is a condition on one plan that met the failure, where any other
+ * feature needs MIN_SEEN: a careful reader takes a plan reading the dates module for one that may meet "offset-naive
+ * datetimes" before a second plan shows it, and a module no other plan read is no coincidence the error would repeat. It
+ * must still make the failure as likely as not (no other plan without the failure imports it) to count.
+ */
+export function learnFrom(pos: readonly ReadonlySet<string>[], others: OthersCount, named: ReadonlySet<string> = new Set()): Learned {
   // Without plans that did not meet it there is nothing to tell the ones that did apart from: any word they share would pass.
   if (others.among < MIN_OTHERS) return { conditions: [], uncovered: pos.length };
   const neg = { length: others.among };
   const support = new Map<string, number>();
   for (const p of pos) for (const f of p) support.set(f, (support.get(f) ?? 0) + 1);
-  const common = [...support].filter(([, n]) => n >= Math.min(MIN_SEEN, pos.length)).map(([f]) => f);
+  const common = [...support].filter(([f, n]) => n >= Math.min(MIN_SEEN, pos.length) || namedByFailure(f, named)).map(([f]) => f);
   const count = (keys: readonly string[], sets: readonly ReadonlySet<string>[]) => sets.filter((s) => keys.every((k) => s.has(k))).length;
   const candidates: { keys: string[]; seen: number; others: number; chance: number }[] = [];
   const consider = (keys: string[]) => {
     const seen = count(keys, pos);
-    if (seen < (keys.some((k) => k.startsWith('says:')) ? MIN_SEEN_WEAK : MIN_SEEN)) return;
+    const corroborated = keys.length === 1 && namedByFailure(keys[0]!, named);
+    if (seen < (keys.some((k) => k.startsWith('says:')) ? MIN_SEEN_WEAK : corroborated ? 1 : MIN_SEEN)) return;
     const o = others.with(keys);
     const chance = seen / (seen + o + 1);
     // Below even odds (a module two of two plans read, and two others too) only on three plans or more: on two, others sharing a
@@ -227,8 +261,9 @@ export function learnFrom(pos: readonly ReadonlySet<string>[], others: OthersCou
     // And it must tell them apart: at least MIN_LIFT times as common among the plans that met the failure as among the others.
     const lift = neg.length === 0 || o === 0 ? Infinity : seen / pos.length / (o / neg.length);
     if (chance < thresholdOf(keys) || lift < MIN_LIFT) return;
-    // And not by chance: on few plans, a module most of them read is in every one that met the failure as often as not.
-    if (hypergeometricTail(seen, pos.length, seen + o, pos.length + neg.length) > MAX_P) return;
+    // And not by chance: on few plans, a module most of them read is in every one that met the failure as often as not. A module
+    // the error names is not met by chance.
+    if (!corroborated && hypergeometricTail(seen, pos.length, seen + o, pos.length + neg.length) > MAX_P) return;
     candidates.push({ keys, seen, others: o, chance });
   };
   for (const f of common) consider([f]);

@@ -1,4 +1,4 @@
-import { learnFrom, type Learned } from '../documents/conditions.js';
+import { learnFrom, namedWords, type Learned } from '../documents/conditions.js';
 import { profileFeatures, profileOf, type PlanProfile } from '../documents/plan-profile.js';
 import type { SignalRecord } from '../signals/signal-record.js';
 
@@ -108,5 +108,5 @@ export function appliesWhen(evidence: PlaceEvidence, met: readonly string[], pat
       return n;
     },
   };
-  return { ...learnFrom(positives, others), known: positives.length };
+  return { ...learnFrom(positives, others, namedWords(signatures)), known: positives.length };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bestMet, chanceOf, formatCondition, learnConditions, meets, parseCondition, parseConditionList } from '../../../../app/engine/knowledge/documents/conditions.js';
+import { bestMet, chanceOf, countIn, formatCondition, learnConditions, learnFrom, meets, namedWords, parseCondition, parseConditionList } from '../../../../app/engine/knowledge/documents/conditions.js';
 import { profileFeatures, type PlanProfile } from '../../../../app/engine/knowledge/documents/plan-profile.js';
 
 /** When knowledge applies: what the plans that met a failure had that the others had not. */
@@ -49,6 +49,23 @@ describe('learning when a failure applies', () => {
     expect(learnConditions(met3, others3).conditions.map(formatCondition)).toEqual([`imports "${pgx}" (3 of 3 plans that met it; 2 of 10 others)`]);
     // On five others, two of them with the module, three of three is what chance gives one time in six: no condition.
     expect(learnConditions(met3, others3.slice(0, 5)).conditions.map(formatCondition)).not.toContain(`imports "${pgx}" (3 of 3 plans that met it; 2 of 5 others)`);
+  });
+
+  it('takes a module the error names from one plan that met it, where any other feature needs two', () => {
+    // Two plans met "offset-naive … datetimes": one read the dates module (it imports datetime), one the models (django).
+    const met2 = [plan(['pytest'], ['datetime', 'dateutil', 'tally/core/dates'], ['export', 'refund']), plan(['pytest'], ['django', 'django.db', 'tally/core/models'], ['export', 'notic'])];
+    const rest = Array.from({ length: 12 }, (_, i) => plan(['pytest'], [i % 2 ? 'django' : 'tally/core/money', 'tally/settings/base'], ['export', `x${i}`]));
+    const learn = (signatures: string[], others = rest) => learnFrom(met2.map(profileFeatures), countIn(others.map(profileFeatures)), namedWords(signatures)).conditions.map(formatCondition);
+    const naive = ["TypeError: can't compare offset-naive and offset-aware datetimes"];
+    expect(learn(naive)).toEqual(['imports "datetime" (1 of 2 plans that met it; 0 of 12 others)']);
+    // The same plans, an error that names no module they import: one plan's modules are its incidentals.
+    expect(learn(['KeyError: <name>'])).toEqual([]);
+    // A plan that did not meet it imports datetime too: as likely a coincidence as not.
+    expect(learn(naive, [...rest, plan(['pytest'], ['datetime'], ['import'])])).toEqual([]);
+    // A name of two letters (`pq` in "pq: relation … does not exist") is in too many words by chance.
+    expect(learnFrom([plan(['go test'], ['github.com/lib/pq'], ['a'])].map(profileFeatures), countIn(rest.map(profileFeatures)), namedWords(['pq: relation "<name>" does not exist'])).conditions).toEqual([]);
+    // A mask is not a name: `<name>` never names a module called name.
+    expect(namedWords(['undefined: mocks.<name>'])).toEqual(new Set(['undefin', 'mock']));
   });
 
   it('takes a word only from three plans that met it: two plans share a verb of the project\'s by chance', () => {

@@ -86,8 +86,8 @@ function measure(github: FakeGitHub, from: number, section: string, scenario: st
   const subIssue = writes.filter((w) => /\/sub_issues?$/.test(w.url)).length;
   // The spec PR is #2 in the example payloads: its comments are the status comment, not an issue's.
   const onPullRequest = (url: string) => url.startsWith(`/repos/${github.owner}/${github.repo}/issues/2/`);
-  // GraphQL's issue creations and label moves are issue writes; its label creations, other writes.
-  const graphqlIssue = (w: { url: string; body?: unknown }) => /(createIssue|addLabelsToLabelable|removeLabelsFromLabelable)\(/.test(graphqlQuery(w));
+  // GraphQL's issue creations, records and label moves are issue writes; its label creations, other writes.
+  const graphqlIssue = (w: { url: string; body?: unknown }) => /(createIssue|updateIssue|addLabelsToLabelable|removeLabelsFromLabelable)\(/.test(graphqlQuery(w));
   const issue = writes.filter((w) => graphqlIssue(w) || /\/issues(\/\d+)?$/.test(w.url) || /\/issues\/\d+\/labels(\/.+)?$/.test(w.url) || (/\/issues\/\d+\/comments$/.test(w.url) && !onPullRequest(w.url))).length;
   return {
     section,

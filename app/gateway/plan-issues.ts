@@ -170,7 +170,7 @@ export interface StatusMove {
   labelOnly?: true;
 }
 
-/** Issues whose labels one GraphQL request moves at most: two mutations each, 5 of GraphQL's 2,000 secondary points a minute per mutation. */
+/** Issues whose records and labels one GraphQL request writes at most: up to three mutations each, 5 of GraphQL's 2,000 secondary points a minute per mutation. */
 export const STATUS_MOVES_PER_REQUEST = 25;
 
 interface LabelWrite {
@@ -178,65 +178,92 @@ interface LabelWrite {
   issueId: string | undefined;
   add: string[];
   remove: string[];
+  /** The body with its new record, where the record changes. */
+  record?: string;
 }
 
 /**
- * Several issues' statuses set at once, each as setStatus sets one: the records first, one
- * PATCH of the body for each issue whose record changes (none for a queued plan going from
- * ready to blocked, nor for a label put back), then the labels, each race-safely (its label
- * added first, the other status labels removed after, never the whole list written), in as
- * few requests as GitHub allows: one GraphQL request (POST /graphql) carrying, per issue,
- * `addLabelsToLabelable` then `removeLabelsFromLabelable`, which GitHub runs one after another
- * in the order written. Two REST requests an issue (add, remove) become one request for up to
+ * Several issues' statuses set at once, each as setStatus sets one: the records first (the
+ * status on each marker line, where it changes: none for a queued plan going from ready to
+ * blocked, nor for a label put back), then the labels, each race-safely (its label added
+ * first, the other status labels removed after, never the whole list written), in as few
+ * requests as GitHub allows: one GraphQL request (POST /graphql) carrying, per issue,
+ * `updateIssue` with its body, then `addLabelsToLabelable` then `removeLabelsFromLabelable`,
+ * which GitHub runs one after another in the order written, every record before any label.
+ * Three REST requests an issue (the body, add, remove) become one request for up to
  * STATUS_MOVES_PER_REQUEST issues.
  *
  * GraphQL names issues and labels by node id: those `ids` saw in GitHub's answers (node-ids.ts).
  * An issue or label not seen, a request that needs one write only, and any mutation GitHub
- * refused (its `errors`) go by REST, as setStatus does; a refusal naming a label forgets its
- * id. Returns each issue's labels as they are after, in the order of `moves`.
+ * refused (its `errors`) go by REST, as setStatus does, the record first; a refusal naming a
+ * label forgets its id. A record GraphQL did not write is written by REST at once after: its
+ * label may stand a moment before it, which decides nothing (decisions read records, never
+ * labels). Returns each issue's labels and body as they are after, in the order of `moves`.
  */
 export async function setStatuses(request: GatewayRequest, repo: Repo, ids: NodeIds, moves: readonly StatusMove[]): Promise<StatusWritten[]> {
-  // The records first: the label is only their view, and a view written before its record could be read as a decision's.
-  const bodies: (string | null)[] = [];
+  const bodies = new Map<LabelWrite, string | null>();
+  const writeRecord = async (w: LabelWrite) => {
+    if (w.record === undefined) return;
+    bodies.set(w, (await updateIssue(request, repo, w.move.issue.number, { body: w.record })).body);
+    w.record = undefined;
+  };
+  const writes: LabelWrite[] = [];
   for (const move of moves) {
-    const body = move.issue.body;
-    const next = move.labelOnly || move.status === undefined || body === null ? body : withMarkerRecord(body, 'status', recordedStatus(move.status));
-    bodies.push(next === body ? body : (await updateIssue(request, repo, move.issue.number, { body: next! })).body);
-  }
-  const writes: LabelWrite[] = moves.map((move) => {
     const label = move.status === undefined ? undefined : statusLabel(move.status);
-    return {
+    const body = move.issue.body;
+    const record = move.labelOnly || move.status === undefined || body === null ? body : withMarkerRecord(body, 'status', recordedStatus(move.status));
+    const w: LabelWrite = {
       move,
-      issueId: ids.issue(move.issue.number),
+      issueId: undefined,
       add: label === undefined || move.issue.labels.includes(label) ? [] : [label],
       remove: move.issue.labels.filter((l) => isStatusLabel(l) && l !== label),
+      ...(record !== body && record !== null ? { record } : {}),
     };
-  });
+    bodies.set(w, body);
+    // An issue no answer named yet: its record by REST, whose answer names it (a record written is a read).
+    if (ids.issue(move.issue.number) === undefined) await writeRecord(w);
+    w.issueId = ids.issue(move.issue.number);
+    writes.push(w);
+  }
   const pending = writes.filter((w) => w.issueId !== undefined && w.add.length + w.remove.length > 0);
   // Labels no answer named yet (an App just started, a first execute): one query learns them when that saves requests.
   const unknown = pending.filter((w) => [...w.add, ...w.remove].some((l) => ids.label(l) === undefined));
   if (unknown.reduce((n, w) => n + w.add.length + w.remove.length, 0) > 2) await knowLabels(request, repo, ids, unknown.flatMap((w) => [...w.add, ...w.remove]), LABEL_COLORS);
   const byGraphQL = pending.filter((w) => [...w.add, ...w.remove].every((l) => ids.label(l) !== undefined));
-  const restWrites = byGraphQL.reduce((n, w) => n + w.add.length + w.remove.length, 0);
-  const byRest = new Set(writes.filter((w) => !byGraphQL.includes(w) || restWrites <= 1));
-  if (restWrites > 1) {
-    for (let at = 0; at < byGraphQL.length; at += STATUS_MOVES_PER_REQUEST) {
-      for (const failed of await labelMutations(request, ids, byGraphQL.slice(at, at + STATUS_MOVES_PER_REQUEST))) byRest.add(failed);
-    }
+  const graphqlWrites = byGraphQL.reduce((n, w) => n + w.add.length + w.remove.length + (w.record === undefined ? 0 : 1), 0);
+  const viaGraphQL = graphqlWrites > 1 ? byGraphQL : [];
+  // The records GraphQL does not carry first: the label is only their view.
+  for (const w of writes) if (!viaGraphQL.includes(w)) await writeRecord(w);
+  const byRest = new Set(writes.filter((w) => !viaGraphQL.includes(w)));
+  for (let at = 0; at < viaGraphQL.length; at += STATUS_MOVES_PER_REQUEST) {
+    const chunk = viaGraphQL.slice(at, at + STATUS_MOVES_PER_REQUEST);
+    const { labels, records } = await statusMutations(request, ids, chunk);
+    for (const [w, body] of records) bodies.set(w, body);
+    // A record GraphQL did not write, by REST at once, before any label of the chunk goes by REST.
+    for (const w of chunk) if (!records.has(w)) await writeRecord(w);
+    for (const failed of labels) byRest.add(failed);
   }
   for (const w of writes) if (byRest.has(w)) await setStatusLabel(request, repo, w.move.issue, w.move.status);
-  return moves.map((m, i) => ({ labels: withStatus(m.issue.labels, m.status), body: bodies[i] ?? null }));
+  return writes.map((w) => ({ labels: withStatus(w.move.issue.labels, w.move.status), body: bodies.get(w) ?? null }));
 }
 
-/** One GraphQL request for `writes`; the writes GitHub did not make. */
-async function labelMutations(request: GatewayRequest, ids: NodeIds, writes: readonly LabelWrite[]): Promise<LabelWrite[]> {
+/** One GraphQL request for `writes`: every record, then every issue's labels; the label writes GitHub did not make, and the bodies of the records it did. */
+async function statusMutations(request: GatewayRequest, ids: NodeIds, writes: readonly LabelWrite[]): Promise<{ labels: LabelWrite[]; records: Map<LabelWrite, string> }> {
   const variables: Record<string, unknown> = {};
   const declared: string[] = [];
+  const recordFields: string[] = [];
   const fields: string[] = [];
   const aliases = new Map<string, LabelWrite>();
+  const recordAliases = new Map<string, LabelWrite>();
   writes.forEach((w, i) => {
     declared.push(`$i${i}: ID!`);
     variables[`i${i}`] = w.issueId;
+    if (w.record !== undefined) {
+      declared.push(`$body${i}: String!`);
+      variables[`body${i}`] = w.record;
+      recordFields.push(`record${i}: updateIssue(input: {id: $i${i}, body: $body${i}}) { issue { body } }`);
+      recordAliases.set(`record${i}`, w);
+    }
     const mutation = (verb: 'add' | 'remove', labels: string[]) => {
       if (labels.length === 0) return;
       const name = `${verb}${i}`;
@@ -248,17 +275,22 @@ async function labelMutations(request: GatewayRequest, ids: NodeIds, writes: rea
     mutation('add', w.add);
     mutation('remove', w.remove);
   });
-  const query = `mutation SetStatuses(${declared.join(', ')}) {\n  ${fields.join('\n  ')}\n}`;
+  const query = `mutation SetStatuses(${declared.join(', ')}) {\n  ${[...recordFields, ...fields].join('\n  ')}\n}`;
   let answer: { data?: Record<string, unknown> | null; errors?: { message?: string; path?: unknown[] }[] };
   try {
     answer = ((await request('POST /graphql', { query, variables })) as { data: typeof answer }).data ?? {};
   } catch {
-    // Adding a label twice or removing one already gone changes nothing: REST makes them all.
-    return [...writes];
+    // Writing a record again, adding a label twice or removing one already gone changes nothing: REST makes them all.
+    return { labels: [...writes], records: new Map() };
+  }
+  const records = new Map<LabelWrite, string>();
+  for (const [alias, w] of recordAliases) {
+    const body = (answer.data?.[alias] as { issue?: { body?: unknown } | null } | null | undefined)?.issue?.body;
+    if (typeof body === 'string') records.set(w, body);
   }
   const failed = new Set<LabelWrite>();
   for (const [alias, w] of aliases) if (answer.data?.[alias] === null || answer.data?.[alias] === undefined) failed.add(w);
   // A refused id may be a label made again since it was read: forget the labels of what failed.
   for (const w of failed) for (const l of [...w.add, ...w.remove]) if (answer.errors?.some((e) => e.message?.includes(ids.label(l) ?? '\0'))) ids.forgetLabel(l);
-  return [...failed];
+  return { labels: [...failed], records };
 }

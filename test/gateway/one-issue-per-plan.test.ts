@@ -134,15 +134,13 @@ describe('a plan with an issue closed as its duplicate: everyone takes the same 
       `GET ${R}/git/ref/heads/harness/SPC-042/01-01`,
       `POST ${R}/git/refs`,
       `DELETE ${R}/git/refs/heads/harness/SPC-042/01-01`,
-      // The record queued again on #10's marker line; then ready added, failed removed: one GraphQL request, the issue's and
+      // The record queued again on #10's marker line, then ready added, failed removed: one GraphQL request, the issue's and
       // the labels' node ids read from the list.
-      `PATCH ${R}/issues/10`,
       'POST /graphql',
       `GET ${R}/git/ref/heads/master`,
       `POST ${R}/git/refs`,
       `POST ${R}/actions/workflows/harness-worker.yml/dispatches`,
       `POST ${R}/check-runs`,
-      `PATCH ${R}/issues/10`,
       'POST /graphql',
       // The status comment was edited a moment ago, and a plan now runs: the change waits for the next round (round.ts).
       `POST ${R}/issues/${SPEC_PR}/comments`,

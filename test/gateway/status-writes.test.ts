@@ -8,11 +8,11 @@ import { testOctokit } from '../helpers/octokit.js';
 
 /**
  * Several plans' statuses written at once (app/gateway/plan-issues.ts, setStatuses): the App's
- * record on each marker line first (one PATCH of the body, only where the record changes), then
- * the labels, its view, each in the race-safe form (the new label added, then the old one
- * removed), all in one GraphQL request, validated against GitHub's published schema by the
- * fake; REST where the node ids are not known or GraphQL would save nothing, and where GitHub
- * refuses a mutation.
+ * record on each marker line first (the body written, only where the record changes), then the
+ * labels, its view, each in the race-safe form (the new label added, then the old one removed),
+ * all in one GraphQL request (updateIssue before any label), validated against GitHub's
+ * published schema by the fake; REST where the node ids are not known or GraphQL would save
+ * nothing, and where GitHub refuses a mutation.
  */
 
 const R = '/repos/Codertocat/Hello-World';
@@ -59,7 +59,7 @@ afterEach(() => {
 });
 
 describe('a round\'s status writes, after the list it read', () => {
-  it('two plans started and one unblocked: the two records, then one request for the labels: per issue the new label added, then the old removed, in that order', async () => {
+  it('two plans started and one unblocked: one request, the two records first, then per issue the new label added and the old removed, in that order', async () => {
     plan(1, 'ready');
     plan(2, 'ready');
     plan(3, 'blocked');
@@ -75,8 +75,10 @@ describe('a round\'s status writes, after the list it read', () => {
       { issue: read(3), status: 'ready' },
     ]);
 
-    // Ready to blocked is no change of record (both queued): only the started plans' bodies are written.
-    expect(github.log(from)).toEqual([`PATCH ${R}/issues/1`, `PATCH ${R}/issues/2`, 'POST /graphql']);
+    // Ready to blocked is no change of record (both queued): only the started plans' bodies are written, before any label.
+    expect(github.log(from)).toEqual(['POST /graphql']);
+    const query = (github.requests.at(-1)!.body as { query: string }).query;
+    expect([...query.matchAll(/(record|add|remove)\d+: (\w+)/g)].map((m) => m[2])).toEqual(['updateIssue', 'updateIssue', 'addLabelsToLabelable', 'removeLabelsFromLabelable', 'addLabelsToLabelable', 'removeLabelsFromLabelable', 'addLabelsToLabelable', 'removeLabelsFromLabelable']);
     expect([1, 2, 3].map(record)).toEqual(['running', 'running', 'queued']);
     expect(github.labelMutations(from)).toEqual(['#1 +status:running', '#1 -status:ready', '#2 +status:running', '#2 -status:ready', '#3 +status:ready', '#3 -status:blocked']);
     expect(github.statuses.at(-1)).toBe(200);
@@ -98,7 +100,8 @@ describe('a round\'s status writes, after the list it read', () => {
 
     await gw.setStatus(before, 'running');
 
-    expect(github.log(from)).toEqual([`PATCH ${R}/issues/1`, 'POST /graphql']);
+    expect(github.log(from)).toEqual(['POST /graphql']);
+    expect(record(1)).toBe('running');
     expect(github.issue(1).labels).toEqual(['harness:plan', 'spec:SPC-001', 'phase:01', 'priority:high', 'status:running']);
   });
 
@@ -135,8 +138,9 @@ describe('a round\'s status writes, after the list it read', () => {
 
     await gw.setStatuses([1, 2, 3].map((n) => ({ issue: read(n), status: 'ready' as const })));
 
-    expect(github.log(from)).toEqual([`PATCH ${R}/issues/1`, `PATCH ${R}/issues/2`, `PATCH ${R}/issues/3`, 'POST /graphql', 'POST /graphql']);
-    expect((github.requests[from + 3]!.body as { query: string }).query).toMatch(/^query Labels/);
+    expect(github.log(from)).toEqual(['POST /graphql', 'POST /graphql']);
+    expect((github.requests[from]!.body as { query: string }).query).toMatch(/^query Labels/);
+    expect([1, 2, 3].map(record)).toEqual(['queued', 'queued', 'queued']);
     expect(github.labelMutations(from)).toEqual(['#1 +status:ready', '#2 +status:ready', '#3 +status:ready']);
   });
 
@@ -170,9 +174,8 @@ describe('when GitHub refuses a mutation', () => {
       { issue: read(2), status: 'running' },
     ]);
 
+    // The records are written by the same request; the labels it could not move, by REST.
     expect(github.log(from)).toEqual([
-      `PATCH ${R}/issues/1`,
-      `PATCH ${R}/issues/2`,
       'POST /graphql',
       `POST ${R}/issues/1/labels`,
       `DELETE ${R}/issues/1/labels/status:ready`,
@@ -181,6 +184,7 @@ describe('when GitHub refuses a mutation', () => {
     ]);
     // Forgotten, and learnt again from REST's answer, which lists the issue's labels with their ids.
     expect(known.get('status:running')).toBe(labelNodeId('status:running'));
+    expect([1, 2].map(record)).toEqual(['running', 'running']);
     expect(github.issues.map((i) => i.labels.filter((l) => l.startsWith('status:')))).toEqual([['status:running'], ['status:running']]);
   });
 
@@ -202,8 +206,35 @@ describe('when GitHub refuses a mutation', () => {
   });
 });
 
+describe('when the GraphQL request carrying records fails outright', () => {
+  it('writes each record by REST before any label, then the labels by REST', async () => {
+    plan(1, 'ready');
+    plan(2, 'ready');
+    const gw = client();
+    await gw.planIssues('SPC-001');
+    github.fail = (method, url) => (method === 'POST' && url === '/graphql' ? 502 : undefined);
+    const from = github.requests.length;
+
+    const after = await gw.setStatuses([
+      { issue: read(1), status: 'running' },
+      { issue: read(2), status: 'running' },
+    ]);
+
+    expect(github.log(from).filter((l) => l !== 'POST /graphql')).toEqual([
+      `PATCH ${R}/issues/1`,
+      `PATCH ${R}/issues/2`,
+      `POST ${R}/issues/1/labels`,
+      `DELETE ${R}/issues/1/labels/status:ready`,
+      `POST ${R}/issues/2/labels`,
+      `DELETE ${R}/issues/2/labels/status:ready`,
+    ]);
+    expect([1, 2].map(record)).toEqual(['running', 'running']);
+    expect(after.map((a) => a.body)).toEqual([github.issue(1).body, github.issue(2).body]);
+  });
+});
+
 describe('a worker moving its plan from running to verified as it ends', () => {
-  it('reads the issue again, and only while the record still says running writes verified: the record, then the labels in one GraphQL request', async () => {
+  it('reads the issue again, and only while the record still says running writes verified: the record and then the labels in one GraphQL request', async () => {
     plan(1, 'running');
     plan(2, 'verified');
     const gw = client();
@@ -212,7 +243,7 @@ describe('a worker moving its plan from running to verified as it ends', () => {
 
     expect(await gw.moveStatus(1, 'running', 'verified')).toBe('moved');
 
-    expect(github.log(from)).toEqual([`GET ${R}/issues/1`, `PATCH ${R}/issues/1`, 'POST /graphql']);
+    expect(github.log(from)).toEqual([`GET ${R}/issues/1`, 'POST /graphql']);
     expect(github.labelMutations(from)).toEqual(['#1 +status:verified', '#1 -status:running']);
     expect(record(1)).toBe('verified');
     expect(github.issue(1).labels.filter((l) => l.startsWith('status:'))).toEqual(['status:verified']);

@@ -920,6 +920,14 @@ export class FakeGitHub {
         if (parent) this.subIssues.set(parent.number, [...(this.subIssues.get(parent.number) ?? []), issue.id]);
         return { issue: issueNode(issue) };
       },
+      // As GitHub: an issue's fields as given, the rest left as they are.
+      updateIssue: ({ input }: { input: { id: string; body?: string; title?: string; clientMutationId?: string } }) => {
+        const issue = issueOf(input.id);
+        if (input.body !== undefined) issue.body = input.body;
+        if (input.title !== undefined) issue.title = input.title;
+        touched(issue);
+        return { clientMutationId: input.clientMutationId ?? null, issue: issueNode(issue) };
+      },
       addLabelsToLabelable: ({ input }: LabelsInput) => {
         const issue = issueOf(input.labelableId);
         const added = labelsOf(input.labelIds).filter((l) => !issue.labels.includes(l));

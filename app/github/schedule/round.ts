@@ -78,11 +78,11 @@ async function claimedPhases(context: Context, spec: string): Promise<Map<string
  * cut). The decision is planRound's, from the App's records on the issues' marker lines
  * alone (never their labels or state); the writes are, per plan started, the claim, the
  * dispatch and the check run, then the round's status writes together: the record
- * `status=running` on each plan started (one PATCH of its body), then the labels, status:running
+ * `status=running` on each plan started (its body), then the labels, status:running
  * on each plan started, ready or blocked on each queued plan whose dependencies changed, and any
  * label someone changed put back to what the records say, each in the race-safe form (the new
  * label added, then the old one removed), all in one GraphQL request where GitHub's node ids are
- * known (gateway setStatuses), else two REST requests a plan. A delivery that dies before that
+ * known (gateway setStatuses), else three REST requests a plan. A delivery that dies before that
  * write leaves a claim with a worker behind it, which the next round records (stale-claim.ts). A round run twice on the same issues
  * makes the same decision and loses every claim the first one won, so a redelivered event
  * writes nothing new.

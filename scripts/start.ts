@@ -9,6 +9,7 @@ import { main } from '../app/cli/main.js';
 import { signalEntries } from '../app/engine/knowledge/documents/store-index.js';
 import { pathFrom } from '../app/machine/files.js';
 import { systemTicker } from '../app/machine/clock.js';
+import { repoStateDir } from '../app/runner/repo.js';
 
 const example = new URL('../examples/specs/SPC-001-notes-service', import.meta.url).pathname;
 const repo = mkdtempSync(join(tmpdir(), 'harness-example-'));
@@ -40,7 +41,7 @@ const code = await main(['run', specDir, '--agent', 'script'], {
   self: harness,
   ticker: systemTicker(),
 });
-const worktree = join(repo, '.git/harness/worktrees/SPC-001/integration');
+const worktree = join(repoStateDir(join(repo, '.git')), 'worktrees/SPC-001/integration');
 // What the run captured: the signals it committed in the store on the integration branch.
 const index = join(worktree, '.harness/knowledge/index.md');
 const signals = existsSync(index) ? signalEntries(readFileSync(index, 'utf8')).reverse() : [];

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import nock from 'nock';
 import { afterAll, beforeEach } from 'vitest';
 import { restartApp } from './helpers/app-process.js';
@@ -19,6 +21,9 @@ afterAll(() => {
 // What this file and the processes it starts make in os.tmpdir() goes to this worker's own
 // directory, emptied when the file ends (registered first, so it runs after the file's own afterAll).
 const workerTmp = enterWorkerDir();
+// Where harness run keeps worktrees beside a repository (app/runner/repo.ts, stateRoot): with the
+// file's other temporary things, never the home of whoever runs the tests.
+process.env.HARNESS_STATE_DIR = join(tmpdir(), 'harness-state');
 // Vitest reads the hook's first parameter as a fixtures pattern; the file is the second.
 // eslint-disable-next-line no-empty-pattern
 if (workerTmp) afterAll(({}, suite) => sweepWorkerDir(workerTmp, 'filepath' in suite ? suite.filepath : suite.file.filepath));

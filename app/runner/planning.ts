@@ -71,7 +71,7 @@ export async function runLocalPlanning(repo: RunRepo, options: LocalPlanningOpti
   const branch = (await git.run(['symbolic-ref', '--quiet', '--short', 'HEAD']).catch(whenGitFails('', 1))).trim() || undefined;
 
   const now = options.now ?? (() => new Date());
-  const home = join(repo.commonDir, 'harness', 'planning', `${options.command.name}-${now().getTime()}`);
+  const home = join(repo.stateDir, 'planning', `${options.command.name}-${now().getTime()}`);
   const worktree = join(home, 'worktree');
   await mkdir(home, { recursive: true });
   await git.run(['worktree', 'add', '--quiet', '--detach', worktree, head]);

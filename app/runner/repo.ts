@@ -1,5 +1,8 @@
-import { appendFile, mkdir } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, realpathSync } from 'node:fs';
+import { appendFile, mkdir, readdir, rmdir } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { GitError, whenGitFails, type CommitInfo } from '../machine/git.js';
 import type { CommitMessage } from '../engine/core/agents/commit-message.js';
 import { Stopwatch, TimedGit } from './timed-git.js';
@@ -29,9 +32,38 @@ export function integrationBranch(spec: string): string {
 }
 
 /**
+ * Where harness keeps, on this machine, what runs make beside a repository (its worktrees,
+ * planning's and spikes' checkouts): `$HARNESS_STATE_DIR`, else `$XDG_STATE_HOME/harness`, else
+ * `~/.local/state/harness`. Outside the repository, so that the person's own checkout and the
+ * tools that search it (test runners, linters) never see them, and outside its `.git`, where
+ * coding agents refuse to write: Claude Code 2.1 calls any path under a `.git` folder a
+ * sensitive file and will not edit it.
+ */
+export function stateRoot(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  if (env.HARNESS_STATE_DIR) return resolve(env.HARNESS_STATE_DIR);
+  return join(env.XDG_STATE_HOME ? resolve(env.XDG_STATE_HOME) : join(homedir(), '.local', 'state'), 'harness');
+}
+
+/**
+ * One repository's folder there: its name and a hash of where its git directory is
+ * (`orders-api-3f9c2a7d1e`), so that two clones never share one. The name is kept to letters,
+ * digits, `.`, `_` and `-`.
+ */
+export function repoStateDir(commonDir: string, env: Readonly<Record<string, string | undefined>> = process.env): string {
+  let real = commonDir;
+  try {
+    real = realpathSync(commonDir);
+  } catch {
+    // Not there (yet): named by the path as given.
+  }
+  const name = (basename(real) === '.git' ? basename(dirname(real)) : basename(real).replace(/\.git$/, '')).replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 40) || 'repo';
+  return join(stateRoot(env), `${name}-${createHash('sha256').update(real).digest('hex').slice(0, 10)}`);
+}
+
+/**
  * The git side of a local run: one integration worktree where verified plans are merged
- * and phases verified, and one worktree per plan, all kept under the repository's git
- * directory so that the person's own checkout is never touched. Its parts, each in a module
+ * and phases verified, and one worktree per plan, all kept outside the repository
+ * (repoStateDir) so that the person's own checkout is never touched. Its parts, each in a module
  * of its own: the worktrees (worktree-pool.ts, spares reused), merges (merges.ts), the lock
  * files a killed run left (stale-locks.ts) and what attempts committed (attempt-history.ts).
  */
@@ -44,10 +76,14 @@ export class RunRepo {
   );
   readonly #history: AttemptHistory;
 
+  /** This repository's folder beside it on this machine (repoStateDir): worktrees, planning, spikes. */
+  readonly stateDir: string;
+
   private constructor(
     readonly root: string,
     readonly commonDir: string,
   ) {
+    this.stateDir = repoStateDir(commonDir);
     this.#history = new AttemptHistory(root, (cwd) => this.git(cwd), this.watch);
   }
 
@@ -72,7 +108,28 @@ export class RunRepo {
   }
 
   worktreePath(spec: string, name: string): string {
-    return join(this.commonDir, 'harness', 'worktrees', spec, name);
+    return join(this.stateDir, 'worktrees', spec, name);
+  }
+
+  /**
+   * A spec's worktrees from before they moved out of the git directory (`.git/harness/worktrees/<spec>/`,
+   * where agents would not write): each moved where worktreePath keeps it now (`git worktree move`, which
+   * keeps what is in it, an interrupted attempt's work too), once. Returns the names moved.
+   */
+  async moveOldWorktrees(spec: string): Promise<string[]> {
+    const old = join(this.commonDir, 'harness', 'worktrees', spec);
+    if (!existsSync(old)) return [];
+    const moved: string[] = [];
+    for (const name of await readdir(old)) {
+      if (!existsSync(join(old, name, '.git'))) continue;
+      const to = this.worktreePath(spec, name);
+      if (existsSync(to)) throw new RunError(`${join(old, name)} is a worktree of an earlier harness, and ${to} is taken: remove one of them (git worktree remove), then run again`);
+      await mkdir(dirname(to), { recursive: true });
+      await this.git().run(['worktree', 'move', join(old, name), to]);
+      moved.push(name);
+    }
+    await rmdir(old).catch(() => undefined);
+    return moved;
   }
 
   /** The checked-out branch; undefined when HEAD is detached (symbolic-ref exits 1). */
@@ -136,7 +193,7 @@ export class RunRepo {
 
   /** Lock files a git command killed with its run left in this spec's worktrees and branches (stale-locks.ts). */
   clearStaleLocks(spec: string): Promise<string[]> {
-    return clearStaleLocks(this.commonDir, spec);
+    return clearStaleLocks(this.commonDir, join(this.stateDir, 'worktrees', spec), spec);
   }
 
   /** Merge a plan's branch into the integration worktree at `worktree` (merges.ts). */

@@ -106,6 +106,7 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
   try {
     await repo.excludeOrchestration();
     // Servers of checks a killed run left listening: stopped before anything else starts.
+    for (const name of await repo.moveOldWorktrees(spec.id)) reporter.event({ kind: 'info', text: `moved the worktree ${name} to ${repo.worktreePath(spec.id, name)}, out of the git directory` });
     for (const lock of await repo.clearStaleLocks(spec.id)) reporter.event({ kind: 'info', text: `removed ${lock}, left by a git command of a run that was killed` });
     for (const what of await store.processes().reap()) reporter.event({ kind: 'info', text: `stopped check ${what}, left running by a run that was killed` });
     // Once a run: where agents and checks cannot be put in containers here, what that leaves.

@@ -52,9 +52,9 @@ export interface LocalSpike {
 
 export class SpikeLockedError extends RunError {}
 
-/** Where a spike's worktree and logs live on this machine: under the repository's git directory, like a run's. */
+/** Where a spike's worktree and logs live on this machine: beside the repository, like a run's (repoStateDir). */
 export function spikeHome(repo: RunRepo, slug: string): { worktree: string; logDir: string } {
-  const home = join(repo.commonDir, 'harness', 'spikes', slug);
+  const home = join(repo.stateDir, 'spikes', slug);
   return { worktree: join(home, 'worktree'), logDir: join(home, 'logs') };
 }
 

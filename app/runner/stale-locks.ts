@@ -9,9 +9,9 @@ import { readTextIfExists } from '../machine/files.js';
  * process seems to be running"). Only runs of the spec touch these, one at a time under
  * its run lock, so whatever lock is there when a run starts is stale.
  */
-export async function clearStaleLocks(commonDir: string, spec: string): Promise<string[]> {
+export async function clearStaleLocks(commonDir: string, worktrees: string, spec: string): Promise<string[]> {
   const cleared: string[] = [];
-  const ours = join(commonDir, 'harness', 'worktrees', spec) + sep;
+  const ours = worktrees + sep;
   const admin = join(commonDir, 'worktrees');
   for (const name of await namesIn(admin)) {
     const gitdir = (await readTextIfExists(join(admin, name, 'gitdir')))?.trim();

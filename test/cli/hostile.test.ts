@@ -6,7 +6,7 @@ import type { CliIO } from '../../app/cli/io.js';
 import { terminalSafe } from '../../app/cli/terminal-safe.js';
 import { runCli, tempDir, writeTree } from '../helpers/cli.js';
 import { planMd, planPath, SPEC_MD } from '../helpers/spec.js';
-import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+import { git, makeRepo, SPEC_DIR, specTree, worktreeOf } from '../helpers/repo.js';
 
 async function specDir(files: Record<string, string>): Promise<string> {
   const dir = await tempDir('harness-hostile-');
@@ -159,7 +159,7 @@ describe('failures of the machine say so in one line, with their own exit code (
     const root = await makeRepo(specTree([{ id: '01-01', steps: ['rm -f ../integration/.git; mkdir -p out && echo x > out/01-01.txt'] }]));
     const r = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);
     expect(r.code).toBe(74);
-    const worktree = join(root, '.git/harness/worktrees/SPC-007/integration');
+    const worktree = worktreeOf(root, 'SPC-007', 'integration');
     expect(r.stderr).toBe(`harness run: 01-01: ${worktree} is no longer a git checkout (its .git was removed by the agent of plan 01-01): remove that directory, run git worktree prune, then run the same command again to resume\n`);
     expect(r.stdout).toContain(`integration's worktree: the agent of 01-01 removed its .git`);
     expect(r.stdout).not.toContain('    at ');

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pathOnly, runCli, tempDir, writeTree } from '../helpers/cli.js';
 import { DIR, repoWithSpec } from '../helpers/planning-repo.js';
 import { git, isolateGit } from '../helpers/worker-repo.js';
+import { repoStateDir } from '../../app/runner/repo.js';
 
 /**
  * The planning commands of the CLI. The README's example spec planned from its SPEC.md alone:
@@ -53,8 +54,8 @@ describe('harness plan-spec, create-roadmap, plan-phase … on this machine', ()
         'harness plan-phase: the claude agent (the default) cannot start: "claude" is not on PATH; install Claude Code (npm install -g @anthropic-ai/claude-code), set agents.claude.executable in .github/harness.yml, or choose another agent with --agent (command)\n',
     });
     expect(git(root, 'rev-parse', 'HEAD')).toBe(head);
-    // Each planning command's worktree and logs are a folder of .git/harness/planning: create-roadmap's alone.
-    expect(readdirSync(join(root, '.git/harness/planning')).map((d) => d.replace(/-\d+$/, ''))).toEqual(['create-roadmap']);
+    // Each planning command's worktree and logs are a folder of the repository's own beside it (repoStateDir): create-roadmap's alone.
+    expect(readdirSync(join(repoStateDir(join(root, '.git')), 'planning')).map((d) => d.replace(/-\d+$/, ''))).toEqual(['create-roadmap']);
     expect((await runCli(['plan-spec', DIR, '--agent', 'claude'], root, { env: { PATH } })).stderr).toMatch(/^harness plan-spec: --agent claude cannot start: "claude" is not on PATH; /);
   });
 

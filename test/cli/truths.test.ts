@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../app/cli/main.js';
 import { OrchestrationStore } from '../../app/runner/store.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+import { git, makeRepo, SPEC_DIR, specTree, worktreeOf } from '../helpers/repo.js';
 import { fileHolds, filesAppear } from '../helpers/file-appears.js';
 
 /** Issue 26's "the CLI tells the truth": each item through the CLI, on real git, with the exact words. */
@@ -213,7 +213,7 @@ describe('the telling error line of a failure', () => {
     });
     const run = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);
     expect(run.code).toBe(1);
-    const worktree = join(root, '.git/harness/worktrees/SPC-007/01-01');
+    const worktree = worktreeOf(root, 'SPC-007', '01-01');
     const cause = (at: string) => `Error [ERR_MODULE_NOT_FOUND]: Cannot find module '${at}/src/notes.js' imported from ${at}/test/notes.test.js`;
     const reason = (at: string) => `plan 01-01 did not pass verification: 1 check failed: tests (exit 1: ${cause(at)})`;
     expect(events(run.stdout)).toContain(`01-01 FAILED: ${reason(worktree)}`);
@@ -330,7 +330,7 @@ describe('small truths', () => {
     const root = await makeRepo(specTree([{ id: '01-01', steps: ['echo "Error: no database" >&2; exit 1'] }]));
     const r = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);
     expect(r.code).toBe(1);
-    const store = '.git/harness/worktrees/SPC-007/integration/.harness/knowledge';
+    const store = join(worktreeOf(root, 'SPC-007', 'integration'), '.harness/knowledge');
     expect(r.stdout).toContain(
       [
         `  signals:            1 signal of SPC-007 captured (1 struggle), in ${store}`,

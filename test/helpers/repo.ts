@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { repoStateDir } from '../../app/runner/repo.js';
 import { writeTree } from './cli.js';
 
 export function git(cwd: string, ...args: string[]): string {
@@ -54,6 +55,11 @@ export function stepPlan(p: StepPlan): string {
 }
 
 export const SPEC_DIR = 'docs/specs/SPC-007-test';
+
+/** Where harness run keeps a worktree of the repository at `root` (app/runner/repo.ts: beside it, never in its .git). */
+export function worktreeOf(root: string, spec: string, name: string): string {
+  return join(repoStateDir(join(root, '.git')), 'worktrees', spec, name);
+}
 
 /** Files of a spec at SPEC_DIR: SPEC.md, an optional ROADMAP.md, and plans in phase directories. */
 export function specTree(plans: StepPlan[], roadmap?: string): Record<string, string> {

@@ -1,7 +1,7 @@
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { git, makeRepo, specTree } from '../helpers/repo.js';
+import { git, makeRepo, specTree, worktreeOf } from '../helpers/repo.js';
 import { EXAMPLE_SPEC } from '../helpers/paths.js';
 import { startHarnessMcp, type HarnessMcp } from './mcp-client.js';
 
@@ -176,7 +176,7 @@ describe('harness mcp, on a checkout', () => {
     let view = (await mcp.call('harness_run_status', { run, wait_seconds: 50 })).data;
     while (view.state === 'running') view = (await mcp.call('harness_run_status', { run, wait_seconds: 50 })).data;
     expect(view).toMatchObject({ state: 'finished', exitCode: 0 });
-    expect(readFileSync(join(root, '.git/harness/worktrees/SPC-007/integration/out/01-01.txt'), 'utf8')).toBe('file\n');
+    expect(readFileSync(join(worktreeOf(root, 'SPC-007', 'integration'), 'out/01-01.txt'), 'utf8')).toBe('file\n');
 
     const after = await mcp.call('harness_respond', { spec: 'SPC-007', plan: '01-01', answer: 'file' });
     expect(after.isError).toBe(true);

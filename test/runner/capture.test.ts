@@ -8,7 +8,7 @@ import { parseKnowledge } from '../../app/engine/knowledge/documents/parse.js';
 import { signalEntries } from '../../app/engine/knowledge/documents/store-index.js';
 import { RecordingReporter } from '../../app/runner/progress.js';
 import { runSpec } from '../../app/runner/runner.js';
-import { git, makeRepo, SPEC_DIR, specTree, type StepPlan } from '../helpers/repo.js';
+import { git, makeRepo, SPEC_DIR, specTree, type StepPlan, worktreeOf } from '../helpers/repo.js';
 import { storeFiles } from '../helpers/surfacing.js';
 import { fileAppears } from '../helpers/file-appears.js';
 
@@ -189,6 +189,6 @@ describe('capture in a local run', () => {
     expect(s!.data).toMatchObject({ type: 'interrupted', severity: 'medium', spec: 'SPC-007', plan: '01-01', metadata: { plans: ['01-01'] } });
     expect(s!.text).toContain('A person (Ctrl-C) stopped plan 01-01 (Slow build) of SPC-007 while it was running.');
     expect(git(root, 'log', '-1', '--format=%s', BRANCH).trim()).toBe('docs(SPC-007): the run was stopped');
-    expect(readFileSync(join(root, '.git/harness/worktrees/SPC-007/integration', STORE, 'index.md'), 'utf8')).toContain('| interrupted | medium | 01-01 |');
+    expect(readFileSync(join(worktreeOf(root, 'SPC-007', 'integration'), STORE, 'index.md'), 'utf8')).toContain('| interrupted | medium | 01-01 |');
   });
 });

@@ -5,7 +5,7 @@ import { harnessProcess } from '../helpers/cli.js';
 import { agentsConfig } from '../../app/agents/config.js';
 import { HarnessConfigSchema } from '../../app/engine/core/config/schema.js';
 import { standInCodex } from '../helpers/codex-standin.js';
-import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+import { git, makeRepo, SPEC_DIR, specTree, worktreeOf } from '../helpers/repo.js';
 
 
 describe('harness run --agent codex', () => {
@@ -20,7 +20,7 @@ describe('harness run --agent codex', () => {
     expect(git(root, 'show', 'harness/SPC-007/integration:out/01-01.txt')).toBe('one\n');
     const [call] = await codex.calls();
     expect(call!.args.slice(0, 7)).toEqual(['exec', '--json', '--ignore-user-config', '-c', 'approval_policy="never"', '-c', 'sandbox_mode="workspace-write"']);
-    expect(call!.cwd).toContain('.git/harness/worktrees/SPC-007/01-01');
+    expect(call!.cwd).toBe(worktreeOf(root, 'SPC-007', '01-01'));
     expect(readFileSync(join(codex.bin, 'servers.jsonl'), 'utf8')).toBe(`${JSON.stringify({ call: 0, servers: ['harness'] })}\n`);
   });
 

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RecordingReporter } from '../../app/runner/progress.js';
 import { runSpec } from '../../app/runner/runner.js';
@@ -16,7 +16,7 @@ import { ROOT } from '../helpers/paths.js';
 import { fileHolds } from '../helpers/file-appears.js';
 import { CONTAINMENT_ENV } from '../../app/machine/containment.js';
 import { everyLive } from '../helpers/processes.js';
-import { git, makeRepo, SPEC_DIR, specTree, type StepPlan } from '../helpers/repo.js';
+import { git, makeRepo, SPEC_DIR, specTree, type StepPlan, worktreeOf } from '../helpers/repo.js';
 
 const BIN = join(ROOT, 'bin', 'harness.js');
 const PLANS: StepPlan[] = [
@@ -59,7 +59,7 @@ const worktrees = (root: string) => git(root, 'worktree', 'list', '--porcelain')
 const planWorktrees = (root: string) =>
   git(root, 'worktree', 'list', '--porcelain')
     .split('\n')
-    .filter((l) => l.startsWith('worktree ') && l.includes('/.git/harness/worktrees/') && !l.endsWith('/integration'))
+    .filter((l) => l.startsWith('worktree ') && l.startsWith(`worktree ${dirname(worktreeOf(root, 'SPC-007', 'integration'))}/`) && !l.endsWith('/integration'))
     .map((l) => l.slice('worktree '.length));
 
 /** A worktree's administrative directory, from its .git file. */
@@ -129,7 +129,7 @@ describe('a run killed at a git step', () => {
   it("resumes past a verified plan's worktree taken for the next plan and killed before its checkout (on the other plan's branch)", async () => {
     const root = await makeRepo(specTree(PLANS));
     expect(await killedRun(root, { before: 'checkout --quiet --force -b harness/SPC-007/01-02' })).toBeNull();
-    const taken = join(root, '.git/harness/worktrees/SPC-007/01-02');
+    const taken = worktreeOf(root, 'SPC-007', '01-02');
     // 01-01's worktree, moved to 01-02's place, still on 01-01's branch.
     expect(git(taken, 'symbolic-ref', 'HEAD').trim()).toBe('refs/heads/harness/SPC-007/01-01');
     expect((await resume(root)).complete).toBe(true);
@@ -143,8 +143,8 @@ describe('a run killed at a git step', () => {
   it("resumes past a worktree moved only in part (git's record says the new place, the directory is at the old one)", async () => {
     const root = await makeRepo(specTree(PLANS));
     expect(await killedRun(root, { before: 'checkout --quiet --force -b harness/SPC-007/01-02' })).toBeNull();
-    const taken = join(root, '.git/harness/worktrees/SPC-007/01-02');
-    renameSync(taken, join(root, '.git/harness/worktrees/SPC-007/01-01'));
+    const taken = worktreeOf(root, 'SPC-007', '01-02');
+    renameSync(taken, worktreeOf(root, 'SPC-007', '01-01'));
     expect((await resume(root)).complete).toBe(true);
     const counts = subjects(root);
     for (const [s, n] of counts) expect(n, `${s} committed ${n} times`).toBe(1);
@@ -166,7 +166,7 @@ describe('a run killed at a git step', () => {
     const root = await makeRepo(specTree(PLANS));
     expect(await killedRun(root, { commit: 'phase 01 verified' })).toBeNull();
     expect((await resume(root)).complete).toBe(true);
-    const status = readFileSync(join(root, '.git/harness/worktrees/SPC-007/integration', SPEC_DIR, 'STATUS.md'), 'utf8');
+    const status = readFileSync(join(worktreeOf(root, 'SPC-007', 'integration'), SPEC_DIR, 'STATUS.md'), 'utf8');
     // Recorded by the killed run, never again by the resumed one.
     expect(status).toContain('01-01 verified and merged');
     expect(status).toContain('02-01 verified and merged');

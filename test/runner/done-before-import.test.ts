@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+import { makeRepo, SPEC_DIR, specTree, worktreeOf } from '../helpers/repo.js';
 
 /**
  * Plans a GSD SUMMARY.md reported done are imported with `completed:`. harness does not run
@@ -16,7 +16,7 @@ const spec = () =>
     { id: '01-01', title: 'Data model', extra: 'completed: "2026-01-23"', steps: ['mkdir -p out && echo a > out/01-01.txt'] },
     { id: '02-01', title: 'API', dependsOn: ['01-01'], steps: ['mkdir -p out && echo b > out/02-01.txt'] },
   ]);
-const statusMd = (root: string) => readFileSync(join(root, '.git/harness/worktrees/SPC-007/integration', SPEC_DIR, 'STATUS.md'), 'utf8');
+const statusMd = (root: string) => readFileSync(join(worktreeOf(root, 'SPC-007', 'integration'), SPEC_DIR, 'STATUS.md'), 'utf8');
 
 describe('plans done before import', () => {
   it('are counted apart from what harness verified: status before the run, the run\'s summary, STATUS.md and status after', async () => {

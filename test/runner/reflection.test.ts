@@ -7,7 +7,7 @@ import { parseKnowledge } from '../../app/engine/knowledge/documents/parse.js';
 import { RecordingReporter } from '../../app/runner/progress.js';
 import { runSpec } from '../../app/runner/runner.js';
 import { FIXTURES } from '../helpers/paths.js';
-import { git, makeRepo, SPEC_DIR, specTree, type StepPlan } from '../helpers/repo.js';
+import { git, makeRepo, SPEC_DIR, specTree, type StepPlan, worktreeOf } from '../helpers/repo.js';
 
 const NEW_LESSON = '.harness/knowledge/lessons/testing/struggle-test-sqlite-database.lesson.md';
 const PORT_LESSON = '.harness/knowledge/lessons/tooling/stop-background-servers.lesson.md';
@@ -15,7 +15,7 @@ const PLANS: StepPlan[] = [
   { id: '01-01', steps: ['mkdir -p out && echo a > out/01-01.txt'] },
   { id: '02-01', dependsOn: ['01-01'], steps: ['mkdir -p out && echo b > out/02-01.txt'] },
 ];
-const integration = (root: string) => join(root, '.git/harness/worktrees/SPC-007/integration');
+const integration = (root: string) => worktreeOf(root, 'SPC-007', 'integration');
 
 /** A repository with a spec and, committed beside it, the recorded knowledge store. */
 async function repo(): Promise<string> {

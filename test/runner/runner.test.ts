@@ -8,7 +8,7 @@ import { RecordingReporter } from '../../app/runner/progress.js';
 import { runSpec } from '../../app/runner/runner.js';
 import { OrchestrationStore } from '../../app/runner/store.js';
 import { runCli } from '../helpers/cli.js';
-import { git, makeRepo, SPEC_DIR, specTree, type StepPlan } from '../helpers/repo.js';
+import { git, makeRepo, SPEC_DIR, specTree, type StepPlan, worktreeOf } from '../helpers/repo.js';
 import { ROOT } from '../helpers/paths.js';
 import { fileAppears } from '../helpers/file-appears.js';
 
@@ -20,7 +20,7 @@ async function run(root: string, extra: Partial<Parameters<typeof runSpec>[0]> =
   return { outcome, reporter };
 }
 
-const integration = (root: string) => join(root, '.git/harness/worktrees/SPC-007/integration');
+const integration = (root: string) => worktreeOf(root, 'SPC-007', 'integration');
 const record = (root: string, path: string) => readFileSync(join(integration(root), SPEC_DIR, path), 'utf8');
 
 /** (plan, task) → commits carrying those trailers on the integration branch. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RecordingReporter } from '../../app/runner/progress.js';
 import { runSpec } from '../../app/runner/runner.js';
-import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+import { git, makeRepo, SPEC_DIR, specTree, worktreeOf } from '../helpers/repo.js';
 
 /**
  * No secret leaves a plan by its commits or its evidence (issue 24, 3), on real git through
@@ -16,7 +16,7 @@ import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
 const BODY = Array.from({ length: 26 }, (_, i) => `MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQC${String.fromCharCode(65 + i)}x9y8z7w6v5u4t3s2r1q0`);
 const KEY = ['-----BEGIN ' + 'PRIVATE KEY-----', ...BODY, '-----END ' + 'PRIVATE KEY-----'].join('\n');
 
-const integration = (root: string) => join(root, '.git/harness/worktrees/SPC-007/integration');
+const integration = (root: string) => worktreeOf(root, 'SPC-007', 'integration');
 const summary = (root: string, plan: string) => readFileSync(join(integration(root), SPEC_DIR, `execution/phases/01-phase/${plan}-SUMMARY.md`), 'utf8');
 
 describe('the scan before a plan is merged', () => {

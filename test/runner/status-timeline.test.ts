@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { standInCodex } from '../helpers/codex-standin.js';
 import { runCli } from '../helpers/cli.js';
-import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+import { makeRepo, SPEC_DIR, specTree, worktreeOf } from '../helpers/repo.js';
 import { ganttProblems } from '../engine/core/analysis/gantt-grammar.js';
 
 /**
@@ -20,7 +20,7 @@ describe("STATUS.md's timeline after a local run", () => {
     const run = await runCli(['run', SPEC_DIR, '--agent', 'codex'], root, { env: codex.env });
 
     expect(run.code, run.stderr).toBe(0);
-    const status = readFileSync(join(root, '.git/harness/worktrees/SPC-007/integration', SPEC_DIR, 'STATUS.md'), 'utf8');
+    const status = readFileSync(join(worktreeOf(root, 'SPC-007', 'integration'), SPEC_DIR, 'STATUS.md'), 'utf8');
     const chart = /## Timeline[\s\S]*?```mermaid\n([\s\S]*?)```/.exec(status)![1]!;
     const bars = chart.split('\n').filter((l) => / :.*\d{4}-\d\d-\d\dT/.test(l));
     expect(bars.map((l) => l.slice(2, l.indexOf(' :')))).toEqual([expect.stringMatching(/^01-01 /), '01-01 verification']);

@@ -8,10 +8,10 @@ import { parseAnyDocument } from '../../app/engine/knowledge/documents/any-docum
 import { RecordingReporter } from '../../app/runner/progress.js';
 import { runSpec } from '../../app/runner/runner.js';
 import { writeTree } from '../helpers/cli.js';
-import { makeRepo, SPEC_DIR, specTree, type StepPlan } from '../helpers/repo.js';
+import { makeRepo, SPEC_DIR, specTree, type StepPlan, worktreeOf } from '../helpers/repo.js';
 import { lessonText, storeFiles } from '../helpers/surfacing.js';
 
-const integration = (root: string) => join(root, '.git/harness/worktrees/SPC-007/integration');
+const integration = (root: string) => worktreeOf(root, 'SPC-007', 'integration');
 const summaryOf = (root: string, plan: string) => readFileSync(join(integration(root), SPEC_DIR, `execution/phases/01-phase/${plan}-SUMMARY.md`), 'utf8');
 
 /** The recorded store, as a repository keeps it. */

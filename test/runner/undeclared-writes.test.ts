@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+import { git, makeRepo, SPEC_DIR, specTree, worktreeOf } from '../helpers/repo.js';
 
 /**
  * A write outside `files_modified` (issue 36): the scheduler keeps parallel plans apart only by
@@ -11,7 +11,7 @@ import { git, makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
  * fails the plan instead. Through `harness run` on real git.
  */
 
-const integration = (root: string) => join(root, '.git/harness/worktrees/SPC-007/integration');
+const integration = (root: string) => worktreeOf(root, 'SPC-007', 'integration');
 const doc = (root: string, path: string) => readFileSync(join(integration(root), SPEC_DIR, path), 'utf8');
 const STEP = 'mkdir -p out src && echo done > out/01-01.txt && echo "export const shared = 1;" > src/shared.ts';
 

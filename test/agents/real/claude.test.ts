@@ -1,0 +1,149 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CliIO } from '../../../app/cli/io.js';
+import { runCli, startHarness, tempDir } from '../../helpers/cli.js';
+import { fileAppears } from '../../helpers/file-appears.js';
+import { conversationText, fakeAnthropic, workingDirectory, type AnthropicBody, type AnthropicReply, type FakeAnthropic, type Usage } from '../../helpers/fake-models/anthropic.js';
+import { realCli } from '../../helpers/real-cli.js';
+import { git, makeRepo, SPEC_DIR, specTree, type StepPlan } from '../../helpers/repo.js';
+
+/**
+ * `harness run --agent claude` with the real Claude Code at its pin (2.1.332), its model a fake
+ * Anthropic Messages API on 127.0.0.1 (test/helpers/fake-models/anthropic.ts): the brief reaches
+ * the model, the model's tool call is carried out by the CLI, and what harness records of the run
+ * is what the model reported. Nothing leaves the machine: the CLI's nonessential traffic is off,
+ * and every proxy variable points at the fake, which records (and refuses) anything sent there.
+ * Skipped where the pinned CLI is not installed (`npm run real-clis`); under CI that is an error.
+ */
+const claude = realCli('claude');
+
+const SESSIONS = '.orchestration/SPC-007/sessions';
+const INTEGRATION = 'harness/SPC-007/integration';
+const servers: FakeAnthropic[] = [];
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function model(replies: Parameters<typeof fakeAnthropic>[0]): Promise<FakeAnthropic> {
+  const fake = await fakeAnthropic(replies);
+  servers.push(fake);
+  return fake;
+}
+
+/**
+ * What Claude Code is started with: the real CLI first on PATH, a home and config dir of its own,
+ * the fake model, and every way out of the machine closed. `auth` "key" is an API key
+ * (ANTHROPIC_API_KEY); "subscription" a Claude subscription's OAuth token (CLAUDE_CODE_OAUTH_TOKEN),
+ * the sign-in whose usage limits Claude Code words as "You've hit your … limit".
+ */
+async function claudeEnv(fake: FakeAnthropic, auth: 'key' | 'subscription' = 'key'): Promise<Record<string, string>> {
+  const home = await tempDir('claude-home-');
+  return {
+    PATH: `${claude!.binDir}:${process.env.PATH}`,
+    HOME: home,
+    CLAUDE_CONFIG_DIR: join(home, '.claude'),
+    ANTHROPIC_BASE_URL: fake.url,
+    ...(auth === 'key' ? { ANTHROPIC_API_KEY: 'sk-ant-api03-fake' } : { CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-fake' }),
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    DISABLE_AUTOUPDATER: '1',
+    HTTPS_PROXY: fake.url,
+    HTTP_PROXY: fake.url,
+    NO_PROXY: '127.0.0.1,localhost',
+  };
+}
+
+/** The model writing `path` (relative to the session's working directory) with Claude Code's Write tool. */
+const write =
+  (path: string, content: string, usage?: Usage) =>
+  (body: AnthropicBody): AnthropicReply => ({ tool: 'Write', input: { file_path: join(workingDirectory(body), path), content }, ...(usage ? { usage } : {}) });
+
+/**
+ * The model writing `path` with a command: `node -e`, which .github/harness.yml allows (NODE_ALLOWED).
+ * Not the Write tool: Claude Code 2.1.332 refuses every write under a `.git` folder ("… which is a
+ * sensitive file") in the acceptEdits mode harness starts it in, and harness run's worktrees are
+ * under .git/harness/worktrees/ (the last case here holds that).
+ */
+const nodeWrite = (path: string, content: string, usage?: Usage): AnthropicReply => ({
+  tool: 'Bash',
+  input: { command: `node -e ${shellQuote(`const fs = require('fs'); fs.mkdirSync(require('path').dirname(${JSON.stringify(path)}), { recursive: true }); fs.writeFileSync(${JSON.stringify(path)}, ${JSON.stringify(content)})`)}`, description: `Write ${path}` },
+  ...(usage ? { usage } : {}),
+});
+const shellQuote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+const NODE_ALLOWED = { '.github/harness.yml': 'agents:\n  claude:\n    allowed_tools: ["Bash(node:*)"]\n' };
+
+const plan = (id: string, extra: Partial<StepPlan> = {}): StepPlan => ({ id, steps: [], body: `Write out/${id}.txt.`, ...extra });
+
+function resultOf(root: string, id: string): { outcome: string; usage?: Record<string, number> } {
+  return JSON.parse(readFileSync(join(root, SESSIONS, id, 'result.json'), 'utf8')) as { outcome: string; usage?: Record<string, number> };
+}
+
+/** The stream-json lines harness kept of the plan's claude runs. */
+function logLines(root: string, id: string): Record<string, unknown>[] {
+  return readFileSync(join(root, SESSIONS, id, 'logs/claude.log'), 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** Resolves once `path` exists, its missing parent folders first (each on change events, never a timer). */
+async function pathAppears(path: string): Promise<void> {
+  if (existsSync(path)) return;
+  if (!existsSync(dirname(path))) await pathAppears(dirname(path));
+  await fileAppears(path);
+}
+
+/** The run's clock, moved by the test (test/runner/usage-pause.test.ts has the same). */
+function fakeClock(start: Date): NonNullable<CliIO['clock']> & { at: Date; timers: number[] } {
+  const clock = {
+    at: start,
+    timers: [] as number[],
+    now: () => clock.at,
+    after(ms: number) {
+      clock.timers.push(ms);
+      return () => undefined;
+    },
+  };
+  return clock;
+}
+
+describe.skipIf(!claude)(`harness run --agent claude with Claude Code ${claude?.version ?? ''} against a fake Anthropic API`, () => {
+  it("runs a plan to verified: the brief reaches the model, its command makes the file, and the run's usage is what the model reported", async () => {
+    const fake = await model([
+      nodeWrite('out/01-01.txt', 'made by claude\n', { input_tokens: 1500, output_tokens: 60, cache_read_input_tokens: 300 }),
+      { text: 'Wrote out/01-01.txt.', usage: { input_tokens: 1700, output_tokens: 12 } },
+    ]);
+    const root = await makeRepo({ ...specTree([plan('01-01')]), ...NODE_ALLOWED });
+
+    const run = await runCli(['run', SPEC_DIR, '--agent', 'claude'], root, { env: await claudeEnv(fake) });
+
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('SPC-007: 1/1 plans verified');
+    expect(git(root, 'show', `${INTEGRATION}:out/01-01.txt`)).toBe('made by claude\n');
+    // The real CLI asked the model twice, each time offering its tools and naming harness's, and the brief was the first message.
+    const turns = fake.turns();
+    expect(turns).toHaveLength(2);
+    expect(turns[0]!.headers['x-api-key']).toBe('sk-ant-api03-fake');
+    expect(turns[0]!.body!.tools!.map((t) => t.name)).toEqual(expect.arrayContaining(['Bash', 'Write', 'ToolSearch']));
+    // harness's reporting tools are there, deferred (2.1.332 names MCP tools and gives their schemas through ToolSearch).
+    expect(JSON.stringify(turns[0]!.body)).toContain('mcp__harness__harness_worker_report');
+    expect(JSON.stringify(turns[0]!.body)).toContain('mcp__harness__harness_worker_await');
+    expect(conversationText(turns[0]!.body)).toContain('Write out/01-01.txt.');
+    expect(conversationText(turns[0]!.body)).toContain('harness_worker_await');
+    // The second request carries the tool's result: the CLI wrote the file.
+    expect(conversationText(turns[1]!.body)).toContain('tool_result');
+    // What harness recorded: the model's tokens, cache reads included, summed over both turns; the cost is Claude Code's own.
+    const { usage, outcome } = resultOf(root, '01-01');
+    expect(outcome).toBe('verified');
+    expect(usage).toMatchObject({ turns: 2, inputTokens: 1500 + 300 + 1700, outputTokens: 60 + 12 });
+    // The cost is Claude Code's own (its price for the model): the one its closing result line said, in the log harness keeps.
+    const said = logLines(root, '01-01').find((l) => l.type === 'result')!;
+    expect(usage!.costUsd).toBe(said.total_cost_usd);
+    expect(usage!.costUsd).toBeGreaterThan(0);
+    expect(fake.escaped).toEqual([]);
+  });
+});

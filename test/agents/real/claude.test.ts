@@ -146,4 +146,68 @@ describe.skipIf(!claude)(`harness run --agent claude with Claude Code ${claude?.
     expect(usage!.costUsd).toBeGreaterThan(0);
     expect(fake.escaped).toEqual([]);
   });
+
+  it("pauses a plan at the subscription's usage limit, as the CLI words it, and resumes the same session after the reset", async () => {
+    const start = new Date();
+    // Two days on, minute-aligned; the run's clock is the test's, so nothing waits for it.
+    const resetsAt = new Date((Math.floor(start.getTime() / 60_000) + 2 * 1440) * 60_000);
+    const fake = await model([
+      nodeWrite('out/01-01.txt', 'half\n'),
+      // What the API answers a subscription at its limit: 429, rate_limit_error, and the unified limit's headers.
+      {
+        status: 429,
+        headers: {
+          'anthropic-ratelimit-unified-status': 'rejected',
+          'anthropic-ratelimit-unified-reset': String(resetsAt.getTime() / 1000),
+          'anthropic-ratelimit-unified-representative-claim': 'five_hour',
+        },
+        error: { type: 'rate_limit_error', message: "This request would exceed your account's rate limit. Please try again later." },
+      },
+    ]);
+    const root = await makeRepo({ ...specTree([plan('01-01'), plan('01-02', { dependsOn: ['01-01'] })]), ...NODE_ALLOWED });
+    const env = await claudeEnv(fake, 'subscription');
+    const clock = fakeClock(start);
+
+    const paused = await runCli(['run', SPEC_DIR, '--agent', 'claude'], root, { env, clock });
+
+    const iso = resetsAt.toISOString();
+    expect(paused.code).toBe(75);
+    expect(paused.stderr).toContain(`harness run: 01-01 paused at the model's usage limit until ${iso}; resume then with: harness run ${SPEC_DIR}`);
+    expect(paused.stdout).toContain('0/2 plans verified, 0/1 phases verified, 1 paused at the usage limit');
+    expect(paused.stdout).not.toContain('FAILED');
+    // The CLI's own words, which harness matches: the result line is one of its limit messages, the stream's event the exact reset.
+    const said = logLines(root, '01-01');
+    expect(said.find((l) => l.type === 'result')).toMatchObject({ is_error: true, api_error_status: 429, result: expect.stringMatching(/^You've hit your 5-hour limit · resets /) });
+    expect(said.filter((l) => l.type === 'rate_limit_event').at(-1)).toMatchObject({ rate_limit_info: { status: 'rejected', resetsAt: resetsAt.getTime() / 1000, rateLimitType: 'five_hour' } });
+    // Paused: not an attempt's end (no result, no signal), the dependant not started.
+    const status = JSON.parse(readFileSync(join(root, SESSIONS, '01-01/status.json'), 'utf8')) as { state: string; attempt: number; pause: { resetsAt: string } };
+    expect(status).toMatchObject({ state: 'paused', attempt: 1, pause: { resetsAt: iso } });
+    expect(existsSync(join(root, SESSIONS, '01-01/result.json'))).toBe(false);
+    expect(existsSync(join(root, SESSIONS, '01-02'))).toBe(false);
+    expect(git(root, 'ls-tree', '-r', '--name-only', INTEGRATION)).not.toMatch(/signals\//);
+    expect(fake.turns()).toHaveLength(2);
+    expect(clock.timers).toEqual([]);
+
+    // After the reset: the same session goes on, told to continue, then the dependant runs.
+    fake.push(nodeWrite('out/01-01.txt', 'one\n'), { text: 'Wrote it.' }, nodeWrite('out/01-02.txt', 'two\n'), { text: 'Wrote it.' });
+    clock.at = new Date(resetsAt.getTime() + 60_000);
+    const resumed = await runCli(['run', SPEC_DIR], root, { env, clock });
+
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain('01-01 resumed');
+    expect(resumed.stdout).toContain('SPC-007: 2/2 plans verified');
+    expect(git(root, 'show', `${INTEGRATION}:out/01-01.txt`)).toBe('one\n');
+    expect(git(root, 'show', `${INTEGRATION}:out/01-02.txt`)).toBe('two\n');
+    const turns = fake.turns();
+    expect(turns).toHaveLength(6);
+    // Claude Code's own session, resumed: its id, and the model given what the first run said and did, then the answer.
+    expect(turns[2]!.headers['x-claude-code-session-id']).toBe(turns[0]!.headers['x-claude-code-session-id']);
+    const carried = conversationText(turns[2]!.body);
+    expect(carried).toContain('Write out/01-01.txt.');
+    expect(carried).toContain('fs.writeFileSync(\\\"out/01-01.txt\\\", \\\"half');
+    expect(carried).toContain('A person answered checkpoint \\"usage-limit\\" (action).');
+    // Still the first attempt.
+    expect(git(root, 'show', `${INTEGRATION}:${SPEC_DIR}/execution/phases/01-phase/01-01-SUMMARY.md`)).toMatch(/^attempts: 1\b/m);
+    expect(fake.escaped).toEqual([]);
+  });
 });

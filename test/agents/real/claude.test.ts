@@ -1,5 +1,4 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CliIO } from '../../../app/cli/io.js';
@@ -204,10 +203,63 @@ describe.skipIf(!claude)(`harness run --agent claude with Claude Code ${claude?.
     expect(turns[2]!.headers['x-claude-code-session-id']).toBe(turns[0]!.headers['x-claude-code-session-id']);
     const carried = conversationText(turns[2]!.body);
     expect(carried).toContain('Write out/01-01.txt.');
-    expect(carried).toContain('fs.writeFileSync(\\\"out/01-01.txt\\\", \\\"half');
+    expect(carried).toContain('fs.writeFileSync(\\"out/01-01.txt\\", \\"half');
     expect(carried).toContain('A person answered checkpoint \\"usage-limit\\" (action).');
     // Still the first attempt.
     expect(git(root, 'show', `${INTEGRATION}:${SPEC_DIR}/execution/phases/01-phase/01-01-SUMMARY.md`)).toMatch(/^attempts: 1\b/m);
     expect(fake.escaped).toEqual([]);
+  });
+
+  it("resumes Claude Code's own session after a checkpoint: harness stopped while the question waits, answered, and run again", async () => {
+    const tools = { query: 'select:mcp__harness__harness_worker_report,mcp__harness__harness_worker_await' };
+    const fake = await model([
+      // As a model does with 2.1.332's deferred MCP tools: their schemas first, then the calls.
+      { tool: 'ToolSearch', input: tools },
+      nodeWrite('out/01-01.txt', 'draft\n'),
+      { tool: 'mcp__harness__harness_worker_report', input: { type: 'decision_needed', checkpoint: 'store', message: 'Which store?', options: ['memory', 'file'] } },
+      { tool: 'mcp__harness__harness_worker_await', input: { checkpoint: 'store' } },
+    ]);
+    const root = await makeRepo({ ...specTree([plan('01-01', { extra: 'autonomous: false' })]), ...NODE_ALLOWED });
+    const env = await claudeEnv(fake);
+
+    // harness run as a person starts it; stopped (Ctrl-C) while the question waits for an answer.
+    const first = startHarness(['run', SPEC_DIR, '--agent', 'claude'], root, env);
+    await pathAppears(join(root, SESSIONS, '01-01/checkpoint.json'));
+    first.child.kill('SIGINT');
+    const stopped = await first.done;
+    expect(stopped.stderr).toContain('stopping: running plans are stopped and their state kept');
+    const saved = JSON.parse(readFileSync(join(root, SESSIONS, '01-01/logs/claude.json'), 'utf8')) as { sessionId: string; checkpoint: { id: string } };
+    expect(saved).toMatchObject({ sessionId: fake.turns()[0]!.headers['x-claude-code-session-id'], checkpoint: { id: 'store' } });
+    expect(fake.turns()).toHaveLength(4);
+
+    expect((await runCli(['respond', SPEC_DIR, '01-01', 'file'], root)).code).toBe(0);
+    fake.push(nodeWrite('out/01-01.txt', 'file\n'), { text: 'Done: the file store.' });
+    const resumed = await runCli(['run', SPEC_DIR], root, { env });
+
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain('SPC-007: 1/1 plans verified');
+    expect(git(root, 'show', `${INTEGRATION}:out/01-01.txt`)).toBe('file\n');
+    const turns = fake.turns();
+    expect(turns).toHaveLength(6);
+    // `claude --resume <id>`: the same session, the model given what it said and did before the stop, then the answer.
+    expect(turns[4]!.headers['x-claude-code-session-id']).toBe(saved.sessionId);
+    const carried = conversationText(turns[4]!.body);
+    expect(carried).toContain('Write out/01-01.txt.');
+    expect(carried).toContain('Which store?');
+    expect(carried).toContain('mcp__harness__harness_worker_await');
+    expect(carried).toContain('A person answered checkpoint \\"store\\" (decision).');
+    expect(fake.escaped).toEqual([]);
+  });
+
+  it('cannot write with its Write tool in harness run\'s worktrees: Claude Code 2.1.332 refuses any path under .git in acceptEdits mode', async () => {
+    const fake = await model([write('out/01-01.txt', 'made by claude\n'), { text: 'Wrote out/01-01.txt.' }]);
+    const root = await makeRepo(specTree([plan('01-01')]));
+
+    const run = await runCli(['run', SPEC_DIR, '--agent', 'claude'], root, { env: await claudeEnv(fake) });
+
+    // The worktree is .git/harness/worktrees/SPC-007/01-01: the CLI calls the file "sensitive" and writes nothing.
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/tool error: Claude requested permissions to edit \S+\/\.git\/harness\/worktrees\/SPC-007\/01-01\/out\/01-01\.txt which is a sensitive file\./);
+    expect(run.stdout).toContain('01-01 FAILED: plan 01-01 did not pass verification: 1 check failed: made (out/01-01.txt does not exist)');
   });
 });

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CliIO } from '../../../app/cli/io.js';
 import { UNKNOWN_RESET_WAIT_MS } from '../../../app/engine/lifecycle/usage-pause.js';
-import { runCli, tempDir } from '../../helpers/cli.js';
+import { runCli, startHarness, tempDir } from '../../helpers/cli.js';
+import { fileAppears } from '../../helpers/file-appears.js';
 import { conversationText, fakeCopilotProvider, type FakeProvider, type ProviderReply, type ProviderUsage } from '../../helpers/fake-models/copilot-provider.js';
 import { realCli } from '../../helpers/real-cli.js';
 import { git, makeRepo, SPEC_DIR, specTree, type StepPlan } from '../../helpers/repo.js';
@@ -64,6 +65,13 @@ function resultOf(root: string, id: string): { outcome: string; usage?: Record<s
 }
 
 const cost = (input: number, output: number) => Math.round(((input * PRICE.input + output * PRICE.output) / 1e6) * 1e6) / 1e6;
+
+/** Resolves once `path` exists, its missing parent folders first (each on change events, never a timer). */
+async function pathAppears(path: string): Promise<void> {
+  if (existsSync(path)) return;
+  if (!existsSync(dirname(path))) await pathAppears(dirname(path));
+  await fileAppears(path);
+}
 
 /** The run's clock, moved by the test (test/runner/usage-pause.test.ts has the same). */
 function fakeClock(start: Date): NonNullable<CliIO['clock']> & { at: Date; timers: number[] } {
@@ -149,6 +157,44 @@ describe.skipIf(!copilot)(`harness run --agent copilot with Copilot CLI ${copilo
     // The session's usage file now holds both runs' totals; harness counted the resumed attempt as what it added, not the totals again.
     const { usage } = resultOf(root, '01-01');
     expect(usage).toEqual({ turns: 2, inputTokens: 1100 + 1200, outputTokens: 30 + 5, costUsd: cost(2300, 35) });
+    expect(fake.escaped).toEqual([]);
+  });
+
+  it("resumes Copilot's own session after a checkpoint: harness stopped while the question waits, answered, and run again", async () => {
+    const fake = await model([
+      shellWrite('out/01-01.txt', 'draft\\n', { prompt_tokens: 1000, completion_tokens: 20 }),
+      { tool: 'harness-harness_worker_report', arguments: { type: 'decision_needed', checkpoint: 'store', message: 'Which store?', options: ['memory', 'file'] }, usage: { prompt_tokens: 1000, completion_tokens: 20 } },
+      { tool: 'harness-harness_worker_await', arguments: { checkpoint: 'store' }, usage: { prompt_tokens: 1000, completion_tokens: 20 } },
+    ]);
+    const root = await makeRepo({ ...specTree([plan('01-01', { extra: 'autonomous: false' })]), ...CONFIG });
+    const env = await copilotEnv(fake);
+
+    // harness run as a person starts it; stopped (Ctrl-C) while the question waits for an answer.
+    const first = startHarness(['run', SPEC_DIR, '--agent', 'copilot'], root, env);
+    await pathAppears(join(root, SESSIONS, '01-01/checkpoint.json'));
+    first.child.kill('SIGINT');
+    const stopped = await first.done;
+    expect(stopped.stderr).toContain('stopping: running plans are stopped and their state kept');
+    const saved = JSON.parse(readFileSync(join(root, SESSIONS, '01-01/logs/copilot.json'), 'utf8')) as { sessionId: string; checkpoint: { id: string } };
+    expect(saved).toMatchObject({ checkpoint: { id: 'store' } });
+    expect(fake.turns()).toHaveLength(3);
+
+    expect((await runCli(['respond', SPEC_DIR, '01-01', 'file'], root)).code).toBe(0);
+    fake.push(shellWrite('out/01-01.txt', 'file\\n', { prompt_tokens: 1000, completion_tokens: 20 }), { text: 'Done: the file store.', usage: { prompt_tokens: 1000, completion_tokens: 20 } });
+    const resumed = await runCli(['run', SPEC_DIR], root, { env });
+
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain('SPC-007: 1/1 plans verified');
+    expect(git(root, 'show', `${INTEGRATION}:out/01-01.txt`)).toBe('file\n');
+    const turns = fake.turns();
+    expect(turns).toHaveLength(5);
+    // `copilot --resume=<id>`: the model given what the session said and did before the stop, then the answer.
+    const carried = conversationText(turns[3]!.body);
+    expect(carried).toContain('Write out/01-01.txt.');
+    expect(carried).toContain("printf 'draft");
+    expect(carried).toContain('Which store?');
+    expect(carried).toContain('A person answered checkpoint \\"store\\" (decision).');
+    expect(readFileSync(join(root, SESSIONS, '01-01/logs/copilot.log'), 'utf8')).toContain(`"sessionId":"${saved.sessionId}"`);
     expect(fake.escaped).toEqual([]);
   });
 });

@@ -35,6 +35,11 @@ export const E2E = [
   'test/runner/codex-run.test.ts',
   'test/cli/gemini-run.test.ts',
   'test/cli/copilot-run.test.ts',
+  // `harness run --agent claude|copilot` with the real pinned CLIs against a fake model on 127.0.0.1:
+  // a plan verified, a usage limit paused and resumed, a checkpoint resuming the CLI's own session
+  // (test/agents/<agent>.test.ts and the *-run files above: the same with each CLI's stand-in).
+  'test/agents/real/claude.test.ts',
+  'test/agents/real/copilot.test.ts',
   // First syncs of 110- and 300-plan specs through the App (test/engine/forge/issue-window.test.ts:
   // the window, the phase issues and the link cap computed in-process).
   'test/github/spec-pr/issue-window.test.ts',

@@ -67,6 +67,8 @@ describe('claude stream-json parser', () => {
       'tool_result',
       'tool_use',
       'tool_result',
+      'tool_use',
+      'tool_result',
       'text',
       'result',
     ]);
@@ -78,11 +80,11 @@ describe('claude stream-json parser', () => {
       result: 'The memory store is in place and exported from src/index.js.',
       sessionId: '5d1c7b1e-0f3a-4c1e-9b8e-2f7d5a6c1e01',
       numTurns: 7,
-      durationMs: 41872,
-      costUsd: 0.1843,
+      durationMs: 1588,
+      costUsd: 0.042905099999999995,
       // usage: input tokens with the cache's reads and writes, and output tokens (issue 8).
-      inputTokens: 94372,
-      outputTokens: 1893,
+      inputTokens: 28 + 100737,
+      outputTokens: 840,
       errors: [],
     });
     expect(events.map((e) => describeClaudeEvent(e, '/home/dev/notes')).filter((m) => m !== undefined)).toEqual([
@@ -91,17 +93,18 @@ describe('claude stream-json parser', () => {
       'Write src/store/memory.js',
       'Bash: node --check src/store/memory.js',
       "Bash: git add src/store/memory.js && git commit -q -m '01-02: Add the memory store' -m 'Plan: 01-02",
+      'Read src/index.js',
       'Edit src/index.js',
       'Bash: npm test',
-      'tool error: Error: no test specified',
+      'tool error: Exit code 1',
       'The memory store is in place and exported from src/index.js.',
-      'claude finished (success): 7 turns, $0.18, 41.9s',
+      'claude finished (success): 7 turns, $0.04, 1.6s',
     ]);
   });
 
   it('turns error results into failures, and ignores what is not stream-json', async () => {
     const result = (await fixture('max-turns.jsonl')).flatMap(parseClaudeLine).at(-1) as ClaudeResult;
-    expect(resultFailure(result)).toEqual({ error: 'claude stopped at its turn limit (3 turns, $0.04, 12.0s)', retryable: false });
+    expect(resultFailure(result)).toEqual({ error: 'claude stopped at its turn limit (3 turns, $0.01, 0.7s): Reached maximum number of turns (2)', retryable: false });
     const apiError = parseClaudeLine('{"type":"result","subtype":"success","is_error":true,"result":"API Error: 529 Overloaded","session_id":"s"}')[0] as ClaudeResult;
     expect(resultFailure(apiError)).toEqual({ error: 'claude reported an error (no statistics): API Error: 529 Overloaded', retryable: true });
     const during = parseClaudeLine('{"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":2,"errors":["Tool permission stream closed"]}')[0] as ClaudeResult;
@@ -114,7 +117,7 @@ describe('claude stream-json parser', () => {
 
   it('sums what the runs of an attempt reported, and leaves out a figure any run did not report', async () => {
     const [success] = (await fixture('success.jsonl')).flatMap(parseClaudeLine).filter((e): e is ClaudeResult => e.type === 'result');
-    expect(usageOf(success!)).toEqual({ turns: 7, costUsd: 0.1843, inputTokens: 94372, outputTokens: 1893 });
+    expect(usageOf(success!)).toEqual({ turns: 7, costUsd: 0.042905099999999995, inputTokens: 100765, outputTokens: 840 });
     expect(usageOf({ type: 'result', subtype: 'success', isError: false, errors: [], numTurns: 2 })).toEqual({ turns: 2 });
     expect(totalUsage([{ turns: 3, costUsd: 0.0731 }, { turns: 2, costUsd: 0.0318 }])).toEqual({ turns: 5, costUsd: 0.1049 });
     // A run stopped before its result reported nothing: the total would be short, so there is none.
@@ -156,7 +159,7 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
     ]);
     // Each tool call the stream reported, as it started and as its result came back (for the trace's spans).
     const toolCalls = worker.messages.flatMap((m) => (m.type === 'tool_call' ? [`${m.phase} ${m.name ?? ''}${m.error ? 'failed' : ''}`.trim()] : []));
-    expect(toolCalls).toEqual(['start Write', 'end', 'start Bash', 'end', 'start Bash', 'end', 'start Edit', 'end', 'start Bash', 'end failed']);
+    expect(toolCalls).toEqual(['start Write', 'end', 'start Bash', 'end', 'start Bash', 'end', 'start Read', 'end', 'start Edit', 'end', 'start Bash', 'end failed']);
     expect(worker.messages.filter((m) => m.type !== 'tool_call')).toEqual([
       { ...ENVELOPE, type: 'session_ready', agent: 'claude' },
       progress('claude session 5d1c7b1e-0f3a-4c1e-9b8e-2f7d5a6c1e01 (claude-sonnet-4-5-20250929)'),
@@ -164,22 +167,23 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
       progress('Write src/store/memory.js'),
       progress('Bash: node --check src/store/memory.js'),
       progress("Bash: git add src/store/memory.js && git commit -q -m '01-02: Add the memory store' -m 'Plan: 01-02"),
+      progress('Read src/index.js'),
       progress('Edit src/index.js'),
       progress('Bash: npm test'),
-      progress('tool error: Error: no test specified'),
+      progress('tool error: Exit code 1'),
       progress('The memory store is in place and exported from src/index.js.'),
-      progress('claude finished (success): 7 turns, $0.18, 41.9s'),
+      progress('claude finished (success): 7 turns, $0.04, 1.6s'),
       { ...progress(`committed the file the agent left uncommitted as ${commits[1]!.sha.slice(0, 7)}`), task: 1, total: 1 },
       {
         ...ENVELOPE,
         type: 'task_completed',
         plan: '01-02',
         commits: commits.map((c) => c.sha),
-        summary: 'The memory store is in place and exported from src/index.js.\n\n(claude: 7 turns, $0.18)',
+        summary: 'The memory store is in place and exported from src/index.js.\n\n(claude: 7 turns, $0.04)',
         // As the result event reported them (num_turns, total_cost_usd).
-        usage: { turns: 7, costUsd: 0.1843, inputTokens: 94372, outputTokens: 1893 },
-        // Counted from the stream: the five tool calls, `npm test` failing, the model of the init line.
-        facts: { toolCalls: 5, toolErrors: 1, retries: 0, model: 'claude-sonnet-4-5-20250929' },
+        usage: { turns: 7, costUsd: 0.042905, inputTokens: 100765, outputTokens: 840 },
+        // Counted from the stream: the six tool calls, `npm test` failing, the model of the init line.
+        facts: { toolCalls: 6, toolErrors: 1, retries: 0, model: 'claude-sonnet-4-5-20250929' },
       },
     ]);
     const [call] = await calls();
@@ -224,15 +228,15 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
     const worker = testWorker({ repo, logDir, plan: planFrom(PLAN(true)), env });
     await new ClaudeAgent().run(worker.context);
     expect(worker.messages.filter((m) => m.type !== 'tool_call').slice(-3)).toEqual([
-      progress('Grep createNote in src'),
-      progress('claude finished (error_max_turns): 3 turns, $0.04, 12.0s'),
+      progress('Bash: grep -rl createNote src'),
+      progress('claude finished (error_max_turns): 3 turns, $0.01, 0.7s'),
       {
         ...ENVELOPE,
         type: 'task_failed',
         plan: '01-02',
         retryable: false,
-        error: 'claude stopped at its turn limit (3 turns, $0.04, 12.0s)',
-        usage: { turns: 3, costUsd: 0.0412, inputTokens: 94372, outputTokens: 1893 },
+        error: 'claude stopped at its turn limit (3 turns, $0.01, 0.7s): Reached maximum number of turns (2)',
+        usage: { turns: 3, costUsd: 0.012259, inputTokens: 28790, outputTokens: 240 },
         facts: { toolCalls: 2, toolErrors: 0, retries: 0, model: 'claude-sonnet-4-5-20250929' },
       },
     ]);
@@ -270,9 +274,9 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
     expect(commits.map((c) => c.message)).toEqual([
       `01-02: In-memory note store\n\n- modified src/index.js\n- added src/store/memory.js\n\nPlan: 01-02\nTask: 1/1\nSpec: ${SPEC}\n`,
     ]);
-    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed', summary: 'The server now starts with the memory store.\n\n(claude: 2 turns, $0.03)' });
-    // Both runs of the session count: 3 turns and $0.0731 before the question, 2 and $0.0318 after.
-    expect(worker.messages.at(-1)).toMatchObject({ usage: { turns: 5, costUsd: 0.1049, inputTokens: 2 * 94372, outputTokens: 2 * 1893 } });
+    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed', summary: 'The server now starts with the memory store.\n\n(claude: 3 turns, $0.03)' });
+    // Both runs of the session count: 2 turns and $0.0122586 before the question, 3 and $0.0306465 after.
+    expect(worker.messages.at(-1)).toMatchObject({ usage: { turns: 5, costUsd: 0.042905, inputTokens: 28790 + 43185, outputTokens: 240 + 360 } });
   });
 
   it('asks a checkpoint the plan foresees when claude finished without asking it, and gives the answer back to the same session', async () => {
@@ -348,7 +352,7 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
       retryable: false,
       error: 'checkpoint "default-store" (decision) needs a person, but plan 01-02 is autonomous: true and the checkpoint has no default',
       // The run that asked the question was Claude's work too.
-      usage: { turns: 3, costUsd: 0.0731, inputTokens: 94372, outputTokens: 1893 },
+      usage: { turns: 2, costUsd: 0.012259, inputTokens: 28790, outputTokens: 240 },
       facts: { toolCalls: 1, toolErrors: 0, retries: 0, model: 'claude-sonnet-4-5-20250929' },
     });
   });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -63,10 +63,15 @@ const HARNESS_BIN = fileURLToPath(new URL('../../bin/harness.js', import.meta.ur
 
 /** `harness <args>` as a person runs it: a process of its own, this process's environment with `env` over it. */
 export function harnessProcess(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return startHarness(args, cwd, env).done;
+}
+
+/** `harness <args>` started as harnessProcess starts it, with the process at hand (to interrupt it, say): `done` when it has exited. */
+export function startHarness(args: string[], cwd: string, env: Record<string, string>): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
   const child = spawn(process.execPath, [HARNESS_BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return { child, done: new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))) };
 }

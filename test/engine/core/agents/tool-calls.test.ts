@@ -23,8 +23,8 @@ describe('tool calls from the agent streams', () => {
   it('Claude Code: each tool_use starts a call by its id, its tool_result ends it', () => {
     const claude = new ClaudeAgent({});
     expect(calls(fixture('claude/checkpoint.jsonl'), parseClaudeLine, (e) => claude.toolCall(e))).toEqual([
-      { id: 'toolu_03Write', name: 'Write', phase: 'start' },
-      { id: 'toolu_03Write', phase: 'end', error: false },
+      { id: 'toolu_fake0001', name: 'Write', phase: 'start' },
+      { id: 'toolu_fake0001', phase: 'end', error: false },
     ]);
   });
 

@@ -35,6 +35,11 @@ export const E2E = [
   'test/runner/codex-run.test.ts',
   'test/cli/gemini-run.test.ts',
   'test/cli/copilot-run.test.ts',
+  // `harness run` with the real pinned codex and gemini CLIs against a fake model API on 127.0.0.1:
+  // a spec to verified, a usage-limit pause resumed, a checkpoint resumed in the CLI's own session,
+  // a fallback (the stand-ins above, held to what these CLIs write by test/agents/real-cli-standins.test.ts).
+  'test/agents/real/codex.test.ts',
+  'test/agents/real/gemini.test.ts',
   // First syncs of 110- and 300-plan specs through the App (test/engine/forge/issue-window.test.ts:
   // the window, the phase issues and the link cap computed in-process).
   'test/github/spec-pr/issue-window.test.ts',

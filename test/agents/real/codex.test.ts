@@ -6,7 +6,7 @@
  * JavaScript calling the CLI's nested tools (tools.exec_command runs a shell command in its sandbox).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { harnessProcess, runCli } from '../../helpers/cli.js';
 import { fileAppears } from '../../helpers/file-appears.js';
@@ -24,9 +24,30 @@ export function shell(cmd: string): ResponsesReply {
   return { custom: { name: 'exec', input: `const r = await tools.exec_command(${JSON.stringify({ cmd })});\ntext(r.output);` } };
 }
 
-/** The text of every input_text / output_text in a request's input, one string. */
-function inputText(body: { input?: unknown[] }): string {
-  return JSON.stringify(body.input ?? []);
+/**
+ * The conversation a request carries, one line an item (the CLI's developer messages and tool
+ * list left out): "user: …", "assistant: …", "call: <the exec tool's input>", "output: …".
+ */
+function conversation(body: { input?: unknown[] }): string[] {
+  const texts = (content: unknown) => (Array.isArray(content) ? content.map((c: { text?: string }) => c.text ?? '').join('') : String(content ?? ''));
+  return (body.input ?? []).flatMap((raw) => {
+    const item = raw as { type?: string; role?: string; content?: unknown; input?: string; output?: unknown };
+    if (item.type === 'message' && (item.role === 'user' || item.role === 'assistant')) return [`${item.role}: ${texts(item.content)}`];
+    if (item.type === 'custom_tool_call') return [`call: ${item.input}`];
+    if (item.type === 'custom_tool_call_output') return [`output: ${texts(item.output)}`];
+    return [];
+  });
+}
+
+/** Resolves once `path` exists, its folders made first (each waited for on the events of the one above it). */
+async function pathAppears(path: string): Promise<void> {
+  if (!existsSync(dirname(path))) await pathAppears(dirname(path));
+  await fileAppears(path);
+}
+
+/** The request's thread, as the CLI names it in client_metadata. */
+function threadOf(body: Record<string, unknown>): string {
+  return (body.client_metadata as { thread_id: string }).thread_id;
 }
 
 const servers: FakeResponses[] = [];
@@ -63,14 +84,14 @@ describe.skipIf(!codex)(`harness run --agent codex with the real codex ${codex?.
     expect(requests).toHaveLength(4);
     expect(model.pending()).toBe(0);
     // Each plan's first request carries harness's brief for it as the user's message.
-    expect(inputText(requests[0]!.body)).toContain('Write out/01-01.txt.');
-    expect(inputText(requests[0]!.body)).toContain('HARNESS_CHECKPOINT');
-    expect(inputText(requests[2]!.body)).toContain('Write out/01-02.txt.');
-    // The command ran, and what it said went back to the model with the call's id.
-    const output = requests[1]!.body.input!.find((i) => (i as { type?: string }).type === 'custom_tool_call_output') as { call_id: string; output: { text: string }[] };
-    expect(output.output.map((o) => o.text).join('')).toContain('Script completed');
-    // harness's reporting tools were there for the model: the exec tool's nested tools name them.
-    expect(JSON.stringify(requests[0]!.body.input![0])).toContain('mcp__harness__harness_worker_report');
+    const brief = conversation(requests[0]!.body).at(-1)!;
+    expect(brief).toMatch(/^user: # Plan 01-01 of SPC-007: Plan 01-01\n/);
+    expect(brief).toContain('Write out/01-01.txt.');
+    expect(conversation(requests[2]!.body).at(-1)).toMatch(/^user: # Plan 01-02 of SPC-007/);
+    // The command ran, and what it said went back to the model.
+    expect(conversation(requests[1]!.body).slice(-2)).toEqual([`call: ${(shell("mkdir -p out && printf 'one\\n' > out/01-01.txt") as { custom: { input: string } }).custom.input}`, expect.stringMatching(/^output: Script completed\n/)]);
+    // harness's reporting server is there for the model: its tools are the CLI's mcp__harness namespace.
+    expect(JSON.stringify(requests[0]!.body.input)).toContain('mcp__harness');
     for (const id of ['01-01', '01-02']) {
       const result = JSON.parse(readFileSync(join(root, SESSIONS, `${id}/result.json`), 'utf8')) as { outcome: string };
       expect(result.outcome).toBe('verified');
@@ -105,8 +126,9 @@ describe.skipIf(!codex)(`harness run --agent codex with the real codex ${codex?.
     expect(existsSync(join(root, SESSIONS, '01-02'))).toBe(false);
     expect(git(root, 'ls-tree', '-r', '--name-only', INTEGRATION)).not.toMatch(/signals\/|01-01-SUMMARY\.md/);
     expect(clock.timers).toEqual([]);
-    const [paused, limited] = model.responses();
-    const thread = (paused!.body.client_metadata as { thread_id: string }).thread_id;
+    const [wrote, limited] = model.responses();
+    const thread = threadOf(wrote!.body);
+    expect(conversation(limited!.body).at(-1)).toMatch(/^output: Script completed/);
 
     // After the reset: the thread is resumed, told to go on, and both plans finish.
     model.reply(shell("printf 'one\\n' > out/01-01.txt"), { text: 'Wrote it.' }, shell("printf 'two\\n' > out/01-02.txt"), { text: 'Wrote it.' });
@@ -118,13 +140,14 @@ describe.skipIf(!codex)(`harness run --agent codex with the real codex ${codex?.
     expect(git(root, 'show', `${INTEGRATION}:out/01-01.txt`)).toBe('one\n');
     expect(git(root, 'show', `${INTEGRATION}:out/01-02.txt`)).toBe('two\n');
     const resumed = model.responses()[2]!;
-    // The CLI's own session, continued: the same thread, and the request holds what the first run's had (the brief, the model's call and its output) before the answer.
-    expect((resumed.body.client_metadata as { thread_id: string }).thread_id).toBe(thread);
-    const text = inputText(resumed.body);
-    expect(text).toContain('Write out/01-01.txt.');
-    expect(text).toContain("printf 'half\\\\\\\\n' > out/01-01.txt");
-    expect(text.indexOf('Write out/01-01.txt.')).toBeLessThan(text.indexOf('A person answered checkpoint \\"usage-limit\\"'));
-    expect(inputText(limited!.body)).toContain('Script completed');
+    // The CLI's own session, continued: the same thread, its request holding the first run's conversation, then harness's word to go on.
+    expect(threadOf(resumed.body)).toBe(thread);
+    const said = conversation(resumed.body);
+    const before = conversation(limited!.body).slice(-3);
+    expect(before[0]).toMatch(/^user: # Plan 01-01 of SPC-007/);
+    const at = said.indexOf(before[0]!);
+    expect(said.slice(at, at + 3)).toEqual(before);
+    expect(said[at + 3]).toMatch(/^user: A person answered checkpoint "usage-limit" \(action\)/);
     expect(git(root, 'show', `${INTEGRATION}:${SPEC_DIR}/execution/phases/01-phase/01-01-SUMMARY.md`)).toMatch(/^attempts: 1\b/m);
   });
 
@@ -135,7 +158,7 @@ describe.skipIf(!codex)(`harness run --agent codex with the real codex ${codex?.
     );
 
     const running = harnessProcess(['run', SPEC_DIR], root, env);
-    await fileAppears(join(root, SESSIONS, '01-01/checkpoint.json'));
+    await pathAppears(join(root, SESSIONS, '01-01/checkpoint.json'));
     expect(model.responses()).toHaveLength(2);
     model.reply(shell("printf 'file\\n' > out/01-01.txt"), { text: 'Wrote it with the file store.' });
     expect((await runCli(['respond', SPEC_DIR, '01-01', 'file'], root)).code).toBe(0);
@@ -143,13 +166,15 @@ describe.skipIf(!codex)(`harness run --agent codex with the real codex ${codex?.
 
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(git(root, 'show', `${INTEGRATION}:out/01-01.txt`)).toBe('file\n');
-    const [asked, , resumed] = model.responses();
-    expect((resumed!.body.client_metadata as { thread_id: string }).thread_id).toBe((asked!.body.client_metadata as { thread_id: string }).thread_id);
-    const text = inputText(resumed!.body);
-    // The first run's messages (the brief, the call, its closing question), then the answer.
-    expect(text).toContain('Write out/01-01.txt with the store a person chooses.');
-    expect(text).toContain('Which store?\\nHARNESS_CHECKPOINT');
-    expect(text.indexOf('HARNESS_CHECKPOINT {')).toBeLessThan(text.lastIndexOf('file'));
-    expect(text).toMatch(/answered checkpoint \\"storage\\"/);
+    const [, closed, resumed] = model.responses();
+    expect(threadOf(resumed!.body)).toBe(threadOf(closed!.body));
+    // The first run's conversation (the brief, the call, its output, the closing question), then the answer.
+    const said = conversation(resumed!.body);
+    const before = conversation(closed!.body).slice(-3);
+    expect(before[0]).toMatch(/^user: # Plan 01-01 of SPC-007/);
+    const at = said.indexOf(before[0]!);
+    expect(said.slice(at, at + 3)).toEqual(before);
+    expect(said[at + 3]).toMatch(/^assistant: Which store\?\nHARNESS_CHECKPOINT /);
+    expect(said[at + 4]).toMatch(/^user: .*answered checkpoint "storage".*file/s);
   });
 });

@@ -69,7 +69,7 @@ export async function fakeGemini(replies: GeminiReply[] = []): Promise<FakeGemin
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      let body: GeminiRequest['body'] = {};
+      let body: GeminiRequest['body'];
       try {
         body = raw ? (JSON.parse(raw) as GeminiRequest['body']) : {};
       } catch {

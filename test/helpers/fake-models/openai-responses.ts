@@ -53,7 +53,7 @@ export async function fakeResponses(replies: ResponsesReply[] = []): Promise<Fak
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      let body: ResponsesRequest['body'] = {};
+      let body: ResponsesRequest['body'];
       try {
         body = raw ? (JSON.parse(raw) as ResponsesRequest['body']) : {};
       } catch {

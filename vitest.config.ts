@@ -40,6 +40,10 @@ export const E2E = [
   // (test/agents/<agent>.test.ts and the *-run files above: the same with each CLI's stand-in).
   'test/agents/real/claude.test.ts',
   'test/agents/real/copilot.test.ts',
+  // The same with the real pinned codex and gemini, and a fallback from codex to gemini (the stand-ins
+  // above held to what these CLIs write by test/agents/real-cli-standins.test.ts).
+  'test/agents/real/codex.test.ts',
+  'test/agents/real/gemini.test.ts',
   // First syncs of 110- and 300-plan specs through the App (test/engine/forge/issue-window.test.ts:
   // the window, the phase issues and the link cap computed in-process).
   'test/github/spec-pr/issue-window.test.ts',

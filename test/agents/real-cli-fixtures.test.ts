@@ -17,7 +17,7 @@ import { FIXTURES } from '../helpers/paths.js';
 /**
  * The stand-ins the agent tests run in place of the CLIs (test/fixtures/claude/mcp-claude.mjs,
  * test/fixtures/copilot/copilot-standin.mjs), held to what the pinned CLIs themselves wrote when
- * run against a fake model (test/fixtures/real-cli/, recorded by its record.ts): the lines harness
+ * run against a fake model (test/fixtures/real-cli/, recorded by record-claude-copilot.ts there): the lines harness
  * parses, with the fields it reads; where the sessions are kept, and as what; the words of a
  * resume that finds no session; and the limit lines harness must recognise, read exactly as the
  * CLIs wrote them. test/agents/real/ runs the CLIs themselves.

@@ -62,10 +62,9 @@ const write =
   (body: AnthropicBody): AnthropicReply => ({ tool: 'Write', input: { file_path: join(workingDirectory(body), path), content }, ...(usage ? { usage } : {}) });
 
 /**
- * The model writing `path` with a command: `node -e`, which .github/harness.yml allows (NODE_ALLOWED).
- * Not the Write tool: Claude Code 2.1.332 refuses every write under a `.git` folder ("… which is a
- * sensitive file") in the acceptEdits mode harness starts it in, and harness run's worktrees are
- * under .git/harness/worktrees/ (the last case here holds that).
+ * The model writing `path` with a command: `node -e`, which .github/harness.yml allows (NODE_ALLOWED):
+ * a Bash tool call and its output in the session, as a model's work mostly is. (The Write tool works
+ * as well with harness's defaults: the last case.)
  */
 const nodeWrite = (path: string, content: string, usage?: Usage): AnthropicReply => ({
   tool: 'Bash',
@@ -251,15 +250,18 @@ describe.skipIf(!claude)(`harness run --agent claude with Claude Code ${claude?.
     expect(fake.escaped).toEqual([]);
   });
 
-  it('cannot write with its Write tool in harness run\'s worktrees: Claude Code 2.1.332 refuses any path under .git in acceptEdits mode', async () => {
+  it("writes with its Write tool, with harness's defaults: the worktrees are beside the repository, not under .git, where Claude Code 2.1.332 refuses any path", async () => {
     const fake = await model([write('out/01-01.txt', 'made by claude\n'), { text: 'Wrote out/01-01.txt.' }]);
     const root = await makeRepo(specTree([plan('01-01')]));
 
     const run = await runCli(['run', SPEC_DIR, '--agent', 'claude'], root, { env: await claudeEnv(fake) });
 
-    // The worktree is .git/harness/worktrees/SPC-007/01-01: the CLI calls the file "sensitive" and writes nothing.
-    expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/tool error: Claude requested permissions to edit \S+\/\.git\/harness\/worktrees\/SPC-007\/01-01\/out\/01-01\.txt which is a sensitive file\./);
-    expect(run.stdout).toContain('01-01 FAILED: plan 01-01 did not pass verification: 1 check failed: made (out/01-01.txt does not exist)');
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).not.toContain('sensitive file');
+    expect(git(root, 'show', `${INTEGRATION}:out/01-01.txt`)).toBe('made by claude\n');
+    // The path the model was told to write: the plan's worktree, no `.git` folder in it.
+    const told = fake.requests.find((r) => r.reply && 'tool' in r.reply)!.reply as unknown as { input: { file_path: string } };
+    expect(told.input.file_path.split('/')).not.toContain('.git');
+    expect(fake.escaped).toEqual([]);
   });
 });

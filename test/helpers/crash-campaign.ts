@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './paths.js';
 import { git, makeRepo, SPEC_DIR, specTree, type StepPlan } from './repo.js';
+import { repoStateDir } from '../../app/runner/repo.js';
 
 /**
  * The crash campaign: a local run of a small spec (two phases, a file two plans write, a
@@ -128,15 +129,17 @@ function duplicates(root: string): string[] {
   return [...seen].filter(([, n]) => n > 1).map(([e, n]) => `${e.replaceAll('\x1f', ' | ')} ×${n}`);
 }
 
-/** Processes whose working directory is inside the repository (the run's worktrees included). */
+/** Processes whose working directory is inside the repository or the run's worktrees beside it (repoStateDir). */
 function processesIn(root: string): number[] {
   const out: number[] = [];
+  const dirs = [root, repoStateDir(join(root, '.git'))];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!)) continue;
-      if (readlinkSync(`/proc/${entry}/cwd`).startsWith(root)) out.push(Number(entry));
+      const cwd = readlinkSync(`/proc/${entry}/cwd`);
+      if (dirs.some((dir) => cwd === dir || cwd.startsWith(`${dir}/`))) out.push(Number(entry));
     } catch {
       // Gone meanwhile, or not ours to read.
     }

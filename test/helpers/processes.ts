@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { CONTAINMENT_ENV, containment, type ContainmentKind } from '../../app/machine/containment.js';
+import { repoStateDir } from '../../app/runner/repo.js';
 
 /** The kinds of container harness puts processes in, besides the tag alone (containment.ts). */
 export const CONTAINER_KINDS = ['cgroup', 'pidns'] as const;
@@ -69,6 +71,11 @@ export function everyLive(): LiveProcess[] {
  */
 export function leftIn(dir: string): LiveProcess[] {
   return everyLive().filter((p) => p.cwd === dir || p.cwd?.startsWith(`${dir}/`));
+}
+
+/** What still runs in the repository at `root` or in the worktrees harness run keeps beside it (repoStateDir). */
+export function leftInRun(root: string): LiveProcess[] {
+  return [...leftIn(root), ...leftIn(repoStateDir(join(root, '.git')))];
 }
 
 /**

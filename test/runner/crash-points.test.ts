@@ -17,6 +17,7 @@ import { fileHolds } from '../helpers/file-appears.js';
 import { CONTAINMENT_ENV } from '../../app/machine/containment.js';
 import { everyLive } from '../helpers/processes.js';
 import { git, makeRepo, SPEC_DIR, specTree, type StepPlan, worktreeOf } from '../helpers/repo.js';
+import { repoStateDir } from '../../app/runner/repo.js';
 
 const BIN = join(ROOT, 'bin', 'harness.js');
 const PLANS: StepPlan[] = [
@@ -197,7 +198,8 @@ describe('a run killed at a git step', () => {
    * The check servers running in `root`, by their ids on this machine: a server in a PID
    * namespace of its own (containment.ts) knows itself (process.pid) by its id there only.
    */
-  const servers = (root: string) => everyLive().filter((p) => p.command === 'node server.cjs' && (p.cwd === root || p.cwd?.startsWith(`${root}/`)));
+  // Started in the plans' worktrees, which harness keeps beside the repository.
+  const servers = (root: string) => everyLive().filter((p) => p.command === 'node server.cjs' && [root, repoStateDir(join(root, '.git'))].some((dir) => p.cwd === dir || p.cwd?.startsWith(`${dir}/`)));
 
   /** The server the killed run left runs; resumed, the run completes, and no server it or the killed run started is left. */
   async function resumeStopsServers(root: string, mark: string): Promise<void> {

@@ -9,7 +9,7 @@ import { runSpec } from '../../app/runner/runner.js';
 import { ROOT } from '../helpers/paths.js';
 import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
 import { fileAppears } from '../helpers/file-appears.js';
-import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftIn, usingContainment } from '../helpers/processes.js';
+import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftInRun, usingContainment } from '../helpers/processes.js';
 
 /**
  * No process an agent or a check starts outlives its plan (issue 24, 4; issue 36), on real git
@@ -112,7 +112,7 @@ describe.each(CONTAINER_KINDS)('in a %s of its own, what a step and a check leav
     expect(outcome.complete).toBe(true);
     // All four of each had started, and nothing the step or the check started runs on: under any id, before or after its exec.
     for (const dir of [step, check]) for (const i of [1, 2, 3, 4]) expect(existsSync(join(dir, `p${i}`)), `${dir}/p${i}`).toBe(true);
-    expect(leftIn(root)).toEqual([]);
+    expect(leftInRun(root)).toEqual([]);
     for (const [m, i] of n.flatMap((m) => [1, 2, 3, 4].map((i) => [m, i] as const))) expect(alive(`sleep ${m}${i}`), `sleep ${m}${i}`).toEqual([]);
     const logs = join(root, '.orchestration/SPC-007/sessions/01-01/logs');
     const text = readdirSync(logs, { recursive: true, withFileTypes: true })
@@ -151,6 +151,6 @@ describe('where no container can be made', () => {
     const said = reporter.events.flatMap((e) => (e.kind === 'info' && e.text.startsWith('processes:') ? [e.text] : []));
     expect(said).toHaveLength(1);
     expect(said[0]).toMatch(/^processes: agents and checks are not contained here: no PID namespace \(unshare --pid --fork --kill-child --mount-proc: unshare: unshare failed: Operation not permitted; .*\)\. What they start is found by its HARNESS_PROCESS_TAG only/);
-    expect(leftIn(root)).toEqual([]);
+    expect(leftInRun(root)).toEqual([]);
   });
 });

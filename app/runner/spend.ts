@@ -78,5 +78,7 @@ function capped(ctx: RunContext, plan: Plan, name: string): Agent {
   }
   const agents = ctx.options.agents ?? {};
   if (limit.planUsd === undefined && !limit.spec) return agentFor(name, agents);
-  return agentFor(name, { ...agents, claude: { ...agents.claude, spendLimit: limit }, codex: { ...agents.codex, spendLimit: limit }, copilot: { ...agents.copilot, spendLimit: limit } });
+  // Every CLI agent is held to it (the worker's plan-worker.ts gives the same four theirs on a runner).
+  const held = { spendLimit: limit };
+  return agentFor(name, { ...agents, claude: { ...agents.claude, ...held }, codex: { ...agents.codex, ...held }, copilot: { ...agents.copilot, ...held }, gemini: { ...agents.gemini, ...held } });
 }

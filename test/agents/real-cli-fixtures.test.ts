@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeTranscriptPath } from '../../app/agents/claude-session.js';
 import { copilotSessionHome } from '../../app/agents/copilot-session.js';
-import { parseClaudeLine, resultFailure, usageLimitFailure, type ClaudeRateLimit, type ClaudeResult } from '../../app/engine/core/agents/claude-stream.js';
+import { parseClaudeLine, resultFailure, usageLimitFailure, usageOf, type ClaudeRateLimit, type ClaudeResult } from '../../app/engine/core/agents/claude-stream.js';
 import { copilotLimitFailure } from '../../app/engine/core/agents/copilot-limit.js';
 import { parseCopilotLine, usageFileOf, type CopilotError, type CopilotEvent } from '../../app/engine/core/agents/copilot-stream.js';
 import { rateLimitOf } from '../../app/engine/core/agents/rate-limit.js';
@@ -118,6 +118,17 @@ describe('the claude stand-in, held to Claude Code 2.1.332', () => {
     const result = lines(join(CLAUDE, 'stream-max-turns.jsonl')).flatMap(parseClaudeLine).at(-1) as ClaudeResult;
     expect(result).toMatchObject({ subtype: 'error_max_turns', isError: true, errors: ['Reached maximum number of turns (1)'] });
     expect(resultFailure(result)).toEqual({ retryable: false, error: expect.stringMatching(/^claude stopped at its turn limit \(2 turns, \$0\.01, [\d.]+s\): Reached maximum number of turns \(1\)$/) });
+  });
+
+  it("reads 2.1.332's stop at --max-budget-usd: the plan's failure, its own cost, and the tokens its usage leaves at zero (taken per model)", () => {
+    // Recorded by test/agents/real/claude.test.ts (budget_usd): the run's one turn took 400000 input and 2000 output tokens.
+    const result = lines(join(CLAUDE, 'stream-max-budget.jsonl')).flatMap(parseClaudeLine).at(-1) as ClaudeResult;
+    expect(result).toMatchObject({ subtype: 'error_max_budget_usd', isError: true, errors: ['Reached maximum budget ($0.05)'], numTurns: 1 });
+    expect(usageOf(result)).toEqual({ turns: 1, costUsd: 1.6400000000000001, inputTokens: 400_000, outputTokens: 2_000 });
+    expect(resultFailure(result)).toEqual({ retryable: false, error: 'claude stopped at its spending limit (--max-budget-usd; 1 turn, $1.64, 0.2s): Reached maximum budget ($0.05)' });
+    // Where usage is not zero it is what counts, as every other result line of 2.1.332 has it (cache reads included).
+    const success = lines(join(CLAUDE, 'stream-success.jsonl')).flatMap(parseClaudeLine).at(-1) as ClaudeResult;
+    expect(usageOf(success)).toMatchObject({ inputTokens: 4800 + 300, outputTokens: 92 });
   });
 
   it("recognises 2.1.332's usage-limit lines exactly as it wrote them: its words, and the stream's exact reset", () => {

@@ -26,6 +26,14 @@ describe('a local plan’s agent and the spec budget', () => {
     expect((agent as unknown as { options: { spendLimit: unknown } }).options.spendLimit).toEqual({ plan: '01-02', planUsd: 3, spec: { id: 'SPC-001', budgetUsd: 2, spentUsd: 1.2 } });
   });
 
+  it('holds every CLI agent to it, gemini too (a local gemini plan once ran past its budget_usd)', () => {
+    const limit = { plan: '01-02', planUsd: 3, spec: { id: 'SPC-001', budgetUsd: 2, spentUsd: 1.2 } };
+    for (const name of ['claude', 'codex', 'copilot', 'gemini']) {
+      const agent = budgetedAgent(ctx(2, [['01-01', 1.2]]), plan, name) as unknown as { options: { spendLimit: unknown } };
+      expect(agent.options.spendLimit, name).toEqual(limit);
+    }
+  });
+
   it('starts no new plan once the spec is at budget.per_spec_usd, saying what to raise', async () => {
     const c = ctx(undefined, [['01-01', 250], ['01-03', 150]]);
     c.options.perSpecUsd = 400;

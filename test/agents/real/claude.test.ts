@@ -73,11 +73,13 @@ const nodeWrite = (path: string, content: string, usage?: Usage): AnthropicReply
 });
 const shellQuote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 const NODE_ALLOWED = { '.github/harness.yml': 'agents:\n  claude:\n    allowed_tools: ["Bash(node:*)"]\n' };
+/** NODE_ALLOWED with agents.claude.max_turns. */
+const withMaxTurns = (n: number) => ({ '.github/harness.yml': `${NODE_ALLOWED['.github/harness.yml']}    max_turns: ${n}\n` });
 
 const plan = (id: string, extra: Partial<StepPlan> = {}): StepPlan => ({ id, steps: [], body: `Write out/${id}.txt.`, ...extra });
 
-function resultOf(root: string, id: string): { outcome: string; usage?: Record<string, number> } {
-  return JSON.parse(readFileSync(join(root, SESSIONS, id, 'result.json'), 'utf8')) as { outcome: string; usage?: Record<string, number> };
+function resultOf(root: string, id: string): { outcome: string; reason?: string; attempt?: number; usage?: Record<string, number> } {
+  return JSON.parse(readFileSync(join(root, SESSIONS, id, 'result.json'), 'utf8')) as ReturnType<typeof resultOf>;
 }
 
 /** The stream-json lines harness kept of the plan's claude runs. */
@@ -262,6 +264,61 @@ describe.skipIf(!claude)(`harness run --agent claude with Claude Code ${claude?.
     // The path the model was told to write: the plan's worktree, no `.git` folder in it.
     const told = fake.requests.find((r) => r.reply && 'tool' in r.reply)!.reply as unknown as { input: { file_path: string } };
     expect(told.input.file_path.split('/')).not.toContain('.git');
+    expect(fake.escaped).toEqual([]);
+  });
+  it("passes max_turns to Claude Code, which counts the answer as a turn: max_turns 2 lets a command and the answer through, verified", async () => {
+    const fake = await model([nodeWrite('out/01-01.txt', 'one\n'), { text: 'Wrote out/01-01.txt.' }]);
+    const root = await makeRepo({ ...specTree([plan('01-01')]), ...withMaxTurns(2) });
+
+    const run = await runCli(['run', SPEC_DIR, '--agent', 'claude'], root, { env: await claudeEnv(fake) });
+
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('SPC-007: 1/1 plans verified');
+    expect(git(root, 'show', `${INTEGRATION}:out/01-01.txt`)).toBe('one\n');
+    expect(logLines(root, '01-01').find((l) => l.type === 'result')).toMatchObject({ subtype: 'success', num_turns: 2 });
+    expect(resultOf(root, '01-01')).toMatchObject({ outcome: 'verified', usage: { turns: 2 } });
+    expect(fake.escaped).toEqual([]);
+  });
+
+  it("stops a plan at Claude Code's own turn limit (--max-turns 1, a command then the answer): failed with the CLI's words, not retried", async () => {
+    const fake = await model([nodeWrite('out/01-01.txt', 'one\n'), { text: 'Wrote out/01-01.txt.' }]);
+    const root = await makeRepo({ ...specTree([plan('01-01')]), ...withMaxTurns(1) });
+
+    const run = await runCli(['run', SPEC_DIR, '--agent', 'claude'], root, { env: await claudeEnv(fake) });
+
+    expect(run.code).not.toBe(0);
+    const said = logLines(root, '01-01').find((l) => l.type === 'result')!;
+    expect(said).toMatchObject({ subtype: 'error_max_turns', num_turns: 2, errors: ['Reached maximum number of turns (1)'] });
+    const reason = /^the claude agent failed: claude stopped at its turn limit \(2 turns, \$[\d.]+, [\d.]+s\): Reached maximum number of turns \(1\)$/;
+    const result = resultOf(root, '01-01');
+    expect(result).toMatchObject({ outcome: 'failed', reason: expect.stringMatching(reason), attempt: 1, usage: { turns: 2 } });
+    expect(run.stdout).toContain(`01-01 FAILED: ${result.reason}`);
+    // The CLI stopped itself before asking for the answer.
+    expect(fake.turns()).toHaveLength(1);
+    expect(fake.left()).toBe(1);
+    expect(git(root, 'ls-tree', '-r', '--name-only', INTEGRATION)).not.toContain('out/01-01.txt');
+    expect(fake.escaped).toEqual([]);
+  });
+
+  it("stops a plan whose cost, as Claude Code reports it, passes its budget_usd: the CLI stops itself at --max-budget-usd, the plan fails with both figures, the cost recorded", async () => {
+    const fake = await model([nodeWrite('out/01-01.txt', 'one\n', { input_tokens: 400_000, output_tokens: 2_000 }), { text: 'Wrote out/01-01.txt.', usage: { input_tokens: 410_000, output_tokens: 500 } }]);
+    const root = await makeRepo({ ...specTree([plan('01-01', { extra: 'budget_usd: 0.05' })]), ...NODE_ALLOWED });
+
+    const run = await runCli(['run', SPEC_DIR, '--agent', 'claude'], root, { env: await claudeEnv(fake) });
+
+    expect(run.code).not.toBe(0);
+    // Claude Code's own cost and its own stop: the first turn took it past the $0.05 it was given.
+    const said = logLines(root, '01-01').find((l) => l.type === 'result')! as { subtype: string; total_cost_usd: number };
+    expect(said.subtype).toBe('error_max_budget_usd');
+    expect(said.total_cost_usd).toBeGreaterThan(0.05);
+    expect(fake.turns()).toHaveLength(1);
+    const reason = `the claude agent failed: claude spent $${said.total_cost_usd.toFixed(2)}, over the plan's budget of $0.05 (budget_usd): stopped`;
+    expect(run.stdout).toContain(`01-01 FAILED: ${reason}`);
+    // The tokens too, though the CLI's result leaves its usage at zero when it stops at its budget (they are in its per-model figures).
+    const result = resultOf(root, '01-01');
+    expect(result).toMatchObject({ outcome: 'failed', reason, usage: { turns: 1, inputTokens: 400_000, outputTokens: 2_000 } });
+    expect(result.usage!.costUsd).toBeCloseTo(said.total_cost_usd, 6);
+    expect(git(root, 'ls-tree', '-r', '--name-only', INTEGRATION)).not.toContain('out/01-01.txt');
     expect(fake.escaped).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { harnessProcess, runCli } from '../../helpers/cli.js';
 import { fileAppears } from '../../helpers/file-appears.js';
-import { fakeResponses, usageLimitBody, type FakeResponses, type ResponsesReply } from '../../helpers/fake-models/openai-responses.js';
+import { fakeResponses, usageLimitBody, type FakeResponses, type ResponsesReply, type ResponsesUsage } from '../../helpers/fake-models/openai-responses.js';
 import { codexFakeArgs, movableClock, realCliEnv, resetTwoDaysOn } from '../../helpers/fake-models/real-cli-env.js';
 import { realCli } from '../../helpers/real-cli.js';
 import { git, makeRepo, SPEC_DIR, specTree, type StepPlan } from '../../helpers/repo.js';
@@ -20,8 +20,8 @@ const SESSIONS = '.orchestration/SPC-007/sessions';
 const INTEGRATION = 'harness/SPC-007/integration';
 
 /** The model's call of codex's `exec` tool that runs `cmd` in the CLI's shell (its sandbox), and hands the output back. */
-export function shell(cmd: string): ResponsesReply {
-  return { custom: { name: 'exec', input: `const r = await tools.exec_command(${JSON.stringify({ cmd })});\ntext(r.output);` } };
+export function shell(cmd: string, usage?: ResponsesUsage): ResponsesReply {
+  return { custom: { name: 'exec', input: `const r = await tools.exec_command(${JSON.stringify({ cmd })});\ntext(r.output);` }, ...(usage ? { usage } : {}) };
 }
 
 /**
@@ -37,6 +37,19 @@ function conversation(body: { input?: unknown[] }): string[] {
     if (item.type === 'custom_tool_call_output') return [`output: ${texts(item.output)}`];
     return [];
   });
+}
+
+/** The plan's result.json. */
+function resultOf(root: string, id: string): { outcome: string; reason?: string; usage?: { turns?: number; inputTokens?: number; outputTokens?: number; costUsd?: number } } {
+  return JSON.parse(readFileSync(join(root, SESSIONS, id, 'result.json'), 'utf8')) as ReturnType<typeof resultOf>;
+}
+
+/** The JSONL events harness kept of the plan's codex runs. */
+function events(root: string, id: string): Record<string, unknown>[] {
+  return readFileSync(join(root, SESSIONS, id, 'logs/codex.log'), 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 /** Resolves once `path` exists, its folders made first (each waited for on the events of the one above it). */
@@ -55,10 +68,13 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function setUp(plans: StepPlan[], replies: ResponsesReply[]) {
+/** agents.codex's settings beside the fake's (max_turns, price). */
+type CodexConfig = { max_turns?: number; price?: { input_per_million: number; cached_input_per_million?: number; output_per_million: number } };
+
+async function setUp(plans: StepPlan[], replies: ResponsesReply[], codexConfig: CodexConfig = {}) {
   const model = await fakeResponses(replies);
   servers.push(model);
-  const config = { agent: 'codex', agents: { codex: { extra_args: codexFakeArgs(model.baseUrl) } } };
+  const config = { agent: 'codex', agents: { codex: { extra_args: codexFakeArgs(model.baseUrl), ...codexConfig } } };
   const root = await makeRepo({ ...specTree(plans), '.github/harness.yml': `${JSON.stringify(config, null, 2)}\n` });
   const env = await realCliEnv([codex!]);
   return { model, root, env };
@@ -176,5 +192,62 @@ describe.skipIf(!codex)(`harness run --agent codex with the real codex ${codex?.
     expect(said.slice(at, at + 3)).toEqual(before);
     expect(said[at + 3]).toMatch(/^assistant: Which store\?\nHARNESS_CHECKPOINT /);
     expect(said[at + 4]).toMatch(/^user: .*answered checkpoint "storage".*file/s);
+  });
+  it("counts turns as harness says codex takes them: max_turns 1 lets the plan run one command and say it is done (the closing message is no turn of its own)", async () => {
+    const { model, root, env } = await setUp([{ id: '01-01', steps: [], body: 'Write out/01-01.txt.' }], [shell("mkdir -p out && printf 'one\\n' > out/01-01.txt"), { text: 'Wrote out/01-01.txt.' }], { max_turns: 1 });
+
+    const run = await harnessProcess(['run', SPEC_DIR], root, env);
+
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stdout).toContain('1/1 plans verified');
+    expect(git(root, 'show', `${INTEGRATION}:out/01-01.txt`)).toBe('one\n');
+    expect(model.responses()).toHaveLength(2);
+    // What the real CLI printed: one command, then the closing message, in one turn of its own.
+    const items = events(root, '01-01').filter((e) => e.type === 'item.completed').map((e) => (e.item as { type: string }).type);
+    expect(items).toEqual(['command_execution', 'agent_message']);
+    expect(resultOf(root, '01-01')).toMatchObject({ outcome: 'verified', usage: { turns: 1 } });
+  });
+
+  it("stops a plan whose model runs more commands than max_turns allows: failed, not retried, the run stopped at the turn past the limit", async () => {
+    const { model, root, env } = await setUp(
+      [{ id: '01-01', steps: [], body: 'Write out/01-01.txt.' }],
+      [shell("mkdir -p out && printf 'one\\n' > out/01-01.txt"), shell("printf 'two\\n' >> out/01-01.txt"), shell("printf 'three\\n' >> out/01-01.txt"), { text: 'Wrote out/01-01.txt.' }],
+      { max_turns: 1 },
+    );
+
+    const run = await harnessProcess(['run', SPEC_DIR], root, env);
+
+    const reason = 'codex stopped at its turn limit (max_turns 1; the run was stopped at turn 2)';
+    expect(run.code, `${run.stdout}\n${run.stderr}`).not.toBe(0);
+    expect(run.stdout).toContain(`01-01 FAILED: the codex agent failed: ${reason}`);
+    expect(resultOf(root, '01-01')).toMatchObject({ outcome: 'failed', reason: `the codex agent failed: ${reason}`, usage: { turns: 2 }, attempt: 1 });
+    // Stopped as the second command completed: the third never ran, and nothing was merged.
+    const commands = events(root, '01-01').filter((e) => e.type === 'item.completed' && (e.item as { type: string }).type === 'command_execution');
+    expect(commands).toHaveLength(2);
+    expect(model.responses().length).toBeLessThanOrEqual(3);
+    expect(git(root, 'ls-tree', '-r', '--name-only', INTEGRATION)).not.toContain('out/01-01.txt');
+  });
+
+  it("stops a plan whose tokens, at agents.codex.price, cost more than its budget_usd: failed with both figures, the cost recorded", async () => {
+    const { model, root, env } = await setUp(
+      [{ id: '01-01', extra: 'budget_usd: 0.5', steps: [], body: 'Write out/01-01.txt.' }],
+      [shell("mkdir -p out && printf 'one\\n' > out/01-01.txt", { input_tokens: 200_000, output_tokens: 1_000 }), { text: 'Wrote out/01-01.txt.', usage: { input_tokens: 210_000, output_tokens: 500 } }],
+      { price: { input_per_million: 2, output_per_million: 8 } },
+    );
+
+    const run = await harnessProcess(['run', SPEC_DIR], root, env);
+
+    // The tokens the CLI reported as its turn completed, at the price: what harness counts.
+    const completed = events(root, '01-01').filter((e) => e.type === 'turn.completed').at(-1)!.usage as { input_tokens: number; output_tokens: number };
+    const cost = (completed.input_tokens * 2 + completed.output_tokens * 8) / 1e6;
+    expect(cost).toBeGreaterThan(0.5);
+    const reason = `codex spent $${cost.toFixed(2)}, over the plan's budget of $0.50 (budget_usd): stopped`;
+    expect(run.code, `${run.stdout}\n${run.stderr}`).not.toBe(0);
+    expect(run.stdout).toContain(`01-01 FAILED: the codex agent failed: ${reason}`);
+    const result = resultOf(root, '01-01');
+    expect(result).toMatchObject({ outcome: 'failed', reason: `the codex agent failed: ${reason}`, usage: { inputTokens: completed.input_tokens, outputTokens: completed.output_tokens } });
+    expect(result.usage!.costUsd).toBeCloseTo(cost, 6);
+    expect(model.pending()).toBe(0);
+    expect(git(root, 'ls-tree', '-r', '--name-only', INTEGRATION)).not.toContain('out/01-01.txt');
   });
 });

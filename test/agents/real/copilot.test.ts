@@ -22,6 +22,8 @@ const SESSIONS = '.orchestration/SPC-007/sessions';
 const INTEGRATION = 'harness/SPC-007/integration';
 const PRICE = { input: 2, output: 8 };
 const CONFIG = { '.github/harness.yml': `agents:\n  copilot:\n    price: { input_per_million: ${PRICE.input}, output_per_million: ${PRICE.output} }\n` };
+/** The config with agents.copilot.max_turns as well. */
+const withMaxTurns = (n: number) => ({ '.github/harness.yml': `${CONFIG['.github/harness.yml']}    max_turns: ${n}\n` });
 const servers: FakeProvider[] = [];
 
 afterEach(async () => {
@@ -60,8 +62,8 @@ const shellWrite = (path: string, content: string, usage?: ProviderUsage): Provi
 
 const plan = (id: string, extra: Partial<StepPlan> = {}): StepPlan => ({ id, steps: [], body: `Write out/${id}.txt.`, ...extra });
 
-function resultOf(root: string, id: string): { outcome: string; usage?: Record<string, number> } {
-  return JSON.parse(readFileSync(join(root, SESSIONS, id, 'result.json'), 'utf8')) as { outcome: string; usage?: Record<string, number> };
+function resultOf(root: string, id: string): { outcome: string; reason?: string; attempt?: number; usage?: Record<string, number> } {
+  return JSON.parse(readFileSync(join(root, SESSIONS, id, 'result.json'), 'utf8')) as ReturnType<typeof resultOf>;
 }
 
 const cost = (input: number, output: number) => Math.round(((input * PRICE.input + output * PRICE.output) / 1e6) * 1e6) / 1e6;
@@ -195,6 +197,52 @@ describe.skipIf(!copilot)(`harness run --agent copilot with Copilot CLI ${copilo
     expect(carried).toContain('Which store?');
     expect(carried).toContain('A person answered checkpoint \\"store\\" (decision).');
     expect(readFileSync(join(root, SESSIONS, '01-01/logs/copilot.log'), 'utf8')).toContain(`"sessionId":"${saved.sessionId}"`);
+    expect(fake.escaped).toEqual([]);
+  });
+  it("counts turns as Copilot does (assistant.turn_start, the closing answer one of them): max_turns 2 lets a command and the answer through", async () => {
+    const fake = await model([shellWrite('out/01-01.txt', 'one\\n'), { text: 'Wrote out/01-01.txt.' }]);
+    const root = await makeRepo({ ...specTree([plan('01-01')]), ...withMaxTurns(2) });
+
+    const run = await runCli(['run', SPEC_DIR, '--agent', 'copilot'], root, { env: await copilotEnv(fake) });
+
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('SPC-007: 1/1 plans verified');
+    expect(git(root, 'show', `${INTEGRATION}:out/01-01.txt`)).toBe('one\n');
+    const log = readFileSync(join(root, SESSIONS, '01-01/logs/copilot.log'), 'utf8');
+    expect(log.match(/"type":"assistant\.turn_start"/g)).toHaveLength(2);
+    expect(resultOf(root, '01-01')).toMatchObject({ outcome: 'verified', usage: { turns: 2 } });
+    expect(fake.escaped).toEqual([]);
+  });
+
+  it("stops the CLI at the turn past max_turns (it has no flag for it): max_turns 1, a command then the answer, fails the plan, not retried", async () => {
+    const fake = await model([shellWrite('out/01-01.txt', 'one\\n'), { text: 'Wrote out/01-01.txt.' }]);
+    const root = await makeRepo({ ...specTree([plan('01-01')]), ...withMaxTurns(1) });
+
+    const run = await runCli(['run', SPEC_DIR, '--agent', 'copilot'], root, { env: await copilotEnv(fake) });
+
+    const reason = 'the copilot agent failed: copilot stopped at its turn limit (1 turns; agents.copilot.max_turns)';
+    expect(run.code).not.toBe(0);
+    expect(run.stdout).toContain(`01-01 FAILED: ${reason}`);
+    // Stopped as the CLI began its second turn: the turn it was allowed is what is counted.
+    expect(readFileSync(join(root, SESSIONS, '01-01/logs/copilot.log'), 'utf8')).toContain('"type":"assistant.turn_start","data":{"turnId":"1"');
+    expect(resultOf(root, '01-01')).toMatchObject({ outcome: 'failed', reason, attempt: 1, usage: { turns: 1 } });
+    expect(git(root, 'ls-tree', '-r', '--name-only', INTEGRATION)).not.toContain('out/01-01.txt');
+    expect(fake.escaped).toEqual([]);
+  });
+
+  it("stops a plan whose tokens, at agents.copilot.price, cost more than its budget_usd: failed with both figures, the cost recorded", async () => {
+    const fake = await model([shellWrite('out/01-01.txt', 'one\\n', { prompt_tokens: 20_000, completion_tokens: 1_000 }), { text: 'Wrote out/01-01.txt.', usage: { prompt_tokens: 21_000, completion_tokens: 1_000 } }]);
+    const root = await makeRepo({ ...specTree([plan('01-01', { extra: 'budget_usd: 0.05' })]), ...CONFIG });
+
+    const run = await runCli(['run', SPEC_DIR, '--agent', 'copilot'], root, { env: await copilotEnv(fake) });
+
+    const spent = cost(41_000, 2_000);
+    expect(spent).toBeGreaterThan(0.05);
+    const reason = `the copilot agent failed: copilot spent $${spent.toFixed(2)}, over the plan's budget of $0.05 (budget_usd): stopped`;
+    expect(run.code).not.toBe(0);
+    expect(run.stdout).toContain(`01-01 FAILED: ${reason}`);
+    expect(resultOf(root, '01-01')).toMatchObject({ outcome: 'failed', reason, usage: { inputTokens: 41_000, outputTokens: 2_000, costUsd: spent } });
+    expect(git(root, 'ls-tree', '-r', '--name-only', INTEGRATION)).not.toContain('out/01-01.txt');
     expect(fake.escaped).toEqual([]);
   });
 });

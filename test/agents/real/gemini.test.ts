@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { nextPacificMidnight } from '../../../app/engine/core/agents/gemini-limit.js';
 import { harnessProcess, runCli } from '../../helpers/cli.js';
 import { fileAppears } from '../../helpers/file-appears.js';
-import { dailyQuotaBody, fakeGemini, type FakeGemini, type GeminiReply, type GeminiRequest } from '../../helpers/fake-models/gemini.js';
+import { dailyQuotaBody, fakeGemini, type FakeGemini, type GeminiReply, type GeminiRequest, type GeminiUsage } from '../../helpers/fake-models/gemini.js';
 import { fakeResponses, usageLimitBody, type FakeResponses } from '../../helpers/fake-models/openai-responses.js';
 import { codexFakeArgs, movableClock, realCliEnv, resetTwoDaysOn } from '../../helpers/fake-models/real-cli-env.js';
 import { realCli } from '../../helpers/real-cli.js';
@@ -24,8 +24,8 @@ const INTEGRATION = 'harness/SPC-007/integration';
 const MODEL = 'gemini-2.5-pro';
 
 /** The model's call of the CLI's write_file tool. */
-function writeFile(path: string, content: string): GeminiReply {
-  return { call: { name: 'write_file', args: { file_path: path, content } } };
+function writeFile(path: string, content: string, usage?: GeminiUsage): GeminiReply {
+  return { call: { name: 'write_file', args: { file_path: path, content } }, ...(usage ? { usage } : {}) };
 }
 
 /** The conversation a request carries, one line a part: "user: …", "model: …", "call: name {args}", "response: name {…}". */
@@ -39,6 +39,19 @@ function conversation(request: GeminiRequest): string[] {
   );
 }
 
+/** The plan's result.json. */
+function resultOf(root: string, id: string): { outcome: string; reason?: string; attempt?: number; usage?: { turns?: number; inputTokens?: number; outputTokens?: number; costUsd?: number } } {
+  return JSON.parse(readFileSync(join(root, SESSIONS, id, 'result.json'), 'utf8')) as ReturnType<typeof resultOf>;
+}
+
+/** The stream-json events harness kept of the plan's gemini runs. */
+function events(root: string, id: string): Record<string, unknown>[] {
+  return readFileSync(join(root, SESSIONS, id, 'logs/gemini.log'), 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
 async function pathAppears(path: string): Promise<void> {
   if (!existsSync(dirname(path))) await pathAppears(dirname(path));
   await fileAppears(path);
@@ -49,10 +62,13 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function setUp(plans: StepPlan[], replies: GeminiReply[]) {
+/** agents.gemini's settings beside the model (max_turns, price). */
+type GeminiConfig = { max_turns?: number; price?: { input_per_million: number; output_per_million: number } };
+
+async function setUp(plans: StepPlan[], replies: GeminiReply[], geminiConfig: GeminiConfig = {}) {
   const model = await fakeGemini(replies);
   servers.push(model);
-  const config = { agent: 'gemini', agents: { gemini: { model: MODEL } } };
+  const config = { agent: 'gemini', agents: { gemini: { model: MODEL, ...geminiConfig } } };
   const root = await makeRepo({ ...specTree(plans), '.github/harness.yml': `${JSON.stringify(config, null, 2)}\n` });
   const env = await realCliEnv([gemini!], { GOOGLE_GEMINI_BASE_URL: model.baseUrl });
   return { model, root, env };
@@ -159,6 +175,55 @@ describe.skipIf(!gemini)(`harness run --agent gemini with the real gemini ${gemi
     expect(at).toBeGreaterThanOrEqual(0);
     expect(said.slice(at, at + 3)).toEqual(before);
     expect(said.slice(at + 3).join('\n')).toMatch(/\nmodel: Which store\?\nHARNESS_CHECKPOINT [^\n]*\nuser: [\s\S]*answered checkpoint "storage"[\s\S]*file/);
+  });
+  it("holds max_turns as the CLI's own model.maxSessionTurns: 2 lets a write and the answer through, verified", async () => {
+    const { model, root, env } = await setUp([{ id: '01-01', steps: [], body: 'Write out/01-01.txt.' }], [writeFile('out/01-01.txt', 'one\n'), { text: 'Wrote out/01-01.txt.' }], { max_turns: 2 });
+
+    const run = await harnessProcess(['run', SPEC_DIR], root, env);
+
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stdout).toContain('1/1 plans verified');
+    expect(git(root, 'show', `${INTEGRATION}:out/01-01.txt`)).toBe('one\n');
+    expect(model.generations()).toHaveLength(2);
+    expect(resultOf(root, '01-01')).toMatchObject({ outcome: 'verified', usage: { turns: 2 } });
+  });
+
+  it("stops a plan at the CLI's own turn limit (max_turns 1: the write's result is a second turn): failed with the CLI's words, not retried", async () => {
+    const { model, root, env } = await setUp([{ id: '01-01', steps: [], body: 'Write out/01-01.txt.' }], [writeFile('out/01-01.txt', 'one\n'), { text: 'Wrote out/01-01.txt.' }], { max_turns: 1 });
+
+    const run = await harnessProcess(['run', SPEC_DIR], root, env);
+
+    const reason = 'the gemini agent failed: gemini stopped at its turn limit (1 turn): Reached max session turns for this session. Increase the number of turns by specifying maxSessionTurns in settings.json.';
+    expect(run.code, `${run.stdout}\n${run.stderr}`).not.toBe(0);
+    expect(run.stdout).toContain(`01-01 FAILED: ${reason}`);
+    // The CLI stopped itself: its result says so, and the model was not asked for the answer.
+    expect(events(root, '01-01').find((e) => e.type === 'result')).toMatchObject({ status: 'error', error: { type: 'FatalTurnLimitedError' } });
+    expect(model.generations()).toHaveLength(1);
+    expect(resultOf(root, '01-01')).toMatchObject({ outcome: 'failed', reason, attempt: 1, usage: { turns: 1 } });
+    expect(git(root, 'ls-tree', '-r', '--name-only', INTEGRATION)).not.toContain('out/01-01.txt');
+  });
+
+  it("stops a plan whose tokens, at agents.gemini.price, cost more than its budget_usd: failed with both figures, the cost recorded", async () => {
+    const { model, root, env } = await setUp(
+      [{ id: '01-01', extra: 'budget_usd: 0.5', steps: [], body: 'Write out/01-01.txt.' }],
+      [writeFile('out/01-01.txt', 'one\n', { promptTokenCount: 200_000, candidatesTokenCount: 1_000 }), { text: 'Wrote out/01-01.txt.', usage: { promptTokenCount: 210_000, candidatesTokenCount: 500 } }],
+      { price: { input_per_million: 2, output_per_million: 8 } },
+    );
+
+    const run = await harnessProcess(['run', SPEC_DIR], root, env);
+
+    // The tokens the CLI's result reported, at the price: what harness counts.
+    const stats = events(root, '01-01').find((e) => e.type === 'result')!.stats as { input_tokens: number; output_tokens: number };
+    const cost = (stats.input_tokens * 2 + stats.output_tokens * 8) / 1e6;
+    expect(cost).toBeGreaterThan(0.5);
+    const reason = `the gemini agent failed: gemini spent $${cost.toFixed(2)}, over the plan's budget of $0.50 (budget_usd): stopped`;
+    expect(run.code, `${run.stdout}\n${run.stderr}`).not.toBe(0);
+    expect(run.stdout).toContain(`01-01 FAILED: ${reason}`);
+    const result = resultOf(root, '01-01');
+    expect(result).toMatchObject({ outcome: 'failed', reason, usage: { inputTokens: stats.input_tokens, outputTokens: stats.output_tokens } });
+    expect(result.usage!.costUsd).toBeCloseTo(cost, 6);
+    expect(model.pending()).toBe(0);
+    expect(git(root, 'ls-tree', '-r', '--name-only', INTEGRATION)).not.toContain('out/01-01.txt');
   });
 });
 

@@ -2,7 +2,8 @@
  * A fake Gemini API (generativelanguage.googleapis.com's v1beta) on 127.0.0.1, for the real Gemini
  * CLI (@google/gemini-cli 0.61.0, GOOGLE_GEMINI_BASE_URL with the gemini-api-key auth):
  * `POST /v1beta/models/<model>:streamGenerateContent?alt=sse`, answered as the API streams it
- * (`data: <GenerateContentResponse>` events, the last with finishReason STOP and usageMetadata),
+ * (`data: <GenerateContentResponse>` events, the last with finishReason STOP and usageMetadata,
+ * which a reply may name),
  * and `:generateContent` / `:countTokens` where the CLI asks them. Each test scripts the replies
  * to the generating requests in order: a text, a function call, or an error status with the
  * API's JSON error body (a 429 RESOURCE_EXHAUSTED with its QuotaFailure details). Every request
@@ -13,9 +14,15 @@ import type { AddressInfo } from 'node:net';
 
 /** One scripted reply to a generating request. */
 export type GeminiReply =
-  | { text: string }
-  | { call: { name: string; args: Record<string, unknown> } }
+  | { text: string; usage?: GeminiUsage }
+  | { call: { name: string; args: Record<string, unknown> }; usage?: GeminiUsage }
   | { status: number; body: unknown };
+
+/** The tokens a reply's usageMetadata reports (1000 in the prompt, 40 in the candidates, when not given). */
+export interface GeminiUsage {
+  promptTokenCount: number;
+  candidatesTokenCount: number;
+}
 
 export interface GeminiPart {
   text?: string;
@@ -110,7 +117,8 @@ function answer(res: ServerResponse, reply: GeminiReply | undefined, model: stri
   }
   if ('status' in reply) return json(res, reply.status, reply.body);
   const part: GeminiPart = 'text' in reply ? { text: reply.text } : { functionCall: { name: reply.call.name, args: reply.call.args } };
-  const usageMetadata = { promptTokenCount: 1000, candidatesTokenCount: 40, totalTokenCount: 1040 };
+  const u = reply.usage ?? { promptTokenCount: 1000, candidatesTokenCount: 40 };
+  const usageMetadata = { ...u, totalTokenCount: u.promptTokenCount + u.candidatesTokenCount };
   const response = { candidates: [{ content: { parts: [part], role: 'model' }, finishReason: 'STOP', index: 0 }], usageMetadata, modelVersion: model, responseId: `fake-${Date.now()}` };
   if (!stream) return json(res, 200, response);
   res.writeHead(200, { 'content-type': 'text/event-stream' });

@@ -2,8 +2,8 @@
  * A fake OpenAI Responses API on 127.0.0.1, for the real Codex CLI (@openai/codex 0.171.0):
  * `POST /v1/responses` with `stream: true`, answered as the API streams it (server-sent events
  * `response.created`, `response.output_item.added` / `.done` for each output item, then
- * `response.completed` with the usage), each test scripting the replies in order: a text, a
- * function call (codex's shell tool), or an error status with its JSON body (a 429 with
+ * `response.completed` with the usage, which a reply may name), each test scripting the replies
+ * in order: a text, a function call (codex's shell tool), or an error status with its JSON body (a 429 with
  * `usage_limit_reached`). Every request's body is kept, for what the CLI sent. Only what the CLI
  * uses is here; a request it did not expect is answered 404 and recorded.
  */
@@ -13,10 +13,21 @@ import type { AddressInfo } from 'node:net';
 
 /** One scripted reply to a POST /v1/responses. */
 export type ResponsesReply =
-  | { text: string }
-  | { call: { name: string; arguments: Record<string, unknown> | string; id?: string } }
-  | { custom: { name: string; input: string; id?: string } }
+  | ({ text: string } & Reported)
+  | ({ call: { name: string; arguments: Record<string, unknown> | string; id?: string } } & Reported)
+  | ({ custom: { name: string; input: string; id?: string } } & Reported)
   | { status: number; body: unknown; headers?: Record<string, string> };
+
+/** The tokens a reply's response.completed reports (1000 input, 200 of them cached, and 40 output when not given). */
+export interface ResponsesUsage {
+  input_tokens: number;
+  cached_tokens?: number;
+  output_tokens: number;
+}
+
+interface Reported {
+  usage?: ResponsesUsage;
+}
 
 export interface ResponsesRequest {
   method: string;
@@ -98,7 +109,8 @@ function answer(res: ServerResponse, reply: ResponsesReply | undefined, body: Re
     'text' in reply ? { type: 'message', id: `msg_${randomUUID().replace(/-/g, '')}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: reply.text, annotations: [] }] }
     : 'call' in reply ? { type: 'function_call', id: `fc_${randomUUID().replace(/-/g, '')}`, status: 'completed', call_id: reply.call.id ?? `call_${randomUUID().replace(/-/g, '')}`, name: reply.call.name, arguments: typeof reply.call.arguments === 'string' ? reply.call.arguments : JSON.stringify(reply.call.arguments) }
     : { type: 'custom_tool_call', id: `ctc_${randomUUID().replace(/-/g, '')}`, status: 'completed', call_id: reply.custom.id ?? `call_${randomUUID().replace(/-/g, '')}`, name: reply.custom.name, input: reply.custom.input };
-  const usage = { input_tokens: 1000, input_tokens_details: { cached_tokens: 200 }, output_tokens: 40, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 1040 };
+  const u = reply.usage ?? { input_tokens: 1000, cached_tokens: 200, output_tokens: 40 };
+  const usage = { input_tokens: u.input_tokens, input_tokens_details: { cached_tokens: u.cached_tokens ?? 0 }, output_tokens: u.output_tokens, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: u.input_tokens + u.output_tokens };
   const response = { id, object: 'response', created_at: created, status: 'in_progress', model, output: [] as unknown[], usage: null as unknown };
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   let sequence = 0;

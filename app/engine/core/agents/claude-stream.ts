@@ -87,7 +87,7 @@ const CLAUDE_LINES: LineReaders<ClaudeEvent> = {
       numTurns: num(value.num_turns),
       durationMs: num(value.duration_ms),
       costUsd: num(value.total_cost_usd),
-      ...tokensOf(value.usage),
+      ...runTokens(value),
     };
     return [withDefined(result, fields)];
   },
@@ -99,6 +99,26 @@ const CLAUDE_LINES: LineReaders<ClaudeEvent> = {
     return [{ type: 'rate_limit', status: info.status, ...(resetsAt === undefined ? {} : { resetsAt }), ...(limitType === undefined ? {} : { limitType }) }];
   },
 };
+
+/**
+ * A result's tokens: its `usage`, unless that says nothing was used where the run's per-model
+ * figures (`model_usage_since_last_result`) say otherwise. 2.1.332 stopping at --max-budget-usd
+ * (error_max_budget_usd) writes `usage` all zeros, and the tokens it spent only per model.
+ */
+function runTokens(value: Json): { inputTokens?: number; outputTokens?: number } {
+  const said = tokensOf(value.usage);
+  if ((said.inputTokens ?? 0) + (said.outputTokens ?? 0) > 0) return said;
+  const models = value.model_usage_since_last_result;
+  if (!isObject(models)) return said;
+  let input = 0;
+  let output = 0;
+  for (const m of Object.values(models)) {
+    if (!isObject(m)) continue;
+    input += [m.inputTokens, m.cacheReadInputTokens, m.cacheCreationInputTokens].reduce<number>((a, b) => a + (num(b) ?? 0), 0);
+    output += num(m.outputTokens) ?? 0;
+  }
+  return input + output > 0 ? { inputTokens: input, outputTokens: output } : said;
+}
 
 function tokensOf(usage: unknown): { inputTokens?: number; outputTokens?: number } {
   if (!isObject(usage)) return {};

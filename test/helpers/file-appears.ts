@@ -9,6 +9,13 @@ export function filesAppear(...paths: string[]): Promise<void> {
   return Promise.all(paths.map(fileAppears)).then(() => undefined);
 }
 
+/** Resolves once `path` exists, its missing parent folders first (each on change events, never a timer). */
+export async function pathAppears(path: string): Promise<void> {
+  if (existsSync(path)) return;
+  if (!existsSync(dirname(path))) await pathAppears(dirname(path));
+  await fileAppears(path);
+}
+
 export function fileAppears(path: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const watcher = watch(dirname(path), (_event, name) => {

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CliIO } from '../../../app/cli/io.js';
 import { runCli, startHarness, tempDir } from '../../helpers/cli.js';
-import { fileAppears } from '../../helpers/file-appears.js';
+import { pathAppears } from '../../helpers/file-appears.js';
 import { conversationText, fakeAnthropic, workingDirectory, type AnthropicBody, type AnthropicReply, type FakeAnthropic, type Usage } from '../../helpers/fake-models/anthropic.js';
+import { movableClock } from '../../helpers/fake-models/real-cli-env.js';
 import { realCli } from '../../helpers/real-cli.js';
 import { git, makeRepo, SPEC_DIR, specTree, type StepPlan } from '../../helpers/repo.js';
 
@@ -90,27 +90,6 @@ function logLines(root: string, id: string): Record<string, unknown>[] {
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-/** Resolves once `path` exists, its missing parent folders first (each on change events, never a timer). */
-async function pathAppears(path: string): Promise<void> {
-  if (existsSync(path)) return;
-  if (!existsSync(dirname(path))) await pathAppears(dirname(path));
-  await fileAppears(path);
-}
-
-/** The run's clock, moved by the test (test/runner/usage-pause.test.ts has the same). */
-function fakeClock(start: Date): NonNullable<CliIO['clock']> & { at: Date; timers: number[] } {
-  const clock = {
-    at: start,
-    timers: [] as number[],
-    now: () => clock.at,
-    after(ms: number) {
-      clock.timers.push(ms);
-      return () => undefined;
-    },
-  };
-  return clock;
-}
-
 describe.skipIf(!claude)(`harness run --agent claude with Claude Code ${claude?.version ?? ''} against a fake Anthropic API`, () => {
   it("runs a plan to verified: the brief reaches the model, its command makes the file, and the run's usage is what the model reported", async () => {
     const fake = await model([
@@ -166,7 +145,7 @@ describe.skipIf(!claude)(`harness run --agent claude with Claude Code ${claude?.
     ]);
     const root = await makeRepo({ ...specTree([plan('01-01'), plan('01-02', { dependsOn: ['01-01'] })]), ...NODE_ALLOWED });
     const env = await claudeEnv(fake, 'subscription');
-    const clock = fakeClock(start);
+    const clock = movableClock(start);
 
     const paused = await runCli(['run', SPEC_DIR, '--agent', 'claude'], root, { env, clock });
 

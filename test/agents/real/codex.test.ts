@@ -6,10 +6,10 @@
  * JavaScript calling the CLI's nested tools (tools.exec_command runs a shell command in its sandbox).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { harnessProcess, runCli } from '../../helpers/cli.js';
-import { fileAppears } from '../../helpers/file-appears.js';
+import { pathAppears } from '../../helpers/file-appears.js';
 import { fakeResponses, usageLimitBody, type FakeResponses, type ResponsesReply, type ResponsesUsage } from '../../helpers/fake-models/openai-responses.js';
 import { codexFakeArgs, movableClock, realCliEnv, resetTwoDaysOn } from '../../helpers/fake-models/real-cli-env.js';
 import { realCli } from '../../helpers/real-cli.js';
@@ -50,12 +50,6 @@ function events(root: string, id: string): Record<string, unknown>[] {
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
-
-/** Resolves once `path` exists, its folders made first (each waited for on the events of the one above it). */
-async function pathAppears(path: string): Promise<void> {
-  if (!existsSync(dirname(path))) await pathAppears(dirname(path));
-  await fileAppears(path);
 }
 
 /** The request's thread, as the CLI names it in client_metadata. */

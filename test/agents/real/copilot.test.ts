@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CliIO } from '../../../app/cli/io.js';
 import { UNKNOWN_RESET_WAIT_MS } from '../../../app/engine/lifecycle/usage-pause.js';
 import { runCli, startHarness, tempDir } from '../../helpers/cli.js';
-import { fileAppears } from '../../helpers/file-appears.js';
+import { pathAppears } from '../../helpers/file-appears.js';
 import { conversationText, fakeCopilotProvider, type FakeProvider, type ProviderReply, type ProviderUsage } from '../../helpers/fake-models/copilot-provider.js';
+import { movableClock } from '../../helpers/fake-models/real-cli-env.js';
 import { realCli } from '../../helpers/real-cli.js';
 import { git, makeRepo, SPEC_DIR, specTree, type StepPlan } from '../../helpers/repo.js';
 
@@ -68,27 +68,6 @@ function resultOf(root: string, id: string): { outcome: string; reason?: string;
 
 const cost = (input: number, output: number) => Math.round(((input * PRICE.input + output * PRICE.output) / 1e6) * 1e6) / 1e6;
 
-/** Resolves once `path` exists, its missing parent folders first (each on change events, never a timer). */
-async function pathAppears(path: string): Promise<void> {
-  if (existsSync(path)) return;
-  if (!existsSync(dirname(path))) await pathAppears(dirname(path));
-  await fileAppears(path);
-}
-
-/** The run's clock, moved by the test (test/runner/usage-pause.test.ts has the same). */
-function fakeClock(start: Date): NonNullable<CliIO['clock']> & { at: Date; timers: number[] } {
-  const clock = {
-    at: start,
-    timers: [] as number[],
-    now: () => clock.at,
-    after(ms: number) {
-      clock.timers.push(ms);
-      return () => undefined;
-    },
-  };
-  return clock;
-}
-
 describe.skipIf(!copilot)(`harness run --agent copilot with Copilot CLI ${copilot?.version ?? ''} against a fake model provider`, () => {
   it("runs a plan to verified: the brief reaches the model, its bash call makes the file, and the run's usage is what the model reported, priced", async () => {
     const fake = await model([shellWrite('out/01-01.txt', 'made by copilot\\n', { prompt_tokens: 1800, completion_tokens: 40 }), { text: 'Wrote out/01-01.txt.', usage: { prompt_tokens: 1900, completion_tokens: 9 } }]);
@@ -121,7 +100,7 @@ describe.skipIf(!copilot)(`harness run --agent copilot with Copilot CLI ${copilo
     const root = await makeRepo({ ...specTree([plan('01-01'), plan('01-02', { dependsOn: ['01-01'] })]), ...CONFIG });
     const env = await copilotEnv(fake);
     const start = new Date();
-    const clock = fakeClock(start);
+    const clock = movableClock(start);
 
     const paused = await runCli(['run', SPEC_DIR, '--agent', 'copilot'], root, { env, clock });
 

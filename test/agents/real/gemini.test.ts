@@ -6,11 +6,11 @@
  * itself; and agents.fallback from the real codex at its usage limit to the real gemini.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nextPacificMidnight } from '../../../app/engine/core/agents/gemini-limit.js';
 import { harnessProcess, runCli } from '../../helpers/cli.js';
-import { fileAppears } from '../../helpers/file-appears.js';
+import { pathAppears } from '../../helpers/file-appears.js';
 import { dailyQuotaBody, fakeGemini, type FakeGemini, type GeminiReply, type GeminiRequest, type GeminiUsage } from '../../helpers/fake-models/gemini.js';
 import { fakeResponses, usageLimitBody, type FakeResponses } from '../../helpers/fake-models/openai-responses.js';
 import { codexFakeArgs, movableClock, realCliEnv, resetTwoDaysOn } from '../../helpers/fake-models/real-cli-env.js';
@@ -50,11 +50,6 @@ function events(root: string, id: string): Record<string, unknown>[] {
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
-
-async function pathAppears(path: string): Promise<void> {
-  if (!existsSync(dirname(path))) await pathAppears(dirname(path));
-  await fileAppears(path);
 }
 
 const servers: (FakeGemini | FakeResponses)[] = [];

@@ -68,9 +68,18 @@ export function runCliSession<S extends SessionState>(
   return reportingFailures(agent, context, (reporter) => inCliSession(agent, context, reporter, () => state.read(context.logDir), (open) => session(reporter, open)));
 }
 
-/** The message that continues a session after a person answered. */
+/** The longest question the answer's message repeats: the session holds it whole, when the CLI kept it. */
+const QUESTION_MAX = 500;
+
+/**
+ * The message that continues a session after a person answered: the question too, as the agent
+ * asked it, since a CLI stopped while the question waits may not have kept its last turns (Copilot
+ * CLI 1.0.102 writes its session's events a little after they happen).
+ */
 export function answerPrompt(checkpoint: Checkpoint, answer: string): string {
-  return `A person answered checkpoint "${checkpoint.id}" (${checkpoint.kind}).\n\n${quotedAnswer(answer)}\n\nContinue the plan from where you stopped.`;
+  const asked = checkpoint.prompt.replace(/\s+/g, ' ').trim();
+  const question = asked.length > QUESTION_MAX ? `${asked.slice(0, QUESTION_MAX - 1)}…` : asked;
+  return `A person answered checkpoint "${checkpoint.id}" (${checkpoint.kind}).\n\nThe question, as you asked it: ${question}\n\n${quotedAnswer(answer)}\n\nContinue the plan from where you stopped.`;
 }
 
 /** What an attempt's first run of the CLI is told, and the session it continues (none: a new one). */

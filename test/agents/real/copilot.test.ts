@@ -169,12 +169,13 @@ describe.skipIf(!copilot)(`harness run --agent copilot with Copilot CLI ${copilo
     expect(git(root, 'show', `${INTEGRATION}:out/01-01.txt`)).toBe('file\n');
     const turns = fake.turns();
     expect(turns).toHaveLength(5);
-    // `copilot --resume=<id>`: the model given what the session said and did before the stop, then the answer.
+    // `copilot --resume=<id>`: the model given the session's history (the brief, which the resumed run does not send
+    // again), then the answer with its question. What the CLI did last before the stop may be missing from that history:
+    // 1.0.102 writes its session's events a little after they happen, so a stop right after the question can lose them.
     const carried = conversationText(turns[3]!.body);
     expect(carried).toContain('Write out/01-01.txt.');
-    expect(carried).toContain("printf 'draft");
-    expect(carried).toContain('Which store?');
     expect(carried).toContain('A person answered checkpoint \\"store\\" (decision).');
+    expect(carried).toContain('The question, as you asked it: Which store?');
     expect(readFileSync(join(root, SESSIONS, '01-01/logs/copilot.log'), 'utf8')).toContain(`"sessionId":"${saved.sessionId}"`);
     expect(fake.escaped).toEqual([]);
   });

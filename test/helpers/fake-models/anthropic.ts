@@ -1,6 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { jsonOf, modelServer } from './server.js';
 
 /**
  * A fake Anthropic Messages API on 127.0.0.1, for the real Claude Code (`ANTHROPIC_BASE_URL`):
@@ -75,54 +74,27 @@ export const DEFAULT_USAGE: Usage = { input_tokens: 1200, output_tokens: 40 };
 export async function fakeAnthropic(replies: AnthropicScript[]): Promise<FakeAnthropic> {
   const queue = [...replies];
   const requests: AnthropicRequest[] = [];
-  const escaped: string[] = [];
   let messages = 0;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: AnthropicBody | undefined;
-      try {
-        body = text ? (JSON.parse(text) as AnthropicBody) : undefined;
-      } catch {
-        body = undefined;
-      }
-      if (/^https?:\/\//.test(req.url ?? '')) {
-        escaped.push(`${req.method} ${req.url}`);
-        res.writeHead(403).end();
-        return;
-      }
-      const path = (req.url ?? '/').split('?')[0]!;
-      const turn = req.method === 'POST' && path === '/v1/messages' && (body?.tools?.length ?? 0) > 0;
-      const recorded: AnthropicRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, turn };
-      requests.push(recorded);
-      if (req.method !== 'POST' || path !== '/v1/messages') return notFound(res);
-      const next = turn ? queue.shift() : undefined;
-      const scripted = typeof next === 'function' ? next(body!) : next;
-      const reply: AnthropicReply = turn ? (scripted ?? { status: 500, error: { type: 'api_error', message: 'the fake model has no reply left' } }) : { text: 'Side answer', usage: { input_tokens: 10, output_tokens: 2 } };
-      if (turn) recorded.reply = reply;
-      answer(res, reply, body, `msg_fake${String(++messages).padStart(4, '0')}`);
-    });
+  const server = await modelServer(({ req, path, text }, res) => {
+    const body = jsonOf<AnthropicBody | undefined>(text, undefined);
+    const turn = req.method === 'POST' && path === '/v1/messages' && (body?.tools?.length ?? 0) > 0;
+    const recorded: AnthropicRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, turn };
+    requests.push(recorded);
+    if (req.method !== 'POST' || path !== '/v1/messages') return notFound(res);
+    const next = turn ? queue.shift() : undefined;
+    const scripted = typeof next === 'function' ? next(body!) : next;
+    const reply: AnthropicReply = turn ? (scripted ?? { status: 500, error: { type: 'api_error', message: 'the fake model has no reply left' } }) : { text: 'Side answer', usage: { input_tokens: 10, output_tokens: 2 } };
+    if (turn) recorded.reply = reply;
+    answer(res, reply, body, `msg_fake${String(++messages).padStart(4, '0')}`);
   });
-  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
-    escaped.push(`CONNECT ${req.url}`);
-    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.origin,
     requests,
-    escaped,
+    escaped: server.escaped,
     turns: () => requests.filter((r) => r.turn),
     left: () => queue.length,
     push: (...more) => void queue.push(...more),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 

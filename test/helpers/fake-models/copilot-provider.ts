@@ -1,6 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { jsonOf, modelServer } from './server.js';
 
 /**
  * A fake model provider on 127.0.0.1 for the real GitHub Copilot CLI, brought as the user's own
@@ -66,55 +65,28 @@ export const DEFAULT_PROVIDER_USAGE: ProviderUsage = { prompt_tokens: 1500, comp
 export async function fakeCopilotProvider(replies: ProviderScript[]): Promise<FakeProvider> {
   const queue = [...replies];
   const requests: ProviderRequest[] = [];
-  const escaped: string[] = [];
   let completions = 0;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: ChatBody | undefined;
-      try {
-        body = text ? (JSON.parse(text) as ChatBody) : undefined;
-      } catch {
-        body = undefined;
-      }
-      if (/^https?:\/\//.test(req.url ?? '')) {
-        escaped.push(`${req.method} ${req.url}`);
-        res.writeHead(403).end();
-        return;
-      }
-      const path = (req.url ?? '/').split('?')[0]!;
-      const chat = req.method === 'POST' && path === '/v1/chat/completions';
-      const turn = chat && (body?.tools?.length ?? 0) > 0;
-      const recorded: ProviderRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, turn };
-      requests.push(recorded);
-      if (!chat) return notFound(res);
-      const next = turn ? queue.shift() : undefined;
-      const scripted = typeof next === 'function' ? next(body!) : next;
-      const reply: ProviderReply = turn ? (scripted ?? { status: 500, error: { message: 'the fake model has no reply left', type: 'server_error' } }) : { text: 'Side answer', usage: { prompt_tokens: 10, completion_tokens: 2 } };
-      if (turn) recorded.reply = reply;
-      answer(res, reply, body, `chatcmpl-fake${String(++completions).padStart(4, '0')}`);
-    });
+  const server = await modelServer(({ req, path, text }, res) => {
+    const body = jsonOf<ChatBody | undefined>(text, undefined);
+    const chat = req.method === 'POST' && path === '/v1/chat/completions';
+    const turn = chat && (body?.tools?.length ?? 0) > 0;
+    const recorded: ProviderRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, turn };
+    requests.push(recorded);
+    if (!chat) return notFound(res);
+    const next = turn ? queue.shift() : undefined;
+    const scripted = typeof next === 'function' ? next(body!) : next;
+    const reply: ProviderReply = turn ? (scripted ?? { status: 500, error: { message: 'the fake model has no reply left', type: 'server_error' } }) : { text: 'Side answer', usage: { prompt_tokens: 10, completion_tokens: 2 } };
+    if (turn) recorded.reply = reply;
+    answer(res, reply, body, `chatcmpl-fake${String(++completions).padStart(4, '0')}`);
   });
-  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
-    escaped.push(`CONNECT ${req.url}`);
-    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `${server.origin}/v1`,
     requests,
-    escaped,
+    escaped: server.escaped,
     turns: () => requests.filter((r) => r.turn),
     left: () => queue.length,
     push: (...more) => void queue.push(...more),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 

@@ -9,8 +9,8 @@
  * API's JSON error body (a 429 RESOURCE_EXHAUSTED with its QuotaFailure details). Every request
  * is kept, for what the CLI sent.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { jsonOf, modelServer } from './server.js';
 
 /** One scripted reply to a generating request. */
 export type GeminiReply =
@@ -46,6 +46,8 @@ export interface FakeGemini {
   generations(): GeminiRequest[];
   reply(...replies: GeminiReply[]): void;
   pending(): number;
+  /** What reached it as a proxy: traffic for anywhere but 127.0.0.1, refused (server.ts). */
+  escaped: string[];
   close(): Promise<void>;
 }
 
@@ -71,38 +73,22 @@ export function dailyQuotaBody(model: string): unknown {
 export async function fakeGemini(replies: GeminiReply[] = []): Promise<FakeGemini> {
   const queue = [...replies];
   const requests: GeminiRequest[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: GeminiRequest['body'];
-      try {
-        body = raw ? (JSON.parse(raw) as GeminiRequest['body']) : {};
-      } catch {
-        body = { raw };
-      }
-      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-      const path = (req.url ?? '').split('?')[0]!;
-      const m = /^\/v1beta\/models\/([^/:]+):(streamGenerateContent|generateContent|countTokens)$/.exec(path);
-      if (req.method === 'POST' && m?.[2] === 'countTokens') return json(res, 200, { totalTokens: 1000 });
-      if (req.method === 'POST' && m) return answer(res, queue.shift(), m[1]!, m[2] === 'streamGenerateContent');
-      json(res, 404, { error: { code: 404, message: `no ${req.method} ${path} here`, status: 'NOT_FOUND' } });
-    });
+  const server = await modelServer(({ req, path, text }, res) => {
+    const body = jsonOf<GeminiRequest['body']>(text, text ? { raw: text } : {});
+    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+    const m = /^\/v1beta\/models\/([^/:]+):(streamGenerateContent|generateContent|countTokens)$/.exec(path);
+    if (req.method === 'POST' && m?.[2] === 'countTokens') return json(res, 200, { totalTokens: 1000 });
+    if (req.method === 'POST' && m) return answer(res, queue.shift(), m[1]!, m[2] === 'streamGenerateContent');
+    json(res, 404, { error: { code: 404, message: `no ${req.method} ${path} here`, status: 'NOT_FOUND' } });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: server.origin,
     requests,
     generations: () => requests.filter((r) => /:(streamGenerateContent|generateContent)$/.test(r.url.split('?')[0]!)),
     reply: (...more) => void queue.push(...more),
     pending: () => queue.length,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    escaped: server.escaped,
+    close: server.close,
   };
 }
 

@@ -8,8 +8,8 @@
  * uses is here; a request it did not expect is answered 404 and recorded.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { jsonOf, modelServer } from './server.js';
 
 /** One scripted reply to a POST /v1/responses. */
 export type ResponsesReply =
@@ -47,6 +47,8 @@ export interface FakeResponses {
   reply(...replies: ResponsesReply[]): void;
   /** The replies not yet given. */
   pending(): number;
+  /** What reached it as a proxy: traffic for anywhere but 127.0.0.1, refused (server.ts). */
+  escaped: string[];
   close(): Promise<void>;
 }
 
@@ -59,36 +61,20 @@ export function usageLimitBody(resetsAt: Date, plan = 'plus'): unknown {
 export async function fakeResponses(replies: ResponsesReply[] = []): Promise<FakeResponses> {
   const queue = [...replies];
   const requests: ResponsesRequest[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: ResponsesRequest['body'];
-      try {
-        body = raw ? (JSON.parse(raw) as ResponsesRequest['body']) : {};
-      } catch {
-        body = { raw };
-      }
-      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-      const path = (req.url ?? '').split('?')[0];
-      if (req.method === 'POST' && path === '/v1/responses') return answer(res, queue.shift(), body);
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no ${req.method} ${path} here`, type: 'invalid_request_error' } }));
-    });
+  const server = await modelServer(({ req, path, text }, res) => {
+    const body = jsonOf<ResponsesRequest['body']>(text, text ? { raw: text } : {});
+    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+    if (req.method === 'POST' && path === '/v1/responses') return answer(res, queue.shift(), body);
+    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no ${req.method} ${path} here`, type: 'invalid_request_error' } }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `${server.origin}/v1`,
     requests,
     responses: () => requests.filter((r) => r.method === 'POST' && r.url.split('?')[0] === '/v1/responses'),
     reply: (...more) => void queue.push(...more),
     pending: () => queue.length,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    escaped: server.escaped,
+    close: server.close,
   };
 }
 

@@ -102,8 +102,9 @@ async function attemptAndRecord(ctx: RunContext, plan: Plan, session: PlanSessio
 
   // Merge and record, one plan at a time on the integration worktree.
   await ctx.mutex.run(async () => {
-    // What the agent committed is scanned before it joins the integration branch, as a runner's push is (push-scan.ts).
-    const findings = await scanCommits(ctx.integration.worktree, { base: ctx.integration.branch, head: status.branch, allowFrom: ctx.record.baseSha }, secretValues(process.env));
+    // What the agent committed is scanned before it joins the integration branch, as a runner's push is (push-scan.ts):
+    // in the repository itself, which has every branch's commits, whatever an agent did to a worktree's .git.
+    const findings = await scanCommits(ctx.repo.root, { base: ctx.integration.branch, head: status.branch, allowFrom: ctx.record.baseSha }, secretValues(process.env));
     const leak = leakReason(findings, `merged into ${ctx.integration.branch}`, ctx.record.baseBranch);
     if (leak !== undefined) {
       const signals = outcome.signals.filter((s) => s.type !== 'use' && s.type !== 'repair');

@@ -90,7 +90,9 @@ describe("an answer in the agent's brief", () => {
   });
 
   it('reaches a resumed session and a fresh brief the same way', () => {
-    expect(answerPrompt({ id: 'go', kind: 'decision', prompt: 'Go?' }, 'yes')).toBe(`A person answered checkpoint "go" (decision).\n\n${quotedAnswer('yes')}\n\nContinue the plan from where you stopped.`);
+    expect(answerPrompt({ id: 'go', kind: 'decision', prompt: 'Go?' }, 'yes')).toBe(`A person answered checkpoint "go" (decision).\n\nThe question, as you asked it: Go?\n\n${quotedAnswer('yes')}\n\nContinue the plan from where you stopped.`);
+    // The question on one line, cut where it is long: the session holds it whole where the CLI kept it.
+    expect(answerPrompt({ id: 'go', kind: 'decision', prompt: `Go\n${'on '.repeat(300)}?` }, 'yes')).toMatch(/\n\nThe question, as you asked it: Go on (on ){164}o…\n\n/);
     const spec = loadSpec(specOf([{ id: '01-01' }])).spec!;
     const brief = buildWorkerPrompt(spec.planById.get('01-01')!, { spec: spec.id, checkpoints: 'line', answers: { go: 'do X\n# New instructions' } });
     expect(brief).toContain(`- go:\n${quotedAnswer('do X\n# New instructions')}`);

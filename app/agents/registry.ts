@@ -11,6 +11,7 @@ import { claudeSessions } from './claude-session.js';
 import { GeminiAgent, type GeminiAgentOptions } from './gemini.js';
 import { geminiSessions } from './gemini-session.js';
 import type { SessionCarrier } from './session-carrier.js';
+import type { SpendLimit } from '../engine/core/run/spend-limit.js';
 
 /** Settings of the agents that have any, by agent name. */
 export interface AgentsConfig {
@@ -19,6 +20,22 @@ export interface AgentsConfig {
   command?: CommandAgentOptions;
   gemini?: GeminiAgentOptions;
   copilot?: CopilotAgentOptions;
+}
+
+/**
+ * The agents' settings with every CLI agent held to `limit` (budget_usd: the plan's and the
+ * spec's), in the one place that names them, for `harness run` and the worker alike: a CLI agent
+ * left out of a list of its own would spend past its budget (gemini did, locally).
+ */
+export function withSpendLimit(config: AgentsConfig, limit: SpendLimit | undefined): AgentsConfig {
+  if (limit === undefined) return config;
+  return {
+    ...config,
+    claude: { ...config.claude, spendLimit: limit },
+    codex: { ...config.codex, spendLimit: limit },
+    copilot: { ...config.copilot, spendLimit: limit },
+    gemini: { ...config.gemini, spendLimit: limit },
+  };
 }
 
 export const AGENT_NAMES = ['script', 'claude', 'command', 'codex', 'copilot', 'gemini'] as const;

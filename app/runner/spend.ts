@@ -7,7 +7,7 @@ import { readTextIfExists } from '../machine/files.js';
 import type { SessionResult } from './store.js';
 import { budgetSpent, spendLimit } from '../engine/core/run/spend-limit.js';
 import type { Plan } from '../engine/core/spec/model.js';
-import { agentFor } from '../agents/registry.js';
+import { agentFor, withSpendLimit } from '../agents/registry.js';
 import type { RunContext } from './context.js';
 
 /** The spec's budget was spent before the plan's agent started: the plan fails with it, and nothing is spent. */
@@ -78,7 +78,5 @@ function capped(ctx: RunContext, plan: Plan, name: string): Agent {
   }
   const agents = ctx.options.agents ?? {};
   if (limit.planUsd === undefined && !limit.spec) return agentFor(name, agents);
-  // Every CLI agent is held to it (the worker's plan-worker.ts gives the same four theirs on a runner).
-  const held = { spendLimit: limit };
-  return agentFor(name, { ...agents, claude: { ...agents.claude, ...held }, codex: { ...agents.codex, ...held }, copilot: { ...agents.copilot, ...held }, gemini: { ...agents.gemini, ...held } });
+  return agentFor(name, withSpendLimit(agents, limit));
 }

@@ -23,7 +23,7 @@ import { localVerifyPorts } from '../machine/verify-ports.js';
 import { agentsConfig } from '../agents/config.js';
 import { GitError } from '../machine/git.js';
 import { GitHubError } from '../gateway/github-error.js';
-import { agentFor } from '../agents/registry.js';
+import { agentFor, withSpendLimit } from '../agents/registry.js';
 import { workerCapture, workerSafety } from './capture.js';
 import { costLine, enginesLine, finalCheck, type JobEnd } from './check-texts.js';
 import { restoreCheckpoint, saveCheckpoint, type Restored } from './checkpoint-store.js';
@@ -240,16 +240,14 @@ async function attemptInput(job: PlanJob, base: string, capture: Capture): Promi
 async function runAttempt(job: PlanJob, input: AttemptInput): Promise<Attempt> {
   const { run, checkout, agent } = job;
   const clock = systemClock(run.now);
-  const agents = agentsConfig(run.config);
+  const agents = withSpendLimit(agentsConfig(run.config), job.limit);
   // On a runner the agent must run the project's commands with nobody there to allow each, and the job holds no
   // write token for it to misuse: bypassPermissions, unless the config chose a mode (templates/workflows/harness-worker.yml).
   agents.claude = { permissionMode: RUNNER_PERMISSION_MODE, ...agents.claude };
-  if (job.limit) agents.claude = { ...agents.claude, spendLimit: job.limit };
-  if (job.limit) agents.copilot = { ...agents.copilot, spendLimit: job.limit };
   // The runner is a throwaway machine with no write token: the Codex CLI's commands run unsandboxed there unless the config chose a sandbox.
-  agents.codex = { sandbox: RUNNER_CODEX_SANDBOX, ...agents.codex, ...(job.limit ? { spendLimit: job.limit } : {}) };
+  agents.codex = { sandbox: RUNNER_CODEX_SANDBOX, ...agents.codex };
   // The same for Gemini CLI: yolo (every tool call approved) unless the config chose a mode.
-  agents.gemini = { approvalMode: RUNNER_APPROVAL_MODE, ...agents.gemini, ...(job.limit ? { spendLimit: job.limit } : {}) };
+  agents.gemini = { approvalMode: RUNNER_APPROVAL_MODE, ...agents.gemini };
   // Claude Code reads a project's skills from .claude/skills/: the store's active ones are put there for this attempt only
   // (not for a plan held out for the comparison, which runs without what was learned).
   const skills = agent === 'claude' && !heldOutOnRunner(run, job.plan) ? await installSkills(run.root, run.log) : undefined;
